@@ -22,6 +22,8 @@ export interface EngineClientOptions {
   workerPath: string;
   /** Extra arguments for the worker's node (tests use `--require tsx/cjs`). */
   execArgv?: string[];
+  /** Start-up options handed to every worker this client starts (e.g. the kernel preference). */
+  workerData?: unknown;
   /** A request that takes longer than this is treated as a hung worker: it is replaced. */
   timeoutMs?: number;
   /** After a cancel, how long the worker has to acknowledge before it is replaced. */
@@ -112,7 +114,7 @@ export class EngineClient {
 
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(this.options.workerPath, { execArgv: this.options.execArgv });
+    const worker = new Worker(this.options.workerPath, { execArgv: this.options.execArgv, workerData: this.options.workerData });
     this.generation++;
     worker.on('message', (msg: FromWorkerEnvelope) => this.onMessage(msg));
     worker.on('error', (err) => {

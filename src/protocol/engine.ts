@@ -1,0 +1,112 @@
+// Messages between the extension host (and the CLI) and the engine worker. Request types and their
+// payload/result shapes; the envelopes are in ./rpc.ts. Everything here is plain data: typed arrays
+// cross as transferred buffers.
+
+/** Where the model's weights come from. */
+export type ModelSource =
+  | { kind: 'seeded'; seed: number; heads: number; dModel: number }
+  | {
+      kind: 'file';
+      /** Shown in messages and the status bar. */
+      fileName: string;
+      /** Read by the worker itself when the file is on the local disk (no copy through the host)... */
+      path?: string;
+      /** ...or the file's bytes, when the host had to read it (remote or virtual file systems). */
+      bytes?: Uint8Array;
+      /** A config.json found beside the weights (HF format), if any. */
+      configJson?: string;
+      /** A tokenizer.json found beside the weights (HF tokenizers format), if any. */
+      tokenizerJson?: string;
+    };
+
+export type ModelFamily = 'seeded' | 'gpt2' | 'bert' | 'attention-layer';
+
+export interface ModelInfo {
+  family: ModelFamily;
+  /** One line for the status bar and the panel title. */
+  name: string;
+  /** A longer description (file, shapes, what was recognised). */
+  detail: string;
+  nLayer: number;
+  nHead: number;
+  dModel: number;
+  headDim: number;
+  /** True when the model masks the future itself (GPT-2). */
+  causal: boolean;
+  /** Which tokenizer turns text into ids: 'words', 'gpt2', 'tokenizer.json'. */
+  tokenizer: string;
+  vocabSize?: number;
+  maxPositions?: number;
+  /** For seeded weights: PyTorch code that draws the very same numbers. */
+  pythonSnippet?: string;
+}
+
+export interface TokenInfo {
+  /** The source text of the token (verbatim, untrusted: never insert as HTML). */
+  text: string;
+  /** What to show (byte-level tokens made readable, e.g. "␣world" or "<0xE6>"). */
+  display: string;
+  /** UTF-16 offsets into the inspected text. Special tokens ([CLS]) have start == end. */
+  start: number;
+  end: number;
+  id?: number;
+  special?: boolean;
+}
+
+export interface RunRequest {
+  text: string;
+  /** Use these ids instead of tokenizing `text` (the CLI's --ids). */
+  ids?: number[];
+  /** 1 = real token, 0 = padding (BERT-style), one per token. */
+  attentionMask?: number[];
+  /** Add a causal mask (seeded and bare-layer models; GPT-2 is always causal). */
+  causal?: boolean;
+  /** Refuse (TooManyTokensError) past this many tokens. */
+  maxTokens: number;
+  /** Largest thumbnail side for the heads grid. */
+  thumbnailSize?: number;
+}
+
+export interface RunResult {
+  runId: number;
+  model: ModelInfo;
+  tokens: TokenInfo[];
+  nLayer: number;
+  nHead: number;
+  /** Number of tokens (T). */
+  seqLen: number;
+  /** Per-head thumbnails for the grid: (nLayer, nHead, size, size), each cell the mean of the weights it covers. */
+  thumbnails: { size: number; data: Float32Array };
+  /** Mean row entropy (nats) per head: (nLayer, nHead). */
+  headEntropy: Float32Array;
+  /** Every weight, (nLayer, nHead, T, T), when it is small enough to send at once; else ask per head. */
+  attentions?: Float32Array;
+  /** Wall time of the forward pass in the worker. */
+  elapsedMs: number;
+}
+
+export interface AttentionRequest {
+  runId: number;
+  layer: number;
+  head: number;
+}
+
+export interface AttentionResult {
+  /** (T, T) weights of one head, row = query. */
+  data: Float32Array;
+  seqLen: number;
+}
+
+/** Raised when the text has more tokens than `maxTokens`; `message` says how many. */
+export const TOO_MANY_TOKENS = 'TooManyTokensError';
+/** Raised when a run id is no longer held by the worker (replaced by a newer run, or a restarted worker). */
+export const STALE_RUN = 'StaleRunError';
+
+/** Request type → [payload, result]. */
+export interface EngineRequests {
+  configureModel: [ModelSource, ModelInfo];
+  run: [RunRequest, RunResult];
+  attention: [AttentionRequest, AttentionResult];
+}
+
+export type EngineRequestType = keyof EngineRequests;
