@@ -1,0 +1,7 @@
+// Public API of the attention engine (pure TypeScript; no vscode, DOM or node imports).
+export * from './tensor';
+export * from './ops';
+export * from './masks';
+export { scaledDotProductAttention, type SdpaOptions, type AttentionResult } from './sdpa';
+export type { AttnMask, AttentionInputOptions } from './attention-core';
+export { getKernel, setKernel, initKernels, type Kernel, type KernelName, type KernelPreference } from './kernels';
