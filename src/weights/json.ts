@@ -1,0 +1,106 @@
+// The JSON format of named tensors (the project's fixture tensor encoding, one object per name):
+//
+//   {
+//     "wte.weight":   {"shape": [64, 16], "data": [0.12, -1.5, ...]},
+//     "mask":         {"shape": [2, 3], "dtype": "bool", "data": [true, false, ...]},
+//     "__metadata__": {"format": "pt"}                       (optional, strings only)
+//   }
+//
+// * `data` is the tensor flattened row-major (C order), with exactly prod(shape) entries; `shape: []` is
+//   a scalar with one entry.
+// * `dtype` is optional: "float32" (the default), "float64", "float16", "int64", "int32" or "bool".
+//   Numbers are stored into float32 (Math.fround); bool data is true/false (or 0/1) and becomes 1/0.
+// * Non-finite floats are the strings "NaN", "Infinity" and "-Infinity" (JSON has no literals for them).
+// * A tensor object has only the keys shape, data and dtype.
+
+import type { Tensor } from '../engine/tensor';
+import { checkShape, describeValue, ElementBudget } from './budget';
+import type { SourceDType } from './dtype';
+import { fail, formatCount, quote } from './errors';
+import type { ResolvedLoaderOptions } from './options';
+import type { DecodedFile } from './result';
+
+const JSON_DTYPES: Readonly<Record<string, SourceDType>> = Object.freeze({
+  float32: 'float32',
+  float64: 'float64',
+  float16: 'float16',
+  int64: 'int64',
+  int32: 'int32',
+  bool: 'bool',
+});
+
+const NON_FINITE: Readonly<Record<string, number>> = Object.freeze({ NaN: NaN, Infinity: Infinity, '-Infinity': -Infinity });
+
+export function readJsonTensors(bytes: Uint8Array, fileName: string, options: ResolvedLoaderOptions): DecodedFile {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    fail(fileName, 'file is not valid UTF-8 text');
+  }
+  let root: unknown;
+  try {
+    root = JSON.parse(text);
+  } catch (e) {
+    fail(fileName, `not valid JSON (${(e as Error).message})`);
+  }
+  if (typeof root !== 'object' || root === null || Array.isArray(root)) {
+    fail(fileName, `expected a JSON object of named tensors {"name": {"shape": [...], "data": [...]}}, got ${describeValue(root)}`);
+  }
+  const budget = new ElementBudget(fileName, options);
+  const tensors = new Map<string, Tensor>();
+  const sourceDtypes = new Map<string, SourceDType>();
+  const metadata: Record<string, string> = {};
+  for (const [name, raw] of Object.entries(root as Record<string, unknown>)) {
+    if (name === '__metadata__') {
+      if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fail(fileName, `__metadata__ must be an object of strings, got ${describeValue(raw)}`);
+      for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
+        if (typeof v !== 'string') fail(fileName, `__metadata__ value ${quote(k)} must be a string, got ${describeValue(v)}`);
+        metadata[k] = v;
+      }
+      continue;
+    }
+    const { tensor, dtype } = readTensor(fileName, name, raw, budget);
+    tensors.set(name, tensor);
+    sourceDtypes.set(name, dtype);
+  }
+  return { format: 'json', tensors, sourceDtypes, metadata };
+}
+
+function readTensor(fileName: string, name: string, raw: unknown, budget: ElementBudget): { tensor: Tensor; dtype: SourceDType } {
+  const what = `tensor ${quote(name)}`;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    fail(fileName, `${what}: expected {"shape": [...], "data": [...]}, got ${describeValue(raw)}`);
+  }
+  const obj = raw as Record<string, unknown>;
+  for (const key of Object.keys(obj)) {
+    if (key !== 'shape' && key !== 'data' && key !== 'dtype') fail(fileName, `${what}: unexpected key ${quote(key)} (a tensor has shape, data and an optional dtype)`);
+  }
+  const rawDtype = obj.dtype ?? 'float32';
+  if (typeof rawDtype !== 'string' || !Object.hasOwn(JSON_DTYPES, rawDtype)) {
+    fail(fileName, `${what}: dtype ${describeValue(rawDtype)} is not supported (supported: ${Object.keys(JSON_DTYPES).join(', ')})`);
+  }
+  const dtype = JSON_DTYPES[rawDtype];
+  const shape = checkShape(fileName, what, obj.shape);
+  const numel = budget.take(name, shape);
+  const values = obj.data;
+  if (!Array.isArray(values)) fail(fileName, `${what}: data must be a flat array, got ${describeValue(values)}`);
+  if (values.length !== numel) {
+    fail(fileName, `${what}: shape [${shape.join(', ')}] needs ${formatCount(numel)} values but data has ${formatCount(values.length)}`);
+  }
+  const data = new Float32Array(numel);
+  for (let i = 0; i < numel; i++) {
+    const v: unknown = values[i];
+    if (typeof v === 'number') {
+      if (dtype === 'bool' && v !== 0 && v !== 1) fail(fileName, `${what}: bool data[${i}] is ${v}; expected true/false or 0/1`);
+      data[i] = v;
+    } else if (typeof v === 'boolean' && dtype === 'bool') {
+      data[i] = v ? 1 : 0;
+    } else if (typeof v === 'string' && Object.hasOwn(NON_FINITE, v) && dtype !== 'bool') {
+      data[i] = NON_FINITE[v];
+    } else {
+      fail(fileName, `${what}: data[${i}] is ${describeValue(v)}; expected a number${dtype === 'bool' ? ' or a boolean' : ' or "NaN"/"Infinity"/"-Infinity"'}`);
+    }
+  }
+  return { tensor: { data, shape }, dtype };
+}

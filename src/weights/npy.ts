@@ -1,0 +1,140 @@
+// NumPy .npy: "\x93NUMPY", major, minor, header length (u16 LE for v1.0, u32 LE for v2.0/v3.0), a Python
+// dict literal {'descr': '<f4', 'fortran_order': False, 'shape': (48, 16)} padded with spaces and ending
+// in '\n' (latin-1 for v1/v2, UTF-8 for v3), then the raw array. Fortran-order arrays are transposed into
+// row-major order; C-order little-endian float32 arrays are views over the file bytes when aligned.
+
+import type { Tensor } from '../engine/tensor';
+import { checkShape, describeValue, ElementBudget } from './budget';
+import { ITEM_SIZE, toFloat32, type SourceDType } from './dtype';
+import { fail, formatCount, quote } from './errors';
+import type { ResolvedLoaderOptions } from './options';
+import { parsePyLiteral, PyTupleLiteral, type PyLiteral } from './pyliteral';
+import type { DecodedFile } from './result';
+import { fortranOrderStrides, materializeStrided } from './strided';
+
+export const NPY_MAGIC = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]; // \x93NUMPY
+
+const NPY_KINDS: Readonly<Record<string, SourceDType>> = Object.freeze({
+  f2: 'float16',
+  f4: 'float32',
+  f8: 'float64',
+  i1: 'int8',
+  u1: 'uint8',
+  i2: 'int16',
+  u2: 'uint16',
+  i4: 'int32',
+  u4: 'uint32',
+  i8: 'int64',
+  u8: 'uint64',
+  b1: 'bool',
+});
+
+export interface NpyArray {
+  tensor: Tensor;
+  dtype: SourceDType;
+}
+
+/** Reads one .npy file as a one-tensor map named after the file (without its extension). */
+export function readNpyFile(bytes: Uint8Array, fileName: string, options: ResolvedLoaderOptions): DecodedFile {
+  const name = baseNameWithoutExtension(fileName, '.npy');
+  const budget = new ElementBudget(fileName, options);
+  const { tensor, dtype } = readNpyArray(bytes, fileName, name, options, budget);
+  return {
+    format: 'npy',
+    tensors: new Map([[name, tensor]]),
+    sourceDtypes: new Map([[name, dtype]]),
+    metadata: {},
+  };
+}
+
+/**
+ * Parses one .npy byte string. `where` prefixes messages (the file name, or "file.npz: member x.npy").
+ */
+export function readNpyArray(
+  bytes: Uint8Array,
+  where: string,
+  tensorName: string,
+  options: ResolvedLoaderOptions,
+  budget: ElementBudget,
+): NpyArray {
+  if (bytes.length < 10 || !NPY_MAGIC.every((b, i) => bytes[i] === b)) {
+    fail(where, `not a .npy array (it does not start with \\x93NUMPY)`);
+  }
+  const major = bytes[6];
+  const minor = bytes[7];
+  if (![1, 2, 3].includes(major) || minor !== 0) {
+    fail(where, `.npy format version ${major}.${minor} is not supported (supported: 1.0, 2.0, 3.0)`);
+  }
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const lengthBytes = major === 1 ? 2 : 4;
+  if (bytes.length < 8 + lengthBytes) fail(where, 'file ends inside the .npy header length');
+  const headerLength = major === 1 ? view.getUint16(8, true) : view.getUint32(8, true);
+  const headerStart = 8 + lengthBytes;
+  const dataStart = headerStart + headerLength;
+  if (dataStart > bytes.length) {
+    fail(where, `.npy header length ${formatCount(headerLength)} is past the end of the file (${formatCount(bytes.length)} bytes)`);
+  }
+  if (headerLength > options.maxHeaderBytes) {
+    fail(where, `.npy header length ${formatCount(headerLength)} is over the limit of ${formatCount(options.maxHeaderBytes)} (option maxHeaderBytes)`);
+  }
+  const headerText = decodeHeader(bytes.subarray(headerStart, dataStart), major === 3, where);
+  const { dtype, descr, fortranOrder, shape } = parseHeader(headerText, where);
+
+  const numel = budget.take(tensorName, shape);
+  const needed = numel * ITEM_SIZE[dtype];
+  const available = bytes.length - dataStart;
+  if (available < needed) {
+    fail(where, `array data is truncated: shape [${shape.join(', ')}] of ${descr} needs ${formatCount(needed)} bytes, the file has ${formatCount(available)}`);
+  }
+  if (available > needed) {
+    fail(where, `${formatCount(available - needed)} unexpected bytes after the array data (shape [${shape.join(', ')}] of ${descr})`);
+  }
+  const littleEndian = !descr.startsWith('>');
+  const { data } = toFloat32(bytes.subarray(dataStart), dtype, numel, littleEndian);
+  if (!fortranOrder || shape.length < 2) return { tensor: { data, shape }, dtype };
+  // Fortran order: the file holds the array column-major; element [i0, i1, ...] is at sum(i_k * F_k).
+  const rowMajor = materializeStrided(data, 0, shape, fortranOrderStrides(shape));
+  return { tensor: { data: rowMajor, shape }, dtype };
+}
+
+function decodeHeader(bytes: Uint8Array, utf8: boolean, where: string): string {
+  try {
+    return new TextDecoder(utf8 ? 'utf-8' : 'latin1', { fatal: true }).decode(bytes);
+  } catch {
+    return fail(where, '.npy header is not valid UTF-8');
+  }
+}
+
+function parseHeader(text: string, where: string): { dtype: SourceDType; descr: string; fortranOrder: boolean; shape: number[] } {
+  let literal: PyLiteral;
+  try {
+    literal = parsePyLiteral(text);
+  } catch (e) {
+    return fail(where, `.npy header is not a Python dict literal: ${(e as Error).message}`);
+  }
+  if (!(literal instanceof Map)) fail(where, `.npy header must be a dict, got ${quote(text.trim(), 40)}`);
+  const descr = literal.get('descr');
+  const fortranOrder = literal.get('fortran_order');
+  const shape = literal.get('shape');
+  for (const key of literal.keys()) {
+    if (key !== 'descr' && key !== 'fortran_order' && key !== 'shape') fail(where, `.npy header has an unexpected key ${describeValue(key)}`);
+  }
+  if (Array.isArray(descr)) fail(where, 'structured .npy dtypes (a descr list) are not supported; save a plain numeric array');
+  if (typeof descr !== 'string') fail(where, `.npy header 'descr' must be a dtype string, got ${describeValue(descr)}`);
+  if (typeof fortranOrder !== 'boolean') fail(where, `.npy header 'fortran_order' must be True or False, got ${describeValue(fortranOrder)}`);
+  if (!(shape instanceof PyTupleLiteral)) fail(where, `.npy header 'shape' must be a tuple, got ${describeValue(shape)}`);
+  const match = /^([<>|=])([a-zA-Z])(\d+)$/.exec(descr);
+  const dtype = match && Object.hasOwn(NPY_KINDS, match[2] + match[3]) ? NPY_KINDS[match[2] + match[3]] : undefined;
+  if (!match || !dtype) {
+    const hint = descr.includes('O') ? ' (object arrays need pickle, which .npy loading never runs)' : '';
+    return fail(where, `.npy dtype ${quote(descr)} is not supported${hint} (supported: float16/32/64, int8..int64, uint8..uint64, bool)`);
+  }
+  if (match[1] === '=') fail(where, `.npy dtype ${quote(descr)} has native ('=') byte order, which a file cannot specify; expected '<' or '>'`);
+  return { dtype, descr, fortranOrder, shape: checkShape(where, '.npy header', shape.items) };
+}
+
+/** "path/to/in_proj_weight.npy" → "in_proj_weight". */
+export function baseNameWithoutExtension(fileName: string, extension: string): string {
+  const base = fileName.split(/[\\/]/).pop() ?? fileName;
+  return base.toLowerCase().endsWith(extension) ? base.slice(0, -extension.length) : base;
+}

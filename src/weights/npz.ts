@@ -1,0 +1,30 @@
+// NumPy .npz: a zip archive (np.savez: stored, np.savez_compressed: deflated) of .npy members.
+// Tensor names are the member names without their ".npy" suffix.
+
+import type { Tensor } from '../engine/tensor';
+import { ElementBudget } from './budget';
+import type { SourceDType } from './dtype';
+import { fail, quote } from './errors';
+import { readNpyArray } from './npy';
+import type { ResolvedLoaderOptions } from './options';
+import type { DecodedFile } from './result';
+import { ZipArchive } from './zip';
+
+export function readNpz(bytes: Uint8Array, fileName: string, options: ResolvedLoaderOptions): DecodedFile {
+  const archive = new ZipArchive(bytes, fileName, options);
+  const budget = new ElementBudget(fileName, options);
+  const tensors = new Map<string, Tensor>();
+  const sourceDtypes = new Map<string, SourceDType>();
+  for (const entry of archive.entries) {
+    if (entry.name.endsWith('/')) continue; // a directory entry
+    if (!entry.name.endsWith('.npy')) {
+      fail(fileName, `member ${quote(entry.name)} is not a .npy array (an .npz holds only .npy members)`);
+    }
+    const name = entry.name.slice(0, -'.npy'.length);
+    const where = `${fileName}: member ${quote(entry.name)}`;
+    const { tensor, dtype } = readNpyArray(archive.read(entry), where, name, options, budget);
+    tensors.set(name, tensor);
+    sourceDtypes.set(name, dtype);
+  }
+  return { format: 'npz', tensors, sourceDtypes, metadata: {} };
+}

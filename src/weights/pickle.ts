@@ -1,0 +1,351 @@
+// A restricted unpickler: it runs Python's pickle stack machine over an explicit allow-list of opcodes
+// and builds plain data (numbers, strings, tuples, lists, dicts). It never executes anything: a GLOBAL
+// is resolved through `hooks.findGlobal`, which refuses every name not on the caller's allow-list, and
+// REDUCE / BUILD / persistent ids are handed to the caller's hooks, which only build data.
+//
+// Allowed opcodes: the binary opcodes of protocols 2-4 that build data (what torch.save writes with its
+// default protocol 2, plus the protocol 3/4 string, framing and STACK_GLOBAL opcodes). Refused: the text
+// (protocol 0) forms, INST/OBJ/NEWOBJ/NEWOBJ_EX (object construction), EXT1-4 (extension registry),
+// PERSID (text persistent id), sets, and the protocol 5 out-of-band buffers.
+
+import { fail, formatCount, quote } from './errors';
+
+export type DictKey = string | number | boolean | null;
+
+export type PyValue =
+  | null
+  | boolean
+  | number
+  | string
+  | Uint8Array
+  | PyValue[]
+  | PyTuple
+  | PyDict
+  | PyGlobal
+  | PyOpaque;
+
+export class PyTuple {
+  constructor(readonly items: readonly PyValue[]) {}
+}
+
+export class PyDict {
+  readonly entries = new Map<DictKey, PyValue>();
+  /** State given by BUILD (e.g. the `_metadata` attribute torch puts on a state_dict's OrderedDict). */
+  attributes: PyValue = null;
+  constructor(readonly className: string = 'dict') {}
+}
+
+/** A global the caller allowed, e.g. torch._utils._rebuild_tensor_v2. */
+export class PyGlobal {
+  constructor(
+    readonly module: string,
+    readonly name: string,
+  ) {}
+  get qualifiedName(): string {
+    return `${this.module}.${this.name}`;
+  }
+}
+
+/** A value the caller's hooks built (a storage or tensor reference); the unpickler only carries it. */
+export abstract class PyOpaque {
+  abstract readonly kind: string;
+}
+
+export interface PickleHooks {
+  /** Returns the value for GLOBAL module.name, or throws (via `fail`) when it is not allowed. */
+  findGlobal(module: string, name: string): PyValue;
+  /** REDUCE: `callable(*args)`; only for allowed globals. */
+  reduce(callable: PyValue, args: PyTuple): PyValue;
+  /** BINPERSID. */
+  persistentLoad(pid: PyValue): PyValue;
+  /** BUILD: sets state on `target`, which must be something the caller allows to carry state. */
+  build(target: PyValue, state: PyValue): void;
+}
+
+export interface PickleLimits {
+  /** Most entries on the value stack, on the mark stack, and in the memo. */
+  maxStack: number;
+}
+
+const OPCODE_NAMES: Readonly<Record<number, string>> = Object.freeze({
+  0x28: 'MARK', 0x2e: 'STOP', 0x30: 'POP', 0x31: 'POP_MARK', 0x32: 'DUP', 0x46: 'FLOAT', 0x49: 'INT',
+  0x4a: 'BININT', 0x4b: 'BININT1', 0x4c: 'LONG', 0x4d: 'BININT2', 0x4e: 'NONE', 0x50: 'PERSID',
+  0x51: 'BINPERSID', 0x52: 'REDUCE', 0x53: 'STRING', 0x54: 'BINSTRING', 0x55: 'SHORT_BINSTRING',
+  0x56: 'UNICODE', 0x58: 'BINUNICODE', 0x61: 'APPEND', 0x62: 'BUILD', 0x63: 'GLOBAL', 0x64: 'DICT',
+  0x7d: 'EMPTY_DICT', 0x65: 'APPENDS', 0x67: 'GET', 0x68: 'BINGET', 0x69: 'INST', 0x6a: 'LONG_BINGET',
+  0x6c: 'LIST', 0x5d: 'EMPTY_LIST', 0x6f: 'OBJ', 0x70: 'PUT', 0x71: 'BINPUT', 0x72: 'LONG_BINPUT',
+  0x73: 'SETITEM', 0x74: 'TUPLE', 0x29: 'EMPTY_TUPLE', 0x75: 'SETITEMS', 0x47: 'BINFLOAT',
+  0x80: 'PROTO', 0x81: 'NEWOBJ', 0x82: 'EXT1', 0x83: 'EXT2', 0x84: 'EXT4', 0x85: 'TUPLE1', 0x86: 'TUPLE2',
+  0x87: 'TUPLE3', 0x88: 'NEWTRUE', 0x89: 'NEWFALSE', 0x8a: 'LONG1', 0x8b: 'LONG4', 0x42: 'BINBYTES',
+  0x43: 'SHORT_BINBYTES', 0x8c: 'SHORT_BINUNICODE', 0x8d: 'BINUNICODE8', 0x8e: 'BINBYTES8',
+  0x8f: 'EMPTY_SET', 0x90: 'ADDITEMS', 0x91: 'FROZENSET', 0x92: 'NEWOBJ_EX', 0x93: 'STACK_GLOBAL',
+  0x94: 'MEMOIZE', 0x95: 'FRAME', 0x96: 'BYTEARRAY8', 0x97: 'NEXT_BUFFER', 0x98: 'READONLY_BUFFER',
+});
+
+/** Runs the pickle in `bytes` and returns the value STOP leaves on the stack. */
+export function unpickle(bytes: Uint8Array, fileName: string, hooks: PickleHooks, limits: PickleLimits): PyValue {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const utf8 = new TextDecoder('utf-8');
+  const latin1 = new TextDecoder('latin1');
+  const stack: PyValue[] = [];
+  const marks: number[] = [];
+  const memo = new Map<number, PyValue>();
+  let pos = 0;
+  let opcodeAt = 0;
+
+  const problem = (what: string): never => fail(fileName, `pickle: ${what} (opcode at byte ${formatCount(opcodeAt)})`);
+  const need = (n: number | bigint): number => {
+    if (BigInt(n) > BigInt(bytes.length - pos)) problem(`data ends early: needs ${formatCount(n)} more bytes, ${formatCount(bytes.length - pos)} left`);
+    const start = pos;
+    pos += Number(n);
+    return start;
+  };
+  const push = (v: PyValue): void => {
+    if (stack.length >= limits.maxStack) problem(`stack grows past ${formatCount(limits.maxStack)} values (option maxPickleStack)`);
+    stack.push(v);
+  };
+  const pop = (): PyValue => {
+    if (stack.length === 0 || (marks.length > 0 && stack.length <= marks[marks.length - 1])) problem('stack underflow');
+    return stack.pop() as PyValue;
+  };
+  const top = (): PyValue => {
+    if (stack.length === 0 || (marks.length > 0 && stack.length <= marks[marks.length - 1])) problem('stack underflow');
+    return stack[stack.length - 1];
+  };
+  const popMark = (): PyValue[] => {
+    const m = marks.pop();
+    if (m === undefined) problem('no MARK to pop to');
+    return stack.splice(m as number);
+  };
+  const memoPut = (index: number): void => {
+    if (!memo.has(index) && memo.size >= limits.maxStack) problem(`memo grows past ${formatCount(limits.maxStack)} entries (option maxPickleStack)`);
+    memo.set(index, top());
+  };
+  const memoGet = (index: number): void => {
+    if (!memo.has(index)) problem(`memo entry ${index} is read before it is written`);
+    push(memo.get(index) as PyValue);
+  };
+  const asKey = (k: PyValue): DictKey => {
+    if (k === null || typeof k === 'string' || typeof k === 'number' || typeof k === 'boolean') return k;
+    return problem(`dict key of type ${typeName(k)} is not supported`);
+  };
+  const setItems = (target: PyValue, items: readonly PyValue[]): void => {
+    if (!(target instanceof PyDict)) problem(`SETITEM(S) on ${typeName(target)}`);
+    if (items.length % 2) problem('SETITEMS with an odd number of values');
+    for (let i = 0; i < items.length; i += 2) (target as PyDict).entries.set(asKey(items[i]), items[i + 1]);
+  };
+  const appendItems = (target: PyValue, items: readonly PyValue[]): void => {
+    if (!Array.isArray(target)) problem(`APPEND(S) on ${typeName(target)}`);
+    for (const v of items) (target as PyValue[]).push(v);
+  };
+  const readLine = (): string => {
+    const end = bytes.indexOf(0x0a, pos);
+    if (end < 0) problem('data ends inside a text line');
+    const s = latin1.decode(bytes.subarray(pos, end));
+    pos = end + 1;
+    return s;
+  };
+  const global = (module: string, name: string): void => {
+    push(hooks.findGlobal(module, name));
+  };
+
+  while (pos < bytes.length) {
+    opcodeAt = pos;
+    const op = bytes[pos++];
+    switch (op) {
+      case 0x80: { // PROTO
+        const p = bytes[need(1)];
+        if (p > 5) problem(`unknown pickle protocol ${p}`);
+        break;
+      }
+      case 0x95: // FRAME: an 8-byte length; frames are only a read-ahead hint
+        need(8);
+        break;
+      case 0x2e: { // STOP
+        if (stack.length !== 1 || marks.length) problem(`STOP with ${stack.length} values and ${marks.length} marks on the stack (expected exactly one value)`);
+        return stack[0];
+      }
+      case 0x28: // MARK
+        if (marks.length >= limits.maxStack) problem(`more than ${formatCount(limits.maxStack)} nested MARKs (option maxPickleStack)`);
+        marks.push(stack.length);
+        break;
+      case 0x30: // POP
+        pop();
+        break;
+      case 0x31: // POP_MARK
+        popMark();
+        break;
+      case 0x32: // DUP
+        push(top());
+        break;
+      case 0x4e: push(null); break; // NONE
+      case 0x88: push(true); break; // NEWTRUE
+      case 0x89: push(false); break; // NEWFALSE
+      case 0x4a: push(view.getInt32(need(4), true)); break; // BININT
+      case 0x4b: push(bytes[need(1)]); break; // BININT1
+      case 0x4d: push(view.getUint16(need(2), true)); break; // BININT2
+      case 0x8a: { // LONG1
+        const n = bytes[need(1)];
+        push(littleEndianSignedInt(bytes.subarray(need(n), pos), problem));
+        break;
+      }
+      case 0x8b: { // LONG4
+        const n = view.getInt32(need(4), true);
+        if (n < 0 || n > 8) problem(`LONG4 of ${n} bytes is not supported`);
+        push(littleEndianSignedInt(bytes.subarray(need(n), pos), problem));
+        break;
+      }
+      case 0x47: push(view.getFloat64(need(8), false)); break; // BINFLOAT (big-endian)
+      case 0x58: { // BINUNICODE
+        const n = view.getUint32(need(4), true);
+        push(utf8.decode(bytes.subarray(need(n), pos)));
+        break;
+      }
+      case 0x8c: { // SHORT_BINUNICODE
+        const n = bytes[need(1)];
+        push(utf8.decode(bytes.subarray(need(n), pos)));
+        break;
+      }
+      case 0x8d: { // BINUNICODE8
+        const n = view.getBigUint64(need(8), true);
+        push(utf8.decode(bytes.subarray(need(n), pos)));
+        break;
+      }
+      case 0x54: { // BINSTRING (Python 2 str)
+        const n = view.getInt32(need(4), true);
+        if (n < 0) problem('BINSTRING with a negative length');
+        push(latin1.decode(bytes.subarray(need(n), pos)));
+        break;
+      }
+      case 0x55: { // SHORT_BINSTRING
+        const n = bytes[need(1)];
+        push(latin1.decode(bytes.subarray(need(n), pos)));
+        break;
+      }
+      case 0x42: { // BINBYTES
+        const n = view.getUint32(need(4), true);
+        push(bytes.subarray(need(n), pos));
+        break;
+      }
+      case 0x43: { // SHORT_BINBYTES
+        const n = bytes[need(1)];
+        push(bytes.subarray(need(n), pos));
+        break;
+      }
+      case 0x8e: { // BINBYTES8
+        const n = view.getBigUint64(need(8), true);
+        push(bytes.subarray(need(n), pos));
+        break;
+      }
+      case 0x29: push(new PyTuple([])); break; // EMPTY_TUPLE
+      case 0x85: push(new PyTuple([pop()])); break; // TUPLE1
+      case 0x86: { // TUPLE2
+        const b = pop();
+        push(new PyTuple([pop(), b]));
+        break;
+      }
+      case 0x87: { // TUPLE3
+        const c = pop();
+        const b = pop();
+        push(new PyTuple([pop(), b, c]));
+        break;
+      }
+      case 0x74: push(new PyTuple(popMark())); break; // TUPLE
+      case 0x5d: push([]); break; // EMPTY_LIST
+      case 0x6c: push(popMark()); break; // LIST
+      case 0x61: { // APPEND
+        const v = pop();
+        appendItems(top(), [v]);
+        break;
+      }
+      case 0x65: { // APPENDS
+        const items = popMark();
+        appendItems(top(), items);
+        break;
+      }
+      case 0x7d: push(new PyDict()); break; // EMPTY_DICT
+      case 0x64: { // DICT
+        const d = new PyDict();
+        setItems(d, popMark());
+        push(d);
+        break;
+      }
+      case 0x73: { // SETITEM
+        const v = pop();
+        const k = pop();
+        setItems(top(), [k, v]);
+        break;
+      }
+      case 0x75: { // SETITEMS
+        const items = popMark();
+        setItems(top(), items);
+        break;
+      }
+      case 0x71: memoPut(bytes[need(1)]); break; // BINPUT
+      case 0x72: memoPut(view.getUint32(need(4), true)); break; // LONG_BINPUT
+      case 0x94: memoPut(memo.size); break; // MEMOIZE
+      case 0x68: memoGet(bytes[need(1)]); break; // BINGET
+      case 0x6a: memoGet(view.getUint32(need(4), true)); break; // LONG_BINGET
+      case 0x63: { // GLOBAL "module\nname\n"
+        const module = readLine();
+        global(module, readLine());
+        break;
+      }
+      case 0x93: { // STACK_GLOBAL
+        const name = pop();
+        const module = pop();
+        if (typeof module !== 'string' || typeof name !== 'string') problem('STACK_GLOBAL needs two strings');
+        global(module as string, name as string);
+        break;
+      }
+      case 0x52: { // REDUCE
+        const args = pop();
+        const callable = pop();
+        if (!(args instanceof PyTuple)) problem(`REDUCE arguments must be a tuple, got ${typeName(args)}`);
+        push(hooks.reduce(callable, args as PyTuple));
+        break;
+      }
+      case 0x62: { // BUILD
+        const state = pop();
+        hooks.build(top(), state);
+        break;
+      }
+      case 0x51: push(hooks.persistentLoad(pop())); break; // BINPERSID
+      default: {
+        const name = OPCODE_NAMES[op];
+        if (name) problem(`opcode ${name} (0x${hex(op)}) is not allowed in a state_dict`);
+        problem(`unknown opcode 0x${hex(op)}`);
+      }
+    }
+  }
+  return problem('data ends without a STOP opcode (truncated pickle)');
+}
+
+function hex(op: number): string {
+  return op.toString(16).padStart(2, '0');
+}
+
+function littleEndianSignedInt(b: Uint8Array, problem: (what: string) => never): number {
+  if (b.length === 0) return 0;
+  if (b.length > 8) problem(`integer of ${b.length} bytes is too large`);
+  let v = 0n;
+  for (let i = b.length - 1; i >= 0; i--) v = (v << 8n) | BigInt(b[i]);
+  if (b[b.length - 1] & 0x80) v -= 1n << BigInt(8 * b.length);
+  const n = Number(v);
+  if (!Number.isSafeInteger(n)) problem(`integer ${v} is too large`);
+  return n;
+}
+
+/** A short description of a value's Python type for messages. */
+export function typeName(v: PyValue): string {
+  if (v === null) return 'None';
+  if (typeof v === 'boolean') return 'bool';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'int' : 'float';
+  if (typeof v === 'string') return 'str';
+  if (v instanceof Uint8Array) return 'bytes';
+  if (Array.isArray(v)) return 'list';
+  if (v instanceof PyTuple) return 'tuple';
+  if (v instanceof PyDict) return v.className;
+  if (v instanceof PyGlobal) return `global ${quote(v.qualifiedName)}`;
+  return v.kind;
+}

@@ -1,0 +1,105 @@
+// A parser for the small subset of Python literals a .npy header uses:
+//   {'descr': '<f4', 'fortran_order': False, 'shape': (48, 16), }
+// dicts, tuples, lists, strings, ints (an old 'L' suffix allowed), True/False/None. Nothing is evaluated.
+
+export type PyLiteral = string | number | boolean | null | PyLiteral[] | PyTupleLiteral | Map<PyLiteral, PyLiteral>;
+
+export class PyTupleLiteral {
+  constructor(readonly items: PyLiteral[]) {}
+}
+
+const MAX_DEPTH = 16;
+
+/** Parses `text`; throws a plain Error with the position of the first problem. */
+export function parsePyLiteral(text: string): PyLiteral {
+  let pos = 0;
+
+  const error = (what: string): never => {
+    throw new Error(`${what} at character ${pos} (${JSON.stringify(text.slice(pos, pos + 12))})`);
+  };
+  const skipSpace = (): void => {
+    while (pos < text.length && /\s/.test(text[pos])) pos++;
+  };
+
+  const parseSequence = (close: string, depth: number): PyLiteral[] => {
+    const items: PyLiteral[] = [];
+    for (;;) {
+      skipSpace();
+      if (text[pos] === close) {
+        pos++;
+        return items;
+      }
+      items.push(parseValue(depth + 1));
+      skipSpace();
+      if (text[pos] === ',') pos++;
+      else if (text[pos] !== close) error(`expected ',' or '${close}'`);
+    }
+  };
+
+  const parseString = (): string => {
+    const q = text[pos++];
+    let out = '';
+    while (pos < text.length && text[pos] !== q) {
+      if (text[pos] === '\\') {
+        const next = text[pos + 1];
+        if (next === undefined) error('unterminated escape');
+        out += next === 'n' ? '\n' : next === 't' ? '\t' : next;
+        pos += 2;
+      } else {
+        out += text[pos++];
+      }
+    }
+    if (pos >= text.length) error('unterminated string');
+    pos++;
+    return out;
+  };
+
+  const parseValue = (depth: number): PyLiteral => {
+    if (depth > MAX_DEPTH) error(`nesting deeper than ${MAX_DEPTH}`);
+    skipSpace();
+    const c = text[pos];
+    if (c === '{') {
+      pos++;
+      const map = new Map<PyLiteral, PyLiteral>();
+      for (;;) {
+        skipSpace();
+        if (text[pos] === '}') {
+          pos++;
+          return map;
+        }
+        const key = parseValue(depth + 1);
+        skipSpace();
+        if (text[pos] !== ':') error("expected ':'");
+        pos++;
+        map.set(key, parseValue(depth + 1));
+        skipSpace();
+        if (text[pos] === ',') pos++;
+        else if (text[pos] !== '}') error("expected ',' or '}'");
+      }
+    }
+    if (c === '(') {
+      pos++;
+      return new PyTupleLiteral(parseSequence(')', depth));
+    }
+    if (c === '[') {
+      pos++;
+      return parseSequence(']', depth);
+    }
+    if (c === "'" || c === '"') return parseString();
+    const word = /^(?:[-+]?\d+L?|True|False|None)/.exec(text.slice(pos, pos + 32));
+    if (!word) return error('unexpected text');
+    pos += word[0].length;
+    if (word[0] === 'True') return true;
+    if (word[0] === 'False') return false;
+    if (word[0] === 'None') return null;
+    const digits = word[0].endsWith('L') ? word[0].slice(0, -1) : word[0];
+    const n = Number(digits);
+    if (!Number.isSafeInteger(n)) error(`integer ${digits.slice(0, 24)} is too large`);
+    return n;
+  };
+
+  const value = parseValue(0);
+  skipSpace();
+  if (pos !== text.length) error('unexpected text after the literal');
+  return value;
+}

@@ -1,0 +1,154 @@
+// safetensors: 8-byte little-endian u64 header length N, N bytes of UTF-8 JSON
+//   {name: {dtype, shape, data_offsets: [begin, end]}, "__metadata__": {string: string}}
+// then the data; offsets are relative to byte 8 + N. The tensors' byte ranges must tile the data exactly
+// (no gaps, no overlaps, nothing after the last one), as the reference Rust implementation requires.
+// F32 tensors are returned as views over `bytes` when 4-byte aligned and the host is little-endian.
+
+import type { Tensor } from '../engine/tensor';
+import { checkShape, describeValue, ElementBudget } from './budget';
+import { ITEM_SIZE, toFloat32, type SourceDType } from './dtype';
+import { fail, formatCount, quote } from './errors';
+import type { ResolvedLoaderOptions } from './options';
+import type { DecodedFile } from './result';
+
+const SAFETENSORS_DTYPES: Readonly<Record<string, SourceDType>> = Object.freeze({
+  F32: 'float32',
+  F16: 'float16',
+  BF16: 'bfloat16',
+  F64: 'float64',
+  I8: 'int8',
+  U8: 'uint8',
+  I16: 'int16',
+  U16: 'uint16',
+  I32: 'int32',
+  U32: 'uint32',
+  I64: 'int64',
+  U64: 'uint64',
+  BOOL: 'bool',
+});
+
+interface Entry {
+  name: string;
+  dtype: SourceDType;
+  shape: number[];
+  numel: number;
+  begin: number;
+  end: number;
+}
+
+export function readSafetensors(bytes: Uint8Array, fileName: string, options: ResolvedLoaderOptions): DecodedFile {
+  if (bytes.length < 8) {
+    fail(fileName, `file is ${formatCount(bytes.length)} bytes, too short for a safetensors header length (8 bytes)`);
+  }
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const headerLength = view.getBigUint64(0, true);
+  if (headerLength > BigInt(bytes.length - 8)) {
+    fail(fileName, `header length ${formatCount(headerLength)} is past the end of the file (${formatCount(bytes.length)} bytes)`);
+  }
+  const n = Number(headerLength);
+  if (n > options.maxHeaderBytes) {
+    fail(fileName, `header length ${formatCount(n)} bytes is over the limit of ${formatCount(options.maxHeaderBytes)} (option maxHeaderBytes)`);
+  }
+  if (n < 2) fail(fileName, `header length ${n} is too small for a JSON header`);
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(8, 8 + n));
+  } catch {
+    fail(fileName, 'header is not valid UTF-8');
+  }
+  if (!text.startsWith('{')) fail(fileName, `header does not start with '{' (starts with ${quote(text.slice(0, 16))})`);
+  let header: unknown;
+  try {
+    header = JSON.parse(text);
+  } catch (e) {
+    fail(fileName, `header is not valid JSON (${(e as Error).message})`);
+  }
+  if (typeof header !== 'object' || header === null || Array.isArray(header)) {
+    fail(fileName, `header must be a JSON object, got ${describeValue(header)}`);
+  }
+
+  const dataStart = 8 + n;
+  const dataLength = bytes.length - dataStart;
+  const budget = new ElementBudget(fileName, options);
+  const metadata: Record<string, string> = {};
+  const entries: Entry[] = [];
+  for (const [name, raw] of Object.entries(header as Record<string, unknown>)) {
+    if (name === '__metadata__') {
+      readMetadata(fileName, raw, metadata);
+      continue;
+    }
+    entries.push(readEntry(fileName, name, raw, dataLength, budget));
+  }
+  checkTiling(fileName, entries, dataLength);
+
+  const tensors = new Map<string, Tensor>();
+  const sourceDtypes = new Map<string, SourceDType>();
+  for (const e of entries) {
+    const { data } = toFloat32(bytes.subarray(dataStart + e.begin, dataStart + e.end), e.dtype, e.numel, true);
+    tensors.set(e.name, { data, shape: e.shape });
+    sourceDtypes.set(e.name, e.dtype);
+  }
+  return { format: 'safetensors', tensors, sourceDtypes, metadata };
+}
+
+function readMetadata(fileName: string, raw: unknown, into: Record<string, string>): void {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    fail(fileName, `__metadata__ must be an object of strings, got ${describeValue(raw)}`);
+  }
+  for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
+    if (typeof v !== 'string') fail(fileName, `__metadata__ value ${quote(k)} must be a string, got ${describeValue(v)}`);
+    into[k] = v;
+  }
+}
+
+function readEntry(fileName: string, name: string, raw: unknown, dataLength: number, budget: ElementBudget): Entry {
+  const what = `tensor ${quote(name)}`;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    fail(fileName, `${what}: expected {dtype, shape, data_offsets}, got ${describeValue(raw)}`);
+  }
+  const { dtype: rawDtype, shape: rawShape, data_offsets: rawOffsets } = raw as Record<string, unknown>;
+  if (typeof rawDtype !== 'string') fail(fileName, `${what}: dtype must be a string, got ${describeValue(rawDtype)}`);
+  const dtype = Object.hasOwn(SAFETENSORS_DTYPES, rawDtype) ? SAFETENSORS_DTYPES[rawDtype] : undefined;
+  if (!dtype) {
+    fail(fileName, `${what}: dtype ${quote(rawDtype)} is not supported (supported: ${Object.keys(SAFETENSORS_DTYPES).join(', ')})`);
+  }
+  const shape = checkShape(fileName, what, rawShape);
+  if (
+    !Array.isArray(rawOffsets) ||
+    rawOffsets.length !== 2 ||
+    !rawOffsets.every((o) => typeof o === 'number' && Number.isSafeInteger(o) && o >= 0)
+  ) {
+    fail(fileName, `${what}: data_offsets must be [begin, end] with non-negative integers, got ${JSON.stringify(rawOffsets)?.slice(0, 60)}`);
+  }
+  const [begin, end] = rawOffsets as [number, number];
+  if (begin > end) fail(fileName, `${what}: data_offsets [${begin}, ${end}] end before they begin`);
+  if (end > dataLength) {
+    fail(fileName, `${what}: data_offsets [${formatCount(begin)}, ${formatCount(end)}] are past the end of the data (${formatCount(dataLength)} bytes)`);
+  }
+  const numel = budget.take(name, shape);
+  const needed = numel * ITEM_SIZE[dtype];
+  if (needed !== end - begin) {
+    fail(fileName, `${what}: shape [${shape.join(', ')}] of ${rawDtype} needs ${formatCount(needed)} bytes but data_offsets cover ${formatCount(end - begin)}`);
+  }
+  return { name, dtype, shape, numel, begin, end };
+}
+
+/** The byte ranges, in order, must start at 0, follow each other without gap or overlap and end at the end. */
+function checkTiling(fileName: string, entries: readonly Entry[], dataLength: number): void {
+  const sorted = [...entries].sort((a, b) => a.begin - b.begin || a.end - b.end);
+  let position = 0;
+  let previous: Entry | undefined;
+  for (const e of sorted) {
+    if (e.begin < position && previous) {
+      fail(fileName, `tensors ${quote(previous.name)} and ${quote(e.name)} overlap (bytes ${formatCount(e.begin)}..${formatCount(position)} of the data)`);
+    }
+    if (e.begin > position) {
+      fail(fileName, `data bytes ${formatCount(position)}..${formatCount(e.begin)} belong to no tensor (offsets must tile the data)`);
+    }
+    position = e.end;
+    previous = e;
+  }
+  if (position !== dataLength) {
+    fail(fileName, `${formatCount(dataLength - position)} bytes after the last tensor's data belong to no tensor`);
+  }
+}

@@ -1,0 +1,262 @@
+// A read-only zip reader for .npz and PyTorch archives. It trusts nothing: the central directory,
+// local headers and sizes are checked against the file, compressed members are inflated with a hard
+// cap on output (no allocation from a declared size that the data does not back), and CRC-32s are
+// verified. Stored members are returned as views over the file bytes (zero-copy).
+
+import { Inflate } from 'fflate';
+import { crc32 } from './crc32';
+import { fail, formatCount, quote } from './errors';
+import type { ResolvedLoaderOptions } from './options';
+
+export const ZIP_LOCAL_MAGIC = [0x50, 0x4b, 0x03, 0x04];
+export const ZIP_EMPTY_MAGIC = [0x50, 0x4b, 0x05, 0x06];
+
+const EOCD_SIGNATURE = 0x06054b50;
+const ZIP64_LOCATOR_SIGNATURE = 0x07064b50;
+const ZIP64_EOCD_SIGNATURE = 0x06064b50;
+const CENTRAL_SIGNATURE = 0x02014b50;
+const LOCAL_SIGNATURE = 0x04034b50;
+const STORED = 0;
+const DEFLATED = 8;
+/** Input fed to the inflater per step: bounds how far one step can overshoot the output cap. */
+const INFLATE_STEP = 16 * 1024;
+
+export interface ZipEntry {
+  readonly name: string;
+  readonly method: number;
+  readonly crc32: number;
+  readonly compressedSize: number;
+  readonly uncompressedSize: number;
+  readonly localHeaderOffset: number;
+}
+
+export class ZipArchive {
+  readonly entries: readonly ZipEntry[];
+  private readonly byName = new Map<string, ZipEntry>();
+  private readonly view: DataView;
+  private inflatedTotal = 0;
+
+  constructor(
+    private readonly bytes: Uint8Array,
+    private readonly fileName: string,
+    private readonly options: ResolvedLoaderOptions,
+  ) {
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.entries = this.readCentralDirectory();
+    for (const e of this.entries) {
+      if (this.byName.has(e.name)) fail(fileName, `zip archive lists member ${quote(e.name)} twice`);
+      this.byName.set(e.name, e);
+    }
+  }
+
+  get(name: string): ZipEntry | undefined {
+    return this.byName.get(name);
+  }
+
+  /** The member's uncompressed bytes: a view over the file when stored, a new buffer when deflated. */
+  read(entry: ZipEntry): Uint8Array {
+    const where = `zip member ${quote(entry.name)}`;
+    const start = this.dataOffset(entry);
+    const compressed = this.bytes.subarray(start, start + entry.compressedSize);
+    let data: Uint8Array;
+    if (entry.method === STORED) {
+      if (entry.compressedSize !== entry.uncompressedSize) {
+        fail(this.fileName, `${where} is stored uncompressed but its sizes differ (${formatCount(entry.compressedSize)} vs ${formatCount(entry.uncompressedSize)} bytes)`);
+      }
+      data = compressed;
+    } else {
+      data = this.inflate(entry, compressed, where);
+    }
+    // A CRC of 0 means "not recorded" (torch can be told to skip computing it); real data rarely hashes to 0.
+    if (this.options.verifyZipCrc && entry.crc32 !== 0 && crc32(data) !== entry.crc32) {
+      fail(this.fileName, `${where} is corrupt: its CRC-32 does not match the zip directory`);
+    }
+    return data;
+  }
+
+  private inflate(entry: ZipEntry, compressed: Uint8Array, where: string): Uint8Array {
+    const declared = entry.uncompressedSize;
+    const cap = this.options.maxInflatedBytes;
+    if (this.inflatedTotal + declared > cap) {
+      fail(this.fileName, `${where} declares ${formatCount(declared)} bytes uncompressed, past the limit of ${formatCount(cap)} inflated bytes per file (option maxInflatedBytes)`);
+    }
+    // Grow the output as data actually arrives, never past the declared size: a small member that lies
+    // about its size cannot make us allocate, and one that inflates to more than it declared is refused.
+    let out = new Uint8Array(Math.min(declared, compressed.length * 4 + 65536));
+    let length = 0;
+    let finished = false;
+    let overflow = false;
+    const inflater = new Inflate((chunk, final) => {
+      if (final) finished = true;
+      if (length + chunk.length > declared) {
+        overflow = true;
+        return;
+      }
+      if (length + chunk.length > out.length) {
+        const grown = new Uint8Array(Math.min(declared, Math.max(out.length * 2, length + chunk.length)));
+        grown.set(out.subarray(0, length));
+        out = grown;
+      }
+      out.set(chunk, length);
+      length += chunk.length;
+    });
+    try {
+      for (let i = 0; i < compressed.length && !overflow && !finished; i += INFLATE_STEP) {
+        const end = Math.min(i + INFLATE_STEP, compressed.length);
+        inflater.push(compressed.subarray(i, end), end === compressed.length);
+      }
+      if (compressed.length === 0) inflater.push(compressed, true);
+    } catch (e) {
+      fail(this.fileName, `${where} has corrupt deflate data (${(e as Error).message})`);
+    }
+    if (overflow) fail(this.fileName, `${where} inflates to more than its declared ${formatCount(declared)} bytes (a zip bomb or a corrupt directory)`);
+    if (length !== declared) {
+      fail(this.fileName, `${where} inflates to ${formatCount(length)} bytes but the zip directory declares ${formatCount(declared)}`);
+    }
+    this.inflatedTotal += length;
+    return out.length === length ? out : out.subarray(0, length);
+  }
+
+  private dataOffset(entry: ZipEntry): number {
+    const where = `zip member ${quote(entry.name)}`;
+    const at = entry.localHeaderOffset;
+    if (at + 30 > this.bytes.length || this.view.getUint32(at, true) !== LOCAL_SIGNATURE) {
+      fail(this.fileName, `${where}: no local file header at offset ${formatCount(at)}`);
+    }
+    const start = at + 30 + this.view.getUint16(at + 26, true) + this.view.getUint16(at + 28, true);
+    if (start + entry.compressedSize > this.bytes.length) {
+      fail(this.fileName, `${where}: its ${formatCount(entry.compressedSize)} bytes of data run past the end of the file (${formatCount(this.bytes.length)} bytes)`);
+    }
+    return start;
+  }
+
+  private readCentralDirectory(): ZipEntry[] {
+    const { bytes, view, fileName } = this;
+    const eocd = findEndOfCentralDirectory(bytes, view);
+    if (eocd < 0) fail(fileName, 'not a complete zip archive (no end-of-central-directory record; the file may be truncated)');
+    if (view.getUint16(eocd + 4, true) !== 0 || view.getUint16(eocd + 6, true) !== 0) {
+      fail(fileName, 'multi-volume zip archives are not supported');
+    }
+    let count = view.getUint16(eocd + 10, true);
+    let size = view.getUint32(eocd + 12, true);
+    let offset = view.getUint32(eocd + 16, true);
+    if (count === 0xffff || size === 0xffffffff || offset === 0xffffffff) {
+      ({ count, size, offset } = this.readZip64EndOfCentralDirectory(eocd));
+    }
+    if (offset + size > bytes.length) {
+      fail(fileName, `zip central directory (${formatCount(size)} bytes at offset ${formatCount(offset)}) is past the end of the file (${formatCount(bytes.length)} bytes)`);
+    }
+    if (count * 46 > size) fail(fileName, `zip central directory claims ${formatCount(count)} entries but is only ${formatCount(size)} bytes`);
+    const entries: ZipEntry[] = [];
+    const names = new TextDecoder('utf-8');
+    let p = offset;
+    for (let i = 0; i < count; i++) {
+      if (p + 46 > offset + size || view.getUint32(p, true) !== CENTRAL_SIGNATURE) {
+        fail(fileName, `zip central directory entry ${i} is malformed (no signature at offset ${formatCount(p)})`);
+      }
+      const flags = view.getUint16(p + 8, true);
+      const method = view.getUint16(p + 10, true);
+      const nameLength = view.getUint16(p + 28, true);
+      const extraLength = view.getUint16(p + 30, true);
+      const commentLength = view.getUint16(p + 32, true);
+      const next = p + 46 + nameLength + extraLength + commentLength;
+      if (next > offset + size) fail(fileName, `zip central directory entry ${i} runs past the directory`);
+      const name = names.decode(bytes.subarray(p + 46, p + 46 + nameLength));
+      const where = `zip member ${quote(name)}`;
+      if (flags & 0x41) fail(fileName, `${where} is encrypted, which is not supported`);
+      if (method !== STORED && method !== DEFLATED) {
+        fail(fileName, `${where} uses compression method ${method}; only stored (0) and deflate (8) are supported`);
+      }
+      let compressedSize = view.getUint32(p + 20, true);
+      let uncompressedSize = view.getUint32(p + 24, true);
+      let localHeaderOffset = view.getUint32(p + 42, true);
+      if (compressedSize === 0xffffffff || uncompressedSize === 0xffffffff || localHeaderOffset === 0xffffffff) {
+        const z = this.readZip64Extra(bytes.subarray(p + 46 + nameLength, p + 46 + nameLength + extraLength), where, {
+          uncompressedSize,
+          compressedSize,
+          localHeaderOffset,
+        });
+        ({ compressedSize, uncompressedSize, localHeaderOffset } = z);
+      }
+      if (localHeaderOffset + 30 > bytes.length || compressedSize > bytes.length) {
+        fail(fileName, `${where}: offset ${formatCount(localHeaderOffset)} or size ${formatCount(compressedSize)} is past the end of the file (${formatCount(bytes.length)} bytes)`);
+      }
+      entries.push({ name, method, crc32: view.getUint32(p + 16, true), compressedSize, uncompressedSize, localHeaderOffset });
+      p = next;
+    }
+    return entries;
+  }
+
+  private readZip64EndOfCentralDirectory(eocd: number): { count: number; size: number; offset: number } {
+    const { view, fileName } = this;
+    const locator = eocd - 20;
+    if (locator < 0 || view.getUint32(locator, true) !== ZIP64_LOCATOR_SIGNATURE) {
+      fail(fileName, 'zip archive needs a zip64 end-of-central-directory locator but has none');
+    }
+    const at = safeU64(view, locator + 8, fileName, 'zip64 directory offset');
+    if (at + 56 > this.bytes.length || view.getUint32(at, true) !== ZIP64_EOCD_SIGNATURE) {
+      fail(fileName, `zip64 end-of-central-directory record is missing at offset ${formatCount(at)}`);
+    }
+    return {
+      count: safeU64(view, at + 32, fileName, 'zip64 entry count'),
+      size: safeU64(view, at + 40, fileName, 'zip64 directory size'),
+      offset: safeU64(view, at + 48, fileName, 'zip64 directory offset'),
+    };
+  }
+
+  /** Zip64 extended information (header id 1): 8-byte values for the fields whose 4-byte form is 0xFFFFFFFF. */
+  private readZip64Extra(
+    extra: Uint8Array,
+    where: string,
+    fields: { uncompressedSize: number; compressedSize: number; localHeaderOffset: number },
+  ): { uncompressedSize: number; compressedSize: number; localHeaderOffset: number } {
+    const view = new DataView(extra.buffer, extra.byteOffset, extra.byteLength);
+    for (let p = 0; p + 4 <= extra.length; ) {
+      const id = view.getUint16(p, true);
+      const length = view.getUint16(p + 2, true);
+      if (p + 4 + length > extra.length) break;
+      if (id === 1) {
+        let q = p + 4;
+        const next = (what: string): number => {
+          if (q + 8 > p + 4 + length) fail(this.fileName, `${where}: zip64 extra field is too short for the ${what}`);
+          const v = safeU64(view, q, this.fileName, `${where} ${what}`);
+          q += 8;
+          return v;
+        };
+        const out = { ...fields };
+        if (fields.uncompressedSize === 0xffffffff) out.uncompressedSize = next('uncompressed size');
+        if (fields.compressedSize === 0xffffffff) out.compressedSize = next('compressed size');
+        if (fields.localHeaderOffset === 0xffffffff) out.localHeaderOffset = next('header offset');
+        return out;
+      }
+      p += 4 + length;
+    }
+    return fail(this.fileName, `${where} has 0xFFFFFFFF sizes but no zip64 extra field`);
+  }
+}
+
+function safeU64(view: DataView, at: number, fileName: string, what: string): number {
+  const v = view.getBigUint64(at, true);
+  if (v > BigInt(Number.MAX_SAFE_INTEGER)) fail(fileName, `${what} ${formatCount(v)} is absurd`);
+  return Number(v);
+}
+
+/** Offset of the end-of-central-directory record (searched backwards over a possible comment), or -1. */
+function findEndOfCentralDirectory(bytes: Uint8Array, view: DataView): number {
+  const lowest = Math.max(0, bytes.length - 22 - 0xffff);
+  for (let p = bytes.length - 22; p >= lowest; p--) {
+    if (bytes[p] === 0x50 && view.getUint32(p, true) === EOCD_SIGNATURE && p + 22 + view.getUint16(p + 20, true) <= bytes.length) {
+      return p;
+    }
+  }
+  return -1;
+}
+
+/** Member names of a zip archive, or undefined when its directory cannot be read (for format detection). */
+export function tryListZipNames(bytes: Uint8Array, options: ResolvedLoaderOptions): string[] | undefined {
+  try {
+    return new ZipArchive(bytes, '', options).entries.map((e) => e.name);
+  } catch {
+    return undefined;
+  }
+}
