@@ -5,3 +5,4 @@ export * from './masks';
 export { scaledDotProductAttention, type SdpaOptions, type AttentionResult } from './sdpa';
 export type { AttnMask, AttentionInputOptions } from './attention-core';
 export { getKernel, setKernel, initKernels, type Kernel, type KernelName, type KernelPreference } from './kernels';
+export { multiheadAttention, projectHeads, type MhaParams, type MhaOptions, type MhaResult } from './mha';
