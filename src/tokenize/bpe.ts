@@ -1,0 +1,167 @@
+// Byte-pair-encoding merge loop shared by the GPT-2 tokenizer and tokenizer.json BPE models.
+//
+// Semantics are those of HuggingFace tokenizers' `Word::merge_all` (models/bpe/word.rs): repeatedly apply the
+// applicable merge with the lowest rank, the leftmost one on ties. A priority queue with lazy invalidation
+// makes it O(n log n) in the number of symbols (the plain "scan for the minimum, splice" loop of tiktoken-style
+// ports is O(n²), which hangs on a megabyte-long run of one character). With rank = id of the merged token this
+// is also exactly tiktoken's rank-based merge.
+
+/** What merging the pair (left, right) gives: its priority (lower first) and the id of the merged symbol. */
+export interface PairMerge {
+  readonly rank: number;
+  readonly newId: number;
+}
+
+export type PairLookup = (left: number, right: number) => PairMerge | undefined;
+
+/** Symbols of a word: parallel arrays of ids and lengths (in whatever unit the caller counts: bytes or chars). */
+export interface Symbols {
+  ids: number[];
+  lens: number[];
+}
+
+/** Min-heap of pending merges ordered by (rank, pos), in growable typed arrays. */
+class MergeQueue {
+  private rank: Float64Array;
+  private pos: Int32Array;
+  private newId: Float64Array;
+  size = 0;
+
+  constructor(capacity: number) {
+    const c = Math.max(16, capacity);
+    this.rank = new Float64Array(c);
+    this.pos = new Int32Array(c);
+    this.newId = new Float64Array(c);
+  }
+
+  private grow(): void {
+    const c = this.rank.length * 2;
+    const rank = new Float64Array(c);
+    const pos = new Int32Array(c);
+    const newId = new Float64Array(c);
+    rank.set(this.rank);
+    pos.set(this.pos);
+    newId.set(this.newId);
+    this.rank = rank;
+    this.pos = pos;
+    this.newId = newId;
+  }
+
+  push(rank: number, pos: number, newId: number): void {
+    if (this.size === this.rank.length) this.grow();
+    const R = this.rank;
+    const P = this.pos;
+    const N = this.newId;
+    let i = this.size++;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (R[parent] < rank || (R[parent] === rank && P[parent] < pos)) break;
+      R[i] = R[parent];
+      P[i] = P[parent];
+      N[i] = N[parent];
+      i = parent;
+    }
+    R[i] = rank;
+    P[i] = pos;
+    N[i] = newId;
+  }
+
+  /** Removes the minimum; its pos and newId are left in `topPos` / `topNewId`. Call only when size > 0. */
+  topPos = 0;
+  topNewId = 0;
+  pop(): void {
+    const R = this.rank;
+    const P = this.pos;
+    const N = this.newId;
+    this.topPos = P[0];
+    this.topNewId = N[0];
+    const n = --this.size;
+    if (n === 0) return;
+    const rank = R[n];
+    const pos = P[n];
+    const newId = N[n];
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= n) break;
+      let m = l;
+      const r = l + 1;
+      if (r < n && (R[r] < R[l] || (R[r] === R[l] && P[r] < P[l]))) m = r;
+      if (rank < R[m] || (rank === R[m] && pos < P[m])) break;
+      R[i] = R[m];
+      P[i] = P[m];
+      N[i] = N[m];
+      i = m;
+    }
+    R[i] = rank;
+    P[i] = pos;
+    N[i] = newId;
+  }
+}
+
+/** Applies all merges to `word` (not modified) and returns the merged symbols. */
+export function mergeSymbols(word: Symbols, lookup: PairLookup): Symbols {
+  const n = word.ids.length;
+  if (n < 2) return { ids: word.ids.slice(), lens: word.lens.slice() };
+  const ids = word.ids.slice();
+  const lens = word.lens.slice();
+  const removed = new Uint8Array(n); // lengths may legitimately be 0 (byte-fallback continuation bytes)
+  const prev = new Int32Array(n);
+  const next = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    prev[i] = i - 1;
+    next[i] = i + 1 < n ? i + 1 : -1;
+  }
+  const queue = new MergeQueue(n);
+  for (let i = 0; i + 1 < n; i++) {
+    const m = lookup(ids[i], ids[i + 1]);
+    if (m) queue.push(m.rank, i, m.newId);
+  }
+  while (queue.size > 0) {
+    queue.pop();
+    const pos = queue.topPos;
+    const newId = queue.topNewId;
+    if (removed[pos]) continue; // removed symbol
+    const right = next[pos];
+    if (right < 0) continue; // last symbol
+    const current = lookup(ids[pos], ids[right]);
+    if (current === undefined || current.newId !== newId) continue; // expired entry
+    ids[pos] = newId;
+    lens[pos] += lens[right];
+    removed[right] = 1;
+    const after = next[right];
+    next[pos] = after;
+    if (after >= 0) prev[after] = pos;
+    const before = prev[pos];
+    if (before >= 0) {
+      const m = lookup(ids[before], ids[pos]);
+      if (m) queue.push(m.rank, before, m.newId);
+    }
+    if (after >= 0) {
+      const m = lookup(ids[pos], ids[after]);
+      if (m) queue.push(m.rank, pos, m.newId);
+    }
+  }
+  const out: Symbols = { ids: [], lens: [] };
+  for (let i = 0; i >= 0; i = next[i]) {
+    out.ids.push(ids[i]);
+    out.lens.push(lens[i]);
+  }
+  return out;
+}
+
+/** A bounded memo keyed by word (cleared when full, so memory stays bounded on huge inputs). */
+export class WordCache<V> {
+  private readonly map = new Map<string, V>();
+  constructor(private readonly capacity = 10_000, private readonly maxKeyLength = 256) {}
+
+  get(key: string): V | undefined {
+    return this.map.get(key);
+  }
+
+  set(key: string, value: V): void {
+    if (key.length > this.maxKeyLength) return;
+    if (this.map.size >= this.capacity) this.map.clear();
+    this.map.set(key, value);
+  }
+}

@@ -1,0 +1,124 @@
+// Readable display text for tokens. Display text is for people: it never changes ids or offsets, and it is
+// plain text (the webview must still insert it as text, never as HTML).
+//
+// Conventions (documented in Token.display):
+//   space → ␣ (U+2423), newline → ↵, tab → ⇥, carriage return → ␍;
+//   other control characters, direction overrides/isolates/marks, line/paragraph separators, the BOM and lone
+//   surrogates → <U+XXXX>;
+//   bytes that are not a complete UTF-8 character inside one token → <0xXX>.
+
+const VISIBLE_WHITESPACE: ReadonlyMap<number, string> = new Map([
+  [0x20, '\u2423'], // ␣
+  [0x0a, '\u21b5'], // ↵
+  [0x09, '\u21e5'], // ⇥
+  [0x0d, '\u240d'], // ␍
+]);
+
+/** Code points shown as <U+XXXX>: controls, bidi formatting, separators that break lines, BOM, surrogates. */
+function isEscapedCodePoint(cp: number): boolean {
+  return (
+    cp < 0x20 ||
+    (cp >= 0x7f && cp <= 0x9f) ||
+    cp === 0x061c ||
+    cp === 0x200e ||
+    cp === 0x200f ||
+    (cp >= 0x202a && cp <= 0x202e) ||
+    (cp >= 0x2066 && cp <= 0x2069) ||
+    cp === 0x2028 ||
+    cp === 0x2029 ||
+    cp === 0xfeff ||
+    (cp >= 0xd800 && cp <= 0xdfff)
+  );
+}
+
+function hex(n: number, width: number): string {
+  return n.toString(16).toUpperCase().padStart(width, '0');
+}
+
+/** Readable form of one code point. */
+export function displayCodePoint(cp: number): string {
+  const visible = VISIBLE_WHITESPACE.get(cp);
+  if (visible !== undefined) return visible;
+  if (isEscapedCodePoint(cp)) return `<U+${hex(cp, 4)}>`;
+  return String.fromCodePoint(cp);
+}
+
+/** Readable form of a string: whitespace made visible, invisible/bidi characters escaped, everything else kept. */
+export function displayText(s: string): string {
+  let out = '';
+  let plainFrom = 0;
+  for (let i = 0; i < s.length; ) {
+    const cp = s.codePointAt(i)!;
+    const width = cp > 0xffff ? 2 : 1;
+    if (VISIBLE_WHITESPACE.has(cp) || isEscapedCodePoint(cp)) {
+      out += s.slice(plainFrom, i) + displayCodePoint(cp);
+      plainFrom = i + width;
+    }
+    i += width;
+  }
+  return plainFrom === 0 ? s : out + s.slice(plainFrom);
+}
+
+/** Byte escape used for bytes that are not a whole character: `<0xE6>`. */
+export function byteEscape(b: number): string {
+  return `<0x${hex(b, 2)}>`;
+}
+
+/**
+ * Length of the well-formed UTF-8 sequence starting at `bytes[i]` (1..4), or 0 if the bytes there do not form a
+ * complete, well-formed character (a continuation byte, a truncated sequence, an overlong form, a surrogate or a
+ * value above U+10FFFF), following the Unicode "maximal subpart" rules.
+ */
+export function utf8SequenceLength(bytes: Uint8Array, i: number): number {
+  const b0 = bytes[i];
+  if (b0 < 0x80) return 1;
+  let len: number;
+  let lo = 0x80;
+  let hi = 0xbf;
+  if (b0 >= 0xc2 && b0 <= 0xdf) len = 2;
+  else if (b0 >= 0xe0 && b0 <= 0xef) {
+    len = 3;
+    if (b0 === 0xe0) lo = 0xa0;
+    if (b0 === 0xed) hi = 0x9f;
+  } else if (b0 >= 0xf0 && b0 <= 0xf4) {
+    len = 4;
+    if (b0 === 0xf0) lo = 0x90;
+    if (b0 === 0xf4) hi = 0x8f;
+  } else return 0;
+  if (i + len > bytes.length) return 0;
+  const b1 = bytes[i + 1];
+  if (b1 < lo || b1 > hi) return 0;
+  for (let k = 2; k < len; k++) {
+    const b = bytes[i + k];
+    if (b < 0x80 || b > 0xbf) return 0;
+  }
+  return len;
+}
+
+function decodeSequence(bytes: Uint8Array, i: number, len: number): number {
+  const b0 = bytes[i];
+  if (len === 1) return b0;
+  if (len === 2) return ((b0 & 0x1f) << 6) | (bytes[i + 1] & 0x3f);
+  if (len === 3) return ((b0 & 0x0f) << 12) | ((bytes[i + 1] & 0x3f) << 6) | (bytes[i + 2] & 0x3f);
+  return ((b0 & 0x07) << 18) | ((bytes[i + 1] & 0x3f) << 12) | ((bytes[i + 2] & 0x3f) << 6) | (bytes[i + 3] & 0x3f);
+}
+
+/**
+ * Readable form of a byte-level token: complete UTF-8 characters are shown as characters (through
+ * `displayCodePoint`), every byte that is not part of a complete character inside this token as `<0xXX>`.
+ * Never produces U+FFFD for broken bytes (a real U+FFFD in the text is shown as itself).
+ */
+export function displayBytes(bytes: Uint8Array): string {
+  let out = '';
+  for (let i = 0; i < bytes.length; ) {
+    const len = utf8SequenceLength(bytes, i);
+    if (len === 0) {
+      out += byteEscape(bytes[i]);
+      i += 1;
+    } else {
+      out += displayCodePoint(decodeSequence(bytes, i, len));
+      i += len;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,127 @@
+// A normalised string that remembers, for every UTF-16 unit, which range of the original text it came from.
+// This is what lets offsets survive normalisation (lowercasing, accent stripping, CJK spacing, byte mapping):
+// a token's original range is [starts[first unit], ends[last unit]).
+
+export interface Aligned {
+  readonly text: string;
+  /** Per unit of `text`: original start offset (UTF-16, absolute in the encoded input). */
+  readonly starts: Int32Array;
+  /** Per unit of `text`: original end offset (exclusive). */
+  readonly ends: Int32Array;
+}
+
+/** Identity alignment of `original.slice(from, to)`; both units of a surrogate pair map to the whole pair. */
+export function alignOriginal(original: string, from: number, to: number): Aligned {
+  const n = to - from;
+  const starts = new Int32Array(n);
+  const ends = new Int32Array(n);
+  for (let i = from; i < to; ) {
+    const cp = original.codePointAt(i)!;
+    const w = cp > 0xffff && i + 1 < to ? 2 : 1;
+    for (let k = 0; k < w; k++) {
+      starts[i - from + k] = i;
+      ends[i - from + k] = i + w;
+    }
+    i += w;
+  }
+  return { text: original.slice(from, to), starts, ends };
+}
+
+export function sliceAligned(a: Aligned, from: number, to: number): Aligned {
+  return { text: a.text.slice(from, to), starts: a.starts.subarray(from, to), ends: a.ends.subarray(from, to) };
+}
+
+/** Growable output of a transform. */
+export class AlignedBuilder {
+  private parts: string[] = [];
+  private starts: number[] = [];
+  private ends: number[] = [];
+
+  /** Appends `s`, every unit of which comes from the original range [start, end). */
+  push(s: string, start: number, end: number): void {
+    if (s.length === 0) return;
+    this.parts.push(s);
+    for (let k = 0; k < s.length; k++) {
+      this.starts.push(start);
+      this.ends.push(end);
+    }
+  }
+
+  build(): Aligned {
+    return { text: this.parts.join(''), starts: Int32Array.from(this.starts), ends: Int32Array.from(this.ends) };
+  }
+}
+
+/** Calls `f(start, end)` for every code point of a.text (unit range). */
+function forEachCodePoint(text: string, f: (i: number, j: number) => void): void {
+  for (let i = 0; i < text.length; ) {
+    const cp = text.codePointAt(i)!;
+    const j = i + (cp > 0xffff ? 2 : 1);
+    f(i, j);
+    i = j;
+  }
+}
+
+/** Original range covered by units [i, j) of a. */
+function rangeOf(a: Aligned, i: number, j: number): [number, number] {
+  let s = a.starts[i];
+  let e = a.ends[i];
+  for (let k = i + 1; k < j; k++) {
+    if (a.starts[k] < s) s = a.starts[k];
+    if (a.ends[k] > e) e = a.ends[k];
+  }
+  return [s, e];
+}
+
+/** Replaces every code point c by f(c) (possibly empty or several characters). */
+export function mapCodePoints(a: Aligned, f: (c: string) => string): Aligned {
+  const out = new AlignedBuilder();
+  forEachCodePoint(a.text, (i, j) => {
+    const [s, e] = rangeOf(a, i, j);
+    out.push(f(a.text.slice(i, j)), s, e);
+  });
+  return out.build();
+}
+
+const CLUSTER_RE = /[^]\p{M}*/gu;
+
+/**
+ * Replaces every cluster (a code point plus the combining marks that follow it) by f(cluster). Unicode
+ * normalisation forms are applied per cluster so that composition and mark reordering see the whole cluster.
+ */
+export function mapClusters(a: Aligned, f: (cluster: string) => string): Aligned {
+  const out = new AlignedBuilder();
+  const re = new RegExp(CLUSTER_RE);
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(a.text)) !== null) {
+    const [s, e] = rangeOf(a, m.index, m.index + m[0].length);
+    out.push(f(m[0]), s, e);
+  }
+  return out.build();
+}
+
+/** Inserts `s` before the first unit, aligned with the first unit's range (as HF's NormalizedString.prepend). */
+export function prependAligned(a: Aligned, s: string): Aligned {
+  if (a.text.length === 0 || s.length === 0) return a;
+  const out = new AlignedBuilder();
+  out.push(s, a.starts[0], a.ends[0]);
+  for (let i = 0; i < a.text.length; i++) out.push(a.text[i], a.starts[i], a.ends[i]);
+  return out.build();
+}
+
+/** Replaces every occurrence of `pattern` by `content`; the replacement aligns with the replaced units. */
+export function replaceAligned(a: Aligned, pattern: string, content: string): Aligned {
+  if (pattern.length === 0) return a;
+  const out = new AlignedBuilder();
+  let i = 0;
+  for (;;) {
+    const k = a.text.indexOf(pattern, i);
+    const stop = k < 0 ? a.text.length : k;
+    for (let u = i; u < stop; u++) out.push(a.text[u], a.starts[u], a.ends[u]);
+    if (k < 0) break;
+    const [s, e] = rangeOf(a, k, k + pattern.length);
+    if (content.length > 0) out.push(content, s, e);
+    i = k + pattern.length;
+  }
+  return out.build();
+}

@@ -1,0 +1,220 @@
+// tokenizer.json models (HF tokenizers/src/models): BPE, WordPiece, WordLevel.
+// A model turns one word into tokens: ids plus how many units of the word (UTF-16 units; for byte-level words,
+// byte characters) each token covers.
+
+import { mergeSymbols, WordCache, type PairMerge, type Symbols } from '../bpe';
+import { asArray, asString, asVocab, componentType, fail, isObject, optBool, optCount, optString, type JsonObject } from './json';
+
+export interface Model {
+  readonly type: 'BPE' | 'WordPiece' | 'WordLevel';
+  /** token string → id */
+  readonly vocab: ReadonlyMap<string, number>;
+  tokenize(word: string): Symbols;
+}
+
+/** Bigger than any id we accept (ids are validated to be ≤ 2^31 - 1); keys stay below 2^53. */
+const PAIR_KEY_BASE = 2 ** 21;
+
+function bpeModel(cfg: JsonObject, path: string): Model {
+  const vocab = asVocab(cfg.vocab, `${path}.vocab`);
+  const mergesJson = asArray(cfg.merges, `${path}.merges`);
+  const unkToken = optString(cfg, 'unk_token', path);
+  const prefix = optString(cfg, 'continuing_subword_prefix', path) ?? '';
+  const suffix = optString(cfg, 'end_of_word_suffix', path) ?? '';
+  const fuseUnk = optBool(cfg, 'fuse_unk', path, false);
+  const byteFallback = optBool(cfg, 'byte_fallback', path, false);
+  const ignoreMerges = optBool(cfg, 'ignore_merges', path, false);
+  let unkId: number | undefined;
+  if (unkToken !== undefined) {
+    unkId = vocab.get(unkToken);
+    if (unkId === undefined) throw new Error(`tokenizer.json: ${path}.unk_token ${JSON.stringify(unkToken)} is not in ${path}.vocab`);
+  }
+  let maxId = 0;
+  for (const id of vocab.values()) maxId = Math.max(maxId, id);
+  const pairKeys = maxId < PAIR_KEY_BASE;
+
+  // (left id, right id) → {rank = index in merges, newId = id of left + right-without-prefix}; later entries
+  // win on duplicates, as when HF collects them into a map.
+  const merges = new Map<number | string, PairMerge>();
+  mergesJson.forEach((m, rank) => {
+    const where = `${path}.merges[${rank}]`;
+    let a: string;
+    let b: string;
+    if (typeof m === 'string') {
+      const parts = m.split(' ');
+      if (parts.length !== 2) fail(where, 'a string "left right" with exactly one space, or a [left, right] pair', m);
+      [a, b] = parts;
+    } else if (Array.isArray(m) && m.length === 2) {
+      a = asString(m[0], `${where}[0]`);
+      b = asString(m[1], `${where}[1]`);
+    } else fail(where, 'a string "left right" or a [left, right] pair', m);
+    const aId = vocab.get(a);
+    const bId = vocab.get(b);
+    const merged = a + b.slice(prefix.length);
+    const newId = vocab.get(merged);
+    for (const [tok, id] of [[a, aId], [b, bId], [merged, newId]] as const) {
+      if (id === undefined) throw new Error(`tokenizer.json: ${where} uses ${JSON.stringify(tok)}, which is not in ${path}.vocab`);
+    }
+    merges.set(pairKeys ? aId! * PAIR_KEY_BASE + bId! : `${aId} ${bId}`, { rank, newId: newId! });
+  });
+  const lookup = pairKeys
+    ? (x: number, y: number) => merges.get(x * PAIR_KEY_BASE + y)
+    : (x: number, y: number) => merges.get(`${x} ${y}`);
+  const cache = new WordCache<Symbols>();
+
+  const initialSymbols = (word: string): Symbols => {
+    const ids: number[] = [];
+    const lens: number[] = [];
+    let unk: { id: number; len: number } | undefined;
+    const flushUnk = () => {
+      if (unk) {
+        ids.push(unk.id);
+        lens.push(unk.len);
+        unk = undefined;
+      }
+    };
+    for (let i = 0; i < word.length; ) {
+      const cp = word.codePointAt(i)!;
+      const width = cp > 0xffff ? 2 : 1;
+      let s = word.slice(i, i + width);
+      if (i > 0) s = prefix + s;
+      if (i + width >= word.length) s = s + suffix;
+      const id = vocab.get(s);
+      if (id !== undefined) {
+        flushUnk();
+        ids.push(id);
+        lens.push(width);
+      } else {
+        let handled = false;
+        if (byteFallback) {
+          const bytes = new TextEncoder().encode(s);
+          const byteIds = Array.from(bytes, (b) => vocab.get(`<0x${b.toString(16).toUpperCase().padStart(2, '0')}>`));
+          if (byteIds.every((x) => x !== undefined)) {
+            flushUnk();
+            // The first byte token owns the character; the others cover no source text.
+            byteIds.forEach((x, k) => {
+              ids.push(x!);
+              lens.push(k === 0 ? width : 0);
+            });
+            handled = true;
+          }
+        }
+        if (!handled && unkId !== undefined) {
+          if (unk && fuseUnk) unk.len += width;
+          else {
+            flushUnk();
+            unk = { id: unkId, len: width };
+          }
+        }
+        // No unk token: HF drops the character.
+      }
+      i += width;
+    }
+    flushUnk();
+    return { ids, lens };
+  };
+
+  return {
+    type: 'BPE',
+    vocab,
+    tokenize(word) {
+      if (word.length === 0) return { ids: [], lens: [] };
+      if (ignoreMerges) {
+        const id = vocab.get(word);
+        if (id !== undefined) return { ids: [id], lens: [word.length] };
+      }
+      const cached = cache.get(word);
+      if (cached) return cached;
+      const result = mergeSymbols(initialSymbols(word), lookup);
+      cache.set(word, result);
+      return result;
+    },
+  };
+}
+
+function wordPieceModel(cfg: JsonObject, path: string): Model {
+  const vocab = asVocab(cfg.vocab, `${path}.vocab`);
+  const unkToken = optString(cfg, 'unk_token', path) ?? '[UNK]';
+  const unkId = vocab.get(unkToken);
+  if (unkId === undefined) throw new Error(`tokenizer.json: ${path}.unk_token ${JSON.stringify(unkToken)} is not in ${path}.vocab`);
+  const prefix = optString(cfg, 'continuing_subword_prefix', path) ?? '##';
+  const maxChars = optCount(cfg, 'max_input_chars_per_word', path, 100);
+  // No vocabulary entry is longer than this, so longer candidates need not be looked up (keeps the greedy
+  // longest-match search O(word length × longest entry) instead of quadratic).
+  let longest = 0;
+  for (const key of vocab.keys()) longest = Math.max(longest, key.length);
+
+  return {
+    type: 'WordPiece',
+    vocab,
+    tokenize(word) {
+      let chars = 0;
+      for (let i = 0; i < word.length; i += word.codePointAt(i)! > 0xffff ? 2 : 1) chars++;
+      if (chars === 0) return { ids: [], lens: [] };
+      const unk = { ids: [unkId], lens: [word.length] };
+      if (chars > maxChars) return unk;
+      const ids: number[] = [];
+      const lens: number[] = [];
+      let start = 0;
+      while (start < word.length) {
+        const pre = start > 0 ? prefix : '';
+        let end = Math.min(word.length, start + longest - pre.length);
+        // never end inside a surrogate pair
+        if (end < word.length && end > start && /[\uDC00-\uDFFF]/.test(word[end]) && /[\uD800-\uDBFF]/.test(word[end - 1])) end--;
+        let found: number | undefined;
+        while (end > start) {
+          const id = vocab.get(pre + word.slice(start, end));
+          if (id !== undefined) {
+            found = id;
+            break;
+          }
+          const last = word.charCodeAt(end - 1);
+          end -= last >= 0xdc00 && last <= 0xdfff && end - 2 >= start ? 2 : 1;
+        }
+        if (found === undefined) return unk;
+        ids.push(found);
+        lens.push(end - start);
+        start = end;
+      }
+      return { ids, lens };
+    },
+  };
+}
+
+function wordLevelModel(cfg: JsonObject, path: string): Model {
+  const vocab = asVocab(cfg.vocab, `${path}.vocab`);
+  const unkToken = optString(cfg, 'unk_token', path);
+  const unkId = unkToken === undefined ? undefined : vocab.get(unkToken);
+  if (unkToken !== undefined && unkId === undefined) {
+    throw new Error(`tokenizer.json: ${path}.unk_token ${JSON.stringify(unkToken)} is not in ${path}.vocab`);
+  }
+  return {
+    type: 'WordLevel',
+    vocab,
+    tokenize(word) {
+      const id = vocab.get(word) ?? unkId;
+      if (id === undefined) throw new Error(`WordLevel tokenizer: ${JSON.stringify(word.slice(0, 40))} is not in the vocabulary and there is no unk_token`);
+      return { ids: [id], lens: [word.length] };
+    },
+  };
+}
+
+const SUPPORTED = ['BPE', 'WordPiece', 'WordLevel'];
+
+/** Builds the model; a missing `type` is inferred from the fields, as HF's untagged deserialisation does. */
+export function buildModel(config: unknown, path = 'model'): Model {
+  if (!isObject(config)) fail(path, 'an object', config);
+  let cfg = config;
+  if (cfg.type === undefined) {
+    const inferred = 'merges' in cfg ? 'BPE' : 'continuing_subword_prefix' in cfg || 'max_input_chars_per_word' in cfg ? 'WordPiece' : Array.isArray(cfg.vocab) ? 'Unigram' : 'WordLevel';
+    cfg = { ...cfg, type: inferred };
+  }
+  switch (componentType(cfg, path, SUPPORTED)) {
+    case 'BPE':
+      return bpeModel(cfg, path);
+    case 'WordPiece':
+      return wordPieceModel(cfg, path);
+    default:
+      return wordLevelModel(cfg, path);
+  }
+}

@@ -1,0 +1,121 @@
+// tokenizer.json normalizers (HF tokenizers/src/normalizers), applied to an aligned string so offsets survive.
+// Supported: BertNormalizer, Lowercase, StripAccents, NFC, NFD, NFKC, NFKD, Strip, Replace (string pattern),
+// Prepend, Sequence.
+
+import { mapClusters, mapCodePoints, prependAligned, replaceAligned, type Aligned } from './aligned';
+import { asArray, asObject, asString, componentType, optBool, type JsonObject } from './json';
+
+export type Normalizer = (a: Aligned) => Aligned;
+
+const WHITE_SPACE = /^\p{White_Space}$/u;
+const OTHER = /^\p{C}$/u; // Cc, Cf, Cn, Co, Cs: Rust's `char::is_other`
+const NONSPACING_MARK = /\p{Mn}/gu;
+
+/** BertNormalizer's whitespace test: \t \n \r or Unicode White_Space. */
+function isBertWhitespace(c: string): boolean {
+  return c === '\t' || c === '\n' || c === '\r' || WHITE_SPACE.test(c);
+}
+
+/** BertNormalizer's control test: Unicode "Other" categories except \t \n \r. */
+function isBertControl(c: string): boolean {
+  return c !== '\t' && c !== '\n' && c !== '\r' && OTHER.test(c);
+}
+
+/** The CJK ideograph blocks BERT puts spaces around (normalizers/bert.rs `is_chinese_char`). */
+export function isBertChineseChar(cp: number): boolean {
+  return (
+    (cp >= 0x4e00 && cp <= 0x9fff) ||
+    (cp >= 0x3400 && cp <= 0x4dbf) ||
+    (cp >= 0x20000 && cp <= 0x2a6df) ||
+    (cp >= 0x2a700 && cp <= 0x2b73f) ||
+    (cp >= 0x2b740 && cp <= 0x2b81f) ||
+    (cp >= 0x2b920 && cp <= 0x2ceaf) ||
+    (cp >= 0xf900 && cp <= 0xfaff) ||
+    (cp >= 0x2f800 && cp <= 0x2fa1f)
+  );
+}
+
+const lowercase: Normalizer = (a) => mapCodePoints(a, (c) => c.toLowerCase());
+const stripNonspacingMarks: Normalizer = (a) => mapCodePoints(a, (c) => c.replace(NONSPACING_MARK, ''));
+const unicodeForm =
+  (form: 'NFC' | 'NFD' | 'NFKC' | 'NFKD'): Normalizer =>
+  (a) =>
+    mapClusters(a, (c) => c.normalize(form));
+
+function bertNormalizer(cfg: JsonObject, path: string): Normalizer {
+  const cleanText = optBool(cfg, 'clean_text', path, true);
+  const handleChinese = optBool(cfg, 'handle_chinese_chars', path, true);
+  const lower = optBool(cfg, 'lowercase', path, true);
+  const stripAccents = optBool(cfg, 'strip_accents', path, lower); // null → follows lowercase
+  return (input) => {
+    let a = input;
+    if (cleanText) {
+      a = mapCodePoints(a, (c) => {
+        const cp = c.codePointAt(0)!;
+        if (cp === 0 || cp === 0xfffd || isBertControl(c)) return '';
+        return isBertWhitespace(c) ? ' ' : c;
+      });
+    }
+    if (handleChinese) a = mapCodePoints(a, (c) => (isBertChineseChar(c.codePointAt(0)!) ? ` ${c} ` : c));
+    if (stripAccents) a = stripNonspacingMarks(unicodeForm('NFD')(a));
+    if (lower) a = lowercase(a);
+    return a;
+  };
+}
+
+function strip(cfg: JsonObject, path: string): Normalizer {
+  const left = optBool(cfg, 'strip_left', path, true);
+  const right = optBool(cfg, 'strip_right', path, true);
+  return (a) => {
+    let i = 0;
+    let j = a.text.length;
+    if (left) while (i < j && WHITE_SPACE.test(a.text[i])) i++;
+    if (right) while (j > i && WHITE_SPACE.test(a.text[j - 1])) j--;
+    return { text: a.text.slice(i, j), starts: a.starts.subarray(i, j), ends: a.ends.subarray(i, j) };
+  };
+}
+
+function replace(cfg: JsonObject, path: string): Normalizer {
+  const pattern = asObject(cfg.pattern, `${path}.pattern`);
+  if (!('String' in pattern)) {
+    throw new Error(`tokenizer.json: ${path}.pattern: only {"String": ...} patterns are supported (regex patterns are not)`);
+  }
+  const from = asString(pattern.String, `${path}.pattern.String`);
+  const to = asString(cfg.content, `${path}.content`);
+  return (a) => replaceAligned(a, from, to);
+}
+
+const SUPPORTED = ['BertNormalizer', 'Lowercase', 'StripAccents', 'NFC', 'NFD', 'NFKC', 'NFKD', 'Strip', 'Replace', 'Prepend', 'Sequence'];
+
+/** Builds the normalizer described by `config` (null/undefined: none). */
+export function buildNormalizer(config: unknown, path = 'normalizer'): Normalizer | undefined {
+  if (config === null || config === undefined) return undefined;
+  const cfg = asObject(config, path);
+  switch (componentType(cfg, path, SUPPORTED)) {
+    case 'BertNormalizer':
+      return bertNormalizer(cfg, path);
+    case 'Lowercase':
+      return lowercase;
+    case 'StripAccents':
+      return stripNonspacingMarks;
+    case 'NFC':
+    case 'NFD':
+    case 'NFKC':
+    case 'NFKD':
+      return unicodeForm(cfg.type as 'NFC' | 'NFD' | 'NFKC' | 'NFKD');
+    case 'Strip':
+      return strip(cfg, path);
+    case 'Replace':
+      return replace(cfg, path);
+    case 'Prepend': {
+      const s = asString(cfg.prepend, `${path}.prepend`);
+      return (a) => prependAligned(a, s);
+    }
+    default: {
+      const parts = asArray(cfg.normalizers, `${path}.normalizers`).map((c, i) =>
+        buildNormalizer(asObject(c, `${path}.normalizers[${i}]`), `${path}.normalizers[${i}]`),
+      );
+      return (a) => parts.reduce((acc, n) => (n ? n(acc) : acc), a);
+    }
+  }
+}

@@ -1,0 +1,111 @@
+// tokenizer.json pre-tokenizers (HF tokenizers/src/pre_tokenizers): split an aligned string into words.
+// Supported: ByteLevel, BertPreTokenizer, Whitespace, WhitespaceSplit, Sequence.
+
+import { AlignedBuilder, prependAligned, sliceAligned, type Aligned } from './aligned';
+import { BYTE_TO_CHAR, forEachGpt2Piece } from '../byte-level';
+import { asArray, asObject, componentType, optBool, type JsonObject } from './json';
+
+export type PreTokenizer = (a: Aligned) => Aligned[];
+
+const WHITE_SPACE = /^\p{White_Space}$/u;
+/** Rust's `char::is_ascii_punctuation() || char::is_punctuation()` (BertPreTokenizer). */
+const BERT_PUNCT = /^[!-/:-@[-`{-~\p{P}]$/u;
+
+/** Splits on code points: `classify` says 'remove' (a separator), 'isolate' (its own word) or 'keep'. */
+function splitByCodePoint(a: Aligned, classify: (c: string) => 'remove' | 'isolate' | 'keep'): Aligned[] {
+  const words: Aligned[] = [];
+  let wordStart = -1;
+  const text = a.text;
+  for (let i = 0; i < text.length; ) {
+    const cp = text.codePointAt(i)!;
+    const j = i + (cp > 0xffff ? 2 : 1);
+    const kind = classify(text.slice(i, j));
+    if (kind === 'keep') {
+      if (wordStart < 0) wordStart = i;
+    } else {
+      if (wordStart >= 0) words.push(sliceAligned(a, wordStart, i));
+      wordStart = -1;
+      if (kind === 'isolate') words.push(sliceAligned(a, i, j));
+    }
+    i = j;
+  }
+  if (wordStart >= 0) words.push(sliceAligned(a, wordStart, text.length));
+  return words;
+}
+
+const bertPreTokenizer: PreTokenizer = (a) =>
+  splitByCodePoint(a, (c) => (WHITE_SPACE.test(c) ? 'remove' : BERT_PUNCT.test(c) ? 'isolate' : 'keep'));
+
+const whitespaceSplit: PreTokenizer = (a) => splitByCodePoint(a, (c) => (WHITE_SPACE.test(c) ? 'remove' : 'keep'));
+
+/** HF `Whitespace`: the regex \w+|[^\w\s]+ with Rust's Unicode \w and \s. */
+const WHITESPACE_WORDS = /[\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\p{Join_Control}]+|[^\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\p{Join_Control}\p{White_Space}]+/gu;
+const whitespace: PreTokenizer = (a) => {
+  const words: Aligned[] = [];
+  const re = new RegExp(WHITESPACE_WORDS);
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(a.text)) !== null) words.push(sliceAligned(a, m.index, m.index + m[0].length));
+  return words;
+};
+
+/** Maps a piece to GPT-2's byte alphabet: one character per UTF-8 byte, each aligned to its source character. */
+export function toByteLevel(a: Aligned): Aligned {
+  const out = new AlignedBuilder();
+  const enc = new TextEncoder();
+  const text = a.text;
+  for (let i = 0; i < text.length; ) {
+    const cp = text.codePointAt(i)!;
+    const j = i + (cp > 0xffff ? 2 : 1);
+    const bytes = enc.encode(text.slice(i, j)); // a lone surrogate becomes U+FFFD's bytes
+    let mapped = '';
+    for (const b of bytes) mapped += BYTE_TO_CHAR[b];
+    out.push(mapped, a.starts[i], a.ends[j - 1]);
+    i = j;
+  }
+  return out.build();
+}
+
+function byteLevel(cfg: JsonObject, path: string): PreTokenizer {
+  const addPrefixSpace = optBool(cfg, 'add_prefix_space', path, true);
+  const useRegex = optBool(cfg, 'use_regex', path, true);
+  return (input) => {
+    const a = addPrefixSpace && !input.text.startsWith(' ') ? prependAligned(input, ' ') : input;
+    const pieces: Aligned[] = [];
+    if (useRegex) forEachGpt2Piece(a.text, 0, a.text.length, (s, e) => void pieces.push(toByteLevel(sliceAligned(a, s, e))));
+    else if (a.text.length > 0) pieces.push(toByteLevel(a));
+    return pieces;
+  };
+}
+
+const SUPPORTED = ['ByteLevel', 'BertPreTokenizer', 'Whitespace', 'WhitespaceSplit', 'Sequence'];
+
+export interface PreTokenizerInfo {
+  readonly preTokenize: PreTokenizer;
+  /** True when words come out in GPT-2's byte alphabet (tokens are then displayed through their bytes). */
+  readonly byteLevel: boolean;
+}
+
+/** Builds the pre-tokenizer described by `config` (null/undefined: the whole text is one word). */
+export function buildPreTokenizer(config: unknown, path = 'pre_tokenizer'): PreTokenizerInfo {
+  if (config === null || config === undefined) return { preTokenize: (a) => (a.text.length ? [a] : []), byteLevel: false };
+  const cfg = asObject(config, path);
+  switch (componentType(cfg, path, SUPPORTED)) {
+    case 'ByteLevel':
+      return { preTokenize: byteLevel(cfg, path), byteLevel: true };
+    case 'BertPreTokenizer':
+      return { preTokenize: bertPreTokenizer, byteLevel: false };
+    case 'Whitespace':
+      return { preTokenize: whitespace, byteLevel: false };
+    case 'WhitespaceSplit':
+      return { preTokenize: whitespaceSplit, byteLevel: false };
+    default: {
+      const parts = asArray(cfg.pretokenizers, `${path}.pretokenizers`).map((c, i) =>
+        buildPreTokenizer(asObject(c, `${path}.pretokenizers[${i}]`), `${path}.pretokenizers[${i}]`),
+      );
+      return {
+        preTokenize: (a) => parts.reduce<Aligned[]>((words, p) => words.flatMap((w) => p.preTokenize(w)), [a]),
+        byteLevel: parts.some((p) => p.byteLevel),
+      };
+    }
+  }
+}

@@ -1,0 +1,157 @@
+// A tokenizer built from a HuggingFace tokenizer.json: added tokens → normalizer → pre-tokenizer → model →
+// post-processor, with every token's offsets mapped back to the original text (see ./aligned.ts).
+//
+// Why our own implementation rather than an npm package: the maintained pure-JS one (@huggingface/tokenizers,
+// tokenizers.js) returns ids and token strings but no offsets, and offsets through normalisation are what the
+// panel needs to point back at the editor. What is implemented is the subset GPT-2-style and BERT-style
+// tokenizers use (see the SUPPORTED lists of each component); anything else is rejected with an Error naming it.
+
+import { alignOriginal, sliceAligned, type Aligned } from './aligned';
+import { AddedTokenMatcher, parseAddedTokens, type AddedToken } from './added-tokens';
+import { asObject, describe } from './json';
+import { buildModel } from './models';
+import { buildNormalizer } from './normalizers';
+import { buildPostProcessor } from './post-processors';
+import { buildPreTokenizer } from './pre-tokenizers';
+import { byteLevelTokenBytes } from '../byte-level';
+import { displayBytes, displayText } from '../display';
+import { tokenLimit, type EncodeOptions, type Token, type Tokenizer } from '../types';
+
+/** A token before its offsets are made monotone: raw original range. */
+interface RawToken {
+  id: number;
+  start: number;
+  end: number;
+  special?: boolean;
+}
+
+function parseJson(json: string | object): object {
+  if (typeof json !== 'string') return json;
+  try {
+    return JSON.parse(json) as object;
+  } catch (e) {
+    throw new Error(`tokenizer.json is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+/** Builds a tokenizer from the text or parsed object of a tokenizer.json. Throws an Error naming any problem. */
+export function tokenizerFromJson(json: string | object, name?: string): Tokenizer {
+  const parsed = parseJson(json);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new Error(`tokenizer.json must hold a JSON object, got ${describe(parsed)}`);
+  }
+  const root = asObject(parsed, 'tokenizer.json');
+  if (!('model' in root)) throw new Error('tokenizer.json: the "model" section is missing');
+  const model = buildModel(root.model);
+  const normalizer = buildNormalizer(root.normalizer);
+  const pre = buildPreTokenizer(root.pre_tokenizer);
+  const post = buildPostProcessor(root.post_processor);
+  const added = parseAddedTokens(root.added_tokens);
+  const decoder = root.decoder;
+  const byteLevel = pre.byteLevel || (typeof decoder === 'object' && decoder !== null && (decoder as { type?: unknown }).type === 'ByteLevel');
+
+  // id → token string (model vocabulary, then added tokens, which win as in HF)
+  const tokenOfId = new Map<number, string>();
+  for (const [tok, id] of model.vocab) tokenOfId.set(id, tok);
+  const addedById = new Map<number, AddedToken>();
+  for (const t of added) {
+    tokenOfId.set(t.id, t.content);
+    addedById.set(t.id, t);
+  }
+  for (const p of [...post.before, ...post.after]) if (!tokenOfId.has(p.id)) tokenOfId.set(p.id, p.token);
+  let vocabSize = 0;
+  for (const id of tokenOfId.keys()) vocabSize = Math.max(vocabSize, id + 1);
+
+  const normalize = (a: Aligned): Aligned => (normalizer ? normalizer(a) : a);
+  const rawMatcher = new AddedTokenMatcher(added.filter((t) => !t.normalized).map((t) => [t.content, t] as const));
+  const normMatcher = new AddedTokenMatcher(
+    added.filter((t) => t.normalized).map((t) => [normalize(alignOriginal(t.content, 0, t.content.length)).text, t] as const),
+  );
+
+  const displayCache = new Map<number, string>();
+  const displayOf = (id: number): string => {
+    let d = displayCache.get(id);
+    if (d !== undefined) return d;
+    const tok = tokenOfId.get(id);
+    if (tok === undefined) throw new Error(`token id ${id} is not in this tokenizer's vocabulary (size ${vocabSize})`);
+    const bytes = byteLevel && !addedById.has(id) ? byteLevelTokenBytes(tok) : undefined;
+    d = bytes ? displayBytes(bytes) : displayText(tok);
+    displayCache.set(id, d);
+    return d;
+  };
+
+  /** Tokens of one normalised piece without added tokens. Returns false once `limit` is reached. */
+  const encodeNormalized = (a: Aligned, out: RawToken[], limit: number): boolean => {
+    for (const word of pre.preTokenize(a)) {
+      const { ids, lens } = model.tokenize(word.text);
+      let u = 0;
+      for (let k = 0; k < ids.length; k++) {
+        const from = u;
+        u += lens[k];
+        const prevEnd = out.length ? out[out.length - 1].end : 0;
+        if (u > from) out.push({ id: ids[k], start: word.starts[from], end: word.ends[u - 1] });
+        else out.push({ id: ids[k], start: prevEnd, end: prevEnd }); // covers no source text
+        if (out.length >= limit) return false;
+      }
+    }
+    return true;
+  };
+
+  const encode = (text: string, options?: EncodeOptions): Token[] => {
+    if (typeof text !== 'string') throw new Error(`${tokenizerName}: text must be a string, got ${typeof text}`);
+    const limit = tokenLimit(options);
+    const addSpecial = options?.addSpecialTokens ?? true;
+    const nSpecial = addSpecial ? post.before.length + post.after.length : 0;
+    const contentLimit = Math.max(0, limit - nSpecial);
+    const raw: RawToken[] = [];
+    const pushAdded = (t: AddedToken, start: number, end: number) => raw.push({ id: t.id, start, end, special: t.special || undefined });
+    if (contentLimit > 0) {
+      outer: for (const piece of rawMatcher.split(text)) {
+        if (piece.token) {
+          pushAdded(piece.token, piece.start, piece.end);
+          if (raw.length >= contentLimit) break;
+          continue;
+        }
+        const normalized = normalize(alignOriginal(text, piece.start, piece.end));
+        for (const sub of normMatcher.split(normalized.text)) {
+          if (sub.token) {
+            pushAdded(sub.token, normalized.starts[sub.start], normalized.ends[sub.end - 1]);
+            if (raw.length >= contentLimit) break outer;
+          } else if (!encodeNormalized(sliceAligned(normalized, sub.start, sub.end), raw, contentLimit)) break outer;
+        }
+      }
+    }
+    // Offsets in order and non-overlapping: a character split over several tokens (byte-level) belongs to the
+    // first of them; the later ones get an empty range where it ends.
+    const tokens: Token[] = [];
+    const special = (p: { id: number; token: string }, at: number): Token => ({ text: '', display: displayText(p.token), id: p.id, start: at, end: at, special: true });
+    if (addSpecial) for (const p of post.before) tokens.push(special(p, 0));
+    let prevEnd = 0;
+    for (const r of raw) {
+      const start = Math.max(r.start, prevEnd);
+      const end = Math.max(r.end, start);
+      prevEnd = end;
+      const t: Token = { text: text.slice(start, end), display: displayOf(r.id), id: r.id, start, end };
+      tokens.push(r.special ? { ...t, special: true } : t);
+    }
+    if (addSpecial) for (const p of post.after) tokens.push(special(p, text.length));
+    return tokens.length > limit ? tokens.slice(0, limit) : tokens;
+  };
+
+  const tokenizerName = name ?? `tokenizer.json (${model.type})`;
+  const tokenizer: Tokenizer = {
+    name: tokenizerName,
+    vocabSize,
+    encode,
+    decodeForDisplay: (ids) => ids.map(displayOf),
+  };
+  if (!byteLevel) return tokenizer;
+  return {
+    ...tokenizer,
+    tokenBytes: (id) => {
+      const tok = tokenOfId.get(id);
+      if (tok === undefined) throw new Error(`token id ${id} is not in this tokenizer's vocabulary (size ${vocabSize})`);
+      return (!addedById.has(id) && byteLevelTokenBytes(tok)) || new TextEncoder().encode(tok);
+    },
+  };
+}
