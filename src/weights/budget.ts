@@ -18,6 +18,7 @@ export function checkShape(fileName: string, what: string, shape: unknown): numb
 }
 
 export function describeValue(v: unknown): string {
+  if (v === undefined) return 'nothing (the key is missing)';
   if (typeof v === 'string') return quote(v, 40);
   if (typeof v === 'number' || typeof v === 'boolean' || v === null) return String(v);
   if (typeof v === 'bigint') return `${v}`;

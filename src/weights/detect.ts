@@ -1,7 +1,7 @@
 // Picks a file's format from its first bytes (magic numbers) and, where the bytes do not decide, its name.
 //
 //   \x93NUMPY                        → npy
-//   PK\x03\x04 / PK\x05\x06 (zip)     → torch when a member is <dir>/data.pkl, else npz
+//   PK\x03\x04 / PK\x05\x06 (zip)     → torch when a member is <dir>/data.pkl, npz when all are .npy
 //   u64 N, then '{' at byte 8         → safetensors (when N fits in the file)
 //   '{' after optional BOM/whitespace → json
 // Failing those, the extension names the expected format (.safetensors, .npy, .npz, .pt/.pth/.bin/.ckpt,
@@ -31,8 +31,10 @@ export function detectFormat(bytes: Uint8Array, fileName: string): DetectedForma
   if (startsWith(bytes, NPY_MAGIC)) return 'npy';
   if (startsWith(bytes, ZIP_LOCAL_MAGIC) || startsWith(bytes, ZIP_EMPTY_MAGIC)) {
     const names = tryListZipNames(bytes, DEFAULT_LOADER_OPTIONS);
-    if (names) return names.some((n) => /^[^/]+\/data\.pkl$/.test(n)) ? 'torch' : 'npz';
-    return byExtension === 'npz' ? 'npz' : 'torch';
+    if (names?.some((n) => /^[^/]+\/data\.pkl$/.test(n))) return 'torch';
+    if (names && names.length > 0 && names.every((n) => n.endsWith('.npy') || n.endsWith('/'))) return 'npz';
+    // Neither clearly: let the name say which format's error message to give.
+    return byExtension === 'torch' ? 'torch' : 'npz';
   }
   if (byExtension === 'json' && looksLikeJson(bytes)) return 'json';
   if (looksLikeSafetensors(bytes)) return 'safetensors';

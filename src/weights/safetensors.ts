@@ -118,7 +118,7 @@ function readEntry(fileName: string, name: string, raw: unknown, dataLength: num
     rawOffsets.length !== 2 ||
     !rawOffsets.every((o) => typeof o === 'number' && Number.isSafeInteger(o) && o >= 0)
   ) {
-    fail(fileName, `${what}: data_offsets must be [begin, end] with non-negative integers, got ${JSON.stringify(rawOffsets)?.slice(0, 60)}`);
+    fail(fileName, `${what}: data_offsets must be [begin, end] with non-negative integers, got ${Array.isArray(rawOffsets) ? JSON.stringify(rawOffsets).slice(0, 60) : describeValue(rawOffsets)}`);
   }
   const [begin, end] = rawOffsets as [number, number];
   if (begin > end) fail(fileName, `${what}: data_offsets [${begin}, ${end}] end before they begin`);
