@@ -19,8 +19,8 @@
 //   reads nor clears the cached small-path normal.
 //
 // Limits of the bit-for-bit claim: the small path uses the JS engine's log1p/cos/sin, which may differ from
-// glibc's in the last float64 bit; that changes the float32 result only when the float64 value lies within
-// about one float64 ulp of a float32 rounding boundary (odds of roughly 1 in 2^28 per element). PyTorch
+// glibc's in the last float64 bit; that can change the float32 result only when the float64 value also lies
+// within about one float64 ulp of a float32 rounding boundary (at most about 1 in 2^28 elements). PyTorch
 // builds that do not run the AVX2 kernel (ARM, or other x86 capability levels) use libm for the large path
 // and give slightly different numbers for N ≥ 16.
 import { numel, type Tensor } from '../tensor';
@@ -39,7 +39,7 @@ const UINT64_MAX = (1n << 64n) - 1n;
 const INT64_MIN = -(1n << 63n);
 /** Below this many elements `randn` uses the scalar double-precision Box–Muller path. */
 export const RANDN_VECTOR_THRESHOLD = 16;
-/** The largest number of elements one call may draw (2^31 − 1, like a JS typed array of float32 can hold comfortably). */
+/** The largest number of elements one call may draw (2^31 − 1, i.e. 8 GiB of float32): a guard against absurd shapes. */
 export const MAX_DRAW_ELEMENTS = 2 ** 31 - 1;
 
 const TWO_POW_MINUS_24 = 2 ** -24;
