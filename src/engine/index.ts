@@ -6,3 +6,4 @@ export { scaledDotProductAttention, type SdpaOptions, type AttentionResult } fro
 export type { AttnMask, AttentionInputOptions } from './attention-core';
 export { getKernel, setKernel, initKernels, type Kernel, type KernelName, type KernelPreference } from './kernels';
 export { multiheadAttention, projectHeads, type MhaParams, type MhaOptions, type MhaResult } from './mha';
+export * from './trace';

@@ -6,9 +6,11 @@ import {
   expand,
   formatShape,
   forEachIndex,
+  isContiguous,
   normalizeDim,
   numel,
   permute,
+  sameShape,
   tryBroadcastShapes,
   view,
 } from '../tensor';
@@ -18,6 +20,12 @@ function broadcastBinary(a: TensorLike, b: TensorLike, fn: string, op: (x: numbe
   const bv = view(b);
   const shape = tryBroadcastShapes(av.shape, bv.shape);
   if (!shape) throw new Error(`${fn}: shapes ${formatShape(av.shape)} and ${formatShape(bv.shape)} do not broadcast`);
+  if (isContiguous(av) && isContiguous(bv) && sameShape(av.shape, bv.shape)) {
+    // Same shape, dense: a flat loop.
+    const out = new Float32Array(numel(shape));
+    for (let i = 0; i < out.length; i++) out[i] = op(av.data[av.offset + i], bv.data[bv.offset + i]);
+    return { data: out, shape };
+  }
   const ae = expand(av, shape);
   const be = expand(bv, shape);
   const out = new Float32Array(numel(shape));

@@ -1,0 +1,7 @@
+export { traceAttention, resolveScale, type AttentionTrace } from './trace';
+export type { TraceOptions, ScaleChoice, MaskChoice, CausalAlign } from './options';
+export { TRACE_DEFAULTS } from './options';
+export type { TraceStats, OverallScoreStats } from './stats';
+export { meanAndVariance, entropyNats } from './stats';
+export type { TraceWarning, TraceWarningId } from './warnings';
+export type { PaddingReading } from './build-mask';

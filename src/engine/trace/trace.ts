@@ -1,0 +1,177 @@
+// The step trace of one head for the debugger:
+//   scores = q·kᵀ                       (L, S)
+//   scaled = scores · scale / temperature
+//   masked = scaled + bias              bias: 0 / -inf / float mask
+//   probs  = softmax(masked, dim)       dim -1 (keys) or -2 (queries)
+//   output = probs · v                  (L, dv)
+// plus the statistics and warnings the panel shows. Everything is plain data (Float32Array tensors,
+// numbers, arrays), so it crosses the worker boundary as is.
+import { getKernel } from '../kernels';
+import { softmax } from '../ops/softmax';
+import { type BoolTensor, type Tensor, type TensorLike, contiguous, formatShape } from '../tensor';
+import { checkFloat, checkNonEmpty } from '../validate';
+import { type BuiltMask, type PaddingReading, buildMask } from './build-mask';
+import { type CausalAlign, type MaskChoice, type ScaleChoice, TRACE_DEFAULTS, type TraceOptions } from './options';
+import { type TraceStats, computeStats } from './stats';
+import { type TraceWarning, traceWarnings } from './warnings';
+
+const FN = 'traceAttention';
+
+export interface AttentionTrace {
+  L: number;
+  S: number;
+  dk: number;
+  dv: number;
+  /** The scale the choice resolved to, and what actually multiplied q·kᵀ (scale / temperature). */
+  scale: number;
+  scaleChoice: ScaleChoice;
+  temperature: number;
+  effectiveScale: number;
+  softmaxDim: -1 | -2;
+  fullyMaskedRows: 'nan' | 'zero';
+  /** (L, S) q·kᵀ */
+  scores: Tensor;
+  /** (L, S) scores · effectiveScale */
+  scaled: Tensor;
+  /** (L, S) the additive mask: 0, -inf, or a float mask's values */
+  bias: Tensor;
+  /** (L, S) scaled + bias (-inf in masked cells) */
+  masked: Tensor;
+  /** (L, S) True where the query may attend the key (bias ≠ -inf) */
+  allowed: BoolTensor;
+  /** (L, S) softmax(masked, softmaxDim) */
+  probs: Tensor;
+  /** (L, dv) probs · v */
+  output: Tensor;
+  /** The causal intent the future-visible check used. */
+  causalIntent: CausalAlign | null;
+  paddedKeys: number[];
+  /** How each padding mask was built and read (inverted = queries see only padding). */
+  padding: PaddingReading[];
+  stats: TraceStats;
+  warnings: TraceWarning[];
+}
+
+/** Runs one head step by step: q [L, dk], k [S, dk], v [S, dv]. */
+export function traceAttention(q: TensorLike, k: TensorLike, v: TensorLike, options: TraceOptions = {}): AttentionTrace {
+  const { L, S, dk, dv, qd, kd, vd } = checkInputs(q, k, v);
+  const scaleChoice = options.scale ?? { kind: 'inv-sqrt-dk' };
+  const scale = resolveScale(scaleChoice, dk);
+  const temperature = options.temperature ?? 1;
+  if (typeof temperature !== 'number' || !Number.isFinite(temperature) || temperature <= 0) {
+    throw new Error(`${FN}: temperature must be a positive finite number, got ${String(temperature)}`);
+  }
+  const effectiveScale = scale / temperature;
+  const softmaxDim = options.softmaxDim ?? -1;
+  if (softmaxDim !== -1 && softmaxDim !== -2) throw new Error(`${FN}: softmaxDim must be -1 or -2, got ${String(softmaxDim)}`);
+  const fullyMaskedRows = options.fullyMaskedRows ?? 'nan';
+  if (fullyMaskedRows !== 'nan' && fullyMaskedRows !== 'zero') {
+    throw new Error(`${FN}: fullyMaskedRows must be 'nan' or 'zero', got ${String(fullyMaskedRows)}`);
+  }
+  const saturationThreshold = checkThreshold('saturationThreshold', options.saturationThreshold, TRACE_DEFAULTS.saturationThreshold);
+  const scoreVarianceThreshold = checkThreshold('scoreVarianceThreshold', options.scoreVarianceThreshold, TRACE_DEFAULTS.scoreVarianceThreshold);
+  const normalizationTolerance = checkThreshold('normalizationTolerance', options.normalizationTolerance, TRACE_DEFAULTS.normalizationTolerance);
+
+  const choices: readonly MaskChoice[] = options.mask === undefined ? [] : Array.isArray(options.mask) ? options.mask : [options.mask as MaskChoice];
+  const built = buildMask(choices, L, S);
+
+  const kernel = getKernel();
+  const scores = new Float32Array(L * S);
+  // (L, dk) · (S, dk)ᵀ → (L, S)
+  kernel.gemm({ m: L, n: S, k: dk, a: qd, aOff: 0, lda: dk, b: kd, bOff: 0, ldb: dk, transB: true, c: scores, cOff: 0, ldc: S });
+  const scaled = scores.map((x) => x * effectiveScale);
+  const masked = scaled.map((x, i) => x + built.bias[i]);
+  const allowed = Uint8Array.from(built.bias, (b) => (b === -Infinity ? 0 : 1));
+  const probs = softmax({ data: masked, shape: [L, S] }, softmaxDim, { fullyMasked: fullyMaskedRows }).data;
+  const output = new Float32Array(L * dv);
+  // (L, S) · (S, dv) → (L, dv)
+  kernel.gemm({ m: L, n: dv, k: S, a: probs, aOff: 0, lda: S, b: vd, bOff: 0, ldb: dv, transB: false, c: output, cOff: 0, ldc: dv });
+
+  const causalIntent = resolveCausalIntent(options.causalIntent, built);
+  const paddedKeys = resolvePaddedKeys(options.paddedKeys, built, S);
+  const stats = computeStats({
+    L, S, dk, raw: scores, scaled, bias: built.bias, probs, paddedKeys,
+    futureShift: causalIntent === null ? null : causalIntent === 'top-left' ? 0 : S - L,
+    saturationThreshold,
+    negligibleWeight: TRACE_DEFAULTS.negligibleWeight,
+  });
+  const warnings = traceWarnings({
+    stats, L, dk, scale, effectiveScale, softmaxDim, fullyMaskedRows,
+    padding: built.padding, causalIntent, causalAligns: built.causalAligns,
+    scoreVarianceThreshold, normalizationTolerance,
+  });
+  const ls = [L, S];
+  return {
+    L, S, dk, dv, scale, scaleChoice, temperature, effectiveScale, softmaxDim, fullyMaskedRows,
+    scores: { data: scores, shape: ls },
+    scaled: { data: scaled, shape: ls },
+    bias: { data: built.bias, shape: ls },
+    masked: { data: masked, shape: ls },
+    allowed: { data: allowed, shape: ls, dtype: 'bool' },
+    probs: { data: probs, shape: ls },
+    output: { data: output, shape: [L, dv] },
+    causalIntent, paddedKeys, padding: built.padding, stats, warnings,
+  };
+}
+
+function checkInputs(q: TensorLike, k: TensorLike, v: TensorLike) {
+  checkFloat(FN, 'q', q);
+  checkFloat(FN, 'k', k);
+  checkFloat(FN, 'v', v);
+  for (const [name, t, dims] of [['q', q, '[L, dk]'], ['k', k, '[S, dk]'], ['v', v, '[S, dv]']] as const) {
+    if (t.shape.length !== 2) throw new Error(`${FN}: ${name} must be 2-D ${dims} (one head), got ${formatShape(t.shape)}`);
+  }
+  checkNonEmpty(FN, 'q', q.shape, ['L', 'dk']);
+  checkNonEmpty(FN, 'k', k.shape, ['S', 'dk']);
+  checkNonEmpty(FN, 'v', v.shape, ['S', 'dv']);
+  const [L, dk] = q.shape;
+  const [S, dk2] = k.shape;
+  const [S2, dv] = v.shape;
+  if (dk2 !== dk) throw new Error(`${FN}: q of shape ${formatShape(q.shape)} and k of shape ${formatShape(k.shape)} must have the same dk (${dk} vs ${dk2})`);
+  if (S2 !== S) throw new Error(`${FN}: k of shape ${formatShape(k.shape)} and v of shape ${formatShape(v.shape)} must have the same number of keys S (${S} vs ${S2})`);
+  return { L, S, dk, dv, qd: contiguous(q).data, kd: contiguous(k).data, vd: contiguous(v).data };
+}
+
+/** The number a scale choice stands for. */
+export function resolveScale(choice: ScaleChoice, dk: number): number {
+  switch (choice?.kind) {
+    case 'inv-sqrt-dk':
+      return 1 / Math.sqrt(dk);
+    case 'inv-dk':
+      return 1 / dk;
+    case 'none':
+      return 1;
+    case 'custom':
+      if (typeof choice.value !== 'number' || !Number.isFinite(choice.value)) {
+        throw new Error(`${FN}: a custom scale must be a finite number, got ${String(choice.value)}`);
+      }
+      return choice.value;
+    default:
+      throw new Error(`${FN}: scale.kind must be 'inv-sqrt-dk', 'inv-dk', 'none' or 'custom', got ${String((choice as { kind?: unknown })?.kind)}`);
+  }
+}
+
+function checkThreshold(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw new Error(`${FN}: ${name} must be a finite number ≥ 0, got ${String(value)}`);
+  }
+  return value;
+}
+
+function resolveCausalIntent(intent: TraceOptions['causalIntent'], built: BuiltMask): CausalAlign | null {
+  if (intent === undefined) return built.causalAligns[0] ?? null;
+  if (intent === 'none') return null;
+  if (intent !== 'top-left' && intent !== 'bottom-right') {
+    throw new Error(`${FN}: causalIntent must be 'top-left', 'bottom-right' or 'none', got ${String(intent)}`);
+  }
+  return intent;
+}
+
+function resolvePaddedKeys(keys: readonly number[] | undefined, built: BuiltMask, S: number): number[] {
+  if (keys === undefined) return built.paddedKeys;
+  for (const j of keys) {
+    if (!Number.isInteger(j) || j < 0 || j >= S) throw new Error(`${FN}: paddedKeys holds ${String(j)}, outside 0..${S - 1}`);
+  }
+  return [...new Set(keys)].sort((a, b) => a - b);
+}
