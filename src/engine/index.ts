@@ -7,3 +7,5 @@ export type { AttnMask, AttentionInputOptions } from './attention-core';
 export { getKernel, setKernel, initKernels, type Kernel, type KernelName, type KernelPreference } from './kernels';
 export { multiheadAttention, projectHeads, type MhaParams, type MhaOptions, type MhaResult } from './mha';
 export * from './trace';
+export { flashAttention, attentionRows, DEFAULT_BLOCK_SIZE, type FlashOptions, type FlashResult, type AttentionRowsOptions } from './flash';
+export * from './random';

@@ -1,0 +1,163 @@
+// Tiled attention with an online softmax (FlashAttention's forward): for each block of query rows it
+// walks the keys block by block, keeping per row a running max m and a running sum l of exp(s - m),
+// and rescales the partial output whenever m grows. Memory is O(blockSize² + L·Ev) per batch element:
+// the L×S weights are never materialised. Results equal scaledDotProductAttention's (fully masked rows
+// give 0).
+//
+// attentionRows computes the probabilities of chosen query rows only ([..., R, S]), for a panel that
+// draws a few rows of a long sequence.
+import {
+  type AttentionInputOptions,
+  type BatchOffsets,
+  type PreparedAttention,
+  batchCount,
+  forEachBatch,
+  maskScoreBlock,
+  prepareAttention,
+  scoreBlock,
+  weightedValues,
+} from './attention-core';
+import { getKernel } from './kernels';
+import type { Tensor, TensorLike } from './tensor';
+
+export interface FlashOptions extends AttentionInputOptions {
+  /** Query rows and keys per tile (default 64). */
+  blockSize?: number;
+}
+
+export interface FlashResult {
+  /** [...batch, L, Ev] */
+  out: Tensor;
+  /** [...batch, L]: log Σ_j exp(score_ij) per row (the softmax normaliser); -inf for fully masked rows. */
+  logsumexp: Tensor;
+}
+
+export const DEFAULT_BLOCK_SIZE = 64;
+
+/** scaledDotProductAttention's output, computed tile by tile without the L×S weight matrix. */
+export function flashAttention(q: TensorLike, k: TensorLike, v: TensorLike, options: FlashOptions = {}): FlashResult {
+  const fn = 'flashAttention';
+  const blockSize = options.blockSize ?? DEFAULT_BLOCK_SIZE;
+  if (!Number.isInteger(blockSize) || blockSize <= 0) throw new Error(`${fn}: blockSize must be a positive integer, got ${String(blockSize)}`);
+  const p = prepareAttention(fn, q, k, v, options);
+  const { L, Ev } = p;
+  const nb = batchCount(p);
+  const out = new Float32Array(nb * L * Ev);
+  const lse = new Float32Array(nb * L);
+  const tile = new FlashTile(p, blockSize);
+  forEachBatch(p, (b, offs) => {
+    for (let i0 = 0; i0 < L; i0 += tile.br) {
+      tile.run(offs, i0, Math.min(tile.br, L - i0), out, b * L * Ev, lse, b * L);
+    }
+  });
+  return { out: { data: out, shape: [...p.batch, L, Ev] }, logsumexp: { data: lse, shape: [...p.batch, L] } };
+}
+
+/** Scratch buffers for one block of query rows, reused across blocks. */
+class FlashTile {
+  readonly br: number;
+  readonly bc: number;
+  private readonly scores: Float32Array; // (br, bc)
+  private readonly m: Float64Array; // running max per row
+  private readonly l: Float64Array; // running Σ exp(s - m) per row
+  private readonly rowIds: Int32Array;
+
+  constructor(private readonly p: PreparedAttention, blockSize: number) {
+    this.br = Math.min(blockSize, p.L);
+    this.bc = Math.min(blockSize, p.S);
+    this.scores = new Float32Array(this.br * this.bc);
+    this.m = new Float64Array(this.br);
+    this.l = new Float64Array(this.br);
+    this.rowIds = new Int32Array(this.br);
+  }
+
+  /** Output rows i0 .. i0+rows of one batch element, written to out[outOff + i*Ev ...]. */
+  run(offs: BatchOffsets, i0: number, rows: number, out: Float32Array, outOff: number, lse: Float32Array, lseOff: number): void {
+    const { p, bc, scores, m, l } = this;
+    const { S, Ev } = p;
+    const rowIds = this.rowIds.subarray(0, rows);
+    for (let r = 0; r < rows; r++) rowIds[r] = i0 + r;
+    m.fill(-Infinity);
+    l.fill(0);
+    const acc = out.subarray(outOff + i0 * Ev, outOff + (i0 + rows) * Ev); // (rows, Ev), starts at 0
+    // With a causal mask no row of this block sees keys past its last row's diagonal: skip those tiles.
+    const keyEnd = p.causalShift === null ? S : Math.max(0, Math.min(S, i0 + rows + p.causalShift));
+    for (let j0 = 0; j0 < keyEnd; j0 += bc) {
+      const cols = Math.min(bc, S - j0);
+      scoreBlock(p, offs, i0, rows, j0, cols, scores, 0, bc); // (rows, cols) = scale · q·kᵀ
+      maskScoreBlock(p, offs.mask, rowIds, j0, cols, scores, 0, bc);
+      for (let r = 0; r < rows; r++) this.updateRow(r, cols, acc);
+      weightedValues(p, offs, scores, 0, bc, rows, j0, cols, acc, 0, true); // acc += P̃ · v_block
+    }
+    for (let r = 0; r < rows; r++) {
+      const inv = l[r] > 0 ? 1 / l[r] : 0; // a row that saw no key stays 0 (SDPA's safe softmax)
+      for (let c = 0; c < Ev; c++) acc[r * Ev + c] *= inv;
+      if (Number.isNaN(l[r])) acc.fill(NaN, r * Ev, (r + 1) * Ev);
+      lse[lseOff + i0 + r] = m[r] + Math.log(l[r]);
+    }
+  }
+
+  /** Online-softmax step for row r: exponentiate the block's scores in place and rescale the row's partial sums. */
+  private updateRow(r: number, cols: number, acc: Float32Array): void {
+    const { scores, bc, m, l } = this;
+    const Ev = this.p.Ev;
+    const s0 = r * bc;
+    let blockMax = -Infinity;
+    for (let c = 0; c < cols; c++) blockMax = Math.max(blockMax, scores[s0 + c]); // NaN propagates
+    if (blockMax === -Infinity) {
+      scores.fill(0, s0, s0 + cols); // nothing visible in this tile
+      return;
+    }
+    const newMax = Math.max(m[r], blockMax);
+    if (m[r] !== -Infinity && newMax !== m[r]) {
+      const correction = Math.exp(m[r] - newMax);
+      l[r] *= correction;
+      for (let c = 0; c < Ev; c++) acc[r * Ev + c] *= correction;
+    }
+    let sum = 0;
+    for (let c = 0; c < cols; c++) {
+      const e = Math.exp(scores[s0 + c] - newMax);
+      scores[s0 + c] = e;
+      sum += e;
+    }
+    l[r] += sum;
+    m[r] = newMax;
+  }
+}
+
+export interface AttentionRowsOptions extends AttentionInputOptions {
+  /** Query rows to compute (indices into L). */
+  rows: readonly number[];
+  /** What a row with no visible key becomes: 'zero' (SDPA, default) or 'nan'. */
+  fullyMasked?: 'zero' | 'nan';
+}
+
+/**
+ * softmax(scale · q·kᵀ + mask) for the chosen query rows only: [...batch, R, S], row r = query rows[r].
+ * Memory is R×S per batch element, whatever L is.
+ */
+export function attentionRows(q: TensorLike, k: TensorLike, options: AttentionRowsOptions): Tensor {
+  const fn = 'attentionRows';
+  const p = prepareAttention(fn, q, k, null, options);
+  const rows = options.rows;
+  if (!Array.isArray(rows) && !ArrayBuffer.isView(rows)) throw new Error(`${fn}: rows must be an array of query indices`);
+  for (const i of rows) {
+    if (!Number.isInteger(i) || i < 0 || i >= p.L) throw new Error(`${fn}: row ${String(i)} is outside 0..${p.L - 1} (q has L = ${p.L})`);
+  }
+  const { S } = p;
+  const R = rows.length;
+  const nb = batchCount(p);
+  const probs = new Float32Array(nb * R * S);
+  const kernel = getKernel();
+  const one = new Int32Array(1);
+  forEachBatch(p, (b, offs) => {
+    const base = b * R * S;
+    for (let r = 0; r < R; r++) {
+      one[0] = rows[r];
+      scoreBlock(p, offs, rows[r], 1, 0, S, probs, base + r * S, S); // (1, S)
+      maskScoreBlock(p, offs.mask, one, 0, S, probs, base + r * S, S);
+    }
+    kernel.softmaxRows({ x: probs, off: base, rows: R, cols: S, ld: S, fullyMasked: options.fullyMasked ?? 'zero' });
+  });
+  return { data: probs, shape: [...p.batch, R, S] };
+}
