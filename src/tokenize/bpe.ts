@@ -6,7 +6,8 @@
 // ports is O(n²), which hangs on a megabyte-long run of one character). With rank = id of the merged token this
 // is also exactly tiktoken's rank-based merge.
 
-/** What merging the pair (left, right) gives: its priority (lower first) and the id of the merged symbol. */
+/** What merging the pair (left, right) gives: its priority (lower first) and the id of the merged symbol; both
+ * are non-negative integers below 2^31. */
 export interface PairMerge {
   readonly rank: number;
   readonly newId: number;
@@ -22,23 +23,23 @@ export interface Symbols {
 
 /** Min-heap of pending merges ordered by (rank, pos), in growable typed arrays. */
 class MergeQueue {
-  private rank: Float64Array;
+  private rank: Int32Array;
   private pos: Int32Array;
-  private newId: Float64Array;
+  private newId: Int32Array;
   size = 0;
 
   constructor(capacity: number) {
     const c = Math.max(16, capacity);
-    this.rank = new Float64Array(c);
+    this.rank = new Int32Array(c);
     this.pos = new Int32Array(c);
-    this.newId = new Float64Array(c);
+    this.newId = new Int32Array(c);
   }
 
   private grow(): void {
     const c = this.rank.length * 2;
-    const rank = new Float64Array(c);
+    const rank = new Int32Array(c);
     const pos = new Int32Array(c);
-    const newId = new Float64Array(c);
+    const newId = new Int32Array(c);
     rank.set(this.rank);
     pos.set(this.pos);
     newId.set(this.newId);

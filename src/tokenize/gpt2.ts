@@ -80,16 +80,24 @@ export function gpt2TokenizerFromVocabulary(vocab: Gpt2Vocabulary, name = 'gpt2'
       : undefined;
 
   // Merges are looked up through the merged bytes: rank(bytes(a) + bytes(b)), which is also the new id. The
-  // answers are memoised by numeric pair key (ids < 2^17 here), bounded in size.
-  const pairMemo = new Map<number, PairMerge | null>();
+  // answers are memoised per (a, b) in nested maps (small-integer keys hash fast), bounded in size.
+  let pairMemo = new Map<number, Map<number, PairMerge | null>>();
+  let memoSize = 0;
   const lookup = (a: number, b: number): PairMerge | undefined => {
-    const key = a * 131072 + b;
-    let m = pairMemo.get(key);
+    let row = pairMemo.get(a);
+    if (row === undefined) {
+      if (memoSize >= 1_000_000) {
+        pairMemo = new Map();
+        memoSize = 0;
+      }
+      pairMemo.set(a, (row = new Map()));
+    }
+    let m = row.get(b);
     if (m === undefined) {
       const r = rankOfBinary.get(binaryOf[a] + binaryOf[b]);
       m = r === undefined ? null : { rank: r, newId: r };
-      if (pairMemo.size >= 1_000_000) pairMemo.clear();
-      pairMemo.set(key, m);
+      row.set(b, m);
+      memoSize++;
     }
     return m ?? undefined;
   };

@@ -12,9 +12,6 @@ export interface Model {
   tokenize(word: string): Symbols;
 }
 
-/** Bigger than any id we accept (ids are validated to be ≤ 2^31 - 1); keys stay below 2^53. */
-const PAIR_KEY_BASE = 2 ** 21;
-
 function bpeModel(cfg: JsonObject, path: string): Model {
   const vocab = asVocab(cfg.vocab, `${path}.vocab`);
   const mergesJson = asArray(cfg.merges, `${path}.merges`);
@@ -29,13 +26,9 @@ function bpeModel(cfg: JsonObject, path: string): Model {
     unkId = vocab.get(unkToken);
     if (unkId === undefined) throw new Error(`tokenizer.json: ${path}.unk_token ${JSON.stringify(unkToken)} is not in ${path}.vocab`);
   }
-  let maxId = 0;
-  for (const id of vocab.values()) maxId = Math.max(maxId, id);
-  const pairKeys = maxId < PAIR_KEY_BASE;
-
   // (left id, right id) → {rank = index in merges, newId = id of left + right-without-prefix}; later entries
   // win on duplicates, as when HF collects them into a map.
-  const merges = new Map<number | string, PairMerge>();
+  const merges = new Map<number, Map<number, PairMerge>>(); // left id → right id → merge
   mergesJson.forEach((m, rank) => {
     const where = `${path}.merges[${rank}]`;
     let a: string;
@@ -55,11 +48,11 @@ function bpeModel(cfg: JsonObject, path: string): Model {
     for (const [tok, id] of [[a, aId], [b, bId], [merged, newId]] as const) {
       if (id === undefined) throw new Error(`tokenizer.json: ${where} uses ${JSON.stringify(tok)}, which is not in ${path}.vocab`);
     }
-    merges.set(pairKeys ? aId! * PAIR_KEY_BASE + bId! : `${aId} ${bId}`, { rank, newId: newId! });
+    let row = merges.get(aId!);
+    if (!row) merges.set(aId!, (row = new Map()));
+    row.set(bId!, { rank, newId: newId! });
   });
-  const lookup = pairKeys
-    ? (x: number, y: number) => merges.get(x * PAIR_KEY_BASE + y)
-    : (x: number, y: number) => merges.get(`${x} ${y}`);
+  const lookup = (x: number, y: number) => merges.get(x)?.get(y);
   const cache = new WordCache<Symbols>();
 
   const initialSymbols = (word: string): Symbols => {
