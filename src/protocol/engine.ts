@@ -1,6 +1,7 @@
 // Messages between the extension host (and the CLI) and the engine worker. Request types and their
 // payload/result shapes; the envelopes are in ./rpc.ts. Everything here is plain data: typed arrays
 // cross as transferred buffers.
+import type { AttentionTrace, TraceOptions } from '../engine/trace';
 
 /** Where the model's weights come from. */
 export type ModelSource =
@@ -97,6 +98,14 @@ export interface AttentionResult {
   seqLen: number;
 }
 
+/** One head of the last run, step by step, with the debugger's switches. */
+export interface TraceRequest {
+  runId: number;
+  layer: number;
+  head: number;
+  options: TraceOptions;
+}
+
 /** Raised when the text has more tokens than `maxTokens`; `message` says how many. */
 export const TOO_MANY_TOKENS = 'TooManyTokensError';
 /** Raised when a run id is no longer held by the worker (replaced by a newer run, or a restarted worker). */
@@ -107,6 +116,7 @@ export interface EngineRequests {
   configureModel: [ModelSource, ModelInfo];
   run: [RunRequest, RunResult];
   attention: [AttentionRequest, AttentionResult];
+  trace: [TraceRequest, AttentionTrace];
 }
 
 export type EngineRequestType = keyof EngineRequests;

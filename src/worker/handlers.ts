@@ -1,0 +1,63 @@
+// The engine's request handlers: the session behind the typed protocol. Results are fresh copies, so
+// their buffers can be transferred without detaching what the session keeps.
+import type { AttentionTrace, Tensor } from '../engine';
+import type { AttentionRequest, EngineRequests, ModelSource, RunRequest, TraceRequest } from '../protocol/engine';
+import type { InspectSession } from '../models/session';
+import type { Handler, HandlerContext, HandlerOutput } from './server';
+
+/** Reads a local file for the worker (node's fs in the real worker; a fake in tests). */
+export type FileReader = (path: string) => Promise<Uint8Array>;
+
+export function engineHandlers(session: InspectSession, readFile: FileReader): Record<keyof EngineRequests, Handler> {
+  return {
+    async configureModel(payload, ctx) {
+      const source = payload as ModelSource;
+      let resolved = source;
+      if (source.kind === 'file' && !source.bytes) {
+        if (!source.path) throw new Error(`${source.fileName}: neither a path nor the file's bytes were given`);
+        ctx.progress(0, `reading ${source.fileName}`);
+        resolved = { ...source, bytes: await readFileClearly(readFile, source.path, source.fileName) };
+      }
+      await ctx.checkpoint();
+      return { result: await session.configure(resolved) };
+    },
+
+    async run(payload, ctx) {
+      const result = await session.run(payload as RunRequest, sessionContext(ctx));
+      const transfer = [result.thumbnails.data.buffer, result.headEntropy.buffer, ...(result.attentions ? [result.attentions.buffer] : [])];
+      return { result, transfer: transfer as ArrayBuffer[] };
+    },
+
+    async attention(payload) {
+      const result = session.attention(payload as AttentionRequest);
+      return { result, transfer: [result.data.buffer as ArrayBuffer] };
+    },
+
+    async trace(payload): Promise<HandlerOutput<AttentionTrace>> {
+      const result = session.trace(payload as TraceRequest);
+      return { result, transfer: traceBuffers(result) };
+    },
+  };
+}
+
+function sessionContext(ctx: HandlerContext) {
+  return { checkpoint: () => ctx.checkpoint(), progress: (f: number, m: string) => ctx.progress(f, m) };
+}
+
+async function readFileClearly(readFile: FileReader, path: string, fileName: string): Promise<Uint8Array> {
+  try {
+    return await readFile(path);
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    const why = code === 'ENOENT' ? 'the file does not exist' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
+    throw new Error(`${fileName}: cannot read the file (${why})`);
+  }
+}
+
+/** The typed arrays of a trace are its own (freshly computed), so they can all be transferred. */
+function traceBuffers(trace: AttentionTrace): ArrayBuffer[] {
+  const tensors: { data: ArrayBufferView }[] = [trace.scores, trace.scaled, trace.bias, trace.masked, trace.allowed, trace.probs, trace.output];
+  const buffers = new Set<ArrayBuffer>();
+  for (const t of tensors as (Tensor | { data: Uint8Array })[]) buffers.add(t.data.buffer as ArrayBuffer);
+  return [...buffers];
+}
