@@ -21,13 +21,25 @@ export interface MatrixLayout {
   ld: number;
 }
 
-/** The gemm layout of the last two dims of `v`, or null when neither rows nor columns are contiguous. */
+/**
+ * The gemm layout of the last two dims of `v`, or null when gemm cannot read it in place: neither rows
+ * nor columns are contiguous, or the leading dimension is narrower than a row (overlapping or broadcast
+ * rows, as in an expanded view), which BLAS-style kernels reject.
+ */
 export function matrixLayout(v: TensorView): MatrixLayout | null {
   const rank = v.shape.length;
   const [rows, cols] = [v.shape[rank - 2], v.shape[rank - 1]];
   const [rs, cs] = [v.strides[rank - 2], v.strides[rank - 1]];
-  if (cs === 1 || cols === 1) return { rowMajor: true, ld: rows === 1 ? cols : rs };
-  if (rs === 1 || rows === 1) return { rowMajor: false, ld: rows === 1 ? cols : cs };
+  // Row-major: element (r, c) at r*ld + c.
+  if (cs === 1 || cols === 1) {
+    const ld = rows === 1 ? Math.max(cols, 1) : rs;
+    if (rows === 1 || ld >= cols) return { rowMajor: true, ld };
+  }
+  // Column-major: element (r, c) at c*ld + r.
+  if (rs === 1 || rows === 1) {
+    const ld = cols === 1 ? Math.max(rows, 1) : cs;
+    if (cols === 1 || ld >= rows) return { rowMajor: false, ld };
+  }
   return null;
 }
 
