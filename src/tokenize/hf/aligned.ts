@@ -86,16 +86,40 @@ export function mapCodePoints(a: Aligned, f: (c: string) => string): Aligned {
 const CLUSTER_RE = /[^]\p{M}*/gu;
 
 /**
- * Replaces every cluster (a code point plus the combining marks that follow it) by f(cluster). Unicode
- * normalisation forms are applied per cluster so that composition and mark reordering see the whole cluster.
+ * Replaces every cluster (a code point plus the combining marks that follow it) by f(cluster), for
+ * transformations such as Unicode normalisation that must see the whole cluster (composition, mark reordering).
+ * When mapping the code points one by one gives the same text, each output keeps its own code point's range
+ * (so "#\uFE0F\u20E3" stripped of its variation selector still maps "⃣" to its own offset), and a code point
+ * that maps to nothing (a stripped accent) joins the range of the output before it in the cluster, so the
+ * accent stays with its base letter; otherwise the whole output maps to the whole cluster.
  */
 export function mapClusters(a: Aligned, f: (cluster: string) => string): Aligned {
   const out = new AlignedBuilder();
   const re = new RegExp(CLUSTER_RE);
   let m: RegExpExecArray | null;
   while ((m = re.exec(a.text)) !== null) {
-    const [s, e] = rangeOf(a, m.index, m.index + m[0].length);
-    out.push(f(m[0]), s, e);
+    const cluster = m[0];
+    const whole = f(cluster);
+    const pieces: [string, number, number][] = [];
+    let joined = '';
+    forEachCodePoint(cluster, (i, j) => {
+      const piece = f(cluster.slice(i, j));
+      pieces.push([piece, m!.index + i, m!.index + j]);
+      joined += piece;
+    });
+    if (joined === whole) {
+      const kept: [string, number, number][] = [];
+      for (const [piece, i, j] of pieces) {
+        const [s, e] = rangeOf(a, i, j);
+        const last = kept[kept.length - 1];
+        if (piece.length > 0 || !last) kept.push([piece, s, e]);
+        else [last[1], last[2]] = [Math.min(last[1], s), Math.max(last[2], e)];
+      }
+      for (const [piece, s, e] of kept) out.push(piece, s, e);
+    } else {
+      const [s, e] = rangeOf(a, m.index, m.index + cluster.length);
+      out.push(whole, s, e);
+    }
   }
   return out.build();
 }

@@ -36,7 +36,7 @@ export function isBertChineseChar(cp: number): boolean {
 }
 
 const lowercase: Normalizer = (a) => mapCodePoints(a, (c) => c.toLowerCase());
-const stripNonspacingMarks: Normalizer = (a) => mapCodePoints(a, (c) => c.replace(NONSPACING_MARK, ''));
+const stripNonspacingMarks: Normalizer = (a) => mapClusters(a, (c) => c.replace(NONSPACING_MARK, ''));
 const unicodeForm =
   (form: 'NFC' | 'NFD' | 'NFKC' | 'NFKD'): Normalizer =>
   (a) =>
