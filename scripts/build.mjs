@@ -4,6 +4,7 @@ import * as esbuild from 'esbuild';
 import { mkdirSync, copyFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildWasm } from './build-wasm.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const watch = process.argv.includes('--watch');
@@ -39,6 +40,7 @@ const builds = [
   { ...common, platform: 'browser', target: 'es2022', format: 'iife', entryPoints: { webview: 'webview/main.ts' }, outdir: 'dist' },
 ].filter((b) => Object.values(b.entryPoints).every((p) => existsSync(join(root, p))));
 
+await buildWasm({ quiet: true }); // WebAssembly kernels first: the bundles import the generated modules
 copyRuntimeAssets();
 if (watch) {
   for (const b of builds) (await esbuild.context(b)).watch();

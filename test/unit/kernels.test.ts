@@ -1,50 +1,98 @@
+// The kernel registry (initKernels / getKernel) and the argument checks every kernel shares.
+// Numerical tests of each kernel: test/unit/kernels/*.test.ts.
 import { strict as assert } from 'node:assert';
-import { tsKernel } from '../../src/engine/kernels';
+import {
+  availableKernels,
+  createWasmSimdKernel,
+  getKernel,
+  initKernels,
+  setKernel,
+  tsKernel,
+  wasmSimdSupported,
+} from '../../src/engine/kernels';
+import type { GemmArgs, Kernel, KernelPreference } from '../../src/engine/kernels';
 
-/** Naive float64 reference: C = A·op(B). */
-function refGemm(m: number, n: number, k: number, a: Float32Array, b: Float32Array, transB: boolean): Float64Array {
-  const c = new Float64Array(m * n);
-  for (let i = 0; i < m; i++)
-    for (let j = 0; j < n; j++) {
-      let s = 0;
-      for (let p = 0; p < k; p++) s += a[i * k + p] * (transB ? b[j * k + p] : b[p * n + j]);
-      c[i * n + j] = s;
+describe('kernels: registry', () => {
+  let saved: Kernel;
+  beforeEach(() => {
+    saved = getKernel();
+  });
+  afterEach(() => {
+    setKernel(saved);
+  });
+
+  it("'auto' picks wasm-simd where WebAssembly SIMD validates, 'ts' and 'wasm-simd' force one", async () => {
+    assert.ok(wasmSimdSupported(), 'Node.js 20 supports WebAssembly SIMD');
+    assert.deepEqual(availableKernels(), ['wasm-simd', 'ts']);
+    assert.equal((await initKernels('auto')).name, 'wasm-simd');
+    assert.equal(getKernel().name, 'wasm-simd');
+    assert.equal((await initKernels('ts')).name, 'ts');
+    assert.equal(getKernel(), tsKernel);
+    const wasm = await initKernels('wasm-simd');
+    assert.equal(wasm.name, 'wasm-simd');
+    assert.equal(await initKernels('wasm-simd'), wasm, 'the module is instantiated once');
+  });
+
+  it("without WebAssembly SIMD, 'auto' falls back to ts and 'wasm-simd' fails with a clear error", async () => {
+    const validate = WebAssembly.validate;
+    WebAssembly.validate = () => false;
+    try {
+      assert.equal(wasmSimdSupported(), false);
+      assert.deepEqual(availableKernels(), ['ts']);
+      assert.equal((await initKernels('auto')).name, 'ts');
+      await assert.rejects(initKernels('wasm-simd'), /'wasm-simd' is not available: .*WebAssembly SIMD/);
+      await assert.rejects(createWasmSimdKernel(), /'wasm-simd' is not available/);
+      assert.equal(getKernel(), tsKernel);
+    } finally {
+      WebAssembly.validate = validate;
     }
-  return c;
-}
+  });
 
-function randomArray(len: number, seed: number): Float32Array {
-  let s = seed >>> 0;
-  const out = new Float32Array(len);
-  for (let i = 0; i < len; i++) {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    out[i] = s / 2 ** 32 - 0.5;
-  }
-  return out;
-}
+  it('rejects an unknown preference, naming the accepted ones', async () => {
+    await assert.rejects(initKernels('gpu' as KernelPreference), /unknown kernel 'gpu' \(expected auto, wasm-simd, ts\)/);
+  });
+});
 
-describe('ts kernel', () => {
-  for (const transB of [false, true]) {
-    it(`gemm matches a float64 reference (transB=${transB})`, () => {
-      const [m, n, k] = [7, 5, 9];
-      const a = randomArray(m * k, 1);
-      const b = randomArray(k * n, 2);
-      const c = new Float32Array(m * n).fill(NaN);
-      tsKernel.gemm({ m, n, k, a, aOff: 0, lda: k, b, bOff: 0, ldb: transB ? k : n, transB, c, cOff: 0, ldc: n });
-      const ref = refGemm(m, n, k, a, b, transB);
-      for (let i = 0; i < m * n; i++) assert.ok(Math.abs(c[i] - ref[i]) < 1e-5, `c[${i}] = ${c[i]}, want ${ref[i]}`);
+describe('kernels: argument checks', () => {
+  const kernels: Kernel[] = [tsKernel];
+  before(async () => {
+    kernels.push(await createWasmSimdKernel());
+  });
+
+  const good = (): GemmArgs => ({
+    m: 2, n: 3, k: 4, a: new Float32Array(8), aOff: 0, lda: 4, b: new Float32Array(12), bOff: 0, ldb: 3,
+    transB: false, c: new Float32Array(6), cOff: 0, ldc: 3,
+  });
+
+  const badGemm: [string, Partial<GemmArgs> | Record<string, unknown>, RegExp][] = [
+    ['negative m', { m: -1 }, /gemm: m must be a non-negative integer, got -1/],
+    ['fractional k', { k: 1.5 }, /gemm: k must be a non-negative integer, got 1.5/],
+    ['lda narrower than k', { lda: 3 }, /gemm: lda = 3 is smaller than the 4 columns of a/],
+    ['A past its array', { aOff: 1 }, /gemm: a is viewed as 2x4 at offset 1 with lda = 4, which needs 9 elements, but the array has 8/],
+    ['B past its array (transB)', { transB: true, ldb: 5 }, /gemm: b is viewed as 3x4 at offset 0 with ldb = 5, which needs 14 elements, but the array has 12/],
+    ['C past its array', { ldc: 4 }, /gemm: c is viewed as 2x3 at offset 0 with ldc = 4, which needs 7 elements, but the array has 6/],
+    ['a Float64Array', { a: new Float64Array(8) }, /gemm: a must be a Float32Array/],
+    ['beta 2', { beta: 2 }, /gemm: beta must be 0 or 1, got 2/],
+    ['transB missing', { transB: undefined }, /gemm: transB must be a boolean/],
+  ];
+  for (const [what, patch, message] of badGemm) {
+    it(`gemm rejects ${what}`, () => {
+      for (const kernel of kernels) {
+        const args = { ...good(), ...patch } as GemmArgs;
+        const before = args.c.slice();
+        assert.throws(() => kernel.gemm(args), message, kernel.name);
+        assert.deepEqual(args.c, before, `${kernel.name} left C alone`);
+      }
     });
   }
 
-  it('softmaxRows is stable and treats fully masked rows as asked', () => {
-    const x = Float32Array.from([1000, 1001, 1002, -Infinity, -Infinity, -Infinity]);
-    const y = x.slice();
-    tsKernel.softmaxRows({ x, off: 0, rows: 2, cols: 3, ld: 3, fullyMasked: 'zero' });
-    tsKernel.softmaxRows({ x: y, off: 0, rows: 2, cols: 3, ld: 3, fullyMasked: 'nan' });
-    const e = [Math.exp(-2), Math.exp(-1), 1];
-    const z = e[0] + e[1] + e[2];
-    for (let j = 0; j < 3; j++) assert.ok(Math.abs(x[j] - e[j] / z) < 1e-6);
-    assert.deepEqual(Array.from(x.subarray(3)), [0, 0, 0]);
-    assert.ok(Array.from(y.subarray(3)).every(Number.isNaN));
+  it('softmaxRows rejects bad views and modes', () => {
+    for (const kernel of kernels) {
+      const x = new Float32Array(6);
+      assert.throws(() => kernel.softmaxRows({ x, off: 0, rows: 2, cols: 3, ld: 2, fullyMasked: 'nan' }), /softmaxRows: ld = 2 is smaller than the 3 columns of x/);
+      assert.throws(() => kernel.softmaxRows({ x, off: 1, rows: 2, cols: 3, ld: 3, fullyMasked: 'nan' }), /softmaxRows: x is viewed as 2x3 at offset 1 .* needs 7 elements, but the array has 6/);
+      assert.throws(() => kernel.softmaxRows({ x, off: 0, rows: -2, cols: 3, ld: 3, fullyMasked: 'nan' }), /softmaxRows: rows must be a non-negative integer/);
+      assert.throws(() => kernel.softmaxRows({ x, off: 0, rows: 2, cols: 3, ld: 3, fullyMasked: 'none' as 'nan' }), /softmaxRows: fullyMasked must be 'nan' or 'zero', got none/);
+    }
   });
 });
