@@ -6,11 +6,12 @@
 import type { Tensor } from '../engine/tensor';
 import { detectFormat, type DetectedFormat } from './detect';
 import { rememberSourceDtypes } from './describe';
+import type { SourceDType } from './dtype';
 import { fail, formatCount, WeightFileError } from './errors';
 import { readJsonTensors } from './json';
 import { readNpyFile } from './npy';
 import { readNpz } from './npz';
-import { resolveOptions, type LoaderOptions } from './options';
+import { resolveOptions, type LoaderOptions, type ResolvedLoaderOptions } from './options';
 import type { DecodedFile, WeightFormat } from './result';
 import { readSafetensors } from './safetensors';
 import { readTorchZip } from './torch';
@@ -26,7 +27,7 @@ export interface LoadedWeights {
   format: WeightFormat;
   tensors: Map<string, Tensor>;
   /** dtype of each tensor in the file, before conversion to float32. */
-  sourceDtypes: Map<string, import('./dtype').SourceDType>;
+  sourceDtypes: Map<string, SourceDType>;
   /** safetensors `__metadata__` (or the JSON format's); empty for .npy, .npz and torch files. */
   metadata: Record<string, string>;
 }
@@ -62,7 +63,7 @@ export function readTensorsSync(bytes: Uint8Array, fileName: string, options?: L
   return decoded;
 }
 
-function decode(format: DetectedFormat, bytes: Uint8Array, fileName: string, options: ReturnType<typeof resolveOptions>): DecodedFile {
+function decode(format: DetectedFormat, bytes: Uint8Array, fileName: string, options: ResolvedLoaderOptions): DecodedFile {
   switch (format) {
     case 'safetensors':
       return readSafetensors(bytes, fileName, options);

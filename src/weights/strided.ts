@@ -1,25 +1,6 @@
 // Strided views (offset + shape + strides, counted in elements, as torch and NumPy describe arrays) and
 // their materialisation into the contiguous row-major layout a Tensor requires.
 
-/** Product of dims, or Infinity when it exceeds `limit` (so absurd shapes never overflow silently). */
-export function boundedNumel(shape: readonly number[], limit: number): number {
-  let n = 1;
-  for (const d of shape) n *= d;
-  for (const d of shape) if (d === 0) return 0;
-  return n > limit ? Infinity : n;
-}
-
-/** Row-major (C order) strides for `shape`. */
-export function cOrderStrides(shape: readonly number[]): number[] {
-  const strides = new Array<number>(shape.length);
-  let s = 1;
-  for (let i = shape.length - 1; i >= 0; i--) {
-    strides[i] = s;
-    s *= shape[i];
-  }
-  return strides;
-}
-
 /** Column-major (Fortran order) strides for `shape`. */
 export function fortranOrderStrides(shape: readonly number[]): number[] {
   const strides = new Array<number>(shape.length);
