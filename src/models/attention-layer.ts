@@ -1,0 +1,218 @@
+// A bare attention layer's weights (an nn.MultiheadAttention state_dict, or separate q/k/v projections) run
+// on seeded token embeddings: the checkpoint has no vocabulary, so each distinct token gets a row of
+// torch.manual_seed(seed); torch.randn(n_distinct, E), in first-seen order — the embeddings recipe of the
+// seeded model (src/engine/random/seeded-attention.ts), so a seed gives the same inputs there and here.
+//   q, k, v = x·W_{q,k,v}ᵀ + b, split into heads                   (H, T, hd)
+//   P = softmax(q·kᵀ/√hd + mask)                                    nn.MultiheadAttention's scale
+// The output projection is not needed for the attention weights; it is checked when present.
+import { type BoolTensor, type Tensor, linear } from '../engine';
+import { firstSeenIds, TorchGenerator } from '../engine/random';
+import type { ModelInfo, TokenInfo } from '../protocol/engine';
+import { type ConfigObject, resolveHeads } from './config';
+import { forwardResult, type LayerAttention } from './forward-result';
+import { attendAllHeads, splitHeads } from './layers';
+import { ParamReader } from './params';
+import { attendMask } from './seeded-model';
+import type { AttentionModel, ForwardOptions, ForwardResult } from './types';
+
+/** How the projections are stored, with their names relative to the layer's prefix. */
+interface LayerLayout {
+  /** For messages. */
+  description: string;
+  /** Packed [3D, E] in_proj_weight (rows W_q; W_k; W_v), or separate [D, E] matrices. */
+  packed?: { weight: string; bias: string };
+  separate?: { q: string; k: string; v: string; biases: [string, string, string] | { packedBias: string } };
+  out: readonly string[];
+  outBias: readonly string[];
+}
+
+const LAYOUTS: readonly LayerLayout[] = [
+  {
+    description: 'nn.MultiheadAttention (in_proj_weight)',
+    packed: { weight: 'in_proj_weight', bias: 'in_proj_bias' },
+    out: ['out_proj.weight'],
+    outBias: ['out_proj.bias'],
+  },
+  {
+    description: 'nn.MultiheadAttention (q_proj_weight, k_proj_weight, v_proj_weight)',
+    separate: { q: 'q_proj_weight', k: 'k_proj_weight', v: 'v_proj_weight', biases: { packedBias: 'in_proj_bias' } },
+    out: ['out_proj.weight'],
+    outBias: ['out_proj.bias'],
+  },
+  {
+    description: 'q_proj / k_proj / v_proj linear layers',
+    separate: { q: 'q_proj.weight', k: 'k_proj.weight', v: 'v_proj.weight', biases: ['q_proj.bias', 'k_proj.bias', 'v_proj.bias'] },
+    out: ['out_proj.weight', 'o_proj.weight'],
+    outBias: ['out_proj.bias', 'o_proj.bias'],
+  },
+  {
+    description: 'query / key / value linear layers',
+    separate: { q: 'query.weight', k: 'key.weight', v: 'value.weight', biases: ['query.bias', 'key.bias', 'value.bias'] },
+    out: ['out_proj.weight', 'o_proj.weight', 'out.weight'],
+    outBias: ['out_proj.bias', 'o_proj.bias', 'out.bias'],
+  },
+  {
+    description: 'W_q / W_k / W_v matrices (read as nn.Linear weights [out, in]: x·W_qᵀ)',
+    separate: { q: 'W_q', k: 'W_k', v: 'W_v', biases: ['b_q', 'b_k', 'b_v'] },
+    out: ['W_o'],
+    outBias: ['b_o'],
+  },
+  {
+    description: 'w_q / w_k / w_v matrices (read as nn.Linear weights [out, in]: x·w_qᵀ)',
+    separate: { q: 'w_q', k: 'w_k', v: 'w_v', biases: ['b_q', 'b_k', 'b_v'] },
+    out: ['w_o'],
+    outBias: ['b_o'],
+  },
+];
+
+/** Names (after the prefix) that mark an attention layer, for the "no family matched" message. */
+export const ATTENTION_LAYER_MARKERS = ['in_proj_weight', 'q_proj.weight', 'query.weight', 'W_q'] as const;
+
+export interface FoundAttentionLayer {
+  prefix: string;
+  layout: LayerLayout;
+  /** Every prefix with a complete layer, sorted (the first is used). */
+  allPrefixes: string[];
+}
+
+/** The attention layers in the file (q, k and v all present), the first one by name; null when none. */
+export function findAttentionLayer(tensors: Map<string, Tensor>): FoundAttentionLayer | null {
+  for (const layout of LAYOUTS) {
+    const qName = layout.packed?.weight ?? layout.separate!.q;
+    const prefixes: string[] = [];
+    for (const name of tensors.keys()) {
+      if (!name.endsWith(qName)) continue;
+      const prefix = name.slice(0, name.length - qName.length);
+      if (prefix !== '' && !prefix.endsWith('.')) continue; // 'xin_proj_weight' is not ours
+      if (layout.separate && !(tensors.has(prefix + layout.separate.k) && tensors.has(prefix + layout.separate.v))) continue;
+      prefixes.push(prefix);
+    }
+    if (prefixes.length > 0) {
+      prefixes.sort();
+      return { prefix: prefixes[0], layout, allPrefixes: prefixes };
+    }
+  }
+  return null;
+}
+
+export interface AttentionLayerWeights {
+  /** Model (input) width E: the embeddings' width. */
+  embedDim: number;
+  /** Projection width D (= E for nn.MultiheadAttention); split into nHead heads. */
+  projDim: number;
+  nHead: number;
+  q: { weight: Tensor; bias?: Tensor }; // [D, E], [D]
+  k: { weight: Tensor; bias?: Tensor };
+  v: { weight: Tensor; bias?: Tensor };
+  hasOutProj: boolean;
+  headsSource: string;
+}
+
+function subTensor(t: Tensor, part: number, rows: number): Tensor {
+  const width = t.shape.length === 2 ? t.shape[1] : 1;
+  const data = t.data.subarray(part * rows * width, (part + 1) * rows * width);
+  return { data, shape: t.shape.length === 2 ? [rows, width] : [rows] };
+}
+
+/** Reads and shape-checks the layer at `found.prefix`. */
+export function readAttentionLayer(tensors: Map<string, Tensor>, found: FoundAttentionLayer, config: ConfigObject | undefined, fileName: string, configName = 'config.json'): AttentionLayerWeights {
+  const p = new ParamReader(tensors, found.prefix, fileName, 'an attention layer');
+  const { layout } = found;
+  let q: AttentionLayerWeights['q'];
+  let k: AttentionLayerWeights['k'];
+  let v: AttentionLayerWeights['v'];
+  if (layout.packed) {
+    const w = p.get(layout.packed.weight, [null, null]); // [3D, E]
+    if (w.shape[0] % 3 !== 0) throw new Error(`${fileName}: tensor '${p.fullName(layout.packed.weight)}' has ${w.shape[0]} rows, not a multiple of 3 (rows W_q; W_k; W_v)`);
+    const D = w.shape[0] / 3;
+    const b = p.optional(layout.packed.bias, [3 * D]);
+    [q, k, v] = [0, 1, 2].map((part) => ({ weight: subTensor(w, part, D), bias: b ? subTensor(b, part, D) : undefined }));
+  } else {
+    const s = layout.separate!;
+    const wq = p.get(s.q, [null, null]);
+    const [D, E] = wq.shape;
+    const wk = p.get(s.k, [D, E]);
+    const wv = p.get(s.v, [D, E]);
+    let biases: Array<Tensor | undefined>;
+    if (Array.isArray(s.biases)) {
+      biases = s.biases.map((name) => p.optional(name, [D]));
+    } else {
+      const packedBias = p.optional((s.biases as { packedBias: string }).packedBias, [3 * D]);
+      biases = [0, 1, 2].map((part) => (packedBias ? subTensor(packedBias, part, D) : undefined));
+    }
+    q = { weight: wq, bias: biases[0] };
+    k = { weight: wk, bias: biases[1] };
+    v = { weight: wv, bias: biases[2] };
+  }
+  const [D, E] = q.weight.shape;
+  const out = p.optionalAny(layout.out, [null, D]);
+  p.optionalAny(layout.outBias, [out?.shape[0] ?? null]);
+  const heads = resolveHeads(config, ['num_heads', 'num_attention_heads', 'n_head'], D, configName);
+  return { embedDim: E, projDim: D, nHead: heads.nHead, q, k, v, hasOutProj: out !== undefined, headsSource: heads.source };
+}
+
+/** The layer on inputs x (T, E): every head's q, k, v and probabilities under `allowed` (T, T), True = may attend. */
+export function attentionLayerForward(w: AttentionLayerWeights, x: Tensor, allowed: BoolTensor | undefined): LayerAttention {
+  const q = splitHeads(linear(x, w.q.weight, w.q.bias, 'attention layer q'), w.nHead); // (H, T, hd)
+  const k = splitHeads(linear(x, w.k.weight, w.k.bias, 'attention layer k'), w.nHead); // (H, T, hd)
+  const v = splitHeads(linear(x, w.v.weight, w.v.bias, 'attention layer v'), w.nHead); // (H, T, hd)
+  const { probs } = attendAllHeads(q, k, v, allowed, 1 / Math.sqrt(w.projDim / w.nHead)); // (H, T, T)
+  return { q, k, v, probs };
+}
+
+/** torch.manual_seed(seed); emb = torch.randn(n_distinct, E); x = emb[first-seen ids] → (T, E). */
+export function seededEmbeddings(seed: number, width: number, tokens: ReadonlyArray<string | number>): Tensor {
+  const { ids, distinct } = firstSeenIds(tokens);
+  const emb = new TorchGenerator(seed).randn(distinct.length, width); // (V, E)
+  const x = new Float32Array(ids.length * width); // (T, E)
+  ids.forEach((id, t) => x.set(emb.data.subarray(id * width, (id + 1) * width), t * width));
+  return { data: x, shape: [ids.length, width] };
+}
+
+export interface AttentionLayerModelOptions {
+  fileName: string;
+  tensors: Map<string, Tensor>;
+  found: FoundAttentionLayer;
+  config?: ConfigObject;
+  configName?: string;
+  seed: number;
+}
+
+/** The AttentionModel of a bare attention layer: words tokenizer, seeded embeddings, optional causal/padding masks. */
+export function createAttentionLayerModel(options: AttentionLayerModelOptions): AttentionModel {
+  const { fileName, found, seed } = options;
+  const w = readAttentionLayer(options.tensors, found, options.config, fileName, options.configName);
+  const hd = w.projDim / w.nHead;
+  const others = found.allPrefixes.length - 1;
+  const where = found.prefix ? ` at '${found.prefix.slice(0, -1)}'` : '';
+  const info: ModelInfo = {
+    family: 'attention-layer',
+    name: `Attention layer ${fileName} (${w.nHead} heads, d_model ${w.embedDim})`,
+    detail: [
+      `${fileName}: one attention layer${where}, ${found.layout.description}; E ${w.embedDim}, ${w.nHead} heads of ${hd} dims (${w.headsSource}).`,
+      others > 0 ? `The file holds ${others} more attention layer${others > 1 ? 's' : ''} (${found.allPrefixes.slice(1, 4).join(', ')}${others > 3 ? ', …' : ''}); this one is shown.` : '',
+      `The file has no embeddings: each distinct token gets a row of torch.manual_seed(${seed}); torch.randn(n_distinct, ${w.embedDim}), in first-seen order.`,
+      w.hasOutProj ? '' : 'No output projection in the file (not needed for the attention weights).',
+    ].filter((s) => s !== '').join(' '),
+    nLayer: 1,
+    nHead: w.nHead,
+    dModel: w.embedDim,
+    headDim: hd,
+    causal: false,
+    tokenizer: 'words',
+  };
+  return {
+    info,
+    tokenizer: { kind: 'words' },
+    async forward(tokens: TokenInfo[], forwardOptions: ForwardOptions = {}): Promise<ForwardResult> {
+      const T = tokens.length;
+      if (T === 0) throw new Error('attention layer: there are no tokens to inspect');
+      const x = seededEmbeddings(seed, w.embedDim, tokens.map((t) => t.text)); // (T, E)
+      await forwardOptions.checkpoint?.();
+      const allowed = attendMask(T, forwardOptions);
+      const layer = attentionLayerForward(w, x, allowed);
+      forwardOptions.progress?.(1, 'attention computed');
+      return forwardResult([layer], w.nHead, T, allowed?.data, 'attention layer');
+    },
+  };
+}

@@ -1,0 +1,244 @@
+// BERT (HF BertModel names, nn.Linear weights [out, in]) on the engine, one sequence at a time:
+//   x = LN_emb(word[ids] + position[0..T-1] + token_type[0])                       (T, E)
+//   per layer:  q, k, v = x·W_{q,k,v}ᵀ + b, split into heads                       (H, T, hd)
+//               P = softmax(q·kᵀ/√hd + padding mask)   padded keys get weight 0 (HF adds finfo.min there)
+//               a = LN_attn(merge(P·v)·W_oᵀ + b_o + x)
+//               x = LN_out(act(a·W_iᵀ + b_i)·W_outᵀ + b_out + a)                   act = exact erf GELU
+// hidden_states = [embeddings output, each layer's x]; last_hidden_state = the last x. No pooler.
+import { type Tensor, gatherRows, layerNorm, linear } from '../engine';
+import type { ModelInfo, TokenInfo } from '../protocol/engine';
+import { type ActivationName, activateInPlace, checkActivation } from './activations';
+import { type ConfigObject, configNonNegative, configPositiveInt, configString, resolveHeads } from './config';
+import { checkLength, forwardResult, type LayerAttention, tokenIds } from './forward-result';
+import { addInPlace, attendAllHeads, mergeHeads, splitHeads } from './layers';
+import { countParameters, formatCount, ParamReader } from './params';
+import { attendMask } from './seeded-model';
+import type { AttentionModel, ForwardOptions, ForwardResult, TokenizerChoice } from './types';
+
+export interface BertConfig {
+  nLayer: number;
+  nHead: number;
+  hidden: number;
+  intermediate: number;
+  vocabSize: number;
+  maxPositions: number;
+  typeVocabSize: number;
+  layerNormEps: number;
+  activation: ActivationName;
+  headsSource: string;
+}
+
+interface Norm {
+  weight: Tensor;
+  bias: Tensor;
+}
+
+interface Affine {
+  weight: Tensor; // [out, in]
+  bias: Tensor; // [out]
+}
+
+interface BertLayer {
+  query: Affine;
+  key: Affine;
+  value: Affine;
+  attnOut: Affine;
+  attnNorm: Norm;
+  intermediate: Affine;
+  output: Affine;
+  outNorm: Norm;
+}
+
+export interface BertWeights {
+  word: Tensor; // [V, E]
+  position: Tensor; // [P, E]
+  tokenType?: Tensor; // [types, E]
+  embNorm: Norm;
+  layers: BertLayer[];
+}
+
+export interface BertCheckpoint {
+  config: BertConfig;
+  weights: BertWeights;
+}
+
+/** Names that identify a BERT checkpoint (after the prefix). */
+export const BERT_MARKERS = ['embeddings.word_embeddings.weight', 'encoder.layer.0.attention.self.query.weight'] as const;
+
+function countLayers(tensors: Map<string, Tensor>, prefix: string, fileName: string): number {
+  const found = new Set<number>();
+  const pattern = /^encoder\.layer\.(\d+)\.attention\.self\.query\.weight$/;
+  for (const name of tensors.keys()) {
+    if (!name.startsWith(prefix)) continue;
+    const m = pattern.exec(name.slice(prefix.length));
+    if (m) found.add(Number(m[1]));
+  }
+  for (let i = 0; i < found.size; i++) {
+    if (!found.has(i)) throw new Error(`${fileName}: BERT layers are numbered ${[...found].sort((a, b) => a - b).join(', ')}; layer ${i} is missing`);
+  }
+  return found.size;
+}
+
+/** Reads and shape-checks a BERT checkpoint whose names start with `prefix` ('' or 'bert.'). */
+export function readBert(tensors: Map<string, Tensor>, prefix: string, config: ConfigObject | undefined, fileName: string, configName = 'config.json'): BertCheckpoint {
+  const p = new ParamReader(tensors, prefix, fileName, 'a BERT checkpoint');
+  const word = p.get('embeddings.word_embeddings.weight', [null, null]);
+  const [vocabSize, E] = word.shape;
+  const position = p.get('embeddings.position_embeddings.weight', [null, E]);
+  const tokenType = p.optional('embeddings.token_type_embeddings.weight', [null, E]);
+  const nLayer = countLayers(tensors, prefix, fileName);
+  const cfgLayers = configPositiveInt(config, ['num_hidden_layers', 'n_layer'], configName);
+  if (cfgLayers !== undefined && cfgLayers !== nLayer) {
+    throw new Error(`${configName}: num_hidden_layers is ${cfgLayers} but ${fileName} holds ${nLayer} BERT layers`);
+  }
+  const cfgHidden = configPositiveInt(config, ['hidden_size'], configName);
+  if (cfgHidden !== undefined && cfgHidden !== E) {
+    throw new Error(`${configName}: hidden_size is ${cfgHidden} but ${fileName}'s word embeddings are ${vocabSize}×${E}`);
+  }
+  const heads = resolveHeads(config, ['num_attention_heads', 'n_head'], E, configName);
+  const intermediate = p.get('encoder.layer.0.intermediate.dense.weight', [null, E]).shape[0];
+  const positionType = configString(config, ['position_embedding_type'], configName) ?? 'absolute';
+  if (positionType !== 'absolute') {
+    throw new Error(`${configName}: position_embedding_type '${positionType}' is not supported (only 'absolute' position embeddings)`);
+  }
+  // Old BERT checkpoints (Google's conversion) name LayerNorm parameters gamma/beta.
+  const norm = (name: string): Norm => ({
+    weight: p.getAny([`${name}.weight`, `${name}.gamma`], [E]),
+    bias: p.getAny([`${name}.bias`, `${name}.beta`], [E]),
+  });
+  const affine = (name: string, outF: number, inF: number): Affine => ({ weight: p.get(`${name}.weight`, [outF, inF]), bias: p.get(`${name}.bias`, [outF]) });
+  const layers: BertLayer[] = [];
+  for (let i = 0; i < nLayer; i++) {
+    const at = `encoder.layer.${i}`;
+    layers.push({
+      query: affine(`${at}.attention.self.query`, E, E),
+      key: affine(`${at}.attention.self.key`, E, E),
+      value: affine(`${at}.attention.self.value`, E, E),
+      attnOut: affine(`${at}.attention.output.dense`, E, E),
+      attnNorm: norm(`${at}.attention.output.LayerNorm`),
+      intermediate: affine(`${at}.intermediate.dense`, intermediate, E),
+      output: affine(`${at}.output.dense`, E, intermediate),
+      outNorm: norm(`${at}.output.LayerNorm`),
+    });
+  }
+  return {
+    config: {
+      nLayer,
+      nHead: heads.nHead,
+      hidden: E,
+      intermediate,
+      vocabSize,
+      maxPositions: position.shape[0],
+      typeVocabSize: tokenType?.shape[0] ?? 0,
+      layerNormEps: configNonNegative(config, ['layer_norm_eps'], configName) ?? 1e-12,
+      activation: checkActivation(configString(config, ['hidden_act'], configName) ?? 'gelu', configName),
+      headsSource: heads.source,
+    },
+    weights: { word, position, tokenType, embNorm: norm('embeddings.LayerNorm'), layers },
+  };
+}
+
+export interface BertRunOptions extends ForwardOptions {
+  /** Segment ids (default all 0), one per token. */
+  tokenTypeIds?: readonly number[];
+}
+
+export interface BertOutputs {
+  /** [embeddings output, layer 1 output, …], each (T, E). */
+  hiddenStates: Tensor[];
+  layers: LayerAttention[];
+  /** (T, T) the SDPA-convention mask applied (padded keys False), or undefined without an attention mask. */
+  allowed?: Uint8Array;
+}
+
+/** Runs BERT on one sequence. `attentionMask` (1 = token, 0 = padding) masks the padded keys. */
+export async function bertForward(checkpoint: BertCheckpoint, ids: readonly number[], options: BertRunOptions = {}): Promise<BertOutputs> {
+  const { config: c, weights: w } = checkpoint;
+  const T = ids.length;
+  checkLength(T, c.maxPositions, 'BERT');
+  const E = c.hidden;
+  const hd = E / c.nHead;
+  const x = gatherRows(w.word, ids); // (T, E)
+  addInPlace(x.data, gatherRows(w.position, Array.from({ length: T }, (_, i) => i)).data);
+  if (w.tokenType) {
+    const types = options.tokenTypeIds ?? new Array<number>(T).fill(0);
+    if (types.length !== T) throw new Error(`BERT: ${types.length} token type ids for ${T} tokens`);
+    addInPlace(x.data, gatherRows(w.tokenType, types).data);
+  } else if (options.tokenTypeIds?.some((t) => t !== 0)) {
+    throw new Error('BERT: token type ids were given but the checkpoint has no token_type_embeddings');
+  }
+  const eps = c.layerNormEps;
+  let hidden = layerNorm(x, { weight: w.embNorm.weight, bias: w.embNorm.bias, eps }); // (T, E)
+  const allowed = options.attentionMask ? attendMask(T, { attentionMask: options.attentionMask }) : undefined; // (T, T)
+  const hiddenStates: Tensor[] = [hidden];
+  const layers: LayerAttention[] = [];
+  for (let l = 0; l < c.nLayer; l++) {
+    await options.checkpoint?.();
+    const b = w.layers[l];
+    const q = splitHeads(linear(hidden, b.query.weight, b.query.bias, `BERT layer ${l} query`), c.nHead); // (H, T, hd)
+    const k = splitHeads(linear(hidden, b.key.weight, b.key.bias, `BERT layer ${l} key`), c.nHead); // (H, T, hd)
+    const v = splitHeads(linear(hidden, b.value.weight, b.value.bias, `BERT layer ${l} value`), c.nHead); // (H, T, hd)
+    const { context, probs } = attendAllHeads(q, k, v, allowed, 1 / Math.sqrt(hd)); // (H, T, hd), (H, T, T)
+    layers.push({ q, k, v, probs });
+    const attn = linear(mergeHeads(context), b.attnOut.weight, b.attnOut.bias, `BERT layer ${l} attention.output`); // (T, E)
+    addInPlace(attn.data, hidden.data);
+    const a = layerNorm(attn, { weight: b.attnNorm.weight, bias: b.attnNorm.bias, eps }); // (T, E)
+    const inter = linear(a, b.intermediate.weight, b.intermediate.bias, `BERT layer ${l} intermediate`); // (T, I)
+    activateInPlace(inter.data, c.activation);
+    const out = linear(inter, b.output.weight, b.output.bias, `BERT layer ${l} output`); // (T, E)
+    addInPlace(out.data, a.data);
+    hidden = layerNorm(out, { weight: b.outNorm.weight, bias: b.outNorm.bias, eps }); // (T, E)
+    hiddenStates.push(hidden);
+    options.progress?.((l + 1) / c.nLayer, `BERT layer ${l + 1} of ${c.nLayer}`);
+  }
+  return { hiddenStates, layers, allowed: allowed?.data };
+}
+
+export interface BertModelOptions {
+  fileName: string;
+  prefix: string;
+  tensors: Map<string, Tensor>;
+  config?: ConfigObject;
+  configName?: string;
+  tokenizerJson?: string;
+}
+
+const NO_TOKENIZER_HINT =
+  'this BERT checkpoint came without a tokenizer.json, so it can only run on token ids (--ids 101,2023,102) — put its tokenizer.json beside the weights to inspect text';
+
+/** The AttentionModel of a BERT checkpoint: bidirectional, padding via the attention mask. */
+export function createBertModel(options: BertModelOptions): AttentionModel {
+  const { fileName, prefix, tensors } = options;
+  const checkpoint = readBert(tensors, prefix, options.config, fileName, options.configName);
+  const c = checkpoint.config;
+  const hasTokenizer = options.tokenizerJson !== undefined;
+  // Without a tokenizer.json the words tokenizer stands in: its tokens carry no ids, so forward() explains.
+  const tokenizer: TokenizerChoice = hasTokenizer ? { kind: 'tokenizer-json', json: options.tokenizerJson! } : { kind: 'words' };
+  const info: ModelInfo = {
+    family: 'bert',
+    name: `BERT ${fileName} (${c.nLayer} layers × ${c.nHead} heads, d_model ${c.hidden})`,
+    detail: [
+      `${fileName}: BERT checkpoint${prefix ? ` (names prefixed '${prefix}')` : ''}, ${formatCount(countParameters(tensors, prefix))} parameters in ${tensors.size} tensors.`,
+      `${c.nLayer} layers, hidden ${c.hidden}, ${c.nHead} heads of ${c.hidden / c.nHead} dims (${c.headsSource}), intermediate ${c.intermediate} with ${c.activation}, LayerNorm eps ${c.layerNormEps}.`,
+      `Vocabulary ${c.vocabSize}, ${c.maxPositions} positions; bidirectional attention, padding masked through the attention mask.`,
+      hasTokenizer ? 'Tokenizer: tokenizer.json.' : `No tokenizer: ${NO_TOKENIZER_HINT}.`,
+    ].join(' '),
+    nLayer: c.nLayer,
+    nHead: c.nHead,
+    dModel: c.hidden,
+    headDim: c.hidden / c.nHead,
+    causal: false,
+    tokenizer: hasTokenizer ? 'tokenizer.json' : 'ids only (no tokenizer.json)',
+    vocabSize: c.vocabSize,
+    maxPositions: c.maxPositions,
+  };
+  return {
+    info,
+    tokenizer,
+    async forward(tokens: TokenInfo[], forwardOptions: ForwardOptions = {}): Promise<ForwardResult> {
+      const ids = tokenIds(tokens, c.vocabSize, 'BERT', hasTokenizer ? 'BERT needs ids from its tokenizer.json (or --ids)' : NO_TOKENIZER_HINT);
+      const out = await bertForward(checkpoint, ids, forwardOptions);
+      return forwardResult(out.layers, c.nHead, ids.length, out.allowed, 'BERT');
+    },
+  };
+}

@@ -1,0 +1,105 @@
+// A HuggingFace config.json, read defensively: only the few fields a family needs, each validated, and
+// every problem reported with the field name and what was expected.
+
+export type ConfigObject = Readonly<Record<string, unknown>>;
+
+/** Parses config.json text; undefined stays undefined. Throws naming the file for bad JSON or a non-object. */
+export function parseConfigJson(text: string | undefined, fileName = 'config.json'): ConfigObject | undefined {
+  if (text === undefined) return undefined;
+  if (typeof text !== 'string') throw new Error(`${fileName}: expected the text of a JSON file, got ${typeof text}`);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw new Error(`${fileName}: not valid JSON (${e instanceof Error ? e.message : String(e)})`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new Error(`${fileName}: expected a JSON object of model settings, got ${Array.isArray(value) ? 'an array' : String(value)}`);
+  }
+  return value as ConfigObject;
+}
+
+/** The first of `keys` present in the config (null counts as absent, as HF writes "n_inner": null). */
+function pick(config: ConfigObject | undefined, keys: readonly string[]): { key: string; value: unknown } | undefined {
+  if (!config) return undefined;
+  for (const key of keys) {
+    const value = config[key];
+    if (value !== undefined && value !== null) return { key, value };
+  }
+  return undefined;
+}
+
+/** A positive integer setting, or undefined when none of `keys` is present. */
+export function configPositiveInt(config: ConfigObject | undefined, keys: readonly string[], fileName = 'config.json'): number | undefined {
+  const found = pick(config, keys);
+  if (!found) return undefined;
+  if (typeof found.value !== 'number' || !Number.isInteger(found.value) || found.value < 1) {
+    throw new Error(`${fileName}: "${found.key}" must be a positive integer, got ${JSON.stringify(found.value)}`);
+  }
+  return found.value;
+}
+
+/** A finite non-negative number setting (e.g. a LayerNorm epsilon). */
+export function configNonNegative(config: ConfigObject | undefined, keys: readonly string[], fileName = 'config.json'): number | undefined {
+  const found = pick(config, keys);
+  if (!found) return undefined;
+  if (typeof found.value !== 'number' || !Number.isFinite(found.value) || found.value < 0) {
+    throw new Error(`${fileName}: "${found.key}" must be a finite number ≥ 0, got ${JSON.stringify(found.value)}`);
+  }
+  return found.value;
+}
+
+export function configBoolean(config: ConfigObject | undefined, keys: readonly string[], fileName = 'config.json'): boolean | undefined {
+  const found = pick(config, keys);
+  if (!found) return undefined;
+  if (typeof found.value !== 'boolean') throw new Error(`${fileName}: "${found.key}" must be true or false, got ${JSON.stringify(found.value)}`);
+  return found.value;
+}
+
+export function configString(config: ConfigObject | undefined, keys: readonly string[], fileName = 'config.json'): string | undefined {
+  const found = pick(config, keys);
+  if (!found) return undefined;
+  if (typeof found.value !== 'string') throw new Error(`${fileName}: "${found.key}" must be a string, got ${JSON.stringify(found.value)}`);
+  return found.value;
+}
+
+/** Head width of every released GPT-2 and BERT size (gpt2 768/12 … gpt2-xl 1600/25, bert-base 768/12, bert-tiny 128/2). */
+export const DEFAULT_HEAD_DIM = 64;
+
+/**
+ * The documented default number of heads when no config.json says it (the shapes cannot tell): width / 64
+ * when 64 divides the width (GPT-2 small: 768 → 12, medium 1024 → 16, large 1280 → 20, xl 1600 → 25; BERT
+ * base 768 → 12); otherwise the largest divisor of the width that is at most width / 64, so heads are about
+ * 64 wide; a width below 64 gets one head.
+ */
+export function defaultHeadCount(width: number): number {
+  if (width % DEFAULT_HEAD_DIM === 0) return width / DEFAULT_HEAD_DIM;
+  for (let h = Math.floor(width / DEFAULT_HEAD_DIM); h > 1; h--) if (width % h === 0) return h;
+  return 1;
+}
+
+export interface ResolvedHeads {
+  nHead: number;
+  /** Where the number came from, for ModelInfo.detail. */
+  source: string;
+  /** True when the default rule was used (no config value). */
+  assumed: boolean;
+}
+
+/** n_head from config.json (`keys`), checked against the width; else the default rule, saying so. */
+export function resolveHeads(config: ConfigObject | undefined, keys: readonly string[], width: number, fileName = 'config.json'): ResolvedHeads {
+  const fromConfig = configPositiveInt(config, keys, fileName);
+  if (fromConfig !== undefined) {
+    if (width % fromConfig !== 0) {
+      throw new Error(`${fileName}: ${fromConfig} heads do not divide the model width ${width} (each head needs width / heads dimensions)`);
+    }
+    return { nHead: fromConfig, source: `${fromConfig} heads from ${fileName}`, assumed: false };
+  }
+  const nHead = defaultHeadCount(width);
+  const rule = width % DEFAULT_HEAD_DIM === 0 ? `width ${width} / head dim ${DEFAULT_HEAD_DIM}` : `largest divisor of width ${width} giving heads of at least ${DEFAULT_HEAD_DIM} dims (1 head below ${DEFAULT_HEAD_DIM})`;
+  return {
+    nHead,
+    source: `${nHead} heads assumed (no config.json with the number of heads; the default rule is ${rule}). Put the model's config.json beside the weights to be sure`,
+    assumed: true,
+  };
+}

@@ -1,0 +1,121 @@
+// Models on the engine: recognise a checkpoint's family from its tensor names (and config.json when there is
+// one) and build the AttentionModel that runs it. Pure TypeScript: the caller reads the files.
+//   GPT-2 family   wte.weight + h.{i}.attn.c_attn.weight (Conv1D [in, out]); also under 'transformer.'
+//   BERT family    embeddings.word_embeddings.weight + encoder.layer.{i}.attention.self.query.weight
+//                  (nn.Linear [out, in]); also under 'bert.'
+//   attention layer  in_proj_weight (nn.MultiheadAttention) or q/k/v projections, on seeded embeddings
+import type { Tensor } from '../engine/tensor';
+import { ATTENTION_LAYER_MARKERS, createAttentionLayerModel, findAttentionLayer } from './attention-layer';
+import { BERT_MARKERS, createBertModel } from './bert';
+import { type ConfigObject, configString, parseConfigJson } from './config';
+import { createGpt2Model, GPT2_MARKERS } from './gpt2';
+import type { AttentionModel } from './types';
+
+export type { AttentionModel, ForwardOptions, ForwardResult, TokenizerChoice } from './types';
+export { createSeededModel, attendMask, type SeededModelConfig } from './seeded-model';
+export { readGpt2, gpt2Forward, createGpt2Model, type Gpt2Checkpoint, type Gpt2Config, type Gpt2Outputs, type Gpt2RunOptions } from './gpt2';
+export { readBert, bertForward, createBertModel, type BertCheckpoint, type BertConfig, type BertOutputs, type BertRunOptions } from './bert';
+export {
+  findAttentionLayer,
+  readAttentionLayer,
+  attentionLayerForward,
+  seededEmbeddings,
+  createAttentionLayerModel,
+  type AttentionLayerWeights,
+  type FoundAttentionLayer,
+} from './attention-layer';
+export { parseConfigJson, defaultHeadCount, resolveHeads, DEFAULT_HEAD_DIM, type ConfigObject } from './config';
+export type { LayerAttention } from './forward-result';
+
+export interface LoadModelOptions {
+  /** The weight file's name, used in every message. */
+  fileName: string;
+  /** Text of a HF config.json beside the weights (n_head, epsilons, activation, ...). */
+  configJson?: string;
+  /** Text of a HF tokenizer.json beside the weights. */
+  tokenizerJson?: string;
+  /** Seed of the token embeddings for a bare attention layer (default 0). */
+  seed?: number;
+}
+
+export type DetectedFamily =
+  | { family: 'gpt2'; prefix: string }
+  | { family: 'bert'; prefix: string }
+  | { family: 'attention-layer'; found: NonNullable<ReturnType<typeof findAttentionLayer>> };
+
+/**
+ * The prefixes p ('' or ending in '.') such that every marker name exists as p + marker, sorted; the first
+ * marker locates the candidates.
+ */
+function prefixesWith(tensors: Map<string, Tensor>, markers: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const name of tensors.keys()) {
+    if (!name.endsWith(markers[0])) continue;
+    const prefix = name.slice(0, name.length - markers[0].length);
+    if (prefix !== '' && !prefix.endsWith('.')) continue;
+    if (markers.every((m) => tensors.has(prefix + m))) out.push(prefix);
+  }
+  return out.sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
+}
+
+/** Which family the tensors belong to (GPT-2, then BERT, then a bare attention layer), or null. */
+export function detectFamily(tensors: Map<string, Tensor>): DetectedFamily | null {
+  const gpt2 = prefixesWith(tensors, GPT2_MARKERS);
+  if (gpt2.length > 0) return { family: 'gpt2', prefix: gpt2[0] };
+  const bert = prefixesWith(tensors, BERT_MARKERS);
+  if (bert.length > 0) return { family: 'bert', prefix: bert[0] };
+  const layer = findAttentionLayer(tensors);
+  if (layer) return { family: 'attention-layer', found: layer };
+  return null;
+}
+
+/** The error for a file no family recognises: what was found and what was expected. */
+export function unrecognisedModelError(tensors: Map<string, Tensor>, fileName: string): Error {
+  const names = [...tensors.keys()].sort();
+  const shown = names.slice(0, 6).join(', ');
+  const found = names.length === 0 ? 'the file holds no tensors' : `it holds ${shown}${names.length > 6 ? `, … (${names.length - 6} more)` : ''}`;
+  return new Error(
+    `${fileName}: ${names.length} tensor${names.length === 1 ? '' : 's'}, none named like GPT-2 (${GPT2_MARKERS.join(', ')}) ` +
+      `or BERT (${BERT_MARKERS.join(', ')}) or an attention layer (${ATTENTION_LAYER_MARKERS[0]}, or q_proj/k_proj/v_proj, ` +
+      `query/key/value or W_q/W_k/W_v weights); ${found}`,
+  );
+}
+
+const CONFIG_NAME = 'config.json';
+
+/** Refuses a config.json whose model_type names another architecture than the tensors show. */
+function checkModelType(config: ConfigObject | undefined, family: 'gpt2' | 'bert', fileName: string): void {
+  const modelType = configString(config, ['model_type'], CONFIG_NAME);
+  if (modelType === undefined || modelType === family) return;
+  const why = family === 'bert' && /roberta|camembert|xlm/.test(modelType) ? ' (its position ids start after the padding id, unlike BERT)' : '';
+  throw new Error(
+    `${CONFIG_NAME}: model_type is '${modelType}' but ${fileName} has ${family === 'gpt2' ? 'GPT-2' : 'BERT'} tensor names; ` +
+      `only model_type '${family}' is supported for them${why}`,
+  );
+}
+
+/**
+ * The AttentionModel for a checkpoint's tensors. Throws an Error naming the file and what was found and
+ * expected when no family matches, and naming the tensor or config field for anything malformed.
+ */
+export function loadModel(tensors: Map<string, Tensor>, options: LoadModelOptions): AttentionModel {
+  if (!(tensors instanceof Map)) throw new TypeError('loadModel: tensors must be a Map of name → Tensor (from readTensors)');
+  const fileName = options?.fileName;
+  if (typeof fileName !== 'string' || fileName === '') throw new TypeError('loadModel: options.fileName must be a non-empty string');
+  const seed = options.seed ?? 0;
+  if (!Number.isSafeInteger(seed) || seed < 0) throw new Error(`loadModel: seed must be a non-negative integer, got ${String(seed)}`);
+  const config = parseConfigJson(options.configJson, CONFIG_NAME);
+  const detected = detectFamily(tensors);
+  if (!detected) throw unrecognisedModelError(tensors, fileName);
+  const common = { fileName, tensors, config, configName: CONFIG_NAME };
+  switch (detected.family) {
+    case 'gpt2':
+      checkModelType(config, 'gpt2', fileName);
+      return createGpt2Model({ ...common, prefix: detected.prefix, tokenizerJson: options.tokenizerJson });
+    case 'bert':
+      checkModelType(config, 'bert', fileName);
+      return createBertModel({ ...common, prefix: detected.prefix, tokenizerJson: options.tokenizerJson });
+    case 'attention-layer':
+      return createAttentionLayerModel({ ...common, found: detected.found, seed });
+  }
+}

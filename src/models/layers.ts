@@ -1,0 +1,80 @@
+// Building blocks the model forwards share, on the engine's kernels: GPT-2's Conv1D (weight [in, out]),
+// head split/merge, one self-attention step over all heads, residual adds.
+import { type BoolTensor, type Tensor, contiguous, formatShape, permute, reshape, scaledDotProductAttention } from '../engine';
+import { getKernel } from '../engine/kernels';
+
+/**
+ * HF's Conv1D (GPT-2): x (T, in) · weight (in, out) + bias (out) → (T, out). The weight is stored
+ * transposed relative to nn.Linear, so it is read as is (no transpose).
+ */
+export function conv1d(x: Tensor, weight: Tensor, bias: Tensor | undefined, what: string): Tensor {
+  const [T, inF] = x.shape;
+  const [wIn, outF] = weight.shape;
+  if (x.shape.length !== 2 || weight.shape.length !== 2 || wIn !== inF) {
+    throw new Error(`${what}: input ${formatShape(x.shape)} does not match Conv1D weight ${formatShape(weight.shape)} ([in, out])`);
+  }
+  if (bias && (bias.shape.length !== 1 || bias.shape[0] !== outF)) {
+    throw new Error(`${what}: bias ${formatShape(bias.shape)} should be [${outF}]`);
+  }
+  const out = new Float32Array(T * outF);
+  if (T > 0 && outF > 0) {
+    // (T, in) · (in, out) → (T, out)
+    getKernel().gemm({
+      m: T, n: outF, k: inF,
+      a: x.data, aOff: 0, lda: inF,
+      b: weight.data, bOff: 0, ldb: outF, transB: false,
+      c: out, cOff: 0, ldc: outF,
+    });
+  }
+  if (bias) addRowVectorInPlace(out, bias.data);
+  return { data: out, shape: [T, outF] };
+}
+
+/** rows (n, w) += vector (w), in place. */
+export function addRowVectorInPlace(rows: Float32Array, vector: Float32Array): void {
+  const w = vector.length;
+  for (let o = 0; o < rows.length; o += w) for (let j = 0; j < w; j++) rows[o + j] += vector[j];
+}
+
+/** a += b element-wise (same length), in place: the residual add. */
+export function addInPlace(a: Float32Array, b: Float32Array): void {
+  if (a.length !== b.length) throw new Error(`residual add: ${a.length} vs ${b.length} elements`);
+  for (let i = 0; i < a.length; i++) a[i] += b[i];
+}
+
+/** (T, H·hd) → (H, T, hd), contiguous. Head h takes features h·hd .. (h+1)·hd-1. */
+export function splitHeads(x: Tensor, nHead: number): Tensor {
+  const [T, width] = x.shape;
+  const hd = width / nHead;
+  return contiguous(permute(reshape(x, [T, nHead, hd]), [1, 0, 2])); // (T, H, hd) → (H, T, hd)
+}
+
+/** (H, T, hd) → (T, H·hd), contiguous: the inverse of splitHeads. */
+export function mergeHeads(x: Tensor): Tensor {
+  const [H, T, hd] = x.shape;
+  return reshape(permute(x, [1, 0, 2]), [T, H * hd]); // (H, T, hd) → (T, H, hd) → (T, H·hd)
+}
+
+/** The columns [start, start+width) of a (T, n) matrix, as a dense (T, width) tensor. */
+export function sliceColumns(x: Tensor, start: number, width: number): Tensor {
+  const [T, n] = x.shape;
+  const out = new Float32Array(T * width);
+  for (let t = 0; t < T; t++) out.set(x.data.subarray(t * n + start, t * n + start + width), t * width);
+  return { data: out, shape: [T, width] };
+}
+
+export interface HeadsAttention {
+  /** (H, T, hd): the weighted values of every head. */
+  context: Tensor;
+  /** (H, T, T): the attention probabilities, row = query. */
+  probs: Tensor;
+}
+
+/**
+ * softmax(scale · q·kᵀ + mask)·v for every head at once: q, k, v (H, T, hd); `allowed` (T, T) in SDPA's
+ * convention (True = may attend), shared by the heads. Fully masked rows give 0.
+ */
+export function attendAllHeads(q: Tensor, k: Tensor, v: Tensor, allowed: BoolTensor | undefined, scale: number): HeadsAttention {
+  const { out, probs } = scaledDotProductAttention(q, k, v, allowed ? { attnMask: allowed, scale } : { scale }); // (H, T, hd), (H, T, T)
+  return { context: out, probs };
+}

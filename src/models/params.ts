@@ -1,0 +1,77 @@
+// Named parameters of a checkpoint, read with their expected shapes. Every failure names the file, the
+// tensor (with its prefix, as it appears in the file), the shape found and the shape the family needs.
+import { type Tensor, formatShape } from '../engine/tensor';
+
+/** A dim that must equal this number, or null for "any size" (checked elsewhere). */
+export type ShapeSpec = ReadonlyArray<number | null>;
+
+export class ParamReader {
+  constructor(
+    private readonly tensors: Map<string, Tensor>,
+    /** Prepended to every name, e.g. 'transformer.' or 'bert.' (may be ''). */
+    readonly prefix: string,
+    readonly fileName: string,
+    /** Names the family in messages, e.g. 'a GPT-2 checkpoint'. */
+    private readonly what: string,
+  ) {}
+
+  /** The name as it appears in the file. */
+  fullName(name: string): string {
+    return this.prefix + name;
+  }
+
+  has(name: string): boolean {
+    return this.tensors.has(this.fullName(name));
+  }
+
+  /** The tensor `name`, checked against `shape`; throws when it is missing or shaped otherwise. */
+  get(name: string, shape: ShapeSpec): Tensor {
+    const t = this.tensors.get(this.fullName(name));
+    if (!t) throw new Error(`${this.fileName}: tensor '${this.fullName(name)}' is missing (${this.what} needs it, shape ${specText(shape)})`);
+    return this.checked(name, t, shape);
+  }
+
+  /** The first of `names` that exists (aliases such as LayerNorm.weight / LayerNorm.gamma), checked against `shape`. */
+  getAny(names: readonly string[], shape: ShapeSpec): Tensor {
+    for (const n of names) if (this.has(n)) return this.get(n, shape);
+    throw new Error(`${this.fileName}: tensor '${this.fullName(names[0])}' is missing (${this.what} needs it, shape ${specText(shape)})`);
+  }
+
+  /** The tensor `name` when present (checked against `shape`), else undefined. */
+  optional(name: string, shape: ShapeSpec): Tensor | undefined {
+    return this.has(name) ? this.get(name, shape) : undefined;
+  }
+
+  /** The first of `names` present (checked), else undefined. */
+  optionalAny(names: readonly string[], shape: ShapeSpec): Tensor | undefined {
+    for (const n of names) if (this.has(n)) return this.get(n, shape);
+    return undefined;
+  }
+
+  private checked(name: string, t: Tensor, shape: ShapeSpec): Tensor {
+    const ok = t.shape.length === shape.length && shape.every((d, i) => d === null || d === t.shape[i]);
+    if (!ok) {
+      throw new Error(`${this.fileName}: tensor '${this.fullName(name)}' has shape ${formatShape(t.shape)} but ${this.what} needs ${specText(shape)}`);
+    }
+    return t;
+  }
+}
+
+function specText(shape: ShapeSpec): string {
+  return `[${shape.map((d) => (d === null ? '?' : String(d))).join(', ')}]`;
+}
+
+/** Number of elements over every tensor whose name starts with `prefix`. */
+export function countParameters(tensors: Map<string, Tensor>, prefix = ''): number {
+  let n = 0;
+  for (const [name, t] of tensors) if (name.startsWith(prefix)) n += t.data.length;
+  return n;
+}
+
+/** "124.4M", "35.2K", "812" */
+export function formatCount(n: number): string {
+  if (n >= 1e9) return `${(n / 1e9).toFixed(2)}B`;
+  if (n >= 1e6) return `${(n / 1e6).toFixed(1)}M`;
+  if (n >= 1e3) return `${(n / 1e3).toFixed(1)}K`;
+  return String(n);
+}
