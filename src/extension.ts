@@ -1,8 +1,10 @@
-// activate(): registrations only. Workers, parsers and panels start on first use.
-import type * as vscode from 'vscode';
+// activate(): registrations only. The engine worker, the Python parser and the panel start on first use.
+import * as vscode from 'vscode';
+import { InspectorCommands } from './host/commands';
 
-export function activate(_context: vscode.ExtensionContext): void {
-  // Registrations are added by src/host as features land.
+export function activate(context: vscode.ExtensionContext): void {
+  const commands = new InspectorCommands(context);
+  context.subscriptions.push(commands, ...commands.register());
 }
 
 export function deactivate(): void {}

@@ -1,0 +1,263 @@
+// The inspector panel on the host side: owns the webview, its locked-down HTML, and the routing of the
+// webview's (validated) messages to the engine. One panel at a time; a new inspection updates it.
+import * as vscode from 'vscode';
+import type { AttentionTrace } from '../../engine/trace';
+import type { AttentionRequest, AttentionResult, RunResult, TraceRequest } from '../../protocol/engine';
+import { parseFromWebview, type ExportFormat, type FromWebviewMessage, type PanelMode, type ToWebviewMessage } from '../../protocol/webview';
+import { panelStrings } from './strings';
+
+export const PANEL_VIEW_TYPE = 'attentionInspector.panel';
+
+/** Where the panel's data comes from (the engine, through the host). */
+export interface PanelDataSource {
+  attention(req: AttentionRequest, token?: vscode.CancellationToken): Promise<AttentionResult>;
+  trace(req: TraceRequest, token?: vscode.CancellationToken): Promise<AttentionTrace>;
+  /** Selects the source range of token `index` of `run` in the editor it came from. */
+  revealToken?(run: RunResult, index: number): void;
+}
+
+/** What a reloaded window needs to show the panel again (kept by VS Code with the webview's state). */
+export interface PanelRestoreState {
+  mode: PanelMode;
+  focus?: { layer: number; head: number };
+}
+
+export interface ShowOptions {
+  mode?: PanelMode;
+  focus?: { layer: number; head: number };
+}
+
+const EXPORT_FILTERS: Record<ExportFormat, Record<string, string[]>> = {
+  png: { 'PNG image': ['png'] },
+  svg: { 'SVG image': ['svg'] },
+  csv: { 'CSV table': ['csv'] },
+  json: { JSON: ['json'] },
+};
+
+export class InspectorPanel implements vscode.Disposable {
+  private static currentPanel: InspectorPanel | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+  private run: RunResult | undefined;
+  private viewState: PanelRestoreState = { mode: 'grid' };
+  private readonly inflight = new Map<number, vscode.CancellationTokenSource>();
+
+  static get current(): InspectorPanel | undefined {
+    return InspectorPanel.currentPanel;
+  }
+
+  /** Shows (or updates and reveals) the panel with a run. */
+  static show(extensionUri: vscode.Uri, run: RunResult, source: PanelDataSource, opts: ShowOptions = {}): InspectorPanel {
+    let panel = InspectorPanel.currentPanel;
+    if (!panel) {
+      const webviewPanel = vscode.window.createWebviewPanel(PANEL_VIEW_TYPE, panelTitle(run), vscode.ViewColumn.Beside, webviewOptions(extensionUri));
+      panel = new InspectorPanel(webviewPanel, extensionUri, source);
+    } else {
+      panel.source = source;
+      panel.panel.reveal(undefined, true);
+    }
+    panel.update(run, opts);
+    return panel;
+  }
+
+  /**
+   * Restores the panel after a window reload. `rerun` repeats the inspection the panel showed (the
+   * engine's results do not survive a reload); when it cannot, the panel says so.
+   */
+  static registerSerializer(
+    extensionUri: vscode.Uri,
+    rerun: () => Promise<{ run: RunResult; source: PanelDataSource } | undefined>,
+  ): vscode.Disposable {
+    return vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, {
+      async deserializeWebviewPanel(webviewPanel: vscode.WebviewPanel, state: unknown) {
+        webviewPanel.webview.options = webviewOptions(extensionUri);
+        const restored = restoreState(state);
+        let result: { run: RunResult; source: PanelDataSource } | undefined;
+        try {
+          result = await rerun();
+        } catch {
+          result = undefined;
+        }
+        const noSource: PanelDataSource = {
+          attention: () => Promise.reject(new Error(vscode.l10n.t('Nothing is inspected yet.'))),
+          trace: () => Promise.reject(new Error(vscode.l10n.t('Nothing is inspected yet.'))),
+        };
+        const panel = new InspectorPanel(webviewPanel, extensionUri, result?.source ?? noSource);
+        panel.viewState = restored;
+        if (result) panel.update(result.run, restored);
+      },
+    });
+  }
+
+  private constructor(
+    private readonly panel: vscode.WebviewPanel,
+    extensionUri: vscode.Uri,
+    private source: PanelDataSource,
+  ) {
+    InspectorPanel.currentPanel = this;
+    panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'icon.svg');
+    panel.webview.html = renderHtml(panel.webview, extensionUri);
+    this.disposables.push(
+      panel.onDidDispose(() => this.dispose()),
+      panel.webview.onDidReceiveMessage((raw) => this.onMessage(raw)),
+    );
+  }
+
+  get lastRun(): RunResult | undefined {
+    return this.run;
+  }
+
+  /** Replaces what the panel shows. */
+  update(run: RunResult, opts: ShowOptions = {}): void {
+    this.run = run;
+    if (opts.mode) this.viewState = { mode: opts.mode, focus: opts.focus };
+    this.panel.title = panelTitle(run);
+    this.sendRun();
+  }
+
+  dispose(): void {
+    if (InspectorPanel.currentPanel === this) InspectorPanel.currentPanel = undefined;
+    for (const cts of this.inflight.values()) cts.cancel();
+    this.inflight.clear();
+    this.panel.dispose();
+    while (this.disposables.length) this.disposables.pop()?.dispose();
+  }
+
+  private post(message: ToWebviewMessage): void {
+    void this.panel.webview.postMessage(message);
+  }
+
+  private sendRun(): void {
+    if (!this.run) {
+      this.post({ type: 'empty', message: vscode.l10n.t('Select some text and run “Attention Inspector: Inspect Selection”.'), l10n: panelStrings() });
+      return;
+    }
+    // The run's typed arrays are sent as they are (webview messages serialise ArrayBuffers efficiently).
+    this.post({ type: 'run', run: this.run, mode: this.viewState.mode, focus: this.viewState.focus, l10n: panelStrings() });
+  }
+
+  private onMessage(raw: unknown): void {
+    const msg = parseFromWebview(raw);
+    if (msg instanceof Error) {
+      console.warn(`[attention-inspector] ${msg.message}`);
+      return;
+    }
+    void this.handle(msg);
+  }
+
+  private async handle(msg: FromWebviewMessage): Promise<void> {
+    switch (msg.type) {
+      case 'ready':
+        this.sendRun();
+        return;
+      case 'viewState':
+        this.viewState = { mode: msg.mode, focus: msg.focus };
+        return;
+      case 'revealToken':
+        if (this.run && msg.index < this.run.tokens.length) this.source.revealToken?.(this.run, msg.index);
+        return;
+      case 'export':
+        await this.saveExport(msg.format, msg.suggestedName, msg.content);
+        return;
+      case 'request':
+        await this.answer(msg.messageId, msg.request);
+        return;
+    }
+  }
+
+  private async answer(messageId: number, request: Extract<FromWebviewMessage, { type: 'request' }>['request']): Promise<void> {
+    const run = this.run;
+    if (!run) {
+      this.post({ type: 'reply', inReplyTo: messageId, ok: false, error: vscode.l10n.t('Nothing is inspected yet.') });
+      return;
+    }
+    // A newer request for the same kind of data supersedes an older one (fast switch flipping).
+    for (const [id, cts] of this.inflight) {
+      cts.cancel();
+      this.inflight.delete(id);
+    }
+    const cts = new vscode.CancellationTokenSource();
+    this.inflight.set(messageId, cts);
+    try {
+      const result =
+        request.kind === 'attention'
+          ? await this.source.attention({ runId: run.runId, layer: request.layer, head: request.head }, cts.token)
+          : await this.source.trace({ runId: run.runId, layer: request.layer, head: request.head, options: request.options }, cts.token);
+      this.post({ type: 'reply', inReplyTo: messageId, ok: true, result });
+    } catch (e) {
+      this.post({ type: 'reply', inReplyTo: messageId, ok: false, error: (e as Error).message });
+    } finally {
+      this.inflight.delete(messageId);
+      cts.dispose();
+    }
+  }
+
+  /** Nothing is written unless the user picks a file in the save dialog. */
+  private async saveExport(format: ExportFormat, suggestedName: string, content: string): Promise<void> {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const target = await vscode.window.showSaveDialog({
+      defaultUri: folder ? vscode.Uri.joinPath(folder, suggestedName) : undefined,
+      filters: EXPORT_FILTERS[format],
+      title: vscode.l10n.t('Export attention as {0}', format.toUpperCase()),
+    });
+    if (!target) return;
+    const bytes = format === 'png' ? Buffer.from(content, 'base64') : Buffer.from(content, 'utf8');
+    try {
+      await vscode.workspace.fs.writeFile(target, bytes);
+      void vscode.window.showInformationMessage(vscode.l10n.t('Saved {0}', vscode.workspace.asRelativePath(target)));
+    } catch (e) {
+      void vscode.window.showErrorMessage(vscode.l10n.t('Could not save {0}: {1}', target.fsPath, (e as Error).message));
+    }
+  }
+}
+
+function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptions & vscode.WebviewOptions {
+  return {
+    enableScripts: true,
+    retainContextWhenHidden: false,
+    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
+  };
+}
+
+function restoreState(state: unknown): PanelRestoreState {
+  const s = (typeof state === 'object' && state !== null ? state : {}) as Partial<PanelRestoreState>;
+  return { mode: s.mode === 'debugger' ? 'debugger' : 'grid' };
+}
+
+function panelTitle(run: RunResult): string {
+  return vscode.l10n.t('Attention: {0} tokens', run.seqLen);
+}
+
+function nonce(): string {
+  const chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  let s = '';
+  for (let i = 0; i < 32; i++) s += chars[Math.floor(Math.random() * chars.length)];
+  return s;
+}
+
+/** The page: no inline script or style; one nonce'd script; resources only from dist/ and media/. */
+function renderHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
+  const n = nonce();
+  const uri = (...p: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...p)).toString();
+  const csp = [
+    `default-src 'none'`,
+    `img-src ${webview.cspSource} data: blob:`,
+    `style-src ${webview.cspSource}`,
+    `font-src ${webview.cspSource}`,
+    `script-src 'nonce-${n}'`,
+  ].join('; ');
+  return `<!DOCTYPE html>
+<html lang="${vscode.env.language}">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${uri('media', 'codicons', 'codicon.css')}">
+<link rel="stylesheet" href="${uri('media', 'panel.css')}">
+<title>Attention Inspector</title>
+</head>
+<body>
+<div id="app" role="application" aria-label="Attention Inspector"></div>
+<script nonce="${n}" src="${uri('dist', 'webview.js')}"></script>
+</body>
+</html>`;
+}

@@ -1,0 +1,32 @@
+// Progress for work that is usually quick: nothing is shown unless it takes longer than `delayMs`; then a
+// notification with a Cancel button appears. Cancelling there cancels the work.
+import * as vscode from 'vscode';
+
+export async function withDeferredProgress<T>(
+  title: string,
+  delayMs: number,
+  work: (token: vscode.CancellationToken, report: (fraction: number, message: string) => void) => Promise<T>,
+): Promise<T> {
+  const cts = new vscode.CancellationTokenSource();
+  let last = 0;
+  let reporter: ((fraction: number, message: string) => void) | undefined;
+  const report = (fraction: number, message: string) => reporter?.(fraction, message);
+  const promise = work(cts.token, report);
+  const timer = setTimeout(() => {
+    void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, token) => {
+      token.onCancellationRequested(() => cts.cancel());
+      reporter = (fraction, message) => {
+        const pct = Math.max(0, Math.min(100, fraction * 100));
+        progress.report({ message, increment: pct > last ? pct - last : 0 });
+        last = Math.max(last, pct);
+      };
+      return promise.catch(() => undefined);
+    });
+  }, delayMs);
+  try {
+    return await promise;
+  } finally {
+    clearTimeout(timer);
+    cts.dispose();
+  }
+}
