@@ -1,0 +1,378 @@
+// Pure parsing, matching and scoring for the labelled lint corpus (format in test/lint-corpus/README.md and
+// notes/LINT-CONTRACT.md). No file I/O and no dependency on src/lint: findings and linters are described
+// structurally, so this module (and its tests) work before and independently of the linter.
+
+export const RULE_CODES = ['ATT001', 'ATT002', 'ATT003', 'ATT004', 'ATT005', 'ATT006', 'ATT007', 'ATT008'] as const;
+export type RuleCode = (typeof RULE_CODES)[number];
+
+export function isRuleCode(s: string): s is RuleCode {
+  return (RULE_CODES as readonly string[]).includes(s);
+}
+
+export type Label = 'buggy' | 'correct';
+
+/** The `# key: value` header block at the top of a case (the first code cell of a notebook). */
+export interface CaseHeader {
+  name: string;
+  /** owner/name of the public repository the case is modelled on. */
+  repo: string;
+  /** The issue, PR, commit or file that showed the pattern. */
+  url: string;
+  label: Label;
+  pattern: string;
+  why: string;
+  /** For correct cases: the rules a naive linter would wrongly fire on this code. */
+  looksLike: RuleCode[];
+}
+
+/**
+ * A place in a case. `cell` is null for a .py file and the 0-based index over ALL cells (markdown included)
+ * for a notebook, as in the linter contract; `line` is 1-based (relative to the cell in a notebook).
+ */
+export interface Location {
+  cell: number | null;
+  line: number;
+}
+
+export interface Expectation extends Location {
+  code: RuleCode;
+}
+
+/** What the scorer needs from a linter finding (the contract's Finding has these and more). */
+export interface FindingLike {
+  code: string;
+  line: number;
+  column?: number;
+  message?: string;
+}
+
+export interface LocatedFinding extends Location {
+  code: string;
+  column?: number;
+  message?: string;
+}
+
+/** The part of the linter API the scorer calls (structurally satisfied by src/lint's Linter). */
+export interface LinterLike {
+  lintPython(source: string): FindingLike[];
+  lintNotebook(ipynbJson: string): { cellIndex: number; findings: FindingLike[] }[];
+}
+
+export interface SourceUnit {
+  cell: number | null;
+  source: string;
+}
+
+export interface CorpusCase {
+  /** File name inside the cases folder, e.g. `mask-halonet-unfold-keep-fill.py`. */
+  file: string;
+  kind: 'py' | 'ipynb';
+  /** The raw file text (what the linter is given). */
+  text: string;
+  header: CaseHeader;
+  /** The Python sources: one unit for a .py file, one per code cell for a notebook. */
+  units: SourceUnit[];
+  expectations: Expectation[];
+}
+
+const HEADER_KEYS = ['case', 'modelled-on', 'label', 'pattern', 'why', 'looks-like'] as const;
+const HEADER_LINE = /^#\s*([a-z-]+):\s*(.*?)\s*$/;
+/** `# expect: ATT001` or `# expect: ATT002, ATT007` at the very end of a line. */
+const EXPECT_COMMENT = /#\s*expect:\s*([A-Za-z0-9_]+(?:\s*,\s*[A-Za-z0-9_]+)*)\s*$/;
+
+function splitLines(source: string): string[] {
+  return source.split(/\r\n|\r|\n/);
+}
+
+/** Parses the header block of a case; `where` names the file in error messages. */
+export function parseHeader(source: string, where: string): CaseHeader {
+  const fields = new Map<string, string>();
+  for (const line of splitLines(source)) {
+    const m = HEADER_LINE.exec(line);
+    if (!m) break;
+    const key = m[1];
+    if (!(HEADER_KEYS as readonly string[]).includes(key)) {
+      throw new Error(`${where}: unknown header key "${key}" (expected one of ${HEADER_KEYS.join(', ')})`);
+    }
+    if (fields.has(key)) throw new Error(`${where}: header key "${key}" appears twice`);
+    fields.set(key, m[2]);
+  }
+  const need = (key: string): string => {
+    const v = fields.get(key);
+    if (v === undefined || v === '') throw new Error(`${where}: missing header line "# ${key}: ..."`);
+    return v;
+  };
+  const name = need('case');
+  const modelledOn = need('modelled-on');
+  const mo = /^([A-Za-z0-9][\w.-]*\/[\w.-]+)\s+(https:\/\/github\.com\/\S+)$/.exec(modelledOn);
+  if (!mo) throw new Error(`${where}: "# modelled-on:" must be "<owner/repo> <https://github.com/... URL>", got "${modelledOn}"`);
+  const [, repo, url] = mo;
+  if (!url.toLowerCase().startsWith(`https://github.com/${repo.toLowerCase()}/`)) {
+    throw new Error(`${where}: modelled-on URL ${url} is not inside ${repo}`);
+  }
+  const label = need('label');
+  if (label !== 'buggy' && label !== 'correct') throw new Error(`${where}: label must be "buggy" or "correct", got "${label}"`);
+  const looksLike: RuleCode[] = [];
+  const ll = fields.get('looks-like');
+  if (ll !== undefined) {
+    if (label !== 'correct') throw new Error(`${where}: "# looks-like:" is only for correct cases`);
+    for (const code of ll.split(',').map((s) => s.trim()).filter((s) => s !== '')) {
+      if (!isRuleCode(code)) throw new Error(`${where}: looks-like names an unknown rule "${code}"`);
+      looksLike.push(code);
+    }
+  }
+  return { name, repo, url, label, pattern: need('pattern'), why: need('why'), looksLike };
+}
+
+/** The `# expect:` comments of one source unit. Throws on a malformed one or an unknown code. */
+export function parseExpectations(source: string, cell: number | null, where: string): Expectation[] {
+  const out: Expectation[] = [];
+  splitLines(source).forEach((text, i) => {
+    const line = i + 1;
+    const m = EXPECT_COMMENT.exec(text);
+    if (!m) {
+      if (/#\s*expect\s*:/.test(text)) throw new Error(`${where}:${line}: malformed "# expect:" comment: ${text.trim()}`);
+      return;
+    }
+    for (const code of m[1].split(',').map((s) => s.trim())) {
+      if (!isRuleCode(code)) throw new Error(`${where}:${line}: unknown rule code "${code}" in "# expect:"`);
+      if (out.some((e) => e.line === line && e.code === code)) throw new Error(`${where}:${line}: ${code} expected twice`);
+      out.push({ cell, line, code });
+    }
+  });
+  return out;
+}
+
+export interface NotebookCell {
+  /** 0-based over all cells, markdown included. */
+  index: number;
+  cellType: string;
+  source: string;
+}
+
+/** The cells of an .ipynb document (nbformat 4: `source` is a string or a list of strings). */
+export function parseNotebookCells(json: string, where: string): NotebookCell[] {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(json);
+  } catch (e) {
+    throw new Error(`${where}: not valid JSON (${(e as Error).message})`);
+  }
+  const cells = (doc as { cells?: unknown }).cells;
+  if (!Array.isArray(cells)) throw new Error(`${where}: a notebook needs a "cells" array`);
+  return cells.map((cell, index) => {
+    const c = cell as { cell_type?: unknown; source?: unknown };
+    if (typeof c.cell_type !== 'string') throw new Error(`${where}: cell ${index} has no cell_type`);
+    const src = c.source;
+    let source: string;
+    if (typeof src === 'string') source = src;
+    else if (Array.isArray(src) && src.every((s) => typeof s === 'string')) source = src.join('');
+    else throw new Error(`${where}: cell ${index} source must be a string or a list of strings`);
+    return { index, cellType: c.cell_type, source };
+  });
+}
+
+/** Parses and validates one case file (its name and full text). */
+export function parseCase(file: string, text: string): CorpusCase {
+  let kind: 'py' | 'ipynb';
+  let units: SourceUnit[];
+  if (file.endsWith('.py')) {
+    kind = 'py';
+    units = [{ cell: null, source: text }];
+  } else if (file.endsWith('.ipynb')) {
+    kind = 'ipynb';
+    units = parseNotebookCells(text, file)
+      .filter((c) => c.cellType === 'code')
+      .map((c) => ({ cell: c.index, source: c.source }));
+    if (units.length === 0) throw new Error(`${file}: a notebook case needs at least one code cell`);
+  } else {
+    throw new Error(`${file}: a case must be a .py or .ipynb file`);
+  }
+  const header = parseHeader(units[0].source, file);
+  const stem = file.replace(/\.(py|ipynb)$/, '');
+  if (header.name !== stem) throw new Error(`${file}: "# case: ${header.name}" must equal the file name (${stem})`);
+  const expectations = units.flatMap((u) => parseExpectations(u.source, u.cell, u.cell === null ? file : `${file}[cell ${u.cell}]`));
+  if (header.label === 'buggy' && expectations.length === 0) {
+    throw new Error(`${file}: a buggy case needs at least one "# expect: CODE" comment`);
+  }
+  if (header.label === 'correct' && expectations.length > 0) {
+    throw new Error(`${file}: a correct case must not have "# expect:" comments`);
+  }
+  return { file, kind, text, header, units, expectations };
+}
+
+/** Runs a linter on one case and returns its findings with their cell. */
+export function lintCase(linter: LinterLike, c: CorpusCase): LocatedFinding[] {
+  if (c.kind === 'py') {
+    return linter.lintPython(c.text).map((f) => ({ cell: null, code: f.code, line: f.line, column: f.column, message: f.message }));
+  }
+  return linter
+    .lintNotebook(c.text)
+    .flatMap((entry) => entry.findings.map((f) => ({ cell: entry.cellIndex, code: f.code, line: f.line, column: f.column, message: f.message })));
+}
+
+export function locationKey(l: Location & { code: string }): string {
+  return `${l.cell === null ? '-' : l.cell}:${l.code}:${l.line}`;
+}
+
+export interface CaseResult {
+  file: string;
+  /** Expectations met by a finding of the same code on the same line (and cell). */
+  tp: Expectation[];
+  /** Findings with no matching expectation (one per distinct cell/code/line). */
+  fp: LocatedFinding[];
+  /** Expectations no finding met. */
+  fn: Expectation[];
+}
+
+/**
+ * Matches findings to expectations by (cell, code, line). Several findings with the same (cell, code, line)
+ * count once: they are one claim about that line.
+ */
+export function matchCase(file: string, expectations: readonly Expectation[], findings: readonly LocatedFinding[]): CaseResult {
+  const byKey = new Map<string, LocatedFinding>();
+  for (const f of findings) {
+    if (!Number.isInteger(f.line) || f.line < 1) throw new Error(`${file}: finding ${f.code} has an invalid line ${f.line} (expected an integer >= 1)`);
+    const key = locationKey(f);
+    if (!byKey.has(key)) byKey.set(key, f);
+  }
+  const tp: Expectation[] = [];
+  const fn: Expectation[] = [];
+  for (const e of expectations) {
+    const key = locationKey(e);
+    if (byKey.has(key)) {
+      tp.push(e);
+      byKey.delete(key);
+    } else {
+      fn.push(e);
+    }
+  }
+  return { file, tp, fp: [...byKey.values()], fn };
+}
+
+export interface Counts {
+  tp: number;
+  fp: number;
+  fn: number;
+  /** tp / (tp + fp); null when nothing was reported. */
+  precision: number | null;
+  /** tp / (tp + fn); null when nothing was expected. */
+  recall: number | null;
+}
+
+export interface Score {
+  /** One row per rule code (all of RULE_CODES, plus any unknown code a linter reported). */
+  perRule: Map<string, Counts>;
+  overall: Counts;
+}
+
+function ratio(num: number, den: number): number | null {
+  return den === 0 ? null : num / den;
+}
+
+function finish(c: { tp: number; fp: number; fn: number }): Counts {
+  return { ...c, precision: ratio(c.tp, c.tp + c.fp), recall: ratio(c.tp, c.tp + c.fn) };
+}
+
+export function scoreResults(results: readonly CaseResult[]): Score {
+  const raw = new Map<string, { tp: number; fp: number; fn: number }>();
+  for (const code of RULE_CODES) raw.set(code, { tp: 0, fp: 0, fn: 0 });
+  const row = (code: string) => {
+    let r = raw.get(code);
+    if (!r) raw.set(code, (r = { tp: 0, fp: 0, fn: 0 }));
+    return r;
+  };
+  const total = { tp: 0, fp: 0, fn: 0 };
+  for (const r of results) {
+    for (const e of r.tp) row(e.code).tp++;
+    for (const f of r.fp) row(f.code).fp++;
+    for (const e of r.fn) row(e.code).fn++;
+    total.tp += r.tp.length;
+    total.fp += r.fp.length;
+    total.fn += r.fn.length;
+  }
+  const perRule = new Map<string, Counts>();
+  for (const [code, c] of raw) perRule.set(code, finish(c));
+  return { perRule, overall: finish(total) };
+}
+
+function pct(x: number | null): string {
+  return x === null ? '—' : x.toFixed(3);
+}
+
+/** A fixed-width text table: rule, TP, FP, FN, precision, recall, then an overall row. */
+export function formatTable(score: Score): string {
+  const head = ['rule', 'TP', 'FP', 'FN', 'precision', 'recall'];
+  const rows = [...score.perRule].map(([code, c]) => [code, String(c.tp), String(c.fp), String(c.fn), pct(c.precision), pct(c.recall)]);
+  const o = score.overall;
+  rows.push(['overall', String(o.tp), String(o.fp), String(o.fn), pct(o.precision), pct(o.recall)]);
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const fmt = (r: string[]) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
+  return [fmt(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(fmt)].join('\n');
+}
+
+export interface Targets {
+  minOverallPrecision: number;
+  minRecall: number;
+  recallRules: readonly RuleCode[];
+}
+
+/** The brief's targets: overall precision >= 0.9 and recall >= 0.75 on each of ATT001-ATT004. */
+export const TARGETS: Targets = { minOverallPrecision: 0.9, minRecall: 0.75, recallRules: ['ATT001', 'ATT002', 'ATT003', 'ATT004'] };
+
+/** Human-readable reasons the score misses the targets (empty when they are met). */
+export function missedTargets(score: Score, targets: Targets = TARGETS): string[] {
+  const misses: string[] = [];
+  const p = score.overall.precision;
+  if (p === null) misses.push('overall precision is undefined: the linter reported nothing');
+  else if (p < targets.minOverallPrecision) misses.push(`overall precision ${p.toFixed(3)} < ${targets.minOverallPrecision}`);
+  for (const code of targets.recallRules) {
+    const r = score.perRule.get(code)?.recall ?? null;
+    if (r === null) misses.push(`${code} recall is undefined: the corpus expects no ${code}`);
+    else if (r < targets.minRecall) misses.push(`${code} recall ${r.toFixed(3)} < ${targets.minRecall}`);
+  }
+  return misses;
+}
+
+export function describeLocation(file: string, l: Location): string {
+  return l.cell === null ? `${file}:${l.line}` : `${file} [cell ${l.cell}]:${l.line}`;
+}
+
+/** Every false positive and false negative, one per line, with file:line (and cell). */
+export function formatMisses(results: readonly CaseResult[]): string[] {
+  const lines: string[] = [];
+  for (const r of results) {
+    for (const f of r.fp) lines.push(`FP ${f.code} ${describeLocation(r.file, f)}${f.message ? ` — ${f.message}` : ''}`);
+    for (const e of r.fn) lines.push(`FN ${e.code} ${describeLocation(r.file, e)}`);
+  }
+  return lines;
+}
+
+export interface CorpusStats {
+  cases: number;
+  buggy: number;
+  correct: number;
+  notebooks: number;
+  repos: Set<string>;
+  /** Expectations per rule (the buggy evidence). */
+  expected: Map<RuleCode, number>;
+  /** Buggy cases per rule (a case counts once per rule it expects). */
+  buggyCases: Map<RuleCode, number>;
+  /** Correct cases naming the rule in `# looks-like:`. */
+  lookAlikes: Map<RuleCode, number>;
+}
+
+export function corpusStats(cases: readonly CorpusCase[]): CorpusStats {
+  const zero = () => new Map<RuleCode, number>(RULE_CODES.map((c) => [c, 0]));
+  const s: CorpusStats = { cases: cases.length, buggy: 0, correct: 0, notebooks: 0, repos: new Set(), expected: zero(), buggyCases: zero(), lookAlikes: zero() };
+  for (const c of cases) {
+    s.repos.add(c.header.repo.toLowerCase());
+    if (c.kind === 'ipynb') s.notebooks++;
+    if (c.header.label === 'buggy') s.buggy++;
+    else s.correct++;
+    for (const e of c.expectations) s.expected.set(e.code, (s.expected.get(e.code) ?? 0) + 1);
+    for (const code of new Set(c.expectations.map((e) => e.code))) s.buggyCases.set(code, (s.buggyCases.get(code) ?? 0) + 1);
+    for (const code of c.header.looksLike) s.lookAlikes.set(code, (s.lookAlikes.get(code) ?? 0) + 1);
+  }
+  return s;
+}
