@@ -6,11 +6,16 @@ import { entropyNats, traceAttention, type AttentionTrace, type TraceOptions } f
 import type { AttentionRequest, AttentionResult, ModelInfo, ModelSource, RunRequest, RunResult, TokenInfo } from '../protocol/engine';
 import { STALE_RUN, TOO_MANY_TOKENS } from '../protocol/engine';
 import { createTokenizer, type Tokenizer } from '../tokenize';
+import { readTensors } from '../weights';
+import { loadModel } from './index';
 import { createSeededModel } from './seeded-model';
 import type { AttentionModel, ForwardResult, TokenizerChoice } from './types';
 
 /** How the session loads a checkpoint: bytes → model (src/models' family detection). */
 export type ModelLoader = (bytes: Uint8Array, opts: { fileName: string; configJson?: string; tokenizerJson?: string }) => Promise<AttentionModel>;
+
+/** The usual loader: any supported weight format, then family detection. */
+export const loadCheckpoint: ModelLoader = async (bytes, opts) => loadModel(await readTensors(bytes, opts.fileName), opts);
 
 export interface SessionContext {
   checkpoint?: () => Promise<void>;
