@@ -27,7 +27,10 @@ class ParallelSelfAttention(nn.Module):
             k = torch.cat((past_k, k), dim=-2)
             v = torch.cat((past_v, v), dim=-2)
         present = (k, v) if use_cache else None
-        causal = q.shape[-2] == k.shape[-2]
+        q_len, k_len = q.shape[-2], k.shape[-2]
+        if 1 < q_len < k_len:
+            raise ValueError(f"chunked prefill over a cache ({q_len} queries, {k_len} keys) needs an explicit lower-right mask")
+        causal = q_len == k_len  # full forward: square causal; cached decoding: one query sees every key
         out = F.scaled_dot_product_attention(q, k, v, is_causal=causal)
         out = out.transpose(1, 2).reshape(B, T, C)
         return self.dense(out), present

@@ -36,6 +36,8 @@ def sdpa_attention_forward(
     if attention_mask is not None and causal_mask.ndim == 4:
         causal_mask = causal_mask[:, :, :, : key.shape[-2]]
 
+    # The model builds a mask whenever there is a cache or padding, so causal_mask is None only when the
+    # query and key lengths are equal and nothing is padded.
     if is_causal is None:
         is_causal = query.shape[2] > 1 and causal_mask is None and getattr(module, "is_causal", True)
 
