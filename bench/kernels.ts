@@ -1,0 +1,244 @@
+// Kernel benchmark: `npx tsx bench/kernels.ts [--quick]` (build first: `npm run build` generates the wasm module).
+//
+// Single-thread medians (and best) for the pure-TS and the WebAssembly SIMD kernel on the products attention
+// needs, the softmax row pass, and a kernel-only multi-head attention forward (L=512, 12 heads, d_model 768);
+// NumPy's times for the same work in the same run when `python3 -c 'import numpy'` works (OpenBLAS with
+// OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE removed from its environment, one thread and default threads).
+// The machine is shared: numbers are noisy, so compare within one run and look at "best" as well as medians.
+import { spawnSync } from 'node:child_process';
+import { cpus, loadavg } from 'node:os';
+import { createWasmSimdKernel, tsKernel } from '../src/engine/kernels';
+import type { Kernel } from '../src/engine/kernels';
+
+const quick = process.argv.includes('--quick');
+
+interface Product {
+  name: string;
+  m: number;
+  n: number;
+  k: number;
+  transB: boolean;
+}
+
+const products: Product[] = [
+  { name: 'matmul 512x768x768', m: 512, n: 768, k: 768, transB: false },
+  { name: 'linear x·Wᵀ 512x768x768', m: 512, n: 768, k: 768, transB: true },
+];
+for (const L of [128, 512, 2048]) {
+  products.push({ name: `Q·Kᵀ L=${L} hd=64`, m: L, n: L, k: 64, transB: true });
+  products.push({ name: `P·V  L=${L} hd=64`, m: L, n: 64, k: L, transB: false });
+}
+const softmaxSizes = [128, 512, 2048];
+
+interface Timing {
+  median: number;
+  best: number;
+}
+
+/** Runs fn until at least minReps runs and budget ms have passed (after one warm-up); times in ms. */
+function measure(fn: () => void, budgetMs = quick ? 150 : 600, minReps = quick ? 3 : 5): Timing {
+  fn();
+  const times: number[] = [];
+  const start = performance.now();
+  while (times.length < minReps || (performance.now() - start < budgetMs && times.length < 400)) {
+    const t = performance.now();
+    fn();
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  return { median: times[times.length >> 1], best: times[0] };
+}
+
+function random(len: number, seed: number): Float32Array {
+  let s = seed >>> 0;
+  const out = new Float32Array(len);
+  for (let i = 0; i < len; i++) {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    out[i] = s / 2 ** 32 - 0.5;
+  }
+  return out;
+}
+
+const flops = (p: Product): number => 2 * p.m * p.n * p.k;
+
+function timeProduct(kernel: Kernel, p: Product): Timing {
+  const a = random(p.m * p.k, 1);
+  const b = random(p.k * p.n, 2);
+  const c = new Float32Array(p.m * p.n);
+  const args = { m: p.m, n: p.n, k: p.k, a, aOff: 0, lda: p.k, b, bOff: 0, ldb: p.transB ? p.k : p.n, transB: p.transB, c, cOff: 0, ldc: p.n };
+  return measure(() => kernel.gemm(args));
+}
+
+function timeSoftmax(kernel: Kernel, L: number): Timing {
+  const src = random(L * L, 3).map((v) => v * 16);
+  const x = new Float32Array(L * L);
+  return measure(() => {
+    x.set(src);
+    kernel.softmaxRows({ x, off: 0, rows: L, cols: L, ld: L, fullyMasked: 'zero' });
+  });
+}
+
+/** One multi-head attention forward made of kernel calls only: 4 projections, per head Q·Kᵀ, softmax, P·V. */
+function timeMha(kernel: Kernel, L = 512, heads = 12, d = 768): Timing {
+  const hd = d / heads;
+  const x = random(L * d, 4);
+  const w = [5, 6, 7, 8].map((s) => random(d * d, s));
+  const [q, k, v, ctx, out] = [0, 1, 2, 3, 4].map(() => new Float32Array(L * d));
+  const scores = new Float32Array(L * L);
+  const linear = (input: Float32Array, weight: Float32Array, output: Float32Array): void =>
+    kernel.gemm({ m: L, n: d, k: d, a: input, aOff: 0, lda: d, b: weight, bOff: 0, ldb: d, transB: true, c: output, cOff: 0, ldc: d });
+  return measure(() => {
+    linear(x, w[0], q);
+    linear(x, w[1], k);
+    linear(x, w[2], v);
+    for (let h = 0; h < heads; h++) {
+      kernel.gemm({ m: L, n: L, k: hd, a: q, aOff: h * hd, lda: d, b: k, bOff: h * hd, ldb: d, transB: true, c: scores, cOff: 0, ldc: L, alpha: 1 / Math.sqrt(hd) });
+      kernel.softmaxRows({ x: scores, off: 0, rows: L, cols: L, ld: L, fullyMasked: 'zero' });
+      kernel.gemm({ m: L, n: hd, k: L, a: scores, aOff: 0, lda: L, b: v, bOff: h * hd, ldb: d, transB: false, c: ctx, cOff: h * hd, ldc: d });
+    }
+    linear(ctx, w[3], out);
+  }, quick ? 300 : 1500, 3);
+}
+
+/** The copies the wasm kernel makes for one product with beta 0 (A and B in, C out), as TypedArray.set calls. */
+function timeCopies(p: Product): Timing {
+  const a = random(p.m * p.k, 1);
+  const b = random(p.k * p.n, 2);
+  const mem = new Float32Array(p.m * p.k + p.k * p.n + p.m * p.n);
+  const out = new Float32Array(p.m * p.n);
+  return measure(() => {
+    mem.set(a, 0);
+    mem.set(b, p.m * p.k);
+    out.set(mem.subarray(p.m * p.k + p.k * p.n));
+  });
+}
+
+const NUMPY_SCRIPT = String.raw`
+import json, sys, time
+import numpy as np
+spec = json.loads(sys.argv[1])
+quick = spec['quick']
+def measure(fn, budget, min_reps):
+    fn()
+    times = []
+    start = time.perf_counter()
+    while len(times) < min_reps or (time.perf_counter() - start < budget and len(times) < 400):
+        t = time.perf_counter(); fn(); times.append((time.perf_counter() - t) * 1e3)
+    times.sort()
+    return {'median': times[len(times) // 2], 'best': times[0]}
+rng = np.random.default_rng(0)
+budget = 0.15 if quick else 0.6
+out = {'products': [], 'softmax': [], 'numpy': np.__version__}
+for p in spec['products']:
+    a = rng.random((p['m'], p['k']), dtype=np.float32) - 0.5
+    b = rng.random((p['n'], p['k']) if p['transB'] else (p['k'], p['n']), dtype=np.float32) - 0.5
+    c = np.empty((p['m'], p['n']), dtype=np.float32)
+    fn = (lambda: np.matmul(a, b.T, out=c)) if p['transB'] else (lambda: np.matmul(a, b, out=c))
+    out['products'].append(measure(fn, budget, 5))
+for L in spec['softmax']:
+    src = (rng.random((L, L), dtype=np.float32) - 0.5) * 16
+    def softmax():
+        e = np.exp(src - src.max(axis=-1, keepdims=True))
+        e /= e.sum(axis=-1, keepdims=True)
+    out['softmax'].append(measure(softmax, budget, 5))
+L, H, d = 512, 12, 768
+hd = d // H
+x = rng.random((L, d), dtype=np.float32) - 0.5
+w = [rng.random((d, d), dtype=np.float32) - 0.5 for _ in range(4)]
+def mha():
+    q = (x @ w[0].T).reshape(L, H, hd).transpose(1, 0, 2)
+    k = (x @ w[1].T).reshape(L, H, hd).transpose(1, 0, 2)
+    v = (x @ w[2].T).reshape(L, H, hd).transpose(1, 0, 2)
+    s = (q @ k.transpose(0, 2, 1)) * np.float32(1 / np.sqrt(hd))
+    s = np.exp(s - s.max(axis=-1, keepdims=True))
+    s /= s.sum(axis=-1, keepdims=True)
+    ctx = (s @ v).transpose(1, 0, 2).reshape(L, d)
+    return ctx @ w[3].T
+out['mha'] = measure(mha, 0.3 if quick else 1.5, 3)
+print(json.dumps(out))
+`;
+
+interface NumpyTimes {
+  products: Timing[];
+  softmax: Timing[];
+  mha: Timing;
+  numpy: string;
+}
+
+function runNumpy(threads: string | undefined): NumpyTimes | string {
+  const env = { ...process.env };
+  delete env.OPENBLAS_CORETYPE;
+  delete env.OPENBLAS_L2_SIZE;
+  if (threads) env.OPENBLAS_NUM_THREADS = threads;
+  else delete env.OPENBLAS_NUM_THREADS;
+  const probe = spawnSync('python3', ['-c', 'import numpy'], { env, encoding: 'utf8' });
+  if (probe.status !== 0) return 'python3 with numpy not available';
+  const spec = JSON.stringify({ quick, products, softmax: softmaxSizes });
+  const run = spawnSync('python3', ['-c', NUMPY_SCRIPT, spec], { env, encoding: 'utf8', maxBuffer: 1 << 24 });
+  if (run.status !== 0) return `numpy run failed: ${run.stderr.trim().split('\n').pop()}`;
+  return JSON.parse(run.stdout) as NumpyTimes;
+}
+
+const fmtMs = (t: Timing): string => `${t.median.toFixed(2)} (${t.best.toFixed(2)})`;
+const gf = (f: number, ms: number): string => (f / ms / 1e6).toFixed(1);
+const pad = (s: string, n: number): string => s.padEnd(n);
+
+async function main(): Promise<void> {
+  const wasm = await createWasmSimdKernel();
+  const kernels: Kernel[] = [tsKernel, wasm];
+  console.log(`kernels benchmark: ${cpus()[0]?.model ?? '?'} x${cpus().length}, Node ${process.version}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log('times: median ms (best ms); GF/s from the median (best); single thread unless stated\n');
+
+  const np1 = runNumpy('1');
+  const npDefault = runNumpy(undefined);
+  const np1ok = typeof np1 === 'object' ? np1 : undefined;
+  const npDefaultOk = typeof npDefault === 'object' ? npDefault : undefined;
+  if (!np1ok) console.log(`NumPy: ${String(np1)}\n`);
+  else console.log(`NumPy ${np1ok.numpy} (OpenBLAS, OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset)\n`);
+
+  const header = [pad('product', 26), pad('ts ms', 18), pad('ts GF/s', 12), pad('wasm ms', 16), pad('wasm GF/s', 13), pad('numpy-1t ms', 16), pad('np GF/s', 12), pad('np-all ms', 16), 'wasm/np-1t', ' ts/np-1t'];
+  console.log(header.join(''));
+  for (const [i, p] of products.entries()) {
+    const f = flops(p);
+    const [t, w] = kernels.map((kernel) => timeProduct(kernel, p));
+    const n1 = np1ok?.products[i];
+    const nd = npDefaultOk?.products[i];
+    console.log(
+      [
+        pad(p.name, 26),
+        pad(fmtMs(t), 18),
+        pad(`${gf(f, t.median)} (${gf(f, t.best)})`, 12),
+        pad(fmtMs(w), 16),
+        pad(`${gf(f, w.median)} (${gf(f, w.best)})`, 13),
+        pad(n1 ? fmtMs(n1) : '-', 16),
+        pad(n1 ? `${gf(f, n1.median)} (${gf(f, n1.best)})` : '-', 12),
+        pad(nd ? fmtMs(nd) : '-', 16),
+        pad(n1 ? `${(w.median / n1.median).toFixed(2)}x` : '-', 11),
+        n1 ? `${(t.median / n1.median).toFixed(1)}x` : '-',
+      ].join(''),
+    );
+  }
+
+  console.log(`\n${pad('softmax rows LxL', 26)}${pad('ts ms', 18)}${pad('wasm ms', 16)}${pad('numpy-1t ms', 16)}wasm/np-1t`);
+  for (const [i, L] of softmaxSizes.entries()) {
+    const [t, w] = kernels.map((kernel) => timeSoftmax(kernel, L));
+    const n1 = np1ok?.softmax[i];
+    console.log(`${pad(`L=${L}`, 26)}${pad(fmtMs(t), 18)}${pad(fmtMs(w), 16)}${pad(n1 ? fmtMs(n1) : '-', 16)}${n1 ? `${(w.median / n1.median).toFixed(2)}x` : '-'}`);
+  }
+
+  const [mt, mw] = kernels.map((kernel) => timeMha(kernel));
+  console.log('\nmulti-head attention forward from kernel calls only (L=512, 12 heads, d_model 768; 4 projections,');
+  console.log('per head Q·Kᵀ, softmax, P·V; the engine adds its own work on top):');
+  console.log(`  ts ${fmtMs(mt)} ms   wasm-simd ${fmtMs(mw)} ms   numpy-1t ${np1ok ? fmtMs(np1ok.mha) : '-'} ms   numpy-all ${npDefaultOk ? fmtMs(npDefaultOk.mha) : '-'} ms`);
+  if (np1ok) console.log(`  wasm-simd / numpy-1t = ${(mw.median / np1ok.mha.median).toFixed(2)}x   ts / numpy-1t = ${(mt.median / np1ok.mha.median).toFixed(1)}x`);
+
+  const big = products[0];
+  const copies = timeCopies(big);
+  const wBig = timeProduct(wasm, big);
+  console.log(`\nwasm staging copies for ${big.name} (A, B in; C out, as TypedArray.set): ${fmtMs(copies)} ms = ${((100 * copies.median) / wBig.median).toFixed(1)}% of the product's median`);
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});
