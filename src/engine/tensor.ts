@@ -132,7 +132,8 @@ function copyStrided(x: TensorView, out: Float32Array): void {
   const index = new Array<number>(rank).fill(0);
   let src = x.offset;
   for (let o = 0; o < n; o += inner) {
-    for (let j = 0; j < inner; j++) out[o + j] = x.data[src + j * innerStride];
+    if (innerStride === 1) out.set(x.data.subarray(src, src + inner), o);
+    else for (let j = 0; j < inner; j++) out[o + j] = x.data[src + j * innerStride];
     // Advance the multi-index over the outer dims (odometer), keeping `src` in step.
     for (let d = rank - 2; d >= 0; d--) {
       index[d]++;

@@ -9,7 +9,6 @@ import {
   isContiguous,
   normalizeDim,
   numel,
-  permute,
   sameShape,
   tryBroadcastShapes,
   view,
@@ -58,18 +57,22 @@ export function sum(x: TensorLike, dim: number, keepdim = false): Tensor {
   const v = view(x);
   const rank = v.shape.length;
   const d = normalizeDim(dim, rank, 'sum: dim');
-  const perm = [...Array.from({ length: rank }, (_, i) => i).filter((i) => i !== d), d];
-  const moved = contiguous(permute(v, perm)); // (..., shape[d])
+  const dense = contiguous(v);
+  // Dense (outer, len, inner): out[o, i] = Σ_l x[o, l, i], read in memory order.
+  const outer = numel(v.shape.slice(0, d));
   const len = v.shape[d];
-  const rows = len === 0 ? numel(moved.shape.slice(0, -1)) : moved.data.length / len;
-  const out = new Float32Array(rows);
-  for (let r = 0; r < rows; r++) {
-    let s = 0;
-    for (let j = 0; j < len; j++) s += moved.data[r * len + j];
-    out[r] = s;
+  const inner = numel(v.shape.slice(d + 1));
+  const acc = new Float64Array(outer * inner);
+  const data = dense.data;
+  for (let o = 0; o < outer; o++) {
+    const a = o * inner;
+    for (let l = 0; l < len; l++) {
+      const src = (o * len + l) * inner;
+      for (let i = 0; i < inner; i++) acc[a + i] += data[src + i];
+    }
   }
   const shape = v.shape.map((n, i) => (i === d ? 1 : n)).filter((_, i) => keepdim || i !== d);
-  return { data: out, shape };
+  return { data: new Float32Array(acc), shape };
 }
 
 /** Arithmetic mean along `dim`. */

@@ -102,13 +102,17 @@ export function computeStats(input: StatsInput): TraceStats {
       if (Number.isNaN(p)) hasNaN = true;
       sum += p;
       s.colSums[j] += p;
-      if (p > max) [max, argmax] = [p, j];
+      if (p > max) {
+        max = p;
+        argmax = j;
+      }
       if (bias[start + j] !== -Infinity) visible++;
       if (isPadded[j]) padW += p;
       else realW += p;
       if (futureShift !== null && j > i + futureShift) futureW += p;
     }
-    if (hasNaN || max <= 0) [max, argmax] = [hasNaN ? NaN : max, -1];
+    if (hasNaN) max = NaN;
+    if (hasNaN || max <= 0) argmax = -1;
     const rawMV = meanAndVariance(raw, start, end);
     const scaledMV = meanAndVariance(scaled, start, end);
     s.rowSums.push(sum);

@@ -79,9 +79,7 @@ export function traceAttention(q: TensorLike, k: TensorLike, v: TensorLike, opti
   const scores = new Float32Array(L * S);
   // (L, dk) · (S, dk)ᵀ → (L, S)
   kernel.gemm({ m: L, n: S, k: dk, a: qd, aOff: 0, lda: dk, b: kd, bOff: 0, ldb: dk, transB: true, c: scores, cOff: 0, ldc: S });
-  const scaled = scores.map((x) => x * effectiveScale);
-  const masked = scaled.map((x, i) => x + built.bias[i]);
-  const allowed = Uint8Array.from(built.bias, (b) => (b === -Infinity ? 0 : 1));
+  const { scaled, masked, allowed } = scaleAndMask(scores, effectiveScale, built.bias);
   const probs = softmax({ data: masked, shape: [L, S] }, softmaxDim, { fullyMasked: fullyMaskedRows }).data;
   const output = new Float32Array(L * dv);
   // (L, S) · (S, dv) → (L, dv)
@@ -112,6 +110,21 @@ export function traceAttention(q: TensorLike, k: TensorLike, v: TensorLike, opti
     output: { data: output, shape: [L, dv] },
     causalIntent, paddedKeys, padding: built.padding, stats, warnings,
   };
+}
+
+/** scaled = scores · s, masked = scaled + bias, allowed = bias ≠ -inf (plain loops: typed-array map/from with callbacks are slow). */
+function scaleAndMask(scores: Float32Array, s: number, bias: Float32Array) {
+  const n = scores.length;
+  const scaled = new Float32Array(n);
+  const masked = new Float32Array(n);
+  const allowed = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const x = scores[i] * s;
+    scaled[i] = x;
+    masked[i] = x + bias[i];
+    allowed[i] = bias[i] === -Infinity ? 0 : 1;
+  }
+  return { scaled, masked, allowed };
 }
 
 function checkInputs(q: TensorLike, k: TensorLike, v: TensorLike) {
