@@ -2,8 +2,8 @@
 export * from './tensor';
 export * from './ops';
 export * from './masks';
-export { scaledDotProductAttention, type SdpaOptions, type AttentionResult } from './sdpa';
-export type { AttnMask, AttentionInputOptions } from './attention-core';
+export { scaledDotProductAttention, computeAttention, type SdpaOptions, type SdpaResult, type AttentionResult } from './sdpa';
+export { prepareAttention, type AttnMask, type AttentionInputOptions, type PreparedAttention } from './attention-core';
 export { getKernel, setKernel, initKernels, type Kernel, type KernelName, type KernelPreference } from './kernels';
 export { multiheadAttention, projectHeads, type MhaParams, type MhaOptions, type MhaResult } from './mha';
 export * from './trace';

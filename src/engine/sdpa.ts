@@ -19,18 +19,21 @@ import type { Tensor, TensorLike } from './tensor';
 
 export type SdpaOptions = AttentionInputOptions;
 
-export interface AttentionResult {
+export interface SdpaResult {
   /** [...batch, L, Ev] */
   out: Tensor;
   /** [...batch, L, S]: the softmax probabilities (0 on fully masked rows, or NaN when asked). */
   probs: Tensor;
 }
 
+/** Former name of SdpaResult. */
+export type AttentionResult = SdpaResult;
+
 /**
  * F.scaled_dot_product_attention(q, k, v, attn_mask, is_causal, scale, enable_gqa) with dropout 0.
  * q [..., L, E], k [..., S, E], v [..., S, Ev]; batch dims broadcast (GQA: the head dim of k/v may divide q's).
  */
-export function scaledDotProductAttention(q: TensorLike, k: TensorLike, v: TensorLike, options: SdpaOptions = {}): AttentionResult {
+export function scaledDotProductAttention(q: TensorLike, k: TensorLike, v: TensorLike, options: SdpaOptions = {}): SdpaResult {
   const p = prepareAttention('scaledDotProductAttention', q, k, v, options);
   return computeAttention(p, 'zero');
 }
@@ -39,7 +42,7 @@ export function scaledDotProductAttention(q: TensorLike, k: TensorLike, v: Tenso
  * The materialised attention for a prepared problem. `fullyMasked` picks what a row with no visible key
  * becomes: 'zero' (SDPA) or 'nan' (the plain softmax of nn.MultiheadAttention's need_weights path).
  */
-export function computeAttention(p: PreparedAttention, fullyMasked: 'zero' | 'nan'): AttentionResult {
+export function computeAttention(p: PreparedAttention, fullyMasked: 'zero' | 'nan'): SdpaResult {
   const { L, S, Ev } = p;
   const nb = batchCount(p);
   const probs = new Float32Array(nb * L * S);
