@@ -31,32 +31,42 @@ export function sliceAligned(a: Aligned, from: number, to: number): Aligned {
   return { text: a.text.slice(from, to), starts: a.starts.subarray(from, to), ends: a.ends.subarray(from, to) };
 }
 
-/** Growable output of a transform. */
+/** Growable output of a transform (typed arrays and a rope string: no per-unit allocation). */
 export class AlignedBuilder {
-  private parts: string[] = [];
-  private starts: number[] = [];
-  private ends: number[] = [];
+  private text = '';
+  private starts = new Int32Array(64);
+  private ends = new Int32Array(64);
+  private n = 0;
 
   /** Appends `s`, every unit of which comes from the original range [start, end). */
   push(s: string, start: number, end: number): void {
-    if (s.length === 0) return;
-    this.parts.push(s);
-    for (let k = 0; k < s.length; k++) {
-      this.starts.push(start);
-      this.ends.push(end);
+    const len = s.length;
+    if (len === 0) return;
+    if (this.n + len > this.starts.length) {
+      const cap = Math.max(this.starts.length * 2, this.n + len);
+      const starts = new Int32Array(cap);
+      const ends = new Int32Array(cap);
+      starts.set(this.starts.subarray(0, this.n));
+      ends.set(this.ends.subarray(0, this.n));
+      this.starts = starts;
+      this.ends = ends;
+    }
+    this.text += s;
+    for (let k = 0; k < len; k++) {
+      this.starts[this.n] = start;
+      this.ends[this.n++] = end;
     }
   }
 
   build(): Aligned {
-    return { text: this.parts.join(''), starts: Int32Array.from(this.starts), ends: Int32Array.from(this.ends) };
+    return { text: this.text, starts: this.starts.slice(0, this.n), ends: this.ends.slice(0, this.n) };
   }
 }
 
-/** Calls `f(start, end)` for every code point of a.text (unit range). */
+/** Calls `f(start, end)` for every code point of text (unit range). */
 function forEachCodePoint(text: string, f: (i: number, j: number) => void): void {
   for (let i = 0; i < text.length; ) {
-    const cp = text.codePointAt(i)!;
-    const j = i + (cp > 0xffff ? 2 : 1);
+    const j = i + (text.codePointAt(i)! > 0xffff ? 2 : 1);
     f(i, j);
     i = j;
   }
@@ -76,14 +86,24 @@ function rangeOf(a: Aligned, i: number, j: number): [number, number] {
 /** Replaces every code point c by f(c) (possibly empty or several characters). */
 export function mapCodePoints(a: Aligned, f: (c: string) => string): Aligned {
   const out = new AlignedBuilder();
-  forEachCodePoint(a.text, (i, j) => {
-    const [s, e] = rangeOf(a, i, j);
-    out.push(f(a.text.slice(i, j)), s, e);
-  });
+  const text = a.text;
+  for (let i = 0; i < text.length; ) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const lo = text.charCodeAt(i + 1);
+      if (lo >= 0xdc00 && lo <= 0xdfff) {
+        out.push(f(text.slice(i, i + 2)), Math.min(a.starts[i], a.starts[i + 1]), Math.max(a.ends[i], a.ends[i + 1]));
+        i += 2;
+        continue;
+      }
+    }
+    out.push(f(text[i]), a.starts[i], a.ends[i]);
+    i++;
+  }
   return out.build();
 }
 
-const CLUSTER_RE = /[^]\p{M}*/gu;
+const CLUSTER_RE = /[^]\p{M}+/gu; // a code point followed by at least one combining mark
 
 /**
  * Replaces every cluster (a code point plus the combining marks that follow it) by f(cluster), for
@@ -94,10 +114,19 @@ const CLUSTER_RE = /[^]\p{M}*/gu;
  * accent stays with its base letter; otherwise the whole output maps to the whole cluster.
  */
 export function mapClusters(a: Aligned, f: (cluster: string) => string): Aligned {
-  const out = new AlignedBuilder();
   const re = new RegExp(CLUSTER_RE);
   let m: RegExpExecArray | null;
+  let done = 0; // units before this are emitted
+  const out = new AlignedBuilder();
+  const emitSingles = (to: number) => {
+    // code points with no marks after them: their own clusters
+    if (done < to) {
+      const part = mapCodePoints({ text: a.text.slice(done, to), starts: a.starts.subarray(done, to), ends: a.ends.subarray(done, to) }, f);
+      for (let k = 0; k < part.text.length; k++) out.push(part.text[k], part.starts[k], part.ends[k]);
+    }
+  };
   while ((m = re.exec(a.text)) !== null) {
+    emitSingles(m.index);
     const cluster = m[0];
     const whole = f(cluster);
     const pieces: [string, number, number][] = [];
@@ -120,7 +149,9 @@ export function mapClusters(a: Aligned, f: (cluster: string) => string): Aligned
       const [s, e] = rangeOf(a, m.index, m.index + cluster.length);
       out.push(whole, s, e);
     }
+    done = m.index + cluster.length;
   }
+  emitSingles(a.text.length);
   return out.build();
 }
 

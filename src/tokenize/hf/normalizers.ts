@@ -87,6 +87,21 @@ function replace(cfg: JsonObject, path: string): Normalizer {
 
 const SUPPORTED = ['BertNormalizer', 'Lowercase', 'StripAccents', 'NFC', 'NFD', 'NFKC', 'NFKD', 'Strip', 'Replace', 'Prepend', 'Sequence'];
 
+/**
+ * True if the normalizer works character by character (or cluster by cluster) and keeps white space white
+ * space, so the text can be normalised in chunks cut at white space. Strip, Replace and Prepend look at the
+ * whole text.
+ */
+export function isChunkSafeNormalizer(config: unknown): boolean {
+  if (config === null || config === undefined) return true;
+  const t = (config as { type?: unknown }).type;
+  if (t === 'Sequence') {
+    const parts = (config as { normalizers?: unknown }).normalizers;
+    return Array.isArray(parts) && parts.every(isChunkSafeNormalizer);
+  }
+  return ['BertNormalizer', 'Lowercase', 'StripAccents', 'NFC', 'NFD', 'NFKC', 'NFKD'].includes(t as string);
+}
+
 /** Builds the normalizer described by `config` (null/undefined: none). */
 export function buildNormalizer(config: unknown, path = 'normalizer'): Normalizer | undefined {
   if (config === null || config === undefined) return undefined;

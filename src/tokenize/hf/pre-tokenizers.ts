@@ -79,25 +79,34 @@ function byteLevel(cfg: JsonObject, path: string): PreTokenizer {
 
 const SUPPORTED = ['ByteLevel', 'BertPreTokenizer', 'Whitespace', 'WhitespaceSplit', 'Sequence'];
 
+/**
+ * Where the input may be cut into chunks that tokenise independently (see ./chunks.ts):
+ * 'whitespace' — after any white space (it is removed and always ends a word);
+ * 'space-before-word' — before a space that follows a non-space (GPT-2's regex always starts a piece there);
+ * 'none' — nowhere.
+ */
+export type ChunkBreaks = 'whitespace' | 'space-before-word' | 'none';
+
 export interface PreTokenizerInfo {
   readonly preTokenize: PreTokenizer;
   /** True when words come out in GPT-2's byte alphabet (tokens are then displayed through their bytes). */
   readonly byteLevel: boolean;
+  readonly breaks: ChunkBreaks;
 }
 
 /** Builds the pre-tokenizer described by `config` (null/undefined: the whole text is one word). */
 export function buildPreTokenizer(config: unknown, path = 'pre_tokenizer'): PreTokenizerInfo {
-  if (config === null || config === undefined) return { preTokenize: (a) => (a.text.length ? [a] : []), byteLevel: false };
+  if (config === null || config === undefined) return { preTokenize: (a) => (a.text.length ? [a] : []), byteLevel: false, breaks: 'none' };
   const cfg = asObject(config, path);
   switch (componentType(cfg, path, SUPPORTED)) {
     case 'ByteLevel':
-      return { preTokenize: byteLevel(cfg, path), byteLevel: true };
+      return { preTokenize: byteLevel(cfg, path), byteLevel: true, breaks: optBool(cfg, 'use_regex', path, true) ? 'space-before-word' : 'none' };
     case 'BertPreTokenizer':
-      return { preTokenize: bertPreTokenizer, byteLevel: false };
+      return { preTokenize: bertPreTokenizer, byteLevel: false, breaks: 'whitespace' };
     case 'Whitespace':
-      return { preTokenize: whitespace, byteLevel: false };
+      return { preTokenize: whitespace, byteLevel: false, breaks: 'whitespace' };
     case 'WhitespaceSplit':
-      return { preTokenize: whitespaceSplit, byteLevel: false };
+      return { preTokenize: whitespaceSplit, byteLevel: false, breaks: 'whitespace' };
     default: {
       const parts = asArray(cfg.pretokenizers, `${path}.pretokenizers`).map((c, i) =>
         buildPreTokenizer(asObject(c, `${path}.pretokenizers[${i}]`), `${path}.pretokenizers[${i}]`),
@@ -105,6 +114,8 @@ export function buildPreTokenizer(config: unknown, path = 'pre_tokenizer'): PreT
       return {
         preTokenize: (a) => parts.reduce<Aligned[]>((words, p) => words.flatMap((w) => p.preTokenize(w)), [a]),
         byteLevel: parts.some((p) => p.byteLevel),
+        // later pre-tokenizers only split the first one's words further, so its breaks hold for the sequence
+        breaks: parts.length ? parts[0].breaks : 'none',
       };
     }
   }

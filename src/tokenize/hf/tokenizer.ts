@@ -10,12 +10,16 @@ import { alignOriginal, sliceAligned, type Aligned } from './aligned';
 import { AddedTokenMatcher, parseAddedTokens, type AddedToken } from './added-tokens';
 import { asObject, describe } from './json';
 import { buildModel } from './models';
-import { buildNormalizer } from './normalizers';
+import { chunkEnd } from './chunks';
+import { buildNormalizer, isChunkSafeNormalizer } from './normalizers';
 import { buildPostProcessor } from './post-processors';
 import { buildPreTokenizer } from './pre-tokenizers';
 import { byteLevelTokenBytes } from '../byte-level';
 import { displayBytes, displayText } from '../display';
 import { tokenLimit, type EncodeOptions, type Token, type Tokenizer } from '../types';
+
+/** Target chunk length in UTF-16 units (chunks end at the next safe cut after this). */
+const CHUNK_UNITS = 8192;
 
 /** A token before its offsets are made monotone: raw original range. */
 interface RawToken {
@@ -34,8 +38,15 @@ function parseJson(json: string | object): object {
   }
 }
 
+export interface TokenizerJsonOptions {
+  /** Target chunk length for long texts (default 8192 UTF-16 units; tests use tiny values to exercise cuts). */
+  readonly chunkUnits?: number;
+}
+
 /** Builds a tokenizer from the text or parsed object of a tokenizer.json. Throws an Error naming any problem. */
-export function tokenizerFromJson(json: string | object, name?: string): Tokenizer {
+export function tokenizerFromJson(json: string | object, name?: string, options: TokenizerJsonOptions = {}): Tokenizer {
+  const chunkUnits = options.chunkUnits ?? CHUNK_UNITS;
+  if (!Number.isInteger(chunkUnits) || chunkUnits < 1) throw new Error(`chunkUnits must be a positive integer, got ${String(chunkUnits)}`);
   const parsed = parseJson(json);
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new Error(`tokenizer.json must hold a JSON object, got ${describe(parsed)}`);
@@ -67,6 +78,15 @@ export function tokenizerFromJson(json: string | object, name?: string): Tokeniz
   const normMatcher = new AddedTokenMatcher(
     added.filter((t) => t.normalized).map((t) => [normalize(alignOriginal(t.content, 0, t.content.length)).text, t] as const),
   );
+
+  // Long texts are normalised and tokenised in chunks cut where the pipeline breaks anyway (./chunks.ts), unless
+  // a component could see across such a cut.
+  const normalizedAdded = added.filter((t) => t.normalized);
+  const chunkBreaks =
+    isChunkSafeNormalizer(root.normalizer) &&
+    normalizedAdded.every((t) => !t.lstrip && !t.rstrip && !/\p{White_Space}/u.test(t.content))
+      ? pre.breaks
+      : 'none';
 
   const displayCache = new Map<number, string>();
   const displayOf = (id: number): string => {
@@ -112,12 +132,16 @@ export function tokenizerFromJson(json: string | object, name?: string): Tokeniz
           if (raw.length >= contentLimit) break;
           continue;
         }
-        const normalized = normalize(alignOriginal(text, piece.start, piece.end));
-        for (const sub of normMatcher.split(normalized.text)) {
-          if (sub.token) {
-            pushAdded(sub.token, normalized.starts[sub.start], normalized.ends[sub.end - 1]);
-            if (raw.length >= contentLimit) break outer;
-          } else if (!encodeNormalized(sliceAligned(normalized, sub.start, sub.end), raw, contentLimit)) break outer;
+        for (let from = piece.start; from < piece.end; ) {
+          const to = chunkEnd(text, from, piece.end, chunkBreaks, chunkUnits);
+          const normalized = normalize(alignOriginal(text, from, to));
+          for (const sub of normMatcher.split(normalized.text)) {
+            if (sub.token) {
+              pushAdded(sub.token, normalized.starts[sub.start], normalized.ends[sub.end - 1]);
+              if (raw.length >= contentLimit) break outer;
+            } else if (!encodeNormalized(sliceAligned(normalized, sub.start, sub.end), raw, contentLimit)) break outer;
+          }
+          from = to;
         }
       }
     }

@@ -207,6 +207,35 @@ describe('tokenizer.json: WordPiece with BertNormalizer (BERT style)', () => {
   });
 });
 
+describe('tokenizer.json: long texts are tokenised in chunks with exactly the same result', () => {
+  // Cuts are made only where the pipeline breaks anyway (after white space for BERT, before " word" for
+  // ByteLevel). A chunk target of 1-20 units puts a cut at nearly every such place; the result must equal the
+  // uncut one (target larger than the text).
+  const long = fc.array(unicodeText({ exclude: ['<|endoftext|>'] }), { maxLength: 6 }).map((a) => a.join(' '));
+  const pairs: [string, object][] = [
+    ['BERT style', bertJson()],
+    ['GPT-2 style', BPE_JSON],
+    ['GPT-2 style with a prefix space', { ...BPE_JSON, pre_tokenizer: { type: 'ByteLevel', add_prefix_space: true } }],
+  ];
+  for (const [what, json] of pairs) {
+    it(what, () => {
+      const whole = tokenizerFromJson(json, undefined, { chunkUnits: 1e9 });
+      fc.assert(
+        fc.property(long, fc.integer({ min: 1, max: 20 }), (s, chunkUnits) => {
+          assert.deepEqual(tokenizerFromJson(json, undefined, { chunkUnits }).encode(s), whole.encode(s));
+        }),
+        { numRuns: 200 },
+      );
+    });
+  }
+
+  it('stops early under maxTokens on a long text', () => {
+    const bert = tokenizerFromJson(bertJson());
+    const t = bert.encode('hello world '.repeat(200_000), { maxTokens: 5 });
+    assert.deepEqual(ids(t), [2, 8, 9, 8, 3]);
+  });
+});
+
 describe('tokenizer.json: other BPE options', () => {
   const base = { type: 'BPE', vocab: { '<unk>': 0, a: 1, b: 2, ab: 3, '##b': 4, 'a##b': 5 }, merges: [['a', 'b']] };
   const make = (model: Record<string, unknown>, extra: Record<string, unknown> = {}) =>

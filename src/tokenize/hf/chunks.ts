@@ -1,0 +1,36 @@
+// Cutting a long text into chunks that tokenise independently, so that encode() with maxTokens stops early and a
+// multi-megabyte input is normalised piece by piece instead of all at once. A cut is only made where the
+// pipeline is known to break anyway, so the tokens are exactly those of the uncut text.
+
+import type { ChunkBreaks } from './pre-tokenizers';
+
+const WHITE_SPACE = /\p{White_Space}/u;
+const MARK = /\p{M}/u;
+
+function isLowSurrogate(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff;
+}
+
+/** True if a chunk may start at unit i of text (from < i < to). */
+function canCut(text: string, i: number, to: number, breaks: ChunkBreaks): boolean {
+  const here = text[i];
+  const before = text[i - 1];
+  if (breaks === 'whitespace') {
+    // after white space, before something that is neither white space nor a mark (which would join it)
+    return WHITE_SPACE.test(before) && !WHITE_SPACE.test(here) && !isLowSurrogate(text.charCodeAt(i)) && !MARK.test(String.fromCodePoint(text.codePointAt(i)!));
+  }
+  if (breaks === 'space-before-word') {
+    // before " " that follows a non-space and is not followed by a combining mark: GPT-2's regex starts a piece
+    // there whatever comes next, and a prefix space is not added to a chunk that starts with a space.
+    if (here !== ' ' || WHITE_SPACE.test(before)) return false;
+    return i + 1 >= to || !MARK.test(String.fromCodePoint(text.codePointAt(i + 1)!));
+  }
+  return false;
+}
+
+/** End of the chunk that starts at `from`: the first cut position at or after from + target, else `to`. */
+export function chunkEnd(text: string, from: number, to: number, breaks: ChunkBreaks, target: number): number {
+  if (breaks === 'none') return to;
+  for (let i = Math.max(from + 1, from + target); i < to; i++) if (canCut(text, i, to, breaks)) return i;
+  return to;
+}
