@@ -43,8 +43,12 @@ export function displayCodePoint(cp: number): string {
   return String.fromCodePoint(cp);
 }
 
+/** Any character displayCodePoint changes (a superset for surrogates: valid pairs take the slow path). */
+const NEEDS_ESCAPE = /[\x00-\x20\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ufeff\ud800-\udfff]/;
+
 /** Readable form of a string: whitespace made visible, invisible/bidi characters escaped, everything else kept. */
 export function displayText(s: string): string {
+  if (!NEEDS_ESCAPE.test(s)) return s;
   let out = '';
   let plainFrom = 0;
   for (let i = 0; i < s.length; ) {
