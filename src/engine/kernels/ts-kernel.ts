@@ -64,13 +64,25 @@ function packB(
   let d = 0;
   for (let j = 0; j < cols; j += NR) {
     const live = Math.min(NR, cols - j);
-    if (transB) {
-      for (let jj = 0; jj < NR; jj++) {
-        const src = bOff + (j0 + j + jj) * ldb;
-        if (jj < live) for (let p = 0; p < k; p++) dst[d + p * NR + jj] = b[src + p];
-        else for (let p = 0; p < k; p++) dst[d + p * NR + jj] = 0;
+    if (transB && live === NR) {
+      // four rows of the stored B, read side by side
+      const r0 = bOff + (j0 + j) * ldb;
+      const r1 = r0 + ldb;
+      const r2 = r1 + ldb;
+      const r3 = r2 + ldb;
+      for (let p = 0; p < k; p++) {
+        dst[d] = b[r0 + p];
+        dst[d + 1] = b[r1 + p];
+        dst[d + 2] = b[r2 + p];
+        dst[d + 3] = b[r3 + p];
+        d += NR;
       }
-      d += k * NR;
+    } else if (transB) {
+      const r0 = bOff + (j0 + j) * ldb;
+      for (let p = 0; p < k; p++) {
+        for (let jj = 0; jj < NR; jj++) dst[d + jj] = jj < live ? b[r0 + jj * ldb + p] : 0;
+        d += NR;
+      }
     } else {
       let src = bOff + j0 + j;
       for (let p = 0; p < k; p++) {

@@ -80,6 +80,15 @@ const roundUp = (x: number, multiple: number): number => Math.ceil(x / multiple)
 /** Byte offsets are kept 64-byte aligned (one cache line). */
 const align64 = (bytes: number): number => roundUp(bytes, 64);
 
+/**
+ * Leading dimension of the staged C for nPad columns. When rows would be a multiple of 1 KiB apart, the
+ * micro-kernel's column strips of tiles (one row every 1 KiB) would all map to a few cache sets; 8 extra
+ * floats (32 bytes) per row spread them over all sets.
+ */
+function stagedLd(nPad: number): number {
+  return nPad % 256 === 0 ? nPad + 8 : nPad;
+}
+
 /** Copies a rows x cols block between row-major views (memcpy per row, or one memcpy when both are dense). */
 function copyRows(
   src: Float32Array,
@@ -173,12 +182,13 @@ export class WasmSimdKernel implements Kernel {
     const aAt = align64(pb + NC * KC * 4);
     const bAt = align64(aAt + m * k * 4);
     const cAt = align64(bAt + k * n * 4);
-    const mem = this.memory(cAt + mPad * nPad * 4);
+    const ldcW = stagedLd(nPad);
+    const mem = this.memory(cAt + mPad * ldcW * 4);
 
     copyRows(args.a, args.aOff, args.lda, mem, aAt / 4, k, m, k);
     if (transB) copyRows(args.b, args.bOff, args.ldb, mem, bAt / 4, k, n, k);
     else copyRows(args.b, args.bOff, args.ldb, mem, bAt / 4, n, k, n);
-    if (beta === 1) copyRows(args.c, args.cOff, args.ldc, mem, cAt / 4, nPad, m, n);
+    if (beta === 1) copyRows(args.c, args.cOff, args.ldc, mem, cAt / 4, ldcW, m, n);
 
     const alpha = args.alpha ?? 1;
     const w = this.wasm;
@@ -192,11 +202,11 @@ export class WasmSimdKernel implements Kernel {
         for (let ic = 0; ic < m; ic += MC) {
           const mc = Math.min(MC, m - ic);
           w.packA(aAt + 4 * (ic * k + pc), k, mc, kc, pa);
-          w.macro(mc, nc, kc, pa, pb, cAt + 4 * (ic * nPad + jc), nPad, alpha, accumulate);
+          w.macro(mc, nc, kc, pa, pb, cAt + 4 * (ic * ldcW + jc), ldcW, alpha, accumulate);
         }
       }
     }
-    copyRows(this.view, cAt / 4, nPad, args.c, args.cOff, args.ldc, m, n);
+    copyRows(this.view, cAt / 4, ldcW, args.c, args.cOff, args.ldc, m, n);
   }
 
   /**
