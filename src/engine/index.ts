@@ -2,7 +2,7 @@
 export * from './tensor';
 export * from './ops';
 export * from './masks';
-export { scaledDotProductAttention, computeAttention, type SdpaOptions, type SdpaResult, type AttentionResult } from './sdpa';
+export { scaledDotProductAttention, computeAttention, MAX_MATERIALISED_WEIGHTS, type SdpaOptions, type SdpaResult, type AttentionResult } from './sdpa';
 export { prepareAttention, type AttnMask, type AttentionInputOptions, type PreparedAttention } from './attention-core';
 export { getKernel, setKernel, initKernels, type Kernel, type KernelName, type KernelPreference } from './kernels';
 export { multiheadAttention, projectHeads, type MhaParams, type MhaOptions, type MhaResult } from './mha';

@@ -16,6 +16,10 @@ import {
 } from './attention-core';
 import { getKernel } from './kernels';
 import type { Tensor, TensorLike } from './tensor';
+import { checkMaterialisable } from './validate';
+
+/** Most attention weights SDPA / MHA materialise at once: 2^28 float32 values = 1 GiB. */
+export const MAX_MATERIALISED_WEIGHTS = 2 ** 28;
 
 export type SdpaOptions = AttentionInputOptions;
 
@@ -44,6 +48,7 @@ export function scaledDotProductAttention(q: TensorLike, k: TensorLike, v: Tenso
  */
 export function computeAttention(p: PreparedAttention, fullyMasked: 'zero' | 'nan'): SdpaResult {
   const { L, S, Ev } = p;
+  checkMaterialisable(p.fn, 'the attention weights', [...p.batch, L, S], MAX_MATERIALISED_WEIGHTS, 'use flashAttention for the output and attentionRows for the rows you need');
   const nb = batchCount(p);
   const probs = new Float32Array(nb * L * S);
   const out = new Float32Array(nb * L * Ev);

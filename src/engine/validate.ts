@@ -17,6 +17,9 @@ export function checkFloat(fn: string, name: string, t: TensorLike | undefined |
 
 /** Throws unless `t` is a float32 tensor or a bool tensor with consistent data. */
 export function checkMaskTensor(fn: string, name: string, t: AnyTensor): void {
+  if (typeof t !== 'object' || t === null) {
+    throw new Error(`${fn}: ${name} must be a bool or float32 tensor, got ${t === null ? 'null' : typeof t}`);
+  }
   if (t.dtype === 'bool') {
     if (!(t.data instanceof Uint8Array) || !Array.isArray(t.shape)) {
       throw new Error(`${fn}: ${name} must be a bool tensor ({data: Uint8Array, shape, dtype: 'bool'}) or a float32 tensor`);
@@ -66,6 +69,18 @@ export function checkScale(fn: string, name: string, scale: number | undefined):
   if (scale === undefined) return;
   if (typeof scale !== 'number' || !Number.isFinite(scale)) {
     throw new Error(`${fn}: ${name} must be a finite number, got ${String(scale)}`);
+  }
+}
+
+/**
+ * Throws when materialising `cells` float32 values would be unreasonable (over `limit`), naming what to
+ * use instead. Keeps a long input from ending in an out-of-memory crash of the worker.
+ */
+export function checkMaterialisable(fn: string, what: string, shape: readonly number[], limit: number, instead: string): void {
+  const cells = product(shape);
+  if (cells > limit) {
+    const gb = (cells * 4) / 2 ** 30;
+    throw new Error(`${fn}: ${what} of shape ${formatShape(shape)} would hold ${cells} values (${gb.toFixed(1)} GiB), more than the ${limit} this function materialises; ${instead}`);
   }
 }
 

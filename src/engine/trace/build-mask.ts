@@ -32,6 +32,7 @@ export function buildMask(choices: readonly MaskChoice[], L: number, S: number):
   const padded = new Set<number>();
   const padding: PaddingReading[] = [];
   for (const choice of choices) {
+    if (typeof choice !== 'object' || choice === null) throw new Error(`${FN}: each mask must be an object with a kind, got ${String(choice)}`);
     switch (choice.kind) {
       case 'none':
         break;

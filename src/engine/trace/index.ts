@@ -1,4 +1,4 @@
-export { traceAttention, resolveScale, type AttentionTrace } from './trace';
+export { traceAttention, resolveScale, MAX_TRACE_CELLS, type AttentionTrace } from './trace';
 export type { TraceOptions, ScaleChoice, MaskChoice, CausalAlign } from './options';
 export { TRACE_DEFAULTS } from './options';
 export type { TraceStats, OverallScoreStats } from './stats';

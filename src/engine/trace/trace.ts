@@ -9,13 +9,16 @@
 import { getKernel } from '../kernels';
 import { softmax } from '../ops/softmax';
 import { type BoolTensor, type Tensor, type TensorLike, contiguous, formatShape } from '../tensor';
-import { checkFloat, checkNonEmpty } from '../validate';
+import { checkFloat, checkMaterialisable, checkNonEmpty } from '../validate';
 import { type BuiltMask, type PaddingReading, buildMask } from './build-mask';
 import { type CausalAlign, type MaskChoice, type ScaleChoice, TRACE_DEFAULTS, type TraceOptions } from './options';
 import { type TraceStats, computeStats } from './stats';
 import { type TraceWarning, traceWarnings } from './warnings';
 
 const FN = 'traceAttention';
+
+/** Largest L×S traced: 4096 × 4096 (five float32 L×S arrays and one byte mask: about 350 MB at this size). */
+export const MAX_TRACE_CELLS = 2 ** 24;
 
 export interface AttentionTrace {
   L: number;
@@ -55,6 +58,8 @@ export interface AttentionTrace {
 /** Runs one head step by step: q [L, dk], k [S, dk], v [S, dv]. */
 export function traceAttention(q: TensorLike, k: TensorLike, v: TensorLike, options: TraceOptions = {}): AttentionTrace {
   const { L, S, dk, dv, qd, kd, vd } = checkInputs(q, k, v);
+  if (options === null || typeof options !== 'object') throw new Error(`${FN}: options must be an object, got ${String(options)}`);
+  checkMaterialisable(FN, 'a trace', [L, S], MAX_TRACE_CELLS, 'trace a shorter span, or use attentionRows for the rows you need');
   const scaleChoice = options.scale ?? { kind: 'inv-sqrt-dk' };
   const scale = resolveScale(scaleChoice, dk);
   const temperature = options.temperature ?? 1;
@@ -72,7 +77,7 @@ export function traceAttention(q: TensorLike, k: TensorLike, v: TensorLike, opti
   const scoreVarianceThreshold = checkThreshold('scoreVarianceThreshold', options.scoreVarianceThreshold, TRACE_DEFAULTS.scoreVarianceThreshold);
   const normalizationTolerance = checkThreshold('normalizationTolerance', options.normalizationTolerance, TRACE_DEFAULTS.normalizationTolerance);
 
-  const choices: readonly MaskChoice[] = options.mask === undefined ? [] : Array.isArray(options.mask) ? options.mask : [options.mask as MaskChoice];
+  const choices: readonly MaskChoice[] = options.mask == null ? [] : Array.isArray(options.mask) ? options.mask : [options.mask as MaskChoice];
   const built = buildMask(choices, L, S);
 
   const kernel = getKernel();

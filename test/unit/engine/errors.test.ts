@@ -54,6 +54,11 @@ describe('errors for bad input', () => {
       assert.throws(() => scaledDotProductAttention(q, k, v, { attnMask: causalMask(3, 6), isCausal: true }), /attnMask must not be set when isCausal is true/);
     });
 
+    it('problems too large to materialise point to flashAttention / attentionRows', () => {
+      const long = zerosT([1, 1, 16385, 1]); // L = S = 16385: L·S > 2^28
+      assert.throws(() => scaledDotProductAttention(long, long, long), /scaledDotProductAttention: the attention weights of shape \[1, 1, 16385, 16385\] would hold 268468225 values \(1\.0 GiB\).*use flashAttention/);
+    });
+
     it('rank < 2, wrong data length and non-tensors', () => {
       assert.throws(() => scaledDotProductAttention(zerosT([8]), k, v), /q must have rank ≥ 2/);
       assert.throws(() => scaledDotProductAttention({ data: new Float32Array(5), shape: [2, 4] }, k, v), /q has 5 elements but its shape \[2, 4\] needs 8/);
@@ -111,6 +116,11 @@ describe('errors for bad input', () => {
       assert.throws(() => traceAttention(hq, hk, hv, { softmaxDim: 0 as -1 }), /softmaxDim must be -1 or -2, got 0/);
       assert.throws(() => traceAttention(zerosT([0, 8]), hk, hv), /q of shape \[0, 8\] has a zero-size dim \(L = 0\)/);
       assert.throws(() => traceAttention(hq, hk, hv, { paddedKeys: [6] }), /paddedKeys holds 6, outside 0\.\.5/);
+      assert.throws(() => traceAttention(hq, hk, hv, { mask: [null as unknown as { kind: 'none' }] }), /each mask must be an object with a kind, got null/);
+      assert.throws(() => traceAttention(hq, hk, hv, { mask: { kind: 'explicit' } as never }), /traceAttention: mask must be a bool or float32 tensor, got undefined/);
+      assert.throws(() => traceAttention(hq, hk, hv, { mask: { kind: 'sideways' } as never }), /unknown mask kind sideways/);
+      const wide = zerosT([4097, 1]);
+      assert.throws(() => traceAttention(wide, wide, wide), /traceAttention: a trace of shape \[4097, 4097\] would hold 16785409 values/);
     });
 
     it('flash: block size and the SDPA checks', () => {

@@ -77,6 +77,23 @@ describe('scaledDotProductAttention vs torch (sdpa.json)', () => {
     }
   });
 
+  it('2-D inputs and broadcast batch dims give the per-head slices of the full result', () => {
+    const c = fixture.cases.find((x) => x.name === 'no_mask_L_ne_S')!;
+    const { q, k, v } = sdpaInputs(c);
+    const full = scaledDotProductAttention(q, k, v); // (B, H, L, Ev)
+    const [, H, L, E] = q.shape;
+    const [S, Ev] = [k.shape[2], v.shape[3]];
+    const slice = (t: typeof q, bh: number, rows: number, width: number) => ({ data: t.data.subarray(bh * rows * width, (bh + 1) * rows * width), shape: [rows, width] });
+    const bh = 1 * H + 2;
+    const one = scaledDotProductAttention(slice(q, bh, L, E), slice(k, bh, S, E), slice(v, bh, S, Ev)); // (L, Ev)
+    assert.deepEqual(one.out.shape, [L, Ev]);
+    assertClose(one.out, slice(full.out, bh, L, Ev), { atol: 0 });
+    // One k/v head shared by every query head and batch element: k [S, E] against q [B, H, L, E].
+    const shared = scaledDotProductAttention(q, slice(k, bh, S, E), slice(v, bh, S, Ev));
+    assert.deepEqual(shared.out.shape, [...q.shape.slice(0, 3), Ev]);
+    assertClose(slice(shared.out, bh, L, Ev), one.out, { atol: 0 });
+  });
+
   it('GQA uses repeat_interleave (h → h // (H/H_kv)), not tiling', () => {
     const c = fixture.cases.find((x) => x.name === 'gqa')!;
     const { q, k, v, options } = sdpaInputs(c);
