@@ -95,8 +95,8 @@ function packB(
 }
 
 /**
- * One MR x NR tile: C[i, j] = alpha * sum_p A[i, p] * B[p, j] (+ C[i, j] when accumulate), for the
- * rows x cols live part of the tile. pa, pb: starts of the packed panels.
+ * One full MR x NR tile: C[i, j] = alpha * sum_p A[i, p] * B[p, j] (+ C[i, j] when accumulate).
+ * pa, pb: starts of the packed panels.
  */
 function microTile(
   k: number,
@@ -107,8 +107,6 @@ function microTile(
   c: Float32Array,
   ci: number,
   ldc: number,
-  rows: number,
-  cols: number,
   alpha: number,
   accumulate: boolean,
 ): void {
@@ -132,35 +130,48 @@ function microTile(
     pa += MR;
     pb += NR;
   }
-  if (rows === MR && cols === NR) {
-    let o = ci;
-    if (accumulate) {
-      c[o] += alpha * c00; c[o + 1] += alpha * c01; c[o + 2] += alpha * c02; c[o + 3] += alpha * c03;
-      o += ldc;
-      c[o] += alpha * c10; c[o + 1] += alpha * c11; c[o + 2] += alpha * c12; c[o + 3] += alpha * c13;
-      o += ldc;
-      c[o] += alpha * c20; c[o + 1] += alpha * c21; c[o + 2] += alpha * c22; c[o + 3] += alpha * c23;
-      o += ldc;
-      c[o] += alpha * c30; c[o + 1] += alpha * c31; c[o + 2] += alpha * c32; c[o + 3] += alpha * c33;
-    } else {
-      c[o] = alpha * c00; c[o + 1] = alpha * c01; c[o + 2] = alpha * c02; c[o + 3] = alpha * c03;
-      o += ldc;
-      c[o] = alpha * c10; c[o + 1] = alpha * c11; c[o + 2] = alpha * c12; c[o + 3] = alpha * c13;
-      o += ldc;
-      c[o] = alpha * c20; c[o + 1] = alpha * c21; c[o + 2] = alpha * c22; c[o + 3] = alpha * c23;
-      o += ldc;
-      c[o] = alpha * c30; c[o + 1] = alpha * c31; c[o + 2] = alpha * c32; c[o + 3] = alpha * c33;
-    }
-    return;
+  let o = ci;
+  if (accumulate) {
+    c[o] += alpha * c00; c[o + 1] += alpha * c01; c[o + 2] += alpha * c02; c[o + 3] += alpha * c03;
+    o += ldc;
+    c[o] += alpha * c10; c[o + 1] += alpha * c11; c[o + 2] += alpha * c12; c[o + 3] += alpha * c13;
+    o += ldc;
+    c[o] += alpha * c20; c[o + 1] += alpha * c21; c[o + 2] += alpha * c22; c[o + 3] += alpha * c23;
+    o += ldc;
+    c[o] += alpha * c30; c[o + 1] += alpha * c31; c[o + 2] += alpha * c32; c[o + 3] += alpha * c33;
+  } else {
+    c[o] = alpha * c00; c[o + 1] = alpha * c01; c[o + 2] = alpha * c02; c[o + 3] = alpha * c03;
+    o += ldc;
+    c[o] = alpha * c10; c[o + 1] = alpha * c11; c[o + 2] = alpha * c12; c[o + 3] = alpha * c13;
+    o += ldc;
+    c[o] = alpha * c20; c[o + 1] = alpha * c21; c[o + 2] = alpha * c22; c[o + 3] = alpha * c23;
+    o += ldc;
+    c[o] = alpha * c30; c[o + 1] = alpha * c31; c[o + 2] = alpha * c32; c[o + 3] = alpha * c33;
   }
-  // edge tile: only the live rows x cols part
-  const tile = [c00, c01, c02, c03, c10, c11, c12, c13, c20, c21, c22, c23, c30, c31, c32, c33];
+}
+
+/** An edge tile (rows < MR or cols < NR live): the same sums, element by element, stored for the live part. */
+function edgeTile(
+  k: number,
+  ap: Float64Array,
+  pa: number,
+  bp: Float64Array,
+  pb: number,
+  c: Float32Array,
+  ci: number,
+  ldc: number,
+  rows: number,
+  cols: number,
+  alpha: number,
+  accumulate: boolean,
+): void {
   for (let i = 0; i < rows; i++) {
-    const o = ci + i * ldc;
     for (let j = 0; j < cols; j++) {
-      const v = alpha * tile[i * NR + j];
-      if (accumulate) c[o + j] += v;
-      else c[o + j] = v;
+      let s = 0;
+      for (let p = 0; p < k; p++) s += ap[pa + p * MR + i] * bp[pb + p * NR + j];
+      const at = ci + i * ldc + j;
+      if (accumulate) c[at] += alpha * s;
+      else c[at] = alpha * s;
     }
   }
 }
@@ -192,7 +203,9 @@ function gemm(args: GemmArgs): void {
         const tileCols = Math.min(NR, cols - jr);
         for (let ir = 0; ir < rows; ir += MR) {
           const ci = cOff + (ic + ir) * ldc + jc + jr;
-          microTile(k, ap, (ir / MR) * k * MR, bp, pb, c, ci, ldc, Math.min(MR, rows - ir), tileCols, alpha, accumulate);
+          const pa = (ir / MR) * k * MR;
+          if (tileCols === NR && rows - ir >= MR) microTile(k, ap, pa, bp, pb, c, ci, ldc, alpha, accumulate);
+          else edgeTile(k, ap, pa, bp, pb, c, ci, ldc, Math.min(MR, rows - ir), tileCols, alpha, accumulate);
         }
       }
     }
