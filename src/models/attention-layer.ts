@@ -8,7 +8,7 @@
 import { type BoolTensor, type Tensor, linear } from '../engine';
 import { firstSeenIds, TorchGenerator } from '../engine/random';
 import type { ModelInfo, TokenInfo } from '../protocol/engine';
-import { type ConfigObject, resolveHeads } from './config';
+import { type ConfigObject, plural, resolveHeads } from './config';
 import { forwardResult, type LayerAttention } from './forward-result';
 import { attendAllHeads, splitHeads } from './layers';
 import { ParamReader } from './params';
@@ -187,9 +187,9 @@ export function createAttentionLayerModel(options: AttentionLayerModelOptions): 
   const where = found.prefix ? ` at '${found.prefix.slice(0, -1)}'` : '';
   const info: ModelInfo = {
     family: 'attention-layer',
-    name: `Attention layer ${fileName} (${w.nHead} heads, d_model ${w.embedDim})`,
+    name: `Attention layer ${fileName} (${plural(w.nHead, 'head')}, d_model ${w.embedDim})`,
     detail: [
-      `${fileName}: one attention layer${where}, ${found.layout.description}; E ${w.embedDim}, ${w.nHead} heads of ${hd} dims (${w.headsSource}).`,
+      `${fileName}: one attention layer${where}, ${found.layout.description}; E ${w.embedDim}, ${plural(w.nHead, 'head')} of ${hd} dims (${w.headsSource}).`,
       others > 0 ? `The file holds ${others} more attention layer${others > 1 ? 's' : ''} (${found.allPrefixes.slice(1, 4).join(', ')}${others > 3 ? ', …' : ''}); this one is shown.` : '',
       `The file has no embeddings: each distinct token gets a row of torch.manual_seed(${seed}); torch.randn(n_distinct, ${w.embedDim}), in first-seen order.`,
       w.hasOutProj ? '' : 'No output projection in the file (not needed for the attention weights).',

@@ -8,7 +8,7 @@
 import { type Tensor, gatherRows, layerNorm, linear } from '../engine';
 import type { ModelInfo, TokenInfo } from '../protocol/engine';
 import { type ActivationName, activateInPlace, checkActivation } from './activations';
-import { type ConfigObject, configNonNegative, configPositiveInt, configString, resolveHeads } from './config';
+import { type ConfigObject, configNonNegative, configPositiveInt, configString, plural, resolveHeads } from './config';
 import { checkLength, forwardResult, type LayerAttention, tokenIds } from './forward-result';
 import { addInPlace, attendAllHeads, mergeHeads, splitHeads } from './layers';
 import { countParameters, formatCount, ParamReader } from './params';
@@ -216,10 +216,10 @@ export function createBertModel(options: BertModelOptions): AttentionModel {
   const tokenizer: TokenizerChoice = hasTokenizer ? { kind: 'tokenizer-json', json: options.tokenizerJson! } : { kind: 'words' };
   const info: ModelInfo = {
     family: 'bert',
-    name: `BERT ${fileName} (${c.nLayer} layers × ${c.nHead} heads, d_model ${c.hidden})`,
+    name: `BERT ${fileName} (${plural(c.nLayer, 'layer')} × ${plural(c.nHead, 'head')}, d_model ${c.hidden})`,
     detail: [
       `${fileName}: BERT checkpoint${prefix ? ` (names prefixed '${prefix}')` : ''}, ${formatCount(countParameters(tensors, prefix))} parameters in ${tensors.size} tensors.`,
-      `${c.nLayer} layers, hidden ${c.hidden}, ${c.nHead} heads of ${c.hidden / c.nHead} dims (${c.headsSource}), intermediate ${c.intermediate} with ${c.activation}, LayerNorm eps ${c.layerNormEps}.`,
+      `${plural(c.nLayer, 'layer')}, hidden ${c.hidden}, ${plural(c.nHead, 'head')} of ${c.hidden / c.nHead} dims (${c.headsSource}), intermediate ${c.intermediate} with ${c.activation}, LayerNorm eps ${c.layerNormEps}.`,
       `Vocabulary ${c.vocabSize}, ${c.maxPositions} positions; bidirectional attention, padding masked through the attention mask.`,
       hasTokenizer ? 'Tokenizer: tokenizer.json.' : `No tokenizer: ${NO_TOKENIZER_HINT}.`,
     ].join(' '),

@@ -93,13 +93,21 @@ export function resolveHeads(config: ConfigObject | undefined, keys: readonly st
     if (width % fromConfig !== 0) {
       throw new Error(`${fileName}: ${fromConfig} heads do not divide the model width ${width} (each head needs width / heads dimensions)`);
     }
-    return { nHead: fromConfig, source: `${fromConfig} heads from ${fileName}`, assumed: false };
+    return { nHead: fromConfig, source: `from ${fileName}`, assumed: false };
   }
   const nHead = defaultHeadCount(width);
-  const rule = width % DEFAULT_HEAD_DIM === 0 ? `width ${width} / head dim ${DEFAULT_HEAD_DIM}` : `largest divisor of width ${width} giving heads of at least ${DEFAULT_HEAD_DIM} dims (1 head below ${DEFAULT_HEAD_DIM})`;
+  const rule =
+    width % DEFAULT_HEAD_DIM === 0
+      ? `width ${width} / ${DEFAULT_HEAD_DIM} dims per head`
+      : `the largest divisor of width ${width} that keeps heads at least ${DEFAULT_HEAD_DIM} wide, or 1 head below width ${DEFAULT_HEAD_DIM}`;
   return {
     nHead,
-    source: `${nHead} heads assumed (no config.json with the number of heads; the default rule is ${rule}). Put the model's config.json beside the weights to be sure`,
+    source: `assumed: no config.json gives the number of heads, so the default rule applies, ${rule}; put the model's config.json beside the weights to be sure`,
     assumed: true,
   };
+}
+
+/** "1 head", "2 heads". */
+export function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }

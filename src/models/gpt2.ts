@@ -8,7 +8,7 @@ import { type Tensor, gatherRows, layerNorm, linear } from '../engine';
 import { causalMask } from '../engine/masks';
 import type { ModelInfo, TokenInfo } from '../protocol/engine';
 import { type ActivationName, activateInPlace, checkActivation } from './activations';
-import { type ConfigObject, configBoolean, configNonNegative, configPositiveInt, configString, resolveHeads } from './config';
+import { type ConfigObject, configBoolean, configNonNegative, configPositiveInt, configString, plural, resolveHeads } from './config';
 import { checkLength, forwardResult, type LayerAttention, tokenIds } from './forward-result';
 import { addInPlace, attendAllHeads, conv1d, mergeHeads, sliceColumns, splitHeads } from './layers';
 import { countParameters, formatCount, ParamReader } from './params';
@@ -220,10 +220,10 @@ export function createGpt2Model(options: Gpt2ModelOptions): AttentionModel {
   const params = countParameters(tensors, prefix);
   const info: ModelInfo = {
     family: 'gpt2',
-    name: `GPT-2 ${fileName} (${c.nLayer} layers × ${c.nHead} heads, d_model ${c.nEmbd})`,
+    name: `GPT-2 ${fileName} (${plural(c.nLayer, 'layer')} × ${plural(c.nHead, 'head')}, d_model ${c.nEmbd})`,
     detail: [
       `${fileName}: GPT-2 checkpoint${prefix ? ` (names prefixed '${prefix}')` : ''}, ${formatCount(params)} parameters in ${tensors.size} tensors.`,
-      `${c.nLayer} blocks, d_model ${c.nEmbd}, ${c.nHead} heads of ${c.nEmbd / c.nHead} dims (${c.headsSource}), MLP ${c.nInner} wide with ${c.activation}, LayerNorm eps ${c.layerNormEpsilon}.`,
+      `${plural(c.nLayer, 'block')}, d_model ${c.nEmbd}, ${plural(c.nHead, 'head')} of ${c.nEmbd / c.nHead} dims (${c.headsSource}), MLP ${c.nInner} wide with ${c.activation}, LayerNorm eps ${c.layerNormEpsilon}.`,
       `Vocabulary ${c.vocabSize}, ${c.nPositions} positions; causal attention${c.scaleAttnWeights ? ' scaled by 1/√d_head' : ' without scaling'}${c.scaleByInverseLayerIdx ? ', and by 1/(layer+1)' : ''}.`,
       `Tokenizer: ${tokenizer.kind === 'gpt2' ? 'GPT-2 byte-level BPE' : 'tokenizer.json'}.`,
     ].join(' '),

@@ -116,7 +116,8 @@ describe('GPT-2 model details', () => {
   it('without config.json assumes heads by the documented rule and says so', async () => {
     const model = loadModel(await fixtureTensors('gpt2_tiny.safetensors'), { fileName: 'gpt2_tiny.safetensors' });
     assert.equal(model.info.nHead, 1); // n_embd 16 < 64: one head
-    assert.match(model.info.detail, /1 heads assumed \(no config\.json/);
+    assert.match(model.info.detail, /1 head of 16 dims \(assumed: no config\.json gives the number of heads/);
+    assert.match(model.info.name, /\(2 layers × 1 head, d_model 16\)/);
   });
 
   it('uses a given tokenizer.json instead of GPT-2 BPE', async () => {

@@ -1,0 +1,378 @@
+// `attention-inspector inspect`: runs the engine on a text or on token ids and prints every layer's
+// per-head attention, through the same InspectSession the extension's worker uses.
+//
+//   attention-inspector inspect (--text TEXT | --ids 1,2,3) [--attention-mask 1,1,0]
+//     [--weights FILE [--config config.json] [--tokenizer tokenizer.json]] [--seed N --heads H --d-model D]
+//     [--causal] [--format text|json]
+//
+// Text output: per layer and head, each query token's top-3 attended tokens with their weights and the row
+// entropy. JSON output: {model, tokens, heads: [...the same summaries], attentions: {shape: [n_layer,
+// n_head, T, T], data: [...]}} (row-major; floats as the shortest decimal that reads back as the same
+// float32; non-finite values as the strings "NaN", "Infinity", "-Infinity"). Errors go to stderr with exit
+// code 2.
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { entropyNats, initKernels } from '../engine';
+import { loadModel } from '../models';
+import { InspectSession, type ModelLoader } from '../models/session';
+import type { ModelInfo, ModelSource, RunResult, TokenInfo } from '../protocol/engine';
+import { readTensors } from '../weights';
+
+/** The largest input the CLI runs (all weights are printed: nLayer·nHead·T² numbers). */
+export const MAX_TOKENS = 2048;
+
+export const INSPECT_USAGE = `Usage: attention-inspector inspect (--text TEXT | --ids 1,2,3) [options]
+
+Runs the attention engine and prints every layer's per-head attention weights.
+
+Input (exactly one):
+  --text TEXT               text to tokenize with the model's tokenizer
+  --ids 1,2,3               token ids, comma-separated
+  --attention-mask 1,1,0    1 = real token, 0 = padding (one per token); padded keys get weight 0
+
+Model (default: the seeded single-layer model):
+  --weights FILE            a checkpoint: GPT-2 or BERT family, or one attention layer
+                            (.safetensors, .pt/.bin, .npz, .npy, .json)
+  --config FILE             its HF config.json (default: config.json beside FILE, if any)
+  --tokenizer FILE          its HF tokenizer.json (default: tokenizer.json beside FILE, if any)
+  --seed N                  generator seed of the seeded weights, or of a bare attention layer's
+                            token embeddings (default 0)
+  --heads H                 heads of the seeded model (default 4)
+  --d-model D               width of the seeded model (default 64)
+  --causal                  mask future tokens (seeded model and bare attention layers)
+
+Output:
+  --format text|json        text (default): each query's top-3 keys and the row entropy;
+                            json: {model, tokens, heads, attentions: {shape, data}}
+  -h, --help                this help
+
+At most ${MAX_TOKENS} tokens. Exit codes: 0 done, 2 bad usage, unreadable input or a model error.`;
+
+const SEEDED_DEFAULTS = { seed: 0, heads: 4, dModel: 64 } as const;
+
+export interface InspectIO {
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+let pipeGuarded = false;
+
+/** Writes to the process's streams; a reader that stops early (`| head`) ends the output quietly. */
+const processIO: InspectIO = {
+  stdout: (text) => {
+    if (!pipeGuarded) {
+      pipeGuarded = true;
+      process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+        if (e.code === 'EPIPE') process.exit(0);
+        throw e;
+      });
+    }
+    process.stdout.write(text);
+  },
+  stderr: (text) => void process.stderr.write(text),
+};
+
+/** A usage or input problem: reported on stderr with exit code 2. */
+class UsageError extends Error {}
+
+export interface InspectOptions {
+  text?: string;
+  ids?: number[];
+  attentionMask?: number[];
+  weights?: string;
+  config?: string;
+  tokenizer?: string;
+  seed?: number;
+  heads?: number;
+  dModel?: number;
+  causal: boolean;
+  format: 'text' | 'json';
+  help: boolean;
+}
+
+type FlagKind = 'string' | 'boolean';
+const FLAGS: Record<string, FlagKind> = {
+  '--text': 'string',
+  '--ids': 'string',
+  '--attention-mask': 'string',
+  '--weights': 'string',
+  '--config': 'string',
+  '--tokenizer': 'string',
+  '--seed': 'string',
+  '--heads': 'string',
+  '--d-model': 'string',
+  '--causal': 'boolean',
+  '--format': 'string',
+  '--help': 'boolean',
+  '-h': 'boolean',
+};
+
+function integerList(flag: string, value: string, allowed?: readonly number[]): number[] {
+  const parts = value.split(',').map((s) => s.trim());
+  if (value.trim() === '' || parts.some((p) => !/^\d+$/.test(p))) {
+    throw new UsageError(`${flag} expects comma-separated ${allowed ? allowed.join('/') + ' values' : 'non-negative integers'}, got '${value}'`);
+  }
+  const out = parts.map(Number);
+  if (out.some((n) => !Number.isSafeInteger(n) || (allowed && !allowed.includes(n)))) {
+    throw new UsageError(`${flag} expects comma-separated ${allowed ? allowed.join('/') + ' values' : 'non-negative integers'}, got '${value}'`);
+  }
+  return out;
+}
+
+function nonNegativeInt(flag: string, value: string, min = 0): number {
+  const n = /^\d+$/.test(value.trim()) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n) || n < min) throw new UsageError(`${flag} expects ${min > 0 ? 'a positive' : 'a non-negative'} integer, got '${value}'`);
+  return n;
+}
+
+/** Parses the arguments after `inspect`; throws UsageError naming the flag for anything wrong. */
+export function parseInspectArgs(args: readonly string[]): InspectOptions {
+  const values = new Map<string, string | true>();
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
+    const name = eq > 0 ? arg.slice(0, eq) : arg;
+    const kind = FLAGS[name];
+    if (!kind) throw new UsageError(arg.startsWith('-') ? `unknown option '${name}'` : `unexpected argument '${arg}' (the text goes after --text)`);
+    if (values.has(name)) throw new UsageError(`${name} is given more than once`);
+    if (kind === 'boolean') {
+      if (eq > 0) throw new UsageError(`${name} takes no value`);
+      values.set(name, true);
+    } else if (eq > 0) {
+      values.set(name, arg.slice(eq + 1));
+    } else {
+      if (i + 1 >= args.length) throw new UsageError(`${name} needs a value`);
+      values.set(name, args[++i]);
+    }
+  }
+  const str = (name: string) => values.get(name) as string | undefined;
+  const format = str('--format') ?? 'text';
+  if (format !== 'text' && format !== 'json') throw new UsageError(`--format expects text or json, got '${format}'`);
+  const options: InspectOptions = { causal: values.has('--causal'), format, help: values.has('--help') || values.has('-h') };
+  if (options.help) return options;
+  const text = str('--text');
+  const ids = str('--ids');
+  if ((text === undefined) === (ids === undefined)) throw new UsageError('give exactly one of --text TEXT or --ids 1,2,3');
+  if (text !== undefined) options.text = text;
+  if (ids !== undefined) options.ids = integerList('--ids', ids);
+  const mask = str('--attention-mask');
+  if (mask !== undefined) options.attentionMask = integerList('--attention-mask', mask, [0, 1]);
+  options.weights = str('--weights');
+  options.config = str('--config');
+  options.tokenizer = str('--tokenizer');
+  if (!options.weights) {
+    if (options.weights === '') throw new UsageError('--weights needs a file name');
+    if (options.config !== undefined) throw new UsageError('--config goes with --weights (it describes a checkpoint)');
+    if (options.tokenizer !== undefined) throw new UsageError('--tokenizer goes with --weights (it belongs to a checkpoint)');
+  }
+  const seed = str('--seed');
+  if (seed !== undefined) {
+    options.seed = nonNegativeInt('--seed', seed);
+    if (options.seed > 0xffffffff) throw new UsageError(`--seed must be at most ${0xffffffff}, got ${seed}`);
+  }
+  const heads = str('--heads');
+  const dModel = str('--d-model');
+  if (options.weights && (heads !== undefined || dModel !== undefined)) {
+    throw new UsageError(`${heads !== undefined ? '--heads' : '--d-model'} describes the seeded model; with --weights the checkpoint and its config.json decide`);
+  }
+  if (heads !== undefined) options.heads = nonNegativeInt('--heads', heads, 1);
+  if (dModel !== undefined) options.dModel = nonNegativeInt('--d-model', dModel, 1);
+  return options;
+}
+
+function readInput(flag: string, path: string): Uint8Array {
+  try {
+    return readFileSync(path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : e instanceof Error ? e.message : String(e);
+    throw new UsageError(`cannot read ${flag} ${path}: ${why}`);
+  }
+}
+
+function readText(flag: string, path: string): string {
+  return new TextDecoder('utf-8').decode(readInput(flag, path));
+}
+
+/** The model source for the options: the seeded model, or the checkpoint with config/tokenizer found beside it. */
+function modelSource(options: InspectOptions): { source: ModelSource; found: string[] } {
+  if (!options.weights) {
+    return {
+      source: { kind: 'seeded', seed: options.seed ?? SEEDED_DEFAULTS.seed, heads: options.heads ?? SEEDED_DEFAULTS.heads, dModel: options.dModel ?? SEEDED_DEFAULTS.dModel },
+      found: [],
+    };
+  }
+  const bytes = readInput('--weights', options.weights);
+  const found: string[] = [];
+  const beside = (explicit: string | undefined, flag: string, name: string): string | undefined => {
+    if (explicit !== undefined) return readText(flag, explicit);
+    const path = join(dirname(options.weights!), name);
+    if (!existsSync(path)) return undefined;
+    found.push(path);
+    return readText(flag, path);
+  };
+  const configJson = beside(options.config, '--config', 'config.json');
+  const tokenizerJson = beside(options.tokenizer, '--tokenizer', 'tokenizer.json');
+  return { source: { kind: 'file', fileName: basename(options.weights), bytes, configJson, tokenizerJson }, found };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Output
+
+/** A float32 as the shortest decimal that reads back as the same float32 (JSON-safe; non-finite as strings). */
+export function float32Json(x: number): string {
+  if (!Number.isFinite(x)) return Number.isNaN(x) ? '"NaN"' : x > 0 ? '"Infinity"' : '"-Infinity"';
+  for (let p = 1; p <= 9; p++) {
+    const n = Number(x.toPrecision(p));
+    if (Math.fround(n) === x) return JSON.stringify(n);
+  }
+  return JSON.stringify(x);
+}
+
+/** Token text for a terminal: control, zero-width and direction-changing characters escaped, in quotes. */
+export function terminalText(s: string): string {
+  const escaped = s.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2069\ufeff"\\]/g, (c) => {
+    switch (c) {
+      case '\n':
+        return '\\n';
+      case '\t':
+        return '\\t';
+      case '\r':
+        return '\\r';
+      case '"':
+        return '\\"';
+      case '\\':
+        return '\\\\';
+      default:
+        return `\\u{${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}}`;
+    }
+  });
+  return `"${escaped}"`;
+}
+
+interface RowSummary {
+  top: Array<{ key: number; weight: number }>;
+  entropy: number;
+}
+
+/** Each row's top-k keys (by weight, ties to the earlier key; zero weights left out) and its entropy in nats. */
+export function summarizeHead(weights: Float32Array, T: number, k = 3): { rows: RowSummary[]; meanEntropy: number } {
+  const rows: RowSummary[] = [];
+  let sum = 0;
+  let n = 0;
+  for (let i = 0; i < T; i++) {
+    const start = i * T;
+    const order = Array.from({ length: T }, (_, j) => j).filter((j) => !(weights[start + j] === 0));
+    order.sort((a, b) => {
+      const wa = weights[start + a];
+      const wb = weights[start + b];
+      if (Number.isNaN(wa) || Number.isNaN(wb)) return Number.isNaN(wa) ? (Number.isNaN(wb) ? a - b : 1) : -1;
+      return wb - wa || a - b;
+    });
+    const entropy = entropyNats(weights, start, start + T);
+    if (Number.isFinite(entropy)) {
+      sum += entropy;
+      n++;
+    }
+    rows.push({ top: order.slice(0, k).map((j) => ({ key: j, weight: weights[start + j] })), entropy });
+  }
+  return { rows, meanEntropy: n ? sum / n : NaN };
+}
+
+/** The (T, T) weights of one head: from the run when they were sent inline, else asked of the session. */
+function headWeights(session: InspectSession, run: RunResult, layer: number, head: number): Float32Array {
+  const T = run.seqLen;
+  if (run.attentions) return run.attentions.subarray((layer * run.nHead + head) * T * T, (layer * run.nHead + head + 1) * T * T);
+  return session.attention({ runId: run.runId, layer, head }).data;
+}
+
+function numberText(x: number, digits: number): string {
+  return Number.isFinite(x) ? x.toFixed(digits) : String(x);
+}
+
+function writeText(io: InspectIO, session: InspectSession, run: RunResult, found: string[]): void {
+  const { model, tokens, nLayer, nHead, seqLen: T } = run;
+  const label = (i: number) => `${String(i).padStart(String(T - 1).length)} ${terminalText(tokens[i].display)}`;
+  const width = Math.min(28, Math.max(...tokens.map((_, i) => label(i).length)));
+  const out: string[] = [];
+  out.push(`model   ${model.name}`);
+  out.push(`        ${model.detail}`);
+  for (const path of found) out.push(`        (read ${path})`);
+  out.push(`tokens  ${T}: ${tokens.map((t, i) => `${i} ${terminalText(t.display)}${t.id !== undefined && t.display !== `#${t.id}` ? `#${t.id}` : ''}`).join('  ')}`);
+  out.push(`weights ${nLayer} layer${nLayer > 1 ? 's' : ''} × ${nHead} head${nHead > 1 ? 's' : ''} × ${T}×${T}; row = query token → its top 3 keys (weight), H = row entropy in nats (uniform over ${T} keys: ${Math.log(T).toFixed(3)})`);
+  io.stdout(out.join('\n') + '\n');
+  for (let l = 0; l < nLayer; l++) {
+    for (let h = 0; h < nHead; h++) {
+      const { rows, meanEntropy } = summarizeHead(headWeights(session, run, l, h), T);
+      const lines = [`\nlayer ${l} head ${h}   mean H ${numberText(meanEntropy, 3)}`];
+      const cell = width + 6; // label, a space, the weight (5 characters)
+      rows.forEach((row, i) => {
+        const keys = row.top.map((t) => `${label(t.key).padEnd(width)} ${numberText(t.weight, 3)}`).join('   ');
+        lines.push(`  ${label(i).padEnd(width)} → ${keys.padEnd(3 * cell + 6)}   H ${numberText(row.entropy, 3)}`);
+      });
+      io.stdout(lines.join('\n') + '\n');
+    }
+  }
+}
+
+/** Writes the JSON document piece by piece (the weights of a large model do not fit one string). */
+function writeJson(io: InspectIO, session: InspectSession, run: RunResult): void {
+  const { model, tokens, nLayer, nHead, seqLen: T } = run;
+  const info: ModelInfo = { ...model };
+  io.stdout(`{"model":${JSON.stringify(info)},\n"tokens":${JSON.stringify(tokens satisfies TokenInfo[])},\n"heads":[`);
+  for (let l = 0; l < nLayer; l++) {
+    for (let h = 0; h < nHead; h++) {
+      const { rows, meanEntropy } = summarizeHead(headWeights(session, run, l, h), T);
+      const rowsJson = rows.map((r) => `{"top":[${r.top.map((t) => `{"key":${t.key},"weight":${float32Json(t.weight)}}`).join(',')}],"entropy":${jsonNumber(r.entropy)}}`);
+      io.stdout(`${l + h > 0 ? ',\n' : '\n'}{"layer":${l},"head":${h},"meanEntropy":${jsonNumber(meanEntropy)},"rows":[${rowsJson.join(',')}]}`);
+    }
+  }
+  io.stdout(`],\n"attentions":{"shape":[${nLayer},${nHead},${T},${T}],"data":[`);
+  for (let l = 0; l < nLayer; l++) {
+    for (let h = 0; h < nHead; h++) {
+      const w = headWeights(session, run, l, h);
+      const parts = new Array<string>(w.length);
+      for (let i = 0; i < w.length; i++) parts[i] = float32Json(w[i]);
+      io.stdout(`${l + h > 0 ? ',\n' : '\n'}${parts.join(',')}`);
+    }
+  }
+  io.stdout(`]},\n"elapsedMs":${run.elapsedMs}}\n`);
+}
+
+function jsonNumber(x: number): string {
+  return Number.isFinite(x) ? JSON.stringify(x) : float32Json(x);
+}
+
+/** Runs `inspect` with the arguments after the subcommand; resolves to the exit code. */
+export async function inspectMain(args: readonly string[], io: InspectIO = processIO): Promise<number> {
+  try {
+    const options = parseInspectArgs(args);
+    if (options.help) {
+      io.stdout(INSPECT_USAGE + '\n');
+      return 0;
+    }
+    const { source, found } = modelSource(options);
+    await initKernels('auto');
+    const seed = options.seed ?? SEEDED_DEFAULTS.seed;
+    // The worker's loader, plus the seed for a bare attention layer's embeddings.
+    const loader: ModelLoader = async (bytes, opts) => loadModel(await readTensors(bytes, opts.fileName), { ...opts, seed });
+    const session = new InspectSession(loader);
+    const info = await session.configure(source);
+    if (options.causal && info.family === 'bert') io.stderr('attention-inspector inspect: note: --causal has no effect on BERT (bidirectional attention)\n');
+    const run = await session.run({
+      text: options.text ?? '',
+      ids: options.ids,
+      attentionMask: options.attentionMask,
+      causal: options.causal,
+      maxTokens: MAX_TOKENS,
+    });
+    if (options.format === 'json') writeJson(io, session, run);
+    else writeText(io, session, run, found);
+    return 0;
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    io.stderr(`attention-inspector inspect: ${message}\n`);
+    if (e instanceof UsageError) io.stderr(`Run 'attention-inspector inspect --help' for the options.\n`);
+    return 2;
+  }
+}
