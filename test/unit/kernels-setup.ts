@@ -3,9 +3,9 @@
 //   ATTN_KERNEL=ts npx mocha          every test runs on the pure-TS kernel
 //   ATTN_KERNEL=wasm-simd npx mocha   every test runs on the WebAssembly SIMD kernel (fails if unsupported)
 //   ATTN_KERNEL=auto npx mocha        what the extension picks at start-up
-//   (unset)                           the engine's default before initKernels(): the pure-TS kernel
+//   (unset)                           ts, the engine's default before initKernels()
 //
-// The chosen kernel is set before every test, so a test that switched kernels cannot leak its choice.
+// The chosen kernel is set again before every test, so a test that switched kernels cannot leak its choice.
 // Also rebuilds the generated WebAssembly module when it is missing or older than its .wat source, so a
 // bare `npx mocha` works without `npm run build` first.
 import { execFileSync } from 'node:child_process';
@@ -29,18 +29,18 @@ function ensureWasmBuilt(): void {
 
 ensureWasmBuilt();
 
-const requested = process.env.ATTN_KERNEL;
+const fromEnv = process.env.ATTN_KERNEL;
+const requested = fromEnv === undefined || fromEnv === '' ? 'ts' : fromEnv;
 let forced: { kernel: Kernel; set: (kernel: Kernel) => void } | undefined;
 
 export const mochaHooks = {
   async beforeAll(): Promise<void> {
-    if (requested === undefined || requested === '') return;
-    // loaded after the build check above, since the registry imports the generated module
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    // required (not imported at the top) so that the build check above runs first: the registry imports the
+    // generated module; and required, not import()ed, so that tests share this same module instance
     const kernels = require('../../src/engine/kernels') as typeof import('../../src/engine/kernels');
     const kernel = await kernels.initKernels(requested as KernelPreference);
     forced = { kernel, set: kernels.setKernel };
-    console.log(`  kernel: ${kernel.name} (ATTN_KERNEL=${requested})`);
+    if (fromEnv) console.log(`  kernel: ${kernel.name} (ATTN_KERNEL=${fromEnv})`);
   },
   beforeEach(): void {
     forced?.set(forced.kernel);

@@ -48,6 +48,12 @@ describe('kernels: registry', () => {
     }
   });
 
+  it('every test runs on the kernel ATTN_KERNEL names (test/unit/kernels-setup.ts; ts when unset)', () => {
+    const requested = process.env.ATTN_KERNEL || 'ts';
+    const expected = requested === 'auto' ? availableKernels()[0] : requested;
+    assert.equal(getKernel().name, expected);
+  });
+
   it('rejects an unknown preference, naming the accepted ones', async () => {
     await assert.rejects(initKernels('gpu' as KernelPreference), /unknown kernel 'gpu' \(expected auto, wasm-simd, ts\)/);
   });
