@@ -15,8 +15,8 @@ def eager_attention_forward(attention_mask: torch.Tensor, batch_size: int, head_
     value_states = value_states.transpose(1, 2)
     att_weights = torch.matmul(query_states, key_states.transpose(2, 3))
     att_weights *= head_dim ** -0.5
-    big_neg = -2.3819763e38  # expect: ATT007
-    masked_att_weights = torch.where(attention_mask[:, None, :, :], att_weights, big_neg)
+    big_neg = -2.3819763e38
+    masked_att_weights = torch.where(attention_mask[:, None, :, :], att_weights, big_neg)  # expect: ATT007
     probs = F.softmax(masked_att_weights, dim=-1).to(dtype=value_states.dtype)
     att_output = torch.matmul(probs, value_states)  # (B, H, L, hd)
     return att_output.transpose(1, 2).reshape(batch_size, -1, query_states.shape[1] * head_dim)

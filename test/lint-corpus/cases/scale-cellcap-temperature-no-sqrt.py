@@ -20,8 +20,8 @@ class DotProductAttention(torch.nn.Module):
     def forward(self, query: Tensor, key: Tensor, value: Tensor) -> Tuple[Tensor, Tensor]:
         # query: (B, L, K); key, value: (B, S, K) with K the latent size
         batch_size, input_size = query.size(0), value.size(1)
-        score = torch.bmm(query, key.transpose(1, 2))  # expect: ATT003
-        attn = F.softmax(score.view(-1, input_size) / self.temp, dim=1).view(batch_size, -1, input_size)
+        score = torch.bmm(query, key.transpose(1, 2))
+        attn = F.softmax(score.view(-1, input_size) / self.temp, dim=1).view(batch_size, -1, input_size)  # expect: ATT003
         context = torch.bmm(attn, value)
         return context, attn
 

@@ -19,7 +19,7 @@ class RelativeMultiHeadAttention(nn.Module):
         self.d_model = d_model
         self.d_head = d_model // num_heads
         self.num_heads = num_heads
-        self.sqrt_dim = math.sqrt(d_model)  # expect: ATT004
+        self.sqrt_dim = math.sqrt(d_model)
         self.query_proj = nn.Linear(d_model, d_model)
         self.key_proj = nn.Linear(d_model, d_model)
         self.value_proj = nn.Linear(d_model, d_model)
@@ -42,7 +42,7 @@ class RelativeMultiHeadAttention(nn.Module):
         pos_score = torch.matmul((query + self.v_bias).transpose(1, 2), pos_embedding.permute(0, 2, 3, 1))
         pos_score = self._relative_shift(pos_score)
 
-        score = (content_score + pos_score) / self.sqrt_dim
+        score = (content_score + pos_score) / self.sqrt_dim  # expect: ATT004
         if mask is not None:
             score.masked_fill_(mask.unsqueeze(1), -1e9)  # mask: (B, 1, T) True at padding
         attn = self.dropout(F.softmax(score, -1))

@@ -2,7 +2,7 @@
 # modelled-on: FrancescoSaverioZuppichini/ViT https://github.com/FrancescoSaverioZuppichini/ViT/issues/2
 # label: buggy
 # pattern: ViT tutorial: the scaling is emb_size ** (1/2) (issue #1: model width, not head size) and it is applied after the softmax (issue #2)
-# why: dividing probabilities by a constant after softmax does not change which keys win and makes rows sum to 1/sqrt(emb_size); and emb_size is the model width, not the head dimension
+# why: dividing probabilities by a constant after softmax does not sharpen or flatten anything and makes rows sum to 1/sqrt(emb_size); and emb_size is the model width, not the head dimension (both show on the line that applies the scaling)
 import torch
 import torch.nn.functional as F
 from einops import rearrange
@@ -25,7 +25,7 @@ class MultiHeadAttention(nn.Module):
         if mask is not None:
             fill_value = torch.finfo(torch.float32).min
             energy = energy.masked_fill(~mask, fill_value)
-        scaling = self.emb_size ** (1 / 2)  # expect: ATT004
+        scaling = self.emb_size ** (1 / 2)
         att = F.softmax(energy, dim=-1) / scaling  # expect: ATT004
         att = self.att_drop(att)
         out = torch.einsum("bhal, bhlv -> bhav ", att, values)

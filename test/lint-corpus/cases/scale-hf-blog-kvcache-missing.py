@@ -28,8 +28,9 @@ def attention_step(x_t: torch.Tensor, W_q: torch.Tensor, W_k: torch.Tensor, W_v:
     V_new = x_t @ W_v
     K, V = cache.update(K_new, V_new)  # (B, S, d_k)
 
-    attention_scores = torch.matmul(Q, K.transpose(-2, -1))  # expect: ATT003
-    attention_weights = F.softmax(attention_scores, dim=-1)  # (B, 1, S)
+    attention_scores = torch.matmul(Q, K.transpose(-2, -1))
+    # attention_weights: (B, 1, S)
+    attention_weights = F.softmax(attention_scores, dim=-1)  # expect: ATT003
     return torch.matmul(attention_weights, V)
 
 

@@ -12,7 +12,7 @@ class MultiHeadSelfAttention(nn.Module):
         super().__init__()
         self.head = head
         self.feats = feats
-        self.sqrt_d = self.feats ** 0.5  # expect: ATT004
+        self.sqrt_d = self.feats ** 0.5
         self.q = nn.Linear(feats, feats)
         self.k = nn.Linear(feats, feats)
         self.v = nn.Linear(feats, feats)
@@ -24,6 +24,7 @@ class MultiHeadSelfAttention(nn.Module):
         q = self.q(x).view(b, n, self.head, self.feats // self.head).transpose(1, 2)
         k = self.k(x).view(b, n, self.head, self.feats // self.head).transpose(1, 2)
         v = self.v(x).view(b, n, self.head, self.feats // self.head).transpose(1, 2)
-        score = torch.softmax(torch.einsum("bhif, bhjf->bhij", q, k) / self.sqrt_d, dim=-1)  # (b, h, n, n)
+        # score: (b, h, n, n)
+        score = torch.softmax(torch.einsum("bhif, bhjf->bhij", q, k) / self.sqrt_d, dim=-1)  # expect: ATT004
         attn = torch.einsum("bhij, bhjf->bihf", score, v)  # (b, n, h, f//h)
         return self.dropout(self.o(attn.flatten(2)))
