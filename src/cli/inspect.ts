@@ -222,7 +222,10 @@ function modelSource(options: InspectOptions): { source: ModelSource; found: str
 /** A float32 as the shortest decimal that reads back as the same float32 (JSON-safe; non-finite as strings). */
 export function float32Json(x: number): string {
   if (!Number.isFinite(x)) return Number.isNaN(x) ? '"NaN"' : x > 0 ? '"Infinity"' : '"-Infinity"';
-  for (let p = 1; p <= 9; p++) {
+  // Start at 6 digits: a float32 is within half an ulp (< 6e-8 relative) of any decimal that reads back as it,
+  // far less than half the spacing of 6-digit decimals (≥ 5e-7 relative), so if a decimal of ≤ 6 digits
+  // reads back, toPrecision(6) is that decimal padded with zeros, which Number() and JSON drop again.
+  for (let p = 6; p <= 9; p++) {
     const n = Number(x.toPrecision(p));
     if (Math.fround(n) === x) return JSON.stringify(n);
   }
@@ -262,21 +265,31 @@ export function summarizeHead(weights: Float32Array, T: number, k = 3): { rows: 
   let n = 0;
   for (let i = 0; i < T; i++) {
     const start = i * T;
-    const order = Array.from({ length: T }, (_, j) => j).filter((j) => !(weights[start + j] === 0));
-    order.sort((a, b) => {
-      const wa = weights[start + a];
-      const wb = weights[start + b];
-      if (Number.isNaN(wa) || Number.isNaN(wb)) return Number.isNaN(wa) ? (Number.isNaN(wb) ? a - b : 1) : -1;
-      return wb - wa || a - b;
-    });
+    const top: Array<{ key: number; weight: number }> = []; // sorted by weight, descending; NaN ranks last
+    for (let j = 0; j < T; j++) {
+      const w = weights[start + j];
+      if (w === 0) continue;
+      let at = top.length;
+      while (at > 0 && ranksAbove(w, top[at - 1].weight)) at--;
+      if (at < k) {
+        top.splice(at, 0, { key: j, weight: w });
+        if (top.length > k) top.pop();
+      }
+    }
     const entropy = entropyNats(weights, start, start + T);
     if (Number.isFinite(entropy)) {
       sum += entropy;
       n++;
     }
-    rows.push({ top: order.slice(0, k).map((j) => ({ key: j, weight: weights[start + j] })), entropy });
+    rows.push({ top, entropy });
   }
   return { rows, meanEntropy: n ? sum / n : NaN };
+}
+
+/** True when weight a (of a later key) goes before b: strictly larger, or b is NaN and a is not. */
+function ranksAbove(a: number, b: number): boolean {
+  if (Number.isNaN(a)) return false;
+  return Number.isNaN(b) || a > b;
 }
 
 /** The (T, T) weights of one head: from the run when they were sent inline, else asked of the session. */
