@@ -12,8 +12,10 @@ import {
   scaledDotProductAttention,
   select,
   contiguous,
+  traceAttention,
   type AttnMask,
   type Tensor,
+  type TraceWarningId,
 } from '../../../src/engine';
 import { assertClose, loadFixture, maxAbsDiff, toBool, toFloat, type JsonTensor } from '../helpers/fixtures';
 
@@ -78,6 +80,37 @@ describe('mask inversion: key_padding_mask handed to SDPA (mask_inversion.json)'
     const r = multiheadAttention(x, x, x, { numHeads: H, ...W }, { keyPaddingMask: kpm, averageAttnWeights: false });
     assertClose(r.out, f.expected.mha_attn_output, { label: 'mha output' });
     assertClose(r.weights!, f.expected.mha_attn_weights_per_head, { label: 'mha weights' });
+  });
+
+  /** The warnings about masking (score-size warnings depend on these weights, not on the mask). */
+  const maskWarnings = (t: { warnings: { id: TraceWarningId }[] }) =>
+    t.warnings.map((w) => w.id).filter((id) => id !== 'saturated-rows' && id !== 'score-variance-high');
+
+  it("the debugger's padding switches reproduce all three torch results head by head, and warn only for the inverted one", () => {
+    const headOf = (t: Tensor, b: number, h: number) => contiguous(select(select(t, 0, b), 0, h)); // (L, hd)
+    const expected = {
+      uninverted: toFloat(f.expected.sdpa_uninverted_pre_out_proj),
+      inverted: toFloat(f.expected.sdpa_inverted_pre_out_proj),
+      mhaWeights: toFloat(f.expected.mha_attn_weights_per_head),
+    };
+    for (let b = 0; b < B; b++) {
+      const padLast = S - f.params.valid_lengths[b];
+      for (let h = 0; h < H; h++) {
+        const [qh, kh, vh] = [q, k, v].map((t) => headOf(t, b, h));
+        const run = (builtAs: 'true-means-pad' | 'true-means-keep', passedTo: 'sdpa' | 'mha') =>
+          traceAttention(qh, kh, vh, { mask: { kind: 'padding', padLast, builtAs, passedTo }, fullyMaskedRows: 'zero' });
+        const wrong = run('true-means-pad', 'sdpa'); // key_padding_mask handed to SDPA as is
+        assertClose(wrong.output, headOf(expected.uninverted, b, h), { label: `uninverted [${b},${h}]` });
+        const wrongIds: TraceWarningId[] = padLast === 0 ? ['fully-masked-zero-rows'] : ['attends-only-padding'];
+        assert.deepEqual(maskWarnings(wrong), wrongIds, `element ${b} (padLast ${padLast})`);
+        const right = run('true-means-keep', 'sdpa'); // ~mask
+        assertClose(right.output, headOf(expected.inverted, b, h), { label: `inverted [${b},${h}]` });
+        const viaMha = run('true-means-pad', 'mha'); // key_padding_mask to MHA
+        assertClose(viaMha.probs, headOf(expected.mhaWeights, b, h), { label: `MHA weights [${b},${h}]` });
+        assert.deepEqual(maskWarnings(right), []);
+        assert.deepEqual(maskWarnings(viaMha), []);
+      }
+    }
   });
 
   it('projectHeads reproduces the MHA head projections per batch element', () => {
