@@ -15,14 +15,20 @@ export function alignOriginal(original: string, from: number, to: number): Align
   const n = to - from;
   const starts = new Int32Array(n);
   const ends = new Int32Array(n);
-  for (let i = from; i < to; ) {
-    const cp = original.codePointAt(i)!;
-    const w = cp > 0xffff && i + 1 < to ? 2 : 1;
-    for (let k = 0; k < w; k++) {
-      starts[i - from + k] = i;
-      ends[i - from + k] = i + w;
+  for (let k = 0; k < n; k++) {
+    starts[k] = from + k;
+    ends[k] = from + k + 1;
+  }
+  for (let k = 0; k + 1 < n; k++) {
+    const c = original.charCodeAt(from + k);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const lo = original.charCodeAt(from + k + 1);
+      if (lo >= 0xdc00 && lo <= 0xdfff) {
+        ends[k] = from + k + 2;
+        starts[k + 1] = from + k;
+        k++;
+      }
     }
-    i += w;
   }
   return { text: original.slice(from, to), starts, ends };
 }
@@ -34,9 +40,15 @@ export function sliceAligned(a: Aligned, from: number, to: number): Aligned {
 /** Growable output of a transform (typed arrays and a rope string: no per-unit allocation). */
 export class AlignedBuilder {
   private text = '';
-  private starts = new Int32Array(64);
-  private ends = new Int32Array(64);
+  private starts: Int32Array;
+  private ends: Int32Array;
   private n = 0;
+
+  /** `capacity`: expected number of output units (the arrays grow as needed). */
+  constructor(capacity = 16) {
+    this.starts = new Int32Array(Math.max(1, capacity));
+    this.ends = new Int32Array(Math.max(1, capacity));
+  }
 
   /** Appends `s`, every unit of which comes from the original range [start, end). */
   push(s: string, start: number, end: number): void {
@@ -85,7 +97,7 @@ function rangeOf(a: Aligned, i: number, j: number): [number, number] {
 
 /** Replaces every code point c by f(c) (possibly empty or several characters). */
 export function mapCodePoints(a: Aligned, f: (c: string) => string): Aligned {
-  const out = new AlignedBuilder();
+  const out = new AlignedBuilder(a.text.length + 16);
   const text = a.text;
   for (let i = 0; i < text.length; ) {
     const c = text.charCodeAt(i);
@@ -117,7 +129,7 @@ export function mapClusters(a: Aligned, f: (cluster: string) => string): Aligned
   const re = new RegExp(CLUSTER_RE);
   let m: RegExpExecArray | null;
   let done = 0; // units before this are emitted
-  const out = new AlignedBuilder();
+  const out = new AlignedBuilder(a.text.length + 16);
   const emitSingles = (to: number) => {
     // code points with no marks after them: their own clusters
     if (done < to) {
@@ -158,7 +170,7 @@ export function mapClusters(a: Aligned, f: (cluster: string) => string): Aligned
 /** Inserts `s` before the first unit, aligned with the first unit's range (as HF's NormalizedString.prepend). */
 export function prependAligned(a: Aligned, s: string): Aligned {
   if (a.text.length === 0 || s.length === 0) return a;
-  const out = new AlignedBuilder();
+  const out = new AlignedBuilder(a.text.length + s.length);
   out.push(s, a.starts[0], a.ends[0]);
   for (let i = 0; i < a.text.length; i++) out.push(a.text[i], a.starts[i], a.ends[i]);
   return out.build();
@@ -167,7 +179,7 @@ export function prependAligned(a: Aligned, s: string): Aligned {
 /** Replaces every occurrence of `pattern` by `content`; the replacement aligns with the replaced units. */
 export function replaceAligned(a: Aligned, pattern: string, content: string): Aligned {
   if (pattern.length === 0) return a;
-  const out = new AlignedBuilder();
+  const out = new AlignedBuilder(a.text.length);
   let i = 0;
   for (;;) {
     const k = a.text.indexOf(pattern, i);

@@ -1,7 +1,7 @@
 // tokenizer.json pre-tokenizers (HF tokenizers/src/pre_tokenizers): split an aligned string into words.
 // Supported: ByteLevel, BertPreTokenizer, Whitespace, WhitespaceSplit, Sequence.
 
-import { AlignedBuilder, prependAligned, sliceAligned, type Aligned } from './aligned';
+import { prependAligned, sliceAligned, type Aligned } from './aligned';
 import { BYTE_TO_CHAR, forEachGpt2Piece } from '../byte-level';
 import { asArray, asObject, componentType, optBool, type JsonObject } from './json';
 
@@ -48,21 +48,56 @@ const whitespace: PreTokenizer = (a) => {
   return words;
 };
 
-/** Maps a piece to GPT-2's byte alphabet: one character per UTF-8 byte, each aligned to its source character. */
-export function toByteLevel(a: Aligned): Aligned {
-  const out = new AlignedBuilder();
-  const enc = new TextEncoder();
+/**
+ * Maps text to GPT-2's byte alphabet: one character per UTF-8 byte, each aligned to its source character.
+ * `byteOfUnit[u]` (u in 0..length) is where unit u's bytes start, to cut the result at unit boundaries.
+ */
+export function toByteLevel(a: Aligned): Aligned & { byteOfUnit: Int32Array } {
   const text = a.text;
-  for (let i = 0; i < text.length; ) {
-    const cp = text.codePointAt(i)!;
-    const j = i + (cp > 0xffff ? 2 : 1);
-    const bytes = enc.encode(text.slice(i, j)); // a lone surrogate becomes U+FFFD's bytes
-    let mapped = '';
-    for (const b of bytes) mapped += BYTE_TO_CHAR[b];
-    out.push(mapped, a.starts[i], a.ends[j - 1]);
+  const n = text.length;
+  const starts = new Int32Array(3 * n); // at most 3 bytes per UTF-16 unit
+  const ends = new Int32Array(3 * n);
+  const byteOfUnit = new Int32Array(n + 1);
+  let mapped = '';
+  let k = 0;
+  const put = (b: number, s: number, e: number) => {
+    mapped += BYTE_TO_CHAR[b];
+    starts[k] = s;
+    ends[k++] = e;
+  };
+  for (let i = 0; i < n; ) {
+    let cp = text.charCodeAt(i);
+    let j = i + 1;
+    if (cp >= 0xd800 && cp <= 0xdbff && j < n) {
+      const lo = text.charCodeAt(j);
+      if (lo >= 0xdc00 && lo <= 0xdfff) {
+        cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+        j++;
+      }
+    }
+    if (cp >= 0xd800 && cp <= 0xdfff) cp = 0xfffd; // a lone surrogate is encoded as U+FFFD, as TextEncoder does
+    const s = a.starts[i];
+    const e = a.ends[j - 1];
+    byteOfUnit[i] = k;
+    if (j > i + 1) byteOfUnit[i + 1] = k;
+    if (cp < 0x80) put(cp, s, e);
+    else if (cp < 0x800) {
+      put(0xc0 | (cp >> 6), s, e);
+      put(0x80 | (cp & 0x3f), s, e);
+    } else if (cp < 0x10000) {
+      put(0xe0 | (cp >> 12), s, e);
+      put(0x80 | ((cp >> 6) & 0x3f), s, e);
+      put(0x80 | (cp & 0x3f), s, e);
+    } else {
+      put(0xf0 | (cp >> 18), s, e);
+      put(0x80 | ((cp >> 12) & 0x3f), s, e);
+      put(0x80 | ((cp >> 6) & 0x3f), s, e);
+      put(0x80 | (cp & 0x3f), s, e);
+    }
     i = j;
   }
-  return out.build();
+  byteOfUnit[n] = k;
+  return { text: mapped, starts: starts.subarray(0, k), ends: ends.subarray(0, k), byteOfUnit };
 }
 
 function byteLevel(cfg: JsonObject, path: string): PreTokenizer {
@@ -70,9 +105,11 @@ function byteLevel(cfg: JsonObject, path: string): PreTokenizer {
   const useRegex = optBool(cfg, 'use_regex', path, true);
   return (input) => {
     const a = addPrefixSpace && !input.text.startsWith(' ') ? prependAligned(input, ' ') : input;
+    if (a.text.length === 0) return [];
+    const bytes = toByteLevel(a); // one pass over the whole text; pieces are views into it
+    if (!useRegex) return [bytes];
     const pieces: Aligned[] = [];
-    if (useRegex) forEachGpt2Piece(a.text, 0, a.text.length, (s, e) => void pieces.push(toByteLevel(sliceAligned(a, s, e))));
-    else if (a.text.length > 0) pieces.push(toByteLevel(a));
+    forEachGpt2Piece(a.text, 0, a.text.length, (s, e) => void pieces.push(sliceAligned(bytes, bytes.byteOfUnit[s], bytes.byteOfUnit[e])));
     return pieces;
   };
 }
