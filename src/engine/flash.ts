@@ -61,6 +61,8 @@ class FlashTile {
   private readonly scores: Float32Array; // (br, bc)
   private readonly m: Float64Array; // running max per row
   private readonly l: Float64Array; // running Σ exp(s - m) per row
+  private readonly blockMax: Float64Array; // this tile's max per row ...
+  private readonly blockArgmax: Int32Array; // ... and where it is
   private readonly rowIds: Int32Array;
 
   constructor(private readonly p: PreparedAttention, blockSize: number) {
@@ -69,6 +71,8 @@ class FlashTile {
     this.scores = new Float32Array(this.br * this.bc);
     this.m = new Float64Array(this.br);
     this.l = new Float64Array(this.br);
+    this.blockMax = new Float64Array(this.br);
+    this.blockArgmax = new Int32Array(this.br);
     this.rowIds = new Int32Array(this.br);
   }
 
@@ -83,10 +87,15 @@ class FlashTile {
     const acc = out.subarray(outOff + i0 * Ev, outOff + (i0 + rows) * Ev); // (rows, Ev), starts at 0
     // With a causal mask no row of this block sees keys past its last row's diagonal: skip those tiles.
     const keyEnd = p.causalShift === null ? S : Math.max(0, Math.min(S, i0 + rows + p.causalShift));
+    const kernel = getKernel();
     for (let j0 = 0; j0 < keyEnd; j0 += bc) {
       const cols = Math.min(bc, S - j0);
       scoreBlock(p, offs, i0, rows, j0, cols, scores, 0, bc); // (rows, cols) = scale · q·kᵀ
       maskScoreBlock(p, offs.mask, rowIds, j0, cols, scores, 0, bc);
+      this.findBlockMax(rows, cols);
+      // The kernel's (SIMD) softmax does the exponentials: row r becomes exp(s - max_r) / Σ_r; a row with
+      // nothing visible becomes 0.
+      kernel.softmaxRows({ x: scores, off: 0, rows, cols, ld: bc, fullyMasked: 'zero' });
       for (let r = 0; r < rows; r++) this.updateRow(r, cols, acc);
       weightedValues(p, offs, scores, 0, bc, rows, j0, cols, acc, 0, true); // acc += P̃ · v_block
     }
@@ -98,30 +107,50 @@ class FlashTile {
     }
   }
 
-  /** Online-softmax step for row r: exponentiate the block's scores in place and rescale the row's partial sums. */
+  private findBlockMax(rows: number, cols: number): void {
+    const { scores, bc, blockMax, blockArgmax } = this;
+    for (let r = 0; r < rows; r++) {
+      let max = -Infinity;
+      let arg = 0;
+      for (let c = 0; c < cols; c++) {
+        const x = scores[r * bc + c];
+        if (x > max || x !== x) {
+          max = x;
+          arg = c;
+          if (x !== x) break; // NaN: the whole row is NaN
+        }
+      }
+      blockMax[r] = max;
+      blockArgmax[r] = arg;
+    }
+  }
+
+  /**
+   * Online-softmax step for row r, whose tile entries hold exp(s - b) / Σ_b (b = the tile's row max).
+   * Σ_b = 1 / (entry at the max), so the entries times Σ_b · exp(b - m') are exp(s - m') for the new
+   * running max m'; the partial output and sum are rescaled by exp(m - m') when the max grows.
+   */
   private updateRow(r: number, cols: number, acc: Float32Array): void {
     const { scores, bc, m, l } = this;
     const Ev = this.p.Ev;
     const s0 = r * bc;
-    let blockMax = -Infinity;
-    for (let c = 0; c < cols; c++) blockMax = Math.max(blockMax, scores[s0 + c]); // NaN propagates
-    if (blockMax === -Infinity) {
-      scores.fill(0, s0, s0 + cols); // nothing visible in this tile
+    const b = this.blockMax[r];
+    if (b === -Infinity) return; // nothing visible in this tile (the kernel wrote zeros)
+    if (Number.isNaN(b) || Number.isNaN(m[r])) {
+      m[r] = NaN;
+      l[r] = NaN;
       return;
     }
-    const newMax = Math.max(m[r], blockMax);
+    const blockSum = 1 / scores[s0 + this.blockArgmax[r]];
+    const newMax = Math.max(m[r], b);
     if (m[r] !== -Infinity && newMax !== m[r]) {
       const correction = Math.exp(m[r] - newMax);
       l[r] *= correction;
       for (let c = 0; c < Ev; c++) acc[r * Ev + c] *= correction;
     }
-    let sum = 0;
-    for (let c = 0; c < cols; c++) {
-      const e = Math.exp(scores[s0 + c] - newMax);
-      scores[s0 + c] = e;
-      sum += e;
-    }
-    l[r] += sum;
+    const factor = blockSum * Math.exp(b - newMax);
+    for (let c = 0; c < cols; c++) scores[s0 + c] *= factor;
+    l[r] += factor; // Σ_c of the rescaled entries (the kernel's row summed to 1)
     m[r] = newMax;
   }
 }
