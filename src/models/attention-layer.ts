@@ -92,6 +92,19 @@ export function findAttentionLayer(tensors: Map<string, Tensor>): FoundAttention
       return { prefix: prefixes[0], layout, allPrefixes: prefixes };
     }
   }
+  // A file holding one [3E, E] matrix under any name (a .npy is named after the file) is an in_proj_weight.
+  if (tensors.size === 1) {
+    const [[name, t]] = [...tensors];
+    if (t.shape.length === 2 && t.shape[1] > 0 && t.shape[0] === 3 * t.shape[1]) {
+      const layout: LayerLayout = {
+        description: `a single [3E, E] matrix '${name}' read as nn.MultiheadAttention's in_proj_weight`,
+        packed: { weight: name, bias: `${name}.bias` },
+        out: [],
+        outBias: [],
+      };
+      return { prefix: '', layout, allPrefixes: [''] };
+    }
+  }
   return null;
 }
 

@@ -27,6 +27,23 @@ describe('attention layer from nn.MultiheadAttention weights', () => {
     });
   }
 
+  it('a lone [3E, E] matrix (a .npy, named after its file) is read as in_proj_weight', async () => {
+    const reference = await fixtureTensors('mha_state_dict.pt');
+    const x: Tensor = { data: Float32Array.from({ length: 4 * 16 }, (_, i) => Math.cos(i)), shape: [4, 16] };
+    const noBias = new Map([['in_proj_weight', reference.get('in_proj_weight')!]]); // the fixture's biases are zero
+    const expected = attentionLayerForward(readAttentionLayer(noBias, findAttentionLayer(noBias)!, { num_heads: 4 }, 'ref'), x, undefined);
+    for (const file of ['in_proj_weight.npy', 'in_proj_weight_f64_fortran.npy']) {
+      const tensors = await fixtureTensors(file);
+      const model = loadModel(tensors, { fileName: file, configJson: config4 });
+      assert.equal(model.info.family, 'attention-layer', file);
+      assert.match(model.info.detail, /No output projection in the file/);
+      const layer = attentionLayerForward(readAttentionLayer(tensors, findAttentionLayer(tensors)!, { num_heads: 4 }, file), x, undefined);
+      assertClose(layer.probs, expected.probs, { label: file });
+    }
+    // Any other lone tensor is not an attention layer.
+    assert.throws(() => loadModel(new Map([['w', { data: new Float32Array(32), shape: [4, 8] }]]), { fileName: 'w.npy' }), /w\.npy: 1 tensor, none named like GPT-2/);
+  });
+
   it('loadModel: seeded embeddings (the seeded model’s recipe), words tokenizer, causal on request', async () => {
     const tensors = await fixtureTensors('mha_state_dict.pt');
     const model = loadModel(tensors, { fileName: 'mha_state_dict.pt', configJson: config4, seed: 7 });
