@@ -25,7 +25,7 @@ export interface GemmArgs {
   bOff: number;
   ldb: number;
   transB: boolean;
-  /** C is [m, n] at c[cOff + i*ldc + j]. */
+  /** C is [m, n] at c[cOff + i*ldc + j]. It must not overlap A or B (kernels may read them after writing C). */
   c: Float32Array;
   cOff: number;
   ldc: number;
@@ -50,6 +50,10 @@ export interface SoftmaxRowsArgs {
 
 export interface Kernel {
   readonly name: KernelName;
+  /**
+   * C = alpha·A·op(B) + beta·C with IEEE semantics (NaN and ±Inf in A or B reach exactly the elements of C they
+   * contribute to; 0·Inf is NaN). Throws an Error naming the argument for a view outside its array.
+   */
   gemm(args: GemmArgs): void;
   /** Numerically stable softmax (subtract the row max) over each row, in place. */
   softmaxRows(args: SoftmaxRowsArgs): void;

@@ -11,7 +11,11 @@
 ;;   - B is packed in panels of 8 columns: for each p, B[p, j..j+7] side by side (32 bytes), two f32x4 loads;
 ;;   - panels are zero-padded past the matrix edge; the caller's C buffer is padded to whole tiles, so the
 ;;     micro-kernel always stores a full 4x8 tile and the caller copies out only the real part.
-;; Softmax rows: max pass, exp pass (polynomial exp, see $exp), sum in float64, scale pass.
+;; Softmax rows: max pass, exp pass (polynomial exp, see $expPass) with the sum in float64, scale pass.
+;;
+;; Plain 128-bit SIMD only (no relaxed SIMD, so results do not depend on the machine): f32x4.mul then
+;; f32x4.add, which on current x86 cores (two multiply and two add pipes) issues as fast as a fused
+;; multiply-add would.
 (module
   (memory (export "memory") 1)
 
