@@ -2,7 +2,8 @@
 // on ~5 MB of mixed English/Chinese/emoji text, plus GPT-2's vocabulary load time and a pathological 1 MB run of
 // one character (a single regex piece). Numbers only, no assertions (the machine is shared and noisy).
 // Run: npx tsx bench/tokenize.ts
-import { createTokenizer, type Tokenizer } from '../src/tokenize';
+import { createTokenizer, tokenizerFromJson, type Tokenizer } from '../src/tokenize';
+import { rebuildGpt2TokenizerJson } from '../test/unit/tokenize/gpt2-json';
 
 const LINE = 'The quick brown fox jumps over the lazy dog; "don\'t" panic. 我爱自然语言处理。注意力机制 👨‍👩‍👧 café 1234\n';
 const TEXT = LINE.repeat(Math.ceil(5_000_000 / LINE.length));
@@ -34,10 +35,16 @@ async function main(): Promise<void> {
   });
   console.log(`tokenizer.json build (tiny WordPiece)             ${(performance.now() - t0).toFixed(0)} ms`);
 
+  const gpt2Json = JSON.stringify(await rebuildGpt2TokenizerJson());
+  t0 = performance.now();
+  const gpt2FromJson = tokenizerFromJson(gpt2Json);
+  console.log(`tokenizer.json build (GPT-2, ${(gpt2Json.length / 1e6).toFixed(1)} MB of JSON)       ${(performance.now() - t0).toFixed(0)} ms`);
+
   const words = await createTokenizer({ kind: 'words' });
   time('words, 5 MB mixed text', words, TEXT);
   time('gpt2, 5 MB mixed text', gpt2, TEXT);
   time('tokenizer.json WordPiece, 5 MB mixed text', bert, TEXT);
+  time('tokenizer.json GPT-2 (BPE), 5 MB mixed text', gpt2FromJson, TEXT);
   time('gpt2, 1 MB of "=" (one regex piece)', gpt2, '='.repeat(1_000_000));
   time('gpt2, 5 MB, maxTokens 512', { name: 'capped', encode: (s) => gpt2.encode(s, { maxTokens: 512 }) }, TEXT);
 }

@@ -54,20 +54,34 @@ export class AlignedBuilder {
   push(s: string, start: number, end: number): void {
     const len = s.length;
     if (len === 0) return;
-    if (this.n + len > this.starts.length) {
-      const cap = Math.max(this.starts.length * 2, this.n + len);
-      const starts = new Int32Array(cap);
-      const ends = new Int32Array(cap);
-      starts.set(this.starts.subarray(0, this.n));
-      ends.set(this.ends.subarray(0, this.n));
-      this.starts = starts;
-      this.ends = ends;
-    }
+    this.reserve(len);
     this.text += s;
     for (let k = 0; k < len; k++) {
       this.starts[this.n] = start;
       this.ends[this.n++] = end;
     }
+  }
+
+  private reserve(len: number): void {
+    if (this.n + len <= this.starts.length) return;
+    const cap = Math.max(this.starts.length * 2, this.n + len);
+    const starts = new Int32Array(cap);
+    const ends = new Int32Array(cap);
+    starts.set(this.starts.subarray(0, this.n));
+    ends.set(this.ends.subarray(0, this.n));
+    this.starts = starts;
+    this.ends = ends;
+  }
+
+  /** Appends all of `a`. */
+  append(a: Aligned): void {
+    const len = a.text.length;
+    if (len === 0) return;
+    this.reserve(len);
+    this.text += a.text;
+    this.starts.set(a.starts, this.n);
+    this.ends.set(a.ends, this.n);
+    this.n += len;
   }
 
   build(): Aligned {

@@ -2,7 +2,7 @@
 // Supported: BertNormalizer, Lowercase, StripAccents, NFC, NFD, NFKC, NFKD, Strip, Replace (string pattern),
 // Prepend, Sequence.
 
-import { mapClusters, mapCodePoints, prependAligned, replaceAligned, type Aligned } from './aligned';
+import { AlignedBuilder, mapClusters, mapCodePoints, prependAligned, replaceAligned, sliceAligned, type Aligned } from './aligned';
 import { asArray, asObject, asString, componentType, optBool, type JsonObject } from './json';
 
 export type Normalizer = (a: Aligned) => Aligned;
@@ -47,7 +47,7 @@ function bertNormalizer(cfg: JsonObject, path: string): Normalizer {
   const handleChinese = optBool(cfg, 'handle_chinese_chars', path, true);
   const lower = optBool(cfg, 'lowercase', path, true);
   const stripAccents = optBool(cfg, 'strip_accents', path, lower); // null → follows lowercase
-  return (input) => {
+  const general = (input: Aligned): Aligned => {
     let a = input;
     if (cleanText) {
       a = mapCodePoints(a, (c) => {
@@ -60,6 +60,34 @@ function bertNormalizer(cfg: JsonObject, path: string): Normalizer {
     if (stripAccents) a = stripNonspacingMarks(unicodeForm('NFD')(a));
     if (lower) a = lowercase(a);
     return a;
+  };
+  // ASCII fast path (the same result, in one pass): BERT's steps reduce to dropping controls, mapping \t \n \r
+  // to a space and lowercasing A-Z. Runs of non-ASCII text (with the ASCII character before them, which may be
+  // the base of a combining mark) go through the general steps.
+  const ascii = (a: Aligned, from: number, to: number, out: AlignedBuilder) => {
+    for (let i = from; i < to; i++) {
+      let c = a.text.charCodeAt(i);
+      if (cleanText) {
+        if (c === 9 || c === 10 || c === 13) c = 32;
+        else if (c < 32 || c === 127) continue;
+      }
+      if (lower && c >= 65 && c <= 90) c += 32;
+      out.push(String.fromCharCode(c), a.starts[i], a.ends[i]);
+    }
+  };
+  return (input) => {
+    const out = new AlignedBuilder(input.text.length + 16);
+    const re = /[^\x00-\x7f]+/g;
+    let done = 0;
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(input.text)) !== null) {
+      const from = m.index > done ? m.index - 1 : m.index; // keep a possible base letter with its marks
+      ascii(input, done, from, out);
+      out.append(general(sliceAligned(input, from, m.index + m[0].length)));
+      done = m.index + m[0].length;
+    }
+    ascii(input, done, input.text.length, out);
+    return out.build();
   };
 }
 

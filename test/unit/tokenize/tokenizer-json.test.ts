@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { createTokenizer, tokenizerFromJson, type Token, type Tokenizer } from '../../../src/tokenize';
-import { mergeSymbols } from '../../../src/tokenize/bpe';
 import { BYTE_TO_CHAR } from '../../../src/tokenize/byte-level';
 import { checkOffsets, unicodeText } from './arbitraries';
+import { rebuildGpt2TokenizerJson } from './gpt2-json';
 
 const ids = (tokens: readonly Token[]) => tokens.map((t) => t.id);
 const show = (tokens: readonly Token[]) => tokens.map((t) => [t.display, t.start, t.end]);
@@ -326,35 +326,7 @@ describe('tokenizer.json: GPT-2 rebuilt from its vocabulary agrees with the GPT-
   let fromJson: Tokenizer;
   let gpt2: Tokenizer;
   before(async () => {
-    // Rebuild GPT-2's tokenizer.json from gpt-tokenizer's rank table: GPT-2's token ids after the 256 bytes are
-    // in merge order, so the merge that creates token r is the pair that BPE-encoding r's bytes with only the
-    // tokens below r leaves. Any token that does not come apart into exactly two parts fails the test.
-    const { default: ranks } = await import('gpt-tokenizer/bpeRanks/r50k_base');
-    const enc = new TextEncoder();
-    const bytesOf = ranks.map((e) => (typeof e === 'string' ? enc.encode(e) : Uint8Array.from(e)));
-    const toByteChars = (b: Uint8Array) => Array.from(b, (x) => BYTE_TO_CHAR[x]).join('');
-    const strOf = bytesOf.map(toByteChars);
-    const rankOf = new Map(strOf.map((s, r) => [s, r]));
-    const merges: [string, string][] = [];
-    for (let r = 256; r < ranks.length; r++) {
-      const chars = [...strOf[r]];
-      const lookup = (a: number, b: number) => {
-        const m = rankOf.get(strOf[a] + strOf[b]);
-        return m !== undefined && m < r ? { rank: m, newId: m } : undefined;
-      };
-      const parts = mergeSymbols({ ids: chars.map((c) => rankOf.get(c)!), lens: chars.map(() => 1) }, lookup).ids;
-      assert.equal(parts.length, 2, `token ${r} ${JSON.stringify(strOf[r])} splits into ${parts.length} parts`);
-      merges.push([strOf[parts[0]], strOf[parts[1]]]);
-    }
-    const vocab = Object.fromEntries(strOf.map((s, r) => [s, r]));
-    fromJson = tokenizerFromJson({
-      added_tokens: [{ id: 50256, content: '<|endoftext|>', single_word: false, lstrip: false, rstrip: false, normalized: true, special: true }],
-      normalizer: null,
-      pre_tokenizer: { type: 'ByteLevel', add_prefix_space: false, trim_offsets: true, use_regex: true },
-      post_processor: { type: 'ByteLevel', add_prefix_space: true, trim_offsets: false, use_regex: true },
-      decoder: { type: 'ByteLevel' },
-      model: { type: 'BPE', vocab: { ...vocab, '<|endoftext|>': 50256 }, merges },
-    });
+    fromJson = tokenizerFromJson(await rebuildGpt2TokenizerJson());
     gpt2 = await createTokenizer({ kind: 'gpt2' });
   });
 
