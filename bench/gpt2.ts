@@ -148,7 +148,7 @@ async function child(path: string, tokens: number, kernel: KernelPreference): Pr
     tokens,
     peakRssMiB: process.resourceUsage().maxRSS / 1024,
     rssAfterLoadMiB,
-    name: `${model.info.name}; ${model.info.nLayer}×${model.info.nHead} heads`,
+    name: model.info.name,
     attentionsMiB: result.attentions.byteLength / 2 ** 20,
   };
   console.log(JSON.stringify(report));
@@ -181,7 +181,7 @@ async function main(): Promise<void> {
     if (run.status !== 0) throw new Error(`the benchmark child failed:\n${run.stderr}`);
     const r = JSON.parse(run.stdout.trim().split('\n').pop()!) as ChildReport;
     const load = r.readFileMs + r.readTensorsMs + r.loadModelMs;
-    console.log(`model: ${r.name} (${HEADS} heads expected), kernel ${r.kernel}`);
+    console.log(`model: ${r.name}${r.name.includes(`× ${HEADS} heads`) ? '' : ` (expected ${HEADS} heads!)`}, kernel ${r.kernel}`);
     console.log(`load:    ${load.toFixed(0).padStart(7)} ms  (read file ${r.readFileMs.toFixed(0)} ms, readTensors ${r.readTensorsMs.toFixed(0)} ms, loadModel ${r.loadModelMs.toFixed(0)} ms)`);
     console.log(`forward: ${r.forwardMs.toFixed(0).padStart(7)} ms  for ${r.tokens} tokens, ${r.forwardCpuMs.toFixed(0)} ms CPU (all ${LAYERS} layers' attention: ${r.attentionsMiB.toFixed(1)} MiB)`);
     console.log(`memory:  peak RSS ${r.peakRssMiB.toFixed(0)} MiB, RSS after load ${r.rssAfterLoadMiB.toFixed(0)} MiB`);
