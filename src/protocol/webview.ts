@@ -25,6 +25,8 @@ export type ExportFormat = 'png' | 'svg' | 'csv' | 'json';
 export type FromWebviewMessage =
   | { type: 'ready' }
   | { type: 'request'; messageId: number; request: PanelRequest }
+  /** The webview no longer needs the answer to request `messageId` (a newer one superseded it). */
+  | { type: 'cancel'; messageId: number }
   /** `content` is text for svg/csv/json and base64 (no data: prefix) for png. */
   | { type: 'export'; format: ExportFormat; suggestedName: string; content: string }
   /** Select token `index` of the current run in the editor it came from. */
@@ -114,12 +116,14 @@ function panelRequest(v: unknown): PanelRequest {
 export function parseFromWebview(v: unknown): FromWebviewMessage | Error {
   try {
     const o = obj(v, 'message');
-    const type = oneOf(o.type, 'type', ['ready', 'request', 'export', 'revealToken', 'viewState'] as const);
+    const type = oneOf(o.type, 'type', ['ready', 'request', 'cancel', 'export', 'revealToken', 'viewState'] as const);
     switch (type) {
       case 'ready':
         return { type };
       case 'request':
         return { type, messageId: int(o.messageId, 'messageId'), request: panelRequest(o.request) };
+      case 'cancel':
+        return { type, messageId: int(o.messageId, 'messageId') };
       case 'export': {
         const suggestedName = str(o.suggestedName, 'suggestedName', 200);
         if (/[\\/]|^\.\.?$/.test(suggestedName)) fail('suggestedName must be a plain file name');
@@ -135,3 +139,189 @@ export function parseFromWebview(v: unknown): FromWebviewMessage | Error {
     throw e;
   }
 }
+
+// ----- UI strings -------------------------------------------------------------------------------------
+
+/**
+ * Every string the webview shows, in English with vscode.l10n's {0} placeholders. The host translates each
+ * with vscode.l10n.t and sends the table with each run (`l10n`); the webview's t() takes only these keys.
+ * A unit test checks that this list and the t('...') calls under webview/ agree, and that every key has a
+ * Simplified Chinese translation in l10n/bundle.l10n.zh-cn.json.
+ */
+export const PANEL_STRING_KEYS = [
+  // @generated-strings-start
+  "Working",
+  "Heads",
+  "Opened head",
+  "Attention weights of the opened head",
+  "Debugger",
+  "Export the current view as {0}",
+  "View",
+  "Colour weights from 0 to 1 instead of 0 to the largest weight shown",
+  "Scale 0–1",
+  "Export",
+  "Heatmap",
+  "Lines",
+  "Close head",
+  "Step through this head",
+  "Head view",
+  "All heads of the layer",
+  "Select some text and run “Attention Inspector: Inspect Selection”.",
+  "The panel could not read the results: {0}",
+  "Attention Inspector",
+  "{0} tokens · {1} layers × {2} heads · {3} ms",
+  "Layer {0} · head {1}",
+  "Attention weights of layer {0}, head {1}: queries down, keys across",
+  "weight",
+  "Loading layer {0}, head {1}…",
+  "Could not load the head: {0}",
+  "Could not compute the trace: {0}",
+  "Query {0} “{1}” → key {2} “{3}”",
+  "weight {0}",
+  "layer {0}, head {1}",
+  "score",
+  "{0} tokens",
+  "The weights of every head were not sent at once for this run: open a head and export it.",
+  "Too many weights for one CSV file: open a head and export it.",
+  "Nothing to export yet.",
+  "Could not export: {0}",
+  "Switches",
+  "Steps",
+  "Matrix of the current step",
+  "Previous step",
+  "Next step",
+  "Step-through debugger",
+  "Per-row statistics",
+  "Computing…",
+  "shape {0}",
+  "{0}: {1}, shape {2}",
+  "output",
+  "Rows: {0}",
+  "No problems found with these switches.",
+  "Layer",
+  "Head",
+  "Scale",
+  "1/√d_k (correct)",
+  "1/d_k",
+  "none (×1)",
+  "custom…",
+  "Custom scale",
+  "Temperature",
+  "Causal mask",
+  "none",
+  "top-left (SDPA is_causal)",
+  "bottom-right (KV cache)",
+  "Padding: last N tokens",
+  "Mask built as",
+  "True = padding",
+  "True = real token",
+  "Passed to",
+  "MHA key_padding_mask (True = ignore)",
+  "SDPA attn_mask (True = attend)",
+  "Softmax dim",
+  "-1 (over keys, correct)",
+  "-2 (over queries)",
+  "Rows with every key masked",
+  "NaN (plain softmax, MHA)",
+  "0 (SDPA safe softmax)",
+  "Meant to be causal",
+  "as the causal mask says",
+  "no",
+  "yes, top-left",
+  "yes, bottom-right",
+  "Reset switches",
+  "Mask",
+  "Softmax",
+  "layer {0}, head {1}: L = {2}, S = {3}, d_k = {4}, d_v = {5}, scale {6}",
+  "Attention heads: one row per layer, one column per head",
+  "H{0}",
+  "L{0}",
+  "Layer {0}, head {1}: mean entropy {2} nats. Press Enter to open.",
+  "Mean entropy {0} nats (ln T = {1})",
+  "Click to open",
+  "masked (−∞)",
+  "NaN",
+  "Colour scale",
+  "Colour scale from {0} to {1}",
+  "Lines from query tokens (left) to key tokens (right); opacity is the weight",
+  "Query tokens on the left, key tokens on the right; line opacity = weight.",
+  "Query {0} “{1}”",
+  "Key {0} “{1}”",
+  "#",
+  "Query row",
+  "Query",
+  "Query token",
+  "Row sum",
+  "Σ_j weight[i, j]: 1 when the softmax ran over the keys (dim -1).",
+  "Entropy / ln n",
+  "Entropy of the row in nats, against ln(n) for its n visible keys: the largest entropy a row can have (uniform attention).",
+  "Max weight → key",
+  "The largest weight of the row and the key it goes to; near 1 means one-hot (saturated).",
+  "Score var / d_k",
+  "Variance of the raw scores q·k of the row, against d_k (about d_k for unit-variance q and k); after the scale, the variance of the scaled scores.",
+  "On padding",
+  "Weight the row gives to padding keys.",
+  "On future",
+  "Weight the row gives to keys after its own position.",
+  "{0} visible keys",
+  "raw variance {0} = {1} × d_k; scaled variance {2}",
+  "Scores: variance {0} = {1} × d_k (d_k = {2}); after × {3}: variance {4}.",
+  "1 · scores = QKᵀ",
+  "2 · × scale",
+  "3 · + mask",
+  "4 · softmax",
+  "5 · × V",
+  "1/√d_k = 1/√{0}",
+  "1/d_k = 1/{0}",
+  "no scale",
+  "custom",
+  "scores = Q · Kᵀ",
+  "Q {0} · Kᵀ {1} → {2}",
+  "Each cell is the dot product of a query vector and a key vector (d_k = {0}).",
+  " / temperature {0}",
+  "scaled = scores × {0} ({1}){2}",
+  "Scaling keeps the variance of the scores near 1, so the softmax does not saturate: variance {0} before, {1} after.",
+  "masked = scaled + mask",
+  "No key is masked.",
+  "{0} of {1} cells are masked (−∞, striped): the softmax gives them weight 0.",
+  "weights = softmax(masked, dim={0})",
+  "dim -1: every query row sums to 1 over the keys.",
+  "dim -2: every key column sums to 1 over the queries, and the rows do not.",
+  "output = weights · V",
+  "{0} · V {1} → {2}",
+  "Each output row is a mix of the value vectors, weighted by its row of weights.",
+  "Query {0}, dimension {1}",
+  "output = {0}",
+  "Query {0} → key {1}",
+  "q·k = {0}",
+  "{0} × {1} = {2}",
+  "{0} + {1} = {2}",
+  "visible",
+  "masked",
+  "These query rows of weights do not sum to 1 (off by up to {0}).",
+  "The softmax ran over dim -2 (the queries), so each key column sums to 1 instead of each query row: use dim=-1.",
+  "Rows do not sum to 1",
+  "These queries put all their weight on padding keys.",
+  "The padding mask was built with True = pad, but F.scaled_dot_product_attention reads True = attend: invert it (~mask), or pass it to nn.MultiheadAttention as key_padding_mask.",
+  "The padding mask was built with True = keep, but nn.MultiheadAttention's key_padding_mask reads True = ignore: invert it (~mask), or pass it to SDPA as attn_mask.",
+  "Queries attend only to padding",
+  "These rows put at least {0} of their weight on a single key: the softmax is saturated (one-hot) and its gradients vanish.",
+  "The scores are multiplied by {0}, while 1/sqrt(d_k) = {1}.",
+  "Saturated (one-hot) rows",
+  "These rows are NaN: every key is masked there, and a softmax over nothing but -inf is 0/0, which ·V then spreads into the output.",
+  "These rows are NaN: the scores contain NaN or +inf.",
+  "NaN rows",
+  "query i sees keys j ≤ i",
+  "query i sees keys j ≤ i + (S − L)",
+  "no causal mask is applied.",
+  "the causal mask is aligned {0}.",
+  "These queries give weight to future keys although the attention is meant to be causal ({0}: {1}), but {2}",
+  "Future tokens visible",
+  "Rows with no visible key",
+  "These rows may attend to no key at all; SDPA's safe softmax silently gives them weight 0 and output 0 instead of NaN.",
+  "Score variance too high",
+  "The scaled scores have variance {0} (raw q·k: {1} with d_k = {2}). q·k of unit-variance vectors has variance about d_k; only the 1/sqrt(d_k) scale brings it back near 1.",
+  // @generated-strings-end
+] as const;
+
+export type PanelStringKey = (typeof PANEL_STRING_KEYS)[number];

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { AttentionTrace } from '../../engine/trace';
 import type { AttentionRequest, AttentionResult, RunResult, TraceRequest } from '../../protocol/engine';
 import { parseFromWebview, type ExportFormat, type FromWebviewMessage, type PanelMode, type ToWebviewMessage } from '../../protocol/webview';
+import { type PanelRestoreState, restoreState } from './restore';
 import { panelStrings } from './strings';
 
 export const PANEL_VIEW_TYPE = 'attentionInspector.panel';
@@ -16,23 +17,24 @@ export interface PanelDataSource {
   revealToken?(run: RunResult, index: number): void;
 }
 
-/** What a reloaded window needs to show the panel again (kept by VS Code with the webview's state). */
-export interface PanelRestoreState {
-  mode: PanelMode;
-  focus?: { layer: number; head: number };
-}
 
 export interface ShowOptions {
   mode?: PanelMode;
   focus?: { layer: number; head: number };
 }
 
-const EXPORT_FILTERS: Record<ExportFormat, Record<string, string[]>> = {
-  png: { 'PNG image': ['png'] },
-  svg: { 'SVG image': ['svg'] },
-  csv: { 'CSV table': ['csv'] },
-  json: { JSON: ['json'] },
-};
+function exportFilters(format: ExportFormat): Record<string, string[]> {
+  switch (format) {
+    case 'png':
+      return { [vscode.l10n.t('PNG image')]: ['png'] };
+    case 'svg':
+      return { [vscode.l10n.t('SVG image')]: ['svg'] };
+    case 'csv':
+      return { [vscode.l10n.t('CSV table')]: ['csv'] };
+    case 'json':
+      return { JSON: ['json'] };
+  }
+}
 
 export class InspectorPanel implements vscode.Disposable {
   private static currentPanel: InspectorPanel | undefined;
@@ -94,7 +96,7 @@ export class InspectorPanel implements vscode.Disposable {
     private source: PanelDataSource,
   ) {
     InspectorPanel.currentPanel = this;
-    panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'icon.svg');
+    panel.iconPath = { light: vscode.Uri.joinPath(extensionUri, 'media', 'icon-light.svg'), dark: vscode.Uri.joinPath(extensionUri, 'media', 'icon-dark.svg') };
     panel.webview.html = renderHtml(panel.webview, extensionUri);
     this.disposables.push(
       panel.onDidDispose(() => this.dispose()),
@@ -161,6 +163,9 @@ export class InspectorPanel implements vscode.Disposable {
       case 'request':
         await this.answer(msg.messageId, msg.request);
         return;
+      case 'cancel':
+        this.inflight.get(msg.messageId)?.cancel();
+        return;
     }
   }
 
@@ -170,11 +175,7 @@ export class InspectorPanel implements vscode.Disposable {
       this.post({ type: 'reply', inReplyTo: messageId, ok: false, error: vscode.l10n.t('Nothing is inspected yet.') });
       return;
     }
-    // A newer request for the same kind of data supersedes an older one (fast switch flipping).
-    for (const [id, cts] of this.inflight) {
-      cts.cancel();
-      this.inflight.delete(id);
-    }
+    // The webview cancels a request it no longer needs (a newer one superseded it) with a 'cancel' message.
     const cts = new vscode.CancellationTokenSource();
     this.inflight.set(messageId, cts);
     try {
@@ -182,9 +183,9 @@ export class InspectorPanel implements vscode.Disposable {
         request.kind === 'attention'
           ? await this.source.attention({ runId: run.runId, layer: request.layer, head: request.head }, cts.token)
           : await this.source.trace({ runId: run.runId, layer: request.layer, head: request.head, options: request.options }, cts.token);
-      this.post({ type: 'reply', inReplyTo: messageId, ok: true, result });
+      if (!cts.token.isCancellationRequested) this.post({ type: 'reply', inReplyTo: messageId, ok: true, result });
     } catch (e) {
-      this.post({ type: 'reply', inReplyTo: messageId, ok: false, error: (e as Error).message });
+      if (!cts.token.isCancellationRequested) this.post({ type: 'reply', inReplyTo: messageId, ok: false, error: (e as Error).message });
     } finally {
       this.inflight.delete(messageId);
       cts.dispose();
@@ -196,7 +197,7 @@ export class InspectorPanel implements vscode.Disposable {
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
     const target = await vscode.window.showSaveDialog({
       defaultUri: folder ? vscode.Uri.joinPath(folder, suggestedName) : undefined,
-      filters: EXPORT_FILTERS[format],
+      filters: exportFilters(format),
       title: vscode.l10n.t('Export attention as {0}', format.toUpperCase()),
     });
     if (!target) return;
@@ -218,13 +219,8 @@ function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptions & 
   };
 }
 
-function restoreState(state: unknown): PanelRestoreState {
-  const s = (typeof state === 'object' && state !== null ? state : {}) as Partial<PanelRestoreState>;
-  return { mode: s.mode === 'debugger' ? 'debugger' : 'grid' };
-}
-
 function panelTitle(run: RunResult): string {
-  return vscode.l10n.t('Attention: {0} tokens', run.seqLen);
+  return vscode.l10n.t('Attention: {0} ({1} tokens)', run.model.family === 'seeded' ? vscode.l10n.t('seeded') : run.model.name, run.seqLen);
 }
 
 function nonce(): string {

@@ -1,0 +1,329 @@
+// The step-through debugger for one head: the switches (scale, temperature, masks, softmax dim, fully
+// masked rows, causal intent), the five steps stepped with buttons or ←/→, each step's matrix as a
+// heatmap with its formula and shape, the warnings in plain words, and the per-row statistics.
+import type { AttentionTrace } from '../src/engine/trace';
+import type { RunResult } from '../src/protocol/engine';
+import { scaleFor } from './colour-scale';
+import { button, h, numberInput, select } from './dom';
+import { fmt, rowList, tokenLabel } from './format';
+import { HeatmapView } from './heatmap-view';
+import { t } from './l10n';
+import { Legend } from './legend';
+import { type DebuggerSwitches, DEFAULT_SWITCHES, type StepIndex, STEP_COUNT } from './state';
+import { buildStatsTable } from './stats-model';
+import { describeStepCell, stepInfo, stepNames } from './steps';
+import type { ThemeColours } from './theme';
+import type { Tooltip } from './tooltip';
+import { type WarningText, describeWarning } from './warnings';
+
+export interface DebuggerCallbacks {
+  onSwitches: (sw: DebuggerSwitches) => void;
+  onStep: (step: StepIndex) => void;
+  onHead: (layer: number, head: number) => void;
+  onReveal: (tokenIndex: number) => void;
+}
+
+export class DebuggerView {
+  readonly el: HTMLElement;
+  readonly heatmap: HeatmapView;
+  private readonly legend = new Legend();
+  private readonly headPicker = h('div', { class: 'head-picker' });
+  private readonly form = h('form', { class: 'switches', attrs: { 'aria-label': t('Switches') } });
+  private readonly tabs = h('div', { class: 'steps', attrs: { role: 'tablist', 'aria-label': t('Steps') } });
+  private readonly formula = h('div', { class: 'formula' });
+  private readonly shape = h('div', { class: 'shape' });
+  private readonly note = h('div', { class: 'note' });
+  private readonly warningsEl = h('div', { class: 'warnings', attrs: { role: 'status', 'aria-live': 'polite' } });
+  private readonly statsEl = h('div', { class: 'stats' });
+  private readonly status = h('div', { class: 'debugger-status', attrs: { role: 'status' } });
+  private readonly stepPanel: HTMLElement;
+  private tabButtons: HTMLButtonElement[] = [];
+  private run: RunResult | undefined;
+  private trace: AttentionTrace | undefined;
+  private theme: ThemeColours | undefined;
+  private switches: DebuggerSwitches = { ...DEFAULT_SWITCHES };
+  private step: StepIndex = 0;
+  private focus = { layer: 0, head: 0 };
+  private unit = false;
+  private warnings: WarningText[] = [];
+
+  constructor(tooltip: Tooltip, private readonly cb: DebuggerCallbacks) {
+    this.heatmap = new HeatmapView({
+      label: t('Matrix of the current step'),
+      tooltip,
+      describe: (row, col) => (this.trace ? describeStepCell(this.trace, this.step, row, col, this.tokenLabels()) : []),
+      onActivate: (row) => this.cb.onReveal(row),
+      maxHeight: () => Math.max(240, window.innerHeight - 160),
+    });
+    const prev = button({ icon: 'arrow-left', label: t('Previous step'), showLabel: false, class: 'icon-button', onClick: () => this.go(-1) });
+    const next = button({ icon: 'arrow-right', label: t('Next step'), showLabel: false, class: 'icon-button', onClick: () => this.go(1) });
+    const names = stepNames();
+    this.tabButtons = names.map((name, i) => {
+      const b = h('button', { class: 'step-tab', attrs: { type: 'button', role: 'tab', id: `step-tab-${i}`, 'aria-controls': 'step-panel', 'data-step': i }, text: name });
+      b.addEventListener('click', () => this.setStep(i as StepIndex, true));
+      b.addEventListener('keydown', (e) => {
+        if (e.key === 'Home' || e.key === 'End') {
+          e.preventDefault();
+          this.setStep((e.key === 'Home' ? 0 : STEP_COUNT - 1) as StepIndex, true);
+          this.tabButtons[this.step].focus();
+        }
+      });
+      return b;
+    });
+    this.tabs.append(...this.tabButtons);
+    this.stepPanel = h('div', { class: 'step-panel', attrs: { id: 'step-panel', role: 'tabpanel' } },
+      h('div', { class: 'step-head' }, this.formula, this.shape), this.note, this.heatmap.el, this.legend.el);
+    this.el = h('section', { class: 'debugger', attrs: { 'aria-label': t('Step-through debugger') } },
+      h('div', { class: 'debugger-top' }, this.headPicker, this.form),
+      h('div', { class: 'step-bar' }, prev, this.tabs, next),
+      this.status,
+      this.warningsEl,
+      this.stepPanel,
+      h('h3', { class: 'section-title', text: t('Per-row statistics') }),
+      this.statsEl,
+    );
+    // ←/→ step through, unless a control that uses the arrows has focus.
+    this.el.addEventListener('keydown', (e) => {
+      if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+      const target = e.target as HTMLElement;
+      if (target.closest('input, select, textarea, canvas')) return;
+      e.preventDefault();
+      this.go(e.key === 'ArrowLeft' ? -1 : 1);
+      if (target.classList.contains('step-tab')) this.tabButtons[this.step].focus();
+    });
+  }
+
+  private tokenLabels(): string[] {
+    return (this.run?.tokens ?? []).map((tk) => tokenLabel(tk.display, 20));
+  }
+
+  setTheme(theme: ThemeColours): void {
+    this.theme = theme;
+    this.heatmap.setTheme(theme);
+    this.drawStep();
+  }
+
+  setUnitScale(unit: boolean): void {
+    this.unit = unit;
+    this.drawStep();
+  }
+
+  setWidth(width: number): void {
+    this.heatmap.setWidth(Math.max(200, width));
+  }
+
+  /** A new run (or the same run re-sent): rebuilds the head picker and the form. */
+  setRun(run: RunResult, focus: { layer: number; head: number }, switches: DebuggerSwitches, step: StepIndex): void {
+    this.run = run;
+    this.focus = { ...focus };
+    this.switches = { ...switches };
+    this.step = step;
+    this.trace = undefined;
+    this.buildHeadPicker();
+    this.buildForm();
+    this.updateTabs();
+    this.showStatus(t('Computing…'));
+  }
+
+  setTrace(trace: AttentionTrace): void {
+    this.trace = trace;
+    this.showStatus('');
+    this.warnings = trace.warnings.map((w) => describeWarning(w, trace, this.switches.causal === 'none' ? [] : [this.switches.causal]));
+    this.renderWarnings();
+    this.renderStats();
+    this.drawStep();
+  }
+
+  showStatus(message: string, error = false): void {
+    this.status.textContent = message;
+    this.status.classList.toggle('error', error);
+    this.status.hidden = message === '';
+  }
+
+  get currentTrace(): AttentionTrace | undefined {
+    return this.trace;
+  }
+
+  get currentStep(): StepIndex {
+    return this.step;
+  }
+
+  get warningTexts(): readonly WarningText[] {
+    return this.warnings;
+  }
+
+  private go(delta: number): void {
+    const next = Math.max(0, Math.min(STEP_COUNT - 1, this.step + delta)) as StepIndex;
+    if (next !== this.step) this.setStep(next, true);
+  }
+
+  setStep(step: StepIndex, notify: boolean): void {
+    this.step = step;
+    this.updateTabs();
+    this.drawStep();
+    if (notify) this.cb.onStep(step);
+  }
+
+  private updateTabs(): void {
+    this.tabButtons.forEach((b, i) => {
+      const on = i === this.step;
+      b.setAttribute('aria-selected', String(on));
+      b.tabIndex = on ? 0 : -1;
+      b.classList.toggle('active', on);
+    });
+    this.stepPanel.setAttribute('aria-labelledby', `step-tab-${this.step}`);
+  }
+
+  private drawStep(): void {
+    const { trace, theme } = this;
+    if (!trace || !theme) return;
+    const info = stepInfo(trace, this.step);
+    this.formula.textContent = info.formula;
+    this.shape.textContent = t('shape {0}', info.shape);
+    this.note.textContent = info.note;
+    const [rows, cols] = info.tensor.shape;
+    const tokens = this.tokenLabels();
+    const scale = scaleFor(info.tensor.data, { unit: info.isWeights && this.unit });
+    this.heatmap.setData(
+      {
+        values: info.tensor.data,
+        rows,
+        cols,
+        scale,
+        rowLabels: tokens,
+        colLabels: info.columnsAreKeys ? tokens : Array.from({ length: cols }, (_, j) => String(j)),
+      },
+      t('{0}: {1}, shape {2}', info.name, info.formula, info.shape),
+    );
+    const rowsOfWarnings = new Set<number>();
+    for (const w of this.warnings) if (w.severity === 'error') w.rows.forEach((r) => rowsOfWarnings.add(r));
+    this.heatmap.setFlaggedRows(this.step >= 3 ? [...rowsOfWarnings] : []);
+    const hasSpecial = this.step >= 2;
+    this.legend.update(scale, theme.palette, info.isWeights ? t('weight') : this.step === 4 ? t('output') : t('score'), hasSpecial);
+  }
+
+  private renderWarnings(): void {
+    const items = this.warnings.map((w) => {
+      const rows = w.rows.length > 0 ? h('span', { class: 'warning-rows', text: t('Rows: {0}', rowList(w.rows)) }) : null;
+      const iconName = w.severity === 'error' ? 'error' : w.severity === 'warning' ? 'warning' : 'info';
+      const item = h('div', { class: `warning warning-${w.severity}`, attrs: { 'data-warning': w.id } },
+        h('span', { class: `codicon codicon-${iconName}`, attrs: { 'aria-hidden': 'true' } }),
+        h('div', { class: 'warning-body' }, h('strong', { class: 'warning-title', text: w.title }), ' ', h('span', { class: 'warning-detail', text: w.detail }), ' ', rows),
+      );
+      return item;
+    });
+    if (items.length === 0) items.push(h('div', { class: 'warning warning-ok' }, h('span', { class: 'codicon codicon-pass', attrs: { 'aria-hidden': 'true' } }), h('span', { text: t('No problems found with these switches.') })));
+    this.warningsEl.replaceChildren(...items);
+  }
+
+  private renderStats(): void {
+    const trace = this.trace;
+    if (!trace) return;
+    const table = buildStatsTable(trace, (this.run?.tokens ?? []).map((tk) => tk.display));
+    const thead = h('thead', {}, h('tr', {}, ...table.columns.map((c) => h('th', { attrs: { scope: 'col', title: c.title }, text: c.header }))));
+    const tbody = h('tbody');
+    for (const row of table.rows) {
+      const tr = h('tr', { class: row.flagged ? 'flagged' : undefined });
+      row.cells.forEach((c, i) => {
+        const cell = i === 0 ? h('th', { attrs: { scope: 'row' }, text: c.text }) : h('td', { text: c.text });
+        if (c.flag) cell.classList.add(`flag-${c.flag}`);
+        if (c.title) cell.title = c.title;
+        tr.append(cell);
+      });
+      tbody.append(tr);
+    }
+    const summary = h('p', { class: `stats-summary${table.summaryFlag ? ` flag-${table.summaryFlag}` : ''}`, text: table.summary });
+    this.statsEl.replaceChildren(summary, h('div', { class: 'table-scroll' }, h('table', { class: 'stats-table' }, thead, tbody)));
+  }
+
+  private buildHeadPicker(): void {
+    const run = this.run!;
+    const layer = select(
+      'dbg-layer',
+      t('Layer'),
+      Array.from({ length: run.nLayer }, (_, i) => ({ value: String(i), label: String(i) })),
+      String(this.focus.layer),
+      (v) => this.cb.onHead(Number(v), this.focus.head),
+    );
+    const head = select(
+      'dbg-head',
+      t('Head'),
+      Array.from({ length: run.nHead }, (_, i) => ({ value: String(i), label: String(i) })),
+      String(this.focus.head),
+      (v) => this.cb.onHead(this.focus.layer, Number(v)),
+    );
+    this.headPicker.replaceChildren(layer.wrap, head.wrap);
+  }
+
+  private change(patch: Partial<DebuggerSwitches>): void {
+    this.switches = { ...this.switches, ...patch };
+    this.cb.onSwitches(this.switches);
+  }
+
+  private buildForm(): void {
+    const sw = this.switches;
+    const T = this.run?.seqLen ?? 1;
+    const scale = select('sw-scale', t('Scale'), [
+      { value: 'inv-sqrt-dk', label: t('1/√d_k (correct)') },
+      { value: 'inv-dk', label: t('1/d_k') },
+      { value: 'none', label: t('none (×1)') },
+      { value: 'custom', label: t('custom…') },
+    ] as const, sw.scale, (v) => {
+      custom.wrap.hidden = v !== 'custom';
+      this.change({ scale: v });
+    });
+    const custom = numberInput('sw-custom-scale', t('Custom scale'), sw.customScale, { valid: () => true, onChange: (v) => this.change({ customScale: v }) });
+    custom.wrap.hidden = sw.scale !== 'custom';
+    const temperature = numberInput('sw-temperature', t('Temperature'), sw.temperature, { min: 0, valid: (v) => v > 0, onChange: (v) => this.change({ temperature: v }) });
+    const causal = select('sw-causal', t('Causal mask'), [
+      { value: 'none', label: t('none') },
+      { value: 'top-left', label: t('top-left (SDPA is_causal)') },
+      { value: 'bottom-right', label: t('bottom-right (KV cache)') },
+    ] as const, sw.causal, (v) => this.change({ causal: v }));
+    const pad = numberInput('sw-pad', t('Padding: last N tokens'), sw.padLast, { min: 0, max: T, step: 1, valid: (v) => Number.isInteger(v) && v >= 0 && v <= T, onChange: (v) => this.change({ padLast: v }) });
+    const builtAs = select('sw-pad-built', t('Mask built as'), [
+      { value: 'true-means-pad', label: t('True = padding') },
+      { value: 'true-means-keep', label: t('True = real token') },
+    ] as const, sw.padBuiltAs, (v) => this.change({ padBuiltAs: v }));
+    const passedTo = select('sw-pad-api', t('Passed to'), [
+      { value: 'mha', label: t('MHA key_padding_mask (True = ignore)') },
+      { value: 'sdpa', label: t('SDPA attn_mask (True = attend)') },
+    ] as const, sw.padPassedTo, (v) => this.change({ padPassedTo: v }));
+    const dim = select('sw-dim', t('Softmax dim'), [
+      { value: '-1', label: t('-1 (over keys, correct)') },
+      { value: '-2', label: t('-2 (over queries)') },
+    ] as const, String(sw.softmaxDim) as '-1' | '-2', (v) => this.change({ softmaxDim: Number(v) as -1 | -2 }));
+    const fully = select('sw-fully', t('Rows with every key masked'), [
+      { value: 'nan', label: t('NaN (plain softmax, MHA)') },
+      { value: 'zero', label: t('0 (SDPA safe softmax)') },
+    ] as const, sw.fullyMaskedRows, (v) => this.change({ fullyMaskedRows: v }));
+    const intent = select('sw-intent', t('Meant to be causal'), [
+      { value: 'auto', label: t('as the causal mask says') },
+      { value: 'none', label: t('no') },
+      { value: 'top-left', label: t('yes, top-left') },
+      { value: 'bottom-right', label: t('yes, bottom-right') },
+    ] as const, sw.causalIntent, (v) => this.change({ causalIntent: v }));
+    const reset = button({ icon: 'discard', label: t('Reset switches'), class: 'button secondary', onClick: () => this.cb.onSwitches({ ...DEFAULT_SWITCHES, causal: this.initialCausal, causalIntent: this.initialCausal === 'none' ? 'auto' : this.initialCausal }) });
+    const group = (legend: string, ...children: HTMLElement[]) => h('fieldset', { class: 'switch-group' }, h('legend', { text: legend }), ...children);
+    this.form.replaceChildren(
+      group(t('Scale'), scale.wrap, custom.wrap, temperature.wrap),
+      group(t('Mask'), causal.wrap, pad.wrap, builtAs.wrap, passedTo.wrap),
+      group(t('Softmax'), dim.wrap, fully.wrap, intent.wrap),
+      h('div', { class: 'form-actions' }, reset),
+    );
+    this.form.onsubmit = (e) => e.preventDefault();
+  }
+
+  /** The causal mask the run itself used (the reset target). */
+  initialCausal: DebuggerSwitches['causal'] = 'none';
+
+  /** What the current step shows, for exports. */
+  exportModel(): { trace: AttentionTrace; step: StepIndex; tokens: string[] } | undefined {
+    return this.trace ? { trace: this.trace, step: this.step, tokens: (this.run?.tokens ?? []).map((tk) => tk.text) } : undefined;
+  }
+
+  describeHead(): string {
+    const tr = this.trace;
+    return tr ? t('layer {0}, head {1}: L = {2}, S = {3}, d_k = {4}, d_v = {5}, scale {6}', this.focus.layer, this.focus.head, tr.L, tr.S, tr.dk, tr.dv, fmt(tr.effectiveScale)) : '';
+  }
+}
