@@ -1,0 +1,50 @@
+// Shapes stated in comments and docstrings: `x = ...  # (B, nh, T, hs)` and `q: (n_head * B, L, d_k)`.
+// Authors write these to document layouts; the linter reads them as the rank (and axis names) of the value.
+import { axisLabelOfName } from './names';
+import type { AxisInfo } from './values';
+
+const DIM_ITEM = /^\s*(?:[A-Za-z_][\w.]*|\d+|\.\.\.)(?:\s*[*/+\-]{1,2}\s*(?:[A-Za-z_][\w.]*|\d+))*\s*$/;
+
+/** Parses the inside of a parenthesised shape: "B, nh, T, hs" → axis infos; undefined if it is not a shape. */
+export function parseShapeItems(inner: string): AxisInfo[] | undefined {
+  const items = inner.split(',').map((s) => s.trim());
+  if (items.length > 0 && items[items.length - 1] === '') items.pop();
+  if (items.length < 1 || items.length > 6) return undefined;
+  if (!items.every((i) => DIM_ITEM.test(i))) return undefined;
+  // A leading ellipsis ("..., n, d_k") states only the trailing axes: returned with a leading '...' marker.
+  if (items.some((i, k) => i === '...' && k > 0)) return undefined;
+  // A single item without a trailing comma is an ordinary parenthetical, not a shape.
+  if (items.length === 1 && !/,\s*$/.test(inner)) return undefined;
+  return items.map((i) => {
+    if (i === '...') return { sizeText: '...' };
+    if (i === '1') return { size1: true };
+    if (/^[A-Za-z_][\w.]*$/.test(i)) {
+      const label = axisLabelOfName(i);
+      return label ? { label, sizeText: i } : { sizeText: i };
+    }
+    if (/\/\/?\s*(n_?heads?|num_heads|nh|h|heads)\b/i.test(i)) return { label: 'feat' as const, sizeText: i };
+    return { sizeText: i };
+  });
+}
+
+/** The shape a trailing comment states for the value on its line ("# (B, T, C)", "# ... -> (B, nh, T, hs)"). */
+export function trailingCommentShape(comment: string): AxisInfo[] | undefined {
+  const body = comment.replace(/^#\s*/, '');
+  let target = body;
+  const arrow = body.lastIndexOf('->');
+  if (arrow >= 0) target = body.slice(arrow + 2);
+  const m = /^\s*(?:shape\s*[:=]?\s*)?[([]([^()[\]]*)[)\]]/.exec(target) ?? (arrow >= 0 ? /[([]([^()[\]]*)[)\]]/.exec(target) : null);
+  if (!m) return undefined;
+  return parseShapeItems(m[1]);
+}
+
+/** `name: (a, b, c)` / `name (Tensor): [a, b, c]` / `name: shape (a, b)` statements in comments or docstrings. */
+export function namedShapes(textBlock: string): Map<string, AxisInfo[]> {
+  const out = new Map<string, AxisInfo[]>();
+  const re = /\b([A-Za-z_]\w*)\s*(?:\([^()]*\))?\s*:\s*(?:[A-Za-z.]*\s+)?(?:of\s+)?(?:shape\s*)?[([]([^()[\]]*)[)\]]/g;
+  for (let m = re.exec(textBlock); m; m = re.exec(textBlock)) {
+    const axes = parseShapeItems(m[2]);
+    if (axes && !out.has(m[1])) out.set(m[1], axes);
+  }
+  return out;
+}

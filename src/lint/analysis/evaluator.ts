@@ -1,0 +1,721 @@
+// Pass 2: abstract evaluation. Computes an AValue for every expression the rules care about, following
+// variables to their reaching definitions, attributes of `self` to `__init__`, calls of functions and
+// modules defined in the same file into their bodies (one evaluation context per call site, a few levels
+// deep), and records the sites (softmax, matmul, masks, fills, scales, SDPA) that rules read.
+//
+// The evaluator never throws on odd code: anything it does not understand evaluates to UNKNOWN, and
+// UNKNOWN makes every rule stay silent.
+import { LineIndex } from '../syntax/positions';
+import { callArgs, dottedName, intLiteral, numberLiteral, operatorText, stringLiteral, type CallArgs } from '../syntax/python';
+import { childByField, firstNamedChild, namedChildren, text, unparen, walk, type PyNode, type PyTree } from '../syntax/tree';
+import { canonicalQualifiedName } from './apis';
+import { namedShapes, trailingCommentShape } from './comments';
+import { Facts, type Ctx } from './facts';
+import { dimOfName, isHeadCountName, isScaleName, isTokenIdsName, maskOfName, roleOfName } from './names';
+import type { ClassInfo, Def, Scope, ScopeResult } from './scopes';
+import * as opsImpl from './ops';
+import { callOperator, evalAttributeOf, evalBinary, evalComparison, evalSubscript, evalUnary, setItemFill, type Call } from './ops';
+import { join, joinAll, NONE, number, tensor, UNKNOWN, withRank, type AValue, type AxisInfo } from './values';
+
+const MAX_CALL_DEPTH = 3;
+const MAX_CONTEXTS_PER_SCOPE = 12;
+const MAX_CONTEXTS = 400;
+
+/** Names that resolve without an import in notebooks and snippets. */
+const DEFAULT_ALIASES: Readonly<Record<string, string>> = {
+  torch: 'torch',
+  F: 'torch.nn.functional',
+  nn: 'torch.nn',
+  np: 'numpy',
+  numpy: 'numpy',
+  jnp: 'jax.numpy',
+  jax: 'jax',
+  tf: 'tensorflow',
+  math: 'math',
+  einops: 'einops',
+  rearrange: 'einops.rearrange',
+  repeat: 'einops.repeat',
+  keras: 'keras',
+  scipy: 'scipy',
+};
+
+const BUILTINS = new Set(['float', 'int', 'len', 'map', 'zip', 'list', 'tuple', 'sum', 'max', 'min', 'abs', 'range', 'isinstance', 'getattr', 'super', 'print', 'enumerate', 'dict', 'bool', 'str', 'round', 'pow', 'reversed', 'sorted', 'any', 'all', 'hasattr', 'type']);
+
+export class Evaluator {
+  readonly facts = new Facts();
+  readonly lines: LineIndex;
+  /** File-level evidence that code runs in float16 (.half(), torch.float16, autocast, fp16 flags). */
+  readonly halfPrecision: boolean;
+  /** The file imports numpy/jax but not torch: `x.transpose(a, b)` is a permutation. */
+  readonly numpyStyleTranspose: boolean;
+  /** The file mentions muP, where 1/d attention scaling is deliberate. */
+  readonly mup: boolean;
+
+  private nextCtxId = 0;
+  private readonly defaultCtxs = new Map<number, Ctx>();
+  private readonly callCtxs = new Map<string, Ctx>();
+  private readonly ctxCount = new Map<number, number>();
+  private readonly memo = new Map<number, Map<number, AValue>>();
+  private readonly defMemo = new Map<number, Map<number, AValue>>();
+  private readonly inProgress = new Set<string>();
+  private readonly pending: Ctx[] = [];
+  private readonly bodiesDone = new Set<number>();
+  private readonly commentShapeCache = new Map<number, { byName: Map<string, AxisInfo[]> }>();
+  private trailingShapes: Map<number, AxisInfo[]> | undefined;
+  /** Names used as `X // n_head` when splitting heads (model widths), per function scope. */
+  readonly modelDimTexts = new Set<string>();
+
+  constructor(
+    readonly tree: PyTree,
+    readonly sr: ScopeResult,
+  ) {
+    this.lines = new LineIndex(tree.source);
+    const code = stripComments(tree.source);
+    this.halfPrecision = /\.half\(\)|float16|torch\.half\b|autocast|\bfp16\b|GradScaler|\bamp\b|mixed_precision|half_precision/.test(code);
+    this.numpyStyleTranspose = /^\s*(import|from)\s+(numpy|jax)/m.test(tree.source) && !/^\s*(import|from)\s+torch/m.test(tree.source);
+    this.mup = /\bmup\b|\bmuP\b|MuReadout|mu_param|attn_mult/.test(tree.source);
+  }
+
+  // ---------------------------------------------------------------------------------------------- driver
+
+  /** Evaluates every scope (default contexts), then every call context discovered on the way. */
+  run(deadline?: number): void {
+    for (const scope of this.sr.scopes) {
+      if (scope.kind === 'comprehension' || scope.kind === 'lambda') continue;
+      if (scope.node.skipped) continue;
+      this.evaluateBody(this.defaultCtx(scope));
+      if (deadline !== undefined && Date.now() > deadline) return;
+    }
+    while (this.pending.length > 0) {
+      const ctx = this.pending.shift()!;
+      this.evaluateBody(ctx);
+      if (deadline !== undefined && Date.now() > deadline) return;
+    }
+  }
+
+  private evaluateBody(ctx: Ctx): void {
+    if (this.bodiesDone.has(ctx.id)) return;
+    this.bodiesDone.add(ctx.id);
+    for (const d of this.sr.defsOfScope.get(ctx.scope.id) ?? []) this.evalDef(d, ctx);
+    for (const e of this.sr.exprsOfScope.get(ctx.scope.id) ?? []) this.eval(e, ctx);
+    // Lambdas and comprehensions inside evaluate with the function's context.
+    for (const child of ctx.scope.children) {
+      if (child.kind !== 'comprehension') continue;
+      for (const d of this.sr.defsOfScope.get(child.id) ?? []) this.evalDef(d, ctx);
+    }
+  }
+
+  defaultCtx(scope: Scope): Ctx {
+    const s = this.ctxScope(scope);
+    let c = this.defaultCtxs.get(s.id);
+    if (!c) {
+      c = { id: this.nextCtxId++, scope: s, depth: 0 };
+      this.defaultCtxs.set(s.id, c);
+    }
+    return c;
+  }
+
+  /** Comprehension scopes evaluate inside their function's context. */
+  ctxScope(scope: Scope): Scope {
+    let s = scope;
+    while (s.kind === 'comprehension' && s.parent) s = s.parent;
+    return s;
+  }
+
+  /** All contexts a scope was evaluated in (default first). */
+  contextsOf(scope: Scope): Ctx[] {
+    const out: Ctx[] = [];
+    const d = this.defaultCtxs.get(scope.id);
+    if (d) out.push(d);
+    for (const c of this.callCtxs.values()) if (c.scope === scope) out.push(c);
+    return out;
+  }
+
+  // ---------------------------------------------------------------------------------------------- nodes
+
+  eval(node: PyNode | undefined, ctx: Ctx): AValue {
+    if (!node) return UNKNOWN;
+    let m = this.memo.get(ctx.id);
+    if (!m) {
+      m = new Map();
+      this.memo.set(ctx.id, m);
+    }
+    const hit = m.get(node.id);
+    if (hit) return hit;
+    const key = `${ctx.id}:${node.id}`;
+    if (this.inProgress.has(key)) return UNKNOWN;
+    this.inProgress.add(key);
+    let v: AValue;
+    try {
+      v = this.evalNode(node, ctx);
+    } finally {
+      this.inProgress.delete(key);
+    }
+    m.set(node.id, v);
+    return v;
+  }
+
+  private evalNode(node: PyNode, ctx: Ctx): AValue {
+    switch (node.type) {
+      case 'parenthesized_expression':
+        return this.eval(firstNamedChild(node), ctx);
+      case 'identifier':
+        return this.evalIdentifier(node, ctx);
+      case 'attribute':
+        return this.evalAttribute(node, ctx);
+      case 'call':
+        return this.evalCall(node, ctx);
+      case 'binary_operator':
+        return evalBinary(this, node, ctx);
+      case 'unary_operator':
+        return evalUnary(this, node, ctx);
+      case 'not_operator':
+        return { kind: 'bool' };
+      case 'comparison_operator':
+        return evalComparison(this, node, ctx);
+      case 'boolean_operator': {
+        const l = this.eval(childByField(node, 'left'), ctx);
+        const r = this.eval(childByField(node, 'right'), ctx);
+        if (operatorText(this.tree, node) === 'or') return join(l, r);
+        return r.kind === 'bool' ? r : join(l, r);
+      }
+      case 'subscript':
+        return evalSubscript(this, node, ctx);
+      case 'integer':
+      case 'float': {
+        const n = numberLiteral(this.tree, node);
+        return n === undefined ? number() : number({ num: n });
+      }
+      case 'string':
+      case 'concatenated_string': {
+        const s = stringLiteral(this.tree, node);
+        return s === undefined ? { kind: 'string' } : { kind: 'string', str: s };
+      }
+      case 'true':
+      case 'false':
+        return { kind: 'bool' };
+      case 'none':
+        return NONE;
+      case 'tuple':
+      case 'list':
+      case 'expression_list':
+        return { kind: 'tuple', elements: namedChildren(node).map((c) => this.eval(c, ctx)) };
+      case 'conditional_expression': {
+        const parts = namedChildren(node);
+        if (parts.length < 3) return UNKNOWN;
+        return join(this.eval(parts[0], ctx), this.eval(parts[2], ctx));
+      }
+      case 'lambda': {
+        const scope = this.sr.scopeOfNode.get(node.id);
+        return scope ? { kind: 'function', fn: { scope } } : UNKNOWN;
+      }
+      case 'named_expression':
+        return this.eval(childByField(node, 'value'), ctx);
+      case 'await':
+        return this.eval(firstNamedChild(node), ctx);
+      case 'list_comprehension':
+      case 'generator_expression':
+        return this.evalComprehension(node, ctx);
+      case 'keyword_argument':
+        return this.eval(childByField(node, 'value'), ctx);
+      case 'assignment':
+        return this.eval(childByField(node, 'right'), ctx);
+      default:
+        return UNKNOWN;
+    }
+  }
+
+  /** `[f(t) for t in (q, k, v)]` → a tuple of f applied to each element, when the iterable is a literal tuple. */
+  private evalComprehension(node: PyNode, ctx: Ctx): AValue {
+    const clauses = namedChildren(node).filter((c) => c.type === 'for_in_clause');
+    const body = childByField(node, 'body');
+    if (clauses.length !== 1 || !body) return UNKNOWN;
+    const iter = this.eval(childByField(clauses[0], 'right'), ctx);
+    if (iter.kind !== 'tuple' || !iter.elements) return UNKNOWN;
+    // Each element is evaluated through the comprehension variable's definition; the element-wise values are
+    // only available as a join (the body is one node), which is what the rules need for q/k/v triples.
+    return { kind: 'tuple', elements: iter.elements.map(() => this.eval(body, ctx)) };
+  }
+
+  private evalIdentifier(node: PyNode, ctx: Ctx): AValue {
+    const name = text(this.tree, node);
+    const defs = this.resolve(node, name);
+    let v: AValue;
+    if (defs && defs.length > 0) v = joinAll(defs.map((d) => this.evalDef(d, ctx)));
+    else v = this.unresolvedName(name);
+    return this.nameRole(v, name);
+  }
+
+  /** Reaching definitions of a name read at `node`: local ones, else the enclosing scopes'. */
+  resolve(node: PyNode, name: string): Def[] | undefined {
+    const local = this.sr.uses.get(node.id);
+    if (local) return local;
+    const scope = this.sr.useScope.get(node.id);
+    if (!scope) return undefined;
+    return this.lookupFree(name, scope);
+  }
+
+  private lookupFree(name: string, scope: Scope): Def[] | undefined {
+    let s: Scope | undefined = scope;
+    while (s && s.parent) {
+      const parent: Scope = s.parent;
+      if (parent.kind === 'module') return this.sr.module.envAtEnd.get(name);
+      if (parent.kind !== 'class') {
+        const defs = s.outerEnv?.get(name);
+        if (defs) return defs;
+      }
+      s = parent;
+    }
+    return undefined;
+  }
+
+  private unresolvedName(name: string): AValue {
+    const alias = DEFAULT_ALIASES[name];
+    if (alias) return { kind: 'module', qname: alias };
+    if (BUILTINS.has(name)) return { kind: 'module', qname: `builtins.${name}` };
+    return UNKNOWN;
+  }
+
+  /** A tensor read through a name that states its role (q, key_states, ...) takes that role. */
+  nameRole(v: AValue, name: string): AValue {
+    if (v.kind !== 'tensor' && v.kind !== 'unknown') return v;
+    const role = roleOfName(name);
+    if (!role) return v.kind === 'tensor' && !v.roleText && v.role ? v : v;
+    if (v.role === role && v.roleText) return v;
+    return { ...(v.kind === 'unknown' ? { kind: 'tensor' as const } : v), role, roleText: name };
+  }
+
+  private evalAttribute(node: PyNode, ctx: Ctx): AValue {
+    // self.x: method-local definitions first, then the class's.
+    const local = this.sr.uses.get(node.id);
+    const objNode = childByField(node, 'object');
+    const attrNode = childByField(node, 'attribute');
+    if (!objNode || !attrNode) return UNKNOWN;
+    const attr = text(this.tree, attrNode);
+    if (local && local.length > 0) return this.nameRole(joinAll(local.map((d) => this.evalDef(d, ctx))), attr);
+    const obj = this.eval(objNode, ctx);
+    return evalAttributeOf(this, obj, attr, node, ctx);
+  }
+
+  /** Value of `obj.attr` for an instance of a class defined in this file. */
+  attributeOfObject(obj: AValue, attr: string): AValue | undefined {
+    const cls = obj.object?.cls;
+    if (!cls) return undefined;
+    const defs = this.classAttrDefs(cls, `self.${attr}`);
+    if (defs.length > 0) {
+      const init = obj.object?.init;
+      return this.nameRole(
+        joinAll(
+          defs.map((d) => {
+            const scope = this.ctxScope(d.scope);
+            if (init && scope.name === '__init__' && scope.ownerClass === cls) {
+              const c = this.callContext(scope, init.call, callArgs(this.tree, init.call), init.ctx, obj);
+              return this.evalDef(d, c ?? this.defaultCtx(scope));
+            }
+            return this.evalDef(d, this.defaultCtx(scope));
+          }),
+        ),
+        attr,
+      );
+    }
+    const method = this.classMethod(cls, attr);
+    if (method) return { kind: 'function', fn: { scope: method, self: obj } };
+    return undefined;
+  }
+
+  classAttrDefs(cls: ClassInfo, name: string, seen = new Set<ClassInfo>()): Def[] {
+    if (seen.has(cls)) return [];
+    seen.add(cls);
+    const own = cls.attrDefs.get(name);
+    if (own && own.length > 0) return own;
+    for (const base of this.baseClasses(cls)) {
+      const d = this.classAttrDefs(base, name, seen);
+      if (d.length > 0) return d;
+    }
+    return [];
+  }
+
+  classMethod(cls: ClassInfo, name: string, seen = new Set<ClassInfo>()): Scope | undefined {
+    if (seen.has(cls)) return undefined;
+    seen.add(cls);
+    const m = cls.methods.get(name);
+    if (m) return m;
+    for (const base of this.baseClasses(cls)) {
+      const r = this.classMethod(base, name, seen);
+      if (r) return r;
+    }
+    return undefined;
+  }
+
+  private baseClasses(cls: ClassInfo): ClassInfo[] {
+    const out: ClassInfo[] = [];
+    for (const b of cls.bases) {
+      if (b.type !== 'identifier') continue;
+      const defs = this.resolve(b, text(this.tree, b));
+      for (const d of defs ?? []) if (d.kind === 'classdef' && d.defines?.classInfo) out.push(d.defines.classInfo);
+    }
+    return out;
+  }
+
+  // ---------------------------------------------------------------------------------------------- defs
+
+  evalDef(def: Def, ctx: Ctx): AValue {
+    const scope = this.ctxScope(def.scope);
+    const c = scope === ctx.scope ? ctx : this.defaultCtx(scope);
+    let m = this.defMemo.get(c.id);
+    if (!m) {
+      m = new Map();
+      this.defMemo.set(c.id, m);
+    }
+    const hit = m.get(def.id);
+    if (hit) return hit;
+    const key = `d${c.id}:${def.id}`;
+    if (this.inProgress.has(key)) return UNKNOWN;
+    this.inProgress.add(key);
+    let v: AValue;
+    try {
+      v = this.evalDefUncached(def, c);
+      v = this.applyStatedShape(def, v);
+      if (def.kind !== 'param' && def.kind !== 'import' && def.kind !== 'funcdef' && def.kind !== 'classdef') v = this.nameRole(v, def.name);
+    } finally {
+      this.inProgress.delete(key);
+    }
+    m.set(def.id, v);
+    return v;
+  }
+
+  private evalDefUncached(def: Def, ctx: Ctx): AValue {
+    switch (def.kind) {
+      case 'assign':
+      case 'walrus':
+      case 'with':
+      case 'buffer':
+        return unpack(this.eval(def.value, ctx), def.path, def.star);
+      case 'for':
+      case 'comp':
+        return unpack(elementOf(this.eval(def.value, ctx)), def.path, def.star);
+      case 'aug': {
+        const prev = joinAll((def.prev ?? []).map((d) => this.evalDef(d, ctx)));
+        const rhs = this.eval(def.value, ctx);
+        return callOperator(this, def.op ?? '', prev, rhs, def.target, def.value, def.target, ctx);
+      }
+      case 'inplace':
+        return this.eval(def.value, ctx);
+      case 'setitem':
+        return this.evalSetItem(def, ctx);
+      case 'param':
+        return this.paramValue(def, ctx);
+      case 'import':
+        return { kind: 'module', qname: canonicalQualifiedName((def.importPath ?? []).join('.')) };
+      case 'funcdef':
+        return def.defines ? { kind: 'function', fn: { scope: def.defines } } : UNKNOWN;
+      case 'classdef':
+        return def.defines?.classInfo ? { kind: 'class', cls: def.defines.classInfo } : UNKNOWN;
+      default:
+        return UNKNOWN;
+    }
+  }
+
+  /** `x[idx] = value`: masking by index assignment keeps x's facts and records a mask op when it fills. */
+  private evalSetItem(def: Def, ctx: Ctx): AValue {
+    const prev = joinAll((def.prev ?? []).map((d) => this.evalDef(d, ctx)));
+    const assign = def.value;
+    const rhs = assign ? childByField(assign, 'right') : undefined;
+    if (!rhs) return prev;
+    const fill = this.eval(rhs, ctx);
+    return setItemFill(this, prev, def.target, rhs, fill, ctx);
+  }
+
+  private paramValue(def: Def, ctx: Ctx): AValue {
+    const p = def.param!;
+    const bound = ctx.bindings?.get(p.name);
+    if (bound) return bound;
+    const scope = def.scope;
+    if (scope.selfName === p.name && scope.ownerClass) return { kind: 'object', object: { cls: scope.ownerClass } };
+    if (p.kind === 'star') return { kind: 'tuple' };
+    if (p.kind === 'kwstar') return UNKNOWN;
+    // A parameter whose shape a comment or docstring states is a tensor, whatever its name suggests.
+    let v = this.commentShapes(this.ctxScope(scope)).byName.has(p.name) ? tensor() : this.valueFromParamName(p.name, p.node, scope.name === '__init__');
+    if (v.kind === 'tensor' && !v.role) v = this.nameRole(v, p.name);
+    if (p.default) {
+      const d = this.eval(p.default, this.defaultCtx(scope.parent ?? scope));
+      if (d.kind === 'none') v = { ...v, maybeNone: true };
+      else if (d.kind === 'number') v = v.kind === 'number' ? { ...d, ...v, num: d.num } : d;
+      else if (d.kind === 'bool' || d.kind === 'string') v = d;
+    }
+    return v;
+  }
+
+  /** What a parameter's name (and annotation) says about its value. */
+  private valueFromParamName(name: string, nameNode: PyNode, inInit = false): AValue {
+    const annotation = nameNode.parent ? childByField(nameNode.parent, 'type') : undefined;
+    const ann = annotation ? text(this.tree, annotation) : '';
+    const sizeLike = (): AValue => {
+      if (isHeadCountName(name)) return number({ headCount: true });
+      if (isScaleName(name)) return number({ scaleName: name });
+      const dim = dimOfName(name) ?? { which: 'unknown' as const, text: name };
+      return number({ dimPow: { dim, power: 1 } });
+    };
+    if (/^(int|float)\b/.test(ann)) return sizeLike();
+    if (/^bool\b/.test(ann)) return { kind: 'bool' };
+    // Constructor parameters are sizes and flags unless their name says tensor or mask.
+    if (inInit && !ann && !roleOfName(name) && !maskOfName(name) && !/mask|tensor|weight|emb(edding)?s?$/.test(name)) return sizeLike();
+    if (/^str\b/.test(ann)) return { kind: 'string' };
+    const isTensorAnn = /Tensor|ndarray|Array/.test(ann);
+    if (!isTensorAnn) {
+      const dim = dimOfName(name);
+      if (dim) return number({ dimPow: { dim, power: 1 } });
+      if (isScaleName(name)) return number({ scaleName: name });
+      if (isHeadCountName(name)) return number({ headCount: true });
+      if (/^(dim|axis|eps|dropout|p|training|causal|is_causal|bias|config|cfg|args|kwargs)$/.test(name)) return UNKNOWN;
+    }
+    const mask = maskOfName(name);
+    const role = roleOfName(name);
+    return tensor({
+      ...(mask ? { mask } : {}),
+      ...(role ? { role, roleText: name } : {}),
+      ...(isTokenIdsName(name) ? { tokenIds: true } : {}),
+      ...(/Optional|None/.test(ann) ? { maybeNone: true } : {}),
+    });
+  }
+
+  /** Rank stated by `B, T, C = x.size()` or by a shape comment, for values whose rank is otherwise unknown. */
+  private applyStatedShape(def: Def, v: AValue): AValue {
+    if (v.kind !== 'tensor' && v.kind !== 'unknown') return v;
+    if (v.ndim !== undefined) return v;
+    const rank = this.sr.rankFacts.get(def.id);
+    let axes: AxisInfo[] | undefined;
+    if (def.kind === 'param') axes = this.commentShapes(this.ctxScope(def.scope)).byName.get(def.name);
+    else if (def.kind === 'assign' || def.kind === 'aug' || def.kind === 'inplace') axes = this.trailingShapeFor(def);
+    if (axes && axes[0]?.sizeText === '...') {
+      // Only the trailing axes are stated: the features are last when the last one is a feature size.
+      const last = axes[axes.length - 1];
+      const t = v.kind === 'unknown' ? tensor() : v;
+      return last.label === 'feat' ? { ...t, featLast: true } : t;
+    }
+    if (axes && (rank === undefined || rank === axes.length)) return withRank(v.kind === 'unknown' ? tensor() : v, axes.length, axes);
+    if (rank !== undefined) return withRank(v.kind === 'unknown' ? tensor() : v, rank);
+    return v;
+  }
+
+  private trailingShapeFor(def: Def): AxisInfo[] | undefined {
+    if (!this.trailingShapes) {
+      const map = new Map<number, AxisInfo[]>();
+      walk(this.tree.root, (n) => {
+        if (n.skipped) return false;
+        if (n.type === 'comment') {
+          const axes = trailingCommentShape(text(this.tree, n));
+          if (axes) map.set(this.lines.position(n.start).line, axes);
+        }
+        return true;
+      });
+      this.trailingShapes = map;
+    }
+    // The comment sits on the line where the statement ends; only single-target assignments qualify.
+    if (def.path.length > 0) return undefined;
+    const stmtEnd = def.value ? def.value.end : def.target.end;
+    return this.trailingShapes.get(this.lines.position(stmtEnd).line);
+  }
+
+  private commentShapes(scope: Scope): { byName: Map<string, AxisInfo[]> } {
+    const hit = this.commentShapeCache.get(scope.id);
+    if (hit) return hit;
+    let block = '';
+    const body = childByField(scope.node, 'body');
+    if (body) {
+      walk(body, (n) => {
+        if (n.type === 'function_definition' || n.type === 'class_definition') return false;
+        if (n.type === 'comment') block += text(this.tree, n) + '\n';
+        return true;
+      });
+      const first = firstNamedChild(body);
+      if (first && first.type === 'expression_statement') {
+        const s = firstNamedChild(first);
+        if (s && s.type === 'string') block += text(this.tree, s) + '\n';
+      }
+    }
+    const r = { byName: namedShapes(block) };
+    this.commentShapeCache.set(scope.id, r);
+    return r;
+  }
+
+  // ---------------------------------------------------------------------------------------------- calls
+
+  private evalCall(node: PyNode, ctx: Ctx): AValue {
+    const fnNode = childByField(node, 'function');
+    if (!fnNode) return UNKNOWN;
+    const args = callArgs(this.tree, node);
+    const f = unparen(fnNode);
+    if (f.type === 'attribute') {
+      const objNode = childByField(f, 'object');
+      const attrNode = childByField(f, 'attribute');
+      if (!objNode || !attrNode) return UNKNOWN;
+      const attr = text(this.tree, attrNode);
+      const local = this.sr.uses.get(f.id);
+      if (local && local.length > 0) {
+        // self.fn = something assigned in this method, then called.
+        const callee = joinAll(local.map((d) => this.evalDef(d, ctx)));
+        return this.applyValue(callee, f, node, args, ctx);
+      }
+      const recv = this.eval(objNode, ctx);
+      const call: Call = { node, ctx, args, name: attr, recv, recvNode: objNode, calleeNode: f };
+      return this.callOnValue(call);
+    }
+    const callee = this.eval(f, ctx);
+    return this.applyValue(callee, f, node, args, ctx);
+  }
+
+  /** `recv.name(args)` for any receiver kind. */
+  private callOnValue(c: Call): AValue {
+    const recv = c.recv!;
+    if (recv.kind === 'module' && recv.qname) {
+      return opsImpl.callQualified(this, canonicalQualifiedName(`${recv.qname}.${c.name}`), { ...c, recv: undefined, recvNode: undefined });
+    }
+    if (recv.kind === 'object' && recv.object) {
+      const method = this.classMethod(recv.object.cls, c.name);
+      if (method) return this.callFunction(method, c.node, c.args, c.ctx, recv);
+      const attr = this.attributeOfObject(recv, c.name);
+      if (attr && attr.kind !== 'unknown' && attr.kind !== 'tensor') return this.applyValue(attr, c.calleeNode!, c.node, c.args, c.ctx);
+      return opsImpl.callUnknownLayer(this, c);
+    }
+    if (recv.kind === 'class' && recv.cls) {
+      const method = this.classMethod(recv.cls, c.name);
+      if (method) return this.callFunction(method, c.node, c.args, c.ctx);
+      return UNKNOWN;
+    }
+    if (recv.kind === 'layer') return opsImpl.callLayerMethod(this, c);
+    return opsImpl.callMethod(this, c);
+  }
+
+  applyValue(callee: AValue, calleeNode: PyNode, node: PyNode, args: CallArgs, ctx: Ctx): AValue {
+    switch (callee.kind) {
+      case 'module':
+        return callee.qname ? opsImpl.callQualified(this, canonicalQualifiedName(callee.qname), { node, ctx, args, name: callee.qname, calleeNode }) : UNKNOWN;
+      case 'function':
+        return callee.fn ? this.callFunction(callee.fn.scope, node, args, ctx, callee.fn.self) : UNKNOWN;
+      case 'class':
+        return callee.cls ? { kind: 'object', object: { cls: callee.cls, init: { call: node, ctx } } } : UNKNOWN;
+      case 'layer':
+        return opsImpl.applyLayer(this, callee, { node, ctx, args, name: '', calleeNode });
+      case 'object': {
+        const cls = callee.object!.cls;
+        const fwd = this.classMethod(cls, 'forward') ?? this.classMethod(cls, '__call__') ?? this.classMethod(cls, 'call');
+        return fwd ? this.callFunction(fwd, node, args, ctx, callee) : UNKNOWN;
+      }
+      default: {
+        const name = dottedName(this.tree, calleeNode);
+        return opsImpl.callUnknown(this, { node, ctx, args, name: name ? name.join('.') : '', calleeNode });
+      }
+    }
+  }
+
+  /** Calls a function defined in this file: its return value in a context for this call site. */
+  callFunction(scope: Scope, call: PyNode, args: CallArgs, ctx: Ctx, self?: AValue): AValue {
+    if (scope.node.skipped) return UNKNOWN;
+    const c = this.callContext(scope, call, args, ctx, self) ?? this.defaultCtx(scope);
+    return this.returnValue(scope, c);
+  }
+
+  /** A context for evaluating `scope` as called at `call` (undefined when too deep or too many). */
+  callContext(scope: Scope, call: PyNode, args: CallArgs, ctx: Ctx, self?: AValue, argValues?: AValue[]): Ctx | undefined {
+    if (ctx.depth >= MAX_CALL_DEPTH) return undefined;
+    const key = `${scope.id}|${call.id}|${ctx.id}|${self?.object?.init?.call.id ?? ''}`;
+    const existing = this.callCtxs.get(key);
+    if (existing) return existing;
+    const count = this.ctxCount.get(scope.id) ?? 0;
+    if (count >= MAX_CONTEXTS_PER_SCOPE || this.callCtxs.size >= MAX_CONTEXTS) return undefined;
+    const bindings = new Map<string, AValue>();
+    const params = scope.params;
+    let pi = 0;
+    if (self && scope.selfName) {
+      bindings.set(scope.selfName, self);
+      pi = 1;
+    }
+    if (!args.hasSplat) {
+      const positional = argValues ?? args.positional.map((a) => this.eval(a, ctx));
+      for (const v of positional) {
+        const p = params.find((x) => x.index === pi);
+        if (!p) break;
+        bindings.set(p.name, v);
+        pi++;
+      }
+      for (const [name, kw] of args.keywords) {
+        if (params.some((p) => p.name === name)) bindings.set(name, this.eval(kw.value, ctx));
+      }
+    }
+    const c: Ctx = { id: this.nextCtxId++, scope, bindings, depth: ctx.depth + 1, callSite: call };
+    this.callCtxs.set(key, c);
+    this.ctxCount.set(scope.id, count + 1);
+    this.pending.push(c);
+    return c;
+  }
+
+  returnValue(scope: Scope, ctx: Ctx): AValue {
+    if (scope.returns.length === 0) return scope.kind === 'lambda' ? UNKNOWN : NONE;
+    return joinAll(scope.returns.map((r) => this.eval(r, ctx)));
+  }
+
+  /** Calls a lambda/function value with already evaluated arguments (map(lambda t: ..., (q, k, v))). */
+  callWithValues(fn: AValue, values: AValue[], call: PyNode, ctx: Ctx): AValue {
+    if (fn.kind !== 'function' || !fn.fn) return UNKNOWN;
+    const scope = fn.fn.scope;
+    const c = this.callContext(scope, call, { positional: [], keywords: new Map(), hasSplat: false, list: undefined }, ctx, fn.fn.self, values);
+    if (!c) return UNKNOWN;
+    return this.returnValue(scope, c);
+  }
+
+  /** Distinct context per element for map(): keyed by element index through a synthetic call id. */
+  mapWithValues(fn: AValue, elements: readonly AValue[], call: PyNode, ctx: Ctx): AValue[] {
+    if (fn.kind !== 'function' || !fn.fn) return elements.map(() => UNKNOWN);
+    const scope = fn.fn.scope;
+    return elements.map((e, i) => {
+      const key = `${scope.id}|${call.id}#${i}|${ctx.id}`;
+      let c = this.callCtxs.get(key);
+      if (!c) {
+        if (ctx.depth >= MAX_CALL_DEPTH || this.callCtxs.size >= MAX_CONTEXTS) return UNKNOWN;
+        const bindings = new Map<string, AValue>();
+        const p = scope.params.find((x) => x.index === 0);
+        if (p) bindings.set(p.name, e);
+        c = { id: this.nextCtxId++, scope, bindings, depth: ctx.depth + 1, callSite: call };
+        this.callCtxs.set(key, c);
+        this.pending.push(c);
+      }
+      return this.returnValue(scope, c);
+    });
+  }
+
+  /** Source text of a node. */
+  text(node: PyNode): string {
+    return text(this.tree, node);
+  }
+
+  intLit(node: PyNode | undefined): number | undefined {
+    return intLiteral(this.tree, node);
+  }
+}
+
+function unpack(v: AValue, path: readonly number[], star?: boolean): AValue {
+  let cur = v;
+  for (const i of path) {
+    if (cur.kind === 'tuple' && cur.elements) {
+      cur = i < cur.elements.length ? cur.elements[i] : UNKNOWN;
+    } else if (cur.kind === 'tuple' && cur.shapeOf) {
+      cur = opsImpl.dimOfShape(cur.shapeOf, i);
+    } else if (cur.kind === 'tensor') {
+      // Unpacking a tensor iterates its first axis.
+      cur = opsImpl.dropFirstAxis(cur);
+    } else return UNKNOWN;
+  }
+  if (star) return { kind: 'tuple' };
+  return cur;
+}
+
+function elementOf(v: AValue): AValue {
+  if (v.kind === 'tuple' && v.elements && v.elements.length > 0) return joinAll(v.elements);
+  if (v.kind === 'tensor') return opsImpl.dropFirstAxis(v);
+  return UNKNOWN;
+}
+
+function stripComments(src: string): string {
+  return src.replace(/#[^\n]*/g, '');
+}

@@ -1,0 +1,125 @@
+// The sites the evaluator records while it evaluates a module: every softmax, matmul, mask hand-off, fill,
+// scale and SDPA call, each with the abstract values of its operands in one evaluation context. Rules read
+// these; they never walk the syntax tree themselves.
+import type { PyNode } from '../syntax/tree';
+import type { Framework, Polarity } from './apis';
+import type { Scope } from './scopes';
+import type { AValue, LayerInfo, ScaleOp } from './values';
+
+/** An evaluation context: a function evaluated with unknown parameters (default) or for one call site. */
+export interface Ctx {
+  readonly id: number;
+  readonly scope: Scope;
+  /** Parameter name → value at the call site (absent in a default context). */
+  readonly bindings?: ReadonlyMap<string, AValue>;
+  readonly depth: number;
+  readonly callSite?: PyNode;
+}
+
+export interface SoftmaxSite {
+  readonly node: PyNode;
+  readonly ctx: Ctx;
+  readonly input: AValue;
+  readonly inputNode?: PyNode;
+  readonly display: string;
+  readonly framework: Framework;
+  /** Literal dim, 'implicit' (PyTorch legacy rule), 'all' (every element), or undefined when not a literal. */
+  readonly dim: number | 'implicit' | 'all' | undefined;
+  /** The node holding the dim (whole `dim=...` keyword or positional value), when written. */
+  readonly dimNode?: PyNode;
+  /** The dim's value expression (for replacing it). */
+  readonly dimValueNode?: PyNode;
+  /** Where to point when there is no dim: the call, or the layer's constructor call. */
+  readonly ownerNode: PyNode;
+  /** The argument list to add `dim=-1` to (the call's or the constructor's). */
+  readonly argListNode?: PyNode;
+  readonly layer?: LayerInfo;
+  readonly output: AValue;
+}
+
+export interface MatmulSite {
+  readonly node: PyNode;
+  readonly ctx: Ctx;
+  readonly display: string;
+  readonly a: AValue;
+  readonly b: AValue;
+  readonly aNode?: PyNode;
+  readonly bNode?: PyNode;
+  /** Negative index of the axis of `a` that is contracted (summed over), when known. */
+  readonly contractA?: number;
+  readonly contractB?: number;
+  readonly result: AValue;
+}
+
+export interface MaskSite {
+  readonly node: PyNode;
+  readonly ctx: Ctx;
+  readonly display: string;
+  readonly param: string;
+  readonly expects: Polarity;
+  readonly maskNode: PyNode;
+  readonly mask: AValue;
+}
+
+export interface FillSite {
+  readonly node: PyNode;
+  readonly ctx: Ctx;
+  readonly how: 'masked_fill' | 'where' | 'add' | 'setitem';
+  readonly target: AValue;
+  readonly targetNode?: PyNode;
+  readonly fillNode: PyNode;
+  readonly fill: AValue;
+  readonly mask?: AValue;
+  readonly maskNode?: PyNode;
+  /** For 'where': True selects the fill (condition marks ignored positions) or the original values. */
+  readonly maskSelectsFill: boolean;
+}
+
+export interface ScaleSite {
+  readonly ctx: Ctx;
+  readonly op: ScaleOp;
+  readonly target: AValue;
+}
+
+export interface SdpaSite {
+  readonly node: PyNode;
+  readonly ctx: Ctx;
+  readonly display: string;
+  readonly framework: Framework;
+  readonly q: AValue;
+  readonly k: AValue;
+  readonly qNode?: PyNode;
+  readonly kNode?: PyNode;
+  readonly maskNode?: PyNode;
+  readonly mask?: AValue;
+  /** The whole `is_causal=...` keyword argument and its value. */
+  readonly causalNode?: PyNode;
+  readonly causal?: AValue;
+  readonly scaleNode?: PyNode;
+  readonly scale?: AValue;
+  readonly argListNode?: PyNode;
+}
+
+/** Weights (after softmax) multiplied by a 0/1 mask or masked_fill'ed. */
+export interface WeightsMaskSite {
+  readonly node: PyNode;
+  readonly ctx: Ctx;
+  readonly weights: AValue;
+  readonly maskNode?: PyNode;
+}
+
+export class Facts {
+  readonly softmax: SoftmaxSite[] = [];
+  readonly matmul: MatmulSite[] = [];
+  readonly mask: MaskSite[] = [];
+  readonly fill: FillSite[] = [];
+  readonly scale: ScaleSite[] = [];
+  readonly sdpa: SdpaSite[] = [];
+  readonly weightsMask: WeightsMaskSite[] = [];
+  /** Softmax site node id → contexts in which its output was renormalised (divided by its own sum). */
+  readonly renormalised = new Map<number, number[]>();
+  /** Post-softmax mask node id → true when renormalised afterwards. */
+  readonly postMaskRenormalised = new Set<number>();
+  /** Function scope id → whether it handles NaN (nan_to_num, isnan) anywhere. */
+  readonly nanGuarded = new Set<number>();
+}

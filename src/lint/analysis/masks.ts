@@ -1,0 +1,68 @@
+// Mask polarity inference: what a mask's True (or 1) entries mean, and how negation, comparison,
+// transposition and combination change it. Pure functions over MaskInfo.
+import type { DType, MaskInfo, TriRegion } from './values';
+
+/** A triangular mask's polarity: True above the diagonal marks the future (ignore); True on/below it keeps. */
+export function triMask(tri: TriRegion, dtype: DType | undefined, why: string): MaskInfo {
+  return { polarity: tri.region === 'upper' ? 'ignore' : 'keep', tri, dtype, why };
+}
+
+/** `~m`, `m == 0`, `1 - m`, `logical_not(m)`: True and False swap. */
+export function flipMask(m: MaskInfo, how: string, dtype?: DType): MaskInfo | undefined {
+  if (m.additive || !m.polarity) return undefined;
+  const tri: TriRegion | undefined = m.tri ? (m.tri.region === 'upper' ? { region: 'lower', k: m.tri.k - 1 } : { region: 'upper', k: m.tri.k + 1 }) : undefined;
+  return {
+    ...m,
+    polarity: m.polarity === 'keep' ? 'ignore' : 'keep',
+    tri,
+    dtype: dtype ?? m.dtype,
+    why: `${how} of ${m.why}`,
+    byName: m.byName,
+  };
+}
+
+/** Swapping the last two axes of a mask: upper and lower triangles swap, query and key sides swap. */
+export function transposeMask(m: MaskInfo): MaskInfo {
+  const tri: TriRegion | undefined = m.tri ? { region: m.tri.region === 'upper' ? 'lower' : 'upper', k: -m.tri.k } : undefined;
+  const padAxes = m.padAxes?.map((a) => (a === -1 ? -2 : a === -2 ? -1 : a));
+  const out: MaskInfo = { ...m, tri, padAxes };
+  if (tri && !m.additive) return { ...out, polarity: tri.region === 'upper' ? 'ignore' : 'keep' };
+  return out;
+}
+
+export function withMaskDtype(m: MaskInfo, dtype: DType | undefined): MaskInfo {
+  return dtype === m.dtype ? m : { ...m, dtype };
+}
+
+/** `a & b`, `a * b` (logical and) or `a | b` (logical or) of two masks with the same polarity. */
+export function combineMasks(a: MaskInfo, b: MaskInfo, op: 'and' | 'or'): MaskInfo | undefined {
+  if (a.additive && b.additive && op === 'and') return undefined;
+  if (!a.polarity || a.polarity !== b.polarity) return undefined;
+  const padAxes = [...new Set([...(a.padAxes ?? []), ...(b.padAxes ?? [])])];
+  return {
+    polarity: a.polarity,
+    dtype: a.dtype === b.dtype ? a.dtype : a.dtype === 'bool' || b.dtype === 'bool' ? 'bool' : undefined,
+    padding: a.padding || b.padding ? true : undefined,
+    padAxes: padAxes.length > 0 ? padAxes : undefined,
+    why: `${a.why} ${op === 'and' ? '&' : '|'} ${b.why}`,
+    byName: a.byName && b.byName ? true : undefined,
+  };
+}
+
+/**
+ * Whether a row of the mask can have every key masked: a causal mask that also masks the diagonal
+ * (`triu(ones)` used as "ignore", `tril(ones, -1)` used as "keep"), or padding that varies along the
+ * query axis (`pad_mask.unsqueeze(-1)`, an outer product of padding masks).
+ */
+export function emptyRowReason(m: MaskInfo): string | undefined {
+  if (m.tri) {
+    if (m.tri.region === 'upper' && m.tri.k <= 0) return 'the mask also hides the diagonal, so the first query row has no visible key';
+    if (m.tri.region === 'lower' && m.tri.k < 0) return 'the mask also hides the diagonal, so the first query row has no visible key';
+  }
+  if (m.padAxes?.includes(-2)) return 'the padding mask varies along the query axis, so every padded query row is fully masked';
+  return undefined;
+}
+
+export function describePolarity(p: 'keep' | 'ignore'): string {
+  return p === 'keep' ? 'True/1 = attend' : 'True/1 = masked out';
+}

@@ -1,0 +1,290 @@
+// What names say. Attention code names its tensors and sizes in a small number of ways (q/k/v,
+// query_layer, key_states, head_dim, d_model, n_head, key_padding_mask, attention_mask, ...). These
+// heuristics are used only where the code itself gives nothing better (parameters, unknown callees).
+import type { AxisLabel, DimInfo, MaskInfo, Role } from './values';
+
+/** Splits `query_layer`, `keyStates`, `xq2` into lower-case word tokens. */
+export function nameTokens(name: string): string[] {
+  const last = name.replace(/^self\./, '').split('.').pop() ?? name;
+  return last
+    .replace(/([a-z])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .split(/[_\d]+/)
+    .filter((t) => t.length > 0);
+}
+
+const QUERY_TOKENS = new Set(['q', 'query', 'queries', 'qs', 'xq', 'qh', 'qt']);
+const KEY_TOKENS = new Set(['k', 'key', 'keys', 'ks', 'xk', 'kh', 'kt']);
+const VALUE_TOKENS = new Set(['v', 'value', 'values', 'vs', 'xv', 'vh']);
+/** Encoder outputs that play the keys in Luong/Bahdanau-style attention. */
+const CONTEXT_TOKENS = new Set(['context', 'memory', 'mem', 'encoder', 'enc']);
+/** Tokens that make a name a size, mask, index or weight rather than a q/k/v tensor. */
+const NOT_A_TENSOR = new Set(['mask', 'len', 'length', 'lens', 'size', 'dim', 'bias', 'pos', 'scale', 'idx', 'id', 'ids', 'num', 'count', 'shape', 'padding', 'weight', 'weights', 'cache', 'past', 'norm', 'dropout', 'drop', 'init', 'fn', 'func']);
+
+/**
+ * The attention role a name gives a tensor: `q`, `query_layer`, `xq`, `proj_query` → query; `k`, `key_states`
+ * → key; `v`, `value` → value. Names of sizes, masks and weights give none; mixtures (`qk`, `q_and_k`) give none.
+ */
+export function roleOfName(name: string): Role | undefined {
+  const tokens = nameTokens(name);
+  if (tokens.length === 0 || tokens.some((t) => NOT_A_TENSOR.has(t))) return undefined;
+  let role: Role | undefined;
+  for (const t of tokens) {
+    const r: Role | undefined = QUERY_TOKENS.has(t) ? 'query' : KEY_TOKENS.has(t) ? 'key' : VALUE_TOKENS.has(t) ? 'value' : undefined;
+    if (!r) continue;
+    if (role && role !== r) return undefined;
+    role = r;
+  }
+  return role;
+}
+
+/** Keys by their encoder-side name (`context`, `memory`, `encoder_outputs`): only meaningful next to a query. */
+export function isContextName(name: string): boolean {
+  const tokens = nameTokens(name);
+  return tokens.some((t) => CONTEXT_TOKENS.has(t)) && !tokens.some((t) => t === 'mask' || t === 'len' || t === 'layer');
+}
+
+/** The role of a projection layer from its attribute name: `self.q_proj`, `self.to_q`, `self.W_q`, `self.query`. */
+export function projectionRole(attr: string): Role | undefined {
+  const tokens = nameTokens(attr);
+  if (tokens.length === 0) return undefined;
+  const r = roleOfNameLoose(tokens);
+  if (!r) return undefined;
+  // Only names that look like layers: a single role token or role + a layer-ish word.
+  const layerish = new Set(['proj', 'projection', 'linear', 'lin', 'fc', 'w', 'to', 'dense', 'layer', 'net', 'map', 'conv', 'in', 'matrix', 'transform', 'head', 'heads', 'embed', 'l']);
+  if (tokens.every((t) => layerish.has(t) || QUERY_TOKENS.has(t) || KEY_TOKENS.has(t) || VALUE_TOKENS.has(t))) return r;
+  return undefined;
+}
+
+function roleOfNameLoose(tokens: string[]): Role | undefined {
+  let role: Role | undefined;
+  for (const t of tokens) {
+    const r: Role | undefined = QUERY_TOKENS.has(t) ? 'query' : KEY_TOKENS.has(t) ? 'key' : VALUE_TOKENS.has(t) ? 'value' : undefined;
+    if (!r) continue;
+    if (role && role !== r) return undefined;
+    role = r;
+  }
+  return role;
+}
+
+/** Attribute names of projections whose output packs q, k and v (`c_attn`, `qkv`, `in_proj`, `to_qkv`). */
+export function isPackedProjection(attr: string): boolean {
+  const t = nameTokens(attr);
+  return t.includes('qkv') || t.includes('kv') || (t.includes('c') && t.includes('attn')) || (t.includes('in') && t.includes('proj')) || t.includes('wqkv');
+}
+
+/** Generic projection-layer names (`self.proj`, `self.linear_in`, `self.W1`): a Linear-like layer. */
+export function isProjectionName(attr: string): boolean {
+  const t = nameTokens(attr);
+  return t.some((x) => ['proj', 'projection', 'linear', 'lin', 'fc', 'dense', 'w', 'to'].includes(x)) || projectionRole(attr) !== undefined || isPackedProjection(attr);
+}
+
+// ------------------------------------------------------------------------------------------------ sizes
+
+const HEAD_DIM_NAMES = new Set([
+  'head_dim',
+  'head_size',
+  'headdim',
+  'headsize',
+  'd_k',
+  'dk',
+  'd_q',
+  'dq',
+  'd_head',
+  'dim_head',
+  'dim_per_head',
+  'hd',
+  'hs',
+  'd_kv',
+  'key_dim',
+  'attention_head_size',
+  'attn_head_size',
+  'qk_head_dim',
+  'per_head_dim',
+  'size_per_head',
+  'depth',
+  'head_features',
+  'dim_k',
+  'k_dim',
+  'kdim',
+  'key_size',
+  'd_key',
+  'd_v',
+  'dv',
+  'hidden_size_per_attention_head',
+  'hidden_size_per_head',
+  'head_channels',
+  'c_head',
+]);
+const MODEL_DIM_NAMES = new Set([
+  'd_model',
+  'dmodel',
+  'embed_dim',
+  'embed_size',
+  'embedding_dim',
+  'embedding_size',
+  'emb_dim',
+  'emb_size',
+  'hidden_size',
+  'hidden_dim',
+  'd_hidden',
+  'n_embd',
+  'n_embed',
+  'n_embedding',
+  'model_dim',
+  'd_embed',
+  'dim_model',
+  'n_state',
+  'width',
+  'dim',
+  'n_dim',
+  'ndim',
+  'd',
+  'channels',
+  'in_channels',
+  'n_channels',
+  'num_channels',
+  'in_dim',
+  'input_dim',
+  'd_in',
+]);
+const HEAD_COUNT_NAMES = new Set([
+  'n_head',
+  'n_heads',
+  'nhead',
+  'nheads',
+  'num_heads',
+  'num_head',
+  'heads',
+  'head',
+  'h',
+  'nh',
+  'num_attention_heads',
+  'n_kv_heads',
+  'num_key_value_heads',
+  'head_num',
+  'n_heads_kv',
+  'num_kv_heads',
+  'n_kv_head',
+]);
+
+function bareName(name: string): string {
+  return (name.replace(/^self\./, '').split('.').pop() ?? name).replace(/^_+/, '');
+}
+
+export function dimOfName(name: string): DimInfo | undefined {
+  const b = bareName(name);
+  const lower = b.toLowerCase();
+  if (HEAD_DIM_NAMES.has(lower) || HEAD_DIM_NAMES.has(b)) return { which: 'head', text: name };
+  if (MODEL_DIM_NAMES.has(lower)) return { which: 'model', text: name };
+  return undefined;
+}
+
+export function isHeadCountName(name: string): boolean {
+  const b = bareName(name);
+  return HEAD_COUNT_NAMES.has(b) || HEAD_COUNT_NAMES.has(b.toLowerCase()) || b === 'H';
+}
+
+/** Names that say a number is a softmax scale or temperature. */
+export function isScaleName(name: string): boolean {
+  const b = bareName(name).toLowerCase();
+  return /(^|_)(scale|scaling|scaler|scale_factor|softmax_scale|sm_scale|attn_scale|temperature|temp|tau|norm_factor|inv_sqrt_d|inv_scale|scale_attn|rsqrt_d|qk_scale|logit_scale|inv_temperature|alpha)($|_)/.test(b);
+}
+
+const BATCH_NAMES = new Set(['b', 'bs', 'bsz', 'batch', 'batch_size', 'nbatches', 'n_batch', 'sz_b', 'nb', 'batchsize', 'num_batch', 'n_batches']);
+const SEQ_NAMES = new Set([
+  't',
+  'l',
+  's',
+  'seq',
+  'seq_len',
+  'seqlen',
+  'seq_length',
+  'length',
+  'len_q',
+  'len_k',
+  'len_v',
+  'q_len',
+  'k_len',
+  'kv_len',
+  'v_len',
+  'tgt_len',
+  'src_len',
+  'n_ctx',
+  'num_tokens',
+  'n_tokens',
+  'ntokens',
+  'query_len',
+  'key_len',
+  'ctx_len',
+  'context_len',
+  'max_len',
+  'max_length',
+  'n_q',
+  'n_k',
+  'nq',
+  'nk',
+  'lq',
+  'lk',
+  'lkv',
+  'sq',
+  'sk',
+  'hw',
+  'num_patches',
+  'n_patches',
+  'seq_q',
+  'seq_k',
+  'time',
+  'steps',
+  'output_len',
+  'input_len',
+  'history_len',
+]);
+
+/** Axis label of a reshape argument: `B`→batch, `T`→seq, `self.n_head`→head, `hs`/`C // nh`→feat. */
+export function axisLabelOfName(name: string): AxisLabel | undefined {
+  const b = bareName(name);
+  const lower = b.toLowerCase();
+  if (BATCH_NAMES.has(lower)) return 'batch';
+  if (isHeadCountName(b)) return 'head';
+  if (SEQ_NAMES.has(lower) || /^(len|seq|tgt|src)_?len/.test(lower)) return 'seq';
+  if (HEAD_DIM_NAMES.has(lower) || HEAD_DIM_NAMES.has(b)) return 'feat';
+  if (lower === 'c' || lower === 'e' || lower === 'd' || MODEL_DIM_NAMES.has(lower)) return 'feat';
+  return undefined;
+}
+
+// ------------------------------------------------------------------------------------------------ masks
+
+/**
+ * Mask polarity from a parameter's name, following the conventions of the libraries that name them:
+ * PyTorch's `*key_padding_mask` / `padding_mask` are True at padding (ignore); a tokenizer's
+ * `attention_mask` / BERT's `input_mask` are 1 at real tokens (keep).
+ */
+export function maskOfName(name: string): MaskInfo | undefined {
+  const b = bareName(name).toLowerCase();
+  if (/(^|_)(key_)?padding_mask$/.test(b) || b === 'pad_mask' || b === 'src_key_padding_mask' || b === 'tgt_key_padding_mask' || b === 'memory_key_padding_mask') {
+    return { polarity: 'ignore', dtype: 'bool', padding: true, padAxes: [-1], why: `\`${name}\` (PyTorch convention: True at padding)`, byName: true };
+  }
+  if (b === 'attention_mask' || b === 'input_mask' || b === 'encoder_attention_mask') {
+    return { polarity: 'keep', padding: true, padAxes: [-1], why: `\`${name}\` (tokenizer convention: 1 at real tokens, 0 at padding)`, byName: true };
+  }
+  return undefined;
+}
+
+/** Names that hold padding ids. */
+export function isPadIdName(name: string): boolean {
+  const b = bareName(name).toLowerCase();
+  return /(^|_)pad(ding)?(_token)?(_id|_idx|_index)?$/.test(b) || b === 'pad' || b === 'padding_idx' || b === 'pad_token_id' || b === 'ignore_index';
+}
+
+/** Names that hold token ids. */
+export function isTokenIdsName(name: string): boolean {
+  const b = bareName(name).toLowerCase();
+  return /(^|_)(input_ids|ids|token_ids|tokens|src|tgt|seq|src_seq|tgt_seq|inputs|x_ids|src_tokens|tgt_tokens|labels|words|sentence|source|target|input_seq|seq_q|seq_k|enc_inputs|dec_inputs)$/.test(b);
+}
+
+/** Names of KV caches (`past_key_value`, `layer_past`, `kv_cache`, `cache_k`, `past_k`). */
+export function isCacheName(name: string): boolean {
+  const b = bareName(name).toLowerCase();
+  return /past|cache|prev|layer_past|memory_k|cached/.test(b);
+}

@@ -1,0 +1,491 @@
+// The abstract values the evaluator computes for expressions, and how values from different paths join.
+//
+// A value records only what the code proves: a tensor's rank and per-axis labels when a reshape or a
+// comment states them, a mask's polarity when its construction shows it, the operations (scales, masks)
+// applied on the way to attention scores. Anything not proven is absent, and a join keeps only what every
+// path agrees on (for "may" facts such as the list of operations, it keeps every path's alternative).
+import type { PyNode } from '../syntax/tree';
+import type { Ctx } from './facts';
+import type { ClassInfo, Scope } from './scopes';
+
+export type Kind =
+  | 'tensor'
+  | 'number'
+  | 'string'
+  | 'none'
+  | 'bool'
+  | 'tuple'
+  | 'module'
+  | 'layer'
+  | 'object'
+  | 'function'
+  | 'class'
+  | 'dtype'
+  | 'finfo'
+  | 'unknown';
+
+export type DType = 'bool' | 'int' | 'float' | 'float16' | 'bfloat16' | 'float32' | 'float64';
+
+export type AxisLabel = 'batch' | 'head' | 'seq' | 'feat' | 'chan';
+
+export interface AxisInfo {
+  readonly label?: AxisLabel;
+  readonly size1?: boolean;
+  /** Source text of the size expression when known (`T`, `self.head_dim`). */
+  readonly sizeText?: string;
+}
+
+export type Role = 'query' | 'key' | 'value';
+
+/** What a dimension-valued number stands for. */
+export interface DimInfo {
+  /** 'heads' is a count of heads (scaling by it is never right). */
+  readonly which: 'head' | 'model' | 'heads' | 'unknown';
+  readonly text: string;
+  /** For sizes read off a tensor (`x.shape[-1]`, `B, T, C = x.shape`): that tensor. */
+  readonly ofTensor?: AValue;
+}
+
+/** Triangular boolean region: True where j - i >= k ('upper') or j - i <= k ('lower'). */
+export interface TriRegion {
+  readonly region: 'upper' | 'lower';
+  readonly k: number;
+}
+
+export interface MaskInfo {
+  /** What a True / 1 entry means: 'keep' (attend) or 'ignore' (masked out). Absent: unknown or additive. */
+  readonly polarity?: 'keep' | 'ignore';
+  /** Additive mask: 0 where kept, a large negative number (or -inf) where masked. */
+  readonly additive?: boolean;
+  readonly dtype?: DType;
+  readonly tri?: TriRegion;
+  /** Built from padding tokens (or a tokenizer's attention_mask). */
+  readonly padding?: boolean;
+  /** Negative axis indices along which the padding varies: -1 = key side, -2 = query side. */
+  readonly padAxes?: readonly number[];
+  /** Short description for messages, e.g. "`input_ids == pad_id` is True at padding". */
+  readonly why: string;
+  /** Polarity inferred from a parameter's name only (PyTorch/HF naming conventions). */
+  readonly byName?: boolean;
+  /** For additive masks built as `m * -1e9` / `masked_fill(m, -inf)`: the polarity of m (must be 'ignore'). */
+  readonly builtFrom?: 'keep' | 'ignore';
+}
+
+export interface ScaleOp {
+  readonly kind: 'scale';
+  readonly node: PyNode;
+  readonly factorNode: PyNode;
+  /** The multiplier is dim^power (power undefined when the factor is not understood). */
+  readonly power?: number;
+  readonly dim?: DimInfo;
+  /** The factor's name says it is a scale/temperature (self.scale, softmax_scale, ...). */
+  readonly named?: string;
+  readonly on: 'query' | 'key' | 'scores' | 'weights';
+}
+
+export interface MaskOp {
+  readonly kind: 'mask';
+  readonly node: PyNode;
+  readonly how: 'fill' | 'where' | 'add' | 'mul' | 'setitem';
+  readonly maskNode?: PyNode;
+}
+
+/** An operation whose effect on scale is unknown (an unknown function applied to q, k or the scores). */
+export interface OpaqueOp {
+  readonly kind: 'opaque';
+  readonly node?: PyNode;
+}
+
+export type PathOp = ScaleOp | MaskOp | OpaqueOp;
+
+export interface SoftmaxRef {
+  readonly site: PyNode;
+  /** Negative index, in this tensor, of the axis softmax normalised (undefined if unknown). */
+  readonly axis?: number;
+}
+
+export interface AttnInfo {
+  readonly stage: 'scores' | 'weights';
+  /** Where q·kᵀ was formed. */
+  readonly formedAt: PyNode;
+  /** Negative index of the key axis in this tensor. */
+  readonly keyAxis?: number;
+  readonly keyAxisWhy?: string;
+  readonly queryText?: string;
+  readonly keyText?: string;
+  /** The right-hand operand is named as keys (k, key_states), not as encoder context/memory. */
+  readonly keyIsKey?: boolean;
+  /** Where the query came from when it is a Linear projection: its input and the layer's in/out widths. */
+  readonly queryProj?: ProjectionInfo;
+  /** The query operand when it is a plain name (used by fixes). */
+  readonly queryNode?: PyNode;
+  readonly softmax?: SoftmaxRef;
+  /** Post-softmax masking operations not yet renormalised. */
+  readonly postMask?: readonly PyNode[];
+  /** Set when the weights were divided by their own sum (renormalised); negative axis. */
+  readonly renormAxis?: number;
+}
+
+export interface ProjectionInfo {
+  readonly input: AValue;
+  readonly inText?: string;
+  readonly outText?: string;
+}
+
+export interface ObjectInfo {
+  readonly cls: ClassInfo;
+  /** The constructor call that created the instance (its arguments bind __init__'s parameters). */
+  readonly init?: { readonly call: PyNode; readonly ctx: Ctx };
+}
+
+/** Known neural-network layers (torch.nn, keras.layers, flax.linen). */
+export interface LayerInfo {
+  /** Canonical API name: 'torch.nn.Softmax', 'torch.nn.MultiheadAttention', 'torch.nn.Linear', ... */
+  readonly api: string;
+  /** The constructor call. */
+  readonly ctor: PyNode;
+  readonly ctorCtxId: number;
+  /** Softmax: the dim/axis argument node (whole keyword argument) and its value. */
+  readonly dimNode?: PyNode;
+  readonly dimValueNode?: PyNode;
+  readonly dim?: number;
+  /** Linear/Conv/Dense: output features known to be 1. */
+  readonly outIsOne?: boolean;
+  /** Linear: source text of in_features / out_features. */
+  readonly inText?: string;
+  readonly outText?: string;
+  /** MultiheadAttention / Transformer layers: batch_first. */
+  readonly batchFirst?: boolean;
+  /** nn.Sequential: its layers in order. */
+  readonly layers?: readonly AValue[];
+}
+
+export interface AValue {
+  readonly kind: Kind;
+  readonly maybeNone?: boolean;
+  // ---- tensors
+  readonly ndim?: number;
+  readonly axes?: readonly AxisInfo[];
+  readonly dtype?: DType;
+  readonly role?: Role;
+  readonly roleText?: string;
+  /** Last axis holds features (token-major layout: Linear outputs, (.., T, hd) views). */
+  readonly featLast?: boolean;
+  /** Axis 1 holds channels (convolution outputs). */
+  readonly channelFirst?: boolean;
+  /** Computed from convolution features (SAGAN / non-local blocks); survives reshapes. */
+  readonly fromConv?: boolean;
+  readonly multiHead?: boolean;
+  readonly normalized?: boolean;
+  /** Alternatives (one per path) of the operations applied so far. */
+  readonly ops?: readonly (readonly PathOp[])[];
+  readonly mask?: MaskInfo;
+  readonly attn?: AttnInfo;
+  /** exp(x) of attention scores (hand-written softmax). */
+  readonly expOfScores?: AValue;
+  /** Keys/values concatenated with a cache (past_key_value, layer_past, kv_cache). */
+  readonly fromCache?: boolean;
+  /** Token ids (input_ids, src, ...). */
+  readonly tokenIds?: boolean;
+  /** Position index from arange (for causal masks built by comparison). */
+  readonly index?: { readonly axis: number; readonly offset: number };
+  /** Built by torch.ones / ones_like (so tril/triu of it is a 0/1 mask). */
+  readonly ones?: boolean;
+  /** Built by torch.full(..., value): the constant. */
+  readonly fillValue?: number;
+  /** A reduction (sum/max/norm) of another value over an axis. */
+  readonly reduced?: {
+    readonly kind: 'sum' | 'max' | 'norm' | 'other';
+    readonly of: AValue;
+    readonly axis: number | 'all' | undefined;
+    readonly node: PyNode;
+    readonly axisNode?: PyNode;
+    readonly axisValueNode?: PyNode;
+  };
+  /** Output of a projection to the full model width (not yet split into heads). */
+  readonly projectedWidth?: boolean;
+  /** For Linear outputs: the projection's input and widths (kept through reshapes). */
+  readonly proj?: ProjectionInfo;
+  /** Negative index of the feature axis when it is not last (after a transpose of unknown rank). */
+  readonly featAt?: number;
+  /** The last axis has length 1 (Linear/Dense to one feature) even though the rank is unknown. */
+  readonly lastSize1?: boolean;
+  /** `.T` of a tensor of unknown rank (all axes reversed). */
+  readonly reversedUnknownRank?: boolean;
+  // ---- numbers
+  readonly num?: number;
+  readonly dimPow?: { readonly dim: DimInfo; readonly power: number };
+  /** The number's name says it is a scale/temperature. */
+  readonly scaleName?: string;
+  /** A count of heads. */
+  readonly headCount?: boolean;
+  /** Fill value is torch.finfo(x.dtype).min / finfo(float32).min etc. */
+  readonly finfo?: 'of-tensor' | 'float32' | 'float16' | 'bfloat16' | 'float64';
+  /** The finfo value is `.max` (positive) rather than `.min`. */
+  readonly finfoMax?: boolean;
+  /** For torch.finfo(...) objects: which dtype. */
+  readonly finfoOf?: 'of-tensor' | 'float32' | 'float16' | 'bfloat16' | 'float64';
+  // ---- strings
+  readonly str?: string;
+  // ---- tuples and shapes
+  readonly elements?: readonly AValue[];
+  /** For x.shape / x.size(): the tensor whose shape this is. */
+  readonly shapeOf?: AValue;
+  // ---- modules, layers, objects, functions, dtypes
+  readonly qname?: string;
+  readonly layer?: LayerInfo;
+  readonly object?: ObjectInfo;
+  readonly fn?: { readonly scope: Scope; readonly self?: AValue };
+  readonly cls?: ClassInfo;
+  readonly dtypeName?: DType;
+  /** Tokenizer output (has attention_mask / input_ids). */
+  readonly tokenizerOutput?: boolean;
+}
+
+export const UNKNOWN: AValue = Object.freeze({ kind: 'unknown' });
+export const NONE: AValue = Object.freeze({ kind: 'none' });
+
+export function tensor(fields: Omit<AValue, 'kind'> = {}): AValue {
+  return { kind: 'tensor', ...fields };
+}
+
+export function number(fields: Omit<AValue, 'kind'> = {}): AValue {
+  return { kind: 'number', ...fields };
+}
+
+export function isTensorLike(v: AValue): boolean {
+  return v.kind === 'tensor' || v.kind === 'unknown';
+}
+
+/** Negative index of axis `dim` (which may be negative) in a tensor of `ndim` dims; undefined if unknowable. */
+export function negAxis(dim: number, ndim: number | undefined): number | undefined {
+  if (dim < 0) return ndim === undefined || -dim <= ndim ? dim : undefined;
+  if (ndim === undefined || dim >= ndim) return undefined;
+  return dim - ndim;
+}
+
+export function axesOf(v: AValue): readonly AxisInfo[] | undefined {
+  if (v.axes && v.ndim !== undefined && v.axes.length === v.ndim) return v.axes;
+  return undefined;
+}
+
+/** Axis info at a (possibly negative) index, when the rank is known. */
+export function axisAt(v: AValue, dim: number): AxisInfo | undefined {
+  const axes = axesOf(v);
+  if (!axes) return undefined;
+  const i = dim < 0 ? axes.length + dim : dim;
+  return i >= 0 && i < axes.length ? axes[i] : undefined;
+}
+
+export function withRank(v: AValue, ndim: number | undefined, axes?: readonly AxisInfo[]): AValue {
+  const next: { -readonly [K in keyof AValue]: AValue[K] } = { ...v, ndim };
+  if (ndim === undefined) delete next.axes;
+  else next.axes = axes && axes.length === ndim ? axes : Array.from({ length: ndim }, () => ({}));
+  if (ndim === undefined) delete next.ndim;
+  return next;
+}
+
+// ------------------------------------------------------------------------------------------------ ops
+
+const MAX_ALTERNATIVES = 8;
+
+/** Appends an operation to every path alternative. */
+export function addOp(v: AValue, op: PathOp): AValue {
+  const alts = v.ops && v.ops.length > 0 ? v.ops : [[]];
+  return { ...v, ops: alts.map((a) => [...a, op]) };
+}
+
+/** All alternatives of a and b combined (matmul of q and k: every q-path with every k-path). */
+export function crossOps(a: AValue, b: AValue): readonly (readonly PathOp[])[] | undefined {
+  const aa = a.ops && a.ops.length > 0 ? a.ops : [[]];
+  const bb = b.ops && b.ops.length > 0 ? b.ops : [[]];
+  const out: PathOp[][] = [];
+  for (const x of aa) for (const y of bb) if (out.length < MAX_ALTERNATIVES) out.push([...x, ...y]);
+  return out.every((o) => o.length === 0) ? undefined : out;
+}
+
+export function opsAlternatives(v: AValue): readonly (readonly PathOp[])[] {
+  return v.ops && v.ops.length > 0 ? v.ops : [[]];
+}
+
+// ------------------------------------------------------------------------------------------------ joins
+
+function same<T>(a: T | undefined, b: T | undefined): T | undefined {
+  return a === b ? a : undefined;
+}
+
+function joinDim(a: DimInfo | undefined, b: DimInfo | undefined): DimInfo | undefined {
+  if (!a || !b) return undefined;
+  return a.which === b.which ? a : undefined;
+}
+
+function joinAxes(a: AValue, b: AValue): readonly AxisInfo[] | undefined {
+  const x = axesOf(a);
+  const y = axesOf(b);
+  if (!x || !y || x.length !== y.length) return undefined;
+  return x.map((ax, i) => {
+    const by = y[i];
+    const out: { -readonly [K in keyof AxisInfo]: AxisInfo[K] } = {};
+    if (ax.label && ax.label === by.label) out.label = ax.label;
+    if (ax.size1 && by.size1) out.size1 = true;
+    if (ax.sizeText && ax.sizeText === by.sizeText) out.sizeText = ax.sizeText;
+    return out;
+  });
+}
+
+function joinMask(a: MaskInfo | undefined, b: MaskInfo | undefined): MaskInfo | undefined {
+  if (!a || !b) return undefined;
+  if (a === b) return a;
+  const polarity = same(a.polarity, b.polarity);
+  const additive = a.additive && b.additive ? true : undefined;
+  if (!polarity && !additive) return undefined;
+  const tri = a.tri && b.tri && a.tri.region === b.tri.region && a.tri.k === b.tri.k ? a.tri : undefined;
+  const padAxes = a.padAxes || b.padAxes ? [...new Set([...(a.padAxes ?? []), ...(b.padAxes ?? [])])] : undefined;
+  return {
+    polarity,
+    additive,
+    dtype: same(a.dtype, b.dtype),
+    tri,
+    padding: a.padding || b.padding ? true : undefined,
+    padAxes,
+    why: a.why,
+    byName: a.byName || b.byName ? true : undefined,
+  };
+}
+
+function joinOps(a: AValue, b: AValue): readonly (readonly PathOp[])[] | undefined {
+  if (!a.ops && !b.ops) return undefined;
+  const out: (readonly PathOp[])[] = [];
+  for (const alt of [...opsAlternatives(a), ...opsAlternatives(b)]) {
+    if (out.some((o) => o.length === alt.length && o.every((op, i) => op === alt[i]))) continue;
+    out.push(alt);
+  }
+  if (out.length > MAX_ALTERNATIVES) {
+    // Too many paths to keep apart: keep the first ones and mark the rest as unknown.
+    const kept = out.slice(0, MAX_ALTERNATIVES - 1);
+    kept.push([{ kind: 'opaque' }]);
+    return kept;
+  }
+  return out;
+}
+
+function joinAttn(a: AttnInfo | undefined, b: AttnInfo | undefined): AttnInfo | undefined {
+  if (!a || !b) return undefined;
+  if (a === b) return a;
+  if (a.stage !== b.stage) return undefined;
+  const softmax = a.softmax && b.softmax && a.softmax.site === b.softmax.site ? (a.softmax.axis === b.softmax.axis ? a.softmax : { site: a.softmax.site }) : undefined;
+  const formedAt = a.formedAt === b.formedAt ? a.formedAt : a.formedAt;
+  const postMask = a.postMask || b.postMask ? [...new Set([...(a.postMask ?? []), ...(b.postMask ?? [])])] : undefined;
+  return {
+    stage: a.stage,
+    formedAt,
+    keyAxis: same(a.keyAxis, b.keyAxis),
+    keyAxisWhy: a.keyAxis === b.keyAxis ? a.keyAxisWhy : undefined,
+    queryText: same(a.queryText, b.queryText),
+    queryProj: same(a.queryProj, b.queryProj),
+    keyText: same(a.keyText, b.keyText),
+    keyIsKey: a.keyIsKey && b.keyIsKey ? true : undefined,
+    queryNode: same(a.queryNode, b.queryNode),
+    softmax,
+    postMask,
+    renormAxis: same(a.renormAxis, b.renormAxis),
+  };
+}
+
+/** Least upper bound of two values: what holds on both paths. */
+export function join(a: AValue, b: AValue): AValue {
+  if (a === b) return a;
+  if (a.kind === 'none') return b.kind === 'none' ? a : { ...b, maybeNone: true };
+  if (b.kind === 'none') return { ...a, maybeNone: true };
+  if (a.kind !== b.kind) {
+    // A tensor on one path and an unknown on the other: keep the structure-free facts of neither.
+    if ((a.kind === 'tensor' && b.kind === 'unknown') || (a.kind === 'unknown' && b.kind === 'tensor')) {
+      const t = a.kind === 'tensor' ? a : b;
+      const opaque: AValue = { kind: 'tensor', ops: [[{ kind: 'opaque' }]] };
+      const out: AValue = { kind: 'tensor', ops: joinOps(t, opaque) };
+      return a.maybeNone || b.maybeNone ? { ...out, maybeNone: true } : out;
+    }
+    return { kind: 'unknown', maybeNone: a.maybeNone || b.maybeNone || undefined };
+  }
+  const out: { -readonly [K in keyof AValue]: AValue[K] } = { kind: a.kind };
+  if (a.maybeNone || b.maybeNone) out.maybeNone = true;
+  switch (a.kind) {
+    case 'tensor': {
+      const ndim = same(a.ndim, b.ndim);
+      if (ndim !== undefined) {
+        out.ndim = ndim;
+        out.axes = joinAxes(a, b) ?? Array.from({ length: ndim }, () => ({}));
+      }
+      out.dtype = same(a.dtype, b.dtype);
+      out.role = same(a.role, b.role);
+      out.roleText = same(a.roleText, b.roleText);
+      out.featLast = a.featLast && b.featLast ? true : undefined;
+      out.channelFirst = a.channelFirst && b.channelFirst ? true : undefined;
+      out.fromConv = a.fromConv || b.fromConv ? true : undefined;
+      out.proj = same(a.proj, b.proj);
+      out.multiHead = a.multiHead && b.multiHead ? true : undefined;
+      out.normalized = a.normalized || b.normalized ? true : undefined;
+      out.ops = joinOps(a, b);
+      out.mask = joinMask(a.mask, b.mask);
+      out.attn = joinAttn(a.attn, b.attn);
+      out.fromCache = a.fromCache || b.fromCache ? true : undefined;
+      out.tokenIds = a.tokenIds && b.tokenIds ? true : undefined;
+      out.index = a.index && b.index && a.index.axis === b.index.axis && a.index.offset === b.index.offset ? a.index : undefined;
+      break;
+    }
+    case 'number': {
+      out.num = a.num === b.num ? a.num : undefined;
+      if (a.dimPow && b.dimPow && a.dimPow.power === b.dimPow.power) {
+        const dim = joinDim(a.dimPow.dim, b.dimPow.dim);
+        if (dim) out.dimPow = { dim, power: a.dimPow.power };
+      }
+      out.scaleName = a.scaleName ?? b.scaleName;
+      out.headCount = a.headCount && b.headCount ? true : undefined;
+      out.finfo = same(a.finfo, b.finfo);
+      break;
+    }
+    case 'string':
+      out.str = same(a.str, b.str);
+      break;
+    case 'tuple': {
+      if (a.elements && b.elements && a.elements.length === b.elements.length) out.elements = a.elements.map((e, i) => join(e, b.elements![i]));
+      if (a.shapeOf && b.shapeOf) out.shapeOf = join(a.shapeOf, b.shapeOf);
+      break;
+    }
+    case 'module':
+      out.qname = same(a.qname, b.qname);
+      if (!out.qname) return { kind: 'unknown', maybeNone: out.maybeNone };
+      break;
+    case 'layer':
+      if (!a.layer || !b.layer || a.layer.api !== b.layer.api) return { kind: 'unknown', maybeNone: out.maybeNone };
+      if (a.layer.ctor === b.layer.ctor) out.layer = a.layer;
+      else out.layer = { api: a.layer.api, ctor: a.layer.ctor, ctorCtxId: a.layer.ctorCtxId, dim: same(a.layer.dim, b.layer.dim), dimNode: a.layer.dim === b.layer.dim ? a.layer.dimNode : undefined };
+      break;
+    case 'object':
+      if (!a.object || !b.object || a.object.cls !== b.object.cls) return { kind: 'unknown', maybeNone: out.maybeNone };
+      out.object = a.object;
+      break;
+    case 'function':
+      if (!a.fn || !b.fn || a.fn.scope !== b.fn.scope) return { kind: 'unknown', maybeNone: out.maybeNone };
+      out.fn = a.fn;
+      break;
+    case 'class':
+      if (a.cls !== b.cls) return { kind: 'unknown', maybeNone: out.maybeNone };
+      out.cls = a.cls;
+      break;
+    case 'dtype':
+      out.dtypeName = same(a.dtypeName, b.dtypeName);
+      break;
+    default:
+      break;
+  }
+  for (const k of Object.keys(out) as (keyof AValue)[]) if (out[k] === undefined) delete out[k];
+  return out;
+}
+
+export function joinAll(values: readonly AValue[]): AValue {
+  if (values.length === 0) return UNKNOWN;
+  let v = values[0];
+  for (let i = 1; i < values.length; i++) v = join(v, values[i]);
+  return v;
+}

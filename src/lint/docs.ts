@@ -1,0 +1,57 @@
+// Rule pages in Ruff's shape, rendered from each rule's declarative meta. docs/rules/*.md are generated
+// from this by scripts/gen-rule-docs.ts (a unit test keeps them in sync); the editor's hover uses it too.
+import type { Rule } from './rules/rule';
+
+export function rulePageFileName(rule: Rule): string {
+  return `${rule.meta.code}-${rule.meta.name}.md`;
+}
+
+export function renderRulePage(rule: Rule): string {
+  const { code, name, severity, fix, docs } = rule.meta;
+  const fixLine = fix === 'none' ? 'No automatic fix.' : `Fix available (${fix}: ${fix === 'safe' ? 'behaviour unchanged' : 'changes behaviour; offered as a quick fix, never applied by fix-all'}).`;
+  return [
+    `# ${code} ${name}`,
+    '',
+    `${docs.summary}`,
+    '',
+    `Default severity: **${severity}**. ${fixLine}`,
+    '',
+    '## What it does',
+    '',
+    docs.whatItDoes,
+    '',
+    '## Why is this bad?',
+    '',
+    docs.whyIsThisBad,
+    '',
+    '## Example',
+    '',
+    '```python',
+    docs.example,
+    '```',
+    '',
+    'Use instead:',
+    '',
+    '```python',
+    docs.useInstead,
+    '```',
+    '',
+    '## Fix safety',
+    '',
+    docs.fixSafety,
+    '',
+    '## Suppressing',
+    '',
+    `Add \`# noqa: ${code}\` to the line, or set \`attentionInspector.lint.ignore\` (editor) / \`--ignore ${code}\` (CLI).`,
+    '',
+    '## References',
+    '',
+    ...docs.references.map((r) => `- [${r.title}](${r.url})`),
+    '',
+  ].join('\n');
+}
+
+/** Short hover text: summary and the "why" paragraph. */
+export function renderHover(rule: Rule): string {
+  return `**${rule.meta.code} ${rule.meta.name}**: ${rule.meta.docs.summary}\n\n${rule.meta.docs.whyIsThisBad}`;
+}

@@ -1,0 +1,114 @@
+// Runs the passes and the rules over one parsed module and turns reports into findings: positions in
+// UTF-16 columns, noqa, select/ignore, de-duplication and a stable order. Never throws.
+import { Evaluator } from './analysis/evaluator';
+import { analyseScopes } from './analysis/scopes';
+import { parseNoqa, suppressed, type NoqaMap } from './noqa';
+import { RULES } from './rules';
+import type { Report, Rule, RuleContext, RuleVisitor } from './rules/rule';
+import { LineIndex } from './syntax/positions';
+import { text, walk, type PyTree } from './syntax/tree';
+import type { Finding, LintOptions, RuleCode } from './types';
+
+/** Whether a code is enabled by select/ignore lists of codes or prefixes ('ATT', 'ATT00', 'ATT003'). */
+export function isEnabled(code: RuleCode, options: LintOptions | undefined): boolean {
+  const matches = (list: string[] | undefined): boolean => !!list && list.some((p) => p.length > 0 && code.startsWith(p.trim().toUpperCase()));
+  if (matches(options?.ignore)) return false;
+  if (!options?.select || options.select.length === 0) return true;
+  return matches(options.select);
+}
+
+export interface EngineHooks {
+  /** Called with internal errors (the linter then returns no findings for that input). */
+  onInternalError?: (e: unknown) => void;
+}
+
+export function lintTree(tree: PyTree, options?: LintOptions, hooks?: EngineHooks): Finding[] {
+  try {
+    return lintTreeUnsafe(tree, options);
+  } catch (e) {
+    hooks?.onInternalError?.(e);
+    return [];
+  }
+}
+
+function lintTreeUnsafe(tree: PyTree, options?: LintOptions): Finding[] {
+  const rules = RULES.filter((r) => isEnabled(r.meta.code, options));
+  if (rules.length === 0) return [];
+  const sr = analyseScopes(tree);
+  const ev = new Evaluator(tree, sr);
+  ev.run();
+  const lines = ev.lines;
+  const noqa = readNoqaComments(tree, lines);
+  const findings: Finding[] = [];
+  const seen = new Set<string>();
+  for (const rule of rules) {
+    const reports: Report[] = [];
+    const context: RuleContext = {
+      analysis: ev,
+      text: (n) => text(tree, n),
+      report: (r) => reports.push(r),
+    };
+    const visitor = rule.create(context);
+    visit(visitor, ev);
+    for (const r of reports) {
+      const f = toFinding(rule, r, lines);
+      if (suppressed(noqa, f.line, f.code) || suppressed(noqa, f.endLine, f.code)) continue;
+      const key = `${f.code}:${f.line}:${f.column}:${f.endLine}:${f.endColumn}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      findings.push(f);
+    }
+  }
+  findings.sort((a, b) => a.line - b.line || a.column - b.column || a.code.localeCompare(b.code));
+  return findings;
+}
+
+function visit(v: RuleVisitor, ev: Evaluator): void {
+  const f = ev.facts;
+  if (v.softmax) for (const s of f.softmax) v.softmax(s);
+  if (v.matmul) for (const s of f.matmul) v.matmul(s);
+  if (v.mask) for (const s of f.mask) v.mask(s);
+  if (v.fill) for (const s of f.fill) v.fill(s);
+  if (v.scale) for (const s of f.scale) v.scale(s);
+  if (v.sdpa) for (const s of f.sdpa) v.sdpa(s);
+  if (v.weightsMask) for (const s of f.weightsMask) v.weightsMask(s);
+  v.end?.();
+}
+
+function toFinding(rule: Rule, r: Report, lines: LineIndex): Finding {
+  const start = lines.position(r.node.start);
+  const end = lines.position(r.node.end);
+  const f: Finding = {
+    code: rule.meta.code,
+    severity: rule.meta.severity,
+    message: r.message,
+    line: start.line,
+    column: start.column,
+    endLine: end.line,
+    endColumn: end.column,
+  };
+  if (r.fix && r.fix.edits.length > 0) {
+    f.fix = {
+      title: r.fix.title,
+      safety: r.fix.safety,
+      edits: r.fix.edits.map((e) => {
+        const s = lines.position(e.start);
+        const t = lines.position(e.end);
+        return { line: s.line, column: s.column, endLine: t.line, endColumn: t.column, newText: e.newText };
+      }),
+    };
+  }
+  return f;
+}
+
+function readNoqaComments(tree: PyTree, lines: LineIndex): NoqaMap {
+  const out: NoqaMap = new Map();
+  walk(tree.root, (n) => {
+    if (n.type === 'comment') {
+      const entry = parseNoqa(text(tree, n));
+      if (entry) out.set(lines.position(n.start).line, entry);
+    }
+    return true;
+  });
+  return out;
+}

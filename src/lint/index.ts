@@ -1,0 +1,106 @@
+// The attention linter: public API (see notes/LINT-CONTRACT.md). Pure TypeScript over tree-sitter; no
+// vscode, DOM or node built-ins. Hosts pass the grammar bytes in and get plain findings back.
+import { lintTree, isEnabled, type EngineHooks } from './engine';
+import { joinCells, parseNotebook, type NotebookCell } from './notebook';
+import { createPythonParser, type PythonParser } from './parser';
+import type { Finding, LintOptions, Linter, NotebookCellFindings } from './types';
+
+export type { Finding, Fix, FixSafety, LintOptions, Linter, NotebookCellFindings, RuleCode, Severity, TextEdit } from './types';
+export { RULE_CODES, isRuleCode } from './types';
+export { RULES, ruleByCode } from './rules';
+export type { Rule, RuleMeta, RuleDocs } from './rules';
+export { isEnabled } from './engine';
+export { parseNotebook, type NotebookCell } from './notebook';
+export { renderRulePage, rulePageFileName } from './docs';
+
+/** Inputs larger than this are not analysed (a clear limit instead of a stall in the editor). */
+export const MAX_SOURCE_CHARS = 20_000_000;
+
+export interface ExtendedLinter extends Linter {
+  /** Lints a notebook and says why it could not when the JSON is broken (lintNotebook then returns []). */
+  lintNotebookFile(ipynbJson: string, options?: LintOptions): { cells: NotebookCellFindings[]; error?: string };
+  /** Lints code cells given as text (an open notebook in the editor), in order, with their cell indices. */
+  lintCells(cells: readonly NotebookCell[], options?: LintOptions): NotebookCellFindings[];
+}
+
+export interface CreateLinterOptions extends EngineHooks {}
+
+export async function createLinter(wasm: { treeSitter: Uint8Array; python: Uint8Array }, options: CreateLinterOptions = {}): Promise<ExtendedLinter> {
+  const parser = await createPythonParser(wasm);
+  const hooks: EngineHooks = { onInternalError: options.onInternalError };
+
+  const lintSource = (source: string, opts?: LintOptions): Finding[] => {
+    if (typeof source !== 'string' || source.length === 0 || source.length > MAX_SOURCE_CHARS) return [];
+    if (!anyRuleEnabled(opts)) return [];
+    try {
+      const tree = parser.parse(source);
+      return lintTree(tree, opts, hooks);
+    } catch (e) {
+      hooks.onInternalError?.(e);
+      return [];
+    }
+  };
+
+  const lintCells = (cells: readonly NotebookCell[], opts?: LintOptions): NotebookCellFindings[] => {
+    const out: NotebookCellFindings[] = cells.map((c) => ({ cellIndex: c.index, findings: [] }));
+    if (cells.length === 0) return out;
+    const usable = dropBrokenCells(parser, cells);
+    const { source, spans } = joinCells(usable);
+    const findings = lintSource(source, opts);
+    for (const f of findings) {
+      const span = spans.find((s) => f.line >= s.firstLine && f.line < s.firstLine + s.lineCount);
+      if (!span) continue;
+      if (f.endLine >= span.firstLine + span.lineCount) continue;
+      const shift = span.firstLine - 1;
+      const mapped: Finding = { ...f, line: f.line - shift, endLine: f.endLine - shift };
+      if (f.fix) {
+        if (f.fix.edits.some((e) => e.line < span.firstLine || e.endLine >= span.firstLine + span.lineCount)) delete mapped.fix;
+        else mapped.fix = { ...f.fix, edits: f.fix.edits.map((e) => ({ ...e, line: e.line - shift, endLine: e.endLine - shift })) };
+      }
+      out.find((o) => o.cellIndex === span.cellIndex)?.findings.push(mapped);
+    }
+    return out;
+  };
+
+  const lintNotebookFile = (json: string, opts?: LintOptions): { cells: NotebookCellFindings[]; error?: string } => {
+    const nb = parseNotebook(typeof json === 'string' ? json : '');
+    if (!nb.ok) return { cells: [], error: nb.error };
+    return { cells: lintCells(nb.cells, opts) };
+  };
+
+  return {
+    lintPython: lintSource,
+    lintNotebook: (json, opts) => lintNotebookFile(json, opts).cells,
+    lintNotebookFile,
+    lintCells,
+  };
+}
+
+function anyRuleEnabled(options: LintOptions | undefined): boolean {
+  return (['ATT001', 'ATT002', 'ATT003', 'ATT004', 'ATT005', 'ATT006', 'ATT007', 'ATT008'] as const).some((c) => isEnabled(c, options));
+}
+
+/**
+ * A half-typed cell (an unclosed bracket) would swallow the cells after it when all are parsed as one
+ * module. Such cells are replaced by blank lines in the joined module; the others keep their context.
+ */
+function dropBrokenCells(parser: PythonParser, cells: readonly NotebookCell[]): NotebookCell[] {
+  const joined = joinCells(cells);
+  if (!parser.parse(joined.source).hasErrors) return [...cells];
+  return cells.map((c) => {
+    const alone = parser.parse(joinCells([c]).source);
+    if (!alone.hasErrors || !unbalanced(c.source)) return c;
+    return { index: c.index, source: c.source.replace(/[^\n]/g, '') };
+  });
+}
+
+/** Brackets left open at the end of a cell (ignoring strings and comments, roughly). */
+function unbalanced(src: string): boolean {
+  let depth = 0;
+  const stripped = src.replace(/#[^\n]*/g, '').replace(/("""|''')[\s\S]*?\1|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'/g, '""');
+  for (const ch of stripped) {
+    if (ch === '(' || ch === '[' || ch === '{') depth++;
+    else if (ch === ')' || ch === ']' || ch === '}') depth--;
+  }
+  return depth > 0 || /("""|''')/.test(stripped);
+}

@@ -1,0 +1,147 @@
+// ATT001: softmax over an axis that is not the key axis of the attention scores.
+import { torchImplicitSoftmaxDim } from '../analysis/apis';
+import type { SoftmaxSite } from '../analysis/facts';
+import { axisAt, negAxis } from '../analysis/values';
+import { byNode, consumersOf, hasRoles, normalisedDim, wasRenormalised } from './evidence';
+import { insertKeyword, quote, type FixSpec, type Rule, type RuleContext } from './rule';
+
+interface Verdict {
+  site: SoftmaxSite;
+  wrong: boolean;
+  right: boolean;
+  /** The key axis (negative) when known, for the fix and the message. */
+  keyAxis?: number;
+  why: string;
+}
+
+export const ATT001: Rule = {
+  meta: {
+    code: 'ATT001',
+    name: 'softmax-dim',
+    severity: 'error',
+    fix: 'unsafe',
+    docs: {
+      summary: 'Softmax over an axis that is not the key axis of the attention scores.',
+      whatItDoes:
+        'Checks that the softmax applied to attention scores normalises over the key axis: the axis that comes from the keys in `q @ k.transpose(-2, -1)` (or the key index of an einsum), and the axis that is summed over when the weights multiply the values. It also reports a softmax without `dim` on attention scores (PyTorch then picks an axis by a legacy rule: dim 0 for 3-D input, dim 1 for 4-D input) and a softmax over an axis of length 1.',
+      whyIsThisBad:
+        'Each query must distribute a total weight of 1 over the keys. A softmax over the query axis (`dim=-2`), the heads or the batch produces weights that sum to 1 in the wrong direction: rows of the attention matrix no longer sum to 1, padding and causal masks stop meaning what they should, and the model trains on a different function than the one in the paper. The code runs without any error, which is why this bug survives.',
+      example: `scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))  # (B, H, L, S)
+weights = F.softmax(scores, dim=-2)  # normalises over the queries
+out = weights @ v`,
+      useInstead: `scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))  # (B, H, L, S)
+weights = F.softmax(scores, dim=-1)  # over the keys S
+out = weights @ v`,
+      fixSafety:
+        'The fix sets `dim` to the key axis (or adds `dim=-1`). It changes the computed weights, so it is offered as an unsafe quick fix and never applied by a fix-all.',
+      references: [
+        { title: 'torch.nn.functional.softmax', url: 'https://pytorch.org/docs/stable/generated/torch.nn.functional.softmax.html' },
+        { title: 'Attention Is All You Need, section 3.2.1', url: 'https://arxiv.org/abs/1706.03762' },
+      ],
+    },
+  },
+
+  create(ctx: RuleContext) {
+    const ev = ctx.analysis;
+    const sites: SoftmaxSite[] = [];
+
+    const judge = (site: SoftmaxSite): Verdict | undefined => {
+      const input = site.input;
+      const attnEvidence = hasRoles(input);
+      const consumers = consumersOf(ev, site.node).filter((c) => c.site.ctx.id === site.ctx.id || c.site.ctx.scope !== site.ctx.scope);
+      const renorm = wasRenormalised(ev, site.node);
+      const nd = normalisedDim(site);
+      // A softmax over an axis of length 1 always returns 1.0: wrong whatever the code computes.
+      if (typeof site.dim === 'number') {
+        const ax = axisAt(input, site.dim) ?? (nd === -1 && input.lastSize1 ? { size1: true } : undefined);
+        if (ax?.size1) return { site, wrong: true, right: false, keyAxis: undefined, why: `axis ${site.dim} of ${describeInput(ctx, site)} has length 1, so every weight is 1.0` };
+      }
+      if (renorm) return undefined;
+      const keyAxis = input.attn?.keyAxis;
+      let wrong = false;
+      let right = false;
+      const reasons: string[] = [];
+      let key: number | undefined = attnEvidence ? keyAxis : undefined;
+      if (site.dim === 'implicit') {
+        if (!attnEvidence && consumers.length === 0) return undefined;
+        const ndim = input.ndim;
+        if (ndim === undefined) return { site, wrong: true, right: false, keyAxis: key ?? -1, why: `without dim, PyTorch picks the axis from the input's rank (dim 0 for 3-D, dim 1 for 4-D), which is never the key axis of batched scores` };
+        const implicit = negAxis(torchImplicitSoftmaxDim(ndim), ndim);
+        const target = key ?? -1;
+        if (implicit === target) return undefined;
+        return { site, wrong: true, right: false, keyAxis: target, why: `without dim, PyTorch's legacy rule picks dim ${torchImplicitSoftmaxDim(ndim)} for ${ndim}-D input, not the key axis ${target + ndim}` };
+      }
+      if (site.dim === 'all') {
+        if (!attnEvidence && consumers.length === 0) return undefined;
+        return { site, wrong: true, right: false, keyAxis: key ?? -1, why: 'it normalises over every element of the scores at once, not over the keys of each query' };
+      }
+      if (nd === undefined) return undefined;
+      if (attnEvidence && keyAxis !== undefined) {
+        if (nd === keyAxis) right = true;
+        else {
+          wrong = true;
+          reasons.push(`${input.attn?.keyAxisWhy ?? `the key axis is ${keyAxis}`}`);
+        }
+      }
+      for (const c of consumers) {
+        if (c.normalised === undefined || c.contracted === undefined) continue;
+        if (c.normalised === c.contracted) right = true;
+        else {
+          wrong = true;
+          key ??= undefined;
+          reasons.push(`the weights are then summed over axis ${c.contracted} in ${quote(ev.text(c.site.node), 50)}`);
+        }
+      }
+      if (!wrong) return undefined;
+      return { site, wrong, right, keyAxis: key, why: reasons[0] ?? '' };
+    };
+
+    return {
+      softmax(site) {
+        sites.push(site);
+      },
+      end() {
+        for (const group of byNode(sites).values()) {
+          const verdicts = group.map(judge).filter((v): v is Verdict => v !== undefined);
+          const wrong = verdicts.find((v) => v.wrong && !v.right);
+          if (!wrong) continue;
+          // A different context showing the dim right does not clear a context where it is provably wrong
+          // (a helper called with 3-D and with 4-D scores is wrong for one of them).
+          report(wrong);
+        }
+      },
+    };
+
+    function report(v: Verdict): void {
+      const site = v.site;
+      const where = site.dimNode ?? site.ownerNode;
+      const dimText = site.dimNode ? ctx.text(site.dimNode) : site.dim === 'all' ? 'no axis' : 'no dim';
+      const message =
+        site.dim === 'implicit' || site.dim === 'all'
+          ? `${site.display} is applied to the attention scores ${describeInput(ctx, site)} with ${dimText}: ${v.why}. Pass dim=-1 (the key axis).`
+          : `${site.display} normalises ${describeInput(ctx, site)} over ${dimText}, which is not the key axis: ${v.why}. Each query's weights must sum to 1 over the keys.`;
+      ctx.report({ node: where, message, fix: fixFor(v) });
+    }
+
+    function fixFor(v: Verdict): FixSpec | undefined {
+      const site = v.site;
+      const key = v.keyAxis;
+      if (key === undefined) return undefined;
+      const param = site.framework === 'torch' ? 'dim' : 'axis';
+      if (site.dimValueNode && typeof site.dim === 'number') {
+        return { title: `Set ${param}=${key} (softmax over the keys; changes the weights)`, safety: 'unsafe', edits: [{ start: site.dimValueNode.start, end: site.dimValueNode.end, newText: String(key) }] };
+      }
+      if (!site.dimNode && site.argListNode && (site.dim === 'implicit' || site.dim === 'all')) {
+        return { title: `Add ${param}=${key} (softmax over the keys; changes the weights)`, safety: 'unsafe', edits: [insertKeyword(site.argListNode, (n) => ctx.text(n), `${param}=${key}`)] };
+      }
+      return undefined;
+    }
+  },
+};
+
+function describeInput(ctx: RuleContext, site: SoftmaxSite): string {
+  if (site.inputNode) return quote(ctx.text(site.inputNode), 40);
+  const a = site.input.attn;
+  if (a?.queryText && a.keyText) return `the scores of ${quote(a.queryText, 30)} and ${quote(a.keyText, 30)}`;
+  return 'the scores';
+}

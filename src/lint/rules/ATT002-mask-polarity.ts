@@ -1,0 +1,62 @@
+// ATT002: a mask whose True/1 entries mean the opposite of what the receiving API expects.
+import type { MaskSite } from '../analysis/facts';
+import { describePolarity } from '../analysis/masks';
+import { parenthesize, quote, type FixSpec, type Rule, type RuleContext } from './rule';
+
+export const ATT002: Rule = {
+  meta: {
+    code: 'ATT002',
+    name: 'mask-polarity',
+    severity: 'error',
+    fix: 'unsafe',
+    docs: {
+      summary: 'Mask polarity inverted for the API that receives it.',
+      whatItDoes:
+        "Follows each mask back to where it was built and works out what its True (or 1) entries mean: `ids == pad_id`, `triu(ones, 1)` and PyTorch's `*key_padding_mask` mark positions to ignore; `ids != pad_id`, `tril(ones)` and a tokenizer's `attention_mask` mark positions to keep; `~`, `logical_not`, `== 0` and `1 - m` flip the meaning. It then compares that with what the receiving API expects: `F.scaled_dot_product_attention`'s boolean `attn_mask`, JAX/Flax `mask` and Keras `attention_mask` expect True = attend; `nn.MultiheadAttention`'s `key_padding_mask` and boolean `attn_mask` and the `nn.Transformer*` masks expect True = ignore; `masked_fill(mask, -inf)` fills where the mask is True.",
+      whyIsThisBad:
+        'An inverted mask hides the real tokens and lets every query attend to the padding (or to the future, for causal masks). Nothing fails: the model trains and predicts on the wrong positions, and with a fully inverted padding mask the outputs for real tokens are averages of padding.',
+      example: `key_padding_mask = input_ids == tokenizer.pad_token_id  # True at padding
+out = F.scaled_dot_product_attention(q, k, v, attn_mask=key_padding_mask[:, None, None, :])`,
+      useInstead: `key_padding_mask = input_ids == tokenizer.pad_token_id  # True at padding
+out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, None, None, :])  # True = attend`,
+      fixSafety:
+        'The fix inverts the mask (`~(...)` for boolean masks, `(... == 0)` for 0/1 integer masks). It changes which positions are attended, so it is offered as an unsafe quick fix and never applied by a fix-all.',
+      references: [
+        { title: 'torch.nn.functional.scaled_dot_product_attention', url: 'https://pytorch.org/docs/stable/generated/torch.nn.functional.scaled_dot_product_attention.html' },
+        { title: 'torch.nn.MultiheadAttention', url: 'https://pytorch.org/docs/stable/generated/torch.nn.MultiheadAttention.html' },
+        { title: 'Hugging Face: attention_mask', url: 'https://huggingface.co/docs/transformers/glossary#attention-mask' },
+      ],
+    },
+  },
+
+  create(ctx: RuleContext) {
+    const reported = new Set<number>();
+    return {
+      mask(site: MaskSite) {
+        const m = site.mask.mask;
+        if (!m || m.additive || !m.polarity) return;
+        if (m.polarity === site.expects) return;
+        if (reported.has(site.maskNode.id)) return;
+        reported.add(site.maskNode.id);
+        const maskText = quote(ctx.text(site.maskNode), 50);
+        const receiver = site.display === 'masked_fill' ? 'masked_fill with a large negative value' : site.display === 'additive mask' ? 'an additive mask (mask × large negative value)' : `${site.display}'s ${site.param}`;
+        const expectation = site.display === 'masked_fill' || site.display === 'additive mask' ? 'fills where the mask is True/1' : `expects ${describePolarity(site.expects)}`;
+        const meaning = m.polarity === 'keep' ? 'is True/1 at positions to keep' : 'is True/1 at positions to ignore';
+        const consequence = site.expects === 'keep' ? 'the ignored positions are attended and the rest masked out' : 'the positions to keep are masked out and the rest attended';
+        const message = `${maskText} ${meaning} (${m.why}), but ${receiver} ${expectation}: ${consequence}.`;
+        // masked_fill: the corpus convention points at the call; API arguments: at the mask argument.
+        ctx.report({ node: site.display === 'masked_fill' ? site.node : site.maskNode, message, fix: fixFor(site) });
+      },
+    };
+
+    function fixFor(site: MaskSite): FixSpec | undefined {
+      const m = site.mask.mask!;
+      const node = site.maskNode;
+      const t = ctx.text(node);
+      const dtype = m.dtype ?? site.mask.dtype;
+      if (dtype === 'bool') return { title: 'Invert the mask with ~ (changes which positions are attended)', safety: 'unsafe', edits: [{ start: node.start, end: node.end, newText: `~${parenthesize(node, t)}` }] };
+      if (dtype === 'int' || dtype === 'float') return { title: 'Invert the mask with == 0 (changes which positions are attended)', safety: 'unsafe', edits: [{ start: node.start, end: node.end, newText: `(${t} == 0)` }] };
+      return undefined;
+    }
+  },
+};

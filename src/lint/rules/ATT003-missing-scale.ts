@@ -1,0 +1,113 @@
+// ATT003: attention scores reach softmax without any 1/sqrt(d) scaling.
+import type { SdpaSite, SoftmaxSite } from '../analysis/facts';
+import type { AValue } from '../analysis/values';
+import { unparen, type PyNode } from '../syntax/tree';
+import { alternatives, byNode, hasOpaque, scaleOmittedOnPurpose, scaleOps } from './evidence';
+import { parenthesize, quote, type FixSpec, type Rule, type RuleContext } from './rule';
+
+export const ATT003: Rule = {
+  meta: {
+    code: 'ATT003',
+    name: 'missing-scale',
+    severity: 'warning',
+    fix: 'unsafe',
+    docs: {
+      summary: 'Dot-product scores go into softmax with no 1/sqrt(d) scale.',
+      whatItDoes:
+        'Follows the scores `q @ k.transpose(-2, -1)` (also `matmul`, `bmm`, `einsum`) to the softmax and reports when no scaling happens anywhere on the way: not on the scores, not folded into `q` or `k`, not through `scale=` or `baddbmm(alpha=...)`. Scores that pass through a function it cannot see into, and code that says the scale is omitted on purpose (T5 folds it into the initialisation), are left alone.',
+      whyIsThisBad:
+        'The dot product of two d-dimensional vectors with unit-variance entries has variance d. Without dividing by sqrt(d), the logits grow with the head size, the softmax saturates to one-hot rows, and its gradients vanish: training becomes slow or unstable, and larger heads make it worse.',
+      example: `scores = q @ k.transpose(-2, -1)
+weights = scores.softmax(dim=-1)`,
+      useInstead: `scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+weights = scores.softmax(dim=-1)`,
+      fixSafety: 'The fix divides the scores by sqrt of the query\'s last dimension. It changes the weights, so it is offered as an unsafe quick fix and never applied by a fix-all.',
+      references: [
+        { title: 'Attention Is All You Need, section 3.2.1 (scaled dot-product attention)', url: 'https://arxiv.org/abs/1706.03762' },
+        { title: 'torch.nn.functional.scaled_dot_product_attention (default scale 1/sqrt(E))', url: 'https://pytorch.org/docs/stable/generated/torch.nn.functional.scaled_dot_product_attention.html' },
+      ],
+    },
+  },
+
+  create(ctx: RuleContext) {
+    const ev = ctx.analysis;
+    const sites: SoftmaxSite[] = [];
+    const reported = new Set<number>();
+    /** q·kᵀ of a query and keys (not Luong-style encoder context, not convolution features). */
+    const dotProductAttention = (v: AValue): boolean => {
+      const a = v.attn;
+      if (!a || a.stage !== 'scores' || !a.queryText || !a.keyText || !a.keyIsKey) return false;
+      return !v.fromConv;
+    };
+    /** Every path from q and k to here is free of scaling and of unknown functions. */
+    const noScale = (v: AValue): boolean => {
+      for (const alt of alternatives(v)) {
+        if (scaleOps(alt).length > 0 || hasOpaque(alt)) return false;
+      }
+      return true;
+    };
+    const unscaled = (site: SoftmaxSite): boolean => dotProductAttention(site.input) && noScale(site.input);
+    return {
+      softmax(site) {
+        sites.push(site);
+      },
+      sdpa(site: SdpaSite) {
+        // scale=1.0 switches SDPA's own 1/sqrt(E) off: q and k must then be scaled by hand.
+        if (!site.scaleNode || site.scale?.kind !== 'number' || site.scale.num !== 1) return;
+        if (!(site.q.role === 'query' && site.k.role === 'key')) return;
+        if (site.q.fromConv || !noScale(site.q) || !noScale(site.k)) return;
+        if (scaleOmittedOnPurpose(ev, site.node) || reported.has(site.node.id)) return;
+        reported.add(site.node.id);
+        ctx.report({
+          node: site.node,
+          message: `${site.display} is told scale=${ctx.text(site.scaleNode)}, but ${quote(site.qNode ? ctx.text(site.qNode) : 'q', 20)} and ${quote(site.kNode ? ctx.text(site.kNode) : 'k', 20)} were not scaled by 1/sqrt(d) beforehand: the scores reach the softmax unscaled.`,
+        });
+      },
+      end() {
+        for (const group of byNode(sites).values()) {
+          // Every context must agree (a caller that passes a pre-scaled q clears the helper).
+          if (!group.every(unscaled)) continue;
+          const site = group[0];
+          if (postSoftmaxScale(site)) continue;
+          if (scaleOmittedOnPurpose(ev, site.node)) continue;
+          const a = site.input.attn!;
+          // The logits as they enter the softmax (its input argument); the product itself when it is inline.
+          const target = site.inputNode ?? a.formedAt;
+          if (reported.has(target.id)) continue;
+          reported.add(target.id);
+          const message = `The scores ${quote(ctx.text(a.formedAt), 50)} reach ${site.display} without a 1/sqrt(d) scale (none on the scores, none folded into ${quote(a.queryText ?? 'q', 20)} or ${quote(a.keyText ?? 'k', 20)}): the softmax saturates as the head size grows.`;
+          ctx.report({ node: target, message, fix: fixFor(site, target) });
+        }
+      },
+    };
+
+    /** A scale applied after softmax is reported by ATT004 instead. */
+    function postSoftmaxScale(site: SoftmaxSite): boolean {
+      return ev.facts.scale.some((s) => s.op.on === 'weights' && s.target.attn?.softmax?.site === site.node);
+    }
+
+    function fixFor(site: SoftmaxSite, target: PyNode): FixSpec | undefined {
+      const q = site.input.attn?.queryNode;
+      if (!q || unparen(q).type !== 'identifier') return undefined;
+      if (target !== site.input.attn?.formedAt && assignedBetween(q, target)) return undefined;
+      const qText = ctx.text(q);
+      const mathImported = /^\s*import\s+math\b|^\s*from\s+math\s+import\b/m.test(ev.tree.source);
+      const factor = mathImported ? `math.sqrt(${qText}.shape[-1])` : ev.numpyStyleTranspose ? `np.sqrt(${qText}.shape[-1])` : `${qText}.shape[-1] ** 0.5`;
+      const t = ctx.text(target);
+      return {
+        title: `Divide the scores by sqrt(${qText}.shape[-1]) (changes the weights)`,
+        safety: 'unsafe',
+        edits: [{ start: target.start, end: target.end, newText: `${parenthesize(target, t)} / ${factor}` }],
+      };
+    }
+
+    /** True when `name` is reassigned between its use at the matmul and the softmax. */
+    function assignedBetween(nameNode: PyNode, until: PyNode): boolean {
+      const name = ctx.text(nameNode);
+      for (const defs of ev.sr.defsOfScope.values()) {
+        for (const d of defs) if (d.name === name && d.target.start > nameNode.end && d.target.start < until.start) return true;
+      }
+      return false;
+    }
+  },
+};

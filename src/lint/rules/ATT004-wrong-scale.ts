@@ -1,0 +1,156 @@
+// ATT004: a scale that is there but wrong: d instead of sqrt(d), sqrt(d_model) on per-head scores,
+// scaling twice, or scaling after softmax.
+import type { ScaleSite, SdpaSite, SoftmaxSite } from '../analysis/facts';
+import type { ScaleOp } from '../analysis/values';
+import { alternatives, byNode, hasRoles, isInverseSqrtDim, scaleOps } from './evidence';
+import { insertKeyword, quote, type Rule, type RuleContext } from './rule';
+
+export const ATT004: Rule = {
+  meta: {
+    code: 'ATT004',
+    name: 'wrong-scale',
+    severity: 'warning',
+    fix: 'unsafe',
+    docs: {
+      summary: 'The attention scale is wrong: d instead of sqrt(d), sqrt(d_model) for per-head scores, applied twice, or after softmax.',
+      whatItDoes:
+        "Classifies every factor that multiplies or divides q, k, the scores or the weights: a dimension (`d_k`, `k.size(-1)`, `self.head_dim`), its square root, or a named scale whose definition it follows (`self.scale = head_dim ** -0.5`). It reports a division by the dimension itself, a square root of the model width (`d_model`, `embed_dim`, the `C` that was split into heads) on multi-head scores, two 1/sqrt(d) factors on one path (including a pre-scaled `q` given to `F.scaled_dot_product_attention`, which scales by 1/sqrt(E) again unless `scale=` is passed), and a scale applied to the weights after softmax.",
+      whyIsThisBad:
+        'The scale keeps the logits at unit variance. Dividing by d instead of sqrt(d) (or scaling twice) makes the logits too small and the attention nearly uniform; sqrt(d_model) on per-head scores over-shrinks them by sqrt(n_heads); a scale after softmax does nothing to the logits and breaks the rows-sum-to-1 property.',
+      example: `scores = q @ k.transpose(-2, -1) / self.head_dim
+q = q * self.scale
+out = F.scaled_dot_product_attention(q, k, v)`,
+      useInstead: `scores = q @ k.transpose(-2, -1) / math.sqrt(self.head_dim)
+out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
+      fixSafety: 'Where offered (`math.sqrt(...)` around a dimension, `scale=1.0` for a pre-scaled SDPA call) the fix changes the computed weights, so it is an unsafe quick fix, never part of a fix-all.',
+      references: [
+        { title: 'Attention Is All You Need, section 3.2.1', url: 'https://arxiv.org/abs/1706.03762' },
+        { title: 'torch.nn.functional.scaled_dot_product_attention (scale parameter)', url: 'https://pytorch.org/docs/stable/generated/torch.nn.functional.scaled_dot_product_attention.html' },
+      ],
+    },
+  },
+
+  create(ctx: RuleContext) {
+    const ev = ctx.analysis;
+    const reported = new Set<number>();
+    const softmaxSites: SoftmaxSite[] = [];
+
+    const report = (node: ScaleOp['factorNode'], message: string, fix?: Parameters<RuleContext['report']>[0]['fix']): void => {
+      if (reported.has(node.id)) return;
+      reported.add(node.id);
+      ctx.report({ node, message, fix });
+    };
+
+    const onAttention = (site: ScaleSite): boolean => {
+      const t = site.target;
+      if (t.attn) return t.attn.stage === 'weights' ? true : hasRoles(t) || t.attn.keyAxis !== undefined;
+      return t.role === 'query' || t.role === 'key';
+    };
+
+    const bare = (t: string): string => t.replace(/^self\./, '').replace(/\s+/g, '');
+    const dimWhich = (op: ScaleOp): 'head' | 'model' | 'heads' | 'unknown' => {
+      if (!op.dim) return 'unknown';
+      if (op.dim.which !== 'unknown') return op.dim.which;
+      for (const t of ev.modelDimTexts) if (bare(t) === bare(op.dim.text)) return 'model';
+      return 'unknown';
+    };
+
+    /**
+     * The factor is the width of the query projection's input (x.shape[-1], or the Linear's in_features)
+     * while the projection maps to a different width (`nn.Linear(n_embd, head_size)`): the model width,
+     * not the head dimension.
+     */
+    const isProjectionInputWidth = (op: ScaleOp, target: ScaleSite['target']): string | undefined => {
+      const proj = target.attn?.queryProj ?? (target.role === 'query' || target.role === 'key' ? target.proj : undefined);
+      if (!proj || !op.dim) return undefined;
+      if (!proj.inText || !proj.outText || bare(proj.inText) === bare(proj.outText)) return undefined;
+      if (op.dim.ofTensor && op.dim.ofTensor === proj.input) return proj.inText;
+      if (bare(op.dim.text) === bare(proj.inText)) return proj.inText;
+      return undefined;
+    };
+
+    return {
+      scale(site: ScaleSite) {
+        const op = site.op;
+        if (!onAttention(site)) return;
+        const target = site.target;
+        const f = quote(ctx.text(op.factorNode), 40);
+        if (op.on === 'weights') {
+          if (op.power === undefined && !op.named) return;
+          if (op.power !== undefined && Math.abs(op.power) !== 0.5 && Math.abs(op.power) !== 1) return;
+          report(op.factorNode, `${f} scales the attention weights after softmax; the scale belongs on the scores before softmax (after softmax it only rescales rows that should sum to 1).`);
+          return;
+        }
+        if (op.power === undefined || ev.mup) return;
+        if (op.power === -1) {
+          const fix = op.factorNode.type === 'identifier' || op.factorNode.type === 'attribute' || op.factorNode.type === 'call' ? sqrtFix(op) : undefined;
+          report(op.factorNode, `The scores are divided by ${f}, a dimension, instead of its square root: the logits become too small and the attention nearly uniform. Use sqrt(${ctx.text(op.factorNode)}).`, fix);
+          return;
+        }
+        if (op.power > 0) {
+          report(op.factorNode, `The scores are multiplied by ${f} (a dimension to the power ${op.power}) instead of divided by sqrt(d): the logits grow with the head size and the softmax saturates.`);
+          return;
+        }
+        if (dimWhich(op) === 'heads') {
+          report(op.factorNode, `The scale ${f} is built from the number of heads, not the head dimension: divide the scores by sqrt(head_dim).`);
+          return;
+        }
+        if (op.power === -0.5) {
+          const inWidth = isProjectionInputWidth(op, target);
+          if (inWidth) {
+            report(op.factorNode, `The scale ${f} uses ${inWidth}, the width going into the query projection, but q and k have ${target.attn?.queryProj?.outText ?? 'the projection\'s output'} features: divide by sqrt of the per-head dimension instead.`);
+            return;
+          }
+          if (dimWhich(op) !== 'model') return;
+          const multiHead = target.multiHead || (target.attn !== undefined && target.ndim === 4);
+          if (!multiHead) return;
+          report(op.factorNode, `The scale ${f} uses the model width (${op.dim?.text}), but these are per-head scores: divide by sqrt of the head dimension (d_model / n_heads) instead.`);
+        }
+      },
+      sdpa(site: SdpaSite) {
+        if (site.framework !== 'torch') return;
+        const explicitScale = site.scale;
+        if (site.scaleNode && !(explicitScale && explicitScale.kind === 'none')) return;
+        for (const [value, node] of [
+          [site.q, site.qNode],
+          [site.k, site.kNode],
+        ] as const) {
+          if (!node) continue;
+          const alts = alternatives(value);
+          const scaled = alts.every((alt) => scaleOps(alt).some((o) => o.on !== 'weights' && (isInverseSqrtDim(o) || (o.power === undefined && !!o.named))));
+          if (!scaled || alts.length === 0 || alts.every((a) => a.length === 0)) continue;
+          const op = scaleOps(alts[0]).find((o) => isInverseSqrtDim(o) || o.named);
+          const by = op ? quote(ctx.text(op.factorNode), 30) : 'a 1/sqrt(d) factor';
+          report(site.node, `${quote(ctx.text(node), 30)} is already scaled by ${by}, and ${site.display} scales by 1/sqrt(E) again because no scale= is given: the scores are scaled twice.`, site.argListNode ? { title: 'Pass scale=1.0 (the input is already scaled; changes the weights)', safety: 'unsafe', edits: [insertKeyword(site.argListNode, (n) => ctx.text(n), 'scale=1.0')] } : undefined);
+          return;
+        }
+      },
+      softmax(site: SoftmaxSite) {
+        softmaxSites.push(site);
+      },
+      end() {
+        // Two definite 1/sqrt(d) factors on the same path to one softmax.
+        for (const group of byNode(softmaxSites).values()) {
+          for (const site of group) {
+            if (!hasRoles(site.input)) continue;
+            for (const alt of alternatives(site.input)) {
+              const sqrt = scaleOps(alt).filter((o) => o.on !== 'weights' && isInverseSqrtDim(o));
+              if (sqrt.length >= 2) {
+                const second = sqrt[sqrt.length - 1];
+                report(second.factorNode, `The scores are scaled by 1/sqrt(d) twice on this path (${quote(ctx.text(sqrt[0].factorNode), 30)} and ${quote(ctx.text(second.factorNode), 30)}): the logits end up divided by d.`);
+                break;
+              }
+            }
+          }
+        }
+      },
+    };
+
+    function sqrtFix(op: ScaleOp) {
+      const mathImported = /^\s*import\s+math\b/m.test(ev.tree.source);
+      const t = ctx.text(op.factorNode);
+      const newText = mathImported ? `math.sqrt(${t})` : `${t} ** 0.5`;
+      return { title: `Use sqrt(${t}) (changes the weights)`, safety: 'unsafe' as const, edits: [{ start: op.factorNode.start, end: op.factorNode.end, newText }] };
+    }
+  },
+};

@@ -1,0 +1,145 @@
+// ATT005: the keys are transposed the wrong way before q @ kᵀ.
+import type { MatmulSite } from '../analysis/facts';
+import { axisAt, type AValue } from '../analysis/values';
+import { dottedName, intLiteral } from '../syntax/python';
+import { childByField, namedChildren, unparen, type PyNode } from '../syntax/tree';
+import { quote, type FixSpec, type Rule, type RuleContext } from './rule';
+
+export const ATT005: Rule = {
+  meta: {
+    code: 'ATT005',
+    name: 'key-transpose',
+    severity: 'error',
+    fix: 'unsafe',
+    docs: {
+      summary: 'The keys are transposed over the wrong axes for q @ kᵀ.',
+      whatItDoes:
+        "Looks at the right operand of the score product `q @ k...`: with batched keys of known rank, `k.transpose(0, 1)`, `k.transpose(1, 2)` on 4-D keys, `k.T` and `k.t()` do not swap the last two axes, and `q.transpose(-2, -1) @ k` (with token-major q and k, i.e. not a channel-first layout) contracts the tokens instead of the features. The rank and layout come from the code (`view`, `reshape`, `permute`, `rearrange`, Linear outputs, `B, T, C = x.size()`, shape comments).",
+      whyIsThisBad:
+        'The score matrix must be (…, L, S): queries against keys, contracted over the feature axis. Swapping the batch and sequence axes, or reversing every axis with `.T`, either fails on a shape mismatch only for some shapes or silently mixes examples of the batch (or features with tokens) when the sizes happen to agree, which is exactly the case in small tests.',
+      example: `k = self.k_proj(x).view(B, T, n_head, hd).transpose(1, 2)  # (B, nh, T, hd)
+att = q @ k.transpose(1, 2)`,
+      useInstead: `k = self.k_proj(x).view(B, T, n_head, hd).transpose(1, 2)  # (B, nh, T, hd)
+att = q @ k.transpose(-2, -1)`,
+      fixSafety: 'The fix rewrites the transpose to swap the last two axes (`.transpose(-2, -1)`, or `.swapaxes(-2, -1)` for NumPy/JAX). It changes the result, so it is offered as an unsafe quick fix and never applied by a fix-all.',
+      references: [
+        { title: 'torch.Tensor.transpose', url: 'https://pytorch.org/docs/stable/generated/torch.transpose.html' },
+        { title: 'torch.Tensor.T (deprecated on tensors of rank other than 2)', url: 'https://pytorch.org/docs/stable/tensors.html#torch.Tensor.T' },
+      ],
+    },
+  },
+
+  create(ctx: RuleContext) {
+    const ev = ctx.analysis;
+    const reported = new Set<number>();
+    const report = (node: PyNode, message: string, fix?: FixSpec): void => {
+      if (reported.has(node.id)) return;
+      reported.add(node.id);
+      ctx.report({ node, message, fix });
+    };
+
+    const isKey = (v: AValue): boolean => v.role === 'key';
+    const isQuery = (v: AValue): boolean => v.role === 'query';
+    const swapName = (): string => (ev.numpyStyleTranspose ? 'swapaxes' : 'transpose');
+
+    return {
+      matmul(site: MatmulSite) {
+        if (!site.aNode || !site.bNode) return;
+        if (site.display === 'einsum') return;
+        const a = unparen(site.aNode);
+        const b = unparen(site.bNode);
+        const aVal = ev.eval(a, site.ctx);
+        if (!isQuery(aVal) && !isQuery(site.a)) return;
+        checkKeyOperand(site, b);
+        checkQueryTransposed(site, a, b);
+      },
+    };
+
+    /** q @ k.transpose(0, 1) / q @ k.T / q @ k.t() with keys of known rank ≥ 3. */
+    function checkKeyOperand(site: MatmulSite, b: PyNode): void {
+      const t = transposeOf(b);
+      if (!t) return;
+      const k = ev.eval(t.base, site.ctx);
+      if (!isKey(k)) return;
+      const n = k.ndim;
+      const kText = quote(ctx.text(t.base), 24);
+      if (t.kind === 'T' || t.kind === 't') {
+        if (n === undefined || n < 3) return;
+        report(b, `${quote(ctx.text(b), 30)} on ${n}-D keys ${kText} ${t.kind === 'T' ? 'reverses every axis' : 'fails (t() needs 2-D)'}; q @ kᵀ needs only the last two axes swapped.`, fix(b, t.base));
+        return;
+      }
+      if (t.kind === 'transpose' && !ev.numpyStyleTranspose) {
+        if (n === undefined || n < 3 || t.a === undefined || t.b === undefined) return;
+        const pa = t.a < 0 ? t.a + n : t.a;
+        const pb = t.b < 0 ? t.b + n : t.b;
+        const pair = new Set([pa, pb]);
+        if (pair.has(n - 1) && pair.has(n - 2)) return;
+        // Only when the last axis of k is its feature axis (token-major): otherwise the layout is unusual.
+        const last = axisAt(k, -1);
+        if (k.channelFirst || (last?.label && last.label !== 'feat')) return;
+        report(b, `${quote(ctx.text(b), 30)} swaps axes ${t.a} and ${t.b} of the ${n}-D keys ${kText}, not the last two (sequence and features): the product no longer compares each query with each key.`, fix(b, t.base));
+      }
+    }
+
+    /** q.transpose(-2, -1) @ k with token-major q and k. */
+    function checkQueryTransposed(site: MatmulSite, a: PyNode, b: PyNode): void {
+      const t = transposeOf(a);
+      if (!t || !(t.kind === 'mT' || (t.kind === 'transpose' && isLastTwo(t.a, t.b)))) return;
+      const q = ev.eval(t.base, site.ctx);
+      const k = ev.eval(b, site.ctx);
+      if (!isQuery(q) || !isKey(k)) return;
+      if (!q.featLast || !k.featLast || q.channelFirst || k.channelFirst) return;
+      const edits = [
+        { start: a.start, end: a.end, newText: ctx.text(t.base) },
+        { start: b.start, end: b.end, newText: `${ctx.text(b)}.${swapName()}(-2, -1)` },
+      ];
+      report(a, `${quote(ctx.text(a), 30)} transposes the query instead of the keys: with token-major q and k (features last) this contracts over the tokens and gives a (d × d) matrix, not (L × S) scores.`, {
+        title: 'Transpose the keys instead (changes the result)',
+        safety: 'unsafe',
+        edits,
+      });
+    }
+
+    function fix(b: PyNode, base: PyNode): FixSpec {
+      return { title: `Use ${ctx.text(base)}.${swapName()}(-2, -1) (changes the result)`, safety: 'unsafe', edits: [{ start: b.start, end: b.end, newText: `${ctx.text(base)}.${swapName()}(-2, -1)` }] };
+    }
+
+    function transposeOf(node: PyNode): { kind: 'T' | 't' | 'mT' | 'transpose'; base: PyNode; a?: number; b?: number } | undefined {
+      const n = unparen(node);
+      if (n.type === 'attribute') {
+        const attr = childByField(n, 'attribute');
+        const obj = childByField(n, 'object');
+        if (!attr || !obj) return undefined;
+        const name = ctx.text(attr);
+        if (name === 'T' || name === 'mT') return { kind: name, base: obj };
+        return undefined;
+      }
+      if (n.type === 'call') {
+        const f = childByField(n, 'function');
+        if (!f || f.type !== 'attribute') return undefined;
+        // Function forms: np.transpose(k) / tf.transpose(k) (all axes reversed), torch.transpose(k, a, b).
+        const qname = dottedName(ev.tree, f)?.join('.') ?? '';
+        const fnArgs = namedChildren(childByField(n, 'arguments') ?? n).filter((a) => a.type !== 'keyword_argument');
+        const hasKeywords = namedChildren(childByField(n, 'arguments') ?? n).some((a) => a.type === 'keyword_argument');
+        if (/^(np|numpy|jnp|jax\.numpy|tf|tensorflow)\.transpose$/.test(qname) && fnArgs.length === 1 && !hasKeywords) return { kind: 'T', base: fnArgs[0] };
+        if (/^torch\.(transpose|swapaxes)$/.test(qname) && fnArgs.length === 3) return { kind: 'transpose', base: fnArgs[0], a: intLiteral(ev.tree, fnArgs[1]), b: intLiteral(ev.tree, fnArgs[2]) };
+        const attr = childByField(f, 'attribute');
+        const obj = childByField(f, 'object');
+        if (!attr || !obj) return undefined;
+        const name = ctx.text(attr);
+        if (name === 'contiguous' || name === 'float' || name === 'to') return transposeOf(obj);
+        const args = childByField(n, 'arguments');
+        const list = args ? namedChildren(args) : [];
+        if (name === 't' && list.length === 0) return { kind: 't', base: obj };
+        if ((name === 'transpose' || name === 'swapaxes' || name === 'swapdims') && list.length === 2) {
+          return { kind: 'transpose', base: obj, a: intLiteral(ev.tree, list[0]), b: intLiteral(ev.tree, list[1]) };
+        }
+      }
+      return undefined;
+    }
+  },
+};
+
+function isLastTwo(a: number | undefined, b: number | undefined): boolean {
+  return (a === -2 && b === -1) || (a === -1 && b === -2);
+}

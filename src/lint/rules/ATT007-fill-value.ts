@@ -1,0 +1,93 @@
+// ATT007: fill values that break: finite fills below float16's range in half-precision code, and -inf
+// fills where a fully masked row is reachable.
+import type { FillSite } from '../analysis/facts';
+import { emptyRowReason } from '../analysis/masks';
+import type { AValue } from '../analysis/values';
+import { childByField, unparen, type PyNode } from '../syntax/tree';
+import { quote, type FixSpec, type Rule, type RuleContext } from './rule';
+
+const FP16_MIN = -65504;
+
+export const ATT007: Rule = {
+  meta: {
+    code: 'ATT007',
+    name: 'fill-value',
+    severity: 'warning',
+    fix: 'unsafe',
+    docs: {
+      summary: 'Mask fill values that overflow float16, or -inf fills where a fully masked row makes NaN.',
+      whatItDoes:
+        'Checks the value written into masked positions (`masked_fill`, `torch.where`, index assignment, `mask * -1e9`). In a file that runs in half precision (`.half()`, `torch.float16`, `autocast`, fp16 flags), a finite fill below float16\'s minimum of -65504 (`-1e9`, `-1e10`, `torch.finfo(torch.float32).min`) is reported. A `-inf` fill is reported when the mask can hide every key of a row: a causal mask that also hides the diagonal (`triu(ones)` without `diagonal=1`), or padding that varies along the query axis (`pad.unsqueeze(-1)`, an outer product of padding masks).',
+      whyIsThisBad:
+        '`masked_fill` with -1e9 on a float16 tensor raises "value cannot be converted to type at::Half without overflow", and under autocast additive masks overflow to -inf. A row whose every entry is -inf goes through softmax as exp(-inf - (-inf)) = NaN, and the NaN spreads through the rest of the network on the next step.',
+      example: `scores = scores.masked_fill(pad_mask.unsqueeze(-1), float("-inf"))  # padded query rows are all -inf
+weights = scores.softmax(dim=-1)  # NaN rows`,
+      useInstead: `scores = scores.masked_fill(pad_mask.unsqueeze(-2), torch.finfo(scores.dtype).min)  # mask keys, finite fill
+weights = scores.softmax(dim=-1)`,
+      fixSafety: 'The fix replaces the fill with `torch.finfo(x.dtype).min`, which fits every float dtype and keeps fully masked rows finite (uniform instead of NaN). It changes values, so it is offered as an unsafe quick fix and never applied by a fix-all.',
+      references: [
+        { title: 'torch.finfo', url: 'https://pytorch.org/docs/stable/type_info.html#torch.finfo' },
+        { title: 'PyTorch issue: NaN from fully masked rows in attention', url: 'https://github.com/pytorch/pytorch/issues/41508' },
+      ],
+    },
+  },
+
+  create(ctx: RuleContext) {
+    const ev = ctx.analysis;
+    const reported = new Set<number>();
+    return {
+      fill(site: FillSite) {
+        if (reported.has(site.fillNode.id)) return;
+        const fill = site.fill;
+        const target = site.target;
+        const onAttention = !!target.attn && target.attn.stage === 'scores';
+        const buildingMask = !!target.mask || site.how === 'add';
+        if (!onAttention && !buildingMask) return;
+        if (fill.kind !== 'number') return;
+        const fillText = quote(ctx.text(site.fillNode), 30);
+        // 1. Below float16's range in half-precision code.
+        const belowHalf = (fill.num !== undefined && Number.isFinite(fill.num) && fill.num < FP16_MIN) || (!fill.finfoMax && (fill.finfo === 'float32' || fill.finfo === 'float64'));
+        if (belowHalf && ev.halfPrecision && !explicitlyFloat32(target)) {
+          reported.add(site.fillNode.id);
+          ctx.report({ node: location(site), message: `${fillText} is below float16's minimum (-65504) and this file runs in half precision: masked_fill raises an overflow error on float16 tensors, and additive masks overflow to -inf. Use torch.finfo(x.dtype).min.`, fix: finfoFix(site) });
+          return;
+        }
+        // 2. -inf where a whole row can be masked.
+        if (fill.num === -Infinity && site.mask?.mask) {
+          const reason = emptyRowReason(site.mask.mask);
+          if (!reason || ev.facts.nanGuarded.has(site.ctx.scope.id)) return;
+          reported.add(site.fillNode.id);
+          ctx.report({ node: location(site), message: `${fillText} fills positions masked by ${quote(ctx.text(site.maskNode!), 40)}, and ${reason}: softmax of a row of -inf is NaN. Use a finite fill (torch.finfo(x.dtype).min) or guard fully masked rows.`, fix: finfoFix(site) });
+        }
+      },
+    };
+
+    /** The literal's definition when the fill is a name bound once; else the masked_fill call or the value. */
+    function location(site: FillSite): PyNode {
+      const f = unparen(site.fillNode);
+      let defs;
+      if (f.type === 'identifier') defs = ev.resolve(f, ctx.text(f));
+      else if (f.type === 'attribute') {
+        const obj = childByField(f, 'object');
+        const attr = childByField(f, 'attribute');
+        const self = obj ? ev.eval(obj, site.ctx) : undefined;
+        if (self?.object && attr) defs = ev.classAttrDefs(self.object.cls, `self.${ctx.text(attr)}`);
+      }
+      if (defs && defs.length === 1 && defs[0].value && (defs[0].kind === 'assign' || defs[0].kind === 'param')) return defs[0].value;
+      if (defs && defs.length === 1 && defs[0].kind === 'param' && defs[0].param?.default) return defs[0].param.default;
+      return site.how === 'masked_fill' ? site.node : site.fillNode;
+    }
+
+    function explicitlyFloat32(v: AValue): boolean {
+      return v.dtype === 'float32' || v.dtype === 'float64';
+    }
+
+    function finfoFix(site: FillSite): FixSpec | undefined {
+      const t = site.targetNode ? unparen(site.targetNode) : undefined;
+      if (!t || (t.type !== 'identifier' && t.type !== 'attribute')) return undefined;
+      if (!/^\s*(import|from)\s+torch/m.test(ev.tree.source)) return undefined;
+      const newText = `torch.finfo(${ctx.text(t)}.dtype).min`;
+      return { title: `Fill with ${newText} (changes values)`, safety: 'unsafe', edits: [{ start: site.fillNode.start, end: site.fillNode.end, newText }] };
+    }
+  },
+};

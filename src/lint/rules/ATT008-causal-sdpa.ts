@@ -1,0 +1,55 @@
+// ATT008: causal pitfalls of F.scaled_dot_product_attention.
+import type { SdpaSite } from '../analysis/facts';
+import { unparen } from '../syntax/tree';
+import { quote, type Rule, type RuleContext } from './rule';
+
+export const ATT008: Rule = {
+  meta: {
+    code: 'ATT008',
+    name: 'causal-sdpa',
+    severity: 'error',
+    fix: 'none',
+    docs: {
+      summary: 'is_causal=True together with attn_mask, or on a KV-cache path where query and key lengths differ.',
+      whatItDoes:
+        "Reports `F.scaled_dot_product_attention(..., is_causal=True)` when an `attn_mask` is passed as well (not provably None), and when the keys come from a KV cache (`torch.cat([past_k, k], dim=-2)`, `layer_past`, `past_key_value.update(...)`) while the queries are only the new tokens.",
+      whyIsThisBad:
+        "PyTorch raises an error when both `attn_mask` and `is_causal=True` are given (or silently ignores one of them in some backends and versions). `is_causal=True` builds a top-left aligned lower-triangular mask: with L new queries against S > L cached keys, query i may only see keys 0..i, so during generation the new token attends to the first cached tokens instead of all of them.",
+      example: `k = torch.cat([past_k, k], dim=-2)
+v = torch.cat([past_v, v], dim=-2)
+out = F.scaled_dot_product_attention(q, k, v, is_causal=True)`,
+      useInstead: `k = torch.cat([past_k, k], dim=-2)
+v = torch.cat([past_v, v], dim=-2)
+# bottom-right aligned causal mask for L queries over S keys
+L, S = q.size(-2), k.size(-2)
+mask = torch.ones(L, S, dtype=torch.bool, device=q.device).tril(diagonal=S - L)
+out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
+      fixSafety: 'No automatic fix: the right mask depends on how the cache is laid out.',
+      references: [
+        { title: 'torch.nn.functional.scaled_dot_product_attention (is_causal, top-left alignment)', url: 'https://pytorch.org/docs/stable/generated/torch.nn.functional.scaled_dot_product_attention.html' },
+        { title: 'torch.nn.attention.bias.causal_lower_right', url: 'https://pytorch.org/docs/stable/generated/torch.nn.attention.bias.causal_lower_right.html' },
+      ],
+    },
+  },
+
+  create(ctx: RuleContext) {
+    const reported = new Set<number>();
+    return {
+      sdpa(site: SdpaSite) {
+        if (site.framework !== 'torch' || !site.causalNode) return;
+        const valueNode = site.causalNode.type === 'keyword_argument' ? site.causalNode.children.find((c) => c.field === 'value') : site.causalNode;
+        if (!valueNode || ctx.text(unparen(valueNode)) !== 'True') return;
+        if (reported.has(site.node.id)) return;
+        if (site.maskNode && site.mask && site.mask.kind !== 'none' && unparen(site.maskNode).type !== 'none') {
+          reported.add(site.node.id);
+          ctx.report({ node: site.causalNode, message: `is_causal=True is passed together with attn_mask=${quote(ctx.text(site.maskNode), 40)}: ${site.display} raises an error when both are set. Fold the causal mask into attn_mask, or pass only one of them.` });
+          return;
+        }
+        if (site.k.fromCache && !site.q.fromCache) {
+          reported.add(site.node.id);
+          ctx.report({ node: site.causalNode, message: `is_causal=True on keys ${quote(site.kNode ? ctx.text(site.kNode) : 'k', 30)} that include a KV cache: the causal mask is top-left aligned, so with fewer queries than keys the new tokens cannot see the most recent cached keys. Build a bottom-right aligned mask (tril(diagonal=S - L)) or use causal_lower_right.` });
+        }
+      },
+    };
+  },
+};

@@ -1,0 +1,68 @@
+// Evidence helpers shared by rules: is this softmax over attention scores, which axis holds the keys, was
+// the output renormalised, and what does every context say. Pure functions over recorded facts.
+import type { Evaluator } from '../analysis/evaluator';
+import type { Ctx, MatmulSite, SoftmaxSite } from '../analysis/facts';
+import { negAxis, opsAlternatives, type AValue, type PathOp, type ScaleOp } from '../analysis/values';
+import type { PyNode } from '../syntax/tree';
+
+/** Matmul/einsum sites that consume the weights produced by a softmax site (attention weights · V). */
+export function consumersOf(ev: Evaluator, softmaxNode: PyNode): { site: MatmulSite; normalised?: number; contracted?: number }[] {
+  const out: { site: MatmulSite; normalised?: number; contracted?: number }[] = [];
+  for (const m of ev.facts.matmul) {
+    if (m.a.attn?.stage === 'weights' && m.a.attn.softmax?.site === softmaxNode) out.push({ site: m, normalised: m.a.attn.softmax.axis, contracted: m.contractA });
+    else if (m.b.attn?.stage === 'weights' && m.b.attn.softmax?.site === softmaxNode) out.push({ site: m, normalised: m.b.attn.softmax.axis, contracted: m.contractB });
+  }
+  return out;
+}
+
+export function wasRenormalised(ev: Evaluator, softmaxNode: PyNode): boolean {
+  return (ev.facts.renormalised.get(softmaxNode.id)?.length ?? 0) > 0;
+}
+
+/** Scores whose q and k were identified by name or role (not just any product). */
+export function hasRoles(v: AValue): boolean {
+  return !!(v.attn && v.attn.stage === 'scores' && v.attn.queryText && v.attn.keyText);
+}
+
+/** The softmax's dim as a negative axis of its input, when knowable. */
+export function normalisedDim(site: SoftmaxSite): number | undefined {
+  return typeof site.dim === 'number' ? negAxis(site.dim, site.input.ndim) : undefined;
+}
+
+export function scaleOps(alt: readonly PathOp[]): ScaleOp[] {
+  return alt.filter((o): o is ScaleOp => o.kind === 'scale');
+}
+
+export function hasOpaque(alt: readonly PathOp[]): boolean {
+  return alt.some((o) => o.kind === 'opaque');
+}
+
+export function alternatives(v: AValue): readonly (readonly PathOp[])[] {
+  return opsAlternatives(v);
+}
+
+/** Groups sites by node so a rule can weigh every context of one place in the code. */
+export function byNode<T extends { node: PyNode; ctx: Ctx }>(sites: readonly T[]): Map<number, T[]> {
+  const m = new Map<number, T[]>();
+  for (const s of sites) {
+    const l = m.get(s.node.id);
+    if (l) l.push(s);
+    else m.set(s.node.id, [s]);
+  }
+  return m;
+}
+
+/** A sqrt-of-a-dimension factor: multiplier d^-0.5. */
+export function isInverseSqrtDim(op: ScaleOp): boolean {
+  return op.power === -0.5;
+}
+
+/** Comments in the enclosing function that say the missing scale is deliberate (T5, some linear attentions). */
+export function scaleOmittedOnPurpose(ev: Evaluator, node: PyNode): boolean {
+  let fn: PyNode | null = node;
+  while (fn && fn.type !== 'function_definition') fn = fn.parent;
+  let cls: PyNode | null = fn;
+  while (cls && cls.type !== 'class_definition') cls = cls.parent;
+  const scopeText = ev.text(cls ?? fn ?? node);
+  return /(without|no|not|avoid|skip)\s+(the\s+)?scal|unscaled|no_scale|scale_attn_weights|mesh\s*(tensorflow|tf)\b|scaling\s+is\s+(folded|done|applied)|folded\s+into|scale\s*=\s*False|(no|without|not|missing|omit\w*)\s+(the\s+)?1\s*\/\s*(math\.)?sqrt/i.test(scopeText);
+}
