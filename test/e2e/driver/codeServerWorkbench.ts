@@ -1,0 +1,549 @@
+// The Workbench driver for code-server: Playwright drives Debian's Chromium showing code-server's workbench.
+// It works through the UI a person uses (palette, quick open, find widget, status bar, Problems view), and
+// every step waits for its effect; a failed step throws an Error that names the step and a screenshot.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Frame, Page } from 'playwright-core';
+import type { Profile, RunningCodeServer } from '../support/codeServer';
+import { artifactsDir } from '../support/paths';
+import type { Activation, EditorSelection, InstalledExtension, Notification, ProblemRow, Severity, Webview, Workbench } from './workbench';
+
+/** Default time one step may take. The machines are small and shared: be generous, never sleep. */
+const STEP_TIMEOUT_MS = Number(process.env.E2E_STEP_TIMEOUT_MS ?? 30_000);
+
+const WEBVIEW_IFRAME = 'iframe.webview';
+
+/** Numbers failure screenshots across all sessions of a run, so none overwrites another. */
+let failureCount = 0;
+
+/** A file-name-safe form of a screenshot name. */
+function slug(name: string): string {
+  return name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 120) || 'screenshot';
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function severityOf(className: string): Severity {
+  if (/\berror\b/.test(className)) return 'error';
+  if (/\bwarning\b/.test(className)) return 'warning';
+  return 'info';
+}
+
+/** What poll() throws when time runs out (any other error from the probe passes through unchanged). */
+class PollTimeout extends Error {}
+
+/** Polls `probe` until it returns a value other than undefined, or throws a PollTimeout after timeoutMs. */
+async function poll<T>(probe: () => Promise<T | undefined>, timeoutMs: number, intervalMs = 150): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new PollTimeout(`not within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
+
+/** Replaces a PollTimeout with a more telling error; rethrows anything else. */
+function explainTimeout(explain: () => Error | Promise<Error>): (error: unknown) => Promise<never> {
+  return async (error) => {
+    throw error instanceof PollTimeout ? await explain() : error;
+  };
+}
+
+export interface CodeServerWorkbenchParts {
+  browser: Browser;
+  page: Page;
+  server: RunningCodeServer;
+  folder: string;
+  extensionId: string;
+  /** Runs after the browser and server have stopped (e.g. removes the temporary profile). */
+  cleanup?: () => Promise<void> | void;
+}
+
+export class CodeServerWorkbench implements Workbench {
+  readonly folder: string;
+  private readonly page: Page;
+  private readonly browser: Browser;
+  private readonly server: RunningCodeServer;
+  private readonly extensionId: string;
+  private readonly cleanup: (() => Promise<void> | void) | undefined;
+  private closed = false;
+
+  constructor(parts: CodeServerWorkbenchParts) {
+    this.page = parts.page;
+    this.browser = parts.browser;
+    this.server = parts.server;
+    this.folder = parts.folder;
+    this.extensionId = parts.extensionId;
+    this.cleanup = parts.cleanup;
+  }
+
+  /** The code-server profile (settings, logs) this workbench runs in. */
+  get profile(): Profile {
+    return this.server.profile;
+  }
+
+  /** Opens the folder and waits until the explorer lists its files. */
+  async load(): Promise<void> {
+    await this.step(`open the workbench on ${this.folder}`, async () => {
+      // Functions passed to evaluate() are serialised from tsx-compiled test code, which wraps named inner
+      // functions in esbuild's __name(fn, name) helper; give every frame (webviews too) a stand-in.
+      await this.page.addInitScript('globalThis.__name ??= (fn) => fn;');
+      await this.page.goto(this.server.folderUrl(this.folder));
+      await this.page.locator('.monaco-workbench').waitFor({ timeout: STEP_TIMEOUT_MS * 2 });
+      await this.page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: STEP_TIMEOUT_MS * 2 });
+    });
+  }
+
+  // ----- steps and failure reports -------------------------------------------------------------------
+
+  /** Runs one step; on failure throws an Error naming the step, the cause and a screenshot. */
+  private async step<T>(description: string, action: () => Promise<T>): Promise<T> {
+    try {
+      return await action();
+    } catch (error) {
+      const cause = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      let shot: string;
+      try {
+        shot = await this.screenshot(`failure-${++failureCount}-${description}`);
+      } catch (screenshotError) {
+        shot = `(no screenshot: ${screenshotError instanceof Error ? screenshotError.message.split('\n')[0] : screenshotError})`;
+      }
+      throw new Error(`Could not ${description}: ${cause}\n  screenshot: ${shot}`, { cause: error });
+    }
+  }
+
+  async screenshot(name: string): Promise<string> {
+    mkdirSync(artifactsDir, { recursive: true });
+    const path = join(artifactsDir, `${slug(name)}.png`);
+    await this.page.screenshot({ path });
+    return path;
+  }
+
+  // ----- quick input (palette, quick open, go to line) -----------------------------------------------
+
+  private quickInput() {
+    return this.page.locator('.quick-input-widget');
+  }
+
+  private async modalDialogText(): Promise<string | undefined> {
+    const dialog = this.page.locator('.monaco-dialog-box');
+    if (!(await dialog.isVisible())) return undefined;
+    return (await dialog.innerText()).replace(/\s+/g, ' ').trim();
+  }
+
+  /** Opens the quick input with `prefix` + text typed in. */
+  private async openQuickInput(keys: string, value: string): Promise<void> {
+    const dialog = await this.modalDialogText();
+    if (dialog !== undefined) throw new Error(`a modal dialog is open ("${dialog}"); close it with dismissDialog() first`);
+    const input = this.quickInput().locator('input.input').first();
+    await this.page.keyboard.press(keys);
+    await input.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
+    await input.fill(value);
+  }
+
+  /** The rows the quick input shows, once they stop changing. */
+  private async settledQuickInputLabels(): Promise<string[]> {
+    const rows = this.quickInput().locator('.quick-input-list .monaco-list-row');
+    let previous = '';
+    return poll(async () => {
+      const labels = await rows.evaluateAll((elements) =>
+        elements.map((row) => (row.querySelector('.label-name')?.textContent ?? '').trim()),
+      );
+      const key = JSON.stringify(labels);
+      const stable = labels.length > 0 && key === previous;
+      previous = key;
+      return stable ? labels : undefined;
+    }, STEP_TIMEOUT_MS, 250);
+  }
+
+  private async closeQuickInput(): Promise<void> {
+    if (await this.quickInput().isVisible()) {
+      await this.page.keyboard.press('Escape');
+      await this.quickInput().waitFor({ state: 'hidden', timeout: STEP_TIMEOUT_MS });
+    }
+  }
+
+  async runCommand(title: string): Promise<void> {
+    await this.step(`run the command "${title}"`, async () => {
+      await this.openQuickInput('F1', `>${title}`);
+      const labels = await this.settledQuickInputLabels();
+      const index = labels.indexOf(title);
+      if (index < 0) {
+        await this.closeQuickInput();
+        throw new Error(`the palette has no command titled "${title}" (it lists: ${labels.join(' | ') || 'nothing'})`);
+      }
+      const input = this.quickInput().locator('input.input').first();
+      await this.quickInput().locator('.quick-input-list .monaco-list-row').nth(index).click();
+      // The palette closes, or the command opens a quick input of its own (a picker, an input box).
+      await poll(async () => ((await this.quickInput().isHidden()) || (await input.inputValue()) !== `>${title}` ? true : undefined), STEP_TIMEOUT_MS);
+    });
+  }
+
+  async commandTitles(query: string): Promise<string[]> {
+    return this.step(`list the palette's commands for "${query}"`, async () => {
+      await this.openQuickInput('F1', `>${query}`);
+      const labels = await this.settledQuickInputLabels();
+      await this.closeQuickInput();
+      return labels.filter((label) => label !== 'No matching commands' && label !== 'No matching results');
+    });
+  }
+
+  // ----- editors -------------------------------------------------------------------------------------
+
+  async openFile(relativePath: string): Promise<void> {
+    const name = relativePath.split('/').pop() ?? relativePath;
+    await this.step(`open ${relativePath}`, async () => {
+      await this.openQuickInput('Control+P', relativePath);
+      const row = this.quickInput().locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
+      await row.waitFor({ timeout: STEP_TIMEOUT_MS });
+      await row.click();
+      await this.page.locator(`.editor-group-container.active .tab.active[data-resource-name="${name.replace(/["\\]/g, '\\$&')}"]`).waitFor({ timeout: STEP_TIMEOUT_MS });
+    });
+  }
+
+  /** Moves keyboard focus into the active text editor. */
+  private async focusEditor(): Promise<void> {
+    const editor = this.page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
+    await editor.waitFor({ timeout: STEP_TIMEOUT_MS });
+    await editor.click({ position: { x: 2, y: 2 } });
+  }
+
+  async selection(): Promise<EditorSelection> {
+    const label = (await this.page.locator('[id="status.editor.selection"]').getAttribute('aria-label', { timeout: STEP_TIMEOUT_MS })) ?? '';
+    const match = /Ln (\d+), Col (\d+)(?: \((\d+) selected\))?/.exec(label);
+    if (match === null) throw new Error(`the status bar's selection item says "${label}", expected "Ln L, Col C (N selected)"`);
+    return { line: Number(match[1]), column: Number(match[2]), selected: Number(match[3] ?? 0) };
+  }
+
+  /** Waits until the status bar shows a selection that `accept` takes. */
+  private async waitForSelection(accept: (selection: EditorSelection) => boolean, expected: string): Promise<void> {
+    let last: EditorSelection | undefined;
+    await poll(async () => {
+      last = await this.selection();
+      return accept(last) ? true : undefined;
+    }, STEP_TIMEOUT_MS / 3).catch(explainTimeout(() => new Error(`the status bar shows ${JSON.stringify(last)}, expected ${expected}`)));
+  }
+
+  async goTo(line: number, column = 1): Promise<void> {
+    await this.step(`go to ${line}:${column}`, async () => {
+      await this.focusEditor();
+      await this.openQuickInput('Control+G', `:${line}:${column}`);
+      await this.page.keyboard.press('Enter');
+      await this.quickInput().waitFor({ state: 'hidden', timeout: STEP_TIMEOUT_MS });
+      await this.waitForSelection((s) => s.line === line && s.column === column && s.selected === 0, `the cursor at ${line}:${column}`);
+    });
+  }
+
+  async selectLine(line: number): Promise<void> {
+    await this.selectLines(line, line);
+  }
+
+  async selectLines(from: number, to: number): Promise<void> {
+    if (!Number.isInteger(from) || !Number.isInteger(to) || from < 1 || to < from) {
+      throw new Error(`selectLines(from, to) needs whole line numbers 1 <= from <= to, got ${from}, ${to}`);
+    }
+    await this.goTo(from, 1);
+    await this.step(`select lines ${from}..${to}`, async () => {
+      for (let line = from; line < to; line++) await this.page.keyboard.press('Shift+ArrowDown');
+      await this.page.keyboard.press('Shift+End');
+      await this.waitForSelection((s) => s.line === to, `the selection to end on line ${to}`);
+    });
+  }
+
+  async selectText(text: string, occurrence = 1): Promise<void> {
+    if (text.length === 0 || /[\r\n]/.test(text)) {
+      throw new Error(`selectText(text) takes non-empty text on one line (got ${JSON.stringify(text)}); use selectLines(from, to) for several lines`);
+    }
+    await this.step(`select "${text}"${occurrence > 1 ? ` (occurrence ${occurrence})` : ''}`, async () => {
+      await this.focusEditor();
+      await this.page.keyboard.press('Control+Home');
+      await this.page.keyboard.press('Control+F');
+      const widget = this.page.locator('.editor-group-container.active .find-widget.visible');
+      const input = widget.locator('textarea, input').first();
+      await input.waitFor({ timeout: STEP_TIMEOUT_MS });
+      // Exact, case-sensitive, literal text: Match Case on; whole word, regex and find-in-selection off.
+      const toggles: Array<[string, boolean]> = [['Match Case', true], ['Match Whole Word', false], ['Use Regular Expression', false], ['Find in Selection', false]];
+      for (const [label, wanted] of toggles) {
+        const toggle = widget.locator(`.monaco-custom-toggle[aria-label^="${label}"]`).first();
+        if ((await toggle.count()) > 0 && ((await toggle.getAttribute('aria-checked')) === 'true') !== wanted) await toggle.click();
+      }
+      await input.fill(text);
+      const count = widget.locator('.matchesCount');
+      const total = await poll(async () => {
+        const shown = (await count.innerText()).trim();
+        if (/^No results/i.test(shown)) return 0;
+        const match = /^(\d+) of (\d+)/.exec(shown);
+        return match ? Number(match[2]) : undefined;
+      }, STEP_TIMEOUT_MS);
+      if (total < occurrence) {
+        await this.page.keyboard.press('Escape');
+        throw new Error(`the active editor has ${total} occurrence(s) of "${text}", wanted occurrence ${occurrence}`);
+      }
+      for (let i = 1; i < occurrence; i++) await this.page.keyboard.press('Enter');
+      await poll(async () => ((await count.innerText()).trim().startsWith(`${occurrence} of`) ? true : undefined), STEP_TIMEOUT_MS);
+      await this.page.keyboard.press('Escape'); // closes the find widget; the match stays selected
+      await widget.waitFor({ state: 'hidden', timeout: STEP_TIMEOUT_MS });
+      await this.waitForSelection((s) => s.selected === text.length, `${text.length} characters selected`);
+    });
+  }
+
+  // ----- hovers and problems -------------------------------------------------------------------------
+
+  async hover(at: string | { line: number; column: number }): Promise<string> {
+    if (typeof at === 'string') {
+      await this.selectText(at);
+      await this.page.keyboard.press('ArrowLeft'); // collapse to the start of the match
+      await this.page.keyboard.press('ArrowRight'); // and step inside it
+    } else {
+      await this.goTo(at.line, at.column);
+    }
+    return this.step(`read the hover at ${JSON.stringify(at)}`, async () => {
+      await this.page.keyboard.press('Control+K');
+      await this.page.keyboard.press('Control+I'); // editor.action.showHover
+      const hover = this.page.locator('.monaco-editor .monaco-hover:not(.hidden)').first();
+      await hover.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
+      const text = await poll(async () => {
+        const shown = (await hover.innerText()).trim();
+        return shown.length > 0 && !/^Loading/.test(shown) ? shown : undefined;
+      }, STEP_TIMEOUT_MS);
+      await this.page.keyboard.press('Escape');
+      return text;
+    });
+  }
+
+  /** Reads the rendered rows of the Problems view, scrolling through the whole list. */
+  private async readProblemRows(): Promise<ProblemRow[]> {
+    const list = this.page.locator('.markers-panel .monaco-list').first();
+    if (!(await list.isVisible())) return []; // "No problems have been detected"
+    const rows = new Map<number, ProblemRow | { resource: string }>();
+    for (let page = 0; page < 200; page++) {
+      const visible = await list.locator('.monaco-list-row').evaluateAll((elements) =>
+        elements.map((row) => ({
+          index: Number(row.getAttribute('data-index')),
+          last: row.getAttribute('data-last-element') === 'true',
+          resource: row.querySelector('.marker-message') === null ? (row.querySelector('.label-name')?.textContent ?? '').trim() : undefined,
+          icon: row.querySelector('.marker-icon')?.className ?? '',
+          message: (row.querySelector('.marker-message')?.textContent ?? '').trim(),
+          source: (row.querySelector('.marker-source')?.textContent ?? '').trim(),
+          code: (row.querySelector('.marker-code')?.textContent ?? '').trim(),
+          position: (row.querySelector('.marker-line')?.textContent ?? '').trim(),
+        })),
+      );
+      for (const row of visible) {
+        if (row.resource !== undefined) {
+          rows.set(row.index, { resource: row.resource });
+          continue;
+        }
+        const position = /Ln (\d+), Col (\d+)/.exec(row.position);
+        rows.set(row.index, {
+          file: '',
+          severity: severityOf(row.icon),
+          message: row.message,
+          ...(row.code ? { code: row.code.replace(/^\(|\)$/g, '') } : {}),
+          ...(row.source ? { source: row.source } : {}),
+          line: Number(position?.[1] ?? 0),
+          column: Number(position?.[2] ?? 0),
+        });
+      }
+      if (visible.length === 0 || visible.some((row) => row.last)) break;
+      await list.hover();
+      await this.page.mouse.wheel(0, 400);
+    }
+    let file = '';
+    const problems: ProblemRow[] = [];
+    for (const index of [...rows.keys()].sort((a, b) => a - b)) {
+      const row = rows.get(index)!;
+      if ('resource' in row) file = row.resource;
+      else problems.push({ ...row, file });
+    }
+    return problems;
+  }
+
+  private async showProblemsView(): Promise<void> {
+    if (!(await this.page.locator('.markers-panel').isVisible())) await this.runCommand('Problems: Focus on Problems View');
+    await this.page.locator('.markers-panel').waitFor({ timeout: STEP_TIMEOUT_MS });
+  }
+
+  async problems(): Promise<ProblemRow[]> {
+    await this.showProblemsView();
+    return this.step('read the Problems view', () => this.readProblemRows());
+  }
+
+  async waitForProblems(accept: (rows: ProblemRow[]) => boolean, description: string, timeoutMs = STEP_TIMEOUT_MS): Promise<ProblemRow[]> {
+    await this.showProblemsView();
+    let last: ProblemRow[] = [];
+    return this.step(`see ${description} in the Problems view`, () =>
+      poll(async () => {
+        last = await this.readProblemRows();
+        return accept(last) ? last : undefined;
+      }, timeoutMs, 300).catch(explainTimeout(() => new Error(`after ${timeoutMs} ms it shows ${JSON.stringify(last)}`))),
+    );
+  }
+
+  // ----- notifications and dialogs -------------------------------------------------------------------
+
+  /** The toasts on screen (or the center's items when it is open), without changing anything. */
+  private async visibleNotifications(): Promise<Notification[]> {
+    const dialog = this.page.locator('.monaco-dialog-box');
+    const found: Notification[] = [];
+    if (await dialog.isVisible()) {
+      const icon = (await dialog.locator('.dialog-icon').getAttribute('class')) ?? '';
+      const parts = await dialog.locator('.dialog-message-text, .dialog-message-detail').allInnerTexts();
+      found.push({
+        severity: severityOf(icon.replace('codicon-dialog-', '')),
+        message: parts.map((p) => p.trim()).filter(Boolean).join('\n'),
+        source: '',
+        buttons: (await dialog.locator('.dialog-buttons .monaco-button').allInnerTexts()).map((b) => b.trim()),
+        modal: true,
+      });
+    }
+    const items = await this.page.locator('.notifications-toasts .notification-list-item, .notifications-center .notification-list-item').evaluateAll((elements) =>
+      elements
+        .filter((item) => (item as HTMLElement).offsetParent !== null)
+        .map((item) => ({
+          icon: item.querySelector('.notification-list-item-icon')?.className ?? '',
+          message: (item.querySelector('.notification-list-item-message')?.textContent ?? '').trim(),
+          source: (item.querySelector('.notification-list-item-source')?.textContent ?? '').trim(),
+          buttons: [...item.querySelectorAll('.notification-list-item-buttons-container .monaco-button')].map((b) => (b.textContent ?? '').trim()),
+        })),
+    );
+    for (const item of items) {
+      found.push({ severity: severityOf(item.icon.replace('codicon-', '')), message: item.message, source: item.source.replace(/^Source: /, ''), buttons: item.buttons, modal: false });
+    }
+    return found;
+  }
+
+  async notifications(): Promise<Notification[]> {
+    if (await this.page.locator('.monaco-dialog-box').isVisible()) return this.visibleNotifications();
+    return this.step('read the notification center', async () => {
+      const center = this.page.locator('.notifications-center');
+      const wasOpen = await center.isVisible();
+      if (!wasOpen) await this.runCommand('Notifications: Show Notifications');
+      await center.waitFor({ timeout: STEP_TIMEOUT_MS });
+      const found = await this.visibleNotifications();
+      if (!wasOpen) await this.runCommand('Notifications: Hide Notifications');
+      return found;
+    });
+  }
+
+  async waitForNotification(message: string | RegExp, timeoutMs = STEP_TIMEOUT_MS): Promise<Notification> {
+    const matches = (n: Notification) => (typeof message === 'string' ? n.message.includes(message) : message.test(n.message));
+    return this.step(`see a notification ${typeof message === 'string' ? `"${message}"` : message}`, () =>
+      poll(async () => (await this.visibleNotifications()).find(matches), timeoutMs, 200).catch(
+        explainTimeout(async () => {
+          const seen = await this.notifications();
+          return new Error(`not within ${timeoutMs} ms; the workbench shows ${JSON.stringify(seen.map((n) => n.message))}`);
+        }),
+      ),
+    );
+  }
+
+  async dismissDialog(button?: string): Promise<void> {
+    await this.step(`dismiss the dialog${button ? ` with "${button}"` : ''}`, async () => {
+      const dialog = this.page.locator('.monaco-dialog-box');
+      await dialog.waitFor({ timeout: STEP_TIMEOUT_MS });
+      if (button === undefined) await this.page.keyboard.press('Escape');
+      else await dialog.locator('.dialog-buttons .monaco-button', { hasText: new RegExp(`^${escapeRegExp(button)}$`) }).click();
+      await dialog.waitFor({ state: 'hidden', timeout: STEP_TIMEOUT_MS });
+    });
+  }
+
+  // ----- webviews ------------------------------------------------------------------------------------
+
+  /** The inner frame (the webview's own document) of the visible webview. */
+  private async webviewDocument(): Promise<Frame> {
+    const outer = await this.page.locator(`${WEBVIEW_IFRAME}:visible`).first().elementHandle({ timeout: STEP_TIMEOUT_MS });
+    const outerFrame = await outer.contentFrame();
+    if (outerFrame === null) throw new Error('the webview iframe has no document');
+    const inner = await (await outerFrame.waitForSelector('#active-frame', { timeout: STEP_TIMEOUT_MS })).contentFrame();
+    if (inner === null) throw new Error("the webview's #active-frame has no document");
+    return inner;
+  }
+
+  async webviewFrame(timeoutMs = STEP_TIMEOUT_MS): Promise<Webview> {
+    const frameLocator = this.page.locator(`${WEBVIEW_IFRAME}:visible`).first().contentFrame().locator('#active-frame').contentFrame();
+    await this.step('find the visible webview', async () => {
+      await frameLocator.locator('body').waitFor({ timeout: timeoutMs });
+    });
+    const webview: Webview = {
+      locator: (selector) => frameLocator.locator(selector),
+      text: () => frameLocator.locator('body').innerText(),
+      waitForText: (text, waitMs = STEP_TIMEOUT_MS) =>
+        this.step(`see ${typeof text === 'string' ? `"${text}"` : text} in the webview`, async () => {
+          let last = '';
+          await poll(async () => {
+            last = await frameLocator.locator('body').innerText();
+            return (typeof text === 'string' ? last.includes(text) : text.test(last)) ? true : undefined;
+          }, waitMs, 200).catch(explainTimeout(() => new Error(`after ${waitMs} ms the webview shows ${JSON.stringify(last.slice(0, 300))}`)));
+        }),
+      evaluate: async <R, A>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R> =>
+        // Playwright serialises arg into the page; the cast drops its Unboxed<A> bookkeeping.
+        (await this.webviewDocument()).evaluate(fn as (arg: unknown) => R | Promise<R>, arg as unknown),
+      screenshot: async (name) => {
+        mkdirSync(artifactsDir, { recursive: true });
+        const path = join(artifactsDir, `${slug(name)}.png`);
+        await this.page.locator(`${WEBVIEW_IFRAME}:visible`).first().screenshot({ path });
+        return path;
+      },
+    };
+    return webview;
+  }
+
+  // ----- the extension host --------------------------------------------------------------------------
+
+  async installedExtensions(): Promise<InstalledExtension[]> {
+    return this.step('list the installed extensions', async () => {
+      await this.runCommand('Extensions: Show Installed Extensions');
+      const rows = this.page.locator('.extensions-viewlet .monaco-list-row');
+      await rows.locator('.extension-list-item').first().waitFor({ timeout: STEP_TIMEOUT_MS });
+      // aria-label: "<display name>, <version>, Publisher <publisher>, <description>"
+      return rows.evaluateAll((elements) =>
+        elements.map((row) => ({
+          displayName: (row.querySelector('.extension-list-item .name')?.textContent ?? '').trim(),
+          publisher: (row.querySelector('.extension-list-item .publisher-name')?.textContent ?? '').trim(),
+          version: (row.getAttribute('aria-label') ?? '').split(', ')[1] ?? '',
+        })),
+      );
+    });
+  }
+
+  async activation(extensionId = this.extensionId): Promise<Activation | undefined> {
+    const pattern = new RegExp(`ExtensionService#_doActivateExtension ${escapeRegExp(extensionId)}, startup: \\w+, activationEvent: '([^']*)'`, 'i');
+    const match = pattern.exec(this.server.extensionHostLog());
+    return match ? { extensionId, activationEvent: match[1]! } : undefined;
+  }
+
+  async extensionHostErrors(extensionId = this.extensionId): Promise<string[]> {
+    const lines = this.server.extensionHostLog().split('\n');
+    const id = extensionId.toLowerCase();
+    const errors: string[] = [];
+    lines.forEach((line, i) => {
+      if (/\[error\]/.test(line) && line.toLowerCase().includes(id)) errors.push([line, ...lines.slice(i + 1, i + 4).filter((l) => !/^\d{4}-\d\d-\d\d /.test(l))].join('\n'));
+    });
+    return errors;
+  }
+
+  async waitForActivation(extensionId = this.extensionId, timeoutMs = STEP_TIMEOUT_MS): Promise<Activation> {
+    return this.step(`see ${extensionId} activate`, async () => {
+      return poll(async () => {
+        const failed = (await this.extensionHostErrors(extensionId)).find((line) => /Activating extension .* failed/i.test(line));
+        if (failed) throw new Error(`its activation failed: ${failed}`);
+        return this.activation(extensionId);
+      }, timeoutMs, 250).catch(explainTimeout(() => new Error(`it did not activate within ${timeoutMs} ms`)));
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      await Promise.race([this.browser.close(), new Promise((r) => setTimeout(r, 10_000))]);
+    } finally {
+      await this.server.stop();
+      await this.cleanup?.();
+    }
+  }
+}

@@ -1,0 +1,127 @@
+// The interface e2e tests talk to. Tests use only this, never Playwright or code-server directly, so that
+// another driver (for example one on @vscode/test-electron, where VS Code can be downloaded) can be slotted
+// in without touching the tests. See test/e2e/README.md.
+import type { Locator } from 'playwright-core';
+
+export type Severity = 'error' | 'warning' | 'info';
+
+/** One row of the Problems view. */
+export interface ProblemRow {
+  /** The file's name as the Problems view shows it (e.g. `attention_bug.py`). */
+  file: string;
+  severity: Severity;
+  message: string;
+  /** e.g. `ATT001`, when the diagnostic has a code. */
+  code?: string;
+  /** e.g. `attention-inspector`, when the diagnostic has a source. */
+  source?: string;
+  /** 1-based. */
+  line: number;
+  /** 1-based. */
+  column: number;
+}
+
+/** A notification toast, an item of the notification center, or a modal dialog. */
+export interface Notification {
+  severity: Severity;
+  message: string;
+  /** The extension that showed it ('' when the workbench shows none). */
+  source: string;
+  buttons: string[];
+  /** A modal dialog (blocks the workbench until dismissed with dismissDialog). */
+  modal: boolean;
+}
+
+/** Where the editor's cursor is and how much is selected, as the status bar says. */
+export interface EditorSelection {
+  /** 1-based line of the cursor (the active end of the selection). */
+  line: number;
+  /** 1-based column of the cursor. */
+  column: number;
+  /** Number of selected characters (0: just a cursor). */
+  selected: number;
+}
+
+/** An installed extension, as its manifest names it. */
+export interface InstalledExtension {
+  /** `displayName` from its package.json. */
+  displayName: string;
+  publisher: string;
+  version: string;
+}
+
+/** An extension's activation as the extension host recorded it. */
+export interface Activation {
+  extensionId: string;
+  /** e.g. `onLanguage:python`. */
+  activationEvent: string;
+}
+
+/** The visible webview panel (UI-level: a driver without DOM access cannot offer it). */
+export interface Webview {
+  /** A Playwright locator inside the webview's document. */
+  locator(selector: string): Locator;
+  /** The document's visible text. */
+  text(): Promise<string>;
+  /** Waits until the document's text contains `text` (or matches it). */
+  waitForText(text: string | RegExp, timeoutMs?: number): Promise<void>;
+  /** Runs `fn(arg)` in the webview's document (e.g. to read canvas pixels). */
+  evaluate<R, A>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R>;
+  /** A screenshot of the panel alone, saved as test-artifacts/e2e/<name>.png; returns the path. */
+  screenshot(name: string): Promise<string>;
+}
+
+/** A running VS Code with one folder open. Every method waits for its effect; none sleeps blindly. */
+export interface Workbench {
+  /** The folder the workbench has open (absolute). */
+  readonly folder: string;
+
+  /** Opens a file of the folder (path relative to it) and waits until its tab is active. */
+  openFile(relativePath: string): Promise<void>;
+  /** Selects the `occurrence`-th (1-based) exact, case-sensitive match of one-line `text` in the active editor. */
+  selectText(text: string, occurrence?: number): Promise<void>;
+  /** Selects line `line` (1-based) of the active editor, from its first column to its end. */
+  selectLine(line: number): Promise<void>;
+  /** Selects lines `from`..`to` (1-based, inclusive) of the active editor. */
+  selectLines(from: number, to: number): Promise<void>;
+  /** Puts the cursor at `line`:`column` (1-based) of the active editor. */
+  goTo(line: number, column?: number): Promise<void>;
+  /** The active editor's cursor and selection size. */
+  selection(): Promise<EditorSelection>;
+
+  /** Runs a command by its palette title, e.g. "Attention Inspector: Inspect Selection". */
+  runCommand(title: string): Promise<void>;
+  /** The titles the command palette lists for `query`. */
+  commandTitles(query: string): Promise<string[]>;
+
+  /** The visible webview panel, once it has a document. */
+  webviewFrame(timeoutMs?: number): Promise<Webview>;
+  /** Saves a screenshot of the whole window as test-artifacts/e2e/<name>.png; returns the path. */
+  screenshot(name: string): Promise<string>;
+
+  /** The rows of the Problems view (opens it). */
+  problems(): Promise<ProblemRow[]>;
+  /** Waits until the Problems view's rows satisfy `accept`; returns them. */
+  waitForProblems(accept: (rows: ProblemRow[]) => boolean, description: string, timeoutMs?: number): Promise<ProblemRow[]>;
+  /** The hover text at the first occurrence of `text` (or at a 1-based position) in the active editor. */
+  hover(at: string | { line: number; column: number }): Promise<string>;
+
+  /** Notifications: the toasts and the notification center's items, or the modal dialog if one is open. */
+  notifications(): Promise<Notification[]>;
+  /** Waits for a notification (toast or dialog) whose message contains `message` (or matches it). */
+  waitForNotification(message: string | RegExp, timeoutMs?: number): Promise<Notification>;
+  /** Closes the modal dialog by clicking `button`, or with Escape when no button is named. */
+  dismissDialog(button?: string): Promise<void>;
+
+  /** The installed extensions that are not built in, as the Extensions view lists them. */
+  installedExtensions(): Promise<InstalledExtension[]>;
+  /** The extension's activation, or undefined while it is not active. Default: this extension. */
+  activation(extensionId?: string): Promise<Activation | undefined>;
+  /** Waits until the extension is active; throws with the host's error if its activation failed. */
+  waitForActivation(extensionId?: string, timeoutMs?: number): Promise<Activation>;
+  /** Error lines the extension host logged about the extension (activation failures, uncaught errors). */
+  extensionHostErrors(extensionId?: string): Promise<string[]>;
+
+  /** Stops the browser and the server (their whole process groups). Safe to call twice. */
+  close(): Promise<void>;
+}
