@@ -95,6 +95,10 @@ export class CodeServerWorkbench implements Workbench {
       await this.page.locator('.monaco-workbench').waitFor({ timeout: STEP_TIMEOUT_MS * 2 });
       await this.page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: STEP_TIMEOUT_MS * 2 });
     });
+    // Until the extension host has started, the palette lacks the extensions' commands.
+    await this.step('wait for the extension host to start', () =>
+      poll(async () => (this.server.extensionHostLog().includes('Eager extensions activated') ? true : undefined), STEP_TIMEOUT_MS * 2, 250),
+    );
   }
 
   // ----- steps and failure reports -------------------------------------------------------------------

@@ -40,8 +40,11 @@ export const quietSettings: Readonly<Record<string, unknown>> = {
   'editor.minimap.enabled': false,
 };
 
-/** Creates (or reuses) a profile under root and writes its user settings.json. */
-export function createProfile(root: string, settings: Record<string, unknown> = {}): Profile {
+/**
+ * Creates (or reuses) a profile under root and writes its user settings.json: the quiet settings plus
+ * `settings`. With keepUserSettings, an existing settings.json (a person's own changes) is left alone.
+ */
+export function createProfile(root: string, settings: Record<string, unknown> = {}, options: { keepUserSettings?: boolean } = {}): Profile {
   const profile: Profile = {
     root,
     userDataDir: join(root, 'user-data'),
@@ -51,7 +54,9 @@ export function createProfile(root: string, settings: Record<string, unknown> = 
   const settingsFile = join(profile.userDataDir, 'User', 'settings.json');
   mkdirSync(dirname(settingsFile), { recursive: true });
   mkdirSync(profile.extensionsDir, { recursive: true });
-  writeFileSync(settingsFile, JSON.stringify({ ...quietSettings, ...settings }, null, 2) + '\n');
+  if (!(options.keepUserSettings && existsSync(settingsFile))) {
+    writeFileSync(settingsFile, JSON.stringify({ ...quietSettings, ...settings }, null, 2) + '\n');
+  }
   return profile;
 }
 
@@ -137,6 +142,8 @@ export interface RunningCodeServer {
   extensionHostLog(): string;
   /** The last lines code-server printed, for error messages. */
   logTail(lines?: number): string;
+  /** Settles when the server process exits, with how it ended (e.g. `exit code 1`, `SIGTERM`). */
+  exited: Promise<string>;
   /** Ends the server's whole process group: SIGTERM, then SIGKILL after a grace period. Idempotent. */
   stop(): Promise<void>;
 }
@@ -237,16 +244,19 @@ export async function startCodeServer(tools: E2eTools, profile: Profile, options
     process.on('exit', () => runningGroups.forEach((pgid) => signalGroup(pgid, 'SIGKILL')));
   }
   let exited: string | undefined;
-  child.once('exit', (code, signal) => (exited = signal ?? `exit code ${code}`));
+  const exitedPromise = new Promise<string>((resolvePromise) =>
+    child.once('exit', (code, signal) => resolvePromise((exited = signal ?? `exit code ${code}`))),
+  );
 
   const server: RunningCodeServer = {
     url,
     port,
     pid,
     profile,
-    folderUrl: (folder) => `${url}/?folder=${encodeURIComponent(folder)}`,
+    folderUrl: (folder) => `${url}/?folder=${encodeURIComponent(folder).replace(/%2F/g, '/')}`,
     extensionHostLog: () => findExtensionHostLogs(profile.userDataDir).map((file) => readFileSync(file, 'utf8')).join('\n'),
     logTail: (lines = 30) => readTail(profile.logFile, lines),
+    exited: exitedPromise,
     stop: () => stopGroup(pid),
   };
 
