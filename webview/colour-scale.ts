@@ -109,7 +109,7 @@ const SEQUENTIAL_STOPS: Record<'dark' | 'light', Rgb[]> = {
   // deep blue → azure → teal → yellow: rising lightness on a dark background
   dark: [[28, 62, 118], [35, 119, 189], [62, 184, 160], [250, 230, 100]],
   // pale blue → blue → navy: falling lightness on a light background
-  light: [[198, 219, 239], [107, 174, 214], [33, 113, 181], [8, 38, 100]],
+  light: [[165, 200, 232], [90, 155, 208], [33, 102, 172], [8, 38, 100]],
 };
 const HIGH_CONTRAST_STOPS: Record<'dark' | 'light', Rgb[]> = {
   dark: [[0, 70, 170], [40, 150, 255], [255, 232, 0], [255, 255, 255]],

@@ -5,7 +5,7 @@ import type { AttentionTrace } from '../src/engine/trace';
 import type { RunResult } from '../src/protocol/engine';
 import { scaleFor } from './colour-scale';
 import { button, h, numberInput, select } from './dom';
-import { fmt, rowList, tokenLabel } from './format';
+import { rowList, tokenLabel } from './format';
 import { HeatmapView } from './heatmap-view';
 import { t } from './l10n';
 import { Legend } from './legend';
@@ -320,10 +320,5 @@ export class DebuggerView {
   /** What the current step shows, for exports. */
   exportModel(): { trace: AttentionTrace; step: StepIndex; tokens: string[] } | undefined {
     return this.trace ? { trace: this.trace, step: this.step, tokens: (this.run?.tokens ?? []).map((tk) => tk.text) } : undefined;
-  }
-
-  describeHead(): string {
-    const tr = this.trace;
-    return tr ? t('layer {0}, head {1}: L = {2}, S = {3}, d_k = {4}, d_v = {5}, scale {6}', this.focus.layer, this.focus.head, tr.L, tr.S, tr.dk, tr.dv, fmt(tr.effectiveScale)) : '';
   }
 }

@@ -6,12 +6,22 @@ import { fmt } from './format';
 
 // ----- CSV --------------------------------------------------------------------------------------------
 
-/** A number as CSV/JSON text: float32 round-trip precision; -inf, inf, nan spelled as NumPy/pandas read them. */
+/** The shortest decimal that reads back to the same float32 (0.23, not 0.230000004). */
+export function float32Decimal(v: number): number {
+  const f = Math.fround(v);
+  for (let p = 1; p < 9; p++) {
+    const d = +f.toPrecision(p);
+    if (Math.fround(d) === f) return d;
+  }
+  return +f.toPrecision(9);
+}
+
+/** A number as CSV text: the shortest float32 round trip; -inf, inf, nan spelled as NumPy/pandas read them. */
 export function numberText(v: number): string {
   if (v !== v) return 'nan';
   if (v === Infinity) return 'inf';
   if (v === -Infinity) return '-inf';
-  return String(+v.toPrecision(9));
+  return String(float32Decimal(v));
 }
 
 /**
@@ -72,12 +82,15 @@ export function longCsv(attentions: ArrayLike<number>, nLayer: number, nHead: nu
 
 // ----- JSON -------------------------------------------------------------------------------------------
 
-/** JSON has no NaN or infinities: they are written as the strings "NaN", "Infinity", "-Infinity". */
-export function jsonNumber(v: number): number | string {
+/**
+ * JSON has no NaN or infinities: they are written as the strings "NaN", "Infinity", "-Infinity". Tensor
+ * values are float32 and written as their shortest float32 decimal; other numbers as they are.
+ */
+export function jsonNumber(v: number, float32 = true): number | string {
   if (v !== v) return 'NaN';
   if (v === Infinity) return 'Infinity';
   if (v === -Infinity) return '-Infinity';
-  return +v.toPrecision(9);
+  return float32 ? float32Decimal(v) : v;
 }
 
 /** A tensor as {shape, data} (row-major), the CLI's JSON layout. */
@@ -91,9 +104,10 @@ export function tensorJson(values: ArrayLike<number>, shape: readonly number[]):
 
 /** Replaces non-finite numbers anywhere in plain data by their JSON strings (for stats objects). */
 export function jsonSafe(v: unknown): unknown {
-  if (typeof v === 'number') return jsonNumber(v);
+  if (typeof v === 'number') return jsonNumber(v, false);
   if (Array.isArray(v)) return v.map(jsonSafe);
-  if (ArrayBuffer.isView(v)) return Array.from(v as unknown as ArrayLike<number>, jsonNumber);
+  if (v instanceof Float32Array) return Array.from(v, (x) => jsonNumber(x));
+  if (ArrayBuffer.isView(v)) return Array.from(v as unknown as ArrayLike<number>, (x) => jsonNumber(x, false));
   if (typeof v === 'object' && v !== null) {
     const out: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(v)) out[k] = jsonSafe(x);

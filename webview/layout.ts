@@ -60,7 +60,8 @@ export function heatmapLayout(input: HeatmapLayoutInput): HeatmapLayout {
     const byWidth = (avail - left - 1) / cols;
     const byHeight = (maxH - top - 1) / rows;
     const cell = Math.min(maxCell, byWidth, byHeight);
-    return cell >= 1 ? Math.floor(cell) : cell;
+    // Whole-pixel cells while cells are a few pixels wide; below that, fractional cells fill the space.
+    return cell >= 3 ? Math.floor(cell) : cell;
   };
   let labelled = rowGutter > 0 || colGutter > 0;
   let cell = fit(rowGutter, colGutter);
@@ -70,8 +71,8 @@ export function heatmapLayout(input: HeatmapLayoutInput): HeatmapLayout {
   }
   const left = labelled ? rowGutter : 0;
   const top = labelled ? colGutter : 0;
-  const w = Math.max(1, cell >= 1 ? cell * cols : Math.floor(avail - left - 1));
-  const h = Math.max(1, cell >= 1 ? cell * rows : Math.floor(Math.min(maxH - top - 1, w * (rows / cols))));
+  const w = Math.max(1, Math.floor(cell * cols));
+  const h = Math.max(1, Math.floor(cell * rows));
   return {
     width: left + w + 1,
     height: top + h + 1,

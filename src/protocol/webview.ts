@@ -232,7 +232,6 @@ export const PANEL_STRING_KEYS = [
   "Reset switches",
   "Mask",
   "Softmax",
-  "layer {0}, head {1}: L = {2}, S = {3}, d_k = {4}, d_v = {5}, scale {6}",
   "Attention heads: one row per layer, one column per head",
   "H{0}",
   "L{0}",
