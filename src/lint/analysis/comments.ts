@@ -48,3 +48,27 @@ export function namedShapes(textBlock: string): Map<string, AxisInfo[]> {
   }
   return out;
 }
+
+/** The text a comment or docstring gives about one parameter: after `name:` up to `;`, a newline or the next `other:`. */
+export function paramDoc(textBlock: string, name: string): string | undefined {
+  const re = new RegExp(`(?:^|[^\\w.])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*(?:\\([^()]*\\))?\\s*:([^;\\n]*)`, 'g');
+  const m = re.exec(textBlock);
+  if (!m) return undefined;
+  // Stop at the next "word:" that starts another parameter's description.
+  return m[1].split(/[,.]\s+[A-Za-z_]\w*\s*:/)[0];
+}
+
+/** Mask semantics a parameter's description states: dtype and what True/1 means. */
+export function maskFromDoc(doc: string): { dtype?: 'bool' | 'int' | 'float'; polarity?: 'keep' | 'ignore'; additive?: boolean } {
+  const out: { dtype?: 'bool' | 'int' | 'float'; polarity?: 'keep' | 'ignore'; additive?: boolean } = {};
+  if (/\bbool(ean)?\b/i.test(doc)) out.dtype = 'bool';
+  else if (/\b(long|int(64|32)?)\b/i.test(doc)) out.dtype = 'int';
+  else if (/\bfloat\b/i.test(doc)) out.dtype = 'float';
+  if (/additive|-inf\b|large negative|0\s*(=|for|at)\s*(keep|attend)/i.test(doc)) out.additive = true;
+  const ignoreWords = '(pad|padding|padded|masked|mask(ed)?\\s*out|ignore[d]?|not\\s+allowed|do\\s+not\\s+attend|don\'t\\s+attend|invalid|blocked|excluded|hidden|future)';
+  const keepWords = '(keep|kept|attend|attended|real|valid|token|tokens|visible|allowed|may\\s+attend|can\\s+attend|present)';
+  const sep = '\\s*(=|==|means|:|is|at|for|->|marks)?\\s*(the\\s+|a\\s+)?';
+  if (new RegExp(`\\b(True|1)${sep}${ignoreWords}`, 'i').test(doc) || new RegExp(`\\b(False|0)${sep}${keepWords}`, 'i').test(doc)) out.polarity = 'ignore';
+  else if (new RegExp(`\\b(True|1)${sep}${keepWords}`, 'i').test(doc) || new RegExp(`\\b(False|0)${sep}${ignoreWords}`, 'i').test(doc)) out.polarity = 'keep';
+  return out;
+}

@@ -9,9 +9,9 @@ import { LineIndex } from '../syntax/positions';
 import { callArgs, dottedName, intLiteral, numberLiteral, operatorText, stringLiteral, type CallArgs } from '../syntax/python';
 import { childByField, firstNamedChild, namedChildren, text, unparen, walk, type PyNode, type PyTree } from '../syntax/tree';
 import { canonicalQualifiedName } from './apis';
-import { namedShapes, trailingCommentShape } from './comments';
+import { maskFromDoc, namedShapes, paramDoc, trailingCommentShape } from './comments';
 import { Facts, type Ctx } from './facts';
-import { dimOfName, isHeadCountName, isScaleName, isTokenIdsName, maskOfName, roleOfName } from './names';
+import { dimOfName, isCacheName, isHeadCountName, isScaleName, isTokenIdsName, maskOfName, roleOfName } from './names';
 import type { ClassInfo, Def, Scope, ScopeResult } from './scopes';
 import * as opsImpl from './ops';
 import { callOperator, evalAttributeOf, evalBinary, evalComparison, evalSubscript, evalUnary, setItemFill, type Call } from './ops';
@@ -60,7 +60,7 @@ export class Evaluator {
   private readonly inProgress = new Set<string>();
   private readonly pending: Ctx[] = [];
   private readonly bodiesDone = new Set<number>();
-  private readonly commentShapeCache = new Map<number, { byName: Map<string, AxisInfo[]> }>();
+  private readonly commentShapeCache = new Map<number, { byName: Map<string, AxisInfo[]>; block: string }>();
   private trailingShapes: Map<number, AxisInfo[]> | undefined;
   /** Names used as `X // n_head` when splitting heads (model widths), per function scope. */
   readonly modelDimTexts = new Set<string>();
@@ -71,7 +71,7 @@ export class Evaluator {
   ) {
     this.lines = new LineIndex(tree.source);
     const code = stripComments(tree.source);
-    this.halfPrecision = /\.half\(\)|float16|torch\.half\b|autocast|\bfp16\b|GradScaler|\bamp\b|mixed_precision|half_precision/.test(code);
+    this.halfPrecision = /\.half\(\)|(?<![A-Za-z])float16|torch\.half\b|autocast|\bfp16\b|GradScaler|use_amp|\bamp\.|mixed_precision|half_precision/.test(code);
     this.numpyStyleTranspose = /^\s*(import|from)\s+(numpy|jax)/m.test(tree.source) && !/^\s*(import|from)\s+torch/m.test(tree.source);
     this.mup = /\bmup\b|\bmuP\b|MuReadout|mu_param|attn_mult/.test(tree.source);
   }
@@ -435,7 +435,9 @@ export class Evaluator {
     if (p.kind === 'star') return { kind: 'tuple' };
     if (p.kind === 'kwstar') return UNKNOWN;
     // A parameter whose shape a comment or docstring states is a tensor, whatever its name suggests.
-    let v = this.commentShapes(this.ctxScope(scope)).byName.has(p.name) ? tensor() : this.valueFromParamName(p.name, p.node, scope.name === '__init__');
+    let v = this.valueFromParamName(p.name, p.node, scope.name === '__init__');
+    if (v.kind !== 'tensor' && this.commentShapes(this.ctxScope(scope)).byName.has(p.name)) v = this.tensorFromName(p.name);
+    v = this.applyParamDoc(scope, p.name, v);
     if (v.kind === 'tensor' && !v.role) v = this.nameRole(v, p.name);
     if (p.default) {
       const d = this.eval(p.default, this.defaultCtx(scope.parent ?? scope));
@@ -469,6 +471,27 @@ export class Evaluator {
       if (isHeadCountName(name)) return number({ headCount: true });
       if (/^(dim|axis|eps|dropout|p|training|causal|is_causal|bias|config|cfg|args|kwargs)$/.test(name)) return UNKNOWN;
     }
+    return this.tensorFromName(name, ann);
+  }
+
+  /** What the function's comments or docstring say a mask parameter means ("mask: (B, N) bool, True = padding"). */
+  private applyParamDoc(scope: Scope, name: string, v: AValue): AValue {
+    if (v.kind !== 'tensor' || !/mask/i.test(name)) return v;
+    const doc = paramDoc(this.commentShapes(this.ctxScope(scope)).block, name);
+    if (!doc) return v;
+    const m = maskFromDoc(doc);
+    if (m.additive && !m.polarity) return { ...v, mask: { additive: true, dtype: 'float', why: `\`${name}\` (documented as additive)` } };
+    if (!m.polarity) return m.dtype && v.mask ? { ...v, mask: { ...v.mask, dtype: m.dtype } } : v;
+    const meaning = m.polarity === 'keep' ? 'True/1 = attend' : 'True/1 = masked out';
+    return {
+      ...v,
+      ...(m.dtype ? { dtype: m.dtype } : {}),
+      mask: { polarity: m.polarity, dtype: m.dtype, padding: v.mask?.padding, padAxes: v.mask?.padAxes, why: `\`${name}\` (documented: ${doc.trim().slice(0, 60)}; ${meaning})` },
+    };
+  }
+
+  /** A tensor parameter: its role, mask polarity and token-id-ness as its name states them. */
+  private tensorFromName(name: string, ann = ''): AValue {
     const mask = maskOfName(name);
     const role = roleOfName(name);
     return tensor({
@@ -517,14 +540,15 @@ export class Evaluator {
     return this.trailingShapes.get(this.lines.position(stmtEnd).line);
   }
 
-  private commentShapes(scope: Scope): { byName: Map<string, AxisInfo[]> } {
+  private commentShapes(scope: Scope): { byName: Map<string, AxisInfo[]>; block: string } {
     const hit = this.commentShapeCache.get(scope.id);
     if (hit) return hit;
     let block = '';
     const body = childByField(scope.node, 'body');
     if (body) {
-      walk(body, (n) => {
-        if (n.type === 'function_definition' || n.type === 'class_definition') return false;
+      // Comments right after `def f():` sit beside the body in tree-sitter's tree, so walk the whole def.
+      walk(scope.node, (n) => {
+        if (n !== scope.node && (n.type === 'function_definition' || n.type === 'class_definition')) return false;
         if (n.type === 'comment') block += text(this.tree, n) + '\n';
         return true;
       });
@@ -534,7 +558,7 @@ export class Evaluator {
         if (s && s.type === 'string') block += text(this.tree, s) + '\n';
       }
     }
-    const r = { byName: namedShapes(block) };
+    const r = { byName: namedShapes(block), block };
     this.commentShapeCache.set(scope.id, r);
     return r;
   }
@@ -573,7 +597,11 @@ export class Evaluator {
     }
     if (recv.kind === 'object' && recv.object) {
       const method = this.classMethod(recv.object.cls, c.name);
-      if (method) return this.callFunction(method, c.node, c.args, c.ctx, recv);
+      if (method) {
+        const r = this.callFunction(method, c.node, c.args, c.ctx, recv);
+        // Methods of a KV cache (`cache.update(k, v)`, `kv_cache.update_and_fetch(...)`) return cached keys/values.
+        return isCacheName(recv.object.cls.name) || isCacheName(c.recvNode ? this.text(c.recvNode) : '') ? markFromCache(r) : r;
+      }
       const attr = this.attributeOfObject(recv, c.name);
       if (attr && attr.kind !== 'unknown' && attr.kind !== 'tensor') return this.applyValue(attr, c.calleeNode!, c.node, c.args, c.ctx);
       return opsImpl.callUnknownLayer(this, c);
@@ -714,6 +742,12 @@ function elementOf(v: AValue): AValue {
   if (v.kind === 'tuple' && v.elements && v.elements.length > 0) return joinAll(v.elements);
   if (v.kind === 'tensor') return opsImpl.dropFirstAxis(v);
   return UNKNOWN;
+}
+
+function markFromCache(v: AValue): AValue {
+  if (v.kind === 'tensor') return { ...v, fromCache: true };
+  if (v.kind === 'tuple' && v.elements) return { ...v, elements: v.elements.map((e) => (e.kind === 'tensor' || e.kind === 'unknown' ? { ...e, kind: 'tensor' as const, fromCache: true } : e)) };
+  return v;
 }
 
 function stripComments(src: string): string {

@@ -4,7 +4,7 @@ import type { DType, MaskInfo, TriRegion } from './values';
 
 /** A triangular mask's polarity: True above the diagonal marks the future (ignore); True on/below it keeps. */
 export function triMask(tri: TriRegion, dtype: DType | undefined, why: string): MaskInfo {
-  return { polarity: tri.region === 'upper' ? 'ignore' : 'keep', tri, dtype, why };
+  return { polarity: tri.region === 'upper' ? 'ignore' : 'keep', tri, causal: true, dtype, why };
 }
 
 /** `~m`, `m == 0`, `1 - m`, `logical_not(m)`: True and False swap. */
@@ -43,6 +43,7 @@ export function combineMasks(a: MaskInfo, b: MaskInfo, op: 'and' | 'or'): MaskIn
     polarity: a.polarity,
     dtype: a.dtype === b.dtype ? a.dtype : a.dtype === 'bool' || b.dtype === 'bool' ? 'bool' : undefined,
     padding: a.padding || b.padding ? true : undefined,
+    causal: a.causal || b.causal || !!a.tri || !!b.tri ? true : undefined,
     padAxes: padAxes.length > 0 ? padAxes : undefined,
     why: `${a.why} ${op === 'and' ? '&' : '|'} ${b.why}`,
     byName: a.byName && b.byName ? true : undefined,
@@ -60,6 +61,7 @@ export function emptyRowReason(m: MaskInfo): string | undefined {
     if (m.tri.region === 'lower' && m.tri.k < 0) return 'the mask also hides the diagonal, so the first query row has no visible key';
   }
   if (m.padAxes?.includes(-2)) return 'the padding mask varies along the query axis, so every padded query row is fully masked';
+  if (m.causal && m.padding && !m.tri) return 'it combines a causal mask with a padding mask, so with left padding the first query rows see only padding keys';
   return undefined;
 }
 

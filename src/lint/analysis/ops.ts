@@ -245,12 +245,14 @@ function scaleTarget(v: AValue): ScaleOp['on'] | undefined {
 }
 
 /** tensor * number or tensor / number. */
-function scaleTensor(ev: Evaluator, t: AValue, factor: AValue, factorNode: PyNode, opNode: PyNode, divide: boolean, ctx: Ctx): AValue {
+function scaleTensor(ev: Evaluator, t: AValue, factor: AValue, factorNode: PyNode, opNode: PyNode, divide: boolean, ctx: Ctx, tNode?: PyNode): AValue {
   const on = scaleTarget(t);
   let out = t;
   // A mask times a large negative constant is an additive mask built from it.
   if (t.mask && !t.mask.additive && !divide && isMaskingFill(factor)) {
     const m = t.mask;
+    ev.facts.fill.push({ node: opNode, ctx, how: 'add', target: t, targetNode: tNode, fillNode: factorNode, fill: factor, mask: t, maskNode: tNode, maskSelectsFill: true });
+    if (tNode) ev.facts.mask.push({ node: opNode, ctx, display: 'additive mask', param: 'mask', expects: 'ignore', maskNode: tNode, mask: t });
     return tensor({ ndim: t.ndim, axes: t.axes, mask: { ...m, additive: true, polarity: undefined, dtype: 'float', why: `${m.why} times a large negative number`, builtFrom: m.polarity } });
   }
   if (on) {
@@ -308,8 +310,8 @@ function emptyArgs(): CallArgs {
 
 function multiply(ev: Evaluator, lv: AValue, rv: AValue, l: PyNode | undefined, r: PyNode | undefined, node: PyNode, ctx: Ctx): AValue {
   if (lv.kind === 'number' && rv.kind === 'number') return numberTimes(lv, rv);
-  if (isNumberLike(rv) && l && r) return scaleTensor(ev, tensorish(lv), rv, r, node, false, ctx);
-  if (isNumberLike(lv) && l && r) return scaleTensor(ev, tensorish(rv), lv, l, node, false, ctx);
+  if (isNumberLike(rv) && l && r) return scaleTensor(ev, tensorish(lv), rv, r, node, false, ctx, l);
+  if (isNumberLike(lv) && l && r) return scaleTensor(ev, tensorish(rv), lv, l, node, false, ctx, r);
   // tensor * tensor
   if (lv.mask && rv.mask) return maskLogic(lv, rv, 'and');
   if (lv.mask?.additive === undefined && rv.kind === 'tensor' && rv.fillValue !== undefined && lv.mask) return scaleTensor(ev, lv, number({ num: rv.fillValue }), r!, node, false, ctx);
@@ -328,6 +330,9 @@ function multiply(ev: Evaluator, lv: AValue, rv: AValue, l: PyNode | undefined, 
     if (other.kind === 'number' || (name && isScaleName(name)) || other.scaleName) return scaleTensor(ev, t, other, otherNode, node, false, ctx);
     return { ...t, attn: t.attn!.stage === 'weights' ? t.attn : undefined, ops: t.ops };
   }
+  // logits * mask before any softmax (attention pooling logits, not q·kᵀ): a multiplicative mask.
+  if (lv.kind === 'tensor' && !lv.mask && r && rv.kind === 'tensor' && isMaskLike(ev, rv, r) && !isHeadMask(ev, r)) return addOp(lv, { kind: 'mask', node, how: 'mul', maskNode: r });
+  if (rv.kind === 'tensor' && !rv.mask && l && lv.kind === 'tensor' && isMaskLike(ev, lv, l) && !isHeadMask(ev, l)) return addOp(rv, { kind: 'mask', node, how: 'mul', maskNode: l });
   // q * scale where scale is a tensor (e.g. torch.tensor(d).rsqrt())
   if ((lv.role === 'query' || lv.role === 'key') && r && (rv.dimPow || rv.scaleName)) return scaleTensor(ev, lv, rv, r, node, false, ctx);
   if ((rv.role === 'query' || rv.role === 'key') && l && (lv.dimPow || lv.scaleName)) return scaleTensor(ev, rv, lv, l, node, false, ctx);
@@ -418,6 +423,10 @@ function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | u
   }
   // Scores + mask: an additive mask (or scores - large * mask).
   if (lv.attn && lv.attn.stage === 'scores' && r) {
+    if (op === '+' && rv.mask && !rv.mask.additive && rv.mask.polarity && rv.mask.dtype === 'bool') {
+      // A boolean mask added to the scores adds 0/1, not -inf.
+      return addOp(lv, { kind: 'mask', node, how: 'add01', maskNode: r });
+    }
     if (isMaskLike(ev, rv, r) || rv.mask?.additive) {
       return addOp(lv, { kind: 'mask', node, how: 'add', maskNode: r });
     }
@@ -1429,7 +1438,7 @@ function maskedFill(ev: Evaluator, c: Call, target0: AValue, maskNode: PyNode | 
   }
   if (target.attn?.stage === 'weights') {
     if (isNanMask(ev, maskNode)) return target;
-    if (isZero(fill)) {
+    if (isZero(fill) || masking) {
       ev.facts.weightsMask.push({ node: c.node, ctx: c.ctx, weights: target, maskNode });
       return { ...target, attn: { ...target.attn, postMask: [...(target.attn.postMask ?? []), c.node] } };
     }
@@ -2212,7 +2221,7 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
   if (qname === 'einops.rearrange' || qname === 'einops.repeat' || qname === 'einops.reduce') {
     return einopsRearrange(ev, c, val(ev, c, c.args.positional[0]), c.args.positional[1] ?? arg(c, 'pattern'), last === 'reduce');
   }
-  if (/^(torch|numpy|jax\.numpy|tensorflow)\.where$/.test(qname)) {
+  if (/^(torch|numpy|jax\.numpy|tensorflow)\.where$/.test(qname) || qname === 'jax.lax.select') {
     return where(ev, c, c.args.positional[0] ?? arg(c, 'condition'), c.args.positional[1] ?? arg(c, 'input') ?? arg(c, 'x'), c.args.positional[2] ?? arg(c, 'other') ?? arg(c, 'y'));
   }
   if (/^(torch|numpy|jax\.numpy|tensorflow)\.(cat|concat|concatenate|stack)$/.test(qname)) return concat(ev, c);
@@ -2221,7 +2230,14 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
   }
   if (qname === 'torch.nn.functional.dropout' || qname === 'tensorflow.nn.dropout' || qname === 'torch.dropout') return tensorish(val(ev, c, c.args.positional[0] ?? arg(c, 'input')));
   if (qname === 'torch.nn.functional.linear') return projectionOf(tensorish(val(ev, c, c.args.positional[0])), undefined, undefined, false);
-  if (qname === 'torch.nn.functional.pad') return tensorish(val(ev, c, c.args.positional[0]));
+  if (qname === 'torch.nn.functional.pad' || qname === 'torch.nn.functional.unfold') {
+    const x = tensorish(val(ev, c, c.args.positional[0] ?? arg(c, 'input')));
+    const fillArg = arg(c, 'value', 3);
+    const zeroPad = last === 'unfold' || !fillArg || isZero(val(ev, c, fillArg));
+    // Ones padded with zeros: 1 inside the image/sequence, 0 in the padding, i.e. a "keep" mask.
+    if (x.ones && zeroPad) return tensor({ dtype: x.dtype ?? 'float', mask: { polarity: 'keep', dtype: x.dtype ?? 'float', padding: true, why: `\`${ev.text(c.node).slice(0, 50)}\` (ones zero-padded by ${displayName(qname)}: 1 inside, 0 in the padding)` } });
+    return last === 'pad' ? x : tensor();
+  }
   if (qname === 'torch.nan_to_num' || qname === 'numpy.nan_to_num' || qname === 'torch.isnan' || qname === 'numpy.isnan') {
     ev.facts.nanGuarded.add(c.ctx.scope.id);
     return last === 'isnan' ? tensor({ dtype: 'bool' }) : tensorish(val(ev, c, c.args.positional[0]));

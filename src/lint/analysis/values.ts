@@ -59,6 +59,8 @@ export interface MaskInfo {
   readonly additive?: boolean;
   readonly dtype?: DType;
   readonly tri?: TriRegion;
+  /** Contains a causal (triangular) part, possibly combined with other masks. */
+  readonly causal?: boolean;
   /** Built from padding tokens (or a tokenizer's attention_mask). */
   readonly padding?: boolean;
   /** Negative axis indices along which the padding varies: -1 = key side, -2 = query side. */
@@ -86,7 +88,8 @@ export interface ScaleOp {
 export interface MaskOp {
   readonly kind: 'mask';
   readonly node: PyNode;
-  readonly how: 'fill' | 'where' | 'add' | 'mul' | 'setitem';
+  /** 'add01': a 0/1 (boolean) mask added to the scores as if it were additive. */
+  readonly how: 'fill' | 'where' | 'add' | 'add01' | 'mul' | 'setitem';
   readonly maskNode?: PyNode;
 }
 
@@ -346,6 +349,7 @@ function joinMask(a: MaskInfo | undefined, b: MaskInfo | undefined): MaskInfo | 
     additive,
     dtype: same(a.dtype, b.dtype),
     tri,
+    causal: a.causal && b.causal ? true : undefined,
     padding: a.padding || b.padding ? true : undefined,
     padAxes,
     why: a.why,

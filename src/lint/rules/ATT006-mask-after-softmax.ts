@@ -60,18 +60,20 @@ out = weights @ v`,
         }
         for (const group of byNode(softmaxSites).values()) {
           for (const site of group) {
-            if (!hasRoles(site.input)) continue;
+            const attention = hasRoles(site.input) || consumersOf(ev, site.node).length > 0;
+            if (!attention) continue;
             for (const alt of alternatives(site.input)) {
               const masks = alt.filter((o): o is MaskOp => o.kind === 'mask');
-              const mul = masks.filter((m) => m.how === 'mul');
-              if (mul.length === 0 || masks.length !== mul.length) continue;
-              const op = mul[0];
+              const bad = masks.filter((m) => m.how === 'mul' || m.how === 'add01');
+              if (bad.length === 0 || masks.length !== bad.length) continue;
+              const op = bad[0];
               if (reported.has(op.node.id)) continue;
               reported.add(op.node.id);
-              ctx.report({
-                node: op.node,
-                message: `${quote(ctx.text(op.node), 50)} multiplies the scores by a 0/1 mask before softmax: exp(0) = 1, so masked keys keep a large share of the weight. Fill them with -inf (masked_fill) instead.`,
-              });
+              const what =
+                op.how === 'mul'
+                  ? `multiplies the scores by a 0/1 mask before softmax: exp(0) = 1, so masked keys keep a large share of the weight`
+                  : `adds a boolean mask to the scores: True becomes +1, not -inf, so masked keys are not removed (they are even favoured)`;
+              ctx.report({ node: op.node, message: `${quote(ctx.text(op.node), 50)} ${what}. Fill the masked scores with -inf (masked_fill) instead.` });
             }
           }
         }

@@ -3,7 +3,8 @@
 import type { FillSite } from '../analysis/facts';
 import { emptyRowReason } from '../analysis/masks';
 import type { AValue } from '../analysis/values';
-import { childByField, unparen, type PyNode } from '../syntax/tree';
+import { rootName } from '../analysis/ops';
+import { unparen, type PyNode } from '../syntax/tree';
 import { quote, type FixSpec, type Rule, type RuleContext } from './rule';
 
 const FP16_MIN = -65504;
@@ -38,13 +39,11 @@ weights = scores.softmax(dim=-1)`,
     return {
       fill(site: FillSite) {
         if (reported.has(site.fillNode.id)) return;
-        const fill = site.fill;
+        const fill = fillNumber(site.fill);
+        if (!fill) return;
         const target = site.target;
-        const onAttention = !!target.attn && target.attn.stage === 'scores';
-        const buildingMask = !!target.mask || site.how === 'add';
-        if (!onAttention && !buildingMask) return;
-        if (fill.kind !== 'number') return;
-        const fillText = quote(ctx.text(site.fillNode), 30);
+        if (!relevantTarget(site)) return;
+        const fillText = quote(ctx.text(site.fillNode), 40);
         // 1. Below float16's range in half-precision code.
         const belowHalf = (fill.num !== undefined && Number.isFinite(fill.num) && fill.num < FP16_MIN) || (!fill.finfoMax && (fill.finfo === 'float32' || fill.finfo === 'float64'));
         if (belowHalf && ev.halfPrecision && !explicitlyFloat32(target)) {
@@ -62,20 +61,29 @@ weights = scores.softmax(dim=-1)`,
       },
     };
 
-    /** The literal's definition when the fill is a name bound once; else the masked_fill call or the value. */
+    /** The fill as a number: a literal, a finfo bound, or a tensor made with full(..., value). */
+    function fillNumber(v: AValue): AValue | undefined {
+      if (v.kind === 'number') return v;
+      if (v.kind === 'tensor' && v.fillValue !== undefined) return { kind: 'number', num: v.fillValue };
+      return undefined;
+    }
+
+    /** Fills that write into attention scores or into a mask being built (not arbitrary tensors). */
+    function relevantTarget(site: FillSite): boolean {
+      const t = site.target;
+      if (t.attn?.stage === 'scores') return true;
+      if (t.mask || site.how === 'add') return true;
+      if (t.kind === 'tensor' && t.fillValue === 0) return true; // where(cond, zeros, -big): an additive bias
+      const name = site.targetNode ? rootName(ev, site.targetNode) : undefined;
+      return !!name && /mask|bias/i.test(name);
+    }
+
+    /** The call that writes the fill; the fill argument itself when it is written inline (its own line in a multi-line call). */
     function location(site: FillSite): PyNode {
       const f = unparen(site.fillNode);
-      let defs;
-      if (f.type === 'identifier') defs = ev.resolve(f, ctx.text(f));
-      else if (f.type === 'attribute') {
-        const obj = childByField(f, 'object');
-        const attr = childByField(f, 'attribute');
-        const self = obj ? ev.eval(obj, site.ctx) : undefined;
-        if (self?.object && attr) defs = ev.classAttrDefs(self.object.cls, `self.${ctx.text(attr)}`);
-      }
-      if (defs && defs.length === 1 && defs[0].value && (defs[0].kind === 'assign' || defs[0].kind === 'param')) return defs[0].value;
-      if (defs && defs.length === 1 && defs[0].kind === 'param' && defs[0].param?.default) return defs[0].param.default;
-      return site.how === 'masked_fill' ? site.node : site.fillNode;
+      if (site.how === 'add') return site.fillNode;
+      if (f.type === 'identifier' || f.type === 'attribute') return site.node;
+      return site.fillNode;
     }
 
     function explicitlyFloat32(v: AValue): boolean {

@@ -1,6 +1,6 @@
 // ATT008: causal pitfalls of F.scaled_dot_product_attention.
 import type { SdpaSite } from '../analysis/facts';
-import { unparen } from '../syntax/tree';
+import { unparen, type PyNode } from '../syntax/tree';
 import { quote, type Rule, type RuleContext } from './rule';
 
 export const ATT008: Rule = {
@@ -33,19 +33,55 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
   },
 
   create(ctx: RuleContext) {
+    const ev = ctx.analysis;
     const reported = new Set<number>();
+
+    /** 'true' for a literal True; 'maybe' for a flag that can be True; undefined when provably False/None. */
+    const causalIs = (site: SdpaSite): 'true' | 'maybe' | undefined => {
+      if (!site.causalNode) return undefined;
+      const valueNode = site.causalNode.type === 'keyword_argument' ? site.causalNode.children.find((c) => c.field === 'value') : site.causalNode;
+      if (!valueNode) return undefined;
+      const t = ctx.text(unparen(valueNode));
+      if (t === 'True') return 'true';
+      if (t === 'False' || t === 'None' || t === '0') return undefined;
+      // A flag computed from whether a mask exists (HF: `is_causal = causal_mask is None and q_len > 1`) excludes the mask.
+      if (/\bis\s+(not\s+)?None\b/.test(t) || definitionsMention(valueNode, site, /\bis\s+(not\s+)?None\b|\bnot\s+\w*mask/)) return undefined;
+      return 'maybe';
+    };
+
+    function definitionsMention(node: PyNode, site: SdpaSite, re: RegExp): boolean {
+      const u = unparen(node);
+      if (u.type !== 'identifier') return false;
+      const defs = ev.resolve(u, ctx.text(u)) ?? [];
+      void site;
+      return defs.some((d) => d.value !== undefined && re.test(ctx.text(d.value)));
+    }
+
+    /** The call sits under `if L == S:`-style guards that compare query and key lengths. */
+    function lengthGuarded(node: PyNode): boolean {
+      for (let p = node.parent; p; p = p.parent) {
+        if (p.type === 'if_statement' || p.type === 'elif_clause' || p.type === 'conditional_expression') {
+          const cond = p.type === 'conditional_expression' ? p.children.filter((c) => c.named)[1] : p.children.find((c) => c.field === 'condition');
+          if (cond && /==/.test(ctx.text(cond)) && /shape|size|len|\b[LSTN]\b|q_len|kv_len|seq/i.test(ctx.text(cond))) return true;
+        }
+        if (p.type === 'function_definition') break;
+      }
+      return false;
+    }
+
     return {
       sdpa(site: SdpaSite) {
         if (site.framework !== 'torch' || !site.causalNode) return;
-        const valueNode = site.causalNode.type === 'keyword_argument' ? site.causalNode.children.find((c) => c.field === 'value') : site.causalNode;
-        if (!valueNode || ctx.text(unparen(valueNode)) !== 'True') return;
-        if (reported.has(site.node.id)) return;
-        if (site.maskNode && site.mask && site.mask.kind !== 'none' && unparen(site.maskNode).type !== 'none') {
+        const causal = causalIs(site);
+        if (!causal || reported.has(site.node.id)) return;
+        const maskGiven = site.maskNode && site.mask && site.mask.kind !== 'none' && unparen(site.maskNode).type !== 'none';
+        if (maskGiven) {
           reported.add(site.node.id);
-          ctx.report({ node: site.causalNode, message: `is_causal=True is passed together with attn_mask=${quote(ctx.text(site.maskNode), 40)}: ${site.display} raises an error when both are set. Fold the causal mask into attn_mask, or pass only one of them.` });
+          const flag = causal === 'true' ? 'is_causal=True' : `is_causal=${ctx.text(site.causalNode.type === 'keyword_argument' ? site.causalNode.children.find((c) => c.field === 'value')! : site.causalNode)} (True on some calls)`;
+          ctx.report({ node: site.causalNode, message: `${flag} is passed together with attn_mask=${quote(ctx.text(site.maskNode!), 40)}: ${site.display} raises an error when both are set. Fold the causal mask into attn_mask, or pass only one of them.` });
           return;
         }
-        if (site.k.fromCache && !site.q.fromCache) {
+        if (causal === 'true' && site.k.fromCache && !site.q.fromCache && !lengthGuarded(site.node)) {
           reported.add(site.node.id);
           ctx.report({ node: site.causalNode, message: `is_causal=True on keys ${quote(site.kNode ? ctx.text(site.kNode) : 'k', 30)} that include a KV cache: the causal mask is top-left aligned, so with fewer queries than keys the new tokens cannot see the most recent cached keys. Build a bottom-right aligned mask (tril(diagonal=S - L)) or use causal_lower_right.` });
         }
