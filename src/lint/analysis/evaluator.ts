@@ -435,6 +435,8 @@ export class Evaluator {
     if (p.kind === 'star') return { kind: 'tuple' };
     if (p.kind === 'kwstar') return UNKNOWN;
     // A parameter whose shape a comment or docstring states is a tensor, whatever its name suggests.
+    const annotated = this.annotatedClass(p.node);
+    if (annotated) return { kind: 'object', object: { cls: annotated } };
     let v = this.valueFromParamName(p.name, p.node, scope.name === '__init__');
     if (v.kind !== 'tensor' && this.commentShapes(this.ctxScope(scope)).byName.has(p.name)) v = this.tensorFromName(p.name);
     v = this.applyParamDoc(scope, p.name, v);
@@ -472,6 +474,17 @@ export class Evaluator {
       if (/^(dim|axis|eps|dropout|p|training|causal|is_causal|bias|config|cfg|args|kwargs)$/.test(name)) return UNKNOWN;
     }
     return this.tensorFromName(name, ann);
+  }
+
+  /** `cache: ContiguousCache` / `Optional[KVCache]` where the class is defined in this file. */
+  private annotatedClass(nameNode: PyNode): ClassInfo | undefined {
+    const annotation = nameNode.parent ? childByField(nameNode.parent, 'type') : undefined;
+    if (!annotation) return undefined;
+    const m = /^(?:Optional\[)?([A-Za-z_]\w*)\]?$/.exec(text(this.tree, annotation).replace(/\s+/g, ''));
+    if (!m) return undefined;
+    const defs = this.sr.module.envAtEnd.get(m[1]);
+    const d = defs && defs.length === 1 ? defs[0] : undefined;
+    return d?.kind === 'classdef' ? d.defines?.classInfo : undefined;
   }
 
   /** What the function's comments or docstring say a mask parameter means ("mask: (B, N) bool, True = padding"). */

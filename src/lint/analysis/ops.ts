@@ -1975,6 +1975,8 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
     case 'update':
       return { kind: 'tuple', elements: [tensor({ fromCache: true, role: 'key' }), tensor({ fromCache: true, role: 'value' })] };
     default:
+      // Methods of a KV cache object we cannot see into return cached keys/values.
+      if (c.recvNode && isCacheName(rootName(ev, c.recvNode) ?? '')) return tensor({ fromCache: true });
       return t.role || t.attn ? addOp(tensor(), { kind: 'opaque', node: c.node }) : tensor();
   }
 }
@@ -2285,7 +2287,81 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
   }
   if (qname === 'math.log' || qname === 'math.exp') return number();
   if (qname.startsWith('math.')) return number();
+  if (fw === 'user' && !qname.startsWith('builtins.')) {
+    const generic = genericLibraryCall(ev, c, last);
+    if (generic) return generic;
+  }
   return fw === 'user' ? callUnknown(ev, c) : tensor();
+}
+
+/**
+ * Functions of array libraries we have no table for (CNTK, MXNet, Paddle, ttnn, ...), recognised by the
+ * names every library uses for the same operation. Only operations whose meaning does not vary are mapped.
+ */
+function genericLibraryCall(ev: Evaluator, c: Call, last: string): AValue | undefined {
+  const p = c.args.positional;
+  const flag = (...names: string[]): boolean => names.some((n) => isTrue(ev, arg(c, n)));
+  switch (last) {
+    case 'matmul':
+    case 'bmm':
+    case 'batch_matmul':
+    case 'batch_dot':
+    case 'mm':
+    case 'times':
+    case 'times_transpose':
+      if (p.length < 2) return undefined;
+      return matmul(ev, c, val(ev, c, p[0]), val(ev, c, p[1]), p[0], p[1], displayName(c.name), {
+        transB: last === 'times_transpose' || flag('transpose_b', 'transpose_y', 'adj_y', 'trans_b', 'transb'),
+        transA: flag('transpose_a', 'transpose_x', 'adj_x', 'trans_a', 'transa'),
+      });
+    case 'mul':
+    case 'multiply':
+    case 'elemwise_mul':
+    case 'broadcast_mul':
+    case 'div':
+    case 'divide':
+    case 'true_divide':
+    case 'elemwise_div':
+    case 'broadcast_div':
+    case 'add':
+    case 'elemwise_add':
+    case 'broadcast_add':
+    case 'sub':
+    case 'subtract': {
+      if (p.length < 2) return undefined;
+      const op = /mul/.test(last) ? '*' : /div/.test(last) ? '/' : /add/.test(last) ? '+' : '-';
+      return callOperator(ev, op, val(ev, c, p[0]), val(ev, c, p[1]), p[0], p[1], c.node, c.ctx);
+    }
+    case 'reshape':
+      return p.length >= 2 ? reshapeValue(ev, c, tensorish(val(ev, c, p[0])), [p[1]]) : undefined;
+    case 'permute': {
+      if (p.length < 2) return undefined;
+      const perm = permFromArgs(ev, c, p.slice(1));
+      const x = tensorish(val(ev, c, p[0]));
+      return perm ? permuteValue(x, perm) : stripRank(x);
+    }
+    case 'swapaxes':
+      return p.length === 3 ? transposeValue(ev, val(ev, c, p[0]), intOf(ev, c, p[1]), intOf(ev, c, p[2])) : undefined;
+    case 'softmax': {
+      const input = p[0];
+      const dimName = c.args.keywords.has('dim') ? 'dim' : 'axis';
+      const dimValue = argument(c.args, dimName, 1);
+      if (!input || !dimValue) return undefined;
+      const api: SoftmaxApi = { display: displayName(c.name), dimParam: dimName, dimPos: 1, defaultDim: -1, framework: 'user' };
+      return softmax(ev, c, api, val(ev, c, input), input, { dimNode: argumentNode(c.args, dimName, 1), dimValueNode: dimValue, ownerNode: c.node, argListNode: c.args.list });
+    }
+    case 'linear':
+    case 'dense':
+    case 'fully_connected':
+      return p.length >= 1 ? projectionOf(tensorish(val(ev, c, p[0])), undefined, undefined, false) : undefined;
+    case 'Constant':
+    case 'constant': {
+      const v = val(ev, c, p[0]);
+      return v.kind === 'number' ? v : undefined;
+    }
+    default:
+      return undefined;
+  }
 }
 
 function isTrue(ev: Evaluator, node: PyNode | undefined): boolean {
