@@ -1,9 +1,9 @@
-// WebAssembly SIMD kernel: the module assembled from ./wasm/simd-kernel.wat does the arithmetic (packing,
+// WebAssembly SIMD kernel: the module assembled from ./wasm/simd-kernel.wat does the arithmetic (B packing,
 // 4x8 register-tiled micro-kernel, softmax rows); this file owns its memory and the cache blocking loops.
 //
-// A gemm call copies its operands into the module's memory (row by row, TypedArray.set = memcpy), packs and
-// multiplies them there block by block, and copies C back out. Copies are O(mk + kn + mn) against the
-// O(mnk) product (about 4% of a 512x768x768 product; see bench/kernels.ts). The memory grows as needed and is
+// A gemm call copies its operands into the module's memory (row by row, TypedArray.set = memcpy), multiplies
+// them there block by block, and copies C back out. Copies are O(mk + kn + mn) against the O(mnk) product
+// (about 1-4% of a 512x768x768 product; bench/kernels.ts measures them). The memory grows as needed and is
 // kept for the next call; a product whose operands would need more than 64 MiB is split.
 import type { GemmArgs, Kernel, SoftmaxRowsArgs } from './kernel';
 import { checkGemmArgs, checkSoftmaxRowsArgs } from './check-args';
@@ -17,6 +17,7 @@ const NR = 8;
 /**
  * Cache blocking. A B panel (KC x 8 floats, 8 KiB) stays in L1 while the A block (MC x KC, 128 KiB) streams
  * from L2; the packed B block (KC x NC, 1 MiB) is reused by every A block. MC is a multiple of MR, NC of NR.
+ * (Measured on a Zen 3 EPYC: KC 128..256 and MC 64..128 are within noise of each other; KC 384+ is slower.)
  */
 export const BLOCKING = { kc: 256, mc: 128, nc: 1024 } as const;
 
@@ -36,10 +37,9 @@ const SOFTMAX_STAGED_FLOATS = 1 << 20;
 
 interface SimdExports {
   memory: WebAssembly.Memory;
-  packA(src: number, lda: number, mc: number, kc: number, dst: number): void;
   packB(src: number, ldb: number, kc: number, nc: number, dst: number): void;
   packBT(src: number, ldb: number, kc: number, nc: number, dst: number): void;
-  macro(mc: number, nc: number, kc: number, pa: number, pb: number, c: number, ldc: number, alpha: number, accumulate: number): void;
+  macro(mc: number, nc: number, kc: number, a: number, lda: number, pb: number, c: number, ldc: number, alpha: number, accumulate: number): void;
   softmaxRows(x: number, rows: number, cols: number, ld: number, maskedNaN: number): void;
   expInto(x: number, count: number): void;
 }
@@ -176,19 +176,32 @@ export class WasmSimdKernel implements Kernel {
       return;
     }
     const { kc: KC, mc: MC, nc: NC } = BLOCKING;
-    // memory layout (bytes): packed A block | packed B block | A (m x k) | B (k x n, or n x k) | C (mPad x nPad)
-    const pa = 0;
-    const pb = align64(pa + MC * KC * 4);
+    // memory layout (bytes): packed B block | A (mPad x k) | B (k x n) | C (mPad x ldcW)
+    const pb = 0;
     const aAt = align64(pb + NC * KC * 4);
-    const bAt = align64(aAt + m * k * 4);
+    const bAt = align64(aAt + mPad * k * 4);
     const cAt = align64(bAt + k * n * 4);
     const ldcW = stagedLd(nPad);
     const mem = this.memory(cAt + mPad * ldcW * 4);
 
-    copyRows(args.a, args.aOff, args.lda, mem, aAt / 4, k, m, k);
-    if (transB) copyRows(args.b, args.bOff, args.ldb, mem, bAt / 4, k, n, k);
-    else copyRows(args.b, args.bOff, args.ldb, mem, bAt / 4, n, k, n);
-    if (beta === 1) copyRows(args.c, args.cOff, args.ldc, mem, cAt / 4, ldcW, m, n);
+    // A, and B when transB, are staged k-block by k-block: for each block of KC columns, all rows of that block,
+    // kc floats apart, so a block of A the micro-kernel reads (and a block of B to pack) is one contiguous range.
+    // The block of columns pc..pc+kc of A starts at float aAt/4 + pc*mPad. Padding (A's rows past m; C's rows
+    // and columns past the matrix when C is read) only ever reaches C's padding, but is zeroed so that no stale
+    // subnormal float slows the arithmetic down.
+    for (let pc = 0; pc < k; pc += KC) {
+      const kc = Math.min(KC, k - pc);
+      const block = aAt / 4 + pc * mPad;
+      copyRows(args.a, args.aOff + pc, args.lda, mem, block, kc, m, kc);
+      mem.fill(0, block + m * kc, block + mPad * kc);
+      if (transB) copyRows(args.b, args.bOff + pc, args.ldb, mem, bAt / 4 + pc * n, kc, n, kc);
+    }
+    if (!transB) copyRows(args.b, args.bOff, args.ldb, mem, bAt / 4, n, k, n);
+    if (beta === 1) {
+      copyRows(args.c, args.cOff, args.ldc, mem, cAt / 4, ldcW, m, n);
+      if (ldcW > n) for (let i = 0; i < m; i++) mem.fill(0, cAt / 4 + i * ldcW + n, cAt / 4 + (i + 1) * ldcW);
+      mem.fill(0, cAt / 4 + m * ldcW, cAt / 4 + mPad * ldcW);
+    }
 
     const alpha = args.alpha ?? 1;
     const w = this.wasm;
@@ -196,13 +209,12 @@ export class WasmSimdKernel implements Kernel {
       const nc = Math.min(NC, n - jc);
       for (let pc = 0; pc < k; pc += KC) {
         const kc = Math.min(KC, k - pc);
-        if (transB) w.packBT(bAt + 4 * (jc * k + pc), k, kc, nc, pb);
+        if (transB) w.packBT(bAt + 4 * (pc * n + jc * kc), kc, kc, nc, pb);
         else w.packB(bAt + 4 * (pc * n + jc), n, kc, nc, pb);
         const accumulate = beta === 1 || pc > 0 ? 1 : 0;
         for (let ic = 0; ic < m; ic += MC) {
           const mc = Math.min(MC, m - ic);
-          w.packA(aAt + 4 * (ic * k + pc), k, mc, kc, pa);
-          w.macro(mc, nc, kc, pa, pb, cAt + 4 * (ic * ldcW + jc), ldcW, alpha, accumulate);
+          w.macro(mc, nc, kc, aAt + 4 * (pc * mPad + ic * kc), kc, pb, cAt + 4 * (ic * ldcW + jc), ldcW, alpha, accumulate);
         }
       }
     }
