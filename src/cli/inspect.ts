@@ -253,6 +253,25 @@ export function terminalText(s: string): string {
   return `"${escaped}"`;
 }
 
+/** Columns a string takes in a terminal: East Asian wide and full-width characters take two. */
+export function displayWidth(s: string): number {
+  let w = 0;
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    const wide =
+      (c >= 0x1100 && c <= 0x115f) || (c >= 0x2e80 && c <= 0xa4cf && c !== 0x303f) || (c >= 0xac00 && c <= 0xd7a3) ||
+      (c >= 0xf900 && c <= 0xfaff) || (c >= 0xfe30 && c <= 0xfe4f) || (c >= 0xff00 && c <= 0xff60) ||
+      (c >= 0xffe0 && c <= 0xffe6) || (c >= 0x1f300 && c <= 0x1f64f) || (c >= 0x20000 && c <= 0x3fffd);
+    w += wide ? 2 : 1;
+  }
+  return w;
+}
+
+/** s padded with spaces to `width` terminal columns. */
+function padColumns(s: string, width: number): string {
+  return s + ' '.repeat(Math.max(0, width - displayWidth(s)));
+}
+
 interface RowSummary {
   top: Array<{ key: number; weight: number }>;
   entropy: number;
@@ -306,7 +325,7 @@ function numberText(x: number, digits: number): string {
 function writeText(io: InspectIO, session: InspectSession, run: RunResult, found: string[]): void {
   const { model, tokens, nLayer, nHead, seqLen: T } = run;
   const label = (i: number) => `${String(i).padStart(String(T - 1).length)} ${terminalText(tokens[i].display)}`;
-  const width = Math.min(28, Math.max(...tokens.map((_, i) => label(i).length)));
+  const width = Math.min(28, Math.max(...tokens.map((_, i) => displayWidth(label(i)))));
   const out: string[] = [];
   out.push(`model   ${model.name}`);
   out.push(`        ${model.detail}`);
@@ -320,8 +339,8 @@ function writeText(io: InspectIO, session: InspectSession, run: RunResult, found
       const lines = [`\nlayer ${l} head ${h}   mean H ${numberText(meanEntropy, 3)}`];
       const cell = width + 6; // label, a space, the weight (5 characters)
       rows.forEach((row, i) => {
-        const keys = row.top.map((t) => `${label(t.key).padEnd(width)} ${numberText(t.weight, 3)}`).join('   ');
-        lines.push(`  ${label(i).padEnd(width)} → ${keys.padEnd(3 * cell + 6)}   H ${numberText(row.entropy, 3)}`);
+        const keys = row.top.map((t) => `${padColumns(label(t.key), width)} ${numberText(t.weight, 3)}`).join('   ');
+        lines.push(`  ${padColumns(label(i), width)} → ${padColumns(keys, 3 * cell + 6)}   H ${numberText(row.entropy, 3)}`);
       });
       io.stdout(lines.join('\n') + '\n');
     }

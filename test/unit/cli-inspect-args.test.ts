@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { float32Json, inspectMain, parseInspectArgs, summarizeHead, terminalText } from '../../src/cli/inspect';
+import { displayWidth, float32Json, inspectMain, parseInspectArgs, summarizeHead, terminalText } from '../../src/cli/inspect';
 import { FIXTURE_DIR, assertClose, loadFixture, toFloat } from './helpers/fixtures';
 
 async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -88,6 +88,13 @@ describe('inspect: output helpers', () => {
     assert.equal(terminalText('\u001b[31mred'), '"\\u{001B}[31mred"');
     assert.equal(terminalText('\u202eevil'), '"\\u{202E}evil"');
     assert.equal(terminalText('猫 ␣world'), '"猫 ␣world"');
+  });
+
+  it('displayWidth counts wide characters as two columns', () => {
+    assert.equal(displayWidth('cat'), 3);
+    assert.equal(displayWidth('"猫が"'), 6);
+    assert.equal(displayWidth('ｃａｔ'), 6); // full-width Latin
+    assert.equal(displayWidth('한국'), 4);
   });
 
   it('summarizeHead: top 3 keys by weight (ties to the earlier key, zeros left out) and row entropies', () => {
