@@ -1,5 +1,5 @@
-// WebAssembly SIMD kernel: the module assembled from ./wasm/simd-kernel.wat does the arithmetic (B packing,
-// 4x8 register-tiled micro-kernel, softmax rows); this file owns its memory and the cache blocking loops.
+// WebAssembly SIMD kernel: the module assembled from ./wasm/simd-kernel.wat does the arithmetic (packing,
+// 4x8 register-tiled micro-kernels, softmax rows); this file owns its memory and the cache blocking loops.
 //
 // A gemm call copies its operands into the module's memory (row by row, TypedArray.set = memcpy), multiplies
 // them there block by block, and copies C back out. Copies are O(mk + kn + mn) against the O(mnk) product
@@ -22,6 +22,12 @@ const NR = 8;
 export const BLOCKING = { kc: 256, mc: 128, nc: 1024 } as const;
 
 /**
+ * From this many columns of C on, each block of A is packed in 4-row panels first (a pass over A that the
+ * micro-kernel's shorter inner loop repays when every A element is used n times); below, it is read in place.
+ */
+export const PACK_A_MIN_N = 256;
+
+/**
  * Default for the largest number of floats (A + B + padded C) one gemm call stages in the module's memory
  * (64 MiB); bigger products are split into products that fit.
  */
@@ -30,6 +36,8 @@ const MAX_STAGED_FLOATS = 1 << 24;
 export interface WasmSimdKernelOptions {
   /** Overrides MAX_STAGED_FLOATS (tests use a small value to exercise the splitting). */
   maxStagedFloats?: number;
+  /** Overrides PACK_A_MIN_N (tests use 0 and Infinity to exercise both ways of reading A). */
+  packAMinN?: number;
 }
 
 /** Rows per softmax call (the rows are staged in the module's memory). */
@@ -37,9 +45,13 @@ const SOFTMAX_STAGED_FLOATS = 1 << 20;
 
 interface SimdExports {
   memory: WebAssembly.Memory;
+  packA(src: number, lda: number, mc: number, kc: number, dst: number): void;
   packB(src: number, ldb: number, kc: number, nc: number, dst: number): void;
   packBT(src: number, ldb: number, kc: number, nc: number, dst: number): void;
-  macro(mc: number, nc: number, kc: number, a: number, lda: number, pb: number, c: number, ldc: number, alpha: number, accumulate: number): void;
+  macro(
+    mc: number, nc: number, kc: number, a: number, lda: number, packedA: number, pb: number,
+    c: number, ldc: number, alpha: number, accumulate: number,
+  ): void;
   softmaxRows(x: number, rows: number, cols: number, ld: number, maskedNaN: number): void;
   expInto(x: number, count: number): void;
 }
@@ -124,6 +136,7 @@ export class WasmSimdKernel implements Kernel {
   readonly name = 'wasm-simd' as const;
   private view: Float32Array;
   private readonly maxStagedFloats: number;
+  private readonly packAMinN: number;
 
   constructor(
     private readonly wasm: SimdExports,
@@ -131,6 +144,7 @@ export class WasmSimdKernel implements Kernel {
   ) {
     this.view = new Float32Array(wasm.memory.buffer);
     this.maxStagedFloats = options.maxStagedFloats ?? MAX_STAGED_FLOATS;
+    this.packAMinN = options.packAMinN ?? PACK_A_MIN_N;
   }
 
   /** Bytes of linear memory the module holds now. */
@@ -176,9 +190,10 @@ export class WasmSimdKernel implements Kernel {
       return;
     }
     const { kc: KC, mc: MC, nc: NC } = BLOCKING;
-    // memory layout (bytes): packed B block | A (mPad x k) | B (k x n) | C (mPad x ldcW)
+    // memory layout (bytes): packed B block | packed A block | A (mPad x k) | B (k x n) | C (mPad x ldcW)
     const pb = 0;
-    const aAt = align64(pb + NC * KC * 4);
+    const pa = align64(pb + NC * KC * 4);
+    const aAt = align64(pa + MC * KC * 4);
     const bAt = align64(aAt + mPad * k * 4);
     const cAt = align64(bAt + k * n * 4);
     const ldcW = stagedLd(nPad);
@@ -204,6 +219,7 @@ export class WasmSimdKernel implements Kernel {
     }
 
     const alpha = args.alpha ?? 1;
+    const packA = n >= this.packAMinN;
     const w = this.wasm;
     for (let jc = 0; jc < n; jc += NC) {
       const nc = Math.min(NC, n - jc);
@@ -214,7 +230,14 @@ export class WasmSimdKernel implements Kernel {
         const accumulate = beta === 1 || pc > 0 ? 1 : 0;
         for (let ic = 0; ic < m; ic += MC) {
           const mc = Math.min(MC, m - ic);
-          w.macro(mc, nc, kc, aAt + 4 * (pc * mPad + ic * kc), kc, pb, cAt + 4 * (ic * ldcW + jc), ldcW, alpha, accumulate);
+          const aBlock = aAt + 4 * (pc * mPad + ic * kc);
+          const cBlock = cAt + 4 * (ic * ldcW + jc);
+          if (packA) {
+            w.packA(aBlock, kc, mc, kc, pa);
+            w.macro(mc, nc, kc, pa, kc, 1, pb, cBlock, ldcW, alpha, accumulate);
+          } else {
+            w.macro(mc, nc, kc, aBlock, kc, 0, pb, cBlock, ldcW, alpha, accumulate);
+          }
         }
       }
     }

@@ -98,9 +98,12 @@ describe('kernels: gemm', () => {
   before(async () => {
     assert.ok(wasmSimdSupported(), 'this Node.js supports WebAssembly SIMD, so the wasm kernel must be tested');
     kernels.push(await createWasmSimdKernel());
-    // a wasm kernel that may stage only a few floats, so products are split along m, n and k
-    const splitting = await createWasmSimdKernel({ maxStagedFloats: 700 });
-    kernels.push({ name: 'wasm-simd', gemm: splitting.gemm, softmaxRows: splitting.softmaxRows });
+    // the wasm kernel with A always packed (by default only from n = 256 on), and one that may stage only a few
+    // floats, so that products are split along m, n and k
+    for (const options of [{ packAMinN: 0 }, { maxStagedFloats: 700 }]) {
+      const variant = await createWasmSimdKernel(options);
+      kernels.push({ name: 'wasm-simd', gemm: variant.gemm, softmaxRows: variant.softmaxRows });
+    }
   });
 
   it('matches the float64 reference on random shapes, views, alpha and beta (m, n, k in 1..70)', () => {
@@ -158,7 +161,7 @@ describe('kernels: gemm', () => {
     for (const [m, n, k, transB] of shapes) {
       const cs = { ...base, m, n, k, transB, alpha: 0.125, beta: (m % 2) as 0 | 1, seed: m * n + k };
       const args = build(cs);
-      for (const kernel of kernels.slice(0, 2)) check(kernel, args, label(cs));
+      for (const kernel of kernels.slice(0, 3)) check(kernel, args, label(cs));
     }
   });
 

@@ -8,9 +8,11 @@
 ;;   - C is computed in register tiles of 4 rows x 8 columns (eight f32x4 accumulators);
 ;;   - B is packed in panels of 8 columns: for each p, B[p, j..j+7] side by side (32 bytes, two f32x4 loads),
 ;;     zero-padded past the last column; a panel (kc x 8) stays in L1 while a block of A streams past it;
-;;   - A is not packed: the caller stages each block of A (mc x kc) contiguously, rows kc floats apart, and the
-;;     micro-kernel broadcasts A[i..i+3, p] from 4 rows with v128.load32_splat. (Packing A in panels costs a
-;;     pass over A per product, which only pays when n is large; attention's P.V has n = 64.)
+;;   - A: the caller stages each block of A (mc x kc) contiguously, rows kc floats apart; the micro-kernel
+;;     broadcasts A[i..i+3, p] with v128.load32_splat, either straight from those 4 rows ($micro) or, for
+;;     wide products, from panels packed by $packA (4 values side by side per p: fewer address computations
+;;     per step, $microPacked). Packing costs a pass over A per block of B columns, which only pays when n is
+;;     large (attention's P.V has n = 64).
 ;;   - the caller's C and A buffers are padded to whole tiles, so the micro-kernel always computes a full 4x8
 ;;     tile and the caller copies out only the real part.
 ;; Softmax rows: max pass, exp pass (polynomial exp, see $expPass) with the sum in float64, scale pass.
@@ -24,6 +26,88 @@
   ;; ------------------------------------------------------------------------------------------------------
   ;; Packing
   ;; ------------------------------------------------------------------------------------------------------
+
+  ;; packA: the block A[0:mc, 0:kc] (row-major at $src, rows $lda floats apart) -> panels of 4 rows at $dst.
+  ;; Panel q occupies kc*4 floats: for p = 0..kc-1, A[4q+0, p], A[4q+1, p], A[4q+2, p], A[4q+3, p]
+  ;; (rows past mc read as 0).
+  (func $packA (export "packA") (param $src i32) (param $lda i32) (param $mc i32) (param $kc i32) (param $dst i32)
+    (local $ldab i32) (local $i i32) (local $rows i32) (local $kc4 i32) (local $p i32) (local $pb i32)
+    (local $r0 i32) (local $r1 i32) (local $r2 i32) (local $r3 i32) (local $ii i32)
+    (local $v0 v128) (local $v1 v128) (local $v2 v128) (local $v3 v128)
+    (local $t0 v128) (local $t1 v128) (local $t2 v128) (local $t3 v128)
+    (local.set $ldab (i32.shl (local.get $lda) (i32.const 2)))
+    (local.set $kc4 (i32.and (local.get $kc) (i32.const -4)))
+    (block $rows_done
+      (loop $row_panels
+        (br_if $rows_done (i32.ge_s (local.get $i) (local.get $mc)))
+        (local.set $rows (i32.sub (local.get $mc) (local.get $i)))
+        (local.set $r0 (i32.add (local.get $src) (i32.mul (local.get $i) (local.get $ldab))))
+        (if (i32.ge_s (local.get $rows) (i32.const 4))
+          (then
+            (local.set $r1 (i32.add (local.get $r0) (local.get $ldab)))
+            (local.set $r2 (i32.add (local.get $r1) (local.get $ldab)))
+            (local.set $r3 (i32.add (local.get $r2) (local.get $ldab)))
+            (local.set $p (i32.const 0))
+            ;; 4 columns at a time: load a 4x4 block (rows r0..r3, columns p..p+3) and store it transposed.
+            (block $quads_done
+              (loop $quads
+                (br_if $quads_done (i32.ge_s (local.get $p) (local.get $kc4)))
+                (local.set $pb (i32.shl (local.get $p) (i32.const 2)))
+                (local.set $v0 (v128.load (i32.add (local.get $r0) (local.get $pb))))
+                (local.set $v1 (v128.load (i32.add (local.get $r1) (local.get $pb))))
+                (local.set $v2 (v128.load (i32.add (local.get $r2) (local.get $pb))))
+                (local.set $v3 (v128.load (i32.add (local.get $r3) (local.get $pb))))
+                ;; t0 = v0[0] v1[0] v0[1] v1[1]; t1 = v0[2] v1[2] v0[3] v1[3]; t2, t3 likewise for v2, v3
+                (local.set $t0 (i8x16.shuffle 0 1 2 3 16 17 18 19 4 5 6 7 20 21 22 23 (local.get $v0) (local.get $v1)))
+                (local.set $t1 (i8x16.shuffle 8 9 10 11 24 25 26 27 12 13 14 15 28 29 30 31 (local.get $v0) (local.get $v1)))
+                (local.set $t2 (i8x16.shuffle 0 1 2 3 16 17 18 19 4 5 6 7 20 21 22 23 (local.get $v2) (local.get $v3)))
+                (local.set $t3 (i8x16.shuffle 8 9 10 11 24 25 26 27 12 13 14 15 28 29 30 31 (local.get $v2) (local.get $v3)))
+                ;; column p+q of the 4 rows = low/high halves of t0|t2 and t1|t3
+                (v128.store offset=0 (local.get $dst)
+                  (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $t0) (local.get $t2)))
+                (v128.store offset=16 (local.get $dst)
+                  (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $t0) (local.get $t2)))
+                (v128.store offset=32 (local.get $dst)
+                  (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $t1) (local.get $t3)))
+                (v128.store offset=48 (local.get $dst)
+                  (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $t1) (local.get $t3)))
+                (local.set $dst (i32.add (local.get $dst) (i32.const 64)))
+                (local.set $p (i32.add (local.get $p) (i32.const 4)))
+                (br $quads)))
+            ;; the last kc mod 4 columns one at a time
+            (block $cols_done
+              (loop $cols
+                (br_if $cols_done (i32.ge_s (local.get $p) (local.get $kc)))
+                (local.set $pb (i32.shl (local.get $p) (i32.const 2)))
+                (f32.store offset=0 (local.get $dst) (f32.load (i32.add (local.get $r0) (local.get $pb))))
+                (f32.store offset=4 (local.get $dst) (f32.load (i32.add (local.get $r1) (local.get $pb))))
+                (f32.store offset=8 (local.get $dst) (f32.load (i32.add (local.get $r2) (local.get $pb))))
+                (f32.store offset=12 (local.get $dst) (f32.load (i32.add (local.get $r3) (local.get $pb))))
+                (local.set $dst (i32.add (local.get $dst) (i32.const 16)))
+                (local.set $p (i32.add (local.get $p) (i32.const 1)))
+                (br $cols))))
+          (else
+            ;; last, partial panel (1..3 rows): element by element, zero past the last row
+            (local.set $p (i32.const 0))
+            (block $edge_done
+              (loop $edge
+                (br_if $edge_done (i32.ge_s (local.get $p) (local.get $kc)))
+                (local.set $ii (i32.const 0))
+                (block $lanes_done
+                  (loop $lanes
+                    (br_if $lanes_done (i32.ge_s (local.get $ii) (i32.const 4)))
+                    (f32.store (local.get $dst)
+                      (if (result f32) (i32.lt_s (local.get $ii) (local.get $rows))
+                        (then (f32.load (i32.add (local.get $r0)
+                          (i32.add (i32.mul (local.get $ii) (local.get $ldab)) (i32.shl (local.get $p) (i32.const 2))))))
+                        (else (f32.const 0))))
+                    (local.set $dst (i32.add (local.get $dst) (i32.const 4)))
+                    (local.set $ii (i32.add (local.get $ii) (i32.const 1)))
+                    (br $lanes)))
+                (local.set $p (i32.add (local.get $p) (i32.const 1)))
+                (br $edge)))))
+        (local.set $i (i32.add (local.get $i) (i32.const 4)))
+        (br $row_panels))))
 
   ;; packB: the block B[0:kc, 0:nc] (row-major at $src, rows $ldb floats apart) -> panels of 8 columns at $dst.
   ;; Panel q occupies kc*8 floats: for p = 0..kc-1, B[p, 8q+0..8q+7] (columns past nc read as 0).
@@ -235,17 +319,78 @@
     (v128.store offset=0 (local.get $c3) (local.get $c30))
     (v128.store offset=16 (local.get $c3) (local.get $c31)))
 
-  ;; macro: C[0:mc, 0:nc] (at $c, rows $ldc floats apart, padded to whole 4x8 tiles) from the rows of A at $a
-  ;; ($lda floats apart, kc of them used, readable up to a whole number of 4-row tiles) and the packed B block
-  ;; $pb (ceil(nc/8) panels of kc*8 floats). kc >= 1. Each B panel (kc*32 bytes) stays in L1 while the mc
-  ;; rows of A stream past it (from L2: the caller keeps mc*kc floats of A there).
+  ;; microPacked: the same tile as $micro from a packed A panel ($a: for each p, A[i..i+3, p] side by side) and
+  ;; a packed B panel ($b); the four A values of a step are 16 consecutive bytes, so the loop needs fewer
+  ;; address computations than $micro's four rows.
+  (func $microPacked (param $kc i32) (param $a i32) (param $b i32) (param $c i32) (param $ldcb i32) (param $alpha f32)
+    (param $accumulate i32)
+    (local $c00 v128) (local $c01 v128) (local $c10 v128) (local $c11 v128)
+    (local $c20 v128) (local $c21 v128) (local $c30 v128) (local $c31 v128)
+    (local $b0 v128) (local $b1 v128) (local $x v128) (local $al v128)
+    (local $c1 i32) (local $c2 i32) (local $c3 i32)
+    (loop $k
+      (local.set $b0 (v128.load offset=0 (local.get $b)))
+      (local.set $b1 (v128.load offset=16 (local.get $b)))
+      (local.set $x (v128.load32_splat offset=0 (local.get $a)))
+      (local.set $c00 (f32x4.add (local.get $c00) (f32x4.mul (local.get $x) (local.get $b0))))
+      (local.set $c01 (f32x4.add (local.get $c01) (f32x4.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load32_splat offset=4 (local.get $a)))
+      (local.set $c10 (f32x4.add (local.get $c10) (f32x4.mul (local.get $x) (local.get $b0))))
+      (local.set $c11 (f32x4.add (local.get $c11) (f32x4.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load32_splat offset=8 (local.get $a)))
+      (local.set $c20 (f32x4.add (local.get $c20) (f32x4.mul (local.get $x) (local.get $b0))))
+      (local.set $c21 (f32x4.add (local.get $c21) (f32x4.mul (local.get $x) (local.get $b1))))
+      (local.set $x (v128.load32_splat offset=12 (local.get $a)))
+      (local.set $c30 (f32x4.add (local.get $c30) (f32x4.mul (local.get $x) (local.get $b0))))
+      (local.set $c31 (f32x4.add (local.get $c31) (f32x4.mul (local.get $x) (local.get $b1))))
+      (local.set $a (i32.add (local.get $a) (i32.const 16)))
+      (local.set $b (i32.add (local.get $b) (i32.const 32)))
+      (br_if $k (local.tee $kc (i32.sub (local.get $kc) (i32.const 1)))))
+    (local.set $al (f32x4.splat (local.get $alpha)))
+    (local.set $c00 (f32x4.mul (local.get $c00) (local.get $al)))
+    (local.set $c01 (f32x4.mul (local.get $c01) (local.get $al)))
+    (local.set $c10 (f32x4.mul (local.get $c10) (local.get $al)))
+    (local.set $c11 (f32x4.mul (local.get $c11) (local.get $al)))
+    (local.set $c20 (f32x4.mul (local.get $c20) (local.get $al)))
+    (local.set $c21 (f32x4.mul (local.get $c21) (local.get $al)))
+    (local.set $c30 (f32x4.mul (local.get $c30) (local.get $al)))
+    (local.set $c31 (f32x4.mul (local.get $c31) (local.get $al)))
+    (local.set $c1 (i32.add (local.get $c) (local.get $ldcb)))
+    (local.set $c2 (i32.add (local.get $c1) (local.get $ldcb)))
+    (local.set $c3 (i32.add (local.get $c2) (local.get $ldcb)))
+    (if (local.get $accumulate)
+      (then
+        (local.set $c00 (f32x4.add (v128.load offset=0 (local.get $c)) (local.get $c00)))
+        (local.set $c01 (f32x4.add (v128.load offset=16 (local.get $c)) (local.get $c01)))
+        (local.set $c10 (f32x4.add (v128.load offset=0 (local.get $c1)) (local.get $c10)))
+        (local.set $c11 (f32x4.add (v128.load offset=16 (local.get $c1)) (local.get $c11)))
+        (local.set $c20 (f32x4.add (v128.load offset=0 (local.get $c2)) (local.get $c20)))
+        (local.set $c21 (f32x4.add (v128.load offset=16 (local.get $c2)) (local.get $c21)))
+        (local.set $c30 (f32x4.add (v128.load offset=0 (local.get $c3)) (local.get $c30)))
+        (local.set $c31 (f32x4.add (v128.load offset=16 (local.get $c3)) (local.get $c31)))))
+    (v128.store offset=0 (local.get $c) (local.get $c00))
+    (v128.store offset=16 (local.get $c) (local.get $c01))
+    (v128.store offset=0 (local.get $c1) (local.get $c10))
+    (v128.store offset=16 (local.get $c1) (local.get $c11))
+    (v128.store offset=0 (local.get $c2) (local.get $c20))
+    (v128.store offset=16 (local.get $c2) (local.get $c21))
+    (v128.store offset=0 (local.get $c3) (local.get $c30))
+    (v128.store offset=16 (local.get $c3) (local.get $c31)))
+
+;; macro: C[0:mc, 0:nc] (at $c, rows $ldc floats apart, padded to whole 4x8 tiles) from a block of A and the
+  ;; packed B block $pb (ceil(nc/8) panels of kc*8 floats). A is either rows at $a ($lda floats apart, kc of
+  ;; them used, readable up to a whole number of 4-row tiles), or, when $packedA, panels of 4 rows packed by
+  ;; $packA at $a. kc >= 1. Each B panel (kc*32 bytes) stays in L1 while the mc rows of A stream past it (from
+  ;; L2: the caller keeps a block of A of mc*kc floats).
   (func $macro (export "macro") (param $mc i32) (param $nc i32) (param $kc i32) (param $a i32) (param $lda i32)
-    (param $pb i32) (param $c i32) (param $ldc i32) (param $alpha f32) (param $accumulate i32)
+    (param $packedA i32) (param $pb i32) (param $c i32) (param $ldc i32) (param $alpha f32) (param $accumulate i32)
     (local $ldab i32) (local $ldcb i32) (local $jr i32) (local $ir i32) (local $ap i32) (local $cp i32)
-    (local $aTileRows i32) (local $bPanel i32) (local $cTileRows i32)
+    (local $aTile i32) (local $bPanel i32) (local $cTileRows i32)
     (local.set $ldab (i32.shl (local.get $lda) (i32.const 2)))
     (local.set $ldcb (i32.shl (local.get $ldc) (i32.const 2)))
-    (local.set $aTileRows (i32.shl (local.get $ldab) (i32.const 2)))
+    ;; bytes from one tile of A to the next: a packed panel (kc*16) or 4 rows
+    (local.set $aTile (select (i32.shl (local.get $kc) (i32.const 4)) (i32.shl (local.get $ldab) (i32.const 2))
+      (local.get $packedA)))
     (local.set $bPanel (i32.shl (local.get $kc) (i32.const 5)))
     (local.set $cTileRows (i32.shl (local.get $ldcb) (i32.const 2)))
     (block $cols_done
@@ -257,9 +402,12 @@
         (block $rows_done
           (loop $rows
             (br_if $rows_done (i32.ge_s (local.get $ir) (local.get $mc)))
-            (call $micro (local.get $kc) (local.get $ap) (local.get $ldab) (local.get $pb) (local.get $cp)
-              (local.get $ldcb) (local.get $alpha) (local.get $accumulate))
-            (local.set $ap (i32.add (local.get $ap) (local.get $aTileRows)))
+            (if (local.get $packedA)
+              (then (call $microPacked (local.get $kc) (local.get $ap) (local.get $pb) (local.get $cp)
+                (local.get $ldcb) (local.get $alpha) (local.get $accumulate)))
+              (else (call $micro (local.get $kc) (local.get $ap) (local.get $ldab) (local.get $pb) (local.get $cp)
+                (local.get $ldcb) (local.get $alpha) (local.get $accumulate))))
+            (local.set $ap (i32.add (local.get $ap) (local.get $aTile)))
             (local.set $cp (i32.add (local.get $cp) (local.get $cTileRows)))
             (local.set $ir (i32.add (local.get $ir) (i32.const 4)))
             (br $rows)))
