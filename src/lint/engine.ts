@@ -6,7 +6,7 @@ import { parseNoqa, suppressed, type NoqaMap } from './noqa';
 import { RULES } from './rules';
 import type { Report, Rule, RuleContext, RuleVisitor } from './rules/rule';
 import { LineIndex } from './syntax/positions';
-import { text, walk, type PyTree } from './syntax/tree';
+import { text, type PyTree } from './syntax/tree';
 import type { Finding, LintOptions, RuleCode } from './types';
 
 /** Whether a code is enabled by select/ignore lists of codes or prefixes ('ATT', 'ATT00', 'ATT003'). */
@@ -103,12 +103,9 @@ function toFinding(rule: Rule, r: Report, lines: LineIndex): Finding {
 
 function readNoqaComments(tree: PyTree, lines: LineIndex): NoqaMap {
   const out: NoqaMap = new Map();
-  walk(tree.root, (n) => {
-    if (n.type === 'comment') {
-      const entry = parseNoqa(text(tree, n));
-      if (entry) out.set(lines.position(n.start).line, entry);
-    }
-    return true;
-  });
+  for (const n of tree.comments) {
+    const entry = parseNoqa(text(tree, n));
+    if (entry) out.set(lines.position(n.start).line, entry);
+  }
   return out;
 }

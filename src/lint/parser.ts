@@ -48,7 +48,11 @@ export async function createPythonParser(grammar: GrammarBytes): Promise<PythonP
   const parser = new TreeSitter.Parser();
   parser.setLanguage(language);
   const typeNames = language.types;
-  const fieldNames = language.fields;
+  const tables = {
+    typeNames,
+    fieldNames: language.fields,
+    namedTypes: typeNames.map((_, id) => language.nodeTypeIsNamed(id)),
+  };
 
   return {
     parse(source: string, options?: { full?: boolean }): PyTree {
@@ -56,7 +60,7 @@ export async function createPythonParser(grammar: GrammarBytes): Promise<PythonP
       if (!tree) throw new Error('tree-sitter returned no tree');
       const cursor = tree.walk();
       try {
-        return copyTree(cursor, source, typeNames, fieldNames, options);
+        return copyTree(cursor, source, tables, { ...options, hasError: tree.rootNode.hasError });
       } finally {
         cursor.delete();
         tree.delete();

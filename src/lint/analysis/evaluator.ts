@@ -7,7 +7,7 @@
 // UNKNOWN makes every rule stay silent.
 import { LineIndex } from '../syntax/positions';
 import { callArgs, dottedName, intLiteral, numberLiteral, operatorText, stringLiteral, type CallArgs } from '../syntax/python';
-import { childByField, firstNamedChild, namedChildren, text, unparen, walk, type PyNode, type PyTree } from '../syntax/tree';
+import { childByField, firstNamedChild, namedChildren, text, unparen, type PyNode, type PyTree } from '../syntax/tree';
 import { canonicalQualifiedName } from './apis';
 import { maskFromDoc, namedShapes, paramDoc, trailingCommentShape } from './comments';
 import { Facts, type Ctx } from './facts';
@@ -248,9 +248,9 @@ export class Evaluator {
 
   /** Reaching definitions of a name read at `node`: local ones, else the enclosing scopes'. */
   resolve(node: PyNode, name: string): Def[] | undefined {
-    const local = this.sr.uses.get(node.id);
+    const local = this.sr.uses[node.id];
     if (local) return local;
-    const scope = this.sr.useScope.get(node.id);
+    const scope = this.sr.useScope[node.id];
     if (!scope) return undefined;
     return this.lookupFree(name, scope);
   }
@@ -287,7 +287,7 @@ export class Evaluator {
 
   private evalAttribute(node: PyNode, ctx: Ctx): AValue {
     // self.x: method-local definitions first, then the class's.
-    const local = this.sr.uses.get(node.id);
+    const local = this.sr.uses[node.id];
     const objNode = childByField(node, 'object');
     const attrNode = childByField(node, 'attribute');
     if (!objNode || !attrNode) return UNKNOWN;
@@ -309,7 +309,7 @@ export class Evaluator {
           defs.map((d) => {
             const scope = this.ctxScope(d.scope);
             if (init && scope.name === '__init__' && scope.ownerClass === cls) {
-              const c = this.callContext(scope, init.call, callArgs(this.tree, init.call), init.ctx, obj);
+              const c = this.callContext(scope, init.call, this.argsOf(init.call), init.ctx, obj);
               return this.evalDef(d, c ?? this.defaultCtx(scope));
             }
             return this.evalDef(d, this.defaultCtx(scope));
@@ -537,14 +537,10 @@ export class Evaluator {
   private trailingShapeFor(def: Def): AxisInfo[] | undefined {
     if (!this.trailingShapes) {
       const map = new Map<number, AxisInfo[]>();
-      walk(this.tree.root, (n) => {
-        if (n.skipped) return false;
-        if (n.type === 'comment') {
-          const axes = trailingCommentShape(text(this.tree, n));
-          if (axes) map.set(this.lines.position(n.start).line, axes);
-        }
-        return true;
-      });
+      for (const n of this.tree.comments) {
+        const axes = trailingCommentShape(text(this.tree, n));
+        if (axes) map.set(this.lines.position(n.start).line, axes);
+      }
       this.trailingShapes = map;
     }
     // The comment sits on the line where the statement ends; only single-target assignments qualify.
@@ -553,18 +549,31 @@ export class Evaluator {
     return this.trailingShapes.get(this.lines.position(stmtEnd).line);
   }
 
+  private commentsByDefCache: Map<number, string> | undefined;
+  /** Comment text grouped by the nearest enclosing def/class node (one pass over all comments). */
+  private commentsByDef(): Map<number, string> {
+    if (!this.commentsByDefCache) {
+      const m = new Map<number, string>();
+      for (const n of this.tree.comments) {
+        let p = n.parent;
+        while (p && p.type !== 'function_definition' && p.type !== 'class_definition') p = p.parent;
+        if (!p) continue;
+        m.set(p.id, (m.get(p.id) ?? '') + text(this.tree, n) + '\n');
+      }
+      this.commentsByDefCache = m;
+    }
+    return this.commentsByDefCache;
+  }
+
   private commentShapes(scope: Scope): { byName: Map<string, AxisInfo[]>; block: string } {
     const hit = this.commentShapeCache.get(scope.id);
     if (hit) return hit;
     let block = '';
     const body = childByField(scope.node, 'body');
     if (body) {
-      // Comments right after `def f():` sit beside the body in tree-sitter's tree, so walk the whole def.
-      walk(scope.node, (n) => {
-        if (n !== scope.node && (n.type === 'function_definition' || n.type === 'class_definition')) return false;
-        if (n.type === 'comment') block += text(this.tree, n) + '\n';
-        return true;
-      });
+      // Comments right after `def f():` sit beside the body in tree-sitter's tree: take every comment whose
+      // nearest enclosing def is this one.
+      block += this.commentsByDef().get(scope.node.id) ?? '';
       const first = firstNamedChild(body);
       if (first && first.type === 'expression_statement') {
         const s = firstNamedChild(first);
@@ -581,14 +590,14 @@ export class Evaluator {
   private evalCall(node: PyNode, ctx: Ctx): AValue {
     const fnNode = childByField(node, 'function');
     if (!fnNode) return UNKNOWN;
-    const args = callArgs(this.tree, node);
+    const args = this.argsOf(node);
     const f = unparen(fnNode);
     if (f.type === 'attribute') {
       const objNode = childByField(f, 'object');
       const attrNode = childByField(f, 'attribute');
       if (!objNode || !attrNode) return UNKNOWN;
       const attr = text(this.tree, attrNode);
-      const local = this.sr.uses.get(f.id);
+      const local = this.sr.uses[f.id];
       if (local && local.length > 0) {
         // self.fn = something assigned in this method, then called.
         const callee = joinAll(local.map((d) => this.evalDef(d, ctx)));
@@ -723,6 +732,17 @@ export class Evaluator {
       }
       return this.returnValue(scope, c);
     });
+  }
+
+  private readonly argsCache = new Map<number, CallArgs>();
+  /** A call's arguments (parsed once per call node). */
+  argsOf(call: PyNode): CallArgs {
+    let a = this.argsCache.get(call.id);
+    if (!a) {
+      a = callArgs(this.tree, call);
+      this.argsCache.set(call.id, a);
+    }
+    return a;
   }
 
   /** Source text of a node. */

@@ -122,4 +122,26 @@ export class Facts {
   readonly postMaskRenormalised = new Set<number>();
   /** Function scope id → whether it handles NaN (nan_to_num, isnan) anywhere. */
   readonly nanGuarded = new Set<number>();
+
+  private consumers: Map<number, MatmulSite[]> | undefined;
+
+  /** Matmul/einsum sites whose operand is the output of the softmax at this node (built once, after evaluation). */
+  consumersOf(softmaxNode: PyNode): readonly MatmulSite[] {
+    if (!this.consumers) {
+      const m = new Map<number, MatmulSite[]>();
+      const add = (id: number, site: MatmulSite): void => {
+        const l = m.get(id);
+        if (l) l.push(site);
+        else m.set(id, [site]);
+      };
+      for (const site of this.matmul) {
+        const a = site.a.attn?.stage === 'weights' ? site.a.attn.softmax?.site : undefined;
+        const b = site.b.attn?.stage === 'weights' ? site.b.attn.softmax?.site : undefined;
+        if (a) add(a.id, site);
+        if (b && b !== a) add(b.id, site);
+      }
+      this.consumers = m;
+    }
+    return this.consumers.get(softmaxNode.id) ?? [];
+  }
 }

@@ -25,7 +25,18 @@ const NOT_A_TENSOR = new Set(['mask', 'len', 'length', 'lens', 'size', 'dim', 'b
  * The attention role a name gives a tensor: `q`, `query_layer`, `xq`, `proj_query` → query; `k`, `key_states`
  * → key; `v`, `value` → value. Names of sizes, masks and weights give none; mixtures (`qk`, `q_and_k`) give none.
  */
+const roleCache = new Map<string, Role | null>();
+
 export function roleOfName(name: string): Role | undefined {
+  const hit = roleCache.get(name);
+  if (hit !== undefined) return hit ?? undefined;
+  const r = roleOfNameUncached(name);
+  if (roleCache.size > 50_000) roleCache.clear();
+  roleCache.set(name, r ?? null);
+  return r;
+}
+
+function roleOfNameUncached(name: string): Role | undefined {
   const tokens = nameTokens(name);
   if (tokens.length === 0 || tokens.some((t) => NOT_A_TENSOR.has(t))) return undefined;
   let role: Role | undefined;

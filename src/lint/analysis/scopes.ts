@@ -97,10 +97,10 @@ export interface ScopeResult {
   module: Scope;
   scopes: Scope[];
   classes: ClassInfo[];
-  /** Reaching definitions for each read of a name (by node id). Absent: not defined in its own scope. */
-  uses: Map<number, Def[]>;
-  /** The scope each name-reading node sits in. */
-  useScope: Map<number, Scope>;
+  /** Reaching definitions for each read of a name (indexed by node id). Absent: not defined in its own scope. */
+  uses: (Def[] | undefined)[];
+  /** The scope each name-reading node sits in (indexed by node id). */
+  useScope: (Scope | undefined)[];
   /** Rank facts: def id → number of dimensions stated by `a, b, c = x.shape` and similar. */
   rankFacts: Map<number, number>;
   /** Definitions by target node id (for finding the def a target creates). */
@@ -124,8 +124,8 @@ export function analyseScopes(tree: PyTree): ScopeResult {
   let nextScopeId = 0;
   const scopes: Scope[] = [];
   const classes: ClassInfo[] = [];
-  const uses = new Map<number, Def[]>();
-  const useScope = new Map<number, Scope>();
+  const uses: (Def[] | undefined)[] = new Array(tree.nodeCount);
+  const useScope: (Scope | undefined)[] = new Array(tree.nodeCount);
   const rankFacts = new Map<number, number>();
   const defsByTarget = new Map<number, Def[]>();
   const scopeOfNode = new Map<number, Scope>();
@@ -199,9 +199,9 @@ export function analyseScopes(tree: PyTree): ScopeResult {
   // ------------------------------------------------------------------ expressions
 
   const recordUse = (node: PyNode, name: string, env: Env, scope: Scope): void => {
-    useScope.set(node.id, scope);
+    useScope[node.id] = scope;
     const defs = env.get(name);
-    if (defs) uses.set(node.id, defs);
+    if (defs) uses[node.id] = defs;
   };
 
   const visitExpr = (node: PyNode | undefined, env: Env, scope: Scope): void => {

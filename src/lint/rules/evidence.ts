@@ -8,7 +8,7 @@ import type { PyNode } from '../syntax/tree';
 /** Matmul/einsum sites that consume the weights produced by a softmax site (attention weights · V). */
 export function consumersOf(ev: Evaluator, softmaxNode: PyNode): { site: MatmulSite; normalised?: number; contracted?: number }[] {
   const out: { site: MatmulSite; normalised?: number; contracted?: number }[] = [];
-  for (const m of ev.facts.matmul) {
+  for (const m of ev.facts.consumersOf(softmaxNode)) {
     if (m.a.attn?.stage === 'weights' && m.a.attn.softmax?.site === softmaxNode) out.push({ site: m, normalised: m.a.attn.softmax.axis, contracted: m.contractA });
     else if (m.b.attn?.stage === 'weights' && m.b.attn.softmax?.site === softmaxNode) out.push({ site: m, normalised: m.b.attn.softmax.axis, contracted: m.contractB });
   }

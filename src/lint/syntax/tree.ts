@@ -8,13 +8,18 @@
 export interface CursorLike {
   readonly nodeTypeId: number;
   readonly currentFieldId: number;
-  readonly nodeIsNamed: boolean;
-  readonly nodeIsMissing: boolean;
   readonly startIndex: number;
   readonly endIndex: number;
   gotoFirstChild(): boolean;
   gotoNextSibling(): boolean;
   gotoParent(): boolean;
+}
+
+/** Per-language tables, computed once: type and field names by id, and which types are named. */
+export interface LanguageTables {
+  typeNames: readonly (string | null)[];
+  fieldNames: readonly (string | null)[];
+  namedTypes: readonly boolean[];
 }
 
 export interface PyNode {
@@ -42,6 +47,8 @@ export interface PyTree {
   readonly nodeCount: number;
   /** True when the parser reported syntax errors somewhere (the tree is still usable). */
   readonly hasErrors: boolean;
+  /** Every comment node that was copied, in source order. */
+  readonly comments: readonly PyNode[];
 }
 
 /** Text that makes a function or class worth analysing. Anything without it cannot produce a finding. */
@@ -61,61 +68,71 @@ function insideClass(stack: readonly PyNode[]): boolean {
 }
 
 /**
- * Copies a tree-sitter tree (through its cursor) into PyNodes. `typeNames` and `fieldNames` are the
- * language's id → name tables. Bodies of functions/classes whose source text does not match the
- * relevance filter are not copied unless `full` is set.
+ * Copies a tree-sitter tree (through its cursor) into PyNodes. Bodies of functions/classes whose source
+ * text does not match the relevance filter are not copied unless `full` is set.
+ *
+ * Every property read crosses into WebAssembly, so the walk reads as little as it can: the type and field of
+ * every node, and offsets only for leaves (a node spans exactly its children, so an inner node's start and
+ * end come from its first and last child).
  */
-export function copyTree(
-  cursor: CursorLike,
-  source: string,
-  typeNames: readonly (string | null)[],
-  fieldNames: readonly (string | null)[],
-  options: { full?: boolean } = {},
-): PyTree {
+export function copyTree(cursor: CursorLike, source: string, tables: LanguageTables, options: { full?: boolean; hasError?: boolean } = {}): PyTree {
   let nextId = 0;
-  let hasErrors = false;
   const full = options.full === true;
+  const { typeNames, fieldNames, namedTypes } = tables;
 
   const make = (parent: PyNode | null): PyNode => {
-    const type = typeNames[cursor.nodeTypeId] ?? 'ERROR';
-    if (type === 'ERROR' || cursor.nodeIsMissing) hasErrors = true;
+    const typeId = cursor.nodeTypeId;
     const node: PyNode = {
-      type,
-      start: cursor.startIndex,
-      end: cursor.endIndex,
-      field: fieldNames[cursor.currentFieldId] ?? null,
-      named: cursor.nodeIsNamed,
-      missing: cursor.nodeIsMissing,
+      type: typeNames[typeId] ?? 'ERROR',
+      start: -1,
+      end: -1,
+      field: parent ? (fieldNames[cursor.currentFieldId] ?? null) : null,
+      named: namedTypes[typeId] ?? true,
+      missing: false,
       children: [],
       parent,
       id: nextId++,
     };
     return node;
   };
+  const setLeafRange = (node: PyNode): void => {
+    (node as { start: number }).start = cursor.startIndex;
+    (node as { end: number }).end = cursor.endIndex;
+    if (node.start === node.end) (node as { missing: boolean }).missing = true;
+  };
+  const closeInner = (node: PyNode): void => {
+    const first = node.children[0];
+    const last = node.children[node.children.length - 1];
+    (node as { start: number }).start = first.start;
+    (node as { end: number }).end = last.end;
+  };
 
+  const comments: PyNode[] = [];
   const root = make(null);
   // Iterative walk (deep expressions in generated code must not overflow the JS stack).
   const stack: PyNode[] = [root];
-  if (cursor.gotoFirstChild()) {
+  if (!cursor.gotoFirstChild()) setLeafRange(root);
+  else {
     for (;;) {
       const parent = stack[stack.length - 1];
       const node = make(parent);
       parent.children.push(node);
+      if (node.type === 'comment') comments.push(node);
       let descend = true;
-      if (
-        !full &&
-        SKIPPABLE.has(node.type) &&
-        !insideClass(stack) &&
-        !RELEVANT.test(source.slice(node.start, node.end))
-      ) {
-        node.skipped = true;
-        descend = false;
+      if (!full && SKIPPABLE.has(node.type) && !insideClass(stack)) {
+        // Needs the node's text: read its range now.
+        setLeafRange(node);
+        if (!RELEVANT.test(source.slice(node.start, node.end))) {
+          node.skipped = true;
+          descend = false;
+        }
       }
       if (descend && cursor.gotoFirstChild()) {
         stack.push(node);
         continue;
       }
-      // Move to the next sibling, climbing up as needed.
+      if (node.start < 0) setLeafRange(node);
+      // Move to the next sibling, climbing up (and closing finished nodes) as needed.
       let moved = false;
       while (!moved) {
         if (cursor.gotoNextSibling()) {
@@ -123,13 +140,19 @@ export function copyTree(
         } else {
           if (stack.length === 1) break;
           cursor.gotoParent();
-          stack.pop();
+          closeInner(stack.pop()!);
         }
       }
       if (!moved) break;
     }
+    if (root.children.length > 0) closeInner(root);
+    else setLeafRange(root);
+    // The module spans the whole source (leading comments and trailing whitespace included).
+    (root as { start: number }).start = 0;
+    (root as { end: number }).end = source.length;
   }
-  return { root, source, nodeCount: nextId, hasErrors };
+  const hasErrors = options.hasError ?? false;
+  return { root, source, nodeCount: nextId, hasErrors, comments };
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -1,0 +1,87 @@
+// Output formats of `attention-inspector lint`: text, JSON (the array DESIGN.md fixes) and SARIF 2.1.0.
+// Pure functions from findings to strings.
+import { RULES, renderRulePage, rulePageFileName, type Finding } from '../lint';
+
+export interface FileFinding extends Finding {
+  /** Path as given on the command line (or found under a directory), with forward slashes. */
+  path: string;
+  /** 0-based notebook cell (all cells counted) for .ipynb findings; lines are then relative to the cell. */
+  cell?: number;
+}
+
+/** Where rule pages live, from package.json's repository URL (…/blob/main/docs/rules/). */
+export function ruleDocsBase(repositoryUrl: string | undefined): string {
+  const repo = (repositoryUrl ?? '').replace(/^git\+/, '').replace(/\.git$/, '');
+  return repo ? `${repo}/blob/main/docs/rules/` : 'docs/rules/';
+}
+
+export function formatText(findings: readonly FileFinding[], filesLinted: number): string {
+  const lines = findings.map((f) => `${f.path}${f.cell !== undefined ? `[cell ${f.cell}]` : ''}:${f.line}:${f.column}: ${f.code} ${f.message}`);
+  const files = new Set(findings.map((f) => f.path)).size;
+  if (findings.length === 0) lines.push(`All checks passed (${filesLinted} ${filesLinted === 1 ? 'file' : 'files'}).`);
+  else lines.push(`Found ${findings.length} ${findings.length === 1 ? 'problem' : 'problems'} in ${files} ${files === 1 ? 'file' : 'files'} (${filesLinted} linted).`);
+  return lines.join('\n') + '\n';
+}
+
+/** JSON: an array of {path, line, column, endLine, endColumn, code, severity, message} (+ cell for notebooks). */
+export function formatJson(findings: readonly FileFinding[]): string {
+  return (
+    JSON.stringify(
+      findings.map((f) => ({
+        path: f.path,
+        ...(f.cell !== undefined ? { cell: f.cell } : {}),
+        line: f.line,
+        column: f.column,
+        endLine: f.endLine,
+        endColumn: f.endColumn,
+        code: f.code,
+        severity: f.severity,
+        message: f.message,
+      })),
+      null,
+      2,
+    ) + '\n'
+  );
+}
+
+const SARIF_LEVEL = { error: 'error', warning: 'warning', info: 'note' } as const;
+
+/** SARIF 2.1.0 with one run; columns are UTF-16 code units (SARIF's default columnKind). */
+export function formatSarif(findings: readonly FileFinding[], version: string, docsBase: string): string {
+  const rules = RULES.map((r) => ({
+    id: r.meta.code,
+    name: r.meta.name,
+    shortDescription: { text: r.meta.docs.summary },
+    fullDescription: { text: r.meta.docs.whatItDoes },
+    help: { text: r.meta.docs.whyIsThisBad, markdown: renderRulePage(r) },
+    helpUri: docsBase + rulePageFileName(r),
+    defaultConfiguration: { level: SARIF_LEVEL[r.meta.severity] },
+  }));
+  const results = findings.map((f) => ({
+    ruleId: f.code,
+    ruleIndex: RULES.findIndex((r) => r.meta.code === f.code),
+    level: SARIF_LEVEL[f.severity],
+    message: { text: f.cell !== undefined ? `(cell ${f.cell}) ${f.message}` : f.message },
+    locations: [
+      {
+        physicalLocation: {
+          artifactLocation: { uri: encodeURI(f.path) },
+          region: { startLine: f.line, startColumn: f.column, endLine: f.endLine, endColumn: f.endColumn },
+        },
+        ...(f.cell !== undefined ? { properties: { notebookCell: f.cell } } : {}),
+      },
+    ],
+  }));
+  const sarif = {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [
+      {
+        tool: { driver: { name: 'attention-inspector', informationUri: docsBase, version, rules } },
+        columnKind: 'utf16CodeUnits',
+        results,
+      },
+    ],
+  };
+  return JSON.stringify(sarif, null, 2) + '\n';
+}

@@ -1,0 +1,246 @@
+// `attention-inspector lint [--format text|json|sarif] [--select CODES] [--ignore CODES] PATH...`
+//
+// Lints .py files and the code cells of .ipynb notebooks under each path. Exit codes: 0 nothing found,
+// 1 something found, 2 bad usage or unreadable input (the other files are still linted).
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
+import { createLinter, isRuleCode, type ExtendedLinter, type LintOptions } from '../lint';
+import { formatJson, formatSarif, formatText, ruleDocsBase, type FileFinding } from './lint-format';
+import type { CliIO } from './io';
+
+export const LINT_USAGE = `Usage: attention-inspector lint [--format text|json|sarif] [--select CODES] [--ignore CODES] PATH...
+
+Finds attention bugs (softmax axis, mask polarity, scale, key transpose, masking after softmax, fill values,
+causal SDPA) in Python files and Jupyter notebooks. Directories are searched for .py and .ipynb files.
+
+Options:
+  --format text|json|sarif   output format (default text)
+  --select CODES             only these rules, comma-separated codes or prefixes (ATT001,ATT003 or ATT00)
+  --ignore CODES             never these rules (wins over --select)
+  -h, --help                 this help
+
+Suppress one finding with a \`# noqa: ATT001\` comment on its line.
+Exit codes: 0 nothing found, 1 problems found, 2 bad usage or unreadable input.`;
+
+/** Files larger than this are skipped with a message (generated code, data dumps). */
+export const MAX_FILE_BYTES = 8 * 1024 * 1024;
+
+const SKIP_DIRS = new Set(['node_modules', '__pycache__', 'site-packages', '.git', '.hg', '.svn', '.tox', '.nox', '.venv', 'venv', '.mypy_cache', '.pytest_cache', '.ruff_cache', '.ipynb_checkpoints']);
+
+export interface LintArgs {
+  format: 'text' | 'json' | 'sarif';
+  options: LintOptions;
+  paths: string[];
+  help: boolean;
+}
+
+class UsageError extends Error {}
+
+function codeList(flag: string, value: string | undefined): string[] {
+  if (value === undefined || value.startsWith('--')) throw new UsageError(`${flag} needs a comma-separated list of rule codes`);
+  const codes = value
+    .split(',')
+    .map((c) => c.trim().toUpperCase())
+    .filter((c) => c.length > 0);
+  for (const c of codes) {
+    if (!/^ATT\d{0,3}$/.test(c) || (c.length === 6 && !isRuleCode(c))) throw new UsageError(`${flag}: unknown rule code '${c}' (expected ATT001..ATT008 or a prefix such as ATT00)`);
+  }
+  return codes;
+}
+
+export function parseLintArgs(args: readonly string[]): LintArgs {
+  const out: LintArgs = { format: 'text', options: {}, paths: [], help: false };
+  for (let i = 0; i < args.length; i++) {
+    let a = args[i];
+    let inline: string | undefined;
+    const eq = a.startsWith('--') ? a.indexOf('=') : -1;
+    if (eq > 0) {
+      inline = a.slice(eq + 1);
+      a = a.slice(0, eq);
+    }
+    const next = (): string | undefined => (inline !== undefined ? inline : args[++i]);
+    switch (a) {
+      case '-h':
+      case '--help':
+        out.help = true;
+        break;
+      case '--format': {
+        const f = next();
+        if (f !== 'text' && f !== 'json' && f !== 'sarif') throw new UsageError(`--format must be text, json or sarif (got ${f === undefined ? 'nothing' : `'${f}'`})`);
+        out.format = f;
+        break;
+      }
+      case '--select':
+        out.options.select = codeList('--select', next());
+        break;
+      case '--ignore':
+        out.options.ignore = codeList('--ignore', next());
+        break;
+      case '--':
+        out.paths.push(...args.slice(i + 1));
+        i = args.length;
+        break;
+      default:
+        if (a.startsWith('-') && a !== '-') throw new UsageError(`unknown option '${args[i]}'`);
+        out.paths.push(args[i]);
+    }
+  }
+  if (!out.help && out.paths.length === 0) throw new UsageError('no PATH given');
+  return out;
+}
+
+/** Every .py/.ipynb file under a path (a file path is taken as given), in a stable order. */
+export function collectFiles(path: string, onError: (message: string) => void): string[] {
+  let st;
+  try {
+    st = statSync(path);
+  } catch (e) {
+    onError(`${path}: cannot read (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+    return [];
+  }
+  if (st.isFile()) return [path];
+  if (!st.isDirectory()) {
+    onError(`${path}: not a file or directory`);
+    return [];
+  }
+  const out: string[] = [];
+  const stack = [path];
+  while (stack.length > 0) {
+    const dir = stack.pop()!;
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch (e) {
+      onError(`${dir}: cannot list (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+      continue;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const subdirs: string[] = [];
+    for (const e of entries) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) {
+        if (!SKIP_DIRS.has(e.name) && !(e.name.startsWith('.') && e.name !== '.')) subdirs.push(p);
+      } else if (e.isFile() && (e.name.endsWith('.py') || e.name.endsWith('.pyi') || e.name.endsWith('.ipynb'))) out.push(p);
+    }
+    for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]);
+  }
+  return out;
+}
+
+function displayPath(p: string): string {
+  const rel = relative(process.cwd(), resolve(p));
+  const shown = rel.length > 0 && !rel.startsWith('..') ? rel : p;
+  return shown.split(sep).join('/');
+}
+
+/** Reads the grammar wasm next to the bundle (dist/../media) or from node_modules. */
+export function readGrammar(): { treeSitter: Uint8Array; python: Uint8Array } {
+  const find = (mediaName: string, pkgPath: string): Uint8Array => {
+    const candidates = [join(__dirname, '..', 'media', mediaName), join(__dirname, '..', '..', 'media', mediaName)];
+    for (const c of candidates) if (existsSync(c)) return readFileSync(c);
+    return readFileSync(require.resolve(pkgPath));
+  };
+  return {
+    treeSitter: find('web-tree-sitter.wasm', 'web-tree-sitter/web-tree-sitter.wasm'),
+    python: find('tree-sitter-python.wasm', 'tree-sitter-python/tree-sitter-python.wasm'),
+  };
+}
+
+export interface LintRunResult {
+  findings: FileFinding[];
+  files: number;
+  lines: number;
+  errors: string[];
+}
+
+/** Lints files (already collected); never throws for bad files, it reports them in `errors`. */
+export function lintFiles(linter: ExtendedLinter, files: readonly string[], options: LintOptions): LintRunResult {
+  const findings: FileFinding[] = [];
+  const errors: string[] = [];
+  let lines = 0;
+  let linted = 0;
+  for (const file of files) {
+    const path = displayPath(file);
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(file);
+    } catch (e) {
+      errors.push(`${path}: cannot read (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+      continue;
+    }
+    if (bytes.length > MAX_FILE_BYTES) {
+      errors.push(`${path}: skipped, larger than ${MAX_FILE_BYTES >> 20} MB`);
+      continue;
+    }
+    const text = bytes.toString('utf8');
+    linted++;
+    if (file.endsWith('.ipynb')) {
+      const r = linter.lintNotebookFile(text, options);
+      if (r.error) {
+        errors.push(`${path}: ${r.error}`);
+        continue;
+      }
+      for (const cell of r.cells) for (const f of cell.findings) findings.push({ ...f, path, cell: cell.cellIndex });
+      lines += text.split('\n').length;
+    } else {
+      for (const f of linter.lintPython(text, options)) findings.push({ ...f, path });
+      lines += text.split('\n').length;
+    }
+  }
+  return { findings, files: linted, lines, errors };
+}
+
+export async function lintMain(args: readonly string[], io: CliIO): Promise<number> {
+  let parsed: LintArgs;
+  try {
+    parsed = parseLintArgs(args);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.stderr(`attention-inspector lint: ${e.message}\n\n${LINT_USAGE}\n`);
+      return 2;
+    }
+    throw e;
+  }
+  if (parsed.help) {
+    io.stdout(LINT_USAGE + '\n');
+    return 0;
+  }
+  const errors: string[] = [];
+  const files: string[] = [];
+  const seen = new Set<string>();
+  for (const p of parsed.paths) {
+    for (const f of collectFiles(p, (m) => errors.push(m))) {
+      const key = resolve(f);
+      if (!seen.has(key)) {
+        seen.add(key);
+        files.push(f);
+      }
+    }
+  }
+  const internal: string[] = [];
+  const linter = await createLinter(readGrammar(), { onInternalError: (e) => internal.push(String(e)) });
+  const result = lintFiles(linter, files, parsed.options);
+  errors.push(...result.errors);
+  for (const m of errors) io.stderr(`attention-inspector lint: ${m}\n`);
+  for (const m of internal.slice(0, 5)) io.stderr(`attention-inspector lint: internal error (findings for that file skipped): ${m}\n`);
+  const pkg = packageInfo();
+  if (parsed.format === 'json') io.stdout(formatJson(result.findings));
+  else if (parsed.format === 'sarif') io.stdout(formatSarif(result.findings, pkg.version, ruleDocsBase(pkg.repository)));
+  else io.stdout(formatText(result.findings, result.files));
+  if (errors.length > 0) return 2;
+  return result.findings.length > 0 ? 1 : 0;
+}
+
+function packageInfo(): { version: string; repository?: string } {
+  for (const p of [join(__dirname, '..', 'package.json'), join(__dirname, '..', '..', 'package.json')]) {
+    try {
+      const v = JSON.parse(readFileSync(p, 'utf8')) as { name?: string; version?: string; repository?: { url?: string } | string };
+      if (v.name === 'attention-inspector' && typeof v.version === 'string') {
+        return { version: v.version, repository: typeof v.repository === 'string' ? v.repository : v.repository?.url };
+      }
+    } catch {
+      // try the next location
+    }
+  }
+  return { version: '0.0.0' };
+}
