@@ -9,7 +9,7 @@ import { scaleFor } from './colour-scale';
 import { HeadCache, headFromRun, looksCausal, normaliseAttention, normaliseRun, normaliseTrace } from './data';
 import { DebuggerView } from './debugger-view';
 import { button, h } from './dom';
-import { type SvgMatrix, buildSvg, longCsv, matrixCsv, safeFileName, tensorJson, toJson } from './exports';
+import { type SvgMatrix, buildSvg, longCsv, matrixCsv, modelSlug, tensorJson, toJson } from './exports';
 import { fmt, tokenLabel } from './format';
 import { GridView } from './grid-view';
 import { HeatmapView } from './heatmap-view';
@@ -450,7 +450,7 @@ export class App {
     const run = this.run;
     if (!run) return undefined;
     const s = this.state;
-    const model = safeFileName(run.model.name);
+    const model = modelSlug(run.model);
     const tokens = run.tokens.map((tk) => tk.display);
     const tokenRecords = run.tokens.map((tk) => ({ text: tk.text, display: tk.display, start: tk.start, end: tk.end, ...(tk.id !== undefined ? { id: tk.id } : {}) }));
     const axisLabels = tokens.map((d, i) => `${i}:${d}`);

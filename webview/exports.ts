@@ -254,8 +254,13 @@ export function buildSvg(doc: SvgDocument): string {
   return parts.join('\n') + '\n';
 }
 
-/** A file name without characters file systems dislike. */
+/** A file name of letters, digits, '.', '_' and '-' only (anything else becomes '-'). */
 export function safeFileName(s: string): string {
-  const cleaned = s.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, '-').replace(/\s+/g, '-').replace(/^[.-]+|-+$/g, '');
+  const cleaned = s.replace(/[^\p{L}\p{N}._-]+/gu, '-').replace(/-{2,}/g, '-').replace(/^[.-]+|[.-]+$/g, '');
   return (cleaned || 'attention').slice(0, 120);
+}
+
+/** A short name for a model in export file names: "seeded", or the model's name before its details. */
+export function modelSlug(model: { family: string; name: string }): string {
+  return model.family === 'seeded' ? 'seeded' : safeFileName(model.name.split(' (')[0]);
 }

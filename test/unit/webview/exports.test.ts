@@ -3,7 +3,7 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { makePalette } from '../../../webview/colour-scale';
-import { buildSvg, csvField, jsonNumber, jsonSafe, longCsv, matrixCsv, numberText, safeFileName, tensorJson, toJson, xmlText } from '../../../webview/exports';
+import { buildSvg, csvField, jsonNumber, jsonSafe, longCsv, matrixCsv, modelSlug, numberText, safeFileName, tensorJson, toJson, xmlText } from '../../../webview/exports';
 
 /** A small RFC 4180 reader, written for this test (independent of the writer). */
 function parseCsv(text: string): string[][] {
@@ -113,9 +113,12 @@ describe('webview exports', () => {
   });
 
   it('makes file names safe', () => {
-    assert.equal(safeFileName('Seeded (seed 0, 4 heads)'), 'Seeded-(seed-0,-4-heads)');
+    assert.equal(safeFileName('Seeded (seed 0, 4 heads)'), 'Seeded-seed-0-4-heads');
     assert.equal(safeFileName('../../etc/passwd'), 'etc-passwd');
     assert.equal(safeFileName('a:b*c?"<>|'), 'a-b-c');
     assert.equal(safeFileName('...'), 'attention');
+    assert.equal(safeFileName('注意力 权重'), '注意力-权重');
+    assert.equal(modelSlug({ family: 'seeded', name: 'Seeded (seed 0, 4 heads, d_model 64)' }), 'seeded');
+    assert.equal(modelSlug({ family: 'gpt2', name: 'GPT-2 gpt2_tiny.safetensors (2 layers × 1 head, d_model 16)' }), 'GPT-2-gpt2_tiny.safetensors');
   });
 });
