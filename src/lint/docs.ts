@@ -55,3 +55,17 @@ export function renderRulePage(rule: Rule): string {
 export function renderHover(rule: Rule): string {
   return `**${rule.meta.code} ${rule.meta.name}**: ${rule.meta.docs.summary}\n\n${rule.meta.docs.whyIsThisBad}`;
 }
+
+/** docs/rules/README.md: one line per rule. */
+export function renderRuleIndex(rules: readonly Rule[]): string {
+  return [
+    '# Attention Inspector lint rules',
+    '',
+    'Generated from `src/lint/rules/*.ts` by `scripts/gen-rule-docs.ts`; edit the rule files, not these pages.',
+    '',
+    '| Code | Name | Severity | Fix | Summary |',
+    '| --- | --- | --- | --- | --- |',
+    ...rules.map((r) => `| [${r.meta.code}](${rulePageFileName(r)}) | ${r.meta.name} | ${r.meta.severity} | ${r.meta.fix} | ${r.meta.docs.summary} |`),
+    '',
+  ].join('\n');
+}

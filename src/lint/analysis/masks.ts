@@ -9,7 +9,9 @@ export function triMask(tri: TriRegion, dtype: DType | undefined, why: string): 
 
 /** `~m`, `m == 0`, `1 - m`, `logical_not(m)`: True and False swap. */
 export function flipMask(m: MaskInfo, how: string, dtype?: DType): MaskInfo | undefined {
-  if (m.additive || !m.polarity) return undefined;
+  if (m.additive) return undefined;
+  // A mask of unknown polarity flipped is still a mask of unknown polarity.
+  if (!m.polarity) return { ...m, dtype: dtype ?? m.dtype, why: `${how} of ${m.why}` };
   const tri: TriRegion | undefined = m.tri ? (m.tri.region === 'upper' ? { region: 'lower', k: m.tri.k - 1 } : { region: 'upper', k: m.tri.k + 1 }) : undefined;
   return {
     ...m,

@@ -279,6 +279,8 @@ export function maskOfName(name: string): MaskInfo | undefined {
   if (b === 'attention_mask' || b === 'input_mask' || b === 'encoder_attention_mask') {
     return { polarity: 'keep', padding: true, padAxes: [-1], why: `\`${name}\` (tokenizer convention: 1 at real tokens, 0 at padding)`, byName: true };
   }
+  // Any other *mask: a mask whose meaning the name does not tell (polarity unknown).
+  if (/(^|_)mask(s)?$|^mask_/.test(b) && !/head_mask/.test(b)) return { why: `\`${name}\``, byName: true };
   return undefined;
 }
 

@@ -1258,7 +1258,9 @@ export function matmul(ev: Evaluator, c: Call, a0: AValue, b0: AValue, aNode: Py
     queryProj: qa.proj,
     queryNode: qNode && unparen(qNode).type === 'identifier' ? unparen(qNode) : undefined,
   };
-  return result({ attn, ops: crossOps(a, b), multiHead: a.multiHead || b.multiHead || ndim === 4 || undefined, ...(a.fromCache || b.fromCache ? { fromCache: true } : {}), ...(a.fromConv || b.fromConv ? { fromConv: true } : {}) });
+  // Cosine attention (F.normalize'd q and k): bounded logits, temperature instead of 1/sqrt(d).
+  const ops = a.normalized || b.normalized ? crossOps(addOp(a, { kind: 'opaque', node: c.node }), b) : crossOps(a, b);
+  return result({ attn, ops, multiHead: a.multiHead || b.multiHead || ndim === 4 || undefined, ...(a.fromCache || b.fromCache ? { fromCache: true } : {}), ...(a.fromConv || b.fromConv ? { fromConv: true } : {}) });
 }
 
 function einsum(ev: Evaluator, c: Call, spec: string | undefined, style: 'letters' | 'words', operandNodes: PyNode[]): AValue {

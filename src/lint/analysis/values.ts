@@ -53,7 +53,10 @@ export interface TriRegion {
 }
 
 export interface MaskInfo {
-  /** What a True / 1 entry means: 'keep' (attend) or 'ignore' (masked out). Absent: unknown or additive. */
+  /**
+   * What a True / 1 entry means: 'keep' (attend) or 'ignore' (masked out). Absent: additive, or a 0/1 mask
+   * known only by its name (`mask`), whose polarity is unknown.
+   */
   readonly polarity?: 'keep' | 'ignore';
   /** Additive mask: 0 where kept, a large negative number (or -inf) where masked. */
   readonly additive?: boolean;
@@ -341,7 +344,7 @@ function joinMask(a: MaskInfo | undefined, b: MaskInfo | undefined): MaskInfo | 
   if (a === b) return a;
   const polarity = same(a.polarity, b.polarity);
   const additive = a.additive && b.additive ? true : undefined;
-  if (!polarity && !additive) return undefined;
+  if (!polarity && !additive && !(a.byName && b.byName)) return undefined;
   const tri = a.tri && b.tri && a.tri.region === b.tri.region && a.tri.k === b.tri.k ? a.tri : undefined;
   const padAxes = a.padAxes || b.padAxes ? [...new Set([...(a.padAxes ?? []), ...(b.padAxes ?? [])])] : undefined;
   return {

@@ -98,7 +98,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
         if (op.power === -0.5) {
           const inWidth = isProjectionInputWidth(op, target);
           if (inWidth) {
-            report(op.factorNode, `The scale ${f} uses ${inWidth}, the width going into the query projection, but q and k have ${target.attn?.queryProj?.outText ?? 'the projection\'s output'} features: divide by sqrt of the per-head dimension instead.`);
+            report(op.factorNode, `The scale ${f} uses ${inWidth}, the width going into the query projection, not the dimension of each head's q and k: divide the scores by sqrt(head_dim) instead.`);
             return;
           }
           if (dimWhich(op) !== 'model') return;

@@ -1,0 +1,50 @@
+// Shared by the lint tests: one linter per process (grammar read from node_modules), and a helper that
+// applies fixes to a source text the way an editor would.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createLinter, type ExtendedLinter, type Finding, type TextEdit } from '../../../src/lint';
+
+export const ROOT = join(__dirname, '..', '..', '..');
+
+export function grammar(): { treeSitter: Uint8Array; python: Uint8Array } {
+  return {
+    treeSitter: readFileSync(join(ROOT, 'node_modules', 'web-tree-sitter', 'web-tree-sitter.wasm')),
+    python: readFileSync(join(ROOT, 'node_modules', 'tree-sitter-python', 'tree-sitter-python.wasm')),
+  };
+}
+
+let shared: Promise<ExtendedLinter> | undefined;
+export const internalErrors: unknown[] = [];
+
+export function linter(): Promise<ExtendedLinter> {
+  shared ??= createLinter(grammar(), { onInternalError: (e) => internalErrors.push(e) });
+  return shared;
+}
+
+/** Offset of a 1-based (line, UTF-16 column) position in `text` (lines split at \n). */
+export function offsetOf(text: string, line: number, column: number): number {
+  let offset = 0;
+  for (let l = 1; l < line; l++) {
+    const nl = text.indexOf('\n', offset);
+    if (nl < 0) throw new Error(`line ${line} is past the end of the text`);
+    offset = nl + 1;
+  }
+  return offset + column - 1;
+}
+
+/** Applies the edits of every finding's fix (non-overlapping, applied from the end). */
+export function applyFixes(text: string, findings: readonly Finding[]): string {
+  const edits: { start: number; end: number; newText: string }[] = [];
+  for (const f of findings) {
+    for (const e of f.fix?.edits ?? ([] as TextEdit[])) {
+      edits.push({ start: offsetOf(text, e.line, e.column), end: offsetOf(text, e.endLine, e.endColumn), newText: e.newText });
+    }
+  }
+  edits.sort((a, b) => b.start - a.start);
+  for (let i = 1; i < edits.length; i++) {
+    if (edits[i].end > edits[i - 1].start) throw new Error('overlapping fix edits');
+  }
+  let out = text;
+  for (const e of edits) out = out.slice(0, e.start) + e.newText + out.slice(e.end);
+  return out;
+}
