@@ -234,6 +234,7 @@ function scaleOp(ev: Evaluator, factor: AValue, factorNode: PyNode, opNode: PyNo
     op.dim = { ...byName, text: ev.text(bareFactor) };
   }
   if (named) op.named = named;
+  if (factor.kind === 'number' && factor.num !== undefined && !factor.dimPow) op.constant = factor.num;
   return op;
 }
 
@@ -1256,6 +1257,7 @@ export function matmul(ev: Evaluator, c: Call, a0: AValue, b0: AValue, aNode: Py
     keyText: describe(ev, ra === 'query' ? bNode : aNode, ra === 'query' ? b : a),
     keyIsKey: (ra === 'query' ? rb : ra) === 'key' || undefined,
     queryProj: qa.proj,
+    queryAxes: axesOf(qa),
     queryNode: qNode && unparen(qNode).type === 'identifier' ? unparen(qNode) : undefined,
   };
   // Cosine attention (F.normalize'd q and k): bounded logits, temperature instead of 1/sqrt(d).

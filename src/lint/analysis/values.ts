@@ -85,6 +85,8 @@ export interface ScaleOp {
   readonly dim?: DimInfo;
   /** The factor's name says it is a scale/temperature (self.scale, softmax_scale, ...). */
   readonly named?: string;
+  /** The factor is a known constant that no dimension enters (a fixed temperature such as 0.5). */
+  readonly constant?: number;
   readonly on: 'query' | 'key' | 'scores' | 'weights';
 }
 
@@ -121,6 +123,8 @@ export interface AttnInfo {
   readonly keyText?: string;
   /** The right-hand operand is named as keys (k, key_states), not as encoder context/memory. */
   readonly keyIsKey?: boolean;
+  /** The query operand's axes when known (to tell a sequence length from a feature size in a scale). */
+  readonly queryAxes?: readonly AxisInfo[];
   /** Where the query came from when it is a Linear projection: its input and the layer's in/out widths. */
   readonly queryProj?: ProjectionInfo;
   /** The query operand when it is a plain name (used by fixes). */
@@ -390,6 +394,7 @@ function joinAttn(a: AttnInfo | undefined, b: AttnInfo | undefined): AttnInfo | 
     keyAxisWhy: a.keyAxis === b.keyAxis ? a.keyAxisWhy : undefined,
     queryText: same(a.queryText, b.queryText),
     queryProj: same(a.queryProj, b.queryProj),
+    queryAxes: same(a.queryAxes, b.queryAxes),
     keyText: same(a.keyText, b.keyText),
     keyIsKey: a.keyIsKey && b.keyIsKey ? true : undefined,
     queryNode: same(a.queryNode, b.queryNode),

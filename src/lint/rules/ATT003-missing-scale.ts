@@ -1,6 +1,6 @@
 // ATT003: attention scores reach softmax without any 1/sqrt(d) scaling.
 import type { SdpaSite, SoftmaxSite } from '../analysis/facts';
-import type { AValue } from '../analysis/values';
+import type { AValue, ScaleOp } from '../analysis/values';
 import { unparen, type PyNode } from '../syntax/tree';
 import { alternatives, byNode, hasOpaque, scaleOmittedOnPurpose, scaleOps } from './evidence';
 import { parenthesize, quote, type FixSpec, type Rule, type RuleContext } from './rule';
@@ -39,10 +39,15 @@ weights = scores.softmax(dim=-1)`,
       if (!a || a.stage !== 'scores' || !a.queryText || !a.keyText || !a.keyIsKey) return false;
       return !v.fromConv;
     };
+    /**
+     * A fixed softmax temperature (`self.temp = 0.5`): a constant named as a temperature that no dimension
+     * enters. It sharpens or flattens the weights but does not undo the growth of q·k with d.
+     */
+    const fixedTemperature = (op: ScaleOp): boolean => op.constant !== undefined && !!op.named && /temp|tau/i.test(op.named);
     /** Every path from q and k to here is free of scaling and of unknown functions. */
     const noScale = (v: AValue): boolean => {
       for (const alt of alternatives(v)) {
-        if (scaleOps(alt).length > 0 || hasOpaque(alt)) return false;
+        if (scaleOps(alt).some((op) => !fixedTemperature(op)) || hasOpaque(alt)) return false;
       }
       return true;
     };

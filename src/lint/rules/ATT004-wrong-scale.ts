@@ -69,6 +69,19 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       return undefined;
     };
 
+    /** A name inside the factor that is the size of a non-last (sequence) axis of the queries, by their stated shape. */
+    const sequenceSize = (op: ScaleOp, target: ScaleSite['target']): string | undefined => {
+      const axes = target.attn?.queryAxes;
+      if (!axes || axes.length < 2) return undefined;
+      const names = new Set((ctx.text(op.factorNode).match(/[A-Za-z_][\w.]*/g) ?? []).map(bare));
+      const last = axes[axes.length - 1].sizeText;
+      for (let i = 0; i < axes.length - 1; i++) {
+        const t = axes[i].sizeText;
+        if (t && /^[A-Za-z_][\w.]*$/.test(t) && names.has(bare(t)) && (!last || bare(last) !== bare(t)) && axes[i].label !== 'feat') return t;
+      }
+      return undefined;
+    };
+
     return {
       scale(site: ScaleSite) {
         const op = site.op;
@@ -94,6 +107,13 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
         if (dimWhich(op) === 'heads') {
           report(op.factorNode, `The scale ${f} is built from the number of heads, not the head dimension: divide the scores by sqrt(head_dim).`);
           return;
+        }
+        if (op.power === -0.5 || (op.power === undefined && /sqrt/.test(ctx.text(op.factorNode)))) {
+          const seq = sequenceSize(op, target);
+          if (seq) {
+            report(op.factorNode, `The scale ${f} uses ${seq}, a sequence length (a non-feature axis of the queries), not the key dimension: the scaling then changes with the input length. Divide by sqrt(head_dim).`);
+            return;
+          }
         }
         if (op.power === -0.5) {
           const inWidth = isProjectionInputWidth(op, target);
