@@ -15,6 +15,7 @@ import { basename, dirname, join } from 'node:path';
 import { entropyNats, initKernels } from '../engine';
 import { loadModel } from '../models';
 import { InspectSession, type ModelLoader } from '../models/session';
+import { type CliIO, processIO } from './io';
 import type { ModelInfo, ModelSource, RunResult, TokenInfo } from '../protocol/engine';
 import { readTensors } from '../weights';
 
@@ -50,27 +51,8 @@ At most ${MAX_TOKENS} tokens. Exit codes: 0 done, 2 bad usage, unreadable input 
 
 const SEEDED_DEFAULTS = { seed: 0, heads: 4, dModel: 64 } as const;
 
-export interface InspectIO {
-  stdout(text: string): void;
-  stderr(text: string): void;
-}
-
-let pipeGuarded = false;
-
-/** Writes to the process's streams; a reader that stops early (`| head`) ends the output quietly. */
-const processIO: InspectIO = {
-  stdout: (text) => {
-    if (!pipeGuarded) {
-      pipeGuarded = true;
-      process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-        if (e.code === 'EPIPE') process.exit(0);
-        throw e;
-      });
-    }
-    process.stdout.write(text);
-  },
-  stderr: (text) => void process.stderr.write(text),
-};
+/** Where inspect writes (the CLI's streams, or a capture in tests). */
+export type InspectIO = CliIO;
 
 /** A usage or input problem: reported on stderr with exit code 2. */
 class UsageError extends Error {}
