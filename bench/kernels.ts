@@ -5,7 +5,7 @@
 // NumPy's times for the same work in the same run when `python3 -c 'import numpy'` works (OpenBLAS with
 // OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE removed from its environment, one thread and default threads).
 // The machine is shared: numbers are noisy, so compare within one run and look at "best" as well as medians.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { createWasmSimdKernel, tsKernel } from '../src/engine/kernels';
 import type { Kernel } from '../src/engine/kernels';
@@ -113,11 +113,13 @@ function timeCopies(p: Product): Timing {
   });
 }
 
-const NUMPY_SCRIPT = String.raw`
+// A NumPy worker: reads one JSON request per line, answers one JSON line of timings (ms) per request, so each
+// row of the table measures NumPy right next to the TS and wasm kernels (the machine's load changes quickly).
+const NUMPY_WORKER = String.raw`
 import json, sys, time
 import numpy as np
-spec = json.loads(sys.argv[1])
-quick = spec['quick']
+quick = sys.argv[1] == '1'
+rng = np.random.default_rng(0)
 def measure(fn, budget, min_reps):
     fn()
     times = []
@@ -126,57 +128,102 @@ def measure(fn, budget, min_reps):
         t = time.perf_counter(); fn(); times.append((time.perf_counter() - t) * 1e3)
     times.sort()
     return {'median': times[len(times) // 2], 'best': times[0]}
-rng = np.random.default_rng(0)
-budget = 0.15 if quick else 0.6
-out = {'products': [], 'softmax': [], 'numpy': np.__version__}
-for p in spec['products']:
+def product(p):
     a = rng.random((p['m'], p['k']), dtype=np.float32) - 0.5
     b = rng.random((p['n'], p['k']) if p['transB'] else (p['k'], p['n']), dtype=np.float32) - 0.5
     c = np.empty((p['m'], p['n']), dtype=np.float32)
     fn = (lambda: np.matmul(a, b.T, out=c)) if p['transB'] else (lambda: np.matmul(a, b, out=c))
-    out['products'].append(measure(fn, budget, 5))
-for L in spec['softmax']:
+    return measure(fn, 0.15 if quick else 0.6, 5)
+def softmax(L):
     src = (rng.random((L, L), dtype=np.float32) - 0.5) * 16
-    def softmax():
+    def run():
         e = np.exp(src - src.max(axis=-1, keepdims=True))
         e /= e.sum(axis=-1, keepdims=True)
-    out['softmax'].append(measure(softmax, budget, 5))
-L, H, d = 512, 12, 768
-hd = d // H
-x = rng.random((L, d), dtype=np.float32) - 0.5
-w = [rng.random((d, d), dtype=np.float32) - 0.5 for _ in range(4)]
-def mha():
-    q = (x @ w[0].T).reshape(L, H, hd).transpose(1, 0, 2)
-    k = (x @ w[1].T).reshape(L, H, hd).transpose(1, 0, 2)
-    v = (x @ w[2].T).reshape(L, H, hd).transpose(1, 0, 2)
-    s = (q @ k.transpose(0, 2, 1)) * np.float32(1 / np.sqrt(hd))
-    s = np.exp(s - s.max(axis=-1, keepdims=True))
-    s /= s.sum(axis=-1, keepdims=True)
-    ctx = (s @ v).transpose(1, 0, 2).reshape(L, d)
-    return ctx @ w[3].T
-out['mha'] = measure(mha, 0.3 if quick else 1.5, 3)
-print(json.dumps(out))
+    return measure(run, 0.15 if quick else 0.6, 5)
+def mha(L=512, H=12, d=768):
+    hd = d // H
+    x = rng.random((L, d), dtype=np.float32) - 0.5
+    w = [rng.random((d, d), dtype=np.float32) - 0.5 for _ in range(4)]
+    def run():
+        q = (x @ w[0].T).reshape(L, H, hd).transpose(1, 0, 2)
+        k = (x @ w[1].T).reshape(L, H, hd).transpose(1, 0, 2)
+        v = (x @ w[2].T).reshape(L, H, hd).transpose(1, 0, 2)
+        s = (q @ k.transpose(0, 2, 1)) * np.float32(1 / np.sqrt(hd))
+        s = np.exp(s - s.max(axis=-1, keepdims=True))
+        s /= s.sum(axis=-1, keepdims=True)
+        ctx = (s @ v).transpose(1, 0, 2).reshape(L, d)
+        return ctx @ w[3].T
+    return measure(run, 0.3 if quick else 1.5, 3)
+print(json.dumps({'ready': np.__version__}), flush=True)
+for line in sys.stdin:
+    req = json.loads(line)
+    if req['kind'] == 'product': out = product(req['product'])
+    elif req['kind'] == 'softmax': out = softmax(req['L'])
+    else: out = mha()
+    print(json.dumps(out), flush=True)
 `;
 
-interface NumpyTimes {
-  products: Timing[];
-  softmax: Timing[];
-  mha: Timing;
-  numpy: string;
+type NumpyRequest = { kind: 'product'; product: Product } | { kind: 'softmax'; L: number } | { kind: 'mha' };
+
+/** A python3 process running NUMPY_WORKER with the given OpenBLAS thread count (undefined: its default). */
+class NumpyWorker {
+  private readonly child: ChildProcessWithoutNullStreams;
+  private buffer = '';
+  private waiting: { resolve: (line: string) => void; reject: (e: Error) => void }[] = [];
+  readonly ready: Promise<string>;
+
+  constructor(threads: string | undefined) {
+    const env = { ...process.env };
+    delete env.OPENBLAS_CORETYPE;
+    delete env.OPENBLAS_L2_SIZE;
+    if (threads) env.OPENBLAS_NUM_THREADS = threads;
+    else delete env.OPENBLAS_NUM_THREADS;
+    this.child = spawn('python3', ['-c', NUMPY_WORKER, quick ? '1' : '0'], { env });
+    this.child.stdout.setEncoding('utf8');
+    this.child.stdout.on('data', (chunk: string) => {
+      this.buffer += chunk;
+      let nl: number;
+      while ((nl = this.buffer.indexOf('\n')) >= 0) {
+        const line = this.buffer.slice(0, nl);
+        this.buffer = this.buffer.slice(nl + 1);
+        this.waiting.shift()?.resolve(line);
+      }
+    });
+    this.child.on('exit', (code) => {
+      for (const w of this.waiting.splice(0)) w.reject(new Error(`python3 exited (${code})`));
+    });
+    this.ready = this.next().then((line) => (JSON.parse(line) as { ready: string }).ready);
+  }
+
+  private next(): Promise<string> {
+    return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
+  }
+
+  async time(request: NumpyRequest): Promise<Timing> {
+    const reply = this.next();
+    this.child.stdin.write(`${JSON.stringify(request)}\n`);
+    return JSON.parse(await reply) as Timing;
+  }
+
+  close(): void {
+    this.child.stdin.end();
+  }
 }
 
-function runNumpy(threads: string | undefined): NumpyTimes | string {
-  const env = { ...process.env };
-  delete env.OPENBLAS_CORETYPE;
-  delete env.OPENBLAS_L2_SIZE;
-  if (threads) env.OPENBLAS_NUM_THREADS = threads;
-  else delete env.OPENBLAS_NUM_THREADS;
-  const probe = spawnSync('python3', ['-c', 'import numpy'], { env, encoding: 'utf8' });
+/** Both NumPy workers, or the reason there are none. */
+async function startNumpy(): Promise<{ one: NumpyWorker; all: NumpyWorker; version: string } | string> {
+  const probe = spawnSync('python3', ['-c', 'import numpy'], { encoding: 'utf8' });
   if (probe.status !== 0) return 'python3 with numpy not available';
-  const spec = JSON.stringify({ quick, products, softmax: softmaxSizes });
-  const run = spawnSync('python3', ['-c', NUMPY_SCRIPT, spec], { env, encoding: 'utf8', maxBuffer: 1 << 24 });
-  if (run.status !== 0) return `numpy run failed: ${run.stderr.trim().split('\n').pop()}`;
-  return JSON.parse(run.stdout) as NumpyTimes;
+  const one = new NumpyWorker('1');
+  const all = new NumpyWorker(undefined);
+  try {
+    const [version] = await Promise.all([one.ready, all.ready]);
+    return { one, all, version };
+  } catch (e) {
+    one.close();
+    all.close();
+    return `numpy worker failed: ${String(e)}`;
+  }
 }
 
 const fmtMs = (t: Timing): string => `${t.median.toFixed(2)} (${t.best.toFixed(2)})`;
@@ -188,21 +235,17 @@ async function main(): Promise<void> {
   const kernels: Kernel[] = [tsKernel, wasm];
   console.log(`kernels benchmark: ${cpus()[0]?.model ?? '?'} x${cpus().length}, Node ${process.version}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   console.log('times: median ms (best ms); GF/s from the median (best); single thread unless stated\n');
+  const numpy = await startNumpy();
+  const np = typeof numpy === 'object' ? numpy : undefined;
+  console.log(np ? `NumPy ${np.version} (OpenBLAS; OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset), measured right after each row's kernels\n` : `NumPy: ${String(numpy)}\n`);
 
-  const np1 = runNumpy('1');
-  const npDefault = runNumpy(undefined);
-  const np1ok = typeof np1 === 'object' ? np1 : undefined;
-  const npDefaultOk = typeof npDefault === 'object' ? npDefault : undefined;
-  if (!np1ok) console.log(`NumPy: ${String(np1)}\n`);
-  else console.log(`NumPy ${np1ok.numpy} (OpenBLAS, OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset)\n`);
-
-  const header = [pad('product', 26), pad('ts ms', 18), pad('ts GF/s', 12), pad('wasm ms', 16), pad('wasm GF/s', 13), pad('numpy-1t ms', 16), pad('np GF/s', 12), pad('np-all ms', 16), 'wasm/np-1t', ' ts/np-1t'];
+  const header = [pad('product', 26), pad('ts ms', 18), pad('ts GF/s', 12), pad('wasm ms', 16), pad('wasm GF/s', 13), pad('numpy-1t ms', 16), pad('np GF/s', 13), pad('np-all ms', 16), 'wasm/np-1t', ' ts/np-1t'];
   console.log(header.join(''));
-  for (const [i, p] of products.entries()) {
+  for (const p of products) {
     const f = flops(p);
     const [t, w] = kernels.map((kernel) => timeProduct(kernel, p));
-    const n1 = np1ok?.products[i];
-    const nd = npDefaultOk?.products[i];
+    const n1 = await np?.one.time({ kind: 'product', product: p });
+    const nd = await np?.all.time({ kind: 'product', product: p });
     console.log(
       [
         pad(p.name, 26),
@@ -211,7 +254,7 @@ async function main(): Promise<void> {
         pad(fmtMs(w), 16),
         pad(`${gf(f, w.median)} (${gf(f, w.best)})`, 13),
         pad(n1 ? fmtMs(n1) : '-', 16),
-        pad(n1 ? `${gf(f, n1.median)} (${gf(f, n1.best)})` : '-', 12),
+        pad(n1 ? `${gf(f, n1.median)} (${gf(f, n1.best)})` : '-', 13),
         pad(nd ? fmtMs(nd) : '-', 16),
         pad(n1 ? `${(w.median / n1.median).toFixed(2)}x` : '-', 11),
         n1 ? `${(t.median / n1.median).toFixed(1)}x` : '-',
@@ -220,22 +263,26 @@ async function main(): Promise<void> {
   }
 
   console.log(`\n${pad('softmax rows LxL', 26)}${pad('ts ms', 18)}${pad('wasm ms', 16)}${pad('numpy-1t ms', 16)}wasm/np-1t`);
-  for (const [i, L] of softmaxSizes.entries()) {
+  for (const L of softmaxSizes) {
     const [t, w] = kernels.map((kernel) => timeSoftmax(kernel, L));
-    const n1 = np1ok?.softmax[i];
+    const n1 = await np?.one.time({ kind: 'softmax', L });
     console.log(`${pad(`L=${L}`, 26)}${pad(fmtMs(t), 18)}${pad(fmtMs(w), 16)}${pad(n1 ? fmtMs(n1) : '-', 16)}${n1 ? `${(w.median / n1.median).toFixed(2)}x` : '-'}`);
   }
 
   const [mt, mw] = kernels.map((kernel) => timeMha(kernel));
+  const m1 = await np?.one.time({ kind: 'mha' });
+  const md = await np?.all.time({ kind: 'mha' });
   console.log('\nmulti-head attention forward from kernel calls only (L=512, 12 heads, d_model 768; 4 projections,');
   console.log('per head Q·Kᵀ, softmax, P·V; the engine adds its own work on top):');
-  console.log(`  ts ${fmtMs(mt)} ms   wasm-simd ${fmtMs(mw)} ms   numpy-1t ${np1ok ? fmtMs(np1ok.mha) : '-'} ms   numpy-all ${npDefaultOk ? fmtMs(npDefaultOk.mha) : '-'} ms`);
-  if (np1ok) console.log(`  wasm-simd / numpy-1t = ${(mw.median / np1ok.mha.median).toFixed(2)}x   ts / numpy-1t = ${(mt.median / np1ok.mha.median).toFixed(1)}x`);
+  console.log(`  ts ${fmtMs(mt)} ms   wasm-simd ${fmtMs(mw)} ms   numpy-1t ${m1 ? fmtMs(m1) : '-'} ms   numpy-all ${md ? fmtMs(md) : '-'} ms`);
+  if (m1) console.log(`  wasm-simd / numpy-1t = ${(mw.median / m1.median).toFixed(2)}x   ts / numpy-1t = ${(mt.median / m1.median).toFixed(1)}x`);
 
   const big = products[0];
   const copies = timeCopies(big);
   const wBig = timeProduct(wasm, big);
   console.log(`\nwasm staging copies for ${big.name} (A, B in; C out, as TypedArray.set): ${fmtMs(copies)} ms = ${((100 * copies.median) / wBig.median).toFixed(1)}% of the product's median`);
+  np?.one.close();
+  np?.all.close();
 }
 
 main().catch((e: unknown) => {
