@@ -110,8 +110,8 @@ export class InspectorCommands implements vscode.Disposable {
     const [configJson, tokenizerJson] = await Promise.all([readSibling(uri, 'config.json'), readSibling(uri, 'tokenizer.json')]);
     const source: ModelSource =
       uri.scheme === 'file'
-        ? { kind: 'file', fileName, path: uri.fsPath, configJson, tokenizerJson }
-        : { kind: 'file', fileName, bytes: await vscode.workspace.fs.readFile(uri), configJson, tokenizerJson };
+        ? { kind: 'file', fileName, path: uri.fsPath, configJson, tokenizerJson, seed: readSettings().seed }
+        : { kind: 'file', fileName, bytes: await vscode.workspace.fs.readFile(uri), configJson, tokenizerJson, seed: readSettings().seed };
     const engine = this.getEngine();
     const previous = engine.modelSource;
     engine.setModelSource(source);

@@ -18,6 +18,8 @@ export type ModelSource =
       configJson?: string;
       /** A tokenizer.json found beside the weights (HF tokenizers format), if any. */
       tokenizerJson?: string;
+      /** Seed of the embeddings a bare attention layer runs on (it has no embedding table of its own). */
+      seed?: number;
     };
 
 export type ModelFamily = 'seeded' | 'gpt2' | 'bert' | 'attention-layer';
