@@ -1,4 +1,4 @@
-// Panel benchmark: `npx tsx bench/panel.ts [--tokens 512] [--heads 12] [--shots DIR]` (build first:
+// Panel benchmark: `npx tsx bench/panel.ts [--tokens 512] [--heads 12] [--shots DIR] [--lang zh-cn]` (build first:
 // `npm run build` writes dist/webview.js).
 //
 // Loads the real webview bundle (dist/webview.js + media/) in headless Chromium (playwright-core and
@@ -28,6 +28,9 @@ const arg = (name: string, fallback: string): string => {
 const T = Number(arg('tokens', '512'));
 const H = Number(arg('heads', '12'));
 const shots = process.argv.includes('--shots') ? resolve(arg('shots', 'test-artifacts/bench-panel')) : undefined;
+/** UI language of the page: 'en', or a bundle under l10n/ (e.g. zh-cn), as the host would send it. */
+const lang = arg('lang', 'en');
+const strings: Record<string, string> = lang === 'en' ? {} : JSON.parse(readFileSync(join(root, 'l10n', `bundle.l10n.${lang}.json`), 'utf8'));
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
 
 /** A few of VS Code's theme variables, enough for the panel to look as it does in each theme. */
@@ -136,7 +139,7 @@ async function attachHost(page: Page, session: InspectSession, run: RunResult): 
   await page.exposeFunction('__toHost', async (raw: unknown) => {
     const msg = parseFromWebview(raw);
     if (msg instanceof Error) throw msg;
-    if (msg.type === 'ready') await deliver({ type: 'run', run, mode: 'grid', l10n: {} });
+    if (msg.type === 'ready') await deliver({ type: 'run', run, mode: 'grid', l10n: strings });
     if (msg.type === 'request') {
       try {
         const r = msg.request;
@@ -241,6 +244,15 @@ async function main(): Promise<void> {
     }
     console.log(`  debugger: flip softmax dim on a ${T}×${T} head: engine trace median ${median(hostTimes).toFixed(0)} ms; reply received → stats, warnings and heatmap drawn median ${median(draws).toFixed(0)} ms; whole round trip median ${median(flips)} ms (incl. Playwright transport)`);
 
+    const parts = await page.evaluate(() => {
+      type D = { currentTrace: unknown; setTrace(t: unknown): void; heatmap: { lastRenderMs: number } };
+      const d = (window as unknown as { attentionInspector: { debugger: D } }).attentionInspector.debugger;
+      const t0 = performance.now();
+      d.setTrace(d.currentTrace);
+      return { setTrace: performance.now() - t0, heatmap: d.heatmap.lastRenderMs };
+    });
+    console.log(`    of which: warnings + statistics table + heatmap ${parts.setTrace.toFixed(0)} ms (heatmap alone ${parts.heatmap.toFixed(0)} ms)`);
+
     if (shots) await screenshots(browser, server.url, session, run);
   } finally {
     await browser.close();
@@ -255,21 +267,21 @@ async function screenshots(browser: import('playwright-core').Browser, url: stri
     await attachHost(page, session, run);
     await page.goto(`${url}?theme=${theme}`);
     await page.waitForSelector('canvas.thumb-canvas');
-    await page.screenshot({ path: join(shots!, `${theme}-grid.png`) });
+    await page.screenshot({ path: join(shots!, `${theme}-${lang}-grid.png`) });
     await page.click('button.thumb[data-layer="0"][data-head="1"]');
     await page.waitForSelector('.detail canvas.heatmap-canvas');
     const box = (await page.locator('.detail canvas.heatmap-canvas').boundingBox())!;
     await page.mouse.move(box.x + box.width * 0.6, box.y + box.height * 0.4);
-    await page.screenshot({ path: join(shots!, `${theme}-head.png`) });
+    await page.screenshot({ path: join(shots!, `${theme}-${lang}-head.png`) });
     await page.click('button.sub-tab[data-view="lines"]');
     await page.waitForSelector('.lines-canvas');
-    await page.screenshot({ path: join(shots!, `${theme}-lines.png`) });
+    await page.screenshot({ path: join(shots!, `${theme}-${lang}-lines.png`) });
     await page.click('#mode-debugger');
     await page.waitForSelector('.warnings .warning');
     await page.selectOption('#sw-dim', '-2');
     await page.waitForSelector('[data-warning="rows-not-normalized"]');
     await page.click('#step-tab-3');
-    await page.screenshot({ path: join(shots!, `${theme}-debugger.png`), fullPage: true });
+    await page.screenshot({ path: join(shots!, `${theme}-${lang}-debugger.png`), fullPage: true });
     await page.close();
   }
   console.log(`  screenshots in ${shots}`);

@@ -13,7 +13,7 @@ import { type SvgMatrix, buildSvg, longCsv, matrixCsv, modelSlug, tensorJson, to
 import { fmt, tokenLabel } from './format';
 import { GridView } from './grid-view';
 import { HeatmapView } from './heatmap-view';
-import { setStrings, t } from './l10n';
+import { t } from './l10n';
 import { Legend } from './legend';
 import { LinesView } from './lines-view';
 import { PanelRpc } from './rpc';
@@ -37,6 +37,7 @@ export class App {
   private readonly rpc: PanelRpc;
   private readonly cache = new HeadCache();
   private readonly tooltip = new Tooltip();
+  private readonly disposers: (() => void)[] = [];
   // layout
   private readonly root: HTMLElement;
   private readonly title = h('h1', { class: 'title' });
@@ -147,9 +148,16 @@ export class App {
     mount.replaceChildren(this.root);
     this.empty.textContent = t('Select some text and run “Attention Inspector: Inspect Selection”.');
     this.applyTheme();
-    watchTheme(() => this.applyTheme());
-    new ResizeObserver(() => this.onResize()).observe(this.root);
+    const unwatch = watchTheme(() => this.applyTheme());
+    const resize = new ResizeObserver(() => this.onResize());
+    resize.observe(this.root);
+    this.disposers.push(unwatch, () => resize.disconnect(), () => this.tooltip.el.remove(), () => this.rpc.cancelAll());
     this.render();
+  }
+
+  /** Stops observing and removes what the app added outside its mount point (a new app replaces it). */
+  dispose(): void {
+    while (this.disposers.length) this.disposers.pop()!();
   }
 
   // ----- messages ------------------------------------------------------------------------------------
@@ -157,7 +165,6 @@ export class App {
   onMessage(msg: ToWebviewMessage): void {
     switch (msg.type) {
       case 'run':
-        setStrings(msg.l10n);
         this.setRun(msg.run, msg.mode, msg.focus);
         return;
       case 'reply':
@@ -168,7 +175,6 @@ export class App {
         this.showStatus(msg.message ?? '');
         return;
       case 'empty':
-        setStrings(msg.l10n);
         this.run = undefined;
         this.rpc.cancelAll();
         this.empty.textContent = msg.message;
@@ -248,17 +254,20 @@ export class App {
     this.grid.el.querySelector<HTMLButtonElement>('button.thumb[tabindex="0"]')?.focus();
   }
 
+  /** The debugger's head picker changed: fetch that head's trace (the form stays as it is, focus included). */
   private debugHead(layer: number, head: number): void {
     this.state.focus = { layer, head };
     this.save();
     this.tellHost();
-    this.render();
+    this.debugger.showStatus(t('Computing…'));
+    void this.loadTrace();
   }
 
   private setSwitches(sw: DebuggerSwitches): void {
     this.state.switches = { ...sw };
     this.save();
-    void this.loadTrace(true);
+    this.debugger.showStatus(t('Computing…'));
+    void this.loadTrace();
   }
 
   private setStep(step: StepIndex): void {
@@ -324,7 +333,7 @@ export class App {
       const focus = s.focus ?? { layer: 0, head: 0 };
       this.debugger.setRun(run, focus, s.switches, s.step);
       this.onResize();
-      void this.loadTrace(false);
+      void this.loadTrace();
     }
   }
 
@@ -398,11 +407,10 @@ export class App {
     }
   }
 
-  private async loadTrace(switchesChanged: boolean): Promise<void> {
+  private async loadTrace(): Promise<void> {
     const run = this.run;
     const focus = this.state.focus;
     if (!run || !focus || this.state.mode !== 'debugger') return;
-    if (switchesChanged) this.debugger.setRun(run, focus, this.state.switches, this.state.step);
     this.updateProgress(true);
     const outcome = await this.rpc.request<AttentionTrace>({ kind: 'trace', layer: focus.layer, head: focus.head, options: traceOptionsOf(this.state.switches) }, 'trace');
     this.updateProgress();

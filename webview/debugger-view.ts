@@ -73,6 +73,7 @@ export class DebuggerView {
     this.tabs.append(...this.tabButtons);
     this.stepPanel = h('div', { class: 'step-panel', attrs: { id: 'step-panel', role: 'tabpanel' } },
       h('div', { class: 'step-head' }, this.formula, this.shape), this.note, this.heatmap.el, this.legend.el);
+    this.form.addEventListener('submit', (e) => e.preventDefault());
     this.el = h('section', { class: 'debugger', attrs: { 'aria-label': t('Step-through debugger') } },
       h('div', { class: 'debugger-top' }, this.headPicker, this.form),
       h('div', { class: 'step-bar' }, prev, this.tabs, next),
@@ -243,14 +244,20 @@ export class DebuggerView {
       t('Layer'),
       Array.from({ length: run.nLayer }, (_, i) => ({ value: String(i), label: String(i) })),
       String(this.focus.layer),
-      (v) => this.cb.onHead(Number(v), this.focus.head),
+      (v) => {
+        this.focus = { ...this.focus, layer: Number(v) };
+        this.cb.onHead(this.focus.layer, this.focus.head);
+      },
     );
     const head = select(
       'dbg-head',
       t('Head'),
       Array.from({ length: run.nHead }, (_, i) => ({ value: String(i), label: String(i) })),
       String(this.focus.head),
-      (v) => this.cb.onHead(this.focus.layer, Number(v)),
+      (v) => {
+        this.focus = { ...this.focus, head: Number(v) };
+        this.cb.onHead(this.focus.layer, this.focus.head);
+      },
     );
     this.headPicker.replaceChildren(layer.wrap, head.wrap);
   }
@@ -303,7 +310,18 @@ export class DebuggerView {
       { value: 'top-left', label: t('yes, top-left') },
       { value: 'bottom-right', label: t('yes, bottom-right') },
     ] as const, sw.causalIntent, (v) => this.change({ causalIntent: v }));
-    const reset = button({ icon: 'discard', label: t('Reset switches'), class: 'button secondary', onClick: () => this.cb.onSwitches({ ...DEFAULT_SWITCHES, causal: this.initialCausal, causalIntent: this.initialCausal === 'none' ? 'auto' : this.initialCausal }) });
+    const reset = button({
+      icon: 'discard',
+      label: t('Reset switches'),
+      class: 'button secondary',
+      onClick: () => {
+        // The form is rebuilt for a reset only: a change made in the form keeps the focus where it is.
+        this.switches = { ...DEFAULT_SWITCHES, causal: this.initialCausal, causalIntent: this.initialCausal === 'none' ? 'auto' : this.initialCausal };
+        this.buildForm();
+        this.form.querySelector<HTMLButtonElement>('.form-actions button')?.focus();
+        this.cb.onSwitches(this.switches);
+      },
+    });
     const group = (legend: string, ...children: HTMLElement[]) => h('fieldset', { class: 'switch-group' }, h('legend', { text: legend }), ...children);
     this.form.replaceChildren(
       group(t('Scale'), scale.wrap, custom.wrap, temperature.wrap),
@@ -311,7 +329,6 @@ export class DebuggerView {
       group(t('Softmax'), dim.wrap, fully.wrap, intent.wrap),
       h('div', { class: 'form-actions' }, reset),
     );
-    this.form.onsubmit = (e) => e.preventDefault();
   }
 
   /** The causal mask the run itself used (the reset target). */

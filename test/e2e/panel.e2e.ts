@@ -77,10 +77,21 @@ async function answerFileDialog(panel: Webview, path: string): Promise<void> {
   const page = panel.locator('body').page();
   const input = page.locator('.quick-input-widget input.input').first();
   await input.waitFor({ state: 'visible', timeout: 30_000 });
-  // The dialog fills in its starting folder (or default name) asynchronously: type only after that.
-  await page.waitForFunction(() => (document.querySelector<HTMLInputElement>('.quick-input-widget input.input')?.value ?? '') !== '', undefined, { timeout: 30_000 });
+  // The dialog fills in its folder and default name asynchronously, and checks a typed path while it is
+  // busy: type once its value has settled, and press Enter once ours has.
+  const settled = async (want?: string) => {
+    let last = '', same = 0;
+    for (let i = 0; i < 150 && same < 3; i++) {
+      await page.waitForTimeout(200);
+      const now = await input.inputValue();
+      same = now === last && now !== '' && (want === undefined || now === want) ? same + 1 : 0;
+      last = now;
+    }
+    if (same < 3) throw new Error(`the file dialog's path did not settle (it shows ${JSON.stringify(last)})`);
+  };
+  await settled();
   await input.fill(path);
-  await page.waitForFunction((p) => document.querySelector<HTMLInputElement>('.quick-input-widget input.input')?.value === p, path, { timeout: 30_000 });
+  await settled(path);
   await page.keyboard.press('Enter');
   await input.waitFor({ state: 'hidden', timeout: 30_000 });
 }
@@ -257,5 +268,22 @@ describe('the inspector panel in VS Code (code-server)', function () {
     assert.ok(pixels.heads[0].nonBackground > 0.5);
     await reloaded.screenshot('panel-loaded-checkpoint');
     assert.deepEqual(await workbench.extensionHostErrors(), []);
+  });
+
+  it('comes back after a window reload, in the mode it was in (serializer + saved state)', async function () {
+    const workbench = session.workbench;
+    const panel = await workbench.webviewFrame();
+    await panel.locator('#mode-debugger').click();
+    await panel.waitForText('Per-row statistics');
+    await workbench.runCommand('Developer: Reload Window');
+    const restored = await workbench.webviewFrame(120_000);
+    // The engine's results do not survive a reload: the host repeats an inspection (with the seeded weights of
+    // the settings) and the panel shows it in debugger mode again, with the switches and step it had.
+    await restored.waitForText(`${(await expectedTokens(ENGLISH)).length} tokens · 1 layers × ${HEADS} heads`, 120_000);
+    await restored.waitForText('Per-row statistics', 60_000);
+    assert.equal(await restored.locator('#mode-debugger').getAttribute('aria-selected'), 'true');
+    assert.equal(await restored.locator('#sw-dim').inputValue(), '-2');
+    assert.equal((await restored.locator('.formula').innerText()).trim(), 'weights = softmax(masked, dim=-2)');
+    await restored.screenshot('panel-after-reload');
   });
 });
