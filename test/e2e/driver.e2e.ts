@@ -8,6 +8,7 @@ import { useWorkbench } from './session';
 const files = {
   'broken.json': '{\n  "a": 1\n  "b": 2\n}\n',
   'notes.txt': 'alpha beta\nBeta beta gamma\ndelta\n',
+  'last-line.txt': 'one\ntwo, without a line break',
   'preview.md': '# Preview\n\nThe cat sat on the mat because it was tired.\n\n我爱自然语言处理。\n',
 };
 
@@ -25,6 +26,10 @@ describe('the e2e driver (on built-in VS Code features)', function () {
     assert.deepEqual(await workbench.selection(), { line: 2, column: 16, selected: 15 });
     await workbench.selectLines(1, 3);
     assert.deepEqual(await workbench.selection(), { line: 3, column: 6, selected: 'alpha beta\nBeta beta gamma\ndelta'.length });
+    await workbench.openFile('last-line.txt');
+    await workbench.selectLine(2);
+    assert.deepEqual(await workbench.selection(), { line: 2, column: 26, selected: 25 });
+    await workbench.openFile('notes.txt');
     await workbench.goTo(2, 6);
     assert.deepEqual(await workbench.selection(), { line: 2, column: 6, selected: 0 });
     await assert.rejects(workbench.selectText('beta', 3), /has 2 occurrence\(s\) of "beta".*\n  screenshot: .*\.png/);
@@ -75,6 +80,15 @@ describe('the e2e driver (on built-in VS Code features)', function () {
     assert.equal(headings, 1);
     assert.ok(existsSync(await webview.screenshot('driver-markdown-preview')));
     assert.ok(existsSync(await workbench.screenshot('driver-markdown-preview-window')));
+  });
+
+  it('answers a file dialog, and says why when the dialog refuses the path', async function () {
+    const workbench = session.workbench;
+    await workbench.runCommand('File: Open File...');
+    await assert.rejects(workbench.answerFileDialog(`${workbench.folder}/missing.txt`), /stayed open, saying "Please enter a path that exists\."/);
+    await workbench.answerFileDialog(`${workbench.folder}/notes.txt`); // the same dialog, still open
+    await workbench.selectText('gamma');
+    assert.deepEqual(await workbench.selection(), { line: 2, column: 16, selected: 5 });
   });
 
   it('reports an unknown command with what the palette lists', async function () {

@@ -251,9 +251,18 @@ export class CodeServerWorkbench implements Workbench {
     }
     await this.goTo(from, 1);
     await this.step(`select lines ${from}..${to}`, async () => {
-      for (let line = from; line < to; line++) await this.page.keyboard.press('Shift+ArrowDown');
-      await this.page.keyboard.press('Shift+End');
-      await this.waitForSelection((s) => s.line === to, `the selection to end on line ${to}`);
+      // Expand Line Selection (Ctrl+L) once per line leaves the cursor at the start of line to + 1, or at the
+      // end of line `to` when it is the last line: states no intermediate key press produces, so the status
+      // bar says for sure when all presses have landed.
+      for (let line = from; line <= to; line++) await this.page.keyboard.press('Control+L');
+      await this.waitForSelection(
+        (s) => (s.line === to + 1 && s.column === 1) || (s.line === to && s.column > 1),
+        `the cursor after line ${to}`,
+      );
+      if ((await this.selection()).line === to + 1) {
+        await this.page.keyboard.press('Shift+ArrowLeft'); // leave the line break out
+        await this.waitForSelection((s) => s.line === to, `the selection to end on line ${to}`);
+      }
     });
   }
 
@@ -288,9 +297,38 @@ export class CodeServerWorkbench implements Workbench {
       }
       for (let i = 1; i < occurrence; i++) await this.page.keyboard.press('Enter');
       await poll(async () => ((await count.innerText()).trim().startsWith(`${occurrence} of`) ? true : undefined), STEP_TIMEOUT_MS);
-      await this.page.keyboard.press('Escape'); // closes the find widget; the match stays selected
-      await widget.waitFor({ state: 'hidden', timeout: STEP_TIMEOUT_MS });
+      // Close the find widget; the match stays selected. Escape sometimes does not reach the widget (seen with
+      // a webview in the same editor group), so fall back to its close button.
+      await this.page.keyboard.press('Escape');
+      const closedByEscape = await widget.waitFor({ state: 'hidden', timeout: 2000 }).then(() => true, () => false);
+      if (!closedByEscape) {
+        await widget.locator('.codicon-widget-close, [aria-label^="Close"]').first().click();
+        await widget.waitFor({ state: 'hidden', timeout: STEP_TIMEOUT_MS });
+      }
       await this.waitForSelection((s) => s.selected === text.length, `${text.length} characters selected`);
+    });
+  }
+
+  // ----- file dialogs -------------------------------------------------------------------------------
+
+  async answerFileDialog(path: string): Promise<void> {
+    await this.step(`answer the file dialog with ${path}`, async () => {
+      // code-server shows VS Code's simple file dialog: a quick input that fills in its starting folder
+      // (or default file name) asynchronously; type the answer only after that.
+      const input = this.quickInput().locator('input.input').first();
+      await input.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
+      await poll(async () => ((await input.inputValue()) !== '' ? true : undefined), STEP_TIMEOUT_MS);
+      await input.fill(path);
+      await poll(async () => ((await input.inputValue()) === path ? true : undefined), STEP_TIMEOUT_MS);
+      await this.page.keyboard.press('Enter');
+      // Closed: accepted. Still open with a validation message (e.g. "Please enter a path that exists."): refused.
+      const message = this.quickInput().locator('.quick-input-message');
+      const refusal = await poll(async () => {
+        if (await this.quickInput().isHidden()) return '';
+        const shown = (await message.isVisible()) ? (await message.innerText()).trim() : '';
+        return shown !== '' ? shown : undefined;
+      }, STEP_TIMEOUT_MS).catch(explainTimeout(() => new Error(`the dialog stayed open without saying why`)));
+      if (refusal !== '') throw new Error(`the dialog stayed open, saying "${refusal}"`);
     });
   }
 

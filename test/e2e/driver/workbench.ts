@@ -94,6 +94,9 @@ export interface Workbench {
   /** The titles the command palette lists for `query`. */
   commandTitles(query: string): Promise<string[]>;
 
+  /** Answers the open/save file dialog a command has opened with an absolute path; waits until it closes. */
+  answerFileDialog(path: string): Promise<void>;
+
   /** The visible webview panel, once it has a document. */
   webviewFrame(timeoutMs?: number): Promise<Webview>;
   /** Saves a screenshot of the whole window as test-artifacts/e2e/<name>.png; returns the path. */
