@@ -16,6 +16,13 @@ export { renderRulePage, rulePageFileName } from './docs';
 /** Inputs larger than this are not analysed (a clear limit instead of a stall in the editor). */
 export const MAX_SOURCE_CHARS = 20_000_000;
 
+/**
+ * Text every file with a possible finding contains (a softmax, a mask, an attention API, a matrix product,
+ * a fill value). Files without any of it are not parsed at all, which keeps whole-repository runs fast.
+ */
+export const MIGHT_HAVE_FINDINGS =
+  /softmax|scaled_dot_product|dot_product_attention|masked_fill|Multi[Hh]ead|Transformer|key_padding_mask|attn_mask|attention_mask|is_causal|matmul|bmm|einsum|[\w)\]]\s*@\s*[\w(]|\bexp\(|where\(|inf\b|1e\d|finfo/;
+
 export interface ExtendedLinter extends Linter {
   /** Lints a notebook and says why it could not when the JSON is broken (lintNotebook then returns []). */
   lintNotebookFile(ipynbJson: string, options?: LintOptions): { cells: NotebookCellFindings[]; error?: string };
@@ -32,6 +39,7 @@ export async function createLinter(wasm: { treeSitter: Uint8Array; python: Uint8
   const lintSource = (source: string, opts?: LintOptions): Finding[] => {
     if (typeof source !== 'string' || source.length === 0 || source.length > MAX_SOURCE_CHARS) return [];
     if (!anyRuleEnabled(opts)) return [];
+    if (!MIGHT_HAVE_FINDINGS.test(source)) return [];
     try {
       const tree = parser.parse(source);
       return lintTree(tree, opts, hooks);

@@ -177,8 +177,20 @@ export const SDPA_FUNCTIONS: Readonly<Record<string, { display: string; maskPara
   'jax.nn.dot_product_attention': { display: 'jax.nn.dot_product_attention', maskParam: 'mask', maskPos: 4, causalParam: 'is_causal', scaleParam: 'scale', framework: 'jax' },
 };
 
+const canonicalCache = new Map<string, string>();
+
 /** Aliases folded into one canonical prefix. */
 export function canonicalQualifiedName(q: string): string {
+  let hit = canonicalCache.get(q);
+  if (hit === undefined) {
+    hit = canonicalUncached(q);
+    if (canonicalCache.size > 20_000) canonicalCache.clear();
+    canonicalCache.set(q, hit);
+  }
+  return hit;
+}
+
+function canonicalUncached(q: string): string {
   let s = q;
   s = s.replace(/^tensorflow\.compat\.v[12]\./, 'tensorflow.');
   s = s.replace(/^tensorflow\.python\.keras\./, 'keras.');

@@ -72,7 +72,7 @@ export class Evaluator {
     this.lines = new LineIndex(tree.source);
     const code = stripComments(tree.source);
     this.halfPrecision = /\.half\(\)|(?<![A-Za-z])float16|torch\.half\b|autocast|\bfp16\b|GradScaler|use_amp|\bamp\.|mixed_precision|half_precision/.test(code);
-    this.numpyStyleTranspose = /^\s*(import|from)\s+(numpy|jax)/m.test(tree.source) && !/^\s*(import|from)\s+torch/m.test(tree.source);
+    this.numpyStyleTranspose = /^[ \t]*(import|from)[ \t]+(numpy|jax)/m.test(tree.source) && !/^[ \t]*(import|from)[ \t]+torch/m.test(tree.source);
     this.mup = /\bmup\b|\bmuP\b|MuReadout|mu_param|attn_mult/.test(tree.source);
   }
 
@@ -648,7 +648,8 @@ export class Evaluator {
       case 'layer':
         return opsImpl.applyLayer(this, callee, { node, ctx, args, name: '', calleeNode });
       case 'object': {
-        const cls = callee.object!.cls;
+        if (!callee.object) return UNKNOWN;
+        const cls = callee.object.cls;
         const fwd = this.classMethod(cls, 'forward') ?? this.classMethod(cls, '__call__') ?? this.classMethod(cls, 'call');
         return fwd ? this.callFunction(fwd, node, args, ctx, callee) : UNKNOWN;
       }

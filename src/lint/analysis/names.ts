@@ -3,8 +3,21 @@
 // heuristics are used only where the code itself gives nothing better (parameters, unknown callees).
 import type { AxisLabel, DimInfo, MaskInfo, Role } from './values';
 
+/** Caches a pure string → value function (names repeat a lot; the regexes behind them are not free). */
+function memo<T>(fn: (s: string) => T): (s: string) => T {
+  const cache = new Map<string, T>();
+  return (s: string): T => {
+    if (cache.has(s)) return cache.get(s) as T;
+    const v = fn(s);
+    if (cache.size > 20_000) cache.clear();
+    cache.set(s, v);
+    return v;
+  };
+}
+
 /** Splits `query_layer`, `keyStates`, `xq2` into lower-case word tokens. */
-export function nameTokens(name: string): string[] {
+export const nameTokens = memo(nameTokensUncached);
+function nameTokensUncached(name: string): string[] {
   const last = name.replace(/^self\./, '').split('.').pop() ?? name;
   return last
     .replace(/([a-z])([A-Z])/g, '$1_$2')
@@ -50,13 +63,15 @@ function roleOfNameUncached(name: string): Role | undefined {
 }
 
 /** Keys by their encoder-side name (`context`, `memory`, `encoder_outputs`): only meaningful next to a query. */
-export function isContextName(name: string): boolean {
+export const isContextName = memo((name: string): boolean => isContextNameUncached(name));
+function isContextNameUncached(name: string): boolean {
   const tokens = nameTokens(name);
   return tokens.some((t) => CONTEXT_TOKENS.has(t)) && !tokens.some((t) => t === 'mask' || t === 'len' || t === 'layer');
 }
 
 /** The role of a projection layer from its attribute name: `self.q_proj`, `self.to_q`, `self.W_q`, `self.query`. */
-export function projectionRole(attr: string): Role | undefined {
+export const projectionRole = memo((name: string): Role | undefined => projectionRoleUncached(name));
+function projectionRoleUncached(attr: string): Role | undefined {
   const tokens = nameTokens(attr);
   if (tokens.length === 0) return undefined;
   const r = roleOfNameLoose(tokens);
@@ -79,13 +94,15 @@ function roleOfNameLoose(tokens: string[]): Role | undefined {
 }
 
 /** Attribute names of projections whose output packs q, k and v (`c_attn`, `qkv`, `in_proj`, `to_qkv`). */
-export function isPackedProjection(attr: string): boolean {
+export const isPackedProjection = memo((name: string): boolean => isPackedProjectionUncached(name));
+function isPackedProjectionUncached(attr: string): boolean {
   const t = nameTokens(attr);
   return t.includes('qkv') || t.includes('kv') || (t.includes('c') && t.includes('attn')) || (t.includes('in') && t.includes('proj')) || t.includes('wqkv');
 }
 
 /** Generic projection-layer names (`self.proj`, `self.linear_in`, `self.W1`): a Linear-like layer. */
-export function isProjectionName(attr: string): boolean {
+export const isProjectionName = memo((name: string): boolean => isProjectionNameUncached(name));
+function isProjectionNameUncached(attr: string): boolean {
   const t = nameTokens(attr);
   return t.some((x) => ['proj', 'projection', 'linear', 'lin', 'fc', 'dense', 'w', 'to'].includes(x)) || projectionRole(attr) !== undefined || isPackedProjection(attr);
 }
@@ -183,7 +200,8 @@ function bareName(name: string): string {
   return (name.replace(/^self\./, '').split('.').pop() ?? name).replace(/^_+/, '');
 }
 
-export function dimOfName(name: string): DimInfo | undefined {
+export const dimOfName = memo((name: string): DimInfo | undefined => dimOfNameUncached(name));
+function dimOfNameUncached(name: string): DimInfo | undefined {
   const b = bareName(name);
   const lower = b.toLowerCase();
   if (HEAD_DIM_NAMES.has(lower) || HEAD_DIM_NAMES.has(b)) return { which: 'head', text: name };
@@ -191,13 +209,15 @@ export function dimOfName(name: string): DimInfo | undefined {
   return undefined;
 }
 
-export function isHeadCountName(name: string): boolean {
+export const isHeadCountName = memo((name: string): boolean => isHeadCountNameUncached(name));
+function isHeadCountNameUncached(name: string): boolean {
   const b = bareName(name);
   return HEAD_COUNT_NAMES.has(b) || HEAD_COUNT_NAMES.has(b.toLowerCase()) || b === 'H';
 }
 
 /** Names that say a number is a softmax scale or temperature. */
-export function isScaleName(name: string): boolean {
+export const isScaleName = memo((name: string): boolean => isScaleNameUncached(name));
+function isScaleNameUncached(name: string): boolean {
   const b = bareName(name).toLowerCase();
   return /(^|_)(scale|scaling|scaler|scale_factor|softmax_scale|sm_scale|attn_scale|temperature|temp|tau|norm_factor|inv_sqrt_d|inv_scale|scale_attn|rsqrt_d|qk_scale|logit_scale|inv_temperature|alpha)($|_)/.test(b);
 }
@@ -253,7 +273,8 @@ const SEQ_NAMES = new Set([
 ]);
 
 /** Axis label of a reshape argument: `B`→batch, `T`→seq, `self.n_head`→head, `hs`/`C // nh`→feat. */
-export function axisLabelOfName(name: string): AxisLabel | undefined {
+export const axisLabelOfName = memo((name: string): AxisLabel | undefined => axisLabelOfNameUncached(name));
+function axisLabelOfNameUncached(name: string): AxisLabel | undefined {
   const b = bareName(name);
   const lower = b.toLowerCase();
   if (BATCH_NAMES.has(lower)) return 'batch';
@@ -271,7 +292,8 @@ export function axisLabelOfName(name: string): AxisLabel | undefined {
  * PyTorch's `*key_padding_mask` / `padding_mask` are True at padding (ignore); a tokenizer's
  * `attention_mask` / BERT's `input_mask` are 1 at real tokens (keep).
  */
-export function maskOfName(name: string): MaskInfo | undefined {
+export const maskOfName = memo((name: string): MaskInfo | undefined => maskOfNameUncached(name));
+function maskOfNameUncached(name: string): MaskInfo | undefined {
   const b = bareName(name).toLowerCase();
   if (/(^|_)(key_)?padding_mask$/.test(b) || b === 'pad_mask' || b === 'src_key_padding_mask' || b === 'tgt_key_padding_mask' || b === 'memory_key_padding_mask') {
     return { polarity: 'ignore', dtype: 'bool', padding: true, padAxes: [-1], why: `\`${name}\` (PyTorch convention: True at padding)`, byName: true };
@@ -285,19 +307,22 @@ export function maskOfName(name: string): MaskInfo | undefined {
 }
 
 /** Names that hold padding ids. */
-export function isPadIdName(name: string): boolean {
+export const isPadIdName = memo((name: string): boolean => isPadIdNameUncached(name));
+function isPadIdNameUncached(name: string): boolean {
   const b = bareName(name).toLowerCase();
   return /(^|_)pad(ding)?(_token)?(_id|_idx|_index)?$/.test(b) || b === 'pad' || b === 'padding_idx' || b === 'pad_token_id' || b === 'ignore_index';
 }
 
 /** Names that hold token ids. */
-export function isTokenIdsName(name: string): boolean {
+export const isTokenIdsName = memo((name: string): boolean => isTokenIdsNameUncached(name));
+function isTokenIdsNameUncached(name: string): boolean {
   const b = bareName(name).toLowerCase();
   return /(^|_)(input_ids|ids|token_ids|tokens|src|tgt|seq|src_seq|tgt_seq|inputs|x_ids|src_tokens|tgt_tokens|labels|words|sentence|source|target|input_seq|seq_q|seq_k|enc_inputs|dec_inputs)$/.test(b);
 }
 
 /** Names of KV caches (`past_key_value`, `layer_past`, `kv_cache`, `cache_k`, `past_k`). */
-export function isCacheName(name: string): boolean {
+export const isCacheName = memo((name: string): boolean => isCacheNameUncached(name));
+function isCacheNameUncached(name: string): boolean {
   const b = bareName(name).toLowerCase();
   return /past|cache|prev|layer_past|memory_k|cached/.test(b);
 }

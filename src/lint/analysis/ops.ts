@@ -200,7 +200,7 @@ export function dimOfShape(t: AValue, index: number): AValue {
   if (ax?.label === 'head') return number({ headCount: true });
   if (ax?.label === 'feat' || isLast) {
     const which: DimInfo['which'] = t.multiHead ? 'head' : t.featLast && t.projectedWidth ? 'model' : t.role === 'query' || t.role === 'key' ? 'head' : 'unknown';
-    return number({ dimPow: { dim: { which, text, ofTensor: t }, power: 1 } });
+    return number({ dimPow: { dim: { which, text, ofTensor: t, ...(isLast ? { lastAxisOf: true } : {}) }, power: 1 } });
   }
   return number({ dimPow: { dim: { which: 'unknown', text, ofTensor: t }, power: 1 } });
 }
@@ -256,6 +256,8 @@ function scaleTensor(ev: Evaluator, t: AValue, factor: AValue, factorNode: PyNod
     if (tNode) ev.facts.mask.push({ node: opNode, ctx, display: 'additive mask', param: 'mask', expects: 'ignore', maskNode: tNode, mask: t });
     return tensor({ ndim: t.ndim, axes: t.axes, mask: { ...m, additive: true, polarity: undefined, dtype: 'float', why: `${m.why} times a large negative number`, builtFrom: m.polarity } });
   }
+  // normalize(x) * sqrt(d) * gamma is an RMS norm's rescaling, not an attention scale.
+  if (on && t.normalized && on !== 'scores' && on !== 'weights') return addOp(t, { kind: 'opaque', node: opNode });
   if (on) {
     const op = scaleOp(ev, factor, factorNode, opNode, divide, on);
     ev.facts.scale.push({ ctx, op, target: t });
@@ -335,8 +337,11 @@ function multiply(ev: Evaluator, lv: AValue, rv: AValue, l: PyNode | undefined, 
   if (lv.kind === 'tensor' && !lv.mask && r && rv.kind === 'tensor' && isMaskLike(ev, rv, r) && !isHeadMask(ev, r)) return addOp(lv, { kind: 'mask', node, how: 'mul', maskNode: r });
   if (rv.kind === 'tensor' && !rv.mask && l && lv.kind === 'tensor' && isMaskLike(ev, lv, l) && !isHeadMask(ev, l)) return addOp(rv, { kind: 'mask', node, how: 'mul', maskNode: l });
   // q * scale where scale is a tensor (e.g. torch.tensor(d).rsqrt())
-  if ((lv.role === 'query' || lv.role === 'key') && r && (rv.dimPow || rv.scaleName)) return scaleTensor(ev, lv, rv, r, node, false, ctx);
-  if ((rv.role === 'query' || rv.role === 'key') && l && (lv.dimPow || lv.scaleName)) return scaleTensor(ev, rv, lv, l, node, false, ctx);
+  if ((lv.role === 'query' || lv.role === 'key') && r && (rv.dimPow || rv.scaleName || isScaleName(rootName(ev, r) ?? ''))) return scaleTensor(ev, lv, rv, r, node, false, ctx);
+  if ((rv.role === 'query' || rv.role === 'key') && l && (lv.dimPow || lv.scaleName || isScaleName(rootName(ev, l) ?? ''))) return scaleTensor(ev, rv, lv, l, node, false, ctx);
+  // q * gamma (a learned per-channel weight): same tensor, scaled by something unknown.
+  if ((lv.role || lv.normalized) && rv.kind !== 'number' && !rv.mask && !rv.role) return addOp({ ...lv }, { kind: 'opaque', node });
+  if ((rv.role || rv.normalized) && lv.kind !== 'number' && !lv.mask && !lv.role) return addOp({ ...rv }, { kind: 'opaque', node });
   return broadcastResult(lv, rv);
 }
 
@@ -2126,6 +2131,19 @@ const METHOD_LIKE_FUNCTIONS = new Set([
   'sigmoid',
 ]);
 
+const matchCache = new Map<string, boolean>();
+/** regex.test(qname), cached per (pattern, name): the same few names are dispatched thousands of times. */
+function matches(re: RegExp, qname: string): boolean {
+  const key = `${re.source}\u0000${qname}`;
+  let hit = matchCache.get(key);
+  if (hit === undefined) {
+    hit = re.test(qname);
+    if (matchCache.size > 50_000) matchCache.clear();
+    matchCache.set(key, hit);
+  }
+  return hit;
+}
+
 export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
   const c: Call = { ...c0, name: qname };
   const fw = frameworkOf(qname);
@@ -2152,19 +2170,19 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
     return { kind: 'finfo', finfoOf: a.kind === 'dtype' && !a.dtypeName ? 'of-tensor' : dt === 'float16' ? 'float16' : dt === 'bfloat16' ? 'bfloat16' : dt === 'float64' ? 'float64' : dt === 'float32' ? 'float32' : 'of-tensor' };
   }
   // Math on sizes: sqrt, pow, rsqrt.
-  if (/^(math|numpy|torch|jax\.numpy|tensorflow|tensorflow\.math)\.(sqrt|rsqrt)$/.test(qname) || qname === 'math.isqrt') {
+  if (matches(/^(math|numpy|torch|jax\.numpy|tensorflow|tensorflow\.math)\.(sqrt|rsqrt)$/, qname) || qname === 'math.isqrt') {
     const a = val(ev, c, c.args.positional[0] ?? arg(c, 'x'));
     const p = last === 'rsqrt' ? -0.5 : 0.5;
     if (a.kind === 'tensor' && !a.dimPow) return tensor({ ndim: a.ndim, axes: a.axes });
     if (a.headCount && !a.dimPow) return number({ dimPow: { dim: { which: 'heads', text: ev.text(c.args.positional[0] ?? c.node) }, power: p } });
     return a.dimPow ? number({ dimPow: { dim: a.dimPow.dim, power: a.dimPow.power * p } }) : number();
   }
-  if (/^(math|numpy|torch)\.(pow|power|float_power)$/.test(qname)) {
+  if (matches(/^(math|numpy|torch)\.(pow|power|float_power)$/, qname)) {
     const a = val(ev, c, c.args.positional[0]);
     const e = val(ev, c, c.args.positional[1]);
     return power(ev, a, e);
   }
-  if (/^(torch|numpy|jax\.numpy|tensorflow)\.(tensor|as_tensor|array|asarray|constant|float32|float64|int64|Tensor)$/.test(qname) || qname === 'tensorflow.cast' || qname === 'tensorflow.convert_to_tensor') {
+  if (matches(/^(torch|numpy|jax\.numpy|tensorflow)\.(tensor|as_tensor|array|asarray|constant|float32|float64|int64|Tensor)$/, qname) || qname === 'tensorflow.cast' || qname === 'tensorflow.convert_to_tensor') {
     const a = val(ev, c, c.args.positional[0]);
     if (qname === 'tensorflow.cast' && a.kind === 'tensor') {
       const dt = dtypeOfValue(val(ev, c, c.args.positional[1] ?? arg(c, 'dtype')));
@@ -2172,7 +2190,7 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
     }
     return a.kind === 'number' ? a : a.kind === 'tensor' ? a : tensor();
   }
-  if (/^(torch|numpy|jax\.numpy|tensorflow)\.(ones|zeros|full|empty|randn|rand|ones_like|zeros_like|full_like|empty_like|randn_like)$/.test(qname)) {
+  if (matches(/^(torch|numpy|jax\.numpy|tensorflow)\.(ones|zeros|full|empty|randn|rand|ones_like|zeros_like|full_like|empty_like|randn_like)$/, qname)) {
     if (last.endsWith('_like')) {
       const like = tensorish(val(ev, c, c.args.positional[0]));
       const out: Mutable<AValue> = tensor({ ndim: like.ndim, axes: like.axes });
@@ -2186,15 +2204,15 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
     }
     return creation(ev, c, last, c.args.positional);
   }
-  if (/^(torch|numpy|jax\.numpy|tensorflow)\.(arange|range)$/.test(qname)) return tensor({ ndim: 1, axes: [{ label: 'seq' }], index: { axis: -1, offset: 0 } });
+  if (matches(/^(torch|numpy|jax\.numpy|tensorflow)\.(arange|range)$/, qname)) return tensor({ ndim: 1, axes: [{ label: 'seq' }], index: { axis: -1, offset: 0 } });
   if (qname === 'tensorflow.linalg.band_part' || qname === 'tensorflow.matrix_band_part') {
     return bandPart(ev, c, val(ev, c, c.args.positional[0]), c.args.positional[1] ?? arg(c, 'num_lower'), c.args.positional[2] ?? arg(c, 'num_upper'));
   }
-  if (/^(torch|numpy|jax\.numpy|tensorflow\.experimental\.numpy)\.(tril|triu)$/.test(qname)) {
+  if (matches(/^(torch|numpy|jax\.numpy|tensorflow\.experimental\.numpy)\.(tril|triu)$/, qname)) {
     const kNode = arg(c, fw === 'torch' ? 'diagonal' : 'k', 1);
     return triValue(ev, c, val(ev, c, c.args.positional[0]), last === 'tril' ? 'lower' : 'upper', kNode, last);
   }
-  if (/^(torch|numpy|jax\.numpy|tensorflow|tensorflow\.linalg)\.(matmul|dot|bmm|mm)$/.test(qname) || qname === 'tensorflow.linalg.matmul') {
+  if (matches(/^(torch|numpy|jax\.numpy|tensorflow|tensorflow\.linalg)\.(matmul|dot|bmm|mm)$/, qname) || qname === 'tensorflow.linalg.matmul') {
     const a = c.args.positional[0] ?? arg(c, 'a');
     const b = c.args.positional[1] ?? arg(c, 'b');
     const transB = fw === 'tf' ? isTrue(ev, arg(c, 'transpose_b')) : false;
@@ -2209,7 +2227,7 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
     if (alpha) r = scaleTensor(ev, r, val(ev, c, alpha), alpha, c.node, false, c.ctx);
     return r;
   }
-  if (/^(torch|numpy|jax\.numpy|tensorflow|tensorflow\.linalg)\.einsum$/.test(qname)) {
+  if (matches(/^(torch|numpy|jax\.numpy|tensorflow|tensorflow\.linalg)\.einsum$/, qname)) {
     const spec = stringLiteral(ev.tree, c.args.positional[0]);
     let operands = c.args.positional.slice(1);
     // torch.einsum(spec, [a, b]): the operands given as one list.
@@ -2227,10 +2245,10 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
   if (qname === 'einops.rearrange' || qname === 'einops.repeat' || qname === 'einops.reduce') {
     return einopsRearrange(ev, c, val(ev, c, c.args.positional[0]), c.args.positional[1] ?? arg(c, 'pattern'), last === 'reduce');
   }
-  if (/^(torch|numpy|jax\.numpy|tensorflow)\.where$/.test(qname) || qname === 'jax.lax.select') {
+  if (matches(/^(torch|numpy|jax\.numpy|tensorflow)\.where$/, qname) || qname === 'jax.lax.select') {
     return where(ev, c, c.args.positional[0] ?? arg(c, 'condition'), c.args.positional[1] ?? arg(c, 'input') ?? arg(c, 'x'), c.args.positional[2] ?? arg(c, 'other') ?? arg(c, 'y'));
   }
-  if (/^(torch|numpy|jax\.numpy|tensorflow)\.(cat|concat|concatenate|stack)$/.test(qname)) return concat(ev, c);
+  if (matches(/^(torch|numpy|jax\.numpy|tensorflow)\.(cat|concat|concatenate|stack)$/, qname)) return concat(ev, c);
   if (qname === 'torch.nn.functional.normalize' || qname === 'tensorflow.math.l2_normalize' || qname === 'tensorflow.nn.l2_normalize') {
     return { ...tensorish(val(ev, c, c.args.positional[0])), normalized: true };
   }
@@ -2248,27 +2266,27 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
     ev.facts.nanGuarded.add(c.ctx.scope.id);
     return last === 'isnan' ? tensor({ dtype: 'bool' }) : tensorish(val(ev, c, c.args.positional[0]));
   }
-  if (/^(tensorflow|tensorflow\.math)\.(equal|not_equal)$/.test(qname)) {
+  if (matches(/^(tensorflow|tensorflow\.math)\.(equal|not_equal)$/, qname)) {
     const a = c.args.positional[0];
     const b = c.args.positional[1];
     return a && b ? compare(ev, last === 'equal' ? '==' : '!=', val(ev, c, a), val(ev, c, b), a, b) : tensor({ dtype: 'bool' });
   }
-  if (/^(tensorflow|tensorflow\.math)\.logical_not$/.test(qname)) return asMethod(ev, c, 'logical_not');
-  if (/^(tensorflow)\.(transpose)$/.test(qname)) {
+  if (matches(/^(tensorflow|tensorflow\.math)\.logical_not$/, qname)) return asMethod(ev, c, 'logical_not');
+  if (matches(/^(tensorflow)\.(transpose)$/, qname)) {
     const x = tensorish(val(ev, c, c.args.positional[0]));
     const permNode = c.args.positional[1] ?? arg(c, 'perm');
     if (!permNode) return reverseAxes(x);
     const perm = permFromArgs(ev, c, [permNode]);
     return perm ? permuteValue(x, perm) : stripRank(x);
   }
-  if (/^(numpy|jax\.numpy)\.transpose$/.test(qname)) {
+  if (matches(/^(numpy|jax\.numpy)\.transpose$/, qname)) {
     const x = tensorish(val(ev, c, c.args.positional[0]));
     const permNode = c.args.positional[1] ?? arg(c, 'axes');
     if (!permNode) return reverseAxes(x);
     const perm = permFromArgs(ev, c, [permNode]);
     return perm ? permuteValue(x, perm) : stripRank(x);
   }
-  if (/^(tensorflow)\.(reshape)$/.test(qname) || /^(numpy|jax\.numpy)\.reshape$/.test(qname)) {
+  if (matches(/^(tensorflow)\.(reshape)$/, qname) || matches(/^(numpy|jax\.numpy)\.reshape$/, qname)) {
     const x = val(ev, c, c.args.positional[0]);
     const shapeNode = c.args.positional[1] ?? arg(c, 'shape') ?? arg(c, 'newshape');
     return shapeNode ? reshapeValue(ev, c, tensorish(x), [shapeNode]) : stripRank(tensorish(x));
@@ -2277,14 +2295,14 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
     return unsqueezeValue(val(ev, c, c.args.positional[0]), intOf(ev, c, c.args.positional[1] ?? arg(c, 'axis')));
   }
   if (qname === 'tensorflow.shape') return { kind: 'tuple', shapeOf: tensorish(val(ev, c, c.args.positional[0])) };
-  if (/^(torch|numpy|jax\.numpy|tensorflow|tensorflow\.math)\.(sum|reduce_sum)$/.test(qname)) {
+  if (matches(/^(torch|numpy|jax\.numpy|tensorflow|tensorflow\.math)\.(sum|reduce_sum)$/, qname)) {
     const axisName = fw === 'torch' ? 'dim' : 'axis';
     const axisValue = argument(c.args, axisName, 1);
     return reduction(ev, c, val(ev, c, c.args.positional[0]), 'sum', argumentNode(c.args, axisName, 1), axisValue);
   }
-  if (/^(torch|numpy|jax\.numpy|tensorflow|tensorflow\.math)\.(max|amax|reduce_max)$/.test(qname)) return reduction(ev, c, val(ev, c, c.args.positional[0]), 'max', undefined, argument(c.args, fw === 'torch' ? 'dim' : 'axis', 1));
-  if (/^(torch|numpy|jax\.numpy|tensorflow|tensorflow\.math)\.exp$/.test(qname)) return expOf(tensorish(val(ev, c, c.args.positional[0])));
-  if (/^(torch|numpy|jax\.numpy)\.(linalg\.norm|norm)$/.test(qname)) return reduction(ev, c, val(ev, c, c.args.positional[0]), 'norm', undefined, undefined);
+  if (matches(/^(torch|numpy|jax\.numpy|tensorflow|tensorflow\.math)\.(max|amax|reduce_max)$/, qname)) return reduction(ev, c, val(ev, c, c.args.positional[0]), 'max', undefined, argument(c.args, fw === 'torch' ? 'dim' : 'axis', 1));
+  if (matches(/^(torch|numpy|jax\.numpy|tensorflow|tensorflow\.math)\.exp$/, qname)) return expOf(tensorish(val(ev, c, c.args.positional[0])));
+  if (matches(/^(torch|numpy|jax\.numpy)\.(linalg\.norm|norm)$/, qname)) return reduction(ev, c, val(ev, c, c.args.positional[0]), 'norm', undefined, undefined);
   if (fw !== 'user' && METHOD_LIKE_FUNCTIONS.has(last)) {
     if (last === 'expand_dims') return unsqueezeValue(val(ev, c, c.args.positional[0]), intOf(ev, c, c.args.positional[1] ?? arg(c, 'axis')));
     return asMethod(ev, c, last);

@@ -147,7 +147,9 @@ export function analyseScopes(tree: PyTree): ScopeResult {
   };
 
   const addDef = (env: Env, def: Omit<Def, 'id'>): Def => {
-    const d: Def = { ...def, id: nextDefId++ };
+    // The literal is fresh at every call site: give it its id in place (no copy).
+    const d = def as Def & { id: number };
+    d.id = nextDefId++;
     env.set(d.name, [d]);
     const list = defsByTarget.get(d.target.id);
     if (list) list.push(d);

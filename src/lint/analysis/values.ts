@@ -42,8 +42,9 @@ export interface DimInfo {
   /** 'heads' is a count of heads (scaling by it is never right). */
   readonly which: 'head' | 'model' | 'heads' | 'unknown';
   readonly text: string;
-  /** For sizes read off a tensor (`x.shape[-1]`, `B, T, C = x.shape`): that tensor. */
+  /** For sizes read off a tensor (`x.shape[-1]`, `B, T, C = x.shape`): that tensor, and whether it is its last axis. */
   readonly ofTensor?: AValue;
+  readonly lastAxisOf?: boolean;
 }
 
 /** Triangular boolean region: True where j - i >= k ('upper') or j - i <= k ('lower'). */

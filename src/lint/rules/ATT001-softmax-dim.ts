@@ -57,6 +57,8 @@ out = weights @ v`,
         if (ax?.size1) return { site, wrong: true, right: false, keyAxis: undefined, why: `axis ${site.dim} of ${describeInput(ctx, site)} has length 1, so every weight is 1.0` };
       }
       if (renorm) return undefined;
+      // Slot-style competition (softmax over the queries) is a deliberate design wherever slots are involved.
+      if (/slot/i.test(`${site.inputNode ? ctx.text(site.inputNode) : ''} ${input.attn?.queryText ?? ''} ${input.attn?.keyText ?? ''}`)) return undefined;
       const keyAxis = input.attn?.keyAxis;
       let wrong = false;
       let right = false;
@@ -84,7 +86,9 @@ out = weights @ v`,
         }
       }
       for (const c of consumers) {
-        if (c.normalised === undefined || c.contracted === undefined) continue;
+        // Only the product with the values says which axis is the key axis (talking-heads mixing, MoE
+        // combinations and other post-softmax products do not).
+        if (!c.withValues || c.normalised === undefined || c.contracted === undefined) continue;
         if (c.normalised === c.contracted) right = true;
         else {
           wrong = true;

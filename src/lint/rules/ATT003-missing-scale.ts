@@ -37,6 +37,9 @@ weights = scores.softmax(dim=-1)`,
     const dotProductAttention = (v: AValue): boolean => {
       const a = v.attn;
       if (!a || a.stage !== 'scores' || !a.queryText || !a.keyText || !a.keyIsKey) return false;
+      // Projections to a handful of features (scalar q/k): sqrt(d) is about 1.
+      const width = a.queryProj?.outText !== undefined ? Number(a.queryProj.outText) : NaN;
+      if (Number.isInteger(width) && width <= 3) return false;
       return !v.fromConv;
     };
     /**
@@ -60,7 +63,7 @@ weights = scores.softmax(dim=-1)`,
         // scale=1.0 switches SDPA's own 1/sqrt(E) off: q and k must then be scaled by hand.
         if (!site.scaleNode || site.scale?.kind !== 'number' || site.scale.num !== 1) return;
         if (!(site.q.role === 'query' && site.k.role === 'key')) return;
-        if (site.q.fromConv || !noScale(site.q) || !noScale(site.k)) return;
+        if (site.q.fromConv || site.q.normalized || site.k.normalized || !noScale(site.q) || !noScale(site.k)) return;
         if (scaleOmittedOnPurpose(ev, site.node) || reported.has(site.node.id)) return;
         reported.add(site.node.id);
         ctx.report({
@@ -96,7 +99,7 @@ weights = scores.softmax(dim=-1)`,
       if (!q || unparen(q).type !== 'identifier') return undefined;
       if (target !== site.input.attn?.formedAt && assignedBetween(q, target)) return undefined;
       const qText = ctx.text(q);
-      const mathImported = /^\s*import\s+math\b|^\s*from\s+math\s+import\b/m.test(ev.tree.source);
+      const mathImported = /^[ \t]*import[ \t]+math\b|^[ \t]*from[ \t]+math[ \t]+import\b/m.test(ev.tree.source);
       const factor = mathImported ? `math.sqrt(${qText}.shape[-1])` : ev.numpyStyleTranspose ? `np.sqrt(${qText}.shape[-1])` : `${qText}.shape[-1] ** 0.5`;
       const t = ctx.text(target);
       return {

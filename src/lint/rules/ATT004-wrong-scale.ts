@@ -64,7 +64,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       const proj = target.attn?.queryProj ?? (target.role === 'query' || target.role === 'key' ? target.proj : undefined);
       if (!proj || !op.dim) return undefined;
       if (!proj.inText || !proj.outText || bare(proj.inText) === bare(proj.outText)) return undefined;
-      if (op.dim.ofTensor && op.dim.ofTensor === proj.input) return proj.inText;
+      if (op.dim.ofTensor && op.dim.ofTensor === proj.input && op.dim.lastAxisOf) return proj.inText;
       if (bare(op.dim.text) === bare(proj.inText)) return proj.inText;
       return undefined;
     };
@@ -167,7 +167,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
     };
 
     function sqrtFix(op: ScaleOp) {
-      const mathImported = /^\s*import\s+math\b/m.test(ev.tree.source);
+      const mathImported = /^[ \t]*import[ \t]+math\b/m.test(ev.tree.source);
       const t = ctx.text(op.factorNode);
       const newText = mathImported ? `math.sqrt(${t})` : `${t} ** 0.5`;
       return { title: `Use sqrt(${t}) (changes the weights)`, safety: 'unsafe' as const, edits: [{ start: op.factorNode.start, end: op.factorNode.end, newText }] };

@@ -3,6 +3,7 @@ import type { MatmulSite } from '../analysis/facts';
 import { axisAt, type AValue } from '../analysis/values';
 import { dottedName, intLiteral } from '../syntax/python';
 import { childByField, namedChildren, unparen, type PyNode } from '../syntax/tree';
+import { consumersOf } from './evidence';
 import { quote, type FixSpec, type Rule, type RuleContext } from './rule';
 
 export const ATT005: Rule = {
@@ -89,6 +90,8 @@ att = q @ k.transpose(-2, -1)`,
       const k = ev.eval(b, site.ctx);
       if (!isQuery(q) || !isKey(k)) return;
       if (!q.featLast || !k.featLast || q.channelFirst || k.channelFirst) return;
+      // Channel attention (XCiT, DaViT): the weights then meet the values transposed the same way.
+      if (channelAttention(site)) return;
       const edits = [
         { start: a.start, end: a.end, newText: ctx.text(t.base) },
         { start: b.start, end: b.end, newText: `${ctx.text(b)}.${swapName()}(-2, -1)` },
@@ -98,6 +101,17 @@ att = q @ k.transpose(-2, -1)`,
         safety: 'unsafe',
         edits,
       });
+    }
+
+    function channelAttention(site: MatmulSite): boolean {
+      for (const sm of ev.facts.softmax) {
+        if (sm.input.attn?.formedAt !== site.node) continue;
+        for (const c of consumersOf(ev, sm.node)) {
+          const other = c.site.a.attn?.softmax?.site === sm.node ? c.site.bNode : c.site.aNode;
+          if (other && transposeOf(other)) return true;
+        }
+      }
+      return false;
     }
 
     function fix(b: PyNode, base: PyNode): FixSpec {

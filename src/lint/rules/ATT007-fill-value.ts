@@ -93,7 +93,7 @@ weights = scores.softmax(dim=-1)`,
     function finfoFix(site: FillSite): FixSpec | undefined {
       const t = site.targetNode ? unparen(site.targetNode) : undefined;
       if (!t || (t.type !== 'identifier' && t.type !== 'attribute')) return undefined;
-      if (!/^\s*(import|from)\s+torch/m.test(ev.tree.source)) return undefined;
+      if (!/^[ \t]*(import|from)[ \t]+torch/m.test(ev.tree.source)) return undefined;
       const newText = `torch.finfo(${ctx.text(t)}.dtype).min`;
       return { title: `Fill with ${newText} (changes values)`, safety: 'unsafe', edits: [{ start: site.fillNode.start, end: site.fillNode.end, newText }] };
     }

@@ -57,6 +57,16 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
       return defs.some((d) => d.value !== undefined && re.test(ctx.text(d.value)));
     }
 
+    function resetToFalse(site: SdpaSite): boolean {
+      const valueNode = site.causalNode?.type === 'keyword_argument' ? site.causalNode.children.find((c) => c.field === 'value') : site.causalNode;
+      if (!valueNode) return false;
+      const u = unparen(valueNode);
+      if (u.type !== 'identifier') return false;
+      const name = ctx.text(u);
+      for (const defs of ev.sr.defsOfScope.values()) for (const d of defs) if (d.name === name && d.scope === site.ctx.scope && d.value && /^(False|0)$/.test(ctx.text(d.value))) return true;
+      return false;
+    }
+
     /** The call sits under `if L == S:`-style guards that compare query and key lengths. */
     function lengthGuarded(node: PyNode): boolean {
       for (let p = node.parent; p; p = p.parent) {
@@ -75,7 +85,10 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         const causal = causalIs(site);
         if (!causal || reported.has(site.node.id)) return;
         const maskGiven = site.maskNode && site.mask && site.mask.kind !== 'none' && unparen(site.maskNode).type !== 'none';
-        if (maskGiven) {
+        // A flag (not a literal True) only counts when the mask is certainly there and the code never resets the
+        // flag to False itself (x-transformers: `if exists(mask) and causal: ...; causal = False`).
+        const flagOk = causal === 'true' || (!site.mask?.maybeNone && !resetToFalse(site));
+        if (maskGiven && flagOk) {
           reported.add(site.node.id);
           const flag = causal === 'true' ? 'is_causal=True' : `is_causal=${ctx.text(site.causalNode.type === 'keyword_argument' ? site.causalNode.children.find((c) => c.field === 'value')! : site.causalNode)} (True on some calls)`;
           ctx.report({ node: site.causalNode, message: `${flag} is passed together with attn_mask=${quote(ctx.text(site.maskNode!), 40)}: ${site.display} raises an error when both are set. Fold the causal mask into attn_mask, or pass only one of them.` });

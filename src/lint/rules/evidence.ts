@@ -3,14 +3,31 @@
 import type { Evaluator } from '../analysis/evaluator';
 import type { Ctx, MatmulSite, SoftmaxSite } from '../analysis/facts';
 import { negAxis, opsAlternatives, type AValue, type PathOp, type ScaleOp } from '../analysis/values';
+import { rootName } from '../analysis/ops';
+import { isContextName } from '../analysis/names';
 import type { PyNode } from '../syntax/tree';
 
-/** Matmul/einsum sites that consume the weights produced by a softmax site (attention weights · V). */
-export function consumersOf(ev: Evaluator, softmaxNode: PyNode): { site: MatmulSite; normalised?: number; contracted?: number }[] {
-  const out: { site: MatmulSite; normalised?: number; contracted?: number }[] = [];
+export interface Consumer {
+  site: MatmulSite;
+  /** The softmax's axis as seen in the consumed operand (negative index). */
+  normalised?: number;
+  /** The axis of that operand the product sums over (negative index). */
+  contracted?: number;
+  /** The other operand is the values (v, value, context, ...), so this is the attention's ·V step. */
+  withValues: boolean;
+}
+
+/** Matmul/einsum sites that consume the weights produced by a softmax site (attention weights · V, or other mixing). */
+export function consumersOf(ev: Evaluator, softmaxNode: PyNode): Consumer[] {
+  const out: Consumer[] = [];
+  const valueLike = (v: MatmulSite['a'], node: PyNode | undefined): boolean => {
+    if (v.role === 'value') return true;
+    const name = node ? rootName(ev, node) ?? '' : '';
+    return v.role === undefined && (isContextName(name) || /val|values?$|^v_|feat|encoder|memory|hidden|states?$|^x$|inputs?$|emb/i.test(name));
+  };
   for (const m of ev.facts.consumersOf(softmaxNode)) {
-    if (m.a.attn?.stage === 'weights' && m.a.attn.softmax?.site === softmaxNode) out.push({ site: m, normalised: m.a.attn.softmax.axis, contracted: m.contractA });
-    else if (m.b.attn?.stage === 'weights' && m.b.attn.softmax?.site === softmaxNode) out.push({ site: m, normalised: m.b.attn.softmax.axis, contracted: m.contractB });
+    if (m.a.attn?.stage === 'weights' && m.a.attn.softmax?.site === softmaxNode) out.push({ site: m, normalised: m.a.attn.softmax.axis, contracted: m.contractA, withValues: valueLike(m.b, m.bNode) });
+    else if (m.b.attn?.stage === 'weights' && m.b.attn.softmax?.site === softmaxNode) out.push({ site: m, normalised: m.b.attn.softmax.axis, contracted: m.contractB, withValues: valueLike(m.a, m.aNode) });
   }
   return out;
 }
@@ -64,5 +81,5 @@ export function scaleOmittedOnPurpose(ev: Evaluator, node: PyNode): boolean {
   let cls: PyNode | null = fn;
   while (cls && cls.type !== 'class_definition') cls = cls.parent;
   const scopeText = ev.text(cls ?? fn ?? node);
-  return /(without|no|not|avoid|skip)\s+(the\s+)?scal|unscaled|no_scale|scale_attn_weights|mesh\s*(tensorflow|tf)\b|scaling\s+is\s+(folded|done|applied)|folded\s+into|scale\s*=\s*False|(no|without|not|missing|omit\w*)\s+(the\s+)?1\s*\/\s*(math\.)?sqrt/i.test(scopeText);
+  return /(without|no|not|avoid|skip)\s+(the\s+)?scal|unscaled|no_scale|scale_attn_weights|mesh\s*(tensorflow|tf)\b|scaling\s+is\s+(folded|done|applied)|folded\s+into|scale\s*=\s*False|(no|without|not|missing|omit\w*)\s+(the\s+)?1\s*\/\s*(math\.)?sqrt|already\s+(\w+\s+){0,2}(scal|sqrt)|scal\w*\s+(factor\s+)?(is\s+)?(moved|folded|absorbed|included)/i.test(scopeText);
 }

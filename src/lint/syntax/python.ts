@@ -95,6 +95,13 @@ export function intLiteral(src: Src, node: PyNode | undefined): number | undefin
 }
 
 function parseIntLiteral(t: string): number | undefined {
+  // Fast path: plain decimal digits.
+  let plain = t.length > 0 && t.length < 16;
+  for (let i = 0; plain && i < t.length; i++) {
+    const c = t.charCodeAt(i);
+    if (c < 48 || c > 57) plain = false;
+  }
+  if (plain) return Number(t);
   const s = t.replace(/_/g, '').toLowerCase();
   if (/^0x[0-9a-f]+$/.test(s)) return parseInt(s.slice(2), 16);
   if (/^0o[0-7]+$/.test(s)) return parseInt(s.slice(2), 8);

@@ -1,0 +1,307 @@
+// Editor integration of the attention linter: diagnostics on Python files and notebook cells (updated as
+// the user types, debounced), code links to the rule pages, hovers, quick fixes (each labelled with its
+// safety; none is offered to source.fixAll), `# noqa` actions, settings, and the Lint Workspace command.
+//
+// Activation only registers listeners. The parser (tree-sitter in WebAssembly) starts when the first Python
+// document or notebook is seen, from the grammar files shipped in media/.
+import * as vscode from 'vscode';
+import { createLinter, RULES, ruleByCode, rulePageFileName, type ExtendedLinter, type Finding, type NotebookCell, type RuleCode } from '../../lint';
+import { renderHover } from '../../lint/docs';
+import { debounceMs, editorSeverity, isLintableDocument, noqaEdit, readLintSettings, WORKSPACE_EXCLUDE, WORKSPACE_INCLUDE, type LintSettings } from './pure';
+
+const SOURCE = 'attention-inspector';
+const SEVERITY: Record<string, vscode.DiagnosticSeverity> = {
+  error: vscode.DiagnosticSeverity.Error,
+  warning: vscode.DiagnosticSeverity.Warning,
+  information: vscode.DiagnosticSeverity.Information,
+  hint: vscode.DiagnosticSeverity.Hint,
+};
+
+/** A diagnostic with the finding it came from (for quick fixes and hovers). */
+interface Published {
+  diagnostic: vscode.Diagnostic;
+  finding: Finding;
+}
+
+class LintController implements vscode.Disposable {
+  private linter: Promise<ExtendedLinter | undefined> | undefined;
+  private readonly diagnostics = vscode.languages.createDiagnosticCollection(SOURCE);
+  private readonly published = new Map<string, Published[]>();
+  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+  private settings: LintSettings = readLintSettings({});
+  private readonly disposables: vscode.Disposable[] = [];
+  private loadFailureShown = false;
+
+  constructor(private readonly context: vscode.ExtensionContext) {
+    this.readSettings();
+    this.disposables.push(
+      this.diagnostics,
+      vscode.workspace.onDidOpenTextDocument((d) => this.schedule(d, 0)),
+      vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document)),
+      vscode.workspace.onDidCloseTextDocument((d) => this.forget(d.uri)),
+      vscode.workspace.onDidOpenNotebookDocument((nb) => this.scheduleNotebook(nb, 0)),
+      vscode.workspace.onDidChangeNotebookDocument((e) => this.scheduleNotebook(e.notebook)),
+      vscode.workspace.onDidCloseNotebookDocument((nb) => nb.getCells().forEach((c) => this.forget(c.document.uri))),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('attentionInspector.lint')) {
+          this.readSettings();
+          this.relintAll();
+        }
+      }),
+      vscode.languages.registerCodeActionsProvider({ language: 'python' }, new FixProvider(this), {
+        providedCodeActionKinds: [vscode.CodeActionKind.QuickFix],
+      }),
+      vscode.languages.registerHoverProvider({ language: 'python' }, new HoverProvider(this)),
+      vscode.commands.registerCommand('attentionInspector.lintWorkspace', () => this.lintWorkspace()),
+    );
+    // Documents already open when the extension activates.
+    for (const d of vscode.workspace.textDocuments) this.schedule(d, 0);
+  }
+
+  dispose(): void {
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+    for (const d of this.disposables) d.dispose();
+  }
+
+  publishedFor(uri: vscode.Uri): readonly Published[] {
+    return this.published.get(uri.toString()) ?? [];
+  }
+
+  private readSettings(): void {
+    const c = vscode.workspace.getConfiguration('attentionInspector.lint');
+    this.settings = readLintSettings({ enable: c.get('enable'), select: c.get('select'), ignore: c.get('ignore'), severity: c.get('severity') });
+  }
+
+  /** The linter, started on first use from the grammar files in media/. */
+  private getLinter(): Promise<ExtendedLinter | undefined> {
+    this.linter ??= (async () => {
+      try {
+        const media = vscode.Uri.joinPath(this.context.extensionUri, 'media');
+        const [treeSitter, python] = await Promise.all([
+          vscode.workspace.fs.readFile(vscode.Uri.joinPath(media, 'web-tree-sitter.wasm')),
+          vscode.workspace.fs.readFile(vscode.Uri.joinPath(media, 'tree-sitter-python.wasm')),
+        ]);
+        return await createLinter({ treeSitter, python }, { onInternalError: (e) => console.error('[attention-inspector] lint internal error', e) });
+      } catch (e) {
+        if (!this.loadFailureShown) {
+          this.loadFailureShown = true;
+          void vscode.window.showErrorMessage(`Attention Inspector: the Python linter could not start (${e instanceof Error ? e.message : String(e)}).`);
+        }
+        return undefined;
+      }
+    })();
+    return this.linter;
+  }
+
+  private notebookOf(doc: vscode.TextDocument): vscode.NotebookDocument | undefined {
+    if (doc.uri.scheme !== 'vscode-notebook-cell') return undefined;
+    return vscode.workspace.notebookDocuments.find((nb) => nb.getCells().some((c) => c.document === doc));
+  }
+
+  schedule(doc: vscode.TextDocument, delay?: number): void {
+    if (!isLintableDocument(doc.languageId, doc.uri.scheme)) return;
+    const nb = this.notebookOf(doc);
+    if (nb) return this.scheduleNotebook(nb, delay);
+    this.debounce(doc.uri.toString(), delay ?? debounceMs(doc.lineCount), () => this.lintDocument(doc));
+  }
+
+  private scheduleNotebook(nb: vscode.NotebookDocument, delay?: number): void {
+    if (!nb.getCells().some((c) => c.kind === vscode.NotebookCellKind.Code && c.document.languageId === 'python')) return;
+    const lines = nb.getCells().reduce((n, c) => n + c.document.lineCount, 0);
+    this.debounce(nb.uri.toString(), delay ?? debounceMs(lines), () => this.lintNotebook(nb));
+  }
+
+  private debounce(key: string, delay: number, run: () => Promise<void>): void {
+    const old = this.timers.get(key);
+    if (old) clearTimeout(old);
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        void run();
+      }, delay),
+    );
+  }
+
+  private async lintDocument(doc: vscode.TextDocument): Promise<void> {
+    if (doc.isClosed) return;
+    if (!this.settings.enable) return this.forget(doc.uri);
+    const linter = await this.getLinter();
+    if (!linter || doc.isClosed) return;
+    const version = doc.version;
+    const findings = linter.lintPython(doc.getText(), this.settings.options);
+    if (doc.version !== version) return; // edited meanwhile: the next run publishes
+    this.publish(doc.uri, findings);
+  }
+
+  private async lintNotebook(nb: vscode.NotebookDocument): Promise<void> {
+    if (nb.isClosed) return;
+    const cells = nb.getCells();
+    if (!this.settings.enable) {
+      for (const c of cells) this.forget(c.document.uri);
+      return;
+    }
+    const linter = await this.getLinter();
+    if (!linter || nb.isClosed) return;
+    const code = cells.filter((c) => c.kind === vscode.NotebookCellKind.Code && c.document.languageId === 'python');
+    const versions = code.map((c) => c.document.version);
+    const input: NotebookCell[] = code.map((c) => ({ index: c.index, source: c.document.getText() }));
+    const results = linter.lintCells(input, this.settings.options);
+    if (code.some((c, i) => c.document.version !== versions[i])) return;
+    for (const c of cells) {
+      const r = results.find((x) => x.cellIndex === c.index);
+      this.publish(c.document.uri, r ? r.findings : []);
+    }
+    // Findings a workspace run attached to the .ipynb file are superseded by the cells'.
+    this.forget(nb.uri);
+  }
+
+  private publish(uri: vscode.Uri, findings: readonly Finding[], messagePrefix = ''): void {
+    const list: Published[] = findings.map((f) => ({ finding: f, diagnostic: this.toDiagnostic(f, messagePrefix) }));
+    this.published.set(uri.toString(), list);
+    this.diagnostics.set(uri, list.map((p) => p.diagnostic));
+  }
+
+  private toDiagnostic(f: Finding, messagePrefix: string): vscode.Diagnostic {
+    const range = new vscode.Range(f.line - 1, f.column - 1, f.endLine - 1, f.endColumn - 1);
+    const d = new vscode.Diagnostic(range, messagePrefix + f.message, SEVERITY[editorSeverity(f, this.settings)]);
+    d.source = SOURCE;
+    d.code = { value: f.code, target: this.rulePage(f.code) };
+    return d;
+  }
+
+  rulePage(code: RuleCode): vscode.Uri {
+    return vscode.Uri.joinPath(this.context.extensionUri, 'docs', 'rules', rulePageFileName(ruleByCode(code)));
+  }
+
+  private forget(uri: vscode.Uri): void {
+    this.published.delete(uri.toString());
+    this.diagnostics.delete(uri);
+  }
+
+  private relintAll(): void {
+    if (!this.settings.enable) {
+      this.diagnostics.clear();
+      this.published.clear();
+      return;
+    }
+    for (const d of vscode.workspace.textDocuments) this.schedule(d, 0);
+    for (const nb of vscode.workspace.notebookDocuments) this.scheduleNotebook(nb, 0);
+  }
+
+  /** Attention Inspector: Lint Workspace — every .py/.ipynb file, with progress and cancellation. */
+  private async lintWorkspace(): Promise<void> {
+    const linter = await this.getLinter();
+    if (!linter) return;
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'Attention Inspector: linting the workspace', cancellable: true },
+      async (progress, token) => {
+        const files = await vscode.workspace.findFiles(WORKSPACE_INCLUDE, WORKSPACE_EXCLUDE, undefined, token);
+        let problems = 0;
+        let done = 0;
+        const unreadable: string[] = [];
+        for (const uri of files) {
+          if (token.isCancellationRequested) break;
+          progress.report({ message: `${done}/${files.length} ${vscode.workspace.asRelativePath(uri)}`, increment: 100 / Math.max(1, files.length) });
+          done++;
+          const open = uri.path.endsWith('.ipynb')
+            ? vscode.workspace.notebookDocuments.find((nb) => nb.uri.toString() === uri.toString())
+            : vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+          try {
+            if (open && 'getCells' in open) {
+              await this.lintNotebook(open);
+            } else if (open) {
+              await this.lintDocument(open as vscode.TextDocument);
+            } else {
+              const text = new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(uri));
+              if (uri.path.endsWith('.ipynb')) {
+                const r = linter.lintNotebookFile(text, this.settings.options);
+                if (r.error) unreadable.push(`${vscode.workspace.asRelativePath(uri)}: ${r.error}`);
+                // A closed notebook: findings go on the file, each message naming its cell.
+                const flat: Finding[] = [];
+                const prefixes: string[] = [];
+                for (const cell of r.cells) for (const f of cell.findings) {
+                  flat.push({ ...f, line: 1, column: 1, endLine: 1, endColumn: 1 });
+                  prefixes.push(`cell ${cell.cellIndex + 1}, line ${f.line}: `);
+                }
+                const list = flat.map((f, i) => ({ finding: f, diagnostic: this.toDiagnostic(f, prefixes[i]) }));
+                this.published.set(uri.toString(), list);
+                this.diagnostics.set(uri, list.map((p) => p.diagnostic));
+              } else {
+                this.publish(uri, linter.lintPython(text, this.settings.options));
+              }
+            }
+          } catch (e) {
+            unreadable.push(`${vscode.workspace.asRelativePath(uri)}: ${e instanceof Error ? e.message : String(e)}`);
+          }
+          problems += this.publishedFor(uri).length;
+          // Let the extension host breathe between files.
+          await new Promise((r) => setTimeout(r, 0));
+        }
+        const cancelled = token.isCancellationRequested ? ' (cancelled)' : '';
+        const summary = `Attention Inspector: ${problems} problem${problems === 1 ? '' : 's'} in ${done} file${done === 1 ? '' : 's'}${cancelled}.`;
+        if (unreadable.length > 0) void vscode.window.showWarningMessage(`${summary} Could not lint: ${unreadable.slice(0, 3).join('; ')}${unreadable.length > 3 ? '…' : ''}`);
+        else void vscode.window.showInformationMessage(summary);
+        if (problems > 0) void vscode.commands.executeCommand('workbench.actions.view.problems');
+      },
+    );
+  }
+}
+
+/** Quick fixes from findings (each titled with what it changes) and `# noqa` suppressions. */
+class FixProvider implements vscode.CodeActionProvider {
+  constructor(private readonly controller: LintController) {}
+
+  provideCodeActions(document: vscode.TextDocument, range: vscode.Range | vscode.Selection, context: vscode.CodeActionContext): vscode.CodeAction[] {
+    // Quick fixes only: behaviour-changing edits are never part of source.fixAll.
+    if (context.only && !vscode.CodeActionKind.QuickFix.contains(context.only)) return [];
+    const actions: vscode.CodeAction[] = [];
+    for (const p of this.controller.publishedFor(document.uri)) {
+      if (!p.diagnostic.range.intersection(range) && !context.diagnostics.includes(p.diagnostic)) continue;
+      const f = p.finding;
+      if (f.fix && f.line === p.diagnostic.range.start.line + 1) {
+        const action = new vscode.CodeAction(`${f.fix.title}${f.fix.safety === 'unsafe' ? ' [unsafe]' : ''}`, vscode.CodeActionKind.QuickFix);
+        const edit = new vscode.WorkspaceEdit();
+        for (const e of f.fix.edits) edit.replace(document.uri, new vscode.Range(e.line - 1, e.column - 1, e.endLine - 1, e.endColumn - 1), e.newText);
+        action.edit = edit;
+        action.diagnostics = [p.diagnostic];
+        action.isPreferred = f.fix.safety === 'safe';
+        actions.push(action);
+      }
+      const line = p.diagnostic.range.start.line;
+      const n = noqaEdit(document.lineAt(line).text, f.code);
+      if (n.newText.length > 0) {
+        const action = new vscode.CodeAction(`Ignore ${f.code} on this line (# noqa)`, vscode.CodeActionKind.QuickFix);
+        action.edit = new vscode.WorkspaceEdit();
+        action.edit.replace(document.uri, new vscode.Range(line, n.column - 1, line, n.endColumn - 1), n.newText);
+        action.diagnostics = [p.diagnostic];
+        actions.push(action);
+      }
+    }
+    return actions;
+  }
+}
+
+/** The rule's explanation when hovering a finding. */
+class HoverProvider implements vscode.HoverProvider {
+  constructor(private readonly controller: LintController) {}
+
+  provideHover(document: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
+    const hits = this.controller.publishedFor(document.uri).filter((p) => p.diagnostic.range.contains(position));
+    if (hits.length === 0) return undefined;
+    const md = new vscode.MarkdownString();
+    for (const h of hits) {
+      const rule = RULES.find((r) => r.meta.code === h.finding.code);
+      if (!rule) continue;
+      md.appendMarkdown(renderHover(rule));
+      md.appendMarkdown(`\n\n[Rule page](${this.controller.rulePage(rule.meta.code).toString()})\n\n`);
+    }
+    return new vscode.Hover(md, hits[0].diagnostic.range);
+  }
+}
+
+/** Registers the linter's listeners, providers and the Lint Workspace command. The parser starts lazily. */
+export function registerLinting(context: vscode.ExtensionContext): void {
+  context.subscriptions.push(new LintController(context));
+}

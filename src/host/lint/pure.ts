@@ -1,0 +1,86 @@
+// The parts of the editor integration that need no VS Code: reading the settings, choosing severities,
+// building `# noqa` edits, deciding which documents to lint. Unit-tested in plain Node.
+import { isRuleCode, type Finding, type LintOptions, type RuleCode } from '../../lint';
+
+export type EditorSeverity = 'error' | 'warning' | 'information' | 'hint';
+
+export interface LintSettings {
+  enable: boolean;
+  options: LintOptions;
+  /** Severity overrides by rule code; 'off' hides the rule. */
+  severity: Partial<Record<RuleCode, EditorSeverity | 'off'>>;
+}
+
+/** Raw values as `workspace.getConfiguration('attentionInspector.lint')` returns them (anything may be wrong). */
+export interface RawLintSettings {
+  enable?: unknown;
+  select?: unknown;
+  ignore?: unknown;
+  severity?: unknown;
+}
+
+function codeList(v: unknown): string[] | undefined {
+  if (!Array.isArray(v)) return undefined;
+  const out = v.filter((x): x is string => typeof x === 'string').map((x) => x.trim().toUpperCase()).filter((x) => /^ATT\d{0,3}$/.test(x));
+  return out.length > 0 ? out : undefined;
+}
+
+const SEVERITIES = new Set(['error', 'warning', 'information', 'info', 'hint', 'off']);
+
+/** Validated settings; unknown codes and values are dropped rather than breaking the linter. */
+export function readLintSettings(raw: RawLintSettings): LintSettings {
+  const severity: LintSettings['severity'] = {};
+  if (raw.severity && typeof raw.severity === 'object' && !Array.isArray(raw.severity)) {
+    for (const [code, value] of Object.entries(raw.severity as Record<string, unknown>)) {
+      const c = code.trim().toUpperCase();
+      if (!isRuleCode(c) || typeof value !== 'string' || !SEVERITIES.has(value)) continue;
+      severity[c] = value === 'info' ? 'information' : (value as EditorSeverity | 'off');
+    }
+  }
+  const ignore = codeList(raw.ignore) ?? [];
+  for (const [code, s] of Object.entries(severity)) if (s === 'off') ignore.push(code);
+  return {
+    enable: raw.enable !== false,
+    options: { select: codeList(raw.select), ignore: ignore.length > 0 ? ignore : undefined },
+    severity,
+  };
+}
+
+/** The severity a finding is shown with: the override for its code, else the rule's default. */
+export function editorSeverity(f: Finding, settings: LintSettings): EditorSeverity {
+  const o = settings.severity[f.code];
+  if (o && o !== 'off') return o;
+  return f.severity === 'info' ? 'information' : f.severity;
+}
+
+/** Edit that adds (or extends) a `# noqa: CODE` comment at the end of a line. */
+export function noqaEdit(lineText: string, code: RuleCode): { column: number; endColumn: number; newText: string } {
+  const m = /#\s*noqa\b(?::\s*([A-Za-z0-9,\s]+))?/i.exec(lineText);
+  if (m) {
+    if (!m[1]) return { column: lineText.length + 1, endColumn: lineText.length + 1, newText: '' }; // bare noqa already covers it
+    const codes = m[1].split(/[\s,]+/).filter((c) => c.length > 0);
+    if (codes.map((c) => c.toUpperCase()).includes(code)) return { column: lineText.length + 1, endColumn: lineText.length + 1, newText: '' };
+    const start = m.index + 1;
+    const end = m.index + m[0].length + 1;
+    return { column: start, endColumn: end, newText: `# noqa: ${[...codes, code].join(', ')}` };
+  }
+  const trimmed = lineText.replace(/\s+$/, '');
+  return { column: trimmed.length + 1, endColumn: lineText.length + 1, newText: `${trimmed.length > 0 ? '  ' : ''}# noqa: ${code}` };
+}
+
+/** Folders never searched by "Lint Workspace". */
+export const WORKSPACE_EXCLUDE = '**/{node_modules,.git,.venv,venv,env,.tox,.nox,__pycache__,site-packages,.ipynb_checkpoints,.mypy_cache,.pytest_cache}/**';
+export const WORKSPACE_INCLUDE = '**/*.{py,pyi,ipynb}';
+
+/** Text documents linted as Python: Python files and Python notebook cells. */
+export function isLintableDocument(languageId: string, scheme: string): boolean {
+  if (languageId !== 'python') return false;
+  return scheme === 'file' || scheme === 'untitled' || scheme === 'vscode-notebook-cell' || scheme === 'vscode-remote' || scheme === 'vscode-vfs';
+}
+
+/** Debounce delay for re-linting while typing: longer for large documents. */
+export function debounceMs(lineCount: number): number {
+  if (lineCount > 5000) return 800;
+  if (lineCount > 1000) return 400;
+  return 250;
+}
