@@ -72,6 +72,18 @@ if ! $force && [ -f "$marker" ] && [ "$(cat "$marker")" = "$want_marker" ] \
 fi
 rm -f "$marker"
 
+# Under `npm run` / `npm test`, npm exports its settings to scripts (npm_config_user_agent naming the system
+# Node, which code-server's postinstall rejects; npm_config_local_prefix naming the project; npm_config_nodedir
+# ...), and a nested npm would take them over. Run the nested npm calls without them, keeping only network
+# settings; npm still reads its .npmrc files itself.
+clean_env=(env)
+while IFS= read -r name; do
+  case "$name" in
+    npm_config_registry | npm_config_proxy | npm_config_https_proxy | npm_config_noproxy | npm_config_cafile | npm_config_strict_ssl | npm_config_cache) ;;
+    *) clean_env+=(-u "$name") ;;
+  esac
+done < <(compgen -e | grep -E '^(npm_|NODE$|INIT_CWD$)')
+
 # A folder with its own package.json, so npm installs there and not into the project above it.
 npm_folder() {
   rm -rf "$1"
@@ -82,7 +94,7 @@ npm_folder() {
 # --- 3. Node 24 ---------------------------------------------------------------------------------------
 say "installing Node $NODE_VERSION ($node_pkg from the npm registry) into ${cache#"$root"/}/node24"
 npm_folder "$cache/node24" e2e-node24
-(cd "$cache/node24" && npm install --no-audit --no-fund --no-save --loglevel=error "$node_pkg@$NODE_VERSION")
+(cd "$cache/node24" && "${clean_env[@]}" npm install --no-audit --no-fund --no-save --loglevel=error "$node_pkg@$NODE_VERSION")
 [ "$("$node24/bin/node" --version)" = "v$NODE_VERSION" ] || die "$node24/bin/node is not Node $NODE_VERSION"
 [ -f "$node24/include/node/node_api.h" ] || die "Node headers missing under $node24/include/node (node-gyp needs them)"
 
@@ -102,7 +114,7 @@ cat >"$cache/code-server/package.json" <<JSON
 JSON
 log=$cache/code-server-install.log
 if ! (cd "$cache/code-server" \
-  && PATH="$node24/bin:$PATH" npm_config_nodedir="$node24" \
+  && "${clean_env[@]}" PATH="$node24/bin:$PATH" npm_config_nodedir="$node24" \
     npm install --no-audit --no-fund --no-save --foreground-scripts "code-server@$CODE_SERVER_VERSION") >"$log" 2>&1; then
   tail -n 40 "$log" >&2
   die "npm install code-server failed; full log: $log"
