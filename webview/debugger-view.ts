@@ -75,7 +75,7 @@ export class DebuggerView {
       h('div', { class: 'step-head' }, this.formula, this.shape), this.note, this.heatmap.el, this.legend.el);
     this.form.addEventListener('submit', (e) => e.preventDefault());
     this.el = h('section', { class: 'debugger', attrs: { 'aria-label': t('Step-through debugger') } },
-      h('div', { class: 'debugger-top' }, this.headPicker, this.form),
+      h('div', { class: 'debugger-top' }, this.headPicker, h('details', { class: 'switches-wrap', attrs: { open: true } }, h('summary', { text: t('Switches') }), this.form)),
       h('div', { class: 'step-bar' }, prev, this.tabs, next),
       this.status,
       this.warningsEl,

@@ -7,6 +7,15 @@ import { vscodeApi } from './api';
 import { App } from './app';
 import { setStrings } from './l10n';
 
+// Anything the Content-Security-Policy blocks is a bug in the panel: say so in the console, and keep a list
+// the e2e tests read.
+const cspViolations: string[] = [];
+(globalThis as { attentionInspectorCspViolations?: string[] }).attentionInspectorCspViolations = cspViolations;
+document.addEventListener('securitypolicyviolation', (e) => {
+  cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`);
+  console.warn(`[attention-inspector panel] blocked by the Content-Security-Policy: ${e.violatedDirective} ${e.blockedURI}`);
+});
+
 const api = vscodeApi();
 const mount = document.getElementById('app') ?? document.body;
 let app: App | undefined;

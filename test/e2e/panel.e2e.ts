@@ -249,8 +249,11 @@ describe('the inspector panel in VS Code (code-server)', function () {
     await panel.locator('.detail canvas.heatmap-canvas').hover({ position: at });
     const tip = await panel.locator('#ai-tooltip').innerText();
     assert.ok(tip.includes(`Query 0 “${tokens[0]}” → key 1 “${tokens[1]}”`), tip);
-    const dom = await panel.evaluate(() => ({ imgs: document.querySelectorAll('img').length, pwned: document.body.dataset.pwned ?? null }), undefined);
-    assert.deepEqual(dom, { imgs: 0, pwned: null });
+    const dom = await panel.evaluate(
+      () => ({ imgs: document.querySelectorAll('img').length, pwned: document.body.dataset.pwned ?? null, csp: (globalThis as { attentionInspectorCspViolations?: string[] }).attentionInspectorCspViolations ?? ['(no list)'] }),
+      undefined,
+    );
+    assert.deepEqual(dom, { imgs: 0, pwned: null, csp: [] });
     await panel.screenshot('panel-hostile-text');
   });
 
@@ -287,3 +290,39 @@ describe('the inspector panel in VS Code (code-server)', function () {
     await restored.screenshot('panel-after-reload');
   });
 });
+
+/** What the panel's app says about the theme, and whether its codicon font loaded. */
+function themeSeen(panel: Webview): Promise<{ kind: string; background: number[]; codiconFont: boolean; csp: string[] }> {
+  return panel.evaluate(async () => {
+    const app = (globalThis as unknown as { attentionInspector: { theme: { palette: { kind: string; background: number[] } } } }).attentionInspector;
+    await document.fonts.ready;
+    return {
+      kind: app.theme.palette.kind,
+      background: [...app.theme.palette.background],
+      codiconFont: [...document.fonts].some((f) => f.family.replace(/["']/g, '') === 'codicon' && f.status === 'loaded'),
+      csp: (globalThis as { attentionInspectorCspViolations?: string[] }).attentionInspectorCspViolations ?? ['(no list)'],
+    };
+  }, undefined);
+}
+
+for (const [theme, kind] of [['Default Dark Modern', 'dark'], ['Default High Contrast', 'high-contrast'], ['Default Light Modern', 'light']] as const) {
+  describe(`the inspector panel in the ${theme} theme`, function () {
+    const session = useWorkbench({ folder: 'examples', settings: { 'workbench.colorTheme': theme, 'attentionInspector.heads': HEADS, 'attentionInspector.dModel': 64 } });
+
+    it('draws with the theme’s colours and loads its icons', async function () {
+      const workbench = session.workbench;
+      const panel = await inspect(workbench, 'hello.md', ENGLISH);
+      await panel.waitForText('tokens', 60_000);
+      const seen = await themeSeen(panel);
+      assert.equal(seen.kind, kind);
+      assert.equal(seen.codiconFont, true, 'the codicon font is loaded (font-src allows it)');
+      assert.deepEqual(seen.csp, []);
+      const pixels = await thumbnailPixels(panel);
+      assert.equal(pixels.count, HEADS);
+      for (const h of pixels.heads) assert.ok(h.nonBackground > 0.5 && h.colours >= 4);
+      await panel.locator('button.thumb[data-layer="0"][data-head="0"]').click();
+      await panel.locator('.detail canvas.heatmap-canvas').waitFor();
+      await panel.screenshot(`panel-theme-${kind}`);
+    });
+  });
+}
