@@ -1,10 +1,12 @@
 // activate(): registrations only. The engine worker, the Python parser and the panel start on first use.
 import * as vscode from 'vscode';
 import { InspectorCommands } from './host/commands';
+import { registerLinting } from './host/lint';
 
 export function activate(context: vscode.ExtensionContext): void {
   const commands = new InspectorCommands(context);
   context.subscriptions.push(commands, ...commands.register());
+  registerLinting(context);
 }
 
 export function deactivate(): void {}
