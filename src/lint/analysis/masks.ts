@@ -25,7 +25,7 @@ export function flipMask(m: MaskInfo, how: string, dtype?: DType): MaskInfo | un
 
 /** Swapping the last two axes of a mask: upper and lower triangles swap, query and key sides swap. */
 export function transposeMask(m: MaskInfo): MaskInfo {
-  const tri: TriRegion | undefined = m.tri ? { region: m.tri.region === 'upper' ? 'lower' : 'upper', k: -m.tri.k } : undefined;
+  const tri: TriRegion | undefined = m.tri ? { region: m.tri.region === 'upper' ? 'lower' : 'upper', k: 0 - m.tri.k || 0 } : undefined;
   const padAxes = m.padAxes?.map((a) => (a === -1 ? -2 : a === -2 ? -1 : a));
   const out: MaskInfo = { ...m, tri, padAxes };
   if (tri && !m.additive) return { ...out, polarity: tri.region === 'upper' ? 'ignore' : 'keep' };

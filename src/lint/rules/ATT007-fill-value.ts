@@ -21,9 +21,13 @@ export const ATT007: Rule = {
         'Checks the value written into masked positions (`masked_fill`, `torch.where`, index assignment, `mask * -1e9`). In a file that runs in half precision (`.half()`, `torch.float16`, `autocast`, fp16 flags), a finite fill below float16\'s minimum of -65504 (`-1e9`, `-1e10`, `torch.finfo(torch.float32).min`) is reported. A `-inf` fill is reported when the mask can hide every key of a row: a causal mask that also hides the diagonal (`triu(ones)` without `diagonal=1`), or padding that varies along the query axis (`pad.unsqueeze(-1)`, an outer product of padding masks).',
       whyIsThisBad:
         '`masked_fill` with -1e9 on a float16 tensor raises "value cannot be converted to type at::Half without overflow", and under autocast additive masks overflow to -inf. A row whose every entry is -inf goes through softmax as exp(-inf - (-inf)) = NaN, and the NaN spreads through the rest of the network on the next step.',
-      example: `scores = scores.masked_fill(pad_mask.unsqueeze(-1), float("-inf"))  # padded query rows are all -inf
+      example: `pad_mask = input_ids == pad_id  # (B, T), True at padding
+scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+scores = scores.masked_fill(pad_mask.unsqueeze(-1), float("-inf"))  # padded query rows are all -inf
 weights = scores.softmax(dim=-1)  # NaN rows`,
-      useInstead: `scores = scores.masked_fill(pad_mask.unsqueeze(-2), torch.finfo(scores.dtype).min)  # mask keys, finite fill
+      useInstead: `pad_mask = input_ids == pad_id  # (B, T), True at padding
+scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+scores = scores.masked_fill(pad_mask.unsqueeze(-2), torch.finfo(scores.dtype).min)  # mask keys, finite fill
 weights = scores.softmax(dim=-1)`,
       fixSafety: 'The fix replaces the fill with `torch.finfo(x.dtype).min`, which fits every float dtype and keeps fully masked rows finite (uniform instead of NaN). It changes values, so it is offered as an unsafe quick fix and never applied by a fix-all.',
       references: [

@@ -1,0 +1,170 @@
+// The pure pieces the rules stand on: mask polarity algebra, einsum/einops parsing, shape comments, noqa
+// parsing, names, and the evaluator's view of small programs.
+import { strict as assert } from 'node:assert';
+import { flipMask, transposeMask, triMask, combineMasks, emptyRowReason } from '../../../src/lint/analysis/masks';
+import { parseEinsum, parseEinopsPattern, negIndexInTerm, einopsLabels } from '../../../src/lint/analysis/layout';
+import { namedShapes, trailingCommentShape, maskFromDoc } from '../../../src/lint/analysis/comments';
+import { roleOfName, dimOfName, maskOfName, projectionRole, isScaleName } from '../../../src/lint/analysis/names';
+import { parseNoqa } from '../../../src/lint/noqa';
+import { LineIndex } from '../../../src/lint/syntax/positions';
+import { createPythonParser } from '../../../src/lint/parser';
+import { analyseScopes } from '../../../src/lint/analysis/scopes';
+import { Evaluator } from '../../../src/lint/analysis/evaluator';
+import { walk } from '../../../src/lint/syntax/tree';
+import type { AValue } from '../../../src/lint/analysis/values';
+import { grammar } from './helpers';
+
+describe('mask polarity algebra', () => {
+  it('triangles: upper marks the future (ignore), lower keeps; ~ and transpose move between them', () => {
+    const future = triMask({ region: 'upper', k: 1 }, 'bool', 'triu(1)');
+    assert.equal(future.polarity, 'ignore');
+    const keep = flipMask(future, '~')!;
+    assert.deepEqual([keep.polarity, keep.tri], ['keep', { region: 'lower', k: 0 }]);
+    assert.deepEqual(flipMask(keep, '~')!.tri, { region: 'upper', k: 1 });
+    // PyTorch tutorial: (triu(ones) == 1).transpose(0, 1) is the lower triangle with the diagonal.
+    const t = transposeMask(triMask({ region: 'upper', k: 0 }, 'bool', 'triu'));
+    assert.deepEqual([t.polarity, t.tri], ['keep', { region: 'lower', k: 0 }]);
+  });
+
+  it('finds rows that can be fully masked', () => {
+    assert.match(emptyRowReason(triMask({ region: 'upper', k: 0 }, 'bool', 'triu(ones)'))!, /diagonal/);
+    assert.equal(emptyRowReason(triMask({ region: 'upper', k: 1 }, 'bool', 'triu(ones, 1)')), undefined);
+    assert.match(emptyRowReason({ polarity: 'ignore', padding: true, padAxes: [-2], why: 'pad' })!, /query axis/);
+    assert.equal(emptyRowReason({ polarity: 'ignore', padding: true, padAxes: [-1], why: 'pad' }), undefined);
+    const both = combineMasks(triMask({ region: 'lower', k: 0 }, 'bool', 'tril'), { polarity: 'keep', padding: true, padAxes: [-1], why: 'am' }, 'and')!;
+    assert.match(emptyRowReason(both)!, /left padding/);
+    assert.equal(combineMasks({ polarity: 'keep', why: 'a' }, { polarity: 'ignore', why: 'b' }, 'and'), undefined);
+  });
+});
+
+describe('einsum and einops', () => {
+  it('parses explicit, implicit, spaced and ellipsis equations', () => {
+    assert.deepEqual(parseEinsum('bhid,bhjd->bhij', 'letters'), { inputs: [['b', 'h', 'i', 'd'], ['b', 'h', 'j', 'd']], output: ['b', 'h', 'i', 'j'] });
+    assert.deepEqual(parseEinsum('bid,bjd', 'letters')!.output, ['b', 'i', 'j'].filter((x) => x !== 'b').sort());
+    assert.deepEqual(parseEinsum('b h i d, b h j d -> b h i j', 'words')!.output, ['b', 'h', 'i', 'j']);
+    const e = parseEinsum('...qhd,...khd->...hqk', 'letters')!;
+    assert.equal(negIndexInTerm(e.output, 'k'), -1);
+    assert.equal(negIndexInTerm(e.output, 'q'), -2);
+    assert.equal(parseEinsum('ab,bc->a->c', 'letters'), undefined);
+  });
+
+  it('labels einops groups', () => {
+    const p = parseEinopsPattern('b n (h d) -> b h n d')!;
+    assert.deepEqual(einopsLabels(p.rhs).map((a) => a.label), ['batch', 'head', 'seq', 'feat']);
+    assert.equal(einopsLabels(p.lhs)[2].label, 'feat');
+  });
+});
+
+describe('comments and names', () => {
+  it('reads shapes from trailing comments and parameter descriptions', () => {
+    assert.equal(trailingCommentShape('# (B, nh, T, hs)')!.length, 4);
+    assert.equal(trailingCommentShape('# (B, nh, T, T) x (B, nh, T, hs) -> (B, nh, T, hs)')!.length, 4);
+    assert.equal(trailingCommentShape('# see (section 3)'), undefined);
+    const m = namedShapes('q: (n_head * B, L, d_k); k: (n_head * B, S, d_k)\nmask: [B, 1, S]');
+    assert.deepEqual([...m.keys()], ['q', 'k', 'mask']);
+    assert.equal(m.get('q')!.length, 3);
+    assert.deepEqual(maskFromDoc(' (B, N) bool, True = padded peak'), { dtype: 'bool', polarity: 'ignore' });
+    assert.deepEqual(maskFromDoc(' (B, S) 1 = token, 0 = padding'), { polarity: 'keep' });
+  });
+
+  it('gives roles, dimensions and mask conventions from names', () => {
+    assert.equal(roleOfName('query_layer'), 'query');
+    assert.equal(roleOfName('key_states'), 'key');
+    assert.equal(roleOfName('xv'), 'value');
+    assert.equal(roleOfName('key_padding_mask'), undefined);
+    assert.equal(roleOfName('qk'), undefined);
+    assert.equal(projectionRole('q_proj'), 'query');
+    assert.equal(projectionRole('to_k'), 'key');
+    assert.equal(dimOfName('self.head_dim')!.which, 'head');
+    assert.equal(dimOfName('d_model')!.which, 'model');
+    assert.equal(maskOfName('src_key_padding_mask')!.polarity, 'ignore');
+    assert.equal(maskOfName('attention_mask')!.polarity, 'keep');
+    assert.ok(isScaleName('self.scaling'));
+    assert.ok(!isScaleName('scaled_dot'));
+  });
+
+  it('parses noqa comments', () => {
+    assert.equal(parseNoqa('# noqa'), 'all');
+    assert.deepEqual([...(parseNoqa('# noqa: ATT001, att003') as Set<string>)], ['ATT001', 'ATT003']);
+    assert.deepEqual([...(parseNoqa('# type: ignore  # noqa:E501') as Set<string>)], ['E501']);
+    assert.equal(parseNoqa('# just a comment'), undefined);
+  });
+
+  it('maps offsets to UTF-16 line/columns across \\n, \\r\\n and \\r', () => {
+    const idx = new LineIndex('ab\r\ncd\ref\ngh');
+    assert.deepEqual(idx.position(0), { line: 1, column: 1 });
+    assert.deepEqual(idx.position(4), { line: 2, column: 1 });
+    assert.deepEqual(idx.position(7), { line: 3, column: 1 });
+    assert.deepEqual(idx.position(10), { line: 4, column: 1 });
+    assert.equal(idx.lineText(2), 'cd');
+  });
+});
+
+describe('evaluator', () => {
+  async function valueOf(src: string, exprText: string): Promise<AValue> {
+    const parser = await createPythonParser(grammar());
+    const tree = parser.parse(src);
+    const sr = analyseScopes(tree);
+    const ev = new Evaluator(tree, sr);
+    ev.run();
+    // The last occurrence: a read of the name (the first one is usually the assignment target).
+    let last: typeof tree.root | undefined;
+    walk(tree.root, (n) => {
+      if (src.slice(n.start, n.end) === exprText && n.type !== 'expression_statement') last = n;
+    });
+    let found: AValue | undefined;
+    if (last) {
+      const n = last;
+      const scope = [...sr.scopes].reverse().find((s) => s.node.start <= n.start && n.end <= s.node.end && s.kind !== 'comprehension') ?? sr.module;
+      found = ev.eval(n, ev.defaultCtx(scope));
+    }
+    assert.ok(found, `${exprText} not found`);
+    return found;
+  }
+
+  it('follows layouts through view/transpose and finds the key axis of q @ kᵀ', async () => {
+    const src = `def f(x, B, T, n_head, hs):
+    q = x.view(B, T, n_head, hs).transpose(1, 2)
+    k = x.view(B, T, n_head, hs).transpose(1, 2)
+    att = q @ k.transpose(-2, -1)
+    return att
+`;
+    const q = await valueOf(src, 'q');
+    assert.equal(q.ndim, 4);
+    assert.deepEqual(q.axes!.map((a) => a.label), ['batch', 'head', 'seq', 'feat']);
+    const att = await valueOf(src, 'att');
+    assert.equal(att.attn?.keyAxis, -1);
+    assert.equal(att.ndim, 4);
+  });
+
+  it('follows mask polarity through comparisons, ~ and == 0', async () => {
+    const src = `def f(ids, pad_id, T):
+    pad = ids == pad_id
+    keep = ~pad
+    causal = torch.tril(torch.ones(T, T)) == 0
+    return pad, keep, causal
+`;
+    assert.equal((await valueOf(src, 'pad')).mask?.polarity, 'ignore');
+    assert.equal((await valueOf(src, 'keep')).mask?.polarity, 'keep');
+    const causal = await valueOf(src, 'causal');
+    assert.deepEqual([causal.mask?.polarity, causal.mask?.tri], ['ignore', { region: 'upper', k: 1 }]);
+  });
+
+  it('resolves self attributes set in __init__ and calls into methods of classes in the file', async () => {
+    const src = `import torch.nn as nn
+class A(nn.Module):
+    def __init__(self, d):
+        super().__init__()
+        self.softmax = nn.Softmax(dim=-2)
+        self.scale = d ** -0.5
+    def forward(self, q, k):
+        return self.softmax(q @ k.transpose(-2, -1) * self.scale)
+`;
+    const s = await valueOf(src, 'self.scale');
+    assert.equal(s.kind, 'number');
+    assert.equal(s.dimPow?.power, -0.5);
+    const sm = await valueOf(src, 'self.softmax');
+    assert.equal(sm.layer?.api, 'torch.nn.Softmax');
+    assert.equal(sm.layer?.dim, -2);
+  });
+});

@@ -1,0 +1,43 @@
+// Rule pages: docs/rules/*.md are generated from the rule files and must be in sync; each rule's own
+// example triggers it and its "use instead" does not.
+import { strict as assert } from 'node:assert';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { RULES, renderRulePage, rulePageFileName } from '../../../src/lint';
+import { renderRuleIndex } from '../../../src/lint/docs';
+import { linter, ROOT } from './helpers';
+
+const DOCS = join(ROOT, 'docs', 'rules');
+
+describe('rule pages', () => {
+  it('docs/rules is in sync with the rule files (run npx tsx scripts/gen-rule-docs.ts)', () => {
+    for (const rule of RULES) {
+      const path = join(DOCS, rulePageFileName(rule));
+      assert.ok(existsSync(path), `missing ${path}`);
+      assert.equal(readFileSync(path, 'utf8'), renderRulePage(rule), `${rulePageFileName(rule)} is stale`);
+    }
+    assert.equal(readFileSync(join(DOCS, 'README.md'), 'utf8'), renderRuleIndex(RULES));
+    const expected = new Set([...RULES.map(rulePageFileName), 'README.md']);
+    for (const f of readdirSync(DOCS)) assert.ok(expected.has(f), `docs/rules/${f} belongs to no rule`);
+  });
+
+  it('every page has Ruff\'s sections and a fix-safety statement', () => {
+    for (const rule of RULES) {
+      const page = renderRulePage(rule);
+      for (const h of ['## What it does', '## Why is this bad?', '## Example', 'Use instead:', '## Fix safety', '## References']) assert.ok(page.includes(h), `${rule.meta.code}: ${h}`);
+      assert.ok(rule.meta.docs.references.length > 0, `${rule.meta.code}: references`);
+      assert.match(rule.meta.code, /^ATT00[1-8]$/);
+      assert.match(rule.meta.name, /^[a-z]+(-[a-z0-9]+)*$/);
+    }
+  });
+
+  for (const rule of RULES) {
+    it(`${rule.meta.code}: the page's example is reported and its fix is not`, async () => {
+      const l = await linter();
+      const bad = l.lintPython(rule.meta.docs.example, { select: [rule.meta.code] });
+      assert.ok(bad.length > 0, `${rule.meta.code} example not reported`);
+      const good = l.lintPython(rule.meta.docs.useInstead, { select: [rule.meta.code] });
+      assert.deepEqual(good.map((f) => f.message), [], `${rule.meta.code} "use instead" reported`);
+    });
+  }
+});
