@@ -289,10 +289,11 @@ export class WasmSimdKernel implements Kernel {
     const colsPad = roundUp(cols, 4);
     const chunk = Math.max(1, Math.floor(SOFTMAX_STAGED_FLOATS / colsPad));
     const mem = this.memory(Math.min(chunk, rows) * colsPad * 4);
-    if (colsPad > cols) for (let r = 0; r < Math.min(chunk, rows); r++) mem.fill(-Infinity, r * colsPad + cols, (r + 1) * colsPad);
     for (let r0 = 0; r0 < rows; r0 += chunk) {
       const nr = Math.min(chunk, rows - r0);
       copyRows(x, off + r0 * ld, ld, mem, 0, colsPad, nr, cols);
+      // (again for every chunk: the module overwrites the padding with the row's results)
+      if (colsPad > cols) for (let r = 0; r < nr; r++) mem.fill(-Infinity, r * colsPad + cols, (r + 1) * colsPad);
       this.wasm.softmaxRows(0, nr, colsPad, colsPad, maskedNaN);
       copyRows(mem, 0, colsPad, x, off + r0 * ld, ld, nr, cols);
     }

@@ -55,6 +55,16 @@ describe('kernels: softmaxRows', () => {
     }
   });
 
+  it('handles more rows than the wasm kernel stages at once (1M floats), through a view', () => {
+    const rows = 300;
+    const cols = 4001;
+    const ld = 4003;
+    const x = randomArray(5 + rows * ld, 99, -20, 20);
+    for (let r = 7; r < rows; r += 50) x.fill(-Infinity, 5 + r * ld, 5 + r * ld + cols); // fully masked rows
+    const want = referenceSoftmax(x, 5, rows, cols, ld, NaN);
+    for (const kernel of kernels) expectSoftmaxClose(run(kernel, x, 5, rows, cols, ld, 'nan'), want, `${kernel.name} ${rows}x${cols}`);
+  });
+
   it("turns a fully masked row into zeros ('zero') or NaN ('nan') and leaves the other rows alone", () => {
     const x = Float32Array.from([1, 2, 3, -Infinity, -Infinity, -Infinity, -Infinity, 0, -Infinity]);
     for (const kernel of kernels) {
