@@ -1,0 +1,115 @@
+// Runs the linter over the HELD-OUT lint corpus (test/lint-holdout) and prints the per-rule table (TP, FP,
+// FN, precision, recall) and every miss. For the lead's report: the linter's author must not read these
+// cases or tune to them, so do not hand this output to the author case by case.
+//
+//   npx tsx scripts/lint-holdout-report.ts [--rule ATT00x] [--why] [--raw]
+//
+//   --rule CODE   list only the misses of that rule (the table is always complete)
+//   --why         after each miss, print the case's "# why:" line
+//   --raw         also lint the unredacted files (headers and expect comments left in) and print that table,
+//                 to see how much the labels next to the code change the result
+//
+// Exit code: 0 when the linter ran on every case, 1 when it threw on any, 2 on bad usage.
+import { createLinter } from '../src/lint';
+import { loadCorpus, readGrammarWasm } from '../test/lint-corpus/load';
+import {
+  describeLocation,
+  formatTable,
+  isRuleCode,
+  lintCase,
+  matchCase,
+  scoreResults,
+  type CaseResult,
+  type CorpusCase,
+} from '../test/lint-corpus/score';
+import { HOLDOUT_DIR, runHoldout } from '../test/lint-holdout/holdout';
+
+interface Options {
+  rule?: string;
+  why: boolean;
+  raw: boolean;
+}
+
+function parseArgs(argv: string[]): Options {
+  const opts: Options = { why: false, raw: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--why') opts.why = true;
+    else if (a === '--raw') opts.raw = true;
+    else if (a === '--rule') {
+      const code = argv[++i];
+      if (code === undefined || !isRuleCode(code)) throw new Error(`--rule needs a rule code ATT001..ATT008, got ${code ?? 'nothing'}`);
+      opts.rule = code;
+    } else throw new Error(`unknown argument ${a} (expected --rule CODE, --why or --raw)`);
+  }
+  return opts;
+}
+
+function missLines(results: readonly CaseResult[], byFile: Map<string, CorpusCase>, opts: Options): string[] {
+  const lines: string[] = [];
+  for (const r of results) {
+    const c = byFile.get(r.file);
+    const why = opts.why && c ? `\n      why: ${c.header.why}` : '';
+    for (const f of r.fp) {
+      if (opts.rule && f.code !== opts.rule) continue;
+      const label = c ? ` (${c.header.label} case)` : '';
+      lines.push(`FP ${f.code} ${describeLocation(r.file, f)}${label}${f.message ? ` — ${f.message}` : ''}${why}`);
+    }
+    for (const e of r.fn) {
+      if (opts.rule && e.code !== opts.rule) continue;
+      lines.push(`FN ${e.code} ${describeLocation(r.file, e)}${why}`);
+    }
+  }
+  return lines;
+}
+
+async function main(): Promise<number> {
+  let opts: Options;
+  try {
+    opts = parseArgs(process.argv.slice(2));
+  } catch (e) {
+    console.error((e as Error).message);
+    return 2;
+  }
+  const cases = loadCorpus(HOLDOUT_DIR);
+  const byFile = new Map(cases.map((c) => [c.file, c]));
+  const linter = await createLinter(readGrammarWasm());
+
+  const run = runHoldout(linter, cases);
+  const buggy = cases.filter((c) => c.header.label === 'buggy').length;
+  console.log(`lint holdout (HELD OUT): ${cases.length} cases (${buggy} buggy, ${cases.length - buggy} correct), headers and expect comments redacted\n`);
+  console.log(formatTable(run.score));
+
+  const lines = missLines(run.results, byFile, opts);
+  console.log(`\nfalse positives and false negatives${opts.rule ? ` of ${opts.rule}` : ''}: ${lines.length}`);
+  for (const l of lines) console.log(`  ${l}`);
+
+  if (opts.raw) {
+    const rawResults: CaseResult[] = [];
+    for (const c of cases) {
+      try {
+        rawResults.push(matchCase(c.file, c.expectations, lintCase(linter, c)));
+      } catch {
+        // a crash is reported by the redacted run above
+      }
+    }
+    console.log(`\nsame cases linted WITHOUT redaction (labels visible to the linter):\n${formatTable(scoreResults(rawResults))}`);
+  }
+
+  if (run.crashes.length > 0) {
+    console.log(`\nthe linter threw on ${run.crashes.length} case(s):`);
+    for (const c of run.crashes) console.log(`  ${c.file}: ${c.message}`);
+    return 1;
+  }
+  return 0;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    console.error(err instanceof Error ? err.message : String(err));
+    process.exitCode = 2;
+  },
+);
