@@ -154,7 +154,16 @@ def mha(L=512, H=12, d=768):
         ctx = (s @ v).transpose(1, 0, 2).reshape(L, d)
         return ctx @ w[3].T
     return measure(run, 0.3 if quick else 1.5, 3)
-print(json.dumps({'ready': np.__version__}), flush=True)
+def openblas_core():
+    import ctypes, re
+    for lib in sorted(set(re.findall(r'(/\S*openblas\S*\.so\S*)', open('/proc/self/maps').read()))):
+        for sym in ('openblas_get_corename', 'scipy_openblas_get_corename64_', 'scipy_openblas_get_corename'):
+            f = getattr(ctypes.CDLL(lib), sym, None)
+            if f is not None:
+                f.restype = ctypes.c_char_p
+                return f().decode()
+    return 'unknown'
+print(json.dumps({'ready': 'NumPy %s, OpenBLAS core %s' % (np.__version__, openblas_core())}), flush=True)
 for line in sys.stdin:
     req = json.loads(line)
     if req['kind'] == 'product': out = product(req['product'])
@@ -237,7 +246,7 @@ async function main(): Promise<void> {
   console.log('times: median ms (best ms); GF/s from the median (best); single thread unless stated\n');
   const numpy = await startNumpy();
   const np = typeof numpy === 'object' ? numpy : undefined;
-  console.log(np ? `NumPy ${np.version} (OpenBLAS; OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset), measured right after each row's kernels\n` : `NumPy: ${String(numpy)}\n`);
+  console.log(np ? `${np.version} (OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset), measured right after each row's kernels\n` : `NumPy: ${String(numpy)}\n`);
 
   const header = [pad('product', 26), pad('ts ms', 18), pad('ts GF/s', 12), pad('wasm ms', 16), pad('wasm GF/s', 13), pad('numpy-1t ms', 16), pad('np GF/s', 13), pad('np-all ms', 16), 'wasm/np-1t', ' ts/np-1t'];
   console.log(header.join(''));
