@@ -80,8 +80,8 @@ class Attention(nn.Module):
 
         x = torch.bmm(attn, v)
         if self.head_scale is not None:
-            x = x.view(N, self.num_heads, L, C) * self.head_scale
-            x = x.view(-1, L, C)
+            x = x.view(N, self.num_heads, L, self.head_dim) * self.head_scale
+            x = x.view(-1, L, self.head_dim)
         x = x.transpose(0, 1).reshape(L, N, C)
         x = self.out_proj(x)
         x = self.out_drop(x)

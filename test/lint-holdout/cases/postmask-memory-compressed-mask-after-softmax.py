@@ -91,7 +91,7 @@ class MemoryCompressedAttention(nn.Module):
             if padding < cf:
                 mask_k = F.pad(mask_k, (padding, 0), value=True)
             mask_k = mask_k.reshape(b, -1, cf).sum(dim=-1) > 0
-            mask = mask_q[:, None, :, None] < mask_k[:, None, None, :]
+            mask = mask_q[:, None, :, None] & mask_k[:, None, None, :]
             mask = F.pad(mask, (1, 0), value=True)
 
             dots.masked_fill_(~mask, -float('-inf'))  # expect: ATT006, ATT007
