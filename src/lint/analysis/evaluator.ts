@@ -392,8 +392,14 @@ export class Evaluator {
       case 'buffer':
         return unpack(this.eval(def.value, ctx), def.path, def.star);
       case 'for':
-      case 'comp':
+      case 'comp': {
+        // `for i in range(n)` / `for i, x in enumerate(xs)`: counters are numbers, whatever their name.
+        const it = def.value ? unparen(def.value) : undefined;
+        const fnNode = it?.type === 'call' ? childByField(it, 'function') : undefined;
+        const fn = fnNode ? text(this.tree, fnNode) : '';
+        if (fn === 'range' || (fn === 'enumerate' && def.path[0] === 0)) return number();
         return unpack(elementOf(this.eval(def.value, ctx)), def.path, def.star);
+      }
       case 'aug': {
         const prev = joinAll((def.prev ?? []).map((d) => this.evalDef(d, ctx)));
         const rhs = this.eval(def.value, ctx);

@@ -1440,7 +1440,8 @@ function maskedFill(ev: Evaluator, c: Call, target0: AValue, maskNode: PyNode | 
   const fill = ev.eval(fillNode, c.ctx);
   ev.facts.fill.push({ node: c.node, ctx: c.ctx, how: 'masked_fill', target, targetNode: c.recvNode, fillNode, fill, mask, maskNode, maskSelectsFill: true });
   const masking = isMaskingFill(fill);
-  if (masking) ev.facts.mask.push({ node: c.node, ctx: c.ctx, display: 'masked_fill', param: 'mask', expects: 'ignore', maskNode, mask });
+  // Only fills of attention scores or of masks being built are attention masking (not beam-search logits).
+  if (masking && attentionTarget(ev, target, c.recvNode)) ev.facts.mask.push({ node: c.node, ctx: c.ctx, display: 'masked_fill', param: 'mask', expects: 'ignore', maskNode, mask });
   if (target.attn?.stage === 'scores') {
     if (masking) return addOp(target, { kind: 'mask', node: c.node, how: 'fill', maskNode });
     return target;
@@ -1465,6 +1466,13 @@ function isNanMask(ev: Evaluator, node: PyNode): boolean {
   return /isnan|isinf|\.all\(|\.any\(/.test(ev.text(node));
 }
 
+/** Attention scores, or a mask/bias under construction (by its facts or its name). */
+function attentionTarget(ev: Evaluator, target: AValue, node: PyNode | undefined): boolean {
+  if (target.attn?.stage === 'scores' || target.mask) return true;
+  const name = node ? rootName(ev, node) : undefined;
+  return !!name && /mask|bias/i.test(name);
+}
+
 /** torch.where(cond, x, y): which side is the fill decides what cond must mean. */
 function where(ev: Evaluator, c: Call, condNode: PyNode | undefined, xNode: PyNode | undefined, yNode: PyNode | undefined, xv?: AValue): AValue {
   if (!condNode || !xNode || !yNode) return tensor();
@@ -1475,14 +1483,14 @@ function where(ev: Evaluator, c: Call, condNode: PyNode | undefined, xNode: PyNo
   const yFill = isMaskingFill(y);
   if (yFill && !xFill) {
     ev.facts.fill.push({ node: c.node, ctx: c.ctx, how: 'where', target: x, targetNode: xNode, fillNode: yNode, fill: y, mask: cond, maskNode: condNode, maskSelectsFill: false });
-    ev.facts.mask.push({ node: c.node, ctx: c.ctx, display: displayName(c.name) || 'where', param: 'condition', expects: 'keep', maskNode: condNode, mask: cond });
+    if (x.attn?.stage === 'scores' || isZero(x) || attentionTarget(ev, x, xNode)) ev.facts.mask.push({ node: c.node, ctx: c.ctx, display: displayName(c.name) || 'where', param: 'condition', expects: 'keep', maskNode: condNode, mask: cond });
     if (x.attn?.stage === 'scores') return addOp(x, { kind: 'mask', node: c.node, how: 'where', maskNode: condNode });
     if (isZero(x) && cond.mask?.polarity) return tensor({ ndim: cond.ndim, axes: cond.axes, mask: { ...cond.mask, additive: true, polarity: undefined, dtype: 'float', builtFrom: cond.mask.polarity } });
     return tensorish(x);
   }
   if (xFill && !yFill) {
     ev.facts.fill.push({ node: c.node, ctx: c.ctx, how: 'where', target: y, targetNode: yNode, fillNode: xNode, fill: x, mask: cond, maskNode: condNode, maskSelectsFill: true });
-    ev.facts.mask.push({ node: c.node, ctx: c.ctx, display: displayName(c.name) || 'where', param: 'condition', expects: 'ignore', maskNode: condNode, mask: cond });
+    if (y.attn?.stage === 'scores' || isZero(y) || attentionTarget(ev, y, yNode)) ev.facts.mask.push({ node: c.node, ctx: c.ctx, display: displayName(c.name) || 'where', param: 'condition', expects: 'ignore', maskNode: condNode, mask: cond });
     if (y.attn?.stage === 'scores') return addOp(y, { kind: 'mask', node: c.node, how: 'where', maskNode: condNode });
     if (isZero(y) && cond.mask?.polarity) return tensor({ ndim: cond.ndim, axes: cond.axes, mask: { ...cond.mask, additive: true, polarity: undefined, dtype: 'float', builtFrom: cond.mask.polarity } });
     return tensorish(y);
@@ -1501,7 +1509,7 @@ export function setItemFill(ev: Evaluator, prev: AValue, target: PyNode, fillNod
   const maskNode = subs[0];
   const mask = ev.eval(maskNode, ctx);
   ev.facts.fill.push({ node: target, ctx, how: 'setitem', target: prev, targetNode: childByField(target, 'value'), fillNode, fill, mask, maskNode, maskSelectsFill: true });
-  if (mask.mask) ev.facts.mask.push({ node: target, ctx, display: 'index assignment', param: 'index', expects: 'ignore', maskNode, mask });
+  if (mask.mask && attentionTarget(ev, prev, childByField(target, 'value'))) ev.facts.mask.push({ node: target, ctx, display: 'index assignment', param: 'index', expects: 'ignore', maskNode, mask });
   if (prev.attn?.stage === 'scores') return addOp(prev, { kind: 'mask', node: target, how: 'setitem', maskNode });
   return prev;
 }

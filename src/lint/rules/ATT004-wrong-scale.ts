@@ -43,7 +43,8 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
 
     const onAttention = (site: ScaleSite): boolean => {
       const t = site.target;
-      if (t.attn) return t.attn.stage === 'weights' ? true : hasRoles(t) || t.attn.keyAxis !== undefined;
+      // Weights count only when they are the softmax of q·kᵀ scores (not a softmax of q or k in linear attention).
+      if (t.attn) return t.attn.stage === 'weights' ? !!(t.attn.queryText && t.attn.keyText) : hasRoles(t) || t.attn.keyAxis !== undefined;
       return t.role === 'query' || t.role === 'key';
     };
 

@@ -30,6 +30,12 @@ out = weights @ v`,
 
   create(ctx: RuleContext) {
     const ev = ctx.analysis;
+    const queryRowsOnly = (site: WeightsMaskSite): boolean => {
+      if (!site.maskNode) return false;
+      const m = ev.eval(site.maskNode, site.ctx).mask;
+      if (m?.padAxes && m.padAxes.length === 1 && m.padAxes[0] === -2) return true;
+      return /\.unsqueeze\(\s*(-1|dim\s*=\s*-1)\s*\)\s*$|\[\s*\.\.\.\s*,\s*None\s*\]\s*$/.test(ctx.text(site.maskNode));
+    };
     const reported = new Set<number>();
     const softmaxSites: SoftmaxSite[] = [];
     const post: WeightsMaskSite[] = [];
@@ -52,6 +58,8 @@ out = weights @ v`,
           if (premasked) continue;
           const attention = (attn.queryText && attn.keyText) || consumersOf(ev, attn.softmax.site).length > 0;
           if (!attention) continue;
+          // Zeroing whole query rows (padded queries) after softmax is harmless: only the key axis must sum to 1.
+          if (queryRowsOnly(site)) continue;
           reported.add(site.node.id);
           ctx.report({
             node: site.node,
