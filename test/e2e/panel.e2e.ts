@@ -69,16 +69,16 @@ async function inspect(workbench: Workbench, file: string, text: string): Promis
 }
 
 /**
- * Types a path into the file dialog that Load Weights opens (code-server shows VS Code's simple file dialog,
- * a quick input). The Workbench interface has no file-dialog step yet, so this one step reaches the page
- * through a webview locator; it belongs in the driver (see the panel engineer's report).
+ * Answers the file dialog (code-server's simple file dialog, a quick input) with an absolute path. The
+ * driver's answerFileDialog presses Enter as soon as the typed value shows, which loses the Enter while the
+ * dialog is still listing a different folder (seen with Load Weights on test/fixtures/torch); this waits
+ * until the dialog's value has settled before typing and before pressing Enter. It reaches the page through
+ * a webview locator; the settling belongs in the driver (see the panel engineer's report).
  */
-async function answerFileDialog(panel: Webview, path: string): Promise<void> {
+async function answerFileDialogSettled(panel: Webview, path: string): Promise<void> {
   const page = panel.locator('body').page();
   const input = page.locator('.quick-input-widget input.input').first();
   await input.waitFor({ state: 'visible', timeout: 30_000 });
-  // The dialog fills in its folder and default name asynchronously, and checks a typed path while it is
-  // busy: type once its value has settled, and press Enter once ours has.
   const settled = async (want?: string) => {
     let last = '', same = 0;
     for (let i = 0; i < 150 && same < 3; i++) {
@@ -96,7 +96,10 @@ async function answerFileDialog(panel: Webview, path: string): Promise<void> {
   await input.waitFor({ state: 'hidden', timeout: 30_000 });
 }
 
-/** Closes the file dialog without choosing (Escape). */
+/**
+ * Closes the file dialog without choosing (Escape). The Workbench interface has no such step yet, so this one
+ * reaches the page through a webview locator; it belongs in the driver (see the panel engineer's report).
+ */
 async function cancelFileDialog(panel: Webview): Promise<void> {
   const page = panel.locator('body').page();
   const input = page.locator('.quick-input-widget input.input').first();
@@ -221,7 +224,7 @@ describe('the inspector panel in VS Code (code-server)', function () {
     await cancelFileDialog(panel);
     assert.equal(existsSync(target), false);
     await panel.locator('button.export[aria-label="Export the current view as CSV"]').click();
-    await answerFileDialog(panel, target);
+    await answerFileDialogSettled(panel, target);
     await workbench.waitForNotification('Saved exported-weights.csv');
     const rows = readFileSync(target, 'utf8').trim().split('\r\n').map((l) => l.split(','));
     const tokens = await expectedTokens(ENGLISH);
@@ -261,7 +264,7 @@ describe('the inspector panel in VS Code (code-server)', function () {
     const workbench = session.workbench;
     const panel = await workbench.webviewFrame();
     await workbench.runCommand('Attention Inspector: Load Weights…');
-    await answerFileDialog(panel, join(repoRoot, 'test', 'fixtures', 'torch', 'mha_state_dict.pt'));
+    await answerFileDialogSettled(panel, join(repoRoot, 'test', 'fixtures', 'torch', 'mha_state_dict.pt'));
     await workbench.waitForNotification('Loaded mha_state_dict.pt', 60_000);
     const reloaded = await workbench.webviewFrame();
     await reloaded.waitForText('Attention layer mha_state_dict.pt', 60_000);
