@@ -466,7 +466,11 @@ export class Evaluator {
       const dim = dimOfName(name) ?? { which: 'unknown' as const, text: name };
       return number({ dimPow: { dim, power: 1 } });
     };
-    if (/^(int|float)\b/.test(ann)) return sizeLike();
+    if (/^int\b/.test(ann)) return sizeLike();
+    if (/^float\b/.test(ann)) {
+      const dim = dimOfName(name);
+      return number({ ...(dim ? { dimPow: { dim, power: 1 } } : {}), ...(isScaleName(name) ? { scaleName: name } : {}) });
+    }
     if (/^bool\b/.test(ann)) return { kind: 'bool' };
     // Constructor parameters are sizes and flags unless their name says tensor or mask.
     if (inInit && !ann && !roleOfName(name) && !maskOfName(name) && !/mask|tensor|weight|emb(edding)?s?$/.test(name)) return sizeLike();

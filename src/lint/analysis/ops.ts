@@ -1470,7 +1470,8 @@ function isNanMask(ev: Evaluator, node: PyNode): boolean {
 function attentionTarget(ev: Evaluator, target: AValue, node: PyNode | undefined): boolean {
   if (target.attn?.stage === 'scores' || target.mask) return true;
   const name = node ? rootName(ev, node) : undefined;
-  return !!name && /mask|bias/i.test(name);
+  // Attention-specific names only: plain "scores"/"logits" also name beam-search and detection scores.
+  return !!name && /mask|bias|attn|^att$|attention|energy|^dots$|^sim$/i.test(name);
 }
 
 /** torch.where(cond, x, y): which side is the fill decides what cond must mean. */

@@ -83,10 +83,28 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       return undefined;
     };
 
+    /** Scale ops that reach attention scores (a q/k scaling that never meets its partner is not attention). */
+    let reaching: Set<ScaleOp> | undefined;
+    const reachesScores = (op: ScaleOp): boolean => {
+      if (!reaching) {
+        reaching = new Set();
+        const addAll = (v: { ops?: readonly (readonly import('../analysis/values').PathOp[])[] }): void => {
+          for (const alt of v.ops ?? []) for (const o of alt) if (o.kind === 'scale') reaching!.add(o);
+        };
+        for (const m of ev.facts.matmul) if (m.result.attn?.stage === 'scores' && m.result.attn.queryText && m.result.attn.keyText) addAll(m.result);
+        for (const sd of ev.facts.sdpa) {
+          addAll(sd.q);
+          addAll(sd.k);
+        }
+      }
+      return reaching.has(op);
+    };
+
     return {
       scale(site: ScaleSite) {
         const op = site.op;
         if (!onAttention(site)) return;
+        if ((op.on === 'query' || op.on === 'key') && !reachesScores(op)) return;
         const target = site.target;
         const f = quote(ctx.text(op.factorNode), 40);
         if (op.on === 'weights') {
@@ -96,12 +114,14 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           return;
         }
         if (op.power === undefined || ev.mup) return;
-        if (op.power === -1) {
+        // A bare number (a float parameter, a shape we cannot place) is not known to be the head or model width.
+        const knownDim = dimWhich(op) === 'head' || dimWhich(op) === 'model';
+        if (op.power === -1 && knownDim) {
           const fix = op.factorNode.type === 'identifier' || op.factorNode.type === 'attribute' || op.factorNode.type === 'call' ? sqrtFix(op) : undefined;
           report(op.factorNode, `The scores are divided by ${f}, a dimension, instead of its square root: the logits become too small and the attention nearly uniform. Use sqrt(${ctx.text(op.factorNode)}).`, fix);
           return;
         }
-        if (op.power > 0) {
+        if (op.power > 0 && knownDim) {
           report(op.factorNode, `The scores are multiplied by ${f} (a dimension to the power ${op.power}) instead of divided by sqrt(d): the logits grow with the head size and the softmax saturates.`);
           return;
         }
