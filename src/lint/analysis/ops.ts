@@ -1712,7 +1712,7 @@ export function callUnknownLayer(ev: Evaluator, c: Call): AValue {
   const first = c.args.positional[0];
   const input = tensorish(val(ev, c, first));
   if (/drop/i.test(name)) return input;
-  if (/rotary|rope|rotate|apply_pos|pos_emb/i.test(name)) return input;
+  if (/rotary|rope|rotate|\brot_|_rot_|apply_rot|apply_pos|pos_emb/i.test(name)) return input;
   if (/norm/i.test(name) && !/normalize/i.test(name)) return keepShape(input);
   if (isProjectionName(name)) {
     const role = projectionRole(name);
@@ -1727,12 +1727,30 @@ export function callUnknownLayer(ev: Evaluator, c: Call): AValue {
   return input.role || input.attn ? addOp(out, { kind: 'opaque', node: c.node }) : out;
 }
 
+/**
+ * An unknown helper applied to the scores (`maybe_add_mask(attn, mask)`, `add_rel_pos(attn, ...)`): the
+ * result keeps the scores' layout. A mask-named helper masks; a bias/position helper adds; anything else
+ * may rescale (opaque).
+ */
+function scoresThroughHelper(ev: Evaluator, c: Call, name: string): AValue | undefined {
+  const first = c.args.positional[0];
+  if (!first) return undefined;
+  const v = ev.eval(first, c.ctx);
+  if (v.attn?.stage !== 'scores') return undefined;
+  if (/mask/i.test(name)) return addOp(v, { kind: 'mask', node: c.node, how: 'fill' });
+  if (/bias|pos|rel|alibi|rope/i.test(name)) return v;
+  if (/softmax/i.test(name)) return undefined;
+  return addOp(v, { kind: 'opaque', node: c.node });
+}
+
 /** Calls of names we cannot resolve (helpers imported from elsewhere, builtins). */
 export function callUnknown(ev: Evaluator, c: Call): AValue {
   const last = c.name.split('.').pop() ?? '';
+  const through = scoresThroughHelper(ev, c, last);
+  if (through) return through;
   const first = c.args.positional[0];
   if (/tokeni[sz]er/i.test(c.name)) return { kind: 'object', tokenizerOutput: true };
-  if (/rotary|rope|rotate_half|apply_pos/i.test(last)) return tensorish(val(ev, c, first));
+  if (/rotary|rope|rotate_half|\brot_|_rot_|apply_rot|apply_pos/i.test(last)) return tensorish(val(ev, c, first));
   if (c.name.startsWith('self.') || (c.calleeNode && c.calleeNode.type === 'attribute')) return callUnknownLayer(ev, { ...c, name: last });
   const input = val(ev, c, first);
   return input.role || input.attn ? addOp(tensor(), { kind: 'opaque', node: c.node }) : UNKNOWN;

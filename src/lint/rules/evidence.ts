@@ -5,7 +5,7 @@ import type { Ctx, MatmulSite, SoftmaxSite } from '../analysis/facts';
 import { negAxis, opsAlternatives, type AValue, type PathOp, type ScaleOp } from '../analysis/values';
 import { rootName } from '../analysis/ops';
 import { isContextName } from '../analysis/names';
-import type { PyNode } from '../syntax/tree';
+import { walk, type PyNode } from '../syntax/tree';
 
 export interface Consumer {
   site: MatmulSite;
@@ -80,6 +80,17 @@ export function scaleOmittedOnPurpose(ev: Evaluator, node: PyNode): boolean {
   while (fn && fn.type !== 'function_definition') fn = fn.parent;
   let cls: PyNode | null = fn;
   while (cls && cls.type !== 'class_definition') cls = cls.parent;
-  const scopeText = ev.text(cls ?? fn ?? node);
+  const outer = cls ?? fn ?? node;
+  // Only what the authors wrote as prose (comments and docstrings), not code such as `assert not scale_norm`.
+  let scopeText = '';
+  for (const c of ev.tree.comments) if (c.start >= outer.start && c.end <= outer.end) scopeText += ev.text(c) + '\n';
+  walk(outer, (n) => {
+    if (n.type === 'block') {
+      const first = n.children.find((c) => c.named && c.type !== 'comment');
+      const str = first && first.type === 'expression_statement' ? first.children.find((c) => c.named) : undefined;
+      if (str && str.type === 'string') scopeText += ev.text(str) + '\n';
+    }
+    return true;
+  });
   return /(without|no|not|avoid|skip)\s+(the\s+)?scal|unscaled|no_scale|scale_attn_weights|mesh\s*(tensorflow|tf)\b|scaling\s+is\s+(folded|done|applied)|folded\s+into|scale\s*=\s*False|(no|without|not|missing|omit\w*)\s+(the\s+)?1\s*\/\s*(math\.)?sqrt|already\s+(\w+\s+){0,2}(scal|sqrt)|scal\w*\s+(factor\s+)?(is\s+)?(moved|folded|absorbed|included)/i.test(scopeText);
 }
