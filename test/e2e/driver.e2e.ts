@@ -91,6 +91,14 @@ describe('the e2e driver (on built-in VS Code features)', function () {
     assert.deepEqual(await workbench.selection(), { line: 2, column: 16, selected: 5 });
   });
 
+  it('reloads the window and goes on working in the new one', async function () {
+    const workbench = session.workbench;
+    await workbench.reloadWindow();
+    await workbench.openFile('notes.txt');
+    await workbench.selectText('delta');
+    assert.deepEqual(await workbench.selection(), { line: 3, column: 6, selected: 5 });
+  });
+
   it('reports an unknown command with what the palette lists', async function () {
     await assert.rejects(session.workbench.runCommand('No Such Command Anywhere'), /no command titled "No Such Command Anywhere"/);
   });

@@ -85,20 +85,41 @@ export class CodeServerWorkbench implements Workbench {
     return this.server.profile;
   }
 
-  /** Opens the folder and waits until the explorer lists its files. */
+  /** How many times an extension host has finished starting (each window load starts one). */
+  private extensionHostStarts(): number {
+    return this.server.extensionHostLog().split('Eager extensions activated').length - 1;
+  }
+
+  /** Waits for the workbench of a (re)loaded page and for a new extension host (`starts` before the load). */
+  private async waitForWorkbench(startsBefore: number): Promise<void> {
+    await this.page.locator('.monaco-workbench').waitFor({ timeout: STEP_TIMEOUT_MS * 2 });
+    await this.page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: STEP_TIMEOUT_MS * 2 });
+    // Until the extension host has started, the palette lacks the extensions' commands.
+    await poll(async () => (this.extensionHostStarts() > startsBefore ? true : undefined), STEP_TIMEOUT_MS * 2, 250).catch(
+      explainTimeout(() => new Error(`the extension host did not start within ${(STEP_TIMEOUT_MS * 2) / 1000} s`)),
+    );
+  }
+
+  /** Opens the folder and waits until the explorer lists its files and the extension host has started. */
   async load(): Promise<void> {
     await this.step(`open the workbench on ${this.folder}`, async () => {
       // Functions passed to evaluate() are serialised from tsx-compiled test code, which wraps named inner
       // functions in esbuild's __name(fn, name) helper; give every frame (webviews too) a stand-in.
       await this.page.addInitScript('globalThis.__name ??= (fn) => fn;');
+      const starts = this.extensionHostStarts();
       await this.page.goto(this.server.folderUrl(this.folder));
-      await this.page.locator('.monaco-workbench').waitFor({ timeout: STEP_TIMEOUT_MS * 2 });
-      await this.page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: STEP_TIMEOUT_MS * 2 });
+      await this.waitForWorkbench(starts);
     });
-    // Until the extension host has started, the palette lacks the extensions' commands.
-    await this.step('wait for the extension host to start', () =>
-      poll(async () => (this.server.extensionHostLog().includes('Eager extensions activated') ? true : undefined), STEP_TIMEOUT_MS * 2, 250),
-    );
+  }
+
+  async reloadWindow(): Promise<void> {
+    const starts = this.extensionHostStarts();
+    const loaded = this.page.waitForEvent('load', { timeout: STEP_TIMEOUT_MS * 2 });
+    await this.runCommand('Developer: Reload Window');
+    await this.step('reload the window', async () => {
+      await loaded;
+      await this.waitForWorkbench(starts);
+    });
   }
 
   // ----- steps and failure reports -------------------------------------------------------------------
@@ -179,10 +200,20 @@ export class CodeServerWorkbench implements Workbench {
         await this.closeQuickInput();
         throw new Error(`the palette has no command titled "${title}" (it lists: ${labels.join(' | ') || 'nothing'})`);
       }
-      const input = this.quickInput().locator('input.input').first();
       await this.quickInput().locator('.quick-input-list .monaco-list-row').nth(index).click();
-      // The palette closes, or the command opens a quick input of its own (a picker, an input box).
-      await poll(async () => ((await this.quickInput().isHidden()) || (await input.inputValue()) !== `>${title}` ? true : undefined), STEP_TIMEOUT_MS);
+      // The palette closes, or the command opens a quick input of its own (a picker, an input box), or the
+      // page goes away (Developer: Reload Window).
+      await poll(async () => {
+        try {
+          return await this.page.evaluate((typed) => {
+            const widget = document.querySelector('.quick-input-widget');
+            const input = widget?.querySelector<HTMLInputElement>('input.input');
+            return !widget || widget.getClientRects().length === 0 || !input || input.value !== typed ? true : undefined;
+          }, `>${title}`);
+        } catch {
+          return true; // the page navigated
+        }
+      }, STEP_TIMEOUT_MS);
     });
   }
 
@@ -314,12 +345,24 @@ export class CodeServerWorkbench implements Workbench {
   async answerFileDialog(path: string): Promise<void> {
     await this.step(`answer the file dialog with ${path}`, async () => {
       // code-server shows VS Code's simple file dialog: a quick input that fills in its starting folder
-      // (or default file name) asynchronously; type the answer only after that.
+      // (or default file name) asynchronously, sometimes in more than one go: type the answer once that
+      // value has settled, and again if the dialog overwrote it.
       const input = this.quickInput().locator('input.input').first();
       await input.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
-      await poll(async () => ((await input.inputValue()) !== '' ? true : undefined), STEP_TIMEOUT_MS);
-      await input.fill(path);
-      await poll(async () => ((await input.inputValue()) === path ? true : undefined), STEP_TIMEOUT_MS);
+      let previous = '';
+      await poll(async () => {
+        const value = await input.inputValue();
+        const settled = value !== '' && value === previous;
+        previous = value;
+        return settled ? true : undefined;
+      }, STEP_TIMEOUT_MS, 300).catch(explainTimeout(() => new Error(`the dialog's input did not settle (it shows "${previous}")`)));
+      let kept = false;
+      for (let attempt = 0; attempt < 5 && !kept; attempt++) {
+        await input.fill(path);
+        await new Promise((r) => setTimeout(r, 300));
+        kept = (await input.inputValue()) === path;
+      }
+      if (!kept) throw new Error(`the dialog kept replacing the typed path (it shows "${await input.inputValue()}")`);
       await this.page.keyboard.press('Enter');
       // Closed: accepted. Still open with a validation message (e.g. "Please enter a path that exists."): refused.
       const message = this.quickInput().locator('.quick-input-message');

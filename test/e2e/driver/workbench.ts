@@ -125,6 +125,9 @@ export interface Workbench {
   /** Error lines the extension host logged about the extension (activation failures, uncaught errors). */
   extensionHostErrors(extensionId?: string): Promise<string[]>;
 
+  /** Developer: Reload Window; waits for the new workbench and its new extension host. */
+  reloadWindow(): Promise<void>;
+
   /** Stops the browser and the server (their whole process groups). Safe to call twice. */
   close(): Promise<void>;
 }
