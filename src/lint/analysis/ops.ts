@@ -1709,6 +1709,8 @@ function causalAdditive(ev: Evaluator, c: Call): AValue {
 /** `self.xxx(args)` where self.xxx is not known: projection-like names act as Linear layers. */
 export function callUnknownLayer(ev: Evaluator, c: Call): AValue {
   const name = c.name;
+  const through = scoresThroughHelper(ev, c, name);
+  if (through) return through;
   const first = c.args.positional[0];
   const input = tensorish(val(ev, c, first));
   if (/drop/i.test(name)) return input;

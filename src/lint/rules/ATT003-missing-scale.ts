@@ -40,7 +40,8 @@ weights = scores.softmax(dim=-1)`,
       // Projections to a handful of features (scalar q/k): sqrt(d) is about 1.
       const width = a.queryProj?.outText !== undefined ? Number(a.queryProj.outText) : NaN;
       if (Number.isInteger(width) && width <= 3) return false;
-      return !v.fromConv;
+      // SAGAN / non-local blocks: single-head attention over convolution features, unscaled by design.
+      return !(v.fromConv && !v.multiHead);
     };
     /**
      * A fixed softmax temperature (`self.temp = 0.5`): a constant named as a temperature that no dimension
