@@ -149,7 +149,7 @@ async function child(path: string, tokens: number, kernel: KernelPreference): Pr
     peakRssMiB: process.resourceUsage().maxRSS / 1024,
     rssAfterLoadMiB,
     name: model.info.name,
-    attentionsMiB: result.attentions.byteLength / 2 ** 20,
+    attentionsMiB: (result.attentions?.byteLength ?? 0) / 2 ** 20, // 0: a long run keeps q, k, v only (tiled path)
   };
   console.log(JSON.stringify(report));
 }
@@ -183,7 +183,7 @@ async function main(): Promise<void> {
     const load = r.readFileMs + r.readTensorsMs + r.loadModelMs;
     console.log(`model: ${r.name}${r.name.includes(`× ${HEADS} heads`) ? '' : ` (expected ${HEADS} heads!)`}, kernel ${r.kernel}`);
     console.log(`load:    ${load.toFixed(0).padStart(7)} ms  (read file ${r.readFileMs.toFixed(0)} ms, readTensors ${r.readTensorsMs.toFixed(0)} ms, loadModel ${r.loadModelMs.toFixed(0)} ms)`);
-    console.log(`forward: ${r.forwardMs.toFixed(0).padStart(7)} ms  for ${r.tokens} tokens, ${r.forwardCpuMs.toFixed(0)} ms CPU (all ${LAYERS} layers' attention: ${r.attentionsMiB.toFixed(1)} MiB)`);
+    console.log(`forward: ${r.forwardMs.toFixed(0).padStart(7)} ms  for ${r.tokens} tokens, ${r.forwardCpuMs.toFixed(0)} ms CPU (all ${LAYERS} layers' attention: ${r.attentionsMiB > 0 ? `${r.attentionsMiB.toFixed(1)} MiB` : 'not kept, tiled path'})`);
     console.log(`memory:  peak RSS ${r.peakRssMiB.toFixed(0)} MiB, RSS after load ${r.rssAfterLoadMiB.toFixed(0)} MiB`);
   } finally {
     if (dir && !process.argv.includes('--keep')) rmSync(dir, { recursive: true, force: true });

@@ -6,12 +6,13 @@ import type { AttentionResult, RunResult } from '../src/protocol/engine';
 import type { ExportFormat, PanelMode, ToWebviewMessage } from '../src/protocol/webview';
 import type { VsCodeApi } from './api';
 import { scaleFor } from './colour-scale';
-import { HeadCache, headFromRun, looksCausal, normaliseAttention, normaliseRun, normaliseTrace } from './data';
+import { type HeadMatrix, fullHead, HeadCache, headFromRun, normaliseAttention, normaliseRun, normaliseTrace } from './data';
 import { DebuggerView } from './debugger-view';
 import { button, h } from './dom';
 import { type SvgMatrix, buildSvg, longCsv, matrixCsv, modelSlug, tensorJson, toJson } from './exports';
-import { fmt, tokenLabel } from './format';
+import { tokenLabel } from './format';
 import { GridView } from './grid-view';
+import { DEBUGGER_MAX_TOKENS, LINES_MAX_TOKENS, blockNote, cellLabels, describeHeadCell, downsampleFor, rowToken } from './head-view';
 import { HeatmapView } from './heatmap-view';
 import { t } from './l10n';
 import { Legend } from './legend';
@@ -35,7 +36,7 @@ export class App {
   private run: RunResult | undefined;
   private theme: ThemeColours;
   private readonly rpc: PanelRpc;
-  private readonly cache = new HeadCache();
+  private readonly cache = new HeadCache<HeadMatrix>(64 * 1024 * 1024, (m) => m.values.byteLength);
   private readonly tooltip = new Tooltip();
   private readonly disposers: (() => void)[] = [];
   // layout
@@ -53,6 +54,8 @@ export class App {
   private readonly linesAll: HTMLInputElement;
   private readonly detailBody = h('div', { class: 'detail-body' });
   private readonly detailStatus = h('div', { class: 'detail-status', attrs: { role: 'status' } });
+  /** What the opened head shows when it is not every weight (a block-averaged view of a long run). */
+  private readonly detailNote = h('div', { class: 'note detail-note' });
   private readonly gridMode: HTMLElement;
   private readonly empty = h('div', { class: 'empty' });
   // views
@@ -61,7 +64,8 @@ export class App {
   private readonly heatmapLegend = new Legend();
   readonly lines: LinesView;
   readonly debugger: DebuggerView;
-  private headValues: Float32Array | undefined;
+  /** The opened head as drawn: every weight, or block means for a long run. */
+  private headMatrix: HeadMatrix | undefined;
 
   constructor(private readonly api: VsCodeApi, mount: HTMLElement) {
     this.state = sanitizeState(api.getState());
@@ -72,7 +76,7 @@ export class App {
       label: t('Attention weights of the opened head'),
       tooltip: this.tooltip,
       describe: (row, col) => this.describeWeight(row, col),
-      onActivate: (row) => this.reveal(row),
+      onActivate: (row) => this.reveal(this.headMatrix ? rowToken(this.headMatrix, row) : row),
       maxHeight: () => Math.max(260, window.innerHeight - 120),
     });
     this.lines = new LinesView(this.tooltip, (i) => this.reveal(i));
@@ -133,6 +137,7 @@ export class App {
       h('div', { class: 'detail-head' }, this.detailTitle, h('div', { class: 'sub-tabs', attrs: { role: 'tablist', 'aria-label': t('Head view') } }, ...this.detailTabs),
         h('label', { class: 'checkbox lines-all', attrs: { for: 'lines-all' } }, this.linesAll, t('All heads of the layer')), debugThis, closeDetail),
       this.detailStatus,
+      this.detailNote,
       this.detailBody,
     );
     this.gridMode = h('div', { class: 'grid-mode' }, this.gridArea, this.detail);
@@ -195,13 +200,13 @@ export class App {
     if (!sameRun) {
       this.rpc.cancelAll();
       this.cache.clear();
-      this.headValues = undefined;
+      this.headMatrix = undefined;
     }
     this.run = run;
     let s: PanelStateWithRun = { ...fitStateToRun(this.state, run.nLayer, run.nHead, run.seqLen), runCausal: this.state.runCausal };
     s.mode = mode;
     if (focus && focus.layer < run.nLayer && focus.head < run.nHead) s.focus = { ...focus };
-    const causal = looksCausal(run);
+    const causal = run.causal;
     if (s.runCausal !== causal) {
       s = { ...s, runCausal: causal, switches: { ...s.switches, causal: causal ? 'top-left' : 'none', causalIntent: causal ? 'top-left' : 'auto' } };
     }
@@ -287,7 +292,7 @@ export class App {
     this.heatmap.setTheme(this.theme);
     this.lines.setTheme(this.theme);
     this.debugger.setTheme(this.theme);
-    if (this.headValues && this.state.view === 'heatmap') this.updateHeatmapLegend(this.headValues);
+    if (this.headMatrix && this.state.view === 'heatmap') this.updateHeatmapLegend(this.headMatrix.values);
   }
 
   private onResize(): void {
@@ -351,45 +356,56 @@ export class App {
     });
     (this.linesAll.parentElement as HTMLElement).hidden = this.state.view !== 'lines';
     const tokens = run.tokens.map((tk) => tk.display);
+    this.detailNote.textContent = '';
     if (this.state.view === 'lines') {
+      if (run.seqLen > LINES_MAX_TOKENS) {
+        this.detailBody.replaceChildren(h('p', { class: 'note too-long', text: t('The lines view draws a line for every weight: {0} tokens are too many for it (at most {1}). Use the heatmap.', run.seqLen, LINES_MAX_TOKENS) }));
+        return;
+      }
       const heads = this.state.linesAllHeads ? Array.from({ length: run.nHead }, (_, i) => i) : [head];
       const loaded: { head: number; weights: Float32Array }[] = [];
       for (const hd of heads) {
-        const w = await this.headWeights(layer, hd);
-        if (!w || this.state.focus !== focus || this.state.view !== 'lines') return;
-        loaded.push({ head: hd, weights: w });
+        const m = await this.headWeights(layer, hd);
+        if (!m || this.state.focus !== focus || this.state.view !== 'lines') return;
+        loaded.push({ head: hd, weights: m.values });
       }
       this.detailBody.replaceChildren(this.lines.el);
       this.lines.setData({ tokens, heads: loaded, overlay: this.state.linesAllHeads });
       return;
     }
-    const values = await this.headWeights(layer, head);
-    if (!values || this.state.focus !== focus || this.state.view !== 'heatmap') return;
-    this.headValues = values;
+    const m = await this.headWeights(layer, head, downsampleFor(run.seqLen));
+    if (!m || this.state.focus !== focus || this.state.view !== 'heatmap') return;
+    this.headMatrix = m;
+    this.detailNote.textContent = blockNote(m, run.seqLen);
     this.detailBody.replaceChildren(this.heatmap.el, this.heatmapLegend.el);
-    const scale = scaleFor(values, { unit: this.state.unitScale });
+    const scale = scaleFor(m.values, { unit: this.state.unitScale });
     this.heatmap.setData(
-      { values, rows: run.seqLen, cols: run.seqLen, scale, rowLabels: tokens, colLabels: tokens },
+      { values: m.values, rows: m.rows, cols: m.cols, scale, rowLabels: cellLabels(m, tokens, 'rows'), colLabels: cellLabels(m, tokens, 'cols') },
       t('Attention weights of layer {0}, head {1}: queries down, keys across', layer, head),
     );
-    this.updateHeatmapLegend(values);
+    this.updateHeatmapLegend(m.values);
   }
 
   private updateHeatmapLegend(values: Float32Array): void {
     this.heatmapLegend.update(scaleFor(values, { unit: this.state.unitScale }), this.theme.palette, t('weight'), false);
   }
 
-  /** One head's (T, T) weights: from the run, the cache, or the host. */
-  private async headWeights(layer: number, head: number): Promise<Float32Array | undefined> {
+  /**
+   * One head's weights: every weight (from the run, the cache, or the host), or with `downsample` the
+   * host's block-averaged view of a long run.
+   */
+  private async headWeights(layer: number, head: number, downsample?: number): Promise<HeadMatrix | undefined> {
     const run = this.run!;
-    const inline = headFromRun(run, layer, head);
-    if (inline) return inline;
-    const key = `${run.runId}:${layer}:${head}`;
+    if (downsample === undefined) {
+      const inline = headFromRun(run, layer, head);
+      if (inline) return fullHead(inline, run.seqLen);
+    }
+    const key = `${run.runId}:${layer}:${head}:${downsample ?? 'all'}`;
     const cached = this.cache.get(key);
     if (cached) return cached;
     this.detailStatus.textContent = t('Loading layer {0}, head {1}…', layer, head);
     this.updateProgress(true);
-    const outcome = await this.rpc.request<AttentionResult>({ kind: 'attention', layer, head }, 'head');
+    const outcome = await this.rpc.request<AttentionResult>({ kind: 'attention', layer, head, ...(downsample !== undefined ? { downsample } : {}) }, 'head');
     this.updateProgress();
     if (!outcome.ok) {
       if (!('superseded' in outcome)) this.detailStatus.textContent = t('Could not load the head: {0}', outcome.error);
@@ -411,6 +427,10 @@ export class App {
     const run = this.run;
     const focus = this.state.focus;
     if (!run || !focus || this.state.mode !== 'debugger') return;
+    if (run.seqLen > DEBUGGER_MAX_TOKENS) {
+      this.debugger.showUnavailable(t('The step-through debugger shows at most {0} tokens; this run has {1}. Inspect a shorter selection to step through it.', DEBUGGER_MAX_TOKENS, run.seqLen));
+      return;
+    }
     this.updateProgress(true);
     const outcome = await this.rpc.request<AttentionTrace>({ kind: 'trace', layer: focus.layer, head: focus.head, options: traceOptionsOf(this.state.switches) }, 'trace');
     this.updateProgress();
@@ -438,13 +458,9 @@ export class App {
 
   private describeWeight(row: number, col: number): string[] {
     const run = this.run;
-    const v = this.headValues;
-    if (!run || !v) return [];
-    const q = run.tokens[row], k = run.tokens[col];
-    return [
-      t('Query {0} “{1}” → key {2} “{3}”', row, tokenLabel(q.display, 24), col, tokenLabel(k.display, 24)),
-      t('weight {0}', fmt(v[row * run.seqLen + col])),
-    ];
+    const m = this.headMatrix;
+    if (!run || !m) return [];
+    return describeHeadCell(m, run.tokens.map((tk) => tk.display), row, col);
   }
 
   private reveal(index: number): void {
@@ -547,11 +563,11 @@ export class App {
     }
 
     const { layer, head } = s.focus;
-    const values = this.headValues;
+    const m = this.headMatrix;
     const base = `${model}-L${layer}H${head}`;
     if (s.view === 'lines') {
       const lm = this.lines.exportModel();
-      if (!lm) return this.nothing();
+      if (!lm || run.seqLen > LINES_MAX_TOKENS || lm.data.tokens.length !== run.seqLen) return this.nothing();
       if (format === 'png') return { suggestedName: `${base}-lines.png`, content: this.lines.pngBase64() };
       if (format === 'svg') {
         const { layout, colours, data } = lm;
@@ -580,7 +596,9 @@ export class App {
         return { suggestedName: `${model}-L${layer}-heads.json`, content: toJson({ format: 'attention-inspector/attentions@1', model: run.model.name, layer, tokens: tokenRecords, attentions: tensorJson(all, [1, heads.length, T, T]) }) };
       }
     }
-    if (!values) return this.nothing();
+    if (!m) return this.nothing();
+    if (m.block > 1) return this.blockExport(format, m, base, tokenRecords);
+    const values = m.values;
     const T = run.seqLen;
     switch (format) {
       case 'png':
@@ -604,6 +622,39 @@ export class App {
           }),
         };
       }
+    }
+  }
+
+  /** Exports of a block-averaged head view (a long run): the picture, or the block means with their token ranges. */
+  private blockExport(format: ExportFormat, m: HeadMatrix, base: string, tokenRecords: object[]): { suggestedName: string; content: string } | undefined {
+    const run = this.run!;
+    const { layer, head } = this.state.focus!;
+    const T = run.seqLen;
+    const span = (first: number, i: number, limit: number) => {
+      const start = first + i * m.block;
+      return `${start}-${Math.min(limit, start + m.block) - 1}`;
+    };
+    switch (format) {
+      case 'png':
+        return { suggestedName: `${base}-blocks.png`, content: this.heatmap.pngBase64() };
+      case 'svg':
+        return this.nothing(t('A block-averaged view has too many cells for an SVG picture: export it as PNG or CSV.'));
+      case 'csv': {
+        const rowLabels = Array.from({ length: m.rows }, (_, a) => span(m.rowStart, a, m.rowEnd));
+        const colLabels = Array.from({ length: m.cols }, (_, b) => span(0, b, T));
+        return { suggestedName: `${base}-blocks${m.block}.csv`, content: matrixCsv({ rows: m.rows, cols: m.cols, values: m.values, rowLabels, colLabels, corner: 'queries\\keys' }) };
+      }
+      case 'json':
+        return {
+          suggestedName: `${base}-blocks${m.block}.json`,
+          content: toJson({
+            format: 'attention-inspector/head-blocks@1',
+            model: run.model.name, layer, head, tokens: tokenRecords,
+            block: m.block, rowStart: m.rowStart, rowEnd: m.rowEnd,
+            note: `cell [a, b] is the mean weight of queries rowStart + a*block .. and keys b*block .., each range clipped at rowEnd and ${T}`,
+            weights: tensorJson(m.values, [m.rows, m.cols]),
+          }),
+        };
     }
   }
 

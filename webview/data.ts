@@ -57,6 +57,8 @@ export function normaliseRun(raw: RunResult): RunResult {
   return {
     ...raw,
     tokens,
+    // Runs from an older host carry no `causal`: the model's own flag is then the best answer.
+    causal: typeof raw.causal === 'boolean' ? raw.causal : raw.model?.causal === true,
     thumbnails: { size, data: thumbs },
     headEntropy: toF32(raw.headEntropy ?? [], 'run.headEntropy'),
     attentions,
@@ -78,10 +80,44 @@ export function thumbnailOf(run: RunResult, layer: number, head: number): Float3
   return run.thumbnails.data.subarray(off, off + s * s);
 }
 
-export function normaliseAttention(raw: AttentionResult, seqLen: number): Float32Array {
+/**
+ * One head's weights as the panel draws them: (rows, cols) values for query rows [rowStart, rowEnd); with
+ * block > 1 each cell is the mean of a block × block square (see AttentionRequest).
+ */
+export interface HeadMatrix {
+  values: Float32Array;
+  rows: number;
+  cols: number;
+  rowStart: number;
+  rowEnd: number;
+  block: number;
+}
+
+/** The whole (T, T) head as a HeadMatrix. */
+export function fullHead(values: Float32Array, T: number): HeadMatrix {
+  return { values, rows: T, cols: T, rowStart: 0, rowEnd: T, block: 1 };
+}
+
+/** Checks an `attention` answer against the run's T and its own sizes; throws naming what does not fit. */
+export function normaliseAttention(raw: AttentionResult, seqLen: number): HeadMatrix {
   const data = toF32(raw.data, 'attention.data');
-  if (data.length !== seqLen * seqLen) throw new Error(`attention.data holds ${data.length} values, expected ${seqLen}²`);
-  return data;
+  // Answers without the view fields (an older host) are whole heads.
+  const rowStart = raw.rowStart ?? 0;
+  const rowEnd = raw.rowEnd ?? seqLen;
+  const block = raw.block ?? 1;
+  for (const [k, v] of [['rowStart', rowStart], ['rowEnd', rowEnd], ['block', block]] as const) {
+    if (!Number.isInteger(v) || v < 0) throw new Error(`attention.${k} must be a non-negative integer, got ${String(v)}`);
+  }
+  if (rowStart >= rowEnd || rowEnd > seqLen || block < 1) throw new Error(`attention covers rows ${rowStart}..${rowEnd} in blocks of ${block}, which does not fit ${seqLen} tokens`);
+  const rows = Math.ceil((rowEnd - rowStart) / block);
+  const cols = Math.ceil(seqLen / block);
+  if ((raw.rows !== undefined && raw.rows !== rows) || (raw.cols !== undefined && raw.cols !== cols)) {
+    throw new Error(`attention is ${raw.rows}×${raw.cols}, expected ${rows}×${cols} for rows ${rowStart}..${rowEnd} in blocks of ${block}`);
+  }
+  if (data.length !== rows * cols) {
+    throw new Error(block === 1 && rows === seqLen ? `attention.data holds ${data.length} values, expected ${seqLen}²` : `attention.data holds ${data.length} values, expected ${rows}×${cols}`);
+  }
+  return { values: data, rows, cols, rowStart, rowEnd, block };
 }
 
 /** A trace as the views use it: typed tensors, NaN restored in the per-row statistics. */
@@ -133,27 +169,16 @@ export function normaliseTrace(raw: AttentionTrace): AttentionTrace {
   };
 }
 
-/**
- * Whether a run's first head looks causal: every thumbnail cell strictly above the diagonal is zero.
- * (Thumbnail bands are monotone, so a cell above the diagonal only covers keys after its queries.)
- */
-export function looksCausal(run: RunResult): boolean {
-  if (run.model.causal) return true;
-  if (run.seqLen < 2) return false;
-  const s = run.thumbnails.size;
-  if (s < 2) return false;
-  const th = thumbnailOf(run, 0, 0);
-  for (let a = 0; a < s; a++) for (let b = a + 1; b < s; b++) if (th[a * s + b] !== 0) return false;
-  return true;
-}
-
-/** A least-recently-used cache of per-head weights, bounded in bytes. */
-export class HeadCache {
-  private readonly map = new Map<string, Float32Array>();
+/** A least-recently-used cache of per-head weights, bounded in bytes (`sizeOf` measures an entry). */
+export class HeadCache<V = Float32Array> {
+  private readonly map = new Map<string, V>();
   private bytes = 0;
-  constructor(private readonly maxBytes = 64 * 1024 * 1024) {}
+  constructor(
+    private readonly maxBytes = 64 * 1024 * 1024,
+    private readonly sizeOf: (v: V) => number = (v) => (v as unknown as ArrayBufferView).byteLength,
+  ) {}
 
-  get(key: string): Float32Array | undefined {
+  get(key: string): V | undefined {
     const v = this.map.get(key);
     if (v) {
       this.map.delete(key);
@@ -162,15 +187,15 @@ export class HeadCache {
     return v;
   }
 
-  set(key: string, v: Float32Array): void {
-    if (this.map.has(key)) this.bytes -= this.map.get(key)!.byteLength;
+  set(key: string, v: V): void {
+    if (this.map.has(key)) this.bytes -= this.sizeOf(this.map.get(key)!);
     this.map.delete(key);
     this.map.set(key, v);
-    this.bytes += v.byteLength;
+    this.bytes += this.sizeOf(v);
     for (const [k, old] of this.map) {
       if (this.bytes <= this.maxBytes || k === key) break;
       this.map.delete(k);
-      this.bytes -= old.byteLength;
+      this.bytes -= this.sizeOf(old);
     }
   }
 

@@ -35,6 +35,7 @@ export class DebuggerView {
   private readonly note = h('div', { class: 'note' });
   private readonly warningsEl = h('div', { class: 'warnings', attrs: { role: 'status', 'aria-live': 'polite' } });
   private readonly statsEl = h('div', { class: 'stats' });
+  private readonly statsTitle = h('h3', { class: 'section-title', text: t('Per-row statistics') });
   private readonly status = h('div', { class: 'debugger-status', attrs: { role: 'status' } });
   private readonly stepPanel: HTMLElement;
   private tabButtons: HTMLButtonElement[] = [];
@@ -80,7 +81,7 @@ export class DebuggerView {
       this.status,
       this.warningsEl,
       this.stepPanel,
-      h('h3', { class: 'section-title', text: t('Per-row statistics') }),
+      this.statsTitle,
       this.statsEl,
     );
     // ←/→ step through, unless a control that uses the arrows has focus.
@@ -128,11 +129,27 @@ export class DebuggerView {
 
   setTrace(trace: AttentionTrace): void {
     this.trace = trace;
+    this.setStepsShown(true);
     this.showStatus('');
     this.warnings = trace.warnings.map((w) => describeWarning(w, trace, this.switches.causal === 'none' ? [] : [this.switches.causal]));
     this.renderWarnings();
     this.renderStats();
     this.drawStep();
+  }
+
+  /** The run cannot be stepped through (e.g. too many tokens): only `message` shows, no steps or statistics. */
+  showUnavailable(message: string): void {
+    this.trace = undefined;
+    this.warnings = [];
+    this.warningsEl.replaceChildren();
+    this.statsEl.replaceChildren();
+    this.setStepsShown(false);
+    this.showStatus(message, true);
+  }
+
+  private setStepsShown(shown: boolean): void {
+    this.stepPanel.hidden = !shown;
+    this.statsTitle.hidden = !shown;
   }
 
   showStatus(message: string, error = false): void {

@@ -11,8 +11,8 @@ import type { ModelInfo, TokenInfo } from '../protocol/engine';
 import { type ConfigObject, plural, resolveHeads } from './config';
 import { forwardResult, type LayerAttention } from './forward-result';
 import { attendAllHeads, splitHeads } from './layers';
+import { attendLayer, maskSpec, shouldMaterialise } from './lazy-attention';
 import { ParamReader } from './params';
-import { attendMask } from './seeded-model';
 import type { AttentionModel, ForwardOptions, ForwardResult } from './types';
 
 /** How the projections are stored, with their names relative to the layer's prefix. */
@@ -164,13 +164,19 @@ export function readAttentionLayer(tensors: Map<string, Tensor>, found: FoundAtt
   return { embedDim: E, projDim: D, nHead: heads.nHead, q, k, v, hasOutProj: out !== undefined, headsSource: heads.source };
 }
 
-/** The layer on inputs x (T, E): every head's q, k, v and probabilities under `allowed` (T, T), True = may attend. */
-export function attentionLayerForward(w: AttentionLayerWeights, x: Tensor, allowed: BoolTensor | undefined): LayerAttention {
+/** Every head's q, k, v (H, T, hd) of the layer on inputs x (T, E), and the scale nn.MultiheadAttention applies. */
+export function attentionLayerProjections(w: AttentionLayerWeights, x: Tensor): { q: Tensor; k: Tensor; v: Tensor; scale: number } {
   const q = splitHeads(linear(x, w.q.weight, w.q.bias, 'attention layer q'), w.nHead); // (H, T, hd)
   const k = splitHeads(linear(x, w.k.weight, w.k.bias, 'attention layer k'), w.nHead); // (H, T, hd)
   const v = splitHeads(linear(x, w.v.weight, w.v.bias, 'attention layer v'), w.nHead); // (H, T, hd)
-  const { probs } = attendAllHeads(q, k, v, allowed, 1 / Math.sqrt(w.projDim / w.nHead)); // (H, T, T)
-  return { q, k, v, probs };
+  return { q, k, v, scale: 1 / Math.sqrt(w.projDim / w.nHead) };
+}
+
+/** The layer on inputs x (T, E): every head's q, k, v and probabilities under `allowed` (T, T), True = may attend. */
+export function attentionLayerForward(w: AttentionLayerWeights, x: Tensor, allowed: BoolTensor | undefined): LayerAttention & { probs: Tensor } {
+  const { q, k, v, scale } = attentionLayerProjections(w, x);
+  const { probs } = attendAllHeads(q, k, v, allowed, scale); // (H, T, T)
+  return { q, k, v, scale, probs };
 }
 
 /** torch.manual_seed(seed); emb = torch.randn(n_distinct, E); x = emb[first-seen ids] → (T, E). */
@@ -222,10 +228,13 @@ export function createAttentionLayerModel(options: AttentionLayerModelOptions): 
       if (T === 0) throw new Error('attention layer: there are no tokens to inspect');
       const x = seededEmbeddings(seed, w.embedDim, tokens.map((t) => t.text)); // (T, E)
       await forwardOptions.checkpoint?.();
-      const allowed = attendMask(T, forwardOptions);
-      const layer = attentionLayerForward(w, x, allowed);
+      const mask = maskSpec(T, forwardOptions);
+      const { q, k, v, scale } = attentionLayerProjections(w, x);
+      // One layer whose output nobody reads: the tiled path has nothing to compute until weights are asked for.
+      const materialise = shouldMaterialise(1, w.nHead, T, forwardOptions.materialiseBytes);
+      const { probs } = await attendLayer(q, k, v, { mask, scale, materialise, needContext: false, checkpoint: forwardOptions.checkpoint });
       forwardOptions.progress?.(1, 'attention computed');
-      return forwardResult([layer], w.nHead, T, allowed?.data, 'attention layer');
+      return forwardResult([{ q, k, v, scale, probs }], w.nHead, T, mask, 'attention layer');
     },
   };
 }

@@ -10,10 +10,10 @@ import type { ModelInfo, TokenInfo } from '../protocol/engine';
 import { type ActivationName, activateInPlace, checkActivation } from './activations';
 import { type ConfigObject, configNonNegative, configPositiveInt, configString, plural, resolveHeads } from './config';
 import { checkLength, forwardResult, type LayerAttention, tokenIds } from './forward-result';
-import { addInPlace, attendAllHeads, mergeHeads, splitHeads } from './layers';
+import { addInPlace, mergeHeads, splitHeads } from './layers';
+import { attendLayer, maskSpec, shouldMaterialise } from './lazy-attention';
 import { countParameters, formatCount, ParamReader } from './params';
-import { attendMask } from './seeded-model';
-import type { AttentionModel, ForwardOptions, ForwardResult, TokenizerChoice } from './types';
+import type { AttentionModel, ForwardOptions, ForwardResult, MaskSpec, TokenizerChoice } from './types';
 
 export interface BertConfig {
   nLayer: number;
@@ -147,11 +147,14 @@ export interface BertOutputs {
   /** [embeddings output, layer 1 output, …], each (T, E). */
   hiddenStates: Tensor[];
   layers: LayerAttention[];
-  /** (T, T) the SDPA-convention mask applied (padded keys False), or undefined without an attention mask. */
-  allowed?: Uint8Array;
+  /** The mask applied: padded keys when an attention mask was given (BERT is never causal). */
+  mask: MaskSpec;
 }
 
-/** Runs BERT on one sequence. `attentionMask` (1 = token, 0 = padding) masks the padded keys. */
+/**
+ * Runs BERT on one sequence. `attentionMask` (1 = token, 0 = padding) masks the padded keys. Short runs keep
+ * every layer's probabilities; long ones (options.materialiseBytes) run each layer tiled.
+ */
 export async function bertForward(checkpoint: BertCheckpoint, ids: readonly number[], options: BertRunOptions = {}): Promise<BertOutputs> {
   const { config: c, weights: w } = checkpoint;
   const T = ids.length;
@@ -169,7 +172,9 @@ export async function bertForward(checkpoint: BertCheckpoint, ids: readonly numb
   }
   const eps = c.layerNormEps;
   let hidden = layerNorm(x, { weight: w.embNorm.weight, bias: w.embNorm.bias, eps }); // (T, E)
-  const allowed = options.attentionMask ? attendMask(T, { attentionMask: options.attentionMask }) : undefined; // (T, T)
+  const mask = maskSpec(T, { attentionMask: options.attentionMask });
+  const materialise = shouldMaterialise(c.nLayer, c.nHead, T, options.materialiseBytes);
+  const scale = 1 / Math.sqrt(hd);
   const hiddenStates: Tensor[] = [hidden];
   const layers: LayerAttention[] = [];
   for (let l = 0; l < c.nLayer; l++) {
@@ -178,9 +183,9 @@ export async function bertForward(checkpoint: BertCheckpoint, ids: readonly numb
     const q = splitHeads(linear(hidden, b.query.weight, b.query.bias, `BERT layer ${l} query`), c.nHead); // (H, T, hd)
     const k = splitHeads(linear(hidden, b.key.weight, b.key.bias, `BERT layer ${l} key`), c.nHead); // (H, T, hd)
     const v = splitHeads(linear(hidden, b.value.weight, b.value.bias, `BERT layer ${l} value`), c.nHead); // (H, T, hd)
-    const { context, probs } = attendAllHeads(q, k, v, allowed, 1 / Math.sqrt(hd)); // (H, T, hd), (H, T, T)
-    layers.push({ q, k, v, probs });
-    const attn = linear(mergeHeads(context), b.attnOut.weight, b.attnOut.bias, `BERT layer ${l} attention.output`); // (T, E)
+    const { context, probs } = await attendLayer(q, k, v, { mask, scale, materialise, needContext: true, checkpoint: options.checkpoint }); // (H, T, hd), (H, T, T) | undefined
+    layers.push({ q, k, v, scale, probs });
+    const attn = linear(mergeHeads(context!), b.attnOut.weight, b.attnOut.bias, `BERT layer ${l} attention.output`); // (T, E)
     addInPlace(attn.data, hidden.data);
     const a = layerNorm(attn, { weight: b.attnNorm.weight, bias: b.attnNorm.bias, eps }); // (T, E)
     const inter = linear(a, b.intermediate.weight, b.intermediate.bias, `BERT layer ${l} intermediate`); // (T, I)
@@ -191,7 +196,7 @@ export async function bertForward(checkpoint: BertCheckpoint, ids: readonly numb
     hiddenStates.push(hidden);
     options.progress?.((l + 1) / c.nLayer, `BERT layer ${l + 1} of ${c.nLayer}`);
   }
-  return { hiddenStates, layers, allowed: allowed?.data };
+  return { hiddenStates, layers, mask };
 }
 
 export interface BertModelOptions {
@@ -238,7 +243,7 @@ export function createBertModel(options: BertModelOptions): AttentionModel {
     async forward(tokens: TokenInfo[], forwardOptions: ForwardOptions = {}): Promise<ForwardResult> {
       const ids = tokenIds(tokens, c.vocabSize, 'BERT', hasTokenizer ? 'BERT needs ids from its tokenizer.json (or --ids)' : NO_TOKENIZER_HINT);
       const out = await bertForward(checkpoint, ids, forwardOptions);
-      return forwardResult(out.layers, c.nHead, ids.length, out.allowed, 'BERT');
+      return forwardResult(out.layers, c.nHead, ids.length, out.mask, 'BERT');
     },
   };
 }

@@ -1,39 +1,79 @@
-// Collects what every family's forward returns: all layers' per-head probabilities in one (nLayer, nHead,
-// T, T) array, and each layer's q, k, v kept for the step-through debugger.
+// Collects what every family's forward returns: each layer's q, k, v (and scale), the O(T) mask, and —
+// when the run is small enough to materialise — all layers' per-head probabilities in one
+// (nLayer, nHead, T, T) array. Any head's weights can be recomputed a block of rows at a time.
 import { type Tensor, contiguous, select } from '../engine';
 import type { TokenInfo } from '../protocol/engine';
-import type { ForwardResult } from './types';
+import { allowedRows, headRows } from './lazy-attention';
+import type { ForwardResult, HeadInputs, MaskSpec } from './types';
 
-/** One layer's attention inputs and result: q, k, v (H, T, hd) after the projections, probs (H, T, T). */
+/**
+ * One layer's attention inputs and result: q, k, v (H, T, hd) after the projections, the scale applied
+ * to q·kᵀ, and probs (H, T, T) when the layer ran materialised.
+ */
 export interface LayerAttention {
   q: Tensor;
   k: Tensor;
   v: Tensor;
-  probs: Tensor;
+  scale: number;
+  probs?: Tensor;
 }
 
 /**
- * The ForwardResult of a run: `layers[l]` per layer, `allowed` the (T, T) SDPA-convention mask the model
- * applied (True = may attend), or undefined for none. `label` names the model in errors.
+ * The ForwardResult of a run: `layers[l]` per layer, `mask` what the model applied in every layer.
+ * `attentions` is present when every layer kept its probabilities. `label` names the model in errors.
  */
-export function forwardResult(layers: readonly LayerAttention[], nHead: number, T: number, allowed: Uint8Array | undefined, label: string): ForwardResult {
+export function forwardResult(layers: readonly LayerAttention[], nHead: number, T: number, mask: MaskSpec, label: string): ForwardResult {
   const block = nHead * T * T;
-  const attentions = new Float32Array(layers.length * block); // (nLayer, nHead, T, T)
-  layers.forEach((l, i) => {
-    if (l.probs.data.length !== block) throw new Error(`${label}: layer ${i} has ${l.probs.data.length} weights, expected ${block}`);
-    attentions.set(l.probs.data, i * block);
-  });
+  let attentions: Float32Array | undefined;
+  if (layers.length > 0 && layers.every((l) => l.probs)) {
+    layers.forEach((l, i) => {
+      if (l.probs!.data.length !== block) throw new Error(`${label}: layer ${i} has ${l.probs!.data.length} weights, expected ${block}`);
+    });
+    // One layer: its (H, T, T) array is already (1, H, T, T). Several: one copy into (nLayer, H, T, T).
+    if (layers.length === 1) attentions = layers[0].probs!.data;
+    else {
+      attentions = new Float32Array(layers.length * block);
+      layers.forEach((l, i) => attentions!.set(l.probs!.data, i * block));
+    }
+  }
+  const checkHead = (layer: number, head: number) => {
+    if (!Number.isInteger(layer) || !Number.isInteger(head) || layer < 0 || layer >= layers.length || head < 0 || head >= nHead) {
+      throw new Error(`${label}: there is no layer ${layer} head ${head} (${layers.length} layers × ${nHead} heads)`);
+    }
+  };
   return {
+    seqLen: T,
+    causal: mask.causal,
     attentions,
-    headInputs(layer, head) {
-      if (!Number.isInteger(layer) || !Number.isInteger(head) || layer < 0 || layer >= layers.length || head < 0 || head >= nHead) {
-        throw new Error(`${label}: there is no layer ${layer} head ${head} (${layers.length} layers × ${nHead} heads)`);
-      }
+    headInputs(layer, head): HeadInputs {
+      checkHead(layer, head);
       const l = layers[layer];
       const pick = (t: Tensor) => contiguous(select(t, 0, head)); // (H, T, hd) → (T, hd)
-      return { q: pick(l.q), k: pick(l.k), v: pick(l.v), allowed };
+      return {
+        q: pick(l.q),
+        k: pick(l.k),
+        v: pick(l.v),
+        scale: l.scale,
+        mask,
+        get allowed() {
+          return allowedRows(mask, T, 0, T);
+        },
+      };
+    },
+    headAttentionRows(layer, head, rowStart, rowEnd) {
+      checkHead(layer, head);
+      checkRowRange(rowStart, rowEnd, T, label);
+      const l = layers[layer];
+      return headRows(select(l.q, 0, head), select(l.k, 0, head), mask, l.scale, rowStart, rowEnd); // (R, T)
     },
   };
+}
+
+/** Throws unless 0 ≤ rowStart < rowEnd ≤ T are integers. */
+export function checkRowRange(rowStart: number, rowEnd: number, T: number, label: string): void {
+  if (!Number.isInteger(rowStart) || !Number.isInteger(rowEnd) || rowStart < 0 || rowEnd > T || rowStart >= rowEnd) {
+    throw new Error(`${label}: query rows ${rowStart}..${rowEnd} are not a non-empty range within 0..${T} (rowStart inclusive, rowEnd exclusive)`);
+  }
 }
 
 /** The vocabulary ids of `tokens`; throws naming the first token without an id or with an id outside [0, vocab). */

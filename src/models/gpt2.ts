@@ -5,15 +5,14 @@
 //   m = act(LN2(h)·c_fc.weight + c_fc.bias)·mlp.c_proj.weight + mlp.c_proj.bias;  h += m   (act = gelu_new)
 // then last_hidden = ln_f(h) and logits = last_hidden·wteᵀ (lm_head tied to wte unless the file has its own).
 import { type Tensor, gatherRows, layerNorm, linear } from '../engine';
-import { causalMask } from '../engine/masks';
 import type { ModelInfo, TokenInfo } from '../protocol/engine';
 import { type ActivationName, activateInPlace, checkActivation } from './activations';
 import { type ConfigObject, configBoolean, configNonNegative, configPositiveInt, configString, plural, resolveHeads } from './config';
 import { checkLength, forwardResult, type LayerAttention, tokenIds } from './forward-result';
-import { addInPlace, attendAllHeads, conv1d, mergeHeads, sliceColumns, splitHeads } from './layers';
+import { addInPlace, conv1d, mergeHeads, sliceColumns, splitHeads } from './layers';
+import { attendLayer, maskSpec, shouldMaterialise } from './lazy-attention';
 import { countParameters, formatCount, ParamReader } from './params';
-import type { AttentionModel, ForwardOptions, ForwardResult, TokenizerChoice } from './types';
-import { attendMask } from './seeded-model';
+import type { AttentionModel, ForwardOptions, ForwardResult, MaskSpec, TokenizerChoice } from './types';
 
 export interface Gpt2Config {
   nLayer: number;
@@ -154,11 +153,14 @@ export interface Gpt2Outputs {
   lastHidden: Tensor;
   /** (T, V), when asked. */
   logits?: Tensor;
-  /** (T, T) the SDPA-convention mask applied in every layer (causal, plus padding when given). */
-  allowed: Uint8Array;
+  /** The mask applied in every layer: causal, plus padded keys when an attention mask was given. */
+  mask: MaskSpec;
 }
 
-/** Runs GPT-2 on `ids` (one sequence). Awaits `options.checkpoint` between blocks. */
+/**
+ * Runs GPT-2 on `ids` (one sequence). Awaits `options.checkpoint` between blocks. Short runs keep every
+ * layer's probabilities; long ones (options.materialiseBytes) run each layer tiled and keep q, k, v only.
+ */
 export async function gpt2Forward(checkpoint: Gpt2Checkpoint, ids: readonly number[], options: Gpt2RunOptions = {}): Promise<Gpt2Outputs> {
   const { config: c, weights: w } = checkpoint;
   const T = ids.length;
@@ -168,7 +170,8 @@ export async function gpt2Forward(checkpoint: Gpt2Checkpoint, ids: readonly numb
   const positions = Array.from({ length: T }, (_, i) => i);
   const embeddings = gatherRows(w.wte, ids); // (T, E)
   addInPlace(embeddings.data, gatherRows(w.wpe, positions).data);
-  const allowed = options.attentionMask ? attendMask(T, { causal: true, attentionMask: options.attentionMask })! : causalMask(T, T); // (T, T)
+  const mask = maskSpec(T, { causal: true, attentionMask: options.attentionMask });
+  const materialise = shouldMaterialise(c.nLayer, c.nHead, T, options.materialiseBytes);
   const h = new Float32Array(embeddings.data); // residual stream (T, E)
   const layers: LayerAttention[] = [];
   const attnOutputs: Tensor[] = [];
@@ -185,9 +188,9 @@ export async function gpt2Forward(checkpoint: Gpt2Checkpoint, ids: readonly numb
     const v = splitHeads(sliceColumns(qkv, 2 * E, E), c.nHead); // (H, T, hd)
     let scale = c.scaleAttnWeights ? 1 / Math.sqrt(hd) : 1;
     if (c.scaleByInverseLayerIdx) scale /= l + 1;
-    const { context, probs } = attendAllHeads(q, k, v, allowed, scale); // (H, T, hd), (H, T, T)
-    layers.push({ q, k, v, probs });
-    const o = conv1d(mergeHeads(context), b.attnProj.weight, b.attnProj.bias, `GPT-2 h.${l}.attn.c_proj`); // (T, E)
+    const { context, probs } = await attendLayer(q, k, v, { mask, scale, materialise, needContext: true, checkpoint: options.checkpoint }); // (H, T, hd), (H, T, T) | undefined
+    layers.push({ q, k, v, scale, probs });
+    const o = conv1d(mergeHeads(context!), b.attnProj.weight, b.attnProj.bias, `GPT-2 h.${l}.attn.c_proj`); // (T, E)
     attnOutputs.push(o);
     addInPlace(h, o.data);
     const m = conv1d(layerNorm(hT, { weight: b.ln2.weight, bias: b.ln2.bias, eps }), b.fc.weight, b.fc.bias, `GPT-2 h.${l}.mlp.c_fc`); // (T, inner)
@@ -197,7 +200,7 @@ export async function gpt2Forward(checkpoint: Gpt2Checkpoint, ids: readonly numb
     options.progress?.((l + 1) / c.nLayer, `GPT-2 block ${l + 1} of ${c.nLayer}`);
   }
   const lastHidden = layerNorm({ data: h, shape: [T, E] }, { weight: w.lnF.weight, bias: w.lnF.bias, eps }); // (T, E)
-  const outputs: Gpt2Outputs = { embeddings, layers, attnOutputs, blockOutputs, lastHidden, allowed: allowed.data };
+  const outputs: Gpt2Outputs = { embeddings, layers, attnOutputs, blockOutputs, lastHidden, mask };
   if (options.logits) outputs.logits = linear(lastHidden, w.lmHead ?? w.wte, undefined, 'GPT-2 lm_head'); // (T, V)
   return outputs;
 }
@@ -242,7 +245,7 @@ export function createGpt2Model(options: Gpt2ModelOptions): AttentionModel {
     async forward(tokens: TokenInfo[], forwardOptions: ForwardOptions = {}): Promise<ForwardResult> {
       const ids = tokenIds(tokens, c.vocabSize, 'GPT-2', 'GPT-2 needs ids from its tokenizer (or --ids)');
       const out = await gpt2Forward(checkpoint, ids, forwardOptions);
-      return forwardResult(out.layers, c.nHead, ids.length, out.allowed, 'GPT-2');
+      return forwardResult(out.layers, c.nHead, ids.length, out.mask, 'GPT-2');
     },
   };
 }

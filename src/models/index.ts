@@ -11,7 +11,9 @@ import { type ConfigObject, configString, parseConfigJson } from './config';
 import { createGpt2Model, GPT2_MARKERS } from './gpt2';
 import type { AttentionModel } from './types';
 
-export type { AttentionModel, ForwardOptions, ForwardResult, TokenizerChoice } from './types';
+export type { AttentionModel, ForwardOptions, ForwardResult, HeadInputs, MaskSpec, TokenizerChoice } from './types';
+export { MATERIALISED_ATTENTION_BYTES } from './types';
+export { maskSpec, allowedRows, allowedMatrix, shouldMaterialise, attendLayer, headRows } from './lazy-attention';
 export { createSeededModel, attendMask, type SeededModelConfig } from './seeded-model';
 export { readGpt2, gpt2Forward, createGpt2Model, type Gpt2Checkpoint, type Gpt2Config, type Gpt2Outputs, type Gpt2RunOptions } from './gpt2';
 export { readBert, bertForward, createBertModel, type BertCheckpoint, type BertConfig, type BertOutputs, type BertRunOptions } from './bert';
@@ -19,6 +21,7 @@ export {
   findAttentionLayer,
   readAttentionLayer,
   attentionLayerForward,
+  attentionLayerProjections,
   seededEmbeddings,
   createAttentionLayerModel,
   type AttentionLayerWeights,

@@ -1,9 +1,11 @@
 // The seeded single-layer model: embeddings and W_q, W_k, W_v, W_o drawn by the PyTorch-compatible
 // generator (see src/engine/random/seeded-attention.ts for the exact recipe and its Python twin), so a
 // given seed always shows the same attention, and PyTorch reproduces it.
-import { boolTensor, contiguous, projectHeads, scaledDotProductAttention, select, type BoolTensor, type Tensor } from '../engine';
+import { type BoolTensor, projectHeads } from '../engine';
 import { seededAttentionWeights } from '../engine/random';
 import type { ModelInfo, TokenInfo } from '../protocol/engine';
+import { forwardResult } from './forward-result';
+import { allowedMatrix, attendLayer, maskSpec, shouldMaterialise } from './lazy-attention';
 import type { AttentionModel, ForwardOptions, ForwardResult } from './types';
 
 export interface SeededModelConfig {
@@ -39,33 +41,18 @@ export function createSeededModel({ seed, heads, dModel }: SeededModelConfig): A
       info.pythonSnippet = weights.pythonSnippet;
       await options.checkpoint?.();
       const { q, k, v } = projectHeads(weights.embeddings, weights.inProjWeight, null, heads); // each (H, T, hd)
-      const allowed = attendMask(T, options);
-      const { probs } = scaledDotProductAttention(q, k, v, allowed ? { attnMask: allowed } : {}); // probs (H, T, T)
+      const mask = maskSpec(T, options);
+      const scale = 1 / Math.sqrt(dModel / heads);
+      // One layer whose output nobody reads: the tiled path has nothing to compute until weights are asked for.
+      const materialise = shouldMaterialise(1, heads, T, options.materialiseBytes);
+      const { probs } = await attendLayer(q, k, v, { mask, scale, materialise, needContext: false, checkpoint: options.checkpoint }); // probs (H, T, T)
       options.progress?.(1, 'attention computed');
-      return {
-        attentions: probs.data, // (1, H, T, T) once the layer axis is added: same bytes
-        headInputs(layer, head) {
-          if (layer !== 0 || head < 0 || head >= heads) throw new Error(`seeded model: no layer ${layer} head ${head} (1 layer × ${heads} heads)`);
-          const pick = (t: Tensor) => contiguous(select(t, 0, head)); // (T, hd)
-          return { q: pick(q), k: pick(k), v: pick(v), allowed: allowed?.data };
-        },
-      };
+      return forwardResult([{ q, k, v, scale, probs }], heads, T, mask, 'seeded model');
     },
   };
 }
 
 /** SDPA-convention (True = attend) mask of shape (T, T) from causal and padding choices, or undefined when none. */
-export function attendMask(T: number, { causal, attentionMask }: Pick<ForwardOptions, 'causal' | 'attentionMask'>): BoolTensor | undefined {
-  if (!causal && !attentionMask) return undefined;
-  if (attentionMask && attentionMask.length !== T) {
-    throw new Error(`attention mask has ${attentionMask.length} entries but there are ${T} tokens`);
-  }
-  const data = new Uint8Array(T * T);
-  for (let i = 0; i < T; i++) {
-    for (let j = 0; j < T; j++) {
-      const keyReal = !attentionMask || attentionMask[j] !== 0;
-      data[i * T + j] = keyReal && (!causal || j <= i) ? 1 : 0;
-    }
-  }
-  return boolTensor(data, [T, T]);
+export function attendMask(T: number, options: Pick<ForwardOptions, 'causal' | 'attentionMask'>): BoolTensor | undefined {
+  return allowedMatrix(maskSpec(T, options), T);
 }

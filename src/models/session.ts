@@ -1,13 +1,19 @@
 // An inspection session: the chosen model and its tokenizer, and the last run's results. It turns text
 // into a RunResult (tokens, per-head thumbnails, all weights when small) and answers the panel's follow-up
-// questions (one head's full weights, a step trace with the debugger's switches). Pure: the worker and
-// the CLI wrap it; neither the session nor the models touch files.
-import { entropyNats, traceAttention, type AttentionTrace, type TraceOptions } from '../engine';
+// questions (one head's weights — all rows, some rows, or block-averaged —, a step trace with the
+// debugger's switches). Pure: the worker and the CLI wrap it; neither the session nor the models touch files.
+//
+// Long runs: the model keeps q, k, v per layer instead of every weight (see ./types.ts); thumbnails,
+// entropies and the panel's views are computed from blocks of query rows, never a whole (T, T) head at once
+// unless it is asked for.
+import { MAX_TRACE_CELLS, traceAttention, type AttentionTrace, type TraceOptions } from '../engine';
 import type { AttentionRequest, AttentionResult, ModelInfo, ModelSource, RunRequest, RunResult, TokenInfo } from '../protocol/engine';
 import { STALE_RUN, TOO_MANY_TOKENS } from '../protocol/engine';
 import { createTokenizer, type Tokenizer } from '../tokenize';
 import { readTensors } from '../weights';
 import { loadModel } from './index';
+import { checkRowRange } from './forward-result';
+import { BlockAverager, blockFor, blockRows, RowEntropyAccumulator, STREAM_BLOCK_BYTES, streamHeadSummaries, ThumbnailAccumulator } from './head-stream';
 import { createSeededModel } from './seeded-model';
 import type { AttentionModel, ForwardResult, TokenizerChoice } from './types';
 
@@ -25,6 +31,17 @@ export interface SessionContext {
 /** Full weights are sent with the run when they fit in this many bytes; else the panel asks per head. */
 export const INLINE_ATTENTION_BYTES = 16 * 1024 * 1024;
 export const DEFAULT_THUMBNAIL_SIZE = 48;
+/** Most weights one `attention` answer holds (2^26 float32 = 256 MiB): ask for rows or a downsampled view beyond. */
+export const MAX_ATTENTION_RESULT_WEIGHTS = 2 ** 26;
+/** Largest side a downsampled view may ask for. */
+export const MAX_DOWNSAMPLE_SIDE = 4096;
+
+export interface SessionOptions {
+  /** Passed to every forward: the most bytes of weights a run keeps (see ForwardOptions.materialiseBytes). */
+  materialiseBytes?: number;
+  /** Bytes of weights per streamed block of rows (thumbnails, entropies, views); default STREAM_BLOCK_BYTES. */
+  streamBlockBytes?: number;
+}
 
 interface HeldRun {
   runId: number;
@@ -41,7 +58,10 @@ export class InspectSession {
   private lastRun: HeldRun | undefined;
   private nextRunId = 1;
 
-  constructor(private readonly loadCheckpoint?: ModelLoader) {}
+  constructor(
+    private readonly loadCheckpoint?: ModelLoader,
+    private readonly options: SessionOptions = {},
+  ) {}
 
   get modelInfo(): ModelInfo | undefined {
     return this.model?.info;
@@ -76,18 +96,29 @@ export class InspectSession {
       throw new Error(`${model.info.name} takes at most ${model.info.maxPositions} tokens; the text has ${tokens.length}`);
     }
     ctx.progress?.(0, `running ${model.info.name} on ${tokens.length} tokens`);
+    const { nLayer, nHead } = model.info;
+    const T = tokens.length;
+    // The forward's own progress fills the first half of a long run; the streamed summaries the rest.
+    const forwardShare = 0.5;
     const forward = await model.forward(tokens, {
       attentionMask: request.attentionMask,
       causal: request.causal,
       checkpoint: ctx.checkpoint,
-      progress: ctx.progress,
+      progress: ctx.progress && ((f, m) => ctx.progress!(f * forwardShare, m)),
+      materialiseBytes: this.options.materialiseBytes,
     });
-    const { nLayer, nHead } = model.info;
-    const T = tokens.length;
     const runId = this.nextRunId++;
     this.lastRun = { runId, tokens, forward, nLayer, nHead, T };
     const thumbSize = Math.min(T, request.thumbnailSize ?? DEFAULT_THUMBNAIL_SIZE);
-    const inline = nLayer * nHead * T * T * 4 <= INLINE_ATTENTION_BYTES;
+    const count = nLayer * nHead;
+    const summaries = forward.attentions
+      ? { thumbnails: thumbnails(forward.attentions, count, T, thumbSize), headEntropy: meanRowEntropy(forward.attentions, count, T) }
+      : await streamHeadSummaries((l, h, r0, r1) => forward.headAttentionRows(l, h, r0, r1), nLayer, nHead, T, thumbSize, {
+          blockBytes: this.options.streamBlockBytes,
+          checkpoint: ctx.checkpoint,
+          progress: ctx.progress && ((f, m) => ctx.progress!(forwardShare + f * (1 - forwardShare), m)),
+        });
+    const inline = forward.attentions !== undefined && count * T * T * 4 <= INLINE_ATTENTION_BYTES;
     return {
       runId,
       model: model.info,
@@ -95,27 +126,88 @@ export class InspectSession {
       nLayer,
       nHead,
       seqLen: T,
-      thumbnails: { size: thumbSize, data: thumbnails(forward.attentions, nLayer * nHead, T, thumbSize) },
-      headEntropy: meanRowEntropy(forward.attentions, nLayer * nHead, T),
+      causal: forward.causal,
+      thumbnails: { size: thumbSize, data: summaries.thumbnails },
+      headEntropy: summaries.headEntropy,
       // A copy, so that transferring it does not detach the run the session keeps.
-      attentions: inline ? forward.attentions.slice() : undefined,
+      attentions: inline ? forward.attentions!.slice() : undefined,
       elapsedMs: Date.now() - started,
     };
   }
 
-  /** One head's (T, T) weights of the last run. */
-  attention({ runId, layer, head }: AttentionRequest): AttentionResult {
+  /**
+   * One head's weights of the last run: query rows [rowStart, rowEnd) (default all) over every key, or
+   * with `downsample` their block means in at most downsample × downsample cells. Synchronous (the CLI);
+   * the worker uses attentionCancellable.
+   */
+  attention(request: AttentionRequest): AttentionResult {
+    const view = this.attentionView(request);
+    for (let step = view.next(); ; step = view.next()) if (step.done) return step.value;
+  }
+
+  /** The same as attention(), checking for cancellation between blocks of rows. */
+  async attentionCancellable(request: AttentionRequest, ctx: SessionContext = {}): Promise<AttentionResult> {
+    const view = this.attentionView(request);
+    for (let step = view.next(); ; step = view.next()) {
+      if (step.done) return step.value;
+      await ctx.checkpoint?.();
+    }
+  }
+
+  /** Computes a view block by block, yielding between blocks. */
+  private *attentionView({ runId, layer, head, rowStart, rowEnd, downsample }: AttentionRequest): Generator<void, AttentionResult> {
     const run = this.requireRun(runId);
     checkHead(run, layer, head);
-    const { T } = run;
-    const offset = (layer * run.nHead + head) * T * T;
-    return { data: run.forward.attentions.slice(offset, offset + T * T), seqLen: T };
+    const { T, forward } = run;
+    const r0 = rowStart ?? 0;
+    const r1 = rowEnd ?? T;
+    checkRowRange(r0, r1, T, `layer ${layer} head ${head}`);
+    if (downsample !== undefined && (!Number.isInteger(downsample) || downsample < 1 || downsample > MAX_DOWNSAMPLE_SIDE)) {
+      throw new Error(`downsample must be an integer in 1..${MAX_DOWNSAMPLE_SIDE} (the largest side of the view), got ${downsample}`);
+    }
+    const R = r1 - r0;
+    const block = downsample === undefined ? 1 : blockFor(R, T, downsample);
+    if (block === 1 && R * T > MAX_ATTENTION_RESULT_WEIGHTS) {
+      throw new Error(
+        `layer ${layer} head ${head}: rows ${r0}..${r1} hold ${R} × ${T} = ${R * T} weights, more than the ${MAX_ATTENTION_RESULT_WEIGHTS} one answer may hold; ask for fewer rows or a downsampled view`,
+      );
+    }
+    const head0 = (layer * run.nHead + head) * T * T;
+    const rowsOf = (a: number, b: number): Float32Array =>
+      forward.attentions ? forward.attentions.subarray(head0 + a * T, head0 + b * T) : forward.headAttentionRows(layer, head, a, b);
+    const step = blockRows(T, this.options.streamBlockBytes ?? STREAM_BLOCK_BYTES);
+    const meta = { seqLen: T, rowStart: r0, rowEnd: r1, block };
+    if (block === 1) {
+      // A copy (never a view of the run's weights), so that transferring it does not detach what the session keeps.
+      const data = new Float32Array(R * T);
+      for (let a = r0; a < r1; a += step) {
+        const b = Math.min(r1, a + step);
+        data.set(rowsOf(a, b), (a - r0) * T);
+        if (b < r1) yield;
+      }
+      return { data, rows: R, cols: T, ...meta };
+    }
+    const averager = new BlockAverager(r0, r1, T, block);
+    // Blocks of whole cell rows, so each block of weights is dropped once added.
+    const rowsPerStep = Math.max(block, Math.floor(step / block) * block);
+    for (let a = r0; a < r1; a += rowsPerStep) {
+      const b = Math.min(r1, a + rowsPerStep);
+      averager.add(rowsOf(a, b), a, b - a);
+      if (b < r1) yield;
+    }
+    return { data: averager.result(), rows: averager.rows, cols: averager.cols, ...meta };
   }
 
   /** The step-by-step computation of one head of the last run, with the debugger's switches. */
   trace({ runId, layer, head, options }: { runId: number; layer: number; head: number; options: TraceOptions }): AttentionTrace {
     const run = this.requireRun(runId);
     checkHead(run, layer, head);
+    if (run.T * run.T > MAX_TRACE_CELLS) {
+      const most = Math.floor(Math.sqrt(MAX_TRACE_CELLS));
+      throw new Error(
+        `the step-through debugger traces at most ${most} tokens (${most}×${most} cells per step); this run has ${run.T} tokens: inspect a shorter selection to step through it`,
+      );
+    }
     const { q, k, v } = run.forward.headInputs(layer, head);
     return traceAttention(q, k, v, options);
   }
@@ -195,19 +287,10 @@ function checkHead(run: HeldRun, layer: number, head: number): void {
  */
 export function thumbnails(attn: Float32Array, count: number, T: number, size: number): Float32Array {
   const out = new Float32Array(count * size * size);
-  const band = (i: number) => Math.min(size - 1, Math.floor((i * size) / T));
-  const cells = new Float32Array(size * size);
-  const bandCount = new Float32Array(size);
-  for (let i = 0; i < T; i++) bandCount[band(i)]++;
-  for (let a = 0; a < size; a++) for (let b = 0; b < size; b++) cells[a * size + b] = bandCount[a] * bandCount[b];
   for (let h = 0; h < count; h++) {
-    const src = h * T * T;
-    const dst = h * size * size;
-    for (let i = 0; i < T; i++) {
-      const rowBase = dst + band(i) * size;
-      for (let j = 0; j < T; j++) out[rowBase + band(j)] += attn[src + i * T + j];
-    }
-    for (let c = 0; c < size * size; c++) out[dst + c] /= cells[c];
+    const acc = new ThumbnailAccumulator(T, size);
+    acc.add(attn, 0, T, h * T * T);
+    acc.writeTo(out, h * size * size);
   }
   return out;
 }
@@ -216,17 +299,9 @@ export function thumbnails(attn: Float32Array, count: number, T: number, size: n
 export function meanRowEntropy(attn: Float32Array, count: number, T: number): Float32Array {
   const out = new Float32Array(count);
   for (let h = 0; h < count; h++) {
-    let sum = 0;
-    let n = 0;
-    for (let i = 0; i < T; i++) {
-      const start = (h * T + i) * T;
-      const e = entropyNats(attn, start, start + T);
-      if (Number.isFinite(e)) {
-        sum += e;
-        n++;
-      }
-    }
-    out[h] = n ? sum / n : NaN;
+    const acc = new RowEntropyAccumulator(T);
+    acc.add(attn, T, h * T * T);
+    out[h] = acc.mean;
   }
   return out;
 }

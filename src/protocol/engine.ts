@@ -78,6 +78,8 @@ export interface RunResult {
   nHead: number;
   /** Number of tokens (T). */
   seqLen: number;
+  /** Whether the model masked the future (GPT-2, or a causal run of the seeded model or an attention layer). */
+  causal: boolean;
   /** Per-head thumbnails for the grid: (nLayer, nHead, size, size), each cell the mean of the weights it covers. */
   thumbnails: { size: number; data: Float32Array };
   /** Mean row entropy (nats) per head: (nLayer, nHead). */
@@ -88,16 +90,35 @@ export interface RunResult {
   elapsedMs: number;
 }
 
+/**
+ * One head's weights: query rows [rowStart, rowEnd) (default 0..T) over all T keys. With `downsample`, the
+ * answer is at most downsample × downsample cells: each cell the mean of a block × block square of weights,
+ * block = ceil(max(rows, T) / downsample) (the last row and column of cells cover what is left).
+ */
 export interface AttentionRequest {
   runId: number;
   layer: number;
   head: number;
+  rowStart?: number;
+  rowEnd?: number;
+  downsample?: number;
 }
 
 export interface AttentionResult {
-  /** (T, T) weights of one head, row = query. */
+  /** (rows, cols) row-major, row = query: the weights, or their block means when block > 1. */
   data: Float32Array;
+  /** Number of tokens (T) of the run. */
   seqLen: number;
+  /** The query rows covered: [rowStart, rowEnd). */
+  rowStart: number;
+  rowEnd: number;
+  rows: number;
+  cols: number;
+  /**
+   * Side of the square each cell averages (1: the weights themselves). Cell (a, b) covers queries
+   * rowStart + a·block … and keys b·block …, clipped at rowEnd and T.
+   */
+  block: number;
 }
 
 /** One head of the last run, step by step, with the debugger's switches. */

@@ -7,7 +7,8 @@ export type PanelMode = 'grid' | 'debugger';
 
 /** The panel's own request to the engine, answered with a `reply`. */
 export type PanelRequest =
-  | { kind: 'attention'; layer: number; head: number }
+  /** One head's weights; rowStart/rowEnd/downsample as in AttentionRequest (a long run's head is asked downsampled). */
+  | { kind: 'attention'; layer: number; head: number; rowStart?: number; rowEnd?: number; downsample?: number }
   | { kind: 'trace'; layer: number; head: number; options: TraceOptions };
 
 export type ToWebviewMessage =
@@ -35,6 +36,8 @@ export type FromWebviewMessage =
   | { type: 'viewState'; mode: PanelMode; focus?: { layer: number; head: number } };
 
 const MAX_EXPORT_CHARS = 256 * 1024 * 1024;
+/** Largest side of a downsampled head the panel may ask for (the engine's limit too). */
+const MAX_DOWNSAMPLE = 4096;
 
 type Check<T> = (v: unknown) => T;
 
@@ -105,7 +108,14 @@ function panelRequest(v: unknown): PanelRequest {
   const o = obj(v, 'request');
   const kind = oneOf(o.kind, 'request.kind', ['attention', 'trace'] as const);
   const { layer, head } = headRef(o);
-  if (kind === 'attention') return { kind, layer, head };
+  if (kind === 'attention') {
+    const out: PanelRequest = { kind, layer, head };
+    if (o.rowStart !== undefined) out.rowStart = int(o.rowStart, 'request.rowStart', 0, 1 << 24);
+    if (o.rowEnd !== undefined) out.rowEnd = int(o.rowEnd, 'request.rowEnd', 1, 1 << 24);
+    if (out.rowStart !== undefined && out.rowEnd !== undefined && out.rowStart >= out.rowEnd) fail('request.rowStart must be below request.rowEnd');
+    if (o.downsample !== undefined) out.downsample = int(o.downsample, 'request.downsample', 1, MAX_DOWNSAMPLE);
+    return out;
+  }
   return { kind, layer, head, options: traceOptions(o.options) };
 }
 
@@ -320,6 +330,12 @@ export const PANEL_STRING_KEYS = [
   "These rows may attend to no key at all; SDPA's safe softmax silently gives them weight 0 and output 0 instead of NaN.",
   "Score variance too high",
   "The scaled scores have variance {0} (raw q·k: {1} with d_k = {2}). q·k of unit-variance vectors has variance about d_k; only the 1/sqrt(d_k) scale brings it back near 1.",
+  "Showing {0} tokens as {1}×{2} blocks: each cell is the mean of {3}×{3} weights.",
+  "Queries {0}–{1} → keys {2}–{3}",
+  "mean weight {0} over {1}×{2} weights",
+  "The lines view draws a line for every weight: {0} tokens are too many for it (at most {1}). Use the heatmap.",
+  "The step-through debugger shows at most {0} tokens; this run has {1}. Inspect a shorter selection to step through it.",
+  "A block-averaged view has too many cells for an SVG picture: export it as PNG or CSV.",
   // @generated-strings-end
 ] as const;
 

@@ -28,8 +28,8 @@ export function engineHandlers(session: InspectSession, readFile: FileReader): R
       return { result, transfer: transfer as ArrayBuffer[] };
     },
 
-    async attention(payload) {
-      const result = session.attention(payload as AttentionRequest);
+    async attention(payload, ctx) {
+      const result = await session.attentionCancellable(payload as AttentionRequest, sessionContext(ctx));
       return { result, transfer: [result.data.buffer as ArrayBuffer] };
     },
 

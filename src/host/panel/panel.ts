@@ -181,7 +181,7 @@ export class InspectorPanel implements vscode.Disposable {
     try {
       const result =
         request.kind === 'attention'
-          ? await this.source.attention({ runId: run.runId, layer: request.layer, head: request.head }, cts.token)
+          ? await this.source.attention({ runId: run.runId, layer: request.layer, head: request.head, rowStart: request.rowStart, rowEnd: request.rowEnd, downsample: request.downsample }, cts.token)
           : await this.source.trace({ runId: run.runId, layer: request.layer, head: request.head, options: request.options }, cts.token);
       if (!cts.token.isCancellationRequested) this.post({ type: 'reply', inReplyTo: messageId, ok: true, result });
     } catch (e) {

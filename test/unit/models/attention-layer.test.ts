@@ -65,15 +65,15 @@ describe('attention layer from nn.MultiheadAttention weights', () => {
       outProjWeight: tensors.get('out_proj.weight')!,
       outProjBias: tensors.get('out_proj.bias')!,
     }, { averageAttnWeights: false });
-    assertClose(result.attentions, mha.weights!.data, { label: 'vs multiheadAttention' });
+    assertClose(result.attentions!, mha.weights!.data, { label: 'vs multiheadAttention' });
     // Causal: the future is masked and the reported mask says so.
     const causal = await model.forward(wordTokens(words), { causal: true });
-    for (let h = 0; h < 4; h++) for (let i = 0; i < T; i++) for (let j = i + 1; j < T; j++) assert.equal(causal.attentions[(h * T + i) * T + j], 0);
+    for (let h = 0; h < 4; h++) for (let i = 0; i < T; i++) for (let j = i + 1; j < T; j++) assert.equal(causal.attentions![(h * T + i) * T + j], 0);
     assert.equal(causal.headInputs(0, 1).allowed![1], 0);
     assert.equal(result.headInputs(0, 1).allowed, undefined);
     // Another seed, other embeddings, other weights.
     const other = await loadModel(tensors, { fileName: 'mha_state_dict.pt', configJson: config4, seed: 8 }).forward(wordTokens(words));
-    assert.notDeepEqual(Array.from(other.attentions), Array.from(result.attentions));
+    assert.notDeepEqual(Array.from(other.attentions!), Array.from(result.attentions!));
   });
 
   it('finds q_proj/k_proj/v_proj, query/key/value and W_q/W_k/W_v layouts, under a prefix, and picks the first of several', async () => {

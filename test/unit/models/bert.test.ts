@@ -33,7 +33,7 @@ describe('BERT forward vs HF transformers: bert_tiny', () => {
         assertClose(out.hiddenStates[l], fixtureSlice(fx.expected.hidden_states, [l, b]), { atol: HIDDEN, label: `hidden_states[${l}][${b}]` });
       }
       for (let l = 0; l < nLayer; l++) {
-        assertClose(out.layers[l].probs, fixtureSlice(fx.expected.attentions, [l, b]), { atol: ATTN, label: `attentions[${l}][${b}]` });
+        assertClose(out.layers[l].probs!, fixtureSlice(fx.expected.attentions, [l, b]), { atol: ATTN, label: `attentions[${l}][${b}]` });
       }
       assertClose(out.hiddenStates[nLayer], fixtureSlice(fx.expected.last_hidden_state, [b]), { atol: HIDDEN, label: 'last_hidden_state' });
     });
@@ -48,7 +48,7 @@ describe('BERT forward vs HF transformers: bert_tiny', () => {
     for (let l = 0; l < nLayer; l++) {
       for (let h = 0; h < H; h++) {
         const expected = fixtureSlice(fx.expected.attentions, [l, 0, h]);
-        const got = result.attentions.subarray((l * H + h) * T * T, (l * H + h + 1) * T * T);
+        const got = result.attentions!.subarray((l * H + h) * T * T, (l * H + h + 1) * T * T);
         assertClose(got, expected.data, { atol: ATTN, label: `layer ${l} head ${h}` });
         for (let i = 0; i < T; i++) for (const j of [6, 7]) assert.equal(got[i * T + j], 0, `padded key ${j} in row ${i}`);
         const { q, k, allowed } = result.headInputs(l, h);
@@ -59,7 +59,7 @@ describe('BERT forward vs HF transformers: bert_tiny', () => {
     // Without padding there is no mask to report.
     const unpadded = await model.forward(idTokens(batch[1]));
     assert.equal(unpadded.headInputs(0, 0).allowed, undefined);
-    assertClose(unpadded.attentions.subarray(0, H * T * T), fixtureSlice(fx.expected.attentions, [0, 1]).data, { atol: ATTN, label: 'layer 0, element 1' });
+    assertClose(unpadded.attentions!.subarray(0, H * T * T), fixtureSlice(fx.expected.attentions, [0, 1]).data, { atol: ATTN, label: 'layer 0, element 1' });
   });
 
   it('reads BertFor…-style names (bert. prefix, heads beside it) and gamma/beta LayerNorm names', async () => {
@@ -69,7 +69,7 @@ describe('BERT forward vs HF transformers: bert_tiny', () => {
     const model = loadModel(renamed, { fileName: 'pytorch_model.bin', configJson });
     assert.match(model.info.detail, /names prefixed 'bert\.'/);
     const result = await model.forward(idTokens(batch[0]), { attentionMask: masks[0] });
-    assertClose(result.attentions.subarray(0, H * T * T), fixtureSlice(fx.expected.attentions, [0, 0]).data, { atol: ATTN, label: 'layer 0' });
+    assertClose(result.attentions!.subarray(0, H * T * T), fixtureSlice(fx.expected.attentions, [0, 0]).data, { atol: ATTN, label: 'layer 0' });
   });
 
   it('without a tokenizer.json it says that only ids work; with one it uses it', async () => {

@@ -20,7 +20,7 @@ for (const set of ['gpt2_tiny', 'gpt2_hf_init'] as const) {
       const out = await gpt2Forward(checkpoint, ids, { logits: true });
       assertClose(out.embeddings, fixtureSlice(fx.expected.embeddings, [0]), { atol: HIDDEN, label: 'embeddings' });
       for (let l = 0; l < nLayer; l++) {
-        assertClose(out.layers[l].probs, fixtureSlice(fx.expected.attentions, [l, 0]), { atol: ATTN, label: `attentions[${l}]` });
+        assertClose(out.layers[l].probs!, fixtureSlice(fx.expected.attentions, [l, 0]), { atol: ATTN, label: `attentions[${l}]` });
         assertClose(out.attnOutputs[l], fixtureSlice(fx.expected.attn_outputs, [l, 0]), { atol: HIDDEN, label: `attn_outputs[${l}]` });
         assertClose(out.blockOutputs[l], fixtureSlice(fx.expected.block_outputs, [l, 0]), { atol: HIDDEN, label: `block_outputs[${l}]` });
       }
@@ -42,7 +42,7 @@ for (const set of ['gpt2_tiny', 'gpt2_hf_init'] as const) {
       assert.deepEqual(model.tokenizer, { kind: 'gpt2' });
       const result = await model.forward(idTokens(ids));
       const expected = toFloat(fx.expected.attentions); // (nLayer, 1, H, T, T): the same order as (nLayer, H, T, T)
-      assertClose(result.attentions, expected.data, { atol: ATTN, label: 'attentions' });
+      assertClose(result.attentions!, expected.data, { atol: ATTN, label: 'attentions' });
     });
   });
 }
@@ -78,7 +78,7 @@ describe('GPT-2 model details', () => {
     const model = loadModel(prefixed, { fileName: 'pytorch_model.bin', configJson });
     assert.match(model.info.detail, /names prefixed 'transformer\.'/);
     const result = await model.forward(idTokens(ids));
-    assertClose(result.attentions, toFloat(fx.expected.attentions).data, { atol: ATTN, label: 'attentions' });
+    assertClose(result.attentions!, toFloat(fx.expected.attentions).data, { atol: ATTN, label: 'attentions' });
     const checkpoint = readGpt2(prefixed, 'transformer.', parseConfigJson(configJson), 'pytorch_model.bin');
     assert.ok(checkpoint.weights.lmHead, 'lm_head.weight is picked up');
     const out = await gpt2Forward(checkpoint, ids, { logits: true });
@@ -103,7 +103,7 @@ describe('GPT-2 model details', () => {
     for (let l = 0; l < 2; l++) {
       for (let h = 0; h < 2; h++) {
         for (let i = 0; i < T; i++) {
-          const row = result.attentions.subarray(((l * 2 + h) * T + i) * T, ((l * 2 + h) * T + i + 1) * T);
+          const row = result.attentions!.subarray(((l * 2 + h) * T + i) * T, ((l * 2 + h) * T + i + 1) * T);
           assert.equal(row[2], 0, `key 2 is padding (layer ${l} head ${h} row ${i})`);
           for (let j = i + 1; j < T; j++) assert.equal(row[j], 0);
           const sum = row.reduce((s, x) => s + x, 0);

@@ -1,9 +1,10 @@
 // What arrives from the host, made dependable: typed arrays in any serialised form, NaN restored where JSON
-// turned it into null, one head sliced out of a run, causal runs recognised, and a bounded head cache.
+// turned it into null, one head sliced out of a run, the run's causal flag, whole and block-averaged head
+// answers checked against the run, and a bounded head cache.
 // Runs come from the real InspectSession with seeded weights.
 import { strict as assert } from 'node:assert';
 import { InspectSession } from '../../../src/models/session';
-import { HeadCache, headFromRun, looksCausal, normaliseAttention, normaliseRun, normaliseTrace, thumbnailOf, toF32 } from '../../../webview/data';
+import { HeadCache, headFromRun, normaliseAttention, normaliseRun, normaliseTrace, thumbnailOf, toF32 } from '../../../webview/data';
 
 async function seededRun(causal: boolean, text = 'the cat sat on the mat because it was tired') {
   const session = new InspectSession();
@@ -35,13 +36,36 @@ describe('webview data', () => {
     assert.throws(() => normaliseRun({ ...run, seqLen: T + 1 }), /tokens but seqLen/);
     assert.throws(() => normaliseRun({ ...run, attentions: new Float32Array(3) }), /run.attentions holds 3 values/);
     assert.throws(() => normaliseRun({ ...run, thumbnails: { size: 0, data: new Float32Array() } }), /thumbnails.size/);
-    assert.throws(() => normaliseAttention({ data: new Float32Array(4), seqLen: 3 }, 3), /holds 4 values, expected 3²/);
+    const whole = { data: new Float32Array(4), seqLen: 3, rowStart: 0, rowEnd: 3, rows: 3, cols: 3, block: 1 };
+    assert.throws(() => normaliseAttention(whole, 3), /holds 4 values, expected 3²/);
   });
 
-  it('recognises a causal run from its thumbnails', async () => {
-    assert.equal(looksCausal((await seededRun(true)).run), true);
-    assert.equal(looksCausal((await seededRun(false)).run), false);
-    assert.equal(looksCausal((await seededRun(true, 'one')).run), false, 'one token says nothing');
+  it('takes the causal flag from the run (and from the model for a run without one)', async () => {
+    assert.equal(normaliseRun((await seededRun(true)).run).causal, true);
+    assert.equal(normaliseRun((await seededRun(false)).run).causal, false);
+    assert.equal(normaliseRun((await seededRun(true, 'one')).run).causal, true, 'one token is still a causal run');
+    const { run } = await seededRun(false);
+    const old = { ...run, causal: undefined as unknown as boolean };
+    assert.equal(normaliseRun(old).causal, false);
+    assert.equal(normaliseRun({ ...old, model: { ...run.model, causal: true } }).causal, true);
+  });
+
+  it('reads whole, partial and block-averaged head answers and refuses ones that do not fit the run', async () => {
+    const { session, run } = await seededRun(false, Array.from({ length: 23 }, (_, i) => `w${i}`).join(' '));
+    const T = run.seqLen;
+    const whole = normaliseAttention(session.attention({ runId: run.runId, layer: 0, head: 1 }), T);
+    assert.deepEqual([whole.rows, whole.cols, whole.block, whole.rowStart, whole.rowEnd], [T, T, 1, 0, T]);
+    const rows = normaliseAttention(session.attention({ runId: run.runId, layer: 0, head: 1, rowStart: 5, rowEnd: 9 }), T);
+    assert.deepEqual([rows.rows, rows.cols, rows.rowStart], [4, T, 5]);
+    assert.deepEqual(Array.from(rows.values), Array.from(whole.values.subarray(5 * T, 9 * T)));
+    const blocks = normaliseAttention(session.attention({ runId: run.runId, layer: 0, head: 1, downsample: 5 }), T);
+    assert.deepEqual([blocks.rows, blocks.cols, blocks.block], [5, 5, 5], '23 tokens in blocks of ceil(23 / 5) = 5');
+    const raw = session.attention({ runId: run.runId, layer: 0, head: 1, downsample: 5 });
+    assert.throws(() => normaliseAttention({ ...raw, rows: 4 }, T), /attention is 4×5, expected 5×5/);
+    assert.throws(() => normaliseAttention({ ...raw, data: new Float32Array(24) }, T), /holds 24 values, expected 5×5/);
+    assert.throws(() => normaliseAttention({ ...raw, rowEnd: T + 1 }, T), /does not fit 23 tokens/);
+    assert.throws(() => normaliseAttention({ ...raw, block: 0 }, T), /does not fit/);
+    assert.throws(() => normaliseAttention({ ...raw, rowStart: -1 }, T), /rowStart must be a non-negative integer/);
   });
 
   it('restores NaN in a trace that went through JSON, keeping the tensors', async () => {

@@ -1,0 +1,148 @@
+// One attention layer over all heads, two ways, and one head's weights on demand:
+//   materialised  softmax(scale·q·kᵀ + mask) as (H, T, T), then ·v  (scaledDotProductAttention; exact
+//                 with the PyTorch fixtures, used while the weights are small)
+//   tiled         flashAttention per head: the output without the (T, T) weights (long inputs)
+//   rows          attentionRows for query rows [r0, r1) of one head: (r1 − r0, T), recomputed from q, k
+// The mask stays in O(T) form (MaskSpec) on the tiled and rows paths: a causal mask goes to the engine as
+// isCausal, padded keys as a (1, T) mask broadcast over the rows, and the two together as (R, T) masks
+// built one block of rows at a time.
+import {
+  type BoolTensor,
+  type Tensor,
+  type TensorLike,
+  attentionRows,
+  boolTensor,
+  flashAttention,
+  narrow,
+  scaledDotProductAttention,
+  select,
+} from '../engine';
+import type { ForwardOptions, MaskSpec } from './types';
+import { MATERIALISED_ATTENTION_BYTES } from './types';
+
+/** Query rows per block when causal and padding masks are combined on the tiled path. */
+const MASK_BLOCK_ROWS = 256;
+
+/** The O(T) mask of causal and padding choices; throws when the padding mask's length is not T. */
+export function maskSpec(T: number, { causal, attentionMask }: Pick<ForwardOptions, 'causal' | 'attentionMask'>): MaskSpec {
+  if (attentionMask && attentionMask.length !== T) {
+    throw new Error(`attention mask has ${attentionMask.length} entries but there are ${T} tokens`);
+  }
+  const spec: MaskSpec = { causal: !!causal };
+  if (attentionMask) spec.keyPadding = Uint8Array.from(attentionMask, (m) => (m !== 0 ? 1 : 0));
+  return spec;
+}
+
+/** Whether the spec masks anything. */
+export function hasMask(spec: MaskSpec): boolean {
+  return spec.causal || spec.keyPadding !== undefined;
+}
+
+/**
+ * SDPA-convention rows [r0, r1) of the (T, T) mask (True = may attend): (r1 − r0, T), or undefined when
+ * the spec masks nothing.
+ */
+export function allowedRows(spec: MaskSpec, T: number, r0: number, r1: number): Uint8Array | undefined {
+  if (!hasMask(spec)) return undefined;
+  const R = r1 - r0;
+  const data = new Uint8Array(R * T);
+  const pad = spec.keyPadding;
+  for (let r = 0; r < R; r++) {
+    const i = r0 + r;
+    const end = spec.causal ? Math.min(T, i + 1) : T; // keys j ≤ i under the causal mask
+    const row = r * T;
+    if (pad) for (let j = 0; j < end; j++) data[row + j] = pad[j];
+    else data.fill(1, row, row + end);
+  }
+  return data;
+}
+
+/** The whole (T, T) mask as a BoolTensor, or undefined for none (the materialised path's attnMask). */
+export function allowedMatrix(spec: MaskSpec, T: number): BoolTensor | undefined {
+  const data = allowedRows(spec, T, 0, T);
+  return data && boolTensor(data, [T, T]);
+}
+
+/** Whether a run keeps every weight: nLayer·nHead·T²·4 bytes within the limit. */
+export function shouldMaterialise(nLayer: number, nHead: number, T: number, limitBytes = MATERIALISED_ATTENTION_BYTES): boolean {
+  return nLayer * nHead * T * T * 4 <= limitBytes;
+}
+
+export interface LayerAttentionOutput {
+  /** (H, T, hd): the weighted values of every head (absent when not asked for). */
+  context?: Tensor;
+  /** (H, T, T): the probabilities, on the materialised path only. */
+  probs?: Tensor;
+}
+
+export interface AttendOptions {
+  mask: MaskSpec;
+  scale: number;
+  /** Keep the (H, T, T) probabilities (scaledDotProductAttention) or run tiled (flashAttention). */
+  materialise: boolean;
+  /** Whether the caller uses the weighted values (a single-layer model showing weights does not). */
+  needContext: boolean;
+  /** Awaited between heads on the tiled path. */
+  checkpoint?: () => Promise<void>;
+}
+
+/**
+ * softmax(scale · q·kᵀ + mask)·v for every head: q, k, v (H, T, hd). Materialised: exactly
+ * scaledDotProductAttention with the (T, T) mask. Tiled: flashAttention head by head, nothing (T, T).
+ */
+export async function attendLayer(q: Tensor, k: Tensor, v: Tensor, opts: AttendOptions): Promise<LayerAttentionOutput> {
+  const [H, T, hd] = q.shape;
+  if (opts.materialise) {
+    const allowed = allowedMatrix(opts.mask, T);
+    const { out, probs } = scaledDotProductAttention(q, k, v, allowed ? { attnMask: allowed, scale: opts.scale } : { scale: opts.scale }); // (H, T, hd), (H, T, T)
+    return { context: out, probs };
+  }
+  if (!opts.needContext) return {};
+  const context = new Float32Array(H * T * hd); // (H, T, hd)
+  for (let h = 0; h < H; h++) {
+    await opts.checkpoint?.();
+    const qh = select(q, 0, h); // (T, hd) views
+    const kh = select(k, 0, h);
+    const vh = select(v, 0, h);
+    const base = h * T * hd;
+    const { causal, keyPadding } = opts.mask;
+    if (causal && keyPadding) {
+      // Both masks: (R, T) blocks of the mask for R query rows at a time.
+      for (let r0 = 0; r0 < T; r0 += MASK_BLOCK_ROWS) {
+        const r1 = Math.min(T, r0 + MASK_BLOCK_ROWS);
+        const attnMask = boolTensor(allowedRows(opts.mask, T, r0, r1)!, [r1 - r0, T]);
+        const { out } = flashAttention(narrow(qh, 0, r0, r1 - r0), kh, vh, { attnMask, scale: opts.scale }); // (R, hd)
+        context.set(out.data, base + r0 * hd);
+      }
+    } else {
+      const { out } = flashAttention(qh, kh, vh, { ...singleMaskOptions(opts.mask, T), scale: opts.scale }); // (T, hd)
+      context.set(out.data, base);
+    }
+  }
+  return { context: { data: context, shape: [H, T, hd] } };
+}
+
+/** The engine options for a causal-only or padding-only mask (no (T, T) matrix). */
+function singleMaskOptions(mask: MaskSpec, T: number): { isCausal?: boolean; attnMask?: BoolTensor } {
+  if (mask.causal) return { isCausal: true };
+  if (mask.keyPadding) return { attnMask: boolTensor(mask.keyPadding, [1, T]) }; // broadcast over the rows
+  return {};
+}
+
+/**
+ * The probabilities of query rows [r0, r1) of one head: q, k (T, hd) (views are fine) → (r1 − r0, T),
+ * the model's mask and scale applied; a row that sees no key is 0 (SDPA's safe softmax).
+ */
+export function headRows(q: TensorLike, k: TensorLike, mask: MaskSpec, scale: number, r0: number, r1: number): Float32Array {
+  const T = q.shape[0];
+  const R = r1 - r0;
+  if (mask.causal && mask.keyPadding) {
+    const attnMask = boolTensor(allowedRows(mask, T, r0, r1)!, [R, T]);
+    return attentionRows(narrow(q, 0, r0, R), k, { rows: range(0, R), attnMask, scale }).data;
+  }
+  return attentionRows(q, k, { rows: range(r0, r1), ...singleMaskOptions(mask, T), scale }).data;
+}
+
+function range(start: number, end: number): number[] {
+  return Array.from({ length: end - start }, (_, i) => start + i);
+}
