@@ -48,10 +48,12 @@ describe('kernels: registry', () => {
     }
   });
 
-  it('every test runs on the kernel ATTN_KERNEL names (test/unit/kernels-setup.ts; ts when unset)', () => {
+  it('every test runs on the kernel ATTN_KERNEL and ATTN_THREADS name (test/unit/kernels-setup.ts; ts when unset)', () => {
     const requested = process.env.ATTN_KERNEL || 'ts';
     const expected = requested === 'auto' ? availableKernels()[0] : requested;
     assert.equal(getKernel().name, expected);
+    const threads = expected === 'wasm-simd' ? Number(process.env.ATTN_THREADS || 1) : 1;
+    assert.equal(getKernel().threads ?? 1, threads);
   });
 
   it('rejects an unknown preference, naming the accepted ones', async () => {

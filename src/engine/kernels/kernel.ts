@@ -51,6 +51,11 @@ export interface SoftmaxRowsArgs {
 export interface Kernel {
   readonly name: KernelName;
   /**
+   * Threads the kernel computes on (1 when absent). The WebAssembly SIMD kernel started with two threads
+   * reports 2, and 1 once its helper thread is gone; its results are the same bit for bit either way.
+   */
+  readonly threads?: number;
+  /**
    * C = alpha·A·op(B) + beta·C with IEEE semantics (NaN and ±Inf in A or B reach exactly the elements of C they
    * contribute to; 0·Inf is NaN). Throws an Error naming the argument for a view outside its array.
    */

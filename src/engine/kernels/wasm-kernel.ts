@@ -1,25 +1,21 @@
 // WebAssembly SIMD kernel: the module assembled from ./wasm/simd-kernel.wat does the arithmetic (packing,
-// 4x8 register-tiled micro-kernels, softmax rows); this file owns its memory and the cache blocking loops.
+// 4x8 register-tiled micro-kernels, softmax rows); this file owns its memory and stages the operands, and
+// ./staged-gemm.ts runs the cache blocking loops.
 //
 // A gemm call copies its operands into the module's memory (row by row, TypedArray.set = memcpy), multiplies
 // them there block by block, and copies C back out. Copies are O(mk + kn + mn) against the O(mnk) product
 // (about 1-4% of a 512x768x768 product; bench/kernels.ts measures them). The memory grows as needed and is
 // kept for the next call; a product whose operands would need more than 64 MiB is split.
+//
+// The two-thread kernel (./parallel-kernel.ts) is this class on a shared memory, overriding the hooks that
+// run a staged product or a staged block of softmax rows.
 import type { GemmArgs, Kernel, SoftmaxRowsArgs } from './kernel';
 import { checkGemmArgs, checkSoftmaxRowsArgs } from './check-args';
-import { decodeBase64 } from './base64';
-import { simdKernelBase64 } from './generated/simd-kernel-wasm';
+import { BLOCKING, MR, NR, simdKernelBytes, wasmSimdSupported, wasmSimdUnavailable, type SimdFunctions } from './simd-module';
+import { multiplyStaged, scratchRegion, SCRATCH_BYTES, stagedGemmLayout, type StagedGemm } from './staged-gemm';
 
-/** Register tile of the micro-kernel (fixed by simd-kernel.wat): rows of A per panel, columns of B per panel. */
-const MR = 4;
-const NR = 8;
-
-/**
- * Cache blocking. A B panel (KC x 8 floats, 8 KiB) stays in L1 while the A block (MC x KC, 128 KiB) streams
- * from L2; the packed B block (KC x NC, 1 MiB) is reused by every A block. MC is a multiple of MR, NC of NR.
- * (Measured on a Zen 3 EPYC: KC 128..256 and MC 64..128 are within noise of each other; KC 384+ is slower.)
- */
-export const BLOCKING = { kc: 256, mc: 128, nc: 1024 } as const;
+export { BLOCKING } from './simd-module';
+export { simdKernelBytes, wasmSimdSupported, wasmSimdUnavailable } from './simd-module';
 
 /**
  * From this many columns of C on, each block of A is packed in 4-row panels first (a pass over A that the
@@ -43,66 +39,18 @@ export interface WasmSimdKernelOptions {
 /** Rows per softmax call (the rows are staged in the module's memory). */
 const SOFTMAX_STAGED_FLOATS = 1 << 20;
 
-interface SimdExports {
-  memory: WebAssembly.Memory;
-  packA(src: number, lda: number, mc: number, kc: number, dst: number): void;
-  packB(src: number, ldb: number, kc: number, nc: number, dst: number): void;
-  packBT(src: number, ldb: number, kc: number, nc: number, dst: number): void;
-  macro(
-    mc: number, nc: number, kc: number, a: number, lda: number, packedA: number, pb: number,
-    c: number, ldc: number, alpha: number, accumulate: number,
-  ): void;
-  softmaxRows(x: number, rows: number, cols: number, ld: number, maskedNaN: number): void;
-  expInto(x: number, count: number): void;
-}
-
-let moduleBytes: Uint8Array<ArrayBuffer> | undefined;
-
-/** The assembled SIMD module. */
-export function simdKernelBytes(): Uint8Array<ArrayBuffer> {
-  moduleBytes ??= decodeBase64(simdKernelBase64);
-  return moduleBytes;
-}
-
-/** True when this JavaScript engine's WebAssembly accepts the SIMD module. */
-export function wasmSimdSupported(): boolean {
-  try {
-    return typeof WebAssembly === 'object' && WebAssembly.validate(simdKernelBytes());
-  } catch {
-    return false;
-  }
-}
-
-/** The Error for a JavaScript engine without WebAssembly SIMD. */
-export function wasmSimdUnavailable(): Error {
-  return new Error(
-    "kernel 'wasm-simd' is not available: this JavaScript engine does not support WebAssembly SIMD " +
-      '(WebAssembly.validate rejected the kernel module); use the setting value "auto" or "ts"',
-  );
-}
-
 /** Instantiates the SIMD module; rejects with a clear Error where WebAssembly SIMD is unavailable. */
 export async function createWasmSimdKernel(options: WasmSimdKernelOptions = {}): Promise<WasmSimdKernel> {
   if (!wasmSimdSupported()) throw wasmSimdUnavailable();
   const { instance } = await WebAssembly.instantiate(simdKernelBytes());
-  return new WasmSimdKernel(instance.exports as unknown as SimdExports, options);
+  const exports = instance.exports as unknown as SimdFunctions & { memory: WebAssembly.Memory };
+  return new WasmSimdKernel(exports, exports.memory, options);
 }
 
 const roundUp = (x: number, multiple: number): number => Math.ceil(x / multiple) * multiple;
-/** Byte offsets are kept 64-byte aligned (one cache line). */
-const align64 = (bytes: number): number => roundUp(bytes, 64);
-
-/**
- * Leading dimension of the staged C for nPad columns. When rows would be a multiple of 1 KiB apart, the
- * micro-kernel's column strips of tiles (one row every 1 KiB) would all map to a few cache sets; 8 extra
- * floats (32 bytes) per row spread them over all sets.
- */
-function stagedLd(nPad: number): number {
-  return nPad % 256 === 0 ? nPad + 8 : nPad;
-}
 
 /** Copies a rows x cols block between row-major views (memcpy per row, or one memcpy when both are dense). */
-function copyRows(
+export function copyRows(
   src: Float32Array,
   srcOff: number,
   srcLd: number,
@@ -132,29 +80,50 @@ function copyRows(
   }
 }
 
+/** A block of softmax rows staged at byte 0 of the module's memory, rows colsPad floats apart. */
+export interface StagedSoftmax {
+  /** Index of the block's first row in the caller's view. */
+  r0: number;
+  rows: number;
+  /** Row length in floats, a multiple of 4, padded past the real columns with -inf. */
+  colsPad: number;
+  maskedNaN: 0 | 1;
+}
+
 export class WasmSimdKernel implements Kernel {
   readonly name = 'wasm-simd' as const;
-  private view: Float32Array;
+  protected view: Float32Array;
   private readonly maxStagedFloats: number;
   private readonly packAMinN: number;
 
+  /**
+   * @param wasm the module's functions; @param wasmMemory the memory they work on;
+   * @param scratchRegions packing buffers to reserve at the start of the memory (one per thread).
+   */
   constructor(
-    private readonly wasm: SimdExports,
+    protected readonly wasm: SimdFunctions,
+    protected readonly wasmMemory: WebAssembly.Memory,
     options: WasmSimdKernelOptions = {},
+    private readonly scratchRegions = 1,
   ) {
-    this.view = new Float32Array(wasm.memory.buffer);
+    this.view = new Float32Array(wasmMemory.buffer);
     this.maxStagedFloats = options.maxStagedFloats ?? MAX_STAGED_FLOATS;
     this.packAMinN = options.packAMinN ?? PACK_A_MIN_N;
   }
 
+  /** Threads this kernel computes on. */
+  get threads(): number {
+    return 1;
+  }
+
   /** Bytes of linear memory the module holds now. */
   get memoryBytes(): number {
-    return this.wasm.memory.buffer.byteLength;
+    return this.wasmMemory.buffer.byteLength;
   }
 
   /** A float view of the module's memory holding at least `bytes` bytes (grows the memory if needed). */
-  private memory(bytes: number): Float32Array {
-    const memory = this.wasm.memory;
+  protected memory(bytes: number): Float32Array {
+    const memory = this.wasmMemory;
     const have = memory.buffer.byteLength;
     if (have < bytes) {
       try {
@@ -174,7 +143,8 @@ export class WasmSimdKernel implements Kernel {
     this.gemmChecked(args);
   };
 
-  private gemmChecked(args: GemmArgs): void {
+  /** A product whose arguments have been checked: staged (split first when too big), multiplied, copied out. */
+  protected gemmChecked(args: GemmArgs): void {
     const { m, n, k, transB } = args;
     const beta = args.beta ?? 0;
     if (m === 0 || n === 0) return;
@@ -189,15 +159,10 @@ export class WasmSimdKernel implements Kernel {
       this.gemmSplit(args);
       return;
     }
-    const { kc: KC, mc: MC, nc: NC } = BLOCKING;
-    // memory layout (bytes): packed B block | packed A block | A (mPad x k) | B (k x n) | C (mPad x ldcW)
-    const pb = 0;
-    const pa = align64(pb + NC * KC * 4);
-    const aAt = align64(pa + MC * KC * 4);
-    const bAt = align64(aAt + mPad * k * 4);
-    const cAt = align64(bAt + k * n * 4);
-    const ldcW = stagedLd(nPad);
-    const mem = this.memory(cAt + mPad * ldcW * 4);
+    const { kc: KC } = BLOCKING;
+    const layout = stagedGemmLayout(m, n, k, this.scratchRegions * SCRATCH_BYTES);
+    const { aAt, bAt, cAt, ldc: ldcW } = layout;
+    const mem = this.memory(layout.end);
 
     // A, and B when transB, are staged k-block by k-block: for each block of KC columns, all rows of that block,
     // kc floats apart, so a block of A the micro-kernel reads (and a block of B to pack) is one contiguous range.
@@ -217,31 +182,22 @@ export class WasmSimdKernel implements Kernel {
       if (ldcW > n) for (let i = 0; i < m; i++) mem.fill(0, cAt / 4 + i * ldcW + n, cAt / 4 + (i + 1) * ldcW);
       mem.fill(0, cAt / 4 + m * ldcW, cAt / 4 + mPad * ldcW);
     }
+    const staged: StagedGemm = {
+      m, n, k, transB, alpha: args.alpha ?? 1, accumulate: beta === 1, packA: n >= this.packAMinN,
+      aAt, bAt, cAt, mPad, ldc: ldcW,
+    };
+    this.multiplyAndCopyOut(args, staged);
+  }
 
-    const alpha = args.alpha ?? 1;
-    const packA = n >= this.packAMinN;
-    const w = this.wasm;
-    for (let jc = 0; jc < n; jc += NC) {
-      const nc = Math.min(NC, n - jc);
-      for (let pc = 0; pc < k; pc += KC) {
-        const kc = Math.min(KC, k - pc);
-        if (transB) w.packBT(bAt + 4 * (pc * n + jc * kc), kc, kc, nc, pb);
-        else w.packB(bAt + 4 * (pc * n + jc), n, kc, nc, pb);
-        const accumulate = beta === 1 || pc > 0 ? 1 : 0;
-        for (let ic = 0; ic < m; ic += MC) {
-          const mc = Math.min(MC, m - ic);
-          const aBlock = aAt + 4 * (pc * mPad + ic * kc);
-          const cBlock = cAt + 4 * (ic * ldcW + jc);
-          if (packA) {
-            w.packA(aBlock, kc, mc, kc, pa);
-            w.macro(mc, nc, kc, pa, kc, 1, pb, cBlock, ldcW, alpha, accumulate);
-          } else {
-            w.macro(mc, nc, kc, aBlock, kc, 0, pb, cBlock, ldcW, alpha, accumulate);
-          }
-        }
-      }
-    }
-    copyRows(this.view, cAt / 4, ldcW, args.c, args.cOff, args.ldc, m, n);
+  /** Multiplies a staged product and copies all of C out to args.c (the two-thread kernel splits the work). */
+  protected multiplyAndCopyOut(args: GemmArgs, g: StagedGemm): void {
+    multiplyStaged(this.wasm, g, scratchRegion(0), 0, g.m, 0, g.n);
+    this.copyOut(args, g, 0, g.m, 0, g.n);
+  }
+
+  /** Copies C[i0:i1, j0:j1] of a staged product out to args.c. */
+  protected copyOut(args: GemmArgs, g: StagedGemm, i0: number, i1: number, j0: number, j1: number): void {
+    copyRows(this.view, g.cAt / 4 + i0 * g.ldc + j0, g.ldc, args.c, args.cOff + i0 * args.ldc + j0, args.ldc, i1 - i0, j1 - j0);
   }
 
   /**
@@ -282,22 +238,43 @@ export class WasmSimdKernel implements Kernel {
 
   readonly softmaxRows = (args: SoftmaxRowsArgs): void => {
     checkSoftmaxRowsArgs(args);
-    const { x, off, rows, cols, ld } = args;
+    this.softmaxChecked(args);
+  };
+
+  /** Softmax rows whose arguments have been checked: staged chunk by chunk, computed, copied back. */
+  protected softmaxChecked(args: SoftmaxRowsArgs): void {
+    const { rows, cols } = args;
     if (rows === 0 || cols === 0) return;
     const maskedNaN = args.fullyMasked === 'nan' ? 1 : 0;
     // rows are staged 4-float aligned, padded with -inf (which changes neither a row's max nor its sum)
     const colsPad = roundUp(cols, 4);
     const chunk = Math.max(1, Math.floor(SOFTMAX_STAGED_FLOATS / colsPad));
-    const mem = this.memory(Math.min(chunk, rows) * colsPad * 4);
     for (let r0 = 0; r0 < rows; r0 += chunk) {
-      const nr = Math.min(chunk, rows - r0);
-      copyRows(x, off + r0 * ld, ld, mem, 0, colsPad, nr, cols);
-      // (again for every chunk: the module overwrites the padding with the row's results)
-      if (colsPad > cols) for (let r = 0; r < nr; r++) mem.fill(-Infinity, r * colsPad + cols, (r + 1) * colsPad);
-      this.wasm.softmaxRows(0, nr, colsPad, colsPad, maskedNaN);
-      copyRows(mem, 0, colsPad, x, off + r0 * ld, ld, nr, cols);
+      this.softmaxBlock(args, { r0, rows: Math.min(chunk, rows - r0), colsPad, maskedNaN });
     }
-  };
+  }
+
+  /** Stages one block of rows at byte 0, computes it and copies it back. */
+  protected softmaxBlock(args: SoftmaxRowsArgs, s: StagedSoftmax): void {
+    const { x, off, cols, ld } = args;
+    const { r0, rows: nr, colsPad } = s;
+    const mem = this.memory(nr * colsPad * 4);
+    copyRows(x, off + r0 * ld, ld, mem, 0, colsPad, nr, cols);
+    // (again for every block: the module overwrites the padding with the row's results)
+    if (colsPad > cols) for (let r = 0; r < nr; r++) mem.fill(-Infinity, r * colsPad + cols, (r + 1) * colsPad);
+    this.softmaxAndCopyOut(args, s);
+  }
+
+  /** Computes a staged block of softmax rows and copies it back (the two-thread kernel splits the rows). */
+  protected softmaxAndCopyOut(args: SoftmaxRowsArgs, s: StagedSoftmax): void {
+    this.wasm.softmaxRows(0, s.rows, s.colsPad, s.colsPad, s.maskedNaN);
+    this.copySoftmaxOut(args, s, 0, s.rows);
+  }
+
+  /** Copies rows from..to of a staged softmax block back into args.x. */
+  protected copySoftmaxOut(args: SoftmaxRowsArgs, s: StagedSoftmax, from: number, to: number): void {
+    copyRows(this.view, from * s.colsPad, s.colsPad, args.x, args.off + (s.r0 + from) * args.ld, args.ld, to - from, args.cols);
+  }
 
   /** e^x by the module's polynomial, for each x <= 0 (for tests of its accuracy against Math.exp). */
   expPolynomial(x: Float32Array): Float32Array {

@@ -20,6 +20,12 @@
 ;; Plain 128-bit SIMD only (no relaxed SIMD, so results do not depend on the machine): f32x4.mul then
 ;; f32x4.add, which on current x86 cores (two multiply and two add pipes) issues as fast as a fused
 ;; multiply-add would.
+;;
+;; Two modules are assembled from this text (scripts/build-wasm.mjs reads the `variant` line below): this one,
+;; which owns its memory (the single-thread kernel), and simd-kernel-shared, which imports a shared memory
+;; (threads proposal) so that two threads run these functions on the same staged operands
+;; (../parallel-kernel.ts). Nothing else differs; results are the same bit for bit.
+;; variant simd-kernel-shared: (memory (export "memory") 1) => (import "env" "memory" (memory 1 16384 shared))
 (module
   (memory (export "memory") 1)
 

@@ -1,0 +1,156 @@
+// The blocked matrix product over operands already staged in the SIMD module's memory, for any rectangle of C.
+// The engine thread runs it for the whole of C (single thread) or for its part of C, and the helper thread
+// (./parallel-helper.ts) for the other part, on the same shared memory, each with its own packing scratch.
+//
+// Memory layout (bytes): scratch region 0 | scratch region 1 (two threads) | A | B | C, where a scratch
+// region is a packed B block (KC x NC floats) and a packed A block (MC x KC floats).
+//
+// Every element of C gets the same arithmetic whichever rectangle it is computed in: the same k blocks in the
+// same order, each summed in a register from zero (f32x4 lanes are independent), scaled by alpha and added to
+// C. Splitting C along rows or columns therefore gives results identical bit for bit to the whole product.
+import { BLOCKING, MR, NR, type SimdFunctions } from './simd-module';
+
+const roundUp = (x: number, multiple: number): number => Math.ceil(x / multiple) * multiple;
+/** Byte offsets are kept 64-byte aligned (one cache line). */
+export const align64 = (bytes: number): number => roundUp(bytes, 64);
+
+/** Byte addresses of one thread's packing buffers. */
+export interface Scratch {
+  /** Packed B block: KC x NC floats. */
+  pb: number;
+  /** Packed A block: MC x KC floats. */
+  pa: number;
+}
+
+const PACKED_B_BYTES = align64(BLOCKING.nc * BLOCKING.kc * 4);
+const PACKED_A_BYTES = align64(BLOCKING.mc * BLOCKING.kc * 4);
+/** Bytes of one scratch region. */
+export const SCRATCH_BYTES = PACKED_B_BYTES + PACKED_A_BYTES;
+
+/** The scratch region of thread `t` (0 = the engine thread, 1 = the helper). */
+export function scratchRegion(t: number): Scratch {
+  const pb = t * SCRATCH_BYTES;
+  return { pb, pa: pb + PACKED_B_BYTES };
+}
+
+/** A product staged in the module's memory (byte addresses), ready to multiply. */
+export interface StagedGemm {
+  m: number;
+  n: number;
+  k: number;
+  transB: boolean;
+  alpha: number;
+  /** Add to the staged C (beta = 1) instead of overwriting it. */
+  accumulate: boolean;
+  /** Pack each block of A in 4-row panels first (else the micro-kernel reads the staged rows in place). */
+  packA: boolean;
+  /** A, k-block by k-block: block pc holds rows 0..mPad-1 of columns pc..pc+kc, kc floats apart, at aAt + 4*pc*mPad. */
+  aAt: number;
+  /** B: [k, n] row-major, or (transB) k-block by k-block like A, block pc = rows 0..n-1, kc floats apart. */
+  bAt: number;
+  /** C: mPad rows of ldc floats (ldc >= n rounded up to NR). */
+  cAt: number;
+  mPad: number;
+  ldc: number;
+}
+
+/**
+ * Leading dimension of the staged C for nPad columns. When rows would be a multiple of 1 KiB apart, the
+ * micro-kernel's column strips of tiles (one row every 1 KiB) would all map to a few cache sets; 8 extra
+ * floats (32 bytes) per row spread them over all sets.
+ */
+function stagedLd(nPad: number): number {
+  return nPad % 256 === 0 ? nPad + 8 : nPad;
+}
+
+/** Where A, B and C of an m x n x k product go, after `base` bytes of scratch; `end` = bytes needed. */
+export function stagedGemmLayout(
+  m: number,
+  n: number,
+  k: number,
+  base: number,
+): { aAt: number; bAt: number; cAt: number; mPad: number; ldc: number; end: number } {
+  const mPad = roundUp(m, MR);
+  const ldc = stagedLd(roundUp(n, NR));
+  const aAt = align64(base);
+  const bAt = align64(aAt + mPad * k * 4);
+  const cAt = align64(bAt + k * n * 4);
+  return { aAt, bAt, cAt, mPad, ldc, end: cAt + mPad * ldc * 4 };
+}
+
+/**
+ * C[i0:i1, j0:j1] of the staged product, packing into `scratch`. i0 must be a multiple of MR and j0 of NR
+ * (so that two threads computing neighbouring rectangles never write the same tile of C).
+ */
+export function multiplyStaged(
+  w: SimdFunctions,
+  g: StagedGemm,
+  scratch: Scratch,
+  i0: number,
+  i1: number,
+  j0: number,
+  j1: number,
+): void {
+  const { kc: KC, mc: MC, nc: NC } = BLOCKING;
+  const { n, k, transB, mPad, alpha } = g;
+  const { pa, pb } = scratch;
+  for (let jc = j0; jc < j1; jc += NC) {
+    const nc = Math.min(NC, j1 - jc);
+    for (let pc = 0; pc < k; pc += KC) {
+      const kc = Math.min(KC, k - pc);
+      if (transB) w.packBT(g.bAt + 4 * (pc * n + jc * kc), kc, kc, nc, pb);
+      else w.packB(g.bAt + 4 * (pc * n + jc), n, kc, nc, pb);
+      const accumulate = g.accumulate || pc > 0 ? 1 : 0;
+      for (let ic = i0; ic < i1; ic += MC) {
+        const mc = Math.min(MC, i1 - ic);
+        const aBlock = g.aAt + 4 * (pc * mPad + ic * kc);
+        const cBlock = g.cAt + 4 * (ic * g.ldc + jc);
+        if (g.packA) {
+          w.packA(aBlock, kc, mc, kc, pa);
+          w.macro(mc, nc, kc, pa, kc, 1, pb, cBlock, g.ldc, alpha, accumulate);
+        } else {
+          w.macro(mc, nc, kc, aBlock, kc, 0, pb, cBlock, g.ldc, alpha, accumulate);
+        }
+      }
+    }
+  }
+}
+
+/** A rectangle of C: rows i0..i1, columns j0..j1. */
+export interface Part {
+  i0: number;
+  i1: number;
+  j0: number;
+  j1: number;
+}
+
+/**
+ * Splits C in two for two threads, along the longer side (rows when m >= n): each thread then packs only its
+ * own columns of B (split by columns; every thread reads all of A) or its own rows of A (split by rows; every
+ * thread packs all of B). Null when C is too narrow to split (under two tiles along both sides).
+ * The first part is the engine thread's, the second the helper's.
+ */
+export function splitInTwo(m: number, n: number): [Part, Part] | null {
+  if (m >= n && m >= 2 * MR) {
+    const cut = roundUp(Math.ceil(m / 2), MR);
+    return [
+      { i0: 0, i1: cut, j0: 0, j1: n },
+      { i0: cut, i1: m, j0: 0, j1: n },
+    ];
+  }
+  if (n >= 2 * NR) {
+    const cut = roundUp(Math.ceil(n / 2), NR);
+    return [
+      { i0: 0, i1: m, j0: 0, j1: cut },
+      { i0: 0, i1: m, j0: cut, j1: n },
+    ];
+  }
+  if (m >= 2 * MR) {
+    const cut = roundUp(Math.ceil(m / 2), MR);
+    return [
+      { i0: 0, i1: cut, j0: 0, j1: n },
+      { i0: cut, i1: m, j0: 0, j1: n },
+    ];
+  }
+  return null;
+}
