@@ -7,6 +7,7 @@ import { join, relative, resolve, sep } from 'node:path';
 import { createLinter, isRuleCode, type ExtendedLinter, type LintOptions } from '../lint';
 import { formatJson, formatSarif, formatText, ruleDocsBase, type FileFinding } from './lint-format';
 import type { CliIO } from './io';
+import { canUseWorkers, lintFilesParallel, threadCount } from './lint-pool';
 
 export const LINT_USAGE = `Usage: attention-inspector lint [--format text|json|sarif] [--select CODES] [--ignore CODES] PATH...
 
@@ -218,8 +219,14 @@ export async function lintMain(args: readonly string[], io: CliIO): Promise<numb
     }
   }
   const internal: string[] = [];
-  const linter = await createLinter(readGrammar(), { onInternalError: (e) => internal.push(String(e)) });
-  const result = lintFiles(linter, files, parsed.options);
+  const threads = threadCount(files.length);
+  let result: LintRunResult;
+  if (threads > 1 && canUseWorkers()) {
+    result = await lintFilesParallel(files, parsed.options, threads);
+  } else {
+    const linter = await createLinter(readGrammar(), { onInternalError: (e) => internal.push(String(e)) });
+    result = lintFiles(linter, files, parsed.options);
+  }
   errors.push(...result.errors);
   for (const m of errors) io.stderr(`attention-inspector lint: ${m}\n`);
   for (const m of internal.slice(0, 5)) io.stderr(`attention-inspector lint: internal error (findings for that file skipped): ${m}\n`);

@@ -3,7 +3,9 @@
 // Adding a subcommand is one line in SUBCOMMANDS below: name, one-line summary and the function that runs it
 // with the arguments after the subcommand (resolving to the exit code).
 import { inspectMain } from './inspect';
+import { isMainThread, workerData } from 'node:worker_threads';
 import { lintMain } from './lint';
+import { runLintWorker } from './lint-pool';
 import { processIO, type CliIO } from './io';
 
 export interface Subcommand {
@@ -50,8 +52,11 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
   }
 }
 
-// Entry point when run as a program (node dist/cli.js, or tsx src/cli/main.ts).
-if (typeof require !== 'undefined' && require.main === module) {
+// Entry point when run as a program (node dist/cli.js, or tsx src/cli/main.ts); the same bundle is the lint
+// worker when started by the pool.
+if (!isMainThread && (workerData as { lintWorker?: boolean } | undefined)?.lintWorker) {
+  void runLintWorker();
+} else if (typeof require !== 'undefined' && require.main === module) {
   runCli(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;

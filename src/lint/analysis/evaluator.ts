@@ -39,6 +39,9 @@ const DEFAULT_ALIASES: Readonly<Record<string, string>> = {
   scipy: 'scipy',
 };
 
+/** Text without which a function body records no site. */
+const SITE_TEXT = /softmax|masked_fill|where|select|scaled_dot|dot_product|[\w)\]]\s*@\s*[\w(]|matmul|bmm|\bmm\(|dot\(|einsum|mask|causal|inf\b|1e\d|finfo|times|mul\(|div\(|Multi|Transformer|attn|attention/;
+
 const BUILTINS = new Set(['float', 'int', 'len', 'map', 'zip', 'list', 'tuple', 'sum', 'max', 'min', 'abs', 'range', 'isinstance', 'getattr', 'super', 'print', 'enumerate', 'dict', 'bool', 'str', 'round', 'pow', 'reversed', 'sorted', 'any', 'all', 'hasattr', 'type']);
 
 export class Evaluator {
@@ -80,9 +83,11 @@ export class Evaluator {
 
   /** Evaluates every scope (default contexts), then every call context discovered on the way. */
   run(deadline?: number): void {
+    const active = this.activeFunctions();
     for (const scope of this.sr.scopes) {
       if (scope.kind === 'comprehension' || scope.kind === 'lambda') continue;
       if (scope.node.skipped) continue;
+      if (scope.kind === 'function' && !active.has(scope)) continue;
       this.evaluateBody(this.defaultCtx(scope));
       if (deadline !== undefined && Date.now() > deadline) return;
     }
@@ -91,6 +96,31 @@ export class Evaluator {
       this.evaluateBody(ctx);
       if (deadline !== undefined && Date.now() > deadline) return;
     }
+  }
+
+  /**
+   * Functions worth evaluating on their own: those whose text can hold a site, and those that call them
+   * (callers create the call contexts the sites are judged in). Others are evaluated on demand only
+   * (an __init__ whose attributes a forward reads, a helper a forward calls).
+   */
+  private activeFunctions(): Set<Scope> {
+    const fns = this.sr.scopes.filter((s) => s.kind === 'function' && !s.node.skipped);
+    const text = new Map(fns.map((f) => [f, this.tree.source.slice(f.node.start, f.node.end)]));
+    const active = new Set(fns.filter((f) => SITE_TEXT.test(text.get(f)!)));
+    for (let round = 0; round < 3; round++) {
+      const names = [...new Set([...active].map((f) => f.name).filter((n) => /^[A-Za-z_]\w*$/.test(n) && n !== '__init__'))];
+      if (names.length === 0) break;
+      const calls = new RegExp(`\\b(${names.slice(0, 500).join('|')})\\s*\\(|\\bself\\.\\w+\\(`);
+      let added = false;
+      for (const f of fns) {
+        if (!active.has(f) && calls.test(text.get(f)!)) {
+          active.add(f);
+          added = true;
+        }
+      }
+      if (!added) break;
+    }
+    return active;
   }
 
   private evaluateBody(ctx: Ctx): void {

@@ -1,0 +1,93 @@
+// Linting many files on several cores: worker threads, each with its own parser, pull chunks of files from
+// a queue; results are merged back in file order so the output does not depend on timing.
+//
+// The worker is the CLI bundle itself (dist/cli.js) started with workerData { lintWorker: true }.
+import { availableParallelism } from 'node:os';
+import { Worker, parentPort, workerData } from 'node:worker_threads';
+import { createLinter, type LintOptions } from '../lint';
+import { lintFiles, readGrammar, type LintRunResult } from './lint';
+
+interface ChunkRequest {
+  id: number;
+  files: string[];
+}
+
+interface ChunkReply {
+  id: number;
+  result?: LintRunResult;
+  error?: string;
+}
+
+/** Threads to use: ATTENTION_INSPECTOR_THREADS, else the cores (at most 4). */
+export function threadCount(files: number): number {
+  const env = Number(process.env.ATTENTION_INSPECTOR_THREADS);
+  const wanted = Number.isInteger(env) && env > 0 ? env : Math.min(availableParallelism(), 4);
+  return Math.max(1, Math.min(wanted, Math.ceil(files / 8)));
+}
+
+/** Whether this process can start workers from its own script (only the bundled dist/cli.js can). */
+export function canUseWorkers(): boolean {
+  return typeof __filename === 'string' && __filename.endsWith('.js');
+}
+
+export async function lintFilesParallel(files: readonly string[], options: LintOptions, threads: number): Promise<LintRunResult> {
+  const chunkSize = Math.max(4, Math.ceil(files.length / (threads * 8)));
+  const chunks: string[][] = [];
+  for (let i = 0; i < files.length; i += chunkSize) chunks.push(files.slice(i, i + chunkSize));
+  const results: (LintRunResult | undefined)[] = new Array(chunks.length);
+  let next = 0;
+  const workers = Array.from({ length: threads }, () => new Worker(__filename, { workerData: { lintWorker: true, options } }));
+  try {
+    await Promise.all(
+      workers.map(
+        (w) =>
+          new Promise<void>((resolve, reject) => {
+            const send = (): void => {
+              if (next >= chunks.length) {
+                resolve();
+                return;
+              }
+              const id = next++;
+              w.postMessage({ id, files: chunks[id] } satisfies ChunkRequest);
+            };
+            w.on('message', (reply: ChunkReply) => {
+              if (reply.error !== undefined) return reject(new Error(reply.error));
+              results[reply.id] = reply.result;
+              send();
+            });
+            w.on('error', reject);
+            w.on('exit', (code) => {
+              if (next < chunks.length || code !== 0) reject(new Error(`lint worker exited with code ${code}`));
+            });
+            send();
+          }),
+      ),
+    );
+  } finally {
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+  const merged: LintRunResult = { findings: [], files: 0, lines: 0, errors: [] };
+  for (const r of results) {
+    if (!r) continue;
+    merged.findings.push(...r.findings);
+    merged.files += r.files;
+    merged.lines += r.lines;
+    merged.errors.push(...r.errors);
+  }
+  return merged;
+}
+
+/** Worker side: lint each chunk of files it is sent with one linter. */
+export async function runLintWorker(): Promise<void> {
+  const port = parentPort;
+  if (!port) return;
+  const options = (workerData as { options: LintOptions }).options;
+  const linter = await createLinter(readGrammar());
+  port.on('message', (req: ChunkRequest) => {
+    try {
+      port.postMessage({ id: req.id, result: lintFiles(linter, req.files, options) } satisfies ChunkReply);
+    } catch (e) {
+      port.postMessage({ id: req.id, error: e instanceof Error ? e.message : String(e) } satisfies ChunkReply);
+    }
+  });
+}
