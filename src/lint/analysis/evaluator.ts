@@ -18,6 +18,7 @@ import { callOperator, evalAttributeOf, evalBinary, evalComparison, evalSubscrip
 import { join, joinAll, NONE, number, tensor, UNKNOWN, withRank, type AValue, type AxisInfo } from './values';
 
 const MAX_CALL_DEPTH = 3;
+const MAX_EVAL_DEPTH = 250;
 const MAX_CONTEXTS_PER_SCOPE = 12;
 const MAX_CONTEXTS = 400;
 
@@ -174,16 +175,22 @@ export class Evaluator {
     if (hit) return hit;
     const key = `${ctx.id}:${node.id}`;
     if (this.inProgress.has(key)) return UNKNOWN;
+    // Machine-generated expressions nest thousands deep: past this depth the value is simply unknown.
+    if (this.depth > MAX_EVAL_DEPTH) return UNKNOWN;
     this.inProgress.add(key);
+    this.depth++;
     let v: AValue;
     try {
       v = this.evalNode(node, ctx);
     } finally {
+      this.depth--;
       this.inProgress.delete(key);
     }
     m.set(node.id, v);
     return v;
   }
+
+  private depth = 0;
 
   private evalNode(node: PyNode, ctx: Ctx): AValue {
     switch (node.type) {
