@@ -51,10 +51,15 @@ export function describeHeadCell(m: HeadMatrix, tokens: readonly string[], row: 
   const ks = cellSpan(col, m.block, 0, T);
   const range = (s: { start: number; end: number }) => `“${tokenLabel(tokens[s.start] ?? '', 12)}” … “${tokenLabel(tokens[s.end - 1] ?? '', 12)}”`;
   return [
-    t('Queries {0}–{1} → keys {2}–{3}', qs.start, qs.end - 1, ks.start, ks.end - 1),
+    t('Queries {0} → keys {1}', spanText(qs), spanText(ks)),
     `${range(qs)} → ${range(ks)}`,
     t('mean weight {0} over {1}×{2} weights', fmt(v), qs.end - qs.start, ks.end - ks.start),
   ];
+}
+
+/** A range of token indices as text: "8–11", or "19" for one token. */
+function spanText(s: { start: number; end: number }): string {
+  return s.end - s.start === 1 ? String(s.start) : `${s.start}–${s.end - 1}`;
 }
 
 /** The token a click on row `row` of the view points at (the first of its range). */

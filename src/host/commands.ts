@@ -11,8 +11,14 @@ import { withDeferredProgress } from './progress';
 
 /** The sentence Open Debugger starts with. */
 export const DEFAULT_EXAMPLE = 'The cat sat on the mat because it was tired.';
-/** The most tokens "Run anyway" allows (the maxTokens setting's own maximum). */
+/**
+ * The most tokens "Run anyway" allows (the maxTokens setting's own maximum). Memory stays bounded for long
+ * runs (the engine keeps q, k, v and computes weights on demand), so the seeded model and bare attention
+ * layers go this far; a checkpoint stops at its position table.
+ */
 const HARD_TOKEN_LIMIT = 16384;
+/** A run past the maxTokens setting may take minutes: only after this long is the worker treated as hung. */
+const LONG_RUN_TIMEOUT_MS = 30 * 60_000;
 const WEIGHT_FILTERS = { 'Model weights': ['safetensors', 'pt', 'pth', 'bin', 'npz', 'npy', 'json'] };
 
 /** Where an inspected text came from, to point back at it. */
@@ -149,23 +155,25 @@ export class InspectorCommands implements vscode.Disposable {
     const engine = this.getEngine();
     const settings = readSettings();
     const request: RunRequest = { text: inspection.text, maxTokens, causal: settings.causal };
+    const long = maxTokens > settings.maxTokens;
     let run: RunResult;
     try {
       run = await withDeferredProgress(vscode.l10n.t('Computing attention…'), 400, (token, report) =>
-        engine.request('run', request, { signal: token, onProgress: (f, m) => report(f, m) }),
+        engine.request('run', request, { signal: token, onProgress: (f, m) => report(f, m), ...(long ? { timeoutMs: LONG_RUN_TIMEOUT_MS } : {}) }),
       );
     } catch (e) {
       const err = e as Error;
       if (isCancelledError(err)) return;
-      if (err.name === TOO_MANY_TOKENS && maxTokens < HARD_TOKEN_LIMIT) {
+      const hardLimit = Math.min(HARD_TOKEN_LIMIT, engine.modelInfo?.maxPositions ?? HARD_TOKEN_LIMIT);
+      if (err.name === TOO_MANY_TOKENS && maxTokens < hardLimit) {
         const runAnyway = vscode.l10n.t('Run Anyway');
         const openSettings = vscode.l10n.t('Open Settings');
         const answer = await vscode.window.showWarningMessage(
-          vscode.l10n.t('The selection is long: {0}. Inspecting it may take a while and draws {1} weights per head.', err.message, '≈T²'),
+          vscode.l10n.t('The selection is long: {0}. Inspecting up to {1} tokens may take a while; the heads of a long run are shown as block averages.', err.message, hardLimit),
           runAnyway,
           openSettings,
         );
-        if (answer === runAnyway) await this.inspect(inspection, HARD_TOKEN_LIMIT);
+        if (answer === runAnyway) await this.inspect(inspection, hardLimit);
         else if (answer === openSettings) void vscode.commands.executeCommand('workbench.action.openSettings', 'attentionInspector.maxTokens');
         return;
       }

@@ -331,7 +331,7 @@ export const PANEL_STRING_KEYS = [
   "Score variance too high",
   "The scaled scores have variance {0} (raw q·k: {1} with d_k = {2}). q·k of unit-variance vectors has variance about d_k; only the 1/sqrt(d_k) scale brings it back near 1.",
   "Showing {0} tokens as {1}×{2} blocks: each cell is the mean of {3}×{3} weights.",
-  "Queries {0}–{1} → keys {2}–{3}",
+  "Queries {0} → keys {1}",
   "mean weight {0} over {1}×{2} weights",
   "The lines view draws a line for every weight: {0} tokens are too many for it (at most {1}). Use the heatmap.",
   "The step-through debugger shows at most {0} tokens; this run has {1}. Inspect a shorter selection to step through it.",

@@ -48,6 +48,23 @@ describe('parseFromWebview', () => {
     refused({ type: 'viewState', mode: 'debugger', focus: { layer: 0, head: -2 } }, /head is not an integer/);
   });
 
+  it('accepts head requests for rows and downsampled views of a long run, and refuses bad ones', () => {
+    const head = (extra: object) => ({ type: 'request', messageId: 2, request: { kind: 'attention', layer: 1, head: 0, ...extra } });
+    assert.deepEqual(parseFromWebview(head({ rowStart: 10, rowEnd: 20, downsample: 1024 })), {
+      type: 'request', messageId: 2, request: { kind: 'attention', layer: 1, head: 0, rowStart: 10, rowEnd: 20, downsample: 1024 },
+    });
+    assert.deepEqual((parseFromWebview(head({ downsample: 1 })) as { request: unknown }).request, { kind: 'attention', layer: 1, head: 0, downsample: 1 });
+    assert.deepEqual((parseFromWebview(head({ rowEnd: 5 })) as { request: unknown }).request, { kind: 'attention', layer: 1, head: 0, rowEnd: 5 });
+    refused(head({ rowStart: 5, rowEnd: 5 }), /request.rowStart must be below request.rowEnd/);
+    refused(head({ rowStart: -1 }), /request.rowStart is not an integer/);
+    refused(head({ rowEnd: 0 }), /request.rowEnd is not an integer in \[1, /);
+    refused(head({ rowEnd: 2 ** 30 }), /request.rowEnd is not an integer/);
+    refused(head({ downsample: 0 }), /request.downsample is not an integer in \[1, 4096\]/);
+    refused(head({ downsample: 4097 }), /request.downsample is not an integer/);
+    refused(head({ downsample: 1.5 }), /request.downsample is not an integer/);
+    refused(head({ downsample: '8' }), /request.downsample is not an integer/);
+  });
+
   it('refuses export names that are paths, and unknown formats', () => {
     for (const name of ['../evil.csv', 'a/b.csv', 'a\\b.csv', '..', '.', '/etc/passwd', 'C:\\x.png']) refused({ type: 'export', format: 'csv', suggestedName: name, content: '' }, /plain file name/);
     refused({ type: 'export', format: 'exe', suggestedName: 'a', content: '' }, /format must be one of/);
