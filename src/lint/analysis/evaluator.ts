@@ -360,6 +360,25 @@ export class Evaluator {
     return undefined;
   }
 
+  /** A dataclass-style field declared in the class body (`mask: torch.Tensor`): its annotation's type. */
+  classField(cls: ClassInfo, name: string): AValue | undefined {
+    const body = childByField(cls.node, 'body');
+    if (!body) return undefined;
+    for (const stmt of body.children) {
+      if (stmt.type !== 'expression_statement') continue;
+      const a = firstNamedChild(stmt);
+      if (!a || a.type !== 'assignment') continue;
+      const left = childByField(a, 'left');
+      const type = childByField(a, 'type');
+      if (!left || !type || text(this.tree, left) !== name) continue;
+      const t = text(this.tree, type);
+      if (/Tensor|ndarray|Array/.test(t)) return /Optional|None/.test(t) ? tensor({ maybeNone: true }) : tensor();
+      if (/^(int|float)$/.test(t)) return number();
+      return undefined;
+    }
+    return undefined;
+  }
+
   classAttrDefs(cls: ClassInfo, name: string, seen = new Set<ClassInfo>()): Def[] {
     if (seen.has(cls)) return [];
     seen.add(cls);

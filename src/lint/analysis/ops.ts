@@ -262,6 +262,10 @@ function scaleTensor(ev: Evaluator, t: AValue, factor: AValue, factorNode: PyNod
     const op = scaleOp(ev, factor, factorNode, opNode, divide, on);
     ev.facts.scale.push({ ctx, op, target: t });
     out = addOp(t, op);
+  } else if (t.kind === 'tensor' && !t.mask && !t.attn) {
+    // `q, k, v = qkv[0] * self.scale, qkv[1], qkv[2]`: scaled before it is named. Keep the op (it may become
+    // q or k) without reporting it as a site.
+    out = addOp(t, scaleOp(ev, factor, factorNode, opNode, divide, 'query'));
   }
   if (out.mask && (out.mask.additive || factor.num === 1)) return out;
   if (out.mask) {
@@ -812,6 +816,8 @@ export function evalAttributeOf(ev: Evaluator, obj: AValue, attr: string, node: 
   if (obj.kind === 'object') {
     const a = ev.attributeOfObject(obj, attr);
     if (a) return a;
+    const field = obj.object ? ev.classField(obj.object.cls, attr) : undefined;
+    if (field) return field;
     const dim = dimOfName(attr);
     if (dim) return number({ dimPow: { dim: { ...dim, text: `self.${attr}` }, power: 1 } });
     if (isScaleName(attr)) return number({ scaleName: `self.${attr}` });

@@ -87,7 +87,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         const maskGiven = site.maskNode && site.mask && site.mask.kind !== 'none' && unparen(site.maskNode).type !== 'none';
         // A flag (not a literal True) only counts when the mask is certainly there and the code never resets the
         // flag to False itself (x-transformers: `if exists(mask) and causal: ...; causal = False`).
-        const flagOk = causal === 'true' || (!site.mask?.maybeNone && !resetToFalse(site));
+        const flagOk = causal === 'true' || (site.mask?.kind === 'tensor' && !site.mask.maybeNone && !resetToFalse(site));
         if (maskGiven && flagOk) {
           reported.add(site.node.id);
           const flag = causal === 'true' ? 'is_causal=True' : `is_causal=${ctx.text(site.causalNode.type === 'keyword_argument' ? site.causalNode.children.find((c) => c.field === 'value')! : site.causalNode)} (True on some calls)`;
