@@ -686,6 +686,7 @@ function indexTensor(ev: Evaluator, v: AValue, subs: PyNode[]): AValue {
     const u = unparen(s);
     if (u.type === 'slice') return 'keep';
     if (u.type === 'none') return 'new';
+    if (u.type === 'attribute' && /^(tf|np|jnp|numpy|tensorflow|torch)\.newaxis$/.test(ev.text(u))) return 'new';
     if (u.type === 'ellipsis') return 'ellipsis';
     if (intLiteral(ev.tree, u) !== undefined) return 'drop';
     return 'unknown';
@@ -2240,6 +2241,18 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
     return creation(ev, c, last, c.args.positional);
   }
   if (matches(/^(torch|numpy|jax\.numpy|tensorflow)\.(arange|range)$/, qname)) return tensor({ ndim: 1, axes: [{ label: 'seq' }], index: { axis: -1, offset: 0 } });
+  if (qname === 'flax.linen.make_attention_mask' || qname === 'flax.linen.attention.make_attention_mask') {
+    // pairwise AND of query-side and key-side validity flags: True = may attend, if the inputs mean "valid".
+    const qm = val(ev, c, c.args.positional[0]);
+    const km = val(ev, c, c.args.positional[1]);
+    if (qm.mask?.polarity && km.mask?.polarity === qm.mask.polarity) {
+      return tensor({ dtype: 'bool', mask: { polarity: qm.mask.polarity, dtype: 'bool', padding: true, padAxes: [-1, -2], why: `\`${ev.text(c.node).slice(0, 50)}\` (built from ${qm.mask.why})` } });
+    }
+    return tensor({ dtype: 'bool' });
+  }
+  if (qname === 'flax.linen.make_causal_mask' || qname === 'flax.linen.attention.make_causal_mask') {
+    return tensor({ dtype: 'bool', mask: triMask({ region: 'lower', k: 0 }, 'bool', `\`${ev.text(c.node).slice(0, 50)}\``) });
+  }
   if (qname === 'tensorflow.linalg.band_part' || qname === 'tensorflow.matrix_band_part') {
     return bandPart(ev, c, val(ev, c, c.args.positional[0]), c.args.positional[1] ?? arg(c, 'num_lower'), c.args.positional[2] ?? arg(c, 'num_upper'));
   }
