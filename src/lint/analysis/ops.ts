@@ -388,7 +388,7 @@ function divide(ev: Evaluator, lv: AValue, rv: AValue, _l: PyNode | undefined, r
       }
       for (const pm of lv.attn.postMask ?? []) ev.facts.postMaskRenormalised.add(pm.id);
       const axis = typeof rv.reduced.axis === 'number' ? negAxis(rv.reduced.axis, lv.ndim) : undefined;
-      return { ...lv, attn: { ...lv.attn, postMask: undefined, renormAxis: axis, softmax: lv.attn.softmax ? { site: lv.attn.softmax.site, axis } : undefined } };
+      return { ...lv, attn: { ...lv.attn, postMask: undefined, renormAxis: axis, softmax: lv.attn.softmax ? { ...lv.attn.softmax, axis } : undefined } };
     }
     if (of === lv || (of.role && of.role === lv.role)) return { ...lv, normalized: true };
   }
@@ -777,7 +777,7 @@ function remapFacts(out: Mutable<AValue>, v: AValue, mapNeg: (axis: number) => n
   if (v.attn) {
     const a: Mutable<AttnInfo> = { ...v.attn };
     if (a.keyAxis !== undefined) a.keyAxis = mapNeg(a.keyAxis);
-    if (a.softmax) a.softmax = { site: a.softmax.site, axis: a.softmax.axis !== undefined ? mapNeg(a.softmax.axis) : undefined };
+    if (a.softmax) a.softmax = { ...a.softmax, axis: a.softmax.axis !== undefined ? mapNeg(a.softmax.axis) : undefined };
     if (a.renormAxis !== undefined) a.renormAxis = mapNeg(a.renormAxis);
     out.attn = a;
   }
@@ -958,7 +958,7 @@ function transposeValue(ev: Evaluator, t0: AValue, a: number | undefined, b: num
   if (a < 0 && b < 0) return swapUnknownRank(t, a, b);
   // Positive dims on an unknown rank: only leading axes are known to move.
   const out = mutable(t);
-  if (t.attn) out.attn = { ...t.attn, keyAxis: undefined, softmax: t.attn.softmax ? { site: t.attn.softmax.site } : undefined };
+  if (t.attn) out.attn = { ...t.attn, keyAxis: undefined, softmax: t.attn.softmax ? { ...t.attn.softmax, axis: undefined } : undefined };
   if (t.mask) {
     const m = { ...t.mask };
     delete (m as Mutable<MaskInfo>).tri;
@@ -1048,7 +1048,7 @@ function reshapeValue(ev: Evaluator, c: Call, t0: AValue, sizeNodes: PyNode[]): 
   if (t.attn) {
     const a: Mutable<AttnInfo> = { ...t.attn };
     if (!(lastSameAsBefore && a.keyAxis === -1)) delete a.keyAxis;
-    if (a.softmax) a.softmax = { site: a.softmax.site, axis: lastSameAsBefore && a.softmax.axis === -1 ? -1 : undefined };
+    if (a.softmax) a.softmax = { ...a.softmax, axis: lastSameAsBefore && a.softmax.axis === -1 ? -1 : undefined };
     if (a.renormAxis !== -1 || !lastSameAsBefore) delete a.renormAxis;
     out.attn = a;
   }
@@ -1075,7 +1075,7 @@ function stripRank(t: AValue): AValue {
   delete out.ndim;
   delete out.axes;
   delete out.featLast;
-  if (out.attn) out.attn = { ...out.attn, keyAxis: undefined, softmax: out.attn.softmax ? { site: out.attn.softmax.site } : undefined };
+  if (out.attn) out.attn = { ...out.attn, keyAxis: undefined, softmax: out.attn.softmax ? { ...out.attn.softmax, axis: undefined } : undefined };
   return out;
 }
 
@@ -1354,9 +1354,9 @@ function softmax(
   const out = mutable(t);
   delete out.mask;
   if (t.attn && t.attn.stage === 'scores') {
-    out.attn = { ...t.attn, stage: 'weights', softmax: { site: c.node, axis } };
+    out.attn = { ...t.attn, stage: 'weights', softmax: { site: c.node, axis, ctxId: c.ctx.id } };
   } else if (!t.attn) {
-    out.attn = { stage: 'weights', formedAt: c.node, softmax: { site: c.node, axis } };
+    out.attn = { stage: 'weights', formedAt: c.node, softmax: { site: c.node, axis, ctxId: c.ctx.id } };
   }
   ev.facts.softmax.push({
     node: c.node,
@@ -1380,7 +1380,10 @@ function softmax(
 function handSoftmax(ev: Evaluator, num: AValue, den: AValue, node: PyNode, ctx: Ctx): AValue {
   const red = den.reduced!;
   const scores = num.expOfScores!;
-  const api: SoftmaxApi = { display: 'exp(x) / exp(x).sum(...)', dimParam: 'axis', dimPos: 1, defaultDim: 'all', framework: 'user' };
+  // Inside a helper called from elsewhere, name the helper as the caller wrote it.
+  const calleeText = ctx.callSite ? childByField(ctx.callSite, 'function') : undefined;
+  const display = calleeText ? `${ev.text(calleeText)}() (exp / sum)` : 'exp(x) / exp(x).sum(...)';
+  const api: SoftmaxApi = { display, dimParam: 'axis', dimPos: 1, defaultDim: 'all', framework: 'user' };
   // If the axis came from a parameter of a helper called from elsewhere, point at the call site.
   let dimNode = red.axisNode;
   let dimValueNode = red.axisValueNode;

@@ -109,6 +109,8 @@ export type PathOp = ScaleOp | MaskOp | OpaqueOp;
 
 export interface SoftmaxRef {
   readonly site: PyNode;
+  /** The evaluation context the softmax ran in (a helper's softmax differs per caller). */
+  readonly ctxId?: number;
   /** Negative index, in this tensor, of the axis softmax normalised (undefined if unknown). */
   readonly axis?: number;
 }

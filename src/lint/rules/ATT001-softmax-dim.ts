@@ -48,7 +48,7 @@ out = weights @ v`,
     const judge = (site: SoftmaxSite): Verdict | undefined => {
       const input = site.input;
       const attnEvidence = hasRoles(input);
-      const consumers = consumersOf(ev, site.node).filter((c) => c.site.ctx.id === site.ctx.id || c.site.ctx.scope !== site.ctx.scope);
+      const consumers = consumersOf(ev, site.node).filter((c) => c.softmaxCtxId === undefined || c.softmaxCtxId === site.ctx.id);
       const renorm = wasRenormalised(ev, site.node);
       const nd = normalisedDim(site);
       // A softmax over an axis of length 1 always returns 1.0: wrong whatever the code computes.
@@ -122,7 +122,7 @@ out = weights @ v`,
       const dimText = site.dimNode ? ctx.text(site.dimNode) : site.dim === 'all' ? 'no axis' : 'no dim';
       const message =
         site.dim === 'implicit' || site.dim === 'all'
-          ? `${site.display} is applied to the attention scores ${describeInput(ctx, site)} with ${dimText}: ${v.why}. Pass dim=-1 (the key axis).`
+          ? `${site.display} is applied to ${describeInput(ctx, site)} with ${dimText}: ${v.why}. Pass ${site.framework === 'torch' ? 'dim' : 'axis'}=${v.keyAxis ?? -1} (the key axis).`
           : `${site.display} normalises ${describeInput(ctx, site)} over ${dimText}, which is not the key axis: ${v.why}. Each query's weights must sum to 1 over the keys.`;
       ctx.report({ node: where, message, fix: fixFor(v) });
     }
@@ -144,8 +144,8 @@ out = weights @ v`,
 };
 
 function describeInput(ctx: RuleContext, site: SoftmaxSite): string {
-  if (site.inputNode) return quote(ctx.text(site.inputNode), 40);
+  if (site.inputNode) return `the attention scores ${quote(ctx.text(site.inputNode), 40)}`;
   const a = site.input.attn;
-  if (a?.queryText && a.keyText) return `the scores of ${quote(a.queryText, 30)} and ${quote(a.keyText, 30)}`;
-  return 'the scores';
+  if (a?.queryText && a.keyText) return `the attention scores of ${quote(a.queryText, 30)} and ${quote(a.keyText, 30)}`;
+  return 'the attention scores';
 }

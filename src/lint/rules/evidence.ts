@@ -15,6 +15,8 @@ export interface Consumer {
   contracted?: number;
   /** The other operand is the values (v, value, context, ...), so this is the attention's ·V step. */
   withValues: boolean;
+  /** The context of the softmax whose output this consumes. */
+  softmaxCtxId?: number;
 }
 
 /** Matmul/einsum sites that consume the weights produced by a softmax site (attention weights · V, or other mixing). */
@@ -26,8 +28,8 @@ export function consumersOf(ev: Evaluator, softmaxNode: PyNode): Consumer[] {
     return v.role === undefined && (isContextName(name) || /val|values?$|^v_|feat|encoder|memory|hidden|states?$|^x$|inputs?$|emb/i.test(name));
   };
   for (const m of ev.facts.consumersOf(softmaxNode)) {
-    if (m.a.attn?.stage === 'weights' && m.a.attn.softmax?.site === softmaxNode) out.push({ site: m, normalised: m.a.attn.softmax.axis, contracted: m.contractA, withValues: valueLike(m.b, m.bNode) });
-    else if (m.b.attn?.stage === 'weights' && m.b.attn.softmax?.site === softmaxNode) out.push({ site: m, normalised: m.b.attn.softmax.axis, contracted: m.contractB, withValues: valueLike(m.a, m.aNode) });
+    if (m.a.attn?.stage === 'weights' && m.a.attn.softmax?.site === softmaxNode) out.push({ site: m, normalised: m.a.attn.softmax.axis, contracted: m.contractA, withValues: valueLike(m.b, m.bNode), softmaxCtxId: m.a.attn.softmax.ctxId });
+    else if (m.b.attn?.stage === 'weights' && m.b.attn.softmax?.site === softmaxNode) out.push({ site: m, normalised: m.b.attn.softmax.axis, contracted: m.contractB, withValues: valueLike(m.a, m.aNode), softmaxCtxId: m.b.attn.softmax.ctxId });
   }
   return out;
 }
