@@ -1,20 +1,27 @@
 // Multi-head attention forward in the engine worker, against NumPy in the same run.
-//   npx tsx bench/attention.ts [--kernels ts,wasm-simd] [--lengths 128,512,2048] [--reps 5] [--long 8192]
-// For each kernel and length: median ms of nn.MultiheadAttention's forward (12 heads, d_k 64, causal,
-// need_weights=False) computed in a worker thread, GFLOP/s, the main thread's worst event-loop stall while
-// the worker computes (what the extension host would feel), and the process's peak RSS. Each
-// configuration runs in a fresh child process so peak memory is its own. The long row runs the tiled
-// (flash) path, outputs only, to show memory stays bounded.
+//   npx tsx bench/attention.ts [--kernels ts,wasm-simd:1,wasm-simd:2] [--lengths 128,512,2048] [--reps 5] [--long 8192]
+// A kernel is `name` or `name:threads` (wasm-simd:2 = the two-thread kernel: the engine worker plus its
+// kernel helper thread, as the extension runs it). For each kernel and length: median ms of
+// nn.MultiheadAttention's forward (12 heads, d_k 64, causal, need_weights=False) computed in a worker thread,
+// GFLOP/s, NumPy's median for the same forward measured just before (both cores), the ratio, the main
+// thread's worst event-loop stall while the worker computes (what the extension host would feel), and the
+// process's peak RSS. Each configuration runs in a fresh child process so peak memory is its own. The ts rows
+// are the previous pure-TS figures. The long row runs the tiled (flash) path, outputs only, to show memory
+// stays bounded.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { loadavg } from 'node:os';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import * as engine from '../src/engine';
+import { spawnKernelHelper } from '../src/worker/kernel-helper';
 
 const E = 768;
 const H = 12;
 
 interface ChildResult {
   kernel: string;
+  /** Threads the kernel really ran on. */
+  threads: number;
   L: number;
   mode: 'mha' | 'flash';
   medianMs: number;
@@ -40,8 +47,8 @@ function median(xs: number[]): number {
 
 // ---------------------------------------------------------------- worker: the computation itself
 async function workerMain(): Promise<void> {
-  const { kernel, L, mode } = workerData as { kernel: 'ts' | 'wasm-simd'; L: number; mode: 'mha' | 'flash' };
-  await engine.initKernels(kernel);
+  const { kernel, threads, L, mode } = workerData as { kernel: 'ts' | 'wasm-simd'; threads: number; L: number; mode: 'mha' | 'flash' };
+  const active = await engine.initKernels(kernel, { threads, spawnHelper: spawnKernelHelper });
   let seed = 12345;
   const rand = (n: number, scale: number) => {
     const a = new Float32Array(n);
@@ -72,18 +79,19 @@ async function workerMain(): Promise<void> {
     const copy = out.data.slice(0, 16);
     parentPort!.postMessage({ rep: msg.rep, ms, sample: copy }, [copy.buffer]);
   });
-  parentPort!.postMessage({ ready: true });
+  parentPort!.postMessage({ ready: true, threads: active.threads ?? 1 });
 }
 
 // ---------------------------------------------------------------- child: one configuration, measured
 async function childMain(): Promise<void> {
   const kernel = arg('kernel', 'ts');
+  const threads = Number(arg('threads', '1'));
   const L = Number(arg('L', '512'));
   const mode = arg('mode', 'mha') as 'mha' | 'flash';
   const reps = Number(arg('reps', '5'));
-  const worker = new Worker(__filename, { workerData: { kernel, L, mode }, execArgv: ['--require', 'tsx/cjs'] });
-  await new Promise<void>((resolve, reject) => {
-    worker.once('message', () => resolve());
+  const worker = new Worker(__filename, { workerData: { kernel, threads, L, mode }, execArgv: ['--require', 'tsx/cjs'] });
+  const ranOn = await new Promise<number>((resolve, reject) => {
+    worker.once('message', (m: { threads: number }) => resolve(m.threads));
     worker.once('error', reject);
   });
   // The main thread only waits, as the extension host does; its event-loop delay is the stall users feel.
@@ -102,6 +110,7 @@ async function childMain(): Promise<void> {
   await worker.terminate();
   const result: ChildResult = {
     kernel,
+    threads: ranOn,
     L,
     mode,
     medianMs: median(times),
@@ -158,8 +167,15 @@ function hasNumpy(): boolean {
   return spawnSync('python3', ['-c', 'import numpy'], { env: numpyEnv() }).status === 0;
 }
 
-function runChild(kernel: string, L: number, mode: 'mha' | 'flash', reps: number): ChildResult {
-  const out = execFileSync(process.execPath, ['--require', 'tsx/cjs', __filename, '--child', '--kernel', kernel, '--L', String(L), '--mode', mode, '--reps', String(reps)], {
+/** `wasm-simd:2` -> the kernel name and its thread count (1 when not given). */
+function parseKernel(spec: string): { kernel: string; threads: number } {
+  const [kernel, threads = '1'] = spec.split(':');
+  return { kernel, threads: Number(threads) };
+}
+
+function runChild(spec: string, L: number, mode: 'mha' | 'flash', reps: number): ChildResult {
+  const { kernel, threads } = parseKernel(spec);
+  const out = execFileSync(process.execPath, ['--require', 'tsx/cjs', __filename, '--child', '--kernel', kernel, '--threads', String(threads), '--L', String(L), '--mode', mode, '--reps', String(reps)], {
     encoding: 'utf8',
     maxBuffer: 1 << 20,
   });
@@ -167,30 +183,30 @@ function runChild(kernel: string, L: number, mode: 'mha' | 'flash', reps: number
 }
 
 function parentMain(): void {
-  const kernels = arg('kernels', 'ts,wasm-simd').split(',');
+  const kernels = arg('kernels', 'ts,wasm-simd:1,wasm-simd:2').split(',');
   const lengths = arg('lengths', '128,512,2048').split(',').map(Number);
   const reps = Number(arg('reps', '5'));
   const long = Number(arg('long', '8192'));
   const numpy = hasNumpy();
   const fmt = (x: number | undefined, d = 1) => (x === undefined || !Number.isFinite(x) ? '—' : x.toFixed(d));
   console.log(`Multi-head attention forward, ${H} heads, d_k ${E / H}, d_model ${E}, causal, need_weights=False; median of ${reps} (after 1 warm-up)`);
-  console.log(`NumPy: ${numpy ? 'same run, default BLAS threads, OPENBLAS_CORETYPE/L2_SIZE unset' : 'not available (python3 with numpy not found)'}`);
-  console.log(['kernel', 'L', 'median ms', 'GFLOP/s', 'NumPy ms', '× NumPy', 'worst host stall ms', 'peak RSS MiB'].join('\t'));
-  const numpyCache = new Map<number, number | undefined>();
+  console.log(`NumPy: ${numpy ? 'default BLAS threads (both cores), OPENBLAS_CORETYPE/L2_SIZE unset, measured right before each row' : 'not available (python3 with numpy not found)'}`);
+  console.log(`load average at start: ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ts rows: the previous pure-TS figures`);
+  console.log(['kernel', 'threads', 'L', 'median ms', 'min ms', 'GFLOP/s', 'NumPy ms', '× NumPy', 'worst host stall ms', 'peak RSS MiB'].join('\t'));
   for (const L of lengths) {
-    if (numpy) numpyCache.set(L, numpyMs(L, reps));
     for (const kernel of kernels) {
+      // NumPy right before each row, so both see about the same machine load
+      const np = numpy ? numpyMs(L, reps) : undefined;
       const r = runChild(kernel, L, 'mha', reps);
-      const np = numpyCache.get(L);
-      console.log([kernel, L, fmt(r.medianMs), fmt(flops(L) / r.medianMs / 1e6, 2), fmt(np), np ? fmt(r.medianMs / np, 2) : '—', fmt(r.stallMs, 1), fmt(r.peakRssMiB, 0)].join('\t'));
+      console.log([parseKernel(kernel).kernel, r.threads, L, fmt(r.medianMs), fmt(r.minMs), fmt(flops(L) / r.medianMs / 1e6, 2), fmt(np), np ? fmt(r.medianMs / np, 2) : '—', fmt(r.stallMs, 1), fmt(r.peakRssMiB, 0)].join('\t'));
     }
   }
   if (long > 0) {
     console.log(`\nTiled (online-softmax) path, outputs only, L=${long} (the L×L weights would be ${((H * long * long * 4) / 2 ** 20).toFixed(0)} MiB):`);
-    console.log(['kernel', 'L', 'median ms', 'GFLOP/s', 'worst host stall ms', 'peak RSS MiB'].join('\t'));
+    console.log(['kernel', 'threads', 'L', 'median ms', 'GFLOP/s', 'worst host stall ms', 'peak RSS MiB'].join('\t'));
     for (const kernel of kernels) {
       const r = runChild(kernel, long, 'flash', Math.max(1, Math.min(reps, 2)));
-      console.log([kernel, long, fmt(r.medianMs), fmt(flops(long) / r.medianMs / 1e6, 2), fmt(r.stallMs, 1), fmt(r.peakRssMiB, 0)].join('\t'));
+      console.log([parseKernel(kernel).kernel, r.threads, long, fmt(r.medianMs), fmt(flops(long) / r.medianMs / 1e6, 2), fmt(r.stallMs, 1), fmt(r.peakRssMiB, 0)].join('\t'));
     }
   }
 }

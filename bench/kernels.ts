@@ -1,14 +1,17 @@
 // Kernel benchmark: `npx tsx bench/kernels.ts [--quick]` (build first: `npm run build` generates the wasm module).
 //
-// Single-thread medians (and best) for the pure-TS and the WebAssembly SIMD kernel on the products attention
-// needs, the softmax row pass, and a kernel-only multi-head attention forward (L=512, 12 heads, d_model 768);
+// Medians (and best) for the pure-TS kernel, the WebAssembly SIMD kernel on one thread and on two (the engine
+// thread plus its kernel helper thread) on the products attention needs, the softmax row pass, and a
+// kernel-only multi-head attention forward (L=512, 12 heads, d_model 768); then where splitting starts to pay;
 // NumPy's times for the same work in the same run when `python3 -c 'import numpy'` works (OpenBLAS with
 // OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE removed from its environment, one thread and default threads).
 // The machine is shared: numbers are noisy, so compare within one run and look at "best" as well as medians.
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
-import { createWasmSimdKernel, tsKernel } from '../src/engine/kernels';
+import { createParallelWasmSimdKernel, createWasmSimdKernel, tsKernel } from '../src/engine/kernels';
 import type { Kernel } from '../src/engine/kernels';
+import { PARALLEL_MIN_MULADDS, PARALLEL_MIN_SOFTMAX_FLOATS } from '../src/engine/kernels/parallel-kernel';
+import { spawnKernelHelper } from '../src/worker/kernel-helper';
 
 const quick = process.argv.includes('--quick');
 
@@ -239,20 +242,52 @@ const fmtMs = (t: Timing): string => `${t.median.toFixed(2)} (${t.best.toFixed(2
 const gf = (f: number, ms: number): string => (f / ms / 1e6).toFixed(1);
 const pad = (s: string, n: number): string => s.padEnd(n);
 
+/**
+ * Where splitting pays: cube products s x s x s and blocks of softmax rows, each on the two-thread kernel
+ * forced to split (threshold 0) and on one thread, best of many runs (the hand-over cost is what matters).
+ */
+async function splitThresholds(single: Kernel): Promise<void> {
+  const forced = await createParallelWasmSimdKernel(spawnKernelHelper, { minParallelMulAdds: 0, minParallelSoftmaxFloats: 0 });
+  if (!forced) return;
+  console.log(`\nsplit threshold: best ms on one thread vs split in two (PARALLEL_MIN_MULADDS = 2^${Math.log2(PARALLEL_MIN_MULADDS)}, PARALLEL_MIN_SOFTMAX_FLOATS = 2^${Math.log2(PARALLEL_MIN_SOFTMAX_FLOATS)})`);
+  console.log(`${pad('product s x s x s', 26)}${pad('m·n·k', 12)}${pad('1 thread', 12)}${pad('split', 12)}split/1`);
+  for (const size of [24, 32, 48, 64, 80, 96, 128, 192]) {
+    const p: Product = { name: `${size}`, m: size, n: size, k: size, transB: false };
+    const one = timeProduct(single, p);
+    const two = timeProduct(forced, p);
+    console.log(`${pad(`s=${size}`, 26)}${pad(`2^${Math.log2(size ** 3).toFixed(1)}`, 12)}${pad(one.best.toFixed(3), 12)}${pad(two.best.toFixed(3), 12)}${(two.best / one.best).toFixed(2)}`);
+  }
+  console.log(`${pad('softmax rows x 512', 26)}${pad('floats', 12)}${pad('1 thread', 12)}${pad('split', 12)}split/1`);
+  for (const rows of [8, 16, 32, 64, 128, 256]) {
+    const [one, two] = [single, forced].map((kernel) => {
+      const src = random(rows * 512, 3).map((v) => v * 16);
+      const x = new Float32Array(rows * 512);
+      return measure(() => {
+        x.set(src);
+        kernel.softmaxRows({ x, off: 0, rows, cols: 512, ld: 512, fullyMasked: 'zero' });
+      });
+    });
+    console.log(`${pad(`rows=${rows}`, 26)}${pad(`2^${Math.log2(rows * 512)}`, 12)}${pad(one.best.toFixed(3), 12)}${pad(two.best.toFixed(3), 12)}${(two.best / one.best).toFixed(2)}`);
+  }
+  forced.dispose();
+}
+
 async function main(): Promise<void> {
   const wasm = await createWasmSimdKernel();
-  const kernels: Kernel[] = [tsKernel, wasm];
+  const two = await createParallelWasmSimdKernel(spawnKernelHelper);
+  if (!two) throw new Error('shared WebAssembly memory is not available: no two-thread kernel to measure');
+  const kernels: Kernel[] = [tsKernel, wasm, two];
   console.log(`kernels benchmark: ${cpus()[0]?.model ?? '?'} x${cpus().length}, Node ${process.version}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-  console.log('times: median ms (best ms); GF/s from the median (best); single thread unless stated\n');
+  console.log('times: median ms (best ms); GF/s from the median (best); "wasm" = one thread, "wasm-2t" = two threads\n');
   const numpy = await startNumpy();
   const np = typeof numpy === 'object' ? numpy : undefined;
   console.log(np ? `${np.version} (OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset), measured right after each row's kernels\n` : `NumPy: ${String(numpy)}\n`);
 
-  const header = [pad('product', 26), pad('ts ms', 18), pad('ts GF/s', 12), pad('wasm ms', 16), pad('wasm GF/s', 13), pad('numpy-1t ms', 16), pad('np GF/s', 13), pad('np-all ms', 16), 'wasm/np-1t', ' ts/np-1t'];
+  const header = [pad('product', 26), pad('ts ms', 18), pad('ts GF/s', 12), pad('wasm ms', 16), pad('wasm GF/s', 13), pad('wasm-2t ms', 16), pad('2t GF/s', 13), pad('numpy-1t ms', 16), pad('np GF/s', 13), pad('np-all ms', 16), pad('wasm/np-1t', 11), pad('2t/np-all', 10), ' ts/np-1t'];
   console.log(header.join(''));
   for (const p of products) {
     const f = flops(p);
-    const [t, w] = kernels.map((kernel) => timeProduct(kernel, p));
+    const [t, w, w2] = kernels.map((kernel) => timeProduct(kernel, p));
     const n1 = await np?.one.time({ kind: 'product', product: p });
     const nd = await np?.all.time({ kind: 'product', product: p });
     console.log(
@@ -262,34 +297,41 @@ async function main(): Promise<void> {
         pad(`${gf(f, t.median)} (${gf(f, t.best)})`, 12),
         pad(fmtMs(w), 16),
         pad(`${gf(f, w.median)} (${gf(f, w.best)})`, 13),
+        pad(fmtMs(w2), 16),
+        pad(`${gf(f, w2.median)} (${gf(f, w2.best)})`, 13),
         pad(n1 ? fmtMs(n1) : '-', 16),
         pad(n1 ? `${gf(f, n1.median)} (${gf(f, n1.best)})` : '-', 13),
         pad(nd ? fmtMs(nd) : '-', 16),
         pad(n1 ? `${(w.median / n1.median).toFixed(2)}x` : '-', 11),
+        pad(nd ? `${(w2.median / nd.median).toFixed(2)}x` : '-', 10),
         n1 ? `${(t.median / n1.median).toFixed(1)}x` : '-',
       ].join(''),
     );
   }
 
-  console.log(`\n${pad('softmax rows LxL', 26)}${pad('ts ms', 18)}${pad('wasm ms', 16)}${pad('numpy-1t ms', 16)}wasm/np-1t`);
+  console.log(`\n${pad('softmax rows LxL', 26)}${pad('ts ms', 18)}${pad('wasm ms', 16)}${pad('wasm-2t ms', 16)}${pad('numpy-1t ms', 16)}wasm/np-1t`);
   for (const L of softmaxSizes) {
-    const [t, w] = kernels.map((kernel) => timeSoftmax(kernel, L));
+    const [t, w, w2] = kernels.map((kernel) => timeSoftmax(kernel, L));
     const n1 = await np?.one.time({ kind: 'softmax', L });
-    console.log(`${pad(`L=${L}`, 26)}${pad(fmtMs(t), 18)}${pad(fmtMs(w), 16)}${pad(n1 ? fmtMs(n1) : '-', 16)}${n1 ? `${(w.median / n1.median).toFixed(2)}x` : '-'}`);
+    console.log(`${pad(`L=${L}`, 26)}${pad(fmtMs(t), 18)}${pad(fmtMs(w), 16)}${pad(fmtMs(w2), 16)}${pad(n1 ? fmtMs(n1) : '-', 16)}${n1 ? `${(w.median / n1.median).toFixed(2)}x` : '-'}`);
   }
 
-  const [mt, mw] = kernels.map((kernel) => timeMha(kernel));
+  const [mt, mw, mw2] = kernels.map((kernel) => timeMha(kernel));
   const m1 = await np?.one.time({ kind: 'mha' });
   const md = await np?.all.time({ kind: 'mha' });
   console.log('\nmulti-head attention forward from kernel calls only (L=512, 12 heads, d_model 768; 4 projections,');
   console.log('per head Q·Kᵀ, softmax, P·V; the engine adds its own work on top):');
-  console.log(`  ts ${fmtMs(mt)} ms   wasm-simd ${fmtMs(mw)} ms   numpy-1t ${m1 ? fmtMs(m1) : '-'} ms   numpy-all ${md ? fmtMs(md) : '-'} ms`);
+  console.log(`  ts ${fmtMs(mt)} ms   wasm-simd ${fmtMs(mw)} ms   wasm-simd-2t ${fmtMs(mw2)} ms   numpy-1t ${m1 ? fmtMs(m1) : '-'} ms   numpy-all ${md ? fmtMs(md) : '-'} ms`);
   if (m1) console.log(`  wasm-simd / numpy-1t = ${(mw.median / m1.median).toFixed(2)}x   ts / numpy-1t = ${(mt.median / m1.median).toFixed(1)}x`);
+  if (md) console.log(`  wasm-simd-2t / numpy-all = ${(mw2.median / md.median).toFixed(2)}x   wasm-simd-2t / wasm-simd = ${(mw2.median / mw.median).toFixed(2)}x`);
+  console.log(`  two-thread kernel: ${JSON.stringify(two.counters)}`);
 
   const big = products[0];
   const copies = timeCopies(big);
   const wBig = timeProduct(wasm, big);
   console.log(`\nwasm staging copies for ${big.name} (A, B in; C out, as TypedArray.set): ${fmtMs(copies)} ms = ${((100 * copies.median) / wBig.median).toFixed(1)}% of the product's median`);
+  await splitThresholds(wasm);
+  two.dispose();
   np?.one.close();
   np?.all.close();
 }

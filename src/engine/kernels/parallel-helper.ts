@@ -1,23 +1,33 @@
 // The kernel helper thread's loop (pure: no worker_threads here; src/worker/kernel-helper.ts starts it in a
-// worker). It instantiates the shared-memory SIMD module on the engine thread's memory and runs the jobs the
-// engine thread posts in the control block (./parallel-protocol.ts) until told to quit.
+// worker). It instantiates the shared-memory SIMD module on the engine thread's memory and takes chunks of the
+// jobs the engine thread posts in the control block (./parallel-protocol.ts) until told to quit.
 import { instantiateShared, type SimdFunctions } from './simd-module';
-import { multiplyStaged, scratchRegion, type StagedGemm } from './staged-gemm';
-import { HELPER, JOB, SLOT, STATE } from './parallel-protocol';
+import { chunkPart, multiplyStaged, scratchRegion, type ChunkPlan, type StagedGemm } from './staged-gemm';
+import { AXIS, HELPER, JOB, jobId, SLOT, takeChunk } from './parallel-protocol';
 
 export interface KernelHelperHooks {
   /**
-   * Called after the helper claimed job number `index` (0, 1, ...) and before it runs it (tests make the
-   * helper die, hang or fail here; an exception fails the job).
+   * Called after the helper took its chunk number `index` (0, 1, ... over its life) and before computing it.
+   * Tests make the helper die, hang, stall or fail here; an exception fails the chunk.
    */
-  beforeJob?(index: number): void;
-  /** Called with an error a job threw (the job is then reported FAILED). Default: console.error. */
+  beforeChunk?(index: number): void;
+  /** Called with the error a chunk threw. Default: console.error. */
   onError?(error: unknown): void;
 }
 
+/** A job as the helper read it from the control block. */
+interface Job {
+  kind: number;
+  plan: ChunkPlan;
+  gemm: StagedGemm;
+  rows: number;
+  colsPad: number;
+  maskedNaN: number;
+}
+
 /**
- * Serves jobs until the engine thread sets STATE to QUIT (or the thread is terminated). Blocks the calling
- * thread: it sleeps in Atomics.wait between jobs.
+ * Serves jobs until the engine thread sets QUIT (or the thread is terminated). Blocks the calling thread: it
+ * sleeps in Atomics.wait between jobs.
  */
 export function serveKernelJobs(
   module: WebAssembly.Module,
@@ -28,39 +38,46 @@ export function serveKernelJobs(
   const ctl = new Int32Array(control);
   const f32 = new Float32Array(control);
   const wasm = instantiateShared(module, memory);
+  const onError = hooks.onError ?? ((e: unknown) => console.error('attention kernel helper: a chunk failed:', e));
+  let seen = Atomics.load(ctl, SLOT.version);
+  let taken = 0;
   Atomics.store(ctl, SLOT.helper, HELPER.ready);
   Atomics.notify(ctl, SLOT.helper);
-  let jobs = 0;
   for (;;) {
-    const state = Atomics.load(ctl, SLOT.state);
-    if (state === STATE.quit) return;
-    if (state !== STATE.posted) {
-      Atomics.wait(ctl, SLOT.state, state);
+    if (Atomics.load(ctl, SLOT.quit) === 1) return;
+    const version = Atomics.load(ctl, SLOT.version);
+    if (version === seen || (version & 1) === 1) {
+      // nothing new, or the engine thread is writing a job (it notifies when the job is posted)
+      Atomics.wait(ctl, SLOT.version, version);
       continue;
     }
-    if (Atomics.compareExchange(ctl, SLOT.state, STATE.posted, STATE.running) !== STATE.posted) continue;
-    let outcome: number = STATE.done;
+    const job = readJob(ctl, f32);
+    if (Atomics.load(ctl, SLOT.version) !== version) continue; // rewritten while we read it: read again
+    seen = version;
+    const id = jobId(version);
     try {
-      hooks.beforeJob?.(jobs++);
-      runJob(wasm, memory, ctl, f32);
+      // Reading memory.buffer also makes this thread see a memory the engine thread has grown.
+      const bytes = memory.buffer.byteLength;
+      for (let chunk = takeChunk(ctl, id, job.plan.count); chunk >= 0; chunk = takeChunk(ctl, id, job.plan.count)) {
+        hooks.beforeChunk?.(taken++);
+        runChunk(wasm, job, chunk, bytes);
+        Atomics.add(ctl, SLOT.helperChunks, 1);
+        Atomics.add(ctl, SLOT.helperDone, 1);
+        Atomics.notify(ctl, SLOT.helperDone);
+      }
     } catch (e) {
-      outcome = STATE.failed;
-      (hooks.onError ?? ((err: unknown) => console.error('attention kernel helper: a job failed:', err)))(e);
+      Atomics.store(ctl, SLOT.failed, 1);
+      Atomics.notify(ctl, SLOT.helperDone);
+      onError(e);
     }
-    Atomics.add(ctl, SLOT.finished, 1);
-    // (a QUIT that arrived while running wins)
-    Atomics.compareExchange(ctl, SLOT.state, STATE.running, outcome);
-    Atomics.notify(ctl, SLOT.state);
   }
 }
 
-function runJob(wasm: SimdFunctions, memory: WebAssembly.Memory, ctl: Int32Array, f32: Float32Array): void {
-  const kind = ctl[SLOT.kind];
-  // Reading memory.buffer also makes this thread see a memory the engine thread has grown.
-  const bytes = memory.buffer.byteLength;
-  if (kind === JOB.ping) return;
-  if (kind === JOB.gemm) {
-    const g: StagedGemm = {
+function readJob(ctl: Int32Array, f32: Float32Array): Job {
+  return {
+    kind: ctl[SLOT.kind],
+    plan: { axis: ctl[SLOT.axis] === AXIS.cols ? 'cols' : 'rows', size: ctl[SLOT.chunkSize], count: ctl[SLOT.chunks] },
+    gemm: {
       m: ctl[SLOT.m],
       n: ctl[SLOT.n],
       k: ctl[SLOT.k],
@@ -73,20 +90,29 @@ function runJob(wasm: SimdFunctions, memory: WebAssembly.Memory, ctl: Int32Array
       cAt: ctl[SLOT.cAt],
       mPad: ctl[SLOT.mPad],
       ldc: ctl[SLOT.ldc],
-    };
+    },
+    rows: ctl[SLOT.rows],
+    colsPad: ctl[SLOT.colsPad],
+    maskedNaN: ctl[SLOT.maskedNaN],
+  };
+}
+
+function runChunk(wasm: SimdFunctions, job: Job, chunk: number, bytes: number): void {
+  if (job.kind === JOB.gemm) {
+    const g = job.gemm;
     const end = g.cAt + g.mPad * g.ldc * 4;
     if (end > bytes) throw new Error(`gemm job reaches byte ${end} but the shared memory has ${bytes}`);
-    multiplyStaged(wasm, g, scratchRegion(1), ctl[SLOT.i0], ctl[SLOT.i1], ctl[SLOT.j0], ctl[SLOT.j1]);
+    const p = chunkPart(job.plan, chunk, g.m, g.n);
+    multiplyStaged(wasm, g, scratchRegion(1), p.i0, p.i1, p.j0, p.j1);
     return;
   }
-  if (kind === JOB.softmax) {
-    const from = ctl[SLOT.rowFrom];
-    const to = ctl[SLOT.rowTo];
-    const colsPad = ctl[SLOT.colsPad];
-    const end = to * colsPad * 4;
+  if (job.kind === JOB.softmax) {
+    const from = chunk * job.plan.size;
+    const to = Math.min(job.rows, from + job.plan.size);
+    const end = to * job.colsPad * 4;
     if (end > bytes) throw new Error(`softmax job reaches byte ${end} but the shared memory has ${bytes}`);
-    wasm.softmaxRows(from * colsPad * 4, to - from, colsPad, colsPad, ctl[SLOT.maskedNaN]);
+    wasm.softmaxRows(from * job.colsPad * 4, to - from, job.colsPad, job.colsPad, job.maskedNaN);
     return;
   }
-  throw new Error(`unknown job kind ${kind}`);
+  throw new Error(`unknown job kind ${job.kind}`);
 }

@@ -2,34 +2,27 @@
 // WebAssembly.Memory, with ONE helper thread running the same module on the same memory.
 //
 // The kernel boundary stays synchronous. A big gemm is staged once in the shared memory (as the single-thread
-// kernel stages it); the engine thread posts the helper's half of C in the control block
-// (./parallel-protocol.ts), computes its own half, copies it out, then waits (Atomics.wait, with a time
-// limit) for the helper's half and copies that out. softmaxRows splits a staged block of rows the same way.
-// Products and row blocks below a threshold run on the engine thread alone (a hand-over costs tens of µs).
-// Splitting along rows or columns of C keeps every element's arithmetic, so results are identical bit for
-// bit to the single-thread kernel.
+// kernel stages it) and cut into chunks (bands of rows or columns of C, ./staged-gemm.ts); the engine thread
+// posts the job in the control block (./parallel-protocol.ts), then both threads take chunks until none is
+// left. The engine thread copies each of its chunks out as soon as it is computed, then waits (Atomics.wait,
+// with a time limit) only for chunks the helper took and has not finished, and copies those out.
+// softmaxRows cuts a staged block of rows the same way. Products and row blocks below a threshold run on the
+// engine thread alone (a hand-over costs tens of µs). Every element of C gets the same arithmetic in any
+// chunk, so results are identical bit for bit to the single-thread kernel's, whoever computed what.
 //
 // The helper is started through an injected capability (`SpawnKernelHelper`): this folder stays free of
 // worker_threads; src/worker/kernel-helper.ts implements it. A helper that is slow, fails or dies never hangs
 // the engine and never changes a result:
-//   - not started yet: the engine thread works alone until the helper reports ready;
-//   - did not claim a job in time: the engine thread takes the job back and computes it, then works alone
-//     until the helper answers a ping;
-//   - claimed a job and did not finish in time (dead or stuck): its half is recomputed by a private
-//     single-thread kernel from the caller's arrays, and the engine thread keeps away from the shared memory
-//     (which the helper may still write) until the helper reports the job finished;
-//   - reported a failure, or exited: the engine thread works alone from then on.
+//   - not started yet, asleep, or descheduled: it takes fewer chunks or none, the engine thread the rest;
+//   - took a chunk and did not finish it in time (dead or stuck): the engine thread recomputes the helper's
+//     chunks on a private single-thread kernel from the caller's arrays, and keeps away from the shared memory
+//     (which the helper may still write) until the helper reports those chunks finished;
+//   - failed a chunk, or exited: the engine thread computes its chunks and works alone from then on.
 // Each of these is logged once.
 import type { GemmArgs, SoftmaxRowsArgs } from './kernel';
-import {
-  createSharedMemory,
-  instantiateShared,
-  sharedSimdKernelBytes,
-  wasmThreadsSupported,
-  type SimdFunctions,
-} from './simd-module';
-import { multiplyStaged, scratchRegion, splitInTwo, type Part, type StagedGemm } from './staged-gemm';
-import { createControlBlock, HELPER, JOB, SLOT, STATE } from './parallel-protocol';
+import { createSharedMemory, instantiateShared, sharedSimdKernelBytes, wasmThreadsSupported, type SimdFunctions } from './simd-module';
+import { chunkPart, multiplyStaged, planChunks, scratchRegion, type ChunkPlan, type Part, type StagedGemm } from './staged-gemm';
+import { AXIS, createControlBlock, HELPER, JOB, jobId, SLOT, takeChunk } from './parallel-protocol';
 import { createWasmSimdKernel, WasmSimdKernel, type StagedSoftmax, type WasmSimdKernelOptions } from './wasm-kernel';
 
 /** A running helper thread, as far as the kernel needs to know. */
@@ -50,16 +43,22 @@ export type SpawnKernelHelper = (
 ) => KernelHelperHandle;
 
 /**
- * Below this many multiply-adds (m·n·k) a product runs on the engine thread alone. A hand-over costs about
- * 20-40 µs here (post, wake, notify, wake); 2^19 multiply-adds take ~40 µs at 25 GFLOP/s, so the split saves
- * more than it costs from about there on (bench/kernels.ts, "split threshold" table).
+ * Below this many multiply-adds (m·n·k) a product runs on the engine thread alone: a hand-over costs about
+ * 20-40 µs here (post, wake, take, notify), and 2^19 multiply-adds take ~40 µs at 25 GFLOP/s
+ * (bench/kernels.ts, "split threshold" table).
  */
 export const PARALLEL_MIN_MULADDS = 1 << 19;
+
+/** About this many multiply-adds per chunk (a product is cut into 2..MAX_CHUNKS chunks). */
+export const CHUNK_MULADDS = 1 << 20;
 
 /** Below this many floats (rows·cols) a block of softmax rows runs on the engine thread alone. */
 export const PARALLEL_MIN_SOFTMAX_FLOATS = 1 << 15;
 
-/** How long the engine thread waits for the helper's half at least, in ms (and at least 8x its own half). */
+/** About this many floats per softmax chunk. */
+export const SOFTMAX_CHUNK_FLOATS = 1 << 15;
+
+/** How long the engine thread waits for the helper's chunks at least, in ms (and at least 8x its own work). */
 export const HELPER_TIMEOUT_MS = 250;
 
 /** How long `createParallelWasmSimdKernel` waits for the helper to report ready before returning anyway. */
@@ -68,10 +67,17 @@ const HELPER_START_MS = 5000;
 export interface ParallelKernelOptions extends WasmSimdKernelOptions {
   /** Overrides PARALLEL_MIN_MULADDS (tests use 0 to split every product). */
   minParallelMulAdds?: number;
+  /** Overrides CHUNK_MULADDS. */
+  chunkMulAdds?: number;
   /** Overrides PARALLEL_MIN_SOFTMAX_FLOATS. */
   minParallelSoftmaxFloats?: number;
   /** Overrides HELPER_TIMEOUT_MS (tests use a short limit). */
   helperTimeoutMs?: number;
+  /**
+   * The most chunks of a job the engine thread takes itself (default: as many as it can). Tests use 0 so that
+   * the helper computes every chunk, deterministically.
+   */
+  ownChunkLimit?: number;
   /** Where problems with the helper are reported (once each). Default: console.error. */
   log?: (message: string) => void;
   /** Wait for the helper to report ready (default true; false returns at once, the helper joins later). */
@@ -82,24 +88,26 @@ export interface ParallelKernelOptions extends WasmSimdKernelOptions {
 export type HelperStatus =
   /** not reported ready yet */
   | 'starting'
-  /** takes jobs */
+  /** takes chunks */
   | 'ready'
-  /** did not claim a job in time; a ping is posted, the helper is used again once it answers */
-  | 'unresponsive'
-  /** still running a job the engine thread gave up waiting for: the shared memory is off-limits */
+  /** still computing chunks the engine thread gave up waiting for: the shared memory is off-limits */
   | 'abandoned'
-  /** reported a failed job, exited, or was disposed: the engine thread works alone */
+  /** failed a chunk, exited, or was disposed: the engine thread works alone */
   | 'gone';
 
 /** Counts of how work was shared, for tests and benchmarks. */
 export interface ParallelCounters {
-  /** gemm / softmax blocks split between the two threads. */
+  /** gemm jobs / blocks of softmax rows posted to both threads. */
   splitGemms: number;
   splitSoftmaxes: number;
   /** gemm / softmax blocks run on the engine thread alone (below the threshold, or no helper). */
   singleGemms: number;
   singleSoftmaxes: number;
-  /** Helper halves the engine thread computed itself (taken back, failed) or recomputed privately. */
+  /** Chunks of posted jobs the engine thread computed. */
+  ownChunks: number;
+  /** Chunks of posted jobs the helper computed (as the engine thread copied them out). */
+  helperChunks: number;
+  /** Times the engine thread had to compute or recompute chunks the helper took (failed, stuck, dead). */
   recovered: number;
 }
 
@@ -122,18 +130,32 @@ export async function createParallelWasmSimdKernel(
   return kernel;
 }
 
+/** How a posted job ended for the engine thread. */
+interface JobOutcome {
+  /** Chunks the engine thread computed (and copied out). */
+  own: Set<number>;
+  /** 'done': the helper finished every chunk it took; 'failed': one threw; 'stuck': not finished in time. */
+  helper: 'done' | 'failed' | 'stuck';
+  waitedMs: number;
+}
+
 export class ParallelWasmSimdKernel extends WasmSimdKernel {
   private readonly control = createControlBlock();
   private readonly ctl = new Int32Array(this.control);
   private readonly f32 = new Float32Array(this.control);
   private handle: KernelHelperHandle | undefined;
   private status: HelperStatus = 'starting';
-  private exitReason: string | undefined;
+  /** While abandoned: how many chunks the helper had finished when it had all the stuck ones done. */
+  private abandonedUntil = 0;
   private readonly minMulAdds: number;
+  private readonly chunkMulAdds: number;
   private readonly minSoftmaxFloats: number;
   private readonly timeoutMs: number;
+  private readonly ownChunkLimit: number;
   private readonly log: (message: string) => void;
-  readonly counters: ParallelCounters = { splitGemms: 0, splitSoftmaxes: 0, singleGemms: 0, singleSoftmaxes: 0, recovered: 0 };
+  readonly counters: ParallelCounters = {
+    splitGemms: 0, splitSoftmaxes: 0, singleGemms: 0, singleSoftmaxes: 0, ownChunks: 0, helperChunks: 0, recovered: 0,
+  };
 
   constructor(
     wasm: SimdFunctions,
@@ -145,17 +167,19 @@ export class ParallelWasmSimdKernel extends WasmSimdKernel {
   ) {
     super(wasm, memory, options, 2);
     this.minMulAdds = options.minParallelMulAdds ?? PARALLEL_MIN_MULADDS;
+    this.chunkMulAdds = options.chunkMulAdds ?? CHUNK_MULADDS;
     this.minSoftmaxFloats = options.minParallelSoftmaxFloats ?? PARALLEL_MIN_SOFTMAX_FLOATS;
     this.timeoutMs = options.helperTimeoutMs ?? HELPER_TIMEOUT_MS;
+    this.ownChunkLimit = options.ownChunkLimit ?? Infinity;
     this.log = options.log ?? ((message) => console.error(message));
   }
 
-  /** 2 while the helper takes (or may take again) jobs, 1 once it is gone. */
+  /** 2 while the helper takes (or may take again) chunks, 1 once it is gone. */
   override get threads(): number {
     return this.status === 'gone' ? 1 : 2;
   }
 
-  /** The helper's state as of the last kernel call (see HelperStatus). */
+  /** The helper's state (see HelperStatus). */
   get helperStatus(): HelperStatus {
     this.refreshStatus();
     return this.status;
@@ -184,8 +208,9 @@ export class ParallelWasmSimdKernel extends WasmSimdKernel {
 
   /** Asks the helper to quit and terminates its thread; the kernel then works on the engine thread alone. */
   dispose(): void {
-    Atomics.store(this.ctl, SLOT.state, STATE.quit);
-    Atomics.notify(this.ctl, SLOT.state);
+    Atomics.store(this.ctl, SLOT.quit, 1);
+    Atomics.add(this.ctl, SLOT.version, 2);
+    Atomics.notify(this.ctl, SLOT.version);
     this.handle?.terminate();
     this.status = 'gone';
   }
@@ -193,7 +218,6 @@ export class ParallelWasmSimdKernel extends WasmSimdKernel {
   // ------------------------------------------------------------------------------------------ helper state
 
   private helperExited(reason: string): void {
-    this.exitReason ??= reason;
     Atomics.store(this.ctl, SLOT.helper, HELPER.exited);
     if (this.status !== 'gone') {
       this.log(`attention kernel: the helper thread ${reason}; computing on one thread from now on`);
@@ -201,87 +225,123 @@ export class ParallelWasmSimdKernel extends WasmSimdKernel {
     }
   }
 
-  /** Updates `status` from the control block (the helper reports ready; an abandoned job or ping finishes). */
+  /** Updates `status` from the control block (the helper reports ready; stuck chunks finish; it exited). */
   private refreshStatus(): void {
     if (this.status === 'gone') return;
     if (Atomics.load(this.ctl, SLOT.helper) === HELPER.exited) {
-      this.status = 'gone'; // (helperExited logged it)
+      this.status = 'gone'; // (helperExited logged it; a dead thread writes nothing, so the memory is ours)
       return;
     }
-    if (this.status === 'starting') {
-      if (Atomics.load(this.ctl, SLOT.helper) === HELPER.ready) this.status = 'ready';
-      return;
-    }
-    if (this.status === 'unresponsive' || this.status === 'abandoned') {
-      const state = Atomics.load(this.ctl, SLOT.state);
-      if (state === STATE.done || state === STATE.failed) {
-        this.log(`attention kernel: the helper thread answered again; computing on two threads`);
-        this.status = 'ready';
+    if (this.status === 'starting' && Atomics.load(this.ctl, SLOT.helper) === HELPER.ready) this.status = 'ready';
+    if (this.status === 'abandoned') {
+      const failed = Atomics.load(this.ctl, SLOT.failed) === 1;
+      if (Atomics.load(this.ctl, SLOT.helperDone) >= this.abandonedUntil || failed) {
+        this.status = failed ? 'gone' : 'ready';
+        this.log(`attention kernel: the helper thread finished its late chunks; ${failed ? 'one thread' : 'two threads'} from now on`);
       }
     }
   }
 
-  /** The helper is idle and takes jobs. */
+  /** The helper may take chunks of a new job. */
   private helperReady(): boolean {
     this.refreshStatus();
     return this.status === 'ready';
   }
 
-  /** Posts a job whose fields the caller has written. */
-  private post(kind: number): void {
-    Atomics.store(this.ctl, SLOT.kind, kind);
-    Atomics.store(this.ctl, SLOT.state, STATE.posted);
-    Atomics.notify(this.ctl, SLOT.state);
+  /** Posts a job: `write` fills its fields while VERSION is odd. Returns the job's id. */
+  private post(kind: number, plan: ChunkPlan, write: (c: Int32Array) => void): number {
+    const c = this.ctl;
+    const version = Atomics.load(c, SLOT.version);
+    Atomics.store(c, SLOT.version, version + 1);
+    const id = jobId(version + 2);
+    c[SLOT.kind] = kind;
+    c[SLOT.axis] = plan.axis === 'cols' ? AXIS.cols : AXIS.rows;
+    c[SLOT.chunkSize] = plan.size;
+    c[SLOT.chunks] = plan.count;
+    write(c);
+    Atomics.store(c, SLOT.next, id << 16);
+    Atomics.store(c, SLOT.helperDone, 0);
+    Atomics.store(c, SLOT.failed, 0);
+    Atomics.store(c, SLOT.version, version + 2);
+    Atomics.notify(c, SLOT.version);
+    return id;
   }
 
   /**
-   * Waits for the posted job. 'done' / 'failed': the helper finished it (successfully or not); 'taken-back':
-   * it never claimed it and now never will; 'abandoned': it claimed it and has not finished.
+   * Runs a posted job from the engine thread: takes chunks (computing and copying out each) until none is
+   * left or it took `ownChunkLimit`, then waits for the chunks the helper took. After a time-out it takes and
+   * computes whatever nobody took, so that on return every chunk is either the engine thread's or the
+   * helper's (finished, failed or stuck).
    */
-  private awaitJob(ownMs: number): 'done' | 'failed' | 'taken-back' | 'abandoned' {
-    const budget = Math.max(this.timeoutMs, 8 * ownMs);
+  private runJob(id: number, plan: ChunkPlan, compute: (chunk: number) => void): JobOutcome {
+    const own = new Set<number>();
     const start = performance.now();
+    const takeOwn = (limit: number): void => {
+      while (own.size < limit) {
+        const chunk = takeChunk(this.ctl, id, plan.count);
+        if (chunk < 0) return;
+        compute(chunk);
+        own.add(chunk);
+      }
+    };
+    takeOwn(this.ownChunkLimit);
+    const ownMs = performance.now() - start;
+    const budget = Math.max(this.timeoutMs, 8 * ownMs);
+    const waitStart = performance.now();
     for (;;) {
-      const state = Atomics.load(this.ctl, SLOT.state);
-      if (state === STATE.done) return 'done';
-      if (state === STATE.failed) return 'failed';
-      const left = budget - (performance.now() - start);
+      const done = Atomics.load(this.ctl, SLOT.helperDone);
+      if (Atomics.load(this.ctl, SLOT.failed) === 1) break;
+      if (done >= plan.count - own.size) return { own, helper: 'done', waitedMs: performance.now() - waitStart };
+      const left = budget - (performance.now() - waitStart);
       if (left <= 0) break;
-      Atomics.wait(this.ctl, SLOT.state, state, left);
+      Atomics.wait(this.ctl, SLOT.helperDone, done, left);
     }
-    if (Atomics.compareExchange(this.ctl, SLOT.state, STATE.posted, STATE.idle) === STATE.posted) return 'taken-back';
-    const state = Atomics.load(this.ctl, SLOT.state);
-    if (state === STATE.done) return 'done';
-    if (state === STATE.failed) return 'failed';
-    return 'abandoned';
+    // failed or timed out: whatever nobody took is ours now (the helper cannot take it any more after this)
+    takeOwn(Infinity);
+    const waitedMs = performance.now() - waitStart;
+    if (Atomics.load(this.ctl, SLOT.failed) === 1) return { own, helper: 'failed', waitedMs };
+    if (Atomics.load(this.ctl, SLOT.helperDone) >= plan.count - own.size) return { own, helper: 'done', waitedMs };
+    this.abandonedUntil = plan.count - own.size;
+    return { own, helper: 'stuck', waitedMs };
   }
 
   /**
-   * After a job that did not come back as 'done': updates the status and logs. Returns true when the shared
-   * memory is still safe to use (the helper is not running anything).
+   * After a job: the helper's chunks (those the engine thread did not compute) are copied out when finished,
+   * computed here in the shared memory when the helper failed (it writes nothing after failing), or
+   * recomputed on the private kernel when stuck (it may still write its chunks).
    */
-  private afterTrouble(outcome: 'failed' | 'taken-back' | 'abandoned', what: string, waitedMs: number): boolean {
-    this.counters.recovered++;
-    if (outcome === 'failed') {
-      this.status = 'gone';
-      this.log(`attention kernel: the helper thread failed a ${what}; computed its half here, one thread from now on`);
-      return true;
+  private finishJob(
+    outcome: JobOutcome,
+    plan: ChunkPlan,
+    what: string,
+    copyOut: (chunk: number) => void,
+    computeHere: (chunk: number) => void,
+    computePrivately: (chunk: number) => void,
+  ): void {
+    const theirs: number[] = [];
+    for (let chunk = 0; chunk < plan.count; chunk++) if (!outcome.own.has(chunk)) theirs.push(chunk);
+    this.counters.ownChunks += outcome.own.size;
+    if (outcome.helper === 'done') {
+      this.counters.helperChunks += theirs.length;
+      for (const chunk of theirs) copyOut(chunk);
+      return;
     }
-    if (outcome === 'taken-back') {
-      this.status = 'unresponsive';
-      this.log(
-        `attention kernel: the helper thread did not take a ${what} within ${Math.round(waitedMs)} ms; ` +
-          'computed it here, one thread until it answers',
-      );
-      this.post(JOB.ping);
-      return true;
+    this.counters.recovered++;
+    if (outcome.helper === 'failed') {
+      this.status = 'gone';
+      this.log(`attention kernel: the helper thread failed a chunk of a ${what}; computed its chunks here, one thread from now on`);
+      for (const chunk of theirs) {
+        computeHere(chunk);
+        copyOut(chunk);
+      }
+      return;
     }
     this.status = 'abandoned';
     this.log(
-      `attention kernel: the helper thread did not finish a ${what} within ${Math.round(waitedMs)} ms; ` +
-        'recomputed its half here, one thread until it answers',
+      `attention kernel: the helper thread did not finish its chunks of a ${what} within ${Math.round(outcome.waitedMs)} ms; ` +
+        'recomputed them here, one thread until it does',
     );
-    return false;
+    for (const chunk of theirs) computePrivately(chunk);
   }
 
   // ------------------------------------------------------------------------------------------ gemm
@@ -294,52 +354,44 @@ export class ParallelWasmSimdKernel extends WasmSimdKernel {
   }
 
   protected override multiplyAndCopyOut(args: GemmArgs, g: StagedGemm): void {
-    const parts = g.m * g.n * g.k >= this.minMulAdds ? splitInTwo(g.m, g.n) : null;
-    if (!parts || !this.helperReady()) {
+    const mulAdds = g.m * g.n * g.k;
+    const plan = mulAdds >= this.minMulAdds ? planChunks(g.m, g.n, g.k, this.chunkMulAdds) : null;
+    if (!plan || !this.helperReady()) {
       this.counters.singleGemms++;
       super.multiplyAndCopyOut(args, g);
       return;
     }
-    const [own, theirs] = parts;
-    this.postGemm(g, theirs);
-    const start = performance.now();
-    multiplyStaged(this.wasm, g, scratchRegion(0), own.i0, own.i1, own.j0, own.j1);
-    const ownMs = performance.now() - start;
-    this.copyOut(args, g, own.i0, own.i1, own.j0, own.j1);
-    const outcome = this.awaitJob(ownMs);
     this.counters.splitGemms++;
-    if (outcome === 'done') {
-      this.copyOut(args, g, theirs.i0, theirs.i1, theirs.j0, theirs.j1);
-      return;
-    }
-    const what = `${g.m}x${g.n}x${g.k} product`;
-    if (this.afterTrouble(outcome, what, performance.now() - start)) {
-      multiplyStaged(this.wasm, g, scratchRegion(0), theirs.i0, theirs.i1, theirs.j0, theirs.j1);
-      this.copyOut(args, g, theirs.i0, theirs.i1, theirs.j0, theirs.j1);
-    } else {
-      this.fallback.gemm(subProduct(args, theirs));
-    }
-  }
-
-  private postGemm(g: StagedGemm, part: Part): void {
-    const c = this.ctl;
-    c[SLOT.m] = g.m;
-    c[SLOT.n] = g.n;
-    c[SLOT.k] = g.k;
-    c[SLOT.transB] = g.transB ? 1 : 0;
-    c[SLOT.accumulate] = g.accumulate ? 1 : 0;
-    c[SLOT.packA] = g.packA ? 1 : 0;
-    c[SLOT.aAt] = g.aAt;
-    c[SLOT.bAt] = g.bAt;
-    c[SLOT.cAt] = g.cAt;
-    c[SLOT.mPad] = g.mPad;
-    c[SLOT.ldc] = g.ldc;
-    c[SLOT.i0] = part.i0;
-    c[SLOT.i1] = part.i1;
-    c[SLOT.j0] = part.j0;
-    c[SLOT.j1] = part.j1;
-    this.f32[SLOT.alpha] = g.alpha;
-    this.post(JOB.gemm);
+    const id = this.post(JOB.gemm, plan, (c) => {
+      c[SLOT.m] = g.m;
+      c[SLOT.n] = g.n;
+      c[SLOT.k] = g.k;
+      c[SLOT.transB] = g.transB ? 1 : 0;
+      c[SLOT.accumulate] = g.accumulate ? 1 : 0;
+      c[SLOT.packA] = g.packA ? 1 : 0;
+      c[SLOT.aAt] = g.aAt;
+      c[SLOT.bAt] = g.bAt;
+      c[SLOT.cAt] = g.cAt;
+      c[SLOT.mPad] = g.mPad;
+      c[SLOT.ldc] = g.ldc;
+      this.f32[SLOT.alpha] = g.alpha;
+    });
+    const part = (chunk: number): Part => chunkPart(plan, chunk, g.m, g.n);
+    const computeHere = (chunk: number): void => {
+      const p = part(chunk);
+      multiplyStaged(this.wasm, g, scratchRegion(0), p.i0, p.i1, p.j0, p.j1);
+    };
+    const copyOut = (chunk: number): void => {
+      const p = part(chunk);
+      this.copyOut(args, g, p.i0, p.i1, p.j0, p.j1);
+    };
+    const outcome = this.runJob(id, plan, (chunk) => {
+      computeHere(chunk);
+      copyOut(chunk);
+    });
+    this.finishJob(outcome, plan, `${g.m}x${g.n}x${g.k} product`, copyOut, computeHere, (chunk) =>
+      this.fallback.gemm(subProduct(args, part(chunk))),
+    );
   }
 
   // ------------------------------------------------------------------------------------------ softmax
@@ -352,35 +404,38 @@ export class ParallelWasmSimdKernel extends WasmSimdKernel {
   }
 
   protected override softmaxAndCopyOut(args: SoftmaxRowsArgs, s: StagedSoftmax): void {
-    const cut = Math.ceil(s.rows / 2);
-    if (s.rows < 2 || s.rows * s.colsPad < this.minSoftmaxFloats || !this.helperReady()) {
+    const floats = s.rows * s.colsPad;
+    if (s.rows < 2 || floats < this.minSoftmaxFloats || !this.helperReady()) {
       this.counters.singleSoftmaxes++;
       super.softmaxAndCopyOut(args, s);
       return;
     }
-    const c = this.ctl;
-    c[SLOT.rowFrom] = cut;
-    c[SLOT.rowTo] = s.rows;
-    c[SLOT.colsPad] = s.colsPad;
-    c[SLOT.maskedNaN] = s.maskedNaN;
-    this.post(JOB.softmax);
-    const start = performance.now();
-    this.wasm.softmaxRows(0, cut, s.colsPad, s.colsPad, s.maskedNaN);
-    const ownMs = performance.now() - start;
-    this.copySoftmaxOut(args, s, 0, cut);
-    const outcome = this.awaitJob(ownMs);
     this.counters.splitSoftmaxes++;
-    if (outcome === 'done') {
-      this.copySoftmaxOut(args, s, cut, s.rows);
-      return;
-    }
-    const what = `block of ${s.rows} softmax rows`;
-    if (this.afterTrouble(outcome, what, performance.now() - start)) {
-      this.wasm.softmaxRows(cut * s.colsPad * 4, s.rows - cut, s.colsPad, s.colsPad, s.maskedNaN);
-      this.copySoftmaxOut(args, s, cut, s.rows);
-    } else {
-      this.fallback.softmaxRows(subRows(args, s.r0 + cut, s.rows - cut));
-    }
+    const count = Math.min(s.rows, Math.max(2, Math.min(8, Math.floor(floats / SOFTMAX_CHUNK_FLOATS))));
+    const size = Math.ceil(s.rows / count);
+    const plan: ChunkPlan = { axis: 'rows', size, count: Math.ceil(s.rows / size) };
+    const id = this.post(JOB.softmax, plan, (c) => {
+      c[SLOT.rows] = s.rows;
+      c[SLOT.colsPad] = s.colsPad;
+      c[SLOT.maskedNaN] = s.maskedNaN;
+    });
+    const rowsOf = (chunk: number): [number, number] => [chunk * size, Math.min(s.rows, (chunk + 1) * size)];
+    const computeHere = (chunk: number): void => {
+      const [from, to] = rowsOf(chunk);
+      this.wasm.softmaxRows(from * s.colsPad * 4, to - from, s.colsPad, s.colsPad, s.maskedNaN);
+    };
+    const copyOut = (chunk: number): void => {
+      const [from, to] = rowsOf(chunk);
+      this.copySoftmaxOut(args, s, from, to);
+    };
+    const outcome = this.runJob(id, plan, (chunk) => {
+      computeHere(chunk);
+      copyOut(chunk);
+    });
+    this.finishJob(outcome, plan, `block of ${s.rows} softmax rows`, copyOut, computeHere, (chunk) => {
+      const [from, to] = rowsOf(chunk);
+      this.fallback.softmaxRows(subRows(args, s.r0 + from, to - from));
+    });
   }
 }
 

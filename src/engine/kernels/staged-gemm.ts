@@ -1,6 +1,7 @@
 // The blocked matrix product over operands already staged in the SIMD module's memory, for any rectangle of C.
-// The engine thread runs it for the whole of C (single thread) or for its part of C, and the helper thread
-// (./parallel-helper.ts) for the other part, on the same shared memory, each with its own packing scratch.
+// The engine thread runs it for the whole of C (single thread), or the engine thread and the helper thread
+// (./parallel-helper.ts) run it for chunks of C (bands of rows or columns), on the same shared memory, each
+// with its own packing scratch.
 //
 // Memory layout (bytes): scratch region 0 | scratch region 1 (two threads) | A | B | C, where a scratch
 // region is a packed B block (KC x NC floats) and a packed A block (MC x KC floats).
@@ -124,33 +125,37 @@ export interface Part {
   j1: number;
 }
 
+/** How a product is cut into chunks for two threads: bands of `size` rows or columns, `count` of them. */
+export interface ChunkPlan {
+  axis: 'rows' | 'cols';
+  size: number;
+  count: number;
+}
+
+/** Most chunks a product (or block of softmax rows) is cut into. */
+export const MAX_CHUNKS = 8;
+
 /**
- * Splits C in two for two threads, along the longer side (rows when m >= n): each thread then packs only its
- * own columns of B (split by columns; every thread reads all of A) or its own rows of A (split by rows; every
- * thread packs all of B). Null when C is too narrow to split (under two tiles along both sides).
- * The first part is the engine thread's, the second the helper's.
+ * Cuts C into between 2 and MAX_CHUNKS bands of about `chunkMulAdds` multiply-adds each, along the longer side
+ * (rows when m >= n): with bands of rows every chunk packs all of B for its rows; with bands of columns every
+ * chunk packs only its own columns of B (and, for wide products, its own panels of A), so the longer side
+ * keeps the repeated packing small. Bands are whole tiles (MR rows, NR columns) so that two threads never
+ * write the same tile. Null when C is under two tiles along both sides.
  */
-export function splitInTwo(m: number, n: number): [Part, Part] | null {
-  if (m >= n && m >= 2 * MR) {
-    const cut = roundUp(Math.ceil(m / 2), MR);
-    return [
-      { i0: 0, i1: cut, j0: 0, j1: n },
-      { i0: cut, i1: m, j0: 0, j1: n },
-    ];
-  }
-  if (n >= 2 * NR) {
-    const cut = roundUp(Math.ceil(n / 2), NR);
-    return [
-      { i0: 0, i1: m, j0: 0, j1: cut },
-      { i0: 0, i1: m, j0: cut, j1: n },
-    ];
-  }
-  if (m >= 2 * MR) {
-    const cut = roundUp(Math.ceil(m / 2), MR);
-    return [
-      { i0: 0, i1: cut, j0: 0, j1: n },
-      { i0: cut, i1: m, j0: 0, j1: n },
-    ];
-  }
-  return null;
+export function planChunks(m: number, n: number, k: number, chunkMulAdds: number): ChunkPlan | null {
+  const byRows = m >= n ? m >= 2 * MR : n < 2 * NR && m >= 2 * MR;
+  const byCols = !byRows && n >= 2 * NR;
+  if (!byRows && !byCols) return null;
+  const length = byRows ? m : n;
+  const tile = byRows ? MR : NR;
+  const wanted = Math.min(MAX_CHUNKS, Math.max(2, Math.floor((m * n * k) / Math.max(1, chunkMulAdds))));
+  const size = roundUp(Math.ceil(length / wanted), tile);
+  return { axis: byRows ? 'rows' : 'cols', size, count: Math.ceil(length / size) };
+}
+
+/** The rectangle of C that chunk `index` of a plan covers. */
+export function chunkPart(plan: ChunkPlan, index: number, m: number, n: number): Part {
+  const from = index * plan.size;
+  if (plan.axis === 'rows') return { i0: from, i1: Math.min(m, from + plan.size), j0: 0, j1: n };
+  return { i0: 0, i1: m, j0: from, j1: Math.min(n, from + plan.size) };
 }

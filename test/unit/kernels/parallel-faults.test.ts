@@ -54,11 +54,14 @@ describe('kernels: two-thread wasm-simd with a misbehaving helper', function () 
     for (const kernel of started) kernel.dispose();
   });
 
+  /** A kernel whose helper computes every chunk (ownChunkLimit 0), so that a fault hits deterministically. */
   async function withHelper(spawn: SpawnKernelHelper, options: ParallelKernelOptions = {}): Promise<{ kernel: ParallelWasmSimdKernel; logged: string[] }> {
     const logged: string[] = [];
     const kernel = await createParallelWasmSimdKernel(spawn, {
       minParallelMulAdds: 0,
       minParallelSoftmaxFloats: 0,
+      chunkMulAdds: 1,
+      ownChunkLimit: 0,
       helperTimeoutMs: 150,
       log: (message) => logged.push(message),
       ...options,
@@ -79,12 +82,12 @@ describe('kernels: two-thread wasm-simd with a misbehaving helper', function () 
   }
 
   it('a helper that dies in the middle of a job: the job finishes right, then one thread', async () => {
-    const { kernel, logged } = await withHelper(spawnFaultyHelper('exit', 3));
+    const { kernel, logged } = await withHelper(spawnFaultyHelper('exit', 5));
     assert.equal(kernel.helperStatus, 'ready');
     const start = performance.now();
-    runAll(kernel, 'helper exited at job 3');
-    assert.ok(kernel.counters.recovered >= 1, 'the dead helper half was recomputed');
-    assert.match(logged[0], /the helper thread did not finish a .* within \d+ ms; recomputed its half here/);
+    runAll(kernel, 'helper exited at its 6th chunk');
+    assert.equal(kernel.counters.recovered, 1, 'the dead helper chunks were recomputed once; no later call waited');
+    assert.match(logged[0], /the helper thread did not finish its chunks of a .* within \d+ ms; recomputed them here/);
     await tick(50); // the worker's exit event
     assert.equal(kernel.helperStatus, 'gone');
     assert.equal(kernel.threads, 1);
@@ -93,10 +96,10 @@ describe('kernels: two-thread wasm-simd with a misbehaving helper', function () 
     assert.ok(performance.now() - start < 20_000, 'no long waits');
   });
 
-  it('a helper that hangs in a job: results stay right on the private kernel; dispose stops it', async () => {
+  it('a helper that hangs in a chunk: results stay right on the private kernel; dispose stops it', async () => {
     const { kernel, logged } = await withHelper(spawnFaultyHelper('hang', 2));
-    runAll(kernel, 'helper hung at job 2');
-    assert.equal(kernel.helperStatus, 'abandoned', 'the shared memory stays off-limits while the hung job may still write it');
+    runAll(kernel, 'helper hung at its 3rd chunk');
+    assert.equal(kernel.helperStatus, 'abandoned', 'the shared memory stays off-limits while the hung chunk may still be written');
     assert.equal(kernel.counters.recovered, 1, 'one wait timed out; later calls did not wait again');
     assert.equal(logged.length, 1, logged.join('\n'));
     kernel.dispose();
@@ -104,38 +107,41 @@ describe('kernels: two-thread wasm-simd with a misbehaving helper', function () 
     runAll(kernel, 'after dispose', 1);
   });
 
-  it('a helper that finishes a job late is used again once it answers', async () => {
-    const { kernel, logged } = await withHelper(spawnFaultyHelper('slow', 1, 600));
-    // job 1 takes 600 ms > the 150 ms limit: its half is recomputed privately
-    expectSame(kernel, single, cases[0], 'job 0');
-    expectSame(kernel, single, cases[1], 'job 1 (late)');
+  it('a helper that finishes a chunk late is used again once it has', async () => {
+    const { kernel, logged } = await withHelper(spawnFaultyHelper('slow', 3, 600));
+    // its 4th chunk takes 600 ms > the 150 ms limit: the helper's chunks of that job are recomputed privately
+    for (const cs of cases.slice(0, 3)) expectSame(kernel, single, cs, 'before and during the late chunk');
     assert.equal(kernel.helperStatus, 'abandoned');
-    expectSame(kernel, single, cases[2], 'while the late job runs');
+    expectSame(kernel, single, cases[3], 'while the late chunk runs');
     await tick(900);
     assert.equal(kernel.helperStatus, 'ready', logged.join('\n'));
-    const split = kernel.counters.splitGemms;
-    runAll(kernel, 'after the late job', 1);
-    assert.ok(kernel.counters.splitGemms > split, 'the helper takes jobs again');
-    assert.match(logged.join('\n'), /answered again; computing on two threads/);
+    const helperChunks = kernel.counters.helperChunks;
+    runAll(kernel, 'after the late chunk', 1);
+    assert.ok(kernel.counters.helperChunks > helperChunks, 'the helper computes chunks again');
+    assert.match(logged.join('\n'), /finished its late chunks; two threads from now on/);
   });
 
-  it('a helper that fails a job: its half is computed on the calling thread, then one thread', async () => {
+  it('a helper that fails a chunk: its chunks are computed on the calling thread, then one thread', async () => {
     const { kernel, logged } = await withHelper(spawnFaultyHelper('throw', 4));
-    runAll(kernel, 'helper failed job 4');
+    runAll(kernel, 'helper failed its 5th chunk');
     assert.equal(kernel.counters.recovered, 1);
     assert.equal(kernel.helperStatus, 'gone');
-    assert.match(logged[0], /the helper thread failed a .*; computed its half here, one thread from now on/);
+    assert.match(logged[0], /the helper thread failed a chunk of a .*; computed its chunks here, one thread from now on/);
   });
 
-  it('a helper that never takes a job: the job is taken back, and no later call waits for it', async () => {
-    const { kernel, logged } = await withHelper(spawnFaultyHelper('never-claim', 0));
+  it('a helper that never takes a chunk: the calling thread does all of them, without waiting for it', async () => {
+    const { kernel, logged } = await withHelper(spawnFaultyHelper('never-take', 0), { ownChunkLimit: Infinity, helperTimeoutMs: 10_000 });
     assert.equal(kernel.helperStatus, 'ready');
     const start = performance.now();
-    runAll(kernel, 'helper never claims');
-    assert.equal(kernel.counters.recovered, 1);
-    assert.equal(kernel.helperStatus, 'unresponsive');
-    assert.match(logged[0], /did not take a .* within \d+ ms; computed it here, one thread until it answers/);
-    assert.ok(performance.now() - start < 5_000, 'one time-out, not one per call');
+    runAll(kernel, 'helper never takes a chunk');
+    assert.ok(performance.now() - start < 5_000, 'no call waited for the helper');
+    assert.ok(kernel.counters.splitGemms > 0 && kernel.counters.ownChunks > 0);
+    assert.equal(kernel.counters.helperChunks, 0);
+    assert.deepEqual(logged, []);
+    // when the engine thread leaves chunks to the helper, it takes them back after the time limit
+    const patient = await withHelper(spawnFaultyHelper('never-take', 0));
+    expectSame(patient.kernel, single, cases[0], 'chunks taken back after the time limit');
+    assert.equal(patient.kernel.helperStatus, 'ready');
   });
 
   it('a helper that never starts, or cannot be started: one thread, results right', async () => {

@@ -1,6 +1,6 @@
-// The two-thread WebAssembly SIMD kernel: identical bit for bit to the single-thread kernel (splitting C along
-// rows or columns keeps every element's arithmetic), with the work really shared with the helper thread;
-// thresholds; how C is split; memory growth seen by the helper; initKernels with threads.
+// The two-thread WebAssembly SIMD kernel: identical bit for bit to the single-thread kernel (cutting C into
+// bands of rows or columns keeps every element's arithmetic), with chunks really computed by the helper thread;
+// thresholds; how C is cut; memory growth seen by the helper; initKernels with threads.
 // Helpers that die, hang or fail: ./parallel-faults.test.ts.
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
@@ -17,7 +17,7 @@ import {
 import type { GemmArgs, Kernel, ParallelKernelOptions, ParallelWasmSimdKernel, SoftmaxRowsArgs, WasmSimdKernel } from '../../../src/engine/kernels';
 import { PARALLEL_MIN_MULADDS, PARALLEL_MIN_SOFTMAX_FLOATS } from '../../../src/engine/kernels/parallel-kernel';
 import { MR, NR } from '../../../src/engine/kernels/simd-module';
-import { splitInTwo } from '../../../src/engine/kernels/staged-gemm';
+import { chunkPart, MAX_CHUNKS, planChunks } from '../../../src/engine/kernels/staged-gemm';
 import { base, build, caseArb, label, specialsArb, type Case } from './cases';
 import { expectGemmClose, randomArray, referenceGemm } from './reference';
 import { spawnKernelHelper } from './helpers/spawn';
@@ -60,13 +60,20 @@ describe('kernels: two-thread wasm-simd', function () {
   this.timeout(60_000);
   const started: ParallelWasmSimdKernel[] = [];
   let single: WasmSimdKernel;
-  /** Splits every product and softmax block that can be split. */
+  /**
+   * Posts every product and softmax block that can be cut, in small chunks; the engine thread computes at most
+   * one chunk of each and the helper all the others, so the helper's work is checked on every case.
+   */
   let splitAll: ParallelWasmSimdKernel;
+  /** The same with both threads taking chunks as they come (the default schedule). */
+  let dynamic: ParallelWasmSimdKernel;
+  const forced: ParallelKernelOptions = { minParallelMulAdds: 0, minParallelSoftmaxFloats: 0, chunkMulAdds: 1, ownChunkLimit: 1 };
   before(async () => {
     assert.ok(wasmThreadsSupported(), 'Node.js 20 has SharedArrayBuffer and shared WebAssembly memory');
     single = await createWasmSimdKernel();
-    splitAll = await twoThreads({ minParallelMulAdds: 0, minParallelSoftmaxFloats: 0 });
-    started.push(splitAll);
+    splitAll = await twoThreads(forced);
+    dynamic = await twoThreads({ minParallelMulAdds: 0, minParallelSoftmaxFloats: 0, chunkMulAdds: 1 });
+    started.push(splitAll, dynamic);
   });
   after(() => {
     for (const kernel of started) kernel.dispose();
@@ -77,18 +84,43 @@ describe('kernels: two-thread wasm-simd', function () {
     assert.equal(splitAll.threads, 2);
   });
 
-  it('gives the single-thread results bit for bit on random shapes, views, alpha and beta, and uses the helper', () => {
-    const before = splitAll.counters.splitGemms;
+  it('gives the single-thread results bit for bit on random shapes, views, alpha and beta; both threads compute', () => {
+    const before = { ...splitAll.counters };
     let splittable = 0;
+    let chunks = 0;
     fc.assert(
       fc.property(caseArb(70), (cs) => {
-        if (splitInTwo(cs.m, cs.n)) splittable++;
+        const plan = planChunks(cs.m, cs.n, cs.k, 1);
+        if (plan) {
+          splittable++;
+          chunks += plan.count;
+        }
         expectSameGemm(splitAll, single, build(cs), label(cs));
       }),
       { numRuns: 150, seed: 0x2cae },
     );
-    assert.ok(splittable > 100, `most random shapes are wide enough to split (${splittable})`);
-    assert.equal(splitAll.counters.splitGemms - before, splittable, 'every splittable product went to both threads');
+    const after = splitAll.counters;
+    assert.ok(splittable > 100, `most random shapes are wide enough to cut (${splittable})`);
+    assert.equal(after.splitGemms - before.splitGemms, splittable, 'every product that can be cut was posted');
+    const own = after.ownChunks - before.ownChunks;
+    const helper = after.helperChunks - before.helperChunks;
+    assert.equal(own + helper, chunks, 'every chunk computed once');
+    // (on tiny products the helper may take every chunk before the engine thread takes its one)
+    assert.ok(own <= splittable && own > 0, `the engine thread computed at most one chunk of each (${own})`);
+    assert.ok(helper >= chunks - splittable, `the helper computed all the others (${helper})`);
+    assert.equal(after.recovered, 0);
+  });
+
+  it('gives the same bits when both threads take chunks as they come', () => {
+    fc.assert(
+      fc.property(caseArb(70), (cs) => {
+        expectSameGemm(dynamic, single, build(cs), label(cs));
+      }),
+      { numRuns: 100, seed: 0x2caf },
+    );
+    const { ownChunks, helperChunks, recovered } = dynamic.counters;
+    assert.ok(ownChunks + helperChunks > 200, `${ownChunks} + ${helperChunks} chunks`);
+    assert.equal(recovered, 0);
   });
 
   it('is also within the float32 error bound of the float64 reference', () => {
@@ -116,9 +148,11 @@ describe('kernels: two-thread wasm-simd', function () {
 
   it('gives the same bits on the shapes attention uses and on shapes crossing the cache blocks', async () => {
     const packed = await createWasmSimdKernel({ packAMinN: 0 });
-    const packedTwo = await twoThreads({ minParallelMulAdds: 0, packAMinN: 0 });
+    const packedTwo = await twoThreads({ ...forced, packAMinN: 0 });
     const staged = await createWasmSimdKernel({ maxStagedFloats: 5000 });
-    const stagedTwo = await twoThreads({ minParallelMulAdds: 0, maxStagedFloats: 5000 });
+    const stagedTwo = await twoThreads({ ...forced, maxStagedFloats: 5000 });
+    const defaults = await twoThreads();
+    started.push(defaults);
     started.push(packedTwo, stagedTwo);
     const shapes: [number, number, number, boolean][] = [
       [512, 768, 96, true], // a projection (k cut short to keep the test quick): split by columns
@@ -134,6 +168,7 @@ describe('kernels: two-thread wasm-simd', function () {
       const cs: Case = { ...base, m, n, k, transB, alpha: 0.125, beta: (m % 2) as 0 | 1, seed: m * n + k, ldaExtra: 3, cOff: 5 };
       const args = build(cs);
       expectSameGemm(splitAll, single, args, label(cs));
+      expectSameGemm(defaults, single, args, `default thresholds and chunks: ${label(cs)}`);
       expectSameGemm(packedTwo, packed, args, `A packed: ${label(cs)}`);
       if (m * n * k < 2e6) expectSameGemm(stagedTwo, staged, args, `staged in pieces: ${label(cs)}`);
     }
@@ -183,6 +218,10 @@ describe('kernels: two-thread wasm-simd', function () {
       { numRuns: 150, seed: 0x50f8 },
     );
     assert.ok(splitAll.counters.splitSoftmaxes - before > 100, 'blocks of two or more rows went to both threads');
+    for (let seed = 0; seed < 30; seed++) {
+      const x = randomArray(37 * 70, seed, -20, 20);
+      expectSameSoftmax(dynamic, single, { x, off: 0, rows: 37, cols: 70, ld: 70, fullyMasked: 'zero' }, `dynamic ${seed}`);
+    }
   });
 
   it('softmaxRows: same bits for more rows than one staged block (1M floats), through a view', () => {
@@ -196,7 +235,7 @@ describe('kernels: two-thread wasm-simd', function () {
   });
 
   it('the helper sees memory the engine thread grew after it started', async () => {
-    const fresh = await twoThreads({ minParallelMulAdds: 0 });
+    const fresh = await twoThreads(forced);
     started.push(fresh);
     const small: Case = { ...base, m: 16, n: 16, k: 8, seed: 3 };
     expectSameGemm(fresh, single, build(small), 'small product');
@@ -205,6 +244,7 @@ describe('kernels: two-thread wasm-simd', function () {
     expectSameGemm(fresh, single, build(big), 'product after growing the memory');
     assert.ok(fresh.memoryBytes > bytesBefore, 'the second product needed more memory');
     assert.equal(fresh.counters.splitGemms, 2);
+    assert.ok(fresh.counters.helperChunks > 2, 'the helper computed chunks of the product in the grown memory');
     assert.equal(fresh.counters.recovered, 0);
   });
 
@@ -234,34 +274,37 @@ describe('kernels: two-thread wasm-simd', function () {
   });
 });
 
-describe('kernels: splitting C between two threads', () => {
-  it('cuts along the longer side at a tile boundary, and the two parts cover C exactly once', () => {
+describe('kernels: cutting C into chunks for two threads', () => {
+  it('cuts along the longer side into whole tiles, 2 to MAX_CHUNKS chunks that cover C exactly once', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 3000 }), fc.integer({ min: 1, max: 3000 }), (m, n) => {
-        const parts = splitInTwo(m, n);
-        if (!parts) {
-          assert.ok(m < 2 * MR && n < 2 * NR, `${m}x${n} should have been split`);
+      fc.property(fc.integer({ min: 1, max: 3000 }), fc.integer({ min: 1, max: 3000 }), fc.integer({ min: 1, max: 3000 }), fc.integer({ min: 1, max: 2 ** 24 }), (m, n, k, per) => {
+        const plan = planChunks(m, n, k, per);
+        if (!plan) {
+          assert.ok(m < 2 * MR && n < 2 * NR, `${m}x${n} should have been cut`);
           return;
         }
-        const [own, theirs] = parts;
-        const byRows = own.i1 !== m;
-        if (byRows) {
-          assert.deepEqual([own.i0, own.j0, own.j1, theirs.i0, theirs.i1, theirs.j0, theirs.j1], [0, 0, n, own.i1, m, 0, n]);
-          assert.equal(own.i1 % MR, 0);
-          assert.ok(m >= n || n < 2 * NR, `${m}x${n}: rows split although columns are longer`);
-        } else {
-          assert.deepEqual([own.i0, own.i1, own.j0, theirs.i0, theirs.i1, theirs.j0, theirs.j1], [0, m, 0, 0, m, own.j1, n]);
-          assert.equal(own.j1 % NR, 0);
-          assert.ok(n > m || m < 2 * MR, `${m}x${n}: columns split although rows are at least as long`);
+        assert.ok(plan.count >= 2 && plan.count <= MAX_CHUNKS, `${m}x${n}x${k}: ${plan.count} chunks`);
+        if (plan.axis === 'rows') assert.ok(m >= n || n < 2 * NR, `${m}x${n}: cut into rows although columns are longer`);
+        else assert.ok(n > m || m < 2 * MR, `${m}x${n}: cut into columns although rows are at least as long`);
+        assert.equal(plan.size % (plan.axis === 'rows' ? MR : NR), 0, 'whole tiles');
+        const covered = new Uint8Array(plan.axis === 'rows' ? m : n);
+        for (let c = 0; c < plan.count; c++) {
+          const p = chunkPart(plan, c, m, n);
+          const [from, to] = plan.axis === 'rows' ? [p.i0, p.i1] : [p.j0, p.j1];
+          assert.deepEqual(plan.axis === 'rows' ? [p.j0, p.j1] : [p.i0, p.i1], [0, plan.axis === 'rows' ? n : m]);
+          assert.ok(to > from, `chunk ${c} is empty`);
+          for (let x = from; x < to; x++) covered[x]++;
         }
-        // both parts non-empty and about equal (within one tile)
-        const size = (p: typeof own) => (p.i1 - p.i0) * (p.j1 - p.j0);
-        assert.ok(size(own) > 0 && size(theirs) > 0);
-        const tile = byRows ? MR * n : NR * m;
-        assert.ok(Math.abs(size(own) - size(theirs)) <= 2 * tile, `${m}x${n}: parts ${size(own)} and ${size(theirs)}`);
+        assert.ok(covered.every((x) => x === 1), 'every row (column) in exactly one chunk');
       }),
       { numRuns: 500, seed: 7 },
     );
+  });
+
+  it('aims at the multiply-adds per chunk it is given', () => {
+    assert.deepEqual(planChunks(512, 512, 64, 1 << 20), { axis: 'rows', size: 64, count: 8 }); // Q·Kᵀ of a head
+    assert.deepEqual(planChunks(512, 768, 768, 1 << 20), { axis: 'cols', size: 96, count: 8 }); // a projection
+    assert.deepEqual(planChunks(512, 64, 512, 1 << 23), { axis: 'rows', size: 256, count: 2 }); // P·V, big chunks
   });
 });
 

@@ -1,22 +1,23 @@
 // A kernel helper thread that misbehaves on purpose (started by test/unit/kernels/parallel-faults.test.ts):
-// it serves jobs like src/worker/kernel-helper.ts until job number `at`, where it
-//   'exit'       dies (the thread exits) after claiming the job,
-//   'hang'       claims the job and never finishes it,
-//   'slow'       claims the job and finishes it `ms` late,
-//   'throw'      fails the job (an exception in the job),
-//   'never-claim' (from the start) reports ready but never takes a job.
+// it serves jobs like src/worker/kernel-helper.ts until it has taken `at` chunks; on taking the next one it
+//   'exit'       dies (the thread exits) before computing it,
+//   'hang'       never computes it,
+//   'slow'       computes it `ms` late,
+//   'throw'      fails it (an exception in the chunk);
+// or, from the start,
+//   'never-take' reports ready but never takes a chunk.
 import { workerData } from 'node:worker_threads';
 import { serveKernelJobs } from '../../../../src/engine/kernels';
 import { HELPER, SLOT } from '../../../../src/engine/kernels/parallel-protocol';
 
-export type Fault = 'exit' | 'hang' | 'slow' | 'throw' | 'never-claim';
+export type Fault = 'exit' | 'hang' | 'slow' | 'throw' | 'never-take';
 
 export interface FaultyHelperData {
   memory: WebAssembly.Memory;
   module: WebAssembly.Module;
   control: SharedArrayBuffer;
   fault: Fault;
-  /** Index of the job (0, 1, ...) the fault hits. */
+  /** Chunks served normally before the fault. */
   at: number;
   /** For 'slow': how late. */
   ms?: number;
@@ -27,13 +28,12 @@ const sleep = (ms: number): void => {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 };
 
-if (data.fault === 'never-claim') {
-  const ctl = new Int32Array(data.control);
-  Atomics.store(ctl, SLOT.helper, HELPER.ready);
+if (data.fault === 'never-take') {
+  Atomics.store(new Int32Array(data.control), SLOT.helper, HELPER.ready);
   sleep(60_000);
 } else {
   serveKernelJobs(data.module, data.memory, data.control, {
-    beforeJob(index) {
+    beforeChunk(index) {
       if (index !== data.at) return;
       if (data.fault === 'exit') process.exit(3);
       if (data.fault === 'hang') sleep(60_000);
