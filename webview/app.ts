@@ -567,7 +567,8 @@ export class App {
     const base = `${model}-L${layer}H${head}`;
     if (s.view === 'lines') {
       const lm = this.lines.exportModel();
-      if (!lm || run.seqLen > LINES_MAX_TOKENS || lm.data.tokens.length !== run.seqLen) return this.nothing();
+      if (run.seqLen > LINES_MAX_TOKENS) return this.nothing(t('The lines view draws a line for every weight: {0} tokens are too many for it (at most {1}). Use the heatmap.', run.seqLen, LINES_MAX_TOKENS));
+      if (!lm || lm.data.tokens.length !== run.seqLen) return this.nothing();
       if (format === 'png') return { suggestedName: `${base}-lines.png`, content: this.lines.pngBase64() };
       if (format === 'svg') {
         const { layout, colours, data } = lm;

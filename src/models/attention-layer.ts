@@ -5,12 +5,12 @@
 //   q, k, v = x·W_{q,k,v}ᵀ + b, split into heads                   (H, T, hd)
 //   P = softmax(q·kᵀ/√hd + mask)                                    nn.MultiheadAttention's scale
 // The output projection is not needed for the attention weights; it is checked when present.
-import { type BoolTensor, type Tensor, linear } from '../engine';
+import type { BoolTensor, Tensor } from '../engine';
 import { firstSeenIds, TorchGenerator } from '../engine/random';
 import type { ModelInfo, TokenInfo } from '../protocol/engine';
 import { type ConfigObject, plural, resolveHeads } from './config';
 import { forwardResult, type LayerAttention } from './forward-result';
-import { attendAllHeads, splitHeads } from './layers';
+import { attendAllHeads, linearToHeads } from './layers';
 import { attendLayer, maskSpec, shouldMaterialise } from './lazy-attention';
 import { ParamReader } from './params';
 import type { AttentionModel, ForwardOptions, ForwardResult } from './types';
@@ -166,9 +166,9 @@ export function readAttentionLayer(tensors: Map<string, Tensor>, found: FoundAtt
 
 /** Every head's q, k, v (H, T, hd) of the layer on inputs x (T, E), and the scale nn.MultiheadAttention applies. */
 export function attentionLayerProjections(w: AttentionLayerWeights, x: Tensor): { q: Tensor; k: Tensor; v: Tensor; scale: number } {
-  const q = splitHeads(linear(x, w.q.weight, w.q.bias, 'attention layer q'), w.nHead); // (H, T, hd)
-  const k = splitHeads(linear(x, w.k.weight, w.k.bias, 'attention layer k'), w.nHead); // (H, T, hd)
-  const v = splitHeads(linear(x, w.v.weight, w.v.bias, 'attention layer v'), w.nHead); // (H, T, hd)
+  const q = linearToHeads(x, w.q.weight, w.q.bias, w.nHead, 'attention layer q'); // (H, T, hd)
+  const k = linearToHeads(x, w.k.weight, w.k.bias, w.nHead, 'attention layer k'); // (H, T, hd)
+  const v = linearToHeads(x, w.v.weight, w.v.bias, w.nHead, 'attention layer v'); // (H, T, hd)
   return { q, k, v, scale: 1 / Math.sqrt(w.projDim / w.nHead) };
 }
 

@@ -60,11 +60,11 @@ export function forwardResult(layers: readonly LayerAttention[], nHead: number, 
         },
       };
     },
-    headAttentionRows(layer, head, rowStart, rowEnd) {
+    headAttentionRows(layer, head, rowStart, rowEnd, out) {
       checkHead(layer, head);
       checkRowRange(rowStart, rowEnd, T, label);
       const l = layers[layer];
-      return headRows(select(l.q, 0, head), select(l.k, 0, head), mask, l.scale, rowStart, rowEnd); // (R, T)
+      return headRows(select(l.q, 0, head), select(l.k, 0, head), mask, l.scale, rowStart, rowEnd, out); // (R, T)
     },
   };
 }

@@ -27,22 +27,30 @@ export class ThumbnailAccumulator {
   private readonly sums: Float64Array;
   private readonly bands: Uint32Array;
   private readonly bandCount: Float64Array;
+  /** Column band b covers keys bandStart[b] .. bandStart[b + 1] − 1 (bands are runs of consecutive keys). */
+  private readonly bandStart: Uint32Array;
 
   constructor(private readonly T: number, readonly size: number) {
     if (!Number.isInteger(size) || size < 1 || size > T) throw new Error(`thumbnail size must be an integer in 1..${T}, got ${size}`);
     this.sums = new Float64Array(size * size);
     this.bands = thumbnailBands(T, size);
     this.bandCount = new Float64Array(size);
+    this.bandStart = new Uint32Array(size + 1);
     for (let i = 0; i < T; i++) this.bandCount[this.bands[i]]++;
+    for (let b = 0; b < size; b++) this.bandStart[b + 1] = this.bandStart[b] + this.bandCount[b];
   }
 
   /** Adds query rows rowStart .. rowStart+count of the head: `rows` (count, T) from offset `off`. */
   add(rows: ArrayLike<number>, rowStart: number, count: number, off = 0): void {
-    const { T, size, sums, bands } = this;
+    const { T, size, sums, bands, bandStart } = this;
     for (let r = 0; r < count; r++) {
       const base = bands[rowStart + r] * size;
       const src = off + r * T;
-      for (let j = 0; j < T; j++) sums[base + bands[j]] += rows[src + j];
+      for (let b = 0; b < size; b++) {
+        let s = 0;
+        for (let j = src + bandStart[b], end = src + bandStart[b + 1]; j < end; j++) s += rows[j];
+        sums[base + b] += s;
+      }
     }
   }
 
@@ -136,12 +144,12 @@ export interface StreamOptions {
   progress?: (fraction: number, message: string) => void;
 }
 
-/** Where the weights of one head come from, rows [r0, r1) at a time: (r1 − r0, T). */
-export type HeadRowSource = (layer: number, head: number, r0: number, r1: number) => Float32Array;
+/** Where the weights of one head come from, rows [r0, r1) at a time: (r1 − r0, T), written into `out` when it can. */
+export type HeadRowSource = (layer: number, head: number, r0: number, r1: number, out: Float32Array) => Float32Array;
 
 /**
  * Thumbnails (count, size, size) and mean row entropies (count,) of nLayer × nHead heads, computed block
- * by block from `rowsOf`: at most one block of weights (blockBytes) is alive at a time.
+ * by block from `rowsOf` into one reused buffer of blockBytes.
  */
 export async function streamHeadSummaries(
   rowsOf: HeadRowSource,
@@ -156,6 +164,7 @@ export async function streamHeadSummaries(
   const entropy = new Float32Array(count);
   const R = blockRows(T, opts.blockBytes);
   const blocksPerHead = Math.ceil(T / R);
+  const scratch = new Float32Array(Math.min(R, T) * T); // one block of weights, reused
   let done = 0;
   for (let l = 0; l < nLayer; l++) {
     for (let h = 0; h < nHead; h++) {
@@ -163,7 +172,7 @@ export async function streamHeadSummaries(
       const ent = new RowEntropyAccumulator(T);
       for (let r0 = 0; r0 < T; r0 += R) {
         const r1 = Math.min(T, r0 + R);
-        const rows = rowsOf(l, h, r0, r1); // (r1 − r0, T)
+        const rows = rowsOf(l, h, r0, r1, scratch); // (r1 − r0, T)
         thumb.add(rows, r0, r1 - r0);
         ent.add(rows, r1 - r0);
         done++;

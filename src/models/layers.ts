@@ -42,6 +42,43 @@ export function addInPlace(a: Float32Array, b: Float32Array): void {
   for (let i = 0; i < a.length; i++) a[i] += b[i];
 }
 
+/** Query rows per product in linearToHeads: bounds its scratch and what a kernel stages at once. */
+const HEAD_PROJECTION_ROWS = 512;
+
+/**
+ * nn.Linear straight into the head layout: x (T, E) · weight (D, E)ᵀ + bias (D) → (H, T, D/H), head h
+ * taking output features h·hd .. (h+1)·hd − 1 — splitHeads(linear(x, weight, bias)) with the same numbers,
+ * computed a block of rows at a time, so a long input never holds a (T, D) intermediate besides the result.
+ */
+export function linearToHeads(x: Tensor, weight: Tensor, bias: Tensor | undefined, nHead: number, what: string): Tensor {
+  const [T, E] = x.shape;
+  const [D, inF] = weight.shape;
+  if (x.shape.length !== 2 || weight.shape.length !== 2 || inF !== E) {
+    throw new Error(`${what}: input ${formatShape(x.shape)} does not match weight ${formatShape(weight.shape)} ([out, in])`);
+  }
+  if (bias && (bias.shape.length !== 1 || bias.shape[0] !== D)) throw new Error(`${what}: bias ${formatShape(bias.shape)} should be [${D}]`);
+  if (!Number.isInteger(nHead) || nHead < 1 || D % nHead !== 0) throw new Error(`${what}: ${nHead} heads do not divide ${D} output features`);
+  const hd = D / nHead;
+  const out = new Float32Array(T * D); // (H, T, hd)
+  const chunkRows = Math.min(T, HEAD_PROJECTION_ROWS);
+  const chunk = new Float32Array(chunkRows * D); // (rows, D), reused
+  const b = bias?.data;
+  for (let r0 = 0; r0 < T; r0 += chunkRows) {
+    const R = Math.min(chunkRows, T - r0);
+    // (R, E) · (D, E)ᵀ → (R, D)
+    getKernel().gemm({ m: R, n: D, k: E, a: x.data, aOff: r0 * E, lda: E, b: weight.data, bOff: 0, ldb: E, transB: true, c: chunk, cOff: 0, ldc: D });
+    for (let r = 0; r < R; r++) {
+      for (let h = 0; h < nHead; h++) {
+        const src = r * D + h * hd;
+        const dst = (h * T + r0 + r) * hd;
+        if (b) for (let c = 0; c < hd; c++) out[dst + c] = chunk[src + c] + b[h * hd + c];
+        else out.set(chunk.subarray(src, src + hd), dst);
+      }
+    }
+  }
+  return { data: out, shape: [nHead, T, hd] };
+}
+
 /** (T, H·hd) → (H, T, hd), contiguous. Head h takes features h·hd .. (h+1)·hd-1. */
 export function splitHeads(x: Tensor, nHead: number): Tensor {
   const [T, width] = x.shape;

@@ -2,20 +2,23 @@
 //   materialised  softmax(scale·q·kᵀ + mask) as (H, T, T), then ·v  (scaledDotProductAttention; exact
 //                 with the PyTorch fixtures, used while the weights are small)
 //   tiled         flashAttention per head: the output without the (T, T) weights (long inputs)
-//   rows          attentionRows for query rows [r0, r1) of one head: (r1 − r0, T), recomputed from q, k
-// The mask stays in O(T) form (MaskSpec) on the tiled and rows paths: a causal mask goes to the engine as
-// isCausal, padded keys as a (1, T) mask broadcast over the rows, and the two together as (R, T) masks
-// built one block of rows at a time.
+//   rows          the probabilities of query rows [r0, r1) of one head: (r1 − r0, T), recomputed from q, k
+// The mask stays in O(T) form (MaskSpec) on the tiled and rows paths: a causal mask over all rows goes to
+// the engine as isCausal, padded keys as a (1, T) mask broadcast over the rows, and a causal mask over a
+// block of rows (alone or with padding) as an (R, T) mask built for that block only.
 import {
   type BoolTensor,
   type Tensor,
   type TensorLike,
-  attentionRows,
   boolTensor,
+  contiguous,
   flashAttention,
+  formatShape,
+  getKernel,
   narrow,
   scaledDotProductAttention,
   select,
+  view,
 } from '../engine';
 import type { ForwardOptions, MaskSpec } from './types';
 import { MATERIALISED_ATTENTION_BYTES } from './types';
@@ -131,18 +134,46 @@ function singleMaskOptions(mask: MaskSpec, T: number): { isCausal?: boolean; att
 
 /**
  * The probabilities of query rows [r0, r1) of one head: q, k (T, hd) (views are fine) → (r1 − r0, T),
- * the model's mask and scale applied; a row that sees no key is 0 (SDPA's safe softmax).
+ * the model's mask and scale applied; a row that sees no key is 0 (SDPA's safe softmax). Written into
+ * `out` when given (its first (r1 − r0)·T floats, returned as a view), so a caller streaming block after
+ * block reuses one buffer.
+ *
+ * The rows are consecutive, so they are one R × T score product on the kernel — the steps of
+ * scaledDotProductAttention (scale · q·kᵀ, −inf where masked, softmax over the keys) and the same numbers,
+ * without its ·v — rather than attentionRows' one product per row, which stages k again for every row.
  */
-export function headRows(q: TensorLike, k: TensorLike, mask: MaskSpec, scale: number, r0: number, r1: number): Float32Array {
-  const T = q.shape[0];
+export function headRows(q: TensorLike, k: TensorLike, mask: MaskSpec, scale: number, r0: number, r1: number, out?: Float32Array): Float32Array {
+  const qm = denseMatrix(q);
+  const km = denseMatrix(k);
+  const [T, hd] = k.shape;
   const R = r1 - r0;
-  if (mask.causal && mask.keyPadding) {
-    const attnMask = boolTensor(allowedRows(mask, T, r0, r1)!, [R, T]);
-    return attentionRows(narrow(q, 0, r0, R), k, { rows: range(0, R), attnMask, scale }).data;
+  if (q.shape[1] !== hd || r0 < 0 || r1 > q.shape[0] || R < 1) throw new Error(`headRows: rows ${r0}..${r1} of q ${formatShape(q.shape)} against k ${formatShape(k.shape)}`);
+  if (out && out.length < R * T) throw new Error(`headRows: out holds ${out.length} floats, ${R}×${T} are needed`);
+  const probs = out ? out.subarray(0, R * T) : new Float32Array(R * T); // (R, T)
+  const kernel = getKernel();
+  kernel.gemm({
+    m: R, n: T, k: hd,
+    a: qm.data, aOff: qm.offset + r0 * hd, lda: hd,
+    b: km.data, bOff: km.offset, ldb: hd, transB: true,
+    c: probs, cOff: 0, ldc: T,
+    alpha: scale,
+  }); // scale · q[r0:r1]·kᵀ
+  const pad = mask.keyPadding;
+  if (mask.causal || pad) {
+    for (let r = 0; r < R; r++) {
+      const row = r * T;
+      if (mask.causal) probs.fill(-Infinity, row + Math.min(T, r0 + r + 1), row + T); // keys after the query
+      if (pad) for (let j = 0; j < T; j++) if (!pad[j]) probs[row + j] = -Infinity;
+    }
   }
-  return attentionRows(q, k, { rows: range(r0, r1), ...singleMaskOptions(mask, T), scale }).data;
+  kernel.softmaxRows({ x: probs, off: 0, rows: R, cols: T, ld: T, fullyMasked: 'zero' });
+  return probs;
 }
 
-function range(start: number, end: number): number[] {
-  return Array.from({ length: end - start }, (_, i) => start + i);
+/** A 2-D tensor or view as dense row-major data from `offset` (copied only when its rows are not). */
+function denseMatrix(t: TensorLike): { data: Float32Array; offset: number } {
+  const v = view(t);
+  const [, cols] = v.shape;
+  if (v.strides[1] === 1 && v.strides[0] === cols) return { data: v.data as Float32Array, offset: v.offset };
+  return { data: contiguous(t).data as Float32Array, offset: 0 };
 }

@@ -1,10 +1,11 @@
 // The seeded single-layer model: embeddings and W_q, W_k, W_v, W_o drawn by the PyTorch-compatible
 // generator (see src/engine/random/seeded-attention.ts for the exact recipe and its Python twin), so a
 // given seed always shows the same attention, and PyTorch reproduces it.
-import { type BoolTensor, projectHeads } from '../engine';
+import type { BoolTensor, Tensor } from '../engine';
 import { seededAttentionWeights } from '../engine/random';
 import type { ModelInfo, TokenInfo } from '../protocol/engine';
 import { forwardResult } from './forward-result';
+import { linearToHeads } from './layers';
 import { allowedMatrix, attendLayer, maskSpec, shouldMaterialise } from './lazy-attention';
 import type { AttentionModel, ForwardOptions, ForwardResult } from './types';
 
@@ -40,7 +41,11 @@ export function createSeededModel({ seed, heads, dModel }: SeededModelConfig): A
       const weights = seededAttentionWeights({ seed, dModel, numHeads: heads, tokens: tokens.map((t) => t.text) });
       info.pythonSnippet = weights.pythonSnippet;
       await options.checkpoint?.();
-      const { q, k, v } = projectHeads(weights.embeddings, weights.inProjWeight, null, heads); // each (H, T, hd)
+      // q, k, v = x·W_{q,k,v}ᵀ split into heads, each (H, T, hd): nn.MultiheadAttention's in-projection (no bias).
+      const part = (i: number): Tensor => ({ data: weights.inProjWeight.data.subarray(i * dModel * dModel, (i + 1) * dModel * dModel), shape: [dModel, dModel] });
+      const q = linearToHeads(weights.embeddings, part(0), undefined, heads, 'seeded model q');
+      const k = linearToHeads(weights.embeddings, part(1), undefined, heads, 'seeded model k');
+      const v = linearToHeads(weights.embeddings, part(2), undefined, heads, 'seeded model v');
       const mask = maskSpec(T, options);
       const scale = 1 / Math.sqrt(dModel / heads);
       // One layer whose output nobody reads: the tiled path has nothing to compute until weights are asked for.

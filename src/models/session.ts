@@ -113,7 +113,7 @@ export class InspectSession {
     const count = nLayer * nHead;
     const summaries = forward.attentions
       ? { thumbnails: thumbnails(forward.attentions, count, T, thumbSize), headEntropy: meanRowEntropy(forward.attentions, count, T) }
-      : await streamHeadSummaries((l, h, r0, r1) => forward.headAttentionRows(l, h, r0, r1), nLayer, nHead, T, thumbSize, {
+      : await streamHeadSummaries((l, h, r0, r1, out) => forward.headAttentionRows(l, h, r0, r1, out), nLayer, nHead, T, thumbSize, {
           blockBytes: this.options.streamBlockBytes,
           checkpoint: ctx.checkpoint,
           progress: ctx.progress && ((f, m) => ctx.progress!(forwardShare + f * (1 - forwardShare), m)),
@@ -173,26 +173,30 @@ export class InspectSession {
       );
     }
     const head0 = (layer * run.nHead + head) * T * T;
-    const rowsOf = (a: number, b: number): Float32Array =>
-      forward.attentions ? forward.attentions.subarray(head0 + a * T, head0 + b * T) : forward.headAttentionRows(layer, head, a, b);
+    // Rows a..b: a view of the materialised weights, or computed into `out`.
+    const rowsOf = (a: number, b: number, out: Float32Array): Float32Array =>
+      forward.attentions ? forward.attentions.subarray(head0 + a * T, head0 + b * T) : forward.headAttentionRows(layer, head, a, b, out);
     const step = blockRows(T, this.options.streamBlockBytes ?? STREAM_BLOCK_BYTES);
     const meta = { seqLen: T, rowStart: r0, rowEnd: r1, block };
     if (block === 1) {
-      // A copy (never a view of the run's weights), so that transferring it does not detach what the session keeps.
+      // Fresh memory (never a view of the run's weights), so that transferring it does not detach what the session keeps.
       const data = new Float32Array(R * T);
       for (let a = r0; a < r1; a += step) {
         const b = Math.min(r1, a + step);
-        data.set(rowsOf(a, b), (a - r0) * T);
+        const target = data.subarray((a - r0) * T, (b - r0) * T);
+        const rows = rowsOf(a, b, target);
+        if (rows.buffer !== target.buffer || rows.byteOffset !== target.byteOffset) target.set(rows);
         if (b < r1) yield;
       }
       return { data, rows: R, cols: T, ...meta };
     }
     const averager = new BlockAverager(r0, r1, T, block);
-    // Blocks of whole cell rows, so each block of weights is dropped once added.
+    // Blocks of whole cell rows, computed into one reused buffer.
     const rowsPerStep = Math.max(block, Math.floor(step / block) * block);
+    const scratch = new Float32Array(Math.min(rowsPerStep, R) * T);
     for (let a = r0; a < r1; a += rowsPerStep) {
       const b = Math.min(r1, a + rowsPerStep);
-      averager.add(rowsOf(a, b), a, b - a);
+      averager.add(rowsOf(a, b, scratch), a, b - a);
       if (b < r1) yield;
     }
     return { data: averager.result(), rows: averager.rows, cols: averager.cols, ...meta };

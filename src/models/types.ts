@@ -74,9 +74,10 @@ export interface ForwardResult {
   /**
    * The probabilities of query rows [rowStart, rowEnd) of one head: (rowEnd − rowStart, T), row-major,
    * recomputed from headInputs with the model's own mask and scale (equal to `attentions` within 1e-6
-   * where both exist). Memory: the rows asked for, whatever T is.
+   * where both exist). Memory: the rows asked for, whatever T is. With `out` (at least that many floats) the
+   * rows are written there and a view of it is returned, so a caller streaming blocks reuses one buffer.
    */
-  headAttentionRows(layer: number, head: number, rowStart: number, rowEnd: number): Float32Array;
+  headAttentionRows(layer: number, head: number, rowStart: number, rowEnd: number, out?: Float32Array): Float32Array;
 }
 
 export interface AttentionModel {

@@ -2,7 +2,7 @@
 // on short fixtures) still computes the right hidden states (HF fixtures), and headAttentionRows gives the
 // same rows as the materialised weights (within 1e-6), under every mask: none, causal, padding, both.
 import { strict as assert } from 'node:assert';
-import { type Tensor, tensor } from '../../../src/engine';
+import { type Tensor, linear, tensor } from '../../../src/engine';
 import {
   allowedRows,
   attendLayer,
@@ -18,6 +18,7 @@ import {
   readGpt2,
   shouldMaterialise,
 } from '../../../src/models';
+import { linearToHeads, splitHeads } from '../../../src/models/layers';
 import type { ForwardResult } from '../../../src/models/types';
 import { assertClose, loadFixture, maxAbsDiff } from '../helpers/fixtures';
 import { fixtureSlice, fixtureTensors, idTokens, wordTokens } from './helpers';
@@ -138,6 +139,17 @@ describe('lazy weights: headAttentionRows equals the materialised weights', () =
     assertRowsMatch(rows, full.attentions!, nLayer, checkpoint.config.nHead, 'BERT');
   });
 
+  it('writes rows into a caller’s buffer when given one', async () => {
+    const lazy = await createSeededModel({ seed: 4, heads: 2, dModel: 8 }).forward(wordTokens(words), { causal: true, attentionMask: padding, materialiseBytes: 0 });
+    const out = new Float32Array(5 * T).fill(NaN);
+    const rows = lazy.headAttentionRows(0, 1, 2, 6, out);
+    assert.equal(rows.buffer, out.buffer, 'a view of the buffer');
+    assert.equal(rows.length, 4 * T);
+    assert.deepEqual(Array.from(rows), Array.from(lazy.headAttentionRows(0, 1, 2, 6)));
+    assert.ok(Number.isNaN(out[4 * T]), 'nothing written past the rows');
+    assert.throws(() => lazy.headAttentionRows(0, 1, 0, 6, out), /out holds 60 floats, 6×12 are needed/);
+  });
+
   it('refuses rows and heads that do not exist', async () => {
     const lazy = await createSeededModel({ seed: 0, heads: 2, dModel: 8 }).forward(wordTokens(['a', 'b', 'c']), { materialiseBytes: 0 });
     assert.throws(() => lazy.headAttentionRows(0, 0, 2, 2), /query rows 2\.\.2 are not a non-empty range within 0\.\.3/);
@@ -187,6 +199,21 @@ describe('lazy attention helpers', () => {
     // A single-layer model that only shows weights computes nothing on the tiled path.
     const none = await attendLayer(q, k, v, { mask: maskSpec(T, {}), scale: 0.5, materialise: false, needContext: false });
     assert.deepEqual(none, {});
+  });
+
+  it('projects straight into the head layout with the numbers of splitHeads(linear(...)), across row chunks', () => {
+    const [T, E, D, H] = [700, 12, 8, 2];
+    const x = tensor(Float32Array.from({ length: T * E }, (_, i) => Math.sin(i * 0.11)), [T, E]);
+    const w = tensor(Float32Array.from({ length: D * E }, (_, i) => Math.cos(i * 0.7) / 3), [D, E]);
+    const b = tensor(Float32Array.from({ length: D }, (_, i) => i / 10 - 0.3), [D]);
+    for (const bias of [b, undefined]) {
+      const direct = linearToHeads(x, w, bias, H, 'test');
+      const reference = splitHeads(linear(x, w, bias), H);
+      assert.deepEqual(direct.shape, [H, T, D / H]);
+      assert.deepEqual(Array.from(direct.data), Array.from(reference.data), `bias ${bias ? 'given' : 'none'}`);
+    }
+    assert.throws(() => linearToHeads(x, w, b, 3, 'seeded model q'), /seeded model q: 3 heads do not divide 8 output features/);
+    assert.throws(() => linearToHeads(x, tensor(new Float32Array(8 * 5), [8, 5]), b, 2, 'q'), /q: input \[700, 12\] does not match weight \[8, 5\] \(\[out, in\]\)/);
   });
 
   it('materialises while every weight fits in 64 MiB', () => {

@@ -104,7 +104,7 @@ describe('long runs: streamed summaries and head views', () => {
 // ----- a counting stub model: cheap rows of any length, and a record of what was asked ---------------------
 
 interface Asked {
-  calls: { head: number; r0: number; r1: number }[];
+  calls: { head: number; r0: number; r1: number; outFloats?: number }[];
   headInputs: number;
 }
 
@@ -128,9 +128,12 @@ function stubModel(nHead: number, asked: Asked): AttentionModel {
           asked.headInputs++;
           return { q: empty, k: empty, v: empty, scale: 1, mask: { causal: true }, allowed: undefined };
         },
-        headAttentionRows(_layer, head, r0, r1) {
-          asked.calls.push({ head, r0, r1 });
-          return stubRows(T, head, r0, r1);
+        headAttentionRows(_layer, head, r0, r1, out) {
+          asked.calls.push({ head, r0, r1, outFloats: out?.length });
+          const rows = stubRows(T, head, r0, r1);
+          if (!out) return rows;
+          out.set(rows);
+          return out.subarray(0, rows.length);
         },
       };
     },
@@ -168,7 +171,10 @@ describe('long runs with a counting stub model', () => {
     assert.equal(asked.headInputs, 0, 'summaries need no (T, T) inputs');
     const blocks = Math.ceil(T / 32);
     assert.equal(asked.calls.length, 2 * blocks);
-    for (const c of asked.calls) assert.ok((c.r1 - c.r0) * T * 4 <= budget, `block ${c.r0}..${c.r1} exceeds the budget`);
+    for (const c of asked.calls) {
+      assert.ok((c.r1 - c.r0) * T * 4 <= budget, `block ${c.r0}..${c.r1} exceeds the budget`);
+      assert.ok(c.outFloats !== undefined && c.outFloats * 4 <= budget, 'each block is written into one reused buffer within the budget');
+    }
     // The rows of each head were asked in order, each once, covering 0..T.
     for (const head of [0, 1]) assert.deepEqual(asked.calls.filter((c) => c.head === head).map((c) => c.r0), Array.from({ length: blocks }, (_, i) => i * 32));
     assert.ok(checkpoints >= 2 * blocks, `${checkpoints} checkpoints for ${2 * blocks} blocks`);
