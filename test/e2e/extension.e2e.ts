@@ -23,6 +23,10 @@ const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')
   contributes: { commands: Array<{ command: string; title: string; category?: string }> };
 };
 
+/** package.json's user-facing strings are `%key%` references into package.nls.json (English). */
+const nls = JSON.parse(readFileSync(join(repoRoot, 'package.nls.json'), 'utf8')) as Record<string, string>;
+const localized = (s: string): string => s.replace(/^%(.+)%$/, (_m, key: string) => nls[key] ?? s);
+
 describe('the packaged extension in VS Code (code-server)', function () {
   const session = useWorkbench({ folder: 'examples' });
 
@@ -50,7 +54,7 @@ describe('the packaged extension in VS Code (code-server)', function () {
   });
 
   it('shows the titles package.json declares for the command ids DESIGN.md fixes', function () {
-    const declared = new Map(manifest.contributes.commands.map((c) => [c.command, `${c.category ? `${c.category}: ` : ''}${c.title}`]));
+    const declared = new Map(manifest.contributes.commands.map((c) => [c.command, `${c.category ? `${localized(c.category)}: ` : ''}${localized(c.title)}`]));
     const ids = ['inspectSelection', 'openDebugger', 'loadWeights', 'lintWorkspace'].map((name) => `attentionInspector.${name}`);
     assert.deepEqual(ids.map((id) => declared.get(id)), COMMAND_TITLES);
   });
