@@ -2,7 +2,7 @@
 // worker). It instantiates the shared-memory SIMD module on the engine thread's memory and takes chunks of the
 // jobs the engine thread posts in the control block (./parallel-protocol.ts) until told to quit.
 import { instantiateShared, type SimdFunctions } from './simd-module';
-import { chunkPart, multiplyStaged, scratchRegion, type ChunkPlan, type StagedGemm } from './staged-gemm';
+import { chunkPart, multiplyStaged, packedABytes, packedBBytes, scratchRegion, type ChunkPlan, type StagedGemm } from './staged-gemm';
 import { AXIS, HELPER, JOB, jobId, SLOT, takeChunk } from './parallel-protocol';
 
 export interface KernelHelperHooks {
@@ -90,6 +90,8 @@ function readJob(ctl: Int32Array, f32: Float32Array): Job {
       cAt: ctl[SLOT.cAt],
       mPad: ctl[SLOT.mPad],
       ldc: ctl[SLOT.ldc],
+      packedA: ctl[SLOT.packedA] >= 0 ? ctl[SLOT.packedA] : undefined,
+      packedB: ctl[SLOT.packedB] >= 0 ? ctl[SLOT.packedB] : undefined,
     },
     rows: ctl[SLOT.rows],
     colsPad: ctl[SLOT.colsPad],
@@ -100,7 +102,11 @@ function readJob(ctl: Int32Array, f32: Float32Array): Job {
 function runChunk(wasm: SimdFunctions, job: Job, chunk: number, bytes: number): void {
   if (job.kind === JOB.gemm) {
     const g = job.gemm;
-    const end = g.cAt + g.mPad * g.ldc * 4;
+    const end = Math.max(
+      g.cAt + g.mPad * g.ldc * 4,
+      g.packedA === undefined ? 0 : g.packedA + packedABytes(g),
+      g.packedB === undefined ? 0 : g.packedB + packedBBytes(g),
+    );
     if (end > bytes) throw new Error(`gemm job reaches byte ${end} but the shared memory has ${bytes}`);
     const p = chunkPart(job.plan, chunk, g.m, g.n);
     multiplyStaged(wasm, g, scratchRegion(1), p.i0, p.i1, p.j0, p.j1);

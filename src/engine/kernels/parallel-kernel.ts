@@ -21,7 +21,20 @@
 // Each of these is logged once.
 import type { GemmArgs, SoftmaxRowsArgs } from './kernel';
 import { createSharedMemory, instantiateShared, sharedSimdKernelBytes, wasmThreadsSupported, type SimdFunctions } from './simd-module';
-import { chunkPart, multiplyStaged, planChunks, scratchRegion, type ChunkPlan, type Part, type StagedGemm } from './staged-gemm';
+import {
+  align64,
+  chunkPart,
+  multiplyStaged,
+  packedABytes,
+  packedBBytes,
+  planChunks,
+  prepackA,
+  prepackB,
+  scratchRegion,
+  type ChunkPlan,
+  type Part,
+  type StagedGemm,
+} from './staged-gemm';
 import { AXIS, createControlBlock, HELPER, JOB, jobId, SLOT, takeChunk } from './parallel-protocol';
 import { createWasmSimdKernel, WasmSimdKernel, type StagedSoftmax, type WasmSimdKernelOptions } from './wasm-kernel';
 
@@ -353,7 +366,8 @@ export class ParallelWasmSimdKernel extends WasmSimdKernel {
     else super.gemmChecked(args);
   }
 
-  protected override multiplyAndCopyOut(args: GemmArgs, g: StagedGemm): void {
+  protected override multiplyAndCopyOut(args: GemmArgs, staged: StagedGemm): void {
+    let g = staged;
     const mulAdds = g.m * g.n * g.k;
     const plan = mulAdds >= this.minMulAdds ? planChunks(g.m, g.n, g.k, this.chunkMulAdds) : null;
     if (!plan || !this.helperReady()) {
@@ -362,6 +376,18 @@ export class ParallelWasmSimdKernel extends WasmSimdKernel {
       return;
     }
     this.counters.splitGemms++;
+    // The operand every chunk would pack again is packed once, here, for all chunks: B for bands of rows,
+    // A (when it is packed at all) for bands of columns.
+    const packAt = align64(g.cAt + g.mPad * g.ldc * 4);
+    if (plan.axis === 'rows') {
+      this.memory(packAt + packedBBytes(g));
+      prepackB(this.wasm, g, packAt);
+      g = { ...g, packedB: packAt };
+    } else if (g.packA) {
+      this.memory(packAt + packedABytes(g));
+      prepackA(this.wasm, g, packAt);
+      g = { ...g, packedA: packAt };
+    }
     const id = this.post(JOB.gemm, plan, (c) => {
       c[SLOT.m] = g.m;
       c[SLOT.n] = g.n;
@@ -374,6 +400,8 @@ export class ParallelWasmSimdKernel extends WasmSimdKernel {
       c[SLOT.cAt] = g.cAt;
       c[SLOT.mPad] = g.mPad;
       c[SLOT.ldc] = g.ldc;
+      c[SLOT.packedA] = g.packedA ?? -1;
+      c[SLOT.packedB] = g.packedB ?? -1;
       this.f32[SLOT.alpha] = g.alpha;
     });
     const part = (chunk: number): Part => chunkPart(plan, chunk, g.m, g.n);

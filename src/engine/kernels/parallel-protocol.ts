@@ -55,6 +55,9 @@ export const SLOT = {
   maskedNaN: 24,
   /** Chunks the helper has finished over its life (diagnostics and tests). */
   helperChunks: 25,
+  /** gemm: byte address of the fully packed A / B the chunks share, or -1 (each chunk packs its own). */
+  packedA: 26,
+  packedB: 27,
 } as const;
 
 export const CONTROL_BYTES = 32 * 4;

@@ -53,6 +53,16 @@ export interface StagedGemm {
   cAt: number;
   mPad: number;
   ldc: number;
+  /**
+   * When set: A already packed in 4-row panels for all its rows (block pc at packedA + 4*pc*mPad; see
+   * prepackA), used instead of packing each block of A again.
+   */
+  packedA?: number;
+  /**
+   * When set: B already packed in 8-column panels for all its columns (block pc at packedB + 4*pc*nPad; see
+   * prepackB), used instead of packing each block of B again.
+   */
+  packedB?: number;
 }
 
 /**
@@ -94,26 +104,66 @@ export function multiplyStaged(
 ): void {
   const { kc: KC, mc: MC, nc: NC } = BLOCKING;
   const { n, k, transB, mPad, alpha } = g;
-  const { pa, pb } = scratch;
+  const nPad = roundUp(n, NR);
+  const { pa } = scratch;
   for (let jc = j0; jc < j1; jc += NC) {
     const nc = Math.min(NC, j1 - jc);
     for (let pc = 0; pc < k; pc += KC) {
       const kc = Math.min(KC, k - pc);
-      if (transB) w.packBT(g.bAt + 4 * (pc * n + jc * kc), kc, kc, nc, pb);
+      let pb = scratch.pb;
+      if (g.packedB !== undefined) pb = g.packedB + 4 * (pc * nPad + jc * kc);
+      else if (transB) w.packBT(g.bAt + 4 * (pc * n + jc * kc), kc, kc, nc, pb);
       else w.packB(g.bAt + 4 * (pc * n + jc), n, kc, nc, pb);
       const accumulate = g.accumulate || pc > 0 ? 1 : 0;
       for (let ic = i0; ic < i1; ic += MC) {
         const mc = Math.min(MC, i1 - ic);
-        const aBlock = g.aAt + 4 * (pc * mPad + ic * kc);
         const cBlock = g.cAt + 4 * (ic * g.ldc + jc);
-        if (g.packA) {
-          w.packA(aBlock, kc, mc, kc, pa);
+        if (g.packedA !== undefined) {
+          w.macro(mc, nc, kc, g.packedA + 4 * (pc * mPad + ic * kc), kc, 1, pb, cBlock, g.ldc, alpha, accumulate);
+        } else if (g.packA) {
+          w.packA(g.aAt + 4 * (pc * mPad + ic * kc), kc, mc, kc, pa);
           w.macro(mc, nc, kc, pa, kc, 1, pb, cBlock, g.ldc, alpha, accumulate);
         } else {
-          w.macro(mc, nc, kc, aBlock, kc, 0, pb, cBlock, g.ldc, alpha, accumulate);
+          w.macro(mc, nc, kc, g.aAt + 4 * (pc * mPad + ic * kc), kc, 0, pb, cBlock, g.ldc, alpha, accumulate);
         }
       }
     }
+  }
+}
+
+/** Bytes a fully packed A (prepackA) occupies: the same as the staged A. */
+export function packedABytes(g: StagedGemm): number {
+  return g.mPad * g.k * 4;
+}
+
+/** Bytes a fully packed B (prepackB) occupies: k rows of n rounded up to NR. */
+export function packedBBytes(g: StagedGemm): number {
+  return roundUp(g.n, NR) * g.k * 4;
+}
+
+/**
+ * Packs all of the staged A, block by block of KC columns, in 4-row panels at `at` (block pc at at + 4*pc*mPad,
+ * panel q of it kc*4 floats further per q): the layout multiplyStaged reads through `packedA`. Chunks of
+ * columns then share one packing of A instead of each packing all of it.
+ */
+export function prepackA(w: SimdFunctions, g: StagedGemm, at: number): void {
+  for (let pc = 0; pc < g.k; pc += BLOCKING.kc) {
+    const kc = Math.min(BLOCKING.kc, g.k - pc);
+    w.packA(g.aAt + 4 * pc * g.mPad, kc, g.mPad, kc, at + 4 * pc * g.mPad);
+  }
+}
+
+/**
+ * Packs all of the staged B, block by block of KC rows, in 8-column panels at `at` (block pc at
+ * at + 4*pc*nPad, the panel of columns j..j+7 at j*kc floats further): the layout multiplyStaged reads through
+ * `packedB`. Chunks of rows then share one packing of B instead of each packing all of it.
+ */
+export function prepackB(w: SimdFunctions, g: StagedGemm, at: number): void {
+  const nPad = roundUp(g.n, NR);
+  for (let pc = 0; pc < g.k; pc += BLOCKING.kc) {
+    const kc = Math.min(BLOCKING.kc, g.k - pc);
+    if (g.transB) w.packBT(g.bAt + 4 * pc * g.n, kc, kc, g.n, at + 4 * pc * nPad);
+    else w.packB(g.bAt + 4 * pc * g.n, g.n, kc, g.n, at + 4 * pc * nPad);
   }
 }
 

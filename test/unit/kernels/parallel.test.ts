@@ -67,12 +67,13 @@ describe('kernels: two-thread wasm-simd', function () {
   let splitAll: ParallelWasmSimdKernel;
   /** The same with both threads taking chunks as they come (the default schedule). */
   let dynamic: ParallelWasmSimdKernel;
-  const forced: ParallelKernelOptions = { minParallelMulAdds: 0, minParallelSoftmaxFloats: 0, chunkMulAdds: 1, ownChunkLimit: 1 };
+  // (a generous time limit: on a busy machine the helper may be descheduled for a while, which is no fault)
+  const forced: ParallelKernelOptions = { minParallelMulAdds: 0, minParallelSoftmaxFloats: 0, chunkMulAdds: 1, ownChunkLimit: 1, helperTimeoutMs: 10_000 };
   before(async () => {
     assert.ok(wasmThreadsSupported(), 'Node.js 20 has SharedArrayBuffer and shared WebAssembly memory');
     single = await createWasmSimdKernel();
     splitAll = await twoThreads(forced);
-    dynamic = await twoThreads({ minParallelMulAdds: 0, minParallelSoftmaxFloats: 0, chunkMulAdds: 1 });
+    dynamic = await twoThreads({ minParallelMulAdds: 0, minParallelSoftmaxFloats: 0, chunkMulAdds: 1, helperTimeoutMs: 10_000 });
     started.push(splitAll, dynamic);
   });
   after(() => {
@@ -151,7 +152,7 @@ describe('kernels: two-thread wasm-simd', function () {
     const packedTwo = await twoThreads({ ...forced, packAMinN: 0 });
     const staged = await createWasmSimdKernel({ maxStagedFloats: 5000 });
     const stagedTwo = await twoThreads({ ...forced, maxStagedFloats: 5000 });
-    const defaults = await twoThreads();
+    const defaults = await twoThreads({ helperTimeoutMs: 10_000 });
     started.push(defaults);
     started.push(packedTwo, stagedTwo);
     const shapes: [number, number, number, boolean][] = [
@@ -249,7 +250,7 @@ describe('kernels: two-thread wasm-simd', function () {
   });
 
   it('small products and softmax blocks stay on the calling thread; big ones are split', async () => {
-    const defaults = await twoThreads();
+    const defaults = await twoThreads({ helperTimeoutMs: 10_000 });
     started.push(defaults);
     const run = (m: number, n: number, k: number): void => {
       const cs: Case = { ...base, m, n, k, seed: m + n + k };
