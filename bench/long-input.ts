@@ -13,7 +13,9 @@
 // and thumbnails.
 //
 // Run: npx tsx bench/long-input.ts [--tokens 8192] [--heads 12] [--d-model 768] [--kernel auto|ts|wasm-simd] [--tsx]
-//   --tsx  run the worker from its TypeScript sources through tsx instead of a fresh bundle (more memory)
+//                                   [--modes idle,worker,engine]
+//   --tsx    run the worker from its TypeScript sources through tsx instead of a fresh bundle (more memory)
+//   --modes  which scenarios to run (default all three)
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -145,7 +147,9 @@ async function main(): Promise<void> {
   console.log(`worker thread: ${worker.length ? 'bundled from src/worker/main.ts (as dist/worker.js)' : 'src/worker/main.ts through tsx'}`);
   let baseline = 0;
   try {
-    for (const m of ['idle', 'worker', 'engine'] as const) {
+    const modes = (argValue('--modes') ?? 'idle,worker,engine').split(',') as Mode[];
+    for (const m of modes) {
+      if (!['idle', 'worker', 'engine'].includes(m)) throw new Error(`--modes: unknown scenario '${m}' (idle, worker, engine)`);
       const r = spawnSync(process.execPath, [...process.execArgv, __filename, '--child', m, '--tokens', String(tokens), '--heads', String(heads), '--d-model', String(dModel), '--kernel', kernel, ...worker], {
         encoding: 'utf8',
         maxBuffer: 1 << 20,
@@ -153,7 +157,7 @@ async function main(): Promise<void> {
       if (r.status !== 0) throw new Error(`the ${m} child failed:\n${r.stderr}`);
       const rep = JSON.parse(r.stdout.trim().split('\n').pop()!) as Report;
       if (m === 'idle') baseline = rep.peakRssMiB;
-      const extra = m === 'idle' ? '' : `, ${(rep.peakRssMiB - baseline).toFixed(0)} MiB above the idle worker`;
+      const extra = m === 'idle' || baseline === 0 ? '' : `, ${(rep.peakRssMiB - baseline).toFixed(0)} MiB above the idle worker`;
       console.log(`\n${m} (kernel ${rep.kernel}): peak RSS ${rep.peakRssMiB.toFixed(0)} MiB${extra}${m === 'engine' ? ' (no worker thread)' : ''}`);
       for (const p of rep.phases) console.log(`  ${p.name.padEnd(52)} ${(p.ms / 1000).toFixed(1).padStart(7)} s   RSS after ${p.rssMiB.toFixed(0).padStart(5)} MiB`);
       if (rep.note) console.log(`  ${rep.note}`);

@@ -38,6 +38,7 @@ export class DebuggerView {
   private readonly statsTitle = h('h3', { class: 'section-title', text: t('Per-row statistics') });
   private readonly status = h('div', { class: 'debugger-status', attrs: { role: 'status' } });
   private readonly stepPanel: HTMLElement;
+  private readonly stepBar: HTMLElement;
   private tabButtons: HTMLButtonElement[] = [];
   private run: RunResult | undefined;
   private trace: AttentionTrace | undefined;
@@ -77,7 +78,7 @@ export class DebuggerView {
     this.form.addEventListener('submit', (e) => e.preventDefault());
     this.el = h('section', { class: 'debugger', attrs: { 'aria-label': t('Step-through debugger') } },
       h('div', { class: 'debugger-top' }, this.headPicker, h('details', { class: 'switches-wrap', attrs: { open: true } }, h('summary', { text: t('Switches') }), this.form)),
-      h('div', { class: 'step-bar' }, prev, this.tabs, next),
+      (this.stepBar = h('div', { class: 'step-bar' }, prev, this.tabs, next)),
       this.status,
       this.warningsEl,
       this.stepPanel,
@@ -149,6 +150,7 @@ export class DebuggerView {
 
   private setStepsShown(shown: boolean): void {
     this.stepPanel.hidden = !shown;
+    this.stepBar.hidden = !shown;
     this.statsTitle.hidden = !shown;
   }
 

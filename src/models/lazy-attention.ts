@@ -3,9 +3,9 @@
 //                 with the PyTorch fixtures, used while the weights are small)
 //   tiled         flashAttention per head: the output without the (T, T) weights (long inputs)
 //   rows          the probabilities of query rows [r0, r1) of one head: (r1 − r0, T), recomputed from q, k
-// The mask stays in O(T) form (MaskSpec) on the tiled and rows paths: a causal mask over all rows goes to
-// the engine as isCausal, padded keys as a (1, T) mask broadcast over the rows, and a causal mask over a
-// block of rows (alone or with padding) as an (R, T) mask built for that block only.
+// The mask stays in O(T) form (MaskSpec) on the tiled and rows paths. Tiled: a causal mask goes to the
+// engine as isCausal, padded keys as a (1, T) mask broadcast over the rows, both together as (R, T) masks
+// built one block of rows at a time. Rows: the block's scores get −inf where the mask hides a key.
 import {
   type BoolTensor,
   type Tensor,
