@@ -59,8 +59,10 @@ export function serveKernelJobs(
       // Reading memory.buffer also makes this thread see a memory the engine thread has grown.
       const bytes = memory.buffer.byteLength;
       for (let chunk = takeChunk(ctl, id, job.plan.count); chunk >= 0; chunk = takeChunk(ctl, id, job.plan.count)) {
+        if (!awaitReady(ctl, chunk, id, version)) break;
         hooks.beforeChunk?.(taken++);
         runChunk(wasm, job, chunk, bytes);
+        Atomics.store(ctl, SLOT.done + chunk, id);
         Atomics.add(ctl, SLOT.helperChunks, 1);
         Atomics.add(ctl, SLOT.helperDone, 1);
         Atomics.notify(ctl, SLOT.helperDone);
@@ -70,6 +72,19 @@ export function serveKernelJobs(
       Atomics.notify(ctl, SLOT.helperDone);
       onError(e);
     }
+  }
+}
+
+/**
+ * Waits until the engine thread has staged chunk `chunk` of job `id`. False if the job was replaced or the
+ * helper told to quit meanwhile (the engine thread gave up on that job: the chunk is then left alone).
+ */
+function awaitReady(ctl: Int32Array, chunk: number, id: number, version: number): boolean {
+  for (;;) {
+    const ready = Atomics.load(ctl, SLOT.ready + chunk);
+    if (ready === id) return true;
+    if (Atomics.load(ctl, SLOT.version) !== version || Atomics.load(ctl, SLOT.quit) === 1) return false;
+    Atomics.wait(ctl, SLOT.ready + chunk, ready, 50);
   }
 }
 

@@ -25,6 +25,7 @@ import {
   align64,
   chunkPart,
   multiplyStaged,
+  MAX_CHUNKS,
   packedABytes,
   packedBBytes,
   planChunks,
@@ -143,10 +144,22 @@ export async function createParallelWasmSimdKernel(
   return kernel;
 }
 
+/** What the engine thread does with one chunk of a job. */
+interface ChunkWork {
+  /** Computes it in the shared memory with the engine thread's scratch. */
+  computeHere(chunk: number): void;
+  /** Copies its results from the shared memory to the caller's array. */
+  copyOut(chunk: number): void;
+  /** Computes it from the caller's arrays into the caller's array on the private single-thread kernel. */
+  computePrivately(chunk: number): void;
+}
+
 /** How a posted job ended for the engine thread. */
 interface JobOutcome {
   /** Chunks the engine thread computed (and copied out). */
   own: Set<number>;
+  /** Chunks the helper finished and the engine thread copied out. */
+  copied: Set<number>;
   /** 'done': the helper finished every chunk it took; 'failed': one threw; 'stuck': not finished in time. */
   helper: 'done' | 'failed' | 'stuck';
   waitedMs: number;
@@ -280,72 +293,93 @@ export class ParallelWasmSimdKernel extends WasmSimdKernel {
     return id;
   }
 
+  /** Says that chunk `chunk` of job `id` has its operands staged. */
+  private markReady(id: number, chunk: number): void {
+    Atomics.store(this.ctl, SLOT.ready + chunk, id);
+    Atomics.notify(this.ctl, SLOT.ready + chunk);
+  }
+
   /**
-   * Runs a posted job from the engine thread: takes chunks (computing and copying out each) until none is
-   * left or it took `ownChunkLimit`, then waits for the chunks the helper took. After a time-out it takes and
-   * computes whatever nobody took, so that on return every chunk is either the engine thread's or the
-   * helper's (finished, failed or stuck).
+   * Runs a posted job (whose chunks are all staged) from the engine thread: takes chunks, computing and
+   * copying out each, and copies out the chunks the helper has finished meanwhile, until none is left or it
+   * took `ownChunkLimit`; then waits for the chunks the helper took, copying each out as it is finished.
+   * After a time-out or a failure it takes and computes whatever nobody took, so that on return every chunk
+   * is either the engine thread's or the helper's (copied out, or failed or stuck).
    */
-  private runJob(id: number, plan: ChunkPlan, compute: (chunk: number) => void): JobOutcome {
+  private runJob(id: number, plan: ChunkPlan, work: ChunkWork): JobOutcome {
     const own = new Set<number>();
-    const start = performance.now();
+    const copied = new Set<number>();
+    const collect = (): void => {
+      for (let chunk = 0; chunk < plan.count; chunk++) {
+        if (!own.has(chunk) && !copied.has(chunk) && Atomics.load(this.ctl, SLOT.done + chunk) === id) {
+          work.copyOut(chunk);
+          copied.add(chunk);
+        }
+      }
+    };
     const takeOwn = (limit: number): void => {
       while (own.size < limit) {
+        collect();
         const chunk = takeChunk(this.ctl, id, plan.count);
         if (chunk < 0) return;
-        compute(chunk);
+        work.computeHere(chunk);
+        work.copyOut(chunk);
         own.add(chunk);
       }
     };
+    const start = performance.now();
     takeOwn(this.ownChunkLimit);
     const ownMs = performance.now() - start;
     const budget = Math.max(this.timeoutMs, 8 * ownMs);
     const waitStart = performance.now();
+    let helper: JobOutcome['helper'] = 'stuck';
     for (;;) {
       const done = Atomics.load(this.ctl, SLOT.helperDone);
-      if (Atomics.load(this.ctl, SLOT.failed) === 1) break;
-      if (done >= plan.count - own.size) return { own, helper: 'done', waitedMs: performance.now() - waitStart };
+      collect();
+      if (Atomics.load(this.ctl, SLOT.failed) === 1) {
+        helper = 'failed';
+        break;
+      }
+      if (done >= plan.count - own.size) {
+        collect();
+        return { own, copied, helper: 'done', waitedMs: performance.now() - waitStart };
+      }
       const left = budget - (performance.now() - waitStart);
       if (left <= 0) break;
       Atomics.wait(this.ctl, SLOT.helperDone, done, left);
     }
     // failed or timed out: whatever nobody took is ours now (the helper cannot take it any more after this)
     takeOwn(Infinity);
+    collect();
     const waitedMs = performance.now() - waitStart;
-    if (Atomics.load(this.ctl, SLOT.failed) === 1) return { own, helper: 'failed', waitedMs };
-    if (Atomics.load(this.ctl, SLOT.helperDone) >= plan.count - own.size) return { own, helper: 'done', waitedMs };
-    this.abandonedUntil = plan.count - own.size;
-    return { own, helper: 'stuck', waitedMs };
+    if (helper !== 'failed' && Atomics.load(this.ctl, SLOT.helperDone) >= plan.count - own.size) {
+      collect();
+      return { own, copied, helper: 'done', waitedMs };
+    }
+    if (helper === 'stuck') this.abandonedUntil = plan.count - own.size;
+    return { own, copied, helper, waitedMs };
   }
 
   /**
-   * After a job: the helper's chunks (those the engine thread did not compute) are copied out when finished,
-   * computed here in the shared memory when the helper failed (it writes nothing after failing), or
-   * recomputed on the private kernel when stuck (it may still write its chunks).
+   * After a job: the helper's chunks not copied out yet are computed here in the shared memory when the helper
+   * failed (it writes nothing after failing), or recomputed on the private kernel when it is stuck (it may
+   * still write them).
    */
-  private finishJob(
-    outcome: JobOutcome,
-    plan: ChunkPlan,
-    what: string,
-    copyOut: (chunk: number) => void,
-    computeHere: (chunk: number) => void,
-    computePrivately: (chunk: number) => void,
-  ): void {
-    const theirs: number[] = [];
-    for (let chunk = 0; chunk < plan.count; chunk++) if (!outcome.own.has(chunk)) theirs.push(chunk);
-    this.counters.ownChunks += outcome.own.size;
-    if (outcome.helper === 'done') {
-      this.counters.helperChunks += theirs.length;
-      for (const chunk of theirs) copyOut(chunk);
-      return;
+  private finishJob(outcome: JobOutcome, plan: ChunkPlan, what: string, work: ChunkWork): void {
+    const missing: number[] = [];
+    for (let chunk = 0; chunk < plan.count; chunk++) {
+      if (!outcome.own.has(chunk) && !outcome.copied.has(chunk)) missing.push(chunk);
     }
+    this.counters.ownChunks += outcome.own.size;
+    this.counters.helperChunks += outcome.copied.size;
+    if (outcome.helper === 'done') return;
     this.counters.recovered++;
     if (outcome.helper === 'failed') {
       this.status = 'gone';
       this.log(`attention kernel: the helper thread failed a chunk of a ${what}; computed its chunks here, one thread from now on`);
-      for (const chunk of theirs) {
-        computeHere(chunk);
-        copyOut(chunk);
+      for (const chunk of missing) {
+        work.computeHere(chunk);
+        work.copyOut(chunk);
       }
       return;
     }
@@ -354,7 +388,7 @@ export class ParallelWasmSimdKernel extends WasmSimdKernel {
       `attention kernel: the helper thread did not finish its chunks of a ${what} within ${Math.round(outcome.waitedMs)} ms; ` +
         'recomputed them here, one thread until it does',
     );
-    for (const chunk of theirs) computePrivately(chunk);
+    for (const chunk of missing) work.computePrivately(chunk);
   }
 
   // ------------------------------------------------------------------------------------------ gemm
@@ -366,27 +400,30 @@ export class ParallelWasmSimdKernel extends WasmSimdKernel {
     else super.gemmChecked(args);
   }
 
-  protected override multiplyAndCopyOut(args: GemmArgs, staged: StagedGemm): void {
+  protected override stageAndMultiply(args: GemmArgs, staged: StagedGemm): void {
     let g = staged;
-    const mulAdds = g.m * g.n * g.k;
-    const plan = mulAdds >= this.minMulAdds ? planChunks(g.m, g.n, g.k, this.chunkMulAdds) : null;
+    const plan = g.m * g.n * g.k >= this.minMulAdds ? planChunks(g.m, g.n, g.k, this.chunkMulAdds) : null;
     if (!plan || !this.helperReady()) {
       this.counters.singleGemms++;
-      super.multiplyAndCopyOut(args, g);
+      super.stageAndMultiply(args, g);
       return;
     }
     this.counters.splitGemms++;
-    // The operand every chunk would pack again is packed once, here, for all chunks: B for bands of rows,
-    // A (when it is packed at all) for bands of columns.
+    // The operand all chunks share is staged, and packed once for all of them when a chunk would pack it
+    // (B for bands of rows; A for bands of columns when A is packed at all), before the job is posted.
     const packAt = align64(g.cAt + g.mPad * g.ldc * 4);
     if (plan.axis === 'rows') {
       this.memory(packAt + packedBBytes(g));
+      this.stageB(args, g, 0, g.n);
       prepackB(this.wasm, g, packAt);
       g = { ...g, packedB: packAt };
-    } else if (g.packA) {
-      this.memory(packAt + packedABytes(g));
-      prepackA(this.wasm, g, packAt);
-      g = { ...g, packedA: packAt };
+    } else {
+      if (g.packA) this.memory(packAt + packedABytes(g));
+      this.stageA(args, g, 0, g.m);
+      if (g.packA) {
+        prepackA(this.wasm, g, packAt);
+        g = { ...g, packedA: packAt };
+      }
     }
     const id = this.post(JOB.gemm, plan, (c) => {
       c[SLOT.m] = g.m;
@@ -405,21 +442,27 @@ export class ParallelWasmSimdKernel extends WasmSimdKernel {
       this.f32[SLOT.alpha] = g.alpha;
     });
     const part = (chunk: number): Part => chunkPart(plan, chunk, g.m, g.n);
-    const computeHere = (chunk: number): void => {
+    // Each chunk's own part of the operands (rows of A, or columns of B; and of C when beta = 1), in the
+    // order chunks are taken: the helper starts on the first while the rest are staged.
+    for (let chunk = 0; chunk < plan.count; chunk++) {
       const p = part(chunk);
-      multiplyStaged(this.wasm, g, scratchRegion(0), p.i0, p.i1, p.j0, p.j1);
+      if (plan.axis === 'rows') this.stageA(args, g, p.i0, p.i1);
+      else this.stageB(args, g, p.j0, p.j1);
+      if (g.accumulate) this.stageC(args, g, p.i0, p.i1, p.j0, p.j1);
+      this.markReady(id, chunk);
+    }
+    const work: ChunkWork = {
+      computeHere: (chunk) => {
+        const p = part(chunk);
+        multiplyStaged(this.wasm, g, scratchRegion(0), p.i0, p.i1, p.j0, p.j1);
+      },
+      copyOut: (chunk) => {
+        const p = part(chunk);
+        this.copyOut(args, g, p.i0, p.i1, p.j0, p.j1);
+      },
+      computePrivately: (chunk) => this.fallback.gemm(subProduct(args, part(chunk))),
     };
-    const copyOut = (chunk: number): void => {
-      const p = part(chunk);
-      this.copyOut(args, g, p.i0, p.i1, p.j0, p.j1);
-    };
-    const outcome = this.runJob(id, plan, (chunk) => {
-      computeHere(chunk);
-      copyOut(chunk);
-    });
-    this.finishJob(outcome, plan, `${g.m}x${g.n}x${g.k} product`, copyOut, computeHere, (chunk) =>
-      this.fallback.gemm(subProduct(args, part(chunk))),
-    );
+    this.finishJob(this.runJob(id, plan, work), plan, `${g.m}x${g.n}x${g.k} product`, work);
   }
 
   // ------------------------------------------------------------------------------------------ softmax
@@ -427,19 +470,19 @@ export class ParallelWasmSimdKernel extends WasmSimdKernel {
   protected override softmaxBlock(args: SoftmaxRowsArgs, s: StagedSoftmax): void {
     this.refreshStatus();
     // While the helper may still write the shared memory, stage nothing there.
-    if (this.status === 'abandoned') this.fallback.softmaxRows(subRows(args, s.r0, s.rows));
-    else super.softmaxBlock(args, s);
-  }
-
-  protected override softmaxAndCopyOut(args: SoftmaxRowsArgs, s: StagedSoftmax): void {
+    if (this.status === 'abandoned') {
+      this.fallback.softmaxRows(subRows(args, s.r0, s.rows));
+      return;
+    }
     const floats = s.rows * s.colsPad;
     if (s.rows < 2 || floats < this.minSoftmaxFloats || !this.helperReady()) {
       this.counters.singleSoftmaxes++;
-      super.softmaxAndCopyOut(args, s);
+      super.softmaxBlock(args, s);
       return;
     }
     this.counters.splitSoftmaxes++;
-    const count = Math.min(s.rows, Math.max(2, Math.min(8, Math.floor(floats / SOFTMAX_CHUNK_FLOATS))));
+    this.memory(floats * 4);
+    const count = Math.min(s.rows, MAX_CHUNKS, Math.max(2, Math.floor(floats / SOFTMAX_CHUNK_FLOATS)));
     const size = Math.ceil(s.rows / count);
     const plan: ChunkPlan = { axis: 'rows', size, count: Math.ceil(s.rows / size) };
     const id = this.post(JOB.softmax, plan, (c) => {
@@ -448,22 +491,26 @@ export class ParallelWasmSimdKernel extends WasmSimdKernel {
       c[SLOT.maskedNaN] = s.maskedNaN;
     });
     const rowsOf = (chunk: number): [number, number] => [chunk * size, Math.min(s.rows, (chunk + 1) * size)];
-    const computeHere = (chunk: number): void => {
+    for (let chunk = 0; chunk < plan.count; chunk++) {
       const [from, to] = rowsOf(chunk);
-      this.wasm.softmaxRows(from * s.colsPad * 4, to - from, s.colsPad, s.colsPad, s.maskedNaN);
+      this.stageSoftmaxRows(args, s, from, to);
+      this.markReady(id, chunk);
+    }
+    const work: ChunkWork = {
+      computeHere: (chunk) => {
+        const [from, to] = rowsOf(chunk);
+        this.wasm.softmaxRows(from * s.colsPad * 4, to - from, s.colsPad, s.colsPad, s.maskedNaN);
+      },
+      copyOut: (chunk) => {
+        const [from, to] = rowsOf(chunk);
+        this.copySoftmaxOut(args, s, from, to);
+      },
+      computePrivately: (chunk) => {
+        const [from, to] = rowsOf(chunk);
+        this.fallback.softmaxRows(subRows(args, s.r0 + from, to - from));
+      },
     };
-    const copyOut = (chunk: number): void => {
-      const [from, to] = rowsOf(chunk);
-      this.copySoftmaxOut(args, s, from, to);
-    };
-    const outcome = this.runJob(id, plan, (chunk) => {
-      computeHere(chunk);
-      copyOut(chunk);
-    });
-    this.finishJob(outcome, plan, `block of ${s.rows} softmax rows`, copyOut, computeHere, (chunk) => {
-      const [from, to] = rowsOf(chunk);
-      this.fallback.softmaxRows(subRows(args, s.r0 + from, to - from));
-    });
+    this.finishJob(this.runJob(id, plan, work), plan, `block of ${s.rows} softmax rows`, work);
   }
 }
 

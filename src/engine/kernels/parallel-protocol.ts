@@ -11,8 +11,10 @@
 // job's id is VERSION/2) and notifies. The helper, woken by a new even VERSION, reads the fields and checks
 // VERSION again (a torn read is retried). Taking a chunk is a compare-exchange on NEXT that succeeds only
 // while NEXT carries the helper's job id: a helper still busy with an old job can never take a chunk of a
-// newer one. The helper adds 1 to HELPER_DONE (and notifies) after each chunk it finishes, or sets FAILED
-// (and notifies) if a chunk throws, after which it takes no more chunks of that job.
+// newer one. The operands every chunk shares are staged before posting; each chunk's own part after, and
+// READY[c] = job id says it is there (the helper waits for it). The helper sets DONE[c] = job id and adds 1
+// to HELPER_DONE (and notifies) after each chunk it finishes, or sets FAILED (and notifies) if a chunk
+// throws, after which it takes no more chunks of that job.
 
 /** Int32 slots of the control block. */
 export const SLOT = {
@@ -58,9 +60,17 @@ export const SLOT = {
   /** gemm: byte address of the fully packed A / B the chunks share, or -1 (each chunk packs its own). */
   packedA: 26,
   packedB: 27,
+  /**
+   * MAX_CHUNKS slots from here: slot c holds the job id once chunk c's part of the operands is staged (the
+   * engine thread stages the parts after posting the job, so the helper can start on the first while it
+   * stages the rest).
+   */
+  ready: 32,
+  /** MAX_CHUNKS slots from here: slot c holds the job id once the helper has finished chunk c. */
+  done: 48,
 } as const;
 
-export const CONTROL_BYTES = 32 * 4;
+export const CONTROL_BYTES = 64 * 4;
 
 /** Values of SLOT.helper. */
 export const HELPER = { starting: 0, ready: 1, exited: 2 } as const;

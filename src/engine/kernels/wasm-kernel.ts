@@ -159,40 +159,66 @@ export class WasmSimdKernel implements Kernel {
       this.gemmSplit(args);
       return;
     }
-    const { kc: KC } = BLOCKING;
     const layout = stagedGemmLayout(m, n, k, this.scratchRegions * SCRATCH_BYTES);
-    const { aAt, bAt, cAt, ldc: ldcW } = layout;
-    const mem = this.memory(layout.end);
-
-    // A, and B when transB, are staged k-block by k-block: for each block of KC columns, all rows of that block,
-    // kc floats apart, so a block of A the micro-kernel reads (and a block of B to pack) is one contiguous range.
-    // The block of columns pc..pc+kc of A starts at float aAt/4 + pc*mPad. Padding (A's rows past m; C's rows
-    // and columns past the matrix when C is read) only ever reaches C's padding, but is zeroed so that no stale
-    // subnormal float slows the arithmetic down.
-    for (let pc = 0; pc < k; pc += KC) {
-      const kc = Math.min(KC, k - pc);
-      const block = aAt / 4 + pc * mPad;
-      copyRows(args.a, args.aOff + pc, args.lda, mem, block, kc, m, kc);
-      mem.fill(0, block + m * kc, block + mPad * kc);
-      if (transB) copyRows(args.b, args.bOff + pc, args.ldb, mem, bAt / 4 + pc * n, kc, n, kc);
-    }
-    if (!transB) copyRows(args.b, args.bOff, args.ldb, mem, bAt / 4, n, k, n);
-    if (beta === 1) {
-      copyRows(args.c, args.cOff, args.ldc, mem, cAt / 4, ldcW, m, n);
-      if (ldcW > n) for (let i = 0; i < m; i++) mem.fill(0, cAt / 4 + i * ldcW + n, cAt / 4 + (i + 1) * ldcW);
-      mem.fill(0, cAt / 4 + m * ldcW, cAt / 4 + mPad * ldcW);
-    }
+    this.memory(layout.end);
     const staged: StagedGemm = {
       m, n, k, transB, alpha: args.alpha ?? 1, accumulate: beta === 1, packA: n >= this.packAMinN,
-      aAt, bAt, cAt, mPad, ldc: ldcW,
+      aAt: layout.aAt, bAt: layout.bAt, cAt: layout.cAt, mPad: layout.mPad, ldc: layout.ldc,
     };
-    this.multiplyAndCopyOut(args, staged);
+    this.stageAndMultiply(args, staged);
   }
 
-  /** Multiplies a staged product and copies all of C out to args.c (the two-thread kernel splits the work). */
-  protected multiplyAndCopyOut(args: GemmArgs, g: StagedGemm): void {
+  /**
+   * Stages the operands of a product laid out as `g` (the memory already holds it), multiplies, and copies
+   * all of C out to args.c. The two-thread kernel overrides this to stage and compute chunk by chunk.
+   */
+  protected stageAndMultiply(args: GemmArgs, g: StagedGemm): void {
+    this.stageA(args, g, 0, g.m);
+    this.stageB(args, g, 0, g.n);
+    if (g.accumulate) this.stageC(args, g, 0, g.m, 0, g.n);
     multiplyStaged(this.wasm, g, scratchRegion(0), 0, g.m, 0, g.n);
     this.copyOut(args, g, 0, g.m, 0, g.n);
+  }
+
+  // A, and B when transB, are staged k-block by k-block: for each block of KC columns, all rows of that block,
+  // kc floats apart, so a block of A the micro-kernel reads (and a block of B to pack) is one contiguous range.
+  // The block of columns pc..pc+kc of A starts at float aAt/4 + pc*mPad. Padding (A's rows past m; C's rows
+  // and columns past the matrix when C is read) only ever reaches C's padding, but is zeroed so that no stale
+  // subnormal float slows the arithmetic down.
+
+  /** Stages rows i0..i1 of A (and, when i1 = m, zeroes the padding rows up to mPad). */
+  protected stageA(args: GemmArgs, g: StagedGemm, i0: number, i1: number): void {
+    const mem = this.view;
+    const KC = BLOCKING.kc;
+    for (let pc = 0; pc < g.k; pc += KC) {
+      const kc = Math.min(KC, g.k - pc);
+      const block = g.aAt / 4 + pc * g.mPad;
+      copyRows(args.a, args.aOff + i0 * args.lda + pc, args.lda, mem, block + i0 * kc, kc, i1 - i0, kc);
+      if (i1 === g.m) mem.fill(0, block + g.m * kc, block + g.mPad * kc);
+    }
+  }
+
+  /** Stages columns j0..j1 of op(B). */
+  protected stageB(args: GemmArgs, g: StagedGemm, j0: number, j1: number): void {
+    const mem = this.view;
+    const KC = BLOCKING.kc;
+    if (g.transB) {
+      for (let pc = 0; pc < g.k; pc += KC) {
+        const kc = Math.min(KC, g.k - pc);
+        copyRows(args.b, args.bOff + j0 * args.ldb + pc, args.ldb, mem, g.bAt / 4 + pc * g.n + j0 * kc, kc, j1 - j0, kc);
+      }
+    } else {
+      copyRows(args.b, args.bOff + j0, args.ldb, mem, g.bAt / 4 + j0, g.n, g.k, j1 - j0);
+    }
+  }
+
+  /** Stages C[i0:i1, j0:j1] (beta = 1), zeroing the padding columns (when j1 = n) and rows (when i1 = m). */
+  protected stageC(args: GemmArgs, g: StagedGemm, i0: number, i1: number, j0: number, j1: number): void {
+    const mem = this.view;
+    const c0 = g.cAt / 4;
+    copyRows(args.c, args.cOff + i0 * args.ldc + j0, args.ldc, mem, c0 + i0 * g.ldc + j0, g.ldc, i1 - i0, j1 - j0);
+    if (j1 === g.n && g.ldc > g.n) for (let i = i0; i < i1; i++) mem.fill(0, c0 + i * g.ldc + g.n, c0 + (i + 1) * g.ldc);
+    if (i1 === g.m) mem.fill(0, c0 + g.m * g.ldc, c0 + g.mPad * g.ldc);
   }
 
   /** Copies C[i0:i1, j0:j1] of a staged product out to args.c. */
@@ -254,21 +280,25 @@ export class WasmSimdKernel implements Kernel {
     }
   }
 
-  /** Stages one block of rows at byte 0, computes it and copies it back. */
+  /**
+   * Stages one block of rows at byte 0, computes it and copies it back (the two-thread kernel overrides this
+   * to stage and compute the block chunk by chunk).
+   */
   protected softmaxBlock(args: SoftmaxRowsArgs, s: StagedSoftmax): void {
-    const { x, off, cols, ld } = args;
-    const { r0, rows: nr, colsPad } = s;
-    const mem = this.memory(nr * colsPad * 4);
-    copyRows(x, off + r0 * ld, ld, mem, 0, colsPad, nr, cols);
-    // (again for every block: the module overwrites the padding with the row's results)
-    if (colsPad > cols) for (let r = 0; r < nr; r++) mem.fill(-Infinity, r * colsPad + cols, (r + 1) * colsPad);
-    this.softmaxAndCopyOut(args, s);
-  }
-
-  /** Computes a staged block of softmax rows and copies it back (the two-thread kernel splits the rows). */
-  protected softmaxAndCopyOut(args: SoftmaxRowsArgs, s: StagedSoftmax): void {
+    this.memory(s.rows * s.colsPad * 4);
+    this.stageSoftmaxRows(args, s, 0, s.rows);
     this.wasm.softmaxRows(0, s.rows, s.colsPad, s.colsPad, s.maskedNaN);
     this.copySoftmaxOut(args, s, 0, s.rows);
+  }
+
+  /** Stages rows from..to of a block (the memory already holds the block), padded with -inf. */
+  protected stageSoftmaxRows(args: SoftmaxRowsArgs, s: StagedSoftmax, from: number, to: number): void {
+    const { x, off, cols, ld } = args;
+    const mem = this.view;
+    const { colsPad } = s;
+    copyRows(x, off + (s.r0 + from) * ld, ld, mem, from * colsPad, colsPad, to - from, cols);
+    // (again for every block: the module overwrites the padding with the row's results)
+    if (colsPad > cols) for (let r = from; r < to; r++) mem.fill(-Infinity, r * colsPad + cols, (r + 1) * colsPad);
   }
 
   /** Copies rows from..to of a staged softmax block back into args.x. */
