@@ -1,12 +1,12 @@
 // The Workbench driver for code-server: Playwright drives Debian's Chromium showing code-server's workbench.
 // It works through the UI a person uses (palette, quick open, find widget, status bar, Problems view), and
 // every step waits for its effect; a failed step throws an Error that names the step and a screenshot.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
 import type { Profile, RunningCodeServer } from '../support/codeServer';
 import { artifactsDir } from '../support/paths';
-import type { Activation, EditorSelection, InstalledExtension, Notification, ProblemRow, Severity, Webview, Workbench } from './workbench';
+import type { Activation, EditorSelection, HoverContent, InstalledExtension, Notification, NotebookCellPosition, ProblemRow, Severity, Webview, Workbench } from './workbench';
 
 /** Default time one step may take. The machines are small and shared: be generous, never sleep. */
 const STEP_TIMEOUT_MS = Number(process.env.E2E_STEP_TIMEOUT_MS ?? 30_000);
@@ -15,6 +15,11 @@ const WEBVIEW_IFRAME = 'iframe.webview';
 
 /** Numbers failure screenshots across all sessions of a run, so none overwrites another. */
 let failureCount = 0;
+
+/** The setting setSetting saves along with a change to see when the workbench has applied it. */
+const SETTINGS_PROBE_KEY = 'window.title';
+/** Numbers setSetting's probes, so that each save's title differs from the last. */
+let settingsSaves = 0;
 
 /** A file-name-safe form of a screenshot name. */
 function slug(name: string): string {
@@ -378,29 +383,48 @@ export class CodeServerWorkbench implements Workbench {
   // ----- hovers and problems -------------------------------------------------------------------------
 
   async hover(at: string | { line: number; column: number }): Promise<string> {
+    return (await this.hoverContent(at)).text;
+  }
+
+  async hoverContent(at?: string | { line: number; column: number }, options: { screenshot?: string } = {}): Promise<HoverContent> {
     if (typeof at === 'string') {
       await this.selectText(at);
       await this.page.keyboard.press('ArrowLeft'); // collapse to the start of the match
       await this.page.keyboard.press('ArrowRight'); // and step inside it
-    } else {
+    } else if (at !== undefined) {
       await this.goTo(at.line, at.column);
     }
-    return this.step(`read the hover at ${JSON.stringify(at)}`, async () => {
+    return this.step(`read the hover at ${at === undefined ? 'the cursor' : JSON.stringify(at)}`, async () => {
       await this.page.keyboard.press('Control+K');
       await this.page.keyboard.press('Control+I'); // editor.action.showHover
       const hover = this.page.locator('.monaco-editor .monaco-hover:not(.hidden)').first();
       await hover.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
+      // The diagnostic's part shows at once, providers' parts when they answer: wait until the text settles.
+      let previous = '';
       const text = await poll(async () => {
         const shown = (await hover.innerText()).trim();
-        return shown.length > 0 && !/^Loading/.test(shown) ? shown : undefined;
-      }, STEP_TIMEOUT_MS);
+        const settled = shown.length > 0 && !/^Loading/m.test(shown) && shown === previous;
+        previous = shown;
+        return settled ? shown : undefined;
+      }, STEP_TIMEOUT_MS, 250);
+      const links = await hover.locator('a').evaluateAll((anchors) =>
+        anchors
+          .map((a) => ({ text: (a.textContent ?? '').trim(), href: a.getAttribute('data-href') || a.getAttribute('href') || '' }))
+          .filter((link) => link.href !== ''),
+      );
+      if (options.screenshot !== undefined) await this.screenshot(options.screenshot);
       await this.page.keyboard.press('Escape');
-      return text;
+      return { text, links };
     });
   }
 
   /** Reads the rendered rows of the Problems view, scrolling through the whole list. */
   private async readProblemRows(): Promise<ProblemRow[]> {
+    return (await this.readIndexedProblemRows()).map((entry) => entry.row);
+  }
+
+  /** The Problems view's rows with their list index (`data-index`), scrolling through the whole list. */
+  private async readIndexedProblemRows(): Promise<Array<{ index: number; row: ProblemRow }>> {
     const list = this.page.locator('.markers-panel .monaco-list').first();
     if (!(await list.isVisible())) return []; // "No problems have been detected"
     const rows = new Map<number, ProblemRow | { resource: string }>();
@@ -414,6 +438,7 @@ export class CodeServerWorkbench implements Workbench {
           message: (row.querySelector('.marker-message')?.textContent ?? '').trim(),
           source: (row.querySelector('.marker-source')?.textContent ?? '').trim(),
           code: (row.querySelector('.marker-code')?.textContent ?? '').trim(),
+          codeLink: row.querySelector('.marker-code')?.closest('a')?.getAttribute('href') ?? '',
           position: (row.querySelector('.marker-line')?.textContent ?? '').trim(),
         })),
       );
@@ -431,6 +456,7 @@ export class CodeServerWorkbench implements Workbench {
           ...(row.source ? { source: row.source } : {}),
           line: Number(position?.[1] ?? 0),
           column: Number(position?.[2] ?? 0),
+          ...(row.codeLink ? { codeLink: row.codeLink } : {}),
         });
       }
       if (visible.length === 0 || visible.some((row) => row.last)) break;
@@ -438,11 +464,11 @@ export class CodeServerWorkbench implements Workbench {
       await this.page.mouse.wheel(0, 400);
     }
     let file = '';
-    const problems: ProblemRow[] = [];
+    const problems: Array<{ index: number; row: ProblemRow }> = [];
     for (const index of [...rows.keys()].sort((a, b) => a - b)) {
       const row = rows.get(index)!;
       if ('resource' in row) file = row.resource;
-      else problems.push({ ...row, file });
+      else problems.push({ index, row: { ...row, file } });
     }
     return problems;
   }
@@ -466,6 +492,223 @@ export class CodeServerWorkbench implements Workbench {
         return accept(last) ? last : undefined;
       }, timeoutMs, 300).catch(explainTimeout(() => new Error(`after ${timeoutMs} ms it shows ${JSON.stringify(last)}`))),
     );
+  }
+
+  async openProblem(accept: (row: ProblemRow) => boolean, description: string): Promise<ProblemRow> {
+    await this.showProblemsView();
+    return this.step(`open the problem ${description}`, async () => {
+      const rows = await this.readIndexedProblemRows();
+      const found = rows.find((entry) => accept(entry.row));
+      if (found === undefined) throw new Error(`no row of the Problems view is ${description} (it shows ${JSON.stringify(rows.map((entry) => entry.row))})`);
+      // The list renders only the rows in view: scroll from the top until this one is rendered.
+      const list = this.page.locator('.markers-panel .monaco-list').first();
+      const element = list.locator(`.monaco-list-row[data-index="${found.index}"]`);
+      await list.hover();
+      await this.page.mouse.wheel(0, -100_000);
+      for (let page = 0; page < 200 && !(await element.isVisible()); page++) await this.page.mouse.wheel(0, 200);
+      await element.click();
+      await this.page.keyboard.press('Enter'); // opens the problem with the focus in its editor
+      const { file, line, column } = found.row;
+      const tab = this.page.locator(`.editor-group-container.active .tab.active[data-resource-name="${file.replace(/["\\]/g, '\\$&')}"]`);
+      await tab.waitFor({ timeout: STEP_TIMEOUT_MS });
+      await poll(async () => {
+        const focusedEditor = await this.page.evaluate(() => document.activeElement?.closest('.monaco-editor') != null);
+        if (!focusedEditor) return undefined;
+        if (await this.notebookCell()) return true; // a cell editor: the status bar names the cell, not the line
+        const at = await this.selection().catch(() => undefined);
+        return at !== undefined && at.line === line && at.column === column ? true : undefined;
+      }, STEP_TIMEOUT_MS).catch(explainTimeout(() => new Error(`its editor did not take the focus at ${line}:${column}`)));
+      return found.row;
+    });
+  }
+
+  // ----- quick fixes -------------------------------------------------------------------------------
+
+  /** The Quick Fix menu's enabled entries. */
+  private quickFixRows() {
+    return this.page.locator('.action-widget .monaco-list-row.action:not(.option-disabled)');
+  }
+
+  /** Opens the Quick Fix menu (Ctrl+.) at a position or at the cursor; returns its titles once they settle, [] for none. */
+  private async openQuickFixMenu(at: { line: number; column: number } | undefined): Promise<string[]> {
+    if (at !== undefined) await this.goTo(at.line, at.column);
+    await this.page.keyboard.press('Control+.');
+    const none = this.page.locator('.monaco-editor-overlaymessage', { hasText: /No code actions|No quick fixes/i });
+    let previous = '';
+    return poll(async () => {
+      if (await none.isVisible()) return [];
+      const titles = await this.quickFixRows().evaluateAll((rows) =>
+        rows.filter((row) => (row as HTMLElement).offsetParent !== null).map((row) => (row.querySelector('.title')?.textContent ?? '').trim()),
+      );
+      const key = JSON.stringify(titles);
+      const settled = titles.length > 0 && key === previous;
+      previous = key;
+      return settled ? titles : undefined;
+    }, STEP_TIMEOUT_MS, 250).catch(explainTimeout(() => new Error('neither the Quick Fix menu nor "No code actions available" showed')));
+  }
+
+  private async closeQuickFixMenu(): Promise<void> {
+    if ((await this.quickFixRows().count()) === 0) return;
+    await this.page.keyboard.press('Escape');
+    await this.quickFixRows().first().waitFor({ state: 'detached', timeout: STEP_TIMEOUT_MS });
+  }
+
+  async quickFixes(at?: { line: number; column: number }): Promise<string[]> {
+    return this.step(`list the quick fixes at ${at === undefined ? 'the cursor' : `${at.line}:${at.column}`}`, async () => {
+      const titles = await this.openQuickFixMenu(at);
+      await this.closeQuickFixMenu();
+      return titles;
+    });
+  }
+
+  async quickFix(at: { line: number; column: number } | undefined, title: string | RegExp, options: { screenshot?: string } = {}): Promise<string[]> {
+    return this.step(`apply the quick fix ${typeof title === 'string' ? `"${title}"` : title} at ${at === undefined ? 'the cursor' : `${at.line}:${at.column}`}`, async () => {
+      const titles = await this.openQuickFixMenu(at);
+      if (options.screenshot !== undefined) await this.screenshot(options.screenshot);
+      const index = titles.findIndex((t) => (typeof title === 'string' ? t === title : title.test(t)));
+      if (index < 0) {
+        await this.closeQuickFixMenu();
+        throw new Error(`the Quick Fix menu offers no such entry (it lists: ${titles.join(' | ') || 'nothing'})`);
+      }
+      await this.quickFixRows().nth(index).click();
+      await this.quickFixRows().first().waitFor({ state: 'detached', timeout: STEP_TIMEOUT_MS });
+      return titles;
+    });
+  }
+
+  // ----- typing, saving, notebooks ---------------------------------------------------------------------
+
+  /** Closes the suggestion widget if it is open (Enter would accept a suggestion instead of breaking the line). */
+  private async closeSuggestions(): Promise<void> {
+    const suggest = this.page.locator('.editor-widget.suggest-widget.visible');
+    if (await suggest.isVisible()) {
+      await this.page.keyboard.press('Escape');
+      await suggest.waitFor({ state: 'hidden', timeout: STEP_TIMEOUT_MS });
+    }
+  }
+
+  async typeText(text: string): Promise<void> {
+    await this.step(`type ${JSON.stringify(text)}`, async () => {
+      const focused = await this.page.evaluate(() => document.activeElement?.closest('.monaco-editor') != null);
+      if (!focused) throw new Error('no editor has the keyboard focus; put the cursor there with goTo(line, column) first');
+      const start = await this.selection();
+      const lines = text.split('\n');
+      for (const [i, line] of lines.entries()) {
+        if (i > 0) {
+          await this.closeSuggestions();
+          await this.page.keyboard.press('Enter');
+        }
+        if (line.length > 0) await this.page.keyboard.type(line);
+      }
+      await this.closeSuggestions();
+      const last = lines[lines.length - 1]!;
+      const endLine = start.line + lines.length - 1;
+      // On one line the cursor moves by exactly the typed length (auto-closed brackets are typed over);
+      // after a line break, auto-indentation may come before the typed text.
+      await this.waitForSelection(
+        (s) => s.line === endLine && s.selected === 0 && (lines.length === 1 ? s.column === start.column + last.length : s.column >= last.length + 1),
+        `the cursor on line ${endLine} after the typed text`,
+      );
+    });
+  }
+
+  async dirty(): Promise<boolean> {
+    const tab = this.page.locator('.editor-group-container.active .tab.active').first();
+    await tab.waitFor({ timeout: STEP_TIMEOUT_MS });
+    return /\bdirty\b/.test((await tab.getAttribute('class')) ?? '');
+  }
+
+  async save(): Promise<void> {
+    await this.runCommand('File: Save');
+    await this.step('see the active editor saved', () =>
+      poll(async () => ((await this.dirty()) ? undefined : true), STEP_TIMEOUT_MS).catch(explainTimeout(() => new Error('its tab still shows unsaved changes'))),
+    );
+  }
+
+  async notebookCell(): Promise<NotebookCellPosition | undefined> {
+    const item = this.page.locator('[id="notebook.activeCellStatus"]');
+    if (!(await item.isVisible())) return undefined;
+    const match = /Cell (\d+) of (\d+)/.exec((await item.getAttribute('aria-label')) ?? (await item.innerText()));
+    return match ? { cell: Number(match[1]), cells: Number(match[2]) } : undefined;
+  }
+
+  // ----- settings --------------------------------------------------------------------------------------
+
+  /** The user settings.json of this workbench's profile. */
+  private get userSettingsFile(): string {
+    return join(this.profile.userDataDir, 'User', 'settings.json');
+  }
+
+  /** The editor of the user settings.json (its URI is vscode-remote: or vscode-userdata:, so match the end). */
+  private settingsEditor() {
+    return this.page.locator('.monaco-editor[data-uri$="/User/settings.json"]');
+  }
+
+  private readUserSettings(): Record<string, unknown> {
+    const text = readFileSync(this.userSettingsFile, 'utf8');
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (error) {
+      throw new Error(`${this.userSettingsFile} is not plain JSON (${error instanceof Error ? error.message : error}); setSetting edits JSON without comments`);
+    }
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(`${this.userSettingsFile} does not hold a JSON object`);
+    return parsed as Record<string, unknown>;
+  }
+
+  /**
+   * Replaces the content of the open settings.json editor with `settings` as one pasted line (a paste is one
+   * edit, and one line is not re-indented; typing it would take seconds), saves it, and waits until the file
+   * on disk holds exactly that and `applied()` holds.
+   */
+  private async saveUserSettings(settings: Record<string, unknown>, applied: () => Promise<boolean>): Promise<void> {
+    const text = JSON.stringify(settings);
+    const editor = this.settingsEditor().first();
+    await editor.waitFor({ timeout: STEP_TIMEOUT_MS });
+    await editor.locator('.view-lines').click();
+    await this.page.keyboard.press('Control+A');
+    const pasted = await editor.evaluate((element, content) => {
+      const target = document.activeElement;
+      if (target === null || !element.contains(target)) return false;
+      const data = new DataTransfer();
+      data.setData('text/plain', content);
+      target.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+      return true;
+    }, text);
+    if (!pasted) throw new Error('the settings.json editor did not take the keyboard focus');
+    await this.page.keyboard.press('Control+S');
+    await poll(async () => {
+      const dialog = await this.modalDialogText();
+      if (dialog !== undefined) throw new Error(`the workbench asks: "${dialog}" (close it with dismissDialog())`);
+      return readFileSync(this.userSettingsFile, 'utf8') === text && (await applied()) ? true : undefined;
+    }, STEP_TIMEOUT_MS, 100).catch(
+      explainTimeout(() => new Error(`the saved settings were not applied (settings.json holds ${JSON.stringify(readFileSync(this.userSettingsFile, 'utf8').slice(0, 300))})`)),
+    );
+  }
+
+  async setSetting(key: string, value: unknown): Promise<void> {
+    if (key === SETTINGS_PROBE_KEY) throw new Error(`setSetting(key) cannot set ${SETTINGS_PROBE_KEY}: the driver uses it to see when saved settings are applied`);
+    await this.step(`set the setting ${key} to ${JSON.stringify(value)}`, async () => {
+      const settings = this.readUserSettings();
+      if (value === undefined) delete settings[key];
+      else settings[key] = value;
+      await this.runCommand('Preferences: Open User Settings (JSON)');
+      // code-server does not notice settings.json changed on disk behind its back, so the file is edited in
+      // the workbench. It applies a saved settings.json asynchronously; a window title saved along with the
+      // change shows when it has (the page's title follows window.title), and saving again without it
+      // leaves the file as asked. The title is not in the screenshots.
+      const probe = `attention-inspector-e2e settings ${++settingsSaves}`;
+      await this.saveUserSettings({ ...settings, [SETTINGS_PROBE_KEY]: probe }, async () => (await this.page.title()) === probe);
+      await this.saveUserSettings(settings, async () => (await this.page.title()) !== probe);
+      // Close the settings editor: a modal editor closes with Escape, a tab with View: Close Editor.
+      const editor = this.settingsEditor();
+      await this.page.keyboard.press('Escape');
+      const closed = await editor.first().waitFor({ state: 'detached', timeout: 2000 }).then(() => true, () => false);
+      if (!closed) {
+        await this.runCommand('View: Close Editor');
+        await editor.first().waitFor({ state: 'detached', timeout: STEP_TIMEOUT_MS });
+      }
+    });
   }
 
   // ----- notifications and dialogs -------------------------------------------------------------------

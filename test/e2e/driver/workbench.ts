@@ -19,6 +19,31 @@ export interface ProblemRow {
   line: number;
   /** 1-based. */
   column: number;
+  /** Where the code links to (e.g. a rule page's URI), when the diagnostic's code has a target. */
+  codeLink?: string;
+}
+
+/** A link in a hover: its text and where it points. */
+export interface HoverLink {
+  text: string;
+  /** The link target as the workbench holds it (e.g. `vscode-remote://…/docs/rules/ATT001-softmax-dim.md`). */
+  href: string;
+}
+
+/** What a hover shows. */
+export interface HoverContent {
+  /** Its visible text (all sections: the diagnostic, the providers' Markdown, the status bar). */
+  text: string;
+  /** Its links, in order. */
+  links: HoverLink[];
+}
+
+/** The notebook cell that has the focus, as the status bar says ("Cell 3 of 4"). */
+export interface NotebookCellPosition {
+  /** 1-based index of the active cell. */
+  cell: number;
+  /** Number of cells in the notebook. */
+  cells: number;
 }
 
 /** A notification toast, an item of the notification center, or a modal dialog. */
@@ -108,6 +133,42 @@ export interface Workbench {
   waitForProblems(accept: (rows: ProblemRow[]) => boolean, description: string, timeoutMs?: number): Promise<ProblemRow[]>;
   /** The hover text at the first occurrence of `text` (or at a 1-based position) in the active editor. */
   hover(at: string | { line: number; column: number }): Promise<string>;
+  /**
+   * The hover's text and links at `at` (as for hover), or at the cursor of the focused editor when `at` is
+   * undefined; `screenshot` names a screenshot taken while the hover shows.
+   */
+  hoverContent(at?: string | { line: number; column: number }, options?: { screenshot?: string }): Promise<HoverContent>;
+  /**
+   * Clicks the first Problems row that `accept` takes, as a person does to reveal it, and waits until its
+   * editor is active (and, in a text editor, the cursor is at the row's position); returns the row.
+   */
+  openProblem(accept: (row: ProblemRow) => boolean, description: string): Promise<ProblemRow>;
+
+  /** The titles the Quick Fix menu (Ctrl+.) offers at a 1-based position, or at the cursor; [] when none. */
+  quickFixes(at?: { line: number; column: number }): Promise<string[]>;
+  /**
+   * Opens the Quick Fix menu at a position (or at the cursor) and applies the entry whose title is `title`
+   * (or matches it); fails listing what the menu offers when none does. Returns the offered titles.
+   * Waits until the menu has closed: the edit lands asynchronously, so wait for its effect (e.g. the Problems
+   * view). `screenshot` names a screenshot taken while the menu shows.
+   */
+  quickFix(at: { line: number; column: number } | undefined, title: string | RegExp, options?: { screenshot?: string }): Promise<string[]>;
+
+  /** Types `text` at the cursor of the focused editor, key by key (`\n` presses Enter); waits for the cursor. */
+  typeText(text: string): Promise<void>;
+  /** Whether the active editor has unsaved changes (its tab says so). */
+  dirty(): Promise<boolean>;
+  /** File: Save on the active editor; waits until it has no unsaved changes. */
+  save(): Promise<void>;
+  /** The active notebook cell ("Cell N of M" in the status bar), or undefined when no notebook cell is active. */
+  notebookCell(): Promise<NotebookCellPosition | undefined>;
+
+  /**
+   * Sets a user setting the way a person edits settings.json (Preferences: Open User Settings (JSON), edit,
+   * save), keeping the other settings; `undefined` removes it. Waits until the workbench has applied the
+   * saved file, and fails with its message if the change asks for a reload.
+   */
+  setSetting(key: string, value: unknown): Promise<void>;
 
   /** Notifications: the toasts and the notification center's items, or the modal dialog if one is open. */
   notifications(): Promise<Notification[]>;
