@@ -5,17 +5,37 @@
 // `require` (not `import`) is deliberate: bundlers then pick web-tree-sitter's CommonJS build, which
 // needs no `import.meta.url` (the ES build calls createRequire(import.meta.url) at start-up, which breaks
 // inside a CommonJS bundle).
+//
+// A source is parsed block by block (syntax/blocks.ts): only the top-level statements that can matter are
+// parsed and copied, and with `cacheBlocks` a block whose text did not change since an earlier parse is
+// reused instead of parsed again (what an editor relinting after each keystroke needs).
 import TreeSitter = require('web-tree-sitter');
-import { copyTree, type PyTree } from './syntax/tree';
+import { selectBlocks, splitTopLevel, type SourceBlock } from './syntax/blocks';
+import { assembleTree, cloneBlock, copyBlock, type CopiedBlock, type LanguageTables, type PyTree } from './syntax/tree';
 
 export interface GrammarBytes {
   treeSitter: Uint8Array;
   python: Uint8Array;
 }
 
+export interface ParseOptions {
+  /** Copy every block and every body (no relevance filter). */
+  full?: boolean;
+}
+
 export interface PythonParser {
   /** Parses source text into a PyTree. Never throws for any string input. */
-  parse(source: string, options?: { full?: boolean }): PyTree;
+  parse(source: string, options?: ParseOptions): PyTree;
+}
+
+export interface ParserOptions {
+  /**
+   * Keep copied blocks (keyed by their text) for later parses. Trees from earlier parses must not be used
+   * once a later parse has run (their blocks may have been moved into the new tree).
+   */
+  cacheBlocks?: boolean;
+  /** Upper bound on the nodes kept in the block cache. */
+  maxCachedNodes?: number;
 }
 
 let runtimeReady: Promise<void> | undefined;
@@ -35,7 +55,30 @@ function checkWasm(bytes: Uint8Array, what: string): void {
   }
 }
 
-export async function createPythonParser(grammar: GrammarBytes): Promise<PythonParser> {
+/** Node types that have fields (their children may be asked for a field name), from the grammar's node-types. */
+export const PYTHON_FIELD_PARENTS: ReadonlySet<string> = new Set([
+  'aliased_import', 'as_pattern', 'assignment', 'attribute', 'augmented_assignment', 'binary_operator', 'block', 'boolean_operator',
+  'call', 'case_clause', 'class_definition', 'comparison_operator', 'decorated_definition', 'default_parameter', 'dict_pattern',
+  'dictionary_comprehension', 'elif_clause', 'else_clause', 'except_clause', 'exec_statement', 'for_in_clause', 'for_statement',
+  'format_expression', 'function_definition', 'future_import_statement', 'generator_expression', 'if_statement',
+  'import_from_statement', 'import_statement', 'interpolation', 'keyword_argument', 'lambda', 'list_comprehension',
+  'match_statement', 'named_expression', 'not_operator', 'pair', 'print_statement', 'raise_statement', 'set_comprehension',
+  'subscript', 'try_statement', 'type_alias_statement', 'typed_default_parameter', 'typed_parameter', 'unary_operator',
+  'while_statement', 'with_item', 'with_statement',
+  // Error recovery may keep fields under these.
+  'ERROR',
+]);
+
+/** Named node types that never have children. Anonymous tokens never do either (except 'is not' / 'not in'). */
+export const PYTHON_NAMED_LEAVES: ReadonlySet<string> = new Set([
+  'comment', 'ellipsis', 'escape_interpolation', 'escape_sequence', 'false', 'float', 'identifier', 'integer', 'line_continuation',
+  'none', 'string_end', 'string_start', 'true', 'type_conversion',
+]);
+
+const COMPOUND_TOKENS = new Set(['is not', 'not in']);
+
+
+export async function createPythonParser(grammar: GrammarBytes, parserOptions: ParserOptions = {}): Promise<PythonParser> {
   checkWasm(grammar.treeSitter, 'treeSitter');
   checkWasm(grammar.python, 'python');
   await initRuntime(grammar.treeSitter);
@@ -48,23 +91,114 @@ export async function createPythonParser(grammar: GrammarBytes): Promise<PythonP
   const parser = new TreeSitter.Parser();
   parser.setLanguage(language);
   const typeNames = language.types;
-  const tables = {
+  const namedTypes = typeNames.map((_, id) => language.nodeTypeIsNamed(id));
+  const tables: LanguageTables = {
     typeNames,
     fieldNames: language.fields,
-    namedTypes: typeNames.map((_, id) => language.nodeTypeIsNamed(id)),
+    namedTypes,
+    fieldParents: typeNames.map((t) => t !== null && PYTHON_FIELD_PARENTS.has(t)),
+    leafTypes: typeNames.map((t, id) => t !== null && (namedTypes[id] ? PYTHON_NAMED_LEAVES.has(t) : !COMPOUND_TOKENS.has(t) && t !== 'ERROR')),
+  };
+  const cache = parserOptions.cacheBlocks ? new BlockCache(parserOptions.maxCachedNodes ?? 400_000) : undefined;
+
+  const parseBlock = (source: string, start: number, end: number, full: boolean): CopiedBlock => {
+    const text = source.slice(start, end);
+    const tree = parser.parse(text);
+    if (!tree) throw new Error('tree-sitter returned no tree');
+    const cursor = tree.walk();
+    try {
+      return copyBlock(cursor, source, tables, { full, hasError: tree.rootNode.hasError, offset: start });
+    } finally {
+      cursor.delete();
+      tree.delete();
+    }
   };
 
   return {
-    parse(source: string, options?: { full?: boolean }): PyTree {
-      const tree = parser.parse(source);
-      if (!tree) throw new Error('tree-sitter returned no tree');
-      const cursor = tree.walk();
-      try {
-        return copyTree(cursor, source, tables, { ...options, hasError: tree.rootNode.hasError });
-      } finally {
-        cursor.delete();
-        tree.delete();
+    parse(source: string, options?: ParseOptions): PyTree {
+      const full = options?.full === true;
+      const blocks = splitTopLevel(source);
+      const copied: CopiedBlock[] = [];
+      const shifts: number[] = [];
+      /** Where each reused block's nodes sat before this parse (a second use of the same text clones from there). */
+      const firstAt = new Map<CacheEntry, number>();
+      const selected = full ? undefined : selectBlocks(source, blocks);
+      for (let bi = 0; bi < blocks.length; bi++) {
+        const b = blocks[bi];
+        if (selected && !selected[bi]) continue;
+        const key = cache ? cacheKey(source, b, full) : undefined;
+        const hit = key !== undefined ? cache!.get(key) : undefined;
+        if (hit) {
+          const at = firstAt.get(hit);
+          if (at === undefined) {
+            firstAt.set(hit, hit.at);
+            copied.push(hit.block);
+            shifts.push(b.start - hit.at);
+            hit.at = b.start;
+          } else {
+            // The same text twice in one file: the second occurrence needs its own nodes.
+            copied.push(cloneBlock(hit.block));
+            shifts.push(b.start - at);
+          }
+          continue;
+        }
+        const block = parseBlock(source, b.start, b.end, full);
+        copied.push(block);
+        shifts.push(0);
+        if (key !== undefined) {
+          const stored = flatten(key);
+          if (stored === key) cache!.set(stored, { block, at: b.start });
+        }
       }
+      return assembleTree(source, copied, shifts);
     },
   };
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** A copy of a string that does not keep the string it was sliced from alive (cache keys outlive sources). */
+function flatten(s: string): string {
+  return decoder.decode(encoder.encode(s));
+}
+
+function cacheKey(source: string, b: SourceBlock, full: boolean): string {
+  return (full ? 'F' : 'R') + source.slice(b.start, b.end);
+}
+
+interface CacheEntry {
+  block: CopiedBlock;
+  /** Source offset the block's nodes currently sit at. */
+  at: number;
+}
+
+/** Copied blocks by text, least recently used first out, bounded by their total node count. */
+class BlockCache {
+  private readonly map = new Map<string, CacheEntry>();
+  private nodes = 0;
+
+  constructor(private readonly maxNodes: number) {}
+
+  get(key: string): CacheEntry | undefined {
+    const e = this.map.get(key);
+    if (e) {
+      this.map.delete(key);
+      this.map.set(key, e);
+    }
+    return e;
+  }
+
+  set(key: string, e: CacheEntry): void {
+    if (e.block.size > this.maxNodes / 4) return;
+    const old = this.map.get(key);
+    if (old) this.nodes -= old.block.size;
+    this.map.set(key, e);
+    this.nodes += e.block.size;
+    for (const [k, v] of this.map) {
+      if (this.nodes <= this.maxNodes) break;
+      this.map.delete(k);
+      this.nodes -= v.block.size;
+    }
+  }
 }

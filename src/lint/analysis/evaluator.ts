@@ -22,6 +22,9 @@ const MAX_EVAL_DEPTH = 250;
 const MAX_CONTEXTS_PER_SCOPE = 12;
 const MAX_CONTEXTS = 400;
 
+/** Memo marker of a value being computed (a cycle reads it as unknown). */
+const IN_PROGRESS: AValue = Object.freeze({ kind: 'unknown' });
+
 /** Names that resolve without an import in notebooks and snippets. */
 const DEFAULT_ALIASES: Readonly<Record<string, string>> = {
   torch: 'torch',
@@ -41,7 +44,16 @@ const DEFAULT_ALIASES: Readonly<Record<string, string>> = {
 };
 
 /** Text without which a function body records no site. */
-const SITE_TEXT = /softmax|masked_fill|where|select|scaled_dot|dot_product|[\w)\]]\s*@\s*[\w(]|matmul|bmm|\bmm\(|dot\(|einsum|mask|causal|inf\b|1e\d|finfo|times|mul\(|div\(|Multi|Transformer|attn|attention/;
+const SITE_TEXT = /[Ss]oftmax|masked_fill|where|select|scaled_dot|dot_product|[\w)\]]\s*@\s*[\w(]|matmul|bmm|\bmm\(|dot\(|einsum|mask|causal|inf\b|1e\d|finfo|times|mul\(|div\(|Multi|Transformer|attn|attention/;
+
+/** `name(` / `self.name(`: a call of a function or method by name (group 1: `self.`, group 2: the name). */
+const CALLED_NAME = /(self\.)?\b([A-Za-z_]\w*)\s*\(/g;
+
+/** Text of statements evaluated eagerly (see Evaluator.isRoot). */
+const ROOT_TEXT = new RegExp(`${SITE_TEXT.source}|//|\\.sum\\(|nan|scal|sqrt|rsqrt|temperature|register_buffer`);
+
+/** Definitions whose right-hand side is evaluated eagerly when it is a root (parameters and imports are read on demand). */
+const EAGER_DEFS: ReadonlySet<Def['kind']> = new Set(['assign', 'aug', 'for', 'with', 'inplace', 'setitem', 'walrus', 'buffer', 'comp']);
 
 const BUILTINS = new Set(['float', 'int', 'len', 'map', 'zip', 'list', 'tuple', 'sum', 'max', 'min', 'abs', 'range', 'isinstance', 'getattr', 'super', 'print', 'enumerate', 'dict', 'bool', 'str', 'round', 'pow', 'reversed', 'sorted', 'any', 'all', 'hasattr', 'type']);
 
@@ -61,7 +73,6 @@ export class Evaluator {
   private readonly ctxCount = new Map<number, number>();
   private readonly memo = new Map<number, Map<number, AValue>>();
   private readonly defMemo = new Map<number, Map<number, AValue>>();
-  private readonly inProgress = new Set<string>();
   private readonly pending: Ctx[] = [];
   private readonly bodiesDone = new Set<number>();
   private readonly commentShapeCache = new Map<number, { byName: Map<string, AxisInfo[]>; block: string }>();
@@ -108,31 +119,82 @@ export class Evaluator {
     const fns = this.sr.scopes.filter((s) => s.kind === 'function' && !s.node.skipped);
     const text = new Map(fns.map((f) => [f, this.tree.source.slice(f.node.start, f.node.end)]));
     const active = new Set(fns.filter((f) => SITE_TEXT.test(text.get(f)!)));
+    // Names each function calls (`name(` and `self.name(`), read once.
+    const called = new Map<Scope, Set<string>>();
+    const selfCalls = new Set<Scope>();
+    for (const f of fns) {
+      if (active.has(f)) continue;
+      const t = text.get(f)!;
+      const names = new Set<string>();
+      CALLED_NAME.lastIndex = 0;
+      for (let m = CALLED_NAME.exec(t); m; m = CALLED_NAME.exec(t)) {
+        names.add(m[2]);
+        if (m[1]) selfCalls.add(f);
+      }
+      called.set(f, names);
+    }
+    // Callers of active functions become active (they create the contexts sites are judged in).
     for (let round = 0; round < 3; round++) {
-      const names = [...new Set([...active].map((f) => f.name).filter((n) => /^[A-Za-z_]\w*$/.test(n) && n !== '__init__'))];
-      if (names.length === 0) break;
-      const calls = new RegExp(`\\b(${names.slice(0, 500).join('|')})\\s*\\(|\\bself\\.\\w+\\(`);
+      const names = new Set([...active].map((f) => f.name).filter((n) => n !== '__init__'));
       let added = false;
       for (const f of fns) {
-        if (!active.has(f) && calls.test(text.get(f)!)) {
+        if (active.has(f)) continue;
+        if (selfCalls.has(f) || [...called.get(f)!].some((n) => names.has(n))) {
           active.add(f);
           added = true;
         }
       }
       if (!added) break;
     }
+    this.activeNames = new Set([...active].map((f) => f.name));
     return active;
+  }
+
+  /** Names of this file's functions that can hold a site (set by activeFunctions). */
+  private activeNames = new Set<string>();
+
+  /**
+   * Statements evaluated eagerly: those whose text can hold a site or a fact the rules read (a call of a
+   * function that holds one, a head split `//`, a renormalising `.sum(`, a NaN guard, a scale). The rest is
+   * evaluated on demand, when a site's operands lead to it.
+   */
+  private isRoot(node: PyNode): boolean {
+    return this.isRootText(node.start, node.end);
+  }
+
+  /** A definition is a root when its target or its value is (`scaled = scores / dk` names a scaling). */
+  private isRootDef(d: Def): boolean {
+    const v = d.value!;
+    return this.isRootText(Math.min(d.target.start, v.start), Math.max(d.target.end, v.end));
+  }
+
+  private readonly rootCache = new Map<number, boolean>();
+
+  private isRootText(start: number, end: number): boolean {
+    // Keyed by the span (a definition and its value can share a start): contexts of one scope ask again.
+    const key = start * 33_554_432 + (end - start);
+    let r = this.rootCache.get(key);
+    if (r === undefined) {
+      const t = this.tree.source.slice(start, end);
+      r = ROOT_TEXT.test(t);
+      if (!r) {
+        CALLED_NAME.lastIndex = 0;
+        for (let m = CALLED_NAME.exec(t); m && !r; m = CALLED_NAME.exec(t)) r = m[1] !== undefined || this.activeNames.has(m[2]);
+      }
+      this.rootCache.set(key, r);
+    }
+    return r;
   }
 
   private evaluateBody(ctx: Ctx): void {
     if (this.bodiesDone.has(ctx.id)) return;
     this.bodiesDone.add(ctx.id);
-    for (const d of this.sr.defsOfScope.get(ctx.scope.id) ?? []) this.evalDef(d, ctx);
-    for (const e of this.sr.exprsOfScope.get(ctx.scope.id) ?? []) this.eval(e, ctx);
+    for (const d of this.sr.defsOfScope.get(ctx.scope.id) ?? []) if (d.value && EAGER_DEFS.has(d.kind) && this.isRootDef(d)) this.evalDef(d, ctx);
+    for (const e of this.sr.exprsOfScope.get(ctx.scope.id) ?? []) if (this.isRoot(e)) this.eval(e, ctx);
     // Lambdas and comprehensions inside evaluate with the function's context.
     for (const child of ctx.scope.children) {
       if (child.kind !== 'comprehension') continue;
-      for (const d of this.sr.defsOfScope.get(child.id) ?? []) this.evalDef(d, ctx);
+      for (const d of this.sr.defsOfScope.get(child.id) ?? []) if (d.value && this.isRootDef(d)) this.evalDef(d, ctx);
     }
   }
 
@@ -172,19 +234,19 @@ export class Evaluator {
       this.memo.set(ctx.id, m);
     }
     const hit = m.get(node.id);
-    if (hit) return hit;
-    const key = `${ctx.id}:${node.id}`;
-    if (this.inProgress.has(key)) return UNKNOWN;
+    if (hit) return hit === IN_PROGRESS ? UNKNOWN : hit;
     // Machine-generated expressions nest thousands deep: past this depth the value is simply unknown.
     if (this.depth > MAX_EVAL_DEPTH) return UNKNOWN;
-    this.inProgress.add(key);
+    m.set(node.id, IN_PROGRESS);
     this.depth++;
     let v: AValue;
     try {
       v = this.evalNode(node, ctx);
+    } catch (e) {
+      m.delete(node.id);
+      throw e;
     } finally {
       this.depth--;
-      this.inProgress.delete(key);
     }
     m.set(node.id, v);
     return v;
@@ -424,17 +486,16 @@ export class Evaluator {
       this.defMemo.set(c.id, m);
     }
     const hit = m.get(def.id);
-    if (hit) return hit;
-    const key = `d${c.id}:${def.id}`;
-    if (this.inProgress.has(key)) return UNKNOWN;
-    this.inProgress.add(key);
+    if (hit) return hit === IN_PROGRESS ? UNKNOWN : hit;
+    m.set(def.id, IN_PROGRESS);
     let v: AValue;
     try {
       v = this.evalDefUncached(def, c);
       v = this.applyStatedShape(def, v);
       if (def.kind !== 'param' && def.kind !== 'import' && def.kind !== 'funcdef' && def.kind !== 'classdef') v = this.nameRole(v, def.name);
-    } finally {
-      this.inProgress.delete(key);
+    } catch (e) {
+      m.delete(def.id);
+      throw e;
     }
     m.set(def.id, v);
     return v;

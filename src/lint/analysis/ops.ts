@@ -2170,15 +2170,23 @@ const METHOD_LIKE_FUNCTIONS = new Set([
   'sigmoid',
 ]);
 
-const matchCache = new Map<string, boolean>();
-/** regex.test(qname), cached per (pattern, name): the same few names are dispatched thousands of times. */
+const matchCache = new Map<string, Map<string, boolean>>();
+/**
+ * regex.test(qname), cached per (pattern, name): the same few names are dispatched thousands of times.
+ * Keyed by the pattern's source (a regex literal in a function body is a new object on every call).
+ */
 function matches(re: RegExp, qname: string): boolean {
-  const key = `${re.source}\u0000${qname}`;
-  let hit = matchCache.get(key);
+  const source = re.source;
+  let byName = matchCache.get(source);
+  if (!byName) {
+    byName = new Map();
+    matchCache.set(source, byName);
+  }
+  let hit = byName.get(qname);
   if (hit === undefined) {
     hit = re.test(qname);
-    if (matchCache.size > 50_000) matchCache.clear();
-    matchCache.set(key, hit);
+    if (byName.size > 10_000) byName.clear();
+    byName.set(qname, hit);
   }
   return hit;
 }

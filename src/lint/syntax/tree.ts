@@ -1,8 +1,9 @@
 // A plain-JavaScript copy of the parts of a tree-sitter tree the analysis reads.
 //
-// Reading a web-tree-sitter tree crosses into WebAssembly on every property access, so the tree is copied
-// once, with a single cursor walk, into `PyNode` objects. Function and class bodies whose text mentions
-// nothing attention-related are copied as empty stubs (`skipped`), which keeps large repositories cheap.
+// Reading a web-tree-sitter tree crosses into WebAssembly on every property access, so each top-level block
+// is walked once with a TreeCursor and copied into `PyNode` objects, reading as little as it can per node
+// (see copyBlock). Function and class bodies whose text mentions nothing attention-related are not copied at
+// all (`skipped`), and copied blocks are reused across edits by the parser (assembleTree relocates them).
 
 /** The subset of web-tree-sitter's TreeCursor this module uses (kept structural so tests can fake it). */
 export interface CursorLike {
@@ -20,6 +21,10 @@ export interface LanguageTables {
   typeNames: readonly (string | null)[];
   fieldNames: readonly (string | null)[];
   namedTypes: readonly boolean[];
+  /** Types whose children can carry a field name (others never do: the cursor is not asked). */
+  fieldParents?: readonly boolean[];
+  /** Types that never have children (tokens): the cursor does not try to descend. */
+  leafTypes?: readonly boolean[];
 }
 
 export interface PyNode {
@@ -52,7 +57,7 @@ export interface PyTree {
 }
 
 /** Text that makes a function or class worth analysing. Anything without it cannot produce a finding. */
-const RELEVANT =
+export const RELEVANT =
   /softmax|attn|atten|mask|scaled_dot|einsum|matmul|bmm|baddbmm|[\w)\]]\s*@\s*[\w(]|scale|sqrt|tril|triu|band_part|transpose|permute|swapaxes|causal|cache|inf\b|1e\d|finfo|Multihead|MultiHead|Transformer|register_buffer|float16|half|autocast|quer|\bkeys?\b/;
 
 const SKIPPABLE = new Set(['function_definition', 'class_definition']);
@@ -67,77 +72,152 @@ function insideClass(stack: readonly PyNode[]): boolean {
   return false;
 }
 
-/**
- * Copies a tree-sitter tree (through its cursor) into PyNodes. Bodies of functions/classes whose source
- * text does not match the relevance filter are not copied unless `full` is set.
- *
- * Every property read crosses into WebAssembly, so the walk reads as little as it can: the type and field of
- * every node, and offsets only for leaves (a node spans exactly its children, so an inner node's start and
- * end come from its first and last child).
- */
-export function copyTree(cursor: CursorLike, source: string, tables: LanguageTables, options: { full?: boolean; hasError?: boolean } = {}): PyTree {
-  let nextId = 0;
-  const full = options.full === true;
-  const { typeNames, fieldNames, namedTypes } = tables;
+/** Node types with text outside their visible children (hidden tokens inside). */
+const UNCOVERED = new Set(['string_content', 'format_specifier']);
 
-  const make = (parent: PyNode | null): PyNode => {
+/** Text of named tokens that is fixed. */
+const NAMED_TOKEN_TEXT: Readonly<Record<string, string>> = { true: 'True', false: 'False', none: 'None', ellipsis: '...' };
+
+function isIdentChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
+}
+
+/**
+ * End of the token `node` when it starts at `s` and its text can be read off the source: anonymous tokens
+ * (their type is their text), True/False/None/..., and ASCII identifiers. Undefined when unsure.
+ */
+function knownTokenEnd(source: string, s: number, node: PyNode): number | undefined {
+  if (!node.named) {
+    return source.startsWith(node.type, s) ? s + node.type.length : undefined;
+  }
+  if (node.type === 'identifier') {
+    const c0 = source.charCodeAt(s);
+    if (!((c0 >= 97 && c0 <= 122) || (c0 >= 65 && c0 <= 90) || c0 === 95)) return undefined;
+    let e = s + 1;
+    while (isIdentChar(source.charCodeAt(e))) e++;
+    // A non-ASCII character may continue the identifier: ask the parser.
+    return source.charCodeAt(e) >= 128 ? undefined : e;
+  }
+  const fixed = NAMED_TOKEN_TEXT[node.type];
+  if (fixed !== undefined && source.startsWith(fixed, s) && !isIdentChar(source.charCodeAt(s + fixed.length))) return s + fixed.length;
+  return undefined;
+}
+
+type MutableNode = { -readonly [K in keyof PyNode]: PyNode[K] };
+
+/** A copied block: the top-level nodes of one parse, with offsets already in the whole source's terms. */
+export interface CopiedBlock {
+  /** The block's statements (children of the block's module node). */
+  readonly nodes: PyNode[];
+  readonly hasErrors: boolean;
+  /** Number of nodes in `nodes` and below (for cache accounting). */
+  readonly size: number;
+}
+
+/**
+ * Copies the tree under `cursor` (a parse of `source.slice(offset, ...)`) into PyNodes whose offsets are
+ * `offset` + the cursor's. Bodies of functions/classes whose text does not match the relevance filter are
+ * not copied unless `full` is set.
+ *
+ * Every cursor call crosses into WebAssembly, so the walk reads as little as it can: the type of every node,
+ * the field only under types that have fields, offsets only for leaves (a node spans exactly its children,
+ * so an inner node's start and end come from its first and last child), and it never tries to descend into
+ * a token.
+ */
+export function copyBlock(cursor: CursorLike, source: string, tables: LanguageTables, options: { full?: boolean; hasError?: boolean; offset?: number } = {}): CopiedBlock {
+  const full = options.full === true;
+  const offset = options.offset ?? 0;
+  const { typeNames, fieldNames, namedTypes } = tables;
+  const fieldParents = tables.fieldParents;
+  const leafTypes = tables.leafTypes;
+  let size = 0;
+
+  const make = (parent: PyNode | null, parentTypeId: number): MutableNode => {
     const typeId = cursor.nodeTypeId;
-    const node: PyNode = {
+    size++;
+    return {
       type: typeNames[typeId] ?? 'ERROR',
       start: -1,
       end: -1,
-      field: parent ? (fieldNames[cursor.currentFieldId] ?? null) : null,
+      field: parent && (!fieldParents || fieldParents[parentTypeId] !== false) ? (fieldNames[cursor.currentFieldId] ?? null) : null,
       named: namedTypes[typeId] ?? true,
       missing: false,
       children: [],
       parent,
-      id: nextId++,
+      id: typeId, // the type id until assembleTree numbers the nodes
     };
-    return node;
   };
-  const setLeafRange = (node: PyNode): void => {
-    (node as { start: number }).start = cursor.startIndex;
-    (node as { end: number }).end = cursor.endIndex;
-    if (node.start === node.end) (node as { missing: boolean }).missing = true;
+  const setLeafRange = (node: MutableNode): void => {
+    node.start = cursor.startIndex + offset;
+    node.end = cursor.endIndex + offset;
+    if (node.start === node.end) node.missing = true;
   };
-  const closeInner = (node: PyNode): void => {
-    const first = node.children[0];
-    const last = node.children[node.children.length - 1];
-    (node as { start: number }).start = first.start;
-    (node as { end: number }).end = last.end;
+  // Between two consecutive leaves of an error-free tree there is only whitespace (comments and line
+  // continuations are leaves themselves), so the range of a token whose text is known (keywords, operators,
+  // punctuation, ASCII identifiers) follows from where the previous leaf ended, with no call into
+  // WebAssembly. Anything unexpected falls back to asking the cursor.
+  const exact = options.hasError !== true;
+  let lastEnd = offset;
+  const leafRange = (node: MutableNode): void => {
+    if (exact) {
+      let s = lastEnd;
+      let c = source.charCodeAt(s);
+      while (c === 32 || c === 9 || c === 10 || c === 13 || c === 12) c = source.charCodeAt(++s);
+      const end = knownTokenEnd(source, s, node);
+      if (end !== undefined) {
+        node.start = s;
+        node.end = end;
+        lastEnd = end;
+        return;
+      }
+    }
+    setLeafRange(node);
+    lastEnd = node.end;
+  };
+  const closeInner = (node: MutableNode): void => {
+    if (UNCOVERED.has(node.type) && node.start >= 0) {
+      lastEnd = node.end;
+      return;
+    }
+    node.start = node.children[0].start;
+    node.end = node.children[node.children.length - 1].end;
   };
 
-  const comments: PyNode[] = [];
-  const root = make(null);
+  const root = make(null, -1);
   // Iterative walk (deep expressions in generated code must not overflow the JS stack).
-  const stack: PyNode[] = [root];
-  if (!cursor.gotoFirstChild()) setLeafRange(root);
-  else {
+  const stack: MutableNode[] = [root];
+  if (cursor.gotoFirstChild()) {
     for (;;) {
       const parent = stack[stack.length - 1];
-      const node = make(parent);
+      const node = make(parent, parent.id);
       parent.children.push(node);
-      if (node.type === 'comment') comments.push(node);
-      let descend = true;
-      if (!full && SKIPPABLE.has(node.type) && !insideClass(stack)) {
+      let descend = !(leafTypes && leafTypes[node.id]);
+      if (descend && !full && SKIPPABLE.has(node.type) && !insideClass(stack)) {
         // Needs the node's text: read its range now.
         setLeafRange(node);
+        node.missing = false;
         if (!RELEVANT.test(source.slice(node.start, node.end))) {
           node.skipped = true;
           descend = false;
         }
       }
+      if (descend && UNCOVERED.has(node.type)) {
+        // Their text is not all covered by visible children: read the range itself.
+        setLeafRange(node);
+        node.missing = false;
+        lastEnd = node.end;
+      }
       if (descend && cursor.gotoFirstChild()) {
         stack.push(node);
         continue;
       }
-      if (node.start < 0) setLeafRange(node);
+      if (node.start < 0) leafRange(node);
+      else if (node.skipped) lastEnd = node.end;
       // Move to the next sibling, climbing up (and closing finished nodes) as needed.
       let moved = false;
       while (!moved) {
-        if (cursor.gotoNextSibling()) {
-          moved = true;
-        } else {
+        if (cursor.gotoNextSibling()) moved = true;
+        else {
           if (stack.length === 1) break;
           cursor.gotoParent();
           closeInner(stack.pop()!);
@@ -145,14 +225,59 @@ export function copyTree(cursor: CursorLike, source: string, tables: LanguageTab
       }
       if (!moved) break;
     }
-    if (root.children.length > 0) closeInner(root);
-    else setLeafRange(root);
-    // The module spans the whole source (leading comments and trailing whitespace included).
-    (root as { start: number }).start = 0;
-    (root as { end: number }).end = source.length;
   }
-  const hasErrors = options.hasError ?? false;
+  for (const c of root.children) c.parent = null;
+  return { nodes: root.children, hasErrors: options.hasError ?? false, size: size - 1 };
+}
+
+/**
+ * Builds the module tree of `source` from copied blocks (in source order). Numbers every node densely,
+ * shifts blocks that moved (`shifts[i]` is added to every offset of block i) and collects the comments.
+ */
+export function assembleTree(source: string, blocks: readonly CopiedBlock[], shifts: readonly number[]): PyTree {
+  let nextId = 1;
+  const comments: PyNode[] = [];
+  const root: MutableNode = { type: 'module', start: 0, end: source.length, field: null, named: true, missing: false, children: [], parent: null, id: 0 };
+  let hasErrors = false;
+  const stack: MutableNode[] = [];
+  for (let b = 0; b < blocks.length; b++) {
+    const block = blocks[b];
+    const delta = shifts[b] ?? 0;
+    if (block.hasErrors) hasErrors = true;
+    for (const top of block.nodes) {
+      root.children.push(top);
+      (top as MutableNode).parent = root;
+      stack.push(top as MutableNode);
+      while (stack.length > 0) {
+        const n = stack.pop()!;
+        n.id = nextId++;
+        if (delta !== 0) {
+          n.start += delta;
+          n.end += delta;
+        }
+        if (n.type === 'comment') comments.push(n);
+        for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i] as MutableNode);
+      }
+    }
+  }
+  comments.sort((a, b) => a.start - b.start);
   return { root, source, nodeCount: nextId, hasErrors, comments };
+}
+
+/** A deep copy of a block (for a block text that occurs twice in one file: nodes cannot sit in two places). */
+export function cloneBlock(block: CopiedBlock): CopiedBlock {
+  // Iterative (generated code nests thousands deep).
+  const tops: PyNode[] = [];
+  const work: { from: PyNode; parent: MutableNode | null }[] = block.nodes.map((n) => ({ from: n, parent: null }));
+  while (work.length > 0) {
+    const { from, parent } = work.pop()!;
+    const c: MutableNode = { ...from, children: [], parent };
+    if (parent) parent.children.push(c);
+    else tops.push(c);
+    for (let i = from.children.length - 1; i >= 0; i--) work.push({ from: from.children[i], parent: c });
+  }
+  tops.sort((a, b) => a.start - b.start);
+  return { nodes: tops, hasErrors: block.hasErrors, size: block.size };
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -103,7 +103,8 @@ describe('comments and names', () => {
 describe('evaluator', () => {
   async function valueOf(src: string, exprText: string): Promise<AValue> {
     const parser = await createPythonParser(grammar());
-    const tree = parser.parse(src);
+    // Every block and body (these snippets need not hold a site).
+    const tree = parser.parse(src, { full: true });
     const sr = analyseScopes(tree);
     const ev = new Evaluator(tree, sr);
     ev.run();
