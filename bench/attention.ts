@@ -61,9 +61,10 @@ async function workerMain(): Promise<void> {
   const x = engine.tensor(rand(L * E, 2), [1, L, E]);
   const inProjWeight = engine.tensor(rand(3 * E * E, 2 / Math.sqrt(E)), [3 * E, E]);
   const outProjWeight = engine.tensor(rand(E * E, 2 / Math.sqrt(E)), [E, E]);
+  // The causal attn_mask (True = masked) is an input, built once like NumPy's additive mask.
+  const causal = mode === 'mha' ? engine.boolTensor(Uint8Array.from({ length: L * L }, (_, idx) => (idx % L > Math.floor(idx / L) ? 1 : 0)), [L, L]) : undefined;
   const forward = () => {
     if (mode === 'mha') {
-      const causal = engine.boolTensor(Uint8Array.from({ length: L * L }, (_, idx) => (idx % L > Math.floor(idx / L) ? 1 : 0)), [L, L]);
       return engine.multiheadAttention(x, x, x, { numHeads: H, inProjWeight, outProjWeight }, { attnMask: causal, needWeights: false }).out;
     }
     // Tiled path: project, split heads, flash attention (no L×L matrix), merge, output projection.
