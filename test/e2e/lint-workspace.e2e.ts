@@ -84,5 +84,6 @@ describe('the linter in VS Code: Lint Workspace', function () {
     assert.ok(notebookRows[0]!.message.startsWith(`cell ${cell}, line ${scores.line}: `), notebookRows[0]!.message);
 
     assert.deepEqual(await workbench.extensionHostErrors(), []);
+    assert.deepEqual((await workbench.extensionHostConsole()).filter((m) => m.text.includes('[attention-inspector]')), [], 'the linter reported an internal error');
   });
 });

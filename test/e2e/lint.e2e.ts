@@ -4,6 +4,7 @@
 // ignore settings, a notebook cell's diagnostic on the right cell, and a half-typed file with syntax errors.
 // Expected positions are found in the files' own text (where the buggy argument is), rule names and
 // severities come from the rules' metadata, and cells from the notebook's JSON: never from the editor.
+// The tests run in order on one workbench, each on the state the previous ones left.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -210,5 +211,7 @@ describe('the linter in VS Code: a Python file, its quick fixes, settings, a not
     const errors = (await workbench.notifications()).filter((n) => n.severity === 'error');
     assert.deepEqual(errors, [], 'an error notification appeared');
     assert.deepEqual(await workbench.extensionHostErrors(), []);
+    // The linter reports its own failures (a rule that threw) on the console only: none in this session.
+    assert.deepEqual((await workbench.extensionHostConsole()).filter((m) => m.text.includes('[attention-inspector]')), []);
   });
 });

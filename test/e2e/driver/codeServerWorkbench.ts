@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
 import type { Profile, RunningCodeServer } from '../support/codeServer';
 import { artifactsDir } from '../support/paths';
-import type { Activation, EditorSelection, HoverContent, InstalledExtension, Notification, NotebookCellPosition, ProblemRow, Severity, Webview, Workbench } from './workbench';
+import type { Activation, ConsoleMessage, EditorSelection, HoverContent, InstalledExtension, Notification, NotebookCellPosition, ProblemRow, Severity, Webview, Workbench } from './workbench';
 
 /** Default time one step may take. The machines are small and shared: be generous, never sleep. */
 const STEP_TIMEOUT_MS = Number(process.env.E2E_STEP_TIMEOUT_MS ?? 30_000);
@@ -15,6 +15,9 @@ const WEBVIEW_IFRAME = 'iframe.webview';
 
 /** Numbers failure screenshots across all sessions of a run, so none overwrites another. */
 let failureCount = 0;
+
+/** How the workbench's console echo of the extension host's console starts. */
+const HOST_CONSOLE_PREFIX = '%c[Extension Host] ';
 
 /** The setting setSetting saves along with a change to see when the workbench has applied it. */
 const SETTINGS_PROBE_KEY = 'window.title';
@@ -75,6 +78,8 @@ export class CodeServerWorkbench implements Workbench {
   private readonly extensionId: string;
   private readonly cleanup: (() => Promise<void> | void) | undefined;
   private closed = false;
+  /** The extension host's console output, as the workbench echoes it to the page's console. */
+  private readonly hostConsole: ConsoleMessage[] = [];
 
   constructor(parts: CodeServerWorkbenchParts) {
     this.page = parts.page;
@@ -83,6 +88,14 @@ export class CodeServerWorkbench implements Workbench {
     this.folder = parts.folder;
     this.extensionId = parts.extensionId;
     this.cleanup = parts.cleanup;
+    // The workbench echoes what extensions write to console.* as `%c[Extension Host] %c<text>` followed by
+    // two CSS arguments, which Playwright's text() appends.
+    this.page.on('console', (message) => {
+      const text = message.text();
+      if (!text.startsWith(HOST_CONSOLE_PREFIX)) return;
+      const body = text.slice(HOST_CONSOLE_PREFIX.length).replace(/^%c/, '').replace(/(?: color: [^ ]*)* color: ?$/, '');
+      this.hostConsole.push({ type: message.type(), text: body.trim() });
+    });
   }
 
   /** The code-server profile (settings, logs) this workbench runs in. */
@@ -852,6 +865,10 @@ export class CodeServerWorkbench implements Workbench {
       if (/\[error\]/.test(line) && line.toLowerCase().includes(id)) errors.push([line, ...lines.slice(i + 1, i + 4).filter((l) => !/^\d{4}-\d\d-\d\d /.test(l))].join('\n'));
     });
     return errors;
+  }
+
+  async extensionHostConsole(): Promise<ConsoleMessage[]> {
+    return [...this.hostConsole];
   }
 
   async waitForActivation(extensionId = this.extensionId, timeoutMs = STEP_TIMEOUT_MS): Promise<Activation> {

@@ -82,6 +82,13 @@ export interface Activation {
   activationEvent: string;
 }
 
+/** A line an extension wrote to the extension host's console (console.log, .warn, .error, ...). */
+export interface ConsoleMessage {
+  /** The console method: 'log', 'info', 'warning', 'error', 'debug', ... */
+  type: string;
+  text: string;
+}
+
 /** The visible webview panel (UI-level: a driver without DOM access cannot offer it). */
 export interface Webview {
   /** A Playwright locator inside the webview's document. */
@@ -185,6 +192,8 @@ export interface Workbench {
   waitForActivation(extensionId?: string, timeoutMs?: number): Promise<Activation>;
   /** Error lines the extension host logged about the extension (activation failures, uncaught errors). */
   extensionHostErrors(extensionId?: string): Promise<string[]>;
+  /** What extensions wrote to the extension host's console since the window opened (all extensions, in order). */
+  extensionHostConsole(): Promise<ConsoleMessage[]>;
 
   /** Developer: Reload Window; waits for the new workbench and its new extension host. */
   reloadWindow(): Promise<void>;
