@@ -911,6 +911,7 @@ function markFromCache(v: AValue): AValue {
   return v;
 }
 
+/** The source without docstrings (triple-quoted strings) and comments: what the code itself says. */
 function stripComments(src: string): string {
-  return src.replace(/#[^\n]*/g, '');
+  return src.replace(/("""|\'\'\')[\s\S]*?\1/g, '').replace(/#[^\n]*/g, '');
 }

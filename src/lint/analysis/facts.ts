@@ -57,6 +57,12 @@ export interface MaskSite {
   readonly display: string;
   readonly param: string;
   readonly expects: Polarity;
+  /**
+   * 'api': a library parameter whose meaning is documented and fixed (SDPA's attn_mask, nn.MultiheadAttention's
+   * key_padding_mask, ...). 'fill': the code's own masking (masked_fill, where, index assignment, mask × -1e9),
+   * where the mask's meaning is whatever the code makes it.
+   */
+  readonly convention: 'api' | 'fill';
   readonly maskNode: PyNode;
   readonly mask: AValue;
 }

@@ -48,7 +48,8 @@ export function combineMasks(a: MaskInfo, b: MaskInfo, op: 'and' | 'or'): MaskIn
     causal: a.causal || b.causal || !!a.tri || !!b.tri ? true : undefined,
     padAxes: padAxes.length > 0 ? padAxes : undefined,
     why: `${a.why} ${op === 'and' ? '&' : '|'} ${b.why}`,
-    byName: a.byName && b.byName ? true : undefined,
+    byName: a.byName || b.byName ? true : undefined,
+    nameSource: a.nameSource ?? b.nameSource,
   };
 }
 

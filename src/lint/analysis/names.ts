@@ -296,10 +296,10 @@ export const maskOfName = memo((name: string): MaskInfo | undefined => maskOfNam
 function maskOfNameUncached(name: string): MaskInfo | undefined {
   const b = bareName(name).toLowerCase();
   if (/(^|_)(key_)?padding_mask$/.test(b) || b === 'pad_mask' || b === 'src_key_padding_mask' || b === 'tgt_key_padding_mask' || b === 'memory_key_padding_mask') {
-    return { polarity: 'ignore', dtype: 'bool', padding: true, padAxes: [-1], why: `\`${name}\` (PyTorch convention: True at padding)`, byName: true };
+    return { polarity: 'ignore', dtype: 'bool', padding: true, padAxes: [-1], why: `\`${name}\` (PyTorch convention: True at padding)`, byName: true, nameSource: b };
   }
   if (b === 'attention_mask' || b === 'input_mask' || b === 'encoder_attention_mask') {
-    return { polarity: 'keep', padding: true, padAxes: [-1], why: `\`${name}\` (tokenizer convention: 1 at real tokens, 0 at padding)`, byName: true };
+    return { polarity: 'keep', padding: true, padAxes: [-1], why: `\`${name}\` (tokenizer convention: 1 at real tokens, 0 at padding)`, byName: true, nameSource: b };
   }
   // Any other *mask: a mask whose meaning the name does not tell (polarity unknown).
   if (/(^|_)mask(s)?$|^mask_/.test(b) && !/head_mask/.test(b)) return { why: `\`${name}\``, byName: true };

@@ -1,6 +1,6 @@
 // What operations do to abstract values: operators, tensor methods, library functions and layers.
 // Each handler takes evaluated operands and returns the result's AValue, recording sites on the way.
-import { argument, argumentNode, intLiteral, operatorText, stringLiteral, type CallArgs } from '../syntax/python';
+import { argument, argumentNode, intLiteral, numberLiteral, operatorText, stringLiteral, type CallArgs } from '../syntax/python';
 import { childByField, childrenByField, namedChildren, unparen, type PyNode } from '../syntax/tree';
 import {
   CONV_LAYERS,
@@ -131,6 +131,13 @@ export function isMaskingFill(v: AValue): boolean {
   return v.num !== undefined && v.num <= -1e4;
 }
 
+/** A small constant added for numerical safety: `1e-6`, `eps`, `self.eps`. */
+function isEpsilon(ev: Evaluator, v: AValue, node: PyNode | undefined): boolean {
+  if (v.kind === 'number' && v.num !== undefined) return Math.abs(v.num) < 1e-2;
+  const name = node ? rootName(ev, node) : undefined;
+  return !!name && /(^|_)(eps|epsilon|tiny)($|_)/i.test(name);
+}
+
 function isZero(v: AValue): boolean {
   return v.kind === 'number' && v.num === 0;
 }
@@ -253,8 +260,12 @@ function scaleTensor(ev: Evaluator, t: AValue, factor: AValue, factorNode: PyNod
   if (t.mask && !t.mask.additive && !divide && isMaskingFill(factor)) {
     const m = t.mask;
     ev.facts.fill.push({ node: opNode, ctx, how: 'add', target: t, targetNode: tNode, fillNode: factorNode, fill: factor, mask: t, maskNode: tNode, maskSelectsFill: true });
-    if (tNode) ev.facts.mask.push({ node: opNode, ctx, display: 'additive mask', param: 'mask', expects: 'ignore', maskNode: tNode, mask: t });
+    if (tNode) ev.facts.mask.push({ node: opNode, ctx, display: 'additive mask', param: 'mask', expects: 'ignore', convention: 'fill', maskNode: tNode, mask: t });
     return tensor({ ndim: t.ndim, axes: t.axes, mask: { ...m, additive: true, polarity: undefined, dtype: 'float', why: `${m.why} times a large negative number`, builtFrom: m.polarity } });
+  }
+  // A mask times a large positive constant, to be subtracted from the scores (`scores - 1e30 * mask`).
+  if (t.mask && !t.mask.additive && !divide && factor.kind === 'number' && factor.num !== undefined && factor.num >= 1e4) {
+    return tensor({ ndim: t.ndim, axes: t.axes, mask: { ...t.mask, scaledPositive: true, why: `${t.mask.why} times a large positive number` } });
   }
   // normalize(x) * sqrt(d) * gamma is an RMS norm's rescaling, not an attention scale.
   if (on && t.normalized && on !== 'scores' && on !== 'weights') return addOp(t, { kind: 'opaque', node: opNode });
@@ -380,15 +391,7 @@ function divide(ev: Evaluator, lv: AValue, rv: AValue, _l: PyNode | undefined, r
     const of = rv.reduced.of;
     if (lv.expOfScores && of.expOfScores === lv.expOfScores) return handSoftmax(ev, lv, rv, node, ctx);
     if (lv.attn && lv.attn.stage === 'weights' && of.attn?.softmax?.site === lv.attn.softmax?.site) {
-      const site = lv.attn.softmax?.site;
-      if (site) {
-        const list = ev.facts.renormalised.get(site.id) ?? [];
-        list.push(ctx.id);
-        ev.facts.renormalised.set(site.id, list);
-      }
-      for (const pm of lv.attn.postMask ?? []) ev.facts.postMaskRenormalised.add(pm.id);
-      const axis = typeof rv.reduced.axis === 'number' ? negAxis(rv.reduced.axis, lv.ndim) : undefined;
-      return { ...lv, attn: { ...lv.attn, postMask: undefined, renormAxis: axis, softmax: lv.attn.softmax ? { ...lv.attn.softmax, axis } : undefined } };
+      return renormalise(ev, lv, typeof rv.reduced.axis === 'number' ? negAxis(rv.reduced.axis, lv.ndim) : undefined, ctx);
     }
     if (of === lv || (of.role && of.role === lv.role)) return { ...lv, normalized: true };
   }
@@ -397,6 +400,19 @@ function divide(ev: Evaluator, lv: AValue, rv: AValue, _l: PyNode | undefined, r
   if ((lv.attn || lv.role === 'query' || lv.role === 'key') && r && (rv.dimPow || rv.scaleName || (rootName(ev, r) && isScaleName(rootName(ev, r)!)))) return scaleTensor(ev, lv, rv, r, node, true, ctx);
   if (lv.attn && r) return scaleTensor(ev, lv, rv, r, node, true, ctx);
   return broadcastResult(lv, rv);
+}
+
+/** Weights divided by their own sum along `axis` (negative index): they now sum to 1 along that axis. */
+function renormalise(ev: Evaluator, w: AValue, axis: number | undefined, ctx: Ctx): AValue {
+  const attn = w.attn!;
+  const site = attn.softmax?.site;
+  if (site) {
+    const list = ev.facts.renormalised.get(site.id) ?? [];
+    list.push(ctx.id);
+    ev.facts.renormalised.set(site.id, list);
+  }
+  for (const pm of attn.postMask ?? []) ev.facts.postMaskRenormalised.add(pm.id);
+  return { ...w, attn: { ...attn, postMask: undefined, renormAxis: axis, softmax: attn.softmax ? { ...attn.softmax, axis } : undefined } };
 }
 
 function floorDivide(ev: Evaluator, lv: AValue, rv: AValue, l: PyNode | undefined, r: PyNode | undefined): AValue {
@@ -426,6 +442,11 @@ function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | u
     if (lv.num !== undefined && rv.num !== undefined) return number({ num: op === '+' ? lv.num + rv.num : lv.num - rv.num });
     return number({ ...(lv.finfo || rv.finfo ? { finfo: lv.finfo ?? rv.finfo } : {}) });
   }
+  // `x.sum(dim) + eps`: still that sum (a renormalisation keeps its meaning with a small epsilon).
+  if (op === '+' && rv.reduced && isEpsilon(ev, lv, l)) return rv;
+  if (op === '+' && lv.reduced && isEpsilon(ev, rv, r)) return lv;
+  // `scores - 1e30 * mask`: subtracting a mask times a large positive number masks.
+  if (op === '-' && lv.attn?.stage === 'scores' && rv.mask?.scaledPositive && r) return addOp(lv, { kind: 'mask', node, how: 'add', maskNode: r });
   // 1 - mask flips a 0/1 mask.
   if (op === '-' && lv.kind === 'number' && lv.num === 1 && rv.mask && r) {
     const flipped = flipMask(rv.mask, `\`1 - ${ev.text(r)}\``, 'float');
@@ -1451,7 +1472,7 @@ function maskedFill(ev: Evaluator, c: Call, target0: AValue, maskNode: PyNode | 
   ev.facts.fill.push({ node: c.node, ctx: c.ctx, how: 'masked_fill', target, targetNode: c.recvNode, fillNode, fill, mask, maskNode, maskSelectsFill: true });
   const masking = isMaskingFill(fill);
   // Only fills of attention scores or of masks being built are attention masking (not beam-search logits).
-  if (masking && attentionTarget(ev, target, c.recvNode)) ev.facts.mask.push({ node: c.node, ctx: c.ctx, display: 'masked_fill', param: 'mask', expects: 'ignore', maskNode, mask });
+  if (masking && attentionTarget(ev, target, c.recvNode)) ev.facts.mask.push({ node: c.node, ctx: c.ctx, display: 'masked_fill', param: 'mask', expects: 'ignore', convention: 'fill', maskNode, mask });
   if (target.attn?.stage === 'scores') {
     if (masking) return addOp(target, { kind: 'mask', node: c.node, how: 'fill', maskNode });
     return target;
@@ -1494,14 +1515,14 @@ function where(ev: Evaluator, c: Call, condNode: PyNode | undefined, xNode: PyNo
   const yFill = isMaskingFill(y);
   if (yFill && !xFill) {
     ev.facts.fill.push({ node: c.node, ctx: c.ctx, how: 'where', target: x, targetNode: xNode, fillNode: yNode, fill: y, mask: cond, maskNode: condNode, maskSelectsFill: false });
-    if (x.attn?.stage === 'scores' || isZero(x) || attentionTarget(ev, x, xNode)) ev.facts.mask.push({ node: c.node, ctx: c.ctx, display: displayName(c.name) || 'where', param: 'condition', expects: 'keep', maskNode: condNode, mask: cond });
+    if (x.attn?.stage === 'scores' || isZero(x) || attentionTarget(ev, x, xNode)) ev.facts.mask.push({ node: c.node, ctx: c.ctx, display: displayName(c.name) || 'where', param: 'condition', expects: 'keep', convention: 'fill', maskNode: condNode, mask: cond });
     if (x.attn?.stage === 'scores') return addOp(x, { kind: 'mask', node: c.node, how: 'where', maskNode: condNode });
     if (isZero(x) && cond.mask?.polarity) return tensor({ ndim: cond.ndim, axes: cond.axes, mask: { ...cond.mask, additive: true, polarity: undefined, dtype: 'float', builtFrom: cond.mask.polarity } });
     return tensorish(x);
   }
   if (xFill && !yFill) {
     ev.facts.fill.push({ node: c.node, ctx: c.ctx, how: 'where', target: y, targetNode: yNode, fillNode: xNode, fill: x, mask: cond, maskNode: condNode, maskSelectsFill: true });
-    if (y.attn?.stage === 'scores' || isZero(y) || attentionTarget(ev, y, yNode)) ev.facts.mask.push({ node: c.node, ctx: c.ctx, display: displayName(c.name) || 'where', param: 'condition', expects: 'ignore', maskNode: condNode, mask: cond });
+    if (y.attn?.stage === 'scores' || isZero(y) || attentionTarget(ev, y, yNode)) ev.facts.mask.push({ node: c.node, ctx: c.ctx, display: displayName(c.name) || 'where', param: 'condition', expects: 'ignore', convention: 'fill', maskNode: condNode, mask: cond });
     if (y.attn?.stage === 'scores') return addOp(y, { kind: 'mask', node: c.node, how: 'where', maskNode: condNode });
     if (isZero(y) && cond.mask?.polarity) return tensor({ ndim: cond.ndim, axes: cond.axes, mask: { ...cond.mask, additive: true, polarity: undefined, dtype: 'float', builtFrom: cond.mask.polarity } });
     return tensorish(y);
@@ -1520,7 +1541,7 @@ export function setItemFill(ev: Evaluator, prev: AValue, target: PyNode, fillNod
   const maskNode = subs[0];
   const mask = ev.eval(maskNode, ctx);
   ev.facts.fill.push({ node: target, ctx, how: 'setitem', target: prev, targetNode: childByField(target, 'value'), fillNode, fill, mask, maskNode, maskSelectsFill: true });
-  if (mask.mask && attentionTarget(ev, prev, childByField(target, 'value'))) ev.facts.mask.push({ node: target, ctx, display: 'index assignment', param: 'index', expects: 'ignore', maskNode, mask });
+  if (mask.mask && attentionTarget(ev, prev, childByField(target, 'value'))) ev.facts.mask.push({ node: target, ctx, display: 'index assignment', param: 'index', expects: 'ignore', convention: 'fill', maskNode, mask });
   if (prev.attn?.stage === 'scores') return addOp(prev, { kind: 'mask', node: target, how: 'setitem', maskNode });
   return prev;
 }
@@ -1557,7 +1578,7 @@ function maskConsumerArgs(ev: Evaluator, c: Call, consumer: MaskConsumer, offset
     const node = argument(c.args, p.name, p.pos !== undefined ? p.pos - offset : undefined);
     if (!node || unparen(node).type === 'none') continue;
     const mask = ev.eval(node, c.ctx);
-    ev.facts.mask.push({ node: c.node, ctx: c.ctx, display: consumer.display, param: p.name, expects: p.expects, maskNode: node, mask });
+    ev.facts.mask.push({ node: c.node, ctx: c.ctx, display: consumer.display, param: p.name, expects: p.expects, convention: 'api', maskNode: node, mask });
   }
 }
 
@@ -2191,6 +2212,9 @@ function matches(re: RegExp, qname: string): boolean {
   return hit;
 }
 
+/** Functions that convert a value's type or container without changing what it is. */
+const CONVERSIONS: ReadonlySet<string> = new Set(['cast', 'convert_to_tensor', 'as_tensor', 'asarray', 'stop_gradient', 'cast_to_floatx', 'array']);
+
 export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
   const c: Call = { ...c0, name: qname };
   const fw = frameworkOf(qname);
@@ -2216,22 +2240,23 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
     const dt = a.kind === 'dtype' ? a.dtypeName : dtypeOfValue(a);
     return { kind: 'finfo', finfoOf: a.kind === 'dtype' && !a.dtypeName ? 'of-tensor' : dt === 'float16' ? 'float16' : dt === 'bfloat16' ? 'bfloat16' : dt === 'float64' ? 'float64' : dt === 'float32' ? 'float32' : 'of-tensor' };
   }
-  // Math on sizes: sqrt, pow, rsqrt.
-  if (matches(/^(math|numpy|torch|jax\.numpy|tensorflow|tensorflow\.math)\.(sqrt|rsqrt)$/, qname) || qname === 'math.isqrt') {
+  // Math on sizes: sqrt, pow, rsqrt (any array library: keras.ops, mlx.core, paddle, ... name them alike).
+  if (last === 'sqrt' || last === 'rsqrt' || qname === 'math.isqrt') {
     const a = val(ev, c, c.args.positional[0] ?? arg(c, 'x'));
     const p = last === 'rsqrt' ? -0.5 : 0.5;
     if (a.kind === 'tensor' && !a.dimPow) return tensor({ ndim: a.ndim, axes: a.axes });
     if (a.headCount && !a.dimPow) return number({ dimPow: { dim: { which: 'heads', text: ev.text(c.args.positional[0] ?? c.node) }, power: p } });
     return a.dimPow ? number({ dimPow: { dim: a.dimPow.dim, power: a.dimPow.power * p } }) : number();
   }
-  if (matches(/^(math|numpy|torch)\.(pow|power|float_power)$/, qname)) {
+  if (last === 'pow' || last === 'power' || last === 'float_power') {
     const a = val(ev, c, c.args.positional[0]);
     const e = val(ev, c, c.args.positional[1]);
     return power(ev, a, e);
   }
-  if (matches(/^(torch|numpy|jax\.numpy|tensorflow)\.(tensor|as_tensor|array|asarray|constant|float32|float64|int64|Tensor)$/, qname) || qname === 'tensorflow.cast' || qname === 'tensorflow.convert_to_tensor') {
-    const a = val(ev, c, c.args.positional[0]);
-    if (qname === 'tensorflow.cast' && a.kind === 'tensor') {
+  if (matches(/^(torch|numpy|jax\.numpy|tensorflow)\.(tensor|as_tensor|array|asarray|constant|float32|float64|int64|Tensor)$/, qname) || CONVERSIONS.has(last)) {
+    // Conversions keep what the value is (a scale stays a scale through keras.ops.cast / tf.cast / mx.array).
+    const a = val(ev, c, c.args.positional[0] ?? arg(c, 'x'));
+    if (CONVERSIONS.has(last) && a.kind === 'tensor') {
       const dt = dtypeOfValue(val(ev, c, c.args.positional[1] ?? arg(c, 'dtype')));
       return dt && a.mask ? { ...a, dtype: dt, mask: withMaskDtype(a.mask, dt === 'bool' || dt === 'int' ? dt : 'float') } : a;
     }
@@ -2308,6 +2333,15 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
     return where(ev, c, c.args.positional[0] ?? arg(c, 'condition'), c.args.positional[1] ?? arg(c, 'input') ?? arg(c, 'x'), c.args.positional[2] ?? arg(c, 'other') ?? arg(c, 'y'));
   }
   if (matches(/^(torch|numpy|jax\.numpy|tensorflow)\.(cat|concat|concatenate|stack)$/, qname)) return concat(ev, c);
+  if (qname === 'torch.nn.functional.normalize') {
+    // F.normalize(weights, p=1, dim=d): the weights renormalised to sum to 1 along d.
+    const x = tensorish(val(ev, c, c.args.positional[0] ?? arg(c, 'input')));
+    const pNode = arg(c, 'p', 1);
+    if (x.attn?.stage === 'weights' && pNode && numberLiteral(ev.tree, pNode) === 1) {
+      const d = intOf(ev, c, arg(c, 'dim', 2));
+      return renormalise(ev, x, d === undefined ? undefined : negAxis(d, x.ndim), c.ctx);
+    }
+  }
   if (qname === 'torch.nn.functional.normalize' || qname === 'tensorflow.math.l2_normalize' || qname === 'tensorflow.nn.l2_normalize') {
     return { ...tensorish(val(ev, c, c.args.positional[0])), normalized: true };
   }

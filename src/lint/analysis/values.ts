@@ -73,6 +73,10 @@ export interface MaskInfo {
   readonly why: string;
   /** Polarity inferred from a parameter's name only (PyTorch/HF naming conventions). */
   readonly byName?: boolean;
+  /** For polarities inferred from a name: that name (bare, lower case), to weigh its other uses in the file. */
+  readonly nameSource?: string;
+  /** A 0/1 mask times a large positive number (subtracted from the scores to mask them). */
+  readonly scaledPositive?: boolean;
   /** For additive masks built as `m * -1e9` / `masked_fill(m, -inf)`: the polarity of m (must be 'ignore'). */
   readonly builtFrom?: 'keep' | 'ignore';
 }
@@ -364,6 +368,7 @@ function joinMask(a: MaskInfo | undefined, b: MaskInfo | undefined): MaskInfo | 
     padAxes,
     why: a.why,
     byName: a.byName || b.byName ? true : undefined,
+    nameSource: a.nameSource === b.nameSource ? a.nameSource : undefined,
   };
 }
 

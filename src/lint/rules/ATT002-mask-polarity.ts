@@ -31,23 +31,40 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
 
   create(ctx: RuleContext) {
     const reported = new Set<number>();
+    const sites: MaskSite[] = [];
+    /**
+     * A polarity known only from a name (`attention_mask`, `key_padding_mask`) is weak evidence: libraries use
+     * both conventions under both names. It counts only where it reaches a library parameter whose meaning is
+     * fixed, and only when the file's own masking code never uses the name the other way round.
+     */
+    const nameContradicted = (name: string | undefined): boolean =>
+      name === undefined ||
+      sites.some((s) => s.convention === 'fill' && s.mask.mask?.byName && s.mask.mask.nameSource === name && s.mask.mask.polarity !== undefined && s.mask.mask.polarity !== s.expects);
     return {
       mask(site: MaskSite) {
-        const m = site.mask.mask;
-        if (!m || m.additive || !m.polarity) return;
-        if (m.polarity === site.expects) return;
-        if (reported.has(site.maskNode.id)) return;
-        reported.add(site.maskNode.id);
-        const maskText = quote(ctx.text(site.maskNode), 50);
-        const receiver = site.display === 'masked_fill' ? 'masked_fill with a large negative value' : site.display === 'additive mask' ? 'an additive mask (mask × large negative value)' : `${site.display}'s ${site.param}`;
-        const expectation = site.display === 'masked_fill' || site.display === 'additive mask' ? 'fills where the mask is True/1' : `expects ${describePolarity(site.expects)}`;
-        const meaning = m.polarity === 'keep' ? 'is True/1 at positions to keep' : 'is True/1 at positions to ignore';
-        const consequence = site.expects === 'keep' ? 'the ignored positions are attended and the rest masked out' : 'the positions to keep are masked out and the rest attended';
-        const message = `${maskText} ${meaning} (${m.why}), but ${receiver} ${expectation}: ${consequence}.`;
-        // masked_fill: the corpus convention points at the call; API arguments: at the mask argument.
-        ctx.report({ node: site.display === 'masked_fill' ? site.node : site.maskNode, message, fix: fixFor(site) });
+        sites.push(site);
+      },
+      end() {
+        for (const site of sites) check(site);
       },
     };
+
+    function check(site: MaskSite): void {
+      const m = site.mask.mask;
+      if (!m || m.additive || !m.polarity) return;
+      if (m.byName && (site.convention !== 'api' || nameContradicted(m.nameSource))) return;
+      if (m.polarity === site.expects) return;
+      if (reported.has(site.maskNode.id)) return;
+      reported.add(site.maskNode.id);
+      const maskText = quote(ctx.text(site.maskNode), 50);
+      const receiver = site.display === 'masked_fill' ? 'masked_fill with a large negative value' : site.display === 'additive mask' ? 'an additive mask (mask × large negative value)' : `${site.display}'s ${site.param}`;
+      const expectation = site.display === 'masked_fill' || site.display === 'additive mask' ? 'fills where the mask is True/1' : `expects ${describePolarity(site.expects)}`;
+      const meaning = m.polarity === 'keep' ? 'is True/1 at positions to keep' : 'is True/1 at positions to ignore';
+      const consequence = site.expects === 'keep' ? 'the ignored positions are attended and the rest masked out' : 'the positions to keep are masked out and the rest attended';
+      const message = `${maskText} ${meaning} (${m.why}), but ${receiver} ${expectation}: ${consequence}.`;
+      // masked_fill: the corpus convention points at the call; API arguments: at the mask argument.
+      ctx.report({ node: site.display === 'masked_fill' ? site.node : site.maskNode, message, fix: fixFor(site) });
+    }
 
     function fixFor(site: MaskSite): FixSpec | undefined {
       const m = site.mask.mask!;

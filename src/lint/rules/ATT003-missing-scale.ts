@@ -2,7 +2,7 @@
 import type { SdpaSite, SoftmaxSite } from '../analysis/facts';
 import type { AValue, ScaleOp } from '../analysis/values';
 import { unparen, type PyNode } from '../syntax/tree';
-import { alternatives, byNode, hasOpaque, scaleOmittedOnPurpose, scaleOps } from './evidence';
+import { alternatives, byNode, isT5Family, unitScaleNearby, hasOpaque, scaleOmittedOnPurpose, scaleOps } from './evidence';
 import { parenthesize, quote, type FixSpec, type Rule, type RuleContext } from './rule';
 
 export const ATT003: Rule = {
@@ -78,7 +78,7 @@ weights = scores.softmax(dim=-1)`,
           if (!group.every(unscaled)) continue;
           const site = group[0];
           if (postSoftmaxScale(site)) continue;
-          if (scaleOmittedOnPurpose(ev, site.node)) continue;
+          if (scaleOmittedOnPurpose(ev, site.node) || isT5Family(ev) || unitScaleNearby(ev, site.node)) continue;
           const a = site.input.attn!;
           // The logits as they enter the softmax (its input argument); the product itself when it is inline.
           const target = site.inputNode ?? a.formedAt;

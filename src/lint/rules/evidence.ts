@@ -96,3 +96,22 @@ export function scaleOmittedOnPurpose(ev: Evaluator, node: PyNode): boolean {
   });
   return /(without|no|not|avoid|skip)\s+(the\s+)?scal|unscaled|no_scale|scale_attn_weights|mesh\s*(tensorflow|tf)\b|scaling\s+is\s+(folded|done|applied)|folded\s+into|scale\s*=\s*False|(no|without|not|missing|omit\w*)\s+(the\s+)?1\s*\/\s*(math\.)?sqrt|already\s+(\w+\s+){0,2}(scal|sqrt)|scal\w*\s+(factor\s+)?(is\s+)?(moved|folded|absorbed|included)/i.test(scopeText);
 }
+
+/**
+ * The T5 family (T5, mT5, UMT5, LongT5, Switch) leaves attention unscaled by design (the scale is folded into
+ * the initialisation); a file that implements one says so in its class, config or import names.
+ */
+export function isT5Family(ev: Evaluator): boolean {
+  return /\bT5[A-Za-z]*\b|\b(?:mt5|umt5|longt5|t5)\b|modeling_t5|switch_transformers/.test(ev.tree.source);
+}
+
+/**
+ * The enclosing function also calls an attention kernel with a unit scale (`scale=1.0`): unscaled scores
+ * computed next to it are the reference it is compared with, or the kernel's own convention.
+ */
+export function unitScaleNearby(ev: Evaluator, node: PyNode): boolean {
+  let fn: PyNode | null = node;
+  while (fn && fn.type !== 'function_definition') fn = fn.parent;
+  if (!fn) return false;
+  return /\b(?:softmax_)?scale\s*=\s*1(?:\.0*)?\s*[,)]/.test(ev.text(fn));
+}
