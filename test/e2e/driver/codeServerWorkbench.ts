@@ -841,13 +841,24 @@ export class CodeServerWorkbench implements Workbench {
       const rows = this.page.locator('.extensions-viewlet .monaco-list-row');
       await rows.locator('.extension-list-item').first().waitFor({ timeout: STEP_TIMEOUT_MS });
       // aria-label: "<display name>, <version>, Publisher <publisher>, <description>"
-      return rows.evaluateAll((elements) =>
-        elements.map((row) => ({
-          displayName: (row.querySelector('.extension-list-item .name')?.textContent ?? '').trim(),
-          publisher: (row.querySelector('.extension-list-item .publisher-name')?.textContent ?? '').trim(),
-          version: (row.getAttribute('aria-label') ?? '').split(', ')[1] ?? '',
-        })),
-      );
+      const read = (): Promise<InstalledExtension[]> =>
+        rows.evaluateAll((elements) =>
+          elements.map((row) => ({
+            displayName: (row.querySelector('.extension-list-item .name')?.textContent ?? '').trim(),
+            publisher: (row.querySelector('.extension-list-item .publisher-name')?.textContent ?? '').trim(),
+            version: (row.getAttribute('aria-label') ?? '').split(', ')[1] ?? '',
+          })),
+        );
+      // The view re-renders its list while the extension scan settles (a first row can be replaced by an empty
+      // list for a moment): the answer is the first non-empty listing that two reads 300 ms apart agree on.
+      let previous = '';
+      return poll(async () => {
+        const listed = await read();
+        const key = JSON.stringify(listed);
+        const settled = listed.length > 0 && listed.every((e) => e.displayName !== '') && key === previous;
+        previous = key;
+        return settled ? listed : undefined;
+      }, STEP_TIMEOUT_MS, 300).catch(explainTimeout(async () => new Error(`the Extensions view did not settle on a list of installed extensions; last read: ${previous}`)));
     });
   }
 
