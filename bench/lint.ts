@@ -3,6 +3,12 @@
 //   npx tsx bench/lint.ts                      a generated 5,000-line attention file and a generated tree
 //   npx tsx bench/lint.ts --file model.py      one file of yours (repeated runs, phase breakdown)
 //   npx tsx bench/lint.ts --tree path/to/repo  every .py/.ipynb under a directory (one pass)
+//   npx tsx bench/lint.ts --stall              only the extension-host stall comparison (below)
+//
+// The stall comparison plays an editor relinting the dense file after each of a series of one-line edits,
+// once with the linter on the host's own thread (how the extension linted before the lint worker) and once
+// through the lint worker (src/worker/lint-worker.ts, how it lints now), and reports the longest time the
+// host's event loop could not run anything (a 1 ms timer's worst lateness).
 //
 // Targets (DESIGN.md): a 5,000-line file in under 100 ms once the parser is loaded; a repository at tens of
 // thousands of lines per second.
@@ -15,6 +21,7 @@ import { lintTree } from '../src/lint/engine';
 import { createLinter } from '../src/lint';
 import { createPythonParser } from '../src/lint/parser';
 import { collectFiles, lintFiles, readGrammar } from '../src/cli/lint';
+import { LintWorkerClient } from '../src/worker/lint-client';
 
 const ATTENTION_MODULE = (i: number): string => `
 class CausalSelfAttention${i}(nn.Module):
@@ -141,6 +148,97 @@ async function benchFile(source: string, label: string): Promise<void> {
   for (const [k, v] of Object.entries(phases)) console.log(`  ${k.padEnd(34)} ${median(v).toFixed(1)} ms CPU`);
 }
 
+/** One-line edits of `source`: the k-th edit appends a comment to the k-th of the lines matching `line`. */
+function editedVersions(source: string, line: RegExp, count: number): string[] {
+  const lines = source.split('\n');
+  const at = lines.map((l, i) => (line.test(l) ? i : -1)).filter((i) => i >= 0);
+  const out: string[] = [];
+  for (let k = 0; k < count; k++) {
+    const i = at[Math.floor((k * at.length) / count)];
+    lines[i] += `  # edit ${k}`;
+    out.push(lines.join('\n'));
+  }
+  return out;
+}
+
+/** Runs `during` and returns the worst gap between runs of a 1 ms timer meanwhile (the event loop's longest stall). */
+async function worstStall(during: () => Promise<void>): Promise<number> {
+  let last = performance.now();
+  let worst = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    worst = Math.max(worst, now - last);
+    last = now;
+  }, 1);
+  await new Promise((r) => setTimeout(r, 30));
+  last = performance.now();
+  worst = 0;
+  await during();
+  worst = Math.max(worst, performance.now() - last);
+  clearInterval(timer);
+  return worst;
+}
+
+async function benchHostStall(source: string): Promise<void> {
+  const lines = source.split('\n').length;
+  const edits = editedVersions(source, /self\.n_head = n_head|d_k = query\.size/, 12);
+  console.log(`extension-host event-loop stall while a ${lines}-line dense file is relinted after each of ${edits.length} one-line edits:`);
+  const grammar = readGrammar();
+  // Before: the linter on the host's thread (started and warmed up first, as after the first lint in an editor).
+  const linter = await createLinter(grammar);
+  linter.lintPython(source);
+  const inThread: number[] = [];
+  const inThreadLatency: number[] = [];
+  for (const text of edits) {
+    inThread.push(
+      await worstStall(async () => {
+        await new Promise<void>((r) =>
+          setTimeout(() => {
+            const t = performance.now();
+            linter.lintPython(text);
+            inThreadLatency.push(performance.now() - t);
+            r();
+          }, 0),
+        );
+      }),
+    );
+  }
+  // After: the lint worker. Its start (reading the grammar, starting tree-sitter) is measured on its own.
+  const client = new LintWorkerClient({
+    workerPath: join(__dirname, '..', 'src', 'worker', 'lint-worker.ts'),
+    execArgv: ['--require', 'tsx/cjs'],
+    workerData: {
+      treeSitterPath: require.resolve('web-tree-sitter/web-tree-sitter.wasm'),
+      pythonPath: require.resolve('tree-sitter-python/tree-sitter-python.wasm'),
+    },
+  });
+  try {
+    let firstLatency = 0;
+    const first = await worstStall(async () => {
+      const t = performance.now();
+      await client.request('lintPython', { source });
+      firstLatency = performance.now() - t;
+    });
+    const inWorker: number[] = [];
+    const workerLatency: number[] = [];
+    for (const text of edits) {
+      inWorker.push(
+        await worstStall(async () => {
+          const t = performance.now();
+          await client.request('lintPython', { source: text });
+          workerLatency.push(performance.now() - t);
+        }),
+      );
+    }
+    const fmt = (xs: number[]) => `worst ${Math.max(...xs).toFixed(1)} ms, median ${median(xs).toFixed(1)} ms`;
+    console.log(`  linter on the host thread (before): stall ${fmt(inThread)}; lint ${median(inThreadLatency).toFixed(0)} ms median`);
+    console.log(`  lint worker (now):                  stall ${fmt(inWorker)}; lint ${median(workerLatency).toFixed(0)} ms median round trip`);
+    console.log(`  lint worker, first request (worker start + tree-sitter load + cold lint): stall ${first.toFixed(1)} ms; ${firstLatency.toFixed(0)} ms round trip`);
+  } finally {
+    client.dispose();
+  }
+}
+
 async function benchTree(dir: string, label: string): Promise<void> {
   const grammar = readGrammar();
   const linter = await createLinter(grammar);
@@ -161,6 +259,7 @@ async function main(): Promise<void> {
   console.log(`lint benchmark (load average ${loadavg().map((x) => x.toFixed(1)).join(' ')})`);
   if (fileArg >= 0) return benchFile(readFileSync(args[fileArg + 1], 'utf8'), args[fileArg + 1]);
   if (treeArg >= 0) return benchTree(args[treeArg + 1], args[treeArg + 1]);
+  if (args.includes('--stall')) return benchHostStall(generatedFile(5000));
   await benchFile(generatedFile(5000), 'generated attention file');
   console.log('');
   await benchFile(generatedFile(5000, 0.25), 'generated file, 1/4 attention code');
@@ -176,6 +275,8 @@ async function main(): Promise<void> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+  console.log('');
+  await benchHostStall(generatedFile(5000));
 }
 
 main().catch((e) => {

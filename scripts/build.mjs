@@ -38,6 +38,7 @@ const builds = [
   { ...node, entryPoints: { worker: 'src/worker/main.ts' }, outdir: 'dist' },
   // the engine worker's kernel helper thread, started by dist/worker.js from the file next to it
   { ...node, entryPoints: { 'kernel-helper': 'src/worker/kernel-helper.ts' }, outdir: 'dist' },
+  { ...node, entryPoints: { 'lint-worker': 'src/worker/lint-worker.ts' }, outdir: 'dist' }, // the editor's linter, off the extension host thread
   { ...node, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
   { ...common, platform: 'browser', target: 'es2022', format: 'iife', entryPoints: { webview: 'webview/main.ts' }, outdir: 'dist' },
 ].filter((b) => Object.values(b.entryPoints).every((p) => existsSync(join(root, p))));

@@ -2,12 +2,17 @@
 // the user types, debounced), code links to the rule pages, hovers, quick fixes (each labelled with its
 // safety; none is offered to source.fixAll), `# noqa` actions, settings, and the Lint Workspace command.
 //
-// Activation only registers listeners. The parser (tree-sitter in WebAssembly) starts when the first Python
-// document or notebook is seen, from the grammar files shipped in media/.
+// The linting itself runs in a worker thread (dist/lint-worker.js), so a long lint never blocks the
+// extension host. Activation only registers listeners; the worker (tree-sitter in WebAssembly, from the
+// grammar files shipped in media/) starts on the first lint. At most one lint per document is in flight;
+// an answer for a document that changed meanwhile is dropped (the next lint publishes). A worker that
+// crashes or hangs is replaced on the next lint and the failure logged once.
 import * as vscode from 'vscode';
-import { createLinter, RULES, ruleByCode, rulePageFileName, type ExtendedLinter, type Finding, type NotebookCell, type RuleCode } from '../../lint';
+import { RULES, ruleByCode, rulePageFileName, type Finding, type NotebookCell, type RuleCode } from '../../lint';
 import { renderHover } from '../../lint/docs';
-import { debounceMs, editorSeverity, isLintableDocument, noqaEdit, readLintSettings, WORKSPACE_EXCLUDE, WORKSPACE_INCLUDE, type LintSettings } from './pure';
+import { isLinterStartError, LintClientDisposedError, LintWorkerClient, LintWorkerRestartedError } from '../../worker/lint-client';
+import type { LintAnswer, LintRequests, LintRequestType } from '../../worker/lint-protocol';
+import { debounceMs, editorSeverity, isLintableDocument, LatestPerKey, noqaEdit, readLintSettings, WORKSPACE_EXCLUDE, WORKSPACE_INCLUDE, type LintSettings } from './pure';
 
 const SOURCE = 'attention-inspector';
 const SEVERITY: Record<string, vscode.DiagnosticSeverity> = {
@@ -24,13 +29,17 @@ interface Published {
 }
 
 class LintController implements vscode.Disposable {
-  private linter: Promise<ExtendedLinter | undefined> | undefined;
+  private client: LintWorkerClient | undefined;
+  /** Set when the parser could not start (bad or missing grammar files): linting stays off. */
+  private startFailed = false;
+  private restartLogged = false;
+  private disposed = false;
+  private readonly runs = new LatestPerKey((e) => console.error('[attention-inspector] lint failed', e));
   private readonly diagnostics = vscode.languages.createDiagnosticCollection(SOURCE);
   private readonly published = new Map<string, Published[]>();
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
   private settings: LintSettings = readLintSettings({});
   private readonly disposables: vscode.Disposable[] = [];
-  private loadFailureShown = false;
 
   constructor(private readonly context: vscode.ExtensionContext) {
     this.readSettings();
@@ -59,9 +68,12 @@ class LintController implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.disposed = true;
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
     for (const d of this.disposables) d.dispose();
+    this.client?.dispose();
+    this.client = undefined;
   }
 
   publishedFor(uri: vscode.Uri): readonly Published[] {
@@ -73,25 +85,51 @@ class LintController implements vscode.Disposable {
     this.settings = readLintSettings({ enable: c.get('enable'), select: c.get('select'), ignore: c.get('ignore'), severity: c.get('severity') });
   }
 
-  /** The linter, started on first use from the grammar files in media/. */
-  private getLinter(): Promise<ExtendedLinter | undefined> {
-    this.linter ??= (async () => {
-      try {
-        const media = vscode.Uri.joinPath(this.context.extensionUri, 'media');
-        const [treeSitter, python] = await Promise.all([
-          vscode.workspace.fs.readFile(vscode.Uri.joinPath(media, 'web-tree-sitter.wasm')),
-          vscode.workspace.fs.readFile(vscode.Uri.joinPath(media, 'tree-sitter-python.wasm')),
-        ]);
-        return await createLinter({ treeSitter, python }, { onInternalError: (e) => console.error('[attention-inspector] lint internal error', e) });
-      } catch (e) {
-        if (!this.loadFailureShown) {
-          this.loadFailureShown = true;
-          void vscode.window.showErrorMessage(`Attention Inspector: the Python linter could not start (${e instanceof Error ? e.message : String(e)}).`);
-        }
+  /** The lint worker's client; the worker itself starts with the first request. */
+  private getClient(): LintWorkerClient | undefined {
+    if (this.startFailed || this.disposed) return undefined;
+    if (!this.client) {
+      const media = vscode.Uri.joinPath(this.context.extensionUri, 'media');
+      this.client = new LintWorkerClient({
+        workerPath: vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'lint-worker.js').fsPath,
+        workerData: {
+          treeSitterPath: vscode.Uri.joinPath(media, 'web-tree-sitter.wasm').fsPath,
+          pythonPath: vscode.Uri.joinPath(media, 'tree-sitter-python.wasm').fsPath,
+        },
+        onRestart: (reason) => {
+          if (this.restartLogged) return;
+          this.restartLogged = true;
+          console.error(`[attention-inspector] ${reason}; a new lint worker starts with the next lint (further failures are not logged)`);
+        },
+      });
+    }
+    return this.client;
+  }
+
+  /**
+   * One request to the worker. Undefined when there is no answer to publish: linting is off (the parser
+   * could not start; the user was told once), the worker was replaced while it held the request (logged
+   * once), or the controller was disposed. The linter's internal errors are logged as before.
+   */
+  private async lint<K extends LintRequestType>(type: K, payload: LintRequests[K][0]): Promise<LintRequests[K][1]['result'] | undefined> {
+    const client = this.getClient();
+    if (!client) return undefined;
+    let answer: LintAnswer<unknown>;
+    try {
+      answer = await client.request(type, payload);
+    } catch (e) {
+      if (e instanceof LintWorkerRestartedError || e instanceof LintClientDisposedError) return undefined;
+      if (isLinterStartError(e)) {
+        this.startFailed = true;
+        this.client?.dispose();
+        this.client = undefined;
+        void vscode.window.showErrorMessage(`Attention Inspector: the Python linter could not start (${(e as Error).message}).`);
         return undefined;
       }
-    })();
-    return this.linter;
+      throw e;
+    }
+    for (const err of answer.internalErrors) console.error('[attention-inspector] lint internal error', err);
+    return answer.result as LintRequests[K][1]['result'];
   }
 
   private notebookOf(doc: vscode.TextDocument): vscode.NotebookDocument | undefined {
@@ -119,7 +157,7 @@ class LintController implements vscode.Disposable {
       key,
       setTimeout(() => {
         this.timers.delete(key);
-        void run();
+        void this.runs.run(key, run);
       }, delay),
     );
   }
@@ -127,10 +165,9 @@ class LintController implements vscode.Disposable {
   private async lintDocument(doc: vscode.TextDocument): Promise<void> {
     if (doc.isClosed) return;
     if (!this.settings.enable) return this.forget(doc.uri);
-    const linter = await this.getLinter();
-    if (!linter || doc.isClosed) return;
     const version = doc.version;
-    const findings = linter.lintPython(doc.getText(), this.settings.options);
+    const findings = await this.lint('lintPython', { source: doc.getText(), options: this.settings.options });
+    if (!findings || doc.isClosed || this.disposed) return;
     if (doc.version !== version) return; // edited meanwhile: the next run publishes
     this.publish(doc.uri, findings);
   }
@@ -142,13 +179,14 @@ class LintController implements vscode.Disposable {
       for (const c of cells) this.forget(c.document.uri);
       return;
     }
-    const linter = await this.getLinter();
-    if (!linter || nb.isClosed) return;
     const code = cells.filter((c) => c.kind === vscode.NotebookCellKind.Code && c.document.languageId === 'python');
     const versions = code.map((c) => c.document.version);
     const input: NotebookCell[] = code.map((c) => ({ index: c.index, source: c.document.getText() }));
-    const results = linter.lintCells(input, this.settings.options);
+    const results = await this.lint('lintCells', { cells: input, options: this.settings.options });
+    if (!results || nb.isClosed || this.disposed) return;
     if (code.some((c, i) => c.document.version !== versions[i])) return;
+    // Cells added, removed or moved meanwhile: the next run publishes.
+    if (nb.cellCount !== cells.length || cells.some((c, i) => nb.cellAt(i).document.uri.toString() !== c.document.uri.toString())) return;
     for (const c of cells) {
       const r = results.find((x) => x.cellIndex === c.index);
       this.publish(c.document.uri, r ? r.findings : []);
@@ -192,8 +230,10 @@ class LintController implements vscode.Disposable {
 
   /** Attention Inspector: Lint Workspace — every .py/.ipynb file, with progress and cancellation. */
   private async lintWorkspace(): Promise<void> {
-    const linter = await this.getLinter();
-    if (!linter) return;
+    if (!this.getClient()) {
+      if (this.startFailed) void vscode.window.showErrorMessage('Attention Inspector: the Python linter could not start; see the first error message.');
+      return;
+    }
     await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: 'Attention Inspector: linting the workspace', cancellable: true },
       async (progress, token) => {
@@ -210,13 +250,14 @@ class LintController implements vscode.Disposable {
             : vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
           try {
             if (open && 'getCells' in open) {
-              await this.lintNotebook(open);
+              await this.runs.run(open.uri.toString(), () => this.lintNotebook(open));
             } else if (open) {
-              await this.lintDocument(open as vscode.TextDocument);
+              await this.runs.run(open.uri.toString(), () => this.lintDocument(open as vscode.TextDocument));
             } else {
               const text = new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(uri));
               if (uri.path.endsWith('.ipynb')) {
-                const r = linter.lintNotebookFile(text, this.settings.options);
+                const r = await this.lint('lintNotebookFile', { json: text, options: this.settings.options });
+                if (!r) continue;
                 if (r.error) unreadable.push(`${vscode.workspace.asRelativePath(uri)}: ${r.error}`);
                 // A closed notebook: findings go on the file, each message naming its cell.
                 const flat: Finding[] = [];
@@ -229,15 +270,14 @@ class LintController implements vscode.Disposable {
                 this.published.set(uri.toString(), list);
                 this.diagnostics.set(uri, list.map((p) => p.diagnostic));
               } else {
-                this.publish(uri, linter.lintPython(text, this.settings.options));
+                const findings = await this.lint('lintPython', { source: text, options: this.settings.options });
+                if (findings) this.publish(uri, findings);
               }
             }
           } catch (e) {
             unreadable.push(`${vscode.workspace.asRelativePath(uri)}: ${e instanceof Error ? e.message : String(e)}`);
           }
           problems += this.publishedFor(uri).length;
-          // Let the extension host breathe between files.
-          await new Promise((r) => setTimeout(r, 0));
         }
         const cancelled = token.isCancellationRequested ? ' (cancelled)' : '';
         const summary = `Attention Inspector: ${problems} problem${problems === 1 ? '' : 's'} in ${done} file${done === 1 ? '' : 's'}${cancelled}.`;

@@ -84,3 +84,46 @@ export function debounceMs(lineCount: number): number {
   if (lineCount > 1000) return 400;
   return 250;
 }
+
+/**
+ * At most one lint per key (a document, a notebook) at a time. A request made while one runs replaces any
+ * request already waiting for that key, and runs when the current one ends: the worker never queues lints of
+ * text that has already changed again. A task reads the document when it runs, not when it is requested.
+ */
+export class LatestPerKey {
+  private readonly running = new Map<string, Promise<void>>();
+  private readonly waiting = new Map<string, () => Promise<void>>();
+
+  /** @param onError receives what a task threw (tasks are expected to handle their own failures). */
+  constructor(private readonly onError: (e: unknown) => void = () => undefined) {}
+
+  /** Resolves once this task, or the later one that replaced it, has run. Never rejects. */
+  run(key: string, task: () => Promise<void>): Promise<void> {
+    const current = this.running.get(key);
+    if (current) {
+      this.waiting.set(key, task);
+      return current;
+    }
+    const done = (async () => {
+      await undefined; // `running` holds this promise before any task runs (a task may fail synchronously)
+      let next: (() => Promise<void>) | undefined = task;
+      while (next) {
+        try {
+          await next();
+        } catch (e) {
+          this.onError(e);
+        }
+        next = this.waiting.get(key);
+        this.waiting.delete(key);
+      }
+      this.running.delete(key);
+    })();
+    this.running.set(key, done);
+    return done;
+  }
+
+  /** Whether a task for `key` is running. */
+  busy(key: string): boolean {
+    return this.running.has(key);
+  }
+}

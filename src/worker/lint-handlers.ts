@@ -1,0 +1,80 @@
+// The lint worker's request handlers: payloads checked, the linter run, its internal errors collected per
+// request. No worker_threads here (the entry, ./lint-worker.ts, wires these to the channel), so the handlers
+// can be driven directly too.
+import type { ExtendedLinter, LintOptions, NotebookCell } from '../lint';
+import { LINTER_START_ERROR, type LintAnswer, type LintRequests, type LintRequestType } from './lint-protocol';
+import type { Handler } from './server';
+
+/** The linter the handlers use, and the sink its internal errors go to (set by the worker per request). */
+export interface LintWorkerState {
+  /** Resolves to the linter, or rejects when the parser could not start. */
+  linter: Promise<ExtendedLinter>;
+  /** Internal errors reported while the current request ran (the handlers empty it before each request). */
+  internalErrors: string[];
+}
+
+export function lintHandlers(state: LintWorkerState): Record<LintRequestType, Handler> {
+  const run = async <T>(body: (linter: ExtendedLinter) => T): Promise<{ result: LintAnswer<T> }> => {
+    let linter: ExtendedLinter;
+    try {
+      linter = await state.linter;
+    } catch (e) {
+      const err = new Error(e instanceof Error ? e.message : String(e));
+      err.name = LINTER_START_ERROR;
+      throw err;
+    }
+    state.internalErrors = [];
+    const result = body(linter);
+    const internalErrors = state.internalErrors;
+    state.internalErrors = [];
+    return { result: { result, internalErrors } };
+  };
+  return {
+    lintPython: (payload) => {
+      const p = payload as Partial<LintRequests['lintPython'][0]> | undefined;
+      const source = requireString(p?.source, 'lintPython: payload.source');
+      const options = checkOptions(p?.options, 'lintPython');
+      return run((l) => l.lintPython(source, options));
+    },
+    lintCells: (payload) => {
+      const p = payload as Partial<LintRequests['lintCells'][0]> | undefined;
+      const cells = checkCells(p?.cells);
+      const options = checkOptions(p?.options, 'lintCells');
+      return run((l) => l.lintCells(cells, options));
+    },
+    lintNotebookFile: (payload) => {
+      const p = payload as Partial<LintRequests['lintNotebookFile'][0]> | undefined;
+      const json = requireString(p?.json, 'lintNotebookFile: payload.json');
+      const options = checkOptions(p?.options, 'lintNotebookFile');
+      return run((l) => l.lintNotebookFile(json, options));
+    },
+  };
+}
+
+function requireString(v: unknown, what: string): string {
+  if (typeof v !== 'string') throw new TypeError(`${what}: expected a string, got ${v === null ? 'null' : typeof v}`);
+  return v;
+}
+
+function checkOptions(v: unknown, what: string): LintOptions | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'object') throw new TypeError(`${what}: payload.options must be an object with select/ignore lists`);
+  const o = v as { select?: unknown; ignore?: unknown };
+  const list = (x: unknown, name: string): string[] | undefined => {
+    if (x === undefined || x === null) return undefined;
+    if (!Array.isArray(x) || !x.every((c) => typeof c === 'string')) throw new TypeError(`${what}: payload.options.${name} must be an array of rule codes`);
+    return x as string[];
+  };
+  return { select: list(o.select, 'select'), ignore: list(o.ignore, 'ignore') };
+}
+
+function checkCells(v: unknown): NotebookCell[] {
+  if (!Array.isArray(v)) throw new TypeError('lintCells: payload.cells must be an array of { index, source }');
+  return v.map((c, i) => {
+    const cell = c as Partial<NotebookCell> | null;
+    if (!cell || !Number.isInteger(cell.index) || (cell.index as number) < 0 || typeof cell.source !== 'string') {
+      throw new TypeError(`lintCells: payload.cells[${i}] must be { index: a cell index >= 0, source: string }`);
+    }
+    return { index: cell.index as number, source: cell.source };
+  });
+}

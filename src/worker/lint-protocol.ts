@@ -1,0 +1,32 @@
+// Messages between the extension host and the lint worker (dist/lint-worker.js). The envelopes are the shared
+// request/reply layer of src/protocol/rpc.ts; these are the request types, their payloads and results.
+import type { Finding, LintOptions, NotebookCell, NotebookCellFindings } from '../lint';
+
+/** workerData of the lint worker: where the grammar files are (it reads them once, at start). */
+export interface LintWorkerData {
+  /** web-tree-sitter.wasm (the tree-sitter runtime). */
+  treeSitterPath: string;
+  /** tree-sitter-python.wasm (the grammar). */
+  pythonPath: string;
+}
+
+/** Every answer carries the linter's internal errors for that request (a rule that threw), as text. */
+export interface LintAnswer<T> {
+  result: T;
+  internalErrors: string[];
+}
+
+/** Request type → [payload, result]. */
+export interface LintRequests {
+  /** One Python file's text. */
+  lintPython: [{ source: string; options?: LintOptions }, LintAnswer<Finding[]>];
+  /** The code cells of an open notebook, as text (indices over all cells). */
+  lintCells: [{ cells: NotebookCell[]; options?: LintOptions }, LintAnswer<NotebookCellFindings[]>];
+  /** An .ipynb file's JSON text; `error` says why it could not be read. */
+  lintNotebookFile: [{ json: string; options?: LintOptions }, LintAnswer<{ cells: NotebookCellFindings[]; error?: string }>];
+}
+
+export type LintRequestType = keyof LintRequests;
+
+/** The error name a request fails with when the worker could not start the parser (bad or missing grammar). */
+export const LINTER_START_ERROR = 'LinterStartError';
