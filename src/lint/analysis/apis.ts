@@ -172,9 +172,23 @@ export const CONV_LAYERS: Readonly<Record<string, { outParam: string; outPos: nu
   'torch.nn.Conv3d': { outParam: 'out_channels', outPos: 1 },
 };
 
-export const SDPA_FUNCTIONS: Readonly<Record<string, { display: string; maskParam: string; maskPos: number; causalParam?: string; scaleParam?: string; framework: Framework }>> = {
-  'torch.nn.functional.scaled_dot_product_attention': { display: 'F.scaled_dot_product_attention', maskParam: 'attn_mask', maskPos: 3, causalParam: 'is_causal', scaleParam: 'scale', framework: 'torch' },
+/**
+ * Fused attention kernels that apply their own default 1/sqrt(d) unless a scale is passed. `maskParam` absent:
+ * the kernel takes no mask tensor. `causalParam` only where the causal flag is top-left aligned (SDPA); flash-attn's
+ * `causal` is bottom-right aligned since 2.1, so it is not a KV-cache pitfall there.
+ */
+export const SDPA_FUNCTIONS: Readonly<Record<string, { display: string; maskParam?: string; maskPos?: number; causalParam?: string; scaleParam?: string; scalePos?: number; framework: Framework }>> = {
+  'torch.nn.functional.scaled_dot_product_attention': { display: 'F.scaled_dot_product_attention', maskParam: 'attn_mask', maskPos: 3, causalParam: 'is_causal', scaleParam: 'scale', scalePos: 6, framework: 'torch' },
   'jax.nn.dot_product_attention': { display: 'jax.nn.dot_product_attention', maskParam: 'mask', maskPos: 4, causalParam: 'is_causal', scaleParam: 'scale', framework: 'jax' },
+  // flash_attn_func(q, k, v, dropout_p=0.0, softmax_scale=None, causal=False, ...), q/k/v (B, S, H, D)
+  'flash_attn.flash_attn_func': { display: 'flash_attn_func', scaleParam: 'softmax_scale', scalePos: 4, framework: 'torch' },
+  'flash_attn.flash_attn_interface.flash_attn_func': { display: 'flash_attn_func', scaleParam: 'softmax_scale', scalePos: 4, framework: 'torch' },
+  // flash_attn_varlen_func(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, dropout_p=0.0, softmax_scale=None, ...)
+  'flash_attn.flash_attn_varlen_func': { display: 'flash_attn_varlen_func', scaleParam: 'softmax_scale', scalePos: 8, framework: 'torch' },
+  'flash_attn.flash_attn_interface.flash_attn_varlen_func': { display: 'flash_attn_varlen_func', scaleParam: 'softmax_scale', scalePos: 8, framework: 'torch' },
+  // flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, ..., softmax_scale=None, causal=False, ...): keyword only here
+  'flash_attn.flash_attn_with_kvcache': { display: 'flash_attn_with_kvcache', scaleParam: 'softmax_scale', framework: 'torch' },
+  'flash_attn.flash_attn_interface.flash_attn_with_kvcache': { display: 'flash_attn_with_kvcache', scaleParam: 'softmax_scale', framework: 'torch' },
 };
 
 const canonicalCache = new Map<string, string>();

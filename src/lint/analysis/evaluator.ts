@@ -5,6 +5,7 @@
 //
 // The evaluator never throws on odd code: anything it does not understand evaluates to UNKNOWN, and
 // UNKNOWN makes every rule stay silent.
+import { precisionEvidence, type PrecisionEvidence } from './precision';
 import { LineIndex } from '../syntax/positions';
 import { callArgs, dottedName, intLiteral, numberLiteral, operatorText, stringLiteral, type CallArgs } from '../syntax/python';
 import { childByField, firstNamedChild, namedChildren, text, unparen, type PyNode, type PyTree } from '../syntax/tree';
@@ -60,8 +61,10 @@ const BUILTINS = new Set(['float', 'int', 'len', 'map', 'zip', 'list', 'tuple', 
 export class Evaluator {
   readonly facts = new Facts();
   readonly lines: LineIndex;
-  /** File-level evidence that code runs in float16 (.half(), torch.float16, autocast, fp16 flags). */
+  /** File-level evidence that code runs in float16 or bfloat16 (.half(), torch.float16, autocast, fp16/bf16 flags). */
   readonly halfPrecision: boolean;
+  /** Which half precision: float16 and bfloat16 break different fills. */
+  readonly precision: PrecisionEvidence;
   /** The file imports numpy/jax but not torch: `x.transpose(a, b)` is a permutation. */
   readonly numpyStyleTranspose: boolean;
   /** The file mentions muP, where 1/d attention scaling is deliberate. */
@@ -86,7 +89,8 @@ export class Evaluator {
   ) {
     this.lines = new LineIndex(tree.source);
     const code = stripComments(tree.source);
-    this.halfPrecision = /\.half\(\)|(?<![A-Za-z])float16|torch\.half\b|autocast|\bfp16\b|GradScaler|use_amp|\bamp\.|mixed_precision|half_precision/.test(code);
+    this.precision = precisionEvidence(code, proseOf(tree.source));
+    this.halfPrecision = this.precision.fp16 || this.precision.bf16;
     this.numpyStyleTranspose = /^[ \t]*(import|from)[ \t]+(numpy|jax)/m.test(tree.source) && !/^[ \t]*(import|from)[ \t]+torch/m.test(tree.source);
     this.mup = /\bmup\b|\bmuP\b|MuReadout|mu_param|attn_mult/.test(tree.source);
   }
@@ -912,6 +916,15 @@ function markFromCache(v: AValue): AValue {
 }
 
 /** The source without docstrings (triple-quoted strings) and comments: what the code itself says. */
+/**
+ * Comments and docstrings (triple-quoted strings) next to the code. The file's leading comment block (a licence,
+ * a description of the file) is left out: it says what the file is, not how a line of it runs.
+ */
+function proseOf(src: string): string {
+  const lead = /^(?:[ \t]*(?:#[^\n]*)?\r?\n)*/.exec(src)?.[0].length ?? 0;
+  return (src.slice(lead).match(/("""|''')[\s\S]*?\1|#[^\n]*/g) ?? []).join('\n');
+}
+
 function stripComments(src: string): string {
   return src.replace(/("""|\'\'\')[\s\S]*?\1/g, '').replace(/#[^\n]*/g, '');
 }

@@ -103,6 +103,8 @@ export interface SdpaSite {
   readonly causal?: AValue;
   readonly scaleNode?: PyNode;
   readonly scale?: AValue;
+  /** The kernel's scale parameter (`scale`, flash-attn's `softmax_scale`). */
+  readonly scaleParam?: string;
   readonly argListNode?: PyNode;
 }
 

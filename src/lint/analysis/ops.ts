@@ -1584,16 +1584,16 @@ function maskConsumerArgs(ev: Evaluator, c: Call, consumer: MaskConsumer, offset
 
 function sdpa(ev: Evaluator, c: Call, qname: string): AValue {
   const info = SDPA_FUNCTIONS[qname];
-  const qNode = arg(c, 'query', 0);
-  const kNode = arg(c, 'key', 1);
-  const vNode = arg(c, 'value', 2);
+  const qNode = arg(c, 'query', 0) ?? arg(c, 'q');
+  const kNode = arg(c, 'key', 1) ?? arg(c, 'k');
+  const vNode = arg(c, 'value', 2) ?? arg(c, 'v');
   const q = tensorish(val(ev, c, qNode));
   const k = tensorish(val(ev, c, kNode));
   void vNode;
-  const maskNode = arg(c, info.maskParam, info.maskPos);
+  const maskNode = info.maskParam ? arg(c, info.maskParam, info.maskPos) : undefined;
   const causalKw = info.causalParam ? c.args.keywords.get(info.causalParam) : undefined;
   const causalPos = info.causalParam === 'is_causal' && info.framework === 'torch' ? c.args.positional[5] : undefined;
-  const scaleNode = info.scaleParam ? arg(c, info.scaleParam, info.framework === 'torch' ? 6 : undefined) : undefined;
+  const scaleNode = info.scaleParam ? arg(c, info.scaleParam, info.scalePos) : undefined;
   ev.facts.sdpa.push({
     node: c.node,
     ctx: c.ctx,
@@ -1609,6 +1609,7 @@ function sdpa(ev: Evaluator, c: Call, qname: string): AValue {
     causal: causalKw ? ev.eval(causalKw.value, c.ctx) : causalPos ? ev.eval(causalPos, c.ctx) : undefined,
     scaleNode,
     scale: scaleNode ? ev.eval(scaleNode, c.ctx) : undefined,
+    scaleParam: info.scaleParam,
     argListNode: c.args.list,
   });
   const consumer = MASK_FUNCTIONS[qname];

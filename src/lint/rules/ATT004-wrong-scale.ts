@@ -4,6 +4,8 @@ import type { ScaleSite, SdpaSite, SoftmaxSite } from '../analysis/facts';
 import type { ScaleOp } from '../analysis/values';
 import { alternatives, byNode, hasRoles, isInverseSqrtDim, scaleOps } from './evidence';
 import { insertKeyword, quote, type Rule, type RuleContext } from './rule';
+import { isKernelScaleName, scaleForm } from './scale-defs';
+import type { Def } from '../analysis/scopes';
 
 export const ATT004: Rule = {
   meta: {
@@ -14,7 +16,7 @@ export const ATT004: Rule = {
     docs: {
       summary: 'The attention scale is wrong: d instead of sqrt(d), sqrt(d_model) for per-head scores, applied twice, or after softmax.',
       whatItDoes:
-        "Classifies every factor that multiplies or divides q, k, the scores or the weights: a dimension (`d_k`, `k.size(-1)`, `self.head_dim`), its square root, or a named scale whose definition it follows (`self.scale = head_dim ** -0.5`). It reports a division by the dimension itself, a square root of the model width (`d_model`, `embed_dim`, the `C` that was split into heads) on multi-head scores, two 1/sqrt(d) factors on one path (including a pre-scaled `q` given to `F.scaled_dot_product_attention`, which scales by 1/sqrt(E) again unless `scale=` is passed), and a scale applied to the weights after softmax.",
+        "Classifies every factor that multiplies or divides q, k, the scores or the weights: a dimension (`d_k`, `k.size(-1)`, `self.head_dim`), its square root, or a named scale whose definition it follows (`self.scale = head_dim ** -0.5`). It reports a division by the dimension itself, a square root of the model width (`d_model`, `embed_dim`, the `C` that was split into heads) on multi-head scores, two 1/sqrt(d) factors on one path (including a pre-scaled `q` given to `F.scaled_dot_product_attention` or `flash_attn_func`, which scale by 1/sqrt(E) again unless `scale=` / `softmax_scale=` is passed), a scale applied to the weights after softmax, and a fused kernel (`F.scaled_dot_product_attention`, flash-attn's `flash_attn_func`) called without `scale=`/`softmax_scale=` although the module computes its own scale with a factor beyond 1/sqrt(d) (a layer-index or YaRN factor, a constant, 1/d): the kernel then silently uses its default.",
       whyIsThisBad:
         'The scale keeps the logits at unit variance. Dividing by d instead of sqrt(d) (or scaling twice) makes the logits too small and the attention nearly uniform; sqrt(d_model) on per-head scores over-shrinks them by sqrt(n_heads); a scale after softmax does nothing to the logits and breaks the rows-sum-to-1 property.',
       example: `scores = q @ k.transpose(-2, -1) / self.head_dim
@@ -162,9 +164,19 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           if (!scaled || alts.length === 0 || alts.every((a) => a.length === 0)) continue;
           const op = scaleOps(alts[0]).find((o) => isInverseSqrtDim(o) || o.named);
           const by = op ? quote(ctx.text(op.factorNode), 30) : 'a 1/sqrt(d) factor';
-          report(site.node, `${quote(ctx.text(node), 30)} is already scaled by ${by}, and ${site.display} scales by 1/sqrt(E) again because no scale= is given: the scores are scaled twice.`, site.argListNode ? { title: 'Pass scale=1.0 (the input is already scaled; changes the weights)', safety: 'unsafe', edits: [insertKeyword(site.argListNode, (n) => ctx.text(n), 'scale=1.0')] } : undefined);
+          const param = site.scaleParam ?? 'scale';
+          report(site.node, `${quote(ctx.text(node), 30)} is already scaled by ${by}, and ${site.display} scales by 1/sqrt(E) again because no ${param}= is given: the scores are scaled twice.`, site.argListNode ? { title: `Pass ${param}=1.0 (the input is already scaled; changes the weights)`, safety: 'unsafe', edits: [insertKeyword(site.argListNode, (n) => ctx.text(n), `${param}=1.0`)] } : undefined);
           return;
         }
+        if (site.scaleNode || !site.scaleParam) return;
+        const ignored = ignoredScale(site);
+        if (!ignored) return;
+        const param = site.scaleParam;
+        report(
+          site.node,
+          `${site.display} gets no ${param}=, so it scales by its default 1/sqrt(E), but this code computes its own scale ${quote(ignored.name, 30)} (${quote(ignored.defText, 50)}) and never hands it to the kernel: the fused path ignores that scale.`,
+          site.argListNode ? { title: `Pass ${param}=${ignored.name} (changes the weights)`, safety: 'unsafe', edits: [insertKeyword(site.argListNode, (n) => ctx.text(n), `${param}=${ignored.name}`)] } : undefined,
+        );
       },
       softmax(site: SoftmaxSite) {
         softmaxSites.push(site);
@@ -186,6 +198,32 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
         }
       },
     };
+
+    /**
+     * A scale the enclosing class or function computes for itself (`self.scaling = head_dim ** -0.5 / (layer_idx + 1)`,
+     * `softmax_scale = mscale * mscale / math.sqrt(d)`) whose definitions show a factor beyond the kernel's default
+     * 1/sqrt(d). Scales read from a config, or written `qk_scale or d ** -0.5`, are unknown and stay silent.
+     */
+    function ignoredScale(site: SdpaSite): { name: string; defText: string } | undefined {
+      const scope = site.ctx.scope;
+      const groups = new Map<string, Def[]>();
+      const add = (d: Def): void => {
+        if (!isKernelScaleName(d.name)) return;
+        const l = groups.get(d.name);
+        if (l) l.push(d);
+        else groups.set(d.name, [d]);
+      };
+      if (scope.ownerClass) for (const [, defs] of scope.ownerClass.attrDefs) for (const d of defs) add(d);
+      for (const d of ev.sr.defsOfScope.get(scope.id) ?? []) if (!d.name.startsWith('self.') && d.target.start < site.node.start) add(d);
+      for (const [name, defs] of groups) {
+        const forms = defs.map((d) => scaleForm(d, (n) => ctx.text(n)));
+        if (forms.includes('unknown')) continue;
+        const different = defs[forms.indexOf('different')];
+        if (!different) continue;
+        return { name, defText: ctx.text(different.target.parent ?? different.target) };
+      }
+      return undefined;
+    }
 
     function sqrtFix(op: ScaleOp) {
       const mathImported = /^[ \t]*import[ \t]+math\b/m.test(ev.tree.source);

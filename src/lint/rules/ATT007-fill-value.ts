@@ -8,6 +8,10 @@ import { unparen, type PyNode } from '../syntax/tree';
 import { quote, type FixSpec, type Rule, type RuleContext } from './rule';
 
 const FP16_MIN = -65504;
+/** bfloat16's lowest finite value; float32's minimum (-3.4028e38) is below it. */
+const BF16_MIN = -3.3895313892515355e38;
+/** A fill above this does not hide a position from softmax (exp(-1) is a third of exp(0)). */
+const WEAKEST_MASKING_FILL = -1;
 
 export const ATT007: Rule = {
   meta: {
@@ -16,9 +20,9 @@ export const ATT007: Rule = {
     severity: 'warning',
     fix: 'unsafe',
     docs: {
-      summary: 'Mask fill values that overflow float16, or -inf fills where a fully masked row makes NaN.',
+      summary: 'Mask fill values that overflow float16 or bfloat16, fills that do not mask, or -inf fills where a fully masked row makes NaN.',
       whatItDoes:
-        'Checks the value written into masked positions (`masked_fill`, `torch.where`, index assignment, `mask * -1e9`). In a file that runs in half precision (`.half()`, `torch.float16`, `autocast`, fp16 flags), a finite fill below float16\'s minimum of -65504 (`-1e9`, `-1e10`, `torch.finfo(torch.float32).min`) is reported. A `-inf` fill is reported when the mask can hide every key of a row: a causal mask that also hides the diagonal (`triu(ones)` without `diagonal=1`), or padding that varies along the query axis (`pad.unsqueeze(-1)`, an outer product of padding masks).',
+        'Checks the value written into masked positions (`masked_fill`, `torch.where`, index assignment, `mask * -1e9`). In a file that runs in float16 (`.half()`, `torch.float16`, CUDA `autocast` without a dtype, `GradScaler`, apex amp, fp16 flags, Lightning `precision="16-mixed"`), a finite fill below float16\'s minimum of -65504 (`-1e9`, `-1e10`, `-float("1e9")`, `torch.finfo(torch.float32).min`) is reported; in a file that runs in bfloat16 (`torch.bfloat16`, bf16 flags, `autocast(dtype=torch.bfloat16)`), only fills below bfloat16\'s minimum (float32\'s minimum) are, since -1e9 fits there. A fill on attention scores that does not mask at all is reported whatever the precision: zero, a tiny negative number (`-1e-9`, a typo for `-1e9`), or a positive one (`-float("-inf")` is +inf). A `-inf` fill is reported when the mask can hide every key of a row: a causal mask that also hides the diagonal (`triu(ones)` without `diagonal=1`), or padding that varies along the query axis (`pad.unsqueeze(-1)`, an outer product of padding masks).',
       whyIsThisBad:
         '`masked_fill` with -1e9 on a float16 tensor raises "value cannot be converted to type at::Half without overflow", and under autocast additive masks overflow to -inf. A row whose every entry is -inf goes through softmax as exp(-inf - (-inf)) = NaN, and the NaN spreads through the rest of the network on the next step.',
       example: `pad_mask = input_ids == pad_id  # (B, T), True at padding
@@ -49,10 +53,26 @@ weights = scores.softmax(dim=-1)`,
         if (!relevantTarget(site)) return;
         const fillText = quote(ctx.text(site.fillNode), 40);
         // 1. Below float16's range in half-precision code.
-        const belowHalf = (fill.num !== undefined && Number.isFinite(fill.num) && fill.num < FP16_MIN) || (!fill.finfoMax && (fill.finfo === 'float32' || fill.finfo === 'float64'));
-        if (belowHalf && ev.halfPrecision && !explicitlyFloat32(target)) {
+        const finite = fill.num !== undefined && Number.isFinite(fill.num);
+        const belowFp32 = (finite && fill.num! < BF16_MIN) || (!fill.finfoMax && (fill.finfo === 'float32' || fill.finfo === 'float64'));
+        const belowFp16 = belowFp32 || (finite && fill.num! < FP16_MIN);
+        if (!explicitlyFloat32(target)) {
+          if (belowFp16 && ev.precision.fp16) {
+            reported.add(site.fillNode.id);
+            ctx.report({ node: location(site), message: `${fillText} is below float16's minimum (-65504) and this file runs in half precision: masked_fill raises an overflow error on float16 tensors, and additive masks overflow to -inf. Use torch.finfo(x.dtype).min.`, fix: finfoFix(site) });
+            return;
+          }
+          if (belowFp32 && ev.precision.bf16) {
+            reported.add(site.fillNode.id);
+            ctx.report({ node: location(site), message: `${fillText} is below bfloat16's minimum (-3.3895e38) and this file runs in bfloat16: masked_fill raises an overflow error on bfloat16 tensors (float32's minimum does not fit). Use torch.finfo(x.dtype).min.`, fix: finfoFix(site) });
+            return;
+          }
+        }
+        // 1b. A fill that does not mask: zero, positive (+inf from -float('-inf')) or a tiny negative number.
+        if (fill.num !== undefined && fill.num > WEAKEST_MASKING_FILL && writesScores(site)) {
           reported.add(site.fillNode.id);
-          ctx.report({ node: location(site), message: `${fillText} is below float16's minimum (-65504) and this file runs in half precision: masked_fill raises an overflow error on float16 tensors, and additive masks overflow to -inf. Use torch.finfo(x.dtype).min.`, fix: finfoFix(site) });
+          const what = fill.num === Infinity ? 'is +inf: masked positions get an infinite logit and softmax returns NaN' : fill.num > 0 ? 'is positive: masked positions get a larger logit than the rest and draw the attention' : 'is (close to) zero: softmax still gives the masked positions about as much weight as the others';
+          ctx.report({ node: location(site), message: `The fill ${fillText} ${what}. Fill with a large negative number (torch.finfo(x.dtype).min).`, fix: finfoFix(site) });
           return;
         }
         // 2. -inf where a whole row can be masked.
@@ -80,6 +100,18 @@ weights = scores.softmax(dim=-1)`,
       if (t.kind === 'tensor' && t.fillValue === 0) return true; // where(cond, zeros, -big): an additive bias
       const name = site.targetNode ? rootName(ev, site.targetNode) : undefined;
       return !!name && /mask|bias/i.test(name);
+    }
+
+    /**
+     * The fill replaces entries of attention scores (q·kᵀ with both roles known) that go into a softmax: a
+     * masked_fill or where on the scores, not an additive bias or a post-softmax fill.
+     */
+    function writesScores(site: FillSite): boolean {
+      if (site.how !== 'masked_fill' && site.how !== 'where' && site.how !== 'setitem') return false;
+      const a = site.target.attn;
+      if (!a || a.stage !== 'scores' || !a.queryText || !a.keyText) return false;
+      if (site.how === 'where' && !site.maskSelectsFill) return false;
+      return ev.facts.softmax.some((s) => s.input.attn?.formedAt === a.formedAt);
     }
 
     /** The call that writes the fill; the fill argument itself when it is written inline (its own line in a multi-line call). */

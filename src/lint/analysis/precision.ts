@@ -1,0 +1,61 @@
+// File-level evidence of the floating-point precision the code runs in. float16 and bfloat16 break different
+// fills: float16's range ends at -65504 (so -1e9 overflows), bfloat16 keeps float32's exponent range but its
+// largest finite value (3.3895e38) is below float32's (3.4028e38), so only fills such as
+// torch.finfo(torch.float32).min overflow there.
+
+export interface PrecisionEvidence {
+  /** The file runs (some of) its code in float16: .half(), torch.float16, fp16 flags, CUDA autocast without a dtype, GradScaler, apex amp, Lightning precision=16. */
+  readonly fp16: boolean;
+  /** The file runs (some of) its code in bfloat16. */
+  readonly bf16: boolean;
+}
+
+const FP16_CODE =
+  /\.half\(\)|(?<![A-Za-z])float16|torch\.half\b|\bfp16\b|GradScaler|\bamp\.(?:initialize|scale_loss)|from\s+apex\s+import\s+amp|\bopt_level\b|precision\s*=\s*(?:16\b|["']16(?:-mixed|-true)?["'])|["']16-mixed["']/;
+/** Flags that say "mixed/half precision" without saying which half: float16 unless the file names bfloat16. */
+const HALF_FLAG_CODE = /use_amp|\bamp\.|\bmixed_precision\b|half_precision/;
+const BF16_CODE = /bfloat16|\bbf16\b|["']bf16-(?:mixed|true)["']/;
+/** What the authors wrote in comments and docstrings: "runs in fp16", "--fp16", "half precision", "mixed precision". */
+const FP16_PROSE = /--fp16\b|\bfp16\b|\bfloat16\b|half[- ]precision|mixed[- ]precision|autocast/i;
+
+/** The argument text of each `autocast(...)` call (balanced parentheses), with where it sits. */
+function autocastArgs(code: string): string[] {
+  const out: string[] = [];
+  const re = /autocast\s*\(/g;
+  for (let m = re.exec(code); m; m = re.exec(code)) {
+    let depth = 1;
+    let i = m.index + m[0].length;
+    const start = i;
+    while (i < code.length && depth > 0) {
+      const ch = code[i];
+      if (ch === '(') depth++;
+      else if (ch === ')') depth--;
+      i++;
+    }
+    out.push(code.slice(start, i - 1));
+  }
+  return out;
+}
+
+/**
+ * `code` is the source without comments and docstrings; `prose` is the comments and docstrings only.
+ * Autocast counts as float16 when its dtype says so or it has none on CUDA (`torch.autocast("cuda")`,
+ * `torch.cuda.amp.autocast()`); `dtype=torch.bfloat16` or a CPU autocast (bfloat16 by default) counts as bfloat16.
+ */
+export function precisionEvidence(code: string, prose: string): PrecisionEvidence {
+  let fp16 = FP16_CODE.test(code);
+  let bf16 = BF16_CODE.test(code);
+  if (!bf16 && HALF_FLAG_CODE.test(code)) fp16 = true;
+  for (const args of autocastArgs(code)) {
+    if (/bfloat16|bf16/.test(args)) bf16 = true;
+    else if (/float16|\bhalf\b|fp16/.test(args)) fp16 = true;
+    else if (/["']cpu["']|device_type\s*=\s*["']cpu["']/.test(args)) bf16 = true;
+    else if (/\bdtype\s*=/.test(args)) {
+      // dtype from a variable: whatever the file spells elsewhere
+      if (!bf16) fp16 = true;
+    } else if (/\benabled\s*=\s*False\b/.test(args)) continue;
+    else fp16 = true;
+  }
+  if (!fp16 && !bf16 && FP16_PROSE.test(prose)) fp16 = true;
+  return { fp16, bf16 };
+}

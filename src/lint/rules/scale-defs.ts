@@ -1,0 +1,76 @@
+// What a scale a module or function computes for itself is, read off its definitions: the kernel default
+// (1/sqrt(d): `d ** -0.5`, `1 / math.sqrt(d)`), something provably different (an extra factor such as a
+// YaRN mscale, a layer index or a constant; 1/d), or unknown (a config value, `qk_scale or ...`). Used to tell
+// whether a fused kernel that falls back to its default scale ignores the scale the code meant.
+import type { Def } from '../analysis/scopes';
+import { dimOfName } from '../analysis/names';
+import { unparen, type PyNode } from '../syntax/tree';
+
+export type ScaleForm = 'default' | 'different' | 'unknown';
+
+/** Names that hold the attention's own softmax scale (not rope/embedding/loss scales or temperatures). */
+const KERNEL_SCALE_NAME = /^(?:scale|scaling|softmax_scale|sm_scale|attn_scale|attention_scale|attn_scaling|qk_scale|scale_qk|norm_factor|inv_norm_factor)$/;
+
+export function isKernelScaleName(name: string): boolean {
+  return KERNEL_SCALE_NAME.test(name.replace(/^self\./, ''));
+}
+
+type Factor = 'sqrtdim' | 'self' | 'dim' | 'other' | 'one' | 'unknown';
+
+/**
+ * Classifies one definition of a scale named `name` (`self.scaling = ...`, `self.scaling /= ...`).
+ * `text` reads a node's source.
+ */
+export function scaleForm(def: Def, text: (n: PyNode) => string): ScaleForm {
+  const value = def.value;
+  if (!value || def.path.length > 0) return 'unknown';
+  const name = def.name;
+  const factors: Factor[] = [];
+  if (def.kind === 'aug') {
+    if (def.op !== '*' && def.op !== '/') return 'unknown';
+    factors.push('self');
+  } else if (def.kind !== 'assign') return 'unknown';
+  collect(unparen(value), name, text, factors, false);
+  if (factors.includes('unknown')) return 'unknown';
+  const sqrt = factors.filter((f) => f === 'sqrtdim' || f === 'self').length;
+  const other = factors.filter((f) => f === 'other').length;
+  const dims = factors.filter((f) => f === 'dim').length;
+  if (sqrt === 1 && other === 0 && dims === 0) return def.kind === 'aug' ? 'unknown' : 'default';
+  if (sqrt >= 1 && other > 0) return 'different';
+  if (sqrt === 0 && dims === 1 && other === 0 && factors.includes('one')) return 'different'; // 1.0 / d
+  return 'unknown';
+}
+
+function collect(node: PyNode, name: string, text: (n: PyNode) => string, out: Factor[], divided: boolean): void {
+  const n = unparen(node);
+  if (n.type === 'binary_operator') {
+    const op = n.children.find((c) => !c.named)?.type;
+    const l = n.children.find((c) => c.field === 'left');
+    const r = n.children.find((c) => c.field === 'right');
+    if (l && r && (op === '*' || op === '/')) {
+      collect(l, name, text, out, divided);
+      collect(r, name, text, out, op === '/' ? !divided : divided);
+      return;
+    }
+  }
+  out.push(leaf(n, name, text, divided));
+}
+
+function leaf(n: PyNode, name: string, text: (n: PyNode) => string, divided: boolean): Factor {
+  const t = text(n).replace(/\s+/g, '');
+  if (n.type === 'integer' || n.type === 'float') return Number(t) === 1 ? 'one' : 'other';
+  if (t === name) return 'self';
+  // float(x) / int(x) wrappers
+  const wrapped = /^(?:float|int)\((.*)\)$/.exec(t);
+  const inner = wrapped ? wrapped[1] : t;
+  if (/(?:^|\.)sqrt\(|\*\*-?0\.5$|\*\*\(-?0\.5\)$|\*\*\(?-?1\/2\)?$|rsqrt\(/.test(inner)) return 'sqrtdim';
+  if (/^[A-Za-z_][\w.]*$/.test(inner)) {
+    const bare = inner.replace(/^self\./, '').replace(/^(?:config|cfg|args)\./, '');
+    if (isKernelScaleName(bare) || /temperature|^temp$|^tau$/i.test(bare)) return 'unknown';
+    if (dimOfName(bare) && divided) return 'dim';
+    return 'other';
+  }
+  if (/^\(?[A-Za-z_][\w.]*[+-]\d+\)?$/.test(inner)) return 'other'; // layer_idx + 1
+  if (/^-?\d+(?:\.\d*)?(?:e-?\d+)?$/.test(inner)) return Number(inner) === 1 ? 'one' : 'other';
+  return 'unknown';
+}
