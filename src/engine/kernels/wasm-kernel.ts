@@ -25,9 +25,10 @@ export const PACK_A_MIN_N = 256;
 
 /**
  * Default for the largest number of floats (A + B + padded C) one gemm call stages in the module's memory
- * (64 MiB); bigger products are split into products that fit.
+ * (16 MiB: a 512×768×768 or a 256-token GPT-2 MLP product fits whole); bigger products are split into
+ * products that fit, which keeps the module's memory small on long inputs.
  */
-const MAX_STAGED_FLOATS = 1 << 24;
+const MAX_STAGED_FLOATS = 1 << 22;
 
 export interface WasmSimdKernelOptions {
   /** Overrides MAX_STAGED_FLOATS (tests use a small value to exercise the splitting). */
