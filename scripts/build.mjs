@@ -19,7 +19,8 @@ function copyRuntimeAssets() {
   ];
   for (const [from, to] of assets) {
     const src = join(root, from);
-    if (existsSync(src)) copyFileSync(src, join(root, to));
+    if (!existsSync(src)) throw new Error(`build: ${from} is missing (run npm ci); the linter needs it as ${to}`);
+    copyFileSync(src, join(root, to));
   }
 }
 
@@ -41,7 +42,7 @@ const builds = [
   { ...node, entryPoints: { 'lint-worker': 'src/worker/lint-worker.ts' }, outdir: 'dist' }, // the editor's linter, off the extension host thread
   { ...node, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
   { ...common, platform: 'browser', target: 'es2022', format: 'iife', entryPoints: { webview: 'webview/main.ts' }, outdir: 'dist' },
-].filter((b) => Object.values(b.entryPoints).every((p) => existsSync(join(root, p))));
+];
 
 await buildWasm({ quiet: true }); // WebAssembly kernels first: the bundles import the generated modules
 copyRuntimeAssets();
