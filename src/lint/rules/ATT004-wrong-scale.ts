@@ -4,7 +4,7 @@ import type { ScaleSite, SdpaSite, SoftmaxSite } from '../analysis/facts';
 import type { ScaleOp } from '../analysis/values';
 import { alternatives, byNode, hasRoles, isInverseSqrtDim, scaleOps } from './evidence';
 import { insertKeyword, quote, type Rule, type RuleContext } from './rule';
-import { isKernelScaleName, scaleForm } from './scale-defs';
+import { factorReapplied, isKernelScaleName, scaleForm } from './scale-defs';
 import type { Def } from '../analysis/scopes';
 
 export const ATT004: Rule = {
@@ -215,12 +215,20 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       };
       if (scope.ownerClass) for (const [, defs] of scope.ownerClass.attrDefs) for (const d of defs) add(d);
       for (const d of ev.sr.defsOfScope.get(scope.id) ?? []) if (!d.name.startsWith('self.') && d.target.start < site.node.start) add(d);
+      const owner = scope.ownerClass?.node ?? scope.node;
       for (const [name, defs] of groups) {
         const forms = defs.map((d) => scaleForm(d, (n) => ctx.text(n)));
-        if (forms.includes('unknown')) continue;
-        const different = defs[forms.indexOf('different')];
-        if (!different) continue;
-        return { name, defText: ctx.text(different.target.parent ?? different.target) };
+        if (forms.some((f) => f.form === 'unknown')) continue;
+        const i = forms.findIndex((f) => f.form === 'different');
+        if (i < 0) continue;
+        // The owner's code without the scale's own definitions: is the extra factor applied again (and cancelled)?
+        let rest = ctx.text(owner);
+        for (const d of [...defs].sort((a, b) => b.target.start - a.target.start)) {
+          const stmt = d.target.parent ?? d.target;
+          rest = rest.slice(0, stmt.start - owner.start) + rest.slice(stmt.end - owner.start);
+        }
+        if (factorReapplied(forms.flatMap((f) => f.others), rest)) continue;
+        return { name, defText: ctx.text(defs[i].target.parent ?? defs[i].target) };
       }
       return undefined;
     }

@@ -21,39 +21,58 @@ type Factor = 'sqrtdim' | 'self' | 'dim' | 'other' | 'one' | 'unknown';
  * Classifies one definition of a scale named `name` (`self.scaling = ...`, `self.scaling /= ...`).
  * `text` reads a node's source.
  */
-export function scaleForm(def: Def, text: (n: PyNode) => string): ScaleForm {
+export function scaleForm(def: Def, text: (n: PyNode) => string): { form: ScaleForm; others: string[] } {
   const value = def.value;
-  if (!value || def.path.length > 0) return 'unknown';
+  const unknown = { form: 'unknown' as const, others: [] };
+  if (!value || def.path.length > 0) return unknown;
   const name = def.name;
   const factors: Factor[] = [];
+  const others: string[] = [];
   if (def.kind === 'aug') {
-    if (def.op !== '*' && def.op !== '/') return 'unknown';
+    if (def.op !== '*' && def.op !== '/') return unknown;
     factors.push('self');
-  } else if (def.kind !== 'assign') return 'unknown';
-  collect(unparen(value), name, text, factors, false);
-  if (factors.includes('unknown')) return 'unknown';
+  } else if (def.kind !== 'assign') return unknown;
+  collect(unparen(value), name, text, factors, false, others);
+  if (factors.includes('unknown')) return unknown;
   const sqrt = factors.filter((f) => f === 'sqrtdim' || f === 'self').length;
   const other = factors.filter((f) => f === 'other').length;
   const dims = factors.filter((f) => f === 'dim').length;
-  if (sqrt === 1 && other === 0 && dims === 0) return def.kind === 'aug' ? 'unknown' : 'default';
-  if (sqrt >= 1 && other > 0) return 'different';
-  if (sqrt === 0 && dims === 1 && other === 0 && factors.includes('one')) return 'different'; // 1.0 / d
-  return 'unknown';
+  if (sqrt === 1 && other === 0 && dims === 0) return def.kind === 'aug' ? unknown : { form: 'default', others };
+  if (sqrt >= 1 && other > 0) return { form: 'different', others };
+  if (sqrt === 0 && dims === 1 && other === 0 && factors.includes('one')) return { form: 'different', others }; // 1.0 / d
+  return unknown;
 }
 
-function collect(node: PyNode, name: string, text: (n: PyNode) => string, out: Factor[], divided: boolean): void {
+/**
+ * The extra factor is applied again elsewhere in `scopeText` (outside the scale's own definitions), as a
+ * multiplier or a `coeff=`: Megatron/ChatGLM's query-key layer scaling divides by sqrt(d)·layer and multiplies
+ * the scores by the layer number again in the softmax, so the two cancel and the kernel default is right.
+ */
+export function factorReapplied(others: readonly string[], scopeText: string): boolean {
+  for (const o of others) {
+    const bare = o.replace(/^(?:float|int)\((.*)\)$/, '$1').replace(/^self\./, '');
+    if (!/^[A-Za-z_]\w*$/.test(bare)) continue;
+    const re = new RegExp(`[*]\\s*(?:self\\.)?${bare}\\b|\\b(?:self\\.)?${bare}\\s*[*](?![*=])|\\bcoeff\\s*=|\\bscale\\s*=\\s*(?:self\\.)?${bare}\\b`);
+    if (re.test(scopeText)) return true;
+  }
+  return false;
+}
+
+function collect(node: PyNode, name: string, text: (n: PyNode) => string, out: Factor[], divided: boolean, others: string[]): void {
   const n = unparen(node);
   if (n.type === 'binary_operator') {
     const op = n.children.find((c) => !c.named)?.type;
     const l = n.children.find((c) => c.field === 'left');
     const r = n.children.find((c) => c.field === 'right');
     if (l && r && (op === '*' || op === '/')) {
-      collect(l, name, text, out, divided);
-      collect(r, name, text, out, op === '/' ? !divided : divided);
+      collect(l, name, text, out, divided, others);
+      collect(r, name, text, out, op === '/' ? !divided : divided, others);
       return;
     }
   }
-  out.push(leaf(n, name, text, divided));
+  const f = leaf(n, name, text, divided);
+  if (f === 'other') others.push(text(n).replace(/\s+/g, ''));
+  out.push(f);
 }
 
 function leaf(n: PyNode, name: string, text: (n: PyNode) => string, divided: boolean): Factor {
