@@ -7,7 +7,8 @@ const DIM_ITEM = /^\s*(?:[A-Za-z_][\w.]*|\d+|\.\.\.)(?:\s*[*/+\-]{1,2}\s*(?:[A-Z
 
 /** Parses the inside of a parenthesised shape: "B, nh, T, hs" → axis infos; undefined if it is not a shape. */
 export function parseShapeItems(inner: string): AxisInfo[] | undefined {
-  const items = inner.split(',').map((s) => s.trim());
+  const items = joinWordedSizes(inner.split(',').map((s) => s.trim()));
+  if (!items) return undefined;
   if (items.length > 0 && items[items.length - 1] === '') items.pop();
   if (items.length < 1 || items.length > 6) return undefined;
   if (!items.every((i) => DIM_ITEM.test(i))) return undefined;
@@ -25,6 +26,31 @@ export function parseShapeItems(inner: string): AxisInfo[] | undefined {
     if (/\/\/?\s*(n_?heads?|num_heads|nh|h|heads)\b/i.test(i)) return { label: 'feat' as const, sizeText: i };
     return { sizeText: i };
   });
+}
+
+/**
+ * Sizes written in words ("[batch size, src len, enc hid dim * 2]", the seq2seq tutorials' style) joined with
+ * underscores. Accepted only when a joined size names a known axis (batch, sequence, heads, features), so an
+ * ordinary parenthetical ("(see the paper, section 3)") is not read as a shape.
+ */
+function joinWordedSizes(items: string[]): string[] | undefined {
+  const worded = /[A-Za-z_]\w*\s+[A-Za-z_]/;
+  if (!items.some((i) => worded.test(i))) return items;
+  let labelled = false;
+  const out: string[] = [];
+  for (const item of items) {
+    if (!worded.test(item)) {
+      out.push(item);
+      continue;
+    }
+    const words = item.split(/\s*[*/+\-]\s*/)[0].trim().split(/\s+/);
+    if (words.length > 4) return undefined;
+    const joined = item.replace(/([A-Za-z_]\w*)\s+(?=[A-Za-z_])/g, '$1_');
+    const head = joined.split(/\s*[*/+\-]/)[0].trim();
+    if (axisLabelOfName(head)) labelled = true;
+    out.push(joined);
+  }
+  return labelled ? out : undefined;
 }
 
 /** The shape a trailing comment states for the value on its line ("# (B, T, C)", "# ... -> (B, nh, T, hs)"). */
@@ -45,6 +71,13 @@ export function namedShapes(textBlock: string): Map<string, AxisInfo[]> {
   for (let m = re.exec(textBlock); m; m = re.exec(textBlock)) {
     const axes = parseShapeItems(m[2]);
     if (axes && !out.has(m[1])) out.set(m[1], axes);
+  }
+  // `name = [batch size, src len]` (the tutorials' comment style): only with a size that names a known axis, so
+  // commented-out code (`# x = [1, 2]`) is not read as a shape.
+  const assigned = /\b([A-Za-z_]\w*)\s*=\s*[([]([^()[\]]*)[)\]]/g;
+  for (let m = assigned.exec(textBlock); m; m = assigned.exec(textBlock)) {
+    const axes = parseShapeItems(m[2]);
+    if (axes && axes.some((a) => a.label === 'batch' || a.label === 'seq') && !out.has(m[1])) out.set(m[1], axes);
   }
   return out;
 }

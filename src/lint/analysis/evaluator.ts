@@ -333,7 +333,23 @@ export class Evaluator {
     const clauses = namedChildren(node).filter((c) => c.type === 'for_in_clause');
     const body = childByField(node, 'body');
     if (clauses.length !== 1 || !body) return UNKNOWN;
-    const iter = this.eval(childByField(clauses[0], 'right'), ctx);
+    const iterNode = childByField(clauses[0], 'right');
+    let iter = this.eval(iterNode, ctx);
+    // `zip(self.linears, (query, key, value))`: as many elements as the literal tuple zipped in (the annotated
+    // transformer's q/k/v projection idiom).
+    if (iter.kind !== 'tuple' && iterNode && unparen(iterNode).type === 'call') {
+      const call = unparen(iterNode);
+      const fn = childByField(call, 'function');
+      const args = childByField(call, 'arguments');
+      if (fn && args && text(this.tree, fn) === 'zip') {
+        for (const a of namedChildren(args)) {
+          const inner = unparen(a);
+          if (inner.type !== 'tuple' && inner.type !== 'list') continue;
+          iter = { kind: 'tuple', elements: namedChildren(inner).map(() => UNKNOWN) };
+          break;
+        }
+      }
+    }
     if (iter.kind !== 'tuple' || !iter.elements) return UNKNOWN;
     // Each element is evaluated through the comprehension variable's definition; the element-wise values are
     // only available as a join (the body is one node), which is what the rules need for q/k/v triples.

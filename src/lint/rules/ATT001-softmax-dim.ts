@@ -57,6 +57,19 @@ out = weights @ v`,
         if (ax?.size1) return { site, wrong: true, right: false, keyAxis: undefined, why: `axis ${site.dim} of ${describeInput(ctx, site)} has length 1, so every weight is 1.0` };
       }
       if (renorm) return undefined;
+      // Softmax over the batch axis mixes different examples: wrong for any attention, whatever its form
+      // (additive attention energies (B, S) normalised over dim=0, the layout read from the code's own shapes).
+      const dimNum = site.dim;
+      const ndim = input.ndim;
+      if (typeof dimNum === 'number' && ndim !== undefined && ndim >= 2) {
+        const ax = axisAt(input, dimNum);
+        if (ax?.label === 'batch' && (attnEvidence || input.attn !== undefined || consumers.length > 0 || attentionName(ctx, site))) {
+          const at = (negAxis(dimNum, ndim) ?? dimNum) + ndim;
+          const seq = input.axes?.findIndex((a, i) => a.label === 'seq' && i !== at);
+          const key = seq !== undefined && seq >= 0 ? seq - ndim : ndim === 2 && at === 0 ? -1 : undefined;
+          return { site, wrong: true, right: false, keyAxis: key, why: `axis ${site.dim} of ${describeInput(ctx, site)} is the batch axis (${ax.sizeText ?? 'batch'}), so the weights are normalised across different examples` };
+        }
+      }
       // Slot-style competition (softmax over the queries) is a deliberate design wherever slots are involved.
       if (/slot/i.test(`${site.inputNode ? ctx.text(site.inputNode) : ''} ${input.attn?.queryText ?? ''} ${input.attn?.keyText ?? ''}`)) return undefined;
       const keyAxis = input.attn?.keyAxis;
@@ -142,6 +155,17 @@ out = weights @ v`,
     }
   },
 };
+
+/** The softmax's input or its assignment target is named as attention energies or weights (`attention`, `energy`, `scores`, `alpha`). */
+function attentionName(ctx: RuleContext, site: SoftmaxSite): boolean {
+  const names: string[] = [];
+  if (site.inputNode && (site.inputNode.type === 'identifier' || site.inputNode.type === 'attribute')) names.push(ctx.text(site.inputNode));
+  let p = site.node.parent;
+  while (p && p.type === 'parenthesized_expression') p = p.parent;
+  const left = p && p.type === 'assignment' ? p.children.find((c) => c.field === 'left') : undefined;
+  if (left) names.push(ctx.text(left));
+  return names.some((n) => /att|energ|align|score|alpha/i.test(n));
+}
 
 function describeInput(ctx: RuleContext, site: SoftmaxSite): string {
   if (site.inputNode) return `the attention scores ${quote(ctx.text(site.inputNode), 40)}`;
