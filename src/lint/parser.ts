@@ -12,6 +12,7 @@
 import TreeSitter = require('web-tree-sitter');
 import { selectBlocks, splitTopLevel, type SourceBlock } from './syntax/blocks';
 import { assembleTree, cloneBlock, copyBlock, type CopiedBlock, type LanguageTables, type PyTree } from './syntax/tree';
+import { wasmCursorApi, withWasmCursor, type WasmCursorApi } from './syntax/wasm-cursor';
 
 export interface GrammarBytes {
   treeSitter: Uint8Array;
@@ -26,6 +27,8 @@ export interface ParseOptions {
 export interface PythonParser {
   /** Parses source text into a PyTree. Never throws for any string input. */
   parse(source: string, options?: ParseOptions): PyTree;
+  /** How trees are walked: through the WebAssembly exports directly, or web-tree-sitter's public cursor. */
+  readonly cursor: 'direct' | 'public';
 }
 
 export interface ParserOptions {
@@ -36,16 +39,27 @@ export interface ParserOptions {
   cacheBlocks?: boolean;
   /** Upper bound on the nodes kept in the block cache. */
   maxCachedNodes?: number;
+  /**
+   * Walk trees through tree-sitter's WebAssembly exports directly (syntax/wasm-cursor.ts; the default, when
+   * the runtime allows it) or, with false, through web-tree-sitter's public TreeCursor. Same trees either way.
+   */
+  directCursor?: boolean;
 }
 
-let runtimeReady: Promise<void> | undefined;
+let runtimeReady: Promise<WasmCursorApi | undefined> | undefined;
 
-function initRuntime(bytes: Uint8Array): Promise<void> {
-  // Parser.init is process-wide; the first call's bytes win (all callers ship the same runtime).
-  runtimeReady ??= TreeSitter.Parser.init({ wasmBinary: bytes }).catch((e: unknown) => {
-    runtimeReady = undefined;
-    throw new Error(`could not start tree-sitter from the given web-tree-sitter.wasm bytes: ${String(e)}`);
-  });
+/** Starts the runtime once per process; resolves to the direct cursor API when the runtime offers it. */
+function initRuntime(bytes: Uint8Array): Promise<WasmCursorApi | undefined> {
+  // Parser.init is process-wide; the first call's bytes win (all callers ship the same runtime). The object
+  // passed in becomes the Emscripten module (it then holds the exports the direct cursor calls).
+  const module = { wasmBinary: bytes };
+  runtimeReady ??= TreeSitter.Parser.init(module).then(
+    () => wasmCursorApi(module),
+    (e: unknown) => {
+      runtimeReady = undefined;
+      throw new Error(`could not start tree-sitter from the given web-tree-sitter.wasm bytes: ${String(e)}`);
+    },
+  );
   return runtimeReady;
 }
 
@@ -81,7 +95,8 @@ const COMPOUND_TOKENS = new Set(['is not', 'not in']);
 export async function createPythonParser(grammar: GrammarBytes, parserOptions: ParserOptions = {}): Promise<PythonParser> {
   checkWasm(grammar.treeSitter, 'treeSitter');
   checkWasm(grammar.python, 'python');
-  await initRuntime(grammar.treeSitter);
+  const direct = parserOptions.directCursor === false ? undefined : await initRuntime(grammar.treeSitter);
+  if (parserOptions.directCursor === false) await initRuntime(grammar.treeSitter);
   let language: TreeSitter.Language;
   try {
     language = await TreeSitter.Language.load(grammar.python);
@@ -107,7 +122,9 @@ export async function createPythonParser(grammar: GrammarBytes, parserOptions: P
     if (!tree) throw new Error('tree-sitter returned no tree');
     const cursor = tree.walk();
     try {
-      return copyBlock(cursor, source, tables, { full, hasError: tree.rootNode.hasError, offset: start });
+      const options = { full, hasError: tree.rootNode.hasError, offset: start };
+      const fast = direct && withWasmCursor(direct, tree, cursor, (c) => copyBlock(c, source, tables, options));
+      return fast ? fast.result : copyBlock(cursor, source, tables, options);
     } finally {
       cursor.delete();
       tree.delete();
@@ -115,6 +132,7 @@ export async function createPythonParser(grammar: GrammarBytes, parserOptions: P
   };
 
   return {
+    cursor: direct ? 'direct' : 'public',
     parse(source: string, options?: ParseOptions): PyTree {
       const full = options?.full === true;
       const blocks = splitTopLevel(source);

@@ -217,10 +217,14 @@ export function selectBlocks(source: string, blocks: readonly SourceBlock[]): bo
       if (!keep[i] && b.kind !== 'statement' && callRe.test(texts[i])) keep[i] = true;
     });
   }
-  // Definitions referred to by kept blocks, to a fixed point.
+  // Definitions referred to by kept blocks, to a fixed point (no scanning once every definition is kept).
+  let unkeptDefinitions = 0;
+  blocks.forEach((b, i) => {
+    if (b.name && !keep[i]) unkeptDefinitions++;
+  });
   const scanned = new Set<number>();
   const work = keep.map((k, i) => (k ? i : -1)).filter((i) => i >= 0);
-  while (work.length > 0) {
+  while (work.length > 0 && unkeptDefinitions > 0) {
     const i = work.pop()!;
     if (scanned.has(i)) continue;
     scanned.add(i);
@@ -233,6 +237,7 @@ export function selectBlocks(source: string, blocks: readonly SourceBlock[]): bo
       for (const j of byName.get(name) ?? []) {
         if (!keep[j]) {
           keep[j] = true;
+          unkeptDefinitions--;
           work.push(j);
         }
       }

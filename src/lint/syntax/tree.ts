@@ -105,6 +105,12 @@ function knownTokenEnd(source: string, s: number, node: PyNode): number | undefi
 
 type MutableNode = { -readonly [K in keyof PyNode]: PyNode[K] };
 
+/**
+ * The children of every token: one shared, frozen empty array (half the nodes of a file are tokens, and an
+ * array each is measurable allocation and garbage-collection work on large files).
+ */
+const NO_CHILDREN: PyNode[] = Object.freeze([]) as unknown as PyNode[];
+
 /** A copied block: the top-level nodes of one parse, with offsets already in the whole source's terms. */
 export interface CopiedBlock {
   /** The block's statements (children of the block's module node). */
@@ -142,7 +148,7 @@ export function copyBlock(cursor: CursorLike, source: string, tables: LanguageTa
       field: parent && (!fieldParents || fieldParents[parentTypeId] !== false) ? (fieldNames[cursor.currentFieldId] ?? null) : null,
       named: namedTypes[typeId] ?? true,
       missing: false,
-      children: [],
+      children: leafTypes && leafTypes[typeId] ? NO_CHILDREN : [],
       parent,
       id: typeId, // the type id until assembleTree numbers the nodes
     };
@@ -271,7 +277,7 @@ export function cloneBlock(block: CopiedBlock): CopiedBlock {
   const work: { from: PyNode; parent: MutableNode | null }[] = block.nodes.map((n) => ({ from: n, parent: null }));
   while (work.length > 0) {
     const { from, parent } = work.pop()!;
-    const c: MutableNode = { ...from, children: [], parent };
+    const c: MutableNode = { ...from, children: from.children === NO_CHILDREN ? NO_CHILDREN : [], parent };
     if (parent) parent.children.push(c);
     else tops.push(c);
     for (let i = from.children.length - 1; i >= 0; i--) work.push({ from: from.children[i], parent: c });

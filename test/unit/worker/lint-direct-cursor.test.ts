@@ -1,0 +1,98 @@
+// The parser's direct WebAssembly cursor (src/lint/syntax/wasm-cursor.ts) against web-tree-sitter's public
+// TreeCursor: every copied tree must be the same, node for node, on the repository's Python (examples, rule
+// fixtures, the labelled corpus) and on inputs that stress the walk (syntax errors, non-ASCII text, CRLF,
+// deep nesting, a large generated file), in both the filtered and the full copy. (Lives beside the lint
+// worker's tests because the worker is what runs the parser in the editor.)
+import { strict as assert } from 'node:assert';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { createPythonParser, type PythonParser } from '../../../src/lint/parser';
+import type { PyNode, PyTree } from '../../../src/lint/syntax/tree';
+
+const root = join(__dirname, '..', '..', '..');
+const grammar = {
+  treeSitter: readFileSync(join(root, 'node_modules', 'web-tree-sitter', 'web-tree-sitter.wasm')),
+  python: readFileSync(join(root, 'node_modules', 'tree-sitter-python', 'tree-sitter-python.wasm')),
+};
+
+function pythonFiles(dir: string, out: string[] = []): string[] {
+  for (const e of readdirSync(dir)) {
+    const p = join(dir, e);
+    if (statSync(p).isDirectory()) pythonFiles(p, out);
+    else if (p.endsWith('.py')) out.push(p);
+  }
+  return out;
+}
+
+/** The tree as plain data (everything but parent links and ids, which follow from the shape). */
+function shape(tree: PyTree): unknown {
+  const node = (n: PyNode): unknown[] => [n.type, n.start, n.end, n.field, n.named, n.missing, n.skipped === true, n.children.map(node)];
+  return { nodeCount: tree.nodeCount, hasErrors: tree.hasErrors, comments: tree.comments.map((c) => [c.start, c.end]), root: node(tree.root) };
+}
+
+function parentsConsistent(tree: PyTree): boolean {
+  const stack: PyNode[] = [tree.root];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    for (const c of n.children) {
+      if (c.parent !== n) return false;
+      stack.push(c);
+    }
+  }
+  return true;
+}
+
+const STRESS: Record<string, string> = {
+  empty: '',
+  'syntax errors': 'def f(q, k:\n    s = q @ k.transpose(-2, -1\n    return s.softmax(dim=-1)\nclass C(:\n  x = ]\n',
+  'non-ASCII names and text': 'def 注意(q, k):\n    naïve = "ß→∑ 😀"  # 中文\n    return (q @ k.T / 8).softmax(-1), naïve\n',
+  CRLF: 'import torch\r\ndef f(q, k):\r\n    return torch.softmax(q @ k.transpose(-2, -1), dim=-2)\r\n',
+  'deep nesting': `x = ${'('.repeat(400)}1${')'.repeat(400)}\ny = ${'['.repeat(300)}${']'.repeat(300)}\n`,
+  'f-strings and continuations': 'def f(mask, q):\n    s = f"{mask!r:>{10}} {q}" \\\n        + "x"\n    return s\n',
+  'large generated': Array.from({ length: 300 }, (_, i) => `class A${i}(nn.Module):\n    def forward(self, q, k, v, mask):\n        s = torch.matmul(q, k.transpose(-2, -1)) / math.sqrt(q.size(-1))\n        s = s.masked_fill(mask == 0, float("-inf"))\n        return torch.softmax(s, dim=-1) @ v\n`).join('\n'),
+};
+
+describe('lint parser: direct WebAssembly cursor', function () {
+  this.timeout(60_000);
+  let direct: PythonParser;
+  let wrapped: PythonParser;
+  before(async () => {
+    direct = await createPythonParser(grammar);
+    wrapped = await createPythonParser(grammar, { directCursor: false });
+    assert.equal(direct.cursor, 'direct', 'this web-tree-sitter offers the direct cursor (else the comparison would be of one path with itself)');
+    assert.equal(wrapped.cursor, 'public');
+  });
+
+  const files = [...pythonFiles(join(root, 'examples')), ...pythonFiles(join(root, 'test', 'unit', 'lint', 'fixtures')), ...pythonFiles(join(root, 'test', 'lint-corpus', 'cases'))];
+
+  it(`copies the same trees as the public TreeCursor for ${files.length} repository files (filtered and full)`, () => {
+    assert.ok(files.length > 50, 'the repository files were found');
+    for (const f of files) {
+      const source = readFileSync(f, 'utf8');
+      for (const full of [false, true]) {
+        const a = direct.parse(source, { full });
+        assert.deepEqual(shape(a), shape(wrapped.parse(source, { full })), `${f} (full: ${full})`);
+        assert.ok(parentsConsistent(a), f);
+      }
+    }
+  });
+
+  for (const [name, source] of Object.entries(STRESS)) {
+    it(`copies the same tree for ${name}`, () => {
+      for (const full of [false, true]) assert.deepEqual(shape(direct.parse(source, { full })), shape(wrapped.parse(source, { full })));
+    });
+  }
+
+  it('leaves tokens with a shared, frozen empty child list (nothing can be added to a token by mistake)', () => {
+    const tree = direct.parse('import torch\nx = torch.softmax(s, dim=-1)\n', { full: true });
+    const tokens: PyNode[] = [];
+    const stack = [tree.root];
+    while (stack.length > 0) {
+      const n = stack.pop()!;
+      if (n.children.length === 0) tokens.push(n);
+      stack.push(...n.children);
+    }
+    assert.ok(tokens.length > 5);
+    for (const t of tokens) assert.ok(Object.isFrozen(t.children), `${t.type} has a frozen child list`);
+  });
+});
