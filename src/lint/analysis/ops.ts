@@ -1249,8 +1249,16 @@ export function matmul(ev: Evaluator, c: Call, a0: AValue, b0: AValue, aNode: Py
   if (opts.transA) a = transposeLastTwo(a);
   if (opts.transB) b = transposeLastTwo(b);
   const ndim = a.ndim !== undefined && b.ndim !== undefined ? Math.max(a.ndim, b.ndim) : undefined;
+  // The leading (broadcast) axes keep the batch/head labels an operand of full rank gives them.
+  const leadingLabel = (i: number): AxisInfo => {
+    for (const t of [a, b]) {
+      const l = t.ndim === ndim ? t.axes?.[i]?.label : undefined;
+      if (l === 'batch' || l === 'head') return { label: l };
+    }
+    return {};
+  };
   const result = (fields: Omit<AValue, 'kind'>): AValue => {
-    const r = tensor({ ...(ndim !== undefined ? { ndim, axes: Array.from({ length: ndim }, () => ({})) } : {}), ...fields });
+    const r = tensor({ ...(ndim !== undefined ? { ndim, axes: Array.from({ length: ndim }, (_, i) => (i < ndim - 2 ? leadingLabel(i) : {})) } : {}), ...fields });
     ev.facts.matmul.push({ node: c.node, ctx: c.ctx, display, a, b, aNode, bNode, contractA: -1, contractB: -2, result: r });
     return r;
   };

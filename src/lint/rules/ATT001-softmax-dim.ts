@@ -132,7 +132,7 @@ out = weights @ v`,
     function report(v: Verdict): void {
       const site = v.site;
       const where = site.dimNode ?? site.ownerNode;
-      const dimText = site.dimNode ? ctx.text(site.dimNode) : site.dim === 'all' ? 'no axis' : 'no dim';
+      const dimText = site.dimNode ? ctx.text(site.dimNode) : site.dim === 'all' ? 'no axis' : typeof site.dim === 'number' ? `its default ${site.framework === 'torch' ? 'dim' : 'axis'} ${site.dim}` : 'no dim';
       const message =
         site.dim === 'implicit' || site.dim === 'all'
           ? `${site.display} is applied to ${describeInput(ctx, site)} with ${dimText}: ${v.why}. Pass ${site.framework === 'torch' ? 'dim' : 'axis'}=${v.keyAxis ?? -1} (the key axis).`
