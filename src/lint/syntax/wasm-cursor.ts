@@ -11,7 +11,8 @@
 // This reads web-tree-sitter internals (the Emscripten module object given to Parser.init becomes the
 // runtime, with the exports and HEAP32 on it; a cursor's `handles`; a tree's address at `tree[0]`).
 // `wasmCursorApi` checks each of them and returns undefined when any is missing (another web-tree-sitter
-// version): the parser then walks with the public TreeCursor.
+// version), and `withWasmCursor` checks per walk that the cursor lives in the same runtime instance: the
+// parser otherwise walks with the public TreeCursor.
 import type { CursorLike } from './tree';
 
 type Export = (tree: number) => number;
@@ -64,6 +65,7 @@ export function wasmCursorApi(module: unknown): WasmCursorApi | undefined {
 /** What wasm-cursor needs from a web-tree-sitter TreeCursor and Tree (internal fields). */
 interface CursorInternals {
   handles?: unknown;
+  readonly nodeTypeId?: unknown;
 }
 interface TreeInternals {
   0?: unknown;
@@ -71,17 +73,22 @@ interface TreeInternals {
 
 /**
  * Runs `body` with a cursor that drives `cursor` (a web-tree-sitter TreeCursor of `tree`) through the
- * exports directly. Returns undefined without calling `body` when the internals are not as expected.
+ * exports directly. Returns undefined without calling `body` when the internals are not as expected or the
+ * cursor belongs to another runtime instance than `api` (Parser.init called again with another module).
  */
 export function withWasmCursor<R>(api: WasmCursorApi, tree: unknown, cursor: unknown, body: (c: CursorLike) => R): { result: R } | undefined {
-  const handles = (cursor as CursorInternals).handles;
+  const c = cursor as CursorInternals;
+  const handles = c.handles;
   const treeAddress = (tree as TreeInternals)[0];
   if (!Array.isArray(handles) || handles.length !== 4 || !handles.every((h) => typeof h === 'number') || typeof treeAddress !== 'number' || treeAddress <= 0) {
     return undefined;
   }
+  // A public call writes the cursor's state into its runtime's transfer buffer. Finding it in ours proves the
+  // runtimes are one and the same, and leaves the state where the exports read it.
+  if (typeof c.nodeTypeId !== 'number') return undefined;
   const at = api.transferIndex;
   let heap = api.heap();
-  for (let i = 0; i < 4; i++) heap[at + i] = handles[i] as number;
+  for (let i = 0; i < 4; i++) if (heap[at + i] !== handles[i]) return undefined;
   try {
     return { result: body(new WasmCursor(api, treeAddress)) };
   } finally {

@@ -8,6 +8,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createPythonParser, type PythonParser } from '../../../src/lint/parser';
 import type { PyNode, PyTree } from '../../../src/lint/syntax/tree';
+import { withWasmCursor, type WasmCursorApi } from '../../../src/lint/syntax/wasm-cursor';
 
 const root = join(__dirname, '..', '..', '..');
 const grammar = {
@@ -94,5 +95,36 @@ describe('lint parser: direct WebAssembly cursor', function () {
     }
     assert.ok(tokens.length > 5);
     for (const t of tokens) assert.ok(Object.isFrozen(t.children), `${t.type} has a frozen child list`);
+  });
+});
+
+describe('withWasmCursor (guards)', () => {
+  const fakeApi = (heap: Int32Array): WasmCursorApi => {
+    const call = () => {
+      heap[9] = 77; // the export moved the cursor: its new state is in the transfer buffer
+      return 1;
+    };
+    return { transferIndex: 8, heap: () => heap, firstChild: call, nextSibling: call, parent: call, typeId: () => 42, fieldId: () => 0, startIndex: () => 3, endIndex: () => 9 };
+  };
+
+  it('walks only a cursor whose state is in its own runtime, and copies the moved state back', () => {
+    const heap = new Int32Array(16);
+    heap.set([11, 12, 13, 14], 8);
+    const cursor = { handles: [11, 12, 13, 14], nodeTypeId: 5 };
+    const out = withWasmCursor(fakeApi(heap), { 0: 1000 }, cursor, (c) => [c.nodeTypeId, c.gotoFirstChild(), c.startIndex, c.endIndex]);
+    assert.deepEqual(out, { result: [42, true, 3, 9] });
+    assert.deepEqual(cursor.handles, [11, 77, 13, 14], 'the cursor object gets the state the exports left');
+  });
+
+  it('declines (and never calls the body) for another runtime instance or unexpected internals', () => {
+    const heap = new Int32Array(16); // the transfer buffer does not hold this cursor: another runtime
+    let called = false;
+    const body = () => (called = true);
+    assert.equal(withWasmCursor(fakeApi(heap), { 0: 1000 }, { handles: [11, 12, 13, 14], nodeTypeId: 5 }, body), undefined);
+    heap.set([11, 12, 13, 14], 8);
+    assert.equal(withWasmCursor(fakeApi(heap), { 0: 1000 }, { handles: [11, 12, 13], nodeTypeId: 5 }, body), undefined);
+    assert.equal(withWasmCursor(fakeApi(heap), {}, { handles: [11, 12, 13, 14], nodeTypeId: 5 }, body), undefined);
+    assert.equal(withWasmCursor(fakeApi(heap), { 0: 1000 }, { nodeTypeId: 5 }, body), undefined);
+    assert.equal(called, false);
   });
 });
