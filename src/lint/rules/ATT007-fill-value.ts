@@ -69,7 +69,11 @@ weights = scores.softmax(dim=-1)`,
           }
         }
         // 1b. A fill that does not mask: zero, positive (+inf from -float('-inf')) or a tiny negative number.
-        if (fill.num !== undefined && fill.num > WEAKEST_MASKING_FILL && writesScores(site)) {
+        const weak = fill.num !== undefined && fill.num > WEAKEST_MASKING_FILL;
+        // Into a mask being built, a zero fill is the "keep" half of an additive mask: only a tiny negative
+        // number (a typo for -1e9) or +inf is wrong there.
+        const weakForMask = weak && (fill.num === Infinity || (fill.num! < 0 && fill.num! > WEAKEST_MASKING_FILL));
+        if ((weak && writesScores(site)) || (weakForMask && buildsMask(site))) {
           reported.add(site.fillNode.id);
           const what = fill.num === Infinity ? 'is +inf: masked positions get an infinite logit and softmax returns NaN' : fill.num > 0 ? 'is positive: masked positions get a larger logit than the rest and draw the attention' : 'is (close to) zero: softmax still gives the masked positions about as much weight as the others';
           ctx.report({ node: location(site), message: `The fill ${fillText} ${what}. Fill with a large negative number (torch.finfo(x.dtype).min).`, fix: finfoFix(site) });
@@ -109,9 +113,19 @@ weights = scores.softmax(dim=-1)`,
     function writesScores(site: FillSite): boolean {
       if (site.how !== 'masked_fill' && site.how !== 'where' && site.how !== 'setitem') return false;
       const a = site.target.attn;
-      if (!a || a.stage !== 'scores' || !a.queryText || !a.keyText) return false;
+      if (!a || a.stage !== 'scores') return false;
       if (site.how === 'where' && !site.maskSelectsFill) return false;
+      // Scores without named q and k count when a softmax normalises them (an unnamed product that is attention).
       return ev.facts.softmax.some((s) => s.input.attn?.formedAt === a.formedAt);
+    }
+
+    /** The fill writes into a mask or bias tensor that is being built (additive attention mask). */
+    function buildsMask(site: FillSite): boolean {
+      if (site.how !== 'masked_fill' && site.how !== 'where') return false;
+      if (site.target.attn) return false;
+      if (site.target.mask) return true;
+      const name = site.targetNode ? rootName(ev, site.targetNode) : undefined;
+      return !!name && /mask|bias/i.test(name);
     }
 
     /** The call that writes the fill; the fill argument itself when it is written inline (its own line in a multi-line call). */
