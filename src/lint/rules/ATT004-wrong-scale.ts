@@ -153,6 +153,26 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       sdpa(site: SdpaSite) {
         if (site.framework !== 'torch') return;
         const explicitScale = site.scale;
+        // A scale handed to the kernel that is a dimension itself, or 1/d, or 1/sqrt of the model width.
+        const dp = explicitScale?.kind === 'number' ? explicitScale.dimPow : undefined;
+        if (site.scaleNode && dp && !ev.mup) {
+          const op = { power: dp.power, dim: dp.dim } as ScaleOp;
+          const which = dimWhich(op);
+          const f = quote(ctx.text(site.scaleNode), 40);
+          const param = site.scaleParam ?? 'scale';
+          if ((which === 'head' || which === 'model') && dp.power === -1) {
+            report(site.scaleNode, `${site.display} is given ${f}, one over a dimension (${dp.dim.text}): the scores are divided by the dimension instead of its square root, so the logits become too small. Pass ${param}=1/sqrt(...) of it or leave ${param} out (the default).`);
+            return;
+          }
+          if ((which === 'head' || which === 'model') && dp.power > 0) {
+            report(site.scaleNode, `${site.display} is given ${f}, which multiplies the scores by a dimension (power ${dp.power}) instead of dividing by its square root: the softmax saturates.`);
+            return;
+          }
+          if (which === 'model' && dp.power === -0.5 && (site.q.multiHead || site.q.ndim === 4)) {
+            report(site.scaleNode, `${site.display} is given ${f}, 1/sqrt of the model width ${dp.dim.text}, but these are per-head scores: use 1/sqrt(head_dim) (the default).`);
+            return;
+          }
+        }
         if (site.scaleNode && !(explicitScale && explicitScale.kind === 'none')) return;
         for (const [value, node] of [
           [site.q, site.qNode],
