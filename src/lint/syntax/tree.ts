@@ -118,6 +118,13 @@ export interface CopiedBlock {
   readonly hasErrors: boolean;
   /** Number of nodes in `nodes` and below (for cache accounting). */
   readonly size: number;
+  /** The block's comment nodes, in source order. */
+  readonly comments: readonly PyNode[];
+  /**
+   * Id of the block's first node in the tree it was last assembled into (-1: never assembled). A block that
+   * lands on the same first id at the same offsets again needs no renumbering (assembleTree).
+   */
+  firstId: number;
 }
 
 /**
@@ -137,6 +144,7 @@ export function copyBlock(cursor: CursorLike, source: string, tables: LanguageTa
   const fieldParents = tables.fieldParents;
   const leafTypes = tables.leafTypes;
   let size = 0;
+  const comments: PyNode[] = [];
 
   const make = (parent: PyNode | null, parentTypeId: number): MutableNode => {
     const typeId = cursor.nodeTypeId;
@@ -197,6 +205,7 @@ export function copyBlock(cursor: CursorLike, source: string, tables: LanguageTa
       const parent = stack[stack.length - 1];
       const node = make(parent, parent.id);
       parent.children.push(node);
+      if (node.type === 'comment') comments.push(node);
       let descend = !(leafTypes && leafTypes[node.id]);
       if (descend && !full && SKIPPABLE.has(node.type) && !insideClass(stack)) {
         // Needs the node's text: read its range now.
@@ -233,12 +242,14 @@ export function copyBlock(cursor: CursorLike, source: string, tables: LanguageTa
     }
   }
   for (const c of root.children) c.parent = null;
-  return { nodes: root.children, hasErrors: options.hasError ?? false, size: size - 1 };
+  return { nodes: root.children, hasErrors: options.hasError ?? false, size: size - 1, comments, firstId: -1 };
 }
 
 /**
- * Builds the module tree of `source` from copied blocks (in source order). Numbers every node densely,
- * shifts blocks that moved (`shifts[i]` is added to every offset of block i) and collects the comments.
+ * Builds the module tree of `source` from copied blocks (in source order). Numbers every node densely (pre-
+ * order), shifts blocks that moved (`shifts[i]` is added to every offset of block i) and collects the
+ * comments. A block that did not move and whose first id is the one it had in the last tree it was part of
+ * (an unchanged block before the edited one) keeps its numbering: its nodes are not visited at all.
  */
 export function assembleTree(source: string, blocks: readonly CopiedBlock[], shifts: readonly number[]): PyTree {
   let nextId = 1;
@@ -253,20 +264,24 @@ export function assembleTree(source: string, blocks: readonly CopiedBlock[], shi
     for (const top of block.nodes) {
       root.children.push(top);
       (top as MutableNode).parent = root;
-      stack.push(top as MutableNode);
-      while (stack.length > 0) {
-        const n = stack.pop()!;
-        n.id = nextId++;
-        if (delta !== 0) {
-          n.start += delta;
-          n.end += delta;
-        }
-        if (n.type === 'comment') comments.push(n);
-        for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i] as MutableNode);
+    }
+    for (const c of block.comments) comments.push(c);
+    if (delta === 0 && block.firstId === nextId) {
+      nextId += block.size;
+      continue;
+    }
+    block.firstId = nextId;
+    for (let t = block.nodes.length - 1; t >= 0; t--) stack.push(block.nodes[t] as MutableNode);
+    while (stack.length > 0) {
+      const n = stack.pop()!;
+      n.id = nextId++;
+      if (delta !== 0) {
+        n.start += delta;
+        n.end += delta;
       }
+      for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i] as MutableNode);
     }
   }
-  comments.sort((a, b) => a.start - b.start);
   return { root, source, nodeCount: nextId, hasErrors, comments };
 }
 
@@ -274,16 +289,19 @@ export function assembleTree(source: string, blocks: readonly CopiedBlock[], shi
 export function cloneBlock(block: CopiedBlock): CopiedBlock {
   // Iterative (generated code nests thousands deep).
   const tops: PyNode[] = [];
+  const comments: PyNode[] = [];
   const work: { from: PyNode; parent: MutableNode | null }[] = block.nodes.map((n) => ({ from: n, parent: null }));
   while (work.length > 0) {
     const { from, parent } = work.pop()!;
     const c: MutableNode = { ...from, children: from.children === NO_CHILDREN ? NO_CHILDREN : [], parent };
     if (parent) parent.children.push(c);
     else tops.push(c);
+    if (c.type === 'comment') comments.push(c);
     for (let i = from.children.length - 1; i >= 0; i--) work.push({ from: from.children[i], parent: c });
   }
   tops.sort((a, b) => a.start - b.start);
-  return { nodes: tops, hasErrors: block.hasErrors, size: block.size };
+  comments.sort((a, b) => a.start - b.start);
+  return { nodes: tops, hasErrors: block.hasErrors, size: block.size, comments, firstId: -1 };
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -98,6 +98,56 @@ describe('lint parser: direct WebAssembly cursor', function () {
   });
 });
 
+describe('lint parser: blocks reused across edits', function () {
+  this.timeout(60_000);
+
+  /** Ids are unique, below nodeCount, and there are nodeCount - 1 nodes besides the root. */
+  function idsDense(tree: PyTree): boolean {
+    const seen = new Set<number>();
+    const stack: PyNode[] = [tree.root];
+    while (stack.length > 0) {
+      const n = stack.pop()!;
+      if (seen.has(n.id) || n.id < 0 || n.id >= tree.nodeCount) return false;
+      seen.add(n.id);
+      stack.push(...n.children);
+    }
+    return seen.size === tree.nodeCount;
+  }
+
+  it('gives, after every edit, the tree a fresh parse gives (offsets, comments, dense unique ids)', async () => {
+    const caching = await createPythonParser(grammar, { cacheBlocks: true });
+    const fresh = await createPythonParser(grammar);
+    const block = (i: number) => `def attn${i}(q, k, mask):  # block ${i}\n    s = q @ k.transpose(-2, -1)  # scores\n    s = s.masked_fill(mask == 0, -1e9)\n    return s.softmax(dim=-1)\n`;
+    let blocks = Array.from({ length: 12 }, (_, i) => block(i));
+    const versions: string[] = [];
+    const push = () => versions.push('import torch\n\n' + blocks.join('\n'));
+    push();
+    blocks[5] = blocks[5].replace('dim=-1', 'dim=-2'); // same length, same node count
+    push();
+    blocks[1] = blocks[1].replace('(-2, -1)', '(-2- -1)'); // same length, other node count: later ids move
+    push();
+    blocks[3] = blocks[3].replace('# scores', '# the scores, longer'); // longer: later blocks move
+    push();
+    blocks.splice(7, 1); // a block removed
+    push();
+    blocks.splice(2, 0, blocks[9]); // a block duplicated (the same text twice)
+    push();
+    blocks[0] = blocks[0].replace('return', 'x = 1\n    return'); // more nodes early on
+    push();
+    blocks = blocks.reverse(); // every block moved
+    push();
+    push(); // no change at all
+    blocks[11] = blocks[11].replace('mask == 0', 'mask ==   '); // half-typed
+    push();
+    for (const v of versions) {
+      const a = caching.parse(v);
+      assert.deepEqual(shape(a), shape(fresh.parse(v)));
+      assert.ok(idsDense(a), 'ids dense and unique');
+      assert.ok(parentsConsistent(a));
+    }
+  });
+});
+
 describe('withWasmCursor (guards)', () => {
   const fakeApi = (heap: Int32Array): WasmCursorApi => {
     const call = () => {
