@@ -25,6 +25,11 @@ const MAX_CONTEXTS = 400;
 
 /** Memo marker of a value being computed (a cycle reads it as unknown). */
 const IN_PROGRESS: AValue = Object.freeze({ kind: 'unknown' });
+/**
+ * What a cycle reads (a loop-carried value read while it is being computed): unknown, and an unknown path,
+ * so that rules judging the operations on the way to the scores (a missing scale) stay silent.
+ */
+const CYCLIC: AValue = Object.freeze({ kind: 'unknown', ops: Object.freeze([Object.freeze([Object.freeze({ kind: 'opaque' as const })])]) });
 
 /** Names that resolve without an import in notebooks and snippets. */
 const DEFAULT_ALIASES: Readonly<Record<string, string>> = {
@@ -238,7 +243,7 @@ export class Evaluator {
       this.memo.set(ctx.id, m);
     }
     const hit = m.get(node.id);
-    if (hit) return hit === IN_PROGRESS ? UNKNOWN : hit;
+    if (hit) return hit === IN_PROGRESS ? CYCLIC : hit;
     // Machine-generated expressions nest thousands deep: past this depth the value is simply unknown.
     if (this.depth > MAX_EVAL_DEPTH) return UNKNOWN;
     m.set(node.id, IN_PROGRESS);
@@ -506,7 +511,7 @@ export class Evaluator {
       this.defMemo.set(c.id, m);
     }
     const hit = m.get(def.id);
-    if (hit) return hit === IN_PROGRESS ? UNKNOWN : hit;
+    if (hit) return hit === IN_PROGRESS ? CYCLIC : hit;
     m.set(def.id, IN_PROGRESS);
     let v: AValue;
     try {

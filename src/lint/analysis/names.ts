@@ -212,7 +212,9 @@ function dimOfNameUncached(name: string): DimInfo | undefined {
 export const isHeadCountName = memo((name: string): boolean => isHeadCountNameUncached(name));
 function isHeadCountNameUncached(name: string): boolean {
   const b = bareName(name);
-  return HEAD_COUNT_NAMES.has(b) || HEAD_COUNT_NAMES.has(b.toLowerCase()) || b === 'H';
+  if (HEAD_COUNT_NAMES.has(b) || HEAD_COUNT_NAMES.has(b.toLowerCase()) || b === 'H') return true;
+  // A prefixed count (`gpt_n_head`, `enc_num_heads`, `cross_attn_heads`, `decoder_attention_heads`).
+  return /^[a-z]\w*_(?:n_heads?|nheads?|num_heads?|num_attention_heads|attn_heads|attention_heads|heads)$/i.test(b);
 }
 
 /** Names that say a number is a softmax scale or temperature. */
