@@ -8,8 +8,11 @@
 // an answer for a document that changed meanwhile is dropped (the next lint publishes). A worker that
 // crashes or hangs is replaced on the next lint and the failure logged once.
 import * as vscode from 'vscode';
-import { RULES, ruleByCode, rulePageFileName, type Finding, type NotebookCell, type RuleCode } from '../../lint';
-import { renderHover } from '../../lint/docs';
+// Rules, docs and types only: the parser (web-tree-sitter) lives in the lint worker's bundle, not the host's.
+import { renderHover, rulePageFileName } from '../../lint/docs';
+import type { NotebookCell } from '../../lint/notebook';
+import { RULES, ruleByCode } from '../../lint/rules';
+import type { Finding, RuleCode } from '../../lint/types';
 import { isLinterStartError, LintClientDisposedError, LintWorkerClient, LintWorkerRestartedError } from '../../worker/lint-client';
 import type { LintAnswer, LintRequests, LintRequestType } from '../../worker/lint-protocol';
 import { debounceMs, editorSeverity, isLintableDocument, LatestPerKey, noqaEdit, readLintSettings, WORKSPACE_EXCLUDE, WORKSPACE_INCLUDE, type LintSettings } from './pure';

@@ -1,6 +1,6 @@
 // The parts of the editor integration that need no VS Code: reading the settings, choosing severities,
 // building `# noqa` edits, deciding which documents to lint. Unit-tested in plain Node.
-import { isRuleCode, type Finding, type LintOptions, type RuleCode } from '../../lint';
+import { isRuleCode, type Finding, type LintOptions, type RuleCode } from '../../lint/types';
 
 export type EditorSeverity = 'error' | 'warning' | 'information' | 'hint';
 
