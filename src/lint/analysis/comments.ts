@@ -97,7 +97,11 @@ export function maskFromDoc(doc: string): { dtype?: 'bool' | 'int' | 'float'; po
   if (/\bbool(ean)?\b/i.test(doc)) out.dtype = 'bool';
   else if (/\b(long|int(64|32)?)\b/i.test(doc)) out.dtype = 'int';
   else if (/\bfloat\b/i.test(doc)) out.dtype = 'float';
-  if (/additive|-inf\b|large negative|0\s*(=|for|at)\s*(keep|attend)/i.test(doc)) out.additive = true;
+  if (/additive|-inf\b|large negative|0\s*(=|for|at)\s*(keep|attend)/i.test(doc)) {
+    // "additive mask (0 for valid, -inf for invalid)": the 0 is a bias value, not a False entry of a boolean mask.
+    out.additive = true;
+    return out;
+  }
   const ignoreWords = '(pad|padding|padded|masked|mask(ed)?\\s*out|ignore[d]?|not\\s+allowed|do\\s+not\\s+attend|don\'t\\s+attend|invalid|blocked|excluded|hidden|future)';
   const keepWords = '(keep|kept|attend|attended|real|valid|token|tokens|visible|allowed|may\\s+attend|can\\s+attend|present)';
   const sep = '\\s*(=|==|means|:|is|at|for|->|marks)?\\s*(the\\s+|a\\s+)?';
