@@ -105,6 +105,33 @@ function knownTokenEnd(source: string, s: number, node: PyNode): number | undefi
 
 type MutableNode = { -readonly [K in keyof PyNode]: PyNode[K] };
 
+interface TypeSets {
+  /** 1 for function/class definitions (bodies may be skipped). */
+  skippable: Uint8Array;
+  /** 1 for types whose text is not all covered by their children. */
+  uncovered: Uint8Array;
+  /** 1 for comments. */
+  comment: Uint8Array;
+}
+const typeSetCache = new WeakMap<LanguageTables, TypeSets>();
+
+/** Type-id lookups of the name sets the copy checks for every node (computed once per language). */
+function typeSets(tables: LanguageTables): TypeSets {
+  let sets = typeSetCache.get(tables);
+  if (!sets) {
+    const n = tables.typeNames.length;
+    sets = { skippable: new Uint8Array(n), uncovered: new Uint8Array(n), comment: new Uint8Array(n) };
+    for (let id = 0; id < n; id++) {
+      const t = tables.typeNames[id] ?? 'ERROR';
+      if (SKIPPABLE.has(t)) sets.skippable[id] = 1;
+      if (UNCOVERED.has(t)) sets.uncovered[id] = 1;
+      if (t === 'comment') sets.comment[id] = 1;
+    }
+    typeSetCache.set(tables, sets);
+  }
+  return sets;
+}
+
 /**
  * The children of every token: one shared, frozen empty array (half the nodes of a file are tokens, and an
  * array each is measurable allocation and garbage-collection work on large files).
@@ -143,6 +170,7 @@ export function copyBlock(cursor: CursorLike, source: string, tables: LanguageTa
   const { typeNames, fieldNames, namedTypes } = tables;
   const fieldParents = tables.fieldParents;
   const leafTypes = tables.leafTypes;
+  const { skippable, uncovered, comment } = typeSets(tables);
   let size = 0;
   const comments: PyNode[] = [];
 
@@ -188,8 +216,8 @@ export function copyBlock(cursor: CursorLike, source: string, tables: LanguageTa
     setLeafRange(node);
     lastEnd = node.end;
   };
-  const closeInner = (node: MutableNode): void => {
-    if (UNCOVERED.has(node.type) && node.start >= 0) {
+  const closeInner = (node: MutableNode, typeId: number): void => {
+    if (uncovered[typeId] === 1 && node.start >= 0) {
       lastEnd = node.end;
       return;
     }
@@ -204,10 +232,11 @@ export function copyBlock(cursor: CursorLike, source: string, tables: LanguageTa
     for (;;) {
       const parent = stack[stack.length - 1];
       const node = make(parent, parent.id);
+      const typeId = node.id;
       parent.children.push(node);
-      if (node.type === 'comment') comments.push(node);
-      let descend = !(leafTypes && leafTypes[node.id]);
-      if (descend && !full && SKIPPABLE.has(node.type) && !insideClass(stack)) {
+      if (comment[typeId] === 1) comments.push(node);
+      let descend = !(leafTypes && leafTypes[typeId]);
+      if (descend && !full && skippable[typeId] === 1 && !insideClass(stack)) {
         // Needs the node's text: read its range now.
         setLeafRange(node);
         node.missing = false;
@@ -216,7 +245,7 @@ export function copyBlock(cursor: CursorLike, source: string, tables: LanguageTa
           descend = false;
         }
       }
-      if (descend && UNCOVERED.has(node.type)) {
+      if (descend && uncovered[typeId] === 1) {
         // Their text is not all covered by visible children: read the range itself.
         setLeafRange(node);
         node.missing = false;
@@ -235,7 +264,8 @@ export function copyBlock(cursor: CursorLike, source: string, tables: LanguageTa
         else {
           if (stack.length === 1) break;
           cursor.gotoParent();
-          closeInner(stack.pop()!);
+          const done = stack.pop()!;
+          closeInner(done, done.id);
         }
       }
       if (!moved) break;
