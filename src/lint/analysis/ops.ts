@@ -1038,9 +1038,23 @@ function squeezeValue(t0: AValue, d: number | undefined): AValue {
 }
 
 /** view/reshape: rank and axis labels from the size arguments; attention facts survive when the last axis does. */
+function firstNamedChildOf(node: PyNode): PyNode | undefined {
+  return node.children.find((ch) => ch.named);
+}
+
 function reshapeValue(ev: Evaluator, c: Call, t0: AValue, sizeNodes: PyNode[]): AValue {
   const t = tensorish(t0);
   let nodes = sizeNodes;
+  // view(*output_size): the splat is not a positional argument; take it when it is the only argument.
+  // With `output_size = (a, b, c, d)` assigned once in this function, its elements are the sizes.
+  if (nodes.length === 0 && c.args.hasSplat && c.args.list) {
+    const all = namedChildren(c.args.list);
+    const inner = all.length === 1 && all[0].type === 'list_splat' ? firstNamedChildOf(all[0]) : undefined;
+    const defs = inner && inner.type === 'identifier' ? ev.resolve(inner, ev.text(inner)) : undefined;
+    const value = defs && defs.length === 1 && defs[0].kind === 'assign' && defs[0].path.length === 0 ? defs[0].value : undefined;
+    const tuple = value ? unparen(value) : undefined;
+    if (tuple && (tuple.type === 'tuple' || tuple.type === 'list') && !namedChildren(tuple).some((e) => e.type === 'list_splat')) nodes = namedChildren(tuple);
+  }
   if (nodes.length === 1) {
     const u = unparen(nodes[0]);
     if (u.type === 'tuple' || u.type === 'list') nodes = namedChildren(u);
@@ -1304,6 +1318,17 @@ export function matmul(ev: Evaluator, c: Call, a0: AValue, b0: AValue, aNode: Py
   // Cosine attention (F.normalize'd q and k): bounded logits, temperature instead of 1/sqrt(d).
   const ops = a.normalized || b.normalized ? crossOps(addOp(a, { kind: 'opaque', node: c.node }), b) : crossOps(a, b);
   return result({ attn, ops, multiHead: a.multiHead || b.multiHead || ndim === 4 || undefined, ...(a.fromCache || b.fromCache ? { fromCache: true } : {}), ...(a.fromConv || b.fromConv ? { fromConv: true } : {}) });
+}
+
+/** A string literal, or an f-string without placeholders (`f"b h i d, b h j d -> b h i j"`, lucidrains' style). */
+function constantString(ev: Evaluator, node: PyNode | undefined): string | undefined {
+  const plain = stringLiteral(ev.tree, node);
+  if (plain !== undefined || !node) return plain;
+  const n = unparen(node);
+  if (n.type !== 'string' || n.children.some((ch) => ch.type === 'interpolation' || ch.type === 'escape_sequence')) return undefined;
+  let out = '';
+  for (const ch of n.children) if (ch.type === 'string_content') out += ev.text(ch);
+  return out;
 }
 
 function einsum(ev: Evaluator, c: Call, spec: string | undefined, style: 'letters' | 'words', operandNodes: PyNode[]): AValue {
@@ -1844,7 +1869,9 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
   const a0 = c.args.positional[0];
   const a1 = c.args.positional[1];
   // `view(*x.shape[:2], h, -1)`: a splat hides how many sizes there are.
-  if (c.args.hasSplat && SHAPE_METHODS.has(m)) return stripRank(t);
+  // (`view(*output_size)` alone is read from the tuple assigned to output_size, in reshapeValue.)
+  const onlySplat = (m === 'view' || m === 'reshape') && c.args.positional.length === 0 && c.args.keywords.size === 0;
+  if (c.args.hasSplat && SHAPE_METHODS.has(m) && !onlySplat) return stripRank(t);
   const dtypeChange = DTYPE_METHODS[m];
   if (dtypeChange) {
     const out = mutable(t);
@@ -2321,7 +2348,7 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
     return r;
   }
   if (matches(/^(torch|numpy|jax\.numpy|tensorflow|tensorflow\.linalg)\.einsum$/, qname)) {
-    const spec = stringLiteral(ev.tree, c.args.positional[0]);
+    const spec = constantString(ev, c.args.positional[0]);
     let operands = c.args.positional.slice(1);
     // torch.einsum(spec, [a, b]): the operands given as one list.
     if (operands.length === 1) {
@@ -2332,7 +2359,7 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
   }
   if (qname === 'einops.einsum') {
     const pos = c.args.positional;
-    const spec = stringLiteral(ev.tree, pos[pos.length - 1]);
+    const spec = constantString(ev, pos[pos.length - 1]);
     return einsum(ev, c, spec, 'words', pos.slice(0, -1));
   }
   if (qname === 'einops.rearrange' || qname === 'einops.repeat' || qname === 'einops.reduce') {
