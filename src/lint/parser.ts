@@ -95,8 +95,8 @@ const COMPOUND_TOKENS = new Set(['is not', 'not in']);
 export async function createPythonParser(grammar: GrammarBytes, parserOptions: ParserOptions = {}): Promise<PythonParser> {
   checkWasm(grammar.treeSitter, 'treeSitter');
   checkWasm(grammar.python, 'python');
-  const direct = parserOptions.directCursor === false ? undefined : await initRuntime(grammar.treeSitter);
-  if (parserOptions.directCursor === false) await initRuntime(grammar.treeSitter);
+  const runtime = await initRuntime(grammar.treeSitter);
+  const direct = parserOptions.directCursor === false ? undefined : runtime;
   let language: TreeSitter.Language;
   try {
     language = await TreeSitter.Language.load(grammar.python);
