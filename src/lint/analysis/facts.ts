@@ -79,6 +79,8 @@ export interface FillSite {
   readonly maskNode?: PyNode;
   /** For 'where': True selects the fill (condition marks ignored positions) or the original values. */
   readonly maskSelectsFill: boolean;
+  /** A large positive factor of a mask that is subtracted from the scores (`scores - 1e9 * (1 - mask)`); `fill` is its negation. */
+  readonly subtracted?: boolean;
 }
 
 export interface ScaleSite {

@@ -265,6 +265,8 @@ function scaleTensor(ev: Evaluator, t: AValue, factor: AValue, factorNode: PyNod
   }
   // A mask times a large positive constant, to be subtracted from the scores (`scores - 1e30 * mask`).
   if (t.mask && !t.mask.additive && !divide && factor.kind === 'number' && factor.num !== undefined && factor.num >= 1e4) {
+    // Judged as a fill of -factor (what the subtraction writes into the masked scores).
+    ev.facts.fill.push({ node: opNode, ctx, how: 'add', target: t, targetNode: tNode, fillNode: factorNode, fill: number({ num: -factor.num }), mask: t, maskNode: tNode, maskSelectsFill: true, subtracted: true });
     return tensor({ ndim: t.ndim, axes: t.axes, mask: { ...t.mask, scaledPositive: true, why: `${t.mask.why} times a large positive number` } });
   }
   // normalize(x) * sqrt(d) * gamma is an RMS norm's rescaling, not an attention scale.

@@ -51,7 +51,7 @@ weights = scores.softmax(dim=-1)`,
         if (!fill) return;
         const target = site.target;
         if (!relevantTarget(site)) return;
-        const fillText = quote(ctx.text(site.fillNode), 40);
+        const fillText = site.subtracted ? `${quote(ctx.text(site.fillNode), 40)} (subtracted, so a fill of -${ctx.text(site.fillNode).trim()})` : quote(ctx.text(site.fillNode), 40);
         // 1. Below float16's range in half-precision code.
         const finite = fill.num !== undefined && Number.isFinite(fill.num);
         const belowFp32 = (finite && fill.num! < BF16_MIN) || (!fill.finfoMax && (fill.finfo === 'float32' || fill.finfo === 'float64'));
