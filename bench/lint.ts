@@ -15,6 +15,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
 import { join } from 'node:path';
+import { performance as nodePerformance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { Evaluator } from '../src/lint/analysis/evaluator';
 import { analyseScopes } from '../src/lint/analysis/scopes';
@@ -241,7 +242,15 @@ async function benchHostStall(source: string): Promise<void> {
         }),
       );
     }
+    // The host's own work per lint, without the stall probe's timer (whose ticks would count as work).
+    const hostBusy: number[] = [];
+    for (const text of edits) {
+      const elu = nodePerformance.eventLoopUtilization();
+      await client.request('lintPython', { source: text + '\n' });
+      hostBusy.push(nodePerformance.eventLoopUtilization(elu).active);
+    }
     console.log(`  lint worker (now):                  stall ${fmt(inWorker)}; lint ${median(workerLatency).toFixed(0)} ms median round trip`);
+    console.log(`    host event loop busy per worker lint (sending the text, receiving findings): median ${median(hostBusy).toFixed(2)} ms, worst ${Math.max(...hostBusy).toFixed(2)} ms`);
     console.log(`  lint worker, first request (worker start + tree-sitter load + cold lint): stall ${first.toFixed(1)} ms; ${firstLatency.toFixed(0)} ms round trip`);
   } finally {
     client.dispose();
