@@ -406,7 +406,8 @@ export class Evaluator {
     const role = roleOfName(name);
     if (!role) return v.kind === 'tensor' && !v.roleText && v.role ? v : v;
     if (v.role === role && v.roleText) return v;
-    return { ...(v.kind === 'unknown' ? { kind: 'tensor' as const } : v), role, roleText: name };
+    // An unknown value named q/k becomes a tensor with that role; whatever else it carries (a cycle's unknown path) stays.
+    return { ...v, kind: 'tensor' as const, role, roleText: name };
   }
 
   private evalAttribute(node: PyNode, ctx: Ctx): AValue {
