@@ -572,7 +572,31 @@ export class Evaluator {
     const rhs = assign ? childByField(assign, 'right') : undefined;
     if (!rhs) return prev;
     const fill = this.eval(rhs, ctx);
+    const region = this.keptRegion(prev, def.target, fill);
+    if (region) return region;
     return setItemFill(this, prev, def.target, rhs, fill, ctx);
+  }
+
+  /**
+   * `mask = zeros(B, Lq, Lk); mask[i, :len_q[i], :len_k[i]] = 1` (set-transformer style): a keep mask whose padding
+   * runs along every axis cut by a `:n` slice, so with a query-side cut every padded query row is fully masked.
+   */
+  private keptRegion(prev: AValue, target: PyNode, fill: AValue): AValue | undefined {
+    if (prev.kind !== 'tensor' || !prev.zeros || prev.ndim === undefined || prev.mask) return undefined;
+    if (!(fill.kind === 'number' && fill.num === 1) && !(fill.kind === 'bool' && text(this.tree, unparen(childByField(target.parent ?? target, 'right') ?? target)) === 'True')) return undefined;
+    const subs = namedChildren(target).filter((c) => c.field === 'subscript');
+    if (subs.length < 2 || subs.length !== prev.ndim) return undefined;
+    const padAxes: number[] = [];
+    subs.forEach((s, i) => {
+      if (s.type !== 'slice') return;
+      const parts = namedChildren(s);
+      const t = text(this.tree, s).replace(/\s+/g, '');
+      // `:n` only (starts at 0, ends at a per-example length)
+      if (t.startsWith(':') && parts.length === 1) padAxes.push(i - prev.ndim!);
+    });
+    if (padAxes.length === 0) return undefined;
+    const why = `\`${text(this.tree, target)} = 1\` on zeros (1 inside each example's lengths)`;
+    return { ...prev, zeros: undefined, mask: { polarity: 'keep', padding: true, padAxes, dtype: prev.dtype ?? 'float', why } };
   }
 
   private paramValue(def: Def, ctx: Ctx): AValue {

@@ -2144,6 +2144,7 @@ function creation(ev: Evaluator, c: Call, kind: string, sizeArgs: PyNode[]): AVa
   const dt = dtypeKwarg(ev, c);
   const out: Mutable<AValue> = tensor({ ...(ndim !== undefined ? { ndim, axes: Array.from({ length: ndim }, () => ({})) } : {}), ...(dt ? { dtype: dt } : {}) });
   if (kind === 'ones' || kind === 'ones_like') out.ones = true;
+  if (kind === 'zeros' || kind === 'zeros_like') out.zeros = true;
   if (kind === 'full') {
     const fillNode = arg(c, 'fill_value', 1);
     const fill = fillNode ? ev.eval(fillNode, c.ctx) : undefined;

@@ -208,6 +208,8 @@ export interface AValue {
   readonly index?: { readonly axis: number; readonly offset: number };
   /** Built by torch.ones / ones_like (so tril/triu of it is a 0/1 mask). */
   readonly ones?: boolean;
+  /** Built by torch.zeros / zeros_like (so `m[i, :a, :b] = 1` marks the kept region of a padding mask). */
+  readonly zeros?: boolean;
   /** Built by torch.full(..., value): the constant. */
   readonly fillValue?: number;
   /** A reduction (sum/max/norm) of another value over an axis. */
@@ -415,6 +417,12 @@ function joinAttn(a: AttnInfo | undefined, b: AttnInfo | undefined): AttnInfo | 
 /** Least upper bound of two values: what holds on both paths. */
 export function join(a: AValue, b: AValue): AValue {
   if (a === b) return a;
+  // A zeros tensor and the keep mask a loop builds in it (`m[i, :n_i] = 1`): before any example is marked the
+  // zeros are the same keep mask with nothing kept, so the mask's facts hold on both paths.
+  if (a.kind === 'tensor' && b.kind === 'tensor') {
+    if (a.zeros && !a.mask && b.mask?.polarity === 'keep' && b.mask.padding && a.ndim === b.ndim) return b;
+    if (b.zeros && !b.mask && a.mask?.polarity === 'keep' && a.mask.padding && a.ndim === b.ndim) return a;
+  }
   if (a.kind === 'none') return b.kind === 'none' ? a : { ...b, maybeNone: true };
   if (b.kind === 'none') return { ...a, maybeNone: true };
   if (a.kind !== b.kind) {
