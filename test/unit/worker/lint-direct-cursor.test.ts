@@ -1,14 +1,19 @@
 // The parser's direct WebAssembly cursor (src/lint/syntax/wasm-cursor.ts) against web-tree-sitter's public
 // TreeCursor: every copied tree must be the same, node for node, on the repository's Python (examples, rule
 // fixtures, the labelled corpus) and on inputs that stress the walk (syntax errors, non-ASCII text, CRLF,
-// deep nesting, a large generated file), in both the filtered and the full copy. (Lives beside the lint
-// worker's tests because the worker is what runs the parser in the editor.)
+// deep nesting, a large generated file), in both the filtered and the full copy; the comparison runs in a
+// thread of its own (lint-parse-worker.ts), where the parser starts web-tree-sitter. Then the block reuse
+// across edits, and the direct cursor's guards. (Lives beside the lint worker's tests because the worker is
+// what runs the parser in the editor.)
 import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { createPythonParser, type PythonParser } from '../../../src/lint/parser';
+import { Worker } from 'node:worker_threads';
+import { createPythonParser } from '../../../src/lint/parser';
 import type { PyNode, PyTree } from '../../../src/lint/syntax/tree';
 import { withWasmCursor, type WasmCursorApi } from '../../../src/lint/syntax/wasm-cursor';
+import type { ParseCompareRequest, ParseCompareResult } from './lint-parse-worker';
+import { parentsConsistent, shape } from './lint-tree-shape';
 
 const root = join(__dirname, '..', '..', '..');
 const grammar = {
@@ -25,22 +30,17 @@ function pythonFiles(dir: string, out: string[] = []): string[] {
   return out;
 }
 
-/** The tree as plain data (everything but parent links and ids, which follow from the shape). */
-function shape(tree: PyTree): unknown {
-  const node = (n: PyNode): unknown[] => [n.type, n.start, n.end, n.field, n.named, n.missing, n.skipped === true, n.children.map(node)];
-  return { nodeCount: tree.nodeCount, hasErrors: tree.hasErrors, comments: tree.comments.map((c) => [c.start, c.end]), root: node(tree.root) };
-}
-
-function parentsConsistent(tree: PyTree): boolean {
-  const stack: PyNode[] = [tree.root];
-  while (stack.length > 0) {
-    const n = stack.pop()!;
-    for (const c of n.children) {
-      if (c.parent !== n) return false;
-      stack.push(c);
-    }
-  }
-  return true;
+/** Both parses of every source, done in a fresh thread (see lint-parse-worker.ts). */
+function compareInWorker(sources: { name: string; source: string }[]): Promise<ParseCompareResult> {
+  return new Promise((resolve, reject) => {
+    const w = new Worker(join(__dirname, 'lint-parse-worker.ts'), { execArgv: ['--require', 'tsx/cjs'], workerData: { grammar, sources } satisfies ParseCompareRequest });
+    w.once('message', (m: ParseCompareResult) => {
+      resolve(m);
+      void w.terminate();
+    });
+    w.once('error', reject);
+    w.once('exit', (code) => reject(new Error(`the parse worker exited (code ${code}) without an answer`)));
+  });
 }
 
 const STRESS: Record<string, string> = {
@@ -54,38 +54,35 @@ const STRESS: Record<string, string> = {
 };
 
 describe('lint parser: direct WebAssembly cursor', function () {
-  this.timeout(60_000);
-  let direct: PythonParser;
-  let wrapped: PythonParser;
-  before(async () => {
-    direct = await createPythonParser(grammar);
-    wrapped = await createPythonParser(grammar, { directCursor: false });
-    assert.equal(direct.cursor, 'direct', 'this web-tree-sitter offers the direct cursor (else the comparison would be of one path with itself)');
-    assert.equal(wrapped.cursor, 'public');
-  });
-
+  this.timeout(120_000);
   const files = [...pythonFiles(join(root, 'examples')), ...pythonFiles(join(root, 'test', 'unit', 'lint', 'fixtures')), ...pythonFiles(join(root, 'test', 'lint-corpus', 'cases'))];
+  let compared: ParseCompareResult;
+  before(async () => {
+    const sources = [...files.map((f) => ({ name: f, source: readFileSync(f, 'utf8') })), ...Object.entries(STRESS).map(([name, source]) => ({ name, source }))];
+    compared = await compareInWorker(sources);
+    assert.deepEqual(compared.cursors, ['direct', 'public'], 'this web-tree-sitter offers the direct cursor (else the comparison would be of one path with itself)');
+  });
 
   it(`copies the same trees as the public TreeCursor for ${files.length} repository files (filtered and full)`, () => {
     assert.ok(files.length > 50, 'the repository files were found');
-    for (const f of files) {
-      const source = readFileSync(f, 'utf8');
-      for (const full of [false, true]) {
-        const a = direct.parse(source, { full });
-        assert.deepEqual(shape(a), shape(wrapped.parse(source, { full })), `${f} (full: ${full})`);
-        assert.ok(parentsConsistent(a), f);
-      }
+    const results = compared.results.filter((r) => files.includes(r.name));
+    assert.equal(results.length, files.length * 2);
+    for (const r of results) {
+      assert.equal(r.direct, r.public, `${r.name} (full: ${r.full})`);
+      assert.ok(r.parentsOk, r.name);
     }
   });
 
-  for (const [name, source] of Object.entries(STRESS)) {
+  for (const name of Object.keys(STRESS)) {
     it(`copies the same tree for ${name}`, () => {
-      for (const full of [false, true]) assert.deepEqual(shape(direct.parse(source, { full })), shape(wrapped.parse(source, { full })));
+      const results = compared.results.filter((r) => r.name === name);
+      assert.equal(results.length, 2);
+      for (const r of results) assert.equal(r.direct, r.public, `full: ${r.full}`);
     });
   }
 
-  it('leaves tokens with a shared, frozen empty child list (nothing can be added to a token by mistake)', () => {
-    const tree = direct.parse('import torch\nx = torch.softmax(s, dim=-1)\n', { full: true });
+  it('leaves tokens with a shared, frozen empty child list (nothing can be added to a token by mistake)', async () => {
+    const tree = (await createPythonParser(grammar)).parse('import torch\nx = torch.softmax(s, dim=-1)\n', { full: true });
     const tokens: PyNode[] = [];
     const stack = [tree.root];
     while (stack.length > 0) {
