@@ -11,7 +11,7 @@
 import { createLinter } from '../src/lint';
 import { loadCorpus, readGrammarWasm } from '../test/lint-corpus/load';
 import {
-  describeLocation,
+  formatMisses,
   formatTable,
   isRuleCode,
   lintCase,
@@ -72,20 +72,7 @@ async function main(): Promise<number> {
   console.log(`\ntargets (overall precision >= 0.9, recall >= 0.75 on ATT001-ATT004): ${misses.length === 0 ? 'met' : 'MISSED'}`);
   for (const m of misses) console.log(`  - ${m}`);
 
-  const lines: string[] = [];
-  for (const r of results) {
-    const c = byFile.get(r.file);
-    const why = opts.why && c ? `\n      why: ${c.header.why}` : '';
-    for (const f of r.fp) {
-      if (opts.rule && f.code !== opts.rule) continue;
-      const label = c ? ` (${c.header.label} case)` : '';
-      lines.push(`FP ${f.code} ${describeLocation(r.file, f)}${label}${f.message ? ` — ${f.message}` : ''}${why}`);
-    }
-    for (const e of r.fn) {
-      if (opts.rule && e.code !== opts.rule) continue;
-      lines.push(`FN ${e.code} ${describeLocation(r.file, e)}${why}`);
-    }
-  }
+  const lines = formatMisses(results, { rule: opts.rule, why: opts.why, caseOf: (f) => byFile.get(f) });
   console.log(`\nfalse positives and false negatives${opts.rule ? ` of ${opts.rule}` : ''}: ${lines.length}`);
   for (const l of lines) console.log(`  ${l}`);
 

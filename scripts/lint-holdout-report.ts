@@ -13,14 +13,13 @@
 import { createLinter } from '../src/lint';
 import { loadCorpus, readGrammarWasm } from '../test/lint-corpus/load';
 import {
-  describeLocation,
+  formatMisses,
   formatTable,
   isRuleCode,
   lintCase,
   matchCase,
   scoreResults,
   type CaseResult,
-  type CorpusCase,
 } from '../test/lint-corpus/score';
 import { HOLDOUT_DIR, runHoldout } from '../test/lint-holdout/holdout';
 
@@ -45,24 +44,6 @@ function parseArgs(argv: string[]): Options {
   return opts;
 }
 
-function missLines(results: readonly CaseResult[], byFile: Map<string, CorpusCase>, opts: Options): string[] {
-  const lines: string[] = [];
-  for (const r of results) {
-    const c = byFile.get(r.file);
-    const why = opts.why && c ? `\n      why: ${c.header.why}` : '';
-    for (const f of r.fp) {
-      if (opts.rule && f.code !== opts.rule) continue;
-      const label = c ? ` (${c.header.label} case)` : '';
-      lines.push(`FP ${f.code} ${describeLocation(r.file, f)}${label}${f.message ? ` — ${f.message}` : ''}${why}`);
-    }
-    for (const e of r.fn) {
-      if (opts.rule && e.code !== opts.rule) continue;
-      lines.push(`FN ${e.code} ${describeLocation(r.file, e)}${why}`);
-    }
-  }
-  return lines;
-}
-
 async function main(): Promise<number> {
   let opts: Options;
   try {
@@ -80,7 +61,7 @@ async function main(): Promise<number> {
   console.log(`lint holdout (HELD OUT): ${cases.length} cases (${buggy} buggy, ${cases.length - buggy} correct), headers and expect comments redacted\n`);
   console.log(formatTable(run.score));
 
-  const lines = missLines(run.results, byFile, opts);
+  const lines = formatMisses(run.results, { rule: opts.rule, why: opts.why, caseOf: (f) => byFile.get(f) });
   console.log(`\nfalse positives and false negatives${opts.rule ? ` of ${opts.rule}` : ''}: ${lines.length}`);
   for (const l of lines) console.log(`  ${l}`);
 

@@ -338,12 +338,30 @@ export function describeLocation(file: string, l: Location): string {
   return l.cell === null ? `${file}:${l.line}` : `${file} [cell ${l.cell}]:${l.line}`;
 }
 
+export interface MissOptions {
+  /** Only this rule's misses. */
+  rule?: string;
+  /** The case behind a file, to name a false positive's label (`(correct case)`) and, with `why`, its reason. */
+  caseOf?: (file: string) => CorpusCase | undefined;
+  /** Add the case's `why:` on a second line. */
+  why?: boolean;
+}
+
 /** Every false positive and false negative, one per line, with file:line (and cell). */
-export function formatMisses(results: readonly CaseResult[]): string[] {
+export function formatMisses(results: readonly CaseResult[], options: MissOptions = {}): string[] {
   const lines: string[] = [];
   for (const r of results) {
-    for (const f of r.fp) lines.push(`FP ${f.code} ${describeLocation(r.file, f)}${f.message ? ` — ${f.message}` : ''}`);
-    for (const e of r.fn) lines.push(`FN ${e.code} ${describeLocation(r.file, e)}`);
+    const c = options.caseOf?.(r.file);
+    const why = options.why && c ? `\n      why: ${c.header.why}` : '';
+    for (const f of r.fp) {
+      if (options.rule && f.code !== options.rule) continue;
+      const label = c ? ` (${c.header.label} case)` : '';
+      lines.push(`FP ${f.code} ${describeLocation(r.file, f)}${label}${f.message ? ` — ${f.message}` : ''}${why}`);
+    }
+    for (const e of r.fn) {
+      if (options.rule && e.code !== options.rule) continue;
+      lines.push(`FN ${e.code} ${describeLocation(r.file, e)}${why}`);
+    }
   }
   return lines;
 }
