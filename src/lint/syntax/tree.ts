@@ -58,7 +58,7 @@ export interface PyTree {
 
 /** Text that makes a function or class worth analysing. Anything without it cannot produce a finding. */
 export const RELEVANT =
-  /softmax|attn|atten|mask|scaled_dot|einsum|matmul|bmm|baddbmm|[\w)\]]\s*@\s*[\w(]|scale|sqrt|tril|triu|band_part|transpose|permute|swapaxes|causal|cache|inf\b|1e\d|finfo|Multihead|MultiHead|Transformer|register_buffer|float16|half|autocast|quer|\bkeys?\b/;
+  /softmax|attn|atten|mask|normalize\(|\.sum\(|scaled_dot|einsum|matmul|bmm|baddbmm|[\w)\]]\s*@\s*[\w(]|scale|sqrt|tril|triu|band_part|transpose|permute|swapaxes|causal|cache|inf\b|1e\d|finfo|Multihead|MultiHead|Transformer|register_buffer|float16|half|autocast|quer|\bkeys?\b/;
 
 const SKIPPABLE = new Set(['function_definition', 'class_definition']);
 
