@@ -284,7 +284,12 @@ export class Evaluator {
       case 'boolean_operator': {
         const l = this.eval(childByField(node, 'left'), ctx);
         const r = this.eval(childByField(node, 'right'), ctx);
-        if (operatorText(this.tree, node) === 'or') return join(l, r);
+        if (operatorText(this.tree, node) === 'or') {
+          // `qk_scale or head_dim ** -0.5`, `attn_head_dim or dim // heads`: an optional number (None unless the
+          // caller overrides it) falls back to the value computed here, which is what the code uses by default.
+          if (l.maybeNone && (l.kind === 'number' || l.kind === 'unknown') && l.num === undefined && r.kind === 'number' && !r.maybeNone) return r;
+          return join(l, r);
+        }
         return r.kind === 'bool' ? r : join(l, r);
       }
       case 'subscript':

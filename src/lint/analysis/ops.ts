@@ -1532,6 +1532,22 @@ function isNanMask(ev: Evaluator, node: PyNode): boolean {
   return /isnan|isinf|\.all\(|\.any\(/.test(ev.text(node));
 }
 
+/**
+ * Zeroing weights where a condition holds is not masking when the condition is NaN/inf clean-up
+ * (`torch.isnan(w)`) or is computed from the weights themselves (`w.abs() < t`, `prune = w < t` bound first):
+ * that is pruning, a deliberate change of the distribution.
+ */
+function conditionOnWeights(ev: Evaluator, condNode: PyNode, weightsNode: PyNode): boolean {
+  if (isNanMask(ev, condNode)) return true;
+  const name = rootName(ev, weightsNode);
+  if (!name) return false;
+  const re = new RegExp(`(^|[^\\w.])${name.replace(/[.]/g, '\\.')}\\b`);
+  const texts = [ev.text(condNode)];
+  const u = unparen(condNode);
+  if (u.type === 'identifier') for (const d of ev.resolve(u, ev.text(u)) ?? []) if (d.value) texts.push(ev.text(d.value));
+  return texts.some((t) => re.test(t) || /isnan|isinf/.test(t));
+}
+
 /** Attention scores, or a mask/bias under construction (by its facts or its name). */
 function attentionTarget(ev: Evaluator, target: AValue, node: PyNode | undefined): boolean {
   if (target.attn?.stage === 'scores' || target.mask) return true;
@@ -1562,9 +1578,16 @@ function where(ev: Evaluator, c: Call, condNode: PyNode | undefined, xNode: PyNo
     if (isZero(y) && cond.mask?.polarity) return tensor({ ndim: cond.ndim, axes: cond.axes, mask: { ...cond.mask, additive: true, polarity: undefined, dtype: 'float', builtFrom: cond.mask.polarity } });
     return tensorish(y);
   }
-  if (x.attn?.stage === 'weights' && isZero(y)) {
+  // Zeroing attention weights after softmax: torch.where(mask, w, 0.), torch.where(~mask, torch.zeros_like(w), w).
+  const zeroLike = (v: AValue): boolean => isZero(v) || (v.kind === 'tensor' && v.zeros === true && !v.mask);
+  const selfCondition = (wNode: PyNode): boolean => conditionOnWeights(ev, condNode, wNode);
+  if (x.attn?.stage === 'weights' && zeroLike(y) && !selfCondition(xNode)) {
     ev.facts.weightsMask.push({ node: c.node, ctx: c.ctx, weights: x, maskNode: condNode });
     return { ...x, attn: { ...x.attn, postMask: [...(x.attn.postMask ?? []), c.node] } };
+  }
+  if (y.attn?.stage === 'weights' && zeroLike(x) && !selfCondition(yNode)) {
+    ev.facts.weightsMask.push({ node: c.node, ctx: c.ctx, weights: y, maskNode: condNode });
+    return { ...y, attn: { ...y.attn, postMask: [...(y.attn.postMask ?? []), c.node] } };
   }
   return join(tensorish(x), tensorish(y));
 }
@@ -2049,6 +2072,8 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
       return number();
     case 'clamp':
     case 'clamp_':
+    case 'clamp_min':
+    case 'clamp_min_':
     case 'clip':
     case 'nan_to_num':
     case 'nan_to_num_':
@@ -2306,6 +2331,7 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
       const like = tensorish(val(ev, c, c.args.positional[0]));
       const out: Mutable<AValue> = tensor({ ndim: like.ndim, axes: like.axes });
       if (last === 'ones_like') out.ones = true;
+      if (last === 'zeros_like') out.zeros = true;
       if (last === 'full_like') {
         const fill = val(ev, c, c.args.positional[1] ?? arg(c, 'fill_value'));
         if (fill.kind === 'number' && fill.num !== undefined) out.fillValue = fill.num;

@@ -120,7 +120,18 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
         const knownDim = dimWhich(op) === 'head' || dimWhich(op) === 'model';
         if (op.power === -1 && knownDim) {
           const fix = op.factorNode.type === 'identifier' || op.factorNode.type === 'attribute' || op.factorNode.type === 'call' ? sqrtFix(op) : undefined;
-          report(op.factorNode, `The scores are divided by ${f}, a dimension, instead of its square root: the logits become too small and the attention nearly uniform. Use sqrt(${ctx.text(op.factorNode)}).`, fix);
+          const dimText = op.dim?.text;
+          // A scale multiplied in (`* self.scale` with `self.scale = head_dim ** -1`) is one over the dimension; say which.
+          const opToken = op.node.children.find((c) => !c.named && (c.type === '/' || c.type === '/=' || c.type === '*' || c.type === '*='))?.type;
+          const named = dimText !== undefined && (opToken === '*' || opToken === '*=');
+          const d = dimText !== undefined && /^[\w.]+(\[[^\]]*\])?$/.test(dimText) ? dimText : `(${dimText})`;
+          report(
+            op.factorNode,
+            named
+              ? `${f} is 1/${d}, one over a dimension, not 1/sqrt(${dimText}): the logits become too small and the attention nearly uniform. Use ${d} ** -0.5.`
+              : `The scores are divided by ${f}, a dimension, instead of its square root: the logits become too small and the attention nearly uniform. Use sqrt(${ctx.text(op.factorNode)}).`,
+            fix,
+          );
           return;
         }
         if (op.power > 0 && knownDim) {
