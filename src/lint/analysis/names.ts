@@ -205,6 +205,8 @@ function dimOfNameUncached(name: string): DimInfo | undefined {
   const b = bareName(name);
   const lower = b.toLowerCase();
   if (HEAD_DIM_NAMES.has(lower) || HEAD_DIM_NAMES.has(b)) return { which: 'head', text: name };
+  // A prefixed per-head width (`attn_head_dim`, `qk_head_dim`, `index_head_dim`, `enc_dim_per_head`).
+  if (/^[a-z]\w*_(?:head_dim|head_size|dim_head|dim_per_head|d_head)$/i.test(b) && !/rope|pos|rotary/i.test(b)) return { which: 'head', text: name };
   if (MODEL_DIM_NAMES.has(lower)) return { which: 'model', text: name };
   return undefined;
 }
