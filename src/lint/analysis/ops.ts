@@ -572,6 +572,22 @@ function compare(ev: Evaluator, op: string, av: AValue, bv: AValue, a: PyNode, b
     const tri = indexCompare(op, av.index, bv.index);
     if (tri) return tensor({ ...shape, dtype: 'bool', mask: triMask(tri, 'bool', `\`${ev.text(a)} ${op} ${ev.text(b)}\``) });
   }
+  // Padding masks from lengths: arange(S)[None, :] < lengths[:, None] is True at valid positions (keep);
+  // >= marks the padding (ignore).
+  const lengthMask = (posFirst: boolean): AValue | undefined => {
+    const [pos, len, lenNode] = posFirst ? [av, bv, b] : [bv, av, a];
+    if (!pos.index || len.index || len.mask) return undefined;
+    const lenName = rootName(ev, lenNode) ?? ev.text(lenNode);
+    if (!/(^|_)(len|lens|length|lengths|seq_lens?|seqlens?|valid_lens?|n_tokens|num_tokens|ntokens)($|_)|lengths?$|lens$/i.test(lenName)) return undefined;
+    const o = posFirst ? op : mirror(op);
+    const keep = o === '<' ? true : o === '>=' ? false : undefined;
+    if (keep === undefined) return undefined;
+    const why = `\`${ev.text(a)} ${op} ${ev.text(b)}\` (${keep ? 'True at positions before each length' : 'True at positions past each length'})`;
+    const m: MaskInfo = { polarity: keep ? 'keep' : 'ignore', dtype: 'bool', padding: true, ...(pos.index.axis === -1 ? { padAxes: [-1] } : {}), why };
+    return tensor({ ...shape, dtype: 'bool', mask: m });
+  };
+  const fromLengths = lengthMask(true) ?? lengthMask(false);
+  if (fromLengths) return fromLengths;
   // Padding masks from token ids.
   const padAgainst = (ids: AValue, idsNode: PyNode, other: AValue, otherNode: PyNode): boolean => {
     const otherName = rootName(ev, otherNode) ?? ev.text(otherNode);
