@@ -62,7 +62,8 @@ att = q @ k.transpose(-2, -1)`,
       if (!t) return;
       const k = ev.eval(t.base, site.ctx);
       if (!isKey(k)) return;
-      const n = k.ndim;
+      // bmm/baddbmm take 3-D operands only: keys of unknown rank are 3-D there.
+      const n = k.ndim ?? (/bmm$/.test(site.display) ? 3 : undefined);
       const kText = quote(ctx.text(t.base), 24);
       if (t.kind === 'T' || t.kind === 't') {
         if (n === undefined || n < 3) return;
