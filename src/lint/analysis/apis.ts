@@ -202,6 +202,10 @@ export const SDPA_FUNCTIONS: Readonly<Record<string, { display: string; maskPara
   // flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, ..., softmax_scale=None, causal=False, ...): keyword only here
   'flash_attn.flash_attn_with_kvcache': { display: 'flash_attn_with_kvcache', scaleParam: 'softmax_scale', framework: 'torch' },
   'flash_attn.flash_attn_interface.flash_attn_with_kvcache': { display: 'flash_attn_with_kvcache', scaleParam: 'softmax_scale', framework: 'torch' },
+  // memory_efficient_attention(query, key, value, attn_bias=None, p=0.0, scale=None, ...), (B, M, H, K); default scale 1/sqrt(K);
+  // attn_bias is additive (or a mask object such as LowerTriangularMask), so it has no boolean polarity.
+  'xformers.ops.memory_efficient_attention': { display: 'xformers memory_efficient_attention', scaleParam: 'scale', scalePos: 5, framework: 'torch' },
+  'xformers.ops.fmha.memory_efficient_attention': { display: 'xformers memory_efficient_attention', scaleParam: 'scale', scalePos: 5, framework: 'torch' },
 };
 
 const canonicalCache = new Map<string, string>();

@@ -16,7 +16,7 @@ export const ATT004: Rule = {
     docs: {
       summary: 'The attention scale is wrong: d instead of sqrt(d), sqrt(d_model) for per-head scores, applied twice, or after softmax.',
       whatItDoes:
-        "Classifies every factor that multiplies or divides q, k, the scores or the weights: a dimension (`d_k`, `k.size(-1)`, `self.head_dim`), its square root, or a named scale whose definition it follows (`self.scale = head_dim ** -0.5`). It reports a division by the dimension itself, a square root of the model width (`d_model`, `embed_dim`, the `C` that was split into heads) on multi-head scores, two 1/sqrt(d) factors on one path (including a pre-scaled `q` given to `F.scaled_dot_product_attention` or `flash_attn_func`, which scale by 1/sqrt(E) again unless `scale=` / `softmax_scale=` is passed), a scale applied to the weights after softmax, and a `scale=`/`softmax_scale=` handed to a fused kernel that is 1/d, a dimension, or 1/sqrt of the model width on per-head scores, and a fused kernel (`F.scaled_dot_product_attention`, flash-attn's `flash_attn_func`) called without `scale=`/`softmax_scale=` although the module computes its own scale with a factor beyond 1/sqrt(d) (a layer-index or YaRN factor, a constant, 1/d): the kernel then silently uses its default.",
+        "Classifies every factor that multiplies or divides q, k, the scores or the weights: a dimension (`d_k`, `k.size(-1)`, `self.head_dim`), its square root, or a named scale whose definition it follows (`self.scale = head_dim ** -0.5`). It reports a division by the dimension itself, a square root of the model width (`d_model`, `embed_dim`, the `C` that was split into heads) on multi-head scores, two 1/sqrt(d) factors on one path (including a pre-scaled `q` given to `F.scaled_dot_product_attention`, `flash_attn_func` or xformers' `memory_efficient_attention`, which scale by 1/sqrt(E) again unless `scale=` / `softmax_scale=` is passed, or which are handed `scale=` 1/sqrt(d) on top), a scale applied to the weights after softmax, and a `scale=`/`softmax_scale=` handed to a fused kernel that is 1/d, a dimension, or 1/sqrt of the model width on per-head scores, and a fused kernel (`F.scaled_dot_product_attention`, flash-attn's `flash_attn_func`) called without `scale=`/`softmax_scale=` although the module computes its own scale with a factor beyond 1/sqrt(d) (a layer-index or YaRN factor, a constant, 1/d): the kernel then silently uses its default.",
       whyIsThisBad:
         'The scale keeps the logits at unit variance. Dividing by d instead of sqrt(d) (or scaling twice) makes the logits too small and the attention nearly uniform; sqrt(d_model) on per-head scores over-shrinks them by sqrt(n_heads); a scale after softmax does nothing to the logits and breaks the rows-sum-to-1 property.',
       example: `scores = q @ k.transpose(-2, -1) / self.head_dim
@@ -184,7 +184,9 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
             return;
           }
         }
-        if (site.scaleNode && !(explicitScale && explicitScale.kind === 'none')) return;
+        // An explicit 1/sqrt(d) (`scale=self.scale`) on inputs already scaled by hand scales twice as surely as the default.
+        const explicitInverseSqrt = !!site.scaleNode && explicitScale?.kind === 'number' && explicitScale.dimPow?.power === -0.5;
+        if (site.scaleNode && !(explicitScale && explicitScale.kind === 'none') && !explicitInverseSqrt) return;
         for (const [value, node] of [
           [site.q, site.qNode],
           [site.k, site.kNode],
@@ -196,6 +198,10 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           const op = scaleOps(alts[0]).find((o) => isInverseSqrtDim(o) || o.named);
           const by = op ? quote(ctx.text(op.factorNode), 30) : 'a 1/sqrt(d) factor';
           const param = site.scaleParam ?? 'scale';
+          if (explicitInverseSqrt) {
+            report(site.scaleNode!, `${quote(ctx.text(node), 30)} is already scaled by ${by}, and ${site.display} is given ${param}=${quote(ctx.text(site.scaleNode!), 30)} as well: the scores are scaled twice (by 1/d in all). Pass ${param}=1.0 or drop the manual scaling.`);
+            return;
+          }
           report(site.node, `${quote(ctx.text(node), 30)} is already scaled by ${by}, and ${site.display} scales by 1/sqrt(E) again because no ${param}= is given: the scores are scaled twice.`, site.argListNode ? { title: `Pass ${param}=1.0 (the input is already scaled; changes the weights)`, safety: 'unsafe', edits: [insertKeyword(site.argListNode, (n) => ctx.text(n), `${param}=1.0`)] } : undefined);
           return;
         }
