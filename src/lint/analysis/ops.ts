@@ -2306,6 +2306,13 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
     return softmax(ev, c, sm, val(ev, c, inputNode), inputNode, { dimNode: argumentNode(c.args, sm.dimParam, sm.dimPos), dimValueNode: dimValue, ownerNode: c.node, argListNode: c.args.list });
   }
   if (SDPA_FUNCTIONS[qname]) return sdpa(ev, c, qname);
+  // tf.sequence_mask(lengths, maxlen): True at positions before each length (a keep mask over the last axis).
+  if (qname === 'tensorflow.sequence_mask') {
+    const lengths = val(ev, c, c.args.positional[0] ?? arg(c, 'lengths'));
+    const ndim = lengths.kind === 'tensor' && lengths.ndim !== undefined ? lengths.ndim + 1 : undefined;
+    const why = `\`${ev.text(c.node)}\` (True at positions before each length)`;
+    return tensor({ ...(ndim !== undefined ? { ndim, axes: Array.from({ length: ndim }, () => ({})) } : {}), dtype: 'bool', mask: { polarity: 'keep', dtype: 'bool', padding: true, padAxes: [-1], why } });
+  }
   const consumer = MASK_FUNCTIONS[qname];
   if (consumer) {
     maskConsumerArgs(ev, c, consumer);
