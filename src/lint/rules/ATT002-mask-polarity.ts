@@ -12,7 +12,7 @@ export const ATT002: Rule = {
     docs: {
       summary: 'Mask polarity inverted for the API that receives it.',
       whatItDoes:
-        "Follows each mask back to where it was built and works out what its True (or 1) entries mean: `ids == pad_id`, `triu(ones, 1)` and PyTorch's `*key_padding_mask` mark positions to ignore; `ids != pad_id`, `tril(ones)` and a tokenizer's `attention_mask` mark positions to keep; `~`, `logical_not`, `== 0` and `1 - m` flip the meaning. It then compares that with what the receiving API expects: `F.scaled_dot_product_attention`'s boolean `attn_mask`, JAX/Flax `mask` and Keras `attention_mask` expect True = attend; `nn.MultiheadAttention`'s `key_padding_mask` and boolean `attn_mask` and the `nn.Transformer*` masks expect True = ignore; `masked_fill(mask, -inf)` fills where the mask is True.",
+        "Follows each mask back to where it was built and works out what its True (or 1) entries mean: `ids == pad_id`, `triu(ones, 1)` and PyTorch's `*key_padding_mask` mark positions to ignore; `ids != pad_id`, `tril(ones)` and a tokenizer's `attention_mask` mark positions to keep; `~`, `logical_not`, `== 0` and `1 - m` flip the meaning. It then compares that with what the receiving API expects: `F.scaled_dot_product_attention`'s boolean `attn_mask`, JAX/Flax `mask` and Keras `attention_mask` expect True = attend; `nn.MultiheadAttention`'s `key_padding_mask` and boolean `attn_mask` and the `nn.Transformer*` masks expect True = ignore; `masked_fill(mask, -inf)` fills where the mask is True. A polarity known only from a parameter's name (`attention_mask`, `key_padding_mask`) counts at library parameters, and in `masked_fill` only when the same file's other `masked_fill` calls use that name the conventional way (`masked_fill(attention_mask == 0, ...)`) and none the other way round. Masks built from lengths (`arange(S)[None, :] < lengths[:, None]`, `tf.sequence_mask`) keep the positions before each length.",
       whyIsThisBad:
         'An inverted mask hides the real tokens and lets every query attend to the padding (or to the future, for causal masks). Nothing fails: the model trains and predicts on the wrong positions, and with a fully inverted padding mask the outputs for real tokens are averages of padding.',
       example: `key_padding_mask = input_ids == tokenizer.pad_token_id  # True at padding
@@ -40,6 +40,22 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
     const nameContradicted = (name: string | undefined): boolean =>
       name === undefined ||
       sites.some((s) => s.convention === 'fill' && s.mask.mask?.byName && s.mask.mask.nameSource === name && s.mask.mask.polarity !== undefined && s.mask.mask.polarity !== s.expects);
+    /**
+     * In the code's own masking (masked_fill), a polarity known only from a name counts when the same file fills
+     * with that name the conventional way elsewhere (`masked_fill(attention_mask == 0, ...)`) and never the other way
+     * round: this site then contradicts the file's own usage.
+     */
+    const nameCorroborated = (site: MaskSite): boolean => {
+      const m = site.mask.mask!;
+      const name = m.nameSource;
+      if (name === undefined || site.display !== 'masked_fill') return false;
+      // Only other masked_fill calls corroborate (an additive builder such as `(1 - attention_mask) * min` does not:
+      // the same name then often holds the additive 4-D mask inside the layers).
+      const same = sites.filter((s) => s !== site && s.convention === 'fill' && s.display === 'masked_fill' && s.mask.mask?.byName && s.mask.mask.nameSource === name && s.mask.mask.polarity !== undefined && !s.mask.mask.additive);
+      const agree = same.filter((s) => s.mask.mask!.polarity === s.expects);
+      const disagree = same.filter((s) => s.mask.mask!.polarity !== s.expects);
+      return agree.length > 0 && disagree.length === 0;
+    };
     return {
       mask(site: MaskSite) {
         sites.push(site);
@@ -52,7 +68,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
     function check(site: MaskSite): void {
       const m = site.mask.mask;
       if (!m || m.additive || !m.polarity) return;
-      if (m.byName && (site.convention !== 'api' || nameContradicted(m.nameSource))) return;
+      if (m.byName && (site.convention === 'api' ? nameContradicted(m.nameSource) : !nameCorroborated(site))) return;
       if (m.polarity === site.expects) return;
       if (reported.has(site.maskNode.id)) return;
       reported.add(site.maskNode.id);
