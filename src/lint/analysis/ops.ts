@@ -2617,6 +2617,13 @@ function builtin(ev: Evaluator, c: Call, name: string): AValue {
 function concat(ev: Evaluator, c: Call): AValue {
   const seqNode = c.args.positional[0] ?? arg(c, 'tensors') ?? arg(c, 'values');
   const u = seqNode ? unparen(seqNode) : undefined;
+  // torch.cat([kv[0] for kv in cache], dim=-2): every piece comes from the cache being iterated.
+  if (u && (u.type === 'list_comprehension' || u.type === 'generator_expression')) {
+    const clause = namedChildren(u).find((n) => n.type === 'for_in_clause');
+    const iterable = clause ? childByField(clause, 'right') : undefined;
+    const iterName = iterable ? rootName(ev, iterable) ?? ev.text(iterable) : '';
+    return iterable && (isCacheName(iterName) || /past|cache/i.test(ev.text(iterable))) ? tensor({ fromCache: true }) : tensor();
+  }
   if (!u || (u.type !== 'list' && u.type !== 'tuple')) return tensor();
   const items = namedChildren(u);
   const vals = items.map((n) => tensorish(ev.eval(n, c.ctx)));
