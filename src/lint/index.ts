@@ -21,7 +21,7 @@ export const MAX_SOURCE_CHARS = 20_000_000;
  * a fill value). Files without any of it are not parsed at all, which keeps whole-repository runs fast.
  */
 export const MIGHT_HAVE_FINDINGS =
-  /[Ss]oftmax|scaled_dot_product|dot_product_attention|masked_fill|Multi[Hh]ead|Transformer|key_padding_mask|attn_mask|attention_mask|is_causal|matmul|bmm|einsum|[\w)\]]\s*@\s*[\w(]|\bexp\(|where\(|inf\b|1e\d|finfo/;
+  /[Ss]oftmax|scaled_dot_product|dot_product_attention|flash_attn|memory_efficient_attention|masked_fill|Multi[Hh]ead|Transformer|key_padding_mask|attn_mask|attention_mask|is_causal|matmul|bmm|einsum|[\w)\]]\s*@\s*[\w(]|\bexp\(|where\(|inf\b|1e\d|finfo/;
 
 export interface ExtendedLinter extends Linter {
   /** Lints a notebook and says why it could not when the JSON is broken (lintNotebook then returns []). */

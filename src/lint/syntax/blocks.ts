@@ -186,7 +186,7 @@ function classify(source: string, start: number, end: number): { kind: BlockKind
  * attention API or layer, a mask handed to one, a causal flag.
  */
 export const SITE_TEXT =
-  /[Ss]oftmax|masked_fill|\bwhere\(|\bselect\(|scaled_dot|dot_product|flash_attn|[\w)\]]\s*@\s*[\w(]|matmul|\bbmm\b|\bmm\(|\bdot\(|einsum|\btimes|Multi\w*Attention|Transformer|(?:attention|attn|padding|src|tgt|memory)_mask\s*=|is_causal|inf\b|1e\d|finfo/;
+  /[Ss]oftmax|masked_fill|\bwhere\(|\bselect\(|scaled_dot|dot_product|flash_attn|memory_efficient_attention|[\w)\]]\s*@\s*[\w(]|matmul|\bbmm\b|\bmm\(|\bdot\(|einsum|\btimes|Multi\w*Attention|Transformer|(?:attention|attn|padding|src|tgt|memory)_mask\s*=|is_causal|inf\b|1e\d|finfo/;
 
 const IMPORT_LINE = /^[ \t]*(?:import|from)[ \t]/m;
 const SHORT_STATEMENT_LINES = 40;
