@@ -394,3 +394,29 @@ export function corpusStats(cases: readonly CorpusCase[]): CorpusStats {
   }
   return s;
 }
+
+/**
+ * Checks a corpus README's case table: every case listed once (first column `` `file` ``), its row naming
+ * the case's repository and label, and no row for a case that does not exist. Returns the problems found.
+ */
+export function readmeTableProblems(readme: string, cases: readonly CorpusCase[]): string[] {
+  const problems: string[] = [];
+  const rows = new Map<string, string>();
+  for (const line of readme.split('\n')) {
+    const m = /^\|\s*`([^`]+\.(?:py|ipynb))`\s*\|/.exec(line);
+    if (!m) continue;
+    if (rows.has(m[1])) problems.push(`README lists ${m[1]} twice`);
+    rows.set(m[1], line);
+  }
+  for (const c of cases) {
+    const row = rows.get(c.file);
+    if (!row) problems.push(`README has no row for ${c.file}`);
+    else {
+      if (!row.includes(c.header.repo)) problems.push(`README row for ${c.file} does not name ${c.header.repo}`);
+      if (!row.includes(c.header.label)) problems.push(`README row for ${c.file} does not give its label`);
+    }
+  }
+  const names = new Set(cases.map((c) => c.file));
+  for (const f of rows.keys()) if (!names.has(f)) problems.push(`README lists ${f}, which is not a case`);
+  return problems;
+}

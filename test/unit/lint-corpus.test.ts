@@ -23,6 +23,7 @@ import {
   parseExpectations,
   parseHeader,
   parseNotebookCells,
+  readmeTableProblems,
   scoreResults,
   type CaseResult,
   type CorpusCase,
@@ -112,6 +113,18 @@ describe('lint corpus: scoring module', () => {
       assert.equal(nb.kind, 'ipynb');
       assert.deepEqual(nb.units.map((u) => u.cell), [1, 3]);
       assert.deepEqual(nb.expectations, [e('ATT002', 1, 3)]);
+    });
+    it('checks a README case table: each case once, with its repository and label, and no stray rows', () => {
+      const c = parseCase('demo-case.py', PY_BUGGY);
+      const row = `| \`demo-case.py\` | ${c.header.repo} | ${c.header.label} |`;
+      assert.deepEqual(readmeTableProblems(`# Corpus\n\n${row}\n`, [c]), []);
+      assert.deepEqual(readmeTableProblems('# Corpus\n', [c]), ['README has no row for demo-case.py']);
+      assert.deepEqual(readmeTableProblems(`${row}\n${row}\n`, [c]), ['README lists demo-case.py twice']);
+      assert.deepEqual(readmeTableProblems(`| \`demo-case.py\` | somebody/else | correct |\n| \`gone.py\` | x | buggy |\n`, [c]), [
+        `README row for demo-case.py does not name ${c.header.repo}`,
+        'README row for demo-case.py does not give its label',
+        'README lists gone.py, which is not a case',
+      ]);
     });
     it('enforces the label rules and the file name', () => {
       assert.throws(() => parseCase('demo-case.py', HEADER + '\nx = 1\n'), /buggy case needs at least one/);
@@ -258,21 +271,7 @@ describe('lint corpus: the cases', () => {
 
   it('the README table lists every case once, with its repository', () => {
     const readme = readFileSync(join(CORPUS_DIR, '..', 'README.md'), 'utf8');
-    const rows = new Map<string, string>();
-    for (const line of readme.split('\n')) {
-      const m = /^\|\s*`([^`]+)`\s*\|([^|]*)\|([^|]*)\|([^|]*)\|/.exec(line);
-      if (m) {
-        assert.ok(!rows.has(m[1]), `README lists ${m[1]} twice`);
-        rows.set(m[1], line);
-      }
-    }
-    for (const c of cases) {
-      const row = rows.get(c.file);
-      assert.ok(row, `README has no row for ${c.file}`);
-      assert.ok(row.includes(c.header.repo), `README row for ${c.file} does not name ${c.header.repo}`);
-      assert.ok(row.includes(c.header.label), `README row for ${c.file} does not give its label`);
-    }
-    assert.equal(rows.size, cases.length, 'README lists cases that do not exist');
+    assert.deepEqual(readmeTableProblems(readme, cases), []);
   });
 });
 
