@@ -1,4 +1,5 @@
-// The held-out lint corpus (test/lint-holdout): what the linter is shown and how its findings are scored.
+// The second lint regression set (test/lint-holdout, written as a held-out corpus; see its README for why it
+// no longer is one): what the linter is shown, how its findings are scored, and the floor they must not fall below.
 //
 // Cases use the main corpus format (test/lint-corpus/README.md) and are parsed and scored with
 // test/lint-corpus/score.ts. The one difference is what the linter sees: before linting, `redactCase` blanks
@@ -18,6 +19,12 @@ import {
 } from '../lint-corpus/score';
 
 export const HOLDOUT_DIR = join(__dirname, 'cases');
+
+/**
+ * Overall precision and recall measured on this set when it became a regression set (P 0.90: 9 TP, 1 FP;
+ * R 0.39: 9 of 23 expectations). One more false positive or one fewer true positive falls below.
+ */
+export const REGRESSION_FLOOR = { precision: 0.85, recall: 0.39 } as const;
 
 /** The header keys of the corpus format (test/lint-corpus/score.ts accepts exactly these). */
 const HEADER_KEYS = new Set(['case', 'modelled-on', 'label', 'pattern', 'why', 'looks-like']);

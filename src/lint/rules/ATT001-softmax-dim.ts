@@ -2,7 +2,7 @@
 import { torchImplicitSoftmaxDim } from '../analysis/apis';
 import type { SoftmaxSite } from '../analysis/facts';
 import { axisAt, negAxis } from '../analysis/values';
-import { byNode, consumersOf, hasRoles, normalisedDim, wasRenormalised } from './evidence';
+import { byNode, consumersOf, definingNames, hasRoles, normalisedDim, wasRenormalised } from './evidence';
 import { insertKeyword, quote, type FixSpec, type Rule, type RuleContext } from './rule';
 
 interface Verdict {
@@ -70,8 +70,9 @@ out = weights @ v`,
           return { site, wrong: true, right: false, keyAxis: key, why: `axis ${site.dim} of ${describeInput(ctx, site)} is the batch axis (${ax.sizeText ?? 'batch'}), so the weights are normalised across different examples` };
         }
       }
-      // Slot-style competition (softmax over the queries) is a deliberate design wherever slots are involved.
-      if (/slot/i.test(`${site.inputNode ? ctx.text(site.inputNode) : ''} ${input.attn?.queryText ?? ''} ${input.attn?.keyText ?? ''}`)) return undefined;
+      // Slot Attention's competition (softmax over the queries, the slots) is deliberate: the class or function
+      // that computes it is named for it, or the queries are the slots themselves.
+      if (isSlotAttention(site)) return undefined;
       const keyAxis = input.attn?.keyAxis;
       let wrong = false;
       let right = false;
@@ -112,6 +113,16 @@ out = weights @ v`,
       if (!wrong) return undefined;
       return { site, wrong, right, keyAxis: key, why: reasons[0] ?? '' };
     };
+
+    /** Identifiers only (strings removed), so that neither prose nor an einsum spec can name a slot. */
+    function slotNamed(code: string | undefined): boolean {
+      return code !== undefined && /(?:^|[^A-Za-z0-9])slots?(?![A-Za-z0-9])|Slot/.test(code.replace(/(['"])(?:\\.|(?!\1).)*\1/g, ''));
+    }
+
+    function isSlotAttention(site: SoftmaxSite): boolean {
+      if (definingNames(ev, site.node).some((n) => /slot/i.test(n))) return true;
+      return slotNamed(site.input.attn?.queryText);
+    }
 
     return {
       softmax(site) {

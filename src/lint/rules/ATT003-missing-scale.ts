@@ -78,7 +78,7 @@ weights = scores.softmax(dim=-1)`,
           if (!group.every(unscaled)) continue;
           const site = group[0];
           if (postSoftmaxScale(site)) continue;
-          if (scaleOmittedOnPurpose(ev, site.node) || isT5Family(ev) || unitScaleNearby(ev, site.node)) continue;
+          if (scaleOmittedOnPurpose(ev, site.node) || isT5Family(ev, site.node) || unitScaleNearby(ev, site.node)) continue;
           const a = site.input.attn!;
           // The logits as they enter the softmax (its input argument); the product itself when it is inline.
           const target = site.inputNode ?? a.formedAt;

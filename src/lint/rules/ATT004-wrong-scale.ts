@@ -259,12 +259,8 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
         const i = forms.findIndex((f) => f.form === 'different');
         if (i < 0) continue;
         // The owner's code without the scale's own definitions: is the extra factor applied again (and cancelled)?
-        let rest = ctx.text(owner);
-        for (const d of [...defs].sort((a, b) => b.target.start - a.target.start)) {
-          const stmt = d.target.parent ?? d.target;
-          rest = rest.slice(0, stmt.start - owner.start) + rest.slice(stmt.end - owner.start);
-        }
-        if (factorReapplied(forms.flatMap((f) => f.others), rest)) continue;
+        const definitions = defs.map((d) => d.target.parent ?? d.target);
+        if (factorReapplied(forms.flatMap((f) => f.others), owner, definitions, (n) => ctx.text(n))) continue;
         return { name, defText: ctx.text(defs[i].target.parent ?? defs[i].target) };
       }
       return undefined;

@@ -107,8 +107,9 @@ weights = scores.softmax(dim=-1)`,
     }
 
     /**
-     * The fill replaces entries of attention scores (q·kᵀ with both roles known) that go into a softmax: a
-     * masked_fill or where on the scores, not an additive bias or a post-softmax fill.
+     * The fill replaces entries of attention scores (a q·kᵀ-shaped product, its operands named q and k or not)
+     * that a softmax normalises: a masked_fill or where on the scores, not an additive bias or a post-softmax fill
+     * (fixture ATT007/unnamed_scores_and_mask_building.py).
      */
     function writesScores(site: FillSite): boolean {
       if (site.how !== 'masked_fill' && site.how !== 'where' && site.how !== 'setitem') return false;

@@ -99,10 +99,39 @@ export function scaleOmittedOnPurpose(ev: Evaluator, node: PyNode): boolean {
 
 /**
  * The T5 family (T5, mT5, UMT5, LongT5, Switch) leaves attention unscaled by design (the scale is folded into
- * the initialisation); a file that implements one says so in its class, config or import names.
+ * the initialisation). Only what defines the code at `node` counts: the names of the classes and functions
+ * that enclose it, their base classes and their parameters' type annotations (`class MT5Attention(T5Attention)`,
+ * `def forward(self, config: T5Config)`). A comment or string elsewhere that mentions T5 proves nothing.
  */
-export function isT5Family(ev: Evaluator): boolean {
-  return /\bT5[A-Za-z]*\b|\b(?:mt5|umt5|longt5|t5)\b|modeling_t5|switch_transformers/.test(ev.tree.source);
+export function isT5Family(ev: Evaluator, node: PyNode): boolean {
+  return definingNames(ev, node).some((name) => T5_NAME.test(name));
+}
+
+/** T5, MT5, UMT5, LongT5 (FlaxT5Attention, t5_attention, ...) and Switch Transformers; not GPT5 or dist5. */
+const T5_NAME = /(?:^|[^A-Za-z0-9])(?:m|um|long)?t5(?![0-9])|(?:^|[^A-Z0-9])(?:M|UM|Long)?T5(?![0-9])|SwitchTransformer/;
+
+/**
+ * The names that define the code at `node`: every enclosing class and function's name, a class's base classes
+ * and a function's parameter annotations, as source text (code only: never comments or strings).
+ */
+export function definingNames(ev: Evaluator, node: PyNode): string[] {
+  const out: string[] = [];
+  for (let n: PyNode | null = node.parent; n; n = n.parent) {
+    if (n.type !== 'class_definition' && n.type !== 'function_definition') continue;
+    const name = n.children.find((c) => c.field === 'name');
+    if (name) out.push(ev.text(name));
+    if (n.type === 'class_definition') {
+      const bases = n.children.find((c) => c.field === 'superclasses');
+      for (const b of bases?.children ?? []) if (b.named && b.type !== 'comment' && b.type !== 'keyword_argument') out.push(ev.text(b));
+    } else {
+      const params = n.children.find((c) => c.field === 'parameters');
+      for (const p of params?.children ?? []) {
+        const type = p.children.find((c) => c.field === 'type');
+        if (type) out.push(ev.text(type));
+      }
+    }
+  }
+  return out;
 }
 
 /**

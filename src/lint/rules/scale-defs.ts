@@ -4,7 +4,7 @@
 // whether a fused kernel that falls back to its default scale ignores the scale the code meant.
 import type { Def } from '../analysis/scopes';
 import { dimOfName } from '../analysis/names';
-import { unparen, type PyNode } from '../syntax/tree';
+import { unparen, walk, type PyNode } from '../syntax/tree';
 
 export type ScaleForm = 'default' | 'different' | 'unknown';
 
@@ -44,18 +44,38 @@ export function scaleForm(def: Def, text: (n: PyNode) => string): { form: ScaleF
 }
 
 /**
- * The extra factor is applied again elsewhere in `scopeText` (outside the scale's own definitions), as a
- * multiplier or a `coeff=`: Megatron/ChatGLM's query-key layer scaling divides by sqrt(d)·layer and multiplies
- * the scores by the layer number again in the softmax, so the two cancel and the kernel default is right.
+ * The extra factor is applied again elsewhere in `owner` (outside the scale's own definitions, `skip`): the
+ * factor's name is an operand of a `*`, or it is handed to a call (`FusedScaleMaskSoftmax(..., coeff)`,
+ * `softmax(x, scale=layer_number)`). Megatron/ChatGLM's query-key layer scaling divides by sqrt(d)·layer and
+ * multiplies the scores by the layer number again in the softmax module, so the two cancel and the kernel
+ * default is right. Read from the tree: comments, strings and unrelated names (`coeff = None`) say nothing.
  */
-export function factorReapplied(others: readonly string[], scopeText: string): boolean {
+export function factorReapplied(others: readonly string[], owner: PyNode, skip: readonly PyNode[], text: (n: PyNode) => string): boolean {
+  const names = new Set<string>();
   for (const o of others) {
     const bare = o.replace(/^(?:float|int)\((.*)\)$/, '$1').replace(/^self\./, '');
-    if (!/^[A-Za-z_]\w*$/.test(bare)) continue;
-    const re = new RegExp(`[*]\\s*(?:self\\.)?${bare}\\b|\\b(?:self\\.)?${bare}\\s*[*](?![*=])|\\bcoeff\\s*=|\\bscale\\s*=\\s*(?:self\\.)?${bare}\\b`);
-    if (re.test(scopeText)) return true;
+    if (/^[A-Za-z_]\w*$/.test(bare)) names.add(bare);
   }
-  return false;
+  if (names.size === 0) return false;
+  const isFactor = (n: PyNode | undefined): boolean => {
+    if (!n) return false;
+    const u = unparen(n);
+    if (u.type !== 'identifier' && u.type !== 'attribute') return false;
+    return names.has(text(u).replace(/\s+/g, '').replace(/^self\./, ''));
+  };
+  let found = false;
+  walk(owner, (n) => {
+    if (found || skip.some((s) => s.start <= n.start && n.end <= s.end)) return false;
+    if (n.type === 'binary_operator' && n.children.some((c) => !c.named && c.type === '*')) {
+      if (isFactor(n.children.find((c) => c.field === 'left')) || isFactor(n.children.find((c) => c.field === 'right'))) found = true;
+    } else if (n.type === 'argument_list') {
+      for (const a of n.children) {
+        if (isFactor(a) || (a.type === 'keyword_argument' && isFactor(a.children.find((c) => c.field === 'value')))) found = true;
+      }
+    }
+    return !found;
+  });
+  return found;
 }
 
 function collect(node: PyNode, name: string, text: (n: PyNode) => string, out: Factor[], divided: boolean, others: string[]): void {
