@@ -44,12 +44,17 @@ function expectSameSoftmax(parallel: Kernel, single: Kernel, seed: number, what:
 }
 
 /**
- * The kernels' time limit for the helper's chunks: far above what a chunk here takes even on a busy machine,
- * far below the faults' hang.
+ * The kernels' time limit for the helper's chunks: far above what a chunk here takes even on a busy machine
+ * (a chunk takes well under 10 ms; at load 8 on 2 cores a runnable thread waits tens of ms for a core, so a
+ * healthy helper never comes near it), far below the faults' hang (60 s). Only a fault may hit this limit:
+ * the tests count how often it was hit, never how long anything took.
  */
-const LIMIT_MS = 1000;
+const LIMIT_MS = 3000;
 
-/** Resolves once `condition` holds, polling; fails after `ms`. */
+/** How long to wait for an event the test needs (worker exit, a late chunk) before failing: never reached when all is well. */
+const EVENT_MS = 60_000;
+
+/** Resolves once `condition` holds, polling; fails after `ms` (a bound on a hang, not a speed requirement). */
 async function until(condition: () => boolean, ms: number, what: string): Promise<void> {
   const end = performance.now() + ms;
   while (!condition()) {
@@ -59,7 +64,7 @@ async function until(condition: () => boolean, ms: number, what: string): Promis
 }
 
 describe('kernels: two-thread wasm-simd with a misbehaving helper', function () {
-  this.timeout(60_000);
+  this.timeout(5 * EVENT_MS);
   let single: WasmSimdKernel;
   const started: ParallelWasmSimdKernel[] = [];
   before(async () => {
@@ -99,15 +104,14 @@ describe('kernels: two-thread wasm-simd with a misbehaving helper', function () 
   it('a helper that dies in the middle of a job: the job finishes right, then one thread', async () => {
     const { kernel, logged } = await withHelper(spawnFaultyHelper('exit', 5));
     assert.equal(kernel.helperStatus, 'ready');
-    const start = performance.now();
     runAll(kernel, 'helper exited at its 6th chunk');
     assert.equal(kernel.counters.recovered, 1, 'the dead helper chunks were recomputed once; no later call waited');
     assert.match(logged[0], /the helper thread did not finish its chunks of a .* within \d+ ms; recomputed them here/);
-    await until(() => kernel.helperStatus === 'gone', 5000, "the worker's exit event");
+    await until(() => kernel.helperStatus === 'gone', EVENT_MS, "the worker's exit event");
     assert.equal(kernel.threads, 1);
     assert.ok(logged.some((m) => /the helper thread exited \(code 3\); computing on one thread from now on/.test(m)), logged.join('\n'));
     runAll(kernel, 'after the helper exited');
-    assert.ok(performance.now() - start < 10 * LIMIT_MS, 'no long waits');
+    assert.equal(kernel.counters.recovered, 1, 'no call after the exit waited for the helper');
   });
 
   it('a helper that hangs in a chunk: results stay right on the private kernel; dispose stops it', async () => {
@@ -122,12 +126,12 @@ describe('kernels: two-thread wasm-simd with a misbehaving helper', function () 
   });
 
   it('a helper that finishes a chunk late is used again once it has', async () => {
-    const { kernel, logged } = await withHelper(spawnFaultyHelper('slow', 3, 3 * LIMIT_MS));
-    // its 4th chunk takes 3 s > the 1 s limit: the helper's chunks of that job are recomputed privately
+    const { kernel, logged } = await withHelper(spawnFaultyHelper('slow', 3, 2 * LIMIT_MS));
+    // its 4th chunk takes twice the limit: the helper's chunks of that job are recomputed privately
     for (const cs of cases.slice(0, 3)) expectSame(kernel, single, cs, 'before and during the late chunk');
     assert.equal(kernel.helperStatus, 'abandoned');
     expectSame(kernel, single, cases[3], 'while the late chunk runs');
-    await until(() => kernel.helperStatus === 'ready', 10_000, `the late chunk finished (${logged.join('; ')})`);
+    await until(() => kernel.helperStatus === 'ready', EVENT_MS, `the late chunk finished (${logged.join('; ')})`);
     const helperChunks = kernel.counters.helperChunks;
     runAll(kernel, 'after the late chunk', 1);
     assert.ok(kernel.counters.helperChunks > helperChunks, 'the helper computes chunks again');
@@ -143,11 +147,10 @@ describe('kernels: two-thread wasm-simd with a misbehaving helper', function () 
   });
 
   it('a helper that never takes a chunk: the calling thread does all of them, without waiting for it', async () => {
-    const { kernel, logged } = await withHelper(spawnFaultyHelper('never-take', 0), { ownChunkLimit: Infinity, helperTimeoutMs: 10_000 });
+    const { kernel, logged } = await withHelper(spawnFaultyHelper('never-take', 0), { ownChunkLimit: Infinity, helperTimeoutMs: EVENT_MS });
     assert.equal(kernel.helperStatus, 'ready');
-    const start = performance.now();
     runAll(kernel, 'helper never takes a chunk');
-    assert.ok(performance.now() - start < 5_000, 'no call waited for the helper (whose time limit is 10 s)');
+    assert.equal(kernel.counters.recovered, 0, 'no call waited out the helper\'s time limit');
     assert.ok(kernel.counters.splitGemms > 0 && kernel.counters.ownChunks > 0);
     assert.equal(kernel.counters.helperChunks, 0);
     assert.deepEqual(logged, []);
