@@ -24,7 +24,6 @@ import * as esbuild from 'esbuild';
 import { flashAttention, initKernels, getKernel, type KernelPreference } from '../src/engine';
 import { createSeededModel } from '../src/models';
 import { streamHeadSummaries } from '../src/models/head-stream';
-import type { AttentionResult, ModelInfo, RunResult } from '../src/protocol/engine';
 import { EngineClient } from '../src/worker/client';
 
 type Mode = 'idle' | 'worker' | 'engine';
@@ -111,15 +110,15 @@ async function child(mode: Mode, tokens: number, heads: number, dModel: number, 
       timeoutMs: 60 * 60_000,
     });
     try {
-      await phase('worker start + configure', () => client.request<ModelInfo>('configureModel', { kind: 'seeded', seed: 0, heads, dModel }));
+      await phase('worker start + configure', () => client.request('configureModel', { kind: 'seeded', seed: 0, heads, dModel }));
       const n = mode === 'idle' ? 4 : tokens;
       const run = await phase(`run on ${n} tokens (forward + thumbnails + entropies)`, () =>
-        client.request<RunResult>('run', { text: longText(n), maxTokens: Math.max(n, 16384) }),
+        client.request('run', { text: longText(n), maxTokens: Math.max(n, 16384) }),
       );
       note = `run: ${run.seqLen} tokens, weights sent: ${run.attentions ? `${(run.attentions.byteLength / MiB).toFixed(1)} MiB` : 'none (computed on demand)'}, worker-side ${run.elapsedMs.toFixed(0)} ms`;
       if (mode === 'worker') {
         const view = await phase('panel view of head 0 (downsample 1024)', () =>
-          client.request<AttentionResult>('attention', { runId: run.runId, layer: 0, head: 0, downsample: 1024 }),
+          client.request('attention', { runId: run.runId, layer: 0, head: 0, downsample: 1024 }),
         );
         note += `; view ${view.rows}×${view.cols} cells of ${view.block}×${view.block} weights`;
       }

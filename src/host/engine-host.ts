@@ -2,12 +2,8 @@
 // typed requests. When the worker had to be replaced, the model is configured again before the next
 // request, so callers never see a worker that lost its state.
 import * as vscode from 'vscode';
-import type { EngineRequests, ModelInfo, ModelSource } from '../protocol/engine';
+import type { EngineRequests, EngineWorkerData, ModelInfo, ModelSource } from '../protocol/engine';
 import { EngineClient, type RequestOptions } from '../worker/client';
-
-export interface EngineWorkerData {
-  kernel: 'auto' | 'wasm-simd' | 'ts';
-}
 
 export class EngineHost implements vscode.Disposable {
   private client: EngineClient | undefined;
@@ -60,7 +56,7 @@ export class EngineHost implements vscode.Disposable {
     // File bytes are transferred, so send a copy: the source may be configured again after a restart.
     const payload: ModelSource = source.kind === 'file' && source.bytes ? { ...source, bytes: source.bytes.slice() } : source;
     const transfer = payload.kind === 'file' && payload.bytes ? [payload.bytes.buffer as ArrayBuffer] : [];
-    const info = await client.request<ModelInfo>('configureModel', payload, { ...opts, transfer, timeoutMs: 600_000 });
+    const info = await client.request('configureModel', payload, { ...opts, transfer, timeoutMs: 600_000 });
     this.configured = { generation: client.generation, source, info };
     this.modelChanged.fire(info);
     return info;
@@ -68,7 +64,7 @@ export class EngineHost implements vscode.Disposable {
 
   async request<K extends keyof EngineRequests>(type: K, payload: EngineRequests[K][0], opts: RequestOptions = {}): Promise<EngineRequests[K][1]> {
     await this.ensureModel(opts);
-    return this.getClient().request<EngineRequests[K][1]>(type, payload, opts);
+    return this.getClient().request(type, payload, opts);
   }
 
   dispose(): void {

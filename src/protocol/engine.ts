@@ -3,6 +3,14 @@
 // cross as transferred buffers.
 import type { AttentionTrace, TraceOptions } from '../engine/trace';
 
+/** workerData of the engine worker (dist/worker.js), read once at its start. */
+export interface EngineWorkerData {
+  /** The kernel preference (the attentionInspector.kernel setting). */
+  kernel: 'auto' | 'wasm-simd' | 'ts';
+  /** Kernel threads; default min(2, cores). Checked at run time by the worker. */
+  threads?: number;
+}
+
 /** Where the model's weights come from. */
 export type ModelSource =
   | { kind: 'seeded'; seed: number; heads: number; dModel: number }

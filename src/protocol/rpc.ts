@@ -1,5 +1,10 @@
 // A tiny request/response layer shared by every channel (host ↔ worker, host ↔ webview).
 // Requests carry a `messageId`; replies carry `inReplyTo`. One union per direction per channel.
+// Each channel declares its requests as a map `type → [payload, result]` (./engine.ts, ./lint.ts); the client
+// (src/worker/rpc-client.ts) and the worker's dispatcher (src/worker/server.ts) are typed from that map.
+
+/** A channel's requests: request type → [payload, result]. Used as `R extends RequestMap<R>`. */
+export type RequestMap<R> = { readonly [K in keyof R]: readonly [unknown, unknown] };
 
 export interface RequestEnvelope<Type extends string = string, Payload = unknown> {
   readonly kind: 'request';

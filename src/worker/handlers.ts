@@ -1,17 +1,16 @@
 // The engine's request handlers: the session behind the typed protocol. Results are fresh copies, so
 // their buffers can be transferred without detaching what the session keeps.
 import type { AttentionTrace, Tensor } from '../engine';
-import type { AttentionRequest, EngineRequests, ModelSource, RunRequest, TraceRequest } from '../protocol/engine';
+import type { EngineRequests } from '../protocol/engine';
 import type { InspectSession } from '../models/session';
-import type { Handler, HandlerContext, HandlerOutput } from './server';
+import type { HandlerContext, Handlers } from './server';
 
 /** Reads a local file for the worker (node's fs in the real worker; a fake in tests). */
 export type FileReader = (path: string) => Promise<Uint8Array>;
 
-export function engineHandlers(session: InspectSession, readFile: FileReader): Record<keyof EngineRequests, Handler> {
+export function engineHandlers(session: InspectSession, readFile: FileReader): Handlers<EngineRequests> {
   return {
-    async configureModel(payload, ctx) {
-      const source = payload as ModelSource;
+    async configureModel(source, ctx) {
       let resolved = source;
       if (source.kind === 'file' && !source.bytes) {
         if (!source.path) throw new Error(`${source.fileName}: neither a path nor the file's bytes were given`);
@@ -23,18 +22,18 @@ export function engineHandlers(session: InspectSession, readFile: FileReader): R
     },
 
     async run(payload, ctx) {
-      const result = await session.run(payload as RunRequest, sessionContext(ctx));
+      const result = await session.run(payload, sessionContext(ctx));
       const transfer = [result.thumbnails.data.buffer, result.headEntropy.buffer, ...(result.attentions ? [result.attentions.buffer] : [])];
       return { result, transfer: transfer as ArrayBuffer[] };
     },
 
     async attention(payload, ctx) {
-      const result = await session.attentionCancellable(payload as AttentionRequest, sessionContext(ctx));
+      const result = await session.attentionCancellable(payload, sessionContext(ctx));
       return { result, transfer: [result.data.buffer as ArrayBuffer] };
     },
 
-    async trace(payload): Promise<HandlerOutput<AttentionTrace>> {
-      const result = session.trace(payload as TraceRequest);
+    async trace(payload) {
+      const result = session.trace(payload);
       return { result, transfer: traceBuffers(result) };
     },
   };

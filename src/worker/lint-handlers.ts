@@ -2,8 +2,8 @@
 // request. No worker_threads here (the entry, ./lint-worker.ts, wires these to the channel), so the handlers
 // can be driven directly too.
 import type { ExtendedLinter, LintOptions, NotebookCell } from '../lint';
-import { LINTER_START_ERROR, type LintAnswer, type LintRequests, type LintRequestType } from './lint-protocol';
-import type { Handler } from './server';
+import { LINTER_START_ERROR, type LintAnswer, type LintRequests } from '../protocol/lint';
+import type { Handlers } from './server';
 
 /** The linter the handlers use, and the sink its internal errors go to (set by the worker per request). */
 export interface LintWorkerState {
@@ -13,7 +13,7 @@ export interface LintWorkerState {
   internalErrors: string[];
 }
 
-export function lintHandlers(state: LintWorkerState): Record<LintRequestType, Handler> {
+export function lintHandlers(state: LintWorkerState): Handlers<LintRequests> {
   const run = async <T>(body: (linter: ExtendedLinter) => T): Promise<{ result: LintAnswer<T> }> => {
     let linter: ExtendedLinter;
     try {
@@ -31,24 +31,29 @@ export function lintHandlers(state: LintWorkerState): Record<LintRequestType, Ha
   };
   return {
     lintPython: (payload) => {
-      const p = payload as Partial<LintRequests['lintPython'][0]> | undefined;
+      const p = received(payload);
       const source = requireString(p?.source, 'lintPython: payload.source');
       const options = checkOptions(p?.options, 'lintPython');
       return run((l) => l.lintPython(source, options));
     },
     lintCells: (payload) => {
-      const p = payload as Partial<LintRequests['lintCells'][0]> | undefined;
+      const p = received(payload);
       const cells = checkCells(p?.cells);
       const options = checkOptions(p?.options, 'lintCells');
       return run((l) => l.lintCells(cells, options));
     },
     lintNotebookFile: (payload) => {
-      const p = payload as Partial<LintRequests['lintNotebookFile'][0]> | undefined;
+      const p = received(payload);
       const json = requireString(p?.json, 'lintNotebookFile: payload.json');
       const options = checkOptions(p?.options, 'lintNotebookFile');
       return run((l) => l.lintNotebookFile(json, options));
     },
   };
+}
+
+/** The payload's fields, for checking: it comes from another thread, typed by the protocol but not trusted. */
+function received(payload: unknown): Partial<Record<string, unknown>> | undefined {
+  return typeof payload === 'object' && payload !== null ? (payload as Record<string, unknown>) : undefined;
 }
 
 function requireString(v: unknown, what: string): string {

@@ -1,11 +1,11 @@
 // Entry point of the lint worker (dist/lint-worker.js): the editor's linter off the extension host's thread.
 // Reads the grammar files named in workerData once, starts tree-sitter once, and answers lint requests
-// (./lint-protocol.ts) one at a time; the parser's block cache lives here, across requests and documents.
+// (src/protocol/lint.ts) one at a time; the parser's block cache lives here, across requests and documents.
 import { readFile } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createLinter } from '../lint';
 import { lintHandlers, type LintWorkerState } from './lint-handlers';
-import type { LintWorkerData } from './lint-protocol';
+import type { LintWorkerData } from '../protocol/lint';
 import { serve } from './server';
 
 if (!parentPort) throw new Error('dist/lint-worker.js must run as a worker thread');

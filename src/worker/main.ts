@@ -2,7 +2,8 @@
 // only place the engine meets worker_threads.
 import { readFile } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
-import { initKernels, type KernelPreference } from '../engine';
+import { initKernels } from '../engine';
+import type { EngineWorkerData } from '../protocol/engine';
 import { InspectSession, loadCheckpoint } from '../models/session';
 import { engineHandlers } from './handlers';
 import { kernelThreads, spawnKernelHelper } from './kernel-helper';
@@ -10,8 +11,8 @@ import { serve } from './server';
 
 if (!parentPort) throw new Error('dist/worker.js must run as a worker thread');
 
-// workerData.kernel: 'auto' | 'wasm-simd' | 'ts'; workerData.threads: kernel threads (default min(2, cores)).
-const options = workerData as { kernel?: KernelPreference; threads?: unknown } | undefined;
+// EngineWorkerData (src/protocol/engine.ts), checked here: a missing kernel means 'auto', odd threads the default.
+const options = workerData as Partial<EngineWorkerData> | undefined;
 const kernelReady = initKernels(options?.kernel ?? 'auto', {
   threads: kernelThreads(options),
   spawnHelper: spawnKernelHelper,
@@ -19,15 +20,4 @@ const kernelReady = initKernels(options?.kernel ?? 'auto', {
 const session = new InspectSession(loadCheckpoint);
 const handlers = engineHandlers(session, async (path) => new Uint8Array(await readFile(path)));
 
-serve(
-  parentPort,
-  Object.fromEntries(
-    Object.entries(handlers).map(([type, handler]) => [
-      type,
-      async (payload: unknown, ctx: Parameters<typeof handler>[1]) => {
-        await kernelReady;
-        return handler(payload, ctx);
-      },
-    ]),
-  ),
-);
+serve(parentPort, handlers, { beforeEach: () => kernelReady });

@@ -1,7 +1,8 @@
-// Worker side of the engine channel: dispatches requests to handlers, honours cancellation, reports
-// progress, and replies with transferred buffers. Knows nothing about attention; see ./handlers.ts.
+// Worker side of every channel: dispatches requests to handlers typed from the channel's protocol, honours
+// cancellation, reports progress, and replies with transferred buffers. Knows nothing about attention or
+// linting; see ./handlers.ts and ./lint-handlers.ts.
 import type { MessagePort } from 'node:worker_threads';
-import { CancelledError, type FromWorkerEnvelope, type ToWorkerEnvelope } from '../protocol/rpc';
+import { CancelledError, type FromWorkerEnvelope, type RequestMap, type ToWorkerEnvelope } from '../protocol/rpc';
 
 /** What a handler may use while it runs. */
 export interface HandlerContext {
@@ -12,17 +13,31 @@ export interface HandlerContext {
   progress(fraction: number, message: string): void;
 }
 
-export interface HandlerOutput<R> {
-  result: R;
+export interface HandlerOutput<Result> {
+  result: Result;
   /** Buffers to transfer (never the backing store of cached data: copy first). */
   transfer?: ArrayBuffer[];
 }
 
-export type Handler = (payload: unknown, ctx: HandlerContext) => Promise<HandlerOutput<unknown>>;
+/**
+ * One handler per request type of the protocol `R`. Payloads come from another thread: a handler whose
+ * payload is not plain trusted data (the lint worker's) still checks it at run time.
+ */
+export type Handlers<R extends RequestMap<R>> = {
+  [K in keyof R]: (payload: R[K][0], ctx: HandlerContext) => Promise<HandlerOutput<R[K][1]>>;
+};
 
-export function serve(port: MessagePort, handlers: Record<string, Handler>): void {
+export interface ServeOptions {
+  /** Awaited before every request (the engine worker waits for its kernel here). */
+  beforeEach?: () => Promise<unknown>;
+}
+
+export function serve<R extends RequestMap<R>>(port: MessagePort, handlers: Handlers<R>, options: ServeOptions = {}): void {
   const cancelled = new Set<number>();
   const post = (msg: FromWorkerEnvelope, transfer: ArrayBuffer[] = []) => port.postMessage(msg, transfer);
+  // The request type is a string from the other side: look it up among the handlers' own keys only
+  // ('toString' or '__proto__' are not request types).
+  const byType = new Map<string, (payload: unknown, ctx: HandlerContext) => Promise<HandlerOutput<unknown>>>(Object.entries(handlers));
 
   port.on('message', async (msg: ToWorkerEnvelope) => {
     if (msg.kind === 'cancel') {
@@ -43,8 +58,9 @@ export function serve(port: MessagePort, handlers: Record<string, Handler>): voi
       },
     };
     try {
-      const handler = handlers[msg.type];
-      if (!handler) throw new Error(`the engine has no request type '${msg.type}'`);
+      const handler = byType.get(msg.type);
+      if (!handler) throw new Error(`this worker has no request type '${msg.type}'`);
+      await options.beforeEach?.();
       const { result, transfer } = await handler(msg.payload, ctx);
       post({ kind: 'reply', inReplyTo: id, ok: true, result }, transfer ?? []);
     } catch (e) {

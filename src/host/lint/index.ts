@@ -14,7 +14,7 @@ import type { NotebookCell } from '../../lint/notebook';
 import { RULES, ruleByCode } from '../../lint/rules';
 import type { Finding, RuleCode } from '../../lint/types';
 import { isLinterStartError, LintClientDisposedError, LintWorkerClient, LintWorkerRestartedError } from '../../worker/lint-client';
-import type { LintAnswer, LintRequests, LintRequestType } from '../../worker/lint-protocol';
+import type { LintAnswer, LintRequests, LintRequestType } from '../../protocol/lint';
 import { debounceMs, editorSeverity, isLintableDocument, LatestPerKey, noqaEdit, readLintSettings, WORKSPACE_EXCLUDE, WORKSPACE_INCLUDE, type LintSettings } from './pure';
 
 const SOURCE = 'attention-inspector';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { createParallelWasmSimdKernel, createWasmSimdKernel } from '../../../src/engine/kernels';
 import { createSharedMemory } from '../../../src/engine/kernels/simd-module';
 import { createControlBlock } from '../../../src/engine/kernels/parallel-protocol';
-import type { ModelInfo, RunResult } from '../../../src/protocol/engine';
+import type { RunResult } from '../../../src/protocol/engine';
 import { EngineClient } from '../../../src/worker/client';
 import { kernelThreads, spawnKernelHelper } from '../../../src/worker/kernel-helper';
 import { base, build } from './cases';
@@ -72,9 +72,9 @@ describe('kernels: the helper thread in the engine worker', function () {
         workerData: { kernel: 'wasm-simd', threads },
       });
       try {
-        const info = await client.request<ModelInfo>('configureModel', { kind: 'seeded', seed: 3, heads: 4, dModel: 256 });
+        const info = await client.request('configureModel', { kind: 'seeded', seed: 3, heads: 4, dModel: 256 });
         assert.equal(info.family, 'seeded');
-        results.push(await client.request<RunResult>('run', { text: '', ids, maxTokens: 512, causal: true }));
+        results.push(await client.request('run', { text: '', ids, maxTokens: 512, causal: true }));
       } finally {
         client.dispose();
       }

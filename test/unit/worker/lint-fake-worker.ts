@@ -1,11 +1,11 @@
 // A stand-in lint worker for lint-worker.test.ts: speaks the lint protocol but fails on demand, to exercise
 // the client's crash, exit and hang handling without the parser.
 import { parentPort } from 'node:worker_threads';
+import type { LintRequests } from '../../../src/protocol/lint';
 import { serve } from '../../../src/worker/server';
 
-serve(parentPort!, {
-  async lintPython(payload) {
-    const { source } = payload as { source: string };
+serve<Pick<LintRequests, 'lintPython'>>(parentPort!, {
+  async lintPython({ source }) {
     if (source === 'crash') {
       // Thrown outside the handler (an uncaught exception), before the next message is read.
       process.nextTick(() => {

@@ -62,7 +62,7 @@ describe('lint worker', function () {
       assert.equal(c.threadId, thread, 'the same worker serves every request');
     }
     assert.ok(total > 0, 'the files have findings (the comparison is not between empty lists)');
-    assert.equal(c.starts, 1);
+    assert.equal(c.generation, 1);
   });
 
   it('honours select/ignore and answers requests in order', async () => {
@@ -101,7 +101,7 @@ describe('lint worker', function () {
     await assert.rejects(c.request('nonsense' as 'lintPython', { source: '' }), /no request type 'nonsense'/);
     const ok = await c.request('lintPython', { source: 'import torch\nx = torch.softmax(s, dim=-2)\n' });
     assert.deepEqual(ok.result, inProcess.lintPython('import torch\nx = torch.softmax(s, dim=-2)\n'));
-    assert.equal(c.starts, 1, 'bad requests do not cost the worker');
+    assert.equal(c.generation, 1, 'bad requests do not cost the worker');
   });
 
   it('fails every request with a LinterStartError naming the grammar file it could not read', async () => {
@@ -145,7 +145,7 @@ describe('lint worker', function () {
       const after = await c.request('lintPython', { source: 'internal' });
       assert.deepEqual(after, { result: [], internalErrors: ['rule threw'] });
       assert.notEqual(c.threadId, first);
-      assert.equal(c.starts, 2);
+      assert.equal(c.generation, 2);
     });
   }
 
@@ -154,9 +154,9 @@ describe('lint worker', function () {
     c = new LintWorkerClient({ workerPath: fakeWorker, workerData: grammar, execArgv: tsx, timeoutMs: 1_500, onRestart: (r) => reasons.push(r) });
     await c.request('lintPython', { source: 'fine' }); // started (tsx start-up is not part of the limit below)
     await assert.rejects(c.request('lintPython', { source: 'hang' }), LintWorkerRestartedError);
-    assert.deepEqual(reasons, ['the lint worker did not answer within 2 s']);
+    assert.deepEqual(reasons, ["the lint worker did not answer 'lintPython' within 2 s and was restarted"]);
     assert.deepEqual(await c.request('lintPython', { source: 'fine' }), { result: [], internalErrors: [] });
-    assert.equal(c.starts, 2);
+    assert.equal(c.generation, 2);
   });
 });
 

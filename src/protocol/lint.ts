@@ -1,5 +1,5 @@
 // Messages between the extension host and the lint worker (dist/lint-worker.js). The envelopes are the shared
-// request/reply layer of src/protocol/rpc.ts; these are the request types, their payloads and results.
+// request/reply layer of ./rpc.ts; these are the request types, their payloads and results. Plain data only.
 import type { Finding, LintOptions, NotebookCell, NotebookCellFindings } from '../lint';
 
 /** workerData of the lint worker: where the grammar files are (it reads them once, at start). */
