@@ -150,4 +150,3 @@ export interface EngineRequests {
   trace: [TraceRequest, AttentionTrace];
 }
 
-export type EngineRequestType = keyof EngineRequests;

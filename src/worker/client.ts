@@ -3,7 +3,7 @@
 import type { EngineRequests } from '../protocol/engine';
 import { ClientDisposedError, RpcClient, WorkerRestartedError, type RpcClientOptions } from './rpc-client';
 
-export type { CancellationSignal, RequestOptions } from './rpc-client';
+export type { RequestOptions } from './rpc-client';
 
 /** A request failed because the engine worker crashed, hung or ignored a cancel; the next request starts a new one. */
 export class EngineRestartedError extends WorkerRestartedError {

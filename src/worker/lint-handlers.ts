@@ -53,7 +53,7 @@ export function lintHandlers(state: LintWorkerState): Handlers<LintRequests> {
 
 /** The payload's fields, for checking: it comes from another thread, typed by the protocol but not trusted. */
 function received(payload: unknown): Partial<Record<string, unknown>> | undefined {
-  return typeof payload === 'object' && payload !== null ? (payload as Record<string, unknown>) : undefined;
+  return typeof payload === 'object' && payload !== null ? (payload) : undefined;
 }
 
 function requireString(v: unknown, what: string): string {
@@ -68,7 +68,7 @@ function checkOptions(v: unknown, what: string): LintOptions | undefined {
   const list = (x: unknown, name: string): string[] | undefined => {
     if (x === undefined || x === null) return undefined;
     if (!Array.isArray(x) || !x.every((c) => typeof c === 'string')) throw new TypeError(`${what}: payload.options.${name} must be an array of rule codes`);
-    return x as string[];
+    return x;
   };
   return { select: list(o.select, 'select'), ignore: list(o.ignore, 'ignore') };
 }

@@ -106,7 +106,7 @@ export class RpcClient<R extends RequestMap<R>> {
     return new Promise<R[K][1]>((resolve, reject) => {
       const entry: Pending = {
         type,
-        resolve: resolve as (v: unknown) => void,
+        resolve: resolve,
         reject,
         onProgress: opts.onProgress,
         timer: setTimeout(() => {

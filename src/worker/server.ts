@@ -39,11 +39,13 @@ export function serve<R extends RequestMap<R>>(port: MessagePort, handlers: Hand
   // ('toString' or '__proto__' are not request types).
   const byType = new Map<string, (payload: unknown, ctx: HandlerContext) => Promise<HandlerOutput<unknown>>>(Object.entries(handlers));
 
-  port.on('message', async (msg: ToWorkerEnvelope) => {
-    if (msg.kind === 'cancel') {
-      cancelled.add(msg.messageId);
-      return;
-    }
+  port.on('message', (msg: ToWorkerEnvelope) => {
+    if (msg.kind === 'cancel') cancelled.add(msg.messageId);
+    else void answer(msg);
+  });
+
+  /** Runs one request to its reply; never rejects (a failure is the reply). */
+  async function answer(msg: Extract<ToWorkerEnvelope, { kind: 'request' }>): Promise<void> {
     const id = msg.messageId;
     const ctx: HandlerContext = {
       throwIfCancelled() {
@@ -69,6 +71,6 @@ export function serve<R extends RequestMap<R>>(port: MessagePort, handlers: Hand
     } finally {
       cancelled.delete(id);
     }
-  });
+  }
   post({ kind: 'ready' });
 }

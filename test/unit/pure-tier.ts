@@ -3,9 +3,7 @@
 // where it belongs, so the tier stays what its name claims. (kernels-setup.ts, required before this file,
 // may rebuild the generated WebAssembly module in a child process once, before any test runs.)
 // require, not import: the patch must reach the modules' own export objects, which other modules read at call time.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const childProcess = require('node:child_process') as Record<string, unknown>;
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const workerThreads = require('node:worker_threads') as Record<string, unknown>;
 
 function refuse(what: string): never {

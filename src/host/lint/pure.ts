@@ -105,7 +105,7 @@ export class LatestPerKey {
       return current;
     }
     const done = (async () => {
-      await undefined; // `running` holds this promise before any task runs (a task may fail synchronously)
+      await Promise.resolve(); // `running` holds this promise before any task runs (a task may fail synchronously)
       let next: (() => Promise<void>) | undefined = task;
       while (next) {
         try {

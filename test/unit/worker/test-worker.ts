@@ -25,7 +25,7 @@ if (parentPort) {
     },
     async double({ data }) {
       const out = data.map((x) => 2 * x);
-      return { result: { data: out }, transfer: [out.buffer as ArrayBuffer] };
+      return { result: { data: out }, transfer: [out.buffer] };
     },
     async steps({ n }, ctx) {
       for (let i = 0; i < n; i++) {
