@@ -1,11 +1,14 @@
 // `npm run bench`: every benchmark of the project, one after another, each in its own process, each
 // printing its own table (numbers only; nothing here asserts a time). Reference points measured in the
 // same run (NumPy) are printed beside ours where a script has one.
-//   npm run bench                 # all
-//   npm run bench -- kernels gpt2 # some, by name
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
+//   npm run bench                        # all
+//   npm run bench -- kernels gpt2        # some, by name
+//   npm run bench -- --save kernels lint # and keep the log in bench/results/<date>-<names>.txt
+// The log starts with what the figures depend on: date, commit, machine, load (before and after), Node, and
+// the NumPy the references used (version, BLAS, threads). README figures cite such a file.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 
 interface Bench {
@@ -27,7 +30,9 @@ const BENCHES: Bench[] = [
 ];
 
 const root = join(__dirname, '..');
-const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+const args = process.argv.slice(2);
+const save = args.includes('--save');
+const wanted = args.filter((a) => !a.startsWith('-'));
 const chosen = wanted.length ? BENCHES.filter((b) => wanted.includes(b.name)) : BENCHES;
 const unknown = wanted.filter((w) => !BENCHES.some((b) => b.name === w));
 if (unknown.length) {
@@ -35,22 +40,71 @@ if (unknown.length) {
   process.exit(2);
 }
 
-console.log(`Attention Inspector benchmarks — ${new Date().toISOString()}`);
-console.log(`${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}; node ${process.version}`);
-console.log('These machines are shared: compare figures within one run (ratios), not across runs.\n');
-
-let failed = 0;
-for (const b of chosen) {
-  const script = join(root, 'bench', b.script);
-  console.log(`━━ ${b.name}: ${b.what}`);
-  if (!existsSync(script)) {
-    console.log(`(missing: bench/${b.script})\n`);
-    failed++;
-    continue;
-  }
-  const started = Date.now();
-  const r = spawnSync(process.execPath, ['--require', 'tsx/cjs', script, ...b.args], { cwd: root, stdio: 'inherit' });
-  console.log(`(${b.name}: ${((Date.now() - started) / 1000).toFixed(0)} s${r.status === 0 ? '' : `, exit code ${r.status}`})\n`);
-  if (r.status !== 0) failed++;
+const log: string[] = [];
+function out(text: string): void {
+  process.stdout.write(text);
+  log.push(text);
 }
-process.exit(failed ? 1 : 0);
+
+const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
+
+/** The NumPy the reference rows use: version, BLAS and the threads it may use (as the bench scripts start it). */
+function numpyDescription(): string {
+  const code = [
+    'import os, numpy as np',
+    "blas = np.__config__.CONFIG.get('Build Dependencies', {}).get('blas', {})",
+    "print('NumPy %s, BLAS %s %s, OPENBLAS_NUM_THREADS=%s (unset: one thread per core, %d here)' % (np.__version__, blas.get('name', '?'), blas.get('version', ''), os.environ.get('OPENBLAS_NUM_THREADS', 'unset'), os.cpu_count()))",
+  ].join('\n');
+  const r = spawnSync('python3', ['-c', code], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim() : 'not available (python3 with numpy not found): no reference rows';
+}
+
+function gitCommit(): string {
+  const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' });
+  if (head.status !== 0) return 'unknown';
+  const dirty = spawnSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: root, encoding: 'utf8' }).stdout.trim() !== '';
+  return `${head.stdout.trim()}${dirty ? ' (with uncommitted changes)' : ''}`;
+}
+
+function run(script: string, scriptArgs: string[]): Promise<number | null> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--require', 'tsx/cjs', script, ...scriptArgs], { cwd: root, stdio: ['inherit', 'pipe', 'pipe'] });
+    child.stdout.on('data', (d: Buffer) => out(d.toString()));
+    child.stderr.on('data', (d: Buffer) => out(d.toString()));
+    child.on('close', (code) => resolve(code));
+  });
+}
+
+async function main(): Promise<number> {
+  const started = new Date();
+  out(`Attention Inspector benchmarks — ${started.toISOString()}, commit ${gitCommit()}\n`);
+  out(`${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; load average ${load()} (1, 5, 15 min) at the start; node ${process.version}\n`);
+  out(`reference: ${numpyDescription()}\n`);
+  out('These machines are shared: compare figures within one run (ratios), not across runs.\n\n');
+
+  let failed = 0;
+  for (const b of chosen) {
+    const script = join(root, 'bench', b.script);
+    out(`━━ ${b.name}: ${b.what}\n`);
+    if (!existsSync(script)) {
+      out(`(missing: bench/${b.script})\n\n`);
+      failed++;
+      continue;
+    }
+    const t0 = Date.now();
+    const status = await run(script, b.args);
+    out(`(${b.name}: ${((Date.now() - t0) / 1000).toFixed(0)} s${status === 0 ? '' : `, exit code ${status}`}; load average now ${load()})\n\n`);
+    if (status !== 0) failed++;
+  }
+  out(`load average at the end: ${load()}\n`);
+  if (save) {
+    const dir = join(root, 'bench', 'results');
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, `${started.toISOString().slice(0, 16).replace(/[:T]/g, '-')}-${chosen.map((b) => b.name).join('-')}.txt`);
+    writeFileSync(file, log.join(''));
+    console.log(`saved: ${file}`);
+  }
+  return failed ? 1 : 0;
+}
+
+void main().then((code) => process.exit(code));
