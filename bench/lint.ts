@@ -10,7 +10,7 @@
 // through the lint worker (src/worker/lint-worker.ts, how it lints now), and reports the longest time the
 // host's event loop could not run anything (a 1 ms timer's worst lateness).
 //
-// Targets (DESIGN.md): a 5,000-line file in under 100 ms once the parser is loaded; a repository at tens of
+// Targets (docs/DESIGN.md): a 5,000-line file in under 100 ms once the parser is loaded; a repository at tens of
 // thousands of lines per second.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';

@@ -1,4 +1,4 @@
-// Output formats of `attention-inspector lint`: text, JSON (the array DESIGN.md fixes) and SARIF 2.1.0.
+// Output formats of `attention-inspector lint`: text, JSON (the array docs/DESIGN.md fixes) and SARIF 2.1.0.
 // Pure functions from findings to strings.
 import { RULES, renderRulePage, rulePageFileName, type Finding } from '../lint';
 

@@ -1,4 +1,4 @@
-// The attention linter: public API (see notes/LINT-CONTRACT.md). Pure TypeScript over tree-sitter; no
+// The attention linter: public API (see docs/LINT-CONTRACT.md). Pure TypeScript over tree-sitter; no
 // vscode, DOM or node built-ins. Hosts pass the grammar bytes in and get plain findings back.
 import { lintTree, isEnabled, type EngineHooks } from './engine';
 import { joinCells, parseNotebook, type NotebookCell } from './notebook';

@@ -1,4 +1,4 @@
-// Public types of the linter (the contract in notes/LINT-CONTRACT.md). Pure data, no behaviour.
+// Public types of the linter (the contract in docs/LINT-CONTRACT.md). Pure data, no behaviour.
 
 export type RuleCode = 'ATT001' | 'ATT002' | 'ATT003' | 'ATT004' | 'ATT005' | 'ATT006' | 'ATT007' | 'ATT008';
 

@@ -53,7 +53,7 @@ describe('the packaged extension in VS Code (code-server)', function () {
     assert.deepEqual(missing, [], `the palette lists ${JSON.stringify(listed)}`);
   });
 
-  it('shows the titles package.json declares for the command ids DESIGN.md fixes', function () {
+  it('shows the titles package.json declares for the command ids docs/DESIGN.md fixes', function () {
     const declared = new Map(manifest.contributes.commands.map((c) => [c.command, `${c.category ? `${localized(c.category)}: ` : ''}${localized(c.title)}`]));
     const ids = ['inspectSelection', 'openDebugger', 'loadWeights', 'lintWorkspace'].map((name) => `attentionInspector.${name}`);
     assert.deepEqual(ids.map((id) => declared.get(id)), COMMAND_TITLES);

@@ -1,5 +1,5 @@
 // Pure parsing, matching and scoring for the labelled lint corpus (format in test/lint-corpus/README.md and
-// notes/LINT-CONTRACT.md). No file I/O and no dependency on src/lint: findings and linters are described
+// docs/LINT-CONTRACT.md). No file I/O and no dependency on src/lint: findings and linters are described
 // structurally, so this module (and its tests) work before and independently of the linter.
 
 export const RULE_CODES = ['ATT001', 'ATT002', 'ATT003', 'ATT004', 'ATT005', 'ATT006', 'ATT007', 'ATT008'] as const;

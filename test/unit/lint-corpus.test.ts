@@ -2,7 +2,7 @@
 //  1. The pure scoring module, tested with fake findings and fake linters (known counts).
 //  2. The corpus itself: well-formed cases, valid Python, the size and coverage the brief asks for, and a
 //     README table that lists every case.
-//  3. The real linter (src/lint, per notes/LINT-CONTRACT.md) run over every case: the per-rule table is
+//  3. The real linter (src/lint, per docs/LINT-CONTRACT.md) run over every case: the per-rule table is
 //     printed and the targets are asserted (overall precision >= 0.9, recall >= 0.75 on ATT001-ATT004).
 //     The linter is imported in a `before` hook, so until src/lint/index.ts exists only that suite fails.
 import { strict as assert } from 'node:assert';

@@ -1,4 +1,4 @@
-// The linter's public API (notes/LINT-CONTRACT.md): positions in UTF-16 columns, noqa, select/ignore,
+// The linter's public API (docs/LINT-CONTRACT.md): positions in UTF-16 columns, noqa, select/ignore,
 // notebooks (cell indices over all cells, lines relative to the cell), and never throwing on bad input.
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
