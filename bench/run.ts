@@ -4,6 +4,7 @@
 //   npm run bench                        # all
 //   npm run bench -- kernels gpt2        # some, by name
 //   npm run bench -- --save kernels lint # and keep the log in bench/results/<date>-<names>.txt
+//   npm run bench -- --save attention -- --lengths 512 --long 0   # arguments after a second -- go to each bench
 // The log starts with what the figures depend on: date, commit, machine, load (before and after), Node, and
 // the NumPy the references used (version, BLAS, threads). README figures cite such a file.
 import { spawn, spawnSync } from 'node:child_process';
@@ -30,7 +31,10 @@ const BENCHES: Bench[] = [
 ];
 
 const root = join(__dirname, '..');
-const args = process.argv.slice(2);
+const argv = process.argv.slice(2);
+const split = argv.indexOf('--');
+const args = split < 0 ? argv : argv.slice(0, split);
+const passed = split < 0 ? [] : argv.slice(split + 1);
 const save = args.includes('--save');
 const wanted = args.filter((a) => !a.startsWith('-'));
 const chosen = wanted.length ? BENCHES.filter((b) => wanted.includes(b.name)) : BENCHES;
@@ -85,14 +89,15 @@ async function main(): Promise<number> {
   let failed = 0;
   for (const b of chosen) {
     const script = join(root, 'bench', b.script);
-    out(`━━ ${b.name}: ${b.what}\n`);
+    const benchArgs = [...b.args, ...passed];
+    out(`━━ ${b.name}: ${b.what}${benchArgs.length ? ` (bench/${b.script} ${benchArgs.join(' ')})` : ''}\n`);
     if (!existsSync(script)) {
       out(`(missing: bench/${b.script})\n\n`);
       failed++;
       continue;
     }
     const t0 = Date.now();
-    const status = await run(script, b.args);
+    const status = await run(script, benchArgs);
     out(`(${b.name}: ${((Date.now() - t0) / 1000).toFixed(0)} s${status === 0 ? '' : `, exit code ${status}`}; load average now ${load()})\n\n`);
     if (status !== 0) failed++;
   }
