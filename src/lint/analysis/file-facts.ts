@@ -1,0 +1,91 @@
+// Facts about a whole file that rules consult at every site, computed once per file, on first use. Asked
+// per site (a regex over the whole source, a loop over every definition or comment), they made lint time
+// grow with sites × file size: a 40,000-line file took over a minute.
+import type { PyNode, PyTree } from '../syntax/tree';
+import type { Def, ScopeResult } from './scopes';
+
+export class FileFacts {
+  private readonly flags = new Map<string, boolean>();
+  private defsByName: Map<string, Def[]> | undefined;
+  private readonly perNodeMemo = new Map<string, Map<number, unknown>>();
+
+  constructor(
+    private readonly tree: PyTree,
+    private readonly sr: ScopeResult,
+  ) {}
+
+  private flag(key: string, re: RegExp): boolean {
+    let v = this.flags.get(key);
+    if (v === undefined) {
+      v = re.test(this.tree.source);
+      this.flags.set(key, v);
+    }
+    return v;
+  }
+
+  /** `import math` or `from math import ...` at the start of some line. */
+  get importsMath(): boolean {
+    return this.flag('math', /^[ \t]*import[ \t]+math\b|^[ \t]*from[ \t]+math[ \t]+import\b/m);
+  }
+
+  /** `import math` (the module itself, so `math.sqrt` is available). */
+  get importsMathModule(): boolean {
+    return this.flag('math module', /^[ \t]*import[ \t]+math\b/m);
+  }
+
+  /** The file imports torch (or something from it). */
+  get importsTorch(): boolean {
+    return this.flag('torch', /^[ \t]*(import|from)[ \t]+torch/m);
+  }
+
+  /**
+   * The T5 family (T5, mT5, UMT5, LongT5, Switch) leaves attention unscaled by design (the scale is folded
+   * into the initialisation); a file that implements one says so in its class, config or import names.
+   */
+  get t5Family(): boolean {
+    return this.flag('t5', /\bT5[A-Za-z]*\b|\b(?:mt5|umt5|longt5|t5)\b|modeling_t5|switch_transformers/);
+  }
+
+  /** Every definition of `name` in the file, any scope, in source order. */
+  defsNamed(name: string): readonly Def[] {
+    if (!this.defsByName) {
+      this.defsByName = new Map();
+      for (const defs of this.sr.defsOfScope.values()) {
+        for (const d of defs) {
+          const list = this.defsByName.get(d.name);
+          if (list) list.push(d);
+          else this.defsByName.set(d.name, [d]);
+        }
+      }
+    }
+    return this.defsByName.get(name) ?? [];
+  }
+
+  /** `compute()` once per (kind, node): for facts of a function or class that every site inside it asks. */
+  perNode<T>(kind: string, node: PyNode, compute: () => T): T {
+    let memo = this.perNodeMemo.get(kind);
+    if (!memo) {
+      memo = new Map();
+      this.perNodeMemo.set(kind, memo);
+    }
+    if (memo.has(node.id)) return memo.get(node.id) as T;
+    const v = compute();
+    memo.set(node.id, v);
+    return v;
+  }
+
+  /** The comments inside [start, end), in source order (binary search: comments are sorted). */
+  commentsWithin(start: number, end: number): readonly PyNode[] {
+    const comments = this.tree.comments;
+    let lo = 0;
+    let hi = comments.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (comments[mid].start < start) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: PyNode[] = [];
+    for (let i = lo; i < comments.length && comments[i].start < end; i++) if (comments[i].end <= end) out.push(comments[i]);
+    return out;
+  }
+}
