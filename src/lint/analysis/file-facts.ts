@@ -7,6 +7,7 @@ import type { Def, ScopeResult } from './scopes';
 export class FileFacts {
   private readonly flags = new Map<string, boolean>();
   private defsByName: Map<string, Def[]> | undefined;
+  private defsByScopeAndName: Map<number, Map<string, Def[]>> | undefined;
   private readonly perNodeMemo = new Map<string, Map<number, unknown>>();
 
   constructor(
@@ -46,7 +47,7 @@ export class FileFacts {
     return this.flag('t5', /\bT5[A-Za-z]*\b|\b(?:mt5|umt5|longt5|t5)\b|modeling_t5|switch_transformers/);
   }
 
-  /** Every definition of `name` in the file, any scope, in source order. */
+  /** Every definition of `name` in the file, any scope, in source order (of their targets). */
   defsNamed(name: string): readonly Def[] {
     if (!this.defsByName) {
       this.defsByName = new Map();
@@ -57,8 +58,39 @@ export class FileFacts {
           else this.defsByName.set(d.name, [d]);
         }
       }
+      for (const list of this.defsByName.values()) list.sort((a, b) => a.target.start - b.target.start);
     }
     return this.defsByName.get(name) ?? [];
+  }
+
+  /** Whether `name` is defined (any scope) by a target starting strictly between `after` and `before`. */
+  definedBetween(name: string, after: number, before: number): boolean {
+    const defs = this.defsNamed(name);
+    let lo = 0;
+    let hi = defs.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (defs[mid].target.start <= after) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < defs.length && defs[lo].target.start < before;
+  }
+
+  /** The definitions of `name` in one scope, in source order. */
+  defsInScope(scopeId: number, name: string): readonly Def[] {
+    if (!this.defsByScopeAndName) {
+      this.defsByScopeAndName = new Map();
+      for (const [id, defs] of this.sr.defsOfScope) {
+        const byName = new Map<string, Def[]>();
+        for (const d of defs) {
+          const list = byName.get(d.name);
+          if (list) list.push(d);
+          else byName.set(d.name, [d]);
+        }
+        this.defsByScopeAndName.set(id, byName);
+      }
+    }
+    return this.defsByScopeAndName.get(scopeId)?.get(name) ?? [];
   }
 
   /** `compute()` once per (kind, node): for facts of a function or class that every site inside it asks. */

@@ -119,8 +119,7 @@ weights = scores.softmax(dim=-1)`,
     /** True when `name` is reassigned between its use at the matmul and the softmax. */
     function assignedBetween(nameNode: PyNode, until: PyNode): boolean {
       const name = ctx.text(nameNode);
-      for (const d of ev.file.defsNamed(name)) if (d.target.start > nameNode.end && d.target.start < until.start) return true;
-      return false;
+      return ev.file.definedBetween(name, nameNode.end, until.start);
     }
   },
 };
