@@ -7,6 +7,7 @@ import { parseNoqa, suppressed, type NoqaMap } from './noqa';
 import { RULES } from './rules';
 import type { Report, Rule, RuleContext, RuleVisitor } from './rules/rule';
 import { LineIndex } from './syntax/positions';
+import { MAX_BRACKET_DEPTH } from './syntax/blocks';
 import { MAX_TREE_DEPTH, text, type PyTree } from './syntax/tree';
 import { NOT_ANALYSED, type Finding, type LintOptions, type RuleCode } from './types';
 
@@ -51,7 +52,7 @@ export function lintTree(tree: PyTree, options?: LintOptions, hooks?: EngineHook
     findings.unshift({
       code: NOT_ANALYSED,
       severity: 'warning',
-      message: `Not analysed: this code nests more than ${MAX_TREE_DEPTH} syntax levels deep${more}, deeper than Python itself accepts; the rest of the file was analysed.`,
+      message: `Not analysed: this code nests too deeply${more} (over ${MAX_BRACKET_DEPTH} brackets or ${MAX_TREE_DEPTH} syntax levels), deeper than Python itself accepts; the rest of the file was analysed.`,
       line: start.line,
       column: start.column,
       endLine: end.line,

@@ -340,6 +340,12 @@ export function assembleTree(source: string, blocks: readonly CopiedBlock[], shi
   return { root, source, nodeCount: nextId, hasErrors, comments, tooDeep };
 }
 
+/** A block that was not parsed (brackets nested past what Python accepts): one opaque node over its text. */
+export function opaqueBlock(start: number, end: number): CopiedBlock {
+  const node: PyNode = { type: 'ERROR', start, end, field: null, named: true, missing: false, children: NO_CHILDREN, parent: null, id: 0 };
+  return { nodes: [node], hasErrors: true, size: 1, comments: [], tooDeep: [node], firstId: -1 };
+}
+
 /** A deep copy of a block (for a block text that occurs twice in one file: nodes cannot sit in two places). */
 export function cloneBlock(block: CopiedBlock): CopiedBlock {
   // Iterative (generated code nests thousands deep).
