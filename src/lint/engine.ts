@@ -52,7 +52,7 @@ export function lintTree(tree: PyTree, options?: LintOptions, hooks?: EngineHook
     findings.unshift({
       code: NOT_ANALYSED,
       severity: 'warning',
-      message: `Not analysed: this code nests too deeply${more} (over ${MAX_BRACKET_DEPTH} brackets or ${MAX_TREE_DEPTH} syntax levels), deeper than Python itself accepts; the rest of the file was analysed.`,
+      message: `Not analysed: this code nests too deeply${more} (past ${MAX_TREE_DEPTH} syntax levels, or ${MAX_BRACKET_DEPTH.toLocaleString('en-US')} brackets for a whole statement), deeper than Python itself accepts; the rest of the file was analysed.`,
       line: start.line,
       column: start.column,
       endLine: end.line,

@@ -23,10 +23,11 @@ export interface SourceBlock {
 }
 
 /**
- * CPython refuses more than 200 nested brackets ("too many nested parentheses"); a block that nests deeper is
- * not parsed at all (tree-sitter's memory grows with the nesting: 8 MB of '(' took it past 3 GB).
+ * A block whose brackets nest deeper than this is not parsed at all: tree-sitter's memory grows with the
+ * nesting (about 750 bytes a level: 8 MB of '(' took it past 3 GB). CPython refuses more than 200 ("too many
+ * nested parentheses"); up to this depth the block is parsed and only its part past MAX_TREE_DEPTH is cut.
  */
-export const MAX_BRACKET_DEPTH = 200;
+export const MAX_BRACKET_DEPTH = 10_000;
 
 const LF = 10;
 const CR = 13;
