@@ -53,7 +53,7 @@ export const MAX_TOKENIZER_JSON_BYTES = 128 * 1024 * 1024;
 
 /** The message for a JSON file refused by size before parsing (the same words everywhere). */
 export function jsonTooLargeMessage(what: string, size: number, limit: number): string {
-  return `${what} is ${(size / 2 ** 20).toFixed(1)} MiB, over the limit of ${limit / 2 ** 20} MiB for ${what.endsWith('.json') ? 'this file' : 'a JSON file'}; it was not parsed`;
+  return `${what} is ${(size / 2 ** 20).toFixed(1)} MiB, over the limit of ${limit / 2 ** 20} MiB; it was not parsed`;
 }
 
 export function resolveOptions(options: LoaderOptions | undefined): ResolvedLoaderOptions {
