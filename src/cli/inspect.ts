@@ -10,17 +10,27 @@
 // n_head, T, T], data: [...]}} (row-major; floats as the shortest decimal that reads back as the same
 // float32; non-finite values as the strings "NaN", "Infinity", "-Infinity"). Errors go to stderr with exit
 // code 2.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { entropyNats, initKernels } from '../engine';
 import { loadModel } from '../models';
 import { InspectSession, type ModelLoader } from '../models/session';
 import { type CliIO, processIO } from './io';
-import type { ModelInfo, ModelSource, RunResult, TokenInfo } from '../protocol/engine';
+import { TOO_MANY_TOKENS, type ModelInfo, type ModelSource, type RunResult, type TokenInfo } from '../protocol/engine';
 import { readTensors } from '../weights';
+import { DEFAULT_LOADER_OPTIONS, MAX_CONFIG_JSON_BYTES, MAX_TOKENIZER_JSON_BYTES } from '../weights/options';
+import { InputFileError, readRegularFile } from './files';
+import { escapeControls, escapeLines } from './terminal';
 
 /** The largest input the CLI runs (all weights are printed: nLayer·nHead·T² numbers). */
 export const MAX_TOKENS = 2048;
+
+/**
+ * The most attention weights one run may print (nLayer · nHead · T²): 16.8M, about 170 MB of JSON or,
+ * as text, a top-3 line for each of nLayer · nHead · T rows. A run past it is refused before it computes,
+ * with the number of tokens this model allows.
+ */
+export const MAX_PRINTED_WEIGHTS = 2 ** 24;
 
 export const INSPECT_USAGE = `Usage: attention-inspector inspect (--text TEXT | --ids 1,2,3) [options]
 
@@ -47,7 +57,10 @@ Output:
                             json: {model, tokens, heads, attentions: {shape, data}}
   -h, --help                this help
 
-At most ${MAX_TOKENS} tokens. Exit codes: 0 done, 2 bad usage, unreadable input or a model error.`;
+At most ${MAX_TOKENS} tokens, and at most ${MAX_PRINTED_WEIGHTS.toLocaleString('en-US')} weights printed (layers × heads × tokens²).
+Only regular files are read; config.json over ${MAX_CONFIG_JSON_BYTES >> 20} MiB, tokenizer.json over ${MAX_TOKENIZER_JSON_BYTES >> 20} MiB and
+JSON weights over ${DEFAULT_LOADER_OPTIONS.maxJsonBytes >> 20} MiB are refused before they are read.
+Exit codes: 0 done, 2 bad usage, unreadable input or a model error.`;
 
 const SEEDED_DEFAULTS = { seed: 0, heads: 4, dModel: 64 } as const;
 
@@ -162,18 +175,22 @@ export function parseInspectArgs(args: readonly string[]): InspectOptions {
   return options;
 }
 
-function readInput(flag: string, path: string): Uint8Array {
+/** Reads a regular file of at most `maxBytes` (checked before reading); a UsageError says why not. */
+function readInput(flag: string, path: string, maxBytes: number, limitName: string): Uint8Array {
   try {
-    return readFileSync(path);
+    return readRegularFile(path, maxBytes, limitName);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : e instanceof Error ? e.message : String(e);
-    throw new UsageError(`cannot read ${flag} ${path}: ${why}`);
+    throw new UsageError(`cannot read ${flag} ${path}: ${e instanceof InputFileError ? e.message : String(e)}`);
   }
 }
 
-function readText(flag: string, path: string): string {
-  return new TextDecoder('utf-8').decode(readInput(flag, path));
+function readText(flag: string, path: string, maxBytes: number, limitName: string): string {
+  return new TextDecoder('utf-8').decode(readInput(flag, path, maxBytes, limitName));
+}
+
+/** Largest weight file read: JSON weights are parsed whole, so they have the loader's JSON limit. */
+function weightsLimit(path: string): [number, string] {
+  return path.toLowerCase().endsWith('.json') ? [DEFAULT_LOADER_OPTIONS.maxJsonBytes, 'the limit for JSON weights'] : [2 ** 31 - 1, 'the largest file read whole'];
 }
 
 /** The model source for the options: the seeded model, or the checkpoint with config/tokenizer found beside it. */
@@ -184,17 +201,19 @@ function modelSource(options: InspectOptions): { source: ModelSource; found: str
       found: [],
     };
   }
-  const bytes = readInput('--weights', options.weights);
+  const bytes = readInput('--weights', options.weights, ...weightsLimit(options.weights));
   const found: string[] = [];
-  const beside = (explicit: string | undefined, flag: string, name: string): string | undefined => {
-    if (explicit !== undefined) return readText(flag, explicit);
+  // Sized before reading: JSON.parse of a few hundred MB ends the process instead of throwing.
+  const beside = (explicit: string | undefined, flag: string, name: string, maxBytes: number): string | undefined => {
+    const limitName = `the limit for a ${name}`;
+    if (explicit !== undefined) return readText(flag, explicit, maxBytes, limitName);
     const path = join(dirname(options.weights!), name);
     if (!existsSync(path)) return undefined;
     found.push(path);
-    return readText(flag, path);
+    return readText(`${name} beside the weights:`, path, maxBytes, limitName);
   };
-  const configJson = beside(options.config, '--config', 'config.json');
-  const tokenizerJson = beside(options.tokenizer, '--tokenizer', 'tokenizer.json');
+  const configJson = beside(options.config, '--config', 'config.json', MAX_CONFIG_JSON_BYTES);
+  const tokenizerJson = beside(options.tokenizer, '--tokenizer', 'tokenizer.json', MAX_TOKENIZER_JSON_BYTES);
   return { source: { kind: 'file', fileName: basename(options.weights), bytes, configJson, tokenizerJson }, found };
 }
 
@@ -309,9 +328,9 @@ function writeText(io: InspectIO, session: InspectSession, run: RunResult, found
   const label = (i: number) => `${String(i).padStart(String(T - 1).length)} ${terminalText(tokens[i].display)}`;
   const width = Math.min(28, Math.max(...tokens.map((_, i) => displayWidth(label(i)))));
   const out: string[] = [];
-  out.push(`model   ${model.name}`);
-  out.push(`        ${model.detail}`);
-  for (const path of found) out.push(`        (read ${path})`);
+  out.push(`model   ${escapeControls(model.name)}`);
+  out.push(`        ${escapeControls(model.detail)}`);
+  for (const path of found) out.push(`        (read ${escapeControls(path)})`);
   out.push(`tokens  ${T}: ${tokens.map((t, i) => `${i} ${terminalText(t.display)}${t.id !== undefined && t.display !== `#${t.id}` ? `#${t.id}` : ''}`).join('  ')}`);
   out.push(`weights ${nLayer} layer${nLayer > 1 ? 's' : ''} × ${nHead} head${nHead > 1 ? 's' : ''} × ${T}×${T}; row = query token → its top 3 keys (weight), H = row entropy in nats (uniform over ${T} keys: ${Math.log(T).toFixed(3)})`);
   io.stdout(out.join('\n') + '\n');
@@ -373,19 +392,33 @@ export async function inspectMain(args: readonly string[], io: InspectIO = proce
     const session = new InspectSession(loader);
     const info = await session.configure(source);
     if (options.causal && info.family === 'bert') io.stderr('attention-inspector inspect: note: --causal has no effect on BERT (bidirectional attention)\n');
-    const run = await session.run({
-      text: options.text ?? '',
-      ids: options.ids,
-      attentionMask: options.attentionMask,
-      causal: options.causal,
-      maxTokens: MAX_TOKENS,
-    });
+    // Output is nLayer · nHead · T² weights: refuse before computing what could not be printed.
+    const maxTokens = Math.min(MAX_TOKENS, Math.floor(Math.sqrt(MAX_PRINTED_WEIGHTS / Math.max(1, info.nLayer * info.nHead))));
+    const tooMuch = (tokens: string): UsageError =>
+      new UsageError(
+        `${tokens} tokens through ${info.nLayer} layers × ${info.nHead} heads would print ${info.nLayer} × ${info.nHead} × T² weights, ` +
+          `over the limit of ${MAX_PRINTED_WEIGHTS.toLocaleString('en-US')}; with this model inspect at most ${maxTokens} tokens`,
+      );
+    if (options.ids && options.ids.length > maxTokens && maxTokens < MAX_TOKENS) throw tooMuch(String(options.ids.length));
+    let run: RunResult;
+    try {
+      run = await session.run({
+        text: options.text ?? '',
+        ids: options.ids,
+        attentionMask: options.attentionMask,
+        causal: options.causal,
+        maxTokens,
+      });
+    } catch (e) {
+      if (e instanceof Error && e.name === TOO_MANY_TOKENS && maxTokens < MAX_TOKENS) throw tooMuch(`more than ${maxTokens}`);
+      throw e;
+    }
     if (options.format === 'json') writeJson(io, session, run);
     else writeText(io, session, run, found);
     return 0;
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
-    io.stderr(`attention-inspector inspect: ${message}\n`);
+    io.stderr(`attention-inspector inspect: ${escapeLines(message)}\n`);
     if (e instanceof UsageError) io.stderr(`Run 'attention-inspector inspect --help' for the options.\n`);
     return 2;
   }

@@ -1,6 +1,7 @@
 // Output formats of `attention-inspector lint`: text, JSON (the array docs/DESIGN.md fixes) and SARIF 2.1.0.
 // Pure functions from findings to strings.
-import { RULES, renderRulePage, rulePageFileName, type Finding } from '../lint';
+import { NOT_ANALYSED, RULES, renderRulePage, rulePageFileName, type Finding } from '../lint';
+import { escapeControls } from './terminal';
 
 export interface FileFinding extends Finding {
   /** Path as given on the command line (or found under a directory), with forward slashes. */
@@ -15,8 +16,9 @@ export function ruleDocsBase(repositoryUrl: string | undefined): string {
   return repo ? `${repo}/blob/main/docs/rules/` : 'docs/rules/';
 }
 
+/** Text for a terminal: paths and messages with control characters escaped (file names are untrusted). */
 export function formatText(findings: readonly FileFinding[], filesLinted: number): string {
-  const lines = findings.map((f) => `${f.path}${f.cell !== undefined ? `[cell ${f.cell}]` : ''}:${f.line}:${f.column}: ${f.code} ${f.message}`);
+  const lines = findings.map((f) => `${escapeControls(f.path)}${f.cell !== undefined ? `[cell ${f.cell}]` : ''}:${f.line}:${f.column}: ${f.code} ${escapeControls(f.message)}`);
   const files = new Set(findings.map((f) => f.path)).size;
   if (findings.length === 0) lines.push(`All checks passed (${filesLinted} ${filesLinted === 1 ? 'file' : 'files'}).`);
   else lines.push(`Found ${findings.length} ${findings.length === 1 ? 'problem' : 'problems'} in ${files} ${files === 1 ? 'file' : 'files'} (${filesLinted} linted).`);
@@ -48,8 +50,8 @@ const SARIF_LEVEL = { error: 'error', warning: 'warning', info: 'note' } as cons
 
 /** SARIF 2.1.0 with one run; columns are UTF-16 code units (SARIF's default columnKind). */
 export function formatSarif(findings: readonly FileFinding[], version: string, docsBase: string): string {
-  const rules = RULES.map((r) => ({
-    id: r.meta.code,
+  const rules: { id: string; name: string; shortDescription: { text: string }; fullDescription: { text: string }; help: { text: string; markdown: string }; helpUri: string; defaultConfiguration: { level: string } }[] = RULES.map((r) => ({
+    id: r.meta.code as string,
     name: r.meta.name,
     shortDescription: { text: r.meta.docs.summary },
     fullDescription: { text: r.meta.docs.whatItDoes },
@@ -57,9 +59,19 @@ export function formatSarif(findings: readonly FileFinding[], version: string, d
     helpUri: docsBase + rulePageFileName(r),
     defaultConfiguration: { level: SARIF_LEVEL[r.meta.severity] },
   }));
+  // ATT000 is no rule, but SARIF results need a descriptor to point at.
+  rules.push({
+    id: NOT_ANALYSED,
+    name: 'not-analysed',
+    shortDescription: { text: 'The file, or a part of it, could not be analysed: findings there may be missing.' },
+    fullDescription: { text: 'The analysis failed, the file is over a size limit, or code nests deeper than Python accepts; nothing there was checked.' },
+    help: { text: 'Check the message for the reason. The file is never reported as clean.', markdown: 'Check the message for the reason. The file is never reported as clean.' },
+    helpUri: docsBase,
+    defaultConfiguration: { level: 'error' },
+  });
   const results = findings.map((f) => ({
     ruleId: f.code,
-    ruleIndex: RULES.findIndex((r) => r.meta.code === f.code),
+    ruleIndex: rules.findIndex((r) => r.id === f.code),
     level: SARIF_LEVEL[f.severity],
     message: { text: f.cell !== undefined ? `(cell ${f.cell}) ${f.message}` : f.message },
     locations: [

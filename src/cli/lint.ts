@@ -1,13 +1,19 @@
 // `attention-inspector lint [--format text|json|sarif] [--select CODES] [--ignore CODES] PATH...`
 //
 // Lints .py files and the code cells of .ipynb notebooks under each path. Exit codes: 0 nothing found,
-// 1 something found, 2 bad usage or unreadable input (the other files are still linted).
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+// 1 something found, 2 bad usage or unreadable input (the other files are still linted), including a file
+// that could not be analysed (an ATT000 finding: never reported as clean).
+//
+// Only regular files are read, each sized before it is read (MAX_FILE_BYTES). Symbolic links inside a
+// linted directory are followed (to files and to directories, each directory walked once: no loops).
+import { existsSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import { createLinter, isRuleCode, type ExtendedLinter, type LintOptions } from '../lint';
+import { createLinter, isRuleCode, MAX_LINT_FILE_BYTES, NOT_ANALYSED, type ExtendedLinter, type LintOptions } from '../lint';
+import { InputFileError, readRegularFile, unreadableReason } from './files';
 import { formatJson, formatSarif, formatText, ruleDocsBase, type FileFinding } from './lint-format';
 import type { CliIO } from './io';
 import { canUseWorkers, lintFilesParallel, threadCount } from './lint-pool';
+import { escapeControls } from './terminal';
 
 export const LINT_USAGE = `Usage: attention-inspector lint [--format text|json|sarif] [--select CODES] [--ignore CODES] PATH...
 
@@ -20,11 +26,13 @@ Options:
   --ignore CODES             never these rules (wins over --select)
   -h, --help                 this help
 
-Suppress one finding with a \`# noqa: ATT001\` comment on its line.
-Exit codes: 0 nothing found, 1 problems found, 2 bad usage or unreadable input.`;
+Suppress one finding with a \`# noqa: ATT001\` comment on its line. ATT000 says a file (or part of it)
+could not be analysed; it is reported whatever --select says (--ignore ATT000 silences it).
+Files over ${MAX_LINT_FILE_BYTES >> 20} MB are skipped (and named).
+Exit codes: 0 nothing found, 1 problems found, 2 bad usage, unreadable input or a file not analysed (ATT000).`;
 
-/** Files larger than this are skipped with a message (generated code, data dumps). */
-export const MAX_FILE_BYTES = 8 * 1024 * 1024;
+/** Files larger than this are skipped with a message (generated code, data dumps); checked before reading. */
+export const MAX_FILE_BYTES = MAX_LINT_FILE_BYTES;
 
 const SKIP_DIRS = new Set(['node_modules', '__pycache__', 'site-packages', '.git', '.hg', '.svn', '.tox', '.nox', '.venv', 'venv', '.mypy_cache', '.pytest_cache', '.ruff_cache', '.ipynb_checkpoints']);
 
@@ -44,7 +52,7 @@ function codeList(flag: string, value: string | undefined): string[] {
     .map((c) => c.trim().toUpperCase())
     .filter((c) => c.length > 0);
   for (const c of codes) {
-    if (!/^ATT\d{0,3}$/.test(c) || (c.length === 6 && !isRuleCode(c))) throw new UsageError(`${flag}: unknown rule code '${c}' (expected ATT001..ATT008 or a prefix such as ATT00)`);
+    if (!/^ATT\d{0,3}$/.test(c) || (c.length === 6 && !isRuleCode(c) && c !== NOT_ANALYSED)) throw new UsageError(`${flag}: unknown rule code '${c}' (expected ATT001..ATT008 or a prefix such as ATT00)`);
   }
   return codes;
 }
@@ -90,38 +98,65 @@ export function parseLintArgs(args: readonly string[]): LintArgs {
   return out;
 }
 
-/** Every .py/.ipynb file under a path (a file path is taken as given), in a stable order. */
+const isLintable = (name: string): boolean => name.endsWith('.py') || name.endsWith('.pyi') || name.endsWith('.ipynb');
+
+/**
+ * Every .py/.ipynb file under a path (a file path is taken as given), in a stable order. Symbolic links are
+ * followed; each directory (by its real path) is walked once, so a link back up the tree ends the walk there.
+ */
 export function collectFiles(path: string, onError: (message: string) => void): string[] {
   let st;
   try {
     st = statSync(path);
   } catch (e) {
-    onError(`${path}: cannot read (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+    onError(`${path}: cannot read (${(e as NodeJS.ErrnoException).code ?? unreadableReason(e)})`);
     return [];
   }
   if (st.isFile()) return [path];
   if (!st.isDirectory()) {
-    onError(`${path}: not a file or directory`);
+    onError(`${path}: not a regular file or a directory`);
     return [];
   }
   const out: string[] = [];
+  const walked = new Set<string>();
   const stack = [path];
   while (stack.length > 0) {
     const dir = stack.pop()!;
+    let real: string;
+    try {
+      real = realpathSync(dir);
+    } catch (e) {
+      onError(`${dir}: cannot list (${unreadableReason(e)})`);
+      continue;
+    }
+    if (walked.has(real)) continue; // reached again through a link: already walked
+    walked.add(real);
     let entries;
     try {
       entries = readdirSync(dir, { withFileTypes: true });
     } catch (e) {
-      onError(`${dir}: cannot list (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+      onError(`${dir}: cannot list (${unreadableReason(e)})`);
       continue;
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const subdirs: string[] = [];
     for (const e of entries) {
       const p = join(dir, e.name);
-      if (e.isDirectory()) {
+      let isDirectory = e.isDirectory();
+      let isFile = e.isFile();
+      if (e.isSymbolicLink()) {
+        try {
+          const target = statSync(p);
+          isDirectory = target.isDirectory();
+          isFile = target.isFile();
+        } catch (err) {
+          if (isLintable(e.name)) onError(`${p}: symbolic link not followed (${unreadableReason(err)})`);
+          continue;
+        }
+      }
+      if (isDirectory) {
         if (!SKIP_DIRS.has(e.name) && !(e.name.startsWith('.') && e.name !== '.')) subdirs.push(p);
-      } else if (e.isFile() && (e.name.endsWith('.py') || e.name.endsWith('.pyi') || e.name.endsWith('.ipynb'))) out.push(p);
+      } else if (isFile && isLintable(e.name)) out.push(p);
     }
     for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]);
   }
@@ -164,13 +199,9 @@ export function lintFiles(linter: ExtendedLinter, files: readonly string[], opti
     const path = displayPath(file);
     let bytes: Buffer;
     try {
-      bytes = readFileSync(file);
+      bytes = readRegularFile(file, MAX_FILE_BYTES, 'the lint limit');
     } catch (e) {
-      errors.push(`${path}: cannot read (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
-      continue;
-    }
-    if (bytes.length > MAX_FILE_BYTES) {
-      errors.push(`${path}: skipped, larger than ${MAX_FILE_BYTES >> 20} MB`);
+      errors.push(`${path}: skipped, ${e instanceof InputFileError ? e.message : unreadableReason(e)}`);
       continue;
     }
     const text = bytes.toString('utf8');
@@ -197,7 +228,7 @@ export async function lintMain(args: readonly string[], io: CliIO): Promise<numb
     parsed = parseLintArgs(args);
   } catch (e) {
     if (e instanceof UsageError) {
-      io.stderr(`attention-inspector lint: ${e.message}\n\n${LINT_USAGE}\n`);
+      io.stderr(`attention-inspector lint: ${escapeControls(e.message)}\n\n${LINT_USAGE}\n`);
       return 2;
     }
     throw e;
@@ -211,7 +242,7 @@ export async function lintMain(args: readonly string[], io: CliIO): Promise<numb
   const seen = new Set<string>();
   for (const p of parsed.paths) {
     for (const f of collectFiles(p, (m) => errors.push(m))) {
-      const key = resolve(f);
+      const key = realPath(f);
       if (!seen.has(key)) {
         seen.add(key);
         files.push(f);
@@ -228,14 +259,23 @@ export async function lintMain(args: readonly string[], io: CliIO): Promise<numb
     result = lintFiles(linter, files, parsed.options);
   }
   errors.push(...result.errors);
-  for (const m of errors) io.stderr(`attention-inspector lint: ${m}\n`);
-  for (const m of internal.slice(0, 5)) io.stderr(`attention-inspector lint: internal error (findings for that file skipped): ${m}\n`);
+  for (const m of errors) io.stderr(`attention-inspector lint: ${escapeControls(m)}\n`);
+  for (const m of internal.slice(0, 5)) io.stderr(`attention-inspector lint: internal error (reported as ATT000 on that file): ${escapeControls(m)}\n`);
   const pkg = packageInfo();
   if (parsed.format === 'json') io.stdout(formatJson(result.findings));
   else if (parsed.format === 'sarif') io.stdout(formatSarif(result.findings, pkg.version, ruleDocsBase(pkg.repository)));
   else io.stdout(formatText(result.findings, result.files));
-  if (errors.length > 0) return 2;
+  if (errors.length > 0 || result.findings.some((f) => f.code === NOT_ANALYSED)) return 2;
   return result.findings.length > 0 ? 1 : 0;
+}
+
+/** A file's real path (links resolved), to lint each file once however it was reached. */
+function realPath(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return resolve(p);
+  }
 }
 
 function packageInfo(): { version: string; repository?: string } {

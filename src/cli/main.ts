@@ -7,6 +7,7 @@ import { isMainThread, workerData } from 'node:worker_threads';
 import { lintMain } from './lint';
 import { runLintWorker } from './lint-pool';
 import { processIO, type CliIO } from './io';
+import { escapeControls, escapeLines } from './terminal';
 
 export interface Subcommand {
   name: string;
@@ -41,13 +42,13 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO): Pr
   }
   const cmd = SUBCOMMANDS.find((s) => s.name === name);
   if (!cmd) {
-    io.stderr(`attention-inspector: unknown command '${name}'\n\n${usage()}`);
+    io.stderr(`attention-inspector: unknown command '${escapeControls(name)}'\n\n${usage()}`);
     return 2;
   }
   try {
     return await cmd.run(rest, io);
   } catch (e) {
-    io.stderr(`attention-inspector ${name}: ${e instanceof Error ? e.message : String(e)}\n`);
+    io.stderr(`attention-inspector ${name}: ${escapeLines(e instanceof Error ? e.message : String(e))}\n`);
     return 2;
   }
 }

@@ -8,6 +8,7 @@ import { EngineHost } from './engine-host';
 import { InspectorPanel, type PanelDataSource } from './panel/panel';
 import { readSettings } from './settings';
 import { withDeferredProgress } from './progress';
+import { jsonTooLargeMessage, MAX_CONFIG_JSON_BYTES, MAX_TOKENIZER_JSON_BYTES } from '../weights/options';
 
 /** The sentence Open Debugger starts with. */
 export const DEFAULT_EXAMPLE = 'The cat sat on the mat because it was tired.';
@@ -113,7 +114,14 @@ export class InspectorCommands implements vscode.Disposable {
       uri = picked[0];
     }
     const fileName = uri.path.split('/').pop() ?? uri.toString();
-    const [configJson, tokenizerJson] = await Promise.all([readSibling(uri, 'config.json'), readSibling(uri, 'tokenizer.json')]);
+    let configJson: string | undefined;
+    let tokenizerJson: string | undefined;
+    try {
+      [configJson, tokenizerJson] = await Promise.all([readSibling(uri, 'config.json', MAX_CONFIG_JSON_BYTES), readSibling(uri, 'tokenizer.json', MAX_TOKENIZER_JSON_BYTES)]);
+    } catch (e) {
+      void vscode.window.showErrorMessage(vscode.l10n.t('Could not load {0}: {1}', fileName, (e as Error).message));
+      return;
+    }
     const source: ModelSource =
       uri.scheme === 'file'
         ? { kind: 'file', fileName, path: uri.fsPath, configJson, tokenizerJson, seed: readSettings().seed }
@@ -231,10 +239,18 @@ function seededDescription(): string {
   return vscode.l10n.t('seed {0}, {1} heads, d_model {2}', s.seed, s.heads, s.dModel);
 }
 
-async function readSibling(uri: vscode.Uri, name: string): Promise<string | undefined> {
+/** A JSON file beside the weights, if any; one over `maxBytes` is refused by its size, before it is read. */
+async function readSibling(uri: vscode.Uri, name: string, maxBytes: number): Promise<string | undefined> {
+  const sibling = vscode.Uri.joinPath(uri, '..', name);
+  let size: number;
   try {
-    const bytes = await vscode.workspace.fs.readFile(vscode.Uri.joinPath(uri, '..', name));
-    return new TextDecoder().decode(bytes);
+    ({ size } = await vscode.workspace.fs.stat(sibling));
+  } catch {
+    return undefined;
+  }
+  if (size > maxBytes) throw new Error(jsonTooLargeMessage(`the ${name} beside it`, size, maxBytes));
+  try {
+    return new TextDecoder().decode(await vscode.workspace.fs.readFile(sibling));
   } catch {
     return undefined;
   }

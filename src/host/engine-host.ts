@@ -54,7 +54,7 @@ export class EngineHost implements vscode.Disposable {
     }
     const source = this.source;
     // File bytes are transferred, so send a copy: the source may be configured again after a restart.
-    const payload: ModelSource = source.kind === 'file' && source.bytes ? { ...source, bytes: source.bytes.slice() } : source;
+    const payload: ModelSource = source.kind === 'file' && source.bytes ? { ...source, bytes: new Uint8Array(source.bytes) } : source;
     const transfer = payload.kind === 'file' && payload.bytes ? [payload.bytes.buffer as ArrayBuffer] : [];
     const info = await client.request('configureModel', payload, { ...opts, transfer, timeoutMs: 600_000 });
     this.configured = { generation: client.generation, source, info };

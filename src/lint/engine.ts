@@ -1,13 +1,15 @@
 // Runs the passes and the rules over one parsed module and turns reports into findings: positions in
-// UTF-16 columns, noqa, select/ignore, de-duplication and a stable order. Never throws.
+// UTF-16 columns, noqa, select/ignore, de-duplication and a stable order. Never throws: a failure becomes an
+// ATT000 finding (the module could not be analysed), and code cut for nesting too deeply an ATT000 warning.
 import { Evaluator } from './analysis/evaluator';
 import { analyseScopes } from './analysis/scopes';
 import { parseNoqa, suppressed, type NoqaMap } from './noqa';
 import { RULES } from './rules';
 import type { Report, Rule, RuleContext, RuleVisitor } from './rules/rule';
 import { LineIndex } from './syntax/positions';
-import { text, type PyTree } from './syntax/tree';
-import type { Finding, LintOptions, RuleCode } from './types';
+import { MAX_BRACKET_DEPTH } from './syntax/blocks';
+import { MAX_TREE_DEPTH, text, type PyTree } from './syntax/tree';
+import { NOT_ANALYSED, type Finding, type LintOptions, type RuleCode } from './types';
 
 /** Whether a code is enabled by select/ignore lists of codes or prefixes ('ATT', 'ATT00', 'ATT003'). */
 export function isEnabled(code: RuleCode, options: LintOptions | undefined): boolean {
@@ -18,17 +20,53 @@ export function isEnabled(code: RuleCode, options: LintOptions | undefined): boo
 }
 
 export interface EngineHooks {
-  /** Called with internal errors (the linter then returns no findings for that input). */
+  /** Called with internal errors (the linter then returns only an ATT000 finding for that input). */
   onInternalError?: (e: unknown) => void;
 }
 
+/** Whether ATT000 is reported: always, unless the ignore list names it exactly. */
+export function notAnalysedReported(options: LintOptions | undefined): boolean {
+  return !options?.ignore?.some((c) => c.trim().toUpperCase() === NOT_ANALYSED);
+}
+
+/** The ATT000 finding for input that could not be analysed (at the start of the input). */
+export function notAnalysedFinding(why: string, options: LintOptions | undefined): Finding[] {
+  if (!notAnalysedReported(options)) return [];
+  return [{ code: NOT_ANALYSED, severity: 'error', message: `Not analysed: ${why}. Attention findings in this file may be missing.`, line: 1, column: 1, endLine: 1, endColumn: 1 }];
+}
+
 export function lintTree(tree: PyTree, options?: LintOptions, hooks?: EngineHooks): Finding[] {
+  let findings: Finding[];
   try {
-    return lintTreeUnsafe(tree, options);
+    findings = lintTreeUnsafe(tree, options);
   } catch (e) {
     hooks?.onInternalError?.(e);
-    return [];
+    return notAnalysedFinding(`the analysis failed (${describeError(e)})`, options);
   }
+  if (tree.tooDeep.length > 0 && notAnalysedReported(options)) {
+    const lines = new LineIndex(tree.source);
+    const first = tree.tooDeep[0];
+    const start = lines.position(first.start);
+    const end = lines.position(first.end);
+    const more = tree.tooDeep.length > 1 ? ` (and ${tree.tooDeep.length - 1} more place${tree.tooDeep.length > 2 ? 's' : ''})` : '';
+    findings.unshift({
+      code: NOT_ANALYSED,
+      severity: 'warning',
+      message: `Not analysed: this code nests too deeply${more} (past ${MAX_TREE_DEPTH} syntax levels, or ${MAX_BRACKET_DEPTH.toLocaleString('en-US')} brackets for a whole statement), deeper than Python itself accepts; the rest of the file was analysed.`,
+      line: start.line,
+      column: start.column,
+      endLine: end.line,
+      endColumn: end.column,
+    });
+    findings.sort((a, b) => a.line - b.line || a.column - b.column || a.code.localeCompare(b.code));
+  }
+  return findings;
+}
+
+/** An internal error in a few words (no stack: the message is shown to users). */
+export function describeError(e: unknown): string {
+  const text = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+  return text.length > 160 ? `${text.slice(0, 160)}…` : text;
 }
 
 function lintTreeUnsafe(tree: PyTree, options?: LintOptions): Finding[] {
@@ -52,7 +90,7 @@ function lintTreeUnsafe(tree: PyTree, options?: LintOptions): Finding[] {
     visit(visitor, ev);
     for (const r of reports) {
       const f = toFinding(rule, r, lines);
-      if (suppressed(noqa, f.line, f.code) || suppressed(noqa, f.endLine, f.code)) continue;
+      if (suppressed(noqa, f.line, rule.meta.code) || suppressed(noqa, f.endLine, rule.meta.code)) continue;
       const key = `${f.code}:${f.line}:${f.column}:${f.endLine}:${f.endColumn}`;
       if (seen.has(key)) continue;
       seen.add(key);

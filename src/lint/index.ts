@@ -1,12 +1,12 @@
 // The attention linter: public API (see docs/LINT-CONTRACT.md). Pure TypeScript over tree-sitter; no
 // vscode, DOM or node built-ins. Hosts pass the grammar bytes in and get plain findings back.
-import { lintTree, isEnabled, type EngineHooks } from './engine';
+import { describeError, lintTree, isEnabled, notAnalysedFinding, type EngineHooks } from './engine';
 import { joinCells, parseNotebook, type NotebookCell } from './notebook';
 import { createPythonParser, type PythonParser } from './parser';
-import type { Finding, LintOptions, Linter, NotebookCellFindings } from './types';
+import { NOT_ANALYSED, type Finding, type LintOptions, type Linter, type NotebookCellFindings } from './types';
 
-export type { Finding, Fix, FixSafety, LintOptions, Linter, NotebookCellFindings, RuleCode, Severity, TextEdit } from './types';
-export { RULE_CODES, isRuleCode } from './types';
+export type { Finding, FindingCode, Fix, FixSafety, LintOptions, Linter, NotebookCellFindings, RuleCode, Severity, TextEdit } from './types';
+export { MAX_LINT_FILE_BYTES, NOT_ANALYSED, RULE_CODES, isRuleCode } from './types';
 export { RULES, ruleByCode } from './rules';
 export type { Rule, RuleMeta, RuleDocs } from './rules';
 export { isEnabled } from './engine';
@@ -37,26 +37,40 @@ export async function createLinter(wasm: { treeSitter: Uint8Array; python: Uint8
   const hooks: EngineHooks = { onInternalError: options.onInternalError };
 
   const lintSource = (source: string, opts?: LintOptions): Finding[] => {
-    if (typeof source !== 'string' || source.length === 0 || source.length > MAX_SOURCE_CHARS) return [];
+    if (typeof source !== 'string' || source.length === 0) return [];
     if (!anyRuleEnabled(opts)) return [];
+    if (source.length > MAX_SOURCE_CHARS) {
+      return notAnalysedFinding(`${source.length.toLocaleString('en-US')} characters, over the linter's limit of ${MAX_SOURCE_CHARS.toLocaleString('en-US')}`, opts);
+    }
     if (!MIGHT_HAVE_FINDINGS.test(source)) return [];
     try {
       const tree = parser.parse(source);
       return lintTree(tree, opts, hooks);
     } catch (e) {
       hooks.onInternalError?.(e);
-      return [];
+      return notAnalysedFinding(`the parser failed (${describeError(e)})`, opts);
     }
   };
 
   const lintCells = (cells: readonly NotebookCell[], opts?: LintOptions): NotebookCellFindings[] => {
     const out: NotebookCellFindings[] = cells.map((c) => ({ cellIndex: c.index, findings: [] }));
     if (cells.length === 0) return out;
-    const usable = dropBrokenCells(parser, cells);
+    let usable: NotebookCell[];
+    try {
+      usable = dropBrokenCells(parser, cells);
+    } catch (e) {
+      hooks.onInternalError?.(e);
+      out[0].findings.push(...notAnalysedFinding(`the parser failed (${describeError(e)})`, opts));
+      return out;
+    }
     const { source, spans } = joinCells(usable);
     const findings = lintSource(source, opts);
     for (const f of findings) {
       const span = spans.find((s) => f.line >= s.firstLine && f.line < s.firstLine + s.lineCount);
+      if (!span && f.code === NOT_ANALYSED) {
+        out[0].findings.push({ ...f, line: 1, column: 1, endLine: 1, endColumn: 1 }); // about the whole notebook
+        continue;
+      }
       if (!span) continue;
       if (f.endLine >= span.firstLine + span.lineCount) continue;
       const shift = span.firstLine - 1;

@@ -11,7 +11,7 @@
 // reused instead of parsed again (what an editor relinting after each keystroke needs).
 import TreeSitter = require('web-tree-sitter');
 import { selectBlocks, splitTopLevel, type SourceBlock } from './syntax/blocks';
-import { assembleTree, cloneBlock, copyBlock, type CopiedBlock, type LanguageTables, type PyTree } from './syntax/tree';
+import { assembleTree, cloneBlock, copyBlock, opaqueBlock, type CopiedBlock, type LanguageTables, type PyTree } from './syntax/tree';
 import { wasmCursorApi, withWasmCursor, type WasmCursorApi } from './syntax/wasm-cursor';
 
 export interface GrammarBytes {
@@ -144,6 +144,11 @@ export async function createPythonParser(grammar: GrammarBytes, parserOptions: P
       for (let bi = 0; bi < blocks.length; bi++) {
         const b = blocks[bi];
         if (selected && !selected[bi]) continue;
+        if (b.tooDeep) {
+          copied.push(opaqueBlock(b.start, b.end));
+          shifts.push(0);
+          continue;
+        }
         const key = cache ? cacheKey(source, b, full) : undefined;
         const hit = key !== undefined ? cache!.get(key) : undefined;
         if (hit) {

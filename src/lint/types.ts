@@ -4,6 +4,23 @@ export type RuleCode = 'ATT001' | 'ATT002' | 'ATT003' | 'ATT004' | 'ATT005' | 'A
 
 export const RULE_CODES: readonly RuleCode[] = ['ATT001', 'ATT002', 'ATT003', 'ATT004', 'ATT005', 'ATT006', 'ATT007', 'ATT008'];
 
+/**
+ * Not a rule: the file, or a part of it, was not analysed, so findings may be missing there. An error when
+ * the analysis failed or the file is over a size limit; a warning when only code nested too deeply was
+ * skipped. Reported whatever --select says (a failure must never read as clean); only an explicit
+ * `ignore: ['ATT000']` silences it.
+ */
+export const NOT_ANALYSED: 'ATT000' = 'ATT000';
+
+/**
+ * Files larger than this are not read by the CLI's lint or the editor's Lint Workspace (their size is checked
+ * before reading): generated code and data dumps. Reported as skipped, never as clean.
+ */
+export const MAX_LINT_FILE_BYTES = 8 * 1024 * 1024;
+
+/** The code of a finding: a rule's, or ATT000. */
+export type FindingCode = RuleCode | typeof NOT_ANALYSED;
+
 export type Severity = 'error' | 'warning' | 'info';
 
 /** 'safe': behaviour unchanged. 'unsafe': may change what the program computes (offered, never applied in bulk). */
@@ -24,7 +41,7 @@ export interface Fix {
 }
 
 export interface Finding {
-  code: RuleCode;
+  code: FindingCode;
   severity: Severity;
   message: string;
   /** 1-based; column counts UTF-16 code units. */

@@ -27,16 +27,25 @@ export function describeValue(v: unknown): string {
 }
 
 /**
- * Counts elements and tensors as a file is read, and refuses as soon as either passes its limit, before
- * anything of that size is allocated.
+ * Counts elements, tensors and bytes as a file is read, and refuses as soon as any passes its limit, before
+ * anything of that size is allocated. Bytes are everything the loader produces: float32 tensors (views over
+ * the file included), inflated zip members and converted storages; together they may not exceed
+ * max(minMaterializedBytes, maxExpansion × the file's size), so a small file cannot make a large allocation
+ * (stride-0 views, zip bombs, one compressed member listed many times).
  */
 export class ElementBudget {
   private elements = 0;
   private tensors = 0;
+  private bytes = 0;
+  readonly byteLimit: number;
   constructor(
     private readonly fileName: string,
     private readonly options: ResolvedLoaderOptions,
-  ) {}
+    /** Size of the whole file in bytes. */
+    readonly fileBytes: number,
+  ) {
+    this.byteLimit = Math.max(options.minMaterializedBytes, fileBytes * options.maxExpansion);
+  }
 
   /** Number of elements of `shape`; throws if this tensor would take the file past a limit. */
   take(name: string, shape: readonly number[]): number {
@@ -54,7 +63,21 @@ export class ElementBudget {
           `the limit of ${formatCount(this.options.maxTotalElements)} elements (option maxTotalElements)`,
       );
     }
+    this.charge(n * 4, `tensor ${quote(name)} with shape [${shape.join(', ')}]`);
     this.elements += n;
     return n;
+  }
+
+  /** Counts `bytes` about to be produced for `what`; throws when they take the file past its byte limit. */
+  charge(bytes: number, what: string): void {
+    if (this.bytes + bytes > this.byteLimit) {
+      fail(
+        this.fileName,
+        `${what} would make this ${formatCount(this.fileBytes)}-byte file expand past ${formatCount(this.byteLimit)} bytes ` +
+          `(${this.options.maxExpansion}× its size, and never less than ${formatCount(this.options.minMaterializedBytes)}: ` +
+          `options maxExpansion and minMaterializedBytes)`,
+      );
+    }
+    this.bytes += bytes;
   }
 }

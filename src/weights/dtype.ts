@@ -96,7 +96,11 @@ export function toFloat32(bytes: Uint8Array, dtype: SourceDType, count: number, 
 /** `src` in host byte order at an offset aligned to `size`: `src` itself when already so, else a swapped copy. */
 function hostOrderAligned(src: Uint8Array, size: number, hostOrder: boolean): Uint8Array {
   if (hostOrder && src.byteOffset % size === 0) return src;
-  const copy = src.slice(); // fresh ArrayBuffer, byteOffset 0
+  // A fresh ArrayBuffer at byteOffset 0. Not `src.slice()`: on a Node Buffer (a Uint8Array subclass) slice
+  // is a view of the same memory, so the copy would keep the caller's misalignment and the swap below would
+  // write into the caller's bytes.
+  const copy = new Uint8Array(src.length);
+  copy.set(src);
   if (!hostOrder) {
     for (let i = 0; i + size <= copy.length; i += size) {
       for (let a = i, b = i + size - 1; a < b; a++, b--) {

@@ -17,7 +17,8 @@ import type { Tensor } from '../engine/tensor';
 import { checkShape, describeValue, ElementBudget } from './budget';
 import type { SourceDType } from './dtype';
 import { fail, formatCount, quote } from './errors';
-import type { ResolvedLoaderOptions } from './options';
+import { firstDuplicateKey } from './json-keys';
+import { jsonTooLargeMessage, type ResolvedLoaderOptions } from './options';
 import type { DecodedFile } from './result';
 
 const JSON_DTYPES: Readonly<Record<string, SourceDType>> = Object.freeze({
@@ -32,6 +33,11 @@ const JSON_DTYPES: Readonly<Record<string, SourceDType>> = Object.freeze({
 const NON_FINITE: Readonly<Record<string, number>> = Object.freeze({ NaN: NaN, Infinity: Infinity, '-Infinity': -Infinity });
 
 export function readJsonTensors(bytes: Uint8Array, fileName: string, options: ResolvedLoaderOptions): DecodedFile {
+  // Checked before decoding: JSON.parse of a few hundred MB of numbers exhausts V8's heap, which ends the
+  // whole process (the extension host, for the extension) instead of throwing.
+  if (bytes.length > options.maxJsonBytes) {
+    fail(fileName, `${jsonTooLargeMessage('the JSON weight file', bytes.length, options.maxJsonBytes)} (option maxJsonBytes; save large weights as safetensors)`);
+  }
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
@@ -47,7 +53,9 @@ export function readJsonTensors(bytes: Uint8Array, fileName: string, options: Re
   if (typeof root !== 'object' || root === null || Array.isArray(root)) {
     fail(fileName, `expected a JSON object of named tensors {"name": {"shape": [...], "data": [...]}}, got ${describeValue(root)}`);
   }
-  const budget = new ElementBudget(fileName, options);
+  const duplicate = firstDuplicateKey(text);
+  if (duplicate) fail(fileName, `the key ${quote(duplicate.key)} is given twice${duplicate.path.length ? ` in ${quote(duplicate.path.join('.'))}` : ''}`);
+  const budget = new ElementBudget(fileName, options, bytes.length);
   const tensors = new Map<string, Tensor>();
   const sourceDtypes = new Map<string, SourceDType>();
   const metadata: Record<string, string> = {};

@@ -2,6 +2,9 @@
 // dict literal {'descr': '<f4', 'fortran_order': False, 'shape': (48, 16)} padded with spaces and ending
 // in '\n' (latin-1 for v1/v2, UTF-8 for v3), then the raw array. Fortran-order arrays are transposed into
 // row-major order; C-order little-endian float32 arrays are views over the file bytes when aligned.
+// Headers NumPy's np.load refuses are refused: longer than its max_header_size (10,000 bytes), not a dict
+// of exactly descr / fortran_order / shape, Python 2 'L' integers outside versions 1.0 and 2.0, and string
+// escapes (a real header has none; Python would read '\4' as a control character).
 
 import type { Tensor } from '../engine/tensor';
 import { checkShape, describeValue, ElementBudget } from './budget';
@@ -13,6 +16,9 @@ import type { DecodedFile } from './result';
 import { fortranOrderStrides, materializeStrided } from './strided';
 
 export const NPY_MAGIC = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]; // \x93NUMPY
+
+/** np.load's default max_header_size: longer headers are refused as unsafe unless pickles are allowed. */
+export const NPY_MAX_HEADER_BYTES = 10_000;
 
 const NPY_KINDS: Readonly<Record<string, SourceDType>> = Object.freeze({
   f2: 'float16',
@@ -37,7 +43,7 @@ export interface NpyArray {
 /** Reads one .npy file as a one-tensor map named after the file (without its extension). */
 export function readNpyFile(bytes: Uint8Array, fileName: string, options: ResolvedLoaderOptions): DecodedFile {
   const name = baseNameWithoutExtension(fileName, '.npy');
-  const budget = new ElementBudget(fileName, options);
+  const budget = new ElementBudget(fileName, options, bytes.length);
   const { tensor, dtype } = readNpyArray(bytes, fileName, name, options, budget);
   return {
     format: 'npy',
@@ -74,11 +80,11 @@ export function readNpyArray(
   if (dataStart > bytes.length) {
     fail(where, `.npy header length ${formatCount(headerLength)} is past the end of the file (${formatCount(bytes.length)} bytes)`);
   }
-  if (headerLength > options.maxHeaderBytes) {
-    fail(where, `.npy header length ${formatCount(headerLength)} is over the limit of ${formatCount(options.maxHeaderBytes)} (option maxHeaderBytes)`);
+  if (headerLength > Math.min(NPY_MAX_HEADER_BYTES, options.maxHeaderBytes)) {
+    fail(where, `.npy header length ${formatCount(headerLength)} is over the limit of ${formatCount(Math.min(NPY_MAX_HEADER_BYTES, options.maxHeaderBytes))} bytes (NumPy's max_header_size; a plain array's header is about 100)`);
   }
   const headerText = decodeHeader(bytes.subarray(headerStart, dataStart), major === 3, where);
-  const { dtype, descr, fortranOrder, shape } = parseHeader(headerText, where);
+  const { dtype, descr, fortranOrder, shape } = parseHeader(headerText, where, major !== 3);
 
   const numel = budget.take(tensorName, shape);
   const needed = numel * ITEM_SIZE[dtype];
@@ -105,10 +111,10 @@ function decodeHeader(bytes: Uint8Array, utf8: boolean, where: string): string {
   }
 }
 
-function parseHeader(text: string, where: string): { dtype: SourceDType; descr: string; fortranOrder: boolean; shape: number[] } {
+function parseHeader(text: string, where: string, longSuffix: boolean): { dtype: SourceDType; descr: string; fortranOrder: boolean; shape: number[] } {
   let literal: PyLiteral;
   try {
-    literal = parsePyLiteral(text);
+    literal = parsePyLiteral(text, { longSuffix });
   } catch (e) {
     return fail(where, `.npy header is not a Python dict literal: ${(e as Error).message}`);
   }

@@ -11,12 +11,12 @@ import type { DecodedFile } from './result';
 import { ZipArchive } from './zip';
 
 export function readNpz(bytes: Uint8Array, fileName: string, options: ResolvedLoaderOptions): DecodedFile {
-  const archive = new ZipArchive(bytes, fileName, options);
-  const budget = new ElementBudget(fileName, options);
+  const budget = new ElementBudget(fileName, options, bytes.length);
+  const archive = new ZipArchive(bytes, fileName, options, budget);
   const tensors = new Map<string, Tensor>();
   const sourceDtypes = new Map<string, SourceDType>();
   for (const entry of archive.entries) {
-    if (entry.name.endsWith('/')) continue; // a directory entry
+    if (entry.name.endsWith('/')) continue; // a directory entry (one carrying data is refused by ZipArchive)
     if (!entry.name.endsWith('.npy')) {
       fail(fileName, `member ${quote(entry.name)} is not a .npy array (an .npz holds only .npy members)`);
     }

@@ -16,6 +16,16 @@ export interface LoaderOptions {
   maxNestingDepth?: number;
   /** Check the CRC-32 of every zip member that is read (default true). */
   verifyZipCrc?: boolean;
+  /**
+   * Bytes a file may make the loader produce (float32 tensors, inflated zip members, converted storages),
+   * as a multiple of the file's own size (default 64); a file may always produce up to
+   * `minMaterializedBytes`. Stops small files that expand: stride-0 views, zip bombs, shared zip members.
+   */
+  maxExpansion?: number;
+  /** Bytes any file may produce whatever its size (default 64 MiB); see maxExpansion. */
+  minMaterializedBytes?: number;
+  /** Size of a JSON weight file (default 64 MiB), checked before the text is decoded or parsed. */
+  maxJsonBytes?: number;
 }
 
 export type ResolvedLoaderOptions = Required<LoaderOptions>;
@@ -28,7 +38,23 @@ export const DEFAULT_LOADER_OPTIONS: ResolvedLoaderOptions = Object.freeze({
   maxPickleStack: 1_000_000,
   maxNestingDepth: 100,
   verifyZipCrc: true,
+  maxExpansion: 64,
+  minMaterializedBytes: 64 * 1024 * 1024,
+  maxJsonBytes: 64 * 1024 * 1024,
 });
+
+/**
+ * The largest `config.json` and `tokenizer.json` read beside a checkpoint (by the CLI and the extension),
+ * checked on the file's size before it is read or parsed. Real ones are a few KB and 1–35 MB (Gemma's
+ * tokenizer.json, the largest we know of, is 33 MB).
+ */
+export const MAX_CONFIG_JSON_BYTES = 4 * 1024 * 1024;
+export const MAX_TOKENIZER_JSON_BYTES = 128 * 1024 * 1024;
+
+/** The message for a JSON file refused by size before parsing (the same words everywhere). */
+export function jsonTooLargeMessage(what: string, size: number, limit: number): string {
+  return `${what} is ${(size / 2 ** 20).toFixed(1)} MiB, over the limit of ${limit / 2 ** 20} MiB; it was not parsed`;
+}
 
 export function resolveOptions(options: LoaderOptions | undefined): ResolvedLoaderOptions {
   const out: ResolvedLoaderOptions = { ...DEFAULT_LOADER_OPTIONS };

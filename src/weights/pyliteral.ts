@@ -1,6 +1,7 @@
 // A parser for the small subset of Python literals a .npy header uses:
 //   {'descr': '<f4', 'fortran_order': False, 'shape': (48, 16), }
-// dicts, tuples, lists, strings, ints (an old 'L' suffix allowed), True/False/None. Nothing is evaluated.
+// dicts, tuples, lists, strings (without escapes), ints (an old 'L' suffix where allowed), True/False/None.
+// Nothing is evaluated.
 
 export type PyLiteral = string | number | boolean | null | PyLiteral[] | PyTupleLiteral | Map<PyLiteral, PyLiteral>;
 
@@ -11,7 +12,8 @@ export class PyTupleLiteral {
 const MAX_DEPTH = 16;
 
 /** Parses `text`; throws a plain Error with the position of the first problem. */
-export function parsePyLiteral(text: string): PyLiteral {
+export function parsePyLiteral(text: string, options: { longSuffix?: boolean } = {}): PyLiteral {
+  const longSuffix = options.longSuffix ?? true;
   let pos = 0;
 
   const error = (what: string): never => {
@@ -41,10 +43,9 @@ export function parsePyLiteral(text: string): PyLiteral {
     let out = '';
     while (pos < text.length && text[pos] !== q) {
       if (text[pos] === '\\') {
-        const next = text[pos + 1];
-        if (next === undefined) error('unterminated escape');
-        out += next === 'n' ? '\n' : next === 't' ? '\t' : next;
-        pos += 2;
+        // Python gives escapes meanings this parser does not reproduce ('\4' is a control character), and
+        // a header written by NumPy never holds one.
+        error('string escapes are not supported');
       } else {
         out += text[pos++];
       }
@@ -86,7 +87,7 @@ export function parsePyLiteral(text: string): PyLiteral {
       return parseSequence(']', depth);
     }
     if (c === "'" || c === '"') return parseString();
-    const word = /^(?:[-+]?\d+L?|True|False|None)/.exec(text.slice(pos, pos + 32));
+    const word = (longSuffix ? /^(?:[-+]?\d+L?|True|False|None)\b/ : /^(?:[-+]?\d+|True|False|None)\b/).exec(text.slice(pos, pos + 32));
     if (!word) return error('unexpected text');
     pos += word[0].length;
     if (word[0] === 'True') return true;

@@ -3,11 +3,14 @@
 // then the data; offsets are relative to byte 8 + N. The tensors' byte ranges must tile the data exactly
 // (no gaps, no overlaps, nothing after the last one), as the reference Rust implementation requires.
 // F32 tensors are returned as views over `bytes` when 4-byte aligned and the host is little-endian.
+// Like the reference reader it refuses a header that does not start with '{' (a byte-order mark included)
+// and a key given twice (JSON.parse would keep the last: a tensor could silently change dtype or bytes).
 
 import type { Tensor } from '../engine/tensor';
 import { checkShape, describeValue, ElementBudget } from './budget';
 import { ITEM_SIZE, toFloat32, type SourceDType } from './dtype';
 import { fail, formatCount, quote } from './errors';
+import { firstDuplicateKey } from './json-keys';
 import type { ResolvedLoaderOptions } from './options';
 import type { DecodedFile } from './result';
 
@@ -52,10 +55,12 @@ export function readSafetensors(bytes: Uint8Array, fileName: string, options: Re
   if (n < 2) fail(fileName, `header length ${n} is too small for a JSON header`);
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(8, 8 + n));
+    // ignoreBOM keeps a byte-order mark in the text, so that it is refused below (the default drops it).
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes.subarray(8, 8 + n));
   } catch {
     fail(fileName, 'header is not valid UTF-8');
   }
+  if (text.startsWith('\ufeff')) fail(fileName, "header starts with a byte-order mark (U+FEFF); a safetensors header is JSON that starts with '{'");
   if (!text.startsWith('{')) fail(fileName, `header does not start with '{' (starts with ${quote(text.slice(0, 16))})`);
   let header: unknown;
   try {
@@ -66,10 +71,12 @@ export function readSafetensors(bytes: Uint8Array, fileName: string, options: Re
   if (typeof header !== 'object' || header === null || Array.isArray(header)) {
     fail(fileName, `header must be a JSON object, got ${describeValue(header)}`);
   }
+  const duplicate = firstDuplicateKey(text);
+  if (duplicate) fail(fileName, `header gives the key ${quote(duplicate.key)} twice${duplicate.path.length ? ` in ${quote(duplicate.path.join('.'))}` : ''}`);
 
   const dataStart = 8 + n;
   const dataLength = bytes.length - dataStart;
-  const budget = new ElementBudget(fileName, options);
+  const budget = new ElementBudget(fileName, options, bytes.length);
   const metadata: Record<string, string> = {};
   const entries: Entry[] = [];
   for (const [name, raw] of Object.entries(header as Record<string, unknown>)) {

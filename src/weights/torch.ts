@@ -77,7 +77,8 @@ class StorageClass extends PyOpaque {
 }
 
 export function readTorchZip(bytes: Uint8Array, fileName: string, options: ResolvedLoaderOptions): DecodedFile {
-  const archive = new ZipArchive(bytes, fileName, options);
+  const budget = new ElementBudget(fileName, options, bytes.length);
+  const archive = new ZipArchive(bytes, fileName, options, budget, { allowUnrecordedCrcs: true });
   const pickles = archive.entries.filter((e) => /^[^/]+\/data\.pkl$/.test(e.name));
   if (pickles.length === 0) {
     const names = archive.entries.slice(0, 5).map((e) => quote(e.name, 40)).join(', ');
@@ -104,7 +105,6 @@ export function readTorchZip(bytes: Uint8Array, fileName: string, options: Resol
 
   const rootName = baseNameWithoutExtension(fileName, extensionOf(fileName));
   const found = flattenTensors(root, fileName, rootName, options.maxNestingDepth, options.maxPickleStack);
-  const budget = new ElementBudget(fileName, options);
   const storages = new Map<string, Float32Array>();
   const decodedRefs = new Map<TensorRef, Tensor>();
   const tensors = new Map<string, Tensor>();
@@ -118,7 +118,7 @@ export function readTorchZip(bytes: Uint8Array, fileName: string, options: Resol
       if (end > ref.storage.numel) {
         fail(fileName, `${what}: view (offset ${formatCount(ref.offset)}, shape [${ref.shape.join(', ')}], strides [${ref.strides.join(', ')}]) reaches element ${formatCount(end)} of a storage of ${formatCount(ref.storage.numel)}`);
       }
-      const storage = numel === 0 ? new Float32Array(0) : loadStorage(archive, prefix, ref.storage, littleEndian, storages, fileName);
+      const storage = numel === 0 ? new Float32Array(0) : loadStorage(archive, prefix, ref.storage, littleEndian, storages, fileName, budget);
       const data = numel === 0
         ? new Float32Array(0)
         : isCOrderContiguous(ref.shape, ref.strides)
@@ -154,6 +154,7 @@ function loadStorage(
   littleEndian: boolean,
   cache: Map<string, Float32Array>,
   fileName: string,
+  budget: ElementBudget,
 ): Float32Array {
   const cached = cache.get(ref.key);
   if (cached) return cached;
@@ -164,6 +165,7 @@ function loadStorage(
   if (record.uncompressedSize !== needed) {
     fail(fileName, `storage ${quote(ref.key)} should hold ${formatCount(ref.numel)} ${ref.dtype} elements (${formatCount(needed)} bytes) but its record has ${formatCount(record.uncompressedSize)} bytes`);
   }
+  budget.charge(ref.numel * 4, `storage ${quote(ref.key)} (${formatCount(ref.numel)} elements as float32)`);
   const { data } = toFloat32(archive.read(record), ref.dtype, ref.numel, littleEndian);
   cache.set(ref.key, data);
   return data;

@@ -2,8 +2,15 @@
 // local headers and sizes are checked against the file, compressed members are inflated with a hard
 // cap on output (no allocation from a declared size that the data does not back), and CRC-32s are
 // verified. Stored members are returned as views over the file bytes (zero-copy).
+//
+// It refuses what Python's zipfile (which NumPy's np.load uses) refuses when a member is read: a local
+// header whose name differs from the central directory's, members whose data overlap the next member's
+// header (one compressed member listed many times: a zip bomb), a CRC-32 that does not match (a recorded
+// 0 included; only an archive whose every CRC is 0, as torch.save writes with compute_crc32=False, is
+// read unchecked, like torch.load reads it); and a directory entry (`name/`) that carries data.
 
 import { Inflate } from 'fflate';
+import type { ElementBudget } from './budget';
 import { crc32 } from './crc32';
 import { fail, formatCount, quote } from './errors';
 import type { ResolvedLoaderOptions } from './options';
@@ -23,6 +30,8 @@ const INFLATE_STEP = 16 * 1024;
 
 export interface ZipEntry {
   readonly name: string;
+  /** Where the next member's local header (or the central directory) starts: this member's data ends by then. */
+  readonly endBound: number;
   readonly method: number;
   readonly crc32: number;
   readonly compressedSize: number;
@@ -35,18 +44,27 @@ export class ZipArchive {
   private readonly byName = new Map<string, ZipEntry>();
   private readonly view: DataView;
   private inflatedTotal = 0;
+  /** True when every member records CRC 0 (torch.save with compute_crc32=False): CRCs are then not checked. */
+  private readonly crcsUnrecorded: boolean;
 
   constructor(
     private readonly bytes: Uint8Array,
     private readonly fileName: string,
     private readonly options: ResolvedLoaderOptions,
+    private readonly budget?: ElementBudget,
+    /** Accept an archive whose every CRC is 0 as one written without CRCs (torch.save can be told to). */
+    options2: { allowUnrecordedCrcs?: boolean } = {},
   ) {
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.entries = this.readCentralDirectory();
     for (const e of this.entries) {
       if (this.byName.has(e.name)) fail(fileName, `zip archive lists member ${quote(e.name)} twice`);
       this.byName.set(e.name, e);
+      if (e.name.endsWith('/') && e.uncompressedSize !== 0) {
+        fail(fileName, `zip member ${quote(e.name)} is a directory entry but carries ${formatCount(e.uncompressedSize)} bytes of data`);
+      }
     }
+    this.crcsUnrecorded = options2.allowUnrecordedCrcs === true && this.entries.length > 0 && this.entries.every((e) => e.crc32 === 0);
   }
 
   get(name: string): ZipEntry | undefined {
@@ -67,8 +85,7 @@ export class ZipArchive {
     } else {
       data = this.inflate(entry, compressed, where);
     }
-    // A CRC of 0 means "not recorded" (torch can be told to skip computing it); real data rarely hashes to 0.
-    if (this.options.verifyZipCrc && entry.crc32 !== 0 && crc32(data) !== entry.crc32) {
+    if (this.options.verifyZipCrc && !this.crcsUnrecorded && crc32(data) !== entry.crc32) {
       fail(this.fileName, `${where} is corrupt: its CRC-32 does not match the zip directory`);
     }
     return data;
@@ -80,6 +97,8 @@ export class ZipArchive {
     if (this.inflatedTotal + declared > cap) {
       fail(this.fileName, `${where} declares ${formatCount(declared)} bytes uncompressed, past the limit of ${formatCount(cap)} inflated bytes per file (option maxInflatedBytes)`);
     }
+    // Counted before anything is inflated: a bomb is refused at once, from its directory entry.
+    this.budget?.charge(declared, `${where} (${formatCount(declared)} bytes inflated)`);
     // Grow the output as data actually arrives, never past the declared size: a small member that lies
     // about its size cannot make us allocate, and one that inflates to more than it declared is refused.
     let out = new Uint8Array(Math.min(declared, compressed.length * 4 + 65536));
@@ -123,9 +142,17 @@ export class ZipArchive {
     if (at + 30 > this.bytes.length || this.view.getUint32(at, true) !== LOCAL_SIGNATURE) {
       fail(this.fileName, `${where}: no local file header at offset ${formatCount(at)}`);
     }
-    const start = at + 30 + this.view.getUint16(at + 26, true) + this.view.getUint16(at + 28, true);
+    const nameLength = this.view.getUint16(at + 26, true);
+    const start = at + 30 + nameLength + this.view.getUint16(at + 28, true);
     if (start + entry.compressedSize > this.bytes.length) {
       fail(this.fileName, `${where}: its ${formatCount(entry.compressedSize)} bytes of data run past the end of the file (${formatCount(this.bytes.length)} bytes)`);
+    }
+    const localName = new TextDecoder('utf-8').decode(this.bytes.subarray(at + 30, at + 30 + nameLength));
+    if (localName !== entry.name) {
+      fail(this.fileName, `${where}: its local header names it ${quote(localName)}; the names in the directory and the header differ`);
+    }
+    if (start + entry.compressedSize > entry.endBound) {
+      fail(this.fileName, `${where}: its data overlaps the next member (at offset ${formatCount(entry.endBound)}); overlapping members are a zip bomb or a corrupt archive`);
     }
     return start;
   }
@@ -181,8 +208,15 @@ export class ZipArchive {
       if (localHeaderOffset + 30 > bytes.length || compressedSize > bytes.length) {
         fail(fileName, `${where}: offset ${formatCount(localHeaderOffset)} or size ${formatCount(compressedSize)} is past the end of the file (${formatCount(bytes.length)} bytes)`);
       }
-      entries.push({ name, method, crc32: view.getUint32(p + 16, true), compressedSize, uncompressedSize, localHeaderOffset });
+      entries.push({ name, endBound: offset, method, crc32: view.getUint32(p + 16, true), compressedSize, uncompressedSize, localHeaderOffset });
       p = next;
+    }
+    // Each member's data must end before the next local header (by offset) or, for the last, the directory.
+    const byOffset = [...entries].sort((a, b) => b.localHeaderOffset - a.localHeaderOffset);
+    let bound = offset;
+    for (const e of byOffset) {
+      (e as { endBound: number }).endBound = bound;
+      bound = Math.min(bound, e.localHeaderOffset);
     }
     return entries;
   }

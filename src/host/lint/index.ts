@@ -12,10 +12,10 @@ import * as vscode from 'vscode';
 import { renderHover, rulePageFileName } from '../../lint/docs';
 import type { NotebookCell } from '../../lint/notebook';
 import { RULES, ruleByCode } from '../../lint/rules';
-import type { Finding, RuleCode } from '../../lint/types';
+import { isRuleCode, type Finding, type RuleCode } from '../../lint/types';
 import { isLinterStartError, LintClientDisposedError, LintWorkerClient, LintWorkerRestartedError } from '../../worker/lint-client';
 import type { LintAnswer, LintRequests, LintRequestType } from '../../protocol/lint';
-import { debounceMs, editorSeverity, isLintableDocument, LatestPerKey, noqaEdit, readLintSettings, WORKSPACE_EXCLUDE, WORKSPACE_INCLUDE, type LintSettings } from './pure';
+import { debounceMs, editorSeverity, isLintableDocument, LatestPerKey, MAX_WORKSPACE_FILE_BYTES, noqaEdit, readLintSettings, WORKSPACE_EXCLUDE, WORKSPACE_INCLUDE, type LintSettings } from './pure';
 
 const SOURCE = 'attention-inspector';
 const SEVERITY: Record<string, vscode.DiagnosticSeverity> = {
@@ -208,7 +208,8 @@ class LintController implements vscode.Disposable {
     const range = new vscode.Range(f.line - 1, f.column - 1, f.endLine - 1, f.endColumn - 1);
     const d = new vscode.Diagnostic(range, messagePrefix + f.message, SEVERITY[editorSeverity(f, this.settings)]);
     d.source = SOURCE;
-    d.code = { value: f.code, target: this.rulePage(f.code) };
+    // ATT000 (not analysed) is no rule: it has no page.
+    d.code = isRuleCode(f.code) ? { value: f.code, target: this.rulePage(f.code) } : f.code;
     return d;
   }
 
@@ -257,6 +258,12 @@ class LintController implements vscode.Disposable {
             } else if (open) {
               await this.runs.run(open.uri.toString(), () => this.lintDocument(open as vscode.TextDocument));
             } else {
+              // Sized before it is read: a data dump named .py must not be loaded whole into the host.
+              const { size } = await vscode.workspace.fs.stat(uri);
+              if (size > MAX_WORKSPACE_FILE_BYTES) {
+                unreadable.push(`${vscode.workspace.asRelativePath(uri)}: skipped, ${(size / 2 ** 20).toFixed(1)} MB is over the limit of ${MAX_WORKSPACE_FILE_BYTES / 2 ** 20} MB`);
+                continue;
+              }
               const text = new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(uri));
               if (uri.path.endsWith('.ipynb')) {
                 const r = await this.lint('lintNotebookFile', { json: text, options: this.settings.options });
@@ -313,6 +320,7 @@ class FixProvider implements vscode.CodeActionProvider {
         actions.push(action);
       }
       const line = p.diagnostic.range.start.line;
+      if (!isRuleCode(f.code)) continue; // ATT000 is not silenced by noqa
       const n = noqaEdit(document.lineAt(line).text, f.code);
       if (n.newText.length > 0) {
         const action = new vscode.CodeAction(`Ignore ${f.code} on this line (# noqa)`, vscode.CodeActionKind.QuickFix);

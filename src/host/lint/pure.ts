@@ -1,6 +1,9 @@
 // The parts of the editor integration that need no VS Code: reading the settings, choosing severities,
 // building `# noqa` edits, deciding which documents to lint. Unit-tested in plain Node.
-import { isRuleCode, type Finding, type LintOptions, type RuleCode } from '../../lint/types';
+import { isRuleCode, MAX_LINT_FILE_BYTES, type Finding, type LintOptions, type RuleCode } from '../../lint/types';
+
+/** Lint Workspace skips (and names) files larger than this, checked before reading: the CLI's limit. */
+export const MAX_WORKSPACE_FILE_BYTES = MAX_LINT_FILE_BYTES;
 
 export type EditorSeverity = 'error' | 'warning' | 'information' | 'hint';
 
@@ -48,7 +51,7 @@ export function readLintSettings(raw: RawLintSettings): LintSettings {
 
 /** The severity a finding is shown with: the override for its code, else the rule's default. */
 export function editorSeverity(f: Finding, settings: LintSettings): EditorSeverity {
-  const o = settings.severity[f.code];
+  const o = isRuleCode(f.code) ? settings.severity[f.code] : undefined;
   if (o && o !== 'off') return o;
   return f.severity === 'info' ? 'information' : f.severity;
 }

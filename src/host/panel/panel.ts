@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { AttentionTrace } from '../../engine/trace';
 import type { AttentionRequest, AttentionResult, RunResult, TraceRequest } from '../../protocol/engine';
 import { parseFromWebview, type ExportFormat, type FromWebviewMessage, type PanelMode, type ToWebviewMessage } from '../../protocol/webview';
+import { makeNonce } from './nonce';
 import { type PanelRestoreState, restoreState } from './restore';
 import { panelStrings } from './strings';
 
@@ -223,16 +224,9 @@ function panelTitle(run: RunResult): string {
   return vscode.l10n.t('Attention: {0} ({1} tokens)', run.model.family === 'seeded' ? vscode.l10n.t('seeded') : run.model.name, run.seqLen);
 }
 
-function nonce(): string {
-  const chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-  let s = '';
-  for (let i = 0; i < 32; i++) s += chars[Math.floor(Math.random() * chars.length)];
-  return s;
-}
-
 /** The page: no inline script or style; one nonce'd script; resources only from dist/ and media/. */
 function renderHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
-  const n = nonce();
+  const n = makeNonce();
   const uri = (...p: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...p)).toString();
   const csp = [
     `default-src 'none'`,

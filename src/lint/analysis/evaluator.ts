@@ -5,6 +5,7 @@
 //
 // The evaluator never throws on odd code: anything it does not understand evaluates to UNKNOWN, and
 // UNKNOWN makes every rule stay silent.
+import { FileFacts } from './file-facts';
 import { precisionEvidence, type PrecisionEvidence } from './precision';
 import { LineIndex } from '../syntax/positions';
 import { callArgs, dottedName, intLiteral, numberLiteral, operatorText, stringLiteral, type CallArgs } from '../syntax/python';
@@ -87,12 +88,15 @@ export class Evaluator {
   private trailingShapes: Map<number, AxisInfo[]> | undefined;
   /** Names used as `X // n_head` when splitting heads (model widths), per function scope. */
   readonly modelDimTexts = new Set<string>();
+  /** Whole-file facts rules ask at every site (imports, T5 family, definitions by name), computed once. */
+  readonly file: FileFacts;
 
   constructor(
     readonly tree: PyTree,
     readonly sr: ScopeResult,
   ) {
     this.lines = new LineIndex(tree.source);
+    this.file = new FileFacts(tree, sr);
     const code = stripComments(tree.source);
     this.precision = precisionEvidence(code, proseOf(tree.source));
     this.halfPrecision = this.precision.fp16 || this.precision.bf16;

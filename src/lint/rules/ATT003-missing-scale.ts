@@ -30,6 +30,8 @@ weights = scores.softmax(dim=-1)`,
   },
 
   create(ctx: RuleContext) {
+    /** Softmax sites whose weights are scaled afterwards (ATT004 reports those): indexed once per file. */
+    let scaledAfter: Set<PyNode> | undefined;
     const ev = ctx.analysis;
     const sites: SoftmaxSite[] = [];
     const reported = new Set<number>();
@@ -92,7 +94,11 @@ weights = scores.softmax(dim=-1)`,
 
     /** A scale applied after softmax is reported by ATT004 instead. */
     function postSoftmaxScale(site: SoftmaxSite): boolean {
-      return ev.facts.scale.some((s) => s.op.on === 'weights' && s.target.attn?.softmax?.site === site.node);
+      if (!scaledAfter) {
+        scaledAfter = new Set();
+        for (const s of ev.facts.scale) if (s.op.on === 'weights' && s.target.attn?.softmax?.site) scaledAfter.add(s.target.attn.softmax.site);
+      }
+      return scaledAfter.has(site.node);
     }
 
     function fixFor(site: SoftmaxSite, target: PyNode): FixSpec | undefined {
@@ -100,7 +106,7 @@ weights = scores.softmax(dim=-1)`,
       if (!q || unparen(q).type !== 'identifier') return undefined;
       if (target !== site.input.attn?.formedAt && assignedBetween(q, target)) return undefined;
       const qText = ctx.text(q);
-      const mathImported = /^[ \t]*import[ \t]+math\b|^[ \t]*from[ \t]+math[ \t]+import\b/m.test(ev.tree.source);
+      const mathImported = ev.file.importsMath;
       const factor = mathImported ? `math.sqrt(${qText}.shape[-1])` : ev.numpyStyleTranspose ? `np.sqrt(${qText}.shape[-1])` : `${qText}.shape[-1] ** 0.5`;
       const t = ctx.text(target);
       return {
@@ -113,10 +119,7 @@ weights = scores.softmax(dim=-1)`,
     /** True when `name` is reassigned between its use at the matmul and the softmax. */
     function assignedBetween(nameNode: PyNode, until: PyNode): boolean {
       const name = ctx.text(nameNode);
-      for (const defs of ev.sr.defsOfScope.values()) {
-        for (const d of defs) if (d.name === name && d.target.start > nameNode.end && d.target.start < until.start) return true;
-      }
-      return false;
+      return ev.file.definedBetween(name, nameNode.end, until.start);
     }
   },
 };

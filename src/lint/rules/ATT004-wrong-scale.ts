@@ -251,7 +251,8 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
         else groups.set(d.name, [d]);
       };
       if (scope.ownerClass) for (const [, defs] of scope.ownerClass.attrDefs) for (const d of defs) add(d);
-      for (const d of ev.sr.defsOfScope.get(scope.id) ?? []) if (!d.name.startsWith('self.') && d.target.start < site.node.start) add(d);
+      const named = ev.file.perNode('kernel scale defs', scope.node, () => (ev.sr.defsOfScope.get(scope.id) ?? []).filter((d) => !d.name.startsWith('self.') && isKernelScaleName(d.name)));
+      for (const d of named) if (d.target.start < site.node.start) add(d);
       const owner = scope.ownerClass?.node ?? scope.node;
       for (const [name, defs] of groups) {
         const forms = defs.map((d) => scaleForm(d, (n) => ctx.text(n)));
@@ -267,7 +268,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
     }
 
     function sqrtFix(op: ScaleOp) {
-      const mathImported = /^[ \t]*import[ \t]+math\b/m.test(ev.tree.source);
+      const mathImported = ev.file.importsMathModule;
       const t = ctx.text(op.factorNode);
       const newText = mathImported ? `math.sqrt(${t})` : `${t} ** 0.5`;
       return { title: `Use sqrt(${t}) (changes the weights)`, safety: 'unsafe' as const, edits: [{ start: op.factorNode.start, end: op.factorNode.end, newText }] };

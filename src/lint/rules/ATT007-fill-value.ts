@@ -42,6 +42,8 @@ weights = scores.softmax(dim=-1)`,
   },
 
   create(ctx: RuleContext) {
+    /** Where the scores a softmax normalises were formed (indexed once per file). */
+    let softmaxInputs: Set<PyNode> | undefined;
     const ev = ctx.analysis;
     const reported = new Set<number>();
     return {
@@ -117,7 +119,11 @@ weights = scores.softmax(dim=-1)`,
       if (!a || a.stage !== 'scores') return false;
       if (site.how === 'where' && !site.maskSelectsFill) return false;
       // Scores without named q and k count when a softmax normalises them (an unnamed product that is attention).
-      return ev.facts.softmax.some((s) => s.input.attn?.formedAt === a.formedAt);
+      if (!softmaxInputs) {
+        softmaxInputs = new Set();
+        for (const s of ev.facts.softmax) if (s.input.attn?.formedAt) softmaxInputs.add(s.input.attn.formedAt);
+      }
+      return softmaxInputs.has(a.formedAt);
     }
 
     /** The fill writes into a mask or bias tensor that is being built (additive attention mask). */
@@ -144,7 +150,7 @@ weights = scores.softmax(dim=-1)`,
     function finfoFix(site: FillSite): FixSpec | undefined {
       const t = site.targetNode ? unparen(site.targetNode) : undefined;
       if (!t || (t.type !== 'identifier' && t.type !== 'attribute')) return undefined;
-      if (!/^[ \t]*(import|from)[ \t]+torch/m.test(ev.tree.source)) return undefined;
+      if (!ev.file.importsTorch) return undefined;
       const newText = `torch.finfo(${ctx.text(t)}.dtype).min`;
       return { title: `Fill with ${newText} (changes values)`, safety: 'unsafe', edits: [{ start: site.fillNode.start, end: site.fillNode.end, newText }] };
     }

@@ -63,7 +63,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
       const u = unparen(valueNode);
       if (u.type !== 'identifier') return false;
       const name = ctx.text(u);
-      for (const defs of ev.sr.defsOfScope.values()) for (const d of defs) if (d.name === name && d.scope === site.ctx.scope && d.value && /^(False|0)$/.test(ctx.text(d.value))) return true;
+      for (const d of ev.file.defsInScope(site.ctx.scope.id, name)) if (d.value && /^(False|0)$/.test(ctx.text(d.value))) return true;
       return false;
     }
 

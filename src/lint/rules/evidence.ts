@@ -83,9 +83,14 @@ export function scaleOmittedOnPurpose(ev: Evaluator, node: PyNode): boolean {
   let cls: PyNode | null = fn;
   while (cls && cls.type !== 'class_definition') cls = cls.parent;
   const outer = cls ?? fn ?? node;
+  // Once per enclosing class or function: every site inside asks the same.
+  return ev.file.perNode('scale omitted on purpose', outer, () => proseSaysScaleOmitted(ev, outer));
+}
+
+function proseSaysScaleOmitted(ev: Evaluator, outer: PyNode): boolean {
   // Only what the authors wrote as prose (comments and docstrings), not code such as `assert not scale_norm`.
   let scopeText = '';
-  for (const c of ev.tree.comments) if (c.start >= outer.start && c.end <= outer.end) scopeText += ev.text(c) + '\n';
+  for (const c of ev.file.commentsWithin(outer.start, outer.end)) scopeText += ev.text(c) + '\n';
   walk(outer, (n) => {
     if (n.type === 'block') {
       const first = n.children.find((c) => c.named && c.type !== 'comment');
@@ -142,5 +147,6 @@ export function unitScaleNearby(ev: Evaluator, node: PyNode): boolean {
   let fn: PyNode | null = node;
   while (fn && fn.type !== 'function_definition') fn = fn.parent;
   if (!fn) return false;
-  return /\b(?:softmax_)?scale\s*=\s*1(?:\.0*)?\s*[,)]/.test(ev.text(fn));
+  const f = fn;
+  return ev.file.perNode('unit scale', f, () => /\b(?:softmax_)?scale\s*=\s*1(?:\.0*)?\s*[,)]/.test(ev.text(f)));
 }

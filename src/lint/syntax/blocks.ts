@@ -18,7 +18,16 @@ export interface SourceBlock {
   readonly kind: BlockKind;
   /** For def/class blocks: the defined name (decorators included in the block). */
   readonly name?: string;
+  /** Brackets nest deeper than MAX_BRACKET_DEPTH somewhere in the block: it is not parsed. */
+  readonly tooDeep?: boolean;
 }
+
+/**
+ * A block whose brackets nest deeper than this is not parsed at all: tree-sitter's memory grows with the
+ * nesting (about 750 bytes a level: 8 MB of '(' took it past 3 GB). CPython refuses more than 200 ("too many
+ * nested parentheses"); up to this depth the block is parsed and only its part past MAX_TREE_DEPTH is cut.
+ */
+export const MAX_BRACKET_DEPTH = 10_000;
 
 const LF = 10;
 const CR = 13;
@@ -38,6 +47,8 @@ const HARD_START = /^(?:@|(?:async[ \t]+)?def[ \t]|class[ \t])/;
  */
 export function splitTopLevel(source: string): SourceBlock[] {
   const starts: number[] = [];
+  /** Where brackets first nest past MAX_BRACKET_DEPTH (once per crossing). */
+  const deep: number[] = [];
   const n = source.length;
   let depth = 0;
   /** Length of the open string's closing quote (1 or 3), 0 outside strings; quoteChar is its character. */
@@ -98,6 +109,7 @@ export function splitTopLevel(source: string): SourceBlock[] {
       case 91: // [
       case 123: // {
         depth++;
+        if (depth === MAX_BRACKET_DEPTH + 1) deep.push(i);
         break;
       case 41: // )
       case 93: // ]
@@ -125,7 +137,13 @@ export function splitTopLevel(source: string): SourceBlock[] {
     }
     i++;
   }
-  return toBlocks(source, starts);
+  const blocks = toBlocks(source, starts);
+  if (deep.length === 0) return blocks;
+  let d = 0;
+  return blocks.map((b) => {
+    while (d < deep.length && deep[d] < b.start) d++;
+    return d < deep.length && deep[d] < b.end ? { ...b, tooDeep: true } : b;
+  });
 }
 
 function toBlocks(source: string, starts: number[]): SourceBlock[] {

@@ -48,6 +48,8 @@ export interface PyNode {
 
 export interface PyTree {
   readonly root: PyNode;
+  /** Nodes standing for code nested deeper than MAX_TREE_DEPTH, which was not analysed. */
+  readonly tooDeep: readonly PyNode[];
   readonly source: string;
   readonly nodeCount: number;
   /** True when the parser reported syntax errors somewhere (the tree is still usable). */
@@ -61,6 +63,14 @@ export const RELEVANT =
   /softmax|attn|atten|mask|normalize\(|\.sum\(|scaled_dot|einsum|matmul|bmm|baddbmm|[\w)\]]\s*@\s*[\w(]|scale|sqrt|tril|triu|band_part|transpose|permute|swapaxes|causal|cache|inf\b|1e\d|finfo|Multihead|MultiHead|Transformer|register_buffer|float16|half|autocast|quer|\bkeys?\b/;
 
 const SKIPPABLE = new Set(['function_definition', 'class_definition']);
+
+/**
+ * Nodes nested deeper than this in a block are not copied: the node at this depth becomes a childless
+ * 'ERROR' node over the same text (`tooDeep` lists them), so the analysis, whose walks recurse, stays within
+ * the JavaScript stack and lints the rest of the file. CPython itself refuses such code (it allows 200 nested
+ * brackets and 100 indentation levels); 2,000 nested lambdas are an attack, not a program.
+ */
+export const MAX_TREE_DEPTH = 400;
 
 /** Methods of a relevant class are always copied: `__init__` defines what `forward` uses. */
 function insideClass(stack: readonly PyNode[]): boolean {
@@ -147,6 +157,8 @@ export interface CopiedBlock {
   readonly size: number;
   /** The block's comment nodes, in source order. */
   readonly comments: readonly PyNode[];
+  /** Nodes cut at MAX_TREE_DEPTH (childless 'ERROR' nodes standing for what nested deeper). */
+  readonly tooDeep: readonly PyNode[];
   /**
    * Id of the block's first node in the tree it was last assembled into (-1: never assembled). A block that
    * lands on the same first id at the same offsets again needs no renumbering (assembleTree).
@@ -173,6 +185,7 @@ export function copyBlock(cursor: CursorLike, source: string, tables: LanguageTa
   const { skippable, uncovered, comment } = typeSets(tables);
   let size = 0;
   const comments: PyNode[] = [];
+  const tooDeep: PyNode[] = [];
 
   const make = (parent: PyNode | null, parentTypeId: number): MutableNode => {
     const typeId = cursor.nodeTypeId;
@@ -236,6 +249,16 @@ export function copyBlock(cursor: CursorLike, source: string, tables: LanguageTa
       parent.children.push(node);
       if (comment[typeId] === 1) comments.push(node);
       let descend = !(leafTypes && leafTypes[typeId]);
+      if (descend && stack.length >= MAX_TREE_DEPTH) {
+        // Too deep to analyse: keep the text's place as an opaque node, copy nothing below it.
+        setLeafRange(node);
+        node.missing = false;
+        node.type = 'ERROR';
+        node.children = NO_CHILDREN;
+        lastEnd = node.end;
+        tooDeep.push(node);
+        descend = false;
+      }
       if (descend && !full && skippable[typeId] === 1 && !insideClass(stack)) {
         // Needs the node's text: read its range now.
         setLeafRange(node);
@@ -272,7 +295,7 @@ export function copyBlock(cursor: CursorLike, source: string, tables: LanguageTa
     }
   }
   for (const c of root.children) c.parent = null;
-  return { nodes: root.children, hasErrors: options.hasError ?? false, size: size - 1, comments, firstId: -1 };
+  return { nodes: root.children, hasErrors: (options.hasError ?? false) || tooDeep.length > 0, size: size - 1, comments, tooDeep, firstId: -1 };
 }
 
 /**
@@ -284,6 +307,7 @@ export function copyBlock(cursor: CursorLike, source: string, tables: LanguageTa
 export function assembleTree(source: string, blocks: readonly CopiedBlock[], shifts: readonly number[]): PyTree {
   let nextId = 1;
   const comments: PyNode[] = [];
+  const tooDeep: PyNode[] = [];
   const root: MutableNode = { type: 'module', start: 0, end: source.length, field: null, named: true, missing: false, children: [], parent: null, id: 0 };
   let hasErrors = false;
   const stack: MutableNode[] = [];
@@ -296,6 +320,7 @@ export function assembleTree(source: string, blocks: readonly CopiedBlock[], shi
       (top as MutableNode).parent = root;
     }
     for (const c of block.comments) comments.push(c);
+    for (const d of block.tooDeep) tooDeep.push(d);
     if (delta === 0 && block.firstId === nextId) {
       nextId += block.size;
       continue;
@@ -312,7 +337,13 @@ export function assembleTree(source: string, blocks: readonly CopiedBlock[], shi
       for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i] as MutableNode);
     }
   }
-  return { root, source, nodeCount: nextId, hasErrors, comments };
+  return { root, source, nodeCount: nextId, hasErrors, comments, tooDeep };
+}
+
+/** A block that was not parsed (brackets nested past what Python accepts): one opaque node over its text. */
+export function opaqueBlock(start: number, end: number): CopiedBlock {
+  const node: PyNode = { type: 'ERROR', start, end, field: null, named: true, missing: false, children: NO_CHILDREN, parent: null, id: 0 };
+  return { nodes: [node], hasErrors: true, size: 1, comments: [], tooDeep: [node], firstId: -1 };
 }
 
 /** A deep copy of a block (for a block text that occurs twice in one file: nodes cannot sit in two places). */
@@ -320,6 +351,8 @@ export function cloneBlock(block: CopiedBlock): CopiedBlock {
   // Iterative (generated code nests thousands deep).
   const tops: PyNode[] = [];
   const comments: PyNode[] = [];
+  const tooDeep: PyNode[] = [];
+  const deep = new Set(block.tooDeep);
   const work: { from: PyNode; parent: MutableNode | null }[] = block.nodes.map((n) => ({ from: n, parent: null }));
   while (work.length > 0) {
     const { from, parent } = work.pop()!;
@@ -327,11 +360,12 @@ export function cloneBlock(block: CopiedBlock): CopiedBlock {
     if (parent) parent.children.push(c);
     else tops.push(c);
     if (c.type === 'comment') comments.push(c);
+    if (deep.has(from)) tooDeep.push(c);
     for (let i = from.children.length - 1; i >= 0; i--) work.push({ from: from.children[i], parent: c });
   }
   tops.sort((a, b) => a.start - b.start);
   comments.sort((a, b) => a.start - b.start);
-  return { nodes: tops, hasErrors: block.hasErrors, size: block.size, comments, firstId: -1 };
+  return { nodes: tops, hasErrors: block.hasErrors, size: block.size, comments, tooDeep, firstId: -1 };
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -90,7 +90,7 @@ describe('attention-inspector lint (CLI)', function () {
     assert.equal(sarif.version, '2.1.0');
     const run0 = sarif.runs[0];
     assert.equal(run0.tool.driver.name, 'attention-inspector');
-    assert.deepEqual(run0.tool.driver.rules.map((x: { id: string }) => x.id), ['ATT001', 'ATT002', 'ATT003', 'ATT004', 'ATT005', 'ATT006', 'ATT007', 'ATT008']);
+    assert.deepEqual(run0.tool.driver.rules.map((x: { id: string }) => x.id), ['ATT001', 'ATT002', 'ATT003', 'ATT004', 'ATT005', 'ATT006', 'ATT007', 'ATT008', 'ATT000']); // ATT000: not analysed
     assert.equal(run0.results.length, 1);
     const res = run0.results[0];
     assert.equal(res.ruleId, 'ATT001');

@@ -17,28 +17,62 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 400);
 const OPTIONS: LoaderOptions = { maxTotalElements: 4_000_000, maxInflatedBytes: 64_000_000, maxPickleStack: 100_000 };
 const stats = { inputs: 0, loaded: 0, refused: 0, slowestMs: 0 };
 
-/** The property: well-formed tensors, or an Error naming the file. */
-function check(bytes: Uint8Array, fileName: string): void {
-  stats.inputs++;
-  let tensors;
-  const started = performance.now();
+/**
+ * The same bytes, held three ways a caller may hold them: a plain Uint8Array, a Node Buffer at an odd offset
+ * of a larger allocation (what fs.readFile and Buffer.from give; Buffer.slice is a view), and a Uint8Array
+ * view at an unaligned offset of a larger ArrayBuffer.
+ */
+export function heldThreeWays(bytes: Uint8Array): { how: string; bytes: Uint8Array }[] {
+  const buffer = Buffer.alloc(bytes.length + 3).subarray(3);
+  buffer.set(bytes);
+  const view = new Uint8Array(new ArrayBuffer(bytes.length + 5), 1, bytes.length);
+  view.set(bytes);
+  return [
+    { how: 'Uint8Array', bytes: bytes.slice() },
+    { how: 'Buffer at offset 3', bytes: buffer },
+    { how: 'Uint8Array view at offset 1', bytes: view },
+  ];
+}
+
+type Outcome = { error: string } | { tensors: [string, number[], Uint8Array][] };
+
+function load(bytes: Uint8Array, fileName: string): Outcome {
   try {
-    tensors = readTensorsSync(bytes, fileName, OPTIONS).tensors;
+    const tensors = readTensorsSync(bytes, fileName, OPTIONS).tensors;
+    return {
+      tensors: [...tensors].map(([name, t]) => {
+        assert.ok(t.data instanceof Float32Array, name);
+        assert.ok(t.shape.every((d) => Number.isSafeInteger(d) && d >= 0), `${name} shape ${t.shape}`);
+        assert.equal(t.data.length, t.shape.reduce((a, b) => a * b, 1), `${name}: data length vs shape [${t.shape}]`);
+        return [name, t.shape, new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength).slice()];
+      }),
+    };
   } catch (e) {
-    stats.slowestMs = Math.max(stats.slowestMs, performance.now() - started);
+    if (e instanceof assert.AssertionError) throw e;
     assert.ok(e instanceof Error, `threw a non-Error: ${String(e)}`);
     assert.ok(e.message.startsWith(`${fileName}: `), `message does not name the file: ${e.message}`);
     assert.ok(!/undefined|\[object /.test(e.message), `sloppy message: ${e.message}`);
-    stats.refused++;
-    return;
+    return { error: e.message };
   }
-  for (const [name, t] of tensors) {
-    assert.ok(t.data instanceof Float32Array, name);
-    assert.ok(t.shape.every((d) => Number.isSafeInteger(d) && d >= 0), `${name} shape ${t.shape}`);
-    assert.equal(t.data.length, t.shape.reduce((a, b) => a * b, 1), `${name}: data length vs shape [${t.shape}]`);
-  }
-  stats.slowestMs = Math.max(stats.slowestMs, performance.now() - started);
-  stats.loaded++;
+}
+
+/**
+ * The property: well-formed tensors, or an Error naming the file; the same outcome whichever way the bytes
+ * are held (Buffer, unaligned view), and the caller's bytes never changed.
+ */
+function check(bytes: Uint8Array, fileName: string): void {
+  stats.inputs++;
+  const started = performance.now();
+  const outcomes = heldThreeWays(bytes).map(({ how, bytes: held }) => {
+    const outcome = load(held, fileName);
+    assert.ok(Buffer.from(held.buffer, held.byteOffset, held.byteLength).equals(bytes), `${fileName} held as ${how}: the loader changed the caller's bytes`);
+    return { how, outcome };
+  });
+  stats.slowestMs = Math.max(stats.slowestMs, (performance.now() - started) / 3);
+  const [first, ...others] = outcomes;
+  for (const o of others) assert.deepStrictEqual(o.outcome, first.outcome, `${fileName}: held as ${o.how} it reads differently than as ${first.how}`);
+  if ('error' in first.outcome) stats.refused++;
+  else stats.loaded++;
 }
 
 type Mutation =
