@@ -22,7 +22,20 @@ export type ModelSource =
       seed?: number;
     };
 
-export type ModelFamily = 'seeded' | 'gpt2' | 'bert' | 'attention-layer';
+export type ModelFamily =
+  | 'seeded'
+  | 'gpt2'
+  | 'bert'
+  | 'attention-layer'
+  | 'roberta'
+  | 'xlm-roberta'
+  | 'llama'
+  | 'mistral'
+  | 'qwen2'
+  | 'qwen3'
+  | 'gemma2'
+  | 'gemma3'
+  | 'phi3';
 
 export interface ModelInfo {
   family: ModelFamily;
@@ -42,6 +55,13 @@ export interface ModelInfo {
   maxPositions?: number;
   /** For seeded weights: PyTorch code that draws the very same numbers. */
   pythonSnippet?: string;
+  /**
+   * Grouped-query attention: (nHead,) the key/value head each query head shares (query head h reads kv head
+   * kvHeads[h]); absent when every head has its own keys and values.
+   */
+  kvHeads?: number[];
+  /** Per layer: the sliding window (keys a query sees, itself included), or null for full attention. */
+  layerWindows?: (number | null)[];
 }
 
 export interface TokenInfo {
