@@ -10,14 +10,13 @@
 // n_head, T, T], data: [...]}} (row-major; floats as the shortest decimal that reads back as the same
 // float32; non-finite values as the strings "NaN", "Infinity", "-Infinity"). Errors go to stderr with exit
 // code 2.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { entropyNats, initKernels } from '../engine';
-import { loadModel } from '../models';
-import { InspectSession, type ModelLoader } from '../models/session';
+import { InspectSession, loadCheckpoint, type ModelLoader } from '../models/session';
 import { type CliIO, processIO } from './io';
 import type { ModelInfo, ModelSource, RunResult, TokenInfo } from '../protocol/engine';
-import { readTensors } from '../weights';
+import { type CheckpointSnapshot, openSnapshot } from '../weights/snapshot';
 
 /** The largest input the CLI runs (all weights are printed: nLayer·nHead·T² numbers). */
 export const MAX_TOKENS = 2048;
@@ -32,8 +31,10 @@ Input (exactly one):
   --attention-mask 1,1,0    1 = real token, 0 = padding (one per token); padded keys get weight 0
 
 Model (default: the seeded single-layer model):
-  --weights FILE            a checkpoint: GPT-2 or BERT family, or one attention layer
-                            (.safetensors, .pt/.bin, .npz, .npy, .json)
+  --weights FILE|FOLDER     a checkpoint: Llama, Qwen2/3, Mistral, Gemma 2/3, Phi-3, GPT-2, BERT,
+                            RoBERTa/XLM-R, or one attention layer (.safetensors, .pt/.bin, .npz, .npy,
+                            .json), or a model folder as downloaded (config.json, tokenizer.json and
+                            model.safetensors, sharded with model.safetensors.index.json, or pytorch_model.bin)
   --config FILE             its HF config.json (default: config.json beside FILE, if any)
   --tokenizer FILE          its HF tokenizer.json (default: tokenizer.json beside FILE, if any)
   --seed N                  generator seed of the seeded weights, or of a bare attention layer's
@@ -172,6 +173,28 @@ function readInput(flag: string, path: string): Uint8Array {
   }
 }
 
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false; // reported when read as a file
+  }
+}
+
+/** A model folder through node's fs (absent files are undefined); --config / --tokenizer override what it holds. */
+async function folderSnapshot(options: InspectOptions, found: string[]): Promise<CheckpointSnapshot> {
+  const folder = options.weights!;
+  const snapshot = await openSnapshot(async (name) => {
+    const path = join(folder, name);
+    if (!existsSync(path)) return undefined;
+    if (name.endsWith('.json') && !name.includes('index')) found.push(path);
+    return readInput('--weights', path);
+  }, basename(folder));
+  if (options.config !== undefined) snapshot.configJson = readText('--config', options.config);
+  if (options.tokenizer !== undefined) snapshot.tokenizerJson = readText('--tokenizer', options.tokenizer);
+  return snapshot;
+}
+
 function readText(flag: string, path: string): string {
   return new TextDecoder('utf-8').decode(readInput(flag, path));
 }
@@ -184,8 +207,9 @@ function modelSource(options: InspectOptions): { source: ModelSource; found: str
       found: [],
     };
   }
-  const bytes = readInput('--weights', options.weights);
   const found: string[] = [];
+  if (isFolder(options.weights)) return { source: { kind: 'folder', fileName: basename(options.weights), path: options.weights }, found };
+  const bytes = readInput('--weights', options.weights);
   const beside = (explicit: string | undefined, flag: string, name: string): string | undefined => {
     if (explicit !== undefined) return readText(flag, explicit);
     const path = join(dirname(options.weights!), name);
@@ -369,10 +393,12 @@ export async function inspectMain(args: readonly string[], io: InspectIO = proce
     await initKernels('auto');
     const seed = options.seed ?? SEEDED_DEFAULTS.seed;
     // The worker's loader, plus the seed for a bare attention layer's embeddings.
-    const loader: ModelLoader = async (bytes, opts) => loadModel(await readTensors(bytes, opts.fileName), { ...opts, seed });
+    const loader: ModelLoader = async (bytes, opts) => loadCheckpoint(bytes, { ...opts, seed });
     const session = new InspectSession(loader);
-    const info = await session.configure(source);
-    if (options.causal && info.family === 'bert') io.stderr('attention-inspector inspect: note: --causal has no effect on BERT (bidirectional attention)\n');
+    const info = source.kind === 'folder' ? session.configureSnapshot(await folderSnapshot(options, found), seed) : await session.configure(source);
+    if (options.causal && (info.family === 'bert' || info.family === 'roberta' || info.family === 'xlm-roberta')) {
+      io.stderr(`attention-inspector inspect: note: --causal has no effect on ${info.family === 'bert' ? 'BERT' : 'RoBERTa'} (bidirectional attention)\n`);
+    }
     const run = await session.run({
       text: options.text ?? '',
       ids: options.ids,

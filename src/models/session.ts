@@ -10,8 +10,8 @@ import { MAX_TRACE_CELLS, traceAttention, type AttentionTrace, type TraceOptions
 import type { AttentionRequest, AttentionResult, ModelInfo, ModelSource, RunRequest, RunResult, TokenInfo } from '../protocol/engine';
 import { STALE_RUN, TOO_MANY_TOKENS } from '../protocol/engine';
 import { createTokenizer, type Tokenizer } from '../tokenize';
-import { readTensors } from '../weights';
-import { loadModel } from './index';
+import { type CheckpointSnapshot, snapshotFromFile } from '../weights/snapshot';
+import { loadModelFromStore } from './index';
 import { checkRowRange } from './forward-result';
 import { BlockAverager, blockFor, blockRows, RowEntropyAccumulator, STREAM_BLOCK_BYTES, streamHeadSummaries, ThumbnailAccumulator } from './head-stream';
 import { createSeededModel } from './seeded-model';
@@ -20,8 +20,16 @@ import type { AttentionModel, ForwardResult, TokenizerChoice } from './types';
 /** How the session loads a checkpoint: bytes → model (src/models' family detection). */
 export type ModelLoader = (bytes: Uint8Array, opts: { fileName: string; configJson?: string; tokenizerJson?: string; seed?: number }) => Promise<AttentionModel>;
 
-/** The usual loader: any supported weight format, then family detection. */
-export const loadCheckpoint: ModelLoader = async (bytes, opts) => loadModel(await readTensors(bytes, opts.fileName), opts);
+/**
+ * The usual loader: any supported weight format, then family detection. safetensors stay in their stored
+ * precision (bf16, f16) and the RoPE decoders convert a layer at a time (src/weights/snapshot.ts).
+ */
+export const loadCheckpoint: ModelLoader = async (bytes, opts) => loadModelFromStore((await snapshotFromFile(bytes, opts.fileName)).store, opts);
+
+/** The model of a checkpoint folder (or file) snapshot: its weights, config.json and tokenizer.json. */
+export function loadSnapshot(snapshot: CheckpointSnapshot, seed?: number): AttentionModel {
+  return loadModelFromStore(snapshot.store, { fileName: snapshot.label, configJson: snapshot.configJson, tokenizerJson: snapshot.tokenizerJson, seed });
+}
 
 export interface SessionContext {
   checkpoint?: () => Promise<void>;
@@ -71,11 +79,22 @@ export class InspectSession {
     let model: AttentionModel;
     if (source.kind === 'seeded') {
       model = createSeededModel(source);
+    } else if (source.kind === 'folder') {
+      throw new Error(`${source.fileName}: a model folder is opened by the worker (openSnapshot), then given to configureSnapshot`);
     } else {
       if (!source.bytes) throw new Error(`${source.fileName}: no file contents reached the engine`);
       if (!this.loadCheckpoint) throw new Error('this session cannot load checkpoints');
       model = await this.loadCheckpoint(source.bytes, { fileName: source.fileName, configJson: source.configJson, tokenizerJson: source.tokenizerJson, seed: source.seed });
     }
+    return this.useModel(model);
+  }
+
+  /** Uses the model of a checkpoint folder (or file) snapshot. */
+  configureSnapshot(snapshot: CheckpointSnapshot, seed?: number): ModelInfo {
+    return this.useModel(loadSnapshot(snapshot, seed));
+  }
+
+  private useModel(model: AttentionModel): ModelInfo {
     this.model = model;
     this.lastRun = undefined;
     if (!this.tokenizer || !sameTokenizer(this.tokenizer.choice, model.tokenizer)) this.tokenizer = undefined;

@@ -20,6 +20,17 @@ export type ModelSource =
       tokenizerJson?: string;
       /** Seed of the embeddings a bare attention layer runs on (it has no embedding table of its own). */
       seed?: number;
+    }
+  | {
+      /**
+       * A model folder as downloaded (a HF snapshot: config.json, tokenizer.json and model.safetensors, its
+       * shards with model.safetensors.index.json, or pytorch_model.bin), read by the worker from the local disk.
+       */
+      kind: 'folder';
+      /** The folder's name, shown in messages and the status bar. */
+      fileName: string;
+      path: string;
+      seed?: number;
     };
 
 export type ModelFamily =

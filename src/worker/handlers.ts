@@ -3,6 +3,7 @@
 import type { AttentionTrace, Tensor } from '../engine';
 import type { AttentionRequest, EngineRequests, ModelSource, RunRequest, TraceRequest } from '../protocol/engine';
 import type { InspectSession } from '../models/session';
+import { openSnapshot } from '../weights/snapshot';
 import type { Handler, HandlerContext, HandlerOutput } from './server';
 
 /** Reads a local file for the worker (node's fs in the real worker; a fake in tests). */
@@ -12,6 +13,14 @@ export function engineHandlers(session: InspectSession, readFile: FileReader): R
   return {
     async configureModel(payload, ctx) {
       const source = payload as ModelSource;
+      if (source.kind === 'folder') {
+        ctx.progress(0, `reading ${source.fileName}`);
+        const snapshot = await openSnapshot((name) => readIfPresent(readFile, joinPath(source.path, name), `${source.fileName}/${name}`), source.fileName, {
+          progress: (f, m) => ctx.progress(f, m),
+        });
+        await ctx.checkpoint();
+        return { result: session.configureSnapshot(snapshot, source.seed) };
+      }
       let resolved = source;
       if (source.kind === 'file' && !source.bytes) {
         if (!source.path) throw new Error(`${source.fileName}: neither a path nor the file's bytes were given`);
@@ -52,6 +61,22 @@ async function readFileClearly(readFile: FileReader, path: string, fileName: str
     const why = code === 'ENOENT' ? 'the file does not exist' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
     throw new Error(`${fileName}: cannot read the file (${why})`);
   }
+}
+
+/** A file of a model folder, or undefined when the folder has no such file. */
+async function readIfPresent(readFile: FileReader, path: string, label: string): Promise<Uint8Array | undefined> {
+  try {
+    return await readFile(path);
+  } catch (e) {
+    if ((e as { code?: string }).code === 'ENOENT') return undefined;
+    return readFileClearly(readFile, path, label);
+  }
+}
+
+/** folder + '/' + name, with the separator the folder's path uses. */
+function joinPath(folder: string, name: string): string {
+  const sep = folder.includes('\\') && !folder.includes('/') ? '\\' : '/';
+  return folder.endsWith(sep) ? folder + name : folder + sep + name;
 }
 
 /** The typed arrays of a trace are its own (freshly computed), so they can all be transferred. */
