@@ -280,11 +280,12 @@ export class InspectSession {
     }
     let displays: string[] | undefined;
     if (model.tokenizer.kind !== 'words') {
-      const tokenizer = await this.getTokenizer();
       try {
-        displays = tokenizer.decodeForDisplay?.(ids);
+        displays = (await this.getTokenizer()).decodeForDisplay?.(ids);
       } catch {
-        displays = undefined; // ids valid for the model but not for the tokenizer: show the numbers
+        // ids valid for the model but not for the tokenizer, or a tokenizer.json this build cannot read
+        // (ids need no tokenizer): show the numbers
+        displays = undefined;
       }
     }
     return ids.map((id, i) => {
