@@ -6,7 +6,7 @@
 import { type ActivationName, checkActivation } from './activations';
 import { type ConfigObject, configBoolean, configNonNegative, configPositiveInt, configString } from './config';
 import type { RmsNormKind } from './rms-norm';
-import type { RopeScaling, RopeSpec } from './rope';
+import type { RopeScaling, RopeSpec } from '../engine/ops/rope';
 import { checkWindow } from './sliding-window';
 
 export const DECODER_FAMILIES = ['llama', 'mistral', 'qwen2', 'qwen3', 'gemma2', 'gemma3', 'phi3'] as const;

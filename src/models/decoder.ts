@@ -24,8 +24,8 @@ import { addInPlace, linearToHeads, mergeHeads, sliceColumns, splitHeads } from 
 import { maskSpec, shouldMaterialise } from './lazy-attention';
 import { formatCount } from './params';
 import { rmsNorm, rmsNormInPlace } from './rms-norm';
-import { applyRopeInPlace, ropeInverseFrequencies, type RopeSpec, ropeTables, type RopeTables } from './rope';
-import { softcapInPlace } from './softcap';
+import { applyRopeInPlace, ropeInverseFrequencies, type RopeSpec, ropeTables, type RopeTables } from '../engine/ops/rope';
+import { softcapInPlace } from '../engine/ops/softcap';
 import type { AttentionModel, ForwardOptions, ForwardResult, MaskSpec, TokenizerChoice } from './types';
 
 /** Tensor names that identify a RoPE decoder (after its prefix, '' or 'model.'). */
@@ -210,10 +210,13 @@ export async function decoderForward(cp: DecoderCheckpoint, ids: readonly number
   const materialise = shouldMaterialise(c.nLayer, H, T, options.materialiseBytes);
   const kvHeads = kvHeadMap(H, Hkv);
   const positions = Array.from({ length: T }, (_, i) => i);
-  const tables = new Map<RopeSpec, RopeTables>();
+  const tables = new Map<RopeSpec, { tables: RopeTables; invFreq: Float32Array }>();
   const tablesFor = (spec: RopeSpec) => {
     let t = tables.get(spec);
-    if (!t) tables.set(spec, (t = ropeTables(ropeInverseFrequencies(spec), positions)));
+    if (!t) {
+      const invFreq = ropeInverseFrequencies(spec);
+      tables.set(spec, (t = { tables: ropeTables(invFreq, positions), invFreq }));
+    }
     return t;
   };
   const eps = c.rmsNormEps;
@@ -239,15 +242,15 @@ export async function decoderForward(cp: DecoderCheckpoint, ids: readonly number
       rmsNormInPlace(k.data, hd, w.kNorm.data, eps, c.normKind);
     }
     const rope = tablesFor(spec.rope);
-    applyRopeInPlace(q.data, H, T, hd, rope);
-    applyRopeInPlace(k.data, Hkv, T, hd, rope);
+    applyRopeInPlace(q.data, H, T, hd, rope.tables);
+    applyRopeInPlace(k.data, Hkv, T, hd, rope.tables);
     const layerMask: MaskSpec = spec.window !== undefined ? { ...mask, window: spec.window } : mask;
     const { context, probs } = await groupedAttention(q, k, v, { mask: layerMask, scale: c.attnScale, softcap: c.attnSoftcap, kvHeads, materialise, checkpoint: options.checkpoint });
     layers.push({
       q, k, v, scale: c.attnScale, probs, kvHeads,
       ...(c.attnSoftcap !== undefined ? { softcap: c.attnSoftcap } : {}),
       ...(spec.window !== undefined ? { mask: layerMask } : {}),
-      rope: { tables: rope },
+      rope,
     });
     let o = linear(mergeHeads(context), w.o, w.oBias, `${label} layer ${l} o_proj`); // (T, E)
     if (w.postFfNorm) o = { data: rmsNorm(o.data, E, w.postAttnNorm.data, eps, c.normKind), shape: [T, E] };

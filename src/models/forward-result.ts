@@ -4,7 +4,7 @@
 import { type Tensor, contiguous, select } from '../engine';
 import type { TokenInfo } from '../protocol/engine';
 import { allowedRows, headRows } from './lazy-attention';
-import { type RopeTables, unrotateRope } from './rope';
+import { type RopeTables, unrotateRope } from '../engine/ops/rope';
 import type { ForwardResult, HeadInputs, MaskSpec } from './types';
 
 /**
@@ -26,7 +26,7 @@ export interface LayerAttention {
   /** This layer's mask when it differs from the model's (sliding-window layers). */
   mask?: MaskSpec;
   /** The RoPE the layer applied to q and k (q, k above are rotated); the debugger undoes it to show the step. */
-  rope?: { tables: RopeTables };
+  rope?: { tables: RopeTables; invFreq: Float32Array };
 }
 
 /**
@@ -69,7 +69,7 @@ export function forwardResult(layers: readonly LayerAttention[], nHead: number, 
         scale: l.scale,
         ...(l.softcap !== undefined ? { softcap: l.softcap } : {}),
         kvHead: kv,
-        ...(l.rope ? { unrotated: unrotated(pick(l.q, head), pick(l.k, kv), l.rope.tables) } : {}),
+        ...(l.rope ? { unrotated: unrotated(pick(l.q, head), pick(l.k, kv), l.rope.tables), ropeInvFreq: Array.from(l.rope.invFreq) } : {}),
         mask: layerMask,
         get allowed() {
           return allowedRows(layerMask, T, 0, T);

@@ -21,7 +21,7 @@ import {
   view,
 } from '../engine';
 import { slidingWindowStart } from './sliding-window';
-import { softcapInPlace } from './softcap';
+import { softcapInPlace } from '../engine/ops/softcap';
 import type { ForwardOptions, MaskSpec } from './types';
 import { MATERIALISED_ATTENTION_BYTES } from './types';
 

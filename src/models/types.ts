@@ -67,6 +67,8 @@ export interface HeadInputs {
    * rotation as a step and switch it off; q and k above are the rotated ones the model uses.
    */
   unrotated?: { q: Tensor; k: Tensor };
+  /** (rotaryDim/2,) the inverse frequencies of that rotation (positions 0..T−1). */
+  ropeInvFreq?: number[];
   /** The model's mask in O(T) form. */
   mask: MaskSpec;
   /**

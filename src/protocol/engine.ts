@@ -117,6 +117,11 @@ export interface RunResult {
   headEntropy: Float32Array;
   /** Every weight, (nLayer, nHead, T, T), when it is small enough to send at once; else ask per head. */
   attentions?: Float32Array;
+  /**
+   * Grouped-query attention: (nHead,) the key/value head each query head shares (as model.kvHeads), so the
+   * panel can show which heads read the same keys and values; absent when every head has its own.
+   */
+  kvHeads?: number[];
   /** Wall time of the forward pass in the worker. */
   elapsedMs: number;
 }

@@ -82,6 +82,8 @@ function joinPath(folder: string, name: string): string {
 /** The typed arrays of a trace are its own (freshly computed), so they can all be transferred. */
 function traceBuffers(trace: AttentionTrace): ArrayBuffer[] {
   const tensors: { data: ArrayBufferView }[] = [trace.scores, trace.scaled, trace.bias, trace.masked, trace.allowed, trace.probs, trace.output];
+  if (trace.rope) tensors.push(trace.rope.qBefore, trace.rope.kBefore, trace.rope.q, trace.rope.k);
+  if (trace.softcap) tensors.push(trace.softcap.before);
   const buffers = new Set<ArrayBuffer>();
   for (const t of tensors as (Tensor | { data: Uint8Array })[]) buffers.add(t.data.buffer as ArrayBuffer);
   return [...buffers];

@@ -6,9 +6,9 @@ import { kvHeadMap, kvHeadOf } from '../../../src/models/gqa';
 import { groupedAttention } from '../../../src/models/grouped-attention';
 import { allowedRows, headRows } from '../../../src/models/lazy-attention';
 import { rmsNorm } from '../../../src/models/rms-norm';
-import { applyRopeInPlace, ropeInverseFrequencies, ropeTables, unrotateRope } from '../../../src/models/rope';
+import { applyRopeInPlace, ropeInverseFrequencies, ropeTables, unrotateRope } from '../../../src/engine/ops/rope';
 import { inSlidingWindow, slidingWindowStart } from '../../../src/models/sliding-window';
-import { softcapInPlace } from '../../../src/models/softcap';
+import { softcapInPlace } from '../../../src/engine/ops/softcap';
 import { TorchGenerator } from '../../../src/engine';
 import { referenceProbs } from './helpers';
 
