@@ -10,15 +10,14 @@
 // n_head, T, T], data: [...]}} (row-major; floats as the shortest decimal that reads back as the same
 // float32; non-finite values as the strings "NaN", "Infinity", "-Infinity"). Errors go to stderr with exit
 // code 2.
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { entropyNats, initKernels } from '../engine';
-import { loadModel } from '../models';
-import { InspectSession, type ModelLoader } from '../models/session';
+import { InspectSession, loadCheckpoint, type ModelLoader } from '../models/session';
 import { type CliIO, processIO } from './io';
 import { TOO_MANY_TOKENS, type ModelInfo, type ModelSource, type RunResult, type TokenInfo } from '../protocol/engine';
-import { readTensors } from '../weights';
 import { DEFAULT_LOADER_OPTIONS, MAX_CONFIG_JSON_BYTES, MAX_TOKENIZER_JSON_BYTES } from '../weights/options';
+import { type CheckpointSnapshot, openSnapshot } from '../weights/snapshot';
 import { InputFileError, readRegularFile } from './files';
 import { escapeControls, escapeLines } from './terminal';
 
@@ -42,8 +41,10 @@ Input (exactly one):
   --attention-mask 1,1,0    1 = real token, 0 = padding (one per token); padded keys get weight 0
 
 Model (default: the seeded single-layer model):
-  --weights FILE            a checkpoint: GPT-2 or BERT family, or one attention layer
-                            (.safetensors, .pt/.bin, .npz, .npy, .json)
+  --weights FILE|FOLDER     a checkpoint: Llama, Qwen2/3, Mistral, Gemma 2/3, Phi-3, GPT-2, BERT,
+                            RoBERTa/XLM-R, or one attention layer (.safetensors, .pt/.bin, .npz, .npy,
+                            .json), or a model folder as downloaded (config.json, tokenizer.json and
+                            model.safetensors, sharded with model.safetensors.index.json, or pytorch_model.bin)
   --config FILE             its HF config.json (default: config.json beside FILE, if any)
   --tokenizer FILE          its HF tokenizer.json (default: tokenizer.json beside FILE, if any)
   --seed N                  generator seed of the seeded weights, or of a bare attention layer's
@@ -193,6 +194,35 @@ function weightsLimit(path: string): [number, string] {
   return path.toLowerCase().endsWith('.json') ? [DEFAULT_LOADER_OPTIONS.maxJsonBytes, 'the limit for JSON weights'] : [2 ** 31 - 1, 'the largest file read whole'];
 }
 
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false; // reported when read as a file
+  }
+}
+
+/** The size limit for a file of a model folder: JSON files are parsed whole. */
+function folderFileLimit(name: string): [number, string] {
+  if (name === 'config.json') return [MAX_CONFIG_JSON_BYTES, 'the limit for a config.json'];
+  if (name === 'tokenizer.json') return [MAX_TOKENIZER_JSON_BYTES, 'the limit for a tokenizer.json'];
+  return weightsLimit(name);
+}
+
+/** A model folder through node's fs (absent files are undefined); --config / --tokenizer override what it holds. */
+async function folderSnapshot(options: InspectOptions, found: string[]): Promise<CheckpointSnapshot> {
+  const folder = options.weights!;
+  const snapshot = await openSnapshot(async (name) => {
+    const path = join(folder, name);
+    if (!existsSync(path)) return undefined;
+    if (name.endsWith('.json') && !name.includes('index')) found.push(path);
+    return readInput('--weights', path, ...folderFileLimit(name));
+  }, basename(folder));
+  if (options.config !== undefined) snapshot.configJson = readText('--config', options.config, MAX_CONFIG_JSON_BYTES, 'the limit for a config.json');
+  if (options.tokenizer !== undefined) snapshot.tokenizerJson = readText('--tokenizer', options.tokenizer, MAX_TOKENIZER_JSON_BYTES, 'the limit for a tokenizer.json');
+  return snapshot;
+}
+
 /** The model source for the options: the seeded model, or the checkpoint with config/tokenizer found beside it. */
 function modelSource(options: InspectOptions): { source: ModelSource; found: string[] } {
   if (!options.weights) {
@@ -201,8 +231,9 @@ function modelSource(options: InspectOptions): { source: ModelSource; found: str
       found: [],
     };
   }
-  const bytes = readInput('--weights', options.weights, ...weightsLimit(options.weights));
   const found: string[] = [];
+  if (isFolder(options.weights)) return { source: { kind: 'folder', fileName: basename(options.weights), path: options.weights }, found };
+  const bytes = readInput('--weights', options.weights, ...weightsLimit(options.weights));
   // Sized before reading: JSON.parse of a few hundred MB ends the process instead of throwing.
   const beside = (explicit: string | undefined, flag: string, name: string, maxBytes: number): string | undefined => {
     const limitName = `the limit for a ${name}`;
@@ -388,10 +419,12 @@ export async function inspectMain(args: readonly string[], io: InspectIO = proce
     await initKernels('auto');
     const seed = options.seed ?? SEEDED_DEFAULTS.seed;
     // The worker's loader, plus the seed for a bare attention layer's embeddings.
-    const loader: ModelLoader = async (bytes, opts) => loadModel(await readTensors(bytes, opts.fileName), { ...opts, seed });
+    const loader: ModelLoader = async (bytes, opts) => loadCheckpoint(bytes, { ...opts, seed });
     const session = new InspectSession(loader);
-    const info = await session.configure(source);
-    if (options.causal && info.family === 'bert') io.stderr('attention-inspector inspect: note: --causal has no effect on BERT (bidirectional attention)\n');
+    const info = source.kind === 'folder' ? session.configureSnapshot(await folderSnapshot(options, found), seed) : await session.configure(source);
+    if (options.causal && (info.family === 'bert' || info.family === 'roberta' || info.family === 'xlm-roberta')) {
+      io.stderr(`attention-inspector inspect: note: --causal has no effect on ${info.family === 'bert' ? 'BERT' : 'RoBERTa'} (bidirectional attention)\n`);
+    }
     // Output is nLayer · nHead · T² weights: refuse before computing what could not be printed.
     const maxTokens = Math.min(MAX_TOKENS, Math.floor(Math.sqrt(MAX_PRINTED_WEIGHTS / Math.max(1, info.nLayer * info.nHead))));
     const tooMuch = (tokens: string): UsageError =>

@@ -40,7 +40,11 @@ export function flashAttention(q: TensorLike, k: TensorLike, v: TensorLike, opti
   const fn = 'flashAttention';
   const blockSize = options.blockSize ?? DEFAULT_BLOCK_SIZE;
   if (!Number.isInteger(blockSize) || blockSize <= 0) throw new Error(`${fn}: blockSize must be a positive integer, got ${String(blockSize)}`);
-  const p = prepareAttention(fn, q, k, v, options);
+  return tiledAttention(prepareAttention(fn, q, k, v, options), blockSize);
+}
+
+/** The tiled output of an already prepared problem (SDPA and MHA take this path for large problems without weights). */
+export function tiledAttention(p: PreparedAttention, blockSize = DEFAULT_BLOCK_SIZE): FlashResult {
   const { L, Ev } = p;
   const nb = batchCount(p);
   const out = new Float32Array(nb * L * Ev);

@@ -4,12 +4,14 @@
 //   scores = q_h·k_hᵀ / sqrt(hd) + attn_mask + key_padding_mask       bool True = NOT allowed → -inf
 //   P = softmax(scores); ctx = P·v_h; out = concat(ctx)·W_oᵀ + b_o
 // With needWeights a fully masked row is NaN (plain softmax); without, torch routes to SDPA and the row
-// is 0, so the layer outputs exactly out_proj.bias there.
+// is 0, so the layer outputs exactly out_proj.bias there. Without weights, problems of more than
+// TILED_ABOVE_WEIGHTS weights take the tiled (online-softmax) path instead of materialising B·H·L·S.
 import { type AttnMask, prepareAttention } from './attention-core';
 import { boolMaskToAdditive } from './masks';
 import { add, mean } from './ops/elementwise';
 import { linear } from './ops/linear';
-import { computeAttention } from './sdpa';
+import { tiledAttention } from './flash';
+import { computeAttention, shouldTile } from './sdpa';
 import { type Tensor, type TensorLike, contiguous, formatShape, isBoolTensor, permute, reshape, sameShape } from './tensor';
 import { checkFloat, checkMaskTensor, checkNonEmpty } from './validate';
 
@@ -83,13 +85,14 @@ export function multiheadAttention(
   const { q, k, v } = projectQkv(q3, k3, v3, params, H); // each (B, H, L|S, hd), views
   const needWeights = options.needWeights ?? true;
   const prepared = prepareAttention(FN, q, k, v, { attnMask: mask, scale: 1 / Math.sqrt(hd) });
-  const { out: ctx, probs } = computeAttention(prepared, needWeights ? 'nan' : 'zero'); // (B, H, L, hd), (B, H, L, S)
+  // Without weights, a large problem runs tiled (fully masked rows give 0 either way, as torch's fast path).
+  const { out: ctx, probs } = !needWeights && shouldTile(prepared) ? { out: tiledAttention(prepared).out, probs: undefined } : computeAttention(prepared, needWeights ? 'nan' : 'zero'); // (B, H, L, hd), (B, H, L, S)
 
   const merged = reshape(permute(ctx, [0, 2, 1, 3]), [B, L, E]); // (B, H, L, hd) → (B, L, H, hd) → (B, L, E)
   const out = linear(merged, params.outProjWeight, params.outProjBias ?? undefined, `${FN}: out_proj`);
   const result: MhaResult = { out: unbatched ? { data: out.data, shape: [L, E] } : out };
   if (needWeights) {
-    const w = options.averageAttnWeights ?? true ? mean(probs, 1) : probs; // (B, L, S) or (B, H, L, S)
+    const w = options.averageAttnWeights ?? true ? mean(probs!, 1) : probs!; // (B, L, S) or (B, H, L, S)
     result.weights = unbatched ? { data: w.data, shape: w.shape.slice(1) } : w;
   }
   return result;

@@ -14,6 +14,7 @@ import {
   weightedValues,
   batchCount,
 } from './attention-core';
+import { tiledAttention } from './flash';
 import { getKernel } from './kernels';
 import type { Tensor, TensorLike } from './tensor';
 import { checkMaterialisable } from './validate';
@@ -21,7 +22,19 @@ import { checkMaterialisable } from './validate';
 /** Most attention weights SDPA / MHA materialise at once: 2^28 float32 values = 1 GiB. */
 export const MAX_MATERIALISED_WEIGHTS = 2 ** 28;
 
-export type SdpaOptions = AttentionInputOptions;
+/**
+ * Without weights requested, SDPA and MHA take the tiled (online-softmax) path by themselves above this many
+ * weights (2^24 float32 = 64 MiB), as PyTorch's fused kernels do: the output without ever holding L×S.
+ */
+export const TILED_ABOVE_WEIGHTS = 2 ** 24;
+
+export interface SdpaOptions extends AttentionInputOptions {
+  /**
+   * Return the probabilities (default true). With false, problems of more than TILED_ABOVE_WEIGHTS weights
+   * run tiled and `probs` is absent (smaller ones still return it).
+   */
+  needWeights?: boolean;
+}
 
 export interface SdpaResult {
   /** [...batch, L, Ev] */
@@ -37,9 +50,23 @@ export type AttentionResult = SdpaResult;
  * F.scaled_dot_product_attention(q, k, v, attn_mask, is_causal, scale, enable_gqa) with dropout 0.
  * q [..., L, E], k [..., S, E], v [..., S, Ev]; batch dims broadcast (GQA: the head dim of k/v may divide q's).
  */
-export function scaledDotProductAttention(q: TensorLike, k: TensorLike, v: TensorLike, options: SdpaOptions = {}): SdpaResult {
+export function scaledDotProductAttention(q: TensorLike, k: TensorLike, v: TensorLike, options: SdpaOptions & { needWeights: false }): SdpaOutput;
+export function scaledDotProductAttention(q: TensorLike, k: TensorLike, v: TensorLike, options?: SdpaOptions): SdpaResult;
+export function scaledDotProductAttention(q: TensorLike, k: TensorLike, v: TensorLike, options: SdpaOptions = {}): SdpaOutput {
   const p = prepareAttention('scaledDotProductAttention', q, k, v, options);
+  if (options.needWeights === false && shouldTile(p)) return { out: tiledAttention(p).out };
   return computeAttention(p, 'zero');
+}
+
+/** SDPA's result when weights were not requested: the output, and the probabilities only when they were small. */
+export interface SdpaOutput {
+  out: Tensor;
+  probs?: Tensor;
+}
+
+/** Whether a problem without requested weights runs tiled: more than TILED_ABOVE_WEIGHTS weights. */
+export function shouldTile(p: PreparedAttention): boolean {
+  return batchCount(p) * p.L * p.S > TILED_ABOVE_WEIGHTS;
 }
 
 /**

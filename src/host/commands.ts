@@ -104,26 +104,41 @@ export class InspectorCommands implements vscode.Disposable {
 
   async loadWeights(uri?: vscode.Uri): Promise<void> {
     if (!uri) {
+      // Native dialogs on Windows and Linux pick files or folders, never both: ask which first.
+      const folderItem = { label: vscode.l10n.t('$(folder) A model folder'), detail: vscode.l10n.t('as downloaded: config.json, tokenizer.json and model.safetensors (or its shards, or pytorch_model.bin)') };
+      const fileItem = { label: vscode.l10n.t('$(file-binary) A weight file'), detail: vscode.l10n.t('safetensors, PyTorch .pt/.bin, .npz, .npy, JSON; config.json and tokenizer.json beside it are used') };
+      const kind = await vscode.window.showQuickPick([folderItem, fileItem], { title: vscode.l10n.t('Load Weights') });
+      if (!kind) return;
       const picked = await vscode.window.showOpenDialog({
         canSelectMany: false,
-        filters: WEIGHT_FILTERS,
-        title: vscode.l10n.t('Load attention weights (safetensors, PyTorch .pt/.bin, .npz, .npy, JSON)'),
+        canSelectFolders: kind === folderItem,
+        canSelectFiles: kind === fileItem,
+        ...(kind === fileItem ? { filters: WEIGHT_FILTERS } : {}),
+        title: kind === folderItem ? vscode.l10n.t('Load a model folder') : vscode.l10n.t('Load attention weights (safetensors, PyTorch .pt/.bin, .npz, .npy, JSON)'),
         openLabel: vscode.l10n.t('Load Weights'),
       });
       if (!picked?.[0]) return;
       uri = picked[0];
     }
-    const fileName = uri.path.split('/').pop() ?? uri.toString();
+    // config.json in the Explorer stands for its folder.
+    if (uri.path.endsWith('/config.json')) uri = vscode.Uri.joinPath(uri, '..');
+    const isFolder = await vscode.workspace.fs.stat(uri).then((st) => (st.type & vscode.FileType.Directory) !== 0, () => false);
+    const fileName = uri.path.replace(/\/+$/, '').split('/').pop() ?? uri.toString();
+    if (isFolder && uri.scheme !== 'file') {
+      void vscode.window.showErrorMessage(vscode.l10n.t('Could not load {0}: model folders are read from the local disk; open a weight file instead', fileName));
+      return;
+    }
     let configJson: string | undefined;
     let tokenizerJson: string | undefined;
     try {
-      [configJson, tokenizerJson] = await Promise.all([readSibling(uri, 'config.json', MAX_CONFIG_JSON_BYTES), readSibling(uri, 'tokenizer.json', MAX_TOKENIZER_JSON_BYTES)]);
+      if (!isFolder) [configJson, tokenizerJson] = await Promise.all([readSibling(uri, 'config.json', MAX_CONFIG_JSON_BYTES), readSibling(uri, 'tokenizer.json', MAX_TOKENIZER_JSON_BYTES)]);
     } catch (e) {
       void vscode.window.showErrorMessage(vscode.l10n.t('Could not load {0}: {1}', fileName, (e as Error).message));
       return;
     }
-    const source: ModelSource =
-      uri.scheme === 'file'
+    const source: ModelSource = isFolder
+      ? { kind: 'folder', fileName, path: uri.fsPath, seed: readSettings().seed }
+      : uri.scheme === 'file'
         ? { kind: 'file', fileName, path: uri.fsPath, configJson, tokenizerJson, seed: readSettings().seed }
         : { kind: 'file', fileName, bytes: await vscode.workspace.fs.readFile(uri), configJson, tokenizerJson, seed: readSettings().seed };
     const engine = this.getEngine();

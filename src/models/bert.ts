@@ -26,6 +26,24 @@ export interface BertConfig {
   layerNormEps: number;
   activation: ActivationName;
   headsSource: string;
+  /**
+   * RoBERTa / XLM-R: position ids start after the padding id — cumsum(ids ≠ pad)·(ids ≠ pad) + pad, so padded
+   * tokens sit at position pad and real tokens at pad + 1, pad + 2, … (HF create_position_ids_from_input_ids).
+   * Undefined for BERT (positions 0..T−1).
+   */
+  paddingIdx?: number;
+  /** config.json model_type ('bert', 'roberta', 'xlm-roberta', …; 'bert' when there is no config). */
+  modelType: string;
+}
+
+/** model_types that are BERT with RoBERTa's positions. */
+export const ROBERTA_MODEL_TYPES: readonly string[] = ['roberta', 'xlm-roberta', 'camembert'];
+
+/** The position ids of `ids`: 0..T−1, or RoBERTa's, counted from paddingIdx + 1 over the non-padding tokens. */
+export function bertPositionIds(ids: readonly number[], paddingIdx: number | undefined): number[] {
+  if (paddingIdx === undefined) return ids.map((_, i) => i);
+  let seen = 0;
+  return ids.map((id) => (id === paddingIdx ? paddingIdx : paddingIdx + ++seen));
 }
 
 interface Norm {
@@ -121,8 +139,17 @@ export function readBert(tensors: Map<string, Tensor>, prefix: string, config: C
       outNorm: norm(`${at}.output.LayerNorm`),
     });
   }
+  const modelType = configString(config, ['model_type'], configName) ?? 'bert';
+  let paddingIdx: number | undefined;
+  if (ROBERTA_MODEL_TYPES.includes(modelType)) {
+    const pad = config?.pad_token_id;
+    if (typeof pad !== 'number' || !Number.isInteger(pad) || pad < 0) throw new Error(`${configName}: model_type '${modelType}' needs "pad_token_id" (its positions start after it), got ${JSON.stringify(pad)}`);
+    paddingIdx = pad;
+  }
   return {
     config: {
+      modelType,
+      paddingIdx,
       nLayer,
       nHead: heads.nHead,
       hidden: E,
@@ -158,11 +185,12 @@ export interface BertOutputs {
 export async function bertForward(checkpoint: BertCheckpoint, ids: readonly number[], options: BertRunOptions = {}): Promise<BertOutputs> {
   const { config: c, weights: w } = checkpoint;
   const T = ids.length;
-  checkLength(T, c.maxPositions, 'BERT');
+  const positions = bertPositionIds(ids, c.paddingIdx);
+  checkLength(positions.reduce((a, b) => Math.max(a, b), 0) + 1, c.maxPositions, c.paddingIdx === undefined ? 'BERT' : 'RoBERTa');
   const E = c.hidden;
   const hd = E / c.nHead;
   const x = gatherRows(w.word, ids); // (T, E)
-  addInPlace(x.data, gatherRows(w.position, Array.from({ length: T }, (_, i) => i)).data);
+  addInPlace(x.data, gatherRows(w.position, positions).data);
   if (w.tokenType) {
     const types = options.tokenTypeIds ?? new Array<number>(T).fill(0);
     if (types.length !== T) throw new Error(`BERT: ${types.length} token type ids for ${T} tokens`);
@@ -219,13 +247,15 @@ export function createBertModel(options: BertModelOptions): AttentionModel {
   const hasTokenizer = options.tokenizerJson !== undefined;
   // Without a tokenizer.json the words tokenizer stands in: its tokens carry no ids, so forward() explains.
   const tokenizer: TokenizerChoice = hasTokenizer ? { kind: 'tokenizer-json', json: options.tokenizerJson! } : { kind: 'words' };
+  const roberta = c.paddingIdx !== undefined;
+  const familyName = c.modelType === 'xlm-roberta' ? 'XLM-RoBERTa' : roberta ? 'RoBERTa' : 'BERT';
   const info: ModelInfo = {
-    family: 'bert',
-    name: `BERT ${fileName} (${plural(c.nLayer, 'layer')} × ${plural(c.nHead, 'head')}, d_model ${c.hidden})`,
+    family: c.modelType === 'xlm-roberta' ? 'xlm-roberta' : roberta ? 'roberta' : 'bert',
+    name: `${familyName} ${fileName} (${plural(c.nLayer, 'layer')} × ${plural(c.nHead, 'head')}, d_model ${c.hidden})`,
     detail: [
-      `${fileName}: BERT checkpoint${prefix ? ` (names prefixed '${prefix}')` : ''}, ${formatCount(countParameters(tensors, prefix))} parameters in ${tensors.size} tensors.`,
+      `${fileName}: ${familyName} checkpoint${prefix ? ` (names prefixed '${prefix}')` : ''}, ${formatCount(countParameters(tensors, prefix))} parameters in ${tensors.size} tensors.`,
       `${plural(c.nLayer, 'layer')}, hidden ${c.hidden}, ${plural(c.nHead, 'head')} of ${c.hidden / c.nHead} dims (${c.headsSource}), intermediate ${c.intermediate} with ${c.activation}, LayerNorm eps ${c.layerNormEps}.`,
-      `Vocabulary ${c.vocabSize}, ${c.maxPositions} positions; bidirectional attention, padding masked through the attention mask.`,
+      `Vocabulary ${c.vocabSize}, ${c.maxPositions} positions${roberta ? ` (counted from padding id ${c.paddingIdx} + 1)` : ''}; bidirectional attention, padding masked through the attention mask.`,
       hasTokenizer ? 'Tokenizer: tokenizer.json.' : `No tokenizer: ${NO_TOKENIZER_HINT}.`,
     ].join(' '),
     nLayer: c.nLayer,

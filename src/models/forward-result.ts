@@ -4,6 +4,7 @@
 import { type Tensor, contiguous, select } from '../engine';
 import type { TokenInfo } from '../protocol/engine';
 import { allowedRows, headRows } from './lazy-attention';
+import { type RopeTables, unrotateRope } from '../engine/ops/rope';
 import type { ForwardResult, HeadInputs, MaskSpec } from './types';
 
 /**
@@ -11,11 +12,21 @@ import type { ForwardResult, HeadInputs, MaskSpec } from './types';
  * to q·kᵀ, and probs (H, T, T) when the layer ran materialised.
  */
 export interface LayerAttention {
+  /** (H, T, hd) */
   q: Tensor;
+  /** (H_kv, T, hd): H_kv = H unless the layer groups its queries (see kvHeads). */
   k: Tensor;
   v: Tensor;
   scale: number;
   probs?: Tensor;
+  /** (H,): the kv head of each query head (grouped-query attention); absent = head h reads kv head h. */
+  kvHeads?: readonly number[];
+  /** The attention soft-cap of the layer (Gemma 2). */
+  softcap?: number;
+  /** This layer's mask when it differs from the model's (sliding-window layers). */
+  mask?: MaskSpec;
+  /** The RoPE the layer applied to q and k (q, k above are rotated); the debugger undoes it to show the step. */
+  rope?: { tables: RopeTables; invFreq: Float32Array };
 }
 
 /**
@@ -48,15 +59,20 @@ export function forwardResult(layers: readonly LayerAttention[], nHead: number, 
     headInputs(layer, head): HeadInputs {
       checkHead(layer, head);
       const l = layers[layer];
-      const pick = (t: Tensor) => contiguous(select(t, 0, head)); // (H, T, hd) → (T, hd)
+      const kv = l.kvHeads?.[head] ?? head;
+      const layerMask = l.mask ?? mask;
+      const pick = (t: Tensor, i: number) => contiguous(select(t, 0, i)); // (H, T, hd) → (T, hd)
       return {
-        q: pick(l.q),
-        k: pick(l.k),
-        v: pick(l.v),
+        q: pick(l.q, head),
+        k: pick(l.k, kv),
+        v: pick(l.v, kv),
         scale: l.scale,
-        mask,
+        ...(l.softcap !== undefined ? { softcap: l.softcap } : {}),
+        kvHead: kv,
+        ...(l.rope ? { unrotated: unrotated(pick(l.q, head), pick(l.k, kv), l.rope.tables), ropeInvFreq: Array.from(l.rope.invFreq) } : {}),
+        mask: layerMask,
         get allowed() {
-          return allowedRows(mask, T, 0, T);
+          return allowedRows(layerMask, T, 0, T);
         },
       };
     },
@@ -64,9 +80,16 @@ export function forwardResult(layers: readonly LayerAttention[], nHead: number, 
       checkHead(layer, head);
       checkRowRange(rowStart, rowEnd, T, label);
       const l = layers[layer];
-      return headRows(select(l.q, 0, head), select(l.k, 0, head), mask, l.scale, rowStart, rowEnd, out); // (R, T)
+      const kv = l.kvHeads?.[head] ?? head;
+      return headRows(select(l.q, 0, head), select(l.k, 0, kv), l.mask ?? mask, l.scale, rowStart, rowEnd, out, l.softcap); // (R, T)
     },
   };
+}
+
+/** q and k (T, hd) of one head with the layer's rotation undone. */
+function unrotated(q: Tensor, k: Tensor, tables: RopeTables): { q: Tensor; k: Tensor } {
+  const [T, hd] = q.shape;
+  return { q: { data: unrotateRope(q.data, T, hd, tables), shape: [T, hd] }, k: { data: unrotateRope(k.data, T, hd, tables), shape: [T, hd] } };
 }
 
 /** Throws unless 0 ≤ rowStart < rowEnd ≤ T are integers. */

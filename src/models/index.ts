@@ -6,7 +6,10 @@
 //   attention layer  in_proj_weight (nn.MultiheadAttention) or q/k/v projections, on seeded embeddings
 import type { Tensor } from '../engine/tensor';
 import { ATTENTION_LAYER_MARKERS, createAttentionLayerModel, findAttentionLayer } from './attention-layer';
-import { BERT_MARKERS, createBertModel } from './bert';
+import { materialiseStore, storeFromTensors, type TensorStore } from '../weights/snapshot';
+import { BERT_MARKERS, createBertModel, ROBERTA_MODEL_TYPES } from './bert';
+import { createDecoderModel, DECODER_MARKERS, decoderPrefix } from './decoder';
+import { decoderFamilyOf, MODEL_TYPES as DECODER_MODEL_TYPES } from './decoder-config';
 import { type ConfigObject, configString, parseConfigJson } from './config';
 import { createGpt2Model, GPT2_MARKERS } from './gpt2';
 import type { AttentionModel } from './types';
@@ -16,7 +19,9 @@ export { MATERIALISED_ATTENTION_BYTES } from './types';
 export { maskSpec, allowedRows, allowedMatrix, shouldMaterialise, attendLayer, headRows } from './lazy-attention';
 export { createSeededModel, attendMask, type SeededModelConfig } from './seeded-model';
 export { readGpt2, gpt2Forward, createGpt2Model, type Gpt2Checkpoint, type Gpt2Config, type Gpt2Outputs, type Gpt2RunOptions } from './gpt2';
-export { readBert, bertForward, createBertModel, type BertCheckpoint, type BertConfig, type BertOutputs, type BertRunOptions } from './bert';
+export { readBert, bertForward, bertPositionIds, createBertModel, type BertCheckpoint, type BertConfig, type BertOutputs, type BertRunOptions } from './bert';
+export { readDecoder, decoderForward, createDecoderModel, decoderPrefix, lmHeadLogits, type DecoderCheckpoint, type DecoderOutputs, type DecoderRunOptions } from './decoder';
+export { readDecoderConfig, decoderFamilyOf, DECODER_FAMILIES, type DecoderConfig, type DecoderFamily } from './decoder-config';
 export {
   findAttentionLayer,
   readAttentionLayer,
@@ -90,11 +95,53 @@ const CONFIG_NAME = 'config.json';
 function checkModelType(config: ConfigObject | undefined, family: 'gpt2' | 'bert', fileName: string): void {
   const modelType = configString(config, ['model_type'], CONFIG_NAME);
   if (modelType === undefined || modelType === family) return;
-  const why = family === 'bert' && /roberta|camembert|xlm/.test(modelType) ? ' (its position ids start after the padding id, unlike BERT)' : '';
+  if (family === 'bert' && ROBERTA_MODEL_TYPES.includes(modelType)) return;
+  const supported = family === 'bert' ? ['bert', ...ROBERTA_MODEL_TYPES] : [family];
   throw new Error(
     `${CONFIG_NAME}: model_type is '${modelType}' but ${fileName} has ${family === 'gpt2' ? 'GPT-2' : 'BERT'} tensor names; ` +
-      `only model_type '${family}' is supported for them${why}`,
+      `only model_type ${supported.map((t) => `'${t}'`).join(', ')} ${supported.length > 1 ? 'are' : 'is'} supported for them`,
   );
+}
+
+/**
+ * The decoder model when config.json names a RoPE decoder family (or refuses when the tensors are a
+ * decoder's but the config is missing or names an unsupported model_type); undefined for other checkpoints.
+ */
+function decoderModel(store: TensorStore, config: ConfigObject | undefined, options: LoadModelOptions): AttentionModel | undefined {
+  const modelType = configString(config, ['model_type'], CONFIG_NAME);
+  const family = decoderFamilyOf(modelType);
+  const prefix = decoderPrefix(store.keys());
+  if (family) {
+    if (prefix === undefined) {
+      throw new Error(
+        `${options.fileName}: ${CONFIG_NAME} names model_type '${modelType}' but no tensors are named like its layers ` +
+          `(${DECODER_MARKERS.map((m) => `model.${m}`).join(', ')}); ${describeNames(store.keys())}`,
+      );
+    }
+    return createDecoderModel({ label: options.fileName, store, prefix, config: config!, family, configName: CONFIG_NAME, tokenizerJson: options.tokenizerJson });
+  }
+  if (prefix !== undefined) {
+    throw new Error(
+      `${options.fileName}: the tensors are a RoPE decoder's (${prefix}${DECODER_MARKERS[1]}, …) but ` +
+        (modelType === undefined ? `there is no ${CONFIG_NAME} beside them to say which family and settings` : `${CONFIG_NAME} names model_type '${modelType}', which is not supported`) +
+        `; supported decoders: model_type ${Object.keys(DECODER_MODEL_TYPES).join(', ')}`,
+    );
+  }
+  return undefined;
+}
+
+function describeNames(names: Iterable<string>): string {
+  const sorted = [...names].sort();
+  return sorted.length === 0 ? 'the file holds no tensors' : `it holds ${sorted.slice(0, 6).join(', ')}${sorted.length > 6 ? `, … (${sorted.length - 6} more)` : ''}`;
+}
+
+/**
+ * The AttentionModel of a checkpoint whose tensors stay in their stored precision (a folder snapshot, or a
+ * safetensors file): decoders convert a layer at a time; other families are converted to float32 whole.
+ */
+export function loadModelFromStore(store: TensorStore, options: LoadModelOptions): AttentionModel {
+  const config = parseConfigJson(options.configJson, CONFIG_NAME);
+  return decoderModel(store, config, options) ?? loadModel(materialiseStore(store), options);
 }
 
 /**
@@ -108,6 +155,8 @@ export function loadModel(tensors: Map<string, Tensor>, options: LoadModelOption
   const seed = options.seed ?? 0;
   if (!Number.isSafeInteger(seed) || seed < 0) throw new Error(`loadModel: seed must be a non-negative integer, got ${String(seed)}`);
   const config = parseConfigJson(options.configJson, CONFIG_NAME);
+  const decoder = decoderModel(storeFromTensors(tensors, fileName), config, options);
+  if (decoder) return decoder;
   const detected = detectFamily(tensors);
   if (!detected) throw unrecognisedModelError(tensors, fileName);
   const common = { fileName, tensors, config, configName: CONFIG_NAME };

@@ -20,6 +20,8 @@ import {
   select,
   view,
 } from '../engine';
+import { slidingWindowStart } from './sliding-window';
+import { softcapInPlace } from '../engine/ops/softcap';
 import type { ForwardOptions, MaskSpec } from './types';
 import { MATERIALISED_ATTENTION_BYTES } from './types';
 
@@ -38,7 +40,7 @@ export function maskSpec(T: number, { causal, attentionMask }: Pick<ForwardOptio
 
 /** Whether the spec masks anything. */
 export function hasMask(spec: MaskSpec): boolean {
-  return spec.causal || spec.keyPadding !== undefined;
+  return spec.causal || spec.keyPadding !== undefined || spec.window !== undefined;
 }
 
 /**
@@ -52,10 +54,11 @@ export function allowedRows(spec: MaskSpec, T: number, r0: number, r1: number): 
   const pad = spec.keyPadding;
   for (let r = 0; r < R; r++) {
     const i = r0 + r;
-    const end = spec.causal ? Math.min(T, i + 1) : T; // keys j ≤ i under the causal mask
+    const end = spec.causal || spec.window !== undefined ? Math.min(T, i + 1) : T; // keys j ≤ i under the causal mask
+    const start = spec.window !== undefined ? slidingWindowStart(i, spec.window) : 0; // keys i − window < j
     const row = r * T;
-    if (pad) for (let j = 0; j < end; j++) data[row + j] = pad[j];
-    else data.fill(1, row, row + end);
+    if (pad) for (let j = start; j < end; j++) data[row + j] = pad[j];
+    else data.fill(1, row + start, row + end);
   }
   return data;
 }
@@ -108,8 +111,8 @@ export async function attendLayer(q: Tensor, k: Tensor, v: Tensor, opts: AttendO
     const kh = select(k, 0, h);
     const vh = select(v, 0, h);
     const base = h * T * hd;
-    const { causal, keyPadding } = opts.mask;
-    if (causal && keyPadding) {
+    const { causal, keyPadding, window } = opts.mask;
+    if ((causal && keyPadding) || window !== undefined) {
       // Both masks: (R, T) blocks of the mask for R query rows at a time.
       for (let r0 = 0; r0 < T; r0 += MASK_BLOCK_ROWS) {
         const r1 = Math.min(T, r0 + MASK_BLOCK_ROWS);
@@ -134,7 +137,7 @@ function singleMaskOptions(mask: MaskSpec, T: number): { isCausal?: boolean; att
 
 /**
  * The probabilities of query rows [r0, r1) of one head: q, k (T, hd) (views are fine) → (r1 − r0, T),
- * the model's mask and scale applied; a row that sees no key is 0 (SDPA's safe softmax). Written into
+ * the model's mask and scale (and soft-cap, when given) applied; a row that sees no key is 0 (SDPA's safe softmax). Written into
  * `out` when given (its first (r1 − r0)·T floats, returned as a view), so a caller streaming block after
  * block reuses one buffer.
  *
@@ -142,7 +145,7 @@ function singleMaskOptions(mask: MaskSpec, T: number): { isCausal?: boolean; att
  * scaledDotProductAttention (scale · q·kᵀ, −inf where masked, softmax over the keys) and the same numbers,
  * without its ·v — rather than attentionRows' one product per row, which stages k again for every row.
  */
-export function headRows(q: TensorLike, k: TensorLike, mask: MaskSpec, scale: number, r0: number, r1: number, out?: Float32Array): Float32Array {
+export function headRows(q: TensorLike, k: TensorLike, mask: MaskSpec, scale: number, r0: number, r1: number, out?: Float32Array, softcap?: number): Float32Array {
   const qm = denseMatrix(q);
   const km = denseMatrix(k);
   const [T, hd] = k.shape;
@@ -158,15 +161,29 @@ export function headRows(q: TensorLike, k: TensorLike, mask: MaskSpec, scale: nu
     c: probs, cOff: 0, ldc: T,
     alpha: scale,
   }); // scale · q[r0:r1]·kᵀ
+  if (softcap !== undefined) softcapInPlace(probs, softcap); // cap · tanh(scores / cap), before the mask
   const pad = mask.keyPadding;
-  if (mask.causal || pad) {
+  const { window } = mask;
+  if (mask.causal || pad || window !== undefined) {
     for (let r = 0; r < R; r++) {
       const row = r * T;
-      if (mask.causal) probs.fill(-Infinity, row + Math.min(T, r0 + r + 1), row + T); // keys after the query
+      if (mask.causal || window !== undefined) probs.fill(-Infinity, row + Math.min(T, r0 + r + 1), row + T); // keys after the query
+      if (window !== undefined) probs.fill(-Infinity, row, row + slidingWindowStart(r0 + r, window)); // keys before the window
       if (pad) for (let j = 0; j < T; j++) if (!pad[j]) probs[row + j] = -Infinity;
     }
   }
+  // Rows that see no key: HF eager's flat row when the model asks for it, else zeros.
+  const flat: number[] = [];
+  if (mask.fullyMasked === 'uniform') {
+    for (let r = 0; r < R; r++) {
+      let j = r * T;
+      const end = j + T;
+      while (j < end && probs[j] === -Infinity) j++;
+      if (j === end) flat.push(r);
+    }
+  }
   kernel.softmaxRows({ x: probs, off: 0, rows: R, cols: T, ld: T, fullyMasked: 'zero' });
+  for (const r of flat) probs.fill(1 / T, r * T, (r + 1) * T);
   return probs;
 }
 

@@ -6,22 +6,30 @@
 // Long runs: the model keeps q, k, v per layer instead of every weight (see ./types.ts); thumbnails,
 // entropies and the panel's views are computed from blocks of query rows, never a whole (T, T) head at once
 // unless it is asked for.
-import { MAX_TRACE_CELLS, traceAttention, type AttentionTrace, type TraceOptions } from '../engine';
+import { MAX_TRACE_CELLS, traceAttention, type AttentionTrace, type MaskChoice, type Tensor, type TraceOptions } from '../engine';
 import type { AttentionRequest, AttentionResult, ModelInfo, ModelSource, RunRequest, RunResult, TokenInfo } from '../protocol/engine';
 import { STALE_RUN, TOO_MANY_TOKENS } from '../protocol/engine';
 import { createTokenizer, type Tokenizer } from '../tokenize';
-import { readTensors } from '../weights';
-import { loadModel } from './index';
+import { type CheckpointSnapshot, snapshotFromFile } from '../weights/snapshot';
+import { loadModelFromStore } from './index';
 import { checkRowRange } from './forward-result';
 import { BlockAverager, blockFor, blockRows, RowEntropyAccumulator, STREAM_BLOCK_BYTES, streamHeadSummaries, ThumbnailAccumulator } from './head-stream';
 import { createSeededModel } from './seeded-model';
-import type { AttentionModel, ForwardResult, TokenizerChoice } from './types';
+import type { AttentionModel, ForwardResult, HeadInputs, TokenizerChoice } from './types';
 
 /** How the session loads a checkpoint: bytes → model (src/models' family detection). */
 export type ModelLoader = (bytes: Uint8Array, opts: { fileName: string; configJson?: string; tokenizerJson?: string; seed?: number }) => Promise<AttentionModel>;
 
-/** The usual loader: any supported weight format, then family detection. */
-export const loadCheckpoint: ModelLoader = async (bytes, opts) => loadModel(await readTensors(bytes, opts.fileName), opts);
+/**
+ * The usual loader: any supported weight format, then family detection. safetensors stay in their stored
+ * precision (bf16, f16) and the RoPE decoders convert a layer at a time (src/weights/snapshot.ts).
+ */
+export const loadCheckpoint: ModelLoader = async (bytes, opts) => loadModelFromStore((await snapshotFromFile(bytes, opts.fileName)).store, opts);
+
+/** The model of a checkpoint folder (or file) snapshot: its weights, config.json and tokenizer.json. */
+export function loadSnapshot(snapshot: CheckpointSnapshot, seed?: number): AttentionModel {
+  return loadModelFromStore(snapshot.store, { fileName: snapshot.label, configJson: snapshot.configJson, tokenizerJson: snapshot.tokenizerJson, seed });
+}
 
 export interface SessionContext {
   checkpoint?: () => Promise<void>;
@@ -71,11 +79,22 @@ export class InspectSession {
     let model: AttentionModel;
     if (source.kind === 'seeded') {
       model = createSeededModel(source);
+    } else if (source.kind === 'folder') {
+      throw new Error(`${source.fileName}: a model folder is opened by the worker (openSnapshot), then given to configureSnapshot`);
     } else {
       if (!source.bytes) throw new Error(`${source.fileName}: no file contents reached the engine`);
       if (!this.loadCheckpoint) throw new Error('this session cannot load checkpoints');
       model = await this.loadCheckpoint(source.bytes, { fileName: source.fileName, configJson: source.configJson, tokenizerJson: source.tokenizerJson, seed: source.seed });
     }
+    return this.useModel(model);
+  }
+
+  /** Uses the model of a checkpoint folder (or file) snapshot. */
+  configureSnapshot(snapshot: CheckpointSnapshot, seed?: number): ModelInfo {
+    return this.useModel(loadSnapshot(snapshot, seed));
+  }
+
+  private useModel(model: AttentionModel): ModelInfo {
     this.model = model;
     this.lastRun = undefined;
     if (!this.tokenizer || !sameTokenizer(this.tokenizer.choice, model.tokenizer)) this.tokenizer = undefined;
@@ -131,6 +150,7 @@ export class InspectSession {
       headEntropy: summaries.headEntropy,
       // A copy, so that transferring it does not detach the run the session keeps.
       attentions: inline ? forward.attentions!.slice() : undefined,
+      ...(model.info.kvHeads ? { kvHeads: [...model.info.kvHeads] } : {}),
       elapsedMs: Date.now() - started,
     };
   }
@@ -212,8 +232,9 @@ export class InspectSession {
         `the step-through debugger traces at most ${most} tokens (${most}×${most} cells per step); this run has ${run.T} tokens: inspect a shorter selection to step through it`,
       );
     }
-    const { q, k, v } = run.forward.headInputs(layer, head);
-    return traceAttention(q, k, v, options);
+    const inputs = run.forward.headInputs(layer, head);
+    const { q, k, v, traceOptions } = modelTraceInputs(inputs, options, run.T);
+    return traceAttention(q, k, v, traceOptions);
   }
 
   private requireModel(): AttentionModel {
@@ -261,11 +282,12 @@ export class InspectSession {
     }
     let displays: string[] | undefined;
     if (model.tokenizer.kind !== 'words') {
-      const tokenizer = await this.getTokenizer();
       try {
-        displays = tokenizer.decodeForDisplay?.(ids);
+        displays = (await this.getTokenizer()).decodeForDisplay?.(ids);
       } catch {
-        displays = undefined; // ids valid for the model but not for the tokenizer: show the numbers
+        // ids valid for the model but not for the tokenizer, or a tokenizer.json this build cannot read
+        // (ids need no tokenizer): show the numbers
+        displays = undefined;
       }
     }
     return ids.map((id, i) => {
@@ -273,6 +295,42 @@ export class InspectSession {
       return { text: display, display, start: 0, end: 0, id };
     });
   }
+}
+
+/**
+ * The trace of one head with the model's own steps filled in where the request leaves them to the model:
+ *   rope     RoPE models: the trace gets q and k before the rotation and rotates them itself (a step with a
+ *            switch: {apply: false} shows the scores without positions); invFreq comes from the model
+ *   scale    {kind: 'model'} (or no choice, when the model's scale is not 1/√d_k) → the model's real scale
+ *   softcap  the model's attention soft-cap unless the request says null (off) or gives its own
+ *   mask     no mask choice → the model's: causal, its sliding window, its padded keys
+ */
+export function modelTraceInputs(inputs: HeadInputs, options: TraceOptions, T: number): { q: Tensor; k: Tensor; v: Tensor; traceOptions: TraceOptions } {
+  const o: TraceOptions = { ...options };
+  let { q, k } = inputs;
+  if (options.rope !== undefined) {
+    if (!inputs.unrotated || !inputs.ropeInvFreq) throw new Error('this model has no rotary position embeddings (RoPE) to switch on or off');
+  }
+  if (inputs.unrotated && inputs.ropeInvFreq) {
+    q = inputs.unrotated.q;
+    k = inputs.unrotated.k;
+    o.rope = { apply: options.rope?.apply ?? true, invFreq: inputs.ropeInvFreq };
+  }
+  const dk = inputs.q.shape[1];
+  if (options.scale?.kind === 'model' || (options.scale === undefined && Math.abs(inputs.scale - 1 / Math.sqrt(dk)) > 1e-12)) o.scale = { kind: 'model', value: inputs.scale };
+  if (options.softcap === undefined && inputs.softcap !== undefined) o.softcap = inputs.softcap;
+  if (options.mask === undefined) {
+    const m = inputs.mask;
+    const masks: MaskChoice[] = [];
+    if (m.causal || m.window !== undefined) masks.push({ kind: 'causal', align: 'top-left' });
+    if (m.window !== undefined) masks.push({ kind: 'sliding-window', size: m.window });
+    if (m.keyPadding) {
+      masks.push({ kind: 'explicit', mask: { data: m.keyPadding.slice(), shape: [1, T], dtype: 'bool' }, trueMeans: 'attend' });
+      if (o.paddedKeys === undefined) o.paddedKeys = [...m.keyPadding.keys()].filter((j) => m.keyPadding![j] === 0);
+    }
+    if (masks.length > 0) o.mask = masks;
+  }
+  return { q, k, v: inputs.v, traceOptions: o };
 }
 
 function sameTokenizer(a: TokenizerChoice, b: TokenizerChoice): boolean {

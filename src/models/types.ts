@@ -40,6 +40,14 @@ export interface MaskSpec {
   causal: boolean;
   /** (T,): 1 = a real key, 0 = a padded key nobody may attend to; undefined = no padding. */
   keyPadding?: Uint8Array;
+  /** Sliding window (with causal): query i sees only keys i − window < j ≤ i; undefined = no window. */
+  window?: number;
+  /**
+   * What a query that may see no key gets (a padded query whose window holds only padding): 'uniform' = 1/T
+   * on every key, as HF's eager attention gives (it adds the dtype's minimum to every masked score, so the
+   * row is flat); absent = zero weights (SDPA's safe softmax).
+   */
+  fullyMasked?: 'uniform';
 }
 
 /** One head's attention inputs at one layer (for the step-through debugger and on-demand weights). */
@@ -48,8 +56,19 @@ export interface HeadInputs {
   q: Tensor;
   k: Tensor;
   v: Tensor;
-  /** The scale the model multiplies q·kᵀ by (1/√hd, or GPT-2's variants). */
+  /** The scale the model multiplies q·kᵀ by (1/√hd, or GPT-2's variants, or Gemma's query_pre_attn_scalar^−½). */
   scale: number;
+  /** Gemma 2's attention soft-cap: scores become cap·tanh(scores / cap) after the scale; undefined = none. */
+  softcap?: number;
+  /** The key/value head this query head reads (grouped-query attention); absent = the head itself. */
+  kvHead?: number;
+  /**
+   * q and k before the rotary position embedding (RoPE families only), so the debugger can show the
+   * rotation as a step and switch it off; q and k above are the rotated ones the model uses.
+   */
+  unrotated?: { q: Tensor; k: Tensor };
+  /** (rotaryDim/2,) the inverse frequencies of that rotation (positions 0..T−1). */
+  ropeInvFreq?: number[];
   /** The model's mask in O(T) form. */
   mask: MaskSpec;
   /**

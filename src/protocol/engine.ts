@@ -28,9 +28,33 @@ export type ModelSource =
       tokenizerJson?: string;
       /** Seed of the embeddings a bare attention layer runs on (it has no embedding table of its own). */
       seed?: number;
+    }
+  | {
+      /**
+       * A model folder as downloaded (a HF snapshot: config.json, tokenizer.json and model.safetensors, its
+       * shards with model.safetensors.index.json, or pytorch_model.bin), read by the worker from the local disk.
+       */
+      kind: 'folder';
+      /** The folder's name, shown in messages and the status bar. */
+      fileName: string;
+      path: string;
+      seed?: number;
     };
 
-export type ModelFamily = 'seeded' | 'gpt2' | 'bert' | 'attention-layer';
+export type ModelFamily =
+  | 'seeded'
+  | 'gpt2'
+  | 'bert'
+  | 'attention-layer'
+  | 'roberta'
+  | 'xlm-roberta'
+  | 'llama'
+  | 'mistral'
+  | 'qwen2'
+  | 'qwen3'
+  | 'gemma2'
+  | 'gemma3'
+  | 'phi3';
 
 export interface ModelInfo {
   family: ModelFamily;
@@ -50,6 +74,13 @@ export interface ModelInfo {
   maxPositions?: number;
   /** For seeded weights: PyTorch code that draws the very same numbers. */
   pythonSnippet?: string;
+  /**
+   * Grouped-query attention: (nHead,) the key/value head each query head shares (query head h reads kv head
+   * kvHeads[h]); absent when every head has its own keys and values.
+   */
+  kvHeads?: number[];
+  /** Per layer: the sliding window (keys a query sees, itself included), or null for full attention. */
+  layerWindows?: (number | null)[];
 }
 
 export interface TokenInfo {
@@ -94,6 +125,11 @@ export interface RunResult {
   headEntropy: Float32Array;
   /** Every weight, (nLayer, nHead, T, T), when it is small enough to send at once; else ask per head. */
   attentions?: Float32Array;
+  /**
+   * Grouped-query attention: (nHead,) the key/value head each query head shares (as model.kvHeads), so the
+   * panel can show which heads read the same keys and values; absent when every head has its own.
+   */
+  kvHeads?: number[];
   /** Wall time of the forward pass in the worker. */
   elapsedMs: number;
 }

@@ -63,15 +63,16 @@ const headRef: Check<{ layer: number; head: number }> = (v) => {
 
 function scaleChoice(v: unknown): ScaleChoice {
   const o = obj(v, 'scale');
-  const kind = oneOf(o.kind, 'scale.kind', ['inv-sqrt-dk', 'inv-dk', 'none', 'custom'] as const);
+  const kind = oneOf(o.kind, 'scale.kind', ['inv-sqrt-dk', 'inv-dk', 'none', 'custom', 'model'] as const);
   if (kind === 'custom') return { kind, value: finite(o.value, 'scale.value') };
-  return { kind };
+  return { kind }; // 'model': the engine fills in the model's own scale
 }
 
 function maskChoice(v: unknown): MaskChoice {
   const o = obj(v, 'mask');
-  const kind = oneOf(o.kind, 'mask.kind', ['none', 'causal', 'padding'] as const);
+  const kind = oneOf(o.kind, 'mask.kind', ['none', 'causal', 'padding', 'sliding-window'] as const);
   if (kind === 'none') return { kind };
+  if (kind === 'sliding-window') return { kind, size: int(o.size, 'mask.size', 1, 1 << 24) };
   if (kind === 'causal') return { kind, align: oneOf(o.align, 'mask.align', ['top-left', 'bottom-right'] as const) };
   return {
     kind,
@@ -96,6 +97,19 @@ function traceOptions(v: unknown): TraceOptions {
       if (o.mask.length > 4) fail('too many masks');
       out.mask = o.mask.map(maskChoice);
     } else out.mask = maskChoice(o.mask);
+  }
+  // The model's own steps: the RoPE switch (the engine fills in the frequencies) and the soft-cap (null = off).
+  if (o.rope !== undefined) {
+    const apply = obj(o.rope, 'rope').apply;
+    out.rope = { apply: typeof apply === 'boolean' ? apply : fail('rope.apply must be true or false') };
+  }
+  if (o.softcap !== undefined) {
+    if (o.softcap === null) out.softcap = null;
+    else {
+      const cap = finite(o.softcap, 'softcap');
+      if (cap <= 0) fail('softcap must be positive');
+      out.softcap = cap;
+    }
   }
   if (o.softmaxDim !== undefined) out.softmaxDim = oneOf(o.softmaxDim, 'softmaxDim', [-1, -2] as const);
   if (o.fullyMaskedRows !== undefined) out.fullyMaskedRows = oneOf(o.fullyMaskedRows, 'fullyMaskedRows', ['nan', 'zero'] as const);

@@ -30,7 +30,7 @@ const SAFETENSORS_DTYPES: Readonly<Record<string, SourceDType>> = Object.freeze(
   BOOL: 'bool',
 });
 
-interface Entry {
+export interface SafetensorsEntry {
   name: string;
   dtype: SourceDType;
   shape: number[];
@@ -40,6 +40,22 @@ interface Entry {
 }
 
 export function readSafetensors(bytes: Uint8Array, fileName: string, options: ResolvedLoaderOptions): DecodedFile {
+  const { entries, dataStart, metadata } = readSafetensorsHeader(bytes, fileName, options);
+  const tensors = new Map<string, Tensor>();
+  const sourceDtypes = new Map<string, SourceDType>();
+  for (const e of entries) {
+    const { data } = toFloat32(bytes.subarray(dataStart + e.begin, dataStart + e.end), e.dtype, e.numel, true);
+    tensors.set(e.name, { data, shape: e.shape });
+    sourceDtypes.set(e.name, e.dtype);
+  }
+  return { format: 'safetensors', tensors, sourceDtypes, metadata };
+}
+
+/**
+ * The validated header of a safetensors file, nothing converted: each tensor's dtype, shape and byte range
+ * (relative to `dataStart`). For callers that keep bf16/f16 data in its stored precision (src/weights/snapshot.ts).
+ */
+export function readSafetensorsHeader(bytes: Uint8Array, fileName: string, options: ResolvedLoaderOptions): { entries: SafetensorsEntry[]; dataStart: number; metadata: Record<string, string> } {
   if (bytes.length < 8) {
     fail(fileName, `file is ${formatCount(bytes.length)} bytes, too short for a safetensors header length (8 bytes)`);
   }
@@ -78,7 +94,7 @@ export function readSafetensors(bytes: Uint8Array, fileName: string, options: Re
   const dataLength = bytes.length - dataStart;
   const budget = new ElementBudget(fileName, options, bytes.length);
   const metadata: Record<string, string> = {};
-  const entries: Entry[] = [];
+  const entries: SafetensorsEntry[] = [];
   for (const [name, raw] of Object.entries(header as Record<string, unknown>)) {
     if (name === '__metadata__') {
       readMetadata(fileName, raw, metadata);
@@ -87,15 +103,7 @@ export function readSafetensors(bytes: Uint8Array, fileName: string, options: Re
     entries.push(readEntry(fileName, name, raw, dataLength, budget));
   }
   checkTiling(fileName, entries, dataLength);
-
-  const tensors = new Map<string, Tensor>();
-  const sourceDtypes = new Map<string, SourceDType>();
-  for (const e of entries) {
-    const { data } = toFloat32(bytes.subarray(dataStart + e.begin, dataStart + e.end), e.dtype, e.numel, true);
-    tensors.set(e.name, { data, shape: e.shape });
-    sourceDtypes.set(e.name, e.dtype);
-  }
-  return { format: 'safetensors', tensors, sourceDtypes, metadata };
+  return { entries, dataStart, metadata };
 }
 
 function readMetadata(fileName: string, raw: unknown, into: Record<string, string>): void {
@@ -108,7 +116,7 @@ function readMetadata(fileName: string, raw: unknown, into: Record<string, strin
   }
 }
 
-function readEntry(fileName: string, name: string, raw: unknown, dataLength: number, budget: ElementBudget): Entry {
+function readEntry(fileName: string, name: string, raw: unknown, dataLength: number, budget: ElementBudget): SafetensorsEntry {
   const what = `tensor ${quote(name)}`;
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     fail(fileName, `${what}: expected {dtype, shape, data_offsets}, got ${describeValue(raw)}`);
@@ -141,10 +149,10 @@ function readEntry(fileName: string, name: string, raw: unknown, dataLength: num
 }
 
 /** The byte ranges, in order, must start at 0, follow each other without gap or overlap and end at the end. */
-function checkTiling(fileName: string, entries: readonly Entry[], dataLength: number): void {
+function checkTiling(fileName: string, entries: readonly SafetensorsEntry[], dataLength: number): void {
   const sorted = [...entries].sort((a, b) => a.begin - b.begin || a.end - b.end);
   let position = 0;
-  let previous: Entry | undefined;
+  let previous: SafetensorsEntry | undefined;
   for (const e of sorted) {
     if (e.begin < position && previous) {
       fail(fileName, `tensors ${quote(previous.name)} and ${quote(e.name)} overlap (bytes ${formatCount(e.begin)}..${formatCount(position)} of the data)`);

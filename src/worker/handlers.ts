@@ -3,6 +3,7 @@
 import type { AttentionTrace, Tensor } from '../engine';
 import type { EngineRequests } from '../protocol/engine';
 import type { InspectSession } from '../models/session';
+import { openSnapshot } from '../weights/snapshot';
 import type { HandlerContext, Handlers } from './server';
 
 /** Reads a local file for the worker (node's fs in the real worker; a fake in tests). */
@@ -11,6 +12,14 @@ export type FileReader = (path: string) => Promise<Uint8Array>;
 export function engineHandlers(session: InspectSession, readFile: FileReader): Handlers<EngineRequests> {
   return {
     async configureModel(source, ctx) {
+      if (source.kind === 'folder') {
+        ctx.progress(0, `reading ${source.fileName}`);
+        const snapshot = await openSnapshot((name) => readIfPresent(readFile, joinPath(source.path, name), `${source.fileName}/${name}`), source.fileName, {
+          progress: (f, m) => ctx.progress(f, m),
+        });
+        await ctx.checkpoint();
+        return { result: session.configureSnapshot(snapshot, source.seed) };
+      }
       let resolved = source;
       if (source.kind === 'file' && !source.bytes) {
         if (!source.path) throw new Error(`${source.fileName}: neither a path nor the file's bytes were given`);
@@ -53,9 +62,27 @@ async function readFileClearly(readFile: FileReader, path: string, fileName: str
   }
 }
 
+/** A file of a model folder, or undefined when the folder has no such file. */
+async function readIfPresent(readFile: FileReader, path: string, label: string): Promise<Uint8Array | undefined> {
+  try {
+    return await readFile(path);
+  } catch (e) {
+    if ((e as { code?: string }).code === 'ENOENT') return undefined;
+    return readFileClearly(readFile, path, label);
+  }
+}
+
+/** folder + '/' + name, with the separator the folder's path uses. */
+function joinPath(folder: string, name: string): string {
+  const sep = folder.includes('\\') && !folder.includes('/') ? '\\' : '/';
+  return folder.endsWith(sep) ? folder + name : folder + sep + name;
+}
+
 /** The typed arrays of a trace are its own (freshly computed), so they can all be transferred. */
 function traceBuffers(trace: AttentionTrace): ArrayBuffer[] {
   const tensors: { data: ArrayBufferView }[] = [trace.scores, trace.scaled, trace.bias, trace.masked, trace.allowed, trace.probs, trace.output];
+  if (trace.rope) tensors.push(trace.rope.qBefore, trace.rope.kBefore, trace.rope.q, trace.rope.k);
+  if (trace.softcap) tensors.push(trace.softcap.before);
   const buffers = new Set<ArrayBuffer>();
   for (const t of tensors as (Tensor | { data: Uint8Array })[]) buffers.add(t.data.buffer as ArrayBuffer);
   return [...buffers];

@@ -49,6 +49,10 @@ export function buildMask(choices: readonly MaskChoice[], L: number, S: number):
       case 'explicit':
         applyExplicit(bias, L, S, choice);
         break;
+      case 'sliding-window':
+        if (!Number.isInteger(choice.size) || choice.size < 1) throw new Error(`${FN}: sliding-window mask size must be a positive integer, got ${String(choice.size)}`);
+        applySlidingWindow(bias, L, S, choice.size);
+        break;
       default:
         throw new Error(`${FN}: unknown mask kind ${String((choice as { kind?: unknown }).kind)}`);
     }
@@ -60,6 +64,13 @@ export function buildMask(choices: readonly MaskChoice[], L: number, S: number):
 function applyCausal(bias: Float32Array, L: number, S: number, shift: number): void {
   for (let i = 0; i < L; i++) {
     for (let j = Math.max(0, i + shift + 1); j < S; j++) bias[i * S + j] = -Infinity;
+  }
+}
+
+/** -inf outside a sliding window of `size` keys: keys j ≤ i − size and keys after the query (j > i). */
+function applySlidingWindow(bias: Float32Array, L: number, S: number, size: number): void {
+  for (let i = 0; i < L; i++) {
+    for (let j = 0; j < S; j++) if (j > i || j <= i - size) bias[i * S + j] = -Infinity;
   }
 }
 

@@ -1,5 +1,5 @@
 export { traceAttention, resolveScale, MAX_TRACE_CELLS, type AttentionTrace } from './trace';
-export type { TraceOptions, ScaleChoice, MaskChoice, CausalAlign } from './options';
+export type { TraceOptions, ScaleChoice, MaskChoice, CausalAlign, RopeStep } from './options';
 export { TRACE_DEFAULTS } from './options';
 export type { TraceStats, OverallScoreStats } from './stats';
 export { meanAndVariance, entropyNats } from './stats';

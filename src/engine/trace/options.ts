@@ -6,7 +6,9 @@ export type ScaleChoice =
   | { kind: 'inv-sqrt-dk' }
   | { kind: 'inv-dk' }
   | { kind: 'none' }
-  | { kind: 'custom'; value: number };
+  | { kind: 'custom'; value: number }
+  /** The model's own scale (e.g. Gemma's query_pre_attn_scalar^−½); the session fills in the value. */
+  | { kind: 'model'; value?: number };
 
 export type CausalAlign = 'top-left' | 'bottom-right';
 
@@ -25,11 +27,31 @@ export type MaskChoice =
    * A mask tensor broadcastable to [L, S]: bool read with `trueMeans` ('attend' = SDPA, default;
    * 'ignore' = nn.MultiheadAttention), or float added to the scaled scores.
    */
-  | { kind: 'explicit'; mask: BoolTensor | Tensor; trueMeans?: 'attend' | 'ignore' };
+  | { kind: 'explicit'; mask: BoolTensor | Tensor; trueMeans?: 'attend' | 'ignore' }
+  /** Sliding window of `size` keys (Mistral, Gemma local layers): query i sees only keys i − size < j ≤ i. */
+  | { kind: 'sliding-window'; size: number };
+
+/**
+ * Rotary position embeddings as a step: q and k given to the trace are the un-rotated ones, and the trace
+ * rotates them (query i and key j by their positions, pairs (c, c + rotaryDim/2) by angle position·invFreq[c])
+ * before the scores — unless `apply` is false, which shows the scores without position information.
+ */
+export interface RopeStep {
+  apply: boolean;
+  /** (rotaryDim/2,) the model's inverse frequencies (after its scaling, e.g. Llama 3's); the session fills them in. */
+  invFreq?: readonly number[];
+  /** Positions of the queries and keys (default 0..L−1 and 0..S−1). */
+  qPositions?: readonly number[];
+  kPositions?: readonly number[];
+}
 
 export interface TraceOptions {
   /** Default {kind: 'inv-sqrt-dk'}. */
   scale?: ScaleChoice;
+  /** Rotate q and k first (RoPE models); absent = q and k are used as given. */
+  rope?: RopeStep;
+  /** Soft-cap the scaled scores: cap·tanh(scaled / cap) (Gemma 2); absent or null = none. */
+  softcap?: number | null;
   /** The scaled scores are divided by this (default 1); must be a positive finite number. */
   temperature?: number;
   /** Default none. An array combines masks. */

@@ -1,17 +1,20 @@
 // The step trace of one head for the debugger:
+//   q, k   = rope(q), rope(k)           when options.rope applies (RoPE models; switchable off)
 //   scores = q·kᵀ                       (L, S)
-//   scaled = scores · scale / temperature
+//   scaled = scores · scale / temperature, then cap·tanh(scaled / cap) when options.softcap (Gemma 2)
 //   masked = scaled + bias              bias: 0 / -inf / float mask
 //   probs  = softmax(masked, dim)       dim -1 (keys) or -2 (queries)
 //   output = probs · v                  (L, dv)
 // plus the statistics and warnings the panel shows. Everything is plain data (Float32Array tensors,
 // numbers, arrays), so it crosses the worker boundary as is.
 import { getKernel } from '../kernels';
+import { applyRopeInPlace, ropeTables } from '../ops/rope';
+import { softcapInPlace } from '../ops/softcap';
 import { softmax } from '../ops/softmax';
 import { type BoolTensor, type Tensor, type TensorLike, contiguous, formatShape } from '../tensor';
 import { checkFloat, checkMaterialisable, checkNonEmpty } from '../validate';
 import { type BuiltMask, type PaddingReading, buildMask } from './build-mask';
-import { type CausalAlign, type MaskChoice, type ScaleChoice, TRACE_DEFAULTS, type TraceOptions } from './options';
+import { type CausalAlign, type MaskChoice, type RopeStep, type ScaleChoice, TRACE_DEFAULTS, type TraceOptions } from './options';
 import { type TraceStats, computeStats } from './stats';
 import { type TraceWarning, traceWarnings } from './warnings';
 
@@ -32,10 +35,14 @@ export interface AttentionTrace {
   effectiveScale: number;
   softmaxDim: -1 | -2;
   fullyMaskedRows: 'nan' | 'zero';
-  /** (L, S) q·kᵀ */
+  /** The rotation step when options.rope was given: q and k before and after it (after = before when switched off). */
+  rope?: { applied: boolean; qBefore: Tensor; kBefore: Tensor; q: Tensor; k: Tensor };
+  /** (L, S) q·kᵀ (of the rotated q and k when RoPE applies) */
   scores: Tensor;
-  /** (L, S) scores · effectiveScale */
+  /** (L, S) scores · effectiveScale, soft-capped when softcap is set */
   scaled: Tensor;
+  /** The soft-cap applied to the scaled scores, and the scores before it (L, S); absent when none. */
+  softcap?: { cap: number; before: Tensor };
   /** (L, S) the additive mask: 0, -inf, or a float mask's values */
   bias: Tensor;
   /** (L, S) scaled + bias (-inf in masked cells) */
@@ -80,11 +87,17 @@ export function traceAttention(q: TensorLike, k: TensorLike, v: TensorLike, opti
   const choices: readonly MaskChoice[] = options.mask == null ? [] : Array.isArray(options.mask) ? options.mask : [options.mask as MaskChoice];
   const built = buildMask(choices, L, S);
 
+  const rope = options.rope === undefined ? undefined : rotate(options.rope, qd, kd, L, S, dk);
+  const qUsed = rope?.q.data ?? qd;
+  const kUsed = rope?.k.data ?? kd;
+  const cap = options.softcap ?? undefined;
+  if (cap !== undefined && (typeof cap !== 'number' || !(cap > 0) || !Number.isFinite(cap))) throw new Error(`${FN}: softcap must be a positive finite number or null, got ${String(cap)}`);
+
   const kernel = getKernel();
   const scores = new Float32Array(L * S);
   // (L, dk) · (S, dk)ᵀ → (L, S)
-  kernel.gemm({ m: L, n: S, k: dk, a: qd, aOff: 0, lda: dk, b: kd, bOff: 0, ldb: dk, transB: true, c: scores, cOff: 0, ldc: S });
-  const { scaled, masked, allowed } = scaleAndMask(scores, effectiveScale, built.bias);
+  kernel.gemm({ m: L, n: S, k: dk, a: qUsed, aOff: 0, lda: dk, b: kUsed, bOff: 0, ldb: dk, transB: true, c: scores, cOff: 0, ldc: S });
+  const { scaled, masked, allowed, beforeCap } = scaleAndMask(scores, effectiveScale, built.bias, cap);
   const probs = softmax({ data: masked, shape: [L, S] }, softmaxDim, { fullyMasked: fullyMaskedRows }).data;
   const output = new Float32Array(L * dv);
   // (L, S) · (S, dv) → (L, dv)
@@ -106,8 +119,10 @@ export function traceAttention(q: TensorLike, k: TensorLike, v: TensorLike, opti
   const ls = [L, S];
   return {
     L, S, dk, dv, scale, scaleChoice, temperature, effectiveScale, softmaxDim, fullyMaskedRows,
+    ...(rope ? { rope } : {}),
     scores: { data: scores, shape: ls },
     scaled: { data: scaled, shape: ls },
+    ...(cap !== undefined ? { softcap: { cap, before: { data: beforeCap!, shape: ls } } } : {}),
     bias: { data: built.bias, shape: ls },
     masked: { data: masked, shape: ls },
     allowed: { data: allowed, shape: ls, dtype: 'bool' },
@@ -117,19 +132,51 @@ export function traceAttention(q: TensorLike, k: TensorLike, v: TensorLike, opti
   };
 }
 
-/** scaled = scores · s, masked = scaled + bias, allowed = bias ≠ -inf (plain loops: typed-array map/from with callbacks are slow). */
-function scaleAndMask(scores: Float32Array, s: number, bias: Float32Array) {
+/**
+ * scaled = scores · s (then cap·tanh(scaled / cap) when capped), masked = scaled + bias, allowed = bias ≠ -inf
+ * (plain loops: typed-array map/from with callbacks are slow).
+ */
+function scaleAndMask(scores: Float32Array, s: number, bias: Float32Array, cap?: number) {
   const n = scores.length;
   const scaled = new Float32Array(n);
   const masked = new Float32Array(n);
   const allowed = new Uint8Array(n);
+  for (let i = 0; i < n; i++) scaled[i] = scores[i] * s;
+  let beforeCap: Float32Array | undefined;
+  if (cap !== undefined) {
+    beforeCap = scaled.slice();
+    softcapInPlace(scaled, cap);
+  }
   for (let i = 0; i < n; i++) {
-    const x = scores[i] * s;
-    scaled[i] = x;
-    masked[i] = x + bias[i];
+    masked[i] = scaled[i] + bias[i];
     allowed[i] = bias[i] === -Infinity ? 0 : 1;
   }
-  return { scaled, masked, allowed };
+  return { scaled, masked, allowed, beforeCap };
+}
+
+/** The RoPE step: q (L, dk) and k (S, dk) rotated by their positions, or passed through when switched off. */
+function rotate(step: RopeStep, qd: Float32Array, kd: Float32Array, L: number, S: number, dk: number): NonNullable<AttentionTrace['rope']> {
+  if (typeof step !== 'object' || step === null || typeof step.apply !== 'boolean') throw new Error(`${FN}: rope must be {apply: boolean, invFreq: number[]}, got ${String(step)}`);
+  const inv = step.invFreq;
+  if (!Array.isArray(inv) || inv.length < 1 || 2 * inv.length > dk || !inv.every((x) => typeof x === 'number' && Number.isFinite(x))) {
+    throw new Error(`${FN}: rope.invFreq must hold 1..${Math.floor(dk / 2)} finite numbers (rotaryDim/2 ≤ dk/2), got ${Array.isArray(inv) ? `${inv.length} values` : String(inv)}`);
+  }
+  const positions = (given: readonly number[] | undefined, n: number, name: string): number[] => {
+    if (given === undefined) return Array.from({ length: n }, (_, i) => i);
+    if (!Array.isArray(given) || given.length !== n || !given.every((p) => Number.isInteger(p) && p >= 0)) throw new Error(`${FN}: rope.${name} must list ${n} non-negative integers`);
+    return [...given];
+  };
+  const before = (d: Float32Array, n: number): Tensor => ({ data: d.slice(), shape: [n, dk] });
+  const qBefore = before(qd, L);
+  const kBefore = before(kd, S);
+  const q = before(qd, L);
+  const k = before(kd, S);
+  if (step.apply) {
+    const invFreq = Float32Array.from(inv);
+    applyRopeInPlace(q.data, 1, L, dk, ropeTables(invFreq, positions(step.qPositions, L, 'qPositions')));
+    applyRopeInPlace(k.data, 1, S, dk, ropeTables(invFreq, positions(step.kPositions, S, 'kPositions')));
+  }
+  return { applied: step.apply, qBefore, kBefore, q, k };
 }
 
 function checkInputs(q: TensorLike, k: TensorLike, v: TensorLike) {
@@ -160,12 +207,13 @@ export function resolveScale(choice: ScaleChoice, dk: number): number {
     case 'none':
       return 1;
     case 'custom':
+    case 'model':
       if (typeof choice.value !== 'number' || !Number.isFinite(choice.value)) {
-        throw new Error(`${FN}: a custom scale must be a finite number, got ${String(choice.value)}`);
+        throw new Error(`${FN}: a ${choice.kind} scale must be a finite number, got ${String(choice.value)}`);
       }
       return choice.value;
     default:
-      throw new Error(`${FN}: scale.kind must be 'inv-sqrt-dk', 'inv-dk', 'none' or 'custom', got ${String((choice as { kind?: unknown })?.kind)}`);
+      throw new Error(`${FN}: scale.kind must be 'inv-sqrt-dk', 'inv-dk', 'none', 'custom' or 'model', got ${String((choice as { kind?: unknown })?.kind)}`);
   }
 }
 

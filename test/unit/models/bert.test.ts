@@ -89,7 +89,8 @@ describe('BERT forward vs HF transformers: bert_tiny', () => {
 
   it('refuses what it cannot run faithfully, naming the problem', async () => {
     const cfg = (patch: object) => JSON.stringify({ ...fx.config, ...patch });
-    assert.throws(() => loadModel(tensors, { fileName: 'm', configJson: cfg({ model_type: 'roberta' }) }), /model_type is 'roberta' but m has BERT tensor names.*position ids start after the padding id/);
+    assert.throws(() => loadModel(tensors, { fileName: 'm', configJson: cfg({ model_type: 'roberta' }) }), /model_type 'roberta' needs "pad_token_id" \(its positions start after it\)/);
+    assert.throws(() => loadModel(tensors, { fileName: 'm', configJson: cfg({ model_type: 'deberta' }) }), /model_type is 'deberta' but m has BERT tensor names; only model_type 'bert', 'roberta', 'xlm-roberta', 'camembert' are supported/);
     assert.throws(() => loadModel(tensors, { fileName: 'm', configJson: cfg({ position_embedding_type: 'relative_key' }) }), /position_embedding_type 'relative_key' is not supported/);
     assert.throws(() => loadModel(tensors, { fileName: 'm', configJson: cfg({ hidden_size: 32 }) }), /hidden_size is 32 but m's word embeddings are 64×16/);
     const model = loadModel(tensors, { fileName: 'm', configJson });
