@@ -46,6 +46,17 @@ export interface Tokenizer {
   decodeForDisplay?(ids: readonly number[]): string[];
   /** The UTF-8 bytes an id stands for (byte-level vocabularies only). */
   tokenBytes?(id: number): Uint8Array;
+  /** The vocabulary string of an id, as HF's `convert_ids_to_tokens` gives it ("Ġthe", "▁the", "<0x0A>", "[CLS]");
+   * undefined for an id outside the vocabulary (tokenizer.json tokenizers). */
+  idToToken?(id: number): string | undefined;
+  /** Text of a list of ids through the tokenizer's decoder, as HF's `decode` (tokenizer.json tokenizers); throws on
+   * an id outside the vocabulary or a decoder this implementation does not have. */
+  decode?(ids: readonly number[], options?: DecodeOptions): string;
+}
+
+export interface DecodeOptions {
+  /** Leave out special added tokens (<s>, [CLS], <|endoftext|>, ...). Default false, as in HF. */
+  readonly skipSpecialTokens?: boolean;
 }
 
 export type TokenizerSpec =

@@ -1,14 +1,17 @@
-// tokenizer.json models (HF tokenizers/src/models): BPE, WordPiece, WordLevel.
+// tokenizer.json models (HF tokenizers/src/models): BPE, WordPiece, WordLevel, Unigram (./unigram.ts).
 // A model turns one word into tokens: ids plus how many units of the word (UTF-16 units; for byte-level words,
 // byte characters) each token covers.
 
 import { mergeSymbols, WordCache, type PairMerge, type Symbols } from '../bpe';
 import { asArray, asString, asVocab, componentType, fail, isObject, optBool, optCount, optString, type JsonObject } from './json';
+import { unigramModel } from './unigram';
 
 export interface Model {
-  readonly type: 'BPE' | 'WordPiece' | 'WordLevel';
+  readonly type: 'BPE' | 'WordPiece' | 'WordLevel' | 'Unigram';
   /** token string → id */
   readonly vocab: ReadonlyMap<string, number>;
+  /** True when unknown characters become <0xNN> byte tokens (BPE or Unigram with byte_fallback). */
+  readonly byteFallback?: boolean;
   tokenize(word: string): Symbols;
 }
 
@@ -110,6 +113,7 @@ function bpeModel(cfg: JsonObject, path: string): Model {
   return {
     type: 'BPE',
     vocab,
+    byteFallback,
     tokenize(word) {
       if (word.length === 0) return { ids: [], lens: [] };
       if (ignoreMerges) {
@@ -192,7 +196,7 @@ function wordLevelModel(cfg: JsonObject, path: string): Model {
   };
 }
 
-const SUPPORTED = ['BPE', 'WordPiece', 'WordLevel'];
+const SUPPORTED = ['BPE', 'WordPiece', 'WordLevel', 'Unigram'];
 
 /** Builds the model; a missing `type` is inferred from the fields, as HF's untagged deserialisation does. */
 export function buildModel(config: unknown, path = 'model'): Model {
@@ -207,6 +211,8 @@ export function buildModel(config: unknown, path = 'model'): Model {
       return bpeModel(cfg, path);
     case 'WordPiece':
       return wordPieceModel(cfg, path);
+    case 'Unigram':
+      return unigramModel(cfg, path);
     default:
       return wordLevelModel(cfg, path);
   }

@@ -3,7 +3,7 @@
 // Prepend, Sequence.
 
 import { AlignedBuilder, mapClusters, mapCodePoints, prependAligned, replaceAligned, sliceAligned, type Aligned } from './aligned';
-import { asArray, asObject, asString, componentType, optBool, type JsonObject } from './json';
+import { asArray, asObject, asString, componentType, isObject, optBool, type JsonObject } from './json';
 
 export type Normalizer = (a: Aligned) => Aligned;
 
@@ -128,6 +128,23 @@ export function isChunkSafeNormalizer(config: unknown): boolean {
     return Array.isArray(parts) && parts.every(isChunkSafeNormalizer);
   }
   return ['BertNormalizer', 'Lowercase', 'StripAccents', 'NFC', 'NFD', 'NFKC', 'NFKD'].includes(t as string);
+}
+
+/**
+ * The character a normalizer puts in place of spaces (SentencePiece's ▁ in Llama-2/Mistral/Gemma-style
+ * tokenizer.json: Replace " " → "▁"), or undefined.
+ */
+export function spaceMarkerOf(config: unknown): string | undefined {
+  if (!isObject(config)) return undefined;
+  if (config.type === 'Sequence' && Array.isArray(config.normalizers)) {
+    for (const part of config.normalizers) {
+      const m = spaceMarkerOf(part);
+      if (m !== undefined) return m;
+    }
+    return undefined;
+  }
+  if (config.type !== 'Replace' || !isObject(config.pattern) || config.pattern.String !== ' ') return undefined;
+  return typeof config.content === 'string' && [...config.content].length === 1 ? config.content : undefined;
 }
 
 /** Builds the normalizer described by `config` (null/undefined: none). */

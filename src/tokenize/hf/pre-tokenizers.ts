@@ -1,9 +1,11 @@
 // tokenizer.json pre-tokenizers (HF tokenizers/src/pre_tokenizers): split an aligned string into words.
-// Supported: ByteLevel, BertPreTokenizer, Whitespace, WhitespaceSplit, Sequence.
+// Supported: ByteLevel, BertPreTokenizer, Whitespace, WhitespaceSplit, Metaspace, Split (string or regex
+// pattern, every SplitDelimiterBehavior, invert), Punctuation, Digits, Sequence.
 
-import { prependAligned, sliceAligned, type Aligned } from './aligned';
+import { prependAligned, replaceAligned, sliceAligned, type Aligned } from './aligned';
 import { BYTE_TO_CHAR, forEachGpt2Piece } from '../byte-level';
-import { asArray, asObject, componentType, optBool, type JsonObject } from './json';
+import { asArray, asObject, asString, componentType, fail, optBool, type JsonObject } from './json';
+import { compilePattern, findMatches } from './regex';
 
 export type PreTokenizer = (a: Aligned) => Aligned[];
 
@@ -114,21 +116,130 @@ function byteLevel(cfg: JsonObject, path: string): PreTokenizer {
   };
 }
 
-const SUPPORTED = ['ByteLevel', 'BertPreTokenizer', 'Whitespace', 'WhitespaceSplit', 'Sequence'];
+/** A cover of a string by ranges, each a match of the pattern or the text between (HF `Pattern::find_matches`). */
+type Pieces = [start: number, end: number, isMatch: boolean][];
+
+/** HF's five ways of treating the matched delimiters (tokenizer/normalizer.rs `NormalizedString::split`). */
+export type SplitBehavior = 'Removed' | 'Isolated' | 'MergedWithPrevious' | 'MergedWithNext' | 'Contiguous';
+const BEHAVIORS: readonly SplitBehavior[] = ['Removed', 'Isolated', 'MergedWithPrevious', 'MergedWithNext', 'Contiguous'];
+
+/** Splits `a` by the pieces as `behavior` says; empty words are dropped (as PreTokenizedString::split does). */
+export function splitPieces(a: Aligned, pieces: Pieces, behavior: SplitBehavior): Aligned[] {
+  let kept: [number, number][] = [];
+  if (behavior === 'Removed') kept = pieces.filter((p) => !p[2]).map((p) => [p[0], p[1]]);
+  else if (behavior === 'Isolated') kept = pieces.map((p) => [p[0], p[1]]);
+  else if (behavior === 'Contiguous' || behavior === 'MergedWithPrevious') {
+    let previousMatch = false;
+    for (const [s, e, isMatch] of pieces) {
+      const joins = behavior === 'Contiguous' ? isMatch === previousMatch : isMatch && !previousMatch;
+      if (joins && kept.length) kept[kept.length - 1][1] = e;
+      else kept.push([s, e]);
+      previousMatch = isMatch;
+    }
+  } else {
+    let previousMatch = false; // walking backwards: "previous" is the piece after this one
+    for (let k = pieces.length - 1; k >= 0; k--) {
+      const [s, e, isMatch] = pieces[k];
+      if (isMatch && !previousMatch && kept.length) kept[kept.length - 1][0] = s;
+      else kept.push([s, e]);
+      previousMatch = isMatch;
+    }
+    kept.reverse();
+  }
+  return kept.filter(([s, e]) => e > s).map(([s, e]) => sliceAligned(a, s, e));
+}
+
+/** Regex matches and the gaps between them, covering `s` (HF `Pattern for &SysRegex`). */
+function regexPieces(re: RegExp, s: string, invert: boolean): Pieces {
+  const out: Pieces = [];
+  let prev = 0;
+  for (const [start, end] of findMatches(re, s)) {
+    if (prev !== start) out.push([prev, start, invert]);
+    out.push([start, end, !invert]);
+    prev = end;
+  }
+  if (prev !== s.length) out.push([prev, s.length, invert]);
+  return out;
+}
+
+/** Each character for which `test` holds is a match of its own (HF `Pattern for Fn(char) -> bool`). */
+function charPieces(s: string, test: (c: string) => boolean): Pieces {
+  const out: Pieces = [];
+  let last = 0;
+  for (let i = 0; i < s.length; ) {
+    const j = i + (s.codePointAt(i)! > 0xffff ? 2 : 1);
+    if (test(s.slice(i, j))) {
+      if (last < i) out.push([last, i, false]);
+      out.push([i, j, true]);
+      last = j;
+    }
+    i = j;
+  }
+  if (last < s.length) out.push([last, s.length, false]);
+  return out;
+}
+
+function behaviorOf(cfg: JsonObject, path: string, fallback?: SplitBehavior): SplitBehavior {
+  const b = cfg.behavior ?? fallback;
+  if (typeof b !== 'string' || !BEHAVIORS.includes(b as SplitBehavior)) fail(`${path}.behavior`, `one of ${BEHAVIORS.join(', ')}`, b);
+  return b as SplitBehavior;
+}
+
+function split(cfg: JsonObject, path: string): PreTokenizer {
+  const re = compilePattern(asObject(cfg.pattern, `${path}.pattern`), `${path}.pattern`);
+  const behavior = behaviorOf(cfg, path);
+  const invert = optBool(cfg, 'invert', path, false);
+  return (a) => splitPieces(a, regexPieces(re, a.text, invert), behavior);
+}
+
+/** Rust's `char::is_ascii_punctuation() || char::is_punctuation()`. */
+const PUNCTUATION = /^[!-/:-@[-`{-~\p{P}]$/u;
+const NUMERIC = /^\p{N}$/u; // Rust's char::is_numeric
+
+export type PrependScheme = 'always' | 'first' | 'never';
+
+/** HF Metaspace: spaces become the replacement (▁), which is prepended as the scheme says; split before each ▁. */
+function metaspace(cfg: JsonObject, path: string): { preTokenize: PreTokenizer; replacement: string; scheme: PrependScheme; split: boolean } {
+  const replacement = asString(cfg.replacement ?? '\u2581', `${path}.replacement`);
+  if ([...replacement].length !== 1) fail(`${path}.replacement`, 'one character', replacement);
+  let scheme = (cfg.prepend_scheme ?? 'always') as PrependScheme;
+  if (!['always', 'first', 'never'].includes(scheme)) fail(`${path}.prepend_scheme`, 'one of always, first, never', cfg.prepend_scheme);
+  if (cfg.add_prefix_space === false) {
+    if (cfg.prepend_scheme !== undefined && cfg.prepend_scheme !== 'never') {
+      throw new Error(`tokenizer.json: ${path}.add_prefix_space false does not match prepend_scheme ${JSON.stringify(cfg.prepend_scheme)}`);
+    }
+    scheme = 'never';
+  }
+  const doSplit = optBool(cfg, 'split', path, true);
+  const preTokenize: PreTokenizer = (input) => {
+    if (input.text.length === 0) return [];
+    let a = replaceAligned(input, ' ', replacement);
+    if (!a.text.startsWith(replacement) && (scheme === 'always' || (scheme === 'first' && a.starts[0] === 0))) a = prependAligned(a, replacement);
+    if (!doSplit) return [a];
+    return splitPieces(a, charPieces(a.text, (c) => c === replacement), 'MergedWithNext');
+  };
+  return { preTokenize, replacement, scheme, split: doSplit };
+}
+
+const SUPPORTED = ['ByteLevel', 'BertPreTokenizer', 'Whitespace', 'WhitespaceSplit', 'Metaspace', 'Split', 'Punctuation', 'Digits', 'Sequence'];
 
 /**
  * Where the input may be cut into chunks that tokenise independently (see ./chunks.ts):
- * 'whitespace' — after any white space (it is removed and always ends a word);
+ * 'whitespace' — after white space that every chunk-safe normalizer keeps as white space (it is removed and
+ *   always ends a word);
  * 'space-before-word' — before a space that follows a non-space (GPT-2's regex always starts a piece there);
+ * 'before-space' — before any space (Metaspace turns it into ▁ and starts a word there);
  * 'none' — nowhere.
  */
-export type ChunkBreaks = 'whitespace' | 'space-before-word' | 'none';
+export type ChunkBreaks = 'whitespace' | 'space-before-word' | 'before-space' | 'none';
 
 export interface PreTokenizerInfo {
   readonly preTokenize: PreTokenizer;
   /** True when words come out in GPT-2's byte alphabet (tokens are then displayed through their bytes). */
   readonly byteLevel: boolean;
   readonly breaks: ChunkBreaks;
+  /** The Metaspace replacement character (▁) when there is a Metaspace pre-tokenizer. */
+  readonly metaspace?: { readonly replacement: string; readonly scheme: PrependScheme };
 }
 
 /** Builds the pre-tokenizer described by `config` (null/undefined: the whole text is one word). */
@@ -144,6 +255,21 @@ export function buildPreTokenizer(config: unknown, path = 'pre_tokenizer'): PreT
       return { preTokenize: whitespace, byteLevel: false, breaks: 'whitespace' };
     case 'WhitespaceSplit':
       return { preTokenize: whitespaceSplit, byteLevel: false, breaks: 'whitespace' };
+    case 'Metaspace': {
+      const m = metaspace(cfg, path);
+      // With split, a space always starts a new word and a chunk that starts with one gets no prefix: cut there.
+      return { preTokenize: m.preTokenize, byteLevel: false, breaks: m.split ? 'before-space' : 'none', metaspace: { replacement: m.replacement, scheme: m.scheme } };
+    }
+    case 'Split':
+      return { preTokenize: split(cfg, path), byteLevel: false, breaks: 'none' };
+    case 'Punctuation': {
+      const behavior = behaviorOf(cfg, path, 'Isolated');
+      return { preTokenize: (a) => splitPieces(a, charPieces(a.text, (c) => PUNCTUATION.test(c)), behavior), byteLevel: false, breaks: 'none' };
+    }
+    case 'Digits': {
+      const behavior: SplitBehavior = optBool(cfg, 'individual_digits', path, false) ? 'Isolated' : 'Contiguous';
+      return { preTokenize: (a) => splitPieces(a, charPieces(a.text, (c) => NUMERIC.test(c)), behavior), byteLevel: false, breaks: 'none' };
+    }
     default: {
       const parts = asArray(cfg.pretokenizers, `${path}.pretokenizers`).map((c, i) =>
         buildPreTokenizer(asObject(c, `${path}.pretokenizers[${i}]`), `${path}.pretokenizers[${i}]`),
@@ -152,7 +278,9 @@ export function buildPreTokenizer(config: unknown, path = 'pre_tokenizer'): PreT
         preTokenize: (a) => parts.reduce<Aligned[]>((words, p) => words.flatMap((w) => p.preTokenize(w)), [a]),
         byteLevel: parts.some((p) => p.byteLevel),
         // later pre-tokenizers only split the first one's words further, so its breaks hold for the sequence
-        breaks: parts.length ? parts[0].breaks : 'none',
+        // (but a later one that adds a prefix to each word could see a cut: only the first may be Metaspace)
+        breaks: parts.length && parts.slice(1).every((p) => !p.metaspace) ? parts[0].breaks : 'none',
+        metaspace: parts.find((p) => p.metaspace)?.metaspace,
       };
     }
   }
