@@ -229,6 +229,17 @@ describe('tokenizer.json: long texts are tokenised in chunks with exactly the sa
     });
   }
 
+  it('does not cut after white space the normalizer removes (counterexample ["👨‍👩‍👧\\u000bdon\'t", 1])', () => {
+    // BertNormalizer's clean_text drops U+000B (a control) and the ZWJs, so the whole text is one word up to the
+    // apostrophe; a cut after the vertical tab used to split it into two words.
+    const whole = tokenizerFromJson(bertJson(), undefined, { chunkUnits: 1e9 });
+    const cut = tokenizerFromJson(bertJson(), undefined, { chunkUnits: 1 });
+    for (const s of ["👨‍👩‍👧\u000bdon't", 'a\u000cb', 'a\u0085b', 'a\u000b b', 'a \u000bb']) {
+      assert.deepEqual(cut.encode(s), whole.encode(s), JSON.stringify(s));
+    }
+    assert.deepEqual(ids(whole.encode("👨‍👩‍👧\u000bdon't", { addSpecialTokens: false })), [1, 1, 1]); // [UNK] ' [UNK]
+  });
+
   it('stops early under maxTokens on a long text', () => {
     const bert = tokenizerFromJson(bertJson());
     const t = bert.encode('hello world '.repeat(200_000), { maxTokens: 5 });
