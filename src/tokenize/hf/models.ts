@@ -56,6 +56,18 @@ function bpeModel(cfg: JsonObject, path: string): Model {
     row.set(bId!, { rank, newId: newId! });
   });
   const lookup = (x: number, y: number) => merges.get(x)?.get(y);
+  // byte fallback: the <0xNN> ids of a character's UTF-8 bytes (null if one is missing), memoised per character
+  const utf8 = new TextEncoder();
+  const byteIdCache = new Map<string, number[] | null>();
+  const byteIdsOf = (s: string): number[] | null => {
+    let ids = byteIdCache.get(s);
+    if (ids === undefined) {
+      const found = Array.from(utf8.encode(s), (b) => vocab.get(`<0x${b.toString(16).toUpperCase().padStart(2, '0')}>`));
+      ids = found.every((x) => x !== undefined) ? (found as number[]) : null;
+      if (byteIdCache.size < 65536) byteIdCache.set(s, ids);
+    }
+    return ids;
+  };
   const cache = new WordCache<Symbols>();
 
   const initialSymbols = (word: string): Symbols => {
@@ -83,9 +95,8 @@ function bpeModel(cfg: JsonObject, path: string): Model {
       } else {
         let handled = false;
         if (byteFallback) {
-          const bytes = new TextEncoder().encode(s);
-          const byteIds = Array.from(bytes, (b) => vocab.get(`<0x${b.toString(16).toUpperCase().padStart(2, '0')}>`));
-          if (byteIds.every((x) => x !== undefined)) {
+          const byteIds = byteIdsOf(s);
+          if (byteIds) {
             flushUnk();
             // The first byte token owns the character; the others cover no source text.
             byteIds.forEach((x, k) => {

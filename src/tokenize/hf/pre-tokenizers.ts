@@ -50,16 +50,41 @@ const whitespace: PreTokenizer = (a) => {
   return words;
 };
 
+/** ASCII text: one byte per unit, so the alignment can be kept as it is. */
+const ONE_BYTE_PER_UNIT = /^[\x00-\x7f]*$/;
+
+/** Maps ASCII text to the byte alphabet, one character per unit. */
+function asciiToByteLevel(text: string): string {
+  let mapped = '';
+  for (let i = 0; i < text.length; i++) mapped += BYTE_TO_CHAR[text.charCodeAt(i)];
+  return mapped;
+}
+
 /**
  * Maps text to GPT-2's byte alphabet: one character per UTF-8 byte, each aligned to its source character.
- * `byteOfUnit[u]` (u in 0..length) is where unit u's bytes start, to cut the result at unit boundaries.
+ * With `withUnits`, `byteOfUnit[u]` (u in 0..length) is where unit u's bytes start, to cut the result at unit
+ * boundaries. ASCII text (one byte per unit) keeps its alignment arrays (views, no copy).
  */
-export function toByteLevel(a: Aligned): Aligned & { byteOfUnit: Int32Array } {
+export function toByteLevel(a: Aligned, withUnits: true): Aligned & { byteOfUnit: Int32Array };
+export function toByteLevel(a: Aligned, withUnits?: false): Aligned;
+export function toByteLevel(a: Aligned, withUnits = false): Aligned & { byteOfUnit?: Int32Array } {
   const text = a.text;
   const n = text.length;
-  const starts = new Int32Array(3 * n); // at most 3 bytes per UTF-16 unit
-  const ends = new Int32Array(3 * n);
-  const byteOfUnit = new Int32Array(n + 1);
+  if (!withUnits && ONE_BYTE_PER_UNIT.test(text)) return { text: asciiToByteLevel(text), starts: a.starts, ends: a.ends };
+  // exact byte count first, so the alignment arrays are allocated once at their size
+  let size = 0;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) size += 1;
+    else if (c < 0x800) size += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < n && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      size += 4;
+      i++;
+    } else size += 3; // BMP, or a lone surrogate (encoded as U+FFFD)
+  }
+  const starts = new Int32Array(size);
+  const ends = new Int32Array(size);
+  const byteOfUnit = withUnits ? new Int32Array(n + 1) : undefined;
   let mapped = '';
   let k = 0;
   const put = (b: number, s: number, e: number) => {
@@ -80,8 +105,10 @@ export function toByteLevel(a: Aligned): Aligned & { byteOfUnit: Int32Array } {
     if (cp >= 0xd800 && cp <= 0xdfff) cp = 0xfffd; // a lone surrogate is encoded as U+FFFD, as TextEncoder does
     const s = a.starts[i];
     const e = a.ends[j - 1];
-    byteOfUnit[i] = k;
-    if (j > i + 1) byteOfUnit[i + 1] = k;
+    if (byteOfUnit) {
+      byteOfUnit[i] = k;
+      if (j > i + 1) byteOfUnit[i + 1] = k;
+    }
     if (cp < 0x80) put(cp, s, e);
     else if (cp < 0x800) {
       put(0xc0 | (cp >> 6), s, e);
@@ -98,8 +125,8 @@ export function toByteLevel(a: Aligned): Aligned & { byteOfUnit: Int32Array } {
     }
     i = j;
   }
-  byteOfUnit[n] = k;
-  return { text: mapped, starts: starts.subarray(0, k), ends: ends.subarray(0, k), byteOfUnit };
+  if (byteOfUnit) byteOfUnit[n] = k;
+  return { text: mapped, starts, ends, byteOfUnit };
 }
 
 function byteLevel(cfg: JsonObject, path: string): PreTokenizer {
@@ -108,8 +135,8 @@ function byteLevel(cfg: JsonObject, path: string): PreTokenizer {
   return (input) => {
     const a = addPrefixSpace && !input.text.startsWith(' ') ? prependAligned(input, ' ') : input;
     if (a.text.length === 0) return [];
-    const bytes = toByteLevel(a); // one pass over the whole text; pieces are views into it
-    if (!useRegex) return [bytes];
+    if (!useRegex) return [toByteLevel(a)];
+    const bytes = toByteLevel(a, true); // one pass over the whole text; pieces are views into it
     const pieces: Aligned[] = [];
     forEachGpt2Piece(a.text, 0, a.text.length, (s, e) => void pieces.push(sliceAligned(bytes, bytes.byteOfUnit[s], bytes.byteOfUnit[e])));
     return pieces;
