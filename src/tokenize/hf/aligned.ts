@@ -194,6 +194,23 @@ export function prependAligned(a: Aligned, s: string): Aligned {
   return out.build();
 }
 
+/** Replaces each [start, end) range (in order, not overlapping) by `content`, aligned with the replaced units. */
+export function replaceRangesAligned(a: Aligned, ranges: readonly (readonly [number, number])[], content: string): Aligned {
+  if (ranges.length === 0) return a;
+  const out = new AlignedBuilder(a.text.length);
+  let i = 0;
+  for (const [k, end] of ranges) {
+    for (let u = i; u < k; u++) out.push(a.text[u], a.starts[u], a.ends[u]);
+    if (end > k) {
+      const [s, e] = rangeOf(a, k, end);
+      if (content.length > 0) out.push(content, s, e);
+    } else if (content.length > 0) out.push(content, k < a.text.length ? a.starts[k] : a.ends[k - 1], k < a.text.length ? a.starts[k] : a.ends[k - 1]);
+    i = Math.max(i, end);
+  }
+  for (let u = i; u < a.text.length; u++) out.push(a.text[u], a.starts[u], a.ends[u]);
+  return out.build();
+}
+
 /** Replaces every occurrence of `pattern` by `content`; the replacement aligns with the replaced units. */
 export function replaceAligned(a: Aligned, pattern: string, content: string): Aligned {
   if (pattern.length === 0) return a;

@@ -1,8 +1,9 @@
 // tokenizer.json normalizers (HF tokenizers/src/normalizers), applied to an aligned string so offsets survive.
-// Supported: BertNormalizer, Lowercase, StripAccents, NFC, NFD, NFKC, NFKD, Strip, Replace (string pattern),
-// Prepend, Sequence.
+// Supported: BertNormalizer, Lowercase, StripAccents, NFC, NFD, NFKC, NFKD, Strip, Replace (string or regex
+// pattern), Prepend, Sequence.
 
-import { AlignedBuilder, mapClusters, mapCodePoints, prependAligned, replaceAligned, sliceAligned, type Aligned } from './aligned';
+import { AlignedBuilder, mapClusters, mapCodePoints, prependAligned, replaceAligned, replaceRangesAligned, sliceAligned, type Aligned } from './aligned';
+import { compilePattern, findMatches } from './regex';
 import { asArray, asObject, asString, componentType, isObject, optBool, type JsonObject } from './json';
 
 export type Normalizer = (a: Aligned) => Aligned;
@@ -105,12 +106,13 @@ function strip(cfg: JsonObject, path: string): Normalizer {
 
 function replace(cfg: JsonObject, path: string): Normalizer {
   const pattern = asObject(cfg.pattern, `${path}.pattern`);
-  if (!('String' in pattern)) {
-    throw new Error(`tokenizer.json: ${path}.pattern: only {"String": ...} patterns are supported (regex patterns are not)`);
-  }
-  const from = asString(pattern.String, `${path}.pattern.String`);
   const to = asString(cfg.content, `${path}.content`);
-  return (a) => replaceAligned(a, from, to);
+  if ('String' in pattern) {
+    const from = asString(pattern.String, `${path}.pattern.String`);
+    return (a) => replaceAligned(a, from, to);
+  }
+  const re = compilePattern(pattern, `${path}.pattern`); // {"Regex": ...}, e.g. XLM-R's " {2,}" → " "
+  return (a) => replaceRangesAligned(a, findMatches(re, a.text), to);
 }
 
 const SUPPORTED = ['BertNormalizer', 'Lowercase', 'StripAccents', 'NFC', 'NFD', 'NFKC', 'NFKD', 'Strip', 'Replace', 'Prepend', 'Sequence'];

@@ -68,6 +68,15 @@ describe('tokenizer.json: Metaspace pre-tokenizer', () => {
     assert.equal(withMeta({ prepend_scheme: 'never' }).decode!([4, 3]), 'a b');
   });
 
+  it("collapses runs of spaces with a Replace regex normalizer (XLM-R's \" {2,}\" → \" \"), keeping the offsets", () => {
+    const t = tokenizerFromJson({
+      normalizer: { type: 'Sequence', normalizers: [{ type: 'NFKC' }, { type: 'Replace', pattern: { Regex: ' {2,}' }, content: ' ' }] },
+      pre_tokenizer: { type: 'Metaspace', replacement: '▁', prepend_scheme: 'always', split: true },
+      model: { type: 'Unigram', unk_id: 0, vocab },
+    });
+    assert.deepEqual(show(t.encode('a   b')), [['␣a', 0, 1], ['␣b', 1, 5]]);
+  });
+
   it('keeps the text one word without split', () => {
     // "▁a▁b" as one word: the best path is still ▁a + ▁b, but through one Viterbi search
     assert.deepEqual(ids(withMeta({ split: false }).encode('a b')), [2, 3]);
