@@ -4,7 +4,7 @@
 
 import { prependAligned, replaceAligned, sliceAligned, type Aligned } from './aligned';
 import { BYTE_TO_CHAR, forEachGpt2Piece } from '../byte-level';
-import { asArray, asObject, asString, componentType, fail, optBool, type JsonObject } from './json';
+import { asArray, asObject, asString, componentType, fail, isObject, optBool, type JsonObject } from './json';
 import { compilePattern, findMatches } from './regex';
 
 export type PreTokenizer = (a: Aligned) => Aligned[];
@@ -223,6 +223,17 @@ function split(cfg: JsonObject, path: string): PreTokenizer {
 const PUNCTUATION = /^[!-/:-@[-`{-~\p{P}]$/u;
 const NUMERIC = /^\p{N}$/u; // Rust's char::is_numeric
 
+/**
+ * Split regexes known to start a match at every space that follows a non-space (so long texts can be cut there,
+ * see ./chunks.ts): Llama-3's and Qwen2's. No alternative matches a non-space followed by a space, a white-space
+ * run cannot end just before a non-space, and they have no lookbehind, so matching from that space is the same
+ * with or without the text before it. Other patterns are not cut.
+ */
+const SPLITS_BEFORE_SPACE = new Set([
+  String.raw`(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`,
+  String.raw`(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`,
+]);
+
 export type PrependScheme = 'always' | 'first' | 'never';
 
 /** HF Metaspace: spaces become the replacement (▁), which is prepended as the scheme says; split before each ▁. */
@@ -287,8 +298,11 @@ export function buildPreTokenizer(config: unknown, path = 'pre_tokenizer'): PreT
       // With split, a space always starts a new word and a chunk that starts with one gets no prefix: cut there.
       return { preTokenize: m.preTokenize, byteLevel: false, breaks: m.split ? 'before-space' : 'none', metaspace: { replacement: m.replacement, scheme: m.scheme } };
     }
-    case 'Split':
-      return { preTokenize: split(cfg, path), byteLevel: false, breaks: 'none' };
+    case 'Split': {
+      const regex = isObject(cfg.pattern) ? cfg.pattern.Regex : undefined;
+      const known = typeof regex === 'string' && SPLITS_BEFORE_SPACE.has(regex) && cfg.behavior === 'Isolated' && cfg.invert !== true;
+      return { preTokenize: split(cfg, path), byteLevel: false, breaks: known ? 'space-before-word' : 'none' };
+    }
     case 'Punctuation': {
       const behavior = behaviorOf(cfg, path, 'Isolated');
       return { preTokenize: (a) => splitPieces(a, charPieces(a.text, (c) => PUNCTUATION.test(c)), behavior), byteLevel: false, breaks: 'none' };

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { tokenizerFromJson, type Token } from '../../../src/tokenize';
 import { buildDecoder } from '../../../src/tokenize/hf/decoders';
 import { checkOffsets, unicodeText } from './arbitraries';
-import { LLAMA3_SPLIT } from './split-patterns';
+import { LLAMA3_SPLIT, QWEN2_SPLIT } from './split-patterns';
 
 const ROOT = join(__dirname, '../../fixtures/modern');
 const FAMILIES = ['llama', 'qwen2', 'qwen3', 'mistral', 'gemma2', 'gemma3', 'phi3', 'roberta', 'xlm_roberta'];
@@ -130,17 +130,33 @@ describe('tokenizer.json: Llama-3 style (Split regex, then ByteLevel without its
   // The llama fixture's vocabulary and merges with the pre-tokenizer and post-processor of a Llama-3 checkpoint.
   const base = fixtureJson('llama');
   const bos = '<|endoftext|>';
-  const llama3 = tokenizerFromJson({
+  const styled = (regex: string, normalizer: object | null = null) => ({
     ...base,
-    pre_tokenizer: { type: 'Sequence', pretokenizers: [{ type: 'Split', pattern: { Regex: LLAMA3_SPLIT }, behavior: 'Isolated', invert: false }, { type: 'ByteLevel', add_prefix_space: false, trim_offsets: true, use_regex: false }] },
+    normalizer,
+    pre_tokenizer: { type: 'Sequence', pretokenizers: [{ type: 'Split', pattern: { Regex: regex }, behavior: 'Isolated', invert: false }, { type: 'ByteLevel', add_prefix_space: false, trim_offsets: true, use_regex: false }] },
     post_processor: { type: 'Sequence', processors: [{ type: 'ByteLevel', trim_offsets: false }, { type: 'TemplateProcessing', single: [{ SpecialToken: { id: bos, type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }], special_tokens: { [bos]: { id: bos, ids: [0], tokens: [bos] } } }] },
   });
+  const llama3 = tokenizerFromJson(styled(LLAMA3_SPLIT));
   const gpt2Style = tokenizerFromJson(base);
 
   it('gives the same ids as the GPT-2 regex where both split alike, plus the BOS', () => {
     for (const s of ['The cat sat on the mat.', 'key_padding_mask=True', '小明把书放在了桌子上。']) {
       assert.deepEqual(ids(llama3.encode(s)), [0, ...ids(gpt2Style.encode(s))], s);
     }
+  });
+
+  it('gives the same tokens when a long text is cut in chunks before spaces (Llama-3, and Qwen2 with NFC)', () => {
+    const text = fc.array(unicodeText({ exclude: ['<|endoftext|>', '<|pad|>'] }), { maxLength: 6 }).map((a) => a.join(' '));
+    for (const json of [styled(LLAMA3_SPLIT), styled(QWEN2_SPLIT, { type: 'NFC' })]) {
+      const whole = tokenizerFromJson(json, undefined, { chunkUnits: 1e9 });
+      fc.assert(
+        fc.property(text, fc.integer({ min: 1, max: 20 }), (s, chunkUnits) => {
+          assert.deepEqual(tokenizerFromJson(json, undefined, { chunkUnits }).encode(s), whole.encode(s));
+        }),
+      );
+    }
+    // and stops early under maxTokens
+    assert.equal(llama3.encode('The cat sat. '.repeat(400_000), { maxTokens: 5 }).length, 5);
   });
 
   it('splits numbers into groups of three digits (GPT-2 keeps the run)', () => {
