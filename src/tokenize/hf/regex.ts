@@ -35,6 +35,19 @@ function isLetter(ch: string): boolean {
 
 export class RegexTranslationError extends Error {}
 
+/** A Unicode property name as JavaScript spells it: `L`, `White_Space` as they are; a script (`Han`) as Script=Han. */
+function jsPropertyName(name: string, refuse: (what: string) => never): string {
+  for (const candidate of [name, `Script=${name}`]) {
+    try {
+      new RegExp(`\\p{${candidate}}`, 'u');
+      return candidate;
+    } catch {
+      // try the next spelling
+    }
+  }
+  return refuse(`the property \\p{${name}}`);
+}
+
 /** Translates an Oniguruma pattern from tokenizer.json to the source of a JavaScript RegExp with the `u` flag. */
 export function translateOnigPattern(pattern: string): string {
   let out = '';
@@ -81,7 +94,7 @@ export function translateOnigPattern(pattern: string): string {
             negated = !negated;
             name = name.slice(1);
           }
-          out += `\\${negated ? 'P' : 'p'}{${name}}`;
+          out += `\\${negated ? 'P' : 'p'}{${jsPropertyName(name, refuse)}}`;
           i += m![0].length;
           continue;
         }

@@ -64,6 +64,14 @@ describe('tokenizer.json Split pre-tokenizer', () => {
     );
   });
 
+  it("translates other real patterns: GPT-4o's (case classes, optional contractions), escaped class punctuation, scripts", () => {
+    const o200k = String.raw`[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+`;
+    assert.deepEqual(pieces(o200k, "HelloWorld it'S 2024//\n"), ['Hello', 'World', " it'S", ' ', '202', '4', '//\n']);
+    assert.deepEqual(pieces(String.raw`[!\"#\-\[\\\]]+`, 'a"#-[\\]b'), ['a', '"#-[\\]', 'b']);
+    assert.deepEqual(pieces(String.raw`\p{Han}+`, 'ab汉字c'), ['ab', '汉字', 'c']);
+    assert.throws(() => translateOnigPattern(String.raw`\p{NoSuchProperty}`), /the property \\p\{NoSuchProperty\}/);
+  });
+
   it('refuses what it cannot translate exactly, naming it', () => {
     assert.throws(() => translateOnigPattern('a*+'), /possessive quantifier/);
     assert.throws(() => translateOnigPattern('(?>ab)'), /atomic group/);
