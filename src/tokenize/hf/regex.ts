@@ -18,7 +18,7 @@ const caseVariantsCache = new Map<string, string>();
 function caseVariants(ch: string): string {
   let v = caseVariantsCache.get(ch);
   if (v !== undefined) return v;
-  const re = new RegExp(`^${ch}$`, 'iu');
+  const re = new RegExp(`^\\u{${ch.codePointAt(0)!.toString(16)}}$`, 'iu');
   v = '';
   for (let cp = 0; cp <= 0xffff; cp++) {
     if (cp >= 0xd800 && cp <= 0xdfff) continue;
@@ -29,8 +29,9 @@ function caseVariants(ch: string): string {
   return v;
 }
 
-function isLetter(ch: string): boolean {
-  return /^\p{L}$/u.test(ch) && caseVariants(ch).length > 1;
+/** True if case-insensitive matching changes what `ch` matches (letters, and symbols such as Ⓐ). */
+function hasCaseVariants(ch: string): boolean {
+  return /^[^\x00-\x40\x5b-\x60\x7b-\x7f]$/u.test(ch) && caseVariants(ch).length > 1;
 }
 
 export class RegexTranslationError extends Error {}
@@ -140,7 +141,7 @@ export function translateOnigPattern(pattern: string): string {
       if (c === ']') inClass--;
       if (c === '&' && pattern[i + 1] === '&') refuse('class intersection (&&)');
       if (c === '-' && ignoreCase()) refuse('a class range inside (?i:…)');
-      if (ignoreCase() && isLetter(c)) out += caseVariants(c);
+      if (ignoreCase() && hasCaseVariants(c)) out += caseVariants(c);
       else out += c;
       i++;
       continue;
@@ -221,7 +222,7 @@ export function translateOnigPattern(pattern: string): string {
         continue;
       }
       default:
-        if (ignoreCase() && isLetter(c)) out += `[${caseVariants(c)}]`;
+        if (ignoreCase() && hasCaseVariants(c)) out += `[${caseVariants(c)}]`;
         else if (c === '/' || c === ']' || c === '}') out += `\\${c}`;
         else out += c;
         i++;

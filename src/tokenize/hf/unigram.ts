@@ -88,7 +88,7 @@ export function unigramModel(cfg: JsonObject, path: string): UnigramModel {
   const unkScore = minScore - UNK_PENALTY;
   const cache = new WordCache<Symbols>();
 
-  /** Ids for one piece of the best path (`fused`: a run of unknown characters). */
+  /** Ids for one piece of the best path (a vocabulary piece, or a fused run of unknown characters). */
   const emit = (piece: string, out: Symbols): void => {
     const id = vocab.get(piece);
     if (id !== undefined) {
