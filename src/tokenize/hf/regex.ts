@@ -31,10 +31,14 @@ function caseVariants(ch: string): string {
 
 /** True if case-insensitive matching changes what `ch` matches (letters, and symbols such as Ⓐ). */
 function hasCaseVariants(ch: string): boolean {
-  return /^[^\x00-\x40\x5b-\x60\x7b-\x7f]$/u.test(ch) && caseVariants(ch).length > 1;
+  if (!/^[^\x00-\x40\x5b-\x60\x7b-\x7f]$/u.test(ch)) return false;
+  if (ch.toLowerCase() === ch && ch.toUpperCase() === ch) return false; // caseless (CJK, digits, most symbols)
+  return caseVariants(ch).length > 1;
 }
 
 export class RegexTranslationError extends Error {}
+
+const MAX_CASE_FOLDED = 64;
 
 /** A Unicode property name as JavaScript spells it: `L`, `White_Space` as they are; a script (`Han`) as Script=Han. */
 function jsPropertyName(name: string, refuse: (what: string) => never): string {
@@ -60,6 +64,15 @@ export function translateOnigPattern(pattern: string): string {
     throw new RegexTranslationError(`the regular expression ${JSON.stringify(pattern)} uses ${what}, which has no exact JavaScript equivalent here`);
   };
   const ignoreCase = () => ignoreCaseDepth.length > 0;
+  // Each distinct character under (?i:…) costs a scan of the BMP (a few ms): real patterns have a handful.
+  const folded = new Set<string>();
+  const hasVariants = (c: string): boolean => {
+    if (!folded.has(c)) {
+      folded.add(c);
+      if (folded.size > MAX_CASE_FOLDED) refuse(`more than ${MAX_CASE_FOLDED} distinct characters inside (?i:…)`);
+    }
+    return hasCaseVariants(c);
+  };
   while (i < pattern.length) {
     const c = pattern[i];
     if (c === '\\') {
@@ -141,7 +154,7 @@ export function translateOnigPattern(pattern: string): string {
       if (c === ']') inClass--;
       if (c === '&' && pattern[i + 1] === '&') refuse('class intersection (&&)');
       if (c === '-' && ignoreCase()) refuse('a class range inside (?i:…)');
-      if (ignoreCase() && hasCaseVariants(c)) out += caseVariants(c);
+      if (ignoreCase() && hasVariants(c)) out += caseVariants(c);
       else out += c;
       i++;
       continue;
@@ -222,7 +235,7 @@ export function translateOnigPattern(pattern: string): string {
         continue;
       }
       default:
-        if (ignoreCase() && hasCaseVariants(c)) out += `[${caseVariants(c)}]`;
+        if (ignoreCase() && hasVariants(c)) out += `[${caseVariants(c)}]`;
         else if (c === '/' || c === ']' || c === '}') out += `\\${c}`;
         else out += c;
         i++;

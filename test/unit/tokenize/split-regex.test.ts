@@ -78,6 +78,8 @@ describe('tokenizer.json Split pre-tokenizer', () => {
     assert.throws(() => translateOnigPattern(String.raw`\h+`), /the escape \\h/);
     assert.throws(() => translateOnigPattern('(?m:a)'), /the group/);
     assert.throws(() => translateOnigPattern('[a[b]]'), /nested character class/);
+    const manyLetters = Array.from({ length: 70 }, (_, i) => String.fromCharCode(0x4e00 + i)).join('|');
+    assert.throws(() => translateOnigPattern(`(?i:${manyLetters})`), /more than 64 distinct characters inside \(\?i:…\)/);
   });
 
   it("finds matches as Oniguruma's find_iter: no empty match right after a match", () => {
