@@ -10,7 +10,9 @@ export interface Token {
    * A readable form for the panel. Equals `text` for the words tokenizer (except that invisible and
    * direction-changing characters are escaped as `<U+202E>`); for vocabulary tokenizers it is the vocabulary
    * entry made readable: byte-level tokens show a leading space as `␣`, newline `↵`, tab `⇥`, carriage return
-   * `␍`, and bytes that are only part of a UTF-8 character as `<0xE6>`. Plain text only: never HTML.
+   * `␍`, and bytes that are only part of a UTF-8 character as `<0xE6>`; SentencePiece's `▁` shows as `␣`; a run
+   * of byte-fallback tokens shows each character on the token holding its first byte and `⋯` on the others.
+   * Plain text only: never HTML.
    */
   readonly display: string;
   /** Vocabulary id, exactly what the model consumes. Absent for the words tokenizer. */

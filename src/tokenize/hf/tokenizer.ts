@@ -3,8 +3,9 @@
 //
 // Why our own implementation rather than an npm package: the maintained pure-JS one (@huggingface/tokenizers,
 // tokenizers.js) returns ids and token strings but no offsets, and offsets through normalisation are what the
-// panel needs to point back at the editor. What is implemented is the subset GPT-2-style and BERT-style
-// tokenizers use (see the SUPPORTED lists of each component); anything else is rejected with an Error naming it.
+// panel needs to point back at the editor. What is implemented is what the tokenizers of GPT-2, BERT, Llama,
+// Qwen, Mistral, Gemma, Phi-3, RoBERTa and XLM-R use (see the SUPPORTED lists of each component); anything else is
+// rejected with an Error naming it.
 
 import { alignOriginal, sliceAligned, type Aligned } from './aligned';
 import { AddedTokenMatcher, parseAddedTokens, type AddedToken } from './added-tokens';
