@@ -4,7 +4,8 @@
 //   (unset)        every property runs with the fixed seed below and its own numRuns (fast-check's default 100)
 //   FC_SEED=N      every property runs with seed N instead
 //   FC_FUZZ=1      fresh random seeds, and FC_NUM_RUNS runs (default 1000) for properties that do not set their
-//                  own numRuns: `npm run test:fuzz`, a nightly-style search for new counterexamples
+//                  own numRuns: `npm run test:fuzz` (the files that use fast-check, 10-minute test timeout), a
+//                  nightly-style search for new counterexamples
 //
 // A failing property prints its seed and path (fast-check's "{ seed: N, path: ... }"): rerun with FC_SEED=N to
 // reproduce it, and keep the counterexample as a unit test. Properties that pass their own `seed` keep it.
