@@ -1,9 +1,18 @@
 // Tokenizer throughput: prints MB/s and tokens for the words, GPT-2 and tokenizer.json (BERT-style) tokenizers
 // on ~5 MB of mixed English/Chinese/emoji text, plus GPT-2's vocabulary load time and a pathological 1 MB run of
-// one character (a single regex piece). Numbers only, no assertions (the machine is shared and noisy).
+// one character (a single regex piece); then 100 KB of English and 100 KB of Chinese through the tokenizers of
+// today's checkpoints: Llama-3-style (Split regex + byte-level BPE, on GPT-2's 50k vocabulary), Unigram with
+// Metaspace (a 50k-piece vocabulary made from GPT-2's), and the test fixtures' own tiny Llama, Mistral
+// (SentencePiece BPE, byte fallback, the whole text one word) and XLM-R (Unigram) tokenizer.json files.
+// Numbers only, no assertions (the machine is shared and noisy: `uptime`'s load is printed at the end).
 // Run: npx tsx bench/tokenize.ts
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
 import { createTokenizer, tokenizerFromJson, type Tokenizer } from '../src/tokenize';
+import { byteLevelTokenBytes } from '../src/tokenize/byte-level';
 import { rebuildGpt2TokenizerJson } from '../test/unit/tokenize/gpt2-json';
+import { LLAMA3_SPLIT } from '../test/unit/tokenize/split-patterns';
 
 const LINE = 'The quick brown fox jumps over the lazy dog; "don\'t" panic. 我爱自然语言处理。注意力机制 👨‍👩‍👧 café 1234\n';
 const TEXT = LINE.repeat(Math.ceil(5_000_000 / LINE.length));
@@ -13,7 +22,7 @@ function time(label: string, tok: Tokenizer, text: string): void {
   const n = tok.encode(text).length;
   const ms = performance.now() - t0;
   const mb = new TextEncoder().encode(text).length / 1e6;
-  console.log(`${label.padEnd(44)} ${ms.toFixed(0).padStart(6)} ms  ${(mb / (ms / 1000)).toFixed(2).padStart(6)} MB/s  ${n} tokens`);
+  console.log(`${label.padEnd(50)} ${ms.toFixed(0).padStart(6)} ms  ${(mb / (ms / 1000)).toFixed(2).padStart(6)} MB/s  ${n} tokens`);
 }
 
 async function main(): Promise<void> {
@@ -47,6 +56,104 @@ async function main(): Promise<void> {
   time('tokenizer.json GPT-2 (BPE), 5 MB mixed text', gpt2FromJson, TEXT);
   time('gpt2, 1 MB of "=" (one regex piece)', gpt2, '='.repeat(1_000_000));
   time('gpt2, 5 MB, maxTokens 512', { name: 'capped', encode: (s) => gpt2.encode(s, { maxTokens: 512 }) }, TEXT);
+  modernTokenizers(JSON.parse(gpt2Json) as Gpt2Json);
+  console.log(`load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} on ${os.cpus().length} CPUs`);
+}
+
+type Gpt2Json = { model: { vocab: Record<string, number>; merges: unknown[] } } & Record<string, unknown>;
+
+const ENGLISH_PARAGRAPH =
+  'Attention lets every position of a sequence look at every other position. The queries are compared with the keys, ' +
+  "the scores are scaled by the square root of the head size, and a softmax over the keys turns them into weights. Don't " +
+  'forget the mask: padding must never receive weight, and a causal model must not see the future (1,024 tokens at most).\n';
+const CHINESE_PARAGRAPH =
+  '注意力机制让序列中的每个位置都能看到其他所有位置。查询与键进行比较，得分除以头维度的平方根，再对键做归一化指数函数，' +
+  '得到权重。别忘了掩码：填充位置不能得到权重，因果模型也不能看到未来的词元（最多一千零二十四个）。\n';
+
+/** `paragraph` repeated to about `bytes` UTF-8 bytes. */
+function repeatTo(paragraph: string, bytes: number): string {
+  return paragraph.repeat(Math.ceil(bytes / new TextEncoder().encode(paragraph).length));
+}
+
+/** A Unigram tokenizer.json with Metaspace and NFKC (XLM-R's shape) whose pieces are GPT-2's tokens as text
+ * (Ġ → ▁), scored by rank, plus every character of the bench texts: a realistic vocabulary size. */
+function unigramFromGpt2(gpt2: Gpt2Json, texts: string[]): object {
+  const pieces: [string, number][] = [['<s>', 0], ['<pad>', 0], ['</s>', 0], ['<unk>', 0]];
+  const seen = new Set<string>(pieces.map((p) => p[0]));
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const add = (piece: string, score: number) => {
+    if (!seen.has(piece)) {
+      seen.add(piece);
+      pieces.push([piece, score]);
+    }
+  };
+  for (const [tok, rank] of Object.entries(gpt2.model.vocab)) {
+    const bytes = byteLevelTokenBytes(tok);
+    if (!bytes) continue;
+    let text: string;
+    try {
+      text = decoder.decode(bytes);
+    } catch {
+      continue; // not whole characters
+    }
+    add(text.replace(/ /g, '\u2581'), -Math.log(rank + 2));
+  }
+  for (const t of texts) for (const ch of t) add(ch, -12);
+  return {
+    added_tokens: ['<s>', '<pad>', '</s>', '<unk>'].map((content, id) => ({ id, content, special: true, normalized: false })),
+    normalizer: { type: 'NFKC' },
+    pre_tokenizer: { type: 'Metaspace', replacement: '\u2581', prepend_scheme: 'always', split: true },
+    post_processor: { type: 'RobertaProcessing', cls: ['<s>', 0], sep: ['</s>', 2] },
+    decoder: { type: 'Metaspace', replacement: '\u2581', prepend_scheme: 'always', split: true },
+    model: { type: 'Unigram', unk_id: 3, vocab: pieces },
+  };
+}
+
+function modernTokenizers(gpt2: Gpt2Json): void {
+  const english = repeatTo(ENGLISH_PARAGRAPH, 100_000);
+  const chinese = repeatTo(CHINESE_PARAGRAPH, 100_000);
+  const build = (label: string, json: string | object): Tokenizer => {
+    const t0 = performance.now();
+    const tok = tokenizerFromJson(json, label);
+    console.log(`tokenizer.json build (${label})`.padEnd(50) + `${(performance.now() - t0).toFixed(0).padStart(6)} ms`);
+    return tok;
+  };
+  const fixture = (family: string) => readFileSync(join(__dirname, '../test/fixtures/modern', family, 'tokenizer.json'), 'utf8');
+  const llama3 = build('Llama-3 style, GPT-2 vocabulary', {
+    ...gpt2,
+    pre_tokenizer: {
+      type: 'Sequence',
+      pretokenizers: [
+        { type: 'Split', pattern: { Regex: LLAMA3_SPLIT }, behavior: 'Isolated', invert: false },
+        { type: 'ByteLevel', add_prefix_space: false, trim_offsets: true, use_regex: false },
+      ],
+    },
+  });
+  const unigram = build('Unigram + Metaspace, 50k pieces', unigramFromGpt2(gpt2, [english, chinese]));
+  const tokenizers: [string, Tokenizer][] = [
+    ['Llama-3 style (50k BPE)', llama3],
+    ['Unigram (50k pieces)', unigram],
+    ['fixture llama (byte-level BPE)', build('fixture llama', fixture('llama'))],
+    ['fixture mistral (SentencePiece BPE)', build('fixture mistral', fixture('mistral'))],
+    ['fixture xlm_roberta (Unigram)', build('fixture xlm_roberta', fixture('xlm_roberta'))],
+  ];
+  // first call (cold: JIT, caches empty), then the best of three warm calls
+  const coldAndWarm = (label: string, tok: Tokenizer, text: string) => {
+    time(`${label} (first)`, tok, text);
+    let best = Infinity;
+    let n = 0;
+    for (let k = 0; k < 3; k++) {
+      const t0 = performance.now();
+      n = tok.encode(text).length;
+      best = Math.min(best, performance.now() - t0);
+    }
+    const mb = new TextEncoder().encode(text).length / 1e6;
+    console.log(`${`${label} (best of 3)`.padEnd(50)} ${best.toFixed(0).padStart(6)} ms  ${(mb / (best / 1000)).toFixed(2).padStart(6)} MB/s  ${n} tokens`);
+  };
+  for (const [label, tok] of tokenizers) {
+    coldAndWarm(`${label}, 100 KB English`, tok, english);
+    coldAndWarm(`${label}, 100 KB Chinese`, tok, chinese);
+  }
 }
 
 void main();

@@ -19,7 +19,7 @@ export const WORKER_TIER = [
 ];
 
 // mocha replaces (does not extend) .mocharc.json's "require" list when --require is given: repeat it.
-const PURE_REQUIRES = ['tsx/cjs', './test/unit/kernels-setup.ts', './test/unit/pure-tier.ts'];
+const PURE_REQUIRES = ['tsx/cjs', './test/unit/kernels-setup.ts', './test/unit/fast-check-setup.ts', './test/unit/pure-tier.ts'];
 
 const tier = process.argv[2];
 const extra = process.argv.slice(3);

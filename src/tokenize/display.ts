@@ -126,3 +126,33 @@ export function displayBytes(bytes: Uint8Array): string {
   }
   return out;
 }
+
+/** Display of a byte-fallback token that only continues the character shown on the token before it. */
+export const CONTINUATION_DISPLAY = '\u22ef'; // ⋯
+
+/**
+ * Merges runs of byte-fallback tokens (<0xF0> <0x9F> <0x99> <0x82>) for display, in place: the token holding a
+ * character's first byte shows the whole character (🙂), the tokens holding only its other bytes show ⋯. Bytes
+ * that do not form a complete character keep their <0xXX> display. `byteOfId` maps byte-token ids to bytes.
+ */
+export function mergeByteRuns(ids: readonly number[], byteOfId: ReadonlyMap<number, number>, displays: string[]): void {
+  for (let i = 0; i < ids.length; ) {
+    if (!byteOfId.has(ids[i])) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < ids.length && byteOfId.has(ids[j])) j++;
+    const bytes = Uint8Array.from(ids.slice(i, j), (id) => byteOfId.get(id)!);
+    for (let b = 0; b < bytes.length; ) {
+      const len = utf8SequenceLength(bytes, b);
+      if (len === 0) b++; // a broken byte: its own <0xXX> display stays
+      else {
+        displays[i + b] = displayCodePoint(decodeSequence(bytes, b, len));
+        for (let k = 1; k < len; k++) displays[i + b + k] = CONTINUATION_DISPLAY;
+        b += len;
+      }
+    }
+    i = j;
+  }
+}

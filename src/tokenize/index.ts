@@ -7,7 +7,7 @@ import { tokenizerFromJson } from './hf/tokenizer';
 import type { Tokenizer, TokenizerSpec } from './types';
 import { wordsTokenizer } from './words';
 
-export type { EncodeOptions, Token, Tokenizer, TokenizerSpec } from './types';
+export type { DecodeOptions, EncodeOptions, Token, Tokenizer, TokenizerSpec } from './types';
 export { tokenizeWords, wordsTokenizer } from './words';
 export { tokenizerFromJson } from './hf/tokenizer';
 export { createGpt2Tokenizer } from './gpt2';

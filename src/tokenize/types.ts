@@ -10,7 +10,9 @@ export interface Token {
    * A readable form for the panel. Equals `text` for the words tokenizer (except that invisible and
    * direction-changing characters are escaped as `<U+202E>`); for vocabulary tokenizers it is the vocabulary
    * entry made readable: byte-level tokens show a leading space as `␣`, newline `↵`, tab `⇥`, carriage return
-   * `␍`, and bytes that are only part of a UTF-8 character as `<0xE6>`. Plain text only: never HTML.
+   * `␍`, and bytes that are only part of a UTF-8 character as `<0xE6>`; SentencePiece's `▁` shows as `␣`; a run
+   * of byte-fallback tokens shows each character on the token holding its first byte and `⋯` on the others.
+   * Plain text only: never HTML.
    */
   readonly display: string;
   /** Vocabulary id, exactly what the model consumes. Absent for the words tokenizer. */
@@ -46,6 +48,17 @@ export interface Tokenizer {
   decodeForDisplay?(ids: readonly number[]): string[];
   /** The UTF-8 bytes an id stands for (byte-level vocabularies only). */
   tokenBytes?(id: number): Uint8Array;
+  /** The vocabulary string of an id, as HF's `convert_ids_to_tokens` gives it ("Ġthe", "▁the", "<0x0A>", "[CLS]");
+   * undefined for an id outside the vocabulary (tokenizer.json tokenizers). */
+  idToToken?(id: number): string | undefined;
+  /** Text of a list of ids through the tokenizer's decoder, as HF's `decode` (tokenizer.json tokenizers); throws on
+   * an id outside the vocabulary or a decoder this implementation does not have. */
+  decode?(ids: readonly number[], options?: DecodeOptions): string;
+}
+
+export interface DecodeOptions {
+  /** Leave out special added tokens (<s>, [CLS], <|endoftext|>, ...). Default false, as in HF. */
+  readonly skipSpecialTokens?: boolean;
 }
 
 export type TokenizerSpec =

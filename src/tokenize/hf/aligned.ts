@@ -181,12 +181,33 @@ export function mapClusters(a: Aligned, f: (cluster: string) => string): Aligned
   return out.build();
 }
 
-/** Inserts `s` before the first unit, aligned with the first unit's range (as HF's NormalizedString.prepend). */
+/**
+ * Inserts `s` before the first unit (as HF's NormalizedString.prepend; nothing for an empty string). The inserted
+ * units own no source text: they map to the empty range where the first unit starts (HF aligns them with the
+ * first character, which would make a lone "▁" or "Ġ" token overlap the token of that character).
+ */
 export function prependAligned(a: Aligned, s: string): Aligned {
   if (a.text.length === 0 || s.length === 0) return a;
   const out = new AlignedBuilder(a.text.length + s.length);
-  out.push(s, a.starts[0], a.ends[0]);
+  out.push(s, a.starts[0], a.starts[0]);
   for (let i = 0; i < a.text.length; i++) out.push(a.text[i], a.starts[i], a.ends[i]);
+  return out.build();
+}
+
+/** Replaces each [start, end) range (in order, not overlapping) by `content`, aligned with the replaced units. */
+export function replaceRangesAligned(a: Aligned, ranges: readonly (readonly [number, number])[], content: string): Aligned {
+  if (ranges.length === 0) return a;
+  const out = new AlignedBuilder(a.text.length);
+  let i = 0;
+  for (const [k, end] of ranges) {
+    for (let u = i; u < k; u++) out.push(a.text[u], a.starts[u], a.ends[u]);
+    if (end > k) {
+      const [s, e] = rangeOf(a, k, end);
+      if (content.length > 0) out.push(content, s, e);
+    } else if (content.length > 0) out.push(content, k < a.text.length ? a.starts[k] : a.ends[k - 1], k < a.text.length ? a.starts[k] : a.ends[k - 1]);
+    i = Math.max(i, end);
+  }
+  for (let u = i; u < a.text.length; u++) out.push(a.text[u], a.starts[u], a.ends[u]);
   return out.build();
 }
 

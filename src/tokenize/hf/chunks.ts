@@ -5,6 +5,12 @@
 import type { ChunkBreaks } from './pre-tokenizers';
 
 const WHITE_SPACE = /\p{White_Space}/u;
+/**
+ * White space that every chunk-safe normalizer keeps as white space. Other White_Space characters may be
+ * removed: BertNormalizer's clean_text drops U+000B, U+000C and U+0085 (they are controls), which joins the
+ * words on either side, so a cut after them would split a word the whole text keeps together.
+ */
+const KEPT_SPACE = /[ \t\n\r]/;
 const MARK = /\p{M}/u;
 
 function isLowSurrogate(c: number): boolean {
@@ -16,13 +22,19 @@ function canCut(text: string, i: number, to: number, breaks: ChunkBreaks): boole
   const here = text[i];
   const before = text[i - 1];
   if (breaks === 'whitespace') {
-    // after white space, before something that is neither white space nor a mark (which would join it)
-    return WHITE_SPACE.test(before) && !WHITE_SPACE.test(here) && !isLowSurrogate(text.charCodeAt(i)) && !MARK.test(String.fromCodePoint(text.codePointAt(i)!));
+    // after white space that stays white space, before something that is neither white space nor a mark
+    return KEPT_SPACE.test(before) && !WHITE_SPACE.test(here) && !isLowSurrogate(text.charCodeAt(i)) && !MARK.test(String.fromCodePoint(text.codePointAt(i)!));
   }
   if (breaks === 'space-before-word') {
     // before " " that follows a non-space and is not followed by a combining mark: GPT-2's regex starts a piece
     // there whatever comes next, and a prefix space is not added to a chunk that starts with a space.
     if (here !== ' ' || WHITE_SPACE.test(before)) return false;
+    return i + 1 >= to || !MARK.test(String.fromCodePoint(text.codePointAt(i + 1)!));
+  }
+  if (breaks === 'before-space') {
+    // before " " not followed by a combining mark: Metaspace makes it ▁, which starts a word whatever precedes it,
+    // and a chunk that starts with ▁ gets no prefix
+    if (here !== ' ') return false;
     return i + 1 >= to || !MARK.test(String.fromCodePoint(text.codePointAt(i + 1)!));
   }
   return false;

@@ -1,14 +1,17 @@
-// tokenizer.json models (HF tokenizers/src/models): BPE, WordPiece, WordLevel.
+// tokenizer.json models (HF tokenizers/src/models): BPE, WordPiece, WordLevel, Unigram (./unigram.ts).
 // A model turns one word into tokens: ids plus how many units of the word (UTF-16 units; for byte-level words,
 // byte characters) each token covers.
 
 import { mergeSymbols, WordCache, type PairMerge, type Symbols } from '../bpe';
 import { asArray, asString, asVocab, componentType, fail, isObject, optBool, optCount, optString, type JsonObject } from './json';
+import { unigramModel } from './unigram';
 
 export interface Model {
-  readonly type: 'BPE' | 'WordPiece' | 'WordLevel';
+  readonly type: 'BPE' | 'WordPiece' | 'WordLevel' | 'Unigram';
   /** token string → id */
   readonly vocab: ReadonlyMap<string, number>;
+  /** True when unknown characters become <0xNN> byte tokens (BPE or Unigram with byte_fallback). */
+  readonly byteFallback?: boolean;
   tokenize(word: string): Symbols;
 }
 
@@ -53,6 +56,18 @@ function bpeModel(cfg: JsonObject, path: string): Model {
     row.set(bId!, { rank, newId: newId! });
   });
   const lookup = (x: number, y: number) => merges.get(x)?.get(y);
+  // byte fallback: the <0xNN> ids of a character's UTF-8 bytes (null if one is missing), memoised per character
+  const utf8 = new TextEncoder();
+  const byteIdCache = new Map<string, number[] | null>();
+  const byteIdsOf = (s: string): number[] | null => {
+    let ids = byteIdCache.get(s);
+    if (ids === undefined) {
+      const found = Array.from(utf8.encode(s), (b) => vocab.get(`<0x${b.toString(16).toUpperCase().padStart(2, '0')}>`));
+      ids = found.every((x) => x !== undefined) ? (found as number[]) : null;
+      if (byteIdCache.size < 65536) byteIdCache.set(s, ids);
+    }
+    return ids;
+  };
   const cache = new WordCache<Symbols>();
 
   const initialSymbols = (word: string): Symbols => {
@@ -80,9 +95,8 @@ function bpeModel(cfg: JsonObject, path: string): Model {
       } else {
         let handled = false;
         if (byteFallback) {
-          const bytes = new TextEncoder().encode(s);
-          const byteIds = Array.from(bytes, (b) => vocab.get(`<0x${b.toString(16).toUpperCase().padStart(2, '0')}>`));
-          if (byteIds.every((x) => x !== undefined)) {
+          const byteIds = byteIdsOf(s);
+          if (byteIds) {
             flushUnk();
             // The first byte token owns the character; the others cover no source text.
             byteIds.forEach((x, k) => {
@@ -110,6 +124,7 @@ function bpeModel(cfg: JsonObject, path: string): Model {
   return {
     type: 'BPE',
     vocab,
+    byteFallback,
     tokenize(word) {
       if (word.length === 0) return { ids: [], lens: [] };
       if (ignoreMerges) {
@@ -192,7 +207,7 @@ function wordLevelModel(cfg: JsonObject, path: string): Model {
   };
 }
 
-const SUPPORTED = ['BPE', 'WordPiece', 'WordLevel'];
+const SUPPORTED = ['BPE', 'WordPiece', 'WordLevel', 'Unigram'];
 
 /** Builds the model; a missing `type` is inferred from the fields, as HF's untagged deserialisation does. */
 export function buildModel(config: unknown, path = 'model'): Model {
@@ -207,6 +222,8 @@ export function buildModel(config: unknown, path = 'model'): Model {
       return bpeModel(cfg, path);
     case 'WordPiece':
       return wordPieceModel(cfg, path);
+    case 'Unigram':
+      return unigramModel(cfg, path);
     default:
       return wordLevelModel(cfg, path);
   }

@@ -1,9 +1,10 @@
 // tokenizer.json normalizers (HF tokenizers/src/normalizers), applied to an aligned string so offsets survive.
-// Supported: BertNormalizer, Lowercase, StripAccents, NFC, NFD, NFKC, NFKD, Strip, Replace (string pattern),
-// Prepend, Sequence.
+// Supported: BertNormalizer, Lowercase, StripAccents, NFC, NFD, NFKC, NFKD, Strip, Replace (string or regex
+// pattern), Prepend, Sequence.
 
-import { AlignedBuilder, mapClusters, mapCodePoints, prependAligned, replaceAligned, sliceAligned, type Aligned } from './aligned';
-import { asArray, asObject, asString, componentType, optBool, type JsonObject } from './json';
+import { AlignedBuilder, mapClusters, mapCodePoints, prependAligned, replaceAligned, replaceRangesAligned, sliceAligned, type Aligned } from './aligned';
+import { compilePattern, findMatches } from './regex';
+import { asArray, asObject, asString, componentType, isObject, optBool, type JsonObject } from './json';
 
 export type Normalizer = (a: Aligned) => Aligned;
 
@@ -105,12 +106,13 @@ function strip(cfg: JsonObject, path: string): Normalizer {
 
 function replace(cfg: JsonObject, path: string): Normalizer {
   const pattern = asObject(cfg.pattern, `${path}.pattern`);
-  if (!('String' in pattern)) {
-    throw new Error(`tokenizer.json: ${path}.pattern: only {"String": ...} patterns are supported (regex patterns are not)`);
-  }
-  const from = asString(pattern.String, `${path}.pattern.String`);
   const to = asString(cfg.content, `${path}.content`);
-  return (a) => replaceAligned(a, from, to);
+  if ('String' in pattern) {
+    const from = asString(pattern.String, `${path}.pattern.String`);
+    return (a) => replaceAligned(a, from, to);
+  }
+  const re = compilePattern(pattern, `${path}.pattern`); // {"Regex": ...}, e.g. XLM-R's " {2,}" → " "
+  return (a) => replaceRangesAligned(a, findMatches(re, a.text), to);
 }
 
 const SUPPORTED = ['BertNormalizer', 'Lowercase', 'StripAccents', 'NFC', 'NFD', 'NFKC', 'NFKD', 'Strip', 'Replace', 'Prepend', 'Sequence'];
@@ -128,6 +130,23 @@ export function isChunkSafeNormalizer(config: unknown): boolean {
     return Array.isArray(parts) && parts.every(isChunkSafeNormalizer);
   }
   return ['BertNormalizer', 'Lowercase', 'StripAccents', 'NFC', 'NFD', 'NFKC', 'NFKD'].includes(t as string);
+}
+
+/**
+ * The character a normalizer puts in place of spaces (SentencePiece's ▁ in Llama-2/Mistral/Gemma-style
+ * tokenizer.json: Replace " " → "▁"), or undefined.
+ */
+export function spaceMarkerOf(config: unknown): string | undefined {
+  if (!isObject(config)) return undefined;
+  if (config.type === 'Sequence' && Array.isArray(config.normalizers)) {
+    for (const part of config.normalizers) {
+      const m = spaceMarkerOf(part);
+      if (m !== undefined) return m;
+    }
+    return undefined;
+  }
+  if (config.type !== 'Replace' || !isObject(config.pattern) || config.pattern.String !== ' ') return undefined;
+  return typeof config.content === 'string' && [...config.content].length === 1 ? config.content : undefined;
 }
 
 /** Builds the normalizer described by `config` (null/undefined: none). */

@@ -1,9 +1,11 @@
 // tokenizer.json pre-tokenizers (HF tokenizers/src/pre_tokenizers): split an aligned string into words.
-// Supported: ByteLevel, BertPreTokenizer, Whitespace, WhitespaceSplit, Sequence.
+// Supported: ByteLevel, BertPreTokenizer, Whitespace, WhitespaceSplit, Metaspace, Split (string or regex
+// pattern, every SplitDelimiterBehavior, invert), Punctuation, Digits, Sequence.
 
-import { prependAligned, sliceAligned, type Aligned } from './aligned';
+import { prependAligned, replaceAligned, sliceAligned, type Aligned } from './aligned';
 import { BYTE_TO_CHAR, forEachGpt2Piece } from '../byte-level';
-import { asArray, asObject, componentType, optBool, type JsonObject } from './json';
+import { asArray, asObject, asString, componentType, fail, isObject, optBool, type JsonObject } from './json';
+import { compilePattern, findMatches } from './regex';
 
 export type PreTokenizer = (a: Aligned) => Aligned[];
 
@@ -48,16 +50,41 @@ const whitespace: PreTokenizer = (a) => {
   return words;
 };
 
+/** ASCII text: one byte per unit, so the alignment can be kept as it is. */
+const ONE_BYTE_PER_UNIT = /^[\x00-\x7f]*$/;
+
+/** Maps ASCII text to the byte alphabet, one character per unit. */
+function asciiToByteLevel(text: string): string {
+  let mapped = '';
+  for (let i = 0; i < text.length; i++) mapped += BYTE_TO_CHAR[text.charCodeAt(i)];
+  return mapped;
+}
+
 /**
  * Maps text to GPT-2's byte alphabet: one character per UTF-8 byte, each aligned to its source character.
- * `byteOfUnit[u]` (u in 0..length) is where unit u's bytes start, to cut the result at unit boundaries.
+ * With `withUnits`, `byteOfUnit[u]` (u in 0..length) is where unit u's bytes start, to cut the result at unit
+ * boundaries. ASCII text (one byte per unit) keeps its alignment arrays (views, no copy).
  */
-export function toByteLevel(a: Aligned): Aligned & { byteOfUnit: Int32Array } {
+export function toByteLevel(a: Aligned, withUnits: true): Aligned & { byteOfUnit: Int32Array };
+export function toByteLevel(a: Aligned, withUnits?: false): Aligned;
+export function toByteLevel(a: Aligned, withUnits = false): Aligned & { byteOfUnit?: Int32Array } {
   const text = a.text;
   const n = text.length;
-  const starts = new Int32Array(3 * n); // at most 3 bytes per UTF-16 unit
-  const ends = new Int32Array(3 * n);
-  const byteOfUnit = new Int32Array(n + 1);
+  if (!withUnits && ONE_BYTE_PER_UNIT.test(text)) return { text: asciiToByteLevel(text), starts: a.starts, ends: a.ends };
+  // exact byte count first, so the alignment arrays are allocated once at their size
+  let size = 0;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) size += 1;
+    else if (c < 0x800) size += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < n && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      size += 4;
+      i++;
+    } else size += 3; // BMP, or a lone surrogate (encoded as U+FFFD)
+  }
+  const starts = new Int32Array(size);
+  const ends = new Int32Array(size);
+  const byteOfUnit = withUnits ? new Int32Array(n + 1) : undefined;
   let mapped = '';
   let k = 0;
   const put = (b: number, s: number, e: number) => {
@@ -78,8 +105,10 @@ export function toByteLevel(a: Aligned): Aligned & { byteOfUnit: Int32Array } {
     if (cp >= 0xd800 && cp <= 0xdfff) cp = 0xfffd; // a lone surrogate is encoded as U+FFFD, as TextEncoder does
     const s = a.starts[i];
     const e = a.ends[j - 1];
-    byteOfUnit[i] = k;
-    if (j > i + 1) byteOfUnit[i + 1] = k;
+    if (byteOfUnit) {
+      byteOfUnit[i] = k;
+      if (j > i + 1) byteOfUnit[i + 1] = k;
+    }
     if (cp < 0x80) put(cp, s, e);
     else if (cp < 0x800) {
       put(0xc0 | (cp >> 6), s, e);
@@ -96,8 +125,8 @@ export function toByteLevel(a: Aligned): Aligned & { byteOfUnit: Int32Array } {
     }
     i = j;
   }
-  byteOfUnit[n] = k;
-  return { text: mapped, starts: starts.subarray(0, k), ends: ends.subarray(0, k), byteOfUnit };
+  if (byteOfUnit) byteOfUnit[n] = k;
+  return { text: mapped, starts, ends, byteOfUnit };
 }
 
 function byteLevel(cfg: JsonObject, path: string): PreTokenizer {
@@ -106,29 +135,149 @@ function byteLevel(cfg: JsonObject, path: string): PreTokenizer {
   return (input) => {
     const a = addPrefixSpace && !input.text.startsWith(' ') ? prependAligned(input, ' ') : input;
     if (a.text.length === 0) return [];
-    const bytes = toByteLevel(a); // one pass over the whole text; pieces are views into it
-    if (!useRegex) return [bytes];
+    if (!useRegex) return [toByteLevel(a)];
+    const bytes = toByteLevel(a, true); // one pass over the whole text; pieces are views into it
     const pieces: Aligned[] = [];
     forEachGpt2Piece(a.text, 0, a.text.length, (s, e) => void pieces.push(sliceAligned(bytes, bytes.byteOfUnit[s], bytes.byteOfUnit[e])));
     return pieces;
   };
 }
 
-const SUPPORTED = ['ByteLevel', 'BertPreTokenizer', 'Whitespace', 'WhitespaceSplit', 'Sequence'];
+/** A cover of a string by ranges, each a match of the pattern or the text between (HF `Pattern::find_matches`). */
+type Pieces = [start: number, end: number, isMatch: boolean][];
+
+/** HF's five ways of treating the matched delimiters (tokenizer/normalizer.rs `NormalizedString::split`). */
+export type SplitBehavior = 'Removed' | 'Isolated' | 'MergedWithPrevious' | 'MergedWithNext' | 'Contiguous';
+const BEHAVIORS: readonly SplitBehavior[] = ['Removed', 'Isolated', 'MergedWithPrevious', 'MergedWithNext', 'Contiguous'];
+
+/** Splits `a` by the pieces as `behavior` says; empty words are dropped (as PreTokenizedString::split does). */
+export function splitPieces(a: Aligned, pieces: Pieces, behavior: SplitBehavior): Aligned[] {
+  let kept: [number, number][] = [];
+  if (behavior === 'Removed') kept = pieces.filter((p) => !p[2]).map((p) => [p[0], p[1]]);
+  else if (behavior === 'Isolated') kept = pieces.map((p) => [p[0], p[1]]);
+  else if (behavior === 'Contiguous' || behavior === 'MergedWithPrevious') {
+    let previousMatch = false;
+    for (const [s, e, isMatch] of pieces) {
+      const joins = behavior === 'Contiguous' ? isMatch === previousMatch : isMatch && !previousMatch;
+      if (joins && kept.length) kept[kept.length - 1][1] = e;
+      else kept.push([s, e]);
+      previousMatch = isMatch;
+    }
+  } else {
+    let previousMatch = false; // walking backwards: "previous" is the piece after this one
+    for (let k = pieces.length - 1; k >= 0; k--) {
+      const [s, e, isMatch] = pieces[k];
+      if (isMatch && !previousMatch && kept.length) kept[kept.length - 1][0] = s;
+      else kept.push([s, e]);
+      previousMatch = isMatch;
+    }
+    kept.reverse();
+  }
+  return kept.filter(([s, e]) => e > s).map(([s, e]) => sliceAligned(a, s, e));
+}
+
+/** Regex matches and the gaps between them, covering `s` (HF `Pattern for &SysRegex`). */
+function regexPieces(re: RegExp, s: string, invert: boolean): Pieces {
+  const out: Pieces = [];
+  let prev = 0;
+  for (const [start, end] of findMatches(re, s)) {
+    if (prev !== start) out.push([prev, start, invert]);
+    out.push([start, end, !invert]);
+    prev = end;
+  }
+  if (prev !== s.length) out.push([prev, s.length, invert]);
+  return out;
+}
+
+/** Each character for which `test` holds is a match of its own (HF `Pattern for Fn(char) -> bool`). */
+function charPieces(s: string, test: (c: string) => boolean): Pieces {
+  const out: Pieces = [];
+  let last = 0;
+  for (let i = 0; i < s.length; ) {
+    const j = i + (s.codePointAt(i)! > 0xffff ? 2 : 1);
+    if (test(s.slice(i, j))) {
+      if (last < i) out.push([last, i, false]);
+      out.push([i, j, true]);
+      last = j;
+    }
+    i = j;
+  }
+  if (last < s.length) out.push([last, s.length, false]);
+  return out;
+}
+
+function behaviorOf(cfg: JsonObject, path: string, fallback?: SplitBehavior): SplitBehavior {
+  const b = cfg.behavior ?? fallback;
+  if (typeof b !== 'string' || !BEHAVIORS.includes(b as SplitBehavior)) fail(`${path}.behavior`, `one of ${BEHAVIORS.join(', ')}`, b);
+  return b as SplitBehavior;
+}
+
+function split(cfg: JsonObject, path: string): PreTokenizer {
+  const re = compilePattern(asObject(cfg.pattern, `${path}.pattern`), `${path}.pattern`);
+  const behavior = behaviorOf(cfg, path);
+  const invert = optBool(cfg, 'invert', path, false);
+  return (a) => splitPieces(a, regexPieces(re, a.text, invert), behavior);
+}
+
+/** Rust's `char::is_ascii_punctuation() || char::is_punctuation()`. */
+const PUNCTUATION = /^[!-/:-@[-`{-~\p{P}]$/u;
+const NUMERIC = /^\p{N}$/u; // Rust's char::is_numeric
+
+/**
+ * Split regexes known to start a match at every space that follows a non-space (so long texts can be cut there,
+ * see ./chunks.ts): Llama-3's and Qwen2's. No alternative matches a non-space followed by a space, a white-space
+ * run cannot end just before a non-space, and they have no lookbehind, so matching from that space is the same
+ * with or without the text before it. Other patterns are not cut.
+ */
+const SPLITS_BEFORE_SPACE = new Set([
+  String.raw`(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`,
+  String.raw`(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`,
+]);
+
+export type PrependScheme = 'always' | 'first' | 'never';
+
+/** HF Metaspace: spaces become the replacement (▁), which is prepended as the scheme says; split before each ▁. */
+function metaspace(cfg: JsonObject, path: string): { preTokenize: PreTokenizer; replacement: string; scheme: PrependScheme; split: boolean } {
+  const replacement = asString(cfg.replacement ?? '\u2581', `${path}.replacement`);
+  if ([...replacement].length !== 1) fail(`${path}.replacement`, 'one character', replacement);
+  let scheme = (cfg.prepend_scheme ?? 'always') as PrependScheme;
+  if (!['always', 'first', 'never'].includes(scheme)) fail(`${path}.prepend_scheme`, 'one of always, first, never', cfg.prepend_scheme);
+  if (cfg.add_prefix_space === false) {
+    if (cfg.prepend_scheme !== undefined && cfg.prepend_scheme !== 'never') {
+      throw new Error(`tokenizer.json: ${path}.add_prefix_space false does not match prepend_scheme ${JSON.stringify(cfg.prepend_scheme)}`);
+    }
+    scheme = 'never';
+  }
+  const doSplit = optBool(cfg, 'split', path, true);
+  const preTokenize: PreTokenizer = (input) => {
+    if (input.text.length === 0) return [];
+    let a = replaceAligned(input, ' ', replacement);
+    if (!a.text.startsWith(replacement) && (scheme === 'always' || (scheme === 'first' && a.starts[0] === 0))) a = prependAligned(a, replacement);
+    if (!doSplit) return [a];
+    return splitPieces(a, charPieces(a.text, (c) => c === replacement), 'MergedWithNext');
+  };
+  return { preTokenize, replacement, scheme, split: doSplit };
+}
+
+const SUPPORTED = ['ByteLevel', 'BertPreTokenizer', 'Whitespace', 'WhitespaceSplit', 'Metaspace', 'Split', 'Punctuation', 'Digits', 'Sequence'];
 
 /**
  * Where the input may be cut into chunks that tokenise independently (see ./chunks.ts):
- * 'whitespace' — after any white space (it is removed and always ends a word);
+ * 'whitespace' — after white space that every chunk-safe normalizer keeps as white space (it is removed and
+ *   always ends a word);
  * 'space-before-word' — before a space that follows a non-space (GPT-2's regex always starts a piece there);
+ * 'before-space' — before any space (Metaspace turns it into ▁ and starts a word there);
  * 'none' — nowhere.
  */
-export type ChunkBreaks = 'whitespace' | 'space-before-word' | 'none';
+export type ChunkBreaks = 'whitespace' | 'space-before-word' | 'before-space' | 'none';
 
 export interface PreTokenizerInfo {
   readonly preTokenize: PreTokenizer;
   /** True when words come out in GPT-2's byte alphabet (tokens are then displayed through their bytes). */
   readonly byteLevel: boolean;
   readonly breaks: ChunkBreaks;
+  /** The Metaspace replacement character (▁) when there is a Metaspace pre-tokenizer. */
+  readonly metaspace?: { readonly replacement: string; readonly scheme: PrependScheme };
 }
 
 /** Builds the pre-tokenizer described by `config` (null/undefined: the whole text is one word). */
@@ -144,6 +293,24 @@ export function buildPreTokenizer(config: unknown, path = 'pre_tokenizer'): PreT
       return { preTokenize: whitespace, byteLevel: false, breaks: 'whitespace' };
     case 'WhitespaceSplit':
       return { preTokenize: whitespaceSplit, byteLevel: false, breaks: 'whitespace' };
+    case 'Metaspace': {
+      const m = metaspace(cfg, path);
+      // With split, a space always starts a new word and a chunk that starts with one gets no prefix: cut there.
+      return { preTokenize: m.preTokenize, byteLevel: false, breaks: m.split ? 'before-space' : 'none', metaspace: { replacement: m.replacement, scheme: m.scheme } };
+    }
+    case 'Split': {
+      const regex = isObject(cfg.pattern) ? cfg.pattern.Regex : undefined;
+      const known = typeof regex === 'string' && SPLITS_BEFORE_SPACE.has(regex) && cfg.behavior === 'Isolated' && cfg.invert !== true;
+      return { preTokenize: split(cfg, path), byteLevel: false, breaks: known ? 'space-before-word' : 'none' };
+    }
+    case 'Punctuation': {
+      const behavior = behaviorOf(cfg, path, 'Isolated');
+      return { preTokenize: (a) => splitPieces(a, charPieces(a.text, (c) => PUNCTUATION.test(c)), behavior), byteLevel: false, breaks: 'none' };
+    }
+    case 'Digits': {
+      const behavior: SplitBehavior = optBool(cfg, 'individual_digits', path, false) ? 'Isolated' : 'Contiguous';
+      return { preTokenize: (a) => splitPieces(a, charPieces(a.text, (c) => NUMERIC.test(c)), behavior), byteLevel: false, breaks: 'none' };
+    }
     default: {
       const parts = asArray(cfg.pretokenizers, `${path}.pretokenizers`).map((c, i) =>
         buildPreTokenizer(asObject(c, `${path}.pretokenizers[${i}]`), `${path}.pretokenizers[${i}]`),
@@ -152,7 +319,9 @@ export function buildPreTokenizer(config: unknown, path = 'pre_tokenizer'): PreT
         preTokenize: (a) => parts.reduce<Aligned[]>((words, p) => words.flatMap((w) => p.preTokenize(w)), [a]),
         byteLevel: parts.some((p) => p.byteLevel),
         // later pre-tokenizers only split the first one's words further, so its breaks hold for the sequence
-        breaks: parts.length ? parts[0].breaks : 'none',
+        // (but a later one that adds a prefix to each word could see a cut: only the first may be Metaspace)
+        breaks: parts.length && parts.slice(1).every((p) => !p.metaspace) ? parts[0].breaks : 'none',
+        metaspace: parts.find((p) => p.metaspace)?.metaspace,
       };
     }
   }

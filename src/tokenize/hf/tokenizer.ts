@@ -3,20 +3,22 @@
 //
 // Why our own implementation rather than an npm package: the maintained pure-JS one (@huggingface/tokenizers,
 // tokenizers.js) returns ids and token strings but no offsets, and offsets through normalisation are what the
-// panel needs to point back at the editor. What is implemented is the subset GPT-2-style and BERT-style
-// tokenizers use (see the SUPPORTED lists of each component); anything else is rejected with an Error naming it.
+// panel needs to point back at the editor. What is implemented is what the tokenizers of GPT-2, BERT, Llama,
+// Qwen, Mistral, Gemma, Phi-3, RoBERTa and XLM-R use (see the SUPPORTED lists of each component); anything else is
+// rejected with an Error naming it.
 
 import { alignOriginal, sliceAligned, type Aligned } from './aligned';
 import { AddedTokenMatcher, parseAddedTokens, type AddedToken } from './added-tokens';
 import { asObject, describe } from './json';
 import { buildModel } from './models';
 import { chunkEnd } from './chunks';
-import { buildNormalizer, isChunkSafeNormalizer } from './normalizers';
+import { buildDecoder } from './decoders';
+import { buildNormalizer, isChunkSafeNormalizer, spaceMarkerOf } from './normalizers';
 import { buildPostProcessor } from './post-processors';
 import { buildPreTokenizer } from './pre-tokenizers';
 import { byteLevelTokenBytes } from '../byte-level';
-import { displayBytes, displayText } from '../display';
-import { tokenLimit, type EncodeOptions, type Token, type Tokenizer } from '../types';
+import { displayBytes, displayText, mergeByteRuns } from '../display';
+import { tokenLimit, type DecodeOptions, type EncodeOptions, type Token, type Tokenizer } from '../types';
 
 /** Target chunk length in UTF-16 units (chunks end at the next safe cut after this). */
 const CHUNK_UNITS = 8192;
@@ -58,8 +60,11 @@ export function tokenizerFromJson(json: string | object, name?: string, options:
   const pre = buildPreTokenizer(root.pre_tokenizer);
   const post = buildPostProcessor(root.post_processor);
   const added = parseAddedTokens(root.added_tokens);
-  const decoder = root.decoder;
-  const byteLevel = pre.byteLevel || (typeof decoder === 'object' && decoder !== null && (decoder as { type?: unknown }).type === 'ByteLevel');
+  const decoderJson = root.decoder;
+  const decoder = buildDecoder(decoderJson);
+  const byteLevel = pre.byteLevel || (typeof decoderJson === 'object' && decoderJson !== null && (decoderJson as { type?: unknown }).type === 'ByteLevel');
+  // The character that stands for a space in SentencePiece-style vocabularies (▁), shown as ␣ like a space.
+  const spaceMarker = pre.metaspace?.replacement ?? spaceMarkerOf(root.normalizer);
 
   // id → token string (model vocabulary, then added tokens, which win as in HF)
   const tokenOfId = new Map<number, string>();
@@ -88,6 +93,15 @@ export function tokenizerFromJson(json: string | object, name?: string, options:
       ? pre.breaks
       : 'none';
 
+  // Byte-fallback tokens (<0x41>): id → byte, for merging runs of them into characters for display.
+  const byteOfId = new Map<number, number>();
+  if (model.byteFallback) {
+    for (const [tok, id] of model.vocab) {
+      const m = /^<0x([0-9A-F]{2})>$/.exec(tok);
+      if (m && !addedById.has(id)) byteOfId.set(id, parseInt(m[1], 16));
+    }
+  }
+
   const displayCache = new Map<number, string>();
   const displayOf = (id: number): string => {
     let d = displayCache.get(id);
@@ -95,9 +109,31 @@ export function tokenizerFromJson(json: string | object, name?: string, options:
     const tok = tokenOfId.get(id);
     if (tok === undefined) throw new Error(`token id ${id} is not in this tokenizer's vocabulary (size ${vocabSize})`);
     const bytes = byteLevel && !addedById.has(id) ? byteLevelTokenBytes(tok) : undefined;
-    d = bytes ? displayBytes(bytes) : displayText(tok);
+    if (bytes) d = displayBytes(bytes);
+    else if (spaceMarker && !addedById.has(id)) d = displayText(tok.split(spaceMarker).join(' '));
+    else d = displayText(tok);
     displayCache.set(id, d);
     return d;
+  };
+  /** Displays of a sequence of ids: each id's own, with runs of byte-fallback tokens merged into characters. */
+  const displaysOf = (ids: readonly number[]): string[] => {
+    const out = ids.map(displayOf);
+    if (byteOfId.size) mergeByteRuns(ids, byteOfId, out);
+    return out;
+  };
+
+  const specialContents = new Set(added.filter((t) => t.special).map((t) => t.content));
+  const idToToken = (id: number): string | undefined => tokenOfId.get(id);
+  const decode = (ids: readonly number[], options?: DecodeOptions): string => {
+    const skip = options?.skipSpecialTokens ?? false;
+    const tokens: string[] = [];
+    for (const id of ids) {
+      const tok = tokenOfId.get(id);
+      if (tok === undefined) throw new Error(`token id ${id} is not in this tokenizer's vocabulary (size ${vocabSize})`);
+      if (skip && specialContents.has(tok)) continue;
+      tokens.push(tok);
+    }
+    return decoder ? decoder(tokens).join('') : tokens.join(' ');
   };
 
   /** Tokens of one normalised piece without added tokens. Returns false once `limit` is reached. */
@@ -151,11 +187,12 @@ export function tokenizerFromJson(json: string | object, name?: string, options:
     const special = (p: { id: number; token: string }, at: number): Token => ({ text: '', display: displayText(p.token), id: p.id, start: at, end: at, special: true });
     if (addSpecial) for (const p of post.before) tokens.push(special(p, 0));
     let prevEnd = 0;
-    for (const r of raw) {
+    const displays = displaysOf(raw.map((r) => r.id));
+    for (const [k, r] of raw.entries()) {
       const start = Math.max(r.start, prevEnd);
       const end = Math.max(r.end, start);
       prevEnd = end;
-      const t: Token = { text: text.slice(start, end), display: displayOf(r.id), id: r.id, start, end };
+      const t: Token = { text: text.slice(start, end), display: displays[k], id: r.id, start, end };
       tokens.push(r.special ? { ...t, special: true } : t);
     }
     if (addSpecial) for (const p of post.after) tokens.push(special(p, text.length));
@@ -167,7 +204,9 @@ export function tokenizerFromJson(json: string | object, name?: string, options:
     name: tokenizerName,
     vocabSize,
     encode,
-    decodeForDisplay: (ids) => ids.map(displayOf),
+    decodeForDisplay: displaysOf,
+    idToToken,
+    decode,
   };
   if (!byteLevel) return tokenizer;
   return {
