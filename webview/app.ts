@@ -15,7 +15,7 @@ import { GridView } from './grid-view';
 import { DEBUGGER_MAX_TOKENS, LINES_MAX_TOKENS, blockNote, cellLabels, describeHeadCell, downsampleFor, rowToken } from './head-view';
 import { HeatmapView } from './heatmap-view';
 import { t } from './l10n';
-import { Legend } from './legend';
+import { Legend, weightCaption } from './legend';
 import { LinesView } from './lines-view';
 import { PanelRpc } from './rpc';
 import { type DebuggerSwitches, type GridView as GridSubView, type PanelState, type StepIndex, defaultState, fitStateToRun, sanitizeState, traceOptionsOf } from './state';
@@ -103,9 +103,10 @@ export class App {
       return b;
     });
     this.unitToggle = h('input', { attrs: { type: 'checkbox', id: 'unit-scale' } });
-    this.unitToggle.checked = this.state.unitScale;
+    this.unitToggle.checked = this.unitScaleShown();
     this.unitToggle.addEventListener('change', () => {
-      this.state.unitScale = this.unitToggle.checked;
+      if (this.state.mode === 'debugger') this.state.debuggerUnitScale = this.unitToggle.checked;
+      else this.state.unitScale = this.unitToggle.checked;
       this.save();
       this.applyUnitScale();
     });
@@ -280,9 +281,14 @@ export class App {
     this.save();
   }
 
+  /** The debugger keeps its own 0–1 choice (on by default), the heads view its own (off). */
+  private unitScaleShown(): boolean {
+    return this.state.mode === 'debugger' ? this.state.debuggerUnitScale : this.state.unitScale;
+  }
+
   private applyUnitScale(): void {
     this.grid.setUnitScale(this.state.unitScale);
-    this.debugger.setUnitScale(this.state.unitScale);
+    this.debugger.setUnitScale(this.state.debuggerUnitScale);
     if (this.state.mode === 'grid' && this.state.view !== 'heads') void this.showDetail();
   }
 
@@ -313,6 +319,7 @@ export class App {
     this.empty.hidden = !!run;
     this.gridMode.hidden = !run || s.mode !== 'grid';
     this.debugger.el.hidden = !run || s.mode !== 'debugger';
+    this.unitToggle.checked = this.unitScaleShown();
     this.modeTabs.forEach((b) => {
       const on = b.dataset.mode === s.mode;
       b.setAttribute('aria-selected', String(on));
@@ -387,7 +394,7 @@ export class App {
   }
 
   private updateHeatmapLegend(values: Float32Array): void {
-    this.heatmapLegend.update(scaleFor(values, { unit: this.state.unitScale }), this.theme.palette, t('weight'), false);
+    this.heatmapLegend.update(scaleFor(values, { unit: this.state.unitScale }), this.theme.palette, weightCaption(this.state.unitScale, values), false);
   }
 
   /**
@@ -517,7 +524,7 @@ export class App {
         case 'svg': {
           const cell = Math.max(3, Math.min(24, Math.floor(720 / Math.max(rows, cols))));
           const left = 130, top = 130;
-          const scale = scaleFor(info.tensor.data, { unit: info.isWeights && s.unitScale });
+          const scale = scaleFor(info.tensor.data, { unit: info.isWeights && s.debuggerUnitScale });
           return {
             suggestedName: `${base}.svg`,
             content: buildSvg({
@@ -684,3 +691,4 @@ export class App {
 }
 
 export { defaultState };
+

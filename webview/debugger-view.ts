@@ -8,7 +8,7 @@ import { button, h, numberInput, select } from './dom';
 import { rowList, tokenLabel } from './format';
 import { HeatmapView } from './heatmap-view';
 import { t } from './l10n';
-import { Legend } from './legend';
+import { Legend, weightCaption } from './legend';
 import { type DebuggerSwitches, DEFAULT_SWITCHES, type StepIndex, STEP_COUNT } from './state';
 import { buildStatsTable } from './stats-model';
 import { describeStepCell, stepInfo, stepNames } from './steps';
@@ -219,7 +219,7 @@ export class DebuggerView {
     for (const w of this.warnings) if (w.severity === 'error') w.rows.forEach((r) => rowsOfWarnings.add(r));
     this.heatmap.setFlaggedRows(this.step >= 3 ? [...rowsOfWarnings] : []);
     const hasSpecial = this.step >= 2;
-    this.legend.update(scale, theme.palette, info.isWeights ? t('weight') : this.step === 4 ? t('output') : t('score'), hasSpecial);
+    this.legend.update(scale, theme.palette, info.isWeights ? weightCaption(this.unit, info.tensor.data) : this.step === 4 ? t('output') : t('score'), hasSpecial);
   }
 
   private renderWarnings(): void {

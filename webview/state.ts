@@ -35,6 +35,8 @@ export interface PanelState {
   linesAllHeads: boolean;
   /** Sequential colour scale from 0 to 1 instead of 0 to the matrix's largest weight. */
   unitScale: boolean;
+  /** The same for the debugger's weights, on by default there: a flat (near-uniform) row must look flat. */
+  debuggerUnitScale: boolean;
   step: StepIndex;
   switches: DebuggerSwitches;
   cursor?: { row: number; col: number };
@@ -54,7 +56,7 @@ export const DEFAULT_SWITCHES: DebuggerSwitches = {
 };
 
 export function defaultState(mode: PanelMode = 'grid'): PanelState {
-  return { version: 1, mode, view: 'heads', linesAllHeads: false, unitScale: false, step: 0, switches: { ...DEFAULT_SWITCHES } };
+  return { version: 1, mode, view: 'heads', linesAllHeads: false, unitScale: false, debuggerUnitScale: true, step: 0, switches: { ...DEFAULT_SWITCHES } };
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -91,6 +93,7 @@ export function sanitizeState(v: unknown): PanelState {
   s.view = pick(o.view, ['heads', 'heatmap', 'lines'] as const, 'heads');
   s.linesAllHeads = o.linesAllHeads === true;
   s.unitScale = o.unitScale === true;
+  s.debuggerUnitScale = o.debuggerUnitScale !== false;
   s.step = pick(o.step, [0, 1, 2, 3, 4] as const, 0);
   s.switches = sanitizeSwitches(o.switches);
   if (isObj(o.cursor)) {

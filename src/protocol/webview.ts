@@ -336,6 +336,10 @@ export const PANEL_STRING_KEYS = [
   "The lines view draws a line for every weight: {0} tokens are too many for it (at most {1}). Use the heatmap.",
   "The step-through debugger shows at most {0} tokens; this run has {1}. Inspect a shorter selection to step through it.",
   "A block-averaged view has too many cells for an SVG picture: export it as PNG or CSV.",
+  "Entropy {0} nats against ln n = {1}; the scaled scores spread {2} (standard deviation), where about 1 is usual.",
+  "These rows are almost uniform: entropy {0} nats against ln n = {1}, the most a row over n keys can have. The scaled scores spread only {2} (standard deviation; raw q·k: {3}, about √d_k = {4}), where 1/√d_k gives about 1, so the softmax averages the values instead of attending.",
+  "Almost uniform rows (flat attention)",
+  "weight (colours stretched: the strongest colour is the largest weight, {0}, not 1)",
   // @generated-strings-end
 ] as const;
 

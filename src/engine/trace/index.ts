@@ -3,5 +3,6 @@ export type { TraceOptions, ScaleChoice, MaskChoice, CausalAlign } from './optio
 export { TRACE_DEFAULTS } from './options';
 export type { TraceStats, OverallScoreStats } from './stats';
 export { meanAndVariance, entropyNats } from './stats';
-export type { TraceWarning, TraceWarningId } from './warnings';
+export type { TraceWarning, TraceWarningId, RowSpread } from './warnings';
+export { rowSpread, numberRange } from './warnings';
 export type { PaddingReading } from './build-mask';
