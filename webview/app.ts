@@ -172,6 +172,10 @@ export class App {
     switch (msg.type) {
       case 'run':
         this.setRun(msg.run, msg.mode, msg.focus);
+        if (msg.inspected) {
+          this.state.inspected = msg.inspected;
+          this.save();
+        }
         return;
       case 'reply':
         this.rpc.handleReply(msg);

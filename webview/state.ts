@@ -3,7 +3,7 @@
 // reload (VS Code hands it to the serializer, which reads `mode`). Anything read back is sanitised: it may
 // come from an older version of the panel.
 import type { MaskChoice, ScaleChoice, TraceOptions } from '../src/engine/trace';
-import type { PanelMode } from '../src/protocol/webview';
+import { type InspectedText, type PanelMode, inspectedText } from '../src/protocol/webview';
 
 export type GridView = 'heads' | 'heatmap' | 'lines';
 export type StepIndex = 0 | 1 | 2 | 3 | 4;
@@ -40,6 +40,8 @@ export interface PanelState {
   step: StepIndex;
   switches: DebuggerSwitches;
   cursor?: { row: number; col: number };
+  /** What the shown run inspected (read by the host's serializer to repeat it after a reload). */
+  inspected?: InspectedText;
 }
 
 export const DEFAULT_SWITCHES: DebuggerSwitches = {
@@ -100,6 +102,8 @@ export function sanitizeState(v: unknown): PanelState {
     const row = nat(o.cursor.row, 1 << 20), col = nat(o.cursor.col, 1 << 20);
     if (row !== undefined && col !== undefined) s.cursor = { row, col };
   }
+  const inspected = inspectedText(o.inspected);
+  if (inspected) s.inspected = inspected;
   return s;
 }
 

@@ -5,6 +5,33 @@ import type { AttentionResult, RunResult } from './engine';
 
 export type PanelMode = 'grid' | 'debugger';
 
+/**
+ * What was inspected, kept with the panel's saved state so that a reloaded window repeats the same
+ * inspection: the text, and where it came from (a document URI and the text's offset in it).
+ */
+export interface InspectedText {
+  text: string;
+  uri?: string;
+  offset?: number;
+}
+
+/** Longest inspected text kept for a reload (characters). */
+export const MAX_KEPT_TEXT = 1 << 20;
+
+/** A kept inspection, checked: non-empty text within MAX_KEPT_TEXT, an optional URI string and offset. */
+export function inspectedText(v: unknown): InspectedText | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const o = v as { text?: unknown; uri?: unknown; offset?: unknown };
+  if (typeof o.text !== 'string' || o.text.length === 0 || o.text.length > MAX_KEPT_TEXT) return undefined;
+  const out: InspectedText = { text: o.text };
+  if (typeof o.uri === 'string' && o.uri.length <= 4096) {
+    out.uri = o.uri;
+    if (typeof o.offset === 'number' && Number.isInteger(o.offset) && o.offset >= 0) out.offset = o.offset;
+  }
+  return out;
+}
+
+
 /** The panel's own request to the engine, answered with a `reply`. */
 export type PanelRequest =
   /** One head's weights; rowStart/rowEnd/downsample as in AttentionRequest (a long run's head is asked downsampled). */
@@ -13,7 +40,7 @@ export type PanelRequest =
 
 export type ToWebviewMessage =
   /** A run to show (first load, a new inspection, or after the webview was re-created). */
-  | { type: 'run'; run: RunResult; mode: PanelMode; focus?: { layer: number; head: number }; l10n: Record<string, string> }
+  | { type: 'run'; run: RunResult; mode: PanelMode; focus?: { layer: number; head: number }; l10n: Record<string, string>; inspected?: InspectedText }
   | { type: 'reply'; inReplyTo: number; ok: true; result: AttentionResult | AttentionTrace }
   | { type: 'reply'; inReplyTo: number; ok: false; error: string }
   /** Work in progress on the host side (null when done). */
