@@ -9,7 +9,7 @@ import { scaleFor } from './colour-scale';
 import { type HeadMatrix, fullHead, HeadCache, headFromRun, normaliseAttention, normaliseRun, normaliseTrace } from './data';
 import { DebuggerView } from './debugger-view';
 import { button, h } from './dom';
-import { type SvgMatrix, buildSvg, longCsv, matrixCsv, modelSlug, tensorJson, toJson } from './exports';
+import { type SvgMatrix, buildSvg, longCsv, matrixCsv, modelSlug, svgColumnLabelsExtent, svgRowLabelsWidth, tensorJson, toJson } from './exports';
 import { tokenLabel } from './format';
 import { GridView } from './grid-view';
 import { DEBUGGER_MAX_TOKENS, LINES_MAX_TOKENS, blockNote, cellLabels, describeHeadCell, downsampleFor, rowToken } from './head-view';
@@ -527,14 +527,16 @@ export class App {
           };
         case 'svg': {
           const cell = Math.max(3, Math.min(24, Math.floor(720 / Math.max(rows, cols))));
-          const left = 130, top = 130;
+          const rowLabels = tokens.map((d) => tokenLabel(d, 16));
+          const svgCols = info.columnsAreKeys ? tokens.map((d) => tokenLabel(d, 16)) : colLabels;
+          const { left, top } = svgMargins(rowLabels, svgCols, cell);
           const scale = scaleFor(info.tensor.data, { unit: info.isWeights && s.debuggerUnitScale });
           return {
             suggestedName: `${base}.svg`,
             content: buildSvg({
               width: left + cols * cell + 20, height: top + rows * cell + 20, palette,
               title: `${run.model.name} · ${info.formula} · ${t('layer {0}, head {1}', focus.layer, focus.head)}`,
-              matrices: [{ values: info.tensor.data, rows, cols, scale, x: left, y: top, cell, rowLabels: tokens.map((d) => tokenLabel(d, 16)), colLabels: info.columnsAreKeys ? tokens.map((d) => tokenLabel(d, 16)) : colLabels, caption: `${info.formula}   ${info.shape}` }],
+              matrices: [{ values: info.tensor.data, rows, cols, scale, x: left, y: top, cell, rowLabels, colLabels: svgCols, caption: `${info.formula}   ${info.shape}` }],
               legend: { scale, label: info.isWeights ? t('weight') : t('score') },
             }),
           };
@@ -621,9 +623,9 @@ export class App {
         return { suggestedName: `${base}.json`, content: toJson({ format: 'attention-inspector/head@1', model: run.model.name, layer, head, tokens: tokenRecords, weights: tensorJson(values, [T, T]) }) };
       case 'svg': {
         const cell = Math.max(3, Math.min(24, Math.floor(720 / T)));
-        const left = 130, top = 130;
         const scale = scaleFor(values, { unit: s.unitScale });
         const labels = tokens.map((d) => tokenLabel(d, 16));
+        const { left, top } = svgMargins(labels, labels, cell);
         return {
           suggestedName: `${base}.svg`,
           content: buildSvg({
@@ -695,4 +697,9 @@ export class App {
 }
 
 export { defaultState };
+
+/** Room for the row labels on the left, and for the caption above the column labels on top (SVG units). */
+function svgMargins(rowLabels: readonly string[], colLabels: readonly string[], cell: number): { left: number; top: number } {
+  return { left: Math.ceil(svgRowLabelsWidth(rowLabels, cell)) + 16, top: Math.ceil(svgColumnLabelsExtent(colLabels, cell)) + 34 };
+}
 
