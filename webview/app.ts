@@ -7,6 +7,7 @@ import type { ExportFormat, PanelMode, ToWebviewMessage } from '../src/protocol/
 import type { VsCodeApi } from './api';
 import { scaleFor } from './colour-scale';
 import { type HeadMatrix, fullHead, HeadCache, headFromRun, normaliseAttention, normaliseRun, normaliseTrace } from './data';
+import { CodeView } from './code-view';
 import { DebuggerView } from './debugger-view';
 import { button, h } from './dom';
 import { type SvgMatrix, buildSvg, longCsv, matrixCsv, modelSlug, svgColumnLabelsExtent, svgRowLabelsWidth, tensorJson, toJson } from './exports';
@@ -64,6 +65,8 @@ export class App {
   private readonly heatmapLegend = new Legend();
   readonly lines: LinesView;
   readonly debugger: DebuggerView;
+  /** The seeded model's Python (shown under the heads). */
+  readonly python: CodeView;
   /** The opened head as drawn: every weight, or block means for a long run. */
   private headMatrix: HeadMatrix | undefined;
 
@@ -85,7 +88,9 @@ export class App {
       onStep: (step) => this.setStep(step),
       onHead: (l, hd) => this.debugHead(l, hd),
       onReveal: (i) => this.reveal(i),
+      onCopy: (text) => this.copy(text),
     });
+    this.python = new CodeView(t('Python that draws these tensors'), (text) => this.copy(text), 'run-python');
 
     this.modeTabs = (['grid', 'debugger'] as const).map((mode) => {
       const b = h('button', { class: 'mode-tab', attrs: { type: 'button', role: 'tab', 'data-mode': mode, id: `mode-${mode}` } },
@@ -141,7 +146,7 @@ export class App {
       this.detailNote,
       this.detailBody,
     );
-    this.gridMode = h('div', { class: 'grid-mode' }, this.gridArea, this.detail);
+    this.gridMode = h('div', { class: 'grid-mode' }, this.gridArea, this.detail, this.python.el);
     this.gridArea.append(this.grid.el);
     this.root = h('main', { class: 'app' },
       h('header', { class: 'header' }, h('div', { class: 'titles' }, this.title, this.subtitle), toolbar),
@@ -221,7 +226,12 @@ export class App {
     this.save();
     this.showStatus('');
     this.grid.setRun(run, s.focus);
+    this.python.setText(run.model.pythonSnippet);
     this.render();
+  }
+
+  private copy(text: string): void {
+    this.api.postMessage({ type: 'copyText', text });
   }
 
   // ----- state ---------------------------------------------------------------------------------------

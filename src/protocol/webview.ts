@@ -59,10 +59,13 @@ export type FromWebviewMessage =
   | { type: 'export'; format: ExportFormat; suggestedName: string; content: string }
   /** Select token `index` of the current run in the editor it came from. */
   | { type: 'revealToken'; index: number }
+  /** Put `text` on the clipboard (the Python snippets' Copy buttons). */
+  | { type: 'copyText'; text: string }
   /** Mode or focus changed: the host remembers it for a re-created webview. */
   | { type: 'viewState'; mode: PanelMode; focus?: { layer: number; head: number } };
 
 const MAX_EXPORT_CHARS = 256 * 1024 * 1024;
+const MAX_COPY_CHARS = 4 * 1024 * 1024;
 /** Largest side of a downsampled head the panel may ask for (the engine's limit too). */
 const MAX_DOWNSAMPLE = 4096;
 
@@ -153,7 +156,7 @@ function panelRequest(v: unknown): PanelRequest {
 export function parseFromWebview(v: unknown): FromWebviewMessage | Error {
   try {
     const o = obj(v, 'message');
-    const type = oneOf(o.type, 'type', ['ready', 'request', 'cancel', 'export', 'revealToken', 'viewState'] as const);
+    const type = oneOf(o.type, 'type', ['ready', 'request', 'cancel', 'export', 'revealToken', 'viewState', 'copyText'] as const);
     switch (type) {
       case 'ready':
         return { type };
@@ -168,6 +171,8 @@ export function parseFromWebview(v: unknown): FromWebviewMessage | Error {
       }
       case 'revealToken':
         return { type, index: int(o.index, 'index', 0, 1 << 24) };
+      case 'copyText':
+        return { type, text: str(o.text, 'text', MAX_COPY_CHARS) };
       case 'viewState':
         return { type, mode: oneOf(o.mode, 'mode', ['grid', 'debugger'] as const), ...(o.focus !== undefined ? { focus: headRef(o.focus) } : {}) };
     }
@@ -367,6 +372,15 @@ export const PANEL_STRING_KEYS = [
   "These rows are almost uniform: entropy {0} nats against ln n = {1}, the most a row over n keys can have. The scaled scores spread only {2} (standard deviation; raw q·k: {3}, about √d_k = {4}), where 1/√d_k gives about 1, so the softmax averages the values instead of attending.",
   "Almost uniform rows (flat attention)",
   "weight (colours stretched: the strongest colour is the largest weight, {0}, not 1)",
+  "Python that draws these tensors",
+  "Copy",
+  "What these switches mean in PyTorch",
+  "causal {0}",
+  "{0} padding",
+  "scale {0}",
+  "temperature {0}",
+  "no mask",
+  "softmax dim {0}",
   // @generated-strings-end
 ] as const;
 

@@ -6,3 +6,4 @@ export { meanAndVariance, entropyNats } from './stats';
 export type { TraceWarning, TraceWarningId, RowSpread } from './warnings';
 export { rowSpread, numberRange } from './warnings';
 export type { PaddingReading } from './build-mask';
+export { pythonSteps, type PythonStepsContext } from './python';

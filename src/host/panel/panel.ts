@@ -189,6 +189,10 @@ export class InspectorPanel implements vscode.Disposable {
       case 'export':
         await this.saveExport(msg.format, msg.suggestedName, msg.content);
         return;
+      case 'copyText':
+        await vscode.env.clipboard.writeText(msg.text);
+        void vscode.window.setStatusBarMessage(vscode.l10n.t('Copied the Python to the clipboard.'), 3000);
+        return;
       case 'request':
         await this.answer(msg.messageId, msg.request);
         return;

@@ -9,6 +9,8 @@ import { buildStatsTable } from '../../../webview/stats-model';
 import { describeStepCell, stepInfo } from '../../../webview/steps';
 import { describeWarning } from '../../../webview/warnings';
 import { weightCaption } from '../../../webview/legend';
+import { switchesSummary } from '../../../webview/debugger-view';
+import { DEFAULT_SWITCHES } from '../../../webview/state';
 
 const L = 6, dk = 64;
 const tokens = ['the', 'cat', 'sat', 'on', 'the', 'mat'];
@@ -154,5 +156,12 @@ describe('webview debugger model', () => {
     assert.equal(weightCaption(true, [0.1, 0.2]), 'weight');
     assert.equal(weightCaption(false, [0.1, 0.2]), 'weight (colours stretched: the strongest colour is the largest weight, 0.2, not 1)');
     assert.equal(weightCaption(false, [0, 1]), 'weight');
+  });
+});
+
+describe('debugger switches summary', () => {
+  it('says the switches in a few words', () => {
+    assert.equal(switchesSummary(DEFAULT_SWITCHES), 'scale 1/√d_k · temperature 1 · no mask · softmax dim -1');
+    assert.equal(switchesSummary({ ...DEFAULT_SWITCHES, scale: 'inv-dk', temperature: 10, causal: 'top-left', padLast: 2, softmaxDim: -2 }), 'scale 1/d_k · temperature 10 · causal top-left, 2 padding · softmax dim -2');
   });
 });
