@@ -8,6 +8,7 @@ import { STACK_LINE, labelOrientation, labelsExtent } from './axis-labels';
 import { tokenLabel } from './format';
 import { renderHeatmapPixels } from './heatmap-pixels';
 import { type HeatmapLayout, cellAt, cellRect, heatmapLayout, moveCursor } from './layout';
+import { MatrixTable } from './matrix-table';
 import type { Tooltip } from './tooltip';
 
 export interface HeatmapData {
@@ -37,6 +38,8 @@ export class HeatmapView {
   readonly el: HTMLElement;
   readonly canvas: HTMLCanvasElement;
   private readonly live: HTMLElement;
+  /** The same matrix as a table (screen readers, exact numbers). */
+  readonly table = new MatrixTable();
   private readonly base = document.createElement('canvas');
   private data: HeatmapData | undefined;
   private theme: ThemeColours | undefined;
@@ -52,7 +55,7 @@ export class HeatmapView {
   constructor(private readonly opts: HeatmapOptions) {
     this.canvas = h('canvas', { class: 'heatmap-canvas', attrs: { tabindex: 0, role: 'img', 'aria-label': opts.label } });
     this.live = h('div', { class: 'sr-only', attrs: { 'aria-live': 'polite' } });
-    this.el = h('div', { class: 'heatmap' }, this.canvas, this.live);
+    this.el = h('div', { class: 'heatmap' }, this.canvas, this.live, this.table.el);
     this.canvas.addEventListener('pointermove', (e) => this.onPointer(e));
     this.canvas.addEventListener('pointerleave', () => {
       this.hover = undefined;
@@ -79,6 +82,7 @@ export class HeatmapView {
   setData(data: HeatmapData, label?: string): void {
     this.data = data;
     if (label) this.canvas.setAttribute('aria-label', label);
+    this.table.set({ values: data.values, rows: data.rows, cols: data.cols, rowLabels: data.rowLabels, colLabels: data.colLabels, caption: label ?? this.opts.label });
     if (this.cursor && (this.cursor.row >= data.rows || this.cursor.col >= data.cols)) this.cursor = undefined;
     this.hover = undefined;
     this.render();

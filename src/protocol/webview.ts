@@ -381,6 +381,9 @@ export const PANEL_STRING_KEYS = [
   "temperature {0}",
   "no mask",
   "softmax dim {0}",
+  "The table shows the first {0} rows and {1} columns of {2} × {3}; export CSV for all of them.",
+  "Table view (for screen readers and exact numbers)",
+  "Query \\ key",
   // @generated-strings-end
 ] as const;
 

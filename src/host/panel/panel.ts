@@ -285,7 +285,7 @@ function renderHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
 <title>Attention Inspector</title>
 </head>
 <body>
-<div id="app" role="application" aria-label="Attention Inspector"></div>
+<div id="app"></div>
 <script nonce="${n}" src="${uri('dist', 'webview.js')}"></script>
 </body>
 </html>`;
