@@ -87,6 +87,8 @@ export class GridView {
         const button = h('button', { class: 'thumb', attrs: { type: 'button', role: 'gridcell', 'aria-label': label, 'data-layer': l, 'data-head': hd, tabindex: -1 } }, canvas);
         const layer = l, head = hd;
         button.addEventListener('click', () => {
+          // The head opens beside the grid: the tooltip must not stay over it (or over its buttons).
+          this.opts.tooltip.hide();
           this.focus = { layer, head };
           this.updateTabStops();
           this.opts.onOpen(layer, head);
