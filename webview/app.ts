@@ -58,6 +58,8 @@ export class App {
   /** What the opened head shows when it is not every weight (a block-averaged view of a long run). */
   private readonly detailNote = h('div', { class: 'note detail-note' });
   private readonly gridMode: HTMLElement;
+  /** Below the heads (grid mode only): the seeded model's Python. */
+  private readonly gridExtras: HTMLElement;
   private readonly empty = h('div', { class: 'empty' });
   // views
   readonly grid: GridView;
@@ -146,7 +148,8 @@ export class App {
       this.detailNote,
       this.detailBody,
     );
-    this.gridMode = h('div', { class: 'grid-mode' }, this.gridArea, this.detail, this.python.el);
+    this.gridMode = h('div', { class: 'grid-mode' }, this.gridArea, this.detail);
+    this.gridExtras = h('div', { class: 'grid-extras' }, this.python.el);
     this.gridArea.append(this.grid.el);
     this.root = h('main', { class: 'app' },
       h('header', { class: 'header' }, h('div', { class: 'titles' }, this.title, this.subtitle), toolbar),
@@ -154,10 +157,13 @@ export class App {
       this.status,
       this.empty,
       this.gridMode,
+      this.gridExtras,
       this.debugger.el,
     );
     mount.replaceChildren(this.root);
     this.empty.textContent = t('Select some text and run “Attention Inspector: Inspect Selection”.');
+    this.grid.setUnitScale(this.state.unitScale);
+    this.debugger.setUnitScale(this.state.debuggerUnitScale);
     this.applyTheme();
     const unwatch = watchTheme(() => this.applyTheme());
     const resize = new ResizeObserver(() => this.onResize());
@@ -332,6 +338,7 @@ export class App {
     this.root.classList.toggle('has-run', !!run);
     this.empty.hidden = !!run;
     this.gridMode.hidden = !run || s.mode !== 'grid';
+    this.gridExtras.hidden = this.gridMode.hidden;
     this.debugger.el.hidden = !run || s.mode !== 'debugger';
     this.unitToggle.checked = this.unitScaleShown();
     this.modeTabs.forEach((b) => {
