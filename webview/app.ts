@@ -7,15 +7,16 @@ import type { ExportFormat, PanelMode, ToWebviewMessage } from '../src/protocol/
 import type { VsCodeApi } from './api';
 import { scaleFor } from './colour-scale';
 import { type HeadMatrix, fullHead, HeadCache, headFromRun, normaliseAttention, normaliseRun, normaliseTrace } from './data';
+import { CodeView } from './code-view';
 import { DebuggerView } from './debugger-view';
 import { button, h } from './dom';
-import { type SvgMatrix, buildSvg, longCsv, matrixCsv, modelSlug, tensorJson, toJson } from './exports';
+import { type SvgMatrix, buildSvg, longCsv, matrixCsv, modelSlug, svgColumnLabelsExtent, svgRowLabelsWidth, tensorJson, toJson } from './exports';
 import { tokenLabel } from './format';
 import { GridView } from './grid-view';
 import { DEBUGGER_MAX_TOKENS, LINES_MAX_TOKENS, blockNote, cellLabels, describeHeadCell, downsampleFor, rowToken } from './head-view';
 import { HeatmapView } from './heatmap-view';
 import { t } from './l10n';
-import { Legend } from './legend';
+import { Legend, weightCaption } from './legend';
 import { LinesView } from './lines-view';
 import { PanelRpc } from './rpc';
 import { type DebuggerSwitches, type GridView as GridSubView, type PanelState, type StepIndex, defaultState, fitStateToRun, sanitizeState, traceOptionsOf } from './state';
@@ -57,6 +58,8 @@ export class App {
   /** What the opened head shows when it is not every weight (a block-averaged view of a long run). */
   private readonly detailNote = h('div', { class: 'note detail-note' });
   private readonly gridMode: HTMLElement;
+  /** Below the heads (grid mode only): the seeded model's Python. */
+  private readonly gridExtras: HTMLElement;
   private readonly empty = h('div', { class: 'empty' });
   // views
   readonly grid: GridView;
@@ -64,6 +67,8 @@ export class App {
   private readonly heatmapLegend = new Legend();
   readonly lines: LinesView;
   readonly debugger: DebuggerView;
+  /** The seeded model's Python (shown under the heads). */
+  readonly python: CodeView;
   /** The opened head as drawn: every weight, or block means for a long run. */
   private headMatrix: HeadMatrix | undefined;
 
@@ -85,7 +90,9 @@ export class App {
       onStep: (step) => this.setStep(step),
       onHead: (l, hd) => this.debugHead(l, hd),
       onReveal: (i) => this.reveal(i),
+      onCopy: (text) => this.copy(text),
     });
+    this.python = new CodeView(t('Python that draws these tensors'), (text) => this.copy(text), 'run-python');
 
     this.modeTabs = (['grid', 'debugger'] as const).map((mode) => {
       const b = h('button', { class: 'mode-tab', attrs: { type: 'button', role: 'tab', 'data-mode': mode, id: `mode-${mode}` } },
@@ -103,9 +110,10 @@ export class App {
       return b;
     });
     this.unitToggle = h('input', { attrs: { type: 'checkbox', id: 'unit-scale' } });
-    this.unitToggle.checked = this.state.unitScale;
+    this.unitToggle.checked = this.unitScaleShown();
     this.unitToggle.addEventListener('change', () => {
-      this.state.unitScale = this.unitToggle.checked;
+      if (this.state.mode === 'debugger') this.state.debuggerUnitScale = this.unitToggle.checked;
+      else this.state.unitScale = this.unitToggle.checked;
       this.save();
       this.applyUnitScale();
     });
@@ -141,6 +149,7 @@ export class App {
       this.detailBody,
     );
     this.gridMode = h('div', { class: 'grid-mode' }, this.gridArea, this.detail);
+    this.gridExtras = h('div', { class: 'grid-extras' }, this.python.el);
     this.gridArea.append(this.grid.el);
     this.root = h('main', { class: 'app' },
       h('header', { class: 'header' }, h('div', { class: 'titles' }, this.title, this.subtitle), toolbar),
@@ -148,10 +157,13 @@ export class App {
       this.status,
       this.empty,
       this.gridMode,
+      this.gridExtras,
       this.debugger.el,
     );
     mount.replaceChildren(this.root);
     this.empty.textContent = t('Select some text and run “Attention Inspector: Inspect Selection”.');
+    this.grid.setUnitScale(this.state.unitScale);
+    this.debugger.setUnitScale(this.state.debuggerUnitScale);
     this.applyTheme();
     const unwatch = watchTheme(() => this.applyTheme());
     const resize = new ResizeObserver(() => this.onResize());
@@ -171,6 +183,10 @@ export class App {
     switch (msg.type) {
       case 'run':
         this.setRun(msg.run, msg.mode, msg.focus);
+        if (msg.inspected) {
+          this.state.inspected = msg.inspected;
+          this.save();
+        }
         return;
       case 'reply':
         this.rpc.handleReply(msg);
@@ -216,7 +232,12 @@ export class App {
     this.save();
     this.showStatus('');
     this.grid.setRun(run, s.focus);
+    this.python.setText(run.model.pythonSnippet);
     this.render();
+  }
+
+  private copy(text: string): void {
+    this.api.postMessage({ type: 'copyText', text });
   }
 
   // ----- state ---------------------------------------------------------------------------------------
@@ -280,9 +301,14 @@ export class App {
     this.save();
   }
 
+  /** The debugger keeps its own 0–1 choice (on by default), the heads view its own (off). */
+  private unitScaleShown(): boolean {
+    return this.state.mode === 'debugger' ? this.state.debuggerUnitScale : this.state.unitScale;
+  }
+
   private applyUnitScale(): void {
     this.grid.setUnitScale(this.state.unitScale);
-    this.debugger.setUnitScale(this.state.unitScale);
+    this.debugger.setUnitScale(this.state.debuggerUnitScale);
     if (this.state.mode === 'grid' && this.state.view !== 'heads') void this.showDetail();
   }
 
@@ -312,7 +338,9 @@ export class App {
     this.root.classList.toggle('has-run', !!run);
     this.empty.hidden = !!run;
     this.gridMode.hidden = !run || s.mode !== 'grid';
+    this.gridExtras.hidden = this.gridMode.hidden;
     this.debugger.el.hidden = !run || s.mode !== 'debugger';
+    this.unitToggle.checked = this.unitScaleShown();
     this.modeTabs.forEach((b) => {
       const on = b.dataset.mode === s.mode;
       b.setAttribute('aria-selected', String(on));
@@ -387,7 +415,7 @@ export class App {
   }
 
   private updateHeatmapLegend(values: Float32Array): void {
-    this.heatmapLegend.update(scaleFor(values, { unit: this.state.unitScale }), this.theme.palette, t('weight'), false);
+    this.heatmapLegend.update(scaleFor(values, { unit: this.state.unitScale }), this.theme.palette, weightCaption(this.state.unitScale, values), false);
   }
 
   /**
@@ -516,14 +544,16 @@ export class App {
           };
         case 'svg': {
           const cell = Math.max(3, Math.min(24, Math.floor(720 / Math.max(rows, cols))));
-          const left = 130, top = 130;
-          const scale = scaleFor(info.tensor.data, { unit: info.isWeights && s.unitScale });
+          const rowLabels = tokens.map((d) => tokenLabel(d, 16));
+          const svgCols = info.columnsAreKeys ? tokens.map((d) => tokenLabel(d, 16)) : colLabels;
+          const { left, top } = svgMargins(rowLabels, svgCols, cell);
+          const scale = scaleFor(info.tensor.data, { unit: info.isWeights && s.debuggerUnitScale });
           return {
             suggestedName: `${base}.svg`,
             content: buildSvg({
               width: left + cols * cell + 20, height: top + rows * cell + 20, palette,
               title: `${run.model.name} · ${info.formula} · ${t('layer {0}, head {1}', focus.layer, focus.head)}`,
-              matrices: [{ values: info.tensor.data, rows, cols, scale, x: left, y: top, cell, rowLabels: tokens.map((d) => tokenLabel(d, 16)), colLabels: info.columnsAreKeys ? tokens.map((d) => tokenLabel(d, 16)) : colLabels, caption: `${info.formula}   ${info.shape}` }],
+              matrices: [{ values: info.tensor.data, rows, cols, scale, x: left, y: top, cell, rowLabels, colLabels: svgCols, caption: `${info.formula}   ${info.shape}` }],
               legend: { scale, label: info.isWeights ? t('weight') : t('score') },
             }),
           };
@@ -610,9 +640,9 @@ export class App {
         return { suggestedName: `${base}.json`, content: toJson({ format: 'attention-inspector/head@1', model: run.model.name, layer, head, tokens: tokenRecords, weights: tensorJson(values, [T, T]) }) };
       case 'svg': {
         const cell = Math.max(3, Math.min(24, Math.floor(720 / T)));
-        const left = 130, top = 130;
         const scale = scaleFor(values, { unit: s.unitScale });
         const labels = tokens.map((d) => tokenLabel(d, 16));
+        const { left, top } = svgMargins(labels, labels, cell);
         return {
           suggestedName: `${base}.svg`,
           content: buildSvg({
@@ -684,3 +714,9 @@ export class App {
 }
 
 export { defaultState };
+
+/** Room for the row labels on the left, and for the caption above the column labels on top (SVG units). */
+function svgMargins(rowLabels: readonly string[], colLabels: readonly string[], cell: number): { left: number; top: number } {
+  return { left: Math.ceil(svgRowLabelsWidth(rowLabels, cell)) + 16, top: Math.ceil(svgColumnLabelsExtent(colLabels, cell)) + 34 };
+}
+

@@ -4,12 +4,14 @@
 import type { AttentionTrace } from '../src/engine/trace';
 import type { RunResult } from '../src/protocol/engine';
 import { scaleFor } from './colour-scale';
+import { pythonSteps } from '../src/engine/trace';
+import { CodeView } from './code-view';
 import { button, h, numberInput, select } from './dom';
 import { rowList, tokenLabel } from './format';
 import { HeatmapView } from './heatmap-view';
 import { t } from './l10n';
-import { Legend } from './legend';
-import { type DebuggerSwitches, DEFAULT_SWITCHES, type StepIndex, STEP_COUNT } from './state';
+import { Legend, weightCaption } from './legend';
+import { type DebuggerSwitches, DEFAULT_SWITCHES, type StepIndex, STEP_COUNT, traceOptionsOf } from './state';
 import { buildStatsTable } from './stats-model';
 import { describeStepCell, stepInfo, stepNames } from './steps';
 import type { ThemeColours } from './theme';
@@ -21,6 +23,7 @@ export interface DebuggerCallbacks {
   onStep: (step: StepIndex) => void;
   onHead: (layer: number, head: number) => void;
   onReveal: (tokenIndex: number) => void;
+  onCopy: (text: string) => void;
 }
 
 export class DebuggerView {
@@ -34,6 +37,9 @@ export class DebuggerView {
   private readonly shape = h('div', { class: 'shape' });
   private readonly note = h('div', { class: 'note' });
   private readonly warningsEl = h('div', { class: 'warnings', attrs: { role: 'status', 'aria-live': 'polite' } });
+  private readonly viewColumn: HTMLElement;
+  /** The switches' summary line: their current settings in a few words (the form folds away under it). */
+  private readonly switchesSummary = h('summary', { class: 'switches-summary' });
   private readonly statsEl = h('div', { class: 'stats' });
   private readonly statsTitle = h('h3', { class: 'section-title', text: t('Per-row statistics') });
   private readonly status = h('div', { class: 'debugger-status', attrs: { role: 'status' } });
@@ -48,6 +54,8 @@ export class DebuggerView {
   private focus = { layer: 0, head: 0 };
   private unit = false;
   private warnings: WarningText[] = [];
+  /** What the switches mean in PyTorch: the seeded model's own snippet (if any), then this head's five steps. */
+  readonly python: CodeView;
 
   constructor(tooltip: Tooltip, private readonly cb: DebuggerCallbacks) {
     this.heatmap = new HeatmapView({
@@ -75,13 +83,17 @@ export class DebuggerView {
     this.tabs.append(...this.tabButtons);
     this.stepPanel = h('div', { class: 'step-panel', attrs: { id: 'step-panel', role: 'tabpanel' } },
       h('div', { class: 'step-head' }, this.formula, this.shape), this.note, this.heatmap.el, this.legend.el);
+    this.python = new CodeView(t('What these switches mean in PyTorch'), (text) => this.cb.onCopy(text), 'debugger-python');
     this.form.addEventListener('submit', (e) => e.preventDefault());
+    // The step's matrix comes first; the switches sit beside it in a wide panel and below it in a narrow one.
+    this.viewColumn = h('div', { class: 'debugger-view' }, this.warningsEl, this.stepPanel);
     this.el = h('section', { class: 'debugger', attrs: { 'aria-label': t('Step-through debugger') } },
-      h('div', { class: 'debugger-top' }, this.headPicker, h('details', { class: 'switches-wrap', attrs: { open: true } }, h('summary', { text: t('Switches') }), this.form)),
-      (this.stepBar = h('div', { class: 'step-bar' }, prev, this.tabs, next)),
+      h('div', { class: 'debugger-top' }, this.headPicker, (this.stepBar = h('div', { class: 'step-bar' }, prev, this.tabs, next))),
       this.status,
-      this.warningsEl,
-      this.stepPanel,
+      h('div', { class: 'debugger-main' },
+        this.viewColumn,
+        h('aside', { class: 'debugger-side' }, h('details', { class: 'switches-wrap', attrs: { open: true } }, this.switchesSummary, this.form))),
+      this.python.el,
       this.statsTitle,
       this.statsEl,
     );
@@ -112,7 +124,9 @@ export class DebuggerView {
   }
 
   setWidth(width: number): void {
-    this.heatmap.setWidth(Math.max(200, width));
+    // The matrix gets its column's width (the switches may sit beside it).
+    const column = this.viewColumn.clientWidth;
+    this.heatmap.setWidth(Math.max(200, column > 0 ? Math.min(width, column - 8) : width));
   }
 
   /** A new run (or the same run re-sent): rebuilds the head picker and the form. */
@@ -135,7 +149,16 @@ export class DebuggerView {
     this.warnings = trace.warnings.map((w) => describeWarning(w, trace, this.switches.causal === 'none' ? [] : [this.switches.causal]));
     this.renderWarnings();
     this.renderStats();
+    this.renderPython();
     this.drawStep();
+  }
+
+  private renderPython(): void {
+    const run = this.run;
+    if (!run) return this.python.setText(undefined);
+    const seeded = run.model.pythonSnippet;
+    const steps = pythonSteps(traceOptionsOf(this.switches), { head: this.focus.head, seeded: seeded !== undefined });
+    this.python.setText(seeded ? `${seeded}\n${steps}` : steps);
   }
 
   /** The run cannot be stepped through (e.g. too many tokens): only `message` shows, no steps or statistics. */
@@ -219,7 +242,7 @@ export class DebuggerView {
     for (const w of this.warnings) if (w.severity === 'error') w.rows.forEach((r) => rowsOfWarnings.add(r));
     this.heatmap.setFlaggedRows(this.step >= 3 ? [...rowsOfWarnings] : []);
     const hasSpecial = this.step >= 2;
-    this.legend.update(scale, theme.palette, info.isWeights ? t('weight') : this.step === 4 ? t('output') : t('score'), hasSpecial);
+    this.legend.update(scale, theme.palette, info.isWeights ? weightCaption(this.unit, info.tensor.data) : this.step === 4 ? t('output') : t('score'), hasSpecial);
   }
 
   private renderWarnings(): void {
@@ -283,7 +306,12 @@ export class DebuggerView {
 
   private change(patch: Partial<DebuggerSwitches>): void {
     this.switches = { ...this.switches, ...patch };
+    this.updateSummary();
     this.cb.onSwitches(this.switches);
+  }
+
+  private updateSummary(): void {
+    this.switchesSummary.replaceChildren(h('span', { class: 'switches-title', text: t('Switches') }), ' ', h('span', { class: 'switches-now', text: switchesSummary(this.switches) }));
   }
 
   private buildForm(): void {
@@ -342,6 +370,7 @@ export class DebuggerView {
       },
     });
     const group = (legend: string, ...children: HTMLElement[]) => h('fieldset', { class: 'switch-group' }, h('legend', { text: legend }), ...children);
+    this.updateSummary();
     this.form.replaceChildren(
       group(t('Scale'), scale.wrap, custom.wrap, temperature.wrap),
       group(t('Mask'), causal.wrap, pad.wrap, builtAs.wrap, passedTo.wrap),
@@ -357,4 +386,18 @@ export class DebuggerView {
   exportModel(): { trace: AttentionTrace; step: StepIndex; tokens: string[] } | undefined {
     return this.trace ? { trace: this.trace, step: this.step, tokens: (this.run?.tokens ?? []).map((tk) => tk.text) } : undefined;
   }
+}
+
+/** The switches in a few words: "1/√d_k · T 1 · no mask · softmax dim -1". */
+export function switchesSummary(sw: DebuggerSwitches): string {
+  const scale = sw.scale === 'inv-sqrt-dk' ? '1/√d_k' : sw.scale === 'inv-dk' ? '1/d_k' : sw.scale === 'none' ? '×1' : `×${sw.customScale}`;
+  const masks: string[] = [];
+  if (sw.causal !== 'none') masks.push(t('causal {0}', sw.causal));
+  if (sw.padLast > 0) masks.push(t('{0} padding', sw.padLast));
+  return [
+    t('scale {0}', scale),
+    t('temperature {0}', sw.temperature),
+    masks.length > 0 ? masks.join(', ') : t('no mask'),
+    t('softmax dim {0}', sw.softmaxDim),
+  ].join(' · ');
 }

@@ -2,6 +2,7 @@
 // the content; the host asks where to save it. Pure. Token text is untrusted: CSV cells are quoted and
 // guarded against spreadsheet formulas, SVG text is XML-escaped.
 import { type Rgb, type ThemePalette, type ValueScale, rampIndex, rampValue, toHex, LUT_SIZE } from './colour-scale';
+import { STACK_LINE, estimateWidth, labelOrientation, labelsExtent } from './axis-labels';
 import { fmt } from './format';
 
 // ----- CSV --------------------------------------------------------------------------------------------
@@ -176,11 +177,31 @@ function cellColour(v: number, scale: ValueScale, palette: ThemePalette): string
   return toHex(ramp[rampIndex(v, scale)]);
 }
 
+/** Label font size of a matrix with cells `cell` units wide. */
+export function svgLabelFont(cell: number): number {
+  return Math.max(6, Math.min(12, cell * 0.8));
+}
+
+/** The height the column labels take above a matrix in an SVG export (0 without labels). */
+export function svgColumnLabelsExtent(labels: readonly string[] | undefined, cell: number): number {
+  if (!labels?.length) return 0;
+  const font = svgLabelFont(cell);
+  return labelsExtent(labels, labels.map((l) => estimateWidth(l, font)), cell, font);
+}
+
+/** The widest row label of an SVG export (0 without labels). */
+export function svgRowLabelsWidth(labels: readonly string[] | undefined, cell: number): number {
+  const font = svgLabelFont(cell);
+  return (labels ?? []).reduce((most, l) => Math.max(most, estimateWidth(l, font)), 0);
+}
+
 function matrixSvg(m: SvgMatrix, palette: ThemePalette, fg: string): string {
   if (m.values.length !== m.rows * m.cols) throw new Error(`matrixSvg: ${m.values.length} values do not make a ${m.rows}×${m.cols} matrix`);
   const parts: string[] = [];
   const c = m.cell;
-  if (m.caption) parts.push(`<text x="${m.x}" y="${m.y - 4}" font-size="11" fill="${fg}">${xmlText(m.caption)}</text>`);
+  // The caption stands above the column labels, never over them.
+  const captionY = m.colLabels?.length ? m.y - svgColumnLabelsExtent(m.colLabels, c) - 10 : m.y - 4;
+  if (m.caption) parts.push(`<text x="${m.x}" y="${r2(captionY)}" font-size="11" fill="${fg}">${xmlText(m.caption)}</text>`);
   parts.push(`<g shape-rendering="crispEdges">`);
   for (let i = 0; i < m.rows; i++) {
     // Runs of equal colour along a row become one rectangle.
@@ -194,14 +215,24 @@ function matrixSvg(m: SvgMatrix, palette: ThemePalette, fg: string): string {
     }
   }
   parts.push('</g>');
-  const font = Math.max(6, Math.min(12, c * 0.8));
+  const font = svgLabelFont(c);
   if (m.rowLabels) {
     m.rowLabels.forEach((l, i) => parts.push(`<text x="${r2(m.x - 4)}" y="${r2(m.y + (i + 0.5) * c)}" font-size="${r2(font)}" text-anchor="end" dominant-baseline="middle" fill="${fg}">${xmlText(l)}</text>`));
   }
   if (m.colLabels) {
     m.colLabels.forEach((l, j) => {
       const x = r2(m.x + (j + 0.5) * c), y = r2(m.y - 4);
-      parts.push(`<text transform="translate(${x} ${y}) rotate(-90)" font-size="${r2(font)}" dominant-baseline="middle" fill="${fg}">${xmlText(l)}</text>`);
+      const orientation = labelOrientation(l, estimateWidth(l, font), c, font);
+      if (orientation === 'rotated') {
+        parts.push(`<text transform="translate(${x} ${y}) rotate(-90)" font-size="${r2(font)}" dominant-baseline="middle" fill="${fg}">${xmlText(l)}</text>`);
+      } else if (orientation === 'horizontal') {
+        parts.push(`<text x="${x}" y="${r2(m.y - 5)}" font-size="${r2(font)}" text-anchor="middle" fill="${fg}">${xmlText(l)}</text>`);
+      } else {
+        // CJK set upright, one character per line, the last just above the matrix.
+        const chars = [...l];
+        const spans = chars.map((ch, k) => `<tspan x="${x}" y="${r2(m.y - 5 - (chars.length - 1 - k) * font * STACK_LINE)}">${xmlText(ch)}</tspan>`).join('');
+        parts.push(`<text font-size="${r2(font)}" text-anchor="middle" fill="${fg}" data-upright="stacked">${spans}</text>`);
+      }
     });
   }
   return parts.join('\n');

@@ -25,6 +25,8 @@ export class GridView {
   private unit = false;
   private cells: { button: HTMLButtonElement; canvas: HTMLCanvasElement; layer: number; head: number }[] = [];
   private focus = { layer: 0, head: 0 };
+  /** The opened head (outlined); kept here because a resize rebuilds the buttons. */
+  private selected: { layer: number; head: number } | undefined;
   private width = 800;
   lastRenderMs = 0;
 
@@ -57,7 +59,7 @@ export class GridView {
   }
 
   setSelected(focus: { layer: number; head: number } | undefined): void {
-    for (const c of this.cells) c.button.setAttribute('aria-selected', String(!!focus && c.layer === focus.layer && c.head === focus.head));
+    this.selected = focus ? { ...focus } : undefined;
     if (focus) this.focus = { ...focus };
     this.updateTabStops();
   }
@@ -87,6 +89,8 @@ export class GridView {
         const button = h('button', { class: 'thumb', attrs: { type: 'button', role: 'gridcell', 'aria-label': label, 'data-layer': l, 'data-head': hd, tabindex: -1 } }, canvas);
         const layer = l, head = hd;
         button.addEventListener('click', () => {
+          // The head opens beside the grid: the tooltip must not stay over it (or over its buttons).
+          this.opts.tooltip.hide();
           this.focus = { layer, head };
           this.updateTabStops();
           this.opts.onOpen(layer, head);
@@ -106,7 +110,11 @@ export class GridView {
   }
 
   private updateTabStops(): void {
-    for (const c of this.cells) c.button.tabIndex = c.layer === this.focus.layer && c.head === this.focus.head ? 0 : -1;
+    const sel = this.selected;
+    for (const c of this.cells) {
+      c.button.tabIndex = c.layer === this.focus.layer && c.head === this.focus.head ? 0 : -1;
+      c.button.setAttribute('aria-selected', String(!!sel && c.layer === sel.layer && c.head === sel.head));
+    }
   }
 
   private onKey(e: KeyboardEvent, layer: number, head: number): void {

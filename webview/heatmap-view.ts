@@ -4,9 +4,11 @@
 import type { ThemeColours } from './theme';
 import { type ValueScale } from './colour-scale';
 import { h } from './dom';
+import { STACK_LINE, labelOrientation, labelsExtent } from './axis-labels';
 import { tokenLabel } from './format';
 import { renderHeatmapPixels } from './heatmap-pixels';
 import { type HeatmapLayout, cellAt, cellRect, heatmapLayout, moveCursor } from './layout';
+import { MatrixTable } from './matrix-table';
 import type { Tooltip } from './tooltip';
 
 export interface HeatmapData {
@@ -36,6 +38,8 @@ export class HeatmapView {
   readonly el: HTMLElement;
   readonly canvas: HTMLCanvasElement;
   private readonly live: HTMLElement;
+  /** The same matrix as a table (screen readers, exact numbers). */
+  readonly table = new MatrixTable();
   private readonly base = document.createElement('canvas');
   private data: HeatmapData | undefined;
   private theme: ThemeColours | undefined;
@@ -51,7 +55,7 @@ export class HeatmapView {
   constructor(private readonly opts: HeatmapOptions) {
     this.canvas = h('canvas', { class: 'heatmap-canvas', attrs: { tabindex: 0, role: 'img', 'aria-label': opts.label } });
     this.live = h('div', { class: 'sr-only', attrs: { 'aria-live': 'polite' } });
-    this.el = h('div', { class: 'heatmap' }, this.canvas, this.live);
+    this.el = h('div', { class: 'heatmap' }, this.canvas, this.live, this.table.el);
     this.canvas.addEventListener('pointermove', (e) => this.onPointer(e));
     this.canvas.addEventListener('pointerleave', () => {
       this.hover = undefined;
@@ -78,6 +82,7 @@ export class HeatmapView {
   setData(data: HeatmapData, label?: string): void {
     this.data = data;
     if (label) this.canvas.setAttribute('aria-label', label);
+    this.table.set({ values: data.values, rows: data.rows, cols: data.cols, rowLabels: data.rowLabels, colLabels: data.colLabels, caption: label ?? this.opts.label });
     if (this.cursor && (this.cursor.row >= data.rows || this.cursor.col >= data.cols)) this.cursor = undefined;
     this.hover = undefined;
     this.render();
@@ -126,13 +131,28 @@ export class HeatmapView {
     const rowLabels = data.rowLabels.map((l) => tokenLabel(l, 16));
     const colLabels = data.colLabels.map((l) => tokenLabel(l, 16));
     const widest = (labels: string[]) => labels.reduce((m, l) => Math.max(m, ctx0.measureText(l).width), 0);
-    const layout = heatmapLayout({
+    const layoutWith = (colLabelWidth: number) => heatmapLayout({
       rows: data.rows,
       cols: data.cols,
       availableWidth: this.width,
       maxHeight: this.opts.maxHeight?.(),
       rowLabelWidth: widest(rowLabels),
-      colLabelWidth: widest(colLabels),
+      colLabelWidth,
+    });
+    // Column labels stand upright when they fit (or are CJK): lay out once with every label turned, then
+    // again with the height the labels take in the orientation that cell width gives them.
+    let layout = layoutWith(widest(colLabels));
+    if (layout.colLabels) {
+      const measureAt = (px: number) => {
+        ctx0.font = font(px);
+        return colLabels.map((l) => ctx0.measureText(l).width);
+      };
+      const second = layoutWith(Math.max(1, labelsExtent(colLabels, measureAt(layout.font), layout.cellW, layout.font)));
+      if (second.colLabels) layout = second;
+    }
+    const colWidths = colLabels.map((l) => {
+      ctx0.font = font(layout.font);
+      return ctx0.measureText(l).width;
     });
     this.layout = layout;
     const dpr = (this.dpr = Math.max(1, Math.min(3, window.devicePixelRatio || 1)));
@@ -166,17 +186,26 @@ export class HeatmapView {
       rowLabels.forEach((l, i) => ctx.fillText(l, m.x - 6, m.y + (i + 0.5) * layout.cellH, m.x - 8));
     }
     if (layout.colLabels) {
-      ctx.save();
-      ctx.textAlign = 'left';
-      ctx.textBaseline = 'middle';
       colLabels.forEach((l, j) => {
+        const x = m.x + (j + 0.5) * layout.cellW;
+        const orientation = labelOrientation(l, colWidths[j], layout.cellW, layout.font);
         ctx.save();
-        ctx.translate(m.x + (j + 0.5) * layout.cellW, m.y - 4);
-        ctx.rotate(-Math.PI / 2);
-        ctx.fillText(l, 0, 0, m.y - 6);
+        if (orientation === 'rotated') {
+          ctx.textAlign = 'left';
+          ctx.textBaseline = 'middle';
+          ctx.translate(x, m.y - 4);
+          ctx.rotate(-Math.PI / 2);
+          ctx.fillText(l, 0, 0, m.y - 6);
+        } else {
+          ctx.textAlign = 'center';
+          ctx.textBaseline = 'alphabetic';
+          const chars = orientation === 'stacked' ? [...l] : [l];
+          const line = layout.font * STACK_LINE;
+          // Bottom line just above the matrix; earlier characters above it.
+          chars.forEach((ch, k) => ctx.fillText(ch, x, m.y - 5 - (chars.length - 1 - k) * line));
+        }
         ctx.restore();
       });
-      ctx.restore();
     }
     this.lastRenderMs = performance.now() - started;
     this.paint();

@@ -1,5 +1,5 @@
 // The colour legend: the ramp with its end values, and swatches for masked (-inf) and NaN cells.
-import { LUT_SIZE, type ThemePalette, type ValueScale, rampValue, toHex } from './colour-scale';
+import { LUT_SIZE, type ThemePalette, type ValueScale, rampValue, scaleFor, toHex } from './colour-scale';
 import { h } from './dom';
 import { fmt } from './format';
 import { renderHeatmapPixels } from './heatmap-pixels';
@@ -41,4 +41,11 @@ export class Legend {
     this.specials.hidden = !showSpecials;
     this.el.setAttribute('aria-label', t('Colour scale from {0} to {1}', this.lo.textContent, this.hi.textContent));
   }
+}
+
+/** The legend's caption for weights: with a stretched scale it says so, so a flat matrix is not read as peaked. */
+export function weightCaption(unit: boolean, values: ArrayLike<number>): string {
+  if (unit) return t('weight');
+  const scale = scaleFor(values);
+  return scale.kind === 'sequential' && scale.hi < 1 ? t('weight (colours stretched: the strongest colour is the largest weight, {0}, not 1)', fmt(scale.hi, 3)) : t('weight');
 }

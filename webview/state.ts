@@ -3,7 +3,7 @@
 // reload (VS Code hands it to the serializer, which reads `mode`). Anything read back is sanitised: it may
 // come from an older version of the panel.
 import type { MaskChoice, ScaleChoice, TraceOptions } from '../src/engine/trace';
-import type { PanelMode } from '../src/protocol/webview';
+import { type InspectedText, type PanelMode, inspectedText } from '../src/protocol/webview';
 
 export type GridView = 'heads' | 'heatmap' | 'lines';
 export type StepIndex = 0 | 1 | 2 | 3 | 4;
@@ -35,9 +35,13 @@ export interface PanelState {
   linesAllHeads: boolean;
   /** Sequential colour scale from 0 to 1 instead of 0 to the matrix's largest weight. */
   unitScale: boolean;
+  /** The same for the debugger's weights, on by default there: a flat (near-uniform) row must look flat. */
+  debuggerUnitScale: boolean;
   step: StepIndex;
   switches: DebuggerSwitches;
   cursor?: { row: number; col: number };
+  /** What the shown run inspected (read by the host's serializer to repeat it after a reload). */
+  inspected?: InspectedText;
 }
 
 export const DEFAULT_SWITCHES: DebuggerSwitches = {
@@ -54,7 +58,7 @@ export const DEFAULT_SWITCHES: DebuggerSwitches = {
 };
 
 export function defaultState(mode: PanelMode = 'grid'): PanelState {
-  return { version: 1, mode, view: 'heads', linesAllHeads: false, unitScale: false, step: 0, switches: { ...DEFAULT_SWITCHES } };
+  return { version: 1, mode, view: 'heads', linesAllHeads: false, unitScale: false, debuggerUnitScale: true, step: 0, switches: { ...DEFAULT_SWITCHES } };
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -91,12 +95,15 @@ export function sanitizeState(v: unknown): PanelState {
   s.view = pick(o.view, ['heads', 'heatmap', 'lines'] as const, 'heads');
   s.linesAllHeads = o.linesAllHeads === true;
   s.unitScale = o.unitScale === true;
+  s.debuggerUnitScale = o.debuggerUnitScale !== false;
   s.step = pick(o.step, [0, 1, 2, 3, 4] as const, 0);
   s.switches = sanitizeSwitches(o.switches);
   if (isObj(o.cursor)) {
     const row = nat(o.cursor.row, 1 << 20), col = nat(o.cursor.col, 1 << 20);
     if (row !== undefined && col !== undefined) s.cursor = { row, col };
   }
+  const inspected = inspectedText(o.inspected);
+  if (inspected) s.inspected = inspected;
   return s;
 }
 

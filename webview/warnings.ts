@@ -1,7 +1,7 @@
 // The engine's trace warnings, said plainly in the user's language. The engine gives each warning a stable
 // id and the rows it concerns; the sentence is built here from the trace's numbers so that it can be
 // translated. Pure (apart from the string table).
-import type { AttentionTrace, TraceWarning, TraceWarningId } from '../src/engine/trace';
+import { type AttentionTrace, type TraceWarning, type TraceWarningId, numberRange, rowSpread } from '../src/engine/trace';
 import { fmt, pct } from './format';
 import { t } from './l10n';
 
@@ -22,6 +22,7 @@ const SEVERITY: Record<TraceWarningId, WarningText['severity']> = {
   'future-visible': 'error',
   'saturated-rows': 'warning',
   'score-variance-high': 'warning',
+  'near-uniform-rows': 'warning',
   'fully-masked-zero-rows': 'info',
 };
 
@@ -57,7 +58,9 @@ export function describeWarning(w: TraceWarning, trace: AttentionTrace, causalMa
       return { ...base, title: t('Queries attend only to padding'), detail };
     }
     case 'saturated-rows': {
+      const m = rowSpread(trace.stats, rows);
       let detail = t('These rows put at least {0} of their weight on a single key: the softmax is saturated (one-hot) and its gradients vanish.', pct(trace.stats.saturationThreshold));
+      detail += ' ' + t('Entropy {0} nats against ln n = {1}; the scaled scores spread {2} (standard deviation), where about 1 is usual.', numberRange(m.entropyMin, m.entropyMax), numberRange(m.lnMin, m.lnMax), fmt(m.scaledStd, 3));
       const ideal = 1 / Math.sqrt(trace.dk);
       if (Math.abs(trace.effectiveScale - ideal) > 1e-9 * ideal) {
         detail += ' ' + t('The scores are multiplied by {0}, while 1/sqrt(d_k) = {1}.', fmt(trace.effectiveScale), fmt(ideal));
@@ -93,6 +96,15 @@ export function describeWarning(w: TraceWarning, trace: AttentionTrace, causalMa
         title: t('Score variance too high'),
         detail: t('The scaled scores have variance {0} (raw q·k: {1} with d_k = {2}). q·k of unit-variance vectors has variance about d_k; only the 1/sqrt(d_k) scale brings it back near 1.', fmt(o.scaledVariance), fmt(o.rawVariance), o.dk),
       };
+    }
+    case 'near-uniform-rows': {
+      const m = rowSpread(trace.stats, rows);
+      let detail = t('These rows are almost uniform: entropy {0} nats against ln n = {1}, the most a row over n keys can have. The scaled scores spread only {2} (standard deviation; raw q·k: {3}, about √d_k = {4}), where 1/√d_k gives about 1, so the softmax averages the values instead of attending.', numberRange(m.entropyMin, m.entropyMax), numberRange(m.lnMin, m.lnMax), fmt(m.scaledStd, 3), fmt(m.rawStd, 3), fmt(m.sqrtDk, 3));
+      const ideal = 1 / Math.sqrt(trace.dk);
+      if (Math.abs(trace.effectiveScale - ideal) > 1e-9 * ideal) {
+        detail += ' ' + t('The scores are multiplied by {0}, while 1/sqrt(d_k) = {1}.', fmt(trace.effectiveScale), fmt(ideal));
+      }
+      return { ...base, title: t('Almost uniform rows (flat attention)'), detail };
     }
     default:
       // A warning this panel does not know yet: show the engine's own sentence.

@@ -2,10 +2,13 @@
 // editor, ask the engine (in its worker) for the numbers, and hand the results to the panel.
 import * as vscode from 'vscode';
 import type { ModelInfo, ModelSource, RunRequest, RunResult } from '../protocol/engine';
-import { STALE_RUN, TOO_MANY_TOKENS } from '../protocol/engine';
+import { NOT_IN_VOCABULARY, STALE_RUN, TOO_MANY_TOKENS } from '../protocol/engine';
 import { isCancelledError } from '../protocol/rpc';
+import type { InspectedText } from '../protocol/webview';
 import { EngineHost } from './engine-host';
-import { InspectorPanel, type PanelDataSource } from './panel/panel';
+import { errorWithoutHint, headChoices, idsFromText } from './inspect-input';
+import { InspectorPanel, type PanelDataSource, type RerunOutcome } from './panel/panel';
+import type { PanelRestoreState } from './panel/restore';
 import { readSettings } from './settings';
 import { withDeferredProgress } from './progress';
 import { jsonTooLargeMessage, MAX_CONFIG_JSON_BYTES, MAX_TOKENIZER_JSON_BYTES } from '../weights/options';
@@ -20,13 +23,19 @@ export const DEFAULT_EXAMPLE = 'The cat sat on the mat because it was tired.';
 const HARD_TOKEN_LIMIT = 16384;
 /** A run past the maxTokens setting may take minutes: only after this long is the worker treated as hung. */
 const LONG_RUN_TIMEOUT_MS = 30 * 60_000;
-const WEIGHT_FILTERS = { 'Model weights': ['safetensors', 'pt', 'pth', 'bin', 'npz', 'npy', 'json'] };
+const WEIGHT_EXTENSIONS = ['safetensors', 'pt', 'pth', 'bin', 'npz', 'npy', 'json'];
+/** globalState: the number of heads the user chose for a bare attention file, by file URI. */
+const HEADS_BY_FILE = 'attentionInspector.headsByFile';
+/** workspaceState: the weight file loaded last (a URI), so that a reloaded window shows the same model. */
+const LOADED_MODEL = 'attentionInspector.loadedModel';
 
 /** Where an inspected text came from, to point back at it. */
 interface Origin {
   uri: vscode.Uri;
-  version: number;
+  /** The document's version when inspected; absent after a reload (then the text itself is compared). */
+  version?: number;
   offset: number;
+  text: string;
 }
 
 interface Inspection {
@@ -48,7 +57,7 @@ export class InspectorCommands implements vscode.Disposable {
     this.disposables.push(
       this.status,
       vscode.workspace.onDidChangeConfiguration((e) => this.onConfigurationChanged(e)),
-      InspectorPanel.registerSerializer(context.extensionUri, () => this.repeatLastInspection()),
+      InspectorPanel.registerSerializer(context.extensionUri, (restored) => this.repeatLastInspection(restored)),
     );
   }
 
@@ -90,7 +99,7 @@ export class InspectorCommands implements vscode.Disposable {
       void vscode.window.showInformationMessage(vscode.l10n.t('The selection is empty: select a sentence (or put the cursor on a line with text).'));
       return;
     }
-    await this.inspect({ text, origin: { uri: document.uri, version: document.version, offset: document.offsetAt(range.start) }, mode: 'grid' });
+    await this.inspect({ text, origin: { uri: document.uri, version: document.version, offset: document.offsetAt(range.start), text }, mode: 'grid' });
   }
 
   async openDebugger(): Promise<void> {
@@ -113,7 +122,7 @@ export class InspectorCommands implements vscode.Disposable {
         canSelectMany: false,
         canSelectFolders: kind === folderItem,
         canSelectFiles: kind === fileItem,
-        ...(kind === fileItem ? { filters: WEIGHT_FILTERS } : {}),
+        ...(kind === fileItem ? { filters: { [vscode.l10n.t('Model weights')]: WEIGHT_EXTENSIONS } } : {}),
         title: kind === folderItem ? vscode.l10n.t('Load a model folder') : vscode.l10n.t('Load attention weights (safetensors, PyTorch .pt/.bin, .npz, .npy, JSON)'),
         openLabel: vscode.l10n.t('Load Weights'),
       });
@@ -122,34 +131,19 @@ export class InspectorCommands implements vscode.Disposable {
     }
     // config.json in the Explorer stands for its folder.
     if (uri.path.endsWith('/config.json')) uri = vscode.Uri.joinPath(uri, '..');
-    const isFolder = await vscode.workspace.fs.stat(uri).then((st) => (st.type & vscode.FileType.Directory) !== 0, () => false);
     const fileName = uri.path.replace(/\/+$/, '').split('/').pop() ?? uri.toString();
-    if (isFolder && uri.scheme !== 'file') {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Could not load {0}: model folders are read from the local disk; open a weight file instead', fileName));
-      return;
-    }
-    let configJson: string | undefined;
-    let tokenizerJson: string | undefined;
-    try {
-      if (!isFolder) [configJson, tokenizerJson] = await Promise.all([readSibling(uri, 'config.json', MAX_CONFIG_JSON_BYTES), readSibling(uri, 'tokenizer.json', MAX_TOKENIZER_JSON_BYTES)]);
-    } catch (e) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Could not load {0}: {1}', fileName, (e as Error).message));
-      return;
-    }
-    const source: ModelSource = isFolder
-      ? { kind: 'folder', fileName, path: uri.fsPath, seed: readSettings().seed }
-      : uri.scheme === 'file'
-        ? { kind: 'file', fileName, path: uri.fsPath, configJson, tokenizerJson, seed: readSettings().seed }
-        : { kind: 'file', fileName, bytes: await vscode.workspace.fs.readFile(uri), configJson, tokenizerJson, seed: readSettings().seed };
     const engine = this.getEngine();
     const previous = engine.modelSource;
-    engine.setModelSource(source);
     try {
-      const info = await withDeferredProgress(vscode.l10n.t('Loading {0}…', fileName), 0, (token, report) =>
-        engine.ensureModel({ signal: token, onProgress: (f, m) => report(f, m) }),
-      );
+      let info = await this.loadFile(uri, this.rememberedHeads(uri));
+      if (info.headsAssumed) {
+        const heads = await this.askHeads(fileName, info);
+        if (heads !== undefined && heads !== info.nHead) info = await this.loadFile(uri, heads);
+        if (heads !== undefined) await this.rememberHeads(uri, heads);
+      }
+      await this.context.workspaceState.update(LOADED_MODEL, uri.toString());
       void vscode.window.showInformationMessage(vscode.l10n.t('Loaded {0}: {1}', fileName, info.detail));
-      if (InspectorPanel.current && this.lastInspection) await this.inspect(this.lastInspection);
+      await this.refreshPanelForModel(info);
     } catch (e) {
       engine.setModelSource(previous);
       if (isCancelledError(e)) return;
@@ -157,10 +151,103 @@ export class InspectorCommands implements vscode.Disposable {
     }
   }
 
+  /** Configures the engine with a weight file (its config.json and tokenizer.json beside it) and loads it. */
+  private async loadFile(uri: vscode.Uri, heads: number | undefined): Promise<ModelInfo> {
+    const fileName = uri.path.replace(/\/+$/, '').split('/').pop() ?? uri.toString();
+    const isFolder = await vscode.workspace.fs.stat(uri).then((st) => (st.type & vscode.FileType.Directory) !== 0, () => false);
+    let source: ModelSource;
+    if (isFolder) {
+      if (uri.scheme !== 'file') throw new Error(vscode.l10n.t('model folders are read from the local disk; open a weight file instead'));
+      source = { kind: 'folder', fileName, path: uri.fsPath, seed: readSettings().seed };
+    } else {
+      // Sized before reading: JSON.parse of a few hundred MB would end the extension host.
+      const [configJson, tokenizerJson] = await Promise.all([readSibling(uri, 'config.json', MAX_CONFIG_JSON_BYTES), readSibling(uri, 'tokenizer.json', MAX_TOKENIZER_JSON_BYTES)]);
+      const common = { kind: 'file' as const, fileName, configJson, tokenizerJson, seed: readSettings().seed, ...(heads !== undefined ? { heads } : {}) };
+      source = uri.scheme === 'file' ? { ...common, path: uri.fsPath } : { ...common, bytes: await vscode.workspace.fs.readFile(uri) };
+    }
+    const engine = this.getEngine();
+    engine.setModelSource(source);
+    return withDeferredProgress(vscode.l10n.t('Loading {0}…', fileName), 0, (token, report) => engine.ensureModel({ signal: token, onProgress: (f, m) => report(f, m) }));
+  }
+
+
+  private rememberedHeads(uri: vscode.Uri): number | undefined {
+    const map = this.context.globalState.get<Record<string, number>>(HEADS_BY_FILE, {});
+    const n = map[uri.toString()];
+    return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : undefined;
+  }
+
+  private async rememberHeads(uri: vscode.Uri, heads: number): Promise<void> {
+    const map = { ...this.context.globalState.get<Record<string, number>>(HEADS_BY_FILE, {}) };
+    map[uri.toString()] = heads;
+    await this.context.globalState.update(HEADS_BY_FILE, map);
+  }
+
+  /** A bare attention layer whose file does not say how many heads it has: the user picks (Escape keeps the guess). */
+  private async askHeads(fileName: string, info: ModelInfo): Promise<number | undefined> {
+    const width = info.nHead * info.headDim;
+    const items = headChoices(width).map((c) => ({
+      label: vscode.l10n.t('{0} heads', c.heads),
+      description: vscode.l10n.t('{0} dimensions each', c.headDim),
+      detail: c.heads === info.nHead ? vscode.l10n.t('the default guess (width / 64, at least 1)') : undefined,
+      heads: c.heads,
+      picked: c.heads === info.nHead,
+    }));
+    const pick = await vscode.window.showQuickPick(items, {
+      title: vscode.l10n.t('How many heads does {0} have?', fileName),
+      placeHolder: vscode.l10n.t('The file has no config.json, and its shapes fit any number of heads that divides the width {0}: choose the num_heads the layer was built with.', width),
+      ignoreFocusOut: true,
+    });
+    return pick?.heads;
+  }
+
+  /** Lets the user change the number of heads of the loaded bare attention file (remembered for that file). */
+  async setHeads(): Promise<void> {
+    const engine = this.getEngine();
+    const info = engine.modelInfo;
+    const stored = this.context.workspaceState.get<string>(LOADED_MODEL);
+    if (!info || info.family !== 'attention-layer' || !stored) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('Load a bare attention layer first (Load Weights): only its number of heads can be set.'));
+      return;
+    }
+    const uri = vscode.Uri.parse(stored);
+    const fileName = uri.path.split('/').pop() ?? stored;
+    const heads = await this.askHeads(fileName, info);
+    if (heads === undefined) return;
+    try {
+      const loaded = await this.loadFile(uri, heads);
+      await this.rememberHeads(uri, heads);
+      await this.refreshPanelForModel(loaded);
+    } catch (e) {
+      if (!isCancelledError(e)) void vscode.window.showErrorMessage(vscode.l10n.t('Could not load {0}: {1}', fileName, (e as Error).message));
+    }
+  }
+
+  /**
+   * After the model changed: the panel shows the last inspection again with the new model, or, when that
+   * cannot run, says so instead of keeping the previous model's results.
+   */
+  private async refreshPanelForModel(info: ModelInfo): Promise<void> {
+    const panel = InspectorPanel.current;
+    if (!panel) return;
+    const name = info.family === 'seeded' ? vscode.l10n.t('seeded weights') : info.name;
+    if (!this.lastInspection) {
+      panel.clear(vscode.l10n.t('Now using {0}. Select some text and run “Attention Inspector: Inspect Selection”.', name));
+      return;
+    }
+    const error = await this.inspect(this.lastInspection);
+    if (error) panel.clear(vscode.l10n.t('Now using {0}; the last inspection could not run with it: {1}', name, error));
+  }
+
   async useSeededWeights(): Promise<void> {
     this.getEngine().setModelSource(seededSource());
-    await this.getEngine().ensureModel().catch((e: Error) => vscode.window.showErrorMessage(e.message));
-    if (InspectorPanel.current && this.lastInspection) await this.inspect(this.lastInspection);
+    await this.context.workspaceState.update(LOADED_MODEL, undefined);
+    try {
+      const info = await this.getEngine().ensureModel();
+      await this.refreshPanelForModel(info);
+    } catch (e) {
+      void vscode.window.showErrorMessage(vscode.l10n.t('Attention Inspector: {0}', (e as Error).message));
+    }
   }
 
   private async chooseModel(): Promise<void> {
@@ -168,51 +255,117 @@ export class InspectorCommands implements vscode.Disposable {
     const items: (vscode.QuickPickItem & { run: () => Promise<void> })[] = [
       { label: '$(folder-opened) ' + vscode.l10n.t('Load Weights…'), run: () => this.loadWeights() },
       { label: '$(symbol-numeric) ' + vscode.l10n.t('Use Seeded Weights'), description: seededDescription(), run: () => this.useSeededWeights() },
+      ...(info?.family === 'attention-layer' ? [{ label: '$(list-ordered) ' + vscode.l10n.t('Set the Number of Heads…'), description: vscode.l10n.t('{0} heads now', info.nHead), run: () => this.setHeads() }] : []),
       { label: '$(eye) ' + vscode.l10n.t('Inspect Selection'), run: () => this.inspectSelection() },
     ];
     const pick = await vscode.window.showQuickPick(items, { title: info ? info.name : vscode.l10n.t('Attention Inspector'), placeHolder: info?.detail });
     await pick?.run();
   }
 
-  private async inspect(inspection: Inspection, maxTokens = readSettings().maxTokens): Promise<void> {
+  /** The run request for a text: a checkpoint with a vocabulary reads a selection of numbers only as token ids. */
+  private runRequest(text: string, maxTokens: number): RunRequest {
+    const settings = readSettings();
+    const family = this.engine?.modelInfo?.family;
+    const ids = family !== undefined && family !== 'seeded' && family !== 'attention-layer' ? idsFromText(text) : undefined;
+    return { text, maxTokens, causal: settings.causal, ...(ids ? { ids } : {}) };
+  }
+
+  /** Runs an inspection and shows it; returns the error message shown when it could not run (undefined when it ran or was cancelled). */
+  private async inspect(inspection: Inspection, maxTokens = readSettings().maxTokens): Promise<string | undefined> {
     const engine = this.getEngine();
     const settings = readSettings();
-    const request: RunRequest = { text: inspection.text, maxTokens, causal: settings.causal };
+    await engine.ensureModel().catch(() => undefined); // the model's family decides how the text is read; errors surface in the run
+    const request = this.runRequest(inspection.text, maxTokens);
     const long = maxTokens > settings.maxTokens;
+    // Closing the panel the run is for cancels it.
+    const closed = new vscode.CancellationTokenSource();
+    const panelAtStart = InspectorPanel.current;
+    const watch = panelAtStart?.onDidDispose(() => closed.cancel());
     let run: RunResult;
     try {
-      run = await withDeferredProgress(vscode.l10n.t('Computing attention…'), 400, (token, report) =>
-        engine.request('run', request, { signal: token, onProgress: (f, m) => report(f, m), ...(long ? { timeoutMs: LONG_RUN_TIMEOUT_MS } : {}) }),
+      run = await withDeferredProgress(
+        vscode.l10n.t('Computing attention…'),
+        400,
+        (token, report) => engine.request('run', request, { signal: token, onProgress: (f, m) => report(f, m), ...(long ? { timeoutMs: LONG_RUN_TIMEOUT_MS } : {}) }),
+        closed.token,
       );
     } catch (e) {
       const err = e as Error;
-      if (isCancelledError(err)) return;
+      if (isCancelledError(err) || closed.token.isCancellationRequested) return undefined;
       const hardLimit = Math.min(HARD_TOKEN_LIMIT, engine.modelInfo?.maxPositions ?? HARD_TOKEN_LIMIT);
       if (err.name === TOO_MANY_TOKENS && maxTokens < hardLimit) {
         const runAnyway = vscode.l10n.t('Run Anyway');
         const openSettings = vscode.l10n.t('Open Settings');
         const answer = await vscode.window.showWarningMessage(
-          vscode.l10n.t('The selection is long: {0}. Inspecting up to {1} tokens may take a while; the heads of a long run are shown as block averages.', err.message, hardLimit),
+          vscode.l10n.t(
+            'The selection is long: {0} characters on {1} lines, more than {2} tokens (the attentionInspector.maxTokens setting). Inspecting up to {3} tokens may take a while; the heads of a long run are shown as block averages.',
+            inspection.text.length.toLocaleString(vscode.env.language),
+            inspection.text.split('\n').length.toLocaleString(vscode.env.language),
+            maxTokens,
+            hardLimit,
+          ),
           runAnyway,
           openSettings,
         );
-        if (answer === runAnyway) await this.inspect(inspection, hardLimit);
-        else if (answer === openSettings) void vscode.commands.executeCommand('workbench.action.openSettings', 'attentionInspector.maxTokens');
-        return;
+        if (answer === runAnyway) return this.inspect(inspection, hardLimit);
+        if (answer === openSettings) void vscode.commands.executeCommand('workbench.action.openSettings', 'attentionInspector.maxTokens');
+        return undefined;
       }
-      void vscode.window.showErrorMessage(vscode.l10n.t('Attention Inspector: {0}', err.message));
-      return;
+      const message = err.name === NOT_IN_VOCABULARY ? this.vocabularyMessage(err) : err.message;
+      void vscode.window.showErrorMessage(vscode.l10n.t('Attention Inspector: {0}', message));
+      return message;
+    } finally {
+      watch?.dispose();
+      closed.dispose();
     }
     this.lastInspection = inspection;
-    InspectorPanel.show(this.context.extensionUri, run, this.dataSource(inspection.origin), { mode: inspection.mode });
+    InspectorPanel.show(this.context.extensionUri, run, this.dataSource(inspection.origin), { mode: inspection.mode, inspected: inspectedOf(inspection) });
+    return undefined;
   }
 
-  /** After a window reload: repeat the last inspection (the engine's results do not survive a reload). */
-  private async repeatLastInspection(): Promise<{ run: RunResult; source: PanelDataSource } | undefined> {
-    const inspection = this.lastInspection ?? { text: DEFAULT_EXAMPLE, mode: 'grid' as const };
-    const run = await this.getEngine().request('run', { text: inspection.text, maxTokens: readSettings().maxTokens, causal: readSettings().causal });
-    this.lastInspection = inspection;
-    return { run, source: this.dataSource(inspection.origin) };
+  /** A checkpoint's vocabulary cannot hold the text's tokens: what to do about it in the editor. */
+  private vocabularyMessage(err: Error): string {
+    const name = this.engine?.modelInfo?.name ?? vscode.l10n.t('The model');
+    return vscode.l10n.t(
+      '{0} cannot read this text ({1}). Put the tokenizer.json that belongs to this checkpoint beside its weights and load them again, or select the token ids themselves (numbers only, for example 464, 3797, 3332) and run Inspect Selection on them.',
+      name,
+      errorWithoutHint(err.message),
+    );
+  }
+
+  /**
+   * After a window reload: repeat the inspection the panel showed (the engine's results do not survive a
+   * reload), with the text kept in the panel's saved state and the weight file loaded last; when there is
+   * nothing to repeat, or it cannot run, the panel says so instead of showing other text.
+   */
+  private async repeatLastInspection(restored: PanelRestoreState): Promise<RerunOutcome> {
+    const inspection = this.lastInspection ?? inspectionFrom(restored);
+    if (!inspection) {
+      return { error: vscode.l10n.t('The panel could not restore what it showed before the window was reloaded (the text was not kept). Select the text and run “Attention Inspector: Inspect Selection” again.') };
+    }
+    await this.restoreLoadedModel();
+    try {
+      const run = await this.getEngine().request('run', this.runRequest(inspection.text, Math.max(readSettings().maxTokens, HARD_TOKEN_LIMIT)), { timeoutMs: LONG_RUN_TIMEOUT_MS });
+      this.lastInspection = inspection;
+      return { run, source: this.dataSource(inspection.origin), inspected: inspectedOf(inspection) };
+    } catch (e) {
+      const err = e as Error;
+      const message = err.name === NOT_IN_VOCABULARY ? this.vocabularyMessage(err) : err.message;
+      return { error: vscode.l10n.t('The panel could not show “{0}” again after the reload: {1}', preview(inspection.text), message) };
+    }
+  }
+
+  /** The weight file loaded before a reload, loaded again (silently seeded weights when it is gone). */
+  private async restoreLoadedModel(): Promise<void> {
+    const stored = this.context.workspaceState.get<string>(LOADED_MODEL);
+    if (!stored || this.getEngine().modelSource.kind === 'file') return;
+    const uri = vscode.Uri.parse(stored);
+    try {
+      await this.loadFile(uri, this.rememberedHeads(uri));
+    } catch {
+      this.getEngine().setModelSource(seededSource());
+      await this.context.workspaceState.update(LOADED_MODEL, undefined);
+    }
   }
 
   private dataSource(origin: Origin | undefined): PanelDataSource {
@@ -271,12 +424,40 @@ async function readSibling(uri: vscode.Uri, name: string, maxBytes: number): Pro
   }
 }
 
+function inspectedOf(inspection: Inspection): InspectedText {
+  const o = inspection.origin;
+  return o ? { text: inspection.text, uri: o.uri.toString(), offset: o.offset } : { text: inspection.text };
+}
+
+function inspectionFrom(restored: PanelRestoreState): Inspection | undefined {
+  const kept = restored.inspected;
+  if (!kept) return undefined;
+  let origin: Origin | undefined;
+  if (kept.uri !== undefined && kept.offset !== undefined) {
+    try {
+      origin = { uri: vscode.Uri.parse(kept.uri, true), offset: kept.offset, text: kept.text };
+    } catch {
+      origin = undefined;
+    }
+  }
+  return { text: kept.text, origin, mode: restored.mode };
+}
+
+/** The start of a text, for a message. */
+function preview(text: string): string {
+  const oneLine = text.replace(/\s+/g, ' ').trim();
+  return oneLine.length > 40 ? `${oneLine.slice(0, 40)}…` : oneLine;
+}
+
 async function revealToken(origin: Origin | undefined, run: RunResult, index: number): Promise<void> {
   const token = run.tokens[index];
   if (!origin || !token || token.start === token.end) return;
   const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === origin.uri.toString());
   if (!document) return;
-  if (document.version !== origin.version) {
+  const unchanged = origin.version !== undefined
+    ? document.version === origin.version
+    : document.getText(new vscode.Range(document.positionAt(origin.offset), document.positionAt(origin.offset + origin.text.length))) === origin.text;
+  if (!unchanged) {
     void vscode.window.setStatusBarMessage(vscode.l10n.t('The text changed since it was inspected.'), 3000);
     return;
   }

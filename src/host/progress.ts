@@ -6,8 +6,11 @@ export async function withDeferredProgress<T>(
   title: string,
   delayMs: number,
   work: (token: vscode.CancellationToken, report: (fraction: number, message: string) => void) => Promise<T>,
+  /** Cancels the work too (e.g. the panel the work is for was closed). */
+  external?: vscode.CancellationToken,
 ): Promise<T> {
   const cts = new vscode.CancellationTokenSource();
+  const unlink = external?.onCancellationRequested(() => cts.cancel());
   let last = 0;
   let reporter: ((fraction: number, message: string) => void) | undefined;
   const report = (fraction: number, message: string) => reporter?.(fraction, message);
@@ -27,6 +30,7 @@ export async function withDeferredProgress<T>(
     return await promise;
   } finally {
     clearTimeout(timer);
+    unlink?.dispose();
     cts.dispose();
   }
 }

@@ -215,6 +215,7 @@ export function createAttentionLayerModel(options: AttentionLayerModelOptions): 
     ].filter((s) => s !== '').join(' '),
     nLayer: 1,
     nHead: w.nHead,
+    headsAssumed: w.headsSource.startsWith('assumed'),
     dModel: w.embedDim,
     headDim: hd,
     causal: false,

@@ -2,7 +2,7 @@
 // when the run is small enough to materialise — all layers' per-head probabilities in one
 // (nLayer, nHead, T, T) array. Any head's weights can be recomputed a block of rows at a time.
 import { type Tensor, contiguous, select } from '../engine';
-import type { TokenInfo } from '../protocol/engine';
+import { NOT_IN_VOCABULARY, type TokenInfo } from '../protocol/engine';
 import { allowedRows, headRows } from './lazy-attention';
 import { type RopeTables, unrotateRope } from '../engine/ops/rope';
 import type { ForwardResult, HeadInputs, MaskSpec } from './types';
@@ -103,12 +103,18 @@ export function checkRowRange(rowStart: number, rowEnd: number, T: number, label
 export function tokenIds(tokens: readonly TokenInfo[], vocabSize: number, label: string, noIdHint: string): number[] {
   return tokens.map((t, i) => {
     const id = t.id;
-    if (id === undefined) throw new Error(`${label}: token ${i} (${JSON.stringify(t.text)}) has no vocabulary id; ${noIdHint}`);
+    if (id === undefined) throw vocabularyError(`${label}: token ${i} (${JSON.stringify(t.text)}) has no vocabulary id; ${noIdHint}`);
     if (!Number.isInteger(id) || id < 0 || id >= vocabSize) {
-      throw new Error(`${label}: token id ${id} at position ${i} is out of range (the vocabulary has ids 0..${vocabSize - 1})`);
+      throw vocabularyError(`${label}: token id ${id} at position ${i} is out of range (the vocabulary has ids 0..${vocabSize - 1})`);
     }
     return id;
   });
+}
+
+function vocabularyError(message: string): Error {
+  const e = new Error(message);
+  e.name = NOT_IN_VOCABULARY;
+  return e;
 }
 
 /** Checks the sequence length against the position table; throws with both numbers. */

@@ -44,6 +44,8 @@ export interface LoadModelOptions {
   tokenizerJson?: string;
   /** Seed of the token embeddings for a bare attention layer (default 0). */
   seed?: number;
+  /** Heads of a bare attention layer when no config.json gives them (the shapes cannot tell): the user's choice. */
+  heads?: number;
 }
 
 export type DetectedFamily =
@@ -167,7 +169,11 @@ export function loadModel(tensors: Map<string, Tensor>, options: LoadModelOption
     case 'bert':
       checkModelType(config, 'bert', fileName);
       return createBertModel({ ...common, prefix: detected.prefix, tokenizerJson: options.tokenizerJson });
-    case 'attention-layer':
-      return createAttentionLayerModel({ ...common, found: detected.found, seed });
+    case 'attention-layer': {
+      const heads = options.heads;
+      const configHasHeads = ['num_heads', 'num_attention_heads', 'n_head'].some((key) => config?.[key] !== undefined);
+      if (heads === undefined || configHasHeads) return createAttentionLayerModel({ ...common, found: detected.found, seed });
+      return createAttentionLayerModel({ ...common, config: { ...config, num_heads: heads }, configName: 'the number of heads chosen when loading', found: detected.found, seed });
+    }
   }
 }

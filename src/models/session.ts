@@ -18,7 +18,7 @@ import { createSeededModel } from './seeded-model';
 import type { AttentionModel, ForwardResult, HeadInputs, TokenizerChoice } from './types';
 
 /** How the session loads a checkpoint: bytes → model (src/models' family detection). */
-export type ModelLoader = (bytes: Uint8Array, opts: { fileName: string; configJson?: string; tokenizerJson?: string; seed?: number }) => Promise<AttentionModel>;
+export type ModelLoader = (bytes: Uint8Array, opts: { fileName: string; configJson?: string; tokenizerJson?: string; seed?: number; heads?: number }) => Promise<AttentionModel>;
 
 /**
  * The usual loader: any supported weight format, then family detection. safetensors stay in their stored
@@ -84,7 +84,7 @@ export class InspectSession {
     } else {
       if (!source.bytes) throw new Error(`${source.fileName}: no file contents reached the engine`);
       if (!this.loadCheckpoint) throw new Error('this session cannot load checkpoints');
-      model = await this.loadCheckpoint(source.bytes, { fileName: source.fileName, configJson: source.configJson, tokenizerJson: source.tokenizerJson, seed: source.seed });
+      model = await this.loadCheckpoint(source.bytes, { fileName: source.fileName, configJson: source.configJson, tokenizerJson: source.tokenizerJson, seed: source.seed, heads: source.heads });
     }
     return this.useModel(model);
   }

@@ -28,6 +28,8 @@ export type ModelSource =
       tokenizerJson?: string;
       /** Seed of the embeddings a bare attention layer runs on (it has no embedding table of its own). */
       seed?: number;
+      /** Heads of a bare attention layer when no config.json says (chosen by the user; the shapes cannot tell). */
+      heads?: number;
     }
   | {
       /**
@@ -66,6 +68,8 @@ export interface ModelInfo {
   nHead: number;
   dModel: number;
   headDim: number;
+  /** True when the number of heads is the default rule's guess (a bare attention layer without config.json). */
+  headsAssumed?: boolean;
   /** True when the model masks the future itself (GPT-2). */
   causal: boolean;
   /** Which tokenizer turns text into ids: 'words', 'gpt2', 'tokenizer.json'. */
@@ -175,6 +179,8 @@ export interface TraceRequest {
 
 /** Raised when the text has more tokens than `maxTokens`; `message` says how many. */
 export const TOO_MANY_TOKENS = 'TooManyTokensError';
+/** The name of the error a model throws when a token has no id in its vocabulary (or one out of range). */
+export const NOT_IN_VOCABULARY = 'VocabularyError';
 /** Raised when a run id is no longer held by the worker (replaced by a newer run, or a restarted worker). */
 export const STALE_RUN = 'StaleRunError';
 

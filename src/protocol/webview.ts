@@ -5,6 +5,33 @@ import type { AttentionResult, RunResult } from './engine';
 
 export type PanelMode = 'grid' | 'debugger';
 
+/**
+ * What was inspected, kept with the panel's saved state so that a reloaded window repeats the same
+ * inspection: the text, and where it came from (a document URI and the text's offset in it).
+ */
+export interface InspectedText {
+  text: string;
+  uri?: string;
+  offset?: number;
+}
+
+/** Longest inspected text kept for a reload (characters). */
+export const MAX_KEPT_TEXT = 1 << 20;
+
+/** A kept inspection, checked: non-empty text within MAX_KEPT_TEXT, an optional URI string and offset. */
+export function inspectedText(v: unknown): InspectedText | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const o = v as { text?: unknown; uri?: unknown; offset?: unknown };
+  if (typeof o.text !== 'string' || o.text.length === 0 || o.text.length > MAX_KEPT_TEXT) return undefined;
+  const out: InspectedText = { text: o.text };
+  if (typeof o.uri === 'string' && o.uri.length <= 4096) {
+    out.uri = o.uri;
+    if (typeof o.offset === 'number' && Number.isInteger(o.offset) && o.offset >= 0) out.offset = o.offset;
+  }
+  return out;
+}
+
+
 /** The panel's own request to the engine, answered with a `reply`. */
 export type PanelRequest =
   /** One head's weights; rowStart/rowEnd/downsample as in AttentionRequest (a long run's head is asked downsampled). */
@@ -13,7 +40,7 @@ export type PanelRequest =
 
 export type ToWebviewMessage =
   /** A run to show (first load, a new inspection, or after the webview was re-created). */
-  | { type: 'run'; run: RunResult; mode: PanelMode; focus?: { layer: number; head: number }; l10n: Record<string, string> }
+  | { type: 'run'; run: RunResult; mode: PanelMode; focus?: { layer: number; head: number }; l10n: Record<string, string>; inspected?: InspectedText }
   | { type: 'reply'; inReplyTo: number; ok: true; result: AttentionResult | AttentionTrace }
   | { type: 'reply'; inReplyTo: number; ok: false; error: string }
   /** Work in progress on the host side (null when done). */
@@ -32,10 +59,13 @@ export type FromWebviewMessage =
   | { type: 'export'; format: ExportFormat; suggestedName: string; content: string }
   /** Select token `index` of the current run in the editor it came from. */
   | { type: 'revealToken'; index: number }
+  /** Put `text` on the clipboard (the Python snippets' Copy buttons). */
+  | { type: 'copyText'; text: string }
   /** Mode or focus changed: the host remembers it for a re-created webview. */
   | { type: 'viewState'; mode: PanelMode; focus?: { layer: number; head: number } };
 
 const MAX_EXPORT_CHARS = 256 * 1024 * 1024;
+const MAX_COPY_CHARS = 4 * 1024 * 1024;
 /** Largest side of a downsampled head the panel may ask for (the engine's limit too). */
 const MAX_DOWNSAMPLE = 4096;
 
@@ -140,7 +170,7 @@ function panelRequest(v: unknown): PanelRequest {
 export function parseFromWebview(v: unknown): FromWebviewMessage | Error {
   try {
     const o = obj(v, 'message');
-    const type = oneOf(o.type, 'type', ['ready', 'request', 'cancel', 'export', 'revealToken', 'viewState'] as const);
+    const type = oneOf(o.type, 'type', ['ready', 'request', 'cancel', 'export', 'revealToken', 'viewState', 'copyText'] as const);
     switch (type) {
       case 'ready':
         return { type };
@@ -155,6 +185,8 @@ export function parseFromWebview(v: unknown): FromWebviewMessage | Error {
       }
       case 'revealToken':
         return { type, index: int(o.index, 'index', 0, 1 << 24) };
+      case 'copyText':
+        return { type, text: str(o.text, 'text', MAX_COPY_CHARS) };
       case 'viewState':
         return { type, mode: oneOf(o.mode, 'mode', ['grid', 'debugger'] as const), ...(o.focus !== undefined ? { focus: headRef(o.focus) } : {}) };
     }
@@ -350,6 +382,22 @@ export const PANEL_STRING_KEYS = [
   "The lines view draws a line for every weight: {0} tokens are too many for it (at most {1}). Use the heatmap.",
   "The step-through debugger shows at most {0} tokens; this run has {1}. Inspect a shorter selection to step through it.",
   "A block-averaged view has too many cells for an SVG picture: export it as PNG or CSV.",
+  "Entropy {0} nats against ln n = {1}; the scaled scores spread {2} (standard deviation), where about 1 is usual.",
+  "These rows are almost uniform: entropy {0} nats against ln n = {1}, the most a row over n keys can have. The scaled scores spread only {2} (standard deviation; raw q·k: {3}, about √d_k = {4}), where 1/√d_k gives about 1, so the softmax averages the values instead of attending.",
+  "Almost uniform rows (flat attention)",
+  "weight (colours stretched: the strongest colour is the largest weight, {0}, not 1)",
+  "Python that draws these tensors",
+  "Copy",
+  "What these switches mean in PyTorch",
+  "causal {0}",
+  "{0} padding",
+  "scale {0}",
+  "temperature {0}",
+  "no mask",
+  "softmax dim {0}",
+  "The table shows the first {0} rows and {1} columns of {2} × {3}; export CSV for all of them.",
+  "Table view (for screen readers and exact numbers)",
+  "Query \\ key",
   // @generated-strings-end
 ] as const;
 

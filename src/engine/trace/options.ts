@@ -73,12 +73,21 @@ export interface TraceOptions {
   scoreVarianceThreshold?: number;
   /** 'rows-not-normalized' fires when a row sum is off 1 by more than this (default 1e-3). */
   normalizationTolerance?: number;
+  /**
+   * 'near-uniform-rows' fires when at least half the rows with two or more visible keys have an entropy of at
+   * least this fraction of ln(n) (default 0.95) and the scaled scores' variance is below
+   * `scoreVarianceLowThreshold` (default 0.25, i.e. std 0.5): the scale (or temperature) flattened them.
+   */
+  uniformEntropyRatio?: number;
+  scoreVarianceLowThreshold?: number;
 }
 
 export const TRACE_DEFAULTS = {
   saturationThreshold: 0.99,
   scoreVarianceThreshold: 4,
   normalizationTolerance: 1e-3,
+  uniformEntropyRatio: 0.95,
+  scoreVarianceLowThreshold: 0.25,
   /** Weight below this counts as none (for padding-only and future-visible rows). */
   negligibleWeight: 1e-6,
 } as const;

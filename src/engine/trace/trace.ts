@@ -83,6 +83,8 @@ export function traceAttention(q: TensorLike, k: TensorLike, v: TensorLike, opti
   const saturationThreshold = checkThreshold('saturationThreshold', options.saturationThreshold, TRACE_DEFAULTS.saturationThreshold);
   const scoreVarianceThreshold = checkThreshold('scoreVarianceThreshold', options.scoreVarianceThreshold, TRACE_DEFAULTS.scoreVarianceThreshold);
   const normalizationTolerance = checkThreshold('normalizationTolerance', options.normalizationTolerance, TRACE_DEFAULTS.normalizationTolerance);
+  const uniformEntropyRatio = checkThreshold('uniformEntropyRatio', options.uniformEntropyRatio, TRACE_DEFAULTS.uniformEntropyRatio);
+  const scoreVarianceLowThreshold = checkThreshold('scoreVarianceLowThreshold', options.scoreVarianceLowThreshold, TRACE_DEFAULTS.scoreVarianceLowThreshold);
 
   const choices: readonly MaskChoice[] = options.mask == null ? [] : Array.isArray(options.mask) ? options.mask : [options.mask as MaskChoice];
   const built = buildMask(choices, L, S);
@@ -114,7 +116,7 @@ export function traceAttention(q: TensorLike, k: TensorLike, v: TensorLike, opti
   const warnings = traceWarnings({
     stats, L, dk, scale, effectiveScale, softmaxDim, fullyMaskedRows,
     padding: built.padding, causalIntent, causalAligns: built.causalAligns,
-    scoreVarianceThreshold, normalizationTolerance,
+    scoreVarianceThreshold, normalizationTolerance, uniformEntropyRatio, scoreVarianceLowThreshold,
   });
   const ls = [L, S];
   return {

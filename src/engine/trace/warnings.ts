@@ -1,6 +1,6 @@
 // Plain-language warnings about one traced head, each with a stable id and the rows it concerns.
 import type { PaddingReading } from './build-mask';
-import type { CausalAlign } from './options';
+import { type CausalAlign, TRACE_DEFAULTS } from './options';
 import type { TraceStats } from './stats';
 
 export type TraceWarningId =
@@ -10,7 +10,8 @@ export type TraceWarningId =
   | 'nan-rows'
   | 'future-visible'
   | 'fully-masked-zero-rows'
-  | 'score-variance-high';
+  | 'score-variance-high'
+  | 'near-uniform-rows';
 
 export interface TraceWarning {
   id: TraceWarningId;
@@ -33,7 +34,48 @@ export interface WarningContext {
   causalAligns: CausalAlign[];
   scoreVarianceThreshold: number;
   normalizationTolerance: number;
+  /** See TraceOptions.uniformEntropyRatio / scoreVarianceLowThreshold (defaults from TRACE_DEFAULTS). */
+  uniformEntropyRatio?: number;
+  scoreVarianceLowThreshold?: number;
 }
+
+/** What a warning about flat or peaked rows measured: entropy against ln(n) over `rows`, and the scores' spread. */
+export interface RowSpread {
+  entropyMin: number;
+  entropyMax: number;
+  /** ln(n) for the rows' visible key counts n (equal when every row sees as many keys). */
+  lnMin: number;
+  lnMax: number;
+  /** Standard deviation of the raw q·k scores (about √d_k for unit-variance q and k) and of the scaled ones (about 1 when right). */
+  rawStd: number;
+  scaledStd: number;
+  sqrtDk: number;
+}
+
+export function rowSpread(stats: TraceStats, rows: readonly number[]): RowSpread {
+  let entropyMin = Infinity, entropyMax = -Infinity, lnMin = Infinity, lnMax = -Infinity;
+  for (const i of rows) {
+    const e = stats.entropy[i], ln = stats.lnVisible[i];
+    if (Number.isFinite(e)) {
+      entropyMin = Math.min(entropyMin, e);
+      entropyMax = Math.max(entropyMax, e);
+    }
+    if (Number.isFinite(ln)) {
+      lnMin = Math.min(lnMin, ln);
+      lnMax = Math.max(lnMax, ln);
+    }
+  }
+  const o = stats.overall;
+  return { entropyMin, entropyMax, lnMin, lnMax, rawStd: Math.sqrt(o.rawVariance), scaledStd: Math.sqrt(o.scaledVariance), sqrtDk: Math.sqrt(o.dk) };
+}
+
+/** "2.35–2.39", or one number when both ends agree to 3 significant digits. */
+export function numberRange(lo: number, hi: number): string {
+  const a = fmt3(lo), b = fmt3(hi);
+  return a === b ? a : `${a}–${b}`;
+}
+
+const fmt3 = (x: number): string => String(+x.toPrecision(3));
 
 /** "row 3", "rows 0, 1 and 2", "rows 0, 1, 2, 3, 4 and 7 more", "all 8 rows". */
 export function describeRows(rows: readonly number[], L: number): string {
@@ -60,6 +102,7 @@ export function traceWarnings(ctx: WarningContext): TraceWarning[] {
   push(futureVisible(ctx));
   push(silentZeroRows(ctx));
   push(varianceHigh(ctx));
+  push(nearUniform(ctx));
   return out;
 }
 
@@ -101,10 +144,11 @@ function saturated(ctx: WarningContext): TraceWarning | null {
   const hint = Math.abs(ctx.effectiveScale - ideal) > 1e-9 * ideal
     ? ` (the scores are multiplied by ${fmt(ctx.effectiveScale)}, while 1/sqrt(d_k) = ${fmt(ideal)})`
     : '';
+  const m = rowSpread(ctx.stats, rows);
   return {
     id: 'saturated-rows',
     rows,
-    message: `${cap(describeRows(rows, ctx.L))} ${agree(rows, 'puts at least ' + pct + '% of its', 'put at least ' + pct + '% of their')} weight on a single key, so the softmax is saturated and its gradients vanish${hint}.`,
+    message: `${cap(describeRows(rows, ctx.L))} ${agree(rows, 'puts at least ' + pct + '% of its', 'put at least ' + pct + '% of their')} weight on a single key (one-hot: entropy ${numberRange(m.entropyMin, m.entropyMax)} nats against ln n = ${numberRange(m.lnMin, m.lnMax)}; the scaled scores spread ${fmt3(m.scaledStd)} (std), where about 1 is usual), so the softmax is saturated and its gradients vanish${hint}.`,
   };
 }
 
@@ -150,6 +194,36 @@ function varianceHigh(ctx: WarningContext): TraceWarning | null {
     id: 'score-variance-high',
     rows,
     message: `The scaled scores have variance ${fmt(overall.scaledVariance)} (raw q·k: ${fmt(overall.rawVariance)} with d_k = ${ctx.dk}), above ${fmt(ctx.scoreVarianceThreshold)}: q·k of unit-variance vectors has variance about d_k, and only the 1/sqrt(d_k) scale brings it back near 1.`,
+  };
+}
+
+/**
+ * Most rows spread their weight almost evenly over the keys they see (entropy close to ln n) because the
+ * scaled scores hardly differ: q·k spreads about √d_k, and a scale of 1/d_k (or a high temperature) shrinks
+ * that far below the 1 that 1/√d_k gives. The head then averages instead of attending.
+ */
+function nearUniform(ctx: WarningContext): TraceWarning | null {
+  const ratio = ctx.uniformEntropyRatio ?? TRACE_DEFAULTS.uniformEntropyRatio;
+  const low = ctx.scoreVarianceLowThreshold ?? TRACE_DEFAULTS.scoreVarianceLowThreshold;
+  const { stats } = ctx;
+  if (!(stats.overall.scaledVariance < low)) return null;
+  const eligible: number[] = [];
+  const rows: number[] = [];
+  for (let i = 0; i < stats.entropy.length; i++) {
+    if (!(stats.visibleKeys[i] >= 2) || !Number.isFinite(stats.entropy[i])) continue;
+    eligible.push(i);
+    if (stats.entropy[i] >= ratio * stats.lnVisible[i]) rows.push(i);
+  }
+  if (rows.length === 0 || rows.length * 2 < eligible.length) return null;
+  const m = rowSpread(stats, rows);
+  const ideal = 1 / Math.sqrt(ctx.dk);
+  const hint = Math.abs(ctx.effectiveScale - ideal) > 1e-9 * ideal
+    ? ` The scores are multiplied by ${fmt(ctx.effectiveScale)}, while 1/sqrt(d_k) = ${fmt(ideal)}.`
+    : '';
+  return {
+    id: 'near-uniform-rows',
+    rows,
+    message: `${cap(describeRows(rows, ctx.L))} ${agree(rows, 'is', 'are')} almost uniform: entropy ${numberRange(m.entropyMin, m.entropyMax)} nats against ln n = ${numberRange(m.lnMin, m.lnMax)}, the most a row of n keys can have. The scaled scores spread only ${fmt3(m.scaledStd)} (std; raw q·k: ${fmt3(m.rawStd)}, about √d_k = ${fmt3(m.sqrtDk)}), where 1/√d_k gives about 1, so the softmax averages the values instead of attending.${hint}`,
   };
 }
 

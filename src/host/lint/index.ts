@@ -126,7 +126,7 @@ class LintController implements vscode.Disposable {
         this.startFailed = true;
         this.client?.dispose();
         this.client = undefined;
-        void vscode.window.showErrorMessage(`Attention Inspector: the Python linter could not start (${(e as Error).message}).`);
+        void vscode.window.showErrorMessage(vscode.l10n.t('Attention Inspector: the Python linter could not start ({0}).', (e as Error).message));
         return undefined;
       }
       throw e;
@@ -235,11 +235,11 @@ class LintController implements vscode.Disposable {
   /** Attention Inspector: Lint Workspace — every .py/.ipynb file, with progress and cancellation. */
   private async lintWorkspace(): Promise<void> {
     if (!this.getClient()) {
-      if (this.startFailed) void vscode.window.showErrorMessage('Attention Inspector: the Python linter could not start; see the first error message.');
+      if (this.startFailed) void vscode.window.showErrorMessage(vscode.l10n.t('Attention Inspector: the Python linter could not start; see the first error message.'));
       return;
     }
     await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: 'Attention Inspector: linting the workspace', cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Attention Inspector: linting the workspace'), cancellable: true },
       async (progress, token) => {
         const files = await vscode.workspace.findFiles(WORKSPACE_INCLUDE, WORKSPACE_EXCLUDE, undefined, token);
         let problems = 0;
@@ -274,7 +274,7 @@ class LintController implements vscode.Disposable {
                 const prefixes: string[] = [];
                 for (const cell of r.cells) for (const f of cell.findings) {
                   flat.push({ ...f, line: 1, column: 1, endLine: 1, endColumn: 1 });
-                  prefixes.push(`cell ${cell.cellIndex + 1}, line ${f.line}: `);
+                  prefixes.push(vscode.l10n.t('cell {0}, line {1}: ', cell.cellIndex + 1, f.line));
                 }
                 const list = flat.map((f, i) => ({ finding: f, diagnostic: this.toDiagnostic(f, prefixes[i]) }));
                 this.published.set(uri.toString(), list);
@@ -287,11 +287,11 @@ class LintController implements vscode.Disposable {
           } catch (e) {
             unreadable.push(`${vscode.workspace.asRelativePath(uri)}: ${e instanceof Error ? e.message : String(e)}`);
           }
-          problems += this.publishedFor(uri).length;
+          // An open notebook's findings sit on its cells (as the Problems view shows them), not on the file.
+          problems += open && 'getCells' in open ? open.getCells().reduce((n, c) => n + this.publishedFor(c.document.uri).length, 0) : this.publishedFor(uri).length;
         }
-        const cancelled = token.isCancellationRequested ? ' (cancelled)' : '';
-        const summary = `Attention Inspector: ${problems} problem${problems === 1 ? '' : 's'} in ${done} file${done === 1 ? '' : 's'}${cancelled}.`;
-        if (unreadable.length > 0) void vscode.window.showWarningMessage(`${summary} Could not lint: ${unreadable.slice(0, 3).join('; ')}${unreadable.length > 3 ? '…' : ''}`);
+        const summary = workspaceSummary(problems, done, token.isCancellationRequested);
+        if (unreadable.length > 0) void vscode.window.showWarningMessage(vscode.l10n.t('{0} Could not lint: {1}', summary, `${unreadable.slice(0, 3).join('; ')}${unreadable.length > 3 ? '…' : ''}`));
         else void vscode.window.showInformationMessage(summary);
         if (problems > 0) void vscode.commands.executeCommand('workbench.actions.view.problems');
       },
@@ -311,7 +311,7 @@ class FixProvider implements vscode.CodeActionProvider {
       if (!p.diagnostic.range.intersection(range) && !context.diagnostics.includes(p.diagnostic)) continue;
       const f = p.finding;
       if (f.fix && f.line === p.diagnostic.range.start.line + 1) {
-        const action = new vscode.CodeAction(`${f.fix.title}${f.fix.safety === 'unsafe' ? ' [unsafe]' : ''}`, vscode.CodeActionKind.QuickFix);
+        const action = new vscode.CodeAction(f.fix.safety === 'unsafe' ? vscode.l10n.t('{0} [unsafe]', f.fix.title) : f.fix.title, vscode.CodeActionKind.QuickFix);
         const edit = new vscode.WorkspaceEdit();
         for (const e of f.fix.edits) edit.replace(document.uri, new vscode.Range(e.line - 1, e.column - 1, e.endLine - 1, e.endColumn - 1), e.newText);
         action.edit = edit;
@@ -323,7 +323,7 @@ class FixProvider implements vscode.CodeActionProvider {
       if (!isRuleCode(f.code)) continue; // ATT000 is not silenced by noqa
       const n = noqaEdit(document.lineAt(line).text, f.code);
       if (n.newText.length > 0) {
-        const action = new vscode.CodeAction(`Ignore ${f.code} on this line (# noqa)`, vscode.CodeActionKind.QuickFix);
+        const action = new vscode.CodeAction(vscode.l10n.t('Ignore {0} on this line (# noqa)', f.code), vscode.CodeActionKind.QuickFix);
         action.edit = new vscode.WorkspaceEdit();
         action.edit.replace(document.uri, new vscode.Range(line, n.column - 1, line, n.endColumn - 1), n.newText);
         action.diagnostics = [p.diagnostic];
@@ -346,10 +346,21 @@ class HoverProvider implements vscode.HoverProvider {
       const rule = RULES.find((r) => r.meta.code === h.finding.code);
       if (!rule) continue;
       md.appendMarkdown(renderHover(rule));
-      md.appendMarkdown(`\n\n[Rule page](${this.controller.rulePage(rule.meta.code).toString()})\n\n`);
+      md.appendMarkdown(`\n\n[${vscode.l10n.t('Rule page')}](${this.controller.rulePage(rule.meta.code).toString()})\n\n`);
     }
     return new vscode.Hover(md, hits[0].diagnostic.range);
   }
+}
+
+/** "Attention Inspector: 3 problems in 5 files." — whole sentences per plural form, so each translates whole. */
+function workspaceSummary(problems: number, files: number, cancelled: boolean): string {
+  const key = `${problems === 1 ? 'one' : 'many'}-${files === 1 ? 'one' : 'many'}`;
+  const text =
+    key === 'one-one' ? vscode.l10n.t('Attention Inspector: {0} problem in {1} file.', problems, files)
+    : key === 'one-many' ? vscode.l10n.t('Attention Inspector: {0} problem in {1} files.', problems, files)
+    : key === 'many-one' ? vscode.l10n.t('Attention Inspector: {0} problems in {1} file.', problems, files)
+    : vscode.l10n.t('Attention Inspector: {0} problems in {1} files.', problems, files);
+  return cancelled ? vscode.l10n.t('{0} (cancelled)', text) : text;
 }
 
 /** Registers the linter's listeners, providers and the Lint Workspace command. The parser starts lazily. */

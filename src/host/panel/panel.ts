@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { AttentionTrace } from '../../engine/trace';
 import type { AttentionRequest, AttentionResult, RunResult, TraceRequest } from '../../protocol/engine';
-import { parseFromWebview, type ExportFormat, type FromWebviewMessage, type PanelMode, type ToWebviewMessage } from '../../protocol/webview';
+import { parseFromWebview, type ExportFormat, type FromWebviewMessage, type InspectedText, type PanelMode, type ToWebviewMessage } from '../../protocol/webview';
 import { makeNonce } from './nonce';
 import { type PanelRestoreState, restoreState } from './restore';
 import { panelStrings } from './strings';
@@ -22,7 +22,12 @@ export interface PanelDataSource {
 export interface ShowOptions {
   mode?: PanelMode;
   focus?: { layer: number; head: number };
+  /** The inspected text, kept with the webview's state for a reload. */
+  inspected?: InspectedText;
 }
+
+/** What a reload's repeat of the inspection gave: a run, or why there is none. */
+export type RerunOutcome = { run: RunResult; source: PanelDataSource; inspected: InspectedText } | { error: string };
 
 function exportFilters(format: ExportFormat): Record<string, string[]> {
   switch (format) {
@@ -42,7 +47,13 @@ export class InspectorPanel implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private run: RunResult | undefined;
   private viewState: PanelRestoreState = { mode: 'grid' };
+  private inspected: InspectedText | undefined;
+  /** Shown instead of the usual hint when there is no run (e.g. a reload that could not repeat the inspection). */
+  private emptyMessage: string | undefined;
   private readonly inflight = new Map<number, vscode.CancellationTokenSource>();
+  private readonly disposed = new vscode.EventEmitter<void>();
+  /** Fires when the panel is closed. */
+  readonly onDidDispose = this.disposed.event;
 
   static get current(): InspectorPanel | undefined {
     return InspectorPanel.currentPanel;
@@ -68,25 +79,29 @@ export class InspectorPanel implements vscode.Disposable {
    */
   static registerSerializer(
     extensionUri: vscode.Uri,
-    rerun: () => Promise<{ run: RunResult; source: PanelDataSource } | undefined>,
+    rerun: (restored: PanelRestoreState) => Promise<RerunOutcome>,
   ): vscode.Disposable {
     return vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, {
       async deserializeWebviewPanel(webviewPanel: vscode.WebviewPanel, state: unknown) {
         webviewPanel.webview.options = webviewOptions(extensionUri);
         const restored = restoreState(state);
-        let result: { run: RunResult; source: PanelDataSource } | undefined;
+        let result: RerunOutcome;
         try {
-          result = await rerun();
-        } catch {
-          result = undefined;
+          result = await rerun(restored);
+        } catch (e) {
+          result = { error: (e as Error).message };
         }
         const noSource: PanelDataSource = {
           attention: () => Promise.reject(new Error(vscode.l10n.t('Nothing is inspected yet.'))),
           trace: () => Promise.reject(new Error(vscode.l10n.t('Nothing is inspected yet.'))),
         };
-        const panel = new InspectorPanel(webviewPanel, extensionUri, result?.source ?? noSource);
-        panel.viewState = restored;
-        if (result) panel.update(result.run, restored);
+        const panel = new InspectorPanel(webviewPanel, extensionUri, 'run' in result ? result.source : noSource);
+        panel.viewState = { mode: restored.mode, focus: restored.focus };
+        if ('run' in result) panel.update(result.run, { ...restored, inspected: result.inspected });
+        else {
+          panel.emptyMessage = result.error;
+          panel.sendRun();
+        }
       },
     });
   }
@@ -113,12 +128,26 @@ export class InspectorPanel implements vscode.Disposable {
   update(run: RunResult, opts: ShowOptions = {}): void {
     this.run = run;
     if (opts.mode) this.viewState = { mode: opts.mode, focus: opts.focus };
+    if (opts.inspected) this.inspected = opts.inspected;
+    this.emptyMessage = undefined;
     this.panel.title = panelTitle(run);
+    this.sendRun();
+  }
+
+  /** Shows `message` instead of a run (the run shown no longer matches the model, e.g.). */
+  clear(message: string): void {
+    this.run = undefined;
+    this.inspected = undefined;
+    this.emptyMessage = message;
+    for (const cts of this.inflight.values()) cts.cancel();
+    this.panel.title = vscode.l10n.t('Attention Inspector');
     this.sendRun();
   }
 
   dispose(): void {
     if (InspectorPanel.currentPanel === this) InspectorPanel.currentPanel = undefined;
+    this.disposed.fire();
+    this.disposed.dispose();
     for (const cts of this.inflight.values()) cts.cancel();
     this.inflight.clear();
     this.panel.dispose();
@@ -131,11 +160,11 @@ export class InspectorPanel implements vscode.Disposable {
 
   private sendRun(): void {
     if (!this.run) {
-      this.post({ type: 'empty', message: vscode.l10n.t('Select some text and run “Attention Inspector: Inspect Selection”.'), l10n: panelStrings() });
+      this.post({ type: 'empty', message: this.emptyMessage ?? vscode.l10n.t('Select some text and run “Attention Inspector: Inspect Selection”.'), l10n: panelStrings() });
       return;
     }
     // The run's typed arrays are sent as they are (webview messages serialise ArrayBuffers efficiently).
-    this.post({ type: 'run', run: this.run, mode: this.viewState.mode, focus: this.viewState.focus, l10n: panelStrings() });
+    this.post({ type: 'run', run: this.run, mode: this.viewState.mode, focus: this.viewState.focus, l10n: panelStrings(), ...(this.inspected ? { inspected: this.inspected } : {}) });
   }
 
   private onMessage(raw: unknown): void {
@@ -160,6 +189,10 @@ export class InspectorPanel implements vscode.Disposable {
         return;
       case 'export':
         await this.saveExport(msg.format, msg.suggestedName, msg.content);
+        return;
+      case 'copyText':
+        await vscode.env.clipboard.writeText(msg.text);
+        void vscode.window.setStatusBarMessage(vscode.l10n.t('Copied the Python to the clipboard.'), 3000);
         return;
       case 'request':
         await this.answer(msg.messageId, msg.request);
@@ -246,7 +279,7 @@ function renderHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
 <title>Attention Inspector</title>
 </head>
 <body>
-<div id="app" role="application" aria-label="Attention Inspector"></div>
+<div id="app"></div>
 <script nonce="${n}" src="${uri('dist', 'webview.js')}"></script>
 </body>
 </html>`;

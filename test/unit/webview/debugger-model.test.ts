@@ -8,6 +8,9 @@ import { setStrings } from '../../../webview/l10n';
 import { buildStatsTable } from '../../../webview/stats-model';
 import { describeStepCell, stepInfo } from '../../../webview/steps';
 import { describeWarning } from '../../../webview/warnings';
+import { weightCaption } from '../../../webview/legend';
+import { switchesSummary } from '../../../webview/debugger-view';
+import { DEFAULT_SWITCHES } from '../../../webview/state';
 
 const L = 6, dk = 64;
 const tokens = ['the', 'cat', 'sat', 'on', 'the', 'mat'];
@@ -125,5 +128,40 @@ describe('webview debugger model', () => {
     assert.ok(Math.abs(a * b - c) < 1e-3 * Math.max(1, Math.abs(c)), cell[1]);
     assert.deepEqual(describeStepCell(trace, 2, 0, 5, tokens).slice(1), [`${String(+trace.scaled.data[5].toPrecision(4)).replace('-', '−')} + −∞ = −∞`, 'masked']);
     assert.match(describeStepCell(trace, 4, 2, 7, tokens)[0], /dimension 7/);
+  });
+
+  it('1/d_k: "almost uniform", with the entropy against ln n and the spread against √d_k, in the user\'s language', () => {
+    const trace = traced({ scale: { kind: 'inv-dk' } });
+    const w = warning(trace, 'near-uniform-rows');
+    assert.equal(w.severity, 'warning');
+    assert.equal(w.title, 'Almost uniform rows (flat attention)');
+    const lnN = String(+Math.log(L).toPrecision(3));
+    assert.match(w.detail, new RegExp(`entropy [\\d.–]+ nats against ln n = ${lnN.replace('.', '\\.')}`));
+    assert.match(w.detail, /about √d_k = 8\)/);
+    assert.match(w.detail, /multiplied by 0\.01563, while 1\/sqrt\(d_k\) = 0\.125/);
+    setStrings({ 'Almost uniform rows (flat attention)': '几乎均匀的行（注意力过于平坦）' });
+    try {
+      assert.equal(warning(trace, 'near-uniform-rows').title, '几乎均匀的行（注意力过于平坦）');
+    } finally {
+      setStrings({});
+    }
+  });
+
+  it('one-hot rows give their entropy too', () => {
+    const w = warning(traced({ temperature: 0.05 }), 'saturated-rows');
+    assert.match(w.detail, /Entropy [\d.e–-]+ nats against ln n = 1\.79; the scaled scores spread [\d.]+ \(standard deviation\)/);
+  });
+
+  it('the legend says when weight colours are stretched to the largest weight', () => {
+    assert.equal(weightCaption(true, [0.1, 0.2]), 'weight');
+    assert.equal(weightCaption(false, [0.1, 0.2]), 'weight (colours stretched: the strongest colour is the largest weight, 0.2, not 1)');
+    assert.equal(weightCaption(false, [0, 1]), 'weight');
+  });
+});
+
+describe('debugger switches summary', () => {
+  it('says the switches in a few words', () => {
+    assert.equal(switchesSummary(DEFAULT_SWITCHES), 'scale 1/√d_k · temperature 1 · no mask · softmax dim -1');
+    assert.equal(switchesSummary({ ...DEFAULT_SWITCHES, scale: 'inv-dk', temperature: 10, causal: 'top-left', padLast: 2, softmaxDim: -2 }), 'scale 1/d_k · temperature 10 · causal top-left, 2 padding · softmax dim -2');
   });
 });

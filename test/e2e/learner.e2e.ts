@@ -1,0 +1,121 @@
+// The inspector as a learner meets it, in a real VS Code (code-server): the debugger warns when scale 1/d_k
+// or a temperature of 10 flattens the attention (with the measured entropy against ln n and the spread
+// against √d_k) and colours weights 0–1; it shows what the switches mean in PyTorch and a table of the
+// matrix; an exported SVG of a Chinese sentence sets its labels upright with the caption clear of them; the
+// grid's tooltip goes away when a head opens; and Reload Window brings back the same Chinese text.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { InspectSession } from '../../src/models/session';
+import type { Webview } from './driver/workbench';
+import { useWorkbench } from './session';
+import { answerFileDialogSettled } from './support/dialogs';
+
+const HEADS = 4;
+const CHINESE = '我爱自然语言处理。';
+
+async function expectedTokens(text: string): Promise<string[]> {
+  const session = new InspectSession();
+  await session.configure({ kind: 'seeded', seed: 0, heads: HEADS, dModel: 64 });
+  return (await session.run({ text, maxTokens: 512 })).tokens.map((t) => t.display);
+}
+
+/** The tokens the panel's current run shows (read from the app in the page). */
+function shownTokens(panel: Webview): Promise<string[]> {
+  return panel.evaluate(() => {
+    const app = (globalThis as unknown as { attentionInspector: { run?: { tokens: { display: string }[] } } }).attentionInspector;
+    return (app.run?.tokens ?? []).map((t) => t.display);
+  }, undefined);
+}
+
+describe('the inspector as a learner meets it (code-server)', function () {
+  const session = useWorkbench({
+    folder: 'examples',
+    settings: { 'attentionInspector.heads': HEADS, 'attentionInspector.dModel': 64, 'attentionInspector.seed': 0 },
+  });
+
+  it('warns that scale 1/d_k and temperature 10 make the rows almost uniform, with the measured numbers', async function () {
+    const workbench = session.workbench;
+    await workbench.runCommand('Attention Inspector: Open Debugger');
+    const panel = await workbench.webviewFrame(60_000);
+    await panel.waitForText('No problems found with these switches.', 60_000);
+    // Weights are coloured 0–1 in the debugger by default, so a flat matrix looks flat.
+    await panel.locator('.step-tab[data-step="3"]').click();
+    assert.equal(await panel.locator('#unit-scale').isChecked(), true);
+    await panel.locator('#sw-scale').selectOption('inv-dk');
+    await panel.waitForText('Almost uniform rows (flat attention)');
+    const warning = await panel.locator('[data-warning="near-uniform-rows"]').innerText();
+    assert.match(warning, /entropy [\d.]+(–[\d.]+)? nats against ln n = 2\.4/, warning);
+    assert.match(warning, /spread only 0\.\d+ \(standard deviation; raw q·k: [\d.]+, about √d_k = 4\)/, warning);
+    assert.match(warning, /multiplied by 0\.0625, while 1\/sqrt\(d_k\) = 0\.25/, warning);
+    // What the switch means in PyTorch.
+    await panel.locator('.debugger-python summary').click();
+    assert.match(await panel.locator('.debugger-python code').innerText(), /^scale = 1 \/ d_k +# the bug/m);
+    await panel.screenshot('learner-debugger-inv-dk');
+    // Back to 1/√d_k, then a temperature of 10.
+    await panel.locator('#sw-scale').selectOption('inv-sqrt-dk');
+    await panel.waitForText('No problems found with these switches.');
+    await panel.locator('#sw-temperature').fill('10');
+    await panel.locator('#sw-temperature').press('Enter');
+    await panel.waitForText('Almost uniform rows (flat attention)');
+    assert.match(await panel.locator('[data-warning="near-uniform-rows"]').innerText(), /multiplied by 0\.025, while 1\/sqrt\(d_k\) = 0\.25/);
+    assert.match(await panel.locator('.debugger-python code').innerText(), /^scaled = scores \* scale \/ 10\.0 /m);
+    // The matrix as a table: token text and values in the DOM.
+    const tokens = await expectedTokens('The cat sat on the mat because it was tired.');
+    await panel.locator('.debugger .matrix-table summary').click();
+    const headers = await panel.locator('.debugger .matrix-values thead th').allInnerTexts();
+    assert.deepEqual(headers.slice(1), tokens.map((t, i) => `${i} ${t}`));
+    assert.equal(await panel.locator('.debugger .matrix-values tbody tr').count(), tokens.length);
+    await panel.locator('#sw-temperature').fill('1');
+    await panel.locator('#sw-temperature').press('Enter');
+    await panel.waitForText('No problems found with these switches.');
+  });
+
+  it('exports a Chinese head as SVG with upright labels and the caption above them; the tooltip leaves when a head opens', async function () {
+    const workbench = session.workbench;
+    const tokens = await expectedTokens(CHINESE);
+    await workbench.openFile('hello.md');
+    await workbench.selectText(CHINESE);
+    await workbench.runCommand('Attention Inspector: Inspect Selection');
+    const panel = await workbench.webviewFrame(60_000);
+    await panel.waitForText(`${tokens.length} tokens`, 60_000);
+    await panel.locator('#mode-grid').click();
+    const thumb = panel.locator('button.thumb[data-layer="0"][data-head="1"]');
+    await thumb.hover();
+    assert.equal(await panel.locator('#ai-tooltip').isVisible(), true, 'the tooltip shows on hover');
+    await thumb.click();
+    await panel.waitForText('Layer 0 · head 1');
+    assert.equal(await panel.locator('#ai-tooltip').isVisible(), false, 'the tooltip went away when the head opened');
+    assert.equal(await panel.locator('button.thumb[aria-selected="true"]').count(), 1);
+    assert.equal(await thumb.evaluate((el) => getComputedStyle(el).outlineWidth), '3px', 'the opened head is outlined');
+    await panel.screenshot('learner-chinese-head');
+
+    const target = join(workbench.folder, 'chinese-head.svg');
+    await panel.locator('button.export[aria-label="Export the current view as SVG"]').click();
+    await answerFileDialogSettled(panel, target);
+    await workbench.waitForNotification('Saved chinese-head.svg');
+    const svg = readFileSync(target, 'utf8');
+    const rotated = [...svg.matchAll(/rotate\(-90\)"[^>]*>([^<]*)</g)].map((m) => m[1]);
+    assert.deepEqual(rotated, [], `no label is turned sideways: ${rotated.join(' ')}`);
+    for (const token of tokens) assert.ok(svg.includes(`>${token}<`), `label ${token} is in the SVG as text`);
+    const caption = /<text x="[\d.]+" y="([\d.]+)" font-size="11"[^>]*>layer 0, head 1<\/text>/.exec(svg);
+    assert.ok(caption, 'the caption is drawn');
+    const labelYs = [...svg.matchAll(/<text x="[\d.]+" y="([\d.]+)" font-size="([\d.]+)" text-anchor="middle"/g)].map((m) => Number(m[1]) - Number(m[2]));
+    assert.ok(labelYs.length >= tokens.length, 'the column labels are upright text');
+    assert.ok(Number(caption[1]) < Math.min(...labelYs), `the caption (baseline ${caption[1]}) is above the column labels (top ${Math.min(...labelYs)})`);
+  });
+
+  it('brings back the same Chinese text after Reload Window', async function () {
+    const workbench = session.workbench;
+    const tokens = await expectedTokens(CHINESE);
+    const before = await workbench.webviewFrame();
+    assert.deepEqual(await shownTokens(before), tokens);
+    await workbench.reloadWindow();
+    const restored = await workbench.webviewFrame(120_000);
+    await restored.waitForText(`${tokens.length} tokens · 1 layers × ${HEADS} heads`, 120_000);
+    assert.deepEqual(await shownTokens(restored), tokens, 'the restored panel shows the inspected text, not the built-in sentence');
+    await restored.waitForText('Layer 0 · head 1');
+    await restored.screenshot('learner-after-reload');
+    assert.deepEqual(await workbench.extensionHostErrors(), []);
+  });
+});

@@ -1,0 +1,55 @@
+// Quick-input steps the Workbench interface has no method for yet, reached through a webview's page:
+// answering code-server's simple file dialog once its value has settled, closing it, and picking a quick
+// pick item by its label. They belong in the driver (see the panel engineer's report).
+import type { Webview } from '../driver/workbench';
+
+function quickInput(panel: Webview) {
+  const page = panel.locator('body').page();
+  return { page, input: page.locator('.quick-input-widget input.input').first() };
+}
+
+/**
+ * Answers the file dialog with an absolute path. The driver's answerFileDialog presses Enter as soon as the
+ * typed value shows, which loses the Enter while the dialog is still listing a different folder; this waits
+ * until the dialog's value has settled before typing and before pressing Enter.
+ */
+export async function answerFileDialogSettled(panel: Webview, path: string): Promise<void> {
+  const { page, input } = quickInput(panel);
+  await input.waitFor({ state: 'visible', timeout: 30_000 });
+  const settled = async (want?: string) => {
+    let last = '', same = 0;
+    for (let i = 0; i < 150 && same < 3; i++) {
+      await page.waitForTimeout(200);
+      const now = await input.inputValue();
+      same = now === last && now !== '' && (want === undefined || now === want) ? same + 1 : 0;
+      last = now;
+    }
+    if (same < 3) throw new Error(`the file dialog's path did not settle (it shows ${JSON.stringify(last)})`);
+  };
+  await settled();
+  await input.fill(path);
+  await settled(path);
+  await page.keyboard.press('Enter');
+  await input.waitFor({ state: 'hidden', timeout: 30_000 });
+}
+
+/** Closes the file dialog (or any quick input) without choosing (Escape). */
+export async function cancelQuickInput(panel: Webview): Promise<void> {
+  const { page, input } = quickInput(panel);
+  await input.waitFor({ state: 'visible', timeout: 30_000 });
+  await page.keyboard.press('Escape');
+  await input.waitFor({ state: 'hidden', timeout: 30_000 });
+}
+
+/** Picks the quick pick row whose label is exactly `label`; returns the title the quick pick showed. */
+export async function pickQuickItem(panel: Webview, label: string): Promise<string> {
+  const { page, input } = quickInput(panel);
+  await input.waitFor({ state: 'visible', timeout: 60_000 });
+  const title = (await page.locator('.quick-input-widget .quick-input-title').first().innerText().catch(() => '')).trim();
+  await input.fill(label);
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first();
+  await row.waitFor({ state: 'visible', timeout: 30_000 });
+  await page.keyboard.press('Enter');
+  await input.waitFor({ state: 'hidden', timeout: 30_000 });
+  return title;
+}
