@@ -92,7 +92,7 @@ def main(argv):
         exit_code = _exit_code(e)
     except BaseException as e:  # the program raised: keep what was captured, and its traceback
         error = {"type": type(e).__name__, "message": str(e)[:2000],
-                 "traceback": "".join(traceback.format_exception(type(e), e, _user_traceback(e.__traceback__)))[-20000:]}
+                 "traceback": _format_user_traceback(e)[-20000:]}
         sys.stderr.write(error["traceback"])
         exit_code = 1
     finally:
@@ -146,16 +146,18 @@ def _terminate(signum, frame):
     raise SystemExit(128 + signum)
 
 
-def _user_traceback(tb):
-    """Drops the recorder's and runpy's own frames from the top of a traceback."""
+def _format_user_traceback(e):
+    """The traceback as Python prints it, without the recorder's, runpy's and torch.overrides' frames."""
     own = os.path.dirname(os.path.abspath(__file__))
-    while tb is not None:
-        f = tb.tb_frame.f_code.co_filename
-        if os.path.abspath(f).startswith(own + os.sep) or f.endswith("runpy.py") or f.startswith("<frozen runpy"):
-            tb = tb.tb_next
-        else:
-            break
-    return tb
+
+    def ours(filename):
+        return (os.path.abspath(filename).startswith(own + os.sep) or filename.endswith(("runpy.py", os.sep + "torch" + os.sep + "overrides.py"))
+                or filename.startswith("<frozen runpy"))
+
+    stack = [fs for fs in traceback.extract_tb(e.__traceback__) if not ours(fs.filename)]
+    lines = ["Traceback (most recent call last):\n"] + traceback.format_list(stack)
+    lines += traceback.format_exception_only(type(e), e)
+    return "".join(lines)
 
 
 if __name__ == "__main__":

@@ -360,8 +360,8 @@ class RecordingMode(TorchFunctionMode):
             return
         if len(roles) != out.dim():
             return
-        path, line = self.rec.frames.line_of_caller(4)
-        op = {"op": name, "path": path, "line": line, "kind": "scores"}
+        path, line, col = self.rec.frames.line_of_caller(4)
+        op = {"op": name, "path": path, "line": line, "column": col, "kind": "scores"}
         pre = self.rec.prescaled.get(id(operands_seen[0]), 1.0) * self.rec.prescaled.get(id(operands_seen[1]), 1.0)
         if pre != 1.0:
             op["operandScale"] = pre
@@ -393,8 +393,8 @@ class RecordingMode(TorchFunctionMode):
             rec.track(out, new)
 
     def _op(self, name, **extra):
-        path, line = self.rec.frames.line_of_caller(5)
-        op = {"op": name, "path": path, "line": line}
+        path, line, col = self.rec.frames.line_of_caller(5)
+        op = {"op": name, "path": path, "line": line, "column": col}
         op.update(extra)
         return op
 
@@ -557,7 +557,10 @@ class RecordingMode(TorchFunctionMode):
         if name in DROPOUT:
             training = args[2] if len(args) > 2 else kwargs.get("training", True)
             p = args[1] if len(args) > 1 else kwargs.get("p", 0.5)
-            return node.derive(node.roles, self._op(name, kind="dropout", p=_finite(p), training=bool(training)))
+            n = node.derive(node.roles, self._op(name, kind="dropout", p=_finite(p), training=bool(training)))
+            if node.call is not None:
+                node.call.setdefault("afterSoftmax", []).append(n.ops[-1])
+            return n
         if name in LAYOUT_OPS:
             new = self._layout(name, args, kwargs, out, node, src)
             return new

@@ -58,17 +58,17 @@ class FrameLocator:
 
     def line_of_caller(self, depth=2):
         """(path, line) of the innermost frame that is neither ours nor torch's plumbing."""
-        f = sys._getframe(depth)
+        f = sys._getframe(1)  # our own frames are skipped by kind
         while f is not None:
             code = f.f_code
             if code not in _MODULE_CALL_CODES and self.kind(code.co_filename) >= WORKSPACE:
-                return (os.path.abspath(code.co_filename), f.f_lineno)
+                return (os.path.abspath(code.co_filename), f.f_lineno, _column(f))
             f = f.f_back
-        return (None, None)
+        return (None, None, None)
 
     def site(self, depth=2):
         """{user, library, module, moduleClass} for the current call."""
-        f = sys._getframe(depth)
+        f = sys._getframe(1)  # our own frames are skipped by kind
         user = library = None
         modules = []
         first_other = None
@@ -125,7 +125,25 @@ def _is_library_path(filename):
 
 
 def _frame_info(f):
-    return {"path": os.path.abspath(f.f_code.co_filename), "line": f.f_lineno, "function": f.f_code.co_name}
+    info = {"path": os.path.abspath(f.f_code.co_filename), "line": f.f_lineno, "function": f.f_code.co_name}
+    col = _column(f)
+    if col is not None:
+        info["column"] = col
+    return info
+
+
+def _column(f):
+    """1-based column of the instruction a frame is executing (Python >= 3.11), else None."""
+    positions = getattr(f.f_code, "co_positions", None)
+    if positions is None or f.f_lasti < 0:
+        return None
+    try:
+        for i, pos in enumerate(positions()):
+            if i == f.f_lasti // 2:
+                return pos[2] + 1 if pos[0] == f.f_lineno and pos[2] is not None else None
+    except Exception:
+        return None
+    return None
 
 
 def _variable_name(module, frame):
