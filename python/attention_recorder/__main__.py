@@ -114,7 +114,7 @@ def _run_script(script, args):
         raise FileNotFoundError("no such script: %s" % script)
     sys.argv = [script] + list(args)
     sys.path[0] = os.path.dirname(path)
-    runpy.run_path(path, run_name="__main__")
+    runpy.run_path(script, run_name="__main__")
     return 0
 
 

@@ -73,6 +73,7 @@ class Store:
         t = t.detach()
         if t.numel() > self.max_tensor_elements and t.dim() >= 2 and t.is_floating_point():
             t, entry["summary"] = _block_average(t)
+            entry["shape"] = [int(d) for d in t.shape]
             with self.lock:
                 self.summarised_tensors += 1
         elif t.numel() > self.max_tensor_elements:
@@ -102,7 +103,25 @@ class Store:
             "bytesWritten": self.bytes_written,
         }
 
+    def drop_unconfirmed(self):
+        """Forgets hand-written calls whose softmax output never met a matmul with v (a classifier's softmax over
+        logits of two activations is not attention), and deletes their tensor files."""
+        with self.lock:
+            kept = []
+            for call in self.calls:
+                if call.get("kind") == "manual" and "contracted" not in call and not call.get("failed"):
+                    for entry in call.get("tensors", {}).values():
+                        if "file" in entry:
+                            try:
+                                os.remove(os.path.join(self.out_dir, entry["file"]))
+                            except OSError:
+                                pass
+                else:
+                    kept.append(call)
+            self.calls = kept
+
     def write_json(self, file_name, program, extra_calls=()):
+        self.drop_unconfirmed()
         with self.lock:
             calls = [{k: v for k, v in c.items() if not k.startswith("_")} for c in list(self.calls) + list(extra_calls)]
             for i, call in enumerate(calls):
