@@ -6,3 +6,4 @@ export { readCallTensors, readCapturedTensor, type CapturedTensor, type ReadTrac
 export { diagnoseCall, measureScale, type RuntimeFinding } from './diagnose';
 export { attentionView, type AttentionView } from './view';
 export { analyseTrace, summariseCall, type CallSummary, type TraceAnalysis } from './analyse';
+export { buildRecordedRun, forwardPassOf, headsOfCall, recordedAttention, recordedTrace, type RecordedRun, type RecordedHead } from './panel-run';
