@@ -7,6 +7,7 @@ import { isMainThread, workerData } from 'node:worker_threads';
 import { lintMain } from './lint';
 import { runLintWorker } from './lint-pool';
 import { processIO, type CliIO } from './io';
+import { recordMain } from './record';
 import { escapeControls, escapeLines } from './terminal';
 
 export interface Subcommand {
@@ -18,6 +19,7 @@ export interface Subcommand {
 export const SUBCOMMANDS: readonly Subcommand[] = [
   { name: 'lint', summary: 'find attention bugs in Python files and notebooks', run: lintMain },
   { name: 'inspect', summary: "run the attention engine on a text and print every head's weights", run: inspectMain },
+  { name: 'record', summary: 'run a Python program or test under the recorder and report attention bugs seen at run time', run: recordMain },
 ];
 
 export function usage(): string {

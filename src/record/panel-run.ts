@@ -1,0 +1,214 @@
+// Recorded calls as a run the inspector panel shows: one "layer" per call of the same forward pass, its heads
+// from the captured tensors (batch element chosen by the caller), weights recomputed by the engine for SDPA
+// and the captured weights for nn.MultiheadAttention and hand-written attention. The panel's follow-up
+// requests (a head's weights, a step-through trace on the captured q, k, v and mask) are answered here too.
+import { scaledDotProductAttention } from '../engine/sdpa';
+import type { BoolTensor, Tensor } from '../engine/tensor';
+import { isBoolTensor } from '../engine/tensor';
+import { traceAttention, type AttentionTrace, type MaskChoice, type TraceOptions } from '../engine/trace';
+import { BlockAverager, blockFor } from '../models/head-stream';
+import { meanRowEntropy, thumbnails } from '../models/session';
+import type { AttentionRequest, AttentionResult, RunResult, TokenInfo, TraceRequest } from '../protocol/engine';
+import { transposeLast } from './broadcast';
+import type { CapturedTensor } from './tensors';
+import type { TraceCall, TraceIndex } from './trace';
+import { attentionView } from './view';
+
+const THUMBNAIL_SIZE = 64;
+/** Most weights of one recorded run the panel gets at once (as the worker's 16 MB limit). */
+const MAX_SENT_WEIGHTS = 4 * 1024 * 1024;
+
+export interface RecordedHead {
+  /** (T, T) weights, row = query. */
+  weights: Float32Array;
+  /** Per-head q [T, dk], k [T, dk], v [T, dv] for the debugger, when captured. */
+  q: Tensor | null;
+  k: Tensor | null;
+  v: Tensor | null;
+  /** [T, T] True = the query may attend the key, as the call's mask was read (null = nothing masked). */
+  allowed: BoolTensor | null;
+}
+
+export interface RecordedRun {
+  run: RunResult;
+  /** [layer][head] */
+  heads: RecordedHead[][];
+  /** The call shown as each layer. */
+  callIds: number[];
+}
+
+/**
+ * The calls of the forward pass `callId` belongs to: same kind, user line, shapes and test, module paths that
+ * differ only in their numbers (model.h.3.attn), in order, up to the first module path seen twice.
+ */
+export function forwardPassOf(trace: TraceIndex, callId: number): TraceCall[] {
+  const anchor = trace.calls[callId];
+  if (!anchor) throw new Error(`no recorded call #${callId}`);
+  const key = (c: TraceCall) =>
+    [c.kind, c.site.user?.path, c.site.user?.line, c.test, JSON.stringify(c.shapes), c.module?.replace(/\.\d+(?=\.|$)/g, '.#') ?? ''].join('\0');
+  const want = key(anchor);
+  if (anchor.module === null) return [anchor];
+  const same = trace.calls.filter((c) => key(c) === want);
+  // Split into passes at the first repeated module path; pick the pass holding the anchor.
+  let pass: TraceCall[] = [];
+  const seen = new Set<string>();
+  for (const c of same) {
+    if (seen.has(c.module ?? '')) {
+      if (pass.includes(anchor)) return pass;
+      pass = [];
+      seen.clear();
+    }
+    seen.add(c.module ?? '');
+    pass.push(c);
+  }
+  return pass.includes(anchor) ? pass : [anchor];
+}
+
+function floats(t: CapturedTensor | undefined): Tensor | null {
+  return t && !t.summarised && !isBoolTensor(t.tensor) ? (t.tensor as Tensor) : null;
+}
+
+/** Heads of batch element `batch` of one call: weights (T, T) and, where captured, per-head q, k, v. */
+export function headsOfCall(call: TraceCall, tensors: Map<string, CapturedTensor>, batch: number): { heads: RecordedHead[]; T: number } {
+  const view = attentionView(call, tensors);
+  if (!view || !view.probs) throw new Error(`call #${call.id}: its weights were not captured in full (summarised or over the limits), so the panel cannot show them`);
+  const { T, S } = view;
+  if (T !== S) throw new Error(`call #${call.id} has ${T} queries and ${S} keys: the panel shows square (self-)attention only`);
+  const B = view.batch.length > 0 ? view.batch[0] : 1;
+  if (batch < 0 || batch >= B) throw new Error(`call #${call.id}: batch element ${batch} is out of range (batch size ${B})`);
+  const H = view.batch.slice(1).reduce((a, b) => a * b, 1);
+  const heads: RecordedHead[] = [];
+  const qkv = perHeadInputs(call, tensors, B, H, T);
+  for (let h = 0; h < H; h++) {
+    const off = (batch * H + h) * T * T;
+    const weights = view.probs.slice(off, off + T * T);
+    const allowed = view.allowed ? ({ data: view.allowed.slice(off, off + T * T), shape: [T, T], dtype: 'bool' } as BoolTensor) : null;
+    heads.push({ weights, allowed, ...(qkv ? qkv(batch, h) : { q: null, k: null, v: null }) });
+  }
+  return { heads, T };
+}
+
+/** Slices [batch, head] of captured q, k, v laid out [B, H, T, d] (or [B, T, d] with one head). */
+function perHeadInputs(call: TraceCall, tensors: Map<string, CapturedTensor>, B: number, H: number, T: number) {
+  let q: Tensor | null;
+  let k: Tensor | null;
+  const v = floats(tensors.get('v'));
+  if (call.kind === 'sdpa') {
+    q = floats(tensors.get('q'));
+    k = floats(tensors.get('k'));
+  } else if (call.kind === 'manual') {
+    const rows = floats(tensors.get('rows_operand'));
+    const cols = floats(tensors.get('cols_operand'));
+    [q, k] = call.contracted?.role === 'row' ? [cols, rows] : [rows, cols];
+  } else {
+    return null; // nn.MultiheadAttention: the captured inputs are before the projections
+  }
+  if (!q || !k || !v) return null;
+  const slicer = (t: Tensor) => {
+    const d = t.shape[t.shape.length - 1];
+    const heads = t.data.length / (B * T * d);
+    if (!Number.isInteger(heads) || (heads !== H && H % heads !== 0) || t.shape[t.shape.length - 2] !== T) return null;
+    return (b: number, h: number): Tensor => {
+      const hh = heads === H ? h : Math.floor(h / (H / heads)); // grouped-query attention: shared kv heads
+      const off = (b * heads + hh) * T * d;
+      return { data: t.data.slice(off, off + T * d), shape: [T, d] };
+    };
+  };
+  const [sq, sk, sv] = [slicer(q), slicer(k), slicer(v)];
+  if (!sq || !sk || !sv) return null;
+  return (b: number, h: number) => ({ q: sq(b, h), k: sk(b, h), v: sv(b, h) });
+}
+
+/** The panel's run for the forward pass of `callId` (one layer per call). */
+export function buildRecordedRun(
+  trace: TraceIndex,
+  calls: TraceCall[],
+  tensorsOf: (call: TraceCall) => Map<string, CapturedTensor>,
+  opts: { runId: number; batch: number; tokenIds?: Float32Array | null; paddingIdx?: number | null },
+): RecordedRun {
+  const layers = calls.map((c) => headsOfCall(c, tensorsOf(c), opts.batch));
+  const T = layers[0].T;
+  const nHead = layers[0].heads.length;
+  const usable = layers.filter((l) => l.T === T && l.heads.length === nHead);
+  const nLayer = usable.length;
+  const all = new Float32Array(nLayer * nHead * T * T);
+  usable.forEach((l, li) => l.heads.forEach((h, hi) => all.set(h.weights, (li * nHead + hi) * T * T)));
+  const size = Math.min(T, THUMBNAIL_SIZE);
+  const first = calls[0];
+  const tokens: TokenInfo[] = [];
+  for (let i = 0; i < T; i++) {
+    const id = opts.tokenIds ? opts.tokenIds[opts.batch * T + i] : undefined;
+    const pad = id !== undefined && opts.paddingIdx !== null && opts.paddingIdx !== undefined && id === opts.paddingIdx;
+    const text = id === undefined ? String(i) : pad ? `[pad ${id}]` : String(id);
+    tokens.push({ text, display: text, start: 0, end: 0, ...(id !== undefined ? { id } : {}), ...(pad ? { special: true } : {}) });
+  }
+  const where = first.site.user ? `${basename(first.site.user.path)}:${first.site.user.line}` : `call #${first.id}`;
+  const run: RunResult = {
+    runId: opts.runId,
+    model: {
+      family: 'attention-layer',
+      name: `Recorded: ${first.module ?? first.kind} (${where})`,
+      detail: `${nLayer} recorded ${first.kind} call${nLayer === 1 ? '' : 's'} from ${trace.program.target}, batch element ${opts.batch}; torch ${trace.program.torch}`,
+      nLayer,
+      nHead,
+      dModel: 0,
+      headDim: usable[0].heads[0].q?.shape[1] ?? 0,
+      causal: false,
+      tokenizer: 'words',
+    },
+    tokens,
+    nLayer,
+    nHead,
+    seqLen: T,
+    causal: false,
+    thumbnails: { size, data: thumbnails(all, nLayer * nHead, T, size) },
+    headEntropy: meanRowEntropy(all, nLayer * nHead, T),
+    attentions: all.length <= MAX_SENT_WEIGHTS ? all : undefined,
+    elapsedMs: trace.program.durationMs ?? 0,
+  };
+  return { run, heads: usable.map((l) => l.heads), callIds: calls.filter((_, i) => layers[i].T === T && layers[i].heads.length === nHead).map((c) => c.id) };
+}
+
+function basename(p: string): string {
+  return p.split(/[\\/]/).pop() ?? p;
+}
+
+function headOf(rec: RecordedRun, layer: number, head: number): RecordedHead {
+  const h = rec.heads[layer]?.[head];
+  if (!h) throw new Error(`layer ${layer} head ${head} is not in the recorded run (${rec.run.nLayer} × ${rec.run.nHead})`);
+  return h;
+}
+
+/** A head's weights, rows [rowStart, rowEnd), optionally block-averaged (as the engine session answers). */
+export function recordedAttention(rec: RecordedRun, req: AttentionRequest): AttentionResult {
+  const T = rec.run.seqLen;
+  const { weights } = headOf(rec, req.layer, req.head);
+  const r0 = req.rowStart ?? 0;
+  const r1 = req.rowEnd ?? T;
+  if (!(Number.isInteger(r0) && Number.isInteger(r1) && r0 >= 0 && r0 < r1 && r1 <= T)) throw new Error(`rows ${r0}..${r1} are outside 0..${T}`);
+  const R = r1 - r0;
+  const block = req.downsample === undefined ? 1 : blockFor(R, T, req.downsample);
+  const meta = { seqLen: T, rowStart: r0, rowEnd: r1, block };
+  if (block === 1) return { data: weights.slice(r0 * T, r1 * T), rows: R, cols: T, ...meta };
+  const averager = new BlockAverager(r0, r1, T, block);
+  averager.add(weights.subarray(r0 * T, r1 * T), r0, R);
+  return { data: averager.result(), rows: averager.rows, cols: averager.cols, ...meta };
+}
+
+/** The step-through debugger on a head's captured q, k, v, with the call's own mask added to the switches. */
+export function recordedTrace(rec: RecordedRun, req: TraceRequest): AttentionTrace {
+  const h = headOf(rec, req.layer, req.head);
+  if (!h.q || !h.k || !h.v) throw new Error('the debugger needs the per-head q, k and v, which this call did not capture (nn.MultiheadAttention records its inputs before the projections)');
+  const own: MaskChoice[] = h.allowed ? [{ kind: 'explicit', mask: h.allowed, trueMeans: 'attend' }] : [];
+  const chosen = req.options.mask === undefined ? [] : Array.isArray(req.options.mask) ? req.options.mask : [req.options.mask as MaskChoice];
+  const options: TraceOptions = { ...req.options, mask: [...own, ...chosen] };
+  return traceAttention(h.q, h.k, h.v, options);
+}
+
+/** Reference SDPA on a head's captured inputs (what correct attention gives), for comparison in the panel. */
+export function referenceOutput(h: RecordedHead): Tensor | null {
+  if (!h.q || !h.k || !h.v) return null;
+  return scaledDotProductAttention(h.q, h.k, h.v, { attnMask: h.allowed }).out;
+}
+
+export { transposeLast };
