@@ -25,6 +25,10 @@ function scaleLines(scale: ScaleChoice | undefined): string[] {
       return ['scale = 1.0                                          # no scale: scores vary about sqrt(d_k), the softmax saturates'];
     case 'custom':
       return [`scale = ${pythonFloat((scale as { value: number }).value)}`];
+    case 'model': {
+      const value = (scale as { value?: number }).value;
+      return [value === undefined ? 'scale = model_scale                                  # the model\'s own scale, from its config.json' : `scale = ${pythonFloat(value)}                              # the model's own scale, from its config.json`];
+    }
   }
 }
 
@@ -61,6 +65,11 @@ function maskLines(choice: MaskChoice): string[] {
     }
     case 'explicit':
       return ['# (an explicit mask tensor is added here: bool masks give -inf where a key may not be attended)'];
+    case 'sliding-window':
+      return [
+        `# sliding window: query i sees only keys i - ${choice.size} < j`,
+        `mask = mask.masked_fill(torch.arange(L)[:, None] - torch.arange(S)[None, :] >= ${choice.size}, ${NEG_INF})`,
+      ];
   }
 }
 
