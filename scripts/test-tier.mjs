@@ -15,6 +15,8 @@ export const WORKER_TIER = [
   'test/unit/kernels/parallel-faults.test.ts',
   'test/unit/kernels/worker-threads.test.ts',
   'test/unit/cli-inspect.test.ts',
+  'test/unit/cli-hostile.test.ts',
+  'test/unit/models/families-cli-worker.test.ts',
   'test/unit/tokenize/bundle.test.ts',
 ];
 
