@@ -1,6 +1,6 @@
 // Runs the kernel-dependent unit tests (engine, models, session, worker, kernels) again on the WebAssembly
-// SIMD kernel, on one thread and on two threads with every splittable block split. `npm run test:unit` runs
-// them on the pure-TypeScript kernel; see test/unit/kernels-setup.ts for the variables.
+// SIMD kernel, on one thread and on two threads with every splittable block split. `npm run test:unit` and
+// `npm run test:workers` run them on the pure-TypeScript kernel; see test/unit/kernels-setup.ts for the variables.
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 
