@@ -269,7 +269,7 @@ export function compilePattern(pattern: { String?: unknown; Regex?: unknown }, p
  */
 export function findMatches(re: RegExp, s: string): [number, number][] {
   const out: [number, number][] = [];
-  const r = new RegExp(re.source, re.flags.includes('g') ? re.flags : re.flags + 'g');
+  const r = re.global ? re : new RegExp(re.source, re.flags + 'g'); // a global regex is reused: lastIndex is set below
   let at = 0;
   let lastEnd = -1;
   while (at <= s.length) {

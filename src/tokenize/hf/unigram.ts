@@ -13,29 +13,62 @@ import { asArray, asString, fail, optBool, type JsonObject } from './json';
 const UNK_PENALTY = 10;
 
 /**
- * A trie over UTF-16 code units, stored as one Map from (node, unit) to child node: a few bytes per edge, so a
- * 250,000-piece vocabulary stays small. `pieceAt[node]` is the id of the piece ending there, or -1.
+ * A trie over UTF-16 code units (equivalent to HF's byte trie: pieces are whole strings). Its edges live in one
+ * open-addressing hash table of typed arrays keyed by (node, unit), so a 250,000-piece vocabulary (about a
+ * million edges) builds quickly and takes a few tens of MB. `pieceAt[node]` is the id of the piece ending there,
+ * or -1.
  */
 class PieceTrie {
-  private readonly edges = new Map<number, number>();
-  private pieceAt: Int32Array = new Int32Array(1024).fill(-1);
-  private nodes = 1; // node 0 is the root
+  private edgeNode = new Int32Array(1 << 12);
+  private edgeUnit = new Uint16Array(1 << 12);
+  private edgeChild = new Int32Array(1 << 12); // 0 = empty slot (node 0, the root, is never a child)
+  private edges = 0;
+  private pieceAt = new Int32Array(1024).fill(-1);
+  private nodes = 1;
+
+  private slot(node: number, unit: number): number {
+    const mask = this.edgeChild.length - 1;
+    let h = (Math.imul(node, 0x9e3779b1) ^ Math.imul(unit, 0x85ebca6b)) & mask;
+    while (this.edgeChild[h] !== 0 && (this.edgeNode[h] !== node || this.edgeUnit[h] !== unit)) h = (h + 1) & mask;
+    return h;
+  }
+
+  private grow(): void {
+    const [nodes, units, children] = [this.edgeNode, this.edgeUnit, this.edgeChild];
+    this.edgeNode = new Int32Array(nodes.length * 2);
+    this.edgeUnit = new Uint16Array(nodes.length * 2);
+    this.edgeChild = new Int32Array(nodes.length * 2);
+    for (let k = 0; k < children.length; k++) {
+      if (children[k] === 0) continue;
+      const h = this.slot(nodes[k], units[k]);
+      this.edgeNode[h] = nodes[k];
+      this.edgeUnit[h] = units[k];
+      this.edgeChild[h] = children[k];
+    }
+  }
 
   add(piece: string, id: number): void {
     let node = 0;
     for (let i = 0; i < piece.length; i++) {
-      const key = node * 65536 + piece.charCodeAt(i);
-      let child = this.edges.get(key);
-      if (child === undefined) {
-        child = this.nodes++;
-        this.edges.set(key, child);
+      const unit = piece.charCodeAt(i);
+      let h = this.slot(node, unit);
+      if (this.edgeChild[h] === 0) {
+        if (2 * (this.edges + 1) > this.edgeChild.length) {
+          this.grow();
+          h = this.slot(node, unit);
+        }
+        const child = this.nodes++;
         if (child >= this.pieceAt.length) {
           const grown = new Int32Array(this.pieceAt.length * 2).fill(-1);
           grown.set(this.pieceAt);
           this.pieceAt = grown;
         }
+        this.edgeNode[h] = node;
+        this.edgeUnit[h] = unit;
+        this.edgeChild[h] = child;
+        this.edges++;
       }
-      node = child;
+      node = this.edgeChild[h];
     }
     this.pieceAt[node] = id; // a later duplicate wins, as in HF's token → id map
   }
@@ -44,8 +77,8 @@ class PieceTrie {
   forEachPrefix(text: string, from: number, f: (end: number, id: number) => void): void {
     let node = 0;
     for (let i = from; i < text.length; i++) {
-      const child = this.edges.get(node * 65536 + text.charCodeAt(i));
-      if (child === undefined) return;
+      const child = this.edgeChild[this.slot(node, text.charCodeAt(i))];
+      if (child === 0) return;
       node = child;
       const id = this.pieceAt[node];
       if (id >= 0) f(i + 1, id);
@@ -64,7 +97,6 @@ export function unigramModel(cfg: JsonObject, path: string): UnigramModel {
   const entries = asArray(cfg.vocab, `${path}.vocab`);
   const vocab = new Map<string, number>();
   const scores = new Float64Array(entries.length);
-  const trie = new PieceTrie();
   let minScore = Infinity;
   entries.forEach((entry, id) => {
     const where = `${path}.vocab[${id}]`;
@@ -74,7 +106,6 @@ export function unigramModel(cfg: JsonObject, path: string): UnigramModel {
     if (typeof score !== 'number' || !Number.isFinite(score)) fail(`${where}[1]`, 'a finite number (the log probability)', score);
     vocab.set(piece, id);
     scores[id] = score;
-    if (piece.length > 0) trie.add(piece, id);
     if (score < minScore) minScore = score;
   });
   let unkId: number | undefined;
@@ -86,6 +117,10 @@ export function unigramModel(cfg: JsonObject, path: string): UnigramModel {
   }
   const byteFallback = optBool(cfg, 'byte_fallback', path, false);
   const unkScore = minScore - UNK_PENALTY;
+  const trie = new PieceTrie();
+  vocab.forEach((id, piece) => {
+    if (piece.length > 0) trie.add(piece, id);
+  });
   const cache = new WordCache<Symbols>();
 
   /** Ids for one piece of the best path (a vocabulary piece, or a fused run of unknown characters). */

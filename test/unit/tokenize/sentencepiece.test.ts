@@ -34,6 +34,42 @@ describe('tokenizer.json: Unigram (Viterbi)', () => {
     assert.deepEqual(ids(t.encode('abc', { maxTokens: 1 })), [3]);
   });
 
+  it('finds the same best path as a search over every substring, on a vocabulary large enough to grow the trie', () => {
+    // reference: the same forward Viterbi, but candidate pieces are all substrings looked up in a Map
+    const alphabet = ['a', 'b', 'c', 'ab', 'é', '我', '😀'];
+    const vocabArb = fc.uniqueArray(fc.array(fc.constantFrom(...alphabet), { minLength: 1, maxLength: 5 }).map((a) => a.join('')), { minLength: 3000, maxLength: 3000 });
+    const reference = (vocab: Map<string, [number, number]>, unkScore: number, word: string): number[] => {
+      const n = word.length;
+      const best: ({ score: number; from: number; id: number } | undefined)[] = [{ score: 0, from: -1, id: -1 }];
+      for (let start = 0; start < n; ) {
+        const width = word.codePointAt(start)! > 0xffff ? 2 : 1;
+        const base = best[start]!.score;
+        let single = false;
+        for (let end = start + 1; end <= n; end++) {
+          const entry = vocab.get(word.slice(start, end));
+          if (!entry) continue;
+          if (!best[end] || base + entry[1] > best[end]!.score) best[end] = { score: base + entry[1], from: start, id: entry[0] };
+          if (end - start === width) single = true;
+        }
+        if (!single && (!best[start + width] || base + unkScore > best[start + width]!.score)) best[start + width] = { score: base + unkScore, from: start, id: 0 };
+        start += width;
+      }
+      const ids: number[] = [];
+      for (let end = n; end > 0; end = best[end]!.from) if (!(best[end]!.id === 0 && ids[ids.length - 1] === 0)) ids.push(best[end]!.id);
+      return ids.reverse();
+    };
+    fc.assert(
+      fc.property(vocabArb, fc.array(fc.double({ min: -20, max: -0.01, noNaN: true }), { minLength: 3000, maxLength: 3000 }), fc.array(fc.constantFrom(...alphabet, 'x'), { maxLength: 30 }), (pieces, scores, chars) => {
+        const vocab: [string, number][] = [['<unk>', -100], ...pieces.map((p, i): [string, number] => [p, scores[i]])];
+        const t = tokenizerFromJson({ model: { type: 'Unigram', unk_id: 0, vocab } });
+        const byPiece = new Map(vocab.map(([p, sc], id): [string, [number, number]] => [p, [id, sc]]));
+        const word = chars.join('');
+        assert.deepEqual(ids(t.encode(word)), reference(byPiece, -110, word));
+      }),
+      { numRuns: 15 },
+    );
+  });
+
   it('falls back to <0xNN> pieces for unknown characters when byte_fallback is set', () => {
     const t = tokenizerFromJson({ model: { type: 'Unigram', unk_id: 0, byte_fallback: true, vocab: [['<unk>', 0], ['a', -1], ['<0xC3>', -5], ['<0xA9>', -5]] } });
     const out = t.encode('aé');
