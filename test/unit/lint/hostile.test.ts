@@ -56,7 +56,7 @@ describe('lint: hostile input (issue 13)', () => {
     const f = (await linter()).lintPython(big);
     assert.equal(f.length, 1);
     assert.equal(f[0].code, NOT_ANALYSED);
-    assert.match(f[0].message, /over the linter's limit of 20,000,000/);
+    assert.match(f[0].message, /over the linter's limit of 4,000,000/);
   });
 
   it('in a notebook, ATT000 lands on the cell that holds the deep code', async () => {
