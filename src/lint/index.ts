@@ -58,6 +58,12 @@ export async function createLinter(wasm: { treeSitter: Uint8Array; python: Uint8
   const lintCells = (cells: readonly NotebookCell[], opts?: LintOptions): NotebookCellFindings[] => {
     const out: NotebookCellFindings[] = cells.map((c) => ({ cellIndex: c.index, findings: [] }));
     if (cells.length === 0) return out;
+    const chars = cells.reduce((n, c) => n + c.source.length + 1, 0);
+    if (chars > MAX_SOURCE_CHARS) {
+      // Before any parse (finding the broken cells parses the whole notebook once).
+      out[0].findings.push(...notAnalysedFinding(`the code cells hold ${chars.toLocaleString('en-US')} characters, over the linter's limit of ${MAX_SOURCE_CHARS.toLocaleString('en-US')}`, opts));
+      return out;
+    }
     let usable: NotebookCell[];
     try {
       usable = dropBrokenCells(parser, cells);

@@ -63,6 +63,16 @@ describe('lint: hostile input (issue 13)', () => {
     assert.match(f[0].message, /over the linter's limit of 4,000,000/);
   });
 
+  it('notebook cells over the size limit are an ATT000 error on the first cell, found before any parse', async () => {
+    const cells = [
+      { index: 1, source: BUGGY },
+      { index: 3, source: `x = 1\n${'#'.repeat(MAX_SOURCE_CHARS)}` },
+    ];
+    const r = (await linter()).lintCells(cells);
+    assert.deepEqual(r.map((c) => c.findings.map((f) => `${f.code}:${f.line}`)), [['ATT000:1'], []]);
+    assert.match(r[0].findings[0].message, /code cells hold 4,000,0\d\d characters/);
+  });
+
   it('in a notebook, ATT000 lands on the cell that holds the deep code', async () => {
     const cells = [
       { index: 0, source: BUGGY },
