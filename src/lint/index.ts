@@ -13,8 +13,11 @@ export { isEnabled } from './engine';
 export { parseNotebook, type NotebookCell } from './notebook';
 export { renderRulePage, rulePageFileName } from './docs';
 
-/** Inputs larger than this are not analysed (a clear limit instead of a stall in the editor). */
-export const MAX_SOURCE_CHARS = 20_000_000;
+/**
+ * Inputs larger than this are not analysed (an ATT000 error says so): analysis takes about 180 bytes of
+ * memory per character of dense attention code, so this bounds one file at about 700 MB and 15 s of CPU.
+ */
+export const MAX_SOURCE_CHARS = 4_000_000;
 
 /**
  * Text every file with a possible finding contains (a softmax, a mask, an attention API, a matrix product,
@@ -55,6 +58,12 @@ export async function createLinter(wasm: { treeSitter: Uint8Array; python: Uint8
   const lintCells = (cells: readonly NotebookCell[], opts?: LintOptions): NotebookCellFindings[] => {
     const out: NotebookCellFindings[] = cells.map((c) => ({ cellIndex: c.index, findings: [] }));
     if (cells.length === 0) return out;
+    const chars = cells.reduce((n, c) => n + c.source.length + 1, 0);
+    if (chars > MAX_SOURCE_CHARS) {
+      // Before any parse (finding the broken cells parses the whole notebook once).
+      out[0].findings.push(...notAnalysedFinding(`the code cells hold ${chars.toLocaleString('en-US')} characters, over the linter's limit of ${MAX_SOURCE_CHARS.toLocaleString('en-US')}`, opts));
+      return out;
+    }
     let usable: NotebookCell[];
     try {
       usable = dropBrokenCells(parser, cells);

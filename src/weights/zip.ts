@@ -53,7 +53,7 @@ export class ZipArchive {
     private readonly options: ResolvedLoaderOptions,
     private readonly budget?: ElementBudget,
     /** Accept an archive whose every CRC is 0 as one written without CRCs (torch.save can be told to). */
-    options2: { allowUnrecordedCrcs?: boolean } = {},
+    reading: { allowUnrecordedCrcs?: boolean } = {},
   ) {
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.entries = this.readCentralDirectory();
@@ -64,7 +64,7 @@ export class ZipArchive {
         fail(fileName, `zip member ${quote(e.name)} is a directory entry but carries ${formatCount(e.uncompressedSize)} bytes of data`);
       }
     }
-    this.crcsUnrecorded = options2.allowUnrecordedCrcs === true && this.entries.length > 0 && this.entries.every((e) => e.crc32 === 0);
+    this.crcsUnrecorded = reading.allowUnrecordedCrcs === true && this.entries.length > 0 && this.entries.every((e) => e.crc32 === 0);
   }
 
   get(name: string): ZipEntry | undefined {

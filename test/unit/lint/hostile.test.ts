@@ -3,7 +3,7 @@
 import { strict as assert } from 'node:assert';
 import { MAX_SOURCE_CHARS, NOT_ANALYSED, RULES } from '../../../src/lint';
 import { MAX_BRACKET_DEPTH, splitTopLevel } from '../../../src/lint/syntax/blocks';
-import { linter } from './helpers';
+import { internalErrors, linter } from './helpers';
 
 const BUGGY = `import torch
 
@@ -18,6 +18,7 @@ describe('lint: hostile input (issue 13)', () => {
     const l = await linter();
     const rule = RULES.find((r) => r.meta.code === 'ATT001')!;
     const create = rule.create;
+    const reported = internalErrors.length;
     (rule as { create: typeof create }).create = () => {
       throw new RangeError('Maximum call stack size exceeded');
     };
@@ -32,6 +33,9 @@ describe('lint: hostile input (issue 13)', () => {
     } finally {
       (rule as { create: typeof create }).create = create;
     }
+    // The injected failures reached the internal-error hook too; other suites check that nothing real did.
+    assert.equal(internalErrors.length - reported, 3);
+    internalErrors.splice(reported);
     assert.deepEqual(l.lintPython(BUGGY).map((f) => f.code), ['ATT001']);
   });
 
@@ -56,7 +60,17 @@ describe('lint: hostile input (issue 13)', () => {
     const f = (await linter()).lintPython(big);
     assert.equal(f.length, 1);
     assert.equal(f[0].code, NOT_ANALYSED);
-    assert.match(f[0].message, /over the linter's limit of 20,000,000/);
+    assert.match(f[0].message, /over the linter's limit of 4,000,000/);
+  });
+
+  it('notebook cells over the size limit are an ATT000 error on the first cell, found before any parse', async () => {
+    const cells = [
+      { index: 1, source: BUGGY },
+      { index: 3, source: `x = 1\n${'#'.repeat(MAX_SOURCE_CHARS)}` },
+    ];
+    const r = (await linter()).lintCells(cells);
+    assert.deepEqual(r.map((c) => c.findings.map((f) => `${f.code}:${f.line}`)), [['ATT000:1'], []]);
+    assert.match(r[0].findings[0].message, /code cells hold 4,000,\d{3} characters, over the linter.s limit of 4,000,000/);
   });
 
   it('in a notebook, ATT000 lands on the cell that holds the deep code', async () => {

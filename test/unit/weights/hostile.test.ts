@@ -67,7 +67,7 @@ describe('weights: hostile and odd inputs (issue 13)', () => {
       const bytes = new Uint8Array(DEFAULT_LOADER_OPTIONS.maxJsonBytes + 1).fill(0x20);
       bytes.set(encoder.encode('{"w": {"shape": [1], "data": ['));
       const message = refusal(bytes, 'huge.json');
-      assert.match(message, /^huge\.json: the JSON weight file is 64\.0 MiB, over the limit of 64 MiB .*not parsed/);
+      assert.match(message, /^huge\.json: the JSON weight file is 64\.0 MiB, over the limit of 64 MiB; it was not parsed/);
     });
   });
 
