@@ -13,7 +13,15 @@ export function unreadableReason(e: unknown): string {
   return code ?? (e instanceof Error ? e.message : String(e));
 }
 
-export class InputFileError extends Error {}
+export class InputFileError extends Error {
+  /** The fs error code behind the refusal, when there was one (ENOENT: the file does not exist). */
+  constructor(
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+  }
+}
 
 /**
  * The bytes of a regular file of at most `maxBytes` bytes. Throws InputFileError saying why not: not a
@@ -25,7 +33,7 @@ export function readRegularFile(path: string, maxBytes: number, what = 'the limi
     // O_NONBLOCK: opening a FIFO without a writer returns at once instead of waiting for one.
     fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (e) {
-    throw new InputFileError(unreadableReason(e));
+    throw new InputFileError(unreadableReason(e), (e as NodeJS.ErrnoException).code);
   }
   try {
     const st = fstatSync(fd);

@@ -1,10 +1,10 @@
 // Entry point of the engine worker (dist/worker.js): with ./kernel-helper.ts (the kernel's helper thread), the
 // only place the engine meets worker_threads.
-import { readFile } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { initKernels } from '../engine';
 import type { EngineWorkerData } from '../protocol/engine';
 import { InspectSession, loadCheckpoint } from '../models/session';
+import { readRegularFile } from '../cli/files';
 import { engineHandlers } from './handlers';
 import { kernelThreads, spawnKernelHelper } from './kernel-helper';
 import { serve } from './server';
@@ -18,6 +18,13 @@ const kernelReady = initKernels(options?.kernel ?? 'auto', {
   spawnHelper: spawnKernelHelper,
 });
 const session = new InspectSession(loadCheckpoint);
-const handlers = engineHandlers(session, async (path) => new Uint8Array(await readFile(path)));
+// Only regular files, sized before they are read (a FIFO would block the worker for good); one file is read
+// whole, so 2 GiB - 1 is the most a Buffer can hold. Errors carry the fs code (ENOENT: a folder lacks the file).
+const MAX_FILE_BYTES = 2 ** 31 - 1;
+const handlers = engineHandlers(session, (path) => {
+  const buf = readRegularFile(path, MAX_FILE_BYTES, 'the largest file read whole');
+  // A Buffer that owns its whole ArrayBuffer is viewed, not copied (weights can be gigabytes).
+  return Promise.resolve(buf.byteOffset === 0 && buf.byteLength === buf.buffer.byteLength ? new Uint8Array(buf.buffer) : new Uint8Array(buf));
+});
 
 serve(parentPort, handlers, { beforeEach: () => kernelReady });

@@ -10,6 +10,7 @@
 import * as vscode from 'vscode';
 // Rules, docs and types only: the parser (web-tree-sitter) lives in the lint worker's bundle, not the host's.
 import { renderHover, rulePageFileName } from '../../lint/docs';
+import { notAnalysedFinding } from '../../lint/engine';
 import type { NotebookCell } from '../../lint/notebook';
 import { RULES, ruleByCode } from '../../lint/rules';
 import { isRuleCode, type Finding, type RuleCode } from '../../lint/types';
@@ -114,22 +115,35 @@ class LintController implements vscode.Disposable {
    * could not start; the user was told once), the worker was replaced while it held the request (logged
    * once), or the controller was disposed. The linter's internal errors are logged as before.
    */
-  private async lint<K extends LintRequestType>(type: K, payload: LintRequests[K][0]): Promise<LintRequests[K][1]['result'] | undefined> {
-    const client = this.getClient();
-    if (!client) return undefined;
-    let answer: LintAnswer<unknown>;
-    try {
-      answer = await client.request(type, payload);
-    } catch (e) {
-      if (e instanceof LintWorkerRestartedError || e instanceof LintClientDisposedError) return undefined;
-      if (isLinterStartError(e)) {
-        this.startFailed = true;
-        this.client?.dispose();
-        this.client = undefined;
-        void vscode.window.showErrorMessage(vscode.l10n.t('Attention Inspector: the Python linter could not start ({0}).', (e as Error).message));
-        return undefined;
+  private async lint<K extends LintRequestType>(
+    type: K,
+    payload: LintRequests[K][0],
+    onWorkerLost?: (reason: string) => void,
+  ): Promise<LintRequests[K][1]['result'] | undefined> {
+    let answer: LintAnswer<unknown> | undefined;
+    // A worker that crashed or hung may have done so on another document's request: this one is tried once
+    // more on a fresh worker, and only a second loss is this input's own (reported as ATT000 by the caller).
+    for (let attempt = 1; !answer; attempt++) {
+      const client = this.getClient();
+      if (!client) return undefined;
+      try {
+        answer = await client.request(type, payload);
+      } catch (e) {
+        if (e instanceof LintWorkerRestartedError && attempt < 2) continue;
+        if (e instanceof LintWorkerRestartedError) {
+          onWorkerLost?.(e.message);
+          return undefined;
+        }
+        if (e instanceof LintClientDisposedError) return undefined;
+        if (isLinterStartError(e)) {
+          this.startFailed = true;
+          this.client?.dispose();
+          this.client = undefined;
+          void vscode.window.showErrorMessage(vscode.l10n.t('Attention Inspector: the Python linter could not start ({0}).', (e as Error).message));
+          return undefined;
+        }
+        throw e;
       }
-      throw e;
     }
     for (const err of answer.internalErrors) console.error('[attention-inspector] lint internal error', err);
     return answer.result as LintRequests[K][1]['result'];
@@ -169,10 +183,11 @@ class LintController implements vscode.Disposable {
     if (doc.isClosed) return;
     if (!this.settings.enable) return this.forget(doc.uri);
     const version = doc.version;
-    const findings = await this.lint('lintPython', { source: doc.getText(), options: this.settings.options });
-    if (!findings || doc.isClosed || this.disposed) return;
-    if (doc.version !== version) return; // edited meanwhile: the next run publishes
-    this.publish(doc.uri, findings);
+    let lost: string | undefined;
+    const findings = await this.lint('lintPython', { source: doc.getText(), options: this.settings.options }, (reason) => (lost = reason));
+    if (doc.isClosed || this.disposed || doc.version !== version) return; // edited meanwhile: the next run publishes
+    if (findings) this.publish(doc.uri, findings);
+    else if (lost !== undefined) this.publish(doc.uri, this.workerLostFinding(lost));
   }
 
   private async lintNotebook(nb: vscode.NotebookDocument): Promise<void> {
@@ -185,7 +200,12 @@ class LintController implements vscode.Disposable {
     const code = cells.filter((c) => c.kind === vscode.NotebookCellKind.Code && c.document.languageId === 'python');
     const versions = code.map((c) => c.document.version);
     const input: NotebookCell[] = code.map((c) => ({ index: c.index, source: c.document.getText() }));
-    const results = await this.lint('lintCells', { cells: input, options: this.settings.options });
+    let lost: string | undefined;
+    const results = await this.lint('lintCells', { cells: input, options: this.settings.options }, (reason) => (lost = reason));
+    if (!results && lost !== undefined && code.length > 0 && !nb.isClosed && !this.disposed && code.every((c, i) => c.document.version === versions[i])) {
+      this.publish(code[0].document.uri, this.workerLostFinding(lost));
+      return;
+    }
     if (!results || nb.isClosed || this.disposed) return;
     if (code.some((c, i) => c.document.version !== versions[i])) return;
     // Cells added, removed or moved meanwhile: the next run publishes.
@@ -196,6 +216,11 @@ class LintController implements vscode.Disposable {
     }
     // Findings a workspace run attached to the .ipynb file are superseded by the cells'.
     this.forget(nb.uri);
+  }
+
+  /** ATT000 for an input the lint worker crashed or hung on twice (the rest of the editor keeps linting). */
+  private workerLostFinding(reason: string): Finding[] {
+    return notAnalysedFinding(vscode.l10n.t('the lint worker stopped twice while analysing it ({0})', reason), this.settings.options);
   }
 
   private publish(uri: vscode.Uri, findings: readonly Finding[], messagePrefix = ''): void {
@@ -266,7 +291,9 @@ class LintController implements vscode.Disposable {
               }
               const text = new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(uri));
               if (uri.path.endsWith('.ipynb')) {
-                const r = await this.lint('lintNotebookFile', { json: text, options: this.settings.options });
+                let lost: string | undefined;
+                const r = await this.lint('lintNotebookFile', { json: text, options: this.settings.options }, (reason) => (lost = reason));
+                if (!r && lost !== undefined) this.publish(uri, this.workerLostFinding(lost));
                 if (!r) continue;
                 if (r.error) unreadable.push(`${vscode.workspace.asRelativePath(uri)}: ${r.error}`);
                 // A closed notebook: findings go on the file, each message naming its cell.
@@ -280,8 +307,10 @@ class LintController implements vscode.Disposable {
                 this.published.set(uri.toString(), list);
                 this.diagnostics.set(uri, list.map((p) => p.diagnostic));
               } else {
-                const findings = await this.lint('lintPython', { source: text, options: this.settings.options });
+                let lost: string | undefined;
+                const findings = await this.lint('lintPython', { source: text, options: this.settings.options }, (reason) => (lost = reason));
                 if (findings) this.publish(uri, findings);
+                else if (lost !== undefined) this.publish(uri, this.workerLostFinding(lost));
               }
             }
           } catch (e) {
