@@ -347,6 +347,8 @@ export function createDecoderModel(options: DecoderModelOptions): AttentionModel
     maxPositions: c.maxPositions,
     kvHeads,
     layerWindows: windows.map((w) => w ?? null),
+    rope: true,
+    ...(c.attnSoftcap !== undefined ? { attnSoftcap: c.attnSoftcap } : {}),
   };
   return {
     info,

@@ -350,6 +350,15 @@ export const PANEL_STRING_KEYS = [
   "The lines view draws a line for every weight: {0} tokens are too many for it (at most {1}). Use the heatmap.",
   "The step-through debugger shows at most {0} tokens; this run has {1}. Inspect a shorter selection to step through it.",
   "A block-averaged view has too many cells for an SVG picture: export it as PNG or CSV.",
+  "the model's own",
+  "on (as the model runs)",
+  "off",
+  "Rotate q and k by position (RoPE)",
+  "Soft-cap the scores at ±{0}",
+  "Sliding window of {0} keys (local layers)",
+  "Model steps",
+  "H{0} · kv {1}",
+  "Shares key/value head {0} with heads {1}",
   // @generated-strings-end
 ] as const;
 
