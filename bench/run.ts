@@ -24,6 +24,7 @@ const BENCHES: Bench[] = [
   { name: 'attention', what: 'multi-head attention forward in a worker (L=128/512/2048, causal) vs NumPy; host stall; tiled L=8192', script: 'attention.ts', args: [] },
   { name: 'gpt2-ts', what: 'GPT-2 small (124M, random weights), 256 tokens, pure-TS kernel', script: 'gpt2.ts', args: ['--kernel', 'ts'] },
   { name: 'gpt2', what: 'GPT-2 small (124M, random weights), 256 tokens, fastest kernel', script: 'gpt2.ts', args: ['--kernel', 'auto'] },
+  { name: 'modern', what: 'Qwen2.5-0.5B-shaped model (bf16, sharded folder), 128 tokens: load, forward, peak RSS vs PyTorch CPU on the same weights', script: 'modern.ts', args: [] },
   { name: 'weights', what: 'loading a GPT-2-small safetensors checkpoint (zero-copy views)', script: 'weights.ts', args: [] },
   { name: 'tokenize', what: 'tokenizer throughput', script: 'tokenize.ts', args: [] },
   { name: 'lint', what: 'linter throughput: one large file and a whole tree', script: 'lint.ts', args: [] },

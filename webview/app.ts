@@ -460,7 +460,7 @@ export class App {
       return;
     }
     this.updateProgress(true);
-    const outcome = await this.rpc.request<AttentionTrace>({ kind: 'trace', layer: focus.layer, head: focus.head, options: traceOptionsOf(this.state.switches) }, 'trace');
+    const outcome = await this.rpc.request<AttentionTrace>({ kind: 'trace', layer: focus.layer, head: focus.head, options: traceOptionsOf(this.state.switches, this.run?.model.layerWindows?.[focus.layer]) }, 'trace');
     this.updateProgress();
     if (!outcome.ok) {
       if (!('superseded' in outcome)) this.debugger.showStatus(t('Could not compute the trace: {0}', outcome.error), true);
@@ -528,7 +528,7 @@ export class App {
             content: toJson({
               format: 'attention-inspector/trace@1',
               model: run.model.name, layer: focus.layer, head: focus.head, tokens: tokenRecords,
-              options: traceOptionsOf(s.switches),
+              options: traceOptionsOf(s.switches, run.model.layerWindows?.[focus.layer]),
               L: trace.L, S: trace.S, dk: trace.dk, dv: trace.dv, scale: trace.scale, temperature: trace.temperature, effectiveScale: trace.effectiveScale, softmaxDim: trace.softmaxDim,
               steps: {
                 scores: tensorJson(trace.scores.data, trace.scores.shape),

@@ -7,7 +7,7 @@ import { scaleFor } from './colour-scale';
 import { pythonSteps } from '../src/engine/trace';
 import { CodeView } from './code-view';
 import { button, h, numberInput, select } from './dom';
-import { rowList, tokenLabel } from './format';
+import { fmt, rowList, tokenLabel } from './format';
 import { HeatmapView } from './heatmap-view';
 import { t } from './l10n';
 import { Legend, weightCaption } from './legend';
@@ -322,6 +322,7 @@ export class DebuggerView {
       { value: 'inv-dk', label: t('1/d_k') },
       { value: 'none', label: t('none (×1)') },
       { value: 'custom', label: t('custom…') },
+      { value: 'model', label: t("the model's own") },
     ] as const, sw.scale, (v) => {
       custom.wrap.hidden = v !== 'custom';
       this.change({ scale: v });
@@ -371,8 +372,21 @@ export class DebuggerView {
     });
     const group = (legend: string, ...children: HTMLElement[]) => h('fieldset', { class: 'switch-group' }, h('legend', { text: legend }), ...children);
     this.updateSummary();
+    // The model's own steps, where it has them (RoPE, soft-cap, sliding windows): on as the model runs, or off.
+    const model = this.run?.model;
+    const onOff = (id: string, label: string, value: boolean, key: 'rope' | 'softcap' | 'slidingWindow') =>
+      select(id, label, [
+        { value: 'on', label: t('on (as the model runs)') },
+        { value: 'off', label: t('off') },
+      ] as const, value ? 'on' : 'off', (v) => this.change({ [key]: v === 'on' }));
+    const modelSteps: HTMLElement[] = [];
+    if (model?.rope) modelSteps.push(onOff('sw-rope', t('Rotate q and k by position (RoPE)'), sw.rope, 'rope').wrap);
+    if (model?.attnSoftcap !== undefined) modelSteps.push(onOff('sw-softcap', t('Soft-cap the scores at ±{0}', fmt(model.attnSoftcap, 3)), sw.softcap, 'softcap').wrap);
+    const windows = (model?.layerWindows ?? []).filter((w): w is number => w !== null);
+    if (windows.length > 0) modelSteps.push(onOff('sw-window', t('Sliding window of {0} keys (local layers)', windows[0]), sw.slidingWindow, 'slidingWindow').wrap);
     this.form.replaceChildren(
       group(t('Scale'), scale.wrap, custom.wrap, temperature.wrap),
+      ...(modelSteps.length > 0 ? [group(t('Model steps'), ...modelSteps)] : []),
       group(t('Mask'), causal.wrap, pad.wrap, builtAs.wrap, passedTo.wrap),
       group(t('Softmax'), dim.wrap, fully.wrap, intent.wrap),
       h('div', { class: 'form-actions' }, reset),

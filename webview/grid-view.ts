@@ -77,7 +77,9 @@ export class GridView {
     this.table.style.setProperty('--thumb', `${layout.thumb}px`);
     this.table.style.setProperty('--heads', String(run.nHead));
     const header = h('div', { class: 'grid-row grid-header', attrs: { role: 'row' } }, h('span', { class: 'grid-corner', attrs: { role: 'columnheader' } }));
-    for (let hd = 0; hd < run.nHead; hd++) header.append(h('span', { class: 'grid-col-label', attrs: { role: 'columnheader' }, text: t('H{0}', hd) }));
+    // Grouped-query attention: each column says which key/value head its query head shares.
+    const kv = run.kvHeads;
+    for (let hd = 0; hd < run.nHead; hd++) header.append(h('span', { class: 'grid-col-label', attrs: { role: 'columnheader' }, text: kv ? t('H{0} · kv {1}', hd, kv[hd]) : t('H{0}', hd) }));
     this.table.append(header);
     this.cells = [];
     for (let l = 0; l < run.nLayer; l++) {
@@ -97,7 +99,8 @@ export class GridView {
         });
         button.addEventListener('keydown', (e) => this.onKey(e, layer, head));
         button.addEventListener('pointermove', (e) => {
-          this.opts.tooltip.show([t('Layer {0} · head {1}', layer, head), t('Mean entropy {0} nats (ln T = {1})', fmt(entropy, 3), fmt(Math.log(run.seqLen), 3)), t('Click to open')], e.clientX, e.clientY);
+          const shares = kv ? [t('Shares key/value head {0} with heads {1}', kv[head], kv.map((g, i) => (g === kv[head] ? i : -1)).filter((i) => i >= 0).join(', '))] : [];
+          this.opts.tooltip.show([t('Layer {0} · head {1}', layer, head), ...shares, t('Mean entropy {0} nats (ln T = {1})', fmt(entropy, 3), fmt(Math.log(run.seqLen), 3)), t('Click to open')], e.clientX, e.clientY);
         });
         button.addEventListener('pointerleave', () => this.opts.tooltip.hide());
         row.append(button);

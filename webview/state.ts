@@ -11,7 +11,8 @@ export const STEP_COUNT = 5;
 
 /** The debugger's switches as the form shows them (turned into TraceOptions by traceOptionsOf). */
 export interface DebuggerSwitches {
-  scale: 'inv-sqrt-dk' | 'inv-dk' | 'none' | 'custom';
+  /** 'model': the model's own scale (e.g. Gemma's query_pre_attn_scalar^−½), filled in by the engine. */
+  scale: 'inv-sqrt-dk' | 'inv-dk' | 'none' | 'custom' | 'model';
   customScale: number;
   temperature: number;
   causal: 'none' | 'top-left' | 'bottom-right';
@@ -23,6 +24,10 @@ export interface DebuggerSwitches {
   fullyMaskedRows: 'nan' | 'zero';
   /** Whether the computation is meant to be causal (drives the "future tokens visible" check). */
   causalIntent: 'auto' | 'none' | 'top-left' | 'bottom-right';
+  /** The model's own steps, where it has them: rotate q and k (RoPE), soft-cap the scores, the sliding window. */
+  rope: boolean;
+  softcap: boolean;
+  slidingWindow: boolean;
 }
 
 export interface PanelState {
@@ -55,6 +60,9 @@ export const DEFAULT_SWITCHES: DebuggerSwitches = {
   softmaxDim: -1,
   fullyMaskedRows: 'nan',
   causalIntent: 'auto',
+  rope: true,
+  softcap: true,
+  slidingWindow: true,
 };
 
 export function defaultState(mode: PanelMode = 'grid'): PanelState {
@@ -71,7 +79,7 @@ export function sanitizeSwitches(v: unknown): DebuggerSwitches {
   const o = isObj(v) ? v : {};
   const d = DEFAULT_SWITCHES;
   return {
-    scale: pick(o.scale, ['inv-sqrt-dk', 'inv-dk', 'none', 'custom'] as const, d.scale),
+    scale: pick(o.scale, ['inv-sqrt-dk', 'inv-dk', 'none', 'custom', 'model'] as const, d.scale),
     customScale: finite(o.customScale, d.customScale),
     temperature: positive(o.temperature, d.temperature),
     causal: pick(o.causal, ['none', 'top-left', 'bottom-right'] as const, d.causal),
@@ -81,6 +89,9 @@ export function sanitizeSwitches(v: unknown): DebuggerSwitches {
     softmaxDim: pick(o.softmaxDim, [-1, -2] as const, d.softmaxDim),
     fullyMaskedRows: pick(o.fullyMaskedRows, ['nan', 'zero'] as const, d.fullyMaskedRows),
     causalIntent: pick(o.causalIntent, ['auto', 'none', 'top-left', 'bottom-right'] as const, d.causalIntent),
+    rope: o.rope !== false,
+    softcap: o.softcap !== false,
+    slidingWindow: o.slidingWindow !== false,
   };
 }
 
@@ -117,14 +128,20 @@ export function fitStateToRun(s: PanelState, nLayer: number, nHead: number, seqL
   return out;
 }
 
-/** The switches as the engine's trace options. */
-export function traceOptionsOf(sw: DebuggerSwitches): TraceOptions {
+/**
+ * The switches as the engine's trace options. `window` is the traced layer's sliding window (null or absent:
+ * full attention); the model's RoPE and soft-cap apply unless switched off (the engine knows the model's).
+ */
+export function traceOptionsOf(sw: DebuggerSwitches, window?: number | null): TraceOptions {
   const scale: ScaleChoice = sw.scale === 'custom' ? { kind: 'custom', value: sw.customScale } : { kind: sw.scale };
   const mask: MaskChoice[] = [];
   if (sw.causal !== 'none') mask.push({ kind: 'causal', align: sw.causal });
+  if (window && sw.slidingWindow) mask.push({ kind: 'sliding-window', size: window });
   if (sw.padLast > 0) mask.push({ kind: 'padding', padLast: sw.padLast, builtAs: sw.padBuiltAs, passedTo: sw.padPassedTo });
   const opts: TraceOptions = { scale, temperature: sw.temperature, softmaxDim: sw.softmaxDim, fullyMaskedRows: sw.fullyMaskedRows };
   if (mask.length > 0) opts.mask = mask;
   if (sw.causalIntent !== 'auto') opts.causalIntent = sw.causalIntent;
+  if (!sw.rope) opts.rope = { apply: false };
+  if (!sw.softcap) opts.softcap = null;
   return opts;
 }

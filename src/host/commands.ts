@@ -113,24 +113,23 @@ export class InspectorCommands implements vscode.Disposable {
 
   async loadWeights(uri?: vscode.Uri): Promise<void> {
     if (!uri) {
-      // Native dialogs on Windows and Linux pick files or folders, never both: ask which first.
-      const folderItem = { label: vscode.l10n.t('$(folder) A model folder'), detail: vscode.l10n.t('as downloaded: config.json, tokenizer.json and model.safetensors (or its shards, or pytorch_model.bin)') };
-      const fileItem = { label: vscode.l10n.t('$(file-binary) A weight file'), detail: vscode.l10n.t('safetensors, PyTorch .pt/.bin, .npz, .npy, JSON; config.json and tokenizer.json beside it are used') };
-      const kind = await vscode.window.showQuickPick([folderItem, fileItem], { title: vscode.l10n.t('Load Weights') });
-      if (!kind) return;
+      // One dialog: native dialogs on Windows and Linux pick files or folders, never both, so a model folder
+      // is picked there through its config.json (or its shard index, or a shard); macOS picks the folder itself.
       const picked = await vscode.window.showOpenDialog({
         canSelectMany: false,
-        canSelectFolders: kind === folderItem,
-        canSelectFiles: kind === fileItem,
-        ...(kind === fileItem ? { filters: { [vscode.l10n.t('Model weights')]: WEIGHT_EXTENSIONS } } : {}),
-        title: kind === folderItem ? vscode.l10n.t('Load a model folder') : vscode.l10n.t('Load attention weights (safetensors, PyTorch .pt/.bin, .npz, .npy, JSON)'),
+        canSelectFiles: true,
+        canSelectFolders: process.platform === 'darwin',
+        filters: { [vscode.l10n.t('Model weights')]: WEIGHT_EXTENSIONS },
+        title: vscode.l10n.t("Load attention weights: a weight file, or a model folder's config.json"),
         openLabel: vscode.l10n.t('Load Weights'),
       });
       if (!picked?.[0]) return;
       uri = picked[0];
     }
-    // config.json in the Explorer stands for its folder.
-    if (uri.path.endsWith('/config.json')) uri = vscode.Uri.joinPath(uri, '..');
+    // config.json, the shard index or one shard stands for the model folder it is in.
+    if (/\/(config\.json|model\.safetensors\.index\.json|pytorch_model\.bin\.index\.json|model-\d+-of-\d+\.safetensors|pytorch_model-\d+-of-\d+\.bin)$/.test(uri.path)) {
+      uri = vscode.Uri.joinPath(uri, '..');
+    }
     const fileName = uri.path.replace(/\/+$/, '').split('/').pop() ?? uri.toString();
     const engine = this.getEngine();
     const previous = engine.modelSource;

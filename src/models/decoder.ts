@@ -62,8 +62,17 @@ class StoreReader {
     return t;
   }
 
-  get(name: string, shape: readonly number[]): Tensor {
-    return { data: this.stored(name, shape).float32(), shape: [...shape] };
+  /**
+   * The tensor as float32. With a `pool`, a conversion (bf16, f16) goes into the pool's buffer for `slot`,
+   * reused by the next layer's tensor of the same role: converting layer after layer then holds one layer's
+   * float32 weights, instead of leaving each layer's behind for the garbage collector.
+   */
+  get(name: string, shape: readonly number[], pool?: Map<string, Float32Array>, slot = name): Tensor {
+    const t = this.stored(name, shape);
+    let buffer = pool?.get(slot);
+    const n = shape.reduce((a, b) => a * b, 1);
+    if (pool && t.dtype !== 'float32' && buffer?.length !== n) pool.set(slot, (buffer = new Float32Array(n)));
+    return { data: t.float32(buffer), shape: [...shape] };
   }
 
   has(name: string): boolean {
@@ -133,13 +142,13 @@ export function readDecoder(store: TensorStore, prefix: string, config: ConfigOb
   return checkpoint;
 }
 
-/** Layer l's weights (float32 when `load`, else only shape-checked). */
-function layerWeights(cp: DecoderCheckpoint, l: number, load: boolean): LayerWeights {
+/** Layer l's weights (float32 when `load`, converted into `pool`'s buffers when given; else only shape-checked). */
+function layerWeights(cp: DecoderCheckpoint, l: number, load: boolean, pool?: Map<string, Float32Array>): LayerWeights {
   const c = cp.config;
   const { hidden: E, headDim: hd, nHead: H, nKvHead: Hkv, intermediate: I } = c;
   const r = cp.reader;
   const at = `layers.${l}`;
-  const get = (name: string, shape: number[]): Tensor => (load ? r.get(`${at}.${name}`, shape) : (r.stored(`${at}.${name}`, shape), { data: new Float32Array(0), shape }));
+  const get = (name: string, shape: number[]): Tensor => (load ? r.get(`${at}.${name}`, shape, pool, name) : (r.stored(`${at}.${name}`, shape), { data: new Float32Array(0), shape }));
   const opt = (name: string, shape: number[], present: boolean): Tensor | undefined => (present ? get(name, shape) : undefined);
   const w: LayerWeights = {
     inputNorm: get('input_layernorm.weight', [E]),
@@ -221,9 +230,10 @@ export async function decoderForward(cp: DecoderCheckpoint, ids: readonly number
   };
   const eps = c.rmsNormEps;
   const layers: LayerAttention[] = [];
+  const pool = new Map<string, Float32Array>(); // one layer's converted weights, reused layer after layer
   for (let l = 0; l < c.nLayer; l++) {
     await options.checkpoint?.();
-    const w = layerWeights(cp, l, true);
+    const w = layerWeights(cp, l, true, pool);
     const spec = c.layers[l];
     const a: Tensor = { data: rmsNorm(h, E, w.inputNorm.data, eps, c.normKind), shape: [T, E] }; // (T, E)
     let q: Tensor, k: Tensor, v: Tensor;
@@ -284,9 +294,10 @@ export function lmHeadLogits(x: Tensor, weight: StoredTensor, V: number, softcap
   const [T, E] = x.shape;
   const logits = new Float32Array(T * V);
   const rowsPerBlock = Math.max(1, Math.floor(LM_HEAD_BLOCK_FLOATS / E));
+  const buffer = new Float32Array(Math.min(V, rowsPerBlock) * E); // reused for every full block
   for (let v0 = 0; v0 < V; v0 += rowsPerBlock) {
     const v1 = Math.min(V, v0 + rowsPerBlock);
-    const block = weight.rows(v0, v1); // (v1 − v0, E) float32
+    const block = weight.rows(v0, v1, v1 - v0 === rowsPerBlock ? buffer : undefined); // (v1 − v0, E) float32
     getKernel().gemm({ m: T, n: v1 - v0, k: E, a: x.data, aOff: 0, lda: E, b: block, bOff: 0, ldb: E, transB: true, c: logits, cOff: v0, ldc: V });
   }
   if (softcap !== undefined) softcapInPlace(logits, softcap);
@@ -336,6 +347,8 @@ export function createDecoderModel(options: DecoderModelOptions): AttentionModel
     maxPositions: c.maxPositions,
     kvHeads,
     layerWindows: windows.map((w) => w ?? null),
+    rope: true,
+    ...(c.attnSoftcap !== undefined ? { attnSoftcap: c.attnSoftcap } : {}),
   };
   return {
     info,

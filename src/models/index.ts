@@ -86,7 +86,7 @@ export function unrecognisedModelError(tensors: Map<string, Tensor>, fileName: s
   const found = names.length === 0 ? 'the file holds no tensors' : `it holds ${shown}${names.length > 6 ? `, … (${names.length - 6} more)` : ''}`;
   return new Error(
     `${fileName}: ${names.length} tensor${names.length === 1 ? '' : 's'}, none named like GPT-2 (${GPT2_MARKERS.join(', ')}) ` +
-      `or BERT (${BERT_MARKERS.join(', ')}) or an attention layer (${ATTENTION_LAYER_MARKERS[0]}, or q_proj/k_proj/v_proj, ` +
+      `or BERT (${BERT_MARKERS.join(', ')}) or RoBERTa / XLM-R (the same names) or a RoPE decoder (model.${DECODER_MARKERS.join(', model.')}) or an attention layer (${ATTENTION_LAYER_MARKERS[0]}, or q_proj/k_proj/v_proj, ` +
       `query/key/value or W_q/W_k/W_v weights); ${found}`,
   );
 }

@@ -308,8 +308,10 @@ export class InspectSession {
 export function modelTraceInputs(inputs: HeadInputs, options: TraceOptions, T: number): { q: Tensor; k: Tensor; v: Tensor; traceOptions: TraceOptions } {
   const o: TraceOptions = { ...options };
   let { q, k } = inputs;
-  if (options.rope !== undefined) {
-    if (!inputs.unrotated || !inputs.ropeInvFreq) throw new Error('this model has no rotary position embeddings (RoPE) to switch on or off');
+  if (!inputs.unrotated || !inputs.ropeInvFreq) {
+    // Nothing to rotate: "off" is what happens anyway; "on" cannot be honoured.
+    if (options.rope?.apply) throw new Error('this model has no rotary position embeddings (RoPE) to switch on');
+    delete o.rope;
   }
   if (inputs.unrotated && inputs.ropeInvFreq) {
     q = inputs.unrotated.q;

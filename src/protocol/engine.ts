@@ -85,6 +85,10 @@ export interface ModelInfo {
   kvHeads?: number[];
   /** Per layer: the sliding window (keys a query sees, itself included), or null for full attention. */
   layerWindows?: (number | null)[];
+  /** The model rotates q and k by position (RoPE): the debugger offers the rotation as a switch. */
+  rope?: boolean;
+  /** The model's attention soft-cap (Gemma 2): the debugger offers it as a switch. */
+  attnSoftcap?: number;
 }
 
 export interface TokenInfo {

@@ -398,6 +398,15 @@ export const PANEL_STRING_KEYS = [
   "The table shows the first {0} rows and {1} columns of {2} × {3}; export CSV for all of them.",
   "Table view (for screen readers and exact numbers)",
   "Query \\ key",
+  "the model's own",
+  "on (as the model runs)",
+  "off",
+  "Rotate q and k by position (RoPE)",
+  "Soft-cap the scores at ±{0}",
+  "Sliding window of {0} keys (local layers)",
+  "Model steps",
+  "H{0} · kv {1}",
+  "Shares key/value head {0} with heads {1}",
   // @generated-strings-end
 ] as const;
 

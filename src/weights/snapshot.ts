@@ -10,7 +10,7 @@
 // layer needs it (a zero-copy view for aligned little-endian float32), so a forward holds the files plus one
 // layer in float32, not the whole model twice. Pure: the caller supplies the file reads.
 import type { Tensor } from '../engine/tensor';
-import { toFloat32, ITEM_SIZE, type SourceDType } from './dtype';
+import { HOST_LITTLE_ENDIAN, toFloat32, ITEM_SIZE, type SourceDType } from './dtype';
 import { fail, WeightFileError } from './errors';
 import { readTensorsWithMetadata } from './index';
 import { resolveOptions, type LoaderOptions } from './options';
@@ -23,10 +23,14 @@ export interface StoredTensor {
   readonly dtype: SourceDType;
   /** The file that holds it (for messages). */
   readonly file: string;
-  /** All values as float32: a view of the file's bytes when they are aligned little-endian float32, else a fresh conversion. */
-  float32(): Float32Array;
-  /** Rows [start, end) of the first dim as float32 ((end − start) · rest values), converted alone. */
-  rows(start: number, end: number): Float32Array;
+  /**
+   * All values as float32: a view of the file's bytes when they are aligned little-endian float32, else a
+   * conversion — into `into` when it is given and holds exactly that many values (a caller converting layer
+   * after layer reuses one buffer instead of leaving garbage behind), else into a fresh array.
+   */
+  float32(into?: Float32Array): Float32Array;
+  /** Rows [start, end) of the first dim as float32 ((end − start) · rest values), converted alone (into `into` as above). */
+  rows(start: number, end: number, into?: Float32Array): Float32Array;
 }
 
 /** A checkpoint's tensors by name. */
@@ -41,16 +45,33 @@ class BytesTensor implements StoredTensor {
     private readonly bytes: Uint8Array,
   ) {}
 
-  float32(): Float32Array {
-    return toFloat32(this.bytes, this.dtype, this.bytes.length / ITEM_SIZE[this.dtype], true).data;
+  float32(into?: Float32Array): Float32Array {
+    return convert(this.bytes, this.dtype, into);
   }
 
-  rows(start: number, end: number): Float32Array {
+  rows(start: number, end: number, into?: Float32Array): Float32Array {
     const rowElems = rowSize(this.shape);
     const size = ITEM_SIZE[this.dtype];
     checkRows(start, end, this.shape, this.file);
-    return toFloat32(this.bytes.subarray(start * rowElems * size, end * rowElems * size), this.dtype, (end - start) * rowElems, true).data;
+    return convert(this.bytes.subarray(start * rowElems * size, end * rowElems * size), this.dtype, into);
   }
+}
+
+/** Little-endian `bytes` of `dtype` as float32: bf16 straight into `into` (when it fits), anything else through toFloat32. */
+function convert(bytes: Uint8Array, dtype: SourceDType, into?: Float32Array): Float32Array {
+  const n = bytes.length / ITEM_SIZE[dtype];
+  const fits = into !== undefined && into.length === n;
+  if (dtype === 'bfloat16' && HOST_LITTLE_ENDIAN && bytes.byteOffset % 2 === 0) {
+    const out = fits ? into : new Float32Array(n);
+    const src = new Uint16Array(bytes.buffer, bytes.byteOffset, n);
+    const words = new Uint32Array(out.buffer, out.byteOffset, n);
+    for (let i = 0; i < n; i++) words[i] = src[i] << 16; // bf16 is the top half of a float32
+    return out;
+  }
+  const { data, isView } = toFloat32(bytes, dtype, n, true);
+  if (isView || !fits) return data;
+  into.set(data);
+  return into;
 }
 
 class ConvertedTensor implements StoredTensor {
@@ -68,7 +89,7 @@ class ConvertedTensor implements StoredTensor {
     return this.tensor.data;
   }
 
-  rows(start: number, end: number): Float32Array {
+  rows(start: number, end: number, _into?: Float32Array): Float32Array {
     checkRows(start, end, this.shape, this.file);
     const n = rowSize(this.shape);
     return this.tensor.data.subarray(start * n, end * n);

@@ -166,7 +166,7 @@ describe('inspect: runs (in process)', () => {
     const cases: Array<[string[], RegExp]> = [
       [['--ids', '3,64', '--weights', join(dir, 'gpt2_tiny.safetensors')], /token id 64 is outside the vocabulary/],
       [['--text', 'hi', '--weights', join(dir, 'missing.safetensors')], /cannot read --weights .*missing\.safetensors: no such file/],
-      [['--text', 'hi', '--weights', dir], /is a folder without model weights: expected one of model.safetensors.index.json, model.safetensors/],
+      [['--text', 'hi', '--weights', dir], /: is a folder without model weights: expected one of model\.safetensors\.index\.json/],
       [['--text', 'hi', '--weights', join(dir, 'config.json')], /config\.json/],
       [['--ids', '1,2', '--attention-mask', '1'], /attention mask has 1 entries but there are 2 tokens/],
       [['--text', '   '], /nothing to inspect/],

@@ -53,7 +53,7 @@ describe('debugger steps on RoPE models (session.trace)', () => {
     assert.equal(t.allowed.data[(T - 1) * T], 0, 'the sliding layer does not');
   });
 
-  it('Llama (llama3 rope scaling, GQA): trace = run weights; a non-RoPE model refuses the RoPE switch', async () => {
+  it('Llama (llama3 rope scaling, GQA): trace = run weights; a non-RoPE model refuses to switch RoPE on', async () => {
     const fx = modernExpected('llama');
     const session = await sessionFor('llama');
     const run = await session.run({ text: '', ids: fx.input_ids[0], attentionMask: fx.attention_mask[0], maxTokens: 64 });
@@ -66,6 +66,7 @@ describe('debugger steps on RoPE models (session.trace)', () => {
     const roberta = await sessionFor('roberta');
     const r = await roberta.run({ text: '', ids: [0, 5, 2], maxTokens: 8 });
     assert.equal(r.kvHeads, undefined);
-    assert.throws(() => roberta.trace({ runId: r.runId, layer: 0, head: 0, options: { rope: { apply: false } } }), /this model has no rotary position embeddings/);
+    assert.throws(() => roberta.trace({ runId: r.runId, layer: 0, head: 0, options: { rope: { apply: true } } }), /this model has no rotary position embeddings \(RoPE\) to switch on/);
+    assert.equal(roberta.trace({ runId: r.runId, layer: 0, head: 0, options: { rope: { apply: false } } }).rope, undefined, 'switching RoPE off where there is none changes nothing');
   });
 });

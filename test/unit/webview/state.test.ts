@@ -7,7 +7,7 @@ import { restoreState } from '../../../src/host/panel/restore';
 import { DEFAULT_SWITCHES, type DebuggerSwitches, defaultState, fitStateToRun, sanitizeState, sanitizeSwitches, traceOptionsOf } from '../../../webview/state';
 
 const arbSwitches = fc.record<DebuggerSwitches>({
-  scale: fc.constantFrom('inv-sqrt-dk', 'inv-dk', 'none', 'custom'),
+  scale: fc.constantFrom('inv-sqrt-dk', 'inv-dk', 'none', 'custom', 'model'),
   customScale: fc.double({ min: -100, max: 100, noNaN: true }).filter((x) => !Object.is(x, -0)),
   temperature: fc.double({ min: 0.01, max: 100, noNaN: true }),
   causal: fc.constantFrom('none', 'top-left', 'bottom-right'),
@@ -17,6 +17,9 @@ const arbSwitches = fc.record<DebuggerSwitches>({
   softmaxDim: fc.constantFrom(-1, -2),
   fullyMaskedRows: fc.constantFrom('nan', 'zero'),
   causalIntent: fc.constantFrom('auto', 'none', 'top-left', 'bottom-right'),
+  rope: fc.boolean(),
+  softcap: fc.boolean(),
+  slidingWindow: fc.boolean(),
 });
 
 describe('webview state', () => {
@@ -57,8 +60,8 @@ describe('webview state', () => {
 
   it('turns the switches into trace options that the host’s validator accepts unchanged', () => {
     fc.assert(
-      fc.property(arbSwitches, (sw) => {
-        const options = traceOptionsOf(sw);
+      fc.property(arbSwitches, fc.option(fc.integer({ min: 1, max: 64 })), (sw, window) => {
+        const options = traceOptionsOf(sw, window);
         const msg = parseFromWebview({ type: 'request', messageId: 1, request: { kind: 'trace', layer: 0, head: 0, options } });
         assert.ok(!(msg instanceof Error), msg instanceof Error ? msg.message : '');
         assert.deepEqual((msg as { request: { options: unknown } }).request.options, options);
@@ -75,6 +78,19 @@ describe('webview state', () => {
     assert.equal(plain.mask, undefined);
     assert.equal(plain.causalIntent, undefined);
     assert.deepEqual(sanitizeSwitches({ softmaxDim: -2, padLast: 2.5, temperature: -1 }), { ...DEFAULT_SWITCHES, softmaxDim: -2 });
+  });
+
+  it('adds the model steps: the layer\'s sliding window, RoPE and the soft-cap switched off', () => {
+    const on = traceOptionsOf({ ...DEFAULT_SWITCHES, causal: 'top-left' }, 4);
+    assert.deepEqual(on.mask, [{ kind: 'causal', align: 'top-left' }, { kind: 'sliding-window', size: 4 }]);
+    assert.equal(on.rope, undefined, 'RoPE and the soft-cap are the model\'s unless switched off');
+    assert.equal(on.softcap, undefined);
+    const off = traceOptionsOf({ ...DEFAULT_SWITCHES, causal: 'top-left', rope: false, softcap: false, slidingWindow: false, scale: 'model' }, 4);
+    assert.deepEqual(off.mask, [{ kind: 'causal', align: 'top-left' }]);
+    assert.deepEqual(off.rope, { apply: false });
+    assert.equal(off.softcap, null);
+    assert.deepEqual(off.scale, { kind: 'model' });
+    assert.equal(traceOptionsOf(DEFAULT_SWITCHES, null).mask, undefined);
   });
 
   it('gives the host’s serializer the mode and opened head (and nothing it cannot trust)', () => {
