@@ -31,6 +31,7 @@ function shownTokens(panel: Webview): Promise<string[]> {
 describe('the inspector as a learner meets it (code-server)', function () {
   const session = useWorkbench({
     folder: 'examples',
+    files: {}, // a copy of examples/: the SVG export is saved into the folder
     settings: { 'attentionInspector.heads': HEADS, 'attentionInspector.dModel': 64, 'attentionInspector.seed': 0 },
   });
 
