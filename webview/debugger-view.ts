@@ -88,7 +88,7 @@ export class DebuggerView {
     // The step's matrix comes first; the switches sit beside it in a wide panel and below it in a narrow one.
     this.viewColumn = h('div', { class: 'debugger-view' }, this.warningsEl, this.stepPanel);
     this.el = h('section', { class: 'debugger', attrs: { 'aria-label': t('Step-through debugger') } },
-      h('div', { class: 'debugger-top' }, this.headPicker, (this.stepBar = h('div', { class: 'step-bar' }, prev, this.tabs, next))),
+      h('div', { class: 'debugger-top' }, this.headPicker, (this.stepBar = h('div', { class: 'step-bar' }, prev, next, this.tabs))),
       this.status,
       h('div', { class: 'debugger-main' },
         this.viewColumn,

@@ -186,8 +186,8 @@ export class InspectorCommands implements vscode.Disposable {
   private async askHeads(fileName: string, info: ModelInfo): Promise<number | undefined> {
     const width = info.nHead * info.headDim;
     const items = headChoices(width).map((c) => ({
-      label: vscode.l10n.t('{0} heads', c.heads),
-      description: vscode.l10n.t('{0} dimensions each', c.headDim),
+      label: c.heads === 1 ? vscode.l10n.t('1 head') : vscode.l10n.t('{0} heads', c.heads),
+      description: c.headDim === 1 ? vscode.l10n.t('1 dimension each') : vscode.l10n.t('{0} dimensions each', c.headDim),
       detail: c.heads === info.nHead ? vscode.l10n.t('the default guess (width / 64, at least 1)') : undefined,
       heads: c.heads,
       picked: c.heads === info.nHead,

@@ -31,6 +31,7 @@ function shownTokens(panel: Webview): Promise<string[]> {
 describe('the inspector as a learner meets it (code-server)', function () {
   const session = useWorkbench({
     folder: 'examples',
+    files: {}, // a copy of examples/: the SVG export is saved into the folder
     settings: { 'attentionInspector.heads': HEADS, 'attentionInspector.dModel': 64, 'attentionInspector.seed': 0 },
   });
 
@@ -117,5 +118,18 @@ describe('the inspector as a learner meets it (code-server)', function () {
     await restored.waitForText('Layer 0 · head 1');
     await restored.screenshot('learner-after-reload');
     assert.deepEqual(await workbench.extensionHostErrors(), []);
+  });
+
+  it('Lint Workspace counts an open notebook\'s findings as the Problems view shows them', async function () {
+    this.timeout(300_000);
+    const workbench = session.workbench;
+    await workbench.runCommand('View: Close All Editors');
+    await workbench.openFile('attention_notebook.ipynb');
+    await workbench.waitForProblems((rows) => rows.some((r) => r.file === 'attention_notebook.ipynb' || r.file.startsWith('attention_notebook')), 'the open notebook\'s findings', 60_000);
+    await workbench.runCommand('Attention Inspector: Lint Workspace');
+    const summary = await workbench.waitForNotification(/^Attention Inspector: \d+ problems? in \d+ files?/, 240_000);
+    const [, problems] = /(\d+) problems? in/.exec(summary.message)!;
+    const rows = (await workbench.problems()).filter((r) => r.source === 'attention-inspector');
+    assert.equal(rows.length, Number(problems), `the summary says ${problems}, the Problems view shows ${rows.map((r) => `${r.file}:${r.line} ${r.code}`).join('; ')}`);
   });
 });

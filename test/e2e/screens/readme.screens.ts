@@ -1,6 +1,7 @@
 // The README's screenshots, taken in the real VS Code of the e2e tier (not part of `npm test`):
 //   npm run screenshots     → test-artifacts/e2e/readme-*.png; copy the chosen ones to docs/images/
-// It checks only that what it photographs is there (the panel's token count, the Problems rows).
+// It checks only that what it photographs is there (the panel's token count, the Problems rows). The last
+// two suites photograph the panel in the light and high-contrast themes (theme-*.png), to look at by hand.
 import { useWorkbench } from '../session';
 
 const SENTENCE = 'The cat sat on the mat because it was tired.';
@@ -47,3 +48,30 @@ describe('README screenshots', function () {
     await workbench.hoverContent({ line: 12, column: 39 }, { screenshot: 'readme-lint-hover' });
   });
 });
+
+for (const [name, theme] of [['light', 'Default Light Modern'], ['high-contrast', 'Default High Contrast']] as const) {
+  describe(`the panel in the ${name} theme`, function () {
+    this.timeout(300_000);
+    const session = useWorkbench({
+      folder: 'examples',
+      settings: { 'attentionInspector.heads': 4, 'attentionInspector.dModel': 64, 'attentionInspector.seed': 0, 'workbench.colorTheme': theme },
+    });
+
+    it('a Chinese head, and the debugger on scale 1/d_k', async function () {
+      const workbench = session.workbench;
+      await workbench.openFile('hello.md');
+      await workbench.selectText('我爱自然语言处理。');
+      await workbench.runCommand('Attention Inspector: Inspect Selection');
+      const panel = await workbench.webviewFrame(60_000);
+      await panel.waitForText('9 tokens', 60_000);
+      await panel.locator('button.thumb[data-layer="0"][data-head="1"]').click();
+      await panel.locator('.detail canvas.heatmap-canvas').waitFor();
+      await panel.screenshot(`theme-${name}-head`);
+      await panel.locator('button:has-text("Step through this head")').click();
+      await panel.locator('#sw-scale').selectOption('inv-dk');
+      await panel.waitForText('Almost uniform rows (flat attention)', 60_000);
+      await panel.locator('.step-tab[data-step="3"]').click();
+      await panel.screenshot(`theme-${name}-debugger`);
+    });
+  });
+}

@@ -29,8 +29,17 @@ export async function answerFileDialogSettled(panel: Webview, path: string): Pro
   await settled();
   await input.fill(path);
   await settled(path);
+  const dialog = await input.getAttribute('aria-label');
   await page.keyboard.press('Enter');
-  await input.waitFor({ state: 'hidden', timeout: 30_000 });
+  // The dialog closes, or the same quick input widget moves on to the command's next question.
+  await page.waitForFunction(
+    (label) => {
+      const el = document.querySelector<HTMLInputElement>('.quick-input-widget input.input');
+      return !el || el.offsetParent === null || el.getAttribute('aria-label') !== label;
+    },
+    dialog,
+    { timeout: 30_000 },
+  );
 }
 
 /** Closes the file dialog (or any quick input) without choosing (Escape). */
