@@ -172,6 +172,7 @@ export class RecordingController implements vscode.Disposable {
     this.recording = { trace: run.trace, dir: out, findings: analysis.findings };
     this.publish(analysis.findings);
     this.tree.set(run.trace, analysis.findings);
+    void vscode.commands.executeCommand('setContext', 'attentionInspector.hasRecording', run.trace.calls.length > 0);
     this.lenses.refresh();
     void vscode.commands.executeCommand('attentionInspector.recordedCalls.focus');
     const n = run.trace.calls.length;
@@ -227,6 +228,15 @@ export class RecordingController implements vscode.Disposable {
   /** Opens a recorded call (with the other layers of its forward pass) in the panel, and shows its source lines. */
   async openCall(id: number | undefined): Promise<void> {
     const rec = this.recording;
+    if (rec && id === undefined && rec.trace.calls.length > 0) {
+      // From the palette: the only call, or the one the user picks.
+      if (rec.trace.calls.length === 1) id = 0;
+      else {
+        const items = rec.trace.calls.map((c) => ({ label: `#${c.id} ${c.kind}`, description: [c.site.user ? `${c.site.user.path.split(/[\\/]/).pop()}:${c.site.user.line}` : '', c.module ?? ''].filter(Boolean).join('  '), id: c.id }));
+        id = (await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Recorded call to open') }))?.id;
+        if (id === undefined) return;
+      }
+    }
     if (!rec || id === undefined || !rec.trace.calls[id]) {
       void vscode.window.showErrorMessage(vscode.l10n.t('That recorded call is no longer available: record again.'));
       return;
