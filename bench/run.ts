@@ -28,6 +28,7 @@ const BENCHES: Bench[] = [
   { name: 'weights', what: 'loading a GPT-2-small safetensors checkpoint (zero-copy views)', script: 'weights.ts', args: [] },
   { name: 'tokenize', what: 'tokenizer throughput', script: 'tokenize.ts', args: [] },
   { name: 'lint', what: 'linter throughput: one large file and a whole tree', script: 'lint.ts', args: [] },
+  { name: 'record', what: 'recorder overhead on a GPT-2-small-shaped forward (128 tokens) and the time from program exit to the panel data', script: 'record.ts', args: [] },
   { name: 'panel', what: 'panel time to first paint and redraw of 12 heads × 512² in headless Chromium', script: 'panel.ts', args: [] },
 ];
 

@@ -31,24 +31,29 @@ write_wrapper() {
   mkdir -p "$cache/bin"
   cat >"$cache/bin/python3" <<WRAPPER
 #!/usr/bin/env bash
-# Runs python3 of the Debian sid root $sid (torch 2.x) with the project, /tmp and the current
-# directory visible at the same paths (plus the colon-separated directories in TORCH_SID_BINDS).
+# Runs python3 of the Debian sid root $sid (torch 2.x) with the project, /tmp and the current directory
+# visible at the same paths (plus the colon-separated directories in TORCH_SID_BINDS). The bind mounts live in
+# a private mount namespace (unshare) that ends with the process: nothing stays mounted inside the root, so
+# no tool walking or deleting .cache/ can reach the project or /tmp through it.
 set -euo pipefail
-sid='$sid'
-bind() {
-  local dir=\$1
-  [ -d "\$dir" ] || return 0
-  mkdir -p "\$sid\$dir"
-  mountpoint -q "\$sid\$dir" || mount --bind "\$dir" "\$sid\$dir"
-}
-mountpoint -q "\$sid/proc" || mount -t proc proc "\$sid/proc"
-mountpoint -q "\$sid/dev" || mount --bind /dev "\$sid/dev"
-bind /tmp
-bind '$root_dir'
-IFS=: read -r -a extra <<<"\${TORCH_SID_BINDS:-}"
-for dir in "\${extra[@]}"; do [ -n "\$dir" ] && bind "\$(cd "\$dir" && pwd)"; done
-case "\$PWD" in /tmp | /tmp/* | '$root_dir' | '$root_dir'/*) ;; *) bind "\$PWD" ;; esac
-exec chroot "\$sid" /usr/bin/env PATH=/usr/local/bin:/usr/bin:/bin /bin/sh -c 'cd "\$0" && exec /usr/bin/python3 "\$@"' "\$PWD" "\$@"
+exec unshare --mount --propagation private -- /bin/bash -c '
+  set -euo pipefail
+  sid=\$1 project=\$2 cwd=\$3
+  shift 3
+  bind() {
+    [ -d "\$1" ] || return 0
+    mkdir -p "\$sid\$1"
+    mount --bind "\$1" "\$sid\$1"
+  }
+  mount -t proc proc "\$sid/proc"
+  mount --rbind /dev "\$sid/dev"
+  bind /tmp
+  bind "\$project"
+  IFS=: read -r -a extra <<<"\${TORCH_SID_BINDS:-}"
+  for dir in "\${extra[@]}"; do [ -n "\$dir" ] && bind "\$(cd "\$dir" && pwd)"; done
+  case "\$cwd" in /tmp | /tmp/* | "\$project" | "\$project"/*) ;; *) bind "\$cwd" ;; esac
+  exec chroot "\$sid" /usr/bin/env PATH=/usr/local/bin:/usr/bin:/bin /bin/sh -c "cd \\"\\\$0\\" && exec /usr/bin/python3 \\"\\\$@\\"" "\$cwd" "\$@"
+' bash '$sid' '$root_dir' "\$PWD" "\$@"
 WRAPPER
   chmod +x "$cache/bin/python3"
 }
@@ -59,6 +64,7 @@ if [ -f "$marker" ] && [ "$(cat "$marker")" = "$want_marker" ] && [ -x "$sid/usr
   exit 0
 fi
 [ "$(id -u)" = 0 ] || die "needs root (debootstrap, chroot, mount); run: sudo bash $0"
+command -v unshare >/dev/null 2>&1 || die "needs unshare (util-linux) for the wrapper's private mounts"
 
 if ! command -v debootstrap >/dev/null 2>&1; then
   say "apt-get install debootstrap"
@@ -80,6 +86,8 @@ unmount_all() {
   for m in $(awk -v p="$sid/" 'index($2, p) == 1 {print $2}' /proc/mounts | sort -r); do umount -l "$m" || true; done
 }
 
+trap unmount_all EXIT  # never leave /proc mounted inside the cache, even when a step fails
+
 if [ ! -f "$cache/debootstrap.done" ]; then
   unmount_all
   rm -rf "$sid"
@@ -97,6 +105,7 @@ chroot "$sid" env DEBIAN_FRONTEND=noninteractive apt-get -o Acquire::Check-Valid
 chroot "$sid" env DEBIAN_FRONTEND=noninteractive apt-get -o Acquire::Check-Valid-Until=false install -y -qq --no-install-recommends "${SID_PACKAGES[@]}" >"$cache/apt.log" 2>&1 ||
   die "apt-get install in the sid root failed: see $cache/apt.log"
 chroot "$sid" apt-get clean
+unmount_all
 write_wrapper
 "$cache/bin/python3" -c 'import torch, transformers; print("[setup-torch-sid] torch", torch.__version__, "transformers", transformers.__version__)' ||
   die "the sid root's python3 cannot import torch and transformers"

@@ -51,7 +51,20 @@ class Store:
         with self.lock:
             record["id"] = len(self.calls)
             self.calls.append(record)
+            self._write_progress()
             return record
+
+    def _write_progress(self):
+        """OUT/progress holds the number of calls recorded so far (the extension shows it while the program runs)."""
+        if self.file_prefix:
+            return  # child processes: their calls are counted when merged
+        try:
+            tmp = os.path.join(self.out_dir, "progress.tmp")
+            with open(tmp, "w") as f:
+                f.write(str(len(self.calls)))
+            os.replace(tmp, os.path.join(self.out_dir, "progress"))
+        except OSError:
+            pass
 
     def internal_error(self, where, error):
         with self.lock:

@@ -5,12 +5,12 @@
 // writes (validated as untrusted input) and prints the recorded attention calls and the runtime findings.
 // Exit codes: 0 nothing found, 1 runtime findings, 2 bad usage (or no trace), 3 the program failed (what was
 // captured is still printed).
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { analyseTrace, parseTrace, TraceError, type TraceAnalysis, type TraceIndex } from '../record';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { analyseTrace, TraceError, type TraceAnalysis, type TraceIndex } from '../record';
 import type { CliIO } from './io';
+import { runRecorder, traceFileReader, type RecordRun } from './record-runner';
 
 export const RECORD_USAGE = `Usage: attention-inspector record [--python PATH] [--out DIR] [--max-calls N] [--format text|json]
                                   (-- SCRIPT [ARGS...] | --pytest NODEID)
@@ -101,64 +101,6 @@ export function parseRecordArgs(args: readonly string[]): RecordArgs {
     if (out.script !== null && out.pytest !== null) throw new RecordUsageError('give either -- SCRIPT or --pytest NODEID, not both');
   }
   return out;
-}
-
-/** The folder holding the recorder package (python/attention_recorder), next to dist/ or to src/. */
-export function recorderPythonDir(): string {
-  const candidates = [join(__dirname, '..', 'python'), join(__dirname, '..', '..', 'python')];
-  for (const c of candidates) if (existsSync(join(c, 'attention_recorder', '__main__.py'))) return c;
-  throw new Error(`the recorder's Python package is missing (looked in ${candidates.join(', ')})`);
-}
-
-export interface RecordRun {
-  /** The program's exit code as the recorder saw it (null when no trace was written). */
-  trace: TraceIndex | null;
-  traceDir: string;
-  processExitCode: number | null;
-  signal: NodeJS.Signals | null;
-}
-
-/** Runs the recorder; streams the program's output through `onOutput`. */
-export function runRecorder(
-  opts: { python: string; out: string; maxCalls: number; script: string | null; pytest: string | null; programArgs: string[]; cwd: string; workspace: string[]; env?: NodeJS.ProcessEnv },
-  onOutput: (stream: 'stdout' | 'stderr', text: string) => void,
-): Promise<RecordRun> {
-  const pyDir = recorderPythonDir();
-  const args = ['-m', 'attention_recorder', '--out', opts.out, '--max-calls', String(opts.maxCalls)];
-  for (const w of opts.workspace) args.push('--workspace', w);
-  if (opts.script !== null) args.push('--script', opts.script, ...opts.programArgs);
-  else args.push('--pytest', opts.pytest as string, ...opts.programArgs);
-  const baseEnv = opts.env ?? process.env;
-  const env = { ...baseEnv, PYTHONPATH: [pyDir, baseEnv.PYTHONPATH].filter(Boolean).join(delimiter), PYTHONUNBUFFERED: '1' };
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(opts.python, args, { cwd: opts.cwd, env, stdio: ['inherit', 'pipe', 'pipe'] });
-    child.stdout.setEncoding('utf8');
-    child.stderr.setEncoding('utf8');
-    child.stdout.on('data', (d: string) => onOutput('stdout', d));
-    child.stderr.on('data', (d: string) => onOutput('stderr', d));
-    child.on('error', (e) => reject(new Error(`cannot run the interpreter '${opts.python}': ${e.message}`)));
-    child.on('close', (code, signal) => {
-      const tracePath = join(opts.out, 'trace.json');
-      let trace: TraceIndex | null = null;
-      if (existsSync(tracePath)) {
-        try {
-          trace = parseTrace(readFileSync(tracePath, 'utf8'), tracePath);
-        } catch (e) {
-          reject(e);
-          return;
-        }
-      }
-      resolvePromise({ trace, traceDir: opts.out, processExitCode: code, signal });
-    });
-  });
-}
-
-/** Reads files of a trace folder by their validated plain names. */
-export function traceFileReader(dir: string): (name: string) => Uint8Array {
-  return (name) => {
-    if (name.includes('/') || name.includes('\\') || name.startsWith('.')) throw new Error(`not a plain file name: ${name}`);
-    return readFileSync(join(dir, name));
-  };
 }
 
 export async function recordMain(args: readonly string[], io: CliIO): Promise<number> {

@@ -323,3 +323,18 @@ def test_pytest_target_records_the_test_and_names_it(tmp_path):
     assert trace["program"]["kind"] == "pytest" and trace["program"]["exitCode"] == 0
     [call] = trace["calls"]
     assert call["test"] == "test_model.py::test_attention" and call["site"]["user"]["line"] == 5
+
+
+def test_a_program_with_huge_output_runs_to_the_end(tmp_path):
+    source = """
+        import sys, torch
+        for i in range(200_000):
+            print("line", i, "of a very chatty training loop")
+        sys.stderr.write("e" * 1_000_000 + "\\n")
+        q = torch.randn(1, 3, 4)
+        (q @ q.transpose(1, 2)).softmax(-1) @ q
+    """
+    trace, proc = record(tmp_path, source)
+    assert proc.returncode == 0
+    assert proc.stdout.count("\n") == 200_000 and "line 199999 of" in proc.stdout
+    assert len(trace["calls"]) == 1

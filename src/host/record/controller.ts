@@ -1,0 +1,286 @@
+// Recording attention from the user's own program: the commands, the run (interpreter, output channel,
+// progress with Cancel), the runtime diagnostics, the Recorded Attention view, CodeLens and opening a recorded
+// call in the panel. Recording executes the user's code: only on an explicit command, never in an untrusted
+// workspace.
+import { mkdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import * as vscode from 'vscode';
+import { recordedSoFar, runRecorder, traceFileReader, type RecordRun } from '../../cli/record-runner';
+import { analyseTrace, buildRecordedRun, forwardPassOf, readCallTensors, recordedAttention, recordedTrace, type RuntimeFinding, type TraceCall, type TraceIndex } from '../../record';
+import { InspectorPanel } from '../panel/panel';
+import { findTargets } from '../../record/targets';
+import { RecordCodeLensProvider } from './codelens';
+import { pickInterpreter, resolveInterpreter, torchVersion } from './interpreter';
+import { RecordedCallsTree } from './tree';
+
+export const RUNTIME_SOURCE = 'attention-inspector (runtime)';
+const RUN_ID_BASE = 1_000_000_000; // recorded runs never collide with the engine's run ids
+
+interface Recording {
+  trace: TraceIndex;
+  dir: string;
+  findings: RuntimeFinding[];
+}
+
+export class RecordingController implements vscode.Disposable {
+  private readonly output = vscode.window.createOutputChannel('Attention Inspector: Recording');
+  private readonly diagnostics = vscode.languages.createDiagnosticCollection('attention-inspector-runtime');
+  private readonly tree = new RecordedCallsTree();
+  private readonly lenses = new RecordCodeLensProvider((uri) => this.callsAt(uri));
+  private readonly highlight = vscode.window.createTextEditorDecorationType({ backgroundColor: new vscode.ThemeColor('editor.rangeHighlightBackground'), isWholeLine: true });
+  private readonly disposables: vscode.Disposable[] = [];
+  private recording: Recording | undefined;
+  private running: AbortController | undefined;
+  private runCounter = 0;
+
+  constructor(private readonly context: vscode.ExtensionContext) {}
+
+  register(): vscode.Disposable[] {
+    return [
+      this.output,
+      this.diagnostics,
+      this.highlight,
+      vscode.window.registerTreeDataProvider('attentionInspector.recordedCalls', this.tree),
+      vscode.languages.registerCodeLensProvider({ language: 'python', scheme: 'file' }, this.lenses),
+      vscode.commands.registerCommand('attentionInspector.recordFile', (uri?: vscode.Uri) => this.recordFile(uri)),
+      vscode.commands.registerCommand('attentionInspector.recordTest', (uri?: vscode.Uri, test?: string) => this.recordTest(uri, test)),
+      vscode.commands.registerCommand('attentionInspector.openRecordedCall', (arg?: number | { call?: TraceCall }) => this.openCall(typeof arg === 'number' ? arg : arg?.call?.id)),
+      vscode.commands.registerCommand('attentionInspector.goToRecordedSource', (a?: string | { call?: TraceCall }, line?: number) => this.goToSource(a, line)),
+      // Runtime findings describe the file as it ran: an edit makes them stale.
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.contentChanges.length > 0 && this.diagnostics.has(e.document.uri)) this.diagnostics.delete(e.document.uri);
+      }),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.lenses.refresh()),
+      { dispose: () => this.running?.abort() },
+    ];
+  }
+
+  dispose(): void {
+    this.running?.abort();
+    while (this.disposables.length) this.disposables.pop()?.dispose();
+  }
+
+  private trusted(): boolean {
+    if (vscode.workspace.isTrusted) return true;
+    void vscode.window.showWarningMessage(vscode.l10n.t('Recording attention runs your program, which Restricted Mode does not allow. Trust this workspace to record.'));
+    return false;
+  }
+
+  private targetUri(uri: vscode.Uri | undefined): vscode.Uri | undefined {
+    const target = uri ?? vscode.window.activeTextEditor?.document.uri;
+    if (!target || target.scheme !== 'file' || !target.fsPath.endsWith('.py')) {
+      void vscode.window.showErrorMessage(vscode.l10n.t('Open a Python file (.py) to record attention from it.'));
+      return undefined;
+    }
+    return target;
+  }
+
+  async recordFile(uri?: vscode.Uri): Promise<void> {
+    if (!this.trusted()) return;
+    const target = this.targetUri(uri);
+    if (!target) return;
+    await this.record(target, { script: target.fsPath, pytest: null }, vscode.l10n.t('Recording attention: {0}', target.fsPath.split(/[\\/]/).pop() ?? ''));
+  }
+
+  async recordTest(uri?: vscode.Uri, test?: string): Promise<void> {
+    if (!this.trusted()) return;
+    const target = this.targetUri(uri);
+    if (!target) return;
+    let name = test;
+    if (!name) {
+      // The test around the cursor, else the whole file.
+      const editor = vscode.window.activeTextEditor;
+      if (editor && editor.document.uri.toString() === target.toString()) {
+        const tests = findTargets(editor.document.getText()).tests.filter((t) => t.line <= editor.selection.active.line);
+        name = tests.pop()?.name;
+      }
+    }
+    const nodeId = name ? `${target.fsPath}::${name}` : target.fsPath;
+    await this.record(target, { script: null, pytest: nodeId }, vscode.l10n.t('Recording attention: {0}', name ?? target.fsPath.split(/[\\/]/).pop() ?? ''));
+  }
+
+  private async record(target: vscode.Uri, what: { script: string | null; pytest: string | null }, title: string): Promise<void> {
+    if (this.running) {
+      void vscode.window.showWarningMessage(vscode.l10n.t('A recording is already running.'));
+      return;
+    }
+    await vscode.workspace.saveAll(false);
+    const folder = vscode.workspace.getWorkspaceFolder(target);
+    const cwd = folder?.uri.fsPath ?? dirname(target.fsPath);
+    let python = await resolveInterpreter(target);
+    const version = await torchVersion(python.path);
+    if (version instanceof Error) {
+      const pick = vscode.l10n.t('Pick Interpreter…');
+      const answer = await vscode.window.showErrorMessage(vscode.l10n.t('PyTorch is not importable with {0} ({1}): {2}', python.path, python.from, version.message), pick);
+      if (answer !== pick) return;
+      const picked = await pickInterpreter();
+      if (!picked) return;
+      python = { path: picked, from: vscode.l10n.t('the setting attentionInspector.python') };
+    }
+    const config = vscode.workspace.getConfiguration('attentionInspector', target);
+    const maxCalls = config.get<number>('record.maxCallsPerSite', 4);
+    const maxBytes = config.get<number>('record.maxMegabytes', 256) * 1024 * 1024;
+    const storage = this.context.storageUri?.fsPath ?? this.context.globalStorageUri.fsPath;
+    const out = join(storage, 'recordings', `run-${Date.now()}`);
+    mkdirSync(out, { recursive: true });
+
+    // A new recording replaces the last one: its findings, its calls and its folder.
+    this.diagnostics.clear();
+    if (this.recording) rmSync(this.recording.dir, { recursive: true, force: true });
+    this.recording = undefined;
+    this.tree.set(undefined, []);
+    this.lenses.refresh();
+
+    this.output.clear();
+    this.output.show(true);
+    this.output.appendLine(`$ ${python.path} -m attention_recorder … ${what.script ?? `--pytest ${what.pytest}`}   (${python.from})`);
+    const abort = new AbortController();
+    this.running = abort;
+    let run: RecordRun | undefined;
+    try {
+      run = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
+        token.onCancellationRequested(() => abort.abort());
+        const timer = setInterval(() => {
+          const n = recordedSoFar(out);
+          progress.report({ message: n === 1 ? vscode.l10n.t('1 call captured') : vscode.l10n.t('{0} calls captured', n) });
+        }, 500);
+        try {
+          return await runRecorder(
+            { python: python.path, out, maxCalls, maxBytes, script: what.script, pytest: what.pytest, programArgs: [], cwd, workspace: folder ? [cwd] : [dirname(target.fsPath)], signal: abort.signal },
+            (_stream, text) => this.output.append(text),
+          );
+        } finally {
+          clearInterval(timer);
+        }
+      });
+    } catch (e) {
+      void vscode.window.showErrorMessage(vscode.l10n.t('Recording failed: {0}', (e as Error).message));
+      return;
+    } finally {
+      this.running = undefined;
+    }
+    if (abort.signal.aborted && !run.trace) {
+      this.output.appendLine(vscode.l10n.t('Cancelled.'));
+      return;
+    }
+    if (!run.trace) {
+      void vscode.window.showErrorMessage(vscode.l10n.t('The recorder wrote no trace (exit code {0}); see the output for why.', String(run.processExitCode ?? run.signal)));
+      return;
+    }
+    const analysis = analyseTrace(run.trace, traceFileReader(out));
+    for (const p of analysis.problems) this.output.appendLine(p);
+    this.recording = { trace: run.trace, dir: out, findings: analysis.findings };
+    this.publish(analysis.findings);
+    this.tree.set(run.trace, analysis.findings);
+    void vscode.commands.executeCommand('setContext', 'attentionInspector.hasRecording', run.trace.calls.length > 0);
+    this.lenses.refresh();
+    void vscode.commands.executeCommand('attentionInspector.recordedCalls.focus');
+    const n = run.trace.calls.length;
+    const exit = run.trace.program.exitCode;
+    if (n === 0) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('No attention calls were recorded: the program never called F.scaled_dot_product_attention, nn.MultiheadAttention or a softmax over q·kᵀ followed by a matmul with v.'));
+    } else {
+      const summary = vscode.l10n.t('Recorded {0} attention call(s); {1} runtime finding(s).', n, analysis.findings.length);
+      void vscode.window.showInformationMessage(exit === 0 ? summary : `${summary} ${vscode.l10n.t('The program failed (exit code {0}); what ran before is recorded.', exit)}`);
+    }
+  }
+
+  private publish(findings: RuntimeFinding[]): void {
+    const byFile = new Map<string, vscode.Diagnostic[]>();
+    for (const f of findings) {
+      const line = Math.max(0, f.line - 1);
+      const range = new vscode.Range(line, Math.max(0, f.column - 1), line, Number.MAX_SAFE_INTEGER);
+      const d = new vscode.Diagnostic(range, f.message, f.severity === 'error' ? vscode.DiagnosticSeverity.Error : f.severity === 'warning' ? vscode.DiagnosticSeverity.Warning : vscode.DiagnosticSeverity.Information);
+      d.source = RUNTIME_SOURCE;
+      d.code = { value: `${f.code} (call #${f.callId})`, target: vscode.Uri.parse(`command:attentionInspector.openRecordedCall?${encodeURIComponent(JSON.stringify([f.callId]))}`) };
+      const list = byFile.get(f.path) ?? [];
+      list.push(d);
+      byFile.set(f.path, list);
+    }
+    for (const [path, list] of byFile) this.diagnostics.set(vscode.Uri.file(path), list);
+  }
+
+  /** Calls of the last recording per 1-based user line of a file. */
+  private callsAt(uri: vscode.Uri): Map<number, number[]> {
+    const out = new Map<number, number[]>();
+    for (const c of this.recording?.trace.calls ?? []) {
+      const f = c.site.user;
+      if (f && vscode.Uri.file(f.path).toString() === uri.toString()) out.set(f.line, [...(out.get(f.line) ?? []), c.id]);
+    }
+    return out;
+  }
+
+  private async goToSource(a: string | { call?: TraceCall } | undefined, line?: number): Promise<void> {
+    let path: string | undefined;
+    let at = line;
+    if (typeof a === 'string') path = a;
+    else if (a?.call) {
+      const f = a.call.site.user ?? a.call.site.library;
+      path = f?.path;
+      at = f?.line;
+    }
+    if (!path || !at) return;
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path));
+    const pos = new vscode.Position(Math.max(0, at - 1), 0);
+    await vscode.window.showTextDocument(doc, { selection: new vscode.Range(pos, pos), preserveFocus: false });
+  }
+
+  /** Opens a recorded call (with the other layers of its forward pass) in the panel, and shows its source lines. */
+  async openCall(id: number | undefined): Promise<void> {
+    const rec = this.recording;
+    if (rec && id === undefined && rec.trace.calls.length > 0) {
+      // From the palette: the only call, or the one the user picks.
+      if (rec.trace.calls.length === 1) id = 0;
+      else {
+        const items = rec.trace.calls.map((c) => ({ label: `#${c.id} ${c.kind}`, description: [c.site.user ? `${c.site.user.path.split(/[\\/]/).pop()}:${c.site.user.line}` : '', c.module ?? ''].filter(Boolean).join('  '), id: c.id }));
+        id = (await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Recorded call to open') }))?.id;
+        if (id === undefined) return;
+      }
+    }
+    if (!rec || id === undefined || !rec.trace.calls[id]) {
+      void vscode.window.showErrorMessage(vscode.l10n.t('That recorded call is no longer available: record again.'));
+      return;
+    }
+    const call = rec.trace.calls[id];
+    const reader = traceFileReader(rec.dir);
+    const cache = new Map<number, ReturnType<typeof readCallTensors>>();
+    const tensorsOf = (c: TraceCall) => {
+      let t = cache.get(c.id);
+      if (!t) cache.set(c.id, (t = readCallTensors(c, reader)));
+      return t;
+    };
+    try {
+      const pass = forwardPassOf(rec.trace, id);
+      const own = tensorsOf(call).get('token_ids');
+      const recorded = buildRecordedRun(rec.trace, pass, tensorsOf, {
+        runId: RUN_ID_BASE + ++this.runCounter,
+        batch: 0,
+        tokenIds: own && !('dtype' in own.tensor && own.tensor.dtype === 'bool') ? (own.tensor.data as Float32Array) : null,
+        paddingIdx: call.tokens?.paddingIdx ?? null,
+      });
+      const layer = Math.max(0, recorded.callIds.indexOf(id));
+      InspectorPanel.show(
+        this.context.extensionUri,
+        recorded.run,
+        { attention: async (req) => recordedAttention(recorded, req), trace: async (req) => recordedTrace(recorded, req) },
+        { mode: 'debugger', focus: { layer, head: 0 } },
+      );
+    } catch (e) {
+      void vscode.window.showErrorMessage(vscode.l10n.t('Cannot show call #{0}: {1}', id, (e as Error).message));
+    }
+    await this.showSourceLines(call);
+  }
+
+  /** Reveals the call's line and highlights the line of each op of a hand-written call. */
+  private async showSourceLines(call: TraceCall): Promise<void> {
+    const f = call.site.user;
+    if (!f) return;
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(f.path));
+    const editor = await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One, preserveFocus: true });
+    const lines = new Set<number>([f.line]);
+    for (const op of [...call.ops, ...call.afterSoftmax]) if (op.path === f.path && op.line) lines.add(op.line);
+    const ranges = [...lines].filter((l) => l >= 1 && l <= doc.lineCount).map((l) => doc.lineAt(l - 1).range);
+    editor.setDecorations(this.highlight, ranges);
+    editor.revealRange(new vscode.Range(f.line - 1, 0, f.line - 1, 0), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+  }
+}
