@@ -127,6 +127,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** How long to wait for /healthz, in ms (default 60 s). */
   timeoutMs?: number;
+  /** Extra code-server arguments (e.g. `--vscode-option=enable-smoke-test-driver`, as test/exthost needs). */
+  args?: string[];
 }
 
 export interface RunningCodeServer {
@@ -231,6 +233,7 @@ export async function startCodeServer(tools: E2eTools, profile: Profile, options
     '--disable-update-check',
     '--disable-workspace-trust',
     '--disable-getting-started-override',
+    ...(options.args ?? []),
   ];
   // detached: the server becomes the leader of a new process group (setsid), so stop() can end the
   // server, its extension host and every process they started, and nothing else.
