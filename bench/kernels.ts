@@ -5,10 +5,12 @@
 // kernel-only multi-head attention forward (L=512, 12 heads, d_model 768); then where splitting starts to pay;
 // NumPy's times for the same work in the same run when `python3 -c 'import numpy'` works (OpenBLAS with
 // OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE removed from its environment, one thread and default threads).
+// Then the fused multiply-add (relaxed SIMD) modules against the exact ones and NumPy, in GFLOP/s per thread,
+// where the runtime has relaxed SIMD (Node 22+; `npm run bench` passes Node 20 --experimental-wasm-relaxed-simd).
 // The machine is shared: numbers are noisy, so compare within one run and look at "best" as well as medians.
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
-import { createParallelWasmSimdKernel, createWasmSimdKernel, tsKernel } from '../src/engine/kernels';
+import { createParallelWasmSimdKernel, createWasmSimdKernel, tsKernel, wasmFmaSupported } from '../src/engine/kernels';
 import type { Kernel } from '../src/engine/kernels';
 import { PARALLEL_MIN_MULADDS, PARALLEL_MIN_SOFTMAX_FLOATS } from '../src/engine/kernels/parallel-kernel';
 import { spawnKernelHelper } from '../src/worker/kernel-helper';
@@ -272,6 +274,47 @@ async function splitThresholds(single: Kernel): Promise<void> {
   forced.dispose();
 }
 
+/** GFLOP/s from a median (best), divided by the threads that computed it. */
+const perThread = (f: number, t: Timing, threads: number): string => `${gf(f / threads, t.median)} (${gf(f / threads, t.best)})`;
+
+/**
+ * GFLOP/s per thread of the exact and the fused multiply-add modules, on one thread and on two, against NumPy
+ * on one thread, each row measured back to back (target: >= 40 GFLOP/s per thread with FMA).
+ */
+async function fmaTable(exact: Kernel, exactTwo: Kernel, np: { one: NumpyWorker } | undefined): Promise<void> {
+  const runtime = `Node ${process.version}, V8 ${process.versions.v8}`;
+  if (!wasmFmaSupported()) {
+    console.log(`
+fused multiply-add: relaxed SIMD is not available on ${runtime} (Node 20 needs --experimental-wasm-relaxed-simd): no FMA rows`);
+    return;
+  }
+  const fma = await createWasmSimdKernel({ fma: true });
+  const fmaTwo = await createParallelWasmSimdKernel(spawnKernelHelper, { fma: true });
+  if (!fmaTwo) throw new Error('shared WebAssembly memory is not available: no two-thread FMA kernel to measure');
+  console.log(`
+fused multiply-add (f32x4.relaxed_madd, ${runtime}) vs exact (f32x4.mul + f32x4.add): GFLOP/s PER THREAD, median (best)`);
+  console.log([pad('product', 26), pad('exact-1t', 14), pad('fma-1t', 14), pad('exact-2t/thr', 14), pad('fma-2t/thr', 14), pad('numpy-1t', 14), pad('fma/exact 1t', 14), 'fma-1t/np-1t'].join(''));
+  for (const p of products) {
+    const f = flops(p);
+    const [e1, f1, e2, f2] = [exact, fma, exactTwo, fmaTwo].map((kernel) => timeProduct(kernel, p));
+    const n1 = await np?.one.time({ kind: 'product', product: p });
+    console.log(
+      [
+        pad(p.name, 26),
+        pad(perThread(f, e1, 1), 14),
+        pad(perThread(f, f1, 1), 14),
+        pad(perThread(f, e2, 2), 14),
+        pad(perThread(f, f2, 2), 14),
+        pad(n1 ? perThread(f, n1, 1) : '-', 14),
+        pad(`${(e1.median / f1.median).toFixed(2)}x`, 14),
+        n1 ? `${(n1.median / f1.median).toFixed(2)}x` : '-',
+      ].join(''),
+    );
+  }
+  console.log('(2t/thr: GFLOP/s of the two-thread kernel divided by 2; fma/exact and fma-1t/np-1t are speed ratios, > 1 = FMA faster)');
+  fmaTwo.dispose();
+}
+
 async function main(): Promise<void> {
   const wasm = await createWasmSimdKernel();
   const two = await createParallelWasmSimdKernel(spawnKernelHelper);
@@ -330,6 +373,7 @@ async function main(): Promise<void> {
   const copies = timeCopies(big);
   const wBig = timeProduct(wasm, big);
   console.log(`\nwasm staging copies for ${big.name} (A, B in; C out, as TypedArray.set): ${fmtMs(copies)} ms = ${((100 * copies.median) / wBig.median).toFixed(1)}% of the product's median`);
+  await fmaTable(wasm, two, np);
   await splitThresholds(wasm);
   two.dispose();
   np?.one.close();

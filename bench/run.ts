@@ -72,9 +72,17 @@ function gitCommit(): string {
   return `${head.stdout.trim()}${dirty ? ' (with uncommitted changes)' : ''}`;
 }
 
-function run(script: string, scriptArgs: string[]): Promise<number | null> {
+/** f32x4.relaxed_madd in the smallest module: validates where the runtime has relaxed SIMD (Node 22+). */
+const RELAXED_MADD_PROBE = new Uint8Array([
+  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x01, 0x60, 0x03, 0x7b, 0x7b, 0x7b, 0x01, 0x7b,
+  0x03, 0x02, 0x01, 0x00, 0x0a, 0x0d, 0x01, 0x0b, 0x00, 0x20, 0x00, 0x20, 0x01, 0x20, 0x02, 0xfd, 0x85, 0x02, 0x0b,
+]);
+/** V8 flags for the kernels bench: relaxed SIMD on Node 20 (off by default there), so its FMA rows are measured. */
+const RELAXED_SIMD_FLAGS = WebAssembly.validate(RELAXED_MADD_PROBE) ? [] : ['--experimental-wasm-relaxed-simd'];
+
+function run(script: string, scriptArgs: string[], v8Flags: string[] = []): Promise<number | null> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--require', 'tsx/cjs', script, ...scriptArgs], { cwd: root, stdio: ['inherit', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...v8Flags, '--require', 'tsx/cjs', script, ...scriptArgs], { cwd: root, stdio: ['inherit', 'pipe', 'pipe'] });
     child.stdout.on('data', (d: Buffer) => out(d.toString()));
     child.stderr.on('data', (d: Buffer) => out(d.toString()));
     child.on('close', (code) => resolve(code));
@@ -99,7 +107,7 @@ async function main(): Promise<number> {
       continue;
     }
     const t0 = Date.now();
-    const status = await run(script, benchArgs);
+    const status = await run(script, benchArgs, b.name === 'kernels' ? RELAXED_SIMD_FLAGS : []);
     out(`(${b.name}: ${((Date.now() - t0) / 1000).toFixed(0)} s${status === 0 ? '' : `, exit code ${status}`}; load average now ${load()})\n\n`);
     if (status !== 0) failed++;
   }

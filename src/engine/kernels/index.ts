@@ -2,12 +2,12 @@
 import type { Kernel, KernelName } from './kernel';
 import { tsKernel } from './ts-kernel';
 import { createWasmSimdKernel } from './wasm-kernel';
-import { wasmSimdSupported, wasmSimdUnavailable, wasmThreadsSupported } from './simd-module';
+import { wasmFmaSupported, wasmSimdSupported, wasmSimdUnavailable, wasmThreadsSupported } from './simd-module';
 import { createParallelWasmSimdKernel, type SpawnKernelHelper } from './parallel-kernel';
 
 export type { Kernel, KernelName, GemmArgs, SoftmaxRowsArgs } from './kernel';
 export { tsKernel } from './ts-kernel';
-export { wasmSimdSupported, wasmThreadsSupported } from './simd-module';
+export { wasmFmaSupported, wasmSimdSupported, wasmThreadsSupported } from './simd-module';
 export { createWasmSimdKernel, WasmSimdKernel } from './wasm-kernel';
 export {
   createParallelWasmSimdKernel,
@@ -20,7 +20,11 @@ export {
 } from './parallel-kernel';
 export { serveKernelJobs, type KernelHelperHooks } from './parallel-helper';
 
-/** The `attentionInspector.kernel` setting: a kernel by name, or 'auto' for the fastest one available. */
+/**
+ * The `attentionInspector.kernel` setting: a kernel by name, or 'auto' for the fastest one available
+ * ('auto' takes the fused multiply-add WebAssembly module where the runtime has relaxed SIMD; 'wasm-simd' is
+ * always the exact one, the same bits on every machine).
+ */
 export type KernelPreference = 'auto' | KernelName;
 
 const PREFERENCES: readonly KernelPreference[] = ['auto', 'wasm-simd', 'ts'];
@@ -40,11 +44,16 @@ export interface KernelInitOptions {
   spawnHelper?: SpawnKernelHelper;
   /** Where the two-thread kernel reports trouble with its helper (default console.error). */
   log?: (message: string) => void;
+  /**
+   * With 'auto': never take the fused multiply-add module, even where relaxed SIMD is available (tests that
+   * compare results bit for bit use this). 'wasm-simd' is always exact; 'ts' has no FMA.
+   */
+  exact?: boolean;
 }
 
 let active: Kernel = tsKernel;
-/** The WebAssembly SIMD kernel instantiated for each thread count (1 and 2), once each. */
-const wasmSimd = new Map<number, Promise<Kernel>>();
+/** The WebAssembly SIMD kernel instantiated for each thread count (1 and 2) and module (exact, fma), once each. */
+const wasmSimd = new Map<string, Promise<Kernel>>();
 
 /** The kernel attention code calls. Always usable (the TS kernel until `initKernels` picks another). */
 export function getKernel(): Kernel {
@@ -74,8 +83,8 @@ function checkThreads(threads: unknown): number {
 }
 
 /**
- * Picks the kernel once at start-up: 'auto' takes WebAssembly SIMD when the engine supports it, else the
- * pure-TS kernel; 'wasm-simd' rejects with a clear Error where WebAssembly SIMD is unavailable; 'ts' always
+ * Picks the kernel once at start-up: 'auto' takes WebAssembly SIMD when the engine supports it (its fused
+ * multiply-add module where relaxed SIMD is available too, unless `exact`), else the pure-TS kernel; 'wasm-simd' rejects with a clear Error where WebAssembly SIMD is unavailable; 'ts' always
  * works. With `threads: 2` (and a `spawnHelper`), the WebAssembly SIMD kernel runs on two threads where shared
  * WebAssembly memory is available (its `threads` says which you got). Resolves to the kernel now returned
  * by `getKernel()`.
@@ -98,18 +107,20 @@ export async function initKernels(preference: KernelPreference = 'auto', options
     return active;
   }
   const wanted = threads > 1 && wasmThreadsSupported() ? threads : 1;
-  let kernel = wasmSimd.get(wanted);
+  const fma = preference === 'auto' && !options.exact && wasmFmaSupported();
+  const key = `${wanted}${fma ? '-fma' : ''}`;
+  let kernel = wasmSimd.get(key);
   if (!kernel) {
     kernel =
       wanted > 1
-        ? createParallelWasmSimdKernel(options.spawnHelper!, { log: options.log }).then((k) => k ?? createWasmSimdKernel())
-        : createWasmSimdKernel();
-    wasmSimd.set(wanted, kernel);
+        ? createParallelWasmSimdKernel(options.spawnHelper!, { log: options.log, fma }).then((k) => k ?? createWasmSimdKernel({ fma }))
+        : createWasmSimdKernel({ fma });
+    wasmSimd.set(key, kernel);
   }
   try {
     active = await kernel;
   } catch (e) {
-    wasmSimd.delete(wanted);
+    wasmSimd.delete(key);
     if (preference === 'wasm-simd') throw e;
     active = tsKernel;
   }

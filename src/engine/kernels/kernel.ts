@@ -56,6 +56,11 @@ export interface Kernel {
    */
   readonly threads?: number;
   /**
+   * True when the kernel's gemm uses fused multiply-add (relaxed SIMD's f32x4.relaxed_madd): results may
+   * differ from the exact kernels in the last bits, and between machines. Absent or false: exact.
+   */
+  readonly fma?: boolean;
+  /**
    * C = alpha·A·op(B) + beta·C with IEEE semantics (NaN and ±Inf in A or B reach exactly the elements of C they
    * contribute to; 0·Inf is NaN). Throws an Error naming the argument for a view outside its array.
    */

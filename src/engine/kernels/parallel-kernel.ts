@@ -20,7 +20,10 @@
 //   - failed a chunk, or exited: the engine thread computes its chunks and works alone from then on.
 // Each of these is logged once.
 import type { GemmArgs, SoftmaxRowsArgs } from './kernel';
-import { createSharedMemory, instantiateShared, sharedSimdKernelBytes, wasmThreadsSupported, type SimdFunctions } from './simd-module';
+import {
+  createSharedMemory, instantiateShared, sharedSimdKernelBytes, wasmFmaSupported, wasmFmaUnavailable, wasmThreadsSupported,
+  type SimdFunctions,
+} from './simd-module';
 import {
   align64,
   chunkPart,
@@ -134,7 +137,9 @@ export async function createParallelWasmSimdKernel(
   options: ParallelKernelOptions = {},
 ): Promise<ParallelWasmSimdKernel | null> {
   if (!wasmThreadsSupported()) return null;
-  const module = await WebAssembly.compile(sharedSimdKernelBytes());
+  const fma = options.fma ?? false;
+  if (fma && !wasmFmaSupported()) throw wasmFmaUnavailable();
+  const module = await WebAssembly.compile(sharedSimdKernelBytes(fma));
   const memory = createSharedMemory();
   const wasm = instantiateShared(module, memory);
   const fallback = await createWasmSimdKernel(options);

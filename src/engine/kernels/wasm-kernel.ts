@@ -11,7 +11,10 @@
 // run a staged product or a staged block of softmax rows.
 import type { GemmArgs, Kernel, SoftmaxRowsArgs } from './kernel';
 import { checkGemmArgs, checkSoftmaxRowsArgs } from './check-args';
-import { BLOCKING, MR, NR, simdKernelBytes, wasmSimdSupported, wasmSimdUnavailable, type SimdFunctions } from './simd-module';
+import {
+  BLOCKING, MR, NR, simdKernelBytes, wasmFmaSupported, wasmFmaUnavailable, wasmSimdSupported, wasmSimdUnavailable,
+  type SimdFunctions,
+} from './simd-module';
 import { multiplyStaged, scratchRegion, SCRATCH_BYTES, stagedGemmLayout, type StagedGemm } from './staged-gemm';
 
 export { BLOCKING } from './simd-module';
@@ -35,6 +38,11 @@ export interface WasmSimdKernelOptions {
   maxStagedFloats?: number;
   /** Overrides PACK_A_MIN_N (tests use 0 and Infinity to exercise both ways of reading A). */
   packAMinN?: number;
+  /**
+   * Use the relaxed-SIMD fused multiply-add module (default false: the exact one). Rejects where the runtime
+   * lacks relaxed SIMD (see wasmFmaSupported).
+   */
+  fma?: boolean;
 }
 
 /** Rows per softmax call (the rows are staged in the module's memory). */
@@ -43,7 +51,9 @@ const SOFTMAX_STAGED_FLOATS = 1 << 20;
 /** Instantiates the SIMD module; rejects with a clear Error where WebAssembly SIMD is unavailable. */
 export async function createWasmSimdKernel(options: WasmSimdKernelOptions = {}): Promise<WasmSimdKernel> {
   if (!wasmSimdSupported()) throw wasmSimdUnavailable();
-  const { instance } = await WebAssembly.instantiate(simdKernelBytes());
+  const fma = options.fma ?? false;
+  if (fma && !wasmFmaSupported()) throw wasmFmaUnavailable();
+  const { instance } = await WebAssembly.instantiate(simdKernelBytes(fma));
   const exports = instance.exports as unknown as SimdFunctions & { memory: WebAssembly.Memory };
   return new WasmSimdKernel(exports, exports.memory, options);
 }
@@ -93,6 +103,8 @@ export interface StagedSoftmax {
 
 export class WasmSimdKernel implements Kernel {
   readonly name = 'wasm-simd' as const;
+  /** True when this instance runs the relaxed-SIMD fused multiply-add module (set from options.fma). */
+  readonly fma: boolean;
   protected view: Float32Array;
   private readonly maxStagedFloats: number;
   private readonly packAMinN: number;
@@ -110,6 +122,7 @@ export class WasmSimdKernel implements Kernel {
     this.view = new Float32Array(wasmMemory.buffer);
     this.maxStagedFloats = options.maxStagedFloats ?? MAX_STAGED_FLOATS;
     this.packAMinN = options.packAMinN ?? PACK_A_MIN_N;
+    this.fma = options.fma ?? false;
   }
 
   /** Threads this kernel computes on. */

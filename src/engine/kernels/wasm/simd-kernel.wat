@@ -17,15 +17,19 @@
 ;;     tile and the caller copies out only the real part.
 ;; Softmax rows: max pass, exp pass (polynomial exp, see $expPass) with the sum in float64, scale pass.
 ;;
-;; Plain 128-bit SIMD only (no relaxed SIMD, so results do not depend on the machine): f32x4.mul then
-;; f32x4.add, which on current x86 cores (two multiply and two add pipes) issues as fast as a fused
-;; multiply-add would.
+;; This text is plain 128-bit SIMD (no relaxed SIMD, so results do not depend on the machine): the
+;; micro-kernels' multiply-accumulate is f32x4.mul then f32x4.add, rounded twice.
 ;;
-;; Two modules are assembled from this text (scripts/build-wasm.mjs reads the `variant` line below): this one,
-;; which owns its memory (the single-thread kernel), and simd-kernel-shared, which imports a shared memory
+;; Four modules are assembled from it (scripts/build-wasm.mjs reads the `variant` lines below): this one,
+;; which owns its memory (the single-thread kernel); simd-kernel-shared, which imports a shared memory
 ;; (threads proposal) so that two threads run these functions on the same staged operands
-;; (../parallel-kernel.ts). Nothing else differs; results are the same bit for bit.
+;; (../parallel-kernel.ts), with the same results bit for bit; and simd-kernel-fma / simd-kernel-fma-shared,
+;; the same two with the micro-kernels' 16 multiply-accumulates as f32x4.relaxed_madd (relaxed SIMD: one
+;; fused multiply-add where the CPU has one, rounded once, so results may differ from the exact modules in
+;; the last bits and between machines). Softmax and packing are the same code in all four.
 ;; variant simd-kernel-shared: (memory (export "memory") 1) => (import "env" "memory" (memory 1 16384 shared))
+;; variant simd-kernel-fma: /\(f32x4\.add \(local\.get (\$c\d\d)\) \(f32x4\.mul \(local\.get \$x\) \(local\.get (\$b\d)\)\)\)/ x16 => (f32x4.relaxed_madd (local.get $x) (local.get $2) (local.get $1))
+;; variant simd-kernel-fma-shared: simd-kernel-fma + simd-kernel-shared
 (module
   (memory (export "memory") 1)
 
