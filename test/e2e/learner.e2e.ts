@@ -10,6 +10,7 @@ import { InspectSession } from '../../src/models/session';
 import type { Webview } from './driver/workbench';
 import { useWorkbench } from './session';
 import { answerFileDialogSettled } from './support/dialogs';
+import { repoRoot } from './support/paths';
 
 const HEADS = 4;
 const CHINESE = '我爱自然语言处理。';
@@ -118,6 +119,22 @@ describe('the inspector as a learner meets it (code-server)', function () {
     await restored.waitForText('Layer 0 · head 1');
     await restored.screenshot('learner-after-reload');
     assert.deepEqual(await workbench.extensionHostErrors(), []);
+  });
+
+  it('a checkpoint whose vocabulary cannot hold the text says what to do in the editor, and the panel drops the old result', async function () {
+    const workbench = session.workbench;
+    const panel = await workbench.webviewFrame();
+    await workbench.runCommand('Attention Inspector: Load Weights…');
+    await answerFileDialogSettled(panel, join(repoRoot, 'test', 'fixtures', 'torch', 'gpt2_tiny.safetensors'));
+    // gpt2_tiny has 64 ids; GPT-2's tokenizer gives the Chinese text ids far beyond them.
+    const error = await workbench.waitForNotification(/cannot read this text/, 60_000);
+    assert.match(error.message, /tokenizer\.json that belongs to this checkpoint/);
+    assert.match(error.message, /select the token ids themselves/);
+    assert.doesNotMatch(error.message, /--ids/, 'no CLI flag inside the editor');
+    const cleared = await workbench.webviewFrame();
+    await cleared.waitForText('the last inspection could not run with it', 60_000);
+    assert.deepEqual(await shownTokens(cleared), [], 'the seeded result is not left under the new model');
+    await workbench.runCommand('Attention Inspector: Use Seeded Weights');
   });
 
   it('Lint Workspace counts an open notebook\'s findings as the Problems view shows them', async function () {
