@@ -17,6 +17,7 @@ import { InspectSession, loadCheckpoint, type ModelLoader } from '../models/sess
 import { type CliIO, processIO } from './io';
 import type { ModelInfo, ModelSource, RunResult, TokenInfo } from '../protocol/engine';
 import { type CheckpointSnapshot, openSnapshot } from '../weights/snapshot';
+import { readWholeFile } from '../worker/read-whole-file';
 
 /** The largest input the CLI runs (all weights are printed: nLayer·nHead·T² numbers). */
 export const MAX_TOKENS = 2048;
@@ -188,7 +189,7 @@ async function folderSnapshot(options: InspectOptions, found: string[]): Promise
     const path = join(folder, name);
     if (!existsSync(path)) return undefined;
     if (name.endsWith('.json') && !name.includes('index')) found.push(path);
-    return readInput('--weights', path);
+    return name.endsWith('.json') ? readInput('--weights', path) : readWholeFile(path); // shards may pass 2 GiB
   }, basename(folder));
   if (options.config !== undefined) snapshot.configJson = readText('--config', options.config);
   if (options.tokenizer !== undefined) snapshot.tokenizerJson = readText('--tokenizer', options.tokenizer);

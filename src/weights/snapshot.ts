@@ -115,7 +115,9 @@ export function storeFromTensors(tensors: ReadonlyMap<string, Tensor>, file: str
 
 /** A store over one safetensors file, every tensor in its stored precision (a view of `bytes`). */
 export function storeFromSafetensors(bytes: Uint8Array, fileName: string, options?: LoaderOptions): Map<string, StoredTensor> {
-  const { entries, dataStart } = readSafetensorsHeader(bytes, fileName, resolveOptions(options));
+  // Nothing is allocated per element here and the byte ranges must tile the file, so the element limit that
+  // guards float32 conversion (2^29 by default) does not apply: a 1.2B-parameter model.safetensors is fine.
+  const { entries, dataStart } = readSafetensorsHeader(bytes, fileName, resolveOptions({ maxTotalElements: Number.MAX_SAFE_INTEGER, ...options }));
   const store = new Map<string, StoredTensor>();
   for (const e of entries) store.set(e.name, new BytesTensor(e.shape, e.dtype, fileName, bytes.subarray(dataStart + e.begin, dataStart + e.end)));
   return store;

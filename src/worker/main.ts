@@ -1,11 +1,11 @@
 // Entry point of the engine worker (dist/worker.js): with ./kernel-helper.ts (the kernel's helper thread), the
 // only place the engine meets worker_threads.
-import { readFile } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { initKernels, type KernelPreference } from '../engine';
 import { InspectSession, loadCheckpoint } from '../models/session';
 import { engineHandlers } from './handlers';
 import { kernelThreads, spawnKernelHelper } from './kernel-helper';
+import { readWholeFile } from './read-whole-file';
 import { serve } from './server';
 
 if (!parentPort) throw new Error('dist/worker.js must run as a worker thread');
@@ -17,7 +17,7 @@ const kernelReady = initKernels(options?.kernel ?? 'auto', {
   spawnHelper: spawnKernelHelper,
 });
 const session = new InspectSession(loadCheckpoint);
-const handlers = engineHandlers(session, async (path) => new Uint8Array(await readFile(path)));
+const handlers = engineHandlers(session, readWholeFile);
 
 serve(
   parentPort,
