@@ -20,6 +20,7 @@ import { DEFAULT_LOADER_OPTIONS, MAX_CONFIG_JSON_BYTES, MAX_TOKENIZER_JSON_BYTES
 import { type CheckpointSnapshot, openSnapshot } from '../weights/snapshot';
 import { InputFileError, readRegularFile } from './files';
 import { escapeControls, escapeLines } from './terminal';
+import { readWholeFile } from '../worker/read-whole-file';
 
 /** The largest input the CLI runs (all weights are printed: nLayer·nHead·T² numbers). */
 export const MAX_TOKENS = 2048;
@@ -216,7 +217,7 @@ async function folderSnapshot(options: InspectOptions, found: string[]): Promise
     const path = join(folder, name);
     if (!existsSync(path)) return undefined;
     if (name.endsWith('.json') && !name.includes('index')) found.push(path);
-    return readInput('--weights', path, ...folderFileLimit(name));
+    return name.endsWith('.json') ? readInput('--weights', path, ...folderFileLimit(name)) : readWholeFile(path); // shards may pass 2 GiB
   }, basename(folder));
   if (options.config !== undefined) snapshot.configJson = readText('--config', options.config, MAX_CONFIG_JSON_BYTES, 'the limit for a config.json');
   if (options.tokenizer !== undefined) snapshot.tokenizerJson = readText('--tokenizer', options.tokenizer, MAX_TOKENIZER_JSON_BYTES, 'the limit for a tokenizer.json');

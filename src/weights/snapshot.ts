@@ -13,7 +13,7 @@ import type { Tensor } from '../engine/tensor';
 import { HOST_LITTLE_ENDIAN, toFloat32, ITEM_SIZE, type SourceDType } from './dtype';
 import { fail, WeightFileError } from './errors';
 import { readTensorsWithMetadata } from './index';
-import { resolveOptions, type LoaderOptions } from './options';
+import { DEFAULT_LOADER_OPTIONS, jsonTooLargeMessage, MAX_CONFIG_JSON_BYTES, MAX_TOKENIZER_JSON_BYTES, resolveOptions, type LoaderOptions } from './options';
 import { readSafetensorsHeader } from './safetensors';
 
 /** One tensor of a checkpoint, not yet converted. */
@@ -115,7 +115,9 @@ export function storeFromTensors(tensors: ReadonlyMap<string, Tensor>, file: str
 
 /** A store over one safetensors file, every tensor in its stored precision (a view of `bytes`). */
 export function storeFromSafetensors(bytes: Uint8Array, fileName: string, options?: LoaderOptions): Map<string, StoredTensor> {
-  const { entries, dataStart } = readSafetensorsHeader(bytes, fileName, resolveOptions(options));
+  // Nothing is allocated per element here and the byte ranges must tile the file, so the element limit that
+  // guards float32 conversion (2^29 by default) does not apply: a 1.2B-parameter model.safetensors is fine.
+  const { entries, dataStart } = readSafetensorsHeader(bytes, fileName, resolveOptions({ maxTotalElements: Number.MAX_SAFE_INTEGER, ...options }));
   const store = new Map<string, StoredTensor>();
   for (const e of entries) store.set(e.name, new BytesTensor(e.shape, e.dtype, fileName, bytes.subarray(dataStart + e.begin, dataStart + e.end)));
   return store;
@@ -160,8 +162,9 @@ const utf8 = new TextDecoder('utf-8');
 export async function openSnapshot(read: SnapshotReader, label: string, options?: LoaderOptions & { progress?: (fraction: number, message: string) => void }): Promise<CheckpointSnapshot> {
   const configBytes = await read('config.json');
   const tokenizerBytes = await read('tokenizer.json');
-  const configJson = configBytes && utf8.decode(configBytes);
-  const tokenizerJson = tokenizerBytes && utf8.decode(tokenizerBytes);
+  // Sized before they are decoded: JSON.parse of a few hundred MB ends the process instead of throwing.
+  const configJson = configBytes && utf8.decode(withinJsonLimit(configBytes, `${label}/config.json`, MAX_CONFIG_JSON_BYTES));
+  const tokenizerJson = tokenizerBytes && utf8.decode(withinJsonLimit(tokenizerBytes, `${label}/tokenizer.json`, MAX_TOKENIZER_JSON_BYTES));
   for (const index of ['model.safetensors.index.json', 'pytorch_model.bin.index.json']) {
     const bytes = await read(index);
     if (!bytes) continue;
@@ -207,9 +210,16 @@ export async function snapshotFromFile(bytes: Uint8Array, fileName: string, besi
   return { label: fileName, store: await shardStore(bytes, fileName, options), weightFiles: [fileName], configJson: beside.configJson, tokenizerJson: beside.tokenizerJson };
 }
 
+/** `bytes` when they are at most `limit` long, else a WeightFileError naming the file (nothing is parsed). */
+function withinJsonLimit(bytes: Uint8Array, file: string, limit: number): Uint8Array {
+  if (bytes.length > limit) throw new WeightFileError(file, jsonTooLargeMessage('the file', bytes.length, limit));
+  return bytes;
+}
+
 /** The shard files of an index (in order of first mention) and its weight map; throws naming the index for anything malformed. */
 export function shardFiles(bytes: Uint8Array, indexName: string): { files: string[]; weightMap: Map<string, string> } {
   let value: unknown;
+  withinJsonLimit(bytes, indexName, DEFAULT_LOADER_OPTIONS.maxJsonBytes);
   try {
     value = JSON.parse(utf8.decode(bytes));
   } catch (e) {

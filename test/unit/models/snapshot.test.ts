@@ -114,6 +114,20 @@ describe('model folders (openSnapshot)', () => {
 });
 
 describe('decoder detection and refusals (loadModel)', () => {
+  it('refuses a config.json, tokenizer.json or shard index too large to parse, by its size, before decoding it', async () => {
+    // Zero-filled buffers: only the length matters, since nothing may be decoded or parsed.
+    const cases: Array<[string, number, RegExp]> = [
+      ['config.json', 4 * 2 ** 20 + 1, /big\/config\.json: the file is 4\.0 MiB, over the limit of 4 MiB; it was not parsed$/],
+      ['tokenizer.json', 128 * 2 ** 20 + 1, /big\/tokenizer\.json: the file is 128\.0 MiB, over the limit of 128 MiB; it was not parsed$/],
+      ['model.safetensors.index.json', 64 * 2 ** 20 + 1, /big\/model\.safetensors\.index\.json: the file is 64\.0 MiB, over the limit of 64 MiB; it was not parsed$/],
+    ];
+    for (const [name, size, message] of cases) {
+      const files = fixtureFolder('llama');
+      files.set(name, new Uint8Array(size));
+      await assert.rejects(openSnapshot(folder(files), 'big'), message, name);
+    }
+  });
+
   it('detects every decoder family from config.json model_type', async () => {
     for (const family of ['llama', 'qwen2', 'qwen3', 'mistral', 'gemma2', 'gemma3', 'phi3']) {
       const model = loadModel(await tensorsOf(family), { fileName: 'model.safetensors', configJson: modernText(family, 'config.json') });
