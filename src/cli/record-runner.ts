@@ -95,7 +95,7 @@ export function runRecorder(
         try {
           trace = parseTrace(readFileSync(tracePath, 'utf8'), tracePath);
         } catch (e) {
-          reject(e);
+          reject(e instanceof Error ? e : new Error(String(e)));
           return;
         }
       }

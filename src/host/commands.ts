@@ -306,7 +306,7 @@ export class InspectorCommands implements vscode.Disposable {
           runAnyway,
           openSettings,
         );
-        if (answer === runAnyway) return this.inspect(inspection, hardLimit);
+        if (answer === runAnyway) return await this.inspect(inspection, hardLimit);
         if (answer === openSettings) void vscode.commands.executeCommand('workbench.action.openSettings', 'attentionInspector.maxTokens');
         return undefined;
       }

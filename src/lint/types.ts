@@ -10,7 +10,7 @@ export const RULE_CODES: readonly RuleCode[] = ['ATT001', 'ATT002', 'ATT003', 'A
  * skipped. Reported whatever --select says (a failure must never read as clean); only an explicit
  * `ignore: ['ATT000']` silences it.
  */
-export const NOT_ANALYSED: 'ATT000' = 'ATT000';
+export const NOT_ANALYSED = 'ATT000' as const;
 
 /**
  * Files larger than this are not read by the CLI's lint or the editor's Lint Workspace (their size is checked

@@ -28,7 +28,7 @@ export async function groupedAttention(q: Tensor, k: Tensor, v: Tensor, opts: Gr
   const [H, T, hd] = q.shape;
   const [Hkv, S, hdv] = v.shape;
   if (k.shape[0] !== Hkv || k.shape[1] !== T || k.shape[2] !== hd || S !== T || opts.kvHeads.length !== H) {
-    throw new Error(`grouped attention: q [${q.shape}], k [${k.shape}], v [${v.shape}] and ${opts.kvHeads.length} kv head indices do not fit together`);
+    throw new Error(`grouped attention: q [${q.shape.join(', ')}], k [${k.shape.join(', ')}], v [${v.shape.join(', ')}] and ${opts.kvHeads.length} kv head indices do not fit together`);
   }
   const context = new Float32Array(H * T * hdv); // (H, T, hdv)
   const probs = opts.materialise ? new Float32Array(H * T * T) : undefined; // (H, T, T)

@@ -166,7 +166,7 @@ function rotate(step: RopeStep, qd: Float32Array, kd: Float32Array, L: number, S
   const positions = (given: readonly number[] | undefined, n: number, name: string): number[] => {
     if (given === undefined) return Array.from({ length: n }, (_, i) => i);
     if (!Array.isArray(given) || given.length !== n || !given.every((p) => Number.isInteger(p) && p >= 0)) throw new Error(`${FN}: rope.${name} must list ${n} non-negative integers`);
-    return [...given];
+    return Array.from({ length: n }, (_, i) => Number(given[i]));
   };
   const before = (d: Float32Array, n: number): Tensor => ({ data: d.slice(), shape: [n, dk] });
   const qBefore = before(qd, L);
