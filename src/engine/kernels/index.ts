@@ -84,8 +84,9 @@ function checkThreads(threads: unknown): number {
 
 /**
  * Picks the kernel once at start-up: 'auto' takes WebAssembly SIMD when the engine supports it (its fused
- * multiply-add module where relaxed SIMD is available too, unless `exact`), else the pure-TS kernel; 'wasm-simd' rejects with a clear Error where WebAssembly SIMD is unavailable; 'ts' always
- * works. With `threads: 2` (and a `spawnHelper`), the WebAssembly SIMD kernel runs on two threads where shared
+ * multiply-add module where relaxed SIMD is available too, unless `exact`), else the pure-TS kernel;
+ * 'wasm-simd' (always the exact module) rejects with a clear Error where WebAssembly SIMD is unavailable; 'ts'
+ * always works. With `threads: 2` (and a `spawnHelper`), the WebAssembly SIMD kernel runs on two threads where shared
  * WebAssembly memory is available (its `threads` says which you got). Resolves to the kernel now returned
  * by `getKernel()`.
  */
