@@ -130,13 +130,6 @@ export function materialiseStore(store: TensorStore): Map<string, Tensor> {
   return out;
 }
 
-/** Bytes of weights a store holds, by dtype size (what the files take). */
-export function storeBytes(store: TensorStore): number {
-  let n = 0;
-  for (const t of store.values()) n += t.shape.reduce((a, b) => a * b, 1) * ITEM_SIZE[t.dtype];
-  return n;
-}
-
 /** What a checkpoint folder or file gives: the tensors and the JSON files found beside them. */
 export interface CheckpointSnapshot {
   /** The folder or file name, for messages and the status bar. */
