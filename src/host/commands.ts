@@ -19,6 +19,9 @@ export const DEFAULT_EXAMPLE = 'The cat sat on the mat because it was tired.';
 const HARD_TOKEN_LIMIT = 16384;
 /** A run past the maxTokens setting may take minutes: only after this long is the worker treated as hung. */
 const LONG_RUN_TIMEOUT_MS = 30 * 60_000;
+/** The small trained model shipped in the .vsix (scripts/tiny-model/train.py, docs/tiny-model.md). */
+export const TINY_MODEL_PATH = ['media', 'models', 'tiny-bilingual', 'model.safetensors'] as const;
+const TINY_MODEL_NAME = 'tiny-bilingual/model.safetensors';
 const WEIGHT_FILTERS = { 'Model weights': ['safetensors', 'pt', 'pth', 'bin', 'npz', 'npy', 'json'] };
 
 /** Where an inspected text came from, to point back at it. */
@@ -101,7 +104,8 @@ export class InspectorCommands implements vscode.Disposable {
     await this.inspect({ text: DEFAULT_EXAMPLE, mode: 'debugger' });
   }
 
-  async loadWeights(uri?: vscode.Uri): Promise<void> {
+  /** `fileName` names the model in messages and the status bar (default: the file's own name). */
+  async loadWeights(uri?: vscode.Uri, fileName?: string): Promise<void> {
     if (!uri) {
       const picked = await vscode.window.showOpenDialog({
         canSelectMany: false,
@@ -112,7 +116,7 @@ export class InspectorCommands implements vscode.Disposable {
       if (!picked?.[0]) return;
       uri = picked[0];
     }
-    const fileName = uri.path.split('/').pop() ?? uri.toString();
+    fileName ??= uri.path.split('/').pop() ?? uri.toString();
     const [configJson, tokenizerJson] = await Promise.all([readSibling(uri, 'config.json'), readSibling(uri, 'tokenizer.json')]);
     const source: ModelSource =
       uri.scheme === 'file'
@@ -145,6 +149,11 @@ export class InspectorCommands implements vscode.Disposable {
     const items: (vscode.QuickPickItem & { run: () => Promise<void> })[] = [
       { label: '$(folder-opened) ' + vscode.l10n.t('Load Weights…'), run: () => this.loadWeights() },
       { label: '$(symbol-numeric) ' + vscode.l10n.t('Use Seeded Weights'), description: seededDescription(), run: () => this.useSeededWeights() },
+      {
+        label: '$(mortar-board) ' + vscode.l10n.t('Use the Tiny Trained Model'),
+        description: vscode.l10n.t('English + Chinese, ships with the extension'),
+        run: () => this.loadWeights(vscode.Uri.joinPath(this.context.extensionUri, ...TINY_MODEL_PATH), TINY_MODEL_NAME),
+      },
       { label: '$(eye) ' + vscode.l10n.t('Inspect Selection'), run: () => this.inspectSelection() },
     ];
     const pick = await vscode.window.showQuickPick(items, { title: info ? info.name : vscode.l10n.t('Attention Inspector'), placeHolder: info?.detail });
