@@ -121,14 +121,22 @@ class TinyGpt2(nn.Module):
         self.ln_f = nn.LayerNorm(c.n_embd, eps=c.layer_norm_epsilon)
 
     def init_weights(self, generator: torch.Generator) -> None:
-        """GPT-2's initialisation: N(0, 0.02), residual projections N(0, 0.02/√(2L)), LayerNorm 1 and 0."""
+        """Fan-in initialisation: a projection with n inputs draws N(0, 1/n), residual projections also divided
+        by √(2L) (as GPT-2 does); embeddings N(0, 0.05²); LayerNorm 1 and 0. GPT-2's fixed std 0.02 suits
+        width 768; at width 64 it shrinks every head's output so much that attention barely learns in a short run.
+        """
         for name, p in self.named_parameters():
             if name.endswith("ln_1.weight") or name.endswith("ln_2.weight") or name == "ln_f.weight":
                 nn.init.ones_(p)
             elif name.endswith(".bias"):
                 nn.init.zeros_(p)
             else:
-                std = 0.02 / math.sqrt(2 * self.config.n_layer) if name.endswith("c_proj.weight") else 0.02
+                if name in ("wte.weight", "wpe.weight"):
+                    std = 0.05
+                else:
+                    std = 1 / math.sqrt(p.shape[0])  # Conv1D weights are [in, out]
+                    if name.endswith("c_proj.weight"):
+                        std /= math.sqrt(2 * self.config.n_layer)
                 with torch.no_grad():
                     p.copy_(torch.randn(p.shape, generator=generator) * std)
 
