@@ -8,8 +8,10 @@
 // random token sequences:
 //   prev      mean weight on the previous token (rows 1..T-1); a uniform causal head gives ≈ mean 1/(i+1)
 //   first     mean weight on the first token (a "resting" position many heads park on)
-//   punct     mean weight on punctuation and separator tokens (, . ， 。 ： newline ...), and what a head
-//             spreading evenly over the visible keys would give (punct~)
+//   self      mean weight on the query's own position
+//   punct     mean weight on earlier punctuation and separator tokens (, . ， 。 ： spaces, newline ...; the
+//             query's own position left out), and what a head spreading evenly over the visible keys would
+//             give them (punct~)
 //   induct    on random frequent tokens x₁…xₙ x₁…xₙ (ids 256..1023), mean weight from the second xᵢ on xᵢ₊₁ of the first copy: the
 //             token that followed this token last time (the induction pattern)
 //   dup       the same, on the first xᵢ itself (the previous occurrence of the current token)
@@ -50,6 +52,8 @@ export interface HeadScores {
   head: number;
   prev: number;
   first: number;
+  /** mean weight on the query's own position */
+  self: number;
   punct: number;
   punctBaseline: number;
   induct: number;
@@ -97,7 +101,7 @@ function seeded(seed: number): () => number {
 export async function analyse(loaded: Loaded): Promise<Analysis> {
   const { nLayer, nHead, vocabSize } = loaded.checkpoint.config;
   const heads: HeadScores[] = [];
-  for (let l = 0; l < nLayer; l++) for (let h = 0; h < nHead; h++) heads.push({ layer: l, head: h, prev: 0, first: 0, punct: 0, punctBaseline: 0, induct: 0, dup: 0 });
+  for (let l = 0; l < nLayer; l++) for (let h = 0; h < nHead; h++) heads.push({ layer: l, head: h, prev: 0, first: 0, self: 0, punct: 0, punctBaseline: 0, induct: 0, dup: 0 });
   const at = (l: number, h: number) => heads[l * nHead + h];
 
   // Natural text: previous token, first token, punctuation.
@@ -117,8 +121,9 @@ export async function analyse(loaded: Loaded): Promise<Analysis> {
           const row = base + i * T;
           if (i > 0) s.prev += probs[l][row + i - 1];
           s.first += probs[l][row];
+          s.self += probs[l][row + i];
           let punctKeys = 0;
-          for (let j = 0; j <= i; j++) {
+          for (let j = 0; j < i; j++) {
             if (isPunct[j]) {
               s.punct += probs[l][row + j];
               punctKeys++;
@@ -170,6 +175,7 @@ export async function analyse(loaded: Loaded): Promise<Analysis> {
   for (const s of heads) {
     s.prev /= prevRows;
     s.first /= rows;
+    s.self /= rows;
     s.punct /= rows;
     s.punctBaseline /= rows;
     s.induct /= INDUCTION_SEQUENCES * n;
@@ -180,8 +186,8 @@ export async function analyse(loaded: Loaded): Promise<Analysis> {
 
 export function formatTable(a: Analysis): string {
   const f = (x: number) => x.toFixed(3).padStart(6);
-  const lines = ['head    prev  first  punct punct~ induct    dup'];
-  for (const s of a.heads) lines.push(`${`${s.layer}.${s.head}`.padEnd(5)} ${f(s.prev)} ${f(s.first)} ${f(s.punct)} ${f(s.punctBaseline)} ${f(s.induct)} ${f(s.dup)}`);
+  const lines = ['head    prev  first   self  punct punct~ induct    dup'];
+  for (const s of a.heads) lines.push(`${`${s.layer}.${s.head}`.padEnd(5)} ${f(s.prev)} ${f(s.first)} ${f(s.self)} ${f(s.punct)} ${f(s.punctBaseline)} ${f(s.induct)} ${f(s.dup)}`);
   lines.push(`next-token loss on random tokens: first copy ${a.copyLoss.first.toFixed(2)} nats, second copy ${a.copyLoss.second.toFixed(2)} nats`);
   return lines.join('\n');
 }
@@ -196,12 +202,14 @@ export function clearestHeads(a: Analysis): { label: string; head: HeadScores; i
   const prev = best((s) => s.prev);
   const punct = best((s) => s.punct - s.punctBaseline);
   const first = best((s) => s.first);
+  const self = best((s) => s.self);
   const induct = best((s) => s.induct);
   const dup = best((s) => s.dup);
   const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
   const all = [
     { label: 'previous token', head: prev, input: 'sentence' as const, score: `${pct(prev.prev)} on the previous token`, strength: prev.prev - 0.1 },
     { label: 'punctuation', head: punct, input: 'sentence' as const, score: `${pct(punct.punct)} on punctuation (even spread: ${pct(punct.punctBaseline)})`, strength: punct.punct - punct.punctBaseline },
+    { label: 'current token', head: self, input: 'sentence' as const, score: `${pct(self.self)} on the query's own token`, strength: self.self - 0.1 },
     { label: 'first token', head: first, input: 'sentence' as const, score: `${pct(first.first)} on the first token`, strength: first.first - 0.1 },
     { label: 'induction', head: induct, input: 'repeat' as const, score: `${pct(induct.induct)} on the token after the earlier copy`, strength: induct.induct - 0.03 },
     { label: 'earlier copy of the same token', head: dup, input: 'repeat' as const, score: `${pct(dup.dup)} on the same token's earlier copy`, strength: dup.dup - 0.03 },

@@ -113,11 +113,12 @@ describe('tiny bilingual model (media/models/tiny-bilingual)', () => {
     }
   });
 
-  it('has the heads docs/tiny-model.md describes (punctuation and first-token heads; no induction yet)', async () => {
+  it('has the heads docs/tiny-model.md describes (current-token, first-token and punctuation heads; no induction yet)', async () => {
     const a = await analyse(await loadTinyModel(MODEL_DIR));
     const best = (f: (s: (typeof a.heads)[number]) => number) => Math.max(...a.heads.map(f));
     assert.ok(best((s) => s.punct / s.punctBaseline) > 2, 'a head puts more than twice the even share of its weight on punctuation');
     assert.ok(best((s) => s.first) > 0.2, 'a head puts more than a fifth of its weight on the first token');
+    assert.ok(best((s) => s.self) > 0.5, "a head puts more than half of its weight on the query's own token");
     // What this short training run did not produce (docs/tiny-model.md says so): a copy of random tokens is
     // not predicted better than the first time, and no head attends to the token after the earlier copy.
     assert.ok(best((s) => s.induct) < 0.1);
