@@ -28,6 +28,9 @@ const WEIGHT_EXTENSIONS = ['safetensors', 'pt', 'pth', 'bin', 'npz', 'npy', 'jso
 const HEADS_BY_FILE = 'attentionInspector.headsByFile';
 /** workspaceState: the weight file loaded last (a URI), so that a reloaded window shows the same model. */
 const LOADED_MODEL = 'attentionInspector.loadedModel';
+/** The small trained model shipped in the .vsix (scripts/tiny-model/train.py, docs/tiny-model.md). */
+export const TINY_MODEL_PATH = ['media', 'models', 'tiny-bilingual', 'model.safetensors'] as const;
+const TINY_MODEL_NAME = 'tiny-bilingual/model.safetensors';
 
 /** Where an inspected text came from, to point back at it. */
 interface Origin {
@@ -111,7 +114,8 @@ export class InspectorCommands implements vscode.Disposable {
     await this.inspect({ text: DEFAULT_EXAMPLE, mode: 'debugger' });
   }
 
-  async loadWeights(uri?: vscode.Uri): Promise<void> {
+  /** `fileName` names the model in messages and the status bar (default: the file's own name). */
+  async loadWeights(uri?: vscode.Uri, fileName?: string): Promise<void> {
     if (!uri) {
       // One dialog: native dialogs on Windows and Linux pick files or folders, never both, so a model folder
       // is picked there through its config.json (or its shard index, or a shard); macOS picks the folder itself.
@@ -130,14 +134,14 @@ export class InspectorCommands implements vscode.Disposable {
     if (/\/(config\.json|model\.safetensors\.index\.json|pytorch_model\.bin\.index\.json|model-\d+-of-\d+\.safetensors|pytorch_model-\d+-of-\d+\.bin)$/.test(uri.path)) {
       uri = vscode.Uri.joinPath(uri, '..');
     }
-    const fileName = uri.path.replace(/\/+$/, '').split('/').pop() ?? uri.toString();
+    fileName ??= uri.path.replace(/\/+$/, '').split('/').pop() ?? uri.toString();
     const engine = this.getEngine();
     const previous = engine.modelSource;
     try {
-      let info = await this.loadFile(uri, this.rememberedHeads(uri));
+      let info = await this.loadFile(uri, this.rememberedHeads(uri), fileName);
       if (info.headsAssumed) {
         const heads = await this.askHeads(fileName, info);
-        if (heads !== undefined && heads !== info.nHead) info = await this.loadFile(uri, heads);
+        if (heads !== undefined && heads !== info.nHead) info = await this.loadFile(uri, heads, fileName);
         if (heads !== undefined) await this.rememberHeads(uri, heads);
       }
       await this.context.workspaceState.update(LOADED_MODEL, uri.toString());
@@ -151,8 +155,9 @@ export class InspectorCommands implements vscode.Disposable {
   }
 
   /** Configures the engine with a weight file (its config.json and tokenizer.json beside it) and loads it. */
-  private async loadFile(uri: vscode.Uri, heads: number | undefined): Promise<ModelInfo> {
-    const fileName = uri.path.replace(/\/+$/, '').split('/').pop() ?? uri.toString();
+  /** `name` names the model in messages and the status bar (default: the file or folder's own name). */
+  private async loadFile(uri: vscode.Uri, heads: number | undefined, name?: string): Promise<ModelInfo> {
+    const fileName = name ?? uri.path.replace(/\/+$/, '').split('/').pop() ?? uri.toString();
     const isFolder = await vscode.workspace.fs.stat(uri).then((st) => (st.type & vscode.FileType.Directory) !== 0, () => false);
     let source: ModelSource;
     if (isFolder) {
@@ -255,6 +260,11 @@ export class InspectorCommands implements vscode.Disposable {
       { label: '$(folder-opened) ' + vscode.l10n.t('Load Weights…'), run: () => this.loadWeights() },
       { label: '$(symbol-numeric) ' + vscode.l10n.t('Use Seeded Weights'), description: seededDescription(), run: () => this.useSeededWeights() },
       ...(info?.family === 'attention-layer' ? [{ label: '$(list-ordered) ' + vscode.l10n.t('Set the Number of Heads…'), description: vscode.l10n.t('{0} heads now', info.nHead), run: () => this.setHeads() }] : []),
+      {
+        label: '$(mortar-board) ' + vscode.l10n.t('Use the Tiny Trained Model'),
+        description: vscode.l10n.t('English + Chinese, ships with the extension'),
+        run: () => this.loadWeights(vscode.Uri.joinPath(this.context.extensionUri, ...TINY_MODEL_PATH), TINY_MODEL_NAME),
+      },
       { label: '$(eye) ' + vscode.l10n.t('Inspect Selection'), run: () => this.inspectSelection() },
     ];
     const pick = await vscode.window.showQuickPick(items, { title: info ? info.name : vscode.l10n.t('Attention Inspector'), placeHolder: info?.detail });
