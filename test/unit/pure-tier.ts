@@ -6,6 +6,11 @@
 const childProcess = require('node:child_process') as Record<string, unknown>;
 const workerThreads = require('node:worker_threads') as Record<string, unknown>;
 
+// tsx compiles test files with esbuild's synchronous API, which runs esbuild in a worker thread started on
+// first use. Whether that first use comes before this file depends on tsx's on-disk cache, so start it here,
+// before the guard: it is the test runner's thread, not a test's.
+(require('esbuild') as { transformSync(code: string): unknown }).transformSync('');
+
 function refuse(what: string): never {
   throw new Error(`${what} in the pure unit tier: move this test to the workers tier (WORKER_TIER in scripts/test-tier.mjs)`);
 }
