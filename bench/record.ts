@@ -66,7 +66,10 @@ with torch.no_grad():
     model(ids)  # warm-up
     for _ in range(${REPEATS}):
         t = time.perf_counter(); model(ids); times.append(time.perf_counter() - t)
-blas = [l.strip() for l in torch.__config__.show().splitlines() if "BLAS_INFO" in l or "LAPACK_INFO" in l]
+import os, re
+info = re.search(r"BLAS_INFO=([^,]+)", torch.__config__.show())
+lib = "/usr/lib/x86_64-linux-gnu/libblas.so.3"
+blas = ["BLAS_INFO=" + (info.group(1) if info else "?")] + (["libblas.so.3 -> " + os.path.realpath(lib)] if os.path.exists(lib) else [])
 print(json.dumps({"median_ms": sorted(times)[len(times) // 2] * 1000, "torch": torch.__version__, "blas": blas}))
 `;
 

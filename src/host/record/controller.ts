@@ -175,6 +175,8 @@ export class RecordingController implements vscode.Disposable {
     void vscode.commands.executeCommand('setContext', 'attentionInspector.hasRecording', run.trace.calls.length > 0);
     this.lenses.refresh();
     void vscode.commands.executeCommand('attentionInspector.recordedCalls.focus');
+    // The findings are the point: bring the Problems view back in front of the program's output.
+    if (analysis.findings.length > 0) void vscode.commands.executeCommand('workbench.actions.view.problems', { preserveFocus: true });
     const n = run.trace.calls.length;
     const exit = run.trace.program.exitCode;
     if (n === 0) {
