@@ -2,14 +2,12 @@
 // from the captured tensors (batch element chosen by the caller), weights recomputed by the engine for SDPA
 // and the captured weights for nn.MultiheadAttention and hand-written attention. The panel's follow-up
 // requests (a head's weights, a step-through trace on the captured q, k, v and mask) are answered here too.
-import { scaledDotProductAttention } from '../engine/sdpa';
 import type { BoolTensor, Tensor } from '../engine/tensor';
 import { isBoolTensor } from '../engine/tensor';
 import { traceAttention, type AttentionTrace, type MaskChoice, type TraceOptions } from '../engine/trace';
 import { BlockAverager, blockFor } from '../models/head-stream';
 import { meanRowEntropy, thumbnails } from '../models/session';
 import type { AttentionRequest, AttentionResult, RunResult, TokenInfo, TraceRequest } from '../protocol/engine';
-import { transposeLast } from './broadcast';
 import type { CapturedTensor } from './tensors';
 import type { TraceCall, TraceIndex } from './trace';
 import { attentionView } from './view';
@@ -204,11 +202,3 @@ export function recordedTrace(rec: RecordedRun, req: TraceRequest): AttentionTra
   const options: TraceOptions = { ...req.options, mask: [...own, ...chosen] };
   return traceAttention(h.q, h.k, h.v, options);
 }
-
-/** Reference SDPA on a head's captured inputs (what correct attention gives), for comparison in the panel. */
-export function referenceOutput(h: RecordedHead): Tensor | null {
-  if (!h.q || !h.k || !h.v) return null;
-  return scaledDotProductAttention(h.q, h.k, h.v, { attnMask: h.allowed }).out;
-}
-
-export { transposeLast };
