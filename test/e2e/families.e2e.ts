@@ -6,31 +6,10 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { Webview } from './driver/workbench';
 import { useWorkbench } from './session';
+import { answerFileDialogSettled } from './support/dialogs';
 import { repoRoot } from './support/paths';
 
 const FOLDER = join(repoRoot, 'test', 'fixtures', 'modern');
-
-/** The file dialog (code-server's simple dialog, a quick input) answered once its value has settled. */
-async function answerFileDialogSettled(panel: Webview, path: string): Promise<void> {
-  const page = panel.locator('body').page();
-  const input = page.locator('.quick-input-widget input.input').first();
-  await input.waitFor({ state: 'visible', timeout: 30_000 });
-  const settled = async (want?: string) => {
-    let last = '', same = 0;
-    for (let i = 0; i < 150 && same < 3; i++) {
-      await page.waitForTimeout(200);
-      const now = await input.inputValue();
-      same = now === last && now !== '' && (want === undefined || now === want) ? same + 1 : 0;
-      last = now;
-    }
-    if (same < 3) throw new Error(`the file dialog's path did not settle (it shows ${JSON.stringify(last)})`);
-  };
-  await settled();
-  await input.fill(path);
-  await settled(path);
-  await page.keyboard.press('Enter');
-  await input.waitFor({ state: 'hidden', timeout: 30_000 });
-}
 
 interface TraceDigest {
   rope?: boolean;
