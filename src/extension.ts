@@ -8,7 +8,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const commands = new InspectorCommands(context);
   context.subscriptions.push(commands, ...commands.register());
   registerLinting(context);
-  registerRecording(context);
+  registerRecording(context, () => commands.engineHost());
 }
 
 export function deactivate(): void {}

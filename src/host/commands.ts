@@ -80,6 +80,11 @@ export class InspectorCommands implements vscode.Disposable {
   }
 
   /** The engine starts on first use, never at activation. */
+  /** The engine worker's host side, shared with the recorder (started on first use). */
+  engineHost(): EngineHost {
+    return this.getEngine();
+  }
+
   private getEngine(): EngineHost {
     if (!this.engine) {
       const s = readSettings();

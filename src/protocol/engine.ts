@@ -2,6 +2,7 @@
 // payload/result shapes; the envelopes are in ./rpc.ts. Everything here is plain data: typed arrays
 // cross as transferred buffers.
 import type { AttentionTrace, TraceOptions } from '../engine/trace';
+import type { TraceAnalysis, TraceIndex } from '../record';
 
 /** workerData of the engine worker (dist/worker.js), read once at its start. */
 export interface EngineWorkerData {
@@ -189,10 +190,30 @@ export const NOT_IN_VOCABULARY = 'VocabularyError';
 export const STALE_RUN = 'StaleRunError';
 
 /** Request type → [payload, result]. */
+/** A recorded trace folder (python/attention_recorder) and its validated index, for the engine worker to read. */
+export interface RecordingAnalyseRequest {
+  dir: string;
+  trace: TraceIndex;
+}
+
+/** Opens a recorded call, with the other layers of its forward pass, as a panel run with id `runId`. */
+export interface RecordingOpenRequest extends RecordingAnalyseRequest {
+  callId: number;
+  runId: number;
+  /** The batch element shown. */
+  batch: number;
+}
+
 export interface EngineRequests {
   configureModel: [ModelSource, ModelInfo];
   run: [RunRequest, RunResult];
   attention: [AttentionRequest, AttentionResult];
   trace: [TraceRequest, AttentionTrace];
+  /** Runtime diagnostics of every recorded call (the tensors are read in the worker). */
+  recordingAnalyse: [RecordingAnalyseRequest, TraceAnalysis];
+  recordingOpen: [RecordingOpenRequest, { run: RunResult; layer: number }];
+  /** The panel's requests on the recorded run the worker holds (the last one opened). */
+  recordedAttention: [AttentionRequest, AttentionResult];
+  recordedTrace: [TraceRequest, AttentionTrace];
 }
 

@@ -4,13 +4,16 @@ import type { AttentionTrace, Tensor } from '../engine';
 import type { EngineRequests } from '../protocol/engine';
 import type { InspectSession } from '../models/session';
 import { openSnapshot } from '../weights/snapshot';
+import { recordingHandlers, type TraceFolderReader } from './recording-handlers';
 import type { HandlerContext, Handlers } from './server';
 
 /** Reads a local file for the worker (node's fs in the real worker; a fake in tests). */
 export type FileReader = (path: string) => Promise<Uint8Array>;
 
-export function engineHandlers(session: InspectSession, readFile: FileReader): Handlers<EngineRequests> {
+export function engineHandlers(session: InspectSession, readFile: FileReader, readTraceFolder: TraceFolderReader): Handlers<EngineRequests> {
   return {
+    ...recordingHandlers(readTraceFolder),
+
     async configureModel(source, ctx) {
       if (source.kind === 'folder') {
         ctx.progress(0, `reading ${source.fileName}`);

@@ -5,8 +5,9 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
-import { recordedSoFar, runRecorder, traceFileReader, type RecordRun } from '../../cli/record-runner';
-import { analyseTrace, buildRecordedRun, forwardPassOf, readCallTensors, recordedAttention, recordedTrace, type RuntimeFinding, type TraceCall, type TraceIndex } from '../../record';
+import { recordedSoFar, runRecorder, type RecordRun } from '../../cli/record-runner';
+import type { RuntimeFinding, TraceCall, TraceIndex } from '../../record';
+import type { EngineHost } from '../engine-host';
 import { InspectorPanel } from '../panel/panel';
 import { findTargets } from '../../record/targets';
 import { RecordCodeLensProvider } from './codelens';
@@ -33,7 +34,11 @@ export class RecordingController implements vscode.Disposable {
   private running: AbortController | undefined;
   private runCounter = 0;
 
-  constructor(private readonly context: vscode.ExtensionContext) {}
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    /** The engine worker, which reads the captured tensors and computes the panel's numbers (never this thread). */
+    private readonly engine: () => EngineHost,
+  ) {}
 
   register(): vscode.Disposable[] {
     return [
@@ -167,7 +172,13 @@ export class RecordingController implements vscode.Disposable {
       void vscode.window.showErrorMessage(vscode.l10n.t('The recorder wrote no trace (exit code {0}); see the output for why.', String(run.processExitCode ?? run.signal)));
       return;
     }
-    const analysis = analyseTrace(run.trace, traceFileReader(out));
+    let analysis;
+    try {
+      analysis = await this.engine().request('recordingAnalyse', { dir: out, trace: run.trace });
+    } catch (e) {
+      void vscode.window.showErrorMessage(vscode.l10n.t('Recording failed: {0}', (e as Error).message));
+      return;
+    }
     for (const p of analysis.problems) this.output.appendLine(p);
     this.recording = { trace: run.trace, dir: out, findings: analysis.findings };
     this.publish(analysis.findings);
@@ -244,28 +255,14 @@ export class RecordingController implements vscode.Disposable {
       return;
     }
     const call = rec.trace.calls[id];
-    const reader = traceFileReader(rec.dir);
-    const cache = new Map<number, ReturnType<typeof readCallTensors>>();
-    const tensorsOf = (c: TraceCall) => {
-      let t = cache.get(c.id);
-      if (!t) cache.set(c.id, (t = readCallTensors(c, reader)));
-      return t;
-    };
     try {
-      const pass = forwardPassOf(rec.trace, id);
-      const own = tensorsOf(call).get('token_ids');
-      const recorded = buildRecordedRun(rec.trace, pass, tensorsOf, {
-        runId: RUN_ID_BASE + ++this.runCounter,
-        batch: 0,
-        tokenIds: own && !('dtype' in own.tensor && own.tensor.dtype === 'bool') ? (own.tensor.data as Float32Array) : null,
-        paddingIdx: call.tokens?.paddingIdx ?? null,
-      });
-      const layer = Math.max(0, recorded.callIds.indexOf(id));
+      const engine = this.engine();
+      const opened = await engine.request('recordingOpen', { dir: rec.dir, trace: rec.trace, callId: id, runId: RUN_ID_BASE + ++this.runCounter, batch: 0 });
       InspectorPanel.show(
         this.context.extensionUri,
-        recorded.run,
-        { attention: async (req) => recordedAttention(recorded, req), trace: async (req) => recordedTrace(recorded, req) },
-        { mode: 'debugger', focus: { layer, head: 0 } },
+        opened.run,
+        { attention: (req, token) => engine.request('recordedAttention', req, { signal: token }), trace: (req, token) => engine.request('recordedTrace', req, { signal: token }) },
+        { mode: 'debugger', focus: { layer: opened.layer, head: 0 } },
       );
     } catch (e) {
       void vscode.window.showErrorMessage(vscode.l10n.t('Cannot show call #{0}: {1}', id, (e as Error).message));

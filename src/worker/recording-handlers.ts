@@ -1,0 +1,66 @@
+// The engine worker's side of recorded attention (python/attention_recorder's trace folders): reading the
+// captured tensors, the runtime diagnostics and the panel's numbers all run here, never on the extension
+// host's thread (a recording can hold hundreds of MB of tensors). The worker keeps the one recorded run the
+// panel shows; a replaced worker has none, and says so.
+import type { AttentionTrace } from '../engine';
+import type { EngineRequests } from '../protocol/engine';
+import {
+  analyseTrace,
+  buildRecordedRun,
+  forwardPassOf,
+  readCallTensors,
+  recordedAttention,
+  recordedTrace,
+  type CapturedTensor,
+  type RecordedRun,
+  type TraceCall,
+} from '../record';
+import type { Handlers } from './server';
+
+/** Reads a file of a trace folder by its plain name (node's fs in the real worker; a fake in tests). */
+export type TraceFolderReader = (dir: string) => (name: string) => Uint8Array;
+
+type RecordingRequests = Pick<EngineRequests, 'recordingAnalyse' | 'recordingOpen' | 'recordedAttention' | 'recordedTrace'>;
+
+export function recordingHandlers(readTraceFolder: TraceFolderReader): Handlers<RecordingRequests> {
+  let shown: RecordedRun | undefined;
+  const current = (runId: number): RecordedRun => {
+    if (!shown || shown.run.runId !== runId) throw new Error('this recorded call is no longer loaded in the engine (it was restarted, or another call was opened): open the call again');
+    return shown;
+  };
+  return {
+    async recordingAnalyse({ dir, trace }) {
+      return { result: analyseTrace(trace, readTraceFolder(dir)) };
+    },
+
+    async recordingOpen({ dir, trace, callId, runId, batch }) {
+      const call = trace.calls[callId];
+      if (!call) throw new Error(`the recording has no call #${callId}`);
+      const reader = readTraceFolder(dir);
+      const cache = new Map<number, Map<string, CapturedTensor>>();
+      const tensorsOf = (c: TraceCall): Map<string, CapturedTensor> => {
+        let t = cache.get(c.id);
+        if (!t) cache.set(c.id, (t = readCallTensors(c, reader)));
+        return t;
+      };
+      const pass = forwardPassOf(trace, callId);
+      const own = tensorsOf(call).get('token_ids');
+      shown = buildRecordedRun(trace, pass, tensorsOf, {
+        runId,
+        batch,
+        tokenIds: own && !('dtype' in own.tensor && own.tensor.dtype === 'bool') ? (own.tensor.data as Float32Array) : null,
+        paddingIdx: call.tokens?.paddingIdx ?? null,
+      });
+      return { result: { run: shown.run, layer: Math.max(0, shown.callIds.indexOf(callId)) } };
+    },
+
+    async recordedAttention(req) {
+      return { result: recordedAttention(current(req.runId), req) };
+    },
+
+    async recordedTrace(req) {
+      const result: AttentionTrace = recordedTrace(current(req.runId), req);
+      return { result };
+    },
+  };
+}
