@@ -15,6 +15,7 @@ import { initKernels, type KernelPreference } from '../src/engine';
 import { loadModel } from '../src/models';
 import type { TokenInfo } from '../src/protocol/engine';
 import { readTensors } from '../src/weights';
+import { fillNormal } from './random-weights';
 
 const E = 768;
 const LAYERS = 12;
@@ -48,24 +49,6 @@ function gpt2SmallTensors(): [string, number[], Init][] {
   }
   list.push(['ln_f.weight', [E], 'ones'], ['ln_f.bias', [E], 'zeros']);
   return list;
-}
-
-/** A fast deterministic N(0, std²) fill (xorshift32 + Box–Muller); the values only need to be plausible. */
-function fillNormal(out: Float32Array, std: number, state: { s: number }): void {
-  const uniform = () => {
-    let x = state.s;
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    state.s = x >>> 0;
-    return (state.s + 0.5) / 4294967296;
-  };
-  for (let i = 0; i < out.length; i += 2) {
-    const r = Math.sqrt(-2 * Math.log(uniform())) * std;
-    const t = 2 * Math.PI * uniform();
-    out[i] = r * Math.cos(t);
-    if (i + 1 < out.length) out[i + 1] = r * Math.sin(t);
-  }
 }
 
 /** Writes the checkpoint tensor by tensor (safetensors: u64 header length, JSON header, raw little-endian F32). */

@@ -21,6 +21,7 @@ import type { TokenInfo } from '../src/protocol/engine';
 import { openSnapshot } from '../src/weights/snapshot';
 import { spawnKernelHelper } from '../src/worker/kernel-helper';
 import { toBfloat16Bits } from '../test/unit/models/safetensors-writer';
+import { fillNormal } from './random-weights';
 
 const CONFIG = {
   architectures: ['Qwen2ForCausalLM'],
@@ -65,24 +66,6 @@ function tensorList(): [string, number[], 'normal' | 'ones'][] {
   }
   list.push(['model.norm.weight', [E], 'ones']);
   return list;
-}
-
-/** xorshift32 + Box–Muller: fast, deterministic, plausible N(0, std²). */
-function fillNormal(out: Float32Array, std: number, state: { s: number }): void {
-  const uniform = () => {
-    let x = state.s;
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    state.s = x >>> 0;
-    return (state.s + 0.5) / 4294967296;
-  };
-  for (let i = 0; i < out.length; i += 2) {
-    const r = Math.sqrt(-2 * Math.log(uniform())) * std;
-    const t = 2 * Math.PI * uniform();
-    out[i] = r * Math.cos(t);
-    if (i + 1 < out.length) out[i + 1] = r * Math.sin(t);
-  }
 }
 
 /** Writes the shards tensor by tensor (never the whole model in memory) and model.safetensors.index.json. */
