@@ -3,7 +3,7 @@
 // scripts/setup-torch.sh), see the runtime diagnostic at the line the bug is on (found in the file's own
 // text), then open the recorded call in the panel's debugger on the captured tensors.
 import assert from 'node:assert/strict';
-import type { ProblemRow } from './driver/workbench';
+import type { ProblemRow, Workbench } from './driver/workbench';
 import { useWorkbench } from './session';
 
 const SOURCE = 'attention-inspector (runtime)';
@@ -25,6 +25,21 @@ print("done", tuple(out.shape))
 const BUG_LINE = PROGRAM.split('\n').findIndex((l) => l.includes('masked_fill(keep')) + 1;
 const BUG_COLUMN = PROGRAM.split('\n')[BUG_LINE - 1].indexOf('scores.masked_fill') + 1;
 
+/**
+ * Waits until the palette lists `title`: its `when` clause (a Python editor, a trusted workspace) is evaluated
+ * by the workbench after the editor opens, and the palette can be asked before that has happened.
+ */
+async function waitForPaletteCommand(wb: Workbench, title: string, timeoutMs = 60_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  let listed: string[] = [];
+  while (Date.now() < until) {
+    listed = await wb.commandTitles(title);
+    if (listed.includes(title)) return;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  throw new Error(`the palette never listed "${title}" (last: ${listed.join(' | ') || 'nothing'})`);
+}
+
 describe('recording attention from a running program', function () {
   const session = useWorkbench({ files: { [FILE]: PROGRAM }, settings: { 'attentionInspector.python': '/usr/bin/python3' } });
 
@@ -32,6 +47,7 @@ describe('recording attention from a running program', function () {
     this.timeout(240_000);
     const wb = session.workbench;
     await wb.openFile(FILE);
+    await waitForPaletteCommand(wb, 'Attention Inspector: Record Attention (Run File)');
     await wb.runCommand('Attention Inspector: Record Attention (Run File)');
     const rows = await wb.waitForProblems((r: ProblemRow[]) => r.some((p) => p.source === SOURCE), 'a runtime finding', 180_000);
     const runtime = rows.filter((p) => p.source === SOURCE);
@@ -49,6 +65,7 @@ describe('recording attention from a running program', function () {
   it('opens the recorded call in the debugger on the captured tensors', async function () {
     this.timeout(120_000);
     const wb = session.workbench;
+    await waitForPaletteCommand(wb, 'Attention Inspector: Open Recorded Call');
     await wb.runCommand('Attention Inspector: Open Recorded Call');
     const panel = await wb.webviewFrame(60_000);
     await panel.waitForText(/Recorded: manual \(padding_bug\.py:12\)/, 30_000);
