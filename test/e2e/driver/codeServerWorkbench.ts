@@ -212,7 +212,13 @@ export class CodeServerWorkbench implements Workbench {
   async runCommand(title: string): Promise<void> {
     await this.step(`run the command "${title}"`, async () => {
       await this.openQuickInput('F1', `>${title}`);
-      const labels = await this.settledQuickInputLabels();
+      let labels = await this.settledQuickInputLabels();
+      // The palette can settle on its recently-used list for a moment before the typed filter applies (seen
+      // when earlier sessions of the run left a history): give the filtered list a few seconds to arrive.
+      for (let waited = 0; !labels.includes(title) && waited < 10_000; waited += 500) {
+        await this.page.waitForTimeout(500);
+        labels = await this.quickInput().locator('.quick-input-list .monaco-list-row').evaluateAll((elements) => elements.map((row) => (row.querySelector('.label-name')?.textContent ?? '').trim()));
+      }
       const index = labels.indexOf(title);
       if (index < 0) {
         await this.closeQuickInput();
