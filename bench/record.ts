@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { traceFileReader } from '../src/cli/record-runner';
+import { traceFileReader } from '../src/cli/files';
 import { analyseTrace, buildRecordedRun, forwardPassOf, parseTrace, readCallTensors, type TraceCall } from '../src/record';
 
 const root = join(__dirname, '..');

@@ -5,7 +5,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { parseTrace, type TraceIndex } from '../record';
+import { parseTrace, TRACE_LIMITS, type TraceIndex } from '../record';
+import { readRegularFile } from './files';
 
 /** Seconds between SIGTERM and SIGKILL when a recording is cancelled. */
 export const KILL_GRACE_MS = 3000;
@@ -93,7 +94,8 @@ export function runRecorder(
       let trace: TraceIndex | null = null;
       if (existsSync(tracePath)) {
         try {
-          trace = parseTrace(readFileSync(tracePath, 'utf8'), tracePath);
+          // Sized before it is read: the trace folder is untrusted input.
+          trace = parseTrace(new TextDecoder('utf-8').decode(readRegularFile(tracePath, TRACE_LIMITS.maxJsonBytes, 'the limit for a trace.json')), tracePath);
         } catch (e) {
           reject(e instanceof Error ? e : new Error(String(e)));
           return;
@@ -102,13 +104,5 @@ export function runRecorder(
       resolvePromise({ trace, traceDir: opts.out, processExitCode: code, signal });
     });
   });
-}
-
-/** Reads files of a trace folder by their validated plain names. */
-export function traceFileReader(dir: string): (name: string) => Uint8Array {
-  return (name) => {
-    if (name.includes('/') || name.includes('\\') || name.startsWith('.')) throw new Error(`not a plain file name: ${name}`);
-    return readFileSync(join(dir, name));
-  };
 }
 

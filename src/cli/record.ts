@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { analyseTrace, TraceError, type TraceAnalysis, type TraceIndex } from '../record';
 import type { CliIO } from './io';
-import { runRecorder, traceFileReader, type RecordRun } from './record-runner';
+import { traceFileReader } from './files';
+import { runRecorder, type RecordRun } from './record-runner';
 
 export const RECORD_USAGE = `Usage: attention-inspector record [--python PATH] [--out DIR] [--max-calls N] [--format text|json]
                                   (-- SCRIPT [ARGS...] | --pytest NODEID)

@@ -4,8 +4,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { initKernels } from '../engine';
 import type { EngineWorkerData } from '../protocol/engine';
 import { InspectSession, loadCheckpoint } from '../models/session';
-import { join } from 'node:path';
-import { readRegularFile } from '../cli/files';
+import { traceFileReader } from '../cli/files';
 import { engineHandlers } from './handlers';
 import { kernelThreads, spawnKernelHelper } from './kernel-helper';
 import { readWholeFile } from './read-whole-file';
@@ -21,12 +20,6 @@ const kernelReady = initKernels(options?.kernel ?? 'auto', {
 });
 const session = new InspectSession(loadCheckpoint);
 // Only regular files, read whole (past 2 GiB too); see read-whole-file.ts.
-// A trace folder's files by plain name only (the index is validated; the names must not leave the folder), each
-// a regular file of at most 2 GiB - 1.
-const readTraceFolder = (dir: string) => (name: string): Uint8Array => {
-  if (name.includes('/') || name.includes('\\') || name.startsWith('.')) throw new Error(`not a plain file name: ${name}`);
-  return readRegularFile(join(dir, name), 2 ** 31 - 1, 'the largest file read whole');
-};
-const handlers = engineHandlers(session, readWholeFile, readTraceFolder);
+const handlers = engineHandlers(session, readWholeFile, traceFileReader);
 
 serve(parentPort, handlers, { beforeEach: () => kernelReady });
