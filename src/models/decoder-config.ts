@@ -34,6 +34,15 @@ export const FAMILY_LABEL: Readonly<Record<DecoderFamily, string>> = {
   phi3: 'Phi-3',
 };
 
+/**
+ * The model's display name: the family's label before the checkpoint's own label, unless that label already
+ * names the family (`llama` → "Llama", not "Llama llama"; `gemma-2-2b` → "gemma-2-2b").
+ */
+export function namedWithFamily(family: DecoderFamily, label: string): string {
+  const letters = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
+  return letters(label).includes(letters(FAMILY_LABEL[family])) ? label : `${FAMILY_LABEL[family]} ${label}`;
+}
+
 /** The decoder family a config.json names (model_type), or undefined for another model type. */
 export function decoderFamilyOf(modelType: string | undefined): DecoderFamily | undefined {
   return modelType !== undefined && Object.hasOwn(MODEL_TYPES, modelType) ? MODEL_TYPES[modelType] : undefined;

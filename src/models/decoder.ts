@@ -15,7 +15,7 @@ import type { ModelInfo, TokenInfo } from '../protocol/engine';
 import type { StoredTensor, TensorStore } from '../weights/snapshot';
 import { activateInPlace } from './activations';
 import { plural } from './config';
-import { type DecoderConfig, type DecoderFamily, FAMILY_LABEL, readDecoderConfig } from './decoder-config';
+import { type DecoderConfig, type DecoderFamily, FAMILY_LABEL, namedWithFamily, readDecoderConfig } from './decoder-config';
 import type { ConfigObject } from './config';
 import { checkLength, forwardResult, type LayerAttention, tokenIds } from './forward-result';
 import { kvHeadMap } from './gqa';
@@ -329,7 +329,7 @@ export function createDecoderModel(options: DecoderModelOptions): AttentionModel
   const rope = c.layers[0].rope;
   const info: ModelInfo = {
     family: c.family,
-    name: `${familyLabel} ${options.label} (${plural(c.nLayer, 'layer')} × ${plural(c.nHead, 'head')}, d_model ${c.hidden})`,
+    name: `${namedWithFamily(c.family, options.label)} (${plural(c.nLayer, 'layer')} × ${plural(c.nHead, 'head')}, d_model ${c.hidden})`,
     detail: [
       `${options.label}: ${familyLabel} checkpoint, ${formatCount(cp.parameters)} parameters.`,
       `${plural(c.nLayer, 'layer')}, d_model ${c.hidden}, ${plural(c.nHead, 'query head')} sharing ${plural(c.nKvHead, 'key/value head')} (${c.nHead / c.nKvHead} per group), head_dim ${c.headDim}, MLP ${c.intermediate} wide with ${c.activation}, RMSNorm eps ${c.rmsNormEps}.`,

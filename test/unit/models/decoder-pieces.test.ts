@@ -11,6 +11,7 @@ import { inSlidingWindow, slidingWindowStart } from '../../../src/models/sliding
 import { softcapInPlace } from '../../../src/engine/ops/softcap';
 import { TorchGenerator } from '../../../src/engine';
 import { referenceProbs } from './helpers';
+import { namedWithFamily } from '../../../src/models/decoder-config';
 
 describe('RoPE', () => {
   it('inverse frequencies are 1/θ^(2i/d) without scaling', () => {
@@ -177,5 +178,21 @@ describe('groupedAttention', () => {
     assert.ok(zero.every((x) => x === 0));
     const flat = headRows(head(q, 0), head(k, 0), { ...m, fullyMasked: 'uniform' }, 1, T - 1, T);
     assert.ok(flat.every((x) => x === Math.fround(1 / T)));
+  });
+});
+
+describe('namedWithFamily (the model name the panel title shows)', () => {
+  it('puts the family before a label that does not name it', () => {
+    assert.equal(namedWithFamily('llama', 'my-checkpoint'), 'Llama my-checkpoint');
+    assert.equal(namedWithFamily('qwen3', 'tiny'), 'Qwen3 tiny');
+  });
+  it('does not repeat a family the label already names, however it is spelt', () => {
+    assert.equal(namedWithFamily('llama', 'llama'), 'llama');
+    assert.equal(namedWithFamily('gemma2', 'gemma-2-2b'), 'gemma-2-2b');
+    assert.equal(namedWithFamily('phi3', 'Phi3-mini'), 'Phi3-mini');
+    assert.equal(namedWithFamily('qwen2', 'Qwen2.5-0.5B'), 'Qwen2.5-0.5B');
+  });
+  it('keeps the family when the label names another generation', () => {
+    assert.equal(namedWithFamily('gemma3', 'gemma-2-2b'), 'Gemma 3 gemma-2-2b');
   });
 });
