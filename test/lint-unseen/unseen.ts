@@ -25,6 +25,9 @@ export const UNSEEN_DIR = join(__dirname, 'cases');
 /** Where the case comes from: a fix's before (`real-bug`) or after (`fixed`), or correct code that is not a fix pair (`clean`). */
 export type UnseenClass = 'real-bug' | 'fixed' | 'clean';
 const CLASSES: readonly UnseenClass[] = ['real-bug', 'fixed', 'clean'];
+function isUnseenClass(s: string): s is UnseenClass {
+  return (CLASSES as readonly string[]).includes(s);
+}
 
 export interface UnseenHeader {
   name: string;
@@ -102,7 +105,7 @@ export function parseUnseenHeader(source: string, where: string): UnseenHeader {
   const label = need('label');
   if (label !== 'buggy' && label !== 'correct') throw new Error(`${where}: label must be "buggy" or "correct", got "${label}"`);
   const cls = need('class');
-  if (!(CLASSES as readonly string[]).includes(cls)) throw new Error(`${where}: class must be one of ${CLASSES.join(', ')}, got "${cls}"`);
+  if (!isUnseenClass(cls)) throw new Error(`${where}: class must be one of ${CLASSES.join(', ')}, got "${cls}"`);
   if ((cls === 'real-bug') !== (label === 'buggy')) {
     throw new Error(`${where}: class "${cls}" does not go with label "${label}" (real-bug is buggy; fixed and clean are correct)`);
   }
