@@ -1,0 +1,18 @@
+// `npm run lint:unseen`: lints the unseen set (test/lint-unseen, see its README) with today's linter and prints
+// the aggregates only (overall precision, recall and F1; per-rule precision and recall; counts by class). It
+// never prints which cases were missed: the set stays unseen only as long as nobody tuning the rules reads its
+// misses.
+import { createLinter } from '../../src/lint';
+import { readGrammarWasm } from '../lint-corpus/load';
+import { formatUnseenReport, loadUnseen, runUnseen } from './unseen';
+
+async function main(): Promise<void> {
+  const linter = await createLinter(readGrammarWasm());
+  const cases = loadUnseen();
+  console.log(formatUnseenReport(runUnseen(linter, cases), cases));
+}
+
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? e.message : String(e));
+  process.exit(2);
+});

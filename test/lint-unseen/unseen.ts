@@ -1,0 +1,316 @@
+// The unseen lint set (test/lint-unseen, see its README): labelled attention code from repositories that neither
+// regression set uses, kept out of the rules' authors' sight. This module reads the cases (single .py files
+// and folder cases that are small workspaces), checks their headers, redacts the labels before the linter sees
+// the code, lints each file, and scores the findings with the main corpus's matching
+// (test/lint-corpus/score.ts). It prints aggregates only: never a per-case miss.
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import {
+  RULE_CODES,
+  isRuleCode,
+  matchCase,
+  parseExpectations,
+  scoreResults,
+  type CaseResult,
+  type Counts,
+  type Expectation,
+  type FindingLike,
+  type Label,
+  type RuleCode,
+  type Score,
+} from '../lint-corpus/score';
+
+export const UNSEEN_DIR = join(__dirname, 'cases');
+
+/** Where the case comes from: a fix's before (`real-bug`) or after (`fixed`), or correct code that is not a fix pair (`clean`). */
+export type UnseenClass = 'real-bug' | 'fixed' | 'clean';
+const CLASSES: readonly UnseenClass[] = ['real-bug', 'fixed', 'clean'];
+function isUnseenClass(s: string): s is UnseenClass {
+  return (CLASSES as readonly string[]).includes(s);
+}
+
+export interface UnseenHeader {
+  name: string;
+  /** owner/name of the repository the case is modelled on. */
+  repo: string;
+  /** The issue, pull request, commit or file that documents the case. */
+  url: string;
+  label: Label;
+  cls: UnseenClass;
+  pattern: string;
+  why: string;
+  looksLike: RuleCode[];
+  /** `# source: <repo URL> <commit, PR or issue URL> <path>`: the file the case was modelled on. */
+  source: { repoUrl: string; refUrl: string; path: string };
+}
+
+export interface UnseenFile {
+  /** Path inside the case (`model.py`, `utils/masking.py`); the file name for a single-file case. */
+  path: string;
+  text: string;
+  expectations: Expectation[];
+}
+
+export interface UnseenCase {
+  /** The case name: the file stem, or the folder name of a folder case. */
+  name: string;
+  folder: boolean;
+  header: UnseenHeader;
+  /** The file that carries the header. */
+  headerFile: string;
+  files: UnseenFile[];
+}
+
+const HEADER_KEYS = ['case', 'modelled-on', 'label', 'class', 'pattern', 'why', 'looks-like', 'source'] as const;
+const HEADER_LINE = /^#\s*([a-z-]+):\s*(.*?)\s*$/;
+/** A trailing `# expect: CODE[, CODE...]` comment and the whitespace before it. */
+const EXPECT_TAIL = /\s*#\s*expect:\s*[A-Za-z0-9_]+(?:\s*,\s*[A-Za-z0-9_]+)*\s*$/;
+const GITHUB_URL = /^https:\/\/github\.com\/([A-Za-z0-9][\w.-]*)\/([\w.-]+)(?:\/\S*)?$/;
+
+function repoOfUrl(url: string): string | null {
+  const m = GITHUB_URL.exec(url);
+  return m ? `${m[1]}/${m[2]}`.toLowerCase() : null;
+}
+
+/** True when the first line of `source` is a header line (`# case: ...`). */
+export function startsWithHeader(source: string): boolean {
+  const first = source.split(/\r\n|\r|\n/, 1)[0] ?? '';
+  const m = HEADER_LINE.exec(first);
+  return m !== null && m[1] === 'case';
+}
+
+/** Parses the header block at the top of `source`; `where` names the file in error messages. */
+export function parseUnseenHeader(source: string, where: string): UnseenHeader {
+  const fields = new Map<string, string>();
+  for (const line of source.split(/\r\n|\r|\n/)) {
+    const m = HEADER_LINE.exec(line);
+    if (!m) break;
+    const key = m[1];
+    if (!(HEADER_KEYS as readonly string[]).includes(key)) {
+      throw new Error(`${where}: unknown header key "${key}" (expected one of ${HEADER_KEYS.join(', ')})`);
+    }
+    if (fields.has(key)) throw new Error(`${where}: header key "${key}" appears twice`);
+    fields.set(key, m[2]);
+  }
+  const need = (key: string): string => {
+    const v = fields.get(key);
+    if (v === undefined || v === '') throw new Error(`${where}: missing header line "# ${key}: ..."`);
+    return v;
+  };
+  const name = need('case');
+  const mo = /^([A-Za-z0-9][\w.-]*\/[\w.-]+)\s+(https:\/\/github\.com\/\S+)$/.exec(need('modelled-on'));
+  if (!mo) throw new Error(`${where}: "# modelled-on:" must be "<owner/repo> <https://github.com/... URL>"`);
+  const [, repo, url] = mo;
+  if (repoOfUrl(url) !== repo.toLowerCase()) throw new Error(`${where}: modelled-on URL ${url} is not inside ${repo}`);
+  const label = need('label');
+  if (label !== 'buggy' && label !== 'correct') throw new Error(`${where}: label must be "buggy" or "correct", got "${label}"`);
+  const cls = need('class');
+  if (!isUnseenClass(cls)) throw new Error(`${where}: class must be one of ${CLASSES.join(', ')}, got "${cls}"`);
+  if ((cls === 'real-bug') !== (label === 'buggy')) {
+    throw new Error(`${where}: class "${cls}" does not go with label "${label}" (real-bug is buggy; fixed and clean are correct)`);
+  }
+  const looksLike: RuleCode[] = [];
+  const ll = fields.get('looks-like');
+  if (ll !== undefined) {
+    if (label !== 'correct') throw new Error(`${where}: "# looks-like:" is only for correct cases`);
+    for (const code of ll.split(',').map((s) => s.trim()).filter((s) => s !== '')) {
+      if (!isRuleCode(code)) throw new Error(`${where}: looks-like names an unknown rule "${code}"`);
+      looksLike.push(code);
+    }
+  }
+  const src = /^(https:\/\/github\.com\/\S+)\s+(https:\/\/github\.com\/\S+)\s+(\S.*)$/.exec(need('source'));
+  if (!src) throw new Error(`${where}: "# source:" must be "<repo URL> <commit, PR or issue URL> <path>"`);
+  const [, repoUrl, refUrl, path] = src;
+  if (repoOfUrl(repoUrl) !== repo.toLowerCase() || repoOfUrl(refUrl) !== repo.toLowerCase()) {
+    throw new Error(`${where}: "# source:" URLs must both be inside ${repo}`);
+  }
+  if (!/\/(commit\/[0-9a-f]{7,40}|pull\/\d+|issues\/\d+)$/.test(refUrl)) {
+    throw new Error(`${where}: "# source:" must give a commit, pull request or issue URL, got ${refUrl}`);
+  }
+  return { name, repo, url, label, cls, pattern: need('pattern'), why: need('why'), looksLike, source: { repoUrl, refUrl, path } };
+}
+
+/**
+ * Builds a case from its files (paths relative to the case; one file for a single-file case). Exactly one
+ * file carries the header; `# case:` must equal the case name; a buggy case needs an expectation and a
+ * correct one has none. Throws one Error naming the case and the problem.
+ */
+export function parseUnseenCase(name: string, folder: boolean, files: ReadonlyArray<{ path: string; text: string }>): UnseenCase {
+  if (files.length === 0) throw new Error(`${name}: a case needs at least one .py file`);
+  if (!folder && files.length !== 1) throw new Error(`${name}: a single-file case has exactly one file`);
+  if (folder && files.length < 2) throw new Error(`${name}: a folder case is a workspace of at least two .py files`);
+  for (const f of files) if (!f.path.endsWith('.py')) throw new Error(`${name}/${f.path}: case files must be .py files`);
+  const withHeader = files.filter((f) => startsWithHeader(f.text));
+  if (withHeader.length !== 1) {
+    throw new Error(`${name}: exactly one file must start with the "# case:" header, found ${withHeader.length}`);
+  }
+  const headerFile = withHeader[0].path;
+  const header = parseUnseenHeader(withHeader[0].text, `${name}/${headerFile}`);
+  if (header.name !== name) throw new Error(`${name}: "# case: ${header.name}" must equal the case name`);
+  const parsed = files.map((f) => ({ path: f.path, text: f.text, expectations: parseExpectations(f.text, null, `${name}/${f.path}`) }));
+  const count = parsed.reduce((n, f) => n + f.expectations.length, 0);
+  if (header.label === 'buggy' && count === 0) throw new Error(`${name}: a buggy case needs at least one "# expect: CODE" comment`);
+  if (header.label === 'correct' && count > 0) throw new Error(`${name}: a correct case must not have "# expect:" comments`);
+  return { name, folder, header, headerFile, files: parsed };
+}
+
+/**
+ * The source as the linter sees it: the header block (when `hasHeader`) becomes bare `#` lines and every
+ * trailing `# expect:` comment is removed. Lines and code columns stay where they were.
+ */
+export function redactUnseenSource(source: string, hasHeader: boolean): string {
+  const parts = source.split(/(\r\n|\r|\n)/); // odd indexes are the separators
+  let inHeader = hasHeader;
+  for (let i = 0; i < parts.length; i += 2) {
+    const line = parts[i];
+    if (inHeader) {
+      const m = HEADER_LINE.exec(line);
+      if (m && (HEADER_KEYS as readonly string[]).includes(m[1])) {
+        parts[i] = '#';
+        continue;
+      }
+      inHeader = false;
+    }
+    parts[i] = line.replace(EXPECT_TAIL, '');
+  }
+  return parts.join('');
+}
+
+/** A workspace file as the linter is given it (redacted). */
+export interface WorkspaceFile {
+  path: string;
+  text: string;
+}
+
+/** The part of the linter API the scorer calls (src/lint's Linter satisfies it). */
+export interface UnseenLinter {
+  lintPython(source: string): FindingLike[];
+}
+
+/** The redacted files of a case: what a user's workspace would hold. */
+export function redactedWorkspace(c: UnseenCase): WorkspaceFile[] {
+  return c.files.map((f) => ({ path: f.path, text: redactUnseenSource(f.text, f.path === c.headerFile) }));
+}
+
+/**
+ * Lints one file of a case. `workspace` holds the case's other files (empty for a single-file case). Today's
+ * linter takes one source and no workspace, so each file is linted alone; once the linter's API takes the
+ * workspace, pass it here (the one line below) and folder cases measure cross-file analysis.
+ */
+export function lintFileInWorkspace(linter: UnseenLinter, file: WorkspaceFile, workspace: readonly WorkspaceFile[]): FindingLike[] {
+  void workspace;
+  return linter.lintPython(file.text);
+}
+
+export interface UnseenRun {
+  /** One result per file of every case, named `<case>/<path>`. */
+  results: CaseResult[];
+  score: Score;
+  /** Per class, plus `folder` (folder cases of any class): case count and TP/FP/FN over their files. */
+  byClass: Map<UnseenClass | 'folder', { cases: number } & Counts>;
+  /** Files on which the linter threw, with the error message (the file then counts no findings). */
+  crashes: Array<{ file: string; message: string }>;
+}
+
+/** Lints every case (redacted, file by file within its workspace) and scores it against the labels. */
+export function runUnseen(linter: UnseenLinter, cases: readonly UnseenCase[]): UnseenRun {
+  const results: CaseResult[] = [];
+  const crashes: UnseenRun['crashes'] = [];
+  const perCase: Array<{ c: UnseenCase; results: CaseResult[] }> = [];
+  for (const c of cases) {
+    const workspace = redactedWorkspace(c);
+    const mine: CaseResult[] = [];
+    for (const file of workspace) {
+      const label = `${c.name}/${file.path}`;
+      const expectations = c.files.find((f) => f.path === file.path)!.expectations;
+      let findings: FindingLike[] = [];
+      try {
+        findings = lintFileInWorkspace(linter, file, workspace.filter((w) => w !== file));
+      } catch (err) {
+        crashes.push({ file: label, message: err instanceof Error ? err.message : String(err) });
+      }
+      const located = findings.map((f) => ({ cell: null, code: f.code, line: f.line, column: f.column, message: f.message }));
+      mine.push(matchCase(label, expectations, located));
+    }
+    results.push(...mine);
+    perCase.push({ c, results: mine });
+  }
+  const byClass: UnseenRun['byClass'] = new Map();
+  for (const key of [...CLASSES, 'folder'] as const) {
+    const members = perCase.filter(({ c }) => (key === 'folder' ? c.folder : c.header.cls === key));
+    const s = scoreResults(members.flatMap((m) => m.results)).overall;
+    byClass.set(key, { cases: members.length, ...s });
+  }
+  return { results, score: scoreResults(results), byClass, crashes };
+}
+
+function fmt(x: number | null): string {
+  return x === null ? '—' : x.toFixed(3);
+}
+
+/** F1 = 2PR / (P + R); null when either is undefined or both are 0. */
+export function f1(c: Pick<Counts, 'precision' | 'recall'>): number | null {
+  if (c.precision === null || c.recall === null || c.precision + c.recall === 0) return null;
+  return (2 * c.precision * c.recall) / (c.precision + c.recall);
+}
+
+function table(head: string[], rows: string[][]): string {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (r: string[]) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
+  return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+/** The aggregate report: overall P/R/F1, per-rule P/R, and counts by class. No per-case line, ever. */
+export function formatUnseenReport(run: UnseenRun, cases: readonly UnseenCase[]): string {
+  const o = run.score.overall;
+  const files = cases.reduce((n, c) => n + c.files.length, 0);
+  const expected = cases.reduce((n, c) => n + c.files.reduce((m, f) => m + f.expectations.length, 0), 0);
+  const perRule = [...run.score.perRule]
+    .filter(([code]) => (RULE_CODES as readonly string[]).includes(code) || run.score.perRule.get(code)!.fp > 0)
+    .map(([code, c]) => [code, String(c.tp), String(c.fp), String(c.fn), fmt(c.precision), fmt(c.recall)]);
+  perRule.push(['overall', String(o.tp), String(o.fp), String(o.fn), fmt(o.precision), fmt(o.recall)]);
+  const classes = [...run.byClass].map(([k, c]) => [k, String(c.cases), String(c.tp), String(c.fp), String(c.fn), fmt(c.precision), fmt(c.recall)]);
+  return [
+    `lint unseen: ${cases.length} cases (${files} files, ${expected} expectations) from ${new Set(cases.map((c) => c.header.repo.toLowerCase())).size} repositories`,
+    `overall: precision ${fmt(o.precision)}  recall ${fmt(o.recall)}  F1 ${fmt(f1(o))}${run.crashes.length > 0 ? `  (linter threw on ${run.crashes.length} files)` : ''}`,
+    table(['rule', 'TP', 'FP', 'FN', 'precision', 'recall'], perRule),
+    table(['class', 'cases', 'TP', 'FP', 'FN', 'precision', 'recall'], classes),
+  ].join('\n');
+}
+
+/** Every .py file under `dir`, as paths relative to it with `/` separators, sorted. */
+function pythonFilesUnder(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const entry of readdirSync(d).sort()) {
+      const full = join(d, entry);
+      if (statSync(full).isDirectory()) walk(full);
+      else if (entry.endsWith('.py')) out.push(relative(dir, full).split(sep).join('/'));
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** Reads every case in `dir` (a .py file or a folder per case); throws one Error listing every malformed case. */
+export function loadUnseen(dir: string = UNSEEN_DIR): UnseenCase[] {
+  const cases: UnseenCase[] = [];
+  const errors: string[] = [];
+  for (const entry of readdirSync(dir).sort()) {
+    const full = join(dir, entry);
+    try {
+      if (statSync(full).isDirectory()) {
+        const files = pythonFilesUnder(full).map((path) => ({ path, text: readFileSync(join(full, path), 'utf8') }));
+        cases.push(parseUnseenCase(entry, true, files));
+      } else if (entry.endsWith('.py')) {
+        cases.push(parseUnseenCase(entry.slice(0, -3), false, [{ path: entry, text: readFileSync(full, 'utf8') }]));
+      } else {
+        throw new Error(`${entry}: the cases folder holds only .py files and case folders`);
+      }
+    } catch (e) {
+      errors.push((e as Error).message);
+    }
+  }
+  if (errors.length > 0) throw new Error(`malformed unseen cases in ${dir}:\n  ${errors.join('\n  ')}`);
+  return cases;
+}

@@ -1,0 +1,245 @@
+// The unseen lint set (test/lint-unseen): labelled attention code from repositories that neither regression set
+// uses, for a measure of how the linter does on code its rules were not written from.
+//  1. The loader and scorer (test/lint-unseen/unseen.ts), tested on small inline cases.
+//  2. The set itself: every case well formed (header, label, class, source, expectations), valid Python before
+//     and after redaction, the size and spread the brief asks for, no repository shared with the regression sets.
+//  3. The linter run: prints the aggregates only (never a per-case miss) and asserts no threshold; it fails only
+//     if the linter throws.
+import { strict as assert } from 'node:assert';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import TreeSitter = require('web-tree-sitter');
+import { CORPUS_DIR, readGrammarWasm } from '../lint-corpus/load';
+import { HOLDOUT_DIR, readmeRepos } from '../lint-holdout/holdout';
+import { RULE_CODES, parseExpectations, type FindingLike } from '../lint-corpus/score';
+import {
+  UNSEEN_DIR,
+  f1,
+  formatUnseenReport,
+  lintFileInWorkspace,
+  loadUnseen,
+  parseUnseenCase,
+  parseUnseenHeader,
+  redactUnseenSource,
+  redactedWorkspace,
+  runUnseen,
+  type UnseenCase,
+  type UnseenLinter,
+} from '../lint-unseen/unseen';
+
+const SOURCE = '# source: https://github.com/someone/some-repo https://github.com/someone/some-repo/commit/0123abc model.py';
+const header = (name: string, label = 'buggy', cls = 'real-bug', extra: string[] = []) =>
+  [
+    `# case: ${name}`,
+    '# modelled-on: someone/some-repo https://github.com/someone/some-repo/issues/7',
+    `# label: ${label}`,
+    `# class: ${cls}`,
+    '# pattern: a pattern',
+    '# why: a reason',
+    ...extra,
+    SOURCE,
+  ].join('\n');
+
+describe('lint unseen: loader and scorer', () => {
+  it('reads every header field, the class and the source', () => {
+    const h = parseUnseenHeader(header('demo', 'correct', 'clean', ['# looks-like: ATT001, ATT007']) + '\nimport torch', 'x.py');
+    assert.equal(h.name, 'demo');
+    assert.equal(h.repo, 'someone/some-repo');
+    assert.equal(h.cls, 'clean');
+    assert.deepEqual(h.looksLike, ['ATT001', 'ATT007']);
+    assert.deepEqual(h.source, {
+      repoUrl: 'https://github.com/someone/some-repo',
+      refUrl: 'https://github.com/someone/some-repo/commit/0123abc',
+      path: 'model.py',
+    });
+  });
+
+  it('rejects a class that contradicts the label, a missing or foreign source, and unknown keys', () => {
+    assert.throws(() => parseUnseenHeader(header('d', 'buggy', 'clean'), 'a.py'), /class "clean" does not go with label "buggy"/);
+    assert.throws(() => parseUnseenHeader(header('d', 'correct', 'real-bug'), 'a.py'), /does not go with label/);
+    assert.throws(() => parseUnseenHeader(header('d', 'buggy', 'oops'), 'a.py'), /class must be one of/);
+    assert.throws(() => parseUnseenHeader(header('d').replace(SOURCE, ''), 'b.py'), /missing header line "# source: \.\.\."/);
+    assert.throws(() => parseUnseenHeader(header('d').replace('someone/some-repo/commit', 'other/repo/commit'), 'c.py'), /must both be inside someone\/some-repo/);
+    assert.throws(() => parseUnseenHeader(header('d').replace('/commit/0123abc', '/blob/main/x.py'), 'c.py'), /commit, pull request or issue URL/);
+    assert.throws(() => parseUnseenHeader(header('d') + '\n# author: me', 'e.py'), /unknown header key "author"/);
+  });
+
+  it('parses a folder case with the header in one file and expectations in another', () => {
+    const c = parseUnseenCase('ws', true, [
+      { path: 'collate.py', text: 'def pad_mask(ids):\n    return ids != 0\n' },
+      { path: 'model.py', text: `${header('ws')}\nimport torch\nout = f(q, k, v, attn_mask=m)  # expect: ATT002\n` },
+    ]);
+    assert.equal(c.folder, true);
+    assert.equal(c.headerFile, 'model.py');
+    assert.deepEqual(c.files.map((f) => [f.path, f.expectations.map((e) => `${e.code}:${e.line}`)]), [
+      ['collate.py', []],
+      ['model.py', ['ATT002:9']],
+    ]);
+  });
+
+  it('rejects a case without exactly one header, a name mismatch, and labels that disagree with the expectations', () => {
+    assert.throws(() => parseUnseenCase('ws', true, [{ path: 'a.py', text: 'x = 1\n' }, { path: 'b.py', text: 'y = 2\n' }]), /found 0/);
+    assert.throws(() => parseUnseenCase('ws', true, [{ path: 'a.py', text: header('ws') }, { path: 'b.py', text: header('ws') }]), /found 2/);
+    assert.throws(() => parseUnseenCase('ws', true, [{ path: 'a.py', text: header('ws') + '\nx = 1  # expect: ATT001' }]), /at least two/);
+    assert.throws(() => parseUnseenCase('one', false, [{ path: 'one.py', text: header('two') + '\nx = 1  # expect: ATT001' }]), /must equal the case name/);
+    assert.throws(() => parseUnseenCase('one', false, [{ path: 'one.py', text: header('one') + '\nx = 1' }]), /needs at least one "# expect/);
+    assert.throws(
+      () => parseUnseenCase('one', false, [{ path: 'one.py', text: header('one', 'correct', 'fixed') + '\nx = 1  # expect: ATT001' }]),
+      /must not have "# expect:"/,
+    );
+  });
+
+  it('redacts the header and the expect comments without moving lines or code columns', () => {
+    const src = `${header('demo')}\nimport torch\ns = a @ b  # (B, L)  # expect: ATT001, ATT004\ny = 1\r\n`;
+    const out = redactUnseenSource(src, true);
+    assert.equal(out.split(/\r\n|\r|\n/).length, src.split(/\r\n|\r|\n/).length);
+    assert.deepEqual(out.split('\n').slice(0, 8), ['#', '#', '#', '#', '#', '#', '#', 'import torch']);
+    assert.ok(out.includes('\ns = a @ b  # (B, L)\ny = 1\r\n'));
+    assert.deepEqual(parseExpectations(out, null, 'x.py'), []);
+    assert.equal(redactUnseenSource('# why: kept\nx = 1  # expect: ATT003', false), '# why: kept\nx = 1');
+  });
+
+  it('lints each file of a folder case alone today, with the other files as its workspace, and scores by file', () => {
+    const c = parseUnseenCase('ws', true, [
+      { path: 'helpers.py', text: 'def f():\n    return 1  # expect: ATT007\n' },
+      { path: 'model.py', text: `${header('ws')}\nimport torch\nw = s.softmax(dim=1)  # expect: ATT001\n` },
+    ]);
+    const seen: string[] = [];
+    const fake: UnseenLinter = {
+      lintPython: (src) => {
+        seen.push(src);
+        return src.includes('softmax') ? [{ code: 'ATT001', line: 9 }, { code: 'ATT003', line: 9 }] : [];
+      },
+    };
+    const workspace = redactedWorkspace(c);
+    assert.equal(lintFileInWorkspace(fake, workspace[1], [workspace[0]]).length, 2);
+    seen.length = 0;
+    const run = runUnseen(fake, [c]);
+    assert.equal(seen.length, 2, 'one lint call per file');
+    assert.ok(seen.every((s) => !/expect:|label:|why:/.test(s)), 'the linter sees redacted files');
+    assert.deepEqual([run.score.overall.tp, run.score.overall.fp, run.score.overall.fn], [1, 1, 1]);
+    assert.deepEqual(run.results.map((r) => r.file), ['ws/helpers.py', 'ws/model.py']);
+    const folder = run.byClass.get('folder')!;
+    assert.deepEqual([folder.cases, folder.tp, folder.fp, folder.fn], [1, 1, 1, 1]);
+    assert.equal(run.byClass.get('clean')!.cases, 0);
+  });
+
+  it('records a linter that throws as a crash and keeps scoring the other files', () => {
+    const c = parseUnseenCase('one', false, [{ path: 'one.py', text: `${header('one')}\nx = 1  # expect: ATT001\n` }]);
+    const boom: UnseenLinter = {
+      lintPython: (): FindingLike[] => {
+        throw new Error('boom');
+      },
+    };
+    const run = runUnseen(boom, [c]);
+    assert.deepEqual(run.crashes, [{ file: 'one/one.py', message: 'boom' }]);
+    assert.deepEqual([run.score.overall.tp, run.score.overall.fn], [0, 1]);
+  });
+
+  it('prints aggregates only: overall P/R/F1, one row per rule, counts by class, and no case name', () => {
+    const c = parseUnseenCase('secret-case-name', false, [
+      { path: 'secret-case-name.py', text: `${header('secret-case-name')}\nx = 1  # expect: ATT001\n` },
+    ]);
+    const run = runUnseen({ lintPython: () => [{ code: 'ATT001', line: 8 }] }, [c]);
+    const report = formatUnseenReport(run, [c]);
+    assert.ok(!report.includes('secret-case-name'));
+    assert.match(report, /precision 1\.000 {2}recall 1\.000 {2}F1 1\.000/);
+    for (const code of RULE_CODES) assert.match(report, new RegExp(`^${code} `, 'm'));
+    for (const cls of ['real-bug', 'fixed', 'clean', 'folder']) assert.match(report, new RegExp(`^${cls} `, 'm'));
+    assert.equal(f1({ precision: 0.5, recall: 1 })?.toFixed(3), '0.667');
+    assert.equal(f1({ precision: null, recall: 1 }), null);
+  });
+});
+
+describe('lint unseen: the set', () => {
+  let cases: UnseenCase[] = [];
+  before(() => {
+    cases = loadUnseen();
+  });
+
+  it('every case parses: header, label, class, source, expectations; a buggy case has an expectation', () => {
+    assert.equal(cases.length, readdirSync(UNSEEN_DIR).length, 'every entry of cases/ is a case');
+    for (const c of cases) {
+      const n = c.files.reduce((k, f) => k + f.expectations.length, 0);
+      assert.equal(n > 0, c.header.label === 'buggy', `${c.name}: expectations agree with the label`);
+      assert.ok(c.header.source.path.length > 0, `${c.name}: the source path is recorded`);
+    }
+  });
+
+  it('has the size and spread the brief asks for', () => {
+    const count = (pred: (c: UnseenCase) => boolean) => cases.filter(pred).length;
+    assert.ok(cases.length >= 45, `${cases.length} cases`);
+    assert.ok(count((c) => c.header.cls === 'real-bug') >= 15, 'at least 15 real bugs');
+    assert.ok(count((c) => c.header.cls === 'clean') >= 10, 'at least 10 clean cases that are not fix pairs');
+    assert.ok(count((c) => c.folder) >= 4, 'at least 4 folder (cross-file) cases');
+    const repos = new Set(cases.map((c) => c.header.repo.toLowerCase()));
+    assert.ok(repos.size >= 25, `${repos.size} repositories`);
+    for (const repo of repos) assert.ok(count((c) => c.header.repo.toLowerCase() === repo) <= 3, `${repo}: at most 3 cases`);
+    const rules = new Set(cases.flatMap((c) => c.files.flatMap((f) => f.expectations.map((e) => e.code))));
+    for (const code of RULE_CODES) assert.ok(rules.has(code), `${code} has a buggy case`);
+  });
+
+  it('uses no repository of the regression sets (their headers and README tables)', () => {
+    const excluded = new Set<string>();
+    for (const dir of [CORPUS_DIR, join(HOLDOUT_DIR)]) {
+      for (const repo of readmeRepos(readFileSync(join(dir, '..', 'README.md'), 'utf8'))) excluded.add(repo);
+      for (const f of readdirSync(dir)) {
+        for (const m of readFileSync(join(dir, f), 'utf8').matchAll(/# modelled-on: ([A-Za-z0-9][\w.-]*\/[\w.-]+)/g)) excluded.add(m[1].toLowerCase());
+      }
+    }
+    assert.ok(excluded.size > 100, `${excluded.size} repositories excluded`);
+    assert.deepEqual(cases.filter((c) => excluded.has(c.header.repo.toLowerCase())).map((c) => `${c.name}: ${c.header.repo}`), []);
+  });
+
+  it('every file is valid Python before and after redaction, and the redaction removes every label', async () => {
+    const grammar = readGrammarWasm();
+    await TreeSitter.Parser.init({ wasmBinary: grammar.treeSitter });
+    const parser = new TreeSitter.Parser();
+    parser.setLanguage(await TreeSitter.Language.load(grammar.python));
+    const bad: string[] = [];
+    for (const c of cases) {
+      const redacted = redactedWorkspace(c);
+      for (const [which, files] of [['original', c.files], ['redacted', redacted]] as const) {
+        for (const f of files) {
+          const tree = parser.parse(f.text);
+          if (!tree || tree.rootNode.hasError) bad.push(`${which} ${c.name}/${f.path}`);
+          tree?.delete();
+        }
+      }
+      for (const f of redacted) assert.ok(!/#\s*(expect|case|label|class|why|pattern|source|modelled-on|looks-like):/.test(f.text), `${c.name}/${f.path}: a label survived`);
+    }
+    parser.delete();
+    assert.deepEqual(bad, []);
+  });
+
+  it('the README lists every case once, with its class and repository', () => {
+    const readme = readFileSync(join(UNSEEN_DIR, '..', 'README.md'), 'utf8');
+    const rows = new Map<string, string>();
+    for (const line of readme.split('\n')) {
+      const m = /^\|\s*`([^`]+)`\s*\|/.exec(line);
+      if (m && !m[1].includes('.ts') && m[1] !== 'cases/') {
+        assert.ok(!rows.has(m[1]), `README lists ${m[1]} twice`);
+        rows.set(m[1], line);
+      }
+    }
+    for (const c of cases) {
+      const row = rows.get(c.name);
+      assert.ok(row, `README has no row for ${c.name}`);
+      assert.ok(row.includes(c.header.repo) && row.includes(c.header.cls), `README row for ${c.name} names its repository and class`);
+    }
+    assert.deepEqual([...rows.keys()].filter((k) => !cases.some((c) => c.name === k)), []);
+  });
+});
+
+describe('lint unseen: linter run (aggregates only, no threshold)', () => {
+  it('lints every file without throwing and prints the aggregates', async function () {
+    this.timeout(120_000);
+    // require (not a top-level import) so that only this suite fails if src/lint cannot be loaded.
+    const lint = require('../../src/lint') as typeof import('../../src/lint');
+    const linter = await lint.createLinter(readGrammarWasm());
+    const cases = loadUnseen();
+    const run = runUnseen(linter, cases);
+    console.log(`\n${formatUnseenReport(run, cases)}\n`);
+    assert.deepEqual(run.crashes.map((c) => c.file), [], 'the linter must never throw');
+  });
+});
