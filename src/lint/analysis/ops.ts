@@ -48,6 +48,7 @@ import {
   reduction,
   reshapeValue,
   reverseAxes,
+  sizeAxes,
   splitValue,
   squeezeValue,
   stripFacts,
@@ -1310,7 +1311,9 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
       const axisName = arg(c, 'axis') ? 'axis' : 'dim';
       const axisValue = argument(c.args, axisName, m === 'norm' ? 1 : 0);
       const axisNode = argumentNode(c.args, axisName, m === 'norm' ? 1 : 0);
-      return reduction(ev, c, t, m === 'sum' ? 'sum' : m === 'norm' ? 'norm' : m === 'max' || m === 'amax' ? 'max' : 'other', axisNode, axisValue);
+      const kind = m === 'sum' ? 'sum' : m === 'norm' ? 'norm' : m === 'max' || m === 'amax' ? 'max' : 'other';
+      // torch's x.max(dim) returns (values, indices); NumPy's x.max(axis=...) an array.
+      return reduction(ev, c, t, kind, axisNode, axisValue, { keepdimPos: m === 'norm' ? 2 : 1, tupleResult: m === 'max' && axisName === 'dim' && axisValue !== undefined });
     }
     case 'logical_not':
     case 'bitwise_not':
@@ -1425,10 +1428,13 @@ function creation(ev: Evaluator, c: Call, kind: string, sizeArgs: PyNode[]): AVa
   let nodes = sizeArgs;
   if (kind === 'full' || kind === 'full_like') nodes = sizeArgs.slice(0, 1);
   let ndim: number | undefined;
+  let sizeNodes: readonly PyNode[] | undefined = nodes.length > 1 ? nodes : undefined;
   if (nodes.length === 1) {
     const u = unparen(nodes[0]);
-    if (u.type === 'tuple' || u.type === 'list') ndim = namedChildren(u).length;
-    else {
+    if (u.type === 'tuple' || u.type === 'list') {
+      sizeNodes = namedChildren(u);
+      ndim = sizeNodes.length;
+    } else {
       const v = ev.eval(u, c.ctx);
       if (v.kind === 'number') ndim = 1;
       else if (v.kind === 'tuple' && v.shapeOf) ndim = v.shapeOf.ndim;
@@ -1436,7 +1442,8 @@ function creation(ev: Evaluator, c: Call, kind: string, sizeArgs: PyNode[]): AVa
     }
   } else if (nodes.length > 1) ndim = nodes.length;
   const dt = dtypeKwarg(ev, c);
-  const out: Mutable<AValue> = tensor({ ...(ndim !== undefined ? { ndim, axes: Array.from({ length: ndim }, () => ({})) } : {}), ...(dt ? { dtype: dt } : {}) });
+  const axes = sizeNodes && sizeNodes.length === ndim ? sizeAxes(ev, sizeNodes) : Array.from({ length: ndim ?? 0 }, () => ({}));
+  const out: Mutable<AValue> = tensor({ ...(ndim !== undefined ? { ndim, axes } : {}), ...(dt ? { dtype: dt } : {}) });
   if (kind === 'ones' || kind === 'ones_like') out.ones = true;
   if (kind === 'zeros' || kind === 'zeros_like') out.zeros = true;
   if (kind === 'full') {
@@ -1559,6 +1566,10 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
     return softmax(ev, c, sm, val(ev, c, inputNode), inputNode, { dimNode: argumentNode(c.args, sm.dimParam, sm.dimPos), dimValueNode: dimValue, ownerNode: c.node, argListNode: c.args.list });
   }
   if (SDPA_FUNCTIONS[qname]) return sdpa(ev, c, qname);
+  // A learned parameter is the tensor it wraps (`nn.Parameter(torch.randn(d, 1))` keeps its length-1 axis).
+  if (qname === 'torch.nn.Parameter' || qname === 'torch.nn.parameter.Parameter' || qname === 'tensorflow.Variable') {
+    return tensorish(val(ev, c, c.args.positional[0] ?? arg(c, 'data') ?? arg(c, 'initial_value')));
+  }
   // tf.sequence_mask(lengths, maxlen): True at positions before each length (a keep mask over the last axis).
   if (qname === 'tensorflow.sequence_mask') {
     const lengths = val(ev, c, c.args.positional[0] ?? arg(c, 'lengths'));
@@ -1732,9 +1743,16 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
   if (matches(/^(torch|numpy|jax\.numpy|tensorflow|tensorflow\.math)\.(sum|reduce_sum)$/, qname)) {
     const axisName = fw === 'torch' ? 'dim' : 'axis';
     const axisValue = argument(c.args, axisName, 1);
-    return reduction(ev, c, val(ev, c, c.args.positional[0]), 'sum', argumentNode(c.args, axisName, 1), axisValue);
+    return reduction(ev, c, val(ev, c, c.args.positional[0]), 'sum', argumentNode(c.args, axisName, 1), axisValue, { keepdimPos: fw === 'torch' ? 2 : undefined });
   }
-  if (matches(/^(torch|numpy|jax\.numpy|tensorflow|tensorflow\.math)\.(max|amax|reduce_max)$/, qname)) return reduction(ev, c, val(ev, c, c.args.positional[0]), 'max', undefined, argument(c.args, fw === 'torch' ? 'dim' : 'axis', 1));
+  if (matches(/^(torch|numpy|jax\.numpy|tensorflow|tensorflow\.math)\.(max|amax|reduce_max)$/, qname)) {
+    const axisValue = argument(c.args, fw === 'torch' ? 'dim' : 'axis', 1);
+    return reduction(ev, c, val(ev, c, c.args.positional[0]), 'max', undefined, axisValue, { keepdimPos: fw === 'torch' ? 2 : undefined, tupleResult: qname === 'torch.max' && axisValue !== undefined });
+  }
+  if (matches(/^(torch|numpy|jax\.numpy|tensorflow|tensorflow\.math)\.(mean|reduce_mean|logsumexp|reduce_logsumexp|prod|reduce_prod)$/, qname)) {
+    const axisName = fw === 'torch' ? 'dim' : 'axis';
+    return reduction(ev, c, val(ev, c, c.args.positional[0]), 'other', argumentNode(c.args, axisName, 1), argument(c.args, axisName, 1), { keepdimPos: fw === 'torch' ? 2 : undefined });
+  }
   if (matches(/^(torch|numpy|jax\.numpy|tensorflow|tensorflow\.math)\.exp$/, qname)) return expOf(tensorish(val(ev, c, c.args.positional[0])));
   if (matches(/^(torch|numpy|jax\.numpy)\.(linalg\.norm|norm)$/, qname)) return reduction(ev, c, val(ev, c, c.args.positional[0]), 'norm', undefined, undefined);
   if (fw !== 'user' && METHOD_LIKE_FUNCTIONS.has(last)) {

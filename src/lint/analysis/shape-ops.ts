@@ -155,6 +155,7 @@ export function remapFacts(out: Mutable<AValue>, v: AValue, mapNeg: (axis: numbe
   if (v.attn) {
     const a: Mutable<AttnInfo> = { ...v.attn };
     if (a.keyAxis !== undefined) a.keyAxis = mapNeg(a.keyAxis);
+    if (a.queryAxis !== undefined) a.queryAxis = mapNeg(a.queryAxis);
     if (a.softmax) a.softmax = { ...a.softmax, axis: a.softmax.axis !== undefined ? mapNeg(a.softmax.axis) : undefined };
     if (a.renormAxis !== undefined) a.renormAxis = mapNeg(a.renormAxis);
     out.attn = a;
@@ -276,7 +277,7 @@ export function transposeValue(ev: Evaluator, t0: AValue, a: number | undefined,
   if (a < 0 && b < 0) return swapUnknownRank(t, a, b);
   // Positive dims on an unknown rank: only leading axes are known to move.
   const out = mutable(t);
-  if (t.attn) out.attn = { ...t.attn, keyAxis: undefined, softmax: t.attn.softmax ? { ...t.attn.softmax, axis: undefined } : undefined };
+  if (t.attn) out.attn = { ...t.attn, keyAxis: undefined, queryAxis: undefined, softmax: t.attn.softmax ? { ...t.attn.softmax, axis: undefined } : undefined };
   if (t.mask) {
     const m = { ...t.mask };
     delete (m as Mutable<MaskInfo>).tri;
@@ -316,11 +317,26 @@ export function unsqueezeValue(t0: AValue, d: number | undefined): AValue {
 
 export function squeezeValue(t0: AValue, d: number | undefined): AValue {
   const t = tensorish(t0);
+  if (d !== undefined && d < 0 && t.ndim === undefined) {
+    // Unknown rank, negative dim: the axes right of d keep their negative index, those left of it move one
+    // place right; the features are no longer last when the last axis goes.
+    const out = mutable(t);
+    remapFacts(out, t, (axis) => (axis === d ? undefined : axis > d ? axis : axis + 1));
+    if (d === -1) {
+      delete out.featLast;
+      delete out.lastSize1;
+      delete out.projectedWidth;
+    }
+    if (out.featAt !== undefined) {
+      if (out.featAt === d) delete out.featAt;
+      else if (out.featAt < d) out.featAt += 1;
+    }
+    return out;
+  }
   if (d === undefined || t.ndim === undefined) {
     const out = mutable(stripFacts(t));
     delete out.ndim;
     delete out.axes;
-    if (t.attn && d !== undefined && d < 0 && t.attn.keyAxis !== undefined && t.attn.keyAxis > d) out.attn = t.attn;
     return out;
   }
   const p = posAxis(d, t.ndim);
@@ -380,15 +396,14 @@ export function reshapeValue(ev: Evaluator, c: Call, t0: AValue, sizeNodes: PyNo
   if (t.attn) {
     const a: Mutable<AttnInfo> = { ...t.attn };
     if (!(lastSameAsBefore && a.keyAxis === -1)) delete a.keyAxis;
+    if (!(lastSameAsBefore && !secondIsProduct(ev, nodes) && a.queryAxis === -2 && n >= 2)) delete a.queryAxis;
     if (a.softmax) a.softmax = { ...a.softmax, axis: lastSameAsBefore && a.softmax.axis === -1 ? -1 : undefined };
     if (a.renormAxis !== -1 || !lastSameAsBefore) delete a.renormAxis;
     out.attn = a;
   }
   if (t.mask) {
     const m: Mutable<MaskInfo> = { ...t.mask };
-    const secondLast = n >= 2 ? unparen(nodes[n - 2]) : undefined;
-    const secondIsProduct = secondLast && secondLast.type === 'binary_operator' && operatorText(ev.tree, secondLast) === '*';
-    if (!lastSameAsBefore || secondIsProduct) delete m.tri;
+    if (!lastSameAsBefore || secondIsProduct(ev, nodes)) delete m.tri;
     if (m.padAxes) {
       const kept = m.padAxes.filter((x) => x === -1 && lastSameAsBefore);
       if (kept.length > 0) m.padAxes = kept;
@@ -401,14 +416,25 @@ export function reshapeValue(ev: Evaluator, c: Call, t0: AValue, sizeNodes: PyNo
   return out;
 }
 
+/** The second-last size of a view/reshape is a product (`B * T`): the axis before the last is not the same. */
+function secondIsProduct(ev: Evaluator, nodes: readonly PyNode[]): boolean {
+  const second = nodes.length >= 2 ? unparen(nodes[nodes.length - 2]) : undefined;
+  return !!second && second.type === 'binary_operator' && operatorText(ev.tree, second) === '*';
+}
+
 export function stripRank(t: AValue): AValue {
   const out = mutable(t);
   delete out.lastSize1;
   delete out.ndim;
   delete out.axes;
   delete out.featLast;
-  if (out.attn) out.attn = { ...out.attn, keyAxis: undefined, softmax: out.attn.softmax ? { ...out.attn.softmax, axis: undefined } : undefined };
+  if (out.attn) out.attn = { ...out.attn, keyAxis: undefined, queryAxis: undefined, softmax: out.attn.softmax ? { ...out.attn.softmax, axis: undefined } : undefined };
   return out;
+}
+
+/** The axes a list of creation sizes gives (`torch.randn(d, 1)`): length 1 where the size is the literal 1. */
+export function sizeAxes(ev: Evaluator, nodes: readonly PyNode[]): AxisInfo[] {
+  return nodes.map((n) => (intLiteral(ev.tree, unparen(n)) === 1 ? { size1: true } : {}));
 }
 
 /** The label of one view/reshape size argument. */
@@ -520,7 +546,7 @@ export function einopsRearrange(ev: Evaluator, _c: Call, t0: AValue, patternNode
     }
     out.mask = m;
   }
-  if (t.attn) out.attn = { ...t.attn, keyAxis: lastSame && t.attn.keyAxis === -1 ? -1 : undefined };
+  if (t.attn) out.attn = { ...t.attn, keyAxis: lastSame && t.attn.keyAxis === -1 ? -1 : undefined, queryAxis: undefined };
   void reduce;
   return out;
 }
@@ -547,6 +573,36 @@ function describe(ev: Evaluator, node: PyNode | undefined, v: AValue): string | 
 }
 
 /**
+ * The layout of a @ b: (…, n, k) @ (…, k, m) → (…, n, m). The rows come from a, the columns from b (so a
+ * length-1 column, `x @ w` with w of shape (d, 1), stays one), the leading axes broadcast (keeping the batch and
+ * head labels an operand of full rank gives them); a 1-D operand loses its axis.
+ */
+export function matmulLayout(a: AValue, b: AValue): { ndim?: number; axes?: AxisInfo[]; lastSize1?: true } {
+  const colSize1 = (b.ndim !== undefined && b.ndim >= 2 && axisAt(b, -1)?.size1 === true) || (b.ndim === undefined && b.lastSize1 === true);
+  if (a.ndim === undefined || b.ndim === undefined) return colSize1 ? { lastSize1: true } : {};
+  const ax: readonly AxisInfo[] = axesOf(a) ?? Array.from({ length: a.ndim }, () => ({}));
+  const bx: readonly AxisInfo[] = axesOf(b) ?? Array.from({ length: b.ndim }, () => ({}));
+  if (a.ndim === 1 && b.ndim === 1) return { ndim: 0, axes: [] };
+  if (b.ndim === 1) return { ndim: a.ndim - 1, axes: ax.slice(0, -1) };
+  if (a.ndim === 1) return { ndim: b.ndim - 1, axes: [...bx.slice(0, -2), bx[bx.length - 1]] };
+  const ndim = Math.max(a.ndim, b.ndim);
+  // The leading (broadcast) axes keep the batch/head labels an operand of full rank gives them.
+  const leading = (i: number): AxisInfo => {
+    for (const t of [ax, bx]) {
+      const l = t.length === ndim ? t[i]?.label : undefined;
+      if (l === 'batch' || l === 'head') return { label: l };
+    }
+    return {};
+  };
+  // A batch or head label on b's last axis only comes from a transpose that reversed every axis (ATT005's
+  // finding): the column keeps its length and size, not that label.
+  const col = bx[bx.length - 1];
+  const colAxis: AxisInfo = col.label === 'batch' || col.label === 'head' ? { ...(col.size1 ? { size1: true } : {}) } : { ...col };
+  const axes = Array.from({ length: ndim }, (_, i) => (i < ndim - 2 ? leading(i) : i === ndim - 2 ? { ...ax[ax.length - 2] } : colAxis));
+  return { ndim, axes };
+}
+
+/**
  * a @ b. Forms attention scores when the operands are a query and keys (by name or role), records
  * the contraction when attention weights meet the values, and keeps ranks.
  */
@@ -559,17 +615,10 @@ export function matmul(ev: Evaluator, c: Call, a0: AValue, b0: AValue, aNode: Py
   }
   if (opts.transA) a = transposeLastTwo(a);
   if (opts.transB) b = transposeLastTwo(b);
-  const ndim = a.ndim !== undefined && b.ndim !== undefined ? Math.max(a.ndim, b.ndim) : undefined;
-  // The leading (broadcast) axes keep the batch/head labels an operand of full rank gives them.
-  const leadingLabel = (i: number): AxisInfo => {
-    for (const t of [a, b]) {
-      const l = t.ndim === ndim ? t.axes?.[i]?.label : undefined;
-      if (l === 'batch' || l === 'head') return { label: l };
-    }
-    return {};
-  };
+  const layout = matmulLayout(a, b);
+  const ndim = layout.ndim;
   const result = (fields: Omit<AValue, 'kind'>): AValue => {
-    const r = tensor({ ...(ndim !== undefined ? { ndim, axes: Array.from({ length: ndim }, (_, i) => (i < ndim - 2 ? leadingLabel(i) : {})) } : {}), ...fields });
+    const r = tensor({ ...layout, ...fields });
     ev.facts.matmul.push({ node: c.node, ctx: c.ctx, display, a, b, aNode, bNode, contractA: -1, contractB: -2, result: r });
     return r;
   };
@@ -583,12 +632,15 @@ export function matmul(ev: Evaluator, c: Call, a0: AValue, b0: AValue, aNode: Py
   let keyAxis: number | undefined;
   let keyAxisWhy: string | undefined;
   let qNode: PyNode | undefined;
+  let queryAxis: number | undefined;
   if (ra === 'query' && (rb === 'key' || rb === 'context')) {
     keyAxis = -1;
+    queryAxis = -2;
     keyAxisWhy = `the keys \`${describe(ev, bNode, b) ?? 'k'}\` are the right operand, so the key axis is the last`;
     qNode = aNode;
   } else if ((ra === 'key' || ra === 'context') && rb === 'query') {
     keyAxis = -2;
+    queryAxis = -1;
     keyAxisWhy = `the keys \`${describe(ev, aNode, a) ?? 'k'}\` are the left operand, so the key axis is -2`;
   }
   if (keyAxis === undefined && !(ra === 'query' || rb === 'key')) {
@@ -605,6 +657,7 @@ export function matmul(ev: Evaluator, c: Call, a0: AValue, b0: AValue, aNode: Py
     formedAt: c.node,
     keyAxis,
     keyAxisWhy,
+    queryAxis,
     queryText: describe(ev, ra === 'query' ? aNode : bNode, qa),
     keyText: describe(ev, ra === 'query' ? bNode : aNode, ra === 'query' ? b : a),
     keyIsKey: (ra === 'query' ? rb : ra) === 'key' || undefined,
@@ -657,18 +710,22 @@ export function einsum(ev: Evaluator, c: Call, spec: string | undefined, style: 
   else if ((ra === 'key' || ra === 'context') && rb === 'query') [qTerm, kTerm] = [tb, ta];
   let keyAxis: number | undefined;
   let keyAxisWhy: string | undefined;
+  let queryAxis: number | undefined;
   if (qTerm && kTerm) {
     const keyLetters = kTerm.filter((x) => x !== '...' && !qTerm!.includes(x) && out.includes(x));
     if (keyLetters.length === 1) {
       keyAxis = negIndexInTerm(out, keyLetters[0]);
       keyAxisWhy = `in '${spec}' the key index '${keyLetters[0]}' is output axis ${keyAxis !== undefined && !hasEll ? keyAxis + out.length : keyAxis}`;
     }
+    const queryLetters = qTerm.filter((x) => x !== '...' && !kTerm!.includes(x) && out.includes(x));
+    if (queryLetters.length === 1) queryAxis = negIndexInTerm(out, queryLetters[0]);
   } else if (!(a.kind === 'tensor' && b.kind === 'tensor')) return record(tensor(shape));
   const attn: AttnInfo = {
     stage: 'scores',
     formedAt: c.node,
     keyAxis,
     keyAxisWhy,
+    queryAxis,
     queryText: qTerm ? describe(ev, qTerm === ta ? operandNodes[0] : operandNodes[1], qTerm === ta ? a : b) : undefined,
     keyText: kTerm ? describe(ev, kTerm === ta ? operandNodes[0] : operandNodes[1], kTerm === ta ? a : b) : undefined,
     keyIsKey: kTerm ? (kTerm === ta ? ra : rb) === 'key' || undefined : undefined,
@@ -679,7 +736,20 @@ export function einsum(ev: Evaluator, c: Call, spec: string | undefined, style: 
   return record(tensor({ ...shape, attn, ops: crossOps(a, b), multiHead }), contracted.length === 1 ? negIndexInTerm(ta, contracted[0]) : undefined, contracted.length === 1 ? negIndexInTerm(tb, contracted[0]) : undefined);
 }
 
-export function reduction(ev: Evaluator, c: Call, t0: AValue, kind: 'sum' | 'max' | 'norm' | 'other', axisNode: PyNode | undefined, axisValueNode: PyNode | undefined): AValue {
+/**
+ * A reduction (sum, max, mean, norm, ...) over `axis`. Its layout follows keepdim (torch), keepdims (NumPy, JAX,
+ * TF 2) or keep_dims (TF 1): the axis is kept with length 1 or dropped. `keepdimPos` is keepdim's positional
+ * index; `tupleResult` marks torch's max/min over a dim, which return (values, indices).
+ */
+export function reduction(
+  ev: Evaluator,
+  c: Call,
+  t0: AValue,
+  kind: 'sum' | 'max' | 'norm' | 'other',
+  axisNode: PyNode | undefined,
+  axisValueNode: PyNode | undefined,
+  opts: { keepdimPos?: number; tupleResult?: boolean } = {},
+): AValue {
   const t = tensorish(t0);
   let axis: number | 'all' | undefined;
   if (!axisValueNode) axis = 'all';
@@ -691,7 +761,39 @@ export function reduction(ev: Evaluator, c: Call, t0: AValue, kind: 'sum' | 'max
       axis = v.kind === 'number' && v.num !== undefined ? v.num : v.kind === 'none' ? 'all' : undefined;
     }
   }
-  return tensor({ reduced: { kind, of: t, axis, node: c.node, axisNode, axisValueNode } });
+  const reduced = tensor({ reduced: { kind, of: t, axis, node: c.node, axisNode, axisValueNode } });
+  if (opts.tupleResult && axis !== 'all') return reduced;
+  return { ...reduced, ...reducedLayout(t, axis, keepdimOf(ev, c, opts.keepdimPos)) };
+}
+
+/** keepdim / keepdims / keep_dims as a literal: true, false (also when absent), undefined when not a literal. */
+export function keepdimOf(ev: Evaluator, c: Call, pos?: number): boolean | undefined {
+  const kw = c.args.keywords.get('keepdim') ?? c.args.keywords.get('keepdims') ?? c.args.keywords.get('keep_dims');
+  const node = kw ? kw.value : pos !== undefined ? c.args.positional[pos] : undefined;
+  if (!node) return false;
+  const text = ev.text(unparen(node));
+  return text === 'True' ? true : text === 'False' ? false : undefined;
+}
+
+/** The layout left by reducing `axis` of t: the axis dropped, or kept with length 1 (keepdim). Empty when unknown. */
+export function reducedLayout(t: AValue, axis: number | 'all' | undefined, keepdim: boolean | undefined): Pick<AValue, 'ndim' | 'axes' | 'lastSize1' | 'featLast'> {
+  if (axis === undefined || keepdim === undefined) return {};
+  const n = t.ndim;
+  if (axis === 'all') {
+    if (!keepdim) return { ndim: 0, axes: [] };
+    return n === undefined ? {} : { ndim: n, axes: Array.from({ length: n }, () => ({ size1: true })) };
+  }
+  const lastStays = axis !== -1 && (n === undefined ? axis < 0 : posAxis(axis, n) !== n - 1);
+  const featLast = t.featLast && lastStays ? { featLast: true as const } : {};
+  if (n === undefined) {
+    if (keepdim && axis === -1) return { lastSize1: true };
+    return featLast;
+  }
+  const p = posAxis(axis, n);
+  if (p === undefined) return {};
+  const axes: readonly AxisInfo[] = axesOf(t) ?? Array.from({ length: n }, () => ({}));
+  if (keepdim) return { ndim: n, axes: axes.map((a, i) => (i === p ? { size1: true } : a)), ...featLast };
+  return { ndim: n - 1, axes: axes.filter((_, i) => i !== p), ...featLast };
 }
 
 export function permFromArgs(ev: Evaluator, c: Call, nodes: PyNode[]): number[] | undefined {
