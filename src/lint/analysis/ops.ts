@@ -49,6 +49,11 @@ import {
   reshapeValue,
   reverseAxes,
   sizeAxes,
+  expandAsValue,
+  expandValue,
+  flattenValue,
+  movedimValue,
+  unflattenValue,
   splitValue,
   squeezeValue,
   stripFacts,
@@ -66,7 +71,6 @@ import {
   number,
   tensor,
   type AValue,
-  type AxisInfo,
   type DType,
   type MaskInfo,
   type PathOp,
@@ -1213,11 +1217,12 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
         if (dv.kind === 'dtype' || dv.kind === 'module') return t;
       }
       return reshapeValue(ev, c, t, c.args.positional);
+    case 'expand_as':
+      return expandAsValue(t, tensorish(val(ev, c, a0 ?? arg(c, 'other'))));
     case 'view_as':
-    case 'reshape_as':
-    case 'expand_as': {
+    case 'reshape_as': {
       const other = tensorish(val(ev, c, a0));
-      return other.ndim !== undefined ? { ...t, ndim: other.ndim, axes: Array.from({ length: other.ndim }, () => ({})) } : stripRank(t);
+      return other.ndim !== undefined ? { ...t, ndim: other.ndim, axes: axesOf(other) ?? Array.from({ length: other.ndim }, () => ({})) } : stripRank(t);
     }
     case 'transpose':
     case 'swapaxes':
@@ -1236,34 +1241,32 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
       return perm ? permuteValue(t, perm) : stripRank(t);
     }
     case 'movedim':
-      return stripRank(t);
+    case 'moveaxis':
+      return movedimValue(t, intOf(ev, c, a0 ?? arg(c, 'source')), intOf(ev, c, a1 ?? arg(c, 'destination')));
     case 'unsqueeze':
       return unsqueezeValue(t, intOf(ev, c, a0 ?? arg(c, 'dim')));
     case 'squeeze':
       return squeezeValue(t, a0 ?? arg(c, 'dim') ? intOf(ev, c, a0 ?? arg(c, 'dim')) : undefined);
-    case 'flatten':
-      return stripRank(t);
+    case 'flatten': {
+      // torch: flatten(start_dim=0, end_dim=-1); NumPy's a.flatten() is 1-D (its argument is the order).
+      const startNode = arg(c, 'start_dim', 0);
+      const start = startNode && stringLiteral(ev.tree, startNode) === undefined ? intOf(ev, c, startNode) : 0;
+      const end = arg(c, 'end_dim', 1) ? intOf(ev, c, arg(c, 'end_dim', 1)) : -1;
+      return start === undefined || end === undefined ? stripRank(t) : flattenValue(t, start, end);
+    }
+    case 'unflatten': {
+      const sizes = a1 ?? arg(c, 'sizes');
+      const u = sizes ? unparen(sizes) : undefined;
+      const sizeNodes = u && (u.type === 'tuple' || u.type === 'list') ? namedChildren(u) : [];
+      return unflattenValue(ev, c, t, intOf(ev, c, a0 ?? arg(c, 'dim')), sizeNodes);
+    }
     case 'expand':
     case 'repeat':
     case 'broadcast_to':
     case 'tile': {
-      const n = c.args.positional.length;
       const first = a0 ? unparen(a0) : undefined;
-      const count = n === 1 && first && (first.type === 'tuple' || first.type === 'list') ? namedChildren(first).length : n;
-      if (count === 0) return t;
-      const out = mutable(t);
-      if (t.ndim === undefined || count >= t.ndim) {
-        const newNdim = count;
-        const axes = axesOf(t);
-        const extra = t.ndim !== undefined ? newNdim - t.ndim : 0;
-        out.ndim = newNdim;
-        const base: AxisInfo[] = axes && t.ndim !== undefined ? [...Array.from({ length: extra }, () => ({})), ...axes] : Array.from({ length: newNdim }, () => ({}));
-        // Sizes change wherever the argument is not "keep" (-1 for expand, 1 for repeat).
-        const sizeNodes = n === 1 && first && (first.type === 'tuple' || first.type === 'list') ? namedChildren(first) : c.args.positional;
-        const keep = m === 'expand' || m === 'broadcast_to' ? -1 : 1;
-        out.axes = base.map((ax, i) => (intOf(ev, c, sizeNodes[i]) === keep ? ax : { ...(ax.label ? { label: ax.label } : {}) }));
-      }
-      return out;
+      const sizeNodes = c.args.positional.length === 1 && first && (first.type === 'tuple' || first.type === 'list') ? namedChildren(first) : c.args.positional;
+      return expandValue(ev, c, t, sizeNodes, m === 'expand' || m === 'broadcast_to' ? -1 : 1);
     }
     case 'split':
       return splitValue(ev, c, t, a0, a1 ?? arg(c, 'dim'), 'split');
@@ -1488,6 +1491,9 @@ const METHOD_LIKE_FUNCTIONS = new Set([
   'unsqueeze',
   'squeeze',
   'flatten',
+  'unflatten',
+  'movedim',
+  'moveaxis',
   'split',
   'chunk',
   'unbind',

@@ -482,26 +482,35 @@ function labelOfSize(ev: Evaluator, c: Call, node: PyNode): AxisInfo['label'] {
   return undefined;
 }
 
+/**
+ * split / chunk / unbind: a tuple of pieces. chunk and split keep the rank (the split axis changes size);
+ * unbind drops the axis, one piece per entry (as many as its literal size says, else 3, the packed-qkv case).
+ * The pieces lose the packed tensor's role, attention and mask facts.
+ */
 export function splitValue(ev: Evaluator, c: Call, t0: AValue, countNode: PyNode | undefined, dimNode: PyNode | undefined, mode: 'split' | 'chunk' | 'unbind'): AValue {
   const t = tensorish(t0);
+  const dim = dimNode ? intOf(ev, c, dimNode) : 0;
+  if (mode === 'unbind') {
+    const d = dim ?? 0;
+    const size = Number(axisAt(t, d)?.sizeText);
+    const elem = clearPackedRole(squeezeValue(t, d));
+    const n = Number.isInteger(size) && size > 0 && size <= 16 ? size : 3;
+    return { kind: 'tuple', elements: Array.from({ length: n }, () => elem) };
+  }
   let count: number | undefined;
   if (mode === 'chunk') count = intOf(ev, c, countNode);
-  else if (mode === 'split') {
+  else {
     const u = countNode ? unparen(countNode) : undefined;
+    // split([a, b, c], dim): one piece per size; split(size, dim): as many as the unpacking takes (3 assumed).
     if (u && (u.type === 'list' || u.type === 'tuple')) count = namedChildren(u).length;
-    else {
-      // split(size, dim): the count comes from the unpacking; assume 3 for packed qkv, else unknown
-      count = undefined;
-    }
-  } else if (mode === 'unbind') {
-    const d = intOf(ev, c, dimNode) ?? 0;
-    const ax = t.ndim !== undefined ? axisAt(t, d) : undefined;
-    void ax;
-    const elem = squeezeValue(t, d);
-    const n = 3;
-    return { kind: 'tuple', elements: Array.from({ length: n }, () => clearPackedRole(elem)) };
   }
-  const elem = clearPackedRole(t);
+  const elem = mutable(clearPackedRole(t));
+  const axes = axesOf(t);
+  if (axes && dim !== undefined) {
+    const p = posAxis(dim, axes.length);
+    if (p !== undefined) elem.axes = axes.map((a, i) => (i === p ? { ...(a.label ? { label: a.label } : {}) } : a));
+  } else if (axes) elem.axes = axes.map((a) => ({ ...(a.label ? { label: a.label } : {}) }));
+  if (dim === -1 || (t.ndim !== undefined && dim === t.ndim - 1)) delete elem.lastSize1;
   const n = count ?? 3;
   return { kind: 'tuple', elements: Array.from({ length: n }, () => elem) };
 }
@@ -809,4 +818,146 @@ export function permFromArgs(ev: Evaluator, c: Call, nodes: PyNode[]): number[] 
     perm.push(i);
   }
   return perm.length > 0 ? perm : undefined;
+}
+
+// ------------------------------------------------------------------------------------------------ flatten, unflatten, movedim, expand
+
+/**
+ * flatten(start, end): the axes start..end become one. Facts on the other axes move with them (negative
+ * indices right of end are unchanged); facts on a merged axis are lost. At unknown rank only negative bounds
+ * say where the axes go.
+ */
+export function flattenValue(t0: AValue, start: number, end: number): AValue {
+  const t = tensorish(t0);
+  const out = mutable(t);
+  const n = t.ndim;
+  if (n === undefined) {
+    if (start < 0 && end < 0 && start <= end) {
+      remapFacts(out, t, (a) => (a > end ? a : a < start ? a + (end - start) : undefined));
+      return out;
+    }
+    if (start === 0 && end === -1) return tensor({ ndim: 1, axes: [{}] });
+    return stripRank(t);
+  }
+  if (n === 0) return t;
+  const s = posAxis(start, n);
+  const e = posAxis(end, n);
+  if (s === undefined || e === undefined || s > e) return tensor();
+  if (s === e) return t;
+  const axes: readonly AxisInfo[] = axesOf(t) ?? Array.from({ length: n }, () => ({}));
+  const merged = axes.slice(s, e + 1);
+  const mergedAxis: AxisInfo = merged.every((a) => a.size1) ? { size1: true } : merged.every((a) => a.label === 'batch' || a.label === 'head') ? { label: 'batch' } : {};
+  const newN = n - (e - s);
+  out.ndim = newN;
+  out.axes = [...axes.slice(0, s), mergedAxis, ...axes.slice(e + 1)];
+  remapFacts(out, t, (a) => {
+    const p = a + n;
+    return p < s ? p - newN : p > e ? a : undefined;
+  });
+  moveFeatAt(out, t, (a) => {
+    const p = a + n;
+    return p < s ? p - newN : p > e ? a : undefined;
+  });
+  return out;
+}
+
+/** unflatten(dim, sizes): axis dim becomes one axis per size (labelled as view/reshape labels them). */
+export function unflattenValue(ev: Evaluator, c: Call, t0: AValue, dim: number | undefined, sizeNodes: readonly PyNode[]): AValue {
+  const t = tensorish(t0);
+  const k = sizeNodes.length;
+  if (dim === undefined || k === 0 || sizeNodes.some((s) => s.type === 'list_splat')) return stripRank(t);
+  const parts = sizeNodes.map((node, i) => reshapeAxis(ev, c, node, i, [...sizeNodes]));
+  const out = mutable(t);
+  const n = t.ndim;
+  if (n === undefined) {
+    if (dim >= 0) return stripRank(t);
+    const map = (a: number): number | undefined => (a > dim ? a : a < dim ? a - (k - 1) : k === 1 ? a : undefined);
+    remapFacts(out, t, map);
+    moveFeatAt(out, t, map);
+    if (dim === -1 && parts[k - 1].label === 'feat') out.featLast = true;
+    return out;
+  }
+  const p = posAxis(dim, n);
+  if (p === undefined) return tensor();
+  const axes: readonly AxisInfo[] = axesOf(t) ?? Array.from({ length: n }, () => ({}));
+  const newN = n + k - 1;
+  out.ndim = newN;
+  out.axes = [...axes.slice(0, p), ...parts, ...axes.slice(p + 1)];
+  const map = (a: number): number | undefined => {
+    const q = a + n;
+    return q < p ? q - newN : q > p ? a : k === 1 ? a : undefined;
+  };
+  remapFacts(out, t, map);
+  moveFeatAt(out, t, map);
+  if (p === n - 1 && parts[k - 1].label === 'feat') out.featLast = true;
+  if (parts.some((a) => a.label === 'head')) out.multiHead = true;
+  return out;
+}
+
+/** movedim(source, destination) with integer dims: a permutation when the rank is known. */
+export function movedimValue(t0: AValue, source: number | undefined, destination: number | undefined): AValue {
+  const t = tensorish(t0);
+  const n = t.ndim;
+  if (n === undefined || source === undefined || destination === undefined) return stripRank(t);
+  const s = posAxis(source, n);
+  const d = posAxis(destination, n);
+  if (s === undefined || d === undefined) return tensor();
+  const rest = Array.from({ length: n }, (_, i) => i).filter((i) => i !== s);
+  rest.splice(d, 0, s);
+  return permuteValue(t, rest);
+}
+
+/**
+ * expand / repeat / broadcast_to / tile to `sizeNodes` (`keep` is the size that leaves an axis as it is: -1 for
+ * expand, 1 for repeat). New axes are added on the left, so facts kept as negative indices do not move; an axis
+ * whose size changes keeps its label but no longer has length 1.
+ */
+export function expandValue(ev: Evaluator, c: Call, t0: AValue, sizeNodes: readonly PyNode[], keep: number): AValue {
+  const t = tensorish(t0);
+  const count = sizeNodes.length;
+  if (count === 0) return t;
+  const out = mutable(t);
+  if (t.ndim !== undefined && count < t.ndim) return out;
+  const axes = axesOf(t);
+  const base: AxisInfo[] =
+    axes && t.ndim !== undefined
+      ? [...Array.from({ length: count - t.ndim }, () => ({})), ...axes]
+      : Array.from({ length: count }, (_, i) => (i === count - 1 && t.lastSize1 ? { size1: true } : {}));
+  out.ndim = count;
+  out.axes = base.map((ax, i) => (intOf(ev, c, sizeNodes[i]) === keep ? ax : { ...(ax.label ? { label: ax.label } : {}) }));
+  delete out.lastSize1;
+  return out;
+}
+
+/** x.expand_as(other): other's rank; each axis is x's (right-aligned) unless x has length 1 there or lacks it. */
+export function expandAsValue(t0: AValue, other: AValue): AValue {
+  const t = tensorish(t0);
+  const out = mutable(t);
+  delete out.lastSize1;
+  const n = other.ndim;
+  if (n === undefined) {
+    delete out.ndim;
+    delete out.axes;
+    return out;
+  }
+  const ox: readonly AxisInfo[] = axesOf(other) ?? Array.from({ length: n }, () => ({}));
+  const tx = axesOf(t);
+  const offset = n - (t.ndim ?? 0);
+  out.ndim = n;
+  out.axes = ox.map((o, i) => {
+    const mine = tx && i - offset >= 0 ? tx[i - offset] : undefined;
+    return mine && !mine.size1 ? mine : { ...o };
+  });
+  return out;
+}
+
+/** Moves `featAt` (the feature axis when it is not last) through an axis map. */
+function moveFeatAt(out: Mutable<AValue>, t: AValue, map: (axis: number) => number | undefined): void {
+  if (t.featAt === undefined) return;
+  const to = map(t.featAt);
+  if (to === undefined) delete out.featAt;
+  else if (to === -1) {
+    out.featLast = true;
+    delete out.featAt;
+  } else out.featAt = to;
 }
