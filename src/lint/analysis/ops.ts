@@ -1232,7 +1232,7 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
         const perm = permFromArgs(ev, c, c.args.positional);
         return perm ? permuteValue(t, perm) : stripRank(t);
       }
-      return transposeValue(ev, t, intOf(ev, c, a0 ?? arg(c, 'dim0')), intOf(ev, c, a1 ?? arg(c, 'dim1')));
+      return transposeValue(t, intOf(ev, c, a0 ?? arg(c, 'dim0')), intOf(ev, c, a1 ?? arg(c, 'dim1')));
     }
     case 't':
       return t.ndim === undefined || t.ndim <= 2 ? transposeLastTwo(t) : tensor();
@@ -1821,7 +1821,7 @@ function genericLibraryCall(ev: Evaluator, c: Call, last: string): AValue | unde
       return perm ? permuteValue(x, perm) : stripRank(x);
     }
     case 'swapaxes':
-      return p.length === 3 ? transposeValue(ev, val(ev, c, p[0]), intOf(ev, c, p[1]), intOf(ev, c, p[2])) : undefined;
+      return p.length === 3 ? transposeValue(val(ev, c, p[0]), intOf(ev, c, p[1]), intOf(ev, c, p[2])) : undefined;
     case 'softmax': {
       const input = p[0];
       const dimName = c.args.keywords.has('dim') ? 'dim' : 'axis';

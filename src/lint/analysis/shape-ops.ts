@@ -261,7 +261,7 @@ export function permuteValue(t: AValue, permIn: readonly number[]): AValue {
   return out;
 }
 
-export function transposeValue(ev: Evaluator, t0: AValue, a: number | undefined, b: number | undefined): AValue {
+export function transposeValue(t0: AValue, a: number | undefined, b: number | undefined): AValue {
   const t = tensorish(t0);
   if (a === undefined || b === undefined) return stripFacts(t);
   if (t.ndim !== undefined) {
@@ -273,7 +273,6 @@ export function transposeValue(ev: Evaluator, t0: AValue, a: number | undefined,
     perm[pb] = pa;
     return permuteValue(t, perm);
   }
-  void ev;
   if (a < 0 && b < 0) return swapUnknownRank(t, a, b);
   // Positive dims on an unknown rank: only leading axes are known to move.
   const out = mutable(t);
