@@ -620,7 +620,7 @@ export class Evaluator {
     const annotated = this.annotatedClass(p.node);
     if (annotated) return { kind: 'object', object: { cls: annotated } };
     let v = this.valueFromParamName(p.name, p.node, scope.name === '__init__');
-    if (v.kind !== 'tensor' && this.commentShapes(this.ctxScope(scope)).byName.has(p.name)) v = this.tensorFromName(p.name);
+    if (v.kind !== 'tensor' && (this.sr.rankFacts.has(def.id) || this.commentShapes(this.ctxScope(scope)).byName.has(p.name))) v = this.tensorFromName(p.name);
     v = this.applyParamDoc(scope, p.name, v);
     if (v.kind === 'tensor' && !v.role) v = this.nameRole(v, p.name);
     if (p.default) {

@@ -18,15 +18,13 @@ import {
   type MaskConsumer,
   type SoftmaxApi,
 } from './apis';
+import { arg, emptyArgs, intOf, mutable, rootName, tensorish, val, type Call, type Mutable } from './call';
 import type { Evaluator } from './evaluator';
 import type { Ctx } from './facts';
-import { einopsLabels, labelOfAxisName, negIndexInTerm, normalisePerm, parseEinopsPattern, parseEinsum, isPermutation, posAxis, swapNegative } from './layout';
-import { combineMasks, flipMask, transposeMask, triMask, withMaskDtype } from './masks';
+import { combineMasks, flipMask, triMask, withMaskDtype } from './masks';
 import {
-  axisLabelOfName,
   dimOfName,
   isCacheName,
-  isContextName,
   isHeadCountName,
   isPackedProjection,
   isPadIdName,
@@ -35,93 +33,53 @@ import {
   isTokenIdsName,
   nameTokens,
   projectionRole,
-  roleOfName,
 } from './names';
+import {
+  broadcastResult,
+  constantString,
+  dimOfShape,
+  dropFirstAxis,
+  einopsRearrange,
+  einsum,
+  indexTensor,
+  matmul,
+  permFromArgs,
+  permuteValue,
+  reduction,
+  reshapeValue,
+  reverseAxes,
+  sizeAxes,
+  expandAsValue,
+  expandValue,
+  flattenValue,
+  movedimValue,
+  unflattenValue,
+  splitValue,
+  squeezeValue,
+  stripFacts,
+  stripRank,
+  transposeLastTwo,
+  transposeValue,
+  unsqueezeValue,
+} from './shape-ops';
 import {
   UNKNOWN,
   addOp,
   axesOf,
-  axisAt,
-  crossOps,
   join,
   negAxis,
   number,
   tensor,
-  withRank,
   type AValue,
-  type AttnInfo,
-  type AxisInfo,
   type DType,
-  type DimInfo,
   type MaskInfo,
   type PathOp,
   type ScaleOp,
 } from './values';
 
-export interface Call {
-  readonly node: PyNode;
-  readonly ctx: Ctx;
-  readonly args: CallArgs;
-  /** Method name, or the qualified name for module functions. */
-  readonly name: string;
-  readonly recv?: AValue;
-  readonly recvNode?: PyNode;
-  readonly calleeNode?: PyNode;
-}
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+export { rootName, type Call, dimOfShape, dropFirstAxis };
 
 // ================================================================================================ helpers
-
-function arg(c: Call, name: string, pos?: number): PyNode | undefined {
-  return argument(c.args, name, pos);
-}
-
-function val(ev: Evaluator, c: Call, node: PyNode | undefined): AValue {
-  return node ? ev.eval(node, c.ctx) : UNKNOWN;
-}
-
-/** Integer value of an argument node: a literal, or a name bound to one. */
-function intOf(ev: Evaluator, c: Call, node: PyNode | undefined): number | undefined {
-  if (!node) return undefined;
-  const lit = intLiteral(ev.tree, node);
-  if (lit !== undefined) return lit;
-  const v = ev.eval(node, c.ctx);
-  return v.kind === 'number' && v.num !== undefined && Number.isInteger(v.num) ? v.num : undefined;
-}
-
-/** Base identifier of an expression: `k.transpose(-2, -1)` → k, `self.key(x)` → key, `ctx[0]` → ctx. */
-export function rootName(ev: Evaluator, node: PyNode | undefined): string | undefined {
-  let n = node ? unparen(node) : undefined;
-  while (n) {
-    if (n.type === 'identifier') return ev.text(n);
-    if (n.type === 'attribute') {
-      const obj = childByField(n, 'object');
-      const attr = childByField(n, 'attribute');
-      if (obj && unparen(obj).type === 'identifier' && ev.text(unparen(obj)) === 'self' && attr) return ev.text(attr);
-      n = obj ? unparen(obj) : undefined;
-      continue;
-    }
-    if (n.type === 'call') {
-      const f = childByField(n, 'function');
-      if (f && f.type === 'attribute') {
-        const obj = childByField(f, 'object');
-        const objU = obj ? unparen(obj) : undefined;
-        if (objU && objU.type === 'identifier' && ev.text(objU) === 'self') return ev.text(childByField(f, 'attribute')!);
-        n = objU;
-        continue;
-      }
-      return undefined;
-    }
-    if (n.type === 'subscript') {
-      const v = childByField(n, 'value');
-      n = v ? unparen(v) : undefined;
-      continue;
-    }
-    return undefined;
-  }
-  return undefined;
-}
 
 /** A large negative or -inf fill (what masking writes). */
 export function isMaskingFill(v: AValue): boolean {
@@ -146,9 +104,6 @@ function isNumberLike(v: AValue): boolean {
   return v.kind === 'number' || v.kind === 'bool';
 }
 
-function mutable(v: AValue): Mutable<AValue> {
-  return { ...v };
-}
 
 function dtypeOfValue(v: AValue): DType | undefined {
   if (v.kind === 'dtype') return v.dtypeName;
@@ -194,36 +149,6 @@ function dtypeKwarg(ev: Evaluator, c: Call): DType | undefined {
 
 // ================================================================================================ dims & scales
 
-/** The dimension an axis of a tensor stands for, as a number value (`k.size(-1)`, `q.shape[-1]`). */
-export function dimOfShape(t: AValue, index: number): AValue {
-  const ax = axisAt(t, index);
-  const ndim = t.ndim;
-  const isLast = index === -1 || (ndim !== undefined && index === ndim - 1);
-  const text = `${t.roleText ?? 'x'}.shape[${index}]`;
-  if (ax?.sizeText) {
-    const byName = dimOfName(ax.sizeText);
-    if (byName) return number({ dimPow: { dim: { ...byName, ofTensor: t }, power: 1 } });
-  }
-  if (ax?.label === 'head') return number({ headCount: true });
-  if (ax?.label === 'feat' || isLast) {
-    const which: DimInfo['which'] = t.multiHead ? 'head' : t.featLast && t.projectedWidth ? 'model' : t.role === 'query' || t.role === 'key' ? 'head' : 'unknown';
-    return number({ dimPow: { dim: { which, text, ofTensor: t, ...(isLast ? { lastAxisOf: true } : {}) }, power: 1 } });
-  }
-  return number({ dimPow: { dim: { which: 'unknown', text, ofTensor: t }, power: 1 } });
-}
-
-export function dropFirstAxis(v: AValue): AValue {
-  if (v.kind !== 'tensor') return UNKNOWN;
-  const axes = axesOf(v);
-  const out = mutable(v);
-  delete out.mask;
-  delete out.attn;
-  if (v.ndim !== undefined) {
-    out.ndim = v.ndim - 1;
-    out.axes = axes ? axes.slice(1) : undefined;
-  }
-  return out;
-}
 
 /** Multiplier classification of a number used to scale: dim^power, a named scale, or unknown. */
 function scaleOp(ev: Evaluator, factor: AValue, factorNode: PyNode, opNode: PyNode, divide: boolean, on: ScaleOp['on']): ScaleOp {
@@ -324,9 +249,6 @@ export function callOperator(ev: Evaluator, op: string, lv: AValue, rv: AValue, 
   }
 }
 
-function emptyArgs(): CallArgs {
-  return { positional: [], keywords: new Map(), hasSplat: false, list: undefined };
-}
 
 function multiply(ev: Evaluator, lv: AValue, rv: AValue, l: PyNode | undefined, r: PyNode | undefined, node: PyNode, ctx: Ctx): AValue {
   if (lv.kind === 'number' && rv.kind === 'number') return numberTimes(lv, rv);
@@ -362,9 +284,6 @@ function multiply(ev: Evaluator, lv: AValue, rv: AValue, l: PyNode | undefined, 
   return broadcastResult(lv, rv);
 }
 
-function tensorish(v: AValue): AValue {
-  return v.kind === 'unknown' ? tensor() : v;
-}
 
 function numberTimes(a: AValue, b: AValue): AValue {
   const out: Mutable<AValue> = { kind: 'number' };
@@ -487,19 +406,6 @@ function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | u
   return broadcastResult(lv, rv);
 }
 
-function broadcastResult(a: AValue, b: AValue): AValue {
-  if (a.kind === 'tensor' && b.kind !== 'tensor') return stripFacts(a);
-  if (b.kind === 'tensor' && a.kind !== 'tensor') return stripFacts(b);
-  if (a.kind === 'tensor' && b.kind === 'tensor') {
-    const ndim = a.ndim !== undefined && b.ndim !== undefined ? Math.max(a.ndim, b.ndim) : undefined;
-    return tensor(ndim !== undefined ? { ndim, axes: Array.from({ length: ndim }, () => ({})) } : {});
-  }
-  return UNKNOWN;
-}
-
-function stripFacts(t: AValue): AValue {
-  return tensor({ ndim: t.ndim, axes: t.axes, multiHead: t.multiHead });
-}
 
 function maskLogic(lv: AValue, rv: AValue, op: 'and' | 'or'): AValue {
   if (lv.mask && rv.mask) {
@@ -718,129 +624,6 @@ function tokenizerAttentionMask(source: string): AValue {
   });
 }
 
-/** x[a, None, ..., b:c]: rank and axis bookkeeping; keeps mask and attention facts when the last axes stay. */
-function indexTensor(ev: Evaluator, v: AValue, subs: PyNode[]): AValue {
-  type Item = 'keep' | 'drop' | 'new' | 'ellipsis' | 'unknown';
-  const items: Item[] = subs.map((s) => {
-    const u = unparen(s);
-    if (u.type === 'slice') return 'keep';
-    if (u.type === 'none') return 'new';
-    if (u.type === 'attribute' && /^(tf|np|jnp|numpy|tensorflow|torch)\.newaxis$/.test(ev.text(u))) return 'new';
-    if (u.type === 'ellipsis') return 'ellipsis';
-    if (intLiteral(ev.tree, u) !== undefined) return 'drop';
-    return 'unknown';
-  });
-  if (items.includes('unknown')) return tensor({ mask: undefined });
-  // Map each old negative axis index to the new one (undefined = dropped/unknown).
-  const ell = items.indexOf('ellipsis');
-  const out = mutable(v);
-  const ndim = v.ndim;
-  let mapNeg: (axis: number) => number | undefined;
-  let newNdim: number | undefined;
-  const consumed = items.filter((i) => i === 'keep' || i === 'drop').length;
-  const added = items.filter((i) => i === 'new').length;
-  const dropped = items.filter((i) => i === 'drop').length;
-  if (ndim !== undefined) {
-    if (consumed > ndim) return tensor();
-    newNdim = ndim - dropped + added;
-    // Expand the ellipsis (or append it) to get a full list over old axes.
-    const full: Item[] = [];
-    const fill = ndim - consumed;
-    const list = ell >= 0 ? items : [...items, 'ellipsis' as Item];
-    for (const it of list) {
-      if (it === 'ellipsis') for (let i = 0; i < fill; i++) full.push('keep');
-      else full.push(it);
-    }
-    const oldToNew = new Map<number, number>();
-    let oldPos = 0;
-    let newPos = 0;
-    for (const it of full) {
-      if (it === 'new') newPos++;
-      else if (it === 'drop') oldPos++;
-      else {
-        oldToNew.set(oldPos, newPos);
-        oldPos++;
-        newPos++;
-      }
-    }
-    const nn = newNdim;
-    mapNeg = (axis) => {
-      const p = oldToNew.get(axis + ndim);
-      return p === undefined ? undefined : p - nn;
-    };
-    const axes = axesOf(v);
-    const newAxes: AxisInfo[] = Array.from({ length: newNdim }, () => ({}));
-    if (axes) for (const [o, n] of oldToNew) newAxes[n] = axes[o];
-    out.ndim = newNdim;
-    out.axes = newAxes;
-  } else {
-    // Unknown rank: only items after an ellipsis, or trailing slices, tell where the last axes go.
-    const tail = ell >= 0 ? items.slice(ell + 1) : items;
-    if (ell < 0) {
-      // Trailing slices after the last non-slice item keep the last axes in place.
-      let k = 0;
-      for (let i = items.length - 1; i >= 0 && items[i] === 'keep'; i--) k++;
-      mapNeg = (axis) => (-axis <= k ? axis : undefined);
-    } else {
-      // After the ellipsis: walk backwards.
-      mapNeg = (axis) => {
-        let oldNeg = -1;
-        let newNeg = -1;
-        for (let i = tail.length - 1; i >= 0; i--) {
-          const it = tail[i];
-          if (it === 'new') {
-            newNeg--;
-            continue;
-          }
-          if (oldNeg === axis) return it === 'keep' ? newNeg : undefined;
-          oldNeg--;
-          if (it === 'keep') newNeg--;
-        }
-        // Axes covered by the ellipsis shift by the number of axes added after it.
-        const addedAfter = tail.filter((t) => t === 'new').length;
-        const consumedAfter = tail.filter((t) => t !== 'new').length;
-        const droppedAfter = tail.filter((t) => t === 'drop').length;
-        if (-axis > consumedAfter) return axis - addedAfter + droppedAfter;
-        return undefined;
-      };
-    }
-    delete out.ndim;
-    delete out.axes;
-  }
-  remapFacts(out, v, mapNeg);
-  return out;
-}
-
-/** Moves negative-index facts (key axis, softmax axis, padding axes, triangular masks) through an axis map. */
-function remapFacts(out: Mutable<AValue>, v: AValue, mapNeg: (axis: number) => number | undefined): void {
-  if (v.attn) {
-    const a: Mutable<AttnInfo> = { ...v.attn };
-    if (a.keyAxis !== undefined) a.keyAxis = mapNeg(a.keyAxis);
-    if (a.softmax) a.softmax = { ...a.softmax, axis: a.softmax.axis !== undefined ? mapNeg(a.softmax.axis) : undefined };
-    if (a.renormAxis !== undefined) a.renormAxis = mapNeg(a.renormAxis);
-    out.attn = a;
-  }
-  if (v.mask) {
-    const m: Mutable<MaskInfo> = { ...v.mask };
-    if (m.padAxes) {
-      const mapped = m.padAxes.map(mapNeg);
-      if (mapped.some((x) => x === undefined)) delete m.padAxes;
-      else m.padAxes = mapped as number[];
-    }
-    if (m.tri && (mapNeg(-1) !== -1 || mapNeg(-2) !== -2)) {
-      if (mapNeg(-1) === -2 && mapNeg(-2) === -1) Object.assign(m, transposeMask(v.mask));
-      else delete m.tri;
-    }
-    out.mask = m;
-  }
-  if (v.featLast && mapNeg(-1) !== -1) delete out.featLast;
-  if (v.lastSize1 && mapNeg(-1) !== -1) delete out.lastSize1;
-  if (v.index) {
-    const ax = mapNeg(v.index.axis);
-    if (ax === undefined) delete out.index;
-    else out.index = { axis: ax, offset: v.index.offset };
-  }
-}
 
 export function evalAttributeOf(ev: Evaluator, obj: AValue, attr: string, node: PyNode, ctx: Ctx): AValue {
   void ctx;
@@ -902,503 +685,6 @@ export function evalAttributeOf(ev: Evaluator, obj: AValue, attr: string, node: 
   return UNKNOWN;
 }
 
-// ================================================================================================ shape ops
-
-function reverseAxes(v: AValue): AValue {
-  const t = tensorish(v);
-  if (t.ndim === 2) return transposeLastTwo(t);
-  if (t.ndim === undefined) {
-    const out = mutable(t);
-    delete out.attn;
-    delete out.mask;
-    delete out.featLast;
-    out.reversedUnknownRank = true;
-    return out;
-  }
-  const perm = Array.from({ length: t.ndim }, (_, i) => t.ndim! - 1 - i);
-  return permuteValue(t, perm);
-}
-
-export function transposeLastTwo(v: AValue): AValue {
-  const t = tensorish(v);
-  if (t.ndim !== undefined && t.ndim >= 2) {
-    const perm = Array.from({ length: t.ndim }, (_, i) => i);
-    perm[t.ndim - 1] = t.ndim - 2;
-    perm[t.ndim - 2] = t.ndim - 1;
-    return permuteValue(t, perm);
-  }
-  return swapUnknownRank(t, -2, -1);
-}
-
-function swapUnknownRank(t: AValue, a: number, b: number): AValue {
-  const out = mutable(t);
-  const map = (axis: number): number | undefined => swapNegative(axis, a, b);
-  remapFacts(out, t, map);
-  if (t.featLast && (a === -1 || b === -1)) {
-    delete out.featLast;
-    out.featAt = a === -1 ? b : a;
-  } else if (t.featAt !== undefined && (t.featAt === a || t.featAt === b)) {
-    const to = t.featAt === a ? b : a;
-    if (to === -1) {
-      out.featLast = true;
-      delete out.featAt;
-    } else out.featAt = to;
-  }
-  return out;
-}
-
-function permuteValue(t: AValue, permIn: readonly number[]): AValue {
-  if (!isPermutation(permIn)) return tensor();
-  const perm = normalisePerm(permIn);
-  const n = perm.length;
-  if (t.ndim !== undefined && t.ndim !== n) return tensor();
-  const out = mutable(t);
-  out.ndim = n;
-  const axes = axesOf(t);
-  out.axes = perm.map((p) => (axes ? axes[p] : {}));
-  // new position of old axis p is perm.indexOf(p)
-  const mapNeg = (axis: number): number | undefined => {
-    const old = axis + n;
-    const np = perm.indexOf(old);
-    return np < 0 ? undefined : np - n;
-  };
-  remapFacts(out, t, mapNeg);
-  if (t.featLast) {
-    const to = mapNeg(-1);
-    if (to !== -1) {
-      delete out.featLast;
-      if (to !== undefined) out.featAt = to;
-    }
-  } else if (t.featAt !== undefined) {
-    const to = mapNeg(t.featAt);
-    if (to === -1) {
-      out.featLast = true;
-      delete out.featAt;
-    } else out.featAt = to;
-  }
-  if (t.channelFirst && perm[1] !== 1) delete out.channelFirst;
-  if (out.axes.some((a) => a.label === 'head')) out.multiHead = true;
-  return out;
-}
-
-function transposeValue(ev: Evaluator, t0: AValue, a: number | undefined, b: number | undefined): AValue {
-  const t = tensorish(t0);
-  if (a === undefined || b === undefined) return stripFacts(t);
-  if (t.ndim !== undefined) {
-    const pa = posAxis(a, t.ndim);
-    const pb = posAxis(b, t.ndim);
-    if (pa === undefined || pb === undefined) return tensor();
-    const perm = Array.from({ length: t.ndim }, (_, i) => i);
-    perm[pa] = pb;
-    perm[pb] = pa;
-    return permuteValue(t, perm);
-  }
-  void ev;
-  if (a < 0 && b < 0) return swapUnknownRank(t, a, b);
-  // Positive dims on an unknown rank: only leading axes are known to move.
-  const out = mutable(t);
-  if (t.attn) out.attn = { ...t.attn, keyAxis: undefined, softmax: t.attn.softmax ? { ...t.attn.softmax, axis: undefined } : undefined };
-  if (t.mask) {
-    const m = { ...t.mask };
-    delete (m as Mutable<MaskInfo>).tri;
-    delete (m as Mutable<MaskInfo>).padAxes;
-    out.mask = m;
-  }
-  if (Math.min(a, b) >= 0 && Math.max(a, b) <= 1 && t.featLast) {
-    // swapping two leading axes keeps the last one where it is only if rank > 2: unknown.
-    delete out.featLast;
-  } else delete out.featLast;
-  return out;
-}
-
-function unsqueezeValue(t0: AValue, d: number | undefined): AValue {
-  const t = tensorish(t0);
-  if (d === undefined) return stripFacts(t);
-  const out = mutable(t);
-  if (t.ndim !== undefined) {
-    const n = t.ndim;
-    const p = d < 0 ? d + n + 1 : d;
-    if (p < 0 || p > n) return tensor();
-    const axes = axesOf(t) ?? Array.from({ length: n }, () => ({}));
-    out.ndim = n + 1;
-    out.axes = [...axes.slice(0, p), { size1: true }, ...axes.slice(p)];
-    remapFacts(out, t, (axis) => (axis + n < p ? axis - 1 : axis));
-    return out;
-  }
-  if (d < 0) {
-    remapFacts(out, t, (axis) => (axis <= d ? axis - 1 : axis));
-    return out;
-  }
-  // Positive dim on unknown rank: leading insert keeps the last axes (assume it is not an append).
-  remapFacts(out, t, (axis) => (axis >= -1 ? axis : undefined));
-  if (out.mask?.padAxes?.length === 0) delete (out.mask as Mutable<MaskInfo>).padAxes;
-  return out;
-}
-
-function squeezeValue(t0: AValue, d: number | undefined): AValue {
-  const t = tensorish(t0);
-  if (d === undefined || t.ndim === undefined) {
-    const out = mutable(stripFacts(t));
-    delete out.ndim;
-    delete out.axes;
-    if (t.attn && d !== undefined && d < 0 && t.attn.keyAxis !== undefined && t.attn.keyAxis > d) out.attn = t.attn;
-    return out;
-  }
-  const p = posAxis(d, t.ndim);
-  if (p === undefined) return tensor();
-  const n = t.ndim;
-  const out = mutable(t);
-  const axes = axesOf(t) ?? Array.from({ length: n }, () => ({}));
-  out.ndim = n - 1;
-  out.axes = [...axes.slice(0, p), ...axes.slice(p + 1)];
-  remapFacts(out, t, (axis) => (axis + n === p ? undefined : axis + n < p ? axis + 1 : axis));
-  return out;
-}
-
-/** view/reshape: rank and axis labels from the size arguments; attention facts survive when the last axis does. */
-function firstNamedChildOf(node: PyNode): PyNode | undefined {
-  return node.children.find((ch) => ch.named);
-}
-
-function reshapeValue(ev: Evaluator, c: Call, t0: AValue, sizeNodes: PyNode[]): AValue {
-  const t = tensorish(t0);
-  let nodes = sizeNodes;
-  // view(*output_size): the splat is not a positional argument; take it when it is the only argument.
-  // With `output_size = (a, b, c, d)` assigned once in this function, its elements are the sizes.
-  if (nodes.length === 0 && c.args.hasSplat && c.args.list) {
-    const all = namedChildren(c.args.list);
-    const inner = all.length === 1 && all[0].type === 'list_splat' ? firstNamedChildOf(all[0]) : undefined;
-    const defs = inner && inner.type === 'identifier' ? ev.resolve(inner, ev.text(inner)) : undefined;
-    const value = defs && defs.length === 1 && defs[0].kind === 'assign' && defs[0].path.length === 0 ? defs[0].value : undefined;
-    const tuple = value ? unparen(value) : undefined;
-    if (tuple && (tuple.type === 'tuple' || tuple.type === 'list') && !namedChildren(tuple).some((e) => e.type === 'list_splat')) nodes = namedChildren(tuple);
-  }
-  if (nodes.length === 1) {
-    const u = unparen(nodes[0]);
-    if (u.type === 'tuple' || u.type === 'list') nodes = namedChildren(u);
-    else {
-      const v = ev.eval(u, c.ctx);
-      if (v.kind === 'tuple' && v.shapeOf && v.shapeOf.ndim !== undefined) return { ...t, ndim: v.shapeOf.ndim, axes: v.shapeOf.axes, attn: t.attn, mask: t.mask };
-      if (v.kind === 'tuple' && v.elements) nodes = [];
-      else if (v.kind !== 'number') return stripRank(t);
-    }
-  }
-  if (nodes.length === 0) return stripRank(t);
-  if (nodes.some((n) => n.type === 'list_splat')) return stripRank(t);
-  const n = nodes.length;
-  const axes: AxisInfo[] = nodes.map((node, i) => reshapeAxis(ev, c, node, i, nodes));
-  const out = mutable(t);
-  out.ndim = n;
-  out.axes = axes;
-  const lastNode = unparen(nodes[n - 1]);
-  const lastIsProduct = lastNode.type === 'binary_operator' && operatorText(ev.tree, lastNode) === '*';
-  const lastSameAsBefore = !lastIsProduct;
-  delete out.lastSize1;
-  if (axes.some((a) => a.label === 'head')) out.multiHead = true;
-  if (axes[n - 1]?.label === 'feat') out.featLast = true;
-  else if (!(t.featLast && lastSameAsBefore)) delete out.featLast;
-  delete out.featAt;
-  if (t.attn) {
-    const a: Mutable<AttnInfo> = { ...t.attn };
-    if (!(lastSameAsBefore && a.keyAxis === -1)) delete a.keyAxis;
-    if (a.softmax) a.softmax = { ...a.softmax, axis: lastSameAsBefore && a.softmax.axis === -1 ? -1 : undefined };
-    if (a.renormAxis !== -1 || !lastSameAsBefore) delete a.renormAxis;
-    out.attn = a;
-  }
-  if (t.mask) {
-    const m: Mutable<MaskInfo> = { ...t.mask };
-    const secondLast = n >= 2 ? unparen(nodes[n - 2]) : undefined;
-    const secondIsProduct = secondLast && secondLast.type === 'binary_operator' && operatorText(ev.tree, secondLast) === '*';
-    if (!lastSameAsBefore || secondIsProduct) delete m.tri;
-    if (m.padAxes) {
-      const kept = m.padAxes.filter((x) => x === -1 && lastSameAsBefore);
-      if (kept.length > 0) m.padAxes = kept;
-      else delete m.padAxes;
-    }
-    out.mask = m;
-  }
-  if (t.index) delete out.index;
-  if (t.channelFirst) delete out.channelFirst;
-  return out;
-}
-
-function stripRank(t: AValue): AValue {
-  const out = mutable(t);
-  delete out.lastSize1;
-  delete out.ndim;
-  delete out.axes;
-  delete out.featLast;
-  if (out.attn) out.attn = { ...out.attn, keyAxis: undefined, softmax: out.attn.softmax ? { ...out.attn.softmax, axis: undefined } : undefined };
-  return out;
-}
-
-/** The label of one view/reshape size argument. */
-function reshapeAxis(ev: Evaluator, c: Call, node: PyNode, i: number, all: PyNode[]): AxisInfo {
-  const u = unparen(node);
-  const lit = intLiteral(ev.tree, u);
-  const sizeText = ev.text(u);
-  if (lit === 1) return { size1: true, sizeText };
-  if (lit === -1) {
-    // -1 after a head count is the per-head feature axis (`view(B, T, nh, -1)`).
-    if (i === all.length - 1 && i > 0 && reshapeAxis(ev, c, all[i - 1], i - 1, all).label === 'head') return { label: 'feat', sizeText };
-    return { sizeText };
-  }
-  if (u.type === 'binary_operator') {
-    const op = operatorText(ev.tree, u);
-    const l = childByField(u, 'left');
-    const r = childByField(u, 'right');
-    if ((op === '//' || op === '/') && r && isHeadCountName(rootName(ev, r) ?? ev.text(r))) {
-      if (l) ev.modelDimTexts.add(ev.text(l));
-      return { label: 'feat', sizeText };
-    }
-    if (op === '*' && l && r) {
-      const ll = labelOfSize(ev, c, l);
-      const rl = labelOfSize(ev, c, r);
-      if ((ll === 'batch' && rl === 'head') || (ll === 'head' && rl === 'batch')) return { label: 'batch', sizeText };
-      if ((ll === 'head' && rl === 'feat') || (ll === 'feat' && rl === 'head')) return { label: 'feat', sizeText };
-      if (ll === 'seq' && rl === 'seq') return { label: 'seq', sizeText };
-      return { sizeText };
-    }
-  }
-  const label = labelOfSize(ev, c, u);
-  return label ? { label, sizeText } : { sizeText };
-}
-
-function labelOfSize(ev: Evaluator, c: Call, node: PyNode): AxisInfo['label'] {
-  const u = unparen(node);
-  const name = u.type === 'identifier' || u.type === 'attribute' ? ev.text(u) : undefined;
-  if (name) {
-    const byName = axisLabelOfName(name);
-    if (byName) return byName;
-  }
-  const v = ev.eval(u, c.ctx);
-  if (v.headCount) return 'head';
-  if (v.dimPow && v.dimPow.power === 1 && v.dimPow.dim.which === 'head') return 'feat';
-  return undefined;
-}
-
-function splitValue(ev: Evaluator, c: Call, t0: AValue, countNode: PyNode | undefined, dimNode: PyNode | undefined, mode: 'split' | 'chunk' | 'unbind'): AValue {
-  const t = tensorish(t0);
-  let count: number | undefined;
-  if (mode === 'chunk') count = intOf(ev, c, countNode);
-  else if (mode === 'split') {
-    const u = countNode ? unparen(countNode) : undefined;
-    if (u && (u.type === 'list' || u.type === 'tuple')) count = namedChildren(u).length;
-    else {
-      // split(size, dim): the count comes from the unpacking; assume 3 for packed qkv, else unknown
-      count = undefined;
-    }
-  } else if (mode === 'unbind') {
-    const d = intOf(ev, c, dimNode) ?? 0;
-    const ax = t.ndim !== undefined ? axisAt(t, d) : undefined;
-    void ax;
-    const elem = squeezeValue(t, d);
-    const n = 3;
-    return { kind: 'tuple', elements: Array.from({ length: n }, () => clearPackedRole(elem)) };
-  }
-  const elem = clearPackedRole(t);
-  const n = count ?? 3;
-  return { kind: 'tuple', elements: Array.from({ length: n }, () => elem) };
-}
-
-function clearPackedRole(t: AValue): AValue {
-  const out = mutable(t);
-  delete out.role;
-  delete out.roleText;
-  delete out.attn;
-  delete out.mask;
-  return out;
-}
-
-function einopsRearrange(ev: Evaluator, _c: Call, t0: AValue, patternNode: PyNode | undefined, reduce: boolean): AValue {
-  const t = tensorish(t0);
-  const pattern = stringLiteral(ev.tree, patternNode);
-  if (!pattern) return stripRank(t);
-  const parsed = parseEinopsPattern(pattern);
-  if (!parsed) return stripRank(t);
-  const { lhs, rhs } = parsed;
-  const out = mutable(t);
-  const rhsAxes = einopsLabels(rhs);
-  if (!rhs.hasEllipsis) {
-    out.ndim = rhs.groups.length;
-    out.axes = rhsAxes;
-  } else {
-    delete out.ndim;
-    delete out.axes;
-  }
-  if (rhsAxes.some((a) => a.label === 'head') || rhs.groups.some((g) => g.length > 1 && g.some((x) => labelOfAxisName(x) === 'head') && g.some((x) => labelOfAxisName(x) === 'batch'))) out.multiHead = true;
-  const last = rhs.groups[rhs.groups.length - 1];
-  const lastLhs = lhs.groups[lhs.groups.length - 1];
-  const lastSame = !!last && !!lastLhs && last.length === lastLhs.length && last.every((x, i) => x === lastLhs[i]);
-  if (rhsAxes[rhsAxes.length - 1]?.label === 'feat') out.featLast = true;
-  else if (!lastSame) delete out.featLast;
-  // Masks: keep padding on the last axis if it stays last.
-  if (t.mask) {
-    const m: Mutable<MaskInfo> = { ...t.mask };
-    if (!lastSame) {
-      delete m.padAxes;
-      delete m.tri;
-    }
-    out.mask = m;
-  }
-  if (t.attn) out.attn = { ...t.attn, keyAxis: lastSame && t.attn.keyAxis === -1 ? -1 : undefined };
-  void reduce;
-  return out;
-}
-
-// ================================================================================================ matmul
-
-function roleOf(ev: Evaluator, v: AValue, node: PyNode | undefined): 'query' | 'key' | 'value' | 'context' | undefined {
-  if (v.role) return v.role;
-  const name = rootName(ev, node);
-  if (name) {
-    const r = roleOfName(name);
-    if (r) return r;
-    if (isContextName(name)) return 'context';
-  }
-  return undefined;
-}
-
-function describe(ev: Evaluator, node: PyNode | undefined, v: AValue): string | undefined {
-  if (node) {
-    const t = ev.text(node);
-    if (t.length <= 40) return t;
-  }
-  return v.roleText;
-}
-
-/**
- * a @ b. Forms attention scores when the operands are a query and keys (by name or role), records
- * the contraction when attention weights meet the values, and keeps ranks.
- */
-export function matmul(ev: Evaluator, c: Call, a0: AValue, b0: AValue, aNode: PyNode | undefined, bNode: PyNode | undefined, display: string, opts: { transA?: boolean; transB?: boolean; rank?: number } = {}): AValue {
-  let a = tensorish(a0);
-  let b = tensorish(b0);
-  if (opts.rank !== undefined) {
-    if (a.ndim === undefined) a = withRank(a, opts.rank);
-    if (b.ndim === undefined) b = withRank(b, opts.rank);
-  }
-  if (opts.transA) a = transposeLastTwo(a);
-  if (opts.transB) b = transposeLastTwo(b);
-  const ndim = a.ndim !== undefined && b.ndim !== undefined ? Math.max(a.ndim, b.ndim) : undefined;
-  // The leading (broadcast) axes keep the batch/head labels an operand of full rank gives them.
-  const leadingLabel = (i: number): AxisInfo => {
-    for (const t of [a, b]) {
-      const l = t.ndim === ndim ? t.axes?.[i]?.label : undefined;
-      if (l === 'batch' || l === 'head') return { label: l };
-    }
-    return {};
-  };
-  const result = (fields: Omit<AValue, 'kind'>): AValue => {
-    const r = tensor({ ...(ndim !== undefined ? { ndim, axes: Array.from({ length: ndim }, (_, i) => (i < ndim - 2 ? leadingLabel(i) : {})) } : {}), ...fields });
-    ev.facts.matmul.push({ node: c.node, ctx: c.ctx, display, a, b, aNode, bNode, contractA: -1, contractB: -2, result: r });
-    return r;
-  };
-  if (a.attn?.stage === 'weights' || b.attn?.stage === 'weights') {
-    // weights · V: the attention output (B, ..., L, hd).
-    const w = a.attn?.stage === 'weights' ? a : b;
-    return result({ multiHead: w.multiHead || a.multiHead || b.multiHead, featLast: true });
-  }
-  const ra = roleOf(ev, a, aNode);
-  const rb = roleOf(ev, b, bNode);
-  let keyAxis: number | undefined;
-  let keyAxisWhy: string | undefined;
-  let qNode: PyNode | undefined;
-  if (ra === 'query' && (rb === 'key' || rb === 'context')) {
-    keyAxis = -1;
-    keyAxisWhy = `the keys \`${describe(ev, bNode, b) ?? 'k'}\` are the right operand, so the key axis is the last`;
-    qNode = aNode;
-  } else if ((ra === 'key' || ra === 'context') && rb === 'query') {
-    keyAxis = -2;
-    keyAxisWhy = `the keys \`${describe(ev, aNode, a) ?? 'k'}\` are the left operand, so the key axis is -2`;
-  }
-  if (keyAxis === undefined && !(ra === 'query' || rb === 'key')) {
-    // No roles: an unnamed product. It can still be attention (judged later by a ·V contraction).
-    if (a.kind === 'tensor' && b.kind === 'tensor' && !a.mask && !b.mask) {
-      const scores = result({ attn: { stage: 'scores', formedAt: c.node }, ops: crossOps(a, b), multiHead: a.multiHead || b.multiHead || ndim === 4 || undefined });
-      return scores;
-    }
-    return result({});
-  }
-  const qa = ra === 'query' ? a : b;
-  const attn: AttnInfo = {
-    stage: 'scores',
-    formedAt: c.node,
-    keyAxis,
-    keyAxisWhy,
-    queryText: describe(ev, ra === 'query' ? aNode : bNode, qa),
-    keyText: describe(ev, ra === 'query' ? bNode : aNode, ra === 'query' ? b : a),
-    keyIsKey: (ra === 'query' ? rb : ra) === 'key' || undefined,
-    queryProj: qa.proj,
-    queryAxes: axesOf(qa),
-    queryNode: qNode && unparen(qNode).type === 'identifier' ? unparen(qNode) : undefined,
-  };
-  // Cosine attention (F.normalize'd q and k): bounded logits, temperature instead of 1/sqrt(d).
-  const ops = a.normalized || b.normalized ? crossOps(addOp(a, { kind: 'opaque', node: c.node }), b) : crossOps(a, b);
-  return result({ attn, ops, multiHead: a.multiHead || b.multiHead || ndim === 4 || undefined, ...(a.fromCache || b.fromCache ? { fromCache: true } : {}), ...(a.fromConv || b.fromConv ? { fromConv: true } : {}) });
-}
-
-/** A string literal, or an f-string without placeholders (`f"b h i d, b h j d -> b h i j"`, lucidrains' style). */
-function constantString(ev: Evaluator, node: PyNode | undefined): string | undefined {
-  const plain = stringLiteral(ev.tree, node);
-  if (plain !== undefined || !node) return plain;
-  const n = unparen(node);
-  if (n.type !== 'string' || n.children.some((ch) => ch.type === 'interpolation' || ch.type === 'escape_sequence')) return undefined;
-  let out = '';
-  for (const ch of n.children) if (ch.type === 'string_content') out += ev.text(ch);
-  return out;
-}
-
-function einsum(ev: Evaluator, c: Call, spec: string | undefined, style: 'letters' | 'words', operandNodes: PyNode[]): AValue {
-  const vals = operandNodes.map((n) => tensorish(ev.eval(n, c.ctx)));
-  if (!spec) return tensor();
-  const parsed = parseEinsum(spec, style);
-  if (!parsed || parsed.inputs.length !== vals.length) return tensor();
-  const out = parsed.output;
-  const hasEll = out.includes('...');
-  const shape = hasEll ? {} : { ndim: out.length, axes: out.map((x) => ({ ...(labelOfAxisName(x) ? { label: labelOfAxisName(x) } : {}) })) };
-  if (vals.length !== 2) return tensor(shape);
-  const [a, b] = vals;
-  const [ta, tb] = parsed.inputs;
-  const record = (r: AValue, contractA?: number, contractB?: number): AValue => {
-    ev.facts.matmul.push({ node: c.node, ctx: c.ctx, display: 'einsum', a, b, aNode: operandNodes[0], bNode: operandNodes[1], contractA, contractB, result: r });
-    return r;
-  };
-  const contracted = ta.filter((x) => x !== '...' && tb.includes(x) && !out.includes(x));
-  if (a.attn?.stage === 'weights' || b.attn?.stage === 'weights') {
-    const contractA = contracted.length === 1 ? negIndexInTerm(ta, contracted[0]) : undefined;
-    const contractB = contracted.length === 1 ? negIndexInTerm(tb, contracted[0]) : undefined;
-    return record(tensor({ ...shape, featLast: true, multiHead: a.multiHead || b.multiHead || out.some((x) => labelOfAxisName(x) === 'head') || undefined }), contractA, contractB);
-  }
-  const ra = roleOf(ev, a, operandNodes[0]);
-  const rb = roleOf(ev, b, operandNodes[1]);
-  let qTerm: string[] | undefined;
-  let kTerm: string[] | undefined;
-  if (ra === 'query' && (rb === 'key' || rb === 'context')) [qTerm, kTerm] = [ta, tb];
-  else if ((ra === 'key' || ra === 'context') && rb === 'query') [qTerm, kTerm] = [tb, ta];
-  let keyAxis: number | undefined;
-  let keyAxisWhy: string | undefined;
-  if (qTerm && kTerm) {
-    const keyLetters = kTerm.filter((x) => x !== '...' && !qTerm!.includes(x) && out.includes(x));
-    if (keyLetters.length === 1) {
-      keyAxis = negIndexInTerm(out, keyLetters[0]);
-      keyAxisWhy = `in '${spec}' the key index '${keyLetters[0]}' is output axis ${keyAxis !== undefined && !hasEll ? keyAxis + out.length : keyAxis}`;
-    }
-  } else if (!(a.kind === 'tensor' && b.kind === 'tensor')) return record(tensor(shape));
-  const attn: AttnInfo = {
-    stage: 'scores',
-    formedAt: c.node,
-    keyAxis,
-    keyAxisWhy,
-    queryText: qTerm ? describe(ev, qTerm === ta ? operandNodes[0] : operandNodes[1], qTerm === ta ? a : b) : undefined,
-    keyText: kTerm ? describe(ev, kTerm === ta ? operandNodes[0] : operandNodes[1], kTerm === ta ? a : b) : undefined,
-    keyIsKey: kTerm ? (kTerm === ta ? ra : rb) === 'key' || undefined : undefined,
-    queryProj: qTerm ? (qTerm === ta ? a : b).proj : undefined,
-    queryNode: qTerm === ta && unparen(operandNodes[0]).type === 'identifier' ? unparen(operandNodes[0]) : undefined,
-  };
-  const multiHead = a.multiHead || b.multiHead || out.some((x) => labelOfAxisName(x) === 'head') || undefined;
-  return record(tensor({ ...shape, attn, ops: crossOps(a, b), multiHead }), contracted.length === 1 ? negIndexInTerm(ta, contracted[0]) : undefined, contracted.length === 1 ? negIndexInTerm(tb, contracted[0]) : undefined);
-}
 
 // ================================================================================================ softmax
 
@@ -1498,20 +784,6 @@ function callArgsOf(ev: Evaluator, call: PyNode): CallArgs {
   return { positional, keywords, hasSplat: false, list };
 }
 
-function reduction(ev: Evaluator, c: Call, t0: AValue, kind: 'sum' | 'max' | 'norm' | 'other', axisNode: PyNode | undefined, axisValueNode: PyNode | undefined): AValue {
-  const t = tensorish(t0);
-  let axis: number | 'all' | undefined;
-  if (!axisValueNode) axis = 'all';
-  else {
-    const lit = intLiteral(ev.tree, axisValueNode);
-    if (lit !== undefined) axis = lit;
-    else {
-      const v = ev.eval(axisValueNode, c.ctx);
-      axis = v.kind === 'number' && v.num !== undefined ? v.num : v.kind === 'none' ? 'all' : undefined;
-    }
-  }
-  return tensor({ reduced: { kind, of: t, axis, node: c.node, axisNode, axisValueNode } });
-}
 
 // ================================================================================================ masks & fills
 
@@ -1945,11 +1217,12 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
         if (dv.kind === 'dtype' || dv.kind === 'module') return t;
       }
       return reshapeValue(ev, c, t, c.args.positional);
+    case 'expand_as':
+      return expandAsValue(t, tensorish(val(ev, c, a0 ?? arg(c, 'other'))));
     case 'view_as':
-    case 'reshape_as':
-    case 'expand_as': {
+    case 'reshape_as': {
       const other = tensorish(val(ev, c, a0));
-      return other.ndim !== undefined ? { ...t, ndim: other.ndim, axes: Array.from({ length: other.ndim }, () => ({})) } : stripRank(t);
+      return other.ndim !== undefined ? { ...t, ndim: other.ndim, axes: axesOf(other) ?? Array.from({ length: other.ndim }, () => ({})) } : stripRank(t);
     }
     case 'transpose':
     case 'swapaxes':
@@ -1959,7 +1232,7 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
         const perm = permFromArgs(ev, c, c.args.positional);
         return perm ? permuteValue(t, perm) : stripRank(t);
       }
-      return transposeValue(ev, t, intOf(ev, c, a0 ?? arg(c, 'dim0')), intOf(ev, c, a1 ?? arg(c, 'dim1')));
+      return transposeValue(t, intOf(ev, c, a0 ?? arg(c, 'dim0')), intOf(ev, c, a1 ?? arg(c, 'dim1')));
     }
     case 't':
       return t.ndim === undefined || t.ndim <= 2 ? transposeLastTwo(t) : tensor();
@@ -1968,34 +1241,32 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
       return perm ? permuteValue(t, perm) : stripRank(t);
     }
     case 'movedim':
-      return stripRank(t);
+    case 'moveaxis':
+      return movedimValue(t, intOf(ev, c, a0 ?? arg(c, 'source')), intOf(ev, c, a1 ?? arg(c, 'destination')));
     case 'unsqueeze':
       return unsqueezeValue(t, intOf(ev, c, a0 ?? arg(c, 'dim')));
     case 'squeeze':
       return squeezeValue(t, a0 ?? arg(c, 'dim') ? intOf(ev, c, a0 ?? arg(c, 'dim')) : undefined);
-    case 'flatten':
-      return stripRank(t);
+    case 'flatten': {
+      // torch: flatten(start_dim=0, end_dim=-1); NumPy's a.flatten() is 1-D (its argument is the order).
+      const startNode = arg(c, 'start_dim', 0);
+      const start = startNode && stringLiteral(ev.tree, startNode) === undefined ? intOf(ev, c, startNode) : 0;
+      const end = arg(c, 'end_dim', 1) ? intOf(ev, c, arg(c, 'end_dim', 1)) : -1;
+      return start === undefined || end === undefined ? stripRank(t) : flattenValue(t, start, end);
+    }
+    case 'unflatten': {
+      const sizes = a1 ?? arg(c, 'sizes');
+      const u = sizes ? unparen(sizes) : undefined;
+      const sizeNodes = u && (u.type === 'tuple' || u.type === 'list') ? namedChildren(u) : [];
+      return unflattenValue(ev, c, t, intOf(ev, c, a0 ?? arg(c, 'dim')), sizeNodes);
+    }
     case 'expand':
     case 'repeat':
     case 'broadcast_to':
     case 'tile': {
-      const n = c.args.positional.length;
       const first = a0 ? unparen(a0) : undefined;
-      const count = n === 1 && first && (first.type === 'tuple' || first.type === 'list') ? namedChildren(first).length : n;
-      if (count === 0) return t;
-      const out = mutable(t);
-      if (t.ndim === undefined || count >= t.ndim) {
-        const newNdim = count;
-        const axes = axesOf(t);
-        const extra = t.ndim !== undefined ? newNdim - t.ndim : 0;
-        out.ndim = newNdim;
-        const base: AxisInfo[] = axes && t.ndim !== undefined ? [...Array.from({ length: extra }, () => ({})), ...axes] : Array.from({ length: newNdim }, () => ({}));
-        // Sizes change wherever the argument is not "keep" (-1 for expand, 1 for repeat).
-        const sizeNodes = n === 1 && first && (first.type === 'tuple' || first.type === 'list') ? namedChildren(first) : c.args.positional;
-        const keep = m === 'expand' || m === 'broadcast_to' ? -1 : 1;
-        out.axes = base.map((ax, i) => (intOf(ev, c, sizeNodes[i]) === keep ? ax : { ...(ax.label ? { label: ax.label } : {}) }));
-      }
-      return out;
+      const sizeNodes = c.args.positional.length === 1 && first && (first.type === 'tuple' || first.type === 'list') ? namedChildren(first) : c.args.positional;
+      return expandValue(ev, c, t, sizeNodes, m === 'expand' || m === 'broadcast_to' ? -1 : 1);
     }
     case 'split':
       return splitValue(ev, c, t, a0, a1 ?? arg(c, 'dim'), 'split');
@@ -2043,7 +1314,9 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
       const axisName = arg(c, 'axis') ? 'axis' : 'dim';
       const axisValue = argument(c.args, axisName, m === 'norm' ? 1 : 0);
       const axisNode = argumentNode(c.args, axisName, m === 'norm' ? 1 : 0);
-      return reduction(ev, c, t, m === 'sum' ? 'sum' : m === 'norm' ? 'norm' : m === 'max' || m === 'amax' ? 'max' : 'other', axisNode, axisValue);
+      const kind = m === 'sum' ? 'sum' : m === 'norm' ? 'norm' : m === 'max' || m === 'amax' ? 'max' : 'other';
+      // torch's x.max(dim) returns (values, indices); NumPy's x.max(axis=...) an array.
+      return reduction(ev, c, t, kind, axisNode, axisValue, { keepdimPos: m === 'norm' ? 2 : 1, tupleResult: m === 'max' && axisName === 'dim' && axisValue !== undefined });
     }
     case 'logical_not':
     case 'bitwise_not':
@@ -2147,20 +1420,6 @@ function numberMethod(ev: Evaluator, c: Call, recv: AValue): AValue {
   }
 }
 
-function permFromArgs(ev: Evaluator, c: Call, nodes: PyNode[]): number[] | undefined {
-  let items = nodes;
-  if (items.length === 1) {
-    const u = unparen(items[0]);
-    if (u.type === 'tuple' || u.type === 'list') items = namedChildren(u);
-  }
-  const perm: number[] = [];
-  for (const n of items) {
-    const i = intOf(ev, c, n);
-    if (i === undefined) return undefined;
-    perm.push(i);
-  }
-  return perm.length > 0 ? perm : undefined;
-}
 
 function expOf(t: AValue): AValue {
   const out = tensor({ ndim: t.ndim, axes: t.axes });
@@ -2172,10 +1431,13 @@ function creation(ev: Evaluator, c: Call, kind: string, sizeArgs: PyNode[]): AVa
   let nodes = sizeArgs;
   if (kind === 'full' || kind === 'full_like') nodes = sizeArgs.slice(0, 1);
   let ndim: number | undefined;
+  let sizeNodes: readonly PyNode[] | undefined = nodes.length > 1 ? nodes : undefined;
   if (nodes.length === 1) {
     const u = unparen(nodes[0]);
-    if (u.type === 'tuple' || u.type === 'list') ndim = namedChildren(u).length;
-    else {
+    if (u.type === 'tuple' || u.type === 'list') {
+      sizeNodes = namedChildren(u);
+      ndim = sizeNodes.length;
+    } else {
       const v = ev.eval(u, c.ctx);
       if (v.kind === 'number') ndim = 1;
       else if (v.kind === 'tuple' && v.shapeOf) ndim = v.shapeOf.ndim;
@@ -2183,7 +1445,8 @@ function creation(ev: Evaluator, c: Call, kind: string, sizeArgs: PyNode[]): AVa
     }
   } else if (nodes.length > 1) ndim = nodes.length;
   const dt = dtypeKwarg(ev, c);
-  const out: Mutable<AValue> = tensor({ ...(ndim !== undefined ? { ndim, axes: Array.from({ length: ndim }, () => ({})) } : {}), ...(dt ? { dtype: dt } : {}) });
+  const axes = sizeNodes && sizeNodes.length === ndim ? sizeAxes(ev, sizeNodes) : Array.from({ length: ndim ?? 0 }, () => ({}));
+  const out: Mutable<AValue> = tensor({ ...(ndim !== undefined ? { ndim, axes } : {}), ...(dt ? { dtype: dt } : {}) });
   if (kind === 'ones' || kind === 'ones_like') out.ones = true;
   if (kind === 'zeros' || kind === 'zeros_like') out.zeros = true;
   if (kind === 'full') {
@@ -2228,6 +1491,9 @@ const METHOD_LIKE_FUNCTIONS = new Set([
   'unsqueeze',
   'squeeze',
   'flatten',
+  'unflatten',
+  'movedim',
+  'moveaxis',
   'split',
   'chunk',
   'unbind',
@@ -2306,6 +1572,10 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
     return softmax(ev, c, sm, val(ev, c, inputNode), inputNode, { dimNode: argumentNode(c.args, sm.dimParam, sm.dimPos), dimValueNode: dimValue, ownerNode: c.node, argListNode: c.args.list });
   }
   if (SDPA_FUNCTIONS[qname]) return sdpa(ev, c, qname);
+  // A learned parameter is the tensor it wraps (`nn.Parameter(torch.randn(d, 1))` keeps its length-1 axis).
+  if (qname === 'torch.nn.Parameter' || qname === 'torch.nn.parameter.Parameter' || qname === 'tensorflow.Variable') {
+    return tensorish(val(ev, c, c.args.positional[0] ?? arg(c, 'data') ?? arg(c, 'initial_value')));
+  }
   // tf.sequence_mask(lengths, maxlen): True at positions before each length (a keep mask over the last axis).
   if (qname === 'tensorflow.sequence_mask') {
     const lengths = val(ev, c, c.args.positional[0] ?? arg(c, 'lengths'));
@@ -2479,9 +1749,16 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
   if (matches(/^(torch|numpy|jax\.numpy|tensorflow|tensorflow\.math)\.(sum|reduce_sum)$/, qname)) {
     const axisName = fw === 'torch' ? 'dim' : 'axis';
     const axisValue = argument(c.args, axisName, 1);
-    return reduction(ev, c, val(ev, c, c.args.positional[0]), 'sum', argumentNode(c.args, axisName, 1), axisValue);
+    return reduction(ev, c, val(ev, c, c.args.positional[0]), 'sum', argumentNode(c.args, axisName, 1), axisValue, { keepdimPos: fw === 'torch' ? 2 : undefined });
   }
-  if (matches(/^(torch|numpy|jax\.numpy|tensorflow|tensorflow\.math)\.(max|amax|reduce_max)$/, qname)) return reduction(ev, c, val(ev, c, c.args.positional[0]), 'max', undefined, argument(c.args, fw === 'torch' ? 'dim' : 'axis', 1));
+  if (matches(/^(torch|numpy|jax\.numpy|tensorflow|tensorflow\.math)\.(max|amax|reduce_max)$/, qname)) {
+    const axisValue = argument(c.args, fw === 'torch' ? 'dim' : 'axis', 1);
+    return reduction(ev, c, val(ev, c, c.args.positional[0]), 'max', undefined, axisValue, { keepdimPos: fw === 'torch' ? 2 : undefined, tupleResult: qname === 'torch.max' && axisValue !== undefined });
+  }
+  if (matches(/^(torch|numpy|jax\.numpy|tensorflow|tensorflow\.math)\.(mean|reduce_mean|logsumexp|reduce_logsumexp|prod|reduce_prod)$/, qname)) {
+    const axisName = fw === 'torch' ? 'dim' : 'axis';
+    return reduction(ev, c, val(ev, c, c.args.positional[0]), 'other', argumentNode(c.args, axisName, 1), argument(c.args, axisName, 1), { keepdimPos: fw === 'torch' ? 2 : undefined });
+  }
   if (matches(/^(torch|numpy|jax\.numpy|tensorflow|tensorflow\.math)\.exp$/, qname)) return expOf(tensorish(val(ev, c, c.args.positional[0])));
   if (matches(/^(torch|numpy|jax\.numpy)\.(linalg\.norm|norm)$/, qname)) return reduction(ev, c, val(ev, c, c.args.positional[0]), 'norm', undefined, undefined);
   if (fw !== 'user' && METHOD_LIKE_FUNCTIONS.has(last)) {
@@ -2544,7 +1821,7 @@ function genericLibraryCall(ev: Evaluator, c: Call, last: string): AValue | unde
       return perm ? permuteValue(x, perm) : stripRank(x);
     }
     case 'swapaxes':
-      return p.length === 3 ? transposeValue(ev, val(ev, c, p[0]), intOf(ev, c, p[1]), intOf(ev, c, p[2])) : undefined;
+      return p.length === 3 ? transposeValue(val(ev, c, p[0]), intOf(ev, c, p[1]), intOf(ev, c, p[2])) : undefined;
     case 'softmax': {
       const input = p[0];
       const dimName = c.args.keywords.has('dim') ? 'dim' : 'axis';

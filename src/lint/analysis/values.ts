@@ -123,9 +123,11 @@ export interface AttnInfo {
   readonly stage: 'scores' | 'weights';
   /** Where q·kᵀ was formed. */
   readonly formedAt: PyNode;
-  /** Negative index of the key axis in this tensor. */
+  /** Negative index of the key axis in this tensor (the one the softmax must normalise and ·V must sum over). */
   readonly keyAxis?: number;
   readonly keyAxisWhy?: string;
+  /** Negative index of the query axis in this tensor (one row of weights per query). */
+  readonly queryAxis?: number;
   readonly queryText?: string;
   readonly keyText?: string;
   /** The right-hand operand is named as keys (k, key_states), not as encoder context/memory. */
@@ -402,6 +404,7 @@ function joinAttn(a: AttnInfo | undefined, b: AttnInfo | undefined): AttnInfo | 
     formedAt,
     keyAxis: same(a.keyAxis, b.keyAxis),
     keyAxisWhy: a.keyAxis === b.keyAxis ? a.keyAxisWhy : undefined,
+    queryAxis: same(a.queryAxis, b.queryAxis),
     queryText: same(a.queryText, b.queryText),
     queryProj: same(a.queryProj, b.queryProj),
     queryAxes: same(a.queryAxes, b.queryAxes),

@@ -1,8 +1,8 @@
 // ATT001: softmax over an axis that is not the key axis of the attention scores.
 import { torchImplicitSoftmaxDim } from '../analysis/apis';
-import type { SoftmaxSite } from '../analysis/facts';
+import type { MatmulSite, SoftmaxSite } from '../analysis/facts';
 import { axisAt, negAxis } from '../analysis/values';
-import { byNode, consumersOf, definingNames, hasRoles, normalisedDim, wasRenormalised } from './evidence';
+import { byNode, consumersOf, definingNames, hasRoles, normalisedDim, wasRenormalised, type Consumer } from './evidence';
 import { insertKeyword, quote, type FixSpec, type Rule, type RuleContext } from './rule';
 
 interface Verdict {
@@ -23,7 +23,7 @@ export const ATT001: Rule = {
     docs: {
       summary: 'Softmax over an axis that is not the key axis of the attention scores.',
       whatItDoes:
-        'Checks that the softmax applied to attention scores normalises over the key axis: the axis that comes from the keys in `q @ k.transpose(-2, -1)` (or the key index of an einsum), and the axis that is summed over when the weights multiply the values. It also reports a softmax without `dim` on attention scores (PyTorch then picks an axis by a legacy rule: dim 0 for 3-D input, dim 1 for 4-D input) a softmax over an axis of length 1 (scores from `nn.Linear(..., 1)`), and a softmax over the axis the code itself shapes as the batch (shape comments such as `[batch size, src len]`, `B, T, C = x.shape`, reshapes), as in additive attention energies `(B, S)` normalised with `dim=0`.',
+        'Checks that the softmax applied to attention scores normalises over the key axis: the axis that comes from the keys in `q @ k.transpose(-2, -1)` (or the key index of an einsum), and the axis that is summed over when the weights multiply the values. It also reports a softmax without `dim` on attention scores (PyTorch then picks an axis by a legacy rule: dim 0 for 3-D input, dim 1 for 4-D input) a softmax over an axis of length 1 (scores from `nn.Linear(..., 1)`, from `x @ w` with `w = nn.Parameter(torch.randn(d, 1))`, or from a `sum(..., keepdim=True)` / `keepdims=True` / `keep_dims=True`), and a softmax over the axis the code itself shapes as the batch (shape comments such as `[batch size, src len]`, `B, T, C = x.shape`, reshapes), as in additive attention energies `(B, S)` normalised with `dim=0`. The layout is followed through `permute`, `transpose`, `squeeze`/`unsqueeze`, `view`/`reshape`, `flatten`/`unflatten`, `movedim`, `expand`/`repeat`/`expand_as`, `chunk`/`split`/`unbind` with indexing and tuple unpacking, reductions, einsum and einops. When the softmax is over the key axis but the product with the values sums the weights over their query axis (`V.T @ weights`, `torch.bmm(value, attention)` without transposing the weights), the finding is reported at that product, where the bug is.',
       whyIsThisBad:
         'Each query must distribute a total weight of 1 over the keys. A softmax over the query axis (`dim=-2`), the heads or the batch produces weights that sum to 1 in the wrong direction: rows of the attention matrix no longer sum to 1, padding and causal masks stop meaning what they should, and the model trains on a different function than the one in the paper. The code runs without any error, which is why this bug survives.',
       example: `scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))  # (B, H, L, S)
@@ -44,6 +44,26 @@ out = weights @ v`,
   create(ctx: RuleContext) {
     const ev = ctx.analysis;
     const sites: SoftmaxSite[] = [];
+
+    /**
+     * The softmax runs over the key axis, but the product with the values sums the weights over their query
+     * axis (`V.T @ weights`, `bmm(value, attention)` without transposing the weights): reported at the product.
+     */
+    const contractionsOverQueries = (site: SoftmaxSite): { consumer: Consumer; weights: MatmulSite['a'] }[] => {
+      const key = site.input.attn?.keyAxis;
+      if (!hasRoles(site.input) || key === undefined || normalisedDim(site) !== key) return [];
+      if (wasRenormalised(ev, site.node) || isSlotAttention(site)) return [];
+      const out: { consumer: Consumer; weights: MatmulSite['a'] }[] = [];
+      for (const c of consumersOf(ev, site.node)) {
+        if (c.softmaxCtxId !== undefined && c.softmaxCtxId !== site.ctx.id) continue;
+        if (!c.withValues || c.normalised === undefined || c.contracted === undefined) continue;
+        const weights = c.site.a.attn?.softmax?.site === site.node ? c.site.a : c.site.b;
+        const w = weights.attn;
+        if (w?.keyAxis !== c.normalised || w.queryAxis === undefined || c.contracted !== w.queryAxis) continue;
+        out.push({ consumer: c, weights });
+      }
+      return out;
+    };
 
     const judge = (site: SoftmaxSite): Verdict | undefined => {
       const input = site.input;
@@ -129,6 +149,9 @@ out = weights @ v`,
         sites.push(site);
       },
       end() {
+        const contractions = new Map<number, { consumer: Consumer; weights: MatmulSite['a'] }>();
+        for (const site of sites) for (const c of contractionsOverQueries(site)) if (!contractions.has(c.consumer.site.node.id)) contractions.set(c.consumer.site.node.id, c);
+        for (const { consumer, weights } of contractions.values()) reportContraction(consumer, weights);
         for (const group of byNode(sites).values()) {
           const verdicts = group.map(judge).filter((v): v is Verdict => v !== undefined);
           const wrong = verdicts.find((v) => v.wrong && !v.right);
@@ -149,6 +172,14 @@ out = weights @ v`,
           ? `${site.display} is applied to ${describeInput(ctx, site)} with ${dimText}: ${v.why}. Pass ${site.framework === 'torch' ? 'dim' : 'axis'}=${v.keyAxis ?? -1} (the key axis).`
           : `${site.display} normalises ${describeInput(ctx, site)} over ${dimText}, which is not the key axis: ${v.why}. Each query's weights must sum to 1 over the keys.`;
       ctx.report({ node: where, message, fix: fixFor(v) });
+    }
+
+    function reportContraction(c: Consumer, weights: MatmulSite['a']): void {
+      const node = c.site.node;
+      const w = weights === c.site.a ? c.site.aNode : c.site.bNode;
+      const wText = w ? quote(ctx.text(w), 30) : 'the attention weights';
+      const message = `${quote(ctx.text(node), 50)} sums ${wText} over axis ${c.contracted}, their query axis: the softmax normalised them over the keys (axis ${weights.attn?.keyAxis}), so each output mixes the values with one key's weights across the queries instead of one query's distribution over the keys. Contract over the key axis (transpose the weights, or put them on the left: weights @ v).`;
+      ctx.report({ node, message });
     }
 
     function fixFor(v: Verdict): FixSpec | undefined {

@@ -80,7 +80,8 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       const last = axes[axes.length - 1].sizeText;
       for (let i = 0; i < axes.length - 1; i++) {
         const t = axes[i].sizeText;
-        if (t && /^[A-Za-z_][\w.]*$/.test(t) && names.has(bare(t)) && (!last || bare(last) !== bare(t)) && axes[i].label !== 'feat') return t;
+        // A head axis (`view(B, T, self.h, C // self.h)`) counts heads: `C // self.h` is the head width, not a length.
+        if (t && /^[A-Za-z_][\w.]*$/.test(t) && names.has(bare(t)) && (!last || bare(last) !== bare(t)) && axes[i].label !== 'feat' && axes[i].label !== 'head') return t;
       }
       return undefined;
     };

@@ -1,0 +1,83 @@
+// What a call looks like to the transfer functions: its node, context, arguments and receiver, and the small
+// helpers every handler uses to read them (an argument by name or position, its value, an integer literal).
+import { argument, intLiteral, type CallArgs } from '../syntax/python';
+import { childByField, unparen, type PyNode } from '../syntax/tree';
+import type { Evaluator } from './evaluator';
+import type { Ctx } from './facts';
+import { UNKNOWN, tensor, type AValue } from './values';
+
+export interface Call {
+  readonly node: PyNode;
+  readonly ctx: Ctx;
+  readonly args: CallArgs;
+  /** Method name, or the qualified name for module functions. */
+  readonly name: string;
+  readonly recv?: AValue;
+  readonly recvNode?: PyNode;
+  readonly calleeNode?: PyNode;
+}
+
+export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+export function arg(c: Call, name: string, pos?: number): PyNode | undefined {
+  return argument(c.args, name, pos);
+}
+
+export function val(ev: Evaluator, c: Call, node: PyNode | undefined): AValue {
+  return node ? ev.eval(node, c.ctx) : UNKNOWN;
+}
+
+/** Integer value of an argument node: a literal, or a name bound to one. */
+export function intOf(ev: Evaluator, c: Call, node: PyNode | undefined): number | undefined {
+  if (!node) return undefined;
+  const lit = intLiteral(ev.tree, node);
+  if (lit !== undefined) return lit;
+  const v = ev.eval(node, c.ctx);
+  return v.kind === 'number' && v.num !== undefined && Number.isInteger(v.num) ? v.num : undefined;
+}
+
+/** Base identifier of an expression: `k.transpose(-2, -1)` → k, `self.key(x)` → key, `ctx[0]` → ctx. */
+export function rootName(ev: Evaluator, node: PyNode | undefined): string | undefined {
+  let n = node ? unparen(node) : undefined;
+  while (n) {
+    if (n.type === 'identifier') return ev.text(n);
+    if (n.type === 'attribute') {
+      const obj = childByField(n, 'object');
+      const attr = childByField(n, 'attribute');
+      if (obj && unparen(obj).type === 'identifier' && ev.text(unparen(obj)) === 'self' && attr) return ev.text(attr);
+      n = obj ? unparen(obj) : undefined;
+      continue;
+    }
+    if (n.type === 'call') {
+      const f = childByField(n, 'function');
+      if (f && f.type === 'attribute') {
+        const obj = childByField(f, 'object');
+        const objU = obj ? unparen(obj) : undefined;
+        if (objU && objU.type === 'identifier' && ev.text(objU) === 'self') return ev.text(childByField(f, 'attribute')!);
+        n = objU;
+        continue;
+      }
+      return undefined;
+    }
+    if (n.type === 'subscript') {
+      const v = childByField(n, 'value');
+      n = v ? unparen(v) : undefined;
+      continue;
+    }
+    return undefined;
+  }
+  return undefined;
+}
+
+
+export function mutable(v: AValue): Mutable<AValue> {
+  return { ...v };
+}
+
+export function emptyArgs(): CallArgs {
+  return { positional: [], keywords: new Map(), hasSplat: false, list: undefined };
+}
+
+export function tensorish(v: AValue): AValue {
+  return v.kind === 'unknown' ? tensor() : v;
+}

@@ -1,0 +1,962 @@
+// Shape transfer functions: what reshapes, transposes, permutes, squeezes, splits, indexing, broadcasting,
+// reductions and contractions (matmul, einsum) do to a tensor's rank, its per-axis facts (labels, sizes of 1)
+// and the facts kept as negative axis indices (the key and query axes of attention scores, the softmax axis, a
+// mask's padding axes). ops.ts dispatches the torch / NumPy / TF / JAX spellings here; each function returns
+// what the code proves and drops what it cannot follow.
+import { intLiteral, operatorText, stringLiteral } from '../syntax/python';
+import { childByField, namedChildren, unparen, type PyNode } from '../syntax/tree';
+import { intOf, mutable, rootName, tensorish, type Call, type Mutable } from './call';
+import type { Evaluator } from './evaluator';
+import { einopsLabels, labelOfAxisName, negIndexInTerm, normalisePerm, parseEinopsPattern, parseEinsum, isPermutation, posAxis, swapNegative } from './layout';
+import { transposeMask } from './masks';
+import { axisLabelOfName, dimOfName, isContextName, isHeadCountName, roleOfName } from './names';
+import { UNKNOWN, addOp, axesOf, axisAt, crossOps, number, tensor, withRank, type AValue, type AttnInfo, type AxisInfo, type DimInfo, type MaskInfo } from './values';
+
+/** The dimension an axis of a tensor stands for, as a number value (`k.size(-1)`, `q.shape[-1]`). */
+export function dimOfShape(t: AValue, index: number): AValue {
+  const ax = axisAt(t, index);
+  const ndim = t.ndim;
+  const isLast = index === -1 || (ndim !== undefined && index === ndim - 1);
+  const text = `${t.roleText ?? 'x'}.shape[${index}]`;
+  if (ax?.sizeText) {
+    const byName = dimOfName(ax.sizeText);
+    if (byName) return number({ dimPow: { dim: { ...byName, ofTensor: t }, power: 1 } });
+  }
+  if (ax?.label === 'head') return number({ headCount: true });
+  if (ax?.label === 'feat' || isLast) {
+    const which: DimInfo['which'] = t.multiHead ? 'head' : t.featLast && t.projectedWidth ? 'model' : t.role === 'query' || t.role === 'key' ? 'head' : 'unknown';
+    return number({ dimPow: { dim: { which, text, ofTensor: t, ...(isLast ? { lastAxisOf: true } : {}) }, power: 1 } });
+  }
+  return number({ dimPow: { dim: { which: 'unknown', text, ofTensor: t }, power: 1 } });
+}
+
+export function dropFirstAxis(v: AValue): AValue {
+  if (v.kind !== 'tensor') return UNKNOWN;
+  const axes = axesOf(v);
+  const out = mutable(v);
+  delete out.mask;
+  delete out.attn;
+  if (v.ndim !== undefined) {
+    out.ndim = v.ndim - 1;
+    out.axes = axes ? axes.slice(1) : undefined;
+  }
+  return out;
+}
+
+export function broadcastResult(a: AValue, b: AValue): AValue {
+  if (a.kind === 'tensor' && b.kind !== 'tensor') return stripFacts(a);
+  if (b.kind === 'tensor' && a.kind !== 'tensor') return stripFacts(b);
+  if (a.kind === 'tensor' && b.kind === 'tensor') {
+    const ndim = a.ndim !== undefined && b.ndim !== undefined ? Math.max(a.ndim, b.ndim) : undefined;
+    return tensor(ndim !== undefined ? { ndim, axes: Array.from({ length: ndim }, () => ({})) } : {});
+  }
+  return UNKNOWN;
+}
+
+export function stripFacts(t: AValue): AValue {
+  return tensor({ ndim: t.ndim, axes: t.axes, multiHead: t.multiHead });
+}
+
+/** x[a, None, ..., b:c]: rank and axis bookkeeping; keeps mask and attention facts when the last axes stay. */
+export function indexTensor(ev: Evaluator, v: AValue, subs: PyNode[]): AValue {
+  type Item = 'keep' | 'drop' | 'new' | 'ellipsis' | 'unknown';
+  const items: Item[] = subs.map((s) => {
+    const u = unparen(s);
+    if (u.type === 'slice') return 'keep';
+    if (u.type === 'none') return 'new';
+    if (u.type === 'attribute' && /^(tf|np|jnp|numpy|tensorflow|torch)\.newaxis$/.test(ev.text(u))) return 'new';
+    if (u.type === 'ellipsis') return 'ellipsis';
+    if (intLiteral(ev.tree, u) !== undefined) return 'drop';
+    return 'unknown';
+  });
+  if (items.includes('unknown')) return tensor({ mask: undefined });
+  // Map each old negative axis index to the new one (undefined = dropped/unknown).
+  const ell = items.indexOf('ellipsis');
+  const out = mutable(v);
+  const ndim = v.ndim;
+  let mapNeg: (axis: number) => number | undefined;
+  let newNdim: number | undefined;
+  const consumed = items.filter((i) => i === 'keep' || i === 'drop').length;
+  const added = items.filter((i) => i === 'new').length;
+  const dropped = items.filter((i) => i === 'drop').length;
+  if (ndim !== undefined) {
+    if (consumed > ndim) return tensor();
+    newNdim = ndim - dropped + added;
+    // Expand the ellipsis (or append it) to get a full list over old axes.
+    const full: Item[] = [];
+    const fill = ndim - consumed;
+    const list = ell >= 0 ? items : [...items, 'ellipsis' as Item];
+    for (const it of list) {
+      if (it === 'ellipsis') for (let i = 0; i < fill; i++) full.push('keep');
+      else full.push(it);
+    }
+    const oldToNew = new Map<number, number>();
+    let oldPos = 0;
+    let newPos = 0;
+    for (const it of full) {
+      if (it === 'new') newPos++;
+      else if (it === 'drop') oldPos++;
+      else {
+        oldToNew.set(oldPos, newPos);
+        oldPos++;
+        newPos++;
+      }
+    }
+    const nn = newNdim;
+    mapNeg = (axis) => {
+      const p = oldToNew.get(axis + ndim);
+      return p === undefined ? undefined : p - nn;
+    };
+    const axes = axesOf(v);
+    const newAxes: AxisInfo[] = Array.from({ length: newNdim }, () => ({}));
+    if (axes) for (const [o, n] of oldToNew) newAxes[n] = axes[o];
+    out.ndim = newNdim;
+    out.axes = newAxes;
+  } else {
+    // Unknown rank: only items after an ellipsis, or trailing slices, tell where the last axes go.
+    const tail = ell >= 0 ? items.slice(ell + 1) : items;
+    if (ell < 0) {
+      // Trailing slices after the last non-slice item keep the last axes in place.
+      let k = 0;
+      for (let i = items.length - 1; i >= 0 && items[i] === 'keep'; i--) k++;
+      mapNeg = (axis) => (-axis <= k ? axis : undefined);
+    } else {
+      // After the ellipsis: walk backwards.
+      mapNeg = (axis) => {
+        let oldNeg = -1;
+        let newNeg = -1;
+        for (let i = tail.length - 1; i >= 0; i--) {
+          const it = tail[i];
+          if (it === 'new') {
+            newNeg--;
+            continue;
+          }
+          if (oldNeg === axis) return it === 'keep' ? newNeg : undefined;
+          oldNeg--;
+          if (it === 'keep') newNeg--;
+        }
+        // Axes covered by the ellipsis shift by the number of axes added after it.
+        const addedAfter = tail.filter((t) => t === 'new').length;
+        const consumedAfter = tail.filter((t) => t !== 'new').length;
+        const droppedAfter = tail.filter((t) => t === 'drop').length;
+        if (-axis > consumedAfter) return axis - addedAfter + droppedAfter;
+        return undefined;
+      };
+    }
+    delete out.ndim;
+    delete out.axes;
+  }
+  remapFacts(out, v, mapNeg);
+  return out;
+}
+
+/** Moves negative-index facts (key axis, softmax axis, padding axes, triangular masks) through an axis map. */
+export function remapFacts(out: Mutable<AValue>, v: AValue, mapNeg: (axis: number) => number | undefined): void {
+  if (v.attn) {
+    const a: Mutable<AttnInfo> = { ...v.attn };
+    if (a.keyAxis !== undefined) a.keyAxis = mapNeg(a.keyAxis);
+    if (a.queryAxis !== undefined) a.queryAxis = mapNeg(a.queryAxis);
+    if (a.softmax) a.softmax = { ...a.softmax, axis: a.softmax.axis !== undefined ? mapNeg(a.softmax.axis) : undefined };
+    if (a.renormAxis !== undefined) a.renormAxis = mapNeg(a.renormAxis);
+    out.attn = a;
+  }
+  if (v.mask) {
+    const m: Mutable<MaskInfo> = { ...v.mask };
+    if (m.padAxes) {
+      const mapped = m.padAxes.map(mapNeg);
+      if (mapped.some((x) => x === undefined)) delete m.padAxes;
+      else m.padAxes = mapped as number[];
+    }
+    if (m.tri && (mapNeg(-1) !== -1 || mapNeg(-2) !== -2)) {
+      if (mapNeg(-1) === -2 && mapNeg(-2) === -1) Object.assign(m, transposeMask(v.mask));
+      else delete m.tri;
+    }
+    out.mask = m;
+  }
+  if (v.featLast && mapNeg(-1) !== -1) delete out.featLast;
+  if (v.lastSize1 && mapNeg(-1) !== -1) delete out.lastSize1;
+  if (v.index) {
+    const ax = mapNeg(v.index.axis);
+    if (ax === undefined) delete out.index;
+    else out.index = { axis: ax, offset: v.index.offset };
+  }
+}
+
+// ================================================================================================ shape ops
+
+export function reverseAxes(v: AValue): AValue {
+  const t = tensorish(v);
+  if (t.ndim === 2) return transposeLastTwo(t);
+  if (t.ndim === undefined) {
+    const out = mutable(t);
+    delete out.attn;
+    delete out.mask;
+    delete out.featLast;
+    out.reversedUnknownRank = true;
+    return out;
+  }
+  const perm = Array.from({ length: t.ndim }, (_, i) => t.ndim! - 1 - i);
+  return permuteValue(t, perm);
+}
+
+export function transposeLastTwo(v: AValue): AValue {
+  const t = tensorish(v);
+  if (t.ndim !== undefined && t.ndim >= 2) {
+    const perm = Array.from({ length: t.ndim }, (_, i) => i);
+    perm[t.ndim - 1] = t.ndim - 2;
+    perm[t.ndim - 2] = t.ndim - 1;
+    return permuteValue(t, perm);
+  }
+  return swapUnknownRank(t, -2, -1);
+}
+
+function swapUnknownRank(t: AValue, a: number, b: number): AValue {
+  const out = mutable(t);
+  const map = (axis: number): number | undefined => swapNegative(axis, a, b);
+  remapFacts(out, t, map);
+  if (t.featLast && (a === -1 || b === -1)) {
+    delete out.featLast;
+    out.featAt = a === -1 ? b : a;
+  } else if (t.featAt !== undefined && (t.featAt === a || t.featAt === b)) {
+    const to = t.featAt === a ? b : a;
+    if (to === -1) {
+      out.featLast = true;
+      delete out.featAt;
+    } else out.featAt = to;
+  }
+  return out;
+}
+
+export function permuteValue(t: AValue, permIn: readonly number[]): AValue {
+  if (!isPermutation(permIn)) return tensor();
+  const perm = normalisePerm(permIn);
+  const n = perm.length;
+  if (t.ndim !== undefined && t.ndim !== n) return tensor();
+  const out = mutable(t);
+  out.ndim = n;
+  const axes = axesOf(t);
+  out.axes = perm.map((p) => (axes ? axes[p] : {}));
+  // new position of old axis p is perm.indexOf(p)
+  const mapNeg = (axis: number): number | undefined => {
+    const old = axis + n;
+    const np = perm.indexOf(old);
+    return np < 0 ? undefined : np - n;
+  };
+  remapFacts(out, t, mapNeg);
+  if (t.featLast) {
+    const to = mapNeg(-1);
+    if (to !== -1) {
+      delete out.featLast;
+      if (to !== undefined) out.featAt = to;
+    }
+  } else if (t.featAt !== undefined) {
+    const to = mapNeg(t.featAt);
+    if (to === -1) {
+      out.featLast = true;
+      delete out.featAt;
+    } else out.featAt = to;
+  }
+  if (t.channelFirst && perm[1] !== 1) delete out.channelFirst;
+  if (out.axes.some((a) => a.label === 'head')) out.multiHead = true;
+  return out;
+}
+
+export function transposeValue(t0: AValue, a: number | undefined, b: number | undefined): AValue {
+  const t = tensorish(t0);
+  if (a === undefined || b === undefined) return stripFacts(t);
+  if (t.ndim !== undefined) {
+    const pa = posAxis(a, t.ndim);
+    const pb = posAxis(b, t.ndim);
+    if (pa === undefined || pb === undefined) return tensor();
+    const perm = Array.from({ length: t.ndim }, (_, i) => i);
+    perm[pa] = pb;
+    perm[pb] = pa;
+    return permuteValue(t, perm);
+  }
+  if (a < 0 && b < 0) return swapUnknownRank(t, a, b);
+  // Positive dims on an unknown rank: only leading axes are known to move.
+  const out = mutable(t);
+  if (t.attn) out.attn = { ...t.attn, keyAxis: undefined, queryAxis: undefined, softmax: t.attn.softmax ? { ...t.attn.softmax, axis: undefined } : undefined };
+  if (t.mask) {
+    const m = { ...t.mask };
+    delete (m as Mutable<MaskInfo>).tri;
+    delete (m as Mutable<MaskInfo>).padAxes;
+    out.mask = m;
+  }
+  if (Math.min(a, b) >= 0 && Math.max(a, b) <= 1 && t.featLast) {
+    // swapping two leading axes keeps the last one where it is only if rank > 2: unknown.
+    delete out.featLast;
+  } else delete out.featLast;
+  return out;
+}
+
+export function unsqueezeValue(t0: AValue, d: number | undefined): AValue {
+  const t = tensorish(t0);
+  if (d === undefined) return stripFacts(t);
+  const out = mutable(t);
+  if (t.ndim !== undefined) {
+    const n = t.ndim;
+    const p = d < 0 ? d + n + 1 : d;
+    if (p < 0 || p > n) return tensor();
+    const axes = axesOf(t) ?? Array.from({ length: n }, () => ({}));
+    out.ndim = n + 1;
+    out.axes = [...axes.slice(0, p), { size1: true }, ...axes.slice(p)];
+    remapFacts(out, t, (axis) => (axis + n < p ? axis - 1 : axis));
+    return out;
+  }
+  if (d < 0) {
+    remapFacts(out, t, (axis) => (axis <= d ? axis - 1 : axis));
+    return out;
+  }
+  // Positive dim on unknown rank: leading insert keeps the last axes (assume it is not an append).
+  remapFacts(out, t, (axis) => (axis >= -1 ? axis : undefined));
+  if (out.mask?.padAxes?.length === 0) delete (out.mask as Mutable<MaskInfo>).padAxes;
+  return out;
+}
+
+export function squeezeValue(t0: AValue, d: number | undefined): AValue {
+  const t = tensorish(t0);
+  if (d !== undefined && d < 0 && t.ndim === undefined) {
+    // Unknown rank, negative dim: the axes right of d keep their negative index, those left of it move one
+    // place right; the features are no longer last when the last axis goes.
+    const out = mutable(t);
+    remapFacts(out, t, (axis) => (axis === d ? undefined : axis > d ? axis : axis + 1));
+    if (d === -1) {
+      delete out.featLast;
+      delete out.lastSize1;
+      delete out.projectedWidth;
+    }
+    if (out.featAt !== undefined) {
+      if (out.featAt === d) delete out.featAt;
+      else if (out.featAt < d) out.featAt += 1;
+    }
+    return out;
+  }
+  if (d === undefined || t.ndim === undefined) {
+    const out = mutable(stripFacts(t));
+    delete out.ndim;
+    delete out.axes;
+    return out;
+  }
+  const p = posAxis(d, t.ndim);
+  if (p === undefined) return tensor();
+  const n = t.ndim;
+  const out = mutable(t);
+  const axes = axesOf(t) ?? Array.from({ length: n }, () => ({}));
+  out.ndim = n - 1;
+  out.axes = [...axes.slice(0, p), ...axes.slice(p + 1)];
+  remapFacts(out, t, (axis) => (axis + n === p ? undefined : axis + n < p ? axis + 1 : axis));
+  return out;
+}
+
+/** view/reshape: rank and axis labels from the size arguments; attention facts survive when the last axis does. */
+function firstNamedChildOf(node: PyNode): PyNode | undefined {
+  return node.children.find((ch) => ch.named);
+}
+
+export function reshapeValue(ev: Evaluator, c: Call, t0: AValue, sizeNodes: PyNode[]): AValue {
+  const t = tensorish(t0);
+  let nodes = sizeNodes;
+  // view(*output_size): the splat is not a positional argument; take it when it is the only argument.
+  // With `output_size = (a, b, c, d)` assigned once in this function, its elements are the sizes.
+  if (nodes.length === 0 && c.args.hasSplat && c.args.list) {
+    const all = namedChildren(c.args.list);
+    const inner = all.length === 1 && all[0].type === 'list_splat' ? firstNamedChildOf(all[0]) : undefined;
+    const defs = inner && inner.type === 'identifier' ? ev.resolve(inner, ev.text(inner)) : undefined;
+    const value = defs && defs.length === 1 && defs[0].kind === 'assign' && defs[0].path.length === 0 ? defs[0].value : undefined;
+    const tuple = value ? unparen(value) : undefined;
+    if (tuple && (tuple.type === 'tuple' || tuple.type === 'list') && !namedChildren(tuple).some((e) => e.type === 'list_splat')) nodes = namedChildren(tuple);
+  }
+  if (nodes.length === 1) {
+    const u = unparen(nodes[0]);
+    if (u.type === 'tuple' || u.type === 'list') nodes = namedChildren(u);
+    else {
+      const v = ev.eval(u, c.ctx);
+      if (v.kind === 'tuple' && v.shapeOf && v.shapeOf.ndim !== undefined) return { ...t, ndim: v.shapeOf.ndim, axes: v.shapeOf.axes, attn: t.attn, mask: t.mask };
+      if (v.kind === 'tuple' && v.elements) nodes = [];
+      else if (v.kind !== 'number') return stripRank(t);
+    }
+  }
+  if (nodes.length === 0) return stripRank(t);
+  if (nodes.some((n) => n.type === 'list_splat')) return stripRank(t);
+  const n = nodes.length;
+  const axes: AxisInfo[] = nodes.map((node, i) => reshapeAxis(ev, c, node, i, nodes));
+  const out = mutable(t);
+  out.ndim = n;
+  out.axes = axes;
+  const lastNode = unparen(nodes[n - 1]);
+  const lastIsProduct = lastNode.type === 'binary_operator' && operatorText(ev.tree, lastNode) === '*';
+  const lastSameAsBefore = !lastIsProduct;
+  delete out.lastSize1;
+  if (axes.some((a) => a.label === 'head')) out.multiHead = true;
+  if (axes[n - 1]?.label === 'feat') out.featLast = true;
+  else if (!(t.featLast && lastSameAsBefore)) delete out.featLast;
+  delete out.featAt;
+  if (t.attn) {
+    const a: Mutable<AttnInfo> = { ...t.attn };
+    if (!(lastSameAsBefore && a.keyAxis === -1)) delete a.keyAxis;
+    if (!(lastSameAsBefore && !secondIsProduct(ev, nodes) && a.queryAxis === -2 && n >= 2)) delete a.queryAxis;
+    if (a.softmax) a.softmax = { ...a.softmax, axis: lastSameAsBefore && a.softmax.axis === -1 ? -1 : undefined };
+    if (a.renormAxis !== -1 || !lastSameAsBefore) delete a.renormAxis;
+    out.attn = a;
+  }
+  if (t.mask) {
+    const m: Mutable<MaskInfo> = { ...t.mask };
+    if (!lastSameAsBefore || secondIsProduct(ev, nodes)) delete m.tri;
+    if (m.padAxes) {
+      const kept = m.padAxes.filter((x) => x === -1 && lastSameAsBefore);
+      if (kept.length > 0) m.padAxes = kept;
+      else delete m.padAxes;
+    }
+    out.mask = m;
+  }
+  if (t.index) delete out.index;
+  if (t.channelFirst) delete out.channelFirst;
+  return out;
+}
+
+/** The second-last size of a view/reshape is a product (`B * T`): the axis before the last is not the same. */
+function secondIsProduct(ev: Evaluator, nodes: readonly PyNode[]): boolean {
+  const second = nodes.length >= 2 ? unparen(nodes[nodes.length - 2]) : undefined;
+  return !!second && second.type === 'binary_operator' && operatorText(ev.tree, second) === '*';
+}
+
+export function stripRank(t: AValue): AValue {
+  const out = mutable(t);
+  delete out.lastSize1;
+  delete out.ndim;
+  delete out.axes;
+  delete out.featLast;
+  if (out.attn) out.attn = { ...out.attn, keyAxis: undefined, queryAxis: undefined, softmax: out.attn.softmax ? { ...out.attn.softmax, axis: undefined } : undefined };
+  return out;
+}
+
+/** The axes a list of creation sizes gives (`torch.randn(d, 1)`): length 1 where the size is the literal 1. */
+export function sizeAxes(ev: Evaluator, nodes: readonly PyNode[]): AxisInfo[] {
+  return nodes.map((n) => (intLiteral(ev.tree, unparen(n)) === 1 ? { size1: true } : {}));
+}
+
+/** The label of one view/reshape size argument. */
+function reshapeAxis(ev: Evaluator, c: Call, node: PyNode, i: number, all: PyNode[]): AxisInfo {
+  const u = unparen(node);
+  const lit = intLiteral(ev.tree, u);
+  const sizeText = ev.text(u);
+  if (lit === 1) return { size1: true, sizeText };
+  if (lit === -1) {
+    // -1 after a head count is the per-head feature axis (`view(B, T, nh, -1)`).
+    if (i === all.length - 1 && i > 0 && reshapeAxis(ev, c, all[i - 1], i - 1, all).label === 'head') return { label: 'feat', sizeText };
+    return { sizeText };
+  }
+  if (u.type === 'binary_operator') {
+    const op = operatorText(ev.tree, u);
+    const l = childByField(u, 'left');
+    const r = childByField(u, 'right');
+    if ((op === '//' || op === '/') && r && isHeadCountName(rootName(ev, r) ?? ev.text(r))) {
+      if (l) ev.modelDimTexts.add(ev.text(l));
+      return { label: 'feat', sizeText };
+    }
+    if (op === '*' && l && r) {
+      const ll = labelOfSize(ev, c, l);
+      const rl = labelOfSize(ev, c, r);
+      if ((ll === 'batch' && rl === 'head') || (ll === 'head' && rl === 'batch')) return { label: 'batch', sizeText };
+      if ((ll === 'head' && rl === 'feat') || (ll === 'feat' && rl === 'head')) return { label: 'feat', sizeText };
+      if (ll === 'seq' && rl === 'seq') return { label: 'seq', sizeText };
+      return { sizeText };
+    }
+  }
+  const label = labelOfSize(ev, c, u);
+  return label ? { label, sizeText } : { sizeText };
+}
+
+function labelOfSize(ev: Evaluator, c: Call, node: PyNode): AxisInfo['label'] {
+  const u = unparen(node);
+  const name = u.type === 'identifier' || u.type === 'attribute' ? ev.text(u) : undefined;
+  if (name) {
+    const byName = axisLabelOfName(name);
+    if (byName) return byName;
+  }
+  const v = ev.eval(u, c.ctx);
+  if (v.headCount) return 'head';
+  if (v.dimPow && v.dimPow.power === 1 && v.dimPow.dim.which === 'head') return 'feat';
+  return undefined;
+}
+
+/**
+ * split / chunk / unbind: a tuple of pieces. chunk and split keep the rank (the split axis changes size);
+ * unbind drops the axis, one piece per entry (as many as its literal size says, else 3, the packed-qkv case).
+ * The pieces lose the packed tensor's role, attention and mask facts.
+ */
+export function splitValue(ev: Evaluator, c: Call, t0: AValue, countNode: PyNode | undefined, dimNode: PyNode | undefined, mode: 'split' | 'chunk' | 'unbind'): AValue {
+  const t = tensorish(t0);
+  const dim = dimNode ? intOf(ev, c, dimNode) : 0;
+  if (mode === 'unbind') {
+    const d = dim ?? 0;
+    const size = Number(axisAt(t, d)?.sizeText);
+    const elem = clearPackedRole(squeezeValue(t, d));
+    const n = Number.isInteger(size) && size > 0 && size <= 16 ? size : 3;
+    return { kind: 'tuple', elements: Array.from({ length: n }, () => elem) };
+  }
+  let count: number | undefined;
+  if (mode === 'chunk') count = intOf(ev, c, countNode);
+  else {
+    const u = countNode ? unparen(countNode) : undefined;
+    // split([a, b, c], dim): one piece per size; split(size, dim): as many as the unpacking takes (3 assumed).
+    if (u && (u.type === 'list' || u.type === 'tuple')) count = namedChildren(u).length;
+  }
+  const elem = mutable(clearPackedRole(t));
+  const axes = axesOf(t);
+  if (axes && dim !== undefined) {
+    const p = posAxis(dim, axes.length);
+    if (p !== undefined) elem.axes = axes.map((a, i) => (i === p ? { ...(a.label ? { label: a.label } : {}) } : a));
+  } else if (axes) elem.axes = axes.map((a) => ({ ...(a.label ? { label: a.label } : {}) }));
+  if (dim === -1 || (t.ndim !== undefined && dim === t.ndim - 1)) delete elem.lastSize1;
+  const n = count ?? 3;
+  return { kind: 'tuple', elements: Array.from({ length: n }, () => elem) };
+}
+
+function clearPackedRole(t: AValue): AValue {
+  const out = mutable(t);
+  delete out.role;
+  delete out.roleText;
+  delete out.attn;
+  delete out.mask;
+  return out;
+}
+
+export function einopsRearrange(ev: Evaluator, _c: Call, t0: AValue, patternNode: PyNode | undefined, reduce: boolean): AValue {
+  const t = tensorish(t0);
+  const pattern = stringLiteral(ev.tree, patternNode);
+  if (!pattern) return stripRank(t);
+  const parsed = parseEinopsPattern(pattern);
+  if (!parsed) return stripRank(t);
+  const { lhs, rhs } = parsed;
+  const out = mutable(t);
+  const rhsAxes = einopsLabels(rhs);
+  if (!rhs.hasEllipsis) {
+    out.ndim = rhs.groups.length;
+    out.axes = rhsAxes;
+  } else {
+    delete out.ndim;
+    delete out.axes;
+  }
+  if (rhsAxes.some((a) => a.label === 'head') || rhs.groups.some((g) => g.length > 1 && g.some((x) => labelOfAxisName(x) === 'head') && g.some((x) => labelOfAxisName(x) === 'batch'))) out.multiHead = true;
+  const last = rhs.groups[rhs.groups.length - 1];
+  const lastLhs = lhs.groups[lhs.groups.length - 1];
+  const lastSame = !!last && !!lastLhs && last.length === lastLhs.length && last.every((x, i) => x === lastLhs[i]);
+  if (rhsAxes[rhsAxes.length - 1]?.label === 'feat') out.featLast = true;
+  else if (!lastSame) delete out.featLast;
+  // Masks: keep padding on the last axis if it stays last.
+  if (t.mask) {
+    const m: Mutable<MaskInfo> = { ...t.mask };
+    if (!lastSame) {
+      delete m.padAxes;
+      delete m.tri;
+    }
+    out.mask = m;
+  }
+  if (t.attn) out.attn = { ...t.attn, keyAxis: lastSame && t.attn.keyAxis === -1 ? -1 : undefined, queryAxis: undefined };
+  void reduce;
+  return out;
+}
+
+// ================================================================================================ matmul
+
+function roleOf(ev: Evaluator, v: AValue, node: PyNode | undefined): 'query' | 'key' | 'value' | 'context' | undefined {
+  if (v.role) return v.role;
+  const name = rootName(ev, node);
+  if (name) {
+    const r = roleOfName(name);
+    if (r) return r;
+    if (isContextName(name)) return 'context';
+  }
+  return undefined;
+}
+
+function describe(ev: Evaluator, node: PyNode | undefined, v: AValue): string | undefined {
+  if (node) {
+    const t = ev.text(node);
+    if (t.length <= 40) return t;
+  }
+  return v.roleText;
+}
+
+/**
+ * The layout of a @ b: (…, n, k) @ (…, k, m) → (…, n, m). The rows come from a, the columns from b (so a
+ * length-1 column, `x @ w` with w of shape (d, 1), stays one), the leading axes broadcast (keeping the batch and
+ * head labels an operand of full rank gives them); a 1-D operand loses its axis.
+ */
+export function matmulLayout(a: AValue, b: AValue): { ndim?: number; axes?: AxisInfo[]; lastSize1?: true } {
+  const colSize1 = (b.ndim !== undefined && b.ndim >= 2 && axisAt(b, -1)?.size1 === true) || (b.ndim === undefined && b.lastSize1 === true);
+  if (a.ndim === undefined || b.ndim === undefined) return colSize1 ? { lastSize1: true } : {};
+  const ax: readonly AxisInfo[] = axesOf(a) ?? Array.from({ length: a.ndim }, () => ({}));
+  const bx: readonly AxisInfo[] = axesOf(b) ?? Array.from({ length: b.ndim }, () => ({}));
+  if (a.ndim === 1 && b.ndim === 1) return { ndim: 0, axes: [] };
+  if (b.ndim === 1) return { ndim: a.ndim - 1, axes: ax.slice(0, -1) };
+  if (a.ndim === 1) return { ndim: b.ndim - 1, axes: [...bx.slice(0, -2), bx[bx.length - 1]] };
+  const ndim = Math.max(a.ndim, b.ndim);
+  // The leading (broadcast) axes keep the batch/head labels an operand of full rank gives them.
+  const leading = (i: number): AxisInfo => {
+    for (const t of [ax, bx]) {
+      const l = t.length === ndim ? t[i]?.label : undefined;
+      if (l === 'batch' || l === 'head') return { label: l };
+    }
+    return {};
+  };
+  // A batch or head label on b's last axis only comes from a transpose that reversed every axis (ATT005's
+  // finding): the column keeps its length and size, not that label.
+  const col = bx[bx.length - 1];
+  const colAxis: AxisInfo = col.label === 'batch' || col.label === 'head' ? { ...(col.size1 ? { size1: true } : {}) } : { ...col };
+  const axes = Array.from({ length: ndim }, (_, i) => (i < ndim - 2 ? leading(i) : i === ndim - 2 ? { ...ax[ax.length - 2] } : colAxis));
+  return { ndim, axes };
+}
+
+/**
+ * a @ b. Forms attention scores when the operands are a query and keys (by name or role), records
+ * the contraction when attention weights meet the values, and keeps ranks.
+ */
+export function matmul(ev: Evaluator, c: Call, a0: AValue, b0: AValue, aNode: PyNode | undefined, bNode: PyNode | undefined, display: string, opts: { transA?: boolean; transB?: boolean; rank?: number } = {}): AValue {
+  let a = tensorish(a0);
+  let b = tensorish(b0);
+  if (opts.rank !== undefined) {
+    if (a.ndim === undefined) a = withRank(a, opts.rank);
+    if (b.ndim === undefined) b = withRank(b, opts.rank);
+  }
+  if (opts.transA) a = transposeLastTwo(a);
+  if (opts.transB) b = transposeLastTwo(b);
+  const layout = matmulLayout(a, b);
+  const ndim = layout.ndim;
+  const result = (fields: Omit<AValue, 'kind'>): AValue => {
+    const r = tensor({ ...layout, ...fields });
+    ev.facts.matmul.push({ node: c.node, ctx: c.ctx, display, a, b, aNode, bNode, contractA: -1, contractB: -2, result: r });
+    return r;
+  };
+  if (a.attn?.stage === 'weights' || b.attn?.stage === 'weights') {
+    // weights · V: the attention output (B, ..., L, hd).
+    const w = a.attn?.stage === 'weights' ? a : b;
+    return result({ multiHead: w.multiHead || a.multiHead || b.multiHead, featLast: true });
+  }
+  const ra = roleOf(ev, a, aNode);
+  const rb = roleOf(ev, b, bNode);
+  let keyAxis: number | undefined;
+  let keyAxisWhy: string | undefined;
+  let qNode: PyNode | undefined;
+  let queryAxis: number | undefined;
+  if (ra === 'query' && (rb === 'key' || rb === 'context')) {
+    keyAxis = -1;
+    queryAxis = -2;
+    keyAxisWhy = `the keys \`${describe(ev, bNode, b) ?? 'k'}\` are the right operand, so the key axis is the last`;
+    qNode = aNode;
+  } else if ((ra === 'key' || ra === 'context') && rb === 'query') {
+    keyAxis = -2;
+    queryAxis = -1;
+    keyAxisWhy = `the keys \`${describe(ev, aNode, a) ?? 'k'}\` are the left operand, so the key axis is -2`;
+  }
+  if (keyAxis === undefined && !(ra === 'query' || rb === 'key')) {
+    // No roles: an unnamed product. It can still be attention (judged later by a ·V contraction).
+    if (a.kind === 'tensor' && b.kind === 'tensor' && !a.mask && !b.mask) {
+      const scores = result({ attn: { stage: 'scores', formedAt: c.node }, ops: crossOps(a, b), multiHead: a.multiHead || b.multiHead || ndim === 4 || undefined });
+      return scores;
+    }
+    return result({});
+  }
+  const qa = ra === 'query' ? a : b;
+  const attn: AttnInfo = {
+    stage: 'scores',
+    formedAt: c.node,
+    keyAxis,
+    keyAxisWhy,
+    queryAxis,
+    queryText: describe(ev, ra === 'query' ? aNode : bNode, qa),
+    keyText: describe(ev, ra === 'query' ? bNode : aNode, ra === 'query' ? b : a),
+    keyIsKey: (ra === 'query' ? rb : ra) === 'key' || undefined,
+    queryProj: qa.proj,
+    queryAxes: axesOf(qa),
+    queryNode: qNode && unparen(qNode).type === 'identifier' ? unparen(qNode) : undefined,
+  };
+  // Cosine attention (F.normalize'd q and k): bounded logits, temperature instead of 1/sqrt(d).
+  const ops = a.normalized || b.normalized ? crossOps(addOp(a, { kind: 'opaque', node: c.node }), b) : crossOps(a, b);
+  return result({ attn, ops, multiHead: a.multiHead || b.multiHead || ndim === 4 || undefined, ...(a.fromCache || b.fromCache ? { fromCache: true } : {}), ...(a.fromConv || b.fromConv ? { fromConv: true } : {}) });
+}
+
+/** A string literal, or an f-string without placeholders (`f"b h i d, b h j d -> b h i j"`, lucidrains' style). */
+export function constantString(ev: Evaluator, node: PyNode | undefined): string | undefined {
+  const plain = stringLiteral(ev.tree, node);
+  if (plain !== undefined || !node) return plain;
+  const n = unparen(node);
+  if (n.type !== 'string' || n.children.some((ch) => ch.type === 'interpolation' || ch.type === 'escape_sequence')) return undefined;
+  let out = '';
+  for (const ch of n.children) if (ch.type === 'string_content') out += ev.text(ch);
+  return out;
+}
+
+export function einsum(ev: Evaluator, c: Call, spec: string | undefined, style: 'letters' | 'words', operandNodes: PyNode[]): AValue {
+  const vals = operandNodes.map((n) => tensorish(ev.eval(n, c.ctx)));
+  if (!spec) return tensor();
+  const parsed = parseEinsum(spec, style);
+  if (!parsed || parsed.inputs.length !== vals.length) return tensor();
+  const out = parsed.output;
+  const hasEll = out.includes('...');
+  const shape = hasEll ? {} : { ndim: out.length, axes: out.map((x) => ({ ...(labelOfAxisName(x) ? { label: labelOfAxisName(x) } : {}) })) };
+  if (vals.length !== 2) return tensor(shape);
+  const [a, b] = vals;
+  const [ta, tb] = parsed.inputs;
+  const record = (r: AValue, contractA?: number, contractB?: number): AValue => {
+    ev.facts.matmul.push({ node: c.node, ctx: c.ctx, display: 'einsum', a, b, aNode: operandNodes[0], bNode: operandNodes[1], contractA, contractB, result: r });
+    return r;
+  };
+  const contracted = ta.filter((x) => x !== '...' && tb.includes(x) && !out.includes(x));
+  if (a.attn?.stage === 'weights' || b.attn?.stage === 'weights') {
+    const contractA = contracted.length === 1 ? negIndexInTerm(ta, contracted[0]) : undefined;
+    const contractB = contracted.length === 1 ? negIndexInTerm(tb, contracted[0]) : undefined;
+    return record(tensor({ ...shape, featLast: true, multiHead: a.multiHead || b.multiHead || out.some((x) => labelOfAxisName(x) === 'head') || undefined }), contractA, contractB);
+  }
+  const ra = roleOf(ev, a, operandNodes[0]);
+  const rb = roleOf(ev, b, operandNodes[1]);
+  let qTerm: string[] | undefined;
+  let kTerm: string[] | undefined;
+  if (ra === 'query' && (rb === 'key' || rb === 'context')) [qTerm, kTerm] = [ta, tb];
+  else if ((ra === 'key' || ra === 'context') && rb === 'query') [qTerm, kTerm] = [tb, ta];
+  let keyAxis: number | undefined;
+  let keyAxisWhy: string | undefined;
+  let queryAxis: number | undefined;
+  if (qTerm && kTerm) {
+    const keyLetters = kTerm.filter((x) => x !== '...' && !qTerm!.includes(x) && out.includes(x));
+    if (keyLetters.length === 1) {
+      keyAxis = negIndexInTerm(out, keyLetters[0]);
+      keyAxisWhy = `in '${spec}' the key index '${keyLetters[0]}' is output axis ${keyAxis !== undefined && !hasEll ? keyAxis + out.length : keyAxis}`;
+    }
+    const queryLetters = qTerm.filter((x) => x !== '...' && !kTerm!.includes(x) && out.includes(x));
+    if (queryLetters.length === 1) queryAxis = negIndexInTerm(out, queryLetters[0]);
+  } else if (!(a.kind === 'tensor' && b.kind === 'tensor')) return record(tensor(shape));
+  const attn: AttnInfo = {
+    stage: 'scores',
+    formedAt: c.node,
+    keyAxis,
+    keyAxisWhy,
+    queryAxis,
+    queryText: qTerm ? describe(ev, qTerm === ta ? operandNodes[0] : operandNodes[1], qTerm === ta ? a : b) : undefined,
+    keyText: kTerm ? describe(ev, kTerm === ta ? operandNodes[0] : operandNodes[1], kTerm === ta ? a : b) : undefined,
+    keyIsKey: kTerm ? (kTerm === ta ? ra : rb) === 'key' || undefined : undefined,
+    queryProj: qTerm ? (qTerm === ta ? a : b).proj : undefined,
+    queryNode: qTerm === ta && unparen(operandNodes[0]).type === 'identifier' ? unparen(operandNodes[0]) : undefined,
+  };
+  const multiHead = a.multiHead || b.multiHead || out.some((x) => labelOfAxisName(x) === 'head') || undefined;
+  return record(tensor({ ...shape, attn, ops: crossOps(a, b), multiHead }), contracted.length === 1 ? negIndexInTerm(ta, contracted[0]) : undefined, contracted.length === 1 ? negIndexInTerm(tb, contracted[0]) : undefined);
+}
+
+/**
+ * A reduction (sum, max, mean, norm, ...) over `axis`. Its layout follows keepdim (torch), keepdims (NumPy, JAX,
+ * TF 2) or keep_dims (TF 1): the axis is kept with length 1 or dropped. `keepdimPos` is keepdim's positional
+ * index; `tupleResult` marks torch's max/min over a dim, which return (values, indices).
+ */
+export function reduction(
+  ev: Evaluator,
+  c: Call,
+  t0: AValue,
+  kind: 'sum' | 'max' | 'norm' | 'other',
+  axisNode: PyNode | undefined,
+  axisValueNode: PyNode | undefined,
+  opts: { keepdimPos?: number; tupleResult?: boolean } = {},
+): AValue {
+  const t = tensorish(t0);
+  let axis: number | 'all' | undefined;
+  if (!axisValueNode) axis = 'all';
+  else {
+    const lit = intLiteral(ev.tree, axisValueNode);
+    if (lit !== undefined) axis = lit;
+    else {
+      const v = ev.eval(axisValueNode, c.ctx);
+      axis = v.kind === 'number' && v.num !== undefined ? v.num : v.kind === 'none' ? 'all' : undefined;
+    }
+  }
+  const reduced = tensor({ reduced: { kind, of: t, axis, node: c.node, axisNode, axisValueNode } });
+  if (opts.tupleResult && axis !== 'all') return reduced;
+  return { ...reduced, ...reducedLayout(t, axis, keepdimOf(ev, c, opts.keepdimPos)) };
+}
+
+/** keepdim / keepdims / keep_dims as a literal: true, false (also when absent), undefined when not a literal. */
+export function keepdimOf(ev: Evaluator, c: Call, pos?: number): boolean | undefined {
+  const kw = c.args.keywords.get('keepdim') ?? c.args.keywords.get('keepdims') ?? c.args.keywords.get('keep_dims');
+  const node = kw ? kw.value : pos !== undefined ? c.args.positional[pos] : undefined;
+  if (!node) return false;
+  const text = ev.text(unparen(node));
+  return text === 'True' ? true : text === 'False' ? false : undefined;
+}
+
+/** The layout left by reducing `axis` of t: the axis dropped, or kept with length 1 (keepdim). Empty when unknown. */
+export function reducedLayout(t: AValue, axis: number | 'all' | undefined, keepdim: boolean | undefined): Pick<AValue, 'ndim' | 'axes' | 'lastSize1' | 'featLast'> {
+  if (axis === undefined || keepdim === undefined) return {};
+  const n = t.ndim;
+  if (axis === 'all') {
+    if (!keepdim) return { ndim: 0, axes: [] };
+    return n === undefined ? {} : { ndim: n, axes: Array.from({ length: n }, () => ({ size1: true })) };
+  }
+  const lastStays = axis !== -1 && (n === undefined ? axis < 0 : posAxis(axis, n) !== n - 1);
+  const featLast = t.featLast && lastStays ? { featLast: true as const } : {};
+  if (n === undefined) {
+    if (keepdim && axis === -1) return { lastSize1: true };
+    return featLast;
+  }
+  const p = posAxis(axis, n);
+  if (p === undefined) return {};
+  const axes: readonly AxisInfo[] = axesOf(t) ?? Array.from({ length: n }, () => ({}));
+  if (keepdim) return { ndim: n, axes: axes.map((a, i) => (i === p ? { size1: true } : a)), ...featLast };
+  return { ndim: n - 1, axes: axes.filter((_, i) => i !== p), ...featLast };
+}
+
+export function permFromArgs(ev: Evaluator, c: Call, nodes: PyNode[]): number[] | undefined {
+  let items = nodes;
+  if (items.length === 1) {
+    const u = unparen(items[0]);
+    if (u.type === 'tuple' || u.type === 'list') items = namedChildren(u);
+  }
+  const perm: number[] = [];
+  for (const n of items) {
+    const i = intOf(ev, c, n);
+    if (i === undefined) return undefined;
+    perm.push(i);
+  }
+  return perm.length > 0 ? perm : undefined;
+}
+
+// ------------------------------------------------------------------------------------------------ flatten, unflatten, movedim, expand
+
+/**
+ * flatten(start, end): the axes start..end become one. Facts on the other axes move with them (negative
+ * indices right of end are unchanged); facts on a merged axis are lost. At unknown rank only negative bounds
+ * say where the axes go.
+ */
+export function flattenValue(t0: AValue, start: number, end: number): AValue {
+  const t = tensorish(t0);
+  const out = mutable(t);
+  const n = t.ndim;
+  if (n === undefined) {
+    if (start < 0 && end < 0 && start <= end) {
+      remapFacts(out, t, (a) => (a > end ? a : a < start ? a + (end - start) : undefined));
+      return out;
+    }
+    if (start === 0 && end === -1) return tensor({ ndim: 1, axes: [{}] });
+    return stripRank(t);
+  }
+  if (n === 0) return t;
+  const s = posAxis(start, n);
+  const e = posAxis(end, n);
+  if (s === undefined || e === undefined || s > e) return tensor();
+  if (s === e) return t;
+  const axes: readonly AxisInfo[] = axesOf(t) ?? Array.from({ length: n }, () => ({}));
+  const merged = axes.slice(s, e + 1);
+  const mergedAxis: AxisInfo = merged.every((a) => a.size1) ? { size1: true } : merged.every((a) => a.label === 'batch' || a.label === 'head') ? { label: 'batch' } : {};
+  const newN = n - (e - s);
+  out.ndim = newN;
+  out.axes = [...axes.slice(0, s), mergedAxis, ...axes.slice(e + 1)];
+  remapFacts(out, t, (a) => {
+    const p = a + n;
+    return p < s ? p - newN : p > e ? a : undefined;
+  });
+  moveFeatAt(out, t, (a) => {
+    const p = a + n;
+    return p < s ? p - newN : p > e ? a : undefined;
+  });
+  return out;
+}
+
+/** unflatten(dim, sizes): axis dim becomes one axis per size (labelled as view/reshape labels them). */
+export function unflattenValue(ev: Evaluator, c: Call, t0: AValue, dim: number | undefined, sizeNodes: readonly PyNode[]): AValue {
+  const t = tensorish(t0);
+  const k = sizeNodes.length;
+  if (dim === undefined || k === 0 || sizeNodes.some((s) => s.type === 'list_splat')) return stripRank(t);
+  const parts = sizeNodes.map((node, i) => reshapeAxis(ev, c, node, i, [...sizeNodes]));
+  const out = mutable(t);
+  const n = t.ndim;
+  if (n === undefined) {
+    if (dim >= 0) return stripRank(t);
+    const map = (a: number): number | undefined => (a > dim ? a : a < dim ? a - (k - 1) : k === 1 ? a : undefined);
+    remapFacts(out, t, map);
+    moveFeatAt(out, t, map);
+    if (dim === -1 && parts[k - 1].label === 'feat') out.featLast = true;
+    return out;
+  }
+  const p = posAxis(dim, n);
+  if (p === undefined) return tensor();
+  const axes: readonly AxisInfo[] = axesOf(t) ?? Array.from({ length: n }, () => ({}));
+  const newN = n + k - 1;
+  out.ndim = newN;
+  out.axes = [...axes.slice(0, p), ...parts, ...axes.slice(p + 1)];
+  const map = (a: number): number | undefined => {
+    const q = a + n;
+    return q < p ? q - newN : q > p ? a : k === 1 ? a : undefined;
+  };
+  remapFacts(out, t, map);
+  moveFeatAt(out, t, map);
+  if (p === n - 1 && parts[k - 1].label === 'feat') out.featLast = true;
+  if (parts.some((a) => a.label === 'head')) out.multiHead = true;
+  return out;
+}
+
+/** movedim(source, destination) with integer dims: a permutation when the rank is known. */
+export function movedimValue(t0: AValue, source: number | undefined, destination: number | undefined): AValue {
+  const t = tensorish(t0);
+  const n = t.ndim;
+  if (n === undefined || source === undefined || destination === undefined) return stripRank(t);
+  const s = posAxis(source, n);
+  const d = posAxis(destination, n);
+  if (s === undefined || d === undefined) return tensor();
+  const rest = Array.from({ length: n }, (_, i) => i).filter((i) => i !== s);
+  rest.splice(d, 0, s);
+  return permuteValue(t, rest);
+}
+
+/**
+ * expand / repeat / broadcast_to / tile to `sizeNodes` (`keep` is the size that leaves an axis as it is: -1 for
+ * expand, 1 for repeat). New axes are added on the left, so facts kept as negative indices do not move; an axis
+ * whose size changes keeps its label but no longer has length 1.
+ */
+export function expandValue(ev: Evaluator, c: Call, t0: AValue, sizeNodes: readonly PyNode[], keep: number): AValue {
+  const t = tensorish(t0);
+  const count = sizeNodes.length;
+  if (count === 0) return t;
+  const out = mutable(t);
+  if (t.ndim !== undefined && count < t.ndim) return out;
+  const axes = axesOf(t);
+  const base: AxisInfo[] =
+    axes && t.ndim !== undefined
+      ? [...Array.from({ length: count - t.ndim }, () => ({})), ...axes]
+      : Array.from({ length: count }, (_, i) => (i === count - 1 && t.lastSize1 ? { size1: true } : {}));
+  out.ndim = count;
+  out.axes = base.map((ax, i) => (intOf(ev, c, sizeNodes[i]) === keep ? ax : { ...(ax.label ? { label: ax.label } : {}) }));
+  delete out.lastSize1;
+  return out;
+}
+
+/** x.expand_as(other): other's rank; each axis is x's (right-aligned) unless x has length 1 there or lacks it. */
+export function expandAsValue(t0: AValue, other: AValue): AValue {
+  const t = tensorish(t0);
+  const out = mutable(t);
+  delete out.lastSize1;
+  const n = other.ndim;
+  if (n === undefined) {
+    delete out.ndim;
+    delete out.axes;
+    return out;
+  }
+  const ox: readonly AxisInfo[] = axesOf(other) ?? Array.from({ length: n }, () => ({}));
+  const tx = axesOf(t);
+  const offset = n - (t.ndim ?? 0);
+  out.ndim = n;
+  out.axes = ox.map((o, i) => {
+    const mine = tx && i - offset >= 0 ? tx[i - offset] : undefined;
+    return mine && !mine.size1 ? mine : { ...o };
+  });
+  return out;
+}
+
+/** Moves `featAt` (the feature axis when it is not last) through an axis map. */
+function moveFeatAt(out: Mutable<AValue>, t: AValue, map: (axis: number) => number | undefined): void {
+  if (t.featAt === undefined) return;
+  const to = map(t.featAt);
+  if (to === undefined) delete out.featAt;
+  else if (to === -1) {
+    out.featLast = true;
+    delete out.featAt;
+  } else out.featAt = to;
+}

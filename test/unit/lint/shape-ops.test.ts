@@ -1,0 +1,324 @@
+// The shape transfer functions (src/lint/analysis/shape-ops.ts), one value in and one value out each: what a
+// reshape, transpose, permute, squeeze, flatten, reduction, broadcast or product does to a tensor's rank, its
+// per-axis facts and the facts kept as negative axis indices (key and query axes, softmax axis, padding axes).
+// Functions that read their arguments from the call are driven through the evaluator on a small snippet.
+import { strict as assert } from 'node:assert';
+import { Evaluator } from '../../../src/lint/analysis/evaluator';
+import { createPythonParser } from '../../../src/lint/parser';
+import { analyseScopes } from '../../../src/lint/analysis/scopes';
+import {
+  expandAsValue,
+  flattenValue,
+  matmulLayout,
+  movedimValue,
+  permuteValue,
+  reducedLayout,
+  reverseAxes,
+  squeezeValue,
+  transposeLastTwo,
+  transposeValue,
+  unsqueezeValue,
+} from '../../../src/lint/analysis/shape-ops';
+import { walk, type PyNode } from '../../../src/lint/syntax/tree';
+import { tensor, type AValue, type AxisInfo } from '../../../src/lint/analysis/values';
+import { grammar } from './helpers';
+
+const FORMED_AT = { id: -1 } as unknown as PyNode;
+
+/** Attention scores (B, H, L, S): keys on the last axis, queries on the one before. */
+function scores(extra: Partial<AValue> = {}): AValue {
+  return tensor({
+    ndim: 4,
+    axes: [{ label: 'batch' }, { label: 'head' }, { label: 'seq', sizeText: 'L' }, { label: 'seq', sizeText: 'S' }],
+    attn: { stage: 'scores', formedAt: FORMED_AT, keyAxis: -1, queryAxis: -2 },
+    ...extra,
+  });
+}
+
+/** The same scores with their rank unknown (only negative-index facts). */
+function scoresUnknownRank(): AValue {
+  return tensor({ attn: { stage: 'scores', formedAt: FORMED_AT, keyAxis: -1, queryAxis: -2 } });
+}
+
+const labels = (v: AValue): (string | undefined)[] => (v.axes ?? []).map((a) => a.label);
+const keyQuery = (v: AValue): [number | undefined, number | undefined] => [v.attn?.keyAxis, v.attn?.queryAxis];
+
+describe('shape transfer functions (values in, values out)', () => {
+  it('permuteValue moves labels and the key/query axes with their axes', () => {
+    const out = permuteValue(scores(), [0, 2, 3, 1]); // (B, L, S, H)
+    assert.deepEqual(labels(out), ['batch', 'seq', 'seq', 'head']);
+    assert.deepEqual(keyQuery(out), [-2, -3]);
+    assert.equal(out.ndim, 4);
+    // A list that is not a permutation tells nothing.
+    assert.equal(permuteValue(scores(), [0, 0, 1, 2]).attn, undefined);
+  });
+
+  it('transposeValue swaps two axes at known rank, and negative axes at unknown rank', () => {
+    assert.deepEqual(keyQuery(transposeValue(scores(), -2, -1)), [-2, -1]);
+    assert.deepEqual(keyQuery(transposeValue(scores(), 1, 2)), [-1, -3]);
+    assert.deepEqual(keyQuery(transposeValue(scoresUnknownRank(), -1, -2)), [-2, -1]);
+    // Positive dims at unknown rank: which axes moved is unknown, so the key and query axes are dropped.
+    assert.deepEqual(keyQuery(transposeValue(scoresUnknownRank(), 0, 1)), [undefined, undefined]);
+  });
+
+  it('transposeLastTwo and reverseAxes (.mT and .T)', () => {
+    assert.deepEqual(keyQuery(transposeLastTwo(scoresUnknownRank())), [-2, -1]);
+    const twoD = tensor({ ndim: 2, axes: [{ label: 'seq' }, { label: 'feat', size1: true }] });
+    assert.deepEqual(reverseAxes(twoD).axes, [{ label: 'feat', size1: true }, { label: 'seq' }]);
+    const reversed = reverseAxes(scores());
+    assert.deepEqual(keyQuery(reversed), [-4, -3]);
+    assert.equal(reverseAxes(scoresUnknownRank()).attn, undefined, '.T of unknown rank: nothing known');
+  });
+
+  it('unsqueezeValue inserts a length-1 axis and shifts the facts left of it', () => {
+    const out = unsqueezeValue(scores(), 1);
+    assert.equal(out.ndim, 5);
+    assert.deepEqual(out.axes![1], { size1: true });
+    assert.deepEqual(keyQuery(out), [-1, -2]);
+    assert.deepEqual(keyQuery(unsqueezeValue(scoresUnknownRank(), -2)), [-1, -3]);
+  });
+
+  it('squeezeValue drops the axis; at unknown rank a negative dim keeps the axes right of it', () => {
+    const pooled = tensor({ ndim: 3, axes: [{ label: 'batch' }, { label: 'seq' }, { label: 'feat', size1: true }], featLast: true });
+    const out = squeezeValue(pooled, -1);
+    assert.deepEqual([out.ndim, labels(out)], [2, ['batch', 'seq']]);
+    assert.equal(out.featLast, undefined);
+    // A Linear(d, 1) output of unknown rank: squeeze(-1) removes the length-1 axis (the FP behind a correct
+    // softmax(dim=1) after squeeze(-1)).
+    const logits = tensor({ lastSize1: true, featLast: true });
+    const squeezed = squeezeValue(logits, -1);
+    assert.equal(squeezed.lastSize1, undefined);
+    assert.equal(squeezed.featLast, undefined);
+    // Facts left of the squeezed axis move one place right.
+    assert.deepEqual(keyQuery(squeezeValue(scoresUnknownRank(), -3)), [-1, -2]);
+    assert.deepEqual(keyQuery(squeezeValue(scoresUnknownRank(), -1)), [undefined, -1]);
+  });
+
+  it('reducedLayout follows keepdim: the axis is kept with length 1 or dropped', () => {
+    const x = tensor({ ndim: 3, axes: [{ label: 'batch' }, { label: 'seq' }, { label: 'feat' }], featLast: true });
+    const kept = reducedLayout(x, -1, true);
+    assert.deepEqual(kept.axes, [{ label: 'batch' }, { label: 'seq' }, { size1: true }]);
+    assert.equal(kept.ndim, 3);
+    const dropped = reducedLayout(x, -1, false);
+    assert.deepEqual([dropped.ndim, dropped.axes], [2, [{ label: 'batch' }, { label: 'seq' }]]);
+    assert.equal(reducedLayout(x, 1, false).featLast, true, 'reducing a middle axis keeps the features last');
+    // Unknown rank: keepdims over the last axis leaves a length-1 last axis.
+    assert.deepEqual(reducedLayout(tensor(), -1, true), { lastSize1: true });
+    assert.deepEqual(reducedLayout(tensor(), 1, true), {});
+    // Everything: a scalar, or all axes of length 1.
+    assert.deepEqual(reducedLayout(x, 'all', false), { ndim: 0, axes: [] });
+    assert.ok(reducedLayout(x, 'all', true).axes!.every((a) => a.size1));
+    // keepdim not a literal: nothing known.
+    assert.deepEqual(reducedLayout(x, -1, undefined), {});
+  });
+
+  it('matmulLayout: rows from a, columns from b, a 1-D operand loses its axis', () => {
+    const x = tensor({ ndim: 3, axes: [{ label: 'batch' }, { label: 'seq' }, { label: 'feat' }] });
+    const w = tensor({ ndim: 2, axes: [{}, { size1: true, sizeText: '1' }] });
+    const out = matmulLayout(x, w);
+    assert.equal(out.ndim, 3);
+    assert.deepEqual(out.axes, [{ label: 'batch' }, { label: 'seq' }, { size1: true, sizeText: '1' }]);
+    // Unknown rank on the left: only that the last axis has length 1.
+    assert.deepEqual(matmulLayout(tensor(), w), { lastSize1: true });
+    assert.deepEqual(matmulLayout(tensor(), tensor({ lastSize1: true })), { lastSize1: true });
+    // x @ v with v 1-D: (B, T).
+    const v = tensor({ ndim: 1, axes: [{}] });
+    assert.deepEqual(matmulLayout(x, v), { ndim: 2, axes: [{ label: 'batch' }, { label: 'seq' }] });
+    // A batch label on b's last axis comes from reversing every axis of the keys: the column does not keep it.
+    const kT = tensor({ ndim: 3, axes: [{ label: 'feat' }, { label: 'seq' }, { label: 'batch' }] });
+    assert.deepEqual(matmulLayout(x, kT).axes![2], {});
+  });
+
+  it('flattenValue merges axes start..end; facts right of end keep their negative index', () => {
+    const out = flattenValue(scores(), 0, 1); // (B*H, L, S)
+    assert.equal(out.ndim, 3);
+    assert.deepEqual(out.axes![0], { label: 'batch' });
+    assert.deepEqual(keyQuery(out), [-1, -2]);
+    const merged = flattenValue(scores(), 2, 3); // (B, H, L*S)
+    assert.deepEqual(keyQuery(merged), [undefined, undefined]);
+    // Unknown rank with negative bounds: axes left of start move right.
+    assert.deepEqual(keyQuery(flattenValue(tensor({ attn: { stage: 'scores', formedAt: FORMED_AT, keyAxis: -1, queryAxis: -4 } }), -3, -2)), [-1, -3]);
+    assert.equal(flattenValue(scoresUnknownRank(), 0, -1).ndim, 1);
+    assert.equal(flattenValue(scoresUnknownRank(), 0, 1).attn?.keyAxis, undefined);
+  });
+
+  it('movedimValue is a permutation at known rank', () => {
+    const out = movedimValue(scores(), -1, 1); // (B, S, H, L)
+    assert.deepEqual(labels(out), ['batch', 'seq', 'head', 'seq']);
+    assert.deepEqual(keyQuery(out), [-3, -1]);
+    assert.equal(movedimValue(scoresUnknownRank(), -1, 1).attn?.keyAxis, undefined);
+  });
+
+  it('expandAsValue takes the other rank and keeps its own axes where they are not length 1', () => {
+    const mask = tensor({ ndim: 2, axes: [{ label: 'batch' }, { size1: true }], mask: { polarity: 'ignore', padding: true, padAxes: [-1], why: 'pad' } });
+    const target = tensor({ ndim: 3, axes: [{ label: 'batch' }, { label: 'seq' }, { label: 'seq' }] });
+    const out = expandAsValue(mask, target);
+    assert.equal(out.ndim, 3);
+    assert.deepEqual(out.axes, [{ label: 'batch' }, { label: 'batch' }, { label: 'seq' }] as AxisInfo[]);
+    assert.deepEqual(out.mask?.padAxes, [-1]);
+  });
+});
+
+describe('shape transfer functions through the evaluator (call arguments)', () => {
+  async function valuesOf(src: string, names: string[]): Promise<Map<string, AValue>> {
+    const parser = await createPythonParser(grammar());
+    const tree = parser.parse(src, { full: true });
+    const sr = analyseScopes(tree);
+    const ev = new Evaluator(tree, sr);
+    ev.run();
+    const out = new Map<string, AValue>();
+    for (const name of names) {
+      let last: PyNode | undefined;
+      walk(tree.root, (n) => {
+        if (src.slice(n.start, n.end) === name && n.type === 'identifier') last = n;
+        return true;
+      });
+      assert.ok(last, `${name} not found`);
+      const n = last;
+      const scope = [...sr.scopes].reverse().find((s) => s.node.start <= n.start && n.end <= s.node.end && s.kind !== 'comprehension') ?? sr.module;
+      out.set(name, ev.eval(n, ev.defaultCtx(scope)));
+    }
+    return out;
+  }
+
+  it('reduction: keepdim / keepdims / keep_dims, and torch.max over a dim returning (values, indices)', async () => {
+    const v = await valuesOf(
+      `import torch
+import numpy as np
+import tensorflow as tf
+def f(x):
+    B, T, D = x.shape
+    a = x.sum(dim=-1, keepdim=True)
+    b = x.sum(-1)
+    c = np.mean(x, axis=1, keepdims=True)
+    d = tf.reduce_sum(x, axis=-1, keep_dims=True)
+    e = x.max(dim=-1)
+    g = x.amax(dim=-1, keepdim=True)
+    return a, b, c, d, e, g
+`,
+      ['a', 'b', 'c', 'd', 'e', 'g'],
+    );
+    assert.deepEqual([v.get('a')!.ndim, v.get('a')!.axes![2]], [3, { size1: true }]);
+    assert.equal(v.get('b')!.ndim, 2);
+    assert.deepEqual(v.get('c')!.axes![1], { size1: true });
+    assert.deepEqual([v.get('d')!.ndim, v.get('d')!.axes![2]], [3, { size1: true }]);
+    assert.equal(v.get('e')!.ndim, undefined, 'torch max over a dim is a (values, indices) pair');
+    assert.equal(v.get('e')!.reduced?.kind, 'max');
+    assert.deepEqual(v.get('g')!.axes![2], { size1: true });
+  });
+
+  it('nn.Parameter(torch.randn(d, 1)) keeps its length-1 column through x @ w', async () => {
+    const v = await valuesOf(
+      `import torch
+import torch.nn as nn
+class P(nn.Module):
+    def __init__(self, d):
+        super().__init__()
+        self.w = nn.Parameter(torch.randn(d, 1))
+    def forward(self, x):
+        s = torch.tanh(x) @ self.w
+        return s
+`,
+      ['s'],
+    );
+    assert.equal(v.get('s')!.lastSize1, true);
+  });
+
+  it('expand / repeat keep the facts of the axes they do not resize', async () => {
+    const v = await valuesOf(
+      `def f(s, enc):
+    B, T, H = enc.shape
+    B2, H2 = s.shape
+    a = s.unsqueeze(1).expand(-1, T, -1)
+    b = s.unsqueeze(1).repeat(1, T, 1)
+    return a, b
+`,
+      ['a', 'b'],
+    );
+    assert.deepEqual(v.get('a')!.axes, [{}, {}, {}]);
+    assert.equal(v.get('a')!.ndim, 3);
+    assert.equal(v.get('b')!.ndim, 3);
+    assert.equal(v.get('b')!.axes![1].size1, undefined, 'the repeated axis is no longer of length 1');
+  });
+
+  it('split / chunk keep the rank; unbind drops the axis and counts its pieces', async () => {
+    const v = await valuesOf(
+      `def f(x, B, T, H, D):
+    packed = x.reshape(B, T, 2, H, D)
+    k, v = packed.unbind(2)
+    a, b = x.reshape(B, T, H * D).chunk(2, dim=-1)
+    return k, v, a, b
+`,
+      ['k', 'v', 'a', 'b'],
+    );
+    assert.deepEqual([v.get('k')!.ndim, v.get('k')!.role], [4, 'key']);
+    assert.equal(v.get('v')!.ndim, 4);
+    assert.equal(v.get('a')!.ndim, 3);
+    assert.equal(v.get('a')!.axes![2].sizeText, undefined, 'the split axis changes size');
+  });
+
+  it('flatten / unflatten / movedim read their dims from the call', async () => {
+    const v = await valuesOf(
+      `import torch
+def f(q, k, B, H):
+    B_, H_, L, D = q.shape
+    B2, H2, S, D2 = k.shape
+    s = q @ k.transpose(-2, -1)
+    flat = s.flatten(0, 1)
+    back = flat.unflatten(0, (B, H))
+    moved = s.movedim(-1, 1)
+    return flat, back, moved
+`,
+      ['s', 'flat', 'back', 'moved'],
+    );
+    assert.deepEqual(keyQuery(v.get('s')!), [-1, -2]);
+    assert.deepEqual([v.get('flat')!.ndim, ...keyQuery(v.get('flat')!)], [3, -1, -2]);
+    assert.deepEqual([v.get('back')!.ndim, ...keyQuery(v.get('back')!)], [4, -1, -2]);
+    assert.deepEqual(labels(v.get('back')!).slice(0, 2), ['batch', 'head']);
+    assert.deepEqual(keyQuery(v.get('moved')!), [-3, -1]);
+  });
+
+  it('matmul and einsum name the query and key axes of the scores', async () => {
+    const v = await valuesOf(
+      `import torch
+def f(q, k):
+    left = k @ q.transpose(-2, -1)
+    e = torch.einsum("bqhd,bkhd->bhkq", q, k)
+    return left, e
+`,
+      ['left', 'e'],
+    );
+    assert.deepEqual(keyQuery(v.get('left')!), [-2, -1]);
+    assert.deepEqual(keyQuery(v.get('e')!), [-2, -1]);
+  });
+
+  it('indexing and view keep the key and query axes when the last axes stay', async () => {
+    const v = await valuesOf(
+      `def f(q, k):
+    B, H, L, D = q.shape
+    B2, H2, S, D2 = k.shape
+    s = q @ k.transpose(-2, -1)
+    first = s[0]
+    viewed = s.view(B * H, L, S)
+    merged = s.view(B, H, L * S)
+    return first, viewed, merged
+`,
+      ['first', 'viewed', 'merged'],
+    );
+    assert.deepEqual(keyQuery(v.get('first')!), [-1, -2]);
+    assert.deepEqual(keyQuery(v.get('viewed')!), [-1, -2]);
+    assert.deepEqual(keyQuery(v.get('merged')!), [undefined, undefined]);
+  });
+
+  it('a parameter whose shape is unpacked is a tensor, whatever its name (`B, T, C = h.shape`)', async () => {
+    const v = await valuesOf(
+      `def f(h):
+    B, T, C = h.shape
+    y = h
+    return y
+`,
+      ['y'],
+    );
+    assert.deepEqual([v.get('y')!.kind, v.get('y')!.ndim], ['tensor', 3]);
+  });
+});
