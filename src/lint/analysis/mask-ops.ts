@@ -84,7 +84,7 @@ export function maskMethod(ev: Evaluator, c: Call, t: AValue): AValue | undefine
     case 'tril_':
     case 'triu':
     case 'triu_':
-      return triValue(ev, c, t, m.startsWith('tril') ? 'lower' : 'upper', a0 ?? arg(c, 'diagonal'), m);
+      return triValue(ev, c, t, m.startsWith('tril') ? 'lower' : 'upper', a0 ?? arg(c, 'diagonal'), m, c.recvNode);
     default:
       return undefined;
   }
@@ -125,7 +125,7 @@ export function maskFunction(ev: Evaluator, c: Call, qname: string): AValue | un
   }
   if (TRIANGLE_FUNCTIONS.has(qname)) {
     const kNode = arg(c, qname.startsWith('torch.') ? 'diagonal' : 'k', 1);
-    return triValue(ev, c, val(ev, c, p[0]), last === 'tril' ? 'lower' : 'upper', kNode, last);
+    return triValue(ev, c, val(ev, c, p[0]), last === 'tril' ? 'lower' : 'upper', kNode, last, p[0]);
   }
   if (WHERE_FUNCTIONS.has(qname)) return where(ev, c, p[0] ?? arg(c, 'condition'), p[1] ?? arg(c, 'input') ?? arg(c, 'x'), p[2] ?? arg(c, 'other') ?? arg(c, 'y'));
   const eqOp = EQUALITY_FUNCTIONS[qname];
@@ -400,19 +400,57 @@ export function setItemFill(ev: Evaluator, prev: AValue, target: PyNode, fillNod
   return prev;
 }
 
-function triValue(ev: Evaluator, c: Call, base0: AValue, region: 'upper' | 'lower', kNode: PyNode | undefined, fnName: string): AValue {
+/**
+ * tril/triu of ones (or a boolean tensor): a causal mask. A literal diagonal gives the exact triangle; a variable one
+ * (`triu(ones, diagonal=d)`, a window or an offset) still gives the polarity, since the upper triangle is the future
+ * side whatever its offset. The diagonal also shows the alignment: 0 (1 for triu) is top-left, `S - L` bottom-right.
+ */
+function triValue(ev: Evaluator, c: Call, base0: AValue, region: 'upper' | 'lower', kNode: PyNode | undefined, fnName: string, baseNode?: PyNode): AValue {
   const base = tensorish(base0);
   const k = kNode ? intOf(ev, c, kNode) : 0;
-  if (k === undefined) return tensor({ ndim: base.ndim, axes: base.axes });
   const why = `\`${ev.text(c.node).length <= 60 ? ev.text(c.node) : fnName}\``;
+  const sizes = baseNode ? creationSizes(ev, baseNode) : undefined;
+  const align = triangleAlign(ev, region, k, kNode, sizes);
+  const placed = { ...(align ? { align } : {}), ...(sizes ? { sizes } : {}) };
   if (base.fillValue !== undefined && base.fillValue <= -1e4 && region === 'upper') {
     // triu(full(-inf), 1): additive causal mask
-    return tensor({ ndim: base.ndim, axes: base.axes, dtype: 'float', mask: { additive: true, tri: { region, k }, why } });
+    return tensor({ ndim: base.ndim, axes: base.axes, dtype: 'float', mask: { additive: true, causal: true, ...(k !== undefined ? { tri: { region, k } } : {}), why, ...placed } });
   }
-  if (base.ones || base.mask?.tri === undefined && base.dtype === 'bool' && base.ones !== false) {
-    return tensor({ ndim: base.ndim, axes: base.axes, dtype: base.dtype ?? 'float', mask: triMask({ region, k }, base.dtype ?? 'float', why) });
+  if (base.ones || (base.mask?.tri === undefined && base.dtype === 'bool' && base.ones !== false)) {
+    const dtype = base.dtype ?? 'float';
+    const mask: MaskInfo = k !== undefined ? triMask({ region, k }, dtype, why) : { polarity: region === 'upper' ? 'ignore' : 'keep', causal: true, dtype, why: `${why} (${region === 'upper' ? 'True on the future side of' : 'True on and before'} diagonal \`${ev.text(kNode!)}\`)` };
+    return tensor({ ndim: base.ndim, axes: base.axes, dtype, mask: { ...mask, ...placed } });
   }
   return tensor({ ndim: base.ndim, axes: base.axes, dtype: base.dtype });
+}
+
+/** The last two sizes of `torch.ones(L, S)`, `torch.full((L, S), v)`, `x.new_ones(L, S)` (following one assignment). */
+function creationSizes(ev: Evaluator, node: PyNode, depth = 0): readonly [string, string] | undefined {
+  const u = unparen(node);
+  if (u.type === 'identifier' && depth === 0) {
+    const defs = ev.resolve(u, ev.text(u)) ?? [];
+    return defs.length === 1 && defs[0].value ? creationSizes(ev, defs[0].value, 1) : undefined;
+  }
+  if (u.type !== 'call') return undefined;
+  const fn = childByField(u, 'function');
+  if (!fn || !/(^|\.)(new_)?(ones|zeros|full|empty)$/.test(ev.text(fn))) return undefined;
+  const list = childByField(u, 'arguments');
+  const positional = list ? namedChildren(list).filter((a) => a.type !== 'keyword_argument') : [];
+  const first = positional[0] ? unparen(positional[0]) : undefined;
+  const full = /full$/.test(ev.text(fn));
+  const dims = first && (first.type === 'tuple' || first.type === 'list') ? namedChildren(first) : full ? [] : positional;
+  if (dims.length < 2) return undefined;
+  const text = (n: PyNode): string => ev.text(n).replace(/\s+/g, '');
+  return [text(dims[dims.length - 2]), text(dims[dims.length - 1])];
+}
+
+function triangleAlign(ev: Evaluator, region: 'upper' | 'lower', k: number | undefined, kNode: PyNode | undefined, sizes: readonly [string, string] | undefined): MaskInfo['align'] {
+  if (k !== undefined) return (region === 'lower' && k === 0) || (region === 'upper' && k === 1) ? 'top-left' : undefined;
+  if (!kNode || !sizes) return undefined;
+  const d = ev.text(kNode).replace(/\s+/g, '');
+  const shift = `${sizes[1]}-${sizes[0]}`;
+  if (region === 'lower' ? d === shift : d === `${shift}+1` || d === `1+${shift}`) return 'bottom-right';
+  return undefined;
 }
 
 function bandPart(ev: Evaluator, c: Call, base0: AValue, lowerNode: PyNode | undefined, upperNode: PyNode | undefined): AValue {
@@ -440,3 +478,33 @@ export function causalAdditive(ev: Evaluator, c: Call): AValue {
   return tensor({ ndim: 2, axes: [{ label: 'seq' }, { label: 'seq' }], dtype: 'float', mask: { additive: true, tri: { region: 'upper', k: 1 }, why: `\`${ev.text(c.node)}\` (0 on and below the diagonal, -inf above)` } });
 }
 
+
+/** `start:stop` texts of a slice (undefined where left out), or undefined for anything but a plain slice. */
+function sliceBounds(ev: Evaluator, node: PyNode): { start?: string; stop?: string } | undefined {
+  const u = unparen(node);
+  if (u.type !== 'slice') return undefined;
+  const colons = u.children.filter((ch) => ch.type === ':');
+  if (colons.length !== 1) return undefined;
+  const text = (n: PyNode | undefined): string | undefined => (n ? ev.text(n).replace(/\s+/g, '') : undefined);
+  return { start: text(u.children.find((ch) => ch.named && ch.end <= colons[0].start)), stop: text(u.children.find((ch) => ch.named && ch.start >= colons[0].end)) };
+}
+
+/**
+ * Rows and columns cut from a top-left causal buffer (`self.bias[:, :, :T, :S]` keeps the top-left corner;
+ * `self.bias[:, :, S - T:S, :S]` takes the last T rows, i.e. a bottom-right aligned mask).
+ */
+export function sliceCausalMask(ev: Evaluator, sliced: AValue, subs: readonly PyNode[]): AValue {
+  const m = sliced.mask;
+  if (!m || subs.length < 2) return sliced;
+  const topLeftBuffer = m.align === 'top-left' || (m.tri && ((m.tri.region === 'lower' && m.tri.k === 0) || (m.tri.region === 'upper' && m.tri.k === 1)));
+  if (!topLeftBuffer) return sliced;
+  const rows = sliceBounds(ev, subs[subs.length - 2]);
+  const cols = sliceBounds(ev, subs[subs.length - 1]);
+  if (!rows || !cols || (cols.start !== undefined && cols.start !== '0')) return sliced;
+  const { sizes: _sizes, ...rest } = m;
+  if (rows.start === undefined || rows.start === '0') {
+    return { ...sliced, mask: { ...rest, align: 'top-left', ...(rows.stop && cols.stop ? { sizes: [rows.stop, cols.stop] as const } : {}) } };
+  }
+  if (rows.stop !== undefined && rows.stop === cols.stop) return { ...sliced, mask: { ...rest, align: 'bottom-right' } };
+  return { ...sliced, mask: rest };
+}

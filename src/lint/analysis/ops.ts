@@ -20,7 +20,8 @@ import {
 import type { Evaluator } from './evaluator';
 import type { Ctx } from './facts';
 import { einopsLabels, labelOfAxisName, negIndexInTerm, normalisePerm, parseEinopsPattern, parseEinsum, isPermutation, posAxis, swapNegative } from './layout';
-import { causalAdditive, isHeadMask, isMaskingFill, isMaskLike, maskConsumerArgs, maskFunction, maskLogic, maskMethod, tokenizerAttentionMask } from './mask-ops';
+import { cacheMethod } from './kv-cache';
+import { causalAdditive, isHeadMask, isMaskingFill, isMaskLike, maskConsumerArgs, maskFunction, maskLogic, maskMethod, sliceCausalMask, tokenizerAttentionMask } from './mask-ops';
 import { flipMask, transposeMask, withMaskDtype } from './masks';
 import {
   axisLabelOfName,
@@ -544,7 +545,7 @@ export function evalSubscript(ev: Evaluator, node: PyNode, ctx: Ctx): AValue {
   }
   if (v.kind !== 'tensor' && v.kind !== 'unknown') return UNKNOWN;
   const cacheRead = valueNode && isCacheName(rootName(ev, valueNode) ?? '');
-  const out = indexTensor(ev, tensorish(v), subs);
+  const out = sliceCausalMask(ev, indexTensor(ev, tensorish(v), subs), subs);
   return cacheRead ? { ...out, fromCache: true } : out;
 }
 
@@ -1585,6 +1586,8 @@ const SHAPE_METHODS = new Set(['view', 'reshape', 'permute', 'expand', 'repeat',
 export function callMethod(ev: Evaluator, c: Call): AValue {
   const recv = c.recv ?? UNKNOWN;
   const m = c.name;
+  const cached = cacheMethod(ev, c);
+  if (cached) return cached;
   if (recv.kind === 'tuple') {
     if (m === 'update' && recv.kind === 'tuple') return { kind: 'tuple', elements: [tensor({ fromCache: true }), tensor({ fromCache: true })] };
     return UNKNOWN;

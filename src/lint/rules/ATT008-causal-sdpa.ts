@@ -1,5 +1,7 @@
 // ATT008: causal pitfalls of F.scaled_dot_product_attention.
-import type { SdpaSite } from '../analysis/facts';
+import type { MaskSite, SdpaSite } from '../analysis/facts';
+import { truthWithCache, type FlagReader } from '../analysis/kv-cache';
+import { topLeftRectangle } from '../analysis/masks';
 import { unparen, type PyNode } from '../syntax/tree';
 import { quote, type Rule, type RuleContext } from './rule';
 
@@ -35,6 +37,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
   create(ctx: RuleContext) {
     const ev = ctx.analysis;
     const reported = new Set<number>();
+    const flags: FlagReader = { text: (n) => ctx.text(n), definitions: (n) => ev.resolve(n, ctx.text(n)) };
 
     /** 'true' for a literal True; 'maybe' for a flag that can be True; undefined when provably False/None. */
     const causalIs = (site: SdpaSite): 'true' | 'maybe' | undefined => {
@@ -82,22 +85,36 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
     return {
       sdpa(site: SdpaSite) {
         if (site.framework !== 'torch' || !site.causalNode) return;
+        if (reported.has(site.node.id)) return;
         const causal = causalIs(site);
-        if (!causal || reported.has(site.node.id)) return;
         const maskGiven = site.maskNode && site.mask && site.mask.kind !== 'none' && unparen(site.maskNode).type !== 'none';
         // A flag (not a literal True) only counts when the mask is certainly there and the code never resets the
         // flag to False itself (x-transformers: `if exists(mask) and causal: ...; causal = False`).
         const flagOk = causal === 'true' || (site.mask?.kind === 'tensor' && !site.mask.maybeNone && !resetToFalse(site));
-        if (maskGiven && flagOk) {
+        if (causal && maskGiven && flagOk) {
           reported.add(site.node.id);
           const flag = causal === 'true' ? 'is_causal=True' : `is_causal=${ctx.text(site.causalNode.type === 'keyword_argument' ? site.causalNode.children.find((c) => c.field === 'value')! : site.causalNode)} (True on some calls)`;
           ctx.report({ node: site.causalNode, message: `${flag} is passed together with attn_mask=${quote(ctx.text(site.maskNode!), 40)}: ${site.display} raises an error when both are set. Fold the causal mask into attn_mask, or pass only one of them.` });
           return;
         }
-        if (causal === 'true' && site.k.fromCache && !site.q.fromCache && !lengthGuarded(site.node)) {
+        if (!site.k.fromCache || site.q.fromCache || lengthGuarded(site.node)) return;
+        const valueNode = site.causalNode.type === 'keyword_argument' ? site.causalNode.children.find((c) => c.field === 'value') : site.causalNode;
+        const withCache = valueNode ? truthWithCache(flags, valueNode).cached : '?';
+        if (causal === 'true' || withCache === true) {
           reported.add(site.node.id);
-          ctx.report({ node: site.causalNode, message: `is_causal=True on keys ${quote(site.kNode ? ctx.text(site.kNode) : 'k', 30)} that include a KV cache: the causal mask is top-left aligned, so with fewer queries than keys the new tokens cannot see the most recent cached keys. Build a bottom-right aligned mask (tril(diagonal=S - L)) or use causal_lower_right.` });
+          const flag = causal === 'true' ? 'is_causal=True' : `is_causal=${quote(ctx.text(valueNode!), 40)} (True whenever the cache is used)`;
+          ctx.report({ node: site.causalNode, message: `${flag} on keys ${quote(site.kNode ? ctx.text(site.kNode) : 'k', 30)} that include a KV cache: the causal mask is top-left aligned, so with fewer queries than keys the new tokens cannot see the most recent cached keys. Build a bottom-right aligned mask (tril(diagonal=S - L)) or use causal_lower_right.` });
         }
+      },
+      mask(site: MaskSite) {
+        // A causal attn_mask cut or built top-left over L queries and S keys (`tril(ones(L, S))`, `bias[..., :L, :S]`)
+        // on keys that include a KV cache: the same misalignment as is_causal=True.
+        if (site.convention !== 'api' || !topLeftRectangle(site.mask.mask) || reported.has(site.maskNode.id)) return;
+        const sdpa = ev.facts.sdpa.find((s) => s.node === site.node && s.ctx === site.ctx);
+        if (!sdpa || !sdpa.k.fromCache || sdpa.q.fromCache || lengthGuarded(sdpa.node)) return;
+        reported.add(site.maskNode.id);
+        const [l, s] = site.mask.mask!.sizes!;
+        ctx.report({ node: site.maskNode, message: `${quote(ctx.text(site.maskNode), 40)} is a causal mask aligned top-left over ${l} queries and ${s} keys, and the keys ${quote(sdpa.kNode ? ctx.text(sdpa.kNode) : 'k', 30)} include a KV cache: query i sees only keys 0..i, so the new tokens cannot see the most recent cached keys. Align it bottom-right (tril(diagonal=${s} - ${l}), or rows ${s} - ${l}:${s} of a causal buffer).` });
       },
     };
   },
