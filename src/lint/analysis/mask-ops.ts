@@ -108,6 +108,11 @@ export function maskFunction(ev: Evaluator, c: Call, qname: string): AValue | un
     return tensor({ ...(ndim !== undefined ? { ndim, axes: Array.from({ length: ndim }, () => ({})) } : {}), dtype: 'bool', mask: { polarity: 'keep', dtype: 'bool', padding: true, padAxes: [-1], why } });
   }
   if (last === 'generate_square_subsequent_mask') return causalAdditive(ev, c);
+  // A NumPy mask brought into torch is the same mask (`torch.from_numpy(np.triu(np.ones((T, T)), k=1))`).
+  if (qname === 'torch.from_numpy') {
+    const a = val(ev, c, p[0]);
+    return a.kind === 'tensor' && a.mask ? a : undefined;
+  }
   if (qname === 'flax.linen.make_attention_mask' || qname === 'flax.linen.attention.make_attention_mask') {
     // pairwise AND of query-side and key-side validity flags: True = may attend, if the inputs mean "valid".
     const qm = val(ev, c, p[0]);
@@ -416,7 +421,8 @@ function triValue(ev: Evaluator, c: Call, base0: AValue, region: 'upper' | 'lowe
     // triu(full(-inf), 1): additive causal mask
     return tensor({ ndim: base.ndim, axes: base.axes, dtype: 'float', mask: { additive: true, causal: true, ...(k !== undefined ? { tri: { region, k } } : {}), why, ...placed } });
   }
-  if (base.ones || (base.mask?.tri === undefined && base.dtype === 'bool' && base.ones !== false)) {
+  // A boolean tensor that is not already a triangle counts as ones (a triangle of a triangle is a band, not a mask).
+  if (base.ones || (base.mask?.tri === undefined && !base.mask?.causal && base.dtype === 'bool' && base.ones !== false)) {
     const dtype = base.dtype ?? 'float';
     const mask: MaskInfo = k !== undefined ? triMask({ region, k }, dtype, why) : { polarity: region === 'upper' ? 'ignore' : 'keep', causal: true, dtype, why: `${why} (${region === 'upper' ? 'True on the future side of' : 'True on and before'} diagonal \`${ev.text(kNode!)}\`)` };
     return tensor({ ndim: base.ndim, axes: base.axes, dtype, mask: { ...mask, ...placed } });

@@ -139,6 +139,22 @@ describe('mask lattice: triangles', () => {
     assert.equal(polarity(await valueOf('', '1 - torch.triu(torch.ones_like(x), diagonal=d)')), 'keep');
     assert.equal(polarity(await valueOf('', 'torch.ones(T, T).tril(d)')), 'keep');
   });
+  it('a band cut by two variable diagonals is not taken for one triangle', async () => {
+    // tril(w) keeps, then triu(-w) of it is the band |i - j| <= w: not the future side of anything.
+    const band = await valueOf('w = d', 'torch.ones(T, T, dtype=torch.bool).tril(w).triu(-w)');
+    assert.notEqual(polarity(band), 'ignore');
+  });
+  it('a NumPy triangle brought in with torch.from_numpy keeps its meaning', async () => {
+    const p = await program(`import numpy as np
+import torch
+
+def subsequent_mask(size):
+    m = np.triu(np.ones((1, size, size)), k=1).astype('uint8')
+    return torch.from_numpy(m) == 0
+`);
+    assert.equal(polarity(p.value('torch.from_numpy(m)')), 'ignore');
+    assert.equal(polarity(p.value('torch.from_numpy(m) == 0')), 'keep');
+  });
   it('the diagonal shows the alignment: 0 is top-left, S - L bottom-right; the sizes come from ones(L, S)', async () => {
     const tl = await valueOf('', 'torch.tril(torch.ones(L, S))');
     assert.equal(maskMeaning(tl.mask).causal, 'causal-top-left');
