@@ -66,6 +66,13 @@ describe('mask lattice: comparisons', () => {
     assert.equal(polarity(await valueOf('m = ids.data.eq(0)', 'm')), 'ignore');
     assert.equal(polarity(await valueOf('m = ids.ne(0)', 'm')), 'keep');
   });
+  it('token ids against the padding id 0 by order: `ids > 0` keeps, `ids < 1` ignores; other tensors say nothing', async () => {
+    assert.equal(polarity(await valueOf('m = ids > 0', 'm')), 'keep');
+    assert.equal(polarity(await valueOf('m = ids.gt(0)', 'm')), 'keep');
+    assert.equal(polarity(await valueOf('m = 0 < ids', 'm')), 'keep');
+    assert.equal(polarity(await valueOf('m = ids < 1', 'm')), 'ignore');
+    assert.equal(polarity(await valueOf('m = x > 0', 'm')), 'unknown');
+  });
   it('positions against lengths: `arange(S)[None, :] < lengths[:, None]` keeps, `>=` ignores', async () => {
     assert.equal(polarity(await valueOf('m = torch.arange(S)[None, :] < lengths[:, None]', 'm')), 'keep');
     assert.equal(polarity(await valueOf('m = torch.arange(S)[None, :] >= lengths[:, None]', 'm')), 'ignore');
