@@ -27,7 +27,8 @@ export function flipMask(m: MaskInfo, how: string, dtype?: DType): MaskInfo | un
 export function transposeMask(m: MaskInfo): MaskInfo {
   const tri: TriRegion | undefined = m.tri ? { region: m.tri.region === 'upper' ? 'lower' : 'upper', k: 0 - m.tri.k || 0 } : undefined;
   const padAxes = m.padAxes?.map((a) => (a === -1 ? -2 : a === -2 ? -1 : a));
-  const out: MaskInfo = { ...m, tri, padAxes };
+  const { align: _align, ...rest } = m;
+  const out: MaskInfo = { ...rest, tri, padAxes, ...(m.sizes ? { sizes: [m.sizes[1], m.sizes[0]] as const } : {}) };
   if (tri && !m.additive) return { ...out, polarity: tri.region === 'upper' ? 'ignore' : 'keep' };
   return out;
 }
@@ -50,7 +51,28 @@ export function combineMasks(a: MaskInfo, b: MaskInfo, op: 'and' | 'or'): MaskIn
     why: `${a.why} ${op === 'and' ? '&' : '|'} ${b.why}`,
     byName: a.byName || b.byName ? true : undefined,
     nameSource: a.nameSource ?? b.nameSource,
+    // A causal part combined with padding keeps its alignment.
+    ...(a.align && !b.causal && !b.tri ? { align: a.align, sizes: a.sizes } : b.align && !a.causal && !a.tri ? { align: b.align, sizes: b.sizes } : {}),
   };
+}
+
+/** The mask lattice as the rules name it: what a 1/True entry means, and for causal masks where the diagonal starts. */
+export interface MaskMeaning {
+  readonly polarity: 'keep' | 'ignore' | 'additive' | 'unknown';
+  /** 'causal' when triangular but the alignment is not shown by the construction. */
+  readonly causal?: 'causal-top-left' | 'causal-bottom-right' | 'causal';
+}
+
+export function maskMeaning(m: MaskInfo | undefined): MaskMeaning {
+  if (!m) return { polarity: 'unknown' };
+  const polarity = m.additive ? 'additive' : m.polarity && !m.byName ? m.polarity : 'unknown';
+  if (!m.causal && !m.tri) return { polarity };
+  return { polarity, causal: m.align === 'top-left' ? 'causal-top-left' : m.align === 'bottom-right' ? 'causal-bottom-right' : 'causal' };
+}
+
+/** A causal mask that is top-left aligned over a rectangle whose two sides are written differently (L×S). */
+export function topLeftRectangle(m: MaskInfo | undefined): boolean {
+  return !!m && m.align === 'top-left' && !!m.sizes && m.sizes[0] !== m.sizes[1];
 }
 
 /**

@@ -79,6 +79,14 @@ export interface MaskInfo {
   readonly scaledPositive?: boolean;
   /** For additive masks built as `m * -1e9` / `masked_fill(m, -inf)`: the polarity of m (must be 'ignore'). */
   readonly builtFrom?: 'keep' | 'ignore';
+  /**
+   * For causal masks: where the diagonal starts when there are fewer queries (L) than keys (S). 'top-left': query i
+   * sees keys 0..i (`tril(ones(L, S))`, `bias[..., :L, :S]`, `is_causal=True`); 'bottom-right': query i sees keys
+   * 0..i + S - L (`tril(ones(L, S), diagonal=S - L)`, `bias[..., S - L:S, :S]`). The two agree when L = S.
+   */
+  readonly align?: 'top-left' | 'bottom-right';
+  /** Source texts of the query-side and key-side lengths of a causal mask, when its construction shows them. */
+  readonly sizes?: readonly [string, string];
 }
 
 export interface ScaleOp {
@@ -373,7 +381,22 @@ function joinMask(a: MaskInfo | undefined, b: MaskInfo | undefined): MaskInfo | 
     why: a.why,
     byName: a.byName || b.byName ? true : undefined,
     nameSource: a.nameSource === b.nameSource ? a.nameSource : undefined,
+    align: same(a.align, b.align),
+    sizes: a.sizes && b.sizes && a.sizes[0] === b.sizes[0] && a.sizes[1] === b.sizes[1] ? a.sizes : undefined,
   };
+}
+
+/**
+ * A mask parameter and the all-ones tensor it defaults to (`if attention_mask is None: attention_mask =
+ * torch.ones_like(input_ids)`): a default that masks nothing says that 1 means keep, whatever the name said.
+ */
+function onesDefault(ones: AValue, m: AValue): AValue | undefined {
+  if (!ones.ones || ones.mask || !m.mask || m.mask.additive) return undefined;
+  if (m.mask.polarity && !m.mask.byName) return undefined;
+  const why = `${m.mask.nameSource ? `\`${m.mask.nameSource}\`` : 'the mask'} defaults to all ones when not given, so 1 = keep`;
+  const { maybeNone: _maybeNone, ...value } = m;
+  const { byName: _byName, nameSource: _nameSource, ...mask } = m.mask;
+  return { ...value, mask: { ...mask, polarity: 'keep', why } };
 }
 
 function joinOps(a: AValue, b: AValue): readonly (readonly PathOp[])[] | undefined {
@@ -425,6 +448,8 @@ export function join(a: AValue, b: AValue): AValue {
   if (a.kind === 'tensor' && b.kind === 'tensor') {
     if (a.zeros && !a.mask && b.mask?.polarity === 'keep' && b.mask.padding && a.ndim === b.ndim) return b;
     if (b.zeros && !b.mask && a.mask?.polarity === 'keep' && a.mask.padding && a.ndim === b.ndim) return a;
+    const defaulted = onesDefault(a, b) ?? onesDefault(b, a);
+    if (defaulted) return defaulted;
   }
   if (a.kind === 'none') return b.kind === 'none' ? a : { ...b, maybeNone: true };
   if (b.kind === 'none') return { ...a, maybeNone: true };

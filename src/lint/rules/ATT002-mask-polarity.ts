@@ -12,7 +12,7 @@ export const ATT002: Rule = {
     docs: {
       summary: 'Mask polarity inverted for the API that receives it.',
       whatItDoes:
-        "Follows each mask back to where it was built and works out what its True (or 1) entries mean: `ids == pad_id`, `triu(ones, 1)` and PyTorch's `*key_padding_mask` mark positions to ignore; `ids != pad_id`, `tril(ones)` and a tokenizer's `attention_mask` mark positions to keep; `~`, `logical_not`, `== 0` and `1 - m` flip the meaning. It then compares that with what the receiving API expects: `F.scaled_dot_product_attention`'s boolean `attn_mask`, JAX/Flax `mask` and Keras `attention_mask` expect True = attend; `nn.MultiheadAttention`'s `key_padding_mask` and boolean `attn_mask` and the `nn.Transformer*` masks expect True = ignore; `masked_fill(mask, -inf)` fills where the mask is True. A polarity known only from a parameter's name (`attention_mask`, `key_padding_mask`) counts at library parameters, and in `masked_fill` only when the same file's other `masked_fill` calls use that name the conventional way (`masked_fill(attention_mask == 0, ...)`) and none the other way round. Masks built from lengths (`arange(S)[None, :] < lengths[:, None]`, `tf.sequence_mask`) keep the positions before each length.",
+        "Follows each mask back to where it was built and works out what its True (or 1) entries mean: `ids == pad_id`, `triu(ones, 1)` and PyTorch's `*key_padding_mask` mark positions to ignore; `ids != pad_id`, `input_ids > 0` (padding id 0), `tril(ones)` and a tokenizer's `attention_mask` mark positions to keep; `~`, `logical_not`, `== 0` and `1 - m` flip the meaning. It then compares that with what the receiving API expects: `F.scaled_dot_product_attention`'s boolean `attn_mask`, JAX/Flax `mask` and Keras `attention_mask` expect True = attend; `nn.MultiheadAttention`'s `key_padding_mask` and boolean `attn_mask` and the `nn.Transformer*` masks expect True = ignore; `masked_fill(mask, -inf)` fills where the mask is True. A polarity known only from a parameter's name (`attention_mask`, `key_padding_mask`) counts at library parameters, and in `masked_fill` only when the same file's other `masked_fill` calls use that name the conventional way (`masked_fill(attention_mask == 0, ...)`) and none the other way round; an additive builder (`attention_mask * -10000.0`) counts when the file's other fills and builders (`(1.0 - attention_mask) * -10000.0`) agree with the convention and none disagrees. Where a caller in the file passes a mask whose construction is known, that mask decides, not the name. Masks built from lengths (`arange(S)[None, :] < lengths[:, None]`, `tf.sequence_mask`) keep the positions before each length. The meaning survives `unsqueeze`/`expand`/`repeat`/indexing, dtype changes (`.bool()`, `.float()`, `.to(dtype)`), helpers and methods of the same file (`get_attn_pad_mask(ids, ids)`, `self.causal_mask(T)`), slices of a causal buffer, and `tril`/`triu` with a variable diagonal (`1 - torch.triu(torch.ones_like(x), diagonal=d)` is 1 on the kept side). A mask turned additive is checked where it is built: `(1.0 - m) * -10000.0` is right for a keep mask, `m * -10000.0` inverts it. A mask parameter that defaults to all ones (`if attention_mask is None: attention_mask = torch.ones_like(input_ids)`) is a keep mask, whatever its name.",
       whyIsThisBad:
         'An inverted mask hides the real tokens and lets every query attend to the padding (or to the future, for causal masks). Nothing fails: the model trains and predicts on the wrong positions, and with a fully inverted padding mask the outputs for real tokens are averages of padding.',
       example: `key_padding_mask = input_ids == tokenizer.pad_token_id  # True at padding
@@ -48,10 +48,13 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
     const nameCorroborated = (site: MaskSite): boolean => {
       const m = site.mask.mask!;
       const name = m.nameSource;
-      if (name === undefined || site.display !== 'masked_fill') return false;
-      // Only other masked_fill calls corroborate (an additive builder such as `(1 - attention_mask) * min` does not:
-      // the same name then often holds the additive 4-D mask inside the layers).
-      const same = sites.filter((s) => s !== site && s.convention === 'fill' && s.display === 'masked_fill' && s.mask.mask?.byName && s.mask.mask.nameSource === name && s.mask.mask.polarity !== undefined && !s.mask.mask.additive);
+      if (name === undefined || (site.display !== 'masked_fill' && site.display !== 'additive mask')) return false;
+      // A masked_fill is corroborated only by other masked_fill calls (an additive builder such as
+      // `(1 - attention_mask) * min` does not: the same name then often holds the additive 4-D mask inside the
+      // layers). An additive builder (`attention_mask * -10000.0`) is corroborated by either kind: both turn the
+      // same 0/1 mask into a fill.
+      const corroborators = site.display === 'masked_fill' ? ['masked_fill'] : ['masked_fill', 'additive mask'];
+      const same = sites.filter((s) => s !== site && s.convention === 'fill' && corroborators.includes(s.display) && s.mask.mask?.byName && s.mask.mask.nameSource === name && s.mask.mask.polarity !== undefined && !s.mask.mask.additive);
       const agree = same.filter((s) => s.mask.mask!.polarity === s.expects);
       const disagree = same.filter((s) => s.mask.mask!.polarity !== s.expects);
       return agree.length > 0 && disagree.length === 0;
@@ -68,6 +71,8 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
     function check(site: MaskSite): void {
       const m = site.mask.mask;
       if (!m || m.additive || !m.polarity) return;
+      // Where a caller's context shows what the mask really is, that evidence decides, not the parameter's name.
+      if (m.byName && sites.some((s) => s.maskNode.id === site.maskNode.id && s.mask.mask?.polarity && !s.mask.mask.byName)) return;
       if (m.byName && (site.convention === 'api' ? nameContradicted(m.nameSource) : !nameCorroborated(site))) return;
       if (m.polarity === site.expects) return;
       if (reported.has(site.maskNode.id)) return;

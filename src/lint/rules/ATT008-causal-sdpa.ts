@@ -1,5 +1,7 @@
 // ATT008: causal pitfalls of F.scaled_dot_product_attention.
-import type { SdpaSite } from '../analysis/facts';
+import type { FillSite, MaskSite, SdpaSite } from '../analysis/facts';
+import { truthWithCache, type FlagReader } from '../analysis/kv-cache';
+import { topLeftRectangle } from '../analysis/masks';
 import { unparen, type PyNode } from '../syntax/tree';
 import { quote, type Rule, type RuleContext } from './rule';
 
@@ -12,7 +14,7 @@ export const ATT008: Rule = {
     docs: {
       summary: 'is_causal=True together with attn_mask, or on a KV-cache path where query and key lengths differ.',
       whatItDoes:
-        "Reports `F.scaled_dot_product_attention(..., is_causal=True)` when an `attn_mask` is passed as well (not provably None), and when the keys come from a KV cache (`torch.cat([past_k, k], dim=-2)`, `layer_past`, `past_key_value.update(...)`) while the queries are only the new tokens.",
+        "Reports `F.scaled_dot_product_attention(..., is_causal=True)` when an `attn_mask` is passed as well (not provably None), and when the keys come from a KV cache (`torch.cat([past_k, k], dim=-2)`, `torch.cat([cache[0], k])`, `layer_past`, `k, v = self.kv_cache.update(...)`) while the queries are only the new tokens. The flag need not be a literal: it is read separately for the paths with and without the cache, so `is_causal=cache is not None or self.causal` and `is_causal = True` assigned inside `if past_kv is not None:` count, while `is_causal=past is None` (causal only at prefill) does not. It also reports a causal `attn_mask` aligned top-left over L queries and S keys (`torch.tril(torch.ones(L, S))`, `self.bias[:, :, :T, :S]`) on cached keys; a bottom-right mask (`tril(diagonal=S - L)`, `self.bias[:, :, S - T:S, :S]`) is right. The same top-left mask in hand-written attention (`att.masked_fill(self.bias[:, :, :T, :S] == 0, -inf)` on scores whose keys include the cache) is reported too. A call guarded by a comparison of the query and key lengths is not reported.",
       whyIsThisBad:
         "PyTorch raises an error when both `attn_mask` and `is_causal=True` are given (or silently ignores one of them in some backends and versions). `is_causal=True` builds a top-left aligned lower-triangular mask: with L new queries against S > L cached keys, query i may only see keys 0..i, so during generation the new token attends to the first cached tokens instead of all of them.",
       example: `k = torch.cat([past_k, k], dim=-2)
@@ -35,6 +37,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
   create(ctx: RuleContext) {
     const ev = ctx.analysis;
     const reported = new Set<number>();
+    const flags: FlagReader = { text: (n) => ctx.text(n), definitions: (n) => ev.resolve(n, ctx.text(n)) };
 
     /** 'true' for a literal True; 'maybe' for a flag that can be True; undefined when provably False/None. */
     const causalIs = (site: SdpaSite): 'true' | 'maybe' | undefined => {
@@ -82,22 +85,48 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
     return {
       sdpa(site: SdpaSite) {
         if (site.framework !== 'torch' || !site.causalNode) return;
+        if (reported.has(site.node.id)) return;
         const causal = causalIs(site);
-        if (!causal || reported.has(site.node.id)) return;
         const maskGiven = site.maskNode && site.mask && site.mask.kind !== 'none' && unparen(site.maskNode).type !== 'none';
         // A flag (not a literal True) only counts when the mask is certainly there and the code never resets the
         // flag to False itself (x-transformers: `if exists(mask) and causal: ...; causal = False`).
         const flagOk = causal === 'true' || (site.mask?.kind === 'tensor' && !site.mask.maybeNone && !resetToFalse(site));
-        if (maskGiven && flagOk) {
+        if (causal && maskGiven && flagOk) {
           reported.add(site.node.id);
           const flag = causal === 'true' ? 'is_causal=True' : `is_causal=${ctx.text(site.causalNode.type === 'keyword_argument' ? site.causalNode.children.find((c) => c.field === 'value')! : site.causalNode)} (True on some calls)`;
           ctx.report({ node: site.causalNode, message: `${flag} is passed together with attn_mask=${quote(ctx.text(site.maskNode!), 40)}: ${site.display} raises an error when both are set. Fold the causal mask into attn_mask, or pass only one of them.` });
           return;
         }
-        if (causal === 'true' && site.k.fromCache && !site.q.fromCache && !lengthGuarded(site.node)) {
+        if (!site.k.fromCache || site.q.fromCache || lengthGuarded(site.node)) return;
+        const valueNode = site.causalNode.type === 'keyword_argument' ? site.causalNode.children.find((c) => c.field === 'value') : site.causalNode;
+        const withCache = valueNode ? truthWithCache(flags, valueNode).cached : '?';
+        if (causal === 'true' || withCache === true) {
           reported.add(site.node.id);
-          ctx.report({ node: site.causalNode, message: `is_causal=True on keys ${quote(site.kNode ? ctx.text(site.kNode) : 'k', 30)} that include a KV cache: the causal mask is top-left aligned, so with fewer queries than keys the new tokens cannot see the most recent cached keys. Build a bottom-right aligned mask (tril(diagonal=S - L)) or use causal_lower_right.` });
+          const flag = causal === 'true' ? 'is_causal=True' : `is_causal=${quote(ctx.text(valueNode!), 40)} (True whenever the cache is used)`;
+          ctx.report({ node: site.causalNode, message: `${flag} on keys ${quote(site.kNode ? ctx.text(site.kNode) : 'k', 30)} that include a KV cache: the causal mask is top-left aligned, so with fewer queries than keys the new tokens cannot see the most recent cached keys. Build a bottom-right aligned mask (tril(diagonal=S - L)) or use causal_lower_right.` });
         }
+      },
+      fill(site: FillSite) {
+        // Hand-written attention: the scores of queries against keys that include a cache, masked with a causal mask
+        // cut top-left from a buffer (`att.masked_fill(self.bias[:, :, :T, :S] == 0, -inf)`).
+        const m = site.mask?.mask;
+        const attn = site.target.attn;
+        if (!site.maskNode || !topLeftRectangle(m) || attn?.stage !== 'scores' || reported.has(site.maskNode.id)) return;
+        const formed = ev.facts.matmul.filter((mm) => mm.node === attn.formedAt);
+        if (formed.length === 0 || !formed.every((mm) => mm.b.fromCache && !mm.a.fromCache) || lengthGuarded(site.node)) return;
+        reported.add(site.maskNode.id);
+        const [l, sz] = m!.sizes!;
+        ctx.report({ node: site.maskNode, message: `${quote(ctx.text(site.maskNode), 40)} is a causal mask aligned top-left over ${l} queries and ${sz} keys, and the keys of these scores include a KV cache: query i sees only keys 0..i, so the new tokens cannot see the most recent cached keys. Align it bottom-right (rows ${sz} - ${l}:${sz} of the causal buffer, or tril(diagonal=${sz} - ${l})).` });
+      },
+      mask(site: MaskSite) {
+        // A causal attn_mask cut or built top-left over L queries and S keys (`tril(ones(L, S))`, `bias[..., :L, :S]`)
+        // on keys that include a KV cache: the same misalignment as is_causal=True.
+        if (site.convention !== 'api' || !topLeftRectangle(site.mask.mask) || reported.has(site.maskNode.id)) return;
+        const sdpa = ev.facts.sdpa.find((s) => s.node === site.node && s.ctx === site.ctx);
+        if (!sdpa || !sdpa.k.fromCache || sdpa.q.fromCache || lengthGuarded(sdpa.node)) return;
+        reported.add(site.maskNode.id);
+        const [l, s] = site.mask.mask!.sizes!;
+        ctx.report({ node: site.maskNode, message: `${quote(ctx.text(site.maskNode), 40)} is a causal mask aligned top-left over ${l} queries and ${s} keys, and the keys ${quote(sdpa.kNode ? ctx.text(sdpa.kNode) : 'k', 30)} include a KV cache: query i sees only keys 0..i, so the new tokens cannot see the most recent cached keys. Align it bottom-right (tril(diagonal=${s} - ${l}), or rows ${s} - ${l}:${s} of a causal buffer).` });
       },
     };
   },

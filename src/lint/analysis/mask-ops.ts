@@ -1,0 +1,506 @@
+// Mask-building transfer functions: what comparisons, logical operators, triangles, fills and `where` do to a
+// value's mask lattice (MaskInfo: keep / ignore / additive, causal alignment, padding axes), and where a mask
+// is handed to code that reads it (a MaskSite: masked_fill, where, index assignment, library mask parameters).
+// Shape, reduction and matmul transfer functions live in ops.ts; the algebra on MaskInfo itself in masks.ts.
+import { argument } from '../syntax/python';
+import { childByField, childrenByField, namedChildren, unparen, type PyNode } from '../syntax/tree';
+import { displayName, type MaskConsumer } from './apis';
+import type { Evaluator } from './evaluator';
+import type { Ctx } from './facts';
+import { combineMasks, flipMask, triMask, withMaskDtype } from './masks';
+import { isPadIdName, isTokenIdsName } from './names';
+import { arg, intOf, rootName, tensorish, val, type Call } from './call';
+import { broadcastResult } from './shape-ops';
+import { addOp, join, tensor, type AValue, type MaskInfo } from './values';
+
+// ================================================================================================ helpers
+
+function isZero(v: AValue): boolean {
+  return v.kind === 'number' && v.num === 0;
+}
+
+function stripMask(t: AValue): AValue {
+  return tensor({ ndim: t.ndim, axes: t.axes, multiHead: t.multiHead });
+}
+
+// ================================================================================================ dispatch
+
+/** Tensor methods that build, combine or read masks; undefined for every other method. */
+export function maskMethod(ev: Evaluator, c: Call, t: AValue): AValue | undefined {
+  const m = c.name;
+  const a0 = c.args.positional[0];
+  const a1 = c.args.positional[1];
+  switch (m) {
+    case 'masked_fill':
+    case 'masked_fill_':
+      return maskedFill(ev, c, t, a0 ?? arg(c, 'mask'), a1 ?? arg(c, 'value'));
+    case 'where':
+      return where(ev, c, a0 ?? arg(c, 'condition'), c.recvNode, a1 ?? arg(c, 'other'), t);
+    case 'logical_not':
+    case 'bitwise_not':
+    case 'logical_not_': {
+      if (t.mask && c.recvNode) {
+        const f = flipMask(t.mask, `\`${ev.text(c.recvNode)}.${m}()\``, 'bool');
+        return f ? { ...t, mask: f, dtype: 'bool' } : stripMask(t);
+      }
+      return tensor({ ndim: t.ndim, axes: t.axes, dtype: 'bool' });
+    }
+    case 'eq':
+    case 'ne':
+    case 'gt':
+    case 'lt':
+    case 'ge':
+    case 'le':
+    case 'equal': {
+      const op = { eq: '==', equal: '==', ne: '!=', gt: '>', lt: '<', ge: '>=', le: '<=' }[m];
+      return c.recvNode && a0 ? compare(ev, op, t, val(ev, c, a0), c.recvNode, a0) : tensor({ dtype: 'bool' });
+    }
+    case 'logical_and':
+    case 'logical_or':
+    case 'bitwise_and':
+    case 'bitwise_or':
+      return maskLogic(t, val(ev, c, a0), m.endsWith('and') ? 'and' : 'or');
+    case 'tril':
+    case 'tril_':
+    case 'triu':
+    case 'triu_':
+      return triValue(ev, c, t, m.startsWith('tril') ? 'lower' : 'upper', a0 ?? arg(c, 'diagonal'), m, c.recvNode);
+    default:
+      return undefined;
+  }
+}
+
+
+const TRIANGLE_FUNCTIONS = new Set(['torch', 'numpy', 'jax.numpy', 'tensorflow.experimental.numpy'].flatMap((m) => [`${m}.tril`, `${m}.triu`]));
+const WHERE_FUNCTIONS = new Set(['torch.where', 'numpy.where', 'jax.numpy.where', 'tensorflow.where', 'jax.lax.select']);
+const EQUALITY_FUNCTIONS: Readonly<Record<string, string>> = { 'tensorflow.equal': '==', 'tensorflow.math.equal': '==', 'tensorflow.not_equal': '!=', 'tensorflow.math.not_equal': '!=' };
+const NOT_FUNCTIONS = new Set(['tensorflow.logical_not', 'tensorflow.math.logical_not', 'torch.logical_not']);
+
+/** Library functions that build or combine masks (by qualified name); undefined for every other function. */
+export function maskFunction(ev: Evaluator, c: Call, qname: string): AValue | undefined {
+  const last = qname.slice(qname.lastIndexOf('.') + 1);
+  const p = c.args.positional;
+  // tf.sequence_mask(lengths, maxlen): True at positions before each length (a keep mask over the last axis).
+  if (qname === 'tensorflow.sequence_mask') {
+    const lengths = val(ev, c, p[0] ?? arg(c, 'lengths'));
+    const ndim = lengths.kind === 'tensor' && lengths.ndim !== undefined ? lengths.ndim + 1 : undefined;
+    const why = `\`${ev.text(c.node)}\` (True at positions before each length)`;
+    return tensor({ ...(ndim !== undefined ? { ndim, axes: Array.from({ length: ndim }, () => ({})) } : {}), dtype: 'bool', mask: { polarity: 'keep', dtype: 'bool', padding: true, padAxes: [-1], why } });
+  }
+  if (last === 'generate_square_subsequent_mask') return causalAdditive(ev, c);
+  // A NumPy mask brought into torch is the same mask (`torch.from_numpy(np.triu(np.ones((T, T)), k=1))`).
+  if (qname === 'torch.from_numpy') {
+    const a = val(ev, c, p[0]);
+    return a.kind === 'tensor' && a.mask ? a : undefined;
+  }
+  if (qname === 'flax.linen.make_attention_mask' || qname === 'flax.linen.attention.make_attention_mask') {
+    // pairwise AND of query-side and key-side validity flags: True = may attend, if the inputs mean "valid".
+    const qm = val(ev, c, p[0]);
+    const km = val(ev, c, p[1]);
+    if (qm.mask?.polarity && km.mask?.polarity === qm.mask.polarity) {
+      return tensor({ dtype: 'bool', mask: { polarity: qm.mask.polarity, dtype: 'bool', padding: true, padAxes: [-1, -2], why: `\`${ev.text(c.node).slice(0, 50)}\` (built from ${qm.mask.why})` } });
+    }
+    return tensor({ dtype: 'bool' });
+  }
+  if (qname === 'flax.linen.make_causal_mask' || qname === 'flax.linen.attention.make_causal_mask') {
+    return tensor({ dtype: 'bool', mask: triMask({ region: 'lower', k: 0 }, 'bool', `\`${ev.text(c.node).slice(0, 50)}\``) });
+  }
+  if (qname === 'tensorflow.linalg.band_part' || qname === 'tensorflow.matrix_band_part') {
+    return bandPart(ev, c, val(ev, c, p[0]), p[1] ?? arg(c, 'num_lower'), p[2] ?? arg(c, 'num_upper'));
+  }
+  if (TRIANGLE_FUNCTIONS.has(qname)) {
+    const kNode = arg(c, qname.startsWith('torch.') ? 'diagonal' : 'k', 1);
+    return triValue(ev, c, val(ev, c, p[0]), last === 'tril' ? 'lower' : 'upper', kNode, last, p[0]);
+  }
+  if (WHERE_FUNCTIONS.has(qname)) return where(ev, c, p[0] ?? arg(c, 'condition'), p[1] ?? arg(c, 'input') ?? arg(c, 'x'), p[2] ?? arg(c, 'other') ?? arg(c, 'y'));
+  const eqOp = EQUALITY_FUNCTIONS[qname];
+  if (eqOp) return p[0] && p[1] ? compare(ev, eqOp, val(ev, c, p[0]), val(ev, c, p[1]), p[0], p[1]) : tensor({ dtype: 'bool' });
+  if (NOT_FUNCTIONS.has(qname)) {
+    const xNode = p[0] ?? arg(c, 'input') ?? arg(c, 'x');
+    return maskMethod(ev, { ...c, name: 'logical_not', recv: val(ev, c, xNode), recvNode: xNode, args: { ...c.args, positional: p.slice(1) } }, tensorish(val(ev, c, xNode)));
+  }
+  return undefined;
+}
+
+/** A large negative or -inf fill (what masking writes). */
+export function isMaskingFill(v: AValue): boolean {
+  if (v.kind === 'tensor' && v.fillValue !== undefined) return v.fillValue <= -1e4;
+  if (v.kind !== 'number') return false;
+  if (v.finfo && !v.finfoMax) return true;
+  return v.num !== undefined && v.num <= -1e4;
+}
+
+export function maskLogic(lv: AValue, rv: AValue, op: 'and' | 'or'): AValue {
+  if (lv.mask && rv.mask) {
+    const m = combineMasks(lv.mask, rv.mask, op);
+    const ndim = lv.ndim !== undefined && rv.ndim !== undefined ? Math.max(lv.ndim, rv.ndim) : undefined;
+    return tensor({ ...(ndim !== undefined ? { ndim, axes: Array.from({ length: ndim }, () => ({})) } : {}), ...(m ? { mask: m } : {}), dtype: 'bool' });
+  }
+  if (lv.mask && rv.kind !== 'tensor') return lv;
+  return broadcastResult(lv, rv);
+}
+
+/** A 0/1 mask by construction, or a tensor whose name says mask. */
+export function isMaskLike(ev: Evaluator, v: AValue, node: PyNode): boolean {
+  if (v.mask) return true;
+  const name = rootName(ev, node);
+  return !!name && /mask/i.test(name) && !/head_mask/i.test(name);
+}
+
+export function isHeadMask(ev: Evaluator, node: PyNode): boolean {
+  const name = rootName(ev, node) ?? '';
+  return /head_mask|layer_head_mask|head_weight/i.test(name);
+}
+
+export function evalComparison(ev: Evaluator, node: PyNode, ctx: Ctx): AValue {
+  const operands = namedChildren(node);
+  const ops = childrenByField(node, 'operators').map((o) => ev.text(o));
+  if (operands.length !== 2 || ops.length !== 1) return { kind: 'bool' };
+  const op = ops[0];
+  if (op === 'is' || op === 'is not' || op === 'in' || op === 'not in') return { kind: 'bool' };
+  const [a, b] = operands;
+  return compare(ev, op, ev.eval(a, ctx), ev.eval(b, ctx), a, b);
+}
+
+function compare(ev: Evaluator, op: string, av: AValue, bv: AValue, a: PyNode, b: PyNode): AValue {
+  if (av.kind !== 'tensor' && bv.kind !== 'tensor' && av.kind !== 'unknown' && bv.kind !== 'unknown') return { kind: 'bool' };
+  const ndim = av.ndim !== undefined && bv.ndim !== undefined ? Math.max(av.ndim, bv.ndim) : av.kind === 'tensor' && bv.kind !== 'tensor' ? av.ndim : undefined;
+  const shape = ndim !== undefined ? { ndim, axes: Array.from({ length: ndim }, () => ({})) } : {};
+  // Causal masks from positions: arange(T)[:, None] >= arange(T)[None, :]
+  if (av.index && bv.index && av.index.axis !== bv.index.axis) {
+    const tri = indexCompare(op, av.index, bv.index);
+    if (tri) return tensor({ ...shape, dtype: 'bool', mask: triMask(tri, 'bool', `\`${ev.text(a)} ${op} ${ev.text(b)}\``) });
+  }
+  // Padding masks from lengths: arange(S)[None, :] < lengths[:, None] is True at valid positions (keep);
+  // >= marks the padding (ignore).
+  const lengthMask = (posFirst: boolean): AValue | undefined => {
+    const [pos, len, lenNode] = posFirst ? [av, bv, b] : [bv, av, a];
+    if (!pos.index || len.index || len.mask) return undefined;
+    const lenName = rootName(ev, lenNode) ?? ev.text(lenNode);
+    if (!/(^|_)(len|lens|length|lengths|seq_lens?|seqlens?|valid_lens?|n_tokens|num_tokens|ntokens)($|_)|lengths?$|lens$/i.test(lenName)) return undefined;
+    const o = posFirst ? op : mirror(op);
+    const keep = o === '<' ? true : o === '>=' ? false : undefined;
+    if (keep === undefined) return undefined;
+    const why = `\`${ev.text(a)} ${op} ${ev.text(b)}\` (${keep ? 'True at positions before each length' : 'True at positions past each length'})`;
+    const m: MaskInfo = { polarity: keep ? 'keep' : 'ignore', dtype: 'bool', padding: true, ...(pos.index.axis === -1 ? { padAxes: [-1] } : {}), why };
+    return tensor({ ...shape, dtype: 'bool', mask: m });
+  };
+  const fromLengths = lengthMask(true) ?? lengthMask(false);
+  if (fromLengths) return fromLengths;
+  // Padding masks from token ids.
+  const padAgainst = (ids: AValue, idsNode: PyNode, other: AValue, otherNode: PyNode): boolean => {
+    const otherName = rootName(ev, otherNode) ?? ev.text(otherNode);
+    const idsName = rootName(ev, idsNode) ?? '';
+    if (isPadIdName(otherName) || /pad/i.test(ev.text(otherNode))) return ids.kind === 'tensor' || ids.kind === 'unknown';
+    if (other.kind === 'number' && other.num === 0 && (ids.tokenIds || isTokenIdsName(idsName)) && !ids.mask) return true;
+    return false;
+  };
+  const fromIds = (ids: AValue, idsNode: PyNode): AValue => {
+    const keep = op === '!=' ;
+    const why = `\`${ev.text(a)} ${op} ${ev.text(b)}\``;
+    const m: MaskInfo = { polarity: keep ? 'keep' : 'ignore', dtype: 'bool', padding: true, padAxes: [-1], why: `${why} (${keep ? 'True at real tokens' : 'True at padding'})` };
+    void idsNode;
+    return tensor({ ...(ids.ndim !== undefined ? { ndim: ids.ndim, axes: ids.axes } : {}), dtype: 'bool', mask: m });
+  };
+  // Token ids against the padding id 0 by order: `input_ids > 0` is True at real tokens, `input_ids < 1` at padding.
+  const orderedIds = (ids: AValue, idsNode: PyNode, other: AValue, o: string): AValue | undefined => {
+    if (ids.mask || !(ids.tokenIds || isTokenIdsName(rootName(ev, idsNode) ?? '')) || other.kind !== 'number') return undefined;
+    const keep = (o === '>' && other.num === 0) || (o === '>=' && other.num === 1) ? true : (o === '<' && other.num === 1) || (o === '<=' && other.num === 0) ? false : undefined;
+    if (keep === undefined) return undefined;
+    const why = `\`${ev.text(a)} ${op} ${ev.text(b)}\` (${keep ? 'True at real tokens' : 'True at padding'}, with padding id 0)`;
+    return tensor({ ...(ids.ndim !== undefined ? { ndim: ids.ndim, axes: ids.axes } : {}), dtype: 'bool', mask: { polarity: keep ? 'keep' : 'ignore', dtype: 'bool', padding: true, padAxes: [-1], why } });
+  };
+  const byOrder = orderedIds(av, a, bv, op) ?? orderedIds(bv, b, av, mirror(op));
+  if (byOrder) return byOrder;
+  if ((op === '==' || op === '!=') && padAgainst(av, a, bv, b)) return fromIds(av, a);
+  if ((op === '==' || op === '!=') && padAgainst(bv, b, av, a)) return fromIds(bv, b);
+  // Comparisons of a mask with a constant keep or flip it.
+  const [m, c, mNode, flipOrder] = av.mask ? [av, bv, a, false] : bv.mask ? [bv, av, b, true] : [undefined, undefined, undefined, false];
+  if (m && c && mNode && m.mask) {
+    const constant = c.kind === 'number' ? c.num : c.kind === 'bool' ? (ev.text(flipOrder ? a : b) === 'True' ? 1 : 0) : undefined;
+    const finfoLike = c.kind === 'number' && (c.finfo !== undefined || c.num === -Infinity);
+    const o = flipOrder ? mirror(op) : op;
+    const why = `\`${ev.text(a)} ${op} ${ev.text(b)}\``;
+    if (m.mask.additive) {
+      // additive == 0 → keep; additive == -inf / < 0 → ignore
+      if ((o === '==' && constant === 0) || (o === '>=' && constant === 0) || (o === '!=' && finfoLike)) return tensor({ ...shape, dtype: 'bool', mask: { ...m.mask, additive: undefined, polarity: 'keep', dtype: 'bool', why } });
+      if ((o === '==' && finfoLike) || (o === '<' && constant === 0) || (o === '!=' && constant === 0)) return tensor({ ...shape, dtype: 'bool', mask: { ...m.mask, additive: undefined, polarity: 'ignore', dtype: 'bool', why } });
+      return tensor({ ...shape, dtype: 'bool' });
+    }
+    if (constant !== undefined) {
+      const same = (o === '==' && constant === 1) || (o === '!=' && constant === 0) || (o === '>' && constant >= 0 && constant < 1) || (o === '>=' && constant > 0 && constant <= 1);
+      const flip = (o === '==' && constant === 0) || (o === '!=' && constant === 1) || (o === '<' && constant > 0 && constant <= 1) || (o === '<=' && constant >= 0 && constant < 1);
+      if (same) return { ...m, dtype: 'bool', mask: withMaskDtype({ ...m.mask, why: `${why} (same as ${m.mask.why})` }, 'bool') };
+      if (flip) {
+        const f = flipMask(m.mask, why, 'bool');
+        return tensor({ ...shape, ndim: m.ndim, axes: m.axes, dtype: 'bool', ...(f ? { mask: f } : {}) });
+      }
+    }
+    return tensor({ ...shape, dtype: 'bool' });
+  }
+  return tensor({ ...shape, dtype: 'bool' });
+}
+
+function mirror(op: string): string {
+  switch (op) {
+    case '<':
+      return '>';
+    case '>':
+      return '<';
+    case '<=':
+      return '>=';
+    case '>=':
+      return '<=';
+    default:
+      return op;
+  }
+}
+
+/** i (query position, axis -2) compared with j (key position, axis -1) → a triangular region. */
+function indexCompare(op: string, a: { axis: number; offset: number }, b: { axis: number; offset: number }): { region: 'upper' | 'lower'; k: number } | undefined {
+  // Normalise to  j OP i + d  where j is the key index (axis -1), i the query index (axis -2).
+  let o = op;
+  let ji: [typeof a, typeof b];
+  if (a.axis === -1 && b.axis === -2) ji = [a, b];
+  else if (a.axis === -2 && b.axis === -1) {
+    ji = [b, a];
+    o = mirror(op);
+  } else return undefined;
+  const d = ji[1].offset - ji[0].offset; // j + oj OP i + oi  →  j OP i + (oi - oj)
+  switch (o) {
+    case '<=':
+      return { region: 'lower', k: d };
+    case '<':
+      return { region: 'lower', k: d - 1 };
+    case '>':
+      return { region: 'upper', k: d + 1 };
+    case '>=':
+      return { region: 'upper', k: d };
+    default:
+      return undefined;
+  }
+}
+
+export function tokenizerAttentionMask(source: string): AValue {
+  return tensor({
+    ndim: 2,
+    axes: [{ label: 'batch' }, { label: 'seq' }],
+    dtype: 'int',
+    mask: { polarity: 'keep', dtype: 'int', padding: true, padAxes: [-1], why: `the tokenizer's attention_mask ${source} (1 at real tokens, 0 at padding)` },
+  });
+}
+
+function maskedFill(ev: Evaluator, c: Call, target0: AValue, maskNode: PyNode | undefined, fillNode: PyNode | undefined): AValue {
+  const target = tensorish(target0);
+  if (!maskNode || !fillNode) return target;
+  const mask = ev.eval(maskNode, c.ctx);
+  const fill = ev.eval(fillNode, c.ctx);
+  ev.facts.fill.push({ node: c.node, ctx: c.ctx, how: 'masked_fill', target, targetNode: c.recvNode, fillNode, fill, mask, maskNode, maskSelectsFill: true });
+  const masking = isMaskingFill(fill);
+  // Only fills of attention scores or of masks being built are attention masking (not beam-search logits).
+  if (masking && attentionTarget(ev, target, c.recvNode)) ev.facts.mask.push({ node: c.node, ctx: c.ctx, display: 'masked_fill', param: 'mask', expects: 'ignore', convention: 'fill', maskNode, mask });
+  if (target.attn?.stage === 'scores') {
+    if (masking) return addOp(target, { kind: 'mask', node: c.node, how: 'fill', maskNode });
+    return target;
+  }
+  if (target.attn?.stage === 'weights') {
+    if (isNanMask(ev, maskNode)) return target;
+    if (isZero(fill) || masking) {
+      ev.facts.weightsMask.push({ node: c.node, ctx: c.ctx, weights: target, maskNode });
+      return { ...target, attn: { ...target.attn, postMask: [...(target.attn.postMask ?? []), c.node] } };
+    }
+    return target;
+  }
+  // Building an additive mask: float_mask.masked_fill(mask == 0, -inf)
+  if (masking && mask.mask && mask.mask.polarity) {
+    return tensor({ ndim: target.ndim ?? mask.ndim, axes: target.axes ?? mask.axes, mask: { ...mask.mask, additive: true, polarity: undefined, dtype: 'float', builtFrom: mask.mask.polarity, why: `${mask.mask.why} filled with a large negative value` } });
+  }
+  if (target.mask?.additive && isZero(fill)) return target;
+  return target;
+}
+
+function isNanMask(ev: Evaluator, node: PyNode): boolean {
+  return /isnan|isinf|\.all\(|\.any\(/.test(ev.text(node));
+}
+
+/**
+ * Zeroing weights where a condition holds is not masking when the condition is NaN/inf clean-up
+ * (`torch.isnan(w)`) or is computed from the weights themselves (`w.abs() < t`, `prune = w < t` bound first):
+ * that is pruning, a deliberate change of the distribution.
+ */
+function conditionOnWeights(ev: Evaluator, condNode: PyNode, weightsNode: PyNode): boolean {
+  if (isNanMask(ev, condNode)) return true;
+  const name = rootName(ev, weightsNode);
+  if (!name) return false;
+  const re = new RegExp(`(^|[^\\w.])${name.replace(/[.]/g, '\\.')}\\b`);
+  const texts = [ev.text(condNode)];
+  const u = unparen(condNode);
+  if (u.type === 'identifier') for (const d of ev.resolve(u, ev.text(u)) ?? []) if (d.value) texts.push(ev.text(d.value));
+  return texts.some((t) => re.test(t) || /isnan|isinf/.test(t));
+}
+
+/** Attention scores, or a mask/bias under construction (by its facts or its name). */
+function attentionTarget(ev: Evaluator, target: AValue, node: PyNode | undefined): boolean {
+  if (target.attn?.stage === 'scores' || target.mask) return true;
+  const name = node ? rootName(ev, node) : undefined;
+  // Attention-specific names only: plain "scores"/"logits" also name beam-search and detection scores.
+  return !!name && /mask|bias|attn|^att$|attention|energy|^dots$|^sim$/i.test(name);
+}
+
+/** torch.where(cond, x, y): which side is the fill decides what cond must mean. */
+function where(ev: Evaluator, c: Call, condNode: PyNode | undefined, xNode: PyNode | undefined, yNode: PyNode | undefined, xv?: AValue): AValue {
+  if (!condNode || !xNode || !yNode) return tensor();
+  const cond = ev.eval(condNode, c.ctx);
+  const x = xv ?? ev.eval(xNode, c.ctx);
+  const y = ev.eval(yNode, c.ctx);
+  const xFill = isMaskingFill(x);
+  const yFill = isMaskingFill(y);
+  if (yFill && !xFill) {
+    ev.facts.fill.push({ node: c.node, ctx: c.ctx, how: 'where', target: x, targetNode: xNode, fillNode: yNode, fill: y, mask: cond, maskNode: condNode, maskSelectsFill: false });
+    if (x.attn?.stage === 'scores' || isZero(x) || attentionTarget(ev, x, xNode)) ev.facts.mask.push({ node: c.node, ctx: c.ctx, display: displayName(c.name) || 'where', param: 'condition', expects: 'keep', convention: 'fill', maskNode: condNode, mask: cond });
+    if (x.attn?.stage === 'scores') return addOp(x, { kind: 'mask', node: c.node, how: 'where', maskNode: condNode });
+    if (isZero(x) && cond.mask?.polarity) return tensor({ ndim: cond.ndim, axes: cond.axes, mask: { ...cond.mask, additive: true, polarity: undefined, dtype: 'float', builtFrom: cond.mask.polarity } });
+    return tensorish(x);
+  }
+  if (xFill && !yFill) {
+    ev.facts.fill.push({ node: c.node, ctx: c.ctx, how: 'where', target: y, targetNode: yNode, fillNode: xNode, fill: x, mask: cond, maskNode: condNode, maskSelectsFill: true });
+    if (y.attn?.stage === 'scores' || isZero(y) || attentionTarget(ev, y, yNode)) ev.facts.mask.push({ node: c.node, ctx: c.ctx, display: displayName(c.name) || 'where', param: 'condition', expects: 'ignore', convention: 'fill', maskNode: condNode, mask: cond });
+    if (y.attn?.stage === 'scores') return addOp(y, { kind: 'mask', node: c.node, how: 'where', maskNode: condNode });
+    if (isZero(y) && cond.mask?.polarity) return tensor({ ndim: cond.ndim, axes: cond.axes, mask: { ...cond.mask, additive: true, polarity: undefined, dtype: 'float', builtFrom: cond.mask.polarity } });
+    return tensorish(y);
+  }
+  // Zeroing attention weights after softmax: torch.where(mask, w, 0.), torch.where(~mask, torch.zeros_like(w), w).
+  const zeroLike = (v: AValue): boolean => isZero(v) || (v.kind === 'tensor' && v.zeros === true && !v.mask);
+  const selfCondition = (wNode: PyNode): boolean => conditionOnWeights(ev, condNode, wNode);
+  if (x.attn?.stage === 'weights' && zeroLike(y) && !selfCondition(xNode)) {
+    ev.facts.weightsMask.push({ node: c.node, ctx: c.ctx, weights: x, maskNode: condNode });
+    return { ...x, attn: { ...x.attn, postMask: [...(x.attn.postMask ?? []), c.node] } };
+  }
+  if (y.attn?.stage === 'weights' && zeroLike(x) && !selfCondition(yNode)) {
+    ev.facts.weightsMask.push({ node: c.node, ctx: c.ctx, weights: y, maskNode: condNode });
+    return { ...y, attn: { ...y.attn, postMask: [...(y.attn.postMask ?? []), c.node] } };
+  }
+  return join(tensorish(x), tensorish(y));
+}
+
+/** x[mask] = -inf */
+export function setItemFill(ev: Evaluator, prev: AValue, target: PyNode, fillNode: PyNode, fill: AValue, ctx: Ctx): AValue {
+  const subs = childrenByField(target, 'subscript');
+  if (!isMaskingFill(fill) || subs.length !== 1) return prev;
+  const maskNode = subs[0];
+  const mask = ev.eval(maskNode, ctx);
+  ev.facts.fill.push({ node: target, ctx, how: 'setitem', target: prev, targetNode: childByField(target, 'value'), fillNode, fill, mask, maskNode, maskSelectsFill: true });
+  if (mask.mask && attentionTarget(ev, prev, childByField(target, 'value'))) ev.facts.mask.push({ node: target, ctx, display: 'index assignment', param: 'index', expects: 'ignore', convention: 'fill', maskNode, mask });
+  if (prev.attn?.stage === 'scores') return addOp(prev, { kind: 'mask', node: target, how: 'setitem', maskNode });
+  return prev;
+}
+
+/**
+ * tril/triu of ones (or a boolean tensor): a causal mask. A literal diagonal gives the exact triangle; a variable one
+ * (`triu(ones, diagonal=d)`, a window or an offset) still gives the polarity, since the upper triangle is the future
+ * side whatever its offset. The diagonal also shows the alignment: 0 (1 for triu) is top-left, `S - L` bottom-right.
+ */
+function triValue(ev: Evaluator, c: Call, base0: AValue, region: 'upper' | 'lower', kNode: PyNode | undefined, fnName: string, baseNode?: PyNode): AValue {
+  const base = tensorish(base0);
+  const k = kNode ? intOf(ev, c, kNode) : 0;
+  const why = `\`${ev.text(c.node).length <= 60 ? ev.text(c.node) : fnName}\``;
+  const sizes = baseNode ? creationSizes(ev, baseNode) : undefined;
+  const align = triangleAlign(ev, region, k, kNode, sizes);
+  const placed = { ...(align ? { align } : {}), ...(sizes ? { sizes } : {}) };
+  if (base.fillValue !== undefined && base.fillValue <= -1e4 && region === 'upper') {
+    // triu(full(-inf), 1): additive causal mask
+    return tensor({ ndim: base.ndim, axes: base.axes, dtype: 'float', mask: { additive: true, causal: true, ...(k !== undefined ? { tri: { region, k } } : {}), why, ...placed } });
+  }
+  // A boolean tensor that is not already a triangle counts as ones (a triangle of a triangle is a band, not a mask).
+  if (base.ones || (base.mask?.tri === undefined && !base.mask?.causal && base.dtype === 'bool' && base.ones !== false)) {
+    const dtype = base.dtype ?? 'float';
+    const mask: MaskInfo = k !== undefined ? triMask({ region, k }, dtype, why) : { polarity: region === 'upper' ? 'ignore' : 'keep', causal: true, dtype, why: `${why} (${region === 'upper' ? 'True on the future side of' : 'True on and before'} diagonal \`${ev.text(kNode!)}\`)` };
+    return tensor({ ndim: base.ndim, axes: base.axes, dtype, mask: { ...mask, ...placed } });
+  }
+  return tensor({ ndim: base.ndim, axes: base.axes, dtype: base.dtype });
+}
+
+/** The last two sizes of `torch.ones(L, S)`, `torch.full((L, S), v)`, `x.new_ones(L, S)` (following one assignment). */
+function creationSizes(ev: Evaluator, node: PyNode, depth = 0): readonly [string, string] | undefined {
+  const u = unparen(node);
+  if (u.type === 'identifier' && depth === 0) {
+    const defs = ev.resolve(u, ev.text(u)) ?? [];
+    return defs.length === 1 && defs[0].value ? creationSizes(ev, defs[0].value, 1) : undefined;
+  }
+  if (u.type !== 'call') return undefined;
+  const fn = childByField(u, 'function');
+  if (!fn || !/(^|\.)(new_)?(ones|zeros|full|empty)$/.test(ev.text(fn))) return undefined;
+  const list = childByField(u, 'arguments');
+  const positional = list ? namedChildren(list).filter((a) => a.type !== 'keyword_argument') : [];
+  const first = positional[0] ? unparen(positional[0]) : undefined;
+  const full = /full$/.test(ev.text(fn));
+  const dims = first && (first.type === 'tuple' || first.type === 'list') ? namedChildren(first) : full ? [] : positional;
+  if (dims.length < 2) return undefined;
+  const text = (n: PyNode): string => ev.text(n).replace(/\s+/g, '');
+  return [text(dims[dims.length - 2]), text(dims[dims.length - 1])];
+}
+
+function triangleAlign(ev: Evaluator, region: 'upper' | 'lower', k: number | undefined, kNode: PyNode | undefined, sizes: readonly [string, string] | undefined): MaskInfo['align'] {
+  if (k !== undefined) return (region === 'lower' && k === 0) || (region === 'upper' && k === 1) ? 'top-left' : undefined;
+  if (!kNode || !sizes) return undefined;
+  const d = ev.text(kNode).replace(/\s+/g, '');
+  const shift = `${sizes[1]}-${sizes[0]}`;
+  if (region === 'lower' ? d === shift : d === `${shift}+1` || d === `1+${shift}`) return 'bottom-right';
+  return undefined;
+}
+
+function bandPart(ev: Evaluator, c: Call, base0: AValue, lowerNode: PyNode | undefined, upperNode: PyNode | undefined): AValue {
+  const base = tensorish(base0);
+  const lower = intOf(ev, c, lowerNode);
+  const upper = intOf(ev, c, upperNode);
+  const why = `\`${ev.text(c.node)}\``;
+  if (!base.ones) return tensor({ ndim: base.ndim, axes: base.axes });
+  if (lower === -1 && upper !== undefined && upper >= 0) return tensor({ ndim: base.ndim, axes: base.axes, dtype: 'float', mask: triMask({ region: 'lower', k: upper }, 'float', why) });
+  if (upper === -1 && lower !== undefined && lower >= 0) return tensor({ ndim: base.ndim, axes: base.axes, dtype: 'float', mask: triMask({ region: 'upper', k: -lower }, 'float', why) });
+  return tensor({ ndim: base.ndim, axes: base.axes });
+}
+
+/** Reports every mask argument of a consumer (SDPA, MultiheadAttention, Transformer layers, flax, keras). */
+export function maskConsumerArgs(ev: Evaluator, c: Call, consumer: MaskConsumer, offset = 0): void {
+  for (const p of consumer.params) {
+    const node = argument(c.args, p.name, p.pos !== undefined ? p.pos - offset : undefined);
+    if (!node || unparen(node).type === 'none') continue;
+    const mask = ev.eval(node, c.ctx);
+    ev.facts.mask.push({ node: c.node, ctx: c.ctx, display: consumer.display, param: p.name, expects: p.expects, convention: 'api', maskNode: node, mask });
+  }
+}
+
+export function causalAdditive(ev: Evaluator, c: Call): AValue {
+  return tensor({ ndim: 2, axes: [{ label: 'seq' }, { label: 'seq' }], dtype: 'float', mask: { additive: true, tri: { region: 'upper', k: 1 }, why: `\`${ev.text(c.node)}\` (0 on and below the diagonal, -inf above)` } });
+}
+
+
+/** `start:stop` texts of a slice (undefined where left out), or undefined for anything but a plain slice. */
+function sliceBounds(ev: Evaluator, node: PyNode): { start?: string; stop?: string } | undefined {
+  const u = unparen(node);
+  if (u.type !== 'slice') return undefined;
+  const colons = u.children.filter((ch) => ch.type === ':');
+  if (colons.length !== 1) return undefined;
+  const text = (n: PyNode | undefined): string | undefined => (n ? ev.text(n).replace(/\s+/g, '') : undefined);
+  return { start: text(u.children.find((ch) => ch.named && ch.end <= colons[0].start)), stop: text(u.children.find((ch) => ch.named && ch.start >= colons[0].end)) };
+}
+
+/**
+ * Rows and columns cut from a top-left causal buffer (`self.bias[:, :, :T, :S]` keeps the top-left corner;
+ * `self.bias[:, :, S - T:S, :S]` takes the last T rows, i.e. a bottom-right aligned mask).
+ */
+export function sliceCausalMask(ev: Evaluator, sliced: AValue, subs: readonly PyNode[]): AValue {
+  const m = sliced.mask;
+  if (!m || subs.length < 2) return sliced;
+  const topLeftBuffer = m.align === 'top-left' || (m.tri && ((m.tri.region === 'lower' && m.tri.k === 0) || (m.tri.region === 'upper' && m.tri.k === 1)));
+  if (!topLeftBuffer) return sliced;
+  const rows = sliceBounds(ev, subs[subs.length - 2]);
+  const cols = sliceBounds(ev, subs[subs.length - 1]);
+  if (!rows || !cols || (cols.start !== undefined && cols.start !== '0')) return sliced;
+  const { sizes: _sizes, ...rest } = m;
+  if (rows.start === undefined || rows.start === '0') {
+    return { ...sliced, mask: { ...rest, align: 'top-left', ...(rows.stop && cols.stop ? { sizes: [rows.stop, cols.stop] as const } : {}) } };
+  }
+  if (rows.stop !== undefined && rows.stop === cols.stop) return { ...sliced, mask: { ...rest, align: 'bottom-right' } };
+  return { ...sliced, mask: rest };
+}

@@ -1,0 +1,294 @@
+// The mask lattice's transfer functions (analysis/mask-ops.ts, masks.ts, kv-cache.ts): a small program in,
+// the abstract value of one expression out, compared with what PyTorch computes for it (which entries are 1,
+// which side of the diagonal, which corner a causal mask starts from).
+import { strict as assert } from 'node:assert';
+import { Evaluator } from '../../../src/lint/analysis/evaluator';
+import { truthWithCache, type FlagReader } from '../../../src/lint/analysis/kv-cache';
+import { maskMeaning, topLeftRectangle } from '../../../src/lint/analysis/masks';
+import { analyseScopes } from '../../../src/lint/analysis/scopes';
+import type { AValue } from '../../../src/lint/analysis/values';
+import { createPythonParser } from '../../../src/lint/parser';
+import { walk, type PyNode } from '../../../src/lint/syntax/tree';
+import { grammar } from './helpers';
+
+interface Program {
+  readonly ev: Evaluator;
+  readonly src: string;
+  /** The last node whose text is `exprText` (a read, not the assignment's target). */
+  node(exprText: string): PyNode;
+  value(exprText: string): AValue;
+}
+
+async function program(src: string): Promise<Program> {
+  const parser = await createPythonParser(grammar());
+  const tree = parser.parse(src, { full: true });
+  const sr = analyseScopes(tree);
+  const ev = new Evaluator(tree, sr);
+  ev.run();
+  const node = (exprText: string): PyNode => {
+    let last: PyNode | undefined;
+    walk(tree.root, (n) => {
+      if (src.slice(n.start, n.end) === exprText && n.type !== 'expression_statement') last = n;
+    });
+    assert.ok(last, `${exprText} not found`);
+    return last;
+  };
+  return {
+    ev,
+    src,
+    node,
+    value(exprText) {
+      const n = node(exprText);
+      const scope = [...sr.scopes].reverse().find((s) => s.node.start <= n.start && n.end <= s.node.end && s.kind !== 'comprehension') ?? sr.module;
+      return ev.eval(n, ev.defaultCtx(scope));
+    },
+  };
+}
+
+/** The value of the expression after `return` in a one-function program. */
+async function valueOf(body: string, expr: string, params = 'x, ids, pad_id, lengths, T, S, L, d, mask'): Promise<AValue> {
+  const p = await program(`import torch\n\ndef f(${params}):\n${body
+    .split('\n')
+    .map((l) => `    ${l}`)
+    .join('\n')}\n    return ${expr}\n`);
+  return p.value(expr);
+}
+
+const polarity = (v: AValue): string => maskMeaning(v.mask).polarity;
+
+describe('mask lattice: comparisons', () => {
+  it('`ids == pad_id` is True at padding (ignore); `!=` at real tokens (keep)', async () => {
+    assert.equal(polarity(await valueOf('m = ids == pad_id', 'm')), 'ignore');
+    assert.equal(polarity(await valueOf('m = ids != pad_id', 'm')), 'keep');
+  });
+  it('`.eq(0)`, `.data.eq(0)` and `.ne(0)` of token ids', async () => {
+    assert.equal(polarity(await valueOf('m = ids.eq(0)', 'm')), 'ignore');
+    assert.equal(polarity(await valueOf('m = ids.data.eq(0)', 'm')), 'ignore');
+    assert.equal(polarity(await valueOf('m = ids.ne(0)', 'm')), 'keep');
+  });
+  it('token ids against the padding id 0 by order: `ids > 0` keeps, `ids < 1` ignores; other tensors say nothing', async () => {
+    assert.equal(polarity(await valueOf('m = ids > 0', 'm')), 'keep');
+    assert.equal(polarity(await valueOf('m = ids.gt(0)', 'm')), 'keep');
+    assert.equal(polarity(await valueOf('m = 0 < ids', 'm')), 'keep');
+    assert.equal(polarity(await valueOf('m = ids < 1', 'm')), 'ignore');
+    assert.equal(polarity(await valueOf('m = x > 0', 'm')), 'unknown');
+  });
+  it('positions against lengths: `arange(S)[None, :] < lengths[:, None]` keeps, `>=` ignores', async () => {
+    assert.equal(polarity(await valueOf('m = torch.arange(S)[None, :] < lengths[:, None]', 'm')), 'keep');
+    assert.equal(polarity(await valueOf('m = torch.arange(S)[None, :] >= lengths[:, None]', 'm')), 'ignore');
+    assert.equal(polarity(await valueOf('m = lengths[:, None] > torch.arange(S)[None, :]', 'm')), 'keep');
+  });
+  it('positions against positions: `arange(T)[:, None] >= arange(T)[None, :]` is a lower (keep) triangle', async () => {
+    const v = await valueOf('i = torch.arange(T)\nm = i[:, None] >= i[None, :]', 'm');
+    assert.deepEqual([polarity(v), v.mask?.tri], ['keep', { region: 'lower', k: 0 }]);
+  });
+});
+
+describe('mask lattice: negation and dtype changes', () => {
+  for (const [expr, expected] of [
+    ['~pad', 'keep'],
+    ['pad.logical_not()', 'keep'],
+    ['torch.logical_not(pad)', 'keep'],
+    ['1 - pad.float()', 'keep'],
+    ['pad == 0', 'keep'],
+    ['pad.long() == 0', 'keep'],
+    ['pad == 1', 'ignore'],
+    ['pad.bool()', 'ignore'],
+    ['pad.float()', 'ignore'],
+    ['pad.to(torch.float16)', 'ignore'],
+    ['~~pad', 'ignore'],
+  ] as const) {
+    it(`\`${expr}\` of a padding mask (True at padding) is ${expected}`, async () => {
+      assert.equal(polarity(await valueOf('pad = ids == pad_id', expr)), expected);
+    });
+  }
+  it('dtype conversions record the dtype', async () => {
+    assert.equal((await valueOf('pad = ids == pad_id', 'pad.float()')).mask?.dtype, 'float');
+    assert.equal((await valueOf('pad = ids == pad_id', '1 - pad.float()')).mask?.dtype, 'float');
+  });
+});
+
+describe('mask lattice: shape ops keep polarity', () => {
+  for (const expr of ['pad.unsqueeze(1)', 'pad[:, None, None, :]', 'pad.unsqueeze(1).expand(-1, T, -1)', 'pad.unsqueeze(1).repeat(1, T, 1)', 'pad.view(-1, 1, 1, S)']) {
+    it(`\`${expr}\` is still True at padding`, async () => {
+      assert.equal(polarity(await valueOf('pad = ids.data.eq(0)', expr)), 'ignore');
+    });
+  }
+  it('a mask returned by a helper of the same file keeps its polarity at the caller', async () => {
+    const p = await program(`import torch
+
+def pad_mask(seq_q, seq_k):
+    b, lq = seq_q.size()
+    b, lk = seq_k.size()
+    m = seq_k.data.eq(0).unsqueeze(1)
+    return m.expand(b, lq, lk)
+
+def caller(ids):
+    mask = pad_mask(ids, ids)
+    return mask
+`);
+    assert.equal(polarity(p.value('mask')), 'ignore');
+  });
+});
+
+describe('mask lattice: triangles', () => {
+  it('tril of ones keeps (on and below the diagonal), triu(…, 1) ignores the future', async () => {
+    const lower = await valueOf('', 'torch.tril(torch.ones(T, T))');
+    assert.deepEqual([polarity(lower), lower.mask?.tri, lower.mask?.align], ['keep', { region: 'lower', k: 0 }, 'top-left']);
+    const upper = await valueOf('', 'torch.triu(torch.ones(T, T, dtype=torch.bool), diagonal=1)');
+    assert.deepEqual([polarity(upper), upper.mask?.tri, upper.mask?.align], ['ignore', { region: 'upper', k: 1 }, 'top-left']);
+  });
+  it('a variable diagonal keeps the polarity without claiming the exact triangle', async () => {
+    const v = await valueOf('', 'torch.triu(torch.ones_like(x), diagonal=d)');
+    assert.equal(polarity(v), 'ignore');
+    assert.equal(v.mask?.tri, undefined);
+    assert.equal(v.mask?.causal, true);
+    assert.equal(polarity(await valueOf('', '1 - torch.triu(torch.ones_like(x), diagonal=d)')), 'keep');
+    assert.equal(polarity(await valueOf('', 'torch.ones(T, T).tril(d)')), 'keep');
+  });
+  it('a band cut by two variable diagonals is not taken for one triangle', async () => {
+    // tril(w) keeps, then triu(-w) of it is the band |i - j| <= w: not the future side of anything.
+    const band = await valueOf('w = d', 'torch.ones(T, T, dtype=torch.bool).tril(w).triu(-w)');
+    assert.notEqual(polarity(band), 'ignore');
+  });
+  it('a NumPy triangle brought in with torch.from_numpy keeps its meaning', async () => {
+    const p = await program(`import numpy as np
+import torch
+
+def subsequent_mask(size):
+    m = np.triu(np.ones((1, size, size)), k=1).astype('uint8')
+    return torch.from_numpy(m) == 0
+`);
+    assert.equal(polarity(p.value('torch.from_numpy(m)')), 'ignore');
+    assert.equal(polarity(p.value('torch.from_numpy(m) == 0')), 'keep');
+  });
+  it('the diagonal shows the alignment: 0 is top-left, S - L bottom-right; the sizes come from ones(L, S)', async () => {
+    const tl = await valueOf('', 'torch.tril(torch.ones(L, S))');
+    assert.equal(maskMeaning(tl.mask).causal, 'causal-top-left');
+    assert.deepEqual(tl.mask?.sizes, ['L', 'S']);
+    assert.ok(topLeftRectangle(tl.mask));
+    const br = await valueOf('', 'torch.ones(L, S, dtype=torch.bool).tril(diagonal=S - L)');
+    assert.equal(maskMeaning(br.mask).causal, 'causal-bottom-right');
+    assert.ok(!topLeftRectangle(br.mask));
+    const brUpper = await valueOf('', 'torch.triu(torch.ones(L, S, dtype=torch.bool), diagonal=S - L + 1)');
+    assert.deepEqual([polarity(brUpper), maskMeaning(brUpper.mask).causal], ['ignore', 'causal-bottom-right']);
+    // A square mask: the corner does not matter.
+    assert.ok(!topLeftRectangle((await valueOf('', 'torch.tril(torch.ones(T, T))')).mask));
+  });
+  it('slices of a causal buffer: rows from 0 are top-left, the last rows bottom-right', async () => {
+    const p = await program(`import torch
+import torch.nn as nn
+
+class A(nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.register_buffer("bias", torch.tril(torch.ones(n, n)).view(1, 1, n, n))
+
+    def top(self, L, S):
+        return self.bias[:, :, :L, :S]
+
+    def bottom(self, L, S):
+        return self.bias[:, :, S - L:S, :S]
+`);
+    const top = p.value('self.bias[:, :, :L, :S]');
+    assert.deepEqual([polarity(top), maskMeaning(top.mask).causal, top.mask?.sizes], ['keep', 'causal-top-left', ['L', 'S']]);
+    const bottom = p.value('self.bias[:, :, S - L:S, :S]');
+    assert.deepEqual([polarity(bottom), maskMeaning(bottom.mask).causal], ['keep', 'causal-bottom-right']);
+  });
+  it('~ of a causal slice flips the polarity and keeps the alignment', async () => {
+    const v = await valueOf('m = torch.tril(torch.ones(L, S)).bool()', '~m');
+    assert.deepEqual([polarity(v), maskMeaning(v.mask).causal], ['ignore', 'causal-top-left']);
+  });
+});
+
+describe('mask lattice: additive masks and fills', () => {
+  it('`(1.0 - m) * -10000.0` of a keep mask is additive, built from an ignore mask (right)', async () => {
+    const v = await valueOf('m = (ids != pad_id).float()', '(1.0 - m) * -10000.0');
+    assert.deepEqual([polarity(v), v.mask?.builtFrom], ['additive', 'ignore']);
+  });
+  it('`m * -10000.0` of a keep mask is additive, built from the keep mask (inverted)', async () => {
+    const v = await valueOf('m = (ids != pad_id).float()', 'm * -10000.0');
+    assert.deepEqual([polarity(v), v.mask?.builtFrom], ['additive', 'keep']);
+  });
+  it('`zeros.masked_fill(m, -inf)` and `torch.where(m, 0, -inf)` build additive masks', async () => {
+    const filled = await valueOf('pad = ids == pad_id\nz = torch.zeros(S, S)', "z.masked_fill(pad, float('-inf'))");
+    assert.deepEqual([polarity(filled), filled.mask?.builtFrom], ['additive', 'ignore']);
+    const chosen = await valueOf('keep = ids != pad_id', "torch.where(keep, 0.0, float('-inf'))");
+    assert.deepEqual([polarity(chosen), chosen.mask?.builtFrom], ['additive', 'keep']);
+  });
+  it('comparing an additive mask with 0 gives back a boolean keep mask', async () => {
+    assert.equal(polarity(await valueOf("b = torch.zeros(S, S).masked_fill(ids == pad_id, float('-inf'))", 'b == 0')), 'keep');
+  });
+  it('a mask parameter that defaults to all ones is a keep mask (1 = keep), whatever its name', async () => {
+    const p = await program(`import torch
+
+def f(input_ids, attention_mask=None):
+    if attention_mask is None:
+        attention_mask = torch.ones_like(input_ids)
+    return attention_mask
+`);
+    const v = p.value('attention_mask');
+    assert.equal(polarity(v), 'keep');
+    assert.equal(v.mask?.byName, undefined);
+    // Without the default only the name speaks: the lattice calls that unknown.
+    const q = await program('def g(attention_mask):\n    return attention_mask\n');
+    assert.equal(polarity(q.value('attention_mask')), 'unknown');
+  });
+});
+
+describe('KV caches: flags read per world (cache present / absent)', () => {
+  async function flag(src: string, expr: string): Promise<{ cached: boolean | '?'; uncached: boolean | '?' }> {
+    const p = await program(src);
+    const reader: FlagReader = { text: (n) => p.src.slice(n.start, n.end), definitions: (n) => p.ev.resolve(n, p.src.slice(n.start, n.end)) };
+    return truthWithCache(reader, p.node(expr));
+  }
+  it('`cache is not None or self.causal` is True whenever the cache is present', async () => {
+    assert.deepEqual(await flag('def f(self, cache):\n    g(is_causal=cache is not None or self.causal)\n', 'cache is not None or self.causal'), { cached: true, uncached: '?' });
+  });
+  it('`past is None` (causal only at prefill) is False with the cache', async () => {
+    assert.deepEqual(await flag('def f(past):\n    g(is_causal=past is None)\n', 'past is None'), { cached: false, uncached: true });
+  });
+  it('a flag set to True inside the `past_kv is not None` branch is True with the cache', async () => {
+    const src = `def f(q, past_kv=None):
+    is_causal = False
+    if past_kv is not None:
+        is_causal = True
+    g(is_causal=is_causal)
+`;
+    assert.deepEqual(await flag(src, 'is_causal'), { cached: true, uncached: false });
+  });
+  it('a flag set in a branch unrelated to the cache stays unknown', async () => {
+    const src = `def f(q, past_kv, causal):
+    is_causal = False
+    if causal:
+        is_causal = True
+    g(is_causal=is_causal)
+`;
+    assert.deepEqual(await flag(src, 'is_causal'), { cached: '?', uncached: '?' });
+  });
+  it('`True if past is None else False` and the else branch of `if past is None:`', async () => {
+    assert.deepEqual(await flag('def f(past):\n    g(is_causal=True if past is None else False)\n', 'True if past is None else False'), { cached: false, uncached: true });
+    const src = `def f(past):
+    if past is None:
+        c = False
+    else:
+        c = True
+    g(is_causal=c)
+`;
+    assert.deepEqual(await flag(src, 'c'), { cached: true, uncached: false });
+  });
+  it('`self.kv_cache.update(...)` returns keys and values that include the cache, whatever kv_cache is', async () => {
+    const p = await program(`import torch.nn as nn
+
+class A(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.kv_cache = None
+
+    def forward(self, k, v, pos):
+        k, v = self.kv_cache.update(pos, k, v)
+        return k
+`);
+    assert.equal(p.value('k').fromCache, true);
+  });
+});
