@@ -3,9 +3,9 @@
 import { describeError, lintTree, isEnabled, notAnalysedFinding, type EngineHooks } from './engine';
 import { joinCells, parseNotebook, type NotebookCell } from './notebook';
 import { createPythonParser, type PythonParser } from './parser';
-import { NOT_ANALYSED, type Finding, type LintOptions, type Linter, type NotebookCellFindings } from './types';
+import { NOT_ANALYSED, type Finding, type LintOptions, type Linter, type NotebookCellFindings, type RelatedLocation } from './types';
 
-export type { Finding, FindingCode, Fix, FixSafety, LintOptions, Linter, NotebookCellFindings, RuleCode, Severity, TextEdit } from './types';
+export type { Finding, FindingCode, Fix, FixSafety, LintOptions, Linter, NotebookCellFindings, RelatedLocation, RuleCode, Severity, TextEdit } from './types';
 export { MAX_LINT_FILE_BYTES, NOT_ANALYSED, RULE_CODES, isRuleCode } from './types';
 export { RULES, ruleByCode } from './rules';
 export type { Rule, RuleMeta, RuleDocs } from './rules';
@@ -87,6 +87,22 @@ export async function createLinter(wasm: { treeSitter: Uint8Array; python: Uint8
       if (f.fix) {
         if (f.fix.edits.some((e) => e.line < span.firstLine || e.endLine >= span.firstLine + span.lineCount)) delete mapped.fix;
         else mapped.fix = { ...f.fix, edits: f.fix.edits.map((e) => ({ ...e, line: e.line - shift, endLine: e.endLine - shift })) };
+      }
+      if (f.related) {
+        // Evidence in another cell names that cell; lines are relative to the cell that holds them.
+        const related: RelatedLocation[] = [];
+        for (const r of f.related) {
+          if (r.path !== undefined) {
+            related.push(r); // another file: its own lines
+            continue;
+          }
+          const at = spans.find((s) => r.line >= s.firstLine && r.line < s.firstLine + s.lineCount);
+          if (!at || (r.endLine !== undefined && r.endLine >= at.firstLine + at.lineCount)) continue;
+          const moved: RelatedLocation = { ...r, line: r.line - at.firstLine + 1, ...(r.endLine !== undefined ? { endLine: r.endLine - at.firstLine + 1 } : {}) };
+          related.push(at.cellIndex === span.cellIndex ? moved : { ...moved, cell: at.cellIndex });
+        }
+        if (related.length > 0) mapped.related = related;
+        else delete mapped.related;
       }
       out.find((o) => o.cellIndex === span.cellIndex)?.findings.push(mapped);
     }

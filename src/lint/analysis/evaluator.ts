@@ -6,6 +6,7 @@
 // The evaluator never throws on odd code: anything it does not understand evaluates to UNKNOWN, and
 // UNKNOWN makes every rule stay silent.
 import { FileFacts } from './file-facts';
+import { latestDefinition, withOrigin } from './origins';
 import { precisionEvidence, type PrecisionEvidence } from './precision';
 import { LineIndex } from '../syntax/positions';
 import { callArgs, dottedName, intLiteral, numberLiteral, operatorText, stringLiteral, type CallArgs } from '../syntax/python';
@@ -254,7 +255,7 @@ export class Evaluator {
     this.depth++;
     let v: AValue;
     try {
-      v = this.evalNode(node, ctx);
+      v = withOrigin(this.evalNode(node, ctx), node, () => latestDefinition(this.resolve(node, text(this.tree, node))));
     } catch (e) {
       m.delete(node.id);
       throw e;

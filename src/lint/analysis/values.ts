@@ -79,6 +79,8 @@ export interface MaskInfo {
   readonly scaledPositive?: boolean;
   /** For additive masks built as `m * -1e9` / `masked_fill(m, -inf)`: the polarity of m (must be 'ignore'). */
   readonly builtFrom?: 'keep' | 'ignore';
+  /** Where this mask was built (the expression that first produced it; see origins.ts): a related location. */
+  readonly at?: PyNode;
 }
 
 export interface ScaleOp {
@@ -202,6 +204,8 @@ export interface AValue {
   readonly expOfScores?: AValue;
   /** Keys/values concatenated with a cache (past_key_value, layer_past, kv_cache). */
   readonly fromCache?: boolean;
+  /** Where the cache entered (`torch.cat([past_k, k])`, `cache.update(...)`; see origins.ts): a related location. */
+  readonly cacheAt?: PyNode;
   /** Token ids (input_ids, src, ...). */
   readonly tokenIds?: boolean;
   /** Position index from arange (for causal masks built by comparison). */
@@ -371,6 +375,7 @@ function joinMask(a: MaskInfo | undefined, b: MaskInfo | undefined): MaskInfo | 
     why: a.why,
     byName: a.byName || b.byName ? true : undefined,
     nameSource: a.nameSource === b.nameSource ? a.nameSource : undefined,
+    at: a.at ?? b.at,
   };
 }
 
@@ -457,6 +462,7 @@ export function join(a: AValue, b: AValue): AValue {
       out.mask = joinMask(a.mask, b.mask);
       out.attn = joinAttn(a.attn, b.attn);
       out.fromCache = a.fromCache || b.fromCache ? true : undefined;
+      out.cacheAt = a.cacheAt ?? b.cacheAt;
       out.tokenIds = a.tokenIds && b.tokenIds ? true : undefined;
       out.index = a.index && b.index && a.index.axis === b.index.axis && a.index.offset === b.index.offset ? a.index : undefined;
       break;

@@ -3,7 +3,7 @@ import { torchImplicitSoftmaxDim } from '../analysis/apis';
 import type { SoftmaxSite } from '../analysis/facts';
 import { axisAt, negAxis } from '../analysis/values';
 import { byNode, consumersOf, definingNames, hasRoles, normalisedDim, wasRenormalised } from './evidence';
-import { insertKeyword, quote, type FixSpec, type Rule, type RuleContext } from './rule';
+import { insertKeyword, quote, type FixSpec, type RelatedSpec, type Rule, type RuleContext } from './rule';
 
 interface Verdict {
   site: SoftmaxSite;
@@ -148,7 +148,19 @@ out = weights @ v`,
         site.dim === 'implicit' || site.dim === 'all'
           ? `${site.display} is applied to ${describeInput(ctx, site)} with ${dimText}: ${v.why}. Pass ${site.framework === 'torch' ? 'dim' : 'axis'}=${v.keyAxis ?? -1} (the key axis).`
           : `${site.display} normalises ${describeInput(ctx, site)} over ${dimText}, which is not the key axis: ${v.why}. Each query's weights must sum to 1 over the keys.`;
-      ctx.report({ node: where, message, fix: fixFor(v) });
+      ctx.report({ node: where, message, fix: fixFor(v), related: relatedFor(site) });
+    }
+
+    /** The evidence: where the scores were formed, the product with the values, the layer's application. */
+    function relatedFor(site: SoftmaxSite): RelatedSpec[] {
+      const out: RelatedSpec[] = [];
+      const a = site.input.attn;
+      if (a?.formedAt) out.push({ node: a.formedAt, message: `the scores are formed here${a.keyAxis !== undefined ? `; their key axis is ${a.keyAxis}` : ''}` });
+      for (const c of consumersOf(ev, site.node)) {
+        if (c.withValues && c.contracted !== undefined) out.push({ node: c.site.node, message: `the weights are summed over axis ${c.contracted} here (the product with the values)` });
+      }
+      if (site.layer && site.ownerNode !== site.node) out.push({ node: site.node, message: `${site.display} is applied to the scores here` });
+      return out;
     }
 
     function fixFor(v: Verdict): FixSpec | undefined {

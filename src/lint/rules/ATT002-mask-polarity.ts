@@ -2,6 +2,7 @@
 import type { MaskSite } from '../analysis/facts';
 import { describePolarity } from '../analysis/masks';
 import { parenthesize, quote, type FixSpec, type Rule, type RuleContext } from './rule';
+import { maskBuilt } from './related';
 
 export const ATT002: Rule = {
   meta: {
@@ -79,7 +80,13 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
       const consequence = site.expects === 'keep' ? 'the ignored positions are attended and the rest masked out' : 'the positions to keep are masked out and the rest attended';
       const message = `${maskText} ${meaning} (${m.why}), but ${receiver} ${expectation}: ${consequence}.`;
       // masked_fill: the corpus convention points at the call; API arguments: at the mask argument.
-      ctx.report({ node: site.display === 'masked_fill' ? site.node : site.maskNode, message, fix: fixFor(site) });
+      ctx.report({
+        node: site.display === 'masked_fill' ? site.node : site.maskNode,
+        message,
+        fix: fixFor(site),
+        // Reported at the use; where the mask was built, and the API that reads it, are the evidence.
+        related: [maskBuilt(ctx.analysis, m), site.convention === 'api' ? { node: site.node, message: `${site.display} reads ${site.param} as ${describePolarity(site.expects)}` } : undefined],
+      });
     }
 
     function fixFor(site: MaskSite): FixSpec | undefined {

@@ -1,7 +1,8 @@
 // ATT008: causal pitfalls of F.scaled_dot_product_attention.
 import type { SdpaSite } from '../analysis/facts';
 import { unparen, type PyNode } from '../syntax/tree';
-import { quote, type Rule, type RuleContext } from './rule';
+import { quote, type RelatedSpec, type Rule, type RuleContext } from './rule';
+import { cacheJoined, definitions, maskBuilt } from './related';
 
 export const ATT008: Rule = {
   meta: {
@@ -67,6 +68,12 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
       return false;
     }
 
+    /** Where a causal flag passed by name is set (`is_causal = True` in the cache branch). */
+    function flagDefinitions(site: SdpaSite): RelatedSpec[] {
+      const valueNode = site.causalNode?.type === 'keyword_argument' ? site.causalNode.children.find((c) => c.field === 'value') : site.causalNode;
+      return definitions(ev, valueNode, site.ctx, (t) => `${quote(t, 30)} is set here`);
+    }
+
     /** The call sits under `if L == S:`-style guards that compare query and key lengths. */
     function lengthGuarded(node: PyNode): boolean {
       for (let p = node.parent; p; p = p.parent) {
@@ -91,12 +98,18 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         if (maskGiven && flagOk) {
           reported.add(site.node.id);
           const flag = causal === 'true' ? 'is_causal=True' : `is_causal=${ctx.text(site.causalNode.type === 'keyword_argument' ? site.causalNode.children.find((c) => c.field === 'value')! : site.causalNode)} (True on some calls)`;
-          ctx.report({ node: site.causalNode, message: `${flag} is passed together with attn_mask=${quote(ctx.text(site.maskNode!), 40)}: ${site.display} raises an error when both are set. Fold the causal mask into attn_mask, or pass only one of them.` });
+          ctx.report({
+            node: site.causalNode,
+            message: `${flag} is passed together with attn_mask=${quote(ctx.text(site.maskNode!), 40)}: ${site.display} raises an error when both are set. Fold the causal mask into attn_mask, or pass only one of them.`,
+            related: [{ node: site.maskNode!, message: 'attn_mask is passed here as well' }, maskBuilt(ev, site.mask?.mask, 'attn_mask'), ...flagDefinitions(site)],
+          });
           return;
         }
         if (causal === 'true' && site.k.fromCache && !site.q.fromCache && !lengthGuarded(site.node)) {
           reported.add(site.node.id);
-          ctx.report({ node: site.causalNode, message: `is_causal=True on keys ${quote(site.kNode ? ctx.text(site.kNode) : 'k', 30)} that include a KV cache: the causal mask is top-left aligned, so with fewer queries than keys the new tokens cannot see the most recent cached keys. Build a bottom-right aligned mask (tril(diagonal=S - L)) or use causal_lower_right.` });
+          ctx.report({ node: site.causalNode, message: `is_causal=True on keys ${quote(site.kNode ? ctx.text(site.kNode) : 'k', 30)} that include a KV cache: the causal mask is top-left aligned, so with fewer queries than keys the new tokens cannot see the most recent cached keys. Build a bottom-right aligned mask (tril(diagonal=S - L)) or use causal_lower_right.`,
+            related: [cacheJoined(ev, site.k, `the keys ${quote(site.kNode ? ctx.text(site.kNode) : 'k', 30)}`), ...flagDefinitions(site)],
+          });
         }
       },
     };
