@@ -45,7 +45,7 @@ export function definitions(ev: Evaluator, node: PyNode | undefined, ctx: Ctx, m
   for (const t of targets) {
     if (seen.has(t.id) || out.length >= max) continue;
     seen.add(t.id);
-    out.push({ node: t, message: message(name) });
+    out.push({ node: t, message: t.type === 'identifier' && isParameter(t) ? `${quote(name, 30)} comes in as a parameter here` : message(name) });
   }
   return out;
 }
