@@ -32,6 +32,8 @@ out = weights @ v`,
       useInstead: `scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))  # (B, H, L, S)
 weights = F.softmax(scores, dim=-1)  # over the keys S
 out = weights @ v`,
+      whereReported:
+        'At the softmax\'s `dim` argument, the use (at the call, or at the `nn.Softmax(...)` constructor, when no dim is written). Related locations: where the scores are formed (with their key axis), the product of the weights with the values (the axis it sums over), and where an `nn.Softmax` layer is applied.',
       fixSafety:
         'The fix sets `dim` to the key axis (or adds `dim=-1`). It changes the computed weights, so it is offered as an unsafe quick fix and never applied by a fix-all.',
       references: [

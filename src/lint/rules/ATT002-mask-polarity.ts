@@ -20,6 +20,8 @@ export const ATT002: Rule = {
 out = F.scaled_dot_product_attention(q, k, v, attn_mask=key_padding_mask[:, None, None, :])`,
       useInstead: `key_padding_mask = input_ids == tokenizer.pad_token_id  # True at padding
 out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, None, None, :])  # True = attend`,
+      whereReported:
+        'At the mask argument of the API that receives it, the use (for `masked_fill`, at the call). Related locations: where the mask is built (the comparison, `tril`/`triu`, the tokenizer output, or the parameter it comes in as), also inside a helper that returns it, and the receiving call with its convention.',
       fixSafety:
         'The fix inverts the mask (`~(...)` for boolean masks, `(... == 0)` for 0/1 integer masks). It changes which positions are attended, so it is offered as an unsafe quick fix and never applied by a fix-all.',
       references: [

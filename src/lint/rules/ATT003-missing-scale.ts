@@ -22,6 +22,8 @@ export const ATT003: Rule = {
 weights = scores.softmax(dim=-1)`,
       useInstead: `scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
 weights = scores.softmax(dim=-1)`,
+      whereReported:
+        'At the scores as they enter the softmax, the use (for `scale=1.0` on a fused kernel, at the call). Related locations: where q·kᵀ is formed, where q (and k) are defined, and the softmax.',
       fixSafety: 'The fix divides the scores by sqrt of the query\'s last dimension. It changes the weights, so it is offered as an unsafe quick fix and never applied by a fix-all.',
       references: [
         { title: 'Attention Is All You Need, section 3.2.1 (scaled dot-product attention)', url: 'https://arxiv.org/abs/1706.03762' },

@@ -26,6 +26,8 @@ q = q * self.scale
 out = F.scaled_dot_product_attention(q, k, v)`,
       useInstead: `scores = q @ k.transpose(-2, -1) / math.sqrt(self.head_dim)
 out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
+      whereReported:
+        'At the wrong factor, the use (`/ d_k`, `* self.scale`, the `scale=` argument), or at the fused kernel call that scales a second time. Related locations: where the scale and the dimension it is made of are defined (`self.scale = head_dim ** -0.5`), the manual scaling of q or k before a fused kernel, the first of two 1/sqrt(d) factors, the softmax before a post-softmax scale, and a scale the module computes but never passes.',
       fixSafety: 'Where offered (`math.sqrt(...)` around a dimension, `scale=1.0` for a pre-scaled SDPA call) the fix changes the computed weights, so it is an unsafe quick fix, never part of a fix-all.',
       references: [
         { title: 'Attention Is All You Need, section 3.2.1', url: 'https://arxiv.org/abs/1706.03762' },

@@ -23,6 +23,8 @@ export const ATT005: Rule = {
 att = q @ k.transpose(1, 2)`,
       useInstead: `k = self.k_proj(x).view(B, T, n_head, hd).transpose(1, 2)  # (B, nh, T, hd)
 att = q @ k.transpose(-2, -1)`,
+      whereReported:
+        'At the transposed operand of the score product, the use. Related locations: where the keys (and the queries) get their layout (`view(...).transpose(1, 2)`, a parameter).',
       fixSafety: 'The fix rewrites the transpose to swap the last two axes (`.transpose(-2, -1)`, or `.swapaxes(-2, -1)` for NumPy/JAX). It changes the result, so it is offered as an unsafe quick fix and never applied by a fix-all.',
       references: [
         { title: 'torch.Tensor.transpose', url: 'https://pytorch.org/docs/stable/generated/torch.transpose.html' },

@@ -24,6 +24,8 @@ out = weights @ v`,
       useInstead: `scores = scores.masked_fill(pad_mask, float("-inf"))
 weights = F.softmax(scores, dim=-1)
 out = weights @ v`,
+      whereReported:
+        'At the masking after the softmax (or the multiplication of the scores by a 0/1 mask), the use. Related locations: the softmax, where the mask is built, and where the weights are used.',
       fixSafety: 'No automatic fix: where the mask should go depends on the surrounding code.',
       references: [{ title: 'The Annotated Transformer (masking before softmax)', url: 'https://nlp.seas.harvard.edu/annotated-transformer/' }],
     },

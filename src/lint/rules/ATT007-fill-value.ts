@@ -34,6 +34,8 @@ weights = scores.softmax(dim=-1)  # NaN rows`,
 scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
 scores = scores.masked_fill(pad_mask.unsqueeze(-2), torch.finfo(scores.dtype).min)  # mask keys, finite fill
 weights = scores.softmax(dim=-1)`,
+      whereReported:
+        'At the fill value, the use (at the call when the fill is a name). Related locations: where the file shows that it runs in float16 or bfloat16 (`.half()`, `autocast(...)`, a flag), where the mask being filled is built, and the softmax that normalises the filled scores.',
       fixSafety: 'The fix replaces the fill with `torch.finfo(x.dtype).min`, which fits every float dtype and keeps fully masked rows finite (uniform instead of NaN). It changes values, so it is offered as an unsafe quick fix and never applied by a fix-all.',
       references: [
         { title: 'torch.finfo', url: 'https://pytorch.org/docs/stable/type_info.html#torch.finfo' },

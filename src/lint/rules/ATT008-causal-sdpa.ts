@@ -25,6 +25,8 @@ v = torch.cat([past_v, v], dim=-2)
 L, S = q.size(-2), k.size(-2)
 mask = torch.ones(L, S, dtype=torch.bool, device=q.device).tril(diagonal=S - L)
 out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
+      whereReported:
+        'At `is_causal=`, the use. Related locations: where the keys are joined with the KV cache (`torch.cat([past_k, k])`, `cache.update(...)`), the `attn_mask` passed with it and where it is built, and where a causal flag passed by name is set.',
       fixSafety: 'No automatic fix: the right mask depends on how the cache is laid out.',
       references: [
         { title: 'torch.nn.functional.scaled_dot_product_attention (is_causal, top-left alignment)', url: 'https://pytorch.org/docs/stable/generated/torch.nn.functional.scaled_dot_product_attention.html' },

@@ -16,6 +16,11 @@ export interface RuleDocs {
   /** The fixed version. */
   useInstead: string;
   fixSafety: string;
+  /**
+   * Where a finding is reported (the use or the definition) and which other places its related locations name:
+   * the other end is always a related location.
+   */
+  whereReported: string;
   references: { title: string; url: string }[];
 }
 
