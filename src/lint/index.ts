@@ -1,6 +1,7 @@
 // The attention linter: public API (see docs/LINT-CONTRACT.md). Pure TypeScript over tree-sitter; no
 // vscode, DOM or node built-ins. Hosts pass the grammar bytes in and get plain findings back.
 import { describeError, lintTree, isEnabled, notAnalysedFinding, type EngineHooks } from './engine';
+import { PREFILTERS } from './analysis/prefilters';
 import { joinCells, parseNotebook, type NotebookCell } from './notebook';
 import { createPythonParser, type PythonParser } from './parser';
 import { NOT_ANALYSED, type Finding, type LintOptions, type Linter, type NotebookCellFindings, type RelatedLocation } from './types';
@@ -21,10 +22,10 @@ export const MAX_SOURCE_CHARS = 4_000_000;
 
 /**
  * Text every file with a possible finding contains (a softmax, a mask, an attention API, a matrix product,
- * a fill value). Files without any of it are not parsed at all, which keeps whole-repository runs fast.
+ * a fill value; built from the API table). Files without any of it are not parsed at all, which keeps
+ * whole-repository runs fast.
  */
-export const MIGHT_HAVE_FINDINGS =
-  /[Ss]oftmax|scaled_dot_product|dot_product_attention|flash_attn|memory_efficient_attention|masked_fill|Multi[Hh]ead|Transformer|key_padding_mask|attn_mask|attention_mask|is_causal|matmul|bmm|einsum|[\w)\]]\s*@\s*[\w(]|\bexp\(|where\(|inf\b|1e\d|finfo/;
+export const MIGHT_HAVE_FINDINGS = PREFILTERS.file;
 
 export interface ExtendedLinter extends Linter {
   /** Lints a notebook and says why it could not when the JSON is broken (lintNotebook then returns []). */

@@ -8,6 +8,7 @@
 import { FileFacts } from './file-facts';
 import { latestDefinition, withOrigin } from './origins';
 import { precisionEvidence, type PrecisionEvidence } from './precision';
+import { PREFILTERS } from './prefilters';
 import { LineIndex } from '../syntax/positions';
 import { callArgs, dottedName, intLiteral, numberLiteral, operatorText, stringLiteral, type CallArgs } from '../syntax/python';
 import { childByField, firstNamedChild, namedChildren, text, unparen, type PyNode, type PyTree } from '../syntax/tree';
@@ -51,14 +52,14 @@ const DEFAULT_ALIASES: Readonly<Record<string, string>> = {
   scipy: 'scipy',
 };
 
-/** Text without which a function body records no site. */
-const SITE_TEXT = /[Ss]oftmax|masked_fill|where|select|scaled_dot|dot_product|[\w)\]]\s*@\s*[\w(]|matmul|bmm|\bmm\(|dot\(|einsum|mask|causal|inf\b|1e\d|finfo|times|mul\(|div\(|Multi|Transformer|attn|attention/;
+/** Text without which a function body records no site (built from the API table). */
+const SITE_TEXT = PREFILTERS.activeFunction;
 
 /** `name(` / `self.name(`: a call of a function or method by name (group 1: `self.`, group 2: the name). */
 const CALLED_NAME = /(self\.)?\b([A-Za-z_]\w*)\s*\(/g;
 
-/** Text of statements evaluated eagerly (see Evaluator.isRoot). */
-const ROOT_TEXT = new RegExp(`${SITE_TEXT.source}|//|\\.sum\\(|nan|scal|sqrt|rsqrt|temperature|register_buffer`);
+/** Text of statements evaluated eagerly (see Evaluator.isRoot; built from the API table). */
+const ROOT_TEXT = PREFILTERS.rootStatement;
 
 /** Definitions whose right-hand side is evaluated eagerly when it is a root (parameters and imports are read on demand). */
 const EAGER_DEFS: ReadonlySet<Def['kind']> = new Set(['assign', 'aug', 'for', 'with', 'inplace', 'setitem', 'walrus', 'buffer', 'comp']);
