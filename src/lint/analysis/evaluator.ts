@@ -256,7 +256,7 @@ export class Evaluator {
     this.depth++;
     let v: AValue;
     try {
-      v = withOrigin(this.evalNode(node, ctx), node, () => latestDefinition(this.resolve(node, text(this.tree, node))));
+      v = withOrigin(this.evalNode(node, ctx), node, this.definitionSite);
     } catch (e) {
       m.delete(node.id);
       throw e;
@@ -268,6 +268,8 @@ export class Evaluator {
   }
 
   private depth = 0;
+  /** Where a name read's value was defined (origins.ts: facts first seen at a name). */
+  private readonly definitionSite = (n: PyNode): PyNode | undefined => latestDefinition(this.resolve(n, text(this.tree, n)));
 
   private evalNode(node: PyNode, ctx: Ctx): AValue {
     switch (node.type) {

@@ -16,9 +16,10 @@ const PASSING: ReadonlySet<string> = new Set(['identifier', 'parenthesized_expre
 /**
  * `v` with `node` recorded as the origin of its mask and its cache when they have none yet (for a tuple, of
  * each element: `k, v = cache.update(k, v)`). `definitionSite` names where a name read's value was defined
- * (its single reaching definition), for facts that did not come from an expression.
+ * (its latest reaching definition), for facts that did not come from an expression.
  */
-export function withOrigin(v: AValue, node: PyNode, definitionSite: () => PyNode | undefined): AValue {
+export function withOrigin(v: AValue, node: PyNode, definitionSite: (node: PyNode) => PyNode | undefined): AValue {
+  // Most values carry neither fact, or carry it with its origin already: nothing to do.
   if (v.kind === 'tuple') {
     const els = v.elements;
     if (!els || !els.some(needsOrigin)) return v;
@@ -34,9 +35,9 @@ function needsOrigin(v: AValue): boolean {
   return (v.mask !== undefined && v.mask.at === undefined) || (v.fromCache === true && v.cacheAt === undefined);
 }
 
-function originNode(node: PyNode, definitionSite: () => PyNode | undefined): PyNode | undefined {
+function originNode(node: PyNode, definitionSite: (node: PyNode) => PyNode | undefined): PyNode | undefined {
   if (!PASSING.has(node.type)) return node;
-  return node.type === 'identifier' ? definitionSite() : undefined;
+  return node.type === 'identifier' ? definitionSite(node) : undefined;
 }
 
 function stamp(v: AValue, at: PyNode): AValue {
