@@ -1,6 +1,6 @@
 // Output formats of `attention-inspector lint`: text, JSON (the array docs/DESIGN.md fixes) and SARIF 2.1.0.
 // Pure functions from findings to strings.
-import { NOT_ANALYSED, RULES, renderRulePage, rulePageFileName, type Finding } from '../lint';
+import { NOT_ANALYSED, RULES, renderRulePage, rulePageFileName, type Finding, type RelatedLocation } from '../lint';
 import { escapeControls } from './terminal';
 
 export interface FileFinding extends Finding {
@@ -8,6 +8,33 @@ export interface FileFinding extends Finding {
   path: string;
   /** 0-based notebook cell (all cells counted) for .ipynb findings; lines are then relative to the cell. */
   cell?: number;
+}
+
+/** A related location as the CLI prints it: always with a path (the finding's own when the location has none). */
+interface PrintedRelated {
+  path: string;
+  cell?: number;
+  line: number;
+  column: number;
+  endLine?: number;
+  endColumn?: number;
+  message: string;
+}
+
+function printedRelated(f: FileFinding): PrintedRelated[] {
+  return (f.related ?? []).map((r: RelatedLocation) => {
+    const path = r.path ?? f.path;
+    // A location in the finding's own notebook keeps the finding's cell unless it names another one.
+    const cell = r.cell ?? (r.path === undefined ? f.cell : undefined);
+    return {
+      path,
+      ...(cell !== undefined ? { cell } : {}),
+      line: r.line,
+      column: r.column,
+      ...(r.endLine !== undefined && r.endColumn !== undefined ? { endLine: r.endLine, endColumn: r.endColumn } : {}),
+      message: r.message,
+    };
+  });
 }
 
 /** Where rule pages live, from package.json's repository URL (…/blob/main/docs/rules/). */
@@ -18,14 +45,23 @@ export function ruleDocsBase(repositoryUrl: string | undefined): string {
 
 /** Text for a terminal: paths and messages with control characters escaped (file names are untrusted). */
 export function formatText(findings: readonly FileFinding[], filesLinted: number): string {
-  const lines = findings.map((f) => `${escapeControls(f.path)}${f.cell !== undefined ? `[cell ${f.cell}]` : ''}:${f.line}:${f.column}: ${f.code} ${escapeControls(f.message)}`);
+  const place = (path: string, cell: number | undefined, line: number, column: number): string => `${escapeControls(path)}${cell !== undefined ? `[cell ${cell}]` : ''}:${line}:${column}`;
+  const lines: string[] = [];
+  for (const f of findings) {
+    lines.push(`${place(f.path, f.cell, f.line, f.column)}: ${f.code} ${escapeControls(f.message)}`);
+    // The evidence, indented under the finding.
+    for (const r of printedRelated(f)) lines.push(`    ${place(r.path, r.cell, r.line, r.column)}: ${escapeControls(r.message)}`);
+  }
   const files = new Set(findings.map((f) => f.path)).size;
   if (findings.length === 0) lines.push(`All checks passed (${filesLinted} ${filesLinted === 1 ? 'file' : 'files'}).`);
   else lines.push(`Found ${findings.length} ${findings.length === 1 ? 'problem' : 'problems'} in ${files} ${files === 1 ? 'file' : 'files'} (${filesLinted} linted).`);
   return lines.join('\n') + '\n';
 }
 
-/** JSON: an array of {path, line, column, endLine, endColumn, code, severity, message} (+ cell for notebooks). */
+/**
+ * JSON: an array of {path, line, column, endLine, endColumn, code, severity, message} (+ cell for notebooks), and
+ * `related: [{path, line, column, endLine, endColumn, message}]` (+ cell) when the finding names its evidence.
+ */
 export function formatJson(findings: readonly FileFinding[]): string {
   return (
     JSON.stringify(
@@ -39,6 +75,7 @@ export function formatJson(findings: readonly FileFinding[]): string {
         code: f.code,
         severity: f.severity,
         message: f.message,
+        ...(f.related && f.related.length > 0 ? { related: printedRelated(f) } : {}),
       })),
       null,
       2,
@@ -83,6 +120,20 @@ export function formatSarif(findings: readonly FileFinding[], version: string, d
         ...(f.cell !== undefined ? { properties: { notebookCell: f.cell } } : {}),
       },
     ],
+    // SARIF 2.1.0 §3.27.22: the evidence, each a location with an id unique within the result and a message.
+    ...(f.related && f.related.length > 0
+      ? {
+          relatedLocations: printedRelated(f).map((r, i) => ({
+            id: i + 1,
+            physicalLocation: {
+              artifactLocation: { uri: encodeURI(r.path) },
+              region: { startLine: r.line, startColumn: r.column, ...(r.endLine !== undefined ? { endLine: r.endLine, endColumn: r.endColumn } : {}) },
+            },
+            message: { text: r.message },
+            ...(r.cell !== undefined ? { properties: { notebookCell: r.cell } } : {}),
+          })),
+        }
+      : {}),
   }));
   const sarif = {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',

@@ -9,7 +9,7 @@ import type { Report, Rule, RuleContext, RuleVisitor } from './rules/rule';
 import { LineIndex } from './syntax/positions';
 import { MAX_BRACKET_DEPTH } from './syntax/blocks';
 import { MAX_TREE_DEPTH, text, type PyTree } from './syntax/tree';
-import { NOT_ANALYSED, type Finding, type LintOptions, type RuleCode } from './types';
+import { NOT_ANALYSED, type Finding, type LintOptions, type RelatedLocation, type RuleCode } from './types';
 
 /** Whether a code is enabled by select/ignore lists of codes or prefixes ('ATT', 'ATT00', 'ATT003'). */
 export function isEnabled(code: RuleCode, options: LintOptions | undefined): boolean {
@@ -125,6 +125,8 @@ function toFinding(rule: Rule, r: Report, lines: LineIndex): Finding {
     endLine: end.line,
     endColumn: end.column,
   };
+  const related = relatedLocations(r, lines);
+  if (related.length > 0) f.related = related;
   if (r.fix && r.fix.edits.length > 0) {
     f.fix = {
       title: r.fix.title,
@@ -137,6 +139,26 @@ function toFinding(rule: Rule, r: Report, lines: LineIndex): Finding {
     };
   }
   return f;
+}
+
+/**
+ * The report's evidence as related locations: in source order of the rule's list, without places inside the
+ * finding's own range (they add nothing) and without repeats of one range.
+ */
+function relatedLocations(r: Report, lines: LineIndex): RelatedLocation[] {
+  const out: RelatedLocation[] = [];
+  const seen = new Set<string>();
+  for (const rel of r.related ?? []) {
+    if (!rel) continue;
+    if (rel.node.start >= r.node.start && rel.node.end <= r.node.end) continue;
+    const key = `${rel.node.start}:${rel.node.end}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const s = lines.position(rel.node.start);
+    const e = lines.position(rel.node.end);
+    out.push({ line: s.line, column: s.column, endLine: e.line, endColumn: e.column, message: rel.message });
+  }
+  return out;
 }
 
 function readNoqaComments(tree: PyTree, lines: LineIndex): NoqaMap {

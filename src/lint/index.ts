@@ -1,11 +1,12 @@
 // The attention linter: public API (see docs/LINT-CONTRACT.md). Pure TypeScript over tree-sitter; no
 // vscode, DOM or node built-ins. Hosts pass the grammar bytes in and get plain findings back.
 import { describeError, lintTree, isEnabled, notAnalysedFinding, type EngineHooks } from './engine';
+import { PREFILTERS } from './analysis/prefilters';
 import { joinCells, parseNotebook, type NotebookCell } from './notebook';
 import { createPythonParser, type PythonParser } from './parser';
-import { NOT_ANALYSED, type Finding, type LintOptions, type Linter, type NotebookCellFindings } from './types';
+import { NOT_ANALYSED, type Finding, type LintOptions, type Linter, type NotebookCellFindings, type RelatedLocation } from './types';
 
-export type { Finding, FindingCode, Fix, FixSafety, LintOptions, Linter, NotebookCellFindings, RuleCode, Severity, TextEdit } from './types';
+export type { Finding, FindingCode, Fix, FixSafety, LintOptions, Linter, NotebookCellFindings, RelatedLocation, RuleCode, Severity, TextEdit } from './types';
 export { MAX_LINT_FILE_BYTES, NOT_ANALYSED, RULE_CODES, isRuleCode } from './types';
 export { RULES, ruleByCode } from './rules';
 export type { Rule, RuleMeta, RuleDocs } from './rules';
@@ -21,10 +22,10 @@ export const MAX_SOURCE_CHARS = 4_000_000;
 
 /**
  * Text every file with a possible finding contains (a softmax, a mask, an attention API, a matrix product,
- * a fill value). Files without any of it are not parsed at all, which keeps whole-repository runs fast.
+ * a fill value; built from the API table). Files without any of it are not parsed at all, which keeps
+ * whole-repository runs fast.
  */
-export const MIGHT_HAVE_FINDINGS =
-  /[Ss]oftmax|scaled_dot_product|dot_product_attention|flash_attn|memory_efficient_attention|masked_fill|Multi[Hh]ead|Transformer|key_padding_mask|attn_mask|attention_mask|is_causal|matmul|bmm|einsum|[\w)\]]\s*@\s*[\w(]|\bexp\(|where\(|inf\b|1e\d|finfo/;
+export const MIGHT_HAVE_FINDINGS = PREFILTERS.file;
 
 export interface ExtendedLinter extends Linter {
   /** Lints a notebook and says why it could not when the JSON is broken (lintNotebook then returns []). */
@@ -87,6 +88,22 @@ export async function createLinter(wasm: { treeSitter: Uint8Array; python: Uint8
       if (f.fix) {
         if (f.fix.edits.some((e) => e.line < span.firstLine || e.endLine >= span.firstLine + span.lineCount)) delete mapped.fix;
         else mapped.fix = { ...f.fix, edits: f.fix.edits.map((e) => ({ ...e, line: e.line - shift, endLine: e.endLine - shift })) };
+      }
+      if (f.related) {
+        // Evidence in another cell names that cell; lines are relative to the cell that holds them.
+        const related: RelatedLocation[] = [];
+        for (const r of f.related) {
+          if (r.path !== undefined) {
+            related.push(r); // another file: its own lines
+            continue;
+          }
+          const at = spans.find((s) => r.line >= s.firstLine && r.line < s.firstLine + s.lineCount);
+          if (!at || (r.endLine !== undefined && r.endLine >= at.firstLine + at.lineCount)) continue;
+          const moved: RelatedLocation = { ...r, line: r.line - at.firstLine + 1, ...(r.endLine !== undefined ? { endLine: r.endLine - at.firstLine + 1 } : {}) };
+          related.push(at.cellIndex === span.cellIndex ? moved : { ...moved, cell: at.cellIndex });
+        }
+        if (related.length > 0) mapped.related = related;
+        else delete mapped.related;
       }
       out.find((o) => o.cellIndex === span.cellIndex)?.findings.push(mapped);
     }

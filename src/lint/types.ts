@@ -40,6 +40,27 @@ export interface Fix {
   edits: TextEdit[];
 }
 
+/**
+ * A place whose code is part of a finding's evidence (where the mask was built, where the scale was defined,
+ * the softmax, the product with the values, the cache concatenation). 1-based lines, UTF-16 columns.
+ */
+export interface RelatedLocation {
+  /**
+   * Absent: the finding's own file. Another file: in CLI output a path relative to the workspace root (forward
+   * slashes); in the editor a URI.
+   */
+  path?: string;
+  /** 0-based notebook cell (all cells counted) when the location is in another cell than the finding. */
+  cell?: number;
+  line: number;
+  column: number;
+  /** End exclusive; absent when only the start is known. */
+  endLine?: number;
+  endColumn?: number;
+  /** What this place contributes: "the mask is built here: True at padding". */
+  message: string;
+}
+
 export interface Finding {
   code: FindingCode;
   severity: Severity;
@@ -51,6 +72,8 @@ export interface Finding {
   endLine: number;
   endColumn: number;
   fix?: Fix;
+  /** The lines the evidence comes from (other than the finding's own range), in the order the message uses them. */
+  related?: readonly RelatedLocation[];
 }
 
 export interface LintOptions {

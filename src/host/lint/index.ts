@@ -16,7 +16,7 @@ import { RULES, ruleByCode } from '../../lint/rules';
 import { isRuleCode, type Finding, type RuleCode } from '../../lint/types';
 import { isLinterStartError, LintClientDisposedError, LintWorkerClient, LintWorkerRestartedError } from '../../worker/lint-client';
 import type { LintAnswer, LintRequests, LintRequestType } from '../../protocol/lint';
-import { debounceMs, editorSeverity, isLintableDocument, LatestPerKey, MAX_WORKSPACE_FILE_BYTES, noqaEdit, readLintSettings, WORKSPACE_EXCLUDE, WORKSPACE_INCLUDE, type LintSettings } from './pure';
+import { debounceMs, editorSeverity, isLintableDocument, relatedTargets, LatestPerKey, MAX_WORKSPACE_FILE_BYTES, noqaEdit, readLintSettings, WORKSPACE_EXCLUDE, WORKSPACE_INCLUDE, type LintSettings } from './pure';
 
 const SOURCE = 'attention-inspector';
 const SEVERITY: Record<string, vscode.DiagnosticSeverity> = {
@@ -212,7 +212,7 @@ class LintController implements vscode.Disposable {
     if (nb.cellCount !== cells.length || cells.some((c, i) => nb.cellAt(i).document.uri.toString() !== c.document.uri.toString())) return;
     for (const c of cells) {
       const r = results.find((x) => x.cellIndex === c.index);
-      this.publish(c.document.uri, r ? r.findings : []);
+      this.publish(c.document.uri, r ? r.findings : [], '', { nb, cell: c.index });
     }
     // Findings a workspace run attached to the .ipynb file are superseded by the cells'.
     this.forget(nb.uri);
@@ -223,16 +223,31 @@ class LintController implements vscode.Disposable {
     return notAnalysedFinding(vscode.l10n.t('the lint worker stopped twice while analysing it ({0})', reason), this.settings.options);
   }
 
-  private publish(uri: vscode.Uri, findings: readonly Finding[], messagePrefix = ''): void {
-    const list: Published[] = findings.map((f) => ({ finding: f, diagnostic: this.toDiagnostic(f, messagePrefix) }));
+  private publish(uri: vscode.Uri, findings: readonly Finding[], messagePrefix = '', notebook?: { nb: vscode.NotebookDocument; cell: number }): void {
+    const list: Published[] = findings.map((f) => ({ finding: f, diagnostic: this.toDiagnostic(f, messagePrefix, uri, notebook) }));
     this.published.set(uri.toString(), list);
     this.diagnostics.set(uri, list.map((p) => p.diagnostic));
   }
 
-  private toDiagnostic(f: Finding, messagePrefix: string): vscode.Diagnostic {
+  /**
+   * `uri` is the document the diagnostic is shown on; `notebook` the notebook and cell it belongs to (open in
+   * the editor), where evidence in another cell points at that cell. A finding of a closed notebook (shown on
+   * the file's first line) names its evidence by cell and line in the message instead.
+   */
+  private toDiagnostic(f: Finding, messagePrefix: string, uri?: vscode.Uri, notebook?: { nb: vscode.NotebookDocument; cell: number }): vscode.Diagnostic {
     const range = new vscode.Range(f.line - 1, f.column - 1, f.endLine - 1, f.endColumn - 1);
     const d = new vscode.Diagnostic(range, messagePrefix + f.message, SEVERITY[editorSeverity(f, this.settings)]);
     d.source = SOURCE;
+    const related: vscode.DiagnosticRelatedInformation[] = [];
+    for (const t of relatedTargets(f, notebook?.cell)) {
+      let target: vscode.Uri | undefined;
+      if (t.where === 'uri' && t.uri !== undefined) target = vscode.Uri.parse(t.uri);
+      else if (t.where === 'cell' && t.cell !== undefined) target = notebook && t.cell < notebook.nb.cellCount ? notebook.nb.cellAt(t.cell).document.uri : undefined;
+      else target = uri;
+      if (!target) continue;
+      related.push(new vscode.DiagnosticRelatedInformation(new vscode.Location(target, new vscode.Range(t.line, t.character, t.endLine, t.endCharacter)), t.message));
+    }
+    if (related.length > 0) d.relatedInformation = related;
     // ATT000 (not analysed) is no rule: it has no page.
     d.code = isRuleCode(f.code) ? { value: f.code, target: this.rulePage(f.code) } : f.code;
     return d;
@@ -300,10 +315,12 @@ class LintController implements vscode.Disposable {
                 const flat: Finding[] = [];
                 const prefixes: string[] = [];
                 for (const cell of r.cells) for (const f of cell.findings) {
-                  flat.push({ ...f, line: 1, column: 1, endLine: 1, endColumn: 1 });
+                  // Cells of a closed notebook have no documents: the evidence is named by cell and line, on the file.
+                  const related = f.related?.map((x) => ({ ...x, line: 1, column: 1, endLine: 1, endColumn: 1, cell: undefined, message: vscode.l10n.t('cell {0}, line {1}: ', (x.cell ?? cell.cellIndex) + 1, x.line) + x.message }));
+                  flat.push({ ...f, line: 1, column: 1, endLine: 1, endColumn: 1, ...(related ? { related } : {}) });
                   prefixes.push(vscode.l10n.t('cell {0}, line {1}: ', cell.cellIndex + 1, f.line));
                 }
-                const list = flat.map((f, i) => ({ finding: f, diagnostic: this.toDiagnostic(f, prefixes[i]) }));
+                const list = flat.map((f, i) => ({ finding: f, diagnostic: this.toDiagnostic(f, prefixes[i], uri) }));
                 this.published.set(uri.toString(), list);
                 this.diagnostics.set(uri, list.map((p) => p.diagnostic));
               } else {

@@ -130,3 +130,31 @@ export class LatestPerKey {
     return this.running.has(key);
   }
 }
+
+/** Where a related location of a finding points in the editor (built into vscode objects by the host). */
+export interface RelatedTarget {
+  /** 'document': the finding's own document; 'cell': a cell (0-based, all cells counted) of its notebook; 'uri': another file. */
+  where: 'document' | 'cell' | 'uri';
+  cell?: number;
+  uri?: string;
+  /** 0-based, end exclusive (the start again when the location gives no end). */
+  line: number;
+  character: number;
+  endLine: number;
+  endCharacter: number;
+  message: string;
+}
+
+/**
+ * A finding's related locations for `DiagnosticRelatedInformation`, 0-based. `inCell` is the cell the finding
+ * is shown on (a notebook open in the editor): a location in another cell points at that cell's document.
+ */
+export function relatedTargets(f: Finding, inCell?: number): RelatedTarget[] {
+  return (f.related ?? []).map((r) => {
+    const line = r.line - 1;
+    const character = r.column - 1;
+    const end = r.endLine !== undefined && r.endColumn !== undefined ? { endLine: r.endLine - 1, endCharacter: r.endColumn - 1 } : { endLine: line, endCharacter: character };
+    const place = r.path !== undefined ? { where: 'uri' as const, uri: r.path } : r.cell !== undefined && r.cell !== inCell ? { where: 'cell' as const, cell: r.cell } : { where: 'document' as const };
+    return { ...place, line, character, ...end, message: r.message };
+  });
+}

@@ -1,5 +1,7 @@
-// What the libraries do: the API knowledge table. Pure data keyed by canonical qualified names
-// ('torch.nn.functional.softmax'), read by the evaluator and quoted in messages.
+// What the libraries do, as lookup records keyed by canonical qualified names ('torch.nn.functional.softmax'),
+// read by the evaluator and quoted in messages. The softmax, mask-consumer and kernel records are built from the
+// one API table (api-table.ts), which also generates the keyword prefilters (prefilters.ts).
+import { API_TABLE, type ApiRow } from './api-table';
 
 export type Framework = 'torch' | 'numpy' | 'jax' | 'tf' | 'scipy' | 'user';
 
@@ -14,26 +16,24 @@ export interface SoftmaxApi {
   framework: Framework;
 }
 
-export const SOFTMAX_FUNCTIONS: Readonly<Record<string, SoftmaxApi>> = {
-  'torch.softmax': { display: 'torch.softmax', dimParam: 'dim', dimPos: 1, defaultDim: 'implicit', framework: 'torch' },
-  'torch.nn.functional.softmax': { display: 'F.softmax', dimParam: 'dim', dimPos: 1, defaultDim: 'implicit', framework: 'torch' },
-  'torch.special.softmax': { display: 'torch.special.softmax', dimParam: 'dim', dimPos: 1, defaultDim: 'implicit', framework: 'torch' },
-  'scipy.special.softmax': { display: 'scipy.special.softmax', dimParam: 'axis', dimPos: 1, defaultDim: 'all', framework: 'scipy' },
-  'jax.nn.softmax': { display: 'jax.nn.softmax', dimParam: 'axis', dimPos: 1, defaultDim: -1, framework: 'jax' },
-  'flax.linen.softmax': { display: 'nn.softmax', dimParam: 'axis', dimPos: 1, defaultDim: -1, framework: 'jax' },
-  'tensorflow.nn.softmax': { display: 'tf.nn.softmax', dimParam: 'axis', dimPos: 1, defaultDim: -1, framework: 'tf' },
-  'tensorflow.math.softmax': { display: 'tf.math.softmax', dimParam: 'axis', dimPos: 1, defaultDim: -1, framework: 'tf' },
-  'keras.activations.softmax': { display: 'keras.activations.softmax', dimParam: 'axis', dimPos: 1, defaultDim: -1, framework: 'tf' },
-  'keras.ops.softmax': { display: 'keras.ops.softmax', dimParam: 'axis', dimPos: 1, defaultDim: -1, framework: 'tf' },
-  'keras.backend.softmax': { display: 'K.softmax', dimParam: 'axis', dimPos: 1, defaultDim: -1, framework: 'tf' },
-};
+/** One record per row of `kind` and `form`, keyed by the row's qualified name. */
+function recordsOf<T>(select: (row: ApiRow) => boolean, value: (row: ApiRow) => T | undefined): Readonly<Record<string, T>> {
+  const out: Record<string, T> = {};
+  for (const row of API_TABLE) {
+    if (!select(row)) continue;
+    const v = value(row);
+    if (v !== undefined) out[row.api] = v;
+  }
+  return out;
+}
 
-export const SOFTMAX_METHOD: SoftmaxApi = { display: 'Tensor.softmax', dimParam: 'dim', dimPos: 0, defaultDim: 'implicit', framework: 'torch' };
+const softmaxOf = (row: ApiRow): SoftmaxApi | undefined => (row.softmax ? { display: row.display, framework: row.framework, ...row.softmax } : undefined);
 
-export const SOFTMAX_LAYERS: Readonly<Record<string, SoftmaxApi>> = {
-  'torch.nn.Softmax': { display: 'nn.Softmax', dimParam: 'dim', dimPos: 0, defaultDim: 'implicit', framework: 'torch' },
-  'keras.layers.Softmax': { display: 'keras.layers.Softmax', dimParam: 'axis', dimPos: 0, defaultDim: -1, framework: 'tf' },
-};
+export const SOFTMAX_FUNCTIONS: Readonly<Record<string, SoftmaxApi>> = recordsOf((r) => r.kind === 'softmax' && r.form === 'function', softmaxOf);
+
+export const SOFTMAX_METHOD: SoftmaxApi = softmaxOf(API_TABLE.find((r) => r.kind === 'softmax' && r.form === 'method')!)!;
+
+export const SOFTMAX_LAYERS: Readonly<Record<string, SoftmaxApi>> = recordsOf((r) => r.kind === 'softmax' && r.form === 'layer', softmaxOf);
 
 /** PyTorch's legacy implicit softmax dim (torch.nn.functional._get_softmax_dim). */
 export function torchImplicitSoftmaxDim(ndim: number): number {
@@ -50,6 +50,8 @@ export interface MaskParam {
   pos?: number;
   /** What True means for this parameter: 'keep' = may attend, 'ignore' = masked out. */
   expects: Polarity;
+  /** A float mask is accepted and added to the scores (PyTorch); false: boolean (or 0/1) masks only (JAX, Keras). */
+  additive: boolean;
 }
 
 export interface MaskConsumer {
@@ -57,77 +59,13 @@ export interface MaskConsumer {
   params: MaskParam[];
 }
 
-const MHA_PARAMS: MaskParam[] = [
-  { name: 'key_padding_mask', pos: 3, expects: 'ignore' },
-  { name: 'attn_mask', pos: 5, expects: 'ignore' },
-];
+const consumerOf = (row: ApiRow): MaskConsumer | undefined => (row.masks ? { display: row.display, params: [...row.masks] } : undefined);
 
 /** Functions whose mask arguments have a fixed meaning. */
-export const MASK_FUNCTIONS: Readonly<Record<string, MaskConsumer>> = {
-  'torch.nn.functional.scaled_dot_product_attention': { display: 'F.scaled_dot_product_attention', params: [{ name: 'attn_mask', pos: 3, expects: 'keep' }] },
-  'torch.nn.functional.multi_head_attention_forward': {
-    display: 'F.multi_head_attention_forward',
-    params: [
-      { name: 'key_padding_mask', pos: 14, expects: 'ignore' },
-      { name: 'attn_mask', pos: 16, expects: 'ignore' },
-    ],
-  },
-  'jax.nn.dot_product_attention': { display: 'jax.nn.dot_product_attention', params: [{ name: 'mask', pos: 4, expects: 'keep' }] },
-  'flax.linen.dot_product_attention': { display: 'nn.dot_product_attention', params: [{ name: 'mask', pos: 4, expects: 'keep' }] },
-  'flax.linen.attention.dot_product_attention': { display: 'dot_product_attention', params: [{ name: 'mask', pos: 4, expects: 'keep' }] },
-};
+export const MASK_FUNCTIONS: Readonly<Record<string, MaskConsumer>> = recordsOf((r) => r.form === 'function', consumerOf);
 
 /** Layers (called as modules) whose forward/call mask arguments have a fixed meaning. */
-export const MASK_LAYERS: Readonly<Record<string, MaskConsumer>> = {
-  'torch.nn.MultiheadAttention': { display: 'nn.MultiheadAttention', params: MHA_PARAMS },
-  'torch.nn.TransformerEncoderLayer': {
-    display: 'nn.TransformerEncoderLayer',
-    params: [
-      { name: 'src_mask', pos: 1, expects: 'ignore' },
-      { name: 'src_key_padding_mask', pos: 2, expects: 'ignore' },
-    ],
-  },
-  'torch.nn.TransformerEncoder': {
-    display: 'nn.TransformerEncoder',
-    params: [
-      { name: 'mask', pos: 1, expects: 'ignore' },
-      { name: 'src_key_padding_mask', pos: 2, expects: 'ignore' },
-    ],
-  },
-  'torch.nn.TransformerDecoderLayer': {
-    display: 'nn.TransformerDecoderLayer',
-    params: [
-      { name: 'tgt_mask', pos: 2, expects: 'ignore' },
-      { name: 'memory_mask', pos: 3, expects: 'ignore' },
-      { name: 'tgt_key_padding_mask', pos: 4, expects: 'ignore' },
-      { name: 'memory_key_padding_mask', pos: 5, expects: 'ignore' },
-    ],
-  },
-  'torch.nn.TransformerDecoder': {
-    display: 'nn.TransformerDecoder',
-    params: [
-      { name: 'tgt_mask', pos: 2, expects: 'ignore' },
-      { name: 'memory_mask', pos: 3, expects: 'ignore' },
-      { name: 'tgt_key_padding_mask', pos: 4, expects: 'ignore' },
-      { name: 'memory_key_padding_mask', pos: 5, expects: 'ignore' },
-    ],
-  },
-  'torch.nn.Transformer': {
-    display: 'nn.Transformer',
-    params: [
-      { name: 'src_mask', pos: 2, expects: 'ignore' },
-      { name: 'tgt_mask', pos: 3, expects: 'ignore' },
-      { name: 'memory_mask', pos: 4, expects: 'ignore' },
-      { name: 'src_key_padding_mask', pos: 5, expects: 'ignore' },
-      { name: 'tgt_key_padding_mask', pos: 6, expects: 'ignore' },
-      { name: 'memory_key_padding_mask', pos: 7, expects: 'ignore' },
-    ],
-  },
-  'flax.linen.MultiHeadDotProductAttention': { display: 'nn.MultiHeadDotProductAttention', params: [{ name: 'mask', expects: 'keep' }] },
-  'flax.linen.MultiHeadAttention': { display: 'nn.MultiHeadAttention', params: [{ name: 'mask', expects: 'keep' }] },
-  'flax.linen.SelfAttention': { display: 'nn.SelfAttention', params: [{ name: 'mask', pos: 1, expects: 'keep' }] },
-  'keras.layers.MultiHeadAttention': { display: 'keras.layers.MultiHeadAttention', params: [{ name: 'attention_mask', expects: 'keep' }] },
-};
+export const MASK_LAYERS: Readonly<Record<string, MaskConsumer>> = recordsOf((r) => r.form === 'layer', consumerOf);
 
 /** Keyword names that mean "True = ignore" whoever receives them (PyTorch's naming, used by fairseq and others). */
 export const IGNORE_MASK_KEYWORDS: ReadonlySet<string> = new Set(['key_padding_mask', 'src_key_padding_mask', 'tgt_key_padding_mask', 'memory_key_padding_mask']);
@@ -187,26 +125,12 @@ export const CONV_LAYERS: Readonly<Record<string, { outParam: string; outPos: nu
 
 /**
  * Fused attention kernels that apply their own default 1/sqrt(d) unless a scale is passed. `maskParam` absent:
- * the kernel takes no mask tensor. `causalParam` only where the causal flag is top-left aligned (SDPA); flash-attn's
- * `causal` is bottom-right aligned since 2.1, so it is not a KV-cache pitfall there.
+ * the kernel takes no mask tensor. `causalParam` only where the causal flag is top-left aligned (SDPA).
  */
-export const SDPA_FUNCTIONS: Readonly<Record<string, { display: string; maskParam?: string; maskPos?: number; causalParam?: string; scaleParam?: string; scalePos?: number; framework: Framework }>> = {
-  'torch.nn.functional.scaled_dot_product_attention': { display: 'F.scaled_dot_product_attention', maskParam: 'attn_mask', maskPos: 3, causalParam: 'is_causal', scaleParam: 'scale', scalePos: 6, framework: 'torch' },
-  'jax.nn.dot_product_attention': { display: 'jax.nn.dot_product_attention', maskParam: 'mask', maskPos: 4, causalParam: 'is_causal', scaleParam: 'scale', framework: 'jax' },
-  // flash_attn_func(q, k, v, dropout_p=0.0, softmax_scale=None, causal=False, ...), q/k/v (B, S, H, D)
-  'flash_attn.flash_attn_func': { display: 'flash_attn_func', scaleParam: 'softmax_scale', scalePos: 4, framework: 'torch' },
-  'flash_attn.flash_attn_interface.flash_attn_func': { display: 'flash_attn_func', scaleParam: 'softmax_scale', scalePos: 4, framework: 'torch' },
-  // flash_attn_varlen_func(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, dropout_p=0.0, softmax_scale=None, ...)
-  'flash_attn.flash_attn_varlen_func': { display: 'flash_attn_varlen_func', scaleParam: 'softmax_scale', scalePos: 8, framework: 'torch' },
-  'flash_attn.flash_attn_interface.flash_attn_varlen_func': { display: 'flash_attn_varlen_func', scaleParam: 'softmax_scale', scalePos: 8, framework: 'torch' },
-  // flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, ..., softmax_scale=None, causal=False, ...): keyword only here
-  'flash_attn.flash_attn_with_kvcache': { display: 'flash_attn_with_kvcache', scaleParam: 'softmax_scale', framework: 'torch' },
-  'flash_attn.flash_attn_interface.flash_attn_with_kvcache': { display: 'flash_attn_with_kvcache', scaleParam: 'softmax_scale', framework: 'torch' },
-  // memory_efficient_attention(query, key, value, attn_bias=None, p=0.0, scale=None, ...), (B, M, H, K); default scale 1/sqrt(K);
-  // attn_bias is additive (or a mask object such as LowerTriangularMask), so it has no boolean polarity.
-  'xformers.ops.memory_efficient_attention': { display: 'xformers memory_efficient_attention', scaleParam: 'scale', scalePos: 5, framework: 'torch' },
-  'xformers.ops.fmha.memory_efficient_attention': { display: 'xformers memory_efficient_attention', scaleParam: 'scale', scalePos: 5, framework: 'torch' },
-};
+export const SDPA_FUNCTIONS: Readonly<Record<string, { display: string; maskParam?: string; maskPos?: number; causalParam?: string; scaleParam?: string; scalePos?: number; framework: Framework }>> = recordsOf(
+  (r) => r.kind === 'kernel' && r.kernel !== undefined,
+  (r) => ({ display: r.display, ...r.kernel, framework: r.framework }),
+);
 
 const canonicalCache = new Map<string, string>();
 

@@ -6,7 +6,9 @@
 // The evaluator never throws on odd code: anything it does not understand evaluates to UNKNOWN, and
 // UNKNOWN makes every rule stay silent.
 import { FileFacts } from './file-facts';
+import { latestDefinition, withOrigin } from './origins';
 import { precisionEvidence, type PrecisionEvidence } from './precision';
+import { PREFILTERS } from './prefilters';
 import { LineIndex } from '../syntax/positions';
 import { callArgs, dottedName, intLiteral, numberLiteral, operatorText, stringLiteral, type CallArgs } from '../syntax/python';
 import { childByField, firstNamedChild, namedChildren, text, unparen, type PyNode, type PyTree } from '../syntax/tree';
@@ -50,14 +52,14 @@ const DEFAULT_ALIASES: Readonly<Record<string, string>> = {
   scipy: 'scipy',
 };
 
-/** Text without which a function body records no site. */
-const SITE_TEXT = /[Ss]oftmax|masked_fill|where|select|scaled_dot|dot_product|[\w)\]]\s*@\s*[\w(]|matmul|bmm|\bmm\(|dot\(|einsum|mask|causal|inf\b|1e\d|finfo|times|mul\(|div\(|Multi|Transformer|attn|attention/;
+/** Text without which a function body records no site (built from the API table). */
+const SITE_TEXT = PREFILTERS.activeFunction;
 
 /** `name(` / `self.name(`: a call of a function or method by name (group 1: `self.`, group 2: the name). */
 const CALLED_NAME = /(self\.)?\b([A-Za-z_]\w*)\s*\(/g;
 
-/** Text of statements evaluated eagerly (see Evaluator.isRoot). */
-const ROOT_TEXT = new RegExp(`${SITE_TEXT.source}|//|\\.sum\\(|nan|scal|sqrt|rsqrt|temperature|register_buffer`);
+/** Text of statements evaluated eagerly (see Evaluator.isRoot; built from the API table). */
+const ROOT_TEXT = PREFILTERS.rootStatement;
 
 /** Definitions whose right-hand side is evaluated eagerly when it is a root (parameters and imports are read on demand). */
 const EAGER_DEFS: ReadonlySet<Def['kind']> = new Set(['assign', 'aug', 'for', 'with', 'inplace', 'setitem', 'walrus', 'buffer', 'comp']);
@@ -254,7 +256,7 @@ export class Evaluator {
     this.depth++;
     let v: AValue;
     try {
-      v = this.evalNode(node, ctx);
+      v = withOrigin(this.evalNode(node, ctx), node, this.definitionSite);
     } catch (e) {
       m.delete(node.id);
       throw e;
@@ -266,6 +268,8 @@ export class Evaluator {
   }
 
   private depth = 0;
+  /** Where a name read's value was defined (origins.ts: facts first seen at a name). */
+  private readonly definitionSite = (n: PyNode): PyNode | undefined => latestDefinition(this.resolve(n, text(this.tree, n)));
 
   private evalNode(node: PyNode, ctx: Ctx): AValue {
     switch (node.type) {

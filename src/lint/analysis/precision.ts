@@ -59,3 +59,24 @@ export function precisionEvidence(code: string, prose: string): PrecisionEvidenc
   if (!fp16 && !bf16 && FP16_PROSE.test(prose)) fp16 = true;
   return { fp16, bf16 };
 }
+
+/**
+ * Where `source` shows the precision `precisionEvidence` found: the first code that says so (`.half()`,
+ * `torch.float16`, `GradScaler`, an `autocast(` call, a bf16 flag), else a comment or docstring that does.
+ * UTF-16 offsets into `source`; undefined when nothing is found.
+ */
+export function precisionSource(source: string, which: 'fp16' | 'bf16'): { start: number; end: number } | undefined {
+  // Comments and docstrings blanked to spaces of the same length, so offsets stay those of the source.
+  const code = source.replace(/("""|''')[\s\S]*?\1|#[^\n]*/g, (m) => m.replace(/[^\n]/g, ' '));
+  const patterns = which === 'fp16' ? [FP16_CODE, HALF_FLAG_CODE, /autocast\s*\(/] : [BF16_CODE, /autocast\s*\(/];
+  for (const re of patterns) {
+    const m = re.exec(code);
+    if (m) return { start: m.index, end: m.index + m[0].length };
+  }
+  if (which === 'bf16') return undefined;
+  const prose = new RegExp(FP16_PROSE.source, 'gi');
+  for (let m = prose.exec(source); m; m = prose.exec(source)) {
+    if (code.charCodeAt(m.index) === 32 && source.charCodeAt(m.index) !== 32) return { start: m.index, end: m.index + m[0].length };
+  }
+  return undefined;
+}

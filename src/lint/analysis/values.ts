@@ -87,6 +87,8 @@ export interface MaskInfo {
   readonly align?: 'top-left' | 'bottom-right';
   /** Source texts of the query-side and key-side lengths of a causal mask, when its construction shows them. */
   readonly sizes?: readonly [string, string];
+  /** Where this mask was built (the expression that first produced it; see origins.ts): a related location. */
+  readonly at?: PyNode;
 }
 
 export interface ScaleOp {
@@ -212,6 +214,8 @@ export interface AValue {
   readonly expOfScores?: AValue;
   /** Keys/values concatenated with a cache (past_key_value, layer_past, kv_cache). */
   readonly fromCache?: boolean;
+  /** Where the cache entered (`torch.cat([past_k, k])`, `cache.update(...)`; see origins.ts): a related location. */
+  readonly cacheAt?: PyNode;
   /** Token ids (input_ids, src, ...). */
   readonly tokenIds?: boolean;
   /** Position index from arange (for causal masks built by comparison). */
@@ -383,6 +387,7 @@ function joinMask(a: MaskInfo | undefined, b: MaskInfo | undefined): MaskInfo | 
     nameSource: a.nameSource === b.nameSource ? a.nameSource : undefined,
     align: same(a.align, b.align),
     sizes: a.sizes && b.sizes && a.sizes[0] === b.sizes[0] && a.sizes[1] === b.sizes[1] ? a.sizes : undefined,
+    at: a.at ?? b.at,
   };
 }
 
@@ -485,6 +490,7 @@ export function join(a: AValue, b: AValue): AValue {
       out.mask = joinMask(a.mask, b.mask);
       out.attn = joinAttn(a.attn, b.attn);
       out.fromCache = a.fromCache || b.fromCache ? true : undefined;
+      out.cacheAt = a.cacheAt ?? b.cacheAt;
       out.tokenIds = a.tokenIds && b.tokenIds ? true : undefined;
       out.index = a.index && b.index && a.index.axis === b.index.axis && a.index.offset === b.index.offset ? a.index : undefined;
       break;

@@ -3,7 +3,7 @@ import { torchImplicitSoftmaxDim } from '../analysis/apis';
 import type { MatmulSite, SoftmaxSite } from '../analysis/facts';
 import { axisAt, negAxis } from '../analysis/values';
 import { byNode, consumersOf, definingNames, hasRoles, normalisedDim, wasRenormalised, type Consumer } from './evidence';
-import { insertKeyword, quote, type FixSpec, type Rule, type RuleContext } from './rule';
+import { insertKeyword, quote, type FixSpec, type RelatedSpec, type Rule, type RuleContext } from './rule';
 
 interface Verdict {
   site: SoftmaxSite;
@@ -32,6 +32,8 @@ out = weights @ v`,
       useInstead: `scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))  # (B, H, L, S)
 weights = F.softmax(scores, dim=-1)  # over the keys S
 out = weights @ v`,
+      whereReported:
+        'At the softmax\'s `dim` argument, the use (at the call, or at the `nn.Softmax(...)` constructor, when no dim is written). Related locations: where the scores are formed (with their key axis), the product of the weights with the values (the axis it sums over), and where an `nn.Softmax` layer is applied.',
       fixSafety:
         'The fix sets `dim` to the key axis (or adds `dim=-1`). It changes the computed weights, so it is offered as an unsafe quick fix and never applied by a fix-all.',
       references: [
@@ -171,7 +173,19 @@ out = weights @ v`,
         site.dim === 'implicit' || site.dim === 'all'
           ? `${site.display} is applied to ${describeInput(ctx, site)} with ${dimText}: ${v.why}. Pass ${site.framework === 'torch' ? 'dim' : 'axis'}=${v.keyAxis ?? -1} (the key axis).`
           : `${site.display} normalises ${describeInput(ctx, site)} over ${dimText}, which is not the key axis: ${v.why}. Each query's weights must sum to 1 over the keys.`;
-      ctx.report({ node: where, message, fix: fixFor(v) });
+      ctx.report({ node: where, message, fix: fixFor(v), related: relatedFor(site) });
+    }
+
+    /** The evidence: where the scores were formed, the product with the values, the layer's application. */
+    function relatedFor(site: SoftmaxSite): RelatedSpec[] {
+      const out: RelatedSpec[] = [];
+      const a = site.input.attn;
+      if (a?.formedAt) out.push({ node: a.formedAt, message: `the scores are formed here${a.keyAxis !== undefined ? `; their key axis is ${a.keyAxis}` : ''}` });
+      for (const c of consumersOf(ev, site.node)) {
+        if (c.withValues && c.contracted !== undefined) out.push({ node: c.site.node, message: `the weights are summed over axis ${c.contracted} here (the product with the values)` });
+      }
+      if (site.layer && site.ownerNode !== site.node) out.push({ node: site.node, message: `${site.display} is applied to the scores here` });
+      return out;
     }
 
     function reportContraction(c: Consumer, weights: MatmulSite['a']): void {
@@ -179,7 +193,8 @@ out = weights @ v`,
       const w = weights === c.site.a ? c.site.aNode : c.site.bNode;
       const wText = w ? quote(ctx.text(w), 30) : 'the attention weights';
       const message = `${quote(ctx.text(node), 50)} sums ${wText} over axis ${c.contracted}, their query axis: the softmax normalised them over the keys (axis ${weights.attn?.keyAxis}), so each output mixes the values with one key's weights across the queries instead of one query's distribution over the keys. Contract over the key axis (transpose the weights, or put them on the left: weights @ v).`;
-      ctx.report({ node, message });
+      const formedAt = weights.attn?.formedAt;
+      ctx.report({ node, message, related: formedAt ? [{ node: formedAt, message: `the scores are formed here; the softmax makes their key axis (${weights.attn?.keyAxis}) sum to 1` }] : [] });
     }
 
     function fixFor(v: Verdict): FixSpec | undefined {

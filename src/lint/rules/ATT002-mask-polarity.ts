@@ -2,6 +2,7 @@
 import type { MaskSite } from '../analysis/facts';
 import { describePolarity } from '../analysis/masks';
 import { parenthesize, quote, type FixSpec, type Rule, type RuleContext } from './rule';
+import { maskBuilt } from './related';
 
 export const ATT002: Rule = {
   meta: {
@@ -19,6 +20,8 @@ export const ATT002: Rule = {
 out = F.scaled_dot_product_attention(q, k, v, attn_mask=key_padding_mask[:, None, None, :])`,
       useInstead: `key_padding_mask = input_ids == tokenizer.pad_token_id  # True at padding
 out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, None, None, :])  # True = attend`,
+      whereReported:
+        'At the mask argument of the API that receives it, the use (for `masked_fill`, at the call). Related locations: where the mask is built (the comparison, `tril`/`triu`, the tokenizer output, or the parameter it comes in as), also inside a helper that returns it, and the receiving call with its convention.',
       fixSafety:
         'The fix inverts the mask (`~(...)` for boolean masks, `(... == 0)` for 0/1 integer masks). It changes which positions are attended, so it is offered as an unsafe quick fix and never applied by a fix-all.',
       references: [
@@ -84,7 +87,13 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
       const consequence = site.expects === 'keep' ? 'the ignored positions are attended and the rest masked out' : 'the positions to keep are masked out and the rest attended';
       const message = `${maskText} ${meaning} (${m.why}), but ${receiver} ${expectation}: ${consequence}.`;
       // masked_fill: the corpus convention points at the call; API arguments: at the mask argument.
-      ctx.report({ node: site.display === 'masked_fill' ? site.node : site.maskNode, message, fix: fixFor(site) });
+      ctx.report({
+        node: site.display === 'masked_fill' ? site.node : site.maskNode,
+        message,
+        fix: fixFor(site),
+        // Reported at the use; where the mask was built, and the API that reads it, are the evidence.
+        related: [maskBuilt(ctx.analysis, m), site.convention === 'api' ? { node: site.node, message: `${site.display} reads ${site.param} as ${describePolarity(site.expects)}` } : undefined],
+      });
     }
 
     function fixFor(site: MaskSite): FixSpec | undefined {

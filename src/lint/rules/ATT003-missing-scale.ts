@@ -4,6 +4,7 @@ import type { AValue, ScaleOp } from '../analysis/values';
 import { unparen, type PyNode } from '../syntax/tree';
 import { alternatives, byNode, isT5Family, unitScaleNearby, hasOpaque, scaleOmittedOnPurpose, scaleOps } from './evidence';
 import { parenthesize, quote, type FixSpec, type Rule, type RuleContext } from './rule';
+import { definitions } from './related';
 
 export const ATT003: Rule = {
   meta: {
@@ -21,6 +22,8 @@ export const ATT003: Rule = {
 weights = scores.softmax(dim=-1)`,
       useInstead: `scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
 weights = scores.softmax(dim=-1)`,
+      whereReported:
+        'At the scores as they enter the softmax, the use (for `scale=1.0` on a fused kernel, at the call). Related locations: where q·kᵀ is formed, where q (and k) are defined, and the softmax.',
       fixSafety: 'The fix divides the scores by sqrt of the query\'s last dimension. It changes the weights, so it is offered as an unsafe quick fix and never applied by a fix-all.',
       references: [
         { title: 'Attention Is All You Need, section 3.2.1 (scaled dot-product attention)', url: 'https://arxiv.org/abs/1706.03762' },
@@ -72,6 +75,10 @@ weights = scores.softmax(dim=-1)`,
         ctx.report({
           node: site.node,
           message: `${site.display} is told scale=${ctx.text(site.scaleNode)}, but ${quote(site.qNode ? ctx.text(site.qNode) : 'q', 20)} and ${quote(site.kNode ? ctx.text(site.kNode) : 'k', 20)} were not scaled by 1/sqrt(d) beforehand: the scores reach the softmax unscaled.`,
+          related: [
+            ...definitions(ev, site.qNode, site.ctx, (t) => `${quote(t, 20)} is defined here, with no 1/sqrt(d) factor`),
+            ...definitions(ev, site.kNode, site.ctx, (t) => `${quote(t, 20)} is defined here, with no 1/sqrt(d) factor`),
+          ],
         });
       },
       end() {
@@ -87,7 +94,17 @@ weights = scores.softmax(dim=-1)`,
           if (reported.has(target.id)) continue;
           reported.add(target.id);
           const message = `The scores ${quote(ctx.text(a.formedAt), 50)} reach ${site.display} without a 1/sqrt(d) scale (none on the scores, none folded into ${quote(a.queryText ?? 'q', 20)} or ${quote(a.keyText ?? 'k', 20)}): the softmax saturates as the head size grows.`;
-          ctx.report({ node: target, message, fix: fixFor(site, target) });
+          // Reported where the scores enter the softmax; their product and the softmax are the evidence.
+          ctx.report({
+            node: target,
+            message,
+            fix: fixFor(site, target),
+            related: [
+              { node: a.formedAt, message: `the scores ${quote(ctx.text(a.formedAt), 40)} are formed here, from ${quote(a.queryText ?? 'q', 20)} and ${quote(a.keyText ?? 'k', 20)}` },
+              ...definitions(ev, a.queryNode, site.ctx, (t) => `${quote(t, 20)} is defined here, with no 1/sqrt(d) factor`, 1),
+              { node: site.node, message: `${site.display} normalises them here, unscaled` },
+            ],
+          });
         }
       },
     };

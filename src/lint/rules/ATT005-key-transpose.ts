@@ -4,7 +4,8 @@ import { axisAt, type AValue } from '../analysis/values';
 import { dottedName, intLiteral } from '../syntax/python';
 import { childByField, namedChildren, unparen, type PyNode } from '../syntax/tree';
 import { consumersOf } from './evidence';
-import { quote, type FixSpec, type Rule, type RuleContext } from './rule';
+import { quote, type FixSpec, type RelatedSpec, type Rule, type RuleContext } from './rule';
+import { definitions } from './related';
 
 export const ATT005: Rule = {
   meta: {
@@ -22,6 +23,8 @@ export const ATT005: Rule = {
 att = q @ k.transpose(1, 2)`,
       useInstead: `k = self.k_proj(x).view(B, T, n_head, hd).transpose(1, 2)  # (B, nh, T, hd)
 att = q @ k.transpose(-2, -1)`,
+      whereReported:
+        'At the transposed operand of the score product, the use. Related locations: where the keys (and the queries) get their layout (`view(...).transpose(1, 2)`, a parameter).',
       fixSafety: 'The fix rewrites the transpose to swap the last two axes (`.transpose(-2, -1)`, or `.swapaxes(-2, -1)` for NumPy/JAX). It changes the result, so it is offered as an unsafe quick fix and never applied by a fix-all.',
       references: [
         { title: 'torch.Tensor.transpose', url: 'https://pytorch.org/docs/stable/generated/torch.transpose.html' },
@@ -33,11 +36,13 @@ att = q @ k.transpose(-2, -1)`,
   create(ctx: RuleContext) {
     const ev = ctx.analysis;
     const reported = new Set<number>();
-    const report = (node: PyNode, message: string, fix?: FixSpec): void => {
+    /** Reported at the transposed operand (the use); where the keys (and queries) get their layout is the evidence. */
+    const report = (node: PyNode, message: string, fix?: FixSpec, related?: RelatedSpec[]): void => {
       if (reported.has(node.id)) return;
       reported.add(node.id);
-      ctx.report({ node, message, fix });
+      ctx.report({ node, message, fix, related });
     };
+    const layoutOf = (node: PyNode, site: MatmulSite, what: string): RelatedSpec[] => definitions(ev, node, site.ctx, (t) => `${what} ${quote(t, 24)} get their layout here`, 1);
 
     const isKey = (v: AValue): boolean => v.role === 'key';
     const isQuery = (v: AValue): boolean => v.role === 'query';
@@ -67,7 +72,7 @@ att = q @ k.transpose(-2, -1)`,
       const kText = quote(ctx.text(t.base), 24);
       if (t.kind === 'T' || t.kind === 't') {
         if (n === undefined || n < 3) return;
-        report(b, `${quote(ctx.text(b), 30)} on ${n}-D keys ${kText} ${t.kind === 'T' ? 'reverses every axis' : 'fails (t() needs 2-D)'}; q @ kᵀ needs only the last two axes swapped.`, fix(b, t.base));
+        report(b, `${quote(ctx.text(b), 30)} on ${n}-D keys ${kText} ${t.kind === 'T' ? 'reverses every axis' : 'fails (t() needs 2-D)'}; q @ kᵀ needs only the last two axes swapped.`, fix(b, t.base), layoutOf(t.base, site, 'the keys'));
         return;
       }
       if (t.kind === 'transpose' && !ev.numpyStyleTranspose) {
@@ -79,7 +84,7 @@ att = q @ k.transpose(-2, -1)`,
         // Only when the last axis of k is its feature axis (token-major): otherwise the layout is unusual.
         const last = axisAt(k, -1);
         if (k.channelFirst || (last?.label && last.label !== 'feat')) return;
-        report(b, `${quote(ctx.text(b), 30)} swaps axes ${t.a} and ${t.b} of the ${n}-D keys ${kText}, not the last two (sequence and features): the product no longer compares each query with each key.`, fix(b, t.base));
+        report(b, `${quote(ctx.text(b), 30)} swaps axes ${t.a} and ${t.b} of the ${n}-D keys ${kText}, not the last two (sequence and features): the product no longer compares each query with each key.`, fix(b, t.base), layoutOf(t.base, site, 'the keys'));
       }
     }
 
@@ -101,7 +106,7 @@ att = q @ k.transpose(-2, -1)`,
         title: 'Transpose the keys instead (changes the result)',
         safety: 'unsafe',
         edits,
-      });
+      }, [...layoutOf(t.base, site, 'the queries'), ...layoutOf(b, site, 'the keys')]);
     }
 
     function channelAttention(site: MatmulSite): boolean {

@@ -4,6 +4,7 @@ import type { SoftmaxSite, WeightsMaskSite } from '../analysis/facts';
 import type { MaskOp } from '../analysis/values';
 import { alternatives, byNode, consumersOf, hasRoles } from './evidence';
 import { quote, type Rule, type RuleContext } from './rule';
+import { maskBuilt } from './related';
 
 export const ATT006: Rule = {
   meta: {
@@ -23,6 +24,8 @@ out = weights @ v`,
       useInstead: `scores = scores.masked_fill(pad_mask, float("-inf"))
 weights = F.softmax(scores, dim=-1)
 out = weights @ v`,
+      whereReported:
+        'At the masking after the softmax (or the multiplication of the scores by a 0/1 mask), the use. Related locations: the softmax, where the mask is built, and where the weights are used.',
       fixSafety: 'No automatic fix: where the mask should go depends on the surrounding code.',
       references: [{ title: 'The Annotated Transformer (masking before softmax)', url: 'https://nlp.seas.harvard.edu/annotated-transformer/' }],
     },
@@ -64,6 +67,12 @@ out = weights @ v`,
           ctx.report({
             node: site.node,
             message: `${quote(ctx.text(site.node), 50)} masks the attention weights after softmax and nothing renormalises them: each row now sums to less than 1. Mask the scores before softmax (masked_fill with -inf) instead.`,
+            // Reported at the masking (after the softmax); the softmax, the mask's origin and the product with the values are the evidence.
+            related: [
+              { node: attn.softmax.site, message: 'the softmax normalises the weights here, before the mask' },
+              site.maskNode ? maskBuilt(ev, ev.eval(site.maskNode, site.ctx).mask) : undefined,
+              ...consumersOf(ev, attn.softmax.site).map((c) => ({ node: c.site.node, message: 'the weights, rows no longer summing to 1, are used here' })),
+            ],
           });
         }
         for (const group of byNode(softmaxSites).values()) {
@@ -81,7 +90,14 @@ out = weights @ v`,
                 op.how === 'mul'
                   ? `multiplies the scores by a 0/1 mask before softmax: exp(0) = 1, so masked keys keep a large share of the weight`
                   : `adds a boolean mask to the scores: True becomes +1, not -inf, so masked keys are not removed (they are even favoured)`;
-              ctx.report({ node: op.node, message: `${quote(ctx.text(op.node), 50)} ${what}. Fill the masked scores with -inf (masked_fill) instead.` });
+              ctx.report({
+                node: op.node,
+                message: `${quote(ctx.text(op.node), 50)} ${what}. Fill the masked scores with -inf (masked_fill) instead.`,
+                related: [
+                  op.maskNode ? maskBuilt(ev, ev.eval(op.maskNode, site.ctx).mask) : undefined,
+                  { node: site.node, message: `${site.display} normalises the scores here, masked keys included` },
+                ],
+              });
             }
           }
         }

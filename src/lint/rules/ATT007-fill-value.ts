@@ -5,7 +5,8 @@ import { emptyRowReason } from '../analysis/masks';
 import type { AValue } from '../analysis/values';
 import { rootName } from '../analysis/ops';
 import { unparen, type PyNode } from '../syntax/tree';
-import { quote, type FixSpec, type Rule, type RuleContext } from './rule';
+import { quote, type FixSpec, type RelatedSpec, type Rule, type RuleContext } from './rule';
+import { maskBuilt, precisionShown } from './related';
 
 const FP16_MIN = -65504;
 /** bfloat16's lowest finite value; float32's minimum (-3.4028e38) is below it. */
@@ -33,6 +34,8 @@ weights = scores.softmax(dim=-1)  # NaN rows`,
 scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
 scores = scores.masked_fill(pad_mask.unsqueeze(-2), torch.finfo(scores.dtype).min)  # mask keys, finite fill
 weights = scores.softmax(dim=-1)`,
+      whereReported:
+        'At the fill value, the use (at the call when the fill is a name). Related locations: where the file shows that it runs in float16 or bfloat16 (`.half()`, `autocast(...)`, a flag), where the mask being filled is built, and the softmax that normalises the filled scores.',
       fixSafety: 'The fix replaces the fill with `torch.finfo(x.dtype).min`, which fits every float dtype and keeps fully masked rows finite (uniform instead of NaN). It changes values, so it is offered as an unsafe quick fix and never applied by a fix-all.',
       references: [
         { title: 'torch.finfo', url: 'https://pytorch.org/docs/stable/type_info.html#torch.finfo' },
@@ -61,12 +64,12 @@ weights = scores.softmax(dim=-1)`,
         if (!explicitlyFloat32(target)) {
           if (belowFp16 && ev.precision.fp16) {
             reported.add(site.fillNode.id);
-            ctx.report({ node: location(site), message: `${fillText} is below float16's minimum (-65504) and this file runs in half precision: masked_fill raises an overflow error on float16 tensors, and additive masks overflow to -inf. Use torch.finfo(x.dtype).min.`, fix: finfoFix(site) });
+            ctx.report({ node: location(site), message: `${fillText} is below float16's minimum (-65504) and this file runs in half precision: masked_fill raises an overflow error on float16 tensors, and additive masks overflow to -inf. Use torch.finfo(x.dtype).min.`, fix: finfoFix(site), related: [precisionShown(ev, 'fp16'), maskBuilt(ev, site.target.mask, 'the mask filled')] });
             return;
           }
           if (belowFp32 && ev.precision.bf16) {
             reported.add(site.fillNode.id);
-            ctx.report({ node: location(site), message: `${fillText} is below bfloat16's minimum (-3.3895e38) and this file runs in bfloat16: masked_fill raises an overflow error on bfloat16 tensors (float32's minimum does not fit). Use torch.finfo(x.dtype).min.`, fix: finfoFix(site) });
+            ctx.report({ node: location(site), message: `${fillText} is below bfloat16's minimum (-3.3895e38) and this file runs in bfloat16: masked_fill raises an overflow error on bfloat16 tensors (float32's minimum does not fit). Use torch.finfo(x.dtype).min.`, fix: finfoFix(site), related: [precisionShown(ev, 'bf16'), maskBuilt(ev, site.target.mask, 'the mask filled')] });
             return;
           }
         }
@@ -78,7 +81,7 @@ weights = scores.softmax(dim=-1)`,
         if ((weak && writesScores(site)) || (weakForMask && buildsMask(site))) {
           reported.add(site.fillNode.id);
           const what = fill.num === Infinity ? 'is +inf: masked positions get an infinite logit and softmax returns NaN' : fill.num > 0 ? 'is positive: masked positions get a larger logit than the rest and draw the attention' : 'is (close to) zero: softmax still gives the masked positions about as much weight as the others';
-          ctx.report({ node: location(site), message: `The fill ${fillText} ${what}. Fill with a large negative number (torch.finfo(x.dtype).min).`, fix: finfoFix(site) });
+          ctx.report({ node: location(site), message: `The fill ${fillText} ${what}. Fill with a large negative number (torch.finfo(x.dtype).min).`, fix: finfoFix(site), related: softmaxOf(site) });
           return;
         }
         // 2. -inf where a whole row can be masked.
@@ -86,10 +89,17 @@ weights = scores.softmax(dim=-1)`,
           const reason = emptyRowReason(site.mask.mask);
           if (!reason || ev.facts.nanGuarded.has(site.ctx.scope.id)) return;
           reported.add(site.fillNode.id);
-          ctx.report({ node: location(site), message: `${fillText} fills positions masked by ${quote(ctx.text(site.maskNode!), 40)}, and ${reason}: softmax of a row of -inf is NaN. Use a finite fill (torch.finfo(x.dtype).min) or guard fully masked rows.`, fix: finfoFix(site) });
+          ctx.report({ node: location(site), message: `${fillText} fills positions masked by ${quote(ctx.text(site.maskNode!), 40)}, and ${reason}: softmax of a row of -inf is NaN. Use a finite fill (torch.finfo(x.dtype).min) or guard fully masked rows.`, fix: finfoFix(site), related: [maskBuilt(ev, site.mask.mask), ...softmaxOf(site)] });
         }
       },
     };
+
+    /** The softmaxes that normalise the filled scores (where the fill takes effect). */
+    function softmaxOf(site: FillSite): RelatedSpec[] {
+      const formed = site.target.attn?.formedAt;
+      if (!formed) return [];
+      return ev.facts.softmax.filter((s) => s.input.attn?.formedAt === formed).slice(0, 1).map((s) => ({ node: s.node, message: `${s.display} normalises the filled scores here` }));
+    }
 
     /** The fill as a number: a literal, a finfo bound, or a tensor made with full(..., value). */
     function fillNumber(v: AValue): AValue | undefined {

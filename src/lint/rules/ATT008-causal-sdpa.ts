@@ -3,7 +3,8 @@ import type { FillSite, MaskSite, SdpaSite } from '../analysis/facts';
 import { truthWithCache, type FlagReader } from '../analysis/kv-cache';
 import { topLeftRectangle } from '../analysis/masks';
 import { unparen, type PyNode } from '../syntax/tree';
-import { quote, type Rule, type RuleContext } from './rule';
+import { quote, type RelatedSpec, type Rule, type RuleContext } from './rule';
+import { cacheJoined, definitions, maskBuilt } from './related';
 
 export const ATT008: Rule = {
   meta: {
@@ -26,6 +27,8 @@ v = torch.cat([past_v, v], dim=-2)
 L, S = q.size(-2), k.size(-2)
 mask = torch.ones(L, S, dtype=torch.bool, device=q.device).tril(diagonal=S - L)
 out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
+      whereReported:
+        'At `is_causal=`, the use. Related locations: where the keys are joined with the KV cache (`torch.cat([past_k, k])`, `cache.update(...)`), the `attn_mask` passed with it and where it is built, and where a causal flag passed by name is set.',
       fixSafety: 'No automatic fix: the right mask depends on how the cache is laid out.',
       references: [
         { title: 'torch.nn.functional.scaled_dot_product_attention (is_causal, top-left alignment)', url: 'https://pytorch.org/docs/stable/generated/torch.nn.functional.scaled_dot_product_attention.html' },
@@ -70,6 +73,12 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
       return false;
     }
 
+    /** Where a causal flag passed by name is set (`is_causal = True` in the cache branch). */
+    function flagDefinitions(site: SdpaSite): RelatedSpec[] {
+      const valueNode = site.causalNode?.type === 'keyword_argument' ? site.causalNode.children.find((c) => c.field === 'value') : site.causalNode;
+      return definitions(ev, valueNode, site.ctx, (t) => `${quote(t, 30)} is set here`);
+    }
+
     /** The call sits under `if L == S:`-style guards that compare query and key lengths. */
     function lengthGuarded(node: PyNode): boolean {
       for (let p = node.parent; p; p = p.parent) {
@@ -94,7 +103,11 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         if (causal && maskGiven && flagOk) {
           reported.add(site.node.id);
           const flag = causal === 'true' ? 'is_causal=True' : `is_causal=${ctx.text(site.causalNode.type === 'keyword_argument' ? site.causalNode.children.find((c) => c.field === 'value')! : site.causalNode)} (True on some calls)`;
-          ctx.report({ node: site.causalNode, message: `${flag} is passed together with attn_mask=${quote(ctx.text(site.maskNode!), 40)}: ${site.display} raises an error when both are set. Fold the causal mask into attn_mask, or pass only one of them.` });
+          ctx.report({
+            node: site.causalNode,
+            message: `${flag} is passed together with attn_mask=${quote(ctx.text(site.maskNode!), 40)}: ${site.display} raises an error when both are set. Fold the causal mask into attn_mask, or pass only one of them.`,
+            related: [{ node: site.maskNode!, message: 'attn_mask is passed here as well' }, maskBuilt(ev, site.mask?.mask, 'attn_mask'), ...flagDefinitions(site)],
+          });
           return;
         }
         if (!site.k.fromCache || site.q.fromCache || lengthGuarded(site.node)) return;
@@ -103,7 +116,11 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         if (causal === 'true' || withCache === true) {
           reported.add(site.node.id);
           const flag = causal === 'true' ? 'is_causal=True' : `is_causal=${quote(ctx.text(valueNode!), 40)} (True whenever the cache is used)`;
-          ctx.report({ node: site.causalNode, message: `${flag} on keys ${quote(site.kNode ? ctx.text(site.kNode) : 'k', 30)} that include a KV cache: the causal mask is top-left aligned, so with fewer queries than keys the new tokens cannot see the most recent cached keys. Build a bottom-right aligned mask (tril(diagonal=S - L)) or use causal_lower_right.` });
+          ctx.report({
+            node: site.causalNode,
+            message: `${flag} on keys ${quote(site.kNode ? ctx.text(site.kNode) : 'k', 30)} that include a KV cache: the causal mask is top-left aligned, so with fewer queries than keys the new tokens cannot see the most recent cached keys. Build a bottom-right aligned mask (tril(diagonal=S - L)) or use causal_lower_right.`,
+            related: [cacheJoined(ev, site.k, `the keys ${quote(site.kNode ? ctx.text(site.kNode) : 'k', 30)}`), ...flagDefinitions(site)],
+          });
         }
       },
       fill(site: FillSite) {
@@ -116,7 +133,11 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         if (formed.length === 0 || !formed.every((mm) => mm.b.fromCache && !mm.a.fromCache) || lengthGuarded(site.node)) return;
         reported.add(site.maskNode.id);
         const [l, sz] = m!.sizes!;
-        ctx.report({ node: site.maskNode, message: `${quote(ctx.text(site.maskNode), 40)} is a causal mask aligned top-left over ${l} queries and ${sz} keys, and the keys of these scores include a KV cache: query i sees only keys 0..i, so the new tokens cannot see the most recent cached keys. Align it bottom-right (rows ${sz} - ${l}:${sz} of the causal buffer, or tril(diagonal=${sz} - ${l})).` });
+        ctx.report({
+          node: site.maskNode,
+          message: `${quote(ctx.text(site.maskNode), 40)} is a causal mask aligned top-left over ${l} queries and ${sz} keys, and the keys of these scores include a KV cache: query i sees only keys 0..i, so the new tokens cannot see the most recent cached keys. Align it bottom-right (rows ${sz} - ${l}:${sz} of the causal buffer, or tril(diagonal=${sz} - ${l})).`,
+          related: [maskBuilt(ev, m, 'the causal mask'), { node: formed[0].node, message: 'the scores of the queries against the cached keys are formed here' }, cacheJoined(ev, formed[0].b, 'the keys')],
+        });
       },
       mask(site: MaskSite) {
         // A causal attn_mask cut or built top-left over L queries and S keys (`tril(ones(L, S))`, `bias[..., :L, :S]`)
@@ -126,7 +147,11 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         if (!sdpa || !sdpa.k.fromCache || sdpa.q.fromCache || lengthGuarded(sdpa.node)) return;
         reported.add(site.maskNode.id);
         const [l, s] = site.mask.mask!.sizes!;
-        ctx.report({ node: site.maskNode, message: `${quote(ctx.text(site.maskNode), 40)} is a causal mask aligned top-left over ${l} queries and ${s} keys, and the keys ${quote(sdpa.kNode ? ctx.text(sdpa.kNode) : 'k', 30)} include a KV cache: query i sees only keys 0..i, so the new tokens cannot see the most recent cached keys. Align it bottom-right (tril(diagonal=${s} - ${l}), or rows ${s} - ${l}:${s} of a causal buffer).` });
+        ctx.report({
+          node: site.maskNode,
+          message: `${quote(ctx.text(site.maskNode), 40)} is a causal mask aligned top-left over ${l} queries and ${s} keys, and the keys ${quote(sdpa.kNode ? ctx.text(sdpa.kNode) : 'k', 30)} include a KV cache: query i sees only keys 0..i, so the new tokens cannot see the most recent cached keys. Align it bottom-right (tril(diagonal=${s} - ${l}), or rows ${s} - ${l}:${s} of a causal buffer).`,
+          related: [maskBuilt(ev, site.mask.mask, 'attn_mask'), cacheJoined(ev, sdpa.k, `the keys ${quote(sdpa.kNode ? ctx.text(sdpa.kNode) : 'k', 30)}`)],
+        });
       },
     };
   },

@@ -16,6 +16,11 @@ export interface RuleDocs {
   /** The fixed version. */
   useInstead: string;
   fixSafety: string;
+  /**
+   * Where a finding is reported (the use or the definition) and which other places its related locations name:
+   * the other end is always a related location.
+   */
+  whereReported: string;
   references: { title: string; url: string }[];
 }
 
@@ -36,11 +41,20 @@ export interface FixSpec {
   edits: { start: number; end: number; newText: string }[];
 }
 
+/** A place in the same module whose code is part of the evidence (becomes a Finding's related location). */
+export interface RelatedSpec {
+  /** A syntax node, or any UTF-16 range of the module's source. */
+  node: { readonly start: number; readonly end: number };
+  message: string;
+}
+
 export interface Report {
   /** The offending argument or expression; the finding's range. */
   node: PyNode;
   message: string;
   fix?: FixSpec;
+  /** Where the evidence comes from (the other end of use and definition); entries inside `node` are dropped. */
+  related?: readonly (RelatedSpec | undefined)[];
 }
 
 export interface RuleContext {

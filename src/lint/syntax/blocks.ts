@@ -8,6 +8,7 @@
 // safe (a larger region parses the same); splitting inside a statement is not, so whenever the scan is unsure
 // it merges. Half-typed code (an unclosed bracket) is cut at the next column-0 `def`/`class`/decorator so that
 // one broken statement does not swallow the rest of the file.
+import { PREFILTERS } from '../analysis/prefilters';
 
 export type BlockKind = 'def' | 'class' | 'statement';
 
@@ -201,10 +202,9 @@ function classify(source: string, start: number, end: number): { kind: BlockKind
 
 /**
  * Text without which a block holds no site any rule reads: a softmax, a product of q and k, a fill, an
- * attention API or layer, a mask handed to one, a causal flag.
+ * attention API or layer, a mask handed to one, a causal flag (built from the API table).
  */
-export const SITE_TEXT =
-  /[Ss]oftmax|masked_fill|\bwhere\(|\bselect\(|scaled_dot|dot_product|flash_attn|memory_efficient_attention|[\w)\]]\s*@\s*[\w(]|matmul|\bbmm\b|\bmm\(|\bdot\(|einsum|\btimes|Multi\w*Attention|Transformer|(?:attention|attn|padding|src|tgt|memory)_mask\s*=|is_causal|inf\b|1e\d|finfo/;
+export const SITE_TEXT = PREFILTERS.block;
 
 const IMPORT_LINE = /^[ \t]*(?:import|from)[ \t]/m;
 const SHORT_STATEMENT_LINES = 40;

@@ -4,6 +4,7 @@
 // is walked once with a TreeCursor and copied into `PyNode` objects, reading as little as it can per node
 // (see copyBlock). Function and class bodies whose text mentions nothing attention-related are not copied at
 // all (`skipped`), and copied blocks are reused across edits by the parser (assembleTree relocates them).
+import { PREFILTERS } from '../analysis/prefilters';
 
 /** The subset of web-tree-sitter's TreeCursor this module uses (kept structural so tests can fake it). */
 export interface CursorLike {
@@ -58,9 +59,8 @@ export interface PyTree {
   readonly comments: readonly PyNode[];
 }
 
-/** Text that makes a function or class worth analysing. Anything without it cannot produce a finding. */
-export const RELEVANT =
-  /softmax|attn|atten|mask|normalize\(|\.sum\(|scaled_dot|einsum|matmul|bmm|baddbmm|[\w)\]]\s*@\s*[\w(]|scale|sqrt|tril|triu|band_part|transpose|permute|swapaxes|causal|cache|inf\b|1e\d|finfo|Multihead|MultiHead|Transformer|register_buffer|float16|half|autocast|quer|\bkeys?\b/;
+/** Text that makes a function or class worth analysing (built from the API table). Anything without it cannot produce a finding. */
+export const RELEVANT = PREFILTERS.body;
 
 const SKIPPABLE = new Set(['function_definition', 'class_definition']);
 

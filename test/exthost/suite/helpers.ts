@@ -51,6 +51,8 @@ export interface CliFinding {
   code: string;
   severity: string;
   message: string;
+  /** The evidence (path relative to the workspace root; cell for another notebook cell). */
+  related?: { path: string; cell?: number; line: number; column: number; endLine?: number; endColumn?: number; message: string }[];
 }
 
 /** The CLI's findings on the workspace, by relative path, as the runner recorded them before the window opened. */

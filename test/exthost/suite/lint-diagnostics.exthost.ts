@@ -68,6 +68,25 @@ describe('lint diagnostics on examples/attention_bug.py', function () {
     assert.deepEqual(shown.sort((a, b) => key(a) - key(b)), cli.sort((a, b) => key(a) - key(b)));
   });
 
+  it('names the evidence as related information: the CLI\'s related locations, on the scores, the product with v and d_k', function () {
+    const expected = cliFindings().get(EXAMPLE) ?? [];
+    const lineOf = (needle: string): number => text.split('\n').findIndex((l) => l.includes(needle));
+    for (const f of expected) {
+      const d = ours(uri).find((x) => codeOf(x) === f.code && x.range.start.line === f.line - 1);
+      assert.ok(d, `${f.code} at line ${f.line}: ${describeDiagnostics(ours(uri))}`);
+      const shown = (d.relatedInformation ?? []).map((r) => ({ uri: r.location.uri.toString(), line: r.location.range.start.line + 1, column: r.location.range.start.character + 1, message: r.message }));
+      const cli = (f.related ?? []).map((r) => ({ uri: uri.toString(), line: r.line, column: r.column, message: r.message }));
+      assert.ok(cli.length > 0, `the CLI names no evidence for ${f.code}`);
+      assert.deepEqual(shown, cli, f.code);
+    }
+    const related = (code: string): number[] => (ours(uri).find((x) => codeOf(x) === code)?.relatedInformation ?? []).map((r) => r.location.range.start.line);
+    // ATT001 (softmax over dim=-2): the scores q @ kᵀ and the product with the values.
+    assert.ok(related('ATT001').includes(lineOf('scores = q @ k.transpose')), `ATT001 related lines ${related('ATT001').join(', ')}`);
+    assert.ok(related('ATT001').includes(lineOf('return weights @ v')), `ATT001 related lines ${related('ATT001').join(', ')}`);
+    // ATT004 (divided by d_k): where d_k is defined.
+    assert.ok(related('ATT004').includes(lineOf('d_k = q.size(-1)')), `ATT004 related lines ${related('ATT004').join(', ')}`);
+  });
+
   it('explains a finding in the hover, with a link to the rule page', async function () {
     const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, softmaxDim.start.translate(0, 1));
     const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : (c as vscode.MarkdownString).value))).join('\n');

@@ -59,9 +59,13 @@ describe('attention-inspector lint (CLI)', function () {
     const r = await run('lint', join(dir, 'pkg', 'buggy.py'));
     assert.equal(r.code, 1, r.err);
     const lines = r.out.trim().split('\n');
-    assert.match(lines[0], /buggy\.py:6:\d+: ATT002 /);
-    assert.match(lines[1], /buggy\.py:7:\d+: ATT001 /);
-    assert.match(lines[2], /^Found 2 problems in 1 file/);
+    const findings = lines.filter((l) => !l.startsWith(' '));
+    assert.match(findings[0], /buggy\.py:6:\d+: ATT002 /);
+    assert.match(findings[1], /buggy\.py:7:\d+: ATT001 /);
+    assert.match(findings[2], /^Found 2 problems in 1 file/);
+    // The evidence is indented under its finding: the mask built on line 5 under ATT002.
+    const evidence = lines.slice(1, lines.indexOf(findings[1]));
+    assert.ok(evidence.some((l) => /^ {4}\S*buggy\.py:5:11: the mask is built here/.test(l)), evidence.join('\n'));
   });
 
   it('exit 0 and a clean message when nothing is found', async () => {
@@ -73,14 +77,29 @@ describe('attention-inspector lint (CLI)', function () {
   it('walks directories (.py and .ipynb, skipping node_modules and hidden folders) and emits the JSON array', async () => {
     const r = await run('lint', '--format', 'json', join(dir, 'pkg'));
     assert.equal(r.code, 1, r.err);
-    const arr = JSON.parse(r.out) as { path: string; cell?: number; line: number; column: number; endLine: number; endColumn: number; code: string; severity: string; message: string }[];
+    type Related = { path: string; cell?: number; line: number; column: number; endLine?: number; endColumn?: number; message: string };
+    const arr = JSON.parse(r.out) as { path: string; cell?: number; line: number; column: number; endLine: number; endColumn: number; code: string; severity: string; message: string; related?: Related[] }[];
     assert.deepEqual([...new Set(arr.map((f) => f.path.split('/').pop()))].sort(), ['buggy.py', 'nb.ipynb']);
     for (const f of arr) {
-      assert.deepEqual(Object.keys(f).filter((k) => k !== 'cell'), ['path', 'line', 'column', 'endLine', 'endColumn', 'code', 'severity', 'message']);
+      assert.deepEqual(Object.keys(f).filter((k) => k !== 'cell' && k !== 'related'), ['path', 'line', 'column', 'endLine', 'endColumn', 'code', 'severity', 'message']);
       assert.ok(f.line >= 1 && f.column >= 1);
+      for (const rel of f.related ?? []) {
+        assert.equal(rel.path, f.path, 'evidence in the same file carries the finding\'s path');
+        assert.ok(rel.line >= 1 && rel.column >= 1 && rel.message.length > 0);
+      }
     }
     const nb = arr.filter((f) => f.path.endsWith('nb.ipynb'));
     assert.ok(nb.every((f) => f.cell === 1), 'notebook findings name their cell (all cells counted)');
+    // ATT002 at the SDPA call (line 6): the mask was built on line 5, column 11 (`input_ids == pad_id`).
+    for (const file of ['buggy.py', 'nb.ipynb']) {
+      const att002 = arr.find((f) => f.code === 'ATT002' && f.path.endsWith(file));
+      assert.ok(att002, file);
+      const built = att002.related?.find((x) => /mask is built here/.test(x.message));
+      assert.deepEqual(built && { line: built.line, column: built.column, endLine: built.endLine, endColumn: built.endColumn, cell: built.cell }, { line: 5, column: 11, endLine: 5, endColumn: 30, cell: att002.cell }, JSON.stringify(att002.related));
+      const att001 = arr.find((f) => f.code === 'ATT001' && f.path.endsWith(file));
+      // ATT001 at dim=-2 (line 7): the product with the values is on line 8.
+      assert.ok(att001?.related?.some((x) => x.line === 8 && /summed over axis -1/.test(x.message)), JSON.stringify(att001?.related));
+    }
   });
 
   it('emits SARIF 2.1.0 with rules and results', async () => {
@@ -97,6 +116,15 @@ describe('attention-inspector lint (CLI)', function () {
     assert.equal(res.level, 'error');
     assert.equal(res.locations[0].physicalLocation.region.startLine, 7);
     assert.match(res.locations[0].physicalLocation.artifactLocation.uri, /buggy\.py$/);
+    // SARIF 2.1.0 relatedLocations: ids unique within the result, a message each, the same artifact.
+    const related = res.relatedLocations as { id: number; message: { text: string }; physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } } }[];
+    assert.ok(Array.isArray(related) && related.length > 0);
+    assert.equal(new Set(related.map((x) => x.id)).size, related.length);
+    for (const x of related) {
+      assert.ok(Number.isInteger(x.id) && x.id >= 0 && x.message.text.length > 0);
+      assert.equal(x.physicalLocation.artifactLocation.uri, res.locations[0].physicalLocation.artifactLocation.uri);
+    }
+    assert.ok(related.some((x) => x.physicalLocation.region.startLine === 8), 'the product with the values');
   });
 
   it('reports unreadable input with exit 2 and still lints the rest', async () => {

@@ -1,6 +1,6 @@
 // The editor integration's pure helpers (the VS Code-bound part is exercised by the e2e tier).
 import { strict as assert } from 'node:assert';
-import { debounceMs, editorSeverity, isLintableDocument, noqaEdit, readLintSettings } from '../../../src/host/lint/pure';
+import { debounceMs, editorSeverity, isLintableDocument, noqaEdit, readLintSettings, relatedTargets } from '../../../src/host/lint/pure';
 import type { Finding } from '../../../src/lint';
 
 const finding = (code: Finding['code'], severity: Finding['severity']): Finding => ({ code, severity, message: 'm', line: 1, column: 1, endLine: 1, endColumn: 2 });
@@ -37,5 +37,30 @@ describe('lint settings and editor helpers', () => {
     assert.ok(!isLintableDocument('markdown', 'vscode-notebook-cell'));
     assert.ok(!isLintableDocument('python', 'git'));
     assert.ok(debounceMs(100) < debounceMs(10_000));
+  });
+
+  it('maps related locations for DiagnosticRelatedInformation: 0-based, same document, another cell, another file', () => {
+    const f: Finding = {
+      code: 'ATT002',
+      severity: 'error',
+      message: 'm',
+      line: 4,
+      column: 2,
+      endLine: 4,
+      endColumn: 9,
+      related: [
+        { line: 2, column: 5, endLine: 2, endColumn: 12, message: 'built here' },
+        { cell: 1, line: 3, column: 1, message: 'in another cell' },
+        { cell: 4, line: 1, column: 1, endLine: 1, endColumn: 3, message: 'in this cell' },
+        { path: 'file:///w/utils.py', line: 10, column: 3, endLine: 10, endColumn: 8, message: 'in another file' },
+      ],
+    };
+    assert.deepEqual(relatedTargets(f, 4), [
+      { where: 'document', line: 1, character: 4, endLine: 1, endCharacter: 11, message: 'built here' },
+      { where: 'cell', cell: 1, line: 2, character: 0, endLine: 2, endCharacter: 0, message: 'in another cell' },
+      { where: 'document', line: 0, character: 0, endLine: 0, endCharacter: 2, message: 'in this cell' },
+      { where: 'uri', uri: 'file:///w/utils.py', line: 9, character: 2, endLine: 9, endCharacter: 7, message: 'in another file' },
+    ]);
+    assert.deepEqual(relatedTargets({ ...f, related: undefined }), []);
   });
 });

@@ -1,0 +1,101 @@
+// Related locations of findings: the places in the module a rule's evidence comes from (where a mask was built,
+// where a scale or the keys were defined, the softmax, the product with the values, the cache concatenation).
+// Each helper returns RelatedSpec entries (or nothing) for a rule's report; the engine turns them into
+// positions and drops those inside the finding's own range.
+import type { Evaluator } from '../analysis/evaluator';
+import type { Ctx } from '../analysis/facts';
+import { precisionSource } from '../analysis/precision';
+import type { AValue, MaskInfo } from '../analysis/values';
+import { childByField, unparen, type PyNode } from '../syntax/tree';
+import { quote, type RelatedSpec } from './rule';
+
+/** Where a mask was built, with what its entries mean. */
+export function maskBuilt(ev: Evaluator, m: MaskInfo | undefined, what = 'the mask'): RelatedSpec | undefined {
+  if (!m?.at) return undefined;
+  const meaning = m.additive ? 'additive: 0 where kept, a large negative number where masked' : m.polarity === 'keep' ? 'True/1 at positions to keep' : m.polarity === 'ignore' ? 'True/1 at positions to ignore' : undefined;
+  const source = m.at.type === 'identifier' && isParameter(m.at) ? `${what} comes in as the parameter ${quote(ev.text(m.at), 30)}` : `${what} is built here`;
+  return { node: m.at, message: meaning ? `${source} (${meaning}${m.byName ? ', read from its name' : ''})` : source };
+}
+
+/** Where keys or values were joined with a KV cache. */
+export function cacheJoined(ev: Evaluator, v: AValue, what: string): RelatedSpec | undefined {
+  if (!v.fromCache || !v.cacheAt) return undefined;
+  return { node: v.cacheAt, message: `${what} include the KV cache here (${quote(ev.text(v.cacheAt), 50)})` };
+}
+
+/**
+ * The statements that define `node` when it is a name or `self.attr` (its reaching definitions; for an attribute
+ * of self, its assignments anywhere in the class), each as "`text` is defined here".
+ */
+export function definitions(ev: Evaluator, node: PyNode | undefined, ctx: Ctx, message: (text: string) => string, max = 2): RelatedSpec[] {
+  if (!node) return [];
+  const u = unparen(node);
+  let targets: PyNode[] = [];
+  if (u.type === 'identifier') {
+    targets = (ev.resolve(u, ev.text(u)) ?? []).filter((d) => d.kind !== 'import').map((d) => d.value ? statementOf(d.target) : d.target);
+  } else if (u.type === 'attribute') {
+    const obj = childByField(u, 'object');
+    const attr = childByField(u, 'attribute');
+    const cls = ctx.scope.ownerClass;
+    if (obj && attr && cls && obj.type === 'identifier' && ev.text(obj) === 'self') targets = ev.classAttrDefs(cls, `self.${ev.text(attr)}`).map((d) => statementOf(d.target));
+  }
+  const name = ev.text(u);
+  const seen = new Set<number>();
+  const out: RelatedSpec[] = [];
+  for (const t of targets) {
+    if (seen.has(t.id) || out.length >= max) continue;
+    seen.add(t.id);
+    out.push({ node: t, message: t.type === 'identifier' && isParameter(t) ? `${quote(name, 30)} comes in as a parameter here` : message(name) });
+  }
+  return out;
+}
+
+/** The whole statement a definition's target sits in (`self.scale = head_dim ** -0.5`), else the target. */
+function statementOf(target: PyNode): PyNode {
+  for (let p: PyNode | null = target.parent; p; p = p.parent) {
+    if (p.type === 'assignment' || p.type === 'augmented_assignment') return p;
+    if (p.type.endsWith('_statement') || p.type === 'block' || p.type.endsWith('_definition') || p.type === 'parameters') break;
+  }
+  return target;
+}
+
+function isParameter(n: PyNode): boolean {
+  for (let p = n.parent; p; p = p.parent) {
+    if (p.type === 'parameters' || p.type === 'lambda_parameters') return true;
+    if (p.type === 'block' || p.type.endsWith('_statement')) return false;
+  }
+  return false;
+}
+
+/** Where the file shows that it runs in float16 or bfloat16 (`.half()`, `autocast(...)`, a GradScaler, an fp16 flag). */
+export function precisionShown(ev: Evaluator, which: 'fp16' | 'bf16'): RelatedSpec | undefined {
+  const at = precisionSource(ev.tree.source, which);
+  if (!at) return undefined;
+  return { node: at, message: `${quote(ev.tree.source.slice(at.start, at.end), 40)}: this file runs in ${which === 'fp16' ? 'float16' : 'bfloat16'}` };
+}
+
+/**
+ * Definitions of the names a scale factor is made of (`self.scale`, the `d_k` in `math.sqrt(d_k)`): where the
+ * scale or the dimension was defined. Module names and called functions are skipped.
+ */
+export function factorDefinitions(ev: Evaluator, factor: PyNode, ctx: Ctx, max = 2): RelatedSpec[] {
+  const names: PyNode[] = [];
+  const visit = (n: PyNode): void => {
+    if (names.length >= 4) return;
+    if (n.type === 'identifier' || (n.type === 'attribute' && ev.text(n).startsWith('self.'))) {
+      const parent = n.parent;
+      const callee = parent?.type === 'call' && childByField(parent, 'function') === n;
+      const object = parent?.type === 'attribute' && childByField(parent, 'object') === n;
+      if (!callee && !object) names.push(n);
+      if (n.type === 'attribute') return;
+    }
+    for (const c of n.children) if (c.named) visit(c);
+  };
+  visit(factor);
+  const out: RelatedSpec[] = [];
+  for (const n of names) {
+    for (const r of definitions(ev, n, ctx, (t) => `${quote(t, 30)} is defined here`, max - out.length)) if (!out.some((o) => o.node === r.node)) out.push(r);
+    if (out.length >= max) break;
+  }
+  return out;
+}
