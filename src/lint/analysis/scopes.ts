@@ -56,6 +56,11 @@ export interface Def {
   readonly param?: ParamInfo;
   /** Qualified module path for imports: `import torch.nn.functional as F` → ['torch','nn','functional']. */
   readonly importPath?: string[];
+  /**
+   * For `from M import name`: how many leading parts of importPath are the module M (the rest is the name),
+   * and M's leading dots (`from ..pkg import f`: level 2). Absent for `import a.b [as m]` (all of it is a module).
+   */
+  readonly importFrom?: { readonly moduleParts: number; readonly level: number };
   /** The scope created by a def/class/lambda statement. */
   readonly defines?: Scope;
 }
@@ -474,15 +479,21 @@ export function analyseScopes(tree: PyTree): ScopeResult {
       const moduleNode = childByField(n, 'module_name');
       if (!moduleNode) return;
       const modPath = moduleNode.type === 'dotted_name' ? namedChildren(moduleNode).map((x) => text(src, x)) : [];
+      // `from .utils import f` / `from .. import m`: the dots, and the dotted name after them (resolved in the workspace).
+      const relative = moduleNode.type === 'relative_import';
+      const prefix = relative ? namedChildren(moduleNode).find((x) => x.type === 'import_prefix') : undefined;
+      const relPath = relative ? namedChildren(namedChildren(moduleNode).find((x) => x.type === 'dotted_name') ?? moduleNode).filter((x) => x.type === 'identifier').map((x) => text(src, x)) : [];
+      const from = relative ? { moduleParts: relPath.length, level: prefix ? prefix.end - prefix.start : 1 } : { moduleParts: modPath.length, level: 0 };
+      const fromPath = relative ? relPath : modPath;
       for (const c of n.children) {
         if (c === moduleNode || !c.named) continue;
         if (c.type === 'dotted_name' && c.field === 'name') {
           const parts = namedChildren(c).map((x) => text(src, x));
-          addDef(env, { name: parts[parts.length - 1], kind: 'import', target: c, path: [], scope, importPath: [...modPath, ...parts] });
+          addDef(env, { name: parts[parts.length - 1], kind: 'import', target: c, path: [], scope, importPath: [...fromPath, ...parts], importFrom: from });
         } else if (c.type === 'aliased_import') {
           const dn = childByField(c, 'name');
           const alias = childByField(c, 'alias');
-          if (dn && alias) addDef(env, { name: text(src, alias), kind: 'import', target: alias, path: [], scope, importPath: [...modPath, ...namedChildren(dn).map((x) => text(src, x))] });
+          if (dn && alias) addDef(env, { name: text(src, alias), kind: 'import', target: alias, path: [], scope, importPath: [...fromPath, ...namedChildren(dn).map((x) => text(src, x))], importFrom: from });
         }
       }
     }
