@@ -51,6 +51,12 @@ export interface Finding {
   endLine: number;
   endColumn: number;
   fix?: Fix;
+  /**
+   * Where the evidence comes from, when elsewhere (where a mask was built, where a scale was defined). `path`
+   * is relative to the workspace root ('/'-separated) when the evidence is in another file; absent, it is in
+   * the linted file. 1-based lines and UTF-16 columns as above.
+   */
+  related?: readonly { path?: string; line: number; column: number; endLine?: number; endColumn?: number; message: string }[];
 }
 
 export interface LintOptions {
@@ -58,6 +64,11 @@ export interface LintOptions {
   select?: string[];
   /** Codes or prefixes never to report; wins over select. */
   ignore?: string[];
+  /**
+   * The linted file's path relative to the workspace root ('/'-separated), when the linter was created with a
+   * workspace: its imports of workspace files are then followed (createLinter's `workspace` option).
+   */
+  path?: string;
 }
 
 export interface NotebookCellFindings {
