@@ -1,5 +1,6 @@
 // ATT008: causal pitfalls of F.scaled_dot_product_attention.
 import type { SdpaSite } from '../analysis/facts';
+import { causalFlagTrueWithCachedKeys } from '../analysis/paths';
 import { unparen, type PyNode } from '../syntax/tree';
 import { quote, type Rule, type RuleContext } from './rule';
 
@@ -94,7 +95,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
           ctx.report({ node: site.causalNode, message: `${flag} is passed together with attn_mask=${quote(ctx.text(site.maskNode!), 40)}: ${site.display} raises an error when both are set. Fold the causal mask into attn_mask, or pass only one of them.` });
           return;
         }
-        if (causal === 'true' && site.k.fromCache && !site.q.fromCache && !lengthGuarded(site.node)) {
+        if ((causal === 'true' || (causal === 'maybe' && causalFlagTrueWithCachedKeys(ev, site))) && site.k.fromCache && !site.q.fromCache && !lengthGuarded(site.node)) {
           reported.add(site.node.id);
           ctx.report({ node: site.causalNode, message: `is_causal=True on keys ${quote(site.kNode ? ctx.text(site.kNode) : 'k', 30)} that include a KV cache: the causal mask is top-left aligned, so with fewer queries than keys the new tokens cannot see the most recent cached keys. Build a bottom-right aligned mask (tril(diagonal=S - L)) or use causal_lower_right.` });
         }
