@@ -91,6 +91,6 @@ function portableDim(d: DimInfo): DimInfo {
   return { which: d.which, text: d.text };
 }
 
-function copy<K extends keyof AValue>(out: { -readonly [P in keyof AValue]: AValue[P] }, v: AValue, keys: readonly K[]): void {
-  for (const k of keys) if (v[k] !== undefined) (out as Record<K, unknown>)[k] = v[k];
+function copy(out: { -readonly [P in keyof AValue]: AValue[P] }, v: AValue, keys: readonly (keyof AValue)[]): void {
+  for (const k of keys) if (v[k] !== undefined) (out as Record<keyof AValue, unknown>)[k] = v[k];
 }
