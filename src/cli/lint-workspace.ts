@@ -2,7 +2,7 @@
 // their path relative to the workspace root, only regular files, each sized before it is read, never a path
 // that leaves the root. Used by `attention-inspector lint DIR` (a directory argument is a workspace) and by
 // the editor's lint worker, where the open documents' text wins over what is on disk.
-import { statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_LINT_FILE_BYTES, normalizeRelPath, type WorkspaceFiles } from '../lint';
 import { readRegularFile } from './files';
@@ -42,7 +42,26 @@ export function diskWorkspace(root: string, options: DiskWorkspaceOptions = {}):
     if (options.snapshot) versions.set(relPath, v);
     return v;
   };
+  const listings = new Map<string, readonly string[]>();
   return {
+    listPython(dir) {
+      const hit = options.snapshot ? listings.get(dir) : undefined;
+      if (hit) return hit;
+      const path = dir === '' ? root : inside(dir);
+      let names: string[] = [];
+      if (path !== undefined) {
+        try {
+          names = readdirSync(path, { withFileTypes: true })
+            .filter((e) => (e.isFile() || e.isSymbolicLink()) && e.name.endsWith('.py'))
+            .map((e) => (dir === '' ? e.name : `${dir}/${e.name}`))
+            .sort();
+        } catch {
+          names = [];
+        }
+      }
+      if (options.snapshot) listings.set(dir, names);
+      return names;
+    },
     read(relPath) {
       const open = options.overlay?.get(normalizeRelPath(relPath) ?? '');
       if (open) return open.text;

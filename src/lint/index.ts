@@ -61,7 +61,7 @@ export async function createLinter(wasm: { treeSitter: Uint8Array; python: Uint8
   const dependencies = new Map<string, readonly string[]>();
   const linkFor = (opts: LintOptions | undefined): ModuleLink | undefined => {
     const path = workspace && typeof opts?.path === 'string' ? normalizeRelPath(opts.path) : undefined;
-    return workspace && path ? { path, workspace, deps: new Map() } : undefined;
+    return workspace && path ? { path, workspace, deps: new Map(), importers: true } : undefined;
   };
 
   const lintSource = (source: string, opts?: LintOptions): Finding[] => {

@@ -7,7 +7,8 @@
 // UNKNOWN makes every rule stay silent.
 import { callAcrossFiles, importedValue, isWorkspaceModule, workspaceAttribute, type ForeignEvidence } from './cross-file';
 import { FileFacts } from './file-facts';
-import { precisionEvidence, type PrecisionEvidence } from './precision';
+import { importerPrecision } from './importers';
+import { sourcePrecision, type PrecisionEvidence } from './precision';
 import { LineIndex } from '../syntax/positions';
 import { callArgs, dottedName, intLiteral, numberLiteral, operatorText, stringLiteral, type CallArgs } from '../syntax/python';
 import { childByField, firstNamedChild, namedChildren, text, unparen, type PyNode, type PyTree } from '../syntax/tree';
@@ -109,8 +110,11 @@ export class Evaluator {
   ) {
     this.lines = new LineIndex(tree.source);
     this.file = new FileFacts(tree, sr);
-    const code = stripComments(tree.source);
-    this.precision = precisionEvidence(code, proseOf(tree.source));
+    const own = sourcePrecision(tree.source);
+    // No evidence in the file itself: a workspace file that imports it may run it in half precision (a trainer).
+    this.precision = !own.fp16 && !own.bf16 && link?.importers ? (importerPrecision(link) ?? own) : own;
+    const from = this.precision.from;
+    if (from) this.foreignEvidence.push({ ...from, message: `${this.precision.fp16 ? 'half precision' : 'bfloat16'} is set here, in a file that imports this one` });
     this.halfPrecision = this.precision.fp16 || this.precision.bf16;
     this.numpyStyleTranspose = /^[ \t]*(import|from)[ \t]+(numpy|jax)/m.test(tree.source) && !/^[ \t]*(import|from)[ \t]+torch/m.test(tree.source);
     this.mup = /\bmup\b|\bmuP\b|MuReadout|mu_param|attn_mult/.test(tree.source);
@@ -1065,18 +1069,4 @@ function markFromCache(v: AValue): AValue {
   if (v.kind === 'tensor') return { ...v, fromCache: true };
   if (v.kind === 'tuple' && v.elements) return { ...v, elements: v.elements.map((e) => (e.kind === 'tensor' || e.kind === 'unknown' ? { ...e, kind: 'tensor' as const, fromCache: true } : e)) };
   return v;
-}
-
-/** The source without docstrings (triple-quoted strings) and comments: what the code itself says. */
-/**
- * Comments and docstrings (triple-quoted strings) next to the code. The file's leading comment block (a licence,
- * a description of the file) is left out: it says what the file is, not how a line of it runs.
- */
-function proseOf(src: string): string {
-  const lead = /^(?:[ \t]*(?:#[^\n]*)?\r?\n)*/.exec(src)?.[0].length ?? 0;
-  return (src.slice(lead).match(/("""|''')[\s\S]*?\1|#[^\n]*/g) ?? []).join('\n');
-}
-
-function stripComments(src: string): string {
-  return src.replace(/("""|\'\'\')[\s\S]*?\1/g, '').replace(/#[^\n]*/g, '');
 }

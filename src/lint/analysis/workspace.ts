@@ -20,6 +20,11 @@ export interface WorkspaceFiles {
    * when the file does not exist. Asked before every use of a cached analysis, so it must be cheap.
    */
   version(relPath: string): string | number | undefined;
+  /**
+   * The Python files directly in a directory ('' is the root), as workspace-relative paths. Optional: without
+   * it, evidence in files that import the linted one (a trainer's fp16 settings) is not looked for.
+   */
+  listPython?(dir: string): readonly string[];
 }
 
 /** Files larger than this are not analysed as imported modules (generated code, data dumps). */
@@ -42,7 +47,7 @@ export function normalizeRelPath(p: string): string | undefined {
   return out.length > 0 ? out.join('/') : undefined;
 }
 
-function dirOf(relPath: string): string {
+export function dirOf(relPath: string): string {
   const i = relPath.lastIndexOf('/');
   return i < 0 ? '' : relPath.slice(0, i);
 }
@@ -109,6 +114,8 @@ export interface ModuleLink {
   readonly workspace: WorkspaceAnalysis;
   /** Workspace files read while analysing this file (for invalidation and for re-linting dependents). */
   readonly deps: Map<string, string | number | undefined>;
+  /** Look for evidence in the files that import this one (the linted file, not the modules it imports). */
+  readonly importers?: boolean;
 }
 
 /**
@@ -165,6 +172,22 @@ export class WorkspaceAnalysis {
       if (d && !this.fresh(d, seen)) return false;
     }
     return true;
+  }
+
+  private readonly importFacts = new Map<string, { version: string | number; facts: unknown }>();
+
+  /** `compute(text)` for a file, kept until the file's version changes (facts of importers, read without parsing). */
+  textFacts<T>(path: string, compute: (source: string) => T): T | undefined {
+    const version = this.files.version(path);
+    if (version === undefined) return undefined;
+    const hit = this.importFacts.get(path);
+    if (hit && hit.version === version) return hit.facts as T;
+    const source = this.files.read(path);
+    if (source === undefined || source.length > MAX_IMPORTED_FILE_CHARS) return undefined;
+    const facts = compute(source);
+    if (this.importFacts.size > 4096) this.importFacts.clear();
+    this.importFacts.set(path, { version, facts });
+    return facts;
   }
 
   /** Forgets a file's analysis (the editor calls this when a document changes; versions catch the rest). */

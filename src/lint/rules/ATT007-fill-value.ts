@@ -1,5 +1,6 @@
 // ATT007: fill values that break: finite fills below float16's range in half-precision code, and -inf
 // fills where a fully masked row is reachable.
+import { runsIn } from '../analysis/precision';
 import type { FillSite } from '../analysis/facts';
 import { emptyRowReason } from '../analysis/masks';
 import type { AValue } from '../analysis/values';
@@ -61,12 +62,12 @@ weights = scores.softmax(dim=-1)`,
         if (!explicitlyFloat32(target)) {
           if (belowFp16 && ev.precision.fp16) {
             reported.add(site.fillNode.id);
-            ctx.report({ node: location(site), message: `${fillText} is below float16's minimum (-65504) and this file runs in half precision: masked_fill raises an overflow error on float16 tensors, and additive masks overflow to -inf. Use torch.finfo(x.dtype).min.`, fix: finfoFix(site) });
+            ctx.report({ node: location(site), message: `${fillText} is below float16's minimum (-65504) and ${runsIn(ev.precision, 'half precision')}: masked_fill raises an overflow error on float16 tensors, and additive masks overflow to -inf. Use torch.finfo(x.dtype).min.`, fix: finfoFix(site) });
             return;
           }
           if (belowFp32 && ev.precision.bf16) {
             reported.add(site.fillNode.id);
-            ctx.report({ node: location(site), message: `${fillText} is below bfloat16's minimum (-3.3895e38) and this file runs in bfloat16: masked_fill raises an overflow error on bfloat16 tensors (float32's minimum does not fit). Use torch.finfo(x.dtype).min.`, fix: finfoFix(site) });
+            ctx.report({ node: location(site), message: `${fillText} is below bfloat16's minimum (-3.3895e38) and ${runsIn(ev.precision, 'bfloat16')}: masked_fill raises an overflow error on bfloat16 tensors (float32's minimum does not fit). Use torch.finfo(x.dtype).min.`, fix: finfoFix(site) });
             return;
           }
         }

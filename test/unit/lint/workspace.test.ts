@@ -33,6 +33,10 @@ class MemoryWorkspace implements WorkspaceFiles {
   version(path: string): number | undefined {
     return this.files.get(path)?.version;
   }
+
+  listPython(dir: string): string[] {
+    return [...this.files.keys()].filter((p) => p.endsWith('.py') && (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '') === dir).sort();
+  }
 }
 
 const SDPA_CALLER = (importLine: string, maskExpr: string) => `import torch
@@ -248,5 +252,44 @@ class Block(nn.Module):
     assert.deepEqual(codes(fs), ['ATT002@13']);
     assert.match(fs[0].message, /nets\/layers\.py:11/);
     assert.deepEqual((await workspaceLinter(fixed)).lintPython(model, { path: 'nets/model.py' }), []);
+  });
+});
+
+describe('workspace: half precision set by the file that imports this one', () => {
+  const model = (fill: string) => `import torch
+import torch.nn as nn
+
+
+class Attention(nn.Module):
+    def forward(self, q, k, v, mask):
+        scores = q @ k.transpose(-2, -1) / q.size(-1) ** 0.5
+        scores = scores.masked_fill(mask == 0, ${fill})
+        return torch.softmax(scores, dim=-1) @ v
+`;
+  const trainer = (importLine: string) => `import torch
+${importLine}
+
+model = Attention().cuda()
+scaler = torch.cuda.amp.GradScaler()
+with torch.autocast("cuda"):
+    out = model(q, k, v, mask)
+`;
+
+  it('a -1e9 fill in a model that a trainer runs under AMP: buggy (names the trainer), finfo fill fixed', async () => {
+    const ws = new MemoryWorkspace({ 'nets/model.py': model('-1e9'), 'train.py': trainer('from nets.model import Attention'), 'nets/__init__.py': '' });
+    const l = await workspaceLinter(ws);
+    const fs = l.lintPython(model('-1e9'), { path: 'nets/model.py' });
+    assert.deepEqual(codes(fs), ['ATT007@8']);
+    assert.match(fs[0].message, /imported by train\.py, which sets it at train\.py:5/);
+    assert.deepEqual(fs[0].related?.map((r) => [r.path, r.line]), [['train.py', 5]]);
+    assert.ok(l.workspaceDependencies('nets/model.py').includes('train.py'));
+    assert.deepEqual(l.lintPython(model('torch.finfo(scores.dtype).min'), { path: 'nets/model.py' }), []);
+  });
+
+  it('silent when no file importing the model runs in half precision, or the half-precision file does not import it', async () => {
+    const fp32 = new MemoryWorkspace({ 'model.py': model('-1e9'), 'train.py': 'from model import Attention\nmodel = Attention()\n' });
+    assert.deepEqual((await workspaceLinter(fp32)).lintPython(model('-1e9'), { path: 'model.py' }), []);
+    const other = new MemoryWorkspace({ 'model.py': model('-1e9'), 'train.py': trainer('from other import Attention'), 'other.py': '' });
+    assert.deepEqual((await workspaceLinter(other)).lintPython(model('-1e9'), { path: 'model.py' }), []);
   });
 });
