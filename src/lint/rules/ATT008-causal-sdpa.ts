@@ -1,6 +1,6 @@
 // ATT008: causal pitfalls of F.scaled_dot_product_attention.
 import type { SdpaSite } from '../analysis/facts';
-import { causalFlagTrueWithCachedKeys } from '../analysis/paths';
+import { causalFlagTrueWithCachedKeys, comparesLengths } from '../analysis/paths';
 import { unparen, type PyNode } from '../syntax/tree';
 import { quote, type Rule, type RuleContext } from './rule';
 
@@ -73,7 +73,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
       for (let p = node.parent; p; p = p.parent) {
         if (p.type === 'if_statement' || p.type === 'elif_clause' || p.type === 'conditional_expression') {
           const cond = p.type === 'conditional_expression' ? p.children.filter((c) => c.named)[1] : p.children.find((c) => c.field === 'condition');
-          if (cond && /==/.test(ctx.text(cond)) && /shape|size|len|\b[LSTN]\b|q_len|kv_len|seq/i.test(ctx.text(cond))) return true;
+          if (cond && /==/.test(ctx.text(cond)) && (/shape|size|len|\b[LSTN]\b|q_len|kv_len|seq/i.test(ctx.text(cond)) || comparesLengths(ev, cond))) return true;
         }
         if (p.type === 'function_definition') break;
       }

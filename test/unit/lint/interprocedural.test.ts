@@ -174,3 +174,52 @@ def attend(q, k, v, past_kv=None):
     assert.equal(reachTogether(at('x', '4'), xs, at('y', '3'), ys), true, 'nested in the same arm');
   });
 });
+
+describe('interprocedural: helpers whose text names no attention', () => {
+  const plainHelper = (method: string) => `import torch
+import torch.nn.functional as F
+
+
+def token_flags(input_ids):
+    return input_ids.${method}(0)[:, None, None, :]
+
+
+def attend(q, k, v, input_ids):
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=token_flags(input_ids))
+`;
+
+  it('a helper the site calls is analysed whatever its text: buggy (eq) and fixed (ne)', async () => {
+    assert.deepEqual(await codes(plainHelper('eq')), ['ATT002@10']);
+    assert.deepEqual(await codes(plainHelper('ne')), []);
+  });
+
+  const cacheThroughHelper = (guard: string) => `import torch
+import torch.nn.functional as F
+
+
+def repeat_kv(x, n_rep):
+    if n_rep == 1:
+        return x
+    b, h, s, d = x.shape
+    return x[:, :, None].expand(b, h, n_rep, s, d).reshape(b, h * n_rep, s, d)
+
+
+def attend(q, k, v, past_kv, n_rep):
+    if past_kv is not None:
+        k = torch.cat([past_kv[0], k], dim=-2)
+        v = torch.cat([past_kv[1], v], dim=-2)
+    k, v = repeat_kv(k, n_rep), repeat_kv(v, n_rep)
+    Tq = q.size(-2)
+    Tk = k.size(-2)
+${guard}
+`;
+
+  it('keys from a cache through a helper: is_causal=True unguarded is buggy; under `if Tq == Tk` it is fixed', async () => {
+    assert.deepEqual(await codes(cacheThroughHelper('    return F.scaled_dot_product_attention(q, k, v, is_causal=True)')), ['ATT008@19']);
+    const guarded = `    if past_kv is None or Tq == Tk:
+        return F.scaled_dot_product_attention(q, k, v, is_causal=True)
+    mask = torch.ones(Tq, Tk, dtype=torch.bool).tril(diagonal=Tk - Tq)
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`;
+    assert.deepEqual(await codes(cacheThroughHelper(guarded)), []);
+  });
+});
