@@ -13,7 +13,7 @@ export const ATT008: Rule = {
     docs: {
       summary: 'is_causal=True together with attn_mask, or on a KV-cache path where query and key lengths differ.',
       whatItDoes:
-        "Reports `F.scaled_dot_product_attention(..., is_causal=True)` when an `attn_mask` is passed as well (not provably None), and when the keys come from a KV cache (`torch.cat([past_k, k], dim=-2)`, `layer_past`, `past_key_value.update(...)`) while the queries are only the new tokens.",
+        "Reports `F.scaled_dot_product_attention(..., is_causal=True)` when an `attn_mask` is passed as well (not provably None), and when the keys come from a KV cache (`torch.cat([past_k, k], dim=-2)`, `layer_past`, `past_key_value.update(...)`) while the queries are only the new tokens, including through a flag set to True on the path that takes the cache (`if past is not None: k = torch.cat(...); is_causal = True`); a flag set to False there, or a guard that query and key lengths are equal, is fine.",
       whyIsThisBad:
         "PyTorch raises an error when both `attn_mask` and `is_causal=True` are given (or silently ignores one of them in some backends and versions). `is_causal=True` builds a top-left aligned lower-triangular mask: with L new queries against S > L cached keys, query i may only see keys 0..i, so during generation the new token attends to the first cached tokens instead of all of them.",
       example: `k = torch.cat([past_k, k], dim=-2)
