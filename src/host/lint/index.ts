@@ -230,7 +230,8 @@ class LintController implements vscode.Disposable {
     const versions = code.map((c) => c.document.version);
     const input: NotebookCell[] = code.map((c) => ({ index: c.index, source: c.document.getText() }));
     let lost: string | undefined;
-    const results = await this.lint('lintCells', { cells: input, options: this.settings.options }, (reason) => (lost = reason));
+    const workspace = this.workspaceRef(nb.uri);
+    const results = await this.lint('lintCells', { cells: input, options: this.settings.options, ...(workspace ? { workspace } : {}) }, (reason) => (lost = reason));
     if (!results && lost !== undefined && code.length > 0 && !nb.isClosed && !this.disposed && code.every((c, i) => c.document.version === versions[i])) {
       this.publish(code[0].document.uri, this.workerLostFinding(lost));
       return;

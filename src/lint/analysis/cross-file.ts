@@ -3,7 +3,6 @@
 // and calls of functions defined in another file (answered by that file's evaluator as a summary, in
 // portable values that name where their evidence is).
 import type { CallArgs } from '../syntax/python';
-import type { PyNode } from '../syntax/tree';
 import type { Evaluator } from './evaluator';
 import type { Ctx } from './facts';
 import { portable, originRef, type ValueOrigin } from './portable';
@@ -112,7 +111,7 @@ function symbolOf(link: ModuleLink, file: string, name: string): AValue | undefi
  * file's evaluator answers with the function's summary for them, and the result comes back naming where it
  * was computed. Unknown when the function's file is not analysed or the chain of files is too long.
  */
-export function callAcrossFiles(ev: Evaluator, scope: Scope, call: PyNode, args: CallArgs, ctx: Ctx, self: AValue | undefined, argValues?: readonly AValue[]): AValue {
+export function callAcrossFiles(ev: Evaluator, scope: Scope, args: CallArgs, ctx: Ctx, self: AValue | undefined, argValues?: readonly AValue[]): AValue {
   const link = ev.link;
   const owner = link?.workspace.ownerOf(scope);
   if (!link || !owner || !owner.link || args.hasSplat || link.workspace.crossings >= MAX_FILE_DEPTH) return UNKNOWN;
@@ -128,9 +127,7 @@ export function callAcrossFiles(ev: Evaluator, scope: Scope, call: PyNode, args:
   }
   const origin = originOf(owner.link.path, scope, owner);
   const out = portable(r, origin);
-  if (out.kind === 'tensor' && out.mask) ev.noteForeignEvidence({ path: origin.path, line: origin.line, column: origin.column, message: `the mask is built in \`${origin.name}\` (${originRef(origin)})` });
-  else if (out.kind === 'tuple' && out.elements?.some((e) => e.mask)) ev.noteForeignEvidence({ path: origin.path, line: origin.line, column: origin.column, message: `the mask is built in \`${origin.name}\` (${originRef(origin)})` });
-  void call;
+  if (out.mask || out.elements?.some((e) => e.mask)) ev.noteForeignEvidence({ path: origin.path, line: origin.line, column: origin.column, message: `the mask is built in \`${origin.name}\` (${originRef(origin)})` });
   return out;
 }
 

@@ -28,7 +28,7 @@ export interface WorkspaceFiles {
 }
 
 /** Files larger than this are not analysed as imported modules (generated code, data dumps). */
-export const MAX_IMPORTED_FILE_CHARS = 1_000_000;
+const MAX_IMPORTED_FILE_CHARS = 1_000_000;
 /** How many files one lint may analyse through imports (each at most once). */
 const MAX_MODULES = 64;
 /** How deep a chain of calls may cross from file to file. */
@@ -199,11 +199,6 @@ export class WorkspaceAnalysis {
   ownerOf(scope: Scope): Evaluator | undefined {
     for (const m of this.cache.values()) if (m.sr.scopes[scope.id] === scope) return m.ev;
     return undefined;
-  }
-
-  /** How many modules are cached (tests). */
-  get size(): number {
-    return this.cache.size;
   }
 }
 
