@@ -22,7 +22,7 @@ import { analyseScopes } from '../src/lint/analysis/scopes';
 import { lintTree } from '../src/lint/engine';
 import { createLinter } from '../src/lint';
 import { createPythonParser } from '../src/lint/parser';
-import { collectFiles, lintFiles, readGrammar } from '../src/cli/lint';
+import { collectFiles, lintFiles, readGrammar, workspaceLinter } from '../src/cli/lint';
 import { LintWorkerClient } from '../src/worker/lint-client';
 
 const ATTENTION_MODULE = (i: number): string => `
@@ -277,13 +277,13 @@ async function benchHostStall(source: string): Promise<void> {
   console.log(`  linter on the host thread (before): stall ${fmt(inThread)}; lint ${median(inThreadLatency).toFixed(0)} ms median`);
 }
 
-async function benchTree(dir: string, label: string): Promise<void> {
+async function benchTree(dir: string, label: string, asWorkspace = false): Promise<void> {
   const grammar = readGrammar();
-  const linter = await createLinter(grammar);
+  const linter = asWorkspace ? await workspaceLinter(dir) : await createLinter(grammar);
   const files = collectFiles(dir, (m) => console.error(m));
   const c = process.cpuUsage();
   const w = performance.now();
-  const r = lintFiles(linter, files, {});
+  const r = lintFiles(linter, files, {}, asWorkspace ? dir : undefined);
   const wall = performance.now() - w;
   const cpu = cpuMs(c);
   console.log(`${label}: ${r.files} files, ${r.lines.toLocaleString('en')} lines, ${r.findings.length} findings`);
@@ -310,6 +310,14 @@ async function main(): Promise<void> {
       writeFileSync(join(sub, `mod${f}.py`), generatedFile(800, f % 5 === 0 ? 1 : 0.1));
     }
     await benchTree(dir, 'generated tree (60 files, 1 in 5 attention-heavy)');
+    // The same tree as a workspace, each file also calling mask helpers imported from another file of it.
+    writeFileSync(join(dir, 'pkg0', '__init__.py'), '');
+    writeFileSync(join(dir, 'pkg0', 'masks.py'), 'def make_pad_mask(ids, pad_id=0):\n    return ids.eq(pad_id)[:, None, None, :]\n\n\ndef make_keep_mask(ids, pad_id=0):\n    return ids.ne(pad_id)[:, None, None, :]\n');
+    for (let f = 0; f < 60; f++) {
+      const path = join(dir, `pkg${f % 6}`, `mod${f}.py`);
+      writeFileSync(path, `from pkg0.masks import make_pad_mask, make_keep_mask\n${readFileSync(path, 'utf8')}\n\ndef masked_${f}(q, k, v, ids):\n    return F.scaled_dot_product_attention(q, k, v, attn_mask=make_pad_mask(ids)), make_keep_mask(ids)\n`);
+    }
+    await benchTree(dir, 'the same tree as a workspace (every file importing mask helpers from pkg0/masks.py)', true);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

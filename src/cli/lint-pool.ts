@@ -4,12 +4,14 @@
 // The worker is the CLI bundle itself (dist/cli.js) started with workerData { lintWorker: true }.
 import { availableParallelism } from 'node:os';
 import { Worker, parentPort, workerData } from 'node:worker_threads';
-import { createLinter, type LintOptions } from '../lint';
-import { lintFiles, readGrammar, type LintRunResult } from './lint';
+import type { ExtendedLinter, LintOptions } from '../lint';
+import { lintFiles, workspaceLinter, type LintGroup, type LintRunResult } from './lint';
 
 interface ChunkRequest {
   id: number;
   files: string[];
+  /** The workspace root the files belong to (a directory argument), if any. */
+  root?: string;
 }
 
 interface ChunkReply {
@@ -30,10 +32,12 @@ export function canUseWorkers(): boolean {
   return typeof __filename === 'string' && __filename.endsWith('.js');
 }
 
-export async function lintFilesParallel(files: readonly string[], options: LintOptions, threads: number): Promise<LintRunResult> {
-  const chunkSize = Math.max(4, Math.ceil(files.length / (threads * 8)));
-  const chunks: string[][] = [];
-  for (let i = 0; i < files.length; i += chunkSize) chunks.push(files.slice(i, i + chunkSize));
+export async function lintFilesParallel(groups: readonly LintGroup[], options: LintOptions, threads: number): Promise<LintRunResult> {
+  const total = groups.reduce((n, g) => n + g.files.length, 0);
+  const chunkSize = Math.max(4, Math.ceil(total / (threads * 8)));
+  // Chunks never mix workspaces: a worker lints each chunk with the linter of its root.
+  const chunks: { files: string[]; root?: string }[] = [];
+  for (const g of groups) for (let i = 0; i < g.files.length; i += chunkSize) chunks.push({ files: g.files.slice(i, i + chunkSize), ...(g.root !== undefined ? { root: g.root } : {}) });
   const results: (LintRunResult | undefined)[] = new Array(chunks.length);
   let next = 0;
   const workers = Array.from({ length: threads }, () => new Worker(__filename, { workerData: { lintWorker: true, options } }));
@@ -48,7 +52,7 @@ export async function lintFilesParallel(files: readonly string[], options: LintO
                 return;
               }
               const id = next++;
-              w.postMessage({ id, files: chunks[id] } satisfies ChunkRequest);
+              w.postMessage({ id, ...chunks[id] } satisfies ChunkRequest);
             };
             w.on('message', (reply: ChunkReply) => {
               if (reply.error !== undefined) return reject(new Error(reply.error));
@@ -82,12 +86,27 @@ export async function runLintWorker(): Promise<void> {
   const port = parentPort;
   if (!port) return;
   const options = (workerData as { options: LintOptions }).options;
-  const linter = await createLinter(readGrammar());
-  port.on('message', (req: ChunkRequest) => {
-    try {
-      port.postMessage({ id: req.id, result: lintFiles(linter, req.files, options) } satisfies ChunkReply);
-    } catch (e) {
-      port.postMessage({ id: req.id, error: e instanceof Error ? e.message : String(e) } satisfies ChunkReply);
+  // One linter per workspace root (each keeps its imported modules' analyses across the chunks it lints).
+  const linters = new Map<string, Promise<ExtendedLinter>>();
+  const linterFor = (root: string | undefined): Promise<ExtendedLinter> => {
+    const key = root ?? '';
+    let l = linters.get(key);
+    if (!l) {
+      l = workspaceLinter(root);
+      linters.set(key, l);
     }
+    return l;
+  };
+  port.on('message', (req: ChunkRequest) => {
+    linterFor(req.root).then(
+      (linter) => {
+        try {
+          port.postMessage({ id: req.id, result: lintFiles(linter, req.files, options, req.root) } satisfies ChunkReply);
+        } catch (e) {
+          port.postMessage({ id: req.id, error: e instanceof Error ? e.message : String(e) } satisfies ChunkReply);
+        }
+      },
+      (e: unknown) => port.postMessage({ id: req.id, error: e instanceof Error ? e.message : String(e) } satisfies ChunkReply),
+    );
   });
 }

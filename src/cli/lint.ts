@@ -6,13 +6,18 @@
 //
 // Only regular files are read, each sized before it is read (MAX_FILE_BYTES). Symbolic links inside a
 // linted directory are followed (to files and to directories, each directory walked once: no loops).
+//
+// A directory argument is a workspace: its files' imports of other files under it (`from .utils import
+// make_pad_mask`) are followed, and a finding whose evidence is in another file names it and carries it as
+// a related location (its path as displayed for the linted files).
 import { existsSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import { createLinter, isRuleCode, MAX_LINT_FILE_BYTES, NOT_ANALYSED, type ExtendedLinter, type LintOptions } from '../lint';
+import { createLinter, isRuleCode, MAX_LINT_FILE_BYTES, NOT_ANALYSED, type ExtendedLinter, type Finding, type LintOptions } from '../lint';
 import { InputFileError, readRegularFile, unreadableReason } from './files';
 import { formatJson, formatSarif, formatText, ruleDocsBase, type FileFinding } from './lint-format';
 import type { CliIO } from './io';
 import { canUseWorkers, lintFilesParallel, threadCount } from './lint-pool';
+import { diskWorkspace } from './lint-workspace';
 import { escapeControls } from './terminal';
 
 export const LINT_USAGE = `Usage: attention-inspector lint [--format text|json|sarif] [--select CODES] [--ignore CODES] PATH...
@@ -26,6 +31,7 @@ Options:
   --ignore CODES             never these rules (wins over --select)
   -h, --help                 this help
 
+A directory is linted as a workspace: imports of its own files (from .utils import f) are followed.
 Suppress one finding with a \`# noqa: ATT001\` comment on its line. ATT000 says a file (or part of it)
 could not be analysed; it is reported whatever --select says (--ignore ATT000 silences it).
 Files over ${MAX_LINT_FILE_BYTES >> 20} MB are skipped (and named).
@@ -189,8 +195,22 @@ export interface LintRunResult {
   errors: string[];
 }
 
-/** Lints files (already collected); never throws for bad files, it reports them in `errors`. */
-export function lintFiles(linter: ExtendedLinter, files: readonly string[], options: LintOptions): LintRunResult {
+/** Files to lint that share a workspace root (a directory argument), or none (file arguments). */
+export interface LintGroup {
+  files: string[];
+  root?: string;
+}
+
+/** The linter for a workspace root (one per root, each with its own module cache), or the plain one. */
+export function workspaceLinter(root: string | undefined, onInternalError?: (e: unknown) => void): Promise<ExtendedLinter> {
+  return createLinter(readGrammar(), { onInternalError, ...(root !== undefined ? { workspace: diskWorkspace(root, { snapshot: true }) } : {}) });
+}
+
+/**
+ * Lints files (already collected); never throws for bad files, it reports them in `errors`. With a workspace
+ * root (the linter made by workspaceLinter for it), each file is linted as that workspace's file.
+ */
+export function lintFiles(linter: ExtendedLinter, files: readonly string[], options: LintOptions, root?: string): LintRunResult {
   const findings: FileFinding[] = [];
   const errors: string[] = [];
   let lines = 0;
@@ -206,16 +226,19 @@ export function lintFiles(linter: ExtendedLinter, files: readonly string[], opti
     }
     const text = bytes.toString('utf8');
     linted++;
+    const rel = root !== undefined ? relative(root, file).split(sep).join('/') : undefined;
+    const opts = rel !== undefined && !rel.startsWith('..') ? { ...options, path: rel } : options;
+    const shown = (f: Finding): Finding => (f.related && root !== undefined ? { ...f, related: f.related.map((r) => (r.path !== undefined ? { ...r, path: displayPath(join(root, r.path)) } : r)) } : f);
     if (file.endsWith('.ipynb')) {
-      const r = linter.lintNotebookFile(text, options);
+      const r = linter.lintNotebookFile(text, opts);
       if (r.error) {
         errors.push(`${path}: ${r.error}`);
         continue;
       }
-      for (const cell of r.cells) for (const f of cell.findings) findings.push({ ...f, path, cell: cell.cellIndex });
+      for (const cell of r.cells) for (const f of cell.findings) findings.push({ ...shown(f), path, cell: cell.cellIndex });
       lines += text.split('\n').length;
     } else {
-      for (const f of linter.lintPython(text, options)) findings.push({ ...f, path });
+      for (const f of linter.lintPython(text, opts)) findings.push({ ...shown(f), path });
       lines += text.split('\n').length;
     }
   }
@@ -238,25 +261,35 @@ export async function lintMain(args: readonly string[], io: CliIO): Promise<numb
     return 0;
   }
   const errors: string[] = [];
-  const files: string[] = [];
+  const groups: LintGroup[] = [];
   const seen = new Set<string>();
   for (const p of parsed.paths) {
+    const group: LintGroup = { files: [], ...(isDirectory(p) ? { root: p } : {}) };
     for (const f of collectFiles(p, (m) => errors.push(m))) {
       const key = realPath(f);
       if (!seen.has(key)) {
         seen.add(key);
-        files.push(f);
+        group.files.push(f);
       }
     }
+    if (group.files.length > 0) groups.push(group);
   }
   const internal: string[] = [];
-  const threads = threadCount(files.length);
+  const fileCount = groups.reduce((n, g) => n + g.files.length, 0);
+  const threads = threadCount(fileCount);
   let result: LintRunResult;
   if (threads > 1 && canUseWorkers()) {
-    result = await lintFilesParallel(files, parsed.options, threads);
+    result = await lintFilesParallel(groups, parsed.options, threads);
   } else {
-    const linter = await createLinter(readGrammar(), { onInternalError: (e) => internal.push(String(e)) });
-    result = lintFiles(linter, files, parsed.options);
+    result = { findings: [], files: 0, lines: 0, errors: [] };
+    for (const g of groups) {
+      const linter = await workspaceLinter(g.root, (e) => internal.push(String(e)));
+      const r = lintFiles(linter, g.files, parsed.options, g.root);
+      result.findings.push(...r.findings);
+      result.files += r.files;
+      result.lines += r.lines;
+      result.errors.push(...r.errors);
+    }
   }
   errors.push(...result.errors);
   for (const m of errors) io.stderr(`attention-inspector lint: ${escapeControls(m)}\n`);
@@ -267,6 +300,14 @@ export async function lintMain(args: readonly string[], io: CliIO): Promise<numb
   else io.stdout(formatText(result.findings, result.files));
   if (errors.length > 0 || result.findings.some((f) => f.code === NOT_ANALYSED)) return 2;
   return result.findings.length > 0 ? 1 : 0;
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** A file's real path (links resolved), to lint each file once however it was reached. */

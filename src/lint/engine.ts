@@ -1,8 +1,11 @@
 // Runs the passes and the rules over one parsed module and turns reports into findings: positions in
 // UTF-16 columns, noqa, select/ignore, de-duplication and a stable order. Never throws: a failure becomes an
 // ATT000 finding (the module could not be analysed), and code cut for nesting too deeply an ATT000 warning.
+import type { ForeignEvidence } from './analysis/cross-file';
 import { Evaluator } from './analysis/evaluator';
+import { originRef } from './analysis/portable';
 import { analyseScopes } from './analysis/scopes';
+import type { ModuleLink } from './analysis/workspace';
 import { parseNoqa, suppressed, type NoqaMap } from './noqa';
 import { RULES } from './rules';
 import type { Report, Rule, RuleContext, RuleVisitor } from './rules/rule';
@@ -35,10 +38,10 @@ export function notAnalysedFinding(why: string, options: LintOptions | undefined
   return [{ code: NOT_ANALYSED, severity: 'error', message: `Not analysed: ${why}. Attention findings in this file may be missing.`, line: 1, column: 1, endLine: 1, endColumn: 1 }];
 }
 
-export function lintTree(tree: PyTree, options?: LintOptions, hooks?: EngineHooks): Finding[] {
+export function lintTree(tree: PyTree, options?: LintOptions, hooks?: EngineHooks, link?: ModuleLink): Finding[] {
   let findings: Finding[];
   try {
-    findings = lintTreeUnsafe(tree, options);
+    findings = lintTreeUnsafe(tree, options, link);
   } catch (e) {
     hooks?.onInternalError?.(e);
     return notAnalysedFinding(`the analysis failed (${describeError(e)})`, options);
@@ -69,11 +72,11 @@ export function describeError(e: unknown): string {
   return text.length > 160 ? `${text.slice(0, 160)}…` : text;
 }
 
-function lintTreeUnsafe(tree: PyTree, options?: LintOptions): Finding[] {
+function lintTreeUnsafe(tree: PyTree, options?: LintOptions, link?: ModuleLink): Finding[] {
   const rules = RULES.filter((r) => isEnabled(r.meta.code, options));
   if (rules.length === 0) return [];
   const sr = analyseScopes(tree);
-  const ev = new Evaluator(tree, sr);
+  const ev = new Evaluator(tree, sr, link);
   ev.run();
   const lines = ev.lines;
   const noqa = readNoqaComments(tree, lines);
@@ -90,6 +93,7 @@ function lintTreeUnsafe(tree: PyTree, options?: LintOptions): Finding[] {
     visit(visitor, ev);
     for (const r of reports) {
       const f = toFinding(rule, r, lines);
+      if (ev.foreignEvidence.length > 0) linkForeignEvidence(f, ev.foreignEvidence);
       if (suppressed(noqa, f.line, rule.meta.code) || suppressed(noqa, f.endLine, rule.meta.code)) continue;
       const key = `${f.code}:${f.line}:${f.column}:${f.endLine}:${f.endColumn}`;
       if (seen.has(key)) continue;
@@ -159,6 +163,12 @@ function relatedLocations(r: Report, lines: LineIndex): RelatedLocation[] {
     out.push({ line: s.line, column: s.column, endLine: e.line, endColumn: e.column, message: rel.message });
   }
   return out;
+}
+
+/** A finding whose message quotes evidence from another file ("utils.py:12") gets that place as a related location. */
+function linkForeignEvidence(f: Finding, evidence: readonly ForeignEvidence[]): void {
+  const related = evidence.filter((e) => f.message.includes(originRef(e))).map((e) => ({ path: e.path, line: e.line, column: e.column, message: e.message }));
+  if (related.length > 0) f.related = [...(f.related ?? []), ...related];
 }
 
 function readNoqaComments(tree: PyTree, lines: LineIndex): NoqaMap {

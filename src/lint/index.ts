@@ -1,5 +1,7 @@
 // The attention linter: public API (see docs/LINT-CONTRACT.md). Pure TypeScript over tree-sitter; no
 // vscode, DOM or node built-ins. Hosts pass the grammar bytes in and get plain findings back.
+import { Evaluator } from './analysis/evaluator';
+import { normalizeRelPath, WorkspaceAnalysis, type ModuleLink, type WorkspaceFiles } from './analysis/workspace';
 import { describeError, lintTree, isEnabled, notAnalysedFinding, type EngineHooks } from './engine';
 import { PREFILTERS } from './analysis/prefilters';
 import { joinCells, parseNotebook, type NotebookCell } from './notebook';
@@ -13,6 +15,7 @@ export type { Rule, RuleMeta, RuleDocs } from './rules';
 export { isEnabled } from './engine';
 export { parseNotebook, type NotebookCell } from './notebook';
 export { renderRulePage, rulePageFileName } from './docs';
+export { normalizeRelPath, type WorkspaceFiles } from './analysis/workspace';
 
 /**
  * Inputs larger than this are not analysed (an ATT000 error says so): analysis takes about 180 bytes of
@@ -32,13 +35,35 @@ export interface ExtendedLinter extends Linter {
   lintNotebookFile(ipynbJson: string, options?: LintOptions): { cells: NotebookCellFindings[]; error?: string };
   /** Lints code cells given as text (an open notebook in the editor), in order, with their cell indices. */
   lintCells(cells: readonly NotebookCell[], options?: LintOptions): NotebookCellFindings[];
+  /**
+   * The workspace files the last lint of `path` read through its imports (to re-lint it when one of them
+   * changes). Empty without a workspace.
+   */
+  workspaceDependencies(path: string): readonly string[];
+  /** Drops the cached analysis of a workspace file (versions catch changes too; this frees it at once). */
+  invalidateWorkspaceFile(path: string): void;
 }
 
-export interface CreateLinterOptions extends EngineHooks {}
+export interface CreateLinterOptions extends EngineHooks {
+  /**
+   * The workspace the linted files belong to: with it, a lint given `options.path` follows that file's imports
+   * of other workspace files (`from .utils import make_pad_mask`), whose analyses are cached per file version.
+   */
+  workspace?: WorkspaceFiles;
+}
 
 export async function createLinter(wasm: { treeSitter: Uint8Array; python: Uint8Array }, options: CreateLinterOptions = {}): Promise<ExtendedLinter> {
   const parser = await createPythonParser(wasm, { cacheBlocks: true });
   const hooks: EngineHooks = { onInternalError: options.onInternalError };
+  // Imported modules are parsed whole by a second parser without the block cache (trees from the cached
+  // parser must not outlive its next parse, and the linted file's tree is in use while they are parsed).
+  const moduleParser = options.workspace ? await createPythonParser(wasm) : undefined;
+  const workspace = options.workspace && moduleParser ? new WorkspaceAnalysis(options.workspace, (src) => moduleParser.parse(src, { full: true }), (tree, sr, link) => new Evaluator(tree, sr, link)) : undefined;
+  const dependencies = new Map<string, readonly string[]>();
+  const linkFor = (opts: LintOptions | undefined): ModuleLink | undefined => {
+    const path = workspace && typeof opts?.path === 'string' ? normalizeRelPath(opts.path) : undefined;
+    return workspace && path ? { path, workspace, deps: new Map(), importers: true } : undefined;
+  };
 
   const lintSource = (source: string, opts?: LintOptions): Finding[] => {
     if (typeof source !== 'string' || source.length === 0) return [];
@@ -47,12 +72,18 @@ export async function createLinter(wasm: { treeSitter: Uint8Array; python: Uint8
       return notAnalysedFinding(`${source.length.toLocaleString('en-US')} characters, over the linter's limit of ${MAX_SOURCE_CHARS.toLocaleString('en-US')}`, opts);
     }
     if (!MIGHT_HAVE_FINDINGS.test(source)) return [];
+    const link = linkFor(opts);
     try {
       const tree = parser.parse(source);
-      return lintTree(tree, opts, hooks);
+      return lintTree(tree, opts, hooks, link);
     } catch (e) {
       hooks.onInternalError?.(e);
       return notAnalysedFinding(`the parser failed (${describeError(e)})`, opts);
+    } finally {
+      if (link) {
+        if (dependencies.size > 10_000) dependencies.clear();
+        dependencies.set(link.path, [...link.deps.keys()].filter((p) => p !== link.path));
+      }
     }
   };
 
@@ -121,6 +152,14 @@ export async function createLinter(wasm: { treeSitter: Uint8Array; python: Uint8
     lintNotebook: (json, opts) => lintNotebookFile(json, opts).cells,
     lintNotebookFile,
     lintCells,
+    workspaceDependencies: (path) => {
+      const p = normalizeRelPath(path);
+      return (p === undefined ? undefined : dependencies.get(p)) ?? [];
+    },
+    invalidateWorkspaceFile: (path) => {
+      const p = normalizeRelPath(path);
+      if (p) workspace?.invalidate(p);
+    },
   };
 }
 

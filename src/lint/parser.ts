@@ -140,7 +140,9 @@ export async function createPythonParser(grammar: GrammarBytes, parserOptions: P
       const shifts: number[] = [];
       /** Where each reused block's nodes sat before this parse (a second use of the same text clones from there). */
       const firstAt = new Map<CacheEntry, number>();
-      const selected = full ? undefined : selectBlocks(source, blocks);
+      // Helpers a site's code calls are copied whole (their bodies are evaluated at the call sites).
+      const helpers: boolean[] = [];
+      const selected = full ? undefined : selectBlocks(source, blocks, helpers);
       for (let bi = 0; bi < blocks.length; bi++) {
         const b = blocks[bi];
         if (selected && !selected[bi]) continue;
@@ -149,7 +151,8 @@ export async function createPythonParser(grammar: GrammarBytes, parserOptions: P
           shifts.push(0);
           continue;
         }
-        const key = cache ? cacheKey(source, b, full) : undefined;
+        const blockFull = full || helpers[bi] === true;
+        const key = cache ? cacheKey(source, b, blockFull) : undefined;
         const hit = key !== undefined ? cache!.get(key) : undefined;
         if (hit) {
           const at = firstAt.get(hit);
@@ -165,7 +168,7 @@ export async function createPythonParser(grammar: GrammarBytes, parserOptions: P
           }
           continue;
         }
-        const block = parseBlock(source, b.start, b.end, full);
+        const block = parseBlock(source, b.start, b.end, blockFull);
         copied.push(block);
         shifts.push(0);
         if (key !== undefined) {

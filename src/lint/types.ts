@@ -81,6 +81,11 @@ export interface LintOptions {
   select?: string[];
   /** Codes or prefixes never to report; wins over select. */
   ignore?: string[];
+  /**
+   * The linted file's path relative to the workspace root ('/'-separated), when the linter was created with a
+   * workspace: its imports of workspace files are then followed (createLinter's `workspace` option).
+   */
+  path?: string;
 }
 
 export interface NotebookCellFindings {

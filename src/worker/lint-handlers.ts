@@ -3,21 +3,24 @@
 // can be driven directly too.
 import type { ExtendedLinter, LintOptions, NotebookCell } from '../lint';
 import { LINTER_START_ERROR, type LintAnswer, type LintRequests } from '../protocol/lint';
+import { checkWorkspaceRef, type WorkspaceLinters } from './lint-workspaces';
 import type { Handlers } from './server';
 
 /** The linter the handlers use, and the sink its internal errors go to (set by the worker per request). */
 export interface LintWorkerState {
   /** Resolves to the linter, or rejects when the parser could not start. */
   linter: Promise<ExtendedLinter>;
+  /** Linters of workspace roots (lints that name their workspace follow imports of its files). */
+  workspaces?: WorkspaceLinters;
   /** Internal errors reported while the current request ran (the handlers empty it before each request). */
   internalErrors: string[];
 }
 
 export function lintHandlers(state: LintWorkerState): Handlers<LintRequests> {
-  const run = async <T>(body: (linter: ExtendedLinter) => T): Promise<{ result: LintAnswer<T> }> => {
+  const run = async <T>(body: (linter: ExtendedLinter) => T, ws?: { root: string; path: string }): Promise<{ result: LintAnswer<T> }> => {
     let linter: ExtendedLinter;
     try {
-      linter = await state.linter;
+      linter = await (ws && state.workspaces ? state.workspaces.entry(ws.root).linter : state.linter);
     } catch (e) {
       const err = new Error(e instanceof Error ? e.message : String(e));
       err.name = LINTER_START_ERROR;
@@ -27,20 +30,34 @@ export function lintHandlers(state: LintWorkerState): Handlers<LintRequests> {
     const result = body(linter);
     const internalErrors = state.internalErrors;
     state.internalErrors = [];
+    if (ws && state.workspaces) return { result: { result, internalErrors, dependencies: [...linter.workspaceDependencies(ws.path)] } };
     return { result: { result, internalErrors } };
+  };
+  /** The options a workspace lint runs with (the document's path in it), and the document's open text noted. */
+  const inWorkspace = (ws: { root: string; path: string; version?: number } | undefined, options: LintOptions | undefined, source?: string): LintOptions | undefined => {
+    if (!ws || !state.workspaces) return options;
+    if (source !== undefined && ws.version !== undefined) state.workspaces.open(ws.root, ws.path, source, ws.version);
+    return { ...options, path: ws.path };
   };
   return {
     lintPython: (payload) => {
       const p = received(payload);
       const source = requireString(p?.source, 'lintPython: payload.source');
-      const options = checkOptions(p?.options, 'lintPython');
-      return run((l) => l.lintPython(source, options));
+      const ws = checkWorkspaceRef(p?.workspace, 'lintPython');
+      const options = inWorkspace(ws, checkOptions(p?.options, 'lintPython'), source);
+      return run((l) => l.lintPython(source, options), ws);
     },
     lintCells: (payload) => {
       const p = received(payload);
       const cells = checkCells(p?.cells);
-      const options = checkOptions(p?.options, 'lintCells');
-      return run((l) => l.lintCells(cells, options));
+      const ws = checkWorkspaceRef(p?.workspace, 'lintCells');
+      const options = inWorkspace(ws, checkOptions(p?.options, 'lintCells'));
+      return run((l) => l.lintCells(cells, options), ws);
+    },
+    closeDocument: (payload) => {
+      const ws = checkWorkspaceRef(received(payload)?.workspace, 'closeDocument');
+      if (ws) state.workspaces?.close(ws.root, ws.path);
+      return Promise.resolve({ result: { result: null, internalErrors: [] } });
     },
     lintNotebookFile: (payload) => {
       const p = received(payload);

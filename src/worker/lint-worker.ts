@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createLinter } from '../lint';
 import { lintHandlers, type LintWorkerState } from './lint-handlers';
+import { WorkspaceLinters } from './lint-workspaces';
 import type { LintWorkerData } from '../protocol/lint';
 import { serve } from './server';
 
@@ -12,7 +13,7 @@ if (!parentPort) throw new Error('dist/lint-worker.js must run as a worker threa
 
 const data = workerData as Partial<LintWorkerData> | undefined;
 
-async function startLinter(state: LintWorkerState) {
+async function readGrammar() {
   if (typeof data?.treeSitterPath !== 'string' || typeof data.pythonPath !== 'string') {
     throw new Error('the lint worker needs workerData { treeSitterPath, pythonPath }');
   }
@@ -24,11 +25,14 @@ async function startLinter(state: LintWorkerState) {
     }
   };
   const [treeSitter, python] = await Promise.all([read(data.treeSitterPath), read(data.pythonPath)]);
-  return createLinter({ treeSitter, python }, { onInternalError: (e) => state.internalErrors.push(e instanceof Error ? (e.stack ?? e.message) : String(e)) });
+  return { treeSitter, python };
 }
 
 const state: LintWorkerState = { linter: undefined as never, internalErrors: [] };
-state.linter = startLinter(state);
+const onInternalError = (e: unknown) => state.internalErrors.push(e instanceof Error ? (e.stack ?? e.message) : String(e));
+const grammar = readGrammar();
+state.linter = grammar.then((g) => createLinter(g, { onInternalError }));
+state.workspaces = new WorkspaceLinters((workspace) => grammar.then((g) => createLinter(g, { onInternalError, workspace })));
 // Rejections are answered per request (LinterStartError); this one must not count as unhandled.
 state.linter.catch(() => undefined);
 

@@ -4,12 +4,14 @@
 // misses.
 import { createLinter } from '../../src/lint';
 import { readGrammarWasm } from '../lint-corpus/load';
-import { formatUnseenReport, loadUnseen, runUnseen } from './unseen';
+import { CaseWorkspace, formatUnseenReport, loadUnseen, runUnseen } from './unseen';
 
 async function main(): Promise<void> {
-  const linter = await createLinter(readGrammarWasm());
+  // Each case is a workspace of its own (a folder case's files follow each other's imports).
+  const workspace = new CaseWorkspace();
+  const linter = await createLinter(readGrammarWasm(), { workspace });
   const cases = loadUnseen();
-  console.log(formatUnseenReport(runUnseen(linter, cases), cases));
+  console.log(formatUnseenReport(runUnseen(linter, cases, workspace), cases));
 }
 
 main().catch((e: unknown) => {

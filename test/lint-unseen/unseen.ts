@@ -184,7 +184,35 @@ export interface WorkspaceFile {
 
 /** The part of the linter API the scorer calls (src/lint's Linter satisfies it). */
 export interface UnseenLinter {
-  lintPython(source: string): FindingLike[];
+  lintPython(source: string, options?: { path?: string }): FindingLike[];
+}
+
+/**
+ * The workspace the linter was created with (`createLinter(wasm, { workspace })`), switched to each case's
+ * files in turn: a folder case is a small workspace, whose files see each other's imports. Versions name the
+ * case, so the linter's per-file caches never mix two cases' files of the same path.
+ */
+export class CaseWorkspace {
+  private files = new Map<string, string>();
+  private caseName = '';
+
+  use(caseName: string, files: readonly WorkspaceFile[]): void {
+    this.caseName = caseName;
+    this.files = new Map(files.map((f) => [f.path, f.text]));
+  }
+
+  read(relPath: string): string | undefined {
+    return this.files.get(relPath);
+  }
+
+  version(relPath: string): string | undefined {
+    return this.files.has(relPath) ? `${this.caseName}/${relPath}` : undefined;
+  }
+
+  listPython(dir: string): string[] {
+    const prefix = dir === '' ? '' : `${dir}/`;
+    return [...this.files.keys()].filter((p) => p.startsWith(prefix) && !p.slice(prefix.length).includes('/') && p.endsWith('.py'));
+  }
 }
 
 /** The redacted files of a case: what a user's workspace would hold. */
@@ -197,9 +225,10 @@ export function redactedWorkspace(c: UnseenCase): WorkspaceFile[] {
  * linter takes one source and no workspace, so each file is linted alone; once the linter's API takes the
  * workspace, pass it here (the one line below) and folder cases measure cross-file analysis.
  */
-export function lintFileInWorkspace(linter: UnseenLinter, file: WorkspaceFile, workspace: readonly WorkspaceFile[]): FindingLike[] {
-  void workspace;
-  return linter.lintPython(file.text);
+export function lintFileInWorkspace(linter: UnseenLinter, file: WorkspaceFile, workspace: readonly WorkspaceFile[], caseWorkspace?: CaseWorkspace, caseName = ''): FindingLike[] {
+  if (!caseWorkspace) return linter.lintPython(file.text);
+  caseWorkspace.use(caseName, [file, ...workspace]);
+  return linter.lintPython(file.text, { path: file.path });
 }
 
 export interface UnseenRun {
@@ -213,7 +242,7 @@ export interface UnseenRun {
 }
 
 /** Lints every case (redacted, file by file within its workspace) and scores it against the labels. */
-export function runUnseen(linter: UnseenLinter, cases: readonly UnseenCase[]): UnseenRun {
+export function runUnseen(linter: UnseenLinter, cases: readonly UnseenCase[], caseWorkspace?: CaseWorkspace): UnseenRun {
   const results: CaseResult[] = [];
   const crashes: UnseenRun['crashes'] = [];
   const perCase: Array<{ c: UnseenCase; results: CaseResult[] }> = [];
@@ -225,7 +254,7 @@ export function runUnseen(linter: UnseenLinter, cases: readonly UnseenCase[]): U
       const expectations = c.files.find((f) => f.path === file.path)!.expectations;
       let findings: FindingLike[] = [];
       try {
-        findings = lintFileInWorkspace(linter, file, workspace.filter((w) => w !== file));
+        findings = lintFileInWorkspace(linter, file, workspace.filter((w) => w !== file), caseWorkspace, c.name);
       } catch (err) {
         crashes.push({ file: label, message: err instanceof Error ? err.message : String(err) });
       }

@@ -13,6 +13,7 @@ import { CORPUS_DIR, readGrammarWasm } from '../lint-corpus/load';
 import { HOLDOUT_DIR, readmeRepos } from '../lint-holdout/holdout';
 import { RULE_CODES, parseExpectations, type FindingLike } from '../lint-corpus/score';
 import {
+  CaseWorkspace,
   UNSEEN_DIR,
   f1,
   formatUnseenReport,
@@ -99,7 +100,7 @@ describe('lint unseen: loader and scorer', () => {
     assert.equal(redactUnseenSource('# why: kept\nx = 1  # expect: ATT003', false), '# why: kept\nx = 1');
   });
 
-  it('lints each file of a folder case alone today, with the other files as its workspace, and scores by file', () => {
+  it('without a CaseWorkspace, lints each file of a folder case alone, and scores by file', () => {
     const c = parseUnseenCase('ws', true, [
       { path: 'helpers.py', text: 'def f():\n    return 1  # expect: ATT007\n' },
       { path: 'model.py', text: `${header('ws')}\nimport torch\nw = s.softmax(dim=1)  # expect: ATT001\n` },
@@ -122,6 +123,28 @@ describe('lint unseen: loader and scorer', () => {
     const folder = run.byClass.get('folder')!;
     assert.deepEqual([folder.cases, folder.tp, folder.fp, folder.fn], [1, 1, 1, 1]);
     assert.equal(run.byClass.get('clean')!.cases, 0);
+  });
+
+  it('with a CaseWorkspace, each file is linted by its path inside its own case\'s files', () => {
+    const c = parseUnseenCase('ws', true, [
+      { path: 'pkg/helpers.py', text: 'def f():\n    return 1\n' },
+      { path: 'pkg/model.py', text: `${header('ws')}\nfrom .helpers import f  # expect: ATT001\n` },
+    ]);
+    const workspace = new CaseWorkspace();
+    const calls: Array<{ path?: string; seen: string[]; version?: string; listed: string[] }> = [];
+    const fake: UnseenLinter = {
+      lintPython: (_src, options) => {
+        calls.push({ path: options?.path, seen: ['pkg/helpers.py', 'pkg/model.py', 'other.py'].filter((p) => workspace.read(p) !== undefined), version: workspace.version('pkg/helpers.py'), listed: workspace.listPython('pkg') });
+        return [];
+      },
+    };
+    runUnseen(fake, [c], workspace);
+    assert.deepEqual(calls.map((x) => x.path), ['pkg/helpers.py', 'pkg/model.py']);
+    for (const x of calls) {
+      assert.deepEqual(x.seen, ['pkg/helpers.py', 'pkg/model.py']);
+      assert.equal(x.version, 'ws/pkg/helpers.py');
+      assert.deepEqual(x.listed.sort(), ['pkg/helpers.py', 'pkg/model.py']);
+    }
   });
 
   it('records a linter that throws as a crash and keeps scoring the other files', () => {
@@ -236,9 +259,10 @@ describe('lint unseen: linter run (aggregates only, no threshold)', () => {
     this.timeout(120_000);
     // require (not a top-level import) so that only this suite fails if src/lint cannot be loaded.
     const lint = require('../../src/lint') as typeof import('../../src/lint');
-    const linter = await lint.createLinter(readGrammarWasm());
+    const workspace = new CaseWorkspace();
+    const linter = await lint.createLinter(readGrammarWasm(), { workspace });
     const cases = loadUnseen();
-    const run = runUnseen(linter, cases);
+    const run = runUnseen(linter, cases, workspace);
     console.log(`\n${formatUnseenReport(run, cases)}\n`);
     assert.deepEqual(run.crashes.map((c) => c.file), [], 'the linter must never throw');
   });

@@ -15,7 +15,8 @@ import type { NotebookCell } from '../../lint/notebook';
 import { RULES, ruleByCode } from '../../lint/rules';
 import { isRuleCode, type Finding, type RuleCode } from '../../lint/types';
 import { isLinterStartError, LintClientDisposedError, LintWorkerClient, LintWorkerRestartedError } from '../../worker/lint-client';
-import type { LintAnswer, LintRequests, LintRequestType } from '../../protocol/lint';
+import type { LintAnswer, LintRequests, LintRequestType, LintWorkspaceRef } from '../../protocol/lint';
+import { DependentIndex } from './dependents';
 import { debounceMs, editorSeverity, isLintableDocument, relatedTargets, LatestPerKey, MAX_WORKSPACE_FILE_BYTES, noqaEdit, readLintSettings, WORKSPACE_EXCLUDE, WORKSPACE_INCLUDE, type LintSettings } from './pure';
 
 const SOURCE = 'attention-inspector';
@@ -44,14 +45,29 @@ class LintController implements vscode.Disposable {
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
   private settings: LintSettings = readLintSettings({});
   private readonly disposables: vscode.Disposable[] = [];
+  /** Open documents and the workspace files their imports read (a change to one re-lints them). */
+  private readonly dependents = new DependentIndex();
+  private readonly watcher = vscode.workspace.createFileSystemWatcher('**/*.py');
+  /** The version of each document whose dependents were last scheduled (a re-lint per change, not per lint). */
+  private readonly dependentsScheduledAt = new Map<string, number>();
 
   constructor(private readonly context: vscode.ExtensionContext) {
     this.readSettings();
     this.disposables.push(
       this.diagnostics,
+      this.watcher,
       vscode.workspace.onDidOpenTextDocument((d) => this.schedule(d, 0)),
       vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document)),
-      vscode.workspace.onDidCloseTextDocument((d) => this.forget(d.uri)),
+      vscode.workspace.onDidCloseTextDocument((d) => {
+        this.forget(d.uri);
+        this.dependents.forget(d.uri.toString());
+        this.dependentsScheduledAt.delete(d.uri.toString());
+        this.closeInWorker(d);
+      }),
+      // Files changed on disk (saved elsewhere, a checkout): the open documents importing them lint again.
+      this.watcher.onDidChange((uri) => this.scheduleDependents(uri)),
+      this.watcher.onDidCreate((uri) => this.scheduleDependents(uri)),
+      this.watcher.onDidDelete((uri) => this.scheduleDependents(uri)),
       vscode.workspace.onDidOpenNotebookDocument((nb) => this.scheduleNotebook(nb, 0)),
       vscode.workspace.onDidChangeNotebookDocument((e) => this.scheduleNotebook(e.notebook)),
       vscode.workspace.onDidCloseNotebookDocument((nb) => nb.getCells().forEach((c) => this.forget(c.document.uri))),
@@ -119,6 +135,7 @@ class LintController implements vscode.Disposable {
     type: K,
     payload: LintRequests[K][0],
     onWorkerLost?: (reason: string) => void,
+    onDependencies?: (files: string[]) => void,
   ): Promise<LintRequests[K][1]['result'] | undefined> {
     let answer: LintAnswer<unknown> | undefined;
     // A worker that crashed or hung may have done so on another document's request: this one is tried once
@@ -146,6 +163,7 @@ class LintController implements vscode.Disposable {
       }
     }
     for (const err of answer.internalErrors) console.error('[attention-inspector] lint internal error', err);
+    onDependencies?.(answer.dependencies ?? []);
     return answer.result as LintRequests[K][1]['result'];
   }
 
@@ -184,9 +202,20 @@ class LintController implements vscode.Disposable {
     if (!this.settings.enable) return this.forget(doc.uri);
     const version = doc.version;
     let lost: string | undefined;
-    const findings = await this.lint('lintPython', { source: doc.getText(), options: this.settings.options }, (reason) => (lost = reason));
+    const workspace = this.workspaceRef(doc.uri, doc.version);
+    const findings = await this.lint(
+      'lintPython',
+      { source: doc.getText(), options: this.settings.options, ...(workspace ? { workspace } : {}) },
+      (reason) => (lost = reason),
+      (files) => (workspace ? this.dependents.record(doc.uri.toString(), workspace.root, files) : undefined),
+    );
     if (doc.isClosed || this.disposed || doc.version !== version) return; // edited meanwhile: the next run publishes
     if (findings) this.publish(doc.uri, findings);
+    // The worker now has this text: documents importing it lint again (once per version, so imports in a cycle settle).
+    if (workspace && this.dependentsScheduledAt.get(doc.uri.toString()) !== version) {
+      this.dependentsScheduledAt.set(doc.uri.toString(), version);
+      this.scheduleDependents(doc.uri);
+    }
     else if (lost !== undefined) this.publish(doc.uri, this.workerLostFinding(lost));
   }
 
@@ -201,7 +230,8 @@ class LintController implements vscode.Disposable {
     const versions = code.map((c) => c.document.version);
     const input: NotebookCell[] = code.map((c) => ({ index: c.index, source: c.document.getText() }));
     let lost: string | undefined;
-    const results = await this.lint('lintCells', { cells: input, options: this.settings.options }, (reason) => (lost = reason));
+    const workspace = this.workspaceRef(nb.uri);
+    const results = await this.lint('lintCells', { cells: input, options: this.settings.options, ...(workspace ? { workspace } : {}) }, (reason) => (lost = reason));
     if (!results && lost !== undefined && code.length > 0 && !nb.isClosed && !this.disposed && code.every((c, i) => c.document.version === versions[i])) {
       this.publish(code[0].document.uri, this.workerLostFinding(lost));
       return;
@@ -216,6 +246,37 @@ class LintController implements vscode.Disposable {
     }
     // Findings a workspace run attached to the .ipynb file are superseded by the cells'.
     this.forget(nb.uri);
+  }
+
+  /**
+   * The workspace folder a file belongs to, as the lint worker reads it (its imports of other files there are
+   * followed). With a version, the text sent is that open document's, which wins over the file on disk.
+   */
+  private workspaceRef(uri: vscode.Uri, version?: number): LintWorkspaceRef | undefined {
+    if (uri.scheme !== 'file') return undefined;
+    const folder = vscode.workspace.getWorkspaceFolder(uri);
+    if (!folder || folder.uri.scheme !== 'file') return undefined;
+    const path = vscode.workspace.asRelativePath(uri, false).split('\\').join('/');
+    if (path.startsWith('/') || path.startsWith('..') || path === uri.fsPath) return undefined;
+    return { root: folder.uri.fsPath, path, ...(version !== undefined ? { version } : {}) };
+  }
+
+  /** Re-lints (after the usual pause) the open documents whose imports read the file at `uri`. */
+  private scheduleDependents(uri: vscode.Uri): void {
+    const ref = this.workspaceRef(uri);
+    if (!ref) return;
+    for (const key of this.dependents.dependentsOf(ref.root, ref.path)) {
+      if (key === uri.toString()) continue;
+      const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
+      if (doc) this.schedule(doc);
+    }
+  }
+
+  /** A closed document's file is read from disk again by other files' imports. */
+  private closeInWorker(doc: vscode.TextDocument): void {
+    const workspace = this.workspaceRef(doc.uri);
+    if (!workspace || !this.client || !isLintableDocument(doc.languageId, doc.uri.scheme)) return;
+    void this.lint('closeDocument', { workspace }).then(() => this.scheduleDependents(doc.uri), () => undefined);
   }
 
   /** ATT000 for an input the lint worker crashed or hung on twice (the rest of the editor keeps linting). */
@@ -325,7 +386,8 @@ class LintController implements vscode.Disposable {
                 this.diagnostics.set(uri, list.map((p) => p.diagnostic));
               } else {
                 let lost: string | undefined;
-                const findings = await this.lint('lintPython', { source: text, options: this.settings.options }, (reason) => (lost = reason));
+                const workspace = this.workspaceRef(uri);
+                const findings = await this.lint('lintPython', { source: text, options: this.settings.options, ...(workspace ? { workspace } : {}) }, (reason) => (lost = reason));
                 if (findings) this.publish(uri, findings);
                 else if (lost !== undefined) this.publish(uri, this.workerLostFinding(lost));
               }

@@ -5,9 +5,11 @@
 //
 // The evaluator never throws on odd code: anything it does not understand evaluates to UNKNOWN, and
 // UNKNOWN makes every rule stay silent.
+import { callAcrossFiles, importedValue, isWorkspaceModule, workspaceAttribute, type ForeignEvidence } from './cross-file';
 import { FileFacts } from './file-facts';
+import { importerPrecision } from './importers';
 import { latestDefinition, withOrigin } from './origins';
-import { precisionEvidence, type PrecisionEvidence } from './precision';
+import { sourcePrecision, type PrecisionEvidence } from './precision';
 import { PREFILTERS } from './prefilters';
 import { LineIndex } from '../syntax/positions';
 import { callArgs, dottedName, intLiteral, numberLiteral, operatorText, stringLiteral, type CallArgs } from '../syntax/python';
@@ -19,12 +21,18 @@ import { dimOfName, isCacheName, isHeadCountName, isScaleName, isTokenIdsName, m
 import type { ClassInfo, Def, Scope, ScopeResult } from './scopes';
 import * as opsImpl from './ops';
 import { callOperator, evalAttributeOf, evalBinary, evalComparison, evalSubscript, evalUnary, setItemFill, type Call } from './ops';
+import { valueKey } from './summaries';
 import { join, joinAll, NONE, number, tensor, UNKNOWN, withRank, type AValue, type AxisInfo } from './values';
+import type { ModuleLink } from './workspace';
 
 const MAX_CALL_DEPTH = 3;
 const MAX_EVAL_DEPTH = 250;
 const MAX_CONTEXTS_PER_SCOPE = 12;
 const MAX_CONTEXTS = 400;
+/** Summaries one imported module keeps (per function and abstract arguments). */
+const MAX_SUMMARIES = 400;
+/** Functions whose sites point at their call site (a hand-written softmax whose axis is a parameter) keep one context per call site. */
+const CALL_SITE_TEXT = /\.sum\(/;
 
 /** Memo marker of a value being computed (a cycle reads it as unknown). */
 const IN_PROGRESS: AValue = Object.freeze({ kind: 'unknown' });
@@ -93,14 +101,22 @@ export class Evaluator {
   /** Whole-file facts rules ask at every site (imports, T5 family, definitions by name), computed once. */
   readonly file: FileFacts;
 
+  /** Evidence from other workspace files that this file's values carry (see cross-file.ts). */
+  readonly foreignEvidence: ForeignEvidence[] = [];
+
   constructor(
     readonly tree: PyTree,
     readonly sr: ScopeResult,
+    /** The workspace this file is part of, and its path there (absent: the file is analysed alone). */
+    readonly link?: ModuleLink,
   ) {
     this.lines = new LineIndex(tree.source);
     this.file = new FileFacts(tree, sr);
-    const code = stripComments(tree.source);
-    this.precision = precisionEvidence(code, proseOf(tree.source));
+    const own = sourcePrecision(tree.source);
+    // No evidence in the file itself: a workspace file that imports it may run it in half precision (a trainer).
+    this.precision = !own.fp16 && !own.bf16 && link?.importers ? (importerPrecision(link) ?? own) : own;
+    const from = this.precision.from;
+    if (from) this.foreignEvidence.push({ ...from, message: `${this.precision.fp16 ? 'half precision' : 'bfloat16'} is set here, in a file that imports this one` });
     this.halfPrecision = this.precision.fp16 || this.precision.bf16;
     this.numpyStyleTranspose = /^[ \t]*(import|from)[ \t]+(numpy|jax)/m.test(tree.source) && !/^[ \t]*(import|from)[ \t]+torch/m.test(tree.source);
     this.mup = /\bmup\b|\bmuP\b|MuReadout|mu_param|attn_mult/.test(tree.source);
@@ -432,6 +448,7 @@ export class Evaluator {
     const attr = text(this.tree, attrNode);
     if (local && local.length > 0) return this.nameRole(joinAll(local.map((d) => this.evalDef(d, ctx))), attr);
     const obj = this.eval(objNode, ctx);
+    if (isWorkspaceModule(obj)) return workspaceAttribute(this, obj, attr) ?? UNKNOWN;
     return evalAttributeOf(this, obj, attr, node, ctx);
   }
 
@@ -439,6 +456,8 @@ export class Evaluator {
   attributeOfObject(obj: AValue, attr: string): AValue | undefined {
     const cls = obj.object?.cls;
     if (!cls) return undefined;
+    const owner = this.ownerOf(cls.scope);
+    if (owner !== this) return owner?.attributeOfObject({ kind: 'object', object: { cls } }, attr);
     const defs = this.classAttrDefs(cls, `self.${attr}`);
     if (defs.length > 0) {
       const init = obj.object?.init;
@@ -463,6 +482,8 @@ export class Evaluator {
 
   /** A dataclass-style field declared in the class body (`mask: torch.Tensor`): its annotation's type. */
   classField(cls: ClassInfo, name: string): AValue | undefined {
+    const owner = this.ownerOf(cls.scope);
+    if (owner !== this) return owner?.classField(cls, name);
     const body = childByField(cls.node, 'body');
     if (!body) return undefined;
     for (const stmt of body.children) {
@@ -505,6 +526,8 @@ export class Evaluator {
   }
 
   private baseClasses(cls: ClassInfo): ClassInfo[] {
+    const owner = this.ownerOf(cls.scope);
+    if (owner !== this) return owner ? owner.baseClasses(cls) : [];
     const out: ClassInfo[] = [];
     for (const b of cls.bases) {
       if (b.type !== 'identifier') continue;
@@ -567,8 +590,13 @@ export class Evaluator {
         return this.evalSetItem(def, ctx);
       case 'param':
         return this.paramValue(def, ctx);
-      case 'import':
-        return { kind: 'module', qname: canonicalQualifiedName((def.importPath ?? []).join('.')) };
+      case 'import': {
+        const ws = importedValue(this, def);
+        if (ws) return ws;
+        // A relative import outside a workspace: only the imported name is known.
+        const parts = def.importFrom && def.importFrom.level > 0 ? (def.importPath ?? []).slice(def.importFrom.moduleParts) : (def.importPath ?? []);
+        return { kind: 'module', qname: canonicalQualifiedName(parts.join('.')) };
+      }
       case 'funcdef':
         return def.defines ? { kind: 'function', fn: { scope: def.defines } } : UNKNOWN;
       case 'classdef':
@@ -804,6 +832,10 @@ export class Evaluator {
   /** `recv.name(args)` for any receiver kind. */
   private callOnValue(c: Call): AValue {
     const recv = c.recv!;
+    if (isWorkspaceModule(recv)) {
+      const fn = workspaceAttribute(this, recv, c.name);
+      return fn && c.calleeNode ? this.applyValue(fn, c.calleeNode, c.node, c.args, c.ctx) : UNKNOWN;
+    }
     if (recv.kind === 'module' && recv.qname) {
       return opsImpl.callQualified(this, canonicalQualifiedName(`${recv.qname}.${c.name}`), { ...c, recv: undefined, recvNode: undefined });
     }
@@ -830,11 +862,15 @@ export class Evaluator {
   applyValue(callee: AValue, calleeNode: PyNode, node: PyNode, args: CallArgs, ctx: Ctx): AValue {
     switch (callee.kind) {
       case 'module':
+        if (isWorkspaceModule(callee)) return UNKNOWN;
         return callee.qname ? opsImpl.callQualified(this, canonicalQualifiedName(callee.qname), { node, ctx, args, name: callee.qname, calleeNode }) : UNKNOWN;
       case 'function':
         return callee.fn ? this.callFunction(callee.fn.scope, node, args, ctx, callee.fn.self) : UNKNOWN;
       case 'class':
-        return callee.cls ? { kind: 'object', object: { cls: callee.cls, init: { call: node, ctx } } } : UNKNOWN;
+        if (!callee.cls) return UNKNOWN;
+        // An instance of a class of another file: its constructor runs there, with unknown arguments.
+        if (this.ownerOf(callee.cls.scope) !== this) return { kind: 'object', object: { cls: callee.cls } };
+        return { kind: 'object', object: { cls: callee.cls, init: { call: node, ctx } } };
       case 'layer':
         return opsImpl.applyLayer(this, callee, { node, ctx, args, name: '', calleeNode });
       case 'object': {
@@ -852,6 +888,7 @@ export class Evaluator {
 
   /** Calls a function defined in this file: its return value in a context for this call site. */
   callFunction(scope: Scope, call: PyNode, args: CallArgs, ctx: Ctx, self?: AValue): AValue {
+    if (!this.owns(scope)) return callAcrossFiles(this, scope, args, ctx, self);
     if (scope.node.skipped) return UNKNOWN;
     const c = this.callContext(scope, call, args, ctx, self) ?? this.defaultCtx(scope);
     return this.returnValue(scope, c);
@@ -860,35 +897,89 @@ export class Evaluator {
   /** A context for evaluating `scope` as called at `call` (undefined when too deep or too many). */
   callContext(scope: Scope, call: PyNode, args: CallArgs, ctx: Ctx, self?: AValue, argValues?: AValue[]): Ctx | undefined {
     if (ctx.depth >= MAX_CALL_DEPTH) return undefined;
-    const key = `${scope.id}|${call.id}|${ctx.id}|${self?.object?.init?.call.id ?? ''}`;
+    // A summary per (function, abstract arguments): call sites passing the same abstract values share it.
+    const bindings = this.bindArguments(scope, args.hasSplat ? undefined : (argValues ?? args.positional.map((a) => this.eval(a, ctx))), args.hasSplat ? undefined : this.keywordValues(scope, args, ctx), self);
+    const perCallSite = this.perCallSite(scope);
+    const key = `${scope.id}|${bindingsKey(bindings)}|${perCallSite ? `${call.id}|${ctx.id}` : ''}`;
     const existing = this.callCtxs.get(key);
     if (existing) return existing;
     const count = this.ctxCount.get(scope.id) ?? 0;
     if (count >= MAX_CONTEXTS_PER_SCOPE || this.callCtxs.size >= MAX_CONTEXTS) return undefined;
-    const bindings = new Map<string, AValue>();
-    const params = scope.params;
-    let pi = 0;
-    if (self && scope.selfName) {
-      bindings.set(scope.selfName, self);
-      pi = 1;
-    }
-    if (!args.hasSplat) {
-      const positional = argValues ?? args.positional.map((a) => this.eval(a, ctx));
-      for (const v of positional) {
-        const p = params.find((x) => x.index === pi);
-        if (!p) break;
-        bindings.set(p.name, v);
-        pi++;
-      }
-      for (const [name, kw] of args.keywords) {
-        if (params.some((p) => p.name === name)) bindings.set(name, this.eval(kw.value, ctx));
-      }
-    }
     const c: Ctx = { id: this.nextCtxId++, scope, bindings, depth: ctx.depth + 1, callSite: call };
     this.callCtxs.set(key, c);
     this.ctxCount.set(scope.id, count + 1);
     this.pending.push(c);
     return c;
+  }
+
+  /** Parameter name → value for a call with these argument values (positional undefined: a `*args` call). */
+  private bindArguments(scope: Scope, positional: readonly AValue[] | undefined, keywords: ReadonlyMap<string, AValue> | undefined, self: AValue | undefined): Map<string, AValue> {
+    const bindings = new Map<string, AValue>();
+    let pi = 0;
+    if (self && scope.selfName) {
+      bindings.set(scope.selfName, self);
+      pi = 1;
+    }
+    if (!positional || !keywords) return bindings;
+    for (const v of positional) {
+      const p = scope.params.find((x) => x.index === pi);
+      if (!p) break;
+      bindings.set(p.name, v);
+      pi++;
+    }
+    for (const [name, v] of keywords) if (scope.params.some((p) => p.name === name)) bindings.set(name, v);
+    return bindings;
+  }
+
+  private keywordValues(scope: Scope, args: CallArgs, ctx: Ctx): Map<string, AValue> {
+    const out = new Map<string, AValue>();
+    for (const [name, kw] of args.keywords) if (scope.params.some((p) => p.name === name)) out.set(name, this.eval(kw.value, ctx));
+    return out;
+  }
+
+  private readonly perCallSiteCache = new Map<number, boolean>();
+  /** Whether a function's contexts stay one per call site (see CALL_SITE_TEXT). */
+  private perCallSite(scope: Scope): boolean {
+    let r = this.perCallSiteCache.get(scope.id);
+    if (r === undefined) {
+      r = CALL_SITE_TEXT.test(this.tree.source.slice(scope.node.start, scope.node.end));
+      this.perCallSiteCache.set(scope.id, r);
+    }
+    return r;
+  }
+
+  private readonly summaryCtxs = new Map<string, Ctx>();
+
+  /**
+   * What `scope` returns when called with these (portable) values: its summary, computed once per abstract
+   * arguments. Asked by other files' evaluators (cross-file.ts); the sites it records stay in this file.
+   */
+  summaryCall(scope: Scope, positional: readonly AValue[], keywords: ReadonlyMap<string, AValue>, self?: AValue): AValue {
+    if (scope.node.skipped) return UNKNOWN;
+    const bindings = this.bindArguments(scope, positional, keywords, self);
+    const key = `${scope.id}|${bindingsKey(bindings)}`;
+    let c = this.summaryCtxs.get(key);
+    if (!c) {
+      if (this.summaryCtxs.size >= MAX_SUMMARIES) return this.returnValue(scope, this.defaultCtx(scope));
+      c = { id: this.nextCtxId++, scope, bindings, depth: 1 };
+      this.summaryCtxs.set(key, c);
+    }
+    return this.returnValue(scope, c);
+  }
+
+  /** Whether a scope belongs to this file's analysis. */
+  owns(scope: Scope): boolean {
+    return this.sr.scopes[scope.id] === scope;
+  }
+
+  /** The evaluator of the file a scope belongs to: this one, an imported module's, or undefined. */
+  private ownerOf(scope: Scope): Evaluator | undefined {
+    return this.owns(scope) ? this : this.link?.workspace.ownerOf(scope);
+  }
+
+  /** Records evidence from another file that a finding may quote (the engine links it as a related location). */
+  noteForeignEvidence(e: ForeignEvidence): void {
+    if (!this.foreignEvidence.some((x) => x.path === e.path && x.line === e.line)) this.foreignEvidence.push(e);
   }
 
   returnValue(scope: Scope, ctx: Ctx): AValue {
@@ -900,6 +991,8 @@ export class Evaluator {
   callWithValues(fn: AValue, values: AValue[], call: PyNode, ctx: Ctx): AValue {
     if (fn.kind !== 'function' || !fn.fn) return UNKNOWN;
     const scope = fn.fn.scope;
+    const noArgs: CallArgs = { positional: [], keywords: new Map(), hasSplat: false, list: undefined };
+    if (!this.owns(scope)) return callAcrossFiles(this, scope, noArgs, ctx, fn.fn.self, values);
     const c = this.callContext(scope, call, { positional: [], keywords: new Map(), hasSplat: false, list: undefined }, ctx, fn.fn.self, values);
     if (!c) return UNKNOWN;
     return this.returnValue(scope, c);
@@ -909,6 +1002,7 @@ export class Evaluator {
   mapWithValues(fn: AValue, elements: readonly AValue[], call: PyNode, ctx: Ctx): AValue[] {
     if (fn.kind !== 'function' || !fn.fn) return elements.map(() => UNKNOWN);
     const scope = fn.fn.scope;
+    if (!this.owns(scope)) return elements.map(() => UNKNOWN);
     return elements.map((e, i) => {
       const key = `${scope.id}|${call.id}#${i}|${ctx.id}`;
       let c = this.callCtxs.get(key);
@@ -946,6 +1040,13 @@ export class Evaluator {
   }
 }
 
+/** Key of a call's parameter bindings (parameter order as bound). */
+function bindingsKey(bindings: ReadonlyMap<string, AValue>): string {
+  let k = '';
+  for (const [name, v] of bindings) k += `${name}=${valueKey(v)};`;
+  return k;
+}
+
 function unpack(v: AValue, path: readonly number[], star?: boolean): AValue {
   let cur = v;
   for (const i of path) {
@@ -972,18 +1073,4 @@ function markFromCache(v: AValue): AValue {
   if (v.kind === 'tensor') return { ...v, fromCache: true };
   if (v.kind === 'tuple' && v.elements) return { ...v, elements: v.elements.map((e) => (e.kind === 'tensor' || e.kind === 'unknown' ? { ...e, kind: 'tensor' as const, fromCache: true } : e)) };
   return v;
-}
-
-/** The source without docstrings (triple-quoted strings) and comments: what the code itself says. */
-/**
- * Comments and docstrings (triple-quoted strings) next to the code. The file's leading comment block (a licence,
- * a description of the file) is left out: it says what the file is, not how a line of it runs.
- */
-function proseOf(src: string): string {
-  const lead = /^(?:[ \t]*(?:#[^\n]*)?\r?\n)*/.exec(src)?.[0].length ?? 0;
-  return (src.slice(lead).match(/("""|''')[\s\S]*?\1|#[^\n]*/g) ?? []).join('\n');
-}
-
-function stripComments(src: string): string {
-  return src.replace(/("""|\'\'\')[\s\S]*?\1/g, '').replace(/#[^\n]*/g, '');
 }

@@ -8,6 +8,44 @@ export interface PrecisionEvidence {
   readonly fp16: boolean;
   /** The file runs (some of) its code in bfloat16. */
   readonly bf16: boolean;
+  /**
+   * When the evidence is in another workspace file that imports this one (a trainer with GradScaler or
+   * autocast): that file's path and where the evidence is (1-based line and column).
+   */
+  readonly from?: { readonly path: string; readonly line: number; readonly column: number };
+}
+
+/** The precision evidence of a whole source text (its code and, failing that, its comments and docstrings). */
+export function sourcePrecision(src: string): PrecisionEvidence {
+  return precisionEvidence(stripComments(src), proseOf(src));
+}
+
+/** 1-based line and column of the first evidence of half precision in a source's code, if any. */
+export function precisionEvidenceAt(src: string): { line: number; column: number } | undefined {
+  // Docstrings and comments blanked (same offsets), so positions stay those of the source.
+  const code = src.replace(/("""|''')[\s\S]*?\1|#[^\n]*/g, (m) => m.replace(/[^\n]/g, ' '));
+  let best: number | undefined;
+  for (const re of [FP16_CODE, BF16_CODE, HALF_FLAG_CODE, /autocast\s*\(/]) {
+    const m = re.exec(code);
+    if (m && (best === undefined || m.index < best)) best = m.index;
+  }
+  if (best === undefined) return undefined;
+  const lineStart = code.lastIndexOf('\n', best - 1) + 1;
+  return { line: code.slice(0, best).split('\n').length, column: best - lineStart + 1 };
+}
+
+/**
+ * Comments and docstrings (triple-quoted strings) next to the code. The file's leading comment block (a licence,
+ * a description of the file) is left out: it says what the file is, not how a line of it runs.
+ */
+function proseOf(src: string): string {
+  const lead = /^(?:[ \t]*(?:#[^\n]*)?\r?\n)*/.exec(src)?.[0].length ?? 0;
+  return (src.slice(lead).match(/("""|''')[\s\S]*?\1|#[^\n]*/g) ?? []).join('\n');
+}
+
+/** The source without docstrings (triple-quoted strings) and comments: what the code itself says. */
+function stripComments(src: string): string {
+  return src.replace(/("""|\'\'\')[\s\S]*?\1/g, '').replace(/#[^\n]*/g, '');
 }
 
 const FP16_CODE =
@@ -79,4 +117,9 @@ export function precisionSource(source: string, which: 'fp16' | 'bf16'): { start
     if (code.charCodeAt(m.index) === 32 && source.charCodeAt(m.index) !== 32) return { start: m.index, end: m.index + m[0].length };
   }
   return undefined;
+}
+
+/** "this file runs in half precision", or where the importing file that runs it so says it ("train.py:12"). */
+export function runsIn(p: PrecisionEvidence, what: string): string {
+  return p.from ? `it runs in ${what} (imported by ${p.from.path}, which sets it at ${p.from.path}:${p.from.line})` : `this file runs in ${what}`;
 }

@@ -56,8 +56,21 @@ export interface Def {
   readonly param?: ParamInfo;
   /** Qualified module path for imports: `import torch.nn.functional as F` → ['torch','nn','functional']. */
   readonly importPath?: string[];
+  /**
+   * For `from M import name`: how many leading parts of importPath are the module M (the rest is the name),
+   * and M's leading dots (`from ..pkg import f`: level 2). Absent for `import a.b [as m]` (all of it is a module).
+   */
+  readonly importFrom?: { readonly moduleParts: number; readonly level: number };
   /** The scope created by a def/class/lambda statement. */
   readonly defines?: Scope;
+  /** The arms of `if` statements (innermost last) the definition sits in, within its scope (see paths.ts). */
+  readonly guard?: readonly GuardStep[];
+}
+
+/** One arm of an `if` statement: the statement's node id and the arm's index (0: the `if`, then elif/else in order). */
+export interface GuardStep {
+  readonly branch: number;
+  readonly arm: number;
 }
 
 export type ScopeKind = 'module' | 'function' | 'class' | 'lambda' | 'comprehension';
@@ -146,10 +159,22 @@ export function analyseScopes(tree: PyTree): ScopeResult {
     return s;
   };
 
+  /** The `if` arms the walk is inside (per scope: a nested function starts its own). */
+  let guards: GuardStep[] = [];
+  const inArm = <T>(branch: PyNode, arm: number, walk: () => T): T => {
+    guards.push({ branch: branch.id, arm });
+    try {
+      return walk();
+    } finally {
+      guards.pop();
+    }
+  };
+
   const addDef = (env: Env, def: Omit<Def, 'id'>): Def => {
     // The literal is fresh at every call site: give it its id in place (no copy).
-    const d = def as Def & { id: number };
+    const d = def as Def & { id: number; guard?: readonly GuardStep[] };
     d.id = nextDefId++;
+    if (guards.length > 0 && def.kind !== 'param') d.guard = guards.slice();
     env.set(d.name, [d]);
     const list = defsByTarget.get(d.target.id);
     if (list) list.push(d);
@@ -421,7 +446,10 @@ export function analyseScopes(tree: PyTree): ScopeResult {
     const inner: Env = new Map();
     for (const p of params) addDef(inner, { name: p.name, kind: 'param', target: p.node, path: [], scope: s, param: p });
     const body = childByField(n, 'body');
+    const outerGuards = guards;
+    guards = [];
     const end = body ? walkBlock(body, inner, s) : inner;
+    guards = outerGuards;
     s.envAtEnd = end ?? inner;
   };
 
@@ -451,7 +479,10 @@ export function analyseScopes(tree: PyTree): ScopeResult {
     if (n.skipped) return;
     const body = childByField(n, 'body');
     const inner: Env = new Map();
+    const outerGuards = guards;
+    guards = [];
     if (body) walkBlock(body, inner, s, info);
+    guards = outerGuards;
     s.envAtEnd = inner;
   };
 
@@ -474,15 +505,21 @@ export function analyseScopes(tree: PyTree): ScopeResult {
       const moduleNode = childByField(n, 'module_name');
       if (!moduleNode) return;
       const modPath = moduleNode.type === 'dotted_name' ? namedChildren(moduleNode).map((x) => text(src, x)) : [];
+      // `from .utils import f` / `from .. import m`: the dots, and the dotted name after them (resolved in the workspace).
+      const relative = moduleNode.type === 'relative_import';
+      const prefix = relative ? namedChildren(moduleNode).find((x) => x.type === 'import_prefix') : undefined;
+      const relPath = relative ? namedChildren(namedChildren(moduleNode).find((x) => x.type === 'dotted_name') ?? moduleNode).filter((x) => x.type === 'identifier').map((x) => text(src, x)) : [];
+      const from = relative ? { moduleParts: relPath.length, level: prefix ? prefix.end - prefix.start : 1 } : { moduleParts: modPath.length, level: 0 };
+      const fromPath = relative ? relPath : modPath;
       for (const c of n.children) {
         if (c === moduleNode || !c.named) continue;
         if (c.type === 'dotted_name' && c.field === 'name') {
           const parts = namedChildren(c).map((x) => text(src, x));
-          addDef(env, { name: parts[parts.length - 1], kind: 'import', target: c, path: [], scope, importPath: [...modPath, ...parts] });
+          addDef(env, { name: parts[parts.length - 1], kind: 'import', target: c, path: [], scope, importPath: [...fromPath, ...parts], importFrom: from });
         } else if (c.type === 'aliased_import') {
           const dn = childByField(c, 'name');
           const alias = childByField(c, 'alias');
-          if (dn && alias) addDef(env, { name: text(src, alias), kind: 'import', target: alias, path: [], scope, importPath: [...modPath, ...namedChildren(dn).map((x) => text(src, x))] });
+          if (dn && alias) addDef(env, { name: text(src, alias), kind: 'import', target: alias, path: [], scope, importPath: [...fromPath, ...namedChildren(dn).map((x) => text(src, x))], importFrom: from });
         }
       }
     }
@@ -523,19 +560,21 @@ export function analyseScopes(tree: PyTree): ScopeResult {
         noteExpr(childByField(n, 'condition'), scope);
         const branches: (Env | null)[] = [];
         const cons = childByField(n, 'consequence');
-        branches.push(cons ? walkBlock(cons, fork(env), scope) : env);
+        branches.push(cons ? inArm(n, 0, () => walkBlock(cons, fork(env), scope)) : env);
         let hasElse = false;
         let condEnv = env;
+        let arm = 0;
         for (const alt of childrenByField(n, 'alternative')) {
+          arm++;
           if (alt.type === 'elif_clause') {
             condEnv = fork(condEnv);
             visitExpr(childByField(alt, 'condition'), condEnv, scope);
             const c = childByField(alt, 'consequence');
-            branches.push(c ? walkBlock(c, fork(condEnv), scope) : condEnv);
+            branches.push(c ? inArm(n, arm, () => walkBlock(c, fork(condEnv), scope)) : condEnv);
           } else if (alt.type === 'else_clause') {
             hasElse = true;
             const b = childByField(alt, 'body');
-            branches.push(b ? walkBlock(b, fork(condEnv), scope) : condEnv);
+            branches.push(b ? inArm(n, arm, () => walkBlock(b, fork(condEnv), scope)) : condEnv);
           }
         }
         if (!hasElse) branches.push(condEnv);

@@ -1,5 +1,6 @@
 // ATT007: fill values that break: finite fills below float16's range in half-precision code, and -inf
 // fills where a fully masked row is reachable.
+import { runsIn } from '../analysis/precision';
 import type { FillSite } from '../analysis/facts';
 import { emptyRowReason } from '../analysis/masks';
 import type { AValue } from '../analysis/values';
@@ -23,7 +24,7 @@ export const ATT007: Rule = {
     docs: {
       summary: 'Mask fill values that overflow float16 or bfloat16, fills that do not mask, or -inf fills where a fully masked row makes NaN.',
       whatItDoes:
-        'Checks the value written into masked positions (`masked_fill`, `torch.where`, index assignment, `mask * -1e9`). In a file that runs in float16 (`.half()`, `torch.float16`, CUDA `autocast` without a dtype, `GradScaler`, apex amp, fp16 flags, Lightning `precision="16-mixed"`), a finite fill below float16\'s minimum of -65504 (`-1e9`, `-1e10`, `-float("1e9")`, `torch.finfo(torch.float32).min`) is reported; in a file that runs in bfloat16 (`torch.bfloat16`, bf16 flags, `autocast(dtype=torch.bfloat16)`), only fills below bfloat16\'s minimum (float32\'s minimum) are, since -1e9 fits there. A fill on attention scores that does not mask at all is reported whatever the precision: zero, a tiny negative number (`-1e-9`, a typo for `-1e9`), or a positive one (`-float("-inf")` is +inf). A `-inf` fill is reported when the mask can hide every key of a row: a causal mask that also hides the diagonal (`triu(ones)` without `diagonal=1`), or padding that varies along the query axis (`pad.unsqueeze(-1)`, an outer product of padding masks).',
+        'Checks the value written into masked positions (`masked_fill`, `torch.where`, index assignment, `mask * -1e9`). In a file that runs in float16 (`.half()`, `torch.float16`, CUDA `autocast` without a dtype, `GradScaler`, apex amp, fp16 flags, Lightning `precision="16-mixed"`), or that a workspace file running in float16 imports (a trainer; the message names it), a finite fill below float16\'s minimum of -65504 (`-1e9`, `-1e10`, `-float("1e9")`, `torch.finfo(torch.float32).min`) is reported; in a file that runs in bfloat16 (`torch.bfloat16`, bf16 flags, `autocast(dtype=torch.bfloat16)`), only fills below bfloat16\'s minimum (float32\'s minimum) are, since -1e9 fits there. A fill on attention scores that does not mask at all is reported whatever the precision: zero, a tiny negative number (`-1e-9`, a typo for `-1e9`), or a positive one (`-float("-inf")` is +inf). A `-inf` fill is reported when the mask can hide every key of a row: a causal mask that also hides the diagonal (`triu(ones)` without `diagonal=1`), or padding that varies along the query axis (`pad.unsqueeze(-1)`, an outer product of padding masks).',
       whyIsThisBad:
         '`masked_fill` with -1e9 on a float16 tensor raises "value cannot be converted to type at::Half without overflow", and under autocast additive masks overflow to -inf. A row whose every entry is -inf goes through softmax as exp(-inf - (-inf)) = NaN, and the NaN spreads through the rest of the network on the next step.',
       example: `pad_mask = input_ids == pad_id  # (B, T), True at padding
@@ -64,12 +65,12 @@ weights = scores.softmax(dim=-1)`,
         if (!explicitlyFloat32(target)) {
           if (belowFp16 && ev.precision.fp16) {
             reported.add(site.fillNode.id);
-            ctx.report({ node: location(site), message: `${fillText} is below float16's minimum (-65504) and this file runs in half precision: masked_fill raises an overflow error on float16 tensors, and additive masks overflow to -inf. Use torch.finfo(x.dtype).min.`, fix: finfoFix(site), related: [precisionShown(ev, 'fp16'), maskBuilt(ev, site.target.mask, 'the mask filled')] });
+            ctx.report({ node: location(site), message: `${fillText} is below float16's minimum (-65504) and ${runsIn(ev.precision, 'half precision')}: masked_fill raises an overflow error on float16 tensors, and additive masks overflow to -inf. Use torch.finfo(x.dtype).min.`, fix: finfoFix(site), related: [precisionShown(ev, 'fp16'), maskBuilt(ev, site.target.mask, 'the mask filled')] });
             return;
           }
           if (belowFp32 && ev.precision.bf16) {
             reported.add(site.fillNode.id);
-            ctx.report({ node: location(site), message: `${fillText} is below bfloat16's minimum (-3.3895e38) and this file runs in bfloat16: masked_fill raises an overflow error on bfloat16 tensors (float32's minimum does not fit). Use torch.finfo(x.dtype).min.`, fix: finfoFix(site), related: [precisionShown(ev, 'bf16'), maskBuilt(ev, site.target.mask, 'the mask filled')] });
+            ctx.report({ node: location(site), message: `${fillText} is below bfloat16's minimum (-3.3895e38) and ${runsIn(ev.precision, 'bfloat16')}: masked_fill raises an overflow error on bfloat16 tensors (float32's minimum does not fit). Use torch.finfo(x.dtype).min.`, fix: finfoFix(site), related: [precisionShown(ev, 'bf16'), maskBuilt(ev, site.target.mask, 'the mask filled')] });
             return;
           }
         }

@@ -2,6 +2,7 @@
 import type { FillSite, MaskSite, SdpaSite } from '../analysis/facts';
 import { truthWithCache, type FlagReader } from '../analysis/kv-cache';
 import { topLeftRectangle } from '../analysis/masks';
+import { causalFlagTrueWithCachedKeys, comparesLengths } from '../analysis/paths';
 import { unparen, type PyNode } from '../syntax/tree';
 import { quote, type RelatedSpec, type Rule, type RuleContext } from './rule';
 import { cacheJoined, definitions, maskBuilt } from './related';
@@ -84,7 +85,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
       for (let p = node.parent; p; p = p.parent) {
         if (p.type === 'if_statement' || p.type === 'elif_clause' || p.type === 'conditional_expression') {
           const cond = p.type === 'conditional_expression' ? p.children.filter((c) => c.named)[1] : p.children.find((c) => c.field === 'condition');
-          if (cond && /==/.test(ctx.text(cond)) && /shape|size|len|\b[LSTN]\b|q_len|kv_len|seq/i.test(ctx.text(cond))) return true;
+          if (cond && /==/.test(ctx.text(cond)) && (/shape|size|len|\b[LSTN]\b|q_len|kv_len|seq/i.test(ctx.text(cond)) || comparesLengths(ev, cond))) return true;
         }
         if (p.type === 'function_definition') break;
       }
@@ -113,7 +114,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         if (!site.k.fromCache || site.q.fromCache || lengthGuarded(site.node)) return;
         const valueNode = site.causalNode.type === 'keyword_argument' ? site.causalNode.children.find((c) => c.field === 'value') : site.causalNode;
         const withCache = valueNode ? truthWithCache(flags, valueNode).cached : '?';
-        if (causal === 'true' || withCache === true) {
+        if (causal === 'true' || withCache === true || (causal === 'maybe' && causalFlagTrueWithCachedKeys(ev, site))) {
           reported.add(site.node.id);
           const flag = causal === 'true' ? 'is_causal=True' : `is_causal=${quote(ctx.text(valueNode!), 40)} (True whenever the cache is used)`;
           ctx.report({

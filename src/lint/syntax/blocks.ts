@@ -214,9 +214,11 @@ const IDENTIFIER = /[A-Za-z_]\w*/g;
  * Which blocks to parse: definitions that hold a site, the definitions those refer to by name (classes
  * they build or derive from, helpers they call, transitively) and the definitions that call a site-holding
  * function (a helper is judged in each caller's context); imports and short statements always (they bind
- * the names everything else reads).
+ * the names everything else reads). `helpers`, when given, is set true for the functions kept only because a
+ * kept block calls or names them (or they call a site-holding function): their bodies are copied whole, since
+ * what they return is read at their call sites whatever their text.
  */
-export function selectBlocks(source: string, blocks: readonly SourceBlock[]): boolean[] {
+export function selectBlocks(source: string, blocks: readonly SourceBlock[], helpers?: boolean[]): boolean[] {
   const texts = blocks.map((b) => source.slice(b.start, b.end));
   const keep = blocks.map((b, i) => (b.kind === 'statement' ? IMPORT_LINE.test(texts[i]) || lineCount(texts[i]) <= SHORT_STATEMENT_LINES || SITE_TEXT.test(texts[i]) : SITE_TEXT.test(texts[i])));
   const byName = new Map<string, number[]>();
@@ -232,7 +234,10 @@ export function selectBlocks(source: string, blocks: readonly SourceBlock[]): bo
   if (siteFns.length > 0) {
     const callRe = new RegExp(`\\b(?:${siteFns.slice(0, 300).join('|')})\\s*\\(`);
     blocks.forEach((b, i) => {
-      if (!keep[i] && b.kind !== 'statement' && callRe.test(texts[i])) keep[i] = true;
+      if (!keep[i] && b.kind !== 'statement' && callRe.test(texts[i])) {
+        keep[i] = true;
+        if (helpers && b.kind === 'def') helpers[i] = true;
+      }
     });
   }
   // Definitions referred to by kept blocks, to a fixed point (no scanning once every definition is kept).
@@ -255,6 +260,7 @@ export function selectBlocks(source: string, blocks: readonly SourceBlock[]): bo
       for (const j of byName.get(name) ?? []) {
         if (!keep[j]) {
           keep[j] = true;
+          if (helpers && blocks[j].kind === 'def') helpers[j] = true;
           unkeptDefinitions--;
           work.push(j);
         }

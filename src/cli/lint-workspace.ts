@@ -1,0 +1,82 @@
+// A workspace on disk for the linter's cross-file analysis (src/lint/analysis/workspace.ts): files read by
+// their path relative to the workspace root, only regular files, each sized before it is read, never a path
+// that leaves the root. Used by `attention-inspector lint DIR` (a directory argument is a workspace) and by
+// the editor's lint worker, where the open documents' text wins over what is on disk.
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { MAX_LINT_FILE_BYTES, normalizeRelPath, type WorkspaceFiles } from '../lint';
+import { readRegularFile } from './files';
+
+/** Text that replaces a file's content on disk (an open, possibly unsaved document), with its version. */
+export interface OverlayDocument {
+  text: string;
+  version: number;
+}
+
+export interface DiskWorkspaceOptions {
+  /** Open documents by workspace-relative path: their text wins over the file on disk. */
+  overlay?: ReadonlyMap<string, OverlayDocument>;
+  /** The files do not change while this workspace is used (one CLI run): versions are read once. */
+  snapshot?: boolean;
+}
+
+/** The files under `root` as the linter's WorkspaceFiles. */
+export function diskWorkspace(root: string, options: DiskWorkspaceOptions = {}): WorkspaceFiles {
+  const versions = new Map<string, string | undefined>();
+  const inside = (relPath: string): string | undefined => {
+    const rel = normalizeRelPath(relPath);
+    return rel === undefined ? undefined : join(root, ...rel.split('/'));
+  };
+  const diskVersion = (relPath: string): string | undefined => {
+    if (options.snapshot && versions.has(relPath)) return versions.get(relPath);
+    const path = inside(relPath);
+    let v: string | undefined;
+    if (path !== undefined) {
+      try {
+        const st = statSync(path);
+        v = st.isFile() && st.size <= MAX_LINT_FILE_BYTES ? `${st.mtimeMs}:${st.size}` : undefined;
+      } catch {
+        v = undefined;
+      }
+    }
+    if (options.snapshot) versions.set(relPath, v);
+    return v;
+  };
+  const listings = new Map<string, readonly string[]>();
+  return {
+    listPython(dir) {
+      const hit = options.snapshot ? listings.get(dir) : undefined;
+      if (hit) return hit;
+      const path = dir === '' ? root : inside(dir);
+      let names: string[] = [];
+      if (path !== undefined) {
+        try {
+          names = readdirSync(path, { withFileTypes: true })
+            .filter((e) => (e.isFile() || e.isSymbolicLink()) && e.name.endsWith('.py'))
+            .map((e) => (dir === '' ? e.name : `${dir}/${e.name}`))
+            .sort();
+        } catch {
+          names = [];
+        }
+      }
+      if (options.snapshot) listings.set(dir, names);
+      return names;
+    },
+    read(relPath) {
+      const open = options.overlay?.get(normalizeRelPath(relPath) ?? '');
+      if (open) return open.text;
+      const path = inside(relPath);
+      if (path === undefined) return undefined;
+      try {
+        return readRegularFile(path, MAX_LINT_FILE_BYTES, 'the lint limit').toString('utf8');
+      } catch {
+        return undefined;
+      }
+    },
+    version(relPath) {
+      const open = options.overlay?.get(normalizeRelPath(relPath) ?? '');
+      if (open) return `open:${open.version}`;
+      return diskVersion(relPath);
+    },
+  };
+}

@@ -1,0 +1,145 @@
+// The evaluator's side of cross-file analysis: what an import binds when it names a workspace file (a
+// module, or a function, class or value defined in one, re-exported by an __init__.py at most a few levels),
+// and calls of functions defined in another file (answered by that file's evaluator as a summary, in
+// portable values that name where their evidence is).
+import type { CallArgs } from '../syntax/python';
+import type { Evaluator } from './evaluator';
+import type { Ctx } from './facts';
+import { portable, originRef, type ValueOrigin } from './portable';
+import type { Def, Scope } from './scopes';
+import { joinAll, UNKNOWN, type AValue } from './values';
+import { lineOf, moduleBases, moduleDefs, moduleFile, MAX_FILE_DEPTH, type ModuleLink } from './workspace';
+
+/** Marks a module value that is a workspace module: `\u0001ws:<base dir>\u0001<dotted name>`. */
+const WS = '\u0001ws:';
+
+/** Libraries whose names a workspace file never shadows here (their APIs are known to the analysis). */
+const LIBRARY_ROOTS = /^(torch|numpy|jax|jaxlib|flax|optax|tensorflow|keras|tf_keras|einops|math|scipy|transformers|flash_attn|xformers|mlx|paddle|functools|typing|typing_extensions|os|sys|re|collections|dataclasses|abc|itertools|__future__|warnings|logging|enum|copy|inspect|json|pathlib)$/;
+
+/** Evidence from another file that a finding's message may quote (the engine links it as a related location). */
+export interface ForeignEvidence {
+  /** Workspace-relative path, 1-based line and column. */
+  readonly path: string;
+  readonly line: number;
+  readonly column: number;
+  readonly message: string;
+}
+
+export function isWorkspaceModule(v: AValue): boolean {
+  return v.kind === 'module' && typeof v.qname === 'string' && v.qname.startsWith(WS);
+}
+
+function wsModule(base: string, parts: readonly string[]): AValue {
+  return { kind: 'module', qname: `${WS}${base}\u0001${parts.join('.')}` };
+}
+
+function parseWs(qname: string): { base: string; parts: string[] } | undefined {
+  if (!qname.startsWith(WS)) return undefined;
+  const rest = qname.slice(WS.length);
+  const i = rest.indexOf('\u0001');
+  if (i < 0) return undefined;
+  return { base: rest.slice(0, i), parts: rest.slice(i + 1).split('.').filter((p) => p.length > 0) };
+}
+
+/** The value an import binds when it names a workspace module or something defined in one; else undefined. */
+export function importedValue(ev: Evaluator, def: Def): AValue | undefined {
+  const link = ev.link;
+  const path = def.importPath;
+  if (!link || !path || path.length === 0) return undefined;
+  const from = def.importFrom;
+  if ((!from || from.level === 0) && LIBRARY_ROOTS.test(path[0])) return undefined;
+  const files = link.workspace.files;
+  if (!from) {
+    // `import a.b as m` binds module a.b; `import a.b` binds a.
+    for (const base of moduleBases(files, link.path, 0)) if (moduleFile(files, base, path)) return wsModule(base, path);
+    return undefined;
+  }
+  const modParts = path.slice(0, from.moduleParts);
+  const name = path.slice(from.moduleParts);
+  for (const base of moduleBases(files, link.path, from.level)) {
+    const file = moduleFile(files, base, modParts);
+    if (file && name.length === 1) {
+      const v = symbolOf(link, file, name[0]);
+      if (v) return v;
+    }
+    if (moduleFile(files, base, [...modParts, ...name])) return wsModule(base, [...modParts, ...name]);
+  }
+  return undefined;
+}
+
+/** `m.name` for a workspace module value: a submodule, or what the module defines under that name. */
+export function workspaceAttribute(ev: Evaluator, mod: AValue, attr: string): AValue | undefined {
+  const link = ev.link;
+  const ws = mod.qname ? parseWs(mod.qname) : undefined;
+  if (!link || !ws) return undefined;
+  const files = link.workspace.files;
+  const file = moduleFile(files, ws.base, ws.parts);
+  if (file) {
+    const v = symbolOf(link, file, attr);
+    if (v) return v;
+  }
+  if (moduleFile(files, ws.base, [...ws.parts, attr])) return wsModule(ws.base, [...ws.parts, attr]);
+  return undefined;
+}
+
+/** What a workspace file defines at module level under `name` (functions and classes stay the file's own). */
+function symbolOf(link: ModuleLink, file: string, name: string): AValue | undefined {
+  const m = link.workspace.module(file);
+  if (!m) return undefined;
+  link.deps.set(file, m.version);
+  for (const [dep, v] of m.deps) if (!link.deps.has(dep)) link.deps.set(dep, v);
+  const defs = moduleDefs(m, name);
+  if (defs.length === 0) return undefined;
+  if (link.workspace.crossings >= MAX_FILE_DEPTH) return undefined;
+  link.workspace.crossings++;
+  let v: AValue;
+  try {
+    v = joinAll(defs.map((d) => m.ev.evalDef(d, m.ev.defaultCtx(m.sr.module))));
+  } finally {
+    link.workspace.crossings--;
+  }
+  // Reading m's imports may have read further files.
+  for (const [dep, ver] of m.deps) if (!link.deps.has(dep)) link.deps.set(dep, ver);
+  if (v.kind === 'function' || v.kind === 'class' || v.kind === 'module') return v;
+  const d = defs[defs.length - 1];
+  const at = lineColumn(m.tree.source, d.target.start);
+  return portable(v, { path: file, line: at.line, column: at.column, name });
+}
+
+/**
+ * A call of a function defined in another workspace file: the arguments cross as portable values, that
+ * file's evaluator answers with the function's summary for them, and the result comes back naming where it
+ * was computed. Unknown when the function's file is not analysed or the chain of files is too long.
+ */
+export function callAcrossFiles(ev: Evaluator, scope: Scope, args: CallArgs, ctx: Ctx, self: AValue | undefined, argValues?: readonly AValue[]): AValue {
+  const link = ev.link;
+  const owner = link?.workspace.ownerOf(scope);
+  if (!link || !owner || !owner.link || args.hasSplat || link.workspace.crossings >= MAX_FILE_DEPTH) return UNKNOWN;
+  const positional = (argValues ?? args.positional.map((a) => ev.eval(a, ctx))).map((v) => portable(v));
+  const keywords = new Map<string, AValue>();
+  for (const [name, kw] of args.keywords) keywords.set(name, portable(ev.eval(kw.value, ctx)));
+  link.workspace.crossings++;
+  let r: AValue;
+  try {
+    r = owner.summaryCall(scope, positional, keywords, self ? portable(self) : undefined);
+  } finally {
+    link.workspace.crossings--;
+  }
+  const origin = originOf(owner.link.path, scope, owner);
+  const out = portable(r, origin);
+  if (out.mask || out.elements?.some((e) => e.mask)) ev.noteForeignEvidence({ path: origin.path, line: origin.line, column: origin.column, message: `the mask is built in \`${origin.name}\` (${originRef(origin)})` });
+  return out;
+}
+
+/** Where a function's result comes from: its only return statement, else its definition. */
+function originOf(path: string, scope: Scope, owner: Evaluator): ValueOrigin {
+  const src = owner.tree.source;
+  const node = scope.returns.length === 1 ? scope.returns[0] : scope.node;
+  const at = lineColumn(src, node.start);
+  return { path, line: at.line, column: at.column, name: scope.name };
+}
+
+function lineColumn(src: string, offset: number): { line: number; column: number } {
+  const lineStart = src.lastIndexOf('\n', offset - 1) + 1;
+  return { line: lineOf(src, offset), column: offset - lineStart + 1 };
+}

@@ -1,0 +1,98 @@
+// Values that cross from one file's analysis into another's. An abstract value may point at syntax nodes of
+// the file it was computed in (where scores were formed, the operations on the way to them, a layer's
+// constructor); those mean nothing in another file's tree, so they are dropped at the boundary. What is
+// proven of the value itself stays: rank and axes, dtype, roles, mask polarity and kind, cache origin,
+// numbers and their dimensions, tuple structure. Operations of unknown effect stay unknown (an opaque
+// step), so rules judging a path of operations stay silent rather than guess.
+//
+// Values returned to the caller also say where their evidence lives: a mask's explanation gains
+// "from `make_pad_mask` in utils.py:12", which the finding's message then quotes (and the engine turns into
+// a related location with that file's path).
+import type { AValue, DimInfo, MaskInfo } from './values';
+
+/** Where a value returned from another file was computed. */
+export interface ValueOrigin {
+  /** Workspace-relative path of that file. */
+  readonly path: string;
+  /** 1-based line and column of the evidence (the return statement of the helper). */
+  readonly line: number;
+  readonly column: number;
+  /** The helper's name as the caller knows it. */
+  readonly name: string;
+}
+
+/** Text a message quotes for an origin: "utils.py:12". */
+export function originRef(o: { path: string; line: number }): string {
+  return `${o.path}:${o.line}`;
+}
+
+const MAX_DEPTH = 4;
+
+/** Keeps the functions, classes and objects of the analysed files (their owners evaluate them). */
+export function portable(v: AValue, origin?: ValueOrigin, depth = 0): AValue {
+  if (depth > MAX_DEPTH) return { kind: 'unknown' };
+  switch (v.kind) {
+    case 'tensor':
+    case 'unknown':
+      return portableTensor(v, origin, depth);
+    case 'number': {
+      const out: { -readonly [K in keyof AValue]: AValue[K] } = { kind: 'number' };
+      copy(out, v, ['maybeNone', 'num', 'scaleName', 'headCount', 'finfo', 'finfoMax']);
+      if (v.dimPow) out.dimPow = { dim: portableDim(v.dimPow.dim), power: v.dimPow.power };
+      return out;
+    }
+    case 'string':
+    case 'none':
+    case 'bool':
+    case 'dtype':
+    case 'module':
+      // Plain data.
+      return v;
+    case 'finfo':
+      return { kind: 'finfo', ...(v.finfoOf ? { finfoOf: v.finfoOf } : {}) };
+    case 'tuple': {
+      const out: { -readonly [K in keyof AValue]: AValue[K] } = { kind: 'tuple' };
+      if (v.maybeNone) out.maybeNone = true;
+      if (v.elements) out.elements = v.elements.map((e) => portable(e, origin, depth + 1));
+      if (v.shapeOf) out.shapeOf = portable(v.shapeOf, undefined, depth + 1);
+      return out;
+    }
+    case 'function':
+      // The function's own file evaluates it when it is called (evaluator.ts: callFunction); the bound self
+      // crosses as a plain instance.
+      return v.fn ? { kind: 'function', fn: { scope: v.fn.scope, ...(v.fn.self ? { self: portable(v.fn.self, undefined, depth + 1) } : {}) } } : v;
+    case 'class':
+      return v;
+    case 'object':
+      // The instance without its constructor call (a node of the file that created it).
+      return v.object ? { kind: 'object', object: { cls: v.object.cls }, ...(v.maybeNone ? { maybeNone: true } : {}) } : v;
+    default:
+      // Layers (their constructor node), tokenizer outputs and anything else: unknown here.
+      return { kind: 'unknown', ...(v.maybeNone ? { maybeNone: true } : {}) };
+  }
+}
+
+function portableTensor(v: AValue, origin: ValueOrigin | undefined, depth: number): AValue {
+  const out: { -readonly [K in keyof AValue]: AValue[K] } = { kind: v.kind };
+  copy(out, v, ['maybeNone', 'ndim', 'axes', 'dtype', 'role', 'roleText', 'featLast', 'channelFirst', 'fromConv', 'multiHead', 'normalized', 'fromCache', 'tokenIds', 'index', 'ones', 'zeros', 'fillValue', 'projectedWidth', 'featAt', 'lastSize1', 'reversedUnknownRank']);
+  // Operations on the way (scales, masks) name nodes of the other file: their effect is unknown here.
+  if (v.ops && v.ops.some((alt) => alt.length > 0)) out.ops = [[{ kind: 'opaque' }]];
+  if (v.mask) out.mask = portableMask(v.mask, origin);
+  if (v.shapeOf) out.shapeOf = portable(v.shapeOf, undefined, depth + 1);
+  return out;
+}
+
+function portableMask(m: MaskInfo, origin: ValueOrigin | undefined): MaskInfo {
+  // `at` is a node of the other file: here the mask is first seen at the call that returned it (origins.ts).
+  const { at: _at, ...rest } = m;
+  if (!origin) return rest;
+  return { ...rest, why: `${m.why}, from \`${origin.name}\` in ${originRef(origin)}` };
+}
+
+function portableDim(d: DimInfo): DimInfo {
+  return { which: d.which, text: d.text };
+}
+
+function copy(out: { -readonly [P in keyof AValue]: AValue[P] }, v: AValue, keys: readonly (keyof AValue)[]): void {
+  for (const k of keys) if (v[k] !== undefined) (out as Record<keyof AValue, unknown>)[k] = v[k];
+}

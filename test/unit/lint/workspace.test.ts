@@ -1,0 +1,295 @@
+// Cross-file analysis within a workspace (src/lint/analysis/workspace.ts, cross-file.ts, portable.ts):
+// import resolution, the per-file cache of imported modules and its invalidation, and buggy/fixed pairs
+// whose evidence is in another file (a finding names that file and carries it as a related location).
+import { strict as assert } from 'node:assert';
+import { Evaluator } from '../../../src/lint/analysis/evaluator';
+import { importRoots, moduleBases, moduleFile, normalizeRelPath, WorkspaceAnalysis, type WorkspaceFiles } from '../../../src/lint/analysis/workspace';
+import { createPythonParser } from '../../../src/lint/parser';
+import { createLinter, type ExtendedLinter, type Finding } from '../../../src/lint';
+import { grammar } from './helpers';
+
+/** An in-memory workspace whose files can be edited (each edit bumps the file's version); reads are counted. */
+class MemoryWorkspace implements WorkspaceFiles {
+  private readonly files = new Map<string, { text: string; version: number }>();
+  reads = 0;
+
+  constructor(files: Record<string, string>) {
+    for (const [p, t] of Object.entries(files)) this.set(p, t);
+  }
+
+  set(path: string, text: string): void {
+    this.files.set(path, { text, version: (this.files.get(path)?.version ?? 0) + 1 });
+  }
+
+  delete(path: string): void {
+    this.files.delete(path);
+  }
+
+  read(path: string): string | undefined {
+    this.reads++;
+    return this.files.get(path)?.text;
+  }
+
+  version(path: string): number | undefined {
+    return this.files.get(path)?.version;
+  }
+
+  listPython(dir: string): string[] {
+    return [...this.files.keys()].filter((p) => p.endsWith('.py') && (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '') === dir).sort();
+  }
+}
+
+const SDPA_CALLER = (importLine: string, maskExpr: string) => `import torch
+import torch.nn.functional as F
+${importLine}
+
+
+def attend(q, k, v, input_ids):
+    mask = ${maskExpr}
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
+`;
+
+const PAD_HELPERS = `import torch
+
+
+def make_pad_mask(input_ids, pad_id=0):
+    pad = input_ids.eq(pad_id)
+    return pad[:, None, None, :]
+
+
+def make_keep_mask(input_ids, pad_id=0):
+    keep = input_ids.ne(pad_id)
+    return keep[:, None, None, :]
+`;
+
+async function workspaceLinter(ws: WorkspaceFiles): Promise<ExtendedLinter> {
+  return createLinter(grammar(), { workspace: ws, onInternalError: (e) => assert.fail(String(e)) });
+}
+
+const codes = (fs: readonly Finding[]): string[] => fs.map((f) => `${f.code}@${f.line}`);
+
+describe('workspace: import resolution', () => {
+  const ws = new MemoryWorkspace({
+    'pkg/__init__.py': 'from .masks import make_pad_mask\n',
+    'pkg/masks.py': PAD_HELPERS,
+    'pkg/sub/__init__.py': '',
+    'pkg/sub/model.py': '',
+    'src/lib/__init__.py': '',
+    'src/lib/util.py': '',
+    'tools/run.py': '',
+  });
+
+  it('normalizes workspace paths and refuses ones that leave the root', () => {
+    assert.equal(normalizeRelPath('pkg/./sub/../masks.py'), 'pkg/masks.py');
+    assert.equal(normalizeRelPath('pkg\\masks.py'), 'pkg/masks.py');
+    assert.equal(normalizeRelPath('/pkg/masks.py'), 'pkg/masks.py');
+    assert.equal(normalizeRelPath('../outside.py'), undefined);
+    assert.equal(normalizeRelPath('pkg/../../outside.py'), undefined);
+  });
+
+  it('finds modules as a.py or a/__init__.py, relative to the file (dots) or from the import roots', () => {
+    assert.equal(moduleFile(ws, 'pkg', ['masks']), 'pkg/masks.py');
+    assert.equal(moduleFile(ws, '', ['pkg']), 'pkg/__init__.py');
+    assert.equal(moduleFile(ws, '', ['pkg', 'sub', 'model']), 'pkg/sub/model.py');
+    assert.equal(moduleFile(ws, '', ['torch']), undefined);
+    assert.equal(moduleFile(ws, '', ['pkg', '../x']), undefined);
+    // `from . import x` in pkg/sub/model.py looks in pkg/sub; `from .. import x` in pkg.
+    assert.deepEqual(moduleBases(ws, 'pkg/sub/model.py', 1), ['pkg/sub']);
+    assert.deepEqual(moduleBases(ws, 'pkg/sub/model.py', 2), ['pkg']);
+    assert.deepEqual(moduleBases(ws, 'pkg/sub/model.py', 4), []);
+    // Absolute imports: the root, above the top package, and src/.
+    assert.deepEqual(importRoots(ws, 'pkg/sub/model.py'), ['', 'src']);
+    assert.deepEqual(importRoots(ws, 'src/lib/util.py'), ['', 'src']);
+    assert.deepEqual(importRoots(ws, 'tools/run.py'), ['', 'tools', 'src']);
+  });
+
+  it('follows `from .m import f`, `from pkg.m import f`, `import pkg.m as m`, `from . import m` and an __init__ re-export', async () => {
+    const forms: [string, string, string][] = [
+      ['pkg/model.py', 'from .masks import make_pad_mask', 'make_pad_mask(input_ids)'],
+      ['pkg/model.py', 'from pkg.masks import make_pad_mask', 'make_pad_mask(input_ids)'],
+      ['pkg/model.py', 'import pkg.masks as m', 'm.make_pad_mask(input_ids)'],
+      ['pkg/model.py', 'from . import masks', 'masks.make_pad_mask(input_ids)'],
+      ['pkg/model.py', 'import pkg.masks', 'pkg.masks.make_pad_mask(input_ids)'],
+      ['train.py', 'from pkg import make_pad_mask', 'make_pad_mask(input_ids)'],
+      ['pkg/sub/model.py', 'from ..masks import make_pad_mask as pad_mask_of', 'pad_mask_of(input_ids)'],
+      ['src/lib/model.py', 'from pkg.masks import make_pad_mask', 'make_pad_mask(input_ids)'],
+    ];
+    for (const [path, imp, expr] of forms) {
+      const l = await workspaceLinter(ws);
+      const fs = l.lintPython(SDPA_CALLER(imp, expr), { path });
+      assert.deepEqual(codes(fs), ['ATT002@8'], `${path}: ${imp}`);
+      assert.match(fs[0].message, /from `make_pad_mask` in pkg\/masks\.py:6/, imp);
+      assert.ok(l.workspaceDependencies(path).includes('pkg/masks.py'), imp);
+    }
+  });
+
+  it('stays silent (and reads nothing) without a workspace or a path, and for names it cannot resolve', async () => {
+    const plain = await createLinter(grammar());
+    assert.deepEqual(plain.lintPython(SDPA_CALLER('from .masks import make_pad_mask', 'make_pad_mask(input_ids)')), []);
+    const l = await workspaceLinter(ws);
+    assert.deepEqual(l.lintPython(SDPA_CALLER('from .masks import make_pad_mask', 'make_pad_mask(input_ids)')), []);
+    assert.deepEqual(l.lintPython(SDPA_CALLER('from .nowhere import make_pad_mask', 'make_pad_mask(input_ids)'), { path: 'pkg/model.py' }), []);
+    assert.deepEqual(l.lintPython(SDPA_CALLER('from .masks import not_defined', 'not_defined(input_ids)'), { path: 'pkg/model.py' }), []);
+    // A workspace file never stands in for a library it shares a name with.
+    const shadow = new MemoryWorkspace({ 'torch.py': 'def tril(x):\n    return x\n', 'model.py': '' });
+    const ls = await workspaceLinter(shadow);
+    assert.deepEqual(ls.lintPython(SDPA_CALLER('', '~torch.tril(torch.ones(4, 4, dtype=torch.bool))'), { path: 'model.py' }).map((f) => f.code), ['ATT002']);
+  });
+
+  it('survives import cycles (a module importing the file that imports it)', async () => {
+    const cyc = new MemoryWorkspace({
+      'a.py': SDPA_CALLER('from b import make_pad_mask', 'make_pad_mask(input_ids)'),
+      'b.py': `from a import attend\n${PAD_HELPERS}`,
+    });
+    const l = await workspaceLinter(cyc);
+    assert.deepEqual(codes(l.lintPython(cyc.read('a.py')!, { path: 'a.py' })), ['ATT002@8']);
+    assert.deepEqual(l.lintPython(cyc.read('b.py')!, { path: 'b.py' }), []);
+  });
+});
+
+describe('workspace: the module cache', () => {
+  it('analyses an imported file once, again only when it or a file it read changes', async () => {
+    const ws = new MemoryWorkspace({
+      'pkg/__init__.py': '',
+      'pkg/masks.py': 'from .base import pad_of\n\n\ndef make_pad_mask(input_ids):\n    return pad_of(input_ids)[:, None, None, :]\n',
+      'pkg/base.py': 'def pad_of(ids):\n    return ids.eq(0)\n',
+    });
+    const parser = await createPythonParser(grammar());
+    const wa = new WorkspaceAnalysis(ws, (src) => parser.parse(src, { full: true }), (tree, sr, link) => new Evaluator(tree, sr, link));
+    const first = wa.module('pkg/masks.py');
+    assert.ok(first);
+    assert.equal(wa.module('pkg/masks.py'), first, 'reused while nothing changed');
+    assert.equal(wa.analysed, 1);
+    // Evaluating its import reads pkg/base.py (a dependency of pkg/masks.py).
+    const def = first.sr.module.envAtEnd.get('pad_of')![0];
+    first.ev.evalDef(def, first.ev.defaultCtx(first.sr.module));
+    assert.deepEqual([...first.deps.keys()], ['pkg/base.py']);
+    assert.equal(wa.analysed, 2);
+    ws.set('pkg/base.py', 'def pad_of(ids):\n    return ids.ne(0)\n');
+    const second = wa.module('pkg/masks.py');
+    assert.notEqual(second, first, 'a changed dependency makes it stale');
+    ws.set('pkg/masks.py', '');
+    assert.notEqual(wa.module('pkg/masks.py'), second, 'a changed file makes it stale');
+    ws.delete('pkg/masks.py');
+    assert.equal(wa.module('pkg/masks.py'), undefined);
+  });
+
+  it('the linter sees an edit of the imported file at the next lint (buggy helper fixed, fixed helper broken)', async () => {
+    const ws = new MemoryWorkspace({ 'utils.py': PAD_HELPERS, 'model.py': '' });
+    const l = await workspaceLinter(ws);
+    const model = SDPA_CALLER('from utils import make_pad_mask', 'make_pad_mask(input_ids)');
+    assert.deepEqual(codes(l.lintPython(model, { path: 'model.py' })), ['ATT002@8']);
+    const readsBefore = ws.reads;
+    assert.deepEqual(codes(l.lintPython(model, { path: 'model.py' })), ['ATT002@8']);
+    assert.equal(ws.reads, readsBefore, 'an unchanged import is not read again');
+    ws.set('utils.py', PAD_HELPERS.replace('input_ids.eq(pad_id)', 'input_ids.ne(pad_id)'));
+    assert.deepEqual(l.lintPython(model, { path: 'model.py' }), []);
+    ws.set('utils.py', PAD_HELPERS);
+    l.invalidateWorkspaceFile('utils.py');
+    assert.deepEqual(codes(l.lintPython(model, { path: 'model.py' })), ['ATT002@8']);
+  });
+});
+
+describe('workspace: evidence in another file', () => {
+  it('a mask helper in utils.py used from model.py: buggy (named, related location) and fixed (silent)', async () => {
+    const ws = new MemoryWorkspace({ 'utils.py': PAD_HELPERS, 'model.py': '' });
+    const l = await workspaceLinter(ws);
+    const buggy = l.lintPython(SDPA_CALLER('from utils import make_pad_mask', 'make_pad_mask(input_ids)'), { path: 'model.py' });
+    assert.deepEqual(codes(buggy), ['ATT002@8']);
+    assert.match(buggy[0].message, /`input_ids\.eq\(pad_id\)`|input_ids == pad_id|eq/);
+    assert.match(buggy[0].message, /utils\.py:6/);
+    assert.deepEqual(buggy[0].related?.filter((r) => r.path !== undefined), [{ path: 'utils.py', line: 6, column: 12, message: 'the mask is built in `make_pad_mask` (utils.py:6)' }]);
+    assert.deepEqual(l.lintPython(SDPA_CALLER('from utils import make_keep_mask', 'make_keep_mask(input_ids)'), { path: 'model.py' }), []);
+  });
+
+  it('a tuple-returning helper in another file, unpacked at the call site', async () => {
+    const helpers = (cmp: string) => `def masks_and_lengths(input_ids, pad_id=0):
+    pad = input_ids ${cmp} pad_id
+    return pad[:, None, None, :], pad.sum(-1)
+`;
+    const model = SDPA_CALLER('from .data import masks_and_lengths', 'masks_and_lengths(input_ids)[0]').replace(
+      '    mask = masks_and_lengths(input_ids)[0]\n',
+      '    mask, lengths = masks_and_lengths(input_ids)\n',
+    );
+    const buggy = new MemoryWorkspace({ 'pkg/data.py': helpers('=='), 'pkg/model.py': model });
+    const fixed = new MemoryWorkspace({ 'pkg/data.py': helpers('!='), 'pkg/model.py': model });
+    const fs = (await workspaceLinter(buggy)).lintPython(model, { path: 'pkg/model.py' });
+    assert.deepEqual(codes(fs), ['ATT002@8']);
+    assert.equal(fs[0].related?.find((r) => r.path !== undefined)?.path, 'pkg/data.py');
+    assert.deepEqual((await workspaceLinter(fixed)).lintPython(model, { path: 'pkg/model.py' }), []);
+  });
+
+  it('a class from another file: its method builds the mask from an attribute set in __init__', async () => {
+    const layers = (region: string) => `import torch
+import torch.nn as nn
+
+
+class CausalMask(nn.Module):
+    def __init__(self, block_size):
+        super().__init__()
+        self.register_buffer("bias", torch.${region}(torch.ones(block_size, block_size, dtype=torch.bool)${region === 'triu' ? ', diagonal=1' : ''}))
+
+    def slice(self, T):
+        return self.bias[:T, :T]
+`;
+    const model = `import torch.nn as nn
+import torch.nn.functional as F
+from .layers import CausalMask
+
+
+class Block(nn.Module):
+    def __init__(self, block_size):
+        super().__init__()
+        self.causal = CausalMask(block_size)
+
+    def forward(self, q, k, v):
+        T = q.size(-2)
+        return F.scaled_dot_product_attention(q, k, v, attn_mask=self.causal.slice(T))
+`;
+    const buggy = new MemoryWorkspace({ 'nets/layers.py': layers('triu'), 'nets/model.py': model });
+    const fixed = new MemoryWorkspace({ 'nets/layers.py': layers('tril'), 'nets/model.py': model });
+    const fs = (await workspaceLinter(buggy)).lintPython(model, { path: 'nets/model.py' });
+    assert.deepEqual(codes(fs), ['ATT002@13']);
+    assert.match(fs[0].message, /nets\/layers\.py:11/);
+    assert.deepEqual((await workspaceLinter(fixed)).lintPython(model, { path: 'nets/model.py' }), []);
+  });
+});
+
+describe('workspace: half precision set by the file that imports this one', () => {
+  const model = (fill: string) => `import torch
+import torch.nn as nn
+
+
+class Attention(nn.Module):
+    def forward(self, q, k, v, mask):
+        scores = q @ k.transpose(-2, -1) / q.size(-1) ** 0.5
+        scores = scores.masked_fill(mask == 0, ${fill})
+        return torch.softmax(scores, dim=-1) @ v
+`;
+  const trainer = (importLine: string) => `import torch
+${importLine}
+
+model = Attention().cuda()
+scaler = torch.cuda.amp.GradScaler()
+with torch.autocast("cuda"):
+    out = model(q, k, v, mask)
+`;
+
+  it('a -1e9 fill in a model that a trainer runs under AMP: buggy (names the trainer), finfo fill fixed', async () => {
+    const ws = new MemoryWorkspace({ 'nets/model.py': model('-1e9'), 'train.py': trainer('from nets.model import Attention'), 'nets/__init__.py': '' });
+    const l = await workspaceLinter(ws);
+    const fs = l.lintPython(model('-1e9'), { path: 'nets/model.py' });
+    assert.deepEqual(codes(fs), ['ATT007@8']);
+    assert.match(fs[0].message, /imported by train\.py, which sets it at train\.py:5/);
+    assert.deepEqual(fs[0].related?.filter((r) => r.path !== undefined).map((r) => [r.path, r.line]), [['train.py', 5]]);
+    assert.ok(l.workspaceDependencies('nets/model.py').includes('train.py'));
+    assert.deepEqual(l.lintPython(model('torch.finfo(scores.dtype).min'), { path: 'nets/model.py' }), []);
+  });
+
+  it('silent when no file importing the model runs in half precision, or the half-precision file does not import it', async () => {
+    const fp32 = new MemoryWorkspace({ 'model.py': model('-1e9'), 'train.py': 'from model import Attention\nmodel = Attention()\n' });
+    assert.deepEqual((await workspaceLinter(fp32)).lintPython(model('-1e9'), { path: 'model.py' }), []);
+    const other = new MemoryWorkspace({ 'model.py': model('-1e9'), 'train.py': trainer('from other import Attention'), 'other.py': '' });
+    assert.deepEqual((await workspaceLinter(other)).lintPython(model('-1e9'), { path: 'model.py' }), []);
+  });
+});
