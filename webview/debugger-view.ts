@@ -6,6 +6,7 @@ import type { RunResult } from '../src/protocol/engine';
 import { scaleFor } from './colour-scale';
 import { pythonSteps } from '../src/engine/trace';
 import { CodeView } from './code-view';
+import { queryTokensOf } from './data';
 import { button, h, numberInput, select } from './dom';
 import { fmt, rowList, tokenLabel } from './format';
 import { HeatmapView } from './heatmap-view';
@@ -61,7 +62,7 @@ export class DebuggerView {
     this.heatmap = new HeatmapView({
       label: t('Matrix of the current step'),
       tooltip,
-      describe: (row, col) => (this.trace ? describeStepCell(this.trace, this.step, row, col, this.tokenLabels()) : []),
+      describe: (row, col) => (this.trace ? describeStepCell(this.trace, this.step, row, col, this.tokenLabels(), this.tokenLabels('queries')) : []),
       onActivate: (row) => this.cb.onReveal(row),
       maxHeight: () => Math.max(240, window.innerHeight - 160),
     });
@@ -108,8 +109,11 @@ export class DebuggerView {
     });
   }
 
-  private tokenLabels(): string[] {
-    return (this.run?.tokens ?? []).map((tk) => tokenLabel(tk.display, 20));
+  /** Labels of the keys (columns) and of the queries (rows: the keys unless a recorded call has others). */
+  private tokenLabels(axis: 'keys' | 'queries' = 'keys'): string[] {
+    const run = this.run;
+    if (!run) return [];
+    return (axis === 'queries' ? queryTokensOf(run) : run.tokens).map((tk) => tokenLabel(tk.display, 20));
   }
 
   setTheme(theme: ThemeColours): void {
@@ -233,7 +237,7 @@ export class DebuggerView {
         rows,
         cols,
         scale,
-        rowLabels: tokens,
+        rowLabels: this.tokenLabels('queries'),
         colLabels: info.columnsAreKeys ? tokens : Array.from({ length: cols }, (_, j) => String(j)),
       },
       t('{0}: {1}, shape {2}', info.name, info.formula, info.shape),
@@ -262,7 +266,7 @@ export class DebuggerView {
   private renderStats(): void {
     const trace = this.trace;
     if (!trace) return;
-    const table = buildStatsTable(trace, (this.run?.tokens ?? []).map((tk) => tk.display));
+    const table = buildStatsTable(trace, this.run ? queryTokensOf(this.run).map((tk) => tk.display) : []);
     const thead = h('thead', {}, h('tr', {}, ...table.columns.map((c) => h('th', { attrs: { scope: 'col', title: c.title }, text: c.header }))));
     const tbody = h('tbody');
     for (const row of table.rows) {

@@ -96,9 +96,9 @@ export function stepInfo(trace: AttentionTrace, step: StepIndex): StepInfo {
 }
 
 /** Tooltip lines for cell (row, col) of a step. */
-export function describeStepCell(trace: AttentionTrace, step: StepIndex, row: number, col: number, tokens: readonly string[]): string[] {
+export function describeStepCell(trace: AttentionTrace, step: StepIndex, row: number, col: number, tokens: readonly string[], queries: readonly string[] = tokens): string[] {
   const S = trace.S;
-  const q = `${row} “${tokens[row] ?? ''}”`;
+  const q = `${row} “${queries[row] ?? ''}”`;
   if (step === 4) {
     return [t('Query {0}, dimension {1}', q, col), t('output = {0}', fmt(trace.output.data[row * trace.dv + col]))];
   }

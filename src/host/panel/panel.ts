@@ -16,6 +16,8 @@ export interface PanelDataSource {
   trace(req: TraceRequest, token?: vscode.CancellationToken): Promise<AttentionTrace>;
   /** Selects the source range of token `index` of `run` in the editor it came from. */
   revealToken?(run: RunResult, index: number): void;
+  /** A recorded call's run for another batch element (the panel then shows it, in the same mode and head). */
+  recordedBatch?(run: RunResult, batch: number): Promise<RunResult>;
 }
 
 
@@ -187,6 +189,9 @@ export class InspectorPanel implements vscode.Disposable {
       case 'revealToken':
         if (this.run && msg.index < this.run.tokens.length) this.source.revealToken?.(this.run, msg.index);
         return;
+      case 'recordedBatch':
+        await this.showRecordedBatch(msg.batch);
+        return;
       case 'export':
         await this.saveExport(msg.format, msg.suggestedName, msg.content);
         return;
@@ -223,6 +228,18 @@ export class InspectorPanel implements vscode.Disposable {
     } finally {
       this.inflight.delete(messageId);
       cts.dispose();
+    }
+  }
+
+  private async showRecordedBatch(batch: number): Promise<void> {
+    const run = this.run;
+    if (!run?.recorded || !this.source.recordedBatch) return;
+    try {
+      const next = await this.source.recordedBatch(run, batch);
+      if (this.run === run) this.update(next);
+    } catch (e) {
+      void vscode.window.showErrorMessage((e as Error).message);
+      if (this.run === run) this.sendRun(); // the picker shows the element still shown
     }
   }
 

@@ -257,11 +257,20 @@ export class RecordingController implements vscode.Disposable {
     const call = rec.trace.calls[id];
     try {
       const engine = this.engine();
-      const opened = await engine.request('recordingOpen', { dir: rec.dir, trace: rec.trace, callId: id, runId: RUN_ID_BASE + ++this.runCounter, batch: 0 });
+      const callId = id;
+      const opened = await engine.request('recordingOpen', { dir: rec.dir, trace: rec.trace, callId, runId: RUN_ID_BASE + ++this.runCounter, batch: 0 });
       InspectorPanel.show(
         this.context.extensionUri,
         opened.run,
-        { attention: (req, token) => engine.request('recordedAttention', req, { signal: token }), trace: (req, token) => engine.request('recordedTrace', req, { signal: token }) },
+        {
+          attention: (req, token) => engine.request('recordedAttention', req, { signal: token }),
+          trace: (req, token) => engine.request('recordedTrace', req, { signal: token }),
+          // Another batch element of the same call: the same layers, heads and mode in the panel.
+          recordedBatch: async (_run, batch) => {
+            if (this.recording !== rec) throw new Error(vscode.l10n.t('That recorded call is no longer available: record again.'));
+            return (await engine.request('recordingOpen', { dir: rec.dir, trace: rec.trace, callId, runId: RUN_ID_BASE + ++this.runCounter, batch })).run;
+          },
+        },
         { mode: 'debugger', focus: { layer: opened.layer, head: 0 } },
       );
     } catch (e) {
