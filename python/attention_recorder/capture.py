@@ -127,7 +127,11 @@ class Recorder:
         """Token ids of the keys (or, with name="query_token_ids", of the queries), from the most recent embedding
         call whose ids are [batch, length]: one with a padding_idx when there is one; nothing when two candidates
         disagree. The tokenizer that produced exactly those ids is named when one was seen."""
-        candidates = [e for e in reversed(self.recent_embeddings()) if list(e["ids"].shape) == [batch, length]]
+        candidates, modules = [], set()
+        for e in reversed(self.recent_embeddings()):  # newest first; one per module (a module's older calls fed
+            if list(e["ids"].shape) == [batch, length] and e["module"] not in modules:  # earlier passes)
+                candidates.append(e)
+                modules.add(e["module"])
         if not candidates:
             cached = self._cached_ids(batch, length) if name == "token_ids" else None
             if cached is None:
