@@ -20,7 +20,7 @@ import { Legend, weightCaption } from './legend';
 import { LinesView } from './lines-view';
 import { PanelRpc } from './rpc';
 import { type DebuggerSwitches, type GridView as GridSubView, type PanelState, type StepIndex, defaultState, fitStateToRun, sanitizeState, traceOptionsOf } from './state';
-import { stepInfo } from './steps';
+import { stepInfo, stepSourceLines } from './steps';
 import { type ThemeColours, readTheme, watchTheme } from './theme';
 import { Tooltip } from './tooltip';
 
@@ -96,6 +96,7 @@ export class App {
       onHead: (l, hd) => this.debugHead(l, hd),
       onReveal: (i) => this.reveal(i),
       onCopy: (text) => this.copy(text),
+      onSource: (layer, step) => this.api.postMessage({ type: 'recordedStep', layer, step, reveal: true }),
     });
     this.python = new CodeView(t('Python that draws these tensors'), (text) => this.copy(text), 'run-python');
 
@@ -324,6 +325,9 @@ export class App {
   private setStep(step: StepIndex): void {
     this.state.step = step;
     this.save();
+    // A recorded call: the editor highlights the line of this step (without taking the focus).
+    const layer = this.state.focus?.layer ?? 0;
+    if (this.run && stepSourceLines(this.run, layer, step).length > 0) this.api.postMessage({ type: 'recordedStep', layer, step, reveal: false });
   }
 
   /** The debugger keeps its own 0–1 choice (on by default), the heads view its own (off). */

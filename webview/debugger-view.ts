@@ -14,7 +14,7 @@ import { t } from './l10n';
 import { Legend, weightCaption } from './legend';
 import { type DebuggerSwitches, DEFAULT_SWITCHES, type StepIndex, STEP_COUNT, traceOptionsOf } from './state';
 import { buildStatsTable } from './stats-model';
-import { describeStepCell, stepInfo, stepNames } from './steps';
+import { describeStepCell, sourceLinkText, stepInfo, stepNames, stepSourceLines } from './steps';
 import type { ThemeColours } from './theme';
 import type { Tooltip } from './tooltip';
 import { type WarningText, describeWarning } from './warnings';
@@ -25,6 +25,8 @@ export interface DebuggerCallbacks {
   onHead: (layer: number, head: number) => void;
   onReveal: (tokenIndex: number) => void;
   onCopy: (text: string) => void;
+  /** Show the user's source line(s) of step `step` of layer `layer` of a recorded call (the link was clicked). */
+  onSource: (layer: number, step: StepIndex) => void;
 }
 
 export class DebuggerView {
@@ -36,6 +38,8 @@ export class DebuggerView {
   private readonly tabs = h('div', { class: 'steps', attrs: { role: 'tablist', 'aria-label': t('Steps') } });
   private readonly formula = h('div', { class: 'formula' });
   private readonly shape = h('div', { class: 'shape' });
+  /** A recorded call: the user's line(s) that computed the current step; a click shows them in the editor. */
+  private readonly sourceLink = h('button', { class: 'step-source', attrs: { type: 'button', hidden: true } });
   private readonly note = h('div', { class: 'note' });
   private readonly warningsEl = h('div', { class: 'warnings', attrs: { role: 'status', 'aria-live': 'polite' } });
   private readonly viewColumn: HTMLElement;
@@ -83,7 +87,8 @@ export class DebuggerView {
     });
     this.tabs.append(...this.tabButtons);
     this.stepPanel = h('div', { class: 'step-panel', attrs: { id: 'step-panel', role: 'tabpanel' } },
-      h('div', { class: 'step-head' }, this.formula, this.shape), this.note, this.heatmap.el, this.legend.el);
+      h('div', { class: 'step-head' }, this.formula, this.shape, this.sourceLink), this.note, this.heatmap.el, this.legend.el);
+    this.sourceLink.addEventListener('click', () => this.cb.onSource(this.focus.layer, this.step));
     this.python = new CodeView(t('What these switches mean in PyTorch'), (text) => this.cb.onCopy(text), 'debugger-python');
     this.form.addEventListener('submit', (e) => e.preventDefault());
     // The step's matrix comes first; the switches sit beside it in a wide panel and below it in a narrow one.
@@ -227,6 +232,7 @@ export class DebuggerView {
     const info = stepInfo(trace, this.step);
     this.formula.textContent = info.formula;
     this.shape.textContent = t('shape {0}', info.shape);
+    this.updateSourceLink();
     this.note.textContent = info.note;
     const [rows, cols] = info.tensor.shape;
     const tokens = this.tokenLabels();
@@ -247,6 +253,16 @@ export class DebuggerView {
     this.heatmap.setFlaggedRows(this.step >= 3 ? [...rowsOfWarnings] : []);
     const hasSpecial = this.step >= 2;
     this.legend.update(scale, theme.palette, info.isWeights ? weightCaption(this.unit, info.tensor.data) : this.step === 4 ? t('output') : t('score'), hasSpecial);
+  }
+
+  private updateSourceLink(): void {
+    const lines = this.run ? stepSourceLines(this.run, this.focus.layer, this.step) : [];
+    this.sourceLink.hidden = lines.length === 0;
+    if (lines.length === 0) return;
+    const text = sourceLinkText(lines);
+    this.sourceLink.replaceChildren(h('span', { class: 'codicon codicon-go-to-file', attrs: { 'aria-hidden': 'true' } }), h('span', { text }));
+    this.sourceLink.title = t('Show this step in the source: {0}', text);
+    this.sourceLink.setAttribute('aria-label', t('Show this step in the source: {0}', text));
   }
 
   private renderWarnings(): void {

@@ -2,6 +2,7 @@
 // cell means. Pure (apart from the string table).
 import type { AttentionTrace } from '../src/engine/trace';
 import type { Tensor } from '../src/engine/tensor';
+import type { RecordedSourceLine, RunResult } from '../src/protocol/engine';
 import { fmt, fmtShape } from './format';
 import { t } from './l10n';
 import type { StepIndex } from './state';
@@ -120,4 +121,22 @@ export function describeStepCell(trace: AttentionTrace, step: StepIndex, row: nu
     default:
       return [head, t('weight {0}', fmt(w))];
   }
+}
+
+/** The user's source lines of step `step` of layer `layer` of a recorded call (none for other runs). */
+export function stepSourceLines(run: RunResult, layer: number, step: StepIndex): RecordedSourceLine[] {
+  const lines = run.recorded?.stepSources?.[layer]?.[step];
+  return Array.isArray(lines) ? lines : [];
+}
+
+/** "prog.py:12", "prog.py:12, 14", "a.py:3, b.py:5": the file's name (not its folders) and the lines. */
+export function sourceLinkText(lines: readonly RecordedSourceLine[]): string {
+  const parts: string[] = [];
+  let last = '';
+  for (const l of lines) {
+    const name = l.path.split(/[\\/]/).pop() ?? l.path;
+    parts.push(name === last ? String(l.line) : `${name}:${l.line}`);
+    last = name;
+  }
+  return parts.join(', ');
 }

@@ -154,6 +154,15 @@ export interface RecordedRunInfo {
   batch: number;
   batchSize: number;
   callIds: number[];
+  /** [layer][debugger step] the user's source lines that computed the step (empty: none recorded). */
+  stepSources?: RecordedSourceLine[][][];
+}
+
+/** A line of the user's code (absolute path, 1-based line and column). */
+export interface RecordedSourceLine {
+  path: string;
+  line: number;
+  column: number;
 }
 
 /**

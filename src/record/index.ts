@@ -8,3 +8,4 @@ export { attentionView, type AttentionView } from './view';
 export { analyseTrace, summariseCall, type CallSummary, type TraceAnalysis } from './analyse';
 export { buildRecordedRun, forwardPassOf, headsOfCall, recordedAttention, recordedTrace, type RecordedRun, type RecordedHead } from './panel-run';
 export { recordedLabels, recordedTokenizer, tokenLabels, positionLabels, type RecordedLabels } from './token-labels';
+export { stepSources } from './step-sources';

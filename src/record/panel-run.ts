@@ -10,6 +10,7 @@ import { thumbnails } from '../models/session';
 import type { AttentionRequest, AttentionResult, RunResult, TraceRequest } from '../protocol/engine';
 import type { CapturedTensor } from './tensors';
 import type { TraceCall, TraceIndex } from './trace';
+import { stepSources } from './step-sources';
 import { positionLabels, type RecordedLabels } from './token-labels';
 import { attentionView } from './view';
 
@@ -153,7 +154,12 @@ export function buildRecordedRun(
     },
     tokens: keys,
     ...(queries ? { queryTokens: queries } : {}),
-    recorded: { batch: opts.batch, batchSize, callIds: calls.filter((_, i) => fits(layers[i])).map((c) => c.id) },
+    recorded: {
+      batch: opts.batch,
+      batchSize,
+      callIds: calls.filter((_, i) => fits(layers[i])).map((c) => c.id),
+      stepSources: calls.filter((_, i) => fits(layers[i])).map((c) => stepSources(trace, c)),
+    },
     nLayer,
     nHead,
     seqLen: S,

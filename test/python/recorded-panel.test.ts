@@ -52,7 +52,7 @@ if (existsSync(join(ROOT, '.cache', 'torch-sid', 'installed.txt'))) {
         assert.equal(rec.run.nLayer, 2);
         assert.equal(rec.run.seqLen, S);
         assert.deepEqual(rec.run.queryTokens!.map((t) => t.display), labels.queries!.map((t) => t.display));
-        assert.deepEqual(rec.run.recorded, { batch, batchSize: 2, callIds: rec.callIds });
+        assert.deepEqual([rec.run.recorded!.batch, rec.run.recorded!.batchSize, rec.run.recorded!.callIds], [batch, 2, rec.callIds]);
         const padKeys = rowIds.flatMap((id, j) => (id === pad ? [j] : []));
         assert.equal(padKeys.length > 0, batch === 1, 'the short text is left-padded');
         for (let head = 0; head < rec.run.nHead; head++) {

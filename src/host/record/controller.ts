@@ -6,6 +6,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { recordedSoFar, runRecorder, type RecordRun } from '../../cli/record-runner';
+import type { RecordedSourceLine } from '../../protocol/engine';
 import type { RuntimeFinding, TraceCall, TraceIndex } from '../../record';
 import type { EngineHost } from '../engine-host';
 import { InspectorPanel } from '../panel/panel';
@@ -29,6 +30,16 @@ export class RecordingController implements vscode.Disposable {
   private readonly tree = new RecordedCallsTree();
   private readonly lenses = new RecordCodeLensProvider((uri) => this.callsAt(uri));
   private readonly highlight = vscode.window.createTextEditorDecorationType({ backgroundColor: new vscode.ThemeColor('editor.rangeHighlightBackground'), isWholeLine: true });
+  /** The line(s) of the debugger's current step of a recorded hand-written chain. */
+  private readonly stepHighlight = vscode.window.createTextEditorDecorationType({
+    backgroundColor: new vscode.ThemeColor('editor.findMatchHighlightBackground'),
+    borderColor: new vscode.ThemeColor('editor.findMatchBorder'),
+    borderStyle: 'solid',
+    borderWidth: '1px',
+    isWholeLine: true,
+    overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.findMatchForeground'),
+    overviewRulerLane: vscode.OverviewRulerLane.Center,
+  });
   private readonly disposables: vscode.Disposable[] = [];
   private recording: Recording | undefined;
   private running: AbortController | undefined;
@@ -45,6 +56,7 @@ export class RecordingController implements vscode.Disposable {
       this.output,
       this.diagnostics,
       this.highlight,
+      this.stepHighlight,
       vscode.window.registerTreeDataProvider('attentionInspector.recordedCalls', this.tree),
       vscode.languages.registerCodeLensProvider({ language: 'python', scheme: 'file' }, this.lenses),
       vscode.commands.registerCommand('attentionInspector.recordFile', (uri?: vscode.Uri) => this.recordFile(uri)),
@@ -266,6 +278,7 @@ export class RecordingController implements vscode.Disposable {
           attention: (req, token) => engine.request('recordedAttention', req, { signal: token }),
           trace: (req, token) => engine.request('recordedTrace', req, { signal: token }),
           // Another batch element of the same call: the same layers, heads and mode in the panel.
+          showSource: (lines, reveal) => void this.showStepSource(lines, reveal),
           recordedBatch: async (_run, batch) => {
             if (this.recording !== rec) throw new Error(vscode.l10n.t('That recorded call is no longer available: record again.'));
             return (await engine.request('recordingOpen', { dir: rec.dir, trace: rec.trace, callId, runId: RUN_ID_BASE + ++this.runCounter, batch })).run;
@@ -279,6 +292,29 @@ export class RecordingController implements vscode.Disposable {
     await this.showSourceLines(call);
   }
 
+  /**
+   * Highlights the user's line(s) of the debugger's current step (the first file's, when a step spans files) and
+   * scrolls to them; with `reveal` (the step's link was clicked) the editor takes the focus with the cursor there.
+   */
+  private async showStepSource(lines: RecordedSourceLine[], reveal: boolean): Promise<void> {
+    const uri = vscode.Uri.file(lines[0].path);
+    let editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString());
+    try {
+      if (!editor || reveal) {
+        const doc = editor?.document ?? (await vscode.workspace.openTextDocument(uri));
+        const first = new vscode.Position(Math.max(0, lines[0].line - 1), Math.max(0, lines[0].column - 1));
+        editor = await vscode.window.showTextDocument(doc, { viewColumn: editor?.viewColumn ?? vscode.ViewColumn.One, preserveFocus: !reveal, ...(reveal ? { selection: new vscode.Range(first, first) } : {}) });
+      }
+    } catch (e) {
+      void vscode.window.showErrorMessage(vscode.l10n.t('Cannot open {0}: {1}', uri.fsPath, (e as Error).message));
+      return;
+    }
+    const doc = editor.document;
+    const ranges = lines.filter((l) => l.path === lines[0].path && l.line >= 1 && l.line <= doc.lineCount).map((l) => doc.lineAt(l.line - 1).range);
+    editor.setDecorations(this.stepHighlight, ranges);
+    if (ranges.length > 0) editor.revealRange(ranges[0], vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+  }
+
   /** Reveals the call's line and highlights the line of each op of a hand-written call. */
   private async showSourceLines(call: TraceCall): Promise<void> {
     const f = call.site.user;
@@ -289,6 +325,7 @@ export class RecordingController implements vscode.Disposable {
     for (const op of [...call.ops, ...call.afterSoftmax]) if (op.path === f.path && op.line) lines.add(op.line);
     const ranges = [...lines].filter((l) => l >= 1 && l <= doc.lineCount).map((l) => doc.lineAt(l - 1).range);
     editor.setDecorations(this.highlight, ranges);
+    editor.setDecorations(this.stepHighlight, []);
     editor.revealRange(new vscode.Range(f.line - 1, 0, f.line - 1, 0), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
   }
 }

@@ -114,7 +114,9 @@ describe('record: recorded calls in the panel', () => {
     assert.equal(rec.run.seqLen, S);
     assert.deepEqual(rec.run.tokens.map((t) => t.display), ['7', '8', '9']);
     assert.deepEqual(rec.run.queryTokens!.map((t) => t.display), ['9']);
-    assert.deepEqual(rec.run.recorded, { batch: 1, batchSize: 2, callIds: [0] });
+    assert.deepEqual({ ...rec.run.recorded, stepSources: undefined }, { batch: 1, batchSize: 2, callIds: [0], stepSources: undefined });
+    const at = { path: '/ws/prog.py', line: 7, column: 1 };
+    assert.deepEqual(rec.run.recorded!.stepSources, [[[at], [at], [at], [at], [at]]], "every step of an SDPA call is its line");
     const q = tensors.get('q')!.tensor;
     const ref = scaledDotProductAttention(q as never, tensors.get('k')!.tensor as never, tensors.get('v')!.tensor as never).probs;
     const off = (1 * Hq + 1) * Tq * S; // batch 1, head 1

@@ -33,7 +33,7 @@ describe('webview: a recorded call with T queries and S keys', () => {
     assert.equal(run.seqLen, S);
     assert.deepEqual(queryTokensOf(run).map((t) => t.display), ['54', '55']);
     assert.deepEqual(run.tokens.map((t) => t.display), ['20', '21', '22', '23', '24']);
-    assert.deepEqual(run.recorded, { batch: 2, batchSize: B, callIds: [0] });
+    assert.deepEqual([run.recorded!.batch, run.recorded!.batchSize, run.recorded!.callIds], [2, B, [0]]);
     const inline = headFromRun(run, 0, 1)!;
     const answer = recordedAttention(rec, { runId: 9, layer: 0, head: 1 });
     assert.deepEqual(Array.from(inline), Array.from(answer.data));
