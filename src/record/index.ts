@@ -9,3 +9,4 @@ export { analyseTrace, summariseCall, type CallSummary, type TraceAnalysis } fro
 export { buildRecordedRun, forwardPassOf, headsOfCall, recordedAttention, recordedTrace, type RecordedRun, type RecordedHead } from './panel-run';
 export { recordedLabels, recordedTokenizer, tokenLabels, positionLabels, type RecordedLabels } from './token-labels';
 export { stepSources } from './step-sources';
+export { callEvidence, fineChecks, mergeEvidence, siteLines, type RuntimeEvidence } from './evidence';

@@ -11,6 +11,7 @@ import type { RuntimeFinding, TraceCall, TraceIndex } from '../../record';
 import type { EngineHost } from '../engine-host';
 import { InspectorPanel } from '../panel/panel';
 import { findTargets } from '../../record/targets';
+import { runtimeEvidence } from '../lint/runtime-evidence';
 import { RecordCodeLensProvider } from './codelens';
 import { pickInterpreter, resolveInterpreter, torchVersion } from './interpreter';
 import { RecordedCallsTree } from './tree';
@@ -65,7 +66,9 @@ export class RecordingController implements vscode.Disposable {
       vscode.commands.registerCommand('attentionInspector.goToRecordedSource', (a?: string | { call?: TraceCall }, line?: number) => this.goToSource(a, line)),
       // Runtime findings describe the file as it ran: an edit makes them stale.
       vscode.workspace.onDidChangeTextDocument((e) => {
-        if (e.contentChanges.length > 0 && this.diagnostics.has(e.document.uri)) this.diagnostics.delete(e.document.uri);
+        if (e.contentChanges.length === 0) return;
+        if (this.diagnostics.has(e.document.uri)) this.diagnostics.delete(e.document.uri);
+        runtimeEvidence.drop(e.document.uri.toString()); // the static findings show as the linter gives them again
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.lenses.refresh()),
       { dispose: () => this.running?.abort() },
@@ -141,8 +144,9 @@ export class RecordingController implements vscode.Disposable {
     const out = join(storage, 'recordings', `run-${Date.now()}`);
     mkdirSync(out, { recursive: true });
 
-    // A new recording replaces the last one: its findings, its calls and its folder.
+    // A new recording replaces the last one: its findings, its evidence on static findings, its calls and its folder.
     this.diagnostics.clear();
+    runtimeEvidence.replace([], () => '');
     if (this.recording) rmSync(this.recording.dir, { recursive: true, force: true });
     this.recording = undefined;
     this.tree.set(undefined, []);
@@ -194,6 +198,7 @@ export class RecordingController implements vscode.Disposable {
     for (const p of analysis.problems) this.output.appendLine(p);
     this.recording = { trace: run.trace, dir: out, findings: analysis.findings };
     this.publish(analysis.findings);
+    runtimeEvidence.replace(analysis.evidence, (e) => vscode.Uri.file(e.path).toString());
     this.tree.set(run.trace, analysis.findings);
     void vscode.commands.executeCommand('setContext', 'attentionInspector.hasRecording', run.trace.calls.length > 0);
     this.lenses.refresh();
