@@ -154,6 +154,9 @@ describe('a recorded call with an HF tokenizer, in the panel (torch 2.14, Debian
     await poll(async () => ((await wb.selection()).line === SCORES_LINE ? true : undefined), 'the editor at the scores line');
     await panel.locator('button.step-tab').nth(3).click();
     await panel.waitForText(`${TOKENS_FILE}:${SOFTMAX_LINE}`, 30_000);
+    // The README's picture (docs/images/recorded-call.png): the editor and the panel with room to show the step.
+    await wb.runCommand('View: Hide Panel');
+    await wb.runCommand('View: Toggle Primary Side Bar Visibility');
     await wb.screenshot('recorded-call');
     await panel.screenshot('recorded-call-panel');
 

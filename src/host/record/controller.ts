@@ -33,12 +33,12 @@ export class RecordingController implements vscode.Disposable {
   private readonly highlight = vscode.window.createTextEditorDecorationType({ backgroundColor: new vscode.ThemeColor('editor.rangeHighlightBackground'), isWholeLine: true });
   /** The line(s) of the debugger's current step of a recorded hand-written chain. */
   private readonly stepHighlight = vscode.window.createTextEditorDecorationType({
-    backgroundColor: new vscode.ThemeColor('editor.findMatchHighlightBackground'),
-    borderColor: new vscode.ThemeColor('editor.findMatchBorder'),
+    backgroundColor: new vscode.ThemeColor('attentionInspector.recordedStepBackground'),
+    borderColor: new vscode.ThemeColor('attentionInspector.recordedStepBorder'),
     borderStyle: 'solid',
-    borderWidth: '1px',
+    borderWidth: '0 0 0 3px',
     isWholeLine: true,
-    overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.findMatchForeground'),
+    overviewRulerColor: new vscode.ThemeColor('attentionInspector.recordedStepBorder'),
     overviewRulerLane: vscode.OverviewRulerLane.Center,
   });
   private readonly disposables: vscode.Disposable[] = [];
