@@ -338,7 +338,8 @@ function checkCausalDirection(ctx: Context, view: AttentionView): void {
 
 function checkPadding(ctx: Context, view: AttentionView, _tensors: Map<string, CapturedTensor>): void {
   const { ids, T, S, allowed, probs } = view;
-  if (!ids || ids.paddingIdx === null || !allowed || !view.selfAttention) return;
+  const off = view.queryOffset; // query t is key position t + off (a KV-cache step: the last T keys)
+  if (!ids || ids.paddingIdx === null || !allowed || off === null) return;
   const perB = view.batch.slice(1).reduce((a, b) => a * b, 1);
   const nSlices = allowed.length / (T * S);
   let padAllowed = false;
@@ -354,10 +355,13 @@ function checkPadding(ctx: Context, view: AttentionView, _tensors: Map<string, C
     const pads: number[] = [];
     for (let s = 0; s < S; s++) if (pad(s)) pads.push(s);
     if (pads.length === 0 || pads.length === S) continue;
+    let realQueries = 0;
+    for (let t = 0; t < T; t++) if (!pad(t + off)) realQueries++;
+    if (realQueries === 0) continue; // a KV-cache step whose new tokens are all padding: nothing to judge
     slicesWithPad++;
     let anyRealSeesReal = false;
     for (let t = 0; t < T; t++) {
-      if (pad(t)) continue;
+      if (pad(t + off)) continue;
       const row = sl * T * S + t * S;
       let seesReal = false;
       for (let s = 0; s < S; s++) {
@@ -366,7 +370,7 @@ function checkPadding(ctx: Context, view: AttentionView, _tensors: Map<string, C
           if (a) padAllowed = true;
         } else if (a) {
           seesReal = true;
-        } else if (s <= t) {
+        } else if (s <= t + off) {
           realPastMasked = true;
         }
       }
@@ -421,7 +425,7 @@ function checkMaskedRows(ctx: Context, view: AttentionView, tensors: Map<string,
         const Ev = outT.shape[outT.shape.length - 1];
         for (let e = 0; e < Ev && !nan; e++) nan = Number.isNaN(outT.data[(sl * T + t) * Ev + e]);
       }
-      const realQuery = view.selfAttention && ids && ids.paddingIdx !== null ? ids.data[b * S + t] !== ids.paddingIdx : null;
+      const realQuery = view.queryOffset !== null && ids && ids.paddingIdx !== null ? ids.data[b * S + t + view.queryOffset] !== ids.paddingIdx : null;
       if (nan) {
         nanRows++;
         first ??= `query ${t} of batch element ${b}`;

@@ -65,7 +65,8 @@ export function fineChecks(trace: TraceIndex, call: TraceCall, tensors: Map<stri
  * every padding key from every real query while masking no real key at or before it; else null. */
 function paddingHidden(view: AttentionView): string | null {
   const { ids, T, S, allowed } = view;
-  if (!ids || ids.paddingIdx === null || !allowed || !view.selfAttention) return null;
+  const off = view.queryOffset;
+  if (!ids || ids.paddingIdx === null || !allowed || off === null) return null;
   const perB = view.batch.slice(1).reduce((a, b) => a * b, 1);
   let padded = 0;
   for (let sl = 0; sl < allowed.length / (T * S); sl++) {
@@ -76,10 +77,10 @@ function paddingHidden(view: AttentionView): string | null {
     if (!any) continue;
     padded++;
     for (let t = 0; t < T; t++) {
-      if (pad(t)) continue;
+      if (pad(t + off)) continue;
       for (let s = 0; s < S; s++) {
         const a = allowed[(sl * T + t) * S + s];
-        if (pad(s) ? a === 1 : a === 0 && s <= t) return null;
+        if (pad(s) ? a === 1 : a === 0 && s <= t + off) return null;
       }
     }
   }

@@ -323,3 +323,42 @@ describe('record: what a run says about the static findings of its sites', () =>
     assert.deepEqual(heard[2], ['file:///ws/other.py'], 'a new recording drops the rest');
   });
 });
+
+describe('record: a KV-cache step (1 query × S cached keys) judged at the query’s own position', () => {
+  // Left-padded batch; the keys' ids are the prefill's and the step's (fromCache), so the query is the last key.
+  const IDS = [
+    [0, 0, 7, 8, 9],
+    [3, 4, 5, 6, 2],
+  ];
+  const step = (b: TraceBuilder, attend: (bi: number, s: number) => boolean, fromCache = true) => {
+    const [B, H, T, S, d] = [2, 2, 1, 5, 8];
+    const allowed = Array.from({ length: B * T * S }, (_, i) => attend(Math.floor(i / S), i % S));
+    b.add({
+      kind: 'sdpa', dtype: 'float32', shapes: { q: [B, H, T, d], k: [B, H, S, d] }, params: { isCausal: false },
+      tensors: {
+        q: b.tensor(0, 'q', 'float32', [B, H, T, d], randoms(B * H * T * d, 1)),
+        k: b.tensor(0, 'k', 'float32', [B, H, S, d], randoms(B * H * S * d, 2)),
+        v: b.tensor(0, 'v', 'float32', [B, H, S, d], randoms(B * H * S * d, 3)),
+        attn_mask: b.tensor(0, 'attn_mask', 'bool', [B, 1, T, S], allowed),
+        token_ids: b.tensor(0, 'token_ids', 'int64', [B, S], IDS.flat()),
+      },
+      tokens: { paddingIdx: 0, numEmbeddings: 50, module: 'emb', fromCache },
+    });
+  };
+  const isPadKey = (bi: number, s: number) => IDS[bi][s] === 0;
+
+  it('reports a step that attends the padding while masking real cached keys, and says nothing for the right mask', () => {
+    const f = findings((b) => step(b, (bi, s) => isPadKey(bi, s) || s === 4));
+    assert.deepEqual(codes(f), ['7:ATT002']);
+    assert.match(f[0].message, /positions 0–1 of batch element 0, which hold padding id 0/);
+    assert.deepEqual(findings((b) => step(b, (bi, s) => !isPadKey(bi, s))), []);
+    const b = new TraceBuilder();
+    step(b, (bi, s) => !isPadKey(bi, s));
+    const ev = analyseTrace(parseTrace(b.text(), 'trace.json'), b.reader()).evidence;
+    assert.ok(ev.some((e) => e.kind === 'fine' && e.code === 'ATT002'));
+  });
+
+  it('says nothing when the keys are not known to hold the queries (cross-attention)', () => {
+    assert.deepEqual(findings((b) => step(b, (bi, s) => isPadKey(bi, s) || s === 4, false)), []);
+  });
+});
