@@ -18,6 +18,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { traceFileReader } from '../src/cli/files';
+import { initKernels } from '../src/engine';
 import { analyseTrace, buildRecordedRun, forwardPassOf, parseTrace, readCallTensors, type TraceCall } from '../src/record';
 
 const root = join(__dirname, '..');
@@ -166,6 +167,13 @@ function measure(label: string, python: string, source: string): void {
   }
 }
 
-measure('hand-written GPT-2-small-shaped model, torch 1.13 (/usr/bin/python3)', '/usr/bin/python3', HAND_WRITTEN);
-if (existsSync(SID)) measure('HF GPT2Model(GPT2Config()) with SDPA, torch 2.14 (Debian sid root)', SID, HF);
-else console.log('(the Debian sid root is not built: run scripts/setup-torch-sid.sh for the HF GPT-2 figures)');
+async function main(): Promise<void> {
+  // The engine worker's kernel choice ('auto'), on one thread here (the worker may use two).
+  const kernel = await initKernels('auto');
+  console.log(`exit → panel data is computed with the ${kernel.name} kernel on one thread, as the engine worker's 'auto' does`);
+  measure('hand-written GPT-2-small-shaped model, torch 1.13 (/usr/bin/python3)', '/usr/bin/python3', HAND_WRITTEN);
+  if (existsSync(SID)) measure('HF GPT2Model(GPT2Config()) with SDPA, torch 2.14 (Debian sid root)', SID, HF);
+  else console.log('(the Debian sid root is not built: run scripts/setup-torch-sid.sh for the HF GPT-2 figures)');
+}
+
+void main();

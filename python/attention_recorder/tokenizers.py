@@ -8,6 +8,7 @@ its tokenizer.json, written once per tokenizer into the trace folder (fast token
 own serialisation). Nothing here may change what the program computes or raise into it.
 """
 
+import functools
 import importlib.abc
 import sys
 import threading
@@ -66,9 +67,8 @@ class TokenizerWatch:
                     watch.store.internal_error("tokenizer", e)
                 return out
 
+            wrapper = functools.wraps(original)(wrapper)  # name, doc and signature (inspect follows __wrapped__)
             wrapper._attention_recorder = True
-            wrapper.__name__ = getattr(original, "__name__", name)
-            wrapper.__doc__ = getattr(original, "__doc__", None)
             setattr(cls, name, wrapper)
             self._undo.append((cls, name, original))
 

@@ -1,5 +1,5 @@
 // A whole trace: each call's tensors read and diagnosed. Pure: the caller supplies file bytes by name.
-import { diagnoseCall, type RuntimeFinding } from './diagnose';
+import { diagnoseCall, measuredOnce, type RuntimeFinding } from './diagnose';
 import { callEvidence, mergeEvidence, type RuntimeEvidence } from './evidence';
 import { readCallTensors, type ReadTraceFile } from './tensors';
 import { TraceError, type TraceCall, type TraceIndex } from './trace';
@@ -46,8 +46,9 @@ export function analyseTrace(trace: TraceIndex, readFile: ReadTraceFile): TraceA
       }
       throw e;
     }
-    const found = diagnoseCall(trace, call, tensors);
-    evidence.push(...callEvidence(trace, call, tensors, found));
+    const measures = measuredOnce(trace, call, tensors); // the view and the scale, read by both
+    const found = diagnoseCall(trace, call, tensors, measures);
+    evidence.push(...callEvidence(trace, call, tensors, found, measures));
     for (const f of found) {
       const key = `${f.path}\0${f.line}\0${f.code}`;
       if (seen.has(key)) continue;

@@ -7,7 +7,7 @@ import { isBoolTensor } from '../engine/tensor';
 import type { RuleCode, Severity } from '../lint/types';
 import { transposeLast } from './broadcast';
 import type { CapturedTensor } from './tensors';
-import type { TraceCall, TraceIndex, TraceOp } from './trace';
+import { inWorkspace, type TraceCall, type TraceIndex, type TraceOp } from './trace';
 import { attentionView, type AttentionView } from './view';
 
 export interface RuntimeFinding {
@@ -27,18 +27,32 @@ const SEVERITY: Readonly<Record<string, Severity>> = {
 
 const FINFO_MAX: Readonly<Record<string, number>> = { float16: 65504, bfloat16: 3.3895313892515355e38, float32: 3.4028234663852886e38 };
 
+/** What several checks of one call read: its view and its measured scale, computed once (see measuredOnce). */
+export interface CallMeasures {
+  view: AttentionView | null;
+  scale: ReturnType<typeof measureScale>;
+}
+
+/** The call's view and measured scale (of the user's own hand-written chains: a library's convention is not the
+ * user's to judge), for diagnoseCall and the evidence on static findings to share. */
+export function measuredOnce(trace: TraceIndex, call: TraceCall, tensors: Map<string, CapturedTensor>): CallMeasures {
+  if (call.kind === 'manual' && call.failed) return { view: null, scale: null };
+  const own = call.kind === 'manual' && inWorkspace(trace.program, call.ops.find((o) => o.kind === 'softmax')?.path ?? null);
+  return { view: attentionView(call, tensors), scale: own ? measureScale(call, tensors) : null };
+}
+
 /** Diagnoses one call from its captured tensors. */
-export function diagnoseCall(trace: TraceIndex, call: TraceCall, tensors: Map<string, CapturedTensor>): RuntimeFinding[] {
+export function diagnoseCall(trace: TraceIndex, call: TraceCall, tensors: Map<string, CapturedTensor>, measures: CallMeasures = measuredOnce(trace, call, tensors)): RuntimeFinding[] {
   const ctx = new Context(trace, call);
   if (call.kind === 'manual' && call.failed) {
     checkFailedFill(ctx);
     return ctx.findings;
   }
-  const view = attentionView(call, tensors);
+  const { view } = measures;
   if (call.kind === 'sdpa') checkSdpaCausal(ctx, call);
   if (call.kind === 'manual') {
     checkSoftmaxAxis(ctx, call, tensors);
-    checkScale(ctx, call, tensors);
+    checkScale(ctx, measures.scale);
     checkAfterSoftmax(ctx, call, tensors);
     checkOverflowingValues(ctx, call);
   }
@@ -60,8 +74,7 @@ class Context {
   ) {}
 
   inWorkspace(path: string | null): boolean {
-    if (!path) return false;
-    return this.trace.program.workspace.some((w) => path === w || path.startsWith(w.endsWith('/') || w.endsWith('\\') ? w : `${w}/`) || path.startsWith(`${w}\\`));
+    return inWorkspace(this.trace.program, path);
   }
 
   /** The op's own line when it is the user's, else the innermost line of the user's code on the stack. */
@@ -208,10 +221,9 @@ function transposeTensor(t: Tensor): Tensor {
   return { data: transposeLast(t.data, t.shape), shape: [...t.shape.slice(0, -2), t.shape[r - 1], t.shape[r - 2]] };
 }
 
-function checkScale(ctx: Context, call: TraceCall, tensors: Map<string, CapturedTensor>): void {
+function checkScale(ctx: Context, m: ReturnType<typeof measureScale>): void {
   const softmaxOp = ctx.op('softmax');
   if (!ctx.inWorkspace(softmaxOp?.path ?? null)) return; // a library's own convention is not the user's bug
-  const m = measureScale(call, tensors);
   if (!m || m.dk < 2) return;
   const { scale, dk, heads } = m;
   const near = (x: number) => Math.abs(scale - x) <= 1e-2 * x;

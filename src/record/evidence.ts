@@ -4,11 +4,10 @@
 // every op's line), so "the scores are unscaled" on the softmax line and the measured scale of the chain that
 // ends there meet. Only positive evidence counts as fine: a check that had nothing to judge says nothing. Pure.
 import type { RuleCode } from '../lint/types';
-import type { RuntimeFinding } from './diagnose';
-import { measureScale } from './diagnose';
+import { measuredOnce, type CallMeasures, type RuntimeFinding } from './diagnose';
 import type { CapturedTensor } from './tensors';
-import type { TraceCall, TraceIndex } from './trace';
-import { attentionView, type AttentionView } from './view';
+import { inWorkspace, type TraceCall, type TraceIndex } from './trace';
+import type { AttentionView } from './view';
 
 export interface RuntimeEvidence {
   code: RuleCode;
@@ -22,14 +21,11 @@ export interface RuntimeEvidence {
   message: string;
 }
 
-function inWorkspace(trace: TraceIndex, path: string): boolean {
-  return trace.program.workspace.some((w) => path === w || path.startsWith(w.endsWith('/') || w.endsWith('\\') ? w : `${w}/`) || path.startsWith(`${w}\\`));
-}
 
 /** The user's lines of a call in the file of its user frame: the call's line and its ops' lines there. */
 export function siteLines(trace: TraceIndex, call: TraceCall): { path: string; lines: number[] } | null {
   const user = call.site.user;
-  const path = user?.path ?? call.ops.find((o) => o.path !== null && inWorkspace(trace, o.path))?.path ?? null;
+  const path = user?.path ?? call.ops.find((o) => o.path !== null && inWorkspace(trace.program, o.path))?.path ?? null;
   if (!path) return null;
   const lines = new Set<number>();
   if (user && user.path === path && user.line > 0) lines.add(user.line);
@@ -38,21 +34,21 @@ export function siteLines(trace: TraceIndex, call: TraceCall): { path: string; l
 }
 
 /** Checks that ran on the call's values and found it right, by rule code, with what they measured. */
-export function fineChecks(trace: TraceIndex, call: TraceCall, tensors: Map<string, CapturedTensor>): { code: RuleCode; message: string }[] {
+export function fineChecks(trace: TraceIndex, call: TraceCall, measures: CallMeasures): { code: RuleCode; message: string }[] {
   const out: { code: RuleCode; message: string }[] = [];
   if (call.kind === 'manual' && !call.failed) {
     const softmaxOp = call.ops.find((o) => o.kind === 'softmax');
-    const own = softmaxOp?.path ? inWorkspace(trace, softmaxOp.path) : false;
+    const own = softmaxOp?.path ? inWorkspace(trace.program, softmaxOp.path) : false;
     if (own && call.softmax && call.contracted && call.softmax.role === call.contracted.role) {
       out.push({ code: 'ATT001', message: `the recorded run normalised dim=${call.softmax.dim}, the key axis the matmul with v sums over` });
     }
-    const m = own ? measureScale(call, tensors) : null;
+    const m = own ? measures.scale : null;
     if (m && m.dk >= 2 && Math.abs(m.scale * Math.sqrt(m.dk) - 1) <= 1e-2) {
       const message = `the recorded run scaled q·kᵀ by ${Number(m.scale.toPrecision(4))} = 1/sqrt(d_k), d_k = ${m.dk}`;
       out.push({ code: 'ATT003', message }, { code: 'ATT004', message });
     }
   }
-  const view = attentionView(call, tensors);
+  const { view } = measures;
   if (view) {
     const padding = paddingHidden(view);
     if (padding) out.push({ code: 'ATT002', message: padding });
@@ -97,11 +93,11 @@ function causalTriangle(view: AttentionView): boolean {
 }
 
 /** The evidence one call gives: its runtime findings (confirmed) and its fine checks whose code it did not find. */
-export function callEvidence(trace: TraceIndex, call: TraceCall, tensors: Map<string, CapturedTensor>, findings: readonly RuntimeFinding[]): RuntimeEvidence[] {
+export function callEvidence(trace: TraceIndex, call: TraceCall, tensors: Map<string, CapturedTensor>, findings: readonly RuntimeFinding[], measures: CallMeasures = measuredOnce(trace, call, tensors)): RuntimeEvidence[] {
   const site = siteLines(trace, call);
   if (!site) return [];
   const out: RuntimeEvidence[] = findings.map((f) => ({ code: f.code, kind: 'confirmed', ...site, callId: call.id, message: f.message }));
-  for (const c of fineChecks(trace, call, tensors)) {
+  for (const c of fineChecks(trace, call, measures)) {
     if (!findings.some((f) => f.code === c.code)) out.push({ code: c.code, kind: 'fine', ...site, callId: call.id, message: c.message });
   }
   return out;

@@ -2,14 +2,11 @@
 // code, from the ops a recorded call captured with their lines. A hand-written chain has a line per op; SDPA and
 // nn.MultiheadAttention do every step inside one call, at the call's line. Pure.
 import type { RecordedSourceLine } from '../protocol/engine';
-import type { TraceCall, TraceIndex, TraceOp } from './trace';
+import { inWorkspace, type TraceCall, type TraceIndex, type TraceOp } from './trace';
 
 /** The debugger's steps, in order, as the kinds of ops the recorder writes for them. */
 const STEP_OP_KINDS: readonly (readonly string[])[] = [['scores'], ['scale'], ['fill', 'add'], ['softmax'], ['values']];
 
-function inWorkspace(trace: TraceIndex, path: string): boolean {
-  return trace.program.workspace.some((w) => path === w || path.startsWith(w.endsWith('/') || w.endsWith('\\') ? w : `${w}/`) || path.startsWith(`${w}\\`));
-}
 
 /**
  * For each step, the source lines of the user's code that computed it (several for a mask built by two ops; none
@@ -21,7 +18,7 @@ export function stepSources(trace: TraceIndex, call: TraceCall): RecordedSourceL
   const callLine: RecordedSourceLine[] = user && user.line > 0 ? [{ path: user.path, line: user.line, column: user.column ?? 1 }] : [];
   if (call.kind !== 'manual') return STEP_OP_KINDS.map(() => callLine);
   const own = (op: TraceOp): RecordedSourceLine | null =>
-    op.path !== null && op.line !== null && op.line > 0 && inWorkspace(trace, op.path) ? { path: op.path, line: op.line, column: op.column ?? 1 } : null;
+    op.path !== null && op.line !== null && op.line > 0 && inWorkspace(trace.program, op.path) ? { path: op.path, line: op.line, column: op.column ?? 1 } : null;
   return STEP_OP_KINDS.map((kinds) => {
     const ops = call.ops.filter((op) => kinds.includes(op.kind));
     const lines: RecordedSourceLine[] = [];

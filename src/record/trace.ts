@@ -149,6 +149,12 @@ const TENSOR_FILE = /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,199}\.npy$/;
 const TOKENIZER_FILE = /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,199}\.json$/;
 const DTYPES = new Set(['float32', 'float64', 'float16', 'bfloat16', 'bool', 'uint8', 'int8', 'int16', 'int32', 'int64', 'complex64', 'complex128', 'float8_e4m3fn', 'float8_e5m2']);
 
+/** Whether `path` is in one of the recorded program's workspace folders (the user's code, not a library's). */
+export function inWorkspace(program: TraceProgram, path: string | null): boolean {
+  if (!path) return false;
+  return program.workspace.some((w) => path === w || path.startsWith(w.endsWith('/') || w.endsWith('\\') ? w : `${w}/`) || path.startsWith(`${w}\\`));
+}
+
 /** Parses and validates trace.json text. `fileName` prefixes every error message. */
 export function parseTrace(text: string, fileName: string): TraceIndex {
   if (typeof text !== 'string') throw new TypeError('parseTrace: text must be a string');

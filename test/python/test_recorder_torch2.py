@@ -62,6 +62,8 @@ def test_the_tokenizer_that_made_the_ids_is_named_and_its_tokenizer_json_saved(t
             model(**tok(["The cat sat", "A dog"], padding=True, return_tensors="pt"))
             model(torch.tensor([tok.encode("on the mat")]))    # encode: a list of ids
             model(torch.tensor([[5, 6, 7, 8, 9, 10, 11]]))      # ids no tokenizer made
+        import inspect
+        print("signature", list(inspect.signature(tok.__call__).parameters)[:2], tok.__call__.__name__)
     """ % (LLAMA, LLAMA)
     trace, proc = record(tmp_path, source)
     assert proc.returncode == 0, proc.stderr
@@ -80,6 +82,7 @@ def test_the_tokenizer_that_made_the_ids_is_named_and_its_tokenizer_json_saved(t
     for c in by_line[9]:  # the same embedding table: its ids are that tokenizer's vocabulary too
         assert c["tokens"]["tokenizer"]["file"] == by_line[7][0]["tokens"]["tokenizer"]["file"]
     assert len([n for n in os.listdir(tmp_path / "trace") if n.startswith("tokenizer-")]) == 1
+    assert "signature ['text', 'text_pair'] __call__" in proc.stdout  # the wrapper keeps what introspection sees
 
 
 def test_ids_no_tokenizer_made_have_no_tokenizer(tmp_path):
