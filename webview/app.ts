@@ -6,10 +6,10 @@ import type { AttentionResult, RunResult } from '../src/protocol/engine';
 import type { ExportFormat, PanelMode, ToWebviewMessage } from '../src/protocol/webview';
 import type { VsCodeApi } from './api';
 import { scaleFor } from './colour-scale';
-import { type HeadMatrix, fullHead, HeadCache, headFromRun, normaliseAttention, normaliseRun, normaliseTrace } from './data';
+import { type HeadMatrix, fullHead, HeadCache, headFromRun, normaliseAttention, normaliseRun, normaliseTrace, queryTokensOf } from './data';
 import { CodeView } from './code-view';
 import { DebuggerView } from './debugger-view';
-import { button, h } from './dom';
+import { button, h, select } from './dom';
 import { type SvgMatrix, buildSvg, longCsv, matrixCsv, modelSlug, svgColumnLabelsExtent, svgRowLabelsWidth, tensorJson, toJson } from './exports';
 import { tokenLabel } from './format';
 import { GridView } from './grid-view';
@@ -20,9 +20,12 @@ import { Legend, weightCaption } from './legend';
 import { LinesView } from './lines-view';
 import { PanelRpc } from './rpc';
 import { type DebuggerSwitches, type GridView as GridSubView, type PanelState, type StepIndex, defaultState, fitStateToRun, sanitizeState, traceOptionsOf } from './state';
-import { stepInfo } from './steps';
+import { stepInfo, stepSourceLines } from './steps';
 import { type ThemeColours, readTheme, watchTheme } from './theme';
 import { Tooltip } from './tooltip';
+
+/** The batch picker lists at most this many batch elements. */
+const MAX_BATCH_CHOICES = 1024;
 
 /** Long-form CSV of every head is offered up to this many rows. */
 const MAX_LONG_CSV_ROWS = 2_000_000;
@@ -61,6 +64,8 @@ export class App {
   /** Below the heads (grid mode only): the seeded model's Python. */
   private readonly gridExtras: HTMLElement;
   private readonly empty = h('div', { class: 'empty' });
+  /** A recorded call with a batch of several sequences: which batch element the panel shows. */
+  private readonly batchField = h('div', { class: 'batch-picker' });
   // views
   readonly grid: GridView;
   readonly heatmap: HeatmapView;
@@ -91,6 +96,7 @@ export class App {
       onHead: (l, hd) => this.debugHead(l, hd),
       onReveal: (i) => this.reveal(i),
       onCopy: (text) => this.copy(text),
+      onSource: (layer, step) => this.api.postMessage({ type: 'recordedStep', layer, step, reveal: true }),
     });
     this.python = new CodeView(t('Python that draws these tensors'), (text) => this.copy(text), 'run-python');
 
@@ -152,7 +158,7 @@ export class App {
     this.gridExtras = h('div', { class: 'grid-extras' }, this.python.el);
     this.gridArea.append(this.grid.el);
     this.root = h('main', { class: 'app' },
-      h('header', { class: 'header' }, h('div', { class: 'titles' }, this.title, this.subtitle), toolbar),
+      h('header', { class: 'header' }, h('div', { class: 'titles' }, this.title, this.subtitle, this.batchField), toolbar),
       this.progress,
       this.status,
       this.empty,
@@ -212,14 +218,14 @@ export class App {
       this.showStatus(t('The panel could not read the results: {0}', (e as Error).message), true);
       return;
     }
-    const sameRun = this.run?.runId === run.runId && this.run?.seqLen === run.seqLen;
+    const sameRun = this.run?.runId === run.runId && this.run?.seqLen === run.seqLen && queryTokensOf(this.run).length === queryTokensOf(run).length;
     if (!sameRun) {
       this.rpc.cancelAll();
       this.cache.clear();
       this.headMatrix = undefined;
     }
     this.run = run;
-    let s: PanelStateWithRun = { ...fitStateToRun(this.state, run.nLayer, run.nHead, run.seqLen), runCausal: this.state.runCausal };
+    let s: PanelStateWithRun = { ...fitStateToRun(this.state, run.nLayer, run.nHead, run.seqLen, queryTokensOf(run).length), runCausal: this.state.runCausal };
     s.mode = mode;
     if (focus && focus.layer < run.nLayer && focus.head < run.nHead) s.focus = { ...focus };
     const causal = run.causal;
@@ -233,7 +239,27 @@ export class App {
     this.showStatus('');
     this.grid.setRun(run, s.focus);
     this.python.setText(run.model.pythonSnippet);
+    this.renderBatchPicker(run);
     this.render();
+  }
+
+  /** The batch element picker of a recorded call with several sequences; the host answers with that element's run. */
+  private renderBatchPicker(run: RunResult): void {
+    const rec = run.recorded;
+    if (!rec || rec.batchSize < 2) {
+      this.batchField.replaceChildren();
+      this.batchField.hidden = true;
+      return;
+    }
+    const n = Math.min(rec.batchSize, MAX_BATCH_CHOICES);
+    const options = Array.from({ length: n }, (_, i) => ({ value: String(i), label: t('{0} of {1}', i, rec.batchSize) }));
+    const picker = select('recorded-batch', t('Batch element'), options, String(rec.batch), (v) => {
+      picker.select.disabled = true;
+      this.showStatus(t('Working'));
+      this.api.postMessage({ type: 'recordedBatch', batch: Number(v) });
+    });
+    this.batchField.replaceChildren(picker.wrap);
+    this.batchField.hidden = false;
   }
 
   private copy(text: string): void {
@@ -299,6 +325,9 @@ export class App {
   private setStep(step: StepIndex): void {
     this.state.step = step;
     this.save();
+    // A recorded call: the editor highlights the line of this step (without taking the focus).
+    const layer = this.state.focus?.layer ?? 0;
+    if (this.run && stepSourceLines(this.run, layer, step).length > 0) this.api.postMessage({ type: 'recordedStep', layer, step, reveal: false });
   }
 
   /** The debugger keeps its own 0–1 choice (on by default), the heads view its own (off). */
@@ -353,7 +382,10 @@ export class App {
       return;
     }
     this.title.textContent = run.model.name;
-    this.subtitle.textContent = t('{0} tokens · {1} layers × {2} heads · {3} ms', run.seqLen, run.nLayer, run.nHead, Math.round(run.elapsedMs));
+    const queries = queryTokensOf(run).length;
+    this.subtitle.textContent = run.queryTokens
+      ? t('{0} queries × {1} keys · {2} layers × {3} heads · {4} ms', queries, run.seqLen, run.nLayer, run.nHead, Math.round(run.elapsedMs))
+      : t('{0} tokens · {1} layers × {2} heads · {3} ms', run.seqLen, run.nLayer, run.nHead, Math.round(run.elapsedMs));
     this.title.title = run.model.detail;
     if (s.mode === 'grid') {
       const open = s.view !== 'heads' && !!s.focus;
@@ -384,8 +416,13 @@ export class App {
     });
     (this.linesAll.parentElement as HTMLElement).hidden = this.state.view !== 'lines';
     const tokens = run.tokens.map((tk) => tk.display);
+    const queries = queryTokensOf(run).map((tk) => tk.display);
     this.detailNote.textContent = '';
     if (this.state.view === 'lines') {
+      if (run.queryTokens) {
+        this.detailBody.replaceChildren(h('p', { class: 'note too-long', text: t('The lines view joins each token to itself: this call has {0} queries and {1} keys. Use the heatmap.', queries.length, run.seqLen) }));
+        return;
+      }
       if (run.seqLen > LINES_MAX_TOKENS) {
         this.detailBody.replaceChildren(h('p', { class: 'note too-long', text: t('The lines view draws a line for every weight: {0} tokens are too many for it (at most {1}). Use the heatmap.', run.seqLen, LINES_MAX_TOKENS) }));
         return;
@@ -401,14 +438,14 @@ export class App {
       this.lines.setData({ tokens, heads: loaded, overlay: this.state.linesAllHeads });
       return;
     }
-    const m = await this.headWeights(layer, head, downsampleFor(run.seqLen));
+    const m = await this.headWeights(layer, head, downsampleFor(Math.max(run.seqLen, queries.length)));
     if (!m || this.state.focus !== focus || this.state.view !== 'heatmap') return;
     this.headMatrix = m;
     this.detailNote.textContent = blockNote(m, run.seqLen);
     this.detailBody.replaceChildren(this.heatmap.el, this.heatmapLegend.el);
     const scale = scaleFor(m.values, { unit: this.state.unitScale });
     this.heatmap.setData(
-      { values: m.values, rows: m.rows, cols: m.cols, scale, rowLabels: cellLabels(m, tokens, 'rows'), colLabels: cellLabels(m, tokens, 'cols') },
+      { values: m.values, rows: m.rows, cols: m.cols, scale, rowLabels: cellLabels(m, queries, 'rows'), colLabels: cellLabels(m, tokens, 'cols') },
       t('Attention weights of layer {0}, head {1}: queries down, keys across', layer, head),
     );
     this.updateHeatmapLegend(m.values);
@@ -426,7 +463,7 @@ export class App {
     const run = this.run!;
     if (downsample === undefined) {
       const inline = headFromRun(run, layer, head);
-      if (inline) return fullHead(inline, run.seqLen);
+      if (inline) return fullHead(inline, queryTokensOf(run).length, run.seqLen);
     }
     const key = `${run.runId}:${layer}:${head}:${downsample ?? 'all'}`;
     const cached = this.cache.get(key);
@@ -441,7 +478,7 @@ export class App {
     }
     if (this.run !== run) return undefined;
     try {
-      const data = normaliseAttention(outcome.result, run.seqLen);
+      const data = normaliseAttention(outcome.result, queryTokensOf(run).length, run.seqLen);
       this.cache.set(key, data);
       this.detailStatus.textContent = '';
       return data;
@@ -455,8 +492,8 @@ export class App {
     const run = this.run;
     const focus = this.state.focus;
     if (!run || !focus || this.state.mode !== 'debugger') return;
-    if (run.seqLen > DEBUGGER_MAX_TOKENS) {
-      this.debugger.showUnavailable(t('The step-through debugger shows at most {0} tokens; this run has {1}. Inspect a shorter selection to step through it.', DEBUGGER_MAX_TOKENS, run.seqLen));
+    if (Math.max(run.seqLen, queryTokensOf(run).length) > DEBUGGER_MAX_TOKENS) {
+      this.debugger.showUnavailable(t('The step-through debugger shows at most {0} tokens; this run has {1}. Inspect a shorter selection to step through it.', DEBUGGER_MAX_TOKENS, Math.max(run.seqLen, queryTokensOf(run).length)));
       return;
     }
     this.updateProgress(true);
@@ -488,7 +525,7 @@ export class App {
     const run = this.run;
     const m = this.headMatrix;
     if (!run || !m) return [];
-    return describeHeadCell(m, run.tokens.map((tk) => tk.display), row, col);
+    return describeHeadCell(m, run.tokens.map((tk) => tk.display), row, col, queryTokensOf(run).map((tk) => tk.display));
   }
 
   private reveal(index: number): void {
@@ -504,8 +541,15 @@ export class App {
     const s = this.state;
     const model = modelSlug(run.model);
     const tokens = run.tokens.map((tk) => tk.display);
-    const tokenRecords = run.tokens.map((tk) => ({ text: tk.text, display: tk.display, start: tk.start, end: tk.end, ...(tk.id !== undefined ? { id: tk.id } : {}) }));
+    const queries = queryTokensOf(run).map((tk) => tk.display);
+    const record = (tk: RunResult['tokens'][number]) => ({ text: tk.text, display: tk.display, start: tk.start, end: tk.end, ...(tk.id !== undefined ? { id: tk.id } : {}) });
+    const tokenRecords = run.tokens.map(record);
+    // Exports of a run whose queries are not its keys name both (tokens = the keys).
+    const queryRecords = run.queryTokens ? { queryTokens: run.queryTokens.map(record) } : {};
     const axisLabels = tokens.map((d, i) => `${i}:${d}`);
+    const queryLabels = queries.map((d, i) => `${i}:${d}`);
+    const T = queries.length;
+    const S = run.seqLen;
     const palette = this.theme.palette;
 
     if (s.mode === 'debugger') {
@@ -521,13 +565,13 @@ export class App {
         case 'png':
           return { suggestedName: `${base}.png`, content: this.debugger.heatmap.pngBase64() };
         case 'csv':
-          return { suggestedName: `${base}.csv`, content: matrixCsv({ rows, cols, values: info.tensor.data, rowLabels: axisLabels, colLabels, corner: info.columnsAreKeys ? 'query\\key' : 'query\\dim' }) };
+          return { suggestedName: `${base}.csv`, content: matrixCsv({ rows, cols, values: info.tensor.data, rowLabels: queryLabels, colLabels, corner: info.columnsAreKeys ? 'query\\key' : 'query\\dim' }) };
         case 'json':
           return {
             suggestedName: `${model}-L${focus.layer}H${focus.head}-trace.json`,
             content: toJson({
               format: 'attention-inspector/trace@1',
-              model: run.model.name, layer: focus.layer, head: focus.head, tokens: tokenRecords,
+              model: run.model.name, layer: focus.layer, head: focus.head, tokens: tokenRecords, ...queryRecords,
               options: traceOptionsOf(s.switches, run.model.layerWindows?.[focus.layer]),
               L: trace.L, S: trace.S, dk: trace.dk, dv: trace.dv, scale: trace.scale, temperature: trace.temperature, effectiveScale: trace.effectiveScale, softmaxDim: trace.softmaxDim,
               steps: {
@@ -544,7 +588,7 @@ export class App {
           };
         case 'svg': {
           const cell = Math.max(3, Math.min(24, Math.floor(720 / Math.max(rows, cols))));
-          const rowLabels = tokens.map((d) => tokenLabel(d, 16));
+          const rowLabels = queries.map((d) => tokenLabel(d, 16));
           const svgCols = info.columnsAreKeys ? tokens.map((d) => tokenLabel(d, 16)) : colLabels;
           const { left, top } = svgMargins(rowLabels, svgCols, cell);
           const scale = scaleFor(info.tensor.data, { unit: info.isWeights && s.debuggerUnitScale });
@@ -581,13 +625,13 @@ export class App {
         }
         case 'csv':
           if (!run.attentions) return this.nothing(t('The weights of every head were not sent at once for this run: open a head and export it.'));
-          if (run.nLayer * run.nHead * run.seqLen * run.seqLen > MAX_LONG_CSV_ROWS) return this.nothing(t('Too many weights for one CSV file: open a head and export it.'));
-          return { suggestedName: `${model}-attentions.csv`, content: longCsv(run.attentions, run.nLayer, run.nHead, tokens) };
+          if (run.nLayer * run.nHead * T * S > MAX_LONG_CSV_ROWS) return this.nothing(t('Too many weights for one CSV file: open a head and export it.'));
+          return { suggestedName: `${model}-attentions.csv`, content: longCsv(run.attentions, run.nLayer, run.nHead, tokens, 0, queries) };
         case 'json':
           if (!run.attentions) return this.nothing(t('The weights of every head were not sent at once for this run: open a head and export it.'));
           return {
             suggestedName: `${model}-attentions.json`,
-            content: toJson({ format: 'attention-inspector/attentions@1', model: run.model.name, tokens: tokenRecords, attentions: tensorJson(run.attentions, [run.nLayer, run.nHead, run.seqLen, run.seqLen]) }),
+            content: toJson({ format: 'attention-inspector/attentions@1', model: run.model.name, tokens: tokenRecords, ...queryRecords, attentions: tensorJson(run.attentions, [run.nLayer, run.nHead, T, S]) }),
           };
       }
     }
@@ -597,6 +641,7 @@ export class App {
     const base = `${model}-L${layer}H${head}`;
     if (s.view === 'lines') {
       const lm = this.lines.exportModel();
+      if (run.queryTokens) return this.nothing(t('The lines view joins each token to itself: this call has {0} queries and {1} keys. Use the heatmap.', T, S));
       if (run.seqLen > LINES_MAX_TOKENS) return this.nothing(t('The lines view draws a line for every weight: {0} tokens are too many for it (at most {1}). Use the heatmap.', run.seqLen, LINES_MAX_TOKENS));
       if (!lm || lm.data.tokens.length !== run.seqLen) return this.nothing();
       if (format === 'png') return { suggestedName: `${base}-lines.png`, content: this.lines.pngBase64() };
@@ -620,7 +665,6 @@ export class App {
       }
       if (this.state.linesAllHeads) {
         const heads = lm.data.heads;
-        const T = run.seqLen;
         const all = new Float32Array(heads.length * T * T);
         heads.forEach((hd, k) => all.set(hd.weights, k * T * T));
         if (format === 'csv') return { suggestedName: `${model}-L${layer}-heads.csv`, content: longCsv(all, 1, heads.length, tokens, layer) };
@@ -630,25 +674,25 @@ export class App {
     if (!m) return this.nothing();
     if (m.block > 1) return this.blockExport(format, m, base, tokenRecords);
     const values = m.values;
-    const T = run.seqLen;
     switch (format) {
       case 'png':
         return { suggestedName: `${base}.png`, content: this.heatmap.pngBase64() };
       case 'csv':
-        return { suggestedName: `${base}.csv`, content: matrixCsv({ rows: T, cols: T, values, rowLabels: axisLabels, colLabels: axisLabels, corner: 'query\\key' }) };
+        return { suggestedName: `${base}.csv`, content: matrixCsv({ rows: T, cols: S, values, rowLabels: queryLabels, colLabels: axisLabels, corner: 'query\\key' }) };
       case 'json':
-        return { suggestedName: `${base}.json`, content: toJson({ format: 'attention-inspector/head@1', model: run.model.name, layer, head, tokens: tokenRecords, weights: tensorJson(values, [T, T]) }) };
+        return { suggestedName: `${base}.json`, content: toJson({ format: 'attention-inspector/head@1', model: run.model.name, layer, head, tokens: tokenRecords, ...queryRecords, weights: tensorJson(values, [T, S]) }) };
       case 'svg': {
-        const cell = Math.max(3, Math.min(24, Math.floor(720 / T)));
+        const cell = Math.max(3, Math.min(24, Math.floor(720 / Math.max(T, S))));
         const scale = scaleFor(values, { unit: s.unitScale });
         const labels = tokens.map((d) => tokenLabel(d, 16));
-        const { left, top } = svgMargins(labels, labels, cell);
+        const rowLabels = queries.map((d) => tokenLabel(d, 16));
+        const { left, top } = svgMargins(rowLabels, labels, cell);
         return {
           suggestedName: `${base}.svg`,
           content: buildSvg({
-            width: left + T * cell + 20, height: top + T * cell + 20, palette,
+            width: left + S * cell + 20, height: top + T * cell + 20, palette,
             title: `${run.model.name} · ${t('layer {0}, head {1}', layer, head)}`,
-            matrices: [{ values, rows: T, cols: T, scale, x: left, y: top, cell, rowLabels: labels, colLabels: labels, caption: t('layer {0}, head {1}', layer, head) }],
+            matrices: [{ values, rows: T, cols: S, scale, x: left, y: top, cell, rowLabels, colLabels: labels, caption: t('layer {0}, head {1}', layer, head) }],
             legend: { scale, label: t('weight') },
           }),
         };

@@ -45,18 +45,25 @@ export function normaliseRun(raw: RunResult): RunResult {
   if (!Number.isInteger(size) || size < 1) throw new Error(`run.thumbnails.size must be a positive integer, got ${String(size)}`);
   const thumbs = toF32(raw.thumbnails.data, 'run.thumbnails.data');
   if (thumbs.length !== nLayer * nHead * size * size) throw new Error(`run.thumbnails.data holds ${thumbs.length} values, expected ${nLayer}·${nHead}·${size}²`);
+  if (raw.queryTokens !== undefined && raw.queryTokens !== null && (!Array.isArray(raw.queryTokens) || raw.queryTokens.length < 1)) throw new Error('run.queryTokens must be a non-empty list of tokens');
+  const queries = raw.queryTokens ? raw.queryTokens.length : seqLen;
   const attentions = raw.attentions === undefined || raw.attentions === null ? undefined : toF32(raw.attentions, 'run.attentions');
-  if (attentions && attentions.length !== nLayer * nHead * seqLen * seqLen) {
-    throw new Error(`run.attentions holds ${attentions.length} values, expected ${nLayer}·${nHead}·${seqLen}²`);
+  if (attentions && attentions.length !== nLayer * nHead * queries * seqLen) {
+    throw new Error(`run.attentions holds ${attentions.length} values, expected ${nLayer}·${nHead}·${queries === seqLen ? `${seqLen}²` : `${queries}·${seqLen}`}`);
   }
-  const tokens: TokenInfo[] = raw.tokens.map((t) => ({
+  const plain = (list: TokenInfo[]): TokenInfo[] => list.map((t) => ({
     ...t,
     text: String(t.text ?? ''),
     display: String(t.display ?? t.text ?? ''),
   }));
+  const recorded = raw.recorded;
+  if (recorded !== undefined && recorded !== null && !(Number.isInteger(recorded.batch) && Number.isInteger(recorded.batchSize) && recorded.batch >= 0 && recorded.batch < recorded.batchSize)) {
+    throw new Error(`run.recorded shows batch element ${String(recorded.batch)} of ${String(recorded.batchSize)}`);
+  }
   return {
     ...raw,
-    tokens,
+    tokens: plain(raw.tokens),
+    ...(raw.queryTokens ? { queryTokens: plain(raw.queryTokens) } : {}),
     // Runs from an older host carry no `causal`: the model's own flag is then the best answer.
     causal: typeof raw.causal === 'boolean' ? raw.causal : raw.model?.causal === true,
     thumbnails: { size, data: thumbs },
@@ -65,12 +72,17 @@ export function normaliseRun(raw: RunResult): RunResult {
   };
 }
 
-/** One head's (T, T) weights from a run that carries them all; undefined when it does not. */
+/** The queries' tokens: the keys' (`tokens`) unless the run has other queries (T ≠ S, a recorded KV-cache step). */
+export function queryTokensOf(run: RunResult): TokenInfo[] {
+  return run.queryTokens ?? run.tokens;
+}
+
+/** One head's (T, S) weights from a run that carries them all; undefined when it does not. */
 export function headFromRun(run: RunResult, layer: number, head: number): Float32Array | undefined {
   if (!run.attentions) return undefined;
-  const T = run.seqLen;
-  const off = (layer * run.nHead + head) * T * T;
-  return run.attentions.subarray(off, off + T * T);
+  const n = queryTokensOf(run).length * run.seqLen;
+  const off = (layer * run.nHead + head) * n;
+  return run.attentions.subarray(off, off + n);
 }
 
 /** One head's thumbnail (size, size). */
@@ -93,29 +105,30 @@ export interface HeadMatrix {
   block: number;
 }
 
-/** The whole (T, T) head as a HeadMatrix. */
-export function fullHead(values: Float32Array, T: number): HeadMatrix {
-  return { values, rows: T, cols: T, rowStart: 0, rowEnd: T, block: 1 };
+/** The whole (T, S) head as a HeadMatrix (S = T unless the run has other queries than keys). */
+export function fullHead(values: Float32Array, T: number, S = T): HeadMatrix {
+  return { values, rows: T, cols: S, rowStart: 0, rowEnd: T, block: 1 };
 }
 
-/** Checks an `attention` answer against the run's T and its own sizes; throws naming what does not fit. */
-export function normaliseAttention(raw: AttentionResult, seqLen: number): HeadMatrix {
+/** Checks an `attention` answer against the run's T queries and S keys (S = T by default) and its own sizes;
+ * throws naming what does not fit. */
+export function normaliseAttention(raw: AttentionResult, queries: number, seqLen = queries): HeadMatrix {
   const data = toF32(raw.data, 'attention.data');
   // Answers without the view fields (an older host) are whole heads.
   const rowStart = raw.rowStart ?? 0;
-  const rowEnd = raw.rowEnd ?? seqLen;
+  const rowEnd = raw.rowEnd ?? queries;
   const block = raw.block ?? 1;
   for (const [k, v] of [['rowStart', rowStart], ['rowEnd', rowEnd], ['block', block]] as const) {
     if (!Number.isInteger(v) || v < 0) throw new Error(`attention.${k} must be a non-negative integer, got ${String(v)}`);
   }
-  if (rowStart >= rowEnd || rowEnd > seqLen || block < 1) throw new Error(`attention covers rows ${rowStart}..${rowEnd} in blocks of ${block}, which does not fit ${seqLen} tokens`);
+  if (rowStart >= rowEnd || rowEnd > queries || block < 1) throw new Error(`attention covers rows ${rowStart}..${rowEnd} in blocks of ${block}, which does not fit ${queries} tokens`);
   const rows = Math.ceil((rowEnd - rowStart) / block);
   const cols = Math.ceil(seqLen / block);
   if ((raw.rows !== undefined && raw.rows !== rows) || (raw.cols !== undefined && raw.cols !== cols)) {
     throw new Error(`attention is ${raw.rows}×${raw.cols}, expected ${rows}×${cols} for rows ${rowStart}..${rowEnd} in blocks of ${block}`);
   }
   if (data.length !== rows * cols) {
-    throw new Error(block === 1 && rows === seqLen ? `attention.data holds ${data.length} values, expected ${seqLen}²` : `attention.data holds ${data.length} values, expected ${rows}×${cols}`);
+    throw new Error(block === 1 && rows === seqLen && cols === seqLen ? `attention.data holds ${data.length} values, expected ${seqLen}²` : `attention.data holds ${data.length} values, expected ${rows}×${cols}`);
   }
   return { values: data, rows, cols, rowStart, rowEnd, block };
 }

@@ -6,6 +6,7 @@ import type { RunResult } from '../src/protocol/engine';
 import { scaleFor } from './colour-scale';
 import { pythonSteps } from '../src/engine/trace';
 import { CodeView } from './code-view';
+import { queryTokensOf } from './data';
 import { button, h, numberInput, select } from './dom';
 import { fmt, rowList, tokenLabel } from './format';
 import { HeatmapView } from './heatmap-view';
@@ -13,7 +14,7 @@ import { t } from './l10n';
 import { Legend, weightCaption } from './legend';
 import { type DebuggerSwitches, DEFAULT_SWITCHES, type StepIndex, STEP_COUNT, traceOptionsOf } from './state';
 import { buildStatsTable } from './stats-model';
-import { describeStepCell, stepInfo, stepNames } from './steps';
+import { describeStepCell, sourceLinkText, stepInfo, stepNames, stepSourceLines } from './steps';
 import type { ThemeColours } from './theme';
 import type { Tooltip } from './tooltip';
 import { type WarningText, describeWarning } from './warnings';
@@ -24,6 +25,8 @@ export interface DebuggerCallbacks {
   onHead: (layer: number, head: number) => void;
   onReveal: (tokenIndex: number) => void;
   onCopy: (text: string) => void;
+  /** Show the user's source line(s) of step `step` of layer `layer` of a recorded call (the link was clicked). */
+  onSource: (layer: number, step: StepIndex) => void;
 }
 
 export class DebuggerView {
@@ -35,6 +38,8 @@ export class DebuggerView {
   private readonly tabs = h('div', { class: 'steps', attrs: { role: 'tablist', 'aria-label': t('Steps') } });
   private readonly formula = h('div', { class: 'formula' });
   private readonly shape = h('div', { class: 'shape' });
+  /** A recorded call: the user's line(s) that computed the current step; a click shows them in the editor. */
+  private readonly sourceLink = h('button', { class: 'step-source', attrs: { type: 'button', hidden: true } });
   private readonly note = h('div', { class: 'note' });
   private readonly warningsEl = h('div', { class: 'warnings', attrs: { role: 'status', 'aria-live': 'polite' } });
   private readonly viewColumn: HTMLElement;
@@ -61,7 +66,7 @@ export class DebuggerView {
     this.heatmap = new HeatmapView({
       label: t('Matrix of the current step'),
       tooltip,
-      describe: (row, col) => (this.trace ? describeStepCell(this.trace, this.step, row, col, this.tokenLabels()) : []),
+      describe: (row, col) => (this.trace ? describeStepCell(this.trace, this.step, row, col, this.tokenLabels(), this.tokenLabels('queries')) : []),
       onActivate: (row) => this.cb.onReveal(row),
       maxHeight: () => Math.max(240, window.innerHeight - 160),
     });
@@ -82,7 +87,8 @@ export class DebuggerView {
     });
     this.tabs.append(...this.tabButtons);
     this.stepPanel = h('div', { class: 'step-panel', attrs: { id: 'step-panel', role: 'tabpanel' } },
-      h('div', { class: 'step-head' }, this.formula, this.shape), this.note, this.heatmap.el, this.legend.el);
+      h('div', { class: 'step-head' }, this.formula, this.shape, this.sourceLink), this.note, this.heatmap.el, this.legend.el);
+    this.sourceLink.addEventListener('click', () => this.cb.onSource(this.focus.layer, this.step));
     this.python = new CodeView(t('What these switches mean in PyTorch'), (text) => this.cb.onCopy(text), 'debugger-python');
     this.form.addEventListener('submit', (e) => e.preventDefault());
     // The step's matrix comes first; the switches sit beside it in a wide panel and below it in a narrow one.
@@ -108,8 +114,11 @@ export class DebuggerView {
     });
   }
 
-  private tokenLabels(): string[] {
-    return (this.run?.tokens ?? []).map((tk) => tokenLabel(tk.display, 20));
+  /** Labels of the keys (columns) and of the queries (rows: the keys unless a recorded call has others). */
+  private tokenLabels(axis: 'keys' | 'queries' = 'keys'): string[] {
+    const run = this.run;
+    if (!run) return [];
+    return (axis === 'queries' ? queryTokensOf(run) : run.tokens).map((tk) => tokenLabel(tk.display, 20));
   }
 
   setTheme(theme: ThemeColours): void {
@@ -223,6 +232,7 @@ export class DebuggerView {
     const info = stepInfo(trace, this.step);
     this.formula.textContent = info.formula;
     this.shape.textContent = t('shape {0}', info.shape);
+    this.updateSourceLink();
     this.note.textContent = info.note;
     const [rows, cols] = info.tensor.shape;
     const tokens = this.tokenLabels();
@@ -233,7 +243,7 @@ export class DebuggerView {
         rows,
         cols,
         scale,
-        rowLabels: tokens,
+        rowLabels: this.tokenLabels('queries'),
         colLabels: info.columnsAreKeys ? tokens : Array.from({ length: cols }, (_, j) => String(j)),
       },
       t('{0}: {1}, shape {2}', info.name, info.formula, info.shape),
@@ -243,6 +253,16 @@ export class DebuggerView {
     this.heatmap.setFlaggedRows(this.step >= 3 ? [...rowsOfWarnings] : []);
     const hasSpecial = this.step >= 2;
     this.legend.update(scale, theme.palette, info.isWeights ? weightCaption(this.unit, info.tensor.data) : this.step === 4 ? t('output') : t('score'), hasSpecial);
+  }
+
+  private updateSourceLink(): void {
+    const lines = this.run ? stepSourceLines(this.run, this.focus.layer, this.step) : [];
+    this.sourceLink.hidden = lines.length === 0;
+    if (lines.length === 0) return;
+    const text = sourceLinkText(lines);
+    this.sourceLink.replaceChildren(h('span', { class: 'codicon codicon-go-to-file', attrs: { 'aria-hidden': 'true' } }), h('span', { text }));
+    this.sourceLink.title = t('Show this step in the source: {0}', text);
+    this.sourceLink.setAttribute('aria-label', t('Show this step in the source: {0}', text));
   }
 
   private renderWarnings(): void {
@@ -262,7 +282,7 @@ export class DebuggerView {
   private renderStats(): void {
     const trace = this.trace;
     if (!trace) return;
-    const table = buildStatsTable(trace, (this.run?.tokens ?? []).map((tk) => tk.display));
+    const table = buildStatsTable(trace, this.run ? queryTokensOf(this.run).map((tk) => tk.display) : []);
     const thead = h('thead', {}, h('tr', {}, ...table.columns.map((c) => h('th', { attrs: { scope: 'col', title: c.title }, text: c.header }))));
     const tbody = h('tbody');
     for (const row of table.rows) {

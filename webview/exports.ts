@@ -65,16 +65,18 @@ export function matrixCsv(m: MatrixExport): string {
 }
 
 /** Every head's weights in long form: layer,head,query,query_token,key,key_token,weight (layers numbered from firstLayer). */
-export function longCsv(attentions: ArrayLike<number>, nLayer: number, nHead: number, tokens: readonly string[], firstLayer = 0): string {
-  const T = tokens.length;
-  if (attentions.length !== nLayer * nHead * T * T) throw new Error(`longCsv: ${attentions.length} values do not make (${nLayer}, ${nHead}, ${T}, ${T})`);
+export function longCsv(attentions: ArrayLike<number>, nLayer: number, nHead: number, tokens: readonly string[], firstLayer = 0, queries: readonly string[] = tokens): string {
+  const S = tokens.length;
+  const T = queries.length;
+  if (attentions.length !== nLayer * nHead * T * S) throw new Error(`longCsv: ${attentions.length} values do not make (${nLayer}, ${nHead}, ${T}, ${S})`);
   const quoted = tokens.map((s) => csvField(s));
+  const quotedQueries = queries === tokens ? quoted : queries.map((s) => csvField(s));
   const out: string[] = ['layer,head,query,query_token,key,key_token,weight'];
   let k = 0;
   for (let l = 0; l < nLayer; l++) {
     for (let h = 0; h < nHead; h++) {
       for (let i = 0; i < T; i++) {
-        for (let j = 0; j < T; j++) out.push(`${firstLayer + l},${h},${i},${quoted[i]},${j},${quoted[j]},${numberText(attentions[k++])}`);
+        for (let j = 0; j < S; j++) out.push(`${firstLayer + l},${h},${i},${quotedQueries[i]},${j},${quoted[j]},${numberText(attentions[k++])}`);
       }
     }
   }

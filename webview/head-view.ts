@@ -39,20 +39,21 @@ export function cellLabels(m: HeadMatrix, tokens: readonly string[], axis: 'rows
   return Array.from({ length: n }, (_, i) => tokens[first + i * m.block] ?? '');
 }
 
-/** Tooltip lines of cell (row, col): the query and key tokens, or for a block the ranges of tokens it covers. */
-export function describeHeadCell(m: HeadMatrix, tokens: readonly string[], row: number, col: number): string[] {
-  const T = tokens.length;
+/** Tooltip lines of cell (row, col): the query and key tokens, or for a block the ranges of tokens it covers.
+ * `queries` are the row tokens when they are not the keys (a recorded KV-cache step). */
+export function describeHeadCell(m: HeadMatrix, tokens: readonly string[], row: number, col: number, queries: readonly string[] = tokens): string[] {
+  const S = tokens.length;
   const v = m.values[row * m.cols + col];
   if (m.block === 1) {
     const q = m.rowStart + row;
-    return [t('Query {0} “{1}” → key {2} “{3}”', q, tokenLabel(tokens[q] ?? '', 24), col, tokenLabel(tokens[col] ?? '', 24)), t('weight {0}', fmt(v))];
+    return [t('Query {0} “{1}” → key {2} “{3}”', q, tokenLabel(queries[q] ?? '', 24), col, tokenLabel(tokens[col] ?? '', 24)), t('weight {0}', fmt(v))];
   }
   const qs = cellSpan(row, m.block, m.rowStart, m.rowEnd);
-  const ks = cellSpan(col, m.block, 0, T);
-  const range = (s: { start: number; end: number }) => `“${tokenLabel(tokens[s.start] ?? '', 12)}” … “${tokenLabel(tokens[s.end - 1] ?? '', 12)}”`;
+  const ks = cellSpan(col, m.block, 0, S);
+  const range = (s: { start: number; end: number }, list: readonly string[]) => `“${tokenLabel(list[s.start] ?? '', 12)}” … “${tokenLabel(list[s.end - 1] ?? '', 12)}”`;
   return [
     t('Queries {0} → keys {1}', spanText(qs), spanText(ks)),
-    `${range(qs)} → ${range(ks)}`,
+    `${range(qs, queries)} → ${range(ks, tokens)}`,
     t('mean weight {0} over {1}×{2} weights', fmt(v), qs.end - qs.start, ks.end - ks.start),
   ];
 }

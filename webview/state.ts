@@ -119,10 +119,10 @@ export function sanitizeState(v: unknown): PanelState {
 }
 
 /** Clamps the state to a run's shape (a focus or cursor past the end of a smaller run is dropped). */
-export function fitStateToRun(s: PanelState, nLayer: number, nHead: number, seqLen: number): PanelState {
+export function fitStateToRun(s: PanelState, nLayer: number, nHead: number, seqLen: number, queries = seqLen): PanelState {
   const out = { ...s, switches: { ...s.switches } };
   if (out.focus && (out.focus.layer >= nLayer || out.focus.head >= nHead)) delete out.focus;
-  if (out.cursor && (out.cursor.row >= seqLen || out.cursor.col >= seqLen)) delete out.cursor;
+  if (out.cursor && (out.cursor.row >= queries || out.cursor.col >= seqLen)) delete out.cursor;
   if (out.switches.padLast > seqLen) out.switches.padLast = seqLen;
   if ((out.view === 'heatmap' || out.view === 'lines') && !out.focus) out.view = 'heads';
   return out;

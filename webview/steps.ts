@@ -2,6 +2,7 @@
 // cell means. Pure (apart from the string table).
 import type { AttentionTrace } from '../src/engine/trace';
 import type { Tensor } from '../src/engine/tensor';
+import type { RecordedSourceLine, RunResult } from '../src/protocol/engine';
 import { fmt, fmtShape } from './format';
 import { t } from './l10n';
 import type { StepIndex } from './state';
@@ -96,9 +97,9 @@ export function stepInfo(trace: AttentionTrace, step: StepIndex): StepInfo {
 }
 
 /** Tooltip lines for cell (row, col) of a step. */
-export function describeStepCell(trace: AttentionTrace, step: StepIndex, row: number, col: number, tokens: readonly string[]): string[] {
+export function describeStepCell(trace: AttentionTrace, step: StepIndex, row: number, col: number, tokens: readonly string[], queries: readonly string[] = tokens): string[] {
   const S = trace.S;
-  const q = `${row} “${tokens[row] ?? ''}”`;
+  const q = `${row} “${queries[row] ?? ''}”`;
   if (step === 4) {
     return [t('Query {0}, dimension {1}', q, col), t('output = {0}', fmt(trace.output.data[row * trace.dv + col]))];
   }
@@ -120,4 +121,22 @@ export function describeStepCell(trace: AttentionTrace, step: StepIndex, row: nu
     default:
       return [head, t('weight {0}', fmt(w))];
   }
+}
+
+/** The user's source lines of step `step` of layer `layer` of a recorded call (none for other runs). */
+export function stepSourceLines(run: RunResult, layer: number, step: StepIndex): RecordedSourceLine[] {
+  const lines = run.recorded?.stepSources?.[layer]?.[step];
+  return Array.isArray(lines) ? lines : [];
+}
+
+/** "prog.py:12", "prog.py:12, 14", "a.py:3, b.py:5": the file's name (not its folders) and the lines. */
+export function sourceLinkText(lines: readonly RecordedSourceLine[]): string {
+  const parts: string[] = [];
+  let last = '';
+  for (const l of lines) {
+    const name = l.path.split(/[\\/]/).pop() ?? l.path;
+    parts.push(name === last ? String(l.line) : `${name}:${l.line}`);
+    last = name;
+  }
+  return parts.join(', ');
 }

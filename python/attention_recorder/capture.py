@@ -62,6 +62,8 @@ class Recorder:
         self.local = threading.local()
         self.test_name = test_name
         self.lock = threading.RLock()
+        self.tokenizers = None  # a TokenizerWatch while recording (tokenizers.py)
+        self.table_tokenizer = {}  # id(embedding weight) -> (weakref to it, the tokenizer entry its ids came from)
 
     # --- tensor tracking -------------------------------------------------------------------------------------
     def track(self, t, node):
@@ -121,22 +123,70 @@ class Recorder:
         if entry is not None:
             call["tensors"][name] = entry
 
-    def attach_tokens(self, call, batch, length):
-        """Token ids of the keys, from the most recent embedding call whose ids are [batch, length]: one with a
-        padding_idx when there is one; nothing when two candidates disagree."""
-        candidates = [e for e in reversed(self.recent_embeddings()) if list(e["ids"].shape) == [batch, length]]
+    def attach_tokens(self, call, batch, length, name="token_ids"):
+        """Token ids of the keys (or, with name="query_token_ids", of the queries), from the most recent embedding
+        call whose ids are [batch, length]: one with a padding_idx when there is one; nothing when two candidates
+        disagree. The tokenizer that produced exactly those ids is named when one was seen."""
+        candidates, modules = [], set()
+        for e in reversed(self.recent_embeddings()):  # newest first; one per module (a module's older calls fed
+            if list(e["ids"].shape) == [batch, length] and e["module"] not in modules:  # earlier passes)
+                candidates.append(e)
+                modules.add(e["module"])
         if not candidates:
-            return
+            cached = self._cached_ids(batch, length) if name == "token_ids" else None
+            if cached is None:
+                return
+            candidates = [cached]
         with_pad = [e for e in candidates if e["paddingIdx"] is not None]
         chosen = with_pad[0] if with_pad else max(candidates, key=lambda e: e["numEmbeddings"])
         if with_pad and any(e["paddingIdx"] != chosen["paddingIdx"] or not torch.equal(e["ids"], chosen["ids"])
                             for e in with_pad[1:] if e["numEmbeddings"] == chosen["numEmbeddings"]):
             return
-        entry = self.store.save(call, "token_ids", chosen["ids"])
-        if entry is not None:
-            call["tensors"]["token_ids"] = entry
-            call["tokens"] = {"paddingIdx": chosen["paddingIdx"], "numEmbeddings": chosen["numEmbeddings"],
-                              "module": chosen["module"]}
+        entry = self.store.save(call, name, chosen["ids"])
+        if entry is None:
+            return
+        call["tensors"][name] = entry
+        tokenizer = chosen.get("tokenizer")
+        info = {"paddingIdx": chosen["paddingIdx"], "numEmbeddings": chosen["numEmbeddings"], "module": chosen["module"]}
+        if chosen.get("fromCache"):
+            info["fromCache"] = True
+        if tokenizer is not None:
+            info["tokenizer"] = tokenizer
+        call["tokens" if name == "token_ids" else "queryTokens"] = info
+
+
+    def tokenizer_for_embedding(self, ids, weight):
+        """The tokenizer whose output these embedding ids are; once an embedding table was indexed with a
+        tokenizer's output, its later ids (decoding steps) are that tokenizer's vocabulary too."""
+        if self.tokenizers is None:
+            return None
+        found = self.tokenizers.tokenizer_of(ids)
+        key = id(weight)
+        with self.lock:
+            if found is not None:
+                self.table_tokenizer[key] = (weakref.ref(weight), found)
+                return found
+            known = self.table_tokenizer.get(key)
+        return known[1] if known is not None and known[0]() is weight else None
+
+    def _cached_ids(self, batch, length):
+        """Keys of a KV-cache step: the ids of the latest embedding calls of one module, concatenated along the
+        sequence, when their lengths add up to exactly `length` (a prefill followed by decoding steps)."""
+        recent = self.recent_embeddings()
+        if not recent or int(recent[-1]["ids"].shape[0]) != batch:
+            return None
+        last = recent[-1]
+        parts, total = [], 0
+        for e in reversed(recent):
+            if e["module"] != last["module"] or e["paddingIdx"] != last["paddingIdx"] or int(e["ids"].shape[0]) != batch:
+                break
+            parts.insert(0, e["ids"])
+            total += int(e["ids"].shape[1])
+            if total >= length:
+                break
+        if total != length or len(parts) < 2:
+            return None
+        return dict(last, ids=torch.cat(parts, dim=1), fromCache=True)
 
 
 def _finite(x):
@@ -261,6 +311,8 @@ class RecordingMode(TorchFunctionMode):
                     self.rec.save(call, n, t)
                 if isinstance(k, torch.Tensor) and k.dim() >= 2:
                     self.rec.attach_tokens(call, int(k.shape[0]), int(k.shape[-2]))
+                    if isinstance(q, torch.Tensor) and q.dim() >= 2 and q.shape[-2] != k.shape[-2]:
+                        self.rec.attach_tokens(call, int(q.shape[0]), int(q.shape[-2]), "query_token_ids")
         except Exception as e:
             self.rec.store.internal_error("sdpa", e)
         return out
@@ -302,10 +354,10 @@ class RecordingMode(TorchFunctionMode):
                 self.rec.save(call, "out", out)
                 key = a["key"]
                 if isinstance(key, torch.Tensor):
-                    if batched:
-                        self.rec.attach_tokens(call, int(key.shape[1]), int(key.shape[0]))
-                    else:
-                        self.rec.attach_tokens(call, 1, int(key.shape[0]))
+                    n = int(key.shape[1]) if batched else 1
+                    self.rec.attach_tokens(call, n, int(key.shape[0]))
+                    if isinstance(query, torch.Tensor) and query.shape[0] != key.shape[0]:
+                        self.rec.attach_tokens(call, n, int(query.shape[0]), "query_token_ids")
         except Exception as e:
             self.rec.store.internal_error("mha", e)
         if not want_weights:
@@ -325,8 +377,9 @@ class RecordingMode(TorchFunctionMode):
             pad = int(pad) + n if int(pad) < 0 else int(pad)
         site = self.rec.frames.site(4)
         lst = self.rec.recent_embeddings()
-        lst.append({"ids": ids.detach().to("cpu", torch.int64).clone(), "paddingIdx": pad, "numEmbeddings": n,
-                    "module": site["module"]})
+        ids = ids.detach().to("cpu", torch.int64).clone()
+        lst.append({"ids": ids, "paddingIdx": pad, "numEmbeddings": n, "module": site["module"],
+                    "tokenizer": self.rec.tokenizer_for_embedding(ids, weight)})
         del lst[:-MAX_RECENT_EMBEDDINGS]
 
     # --- hand-written attention -------------------------------------------------------------------------------
@@ -552,6 +605,8 @@ class RecordingMode(TorchFunctionMode):
             rec.save(call, "masked", node.masked.permute(perm))
         if len(batch_shape) >= 1:
             rec.attach_tokens(call, int(batch_shape[0]), int(scores.shape[-1]))
+            if scores.shape[-2] != scores.shape[-1]:
+                rec.attach_tokens(call, int(batch_shape[0]), int(scores.shape[-2]), "query_token_ids")
 
     def _weight_step(self, name, args, kwargs, out, node, i, src):
         if name in DROPOUT:

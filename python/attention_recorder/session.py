@@ -12,6 +12,7 @@ import torch
 
 from .capture import Recorder, RecordingMode
 from .store import Store
+from .tokenizers import TokenizerWatch
 
 CHILD_ENV = "ATTENTION_RECORDER_CHILD"
 
@@ -21,12 +22,14 @@ class Session:
                  test_name=lambda: None):
         self.store = Store(out_dir, max_calls_per_site, max_bytes, max_tensor_elements, file_prefix)
         self.recorder = Recorder(self.store, workspace_dirs, test_name)
+        self.recorder.tokenizers = TokenizerWatch(self.store)
         self.out_dir = out_dir
         self._mode = None
         self._original_bootstrap = None
 
     def start(self):
         """Enters the recording mode in this thread and in every thread started from now on."""
+        self.recorder.tokenizers.start()
         self._mode = RecordingMode(self.recorder)
         self._mode.__enter__()
         recorder = self.recorder
@@ -48,6 +51,7 @@ class Session:
             threading.settrace(_tracer)
 
     def stop(self):
+        self.recorder.tokenizers.stop()
         if self._original_bootstrap is not None:
             threading.Thread._bootstrap_inner = self._original_bootstrap
             self._original_bootstrap = None

@@ -104,6 +104,19 @@ class Store:
         entry["file"] = file_name
         return entry
 
+    def save_text(self, file_name, text):
+        """Writes a text file (a tokenizer.json) into the trace folder within the byte budget; its name, or None."""
+        data = text.encode("utf-8")
+        with self.lock:
+            if self.bytes_written + len(data) > self.max_bytes:
+                self.omitted_tensors += 1
+                return None
+            self.bytes_written += len(data)
+        name = self.file_prefix + file_name
+        with open(os.path.join(self.out_dir, name), "wb") as f:
+            f.write(data)
+        return name
+
     # --- trace.json ----------------------------------------------------------------------------------------
     def limits(self):
         return {

@@ -141,6 +141,28 @@ export interface RunResult {
   kvHeads?: number[];
   /** Wall time of the forward pass in the worker. */
   elapsedMs: number;
+  /**
+   * The queries' tokens when they are not the keys (a recorded KV-cache step or cross-attention: T queries
+   * against S = seqLen keys; weights are then (T, S) per head). Absent: the queries are `tokens`.
+   */
+  queryTokens?: TokenInfo[];
+  /** A recorded call (src/record): the batch element shown, of how many, and the call shown as each layer. */
+  recorded?: RecordedRunInfo;
+}
+
+export interface RecordedRunInfo {
+  batch: number;
+  batchSize: number;
+  callIds: number[];
+  /** [layer][debugger step] the user's source lines that computed the step (empty: none recorded). */
+  stepSources?: RecordedSourceLine[][][];
+}
+
+/** A line of the user's code (absolute path, 1-based line and column). */
+export interface RecordedSourceLine {
+  path: string;
+  line: number;
+  column: number;
 }
 
 /**

@@ -61,6 +61,11 @@ export type FromWebviewMessage =
   | { type: 'revealToken'; index: number }
   /** Put `text` on the clipboard (the Python snippets' Copy buttons). */
   | { type: 'copyText'; text: string }
+  /** Highlight the user's source lines of a debugger step of a recorded call (run.recorded.stepSources); with
+   * `reveal`, open the file there (the step's link was clicked). The host looks the lines up in its own run. */
+  | { type: 'recordedStep'; layer: number; step: number; reveal: boolean }
+  /** Show batch element `batch` of the recorded call the panel shows (run.recorded). */
+  | { type: 'recordedBatch'; batch: number }
   /** Mode or focus changed: the host remembers it for a re-created webview. */
   | { type: 'viewState'; mode: PanelMode; focus?: { layer: number; head: number } };
 
@@ -170,7 +175,7 @@ function panelRequest(v: unknown): PanelRequest {
 export function parseFromWebview(v: unknown): FromWebviewMessage | Error {
   try {
     const o = obj(v, 'message');
-    const type = oneOf(o.type, 'type', ['ready', 'request', 'cancel', 'export', 'revealToken', 'viewState', 'copyText'] as const);
+    const type = oneOf(o.type, 'type', ['ready', 'request', 'cancel', 'export', 'revealToken', 'viewState', 'copyText', 'recordedBatch', 'recordedStep'] as const);
     switch (type) {
       case 'ready':
         return { type };
@@ -187,6 +192,12 @@ export function parseFromWebview(v: unknown): FromWebviewMessage | Error {
         return { type, index: int(o.index, 'index', 0, 1 << 24) };
       case 'copyText':
         return { type, text: str(o.text, 'text', MAX_COPY_CHARS) };
+      case 'recordedBatch':
+        return { type, batch: int(o.batch, 'batch', 0, 1 << 24) };
+      case 'recordedStep': {
+        if (typeof o.reveal !== 'boolean') fail('reveal must be true or false');
+        return { type, layer: int(o.layer, 'layer', 0, 4096), step: int(o.step, 'step', 0, 4), reveal: o.reveal as boolean };
+      }
       case 'viewState':
         return { type, mode: oneOf(o.mode, 'mode', ['grid', 'debugger'] as const), ...(o.focus !== undefined ? { focus: headRef(o.focus) } : {}) };
     }
@@ -407,6 +418,11 @@ export const PANEL_STRING_KEYS = [
   "Model steps",
   "H{0} · kv {1}",
   "Shares key/value head {0} with heads {1}",
+  "Batch element",
+  "{0} of {1}",
+  "{0} queries × {1} keys · {2} layers × {3} heads · {4} ms",
+  "The lines view joins each token to itself: this call has {0} queries and {1} keys. Use the heatmap.",
+  "Show this step in the source: {0}",
   // @generated-strings-end
 ] as const;
 

@@ -1,5 +1,6 @@
 // A whole trace: each call's tensors read and diagnosed. Pure: the caller supplies file bytes by name.
-import { diagnoseCall, type RuntimeFinding } from './diagnose';
+import { diagnoseCall, measuredOnce, type RuntimeFinding } from './diagnose';
+import { callEvidence, mergeEvidence, type RuntimeEvidence } from './evidence';
 import { readCallTensors, type ReadTraceFile } from './tensors';
 import { TraceError, type TraceCall, type TraceIndex } from './trace';
 
@@ -19,6 +20,8 @@ export interface TraceAnalysis {
   findings: RuntimeFinding[];
   /** Calls whose tensors could not be read (a TraceError each); their other calls are still diagnosed. */
   problems: string[];
+  /** What the run says about the sites the static linter judges (confirmed bugs, sites measured fine). */
+  evidence: RuntimeEvidence[];
 }
 
 export function summariseCall(call: TraceCall): CallSummary {
@@ -31,6 +34,7 @@ export function analyseTrace(trace: TraceIndex, readFile: ReadTraceFile): TraceA
   const findings: RuntimeFinding[] = [];
   const problems: string[] = [];
   const seen = new Set<string>();
+  const evidence: RuntimeEvidence[] = [];
   for (const call of trace.calls) {
     let tensors;
     try {
@@ -42,7 +46,10 @@ export function analyseTrace(trace: TraceIndex, readFile: ReadTraceFile): TraceA
       }
       throw e;
     }
-    for (const f of diagnoseCall(trace, call, tensors)) {
+    const measures = measuredOnce(trace, call, tensors); // the view and the scale, read by both
+    const found = diagnoseCall(trace, call, tensors, measures);
+    evidence.push(...callEvidence(trace, call, tensors, found, measures));
+    for (const f of found) {
       const key = `${f.path}\0${f.line}\0${f.code}`;
       if (seen.has(key)) continue;
       seen.add(key);
@@ -50,5 +57,5 @@ export function analyseTrace(trace: TraceIndex, readFile: ReadTraceFile): TraceA
     }
   }
   findings.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line || a.column - b.column));
-  return { calls: trace.calls.map(summariseCall), findings, problems };
+  return { calls: trace.calls.map(summariseCall), findings, problems, evidence: mergeEvidence(evidence) };
 }

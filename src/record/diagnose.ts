@@ -7,7 +7,7 @@ import { isBoolTensor } from '../engine/tensor';
 import type { RuleCode, Severity } from '../lint/types';
 import { transposeLast } from './broadcast';
 import type { CapturedTensor } from './tensors';
-import type { TraceCall, TraceIndex, TraceOp } from './trace';
+import { inWorkspace, type TraceCall, type TraceIndex, type TraceOp } from './trace';
 import { attentionView, type AttentionView } from './view';
 
 export interface RuntimeFinding {
@@ -27,18 +27,32 @@ const SEVERITY: Readonly<Record<string, Severity>> = {
 
 const FINFO_MAX: Readonly<Record<string, number>> = { float16: 65504, bfloat16: 3.3895313892515355e38, float32: 3.4028234663852886e38 };
 
+/** What several checks of one call read: its view and its measured scale, computed once (see measuredOnce). */
+export interface CallMeasures {
+  view: AttentionView | null;
+  scale: ReturnType<typeof measureScale>;
+}
+
+/** The call's view and measured scale (of the user's own hand-written chains: a library's convention is not the
+ * user's to judge), for diagnoseCall and the evidence on static findings to share. */
+export function measuredOnce(trace: TraceIndex, call: TraceCall, tensors: Map<string, CapturedTensor>): CallMeasures {
+  if (call.kind === 'manual' && call.failed) return { view: null, scale: null };
+  const own = call.kind === 'manual' && inWorkspace(trace.program, call.ops.find((o) => o.kind === 'softmax')?.path ?? null);
+  return { view: attentionView(call, tensors), scale: own ? measureScale(call, tensors) : null };
+}
+
 /** Diagnoses one call from its captured tensors. */
-export function diagnoseCall(trace: TraceIndex, call: TraceCall, tensors: Map<string, CapturedTensor>): RuntimeFinding[] {
+export function diagnoseCall(trace: TraceIndex, call: TraceCall, tensors: Map<string, CapturedTensor>, measures: CallMeasures = measuredOnce(trace, call, tensors)): RuntimeFinding[] {
   const ctx = new Context(trace, call);
   if (call.kind === 'manual' && call.failed) {
     checkFailedFill(ctx);
     return ctx.findings;
   }
-  const view = attentionView(call, tensors);
+  const { view } = measures;
   if (call.kind === 'sdpa') checkSdpaCausal(ctx, call);
   if (call.kind === 'manual') {
     checkSoftmaxAxis(ctx, call, tensors);
-    checkScale(ctx, call, tensors);
+    checkScale(ctx, measures.scale);
     checkAfterSoftmax(ctx, call, tensors);
     checkOverflowingValues(ctx, call);
   }
@@ -60,8 +74,7 @@ class Context {
   ) {}
 
   inWorkspace(path: string | null): boolean {
-    if (!path) return false;
-    return this.trace.program.workspace.some((w) => path === w || path.startsWith(w.endsWith('/') || w.endsWith('\\') ? w : `${w}/`) || path.startsWith(`${w}\\`));
+    return inWorkspace(this.trace.program, path);
   }
 
   /** The op's own line when it is the user's, else the innermost line of the user's code on the stack. */
@@ -208,10 +221,9 @@ function transposeTensor(t: Tensor): Tensor {
   return { data: transposeLast(t.data, t.shape), shape: [...t.shape.slice(0, -2), t.shape[r - 1], t.shape[r - 2]] };
 }
 
-function checkScale(ctx: Context, call: TraceCall, tensors: Map<string, CapturedTensor>): void {
+function checkScale(ctx: Context, m: ReturnType<typeof measureScale>): void {
   const softmaxOp = ctx.op('softmax');
   if (!ctx.inWorkspace(softmaxOp?.path ?? null)) return; // a library's own convention is not the user's bug
-  const m = measureScale(call, tensors);
   if (!m || m.dk < 2) return;
   const { scale, dk, heads } = m;
   const near = (x: number) => Math.abs(scale - x) <= 1e-2 * x;
@@ -338,7 +350,8 @@ function checkCausalDirection(ctx: Context, view: AttentionView): void {
 
 function checkPadding(ctx: Context, view: AttentionView, _tensors: Map<string, CapturedTensor>): void {
   const { ids, T, S, allowed, probs } = view;
-  if (!ids || ids.paddingIdx === null || !allowed || !view.selfAttention) return;
+  const off = view.queryOffset; // query t is key position t + off (a KV-cache step: the last T keys)
+  if (!ids || ids.paddingIdx === null || !allowed || off === null) return;
   const perB = view.batch.slice(1).reduce((a, b) => a * b, 1);
   const nSlices = allowed.length / (T * S);
   let padAllowed = false;
@@ -354,10 +367,13 @@ function checkPadding(ctx: Context, view: AttentionView, _tensors: Map<string, C
     const pads: number[] = [];
     for (let s = 0; s < S; s++) if (pad(s)) pads.push(s);
     if (pads.length === 0 || pads.length === S) continue;
+    let realQueries = 0;
+    for (let t = 0; t < T; t++) if (!pad(t + off)) realQueries++;
+    if (realQueries === 0) continue; // a KV-cache step whose new tokens are all padding: nothing to judge
     slicesWithPad++;
     let anyRealSeesReal = false;
     for (let t = 0; t < T; t++) {
-      if (pad(t)) continue;
+      if (pad(t + off)) continue;
       const row = sl * T * S + t * S;
       let seesReal = false;
       for (let s = 0; s < S; s++) {
@@ -366,7 +382,7 @@ function checkPadding(ctx: Context, view: AttentionView, _tensors: Map<string, C
           if (a) padAllowed = true;
         } else if (a) {
           seesReal = true;
-        } else if (s <= t) {
+        } else if (s <= t + off) {
           realPastMasked = true;
         }
       }
@@ -421,7 +437,7 @@ function checkMaskedRows(ctx: Context, view: AttentionView, tensors: Map<string,
         const Ev = outT.shape[outT.shape.length - 1];
         for (let e = 0; e < Ev && !nan; e++) nan = Number.isNaN(outT.data[(sl * T + t) * Ev + e]);
       }
-      const realQuery = view.selfAttention && ids && ids.paddingIdx !== null ? ids.data[b * S + t] !== ids.paddingIdx : null;
+      const realQuery = view.queryOffset !== null && ids && ids.paddingIdx !== null ? ids.data[b * S + t + view.queryOffset] !== ids.paddingIdx : null;
       if (nan) {
         nanRows++;
         first ??= `query ${t} of batch element ${b}`;

@@ -1,9 +1,12 @@
 // Recorded attention: the trace the Python recorder writes (python/attention_recorder), read as untrusted input,
 // and runtime diagnostics decided from its values. Pure (no vscode, no node:*): callers read the files.
 export { parseTrace, TraceError, TRACE_FORMAT, TRACE_VERSION, TRACE_LIMITS } from './trace';
-export type { TraceIndex, TraceCall, TraceOp, TraceFrame, TensorEntry, CallKind, AxisRole, TraceProgram } from './trace';
+export type { TraceIndex, TraceCall, TraceOp, TraceFrame, TensorEntry, CallKind, AxisRole, TraceProgram, TraceTokens, TraceTokenizer } from './trace';
 export { readCallTensors, readCapturedTensor, type CapturedTensor, type ReadTraceFile } from './tensors';
 export { diagnoseCall, measureScale, type RuntimeFinding } from './diagnose';
 export { attentionView, type AttentionView } from './view';
 export { analyseTrace, summariseCall, type CallSummary, type TraceAnalysis } from './analyse';
 export { buildRecordedRun, forwardPassOf, headsOfCall, recordedAttention, recordedTrace, type RecordedRun, type RecordedHead } from './panel-run';
+export { recordedLabels, recordedTokenizer, tokenLabels, positionLabels, type RecordedLabels } from './token-labels';
+export { stepSources } from './step-sources';
+export { callEvidence, fineChecks, mergeEvidence, siteLines, type RuntimeEvidence } from './evidence';

@@ -5,11 +5,13 @@
 import type { BoolTensor, Tensor } from '../engine/tensor';
 import { isBoolTensor } from '../engine/tensor';
 import { traceAttention, type AttentionTrace, type MaskChoice, type TraceOptions } from '../engine/trace';
-import { BlockAverager, blockFor } from '../models/head-stream';
-import { meanRowEntropy, thumbnails } from '../models/session';
-import type { AttentionRequest, AttentionResult, RunResult, TokenInfo, TraceRequest } from '../protocol/engine';
+import { BlockAverager, blockFor, RowEntropyAccumulator } from '../models/head-stream';
+import { thumbnails } from '../models/session';
+import type { AttentionRequest, AttentionResult, RunResult, TraceRequest } from '../protocol/engine';
 import type { CapturedTensor } from './tensors';
 import type { TraceCall, TraceIndex } from './trace';
+import { stepSources } from './step-sources';
+import { positionLabels, type RecordedLabels } from './token-labels';
 import { attentionView } from './view';
 
 const THUMBNAIL_SIZE = 64;
@@ -17,13 +19,13 @@ const THUMBNAIL_SIZE = 64;
 const MAX_SENT_WEIGHTS = 4 * 1024 * 1024;
 
 export interface RecordedHead {
-  /** (T, T) weights, row = query. */
+  /** (T, S) weights, row = query, column = key. */
   weights: Float32Array;
-  /** Per-head q [T, dk], k [T, dk], v [T, dv] for the debugger, when captured. */
+  /** Per-head q [T, dk], k [S, dk], v [S, dv] for the debugger, when captured. */
   q: Tensor | null;
   k: Tensor | null;
   v: Tensor | null;
-  /** [T, T] True = the query may attend the key, as the call's mask was read (null = nothing masked). */
+  /** [T, S] True = the query may attend the key, as the call's mask was read (null = nothing masked). */
   allowed: BoolTensor | null;
 }
 
@@ -66,28 +68,27 @@ function floats(t: CapturedTensor | undefined): Tensor | null {
   return t && !t.summarised && !isBoolTensor(t.tensor) ? (t.tensor as Tensor) : null;
 }
 
-/** Heads of batch element `batch` of one call: weights (T, T) and, where captured, per-head q, k, v. */
-export function headsOfCall(call: TraceCall, tensors: Map<string, CapturedTensor>, batch: number): { heads: RecordedHead[]; T: number } {
+/** Heads of batch element `batch` of one call: weights (T, S) and, where captured, per-head q, k, v. */
+export function headsOfCall(call: TraceCall, tensors: Map<string, CapturedTensor>, batch: number): { heads: RecordedHead[]; T: number; S: number; batchSize: number } {
   const view = attentionView(call, tensors);
   if (!view || !view.probs) throw new Error(`call #${call.id}: its weights were not captured in full (summarised or over the limits), so the panel cannot show them`);
   const { T, S } = view;
-  if (T !== S) throw new Error(`call #${call.id} has ${T} queries and ${S} keys: the panel shows square (self-)attention only`);
   const B = view.batch.length > 0 ? view.batch[0] : 1;
-  if (batch < 0 || batch >= B) throw new Error(`call #${call.id}: batch element ${batch} is out of range (batch size ${B})`);
+  if (!Number.isInteger(batch) || batch < 0 || batch >= B) throw new Error(`call #${call.id}: batch element ${batch} is out of range (batch size ${B})`);
   const H = view.batch.slice(1).reduce((a, b) => a * b, 1);
   const heads: RecordedHead[] = [];
-  const qkv = perHeadInputs(call, tensors, B, H, T);
+  const qkv = perHeadInputs(call, tensors, B, H, T, S);
   for (let h = 0; h < H; h++) {
-    const off = (batch * H + h) * T * T;
-    const weights = view.probs.slice(off, off + T * T);
-    const allowed = view.allowed ? ({ data: view.allowed.slice(off, off + T * T), shape: [T, T], dtype: 'bool' } as BoolTensor) : null;
+    const off = (batch * H + h) * T * S;
+    const weights = view.probs.slice(off, off + T * S);
+    const allowed = view.allowed ? ({ data: view.allowed.slice(off, off + T * S), shape: [T, S], dtype: 'bool' } as BoolTensor) : null;
     heads.push({ weights, allowed, ...(qkv ? qkv(batch, h) : { q: null, k: null, v: null }) });
   }
-  return { heads, T };
+  return { heads, T, S, batchSize: B };
 }
 
-/** Slices [batch, head] of captured q, k, v laid out [B, H, T, d] (or [B, T, d] with one head). */
-function perHeadInputs(call: TraceCall, tensors: Map<string, CapturedTensor>, B: number, H: number, T: number) {
+/** Slices [batch, head] of captured q [B, H, T, d], k and v [B, H, S, d] (or [B, T, d] with one head). */
+function perHeadInputs(call: TraceCall, tensors: Map<string, CapturedTensor>, B: number, H: number, T: number, S: number) {
   let q: Tensor | null;
   let k: Tensor | null;
   const v = floats(tensors.get('v'));
@@ -102,51 +103,48 @@ function perHeadInputs(call: TraceCall, tensors: Map<string, CapturedTensor>, B:
     return null; // nn.MultiheadAttention: the captured inputs are before the projections
   }
   if (!q || !k || !v) return null;
-  const slicer = (t: Tensor) => {
+  const slicer = (t: Tensor, n: number) => {
     const d = t.shape[t.shape.length - 1];
-    const heads = t.data.length / (B * T * d);
-    if (!Number.isInteger(heads) || (heads !== H && H % heads !== 0) || t.shape[t.shape.length - 2] !== T) return null;
+    const heads = t.data.length / (B * n * d);
+    if (!Number.isInteger(heads) || (heads !== H && H % heads !== 0) || t.shape[t.shape.length - 2] !== n) return null;
     return (b: number, h: number): Tensor => {
       const hh = heads === H ? h : Math.floor(h / (H / heads)); // grouped-query attention: shared kv heads
-      const off = (b * heads + hh) * T * d;
-      return { data: t.data.slice(off, off + T * d), shape: [T, d] };
+      const off = (b * heads + hh) * n * d;
+      return { data: t.data.slice(off, off + n * d), shape: [n, d] };
     };
   };
-  const [sq, sk, sv] = [slicer(q), slicer(k), slicer(v)];
+  const [sq, sk, sv] = [slicer(q, T), slicer(k, S), slicer(v, S)];
   if (!sq || !sk || !sv) return null;
   return (b: number, h: number) => ({ q: sq(b, h), k: sk(b, h), v: sv(b, h) });
 }
 
-/** The panel's run for the forward pass of `callId` (one layer per call). */
+/** The panel's run for the forward pass of `callId` (one layer per call), batch element `opts.batch`. */
 export function buildRecordedRun(
   trace: TraceIndex,
   calls: TraceCall[],
   tensorsOf: (call: TraceCall) => Map<string, CapturedTensor>,
-  opts: { runId: number; batch: number; tokenIds?: Float32Array | null; paddingIdx?: number | null },
+  opts: { runId: number; batch: number; labels?: RecordedLabels },
 ): RecordedRun {
   const layers = calls.map((c) => headsOfCall(c, tensorsOf(c), opts.batch));
-  const T = layers[0].T;
+  const { T, S, batchSize } = layers[0];
   const nHead = layers[0].heads.length;
-  const usable = layers.filter((l) => l.T === T && l.heads.length === nHead);
+  const fits = (l: (typeof layers)[number]) => l.T === T && l.S === S && l.heads.length === nHead;
+  const usable = layers.filter(fits);
   const nLayer = usable.length;
-  const all = new Float32Array(nLayer * nHead * T * T);
-  usable.forEach((l, li) => l.heads.forEach((h, hi) => all.set(h.weights, (li * nHead + hi) * T * T)));
-  const size = Math.min(T, THUMBNAIL_SIZE);
+  const all = new Float32Array(nLayer * nHead * T * S);
+  usable.forEach((l, li) => l.heads.forEach((h, hi) => all.set(h.weights, (li * nHead + hi) * T * S)));
   const first = calls[0];
-  const tokens: TokenInfo[] = [];
-  for (let i = 0; i < T; i++) {
-    const id = opts.tokenIds ? opts.tokenIds[opts.batch * T + i] : undefined;
-    const pad = id !== undefined && opts.paddingIdx !== null && opts.paddingIdx !== undefined && id === opts.paddingIdx;
-    const text = id === undefined ? String(i) : pad ? `[pad ${id}]` : String(id);
-    tokens.push({ text, display: text, start: 0, end: 0, ...(id !== undefined ? { id } : {}), ...(pad ? { special: true } : {}) });
-  }
+  const keys = opts.labels?.keys?.length === S ? opts.labels.keys : positionLabels(S);
+  const square = T === S;
+  const queries = square ? null : opts.labels?.queries?.length === T ? opts.labels.queries : positionLabels(T, 'q');
   const where = first.site.user ? `${basename(first.site.user.path)}:${first.site.user.line}` : `call #${first.id}`;
+  const shape = square ? '' : `, ${T} ${T === 1 ? 'query' : 'queries'} × ${S} keys`;
   const run: RunResult = {
     runId: opts.runId,
     model: {
       family: 'attention-layer',
       name: `Recorded: ${first.module ?? first.kind} (${where})`,
-      detail: `${nLayer} recorded ${first.kind} call${nLayer === 1 ? '' : 's'} from ${trace.program.target}, batch element ${opts.batch}; torch ${trace.program.torch}`,
+      detail: `${nLayer} recorded ${first.kind} call${nLayer === 1 ? '' : 's'} from ${trace.program.target}, batch element ${opts.batch} of ${batchSize}${shape}; torch ${trace.program.torch}`,
       nLayer,
       nHead,
       dModel: 0,
@@ -154,17 +152,66 @@ export function buildRecordedRun(
       causal: false,
       tokenizer: 'words',
     },
-    tokens,
+    tokens: keys,
+    ...(queries ? { queryTokens: queries } : {}),
+    recorded: {
+      batch: opts.batch,
+      batchSize,
+      callIds: calls.filter((_, i) => fits(layers[i])).map((c) => c.id),
+      stepSources: calls.filter((_, i) => fits(layers[i])).map((c) => stepSources(trace, c)),
+    },
     nLayer,
     nHead,
-    seqLen: T,
+    seqLen: S,
     causal: false,
-    thumbnails: { size, data: thumbnails(all, nLayer * nHead, T, size) },
-    headEntropy: meanRowEntropy(all, nLayer * nHead, T),
+    thumbnails: square ? squareThumbnails(all, nLayer * nHead, T) : rectThumbnails(all, nLayer * nHead, T, S),
+    headEntropy: rowEntropies(all, nLayer * nHead, T, S),
     attentions: all.length <= MAX_SENT_WEIGHTS ? all : undefined,
     elapsedMs: trace.program.durationMs ?? 0,
   };
-  return { run, heads: usable.map((l) => l.heads), callIds: calls.filter((_, i) => layers[i].T === T && layers[i].heads.length === nHead).map((c) => c.id) };
+  return { run, heads: usable.map((l) => l.heads), callIds: run.recorded?.callIds ?? [] };
+}
+
+function squareThumbnails(all: Float32Array, count: number, T: number): RunResult['thumbnails'] {
+  const size = Math.min(T, THUMBNAIL_SIZE);
+  return { size, data: thumbnails(all, count, T, size) };
+}
+
+/**
+ * Thumbnails (size × size, size = min(max(T, S), 64)) of (T, S) heads: cell (a, b) is the mean of the weights
+ * of the queries and keys it covers; an axis shorter than `size` is stretched (its positions repeat).
+ */
+export function rectThumbnails(all: Float32Array, count: number, T: number, S: number): RunResult['thumbnails'] {
+  const size = Math.min(Math.max(T, S), THUMBNAIL_SIZE);
+  const span = (i: number, n: number): [number, number] => {
+    const lo = Math.floor((i * n) / size);
+    return [lo, Math.max(lo + 1, Math.floor(((i + 1) * n) / size))];
+  };
+  const data = new Float32Array(count * size * size);
+  for (let h = 0; h < count; h++) {
+    const base = h * T * S;
+    for (let a = 0; a < size; a++) {
+      const [r0, r1] = span(a, T);
+      for (let b = 0; b < size; b++) {
+        const [c0, c1] = span(b, S);
+        let sum = 0;
+        for (let r = r0; r < r1; r++) for (let c = c0; c < c1; c++) sum += all[base + r * S + c];
+        data[(h * size + a) * size + b] = sum / ((r1 - r0) * (c1 - c0));
+      }
+    }
+  }
+  return { size, data };
+}
+
+/** Mean row entropy (nats) of each (T, S) head; NaN rows are skipped. */
+function rowEntropies(all: Float32Array, count: number, T: number, S: number): Float32Array {
+  const out = new Float32Array(count);
+  for (let h = 0; h < count; h++) {
+    const acc = new RowEntropyAccumulator(S);
+    acc.add(all, T, h * T * S);
+    out[h] = acc.mean;
+  }
+  return out;
 }
 
 function basename(p: string): string {
@@ -177,20 +224,38 @@ function headOf(rec: RecordedRun, layer: number, head: number): RecordedHead {
   return h;
 }
 
-/** A head's weights, rows [rowStart, rowEnd), optionally block-averaged (as the engine session answers). */
+/** A head's weights, rows [rowStart, rowEnd) of its T queries over S keys, optionally block-averaged (as the
+ * engine session answers). */
 export function recordedAttention(rec: RecordedRun, req: AttentionRequest): AttentionResult {
-  const T = rec.run.seqLen;
+  const S = rec.run.seqLen;
+  const T = rec.run.queryTokens?.length ?? S;
   const { weights } = headOf(rec, req.layer, req.head);
   const r0 = req.rowStart ?? 0;
   const r1 = req.rowEnd ?? T;
   if (!(Number.isInteger(r0) && Number.isInteger(r1) && r0 >= 0 && r0 < r1 && r1 <= T)) throw new Error(`rows ${r0}..${r1} are outside 0..${T}`);
   const R = r1 - r0;
-  const block = req.downsample === undefined ? 1 : blockFor(R, T, req.downsample);
-  const meta = { seqLen: T, rowStart: r0, rowEnd: r1, block };
-  if (block === 1) return { data: weights.slice(r0 * T, r1 * T), rows: R, cols: T, ...meta };
-  const averager = new BlockAverager(r0, r1, T, block);
-  averager.add(weights.subarray(r0 * T, r1 * T), r0, R);
-  return { data: averager.result(), rows: averager.rows, cols: averager.cols, ...meta };
+  const block = req.downsample === undefined ? 1 : blockFor(R, S, req.downsample);
+  const meta = { seqLen: S, rowStart: r0, rowEnd: r1, block };
+  if (block === 1) return { data: weights.slice(r0 * S, r1 * S), rows: R, cols: S, ...meta };
+  if (T === S) {
+    const averager = new BlockAverager(r0, r1, T, block);
+    averager.add(weights.subarray(r0 * T, r1 * T), r0, R);
+    return { data: averager.result(), rows: averager.rows, cols: averager.cols, ...meta };
+  }
+  const rows = Math.ceil(R / block);
+  const cols = Math.ceil(S / block);
+  const data = new Float32Array(rows * cols);
+  for (let a = 0; a < rows; a++) {
+    for (let b = 0; b < cols; b++) {
+      let sum = 0;
+      let n = 0;
+      for (let r = r0 + a * block; r < Math.min(r1, r0 + (a + 1) * block); r++) {
+        for (let c = b * block; c < Math.min(S, (b + 1) * block); c++, n++) sum += weights[r * S + c];
+      }
+      data[a * cols + b] = sum / n;
+    }
+  }
+  return { data, rows, cols, ...meta };
 }
 
 /** The step-through debugger on a head's captured q, k, v, with the call's own mask added to the switches. */

@@ -67,6 +67,25 @@ export interface TraceOp {
   error: string | null;
 }
 
+/** The tokenizer that produced a call's token ids (an HF transformers tokenizer the program called). */
+export interface TraceTokenizer {
+  /** Its name_or_path (a hub name or a folder). */
+  name: string | null;
+  className: string | null;
+  vocabSize: number | null;
+  /** Its tokenizer.json, written into the trace folder (fast tokenizers only). */
+  file: string | null;
+}
+
+export interface TraceTokens {
+  paddingIdx: number | null;
+  numEmbeddings: number;
+  module: string | null;
+  tokenizer: TraceTokenizer | null;
+  /** The key ids are the ids of a prefill and decoding steps concatenated (a KV cache). */
+  fromCache: boolean;
+}
+
 export interface TraceCall {
   id: number;
   kind: CallKind;
@@ -80,7 +99,10 @@ export interface TraceCall {
   shapes: Record<string, number[] | null>;
   params: Record<string, number | string | boolean | null>;
   tensors: Record<string, TensorEntry>;
-  tokens: { paddingIdx: number | null; numEmbeddings: number; module: string | null } | null;
+  /** The keys' token ids (tensor token_ids [B, S]) and where they came from. */
+  tokens: TraceTokens | null;
+  /** The queries' token ids (tensor query_token_ids [B, T]) when T ≠ S (a KV-cache step, cross-attention). */
+  queryTokens: TraceTokens | null;
   /** manual: the ops from the score matmul to the matmul with v, each with its source line. */
   ops: TraceOp[];
   /** manual: ops applied to the weights after the softmax (masking, dropout). */
@@ -124,7 +146,14 @@ export interface TraceIndex {
 }
 
 const TENSOR_FILE = /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,199}\.npy$/;
+const TOKENIZER_FILE = /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,199}\.json$/;
 const DTYPES = new Set(['float32', 'float64', 'float16', 'bfloat16', 'bool', 'uint8', 'int8', 'int16', 'int32', 'int64', 'complex64', 'complex128', 'float8_e4m3fn', 'float8_e5m2']);
+
+/** Whether `path` is in one of the recorded program's workspace folders (the user's code, not a library's). */
+export function inWorkspace(program: TraceProgram, path: string | null): boolean {
+  if (!path) return false;
+  return program.workspace.some((w) => path === w || path.startsWith(w.endsWith('/') || w.endsWith('\\') ? w : `${w}/`) || path.startsWith(`${w}\\`));
+}
 
 /** Parses and validates trace.json text. `fileName` prefixes every error message. */
 export function parseTrace(text: string, fileName: string): TraceIndex {
@@ -302,6 +331,31 @@ class Validator {
     return { shape, dtype, file, omitted, summary };
   }
 
+  tokens(x: unknown, what: string, ids: TensorEntry | undefined): TraceTokens | null {
+    if (x === undefined || x === null) return null;
+    const t = this.object(x, what);
+    if (!ids) this.fail(`${what} is set but there is no ${what.endsWith('queryTokens') ? 'query_token_ids' : 'token_ids'} tensor`);
+    let tokenizer: TraceTokenizer | null = null;
+    if (t.tokenizer !== undefined && t.tokenizer !== null) {
+      const k = this.object(t.tokenizer, `${what}.tokenizer`);
+      const file = this.optString(k.file, `${what}.tokenizer.file`, 300);
+      if (file !== null && (!TOKENIZER_FILE.test(file) || file === 'trace.json')) this.fail(`${what}.tokenizer.file ${JSON.stringify(file.slice(0, 80))} is not a plain .json file name in the trace folder`);
+      tokenizer = {
+        name: this.optString(k.name, `${what}.tokenizer.name`),
+        className: this.optString(k.className, `${what}.tokenizer.className`, 200),
+        vocabSize: this.optInt(k.vocabSize, `${what}.tokenizer.vocabSize`, 0, TRACE_LIMITS.maxDim),
+        file,
+      };
+    }
+    return {
+      paddingIdx: this.optInt(t.paddingIdx, `${what}.paddingIdx`, 0, TRACE_LIMITS.maxDim),
+      numEmbeddings: this.int(t.numEmbeddings, `${what}.numEmbeddings`, 0, TRACE_LIMITS.maxDim),
+      module: this.optString(t.module, `${what}.module`),
+      tokenizer,
+      fromCache: t.fromCache === true,
+    };
+  }
+
   op(x: unknown, what: string): TraceOp {
     const o = this.object(x, what);
     return {
@@ -346,16 +400,8 @@ class Validator {
       else if (typeof p === 'number') params[name] = this.num(p, `${where}.params.${name}`);
       else params[name] = this.string(p, `${where}.params.${name}`, 100);
     }
-    let tokens: TraceCall['tokens'] = null;
-    if (c.tokens !== undefined && c.tokens !== null) {
-      const t = this.object(c.tokens, `${where}.tokens`);
-      tokens = {
-        paddingIdx: this.optInt(t.paddingIdx, `${where}.tokens.paddingIdx`, 0, TRACE_LIMITS.maxDim),
-        numEmbeddings: this.int(t.numEmbeddings, `${where}.tokens.numEmbeddings`, 0, TRACE_LIMITS.maxDim),
-        module: this.optString(t.module, `${where}.tokens.module`),
-      };
-      if (!tensors.token_ids) this.fail(`${where}.tokens is set but there is no token_ids tensor`);
-    }
+    const tokens = this.tokens(c.tokens, `${where}.tokens`, tensors.token_ids);
+    const queryTokens = this.tokens(c.queryTokens, `${where}.queryTokens`, tensors.query_token_ids);
     const ops = this.array(c.ops ?? [], `${where}.ops`, TRACE_LIMITS.maxOpsPerCall).map((o, i) => this.op(o, `${where}.ops[${i}]`));
     const afterSoftmax = this.array(c.afterSoftmax ?? [], `${where}.afterSoftmax`, TRACE_LIMITS.maxOpsPerCall).map((o, i) => this.op(o, `${where}.afterSoftmax[${i}]`));
     let softmax: TraceCall['softmax'] = null;
@@ -392,6 +438,7 @@ class Validator {
       params,
       tensors,
       tokens,
+      queryTokens,
       ops,
       afterSoftmax,
       softmax,

@@ -25,6 +25,17 @@ export interface AttentionView {
   ids: { data: Float32Array; B: number; paddingIdx: number | null } | null;
   /** The query axis is the key axis's sequence too (self-attention over the same T = S positions). */
   selfAttention: boolean;
+  /**
+   * The key position of query 0 when the queries are positions of the keys' own sequence: 0 for self-attention,
+   * S − T for a KV-cache step whose key ids are the prefill's and the steps' (the queries are the last T keys);
+   * null otherwise (cross-attention, or keys of unknown origin).
+   */
+  queryOffset: number | null;
+}
+
+function queryOffset(call: TraceCall, T: number, S: number): number | null {
+  if (T === S) return 0;
+  return call.tokens?.fromCache === true && T < S ? S - T : null;
 }
 
 type Tensors = Map<string, CapturedTensor>;
@@ -92,7 +103,7 @@ function sdpaView(call: TraceCall, tensors: Tensors): AttentionView | null {
   } catch {
     probs = null; // shapes the engine does not take: judge from the mask alone
   }
-  return { batch, T, S, allowed, probs, ids: idsFor(call, tensors, batch, S), selfAttention: T === S };
+  return { batch, T, S, allowed, probs, ids: idsFor(call, tensors, batch, S), selfAttention: T === S, queryOffset: queryOffset(call, T, S) };
 }
 
 function mhaView(call: TraceCall, tensors: Tensors): AttentionView | null {
@@ -123,7 +134,7 @@ function mhaView(call: TraceCall, tensors: Tensors): AttentionView | null {
     allowed = allowed ? and(allowed, a) : a;
   }
   const ids = idsFor(call, tensors, batched ? batch : [1, ...batch], S);
-  return { batch: batched ? batch : [1, ...batch], T: L, S, allowed, probs: w.tensor.data, ids, selfAttention: L === S };
+  return { batch: batched ? batch : [1, ...batch], T: L, S, allowed, probs: w.tensor.data, ids, selfAttention: L === S, queryOffset: queryOffset(call, L, S) };
 }
 
 function manualView(call: TraceCall, tensors: Tensors): AttentionView | null {
@@ -147,7 +158,7 @@ function manualView(call: TraceCall, tensors: Tensors): AttentionView | null {
   }
   const [T, S] = shape.slice(-2);
   const batch = shape.slice(0, -2);
-  return { batch, T, S, allowed, probs: p, ids: idsFor(call, tensors, batch, S), selfAttention: T === S };
+  return { batch, T, S, allowed, probs: p, ids: idsFor(call, tensors, batch, S), selfAttention: T === S, queryOffset: queryOffset(call, T, S) };
 }
 
 /** Allowed pairs from a mask. 'attend': bool True = attend (SDPA); 'ignore': bool True = masked (MHA). */

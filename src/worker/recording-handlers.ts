@@ -11,6 +11,7 @@ import {
   readCallTensors,
   recordedAttention,
   recordedTrace,
+  recordedLabels,
   type CapturedTensor,
   type RecordedRun,
   type TraceCall,
@@ -44,13 +45,8 @@ export function recordingHandlers(readTraceFolder: TraceFolderReader): Handlers<
         return t;
       };
       const pass = forwardPassOf(trace, callId);
-      const own = tensorsOf(call).get('token_ids');
-      shown = buildRecordedRun(trace, pass, tensorsOf, {
-        runId,
-        batch,
-        tokenIds: own && !('dtype' in own.tensor && own.tensor.dtype === 'bool') ? (own.tensor.data as Float32Array) : null,
-        paddingIdx: call.tokens?.paddingIdx ?? null,
-      });
+      const labels = recordedLabels(call, tensorsOf(call), reader, batch);
+      shown = buildRecordedRun(trace, pass, tensorsOf, { runId, batch, labels });
       return { result: { run: shown.run, layer: Math.max(0, shown.callIds.indexOf(callId)) } };
     },
 
@@ -64,3 +60,4 @@ export function recordingHandlers(readTraceFolder: TraceFolderReader): Handlers<
     },
   };
 }
+

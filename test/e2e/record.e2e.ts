@@ -1,10 +1,16 @@
 // Recording attention from the user's own program in a real VS Code (code-server + Chromium): open a buggy
 // script, run "Record Attention (Run File)" with Debian's torch (/usr/bin/python3, installed by
 // scripts/setup-torch.sh), see the runtime diagnostic at the line the bug is on (found in the file's own
-// text), then open the recorded call in the panel's debugger on the captured tensors.
+// text), then open the recorded call in the panel's debugger on the captured tensors. The second suite records
+// a program with an HF tokenizer in the Debian sid root (torch 2.14 + transformers, scripts/setup-torch-sid.sh):
+// token text on the axes, the batch element picker, each debugger step linked to its line, and the static
+// finding the run confirms.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import type { ProblemRow, Workbench } from './driver/workbench';
 import { useWorkbench } from './session';
+import { repoRoot } from './support/paths';
 
 const SOURCE = 'attention-inspector (runtime)';
 const FILE = 'padding_bug.py';
@@ -81,3 +87,103 @@ describe('recording attention from a running program', function () {
     await wb.waitForProblems((r: ProblemRow[]) => !r.some((p) => p.source === SOURCE), 'the runtime finding gone', 30_000);
   });
 });
+
+const TOKENS_FILE = 'tokens_attention.py';
+const TOKENS_PROGRAM = `import torch
+from tokenizers import Tokenizer, models, pre_tokenizers
+from transformers import PreTrainedTokenizerFast
+
+words = ["[PAD]", "[UNK]", "the", "cat", "sat", "on", "mat", "a", "dog", "ran", "home"]
+backend = Tokenizer(models.WordLevel({w: i for i, w in enumerate(words)}, unk_token="[UNK]"))
+backend.pre_tokenizer = pre_tokenizers.Whitespace()
+tokenizer = PreTrainedTokenizerFast(tokenizer_object=backend, pad_token="[PAD]")
+
+torch.manual_seed(0)
+batch = tokenizer(["the cat sat on the mat", "a dog ran home"], padding=True, return_tensors="pt")
+embed = torch.nn.Embedding(len(words), 16, padding_idx=0)
+x = embed(batch["input_ids"])
+q, k, v = torch.nn.Linear(16, 48)(x).chunk(3, dim=-1)
+scores = q @ k.transpose(-2, -1)
+scores = scores.masked_fill(batch["attention_mask"][:, None, :] == 0, float("-inf"))
+weights = torch.softmax(scores, dim=-1)
+out = weights @ v
+print("done", tuple(out.shape))
+`;
+const lineOf = (text: string) => TOKENS_PROGRAM.split('\n').findIndex((l) => l.startsWith(text)) + 1;
+const SCORES_LINE = lineOf('scores = q @ k');
+const SOFTMAX_LINE = lineOf('weights = torch.softmax');
+
+describe('a recorded call with an HF tokenizer, in the panel (torch 2.14, Debian sid root)', function () {
+  before(function () {
+    this.timeout(30 * 60_000);
+    // The sid root is built once (about 15 minutes) and reused; npm test builds it in test:record before this tier.
+    execFileSync('bash', [join(repoRoot, 'scripts', 'setup-torch-sid.sh')], { stdio: 'inherit' });
+  });
+  const session = useWorkbench({ files: { [TOKENS_FILE]: TOKENS_PROGRAM }, settings: { 'attentionInspector.python': join(repoRoot, '.cache', 'torch-sid', 'bin', 'python3') } });
+
+  it('confirms the static finding the run reproduces', async function () {
+    this.timeout(300_000);
+    const wb = session.workbench;
+    await wb.openFile(TOKENS_FILE);
+    const isStatic = (p: ProblemRow) => p.source === 'attention-inspector' && /^ATT003/.test(p.code ?? '');
+    await wb.waitForProblems((r) => r.some(isStatic), 'the linter’s ATT003', 60_000);
+    await waitForPaletteCommand(wb, 'Attention Inspector: Record Attention (Run File)');
+    await wb.runCommand('Attention Inspector: Record Attention (Run File)');
+    const rows = await wb.waitForProblems((r) => r.some((p) => p.source === SOURCE) && r.some((p) => isStatic(p) && /confirmed by the recorded run/.test(p.message)), 'the runtime ATT003 and the confirmed static one', 240_000);
+    const runtime = rows.filter((p) => p.source === SOURCE);
+    assert.deepEqual(runtime.map((p) => `${p.line}:${(p.code ?? '').slice(0, 6)}`), [`${SCORES_LINE}:ATT003`]);
+    const confirmed = rows.find(isStatic)!;
+    assert.equal(confirmed.line, SOFTMAX_LINE);
+    assert.match(confirmed.message, /\(confirmed by the recorded run, call #0\)$/);
+  });
+
+  it('shows the tokens’ text, follows the batch picker and links each step to its line', async function () {
+    this.timeout(180_000);
+    const wb = session.workbench;
+    await waitForPaletteCommand(wb, 'Attention Inspector: Open Recorded Call');
+    await wb.runCommand('Attention Inspector: Open Recorded Call');
+    const panel = await wb.webviewFrame(60_000);
+    await panel.waitForText(/Recorded: manual \(tokens_attention\.py:\d+\)/, 60_000);
+    // The per-row statistics name each query by its token.
+    await panel.waitForText(/\bcat\b[\s\S]*\bmat\b/, 60_000);
+    assert.doesNotMatch(await panel.text(), /\bdog\b/);
+    const link = panel.locator('button.step-source');
+    await link.waitFor();
+    assert.equal((await link.innerText()).trim(), `${TOKENS_FILE}:${SCORES_LINE}`);
+    await link.click();
+    await poll(async () => ((await wb.selection()).line === SCORES_LINE ? true : undefined), 'the editor at the scores line');
+    await panel.locator('button.step-tab').nth(3).click();
+    await panel.waitForText(`${TOKENS_FILE}:${SOFTMAX_LINE}`, 30_000);
+    // The README's picture (docs/images/recorded-call.png): the editor and the panel with room to show the step.
+    await wb.runCommand('View: Hide Panel');
+    await wb.runCommand('View: Toggle Primary Side Bar Visibility');
+    await wb.screenshot('recorded-call');
+    await panel.screenshot('recorded-call-panel');
+
+    await panel.locator('#recorded-batch').selectOption('1');
+    await panel.waitForText(/\bdog\b[\s\S]*\bhome\b/, 60_000);
+    assert.doesNotMatch(await panel.text(), /\bcat\b/);
+    assert.equal(await panel.locator('#recorded-batch').inputValue(), '1');
+    await panel.waitForText(`${TOKENS_FILE}:${SOFTMAX_LINE}`, 30_000); // the same step, on the other sequence
+  });
+
+  it('shows the linter’s finding as it was once the file changes', async function () {
+    const wb = session.workbench;
+    await wb.openFile(TOKENS_FILE);
+    await wb.goTo(1, 1);
+    await wb.typeText('# edited\n');
+    await wb.waitForProblems((r) => !r.some((p) => p.source === SOURCE) && r.some((p) => p.source === 'attention-inspector' && /^ATT003/.test(p.code ?? '') && !/confirmed/.test(p.message)), 'the static ATT003 without the run’s confirmation', 60_000);
+  });
+});
+
+/** Polls `check` every 250 ms until it returns a value (at most 30 s). */
+async function poll<T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 30_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    const v = await check();
+    if (v !== undefined) return v;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+

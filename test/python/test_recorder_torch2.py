@@ -1,6 +1,7 @@
 """Recorder tests that need torch 2.x (F.scaled_dot_product_attention, HF transformers with SDPA). Run with the
 Debian sid root's interpreter (.cache/torch-sid/bin/python3 -m pytest test/python); torch 1.13 runs only
 test_recorder.py."""
+import json
 import os
 
 from test_recorder import load, record
@@ -46,3 +47,52 @@ def test_hf_gpt2_sdpa_calls_have_module_paths_token_ids_and_the_padded_mask(tmp_
     # Left padding: row 1's real queries see keys 2.. up to themselves; the mask is causal and excludes padding.
     assert mask[1, 0, 3].tolist() == [False, False, True, True]
     assert mask[0, 0, 1].tolist() == [True, True, False, False]
+
+
+LLAMA = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "modern", "llama"))
+
+
+def test_the_tokenizer_that_made_the_ids_is_named_and_its_tokenizer_json_saved(tmp_path):
+    source = """
+        import torch
+        from transformers import AutoModel, AutoTokenizer
+        tok = AutoTokenizer.from_pretrained(%r)
+        model = AutoModel.from_pretrained(%r).eval()
+        with torch.no_grad():
+            model(**tok(["The cat sat", "A dog"], padding=True, return_tensors="pt"))
+            model(torch.tensor([tok.encode("on the mat")]))    # encode: a list of ids
+            model(torch.tensor([[5, 6, 7, 8, 9, 10, 11]]))      # ids no tokenizer made
+        import inspect
+        print("signature", list(inspect.signature(tok.__call__).parameters)[:2], tok.__call__.__name__)
+    """ % (LLAMA, LLAMA)
+    trace, proc = record(tmp_path, source)
+    assert proc.returncode == 0, proc.stderr
+    calls = trace["calls"]
+    by_line = {}
+    for c in calls:
+        by_line.setdefault(c["site"]["user"]["line"], []).append(c)
+    assert sorted(by_line) == [7, 8, 9]
+    for line in (7, 8):
+        for c in by_line[line]:
+            tok = c["tokens"]["tokenizer"]
+            assert tok["name"] == LLAMA and tok["className"] and tok["vocabSize"] > 0
+            with open(tmp_path / "trace" / tok["file"], encoding="utf-8") as f:
+                saved = json.load(f)
+            assert "model" in saved and saved["model"]["vocab"]
+    for c in by_line[9]:  # the same embedding table: its ids are that tokenizer's vocabulary too
+        assert c["tokens"]["tokenizer"]["file"] == by_line[7][0]["tokens"]["tokenizer"]["file"]
+    assert len([n for n in os.listdir(tmp_path / "trace") if n.startswith("tokenizer-")]) == 1
+    assert "signature ['text', 'text_pair'] __call__" in proc.stdout  # the wrapper keeps what introspection sees
+
+
+def test_ids_no_tokenizer_made_have_no_tokenizer(tmp_path):
+    source = """
+        import torch
+        from transformers import GPT2Config, GPT2Model
+        model = GPT2Model(GPT2Config(n_layer=1, n_head=2, n_embd=16, vocab_size=50, n_positions=8)).eval()
+        with torch.no_grad():
+            model(torch.tensor([[1, 2, 3]]))
+    """
+    trace, proc = record(tmp_path, source)
+    assert proc.returncode == 0, proc.stderr
+    assert trace["calls"] and all("tokenizer" not in c["tokens"] for c in trace["calls"])

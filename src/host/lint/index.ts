@@ -17,6 +17,7 @@ import { isRuleCode, type Finding, type RuleCode } from '../../lint/types';
 import { isLinterStartError, LintClientDisposedError, LintWorkerClient, LintWorkerRestartedError } from '../../worker/lint-client';
 import type { LintAnswer, LintRequests, LintRequestType, LintWorkspaceRef } from '../../protocol/lint';
 import { DependentIndex } from './dependents';
+import { judgeFinding, runtimeEvidence, type Judgement } from './runtime-evidence';
 import { debounceMs, editorSeverity, isLintableDocument, relatedTargets, LatestPerKey, MAX_WORKSPACE_FILE_BYTES, noqaEdit, readLintSettings, WORKSPACE_EXCLUDE, WORKSPACE_INCLUDE, type LintSettings } from './pure';
 
 const SOURCE = 'attention-inspector';
@@ -42,6 +43,8 @@ class LintController implements vscode.Disposable {
   private readonly runs = new LatestPerKey((e) => console.error('[attention-inspector] lint failed', e));
   private readonly diagnostics = vscode.languages.createDiagnosticCollection(SOURCE);
   private readonly published = new Map<string, Published[]>();
+  /** What is shown of `published`: without findings a recorded run withdrew, confirmed ones marked. */
+  private readonly shown = new Map<string, Published[]>();
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
   private settings: LintSettings = readLintSettings({});
   private readonly disposables: vscode.Disposable[] = [];
@@ -82,6 +85,7 @@ class LintController implements vscode.Disposable {
       }),
       vscode.languages.registerHoverProvider({ language: 'python' }, new HoverProvider(this)),
       vscode.commands.registerCommand('attentionInspector.lintWorkspace', () => this.lintWorkspace()),
+      runtimeEvidence.onDidChange((documents) => documents.forEach((key) => this.published.has(key) && this.show(vscode.Uri.parse(key)))),
     );
     // Documents already open when the extension activates.
     for (const d of vscode.workspace.textDocuments) this.schedule(d, 0);
@@ -97,7 +101,32 @@ class LintController implements vscode.Disposable {
   }
 
   publishedFor(uri: vscode.Uri): readonly Published[] {
-    return this.published.get(uri.toString()) ?? [];
+    return this.shown.get(uri.toString()) ?? [];
+  }
+
+  /** Shows the document's findings as the current recording judges them (see runtime-evidence.ts). */
+  private show(uri: vscode.Uri): void {
+    const key = uri.toString();
+    const evidence = runtimeEvidence.forDocument(key);
+    const list = this.published.get(key) ?? [];
+    const shown: Published[] = [];
+    for (const p of list) {
+      const j = evidence.length > 0 ? judgeFinding(p.finding, evidence) : {};
+      if (j.withdrawnBy) continue;
+      shown.push(j.confirmedBy ? { finding: p.finding, diagnostic: this.confirmed(uri, p.diagnostic, j) } : p);
+    }
+    this.shown.set(key, shown);
+    this.diagnostics.set(uri, shown.map((p) => p.diagnostic));
+  }
+
+  private confirmed(uri: vscode.Uri, d: vscode.Diagnostic, j: Judgement): vscode.Diagnostic {
+    const e = j.confirmedBy!;
+    const out = new vscode.Diagnostic(d.range, `${d.message} ${vscode.l10n.t('(confirmed by the recorded run, call #{0})', e.callId)}`, d.severity);
+    out.source = d.source;
+    out.code = d.code;
+    const line = Math.max(0, e.lines.find((l) => l - 1 >= d.range.start.line && l - 1 <= d.range.end.line) ?? e.lines[0]) - 1;
+    out.relatedInformation = [new vscode.DiagnosticRelatedInformation(new vscode.Location(uri, new vscode.Range(Math.max(0, line), 0, Math.max(0, line), 0)), vscode.l10n.t('At run time: {0}', e.message)), ...(d.relatedInformation ?? [])];
+    return out;
   }
 
   private readSettings(): void {
@@ -287,7 +316,7 @@ class LintController implements vscode.Disposable {
   private publish(uri: vscode.Uri, findings: readonly Finding[], messagePrefix = '', notebook?: { nb: vscode.NotebookDocument; cell: number }): void {
     const list: Published[] = findings.map((f) => ({ finding: f, diagnostic: this.toDiagnostic(f, messagePrefix, uri, notebook) }));
     this.published.set(uri.toString(), list);
-    this.diagnostics.set(uri, list.map((p) => p.diagnostic));
+    this.show(uri);
   }
 
   /**
@@ -320,6 +349,7 @@ class LintController implements vscode.Disposable {
 
   private forget(uri: vscode.Uri): void {
     this.published.delete(uri.toString());
+    this.shown.delete(uri.toString());
     this.diagnostics.delete(uri);
   }
 
@@ -327,6 +357,7 @@ class LintController implements vscode.Disposable {
     if (!this.settings.enable) {
       this.diagnostics.clear();
       this.published.clear();
+      this.shown.clear();
       return;
     }
     for (const d of vscode.workspace.textDocuments) this.schedule(d, 0);
@@ -383,7 +414,7 @@ class LintController implements vscode.Disposable {
                 }
                 const list = flat.map((f, i) => ({ finding: f, diagnostic: this.toDiagnostic(f, prefixes[i], uri) }));
                 this.published.set(uri.toString(), list);
-                this.diagnostics.set(uri, list.map((p) => p.diagnostic));
+                this.show(uri);
               } else {
                 let lost: string | undefined;
                 const workspace = this.workspaceRef(uri);

@@ -2,7 +2,7 @@
 // webview's (validated) messages to the engine. One panel at a time; a new inspection updates it.
 import * as vscode from 'vscode';
 import type { AttentionTrace } from '../../engine/trace';
-import type { AttentionRequest, AttentionResult, RunResult, TraceRequest } from '../../protocol/engine';
+import type { AttentionRequest, AttentionResult, RecordedSourceLine, RunResult, TraceRequest } from '../../protocol/engine';
 import { parseFromWebview, type ExportFormat, type FromWebviewMessage, type InspectedText, type PanelMode, type ToWebviewMessage } from '../../protocol/webview';
 import { makeNonce } from './nonce';
 import { type PanelRestoreState, restoreState } from './restore';
@@ -16,6 +16,10 @@ export interface PanelDataSource {
   trace(req: TraceRequest, token?: vscode.CancellationToken): Promise<AttentionTrace>;
   /** Selects the source range of token `index` of `run` in the editor it came from. */
   revealToken?(run: RunResult, index: number): void;
+  /** Highlights (and with `reveal`, opens at) the user's source lines of a recorded call's debugger step. */
+  showSource?(lines: RecordedSourceLine[], reveal: boolean): void;
+  /** A recorded call's run for another batch element (the panel then shows it, in the same mode and head). */
+  recordedBatch?(run: RunResult, batch: number): Promise<RunResult>;
 }
 
 
@@ -187,6 +191,14 @@ export class InspectorPanel implements vscode.Disposable {
       case 'revealToken':
         if (this.run && msg.index < this.run.tokens.length) this.source.revealToken?.(this.run, msg.index);
         return;
+      case 'recordedBatch':
+        await this.showRecordedBatch(msg.batch);
+        return;
+      case 'recordedStep': {
+        const lines = this.run?.recorded?.stepSources?.[msg.layer]?.[msg.step];
+        if (lines && lines.length > 0) this.source.showSource?.(lines, msg.reveal);
+        return;
+      }
       case 'export':
         await this.saveExport(msg.format, msg.suggestedName, msg.content);
         return;
@@ -223,6 +235,18 @@ export class InspectorPanel implements vscode.Disposable {
     } finally {
       this.inflight.delete(messageId);
       cts.dispose();
+    }
+  }
+
+  private async showRecordedBatch(batch: number): Promise<void> {
+    const run = this.run;
+    if (!run?.recorded || !this.source.recordedBatch) return;
+    try {
+      const next = await this.source.recordedBatch(run, batch);
+      if (this.run === run) this.update(next);
+    } catch (e) {
+      void vscode.window.showErrorMessage((e as Error).message);
+      if (this.run === run) this.sendRun(); // the picker shows the element still shown
     }
   }
 

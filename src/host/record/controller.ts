@@ -6,10 +6,12 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { recordedSoFar, runRecorder, type RecordRun } from '../../cli/record-runner';
+import type { RecordedSourceLine } from '../../protocol/engine';
 import type { RuntimeFinding, TraceCall, TraceIndex } from '../../record';
 import type { EngineHost } from '../engine-host';
 import { InspectorPanel } from '../panel/panel';
 import { findTargets } from '../../record/targets';
+import { runtimeEvidence } from '../lint/runtime-evidence';
 import { RecordCodeLensProvider } from './codelens';
 import { pickInterpreter, resolveInterpreter, torchVersion } from './interpreter';
 import { RecordedCallsTree } from './tree';
@@ -29,6 +31,16 @@ export class RecordingController implements vscode.Disposable {
   private readonly tree = new RecordedCallsTree();
   private readonly lenses = new RecordCodeLensProvider((uri) => this.callsAt(uri));
   private readonly highlight = vscode.window.createTextEditorDecorationType({ backgroundColor: new vscode.ThemeColor('editor.rangeHighlightBackground'), isWholeLine: true });
+  /** The line(s) of the debugger's current step of a recorded hand-written chain. */
+  private readonly stepHighlight = vscode.window.createTextEditorDecorationType({
+    backgroundColor: new vscode.ThemeColor('attentionInspector.recordedStepBackground'),
+    borderColor: new vscode.ThemeColor('attentionInspector.recordedStepBorder'),
+    borderStyle: 'solid',
+    borderWidth: '0 0 0 3px',
+    isWholeLine: true,
+    overviewRulerColor: new vscode.ThemeColor('attentionInspector.recordedStepBorder'),
+    overviewRulerLane: vscode.OverviewRulerLane.Center,
+  });
   private readonly disposables: vscode.Disposable[] = [];
   private recording: Recording | undefined;
   private running: AbortController | undefined;
@@ -45,6 +57,7 @@ export class RecordingController implements vscode.Disposable {
       this.output,
       this.diagnostics,
       this.highlight,
+      this.stepHighlight,
       vscode.window.registerTreeDataProvider('attentionInspector.recordedCalls', this.tree),
       vscode.languages.registerCodeLensProvider({ language: 'python', scheme: 'file' }, this.lenses),
       vscode.commands.registerCommand('attentionInspector.recordFile', (uri?: vscode.Uri) => this.recordFile(uri)),
@@ -53,7 +66,9 @@ export class RecordingController implements vscode.Disposable {
       vscode.commands.registerCommand('attentionInspector.goToRecordedSource', (a?: string | { call?: TraceCall }, line?: number) => this.goToSource(a, line)),
       // Runtime findings describe the file as it ran: an edit makes them stale.
       vscode.workspace.onDidChangeTextDocument((e) => {
-        if (e.contentChanges.length > 0 && this.diagnostics.has(e.document.uri)) this.diagnostics.delete(e.document.uri);
+        if (e.contentChanges.length === 0) return;
+        if (this.diagnostics.has(e.document.uri)) this.diagnostics.delete(e.document.uri);
+        runtimeEvidence.drop(e.document.uri.toString()); // the static findings show as the linter gives them again
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.lenses.refresh()),
       { dispose: () => this.running?.abort() },
@@ -129,8 +144,9 @@ export class RecordingController implements vscode.Disposable {
     const out = join(storage, 'recordings', `run-${Date.now()}`);
     mkdirSync(out, { recursive: true });
 
-    // A new recording replaces the last one: its findings, its calls and its folder.
+    // A new recording replaces the last one: its findings, its evidence on static findings, its calls and its folder.
     this.diagnostics.clear();
+    runtimeEvidence.replace([], () => '');
     if (this.recording) rmSync(this.recording.dir, { recursive: true, force: true });
     this.recording = undefined;
     this.tree.set(undefined, []);
@@ -182,6 +198,7 @@ export class RecordingController implements vscode.Disposable {
     for (const p of analysis.problems) this.output.appendLine(p);
     this.recording = { trace: run.trace, dir: out, findings: analysis.findings };
     this.publish(analysis.findings);
+    runtimeEvidence.replace(analysis.evidence, (e) => vscode.Uri.file(e.path).toString());
     this.tree.set(run.trace, analysis.findings);
     void vscode.commands.executeCommand('setContext', 'attentionInspector.hasRecording', run.trace.calls.length > 0);
     this.lenses.refresh();
@@ -257,17 +274,50 @@ export class RecordingController implements vscode.Disposable {
     const call = rec.trace.calls[id];
     try {
       const engine = this.engine();
-      const opened = await engine.request('recordingOpen', { dir: rec.dir, trace: rec.trace, callId: id, runId: RUN_ID_BASE + ++this.runCounter, batch: 0 });
+      const callId = id;
+      const opened = await engine.request('recordingOpen', { dir: rec.dir, trace: rec.trace, callId, runId: RUN_ID_BASE + ++this.runCounter, batch: 0 });
       InspectorPanel.show(
         this.context.extensionUri,
         opened.run,
-        { attention: (req, token) => engine.request('recordedAttention', req, { signal: token }), trace: (req, token) => engine.request('recordedTrace', req, { signal: token }) },
+        {
+          attention: (req, token) => engine.request('recordedAttention', req, { signal: token }),
+          trace: (req, token) => engine.request('recordedTrace', req, { signal: token }),
+          // Another batch element of the same call: the same layers, heads and mode in the panel.
+          showSource: (lines, reveal) => void this.showStepSource(lines, reveal),
+          recordedBatch: async (_run, batch) => {
+            if (this.recording !== rec) throw new Error(vscode.l10n.t('That recorded call is no longer available: record again.'));
+            return (await engine.request('recordingOpen', { dir: rec.dir, trace: rec.trace, callId, runId: RUN_ID_BASE + ++this.runCounter, batch })).run;
+          },
+        },
         { mode: 'debugger', focus: { layer: opened.layer, head: 0 } },
       );
     } catch (e) {
       void vscode.window.showErrorMessage(vscode.l10n.t('Cannot show call #{0}: {1}', id, (e as Error).message));
     }
     await this.showSourceLines(call);
+  }
+
+  /**
+   * Highlights the user's line(s) of the debugger's current step (the first file's, when a step spans files) and
+   * scrolls to them; with `reveal` (the step's link was clicked) the editor takes the focus with the cursor there.
+   */
+  private async showStepSource(lines: RecordedSourceLine[], reveal: boolean): Promise<void> {
+    const uri = vscode.Uri.file(lines[0].path);
+    let editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString());
+    try {
+      if (!editor || reveal) {
+        const doc = editor?.document ?? (await vscode.workspace.openTextDocument(uri));
+        const first = new vscode.Position(Math.max(0, lines[0].line - 1), Math.max(0, lines[0].column - 1));
+        editor = await vscode.window.showTextDocument(doc, { viewColumn: editor?.viewColumn ?? vscode.ViewColumn.One, preserveFocus: !reveal, ...(reveal ? { selection: new vscode.Range(first, first) } : {}) });
+      }
+    } catch (e) {
+      void vscode.window.showErrorMessage(vscode.l10n.t('Cannot open {0}: {1}', uri.fsPath, (e as Error).message));
+      return;
+    }
+    const doc = editor.document;
+    const ranges = lines.filter((l) => l.path === lines[0].path && l.line >= 1 && l.line <= doc.lineCount).map((l) => doc.lineAt(l.line - 1).range);
+    editor.setDecorations(this.stepHighlight, ranges);
+    if (ranges.length > 0) editor.revealRange(ranges[0], vscode.TextEditorRevealType.InCenterIfOutsideViewport);
   }
 
   /** Reveals the call's line and highlights the line of each op of a hand-written call. */
@@ -280,6 +330,7 @@ export class RecordingController implements vscode.Disposable {
     for (const op of [...call.ops, ...call.afterSoftmax]) if (op.path === f.path && op.line) lines.add(op.line);
     const ranges = [...lines].filter((l) => l >= 1 && l <= doc.lineCount).map((l) => doc.lineAt(l - 1).range);
     editor.setDecorations(this.highlight, ranges);
+    editor.setDecorations(this.stepHighlight, []);
     editor.revealRange(new vscode.Range(f.line - 1, 0, f.line - 1, 0), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
   }
 }

@@ -1,5 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { analyseTrace, parseTrace, type RuntimeFinding } from '../../../src/record';
+import { judgeFinding, RuntimeEvidenceStore } from '../../../src/host/lint/runtime-evidence';
+import type { Finding, RuleCode } from '../../../src/lint/types';
+import { analyseTrace, parseTrace, type RuntimeEvidence, type RuntimeFinding } from '../../../src/record';
 import { randoms, TraceBuilder, type Json } from './builders';
 
 // Hand-written attention computed here in float64 the way the recorder captures it: canonical layout
@@ -259,5 +261,104 @@ describe('record: runtime diagnostics', () => {
 
   it('judges nothing from summarised values', () => {
     assert.deepEqual(findings((b) => manualCall(b, { softmaxRole: 'row', summariseProbs: true, masked: (_bi, t, s) => s < t })).filter((f) => f.code !== 'ATT001'), []);
+  });
+});
+
+describe('record: what a run says about the static findings of its sites', () => {
+  const evidence = (setup: (b: TraceBuilder) => void): RuntimeEvidence[] => {
+    const b = new TraceBuilder();
+    setup(b);
+    return analyseTrace(parseTrace(b.text(), 'trace.json'), b.reader()).evidence;
+  };
+  const kinds = (es: RuntimeEvidence[]) => es.map((e) => `${e.kind} ${e.code}`).sort();
+  const site = [7, OP_LINES.scores, OP_LINES.scale, OP_LINES.softmax, OP_LINES.values];
+
+  it('counts a site as fine only where a check measured it: axis, scale, padding, causal direction', () => {
+    const plain = evidence((b) => manualCall(b, {}));
+    assert.deepEqual(kinds(plain), ['fine ATT001', 'fine ATT003', 'fine ATT004']);
+    assert.deepEqual(plain[0].lines, site);
+    assert.match(plain.find((e) => e.code === 'ATT003')!.message, /scaled q·kᵀ by 0\.25 = 1\/sqrt\(d_k\), d_k = 16/);
+    assert.deepEqual(kinds(evidence((b) => manualCall(b, { masked: (bi, _t, s) => isPad(bi, s), ids: PADDED_IDS }))), ['fine ATT001', 'fine ATT002', 'fine ATT003', 'fine ATT004']);
+    assert.deepEqual(kinds(evidence((b) => manualCall(b, { masked: (_bi, t, s) => s > t }))), ['fine ATT001', 'fine ATT002', 'fine ATT003', 'fine ATT004']);
+    // Padding ids without a padding_idx, or a library's chain: nothing measured for the user.
+    assert.deepEqual(kinds(evidence((b) => manualCall(b, { masked: (bi, _t, s) => isPad(bi, s), ids: PADDED_IDS, paddingIdx: null }))), ['fine ATT001', 'fine ATT003', 'fine ATT004']);
+    assert.deepEqual(kinds(evidence((b) => manualCall(b, { opPath: '/usr/lib/python3/dist-packages/lib.py' }))), []);
+  });
+
+  it('confirms what the run found, and never counts the same code fine at that site', () => {
+    assert.deepEqual(kinds(evidence((b) => manualCall(b, { scale: 1 }))), ['confirmed ATT003', 'fine ATT001']);
+    assert.deepEqual(kinds(evidence((b) => manualCall(b, { softmaxRole: 'row' }))), ['confirmed ATT001', 'fine ATT003', 'fine ATT004']);
+    const inverted = evidence((b) => manualCall(b, { masked: (bi, _t, s) => !isPad(bi, s), fill: -1e9, ids: PADDED_IDS }));
+    assert.deepEqual(kinds(inverted), ['confirmed ATT002', 'fine ATT001', 'fine ATT003', 'fine ATT004']);
+    assert.match(inverted.find((e) => e.kind === 'confirmed')!.message, /inverted/);
+    // Two layers of one site say it once; a site confirmed by one call is not fine by another.
+    assert.equal(evidence((b) => [0, 1].forEach(() => manualCall(b, {}))).length, 3);
+    const mixed = evidence((b) => {
+      manualCall(b, { masked: (bi, _t, s) => !isPad(bi, s), fill: -1e9, ids: PADDED_IDS });
+      manualCall(b, { masked: (bi, _t, s) => isPad(bi, s), fill: -1e9, ids: PADDED_IDS });
+    });
+    assert.deepEqual(kinds(mixed), ['confirmed ATT002', 'fine ATT001', 'fine ATT003', 'fine ATT004']);
+  });
+
+  it('marks a static finding confirmed or withdrawn by the site lines it covers, and the store forgets an edited file', () => {
+    const finding = (code: RuleCode, line: number, endLine = line): Finding => ({ code, severity: 'warning', message: 'm', line, column: 1, endLine, endColumn: 9 });
+    const es = evidence((b) => manualCall(b, { scale: 1 }));
+    assert.equal(judgeFinding(finding('ATT003', OP_LINES.softmax), es).confirmedBy?.code, 'ATT003');
+    assert.equal(judgeFinding(finding('ATT001', OP_LINES.softmax), es).withdrawnBy?.code, 'ATT001');
+    assert.deepEqual(judgeFinding(finding('ATT004', OP_LINES.softmax), es), {}, 'a scale that is 1 is not evidence against ATT004');
+    assert.deepEqual(judgeFinding(finding('ATT001', 30), es), {}, 'another line: not this site');
+    assert.equal(judgeFinding(finding('ATT001', 3, 8), es).withdrawnBy?.code, 'ATT001', 'a finding spanning the call line');
+
+    const store = new RuntimeEvidenceStore();
+    const heard: string[][] = [];
+    store.onDidChange((docs) => heard.push(docs.sort()));
+    store.replace([...es, { ...es[0], path: '/ws/other.py' }], (e) => `file://${e.path}`);
+    assert.deepEqual(heard, [['file:///ws/other.py', 'file:///ws/prog.py']]);
+    assert.equal(store.forDocument('file:///ws/prog.py').length, es.length);
+    store.drop('file:///ws/prog.py');
+    store.drop('file:///ws/prog.py');
+    assert.deepEqual(heard[1], ['file:///ws/prog.py'], 'an edit drops the file once');
+    assert.deepEqual(store.forDocument('file:///ws/prog.py'), []);
+    store.replace([], () => '');
+    assert.deepEqual(heard[2], ['file:///ws/other.py'], 'a new recording drops the rest');
+  });
+});
+
+describe('record: a KV-cache step (1 query × S cached keys) judged at the query’s own position', () => {
+  // Left-padded batch; the keys' ids are the prefill's and the step's (fromCache), so the query is the last key.
+  const IDS = [
+    [0, 0, 7, 8, 9],
+    [3, 4, 5, 6, 2],
+  ];
+  const step = (b: TraceBuilder, attend: (bi: number, s: number) => boolean, fromCache = true) => {
+    const [B, H, T, S, d] = [2, 2, 1, 5, 8];
+    const allowed = Array.from({ length: B * T * S }, (_, i) => attend(Math.floor(i / S), i % S));
+    b.add({
+      kind: 'sdpa', dtype: 'float32', shapes: { q: [B, H, T, d], k: [B, H, S, d] }, params: { isCausal: false },
+      tensors: {
+        q: b.tensor(0, 'q', 'float32', [B, H, T, d], randoms(B * H * T * d, 1)),
+        k: b.tensor(0, 'k', 'float32', [B, H, S, d], randoms(B * H * S * d, 2)),
+        v: b.tensor(0, 'v', 'float32', [B, H, S, d], randoms(B * H * S * d, 3)),
+        attn_mask: b.tensor(0, 'attn_mask', 'bool', [B, 1, T, S], allowed),
+        token_ids: b.tensor(0, 'token_ids', 'int64', [B, S], IDS.flat()),
+      },
+      tokens: { paddingIdx: 0, numEmbeddings: 50, module: 'emb', fromCache },
+    });
+  };
+  const isPadKey = (bi: number, s: number) => IDS[bi][s] === 0;
+
+  it('reports a step that attends the padding while masking real cached keys, and says nothing for the right mask', () => {
+    const f = findings((b) => step(b, (bi, s) => isPadKey(bi, s) || s === 4));
+    assert.deepEqual(codes(f), ['7:ATT002']);
+    assert.match(f[0].message, /positions 0–1 of batch element 0, which hold padding id 0/);
+    assert.deepEqual(findings((b) => step(b, (bi, s) => !isPadKey(bi, s))), []);
+    const b = new TraceBuilder();
+    step(b, (bi, s) => !isPadKey(bi, s));
+    const ev = analyseTrace(parseTrace(b.text(), 'trace.json'), b.reader()).evidence;
+    assert.ok(ev.some((e) => e.kind === 'fine' && e.code === 'ATT002'));
+  });
+
+  it('says nothing when the keys are not known to hold the queries (cross-attention)', () => {
+    assert.deepEqual(findings((b) => step(b, (bi, s) => isPadKey(bi, s) || s === 4, false)), []);
   });
 });
