@@ -3,6 +3,7 @@
 // and calls of functions defined in another file (answered by that file's evaluator as a summary, in
 // portable values that name where their evidence is).
 import type { CallArgs } from '../syntax/python';
+import { childByField, unparen, type PyNode } from '../syntax/tree';
 import type { Evaluator } from './evaluator';
 import type { Ctx } from './facts';
 import { portable, originRef, type ValueOrigin } from './portable';
@@ -131,10 +132,24 @@ export function callAcrossFiles(ev: Evaluator, scope: Scope, args: CallArgs, ctx
   return out;
 }
 
-/** Where a function's result comes from: its only return statement, else its definition. */
+/**
+ * Where a function's result comes from: with one return statement, the assignment of the variable it returns
+ * (`pad = input_ids.eq(pad_id)` for `return pad[:, None]`) when there is one, else the return; with several,
+ * the definition.
+ */
 function originOf(path: string, scope: Scope, owner: Evaluator): ValueOrigin {
   const src = owner.tree.source;
-  const node = scope.returns.length === 1 ? scope.returns[0] : scope.node;
+  let node = scope.returns.length === 1 ? scope.returns[0] : scope.node;
+  if (scope.returns.length === 1) {
+    // The variable at the root of `x`, `x[...]`, `x.unsqueeze(1)`, `x.view(...).transpose(...)`.
+    let root: PyNode | undefined = unparen(node);
+    while (root && (root.type === 'subscript' || root.type === 'attribute' || root.type === 'call')) {
+      root = root.type === 'call' ? childByField(root, 'function') : childByField(root, root.type === 'subscript' ? 'value' : 'object');
+      root = root ? unparen(root) : undefined;
+    }
+    const defs = root?.type === 'identifier' ? owner.sr.uses[root.id] : undefined;
+    if (defs && defs.length === 1 && defs[0].kind === 'assign') node = defs[0].target;
+  }
   const at = lineColumn(src, node.start);
   return { path, line: at.line, column: at.column, name: scope.name };
 }

@@ -118,7 +118,7 @@ describe('workspace: import resolution', () => {
       const l = await workspaceLinter(ws);
       const fs = l.lintPython(SDPA_CALLER(imp, expr), { path });
       assert.deepEqual(codes(fs), ['ATT002@8'], `${path}: ${imp}`);
-      assert.match(fs[0].message, /from `make_pad_mask` in pkg\/masks\.py:6/, imp);
+      assert.match(fs[0].message, /from `make_pad_mask` in pkg\/masks\.py:5/, imp);
       assert.ok(l.workspaceDependencies(path).includes('pkg/masks.py'), imp);
     }
   });
@@ -197,8 +197,8 @@ describe('workspace: evidence in another file', () => {
     const buggy = l.lintPython(SDPA_CALLER('from utils import make_pad_mask', 'make_pad_mask(input_ids)'), { path: 'model.py' });
     assert.deepEqual(codes(buggy), ['ATT002@8']);
     assert.match(buggy[0].message, /`input_ids\.eq\(pad_id\)`|input_ids == pad_id|eq/);
-    assert.match(buggy[0].message, /utils\.py:6/);
-    assert.deepEqual(buggy[0].related, [{ path: 'utils.py', line: 6, column: 12, message: 'the mask is built in `make_pad_mask` (utils.py:6)' }]);
+    assert.match(buggy[0].message, /utils\.py:5/);
+    assert.deepEqual(buggy[0].related, [{ path: 'utils.py', line: 5, column: 5, message: 'the mask is built in `make_pad_mask` (utils.py:5)' }]);
     assert.deepEqual(l.lintPython(SDPA_CALLER('from utils import make_keep_mask', 'make_keep_mask(input_ids)'), { path: 'model.py' }), []);
   });
 
