@@ -112,7 +112,7 @@ function symbolOf(link: ModuleLink, file: string, name: string): AValue | undefi
  * file's evaluator answers with the function's summary for them, and the result comes back naming where it
  * was computed. Unknown when the function's file is not analysed or the chain of files is too long.
  */
-export function callAcrossFiles(ev: Evaluator, scope: Scope, args: CallArgs, ctx: Ctx, self: AValue | undefined, argValues?: readonly AValue[]): AValue {
+export function callAcrossFiles(ev: Evaluator, scope: Scope, call: PyNode, args: CallArgs, ctx: Ctx, self: AValue | undefined, argValues?: readonly AValue[]): AValue {
   const link = ev.link;
   const owner = link?.workspace.ownerOf(scope);
   if (!link || !owner || !owner.link || args.hasSplat || link.workspace.crossings >= MAX_FILE_DEPTH) return UNKNOWN;
@@ -127,7 +127,8 @@ export function callAcrossFiles(ev: Evaluator, scope: Scope, args: CallArgs, ctx
     link.workspace.crossings--;
   }
   const origin = originOf(owner.link.path, scope, owner);
-  const out = portable(r, origin);
+  const out = portable(r, origin, 0, call);
+  if (out.attn) ev.noteForeignEvidence({ path: origin.path, line: origin.line, column: origin.column, message: `the scores are formed in \`${origin.name}\` (${originRef(origin)})` });
   if (out.mask || out.elements?.some((e) => e.mask)) ev.noteForeignEvidence({ path: origin.path, line: origin.line, column: origin.column, message: `the mask is built in \`${origin.name}\` (${originRef(origin)})` });
   return out;
 }

@@ -255,6 +255,46 @@ class Block(nn.Module):
   });
 });
 
+describe('workspace: attention scores formed in another file', () => {
+  const UTILS = `import math
+
+
+def scores_of(q, k):
+    return q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+
+
+def unscaled(query, key):
+    return query @ key.transpose(-2, -1)
+`;
+  const model = (helper: string, dim: number) => `import torch
+from utils import ${helper}
+
+
+def attend(q, k, v):
+    w = torch.softmax(${helper}(q, k), dim=${dim})
+    return w @ v
+`;
+
+  it('a scores helper in utils.py, softmax in model.py: over the queries buggy (names utils.py), over the keys fixed', async () => {
+    const ws = new MemoryWorkspace({ 'utils.py': UTILS, 'model.py': '' });
+    const l = await workspaceLinter(ws);
+    const fs = l.lintPython(model('scores_of', -2), { path: 'model.py' });
+    assert.deepEqual(codes(fs), ['ATT001@6']);
+    assert.match(fs[0].message, /formed in `scores_of`, utils\.py:5/);
+    assert.deepEqual(fs[0].related?.map((r) => [r.path, r.line]), [['utils.py', 5]]);
+    assert.deepEqual(l.lintPython(model('scores_of', -1), { path: 'model.py' }), []);
+    // The weights returned (no product with the values here): only the helper's scores say where the keys are.
+    const weightsOnly = model('scores_of', -2).replace('return w @ v', 'return w');
+    assert.deepEqual(codes(l.lintPython(weightsOnly, { path: 'model.py' })), ['ATT001@6']);
+    assert.deepEqual((await createLinter(grammar())).lintPython(weightsOnly), [], 'alone, the file has no evidence of what the helper returns');
+  });
+
+  it('whether a helper of another file scaled its scores stays unknown here (no missing-scale guess)', async () => {
+    const ws = new MemoryWorkspace({ 'utils.py': UTILS, 'model.py': '' });
+    assert.deepEqual((await workspaceLinter(ws)).lintPython(model('unscaled', -1), { path: 'model.py' }), []);
+  });
+});
+
 describe('workspace: half precision set by the file that imports this one', () => {
   const model = (fill: string) => `import torch
 import torch.nn as nn
