@@ -3,6 +3,7 @@
 // and calls of functions defined in another file (answered by that file's evaluator as a summary, in
 // portable values that name where their evidence is).
 import type { CallArgs } from '../syntax/python';
+import { childByField, unparen, type PyNode } from '../syntax/tree';
 import type { Evaluator } from './evaluator';
 import type { Ctx } from './facts';
 import { portable, originRef, type ValueOrigin } from './portable';
@@ -111,7 +112,7 @@ function symbolOf(link: ModuleLink, file: string, name: string): AValue | undefi
  * file's evaluator answers with the function's summary for them, and the result comes back naming where it
  * was computed. Unknown when the function's file is not analysed or the chain of files is too long.
  */
-export function callAcrossFiles(ev: Evaluator, scope: Scope, args: CallArgs, ctx: Ctx, self: AValue | undefined, argValues?: readonly AValue[]): AValue {
+export function callAcrossFiles(ev: Evaluator, scope: Scope, call: PyNode, args: CallArgs, ctx: Ctx, self: AValue | undefined, argValues?: readonly AValue[]): AValue {
   const link = ev.link;
   const owner = link?.workspace.ownerOf(scope);
   if (!link || !owner || !owner.link || args.hasSplat || link.workspace.crossings >= MAX_FILE_DEPTH) return UNKNOWN;
@@ -126,15 +127,30 @@ export function callAcrossFiles(ev: Evaluator, scope: Scope, args: CallArgs, ctx
     link.workspace.crossings--;
   }
   const origin = originOf(owner.link.path, scope, owner);
-  const out = portable(r, origin);
+  const out = portable(r, origin, 0, call);
+  if (out.attn) ev.noteForeignEvidence({ path: origin.path, line: origin.line, column: origin.column, message: `the scores are formed in \`${origin.name}\` (${originRef(origin)})` });
   if (out.mask || out.elements?.some((e) => e.mask)) ev.noteForeignEvidence({ path: origin.path, line: origin.line, column: origin.column, message: `the mask is built in \`${origin.name}\` (${originRef(origin)})` });
   return out;
 }
 
-/** Where a function's result comes from: its only return statement, else its definition. */
+/**
+ * Where a function's result comes from: with one return statement, the assignment of the variable it returns
+ * (`pad = input_ids.eq(pad_id)` for `return pad[:, None]`) when there is one, else the return; with several,
+ * the definition.
+ */
 function originOf(path: string, scope: Scope, owner: Evaluator): ValueOrigin {
   const src = owner.tree.source;
-  const node = scope.returns.length === 1 ? scope.returns[0] : scope.node;
+  let node = scope.returns.length === 1 ? scope.returns[0] : scope.node;
+  if (scope.returns.length === 1) {
+    // The variable at the root of `x`, `x[...]`, `x.unsqueeze(1)`, `x.view(...).transpose(...)`.
+    let root: PyNode | undefined = unparen(node);
+    while (root && (root.type === 'subscript' || root.type === 'attribute' || root.type === 'call')) {
+      root = root.type === 'call' ? childByField(root, 'function') : childByField(root, root.type === 'subscript' ? 'value' : 'object');
+      root = root ? unparen(root) : undefined;
+    }
+    const defs = root?.type === 'identifier' ? owner.sr.uses[root.id] : undefined;
+    if (defs && defs.length === 1 && defs[0].kind === 'assign') node = defs[0].target;
+  }
   const at = lineColumn(src, node.start);
   return { path, line: at.line, column: at.column, name: scope.name };
 }

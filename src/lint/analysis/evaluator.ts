@@ -888,7 +888,7 @@ export class Evaluator {
 
   /** Calls a function defined in this file: its return value in a context for this call site. */
   callFunction(scope: Scope, call: PyNode, args: CallArgs, ctx: Ctx, self?: AValue): AValue {
-    if (!this.owns(scope)) return callAcrossFiles(this, scope, args, ctx, self);
+    if (!this.owns(scope)) return callAcrossFiles(this, scope, call, args, ctx, self);
     if (scope.node.skipped) return UNKNOWN;
     const c = this.callContext(scope, call, args, ctx, self) ?? this.defaultCtx(scope);
     return this.returnValue(scope, c);
@@ -992,7 +992,7 @@ export class Evaluator {
     if (fn.kind !== 'function' || !fn.fn) return UNKNOWN;
     const scope = fn.fn.scope;
     const noArgs: CallArgs = { positional: [], keywords: new Map(), hasSplat: false, list: undefined };
-    if (!this.owns(scope)) return callAcrossFiles(this, scope, noArgs, ctx, fn.fn.self, values);
+    if (!this.owns(scope)) return callAcrossFiles(this, scope, call, noArgs, ctx, fn.fn.self, values);
     const c = this.callContext(scope, call, { positional: [], keywords: new Map(), hasSplat: false, list: undefined }, ctx, fn.fn.self, values);
     if (!c) return UNKNOWN;
     return this.returnValue(scope, c);

@@ -55,9 +55,23 @@ function argValue(node: PyNode): PyNode | undefined {
 export function causalFlagTrueWithCachedKeys(ev: Evaluator, site: SdpaSite): boolean {
   const flag = site.causalNode ? argValue(site.causalNode) : undefined;
   const keys = site.kNode ? argValue(site.kNode) : undefined;
-  if (!flag || !keys || flag.type !== 'identifier' || keys.type !== 'identifier') return false;
-  const flagDefs = ev.resolve(flag, ev.text(flag)) ?? [];
-  const keyDefs = ev.resolve(keys, ev.text(keys)) ?? [];
+  if (!flag || !keys || keys.type !== 'identifier') return false;
+  let flagDefs: readonly Def[] = flag.type === 'identifier' ? (ev.resolve(flag, ev.text(flag)) ?? []) : flag.type === 'attribute' ? (ev.sr.uses[flag.id] ?? []) : [];
+  let keyDefs: readonly Def[] = ev.resolve(keys, ev.text(keys)) ?? [];
+  // `self.flag` set by the method that called this one, and keys passed in by it: judged at that call.
+  const call = site.ctx.callSite;
+  const calledWith = call ? ev.sr.selfAttrsAtCall.get(call.id) : undefined;
+  if (flagDefs.length === 0 && flag.type === 'attribute' && calledWith && keyDefs.length === 1 && keyDefs[0].kind === 'param') {
+    const name = ev.text(flag).replace(/^\w+\./, 'self.');
+    const param = keyDefs[0].param;
+    const args = ev.argsOf(call!);
+    const positional = param?.index !== undefined ? args.positional[param.index - (site.ctx.scope.selfName ? 1 : 0)] : undefined;
+    const arg = param ? (args.keywords.get(param.name)?.value ?? positional) : undefined;
+    const argNode = arg ? unparen(arg) : undefined;
+    if (!argNode || argNode.type !== 'identifier' || !flag.children.some((c) => c.field === 'object' && ev.text(c) === site.ctx.scope.selfName)) return false;
+    flagDefs = calledWith.get(name) ?? [];
+    keyDefs = ev.resolve(argNode, ev.text(argNode)) ?? [];
+  }
   const trueDefs = flagDefs.filter((d) => d.value !== undefined && d.path.length === 0 && (d.kind === 'assign' || d.kind === 'walrus') && ev.text(unparen(d.value)) === 'True');
   if (trueDefs.length === 0) return false;
   const cachedKeys = keyDefs.filter((d) => d.kind !== 'param' && ev.evalDef(d, site.ctx).fromCache === true);

@@ -8,6 +8,7 @@
 // Values returned to the caller also say where their evidence lives: a mask's explanation gains
 // "from `make_pad_mask` in utils.py:12", which the finding's message then quotes (and the engine turns into
 // a related location with that file's path).
+import type { PyNode } from '../syntax/tree';
 import type { AValue, DimInfo, MaskInfo } from './values';
 
 /** Where a value returned from another file was computed. */
@@ -28,13 +29,17 @@ export function originRef(o: { path: string; line: number }): string {
 
 const MAX_DEPTH = 4;
 
-/** Keeps the functions, classes and objects of the analysed files (their owners evaluate them). */
-export function portable(v: AValue, origin?: ValueOrigin, depth = 0): AValue {
+/**
+ * Keeps the functions, classes and objects of the analysed files (their owners evaluate them). `at` is the
+ * call, in the receiving file, that returned the value: attention scores formed in the other file are said to
+ * be formed there (their key axis kept, its explanation naming the other file).
+ */
+export function portable(v: AValue, origin?: ValueOrigin, depth = 0, at?: PyNode): AValue {
   if (depth > MAX_DEPTH) return { kind: 'unknown' };
   switch (v.kind) {
     case 'tensor':
     case 'unknown':
-      return portableTensor(v, origin, depth);
+      return portableTensor(v, origin, depth, at);
     case 'number': {
       const out: { -readonly [K in keyof AValue]: AValue[K] } = { kind: 'number' };
       copy(out, v, ['maybeNone', 'num', 'scaleName', 'headCount', 'finfo', 'finfoMax']);
@@ -53,7 +58,7 @@ export function portable(v: AValue, origin?: ValueOrigin, depth = 0): AValue {
     case 'tuple': {
       const out: { -readonly [K in keyof AValue]: AValue[K] } = { kind: 'tuple' };
       if (v.maybeNone) out.maybeNone = true;
-      if (v.elements) out.elements = v.elements.map((e) => portable(e, origin, depth + 1));
+      if (v.elements) out.elements = v.elements.map((e) => portable(e, origin, depth + 1, at));
       if (v.shapeOf) out.shapeOf = portable(v.shapeOf, undefined, depth + 1);
       return out;
     }
@@ -72,12 +77,27 @@ export function portable(v: AValue, origin?: ValueOrigin, depth = 0): AValue {
   }
 }
 
-function portableTensor(v: AValue, origin: ValueOrigin | undefined, depth: number): AValue {
+function portableTensor(v: AValue, origin: ValueOrigin | undefined, depth: number, at: PyNode | undefined): AValue {
   const out: { -readonly [K in keyof AValue]: AValue[K] } = { kind: v.kind };
   copy(out, v, ['maybeNone', 'ndim', 'axes', 'dtype', 'role', 'roleText', 'featLast', 'channelFirst', 'fromConv', 'multiHead', 'normalized', 'fromCache', 'tokenIds', 'index', 'ones', 'zeros', 'fillValue', 'projectedWidth', 'featAt', 'lastSize1', 'reversedUnknownRank']);
   // Operations on the way (scales, masks) name nodes of the other file: their effect is unknown here.
   if (v.ops && v.ops.some((alt) => alt.length > 0)) out.ops = [[{ kind: 'opaque' }]];
   if (v.mask) out.mask = portableMask(v.mask, origin);
+  if (v.attn?.stage === 'scores' && origin && at) {
+    // Scores q·kᵀ formed by a helper of the other file: the key axis stays known; whether (and how) they were
+    // scaled on the way is left unknown (an opaque step), so only rules about the axes judge them here.
+    const a = v.attn;
+    out.attn = {
+      stage: 'scores',
+      formedAt: at,
+      ...(a.keyAxis !== undefined ? { keyAxis: a.keyAxis, keyAxisWhy: `${a.keyAxisWhy ?? `the key axis is ${a.keyAxis}`} (the scores are formed in \`${origin.name}\`, ${originRef(origin)})` } : {}),
+      ...(a.queryText !== undefined ? { queryText: a.queryText } : {}),
+      ...(a.keyText !== undefined ? { keyText: a.keyText } : {}),
+      ...(a.keyIsKey ? { keyIsKey: true } : {}),
+      ...(a.queryAxes ? { queryAxes: a.queryAxes } : {}),
+    };
+    out.ops = [[{ kind: 'opaque' }]];
+  }
   if (v.shapeOf) out.shapeOf = portable(v.shapeOf, undefined, depth + 1);
   return out;
 }

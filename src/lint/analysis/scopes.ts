@@ -124,6 +124,11 @@ export interface ScopeResult {
   defsOfScope: Map<number, Def[]>;
   /** Statement-level expressions of each scope that are not definitions (calls, returns, conditions). */
   exprsOfScope: Map<number, PyNode[]>;
+  /**
+   * For calls of the instance's own methods (`self.attend(q, k, v)`, by call node id): the definitions of `self.`
+   * attributes reaching the call, so the method called sees the attributes as set on the caller's path.
+   */
+  selfAttrsAtCall: Map<number, ReadonlyMap<string, Def[]>>;
 }
 
 type Env = Map<string, Def[]>;
@@ -144,6 +149,7 @@ export function analyseScopes(tree: PyTree): ScopeResult {
   const scopeOfNode = new Map<number, Scope>();
   const defsOfScope = new Map<number, Def[]>();
   const exprsOfScope = new Map<number, PyNode[]>();
+  const selfAttrsAtCall = new Map<number, ReadonlyMap<string, Def[]>>();
   const noteExpr = (node: PyNode | undefined, scope: Scope): void => {
     if (!node) return;
     const list = exprsOfScope.get(scope.id);
@@ -243,6 +249,11 @@ export function analyseScopes(tree: PyTree): ScopeResult {
         case 'attribute': {
           const pseudo = boundName(n, scope);
           if (pseudo) recordUse(n, pseudo, env, scope);
+          if (pseudo && n.field === 'function' && n.parent?.type === 'call') {
+            const attrs = new Map<string, Def[]>();
+            for (const [name, defs] of env) if (name.startsWith('self.') && defs.some((d) => d.kind !== 'funcdef')) attrs.set(name, defs);
+            if (attrs.size > 0) selfAttrsAtCall.set(n.parent.id, attrs);
+          }
           const obj = childByField(n, 'object');
           if (obj) stack.push(obj);
           continue;
@@ -799,7 +810,7 @@ export function analyseScopes(tree: PyTree): ScopeResult {
   walkBlock(tree.root, moduleEnv, moduleScope);
   moduleScope.envAtEnd = moduleEnv;
 
-  return { module: moduleScope, scopes, classes, uses, useScope, rankFacts, defsByTarget, scopeOfNode, defsOfScope, exprsOfScope };
+  return { module: moduleScope, scopes, classes, uses, useScope, rankFacts, defsByTarget, scopeOfNode, defsOfScope, exprsOfScope, selfAttrsAtCall };
 }
 
 const STATEMENT_TYPES = new Set([

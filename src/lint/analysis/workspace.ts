@@ -29,8 +29,8 @@ export interface WorkspaceFiles {
 
 /** Files larger than this are not analysed as imported modules (generated code, data dumps). */
 const MAX_IMPORTED_FILE_CHARS = 1_000_000;
-/** How many files one lint may analyse through imports (each at most once). */
-const MAX_MODULES = 64;
+/** Imported files' analyses kept at most (past this the cache starts again empty). */
+const MAX_CACHED_MODULES = 256;
 /** How deep a chain of calls may cross from file to file. */
 export const MAX_FILE_DEPTH = 3;
 
@@ -141,7 +141,7 @@ export class WorkspaceAnalysis {
     const hit = this.cache.get(path);
     if (hit && this.fresh(hit, new Set())) return hit;
     if (this.loading.has(path)) return undefined;
-    if (!hit && this.cache.size >= MAX_MODULES * 4) this.cache.clear();
+    if (!hit && this.cache.size >= MAX_CACHED_MODULES) this.cache.clear();
     const version = this.files.version(path);
     if (version === undefined) return undefined;
     const source = this.files.read(path);

@@ -53,7 +53,7 @@ describe('attention-inspector lint DIR (a workspace)', function () {
       findings.map((f) => [f.path.endsWith('buggy/pkg/model.py'), f.line, f.code]),
       [[true, 6, 'ATT002']],
     );
-    assert.match(findings[0].message, /from `make_pad_mask` in pkg\/utils\.py:6/);
+    assert.match(findings[0].message, /from `make_pad_mask` in pkg\/utils\.py:5/);
     const fixed = await run('lint', join(dir, 'fixed'));
     assert.equal(fixed.code, 0, fixed.out + fixed.err);
   });
@@ -69,6 +69,6 @@ describe('attention-inspector lint DIR (a workspace)', function () {
     const r = lintFiles(linter, collectFiles(root, (m) => assert.fail(m)), {}, root);
     assert.equal(r.findings.length, 1);
     const shown = relative(process.cwd(), join(root, 'pkg', 'utils.py')).split('\\').join('/');
-    assert.deepEqual(r.findings[0].related?.filter((x) => x.path !== undefined && !x.path.endsWith('model.py')), [{ path: shown.startsWith('..') ? join(root, 'pkg', 'utils.py') : shown, line: 6, column: 12, message: 'the mask is built in `make_pad_mask` (pkg/utils.py:6)' }]);
+    assert.deepEqual(r.findings[0].related?.filter((x) => x.path !== undefined && !x.path.endsWith('model.py')), [{ path: shown.startsWith('..') ? join(root, 'pkg', 'utils.py') : shown, line: 5, column: 5, message: 'the mask is built in `make_pad_mask` (pkg/utils.py:5)' }]);
   });
 });

@@ -223,3 +223,28 @@ ${guard}
     assert.deepEqual(await codes(cacheThroughHelper(guarded)), []);
   });
 });
+
+describe('interprocedural: a flag set in forward, read in the method it calls', () => {
+  const src = (before: string, onCachePath: string) => `import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Attention(nn.Module):
+    def forward(self, q, k, v, past=None):
+        self.causal = ${before}
+        if past is not None:
+            k = torch.cat([past[0], k], dim=-2)
+            v = torch.cat([past[1], v], dim=-2)
+            self.causal = ${onCachePath}
+        return self._attend(q, k, v)
+
+    def _attend(self, q, k, v):
+        return F.scaled_dot_product_attention(q, k, v, is_causal=self.causal)
+`;
+
+  it('self.causal = True set where forward takes the cache: buggy; set False there: fixed', async () => {
+    assert.deepEqual(await codes(src('False', 'True')), ['ATT008@16']);
+    assert.deepEqual(await codes(src('True', 'False')), []);
+  });
+});

@@ -118,7 +118,7 @@ describe('workspace: import resolution', () => {
       const l = await workspaceLinter(ws);
       const fs = l.lintPython(SDPA_CALLER(imp, expr), { path });
       assert.deepEqual(codes(fs), ['ATT002@8'], `${path}: ${imp}`);
-      assert.match(fs[0].message, /from `make_pad_mask` in pkg\/masks\.py:6/, imp);
+      assert.match(fs[0].message, /from `make_pad_mask` in pkg\/masks\.py:5/, imp);
       assert.ok(l.workspaceDependencies(path).includes('pkg/masks.py'), imp);
     }
   });
@@ -197,8 +197,8 @@ describe('workspace: evidence in another file', () => {
     const buggy = l.lintPython(SDPA_CALLER('from utils import make_pad_mask', 'make_pad_mask(input_ids)'), { path: 'model.py' });
     assert.deepEqual(codes(buggy), ['ATT002@8']);
     assert.match(buggy[0].message, /`input_ids\.eq\(pad_id\)`|input_ids == pad_id|eq/);
-    assert.match(buggy[0].message, /utils\.py:6/);
-    assert.deepEqual(buggy[0].related?.filter((r) => r.path !== undefined), [{ path: 'utils.py', line: 6, column: 12, message: 'the mask is built in `make_pad_mask` (utils.py:6)' }]);
+    assert.match(buggy[0].message, /utils\.py:5/);
+    assert.deepEqual(buggy[0].related?.filter((r) => r.path !== undefined), [{ path: 'utils.py', line: 5, column: 5, message: 'the mask is built in `make_pad_mask` (utils.py:5)' }]);
     assert.deepEqual(l.lintPython(SDPA_CALLER('from utils import make_keep_mask', 'make_keep_mask(input_ids)'), { path: 'model.py' }), []);
   });
 
@@ -252,6 +252,46 @@ class Block(nn.Module):
     assert.deepEqual(codes(fs), ['ATT002@13']);
     assert.match(fs[0].message, /nets\/layers\.py:11/);
     assert.deepEqual((await workspaceLinter(fixed)).lintPython(model, { path: 'nets/model.py' }), []);
+  });
+});
+
+describe('workspace: attention scores formed in another file', () => {
+  const UTILS = `import math
+
+
+def scores_of(q, k):
+    return q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+
+
+def unscaled(query, key):
+    return query @ key.transpose(-2, -1)
+`;
+  const model = (helper: string, dim: number) => `import torch
+from utils import ${helper}
+
+
+def attend(q, k, v):
+    w = torch.softmax(${helper}(q, k), dim=${dim})
+    return w @ v
+`;
+
+  it('a scores helper in utils.py, softmax in model.py: over the queries buggy (names utils.py), over the keys fixed', async () => {
+    const ws = new MemoryWorkspace({ 'utils.py': UTILS, 'model.py': '' });
+    const l = await workspaceLinter(ws);
+    const fs = l.lintPython(model('scores_of', -2), { path: 'model.py' });
+    assert.deepEqual(codes(fs), ['ATT001@6']);
+    assert.match(fs[0].message, /formed in `scores_of`, utils\.py:5/);
+    assert.deepEqual(fs[0].related?.filter((r) => r.path !== undefined).map((r) => [r.path, r.line]), [['utils.py', 5]]);
+    assert.deepEqual(l.lintPython(model('scores_of', -1), { path: 'model.py' }), []);
+    // The weights returned (no product with the values here): only the helper's scores say where the keys are.
+    const weightsOnly = model('scores_of', -2).replace('return w @ v', 'return w');
+    assert.deepEqual(codes(l.lintPython(weightsOnly, { path: 'model.py' })), ['ATT001@6']);
+    assert.deepEqual((await createLinter(grammar())).lintPython(weightsOnly), [], 'alone, the file has no evidence of what the helper returns');
+  });
+
+  it('whether a helper of another file scaled its scores stays unknown here (no missing-scale guess)', async () => {
+    const ws = new MemoryWorkspace({ 'utils.py': UTILS, 'model.py': '' });
+    assert.deepEqual((await workspaceLinter(ws)).lintPython(model('unscaled', -1), { path: 'model.py' }), []);
   });
 });
 

@@ -55,7 +55,7 @@ describe('lint worker: workspace documents', function () {
 
     const first = await lintModel();
     assert.deepEqual(first.result.map((f) => `${f.code}@${f.line}`), ['ATT002@6']);
-    assert.match(first.result[0].message, /pkg\/utils\.py:6/);
+    assert.match(first.result[0].message, /pkg\/utils\.py:5/);
     assert.deepEqual(first.result[0].related?.map((r) => r.path), ['pkg/utils.py']);
     assert.deepEqual(first.dependencies, ['pkg/utils.py']);
 
@@ -97,6 +97,6 @@ describe('lint worker: workspace documents', function () {
     assert.equal(r.status, 1, r.stderr);
     const findings = JSON.parse(r.stdout) as { path: string; code: string; message: string }[];
     assert.equal(findings.length, 12);
-    assert.ok(findings.every((f) => f.code === 'ATT002' && /pkg\/utils\.py:6/.test(f.message)));
+    assert.ok(findings.every((f) => f.code === 'ATT002' && /pkg\/utils\.py:5/.test(f.message)));
   });
 });
