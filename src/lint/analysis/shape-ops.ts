@@ -7,7 +7,7 @@ import { intLiteral, operatorText, stringLiteral } from '../syntax/python';
 import { childByField, namedChildren, unparen, type PyNode } from '../syntax/tree';
 import { intOf, mutable, rootName, tensorish, type Call, type Mutable } from './call';
 import type { Evaluator } from './evaluator';
-import { einopsLabels, labelOfAxisName, negIndexInTerm, normalisePerm, parseEinopsPattern, parseEinsum, isPermutation, posAxis, swapNegative } from './layout';
+import { einopsAxisMap, einopsLabels, labelOfAxisName, negIndexInTerm, normalisePerm, parseEinopsPattern, parseEinsum, isPermutation, posAxis, swapNegative } from './layout';
 import { transposeMask } from './masks';
 import { axisLabelOfName, dimOfName, isContextName, isHeadCountName, roleOfName } from './names';
 import { UNKNOWN, addOp, axesOf, axisAt, crossOps, number, tensor, withRank, type AValue, type AttnInfo, type AxisInfo, type DimInfo, type MaskInfo } from './values';
@@ -154,7 +154,11 @@ export function indexTensor(ev: Evaluator, v: AValue, subs: PyNode[]): AValue {
 export function remapFacts(out: Mutable<AValue>, v: AValue, mapNeg: (axis: number) => number | undefined): void {
   if (v.attn) {
     const a: Mutable<AttnInfo> = { ...v.attn };
-    if (a.keyAxis !== undefined) a.keyAxis = mapNeg(a.keyAxis);
+    if (a.keyAxis !== undefined) {
+      const moved = mapNeg(a.keyAxis);
+      if (moved !== undefined && moved !== a.keyAxis && a.keyAxisWhy) a.keyAxisWhy = `${a.keyAxisWhy.replace(/, then axis -?\d+ after a layout change$/, '')}, then axis ${moved} after a layout change`;
+      a.keyAxis = moved;
+    }
     if (a.queryAxis !== undefined) a.queryAxis = mapNeg(a.queryAxis);
     if (a.softmax) a.softmax = { ...a.softmax, axis: a.softmax.axis !== undefined ? mapNeg(a.softmax.axis) : undefined };
     if (a.renormAxis !== undefined) a.renormAxis = mapNeg(a.renormAxis);
@@ -540,21 +544,11 @@ export function einopsRearrange(ev: Evaluator, _c: Call, t0: AValue, patternNode
     delete out.axes;
   }
   if (rhsAxes.some((a) => a.label === 'head') || rhs.groups.some((g) => g.length > 1 && g.some((x) => labelOfAxisName(x) === 'head') && g.some((x) => labelOfAxisName(x) === 'batch'))) out.multiHead = true;
-  const last = rhs.groups[rhs.groups.length - 1];
-  const lastLhs = lhs.groups[lhs.groups.length - 1];
-  const lastSame = !!last && !!lastLhs && last.length === lastLhs.length && last.every((x, i) => x === lastLhs[i]);
+  // Each axis named alone on both sides takes its facts (key and query axes, softmax axis, padding axes) along.
+  const map = einopsAxisMap(lhs, rhs);
+  remapFacts(out, t, map);
   if (rhsAxes[rhsAxes.length - 1]?.label === 'feat') out.featLast = true;
-  else if (!lastSame) delete out.featLast;
-  // Masks: keep padding on the last axis if it stays last.
-  if (t.mask) {
-    const m: Mutable<MaskInfo> = { ...t.mask };
-    if (!lastSame) {
-      delete m.padAxes;
-      delete m.tri;
-    }
-    out.mask = m;
-  }
-  if (t.attn) out.attn = { ...t.attn, keyAxis: lastSame && t.attn.keyAxis === -1 ? -1 : undefined, queryAxis: undefined };
+  else if (map(-1) !== -1) delete out.featLast;
   void reduce;
   return out;
 }

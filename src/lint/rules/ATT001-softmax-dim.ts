@@ -116,7 +116,8 @@ out = weights @ v`,
         if (nd === keyAxis) right = true;
         else {
           wrong = true;
-          reasons.push(`${input.attn?.keyAxisWhy ?? `the key axis is ${keyAxis}`}`);
+          const overQueries = input.attn?.queryAxis === nd ? `; axis ${site.dim} is the query axis, so each key's weights would sum to 1 across the queries` : '';
+          reasons.push(`${input.attn?.keyAxisWhy ?? `the key axis is ${keyAxis}`}${overQueries}`);
         }
       }
       for (const c of consumers) {

@@ -4,6 +4,7 @@
 // Functions that read their arguments from the call are driven through the evaluator on a small snippet.
 import { strict as assert } from 'node:assert';
 import { Evaluator } from '../../../src/lint/analysis/evaluator';
+import { einopsAxisMap, parseEinopsPattern } from '../../../src/lint/analysis/layout';
 import { createPythonParser } from '../../../src/lint/parser';
 import { analyseScopes } from '../../../src/lint/analysis/scopes';
 import {
@@ -147,6 +148,17 @@ describe('shape transfer functions (values in, values out)', () => {
     assert.deepEqual(labels(out), ['batch', 'seq', 'head', 'seq']);
     assert.deepEqual(keyQuery(out), [-3, -1]);
     assert.equal(movedimValue(scoresUnknownRank(), -1, 1).attn?.keyAxis, undefined);
+  });
+
+  it('einopsAxisMap sends each axis named alone on both sides to its new place', () => {
+    const p = parseEinopsPattern('b h i j -> b i j h')!;
+    const map = einopsAxisMap(p.lhs, p.rhs);
+    assert.deepEqual([map(-1), map(-2), map(-3), map(-4)], [-2, -3, -1, -4]);
+    const merged = parseEinopsPattern('b h n d -> b n (h d)')!;
+    assert.equal(einopsAxisMap(merged.lhs, merged.rhs)(-1), undefined, 'd is merged with h');
+    assert.equal(einopsAxisMap(merged.lhs, merged.rhs)(-2), -2);
+    const ell = parseEinopsPattern('... i j -> ... j i')!;
+    assert.deepEqual([einopsAxisMap(ell.lhs, ell.rhs)(-1), einopsAxisMap(ell.lhs, ell.rhs)(-3)], [-2, undefined]);
   });
 
   it('expandAsValue takes the other rank and keeps its own axes where they are not length 1', () => {
