@@ -43,14 +43,40 @@ export function dropFirstAxis(v: AValue): AValue {
   return out;
 }
 
+/**
+ * An elementwise result of two operands (a product, a sum, a comparison of tensors): the ranks broadcast from
+ * the right, and each axis is the operand's that is not of length 1 there (labels kept where they agree).
+ */
 export function broadcastResult(a: AValue, b: AValue): AValue {
   if (a.kind === 'tensor' && b.kind !== 'tensor') return stripFacts(a);
   if (b.kind === 'tensor' && a.kind !== 'tensor') return stripFacts(b);
-  if (a.kind === 'tensor' && b.kind === 'tensor') {
-    const ndim = a.ndim !== undefined && b.ndim !== undefined ? Math.max(a.ndim, b.ndim) : undefined;
-    return tensor(ndim !== undefined ? { ndim, axes: Array.from({ length: ndim }, () => ({})) } : {});
-  }
+  if (a.kind === 'tensor' && b.kind === 'tensor') return tensor(broadcastLayout(a, b));
   return UNKNOWN;
+}
+
+/** The layout two tensors broadcast to (see broadcastResult). */
+export function broadcastLayout(a: AValue, b: AValue): Pick<AValue, 'ndim' | 'axes' | 'lastSize1'> {
+  if (a.ndim === undefined || b.ndim === undefined) {
+    const last1 = (t: AValue): boolean => t.lastSize1 === true || (t.ndim !== undefined && t.ndim > 0 && axisAt(t, -1)?.size1 === true);
+    return last1(a) && last1(b) ? { lastSize1: true } : {};
+  }
+  const ndim = Math.max(a.ndim, b.ndim);
+  const ax: readonly AxisInfo[] = axesOf(a) ?? Array.from({ length: a.ndim }, () => ({}));
+  const bx: readonly AxisInfo[] = axesOf(b) ?? Array.from({ length: b.ndim }, () => ({}));
+  const axes = Array.from({ length: ndim }, (_, i): AxisInfo => {
+    const x = ax[i - (ndim - ax.length)] as AxisInfo | undefined;
+    const y = bx[i - (ndim - bx.length)] as AxisInfo | undefined;
+    if (!x || !y) return { ...(x ?? y) };
+    if (x.size1 && !y.size1) return { ...y };
+    if (y.size1 && !x.size1) return { ...x };
+    const out: { -readonly [K in keyof AxisInfo]: AxisInfo[K] } = {};
+    if (x.label && (x.label === y.label || !y.label)) out.label = x.label;
+    else if (y.label && !x.label) out.label = y.label;
+    if (x.size1 && y.size1) out.size1 = true;
+    if (x.sizeText && x.sizeText === y.sizeText) out.sizeText = x.sizeText;
+    return out;
+  });
+  return { ndim, axes };
 }
 
 export function stripFacts(t: AValue): AValue {

@@ -8,6 +8,7 @@ import { einopsAxisMap, parseEinopsPattern } from '../../../src/lint/analysis/la
 import { createPythonParser } from '../../../src/lint/parser';
 import { analyseScopes } from '../../../src/lint/analysis/scopes';
 import {
+  broadcastLayout,
   expandAsValue,
   flattenValue,
   matmulLayout,
@@ -148,6 +149,16 @@ describe('shape transfer functions (values in, values out)', () => {
     assert.deepEqual(labels(out), ['batch', 'seq', 'head', 'seq']);
     assert.deepEqual(keyQuery(out), [-3, -1]);
     assert.equal(movedimValue(scoresUnknownRank(), -1, 1).attn?.keyAxis, undefined);
+  });
+
+  it('broadcastLayout aligns from the right and takes the axis that is not of length 1', () => {
+    const w = tensor({ ndim: 3, axes: [{ label: 'batch' }, { label: 'seq' }, { size1: true }] });
+    const x = tensor({ ndim: 3, axes: [{ label: 'batch' }, { label: 'seq' }, { label: 'feat', sizeText: 'D' }] });
+    assert.deepEqual(broadcastLayout(w, x), { ndim: 3, axes: [{ label: 'batch' }, { label: 'seq' }, { label: 'feat', sizeText: 'D' }] });
+    const bias = tensor({ ndim: 1, axes: [{ size1: true }] });
+    assert.deepEqual(broadcastLayout(w, bias).axes![2], { size1: true });
+    assert.deepEqual(broadcastLayout(tensor({ lastSize1: true }), w), { lastSize1: true });
+    assert.deepEqual(broadcastLayout(tensor(), w), {});
   });
 
   it('einopsAxisMap sends each axis named alone on both sides to its new place', () => {
