@@ -53,6 +53,7 @@ import {
   expandValue,
   flattenValue,
   movedimValue,
+  pairwiseProduct,
   unflattenValue,
   splitValue,
   squeezeValue,
@@ -281,7 +282,7 @@ function multiply(ev: Evaluator, lv: AValue, rv: AValue, l: PyNode | undefined, 
   // q * gamma (a learned per-channel weight): same tensor, scaled by something unknown.
   if ((lv.role || lv.normalized) && rv.kind !== 'number' && !rv.mask && !rv.role) return addOp({ ...lv }, { kind: 'opaque', node });
   if ((rv.role || rv.normalized) && lv.kind !== 'number' && !lv.mask && !lv.role) return addOp({ ...rv }, { kind: 'opaque', node });
-  return broadcastResult(lv, rv);
+  return pairwiseProduct(ev, lv, rv, l, r, node) ?? broadcastResult(lv, rv);
 }
 
 

@@ -10,7 +10,7 @@ import type { Evaluator } from './evaluator';
 import { einopsAxisMap, einopsLabels, labelOfAxisName, negIndexInTerm, normalisePerm, parseEinopsPattern, parseEinsum, isPermutation, posAxis, swapNegative } from './layout';
 import { transposeMask } from './masks';
 import { axisLabelOfName, dimOfName, isContextName, isHeadCountName, roleOfName } from './names';
-import { UNKNOWN, addOp, axesOf, axisAt, crossOps, number, tensor, withRank, type AValue, type AttnInfo, type AxisInfo, type DimInfo, type MaskInfo } from './values';
+import { UNKNOWN, addOp, axesOf, axisAt, crossOps, negAxis, number, tensor, withRank, type AValue, type AttnInfo, type AxisInfo, type DimInfo, type MaskInfo } from './values';
 
 /** The dimension an axis of a tensor stands for, as a number value (`k.size(-1)`, `q.shape[-1]`). */
 export function dimOfShape(t: AValue, index: number): AValue {
@@ -52,6 +52,38 @@ export function broadcastResult(a: AValue, b: AValue): AValue {
   if (b.kind === 'tensor' && a.kind !== 'tensor') return stripFacts(b);
   if (a.kind === 'tensor' && b.kind === 'tensor') return tensor(broadcastLayout(a, b));
   return UNKNOWN;
+}
+
+/**
+ * q * k broadcast against each other (`q.unsqueeze(2) * k.unsqueeze(1)`): where q has length 1 and k does not is
+ * the key axis, and the other way round the query axis. Summed over the features (see reduction) it is the
+ * attention scores. Undefined unless each of those axes is unique and the ranks are known.
+ */
+export function pairwiseProduct(ev: Evaluator, a: AValue, b: AValue, aNode: PyNode | undefined, bNode: PyNode | undefined, node: PyNode): AValue | undefined {
+  const ra = roleOf(ev, a, aNode);
+  const rb = roleOf(ev, b, bNode);
+  const [q, k, qNode, kNode] = ra === 'query' && (rb === 'key' || rb === 'context') ? [a, b, aNode, bNode] : rb === 'query' && (ra === 'key' || ra === 'context') ? [b, a, bNode, aNode] : [];
+  if (!q || !k || q.ndim === undefined || q.ndim !== k.ndim) return undefined;
+  const qx = axesOf(q);
+  const kx = axesOf(k);
+  if (!qx || !kx) return undefined;
+  const n = q.ndim;
+  const keyAxes = qx.map((x, i) => (x.size1 && !kx[i].size1 ? i : -1)).filter((i) => i >= 0);
+  const queryAxes = kx.map((x, i) => (x.size1 && !qx[i].size1 ? i : -1)).filter((i) => i >= 0);
+  if (keyAxes.length !== 1 || queryAxes.length !== 1) return undefined;
+  return tensor({
+    ...broadcastLayout(q, k),
+    ops: crossOps(q, k),
+    ...(q.multiHead || k.multiHead ? { multiHead: true } : {}),
+    pairwise: {
+      formedAt: node,
+      queryAxis: queryAxes[0] - n,
+      keyAxis: keyAxes[0] - n,
+      queryText: describe(ev, qNode, q),
+      keyText: describe(ev, kNode, k),
+      ...(roleOf(ev, k, kNode) === 'key' ? { keyIsKey: true } : {}),
+    },
+  });
 }
 
 /** The layout two tensors broadcast to (see broadcastResult). */
@@ -134,7 +166,7 @@ export function indexTensor(ev: Evaluator, v: AValue, subs: PyNode[]): AValue {
       return p === undefined ? undefined : p - nn;
     };
     const axes = axesOf(v);
-    const newAxes: AxisInfo[] = Array.from({ length: newNdim }, () => ({}));
+    const newAxes: AxisInfo[] = Array.from({ length: newNdim }, () => ({ size1: true })); // None adds a length-1 axis
     if (axes) for (const [o, n] of oldToNew) newAxes[n] = axes[o];
     out.ndim = newNdim;
     out.axes = newAxes;
@@ -791,7 +823,30 @@ export function reduction(
   }
   const reduced = tensor({ reduced: { kind, of: t, axis, node: c.node, axisNode, axisValueNode } });
   if (opts.tupleResult && axis !== 'all') return reduced;
-  return { ...reduced, ...reducedLayout(t, axis, keepdimOf(ev, c, opts.keepdimPos)) };
+  const keepdim = keepdimOf(ev, c, opts.keepdimPos);
+  const layout = reducedLayout(t, axis, keepdim);
+  const scores = kind === 'sum' && typeof axis === 'number' && keepdim !== undefined ? scoresOfPairwise(t, axis, keepdim) : undefined;
+  return { ...reduced, ...layout, ...(scores ?? {}) };
+}
+
+/** A pairwise q * k product summed over an axis that is neither its query nor its key axis: the scores q·kᵀ. */
+function scoresOfPairwise(t: AValue, axis: number, keepdim: boolean): Pick<AValue, 'attn' | 'ops' | 'multiHead'> | undefined {
+  const p = t.pairwise;
+  const d = p ? negAxis(axis, t.ndim) : undefined;
+  if (!p || d === undefined || d === p.queryAxis || d === p.keyAxis) return undefined;
+  const map = (a: number): number => (keepdim || a > d ? a : a + 1);
+  const keyAxis = map(p.keyAxis);
+  const attn: AttnInfo = {
+    stage: 'scores',
+    formedAt: p.formedAt,
+    keyAxis,
+    keyAxisWhy: `the keys \`${p.keyText ?? 'k'}\` vary along axis ${keyAxis} of the broadcast product`,
+    queryAxis: map(p.queryAxis),
+    queryText: p.queryText,
+    keyText: p.keyText,
+    keyIsKey: p.keyIsKey,
+  };
+  return { attn, ...(t.ops ? { ops: t.ops } : {}), ...(t.multiHead ? { multiHead: true } : {}) };
 }
 
 /** keepdim / keepdims / keep_dims as a literal: true, false (also when absent), undefined when not a literal. */

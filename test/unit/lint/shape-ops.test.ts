@@ -333,6 +333,24 @@ def f(q, k):
     assert.deepEqual(keyQuery(v.get('merged')!), [undefined, undefined]);
   });
 
+  it('a broadcast product of queries and keys summed over the features is the scores (query and key axes from the length-1 axes)', async () => {
+    const v = await valuesOf(
+      `def f(q, k):
+    B, T, D = q.shape
+    B2, S, D2 = k.shape
+    prod = q[:, :, None] * k[:, None, :]
+    s = prod.sum(-1)
+    kept = prod.sum(dim=-1, keepdim=True)
+    return s, kept
+`,
+      ['prod', 's', 'kept'],
+    );
+    assert.deepEqual([v.get('prod')!.pairwise?.queryAxis, v.get('prod')!.pairwise?.keyAxis], [-3, -2]);
+    assert.equal(v.get('prod')!.attn, undefined, 'not scores until summed over the features');
+    assert.deepEqual([v.get('s')!.ndim, v.get('s')!.attn?.stage, ...keyQuery(v.get('s')!)], [3, 'scores', -1, -2]);
+    assert.deepEqual(keyQuery(v.get('kept')!), [-2, -3]);
+  });
+
   it('a parameter whose shape is unpacked is a tensor, whatever its name (`B, T, C = h.shape`)', async () => {
     const v = await valuesOf(
       `def f(h):
