@@ -679,7 +679,7 @@ export function matmul(ev: Evaluator, c: Call, a0: AValue, b0: AValue, aNode: Py
   const ndim = layout.ndim;
   const result = (fields: Omit<AValue, 'kind'>): AValue => {
     const r = tensor({ ...layout, ...fields });
-    ev.facts.matmul.push({ node: c.node, ctx: c.ctx, display, a, b, aNode, bNode, contractA: -1, contractB: -2, result: r });
+    ev.facts.matmul.push({ node: c.node, ctx: c.ctx, display, a, b, aNode, bNode, contractA: -1, contractB: b.ndim === 1 ? -1 : -2, result: r });
     return r;
   };
   if (a.attn?.stage === 'weights' || b.attn?.stage === 'weights') {
