@@ -55,11 +55,11 @@ export function broadcastResult(a: AValue, b: AValue): AValue {
 }
 
 /**
- * q * k broadcast against each other (`q.unsqueeze(2) * k.unsqueeze(1)`): where q has length 1 and k does not is
+ * q * k (or q' + k', `how: 'sum'`) broadcast against each other (`q.unsqueeze(2) * k.unsqueeze(1)`): where q has length 1 and k does not is
  * the key axis, and the other way round the query axis. Summed over the features (see reduction) it is the
  * attention scores. Undefined unless each of those axes is unique and the ranks are known.
  */
-export function pairwiseProduct(ev: Evaluator, a: AValue, b: AValue, aNode: PyNode | undefined, bNode: PyNode | undefined, node: PyNode): AValue | undefined {
+export function pairwiseProduct(ev: Evaluator, a: AValue, b: AValue, aNode: PyNode | undefined, bNode: PyNode | undefined, node: PyNode, how: 'product' | 'sum' = 'product'): AValue | undefined {
   const ra = roleOf(ev, a, aNode);
   const rb = roleOf(ev, b, bNode);
   const [q, k, qNode, kNode] = ra === 'query' && (rb === 'key' || rb === 'context') ? [a, b, aNode, bNode] : rb === 'query' && (ra === 'key' || ra === 'context') ? [b, a, bNode, aNode] : [];
@@ -73,7 +73,8 @@ export function pairwiseProduct(ev: Evaluator, a: AValue, b: AValue, aNode: PyNo
   if (keyAxes.length !== 1 || queryAxes.length !== 1) return undefined;
   return tensor({
     ...broadcastLayout(q, k),
-    ops: crossOps(q, k),
+    // A sum (additive attention, then tanh and a projection) has no 1/sqrt(d) convention: its scale is opaque.
+    ops: how === 'sum' ? [[{ kind: 'opaque', node }]] : crossOps(q, k),
     ...(q.multiHead || k.multiHead ? { multiHead: true } : {}),
     pairwise: {
       formedAt: node,
@@ -82,6 +83,7 @@ export function pairwiseProduct(ev: Evaluator, a: AValue, b: AValue, aNode: PyNo
       queryText: describe(ev, qNode, q),
       keyText: describe(ev, kNode, k),
       ...(roleOf(ev, k, kNode) === 'key' ? { keyIsKey: true } : {}),
+      ...(how === 'sum' ? { additive: true } : {}),
     },
   });
 }
@@ -234,6 +236,12 @@ export function remapFacts(out: Mutable<AValue>, v: AValue, mapNeg: (axis: numbe
       else delete m.tri;
     }
     out.mask = m;
+  }
+  if (v.pairwise) {
+    const queryAxis = mapNeg(v.pairwise.queryAxis);
+    const keyAxis = mapNeg(v.pairwise.keyAxis);
+    if (queryAxis === undefined || keyAxis === undefined) delete out.pairwise;
+    else out.pairwise = { ...v.pairwise, queryAxis, keyAxis };
   }
   if (v.featLast && mapNeg(-1) !== -1) delete out.featLast;
   if (v.lastSize1 && mapNeg(-1) !== -1) delete out.lastSize1;
@@ -408,6 +416,14 @@ export function squeezeValue(t0: AValue, d: number | undefined): AValue {
   out.ndim = n - 1;
   out.axes = [...axes.slice(0, p), ...axes.slice(p + 1)];
   remapFacts(out, t, (axis) => (axis + n === p ? undefined : axis + n < p ? axis + 1 : axis));
+  // A pairwise q/k combination projected to one feature (`v(tanh(q' + k')).squeeze(-1)`) is the scores.
+  const scores = t.pairwise && (axes[p] as AxisInfo).size1 ? scoresOfPairwise(t, d, false) : undefined;
+  if (scores) {
+    delete out.pairwise;
+    delete out.role;
+    delete out.roleText;
+    return { ...out, ...scores };
+  }
   return out;
 }
 
@@ -444,6 +460,7 @@ export function reshapeValue(ev: Evaluator, c: Call, t0: AValue, sizeNodes: PyNo
   const n = nodes.length;
   const axes: AxisInfo[] = nodes.map((node, i) => reshapeAxis(ev, c, node, i, nodes));
   const out = mutable(t);
+  delete out.pairwise;
   out.ndim = n;
   out.axes = axes;
   const lastNode = unparen(nodes[n - 1]);
@@ -485,6 +502,7 @@ function secondIsProduct(ev: Evaluator, nodes: readonly PyNode[]): boolean {
 
 export function stripRank(t: AValue): AValue {
   const out = mutable(t);
+  delete out.pairwise;
   delete out.lastSize1;
   delete out.ndim;
   delete out.axes;
@@ -582,6 +600,7 @@ function clearPackedRole(t: AValue): AValue {
   delete out.roleText;
   delete out.attn;
   delete out.mask;
+  delete out.pairwise;
   return out;
 }
 
@@ -846,7 +865,9 @@ function scoresOfPairwise(t: AValue, axis: number, keepdim: boolean): Pick<AValu
     keyText: p.keyText,
     keyIsKey: p.keyIsKey,
   };
-  return { attn, ...(t.ops ? { ops: t.ops } : {}), ...(t.multiHead ? { multiHead: true } : {}) };
+  // Additive scores (tanh, then a projection) follow no 1/sqrt(d) convention: their scale is opaque.
+  const ops = p.additive ? [[{ kind: 'opaque' as const, node: p.formedAt }]] : t.ops;
+  return { attn, ...(ops ? { ops } : {}), ...(t.multiHead ? { multiHead: true } : {}) };
 }
 
 /** keepdim / keepdims / keep_dims as a literal: true, false (also when absent), undefined when not a literal. */

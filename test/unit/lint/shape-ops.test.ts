@@ -351,6 +351,34 @@ def f(q, k):
     assert.deepEqual(keyQuery(v.get('kept')!), [-2, -3]);
   });
 
+  it('additive pairs (tanh(q\' + k\') projected to one feature, squeezed) are the scores, with an opaque scale', async () => {
+    const v = await valuesOf(
+      `import torch
+import torch.nn as nn
+class A(nn.Module):
+    def __init__(self, d, hidden):
+        super().__init__()
+        self.w_q = nn.Linear(d, hidden)
+        self.w_k = nn.Linear(d, hidden)
+        self.v = nn.Linear(hidden, 1)
+    def forward(self, query, key):
+        B, T, _ = query.shape
+        B2, S, _ = key.shape
+        energy = torch.tanh(self.w_q(query).unsqueeze(2) + self.w_k(key).unsqueeze(1))
+        swapped = energy.transpose(1, 2)
+        scores = self.v(energy).squeeze(-1)
+        return scores, swapped
+`,
+      ['energy', 'swapped', 'scores'],
+    );
+    assert.deepEqual([v.get('energy')!.pairwise?.queryAxis, v.get('energy')!.pairwise?.keyAxis, v.get('energy')!.pairwise?.additive], [-3, -2, true]);
+    assert.deepEqual([v.get('swapped')!.pairwise?.queryAxis, v.get('swapped')!.pairwise?.keyAxis], [-2, -3]);
+    const scores = v.get('scores')!;
+    assert.deepEqual([scores.ndim, scores.attn?.stage, ...keyQuery(scores)], [3, 'scores', -1, -2]);
+    assert.deepEqual(scores.ops?.map((alt) => alt.map((o) => o.kind)), [['opaque']]);
+    assert.equal(scores.role, undefined, 'not the values, whatever the projection is called');
+  });
+
   it('a parameter whose shape is unpacked is a tensor, whatever its name (`B, T, C = h.shape`)', async () => {
     const v = await valuesOf(
       `def f(h):
