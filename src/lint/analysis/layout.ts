@@ -176,3 +176,24 @@ export function einopsLabels(side: EinopsSide): AxisInfo[] {
     return {};
   });
 }
+
+/**
+ * Where each axis of an einops pattern's left side goes on its right side, as negative indices: an axis named
+ * alone on both sides moves to its new place; one merged, split, reduced or covered by an ellipsis has no
+ * single place (undefined).
+ */
+export function einopsAxisMap(lhs: EinopsSide, rhs: EinopsSide): (axis: number) => number | undefined {
+  const single = (g: string[]): string | undefined => (g.length === 1 && /^[A-Za-z_]/.test(g[0]) ? g[0] : undefined);
+  const ellipsis = (s: EinopsSide): number => s.groups.findIndex((g) => g.length === 1 && g[0] === '...');
+  const lEll = ellipsis(lhs);
+  const rEll = ellipsis(rhs);
+  return (axis) => {
+    const li = lhs.groups.length + axis;
+    if (li < 0 || li >= lhs.groups.length || (lEll >= 0 && li <= lEll)) return undefined;
+    const name = single(lhs.groups[li]);
+    if (!name) return undefined;
+    const ri = rhs.groups.findIndex((g) => single(g) === name);
+    if (ri < 0 || (rEll >= 0 && ri < rEll)) return undefined;
+    return ri - rhs.groups.length;
+  };
+}

@@ -52,6 +52,7 @@ import {
   expandValue,
   flattenValue,
   movedimValue,
+  pairwiseProduct,
   unflattenValue,
   splitValue,
   squeezeValue,
@@ -270,7 +271,7 @@ function multiply(ev: Evaluator, lv: AValue, rv: AValue, l: PyNode | undefined, 
   // q * gamma (a learned per-channel weight): same tensor, scaled by something unknown.
   if ((lv.role || lv.normalized) && rv.kind !== 'number' && !rv.mask && !rv.role) return addOp({ ...lv }, { kind: 'opaque', node });
   if ((rv.role || rv.normalized) && lv.kind !== 'number' && !lv.mask && !lv.role) return addOp({ ...rv }, { kind: 'opaque', node });
-  return broadcastResult(lv, rv);
+  return pairwiseProduct(ev, lv, rv, l, r, node) ?? broadcastResult(lv, rv);
 }
 
 
@@ -392,7 +393,8 @@ function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | u
     delete o.mask;
     return o;
   }
-  return broadcastResult(lv, rv);
+  // q' + k' broadcast against each other (additive attention over every pair of positions).
+  return (op === '+' ? pairwiseProduct(ev, lv, rv, l, r, node, 'sum') : undefined) ?? broadcastResult(lv, rv);
 }
 
 
@@ -751,7 +753,7 @@ function calleeName(ev: Evaluator, c: Call): string {
 
 /** A value with the same shape and role but no facts about scale or masks (norms, activations). */
 function keepShape(v: AValue): AValue {
-  const out = tensor({ ndim: v.ndim, axes: v.axes, featLast: v.featLast, multiHead: v.multiHead, role: v.role, roleText: v.roleText, channelFirst: v.channelFirst, fromConv: v.fromConv });
+  const out = tensor({ ndim: v.ndim, axes: v.axes, featLast: v.featLast, multiHead: v.multiHead, role: v.role, roleText: v.roleText, channelFirst: v.channelFirst, fromConv: v.fromConv, pairwise: v.pairwise });
   return v.ops ? { ...out, ops: v.ops } : out;
 }
 
@@ -764,7 +766,9 @@ function projectionOf(input: AValue, role: AValue['role'], outIsOne: boolean | u
     out.axes = [...axes.slice(0, -1), { label: 'feat', ...(outIsOne ? { size1: true } : {}) }];
   }
   else if (outIsOne) out.lastSize1 = true;
-  if (role && !packed) {
+  // A pairwise q/k combination keeps its query and key axes (only the features are projected).
+  if (input.pairwise && input.ndim !== undefined) out.pairwise = input.pairwise;
+  else if (role && !packed) {
     out.role = role;
   }
   return out;

@@ -7,10 +7,10 @@ import { intLiteral, operatorText, stringLiteral } from '../syntax/python';
 import { childByField, namedChildren, unparen, type PyNode } from '../syntax/tree';
 import { intOf, mutable, rootName, tensorish, type Call, type Mutable } from './call';
 import type { Evaluator } from './evaluator';
-import { einopsLabels, labelOfAxisName, negIndexInTerm, normalisePerm, parseEinopsPattern, parseEinsum, isPermutation, posAxis, swapNegative } from './layout';
+import { einopsAxisMap, einopsLabels, labelOfAxisName, negIndexInTerm, normalisePerm, parseEinopsPattern, parseEinsum, isPermutation, posAxis, swapNegative } from './layout';
 import { transposeMask } from './masks';
 import { axisLabelOfName, dimOfName, isContextName, isHeadCountName, roleOfName } from './names';
-import { UNKNOWN, addOp, axesOf, axisAt, crossOps, number, tensor, withRank, type AValue, type AttnInfo, type AxisInfo, type DimInfo, type MaskInfo } from './values';
+import { UNKNOWN, addOp, axesOf, axisAt, crossOps, negAxis, number, tensor, withRank, type AValue, type AttnInfo, type AxisInfo, type DimInfo, type MaskInfo } from './values';
 
 /** The dimension an axis of a tensor stands for, as a number value (`k.size(-1)`, `q.shape[-1]`). */
 export function dimOfShape(t: AValue, index: number): AValue {
@@ -43,14 +43,74 @@ export function dropFirstAxis(v: AValue): AValue {
   return out;
 }
 
+/**
+ * An elementwise result of two operands (a product, a sum, a comparison of tensors): the ranks broadcast from
+ * the right, and each axis is the operand's that is not of length 1 there (labels kept where they agree).
+ */
 export function broadcastResult(a: AValue, b: AValue): AValue {
   if (a.kind === 'tensor' && b.kind !== 'tensor') return stripFacts(a);
   if (b.kind === 'tensor' && a.kind !== 'tensor') return stripFacts(b);
-  if (a.kind === 'tensor' && b.kind === 'tensor') {
-    const ndim = a.ndim !== undefined && b.ndim !== undefined ? Math.max(a.ndim, b.ndim) : undefined;
-    return tensor(ndim !== undefined ? { ndim, axes: Array.from({ length: ndim }, () => ({})) } : {});
-  }
+  if (a.kind === 'tensor' && b.kind === 'tensor') return tensor(broadcastLayout(a, b));
   return UNKNOWN;
+}
+
+/**
+ * q * k (or q' + k', `how: 'sum'`) broadcast against each other (`q.unsqueeze(2) * k.unsqueeze(1)`): where q has length 1 and k does not is
+ * the key axis, and the other way round the query axis. Summed over the features (see reduction) it is the
+ * attention scores. Undefined unless each of those axes is unique and the ranks are known.
+ */
+export function pairwiseProduct(ev: Evaluator, a: AValue, b: AValue, aNode: PyNode | undefined, bNode: PyNode | undefined, node: PyNode, how: 'product' | 'sum' = 'product'): AValue | undefined {
+  const ra = roleOf(ev, a, aNode);
+  const rb = roleOf(ev, b, bNode);
+  const [q, k, qNode, kNode] = ra === 'query' && (rb === 'key' || rb === 'context') ? [a, b, aNode, bNode] : rb === 'query' && (ra === 'key' || ra === 'context') ? [b, a, bNode, aNode] : [];
+  if (!q || !k || q.ndim === undefined || q.ndim !== k.ndim) return undefined;
+  const qx = axesOf(q);
+  const kx = axesOf(k);
+  if (!qx || !kx) return undefined;
+  const n = q.ndim;
+  const keyAxes = qx.map((x, i) => (x.size1 && !kx[i].size1 ? i : -1)).filter((i) => i >= 0);
+  const queryAxes = kx.map((x, i) => (x.size1 && !qx[i].size1 ? i : -1)).filter((i) => i >= 0);
+  if (keyAxes.length !== 1 || queryAxes.length !== 1) return undefined;
+  return tensor({
+    ...broadcastLayout(q, k),
+    // A sum (additive attention, then tanh and a projection) has no 1/sqrt(d) convention: its scale is opaque.
+    ops: how === 'sum' ? [[{ kind: 'opaque', node }]] : crossOps(q, k),
+    ...(q.multiHead || k.multiHead ? { multiHead: true } : {}),
+    pairwise: {
+      formedAt: node,
+      queryAxis: queryAxes[0] - n,
+      keyAxis: keyAxes[0] - n,
+      queryText: describe(ev, qNode, q),
+      keyText: describe(ev, kNode, k),
+      ...(roleOf(ev, k, kNode) === 'key' ? { keyIsKey: true } : {}),
+      ...(how === 'sum' ? { additive: true } : {}),
+    },
+  });
+}
+
+/** The layout two tensors broadcast to (see broadcastResult). */
+export function broadcastLayout(a: AValue, b: AValue): Pick<AValue, 'ndim' | 'axes' | 'lastSize1'> {
+  if (a.ndim === undefined || b.ndim === undefined) {
+    const last1 = (t: AValue): boolean => t.lastSize1 === true || (t.ndim !== undefined && t.ndim > 0 && axisAt(t, -1)?.size1 === true);
+    return last1(a) && last1(b) ? { lastSize1: true } : {};
+  }
+  const ndim = Math.max(a.ndim, b.ndim);
+  const ax: readonly AxisInfo[] = axesOf(a) ?? Array.from({ length: a.ndim }, () => ({}));
+  const bx: readonly AxisInfo[] = axesOf(b) ?? Array.from({ length: b.ndim }, () => ({}));
+  const axes = Array.from({ length: ndim }, (_, i): AxisInfo => {
+    const x = ax[i - (ndim - ax.length)] as AxisInfo | undefined;
+    const y = bx[i - (ndim - bx.length)] as AxisInfo | undefined;
+    if (!x || !y) return { ...(x ?? y) };
+    if (x.size1 && !y.size1) return { ...y };
+    if (y.size1 && !x.size1) return { ...x };
+    const out: { -readonly [K in keyof AxisInfo]: AxisInfo[K] } = {};
+    if (x.label && (x.label === y.label || !y.label)) out.label = x.label;
+    else if (y.label && !x.label) out.label = y.label;
+    if (x.size1 && y.size1) out.size1 = true;
+    if (x.sizeText && x.sizeText === y.sizeText) out.sizeText = x.sizeText;
+    return out;
+  });
+  return { ndim, axes };
 }
 
 export function stripFacts(t: AValue): AValue {
@@ -108,7 +168,7 @@ export function indexTensor(ev: Evaluator, v: AValue, subs: PyNode[]): AValue {
       return p === undefined ? undefined : p - nn;
     };
     const axes = axesOf(v);
-    const newAxes: AxisInfo[] = Array.from({ length: newNdim }, () => ({}));
+    const newAxes: AxisInfo[] = Array.from({ length: newNdim }, () => ({ size1: true })); // None adds a length-1 axis
     if (axes) for (const [o, n] of oldToNew) newAxes[n] = axes[o];
     out.ndim = newNdim;
     out.axes = newAxes;
@@ -154,7 +214,11 @@ export function indexTensor(ev: Evaluator, v: AValue, subs: PyNode[]): AValue {
 export function remapFacts(out: Mutable<AValue>, v: AValue, mapNeg: (axis: number) => number | undefined): void {
   if (v.attn) {
     const a: Mutable<AttnInfo> = { ...v.attn };
-    if (a.keyAxis !== undefined) a.keyAxis = mapNeg(a.keyAxis);
+    if (a.keyAxis !== undefined) {
+      const moved = mapNeg(a.keyAxis);
+      if (moved !== undefined && moved !== a.keyAxis && a.keyAxisWhy) a.keyAxisWhy = `${a.keyAxisWhy.replace(/, then axis -?\d+ after a layout change$/, '')}, then axis ${moved} after a layout change`;
+      a.keyAxis = moved;
+    }
     if (a.queryAxis !== undefined) a.queryAxis = mapNeg(a.queryAxis);
     if (a.softmax) a.softmax = { ...a.softmax, axis: a.softmax.axis !== undefined ? mapNeg(a.softmax.axis) : undefined };
     if (a.renormAxis !== undefined) a.renormAxis = mapNeg(a.renormAxis);
@@ -172,6 +236,12 @@ export function remapFacts(out: Mutable<AValue>, v: AValue, mapNeg: (axis: numbe
       else delete m.tri;
     }
     out.mask = m;
+  }
+  if (v.pairwise) {
+    const queryAxis = mapNeg(v.pairwise.queryAxis);
+    const keyAxis = mapNeg(v.pairwise.keyAxis);
+    if (queryAxis === undefined || keyAxis === undefined) delete out.pairwise;
+    else out.pairwise = { ...v.pairwise, queryAxis, keyAxis };
   }
   if (v.featLast && mapNeg(-1) !== -1) delete out.featLast;
   if (v.lastSize1 && mapNeg(-1) !== -1) delete out.lastSize1;
@@ -346,6 +416,14 @@ export function squeezeValue(t0: AValue, d: number | undefined): AValue {
   out.ndim = n - 1;
   out.axes = [...axes.slice(0, p), ...axes.slice(p + 1)];
   remapFacts(out, t, (axis) => (axis + n === p ? undefined : axis + n < p ? axis + 1 : axis));
+  // A pairwise q/k combination projected to one feature (`v(tanh(q' + k')).squeeze(-1)`) is the scores.
+  const scores = t.pairwise && (axes[p] as AxisInfo).size1 ? scoresOfPairwise(t, d, false) : undefined;
+  if (scores) {
+    delete out.pairwise;
+    delete out.role;
+    delete out.roleText;
+    return { ...out, ...scores };
+  }
   return out;
 }
 
@@ -382,6 +460,7 @@ export function reshapeValue(ev: Evaluator, c: Call, t0: AValue, sizeNodes: PyNo
   const n = nodes.length;
   const axes: AxisInfo[] = nodes.map((node, i) => reshapeAxis(ev, c, node, i, nodes));
   const out = mutable(t);
+  delete out.pairwise;
   out.ndim = n;
   out.axes = axes;
   const lastNode = unparen(nodes[n - 1]);
@@ -423,6 +502,7 @@ function secondIsProduct(ev: Evaluator, nodes: readonly PyNode[]): boolean {
 
 export function stripRank(t: AValue): AValue {
   const out = mutable(t);
+  delete out.pairwise;
   delete out.lastSize1;
   delete out.ndim;
   delete out.axes;
@@ -520,6 +600,7 @@ function clearPackedRole(t: AValue): AValue {
   delete out.roleText;
   delete out.attn;
   delete out.mask;
+  delete out.pairwise;
   return out;
 }
 
@@ -540,21 +621,11 @@ export function einopsRearrange(ev: Evaluator, _c: Call, t0: AValue, patternNode
     delete out.axes;
   }
   if (rhsAxes.some((a) => a.label === 'head') || rhs.groups.some((g) => g.length > 1 && g.some((x) => labelOfAxisName(x) === 'head') && g.some((x) => labelOfAxisName(x) === 'batch'))) out.multiHead = true;
-  const last = rhs.groups[rhs.groups.length - 1];
-  const lastLhs = lhs.groups[lhs.groups.length - 1];
-  const lastSame = !!last && !!lastLhs && last.length === lastLhs.length && last.every((x, i) => x === lastLhs[i]);
+  // Each axis named alone on both sides takes its facts (key and query axes, softmax axis, padding axes) along.
+  const map = einopsAxisMap(lhs, rhs);
+  remapFacts(out, t, map);
   if (rhsAxes[rhsAxes.length - 1]?.label === 'feat') out.featLast = true;
-  else if (!lastSame) delete out.featLast;
-  // Masks: keep padding on the last axis if it stays last.
-  if (t.mask) {
-    const m: Mutable<MaskInfo> = { ...t.mask };
-    if (!lastSame) {
-      delete m.padAxes;
-      delete m.tri;
-    }
-    out.mask = m;
-  }
-  if (t.attn) out.attn = { ...t.attn, keyAxis: lastSame && t.attn.keyAxis === -1 ? -1 : undefined, queryAxis: undefined };
+  else if (map(-1) !== -1) delete out.featLast;
   void reduce;
   return out;
 }
@@ -627,7 +698,7 @@ export function matmul(ev: Evaluator, c: Call, a0: AValue, b0: AValue, aNode: Py
   const ndim = layout.ndim;
   const result = (fields: Omit<AValue, 'kind'>): AValue => {
     const r = tensor({ ...layout, ...fields });
-    ev.facts.matmul.push({ node: c.node, ctx: c.ctx, display, a, b, aNode, bNode, contractA: -1, contractB: -2, result: r });
+    ev.facts.matmul.push({ node: c.node, ctx: c.ctx, display, a, b, aNode, bNode, contractA: -1, contractB: b.ndim === 1 ? -1 : -2, result: r });
     return r;
   };
   if (a.attn?.stage === 'weights' || b.attn?.stage === 'weights') {
@@ -771,7 +842,32 @@ export function reduction(
   }
   const reduced = tensor({ reduced: { kind, of: t, axis, node: c.node, axisNode, axisValueNode } });
   if (opts.tupleResult && axis !== 'all') return reduced;
-  return { ...reduced, ...reducedLayout(t, axis, keepdimOf(ev, c, opts.keepdimPos)) };
+  const keepdim = keepdimOf(ev, c, opts.keepdimPos);
+  const layout = reducedLayout(t, axis, keepdim);
+  const scores = kind === 'sum' && typeof axis === 'number' && keepdim !== undefined ? scoresOfPairwise(t, axis, keepdim) : undefined;
+  return { ...reduced, ...layout, ...(scores ?? {}) };
+}
+
+/** A pairwise q * k product summed over an axis that is neither its query nor its key axis: the scores q·kᵀ. */
+function scoresOfPairwise(t: AValue, axis: number, keepdim: boolean): Pick<AValue, 'attn' | 'ops' | 'multiHead'> | undefined {
+  const p = t.pairwise;
+  const d = p ? negAxis(axis, t.ndim) : undefined;
+  if (!p || d === undefined || d === p.queryAxis || d === p.keyAxis) return undefined;
+  const map = (a: number): number => (keepdim || a > d ? a : a + 1);
+  const keyAxis = map(p.keyAxis);
+  const attn: AttnInfo = {
+    stage: 'scores',
+    formedAt: p.formedAt,
+    keyAxis,
+    keyAxisWhy: `the keys \`${p.keyText ?? 'k'}\` vary along axis ${keyAxis} of the broadcast product`,
+    queryAxis: map(p.queryAxis),
+    queryText: p.queryText,
+    keyText: p.keyText,
+    keyIsKey: p.keyIsKey,
+  };
+  // Additive scores (tanh, then a projection) follow no 1/sqrt(d) convention: their scale is opaque.
+  const ops = p.additive ? [[{ kind: 'opaque' as const, node: p.formedAt }]] : t.ops;
+  return { attn, ...(ops ? { ops } : {}), ...(t.multiHead ? { multiHead: true } : {}) };
 }
 
 /** keepdim / keepdims / keep_dims as a literal: true, false (also when absent), undefined when not a literal. */

@@ -245,6 +245,11 @@ export interface AValue {
   readonly lastSize1?: boolean;
   /** `.T` of a tensor of unknown rank (all axes reversed). */
   readonly reversedUnknownRank?: boolean;
+  /**
+   * A broadcast product of queries and keys not yet summed over the features (`q[:, :, None] * k[:, None]`):
+   * negative indices of its query axis (where k has length 1) and key axis (where q has length 1).
+   */
+  readonly pairwise?: { readonly formedAt: PyNode; readonly queryAxis: number; readonly keyAxis: number; readonly queryText?: string; readonly keyText?: string; readonly keyIsKey?: boolean; readonly additive?: boolean };
   // ---- numbers
   readonly num?: number;
   readonly dimPow?: { readonly dim: DimInfo; readonly power: number };

@@ -4,9 +4,11 @@
 // Functions that read their arguments from the call are driven through the evaluator on a small snippet.
 import { strict as assert } from 'node:assert';
 import { Evaluator } from '../../../src/lint/analysis/evaluator';
+import { einopsAxisMap, parseEinopsPattern } from '../../../src/lint/analysis/layout';
 import { createPythonParser } from '../../../src/lint/parser';
 import { analyseScopes } from '../../../src/lint/analysis/scopes';
 import {
+  broadcastLayout,
   expandAsValue,
   flattenValue,
   matmulLayout,
@@ -147,6 +149,27 @@ describe('shape transfer functions (values in, values out)', () => {
     assert.deepEqual(labels(out), ['batch', 'seq', 'head', 'seq']);
     assert.deepEqual(keyQuery(out), [-3, -1]);
     assert.equal(movedimValue(scoresUnknownRank(), -1, 1).attn?.keyAxis, undefined);
+  });
+
+  it('broadcastLayout aligns from the right and takes the axis that is not of length 1', () => {
+    const w = tensor({ ndim: 3, axes: [{ label: 'batch' }, { label: 'seq' }, { size1: true }] });
+    const x = tensor({ ndim: 3, axes: [{ label: 'batch' }, { label: 'seq' }, { label: 'feat', sizeText: 'D' }] });
+    assert.deepEqual(broadcastLayout(w, x), { ndim: 3, axes: [{ label: 'batch' }, { label: 'seq' }, { label: 'feat', sizeText: 'D' }] });
+    const bias = tensor({ ndim: 1, axes: [{ size1: true }] });
+    assert.deepEqual(broadcastLayout(w, bias).axes![2], { size1: true });
+    assert.deepEqual(broadcastLayout(tensor({ lastSize1: true }), w), { lastSize1: true });
+    assert.deepEqual(broadcastLayout(tensor(), w), {});
+  });
+
+  it('einopsAxisMap sends each axis named alone on both sides to its new place', () => {
+    const p = parseEinopsPattern('b h i j -> b i j h')!;
+    const map = einopsAxisMap(p.lhs, p.rhs);
+    assert.deepEqual([map(-1), map(-2), map(-3), map(-4)], [-2, -3, -1, -4]);
+    const merged = parseEinopsPattern('b h n d -> b n (h d)')!;
+    assert.equal(einopsAxisMap(merged.lhs, merged.rhs)(-1), undefined, 'd is merged with h');
+    assert.equal(einopsAxisMap(merged.lhs, merged.rhs)(-2), -2);
+    const ell = parseEinopsPattern('... i j -> ... j i')!;
+    assert.deepEqual([einopsAxisMap(ell.lhs, ell.rhs)(-1), einopsAxisMap(ell.lhs, ell.rhs)(-3)], [-2, undefined]);
   });
 
   it('expandAsValue takes the other rank and keeps its own axes where they are not length 1', () => {
@@ -308,6 +331,52 @@ def f(q, k):
     assert.deepEqual(keyQuery(v.get('first')!), [-1, -2]);
     assert.deepEqual(keyQuery(v.get('viewed')!), [-1, -2]);
     assert.deepEqual(keyQuery(v.get('merged')!), [undefined, undefined]);
+  });
+
+  it('a broadcast product of queries and keys summed over the features is the scores (query and key axes from the length-1 axes)', async () => {
+    const v = await valuesOf(
+      `def f(q, k):
+    B, T, D = q.shape
+    B2, S, D2 = k.shape
+    prod = q[:, :, None] * k[:, None, :]
+    s = prod.sum(-1)
+    kept = prod.sum(dim=-1, keepdim=True)
+    return s, kept
+`,
+      ['prod', 's', 'kept'],
+    );
+    assert.deepEqual([v.get('prod')!.pairwise?.queryAxis, v.get('prod')!.pairwise?.keyAxis], [-3, -2]);
+    assert.equal(v.get('prod')!.attn, undefined, 'not scores until summed over the features');
+    assert.deepEqual([v.get('s')!.ndim, v.get('s')!.attn?.stage, ...keyQuery(v.get('s')!)], [3, 'scores', -1, -2]);
+    assert.deepEqual(keyQuery(v.get('kept')!), [-2, -3]);
+  });
+
+  it('additive pairs (tanh(q\' + k\') projected to one feature, squeezed) are the scores, with an opaque scale', async () => {
+    const v = await valuesOf(
+      `import torch
+import torch.nn as nn
+class A(nn.Module):
+    def __init__(self, d, hidden):
+        super().__init__()
+        self.w_q = nn.Linear(d, hidden)
+        self.w_k = nn.Linear(d, hidden)
+        self.v = nn.Linear(hidden, 1)
+    def forward(self, query, key):
+        B, T, _ = query.shape
+        B2, S, _ = key.shape
+        energy = torch.tanh(self.w_q(query).unsqueeze(2) + self.w_k(key).unsqueeze(1))
+        swapped = energy.transpose(1, 2)
+        scores = self.v(energy).squeeze(-1)
+        return scores, swapped
+`,
+      ['energy', 'swapped', 'scores'],
+    );
+    assert.deepEqual([v.get('energy')!.pairwise?.queryAxis, v.get('energy')!.pairwise?.keyAxis, v.get('energy')!.pairwise?.additive], [-3, -2, true]);
+    assert.deepEqual([v.get('swapped')!.pairwise?.queryAxis, v.get('swapped')!.pairwise?.keyAxis], [-2, -3]);
+    const scores = v.get('scores')!;
+    assert.deepEqual([scores.ndim, scores.attn?.stage, ...keyQuery(scores)], [3, 'scores', -1, -2]);
+    assert.deepEqual(scores.ops?.map((alt) => alt.map((o) => o.kind)), [['opaque']]);
+    assert.equal(scores.role, undefined, 'not the values, whatever the projection is called');
   });
 
   it('a parameter whose shape is unpacked is a tensor, whatever its name (`B, T, C = h.shape`)', async () => {
