@@ -292,3 +292,53 @@ class A(nn.Module):
     assert.equal(p.value('k').fromCache, true);
   });
 });
+
+describe('mask consumers: what True/1 means to the code that reads the mask', () => {
+  async function sites(src: string): Promise<{ display: string; param: string; expects: string; mask: string }[]> {
+    const p = await program(src);
+    return p.ev.facts.mask.map((s) => ({ display: s.display, param: s.param, expects: s.expects, mask: p.src.slice(s.maskNode.start, s.maskNode.end) }));
+  }
+  it('nn.MultiheadAttention reads key_padding_mask and attn_mask as True = ignore; SDPA attn_mask as True = attend', async () => {
+    const found = await sites(`import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+class A(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.mha = nn.MultiheadAttention(64, 4, batch_first=True)
+
+    def forward(self, x, pad, causal, q, k, v):
+        y = self.mha(x, x, x, key_padding_mask=pad, attn_mask=causal)[0]
+        return F.scaled_dot_product_attention(q, k, v, attn_mask=causal)
+`);
+    assert.deepEqual(
+      found.map((s) => `${s.display}:${s.param}:${s.expects}`),
+      ['nn.MultiheadAttention:key_padding_mask:ignore', 'nn.MultiheadAttention:attn_mask:ignore', 'F.scaled_dot_product_attention:attn_mask:keep'],
+    );
+  });
+  it('masked_fill and index assignment fill where True; torch.where keeps where True when the fill is the other branch', async () => {
+    const found = await sites(`import torch
+
+def f(q, k, mask):
+    scores = q @ k.transpose(-2, -1)
+    a = scores.masked_fill(mask, float('-inf'))
+    b = torch.where(mask, scores, torch.full_like(scores, float('-inf')))
+    scores[mask] = float('-inf')
+    return a, b, scores
+`);
+    assert.deepEqual(
+      found.map((s) => `${s.display}:${s.expects}`),
+      ['masked_fill:ignore', 'torch.where:keep', 'index assignment:ignore'],
+    );
+  });
+  it('a 0/1 mask times a large negative number is read as "1 = fill" (an additive mask under construction)', async () => {
+    const found = await sites(`import torch
+
+def f(scores, ids, pad_id):
+    keep = (ids != pad_id).float()
+    return scores + keep[:, None, None, :] * -1e9
+`);
+    assert.deepEqual(found.map((s) => `${s.display}:${s.expects}:${s.mask}`), ['additive mask:ignore:keep[:, None, None, :]']);
+  });
+});
