@@ -50,7 +50,10 @@ function either(a: boolean | '?', b: boolean | '?'): boolean | '?' {
 /** Where the reader of this module finds definitions and text. */
 export interface FlagReader {
   text(node: PyNode): string;
-  /** Reaching definitions' right-hand sides of an identifier read at `node` (undefined when not resolved). */
+  /**
+   * Definitions of a name read at `node` (undefined when not resolved): the reaching ones for a variable; for
+   * `self.flag`, the method's own reaching assignments, else every assignment to it in the class.
+   */
   definitions(node: PyNode): readonly { readonly target: PyNode; readonly value?: PyNode; readonly path: readonly number[] }[] | undefined;
 }
 
@@ -104,7 +107,8 @@ export function truthWithCache(r: FlagReader, node: PyNode, depth = 0): CacheTru
       if (/ is None$/.test(t)) return { cached: false, uncached: true };
       return UNKNOWN_TRUTH;
     }
-    case 'identifier': {
+    case 'identifier':
+    case 'attribute': {
       if (isCacheOperand(r, u)) return { cached: true, uncached: false };
       return flagFromDefinitions(r, u, depth);
     }
