@@ -175,6 +175,11 @@ def subsequent_mask(size):
     // A square mask: the corner does not matter.
     assert.ok(!topLeftRectangle((await valueOf('', 'torch.tril(torch.ones(T, T))')).mask));
   });
+  it('positions compared over L queries and S keys: a top-left triangle with its sizes', async () => {
+    const v = await valueOf('i = torch.arange(L)\nj = torch.arange(S)', 'j[None, :] <= i[:, None]');
+    assert.deepEqual([polarity(v), maskMeaning(v.mask).causal, v.mask?.sizes], ['keep', 'causal-top-left', ['L', 'S']]);
+    assert.ok(topLeftRectangle(v.mask));
+  });
   it('slices of a causal buffer: rows from 0 are top-left, the last rows bottom-right', async () => {
     const p = await program(`import torch
 import torch.nn as nn
