@@ -109,6 +109,7 @@ export function truthWithCache(r: FlagReader, node: PyNode, depth = 0): CacheTru
     }
     case 'identifier':
     case 'attribute': {
+      // A cache object tested for truth (`if past_kv:`).
       if (isCacheOperand(r, u)) return { cached: true, uncached: false };
       return flagFromDefinitions(r, u, depth);
     }
@@ -121,7 +122,8 @@ function isCacheOperand(r: FlagReader, node: PyNode): boolean {
   const u = unparen(node);
   if (u.type !== 'identifier' && u.type !== 'attribute') return false;
   const name = u.type === 'attribute' ? r.text(childByField(u, 'attribute') ?? u) : r.text(u);
-  return isCacheName(name) && !/^(use_cache|cache_enabled|enable_cache)$/i.test(name);
+  // A boolean about caching (`use_cache`, `prev_causal`) is not the cache.
+  return isCacheName(name) && !/causal|^(use|is|has)_|enabled?$|flag/i.test(name);
 }
 
 function flagFromDefinitions(r: FlagReader, use: PyNode, depth: number): CacheTruth {

@@ -250,6 +250,10 @@ describe('KV caches: flags read per world (cache present / absent)', () => {
   it('`cache is not None or self.causal` is True whenever the cache is present', async () => {
     assert.deepEqual(await flag('def f(self, cache):\n    g(is_causal=cache is not None or self.causal)\n', 'cache is not None or self.causal'), { cached: true, uncached: '?' });
   });
+  it('a boolean about caching is not the cache: `use_cache`, `prev_causal`', async () => {
+    assert.deepEqual(await flag('def f(use_cache, prev_causal):\n    g(is_causal=use_cache or prev_causal)\n', 'use_cache or prev_causal'), { cached: '?', uncached: '?' });
+    assert.deepEqual(await flag('def f(past_kv):\n    g(is_causal=not past_kv)\n', 'not past_kv'), { cached: false, uncached: true });
+  });
   it('`past is None` (causal only at prefill) is False with the cache', async () => {
     assert.deepEqual(await flag('def f(past):\n    g(is_causal=past is None)\n', 'past is None'), { cached: false, uncached: true });
   });
