@@ -85,6 +85,10 @@ export function maskMethod(ev: Evaluator, c: Call, t: AValue): AValue | undefine
     case 'triu':
     case 'triu_':
       return triValue(ev, c, t, m.startsWith('tril') ? 'lower' : 'upper', a0 ?? arg(c, 'diagonal'), m, c.recvNode);
+    case 'repeat_interleave':
+      // A mask repeated along an axis (one copy per head: `attn_mask.repeat_interleave(h, dim=0)`) means the same.
+      if (!t.mask || !(a1 ?? arg(c, 'dim'))) return undefined;
+      return { ...t, ...(t.axes ? { axes: t.axes.map((ax) => (ax.label ? { label: ax.label } : {})) } : {}) };
     default:
       return undefined;
   }

@@ -109,7 +109,7 @@ describe('mask lattice: negation and dtype changes', () => {
 });
 
 describe('mask lattice: shape ops keep polarity', () => {
-  for (const expr of ['pad.unsqueeze(1)', 'pad[:, None, None, :]', 'pad.unsqueeze(1).expand(-1, T, -1)', 'pad.unsqueeze(1).repeat(1, T, 1)', 'pad.view(-1, 1, 1, S)']) {
+  for (const expr of ['pad.unsqueeze(1).repeat_interleave(4, dim=0)', 'pad.unsqueeze(1)', 'pad[:, None, None, :]', 'pad.unsqueeze(1).expand(-1, T, -1)', 'pad.unsqueeze(1).repeat(1, T, 1)', 'pad.view(-1, 1, 1, S)']) {
     it(`\`${expr}\` is still True at padding`, async () => {
       assert.equal(polarity(await valueOf('pad = ids.data.eq(0)', expr)), 'ignore');
     });
