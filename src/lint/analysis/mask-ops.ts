@@ -235,9 +235,9 @@ function compare(ev: Evaluator, op: string, av: AValue, bv: AValue, a: PyNode, b
   };
   // Token ids against the padding id 0 by order: `input_ids > 0` is True at real tokens, `input_ids < 1` at padding.
   const orderedIds = (ids: AValue, idsNode: PyNode, other: AValue, o: string): AValue | undefined => {
-    if (ids.mask || !(ids.tokenIds || isTokenIdsName(rootName(ev, idsNode) ?? '')) || other.kind !== 'number') return undefined;
+    if (other.kind !== 'number' || ids.mask) return undefined;
     const keep = (o === '>' && other.num === 0) || (o === '>=' && other.num === 1) ? true : (o === '<' && other.num === 1) || (o === '<=' && other.num === 0) ? false : undefined;
-    if (keep === undefined) return undefined;
+    if (keep === undefined || !(ids.tokenIds || isTokenIdsName(rootName(ev, idsNode) ?? ''))) return undefined;
     const why = `\`${ev.text(a)} ${op} ${ev.text(b)}\` (${keep ? 'True at real tokens' : 'True at padding'}, with padding id 0)`;
     return tensor({ ...(ids.ndim !== undefined ? { ndim: ids.ndim, axes: ids.axes } : {}), dtype: 'bool', mask: { polarity: keep ? 'keep' : 'ignore', dtype: 'bool', padding: true, padAxes: [-1], why } });
   };
