@@ -50,7 +50,10 @@ function either(a: boolean | '?', b: boolean | '?'): boolean | '?' {
 /** Where the reader of this module finds definitions and text. */
 export interface FlagReader {
   text(node: PyNode): string;
-  /** Reaching definitions' right-hand sides of an identifier read at `node` (undefined when not resolved). */
+  /**
+   * Definitions of a name read at `node` (undefined when not resolved): the reaching ones for a variable; for
+   * `self.flag`, the method's own reaching assignments, else every assignment to it in the class.
+   */
   definitions(node: PyNode): readonly { readonly target: PyNode; readonly value?: PyNode; readonly path: readonly number[] }[] | undefined;
 }
 
@@ -104,7 +107,9 @@ export function truthWithCache(r: FlagReader, node: PyNode, depth = 0): CacheTru
       if (/ is None$/.test(t)) return { cached: false, uncached: true };
       return UNKNOWN_TRUTH;
     }
-    case 'identifier': {
+    case 'identifier':
+    case 'attribute': {
+      // A cache object tested for truth (`if past_kv:`).
       if (isCacheOperand(r, u)) return { cached: true, uncached: false };
       return flagFromDefinitions(r, u, depth);
     }
@@ -117,7 +122,8 @@ function isCacheOperand(r: FlagReader, node: PyNode): boolean {
   const u = unparen(node);
   if (u.type !== 'identifier' && u.type !== 'attribute') return false;
   const name = u.type === 'attribute' ? r.text(childByField(u, 'attribute') ?? u) : r.text(u);
-  return isCacheName(name) && !/^(use_cache|cache_enabled|enable_cache)$/i.test(name);
+  // A boolean about caching (`use_cache`, `prev_causal`) is not the cache.
+  return isCacheName(name) && !/causal|^(use|is|has)_|enabled?$|flag/i.test(name);
 }
 
 function flagFromDefinitions(r: FlagReader, use: PyNode, depth: number): CacheTruth {

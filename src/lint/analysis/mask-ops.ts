@@ -65,6 +65,10 @@ export function maskMethod(ev: Evaluator, c: Call, t: AValue): AValue | undefine
     case 'triu':
     case 'triu_':
       return triValue(ev, c, t, m.startsWith('tril') ? 'lower' : 'upper', a0 ?? arg(c, 'diagonal'), m, c.recvNode);
+    case 'repeat_interleave':
+      // A mask repeated along an axis (one copy per head: `attn_mask.repeat_interleave(h, dim=0)`) means the same.
+      if (!t.mask || !(a1 ?? arg(c, 'dim'))) return undefined;
+      return { ...t, ...(t.axes ? { axes: t.axes.map((ax) => (ax.label ? { label: ax.label } : {})) } : {}) };
     default:
       return undefined;
   }
@@ -169,7 +173,14 @@ function compare(ev: Evaluator, op: string, av: AValue, bv: AValue, a: PyNode, b
   // Causal masks from positions: arange(T)[:, None] >= arange(T)[None, :]
   if (av.index && bv.index && av.index.axis !== bv.index.axis) {
     const tri = indexCompare(op, av.index, bv.index);
-    if (tri) return tensor({ ...shape, dtype: 'bool', mask: triMask(tri, 'bool', `\`${ev.text(a)} ${op} ${ev.text(b)}\``) });
+    if (tri) {
+      const [qNode, kNode] = av.index.axis === -2 ? [a, b] : [b, a];
+      const qSize = arangeSize(ev, qNode);
+      const kSize = arangeSize(ev, kNode);
+      const sizes = qSize && kSize ? ([qSize, kSize] as const) : undefined;
+      const align = triangleAlign(ev, tri.region, tri.k, undefined, sizes);
+      return tensor({ ...shape, dtype: 'bool', mask: { ...triMask(tri, 'bool', `\`${ev.text(a)} ${op} ${ev.text(b)}\``), ...(align ? { align } : {}), ...(sizes ? { sizes } : {}) } });
+    }
   }
   // Padding masks from lengths: arange(S)[None, :] < lengths[:, None] is True at valid positions (keep);
   // >= marks the padding (ignore).
@@ -204,9 +215,9 @@ function compare(ev: Evaluator, op: string, av: AValue, bv: AValue, a: PyNode, b
   };
   // Token ids against the padding id 0 by order: `input_ids > 0` is True at real tokens, `input_ids < 1` at padding.
   const orderedIds = (ids: AValue, idsNode: PyNode, other: AValue, o: string): AValue | undefined => {
-    if (ids.mask || !(ids.tokenIds || isTokenIdsName(rootName(ev, idsNode) ?? '')) || other.kind !== 'number') return undefined;
+    if (other.kind !== 'number' || ids.mask) return undefined;
     const keep = (o === '>' && other.num === 0) || (o === '>=' && other.num === 1) ? true : (o === '<' && other.num === 1) || (o === '<=' && other.num === 0) ? false : undefined;
-    if (keep === undefined) return undefined;
+    if (keep === undefined || !(ids.tokenIds || isTokenIdsName(rootName(ev, idsNode) ?? ''))) return undefined;
     const why = `\`${ev.text(a)} ${op} ${ev.text(b)}\` (${keep ? 'True at real tokens' : 'True at padding'}, with padding id 0)`;
     return tensor({ ...(ids.ndim !== undefined ? { ndim: ids.ndim, axes: ids.axes } : {}), dtype: 'bool', mask: { polarity: keep ? 'keep' : 'ignore', dtype: 'bool', padding: true, padAxes: [-1], why } });
   };
@@ -503,4 +514,20 @@ export function sliceCausalMask(ev: Evaluator, sliced: AValue, subs: readonly Py
   }
   if (rows.stop !== undefined && rows.stop === cols.stop) return { ...sliced, mask: { ...rest, align: 'bottom-right' } };
   return { ...sliced, mask: rest };
+}
+
+/** The length of the `arange` a position index comes from (`torch.arange(L)[:, None]`, `pos = torch.arange(S)`). */
+function arangeSize(ev: Evaluator, node: PyNode, depth = 0): string | undefined {
+  let u = unparen(node);
+  while (u.type === 'subscript') u = unparen(childByField(u, 'value') ?? u);
+  if (u.type === 'identifier' && depth === 0) {
+    const defs = ev.resolve(u, ev.text(u)) ?? [];
+    return defs.length === 1 && defs[0].value && defs[0].path.length === 0 ? arangeSize(ev, defs[0].value, 1) : undefined;
+  }
+  if (u.type !== 'call') return undefined;
+  const fn = childByField(u, 'function');
+  const list = childByField(u, 'arguments');
+  const positional = list ? namedChildren(list).filter((x) => x.type !== 'keyword_argument') : [];
+  if (!fn || !/(^|\.)arange$/.test(ev.text(fn)) || positional.length !== 1) return undefined;
+  return ev.text(positional[0]).replace(/\s+/g, '');
 }

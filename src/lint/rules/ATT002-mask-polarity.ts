@@ -35,6 +35,8 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
   create(ctx: RuleContext) {
     const reported = new Set<number>();
     const sites: MaskSite[] = [];
+    /** Mask nodes whose polarity some evaluation context knows from the mask's construction, not from a name. */
+    const knownElsewhere = new Set<number>();
     /**
      * A polarity known only from a name (`attention_mask`, `key_padding_mask`) is weak evidence: libraries use
      * both conventions under both names. It counts only where it reaches a library parameter whose meaning is
@@ -67,6 +69,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
         sites.push(site);
       },
       end() {
+        for (const s of sites) if (s.mask.mask?.polarity && !s.mask.mask.byName) knownElsewhere.add(s.maskNode.id);
         for (const site of sites) check(site);
       },
     };
@@ -75,7 +78,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
       const m = site.mask.mask;
       if (!m || m.additive || !m.polarity) return;
       // Where a caller's context shows what the mask really is, that evidence decides, not the parameter's name.
-      if (m.byName && sites.some((s) => s.maskNode.id === site.maskNode.id && s.mask.mask?.polarity && !s.mask.mask.byName)) return;
+      if (m.byName && knownElsewhere.has(site.maskNode.id)) return;
       if (m.byName && (site.convention === 'api' ? nameContradicted(m.nameSource) : !nameCorroborated(site))) return;
       if (m.polarity === site.expects) return;
       if (reported.has(site.maskNode.id)) return;

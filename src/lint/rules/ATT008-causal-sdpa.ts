@@ -1,5 +1,6 @@
 // ATT008: causal pitfalls of F.scaled_dot_product_attention.
 import type { FillSite, MaskSite, SdpaSite } from '../analysis/facts';
+import type { Def } from '../analysis/scopes';
 import { truthWithCache, type FlagReader } from '../analysis/kv-cache';
 import { topLeftRectangle } from '../analysis/masks';
 import { causalFlagTrueWithCachedKeys, comparesLengths } from '../analysis/paths';
@@ -16,7 +17,7 @@ export const ATT008: Rule = {
     docs: {
       summary: 'is_causal=True together with attn_mask, or on a KV-cache path where query and key lengths differ.',
       whatItDoes:
-        "Reports `F.scaled_dot_product_attention(..., is_causal=True)` when an `attn_mask` is passed as well (not provably None), and when the keys come from a KV cache (`torch.cat([past_k, k], dim=-2)`, `torch.cat([cache[0], k])`, `layer_past`, `k, v = self.kv_cache.update(...)`) while the queries are only the new tokens. The flag need not be a literal: it is read separately for the paths with and without the cache, so `is_causal=cache is not None or self.causal` and `is_causal = True` assigned inside `if past_kv is not None:` count, while `is_causal=past is None` (causal only at prefill) does not. It also reports a causal `attn_mask` aligned top-left over L queries and S keys (`torch.tril(torch.ones(L, S))`, `self.bias[:, :, :T, :S]`) on cached keys; a bottom-right mask (`tril(diagonal=S - L)`, `self.bias[:, :, S - T:S, :S]`) is right. The same top-left mask in hand-written attention (`att.masked_fill(self.bias[:, :, :T, :S] == 0, -inf)` on scores whose keys include the cache) is reported too. A call guarded by a comparison of the query and key lengths is not reported.",
+        "Reports `F.scaled_dot_product_attention(..., is_causal=True)` when an `attn_mask` is passed as well (not provably None), and when the keys come from a KV cache (`torch.cat([past_k, k], dim=-2)`, `torch.cat([cache[0], k])`, `layer_past`, `k, v = self.kv_cache.update(...)`) while the queries are only the new tokens. The flag need not be a literal: it is read separately for the paths with and without the cache, so `is_causal=cache is not None or self.causal`, `is_causal = True` assigned inside `if past_kv is not None:` and `is_causal=self.is_causal` with `self.is_causal = True` the class's only assignment count, while `is_causal=past is None` (causal only at prefill) does not. It also reports a causal `attn_mask` aligned top-left over L queries and S keys (`torch.tril(torch.ones(L, S))`, `self.bias[:, :, :T, :S]`) on cached keys; a bottom-right mask (`tril(diagonal=S - L)`, `self.bias[:, :, S - T:S, :S]`) is right. The same top-left mask in hand-written attention (`att.masked_fill(self.bias[:, :, :T, :S] == 0, -inf)` on scores whose keys include the cache) is reported too. A call guarded by a comparison of the query and key lengths is not reported.",
       whyIsThisBad:
         "PyTorch raises an error when both `attn_mask` and `is_causal=True` are given (or silently ignores one of them in some backends and versions). `is_causal=True` builds a top-left aligned lower-triangular mask: with L new queries against S > L cached keys, query i may only see keys 0..i, so during generation the new token attends to the first cached tokens instead of all of them.",
       example: `k = torch.cat([past_k, k], dim=-2)
@@ -41,7 +42,20 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
   create(ctx: RuleContext) {
     const ev = ctx.analysis;
     const reported = new Set<number>();
-    const flags: FlagReader = { text: (n) => ctx.text(n), definitions: (n) => ev.resolve(n, ctx.text(n)) };
+    const flags: FlagReader = { text: (n) => ctx.text(n), definitions: (n) => (n.type === 'identifier' ? ev.resolve(n, ctx.text(n)) : selfAttributeDefs(n)) };
+
+    /** Assignments to `self.flag` read at `node`: the method's own reaching ones, else the class's. */
+    function selfAttributeDefs(node: PyNode): readonly Def[] | undefined {
+      const local = ev.sr.uses[node.id];
+      if (local && local.length > 0) return local;
+      const obj = node.children.find((c) => c.field === 'object');
+      const attr = node.children.find((c) => c.field === 'attribute');
+      let fn = node.parent;
+      while (fn && fn.type !== 'function_definition') fn = fn.parent;
+      const scope = fn ? ev.sr.scopes.find((s) => s.node === fn) : undefined;
+      if (!obj || !attr || !scope?.ownerClass || !scope.selfName || ctx.text(obj) !== scope.selfName) return undefined;
+      return ev.classAttrDefs(scope.ownerClass, `self.${ctx.text(attr)}`);
+    }
 
     /** 'true' for a literal True; 'maybe' for a flag that can be True; undefined when provably False/None. */
     const causalIs = (site: SdpaSite): 'true' | 'maybe' | undefined => {

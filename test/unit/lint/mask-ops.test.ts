@@ -109,7 +109,7 @@ describe('mask lattice: negation and dtype changes', () => {
 });
 
 describe('mask lattice: shape ops keep polarity', () => {
-  for (const expr of ['pad.unsqueeze(1)', 'pad[:, None, None, :]', 'pad.unsqueeze(1).expand(-1, T, -1)', 'pad.unsqueeze(1).repeat(1, T, 1)', 'pad.view(-1, 1, 1, S)']) {
+  for (const expr of ['pad.unsqueeze(1).repeat_interleave(4, dim=0)', 'pad.unsqueeze(1)', 'pad[:, None, None, :]', 'pad.unsqueeze(1).expand(-1, T, -1)', 'pad.unsqueeze(1).repeat(1, T, 1)', 'pad.view(-1, 1, 1, S)']) {
     it(`\`${expr}\` is still True at padding`, async () => {
       assert.equal(polarity(await valueOf('pad = ids.data.eq(0)', expr)), 'ignore');
     });
@@ -174,6 +174,11 @@ def subsequent_mask(size):
     assert.deepEqual([polarity(brUpper), maskMeaning(brUpper.mask).causal], ['ignore', 'causal-bottom-right']);
     // A square mask: the corner does not matter.
     assert.ok(!topLeftRectangle((await valueOf('', 'torch.tril(torch.ones(T, T))')).mask));
+  });
+  it('positions compared over L queries and S keys: a top-left triangle with its sizes', async () => {
+    const v = await valueOf('i = torch.arange(L)\nj = torch.arange(S)', 'j[None, :] <= i[:, None]');
+    assert.deepEqual([polarity(v), maskMeaning(v.mask).causal, v.mask?.sizes], ['keep', 'causal-top-left', ['L', 'S']]);
+    assert.ok(topLeftRectangle(v.mask));
   });
   it('slices of a causal buffer: rows from 0 are top-left, the last rows bottom-right', async () => {
     const p = await program(`import torch
@@ -245,6 +250,10 @@ describe('KV caches: flags read per world (cache present / absent)', () => {
   it('`cache is not None or self.causal` is True whenever the cache is present', async () => {
     assert.deepEqual(await flag('def f(self, cache):\n    g(is_causal=cache is not None or self.causal)\n', 'cache is not None or self.causal'), { cached: true, uncached: '?' });
   });
+  it('a boolean about caching is not the cache: `use_cache`, `prev_causal`', async () => {
+    assert.deepEqual(await flag('def f(use_cache, prev_causal):\n    g(is_causal=use_cache or prev_causal)\n', 'use_cache or prev_causal'), { cached: '?', uncached: '?' });
+    assert.deepEqual(await flag('def f(past_kv):\n    g(is_causal=not past_kv)\n', 'not past_kv'), { cached: false, uncached: true });
+  });
   it('`past is None` (causal only at prefill) is False with the cache', async () => {
     assert.deepEqual(await flag('def f(past):\n    g(is_causal=past is None)\n', 'past is None'), { cached: false, uncached: true });
   });
@@ -290,5 +299,55 @@ class A(nn.Module):
         return k
 `);
     assert.equal(p.value('k').fromCache, true);
+  });
+});
+
+describe('mask consumers: what True/1 means to the code that reads the mask', () => {
+  async function sites(src: string): Promise<{ display: string; param: string; expects: string; mask: string }[]> {
+    const p = await program(src);
+    return p.ev.facts.mask.map((s) => ({ display: s.display, param: s.param, expects: s.expects, mask: p.src.slice(s.maskNode.start, s.maskNode.end) }));
+  }
+  it('nn.MultiheadAttention reads key_padding_mask and attn_mask as True = ignore; SDPA attn_mask as True = attend', async () => {
+    const found = await sites(`import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+class A(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.mha = nn.MultiheadAttention(64, 4, batch_first=True)
+
+    def forward(self, x, pad, causal, q, k, v):
+        y = self.mha(x, x, x, key_padding_mask=pad, attn_mask=causal)[0]
+        return F.scaled_dot_product_attention(q, k, v, attn_mask=causal)
+`);
+    assert.deepEqual(
+      found.map((s) => `${s.display}:${s.param}:${s.expects}`),
+      ['nn.MultiheadAttention:key_padding_mask:ignore', 'nn.MultiheadAttention:attn_mask:ignore', 'F.scaled_dot_product_attention:attn_mask:keep'],
+    );
+  });
+  it('masked_fill and index assignment fill where True; torch.where keeps where True when the fill is the other branch', async () => {
+    const found = await sites(`import torch
+
+def f(q, k, mask):
+    scores = q @ k.transpose(-2, -1)
+    a = scores.masked_fill(mask, float('-inf'))
+    b = torch.where(mask, scores, torch.full_like(scores, float('-inf')))
+    scores[mask] = float('-inf')
+    return a, b, scores
+`);
+    assert.deepEqual(
+      found.map((s) => `${s.display}:${s.expects}`),
+      ['masked_fill:ignore', 'torch.where:keep', 'index assignment:ignore'],
+    );
+  });
+  it('a 0/1 mask times a large negative number is read as "1 = fill" (an additive mask under construction)', async () => {
+    const found = await sites(`import torch
+
+def f(scores, ids, pad_id):
+    keep = (ids != pad_id).float()
+    return scores + keep[:, None, None, :] * -1e9
+`);
+    assert.deepEqual(found.map((s) => `${s.display}:${s.expects}:${s.mask}`), ['additive mask:ignore:keep[:, None, None, :]']);
   });
 });
