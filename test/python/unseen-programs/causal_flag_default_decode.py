@@ -1,6 +1,7 @@
 # label: buggy
 # why: the attention helper defaults to causal=True and the decoding step calls it without the flag: one new query is causally masked against the cached keys
 # requires: torch2
+# tags: parameter-default
 import torch
 import torch.nn as nn
 import torch.nn.functional as F

@@ -1,5 +1,6 @@
 # label: correct
 # why: the scale defaults to 1/sqrt(HEAD_DIM) and the heads are HEAD_DIM wide
+# tags: parameter-default
 import math
 
 import torch

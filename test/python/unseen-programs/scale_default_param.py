@@ -1,5 +1,6 @@
 # label: buggy
 # why: the default scale is 1/d (head dim 32) and no caller passes one
+# tags: parameter-default
 import torch
 import torch.nn as nn
 

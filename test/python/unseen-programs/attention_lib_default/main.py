@@ -1,5 +1,6 @@
 # label: buggy
 # why: layers.dot_product_attention defaults to temperature=1.0 and MultiHead never passes one: the scores (head dim 32) are not scaled
+# tags: parameter-default
 import torch
 import torch.nn as nn
 
