@@ -8,4 +8,4 @@ RECORDER_DIR = os.path.normpath(os.path.join(HERE, "..", "..", "python"))
 if RECORDER_DIR not in sys.path:
     sys.path.insert(0, RECORDER_DIR)
 
-collect_ignore = ["programs"]
+collect_ignore = ["programs", "unseen-programs"]
