@@ -6,7 +6,7 @@ import type { AValue } from '../analysis/values';
 import { rootName } from '../analysis/ops';
 import { unparen, type PyNode } from '../syntax/tree';
 import { quote, type FixSpec, type RelatedSpec, type Rule, type RuleContext } from './rule';
-import { maskBuilt, precisionShown } from './related';
+import { definitions, maskBuilt, precisionShown } from './related';
 
 const FP16_MIN = -65504;
 /** bfloat16's lowest finite value; float32's minimum (-3.4028e38) is below it. */
@@ -64,12 +64,12 @@ weights = scores.softmax(dim=-1)`,
         if (!explicitlyFloat32(target)) {
           if (belowFp16 && ev.precision.fp16) {
             reported.add(site.fillNode.id);
-            ctx.report({ node: location(site), message: `${fillText} is below float16's minimum (-65504) and this file runs in half precision: masked_fill raises an overflow error on float16 tensors, and additive masks overflow to -inf. Use torch.finfo(x.dtype).min.`, fix: finfoFix(site), related: [precisionShown(ev, 'fp16'), maskBuilt(ev, site.target.mask, 'the mask filled')] });
+            ctx.report({ node: location(site), message: `${fillText} is below float16's minimum (-65504) and this file runs in half precision: masked_fill raises an overflow error on float16 tensors, and additive masks overflow to -inf. Use torch.finfo(x.dtype).min.`, fix: finfoFix(site), related: [precisionShown(ev, 'fp16'), ...fillDefinition(site), maskBuilt(ev, site.target.mask, 'the mask filled')] });
             return;
           }
           if (belowFp32 && ev.precision.bf16) {
             reported.add(site.fillNode.id);
-            ctx.report({ node: location(site), message: `${fillText} is below bfloat16's minimum (-3.3895e38) and this file runs in bfloat16: masked_fill raises an overflow error on bfloat16 tensors (float32's minimum does not fit). Use torch.finfo(x.dtype).min.`, fix: finfoFix(site), related: [precisionShown(ev, 'bf16'), maskBuilt(ev, site.target.mask, 'the mask filled')] });
+            ctx.report({ node: location(site), message: `${fillText} is below bfloat16's minimum (-3.3895e38) and this file runs in bfloat16: masked_fill raises an overflow error on bfloat16 tensors (float32's minimum does not fit). Use torch.finfo(x.dtype).min.`, fix: finfoFix(site), related: [precisionShown(ev, 'bf16'), ...fillDefinition(site), maskBuilt(ev, site.target.mask, 'the mask filled')] });
             return;
           }
         }
@@ -93,6 +93,11 @@ weights = scores.softmax(dim=-1)`,
         }
       },
     };
+
+    /** Where a fill given by name is defined (`big_neg = -1e9`). */
+    function fillDefinition(site: FillSite): RelatedSpec[] {
+      return definitions(ev, site.fillNode, site.ctx, (t) => `the fill ${quote(t, 30)} is defined here`, 1);
+    }
 
     /** The softmaxes that normalise the filled scores (where the fill takes effect). */
     function softmaxOf(site: FillSite): RelatedSpec[] {
