@@ -80,7 +80,16 @@ export interface MaskInfo {
   /** For additive masks built as `m * -1e9` / `masked_fill(m, -inf)`: the polarity of m (must be 'ignore'). */
   readonly builtFrom?: 'keep' | 'ignore';
   /** Where this mask was built (the expression that first produced it; see origins.ts): a related location. */
-  readonly at?: PyNode;
+  readonly origin?: MaskOrigin;
+  /** The last place its meaning was inverted since (`~m`, `m == 0`, `1 - m`), when it was. */
+  readonly flippedAt?: MaskOrigin;
+}
+
+/** A place a mask fact comes from, with what True meant there. */
+export interface MaskOrigin {
+  readonly node: PyNode;
+  readonly polarity?: 'keep' | 'ignore';
+  readonly additive?: boolean;
 }
 
 export interface ScaleOp {
@@ -375,7 +384,8 @@ function joinMask(a: MaskInfo | undefined, b: MaskInfo | undefined): MaskInfo | 
     why: a.why,
     byName: a.byName || b.byName ? true : undefined,
     nameSource: a.nameSource === b.nameSource ? a.nameSource : undefined,
-    at: a.at ?? b.at,
+    origin: a.origin ?? b.origin,
+    flippedAt: a.flippedAt === b.flippedAt ? a.flippedAt : undefined,
   };
 }
 

@@ -64,12 +64,12 @@ weights = scores.softmax(dim=-1)`,
         if (!explicitlyFloat32(target)) {
           if (belowFp16 && ev.precision.fp16) {
             reported.add(site.fillNode.id);
-            ctx.report({ node: location(site), message: `${fillText} is below float16's minimum (-65504) and this file runs in half precision: masked_fill raises an overflow error on float16 tensors, and additive masks overflow to -inf. Use torch.finfo(x.dtype).min.`, fix: finfoFix(site), related: [precisionShown(ev, 'fp16'), ...fillDefinition(site), maskBuilt(ev, site.target.mask, 'the mask filled')] });
+            ctx.report({ node: location(site), message: `${fillText} is below float16's minimum (-65504) and this file runs in half precision: masked_fill raises an overflow error on float16 tensors, and additive masks overflow to -inf. Use torch.finfo(x.dtype).min.`, fix: finfoFix(site), related: [precisionShown(ev, 'fp16'), ...fillDefinition(site), ...maskBuilt(ev, site.target.mask, 'the mask filled')] });
             return;
           }
           if (belowFp32 && ev.precision.bf16) {
             reported.add(site.fillNode.id);
-            ctx.report({ node: location(site), message: `${fillText} is below bfloat16's minimum (-3.3895e38) and this file runs in bfloat16: masked_fill raises an overflow error on bfloat16 tensors (float32's minimum does not fit). Use torch.finfo(x.dtype).min.`, fix: finfoFix(site), related: [precisionShown(ev, 'bf16'), ...fillDefinition(site), maskBuilt(ev, site.target.mask, 'the mask filled')] });
+            ctx.report({ node: location(site), message: `${fillText} is below bfloat16's minimum (-3.3895e38) and this file runs in bfloat16: masked_fill raises an overflow error on bfloat16 tensors (float32's minimum does not fit). Use torch.finfo(x.dtype).min.`, fix: finfoFix(site), related: [precisionShown(ev, 'bf16'), ...fillDefinition(site), ...maskBuilt(ev, site.target.mask, 'the mask filled')] });
             return;
           }
         }
@@ -89,7 +89,7 @@ weights = scores.softmax(dim=-1)`,
           const reason = emptyRowReason(site.mask.mask);
           if (!reason || ev.facts.nanGuarded.has(site.ctx.scope.id)) return;
           reported.add(site.fillNode.id);
-          ctx.report({ node: location(site), message: `${fillText} fills positions masked by ${quote(ctx.text(site.maskNode!), 40)}, and ${reason}: softmax of a row of -inf is NaN. Use a finite fill (torch.finfo(x.dtype).min) or guard fully masked rows.`, fix: finfoFix(site), related: [maskBuilt(ev, site.mask.mask), ...softmaxOf(site)] });
+          ctx.report({ node: location(site), message: `${fillText} fills positions masked by ${quote(ctx.text(site.maskNode!), 40)}, and ${reason}: softmax of a row of -inf is NaN. Use a finite fill (torch.finfo(x.dtype).min) or guard fully masked rows.`, fix: finfoFix(site), related: [...maskBuilt(ev, site.mask.mask), ...softmaxOf(site)] });
         }
       },
     };

@@ -159,6 +159,21 @@ def attend(q, k, v):
     assert.deepEqual((await linter()).lintPython(ATT002.replace('attn_mask=mask', 'attn_mask=~mask')), []);
   });
 
+  it('ATT002: a mask built one way and inverted on the way names both places, each with its meaning', async () => {
+    const src = `import torch.nn.functional as F
+
+
+def attend(q, k, v, ids, pad_id):
+    keep = ids != pad_id
+    masked = ~keep
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=masked[:, None, None, :])
+`;
+    const f = await only(src, 'ATT002');
+    relatedAt(f, at(src, 'ids != pad_id'), /the mask is built here \(True\/1 at positions to keep\)/);
+    relatedAt(f, at(src, '~keep'), /its meaning is inverted here \(now True\/1 at positions to ignore\)/);
+    assert.deepEqual((await linter()).lintPython(src.replace('masked = ~keep', 'masked = keep')), []);
+  });
+
   it('ATT003: the scores, the query\'s definition and the softmax', async () => {
     const f = await only(ATT003, 'ATT003');
     relatedAt(f, at(ATT003, 'q @ k'), /are formed here, from `q` and `k.transpose\(-2, -1\)`/);
