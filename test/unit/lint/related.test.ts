@@ -150,6 +150,26 @@ def attend(q, k, v):
     assert.deepEqual((await linter()).lintPython(src.replace('dim=-2', 'dim=-1')), []);
   });
 
+  it('ATT001: scores from a layer of the code\'s own (a Linear to one feature) name where the layer is defined', async () => {
+    const src = `import torch
+import torch.nn.functional as F
+from torch import nn
+
+
+class Pool(nn.Module):
+    def __init__(self, d):
+        super().__init__()
+        self.score = nn.Linear(d, 1)
+
+    def forward(self, h):
+        w = F.softmax(self.score(h), dim=-1)
+        return (w * h).sum(dim=1)
+`;
+    const f = await only(src, 'ATT001');
+    relatedAt(f, at(src, 'self.score = '), /`self.score` is defined here/);
+    assert.deepEqual((await linter()).lintPython(src.replace('dim=-1', 'dim=1'), { select: ['ATT001'] }), []);
+  });
+
   it('ATT002: the mask built inside a helper, and the API that reads it', async () => {
     const f = await only(ATT002, 'ATT002');
     assert.deepEqual({ line: f.line, column: f.column }, at(ATT002, 'mask)', 'attn_mask='));
