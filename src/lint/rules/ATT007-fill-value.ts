@@ -1,6 +1,6 @@
 // ATT007: fill values that break: finite fills below float16's range in half-precision code, and -inf
 // fills where a fully masked row is reachable.
-import type { FillSite } from '../analysis/facts';
+import type { FillSite, SoftmaxSite } from '../analysis/facts';
 import { emptyRowReason } from '../analysis/masks';
 import type { AValue } from '../analysis/values';
 import { rootName } from '../analysis/ops';
@@ -45,6 +45,8 @@ weights = scores.softmax(dim=-1)`,
   },
 
   create(ctx: RuleContext) {
+    /** The first softmax of the scores formed at a node (indexed once per file, for related locations). */
+    let firstSoftmaxOf: Map<PyNode, SoftmaxSite> | undefined;
     /** Where the scores a softmax normalises were formed (indexed once per file). */
     let softmaxInputs: Set<PyNode> | undefined;
     const ev = ctx.analysis;
@@ -103,7 +105,15 @@ weights = scores.softmax(dim=-1)`,
     function softmaxOf(site: FillSite): RelatedSpec[] {
       const formed = site.target.attn?.formedAt;
       if (!formed) return [];
-      return ev.facts.softmax.filter((s) => s.input.attn?.formedAt === formed).slice(0, 1).map((s) => ({ node: s.node, message: `${s.display} normalises the filled scores here` }));
+      if (!firstSoftmaxOf) {
+        firstSoftmaxOf = new Map();
+        for (const s of ev.facts.softmax) {
+          const f = s.input.attn?.formedAt;
+          if (f && !firstSoftmaxOf.has(f)) firstSoftmaxOf.set(f, s);
+        }
+      }
+      const s = firstSoftmaxOf.get(formed);
+      return s ? [{ node: s.node, message: `${s.display} normalises the filled scores here` }] : [];
     }
 
     /** The fill as a number: a literal, a finfo bound, or a tensor made with full(..., value). */

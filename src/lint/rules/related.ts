@@ -74,7 +74,8 @@ function isParameter(n: PyNode): boolean {
 
 /** Where the file shows that it runs in float16 or bfloat16 (`.half()`, `autocast(...)`, a GradScaler, an fp16 flag). */
 export function precisionShown(ev: Evaluator, which: 'fp16' | 'bf16'): RelatedSpec | undefined {
-  const at = precisionSource(ev.tree.source, which);
+  // Once per file: every fill finding of a large file asks the same.
+  const at = ev.file.perNode(`precision source ${which}`, ev.tree.root, () => precisionSource(ev.tree.source, which));
   if (!at) return undefined;
   return { node: at, message: `${quote(ev.tree.source.slice(at.start, at.end), 40)}: this file runs in ${which === 'fp16' ? 'float16' : 'bfloat16'}` };
 }
