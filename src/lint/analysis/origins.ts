@@ -1,10 +1,11 @@
 // Where facts come from: the evaluator hands every value it computes for an expression to `withOrigin`,
-// which records that expression as the origin of a mask or of a KV cache the value carries for the first time.
+// which records that expression as the origin of a mask or of a KV cache the value carries for the first time,
+// and as the place a mask's meaning was inverted when its True now means the opposite of what it meant there.
 // Values derived later (unsqueeze, `~m`, `.to(bool)`, a join of two paths) copy the fields they keep, so the
 // origin stays where the fact was created: the comparison `ids == pad_id`, the `torch.tril(...)`, the
 // `torch.cat([past_k, k], dim=-2)`. Rules quote these places as related locations of their findings.
 import type { PyNode } from '../syntax/tree';
-import type { AValue } from './values';
+import type { AValue, MaskInfo } from './values';
 
 /**
  * Expressions that only pass a value on: a name read, parentheses, a keyword argument or assignment. A fact
@@ -32,7 +33,14 @@ export function withOrigin(v: AValue, node: PyNode, definitionSite: (node: PyNod
 }
 
 function needsOrigin(v: AValue): boolean {
-  return (v.mask !== undefined && v.mask.at === undefined) || (v.fromCache === true && v.cacheAt === undefined);
+  const m = v.mask;
+  return (m !== undefined && (m.origin === undefined || flipped(m))) || (v.fromCache === true && v.cacheAt === undefined);
+}
+
+/** The mask's True now means the opposite of what it meant at its origin (or at its last recorded inversion). */
+function flipped(m: MaskInfo): boolean {
+  const before = (m.flippedAt ?? m.origin)?.polarity;
+  return before !== undefined && m.polarity !== undefined && before !== m.polarity;
 }
 
 function originNode(node: PyNode, definitionSite: (node: PyNode) => PyNode | undefined): PyNode | undefined {
@@ -43,7 +51,9 @@ function originNode(node: PyNode, definitionSite: (node: PyNode) => PyNode | und
 function stamp(v: AValue, at: PyNode): AValue {
   if (!needsOrigin(v)) return v;
   const out: { -readonly [K in keyof AValue]: AValue[K] } = { ...v };
-  if (v.mask && v.mask.at === undefined) out.mask = { ...v.mask, at };
+  const m = v.mask;
+  if (m && m.origin === undefined) out.mask = { ...m, origin: { node: at, polarity: m.polarity, additive: m.additive } };
+  else if (m && flipped(m)) out.mask = { ...m, flippedAt: { node: at, polarity: m.polarity } };
   if (v.fromCache && v.cacheAt === undefined) out.cacheAt = at;
   return out;
 }

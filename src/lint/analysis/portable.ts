@@ -103,8 +103,9 @@ function portableTensor(v: AValue, origin: ValueOrigin | undefined, depth: numbe
 }
 
 function portableMask(m: MaskInfo, origin: ValueOrigin | undefined): MaskInfo {
-  // `at` is a node of the other file: here the mask is first seen at the call that returned it (origins.ts).
-  const { at: _at, ...rest } = m;
+  // `origin` and `flippedAt` are nodes of the other file: here the mask is first seen at the call that returned it
+  // (origins.ts).
+  const { origin: _origin, flippedAt: _flippedAt, ...rest } = m;
   if (!origin) return rest;
   return { ...rest, why: `${m.why}, from \`${origin.name}\` in ${originRef(origin)}` };
 }

@@ -88,7 +88,16 @@ export interface MaskInfo {
   /** Source texts of the query-side and key-side lengths of a causal mask, when its construction shows them. */
   readonly sizes?: readonly [string, string];
   /** Where this mask was built (the expression that first produced it; see origins.ts): a related location. */
-  readonly at?: PyNode;
+  readonly origin?: MaskOrigin;
+  /** The last place its meaning was inverted since (`~m`, `m == 0`, `1 - m`), when it was. */
+  readonly flippedAt?: MaskOrigin;
+}
+
+/** A place a mask fact comes from, with what True meant there. */
+export interface MaskOrigin {
+  readonly node: PyNode;
+  readonly polarity?: 'keep' | 'ignore';
+  readonly additive?: boolean;
 }
 
 export interface ScaleOp {
@@ -392,7 +401,8 @@ function joinMask(a: MaskInfo | undefined, b: MaskInfo | undefined): MaskInfo | 
     nameSource: a.nameSource === b.nameSource ? a.nameSource : undefined,
     align: same(a.align, b.align),
     sizes: a.sizes && b.sizes && a.sizes[0] === b.sizes[0] && a.sizes[1] === b.sizes[1] ? a.sizes : undefined,
-    at: a.at ?? b.at,
+    origin: a.origin ?? b.origin,
+    flippedAt: a.flippedAt === b.flippedAt ? a.flippedAt : undefined,
   };
 }
 

@@ -3,6 +3,8 @@ import { torchImplicitSoftmaxDim } from '../analysis/apis';
 import type { MatmulSite, SoftmaxSite } from '../analysis/facts';
 import { axisAt, negAxis } from '../analysis/values';
 import { byNode, consumersOf, definingNames, hasRoles, normalisedDim, wasRenormalised, type Consumer } from './evidence';
+import { definitions } from './related';
+import { childByField, unparen } from '../syntax/tree';
 import { insertKeyword, quote, type FixSpec, type RelatedSpec, type Rule, type RuleContext } from './rule';
 
 interface Verdict {
@@ -182,6 +184,12 @@ out = weights @ v`,
       const out: RelatedSpec[] = [];
       const a = site.input.attn;
       if (a?.formedAt) out.push({ node: a.formedAt, message: `the scores are formed here${a.keyAxis !== undefined ? `; their key axis is ${a.keyAxis}` : ''}` });
+      else {
+        // Scores computed by a layer of the code's own (`self.attn(x)`, a Linear to one feature): where it is defined.
+        const input = site.inputNode ? unparen(site.inputNode) : undefined;
+        const producer = input?.type === 'call' ? childByField(input, 'function') : input;
+        out.push(...definitions(ev, producer, site.ctx, (t) => `${quote(t, 30)} is defined here`, 1));
+      }
       for (const c of consumersOf(ev, site.node)) {
         if (c.withValues && c.contracted !== undefined) out.push({ node: c.site.node, message: `the weights are summed over axis ${c.contracted} here (the product with the values)` });
       }

@@ -95,7 +95,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
         message,
         fix: fixFor(site),
         // Reported at the use; where the mask was built, and the API that reads it, are the evidence.
-        related: [maskBuilt(ctx.analysis, m), site.convention === 'api' ? { node: site.node, message: `${site.display} reads ${site.param} as ${describePolarity(site.expects)}` } : undefined],
+        related: [...maskBuilt(ctx.analysis, m), site.convention === 'api' ? { node: site.node, message: `${site.display} reads ${site.param} as ${describePolarity(site.expects)}` } : undefined],
       });
     }
 

@@ -4,7 +4,7 @@ import type { AValue, ScaleOp } from '../analysis/values';
 import { unparen, type PyNode } from '../syntax/tree';
 import { alternatives, byNode, isT5Family, unitScaleNearby, hasOpaque, scaleOmittedOnPurpose, scaleOps } from './evidence';
 import { parenthesize, quote, type FixSpec, type Rule, type RuleContext } from './rule';
-import { definitions } from './related';
+import { definitions, factorDefinitions } from './related';
 
 export const ATT003: Rule = {
   meta: {
@@ -76,6 +76,7 @@ weights = scores.softmax(dim=-1)`,
           node: site.node,
           message: `${site.display} is told scale=${ctx.text(site.scaleNode)}, but ${quote(site.qNode ? ctx.text(site.qNode) : 'q', 20)} and ${quote(site.kNode ? ctx.text(site.kNode) : 'k', 20)} were not scaled by 1/sqrt(d) beforehand: the scores reach the softmax unscaled.`,
           related: [
+            ...factorDefinitions(ev, site.scaleNode, site.ctx, 1),
             ...definitions(ev, site.qNode, site.ctx, (t) => `${quote(t, 20)} is defined here, with no 1/sqrt(d) factor`),
             ...definitions(ev, site.kNode, site.ctx, (t) => `${quote(t, 20)} is defined here, with no 1/sqrt(d) factor`),
           ],

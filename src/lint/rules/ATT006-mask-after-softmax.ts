@@ -70,7 +70,7 @@ out = weights @ v`,
             // Reported at the masking (after the softmax); the softmax, the mask's origin and the product with the values are the evidence.
             related: [
               { node: attn.softmax.site, message: 'the softmax normalises the weights here, before the mask' },
-              site.maskNode ? maskBuilt(ev, ev.eval(site.maskNode, site.ctx).mask) : undefined,
+              ...(site.maskNode ? maskBuilt(ev, ev.eval(site.maskNode, site.ctx).mask) : []),
               ...consumersOf(ev, attn.softmax.site).map((c) => ({ node: c.site.node, message: 'the weights, rows no longer summing to 1, are used here' })),
             ],
           });
@@ -94,7 +94,7 @@ out = weights @ v`,
                 node: op.node,
                 message: `${quote(ctx.text(op.node), 50)} ${what}. Fill the masked scores with -inf (masked_fill) instead.`,
                 related: [
-                  op.maskNode ? maskBuilt(ev, ev.eval(op.maskNode, site.ctx).mask) : undefined,
+                  ...(op.maskNode ? maskBuilt(ev, ev.eval(op.maskNode, site.ctx).mask) : []),
                   { node: site.node, message: `${site.display} normalises the scores here, masked keys included` },
                 ],
               });

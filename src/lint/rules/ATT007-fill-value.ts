@@ -1,13 +1,13 @@
 // ATT007: fill values that break: finite fills below float16's range in half-precision code, and -inf
 // fills where a fully masked row is reachable.
 import { runsIn } from '../analysis/precision';
-import type { FillSite } from '../analysis/facts';
+import type { FillSite, SoftmaxSite } from '../analysis/facts';
 import { emptyRowReason } from '../analysis/masks';
 import type { AValue } from '../analysis/values';
 import { rootName } from '../analysis/ops';
 import { unparen, type PyNode } from '../syntax/tree';
 import { quote, type FixSpec, type RelatedSpec, type Rule, type RuleContext } from './rule';
-import { maskBuilt, precisionShown } from './related';
+import { definitions, maskBuilt, precisionShown } from './related';
 
 const FP16_MIN = -65504;
 /** bfloat16's lowest finite value; float32's minimum (-3.4028e38) is below it. */
@@ -46,6 +46,8 @@ weights = scores.softmax(dim=-1)`,
   },
 
   create(ctx: RuleContext) {
+    /** The first softmax of the scores formed at a node (indexed once per file, for related locations). */
+    let firstSoftmaxOf: Map<PyNode, SoftmaxSite> | undefined;
     /** Where the scores a softmax normalises were formed (indexed once per file). */
     let softmaxInputs: Set<PyNode> | undefined;
     const ev = ctx.analysis;
@@ -65,12 +67,12 @@ weights = scores.softmax(dim=-1)`,
         if (!explicitlyFloat32(target)) {
           if (belowFp16 && ev.precision.fp16) {
             reported.add(site.fillNode.id);
-            ctx.report({ node: location(site), message: `${fillText} is below float16's minimum (-65504) and ${runsIn(ev.precision, 'half precision')}: masked_fill raises an overflow error on float16 tensors, and additive masks overflow to -inf. Use torch.finfo(x.dtype).min.`, fix: finfoFix(site), related: [precisionShown(ev, 'fp16'), maskBuilt(ev, site.target.mask, 'the mask filled')] });
+            ctx.report({ node: location(site), message: `${fillText} is below float16's minimum (-65504) and ${runsIn(ev.precision, 'half precision')}: masked_fill raises an overflow error on float16 tensors, and additive masks overflow to -inf. Use torch.finfo(x.dtype).min.`, fix: finfoFix(site), related: [precisionShown(ev, 'fp16'), ...fillDefinition(site), ...maskBuilt(ev, site.target.mask, 'the mask filled')] });
             return;
           }
           if (belowFp32 && ev.precision.bf16) {
             reported.add(site.fillNode.id);
-            ctx.report({ node: location(site), message: `${fillText} is below bfloat16's minimum (-3.3895e38) and ${runsIn(ev.precision, 'bfloat16')}: masked_fill raises an overflow error on bfloat16 tensors (float32's minimum does not fit). Use torch.finfo(x.dtype).min.`, fix: finfoFix(site), related: [precisionShown(ev, 'bf16'), maskBuilt(ev, site.target.mask, 'the mask filled')] });
+            ctx.report({ node: location(site), message: `${fillText} is below bfloat16's minimum (-3.3895e38) and ${runsIn(ev.precision, 'bfloat16')}: masked_fill raises an overflow error on bfloat16 tensors (float32's minimum does not fit). Use torch.finfo(x.dtype).min.`, fix: finfoFix(site), related: [precisionShown(ev, 'bf16'), ...fillDefinition(site), ...maskBuilt(ev, site.target.mask, 'the mask filled')] });
             return;
           }
         }
@@ -90,16 +92,29 @@ weights = scores.softmax(dim=-1)`,
           const reason = emptyRowReason(site.mask.mask);
           if (!reason || ev.facts.nanGuarded.has(site.ctx.scope.id)) return;
           reported.add(site.fillNode.id);
-          ctx.report({ node: location(site), message: `${fillText} fills positions masked by ${quote(ctx.text(site.maskNode!), 40)}, and ${reason}: softmax of a row of -inf is NaN. Use a finite fill (torch.finfo(x.dtype).min) or guard fully masked rows.`, fix: finfoFix(site), related: [maskBuilt(ev, site.mask.mask), ...softmaxOf(site)] });
+          ctx.report({ node: location(site), message: `${fillText} fills positions masked by ${quote(ctx.text(site.maskNode!), 40)}, and ${reason}: softmax of a row of -inf is NaN. Use a finite fill (torch.finfo(x.dtype).min) or guard fully masked rows.`, fix: finfoFix(site), related: [...maskBuilt(ev, site.mask.mask), ...softmaxOf(site)] });
         }
       },
     };
+
+    /** Where a fill given by name is defined (`big_neg = -1e9`). */
+    function fillDefinition(site: FillSite): RelatedSpec[] {
+      return definitions(ev, site.fillNode, site.ctx, (t) => `the fill ${quote(t, 30)} is defined here`, 1);
+    }
 
     /** The softmaxes that normalise the filled scores (where the fill takes effect). */
     function softmaxOf(site: FillSite): RelatedSpec[] {
       const formed = site.target.attn?.formedAt;
       if (!formed) return [];
-      return ev.facts.softmax.filter((s) => s.input.attn?.formedAt === formed).slice(0, 1).map((s) => ({ node: s.node, message: `${s.display} normalises the filled scores here` }));
+      if (!firstSoftmaxOf) {
+        firstSoftmaxOf = new Map();
+        for (const s of ev.facts.softmax) {
+          const f = s.input.attn?.formedAt;
+          if (f && !firstSoftmaxOf.has(f)) firstSoftmaxOf.set(f, s);
+        }
+      }
+      const s = firstSoftmaxOf.get(formed);
+      return s ? [{ node: s.node, message: `${s.display} normalises the filled scores here` }] : [];
     }
 
     /** The fill as a number: a literal, a finfo bound, or a tensor made with full(..., value). */

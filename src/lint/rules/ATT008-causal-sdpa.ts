@@ -121,7 +121,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
           ctx.report({
             node: site.causalNode,
             message: `${flag} is passed together with attn_mask=${quote(ctx.text(site.maskNode!), 40)}: ${site.display} raises an error when both are set. Fold the causal mask into attn_mask, or pass only one of them.`,
-            related: [{ node: site.maskNode!, message: 'attn_mask is passed here as well' }, maskBuilt(ev, site.mask?.mask, 'attn_mask'), ...flagDefinitions(site)],
+            related: [{ node: site.maskNode!, message: 'attn_mask is passed here as well' }, ...maskBuilt(ev, site.mask?.mask, 'attn_mask'), ...flagDefinitions(site)],
           });
           return;
         }
@@ -151,7 +151,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         ctx.report({
           node: site.maskNode,
           message: `${quote(ctx.text(site.maskNode), 40)} is a causal mask aligned top-left over ${l} queries and ${sz} keys, and the keys of these scores include a KV cache: query i sees only keys 0..i, so the new tokens cannot see the most recent cached keys. Align it bottom-right (rows ${sz} - ${l}:${sz} of the causal buffer, or tril(diagonal=${sz} - ${l})).`,
-          related: [maskBuilt(ev, m, 'the causal mask'), { node: formed[0].node, message: 'the scores of the queries against the cached keys are formed here' }, cacheJoined(ev, formed[0].b, 'the keys')],
+          related: [...maskBuilt(ev, m, 'the causal mask'), { node: formed[0].node, message: 'the scores of the queries against the cached keys are formed here' }, cacheJoined(ev, formed[0].b, 'the keys')],
         });
       },
       mask(site: MaskSite) {
@@ -165,7 +165,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         ctx.report({
           node: site.maskNode,
           message: `${quote(ctx.text(site.maskNode), 40)} is a causal mask aligned top-left over ${l} queries and ${s} keys, and the keys ${quote(sdpa.kNode ? ctx.text(sdpa.kNode) : 'k', 30)} include a KV cache: query i sees only keys 0..i, so the new tokens cannot see the most recent cached keys. Align it bottom-right (tril(diagonal=${s} - ${l}), or rows ${s} - ${l}:${s} of a causal buffer).`,
-          related: [maskBuilt(ev, site.mask.mask, 'attn_mask'), cacheJoined(ev, sdpa.k, `the keys ${quote(sdpa.kNode ? ctx.text(sdpa.kNode) : 'k', 30)}`)],
+          related: [...maskBuilt(ev, site.mask.mask, 'attn_mask'), cacheJoined(ev, sdpa.k, `the keys ${quote(sdpa.kNode ? ctx.text(sdpa.kNode) : 'k', 30)}`)],
         });
       },
     };

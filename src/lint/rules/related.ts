@@ -5,16 +5,21 @@
 import type { Evaluator } from '../analysis/evaluator';
 import type { Ctx } from '../analysis/facts';
 import { precisionSource } from '../analysis/precision';
-import type { AValue, MaskInfo } from '../analysis/values';
+import type { AValue, MaskInfo, MaskOrigin } from '../analysis/values';
 import { childByField, unparen, type PyNode } from '../syntax/tree';
 import { quote, type RelatedSpec } from './rule';
 
-/** Where a mask was built, with what its entries mean. */
-export function maskBuilt(ev: Evaluator, m: MaskInfo | undefined, what = 'the mask'): RelatedSpec | undefined {
-  if (!m?.at) return undefined;
-  const meaning = m.additive ? 'additive: 0 where kept, a large negative number where masked' : m.polarity === 'keep' ? 'True/1 at positions to keep' : m.polarity === 'ignore' ? 'True/1 at positions to ignore' : undefined;
-  const source = m.at.type === 'identifier' && isParameter(m.at) ? `${what} comes in as the parameter ${quote(ev.text(m.at), 30)}` : `${what} is built here`;
-  return { node: m.at, message: meaning ? `${source} (${meaning}${m.byName ? ', read from its name' : ''})` : source };
+/** Where a mask was built, with what its entries meant there, and where its meaning was last inverted. */
+export function maskBuilt(ev: Evaluator, m: MaskInfo | undefined, what = 'the mask'): RelatedSpec[] {
+  const o = m?.origin;
+  if (!m || !o) return [];
+  const meaning = (p: MaskOrigin): string | undefined => (p.additive ? 'additive: 0 where kept, a large negative number where masked' : p.polarity === 'keep' ? 'True/1 at positions to keep' : p.polarity === 'ignore' ? 'True/1 at positions to ignore' : undefined);
+  const at = meaning(o);
+  const source = o.node.type === 'identifier' && isParameter(o.node) ? `${what} comes in as the parameter ${quote(ev.text(o.node), 30)}` : `${what} is built here`;
+  const out: RelatedSpec[] = [{ node: o.node, message: at ? `${source} (${at}${m.byName ? ', read from its name' : ''})` : source }];
+  const flip = m.flippedAt;
+  if (flip && flip.node !== o.node) out.push({ node: flip.node, message: `its meaning is inverted here (now ${meaning(flip) ?? 'the opposite'})` });
+  return out;
 }
 
 /** Where keys or values were joined with a KV cache. */
@@ -69,7 +74,8 @@ function isParameter(n: PyNode): boolean {
 
 /** Where the file shows that it runs in float16 or bfloat16 (`.half()`, `autocast(...)`, a GradScaler, an fp16 flag). */
 export function precisionShown(ev: Evaluator, which: 'fp16' | 'bf16'): RelatedSpec | undefined {
-  const at = precisionSource(ev.tree.source, which);
+  // Once per file: every fill finding of a large file asks the same.
+  const at = ev.file.perNode(`precision source ${which}`, ev.tree.root, () => precisionSource(ev.tree.source, which));
   if (!at) return undefined;
   return { node: at, message: `${quote(ev.tree.source.slice(at.start, at.end), 40)}: this file runs in ${which === 'fp16' ? 'float16' : 'bfloat16'}` };
 }
