@@ -147,7 +147,7 @@ def attend(q, k, v):
     assert.deepEqual({ line: f.line, column: f.column }, at(src, 'dim=-2'));
     relatedAt(f, at(src, 'q @ k'), /scores are formed here; their key axis is -1/);
     relatedAt(f, at(src, 'weights @ v'), /summed over axis -1 here \(the product with the values\)/);
-    assert.deepEqual(await (await linter()).lintPython(src.replace('dim=-2', 'dim=-1')), []);
+    assert.deepEqual((await linter()).lintPython(src.replace('dim=-2', 'dim=-1')), []);
   });
 
   it('ATT002: the mask built inside a helper, and the API that reads it', async () => {
@@ -156,7 +156,7 @@ def attend(q, k, v):
     const built = relatedAt(f, at(ATT002, 'ids.eq(pad_id)'), /the mask is built here \(True\/1 at positions to ignore\)/);
     assert.deepEqual({ endLine: built.endLine, endColumn: built.endColumn }, { endLine: built.line, endColumn: built.column + 'ids.eq(pad_id)'.length });
     relatedAt(f, at(ATT002, 'F.scaled_dot_product_attention'), /reads attn_mask as True\/1 = attend/);
-    assert.deepEqual(await (await linter()).lintPython(ATT002.replace('attn_mask=mask', 'attn_mask=~mask')), []);
+    assert.deepEqual((await linter()).lintPython(ATT002.replace('attn_mask=mask', 'attn_mask=~mask')), []);
   });
 
   it('ATT003: the scores, the query\'s definition and the softmax', async () => {
@@ -164,14 +164,14 @@ def attend(q, k, v):
     relatedAt(f, at(ATT003, 'q @ k'), /are formed here, from `q` and `k.transpose\(-2, -1\)`/);
     relatedAt(f, at(ATT003, 'q = x @ wq'), /`q` is defined here, with no 1\/sqrt\(d\) factor/);
     relatedAt(f, at(ATT003, 'torch.softmax'), /normalises them here, unscaled/);
-    assert.deepEqual(await (await linter()).lintPython(ATT003.replace('k.transpose(-2, -1)', 'k.transpose(-2, -1) / q.size(-1) ** 0.5')), []);
+    assert.deepEqual((await linter()).lintPython(ATT003.replace('k.transpose(-2, -1)', 'k.transpose(-2, -1) / q.size(-1) ** 0.5')), []);
   });
 
   it('ATT004: the manual scaling of q and where the scale is defined', async () => {
     const f = await only(ATT004, 'ATT004');
     relatedAt(f, at(ATT004, 'q * self.scale'), /`q` is scaled by `self.scale` here/);
     relatedAt(f, at(ATT004, 'self.scale = '), /`self.scale` is defined here/);
-    assert.deepEqual(await (await linter()).lintPython(ATT004.replace('(q, k, v)', '(q, k, v, scale=1.0)')), []);
+    assert.deepEqual((await linter()).lintPython(ATT004.replace('(q, k, v)', '(q, k, v, scale=1.0)')), []);
   });
 
   it('ATT004: a dimension used as the divisor names its definition', async () => {
@@ -190,7 +190,7 @@ def attend(q, k, v):
   it('ATT005: where the keys get their layout', async () => {
     const f = await only(ATT005, 'ATT005');
     relatedAt(f, at(ATT005, 'k = self.k_proj'), /the keys `k` get their layout here/);
-    assert.deepEqual(await (await linter()).lintPython(ATT005.replace('k.transpose(1, 2)', 'k.transpose(-2, -1)'), { select: ['ATT005'] }), []);
+    assert.deepEqual((await linter()).lintPython(ATT005.replace('k.transpose(1, 2)', 'k.transpose(-2, -1)'), { select: ['ATT005'] }), []);
   });
 
   it('ATT006: the softmax before the mask, where the mask was built, and where the weights are used', async () => {
