@@ -1,14 +1,9 @@
 // Output formats of `attention-inspector lint`: text, JSON (the array docs/DESIGN.md fixes) and SARIF 2.1.0.
 // Pure functions from findings to strings.
-import { NOT_ANALYSED, RULES, renderRulePage, rulePageFileName, type Finding, type RelatedLocation } from '../lint';
+import { NOT_ANALYSED, RULES, renderRulePage, rulePageFileName, type RelatedLocation } from '../lint';
+import type { FileFinding } from '../protocol/lint-pool';
 import { escapeControls } from './terminal';
 
-export interface FileFinding extends Finding {
-  /** Path as given on the command line (or found under a directory), with forward slashes. */
-  path: string;
-  /** 0-based notebook cell (all cells counted) for .ipynb findings; lines are then relative to the cell. */
-  cell?: number;
-}
 
 /** A related location as the CLI prints it: always with a path (the finding's own when the location has none). */
 interface PrintedRelated {

@@ -1,24 +1,13 @@
 // Linting many files on several cores: worker threads, each with its own parser, pull chunks of files from
 // a queue; results are merged back in file order so the output does not depend on timing.
 //
-// The worker is the CLI bundle itself (dist/cli.js) started with workerData { lintWorker: true }.
+// The worker is the CLI bundle itself (dist/cli.js) started with workerData { lintWorker: true }. The messages
+// are typed in src/protocol/lint-pool.ts.
 import { availableParallelism } from 'node:os';
 import { Worker, parentPort, workerData } from 'node:worker_threads';
 import type { ExtendedLinter, LintOptions } from '../lint';
-import { lintFiles, workspaceLinter, type LintGroup, type LintRunResult } from './lint';
-
-interface ChunkRequest {
-  id: number;
-  files: string[];
-  /** The workspace root the files belong to (a directory argument), if any. */
-  root?: string;
-}
-
-interface ChunkReply {
-  id: number;
-  result?: LintRunResult;
-  error?: string;
-}
+import type { ChunkReply, ChunkRequest, LintPoolWorkerData, LintRunResult } from '../protocol/lint-pool';
+import { lintFiles, workspaceLinter, type LintGroup } from './lint';
 
 /** Threads to use: ATTENTION_INSPECTOR_THREADS, else the cores (at most 4). */
 export function threadCount(files: number): number {
@@ -36,11 +25,11 @@ export async function lintFilesParallel(groups: readonly LintGroup[], options: L
   const total = groups.reduce((n, g) => n + g.files.length, 0);
   const chunkSize = Math.max(4, Math.ceil(total / (threads * 8)));
   // Chunks never mix workspaces: a worker lints each chunk with the linter of its root.
-  const chunks: { files: string[]; root?: string }[] = [];
+  const chunks: Omit<ChunkRequest, 'id'>[] = [];
   for (const g of groups) for (let i = 0; i < g.files.length; i += chunkSize) chunks.push({ files: g.files.slice(i, i + chunkSize), ...(g.root !== undefined ? { root: g.root } : {}) });
   const results: (LintRunResult | undefined)[] = new Array(chunks.length);
   let next = 0;
-  const workers = Array.from({ length: threads }, () => new Worker(__filename, { workerData: { lintWorker: true, options } }));
+  const workers = Array.from({ length: threads }, () => new Worker(__filename, { workerData: { lintWorker: true, options } satisfies LintPoolWorkerData }));
   try {
     await Promise.all(
       workers.map(
@@ -85,7 +74,7 @@ export async function lintFilesParallel(groups: readonly LintGroup[], options: L
 export async function runLintWorker(): Promise<void> {
   const port = parentPort;
   if (!port) return;
-  const options = (workerData as { options: LintOptions }).options;
+  const options = (workerData as LintPoolWorkerData).options;
   // One linter per workspace root (each keeps its imported modules' analyses across the chunks it lints).
   const linters = new Map<string, Promise<ExtendedLinter>>();
   const linterFor = (root: string | undefined): Promise<ExtendedLinter> => {

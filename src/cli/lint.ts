@@ -14,7 +14,8 @@ import { existsSync, readFileSync, readdirSync, realpathSync, statSync } from 'n
 import { join, relative, resolve, sep } from 'node:path';
 import { createLinter, isRuleCode, MAX_LINT_FILE_BYTES, NOT_ANALYSED, type ExtendedLinter, type Finding, type LintOptions } from '../lint';
 import { InputFileError, readRegularFile, unreadableReason } from './files';
-import { formatJson, formatSarif, formatText, ruleDocsBase, type FileFinding } from './lint-format';
+import type { FileFinding, LintRunResult } from '../protocol/lint-pool';
+import { formatJson, formatSarif, formatText, ruleDocsBase } from './lint-format';
 import type { CliIO } from './io';
 import { canUseWorkers, lintFilesParallel, threadCount } from './lint-pool';
 import { diskWorkspace } from './lint-workspace';
@@ -186,13 +187,6 @@ export function readGrammar(): { treeSitter: Uint8Array; python: Uint8Array } {
     treeSitter: find('web-tree-sitter.wasm', 'web-tree-sitter/web-tree-sitter.wasm'),
     python: find('tree-sitter-python.wasm', 'tree-sitter-python/tree-sitter-python.wasm'),
   };
-}
-
-export interface LintRunResult {
-  findings: FileFinding[];
-  files: number;
-  lines: number;
-  errors: string[];
 }
 
 /** Files to lint that share a workspace root (a directory argument), or none (file arguments). */

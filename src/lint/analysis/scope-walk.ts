@@ -1,0 +1,123 @@
+// The state of the scopes pass (./scopes.ts) while it walks a file: the tables it fills (scopes, classes,
+// definitions, uses), the environment operations (a new definition, fork and join at branches), and the `if`
+// arms the walk is inside. The visitors (./scope-statements.ts, ./scope-expressions.ts, ./scope-assignments.ts,
+// ./scope-imports.ts) all write through one ScopeWalk.
+import { childByField, text, type PyNode, type PyTree } from '../syntax/tree';
+import type { ClassInfo, Def, GuardStep, Scope, ScopeResult } from './scopes';
+
+/** Name → the definitions that can reach this point of the walk. */
+export type Env = Map<string, Def[]>;
+
+export const fork = (env: Env): Env => new Map(env);
+
+/** The environment after branches meet: each name reached by the definitions of every live branch. null: no branch flows on. */
+export function join(envs: (Env | null)[]): Env | null {
+  const live = envs.filter((e): e is Env => e !== null);
+  if (live.length === 0) return null;
+  if (live.length === 1) return live[0];
+  const out: Env = new Map();
+  for (const e of live) {
+    for (const [name, defs] of e) {
+      const cur = out.get(name);
+      if (!cur) out.set(name, defs);
+      else if (cur !== defs) {
+        const merged = cur.slice();
+        for (const d of defs) if (!merged.includes(d)) merged.push(d);
+        out.set(name, merged);
+      }
+    }
+  }
+  return out;
+}
+
+export class ScopeWalk {
+  private nextDefId = 0;
+  private nextScopeId = 0;
+  readonly scopes: Scope[] = [];
+  readonly classes: ClassInfo[] = [];
+  readonly uses: (Def[] | undefined)[];
+  readonly useScope: (Scope | undefined)[];
+  readonly rankFacts = new Map<number, number>();
+  readonly defsByTarget = new Map<number, Def[]>();
+  readonly scopeOfNode = new Map<number, Scope>();
+  readonly defsOfScope = new Map<number, Def[]>();
+  readonly exprsOfScope = new Map<number, PyNode[]>();
+  readonly selfAttrsAtCall = new Map<number, ReadonlyMap<string, Def[]>>();
+  /** The `if` arms the walk is inside (per scope: a nested function starts its own). */
+  guards: GuardStep[] = [];
+
+  constructor(readonly src: PyTree) {
+    this.uses = new Array(src.nodeCount);
+    this.useScope = new Array(src.nodeCount);
+  }
+
+  /** An expression evaluated in the scope (a statement's, a condition, a return value). */
+  noteExpr(node: PyNode | undefined, scope: Scope): void {
+    if (!node) return;
+    const list = this.exprsOfScope.get(scope.id);
+    if (list) list.push(node);
+    else this.exprsOfScope.set(scope.id, [node]);
+  }
+
+  newScope(init: Omit<Scope, 'id' | 'returns' | 'children' | 'envAtEnd'>): Scope {
+    const s: Scope = { ...init, id: this.nextScopeId++, returns: [], children: [], envAtEnd: new Map() };
+    this.scopes.push(s);
+    init.parent?.children.push(s);
+    this.scopeOfNode.set(init.node.id, s);
+    return s;
+  }
+
+  inArm<T>(branch: PyNode, arm: number, walk: () => T): T {
+    this.guards.push({ branch: branch.id, arm });
+    try {
+      return walk();
+    } finally {
+      this.guards.pop();
+    }
+  }
+
+  /** A new definition: it alone now reaches its name in env. `self.x` definitions in a method are also the class's attributes. */
+  addDef(env: Env, def: Omit<Def, 'id'>): Def {
+    // The literal is fresh at every call site: give it its id in place (no copy).
+    const d = def as Def & { id: number; guard?: readonly GuardStep[] };
+    d.id = this.nextDefId++;
+    if (this.guards.length > 0 && def.kind !== 'param') d.guard = this.guards.slice();
+    env.set(d.name, [d]);
+    const list = this.defsByTarget.get(d.target.id);
+    if (list) list.push(d);
+    else this.defsByTarget.set(d.target.id, [d]);
+    const ofScope = this.defsOfScope.get(d.scope.id);
+    if (ofScope) ofScope.push(d);
+    else this.defsOfScope.set(d.scope.id, [d]);
+    const cls = d.scope.ownerClass;
+    if (cls && d.name.startsWith('self.')) {
+      const attr = cls.attrDefs.get(d.name);
+      if (attr) attr.push(d);
+      else cls.attrDefs.set(d.name, [d]);
+    }
+    return d;
+  }
+
+  /** Name a target node binds: identifier text, or 'self.x' for attributes of the method's self. */
+  boundName(node: PyNode, scope: Scope): string | undefined {
+    if (node.type === 'identifier') return text(this.src, node);
+    if (node.type === 'attribute' && scope.selfName) {
+      const obj = childByField(node, 'object');
+      const attr = childByField(node, 'attribute');
+      if (obj && attr && obj.type === 'identifier' && text(this.src, obj) === scope.selfName) return `self.${text(this.src, attr)}`;
+    }
+    return undefined;
+  }
+
+  /** A read of `name` at node: the definitions reaching it. */
+  recordUse(node: PyNode, name: string, env: Env, scope: Scope): void {
+    this.useScope[node.id] = scope;
+    const defs = env.get(name);
+    if (defs) this.uses[node.id] = defs;
+  }
+
+  result(module: Scope): ScopeResult {
+    const { scopes, classes, uses, useScope, rankFacts, defsByTarget, scopeOfNode, defsOfScope, exprsOfScope, selfAttrsAtCall } = this;
+    return { module, scopes, classes, uses, useScope, rankFacts, defsByTarget, scopeOfNode, defsOfScope, exprsOfScope, selfAttrsAtCall };
+  }
+}
