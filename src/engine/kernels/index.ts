@@ -12,13 +12,10 @@ export { createWasmSimdKernel, WasmSimdKernel } from './wasm-kernel';
 export {
   createParallelWasmSimdKernel,
   ParallelWasmSimdKernel,
-  type HelperStatus,
-  type KernelHelperHandle,
-  type ParallelCounters,
   type ParallelKernelOptions,
   type SpawnKernelHelper,
 } from './parallel-kernel';
-export { serveKernelJobs, type KernelHelperHooks } from './parallel-helper';
+export { serveKernelJobs } from './parallel-helper';
 
 /**
  * The `attentionInspector.kernel` setting: a kernel by name, or 'auto' for the fastest one available

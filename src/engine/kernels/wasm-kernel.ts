@@ -17,8 +17,6 @@ import {
 } from './simd-module';
 import { multiplyStaged, scratchRegion, SCRATCH_BYTES, stagedGemmLayout, type StagedGemm } from './staged-gemm';
 
-export { BLOCKING } from './simd-module';
-export { simdKernelBytes, wasmSimdSupported, wasmSimdUnavailable } from './simd-module';
 
 /**
  * From this many columns of C on, each block of A is packed in 4-row panels first (a pass over A that the

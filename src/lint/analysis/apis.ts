@@ -67,9 +67,6 @@ export const MASK_FUNCTIONS: Readonly<Record<string, MaskConsumer>> = recordsOf(
 /** Layers (called as modules) whose forward/call mask arguments have a fixed meaning. */
 export const MASK_LAYERS: Readonly<Record<string, MaskConsumer>> = recordsOf((r) => r.form === 'layer', consumerOf);
 
-/** Keyword names that mean "True = ignore" whoever receives them (PyTorch's naming, used by fairseq and others). */
-export const IGNORE_MASK_KEYWORDS: ReadonlySet<string> = new Set(['key_padding_mask', 'src_key_padding_mask', 'tgt_key_padding_mask', 'memory_key_padding_mask']);
-
 // ------------------------------------------------------------------------------------------------ layers
 
 /** Layers that keep their input's shape and attention facts (dropout, norms, activations). */

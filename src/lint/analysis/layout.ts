@@ -3,26 +3,10 @@
 // cannot be known.
 import type { AxisInfo, AxisLabel } from './values';
 
-export function mapAxes(axes: readonly AxisInfo[] | undefined, perm: readonly number[]): AxisInfo[] | undefined {
-  if (!axes) return undefined;
-  return perm.map((p) => axes[p] ?? {});
-}
-
 /** Normalises a possibly negative dim for a rank; undefined when out of range. */
 export function posAxis(dim: number, ndim: number): number | undefined {
   const d = dim < 0 ? dim + ndim : dim;
   return d >= 0 && d < ndim ? d : undefined;
-}
-
-/** Permutation of swapping two dims. */
-export function swapPerm(ndim: number, a: number, b: number): number[] | undefined {
-  const pa = posAxis(a, ndim);
-  const pb = posAxis(b, ndim);
-  if (pa === undefined || pb === undefined) return undefined;
-  const perm = Array.from({ length: ndim }, (_, i) => i);
-  perm[pa] = pb;
-  perm[pb] = pa;
-  return perm;
 }
 
 /** Where a negative axis index goes under transpose(a, b) when the rank is unknown (only negative a, b). */

@@ -30,7 +30,6 @@ import {
   isPackedProjection,
   isProjectionName,
   isScaleName,
-  nameTokens,
   projectionRole,
 } from './names';
 import {
@@ -71,7 +70,6 @@ import {
   tensor,
   type AValue,
   type DType,
-  type PathOp,
   type ScaleOp,
 } from './values';
 
@@ -1553,5 +1551,4 @@ function concat(ev: Evaluator, c: Call): AValue {
 // The evaluator reaches comparisons and index-assignment fills through this module.
 export { evalComparison, setItemFill } from './mask-ops';
 
-export { scaleTarget, nameTokens, dimOfName, isHeadCountName, isScaleName };
-export type { PathOp, ScaleOp };
+export { scaleTarget, dimOfName, isHeadCountName, isScaleName };

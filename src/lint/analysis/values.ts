@@ -300,10 +300,6 @@ export function number(fields: Omit<AValue, 'kind'> = {}): AValue {
   return { kind: 'number', ...fields };
 }
 
-export function isTensorLike(v: AValue): boolean {
-  return v.kind === 'tensor' || v.kind === 'unknown';
-}
-
 /** Negative index of axis `dim` (which may be negative) in a tensor of `ndim` dims; undefined if unknowable. */
 export function negAxis(dim: number, ndim: number | undefined): number | undefined {
   if (dim < 0) return ndim === undefined || -dim <= ndim ? dim : undefined;

@@ -414,10 +414,3 @@ export function walk(node: PyNode, visit: (n: PyNode) => boolean | void): void {
   }
 }
 
-/** The nearest ancestor (excluding the node) of one of the given types. */
-export function ancestor(node: PyNode, types: ReadonlySet<string> | string): PyNode | undefined {
-  for (let p = node.parent; p; p = p.parent) {
-    if (typeof types === 'string' ? p.type === types : types.has(p.type)) return p;
-  }
-  return undefined;
-}
