@@ -1,7 +1,7 @@
 // Runtime diagnostics: decided from the values a run produced, never from names. Each check says nothing when
 // its evidence is missing (a tensor not captured or summarised, a layout it cannot orient, ids without a
 // padding_idx): a runtime finding must be right.
-import { matmul } from '../engine/ops';
+import { getKernel } from '../engine/kernels';
 import type { Tensor } from '../engine/tensor';
 import { isBoolTensor } from '../engine/tensor';
 import type { RuleCode, Severity } from '../lint/types';
@@ -170,40 +170,50 @@ export function measureScale(call: TraceCall, tensors: Map<string, CapturedTenso
   if (a.shape[a.shape.length - 2] !== R || b.shape[b.shape.length - 2] !== C || b.shape[b.shape.length - 1] !== dk) return null;
   const nMat = scores.data.length / (R * C);
   if (a.data.length !== nMat * R * dk || b.data.length !== nMat * C * dk) return null;
-  // qk [nMat, R, C] = a · bᵀ, computed by the engine in float32.
-  const qk = matmul({ data: a.data, shape: [nMat, R, dk] }, transposeTensor({ data: b.data, shape: [nMat, C, dk] }));
+  // qk [nMat, R, C] = a · bᵀ, computed by the engine's kernel in float32 (b [nMat, C, dk] read transposed).
+  const qk = new Float32Array(nMat * R * C);
+  const kernel = getKernel();
+  for (let i = 0; i < nMat; i++) {
+    kernel.gemm({ m: R, n: C, k: dk, a: a.data, aOff: i * R * dk, lda: dk, b: b.data, bOff: i * C * dk, ldb: dk, transB: true, c: qk, cOff: i * R * C, ldc: C });
+  }
   const masked = tensors.get('masked');
   const m = masked && isBoolTensor(masked.tensor) && masked.tensor.data.length === scores.data.length ? masked.tensor.data : null;
+  const y = scores.data;
+  const used = (i: number) => !(m && m[i]) && Number.isFinite(qk[i]) && Number.isFinite(y[i]);
   const slopes: number[] = [];
-  const xs: number[] = [];
-  const ys: number[] = [];
+  // Per query row: the least-squares slope of the softmax input against q·kᵀ over the unmasked keys.
   for (let r = 0; r < nMat * R; r++) {
-    xs.length = 0;
-    ys.length = 0;
-    for (let c = 0; c < C; c++) {
-      const i = r * C + c;
-      const x = qk.data[i];
-      const y = scores.data[i];
-      if ((m && m[i]) || !Number.isFinite(x) || !Number.isFinite(y)) continue;
-      xs.push(x);
-      ys.push(y);
+    const row = r * C;
+    let n = 0;
+    let sx = 0;
+    let sy = 0;
+    for (let i = row; i < row + C; i++) {
+      if (!used(i)) continue;
+      n++;
+      sx += qk[i];
+      sy += y[i];
     }
-    if (xs.length < 2) continue;
-    const mx = xs.reduce((s, v) => s + v, 0) / xs.length;
-    const my = ys.reduce((s, v) => s + v, 0) / ys.length;
+    if (n < 2) continue;
+    const mx = sx / n;
+    const my = sy / n;
     let sxy = 0;
     let sxx = 0;
-    for (let j = 0; j < xs.length; j++) {
-      sxy += (xs[j] - mx) * (ys[j] - my);
-      sxx += (xs[j] - mx) ** 2;
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (let i = row; i < row + C; i++) {
+      if (!used(i)) continue;
+      const dx = qk[i] - mx;
+      sxy += dx * (y[i] - my);
+      sxx += dx * dx;
+      if (qk[i] < lo) lo = qk[i];
+      if (qk[i] > hi) hi = qk[i];
     }
-    if (sxx < 1e-12 * xs.length) continue;
+    if (sxx < 1e-12 * n) continue;
     const slope = sxy / sxx;
     // The row must be exactly linear in q·kᵀ (no position bias, no nonlinearity).
-    const spread = Math.max(...xs) - Math.min(...xs);
     let worst = 0;
-    for (let j = 0; j < xs.length; j++) worst = Math.max(worst, Math.abs(ys[j] - my - slope * (xs[j] - mx)));
-    if (worst > 1e-2 * Math.abs(slope) * spread + 1e-6) return null;
+    for (let i = row; i < row + C; i++) if (used(i)) worst = Math.max(worst, Math.abs(y[i] - my - slope * (qk[i] - mx)));
+    if (worst > 1e-2 * Math.abs(slope) * (hi - lo) + 1e-6) return null;
     slopes.push(slope);
   }
   if (slopes.length === 0) return null;
@@ -214,11 +224,6 @@ export function measureScale(call: TraceCall, tensors: Map<string, CapturedTenso
   const pre = call.ops.find((o) => o.kind === 'scores')?.operandScale ?? 1;
   const heads = rank >= 4 ? scores.shape[rank - 3] : null;
   return { scale: median * pre, dk, heads };
-}
-
-function transposeTensor(t: Tensor): Tensor {
-  const r = t.shape.length;
-  return { data: transposeLast(t.data, t.shape), shape: [...t.shape.slice(0, -2), t.shape[r - 1], t.shape[r - 2]] };
 }
 
 function checkScale(ctx: Context, m: ReturnType<typeof measureScale>): void {

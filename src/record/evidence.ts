@@ -19,6 +19,8 @@ export interface RuntimeEvidence {
   callId: number;
   /** What was measured (the runtime finding's message, or why the site is fine). */
   message: string;
+  /** 'confirmed': the line of the runtime finding itself (one of `lines`). */
+  at?: number;
 }
 
 
@@ -96,7 +98,7 @@ function causalTriangle(view: AttentionView): boolean {
 export function callEvidence(trace: TraceIndex, call: TraceCall, tensors: Map<string, CapturedTensor>, findings: readonly RuntimeFinding[], measures: CallMeasures = measuredOnce(trace, call, tensors)): RuntimeEvidence[] {
   const site = siteLines(trace, call);
   if (!site) return [];
-  const out: RuntimeEvidence[] = findings.map((f) => ({ code: f.code, kind: 'confirmed', ...site, callId: call.id, message: f.message }));
+  const out: RuntimeEvidence[] = findings.map((f) => ({ code: f.code, kind: 'confirmed', ...site, callId: call.id, message: f.message, ...(f.path === site.path ? { at: f.line } : {}) }));
   for (const c of fineChecks(trace, call, measures)) {
     if (!findings.some((f) => f.code === c.code)) out.push({ code: c.code, kind: 'fine', ...site, callId: call.id, message: c.message });
   }

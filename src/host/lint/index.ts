@@ -124,8 +124,8 @@ class LintController implements vscode.Disposable {
     const out = new vscode.Diagnostic(d.range, `${d.message} ${vscode.l10n.t('(confirmed by the recorded run, call #{0})', e.callId)}`, d.severity);
     out.source = d.source;
     out.code = d.code;
-    const line = Math.max(0, e.lines.find((l) => l - 1 >= d.range.start.line && l - 1 <= d.range.end.line) ?? e.lines[0]) - 1;
-    out.relatedInformation = [new vscode.DiagnosticRelatedInformation(new vscode.Location(uri, new vscode.Range(Math.max(0, line), 0, Math.max(0, line), 0)), vscode.l10n.t('At run time: {0}', e.message)), ...(d.relatedInformation ?? [])];
+    const line = Math.max(1, e.at ?? e.lines.find((l) => l - 1 >= d.range.start.line && l - 1 <= d.range.end.line) ?? e.lines[0]) - 1; // the runtime finding's line
+    out.relatedInformation = [new vscode.DiagnosticRelatedInformation(new vscode.Location(uri, new vscode.Range(line, 0, line, 0)), vscode.l10n.t('At run time: {0}', e.message)), ...(d.relatedInformation ?? [])];
     return out;
   }
 

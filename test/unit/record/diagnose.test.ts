@@ -291,6 +291,7 @@ describe('record: what a run says about the static findings of its sites', () =>
     const inverted = evidence((b) => manualCall(b, { masked: (bi, _t, s) => !isPad(bi, s), fill: -1e9, ids: PADDED_IDS }));
     assert.deepEqual(kinds(inverted), ['confirmed ATT002', 'fine ATT001', 'fine ATT003', 'fine ATT004']);
     assert.match(inverted.find((e) => e.kind === 'confirmed')!.message, /inverted/);
+    assert.equal(inverted.find((e) => e.kind === 'confirmed')!.at, OP_LINES.fill, 'the runtime finding’s own line');
     // Two layers of one site say it once; a site confirmed by one call is not fine by another.
     assert.equal(evidence((b) => [0, 1].forEach(() => manualCall(b, {}))).length, 3);
     const mixed = evidence((b) => {
