@@ -19,7 +19,7 @@ import { t } from './l10n';
 import { Legend, weightCaption } from './legend';
 import { LinesView } from './lines-view';
 import { PanelRpc } from './rpc';
-import { type DebuggerSwitches, type GridView as GridSubView, type PanelState, type StepIndex, defaultState, fitStateToRun, sanitizeState, traceOptionsOf } from './state';
+import { type DebuggerSwitches, type GridView as GridSubView, type PanelState, type StepIndex, fitStateToRun, sanitizeState, traceOptionsOf } from './state';
 import { stepInfo, stepSourceLines } from './steps';
 import { type ThemeColours, readTheme, watchTheme } from './theme';
 import { Tooltip } from './tooltip';
@@ -757,7 +757,6 @@ export class App {
   }
 }
 
-export { defaultState };
 
 /** Room for the row labels on the left, and for the caption above the column labels on top (SVG units). */
 function svgMargins(rowLabels: readonly string[], colLabels: readonly string[], cell: number): { left: number; top: number } {

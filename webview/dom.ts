@@ -77,6 +77,3 @@ export function numberInput(
   return { wrap: h('div', { class: 'field' }, h('label', { attrs: { for: id }, text: label }), input), input };
 }
 
-export function clear(el: Element): void {
-  while (el.firstChild) el.removeChild(el.firstChild);
-}
