@@ -84,16 +84,18 @@ function splitLines(source: string): string[] {
   return source.split(/\r\n|\r|\n/);
 }
 
-/** Parses the header block of a case; `where` names the file in error messages. */
-export function parseHeader(source: string, where: string): CaseHeader {
+/**
+ * The `# key: value` lines at the top of a case, checked against `keys` (unknown or repeated keys are errors),
+ * and `need(key)`, which returns a key's value or throws naming the missing line. Shared by the corpus and the
+ * unseen set, whose headers differ only in their keys.
+ */
+export function readHeaderFields(source: string, where: string, keys: readonly string[]): { fields: Map<string, string>; need: (key: string) => string } {
   const fields = new Map<string, string>();
   for (const line of splitLines(source)) {
     const m = HEADER_LINE.exec(line);
     if (!m) break;
     const key = m[1];
-    if (!(HEADER_KEYS as readonly string[]).includes(key)) {
-      throw new Error(`${where}: unknown header key "${key}" (expected one of ${HEADER_KEYS.join(', ')})`);
-    }
+    if (!keys.includes(key)) throw new Error(`${where}: unknown header key "${key}" (expected one of ${keys.join(', ')})`);
     if (fields.has(key)) throw new Error(`${where}: header key "${key}" appears twice`);
     fields.set(key, m[2]);
   }
@@ -102,6 +104,12 @@ export function parseHeader(source: string, where: string): CaseHeader {
     if (v === undefined || v === '') throw new Error(`${where}: missing header line "# ${key}: ..."`);
     return v;
   };
+  return { fields, need };
+}
+
+/** Parses the header block of a case; `where` names the file in error messages. */
+export function parseHeader(source: string, where: string): CaseHeader {
+  const { fields, need } = readHeaderFields(source, where, HEADER_KEYS);
   const name = need('case');
   const modelledOn = need('modelled-on');
   const mo = /^([A-Za-z0-9][\w.-]*\/[\w.-]+)\s+(https:\/\/github\.com\/\S+)$/.exec(modelledOn);

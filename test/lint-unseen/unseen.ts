@@ -10,6 +10,7 @@ import {
   isRuleCode,
   matchCase,
   parseExpectations,
+  readHeaderFields,
   scoreResults,
   type CaseResult,
   type Counts,
@@ -81,22 +82,7 @@ export function startsWithHeader(source: string): boolean {
 
 /** Parses the header block at the top of `source`; `where` names the file in error messages. */
 export function parseUnseenHeader(source: string, where: string): UnseenHeader {
-  const fields = new Map<string, string>();
-  for (const line of source.split(/\r\n|\r|\n/)) {
-    const m = HEADER_LINE.exec(line);
-    if (!m) break;
-    const key = m[1];
-    if (!(HEADER_KEYS as readonly string[]).includes(key)) {
-      throw new Error(`${where}: unknown header key "${key}" (expected one of ${HEADER_KEYS.join(', ')})`);
-    }
-    if (fields.has(key)) throw new Error(`${where}: header key "${key}" appears twice`);
-    fields.set(key, m[2]);
-  }
-  const need = (key: string): string => {
-    const v = fields.get(key);
-    if (v === undefined || v === '') throw new Error(`${where}: missing header line "# ${key}: ..."`);
-    return v;
-  };
+  const { fields, need } = readHeaderFields(source, where, HEADER_KEYS);
   const name = need('case');
   const mo = /^([A-Za-z0-9][\w.-]*\/[\w.-]+)\s+(https:\/\/github\.com\/\S+)$/.exec(need('modelled-on'));
   if (!mo) throw new Error(`${where}: "# modelled-on:" must be "<owner/repo> <https://github.com/... URL>"`);
