@@ -446,13 +446,16 @@ export class CodeServerWorkbench implements Workbench {
   private async readIndexedProblemRows(): Promise<Array<{ index: number; row: ProblemRow }>> {
     const list = this.page.locator('.markers-panel .monaco-list').first();
     if (!(await list.isVisible())) return []; // "No problems have been detected"
-    const rows = new Map<number, ProblemRow | { resource: string }>();
+    const rows = new Map<number, ProblemRow | { resource: string } | { related: true }>();
     for (let page = 0; page < 200; page++) {
       const visible = await list.locator('.monaco-list-row').evaluateAll((elements) =>
         elements.map((row) => ({
           index: Number(row.getAttribute('data-index')),
+          // The tree's levels: 1 a file, 2 a problem, 3 a problem's related information (not a problem).
+          level: Number(row.getAttribute('aria-level') ?? '0'),
           last: row.getAttribute('data-last-element') === 'true',
           resource: row.querySelector('.marker-message') === null ? (row.querySelector('.label-name')?.textContent ?? '').trim() : undefined,
+          label: (row.querySelector('.label-name')?.textContent ?? '').trim(),
           icon: row.querySelector('.marker-icon')?.className ?? '',
           message: (row.querySelector('.marker-message')?.textContent ?? '').trim(),
           source: (row.querySelector('.marker-source')?.textContent ?? '').trim(),
@@ -462,8 +465,12 @@ export class CodeServerWorkbench implements Workbench {
         })),
       );
       for (const row of visible) {
-        if (row.resource !== undefined) {
-          rows.set(row.index, { resource: row.resource });
+        if (row.level >= 3) {
+          rows.set(row.index, { related: true });
+          continue;
+        }
+        if (row.level === 1 || (row.level === 0 && row.resource !== undefined)) {
+          rows.set(row.index, { resource: row.resource ?? (row.label ?? '') });
           continue;
         }
         const position = /Ln (\d+), Col (\d+)/.exec(row.position);
@@ -486,6 +493,7 @@ export class CodeServerWorkbench implements Workbench {
     const problems: Array<{ index: number; row: ProblemRow }> = [];
     for (const index of [...rows.keys()].sort((a, b) => a - b)) {
       const row = rows.get(index)!;
+      if ('related' in row) continue;
       if ('resource' in row) file = row.resource;
       else problems.push({ index, row: { ...row, file } });
     }
