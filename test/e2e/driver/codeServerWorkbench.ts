@@ -267,7 +267,12 @@ export class CodeServerWorkbench implements Workbench {
   private async focusEditor(): Promise<void> {
     const editor = this.page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
     await editor.waitFor({ timeout: STEP_TIMEOUT_MS });
-    await editor.click({ position: { x: 2, y: 2 } });
+    // The lines' top-left corner is off screen when the editor is scrolled down (a revealed line, scrolling past
+    // the last line): then click the top of the visible text area, away from the left where CodeLens links sit.
+    const lines = await editor.boundingBox();
+    const visible = await this.page.locator('.editor-group-container.active .monaco-editor .overflow-guard').first().boundingBox();
+    if (lines && visible && lines.y + 2 < visible.y) await this.page.mouse.click(visible.x + visible.width / 2, visible.y + 8);
+    else await editor.click({ position: { x: 2, y: 2 } });
   }
 
   async selection(): Promise<EditorSelection> {
