@@ -22,7 +22,18 @@ const noWorkerThreads = ['worker_threads', 'node:worker_threads'].map((name) => 
 
 export default tseslint.config(
   {
-    ignores: ['dist/**', 'node_modules/**', '.cache/**', 'media/**', 'src/engine/kernels/generated/**', 'test/fixtures/**', 'test/lint-corpus/cases/**', 'test/lint-holdout/cases/**', '**/*.mjs', '**/*.js'],
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      '.cache/**',
+      'media/**',
+      'src/engine/kernels/generated/**',
+      'test/fixtures/**',
+      'test/lint-corpus/cases/**',
+      'test/lint-holdout/cases/**',
+      '**/*.mjs',
+      '**/*.js',
+    ],
   },
   ...tseslint.configs.strictTypeChecked,
   {
@@ -93,14 +104,33 @@ export default tseslint.config(
     files: PURE,
     rules: {
       'no-restricted-imports': ['error', { paths: [noVscode, ...noNode.paths], patterns: [notFromHostSide] }],
-      'no-restricted-globals': ['error', ...['document', 'window', 'navigator', 'process', 'Buffer', '__dirname', '__filename', 'require'].map((name) => ({ name, message: 'pure code uses no DOM or node globals (ARCHITECTURE.md)' }))],
+      'no-restricted-globals': [
+        'error',
+        ...['document', 'window', 'navigator', 'process', 'Buffer', '__dirname', '__filename', 'require'].map((name) => ({
+          name,
+          message: 'pure code uses no DOM or node globals (ARCHITECTURE.md)',
+        })),
+      ],
     },
   },
   {
     // src/engine is the core of the core: it imports only itself (it runs unchanged in the worker, the CLI and a browser).
     files: ['src/engine/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [noVscode, ...noNode.paths], patterns: [notFromHostSide, { regex: '^(?!\\.)', message: 'src/engine imports only relative modules inside src/engine' }, { regex: '^(?:\\.\\./)+(?:models|weights|tokenize|lint|protocol|host|worker|cli|extension|webview|test|bench|scripts)(?:/|$)', message: 'src/engine imports nothing outside src/engine' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [noVscode, ...noNode.paths],
+          patterns: [
+            notFromHostSide,
+            { regex: '^(?!\\.)', message: 'src/engine imports only relative modules inside src/engine' },
+            {
+              regex: '^(?:\\.\\./)+(?:models|weights|tokenize|lint|protocol|host|worker|cli|extension|webview|test|bench|scripts)(?:/|$)',
+              message: 'src/engine imports nothing outside src/engine',
+            },
+          ],
+        },
+      ],
     },
   },
   {
@@ -115,7 +145,19 @@ export default tseslint.config(
   {
     files: ['webview/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [noVscode, ...NODE_BUILTINS.map((name) => ({ name, message: 'the webview runs in the browser: no node built-ins' }))], patterns: [{ group: ['**/src/host', '**/src/host/**', '**/src/worker/**', '**/src/cli/**'], message: 'the webview imports nothing from src/host, src/worker or src/cli (it runs in the browser; it talks to the host through src/protocol/webview.ts)' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [noVscode, ...NODE_BUILTINS.map((name) => ({ name, message: 'the webview runs in the browser: no node built-ins' }))],
+          patterns: [
+            {
+              group: ['**/src/host', '**/src/host/**', '**/src/worker/**', '**/src/cli/**'],
+              message:
+                'the webview imports nothing from src/host, src/worker or src/cli (it runs in the browser; it talks to the host through src/protocol/webview.ts)',
+            },
+          ],
+        },
+      ],
     },
   },
   {

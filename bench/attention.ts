@@ -62,7 +62,13 @@ async function workerMain(): Promise<void> {
   const inProjWeight = engine.tensor(rand(3 * E * E, 2 / Math.sqrt(E)), [3 * E, E]);
   const outProjWeight = engine.tensor(rand(E * E, 2 / Math.sqrt(E)), [E, E]);
   // The causal attn_mask (True = masked) is an input, built once like NumPy's additive mask.
-  const causal = mode === 'mha' ? engine.boolTensor(Uint8Array.from({ length: L * L }, (_, idx) => (idx % L > Math.floor(idx / L) ? 1 : 0)), [L, L]) : undefined;
+  const causal =
+    mode === 'mha'
+      ? engine.boolTensor(
+          Uint8Array.from({ length: L * L }, (_, idx) => (idx % L > Math.floor(idx / L) ? 1 : 0)),
+          [L, L],
+        )
+      : undefined;
   const forward = () => {
     if (mode === 'mha') {
       return engine.multiheadAttention(x, x, x, { numHeads: H, inProjWeight, outProjWeight }, { attnMask: causal, needWeights: false }).out;
@@ -176,10 +182,14 @@ function parseKernel(spec: string): { kernel: string; threads: number } {
 
 function runChild(spec: string, L: number, mode: 'mha' | 'flash', reps: number): ChildResult {
   const { kernel, threads } = parseKernel(spec);
-  const out = execFileSync(process.execPath, ['--require', 'tsx/cjs', __filename, '--child', '--kernel', kernel, '--threads', String(threads), '--L', String(L), '--mode', mode, '--reps', String(reps)], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 20,
-  });
+  const out = execFileSync(
+    process.execPath,
+    ['--require', 'tsx/cjs', __filename, '--child', '--kernel', kernel, '--threads', String(threads), '--L', String(L), '--mode', mode, '--reps', String(reps)],
+    {
+      encoding: 'utf8',
+      maxBuffer: 1 << 20,
+    },
+  );
   return JSON.parse(out.trim().split('\n').pop()!) as ChildResult;
 }
 
@@ -191,15 +201,34 @@ function parentMain(): void {
   const numpy = hasNumpy();
   const fmt = (x: number | undefined, d = 1) => (x === undefined || !Number.isFinite(x) ? '—' : x.toFixed(d));
   console.log(`Multi-head attention forward, ${H} heads, d_k ${E / H}, d_model ${E}, causal, need_weights=False; median of ${reps} (after 1 warm-up)`);
-  console.log(`NumPy: ${numpy ? 'default BLAS threads (both cores), OPENBLAS_CORETYPE/L2_SIZE unset, measured right before each row' : 'not available (python3 with numpy not found)'}`);
-  console.log(`load average at start: ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ts rows: the previous pure-TS figures`);
+  console.log(
+    `NumPy: ${numpy ? 'default BLAS threads (both cores), OPENBLAS_CORETYPE/L2_SIZE unset, measured right before each row' : 'not available (python3 with numpy not found)'}`,
+  );
+  console.log(
+    `load average at start: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}; ts rows: the previous pure-TS figures`,
+  );
   console.log(['kernel', 'threads', 'L', 'median ms', 'min ms', 'GFLOP/s', 'NumPy ms', '× NumPy', 'worst host stall ms', 'peak RSS MiB'].join('\t'));
   for (const L of lengths) {
     for (const kernel of kernels) {
       // NumPy right before each row, so both see about the same machine load
       const np = numpy ? numpyMs(L, reps) : undefined;
       const r = runChild(kernel, L, 'mha', reps);
-      console.log([parseKernel(kernel).kernel, r.threads, L, fmt(r.medianMs), fmt(r.minMs), fmt(flops(L) / r.medianMs / 1e6, 2), fmt(np), np ? fmt(r.medianMs / np, 2) : '—', fmt(r.stallMs, 1), fmt(r.peakRssMiB, 0)].join('\t'));
+      console.log(
+        [
+          parseKernel(kernel).kernel,
+          r.threads,
+          L,
+          fmt(r.medianMs),
+          fmt(r.minMs),
+          fmt(flops(L) / r.medianMs / 1e6, 2),
+          fmt(np),
+          np ? fmt(r.medianMs / np, 2) : '—',
+          fmt(r.stallMs, 1),
+          fmt(r.peakRssMiB, 0),
+        ].join('\t'),
+      );
     }
   }
   if (long > 0) {
@@ -207,7 +236,11 @@ function parentMain(): void {
     console.log(['kernel', 'threads', 'L', 'median ms', 'GFLOP/s', 'worst host stall ms', 'peak RSS MiB'].join('\t'));
     for (const kernel of kernels) {
       const r = runChild(kernel, long, 'flash', Math.max(1, Math.min(reps, 2)));
-      console.log([parseKernel(kernel).kernel, r.threads, long, fmt(r.medianMs), fmt(flops(long) / r.medianMs / 1e6, 2), fmt(r.stallMs, 1), fmt(r.peakRssMiB, 0)].join('\t'));
+      console.log(
+        [parseKernel(kernel).kernel, r.threads, long, fmt(r.medianMs), fmt(flops(long) / r.medianMs / 1e6, 2), fmt(r.stallMs, 1), fmt(r.peakRssMiB, 0)].join(
+          '\t',
+        ),
+      );
     }
   }
 }

@@ -155,7 +155,9 @@ async function main(): Promise<void> {
     if (!reuse) {
       const t0 = performance.now();
       const params = writeCheckpoint(path);
-      console.log(`wrote ${path}: ${params.toLocaleString('en-US')} parameters, ${(statSync(path).size / 2 ** 20).toFixed(1)} MiB in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+      console.log(
+        `wrote ${path}: ${params.toLocaleString('en-US')} parameters, ${(statSync(path).size / 2 ** 20).toFixed(1)} MiB in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+      );
     }
     const run = spawnSync(process.execPath, [...process.execArgv, __filename, '--child', path, '--tokens', String(tokens), '--kernel', kernel], {
       encoding: 'utf8',
@@ -165,8 +167,12 @@ async function main(): Promise<void> {
     const r = JSON.parse(run.stdout.trim().split('\n').pop()!) as ChildReport;
     const load = r.readFileMs + r.readTensorsMs + r.loadModelMs;
     console.log(`model: ${r.name}${r.name.includes(`× ${HEADS} heads`) ? '' : ` (expected ${HEADS} heads!)`}, kernel ${r.kernel}`);
-    console.log(`load:    ${load.toFixed(0).padStart(7)} ms  (read file ${r.readFileMs.toFixed(0)} ms, readTensors ${r.readTensorsMs.toFixed(0)} ms, loadModel ${r.loadModelMs.toFixed(0)} ms)`);
-    console.log(`forward: ${r.forwardMs.toFixed(0).padStart(7)} ms  for ${r.tokens} tokens, ${r.forwardCpuMs.toFixed(0)} ms CPU (all ${LAYERS} layers' attention: ${r.attentionsMiB > 0 ? `${r.attentionsMiB.toFixed(1)} MiB` : 'not kept, tiled path'})`);
+    console.log(
+      `load:    ${load.toFixed(0).padStart(7)} ms  (read file ${r.readFileMs.toFixed(0)} ms, readTensors ${r.readTensorsMs.toFixed(0)} ms, loadModel ${r.loadModelMs.toFixed(0)} ms)`,
+    );
+    console.log(
+      `forward: ${r.forwardMs.toFixed(0).padStart(7)} ms  for ${r.tokens} tokens, ${r.forwardCpuMs.toFixed(0)} ms CPU (all ${LAYERS} layers' attention: ${r.attentionsMiB > 0 ? `${r.attentionsMiB.toFixed(1)} MiB` : 'not kept, tiled path'})`,
+    );
     console.log(`memory:  peak RSS ${r.peakRssMiB.toFixed(0)} MiB, RSS after load ${r.rssAfterLoadMiB.toFixed(0)} MiB`);
   } finally {
     if (dir && !process.argv.includes('--keep')) rmSync(dir, { recursive: true, force: true });

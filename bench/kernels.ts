@@ -92,17 +92,36 @@ function timeMha(kernel: Kernel, L = 512, heads = 12, d = 768): Timing {
   const scores = new Float32Array(L * L);
   const linear = (input: Float32Array, weight: Float32Array, output: Float32Array): void =>
     kernel.gemm({ m: L, n: d, k: d, a: input, aOff: 0, lda: d, b: weight, bOff: 0, ldb: d, transB: true, c: output, cOff: 0, ldc: d });
-  return measure(() => {
-    linear(x, w[0], q);
-    linear(x, w[1], k);
-    linear(x, w[2], v);
-    for (let h = 0; h < heads; h++) {
-      kernel.gemm({ m: L, n: L, k: hd, a: q, aOff: h * hd, lda: d, b: k, bOff: h * hd, ldb: d, transB: true, c: scores, cOff: 0, ldc: L, alpha: 1 / Math.sqrt(hd) });
-      kernel.softmaxRows({ x: scores, off: 0, rows: L, cols: L, ld: L, fullyMasked: 'zero' });
-      kernel.gemm({ m: L, n: hd, k: L, a: scores, aOff: 0, lda: L, b: v, bOff: h * hd, ldb: d, transB: false, c: ctx, cOff: h * hd, ldc: d });
-    }
-    linear(ctx, w[3], out);
-  }, quick ? 300 : 1500, 3);
+  return measure(
+    () => {
+      linear(x, w[0], q);
+      linear(x, w[1], k);
+      linear(x, w[2], v);
+      for (let h = 0; h < heads; h++) {
+        kernel.gemm({
+          m: L,
+          n: L,
+          k: hd,
+          a: q,
+          aOff: h * hd,
+          lda: d,
+          b: k,
+          bOff: h * hd,
+          ldb: d,
+          transB: true,
+          c: scores,
+          cOff: 0,
+          ldc: L,
+          alpha: 1 / Math.sqrt(hd),
+        });
+        kernel.softmaxRows({ x: scores, off: 0, rows: L, cols: L, ld: L, fullyMasked: 'zero' });
+        kernel.gemm({ m: L, n: hd, k: L, a: scores, aOff: 0, lda: L, b: v, bOff: h * hd, ldb: d, transB: false, c: ctx, cOff: h * hd, ldc: d });
+      }
+      linear(ctx, w[3], out);
+    },
+    quick ? 300 : 1500,
+    3,
+  );
 }
 
 /** The copies the wasm kernel makes for one product with beta 0 (A and B in, C out), as TypedArray.set calls. */
@@ -251,13 +270,17 @@ const pad = (s: string, n: number): string => s.padEnd(n);
 async function splitThresholds(single: Kernel): Promise<void> {
   const forced = await createParallelWasmSimdKernel(spawnKernelHelper, { minParallelMulAdds: 0, minParallelSoftmaxFloats: 0 });
   if (!forced) return;
-  console.log(`\nsplit threshold: best ms on one thread vs split in two (PARALLEL_MIN_MULADDS = 2^${Math.log2(PARALLEL_MIN_MULADDS)}, PARALLEL_MIN_SOFTMAX_FLOATS = 2^${Math.log2(PARALLEL_MIN_SOFTMAX_FLOATS)})`);
+  console.log(
+    `\nsplit threshold: best ms on one thread vs split in two (PARALLEL_MIN_MULADDS = 2^${Math.log2(PARALLEL_MIN_MULADDS)}, PARALLEL_MIN_SOFTMAX_FLOATS = 2^${Math.log2(PARALLEL_MIN_SOFTMAX_FLOATS)})`,
+  );
   console.log(`${pad('product s x s x s', 26)}${pad('m·n·k', 12)}${pad('1 thread', 12)}${pad('split', 12)}split/1`);
   for (const size of [24, 32, 48, 64, 80, 96, 128, 192]) {
     const p: Product = { name: `${size}`, m: size, n: size, k: size, transB: false };
     const one = timeProduct(single, p);
     const two = timeProduct(forced, p);
-    console.log(`${pad(`s=${size}`, 26)}${pad(`2^${Math.log2(size ** 3).toFixed(1)}`, 12)}${pad(one.best.toFixed(3), 12)}${pad(two.best.toFixed(3), 12)}${(two.best / one.best).toFixed(2)}`);
+    console.log(
+      `${pad(`s=${size}`, 26)}${pad(`2^${Math.log2(size ** 3).toFixed(1)}`, 12)}${pad(one.best.toFixed(3), 12)}${pad(two.best.toFixed(3), 12)}${(two.best / one.best).toFixed(2)}`,
+    );
   }
   console.log(`${pad('softmax rows x 512', 26)}${pad('floats', 12)}${pad('1 thread', 12)}${pad('split', 12)}split/1`);
   for (const rows of [8, 16, 32, 64, 128, 256]) {
@@ -269,7 +292,9 @@ async function splitThresholds(single: Kernel): Promise<void> {
         kernel.softmaxRows({ x, off: 0, rows, cols: 512, ld: 512, fullyMasked: 'zero' });
       });
     });
-    console.log(`${pad(`rows=${rows}`, 26)}${pad(`2^${Math.log2(rows * 512)}`, 12)}${pad(one.best.toFixed(3), 12)}${pad(two.best.toFixed(3), 12)}${(two.best / one.best).toFixed(2)}`);
+    console.log(
+      `${pad(`rows=${rows}`, 26)}${pad(`2^${Math.log2(rows * 512)}`, 12)}${pad(one.best.toFixed(3), 12)}${pad(two.best.toFixed(3), 12)}${(two.best / one.best).toFixed(2)}`,
+    );
   }
   forced.dispose();
 }
@@ -293,7 +318,18 @@ fused multiply-add: relaxed SIMD is not available on ${runtime} (Node 20 needs -
   if (!fmaTwo) throw new Error('shared WebAssembly memory is not available: no two-thread FMA kernel to measure');
   console.log(`
 fused multiply-add (f32x4.relaxed_madd, ${runtime}) vs exact (f32x4.mul + f32x4.add): GFLOP/s PER THREAD, median (best)`);
-  console.log([pad('product', 26), pad('exact-1t', 14), pad('fma-1t', 14), pad('exact-2t/thr', 14), pad('fma-2t/thr', 14), pad('numpy-1t', 14), pad('fma/exact 1t', 14), 'fma-1t/np-1t'].join(''));
+  console.log(
+    [
+      pad('product', 26),
+      pad('exact-1t', 14),
+      pad('fma-1t', 14),
+      pad('exact-2t/thr', 14),
+      pad('fma-2t/thr', 14),
+      pad('numpy-1t', 14),
+      pad('fma/exact 1t', 14),
+      'fma-1t/np-1t',
+    ].join(''),
+  );
   for (const p of products) {
     const f = flops(p);
     const [e1, f1, e2, f2] = [exact, fma, exactTwo, fmaTwo].map((kernel) => timeProduct(kernel, p));
@@ -320,13 +356,31 @@ async function main(): Promise<void> {
   const two = await createParallelWasmSimdKernel(spawnKernelHelper);
   if (!two) throw new Error('shared WebAssembly memory is not available: no two-thread kernel to measure');
   const kernels: Kernel[] = [tsKernel, wasm, two];
-  console.log(`kernels benchmark: ${cpus()[0]?.model ?? '?'} x${cpus().length}, Node ${process.version}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `kernels benchmark: ${cpus()[0]?.model ?? '?'} x${cpus().length}, Node ${process.version}, load ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   console.log('times: median ms (best ms); GF/s from the median (best); "wasm" = one thread, "wasm-2t" = two threads\n');
   const numpy = await startNumpy();
   const np = typeof numpy === 'object' ? numpy : undefined;
   console.log(np ? `${np.version} (OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset), measured right after each row's kernels\n` : `NumPy: ${String(numpy)}\n`);
 
-  const header = [pad('product', 26), pad('ts ms', 18), pad('ts GF/s', 12), pad('wasm ms', 16), pad('wasm GF/s', 13), pad('wasm-2t ms', 16), pad('2t GF/s', 13), pad('numpy-1t ms', 16), pad('np GF/s', 13), pad('np-all ms', 16), pad('wasm/np-1t', 11), pad('2t/np-all', 10), ' ts/np-1t'];
+  const header = [
+    pad('product', 26),
+    pad('ts ms', 18),
+    pad('ts GF/s', 12),
+    pad('wasm ms', 16),
+    pad('wasm GF/s', 13),
+    pad('wasm-2t ms', 16),
+    pad('2t GF/s', 13),
+    pad('numpy-1t ms', 16),
+    pad('np GF/s', 13),
+    pad('np-all ms', 16),
+    pad('wasm/np-1t', 11),
+    pad('2t/np-all', 10),
+    ' ts/np-1t',
+  ];
   console.log(header.join(''));
   for (const p of products) {
     const f = flops(p);
@@ -356,7 +410,9 @@ async function main(): Promise<void> {
   for (const L of softmaxSizes) {
     const [t, w, w2] = kernels.map((kernel) => timeSoftmax(kernel, L));
     const n1 = await np?.one.time({ kind: 'softmax', L });
-    console.log(`${pad(`L=${L}`, 26)}${pad(fmtMs(t), 18)}${pad(fmtMs(w), 16)}${pad(fmtMs(w2), 16)}${pad(n1 ? fmtMs(n1) : '-', 16)}${n1 ? `${(w.median / n1.median).toFixed(2)}x` : '-'}`);
+    console.log(
+      `${pad(`L=${L}`, 26)}${pad(fmtMs(t), 18)}${pad(fmtMs(w), 16)}${pad(fmtMs(w2), 16)}${pad(n1 ? fmtMs(n1) : '-', 16)}${n1 ? `${(w.median / n1.median).toFixed(2)}x` : '-'}`,
+    );
   }
 
   const [mt, mw, mw2] = kernels.map((kernel) => timeMha(kernel));
@@ -364,15 +420,20 @@ async function main(): Promise<void> {
   const md = await np?.all.time({ kind: 'mha' });
   console.log('\nmulti-head attention forward from kernel calls only (L=512, 12 heads, d_model 768; 4 projections,');
   console.log('per head Q·Kᵀ, softmax, P·V; the engine adds its own work on top):');
-  console.log(`  ts ${fmtMs(mt)} ms   wasm-simd ${fmtMs(mw)} ms   wasm-simd-2t ${fmtMs(mw2)} ms   numpy-1t ${m1 ? fmtMs(m1) : '-'} ms   numpy-all ${md ? fmtMs(md) : '-'} ms`);
+  console.log(
+    `  ts ${fmtMs(mt)} ms   wasm-simd ${fmtMs(mw)} ms   wasm-simd-2t ${fmtMs(mw2)} ms   numpy-1t ${m1 ? fmtMs(m1) : '-'} ms   numpy-all ${md ? fmtMs(md) : '-'} ms`,
+  );
   if (m1) console.log(`  wasm-simd / numpy-1t = ${(mw.median / m1.median).toFixed(2)}x   ts / numpy-1t = ${(mt.median / m1.median).toFixed(1)}x`);
-  if (md) console.log(`  wasm-simd-2t / numpy-all = ${(mw2.median / md.median).toFixed(2)}x   wasm-simd-2t / wasm-simd = ${(mw2.median / mw.median).toFixed(2)}x`);
+  if (md)
+    console.log(`  wasm-simd-2t / numpy-all = ${(mw2.median / md.median).toFixed(2)}x   wasm-simd-2t / wasm-simd = ${(mw2.median / mw.median).toFixed(2)}x`);
   console.log(`  two-thread kernel: ${JSON.stringify(two.counters)}`);
 
   const big = products[0];
   const copies = timeCopies(big);
   const wBig = timeProduct(wasm, big);
-  console.log(`\nwasm staging copies for ${big.name} (A, B in; C out, as TypedArray.set): ${fmtMs(copies)} ms = ${((100 * copies.median) / wBig.median).toFixed(1)}% of the product's median`);
+  console.log(
+    `\nwasm staging copies for ${big.name} (A, B in; C out, as TypedArray.set): ${fmtMs(copies)} ms = ${((100 * copies.median) / wBig.median).toFixed(1)}% of the product's median`,
+  );
   await fmaTable(wasm, two, np);
   await splitThresholds(wasm);
   two.dispose();

@@ -70,8 +70,7 @@ async function one(kind: Kind, lines: number): Promise<void> {
   const linter = await createLinter(readGrammar());
   const text = kind === 'notebook' ? notebook(lines) : python(kind, lines);
   const c0 = process.cpuUsage();
-  const findings =
-    kind === 'notebook' ? linter.lintNotebook(text).reduce((s, c) => s + c.findings.length, 0) : linter.lintPython(text).length;
+  const findings = kind === 'notebook' ? linter.lintNotebook(text).reduce((s, c) => s + c.findings.length, 0) : linter.lintPython(text).length;
   const used = process.cpuUsage(c0);
   const ms = (used.user + used.system) / 1000; // CPU time: the machine is shared, wall time is noise
   const rssMiB = process.resourceUsage().maxRSS / 1024;
@@ -79,7 +78,10 @@ async function one(kind: Kind, lines: number): Promise<void> {
 }
 
 function main(): void {
-  const sizes = process.argv.slice(2).filter((a) => /^\d+$/.test(a)).map(Number);
+  const sizes = process.argv
+    .slice(2)
+    .filter((a) => /^\d+$/.test(a))
+    .map(Number);
   const wanted = sizes.length > 0 ? sizes : [5_000, 20_000, 40_000, 200_000];
   console.log('kind        lines     MB   findings  CPU time  ms/1k lines  peak RSS');
   for (const kind of ['functions', 'script', 'notebook'] as const) {
@@ -87,7 +89,9 @@ function main(): void {
       const r = spawnSync(process.execPath, [...process.execArgv, __filename, '--one', kind, String(lines)], { encoding: 'utf8', timeout: 600_000 });
       const last = r.stdout.trim().split('\n').pop() ?? '';
       if (r.status !== 0 || !last.startsWith('{')) {
-        console.log(`${kind.padEnd(10)} ${String(lines).padStart(7)}  failed (${r.signal ?? `exit ${r.status}`}): ${(r.stderr || '').trim().split('\n').pop()}`);
+        console.log(
+          `${kind.padEnd(10)} ${String(lines).padStart(7)}  failed (${r.signal ?? `exit ${r.status}`}): ${(r.stderr || '').trim().split('\n').pop()}`,
+        );
         continue;
       }
       const o = JSON.parse(last) as { lines: number; findings: number; ms: number; rssMiB: number; bytes: number };

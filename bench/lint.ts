@@ -129,7 +129,9 @@ async function benchFile(source: string, label: string): Promise<void> {
     cpu.push(cpuMs(c));
   }
   console.log(`${label}: ${lines} lines, ${findings} findings`);
-  console.log(`  lint: median ${median(wall).toFixed(1)} ms wall, ${median(cpu).toFixed(1)} ms CPU  (${Math.round(lines / (median(cpu) / 1000)).toLocaleString('en')} lines/s CPU; target < 100 ms)`);
+  console.log(
+    `  lint: median ${median(wall).toFixed(1)} ms wall, ${median(cpu).toFixed(1)} ms CPU  (${Math.round(lines / (median(cpu) / 1000)).toLocaleString('en')} lines/s CPU; target < 100 ms)`,
+  );
   // Phase breakdown (CPU ms, median of 5).
   const phases: Record<string, number[]> = { 'parse + copy': [], scopes: [], evaluation: [], 'rules (full lint minus the above)': [] };
   for (let i = 0; i < 5; i++) {
@@ -250,8 +252,12 @@ async function benchHostStall(source: string): Promise<void> {
       hostBusy.push(nodePerformance.eventLoopUtilization(elu).active);
     }
     console.log(`  lint worker (now):                  stall ${fmt(inWorker)}; lint ${median(workerLatency).toFixed(0)} ms median round trip`);
-    console.log(`    host event loop busy per worker lint (sending the text, receiving findings): median ${median(hostBusy).toFixed(2)} ms, worst ${Math.max(...hostBusy).toFixed(2)} ms`);
-    console.log(`  lint worker, first request (worker start + tree-sitter load + cold lint): stall ${first.toFixed(1)} ms; ${firstLatency.toFixed(0)} ms round trip`);
+    console.log(
+      `    host event loop busy per worker lint (sending the text, receiving findings): median ${median(hostBusy).toFixed(2)} ms, worst ${Math.max(...hostBusy).toFixed(2)} ms`,
+    );
+    console.log(
+      `  lint worker, first request (worker start + tree-sitter load + cold lint): stall ${first.toFixed(1)} ms; ${firstLatency.toFixed(0)} ms round trip`,
+    );
   } finally {
     client.dispose();
   }
@@ -287,14 +293,20 @@ async function benchTree(dir: string, label: string, asWorkspace = false): Promi
   const wall = performance.now() - w;
   const cpu = cpuMs(c);
   console.log(`${label}: ${r.files} files, ${r.lines.toLocaleString('en')} lines, ${r.findings.length} findings`);
-  console.log(`  ${wall.toFixed(0)} ms wall, ${cpu.toFixed(0)} ms CPU: ${Math.round(r.lines / (wall / 1000)).toLocaleString('en')} lines/s wall, ${Math.round(r.lines / (cpu / 1000)).toLocaleString('en')} lines/s CPU (target: tens of thousands)`);
+  console.log(
+    `  ${wall.toFixed(0)} ms wall, ${cpu.toFixed(0)} ms CPU: ${Math.round(r.lines / (wall / 1000)).toLocaleString('en')} lines/s wall, ${Math.round(r.lines / (cpu / 1000)).toLocaleString('en')} lines/s CPU (target: tens of thousands)`,
+  );
 }
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const fileArg = args.indexOf('--file');
   const treeArg = args.indexOf('--tree');
-  console.log(`lint benchmark (load average ${loadavg().map((x) => x.toFixed(1)).join(' ')})`);
+  console.log(
+    `lint benchmark (load average ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')})`,
+  );
   if (fileArg >= 0) return benchFile(readFileSync(args[fileArg + 1], 'utf8'), args[fileArg + 1]);
   if (treeArg >= 0) return benchTree(args[treeArg + 1], args[treeArg + 1]);
   if (args.includes('--stall')) return benchHostStall(generatedFile(5000));
@@ -312,10 +324,16 @@ async function main(): Promise<void> {
     await benchTree(dir, 'generated tree (60 files, 1 in 5 attention-heavy)');
     // The same tree as a workspace, each file also calling mask helpers imported from another file of it.
     writeFileSync(join(dir, 'pkg0', '__init__.py'), '');
-    writeFileSync(join(dir, 'pkg0', 'masks.py'), 'def make_pad_mask(ids, pad_id=0):\n    return ids.eq(pad_id)[:, None, None, :]\n\n\ndef make_keep_mask(ids, pad_id=0):\n    return ids.ne(pad_id)[:, None, None, :]\n');
+    writeFileSync(
+      join(dir, 'pkg0', 'masks.py'),
+      'def make_pad_mask(ids, pad_id=0):\n    return ids.eq(pad_id)[:, None, None, :]\n\n\ndef make_keep_mask(ids, pad_id=0):\n    return ids.ne(pad_id)[:, None, None, :]\n',
+    );
     for (let f = 0; f < 60; f++) {
       const path = join(dir, `pkg${f % 6}`, `mod${f}.py`);
-      writeFileSync(path, `from pkg0.masks import make_pad_mask, make_keep_mask\n${readFileSync(path, 'utf8')}\n\ndef masked_${f}(q, k, v, ids):\n    return F.scaled_dot_product_attention(q, k, v, attn_mask=make_pad_mask(ids)), make_keep_mask(ids)\n`);
+      writeFileSync(
+        path,
+        `from pkg0.masks import make_pad_mask, make_keep_mask\n${readFileSync(path, 'utf8')}\n\ndef masked_${f}(q, k, v, ids):\n    return F.scaled_dot_product_attention(q, k, v, attn_mask=make_pad_mask(ids)), make_keep_mask(ids)\n`,
+      );
     }
     await benchTree(dir, 'the same tree as a workspace (every file importing mask helpers from pkg0/masks.py)', true);
   } finally {

@@ -140,7 +140,9 @@ async function main(): Promise<void> {
   if (mode) return child(mode, tokens, heads, dModel, kernel, argValue('--worker'));
 
   const weightsGiB = (heads * tokens * tokens * 4) / 2 ** 30;
-  console.log(`seeded model: d_model ${dModel}, ${heads} heads; ${tokens} tokens. All weights would be ${heads} × ${tokens}² × 4 B = ${weightsGiB.toFixed(2)} GiB.`);
+  console.log(
+    `seeded model: d_model ${dModel}, ${heads} heads; ${tokens} tokens. All weights would be ${heads} × ${tokens}² × 4 B = ${weightsGiB.toFixed(2)} GiB.`,
+  );
   const dir = mkdtempSync(join(tmpdir(), 'ai-long-input-'));
   const worker = process.argv.includes('--tsx') ? [] : ['--worker', await bundleWorker(dir)];
   console.log(`worker thread: ${worker.length ? 'bundled from src/worker/main.ts (as dist/worker.js)' : 'src/worker/main.ts through tsx'}`);
@@ -149,16 +151,35 @@ async function main(): Promise<void> {
     const modes = (argValue('--modes') ?? 'idle,worker,engine').split(',') as Mode[];
     for (const m of modes) {
       if (!['idle', 'worker', 'engine'].includes(m)) throw new Error(`--modes: unknown scenario '${m}' (idle, worker, engine)`);
-      const r = spawnSync(process.execPath, [...process.execArgv, __filename, '--child', m, '--tokens', String(tokens), '--heads', String(heads), '--d-model', String(dModel), '--kernel', kernel, ...worker], {
-        encoding: 'utf8',
-        maxBuffer: 1 << 20,
-      });
+      const r = spawnSync(
+        process.execPath,
+        [
+          ...process.execArgv,
+          __filename,
+          '--child',
+          m,
+          '--tokens',
+          String(tokens),
+          '--heads',
+          String(heads),
+          '--d-model',
+          String(dModel),
+          '--kernel',
+          kernel,
+          ...worker,
+        ],
+        {
+          encoding: 'utf8',
+          maxBuffer: 1 << 20,
+        },
+      );
       if (r.status !== 0) throw new Error(`the ${m} child failed:\n${r.stderr}`);
       const rep = JSON.parse(r.stdout.trim().split('\n').pop()!) as Report;
       if (m === 'idle') baseline = rep.peakRssMiB;
       const extra = m === 'idle' || baseline === 0 ? '' : `, ${(rep.peakRssMiB - baseline).toFixed(0)} MiB above the idle worker`;
       console.log(`\n${m} (kernel ${rep.kernel}): peak RSS ${rep.peakRssMiB.toFixed(0)} MiB${extra}${m === 'engine' ? ' (no worker thread)' : ''}`);
-      for (const p of rep.phases) console.log(`  ${p.name.padEnd(52)} ${(p.ms / 1000).toFixed(1).padStart(7)} s   RSS after ${p.rssMiB.toFixed(0).padStart(5)} MiB`);
+      for (const p of rep.phases)
+        console.log(`  ${p.name.padEnd(52)} ${(p.ms / 1000).toFixed(1).padStart(7)} s   RSS after ${p.rssMiB.toFixed(0).padStart(5)} MiB`);
       if (rep.note) console.log(`  ${rep.note}`);
     }
   } finally {

@@ -45,7 +45,11 @@ const CONFIG = {
 const SHARD_BYTES = 400 * 2 ** 20;
 
 function tensorList(): [string, number[], 'normal' | 'ones'][] {
-  const { hidden: E, inter: I, kv } = { hidden: CONFIG.hidden_size, inter: CONFIG.intermediate_size, kv: (CONFIG.num_key_value_heads * CONFIG.hidden_size) / CONFIG.num_attention_heads };
+  const {
+    hidden: E,
+    inter: I,
+    kv,
+  } = { hidden: CONFIG.hidden_size, inter: CONFIG.intermediate_size, kv: (CONFIG.num_key_value_heads * CONFIG.hidden_size) / CONFIG.num_attention_heads };
   const list: [string, number[], 'normal' | 'ones'][] = [['model.embed_tokens.weight', [CONFIG.vocab_size, E], 'normal']];
   for (let l = 0; l < CONFIG.num_hidden_layers; l++) {
     const p = `model.layers.${l}.`;
@@ -288,12 +292,17 @@ async function main(): Promise<void> {
       const t0 = performance.now();
       const w = writeFolder(dir);
       weightBytes = w.bytes;
-      console.log(`wrote ${dir}: ${w.params.toLocaleString('en-US')} bf16 parameters, ${(w.bytes / 2 ** 20).toFixed(0)} MiB in ${w.shards} shards, in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+      console.log(
+        `wrote ${dir}: ${w.params.toLocaleString('en-US')} bf16 parameters, ${(w.bytes / 2 ** 20).toFixed(0)} MiB in ${w.shards} shards, in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+      );
     } else {
       const index = JSON.parse(readFileSync(join(dir, 'model.safetensors.index.json'), 'utf8'));
       weightBytes = [...new Set(Object.values(index.weight_map) as string[])].reduce((n, f) => n + statSync(join(dir, f)).size, 0);
     }
-    const run = spawnSync(process.execPath, [...process.execArgv, __filename, '--child', dir, '--tokens', String(tokens)], { encoding: 'utf8', maxBuffer: 16 << 20 });
+    const run = spawnSync(process.execPath, [...process.execArgv, __filename, '--child', dir, '--tokens', String(tokens)], {
+      encoding: 'utf8',
+      maxBuffer: 16 << 20,
+    });
     if (run.status !== 0) throw new Error(`our benchmark child failed:\n${run.stderr}`);
     const r = JSON.parse(run.stdout.trim().split('\n').pop()!) as OursReport;
     const torch = runTorch(dir, tokens);
@@ -301,16 +310,30 @@ async function main(): Promise<void> {
     console.log(`model: ${r.name}; kernel ${r.kernel} on ${r.threads} thread(s); ${tokens} tokens`);
     console.log(`weights: ${fileMiB.toFixed(0)} MiB of bf16 safetensors shards`);
     const rows: [string, string, string][] = [
-      ['load (read shards, build the model)', `${(r.loadMs / 1000).toFixed(2)} s`, typeof torch === 'string' ? '-' : `${torch.load_s.toFixed(2)} s (bf16 → float32)`],
-      ['forward with logits (best of 2 / 3)', `${(min(r.fullForwardMs) / 1000).toFixed(2)} s`, typeof torch === 'string' ? '-' : `${min(torch.forward_s).toFixed(2)} s`],
+      [
+        'load (read shards, build the model)',
+        `${(r.loadMs / 1000).toFixed(2)} s`,
+        typeof torch === 'string' ? '-' : `${torch.load_s.toFixed(2)} s (bf16 → float32)`,
+      ],
+      [
+        'forward with logits (best of 2 / 3)',
+        `${(min(r.fullForwardMs) / 1000).toFixed(2)} s`,
+        typeof torch === 'string' ? '-' : `${min(torch.forward_s).toFixed(2)} s`,
+      ],
       ['forward as the panel runs it (all attentions kept, no logits)', `${(min(r.panelForwardMs) / 1000).toFixed(2)} s`, ''],
-      ['peak RSS: load + the panel\'s forwards', `${r.panelPeakRssMiB.toFixed(0)} MiB = ${(r.panelPeakRssMiB / fileMiB).toFixed(2)}× the weights`, ''],
-      ['peak RSS: the whole run (with the logits runs)', `${r.peakRssMiB.toFixed(0)} MiB = ${(r.peakRssMiB / fileMiB).toFixed(2)}× the weights`, typeof torch === 'string' ? '-' : `${torch.peak_rss_mib.toFixed(0)} MiB = ${(torch.peak_rss_mib / fileMiB).toFixed(2)}×`],
+      ["peak RSS: load + the panel's forwards", `${r.panelPeakRssMiB.toFixed(0)} MiB = ${(r.panelPeakRssMiB / fileMiB).toFixed(2)}× the weights`, ''],
+      [
+        'peak RSS: the whole run (with the logits runs)',
+        `${r.peakRssMiB.toFixed(0)} MiB = ${(r.peakRssMiB / fileMiB).toFixed(2)}× the weights`,
+        typeof torch === 'string' ? '-' : `${torch.peak_rss_mib.toFixed(0)} MiB = ${(torch.peak_rss_mib / fileMiB).toFixed(2)}×`,
+      ],
       ['RSS after load', `${r.rssAfterLoadMiB.toFixed(0)} MiB`, ''],
     ];
     console.log(`${'Qwen2.5-0.5B-shaped'.padEnd(64)} ${'Attention Inspector'.padEnd(34)} PyTorch CPU`);
     for (const [a, b, c] of rows) console.log(`${a.padEnd(64)} ${b.padEnd(34)} ${c}`);
-    console.log(`(median forward with logits: ours ${(median(r.fullForwardMs) / 1000).toFixed(2)} s${typeof torch === 'string' ? '' : `, PyTorch ${median(torch.forward_s).toFixed(2)} s`})`);
+    console.log(
+      `(median forward with logits: ours ${(median(r.fullForwardMs) / 1000).toFixed(2)} s${typeof torch === 'string' ? '' : `, PyTorch ${median(torch.forward_s).toFixed(2)} s`})`,
+    );
     if (typeof torch === 'string') {
       console.log(`PyTorch comparison skipped: ${torch}`);
     } else {
@@ -318,7 +341,9 @@ async function main(): Promise<void> {
       let diff = 0;
       for (let i = 0; i < r.logitsHead.length; i++) diff = Math.max(diff, Math.abs(r.logitsHead[i] - torch.logits_head[i]));
       console.log(`PyTorch ${torch.torch} on ${torch.threads} threads, BLAS: ${torch.blas.join(', ') || 'none found in the process maps'}`);
-      console.log(`forward: ${ratio.toFixed(2)}× PyTorch's time (target ≤ 3×); peak RSS ${(r.panelPeakRssMiB / fileMiB).toFixed(2)}× the weights file as the panel runs it, ${(r.peakRssMiB / fileMiB).toFixed(2)}× over the whole run (target ≤ 1.5×)`);
+      console.log(
+        `forward: ${ratio.toFixed(2)}× PyTorch's time (target ≤ 3×); peak RSS ${(r.panelPeakRssMiB / fileMiB).toFixed(2)}× the weights file as the panel runs it, ${(r.peakRssMiB / fileMiB).toFixed(2)}× over the whole run (target ≤ 1.5×)`,
+      );
       console.log(`agreement: last token's first 4096 logits differ from PyTorch's by at most ${diff.toExponential(2)}`);
     }
   } finally {

@@ -31,53 +31,122 @@ const shots = process.argv.includes('--shots') ? resolve(arg('shots', 'test-arti
 /** UI language of the page: 'en', or a bundle under l10n/ (e.g. zh-cn), as the host would send it. */
 const lang = arg('lang', 'en');
 const strings: Record<string, string> = lang === 'en' ? {} : JSON.parse(readFileSync(join(root, 'l10n', `bundle.l10n.${lang}.json`), 'utf8'));
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
 
 /** A few of VS Code's theme variables, enough for the panel to look as it does in each theme. */
 const THEMES: Record<string, { body: string; vars: Record<string, string> }> = {
   dark: {
     body: 'vscode-dark',
     vars: {
-      '--vscode-editor-background': '#1e1e1e', '--vscode-foreground': '#cccccc', '--vscode-editor-foreground': '#d4d4d4',
-      '--vscode-descriptionForeground': '#9d9d9d', '--vscode-focusBorder': '#007fd4', '--vscode-errorForeground': '#f48771',
-      '--vscode-editor-selectionBackground': '#264f78', '--vscode-button-background': '#0e639c', '--vscode-button-foreground': '#ffffff',
-      '--vscode-button-secondaryBackground': '#3a3d41', '--vscode-button-secondaryForeground': '#ffffff', '--vscode-dropdown-background': '#3c3c3c',
-      '--vscode-dropdown-foreground': '#f0f0f0', '--vscode-input-background': '#3c3c3c', '--vscode-input-foreground': '#cccccc',
-      '--vscode-editorError-foreground': '#f14c4c', '--vscode-editorWarning-foreground': '#cca700', '--vscode-editorInfo-foreground': '#3794ff',
-      '--vscode-editorHoverWidget-background': '#252526', '--vscode-editorHoverWidget-border': '#454545', '--vscode-widget-border': '#454545',
-      '--vscode-panelTitle-activeBorder': '#e7e7e7', '--vscode-panelTitle-activeForeground': '#e7e7e7', '--vscode-panelTitle-inactiveForeground': '#9d9d9d',
-      '--vscode-font-family': 'system-ui, "WenQuanYi Zen Hei", sans-serif', '--vscode-font-size': '13px', '--vscode-editor-font-family': 'monospace',
+      '--vscode-editor-background': '#1e1e1e',
+      '--vscode-foreground': '#cccccc',
+      '--vscode-editor-foreground': '#d4d4d4',
+      '--vscode-descriptionForeground': '#9d9d9d',
+      '--vscode-focusBorder': '#007fd4',
+      '--vscode-errorForeground': '#f48771',
+      '--vscode-editor-selectionBackground': '#264f78',
+      '--vscode-button-background': '#0e639c',
+      '--vscode-button-foreground': '#ffffff',
+      '--vscode-button-secondaryBackground': '#3a3d41',
+      '--vscode-button-secondaryForeground': '#ffffff',
+      '--vscode-dropdown-background': '#3c3c3c',
+      '--vscode-dropdown-foreground': '#f0f0f0',
+      '--vscode-input-background': '#3c3c3c',
+      '--vscode-input-foreground': '#cccccc',
+      '--vscode-editorError-foreground': '#f14c4c',
+      '--vscode-editorWarning-foreground': '#cca700',
+      '--vscode-editorInfo-foreground': '#3794ff',
+      '--vscode-editorHoverWidget-background': '#252526',
+      '--vscode-editorHoverWidget-border': '#454545',
+      '--vscode-widget-border': '#454545',
+      '--vscode-panelTitle-activeBorder': '#e7e7e7',
+      '--vscode-panelTitle-activeForeground': '#e7e7e7',
+      '--vscode-panelTitle-inactiveForeground': '#9d9d9d',
+      '--vscode-font-family': 'system-ui, "WenQuanYi Zen Hei", sans-serif',
+      '--vscode-font-size': '13px',
+      '--vscode-editor-font-family': 'monospace',
       '--vscode-progressBar-background': '#0e70c0',
     },
   },
   light: {
     body: 'vscode-light',
     vars: {
-      '--vscode-editor-background': '#ffffff', '--vscode-foreground': '#616161', '--vscode-editor-foreground': '#000000',
-      '--vscode-descriptionForeground': '#717171', '--vscode-focusBorder': '#0090f1', '--vscode-errorForeground': '#a1260d',
-      '--vscode-editor-selectionBackground': '#add6ff', '--vscode-button-background': '#007acc', '--vscode-button-foreground': '#ffffff',
-      '--vscode-button-secondaryBackground': '#e5e5e5', '--vscode-button-secondaryForeground': '#000000', '--vscode-dropdown-background': '#ffffff',
-      '--vscode-dropdown-foreground': '#616161', '--vscode-dropdown-border': '#cecece', '--vscode-input-background': '#ffffff', '--vscode-input-foreground': '#616161',
-      '--vscode-input-border': '#cecece', '--vscode-editorError-foreground': '#e51400', '--vscode-editorWarning-foreground': '#bf8803', '--vscode-editorInfo-foreground': '#1a85ff',
-      '--vscode-editorHoverWidget-background': '#f3f3f3', '--vscode-editorHoverWidget-border': '#c8c8c8', '--vscode-widget-border': '#d4d4d4',
-      '--vscode-panelTitle-activeBorder': '#424242', '--vscode-panelTitle-activeForeground': '#424242', '--vscode-panelTitle-inactiveForeground': '#616161',
-      '--vscode-font-family': 'system-ui, "WenQuanYi Zen Hei", sans-serif', '--vscode-font-size': '13px', '--vscode-editor-font-family': 'monospace',
+      '--vscode-editor-background': '#ffffff',
+      '--vscode-foreground': '#616161',
+      '--vscode-editor-foreground': '#000000',
+      '--vscode-descriptionForeground': '#717171',
+      '--vscode-focusBorder': '#0090f1',
+      '--vscode-errorForeground': '#a1260d',
+      '--vscode-editor-selectionBackground': '#add6ff',
+      '--vscode-button-background': '#007acc',
+      '--vscode-button-foreground': '#ffffff',
+      '--vscode-button-secondaryBackground': '#e5e5e5',
+      '--vscode-button-secondaryForeground': '#000000',
+      '--vscode-dropdown-background': '#ffffff',
+      '--vscode-dropdown-foreground': '#616161',
+      '--vscode-dropdown-border': '#cecece',
+      '--vscode-input-background': '#ffffff',
+      '--vscode-input-foreground': '#616161',
+      '--vscode-input-border': '#cecece',
+      '--vscode-editorError-foreground': '#e51400',
+      '--vscode-editorWarning-foreground': '#bf8803',
+      '--vscode-editorInfo-foreground': '#1a85ff',
+      '--vscode-editorHoverWidget-background': '#f3f3f3',
+      '--vscode-editorHoverWidget-border': '#c8c8c8',
+      '--vscode-widget-border': '#d4d4d4',
+      '--vscode-panelTitle-activeBorder': '#424242',
+      '--vscode-panelTitle-activeForeground': '#424242',
+      '--vscode-panelTitle-inactiveForeground': '#616161',
+      '--vscode-font-family': 'system-ui, "WenQuanYi Zen Hei", sans-serif',
+      '--vscode-font-size': '13px',
+      '--vscode-editor-font-family': 'monospace',
       '--vscode-progressBar-background': '#0e70c0',
     },
   },
   'high-contrast': {
     body: 'vscode-high-contrast',
     vars: {
-      '--vscode-editor-background': '#000000', '--vscode-foreground': '#ffffff', '--vscode-editor-foreground': '#ffffff',
-      '--vscode-descriptionForeground': '#ffffff', '--vscode-focusBorder': '#f38518', '--vscode-errorForeground': '#f48771',
-      '--vscode-contrastActiveBorder': '#f38518', '--vscode-contrastBorder': '#6fc3df', '--vscode-editor-selectionBackground': '#ffffff',
-      '--vscode-button-background': '#000000', '--vscode-button-foreground': '#ffffff', '--vscode-button-border': '#6fc3df',
-      '--vscode-button-secondaryBackground': '#000000', '--vscode-button-secondaryForeground': '#ffffff', '--vscode-dropdown-background': '#000000',
-      '--vscode-dropdown-foreground': '#ffffff', '--vscode-dropdown-border': '#6fc3df', '--vscode-input-background': '#000000', '--vscode-input-foreground': '#ffffff',
-      '--vscode-input-border': '#6fc3df', '--vscode-editorError-foreground': '#f48771', '--vscode-editorWarning-foreground': '#ffd700', '--vscode-editorInfo-foreground': '#3794ff',
-      '--vscode-editorHoverWidget-background': '#0c141f', '--vscode-editorHoverWidget-border': '#6fc3df', '--vscode-widget-border': '#6fc3df',
-      '--vscode-panelTitle-activeBorder': '#6fc3df', '--vscode-panelTitle-activeForeground': '#ffffff', '--vscode-panelTitle-inactiveForeground': '#ffffff',
-      '--vscode-font-family': 'system-ui, "WenQuanYi Zen Hei", sans-serif', '--vscode-font-size': '13px', '--vscode-editor-font-family': 'monospace',
+      '--vscode-editor-background': '#000000',
+      '--vscode-foreground': '#ffffff',
+      '--vscode-editor-foreground': '#ffffff',
+      '--vscode-descriptionForeground': '#ffffff',
+      '--vscode-focusBorder': '#f38518',
+      '--vscode-errorForeground': '#f48771',
+      '--vscode-contrastActiveBorder': '#f38518',
+      '--vscode-contrastBorder': '#6fc3df',
+      '--vscode-editor-selectionBackground': '#ffffff',
+      '--vscode-button-background': '#000000',
+      '--vscode-button-foreground': '#ffffff',
+      '--vscode-button-border': '#6fc3df',
+      '--vscode-button-secondaryBackground': '#000000',
+      '--vscode-button-secondaryForeground': '#ffffff',
+      '--vscode-dropdown-background': '#000000',
+      '--vscode-dropdown-foreground': '#ffffff',
+      '--vscode-dropdown-border': '#6fc3df',
+      '--vscode-input-background': '#000000',
+      '--vscode-input-foreground': '#ffffff',
+      '--vscode-input-border': '#6fc3df',
+      '--vscode-editorError-foreground': '#f48771',
+      '--vscode-editorWarning-foreground': '#ffd700',
+      '--vscode-editorInfo-foreground': '#3794ff',
+      '--vscode-editorHoverWidget-background': '#0c141f',
+      '--vscode-editorHoverWidget-border': '#6fc3df',
+      '--vscode-widget-border': '#6fc3df',
+      '--vscode-panelTitle-activeBorder': '#6fc3df',
+      '--vscode-panelTitle-activeForeground': '#ffffff',
+      '--vscode-panelTitle-inactiveForeground': '#ffffff',
+      '--vscode-font-family': 'system-ui, "WenQuanYi Zen Hei", sans-serif',
+      '--vscode-font-size': '13px',
+      '--vscode-editor-font-family': 'monospace',
       '--vscode-progressBar-background': '#0e70c0',
     },
   },
@@ -85,7 +154,9 @@ const THEMES: Record<string, { body: string; vars: Record<string, string> }> = {
 
 function pageHtml(theme: string): string {
   const th = THEMES[theme];
-  const vars = Object.entries(th.vars).map(([k, v]) => `${k}: ${v};`).join(' ');
+  const vars = Object.entries(th.vars)
+    .map(([k, v]) => `${k}: ${v};`)
+    .join(' ');
   // The fake VS Code API: messages to the host go to the exposed __toHost function; state is kept in memory.
   return `<!DOCTYPE html><html><head><meta charset="UTF-8">
 <link rel="stylesheet" href="/media/codicons/codicon.css"><link rel="stylesheet" href="/media/panel.css">
@@ -101,7 +172,13 @@ function pageHtml(theme: string): string {
 }
 
 function serve(): Promise<{ url: string; close: () => void }> {
-  const types: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.ttf': 'font/ttf', '.svg': 'image/svg+xml', '.map': 'application/json' };
+  const types: Record<string, string> = {
+    '.js': 'text/javascript',
+    '.css': 'text/css',
+    '.ttf': 'font/ttf',
+    '.svg': 'image/svg+xml',
+    '.map': 'application/json',
+  };
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     if (url.pathname === '/') {
@@ -122,7 +199,9 @@ function serve(): Promise<{ url: string; close: () => void }> {
       res.writeHead(404).end();
     }
   });
-  return new Promise((r) => server.listen(0, '127.0.0.1', () => r({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => server.close() })));
+  return new Promise((r) =>
+    server.listen(0, '127.0.0.1', () => r({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => server.close() })),
+  );
 }
 
 const WORDS = 'the cat sat on the mat because it was tired and the dog watched from the door while rain fell on the quiet street'.split(' ');
@@ -144,7 +223,10 @@ async function attachHost(page: Page, session: InspectSession, run: RunResult): 
       try {
         const r = msg.request;
         const t = performance.now();
-        const result = r.kind === 'attention' ? session.attention({ runId: run.runId, layer: r.layer, head: r.head }) : session.trace({ runId: run.runId, layer: r.layer, head: r.head, options: r.options });
+        const result =
+          r.kind === 'attention'
+            ? session.attention({ runId: run.runId, layer: r.layer, head: r.head })
+            : session.trace({ runId: run.runId, layer: r.layer, head: r.head, options: r.options });
         hostTimes.push(performance.now() - t);
         await deliver({ type: 'reply', inReplyTo: msg.messageId, ok: true, result });
       } catch (e) {
@@ -175,13 +257,20 @@ async function main(): Promise<void> {
     const started = Date.now();
     await page.goto(`${server.url}?theme=dark`);
     await page.waitForFunction(() => document.querySelectorAll('canvas.thumb-canvas').length > 0);
-    const paint = await page.evaluate(() => new Promise<{ boot: number; draw: number; total: number }>((r) => requestAnimationFrame(() => {
-      const m = (window as unknown as { __marks: { start: number; ready: number; messages: Record<string, number> } }).__marks;
-      const now = performance.now();
-      r({ boot: m.ready - m.start, draw: now - m.messages.run, total: now - m.start });
-    })));
+    const paint = await page.evaluate(
+      () =>
+        new Promise<{ boot: number; draw: number; total: number }>((r) =>
+          requestAnimationFrame(() => {
+            const m = (window as unknown as { __marks: { start: number; ready: number; messages: Record<string, number> } }).__marks;
+            const now = performance.now();
+            r({ boot: m.ready - m.start, draw: now - m.messages.run, total: now - m.start });
+          }),
+        ),
+    );
     const wall = Date.now() - started;
-    console.log(`panel benchmark: ${run.nLayer} layer × ${run.nHead} heads, T = ${run.seqLen} tokens (weights ${(run.attentions?.byteLength ?? 0) / 1e6} MB sent with the run), engine forward ${forwardMs.toFixed(0)} ms`);
+    console.log(
+      `panel benchmark: ${run.nLayer} layer × ${run.nHead} heads, T = ${run.seqLen} tokens (weights ${(run.attentions?.byteLength ?? 0) / 1e6} MB sent with the run), engine forward ${forwardMs.toFixed(0)} ms`,
+    );
     console.log(`  first paint: page start → webview ready ${paint.boot.toFixed(0)} ms; run message received → heads grid drawn ${paint.draw.toFixed(0)} ms`);
     console.log(`    (page start → grid drawn ${paint.total.toFixed(0)} ms, ${wall} ms wall, both including this harness's Playwright transport of the run)`);
 
@@ -209,7 +298,9 @@ async function main(): Promise<void> {
       }
       return out;
     }, run.nHead);
-    console.log(`  open a ${T}×${T} head (click → next frame): first ${open[0].wall.toFixed(1)} ms, median ${median(open.map((o) => o.wall)).toFixed(1)} ms; heatmap render median ${median(open.map((o) => o.render)).toFixed(1)} ms`);
+    console.log(
+      `  open a ${T}×${T} head (click → next frame): first ${open[0].wall.toFixed(1)} ms, median ${median(open.map((o) => o.wall)).toFixed(1)} ms; heatmap render median ${median(open.map((o) => o.render)).toFixed(1)} ms`,
+    );
     console.log(`  all ${run.nHead} heads' ${T}×${T} heatmaps drawn one after another: ${open.reduce((a, o) => a + o.wall, 0).toFixed(0)} ms in total`);
 
     const hover = await page.evaluate(async () => {
@@ -218,13 +309,21 @@ async function main(): Promise<void> {
       const times: number[] = [];
       for (let i = 0; i < 60; i++) {
         const t = performance.now();
-        canvas.dispatchEvent(new PointerEvent('pointermove', { clientX: box.left + box.width * (0.3 + (i % 20) / 50), clientY: box.top + box.height * (0.3 + (i % 17) / 50), bubbles: true }));
+        canvas.dispatchEvent(
+          new PointerEvent('pointermove', {
+            clientX: box.left + box.width * (0.3 + (i % 20) / 50),
+            clientY: box.top + box.height * (0.3 + (i % 17) / 50),
+            bubbles: true,
+          }),
+        );
         times.push(performance.now() - t);
       }
       times.sort((a, b) => a - b);
       return { median: times[30], p95: times[57] };
     });
-    console.log(`  hover repaint on the ${T}×${T} heatmap (row/column highlight + tooltip): median ${hover.median.toFixed(2)} ms, p95 ${hover.p95.toFixed(2)} ms`);
+    console.log(
+      `  hover repaint on the ${T}×${T} heatmap (row/column highlight + tooltip): median ${hover.median.toFixed(2)} ms, p95 ${hover.p95.toFixed(2)} ms`,
+    );
 
     // The debugger: a switch flip goes to the (here in-process) engine and back, then redraws.
     await page.evaluate(() => (window as unknown as { attentionInspector: { setMode(m: string): void } }).attentionInspector.setMode('debugger'));
@@ -239,10 +338,21 @@ async function main(): Promise<void> {
         const app = (window as unknown as { attentionInspector: { debugger: { currentTrace?: { softmaxDim: number } } } }).attentionInspector;
         return app.debugger.currentTrace?.softmaxDim === Number(d);
       }, dim);
-      draws.push(await page.evaluate(() => new Promise<number>((r) => requestAnimationFrame(() => r(performance.now() - (window as unknown as { __marks: { messages: Record<string, number> } }).__marks.messages.reply)))));
+      draws.push(
+        await page.evaluate(
+          () =>
+            new Promise<number>((r) =>
+              requestAnimationFrame(() =>
+                r(performance.now() - (window as unknown as { __marks: { messages: Record<string, number> } }).__marks.messages.reply),
+              ),
+            ),
+        ),
+      );
       flips.push(Date.now() - t);
     }
-    console.log(`  debugger: flip softmax dim on a ${T}×${T} head: engine trace median ${median(hostTimes).toFixed(0)} ms; reply received → stats, warnings and heatmap drawn median ${median(draws).toFixed(0)} ms; whole round trip median ${median(flips)} ms (incl. Playwright transport)`);
+    console.log(
+      `  debugger: flip softmax dim on a ${T}×${T} head: engine trace median ${median(hostTimes).toFixed(0)} ms; reply received → stats, warnings and heatmap drawn median ${median(draws).toFixed(0)} ms; whole round trip median ${median(flips)} ms (incl. Playwright transport)`,
+    );
 
     const parts = await page.evaluate(() => {
       type D = { currentTrace: unknown; setTrace(t: unknown): void; heatmap: { lastRenderMs: number } };

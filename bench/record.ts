@@ -106,7 +106,18 @@ interface Timed {
 }
 
 /** Exit → panel data on one trace folder: parse, read + diagnose every call, the first forward pass as a run. */
-function exitToGrid(out: string): { parse: number; analyse: number; grid: number; total: number; calls: number; mb: number; skipped: number; findings: number; layers: number; heads: number } {
+function exitToGrid(out: string): {
+  parse: number;
+  analyse: number;
+  grid: number;
+  total: number;
+  calls: number;
+  mb: number;
+  skipped: number;
+  findings: number;
+  layers: number;
+  heads: number;
+} {
   const t0 = performance.now();
   const trace = parseTrace(readFileSync(join(out, 'trace.json'), 'utf8'), 'trace.json');
   const reader = traceFileReader(out);
@@ -119,9 +130,16 @@ function exitToGrid(out: string): { parse: number; analyse: number; grid: number
   const rec = buildRecordedRun(trace, pass, tensorsOf, { runId: 1, batch: 0 });
   const t3 = performance.now();
   return {
-    parse: t1 - t0, analyse: t2 - t1, grid: t3 - t2, total: t3 - t0,
-    calls: trace.calls.length, mb: trace.limits.bytesWritten / 1e6, skipped: trace.limits.skippedCalls, findings: analysis.findings.length,
-    layers: rec.run.nLayer, heads: rec.run.nHead,
+    parse: t1 - t0,
+    analyse: t2 - t1,
+    grid: t3 - t2,
+    total: t3 - t0,
+    calls: trace.calls.length,
+    mb: trace.limits.bytesWritten / 1e6,
+    skipped: trace.limits.skippedCalls,
+    findings: analysis.findings.length,
+    layers: rec.run.nLayer,
+    heads: rec.run.nHead,
   };
 }
 
@@ -147,12 +165,16 @@ function measure(label: string, python: string, source: string): void {
       rmSync(out, { recursive: true, force: true });
     }
     console.log(`${label}: torch ${about!.torch}; ${about!.blas.join('; ') || 'BLAS: (not reported)'}`);
-    console.log(`  ${RUNS} runs each, alternating plain and recorded; ${FORWARDS} forwards of 128 tokens per run (forwards 1–${RECORDED_FORWARDS} recorded, the rest past the per-site limit)`);
+    console.log(
+      `  ${RUNS} runs each, alternating plain and recorded; ${FORWARDS} forwards of 128 tokens per run (forwards 1–${RECORDED_FORWARDS} recorded, the rest past the per-site limit)`,
+    );
     const row = (what: string, pick: (t: Timed) => number) => {
       const a = plain.map(pick);
       const b = recorded.map(pick);
       const pairs = a.map((x, i) => b[i] / x);
-      console.log(`  ${what.padEnd(34)} plain ${ms(median(a)).padStart(9)} (${range(a)})   recorded ${ms(median(b)).padStart(9)} (${range(b)})   ratio of medians ${(median(b) / median(a)).toFixed(2)}×, median of paired ratios ${median(pairs).toFixed(2)}×`);
+      console.log(
+        `  ${what.padEnd(34)} plain ${ms(median(a)).padStart(9)} (${range(a)})   recorded ${ms(median(b)).padStart(9)} (${range(b)})   ratio of medians ${(median(b) / median(a)).toFixed(2)}×, median of paired ratios ${median(pairs).toFixed(2)}×`,
+      );
     };
     row('whole process (wall)', (t) => t.processMs);
     row('one recorded forward (1st)', (t) => t.forwardMs[0]);
@@ -161,7 +183,9 @@ function measure(label: string, python: string, source: string): void {
     const l = latencies[0];
     console.log(`  trace: ${l.calls} calls, ${l.mb.toFixed(1)} MB of tensors, ${l.skipped} calls beyond the per-site limit; runtime findings: ${l.findings}`);
     const med = (pick: (x: ReturnType<typeof exitToGrid>) => number) => ms(median(latencies.map(pick)));
-    console.log(`  exit → panel data (median of ${RUNS}): parse ${med((x) => x.parse)}, read + diagnose every call ${med((x) => x.analyse)}, the ${l.layers} × ${l.heads} heads grid ${med((x) => x.grid)}; total ${med((x) => x.total)} (${range(latencies.map((x) => x.total))}; target ≤ 2000 ms)`);
+    console.log(
+      `  exit → panel data (median of ${RUNS}): parse ${med((x) => x.parse)}, read + diagnose every call ${med((x) => x.analyse)}, the ${l.layers} × ${l.heads} heads grid ${med((x) => x.grid)}; total ${med((x) => x.total)} (${range(latencies.map((x) => x.total))}; target ≤ 2000 ms)`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -21,14 +21,29 @@ interface Bench {
 
 const BENCHES: Bench[] = [
   { name: 'kernels', what: 'matmul 512×768×768 and attention-shaped products: pure-TS vs WebAssembly SIMD vs NumPy', script: 'kernels.ts', args: [] },
-  { name: 'attention', what: 'multi-head attention forward in a worker (L=128/512/2048, causal) vs NumPy; host stall; tiled L=8192', script: 'attention.ts', args: [] },
+  {
+    name: 'attention',
+    what: 'multi-head attention forward in a worker (L=128/512/2048, causal) vs NumPy; host stall; tiled L=8192',
+    script: 'attention.ts',
+    args: [],
+  },
   { name: 'gpt2-ts', what: 'GPT-2 small (124M, random weights), 256 tokens, pure-TS kernel', script: 'gpt2.ts', args: ['--kernel', 'ts'] },
   { name: 'gpt2', what: 'GPT-2 small (124M, random weights), 256 tokens, fastest kernel', script: 'gpt2.ts', args: ['--kernel', 'auto'] },
-  { name: 'modern', what: 'Qwen2.5-0.5B-shaped model (bf16, sharded folder), 128 tokens: load, forward, peak RSS vs PyTorch CPU on the same weights', script: 'modern.ts', args: [] },
+  {
+    name: 'modern',
+    what: 'Qwen2.5-0.5B-shaped model (bf16, sharded folder), 128 tokens: load, forward, peak RSS vs PyTorch CPU on the same weights',
+    script: 'modern.ts',
+    args: [],
+  },
   { name: 'weights', what: 'loading a GPT-2-small safetensors checkpoint (zero-copy views)', script: 'weights.ts', args: [] },
   { name: 'tokenize', what: 'tokenizer throughput', script: 'tokenize.ts', args: [] },
   { name: 'lint', what: 'linter throughput: one large file and a whole tree', script: 'lint.ts', args: [] },
-  { name: 'record', what: 'recorder overhead on a GPT-2-small-shaped forward (128 tokens) and the time from program exit to the panel data', script: 'record.ts', args: [] },
+  {
+    name: 'record',
+    what: 'recorder overhead on a GPT-2-small-shaped forward (128 tokens) and the time from program exit to the panel data',
+    script: 'record.ts',
+    args: [],
+  },
   { name: 'panel', what: 'panel time to first paint and redraw of 12 heads × 512² in headless Chromium', script: 'panel.ts', args: [] },
 ];
 
@@ -52,7 +67,10 @@ function out(text: string): void {
   log.push(text);
 }
 
-const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
+const load = (): string =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 
 /** The NumPy the reference rows use: version, BLAS and the threads it may use (as the bench scripts start it). */
 function numpyDescription(): string {
@@ -74,8 +92,8 @@ function gitCommit(): string {
 
 /** f32x4.relaxed_madd in the smallest module: validates where the runtime has relaxed SIMD (Node 22+). */
 const RELAXED_MADD_PROBE = new Uint8Array([
-  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x01, 0x60, 0x03, 0x7b, 0x7b, 0x7b, 0x01, 0x7b,
-  0x03, 0x02, 0x01, 0x00, 0x0a, 0x0d, 0x01, 0x0b, 0x00, 0x20, 0x00, 0x20, 0x01, 0x20, 0x02, 0xfd, 0x85, 0x02, 0x0b,
+  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x01, 0x60, 0x03, 0x7b, 0x7b, 0x7b, 0x01, 0x7b, 0x03, 0x02, 0x01, 0x00, 0x0a, 0x0d, 0x01, 0x0b,
+  0x00, 0x20, 0x00, 0x20, 0x01, 0x20, 0x02, 0xfd, 0x85, 0x02, 0x0b,
 ]);
 /** V8 flags for the kernels bench: relaxed SIMD on Node 20 (off by default there), so its FMA rows are measured. */
 const RELAXED_SIMD_FLAGS = WebAssembly.validate(RELAXED_MADD_PROBE) ? [] : ['--experimental-wasm-relaxed-simd'];
@@ -92,7 +110,9 @@ function run(script: string, scriptArgs: string[], v8Flags: string[] = []): Prom
 async function main(): Promise<number> {
   const started = new Date();
   out(`Attention Inspector benchmarks — ${started.toISOString()}, commit ${gitCommit()}\n`);
-  out(`${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; load average ${load()} (1, 5, 15 min) at the start; node ${process.version}\n`);
+  out(
+    `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; load average ${load()} (1, 5, 15 min) at the start; node ${process.version}\n`,
+  );
   out(`reference: ${numpyDescription()}\n`);
   out('These machines are shared: compare figures within one run (ratios), not across runs.\n\n');
 

@@ -57,7 +57,12 @@ async function main(): Promise<void> {
   time('gpt2, 1 MB of "=" (one regex piece)', gpt2, '='.repeat(1_000_000));
   time('gpt2, 5 MB, maxTokens 512', { name: 'capped', encode: (s) => gpt2.encode(s, { maxTokens: 512 }) }, TEXT);
   modernTokenizers(JSON.parse(gpt2Json) as Gpt2Json);
-  console.log(`load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} on ${os.cpus().length} CPUs`);
+  console.log(
+    `load average ${os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')} on ${os.cpus().length} CPUs`,
+  );
 }
 
 type Gpt2Json = { model: { vocab: Record<string, number>; merges: unknown[] } } & Record<string, unknown>;
@@ -78,7 +83,12 @@ function repeatTo(paragraph: string, bytes: number): string {
 /** A Unigram tokenizer.json with Metaspace and NFKC (XLM-R's shape) whose pieces are GPT-2's tokens as text
  * (Ġ → ▁), scored by rank, plus every character of the bench texts: a realistic vocabulary size. */
 function unigramFromGpt2(gpt2: Gpt2Json, texts: string[]): object {
-  const pieces: [string, number][] = [['<s>', 0], ['<pad>', 0], ['</s>', 0], ['<unk>', 0]];
+  const pieces: [string, number][] = [
+    ['<s>', 0],
+    ['<pad>', 0],
+    ['</s>', 0],
+    ['<unk>', 0],
+  ];
   const seen = new Set<string>(pieces.map((p) => p[0]));
   const decoder = new TextDecoder('utf-8', { fatal: true });
   const add = (piece: string, score: number) => {

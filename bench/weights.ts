@@ -136,7 +136,9 @@ function print(label: string, r: LoadReport): void {
   console.log(`  read file       ${r.readMs.toFixed(0)} ms`);
   console.log(`  parse (load)    ${r.parseMs.toFixed(1)} ms   (${((mb / r.parseMs) * 1000).toFixed(0)} MB/s)`);
   console.log(`  zero-copy views ${r.viewsOverFile} of ${r.tensors} tensors share the file's ArrayBuffer`);
-  console.log(`  memory          ArrayBuffers ${r.arrayBuffersMB.toFixed(0)} MB (${(r.arrayBuffersMB / mb).toFixed(2)}× the file), RSS ${r.rssMB.toFixed(0)} MB, peak RSS ${r.peakRssMB.toFixed(0)} MB`);
+  console.log(
+    `  memory          ArrayBuffers ${r.arrayBuffersMB.toFixed(0)} MB (${(r.arrayBuffersMB / mb).toFixed(2)}× the file), RSS ${r.rssMB.toFixed(0)} MB, peak RSS ${r.peakRssMB.toFixed(0)} MB`,
+  );
 }
 
 async function main(): Promise<void> {

@@ -90,7 +90,9 @@ export async function buildWasm({ quiet = false } = {}) {
   const wabt = await initWabt();
   mkdirSync(outDir, { recursive: true });
   const written = [];
-  for (const file of readdirSync(sourceDir).filter((f) => f.endsWith('.wat')).sort()) {
+  for (const file of readdirSync(sourceDir)
+    .filter((f) => f.endsWith('.wat'))
+    .sort()) {
     const text = readFileSync(join(sourceDir, file), 'utf8');
     for (const [name, moduleText] of modulesOf(file, text)) {
       const bytes = assemble(wabt, name === basename(file, '.wat') ? file : `${file} (${name})`, moduleText);

@@ -11,15 +11,7 @@
 // Exit code: 0 when the linter ran on every case, 1 when it threw on any, 2 on bad usage.
 import { createLinter } from '../src/lint';
 import { loadCorpus, readGrammarWasm } from '../test/lint-corpus/load';
-import {
-  formatMisses,
-  formatTable,
-  isRuleCode,
-  lintCase,
-  matchCase,
-  scoreResults,
-  type CaseResult,
-} from '../test/lint-corpus/score';
+import { formatMisses, formatTable, isRuleCode, lintCase, matchCase, scoreResults, type CaseResult } from '../test/lint-corpus/score';
 import { HOLDOUT_DIR, runHoldout } from '../test/lint-holdout/holdout';
 
 interface Options {
@@ -57,7 +49,9 @@ async function main(): Promise<number> {
 
   const run = runHoldout(linter, cases);
   const buggy = cases.filter((c) => c.header.label === 'buggy').length;
-  console.log(`lint holdout (second regression set, not unseen): ${cases.length} cases (${buggy} buggy, ${cases.length - buggy} correct), headers and expect comments redacted\n`);
+  console.log(
+    `lint holdout (second regression set, not unseen): ${cases.length} cases (${buggy} buggy, ${cases.length - buggy} correct), headers and expect comments redacted\n`,
+  );
   console.log(formatTable(run.score));
 
   const lines = formatMisses(run.results, { rule: opts.rule, why: opts.why, caseOf: (f) => byFile.get(f) });

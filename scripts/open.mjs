@@ -39,7 +39,9 @@ function setupWithProgress() {
     const built = (text.match(/gyp info ok/g) ?? []).length;
     const last = text.trim().split('\n').pop()?.replace(/\s+/g, ' ').slice(0, 100) ?? '';
     const secs = Math.round((Date.now() - started) / 1000);
-    say(`installing code-server: ${Math.floor(secs / 60)}m${String(secs % 60).padStart(2, '0')}s, ${built} native module${built === 1 ? '' : 's'} compiled so far (about 8 in all); log: ${last}`);
+    say(
+      `installing code-server: ${Math.floor(secs / 60)}m${String(secs % 60).padStart(2, '0')}s, ${built} native module${built === 1 ? '' : 's'} compiled so far (about 8 in all); log: ${last}`,
+    );
   }, 10_000);
   return new Promise((resolve) => {
     child.on('exit', (code) => {

@@ -36,7 +36,8 @@ function runOrDie(command: string, args: string[], options: { cwd?: string } = {
   const result = spawnSync(command, args, { cwd: options.cwd ?? repoRoot, encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
   if (result.error) throw new Error(`${command} could not start: ${result.error.message}`);
   // The CLI exits 1 when it found problems; 2 and above are its errors.
-  if (result.status === null || result.status > 1) throw new Error(`\`${command} ${args.join(' ')}\` failed (${result.signal ?? `exit ${result.status}`}):\n${result.stderr}${result.stdout}`);
+  if (result.status === null || result.status > 1)
+    throw new Error(`\`${command} ${args.join(' ')}\` failed (${result.signal ?? `exit ${result.status}`}):\n${result.stderr}${result.stdout}`);
   return result.stdout;
 }
 
@@ -44,8 +45,21 @@ function runOrDie(command: string, args: string[], options: { cwd?: string } = {
 async function bundleSuites(): Promise<void> {
   rmSync(outDir, { recursive: true, force: true });
   const suiteDir = join(repoRoot, 'test', 'exthost', 'suite');
-  const entries = readdirSync(suiteDir).filter((f) => f === 'index.ts' || f.endsWith('.exthost.ts')).map((f) => join(suiteDir, f));
-  await esbuild.build({ entryPoints: entries, outdir: outDir, bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: 'inline', external: ['vscode', 'mocha', 'mocha/*'], logLevel: 'warning', absWorkingDir: repoRoot });
+  const entries = readdirSync(suiteDir)
+    .filter((f) => f === 'index.ts' || f.endsWith('.exthost.ts'))
+    .map((f) => join(suiteDir, f));
+  await esbuild.build({
+    entryPoints: entries,
+    outdir: outDir,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    sourcemap: 'inline',
+    external: ['vscode', 'mocha', 'mocha/*'],
+    logLevel: 'warning',
+    absWorkingDir: repoRoot,
+  });
 }
 
 /** A fresh copy of examples/ and the CLI's findings on it. */
@@ -85,7 +99,8 @@ async function chooseRunner(): Promise<Choice> {
     return { kind: 'code-server', why: 'no display for a desktop VS Code (run under xvfb-run, or set VSCODE_EXECUTABLE, to use one)' };
   }
   const probe = await reachable('https://update.code.visualstudio.com/api/releases/stable', 5000);
-  if (probe !== true) return { kind: 'code-server', why: `VS Code cannot be downloaded (update.code.visualstudio.com: ${probe}) and VSCODE_EXECUTABLE is not set` };
+  if (probe !== true)
+    return { kind: 'code-server', why: `VS Code cannot be downloaded (update.code.visualstudio.com: ${probe}) and VSCODE_EXECUTABLE is not set` };
   return { kind: 'electron' };
 }
 
@@ -146,7 +161,9 @@ async function runInCodeServer(root: string, workspace: string, env: Record<stri
       if (reader.finished) break;
       if (serverExit !== undefined) throw new Error(`code-server exited (${serverExit}) before the tests finished:\n${server.logTail()}`);
       if (reader.events.length === 0 && Date.now() > startDeadline) {
-        throw new Error(`the test entry did not start within ${seconds(START_TIMEOUT_MS)}; the extension host's log ends with:\n${server.extensionHostLog().split('\n').slice(-30).join('\n')}`);
+        throw new Error(
+          `the test entry did not start within ${seconds(START_TIMEOUT_MS)}; the extension host's log ends with:\n${server.extensionHostLog().split('\n').slice(-30).join('\n')}`,
+        );
       }
       if (Date.now() > deadline) throw new Error(`the tests did not finish within ${seconds(RUN_TIMEOUT_MS)}`);
       await new Promise((r) => setTimeout(r, 200));
@@ -164,11 +181,20 @@ async function runInCodeServer(root: string, workspace: string, env: Record<stri
   }
 }
 
-async function runInElectron(choice: { executable?: string }, root: string, workspace: string, env: Record<string, string>, reader: ResultsReader): Promise<void> {
+async function runInElectron(
+  choice: { executable?: string },
+  root: string,
+  workspace: string,
+  env: Record<string, string>,
+  reader: ResultsReader,
+): Promise<void> {
   const { runTests } = await import('@vscode/test-electron');
   const userData = join(root, 'user-data');
   mkdirSync(join(userData, 'User'), { recursive: true });
-  writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify({ 'files.autoSave': 'off', 'security.workspace.trust.enabled': false, 'update.mode': 'none', 'telemetry.telemetryLevel': 'off' }));
+  writeFileSync(
+    join(userData, 'User', 'settings.json'),
+    JSON.stringify({ 'files.autoSave': 'off', 'security.workspace.trust.enabled': false, 'update.mode': 'none', 'telemetry.telemetryLevel': 'off' }),
+  );
   const timer = setInterval(() => reader.poll(), 200);
   try {
     await runTests({
@@ -176,7 +202,15 @@ async function runInElectron(choice: { executable?: string }, root: string, work
       extensionDevelopmentPath: repoRoot,
       extensionTestsPath: join(outDir, 'index.js'),
       extensionTestsEnv: env,
-      launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust', '--skip-welcome', '--skip-release-notes', `--user-data-dir=${userData}`, `--extensions-dir=${join(root, 'extensions')}`],
+      launchArgs: [
+        workspace,
+        '--disable-extensions',
+        '--disable-workspace-trust',
+        '--skip-welcome',
+        '--skip-release-notes',
+        `--user-data-dir=${userData}`,
+        `--extensions-dir=${join(root, 'extensions')}`,
+      ],
     }).catch((error: unknown) => {
       reader.poll();
       if (!reader.finished) throw error; // failures are reported from the results below
@@ -214,7 +248,9 @@ async function main(): Promise<number> {
       say('the test entry failed before the tests ran');
       return 1;
     }
-    say(`${end.passes} passing, ${end.failures} failing; tests ${seconds(end.durationMs)}, window ${seconds(Date.now() - runStarted)}, total ${seconds(Date.now() - started)}`);
+    say(
+      `${end.passes} passing, ${end.failures} failing; tests ${seconds(end.durationMs)}, window ${seconds(Date.now() - runStarted)}, total ${seconds(Date.now() - started)}`,
+    );
     return end.failures === 0 && end.passes > 0 ? 0 : 1;
   } finally {
     rmSync(root, { recursive: true, force: true });

@@ -77,7 +77,10 @@ export class App {
   /** The opened head as drawn: every weight, or block means for a long run. */
   private headMatrix: HeadMatrix | undefined;
 
-  constructor(private readonly api: VsCodeApi, mount: HTMLElement) {
+  constructor(
+    private readonly api: VsCodeApi,
+    mount: HTMLElement,
+  ) {
     this.state = sanitizeState(api.getState());
     this.theme = readTheme();
     this.rpc = new PanelRpc((m) => api.postMessage(m));
@@ -101,9 +104,12 @@ export class App {
     this.python = new CodeView(t('Python that draws these tensors'), (text) => this.copy(text), 'run-python');
 
     this.modeTabs = (['grid', 'debugger'] as const).map((mode) => {
-      const b = h('button', { class: 'mode-tab', attrs: { type: 'button', role: 'tab', 'data-mode': mode, id: `mode-${mode}` } },
+      const b = h(
+        'button',
+        { class: 'mode-tab', attrs: { type: 'button', role: 'tab', 'data-mode': mode, id: `mode-${mode}` } },
         h('span', { class: `codicon codicon-${mode === 'grid' ? 'table' : 'debug-alt'}`, attrs: { 'aria-hidden': 'true' } }),
-        h('span', { text: mode === 'grid' ? t('Heads') : t('Debugger') }));
+        h('span', { text: mode === 'grid' ? t('Heads') : t('Debugger') }),
+      );
       b.addEventListener('click', () => this.setMode(mode));
       b.addEventListener('keydown', (e) => {
         if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
@@ -127,10 +133,22 @@ export class App {
       button({ icon: f === 'png' || f === 'svg' ? 'file-media' : 'file-code', label: f.toUpperCase(), class: 'button export', onClick: () => this.export(f) }),
     );
     exportButtons.forEach((b, i) => b.setAttribute('aria-label', t('Export the current view as {0}', ['PNG', 'SVG', 'CSV', 'JSON'][i])));
-    const toolbar = h('div', { class: 'toolbar' },
+    const toolbar = h(
+      'div',
+      { class: 'toolbar' },
       h('div', { class: 'mode-tabs', attrs: { role: 'tablist', 'aria-label': t('View') } }, ...this.modeTabs),
-      h('label', { class: 'checkbox', attrs: { for: 'unit-scale', title: t('Colour weights from 0 to 1 instead of 0 to the largest weight shown') } }, this.unitToggle, t('Scale 0–1')),
-      h('div', { class: 'exports', attrs: { role: 'group', 'aria-label': t('Export') } }, h('span', { class: 'exports-label', text: t('Export') }), ...exportButtons),
+      h(
+        'label',
+        { class: 'checkbox', attrs: { for: 'unit-scale', title: t('Colour weights from 0 to 1 instead of 0 to the largest weight shown') } },
+        this.unitToggle,
+        t('Scale 0–1'),
+      ),
+      h(
+        'div',
+        { class: 'exports', attrs: { role: 'group', 'aria-label': t('Export') } },
+        h('span', { class: 'exports-label', text: t('Export') }),
+        ...exportButtons,
+      ),
     );
 
     this.detailTabs = (['heatmap', 'lines'] as const).map((v) => {
@@ -148,8 +166,15 @@ export class App {
     const closeDetail = button({ icon: 'close', label: t('Close head'), showLabel: false, class: 'icon-button', onClick: () => this.closeHead() });
     const debugThis = button({ icon: 'debug-alt', label: t('Step through this head'), class: 'button secondary', onClick: () => this.setMode('debugger') });
     this.detail.append(
-      h('div', { class: 'detail-head' }, this.detailTitle, h('div', { class: 'sub-tabs', attrs: { role: 'tablist', 'aria-label': t('Head view') } }, ...this.detailTabs),
-        h('label', { class: 'checkbox lines-all', attrs: { for: 'lines-all' } }, this.linesAll, t('All heads of the layer')), debugThis, closeDetail),
+      h(
+        'div',
+        { class: 'detail-head' },
+        this.detailTitle,
+        h('div', { class: 'sub-tabs', attrs: { role: 'tablist', 'aria-label': t('Head view') } }, ...this.detailTabs),
+        h('label', { class: 'checkbox lines-all', attrs: { for: 'lines-all' } }, this.linesAll, t('All heads of the layer')),
+        debugThis,
+        closeDetail,
+      ),
       this.detailStatus,
       this.detailNote,
       this.detailBody,
@@ -157,7 +182,9 @@ export class App {
     this.gridMode = h('div', { class: 'grid-mode' }, this.gridArea, this.detail);
     this.gridExtras = h('div', { class: 'grid-extras' }, this.python.el);
     this.gridArea.append(this.grid.el);
-    this.root = h('main', { class: 'app' },
+    this.root = h(
+      'main',
+      { class: 'app' },
       h('header', { class: 'header' }, h('div', { class: 'titles' }, this.title, this.subtitle, this.batchField), toolbar),
       this.progress,
       this.status,
@@ -174,7 +201,12 @@ export class App {
     const unwatch = watchTheme(() => this.applyTheme());
     const resize = new ResizeObserver(() => this.onResize());
     resize.observe(this.root);
-    this.disposers.push(unwatch, () => resize.disconnect(), () => this.tooltip.el.remove(), () => this.rpc.cancelAll());
+    this.disposers.push(
+      unwatch,
+      () => resize.disconnect(),
+      () => this.tooltip.el.remove(),
+      () => this.rpc.cancelAll(),
+    );
     this.render();
   }
 
@@ -420,11 +452,25 @@ export class App {
     this.detailNote.textContent = '';
     if (this.state.view === 'lines') {
       if (run.queryTokens) {
-        this.detailBody.replaceChildren(h('p', { class: 'note too-long', text: t('The lines view joins each token to itself: this call has {0} queries and {1} keys. Use the heatmap.', queries.length, run.seqLen) }));
+        this.detailBody.replaceChildren(
+          h('p', {
+            class: 'note too-long',
+            text: t('The lines view joins each token to itself: this call has {0} queries and {1} keys. Use the heatmap.', queries.length, run.seqLen),
+          }),
+        );
         return;
       }
       if (run.seqLen > LINES_MAX_TOKENS) {
-        this.detailBody.replaceChildren(h('p', { class: 'note too-long', text: t('The lines view draws a line for every weight: {0} tokens are too many for it (at most {1}). Use the heatmap.', run.seqLen, LINES_MAX_TOKENS) }));
+        this.detailBody.replaceChildren(
+          h('p', {
+            class: 'note too-long',
+            text: t(
+              'The lines view draws a line for every weight: {0} tokens are too many for it (at most {1}). Use the heatmap.',
+              run.seqLen,
+              LINES_MAX_TOKENS,
+            ),
+          }),
+        );
         return;
       }
       const heads = this.state.linesAllHeads ? Array.from({ length: run.nHead }, (_, i) => i) : [head];
@@ -493,11 +539,20 @@ export class App {
     const focus = this.state.focus;
     if (!run || !focus || this.state.mode !== 'debugger') return;
     if (Math.max(run.seqLen, queryTokensOf(run).length) > DEBUGGER_MAX_TOKENS) {
-      this.debugger.showUnavailable(t('The step-through debugger shows at most {0} tokens; this run has {1}. Inspect a shorter selection to step through it.', DEBUGGER_MAX_TOKENS, Math.max(run.seqLen, queryTokensOf(run).length)));
+      this.debugger.showUnavailable(
+        t(
+          'The step-through debugger shows at most {0} tokens; this run has {1}. Inspect a shorter selection to step through it.',
+          DEBUGGER_MAX_TOKENS,
+          Math.max(run.seqLen, queryTokensOf(run).length),
+        ),
+      );
       return;
     }
     this.updateProgress(true);
-    const outcome = await this.rpc.request<AttentionTrace>({ kind: 'trace', layer: focus.layer, head: focus.head, options: traceOptionsOf(this.state.switches, this.run?.model.layerWindows?.[focus.layer]) }, 'trace');
+    const outcome = await this.rpc.request<AttentionTrace>(
+      { kind: 'trace', layer: focus.layer, head: focus.head, options: traceOptionsOf(this.state.switches, this.run?.model.layerWindows?.[focus.layer]) },
+      'trace',
+    );
     this.updateProgress();
     if (!outcome.ok) {
       if (!('superseded' in outcome)) this.debugger.showStatus(t('Could not compute the trace: {0}', outcome.error), true);
@@ -525,7 +580,13 @@ export class App {
     const run = this.run;
     const m = this.headMatrix;
     if (!run || !m) return [];
-    return describeHeadCell(m, run.tokens.map((tk) => tk.display), row, col, queryTokensOf(run).map((tk) => tk.display));
+    return describeHeadCell(
+      m,
+      run.tokens.map((tk) => tk.display),
+      row,
+      col,
+      queryTokensOf(run).map((tk) => tk.display),
+    );
   }
 
   private reveal(index: number): void {
@@ -542,7 +603,13 @@ export class App {
     const model = modelSlug(run.model);
     const tokens = run.tokens.map((tk) => tk.display);
     const queries = queryTokensOf(run).map((tk) => tk.display);
-    const record = (tk: RunResult['tokens'][number]) => ({ text: tk.text, display: tk.display, start: tk.start, end: tk.end, ...(tk.id !== undefined ? { id: tk.id } : {}) });
+    const record = (tk: RunResult['tokens'][number]) => ({
+      text: tk.text,
+      display: tk.display,
+      start: tk.start,
+      end: tk.end,
+      ...(tk.id !== undefined ? { id: tk.id } : {}),
+    });
     const tokenRecords = run.tokens.map(record);
     // Exports of a run whose queries are not its keys name both (tokens = the keys).
     const queryRecords = run.queryTokens ? { queryTokens: run.queryTokens.map(record) } : {};
@@ -565,15 +632,36 @@ export class App {
         case 'png':
           return { suggestedName: `${base}.png`, content: this.debugger.heatmap.pngBase64() };
         case 'csv':
-          return { suggestedName: `${base}.csv`, content: matrixCsv({ rows, cols, values: info.tensor.data, rowLabels: queryLabels, colLabels, corner: info.columnsAreKeys ? 'query\\key' : 'query\\dim' }) };
+          return {
+            suggestedName: `${base}.csv`,
+            content: matrixCsv({
+              rows,
+              cols,
+              values: info.tensor.data,
+              rowLabels: queryLabels,
+              colLabels,
+              corner: info.columnsAreKeys ? 'query\\key' : 'query\\dim',
+            }),
+          };
         case 'json':
           return {
             suggestedName: `${model}-L${focus.layer}H${focus.head}-trace.json`,
             content: toJson({
               format: 'attention-inspector/trace@1',
-              model: run.model.name, layer: focus.layer, head: focus.head, tokens: tokenRecords, ...queryRecords,
+              model: run.model.name,
+              layer: focus.layer,
+              head: focus.head,
+              tokens: tokenRecords,
+              ...queryRecords,
               options: traceOptionsOf(s.switches, run.model.layerWindows?.[focus.layer]),
-              L: trace.L, S: trace.S, dk: trace.dk, dv: trace.dv, scale: trace.scale, temperature: trace.temperature, effectiveScale: trace.effectiveScale, softmaxDim: trace.softmaxDim,
+              L: trace.L,
+              S: trace.S,
+              dk: trace.dk,
+              dv: trace.dv,
+              scale: trace.scale,
+              temperature: trace.temperature,
+              effectiveScale: trace.effectiveScale,
+              softmaxDim: trace.softmaxDim,
               steps: {
                 scores: tensorJson(trace.scores.data, trace.scores.shape),
                 scaled: tensorJson(trace.scaled.data, trace.scaled.shape),
@@ -595,9 +683,24 @@ export class App {
           return {
             suggestedName: `${base}.svg`,
             content: buildSvg({
-              width: left + cols * cell + 20, height: top + rows * cell + 20, palette,
+              width: left + cols * cell + 20,
+              height: top + rows * cell + 20,
+              palette,
               title: `${run.model.name} · ${info.formula} · ${t('layer {0}, head {1}', focus.layer, focus.head)}`,
-              matrices: [{ values: info.tensor.data, rows, cols, scale, x: left, y: top, cell, rowLabels, colLabels: svgCols, caption: `${info.formula}   ${info.shape}` }],
+              matrices: [
+                {
+                  values: info.tensor.data,
+                  rows,
+                  cols,
+                  scale,
+                  x: left,
+                  y: top,
+                  cell,
+                  rowLabels,
+                  colLabels: svgCols,
+                  caption: `${info.formula}   ${info.shape}`,
+                },
+              ],
               legend: { scale, label: info.isWeights ? t('weight') : t('score') },
             }),
           };
@@ -608,20 +711,47 @@ export class App {
     if (s.view === 'heads' || !s.focus) {
       switch (format) {
         case 'png':
-          return { suggestedName: `${model}-heads.png`, content: this.grid.toCanvas().toDataURL('image/png').replace(/^data:image\/png;base64,/, '') };
+          return {
+            suggestedName: `${model}-heads.png`,
+            content: this.grid
+              .toCanvas()
+              .toDataURL('image/png')
+              .replace(/^data:image\/png;base64,/, ''),
+          };
         case 'svg': {
           const size = run.thumbnails.size;
-          const thumb = 64, gap = 8, left = 40, top = 30;
+          const thumb = 64,
+            gap = 8,
+            left = 40,
+            top = 30;
           const cell = thumb / size;
           const matrices: SvgMatrix[] = [];
           for (let l = 0; l < run.nLayer; l++) {
             for (let hd = 0; hd < run.nHead; hd++) {
               const off = (l * run.nHead + hd) * size * size;
               const values = run.thumbnails.data.subarray(off, off + size * size);
-              matrices.push({ values, rows: size, cols: size, scale: scaleFor(values, { unit: s.unitScale }), x: left + hd * (thumb + gap), y: top + l * (thumb + gap + 14), cell, caption: `L${l} H${hd}` });
+              matrices.push({
+                values,
+                rows: size,
+                cols: size,
+                scale: scaleFor(values, { unit: s.unitScale }),
+                x: left + hd * (thumb + gap),
+                y: top + l * (thumb + gap + 14),
+                cell,
+                caption: `L${l} H${hd}`,
+              });
             }
           }
-          return { suggestedName: `${model}-heads.svg`, content: buildSvg({ width: left + run.nHead * (thumb + gap), height: top + run.nLayer * (thumb + gap + 14), palette, title: `${run.model.name} · ${t('{0} tokens', run.seqLen)}`, matrices }) };
+          return {
+            suggestedName: `${model}-heads.svg`,
+            content: buildSvg({
+              width: left + run.nHead * (thumb + gap),
+              height: top + run.nLayer * (thumb + gap + 14),
+              palette,
+              title: `${run.model.name} · ${t('{0} tokens', run.seqLen)}`,
+              matrices,
+            }),
+          };
         }
         case 'csv':
           if (!run.attentions) return this.nothing(t('The weights of every head were not sent at once for this run: open a head and export it.'));
@@ -631,7 +761,13 @@ export class App {
           if (!run.attentions) return this.nothing(t('The weights of every head were not sent at once for this run: open a head and export it.'));
           return {
             suggestedName: `${model}-attentions.json`,
-            content: toJson({ format: 'attention-inspector/attentions@1', model: run.model.name, tokens: tokenRecords, ...queryRecords, attentions: tensorJson(run.attentions, [run.nLayer, run.nHead, T, S]) }),
+            content: toJson({
+              format: 'attention-inspector/attentions@1',
+              model: run.model.name,
+              tokens: tokenRecords,
+              ...queryRecords,
+              attentions: tensorJson(run.attentions, [run.nLayer, run.nHead, T, S]),
+            }),
           };
       }
     }
@@ -642,7 +778,10 @@ export class App {
     if (s.view === 'lines') {
       const lm = this.lines.exportModel();
       if (run.queryTokens) return this.nothing(t('The lines view joins each token to itself: this call has {0} queries and {1} keys. Use the heatmap.', T, S));
-      if (run.seqLen > LINES_MAX_TOKENS) return this.nothing(t('The lines view draws a line for every weight: {0} tokens are too many for it (at most {1}). Use the heatmap.', run.seqLen, LINES_MAX_TOKENS));
+      if (run.seqLen > LINES_MAX_TOKENS)
+        return this.nothing(
+          t('The lines view draws a line for every weight: {0} tokens are too many for it (at most {1}). Use the heatmap.', run.seqLen, LINES_MAX_TOKENS),
+        );
       if (!lm || lm.data.tokens.length !== run.seqLen) return this.nothing();
       if (format === 'png') return { suggestedName: `${base}-lines.png`, content: this.lines.pngBase64() };
       if (format === 'svg') {
@@ -651,24 +790,45 @@ export class App {
         const lines = data.heads.flatMap((hd, k) => {
           const out = [];
           const T = data.tokens.length;
-          for (let i = 0; i < T; i++) for (let j = 0; j < T; j++) {
-            const w = hd.weights[i * T + j];
-            if (w >= 0.02) out.push({ x1: layout.leftX, y1: y(i), x2: layout.rightX, y2: y(j), opacity: w, colour: colours[k] });
-          }
+          for (let i = 0; i < T; i++)
+            for (let j = 0; j < T; j++) {
+              const w = hd.weights[i * T + j];
+              if (w >= 0.02) out.push({ x1: layout.leftX, y1: y(i), x2: layout.rightX, y2: y(j), opacity: w, colour: colours[k] });
+            }
           return out;
         });
         const texts = data.tokens.flatMap((d, i) => [
           { x: layout.leftX - 4, y: y(i), text: tokenLabel(d, 14), anchor: 'end' as const },
           { x: layout.rightX + 4, y: y(i), text: tokenLabel(d, 14), anchor: 'start' as const },
         ]);
-        return { suggestedName: `${base}-lines.svg`, content: buildSvg({ width: layout.width, height: layout.height, palette, title: `${run.model.name} · ${t('layer {0}, head {1}', layer, head)}`, matrices: [], lines, texts }) };
+        return {
+          suggestedName: `${base}-lines.svg`,
+          content: buildSvg({
+            width: layout.width,
+            height: layout.height,
+            palette,
+            title: `${run.model.name} · ${t('layer {0}, head {1}', layer, head)}`,
+            matrices: [],
+            lines,
+            texts,
+          }),
+        };
       }
       if (this.state.linesAllHeads) {
         const heads = lm.data.heads;
         const all = new Float32Array(heads.length * T * T);
         heads.forEach((hd, k) => all.set(hd.weights, k * T * T));
         if (format === 'csv') return { suggestedName: `${model}-L${layer}-heads.csv`, content: longCsv(all, 1, heads.length, tokens, layer) };
-        return { suggestedName: `${model}-L${layer}-heads.json`, content: toJson({ format: 'attention-inspector/attentions@1', model: run.model.name, layer, tokens: tokenRecords, attentions: tensorJson(all, [1, heads.length, T, T]) }) };
+        return {
+          suggestedName: `${model}-L${layer}-heads.json`,
+          content: toJson({
+            format: 'attention-inspector/attentions@1',
+            model: run.model.name,
+            layer,
+            tokens: tokenRecords,
+            attentions: tensorJson(all, [1, heads.length, T, T]),
+          }),
+        };
       }
     }
     if (!m) return this.nothing();
@@ -678,9 +838,23 @@ export class App {
       case 'png':
         return { suggestedName: `${base}.png`, content: this.heatmap.pngBase64() };
       case 'csv':
-        return { suggestedName: `${base}.csv`, content: matrixCsv({ rows: T, cols: S, values, rowLabels: queryLabels, colLabels: axisLabels, corner: 'query\\key' }) };
+        return {
+          suggestedName: `${base}.csv`,
+          content: matrixCsv({ rows: T, cols: S, values, rowLabels: queryLabels, colLabels: axisLabels, corner: 'query\\key' }),
+        };
       case 'json':
-        return { suggestedName: `${base}.json`, content: toJson({ format: 'attention-inspector/head@1', model: run.model.name, layer, head, tokens: tokenRecords, ...queryRecords, weights: tensorJson(values, [T, S]) }) };
+        return {
+          suggestedName: `${base}.json`,
+          content: toJson({
+            format: 'attention-inspector/head@1',
+            model: run.model.name,
+            layer,
+            head,
+            tokens: tokenRecords,
+            ...queryRecords,
+            weights: tensorJson(values, [T, S]),
+          }),
+        };
       case 'svg': {
         const cell = Math.max(3, Math.min(24, Math.floor(720 / Math.max(T, S))));
         const scale = scaleFor(values, { unit: s.unitScale });
@@ -690,9 +864,13 @@ export class App {
         return {
           suggestedName: `${base}.svg`,
           content: buildSvg({
-            width: left + S * cell + 20, height: top + T * cell + 20, palette,
+            width: left + S * cell + 20,
+            height: top + T * cell + 20,
+            palette,
             title: `${run.model.name} · ${t('layer {0}, head {1}', layer, head)}`,
-            matrices: [{ values, rows: T, cols: S, scale, x: left, y: top, cell, rowLabels, colLabels: labels, caption: t('layer {0}, head {1}', layer, head) }],
+            matrices: [
+              { values, rows: T, cols: S, scale, x: left, y: top, cell, rowLabels, colLabels: labels, caption: t('layer {0}, head {1}', layer, head) },
+            ],
             legend: { scale, label: t('weight') },
           }),
         };
@@ -717,15 +895,23 @@ export class App {
       case 'csv': {
         const rowLabels = Array.from({ length: m.rows }, (_, a) => span(m.rowStart, a, m.rowEnd));
         const colLabels = Array.from({ length: m.cols }, (_, b) => span(0, b, T));
-        return { suggestedName: `${base}-blocks${m.block}.csv`, content: matrixCsv({ rows: m.rows, cols: m.cols, values: m.values, rowLabels, colLabels, corner: 'queries\\keys' }) };
+        return {
+          suggestedName: `${base}-blocks${m.block}.csv`,
+          content: matrixCsv({ rows: m.rows, cols: m.cols, values: m.values, rowLabels, colLabels, corner: 'queries\\keys' }),
+        };
       }
       case 'json':
         return {
           suggestedName: `${base}-blocks${m.block}.json`,
           content: toJson({
             format: 'attention-inspector/head-blocks@1',
-            model: run.model.name, layer, head, tokens: tokenRecords,
-            block: m.block, rowStart: m.rowStart, rowEnd: m.rowEnd,
+            model: run.model.name,
+            layer,
+            head,
+            tokens: tokenRecords,
+            block: m.block,
+            rowStart: m.rowStart,
+            rowEnd: m.rowEnd,
             note: `cell [a, b] is the mean weight of queries rowStart + a*block .. and keys b*block .., each range clipped at rowEnd and ${T}`,
             weights: tensorJson(m.values, [m.rows, m.cols]),
           }),
@@ -757,9 +943,7 @@ export class App {
   }
 }
 
-
 /** Room for the row labels on the left, and for the caption above the column labels on top (SVG units). */
 function svgMargins(rowLabels: readonly string[], colLabels: readonly string[], cell: number): { left: number; top: number } {
   return { left: Math.ceil(svgRowLabelsWidth(rowLabels, cell)) + 16, top: Math.ceil(svgColumnLabelsExtent(colLabels, cell)) + 34 };
 }
-

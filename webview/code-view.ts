@@ -9,10 +9,20 @@ export class CodeView {
   private readonly summary: HTMLElement;
   private text = '';
 
-  constructor(title: string, private readonly copy: (text: string) => void, className = '') {
+  constructor(
+    title: string,
+    private readonly copy: (text: string) => void,
+    className = '',
+  ) {
     this.summary = h('summary', { text: title });
     const copyButton = button({ icon: 'copy', label: t('Copy'), class: 'button secondary copy-code', onClick: () => this.copy(this.text) });
-    this.el = h('details', { class: `code-view ${className}`.trim() }, this.summary, h('div', { class: 'code-actions' }, copyButton), h('pre', { class: 'code-block', attrs: { tabindex: 0 } }, this.code));
+    this.el = h(
+      'details',
+      { class: `code-view ${className}`.trim() },
+      this.summary,
+      h('div', { class: 'code-actions' }, copyButton),
+      h('pre', { class: 'code-block', attrs: { tabindex: 0 } }, this.code),
+    );
     this.el.hidden = true;
   }
 

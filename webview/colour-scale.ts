@@ -24,7 +24,9 @@ export type Lab = readonly [number, number, number];
 
 /** sRGB (0..255) → OKLab (L in 0..1). */
 export function rgbToOklab([r, g, b]: Rgb): Lab {
-  const lr = toLinear(r), lg = toLinear(g), lb = toLinear(b);
+  const lr = toLinear(r),
+    lg = toLinear(g),
+    lb = toLinear(b);
   const l = Math.cbrt(0.4122214708 * lr + 0.5363325363 * lg + 0.0514459929 * lb);
   const m = Math.cbrt(0.2119034982 * lr + 0.6806995451 * lg + 0.1073969566 * lb);
   const s = Math.cbrt(0.0883024619 * lr + 0.2817188376 * lg + 0.6299787005 * lb);
@@ -49,7 +51,8 @@ export function oklabToRgb([L, a, b]: Lab): Rgb {
 
 /** Euclidean distance in OKLab: a perceptual colour difference (about 0.02 is just noticeable). */
 export function deltaE(a: Rgb, b: Rgb): number {
-  const p = rgbToOklab(a), q = rgbToOklab(b);
+  const p = rgbToOklab(a),
+    q = rgbToOklab(b);
   return Math.hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]);
 }
 
@@ -60,7 +63,8 @@ export function luminance([r, g, b]: Rgb): number {
 
 /** WCAG contrast ratio (1..21). */
 export function contrastRatio(a: Rgb, b: Rgb): number {
-  const la = luminance(a), lb = luminance(b);
+  const la = luminance(a),
+    lb = luminance(b);
   return (Math.max(la, lb) + 0.05) / (Math.min(la, lb) + 0.05);
 }
 
@@ -107,18 +111,44 @@ export interface ThemePalette {
 /** Stops after the background, per theme family; each gets further from the background in lightness. */
 const SEQUENTIAL_STOPS: Record<'dark' | 'light', Rgb[]> = {
   // deep blue → azure → teal → yellow: rising lightness on a dark background
-  dark: [[28, 62, 118], [35, 119, 189], [62, 184, 160], [250, 230, 100]],
+  dark: [
+    [28, 62, 118],
+    [35, 119, 189],
+    [62, 184, 160],
+    [250, 230, 100],
+  ],
   // pale blue → blue → navy: falling lightness on a light background
-  light: [[165, 200, 232], [90, 155, 208], [33, 102, 172], [8, 38, 100]],
+  light: [
+    [165, 200, 232],
+    [90, 155, 208],
+    [33, 102, 172],
+    [8, 38, 100],
+  ],
 };
 const HIGH_CONTRAST_STOPS: Record<'dark' | 'light', Rgb[]> = {
-  dark: [[0, 70, 170], [40, 150, 255], [255, 232, 0], [255, 255, 255]],
-  light: [[150, 190, 255], [29, 78, 216], [20, 20, 90], [0, 0, 0]],
+  dark: [
+    [0, 70, 170],
+    [40, 150, 255],
+    [255, 232, 0],
+    [255, 255, 255],
+  ],
+  light: [
+    [150, 190, 255],
+    [29, 78, 216],
+    [20, 20, 90],
+    [0, 0, 0],
+  ],
 };
 /** Diverging ends: [negative, positive]. */
 const DIVERGING_ENDS: Record<'dark' | 'light', [Rgb, Rgb]> = {
-  dark: [[90, 170, 255], [255, 140, 70]],
-  light: [[33, 102, 172], [178, 24, 43]],
+  dark: [
+    [90, 170, 255],
+    [255, 140, 70],
+  ],
+  light: [
+    [33, 102, 172],
+    [178, 24, 43],
+  ],
 };
 
 /** Whether a background is dark (OKLab lightness below the middle). */
@@ -136,7 +166,8 @@ export function interpolate(stops: readonly Rgb[], n: number): Rgb[] {
     const t = (i / (n - 1)) * (labs.length - 1);
     const k = Math.min(labs.length - 2, Math.floor(t));
     const f = t - k;
-    const a = labs[k], b = labs[k + 1];
+    const a = labs[k],
+      b = labs[k + 1];
     out.push(oklabToRgb([a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f, a[2] + (b[2] - a[2]) * f]));
   }
   return out;
@@ -190,7 +221,9 @@ export function rampValue(index: number, scale: ValueScale): number {
 
 /** Finite min/max and max |v| of values (NaN/±inf ignored); undefined bounds when none are finite. */
 export function finiteRange(values: ArrayLike<number>): { min: number; max: number; maxAbs: number; finite: number } {
-  let min = Infinity, max = -Infinity, finite = 0;
+  let min = Infinity,
+    max = -Infinity,
+    finite = 0;
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
     if (v === v && v !== Infinity && v !== -Infinity) {

@@ -37,27 +37,40 @@ const num = (v: unknown): number => (typeof v === 'number' ? v : NaN);
 /** Checks a run's sizes against its arrays; throws an Error naming what does not fit. */
 export function normaliseRun(raw: RunResult): RunResult {
   const { nLayer, nHead, seqLen } = raw;
-  for (const [k, v] of [['nLayer', nLayer], ['nHead', nHead], ['seqLen', seqLen]] as const) {
+  for (const [k, v] of [
+    ['nLayer', nLayer],
+    ['nHead', nHead],
+    ['seqLen', seqLen],
+  ] as const) {
     if (!Number.isInteger(v) || v < 1) throw new Error(`run.${k} must be a positive integer, got ${String(v)}`);
   }
   if (!Array.isArray(raw.tokens) || raw.tokens.length !== seqLen) throw new Error(`run has ${raw.tokens?.length} tokens but seqLen ${seqLen}`);
   const size = raw.thumbnails?.size;
   if (!Number.isInteger(size) || size < 1) throw new Error(`run.thumbnails.size must be a positive integer, got ${String(size)}`);
   const thumbs = toF32(raw.thumbnails.data, 'run.thumbnails.data');
-  if (thumbs.length !== nLayer * nHead * size * size) throw new Error(`run.thumbnails.data holds ${thumbs.length} values, expected ${nLayer}·${nHead}·${size}²`);
-  if (raw.queryTokens !== undefined && raw.queryTokens !== null && (!Array.isArray(raw.queryTokens) || raw.queryTokens.length < 1)) throw new Error('run.queryTokens must be a non-empty list of tokens');
+  if (thumbs.length !== nLayer * nHead * size * size)
+    throw new Error(`run.thumbnails.data holds ${thumbs.length} values, expected ${nLayer}·${nHead}·${size}²`);
+  if (raw.queryTokens !== undefined && raw.queryTokens !== null && (!Array.isArray(raw.queryTokens) || raw.queryTokens.length < 1))
+    throw new Error('run.queryTokens must be a non-empty list of tokens');
   const queries = raw.queryTokens ? raw.queryTokens.length : seqLen;
   const attentions = raw.attentions === undefined || raw.attentions === null ? undefined : toF32(raw.attentions, 'run.attentions');
   if (attentions && attentions.length !== nLayer * nHead * queries * seqLen) {
-    throw new Error(`run.attentions holds ${attentions.length} values, expected ${nLayer}·${nHead}·${queries === seqLen ? `${seqLen}²` : `${queries}·${seqLen}`}`);
+    throw new Error(
+      `run.attentions holds ${attentions.length} values, expected ${nLayer}·${nHead}·${queries === seqLen ? `${seqLen}²` : `${queries}·${seqLen}`}`,
+    );
   }
-  const plain = (list: TokenInfo[]): TokenInfo[] => list.map((t) => ({
-    ...t,
-    text: String(t.text ?? ''),
-    display: String(t.display ?? t.text ?? ''),
-  }));
+  const plain = (list: TokenInfo[]): TokenInfo[] =>
+    list.map((t) => ({
+      ...t,
+      text: String(t.text ?? ''),
+      display: String(t.display ?? t.text ?? ''),
+    }));
   const recorded = raw.recorded;
-  if (recorded !== undefined && recorded !== null && !(Number.isInteger(recorded.batch) && Number.isInteger(recorded.batchSize) && recorded.batch >= 0 && recorded.batch < recorded.batchSize)) {
+  if (
+    recorded !== undefined &&
+    recorded !== null &&
+    !(Number.isInteger(recorded.batch) && Number.isInteger(recorded.batchSize) && recorded.batch >= 0 && recorded.batch < recorded.batchSize)
+  ) {
     throw new Error(`run.recorded shows batch element ${String(recorded.batch)} of ${String(recorded.batchSize)}`);
   }
   return {
@@ -118,17 +131,26 @@ export function normaliseAttention(raw: AttentionResult, queries: number, seqLen
   const rowStart = raw.rowStart ?? 0;
   const rowEnd = raw.rowEnd ?? queries;
   const block = raw.block ?? 1;
-  for (const [k, v] of [['rowStart', rowStart], ['rowEnd', rowEnd], ['block', block]] as const) {
+  for (const [k, v] of [
+    ['rowStart', rowStart],
+    ['rowEnd', rowEnd],
+    ['block', block],
+  ] as const) {
     if (!Number.isInteger(v) || v < 0) throw new Error(`attention.${k} must be a non-negative integer, got ${String(v)}`);
   }
-  if (rowStart >= rowEnd || rowEnd > queries || block < 1) throw new Error(`attention covers rows ${rowStart}..${rowEnd} in blocks of ${block}, which does not fit ${queries} tokens`);
+  if (rowStart >= rowEnd || rowEnd > queries || block < 1)
+    throw new Error(`attention covers rows ${rowStart}..${rowEnd} in blocks of ${block}, which does not fit ${queries} tokens`);
   const rows = Math.ceil((rowEnd - rowStart) / block);
   const cols = Math.ceil(seqLen / block);
   if ((raw.rows !== undefined && raw.rows !== rows) || (raw.cols !== undefined && raw.cols !== cols)) {
     throw new Error(`attention is ${raw.rows}×${raw.cols}, expected ${rows}×${cols} for rows ${rowStart}..${rowEnd} in blocks of ${block}`);
   }
   if (data.length !== rows * cols) {
-    throw new Error(block === 1 && rows === seqLen && cols === seqLen ? `attention.data holds ${data.length} values, expected ${seqLen}²` : `attention.data holds ${data.length} values, expected ${rows}×${cols}`);
+    throw new Error(
+      block === 1 && rows === seqLen && cols === seqLen
+        ? `attention.data holds ${data.length} values, expected ${seqLen}²`
+        : `attention.data holds ${data.length} values, expected ${rows}×${cols}`,
+    );
   }
   return { values: data, rows, cols, rowStart, rowEnd, block };
 }

@@ -62,7 +62,10 @@ export class DebuggerView {
   /** What the switches mean in PyTorch: the seeded model's own snippet (if any), then this head's five steps. */
   readonly python: CodeView;
 
-  constructor(tooltip: Tooltip, private readonly cb: DebuggerCallbacks) {
+  constructor(
+    tooltip: Tooltip,
+    private readonly cb: DebuggerCallbacks,
+  ) {
     this.heatmap = new HeatmapView({
       label: t('Matrix of the current step'),
       tooltip,
@@ -74,7 +77,11 @@ export class DebuggerView {
     const next = button({ icon: 'arrow-right', label: t('Next step'), showLabel: false, class: 'icon-button', onClick: () => this.go(1) });
     const names = stepNames();
     this.tabButtons = names.map((name, i) => {
-      const b = h('button', { class: 'step-tab', attrs: { type: 'button', role: 'tab', id: `step-tab-${i}`, 'aria-controls': 'step-panel', 'data-step': i }, text: name });
+      const b = h('button', {
+        class: 'step-tab',
+        attrs: { type: 'button', role: 'tab', id: `step-tab-${i}`, 'aria-controls': 'step-panel', 'data-step': i },
+        text: name,
+      });
       b.addEventListener('click', () => this.setStep(i as StepIndex, true));
       b.addEventListener('keydown', (e) => {
         if (e.key === 'Home' || e.key === 'End') {
@@ -86,19 +93,30 @@ export class DebuggerView {
       return b;
     });
     this.tabs.append(...this.tabButtons);
-    this.stepPanel = h('div', { class: 'step-panel', attrs: { id: 'step-panel', role: 'tabpanel' } },
-      h('div', { class: 'step-head' }, this.formula, this.shape, this.sourceLink), this.note, this.heatmap.el, this.legend.el);
+    this.stepPanel = h(
+      'div',
+      { class: 'step-panel', attrs: { id: 'step-panel', role: 'tabpanel' } },
+      h('div', { class: 'step-head' }, this.formula, this.shape, this.sourceLink),
+      this.note,
+      this.heatmap.el,
+      this.legend.el,
+    );
     this.sourceLink.addEventListener('click', () => this.cb.onSource(this.focus.layer, this.step));
     this.python = new CodeView(t('What these switches mean in PyTorch'), (text) => this.cb.onCopy(text), 'debugger-python');
     this.form.addEventListener('submit', (e) => e.preventDefault());
     // The step's matrix comes first; the switches sit beside it in a wide panel and below it in a narrow one.
     this.viewColumn = h('div', { class: 'debugger-view' }, this.warningsEl, this.stepPanel);
-    this.el = h('section', { class: 'debugger', attrs: { 'aria-label': t('Step-through debugger') } },
+    this.el = h(
+      'section',
+      { class: 'debugger', attrs: { 'aria-label': t('Step-through debugger') } },
       h('div', { class: 'debugger-top' }, this.headPicker, (this.stepBar = h('div', { class: 'step-bar' }, prev, next, this.tabs))),
       this.status,
-      h('div', { class: 'debugger-main' },
+      h(
+        'div',
+        { class: 'debugger-main' },
         this.viewColumn,
-        h('aside', { class: 'debugger-side' }, h('details', { class: 'switches-wrap', attrs: { open: true } }, this.switchesSummary, this.form))),
+        h('aside', { class: 'debugger-side' }, h('details', { class: 'switches-wrap', attrs: { open: true } }, this.switchesSummary, this.form)),
+      ),
       this.python.el,
       this.statsTitle,
       this.statsEl,
@@ -252,7 +270,12 @@ export class DebuggerView {
     for (const w of this.warnings) if (w.severity === 'error') w.rows.forEach((r) => rowsOfWarnings.add(r));
     this.heatmap.setFlaggedRows(this.step >= 3 ? [...rowsOfWarnings] : []);
     const hasSpecial = this.step >= 2;
-    this.legend.update(scale, theme.palette, info.isWeights ? weightCaption(this.unit, info.tensor.data) : this.step === 4 ? t('output') : t('score'), hasSpecial);
+    this.legend.update(
+      scale,
+      theme.palette,
+      info.isWeights ? weightCaption(this.unit, info.tensor.data) : this.step === 4 ? t('output') : t('score'),
+      hasSpecial,
+    );
   }
 
   private updateSourceLink(): void {
@@ -269,13 +292,31 @@ export class DebuggerView {
     const items = this.warnings.map((w) => {
       const rows = w.rows.length > 0 ? h('span', { class: 'warning-rows', text: t('Rows: {0}', rowList(w.rows)) }) : null;
       const iconName = w.severity === 'error' ? 'error' : w.severity === 'warning' ? 'warning' : 'info';
-      const item = h('div', { class: `warning warning-${w.severity}`, attrs: { 'data-warning': w.id } },
+      const item = h(
+        'div',
+        { class: `warning warning-${w.severity}`, attrs: { 'data-warning': w.id } },
         h('span', { class: `codicon codicon-${iconName}`, attrs: { 'aria-hidden': 'true' } }),
-        h('div', { class: 'warning-body' }, h('strong', { class: 'warning-title', text: w.title }), ' ', h('span', { class: 'warning-detail', text: w.detail }), ' ', rows),
+        h(
+          'div',
+          { class: 'warning-body' },
+          h('strong', { class: 'warning-title', text: w.title }),
+          ' ',
+          h('span', { class: 'warning-detail', text: w.detail }),
+          ' ',
+          rows,
+        ),
       );
       return item;
     });
-    if (items.length === 0) items.push(h('div', { class: 'warning warning-ok' }, h('span', { class: 'codicon codicon-pass', attrs: { 'aria-hidden': 'true' } }), h('span', { text: t('No problems found with these switches.') })));
+    if (items.length === 0)
+      items.push(
+        h(
+          'div',
+          { class: 'warning warning-ok' },
+          h('span', { class: 'codicon codicon-pass', attrs: { 'aria-hidden': 'true' } }),
+          h('span', { text: t('No problems found with these switches.') }),
+        ),
+      );
     this.warningsEl.replaceChildren(...items);
   }
 
@@ -331,53 +372,109 @@ export class DebuggerView {
   }
 
   private updateSummary(): void {
-    this.switchesSummary.replaceChildren(h('span', { class: 'switches-title', text: t('Switches') }), ' ', h('span', { class: 'switches-now', text: switchesSummary(this.switches) }));
+    this.switchesSummary.replaceChildren(
+      h('span', { class: 'switches-title', text: t('Switches') }),
+      ' ',
+      h('span', { class: 'switches-now', text: switchesSummary(this.switches) }),
+    );
   }
 
   private buildForm(): void {
     const sw = this.switches;
     const T = this.run?.seqLen ?? 1;
-    const scale = select('sw-scale', t('Scale'), [
-      { value: 'inv-sqrt-dk', label: t('1/√d_k (correct)') },
-      { value: 'inv-dk', label: t('1/d_k') },
-      { value: 'none', label: t('none (×1)') },
-      { value: 'custom', label: t('custom…') },
-      { value: 'model', label: t("the model's own") },
-    ] as const, sw.scale, (v) => {
-      custom.wrap.hidden = v !== 'custom';
-      this.change({ scale: v });
-    });
+    const scale = select(
+      'sw-scale',
+      t('Scale'),
+      [
+        { value: 'inv-sqrt-dk', label: t('1/√d_k (correct)') },
+        { value: 'inv-dk', label: t('1/d_k') },
+        { value: 'none', label: t('none (×1)') },
+        { value: 'custom', label: t('custom…') },
+        { value: 'model', label: t("the model's own") },
+      ] as const,
+      sw.scale,
+      (v) => {
+        custom.wrap.hidden = v !== 'custom';
+        this.change({ scale: v });
+      },
+    );
     const custom = numberInput('sw-custom-scale', t('Custom scale'), sw.customScale, { valid: () => true, onChange: (v) => this.change({ customScale: v }) });
     custom.wrap.hidden = sw.scale !== 'custom';
-    const temperature = numberInput('sw-temperature', t('Temperature'), sw.temperature, { min: 0, valid: (v) => v > 0, onChange: (v) => this.change({ temperature: v }) });
-    const causal = select('sw-causal', t('Causal mask'), [
-      { value: 'none', label: t('none') },
-      { value: 'top-left', label: t('top-left (SDPA is_causal)') },
-      { value: 'bottom-right', label: t('bottom-right (KV cache)') },
-    ] as const, sw.causal, (v) => this.change({ causal: v }));
-    const pad = numberInput('sw-pad', t('Padding: last N tokens'), sw.padLast, { min: 0, max: T, step: 1, valid: (v) => Number.isInteger(v) && v >= 0 && v <= T, onChange: (v) => this.change({ padLast: v }) });
-    const builtAs = select('sw-pad-built', t('Mask built as'), [
-      { value: 'true-means-pad', label: t('True = padding') },
-      { value: 'true-means-keep', label: t('True = real token') },
-    ] as const, sw.padBuiltAs, (v) => this.change({ padBuiltAs: v }));
-    const passedTo = select('sw-pad-api', t('Passed to'), [
-      { value: 'mha', label: t('MHA key_padding_mask (True = ignore)') },
-      { value: 'sdpa', label: t('SDPA attn_mask (True = attend)') },
-    ] as const, sw.padPassedTo, (v) => this.change({ padPassedTo: v }));
-    const dim = select('sw-dim', t('Softmax dim'), [
-      { value: '-1', label: t('-1 (over keys, correct)') },
-      { value: '-2', label: t('-2 (over queries)') },
-    ] as const, String(sw.softmaxDim) as '-1' | '-2', (v) => this.change({ softmaxDim: Number(v) as -1 | -2 }));
-    const fully = select('sw-fully', t('Rows with every key masked'), [
-      { value: 'nan', label: t('NaN (plain softmax, MHA)') },
-      { value: 'zero', label: t('0 (SDPA safe softmax)') },
-    ] as const, sw.fullyMaskedRows, (v) => this.change({ fullyMaskedRows: v }));
-    const intent = select('sw-intent', t('Meant to be causal'), [
-      { value: 'auto', label: t('as the causal mask says') },
-      { value: 'none', label: t('no') },
-      { value: 'top-left', label: t('yes, top-left') },
-      { value: 'bottom-right', label: t('yes, bottom-right') },
-    ] as const, sw.causalIntent, (v) => this.change({ causalIntent: v }));
+    const temperature = numberInput('sw-temperature', t('Temperature'), sw.temperature, {
+      min: 0,
+      valid: (v) => v > 0,
+      onChange: (v) => this.change({ temperature: v }),
+    });
+    const causal = select(
+      'sw-causal',
+      t('Causal mask'),
+      [
+        { value: 'none', label: t('none') },
+        { value: 'top-left', label: t('top-left (SDPA is_causal)') },
+        { value: 'bottom-right', label: t('bottom-right (KV cache)') },
+      ] as const,
+      sw.causal,
+      (v) => this.change({ causal: v }),
+    );
+    const pad = numberInput('sw-pad', t('Padding: last N tokens'), sw.padLast, {
+      min: 0,
+      max: T,
+      step: 1,
+      valid: (v) => Number.isInteger(v) && v >= 0 && v <= T,
+      onChange: (v) => this.change({ padLast: v }),
+    });
+    const builtAs = select(
+      'sw-pad-built',
+      t('Mask built as'),
+      [
+        { value: 'true-means-pad', label: t('True = padding') },
+        { value: 'true-means-keep', label: t('True = real token') },
+      ] as const,
+      sw.padBuiltAs,
+      (v) => this.change({ padBuiltAs: v }),
+    );
+    const passedTo = select(
+      'sw-pad-api',
+      t('Passed to'),
+      [
+        { value: 'mha', label: t('MHA key_padding_mask (True = ignore)') },
+        { value: 'sdpa', label: t('SDPA attn_mask (True = attend)') },
+      ] as const,
+      sw.padPassedTo,
+      (v) => this.change({ padPassedTo: v }),
+    );
+    const dim = select(
+      'sw-dim',
+      t('Softmax dim'),
+      [
+        { value: '-1', label: t('-1 (over keys, correct)') },
+        { value: '-2', label: t('-2 (over queries)') },
+      ] as const,
+      String(sw.softmaxDim) as '-1' | '-2',
+      (v) => this.change({ softmaxDim: Number(v) as -1 | -2 }),
+    );
+    const fully = select(
+      'sw-fully',
+      t('Rows with every key masked'),
+      [
+        { value: 'nan', label: t('NaN (plain softmax, MHA)') },
+        { value: 'zero', label: t('0 (SDPA safe softmax)') },
+      ] as const,
+      sw.fullyMaskedRows,
+      (v) => this.change({ fullyMaskedRows: v }),
+    );
+    const intent = select(
+      'sw-intent',
+      t('Meant to be causal'),
+      [
+        { value: 'auto', label: t('as the causal mask says') },
+        { value: 'none', label: t('no') },
+        { value: 'top-left', label: t('yes, top-left') },
+        { value: 'bottom-right', label: t('yes, bottom-right') },
+      ] as const,
+      sw.causalIntent,
+      (v) => this.change({ causalIntent: v }),
+    );
     const reset = button({
       icon: 'discard',
       label: t('Reset switches'),
@@ -395,15 +492,23 @@ export class DebuggerView {
     // The model's own steps, where it has them (RoPE, soft-cap, sliding windows): on as the model runs, or off.
     const model = this.run?.model;
     const onOff = (id: string, label: string, value: boolean, key: 'rope' | 'softcap' | 'slidingWindow') =>
-      select(id, label, [
-        { value: 'on', label: t('on (as the model runs)') },
-        { value: 'off', label: t('off') },
-      ] as const, value ? 'on' : 'off', (v) => this.change({ [key]: v === 'on' }));
+      select(
+        id,
+        label,
+        [
+          { value: 'on', label: t('on (as the model runs)') },
+          { value: 'off', label: t('off') },
+        ] as const,
+        value ? 'on' : 'off',
+        (v) => this.change({ [key]: v === 'on' }),
+      );
     const modelSteps: HTMLElement[] = [];
     if (model?.rope) modelSteps.push(onOff('sw-rope', t('Rotate q and k by position (RoPE)'), sw.rope, 'rope').wrap);
-    if (model?.attnSoftcap !== undefined) modelSteps.push(onOff('sw-softcap', t('Soft-cap the scores at ±{0}', fmt(model.attnSoftcap, 3)), sw.softcap, 'softcap').wrap);
+    if (model?.attnSoftcap !== undefined)
+      modelSteps.push(onOff('sw-softcap', t('Soft-cap the scores at ±{0}', fmt(model.attnSoftcap, 3)), sw.softcap, 'softcap').wrap);
     const windows = (model?.layerWindows ?? []).filter((w): w is number => w !== null);
-    if (windows.length > 0) modelSteps.push(onOff('sw-window', t('Sliding window of {0} keys (local layers)', windows[0]), sw.slidingWindow, 'slidingWindow').wrap);
+    if (windows.length > 0)
+      modelSteps.push(onOff('sw-window', t('Sliding window of {0} keys (local layers)', windows[0]), sw.slidingWindow, 'slidingWindow').wrap);
     this.form.replaceChildren(
       group(t('Scale'), scale.wrap, custom.wrap, temperature.wrap),
       ...(modelSteps.length > 0 ? [group(t('Model steps'), ...modelSteps)] : []),

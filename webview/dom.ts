@@ -76,4 +76,3 @@ export function numberInput(
   });
   return { wrap: h('div', { class: 'field' }, h('label', { attrs: { for: id }, text: label }), input), input };
 }
-

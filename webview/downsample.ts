@@ -15,7 +15,12 @@ export function bands(size: number, n: number): Uint32Array {
  * (rows, cols) → (outRows, outCols). outRows ≤ rows and outCols ≤ cols; equal sizes copy.
  */
 export function downsample(values: ArrayLike<number>, rows: number, cols: number, outRows: number, outCols: number): Float32Array {
-  for (const [name, v] of [['rows', rows], ['cols', cols], ['outRows', outRows], ['outCols', outCols]] as const) {
+  for (const [name, v] of [
+    ['rows', rows],
+    ['cols', cols],
+    ['outRows', outRows],
+    ['outCols', outCols],
+  ] as const) {
     if (!Number.isInteger(v) || v < 1) throw new Error(`downsample: ${name} must be a positive integer, got ${v}`);
   }
   if (values.length !== rows * cols) throw new Error(`downsample: ${values.length} values do not make a ${rows}×${cols} matrix`);

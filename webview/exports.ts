@@ -65,7 +65,14 @@ export function matrixCsv(m: MatrixExport): string {
 }
 
 /** Every head's weights in long form: layer,head,query,query_token,key,key_token,weight (layers numbered from firstLayer). */
-export function longCsv(attentions: ArrayLike<number>, nLayer: number, nHead: number, tokens: readonly string[], firstLayer = 0, queries: readonly string[] = tokens): string {
+export function longCsv(
+  attentions: ArrayLike<number>,
+  nLayer: number,
+  nHead: number,
+  tokens: readonly string[],
+  firstLayer = 0,
+  queries: readonly string[] = tokens,
+): string {
   const S = tokens.length;
   const T = queries.length;
   if (attentions.length !== nLayer * nHead * T * S) throw new Error(`longCsv: ${attentions.length} values do not make (${nLayer}, ${nHead}, ${T}, ${S})`);
@@ -188,7 +195,12 @@ export function svgLabelFont(cell: number): number {
 export function svgColumnLabelsExtent(labels: readonly string[] | undefined, cell: number): number {
   if (!labels?.length) return 0;
   const font = svgLabelFont(cell);
-  return labelsExtent(labels, labels.map((l) => estimateWidth(l, font)), cell, font);
+  return labelsExtent(
+    labels,
+    labels.map((l) => estimateWidth(l, font)),
+    cell,
+    font,
+  );
 }
 
 /** The widest row label of an SVG export (0 without labels). */
@@ -219,11 +231,16 @@ function matrixSvg(m: SvgMatrix, palette: ThemePalette, fg: string): string {
   parts.push('</g>');
   const font = svgLabelFont(c);
   if (m.rowLabels) {
-    m.rowLabels.forEach((l, i) => parts.push(`<text x="${r2(m.x - 4)}" y="${r2(m.y + (i + 0.5) * c)}" font-size="${r2(font)}" text-anchor="end" dominant-baseline="middle" fill="${fg}">${xmlText(l)}</text>`));
+    m.rowLabels.forEach((l, i) =>
+      parts.push(
+        `<text x="${r2(m.x - 4)}" y="${r2(m.y + (i + 0.5) * c)}" font-size="${r2(font)}" text-anchor="end" dominant-baseline="middle" fill="${fg}">${xmlText(l)}</text>`,
+      ),
+    );
   }
   if (m.colLabels) {
     m.colLabels.forEach((l, j) => {
-      const x = r2(m.x + (j + 0.5) * c), y = r2(m.y - 4);
+      const x = r2(m.x + (j + 0.5) * c),
+        y = r2(m.y - 4);
       const orientation = labelOrientation(l, estimateWidth(l, font), c, font);
       if (orientation === 'rotated') {
         parts.push(`<text transform="translate(${x} ${y}) rotate(-90)" font-size="${r2(font)}" dominant-baseline="middle" fill="${fg}">${xmlText(l)}</text>`);
@@ -275,12 +292,16 @@ export function buildSvg(doc: SvgDocument): string {
   if (doc.lines?.length) {
     parts.push('<g stroke-linecap="round">');
     for (const l of doc.lines) {
-      parts.push(`<line x1="${r2(l.x1)}" y1="${r2(l.y1)}" x2="${r2(l.x2)}" y2="${r2(l.y2)}" stroke="${toHex(l.colour)}" stroke-width="1.5" stroke-opacity="${r2(Math.max(0, Math.min(1, l.opacity)))}"/>`);
+      parts.push(
+        `<line x1="${r2(l.x1)}" y1="${r2(l.y1)}" x2="${r2(l.x2)}" y2="${r2(l.y2)}" stroke="${toHex(l.colour)}" stroke-width="1.5" stroke-opacity="${r2(Math.max(0, Math.min(1, l.opacity)))}"/>`,
+      );
     }
     parts.push('</g>');
   }
   for (const tx of doc.texts ?? []) {
-    parts.push(`<text x="${r2(tx.x)}" y="${r2(tx.y)}" font-size="12" text-anchor="${tx.anchor}" dominant-baseline="middle"${tx.bold ? ' font-weight="bold"' : ''} fill="${fg}">${xmlText(tx.text)}</text>`);
+    parts.push(
+      `<text x="${r2(tx.x)}" y="${r2(tx.y)}" font-size="12" text-anchor="${tx.anchor}" dominant-baseline="middle"${tx.bold ? ' font-weight="bold"' : ''} fill="${fg}">${xmlText(tx.text)}</text>`,
+    );
   }
   if (doc.legend) parts.push(legendSvg(doc.legend.scale, doc.legend.label, palette, Math.max(8, doc.width - 176), doc.height + 14, fg));
   parts.push('</svg>');
@@ -289,7 +310,10 @@ export function buildSvg(doc: SvgDocument): string {
 
 /** A file name of letters, digits, '.', '_' and '-' only (anything else becomes '-'). */
 export function safeFileName(s: string): string {
-  const cleaned = s.replace(/[^\p{L}\p{N}._-]+/gu, '-').replace(/-{2,}/g, '-').replace(/^[.-]+|[.-]+$/g, '');
+  const cleaned = s
+    .replace(/[^\p{L}\p{N}._-]+/gu, '-')
+    .replace(/-{2,}/g, '-')
+    .replace(/^[.-]+|[.-]+$/g, '');
   return (cleaned || 'attention').slice(0, 120);
 }
 

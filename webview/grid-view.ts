@@ -79,17 +79,27 @@ export class GridView {
     const header = h('div', { class: 'grid-row grid-header', attrs: { role: 'row' } }, h('span', { class: 'grid-corner', attrs: { role: 'columnheader' } }));
     // Grouped-query attention: each column says which key/value head its query head shares.
     const kv = run.kvHeads;
-    for (let hd = 0; hd < run.nHead; hd++) header.append(h('span', { class: 'grid-col-label', attrs: { role: 'columnheader' }, text: kv ? t('H{0} · kv {1}', hd, kv[hd]) : t('H{0}', hd) }));
+    for (let hd = 0; hd < run.nHead; hd++)
+      header.append(h('span', { class: 'grid-col-label', attrs: { role: 'columnheader' }, text: kv ? t('H{0} · kv {1}', hd, kv[hd]) : t('H{0}', hd) }));
     this.table.append(header);
     this.cells = [];
     for (let l = 0; l < run.nLayer; l++) {
-      const row = h('div', { class: 'grid-row', attrs: { role: 'row' } }, h('span', { class: 'grid-row-label', attrs: { role: 'rowheader' }, text: t('L{0}', l) }));
+      const row = h(
+        'div',
+        { class: 'grid-row', attrs: { role: 'row' } },
+        h('span', { class: 'grid-row-label', attrs: { role: 'rowheader' }, text: t('L{0}', l) }),
+      );
       for (let hd = 0; hd < run.nHead; hd++) {
         const canvas = h('canvas', { class: 'thumb-canvas', attrs: { 'aria-hidden': 'true' } });
         const entropy = run.headEntropy[l * run.nHead + hd];
         const label = t('Layer {0}, head {1}: mean entropy {2} nats. Press Enter to open.', l, hd, fmt(entropy, 3));
-        const button = h('button', { class: 'thumb', attrs: { type: 'button', role: 'gridcell', 'aria-label': label, 'data-layer': l, 'data-head': hd, tabindex: -1 } }, canvas);
-        const layer = l, head = hd;
+        const button = h(
+          'button',
+          { class: 'thumb', attrs: { type: 'button', role: 'gridcell', 'aria-label': label, 'data-layer': l, 'data-head': hd, tabindex: -1 } },
+          canvas,
+        );
+        const layer = l,
+          head = hd;
         button.addEventListener('click', () => {
           // The head opens beside the grid: the tooltip must not stay over it (or over its buttons).
           this.opts.tooltip.hide();
@@ -99,8 +109,28 @@ export class GridView {
         });
         button.addEventListener('keydown', (e) => this.onKey(e, layer, head));
         button.addEventListener('pointermove', (e) => {
-          const shares = kv ? [t('Shares key/value head {0} with heads {1}', kv[head], kv.map((g, i) => (g === kv[head] ? i : -1)).filter((i) => i >= 0).join(', '))] : [];
-          this.opts.tooltip.show([t('Layer {0} · head {1}', layer, head), ...shares, t('Mean entropy {0} nats (ln T = {1})', fmt(entropy, 3), fmt(Math.log(run.seqLen), 3)), t('Click to open')], e.clientX, e.clientY);
+          const shares = kv
+            ? [
+                t(
+                  'Shares key/value head {0} with heads {1}',
+                  kv[head],
+                  kv
+                    .map((g, i) => (g === kv[head] ? i : -1))
+                    .filter((i) => i >= 0)
+                    .join(', '),
+                ),
+              ]
+            : [];
+          this.opts.tooltip.show(
+            [
+              t('Layer {0} · head {1}', layer, head),
+              ...shares,
+              t('Mean entropy {0} nats (ln T = {1})', fmt(entropy, 3), fmt(Math.log(run.seqLen), 3)),
+              t('Click to open'),
+            ],
+            e.clientX,
+            e.clientY,
+          );
         });
         button.addEventListener('pointerleave', () => this.opts.tooltip.hide());
         row.append(button);
@@ -146,7 +176,10 @@ export class GridView {
       const ctx = c.canvas.getContext('2d');
       if (!ctx) continue;
       const img = ctx.createImageData(side, side);
-      renderHeatmapPixels({ values, rows: s, cols: s, width: side, height: side, palette: theme.palette, scale: scaleFor(values, { unit: this.unit }), gapFrom: 0 }, img.data);
+      renderHeatmapPixels(
+        { values, rows: s, cols: s, width: side, height: side, palette: theme.palette, scale: scaleFor(values, { unit: this.unit }), gapFrom: 0 },
+        img.data,
+      );
       ctx.putImageData(img, 0, 0);
     }
     this.lastRenderMs = performance.now() - started;
@@ -156,7 +189,10 @@ export class GridView {
   toCanvas(): HTMLCanvasElement {
     const run = this.run!;
     const theme = this.theme!;
-    const thumb = 64, gap = 6, left = 40, top = 24;
+    const thumb = 64,
+      gap = 6,
+      left = 40,
+      top = 24;
     const canvas = document.createElement('canvas');
     canvas.width = left + run.nHead * (thumb + gap);
     canvas.height = top + run.nLayer * (thumb + gap);
@@ -173,7 +209,10 @@ export class GridView {
       for (let hd = 0; hd < run.nHead; hd++) {
         const values = thumbnailOf(run, l, hd);
         const img = ctx.createImageData(thumb, thumb);
-        renderHeatmapPixels({ values, rows: s, cols: s, width: thumb, height: thumb, palette: theme.palette, scale: scaleFor(values, { unit: this.unit }), gapFrom: 0 }, img.data);
+        renderHeatmapPixels(
+          { values, rows: s, cols: s, width: thumb, height: thumb, palette: theme.palette, scale: scaleFor(values, { unit: this.unit }), gapFrom: 0 },
+          img.data,
+        );
         ctx.putImageData(img, left + hd * (thumb + gap), top + l * (thumb + gap));
       }
     }

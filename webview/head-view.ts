@@ -50,7 +50,8 @@ export function describeHeadCell(m: HeadMatrix, tokens: readonly string[], row: 
   }
   const qs = cellSpan(row, m.block, m.rowStart, m.rowEnd);
   const ks = cellSpan(col, m.block, 0, S);
-  const range = (s: { start: number; end: number }, list: readonly string[]) => `“${tokenLabel(list[s.start] ?? '', 12)}” … “${tokenLabel(list[s.end - 1] ?? '', 12)}”`;
+  const range = (s: { start: number; end: number }, list: readonly string[]) =>
+    `“${tokenLabel(list[s.start] ?? '', 12)}” … “${tokenLabel(list[s.end - 1] ?? '', 12)}”`;
   return [
     t('Queries {0} → keys {1}', spanText(qs), spanText(ks)),
     `${range(qs, queries)} → ${range(ks, tokens)}`,

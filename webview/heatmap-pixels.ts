@@ -37,10 +37,15 @@ function packedRamp(colours: readonly Rgb[]): Uint32Array {
 }
 
 /** The matrix actually drawn: the input, or its area average when it has more cells than pixels. */
-export function drawnMatrix(input: Pick<HeatmapImageInput, 'values' | 'rows' | 'cols' | 'width' | 'height'>): { values: ArrayLike<number>; rows: number; cols: number } {
+export function drawnMatrix(input: Pick<HeatmapImageInput, 'values' | 'rows' | 'cols' | 'width' | 'height'>): {
+  values: ArrayLike<number>;
+  rows: number;
+  cols: number;
+} {
   const { values, rows, cols, width, height } = input;
   if (cols <= width && rows <= height) return { values, rows, cols };
-  const r = Math.min(rows, height), c = Math.min(cols, width);
+  const r = Math.min(rows, height),
+    c = Math.min(cols, width);
   return { values: downsample(values, rows, cols, r, c), rows: r, cols: c };
 }
 
@@ -78,7 +83,8 @@ export function renderHeatmapPixels(input: HeatmapImageInput, out?: Uint8Clamped
   const nan = pack(palette.nan);
   const posInf = pack(palette.posInf);
   const gapFrom = input.gapFrom ?? 8;
-  const cellW = width / cols, cellH = height / rows;
+  const cellW = width / cols,
+    cellH = height / rows;
   const gapX = gapFrom > 0 && cellW >= gapFrom;
   const gapY = gapFrom > 0 && cellH >= gapFrom;
   // Column of each pixel x, and whether x is a cell's last pixel.

@@ -82,7 +82,14 @@ export class HeatmapView {
   setData(data: HeatmapData, label?: string): void {
     this.data = data;
     if (label) this.canvas.setAttribute('aria-label', label);
-    this.table.set({ values: data.values, rows: data.rows, cols: data.cols, rowLabels: data.rowLabels, colLabels: data.colLabels, caption: label ?? this.opts.label });
+    this.table.set({
+      values: data.values,
+      rows: data.rows,
+      cols: data.cols,
+      rowLabels: data.rowLabels,
+      colLabels: data.colLabels,
+      caption: label ?? this.opts.label,
+    });
     if (this.cursor && (this.cursor.row >= data.rows || this.cursor.col >= data.cols)) this.cursor = undefined;
     this.hover = undefined;
     this.render();
@@ -131,14 +138,15 @@ export class HeatmapView {
     const rowLabels = data.rowLabels.map((l) => tokenLabel(l, 16));
     const colLabels = data.colLabels.map((l) => tokenLabel(l, 16));
     const widest = (labels: string[]) => labels.reduce((m, l) => Math.max(m, ctx0.measureText(l).width), 0);
-    const layoutWith = (colLabelWidth: number) => heatmapLayout({
-      rows: data.rows,
-      cols: data.cols,
-      availableWidth: this.width,
-      maxHeight: this.opts.maxHeight?.(),
-      rowLabelWidth: widest(rowLabels),
-      colLabelWidth,
-    });
+    const layoutWith = (colLabelWidth: number) =>
+      heatmapLayout({
+        rows: data.rows,
+        cols: data.cols,
+        availableWidth: this.width,
+        maxHeight: this.opts.maxHeight?.(),
+        rowLabelWidth: widest(rowLabels),
+        colLabelWidth,
+      });
     // Column labels stand upright when they fit (or are CJK): lay out once with every label turned, then
     // again with the height the labels take in the orientation that cell width gives them.
     let layout = layoutWith(widest(colLabels));
@@ -170,7 +178,10 @@ export class HeatmapView {
     const m = layout.matrix;
     const px = { x: Math.round(m.x * dpr), y: Math.round(m.y * dpr), w: Math.max(1, Math.round(m.w * dpr)), h: Math.max(1, Math.round(m.h * dpr)) };
     const image = ctx.createImageData(px.w, px.h);
-    renderHeatmapPixels({ values: data.values, rows: data.rows, cols: data.cols, width: px.w, height: px.h, palette: theme.palette, scale: data.scale, gapFrom: 10 * dpr }, image.data);
+    renderHeatmapPixels(
+      { values: data.values, rows: data.rows, cols: data.cols, width: px.w, height: px.h, palette: theme.palette, scale: data.scale, gapFrom: 10 * dpr },
+      image.data,
+    );
     ctx.putImageData(image, px.x, px.y);
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.strokeStyle = theme.foreground;
@@ -298,7 +309,11 @@ export class HeatmapView {
       return;
     }
     const from = this.cursor ?? { row: 0, col: 0 };
-    const next = this.cursor ? moveCursor(from, e.key, data.rows, data.cols, { ctrl: e.ctrlKey || e.metaKey }) : /^(Arrow|Page|Home|End)/.test(e.key) ? from : undefined;
+    const next = this.cursor
+      ? moveCursor(from, e.key, data.rows, data.cols, { ctrl: e.ctrlKey || e.metaKey })
+      : /^(Arrow|Page|Home|End)/.test(e.key)
+        ? from
+        : undefined;
     if (!next) return;
     e.preventDefault();
     e.stopPropagation();

@@ -88,7 +88,8 @@ export function heatmapLayout(input: HeatmapLayoutInput): HeatmapLayout {
 /** The cell under a point of the canvas (CSS px), or undefined outside the matrix. */
 export function cellAt(layout: HeatmapLayout, rows: number, cols: number, x: number, y: number): { row: number; col: number } | undefined {
   const { matrix } = layout;
-  const mx = x - matrix.x, my = y - matrix.y;
+  const mx = x - matrix.x,
+    my = y - matrix.y;
   if (!(mx >= 0 && my >= 0 && mx < matrix.w && my < matrix.h)) return undefined;
   return { row: Math.min(rows - 1, Math.floor((my * rows) / matrix.h)), col: Math.min(cols - 1, Math.floor((mx * cols) / matrix.w)) };
 }
@@ -96,8 +97,10 @@ export function cellAt(layout: HeatmapLayout, rows: number, cols: number, x: num
 /** The rectangle of cell (row, col) on the canvas (CSS px). */
 export function cellRect(layout: HeatmapLayout, rows: number, cols: number, row: number, col: number): Rect {
   const { matrix } = layout;
-  const x0 = matrix.x + (col * matrix.w) / cols, x1 = matrix.x + ((col + 1) * matrix.w) / cols;
-  const y0 = matrix.y + (row * matrix.h) / rows, y1 = matrix.y + ((row + 1) * matrix.h) / rows;
+  const x0 = matrix.x + (col * matrix.w) / cols,
+    x1 = matrix.x + ((col + 1) * matrix.w) / cols;
+  const y0 = matrix.y + (row * matrix.h) / rows,
+    y1 = matrix.y + ((row + 1) * matrix.h) / rows;
   return { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
 }
 
@@ -113,15 +116,34 @@ export function moveCursor(
   const clamp = (v: number, n: number) => Math.max(0, Math.min(n - 1, v));
   let { row, col } = cursor;
   switch (key) {
-    case 'ArrowUp': row--; break;
-    case 'ArrowDown': row++; break;
-    case 'ArrowLeft': col--; break;
-    case 'ArrowRight': col++; break;
-    case 'PageUp': row -= page; break;
-    case 'PageDown': row += page; break;
-    case 'Home': if (opts.ctrl) row = 0; col = 0; break;
-    case 'End': if (opts.ctrl) row = rows - 1; col = cols - 1; break;
-    default: return undefined;
+    case 'ArrowUp':
+      row--;
+      break;
+    case 'ArrowDown':
+      row++;
+      break;
+    case 'ArrowLeft':
+      col--;
+      break;
+    case 'ArrowRight':
+      col++;
+      break;
+    case 'PageUp':
+      row -= page;
+      break;
+    case 'PageDown':
+      row += page;
+      break;
+    case 'Home':
+      if (opts.ctrl) row = 0;
+      col = 0;
+      break;
+    case 'End':
+      if (opts.ctrl) row = rows - 1;
+      col = cols - 1;
+      break;
+    default:
+      return undefined;
   }
   return { row: clamp(row, rows), col: clamp(col, cols) };
 }

@@ -17,7 +17,15 @@ export class Legend {
 
   constructor() {
     this.specials = h('span', { class: 'legend-specials' }, this.masked, h('span', { text: t('masked (−∞)') }), this.nan, h('span', { text: t('NaN') }));
-    this.el = h('div', { class: 'legend', attrs: { role: 'group', 'aria-label': t('Colour scale') } }, this.caption, this.lo, this.ramp, this.hi, this.specials);
+    this.el = h(
+      'div',
+      { class: 'legend', attrs: { role: 'group', 'aria-label': t('Colour scale') } },
+      this.caption,
+      this.lo,
+      this.ramp,
+      this.hi,
+      this.specials,
+    );
   }
 
   update(scale: ValueScale, palette: ThemePalette, caption: string, showSpecials: boolean): void {
@@ -47,5 +55,7 @@ export class Legend {
 export function weightCaption(unit: boolean, values: ArrayLike<number>): string {
   if (unit) return t('weight');
   const scale = scaleFor(values);
-  return scale.kind === 'sequential' && scale.hi < 1 ? t('weight (colours stretched: the strongest colour is the largest weight, {0}, not 1)', fmt(scale.hi, 3)) : t('weight');
+  return scale.kind === 'sequential' && scale.hi < 1
+    ? t('weight (colours stretched: the strongest colour is the largest weight, {0}, not 1)', fmt(scale.hi, 3))
+    : t('weight');
 }

@@ -28,8 +28,14 @@ export class LinesView {
   private focus: { side: 'query' | 'key'; index: number } | undefined;
   private width = 600;
 
-  constructor(private readonly tooltip: Tooltip, private readonly onActivate?: (index: number) => void) {
-    this.canvas = h('canvas', { class: 'lines-canvas', attrs: { tabindex: 0, role: 'img', 'aria-label': t('Lines from query tokens (left) to key tokens (right); opacity is the weight') } });
+  constructor(
+    private readonly tooltip: Tooltip,
+    private readonly onActivate?: (index: number) => void,
+  ) {
+    this.canvas = h('canvas', {
+      class: 'lines-canvas',
+      attrs: { tabindex: 0, role: 'img', 'aria-label': t('Lines from query tokens (left) to key tokens (right); opacity is the weight') },
+    });
     this.key = h('div', { class: 'lines-key' });
     this.live = h('div', { class: 'sr-only', attrs: { 'aria-live': 'polite' } });
     this.el = h('div', { class: 'lines' }, this.key, this.canvas, this.live);
@@ -135,13 +141,18 @@ export class LinesView {
   private describe(side: 'query' | 'key', index: number): string[] {
     const data = this.data!;
     const T = data.tokens.length;
-    const lines = [side === 'query' ? t('Query {0} “{1}”', index, tokenLabel(data.tokens[index], 24)) : t('Key {0} “{1}”', index, tokenLabel(data.tokens[index], 24))];
+    const lines = [
+      side === 'query' ? t('Query {0} “{1}”', index, tokenLabel(data.tokens[index], 24)) : t('Key {0} “{1}”', index, tokenLabel(data.tokens[index], 24)),
+    ];
     for (const hd of data.heads.slice(0, 12)) {
       // The strongest three links of this token in this head.
       const links: { other: number; w: number }[] = [];
       for (let o = 0; o < T; o++) links.push({ other: o, w: side === 'query' ? hd.weights[index * T + o] : hd.weights[o * T + index] });
       links.sort((a, b) => (b.w || 0) - (a.w || 0));
-      const top = links.slice(0, 3).map((l) => `“${tokenLabel(data.tokens[l.other], 12)}” ${fmt(l.w, 3)}`).join(', ');
+      const top = links
+        .slice(0, 3)
+        .map((l) => `“${tokenLabel(data.tokens[l.other], 12)}” ${fmt(l.w, 3)}`)
+        .join(', ');
       lines.push(data.overlay ? `${t('H{0}', hd.head)}: ${top}` : top);
     }
     return lines;
@@ -152,10 +163,11 @@ export class LinesView {
     const data = this.data;
     if (!layout || !data) return;
     const box = this.canvas.getBoundingClientRect();
-    const x = e.clientX - box.left, yy = e.clientY - box.top;
+    const x = e.clientX - box.left,
+      yy = e.clientY - box.top;
     const slot = lineSlotAt(layout, data.tokens.length, yy);
     const side = x < layout.width / 2 ? 'query' : 'key';
-    const next = slot === undefined ? undefined : { side, index: slot } as const;
+    const next = slot === undefined ? undefined : ({ side, index: slot } as const);
     if (next?.side !== this.focus?.side || next?.index !== this.focus?.index) {
       this.focus = next;
       this.draw();

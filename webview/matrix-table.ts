@@ -27,14 +27,18 @@ export interface TableModel {
 
 /** What the table shows, as text (pure). */
 export function tableModel(src: TableSource, max = MAX_TABLE_SIDE): TableModel {
-  const r = Math.min(src.rows, max), c = Math.min(src.cols, max);
+  const r = Math.min(src.rows, max),
+    c = Math.min(src.cols, max);
   const label = (labels: readonly string[], i: number) => `${i} ${visibleToken(labels[i] ?? '')}`;
   const columns = Array.from({ length: c }, (_, j) => label(src.colLabels, j));
   const rows = Array.from({ length: r }, (_, i) => ({
     header: label(src.rowLabels, i),
     cells: Array.from({ length: c }, (_, j) => fmt(src.values[i * src.cols + j], 3)),
   }));
-  const note = r < src.rows || c < src.cols ? t('The table shows the first {0} rows and {1} columns of {2} × {3}; export CSV for all of them.', r, c, src.rows, src.cols) : '';
+  const note =
+    r < src.rows || c < src.cols
+      ? t('The table shows the first {0} rows and {1} columns of {2} × {3}; export CSV for all of them.', r, c, src.rows, src.cols)
+      : '';
   return { caption: src.caption, note, columns, rows };
 }
 
@@ -60,8 +64,16 @@ export class MatrixTable {
       return;
     }
     const m = tableModel(this.source);
-    const thead = h('thead', {}, h('tr', {}, h('th', { attrs: { scope: 'col' }, text: t('Query \\ key') }), ...m.columns.map((c) => h('th', { attrs: { scope: 'col' }, text: c }))));
-    const tbody = h('tbody', {}, ...m.rows.map((row) => h('tr', {}, h('th', { attrs: { scope: 'row' }, text: row.header }), ...row.cells.map((v) => h('td', { text: v })))));
+    const thead = h(
+      'thead',
+      {},
+      h('tr', {}, h('th', { attrs: { scope: 'col' }, text: t('Query \\ key') }), ...m.columns.map((c) => h('th', { attrs: { scope: 'col' }, text: c }))),
+    );
+    const tbody = h(
+      'tbody',
+      {},
+      ...m.rows.map((row) => h('tr', {}, h('th', { attrs: { scope: 'row' }, text: row.header }), ...row.cells.map((v) => h('td', { text: v })))),
+    );
     const table = h('table', { class: 'stats-table matrix-values' }, h('caption', { text: m.caption }), thead, tbody);
     this.body.replaceChildren(...(m.note ? [h('p', { class: 'note', text: m.note })] : []), table);
   }

@@ -100,7 +100,8 @@ export function sanitizeState(v: unknown): PanelState {
   const o = isObj(v) ? v : {};
   const s = defaultState(pick(o.mode, ['grid', 'debugger'] as const, 'grid'));
   if (isObj(o.focus)) {
-    const layer = nat(o.focus.layer, 4096), head = nat(o.focus.head, 4096);
+    const layer = nat(o.focus.layer, 4096),
+      head = nat(o.focus.head, 4096);
     if (layer !== undefined && head !== undefined) s.focus = { layer, head };
   }
   s.view = pick(o.view, ['heads', 'heatmap', 'lines'] as const, 'heads');
@@ -110,7 +111,8 @@ export function sanitizeState(v: unknown): PanelState {
   s.step = pick(o.step, [0, 1, 2, 3, 4] as const, 0);
   s.switches = sanitizeSwitches(o.switches);
   if (isObj(o.cursor)) {
-    const row = nat(o.cursor.row, 1 << 20), col = nat(o.cursor.col, 1 << 20);
+    const row = nat(o.cursor.row, 1 << 20),
+      col = nat(o.cursor.col, 1 << 20);
     if (row !== undefined && col !== undefined) s.cursor = { row, col };
   }
   const inspected = inspectedText(o.inspected);

@@ -45,9 +45,19 @@ export function buildStatsTable(trace: AttentionTrace, tokenDisplays: readonly s
     { id: 'row', header: t('#'), title: t('Query row') },
     { id: 'token', header: t('Query'), title: t('Query token') },
     { id: 'sum', header: t('Row sum'), title: t('Σ_j weight[i, j]: 1 when the softmax ran over the keys (dim -1).') },
-    { id: 'entropy', header: t('Entropy / ln n'), title: t('Entropy of the row in nats, against ln(n) for its n visible keys: the largest entropy a row can have (uniform attention).') },
+    {
+      id: 'entropy',
+      header: t('Entropy / ln n'),
+      title: t('Entropy of the row in nats, against ln(n) for its n visible keys: the largest entropy a row can have (uniform attention).'),
+    },
     { id: 'max', header: t('Max weight → key'), title: t('The largest weight of the row and the key it goes to; near 1 means one-hot (saturated).') },
-    { id: 'variance', header: t('Score var / d_k'), title: t('Variance of the raw scores q·k of the row, against d_k (about d_k for unit-variance q and k); after the scale, the variance of the scaled scores.') },
+    {
+      id: 'variance',
+      header: t('Score var / d_k'),
+      title: t(
+        'Variance of the raw scores q·k of the row, against d_k (about d_k for unit-variance q and k); after the scale, the variance of the scaled scores.',
+      ),
+    },
   ];
   if (hasPadding) columns.push({ id: 'padding', header: t('On padding'), title: t('Weight the row gives to padding keys.') });
   if (hasCausal) columns.push({ id: 'future', header: t('On future'), title: t('Weight the row gives to keys after its own position.') });

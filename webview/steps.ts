@@ -56,7 +56,11 @@ export function stepInfo(trace: AttentionTrace, step: StepIndex): StepInfo {
   switch (step) {
     case 0:
       return {
-        index: 0, name: names[0], tensor: trace.scores, columnsAreKeys: true, isWeights: false,
+        index: 0,
+        name: names[0],
+        tensor: trace.scores,
+        columnsAreKeys: true,
+        isWeights: false,
         formula: t('scores = Q · Kᵀ'),
         shape: t('Q {0} · Kᵀ {1} → {2}', fmtShape([L, dk]), fmtShape([dk, S]), ls),
         note: t('Each cell is the dot product of a query vector and a key vector (d_k = {0}).', dk),
@@ -64,16 +68,28 @@ export function stepInfo(trace: AttentionTrace, step: StepIndex): StepInfo {
     case 1: {
       const temp = trace.temperature !== 1 ? t(' / temperature {0}', fmt(trace.temperature)) : '';
       return {
-        index: 1, name: names[1], tensor: trace.scaled, columnsAreKeys: true, isWeights: false,
+        index: 1,
+        name: names[1],
+        tensor: trace.scaled,
+        columnsAreKeys: true,
+        isWeights: false,
         formula: t('scaled = scores × {0} ({1}){2}', fmt(trace.scale), scaleDescription(trace), temp),
         shape: `${ls} → ${ls}`,
-        note: t('Scaling keeps the variance of the scores near 1, so the softmax does not saturate: variance {0} before, {1} after.', fmt(trace.stats.overall.rawVariance, 3), fmt(trace.stats.overall.scaledVariance, 3)),
+        note: t(
+          'Scaling keeps the variance of the scores near 1, so the softmax does not saturate: variance {0} before, {1} after.',
+          fmt(trace.stats.overall.rawVariance, 3),
+          fmt(trace.stats.overall.scaledVariance, 3),
+        ),
       };
     }
     case 2: {
       const masked = countMasked(trace.allowed.data);
       return {
-        index: 2, name: names[2], tensor: trace.masked, columnsAreKeys: true, isWeights: false,
+        index: 2,
+        name: names[2],
+        tensor: trace.masked,
+        columnsAreKeys: true,
+        isWeights: false,
         formula: t('masked = scaled + mask'),
         shape: `${ls} + ${ls} → ${ls}`,
         note: masked === 0 ? t('No key is masked.') : t('{0} of {1} cells are masked (−∞, striped): the softmax gives them weight 0.', masked, L * S),
@@ -81,14 +97,25 @@ export function stepInfo(trace: AttentionTrace, step: StepIndex): StepInfo {
     }
     case 3:
       return {
-        index: 3, name: names[3], tensor: trace.probs, columnsAreKeys: true, isWeights: true,
+        index: 3,
+        name: names[3],
+        tensor: trace.probs,
+        columnsAreKeys: true,
+        isWeights: true,
         formula: t('weights = softmax(masked, dim={0})', trace.softmaxDim),
         shape: `${ls} → ${ls}`,
-        note: trace.softmaxDim === -1 ? t('dim -1: every query row sums to 1 over the keys.') : t('dim -2: every key column sums to 1 over the queries, and the rows do not.'),
+        note:
+          trace.softmaxDim === -1
+            ? t('dim -1: every query row sums to 1 over the keys.')
+            : t('dim -2: every key column sums to 1 over the queries, and the rows do not.'),
       };
     case 4:
       return {
-        index: 4, name: names[4], tensor: trace.output, columnsAreKeys: false, isWeights: false,
+        index: 4,
+        name: names[4],
+        tensor: trace.output,
+        columnsAreKeys: false,
+        isWeights: false,
         formula: t('output = weights · V'),
         shape: t('{0} · V {1} → {2}', ls, fmtShape([S, dv]), fmtShape([L, dv])),
         note: t('Each output row is a mix of the value vectors, weighted by its row of weights.'),
@@ -97,7 +124,14 @@ export function stepInfo(trace: AttentionTrace, step: StepIndex): StepInfo {
 }
 
 /** Tooltip lines for cell (row, col) of a step. */
-export function describeStepCell(trace: AttentionTrace, step: StepIndex, row: number, col: number, tokens: readonly string[], queries: readonly string[] = tokens): string[] {
+export function describeStepCell(
+  trace: AttentionTrace,
+  step: StepIndex,
+  row: number,
+  col: number,
+  tokens: readonly string[],
+  queries: readonly string[] = tokens,
+): string[] {
   const S = trace.S;
   const q = `${row} “${queries[row] ?? ''}”`;
   if (step === 4) {

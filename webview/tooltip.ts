@@ -17,7 +17,8 @@ export class Tooltip {
     this.el.hidden = false;
     const pad = 14;
     const r = this.el.getBoundingClientRect();
-    let left = x + pad, top = y + pad;
+    let left = x + pad,
+      top = y + pad;
     if (left + r.width > window.innerWidth - 4) left = Math.max(4, x - pad - r.width);
     if (top + r.height > window.innerHeight - 4) top = Math.max(4, y - pad - r.height);
     this.el.style.left = `${left}px`;

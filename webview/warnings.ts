@@ -51,16 +51,34 @@ export function describeWarning(w: TraceWarning, trace: AttentionTrace, causalMa
       let detail = t('These queries put all their weight on padding keys.');
       const inverted = trace.padding?.find((p) => p.inverted);
       if (inverted?.passedTo === 'sdpa') {
-        detail += ' ' + t('The padding mask was built with True = pad, but F.scaled_dot_product_attention reads True = attend: invert it (~mask), or pass it to nn.MultiheadAttention as key_padding_mask.');
+        detail +=
+          ' ' +
+          t(
+            'The padding mask was built with True = pad, but F.scaled_dot_product_attention reads True = attend: invert it (~mask), or pass it to nn.MultiheadAttention as key_padding_mask.',
+          );
       } else if (inverted?.passedTo === 'mha') {
-        detail += ' ' + t("The padding mask was built with True = keep, but nn.MultiheadAttention's key_padding_mask reads True = ignore: invert it (~mask), or pass it to SDPA as attn_mask.");
+        detail +=
+          ' ' +
+          t(
+            "The padding mask was built with True = keep, but nn.MultiheadAttention's key_padding_mask reads True = ignore: invert it (~mask), or pass it to SDPA as attn_mask.",
+          );
       }
       return { ...base, title: t('Queries attend only to padding'), detail };
     }
     case 'saturated-rows': {
       const m = rowSpread(trace.stats, rows);
-      let detail = t('These rows put at least {0} of their weight on a single key: the softmax is saturated (one-hot) and its gradients vanish.', pct(trace.stats.saturationThreshold));
-      detail += ' ' + t('Entropy {0} nats against ln n = {1}; the scaled scores spread {2} (standard deviation), where about 1 is usual.', numberRange(m.entropyMin, m.entropyMax), numberRange(m.lnMin, m.lnMax), fmt(m.scaledStd, 3));
+      let detail = t(
+        'These rows put at least {0} of their weight on a single key: the softmax is saturated (one-hot) and its gradients vanish.',
+        pct(trace.stats.saturationThreshold),
+      );
+      detail +=
+        ' ' +
+        t(
+          'Entropy {0} nats against ln n = {1}; the scaled scores spread {2} (standard deviation), where about 1 is usual.',
+          numberRange(m.entropyMin, m.entropyMax),
+          numberRange(m.lnMin, m.lnMax),
+          fmt(m.scaledStd, 3),
+        );
       const ideal = 1 / Math.sqrt(trace.dk);
       if (Math.abs(trace.effectiveScale - ideal) > 1e-9 * ideal) {
         detail += ' ' + t('The scores are multiplied by {0}, while 1/sqrt(d_k) = {1}.', fmt(trace.effectiveScale), fmt(ideal));
@@ -94,12 +112,24 @@ export function describeWarning(w: TraceWarning, trace: AttentionTrace, causalMa
       return {
         ...base,
         title: t('Score variance too high'),
-        detail: t('The scaled scores have variance {0} (raw q·k: {1} with d_k = {2}). q·k of unit-variance vectors has variance about d_k; only the 1/sqrt(d_k) scale brings it back near 1.', fmt(o.scaledVariance), fmt(o.rawVariance), o.dk),
+        detail: t(
+          'The scaled scores have variance {0} (raw q·k: {1} with d_k = {2}). q·k of unit-variance vectors has variance about d_k; only the 1/sqrt(d_k) scale brings it back near 1.',
+          fmt(o.scaledVariance),
+          fmt(o.rawVariance),
+          o.dk,
+        ),
       };
     }
     case 'near-uniform-rows': {
       const m = rowSpread(trace.stats, rows);
-      let detail = t('These rows are almost uniform: entropy {0} nats against ln n = {1}, the most a row over n keys can have. The scaled scores spread only {2} (standard deviation; raw q·k: {3}, about √d_k = {4}), where 1/√d_k gives about 1, so the softmax averages the values instead of attending.', numberRange(m.entropyMin, m.entropyMax), numberRange(m.lnMin, m.lnMax), fmt(m.scaledStd, 3), fmt(m.rawStd, 3), fmt(m.sqrtDk, 3));
+      let detail = t(
+        'These rows are almost uniform: entropy {0} nats against ln n = {1}, the most a row over n keys can have. The scaled scores spread only {2} (standard deviation; raw q·k: {3}, about √d_k = {4}), where 1/√d_k gives about 1, so the softmax averages the values instead of attending.',
+        numberRange(m.entropyMin, m.entropyMax),
+        numberRange(m.lnMin, m.lnMax),
+        fmt(m.scaledStd, 3),
+        fmt(m.rawStd, 3),
+        fmt(m.sqrtDk, 3),
+      );
       const ideal = 1 / Math.sqrt(trace.dk);
       if (Math.abs(trace.effectiveScale - ideal) > 1e-9 * ideal) {
         detail += ' ' + t('The scores are multiplied by {0}, while 1/sqrt(d_k) = {1}.', fmt(trace.effectiveScale), fmt(ideal));

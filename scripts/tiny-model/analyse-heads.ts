@@ -101,7 +101,8 @@ function seeded(seed: number): () => number {
 export async function analyse(loaded: Loaded): Promise<Analysis> {
   const { nLayer, nHead, vocabSize } = loaded.checkpoint.config;
   const heads: HeadScores[] = [];
-  for (let l = 0; l < nLayer; l++) for (let h = 0; h < nHead; h++) heads.push({ layer: l, head: h, prev: 0, first: 0, self: 0, punct: 0, punctBaseline: 0, induct: 0, dup: 0 });
+  for (let l = 0; l < nLayer; l++)
+    for (let h = 0; h < nHead; h++) heads.push({ layer: l, head: h, prev: 0, first: 0, self: 0, punct: 0, punctBaseline: 0, induct: 0, dup: 0 });
   const at = (l: number, h: number) => heads[l * nHead + h];
 
   // Natural text: previous token, first token, punctuation.
@@ -187,7 +188,8 @@ export async function analyse(loaded: Loaded): Promise<Analysis> {
 export function formatTable(a: Analysis): string {
   const f = (x: number) => x.toFixed(3).padStart(6);
   const lines = ['head    prev  first   self  punct punct~ induct    dup'];
-  for (const s of a.heads) lines.push(`${`${s.layer}.${s.head}`.padEnd(5)} ${f(s.prev)} ${f(s.first)} ${f(s.self)} ${f(s.punct)} ${f(s.punctBaseline)} ${f(s.induct)} ${f(s.dup)}`);
+  for (const s of a.heads)
+    lines.push(`${`${s.layer}.${s.head}`.padEnd(5)} ${f(s.prev)} ${f(s.first)} ${f(s.self)} ${f(s.punct)} ${f(s.punctBaseline)} ${f(s.induct)} ${f(s.dup)}`);
   lines.push(`next-token loss on random tokens: first copy ${a.copyLoss.first.toFixed(2)} nats, second copy ${a.copyLoss.second.toFixed(2)} nats`);
   return lines.join('\n');
 }
@@ -208,11 +210,29 @@ export function clearestHeads(a: Analysis): { label: string; head: HeadScores; i
   const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
   const all = [
     { label: 'previous token', head: prev, input: 'sentence' as const, score: `${pct(prev.prev)} on the previous token`, strength: prev.prev - 0.1 },
-    { label: 'punctuation', head: punct, input: 'sentence' as const, score: `${pct(punct.punct)} on punctuation (even spread: ${pct(punct.punctBaseline)})`, strength: punct.punct - punct.punctBaseline },
+    {
+      label: 'punctuation',
+      head: punct,
+      input: 'sentence' as const,
+      score: `${pct(punct.punct)} on punctuation (even spread: ${pct(punct.punctBaseline)})`,
+      strength: punct.punct - punct.punctBaseline,
+    },
     { label: 'current token', head: self, input: 'sentence' as const, score: `${pct(self.self)} on the query's own token`, strength: self.self - 0.1 },
     { label: 'first token', head: first, input: 'sentence' as const, score: `${pct(first.first)} on the first token`, strength: first.first - 0.1 },
-    { label: 'induction', head: induct, input: 'repeat' as const, score: `${pct(induct.induct)} on the token after the earlier copy`, strength: induct.induct - 0.03 },
-    { label: 'earlier copy of the same token', head: dup, input: 'repeat' as const, score: `${pct(dup.dup)} on the same token's earlier copy`, strength: dup.dup - 0.03 },
+    {
+      label: 'induction',
+      head: induct,
+      input: 'repeat' as const,
+      score: `${pct(induct.induct)} on the token after the earlier copy`,
+      strength: induct.induct - 0.03,
+    },
+    {
+      label: 'earlier copy of the same token',
+      head: dup,
+      input: 'repeat' as const,
+      score: `${pct(dup.dup)} on the same token's earlier copy`,
+      strength: dup.dup - 0.03,
+    },
   ];
   return all.sort((x, y) => y.strength - x.strength).slice(0, 3);
 }
@@ -234,7 +254,10 @@ export async function figureSvg(loaded: Loaded, a: Analysis): Promise<string> {
   for (const p of panels) {
     const tokens = loaded.encode(FIGURE_TEXTS[p.input]);
     const T = tokens.length;
-    const { probs } = await attentions(loaded, tokens.map((t) => t.id!));
+    const { probs } = await attentions(
+      loaded,
+      tokens.map((t) => t.id!),
+    );
     const w = probs[p.head.layer].subarray(p.head.head * T * T, (p.head.head + 1) * T * T);
     void nHead;
     const gx = x0 + labelW;
@@ -294,10 +317,20 @@ function svgToPng(svg: string, pngPath: string): void {
   const file = join(dir, 'figure.svg');
   writeFileSync(file, svg);
   try {
-    execFileSync(process.env.CHROMIUM ?? '/usr/bin/chromium', [
-      '--headless', '--no-sandbox', '--disable-gpu', '--hide-scrollbars', '--force-device-scale-factor=2',
-      `--window-size=${width},${height}`, `--screenshot=${resolve(pngPath)}`, pathToFileURL(file).href,
-    ], { stdio: 'ignore', timeout: 120_000 });
+    execFileSync(
+      process.env.CHROMIUM ?? '/usr/bin/chromium',
+      [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--hide-scrollbars',
+        '--force-device-scale-factor=2',
+        `--window-size=${width},${height}`,
+        `--screenshot=${resolve(pngPath)}`,
+        pathToFileURL(file).href,
+      ],
+      { stdio: 'ignore', timeout: 120_000 },
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -170,7 +170,9 @@ export function parseInspectArgs(args: readonly string[]): InspectOptions {
   const heads = str('--heads');
   const dModel = str('--d-model');
   if (options.weights && (heads !== undefined || dModel !== undefined)) {
-    throw new UsageError(`${heads !== undefined ? '--heads' : '--d-model'} describes the seeded model; with --weights the checkpoint and its config.json decide`);
+    throw new UsageError(
+      `${heads !== undefined ? '--heads' : '--d-model'} describes the seeded model; with --weights the checkpoint and its config.json decide`,
+    );
   }
   if (heads !== undefined) options.heads = nonNegativeInt('--heads', heads, 1);
   if (dModel !== undefined) options.dModel = nonNegativeInt('--d-model', dModel, 1);
@@ -192,7 +194,9 @@ function readText(flag: string, path: string, maxBytes: number, limitName: strin
 
 /** Largest weight file read: JSON weights are parsed whole, so they have the loader's JSON limit. */
 function weightsLimit(path: string): [number, string] {
-  return path.toLowerCase().endsWith('.json') ? [DEFAULT_LOADER_OPTIONS.maxJsonBytes, 'the limit for JSON weights'] : [2 ** 31 - 1, 'the largest file read whole'];
+  return path.toLowerCase().endsWith('.json')
+    ? [DEFAULT_LOADER_OPTIONS.maxJsonBytes, 'the limit for JSON weights']
+    : [2 ** 31 - 1, 'the largest file read whole'];
 }
 
 function isFolder(path: string): boolean {
@@ -220,7 +224,8 @@ async function folderSnapshot(options: InspectOptions, found: string[]): Promise
     return name.endsWith('.json') ? readInput('--weights', path, ...folderFileLimit(name)) : readWholeFile(path); // shards may pass 2 GiB
   }, basename(folder));
   if (options.config !== undefined) snapshot.configJson = readText('--config', options.config, MAX_CONFIG_JSON_BYTES, 'the limit for a config.json');
-  if (options.tokenizer !== undefined) snapshot.tokenizerJson = readText('--tokenizer', options.tokenizer, MAX_TOKENIZER_JSON_BYTES, 'the limit for a tokenizer.json');
+  if (options.tokenizer !== undefined)
+    snapshot.tokenizerJson = readText('--tokenizer', options.tokenizer, MAX_TOKENIZER_JSON_BYTES, 'the limit for a tokenizer.json');
   return snapshot;
 }
 
@@ -228,7 +233,12 @@ async function folderSnapshot(options: InspectOptions, found: string[]): Promise
 function modelSource(options: InspectOptions): { source: ModelSource; found: string[] } {
   if (!options.weights) {
     return {
-      source: { kind: 'seeded', seed: options.seed ?? SEEDED_DEFAULTS.seed, heads: options.heads ?? SEEDED_DEFAULTS.heads, dModel: options.dModel ?? SEEDED_DEFAULTS.dModel },
+      source: {
+        kind: 'seeded',
+        seed: options.seed ?? SEEDED_DEFAULTS.seed,
+        heads: options.heads ?? SEEDED_DEFAULTS.heads,
+        dModel: options.dModel ?? SEEDED_DEFAULTS.dModel,
+      },
       found: [],
     };
   }
@@ -292,9 +302,15 @@ export function displayWidth(s: string): number {
   for (const ch of s) {
     const c = ch.codePointAt(0)!;
     const wide =
-      (c >= 0x1100 && c <= 0x115f) || (c >= 0x2e80 && c <= 0xa4cf && c !== 0x303f) || (c >= 0xac00 && c <= 0xd7a3) ||
-      (c >= 0xf900 && c <= 0xfaff) || (c >= 0xfe30 && c <= 0xfe4f) || (c >= 0xff00 && c <= 0xff60) ||
-      (c >= 0xffe0 && c <= 0xffe6) || (c >= 0x1f300 && c <= 0x1f64f) || (c >= 0x20000 && c <= 0x3fffd);
+      (c >= 0x1100 && c <= 0x115f) ||
+      (c >= 0x2e80 && c <= 0xa4cf && c !== 0x303f) ||
+      (c >= 0xac00 && c <= 0xd7a3) ||
+      (c >= 0xf900 && c <= 0xfaff) ||
+      (c >= 0xfe30 && c <= 0xfe4f) ||
+      (c >= 0xff00 && c <= 0xff60) ||
+      (c >= 0xffe0 && c <= 0xffe6) ||
+      (c >= 0x1f300 && c <= 0x1f64f) ||
+      (c >= 0x20000 && c <= 0x3fffd);
     w += wide ? 2 : 1;
   }
   return w;
@@ -363,8 +379,12 @@ function writeText(io: InspectIO, session: InspectSession, run: RunResult, found
   out.push(`model   ${escapeControls(model.name)}`);
   out.push(`        ${escapeControls(model.detail)}`);
   for (const path of found) out.push(`        (read ${escapeControls(path)})`);
-  out.push(`tokens  ${T}: ${tokens.map((t, i) => `${i} ${terminalText(t.display)}${t.id !== undefined && t.display !== `#${t.id}` ? `#${t.id}` : ''}`).join('  ')}`);
-  out.push(`weights ${nLayer} layer${nLayer > 1 ? 's' : ''} × ${nHead} head${nHead > 1 ? 's' : ''} × ${T}×${T}; row = query token → its top 3 keys (weight), H = row entropy in nats (uniform over ${T} keys: ${Math.log(T).toFixed(3)})`);
+  out.push(
+    `tokens  ${T}: ${tokens.map((t, i) => `${i} ${terminalText(t.display)}${t.id !== undefined && t.display !== `#${t.id}` ? `#${t.id}` : ''}`).join('  ')}`,
+  );
+  out.push(
+    `weights ${nLayer} layer${nLayer > 1 ? 's' : ''} × ${nHead} head${nHead > 1 ? 's' : ''} × ${T}×${T}; row = query token → its top 3 keys (weight), H = row entropy in nats (uniform over ${T} keys: ${Math.log(T).toFixed(3)})`,
+  );
   io.stdout(out.join('\n') + '\n');
   for (let l = 0; l < nLayer; l++) {
     for (let h = 0; h < nHead; h++) {
@@ -388,7 +408,9 @@ function writeJson(io: InspectIO, session: InspectSession, run: RunResult): void
   for (let l = 0; l < nLayer; l++) {
     for (let h = 0; h < nHead; h++) {
       const { rows, meanEntropy } = summarizeHead(headWeights(session, run, l, h), T);
-      const rowsJson = rows.map((r) => `{"top":[${r.top.map((t) => `{"key":${t.key},"weight":${float32Json(t.weight)}}`).join(',')}],"entropy":${jsonNumber(r.entropy)}}`);
+      const rowsJson = rows.map(
+        (r) => `{"top":[${r.top.map((t) => `{"key":${t.key},"weight":${float32Json(t.weight)}}`).join(',')}],"entropy":${jsonNumber(r.entropy)}}`,
+      );
       io.stdout(`${l + h > 0 ? ',\n' : '\n'}{"layer":${l},"head":${h},"meanEntropy":${jsonNumber(meanEntropy)},"rows":[${rowsJson.join(',')}]}`);
     }
   }

@@ -4,7 +4,6 @@ import { NOT_ANALYSED, RULES, renderRulePage, rulePageFileName, type RelatedLoca
 import type { FileFinding } from '../protocol/lint-pool';
 import { escapeControls } from './terminal';
 
-
 /** A related location as the CLI prints it: always with a path (the finding's own when the location has none). */
 interface PrintedRelated {
   path: string;
@@ -40,7 +39,8 @@ export function ruleDocsBase(repositoryUrl: string | undefined): string {
 
 /** Text for a terminal: paths and messages with control characters escaped (file names are untrusted). */
 export function formatText(findings: readonly FileFinding[], filesLinted: number): string {
-  const place = (path: string, cell: number | undefined, line: number, column: number): string => `${escapeControls(path)}${cell !== undefined ? `[cell ${cell}]` : ''}:${line}:${column}`;
+  const place = (path: string, cell: number | undefined, line: number, column: number): string =>
+    `${escapeControls(path)}${cell !== undefined ? `[cell ${cell}]` : ''}:${line}:${column}`;
   const lines: string[] = [];
   for (const f of findings) {
     lines.push(`${place(f.path, f.cell, f.line, f.column)}: ${f.code} ${escapeControls(f.message)}`);
@@ -49,7 +49,10 @@ export function formatText(findings: readonly FileFinding[], filesLinted: number
   }
   const files = new Set(findings.map((f) => f.path)).size;
   if (findings.length === 0) lines.push(`All checks passed (${filesLinted} ${filesLinted === 1 ? 'file' : 'files'}).`);
-  else lines.push(`Found ${findings.length} ${findings.length === 1 ? 'problem' : 'problems'} in ${files} ${files === 1 ? 'file' : 'files'} (${filesLinted} linted).`);
+  else
+    lines.push(
+      `Found ${findings.length} ${findings.length === 1 ? 'problem' : 'problems'} in ${files} ${files === 1 ? 'file' : 'files'} (${filesLinted} linted).`,
+    );
   return lines.join('\n') + '\n';
 }
 
@@ -82,7 +85,15 @@ const SARIF_LEVEL = { error: 'error', warning: 'warning', info: 'note' } as cons
 
 /** SARIF 2.1.0 with one run; columns are UTF-16 code units (SARIF's default columnKind). */
 export function formatSarif(findings: readonly FileFinding[], version: string, docsBase: string): string {
-  const rules: { id: string; name: string; shortDescription: { text: string }; fullDescription: { text: string }; help: { text: string; markdown: string }; helpUri: string; defaultConfiguration: { level: string } }[] = RULES.map((r) => ({
+  const rules: {
+    id: string;
+    name: string;
+    shortDescription: { text: string };
+    fullDescription: { text: string };
+    help: { text: string; markdown: string };
+    helpUri: string;
+    defaultConfiguration: { level: string };
+  }[] = RULES.map((r) => ({
     id: r.meta.code as string,
     name: r.meta.name,
     shortDescription: { text: r.meta.docs.summary },
@@ -97,7 +108,10 @@ export function formatSarif(findings: readonly FileFinding[], version: string, d
     name: 'not-analysed',
     shortDescription: { text: 'The file, or a part of it, could not be analysed: findings there may be missing.' },
     fullDescription: { text: 'The analysis failed, the file is over a size limit, or code nests deeper than Python accepts; nothing there was checked.' },
-    help: { text: 'Check the message for the reason. The file is never reported as clean.', markdown: 'Check the message for the reason. The file is never reported as clean.' },
+    help: {
+      text: 'Check the message for the reason. The file is never reported as clean.',
+      markdown: 'Check the message for the reason. The file is never reported as clean.',
+    },
     helpUri: docsBase,
     defaultConfiguration: { level: 'error' },
   });

@@ -26,7 +26,9 @@ export async function lintFilesParallel(groups: readonly LintGroup[], options: L
   const chunkSize = Math.max(4, Math.ceil(total / (threads * 8)));
   // Chunks never mix workspaces: a worker lints each chunk with the linter of its root.
   const chunks: Omit<ChunkRequest, 'id'>[] = [];
-  for (const g of groups) for (let i = 0; i < g.files.length; i += chunkSize) chunks.push({ files: g.files.slice(i, i + chunkSize), ...(g.root !== undefined ? { root: g.root } : {}) });
+  for (const g of groups)
+    for (let i = 0; i < g.files.length; i += chunkSize)
+      chunks.push({ files: g.files.slice(i, i + chunkSize), ...(g.root !== undefined ? { root: g.root } : {}) });
   const results: (LintRunResult | undefined)[] = new Array(chunks.length);
   let next = 0;
   const workers = Array.from({ length: threads }, () => new Worker(__filename, { workerData: { lintWorker: true, options } satisfies LintPoolWorkerData }));

@@ -41,7 +41,22 @@ Exit codes: 0 nothing found, 1 problems found, 2 bad usage, unreadable input or 
 /** Files larger than this are skipped with a message (generated code, data dumps); checked before reading. */
 export const MAX_FILE_BYTES = MAX_LINT_FILE_BYTES;
 
-const SKIP_DIRS = new Set(['node_modules', '__pycache__', 'site-packages', '.git', '.hg', '.svn', '.tox', '.nox', '.venv', 'venv', '.mypy_cache', '.pytest_cache', '.ruff_cache', '.ipynb_checkpoints']);
+const SKIP_DIRS = new Set([
+  'node_modules',
+  '__pycache__',
+  'site-packages',
+  '.git',
+  '.hg',
+  '.svn',
+  '.tox',
+  '.nox',
+  '.venv',
+  'venv',
+  '.mypy_cache',
+  '.pytest_cache',
+  '.ruff_cache',
+  '.ipynb_checkpoints',
+]);
 
 export interface LintArgs {
   format: 'text' | 'json' | 'sarif';
@@ -59,7 +74,8 @@ function codeList(flag: string, value: string | undefined): string[] {
     .map((c) => c.trim().toUpperCase())
     .filter((c) => c.length > 0);
   for (const c of codes) {
-    if (!/^ATT\d{0,3}$/.test(c) || (c.length === 6 && !isRuleCode(c) && c !== NOT_ANALYSED)) throw new UsageError(`${flag}: unknown rule code '${c}' (expected ATT001..ATT008 or a prefix such as ATT00)`);
+    if (!/^ATT\d{0,3}$/.test(c) || (c.length === 6 && !isRuleCode(c) && c !== NOT_ANALYSED))
+      throw new UsageError(`${flag}: unknown rule code '${c}' (expected ATT001..ATT008 or a prefix such as ATT00)`);
   }
   return codes;
 }
@@ -82,7 +98,8 @@ export function parseLintArgs(args: readonly string[]): LintArgs {
         break;
       case '--format': {
         const f = next();
-        if (f !== 'text' && f !== 'json' && f !== 'sarif') throw new UsageError(`--format must be text, json or sarif (got ${f === undefined ? 'nothing' : `'${f}'`})`);
+        if (f !== 'text' && f !== 'json' && f !== 'sarif')
+          throw new UsageError(`--format must be text, json or sarif (got ${f === undefined ? 'nothing' : `'${f}'`})`);
         out.format = f;
         break;
       }
@@ -222,7 +239,10 @@ export function lintFiles(linter: ExtendedLinter, files: readonly string[], opti
     linted++;
     const rel = root !== undefined ? relative(root, file).split(sep).join('/') : undefined;
     const opts = rel !== undefined && !rel.startsWith('..') ? { ...options, path: rel } : options;
-    const shown = (f: Finding): Finding => (f.related && root !== undefined ? { ...f, related: f.related.map((r) => (r.path !== undefined ? { ...r, path: displayPath(join(root, r.path)) } : r)) } : f);
+    const shown = (f: Finding): Finding =>
+      f.related && root !== undefined
+        ? { ...f, related: f.related.map((r) => (r.path !== undefined ? { ...r, path: displayPath(join(root, r.path)) } : r)) }
+        : f;
     if (file.endsWith('.ipynb')) {
       const r = linter.lintNotebookFile(text, opts);
       if (r.error) {

@@ -72,7 +72,8 @@ export function parseRecordArgs(args: readonly string[]): RecordArgs {
         break;
       case '--max-calls': {
         const v = value();
-        if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 1_000_000) throw new RecordUsageError(`--max-calls must be a whole number from 1 to 1000000 (got '${v}')`);
+        if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 1_000_000)
+          throw new RecordUsageError(`--max-calls must be a whole number from 1 to 1000000 (got '${v}')`);
         out.maxCalls = Number(v);
         break;
       }
@@ -129,7 +130,16 @@ export async function recordMain(args: readonly string[], io: CliIO): Promise<nu
   let run: RecordRun;
   try {
     run = await runRecorder(
-      { python: parsed.python, out, maxCalls: parsed.maxCalls, script: parsed.script, pytest: parsed.pytest, programArgs: parsed.programArgs, cwd, workspace: [cwd] },
+      {
+        python: parsed.python,
+        out,
+        maxCalls: parsed.maxCalls,
+        script: parsed.script,
+        pytest: parsed.pytest,
+        programArgs: parsed.programArgs,
+        cwd,
+        workspace: [cwd],
+      },
       (stream, text) => (stream === 'stdout' && toStdout ? io.stdout(text) : io.stderr(text)),
     );
   } catch (e) {
@@ -137,7 +147,9 @@ export async function recordMain(args: readonly string[], io: CliIO): Promise<nu
     return 2;
   }
   if (!run.trace) {
-    io.stderr(`attention-inspector record: the recorder wrote no trace (interpreter '${parsed.python}' exited with ${run.signal ?? run.processExitCode}); it needs PyTorch >= 1.13 importable there (choose one with --python PATH)\n`);
+    io.stderr(
+      `attention-inspector record: the recorder wrote no trace (interpreter '${parsed.python}' exited with ${run.signal ?? run.processExitCode}); it needs PyTorch >= 1.13 importable there (choose one with --python PATH)\n`,
+    );
     return 2;
   }
   let analysis: TraceAnalysis;
@@ -156,7 +168,14 @@ export async function recordMain(args: readonly string[], io: CliIO): Promise<nu
   if (parsed.format === 'json') {
     const doc = {
       calls: analysis.calls.map((c) => ({ id: c.id, kind: c.kind, path: shown(c.path), line: c.line, module: c.module, shapes: c.shapes, dtype: c.dtype })),
-      diagnostics: analysis.findings.map((f) => ({ path: shown(f.path), line: f.line, column: f.column, code: f.code, severity: f.severity, message: f.message })),
+      diagnostics: analysis.findings.map((f) => ({
+        path: shown(f.path),
+        line: f.line,
+        column: f.column,
+        code: f.code,
+        severity: f.severity,
+        message: f.message,
+      })),
       program: { exitCode },
     };
     io.stdout(`${JSON.stringify(doc, null, 2)}\n`);
@@ -178,19 +197,27 @@ export function formatRecordText(trace: TraceIndex, analysis: TraceAnalysis, cwd
   const n = analysis.calls.length;
   const { program, limits } = trace;
   if (n === 0) {
-    lines.push('No attention calls were recorded: the program never called F.scaled_dot_product_attention, nn.MultiheadAttention or a softmax over a matmul of two tensors followed by a matmul with v.');
+    lines.push(
+      'No attention calls were recorded: the program never called F.scaled_dot_product_attention, nn.MultiheadAttention or a softmax over a matmul of two tensors followed by a matmul with v.',
+    );
   } else {
     lines.push(`Recorded ${n} attention call${n === 1 ? '' : 's'} (python ${program.python}, torch ${program.torch}); trace in ${traceDir}`);
     for (const c of analysis.calls) {
       const at = c.path ? `${displayPath(c.path, cwd)}:${c.line}` : '?';
-      const shapes = Object.entries(c.shapes).filter(([, s]) => s !== null).map(([k, s]) => `${k}[${(s as number[]).join(',')}]`).join(' ');
+      const shapes = Object.entries(c.shapes)
+        .filter(([, s]) => s !== null)
+        .map(([k, s]) => `${k}[${(s as number[]).join(',')}]`)
+        .join(' ');
       lines.push(`  #${c.id} ${c.kind.padEnd(6)} ${at}${c.module ? `  ${c.module}` : ''}  ${shapes} ${c.dtype ?? ''}`.trimEnd());
     }
   }
   if (limits.skippedCalls > 0) lines.push(`  (${limits.skippedCalls} more calls at the same sites were not recorded: --max-calls ${limits.maxCallsPerSite})`);
-  for (const f of analysis.findings) lines.push(`${displayPath(f.path, cwd)}:${f.line}:${f.column}: ${f.code} [${f.severity}] ${f.message} (call #${f.callId})`);
+  for (const f of analysis.findings)
+    lines.push(`${displayPath(f.path, cwd)}:${f.line}:${f.column}: ${f.code} [${f.severity}] ${f.message} (call #${f.callId})`);
   if (program.exception) lines.push(`The program raised ${program.exception.type}: ${program.exception.message.split('\n')[0]}`);
   if (program.exitCode !== 0) lines.push(`The program exited with code ${program.exitCode}.`);
-  lines.push(analysis.findings.length === 0 ? 'No runtime findings.' : `${analysis.findings.length} runtime finding${analysis.findings.length === 1 ? '' : 's'}.`);
+  lines.push(
+    analysis.findings.length === 0 ? 'No runtime findings.' : `${analysis.findings.length} runtime finding${analysis.findings.length === 1 ? '' : 's'}.`,
+  );
   return `${lines.join('\n')}\n`;
 }

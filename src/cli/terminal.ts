@@ -7,7 +7,9 @@ const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202
 
 /** `s` with every control or invisible formatting character written as \n, \t, \r or \u{XXXX}. */
 export function escapeControls(s: string): string {
-  return s.replace(UNSAFE, (c) => (c === '\n' ? '\\n' : c === '\t' ? '\\t' : c === '\r' ? '\\r' : `\\u{${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}}`));
+  return s.replace(UNSAFE, (c) =>
+    c === '\n' ? '\\n' : c === '\t' ? '\\t' : c === '\r' ? '\\r' : `\\u{${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}}`,
+  );
 }
 
 /** Escapes each line of a multi-line text, keeping its line breaks. */

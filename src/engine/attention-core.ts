@@ -79,20 +79,18 @@ export interface BatchOffsets {
  * Validates q [..., L, E], k [..., S, E], v [..., S, Ev] (v optional) and the options with
  * torch's rules, and resolves the broadcast batch shape, the GQA mapping and the mask strides.
  */
-export function prepareAttention(
-  fn: string,
-  q: TensorLike,
-  k: TensorLike,
-  v: TensorLike | null,
-  options: AttentionInputOptions,
-): PreparedAttention {
+export function prepareAttention(fn: string, q: TensorLike, k: TensorLike, v: TensorLike | null, options: AttentionInputOptions): PreparedAttention {
   checkFloat(fn, 'q', q);
   checkFloat(fn, 'k', k);
   if (v) checkFloat(fn, 'v', v);
   const qv = view(q);
   const kv = view(k);
   const vv = v ? view(v) : null;
-  for (const [name, t] of [['q', qv], ['k', kv], ['v', vv]] as const) {
+  for (const [name, t] of [
+    ['q', qv],
+    ['k', kv],
+    ['v', vv],
+  ] as const) {
     if (t && t.shape.length < 2) throw new Error(`${fn}: ${name} must have rank ≥ 2 ([..., seq, dim]), got ${formatShape(t.shape)}`);
   }
   checkNonEmpty(fn, 'q', qv.shape, dimNames(qv.shape.length, 'L', 'E'));
@@ -105,7 +103,9 @@ export function prepareAttention(
     throw new Error(`${fn}: q of shape ${formatShape(qv.shape)} and k of shape ${formatShape(kv.shape)} must share the last dim E (${E} vs ${Ek})`);
   }
   if (vv && vv.shape[vv.shape.length - 2] !== S) {
-    throw new Error(`${fn}: k of shape ${formatShape(kv.shape)} and v of shape ${formatShape(vv.shape)} must have the same sequence length S (${S} vs ${vv.shape[vv.shape.length - 2]})`);
+    throw new Error(
+      `${fn}: k of shape ${formatShape(kv.shape)} and v of shape ${formatShape(vv.shape)} must have the same sequence length S (${S} vs ${vv.shape[vv.shape.length - 2]})`,
+    );
   }
   const Ev = vv ? vv.shape[vv.shape.length - 1] : 0;
 
@@ -123,7 +123,9 @@ export function prepareAttention(
   }
 
   if (options.isCausal && options.attnMask) {
-    throw new Error(`${fn}: attnMask must not be set when isCausal is true (torch 2.14 raises "Explicit attn_mask should not be set when is_causal=True"); fold the causal mask into attnMask instead`);
+    throw new Error(
+      `${fn}: attnMask must not be set when isCausal is true (torch 2.14 raises "Explicit attn_mask should not be set when is_causal=True"); fold the causal mask into attnMask instead`,
+    );
   }
   checkScale(fn, 'scale', options.scale ?? undefined);
   const scale = options.scale ?? 1 / Math.sqrt(E);
@@ -159,7 +161,9 @@ function gqaGroups(fn: string, q: TensorView, k: TensorView, v: TensorView | nul
   const Hv = v ? v.shape[v.shape.length - 3] : Hk;
   if (Hk !== Hv) throw new Error(`${fn}: with enableGqa, k and v must have the same number of heads (${Hk} vs ${Hv})`);
   if (H % Hk !== 0) {
-    throw new Error(`${fn}: with enableGqa, the query heads (${H}, q ${formatShape(q.shape)}) must be a multiple of the key/value heads (${Hk}, k ${formatShape(k.shape)})`);
+    throw new Error(
+      `${fn}: with enableGqa, the query heads (${H}, q ${formatShape(q.shape)}) must be a multiple of the key/value heads (${Hk}, k ${formatShape(k.shape)})`,
+    );
   }
   return H / Hk;
 }
@@ -238,10 +242,19 @@ export function scoreBlock(
   const { q, k } = p;
   // A: q rows [rows, E] (row-major). B: kᵀ [E, cols]: a row-major k [S, E] is B with transB.
   getKernel().gemm({
-    m: rows, n: cols, k: p.E,
-    a: q.view.data, aOff: offs.q + rowStart * q.layout.ld, lda: q.layout.ld,
-    b: k.view.data, bOff: offs.k + colStart * rowStep(k), ldb: k.layout.ld, transB: k.layout.rowMajor,
-    c: scores, cOff: sOff, ldc: ldS,
+    m: rows,
+    n: cols,
+    k: p.E,
+    a: q.view.data,
+    aOff: offs.q + rowStart * q.layout.ld,
+    lda: q.layout.ld,
+    b: k.view.data,
+    bOff: offs.k + colStart * rowStep(k),
+    ldb: k.layout.ld,
+    transB: k.layout.rowMajor,
+    c: scores,
+    cOff: sOff,
+    ldc: ldS,
     alpha: p.scale,
   });
 }
@@ -270,10 +283,19 @@ export function weightedValues(
   const v = p.v!;
   // A: probs [rows, cols]. B: v [cols, Ev], row-major or (transB) column-major.
   getKernel().gemm({
-    m: rows, n: p.Ev, k: cols,
-    a: probs, aOff: pOff, lda: ldP,
-    b: v.view.data, bOff: offs.v + colStart * rowStep(v), ldb: v.layout.ld, transB: !v.layout.rowMajor,
-    c: acc, cOff: accOff, ldc: p.Ev,
+    m: rows,
+    n: p.Ev,
+    k: cols,
+    a: probs,
+    aOff: pOff,
+    lda: ldP,
+    b: v.view.data,
+    bOff: offs.v + colStart * rowStep(v),
+    ldb: v.layout.ld,
+    transB: !v.layout.rowMajor,
+    c: acc,
+    cOff: accOff,
+    ldc: p.Ev,
     beta: accumulate ? 1 : 0,
   });
 }

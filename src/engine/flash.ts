@@ -69,7 +69,10 @@ class FlashTile {
   private readonly blockArgmax: Int32Array; // ... and where it is
   private readonly rowIds: Int32Array;
 
-  constructor(private readonly p: PreparedAttention, blockSize: number) {
+  constructor(
+    private readonly p: PreparedAttention,
+    blockSize: number,
+  ) {
     this.br = Math.min(blockSize, p.L);
     this.bc = Math.min(blockSize, p.S);
     this.scores = new Float32Array(this.br * this.bc);

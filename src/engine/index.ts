@@ -2,7 +2,17 @@
 export * from './tensor';
 export * from './ops';
 export * from './masks';
-export { scaledDotProductAttention, computeAttention, shouldTile, MAX_MATERIALISED_WEIGHTS, TILED_ABOVE_WEIGHTS, type SdpaOptions, type SdpaResult, type SdpaOutput, type AttentionResult } from './sdpa';
+export {
+  scaledDotProductAttention,
+  computeAttention,
+  shouldTile,
+  MAX_MATERIALISED_WEIGHTS,
+  TILED_ABOVE_WEIGHTS,
+  type SdpaOptions,
+  type SdpaResult,
+  type SdpaOutput,
+  type AttentionResult,
+} from './sdpa';
 export { prepareAttention, type AttnMask, type AttentionInputOptions, type PreparedAttention } from './attention-core';
 export { getKernel, setKernel, initKernels, type Kernel, type KernelName, type KernelPreference } from './kernels';
 export { multiheadAttention, projectHeads, type MhaParams, type MhaOptions, type MhaResult } from './mha';

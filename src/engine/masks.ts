@@ -3,7 +3,10 @@
 import { type BoolTensor, type Tensor, formatShape, numel } from './tensor';
 
 function checkLengths(fn: string, L: number, S: number): void {
-  for (const [name, n] of [['L', L], ['S', S]] as const) {
+  for (const [name, n] of [
+    ['L', L],
+    ['S', S],
+  ] as const) {
     if (!Number.isInteger(n) || n < 0) throw new Error(`${fn}: ${name} must be a non-negative integer, got ${n}`);
   }
 }

@@ -48,13 +48,7 @@ export interface MhaResult {
 }
 
 /** nn.MultiheadAttention(embed_dim=E, num_heads, batch_first=True)(query, key, value, ...), dropout 0. */
-export function multiheadAttention(
-  query: Tensor,
-  key: Tensor,
-  value: Tensor,
-  params: MhaParams,
-  options: MhaOptions = {},
-): MhaResult {
+export function multiheadAttention(query: Tensor, key: Tensor, value: Tensor, params: MhaParams, options: MhaOptions = {}): MhaResult {
   checkFloat(FN, 'query', query);
   checkFloat(FN, 'key', key);
   checkFloat(FN, 'value', value);
@@ -64,7 +58,10 @@ export function multiheadAttention(
   }
   // Unbatched [L, E] → [1, L, E] (masks gain the batch dim too).
   const [q3, k3, v3] = [query, key, value].map((t) => (unbatched ? { data: t.data, shape: [1, ...t.shape] } : t));
-  for (const [name, t] of [['key', k3], ['value', v3]] as const) {
+  for (const [name, t] of [
+    ['key', k3],
+    ['value', v3],
+  ] as const) {
     if (t.shape.length !== 3) {
       throw new Error(`${FN}: ${name} of shape ${formatShape(t.shape.slice(unbatched ? 1 : 0))} must have the same rank as query ${formatShape(query.shape)}`);
     }
@@ -74,7 +71,9 @@ export function multiheadAttention(
   checkNonEmpty(FN, 'query', q3.shape, ['B', 'L', 'E']);
   checkNonEmpty(FN, 'key', k3.shape, ['B', 'S', 'E']);
   if (!sameShape(k3.shape, [B, S, E]) || !sameShape(v3.shape, [B, S, E])) {
-    throw new Error(`${FN}: key ${formatShape(key.shape)} and value ${formatShape(value.shape)} must both be [B, S, E] = [${B}, S, ${E}] to match query ${formatShape(query.shape)}`);
+    throw new Error(
+      `${FN}: key ${formatShape(key.shape)} and value ${formatShape(value.shape)} must both be [B, S, E] = [${B}, S, ${E}] to match query ${formatShape(query.shape)}`,
+    );
   }
   const H = checkParams(params, E);
   const hd = E / H;
@@ -86,13 +85,14 @@ export function multiheadAttention(
   const needWeights = options.needWeights ?? true;
   const prepared = prepareAttention(FN, q, k, v, { attnMask: mask, scale: 1 / Math.sqrt(hd) });
   // Without weights, a large problem runs tiled (fully masked rows give 0 either way, as torch's fast path).
-  const { out: ctx, probs } = !needWeights && shouldTile(prepared) ? { out: tiledAttention(prepared).out, probs: undefined } : computeAttention(prepared, needWeights ? 'nan' : 'zero'); // (B, H, L, hd), (B, H, L, S)
+  const { out: ctx, probs } =
+    !needWeights && shouldTile(prepared) ? { out: tiledAttention(prepared).out, probs: undefined } : computeAttention(prepared, needWeights ? 'nan' : 'zero'); // (B, H, L, hd), (B, H, L, S)
 
   const merged = reshape(permute(ctx, [0, 2, 1, 3]), [B, L, E]); // (B, H, L, hd) → (B, L, H, hd) → (B, L, E)
   const out = linear(merged, params.outProjWeight, params.outProjBias ?? undefined, `${FN}: out_proj`);
   const result: MhaResult = { out: unbatched ? { data: out.data, shape: [L, E] } : out };
   if (needWeights) {
-    const w = options.averageAttnWeights ?? true ? mean(probs!, 1) : probs!; // (B, L, S) or (B, H, L, S)
+    const w = (options.averageAttnWeights ?? true) ? mean(probs!, 1) : probs!; // (B, L, S) or (B, H, L, S)
     result.weights = unbatched ? { data: w.data, shape: w.shape.slice(1) } : w;
   }
   return result;

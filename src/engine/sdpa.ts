@@ -75,7 +75,13 @@ export function shouldTile(p: PreparedAttention): boolean {
  */
 export function computeAttention(p: PreparedAttention, fullyMasked: 'zero' | 'nan'): SdpaResult {
   const { L, S, Ev } = p;
-  checkMaterialisable(p.fn, 'the attention weights', [...p.batch, L, S], MAX_MATERIALISED_WEIGHTS, 'use flashAttention for the output and attentionRows for the rows you need');
+  checkMaterialisable(
+    p.fn,
+    'the attention weights',
+    [...p.batch, L, S],
+    MAX_MATERIALISED_WEIGHTS,
+    'use flashAttention for the output and attentionRows for the rows you need',
+  );
   const nb = batchCount(p);
   const probs = new Float32Array(nb * L * S);
   const out = new Float32Array(nb * L * Ev);

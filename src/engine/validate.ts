@@ -80,7 +80,9 @@ export function checkMaterialisable(fn: string, what: string, shape: readonly nu
   const cells = product(shape);
   if (cells > limit) {
     const gb = (cells * 4) / 2 ** 30;
-    throw new Error(`${fn}: ${what} of shape ${formatShape(shape)} would hold ${cells} values (${gb.toFixed(1)} GiB), more than the ${limit} this function materialises; ${instead}`);
+    throw new Error(
+      `${fn}: ${what} of shape ${formatShape(shape)} would hold ${cells} values (${gb.toFixed(1)} GiB), more than the ${limit} this function materialises; ${instead}`,
+    );
   }
 }
 

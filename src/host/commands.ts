@@ -136,7 +136,11 @@ export class InspectorCommands implements vscode.Disposable {
       uri = picked[0];
     }
     // config.json, the shard index or one shard stands for the model folder it is in.
-    if (/\/(config\.json|model\.safetensors\.index\.json|pytorch_model\.bin\.index\.json|model-\d+-of-\d+\.safetensors|pytorch_model-\d+-of-\d+\.bin)$/.test(uri.path)) {
+    if (
+      /\/(config\.json|model\.safetensors\.index\.json|pytorch_model\.bin\.index\.json|model-\d+-of-\d+\.safetensors|pytorch_model-\d+-of-\d+\.bin)$/.test(
+        uri.path,
+      )
+    ) {
       uri = vscode.Uri.joinPath(uri, '..');
     }
     fileName ??= uri.path.replace(/\/+$/, '').split('/').pop() ?? uri.toString();
@@ -163,22 +167,29 @@ export class InspectorCommands implements vscode.Disposable {
   /** `name` names the model in messages and the status bar (default: the file or folder's own name). */
   private async loadFile(uri: vscode.Uri, heads: number | undefined, name?: string): Promise<ModelInfo> {
     const fileName = name ?? uri.path.replace(/\/+$/, '').split('/').pop() ?? uri.toString();
-    const isFolder = await vscode.workspace.fs.stat(uri).then((st) => (st.type & vscode.FileType.Directory) !== 0, () => false);
+    const isFolder = await vscode.workspace.fs.stat(uri).then(
+      (st) => (st.type & vscode.FileType.Directory) !== 0,
+      () => false,
+    );
     let source: ModelSource;
     if (isFolder) {
       if (uri.scheme !== 'file') throw new Error(vscode.l10n.t('model folders are read from the local disk; open a weight file instead'));
       source = { kind: 'folder', fileName, path: uri.fsPath, seed: readSettings().seed };
     } else {
       // Sized before reading: JSON.parse of a few hundred MB would end the extension host.
-      const [configJson, tokenizerJson] = await Promise.all([readSibling(uri, 'config.json', MAX_CONFIG_JSON_BYTES), readSibling(uri, 'tokenizer.json', MAX_TOKENIZER_JSON_BYTES)]);
+      const [configJson, tokenizerJson] = await Promise.all([
+        readSibling(uri, 'config.json', MAX_CONFIG_JSON_BYTES),
+        readSibling(uri, 'tokenizer.json', MAX_TOKENIZER_JSON_BYTES),
+      ]);
       const common = { kind: 'file' as const, fileName, configJson, tokenizerJson, seed: readSettings().seed, ...(heads !== undefined ? { heads } : {}) };
       source = uri.scheme === 'file' ? { ...common, path: uri.fsPath } : { ...common, bytes: await vscode.workspace.fs.readFile(uri) };
     }
     const engine = this.getEngine();
     engine.setModelSource(source);
-    return withDeferredProgress(vscode.l10n.t('Loading {0}…', fileName), 0, (token, report) => engine.ensureModel({ signal: token, onProgress: (f, m) => report(f, m) }));
+    return withDeferredProgress(vscode.l10n.t('Loading {0}…', fileName), 0, (token, report) =>
+      engine.ensureModel({ signal: token, onProgress: (f, m) => report(f, m) }),
+    );
   }
-
 
   private rememberedHeads(uri: vscode.Uri): number | undefined {
     const map = this.context.globalState.get<Record<string, number>>(HEADS_BY_FILE, {});
@@ -204,7 +215,10 @@ export class InspectorCommands implements vscode.Disposable {
     }));
     const pick = await vscode.window.showQuickPick(items, {
       title: vscode.l10n.t('How many heads does {0} have?', fileName),
-      placeHolder: vscode.l10n.t('The file has no config.json, and its shapes fit any number of heads that divides the width {0}: choose the num_heads the layer was built with.', width),
+      placeHolder: vscode.l10n.t(
+        'The file has no config.json, and its shapes fit any number of heads that divides the width {0}: choose the num_heads the layer was built with.',
+        width,
+      ),
       ignoreFocusOut: true,
     });
     return pick?.heads;
@@ -264,7 +278,15 @@ export class InspectorCommands implements vscode.Disposable {
     const items: (vscode.QuickPickItem & { run: () => Promise<void> })[] = [
       { label: '$(folder-opened) ' + vscode.l10n.t('Load Weights…'), run: () => this.loadWeights() },
       { label: '$(symbol-numeric) ' + vscode.l10n.t('Use Seeded Weights'), description: seededDescription(), run: () => this.useSeededWeights() },
-      ...(info?.family === 'attention-layer' ? [{ label: '$(list-ordered) ' + vscode.l10n.t('Set the Number of Heads…'), description: vscode.l10n.t('{0} heads now', info.nHead), run: () => this.setHeads() }] : []),
+      ...(info?.family === 'attention-layer'
+        ? [
+            {
+              label: '$(list-ordered) ' + vscode.l10n.t('Set the Number of Heads…'),
+              description: vscode.l10n.t('{0} heads now', info.nHead),
+              run: () => this.setHeads(),
+            },
+          ]
+        : []),
       {
         label: '$(mortar-board) ' + vscode.l10n.t('Use the Tiny Trained Model'),
         description: vscode.l10n.t('English + Chinese, ships with the extension'),
@@ -300,7 +322,8 @@ export class InspectorCommands implements vscode.Disposable {
       run = await withDeferredProgress(
         vscode.l10n.t('Computing attention…'),
         400,
-        (token, report) => engine.request('run', request, { signal: token, onProgress: (f, m) => report(f, m), ...(long ? { timeoutMs: LONG_RUN_TIMEOUT_MS } : {}) }),
+        (token, report) =>
+          engine.request('run', request, { signal: token, onProgress: (f, m) => report(f, m), ...(long ? { timeoutMs: LONG_RUN_TIMEOUT_MS } : {}) }),
         closed.token,
       );
     } catch (e) {
@@ -355,11 +378,17 @@ export class InspectorCommands implements vscode.Disposable {
   private async repeatLastInspection(restored: PanelRestoreState): Promise<RerunOutcome> {
     const inspection = this.lastInspection ?? inspectionFrom(restored);
     if (!inspection) {
-      return { error: vscode.l10n.t('The panel could not restore what it showed before the window was reloaded (the text was not kept). Select the text and run “Attention Inspector: Inspect Selection” again.') };
+      return {
+        error: vscode.l10n.t(
+          'The panel could not restore what it showed before the window was reloaded (the text was not kept). Select the text and run “Attention Inspector: Inspect Selection” again.',
+        ),
+      };
     }
     await this.restoreLoadedModel();
     try {
-      const run = await this.getEngine().request('run', this.runRequest(inspection.text, Math.max(readSettings().maxTokens, HARD_TOKEN_LIMIT)), { timeoutMs: LONG_RUN_TIMEOUT_MS });
+      const run = await this.getEngine().request('run', this.runRequest(inspection.text, Math.max(readSettings().maxTokens, HARD_TOKEN_LIMIT)), {
+        timeoutMs: LONG_RUN_TIMEOUT_MS,
+      });
       this.lastInspection = inspection;
       return { run, source: this.dataSource(inspection.origin), inspected: inspectedOf(inspection) };
     } catch (e) {
@@ -398,7 +427,9 @@ export class InspectorCommands implements vscode.Disposable {
   private showModel(info: ModelInfo | undefined): void {
     if (!info) return;
     this.status.text = `$(eye) ${info.family === 'seeded' ? vscode.l10n.t('Seeded') : info.name}`;
-    this.status.tooltip = new vscode.MarkdownString(`**${vscode.l10n.t('Attention Inspector model')}**\n\n${info.detail}\n\n${vscode.l10n.t('Click to load weights or go back to seeded weights.')}`);
+    this.status.tooltip = new vscode.MarkdownString(
+      `**${vscode.l10n.t('Attention Inspector model')}**\n\n${info.detail}\n\n${vscode.l10n.t('Click to load weights or go back to seeded weights.')}`,
+    );
     this.status.show();
   }
 
@@ -468,9 +499,10 @@ async function revealToken(origin: Origin | undefined, run: RunResult, index: nu
   if (!origin || !token || token.start === token.end) return;
   const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === origin.uri.toString());
   if (!document) return;
-  const unchanged = origin.version !== undefined
-    ? document.version === origin.version
-    : document.getText(new vscode.Range(document.positionAt(origin.offset), document.positionAt(origin.offset + origin.text.length))) === origin.text;
+  const unchanged =
+    origin.version !== undefined
+      ? document.version === origin.version
+      : document.getText(new vscode.Range(document.positionAt(origin.offset), document.positionAt(origin.offset + origin.text.length))) === origin.text;
   if (!unchanged) {
     void vscode.window.setStatusBarMessage(vscode.l10n.t('The text changed since it was inspected.'), 3000);
     return;

@@ -5,7 +5,10 @@
  * checkpoint whose tokenizer is missing or does not match can still be inspected on the ids themselves.
  */
 export function idsFromText(text: string): number[] | undefined {
-  const body = text.trim().replace(/^\[(.*)\]$/s, '$1').trim();
+  const body = text
+    .trim()
+    .replace(/^\[(.*)\]$/s, '$1')
+    .trim();
   if (!/^\d+(?:\s*[,\s]\s*\d+)*$/.test(body)) return undefined;
   const ids = body.split(/[\s,]+/).map(Number);
   return ids.every((id) => Number.isSafeInteger(id)) ? ids : undefined;

@@ -8,7 +8,10 @@ export function rulePageFileName(rule: Rule): string {
 
 export function renderRulePage(rule: Rule): string {
   const { code, name, severity, fix, docs } = rule.meta;
-  const fixLine = fix === 'none' ? 'No automatic fix.' : `Fix available (${fix}: ${fix === 'safe' ? 'behaviour unchanged' : 'changes behaviour; offered as a quick fix, never applied by fix-all'}).`;
+  const fixLine =
+    fix === 'none'
+      ? 'No automatic fix.'
+      : `Fix available (${fix}: ${fix === 'safe' ? 'behaviour unchanged' : 'changes behaviour; offered as a quick fix, never applied by fix-all'}).`;
   return [
     `# ${code} ${name}`,
     '',

@@ -35,7 +35,17 @@ export function notAnalysedReported(options: LintOptions | undefined): boolean {
 /** The ATT000 finding for input that could not be analysed (at the start of the input). */
 export function notAnalysedFinding(why: string, options: LintOptions | undefined): Finding[] {
   if (!notAnalysedReported(options)) return [];
-  return [{ code: NOT_ANALYSED, severity: 'error', message: `Not analysed: ${why}. Attention findings in this file may be missing.`, line: 1, column: 1, endLine: 1, endColumn: 1 }];
+  return [
+    {
+      code: NOT_ANALYSED,
+      severity: 'error',
+      message: `Not analysed: ${why}. Attention findings in this file may be missing.`,
+      line: 1,
+      column: 1,
+      endLine: 1,
+      endColumn: 1,
+    },
+  ];
 }
 
 export function lintTree(tree: PyTree, options?: LintOptions, hooks?: EngineHooks, link?: ModuleLink): Finding[] {

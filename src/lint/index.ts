@@ -58,7 +58,14 @@ export async function createLinter(wasm: { treeSitter: Uint8Array; python: Uint8
   // Imported modules are parsed whole by a second parser without the block cache (trees from the cached
   // parser must not outlive its next parse, and the linted file's tree is in use while they are parsed).
   const moduleParser = options.workspace ? await createPythonParser(wasm) : undefined;
-  const workspace = options.workspace && moduleParser ? new WorkspaceAnalysis(options.workspace, (src) => moduleParser.parse(src, { full: true }), (tree, sr, link) => new Evaluator(tree, sr, link)) : undefined;
+  const workspace =
+    options.workspace && moduleParser
+      ? new WorkspaceAnalysis(
+          options.workspace,
+          (src) => moduleParser.parse(src, { full: true }),
+          (tree, sr, link) => new Evaluator(tree, sr, link),
+        )
+      : undefined;
   const dependencies = new Map<string, readonly string[]>();
   const linkFor = (opts: LintOptions | undefined): ModuleLink | undefined => {
     const path = workspace && typeof opts?.path === 'string' ? normalizeRelPath(opts.path) : undefined;
@@ -69,7 +76,10 @@ export async function createLinter(wasm: { treeSitter: Uint8Array; python: Uint8
     if (typeof source !== 'string' || source.length === 0) return [];
     if (!anyRuleEnabled(opts)) return [];
     if (source.length > MAX_SOURCE_CHARS) {
-      return notAnalysedFinding(`${source.length.toLocaleString('en-US')} characters, over the linter's limit of ${MAX_SOURCE_CHARS.toLocaleString('en-US')}`, opts);
+      return notAnalysedFinding(
+        `${source.length.toLocaleString('en-US')} characters, over the linter's limit of ${MAX_SOURCE_CHARS.toLocaleString('en-US')}`,
+        opts,
+      );
     }
     if (!MIGHT_HAVE_FINDINGS.test(source)) return [];
     const link = linkFor(opts);
@@ -82,7 +92,10 @@ export async function createLinter(wasm: { treeSitter: Uint8Array; python: Uint8
     } finally {
       if (link) {
         if (dependencies.size > 10_000) dependencies.clear();
-        dependencies.set(link.path, [...link.deps.keys()].filter((p) => p !== link.path));
+        dependencies.set(
+          link.path,
+          [...link.deps.keys()].filter((p) => p !== link.path),
+        );
       }
     }
   };
@@ -93,7 +106,12 @@ export async function createLinter(wasm: { treeSitter: Uint8Array; python: Uint8
     const chars = cells.reduce((n, c) => n + c.source.length + 1, 0);
     if (chars > MAX_SOURCE_CHARS) {
       // Before any parse (finding the broken cells parses the whole notebook once).
-      out[0].findings.push(...notAnalysedFinding(`the code cells hold ${chars.toLocaleString('en-US')} characters, over the linter's limit of ${MAX_SOURCE_CHARS.toLocaleString('en-US')}`, opts));
+      out[0].findings.push(
+        ...notAnalysedFinding(
+          `the code cells hold ${chars.toLocaleString('en-US')} characters, over the linter's limit of ${MAX_SOURCE_CHARS.toLocaleString('en-US')}`,
+          opts,
+        ),
+      );
       return out;
     }
     let usable: NotebookCell[];
@@ -130,7 +148,11 @@ export async function createLinter(wasm: { treeSitter: Uint8Array; python: Uint8
           }
           const at = spans.find((s) => r.line >= s.firstLine && r.line < s.firstLine + s.lineCount);
           if (!at || (r.endLine !== undefined && r.endLine >= at.firstLine + at.lineCount)) continue;
-          const moved: RelatedLocation = { ...r, line: r.line - at.firstLine + 1, ...(r.endLine !== undefined ? { endLine: r.endLine - at.firstLine + 1 } : {}) };
+          const moved: RelatedLocation = {
+            ...r,
+            line: r.line - at.firstLine + 1,
+            ...(r.endLine !== undefined ? { endLine: r.endLine - at.firstLine + 1 } : {}),
+          };
           related.push(at.cellIndex === span.cellIndex ? moved : { ...moved, cell: at.cellIndex });
         }
         if (related.length > 0) mapped.related = related;

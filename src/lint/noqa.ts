@@ -14,7 +14,12 @@ export function parseNoqa(comment: string): 'all' | Set<string> | undefined {
   const m = NOQA.exec(comment.slice(at));
   if (!m) return undefined;
   if (!m[1]) return 'all';
-  return new Set(m[1].split(/[\s,]+/).filter((c) => c.length > 0).map((c) => c.toUpperCase()));
+  return new Set(
+    m[1]
+      .split(/[\s,]+/)
+      .filter((c) => c.length > 0)
+      .map((c) => c.toUpperCase()),
+  );
 }
 
 export function suppressed(noqa: NoqaMap, line: number, code: RuleCode): boolean {

@@ -128,7 +128,13 @@ function subTensor(t: Tensor, part: number, rows: number): Tensor {
 }
 
 /** Reads and shape-checks the layer at `found.prefix`. */
-export function readAttentionLayer(tensors: Map<string, Tensor>, found: FoundAttentionLayer, config: ConfigObject | undefined, fileName: string, configName = 'config.json'): AttentionLayerWeights {
+export function readAttentionLayer(
+  tensors: Map<string, Tensor>,
+  found: FoundAttentionLayer,
+  config: ConfigObject | undefined,
+  fileName: string,
+  configName = 'config.json',
+): AttentionLayerWeights {
   const p = new ParamReader(tensors, found.prefix, fileName, 'an attention layer');
   const { layout } = found;
   let q: AttentionLayerWeights['q'];
@@ -136,7 +142,8 @@ export function readAttentionLayer(tensors: Map<string, Tensor>, found: FoundAtt
   let v: AttentionLayerWeights['v'];
   if (layout.packed) {
     const w = p.get(layout.packed.weight, [null, null]); // [3D, E]
-    if (w.shape[0] % 3 !== 0) throw new Error(`${fileName}: tensor '${p.fullName(layout.packed.weight)}' has ${w.shape[0]} rows, not a multiple of 3 (rows W_q; W_k; W_v)`);
+    if (w.shape[0] % 3 !== 0)
+      throw new Error(`${fileName}: tensor '${p.fullName(layout.packed.weight)}' has ${w.shape[0]} rows, not a multiple of 3 (rows W_q; W_k; W_v)`);
     const D = w.shape[0] / 3;
     const b = p.optional(layout.packed.bias, [3 * D]);
     [q, k, v] = [0, 1, 2].map((part) => ({ weight: subTensor(w, part, D), bias: b ? subTensor(b, part, D) : undefined }));
@@ -209,10 +216,14 @@ export function createAttentionLayerModel(options: AttentionLayerModelOptions): 
     name: `Attention layer ${fileName} (${plural(w.nHead, 'head')}, d_model ${w.embedDim})`,
     detail: [
       `${fileName}: one attention layer${where}, ${found.layout.description}; E ${w.embedDim}, ${plural(w.nHead, 'head')} of ${hd} dims (${w.headsSource}).`,
-      others > 0 ? `The file holds ${others} more attention layer${others > 1 ? 's' : ''} (${found.allPrefixes.slice(1, 4).join(', ')}${others > 3 ? ', …' : ''}); this one is shown.` : '',
+      others > 0
+        ? `The file holds ${others} more attention layer${others > 1 ? 's' : ''} (${found.allPrefixes.slice(1, 4).join(', ')}${others > 3 ? ', …' : ''}); this one is shown.`
+        : '',
       `The file has no embeddings: each distinct token gets a row of torch.manual_seed(${seed}); torch.randn(n_distinct, ${w.embedDim}), in first-seen order.`,
       w.hasOutProj ? '' : 'No output projection in the file (not needed for the attention weights).',
-    ].filter((s) => s !== '').join(' '),
+    ]
+      .filter((s) => s !== '')
+      .join(' '),
     nLayer: 1,
     nHead: w.nHead,
     headsAssumed: w.headsSource.startsWith('assumed'),
@@ -227,7 +238,11 @@ export function createAttentionLayerModel(options: AttentionLayerModelOptions): 
     async forward(tokens: TokenInfo[], forwardOptions: ForwardOptions = {}): Promise<ForwardResult> {
       const T = tokens.length;
       if (T === 0) throw new Error('attention layer: there are no tokens to inspect');
-      const x = seededEmbeddings(seed, w.embedDim, tokens.map((t) => t.text)); // (T, E)
+      const x = seededEmbeddings(
+        seed,
+        w.embedDim,
+        tokens.map((t) => t.text),
+      ); // (T, E)
       await forwardOptions.checkpoint?.();
       const mask = maskSpec(T, forwardOptions);
       const { q, k, v, scale } = attentionLayerProjections(w, x);

@@ -98,7 +98,13 @@ function countLayers(tensors: Map<string, Tensor>, prefix: string, fileName: str
 }
 
 /** Reads and shape-checks a BERT checkpoint whose names start with `prefix` ('' or 'bert.'). */
-export function readBert(tensors: Map<string, Tensor>, prefix: string, config: ConfigObject | undefined, fileName: string, configName = 'config.json'): BertCheckpoint {
+export function readBert(
+  tensors: Map<string, Tensor>,
+  prefix: string,
+  config: ConfigObject | undefined,
+  fileName: string,
+  configName = 'config.json',
+): BertCheckpoint {
   const p = new ParamReader(tensors, prefix, fileName, 'a BERT checkpoint');
   const word = p.get('embeddings.word_embeddings.weight', [null, null]);
   const [vocabSize, E] = word.shape;
@@ -143,7 +149,8 @@ export function readBert(tensors: Map<string, Tensor>, prefix: string, config: C
   let paddingIdx: number | undefined;
   if (ROBERTA_MODEL_TYPES.includes(modelType)) {
     const pad = config?.pad_token_id;
-    if (typeof pad !== 'number' || !Number.isInteger(pad) || pad < 0) throw new Error(`${configName}: model_type '${modelType}' needs "pad_token_id" (its positions start after it), got ${JSON.stringify(pad)}`);
+    if (typeof pad !== 'number' || !Number.isInteger(pad) || pad < 0)
+      throw new Error(`${configName}: model_type '${modelType}' needs "pad_token_id" (its positions start after it), got ${JSON.stringify(pad)}`);
     paddingIdx = pad;
   }
   return {

@@ -111,7 +111,8 @@ export function readDecoderConfig(config: ConfigObject, family: DecoderFamily, c
   if (!Number.isInteger(headDim)) throw new Error(`${configName}: no head_dim, and num_attention_heads ${nHead} does not divide hidden_size ${hidden}`);
   const isGemma = family === 'gemma2' || family === 'gemma3';
   const notes: string[] = [];
-  const activationName = configString(config, isGemma ? ['hidden_activation', 'hidden_act'] : ['hidden_act'], configName) ?? (isGemma ? 'gelu_pytorch_tanh' : 'silu');
+  const activationName =
+    configString(config, isGemma ? ['hidden_activation', 'hidden_act'] : ['hidden_act'], configName) ?? (isGemma ? 'gelu_pytorch_tanh' : 'silu');
   const queryPreAttnScalar = isGemma ? num(['query_pre_attn_scalar']) : undefined;
   if (queryPreAttnScalar !== undefined) notes.push(`scale query_pre_attn_scalar^−½ = 1/√${queryPreAttnScalar}`);
   const attnSoftcap = family === 'gemma2' || family === 'gemma3' ? positiveOrNull(config, 'attn_logit_softcapping', configName) : undefined;
@@ -151,7 +152,8 @@ export function readDecoderConfig(config: ConfigObject, family: DecoderFamily, c
 function positiveOrNull(config: ConfigObject, key: string, configName: string): number | undefined {
   const v = config[key];
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'number' || !(v > 0) || !Number.isFinite(v)) throw new Error(`${configName}: "${key}" must be a positive number or null, got ${JSON.stringify(v)}`);
+  if (typeof v !== 'number' || !(v > 0) || !Number.isFinite(v))
+    throw new Error(`${configName}: "${key}" must be a positive number or null, got ${JSON.stringify(v)}`);
   return v;
 }
 
@@ -163,11 +165,18 @@ function readLayers(config: ConfigObject, family: DecoderFamily, nLayer: number,
   const rawWindow = config.sliding_window;
   let window: number | undefined;
   if (types.includes('sliding_attention')) {
-    if (typeof rawWindow !== 'number') throw new Error(`${configName}: layers use sliding-window attention but "sliding_window" is ${JSON.stringify(rawWindow ?? null)}, not a number of keys`);
+    if (typeof rawWindow !== 'number')
+      throw new Error(`${configName}: layers use sliding-window attention but "sliding_window" is ${JSON.stringify(rawWindow ?? null)}, not a number of keys`);
     window = checkWindow(rawWindow, configName);
   }
   const ropes = ropeByLayerType(config, family, headDim, configName);
-  if (window !== undefined) notes.push(`sliding window ${window} on layers ${types.map((t, i) => (t === 'sliding_attention' ? i : -1)).filter((i) => i >= 0).join(', ')}`);
+  if (window !== undefined)
+    notes.push(
+      `sliding window ${window} on layers ${types
+        .map((t, i) => (t === 'sliding_attention' ? i : -1))
+        .filter((i) => i >= 0)
+        .join(', ')}`,
+    );
   return types.map((t) => ({ ...(t === 'sliding_attention' ? { window } : {}), rope: ropes[t] }));
 }
 
@@ -208,7 +217,8 @@ function ropeByLayerType(config: ConfigObject, family: DecoderFamily, headDim: n
   const params = config.rope_parameters;
   const partial = (p: Record<string, unknown> | undefined) => {
     const factor = (p?.partial_rotary_factor ?? config.partial_rotary_factor ?? 1) as unknown;
-    if (typeof factor !== 'number' || !(factor > 0) || factor > 1) throw new Error(`${configName}: "partial_rotary_factor" must be in (0, 1], got ${JSON.stringify(factor)}`);
+    if (typeof factor !== 'number' || !(factor > 0) || factor > 1)
+      throw new Error(`${configName}: "partial_rotary_factor" must be in (0, 1], got ${JSON.stringify(factor)}`);
     const dim = Math.floor(headDim * factor);
     return dim - (dim % 2);
   };
@@ -217,8 +227,16 @@ function ropeByLayerType(config: ConfigObject, family: DecoderFamily, headDim: n
     const p = params as Record<string, unknown>;
     const perType = LAYER_TYPES.every((t) => typeof p[t] === 'object' && p[t] !== null);
     if (perType) {
-      const full = ropeSpec(p.full_attention as Record<string, unknown>, partial(p.full_attention as Record<string, unknown>), `${configName} rope_parameters.full_attention`);
-      const sliding = ropeSpec(p.sliding_attention as Record<string, unknown>, partial(p.sliding_attention as Record<string, unknown>), `${configName} rope_parameters.sliding_attention`);
+      const full = ropeSpec(
+        p.full_attention as Record<string, unknown>,
+        partial(p.full_attention as Record<string, unknown>),
+        `${configName} rope_parameters.full_attention`,
+      );
+      const sliding = ropeSpec(
+        p.sliding_attention as Record<string, unknown>,
+        partial(p.sliding_attention as Record<string, unknown>),
+        `${configName} rope_parameters.sliding_attention`,
+      );
       return { full_attention: full, sliding_attention: sliding };
     }
     const one = ropeSpec(p, partial(p), `${configName} rope_parameters`);
@@ -227,7 +245,11 @@ function ropeByLayerType(config: ConfigObject, family: DecoderFamily, headDim: n
   // transformers 4.x: rope_theta + rope_scaling (+ Gemma 3's rope_local_base_freq for sliding layers)
   const theta = config.rope_theta ?? 10000;
   const scaling = config.rope_scaling ?? undefined;
-  const full = ropeSpec({ ...(typeof scaling === 'object' && scaling !== null ? (scaling as Record<string, unknown>) : {}), rope_theta: theta }, partial(undefined), configName);
+  const full = ropeSpec(
+    { ...(typeof scaling === 'object' && scaling !== null ? (scaling as Record<string, unknown>) : {}), rope_theta: theta },
+    partial(undefined),
+    configName,
+  );
   if (family === 'gemma3') {
     const local = config.rope_local_base_freq ?? 10000;
     return { full_attention: full, sliding_attention: ropeSpec({ rope_theta: local }, partial(undefined), configName) };

@@ -117,7 +117,14 @@ export interface DecoderCheckpoint {
 }
 
 /** Reads a decoder checkpoint: the config and the shapes of every tensor (nothing converted yet). */
-export function readDecoder(store: TensorStore, prefix: string, config: ConfigObject, family: DecoderFamily, label: string, configName = 'config.json'): DecoderCheckpoint {
+export function readDecoder(
+  store: TensorStore,
+  prefix: string,
+  config: ConfigObject,
+  family: DecoderFamily,
+  label: string,
+  configName = 'config.json',
+): DecoderCheckpoint {
   const c = readDecoderConfig(config, family, configName);
   const reader = new StoreReader(store, prefix, label, `a ${FAMILY_LABEL[family]} checkpoint`);
   const embed = reader.stored('embed_tokens.weight', [c.vocabSize, c.hidden]);
@@ -148,7 +155,8 @@ function layerWeights(cp: DecoderCheckpoint, l: number, load: boolean, pool?: Ma
   const { hidden: E, headDim: hd, nHead: H, nKvHead: Hkv, intermediate: I } = c;
   const r = cp.reader;
   const at = `layers.${l}`;
-  const get = (name: string, shape: number[]): Tensor => (load ? r.get(`${at}.${name}`, shape, pool, name) : (r.stored(`${at}.${name}`, shape), { data: new Float32Array(0), shape }));
+  const get = (name: string, shape: number[]): Tensor =>
+    load ? r.get(`${at}.${name}`, shape, pool, name) : (r.stored(`${at}.${name}`, shape), { data: new Float32Array(0), shape });
   const opt = (name: string, shape: number[], present: boolean): Tensor | undefined => (present ? get(name, shape) : undefined);
   const w: LayerWeights = {
     inputNorm: get('input_layernorm.weight', [E]),
@@ -255,9 +263,21 @@ export async function decoderForward(cp: DecoderCheckpoint, ids: readonly number
     applyRopeInPlace(q.data, H, T, hd, rope.tables);
     applyRopeInPlace(k.data, Hkv, T, hd, rope.tables);
     const layerMask: MaskSpec = spec.window !== undefined ? { ...mask, window: spec.window } : mask;
-    const { context, probs } = await groupedAttention(q, k, v, { mask: layerMask, scale: c.attnScale, softcap: c.attnSoftcap, kvHeads, materialise, checkpoint: options.checkpoint });
+    const { context, probs } = await groupedAttention(q, k, v, {
+      mask: layerMask,
+      scale: c.attnScale,
+      softcap: c.attnSoftcap,
+      kvHeads,
+      materialise,
+      checkpoint: options.checkpoint,
+    });
     layers.push({
-      q, k, v, scale: c.attnScale, probs, kvHeads,
+      q,
+      k,
+      v,
+      scale: c.attnScale,
+      probs,
+      kvHeads,
       ...(c.attnSoftcap !== undefined ? { softcap: c.attnSoftcap } : {}),
       ...(spec.window !== undefined ? { mask: layerMask } : {}),
       rope,
@@ -314,7 +334,8 @@ export interface DecoderModelOptions {
   tokenizerJson?: string;
 }
 
-const NO_TOKENIZER_HINT = 'this checkpoint came without a tokenizer.json, so it can only run on token ids (--ids) — put its tokenizer.json beside the weights to inspect text';
+const NO_TOKENIZER_HINT =
+  'this checkpoint came without a tokenizer.json, so it can only run on token ids (--ids) — put its tokenizer.json beside the weights to inspect text';
 
 /** The AttentionModel of a RoPE decoder checkpoint: causal, GQA, its own tokenizer.json. */
 export function createDecoderModel(options: DecoderModelOptions): AttentionModel {

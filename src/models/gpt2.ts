@@ -77,7 +77,13 @@ function countBlocks(tensors: Map<string, Tensor>, prefix: string, fileName: str
  * Reads and shape-checks a GPT-2 checkpoint whose names start with `prefix` ('' or 'transformer.'), with
  * the settings of config.json when given (n_head, layer_norm_epsilon, activation_function, ...).
  */
-export function readGpt2(tensors: Map<string, Tensor>, prefix: string, config: ConfigObject | undefined, fileName: string, configName = 'config.json'): Gpt2Checkpoint {
+export function readGpt2(
+  tensors: Map<string, Tensor>,
+  prefix: string,
+  config: ConfigObject | undefined,
+  fileName: string,
+  configName = 'config.json',
+): Gpt2Checkpoint {
   const p = new ParamReader(tensors, prefix, fileName, 'a GPT-2 checkpoint');
   const wte = p.get('wte.weight', [null, null]);
   const [vocabSize, nEmbd] = wte.shape;

@@ -28,7 +28,9 @@ export async function groupedAttention(q: Tensor, k: Tensor, v: Tensor, opts: Gr
   const [H, T, hd] = q.shape;
   const [Hkv, S, hdv] = v.shape;
   if (k.shape[0] !== Hkv || k.shape[1] !== T || k.shape[2] !== hd || S !== T || opts.kvHeads.length !== H) {
-    throw new Error(`grouped attention: q [${q.shape.join(', ')}], k [${k.shape.join(', ')}], v [${v.shape.join(', ')}] and ${opts.kvHeads.length} kv head indices do not fit together`);
+    throw new Error(
+      `grouped attention: q [${q.shape.join(', ')}], k [${k.shape.join(', ')}], v [${v.shape.join(', ')}] and ${opts.kvHeads.length} kv head indices do not fit together`,
+    );
   }
   const context = new Float32Array(H * T * hdv); // (H, T, hdv)
   const probs = opts.materialise ? new Float32Array(H * T * T) : undefined; // (H, T, T)
@@ -46,10 +48,19 @@ export async function groupedAttention(q: Tensor, k: Tensor, v: Tensor, opts: Gr
       const p = headRows(qh, kh, opts.mask, opts.scale, r0, r1, target, opts.softcap); // (R, T)
       // (R, T) · v_g (T, hdv) → context rows r0..r1 of head h
       kernel.gemm({
-        m: r1 - r0, n: hdv, k: T,
-        a: p, aOff: 0, lda: T,
-        b: v.data, bOff: g * T * hdv, ldb: hdv, transB: false,
-        c: context, cOff: (h * T + r0) * hdv, ldc: hdv,
+        m: r1 - r0,
+        n: hdv,
+        k: T,
+        a: p,
+        aOff: 0,
+        lda: T,
+        b: v.data,
+        bOff: g * T * hdv,
+        ldb: hdv,
+        transB: false,
+        c: context,
+        cOff: (h * T + r0) * hdv,
+        ldc: hdv,
       });
     }
   }

@@ -30,7 +30,10 @@ export class ThumbnailAccumulator {
   /** Column band b covers keys bandStart[b] .. bandStart[b + 1] − 1 (bands are runs of consecutive keys). */
   private readonly bandStart: Uint32Array;
 
-  constructor(private readonly T: number, readonly size: number) {
+  constructor(
+    private readonly T: number,
+    readonly size: number,
+  ) {
     if (!Number.isInteger(size) || size < 1 || size > T) throw new Error(`thumbnail size must be an integer in 1..${T}, got ${size}`);
     this.sums = new Float64Array(size * size);
     this.bands = thumbnailBands(T, size);
@@ -94,7 +97,12 @@ export class BlockAverager {
   readonly cols: number;
   private readonly sums: Float64Array;
 
-  constructor(private readonly rowStart: number, private readonly rowEnd: number, private readonly T: number, readonly block: number) {
+  constructor(
+    private readonly rowStart: number,
+    private readonly rowEnd: number,
+    private readonly T: number,
+    readonly block: number,
+  ) {
     if (!Number.isInteger(block) || block < 1) throw new Error(`block must be a positive integer, got ${block}`);
     this.rows = Math.ceil((rowEnd - rowStart) / block);
     this.cols = Math.ceil(T / block);

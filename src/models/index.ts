@@ -20,7 +20,16 @@ export { maskSpec, allowedRows, allowedMatrix, shouldMaterialise, attendLayer, h
 export { createSeededModel, attendMask, type SeededModelConfig } from './seeded-model';
 export { readGpt2, gpt2Forward, createGpt2Model, type Gpt2Checkpoint, type Gpt2Config, type Gpt2Outputs, type Gpt2RunOptions } from './gpt2';
 export { readBert, bertForward, bertPositionIds, createBertModel, type BertCheckpoint, type BertConfig, type BertOutputs, type BertRunOptions } from './bert';
-export { readDecoder, decoderForward, createDecoderModel, decoderPrefix, lmHeadLogits, type DecoderCheckpoint, type DecoderOutputs, type DecoderRunOptions } from './decoder';
+export {
+  readDecoder,
+  decoderForward,
+  createDecoderModel,
+  decoderPrefix,
+  lmHeadLogits,
+  type DecoderCheckpoint,
+  type DecoderOutputs,
+  type DecoderRunOptions,
+} from './decoder';
 export { readDecoderConfig, decoderFamilyOf, DECODER_FAMILIES, type DecoderConfig, type DecoderFamily } from './decoder-config';
 export {
   findAttentionLayer,
@@ -120,12 +129,22 @@ function decoderModel(store: TensorStore, config: ConfigObject | undefined, opti
           `(${DECODER_MARKERS.map((m) => `model.${m}`).join(', ')}); ${describeNames(store.keys())}`,
       );
     }
-    return createDecoderModel({ label: options.fileName, store, prefix, config: config!, family, configName: CONFIG_NAME, tokenizerJson: options.tokenizerJson });
+    return createDecoderModel({
+      label: options.fileName,
+      store,
+      prefix,
+      config: config!,
+      family,
+      configName: CONFIG_NAME,
+      tokenizerJson: options.tokenizerJson,
+    });
   }
   if (prefix !== undefined) {
     throw new Error(
       `${options.fileName}: the tensors are a RoPE decoder's (${prefix}${DECODER_MARKERS[1]}, …) but ` +
-        (modelType === undefined ? `there is no ${CONFIG_NAME} beside them to say which family and settings` : `${CONFIG_NAME} names model_type '${modelType}', which is not supported`) +
+        (modelType === undefined
+          ? `there is no ${CONFIG_NAME} beside them to say which family and settings`
+          : `${CONFIG_NAME} names model_type '${modelType}', which is not supported`) +
         `; supported decoders: model_type ${Object.keys(DECODER_MODEL_TYPES).join(', ')}`,
     );
   }
@@ -134,7 +153,9 @@ function decoderModel(store: TensorStore, config: ConfigObject | undefined, opti
 
 function describeNames(names: Iterable<string>): string {
   const sorted = [...names].sort();
-  return sorted.length === 0 ? 'the file holds no tensors' : `it holds ${sorted.slice(0, 6).join(', ')}${sorted.length > 6 ? `, … (${sorted.length - 6} more)` : ''}`;
+  return sorted.length === 0
+    ? 'the file holds no tensors'
+    : `it holds ${sorted.slice(0, 6).join(', ')}${sorted.length > 6 ? `, … (${sorted.length - 6} more)` : ''}`;
 }
 
 /**
@@ -173,7 +194,13 @@ export function loadModel(tensors: Map<string, Tensor>, options: LoadModelOption
       const heads = options.heads;
       const configHasHeads = ['num_heads', 'num_attention_heads', 'n_head'].some((key) => config?.[key] !== undefined);
       if (heads === undefined || configHasHeads) return createAttentionLayerModel({ ...common, found: detected.found, seed });
-      return createAttentionLayerModel({ ...common, config: { ...config, num_heads: heads }, configName: 'the number of heads chosen when loading', found: detected.found, seed });
+      return createAttentionLayerModel({
+        ...common,
+        config: { ...config, num_heads: heads },
+        configName: 'the number of heads chosen when loading',
+        found: detected.found,
+        seed,
+      });
     }
   }
 }

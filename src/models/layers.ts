@@ -20,10 +20,19 @@ export function conv1d(x: Tensor, weight: Tensor, bias: Tensor | undefined, what
   if (T > 0 && outF > 0) {
     // (T, in) · (in, out) → (T, out)
     getKernel().gemm({
-      m: T, n: outF, k: inF,
-      a: x.data, aOff: 0, lda: inF,
-      b: weight.data, bOff: 0, ldb: outF, transB: false,
-      c: out, cOff: 0, ldc: outF,
+      m: T,
+      n: outF,
+      k: inF,
+      a: x.data,
+      aOff: 0,
+      lda: inF,
+      b: weight.data,
+      bOff: 0,
+      ldb: outF,
+      transB: false,
+      c: out,
+      cOff: 0,
+      ldc: outF,
     });
   }
   if (bias) addRowVectorInPlace(out, bias.data);

@@ -145,20 +145,39 @@ function singleMaskOptions(mask: MaskSpec, T: number): { isCausal?: boolean; att
  * scaledDotProductAttention (scale · q·kᵀ, −inf where masked, softmax over the keys) and the same numbers,
  * without its ·v — rather than attentionRows' one product per row, which stages k again for every row.
  */
-export function headRows(q: TensorLike, k: TensorLike, mask: MaskSpec, scale: number, r0: number, r1: number, out?: Float32Array, softcap?: number): Float32Array {
+export function headRows(
+  q: TensorLike,
+  k: TensorLike,
+  mask: MaskSpec,
+  scale: number,
+  r0: number,
+  r1: number,
+  out?: Float32Array,
+  softcap?: number,
+): Float32Array {
   const qm = denseMatrix(q);
   const km = denseMatrix(k);
   const [T, hd] = k.shape;
   const R = r1 - r0;
-  if (q.shape[1] !== hd || r0 < 0 || r1 > q.shape[0] || R < 1) throw new Error(`headRows: rows ${r0}..${r1} of q ${formatShape(q.shape)} against k ${formatShape(k.shape)}`);
+  if (q.shape[1] !== hd || r0 < 0 || r1 > q.shape[0] || R < 1)
+    throw new Error(`headRows: rows ${r0}..${r1} of q ${formatShape(q.shape)} against k ${formatShape(k.shape)}`);
   if (out && out.length < R * T) throw new Error(`headRows: out holds ${out.length} floats, ${R}×${T} are needed`);
   const probs = out ? out.subarray(0, R * T) : new Float32Array(R * T); // (R, T)
   const kernel = getKernel();
   kernel.gemm({
-    m: R, n: T, k: hd,
-    a: qm.data, aOff: qm.offset + r0 * hd, lda: hd,
-    b: km.data, bOff: km.offset, ldb: hd, transB: true,
-    c: probs, cOff: 0, ldc: T,
+    m: R,
+    n: T,
+    k: hd,
+    a: qm.data,
+    aOff: qm.offset + r0 * hd,
+    lda: hd,
+    b: km.data,
+    bOff: km.offset,
+    ldb: hd,
+    transB: true,
+    c: probs,
+    cOff: 0,
+    ldc: T,
     alpha: scale,
   }); // scale · q[r0:r1]·kᵀ
   if (softcap !== undefined) softcapInPlace(probs, softcap); // cap · tanh(scores / cap), before the mask

@@ -42,7 +42,10 @@ export function createSeededModel({ seed, heads, dModel }: SeededModelConfig): A
       info.pythonSnippet = weights.pythonSnippet;
       await options.checkpoint?.();
       // q, k, v = x·W_{q,k,v}ᵀ split into heads, each (H, T, hd): nn.MultiheadAttention's in-projection (no bias).
-      const part = (i: number): Tensor => ({ data: weights.inProjWeight.data.subarray(i * dModel * dModel, (i + 1) * dModel * dModel), shape: [dModel, dModel] });
+      const part = (i: number): Tensor => ({
+        data: weights.inProjWeight.data.subarray(i * dModel * dModel, (i + 1) * dModel * dModel),
+        shape: [dModel, dModel],
+      });
       const q = linearToHeads(weights.embeddings, part(0), undefined, heads, 'seeded model q');
       const k = linearToHeads(weights.embeddings, part(1), undefined, heads, 'seeded model k');
       const v = linearToHeads(weights.embeddings, part(2), undefined, heads, 'seeded model v');

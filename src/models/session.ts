@@ -18,7 +18,10 @@ import { createSeededModel } from './seeded-model';
 import type { AttentionModel, ForwardResult, HeadInputs, TokenizerChoice } from './types';
 
 /** How the session loads a checkpoint: bytes → model (src/models' family detection). */
-export type ModelLoader = (bytes: Uint8Array, opts: { fileName: string; configJson?: string; tokenizerJson?: string; seed?: number; heads?: number }) => Promise<AttentionModel>;
+export type ModelLoader = (
+  bytes: Uint8Array,
+  opts: { fileName: string; configJson?: string; tokenizerJson?: string; seed?: number; heads?: number },
+) => Promise<AttentionModel>;
 
 /**
  * The usual loader: any supported weight format, then family detection. safetensors stay in their stored
@@ -84,7 +87,13 @@ export class InspectSession {
     } else {
       if (!source.bytes) throw new Error(`${source.fileName}: no file contents reached the engine`);
       if (!this.loadCheckpoint) throw new Error('this session cannot load checkpoints');
-      model = await this.loadCheckpoint(source.bytes, { fileName: source.fileName, configJson: source.configJson, tokenizerJson: source.tokenizerJson, seed: source.seed, heads: source.heads });
+      model = await this.loadCheckpoint(source.bytes, {
+        fileName: source.fileName,
+        configJson: source.configJson,
+        tokenizerJson: source.tokenizerJson,
+        seed: source.seed,
+        heads: source.heads,
+      });
     }
     return this.useModel(model);
   }
@@ -319,7 +328,8 @@ export function modelTraceInputs(inputs: HeadInputs, options: TraceOptions, T: n
     o.rope = { apply: options.rope?.apply ?? true, invFreq: inputs.ropeInvFreq };
   }
   const dk = inputs.q.shape[1];
-  if (options.scale?.kind === 'model' || (options.scale === undefined && Math.abs(inputs.scale - 1 / Math.sqrt(dk)) > 1e-12)) o.scale = { kind: 'model', value: inputs.scale };
+  if (options.scale?.kind === 'model' || (options.scale === undefined && Math.abs(inputs.scale - 1 / Math.sqrt(dk)) > 1e-12))
+    o.scale = { kind: 'model', value: inputs.scale };
   if (options.softcap === undefined && inputs.softcap !== undefined) o.softcap = inputs.softcap;
   if (options.mask === undefined) {
     const m = inputs.mask;

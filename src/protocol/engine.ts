@@ -45,19 +45,7 @@ export type ModelSource =
     };
 
 export type ModelFamily =
-  | 'seeded'
-  | 'gpt2'
-  | 'bert'
-  | 'attention-layer'
-  | 'roberta'
-  | 'xlm-roberta'
-  | 'llama'
-  | 'mistral'
-  | 'qwen2'
-  | 'qwen3'
-  | 'gemma2'
-  | 'gemma3'
-  | 'phi3';
+  'seeded' | 'gpt2' | 'bert' | 'attention-layer' | 'roberta' | 'xlm-roberta' | 'llama' | 'mistral' | 'qwen2' | 'qwen3' | 'gemma2' | 'gemma3' | 'phi3';
 
 export interface ModelInfo {
   family: ModelFamily;
@@ -238,4 +226,3 @@ export interface EngineRequests {
   recordedAttention: [AttentionRequest, AttentionResult];
   recordedTrace: [TraceRequest, AttentionTrace];
 }
-

@@ -22,7 +22,13 @@ export interface RuntimeFinding {
 }
 
 const SEVERITY: Readonly<Record<string, Severity>> = {
-  ATT001: 'error', ATT002: 'error', ATT003: 'warning', ATT004: 'warning', ATT006: 'warning', ATT007: 'warning', ATT008: 'error',
+  ATT001: 'error',
+  ATT002: 'error',
+  ATT003: 'warning',
+  ATT004: 'warning',
+  ATT006: 'warning',
+  ATT007: 'warning',
+  ATT008: 'error',
 };
 
 const FINFO_MAX: Readonly<Record<string, number>> = { float16: 65504, bfloat16: 3.3895313892515355e38, float32: 3.4028234663852886e38 };
@@ -42,7 +48,12 @@ export function measuredOnce(trace: TraceIndex, call: TraceCall, tensors: Map<st
 }
 
 /** Diagnoses one call from its captured tensors. */
-export function diagnoseCall(trace: TraceIndex, call: TraceCall, tensors: Map<string, CapturedTensor>, measures: CallMeasures = measuredOnce(trace, call, tensors)): RuntimeFinding[] {
+export function diagnoseCall(
+  trace: TraceIndex,
+  call: TraceCall,
+  tensors: Map<string, CapturedTensor>,
+  measures: CallMeasures = measuredOnce(trace, call, tensors),
+): RuntimeFinding[] {
   const ctx = new Context(trace, call);
   if (call.kind === 'manual' && call.failed) {
     checkFailedFill(ctx);
@@ -115,7 +126,7 @@ function fmt(x: number): string {
 
 function ranges(positions: number[]): string {
   const parts: string[] = [];
-  for (let i = 0; i < positions.length; ) {
+  for (let i = 0; i < positions.length;) {
     let j = i;
     while (j + 1 < positions.length && positions[j + 1] === positions[j] + 1) j++;
     parts.push(i === j ? `${positions[i]}` : `${positions[i]}–${positions[j]}`);
@@ -146,10 +157,14 @@ function checkSoftmaxAxis(ctx: Context, call: TraceCall, tensors: Map<string, Ca
         hi = Math.max(hi, s);
       }
     }
-    if (Number.isFinite(lo) && (Math.abs(lo - 1) > 1e-3 || Math.abs(hi - 1) > 1e-3)) detail = `; the weights each query gives the values sum to ${fmt(lo)}${hi > lo ? `–${fmt(hi)}` : ''} instead of 1`;
+    if (Number.isFinite(lo) && (Math.abs(lo - 1) > 1e-3 || Math.abs(hi - 1) > 1e-3))
+      detail = `; the weights each query gives the values sum to ${fmt(lo)}${hi > lo ? `–${fmt(hi)}` : ''} instead of 1`;
   }
-  ctx.add('ATT001', softmaxOp,
-    `softmax normalised dim=${call.softmax.dim}, the query axis: the matmul with v at line ${opLine(ctx.op('values'))} sums over the other axis (the keys)${detail}. Normalise over the key axis (dim=-1 for q @ k.transpose(-2, -1)).`);
+  ctx.add(
+    'ATT001',
+    softmaxOp,
+    `softmax normalised dim=${call.softmax.dim}, the query axis: the matmul with v at line ${opLine(ctx.op('values'))} sums over the other axis (the keys)${detail}. Normalise over the key axis (dim=-1 for q @ k.transpose(-2, -1)).`,
+  );
 }
 
 function opLine(op: TraceOp | undefined): string {
@@ -174,7 +189,21 @@ export function measureScale(call: TraceCall, tensors: Map<string, CapturedTenso
   const qk = new Float32Array(nMat * R * C);
   const kernel = getKernel();
   for (let i = 0; i < nMat; i++) {
-    kernel.gemm({ m: R, n: C, k: dk, a: a.data, aOff: i * R * dk, lda: dk, b: b.data, bOff: i * C * dk, ldb: dk, transB: true, c: qk, cOff: i * R * C, ldc: C });
+    kernel.gemm({
+      m: R,
+      n: C,
+      k: dk,
+      a: a.data,
+      aOff: i * R * dk,
+      lda: dk,
+      b: b.data,
+      bOff: i * C * dk,
+      ldb: dk,
+      transB: true,
+      c: qk,
+      cOff: i * R * C,
+      ldc: C,
+    });
   }
   const masked = tensors.get('masked');
   const m = masked && isBoolTensor(masked.tensor) && masked.tensor.data.length === scores.data.length ? masked.tensor.data : null;
@@ -238,13 +267,21 @@ function checkScale(ctx: Context, m: ReturnType<typeof measureScale>): void {
   const scaleOp = ctx.op('scale') ?? scoresOp;
   const wantText = `1/sqrt(d_k) = ${fmt(want)} (d_k = ${dk})`;
   if (near(1)) {
-    ctx.add('ATT003', scoresOp, `the scores reach the softmax unscaled (measured scale ${fmt(scale)}); scaled dot-product attention multiplies q·kᵀ by ${wantText}, otherwise the softmax saturates as d_k grows.`);
+    ctx.add(
+      'ATT003',
+      scoresOp,
+      `the scores reach the softmax unscaled (measured scale ${fmt(scale)}); scaled dot-product attention multiplies q·kᵀ by ${wantText}, otherwise the softmax saturates as d_k grows.`,
+    );
   } else if (near(1 / dk)) {
     ctx.add('ATT004', scaleOp, `the scores are scaled by 1/d_k (measured ${fmt(scale)} = 1/${dk}) instead of ${wantText}.`);
   } else if (near(Math.sqrt(dk))) {
     ctx.add('ATT004', scaleOp, `the scores are multiplied by sqrt(d_k) (measured ${fmt(scale)}) instead of divided: the scale should be ${wantText}.`);
   } else if (heads !== null && heads > 1 && near(1 / Math.sqrt(dk * heads))) {
-    ctx.add('ATT004', scaleOp, `the scores are scaled by 1/sqrt(d_model) = 1/sqrt(${heads}×${dk}) (measured ${fmt(scale)}) instead of the per-head ${wantText}.`);
+    ctx.add(
+      'ATT004',
+      scaleOp,
+      `the scores are scaled by 1/sqrt(d_model) = 1/sqrt(${heads}×${dk}) (measured ${fmt(scale)}) instead of the per-head ${wantText}.`,
+    );
   }
 }
 
@@ -284,8 +321,11 @@ function checkAfterSoftmax(ctx: Context, call: TraceCall, tensors: Map<string, C
     }
   }
   if (bad === 0) return;
-  ctx.add('ATT006', last,
-    `the attention weights are changed after the softmax (${last.op}) and not renormalised: ${bad} of ${rows} query rows sum to ${fmt(lo)}${hi > lo ? `–${fmt(hi)}` : ''} instead of 1. Mask the scores before the softmax.`);
+  ctx.add(
+    'ATT006',
+    last,
+    `the attention weights are changed after the softmax (${last.op}) and not renormalised: ${bad} of ${rows} query rows sum to ${fmt(lo)}${hi > lo ? `–${fmt(hi)}` : ''} instead of 1. Mask the scores before the softmax.`,
+  );
 }
 
 // --- ATT007: fill values that do not fit the dtype ----------------------------------------------------------
@@ -293,8 +333,11 @@ function checkFailedFill(ctx: Context): void {
   const op = ctx.call.ops[ctx.call.ops.length - 1];
   if (!op || !op.error || !/overflow/i.test(op.error)) return;
   const max = FINFO_MAX[ctx.call.dtype ?? ''];
-  ctx.add('ATT007', op,
-    `${op.op} with ${typeof op.value === 'number' ? fmt(op.value) : String(op.value)} on ${ctx.call.dtype} scores failed: the value does not fit ${ctx.call.dtype}${max ? ` (largest ${fmt(max)})` : ''}. Use torch.finfo(scores.dtype).min.`);
+  ctx.add(
+    'ATT007',
+    op,
+    `${op.op} with ${typeof op.value === 'number' ? fmt(op.value) : String(op.value)} on ${ctx.call.dtype} scores failed: the value does not fit ${ctx.call.dtype}${max ? ` (largest ${fmt(max)})` : ''}. Use torch.finfo(scores.dtype).min.`,
+  );
 }
 
 function checkOverflowingValues(ctx: Context, call: TraceCall): void {
@@ -302,7 +345,11 @@ function checkOverflowingValues(ctx: Context, call: TraceCall): void {
   if (!max) return;
   for (const op of call.ops) {
     if ((op.kind === 'fill' || op.kind === 'add') && typeof op.value === 'number' && Math.abs(op.value) > max) {
-      ctx.add('ATT007', op, `the value ${fmt(op.value)} does not fit ${call.dtype} (largest ${fmt(max)}) and became ${op.value < 0 ? '-' : ''}inf in the scores. Use torch.finfo(scores.dtype).min.`);
+      ctx.add(
+        'ATT007',
+        op,
+        `the value ${fmt(op.value)} does not fit ${call.dtype} (largest ${fmt(max)}) and became ${op.value < 0 ? '-' : ''}inf in the scores. Use torch.finfo(scores.dtype).min.`,
+      );
     }
   }
 }
@@ -316,8 +363,11 @@ function checkSdpaCausal(ctx: Context, call: TraceCall): void {
   const T = q[q.length - 2];
   const S = k[k.length - 2];
   if (T >= S) return;
-  ctx.add('ATT008', null,
-    `scaled_dot_product_attention(is_causal=True) with ${T} ${T === 1 ? 'query' : 'queries'} and ${S} keys: the causal mask is aligned top-left, so query 0 sees only key 0 of ${S} (with a KV cache it should see all ${S - T + 1}). Pass an explicit mask aligned to the end (or is_causal=False for one new token).`);
+  ctx.add(
+    'ATT008',
+    null,
+    `scaled_dot_product_attention(is_causal=True) with ${T} ${T === 1 ? 'query' : 'queries'} and ${S} keys: the causal mask is aligned top-left, so query 0 sees only key 0 of ${S} (with a KV cache it should see all ${S - T + 1}). Pass an explicit mask aligned to the end (or is_causal=False for one new token).`,
+  );
 }
 
 function checkTrilWithCache(ctx: Context, view: AttentionView): void {
@@ -325,8 +375,11 @@ function checkTrilWithCache(ctx: Context, view: AttentionView): void {
   if (!allowed || T >= S) return;
   if (!everySlice(view, (t, s, a) => a === (s <= t ? 1 : 0))) return;
   const maskOp = ctx.call.ops.find((o) => o.kind === 'fill' || o.kind === 'add');
-  ctx.add('ATT008', maskOp,
-    `the causal mask is aligned top-left with ${T} queries and ${S} keys: query 0 sees only key 0 (with a KV cache the last query should see all ${S} keys). Offset the triangle by ${S - T}: torch.ones(T, S).tril(${S - T}).`);
+  ctx.add(
+    'ATT008',
+    maskOp,
+    `the causal mask is aligned top-left with ${T} queries and ${S} keys: query 0 sees only key 0 (with a KV cache the last query should see all ${S} keys). Offset the triangle by ${S - T}: torch.ones(T, S).tril(${S - T}).`,
+  );
 }
 
 // --- ATT002: masks that let real queries attend padding, or point the causal triangle the wrong way -------
@@ -340,7 +393,9 @@ function everySlice(view: AttentionView, pred: (t: number, s: number, allowed: n
 }
 
 function maskOpOf(ctx: Context): TraceOp | undefined {
-  return ctx.call.ops.find((o) => (o.kind === 'fill' || o.kind === 'add') && o.value !== null) ?? ctx.call.ops.find((o) => o.kind === 'fill' || o.kind === 'add');
+  return (
+    ctx.call.ops.find((o) => (o.kind === 'fill' || o.kind === 'add') && o.value !== null) ?? ctx.call.ops.find((o) => o.kind === 'fill' || o.kind === 'add')
+  );
 }
 
 function checkCausalDirection(ctx: Context, view: AttentionView): void {
@@ -349,8 +404,14 @@ function checkCausalDirection(ctx: Context, view: AttentionView): void {
   const future = everySlice(view, (t, s, a) => a === (s >= t ? 1 : 0));
   const strictFuture = !future && everySlice(view, (t, s, a) => a === (s > t ? 1 : 0));
   if (!future && !strictFuture) return;
-  ctx.add('ATT002', maskOpOf(ctx),
-    `the causal mask points the wrong way: query t attends keys ${strictFuture ? 't+1' : 't'}…${S - 1} (the future) and none of 0…t-1. The mask ${ctx.call.kind === 'sdpa' ? '(True = attend)' : ''} should allow keys j ≤ i, e.g. torch.ones(T, T).tril().bool().`.replace('  ', ' '));
+  ctx.add(
+    'ATT002',
+    maskOpOf(ctx),
+    `the causal mask points the wrong way: query t attends keys ${strictFuture ? 't+1' : 't'}…${S - 1} (the future) and none of 0…t-1. The mask ${ctx.call.kind === 'sdpa' ? '(True = attend)' : ''} should allow keys j ≤ i, e.g. torch.ones(T, T).tril().bool().`.replace(
+      '  ',
+      ' ',
+    ),
+  );
 }
 
 function checkPadding(ctx: Context, view: AttentionView, _tensors: Map<string, CapturedTensor>): void {
@@ -409,13 +470,21 @@ function checkPadding(ctx: Context, view: AttentionView, _tensors: Map<string, C
   if (!inverted && !(padAllowed && realPastMasked)) return;
   const share = realRows > 0 ? padWeight / realRows : null;
   const where = `position${example.pads.length > 1 ? 's' : ''} ${ranges(example.pads)} of batch element ${example.b}, which hold${example.pads.length > 1 ? '' : 's'} padding id ${ids.paddingIdx}`;
-  const reading = ctx.call.kind === 'sdpa' ? ' (for scaled_dot_product_attention a bool mask means True = attend)' :
-    ctx.call.kind === 'mha' ? ' (for nn.MultiheadAttention key_padding_mask means True = ignore)' : '';
-  const measured = share !== null && share > 0 ? `${Math.round(share * 100)}% of the weight of real queries lands on ${where}` : `real queries may attend ${where}`;
-  ctx.add('ATT002', maskOpOf(ctx),
+  const reading =
+    ctx.call.kind === 'sdpa'
+      ? ' (for scaled_dot_product_attention a bool mask means True = attend)'
+      : ctx.call.kind === 'mha'
+        ? ' (for nn.MultiheadAttention key_padding_mask means True = ignore)'
+        : '';
+  const measured =
+    share !== null && share > 0 ? `${Math.round(share * 100)}% of the weight of real queries lands on ${where}` : `real queries may attend ${where}`;
+  ctx.add(
+    'ATT002',
+    maskOpOf(ctx),
     inverted
       ? `the padding mask is inverted: it masks every real token and leaves only the padding visible; ${measured}${reading}.`
-      : `the mask lets real queries attend padding while masking real tokens: ${measured}${reading}.`);
+      : `the mask lets real queries attend padding while masking real tokens: ${measured}${reading}.`,
+  );
 }
 
 // --- ATT007: NaN rows and rows with every key masked ------------------------------------------------------
@@ -454,8 +523,16 @@ function checkMaskedRows(ctx: Context, view: AttentionView, tensors: Map<string,
   }
   const total = nSlices * T;
   if (nanRows > 0) {
-    ctx.add('ATT007', maskOpOf(ctx), `${nanRows} of ${total} query rows have every key masked and their attention weights are NaN (first: ${first}); NaN spreads to every later layer. Leave at least one key visible, or fill with a finite value and zero those rows afterwards.`);
+    ctx.add(
+      'ATT007',
+      maskOpOf(ctx),
+      `${nanRows} of ${total} query rows have every key masked and their attention weights are NaN (first: ${first}); NaN spreads to every later layer. Leave at least one key visible, or fill with a finite value and zero those rows afterwards.`,
+    );
   } else if (blindRealRows > 0) {
-    ctx.add('ATT007', maskOpOf(ctx), `${blindRealRows} of ${total} rows of real (non-padding) queries have every key masked (first: ${first}): they attend nothing${ctx.call.kind === 'sdpa' ? ' and SDPA returns zeros for them' : ' and their weights are spread evenly over all keys'}.`);
+    ctx.add(
+      'ATT007',
+      maskOpOf(ctx),
+      `${blindRealRows} of ${total} rows of real (non-padding) queries have every key masked (first: ${first}): they attend nothing${ctx.call.kind === 'sdpa' ? ' and SDPA returns zeros for them' : ' and their weights are spread evenly over all keys'}.`,
+    );
   }
 }

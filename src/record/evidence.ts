@@ -23,7 +23,6 @@ export interface RuntimeEvidence {
   at?: number;
 }
 
-
 /** The user's lines of a call in the file of its user frame: the call's line and its ops' lines there. */
 export function siteLines(trace: TraceIndex, call: TraceCall): { path: string; lines: number[] } | null {
   const user = call.site.user;
@@ -54,7 +53,8 @@ export function fineChecks(trace: TraceIndex, call: TraceCall, measures: CallMea
   if (view) {
     const padding = paddingHidden(view);
     if (padding) out.push({ code: 'ATT002', message: padding });
-    else if (causalTriangle(view)) out.push({ code: 'ATT002', message: 'the recorded mask lets each query see exactly the keys up to its own position (causal, pointing the right way)' });
+    else if (causalTriangle(view))
+      out.push({ code: 'ATT002', message: 'the recorded mask lets each query see exactly the keys up to its own position (causal, pointing the right way)' });
   }
   return out;
 }
@@ -95,10 +95,23 @@ function causalTriangle(view: AttentionView): boolean {
 }
 
 /** The evidence one call gives: its runtime findings (confirmed) and its fine checks whose code it did not find. */
-export function callEvidence(trace: TraceIndex, call: TraceCall, tensors: Map<string, CapturedTensor>, findings: readonly RuntimeFinding[], measures: CallMeasures = measuredOnce(trace, call, tensors)): RuntimeEvidence[] {
+export function callEvidence(
+  trace: TraceIndex,
+  call: TraceCall,
+  tensors: Map<string, CapturedTensor>,
+  findings: readonly RuntimeFinding[],
+  measures: CallMeasures = measuredOnce(trace, call, tensors),
+): RuntimeEvidence[] {
   const site = siteLines(trace, call);
   if (!site) return [];
-  const out: RuntimeEvidence[] = findings.map((f) => ({ code: f.code, kind: 'confirmed', ...site, callId: call.id, message: f.message, ...(f.path === site.path ? { at: f.line } : {}) }));
+  const out: RuntimeEvidence[] = findings.map((f) => ({
+    code: f.code,
+    kind: 'confirmed',
+    ...site,
+    callId: call.id,
+    message: f.message,
+    ...(f.path === site.path ? { at: f.line } : {}),
+  }));
   for (const c of fineChecks(trace, call, measures)) {
     if (!findings.some((f) => f.code === c.code)) out.push({ code: c.code, kind: 'fine', ...site, callId: call.id, message: c.message });
   }

@@ -69,9 +69,14 @@ function floats(t: CapturedTensor | undefined): Tensor | null {
 }
 
 /** Heads of batch element `batch` of one call: weights (T, S) and, where captured, per-head q, k, v. */
-export function headsOfCall(call: TraceCall, tensors: Map<string, CapturedTensor>, batch: number): { heads: RecordedHead[]; T: number; S: number; batchSize: number } {
+export function headsOfCall(
+  call: TraceCall,
+  tensors: Map<string, CapturedTensor>,
+  batch: number,
+): { heads: RecordedHead[]; T: number; S: number; batchSize: number } {
   const view = attentionView(call, tensors);
-  if (!view || !view.probs) throw new Error(`call #${call.id}: its weights were not captured in full (summarised or over the limits), so the panel cannot show them`);
+  if (!view || !view.probs)
+    throw new Error(`call #${call.id}: its weights were not captured in full (summarised or over the limits), so the panel cannot show them`);
   const { T, S } = view;
   const B = view.batch.length > 0 ? view.batch[0] : 1;
   if (!Number.isInteger(batch) || batch < 0 || batch >= B) throw new Error(`call #${call.id}: batch element ${batch} is out of range (batch size ${B})`);
@@ -261,7 +266,10 @@ export function recordedAttention(rec: RecordedRun, req: AttentionRequest): Atte
 /** The step-through debugger on a head's captured q, k, v, with the call's own mask added to the switches. */
 export function recordedTrace(rec: RecordedRun, req: TraceRequest): AttentionTrace {
   const h = headOf(rec, req.layer, req.head);
-  if (!h.q || !h.k || !h.v) throw new Error('the debugger needs the per-head q, k and v, which this call did not capture (nn.MultiheadAttention records its inputs before the projections)');
+  if (!h.q || !h.k || !h.v)
+    throw new Error(
+      'the debugger needs the per-head q, k and v, which this call did not capture (nn.MultiheadAttention records its inputs before the projections)',
+    );
   const own: MaskChoice[] = h.allowed ? [{ kind: 'explicit', mask: h.allowed, trueMeans: 'attend' }] : [];
   const chosen = req.options.mask === undefined ? [] : Array.isArray(req.options.mask) ? req.options.mask : [req.options.mask as MaskChoice];
   const options: TraceOptions = { ...req.options, mask: [...own, ...chosen] };

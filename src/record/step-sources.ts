@@ -7,7 +7,6 @@ import { inWorkspace, type TraceCall, type TraceIndex, type TraceOp } from './tr
 /** The debugger's steps, in order, as the kinds of ops the recorder writes for them. */
 const STEP_OP_KINDS: readonly (readonly string[])[] = [['scores'], ['scale'], ['fill', 'add'], ['softmax'], ['values']];
 
-
 /**
  * For each step, the source lines of the user's code that computed it (several for a mask built by two ops; none
  * when the chain has no such op, e.g. scores that were never scaled). A step whose ops ran in library files, and
@@ -18,7 +17,9 @@ export function stepSources(trace: TraceIndex, call: TraceCall): RecordedSourceL
   const callLine: RecordedSourceLine[] = user && user.line > 0 ? [{ path: user.path, line: user.line, column: user.column ?? 1 }] : [];
   if (call.kind !== 'manual') return STEP_OP_KINDS.map(() => callLine);
   const own = (op: TraceOp): RecordedSourceLine | null =>
-    op.path !== null && op.line !== null && op.line > 0 && inWorkspace(trace.program, op.path) ? { path: op.path, line: op.line, column: op.column ?? 1 } : null;
+    op.path !== null && op.line !== null && op.line > 0 && inWorkspace(trace.program, op.path)
+      ? { path: op.path, line: op.line, column: op.column ?? 1 }
+      : null;
   return STEP_OP_KINDS.map((kinds) => {
     const ops = call.ops.filter((op) => kinds.includes(op.kind));
     const lines: RecordedSourceLine[] = [];

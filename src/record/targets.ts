@@ -32,4 +32,3 @@ export function findTargets(text: string): { mains: number[]; tests: TestAt[] } 
   });
   return { mains, tests };
 }
-

@@ -19,8 +19,16 @@ export interface CapturedTensor {
 export const MAX_TENSOR_ELEMENTS = 2 ** 26;
 
 const NPY_DTYPE: Readonly<Record<string, string>> = {
-  float32: 'float32', float64: 'float64', float16: 'float16', bfloat16: 'float32', bool: 'bool',
-  uint8: 'uint8', int8: 'int8', int16: 'int16', int32: 'int32', int64: 'int64',
+  float32: 'float32',
+  float64: 'float64',
+  float16: 'float16',
+  bfloat16: 'float32',
+  bool: 'bool',
+  uint8: 'uint8',
+  int8: 'int8',
+  int16: 'int16',
+  int32: 'int32',
+  int64: 'int64',
 };
 
 /** Reads one captured tensor, or null when the recorder did not write it (entry.omitted). */
@@ -53,9 +61,15 @@ export function readCapturedTensor(entry: TensorEntry, readFile: ReadTraceFile, 
   if (entry.summary) {
     const { of, blockRows, blockCols } = entry.summary;
     const r = of.length;
-    const ok = of.slice(0, r - 2).every((d, i) => d === tensor.shape[i]) &&
-      Math.ceil(of[r - 2] / blockRows) === tensor.shape[r - 2] && Math.ceil(of[r - 1] / blockCols) === tensor.shape[r - 1];
-    if (!ok) throw new TraceError(entry.file, `block averages of shape [${tensor.shape.join(', ')}] do not fit [${of.join(', ')}] in ${blockRows}×${blockCols} blocks (${where})`);
+    const ok =
+      of.slice(0, r - 2).every((d, i) => d === tensor.shape[i]) &&
+      Math.ceil(of[r - 2] / blockRows) === tensor.shape[r - 2] &&
+      Math.ceil(of[r - 1] / blockCols) === tensor.shape[r - 1];
+    if (!ok)
+      throw new TraceError(
+        entry.file,
+        `block averages of shape [${tensor.shape.join(', ')}] do not fit [${of.join(', ')}] in ${blockRows}×${blockCols} blocks (${where})`,
+      );
   }
   if (sourceDtype === 'bool') {
     const data = new Uint8Array(tensor.data.length);

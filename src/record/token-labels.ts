@@ -25,7 +25,11 @@ export function recordedTokenizer(entry: TraceTokenizer, readFile: ReadTraceFile
   } catch (e) {
     throw new TraceError(file, `cannot be read (${(e as Error).message})`);
   }
-  if (bytes.length > MAX_TOKENIZER_JSON_BYTES) throw new TraceError(file, `is ${bytes.length.toLocaleString('en-US')} bytes, over the limit of ${MAX_TOKENIZER_JSON_BYTES.toLocaleString('en-US')} for a tokenizer.json`);
+  if (bytes.length > MAX_TOKENIZER_JSON_BYTES)
+    throw new TraceError(
+      file,
+      `is ${bytes.length.toLocaleString('en-US')} bytes, over the limit of ${MAX_TOKENIZER_JSON_BYTES.toLocaleString('en-US')} for a tokenizer.json`,
+    );
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);

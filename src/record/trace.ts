@@ -147,7 +147,22 @@ export interface TraceIndex {
 
 const TENSOR_FILE = /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,199}\.npy$/;
 const TOKENIZER_FILE = /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,199}\.json$/;
-const DTYPES = new Set(['float32', 'float64', 'float16', 'bfloat16', 'bool', 'uint8', 'int8', 'int16', 'int32', 'int64', 'complex64', 'complex128', 'float8_e4m3fn', 'float8_e5m2']);
+const DTYPES = new Set([
+  'float32',
+  'float64',
+  'float16',
+  'bfloat16',
+  'bool',
+  'uint8',
+  'int8',
+  'int16',
+  'int32',
+  'int64',
+  'complex64',
+  'complex128',
+  'float8_e4m3fn',
+  'float8_e5m2',
+]);
 
 /** Whether `path` is in one of the recorded program's workspace folders (the user's code, not a library's). */
 export function inWorkspace(program: TraceProgram, path: string | null): boolean {
@@ -159,7 +174,10 @@ export function inWorkspace(program: TraceProgram, path: string | null): boolean
 export function parseTrace(text: string, fileName: string): TraceIndex {
   if (typeof text !== 'string') throw new TypeError('parseTrace: text must be a string');
   if (text.length > TRACE_LIMITS.maxJsonBytes) {
-    throw new TraceError(fileName, `is ${text.length.toLocaleString('en-US')} characters, over the limit of ${TRACE_LIMITS.maxJsonBytes.toLocaleString('en-US')}`);
+    throw new TraceError(
+      fileName,
+      `is ${text.length.toLocaleString('en-US')} characters, over the limit of ${TRACE_LIMITS.maxJsonBytes.toLocaleString('en-US')}`,
+    );
   }
   let doc: unknown;
   try {
@@ -169,12 +187,19 @@ export function parseTrace(text: string, fileName: string): TraceIndex {
   }
   const v = new Validator(fileName);
   const root = v.object(doc, 'the document');
-  if (root.format !== TRACE_FORMAT) throw new TraceError(fileName, `is not an attention trace (format ${JSON.stringify(String(root.format)).slice(0, 60)}, expected "${TRACE_FORMAT}")`);
+  if (root.format !== TRACE_FORMAT)
+    throw new TraceError(fileName, `is not an attention trace (format ${JSON.stringify(String(root.format)).slice(0, 60)}, expected "${TRACE_FORMAT}")`);
   const version = v.int(root.version, 'version', 1, 1000);
-  if (version !== TRACE_VERSION) throw new TraceError(fileName, `trace version ${version} is not supported (this extension reads version ${TRACE_VERSION}); update the extension or re-record`);
+  if (version !== TRACE_VERSION)
+    throw new TraceError(
+      fileName,
+      `trace version ${version} is not supported (this extension reads version ${TRACE_VERSION}); update the extension or re-record`,
+    );
   const program = v.program(root.program);
   const limits = v.limits(root.limits);
-  const recorderErrors = v.array(root.recorderErrors ?? [], 'recorderErrors', TRACE_LIMITS.maxRecorderErrors).map((e, i) => v.string(e, `recorderErrors[${i}]`));
+  const recorderErrors = v
+    .array(root.recorderErrors ?? [], 'recorderErrors', TRACE_LIMITS.maxRecorderErrors)
+    .map((e, i) => v.string(e, `recorderErrors[${i}]`));
   const rawCalls = v.array(root.calls, 'calls', TRACE_LIMITS.maxCalls);
   const calls = rawCalls.map((c, i) => v.call(c, i));
   return { format: TRACE_FORMAT, version, program, limits, recorderErrors, calls };
@@ -314,9 +339,11 @@ class Validator {
     const dtype = this.string(t.dtype, `${what}.dtype`, 40);
     if (!DTYPES.has(dtype)) this.fail(`${what}.dtype ${JSON.stringify(dtype)} is not a torch dtype the recorder writes`);
     const file = this.optString(t.file, `${what}.file`, 300);
-    if (file !== null && !TENSOR_FILE.test(file)) this.fail(`${what}.file ${JSON.stringify(file.slice(0, 80))} is not a plain .npy file name in the trace folder`);
+    if (file !== null && !TENSOR_FILE.test(file))
+      this.fail(`${what}.file ${JSON.stringify(file.slice(0, 80))} is not a plain .npy file name in the trace folder`);
     const omitted = t.omitted ?? null;
-    if (omitted !== null && omitted !== 'dtype' && omitted !== 'size' && omitted !== 'budget') this.fail(`${what}.omitted must be "dtype", "size" or "budget", got ${describe(omitted)}`);
+    if (omitted !== null && omitted !== 'dtype' && omitted !== 'size' && omitted !== 'budget')
+      this.fail(`${what}.omitted must be "dtype", "size" or "budget", got ${describe(omitted)}`);
     if (file === null && omitted === null) this.fail(`${what} has neither a file nor a reason it was omitted`);
     let summary: TensorEntry['summary'] = null;
     if (t.summary !== undefined && t.summary !== null) {
@@ -326,7 +353,8 @@ class Validator {
         blockCols: this.int(s.blockCols, `${what}.summary.blockCols`, 1, TRACE_LIMITS.maxDim),
         of: this.shape(s.of, `${what}.summary.of`),
       };
-      if (summary.of.length !== shape.length || summary.of.length < 2) this.fail(`${what}.summary.of must have the rank of the summary (${shape.length}), got [${summary.of.join(', ')}]`);
+      if (summary.of.length !== shape.length || summary.of.length < 2)
+        this.fail(`${what}.summary.of must have the rank of the summary (${shape.length}), got [${summary.of.join(', ')}]`);
     }
     return { shape, dtype, file, omitted, summary };
   }
@@ -339,7 +367,8 @@ class Validator {
     if (t.tokenizer !== undefined && t.tokenizer !== null) {
       const k = this.object(t.tokenizer, `${what}.tokenizer`);
       const file = this.optString(k.file, `${what}.tokenizer.file`, 300);
-      if (file !== null && (!TOKENIZER_FILE.test(file) || file === 'trace.json')) this.fail(`${what}.tokenizer.file ${JSON.stringify(file.slice(0, 80))} is not a plain .json file name in the trace folder`);
+      if (file !== null && (!TOKENIZER_FILE.test(file) || file === 'trace.json'))
+        this.fail(`${what}.tokenizer.file ${JSON.stringify(file.slice(0, 80))} is not a plain .json file name in the trace folder`);
       tokenizer = {
         name: this.optString(k.name, `${what}.tokenizer.name`),
         className: this.optString(k.className, `${what}.tokenizer.className`, 200),
@@ -382,7 +411,8 @@ class Validator {
     const site = this.object(c.site, `${where}.site`);
     const tensorsObj = this.object(c.tensors ?? {}, `${where}.tensors`);
     const names = Object.keys(tensorsObj);
-    if (names.length > TRACE_LIMITS.maxTensorsPerCall) this.fail(`${where}.tensors has ${names.length} entries, over the limit of ${TRACE_LIMITS.maxTensorsPerCall}`);
+    if (names.length > TRACE_LIMITS.maxTensorsPerCall)
+      this.fail(`${where}.tensors has ${names.length} entries, over the limit of ${TRACE_LIMITS.maxTensorsPerCall}`);
     const tensors: Record<string, TensorEntry> = Object.create(null);
     for (const name of names) {
       if (!/^[a-z_]{1,40}$/.test(name)) this.fail(`${where}.tensors has an unexpected name ${JSON.stringify(name.slice(0, 40))}`);
@@ -403,7 +433,9 @@ class Validator {
     const tokens = this.tokens(c.tokens, `${where}.tokens`, tensors.token_ids);
     const queryTokens = this.tokens(c.queryTokens, `${where}.queryTokens`, tensors.query_token_ids);
     const ops = this.array(c.ops ?? [], `${where}.ops`, TRACE_LIMITS.maxOpsPerCall).map((o, i) => this.op(o, `${where}.ops[${i}]`));
-    const afterSoftmax = this.array(c.afterSoftmax ?? [], `${where}.afterSoftmax`, TRACE_LIMITS.maxOpsPerCall).map((o, i) => this.op(o, `${where}.afterSoftmax[${i}]`));
+    const afterSoftmax = this.array(c.afterSoftmax ?? [], `${where}.afterSoftmax`, TRACE_LIMITS.maxOpsPerCall).map((o, i) =>
+      this.op(o, `${where}.afterSoftmax[${i}]`),
+    );
     let softmax: TraceCall['softmax'] = null;
     if (c.softmax !== undefined && c.softmax !== null) {
       const s = this.object(c.softmax, `${where}.softmax`);
@@ -418,12 +450,17 @@ class Validator {
     if (c.layout !== undefined && c.layout !== null) {
       const l = this.object(c.layout, `${where}.layout`);
       const roles = this.array(l.roles, `${where}.layout.roles`, TRACE_LIMITS.maxRank).map((r, i) => this.role(r, `${where}.layout.roles[${i}]`));
-      const perm = this.array(l.perm, `${where}.layout.perm`, TRACE_LIMITS.maxRank).map((d, i) => this.int(d, `${where}.layout.perm[${i}]`, 0, roles.length - 1));
-      if (perm.length !== roles.length || new Set(perm).size !== perm.length) this.fail(`${where}.layout.perm [${perm.join(', ')}] is not a permutation of ${roles.length} axes`);
-      if (roles.filter((r) => r === 'row').length !== 1 || roles.filter((r) => r === 'col').length !== 1) this.fail(`${where}.layout.roles must hold one "row" and one "col"`);
+      const perm = this.array(l.perm, `${where}.layout.perm`, TRACE_LIMITS.maxRank).map((d, i) =>
+        this.int(d, `${where}.layout.perm[${i}]`, 0, roles.length - 1),
+      );
+      if (perm.length !== roles.length || new Set(perm).size !== perm.length)
+        this.fail(`${where}.layout.perm [${perm.join(', ')}] is not a permutation of ${roles.length} axes`);
+      if (roles.filter((r) => r === 'row').length !== 1 || roles.filter((r) => r === 'col').length !== 1)
+        this.fail(`${where}.layout.roles must hold one "row" and one "col"`);
       layout = { roles, perm };
     }
-    if (kind === 'manual' && !c.failed && (softmax === null || layout === null)) this.fail(`${where} is a hand-written attention call without softmax and layout`);
+    if (kind === 'manual' && !c.failed && (softmax === null || layout === null))
+      this.fail(`${where} is a hand-written attention call without softmax and layout`);
     return {
       id: index,
       kind,

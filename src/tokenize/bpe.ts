@@ -154,7 +154,10 @@ export function mergeSymbols(word: Symbols, lookup: PairLookup): Symbols {
 /** A bounded memo keyed by word (cleared when full, so memory stays bounded on huge inputs). */
 export class WordCache<V> {
   private readonly map = new Map<string, V>();
-  constructor(private readonly capacity = 10_000, private readonly maxKeyLength = 256) {}
+  constructor(
+    private readonly capacity = 10_000,
+    private readonly maxKeyLength = 256,
+  ) {}
 
   get(key: string): V | undefined {
     return this.map.get(key);

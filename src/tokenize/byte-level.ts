@@ -17,12 +17,7 @@ export function gpt2SplitRegex(): RegExp {
  * Calls `onPiece(start, end)` for each regex piece of `text.slice(from, to)` (absolute UTF-16 offsets). The
  * pieces tile the range: the last alternative `\s+` and the others together match every character.
  */
-export function forEachGpt2Piece(
-  text: string,
-  from: number,
-  to: number,
-  onPiece: (start: number, end: number) => boolean | void,
-): void {
+export function forEachGpt2Piece(text: string, from: number, to: number, onPiece: (start: number, end: number) => boolean | void): void {
   const segment = from === 0 && to === text.length ? text : text.slice(from, to);
   const re = gpt2SplitRegex();
   let m: RegExpExecArray | null;

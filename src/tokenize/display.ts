@@ -51,7 +51,7 @@ export function displayText(s: string): string {
   if (!NEEDS_ESCAPE.test(s)) return s;
   let out = '';
   let plainFrom = 0;
-  for (let i = 0; i < s.length; ) {
+  for (let i = 0; i < s.length;) {
     const cp = s.codePointAt(i)!;
     const width = cp > 0xffff ? 2 : 1;
     if (VISIBLE_WHITESPACE.has(cp) || isEscapedCodePoint(cp)) {
@@ -114,7 +114,7 @@ function decodeSequence(bytes: Uint8Array, i: number, len: number): number {
  */
 export function displayBytes(bytes: Uint8Array): string {
   let out = '';
-  for (let i = 0; i < bytes.length; ) {
+  for (let i = 0; i < bytes.length;) {
     const len = utf8SequenceLength(bytes, i);
     if (len === 0) {
       out += byteEscape(bytes[i]);
@@ -136,7 +136,7 @@ export const CONTINUATION_DISPLAY = '\u22ef'; // ⋯
  * that do not form a complete character keep their <0xXX> display. `byteOfId` maps byte-token ids to bytes.
  */
 export function mergeByteRuns(ids: readonly number[], byteOfId: ReadonlyMap<number, number>, displays: string[]): void {
-  for (let i = 0; i < ids.length; ) {
+  for (let i = 0; i < ids.length;) {
     if (!byteOfId.has(ids[i])) {
       i++;
       continue;
@@ -144,9 +144,10 @@ export function mergeByteRuns(ids: readonly number[], byteOfId: ReadonlyMap<numb
     let j = i;
     while (j < ids.length && byteOfId.has(ids[j])) j++;
     const bytes = Uint8Array.from(ids.slice(i, j), (id) => byteOfId.get(id)!);
-    for (let b = 0; b < bytes.length; ) {
+    for (let b = 0; b < bytes.length;) {
       const len = utf8SequenceLength(bytes, b);
-      if (len === 0) b++; // a broken byte: its own <0xXX> display stays
+      if (len === 0)
+        b++; // a broken byte: its own <0xXX> display stays
       else {
         displays[i + b] = displayCodePoint(decodeSequence(bytes, b, len));
         for (let k = 1; k < len; k++) displays[i + b + k] = CONTINUATION_DISPLAY;

@@ -30,10 +30,7 @@ export interface Gpt2Vocabulary {
 
 /** Loads gpt-tokenizer's GPT-2 (r50k_base) tables. The first call parses ~0.5 MB of JavaScript. */
 export async function loadGpt2Vocabulary(): Promise<Gpt2Vocabulary> {
-  const [ranksModule, paramsModule] = await Promise.all([
-    import('gpt-tokenizer/bpeRanks/r50k_base'),
-    import('gpt-tokenizer/encodingParams/r50k_base'),
-  ]);
+  const [ranksModule, paramsModule] = await Promise.all([import('gpt-tokenizer/bpeRanks/r50k_base'), import('gpt-tokenizer/encodingParams/r50k_base')]);
   const ranks = ranksModule.default as RankTable;
   const params = paramsModule.R50KBase(ranksModule.default);
   return {
@@ -76,7 +73,13 @@ export function gpt2TokenizerFromVocabulary(vocab: Gpt2Vocabulary, name = 'gpt2'
   const specialById = new Map<number, string>([...specialIds].map(([s, id]) => [id, s]));
   const specialRe =
     specialIds.size > 0
-      ? new RegExp([...specialIds.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|'), 'g')
+      ? new RegExp(
+          [...specialIds.keys()]
+            .sort((a, b) => b.length - a.length)
+            .map(escapeRegExp)
+            .join('|'),
+          'g',
+        )
       : undefined;
 
   // Merges are looked up through the merged bytes: rank(bytes(a) + bytes(b)), which is also the new id. The

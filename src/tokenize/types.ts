@@ -62,9 +62,7 @@ export interface DecodeOptions {
 }
 
 export type TokenizerSpec =
-  | { readonly kind: 'words' }
-  | { readonly kind: 'gpt2' }
-  | { readonly kind: 'tokenizer-json'; readonly json: string | object; readonly name?: string };
+  { readonly kind: 'words' } | { readonly kind: 'gpt2' } | { readonly kind: 'tokenizer-json'; readonly json: string | object; readonly name?: string };
 
 /** Validates `options.maxTokens` and returns it (Infinity when absent). */
 export function tokenLimit(options: EncodeOptions | undefined): number {

@@ -16,7 +16,7 @@ export function encodeUtf8WithOffsets(s: string, from = 0, to = s.length): Utf8S
   const bytes = new Uint8Array((to - from) * 3);
   const charStart = new Int32Array((to - from) * 3 + 1).fill(-1);
   let n = 0;
-  for (let i = from; i < to; ) {
+  for (let i = from; i < to;) {
     let cp = s.charCodeAt(i);
     let width = 1;
     if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < to) {

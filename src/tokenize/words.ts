@@ -32,10 +32,7 @@ const WORD = String.raw`${WORD_CHAR}(?:['\u2019\u200C\u200D]?${WORD_CHAR})*`;
 const OTHER = String.raw`[^]${MARKS}`;
 
 /** Group 1 captures white space (skipped); every other match is one token. Always matches at lastIndex. */
-const TOKEN_RE = new RegExp(
-  String.raw`(\p{White_Space}+)|${HANGUL_SYLLABLE}|${CJK_CHAR}${MARKS}|${FLAG}|${EMOJI}|${WORD}|${OTHER}`,
-  'gu',
-);
+const TOKEN_RE = new RegExp(String.raw`(\p{White_Space}+)|${HANGUL_SYLLABLE}|${CJK_CHAR}${MARKS}|${FLAG}|${EMOJI}|${WORD}|${OTHER}`, 'gu');
 
 /** Splits `text` into word, punctuation and CJK-character tokens (no ids). */
 export function tokenizeWords(text: string, options?: EncodeOptions): Token[] {

@@ -24,10 +24,7 @@ export function rememberSourceDtypes(tensors: ReadonlyMap<string, Tensor>, dtype
  * when given (e.g. `readTensorsWithMetadata(...).sourceDtypes`, which survives a trip to another thread),
  * else from what the loader recorded for that very Tensor object, else 'float32'.
  */
-export function describeTensors(
-  tensors: ReadonlyMap<string, Tensor>,
-  sourceDtypes?: ReadonlyMap<string, SourceDType>,
-): TensorDescription[] {
+export function describeTensors(tensors: ReadonlyMap<string, Tensor>, sourceDtypes?: ReadonlyMap<string, SourceDType>): TensorDescription[] {
   return [...tensors].map(([name, t]) => ({
     name,
     shape: [...t.shape],

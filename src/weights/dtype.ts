@@ -8,19 +8,7 @@
 
 /** The dtype a tensor had in its file, in one vocabulary for every format (describeTensors shows it). */
 export type SourceDType =
-  | 'float16'
-  | 'bfloat16'
-  | 'float32'
-  | 'float64'
-  | 'int8'
-  | 'uint8'
-  | 'int16'
-  | 'uint16'
-  | 'int32'
-  | 'uint32'
-  | 'int64'
-  | 'uint64'
-  | 'bool';
+  'float16' | 'bfloat16' | 'float32' | 'float64' | 'int8' | 'uint8' | 'int16' | 'uint16' | 'int32' | 'uint32' | 'int64' | 'uint64' | 'bool';
 
 export const ITEM_SIZE: Readonly<Record<SourceDType, number>> = Object.freeze({
   float16: 2,
@@ -123,7 +111,8 @@ function getHalfTable(): Float32Array {
     const sign = h & 0x8000 ? -1 : 1;
     const exponent = (h >> 10) & 0x1f;
     const mantissa = h & 0x3ff;
-    if (exponent === 0) table[h] = sign * mantissa * 2 ** -24; // zero and subnormals
+    if (exponent === 0)
+      table[h] = sign * mantissa * 2 ** -24; // zero and subnormals
     else if (exponent === 31) table[h] = mantissa ? NaN : sign * Infinity;
     else table[h] = sign * (1 + mantissa / 1024) * 2 ** (exponent - 15);
   }

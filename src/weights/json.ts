@@ -36,7 +36,10 @@ export function readJsonTensors(bytes: Uint8Array, fileName: string, options: Re
   // Checked before decoding: JSON.parse of a few hundred MB of numbers exhausts V8's heap, which ends the
   // whole process (the extension host, for the extension) instead of throwing.
   if (bytes.length > options.maxJsonBytes) {
-    fail(fileName, `${jsonTooLargeMessage('the JSON weight file', bytes.length, options.maxJsonBytes)} (option maxJsonBytes; save large weights as safetensors)`);
+    fail(
+      fileName,
+      `${jsonTooLargeMessage('the JSON weight file', bytes.length, options.maxJsonBytes)} (option maxJsonBytes; save large weights as safetensors)`,
+    );
   }
   let text: string;
   try {
@@ -82,7 +85,8 @@ function readTensor(fileName: string, name: string, raw: unknown, budget: Elemen
   }
   const obj = raw as Record<string, unknown>;
   for (const key of Object.keys(obj)) {
-    if (key !== 'shape' && key !== 'data' && key !== 'dtype') fail(fileName, `${what}: unexpected key ${quote(key)} (a tensor has shape, data and an optional dtype)`);
+    if (key !== 'shape' && key !== 'data' && key !== 'dtype')
+      fail(fileName, `${what}: unexpected key ${quote(key)} (a tensor has shape, data and an optional dtype)`);
   }
   const rawDtype = obj.dtype ?? 'float32';
   if (typeof rawDtype !== 'string' || !Object.hasOwn(JSON_DTYPES, rawDtype)) {

@@ -56,13 +56,7 @@ export function readNpyFile(bytes: Uint8Array, fileName: string, options: Resolv
 /**
  * Parses one .npy byte string. `where` prefixes messages (the file name, or "file.npz: member x.npy").
  */
-export function readNpyArray(
-  bytes: Uint8Array,
-  where: string,
-  tensorName: string,
-  options: ResolvedLoaderOptions,
-  budget: ElementBudget,
-): NpyArray {
+export function readNpyArray(bytes: Uint8Array, where: string, tensorName: string, options: ResolvedLoaderOptions, budget: ElementBudget): NpyArray {
   if (bytes.length < 10 || !NPY_MAGIC.every((b, i) => bytes[i] === b)) {
     fail(where, `not a .npy array (it does not start with \\x93NUMPY)`);
   }
@@ -81,7 +75,10 @@ export function readNpyArray(
     fail(where, `.npy header length ${formatCount(headerLength)} is past the end of the file (${formatCount(bytes.length)} bytes)`);
   }
   if (headerLength > Math.min(NPY_MAX_HEADER_BYTES, options.maxHeaderBytes)) {
-    fail(where, `.npy header length ${formatCount(headerLength)} is over the limit of ${formatCount(Math.min(NPY_MAX_HEADER_BYTES, options.maxHeaderBytes))} bytes (NumPy's max_header_size; a plain array's header is about 100)`);
+    fail(
+      where,
+      `.npy header length ${formatCount(headerLength)} is over the limit of ${formatCount(Math.min(NPY_MAX_HEADER_BYTES, options.maxHeaderBytes))} bytes (NumPy's max_header_size; a plain array's header is about 100)`,
+    );
   }
   const headerText = decodeHeader(bytes.subarray(headerStart, dataStart), major === 3, where);
   const { dtype, descr, fortranOrder, shape } = parseHeader(headerText, where, major !== 3);

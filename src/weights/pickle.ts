@@ -12,17 +12,7 @@ import { fail, formatCount, quote } from './errors';
 
 export type DictKey = string | number | boolean | null;
 
-export type PyValue =
-  | null
-  | boolean
-  | number
-  | string
-  | Uint8Array
-  | PyValue[]
-  | PyTuple
-  | PyDict
-  | PyGlobal
-  | PyOpaque;
+export type PyValue = null | boolean | number | string | Uint8Array | PyValue[] | PyTuple | PyDict | PyGlobal | PyOpaque;
 
 export class PyTuple {
   constructor(readonly items: readonly PyValue[]) {}
@@ -68,18 +58,74 @@ export interface PickleLimits {
 }
 
 const OPCODE_NAMES: Readonly<Record<number, string>> = Object.freeze({
-  0x28: 'MARK', 0x2e: 'STOP', 0x30: 'POP', 0x31: 'POP_MARK', 0x32: 'DUP', 0x46: 'FLOAT', 0x49: 'INT',
-  0x4a: 'BININT', 0x4b: 'BININT1', 0x4c: 'LONG', 0x4d: 'BININT2', 0x4e: 'NONE', 0x50: 'PERSID',
-  0x51: 'BINPERSID', 0x52: 'REDUCE', 0x53: 'STRING', 0x54: 'BINSTRING', 0x55: 'SHORT_BINSTRING',
-  0x56: 'UNICODE', 0x58: 'BINUNICODE', 0x61: 'APPEND', 0x62: 'BUILD', 0x63: 'GLOBAL', 0x64: 'DICT',
-  0x7d: 'EMPTY_DICT', 0x65: 'APPENDS', 0x67: 'GET', 0x68: 'BINGET', 0x69: 'INST', 0x6a: 'LONG_BINGET',
-  0x6c: 'LIST', 0x5d: 'EMPTY_LIST', 0x6f: 'OBJ', 0x70: 'PUT', 0x71: 'BINPUT', 0x72: 'LONG_BINPUT',
-  0x73: 'SETITEM', 0x74: 'TUPLE', 0x29: 'EMPTY_TUPLE', 0x75: 'SETITEMS', 0x47: 'BINFLOAT',
-  0x80: 'PROTO', 0x81: 'NEWOBJ', 0x82: 'EXT1', 0x83: 'EXT2', 0x84: 'EXT4', 0x85: 'TUPLE1', 0x86: 'TUPLE2',
-  0x87: 'TUPLE3', 0x88: 'NEWTRUE', 0x89: 'NEWFALSE', 0x8a: 'LONG1', 0x8b: 'LONG4', 0x42: 'BINBYTES',
-  0x43: 'SHORT_BINBYTES', 0x8c: 'SHORT_BINUNICODE', 0x8d: 'BINUNICODE8', 0x8e: 'BINBYTES8',
-  0x8f: 'EMPTY_SET', 0x90: 'ADDITEMS', 0x91: 'FROZENSET', 0x92: 'NEWOBJ_EX', 0x93: 'STACK_GLOBAL',
-  0x94: 'MEMOIZE', 0x95: 'FRAME', 0x96: 'BYTEARRAY8', 0x97: 'NEXT_BUFFER', 0x98: 'READONLY_BUFFER',
+  0x28: 'MARK',
+  0x2e: 'STOP',
+  0x30: 'POP',
+  0x31: 'POP_MARK',
+  0x32: 'DUP',
+  0x46: 'FLOAT',
+  0x49: 'INT',
+  0x4a: 'BININT',
+  0x4b: 'BININT1',
+  0x4c: 'LONG',
+  0x4d: 'BININT2',
+  0x4e: 'NONE',
+  0x50: 'PERSID',
+  0x51: 'BINPERSID',
+  0x52: 'REDUCE',
+  0x53: 'STRING',
+  0x54: 'BINSTRING',
+  0x55: 'SHORT_BINSTRING',
+  0x56: 'UNICODE',
+  0x58: 'BINUNICODE',
+  0x61: 'APPEND',
+  0x62: 'BUILD',
+  0x63: 'GLOBAL',
+  0x64: 'DICT',
+  0x7d: 'EMPTY_DICT',
+  0x65: 'APPENDS',
+  0x67: 'GET',
+  0x68: 'BINGET',
+  0x69: 'INST',
+  0x6a: 'LONG_BINGET',
+  0x6c: 'LIST',
+  0x5d: 'EMPTY_LIST',
+  0x6f: 'OBJ',
+  0x70: 'PUT',
+  0x71: 'BINPUT',
+  0x72: 'LONG_BINPUT',
+  0x73: 'SETITEM',
+  0x74: 'TUPLE',
+  0x29: 'EMPTY_TUPLE',
+  0x75: 'SETITEMS',
+  0x47: 'BINFLOAT',
+  0x80: 'PROTO',
+  0x81: 'NEWOBJ',
+  0x82: 'EXT1',
+  0x83: 'EXT2',
+  0x84: 'EXT4',
+  0x85: 'TUPLE1',
+  0x86: 'TUPLE2',
+  0x87: 'TUPLE3',
+  0x88: 'NEWTRUE',
+  0x89: 'NEWFALSE',
+  0x8a: 'LONG1',
+  0x8b: 'LONG4',
+  0x42: 'BINBYTES',
+  0x43: 'SHORT_BINBYTES',
+  0x8c: 'SHORT_BINUNICODE',
+  0x8d: 'BINUNICODE8',
+  0x8e: 'BINBYTES8',
+  0x8f: 'EMPTY_SET',
+  0x90: 'ADDITEMS',
+  0x91: 'FROZENSET',
+  0x92: 'NEWOBJ_EX',
+  0x93: 'STACK_GLOBAL',
+  0x94: 'MEMOIZE',
+  0x95: 'FRAME',
+  0x96: 'BYTEARRAY8',
+  0x97: 'NEXT_BUFFER',
+  0x98: 'READONLY_BUFFER',
 });
 
 /** Runs the pickle in `bytes` and returns the value STOP leaves on the stack. */
@@ -153,7 +199,8 @@ export function unpickle(bytes: Uint8Array, fileName: string, hooks: PickleHooks
     opcodeAt = pos;
     const op = bytes[pos++];
     switch (op) {
-      case 0x80: { // PROTO
+      case 0x80: {
+        // PROTO
         const p = bytes[need(1)];
         if (p > 5) problem(`unknown pickle protocol ${p}`);
         break;
@@ -161,7 +208,8 @@ export function unpickle(bytes: Uint8Array, fileName: string, hooks: PickleHooks
       case 0x95: // FRAME: an 8-byte length; frames are only a read-ahead hint
         need(8);
         break;
-      case 0x2e: { // STOP
+      case 0x2e: {
+        // STOP
         if (stack.length !== 1 || marks.length) problem(`STOP with ${stack.length} values and ${marks.length} marks on the stack (expected exactly one value)`);
         return stack[0];
       }
@@ -178,139 +226,198 @@ export function unpickle(bytes: Uint8Array, fileName: string, hooks: PickleHooks
       case 0x32: // DUP
         push(top());
         break;
-      case 0x4e: push(null); break; // NONE
-      case 0x88: push(true); break; // NEWTRUE
-      case 0x89: push(false); break; // NEWFALSE
-      case 0x4a: push(view.getInt32(need(4), true)); break; // BININT
-      case 0x4b: push(bytes[need(1)]); break; // BININT1
-      case 0x4d: push(view.getUint16(need(2), true)); break; // BININT2
-      case 0x8a: { // LONG1
+      case 0x4e:
+        push(null);
+        break; // NONE
+      case 0x88:
+        push(true);
+        break; // NEWTRUE
+      case 0x89:
+        push(false);
+        break; // NEWFALSE
+      case 0x4a:
+        push(view.getInt32(need(4), true));
+        break; // BININT
+      case 0x4b:
+        push(bytes[need(1)]);
+        break; // BININT1
+      case 0x4d:
+        push(view.getUint16(need(2), true));
+        break; // BININT2
+      case 0x8a: {
+        // LONG1
         const n = bytes[need(1)];
         push(littleEndianSignedInt(bytes.subarray(need(n), pos), problem));
         break;
       }
-      case 0x8b: { // LONG4
+      case 0x8b: {
+        // LONG4
         const n = view.getInt32(need(4), true);
         if (n < 0 || n > 8) problem(`LONG4 of ${n} bytes is not supported`);
         push(littleEndianSignedInt(bytes.subarray(need(n), pos), problem));
         break;
       }
-      case 0x47: push(view.getFloat64(need(8), false)); break; // BINFLOAT (big-endian)
-      case 0x58: { // BINUNICODE
+      case 0x47:
+        push(view.getFloat64(need(8), false));
+        break; // BINFLOAT (big-endian)
+      case 0x58: {
+        // BINUNICODE
         const n = view.getUint32(need(4), true);
         push(utf8.decode(bytes.subarray(need(n), pos)));
         break;
       }
-      case 0x8c: { // SHORT_BINUNICODE
+      case 0x8c: {
+        // SHORT_BINUNICODE
         const n = bytes[need(1)];
         push(utf8.decode(bytes.subarray(need(n), pos)));
         break;
       }
-      case 0x8d: { // BINUNICODE8
+      case 0x8d: {
+        // BINUNICODE8
         const n = view.getBigUint64(need(8), true);
         push(utf8.decode(bytes.subarray(need(n), pos)));
         break;
       }
-      case 0x54: { // BINSTRING (Python 2 str)
+      case 0x54: {
+        // BINSTRING (Python 2 str)
         const n = view.getInt32(need(4), true);
         if (n < 0) problem('BINSTRING with a negative length');
         push(latin1.decode(bytes.subarray(need(n), pos)));
         break;
       }
-      case 0x55: { // SHORT_BINSTRING
+      case 0x55: {
+        // SHORT_BINSTRING
         const n = bytes[need(1)];
         push(latin1.decode(bytes.subarray(need(n), pos)));
         break;
       }
-      case 0x42: { // BINBYTES
+      case 0x42: {
+        // BINBYTES
         const n = view.getUint32(need(4), true);
         push(bytes.subarray(need(n), pos));
         break;
       }
-      case 0x43: { // SHORT_BINBYTES
+      case 0x43: {
+        // SHORT_BINBYTES
         const n = bytes[need(1)];
         push(bytes.subarray(need(n), pos));
         break;
       }
-      case 0x8e: { // BINBYTES8
+      case 0x8e: {
+        // BINBYTES8
         const n = view.getBigUint64(need(8), true);
         push(bytes.subarray(need(n), pos));
         break;
       }
-      case 0x29: push(new PyTuple([])); break; // EMPTY_TUPLE
-      case 0x85: push(new PyTuple([pop()])); break; // TUPLE1
-      case 0x86: { // TUPLE2
+      case 0x29:
+        push(new PyTuple([]));
+        break; // EMPTY_TUPLE
+      case 0x85:
+        push(new PyTuple([pop()]));
+        break; // TUPLE1
+      case 0x86: {
+        // TUPLE2
         const b = pop();
         push(new PyTuple([pop(), b]));
         break;
       }
-      case 0x87: { // TUPLE3
+      case 0x87: {
+        // TUPLE3
         const c = pop();
         const b = pop();
         push(new PyTuple([pop(), b, c]));
         break;
       }
-      case 0x74: push(new PyTuple(popMark())); break; // TUPLE
-      case 0x5d: push([]); break; // EMPTY_LIST
-      case 0x6c: push(popMark()); break; // LIST
-      case 0x61: { // APPEND
+      case 0x74:
+        push(new PyTuple(popMark()));
+        break; // TUPLE
+      case 0x5d:
+        push([]);
+        break; // EMPTY_LIST
+      case 0x6c:
+        push(popMark());
+        break; // LIST
+      case 0x61: {
+        // APPEND
         const v = pop();
         appendItems(top(), [v]);
         break;
       }
-      case 0x65: { // APPENDS
+      case 0x65: {
+        // APPENDS
         const items = popMark();
         appendItems(top(), items);
         break;
       }
-      case 0x7d: push(new PyDict()); break; // EMPTY_DICT
-      case 0x64: { // DICT
+      case 0x7d:
+        push(new PyDict());
+        break; // EMPTY_DICT
+      case 0x64: {
+        // DICT
         const d = new PyDict();
         setItems(d, popMark());
         push(d);
         break;
       }
-      case 0x73: { // SETITEM
+      case 0x73: {
+        // SETITEM
         const v = pop();
         const k = pop();
         setItems(top(), [k, v]);
         break;
       }
-      case 0x75: { // SETITEMS
+      case 0x75: {
+        // SETITEMS
         const items = popMark();
         setItems(top(), items);
         break;
       }
-      case 0x71: memoPut(bytes[need(1)]); break; // BINPUT
-      case 0x72: memoPut(view.getUint32(need(4), true)); break; // LONG_BINPUT
-      case 0x94: memoPut(memo.size); break; // MEMOIZE
-      case 0x68: memoGet(bytes[need(1)]); break; // BINGET
-      case 0x6a: memoGet(view.getUint32(need(4), true)); break; // LONG_BINGET
-      case 0x63: { // GLOBAL "module\nname\n"
+      case 0x71:
+        memoPut(bytes[need(1)]);
+        break; // BINPUT
+      case 0x72:
+        memoPut(view.getUint32(need(4), true));
+        break; // LONG_BINPUT
+      case 0x94:
+        memoPut(memo.size);
+        break; // MEMOIZE
+      case 0x68:
+        memoGet(bytes[need(1)]);
+        break; // BINGET
+      case 0x6a:
+        memoGet(view.getUint32(need(4), true));
+        break; // LONG_BINGET
+      case 0x63: {
+        // GLOBAL "module\nname\n"
         const module = readLine();
         global(module, readLine());
         break;
       }
-      case 0x93: { // STACK_GLOBAL
+      case 0x93: {
+        // STACK_GLOBAL
         const name = pop();
         const module = pop();
         if (typeof module !== 'string' || typeof name !== 'string') problem('STACK_GLOBAL needs two strings');
         global(module as string, name as string);
         break;
       }
-      case 0x52: { // REDUCE
+      case 0x52: {
+        // REDUCE
         const args = pop();
         const callable = pop();
         if (!(args instanceof PyTuple)) problem(`REDUCE arguments must be a tuple, got ${typeName(args)}`);
         push(hooks.reduce(callable, args as PyTuple));
         break;
       }
-      case 0x62: { // BUILD
+      case 0x62: {
+        // BUILD
         const state = pop();
         hooks.build(top(), state);
         break;
       }
-      case 0x51: push(hooks.persistentLoad(pop())); break; // BINPERSID
+      case 0x51:
+        push(hooks.persistentLoad(pop()));
+        break; // BINPERSID
       default: {
         const name = OPCODE_NAMES[op];
         if (name) problem(`opcode ${name} (0x${hex(op)}) is not allowed in a state_dict`);

@@ -55,7 +55,11 @@ export function readSafetensors(bytes: Uint8Array, fileName: string, options: Re
  * The validated header of a safetensors file, nothing converted: each tensor's dtype, shape and byte range
  * (relative to `dataStart`). For callers that keep bf16/f16 data in its stored precision (src/weights/snapshot.ts).
  */
-export function readSafetensorsHeader(bytes: Uint8Array, fileName: string, options: ResolvedLoaderOptions): { entries: SafetensorsEntry[]; dataStart: number; metadata: Record<string, string> } {
+export function readSafetensorsHeader(
+  bytes: Uint8Array,
+  fileName: string,
+  options: ResolvedLoaderOptions,
+): { entries: SafetensorsEntry[]; dataStart: number; metadata: Record<string, string> } {
   if (bytes.length < 8) {
     fail(fileName, `file is ${formatCount(bytes.length)} bytes, too short for a safetensors header length (8 bytes)`);
   }
@@ -128,12 +132,11 @@ function readEntry(fileName: string, name: string, raw: unknown, dataLength: num
     fail(fileName, `${what}: dtype ${quote(rawDtype)} is not supported (supported: ${Object.keys(SAFETENSORS_DTYPES).join(', ')})`);
   }
   const shape = checkShape(fileName, what, rawShape);
-  if (
-    !Array.isArray(rawOffsets) ||
-    rawOffsets.length !== 2 ||
-    !rawOffsets.every((o) => typeof o === 'number' && Number.isSafeInteger(o) && o >= 0)
-  ) {
-    fail(fileName, `${what}: data_offsets must be [begin, end] with non-negative integers, got ${Array.isArray(rawOffsets) ? JSON.stringify(rawOffsets).slice(0, 60) : describeValue(rawOffsets)}`);
+  if (!Array.isArray(rawOffsets) || rawOffsets.length !== 2 || !rawOffsets.every((o) => typeof o === 'number' && Number.isSafeInteger(o) && o >= 0)) {
+    fail(
+      fileName,
+      `${what}: data_offsets must be [begin, end] with non-negative integers, got ${Array.isArray(rawOffsets) ? JSON.stringify(rawOffsets).slice(0, 60) : describeValue(rawOffsets)}`,
+    );
   }
   const [begin, end] = rawOffsets as [number, number];
   if (begin > end) fail(fileName, `${what}: data_offsets [${begin}, ${end}] end before they begin`);

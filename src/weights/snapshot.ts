@@ -152,7 +152,11 @@ const utf8 = new TextDecoder('utf-8');
  * Opens a model folder through `read`: the weights (sharded or not, safetensors or pytorch_model.bin) and
  * config.json / tokenizer.json. Throws naming the folder and the file for anything missing or malformed.
  */
-export async function openSnapshot(read: SnapshotReader, label: string, options?: LoaderOptions & { progress?: (fraction: number, message: string) => void }): Promise<CheckpointSnapshot> {
+export async function openSnapshot(
+  read: SnapshotReader,
+  label: string,
+  options?: LoaderOptions & { progress?: (fraction: number, message: string) => void },
+): Promise<CheckpointSnapshot> {
   const configBytes = await read('config.json');
   const tokenizerBytes = await read('tokenizer.json');
   // Sized before they are decoded: JSON.parse of a few hundred MB ends the process instead of throwing.
@@ -199,8 +203,19 @@ export async function shardStore(bytes: Uint8Array, fileName: string, options?: 
 }
 
 /** The snapshot of one weight file (config.json and tokenizer.json given by the caller when found beside it). */
-export async function snapshotFromFile(bytes: Uint8Array, fileName: string, beside: { configJson?: string; tokenizerJson?: string } = {}, options?: LoaderOptions): Promise<CheckpointSnapshot> {
-  return { label: fileName, store: await shardStore(bytes, fileName, options), weightFiles: [fileName], configJson: beside.configJson, tokenizerJson: beside.tokenizerJson };
+export async function snapshotFromFile(
+  bytes: Uint8Array,
+  fileName: string,
+  beside: { configJson?: string; tokenizerJson?: string } = {},
+  options?: LoaderOptions,
+): Promise<CheckpointSnapshot> {
+  return {
+    label: fileName,
+    store: await shardStore(bytes, fileName, options),
+    weightFiles: [fileName],
+    configJson: beside.configJson,
+    tokenizerJson: beside.tokenizerJson,
+  };
 }
 
 /** `bytes` when they are at most `limit` long, else a WeightFileError naming the file (nothing is parsed). */

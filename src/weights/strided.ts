@@ -41,12 +41,7 @@ export function viewEnd(offset: number, shape: readonly number[], strides: reado
  * Copies the view (offset, shape, strides) of `src` into a new contiguous row-major Float32Array.
  * The caller has checked `viewEnd(...) <= src.length`.
  */
-export function materializeStrided(
-  src: Float32Array,
-  offset: number,
-  shape: readonly number[],
-  strides: readonly number[],
-): Float32Array {
+export function materializeStrided(src: Float32Array, offset: number, shape: readonly number[], strides: readonly number[]): Float32Array {
   let count = 1;
   for (const d of shape) count *= d;
   const out = new Float32Array(count);

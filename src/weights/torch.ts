@@ -81,7 +81,10 @@ export function readTorchZip(bytes: Uint8Array, fileName: string, options: Resol
   const archive = new ZipArchive(bytes, fileName, options, budget, { allowUnrecordedCrcs: true });
   const pickles = archive.entries.filter((e) => /^[^/]+\/data\.pkl$/.test(e.name));
   if (pickles.length === 0) {
-    const names = archive.entries.slice(0, 5).map((e) => quote(e.name, 40)).join(', ');
+    const names = archive.entries
+      .slice(0, 5)
+      .map((e) => quote(e.name, 40))
+      .join(', ');
     fail(fileName, `zip archive has no <dir>/data.pkl record, so it is not a torch.save checkpoint (members: ${names || 'none'})`);
   }
   if (pickles.length > 1) fail(fileName, `zip archive has ${pickles.length} data.pkl records; expected one`);
@@ -90,7 +93,10 @@ export function readTorchZip(bytes: Uint8Array, fileName: string, options: Resol
 
   const littleEndian = readByteOrder(archive, prefix, fileName);
   if (pickles[0].uncompressedSize > options.maxHeaderBytes) {
-    fail(fileName, `data.pkl is ${formatCount(pickles[0].uncompressedSize)} bytes, over the limit of ${formatCount(options.maxHeaderBytes)} (option maxHeaderBytes)`);
+    fail(
+      fileName,
+      `data.pkl is ${formatCount(pickles[0].uncompressedSize)} bytes, over the limit of ${formatCount(options.maxHeaderBytes)} (option maxHeaderBytes)`,
+    );
   }
   const pickle = archive.read(pickles[0]);
   let root: PyValue;
@@ -98,7 +104,11 @@ export function readTorchZip(bytes: Uint8Array, fileName: string, options: Resol
     root = unpickle(pickle, fileName, stateDictHooks(fileName), { maxStack: options.maxPickleStack });
   } catch (e) {
     if (isTorchScript && e instanceof WeightFileError) {
-      throw new WeightFileError(fileName, `${e.problem}. This is a TorchScript archive (torch.jit.save); save the model's state_dict() with torch.save instead`, { cause: e });
+      throw new WeightFileError(
+        fileName,
+        `${e.problem}. This is a TorchScript archive (torch.jit.save); save the model's state_dict() with torch.save instead`,
+        { cause: e },
+      );
     }
     throw e;
   }
@@ -116,14 +126,18 @@ export function readTorchZip(bytes: Uint8Array, fileName: string, options: Resol
     if (!tensor) {
       const end = viewEnd(ref.offset, ref.shape, ref.strides);
       if (end > ref.storage.numel) {
-        fail(fileName, `${what}: view (offset ${formatCount(ref.offset)}, shape [${ref.shape.join(', ')}], strides [${ref.strides.join(', ')}]) reaches element ${formatCount(end)} of a storage of ${formatCount(ref.storage.numel)}`);
+        fail(
+          fileName,
+          `${what}: view (offset ${formatCount(ref.offset)}, shape [${ref.shape.join(', ')}], strides [${ref.strides.join(', ')}]) reaches element ${formatCount(end)} of a storage of ${formatCount(ref.storage.numel)}`,
+        );
       }
       const storage = numel === 0 ? new Float32Array(0) : loadStorage(archive, prefix, ref.storage, littleEndian, storages, fileName, budget);
-      const data = numel === 0
-        ? new Float32Array(0)
-        : isCOrderContiguous(ref.shape, ref.strides)
-          ? storage.subarray(ref.offset, ref.offset + numel) // a view: shares the storage (and, if F32, the file)
-          : materializeStrided(storage, ref.offset, ref.shape, ref.strides);
+      const data =
+        numel === 0
+          ? new Float32Array(0)
+          : isCOrderContiguous(ref.shape, ref.strides)
+            ? storage.subarray(ref.offset, ref.offset + numel) // a view: shares the storage (and, if F32, the file)
+            : materializeStrided(storage, ref.offset, ref.shape, ref.strides);
       tensor = { data, shape: ref.shape };
       decodedRefs.set(ref, tensor);
     }
@@ -163,7 +177,10 @@ function loadStorage(
   if (!record) fail(fileName, `storage ${quote(ref.key)} is missing (no record ${quote(recordName)})`);
   const needed = ref.numel * ITEM_SIZE[ref.dtype];
   if (record.uncompressedSize !== needed) {
-    fail(fileName, `storage ${quote(ref.key)} should hold ${formatCount(ref.numel)} ${ref.dtype} elements (${formatCount(needed)} bytes) but its record has ${formatCount(record.uncompressedSize)} bytes`);
+    fail(
+      fileName,
+      `storage ${quote(ref.key)} should hold ${formatCount(ref.numel)} ${ref.dtype} elements (${formatCount(needed)} bytes) but its record has ${formatCount(record.uncompressedSize)} bytes`,
+    );
   }
   budget.charge(ref.numel * 4, `storage ${quote(ref.key)} (${formatCount(ref.numel)} elements as float32)`);
   const { data } = toFloat32(archive.read(record), ref.dtype, ref.numel, littleEndian);

@@ -79,7 +79,10 @@ export class ZipArchive {
     let data: Uint8Array;
     if (entry.method === STORED) {
       if (entry.compressedSize !== entry.uncompressedSize) {
-        fail(this.fileName, `${where} is stored uncompressed but its sizes differ (${formatCount(entry.compressedSize)} vs ${formatCount(entry.uncompressedSize)} bytes)`);
+        fail(
+          this.fileName,
+          `${where} is stored uncompressed but its sizes differ (${formatCount(entry.compressedSize)} vs ${formatCount(entry.uncompressedSize)} bytes)`,
+        );
       }
       data = compressed;
     } else {
@@ -95,7 +98,10 @@ export class ZipArchive {
     const declared = entry.uncompressedSize;
     const cap = this.options.maxInflatedBytes;
     if (this.inflatedTotal + declared > cap) {
-      fail(this.fileName, `${where} declares ${formatCount(declared)} bytes uncompressed, past the limit of ${formatCount(cap)} inflated bytes per file (option maxInflatedBytes)`);
+      fail(
+        this.fileName,
+        `${where} declares ${formatCount(declared)} bytes uncompressed, past the limit of ${formatCount(cap)} inflated bytes per file (option maxInflatedBytes)`,
+      );
     }
     // Counted before anything is inflated: a bomb is refused at once, from its directory entry.
     this.budget?.charge(declared, `${where} (${formatCount(declared)} bytes inflated)`);
@@ -145,14 +151,20 @@ export class ZipArchive {
     const nameLength = this.view.getUint16(at + 26, true);
     const start = at + 30 + nameLength + this.view.getUint16(at + 28, true);
     if (start + entry.compressedSize > this.bytes.length) {
-      fail(this.fileName, `${where}: its ${formatCount(entry.compressedSize)} bytes of data run past the end of the file (${formatCount(this.bytes.length)} bytes)`);
+      fail(
+        this.fileName,
+        `${where}: its ${formatCount(entry.compressedSize)} bytes of data run past the end of the file (${formatCount(this.bytes.length)} bytes)`,
+      );
     }
     const localName = new TextDecoder('utf-8').decode(this.bytes.subarray(at + 30, at + 30 + nameLength));
     if (localName !== entry.name) {
       fail(this.fileName, `${where}: its local header names it ${quote(localName)}; the names in the directory and the header differ`);
     }
     if (start + entry.compressedSize > entry.endBound) {
-      fail(this.fileName, `${where}: its data overlaps the next member (at offset ${formatCount(entry.endBound)}); overlapping members are a zip bomb or a corrupt archive`);
+      fail(
+        this.fileName,
+        `${where}: its data overlaps the next member (at offset ${formatCount(entry.endBound)}); overlapping members are a zip bomb or a corrupt archive`,
+      );
     }
     return start;
   }
@@ -171,7 +183,10 @@ export class ZipArchive {
       ({ count, size, offset } = this.readZip64EndOfCentralDirectory(eocd));
     }
     if (offset + size > bytes.length) {
-      fail(fileName, `zip central directory (${formatCount(size)} bytes at offset ${formatCount(offset)}) is past the end of the file (${formatCount(bytes.length)} bytes)`);
+      fail(
+        fileName,
+        `zip central directory (${formatCount(size)} bytes at offset ${formatCount(offset)}) is past the end of the file (${formatCount(bytes.length)} bytes)`,
+      );
     }
     if (count * 46 > size) fail(fileName, `zip central directory claims ${formatCount(count)} entries but is only ${formatCount(size)} bytes`);
     const entries: ZipEntry[] = [];
@@ -206,7 +221,10 @@ export class ZipArchive {
         ({ compressedSize, uncompressedSize, localHeaderOffset } = z);
       }
       if (localHeaderOffset + 30 > bytes.length || compressedSize > bytes.length) {
-        fail(fileName, `${where}: offset ${formatCount(localHeaderOffset)} or size ${formatCount(compressedSize)} is past the end of the file (${formatCount(bytes.length)} bytes)`);
+        fail(
+          fileName,
+          `${where}: offset ${formatCount(localHeaderOffset)} or size ${formatCount(compressedSize)} is past the end of the file (${formatCount(bytes.length)} bytes)`,
+        );
       }
       entries.push({ name, endBound: offset, method, crc32: view.getUint32(p + 16, true), compressedSize, uncompressedSize, localHeaderOffset });
       p = next;
@@ -245,7 +263,7 @@ export class ZipArchive {
     fields: { uncompressedSize: number; compressedSize: number; localHeaderOffset: number },
   ): { uncompressedSize: number; compressedSize: number; localHeaderOffset: number } {
     const view = new DataView(extra.buffer, extra.byteOffset, extra.byteLength);
-    for (let p = 0; p + 4 <= extra.length; ) {
+    for (let p = 0; p + 4 <= extra.length;) {
       const id = view.getUint16(p, true);
       const length = view.getUint16(p + 2, true);
       if (p + 4 + length > extra.length) break;

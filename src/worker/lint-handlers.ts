@@ -34,7 +34,11 @@ export function lintHandlers(state: LintWorkerState): Handlers<LintRequests> {
     return { result: { result, internalErrors } };
   };
   /** The options a workspace lint runs with (the document's path in it), and the document's open text noted. */
-  const inWorkspace = (ws: { root: string; path: string; version?: number } | undefined, options: LintOptions | undefined, source?: string): LintOptions | undefined => {
+  const inWorkspace = (
+    ws: { root: string; path: string; version?: number } | undefined,
+    options: LintOptions | undefined,
+    source?: string,
+  ): LintOptions | undefined => {
     if (!ws || !state.workspaces) return options;
     if (source !== undefined && ws.version !== undefined) state.workspaces.open(ws.root, ws.path, source, ws.version);
     return { ...options, path: ws.path };
@@ -70,7 +74,7 @@ export function lintHandlers(state: LintWorkerState): Handlers<LintRequests> {
 
 /** The payload's fields, for checking: it comes from another thread, typed by the protocol but not trusted. */
 function received(payload: unknown): Partial<Record<string, unknown>> | undefined {
-  return typeof payload === 'object' && payload !== null ? (payload) : undefined;
+  return typeof payload === 'object' && payload !== null ? payload : undefined;
 }
 
 function requireString(v: unknown, what: string): string {

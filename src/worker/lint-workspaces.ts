@@ -45,7 +45,10 @@ export class WorkspaceLinters {
     const e = this.roots.get(root);
     if (!e) return;
     e.overlay.delete(path);
-    void e.linter.then((l) => l.invalidateWorkspaceFile(path), () => undefined);
+    void e.linter.then(
+      (l) => l.invalidateWorkspaceFile(path),
+      () => undefined,
+    );
   }
 }
 

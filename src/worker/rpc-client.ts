@@ -123,7 +123,11 @@ export class RpcClient<R extends RequestMap<R>> {
         worker.postMessage(msg, opts.transfer ?? []);
       } catch (e) {
         // A payload that cannot be cloned: this request fails, the worker is fine.
-        this.settle(messageId, undefined, new Error(`${type}: could not send the request to ${this.identity.label} (${e instanceof Error ? e.message : String(e)})`));
+        this.settle(
+          messageId,
+          undefined,
+          new Error(`${type}: could not send the request to ${this.identity.label} (${e instanceof Error ? e.message : String(e)})`),
+        );
       }
     });
   }

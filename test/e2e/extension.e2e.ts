@@ -56,6 +56,9 @@ describe('the packaged extension in VS Code (code-server)', function () {
   it('shows the titles package.json declares for the command ids docs/DESIGN.md fixes', function () {
     const declared = new Map(manifest.contributes.commands.map((c) => [c.command, `${c.category ? `${localized(c.category)}: ` : ''}${localized(c.title)}`]));
     const ids = ['inspectSelection', 'openDebugger', 'loadWeights', 'lintWorkspace'].map((name) => `attentionInspector.${name}`);
-    assert.deepEqual(ids.map((id) => declared.get(id)), COMMAND_TITLES);
+    assert.deepEqual(
+      ids.map((id) => declared.get(id)),
+      COMMAND_TITLES,
+    );
   });
 });

@@ -43,7 +43,12 @@ async function waitForTrace(panel: Webview, accept: (t: TraceDigest) => boolean,
   throw new Error(`the debugger's trace never showed ${what} (last: ${JSON.stringify(last)})`);
 }
 
-async function loadFolder(panel: Webview, family: string, runCommand: (title: string) => Promise<void>, waitForNotification: (m: string, t: number) => Promise<unknown>): Promise<void> {
+async function loadFolder(
+  panel: Webview,
+  family: string,
+  runCommand: (title: string) => Promise<void>,
+  waitForNotification: (m: string, t: number) => Promise<unknown>,
+): Promise<void> {
   await runCommand('Attention Inspector: Load Weights…');
   await answerFileDialogSettled(panel, join(FOLDER, family, 'config.json'));
   await waitForNotification(`Loaded ${family}`, 120_000);
@@ -58,7 +63,12 @@ describe("today's model folders in VS Code (code-server)", function () {
     await workbench.selectText('Modern checkpoint families');
     await workbench.runCommand('Attention Inspector: Inspect Selection');
     const panel = await workbench.webviewFrame(60_000);
-    await loadFolder(panel, 'llama', (t) => workbench.runCommand(t), (m, t) => workbench.waitForNotification(m, t));
+    await loadFolder(
+      panel,
+      'llama',
+      (t) => workbench.runCommand(t),
+      (m, t) => workbench.waitForNotification(m, t),
+    );
     const grid = await workbench.webviewFrame();
     await grid.waitForText('llama (', 60_000); // the folder's name, not "Llama llama"
     await grid.locator('#mode-grid').click();
@@ -81,7 +91,12 @@ describe("today's model folders in VS Code (code-server)", function () {
   it('loads the Gemma 2 folder and switches its attention soft-cap off in the debugger', async function () {
     const workbench = session.workbench;
     const panel = await workbench.webviewFrame();
-    await loadFolder(panel, 'gemma2', (t) => workbench.runCommand(t), (m, t) => workbench.waitForNotification(m, t));
+    await loadFolder(
+      panel,
+      'gemma2',
+      (t) => workbench.runCommand(t),
+      (m, t) => workbench.waitForNotification(m, t),
+    );
     const view = await workbench.webviewFrame();
     await view.waitForText('gemma2 (', 60_000);
     await view.locator('#mode-debugger').click();

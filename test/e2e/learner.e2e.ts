@@ -66,7 +66,10 @@ describe('the inspector as a learner meets it (code-server)', function () {
     const tokens = await expectedTokens('The cat sat on the mat because it was tired.');
     await panel.locator('.debugger .matrix-table summary').click();
     const headers = await panel.locator('.debugger .matrix-values thead th').allInnerTexts();
-    assert.deepEqual(headers.slice(1), tokens.map((t, i) => `${i} ${t}`));
+    assert.deepEqual(
+      headers.slice(1),
+      tokens.map((t, i) => `${i} ${t}`),
+    );
     assert.equal(await panel.locator('.debugger .matrix-values tbody tr').count(), tokens.length);
     await panel.locator('#sw-temperature').fill('1');
     await panel.locator('#sw-temperature').press('Enter');
@@ -137,16 +140,24 @@ describe('the inspector as a learner meets it (code-server)', function () {
     await workbench.runCommand('Attention Inspector: Use Seeded Weights');
   });
 
-  it('Lint Workspace counts an open notebook\'s findings as the Problems view shows them', async function () {
+  it("Lint Workspace counts an open notebook's findings as the Problems view shows them", async function () {
     this.timeout(300_000);
     const workbench = session.workbench;
     await workbench.runCommand('View: Close All Editors');
     await workbench.openFile('attention_notebook.ipynb');
-    await workbench.waitForProblems((rows) => rows.some((r) => r.file === 'attention_notebook.ipynb' || r.file.startsWith('attention_notebook')), 'the open notebook\'s findings', 60_000);
+    await workbench.waitForProblems(
+      (rows) => rows.some((r) => r.file === 'attention_notebook.ipynb' || r.file.startsWith('attention_notebook')),
+      "the open notebook's findings",
+      60_000,
+    );
     await workbench.runCommand('Attention Inspector: Lint Workspace');
     const summary = await workbench.waitForNotification(/^Attention Inspector: \d+ problems? in \d+ files?/, 240_000);
     const [, problems] = /(\d+) problems? in/.exec(summary.message)!;
     const rows = (await workbench.problems()).filter((r) => r.source === 'attention-inspector');
-    assert.equal(rows.length, Number(problems), `the summary says ${problems}, the Problems view shows ${rows.map((r) => `${r.file}:${r.line} ${r.code}`).join('; ')}`);
+    assert.equal(
+      rows.length,
+      Number(problems),
+      `the summary says ${problems}, the Problems view shows ${rows.map((r) => `${r.file}:${r.line} ${r.code}`).join('; ')}`,
+    );
   });
 });

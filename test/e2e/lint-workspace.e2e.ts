@@ -68,11 +68,23 @@ describe('the linter in VS Code: Lint Workspace', function () {
     const bug = readExample('attention_bug.py');
     const softmaxDim = positionOf(bug, 'torch.softmax(scores', 'dim=-2');
     const dividedByDk = positionOf(bug, 'k.transpose(-2, -1) / d_k', 'd_k  #');
-    const found = (file: string) => rows.filter((r) => r.file === file).map((r) => `${r.code} ${r.line}:${r.column}`).sort();
+    const found = (file: string) =>
+      rows
+        .filter((r) => r.file === file)
+        .map((r) => `${r.code} ${r.line}:${r.column}`)
+        .sort();
     assert.deepEqual(found('padding_masks.py'), [`ATT002 ${mask.line}:${mask.column}`], describeRows(rows));
-    assert.deepEqual(found('attention_bug.py'), [`ATT001 ${softmaxDim.line}:${softmaxDim.column}`, `ATT004 ${dividedByDk.line}:${dividedByDk.column}`].sort(), describeRows(rows));
+    assert.deepEqual(
+      found('attention_bug.py'),
+      [`ATT001 ${softmaxDim.line}:${softmaxDim.column}`, `ATT004 ${dividedByDk.line}:${dividedByDk.column}`].sort(),
+      describeRows(rows),
+    );
     assert.deepEqual(found('attention_fixed.py'), [], describeRows(rows));
-    assert.deepEqual(rows.filter((r) => r.file.startsWith('block_')), [], 'a clean copy got a finding');
+    assert.deepEqual(
+      rows.filter((r) => r.file.startsWith('block_')),
+      [],
+      'a clean copy got a finding',
+    );
 
     // A closed notebook: its finding sits on the .ipynb file and names the cell (1-based, as VS Code counts).
     const notebook = JSON.parse(readExample('attention_notebook.ipynb')) as { cells: Array<{ source: string | string[] }> };
@@ -80,10 +92,18 @@ describe('the linter in VS Code: Lint Workspace', function () {
     const cell = sources.findIndex((s) => s.includes('def attend(')) + 1;
     const scores = positionOf(sources[cell - 1]!, 'F.softmax(scores', 'scores, dim');
     const notebookRows = rows.filter((r) => r.file === 'attention_notebook.ipynb');
-    assert.deepEqual(notebookRows.map((r) => r.code), ['ATT003'], describeRows(rows));
+    assert.deepEqual(
+      notebookRows.map((r) => r.code),
+      ['ATT003'],
+      describeRows(rows),
+    );
     assert.ok(notebookRows[0]!.message.startsWith(`cell ${cell}, line ${scores.line}: `), notebookRows[0]!.message);
 
     assert.deepEqual(await workbench.extensionHostErrors(), []);
-    assert.deepEqual((await workbench.extensionHostConsole()).filter((m) => m.text.includes('[attention-inspector]')), [], 'the linter reported an internal error');
+    assert.deepEqual(
+      (await workbench.extensionHostConsole()).filter((m) => m.text.includes('[attention-inspector]')),
+      [],
+      'the linter reported an internal error',
+    );
   });
 });

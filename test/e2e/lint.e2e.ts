@@ -94,13 +94,23 @@ describe('the linter in VS Code: a Python file, its quick fixes, settings, a not
     const workbench = session.workbench;
     assert.equal(await readDisk(workbench, BUG_FILE), original, 'the workspace copy differs from examples/');
     await workbench.openFile(BUG_FILE);
-    const rows = await workbench.waitForProblems((r) => at(r, BUG_FILE, 'ATT001') !== undefined && at(r, BUG_FILE, 'ATT004') !== undefined, 'ATT001 and ATT004');
+    const rows = await workbench.waitForProblems(
+      (r) => at(r, BUG_FILE, 'ATT001') !== undefined && at(r, BUG_FILE, 'ATT004') !== undefined,
+      'ATT001 and ATT004',
+    );
     await workbench.screenshot('lint-problems-attention-bug');
     const att001 = at(rows, BUG_FILE, 'ATT001')!;
     const att004 = at(rows, BUG_FILE, 'ATT004')!;
     assert.deepEqual([att001.line, att001.column], [softmaxDim.line, softmaxDim.column], describeRows(rows));
     assert.deepEqual([att004.line, att004.column], [dividedByDk.line, dividedByDk.column], describeRows(rows));
-    assert.deepEqual([softmaxDim, dividedByDk], [{ line: 12, column: 37 }, { line: 10, column: 40 }], 'the example moved: update the brief');
+    assert.deepEqual(
+      [softmaxDim, dividedByDk],
+      [
+        { line: 12, column: 37 },
+        { line: 10, column: 40 },
+      ],
+      'the example moved: update the brief',
+    );
     assert.equal(att001.severity, ruleByCode('ATT001').meta.severity);
     assert.equal(att004.severity, ruleByCode('ATT004').meta.severity);
     assert.match(att001.message, /dim=-2/);
@@ -125,7 +135,9 @@ describe('the linter in VS Code: a Python file, its quick fixes, settings, a not
 
   it('changes the file only through the chosen "Set dim=-1 … [unsafe]" quick fix', async function () {
     const workbench = session.workbench;
-    const offered = await workbench.quickFix({ line: softmaxDim.line, column: softmaxDim.column + 2 }, /^Set dim=-1 .*\[unsafe\]$/, { screenshot: 'lint-quick-fix-menu' });
+    const offered = await workbench.quickFix({ line: softmaxDim.line, column: softmaxDim.column + 2 }, /^Set dim=-1 .*\[unsafe\]$/, {
+      screenshot: 'lint-quick-fix-menu',
+    });
     assert.ok(offered.includes('Ignore ATT001 on this line (# noqa)'), `the menu lists ${JSON.stringify(offered)}`);
     const rows = await workbench.waitForProblems((r) => at(r, BUG_FILE, 'ATT001') === undefined, 'ATT001 gone');
     assert.ok(at(rows, BUG_FILE, 'ATT004'), `ATT004 went too: ${describeRows(rows)}`);
@@ -165,7 +177,11 @@ describe('the linter in VS Code: a Python file, its quick fixes, settings, a not
 
     await workbench.setSetting('attentionInspector.lint.ignore', ['ATT00']);
     rows = await workbench.waitForProblems((r) => ours(r, PADDING_FILE).length === 0, `no ${SOURCE} rows for ${PADDING_FILE}`);
-    assert.deepEqual(rows.filter((r) => r.source === SOURCE), [], 'a prefix ignores every ATT00x rule in every file');
+    assert.deepEqual(
+      rows.filter((r) => r.source === SOURCE),
+      [],
+      'a prefix ignores every ATT00x rule in every file',
+    );
     await workbench.screenshot('lint-ignore-att00');
 
     // Back: the rows return (so the empty view came from the setting), with the severity override kept.
@@ -175,7 +191,7 @@ describe('the linter in VS Code: a Python file, its quick fixes, settings, a not
     await workbench.waitForProblems((r) => at(r, PADDING_FILE, 'ATT002')?.severity === ruleByCode('ATT002').meta.severity, 'ATT002 at its default severity');
   });
 
-  it('puts the notebook\'s ATT003 on the cell without the scale', async function () {
+  it("puts the notebook's ATT003 on the cell without the scale", async function () {
     const workbench = session.workbench;
     const notebook = JSON.parse(readExample(NOTEBOOK_FILE)) as { cells: Array<{ cell_type: string; source: string | string[] }> };
     const sources = notebook.cells.map((c) => (Array.isArray(c.source) ? c.source.join('') : c.source));
@@ -195,23 +211,32 @@ describe('the linter in VS Code: a Python file, its quick fixes, settings, a not
     assertLinksToRulePage(hover.links.find((l) => l.text === 'Rule page')?.href, 'ATT003-missing-scale.md');
   });
 
-  it('lints a file with syntax errors and a half-typed line without failing, and keeps the valid part\'s finding', async function () {
+  it("lints a file with syntax errors and a half-typed line without failing, and keeps the valid part's finding", async function () {
     const workbench = session.workbench;
     const dim = positionOf(HALF_TYPED, 'torch.softmax(scores', 'dim=-2');
     await workbench.openFile(HALF_TYPED_FILE);
     let rows = await workbench.waitForProblems((r) => at(r, HALF_TYPED_FILE, 'ATT001') !== undefined, 'ATT001 in the valid function');
-    assert.deepEqual(ours(rows, HALF_TYPED_FILE).map((r) => [r.code, r.line, r.column]), [['ATT001', dim.line, dim.column]]);
+    assert.deepEqual(
+      ours(rows, HALF_TYPED_FILE).map((r) => [r.code, r.line, r.column]),
+      [['ATT001', dim.line, dim.column]],
+    );
     // Type one more half-finished line above the function: the finding moves down with it.
     const blank = positionOf(HALF_TYPED, 'import torch', 'import').line + 1;
     await workbench.goTo(blank, 1);
     await workbench.typeText('y = q @\n');
     rows = await workbench.waitForProblems((r) => at(r, HALF_TYPED_FILE, 'ATT001')?.line === dim.line + 1, 'ATT001 one line lower');
-    assert.deepEqual(ours(rows, HALF_TYPED_FILE).map((r) => [r.code, r.line, r.column]), [['ATT001', dim.line + 1, dim.column]]);
+    assert.deepEqual(
+      ours(rows, HALF_TYPED_FILE).map((r) => [r.code, r.line, r.column]),
+      [['ATT001', dim.line + 1, dim.column]],
+    );
     await workbench.screenshot('lint-half-typed');
     const errors = (await workbench.notifications()).filter((n) => n.severity === 'error');
     assert.deepEqual(errors, [], 'an error notification appeared');
     assert.deepEqual(await workbench.extensionHostErrors(), []);
     // The linter reports its own failures (a rule that threw) on the console only: none in this session.
-    assert.deepEqual((await workbench.extensionHostConsole()).filter((m) => m.text.includes('[attention-inspector]')), []);
+    assert.deepEqual(
+      (await workbench.extensionHostConsole()).filter((m) => m.text.includes('[attention-inspector]')),
+      [],
+    );
   });
 });

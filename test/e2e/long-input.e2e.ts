@@ -83,18 +83,26 @@ describe('a long selection in the inspector panel (code-server)', function () {
     const canvas = panel.locator('.detail canvas.heatmap-canvas');
     await canvas.waitFor();
     const m = await panel.evaluate(() => {
-      const app = (globalThis as unknown as { attentionInspector: { heatmap: { currentLayout?: { matrix: { x: number; y: number; w: number; h: number } } } } }).attentionInspector;
+      const app = (globalThis as unknown as { attentionInspector: { heatmap: { currentLayout?: { matrix: { x: number; y: number; w: number; h: number } } } } })
+        .attentionInspector;
       return app.heatmap.currentLayout!.matrix;
     }, undefined);
     // Hover a few cells; each tooltip names a 3×3 range of tokens and shows the engine's mean for that cell.
-    for (const [fy, fx] of [[0.1, 0.2], [0.55, 0.3], [0.9, 0.85]]) {
+    for (const [fy, fx] of [
+      [0.1, 0.2],
+      [0.55, 0.3],
+      [0.9, 0.85],
+    ]) {
       await canvas.hover({ position: { x: Math.round(m.x + fx * m.w), y: Math.round(m.y + fy * m.h) } });
       const tip = await panel.locator('#ai-tooltip').innerText();
       const ranges = /Queries (\d+)–(\d+) → keys (\d+)–(\d+)/.exec(tip);
       assert.ok(ranges, `the tooltip names token ranges: ${tip}`);
       const [q0, q1, k0, k1] = ranges.slice(1).map(Number);
       assert.ok(q0 % 3 === 0 && q1 === q0 + 2 && k0 % 3 === 0 && k1 === k0 + 2, tip);
-      assert.match(tip, new RegExp(`“${expected.tokens[q0].display}” … “${expected.tokens[q1].display}” → “${expected.tokens[k0].display}” … “${expected.tokens[k1].display}”`));
+      assert.match(
+        tip,
+        new RegExp(`“${expected.tokens[q0].display}” … “${expected.tokens[q1].display}” → “${expected.tokens[k0].display}” … “${expected.tokens[k1].display}”`),
+      );
       const shown = /mean weight ([0-9.e−-]+) over 3×3 weights/.exec(tip);
       assert.ok(shown, tip);
       const value = Number(shown[1].replace('−', '-'));

@@ -128,7 +128,13 @@ describe('the inspector panel in VS Code (code-server)', function () {
     const panel = await workbench.webviewFrame();
     await panel.waitForText('scores = Q · Kᵀ', 60_000);
     await panel.waitForText('No problems found with these switches.');
-    const formulas = [/^scores = Q · Kᵀ$/, /^scaled = scores × 0\.25 \(1\/√d_k = 1\/√16\)$/, /^masked = scaled \+ mask$/, /^weights = softmax\(masked, dim=-1\)$/, /^output = weights · V$/];
+    const formulas = [
+      /^scores = Q · Kᵀ$/,
+      /^scaled = scores × 0\.25 \(1\/√d_k = 1\/√16\)$/,
+      /^masked = scaled \+ mask$/,
+      /^weights = softmax\(masked, dim=-1\)$/,
+      /^output = weights · V$/,
+    ];
     for (let step = 0; step < formulas.length; step++) {
       if (step > 0) await panel.locator('button[aria-label="Next step"]').click();
       assert.match((await panel.locator('.formula').innerText()).trim(), formulas[step], `step ${step + 1}`);
@@ -187,7 +193,10 @@ describe('the inspector panel in VS Code (code-server)', function () {
     await panel.locator('button.export[aria-label="Export the current view as CSV"]').click();
     await answerFileDialogSettled(panel, target);
     await workbench.waitForNotification('Saved exported-weights.csv');
-    const rows = readFileSync(target, 'utf8').trim().split('\r\n').map((l) => l.split(','));
+    const rows = readFileSync(target, 'utf8')
+      .trim()
+      .split('\r\n')
+      .map((l) => l.split(','));
     const tokens = await expectedTokens(ENGLISH);
     assert.deepEqual(rows[0], ['query\\key', ...tokens.map((t, i) => `${i}:${t}`)]);
     for (const row of rows.slice(1)) {
@@ -214,7 +223,11 @@ describe('the inspector panel in VS Code (code-server)', function () {
     const tip = await panel.locator('#ai-tooltip').innerText();
     assert.ok(tip.includes(`Query 0 “${tokens[0]}” → key 1 “${tokens[1]}”`), tip);
     const dom = await panel.evaluate(
-      () => ({ imgs: document.querySelectorAll('img').length, pwned: document.body.dataset.pwned ?? null, csp: (globalThis as { attentionInspectorCspViolations?: string[] }).attentionInspectorCspViolations ?? ['(no list)'] }),
+      () => ({
+        imgs: document.querySelectorAll('img').length,
+        pwned: document.body.dataset.pwned ?? null,
+        csp: (globalThis as { attentionInspectorCspViolations?: string[] }).attentionInspectorCspViolations ?? ['(no list)'],
+      }),
       undefined,
     );
     assert.deepEqual(dom, { imgs: 0, pwned: null, csp: [] });
@@ -273,9 +286,16 @@ function themeSeen(panel: Webview): Promise<{ kind: string; background: number[]
   }, undefined);
 }
 
-for (const [theme, kind] of [['Default Dark Modern', 'dark'], ['Default High Contrast', 'high-contrast'], ['Default Light Modern', 'light']] as const) {
+for (const [theme, kind] of [
+  ['Default Dark Modern', 'dark'],
+  ['Default High Contrast', 'high-contrast'],
+  ['Default Light Modern', 'light'],
+] as const) {
   describe(`the inspector panel in the ${theme} theme`, function () {
-    const session = useWorkbench({ folder: 'examples', settings: { 'workbench.colorTheme': theme, 'attentionInspector.heads': HEADS, 'attentionInspector.dModel': 64 } });
+    const session = useWorkbench({
+      folder: 'examples',
+      settings: { 'workbench.colorTheme': theme, 'attentionInspector.heads': HEADS, 'attentionInspector.dModel': 64 },
+    });
 
     it('draws with the theme’s colours and loads its icons', async function () {
       const workbench = session.workbench;

@@ -119,7 +119,10 @@ describe('a recorded call with an HF tokenizer, in the panel (torch 2.14, Debian
     // The sid root is built once (about 15 minutes) and reused; npm test builds it in test:record before this tier.
     execFileSync('bash', [join(repoRoot, 'scripts', 'setup-torch-sid.sh')], { stdio: 'inherit' });
   });
-  const session = useWorkbench({ files: { [TOKENS_FILE]: TOKENS_PROGRAM }, settings: { 'attentionInspector.python': join(repoRoot, '.cache', 'torch-sid', 'bin', 'python3') } });
+  const session = useWorkbench({
+    files: { [TOKENS_FILE]: TOKENS_PROGRAM },
+    settings: { 'attentionInspector.python': join(repoRoot, '.cache', 'torch-sid', 'bin', 'python3') },
+  });
 
   it('confirms the static finding the run reproduces', async function () {
     this.timeout(300_000);
@@ -129,9 +132,16 @@ describe('a recorded call with an HF tokenizer, in the panel (torch 2.14, Debian
     await wb.waitForProblems((r) => r.some(isStatic), 'the linter’s ATT003', 60_000);
     await waitForPaletteCommand(wb, 'Attention Inspector: Record Attention (Run File)');
     await wb.runCommand('Attention Inspector: Record Attention (Run File)');
-    const rows = await wb.waitForProblems((r) => r.some((p) => p.source === SOURCE) && r.some((p) => isStatic(p) && /confirmed by the recorded run/.test(p.message)), 'the runtime ATT003 and the confirmed static one', 240_000);
+    const rows = await wb.waitForProblems(
+      (r) => r.some((p) => p.source === SOURCE) && r.some((p) => isStatic(p) && /confirmed by the recorded run/.test(p.message)),
+      'the runtime ATT003 and the confirmed static one',
+      240_000,
+    );
     const runtime = rows.filter((p) => p.source === SOURCE);
-    assert.deepEqual(runtime.map((p) => `${p.line}:${(p.code ?? '').slice(0, 6)}`), [`${SCORES_LINE}:ATT003`]);
+    assert.deepEqual(
+      runtime.map((p) => `${p.line}:${(p.code ?? '').slice(0, 6)}`),
+      [`${SCORES_LINE}:ATT003`],
+    );
     const confirmed = rows.find(isStatic)!;
     assert.equal(confirmed.line, SOFTMAX_LINE);
     assert.match(confirmed.message, /\(confirmed by the recorded run, call #0\)$/);
@@ -172,7 +182,13 @@ describe('a recorded call with an HF tokenizer, in the panel (torch 2.14, Debian
     await wb.openFile(TOKENS_FILE);
     await wb.goTo(1, 1);
     await wb.typeText('# edited\n');
-    await wb.waitForProblems((r) => !r.some((p) => p.source === SOURCE) && r.some((p) => p.source === 'attention-inspector' && /^ATT003/.test(p.code ?? '') && !/confirmed/.test(p.message)), 'the static ATT003 without the run’s confirmation', 60_000);
+    await wb.waitForProblems(
+      (r) =>
+        !r.some((p) => p.source === SOURCE) &&
+        r.some((p) => p.source === 'attention-inspector' && /^ATT003/.test(p.code ?? '') && !/confirmed/.test(p.message)),
+      'the static ATT003 without the run’s confirmation',
+      60_000,
+    );
   });
 });
 
@@ -186,4 +202,3 @@ async function poll<T>(check: () => Promise<T | undefined>, what: string, timeou
   }
   throw new Error(`timed out waiting for ${what}`);
 }
-

@@ -124,7 +124,10 @@ export function parseHeader(source: string, where: string): CaseHeader {
   const ll = fields.get('looks-like');
   if (ll !== undefined) {
     if (label !== 'correct') throw new Error(`${where}: "# looks-like:" is only for correct cases`);
-    for (const code of ll.split(',').map((s) => s.trim()).filter((s) => s !== '')) {
+    for (const code of ll
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '')) {
       if (!isRuleCode(code)) throw new Error(`${where}: looks-like names an unknown rule "${code}"`);
       looksLike.push(code);
     }
@@ -390,7 +393,16 @@ export interface CorpusStats {
 
 export function corpusStats(cases: readonly CorpusCase[]): CorpusStats {
   const zero = () => new Map<RuleCode, number>(RULE_CODES.map((c) => [c, 0]));
-  const s: CorpusStats = { cases: cases.length, buggy: 0, correct: 0, notebooks: 0, repos: new Set(), expected: zero(), buggyCases: zero(), lookAlikes: zero() };
+  const s: CorpusStats = {
+    cases: cases.length,
+    buggy: 0,
+    correct: 0,
+    notebooks: 0,
+    repos: new Set(),
+    expected: zero(),
+    buggyCases: zero(),
+    lookAlikes: zero(),
+  };
   for (const c of cases) {
     s.repos.add(c.header.repo.toLowerCase());
     if (c.kind === 'ipynb') s.notebooks++;

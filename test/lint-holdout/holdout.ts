@@ -7,16 +7,7 @@
 // every code column where it was. Real code has no labels next to it, so the linter must not either.
 // No file I/O here (tests and scripts read the files through test/lint-corpus/load.ts).
 import { join } from 'node:path';
-import {
-  lintCase,
-  matchCase,
-  parseNotebookCells,
-  scoreResults,
-  type CaseResult,
-  type CorpusCase,
-  type LinterLike,
-  type Score,
-} from '../lint-corpus/score';
+import { lintCase, matchCase, parseNotebookCells, scoreResults, type CaseResult, type CorpusCase, type LinterLike, type Score } from '../lint-corpus/score';
 
 export const HOLDOUT_DIR = join(__dirname, 'cases');
 

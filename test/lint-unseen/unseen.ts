@@ -99,7 +99,10 @@ export function parseUnseenHeader(source: string, where: string): UnseenHeader {
   const ll = fields.get('looks-like');
   if (ll !== undefined) {
     if (label !== 'correct') throw new Error(`${where}: "# looks-like:" is only for correct cases`);
-    for (const code of ll.split(',').map((s) => s.trim()).filter((s) => s !== '')) {
+    for (const code of ll
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '')) {
       if (!isRuleCode(code)) throw new Error(`${where}: looks-like names an unknown rule "${code}"`);
       looksLike.push(code);
     }
@@ -211,7 +214,13 @@ export function redactedWorkspace(c: UnseenCase): WorkspaceFile[] {
  * linter takes one source and no workspace, so each file is linted alone; once the linter's API takes the
  * workspace, pass it here (the one line below) and folder cases measure cross-file analysis.
  */
-export function lintFileInWorkspace(linter: UnseenLinter, file: WorkspaceFile, workspace: readonly WorkspaceFile[], caseWorkspace?: CaseWorkspace, caseName = ''): FindingLike[] {
+export function lintFileInWorkspace(
+  linter: UnseenLinter,
+  file: WorkspaceFile,
+  workspace: readonly WorkspaceFile[],
+  caseWorkspace?: CaseWorkspace,
+  caseName = '',
+): FindingLike[] {
   if (!caseWorkspace) return linter.lintPython(file.text);
   caseWorkspace.use(caseName, [file, ...workspace]);
   return linter.lintPython(file.text, { path: file.path });
@@ -240,7 +249,13 @@ export function runUnseen(linter: UnseenLinter, cases: readonly UnseenCase[], ca
       const expectations = c.files.find((f) => f.path === file.path)!.expectations;
       let findings: FindingLike[] = [];
       try {
-        findings = lintFileInWorkspace(linter, file, workspace.filter((w) => w !== file), caseWorkspace, c.name);
+        findings = lintFileInWorkspace(
+          linter,
+          file,
+          workspace.filter((w) => w !== file),
+          caseWorkspace,
+          c.name,
+        );
       } catch (err) {
         crashes.push({ file: label, message: err instanceof Error ? err.message : String(err) });
       }

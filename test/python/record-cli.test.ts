@@ -21,7 +21,15 @@ const INTERPRETERS: Interpreter[] = [{ name: 'torch 1.13 (Debian bookworm)', pat
 if (existsSync(join(ROOT, '.cache', 'torch-sid', 'installed.txt'))) INTERPRETERS.push({ name: 'torch 2.14 (Debian sid root)', path: SID_PYTHON, torch2: true });
 
 interface JsonOutput {
-  calls: { id: number; kind: string; path: string | null; line: number | null; module: string | null; shapes: Record<string, number[] | null>; dtype: string | null }[];
+  calls: {
+    id: number;
+    kind: string;
+    path: string | null;
+    line: number | null;
+    module: string | null;
+    shapes: Record<string, number[] | null>;
+    dtype: string | null;
+  }[];
   diagnostics: { path: string; line: number; column: number; code: string; severity: string; message: string }[];
   program: { exitCode: number };
 }
@@ -43,7 +51,9 @@ function expectations(source: string): { expected: string[]; exit: number; torch
   return { expected: expected.sort(), exit, torch2: /^# requires: torch2$/m.test(source) };
 }
 
-const programs = readdirSync(PROGRAMS).filter((f) => f.endsWith('.py') && f !== 'attn_lib.py').sort();
+const programs = readdirSync(PROGRAMS)
+  .filter((f) => f.endsWith('.py') && f !== 'attn_lib.py')
+  .sort();
 
 for (const interp of INTERPRETERS) {
   describe(`record CLI with ${interp.name}`, function () {
@@ -81,7 +91,13 @@ for (const interp of INTERPRETERS) {
 
 describe('record CLI usage', () => {
   it('exits 2 with a message on bad usage', async () => {
-    for (const args of [[], ['--format', 'xml', '--', 'a.py'], ['--max-calls', '0', '--', 'a.py'], ['--pytest', 'x', '--', 'a.py'], ['--', 'does/not/exist.py']]) {
+    for (const args of [
+      [],
+      ['--format', 'xml', '--', 'a.py'],
+      ['--max-calls', '0', '--', 'a.py'],
+      ['--pytest', 'x', '--', 'a.py'],
+      ['--', 'does/not/exist.py'],
+    ]) {
       const r = await record('/usr/bin/python3', args);
       assert.equal(r.code, 2, args.join(' '));
       assert.match(r.stderr, /attention-inspector record: /);

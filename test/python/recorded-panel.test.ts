@@ -8,7 +8,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../src/cli/main';
 import { traceFileReader } from '../../src/cli/files';
-import { analyseTrace, buildRecordedRun, forwardPassOf, parseTrace, readCallTensors, recordedAttention, recordedLabels, recordedTrace, type TraceCall } from '../../src/record';
+import {
+  analyseTrace,
+  buildRecordedRun,
+  forwardPassOf,
+  parseTrace,
+  readCallTensors,
+  recordedAttention,
+  recordedLabels,
+  recordedTrace,
+  type TraceCall,
+} from '../../src/record';
 import { tokenizerFromJson } from '../../src/tokenize';
 
 const ROOT = join(__dirname, '..', '..');
@@ -22,7 +32,10 @@ if (existsSync(join(ROOT, '.cache', 'torch-sid', 'installed.txt'))) {
     before(async () => {
       out = mkdtempSync(join(tmpdir(), 'ai-recorded-llama-'));
       let stderr = '';
-      const code = await runCli(['record', '--python', SID_PYTHON, '--out', out, '--format', 'json', '--', PROGRAM], { stdout: () => undefined, stderr: (t) => (stderr += t) });
+      const code = await runCli(['record', '--python', SID_PYTHON, '--out', out, '--format', 'json', '--', PROGRAM], {
+        stdout: () => undefined,
+        stderr: (t) => (stderr += t),
+      });
       assert.equal(code, 0, stderr);
     });
     after(() => rmSync(out, { recursive: true, force: true }));
@@ -46,12 +59,18 @@ if (existsSync(join(ROOT, '.cache', 'torch-sid', 'installed.txt'))) {
       for (const batch of [0, 1]) {
         const labels = recordedLabels(step, tensorsOf(step), read, batch);
         const rowIds = Array.from(ids.data.subarray(batch * S, (batch + 1) * S));
-        assert.deepEqual(labels.keys!.map((t) => t.display), tokenizer.decodeForDisplay!(rowIds));
+        assert.deepEqual(
+          labels.keys!.map((t) => t.display),
+          tokenizer.decodeForDisplay!(rowIds),
+        );
         assert.equal(labels.queries!.length, 1);
         const rec = buildRecordedRun(trace, forwardPassOf(trace, step.id), tensorsOf, { runId: 1 + batch, batch, labels });
         assert.equal(rec.run.nLayer, 2);
         assert.equal(rec.run.seqLen, S);
-        assert.deepEqual(rec.run.queryTokens!.map((t) => t.display), labels.queries!.map((t) => t.display));
+        assert.deepEqual(
+          rec.run.queryTokens!.map((t) => t.display),
+          labels.queries!.map((t) => t.display),
+        );
         assert.deepEqual([rec.run.recorded!.batch, rec.run.recorded!.batchSize, rec.run.recorded!.callIds], [batch, 2, rec.callIds]);
         const padKeys = rowIds.flatMap((id, j) => (id === pad ? [j] : []));
         assert.equal(padKeys.length > 0, batch === 1, 'the short text is left-padded');
@@ -67,7 +86,11 @@ if (existsSync(join(ROOT, '.cache', 'torch-sid', 'installed.txt'))) {
         for (const j of padKeys) assert.equal(rec.run.tokens[j].special, true);
       }
       // The prefill is square: no separate query labels.
-      const square = buildRecordedRun(trace, forwardPassOf(trace, prefill.id), tensorsOf, { runId: 9, batch: 0, labels: recordedLabels(prefill, tensorsOf(prefill), read, 0) });
+      const square = buildRecordedRun(trace, forwardPassOf(trace, prefill.id), tensorsOf, {
+        runId: 9,
+        batch: 0,
+        labels: recordedLabels(prefill, tensorsOf(prefill), read, 0),
+      });
       assert.equal(square.run.queryTokens, undefined);
       assert.ok(square.run.tokens.some((t) => /[a-z]/i.test(t.display)));
     });

@@ -4,15 +4,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 
-import {
-  availableInterpreters,
-  classesOf,
-  compileErrors,
-  formatScore,
-  formatSet,
-  listPrograms,
-  scoreInterpreter,
-} from './unseen-programs/unseen-set';
+import { availableInterpreters, classesOf, compileErrors, formatScore, formatSet, listPrograms, scoreInterpreter } from './unseen-programs/unseen-set';
 
 const PYTHON = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
 
@@ -22,7 +14,10 @@ describe('unseen record programs', function () {
     const programs = listPrograms(); // throws, naming the file, on a missing or malformed label
     assert.ok(programs.length >= 30, `the set holds ${programs.length} programs, at least 30 are wanted`);
     for (const cls of ['buggy', 'correct', 'folder', 'pytest', 'parameter-default'] as const) {
-      assert.ok(programs.some((p) => classesOf(p).includes(cls)), `no program of class ${cls}`);
+      assert.ok(
+        programs.some((p) => classesOf(p).includes(cls)),
+        `no program of class ${cls}`,
+      );
     }
     assert.deepEqual(compileErrors(programs, PYTHON), []);
   });

@@ -132,7 +132,8 @@ describe('CLI: hostile and odd inputs (issue 13)', function () {
     // A GPT-2 that claims 256 layers and 2,048 positions (each layer a copy of gpt2_tiny's first).
     const tiny = readTensorsSync(readFileSync(join(FIXTURE_DIR, 'gpt2_tiny.safetensors')), 'gpt2_tiny.safetensors').tensors;
     const entries: { name: string; dtype: string; shape: number[]; data: Uint8Array }[] = [];
-    const add = (name: string, shape: number[], data: Float32Array) => entries.push({ name, dtype: 'F32', shape, data: new Uint8Array(data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength)) });
+    const add = (name: string, shape: number[], data: Float32Array) =>
+      entries.push({ name, dtype: 'F32', shape, data: new Uint8Array(data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength)) });
     for (const [name, t] of tiny) {
       if (name.startsWith('h.1.')) continue;
       if (name.startsWith('h.0.')) for (let l = 0; l < 256; l++) add(name.replace('h.0.', `h.${l}.`), t.shape, t.data);

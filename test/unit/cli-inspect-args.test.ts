@@ -16,7 +16,21 @@ async function run(args: string[]): Promise<{ code: number; stdout: string; stde
 
 describe('inspect: flags', () => {
   it('parses every option, in both --flag value and --flag=value forms', () => {
-    const o = parseInspectArgs(['--ids', '1, 2,3', '--attention-mask=1,1,0', '--weights', 'm.safetensors', '--config', 'c.json', '--tokenizer=t.json', '--seed', '7', '--causal', '--format', 'json']);
+    const o = parseInspectArgs([
+      '--ids',
+      '1, 2,3',
+      '--attention-mask=1,1,0',
+      '--weights',
+      'm.safetensors',
+      '--config',
+      'c.json',
+      '--tokenizer=t.json',
+      '--seed',
+      '7',
+      '--causal',
+      '--format',
+      'json',
+    ]);
     assert.deepEqual(o, {
       causal: true,
       format: 'json',
@@ -29,7 +43,15 @@ describe('inspect: flags', () => {
       seed: 7,
     });
     assert.deepEqual(parseInspectArgs(['--text', '--not a flag', '--heads', '2', '--d-model', '8']), {
-      causal: false, format: 'text', help: false, text: '--not a flag', weights: undefined, config: undefined, tokenizer: undefined, heads: 2, dModel: 8,
+      causal: false,
+      format: 'text',
+      help: false,
+      text: '--not a flag',
+      weights: undefined,
+      config: undefined,
+      tokenizer: undefined,
+      heads: 2,
+      dModel: 8,
     });
     assert.equal(parseInspectArgs(['-h']).help, true);
   });
@@ -101,11 +123,21 @@ describe('inspect: output helpers', () => {
     const w = Float32Array.from([1, 0, 0, 0.25, 0.25, 0.5, 0.1, 0.2, 0.7]);
     const { rows, meanEntropy } = summarizeHead(w, 3);
     assert.deepEqual(rows[0].top, [{ key: 0, weight: 1 }]);
-    assert.deepEqual(rows[1].top.map((t) => t.key), [2, 0, 1]);
-    assert.deepEqual(rows[2].top.map((t) => t.key), [2, 1, 0]);
+    assert.deepEqual(
+      rows[1].top.map((t) => t.key),
+      [2, 0, 1],
+    );
+    assert.deepEqual(
+      rows[2].top.map((t) => t.key),
+      [2, 1, 0],
+    );
     const h = (ps: number[]) => -ps.reduce((s, p) => s + (p > 0 ? p * Math.log(p) : 0), 0);
     const expected = [h([1]), h([0.25, 0.25, 0.5]), h([0.1, 0.2, 0.7].map(Math.fround))];
-    assertClose(rows.map((r) => r.entropy), expected, { atol: 1e-6 });
+    assertClose(
+      rows.map((r) => r.entropy),
+      expected,
+      { atol: 1e-6 },
+    );
     assertClose(meanEntropy, (expected[0] + expected[1] + expected[2]) / 3, { atol: 1e-6 });
   });
 
@@ -123,7 +155,11 @@ describe('inspect: output helpers', () => {
         const keys = Array.from({ length: T }, (_, j) => j).filter((j) => w[i * T + j] !== 0);
         const rank = (j: number) => (Number.isNaN(w[i * T + j]) ? -Infinity : w[i * T + j]);
         keys.sort((a, b) => rank(b) - rank(a) || a - b);
-        assert.deepEqual(rows[i].top.map((t) => t.key), keys.slice(0, 3), `trial ${trial} row ${i}`);
+        assert.deepEqual(
+          rows[i].top.map((t) => t.key),
+          keys.slice(0, 3),
+          `trial ${trial} row ${i}`,
+        );
       }
     }
   });
@@ -149,7 +185,10 @@ describe('inspect: runs (in process)', () => {
     assert.equal(doc.model.family, 'gpt2');
     assert.equal(doc.heads.length, 4);
     assert.equal(doc.tokens.length, 10);
-    assert.deepEqual(doc.tokens.map((t: { id: number }) => t.id), fx.input_ids);
+    assert.deepEqual(
+      doc.tokens.map((t: { id: number }) => t.id),
+      fx.input_ids,
+    );
   });
 
   it('text format: a header, then per head each query’s top keys and entropy', async () => {

@@ -50,12 +50,24 @@ describe('attention-inspector inspect (built CLI)', function () {
     assertClose(found.attentions.data, expected, { label: 'attentions (config.json beside)' });
     assert.equal(found.model.family, 'gpt2');
     assert.equal(found.model.nHead, 2);
-    assert.deepEqual(found.tokens.map((t: { id: number }) => t.id), fx.input_ids);
+    assert.deepEqual(
+      found.tokens.map((t: { id: number }) => t.id),
+      fx.input_ids,
+    );
   });
 
   it('bert_tiny with the padded element’s attention mask: JSON attentions equal HF’s', () => {
     const fx = loadFixture('bert_tiny');
-    const doc = json(['--ids', fx.input_ids[0].join(','), '--attention-mask', fx.attention_mask[0].join(','), '--weights', join(FIXTURE_DIR, 'bert_tiny.safetensors'), '--config', join(dir, 'bert_config.json')]);
+    const doc = json([
+      '--ids',
+      fx.input_ids[0].join(','),
+      '--attention-mask',
+      fx.attention_mask[0].join(','),
+      '--weights',
+      join(FIXTURE_DIR, 'bert_tiny.safetensors'),
+      '--config',
+      join(dir, 'bert_config.json'),
+    ]);
     const all = toFloat(fx.expected.attentions); // (n_layer, B, H, T, T)
     const T = 8;
     const expected = new Float32Array(2 * 2 * T * T);
@@ -76,7 +88,10 @@ describe('attention-inspector inspect (built CLI)', function () {
     }
     const causal = json([...args, '--causal']);
     for (let h = 0; h < 3; h++) for (let i = 0; i < T; i++) for (let j = i + 1; j < T; j++) assert.equal(causal.attentions.data[(h * T + i) * T + j], 0);
-    assert.notDeepEqual(json(['--text', 'the quick brown fox jumps over the lazy dog', '--seed', '43', '--heads', '3', '--d-model', '12']).attentions.data, a.attentions.data);
+    assert.notDeepEqual(
+      json(['--text', 'the quick brown fox jumps over the lazy dog', '--seed', '43', '--heads', '3', '--d-model', '12']).attentions.data,
+      a.attentions.data,
+    );
   });
 
   it('text format by default', () => {

@@ -1,15 +1,7 @@
 // The kernel registry (initKernels / getKernel) and the argument checks every kernel shares.
 // Numerical tests of each kernel: test/unit/kernels/*.test.ts.
 import { strict as assert } from 'node:assert';
-import {
-  availableKernels,
-  createWasmSimdKernel,
-  getKernel,
-  initKernels,
-  setKernel,
-  tsKernel,
-  wasmSimdSupported,
-} from '../../src/engine/kernels';
+import { availableKernels, createWasmSimdKernel, getKernel, initKernels, setKernel, tsKernel, wasmSimdSupported } from '../../src/engine/kernels';
 import type { GemmArgs, Kernel, KernelPreference } from '../../src/engine/kernels';
 
 describe('kernels: registry', () => {
@@ -68,8 +60,19 @@ describe('kernels: argument checks', () => {
   });
 
   const good = (): GemmArgs => ({
-    m: 2, n: 3, k: 4, a: new Float32Array(8), aOff: 0, lda: 4, b: new Float32Array(12), bOff: 0, ldb: 3,
-    transB: false, c: new Float32Array(6), cOff: 0, ldc: 3,
+    m: 2,
+    n: 3,
+    k: 4,
+    a: new Float32Array(8),
+    aOff: 0,
+    lda: 4,
+    b: new Float32Array(12),
+    bOff: 0,
+    ldb: 3,
+    transB: false,
+    c: new Float32Array(6),
+    cOff: 0,
+    ldc: 3,
   });
 
   const badGemm: [string, Partial<GemmArgs> | Record<string, unknown>, RegExp][] = [
@@ -97,10 +100,19 @@ describe('kernels: argument checks', () => {
   it('softmaxRows rejects bad views and modes', () => {
     for (const kernel of kernels) {
       const x = new Float32Array(6);
-      assert.throws(() => kernel.softmaxRows({ x, off: 0, rows: 2, cols: 3, ld: 2, fullyMasked: 'nan' }), /softmaxRows: ld = 2 is smaller than the 3 columns of x/);
-      assert.throws(() => kernel.softmaxRows({ x, off: 1, rows: 2, cols: 3, ld: 3, fullyMasked: 'nan' }), /softmaxRows: x is viewed as 2x3 at offset 1 .* needs 7 elements, but the array has 6/);
+      assert.throws(
+        () => kernel.softmaxRows({ x, off: 0, rows: 2, cols: 3, ld: 2, fullyMasked: 'nan' }),
+        /softmaxRows: ld = 2 is smaller than the 3 columns of x/,
+      );
+      assert.throws(
+        () => kernel.softmaxRows({ x, off: 1, rows: 2, cols: 3, ld: 3, fullyMasked: 'nan' }),
+        /softmaxRows: x is viewed as 2x3 at offset 1 .* needs 7 elements, but the array has 6/,
+      );
       assert.throws(() => kernel.softmaxRows({ x, off: 0, rows: -2, cols: 3, ld: 3, fullyMasked: 'nan' }), /softmaxRows: rows must be a non-negative integer/);
-      assert.throws(() => kernel.softmaxRows({ x, off: 0, rows: 2, cols: 3, ld: 3, fullyMasked: 'none' as 'nan' }), /softmaxRows: fullyMasked must be 'nan' or 'zero', got none/);
+      assert.throws(
+        () => kernel.softmaxRows({ x, off: 0, rows: 2, cols: 3, ld: 3, fullyMasked: 'none' as 'nan' }),
+        /softmaxRows: fullyMasked must be 'nan' or 'zero', got none/,
+      );
     }
   });
 });

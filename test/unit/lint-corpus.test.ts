@@ -97,8 +97,22 @@ describe('lint corpus: scoring module', () => {
 
   describe('parseNotebookCells / parseCase', () => {
     it('indexes cells over all cells and joins list sources', () => {
-      const cells = parseNotebookCells(notebook([['markdown', '# Title'], ['code', ['a = 1\n', 'b = 2']], ['code', 'c = 3']]), 'n.ipynb');
-      assert.deepEqual(cells.map((c) => [c.index, c.cellType, c.source]), [[0, 'markdown', '# Title'], [1, 'code', 'a = 1\nb = 2'], [2, 'code', 'c = 3']]);
+      const cells = parseNotebookCells(
+        notebook([
+          ['markdown', '# Title'],
+          ['code', ['a = 1\n', 'b = 2']],
+          ['code', 'c = 3'],
+        ]),
+        'n.ipynb',
+      );
+      assert.deepEqual(
+        cells.map((c) => [c.index, c.cellType, c.source]),
+        [
+          [0, 'markdown', '# Title'],
+          [1, 'code', 'a = 1\nb = 2'],
+          [2, 'code', 'c = 3'],
+        ],
+      );
     });
     it('rejects what is not a notebook', () => {
       assert.throws(() => parseNotebookCells('{', 'bad.ipynb'), /bad\.ipynb: not valid JSON/);
@@ -109,9 +123,20 @@ describe('lint corpus: scoring module', () => {
       const py = parseCase('demo-case.py', PY_BUGGY);
       assert.equal(py.kind, 'py');
       assert.equal(py.expectations.length, 3);
-      const nb = parseCase('demo-case.ipynb', notebook([['markdown', 'intro'], ['code', HEADER], ['markdown', 'more'], ['code', 'x = f(1)  # expect: ATT002']]));
+      const nb = parseCase(
+        'demo-case.ipynb',
+        notebook([
+          ['markdown', 'intro'],
+          ['code', HEADER],
+          ['markdown', 'more'],
+          ['code', 'x = f(1)  # expect: ATT002'],
+        ]),
+      );
       assert.equal(nb.kind, 'ipynb');
-      assert.deepEqual(nb.units.map((u) => u.cell), [1, 3]);
+      assert.deepEqual(
+        nb.units.map((u) => u.cell),
+        [1, 3],
+      );
       assert.deepEqual(nb.expectations, [e('ATT002', 1, 3)]);
     });
     it('checks a README case table: each case once, with its repository and label, and no stray rows', () => {
@@ -141,7 +166,13 @@ describe('lint corpus: scoring module', () => {
       const r = matchCase('a.py', expected, found);
       assert.deepEqual(r.tp, [e('ATT001', 5)]);
       assert.deepEqual(r.fn, [e('ATT003', 9), e('ATT003', 12)]);
-      assert.deepEqual(r.fp.map((x) => [x.code, x.line]), [['ATT003', 10], ['ATT002', 12]]);
+      assert.deepEqual(
+        r.fp.map((x) => [x.code, x.line]),
+        [
+          ['ATT003', 10],
+          ['ATT002', 12],
+        ],
+      );
     });
     it('a finding in the wrong cell is a false positive and a false negative', () => {
       const r = matchCase('n.ipynb', [e('ATT002', 4, 2)], [f('ATT002', 4, 3)]);
@@ -167,12 +198,21 @@ describe('lint corpus: scoring module', () => {
   });
 
   describe('targets and reports', () => {
-    const perfect = (codes: readonly string[]) => scoreResults([matchCase('p.py', codes.map((c, i) => e(c as Expectation['code'], i + 1)), codes.map((c, i) => f(c, i + 1)))]);
+    const perfect = (codes: readonly string[]) =>
+      scoreResults([
+        matchCase(
+          'p.py',
+          codes.map((c, i) => e(c as Expectation['code'], i + 1)),
+          codes.map((c, i) => f(c, i + 1)),
+        ),
+      ]);
     it('accepts a score that meets every target', () => {
       assert.deepEqual(missedTargets(perfect(RULE_CODES)), []);
     });
     it('names each missed target', () => {
-      const low = scoreResults([matchCase('a.py', [e('ATT001', 1), e('ATT002', 2), e('ATT003', 3), e('ATT004', 4)], [f('ATT001', 1), f('ATT002', 2), f('ATT003', 3), f('ATT005', 9)])]);
+      const low = scoreResults([
+        matchCase('a.py', [e('ATT001', 1), e('ATT002', 2), e('ATT003', 3), e('ATT004', 4)], [f('ATT001', 1), f('ATT002', 2), f('ATT003', 3), f('ATT005', 9)]),
+      ]);
       assert.deepEqual(missedTargets(low), ['overall precision 0.750 < 0.9', 'ATT004 recall 0.000 < 0.75']);
       assert.deepEqual(missedTargets(scoreResults([matchCase('a.py', [e('ATT001', 1)], [])])).slice(0, 2), [
         'overall precision is undefined: the linter reported nothing',
@@ -204,10 +244,21 @@ describe('lint corpus: scoring module', () => {
       const calls: string[] = [];
       const fake: LinterLike = {
         lintPython: (src) => (calls.push(`py:${src.length}`), [{ code: 'ATT003', line: 10 }]),
-        lintNotebook: (json) => (calls.push(`nb:${json.length}`), [{ cellIndex: 3, findings: [{ code: 'ATT002', line: 1, message: 'm' }] }, { cellIndex: 1, findings: [] }]),
+        lintNotebook: (json) => (
+          calls.push(`nb:${json.length}`),
+          [
+            { cellIndex: 3, findings: [{ code: 'ATT002', line: 1, message: 'm' }] },
+            { cellIndex: 1, findings: [] },
+          ]
+        ),
       };
       const py = parseCase('demo-case.py', PY_BUGGY);
-      const nbText = notebook([['markdown', 'intro'], ['code', HEADER], ['markdown', 'more'], ['code', 'x = f(1)  # expect: ATT002']]);
+      const nbText = notebook([
+        ['markdown', 'intro'],
+        ['code', HEADER],
+        ['markdown', 'more'],
+        ['code', 'x = f(1)  # expect: ATT002'],
+      ]);
       const nb = parseCase('demo-case.ipynb', nbText);
       assert.deepEqual(lintCase(fake, py), [{ cell: null, code: 'ATT003', line: 10, column: undefined, message: undefined }]);
       assert.deepEqual(lintCase(fake, nb), [{ cell: 3, code: 'ATT002', line: 1, column: undefined, message: 'm' }]);

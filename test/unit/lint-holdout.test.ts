@@ -7,7 +7,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import TreeSitter = require('web-tree-sitter');
 import { CORPUS_DIR, loadCorpus, readCaseFiles, readGrammarWasm } from '../lint-corpus/load';
-import { corpusStats, formatTable, parseCase, readmeTableProblems, parseExpectations, parseHeader, type CorpusCase, type LinterLike } from '../lint-corpus/score';
+import {
+  corpusStats,
+  formatTable,
+  parseCase,
+  readmeTableProblems,
+  parseExpectations,
+  parseHeader,
+  type CorpusCase,
+  type LinterLike,
+} from '../lint-corpus/score';
 import { HOLDOUT_DIR, REGRESSION_FLOOR, readmeRepos, redactCase, redactSource, runHoldout } from '../lint-holdout/holdout';
 
 const HEADER = [
@@ -60,7 +69,13 @@ describe('lint holdout: redaction', () => {
     assert.equal(doc.cells[0].source, '# Title  # expect: ATT001', 'markdown cells are untouched');
     assert.equal(doc.cells[1].source, '#\n#\n#\n#\n#\nimport torch');
     assert.equal(doc.cells[2].source, 'x = f(1)\n# why: a later comment');
-    assert.deepEqual(r.units.map((u) => [u.cell, u.source]), [[1, doc.cells[1].source], [2, doc.cells[2].source]]);
+    assert.deepEqual(
+      r.units.map((u) => [u.cell, u.source]),
+      [
+        [1, doc.cells[1].source],
+        [2, doc.cells[2].source],
+      ],
+    );
     assert.deepEqual(r.expectations, [{ cell: 2, line: 1, code: 'ATT002' }]);
   });
 
@@ -68,7 +83,13 @@ describe('lint holdout: redaction', () => {
     const c = parseCase('demo-case.py', `${HEADER}\nimport torch\ns = q @ k.transpose(-2, -1)  # expect: ATT003\n`);
     const seen: string[] = [];
     const fake: LinterLike = {
-      lintPython: (src) => (seen.push(src), [{ code: 'ATT003', line: 7 }, { code: 'ATT001', line: 2 }]),
+      lintPython: (src) => (
+        seen.push(src),
+        [
+          { code: 'ATT003', line: 7 },
+          { code: 'ATT001', line: 2 },
+        ]
+      ),
       lintNotebook: () => [],
     };
     const run = runHoldout(fake, [c]);
@@ -115,7 +136,10 @@ describe('lint holdout: the cases', () => {
     const bad: string[] = [];
     for (const c of cases) {
       const redacted = redactCase(c);
-      for (const [which, units] of [['original', c.units], ['redacted', redacted.units]] as const) {
+      for (const [which, units] of [
+        ['original', c.units],
+        ['redacted', redacted.units],
+      ] as const) {
         for (const u of units) {
           const tree = parser.parse(u.source);
           if (!tree || tree.rootNode.hasError) bad.push(`${which} ${u.cell === null ? c.file : `${c.file} [cell ${u.cell}]`}`);

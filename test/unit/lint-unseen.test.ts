@@ -60,7 +60,10 @@ describe('lint unseen: loader and scorer', () => {
     assert.throws(() => parseUnseenHeader(header('d', 'correct', 'real-bug'), 'a.py'), /does not go with label/);
     assert.throws(() => parseUnseenHeader(header('d', 'buggy', 'oops'), 'a.py'), /class must be one of/);
     assert.throws(() => parseUnseenHeader(header('d').replace(SOURCE, ''), 'b.py'), /missing header line "# source: \.\.\."/);
-    assert.throws(() => parseUnseenHeader(header('d').replace('someone/some-repo/commit', 'other/repo/commit'), 'c.py'), /must both be inside someone\/some-repo/);
+    assert.throws(
+      () => parseUnseenHeader(header('d').replace('someone/some-repo/commit', 'other/repo/commit'), 'c.py'),
+      /must both be inside someone\/some-repo/,
+    );
     assert.throws(() => parseUnseenHeader(header('d').replace('/commit/0123abc', '/blob/main/x.py'), 'c.py'), /commit, pull request or issue URL/);
     assert.throws(() => parseUnseenHeader(header('d') + '\n# author: me', 'e.py'), /unknown header key "author"/);
   });
@@ -72,15 +75,32 @@ describe('lint unseen: loader and scorer', () => {
     ]);
     assert.equal(c.folder, true);
     assert.equal(c.headerFile, 'model.py');
-    assert.deepEqual(c.files.map((f) => [f.path, f.expectations.map((e) => `${e.code}:${e.line}`)]), [
-      ['collate.py', []],
-      ['model.py', ['ATT002:9']],
-    ]);
+    assert.deepEqual(
+      c.files.map((f) => [f.path, f.expectations.map((e) => `${e.code}:${e.line}`)]),
+      [
+        ['collate.py', []],
+        ['model.py', ['ATT002:9']],
+      ],
+    );
   });
 
   it('rejects a case without exactly one header, a name mismatch, and labels that disagree with the expectations', () => {
-    assert.throws(() => parseUnseenCase('ws', true, [{ path: 'a.py', text: 'x = 1\n' }, { path: 'b.py', text: 'y = 2\n' }]), /found 0/);
-    assert.throws(() => parseUnseenCase('ws', true, [{ path: 'a.py', text: header('ws') }, { path: 'b.py', text: header('ws') }]), /found 2/);
+    assert.throws(
+      () =>
+        parseUnseenCase('ws', true, [
+          { path: 'a.py', text: 'x = 1\n' },
+          { path: 'b.py', text: 'y = 2\n' },
+        ]),
+      /found 0/,
+    );
+    assert.throws(
+      () =>
+        parseUnseenCase('ws', true, [
+          { path: 'a.py', text: header('ws') },
+          { path: 'b.py', text: header('ws') },
+        ]),
+      /found 2/,
+    );
     assert.throws(() => parseUnseenCase('ws', true, [{ path: 'a.py', text: header('ws') + '\nx = 1  # expect: ATT001' }]), /at least two/);
     assert.throws(() => parseUnseenCase('one', false, [{ path: 'one.py', text: header('two') + '\nx = 1  # expect: ATT001' }]), /must equal the case name/);
     assert.throws(() => parseUnseenCase('one', false, [{ path: 'one.py', text: header('one') + '\nx = 1' }]), /needs at least one "# expect/);
@@ -109,7 +129,12 @@ describe('lint unseen: loader and scorer', () => {
     const fake: UnseenLinter = {
       lintPython: (src) => {
         seen.push(src);
-        return src.includes('softmax') ? [{ code: 'ATT001', line: 9 }, { code: 'ATT003', line: 9 }] : [];
+        return src.includes('softmax')
+          ? [
+              { code: 'ATT001', line: 9 },
+              { code: 'ATT003', line: 9 },
+            ]
+          : [];
       },
     };
     const workspace = redactedWorkspace(c);
@@ -117,15 +142,21 @@ describe('lint unseen: loader and scorer', () => {
     seen.length = 0;
     const run = runUnseen(fake, [c]);
     assert.equal(seen.length, 2, 'one lint call per file');
-    assert.ok(seen.every((s) => !/expect:|label:|why:/.test(s)), 'the linter sees redacted files');
+    assert.ok(
+      seen.every((s) => !/expect:|label:|why:/.test(s)),
+      'the linter sees redacted files',
+    );
     assert.deepEqual([run.score.overall.tp, run.score.overall.fp, run.score.overall.fn], [1, 1, 1]);
-    assert.deepEqual(run.results.map((r) => r.file), ['ws/helpers.py', 'ws/model.py']);
+    assert.deepEqual(
+      run.results.map((r) => r.file),
+      ['ws/helpers.py', 'ws/model.py'],
+    );
     const folder = run.byClass.get('folder')!;
     assert.deepEqual([folder.cases, folder.tp, folder.fp, folder.fn], [1, 1, 1, 1]);
     assert.equal(run.byClass.get('clean')!.cases, 0);
   });
 
-  it('with a CaseWorkspace, each file is linted by its path inside its own case\'s files', () => {
+  it("with a CaseWorkspace, each file is linted by its path inside its own case's files", () => {
     const c = parseUnseenCase('ws', true, [
       { path: 'pkg/helpers.py', text: 'def f():\n    return 1\n' },
       { path: 'pkg/model.py', text: `${header('ws')}\nfrom .helpers import f  # expect: ATT001\n` },
@@ -134,12 +165,20 @@ describe('lint unseen: loader and scorer', () => {
     const calls: Array<{ path?: string; seen: string[]; version?: string; listed: string[] }> = [];
     const fake: UnseenLinter = {
       lintPython: (_src, options) => {
-        calls.push({ path: options?.path, seen: ['pkg/helpers.py', 'pkg/model.py', 'other.py'].filter((p) => workspace.read(p) !== undefined), version: workspace.version('pkg/helpers.py'), listed: workspace.listPython('pkg') });
+        calls.push({
+          path: options?.path,
+          seen: ['pkg/helpers.py', 'pkg/model.py', 'other.py'].filter((p) => workspace.read(p) !== undefined),
+          version: workspace.version('pkg/helpers.py'),
+          listed: workspace.listPython('pkg'),
+        });
         return [];
       },
     };
     runUnseen(fake, [c], workspace);
-    assert.deepEqual(calls.map((x) => x.path), ['pkg/helpers.py', 'pkg/model.py']);
+    assert.deepEqual(
+      calls.map((x) => x.path),
+      ['pkg/helpers.py', 'pkg/model.py'],
+    );
     for (const x of calls) {
       assert.deepEqual(x.seen, ['pkg/helpers.py', 'pkg/model.py']);
       assert.equal(x.version, 'ws/pkg/helpers.py');
@@ -160,9 +199,7 @@ describe('lint unseen: loader and scorer', () => {
   });
 
   it('prints aggregates only: overall P/R/F1, one row per rule, counts by class, and no case name', () => {
-    const c = parseUnseenCase('secret-case-name', false, [
-      { path: 'secret-case-name.py', text: `${header('secret-case-name')}\nx = 1  # expect: ATT001\n` },
-    ]);
+    const c = parseUnseenCase('secret-case-name', false, [{ path: 'secret-case-name.py', text: `${header('secret-case-name')}\nx = 1  # expect: ATT001\n` }]);
     const run = runUnseen({ lintPython: () => [{ code: 'ATT001', line: 8 }] }, [c]);
     const report = formatUnseenReport(run, [c]);
     assert.ok(!report.includes('secret-case-name'));
@@ -211,7 +248,10 @@ describe('lint unseen: the set', () => {
       }
     }
     assert.ok(excluded.size > 100, `${excluded.size} repositories excluded`);
-    assert.deepEqual(cases.filter((c) => excluded.has(c.header.repo.toLowerCase())).map((c) => `${c.name}: ${c.header.repo}`), []);
+    assert.deepEqual(
+      cases.filter((c) => excluded.has(c.header.repo.toLowerCase())).map((c) => `${c.name}: ${c.header.repo}`),
+      [],
+    );
   });
 
   it('every file is valid Python before and after redaction, and the redaction removes every label', async () => {
@@ -222,14 +262,18 @@ describe('lint unseen: the set', () => {
     const bad: string[] = [];
     for (const c of cases) {
       const redacted = redactedWorkspace(c);
-      for (const [which, files] of [['original', c.files], ['redacted', redacted]] as const) {
+      for (const [which, files] of [
+        ['original', c.files],
+        ['redacted', redacted],
+      ] as const) {
         for (const f of files) {
           const tree = parser.parse(f.text);
           if (!tree || tree.rootNode.hasError) bad.push(`${which} ${c.name}/${f.path}`);
           tree?.delete();
         }
       }
-      for (const f of redacted) assert.ok(!/#\s*(expect|case|label|class|why|pattern|source|modelled-on|looks-like):/.test(f.text), `${c.name}/${f.path}: a label survived`);
+      for (const f of redacted)
+        assert.ok(!/#\s*(expect|case|label|class|why|pattern|source|modelled-on|looks-like):/.test(f.text), `${c.name}/${f.path}: a label survived`);
     }
     parser.delete();
     assert.deepEqual(bad, []);
@@ -250,7 +294,10 @@ describe('lint unseen: the set', () => {
       assert.ok(row, `README has no row for ${c.name}`);
       assert.ok(row.includes(c.header.repo) && row.includes(c.header.cls), `README row for ${c.name} names its repository and class`);
     }
-    assert.deepEqual([...rows.keys()].filter((k) => !cases.some((c) => c.name === k)), []);
+    assert.deepEqual(
+      [...rows.keys()].filter((k) => !cases.some((c) => c.name === k)),
+      [],
+    );
   });
 });
 
@@ -264,6 +311,10 @@ describe('lint unseen: linter run (aggregates only, no threshold)', () => {
     const cases = loadUnseen();
     const run = runUnseen(linter, cases, workspace);
     console.log(`\n${formatUnseenReport(run, cases)}\n`);
-    assert.deepEqual(run.crashes.map((c) => c.file), [], 'the linter must never throw');
+    assert.deepEqual(
+      run.crashes.map((c) => c.file),
+      [],
+      'the linter must never throw',
+    );
   });
 });

@@ -16,9 +16,17 @@ describe('panel: Content-Security-Policy nonce', () => {
   });
 
   it('takes its bytes from the generator it is given (the platform’s crypto.getRandomValues by default)', () => {
-    assert.equal(makeNonce((b) => b.fill(0)), 'AAAAAAAAAAAAAAAAAAAAAA');
-    assert.equal(makeNonce((b) => b.fill(255)), '_____________________w');
-    const source = readFileSync(join(__dirname, '..', '..', 'src', 'host', 'panel', 'nonce.ts'), 'utf8') + readFileSync(join(__dirname, '..', '..', 'src', 'host', 'panel', 'panel.ts'), 'utf8');
+    assert.equal(
+      makeNonce((b) => b.fill(0)),
+      'AAAAAAAAAAAAAAAAAAAAAA',
+    );
+    assert.equal(
+      makeNonce((b) => b.fill(255)),
+      '_____________________w',
+    );
+    const source =
+      readFileSync(join(__dirname, '..', '..', 'src', 'host', 'panel', 'nonce.ts'), 'utf8') +
+      readFileSync(join(__dirname, '..', '..', 'src', 'host', 'panel', 'panel.ts'), 'utf8');
     assert.ok(!/Math\.random/.test(source), 'the panel must not draw its nonce from Math.random');
     assert.match(source, /getRandomValues/);
   });

@@ -52,7 +52,11 @@ describe('tiny bilingual model (media/models/tiny-bilingual)', () => {
     for (const name of names) {
       const [folder, file] = name.split('/');
       const digest = createHash('sha256').update(read(where[folder], file)).digest('hex');
-      assert.equal(digest, manifest.outputs[name], `${name}: SHA-256 differs from scripts/tiny-model/manifest.json (retrain with train.py, or restore the file)`);
+      assert.equal(
+        digest,
+        manifest.outputs[name],
+        `${name}: SHA-256 differs from scripts/tiny-model/manifest.json (retrain with train.py, or restore the file)`,
+      );
     }
   });
 
@@ -86,10 +90,17 @@ describe('tiny bilingual model (media/models/tiny-bilingual)', () => {
     });
     assert.equal(info.family, 'gpt2');
     assert.equal(info.tokenizer, 'tokenizer.json');
-    assert.deepEqual([info.nLayer, info.nHead, info.dModel, info.maxPositions], [manifest.model.n_layer, manifest.model.n_head, manifest.model.n_embd, manifest.model.n_positions]);
+    assert.deepEqual(
+      [info.nLayer, info.nHead, info.dModel, info.maxPositions],
+      [manifest.model.n_layer, manifest.model.n_head, manifest.model.n_embd, manifest.model.n_positions],
+    );
     for (const [key, { text, ids }] of Object.entries(reference.texts)) {
       const run = await session.run({ text, maxTokens: 128 });
-      assert.deepEqual(run.tokens.map((t) => t.id), ids, `${key}: token ids`);
+      assert.deepEqual(
+        run.tokens.map((t) => t.id),
+        ids,
+        `${key}: token ids`,
+      );
       const expected = reference_.get(`${key}.attentions`)!;
       const T = ids.length;
       assert.deepEqual(expected.shape, [info.nLayer, info.nHead, T, T]);

@@ -10,16 +10,7 @@ function checkCount(value: unknown, name: string, fn: string): void {
 }
 
 /** Checks that the rows x cols view at off with leading dimension ld lies inside an array of `length`. */
-function checkView(
-  fn: string,
-  name: string,
-  array: unknown,
-  off: number,
-  ld: number,
-  rows: number,
-  cols: number,
-  ldName: string,
-): void {
+function checkView(fn: string, name: string, array: unknown, off: number, ld: number, rows: number, cols: number, ldName: string): void {
   if (!(array instanceof Float32Array)) throw new Error(`${fn}: ${name} must be a Float32Array`);
   checkCount(off, `${name}Off`, fn);
   checkCount(ld, ldName, fn);

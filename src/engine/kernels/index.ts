@@ -9,12 +9,7 @@ export type { Kernel, KernelName, GemmArgs, SoftmaxRowsArgs } from './kernel';
 export { tsKernel } from './ts-kernel';
 export { wasmFmaSupported, wasmSimdSupported, wasmThreadsSupported } from './simd-module';
 export { createWasmSimdKernel, WasmSimdKernel } from './wasm-kernel';
-export {
-  createParallelWasmSimdKernel,
-  ParallelWasmSimdKernel,
-  type ParallelKernelOptions,
-  type SpawnKernelHelper,
-} from './parallel-kernel';
+export { createParallelWasmSimdKernel, ParallelWasmSimdKernel, type ParallelKernelOptions, type SpawnKernelHelper } from './parallel-kernel';
 export { serveKernelJobs } from './parallel-helper';
 
 /**

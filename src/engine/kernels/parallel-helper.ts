@@ -29,12 +29,7 @@ interface Job {
  * Serves jobs until the engine thread sets QUIT (or the thread is terminated). Blocks the calling thread: it
  * sleeps in Atomics.wait between jobs.
  */
-export function serveKernelJobs(
-  module: WebAssembly.Module,
-  memory: WebAssembly.Memory,
-  control: SharedArrayBuffer,
-  hooks: KernelHelperHooks = {},
-): void {
+export function serveKernelJobs(module: WebAssembly.Module, memory: WebAssembly.Memory, control: SharedArrayBuffer, hooks: KernelHelperHooks = {}): void {
   const ctl = new Int32Array(control);
   const f32 = new Float32Array(control);
   const wasm = instantiateShared(module, memory);

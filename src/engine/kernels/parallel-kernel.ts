@@ -21,7 +21,12 @@
 // Each of these is logged once.
 import type { GemmArgs, SoftmaxRowsArgs } from './kernel';
 import {
-  createSharedMemory, instantiateShared, sharedSimdKernelBytes, wasmFmaSupported, wasmFmaUnavailable, wasmThreadsSupported,
+  createSharedMemory,
+  instantiateShared,
+  sharedSimdKernelBytes,
+  wasmFmaSupported,
+  wasmFmaUnavailable,
+  wasmThreadsSupported,
   type SimdFunctions,
 } from './simd-module';
 import {
@@ -185,7 +190,13 @@ export class ParallelWasmSimdKernel extends WasmSimdKernel {
   private readonly ownChunkLimit: number;
   private readonly log: (message: string) => void;
   readonly counters: ParallelCounters = {
-    splitGemms: 0, splitSoftmaxes: 0, singleGemms: 0, singleSoftmaxes: 0, ownChunks: 0, helperChunks: 0, recovered: 0,
+    splitGemms: 0,
+    splitSoftmaxes: 0,
+    singleGemms: 0,
+    singleSoftmaxes: 0,
+    ownChunks: 0,
+    helperChunks: 0,
+    recovered: 0,
   };
 
   constructor(

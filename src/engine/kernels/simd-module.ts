@@ -31,8 +31,17 @@ export interface SimdFunctions {
   packB(src: number, ldb: number, kc: number, nc: number, dst: number): void;
   packBT(src: number, ldb: number, kc: number, nc: number, dst: number): void;
   macro(
-    mc: number, nc: number, kc: number, a: number, lda: number, packedA: number, pb: number,
-    c: number, ldc: number, alpha: number, accumulate: number,
+    mc: number,
+    nc: number,
+    kc: number,
+    a: number,
+    lda: number,
+    packedA: number,
+    pb: number,
+    c: number,
+    ldc: number,
+    alpha: number,
+    accumulate: number,
   ): void;
   softmaxRows(x: number, rows: number, cols: number, ld: number, maskedNaN: number): void;
   expInto(x: number, count: number): void;
@@ -60,10 +69,43 @@ export function sharedSimdKernelBytes(fma = false): Uint8Array<ArrayBuffer> {
  * (f32x4.relaxed_madd (local.get 0) (local.get 1) (local.get 2))).
  */
 const RELAXED_MADD_PROBE = new Uint8Array([
-  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // magic, version
-  0x01, 0x08, 0x01, 0x60, 0x03, 0x7b, 0x7b, 0x7b, 0x01, 0x7b, // type: (v128 v128 v128) -> v128
-  0x03, 0x02, 0x01, 0x00, // func 0 has type 0
-  0x0a, 0x0d, 0x01, 0x0b, 0x00, 0x20, 0x00, 0x20, 0x01, 0x20, 0x02, 0xfd, 0x85, 0x02, 0x0b, // code
+  0x00,
+  0x61,
+  0x73,
+  0x6d,
+  0x01,
+  0x00,
+  0x00,
+  0x00, // magic, version
+  0x01,
+  0x08,
+  0x01,
+  0x60,
+  0x03,
+  0x7b,
+  0x7b,
+  0x7b,
+  0x01,
+  0x7b, // type: (v128 v128 v128) -> v128
+  0x03,
+  0x02,
+  0x01,
+  0x00, // func 0 has type 0
+  0x0a,
+  0x0d,
+  0x01,
+  0x0b,
+  0x00,
+  0x20,
+  0x00,
+  0x20,
+  0x01,
+  0x20,
+  0x02,
+  0xfd,
+  0x85,
+  0x02,
+  0x0b, // code
 ]);
 
 /**
@@ -114,7 +156,7 @@ export function wasmSimdUnavailable(): Error {
 /** The Error for asking for the fused multiply-add kernel where relaxed SIMD is unavailable. */
 export function wasmFmaUnavailable(): Error {
   return new Error(
-    "the fused multiply-add WebAssembly kernel is not available: this JavaScript engine does not support " +
+    'the fused multiply-add WebAssembly kernel is not available: this JavaScript engine does not support ' +
       'relaxed SIMD (f32x4.relaxed_madd); the exact kernel works everywhere',
   );
 }

@@ -93,15 +93,7 @@ export function stagedGemmLayout(
  * C[i0:i1, j0:j1] of the staged product, packing into `scratch`. i0 must be a multiple of MR and j0 of NR
  * (so that two threads computing neighbouring rectangles never write the same tile of C).
  */
-export function multiplyStaged(
-  w: SimdFunctions,
-  g: StagedGemm,
-  scratch: Scratch,
-  i0: number,
-  i1: number,
-  j0: number,
-  j1: number,
-): void {
+export function multiplyStaged(w: SimdFunctions, g: StagedGemm, scratch: Scratch, i0: number, i1: number, j0: number, j1: number): void {
   const { kc: KC, mc: MC, nc: NC } = BLOCKING;
   const { n, k, transB, mPad, alpha } = g;
   const nPad = roundUp(n, NR);

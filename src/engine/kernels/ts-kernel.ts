@@ -51,16 +51,7 @@ function packA(a: Float32Array, aOff: number, lda: number, i0: number, rows: num
  * Packs columns j0:j0+cols of op(B) (k rows) into panels of NR columns: panel q holds op(B)[p, j0+NR*q+jj]
  * at q*k*NR + p*NR + jj. op(B)[p, j] is b[bOff + p*ldb + j], or b[bOff + j*ldb + p] when transB.
  */
-function packB(
-  b: Float32Array,
-  bOff: number,
-  ldb: number,
-  transB: boolean,
-  j0: number,
-  cols: number,
-  k: number,
-  dst: Float64Array,
-): void {
+function packB(b: Float32Array, bOff: number, ldb: number, transB: boolean, j0: number, cols: number, k: number, dst: Float64Array): void {
   let d = 0;
   for (let j = 0; j < cols; j += NR) {
     const live = Math.min(NR, cols - j);
@@ -110,43 +101,91 @@ function microTile(
   alpha: number,
   accumulate: boolean,
 ): void {
-  let c00 = 0, c01 = 0, c02 = 0, c03 = 0;
-  let c10 = 0, c11 = 0, c12 = 0, c13 = 0;
-  let c20 = 0, c21 = 0, c22 = 0, c23 = 0;
-  let c30 = 0, c31 = 0, c32 = 0, c33 = 0;
+  let c00 = 0,
+    c01 = 0,
+    c02 = 0,
+    c03 = 0;
+  let c10 = 0,
+    c11 = 0,
+    c12 = 0,
+    c13 = 0;
+  let c20 = 0,
+    c21 = 0,
+    c22 = 0,
+    c23 = 0;
+  let c30 = 0,
+    c31 = 0,
+    c32 = 0,
+    c33 = 0;
   for (let p = 0; p < k; p++) {
     const b0 = bp[pb];
     const b1 = bp[pb + 1];
     const b2 = bp[pb + 2];
     const b3 = bp[pb + 3];
     let x = ap[pa];
-    c00 += x * b0; c01 += x * b1; c02 += x * b2; c03 += x * b3;
+    c00 += x * b0;
+    c01 += x * b1;
+    c02 += x * b2;
+    c03 += x * b3;
     x = ap[pa + 1];
-    c10 += x * b0; c11 += x * b1; c12 += x * b2; c13 += x * b3;
+    c10 += x * b0;
+    c11 += x * b1;
+    c12 += x * b2;
+    c13 += x * b3;
     x = ap[pa + 2];
-    c20 += x * b0; c21 += x * b1; c22 += x * b2; c23 += x * b3;
+    c20 += x * b0;
+    c21 += x * b1;
+    c22 += x * b2;
+    c23 += x * b3;
     x = ap[pa + 3];
-    c30 += x * b0; c31 += x * b1; c32 += x * b2; c33 += x * b3;
+    c30 += x * b0;
+    c31 += x * b1;
+    c32 += x * b2;
+    c33 += x * b3;
     pa += MR;
     pb += NR;
   }
   let o = ci;
   if (accumulate) {
-    c[o] += alpha * c00; c[o + 1] += alpha * c01; c[o + 2] += alpha * c02; c[o + 3] += alpha * c03;
+    c[o] += alpha * c00;
+    c[o + 1] += alpha * c01;
+    c[o + 2] += alpha * c02;
+    c[o + 3] += alpha * c03;
     o += ldc;
-    c[o] += alpha * c10; c[o + 1] += alpha * c11; c[o + 2] += alpha * c12; c[o + 3] += alpha * c13;
+    c[o] += alpha * c10;
+    c[o + 1] += alpha * c11;
+    c[o + 2] += alpha * c12;
+    c[o + 3] += alpha * c13;
     o += ldc;
-    c[o] += alpha * c20; c[o + 1] += alpha * c21; c[o + 2] += alpha * c22; c[o + 3] += alpha * c23;
+    c[o] += alpha * c20;
+    c[o + 1] += alpha * c21;
+    c[o + 2] += alpha * c22;
+    c[o + 3] += alpha * c23;
     o += ldc;
-    c[o] += alpha * c30; c[o + 1] += alpha * c31; c[o + 2] += alpha * c32; c[o + 3] += alpha * c33;
+    c[o] += alpha * c30;
+    c[o + 1] += alpha * c31;
+    c[o + 2] += alpha * c32;
+    c[o + 3] += alpha * c33;
   } else {
-    c[o] = alpha * c00; c[o + 1] = alpha * c01; c[o + 2] = alpha * c02; c[o + 3] = alpha * c03;
+    c[o] = alpha * c00;
+    c[o + 1] = alpha * c01;
+    c[o + 2] = alpha * c02;
+    c[o + 3] = alpha * c03;
     o += ldc;
-    c[o] = alpha * c10; c[o + 1] = alpha * c11; c[o + 2] = alpha * c12; c[o + 3] = alpha * c13;
+    c[o] = alpha * c10;
+    c[o + 1] = alpha * c11;
+    c[o + 2] = alpha * c12;
+    c[o + 3] = alpha * c13;
     o += ldc;
-    c[o] = alpha * c20; c[o + 1] = alpha * c21; c[o + 2] = alpha * c22; c[o + 3] = alpha * c23;
+    c[o] = alpha * c20;
+    c[o + 1] = alpha * c21;
+    c[o + 2] = alpha * c22;
+    c[o + 3] = alpha * c23;
     o += ldc;
-    c[o] = alpha * c30; c[o + 1] = alpha * c31; c[o + 2] = alpha * c32; c[o + 3] = alpha * c33;
+    c[o] = alpha * c30;
+    c[o + 1] = alpha * c31;
+    c[o + 2] = alpha * c32;
+    c[o + 3] = alpha * c33;
   }
 }
 

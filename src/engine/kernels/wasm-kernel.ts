@@ -12,11 +12,17 @@
 import type { GemmArgs, Kernel, SoftmaxRowsArgs } from './kernel';
 import { checkGemmArgs, checkSoftmaxRowsArgs } from './check-args';
 import {
-  BLOCKING, MR, NR, simdKernelBytes, wasmFmaSupported, wasmFmaUnavailable, wasmSimdSupported, wasmSimdUnavailable,
+  BLOCKING,
+  MR,
+  NR,
+  simdKernelBytes,
+  wasmFmaSupported,
+  wasmFmaUnavailable,
+  wasmSimdSupported,
+  wasmSimdUnavailable,
   type SimdFunctions,
 } from './simd-module';
 import { multiplyStaged, scratchRegion, SCRATCH_BYTES, stagedGemmLayout, type StagedGemm } from './staged-gemm';
-
 
 /**
  * From this many columns of C on, each block of A is packed in 4-row panels first (a pass over A that the
@@ -59,16 +65,7 @@ export async function createWasmSimdKernel(options: WasmSimdKernelOptions = {}):
 const roundUp = (x: number, multiple: number): number => Math.ceil(x / multiple) * multiple;
 
 /** Copies a rows x cols block between row-major views (memcpy per row, or one memcpy when both are dense). */
-export function copyRows(
-  src: Float32Array,
-  srcOff: number,
-  srcLd: number,
-  dst: Float32Array,
-  dstOff: number,
-  dstLd: number,
-  rows: number,
-  cols: number,
-): void {
+export function copyRows(src: Float32Array, srcOff: number, srcLd: number, dst: Float32Array, dstOff: number, dstLd: number, rows: number, cols: number): void {
   if (rows === 0 || cols === 0) return;
   if ((srcLd === cols && dstLd === cols) || rows === 1) {
     dst.set(src.subarray(srcOff, srcOff + (rows - 1) * srcLd + cols), dstOff);
@@ -141,9 +138,7 @@ export class WasmSimdKernel implements Kernel {
       try {
         memory.grow(Math.ceil((bytes - have) / 65536));
       } catch (e) {
-        throw new Error(
-          `wasm-simd kernel: cannot grow WebAssembly memory to ${Math.ceil(bytes / 2 ** 20)} MiB (${String(e)})`,
-        );
+        throw new Error(`wasm-simd kernel: cannot grow WebAssembly memory to ${Math.ceil(bytes / 2 ** 20)} MiB (${String(e)})`);
       }
     }
     if (this.view.buffer !== memory.buffer) this.view = new Float32Array(memory.buffer);
@@ -174,8 +169,18 @@ export class WasmSimdKernel implements Kernel {
     const layout = stagedGemmLayout(m, n, k, this.scratchRegions * SCRATCH_BYTES);
     this.memory(layout.end);
     const staged: StagedGemm = {
-      m, n, k, transB, alpha: args.alpha ?? 1, accumulate: beta === 1, packA: n >= this.packAMinN,
-      aAt: layout.aAt, bAt: layout.bAt, cAt: layout.cAt, mPad: layout.mPad, ldc: layout.ldc,
+      m,
+      n,
+      k,
+      transB,
+      alpha: args.alpha ?? 1,
+      accumulate: beta === 1,
+      packA: n >= this.packAMinN,
+      aAt: layout.aAt,
+      bAt: layout.bAt,
+      cAt: layout.cAt,
+      mPad: layout.mPad,
+      ldc: layout.ldc,
     };
     this.stageAndMultiply(args, staged);
   }

@@ -23,10 +23,19 @@ export function linear(x: TensorLike, weight: Tensor, bias?: Tensor, fn = 'linea
   if (rows > 0 && outF > 0) {
     // (rows, in) · (out, in)ᵀ → (rows, out)
     getKernel().gemm({
-      m: rows, n: outF, k: inF,
-      a: xs.data, aOff: 0, lda: inF,
-      b: weight.data, bOff: 0, ldb: inF, transB: true,
-      c: out, cOff: 0, ldc: outF,
+      m: rows,
+      n: outF,
+      k: inF,
+      a: xs.data,
+      aOff: 0,
+      lda: inF,
+      b: weight.data,
+      bOff: 0,
+      ldb: inF,
+      transB: true,
+      c: out,
+      cOff: 0,
+      ldc: outF,
     });
   }
   if (bias) {
@@ -54,7 +63,10 @@ export function layerNorm(x: TensorLike, options: LayerNormOptions = {}): Tensor
   if (normShape.length === 0 || normShape.length > xs.shape.length || !sameShape(tail, normShape)) {
     throw new Error(`layerNorm: normalizedShape ${formatShape(normShape)} is not the trailing shape of input ${formatShape(xs.shape)}`);
   }
-  for (const [name, p] of [['weight', options.weight], ['bias', options.bias]] as const) {
+  for (const [name, p] of [
+    ['weight', options.weight],
+    ['bias', options.bias],
+  ] as const) {
     if (p && !sameShape(p.shape, normShape)) {
       throw new Error(`layerNorm: ${name} of shape ${formatShape(p.shape)} should be ${formatShape(normShape)}`);
     }

@@ -2,17 +2,7 @@
 // contiguous (or whose columns are, for the right operand) is passed to gemm with its leading dimension,
 // so a per-head slice such as q[b, :, h*hd:(h+1)*hd] or a transposed kᵀ is never copied.
 import { getKernel } from '../kernels';
-import {
-  type Tensor,
-  type TensorLike,
-  type TensorView,
-  contiguous,
-  forEachIndex,
-  formatShape,
-  numel,
-  tryBroadcastShapes,
-  view,
-} from '../tensor';
+import { type Tensor, type TensorLike, type TensorView, contiguous, forEachIndex, formatShape, numel, tryBroadcastShapes, view } from '../tensor';
 
 /** How gemm reads one [rows, cols] matrix of a view: row-major with a leading dim, or transposed. */
 export interface MatrixLayout {
@@ -96,10 +86,19 @@ function batchedMatmul(a: TensorView, b: TensorView): Tensor {
   forEachIndex(batch, [batchStrides(A, batch), batchStrides(B, batch)], [A.offset, B.offset], (i, [aOff, bOff]) => {
     if (m === 0 || n === 0) return;
     kernel.gemm({
-      m, n, k,
-      a: A.data, aOff, lda: aLayout.ld,
-      b: B.data, bOff, ldb: bLayout.ld, transB: !bLayout.rowMajor,
-      c, cOff: i * m * n, ldc: n,
+      m,
+      n,
+      k,
+      a: A.data,
+      aOff,
+      lda: aLayout.ld,
+      b: B.data,
+      bOff,
+      ldb: bLayout.ld,
+      transB: !bLayout.rowMajor,
+      c,
+      cOff: i * m * n,
+      ldc: n,
     });
   });
   return { data: c, shape: [...batch, m, n] };

@@ -25,7 +25,8 @@ const f = Math.fround;
 /** The rotaryDim/2 inverse frequencies, float32 as torch computes them, after the spec's scaling. */
 export function ropeInverseFrequencies(spec: RopeSpec): Float32Array {
   const { theta, rotaryDim } = spec;
-  if (!Number.isInteger(rotaryDim) || rotaryDim < 2 || rotaryDim % 2 !== 0) throw new Error(`RoPE: the rotary dims must be an even number ≥ 2, got ${rotaryDim}`);
+  if (!Number.isInteger(rotaryDim) || rotaryDim < 2 || rotaryDim % 2 !== 0)
+    throw new Error(`RoPE: the rotary dims must be an even number ≥ 2, got ${rotaryDim}`);
   if (!(theta > 0) || !Number.isFinite(theta)) throw new Error(`RoPE: rope_theta must be a positive number, got ${theta}`);
   const half = rotaryDim / 2;
   const inv = new Float32Array(half);
@@ -39,7 +40,8 @@ export function ropeInverseFrequencies(spec: RopeSpec): Float32Array {
     const highFreqWavelen = s.originalMaxPositions / s.highFreqFactor;
     for (let i = 0; i < half; i++) {
       const wavelen = f((2 * Math.PI) / inv[i]);
-      if (wavelen > lowFreqWavelen) inv[i] = f(inv[i] / s.factor); // low frequencies: interpolated
+      if (wavelen > lowFreqWavelen)
+        inv[i] = f(inv[i] / s.factor); // low frequencies: interpolated
       else if (wavelen >= highFreqWavelen) {
         // medium: a smooth blend of the two
         const smooth = f((s.originalMaxPositions / wavelen - s.lowFreqFactor) / (s.highFreqFactor - s.lowFreqFactor));
@@ -85,7 +87,8 @@ export function ropeTables(invFreq: Float32Array, positions: ArrayLike<number>):
 export function applyRopeInPlace(x: Float32Array, H: number, T: number, hd: number, tables: RopeTables): void {
   const { cos, sin, rotaryDim: D } = tables;
   if (D > hd) throw new Error(`RoPE: ${D} rotary dims exceed the head dim ${hd}`);
-  if (x.length !== H * T * hd || cos.length !== T * D) throw new Error(`RoPE: x has ${x.length} values for (${H}, ${T}, ${hd}), tables cover ${cos.length / D} positions`);
+  if (x.length !== H * T * hd || cos.length !== T * D)
+    throw new Error(`RoPE: x has ${x.length} values for (${H}, ${T}, ${hd}), tables cover ${cos.length / D} positions`);
   const half = D / 2;
   for (let h = 0; h < H; h++) {
     for (let t = 0; t < T; t++) {

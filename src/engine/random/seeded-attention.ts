@@ -89,7 +89,11 @@ function divideBySqrtInPlace(data: Float32Array, d: number): void {
 function pythonList(values: readonly (string | number)[], perLine = 16): string {
   if (values.length === 0) return '[]';
   // U+2028/U+2029 are legal inside Python strings but some editors break lines at them: escape them too.
-  const items = values.map((v) => JSON.stringify(v).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029'));
+  const items = values.map((v) =>
+    JSON.stringify(v)
+      .replace(/\u2028/g, '\\u2028')
+      .replace(/\u2029/g, '\\u2029'),
+  );
   const lines: string[] = [];
   for (let i = 0; i < items.length; i += perLine) lines.push('    ' + items.slice(i, i + perLine).join(', ') + ',');
   return '[\n' + lines.join('\n') + '\n]';
@@ -97,7 +101,7 @@ function pythonList(values: readonly (string | number)[], perLine = 16): string 
 
 function buildPythonSnippet(seed: TorchSeed, dModel: number, numHeads: number, tokens: readonly SeededToken[]): string {
   return [
-    '# Reproduces Attention Inspector\'s seeded weights with PyTorch (float32, CPU). The draws are bit-identical',
+    "# Reproduces Attention Inspector's seeded weights with PyTorch (float32, CPU). The draws are bit-identical",
     '# on x86-64 builds (AVX2 kernels); other CPUs draw tensors of 16 or more elements slightly differently.',
     'import math, torch',
     '',
@@ -171,4 +175,3 @@ export function seededAttentionWeights(options: SeededAttentionOptions): SeededA
     pythonSnippet: buildPythonSnippet(seed, dModel, numHeads, tokens),
   };
 }
-

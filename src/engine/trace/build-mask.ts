@@ -50,7 +50,8 @@ export function buildMask(choices: readonly MaskChoice[], L: number, S: number):
         applyExplicit(bias, L, S, choice);
         break;
       case 'sliding-window':
-        if (!Number.isInteger(choice.size) || choice.size < 1) throw new Error(`${FN}: sliding-window mask size must be a positive integer, got ${String(choice.size)}`);
+        if (!Number.isInteger(choice.size) || choice.size < 1)
+          throw new Error(`${FN}: sliding-window mask size must be a positive integer, got ${String(choice.size)}`);
         applySlidingWindow(bias, L, S, choice.size);
         break;
       default:
@@ -74,13 +75,7 @@ function applySlidingWindow(bias: Float32Array, L: number, S: number, size: numb
   }
 }
 
-function applyPadding(
-  bias: Float32Array,
-  L: number,
-  S: number,
-  choice: Extract<MaskChoice, { kind: 'padding' }>,
-  padded: Set<number>,
-): PaddingReading {
+function applyPadding(bias: Float32Array, L: number, S: number, choice: Extract<MaskChoice, { kind: 'padding' }>, padded: Set<number>): PaddingReading {
   const { padLast, builtAs, passedTo } = choice;
   if (!Number.isInteger(padLast) || padLast < 0 || padLast > S) {
     throw new Error(`${FN}: padding mask padLast must be an integer in 0..${S} (the number of keys), got ${String(padLast)}`);
@@ -94,7 +89,7 @@ function applyPadding(
   const firstPad = S - padLast;
   for (let j = firstPad; j < S; j++) padded.add(j);
   // The mask as built: True marks padding ('true-means-pad') or real tokens ('true-means-keep').
-  const built = Array.from({ length: S }, (_, j) => ((j >= firstPad) === (builtAs === 'true-means-pad') ? 1 : 0));
+  const built = Array.from({ length: S }, (_, j) => (j >= firstPad === (builtAs === 'true-means-pad') ? 1 : 0));
   // How the receiving API reads True: SDPA attn_mask = attend, MHA key_padding_mask = ignore.
   const trueMeansAttend = passedTo === 'sdpa';
   for (let j = 0; j < S; j++) {

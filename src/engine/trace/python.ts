@@ -27,7 +27,11 @@ function scaleLines(scale: ScaleChoice | undefined): string[] {
       return [`scale = ${pythonFloat((scale as { value: number }).value)}`];
     case 'model': {
       const value = (scale as { value?: number }).value;
-      return [value === undefined ? 'scale = model_scale                                  # the model\'s own scale, from its config.json' : `scale = ${pythonFloat(value)}                              # the model's own scale, from its config.json`];
+      return [
+        value === undefined
+          ? "scale = model_scale                                  # the model's own scale, from its config.json"
+          : `scale = ${pythonFloat(value)}                              # the model's own scale, from its config.json`,
+      ];
     }
   }
 }
@@ -45,16 +49,24 @@ function maskLines(choice: MaskChoice): string[] {
       return [];
     case 'causal':
       return choice.align === 'top-left'
-        ? ['# causal, top-left aligned (SDPA is_causal=True): query i sees keys j <= i', `mask = mask.masked_fill(torch.ones(L, S, dtype=torch.bool).triu(1), ${NEG_INF})`]
-        : ['# causal, bottom-right aligned (KV cache): query i sees keys j <= i + (S - L)', `mask = mask.masked_fill(torch.ones(L, S, dtype=torch.bool).triu(1 + S - L), ${NEG_INF})`];
+        ? [
+            '# causal, top-left aligned (SDPA is_causal=True): query i sees keys j <= i',
+            `mask = mask.masked_fill(torch.ones(L, S, dtype=torch.bool).triu(1), ${NEG_INF})`,
+          ]
+        : [
+            '# causal, bottom-right aligned (KV cache): query i sees keys j <= i + (S - L)',
+            `mask = mask.masked_fill(torch.ones(L, S, dtype=torch.bool).triu(1 + S - L), ${NEG_INF})`,
+          ];
     case 'padding': {
       const inverted = (choice.builtAs === 'true-means-pad') === (choice.passedTo === 'sdpa');
       const out = [
         `is_pad = torch.arange(S) >= S - ${choice.padLast}                   # the last ${choice.padLast} keys are padding`,
-        choice.builtAs === 'true-means-pad' ? 'padding_mask = is_pad                                # built with True = padding' : 'padding_mask = ~is_pad                               # built with True = real token',
+        choice.builtAs === 'true-means-pad'
+          ? 'padding_mask = is_pad                                # built with True = padding'
+          : 'padding_mask = ~is_pad                               # built with True = real token',
       ];
       if (choice.passedTo === 'mha') {
-        out.push("# passed to nn.MultiheadAttention(key_padding_mask=...), which reads True = ignore this key");
+        out.push('# passed to nn.MultiheadAttention(key_padding_mask=...), which reads True = ignore this key');
         out.push(`mask = mask.masked_fill(padding_mask[None, :], ${NEG_INF})`);
       } else {
         out.push('# passed to F.scaled_dot_product_attention(attn_mask=...), which reads True = attend');
@@ -83,19 +95,21 @@ export function pythonSteps(options: TraceOptions, ctx: PythonStepsContext): str
     lines.push(
       'd_k = d_model // n_heads',
       `h = ${ctx.head}`,
-      'q = (x @ W_q.T)[:, h * d_k:(h + 1) * d_k]             # (T, d_k): this head\'s slice of the in-projection',
+      "q = (x @ W_q.T)[:, h * d_k:(h + 1) * d_k]             # (T, d_k): this head's slice of the in-projection",
       'k = (x @ W_k.T)[:, h * d_k:(h + 1) * d_k]             # (T, d_k)',
       'v = (x @ W_v.T)[:, h * d_k:(h + 1) * d_k]             # (T, d_k)',
     );
   } else {
-    lines.push('import math, torch', '# q: (L, d_k), k: (S, d_k), v: (S, d_v): this head\'s tensors, taken from your model', 'd_k = q.shape[-1]');
+    lines.push('import math, torch', "# q: (L, d_k), k: (S, d_k), v: (S, d_v): this head's tensors, taken from your model", 'd_k = q.shape[-1]');
   }
   lines.push(
     'L, S = q.shape[0], k.shape[0]',
     '',
     'scores = q @ k.T                                     # 1 · (L, S)',
     ...scaleLines(options.scale),
-    temperature === 1 ? 'scaled = scores * scale                              # 2' : `scaled = scores * scale / ${pythonFloat(temperature)}                # 2 · divided by the temperature`,
+    temperature === 1
+      ? 'scaled = scores * scale                              # 2'
+      : `scaled = scores * scale / ${pythonFloat(temperature)}                # 2 · divided by the temperature`,
     'mask = torch.zeros(L, S)                             # additive: 0 = may attend, -inf = masked',
     ...masks.flatMap(maskLines),
     'masked = scaled + mask                               # 3',
@@ -103,7 +117,8 @@ export function pythonSteps(options: TraceOptions, ctx: PythonStepsContext): str
       ? 'weights = torch.softmax(masked, dim=-1)              # 4 · over the keys: each row sums to 1'
       : 'weights = torch.softmax(masked, dim=-2)              # 4 · the bug: over the queries, so the columns sum to 1, not the rows',
   );
-  if (options.fullyMaskedRows === 'zero') lines.push('weights = weights.nan_to_num(0.0)                    # SDPA\'s safe softmax: a row with no visible key gets 0, not NaN');
+  if (options.fullyMaskedRows === 'zero')
+    lines.push("weights = weights.nan_to_num(0.0)                    # SDPA's safe softmax: a row with no visible key gets 0, not NaN");
   lines.push('out = weights @ v                                    # 5 · (L, d_v)', '');
   return lines.join('\n');
 }

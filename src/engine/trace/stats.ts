@@ -87,16 +87,38 @@ export function computeStats(input: StatsInput): TraceStats {
   const isPadded = new Uint8Array(S);
   for (const j of paddedKeys) isPadded[j] = 1;
   const s: TraceStats = {
-    rowSums: [], colSums: new Array<number>(S).fill(0), visibleKeys: [], lnVisible: [], entropy: [],
-    maxWeight: [], argmax: [], rawMean: [], rawVariance: [], scaledMean: [], scaledVariance: [],
+    rowSums: [],
+    colSums: new Array<number>(S).fill(0),
+    visibleKeys: [],
+    lnVisible: [],
+    entropy: [],
+    maxWeight: [],
+    argmax: [],
+    rawMean: [],
+    rawVariance: [],
+    scaledMean: [],
+    scaledVariance: [],
     overall: overallStats(raw, scaled, dk),
-    paddingWeight: [], futureWeight: [], saturationThreshold,
-    saturatedRows: [], fullyMaskedRows: [], nanRows: [], paddingOnlyRows: [], futureRows: [],
+    paddingWeight: [],
+    futureWeight: [],
+    saturationThreshold,
+    saturatedRows: [],
+    fullyMaskedRows: [],
+    nanRows: [],
+    paddingOnlyRows: [],
+    futureRows: [],
   };
   for (let i = 0; i < L; i++) {
     const start = i * S;
     const end = start + S;
-    let sum = 0, max = -Infinity, argmax = -1, visible = 0, padW = 0, realW = 0, futureW = 0, hasNaN = false;
+    let sum = 0,
+      max = -Infinity,
+      argmax = -1,
+      visible = 0,
+      padW = 0,
+      realW = 0,
+      futureW = 0,
+      hasNaN = false;
     for (let j = 0; j < S; j++) {
       const p = probs[start + j];
       if (Number.isNaN(p)) hasNaN = true;

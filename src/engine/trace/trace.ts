@@ -93,7 +93,8 @@ export function traceAttention(q: TensorLike, k: TensorLike, v: TensorLike, opti
   const qUsed = rope?.q.data ?? qd;
   const kUsed = rope?.k.data ?? kd;
   const cap = options.softcap ?? undefined;
-  if (cap !== undefined && (typeof cap !== 'number' || !(cap > 0) || !Number.isFinite(cap))) throw new Error(`${FN}: softcap must be a positive finite number or null, got ${String(cap)}`);
+  if (cap !== undefined && (typeof cap !== 'number' || !(cap > 0) || !Number.isFinite(cap)))
+    throw new Error(`${FN}: softcap must be a positive finite number or null, got ${String(cap)}`);
 
   const kernel = getKernel();
   const scores = new Float32Array(L * S);
@@ -108,19 +109,46 @@ export function traceAttention(q: TensorLike, k: TensorLike, v: TensorLike, opti
   const causalIntent = resolveCausalIntent(options.causalIntent, built);
   const paddedKeys = resolvePaddedKeys(options.paddedKeys, built, S);
   const stats = computeStats({
-    L, S, dk, raw: scores, scaled, bias: built.bias, probs, paddedKeys,
+    L,
+    S,
+    dk,
+    raw: scores,
+    scaled,
+    bias: built.bias,
+    probs,
+    paddedKeys,
     futureShift: causalIntent === null ? null : causalIntent === 'top-left' ? 0 : S - L,
     saturationThreshold,
     negligibleWeight: TRACE_DEFAULTS.negligibleWeight,
   });
   const warnings = traceWarnings({
-    stats, L, dk, scale, effectiveScale, softmaxDim, fullyMaskedRows,
-    padding: built.padding, causalIntent, causalAligns: built.causalAligns,
-    scoreVarianceThreshold, normalizationTolerance, uniformEntropyRatio, scoreVarianceLowThreshold,
+    stats,
+    L,
+    dk,
+    scale,
+    effectiveScale,
+    softmaxDim,
+    fullyMaskedRows,
+    padding: built.padding,
+    causalIntent,
+    causalAligns: built.causalAligns,
+    scoreVarianceThreshold,
+    normalizationTolerance,
+    uniformEntropyRatio,
+    scoreVarianceLowThreshold,
   });
   const ls = [L, S];
   return {
-    L, S, dk, dv, scale, scaleChoice, temperature, effectiveScale, softmaxDim, fullyMaskedRows,
+    L,
+    S,
+    dk,
+    dv,
+    scale,
+    scaleChoice,
+    temperature,
+    effectiveScale,
+    softmaxDim,
+    fullyMaskedRows,
     ...(rope ? { rope } : {}),
     scores: { data: scores, shape: ls },
     scaled: { data: scaled, shape: ls },
@@ -130,7 +158,11 @@ export function traceAttention(q: TensorLike, k: TensorLike, v: TensorLike, opti
     allowed: { data: allowed, shape: ls, dtype: 'bool' },
     probs: { data: probs, shape: ls },
     output: { data: output, shape: [L, dv] },
-    causalIntent, paddedKeys, padding: built.padding, stats, warnings,
+    causalIntent,
+    paddedKeys,
+    padding: built.padding,
+    stats,
+    warnings,
   };
 }
 
@@ -158,14 +190,18 @@ function scaleAndMask(scores: Float32Array, s: number, bias: Float32Array, cap?:
 
 /** The RoPE step: q (L, dk) and k (S, dk) rotated by their positions, or passed through when switched off. */
 function rotate(step: RopeStep, qd: Float32Array, kd: Float32Array, L: number, S: number, dk: number): NonNullable<AttentionTrace['rope']> {
-  if (typeof step !== 'object' || step === null || typeof step.apply !== 'boolean') throw new Error(`${FN}: rope must be {apply: boolean, invFreq: number[]}, got ${String(step)}`);
+  if (typeof step !== 'object' || step === null || typeof step.apply !== 'boolean')
+    throw new Error(`${FN}: rope must be {apply: boolean, invFreq: number[]}, got ${String(step)}`);
   const inv = step.invFreq;
   if (!Array.isArray(inv) || inv.length < 1 || 2 * inv.length > dk || !inv.every((x) => typeof x === 'number' && Number.isFinite(x))) {
-    throw new Error(`${FN}: rope.invFreq must hold 1..${Math.floor(dk / 2)} finite numbers (rotaryDim/2 ≤ dk/2), got ${Array.isArray(inv) ? `${inv.length} values` : String(inv)}`);
+    throw new Error(
+      `${FN}: rope.invFreq must hold 1..${Math.floor(dk / 2)} finite numbers (rotaryDim/2 ≤ dk/2), got ${Array.isArray(inv) ? `${inv.length} values` : String(inv)}`,
+    );
   }
   const positions = (given: readonly number[] | undefined, n: number, name: string): number[] => {
     if (given === undefined) return Array.from({ length: n }, (_, i) => i);
-    if (!Array.isArray(given) || given.length !== n || !given.every((p) => Number.isInteger(p) && p >= 0)) throw new Error(`${FN}: rope.${name} must list ${n} non-negative integers`);
+    if (!Array.isArray(given) || given.length !== n || !given.every((p) => Number.isInteger(p) && p >= 0))
+      throw new Error(`${FN}: rope.${name} must list ${n} non-negative integers`);
     return Array.from({ length: n }, (_, i) => Number(given[i]));
   };
   const before = (d: Float32Array, n: number): Tensor => ({ data: d.slice(), shape: [n, dk] });
@@ -185,7 +221,11 @@ function checkInputs(q: TensorLike, k: TensorLike, v: TensorLike) {
   checkFloat(FN, 'q', q);
   checkFloat(FN, 'k', k);
   checkFloat(FN, 'v', v);
-  for (const [name, t, dims] of [['q', q, '[L, dk]'], ['k', k, '[S, dk]'], ['v', v, '[S, dv]']] as const) {
+  for (const [name, t, dims] of [
+    ['q', q, '[L, dk]'],
+    ['k', k, '[S, dk]'],
+    ['v', v, '[S, dv]'],
+  ] as const) {
     if (t.shape.length !== 2) throw new Error(`${FN}: ${name} must be 2-D ${dims} (one head), got ${formatShape(t.shape)}`);
   }
   checkNonEmpty(FN, 'q', q.shape, ['L', 'dk']);
@@ -195,7 +235,8 @@ function checkInputs(q: TensorLike, k: TensorLike, v: TensorLike) {
   const [S, dk2] = k.shape;
   const [S2, dv] = v.shape;
   if (dk2 !== dk) throw new Error(`${FN}: q of shape ${formatShape(q.shape)} and k of shape ${formatShape(k.shape)} must have the same dk (${dk} vs ${dk2})`);
-  if (S2 !== S) throw new Error(`${FN}: k of shape ${formatShape(k.shape)} and v of shape ${formatShape(v.shape)} must have the same number of keys S (${S} vs ${S2})`);
+  if (S2 !== S)
+    throw new Error(`${FN}: k of shape ${formatShape(k.shape)} and v of shape ${formatShape(v.shape)} must have the same number of keys S (${S} vs ${S2})`);
   return { L, S, dk, dv, qd: contiguous(q).data, kd: contiguous(k).data, vd: contiguous(v).data };
 }
 

@@ -53,9 +53,13 @@ export interface RowSpread {
 }
 
 export function rowSpread(stats: TraceStats, rows: readonly number[]): RowSpread {
-  let entropyMin = Infinity, entropyMax = -Infinity, lnMin = Infinity, lnMax = -Infinity;
+  let entropyMin = Infinity,
+    entropyMax = -Infinity,
+    lnMin = Infinity,
+    lnMax = -Infinity;
   for (const i of rows) {
-    const e = stats.entropy[i], ln = stats.lnVisible[i];
+    const e = stats.entropy[i],
+      ln = stats.lnVisible[i];
     if (Number.isFinite(e)) {
       entropyMin = Math.min(entropyMin, e);
       entropyMax = Math.max(entropyMax, e);
@@ -71,7 +75,8 @@ export function rowSpread(stats: TraceStats, rows: readonly number[]): RowSpread
 
 /** "2.35–2.39", or one number when both ends agree to 3 significant digits. */
 export function numberRange(lo: number, hi: number): string {
-  const a = fmt3(lo), b = fmt3(hi);
+  const a = fmt3(lo),
+    b = fmt3(hi);
   return a === b ? a : `${a}–${b}`;
 }
 
@@ -117,10 +122,12 @@ function notNormalized(ctx: WarningContext): TraceWarning | null {
     worst = Math.max(worst, Math.abs(sum - 1));
   });
   if (rows.length === 0) return null;
-  const why = ctx.softmaxDim === -2
-    ? ': the softmax ran over dim -2 (the queries), so each key column sums to 1 instead of each query row; use dim=-1'
-    : '';
-  return { id: 'rows-not-normalized', rows, message: `${cap(describeRows(rows, ctx.L))} of the weights ${agree(rows, 'does', 'do')} not sum to 1 (off by up to ${fmt(worst)})${why}.` };
+  const why = ctx.softmaxDim === -2 ? ': the softmax ran over dim -2 (the queries), so each key column sums to 1 instead of each query row; use dim=-1' : '';
+  return {
+    id: 'rows-not-normalized',
+    rows,
+    message: `${cap(describeRows(rows, ctx.L))} of the weights ${agree(rows, 'does', 'do')} not sum to 1 (off by up to ${fmt(worst)})${why}.`,
+  };
 }
 
 function onlyPadding(ctx: WarningContext): TraceWarning | null {
@@ -129,11 +136,17 @@ function onlyPadding(ctx: WarningContext): TraceWarning | null {
   const inverted = ctx.padding.find((p) => p.inverted);
   let why = '';
   if (inverted?.passedTo === 'sdpa') {
-    why = ': the padding mask was built with True = pad but F.scaled_dot_product_attention reads True = attend, so invert it (~mask) or pass it to nn.MultiheadAttention as key_padding_mask';
+    why =
+      ': the padding mask was built with True = pad but F.scaled_dot_product_attention reads True = attend, so invert it (~mask) or pass it to nn.MultiheadAttention as key_padding_mask';
   } else if (inverted?.passedTo === 'mha') {
-    why = ': the padding mask was built with True = keep but nn.MultiheadAttention\'s key_padding_mask reads True = ignore, so invert it (~mask) or pass it to SDPA as attn_mask';
+    why =
+      ": the padding mask was built with True = keep but nn.MultiheadAttention's key_padding_mask reads True = ignore, so invert it (~mask) or pass it to SDPA as attn_mask";
   }
-  return { id: 'attends-only-padding', rows, message: `${cap(describeRows(rows, ctx.L))} ${agree(rows, 'puts all its', 'put all their')} weight on padding keys${why}.` };
+  return {
+    id: 'attends-only-padding',
+    rows,
+    message: `${cap(describeRows(rows, ctx.L))} ${agree(rows, 'puts all its', 'put all their')} weight on padding keys${why}.`,
+  };
 }
 
 function saturated(ctx: WarningContext): TraceWarning | null {
@@ -141,9 +154,8 @@ function saturated(ctx: WarningContext): TraceWarning | null {
   if (rows.length === 0) return null;
   const pct = Math.round(ctx.stats.saturationThreshold * 1000) / 10;
   const ideal = 1 / Math.sqrt(ctx.dk);
-  const hint = Math.abs(ctx.effectiveScale - ideal) > 1e-9 * ideal
-    ? ` (the scores are multiplied by ${fmt(ctx.effectiveScale)}, while 1/sqrt(d_k) = ${fmt(ideal)})`
-    : '';
+  const hint =
+    Math.abs(ctx.effectiveScale - ideal) > 1e-9 * ideal ? ` (the scores are multiplied by ${fmt(ctx.effectiveScale)}, while 1/sqrt(d_k) = ${fmt(ideal)})` : '';
   const m = rowSpread(ctx.stats, rows);
   return {
     id: 'saturated-rows',
@@ -217,9 +229,8 @@ function nearUniform(ctx: WarningContext): TraceWarning | null {
   if (rows.length === 0 || rows.length * 2 < eligible.length) return null;
   const m = rowSpread(stats, rows);
   const ideal = 1 / Math.sqrt(ctx.dk);
-  const hint = Math.abs(ctx.effectiveScale - ideal) > 1e-9 * ideal
-    ? ` The scores are multiplied by ${fmt(ctx.effectiveScale)}, while 1/sqrt(d_k) = ${fmt(ideal)}.`
-    : '';
+  const hint =
+    Math.abs(ctx.effectiveScale - ideal) > 1e-9 * ideal ? ` The scores are multiplied by ${fmt(ctx.effectiveScale)}, while 1/sqrt(d_k) = ${fmt(ideal)}.` : '';
   return {
     id: 'near-uniform-rows',
     rows,

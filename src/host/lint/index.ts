@@ -18,7 +18,19 @@ import { isLinterStartError, LintClientDisposedError, LintWorkerClient, LintWork
 import type { LintAnswer, LintRequests, LintRequestType, LintWorkspaceRef } from '../../protocol/lint';
 import { DependentIndex } from './dependents';
 import { judgeFinding, runtimeEvidence, type Judgement } from './runtime-evidence';
-import { debounceMs, editorSeverity, isLintableDocument, relatedTargets, LatestPerKey, MAX_WORKSPACE_FILE_BYTES, noqaEdit, readLintSettings, WORKSPACE_EXCLUDE, WORKSPACE_INCLUDE, type LintSettings } from './pure';
+import {
+  debounceMs,
+  editorSeverity,
+  isLintableDocument,
+  relatedTargets,
+  LatestPerKey,
+  MAX_WORKSPACE_FILE_BYTES,
+  noqaEdit,
+  readLintSettings,
+  WORKSPACE_EXCLUDE,
+  WORKSPACE_INCLUDE,
+  type LintSettings,
+} from './pure';
 
 const SOURCE = 'attention-inspector';
 const SEVERITY: Record<string, vscode.DiagnosticSeverity> = {
@@ -116,7 +128,10 @@ class LintController implements vscode.Disposable {
       shown.push(j.confirmedBy ? { finding: p.finding, diagnostic: this.confirmed(uri, p.diagnostic, j) } : p);
     }
     this.shown.set(key, shown);
-    this.diagnostics.set(uri, shown.map((p) => p.diagnostic));
+    this.diagnostics.set(
+      uri,
+      shown.map((p) => p.diagnostic),
+    );
   }
 
   private confirmed(uri: vscode.Uri, d: vscode.Diagnostic, j: Judgement): vscode.Diagnostic {
@@ -125,7 +140,10 @@ class LintController implements vscode.Disposable {
     out.source = d.source;
     out.code = d.code;
     const line = Math.max(1, e.at ?? e.lines.find((l) => l - 1 >= d.range.start.line && l - 1 <= d.range.end.line) ?? e.lines[0]) - 1; // the runtime finding's line
-    out.relatedInformation = [new vscode.DiagnosticRelatedInformation(new vscode.Location(uri, new vscode.Range(line, 0, line, 0)), vscode.l10n.t('At run time: {0}', e.message)), ...(d.relatedInformation ?? [])];
+    out.relatedInformation = [
+      new vscode.DiagnosticRelatedInformation(new vscode.Location(uri, new vscode.Range(line, 0, line, 0)), vscode.l10n.t('At run time: {0}', e.message)),
+      ...(d.relatedInformation ?? []),
+    ];
     return out;
   }
 
@@ -244,8 +262,7 @@ class LintController implements vscode.Disposable {
     if (workspace && this.dependentsScheduledAt.get(doc.uri.toString()) !== version) {
       this.dependentsScheduledAt.set(doc.uri.toString(), version);
       this.scheduleDependents(doc.uri);
-    }
-    else if (lost !== undefined) this.publish(doc.uri, this.workerLostFinding(lost));
+    } else if (lost !== undefined) this.publish(doc.uri, this.workerLostFinding(lost));
   }
 
   private async lintNotebook(nb: vscode.NotebookDocument): Promise<void> {
@@ -260,7 +277,11 @@ class LintController implements vscode.Disposable {
     const input: NotebookCell[] = code.map((c) => ({ index: c.index, source: c.document.getText() }));
     let lost: string | undefined;
     const workspace = this.workspaceRef(nb.uri);
-    const results = await this.lint('lintCells', { cells: input, options: this.settings.options, ...(workspace ? { workspace } : {}) }, (reason) => (lost = reason));
+    const results = await this.lint(
+      'lintCells',
+      { cells: input, options: this.settings.options, ...(workspace ? { workspace } : {}) },
+      (reason) => (lost = reason),
+    );
     if (!results && lost !== undefined && code.length > 0 && !nb.isClosed && !this.disposed && code.every((c, i) => c.document.version === versions[i])) {
       this.publish(code[0].document.uri, this.workerLostFinding(lost));
       return;
@@ -305,7 +326,10 @@ class LintController implements vscode.Disposable {
   private closeInWorker(doc: vscode.TextDocument): void {
     const workspace = this.workspaceRef(doc.uri);
     if (!workspace || !this.client || !isLintableDocument(doc.languageId, doc.uri.scheme)) return;
-    void this.lint('closeDocument', { workspace }).then(() => this.scheduleDependents(doc.uri), () => undefined);
+    void this.lint('closeDocument', { workspace }).then(
+      () => this.scheduleDependents(doc.uri),
+      () => undefined,
+    );
   }
 
   /** ATT000 for an input the lint worker crashed or hung on twice (the rest of the editor keeps linting). */
@@ -332,10 +356,13 @@ class LintController implements vscode.Disposable {
     for (const t of relatedTargets(f, notebook?.cell)) {
       let target: vscode.Uri | undefined;
       if (t.where === 'uri' && t.uri !== undefined) target = vscode.Uri.parse(t.uri);
-      else if (t.where === 'cell' && t.cell !== undefined) target = notebook && t.cell < notebook.nb.cellCount ? notebook.nb.cellAt(t.cell).document.uri : undefined;
+      else if (t.where === 'cell' && t.cell !== undefined)
+        target = notebook && t.cell < notebook.nb.cellCount ? notebook.nb.cellAt(t.cell).document.uri : undefined;
       else target = uri;
       if (!target) continue;
-      related.push(new vscode.DiagnosticRelatedInformation(new vscode.Location(target, new vscode.Range(t.line, t.character, t.endLine, t.endCharacter)), t.message));
+      related.push(
+        new vscode.DiagnosticRelatedInformation(new vscode.Location(target, new vscode.Range(t.line, t.character, t.endLine, t.endCharacter)), t.message),
+      );
     }
     if (related.length > 0) d.relatedInformation = related;
     // ATT000 (not analysed) is no rule: it has no page.
@@ -367,7 +394,8 @@ class LintController implements vscode.Disposable {
   /** Attention Inspector: Lint Workspace — every .py/.ipynb file, with progress and cancellation. */
   private async lintWorkspace(): Promise<void> {
     if (!this.getClient()) {
-      if (this.startFailed) void vscode.window.showErrorMessage(vscode.l10n.t('Attention Inspector: the Python linter could not start; see the first error message.'));
+      if (this.startFailed)
+        void vscode.window.showErrorMessage(vscode.l10n.t('Attention Inspector: the Python linter could not start; see the first error message.'));
       return;
     }
     await vscode.window.withProgress(
@@ -393,7 +421,9 @@ class LintController implements vscode.Disposable {
               // Sized before it is read: a data dump named .py must not be loaded whole into the host.
               const { size } = await vscode.workspace.fs.stat(uri);
               if (size > MAX_WORKSPACE_FILE_BYTES) {
-                unreadable.push(`${vscode.workspace.asRelativePath(uri)}: skipped, ${(size / 2 ** 20).toFixed(1)} MB is over the limit of ${MAX_WORKSPACE_FILE_BYTES / 2 ** 20} MB`);
+                unreadable.push(
+                  `${vscode.workspace.asRelativePath(uri)}: skipped, ${(size / 2 ** 20).toFixed(1)} MB is over the limit of ${MAX_WORKSPACE_FILE_BYTES / 2 ** 20} MB`,
+                );
                 continue;
               }
               const text = new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(uri));
@@ -406,19 +436,32 @@ class LintController implements vscode.Disposable {
                 // A closed notebook: findings go on the file, each message naming its cell.
                 const flat: Finding[] = [];
                 const prefixes: string[] = [];
-                for (const cell of r.cells) for (const f of cell.findings) {
-                  // Cells of a closed notebook have no documents: the evidence is named by cell and line, on the file.
-                  const related = f.related?.map((x) => ({ ...x, line: 1, column: 1, endLine: 1, endColumn: 1, cell: undefined, message: vscode.l10n.t('cell {0}, line {1}: ', (x.cell ?? cell.cellIndex) + 1, x.line) + x.message }));
-                  flat.push({ ...f, line: 1, column: 1, endLine: 1, endColumn: 1, ...(related ? { related } : {}) });
-                  prefixes.push(vscode.l10n.t('cell {0}, line {1}: ', cell.cellIndex + 1, f.line));
-                }
+                for (const cell of r.cells)
+                  for (const f of cell.findings) {
+                    // Cells of a closed notebook have no documents: the evidence is named by cell and line, on the file.
+                    const related = f.related?.map((x) => ({
+                      ...x,
+                      line: 1,
+                      column: 1,
+                      endLine: 1,
+                      endColumn: 1,
+                      cell: undefined,
+                      message: vscode.l10n.t('cell {0}, line {1}: ', (x.cell ?? cell.cellIndex) + 1, x.line) + x.message,
+                    }));
+                    flat.push({ ...f, line: 1, column: 1, endLine: 1, endColumn: 1, ...(related ? { related } : {}) });
+                    prefixes.push(vscode.l10n.t('cell {0}, line {1}: ', cell.cellIndex + 1, f.line));
+                  }
                 const list = flat.map((f, i) => ({ finding: f, diagnostic: this.toDiagnostic(f, prefixes[i], uri) }));
                 this.published.set(uri.toString(), list);
                 this.show(uri);
               } else {
                 let lost: string | undefined;
                 const workspace = this.workspaceRef(uri);
-                const findings = await this.lint('lintPython', { source: text, options: this.settings.options, ...(workspace ? { workspace } : {}) }, (reason) => (lost = reason));
+                const findings = await this.lint(
+                  'lintPython',
+                  { source: text, options: this.settings.options, ...(workspace ? { workspace } : {}) },
+                  (reason) => (lost = reason),
+                );
                 if (findings) this.publish(uri, findings);
                 else if (lost !== undefined) this.publish(uri, this.workerLostFinding(lost));
               }
@@ -427,10 +470,14 @@ class LintController implements vscode.Disposable {
             unreadable.push(`${vscode.workspace.asRelativePath(uri)}: ${e instanceof Error ? e.message : String(e)}`);
           }
           // An open notebook's findings sit on its cells (as the Problems view shows them), not on the file.
-          problems += open && 'getCells' in open ? open.getCells().reduce((n, c) => n + this.publishedFor(c.document.uri).length, 0) : this.publishedFor(uri).length;
+          problems +=
+            open && 'getCells' in open ? open.getCells().reduce((n, c) => n + this.publishedFor(c.document.uri).length, 0) : this.publishedFor(uri).length;
         }
         const summary = workspaceSummary(problems, done, token.isCancellationRequested);
-        if (unreadable.length > 0) void vscode.window.showWarningMessage(vscode.l10n.t('{0} Could not lint: {1}', summary, `${unreadable.slice(0, 3).join('; ')}${unreadable.length > 3 ? '…' : ''}`));
+        if (unreadable.length > 0)
+          void vscode.window.showWarningMessage(
+            vscode.l10n.t('{0} Could not lint: {1}', summary, `${unreadable.slice(0, 3).join('; ')}${unreadable.length > 3 ? '…' : ''}`),
+          );
         else void vscode.window.showInformationMessage(summary);
         if (problems > 0) void vscode.commands.executeCommand('workbench.actions.view.problems');
       },
@@ -450,7 +497,10 @@ class FixProvider implements vscode.CodeActionProvider {
       if (!p.diagnostic.range.intersection(range) && !context.diagnostics.includes(p.diagnostic)) continue;
       const f = p.finding;
       if (f.fix && f.line === p.diagnostic.range.start.line + 1) {
-        const action = new vscode.CodeAction(f.fix.safety === 'unsafe' ? vscode.l10n.t('{0} [unsafe]', f.fix.title) : f.fix.title, vscode.CodeActionKind.QuickFix);
+        const action = new vscode.CodeAction(
+          f.fix.safety === 'unsafe' ? vscode.l10n.t('{0} [unsafe]', f.fix.title) : f.fix.title,
+          vscode.CodeActionKind.QuickFix,
+        );
         const edit = new vscode.WorkspaceEdit();
         for (const e of f.fix.edits) edit.replace(document.uri, new vscode.Range(e.line - 1, e.column - 1, e.endLine - 1, e.endColumn - 1), e.newText);
         action.edit = edit;
@@ -495,10 +545,13 @@ class HoverProvider implements vscode.HoverProvider {
 function workspaceSummary(problems: number, files: number, cancelled: boolean): string {
   const key = `${problems === 1 ? 'one' : 'many'}-${files === 1 ? 'one' : 'many'}`;
   const text =
-    key === 'one-one' ? vscode.l10n.t('Attention Inspector: {0} problem in {1} file.', problems, files)
-    : key === 'one-many' ? vscode.l10n.t('Attention Inspector: {0} problem in {1} files.', problems, files)
-    : key === 'many-one' ? vscode.l10n.t('Attention Inspector: {0} problems in {1} file.', problems, files)
-    : vscode.l10n.t('Attention Inspector: {0} problems in {1} files.', problems, files);
+    key === 'one-one'
+      ? vscode.l10n.t('Attention Inspector: {0} problem in {1} file.', problems, files)
+      : key === 'one-many'
+        ? vscode.l10n.t('Attention Inspector: {0} problem in {1} files.', problems, files)
+        : key === 'many-one'
+          ? vscode.l10n.t('Attention Inspector: {0} problems in {1} file.', problems, files)
+          : vscode.l10n.t('Attention Inspector: {0} problems in {1} files.', problems, files);
   return cancelled ? vscode.l10n.t('{0} (cancelled)', text) : text;
 }
 

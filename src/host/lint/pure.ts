@@ -24,7 +24,10 @@ export interface RawLintSettings {
 
 function codeList(v: unknown): string[] | undefined {
   if (!Array.isArray(v)) return undefined;
-  const out = v.filter((x): x is string => typeof x === 'string').map((x) => x.trim().toUpperCase()).filter((x) => /^ATT\d{0,3}$/.test(x));
+  const out = v
+    .filter((x): x is string => typeof x === 'string')
+    .map((x) => x.trim().toUpperCase())
+    .filter((x) => /^ATT\d{0,3}$/.test(x));
   return out.length > 0 ? out : undefined;
 }
 
@@ -153,8 +156,16 @@ export function relatedTargets(f: Finding, inCell?: number): RelatedTarget[] {
   return (f.related ?? []).map((r) => {
     const line = r.line - 1;
     const character = r.column - 1;
-    const end = r.endLine !== undefined && r.endColumn !== undefined ? { endLine: r.endLine - 1, endCharacter: r.endColumn - 1 } : { endLine: line, endCharacter: character };
-    const place = r.path !== undefined ? { where: 'uri' as const, uri: r.path } : r.cell !== undefined && r.cell !== inCell ? { where: 'cell' as const, cell: r.cell } : { where: 'document' as const };
+    const end =
+      r.endLine !== undefined && r.endColumn !== undefined
+        ? { endLine: r.endLine - 1, endCharacter: r.endColumn - 1 }
+        : { endLine: line, endCharacter: character };
+    const place =
+      r.path !== undefined
+        ? { where: 'uri' as const, uri: r.path }
+        : r.cell !== undefined && r.cell !== inCell
+          ? { where: 'cell' as const, cell: r.cell }
+          : { where: 'document' as const };
     return { ...place, line, character, ...end, message: r.message };
   });
 }

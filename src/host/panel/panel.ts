@@ -3,7 +3,14 @@
 import * as vscode from 'vscode';
 import type { AttentionTrace } from '../../engine/trace';
 import type { AttentionRequest, AttentionResult, RecordedSourceLine, RunResult, TraceRequest } from '../../protocol/engine';
-import { parseFromWebview, type ExportFormat, type FromWebviewMessage, type InspectedText, type PanelMode, type ToWebviewMessage } from '../../protocol/webview';
+import {
+  parseFromWebview,
+  type ExportFormat,
+  type FromWebviewMessage,
+  type InspectedText,
+  type PanelMode,
+  type ToWebviewMessage,
+} from '../../protocol/webview';
 import { makeNonce } from './nonce';
 import { type PanelRestoreState, restoreState } from './restore';
 import { panelStrings } from './strings';
@@ -21,7 +28,6 @@ export interface PanelDataSource {
   /** A recorded call's run for another batch element (the panel then shows it, in the same mode and head). */
   recordedBatch?(run: RunResult, batch: number): Promise<RunResult>;
 }
-
 
 export interface ShowOptions {
   mode?: PanelMode;
@@ -81,10 +87,7 @@ export class InspectorPanel implements vscode.Disposable {
    * Restores the panel after a window reload. `rerun` repeats the inspection the panel showed (the
    * engine's results do not survive a reload); when it cannot, the panel says so.
    */
-  static registerSerializer(
-    extensionUri: vscode.Uri,
-    rerun: (restored: PanelRestoreState) => Promise<RerunOutcome>,
-  ): vscode.Disposable {
+  static registerSerializer(extensionUri: vscode.Uri, rerun: (restored: PanelRestoreState) => Promise<RerunOutcome>): vscode.Disposable {
     return vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, {
       async deserializeWebviewPanel(webviewPanel: vscode.WebviewPanel, state: unknown) {
         webviewPanel.webview.options = webviewOptions(extensionUri);
@@ -164,11 +167,22 @@ export class InspectorPanel implements vscode.Disposable {
 
   private sendRun(): void {
     if (!this.run) {
-      this.post({ type: 'empty', message: this.emptyMessage ?? vscode.l10n.t('Select some text and run “Attention Inspector: Inspect Selection”.'), l10n: panelStrings() });
+      this.post({
+        type: 'empty',
+        message: this.emptyMessage ?? vscode.l10n.t('Select some text and run “Attention Inspector: Inspect Selection”.'),
+        l10n: panelStrings(),
+      });
       return;
     }
     // The run's typed arrays are sent as they are (webview messages serialise ArrayBuffers efficiently).
-    this.post({ type: 'run', run: this.run, mode: this.viewState.mode, focus: this.viewState.focus, l10n: panelStrings(), ...(this.inspected ? { inspected: this.inspected } : {}) });
+    this.post({
+      type: 'run',
+      run: this.run,
+      mode: this.viewState.mode,
+      focus: this.viewState.focus,
+      l10n: panelStrings(),
+      ...(this.inspected ? { inspected: this.inspected } : {}),
+    });
   }
 
   private onMessage(raw: unknown): void {
@@ -227,7 +241,17 @@ export class InspectorPanel implements vscode.Disposable {
     try {
       const result =
         request.kind === 'attention'
-          ? await this.source.attention({ runId: run.runId, layer: request.layer, head: request.head, rowStart: request.rowStart, rowEnd: request.rowEnd, downsample: request.downsample }, cts.token)
+          ? await this.source.attention(
+              {
+                runId: run.runId,
+                layer: request.layer,
+                head: request.head,
+                rowStart: request.rowStart,
+                rowEnd: request.rowEnd,
+                downsample: request.downsample,
+              },
+              cts.token,
+            )
           : await this.source.trace({ runId: run.runId, layer: request.layer, head: request.head, options: request.options }, cts.token);
       if (!cts.token.isCancellationRequested) this.post({ type: 'reply', inReplyTo: messageId, ok: true, result });
     } catch (e) {

@@ -21,4 +21,3 @@ export function restoreState(state: unknown): PanelRestoreState {
   if (inspected) out.inspected = inspected;
   return out;
 }
-

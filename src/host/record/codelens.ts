@@ -18,20 +18,34 @@ export class RecordCodeLensProvider implements vscode.CodeLensProvider {
     if (vscode.workspace.isTrusted) {
       const { mains, tests } = findTargets(document.getText());
       for (const line of mains) {
-        lenses.push(new vscode.CodeLens(document.lineAt(line).range, { title: vscode.l10n.t('Record attention'), command: 'attentionInspector.recordFile', arguments: [document.uri] }));
+        lenses.push(
+          new vscode.CodeLens(document.lineAt(line).range, {
+            title: vscode.l10n.t('Record attention'),
+            command: 'attentionInspector.recordFile',
+            arguments: [document.uri],
+          }),
+        );
       }
       for (const t of tests) {
-        lenses.push(new vscode.CodeLens(document.lineAt(t.line).range, { title: vscode.l10n.t('Record attention'), command: 'attentionInspector.recordTest', arguments: [document.uri, t.name] }));
+        lenses.push(
+          new vscode.CodeLens(document.lineAt(t.line).range, {
+            title: vscode.l10n.t('Record attention'),
+            command: 'attentionInspector.recordTest',
+            arguments: [document.uri, t.name],
+          }),
+        );
       }
     }
     // "N recorded calls" above lines the last recording captured calls from.
     for (const [line, ids] of this.callsAt(document.uri)) {
       if (line < 1 || line > document.lineCount) continue;
-      lenses.push(new vscode.CodeLens(document.lineAt(line - 1).range, {
-        title: ids.length === 1 ? vscode.l10n.t('1 recorded call') : vscode.l10n.t('{0} recorded calls', ids.length),
-        command: 'attentionInspector.openRecordedCall',
-        arguments: [ids[0]],
-      }));
+      lenses.push(
+        new vscode.CodeLens(document.lineAt(line - 1).range, {
+          title: ids.length === 1 ? vscode.l10n.t('1 recorded call') : vscode.l10n.t('{0} recorded calls', ids.length),
+          command: 'attentionInspector.openRecordedCall',
+          arguments: [ids[0]],
+        }),
+      );
     }
     return lenses;
   }

@@ -30,7 +30,10 @@ export class RecordingController implements vscode.Disposable {
   private readonly diagnostics = vscode.languages.createDiagnosticCollection('attention-inspector-runtime');
   private readonly tree = new RecordedCallsTree();
   private readonly lenses = new RecordCodeLensProvider((uri) => this.callsAt(uri));
-  private readonly highlight = vscode.window.createTextEditorDecorationType({ backgroundColor: new vscode.ThemeColor('editor.rangeHighlightBackground'), isWholeLine: true });
+  private readonly highlight = vscode.window.createTextEditorDecorationType({
+    backgroundColor: new vscode.ThemeColor('editor.rangeHighlightBackground'),
+    isWholeLine: true,
+  });
   /** The line(s) of the debugger's current step of a recorded hand-written chain. */
   private readonly stepHighlight = vscode.window.createTextEditorDecorationType({
     backgroundColor: new vscode.ThemeColor('attentionInspector.recordedStepBackground'),
@@ -62,7 +65,9 @@ export class RecordingController implements vscode.Disposable {
       vscode.languages.registerCodeLensProvider({ language: 'python', scheme: 'file' }, this.lenses),
       vscode.commands.registerCommand('attentionInspector.recordFile', (uri?: vscode.Uri) => this.recordFile(uri)),
       vscode.commands.registerCommand('attentionInspector.recordTest', (uri?: vscode.Uri, test?: string) => this.recordTest(uri, test)),
-      vscode.commands.registerCommand('attentionInspector.openRecordedCall', (arg?: number | { call?: TraceCall }) => this.openCall(typeof arg === 'number' ? arg : arg?.call?.id)),
+      vscode.commands.registerCommand('attentionInspector.openRecordedCall', (arg?: number | { call?: TraceCall }) =>
+        this.openCall(typeof arg === 'number' ? arg : arg?.call?.id),
+      ),
       vscode.commands.registerCommand('attentionInspector.goToRecordedSource', (a?: string | { call?: TraceCall }, line?: number) => this.goToSource(a, line)),
       // Runtime findings describe the file as it ran: an edit makes them stale.
       vscode.workspace.onDidChangeTextDocument((e) => {
@@ -82,7 +87,9 @@ export class RecordingController implements vscode.Disposable {
 
   private trusted(): boolean {
     if (vscode.workspace.isTrusted) return true;
-    void vscode.window.showWarningMessage(vscode.l10n.t('Recording attention runs your program, which Restricted Mode does not allow. Trust this workspace to record.'));
+    void vscode.window.showWarningMessage(
+      vscode.l10n.t('Recording attention runs your program, which Restricted Mode does not allow. Trust this workspace to record.'),
+    );
     return false;
   }
 
@@ -131,7 +138,10 @@ export class RecordingController implements vscode.Disposable {
     const version = await torchVersion(python.path);
     if (version instanceof Error) {
       const pick = vscode.l10n.t('Pick Interpreter…');
-      const answer = await vscode.window.showErrorMessage(vscode.l10n.t('PyTorch is not importable with {0} ({1}): {2}', python.path, python.from, version.message), pick);
+      const answer = await vscode.window.showErrorMessage(
+        vscode.l10n.t('PyTorch is not importable with {0} ({1}): {2}', python.path, python.from, version.message),
+        pick,
+      );
       if (answer !== pick) return;
       const picked = await pickInterpreter();
       if (!picked) return;
@@ -167,7 +177,18 @@ export class RecordingController implements vscode.Disposable {
         }, 500);
         try {
           return await runRecorder(
-            { python: python.path, out, maxCalls, maxBytes, script: what.script, pytest: what.pytest, programArgs: [], cwd, workspace: folder ? [cwd] : [dirname(target.fsPath)], signal: abort.signal },
+            {
+              python: python.path,
+              out,
+              maxCalls,
+              maxBytes,
+              script: what.script,
+              pytest: what.pytest,
+              programArgs: [],
+              cwd,
+              workspace: folder ? [cwd] : [dirname(target.fsPath)],
+              signal: abort.signal,
+            },
             (_stream, text) => this.output.append(text),
           );
         } finally {
@@ -185,7 +206,9 @@ export class RecordingController implements vscode.Disposable {
       return;
     }
     if (!run.trace) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('The recorder wrote no trace (exit code {0}); see the output for why.', String(run.processExitCode ?? run.signal)));
+      void vscode.window.showErrorMessage(
+        vscode.l10n.t('The recorder wrote no trace (exit code {0}); see the output for why.', String(run.processExitCode ?? run.signal)),
+      );
       return;
     }
     let analysis;
@@ -208,10 +231,16 @@ export class RecordingController implements vscode.Disposable {
     const n = run.trace.calls.length;
     const exit = run.trace.program.exitCode;
     if (n === 0) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('No attention calls were recorded: the program never called F.scaled_dot_product_attention, nn.MultiheadAttention or a softmax over q·kᵀ followed by a matmul with v.'));
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t(
+          'No attention calls were recorded: the program never called F.scaled_dot_product_attention, nn.MultiheadAttention or a softmax over q·kᵀ followed by a matmul with v.',
+        ),
+      );
     } else {
       const summary = vscode.l10n.t('Recorded {0} attention call(s); {1} runtime finding(s).', n, analysis.findings.length);
-      void vscode.window.showInformationMessage(exit === 0 ? summary : `${summary} ${vscode.l10n.t('The program failed (exit code {0}); what ran before is recorded.', exit)}`);
+      void vscode.window.showInformationMessage(
+        exit === 0 ? summary : `${summary} ${vscode.l10n.t('The program failed (exit code {0}); what ran before is recorded.', exit)}`,
+      );
     }
   }
 
@@ -220,9 +249,20 @@ export class RecordingController implements vscode.Disposable {
     for (const f of findings) {
       const line = Math.max(0, f.line - 1);
       const range = new vscode.Range(line, Math.max(0, f.column - 1), line, Number.MAX_SAFE_INTEGER);
-      const d = new vscode.Diagnostic(range, f.message, f.severity === 'error' ? vscode.DiagnosticSeverity.Error : f.severity === 'warning' ? vscode.DiagnosticSeverity.Warning : vscode.DiagnosticSeverity.Information);
+      const d = new vscode.Diagnostic(
+        range,
+        f.message,
+        f.severity === 'error'
+          ? vscode.DiagnosticSeverity.Error
+          : f.severity === 'warning'
+            ? vscode.DiagnosticSeverity.Warning
+            : vscode.DiagnosticSeverity.Information,
+      );
       d.source = RUNTIME_SOURCE;
-      d.code = { value: `${f.code} (call #${f.callId})`, target: vscode.Uri.parse(`command:attentionInspector.openRecordedCall?${encodeURIComponent(JSON.stringify([f.callId]))}`) };
+      d.code = {
+        value: `${f.code} (call #${f.callId})`,
+        target: vscode.Uri.parse(`command:attentionInspector.openRecordedCall?${encodeURIComponent(JSON.stringify([f.callId]))}`),
+      };
       const list = byFile.get(f.path) ?? [];
       list.push(d);
       byFile.set(f.path, list);
@@ -262,7 +302,11 @@ export class RecordingController implements vscode.Disposable {
       // From the palette: the only call, or the one the user picks.
       if (rec.trace.calls.length === 1) id = 0;
       else {
-        const items = rec.trace.calls.map((c) => ({ label: `#${c.id} ${c.kind}`, description: [c.site.user ? `${c.site.user.path.split(/[\\/]/).pop()}:${c.site.user.line}` : '', c.module ?? ''].filter(Boolean).join('  '), id: c.id }));
+        const items = rec.trace.calls.map((c) => ({
+          label: `#${c.id} ${c.kind}`,
+          description: [c.site.user ? `${c.site.user.path.split(/[\\/]/).pop()}:${c.site.user.line}` : '', c.module ?? ''].filter(Boolean).join('  '),
+          id: c.id,
+        }));
         id = (await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Recorded call to open') }))?.id;
         if (id === undefined) return;
       }
@@ -308,7 +352,11 @@ export class RecordingController implements vscode.Disposable {
       if (!editor || reveal) {
         const doc = editor?.document ?? (await vscode.workspace.openTextDocument(uri));
         const first = new vscode.Position(Math.max(0, lines[0].line - 1), Math.max(0, lines[0].column - 1));
-        editor = await vscode.window.showTextDocument(doc, { viewColumn: editor?.viewColumn ?? vscode.ViewColumn.One, preserveFocus: !reveal, ...(reveal ? { selection: new vscode.Range(first, first) } : {}) });
+        editor = await vscode.window.showTextDocument(doc, {
+          viewColumn: editor?.viewColumn ?? vscode.ViewColumn.One,
+          preserveFocus: !reveal,
+          ...(reveal ? { selection: new vscode.Range(first, first) } : {}),
+        });
       }
     } catch (e) {
       void vscode.window.showErrorMessage(vscode.l10n.t('Cannot open {0}: {1}', uri.fsPath, (e as Error).message));

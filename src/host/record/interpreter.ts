@@ -48,7 +48,11 @@ export function torchVersion(python: string): Promise<string | Error> {
 
 /** Asks for an interpreter file and stores it in the workspace's attentionInspector.python. */
 export async function pickInterpreter(): Promise<string | undefined> {
-  const picked = await vscode.window.showOpenDialog({ canSelectMany: false, openLabel: vscode.l10n.t('Use this Python'), title: vscode.l10n.t('Python interpreter with PyTorch') });
+  const picked = await vscode.window.showOpenDialog({
+    canSelectMany: false,
+    openLabel: vscode.l10n.t('Use this Python'),
+    title: vscode.l10n.t('Python interpreter with PyTorch'),
+  });
   const path = picked?.[0]?.fsPath;
   if (!path) return undefined;
   await vscode.workspace.getConfiguration('attentionInspector').update('python', path, vscode.ConfigurationTarget.Workspace);

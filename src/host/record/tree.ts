@@ -42,9 +42,22 @@ export class RecordedCallsTree implements vscode.TreeDataProvider<Node> {
     const where = frame ? `${frame.path.split(/[\\/]/).pop()}:${frame.line}` : `#${c.id}`;
     const has = this.findings.some((f) => f.callId === c.id);
     const item = new vscode.TreeItem(`#${c.id} ${where}`, has ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
-    const shapes = Object.entries(c.shapes).filter(([, s]) => s !== null).slice(0, 3).map(([k, s]) => `${k}[${(s as number[]).join(',')}]`).join(' ');
+    const shapes = Object.entries(c.shapes)
+      .filter(([, s]) => s !== null)
+      .slice(0, 3)
+      .map(([k, s]) => `${k}[${(s as number[]).join(',')}]`)
+      .join(' ');
     item.description = [c.kind, c.module, shapes, c.dtype].filter(Boolean).join('  ');
-    item.tooltip = [`${c.kind} call #${c.id}`, frame ? `${frame.path}:${frame.line}` : '', c.site.library ? `library: ${c.site.library.path}:${c.site.library.line}` : '', c.module ? `module: ${c.module}` : '', c.test ? `test: ${c.test}` : '', `thread: ${c.thread}`].filter(Boolean).join('\n');
+    item.tooltip = [
+      `${c.kind} call #${c.id}`,
+      frame ? `${frame.path}:${frame.line}` : '',
+      c.site.library ? `library: ${c.site.library.path}:${c.site.library.line}` : '',
+      c.module ? `module: ${c.module}` : '',
+      c.test ? `test: ${c.test}` : '',
+      `thread: ${c.thread}`,
+    ]
+      .filter(Boolean)
+      .join('\n');
     item.iconPath = new vscode.ThemeIcon(has ? 'bug' : 'symbol-event');
     item.contextValue = 'recordedCall';
     item.command = { command: 'attentionInspector.openRecordedCall', title: vscode.l10n.t('Open in Panel'), arguments: [c.id] };

@@ -70,12 +70,7 @@ export const MASK_LAYERS: Readonly<Record<string, MaskConsumer>> = recordsOf((r)
 // ------------------------------------------------------------------------------------------------ layers
 
 /** Layers that keep their input's shape and attention facts (dropout, norms, activations). */
-export const PASS_THROUGH_LAYERS: ReadonlySet<string> = new Set([
-  'torch.nn.Dropout',
-  'torch.nn.Identity',
-  'keras.layers.Dropout',
-  'flax.linen.Dropout',
-]);
+export const PASS_THROUGH_LAYERS: ReadonlySet<string> = new Set(['torch.nn.Dropout', 'torch.nn.Identity', 'keras.layers.Dropout', 'flax.linen.Dropout']);
 
 /** Layers that keep the shape but change values (facts about scale/masks no longer hold). */
 export const SHAPE_KEEPING_LAYERS: ReadonlySet<string> = new Set([
@@ -124,7 +119,9 @@ export const CONV_LAYERS: Readonly<Record<string, { outParam: string; outPos: nu
  * Fused attention kernels that apply their own default 1/sqrt(d) unless a scale is passed. `maskParam` absent:
  * the kernel takes no mask tensor. `causalParam` only where the causal flag is top-left aligned (SDPA).
  */
-export const SDPA_FUNCTIONS: Readonly<Record<string, { display: string; maskParam?: string; maskPos?: number; causalParam?: string; scaleParam?: string; scalePos?: number; framework: Framework }>> = recordsOf(
+export const SDPA_FUNCTIONS: Readonly<
+  Record<string, { display: string; maskParam?: string; maskPos?: number; causalParam?: string; scaleParam?: string; scalePos?: number; framework: Framework }>
+> = recordsOf(
   (r) => r.kind === 'kernel' && r.kernel !== undefined,
   (r) => ({ display: r.display, ...r.kernel, framework: r.framework }),
 );

@@ -69,7 +69,6 @@ export function rootName(ev: Evaluator, node: PyNode | undefined): string | unde
   return undefined;
 }
 
-
 export function mutable(v: AValue): Mutable<AValue> {
   return { ...v };
 }

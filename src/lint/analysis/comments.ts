@@ -43,7 +43,10 @@ function joinWordedSizes(items: string[]): string[] | undefined {
       out.push(item);
       continue;
     }
-    const words = item.split(/\s*[*/+\-]\s*/)[0].trim().split(/\s+/);
+    const words = item
+      .split(/\s*[*/+\-]\s*/)[0]
+      .trim()
+      .split(/\s+/);
     if (words.length > 4) return undefined;
     const joined = item.replace(/([A-Za-z_]\w*)\s+(?=[A-Za-z_])/g, '$1_');
     const head = joined.split(/\s*[*/+\-]/)[0].trim();
@@ -102,7 +105,8 @@ export function maskFromDoc(doc: string): { dtype?: 'bool' | 'int' | 'float'; po
     out.additive = true;
     return out;
   }
-  const ignoreWords = '(pad|padding|padded|masked|mask(ed)?\\s*out|ignore[d]?|not\\s+allowed|do\\s+not\\s+attend|don\'t\\s+attend|invalid|blocked|excluded|hidden|future)';
+  const ignoreWords =
+    "(pad|padding|padded|masked|mask(ed)?\\s*out|ignore[d]?|not\\s+allowed|do\\s+not\\s+attend|don't\\s+attend|invalid|blocked|excluded|hidden|future)";
   const keepWords = '(keep|kept|attend|attended|real|valid|token|tokens|visible|allowed|may\\s+attend|can\\s+attend|present)';
   const sep = '\\s*(=|==|means|:|is|at|for|->|marks)?\\s*(the\\s+|a\\s+)?';
   if (new RegExp(`\\b(True|1)${sep}${ignoreWords}`, 'i').test(doc) || new RegExp(`\\b(False|0)${sep}${keepWords}`, 'i').test(doc)) out.polarity = 'ignore';

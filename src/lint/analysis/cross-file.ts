@@ -15,7 +15,8 @@ import { lineOf, moduleBases, moduleDefs, moduleFile, MAX_FILE_DEPTH, type Modul
 const WS = '\u0001ws:';
 
 /** Libraries whose names a workspace file never shadows here (their APIs are known to the analysis). */
-const LIBRARY_ROOTS = /^(torch|numpy|jax|jaxlib|flax|optax|tensorflow|keras|tf_keras|einops|math|scipy|transformers|flash_attn|xformers|mlx|paddle|functools|typing|typing_extensions|os|sys|re|collections|dataclasses|abc|itertools|__future__|warnings|logging|enum|copy|inspect|json|pathlib)$/;
+const LIBRARY_ROOTS =
+  /^(torch|numpy|jax|jaxlib|flax|optax|tensorflow|keras|tf_keras|einops|math|scipy|transformers|flash_attn|xformers|mlx|paddle|functools|typing|typing_extensions|os|sys|re|collections|dataclasses|abc|itertools|__future__|warnings|logging|enum|copy|inspect|json|pathlib)$/;
 
 /** Evidence from another file that a finding's message may quote (the engine links it as a related location). */
 export interface ForeignEvidence {
@@ -39,7 +40,13 @@ function parseWs(qname: string): { base: string; parts: string[] } | undefined {
   const rest = qname.slice(WS.length);
   const i = rest.indexOf('\u0001');
   if (i < 0) return undefined;
-  return { base: rest.slice(0, i), parts: rest.slice(i + 1).split('.').filter((p) => p.length > 0) };
+  return {
+    base: rest.slice(0, i),
+    parts: rest
+      .slice(i + 1)
+      .split('.')
+      .filter((p) => p.length > 0),
+  };
 }
 
 /** The value an import binds when it names a workspace module or something defined in one; else undefined. */
@@ -112,7 +119,15 @@ function symbolOf(link: ModuleLink, file: string, name: string): AValue | undefi
  * file's evaluator answers with the function's summary for them, and the result comes back naming where it
  * was computed. Unknown when the function's file is not analysed or the chain of files is too long.
  */
-export function callAcrossFiles(ev: Evaluator, scope: Scope, call: PyNode, args: CallArgs, ctx: Ctx, self: AValue | undefined, argValues?: readonly AValue[]): AValue {
+export function callAcrossFiles(
+  ev: Evaluator,
+  scope: Scope,
+  call: PyNode,
+  args: CallArgs,
+  ctx: Ctx,
+  self: AValue | undefined,
+  argValues?: readonly AValue[],
+): AValue {
   const link = ev.link;
   const owner = link?.workspace.ownerOf(scope);
   if (!link || !owner || !owner.link || args.hasSplat || link.workspace.crossings >= MAX_FILE_DEPTH) return UNKNOWN;
@@ -128,8 +143,20 @@ export function callAcrossFiles(ev: Evaluator, scope: Scope, call: PyNode, args:
   }
   const origin = originOf(owner.link.path, scope, owner);
   const out = portable(r, origin, 0, call);
-  if (out.attn) ev.noteForeignEvidence({ path: origin.path, line: origin.line, column: origin.column, message: `the scores are formed in \`${origin.name}\` (${originRef(origin)})` });
-  if (out.mask || out.elements?.some((e) => e.mask)) ev.noteForeignEvidence({ path: origin.path, line: origin.line, column: origin.column, message: `the mask is built in \`${origin.name}\` (${originRef(origin)})` });
+  if (out.attn)
+    ev.noteForeignEvidence({
+      path: origin.path,
+      line: origin.line,
+      column: origin.column,
+      message: `the scores are formed in \`${origin.name}\` (${originRef(origin)})`,
+    });
+  if (out.mask || out.elements?.some((e) => e.mask))
+    ev.noteForeignEvidence({
+      path: origin.path,
+      line: origin.line,
+      column: origin.column,
+      message: `the mask is built in \`${origin.name}\` (${originRef(origin)})`,
+    });
   return out;
 }
 

@@ -72,7 +72,36 @@ const ROOT_TEXT = PREFILTERS.rootStatement;
 /** Definitions whose right-hand side is evaluated eagerly when it is a root (parameters and imports are read on demand). */
 const EAGER_DEFS: ReadonlySet<Def['kind']> = new Set(['assign', 'aug', 'for', 'with', 'inplace', 'setitem', 'walrus', 'buffer', 'comp']);
 
-const BUILTINS = new Set(['float', 'int', 'len', 'map', 'zip', 'list', 'tuple', 'sum', 'max', 'min', 'abs', 'range', 'isinstance', 'getattr', 'super', 'print', 'enumerate', 'dict', 'bool', 'str', 'round', 'pow', 'reversed', 'sorted', 'any', 'all', 'hasattr', 'type']);
+const BUILTINS = new Set([
+  'float',
+  'int',
+  'len',
+  'map',
+  'zip',
+  'list',
+  'tuple',
+  'sum',
+  'max',
+  'min',
+  'abs',
+  'range',
+  'isinstance',
+  'getattr',
+  'super',
+  'print',
+  'enumerate',
+  'dict',
+  'bool',
+  'str',
+  'round',
+  'pow',
+  'reversed',
+  'sorted',
+  'any',
+  'all',
+  'hasattr',
+  'type',
+]);
 
 export class Evaluator {
   readonly facts = new Facts();
@@ -116,7 +145,8 @@ export class Evaluator {
     // No evidence in the file itself: a workspace file that imports it may run it in half precision (a trainer).
     this.precision = !own.fp16 && !own.bf16 && link?.importers ? (importerPrecision(link) ?? own) : own;
     const from = this.precision.from;
-    if (from) this.foreignEvidence.push({ ...from, message: `${this.precision.fp16 ? 'half precision' : 'bfloat16'} is set here, in a file that imports this one` });
+    if (from)
+      this.foreignEvidence.push({ ...from, message: `${this.precision.fp16 ? 'half precision' : 'bfloat16'} is set here, in a file that imports this one` });
     this.halfPrecision = this.precision.fp16 || this.precision.bf16;
     this.numpyStyleTranspose = /^[ \t]*(import|from)[ \t]+(numpy|jax)/m.test(tree.source) && !/^[ \t]*(import|from)[ \t]+torch/m.test(tree.source);
     this.mup = /\bmup\b|\bmuP\b|MuReadout|mu_param|attn_mult/.test(tree.source);
@@ -624,7 +654,11 @@ export class Evaluator {
    */
   private keptRegion(prev: AValue, target: PyNode, fill: AValue): AValue | undefined {
     if (prev.kind !== 'tensor' || !prev.zeros || prev.ndim === undefined || prev.mask) return undefined;
-    if (!(fill.kind === 'number' && fill.num === 1) && !(fill.kind === 'bool' && text(this.tree, unparen(childByField(target.parent ?? target, 'right') ?? target)) === 'True')) return undefined;
+    if (
+      !(fill.kind === 'number' && fill.num === 1) &&
+      !(fill.kind === 'bool' && text(this.tree, unparen(childByField(target.parent ?? target, 'right') ?? target)) === 'True')
+    )
+      return undefined;
     const subs = namedChildren(target).filter((c) => c.field === 'subscript');
     if (subs.length < 2 || subs.length !== prev.ndim) return undefined;
     const padAxes: number[] = [];
@@ -717,7 +751,13 @@ export class Evaluator {
     return {
       ...v,
       ...(m.dtype ? { dtype: m.dtype } : {}),
-      mask: { polarity: m.polarity, dtype: m.dtype, padding: v.mask?.padding, padAxes: v.mask?.padAxes, why: `\`${name}\` (documented: ${doc.trim().slice(0, 60)}; ${meaning})` },
+      mask: {
+        polarity: m.polarity,
+        dtype: m.dtype,
+        padding: v.mask?.padding,
+        padAxes: v.mask?.padAxes,
+        why: `\`${name}\` (documented: ${doc.trim().slice(0, 60)}; ${meaning})`,
+      },
     };
   }
 
@@ -898,7 +938,12 @@ export class Evaluator {
   callContext(scope: Scope, call: PyNode, args: CallArgs, ctx: Ctx, self?: AValue, argValues?: AValue[]): Ctx | undefined {
     if (ctx.depth >= MAX_CALL_DEPTH) return undefined;
     // A summary per (function, abstract arguments): call sites passing the same abstract values share it.
-    const bindings = this.bindArguments(scope, args.hasSplat ? undefined : (argValues ?? args.positional.map((a) => this.eval(a, ctx))), args.hasSplat ? undefined : this.keywordValues(scope, args, ctx), self);
+    const bindings = this.bindArguments(
+      scope,
+      args.hasSplat ? undefined : (argValues ?? args.positional.map((a) => this.eval(a, ctx))),
+      args.hasSplat ? undefined : this.keywordValues(scope, args, ctx),
+      self,
+    );
     const perCallSite = this.perCallSite(scope);
     const key = `${scope.id}|${bindingsKey(bindings)}|${perCallSite ? `${call.id}|${ctx.id}` : ''}`;
     const existing = this.callCtxs.get(key);
@@ -913,7 +958,12 @@ export class Evaluator {
   }
 
   /** Parameter name → value for a call with these argument values (positional undefined: a `*args` call). */
-  private bindArguments(scope: Scope, positional: readonly AValue[] | undefined, keywords: ReadonlyMap<string, AValue> | undefined, self: AValue | undefined): Map<string, AValue> {
+  private bindArguments(
+    scope: Scope,
+    positional: readonly AValue[] | undefined,
+    keywords: ReadonlyMap<string, AValue> | undefined,
+    self: AValue | undefined,
+  ): Map<string, AValue> {
     const bindings = new Map<string, AValue>();
     let pi = 0;
     if (self && scope.selfName) {
@@ -1071,6 +1121,7 @@ function elementOf(v: AValue): AValue {
 
 function markFromCache(v: AValue): AValue {
   if (v.kind === 'tensor') return { ...v, fromCache: true };
-  if (v.kind === 'tuple' && v.elements) return { ...v, elements: v.elements.map((e) => (e.kind === 'tensor' || e.kind === 'unknown' ? { ...e, kind: 'tensor' as const, fromCache: true } : e)) };
+  if (v.kind === 'tuple' && v.elements)
+    return { ...v, elements: v.elements.map((e) => (e.kind === 'tensor' || e.kind === 'unknown' ? { ...e, kind: 'tensor' as const, fromCache: true } : e)) };
   return v;
 }

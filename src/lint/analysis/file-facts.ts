@@ -39,7 +39,6 @@ export class FileFacts {
     return this.flag('torch', /^[ \t]*(import|from)[ \t]+torch/m);
   }
 
-
   /** Every definition of `name` in the file, any scope, in source order (of their targets). */
   defsNamed(name: string): readonly Def[] {
     if (!this.defsByName) {

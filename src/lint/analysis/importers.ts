@@ -21,7 +21,14 @@ const PLAIN_IMPORT = /^[ \t]*import[ \t]+([\w.]+(?:[ \t]+as[ \t]+\w+)?(?:[ \t]*,
 function readFacts(source: string): ImporterFacts {
   const imports: { level: number; parts: string[]; names: string[] }[] = [];
   for (const m of source.matchAll(FROM_IMPORT)) {
-    imports.push({ level: m[1].length, parts: m[2] ? m[2].split('.') : [], names: m[3].split(',').map((n) => n.trim().split(/\s+/)[0]).filter((n) => n.length > 0) });
+    imports.push({
+      level: m[1].length,
+      parts: m[2] ? m[2].split('.') : [],
+      names: m[3]
+        .split(',')
+        .map((n) => n.trim().split(/\s+/)[0])
+        .filter((n) => n.length > 0),
+    });
   }
   for (const m of source.matchAll(PLAIN_IMPORT)) {
     for (const item of m[1].split(',')) imports.push({ level: 0, parts: item.trim().split(/\s+/)[0].split('.'), names: [] });

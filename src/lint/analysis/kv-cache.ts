@@ -161,7 +161,8 @@ function branchGuard(r: FlagReader, target: PyNode, depth: number): { ifNode: Py
       const cond = childByField(p, 'condition');
       return { ifNode: p, truth: cond ? truthWithCache(r, cond, depth + 1) : UNKNOWN_TRUTH };
     }
-    if (p.type === 'elif_clause' || p.type === 'for_statement' || p.type === 'while_statement' || p.type === 'try_statement') return { ifNode: p, truth: UNKNOWN_TRUTH };
+    if (p.type === 'elif_clause' || p.type === 'for_statement' || p.type === 'while_statement' || p.type === 'try_statement')
+      return { ifNode: p, truth: UNKNOWN_TRUTH };
   }
   return undefined;
 }

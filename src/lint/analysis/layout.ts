@@ -51,7 +51,10 @@ export function parseEinsum(spec: string, style: 'letters' | 'words'): EinsumSpe
   const lhs = arrow[0];
   const parseTerm = (t: string): string[] | undefined => {
     if (style === 'words') {
-      const parts = t.trim().split(/\s+/).filter((x) => x.length > 0);
+      const parts = t
+        .trim()
+        .split(/\s+/)
+        .filter((x) => x.length > 0);
       return parts.every((p) => /^([A-Za-z_][A-Za-z0-9_]*|\.\.\.)$/.test(p)) ? parts : undefined;
     }
     const s = t.replace(/\s+/g, '');
@@ -77,7 +80,10 @@ export function parseEinsum(spec: string, style: 'letters' | 'words'): EinsumSpe
     // Implicit output: letters that appear exactly once, in alphabetical order.
     const count = new Map<string, number>();
     for (const t of inputs) for (const a of t) if (a !== '...') count.set(a, (count.get(a) ?? 0) + 1);
-    output = [...count.entries()].filter(([, c]) => c === 1).map(([a]) => a).sort();
+    output = [...count.entries()]
+      .filter(([, c]) => c === 1)
+      .map(([a]) => a)
+      .sort();
     if (inputs.some((t) => t.includes('...'))) output.unshift('...');
   }
   if (!output) return undefined;
@@ -114,7 +120,12 @@ export interface EinopsSide {
 export function parseEinopsSide(s: string): EinopsSide | undefined {
   const groups: string[][] = [];
   let hasEllipsis = false;
-  const tokens = s.replace(/\(/g, ' ( ').replace(/\)/g, ' ) ').trim().split(/\s+/).filter((t) => t.length > 0);
+  const tokens = s
+    .replace(/\(/g, ' ( ')
+    .replace(/\)/g, ' ) ')
+    .trim()
+    .split(/\s+/)
+    .filter((t) => t.length > 0);
   let cur: string[] | undefined;
   for (const t of tokens) {
     if (t === '(') {

@@ -74,10 +74,14 @@ export function maskMethod(ev: Evaluator, c: Call, t: AValue): AValue | undefine
   }
 }
 
-
 const TRIANGLE_FUNCTIONS = new Set(['torch', 'numpy', 'jax.numpy', 'tensorflow.experimental.numpy'].flatMap((m) => [`${m}.tril`, `${m}.triu`]));
 const WHERE_FUNCTIONS = new Set(['torch.where', 'numpy.where', 'jax.numpy.where', 'tensorflow.where', 'jax.lax.select']);
-const EQUALITY_FUNCTIONS: Readonly<Record<string, string>> = { 'tensorflow.equal': '==', 'tensorflow.math.equal': '==', 'tensorflow.not_equal': '!=', 'tensorflow.math.not_equal': '!=' };
+const EQUALITY_FUNCTIONS: Readonly<Record<string, string>> = {
+  'tensorflow.equal': '==',
+  'tensorflow.math.equal': '==',
+  'tensorflow.not_equal': '!=',
+  'tensorflow.math.not_equal': '!=',
+};
 const NOT_FUNCTIONS = new Set(['tensorflow.logical_not', 'tensorflow.math.logical_not', 'torch.logical_not']);
 
 /** Library functions that build or combine masks (by qualified name); undefined for every other function. */
@@ -89,7 +93,11 @@ export function maskFunction(ev: Evaluator, c: Call, qname: string): AValue | un
     const lengths = val(ev, c, p[0] ?? arg(c, 'lengths'));
     const ndim = lengths.kind === 'tensor' && lengths.ndim !== undefined ? lengths.ndim + 1 : undefined;
     const why = `\`${ev.text(c.node)}\` (True at positions before each length)`;
-    return tensor({ ...(ndim !== undefined ? { ndim, axes: Array.from({ length: ndim }, () => ({})) } : {}), dtype: 'bool', mask: { polarity: 'keep', dtype: 'bool', padding: true, padAxes: [-1], why } });
+    return tensor({
+      ...(ndim !== undefined ? { ndim, axes: Array.from({ length: ndim }, () => ({})) } : {}),
+      dtype: 'bool',
+      mask: { polarity: 'keep', dtype: 'bool', padding: true, padAxes: [-1], why },
+    });
   }
   if (last === 'generate_square_subsequent_mask') return causalAdditive(ev, c);
   // A NumPy mask brought into torch is the same mask (`torch.from_numpy(np.triu(np.ones((T, T)), k=1))`).
@@ -102,7 +110,16 @@ export function maskFunction(ev: Evaluator, c: Call, qname: string): AValue | un
     const qm = val(ev, c, p[0]);
     const km = val(ev, c, p[1]);
     if (qm.mask?.polarity && km.mask?.polarity === qm.mask.polarity) {
-      return tensor({ dtype: 'bool', mask: { polarity: qm.mask.polarity, dtype: 'bool', padding: true, padAxes: [-1, -2], why: `\`${ev.text(c.node).slice(0, 50)}\` (built from ${qm.mask.why})` } });
+      return tensor({
+        dtype: 'bool',
+        mask: {
+          polarity: qm.mask.polarity,
+          dtype: 'bool',
+          padding: true,
+          padAxes: [-1, -2],
+          why: `\`${ev.text(c.node).slice(0, 50)}\` (built from ${qm.mask.why})`,
+        },
+      });
     }
     return tensor({ dtype: 'bool' });
   }
@@ -116,12 +133,17 @@ export function maskFunction(ev: Evaluator, c: Call, qname: string): AValue | un
     const kNode = arg(c, qname.startsWith('torch.') ? 'diagonal' : 'k', 1);
     return triValue(ev, c, val(ev, c, p[0]), last === 'tril' ? 'lower' : 'upper', kNode, last, p[0]);
   }
-  if (WHERE_FUNCTIONS.has(qname)) return where(ev, c, p[0] ?? arg(c, 'condition'), p[1] ?? arg(c, 'input') ?? arg(c, 'x'), p[2] ?? arg(c, 'other') ?? arg(c, 'y'));
+  if (WHERE_FUNCTIONS.has(qname))
+    return where(ev, c, p[0] ?? arg(c, 'condition'), p[1] ?? arg(c, 'input') ?? arg(c, 'x'), p[2] ?? arg(c, 'other') ?? arg(c, 'y'));
   const eqOp = EQUALITY_FUNCTIONS[qname];
   if (eqOp) return p[0] && p[1] ? compare(ev, eqOp, val(ev, c, p[0]), val(ev, c, p[1]), p[0], p[1]) : tensor({ dtype: 'bool' });
   if (NOT_FUNCTIONS.has(qname)) {
     const xNode = p[0] ?? arg(c, 'input') ?? arg(c, 'x');
-    return maskMethod(ev, { ...c, name: 'logical_not', recv: val(ev, c, xNode), recvNode: xNode, args: { ...c.args, positional: p.slice(1) } }, tensorish(val(ev, c, xNode)));
+    return maskMethod(
+      ev,
+      { ...c, name: 'logical_not', recv: val(ev, c, xNode), recvNode: xNode, args: { ...c.args, positional: p.slice(1) } },
+      tensorish(val(ev, c, xNode)),
+    );
   }
   return undefined;
 }
@@ -179,7 +201,11 @@ function compare(ev: Evaluator, op: string, av: AValue, bv: AValue, a: PyNode, b
       const kSize = arangeSize(ev, kNode);
       const sizes = qSize && kSize ? ([qSize, kSize] as const) : undefined;
       const align = triangleAlign(ev, tri.region, tri.k, undefined, sizes);
-      return tensor({ ...shape, dtype: 'bool', mask: { ...triMask(tri, 'bool', `\`${ev.text(a)} ${op} ${ev.text(b)}\``), ...(align ? { align } : {}), ...(sizes ? { sizes } : {}) } });
+      return tensor({
+        ...shape,
+        dtype: 'bool',
+        mask: { ...triMask(tri, 'bool', `\`${ev.text(a)} ${op} ${ev.text(b)}\``), ...(align ? { align } : {}), ...(sizes ? { sizes } : {}) },
+      });
     }
   }
   // Padding masks from lengths: arange(S)[None, :] < lengths[:, None] is True at valid positions (keep);
@@ -207,19 +233,34 @@ function compare(ev: Evaluator, op: string, av: AValue, bv: AValue, a: PyNode, b
     return false;
   };
   const fromIds = (ids: AValue, idsNode: PyNode): AValue => {
-    const keep = op === '!=' ;
+    const keep = op === '!=';
     const why = `\`${ev.text(a)} ${op} ${ev.text(b)}\``;
-    const m: MaskInfo = { polarity: keep ? 'keep' : 'ignore', dtype: 'bool', padding: true, padAxes: [-1], why: `${why} (${keep ? 'True at real tokens' : 'True at padding'})` };
+    const m: MaskInfo = {
+      polarity: keep ? 'keep' : 'ignore',
+      dtype: 'bool',
+      padding: true,
+      padAxes: [-1],
+      why: `${why} (${keep ? 'True at real tokens' : 'True at padding'})`,
+    };
     void idsNode;
     return tensor({ ...(ids.ndim !== undefined ? { ndim: ids.ndim, axes: ids.axes } : {}), dtype: 'bool', mask: m });
   };
   // Token ids against the padding id 0 by order: `input_ids > 0` is True at real tokens, `input_ids < 1` at padding.
   const orderedIds = (ids: AValue, idsNode: PyNode, other: AValue, o: string): AValue | undefined => {
     if (other.kind !== 'number' || ids.mask) return undefined;
-    const keep = (o === '>' && other.num === 0) || (o === '>=' && other.num === 1) ? true : (o === '<' && other.num === 1) || (o === '<=' && other.num === 0) ? false : undefined;
+    const keep =
+      (o === '>' && other.num === 0) || (o === '>=' && other.num === 1)
+        ? true
+        : (o === '<' && other.num === 1) || (o === '<=' && other.num === 0)
+          ? false
+          : undefined;
     if (keep === undefined || !(ids.tokenIds || isTokenIdsName(rootName(ev, idsNode) ?? ''))) return undefined;
     const why = `\`${ev.text(a)} ${op} ${ev.text(b)}\` (${keep ? 'True at real tokens' : 'True at padding'}, with padding id 0)`;
-    return tensor({ ...(ids.ndim !== undefined ? { ndim: ids.ndim, axes: ids.axes } : {}), dtype: 'bool', mask: { polarity: keep ? 'keep' : 'ignore', dtype: 'bool', padding: true, padAxes: [-1], why } });
+    return tensor({
+      ...(ids.ndim !== undefined ? { ndim: ids.ndim, axes: ids.axes } : {}),
+      dtype: 'bool',
+      mask: { polarity: keep ? 'keep' : 'ignore', dtype: 'bool', padding: true, padAxes: [-1], why },
+    });
   };
   const byOrder = orderedIds(av, a, bv, op) ?? orderedIds(bv, b, av, mirror(op));
   if (byOrder) return byOrder;
@@ -234,13 +275,23 @@ function compare(ev: Evaluator, op: string, av: AValue, bv: AValue, a: PyNode, b
     const why = `\`${ev.text(a)} ${op} ${ev.text(b)}\``;
     if (m.mask.additive) {
       // additive == 0 → keep; additive == -inf / < 0 → ignore
-      if ((o === '==' && constant === 0) || (o === '>=' && constant === 0) || (o === '!=' && finfoLike)) return tensor({ ...shape, dtype: 'bool', mask: { ...m.mask, additive: undefined, polarity: 'keep', dtype: 'bool', why } });
-      if ((o === '==' && finfoLike) || (o === '<' && constant === 0) || (o === '!=' && constant === 0)) return tensor({ ...shape, dtype: 'bool', mask: { ...m.mask, additive: undefined, polarity: 'ignore', dtype: 'bool', why } });
+      if ((o === '==' && constant === 0) || (o === '>=' && constant === 0) || (o === '!=' && finfoLike))
+        return tensor({ ...shape, dtype: 'bool', mask: { ...m.mask, additive: undefined, polarity: 'keep', dtype: 'bool', why } });
+      if ((o === '==' && finfoLike) || (o === '<' && constant === 0) || (o === '!=' && constant === 0))
+        return tensor({ ...shape, dtype: 'bool', mask: { ...m.mask, additive: undefined, polarity: 'ignore', dtype: 'bool', why } });
       return tensor({ ...shape, dtype: 'bool' });
     }
     if (constant !== undefined) {
-      const same = (o === '==' && constant === 1) || (o === '!=' && constant === 0) || (o === '>' && constant >= 0 && constant < 1) || (o === '>=' && constant > 0 && constant <= 1);
-      const flip = (o === '==' && constant === 0) || (o === '!=' && constant === 1) || (o === '<' && constant > 0 && constant <= 1) || (o === '<=' && constant >= 0 && constant < 1);
+      const same =
+        (o === '==' && constant === 1) ||
+        (o === '!=' && constant === 0) ||
+        (o === '>' && constant >= 0 && constant < 1) ||
+        (o === '>=' && constant > 0 && constant <= 1);
+      const flip =
+        (o === '==' && constant === 0) ||
+        (o === '!=' && constant === 1) ||
+        (o === '<' && constant > 0 && constant <= 1) ||
+        (o === '<=' && constant >= 0 && constant < 1);
       if (same) return { ...m, dtype: 'bool', mask: withMaskDtype({ ...m.mask, why: `${why} (same as ${m.mask.why})` }, 'bool') };
       if (flip) {
         const f = flipMask(m.mask, why, 'bool');
@@ -268,7 +319,11 @@ function mirror(op: string): string {
 }
 
 /** i (query position, axis -2) compared with j (key position, axis -1) → a triangular region. */
-function indexCompare(op: string, a: { axis: number; offset: number }, b: { axis: number; offset: number }): { region: 'upper' | 'lower'; k: number } | undefined {
+function indexCompare(
+  op: string,
+  a: { axis: number; offset: number },
+  b: { axis: number; offset: number },
+): { region: 'upper' | 'lower'; k: number } | undefined {
   // Normalise to  j OP i + d  where j is the key index (axis -1), i the query index (axis -2).
   let o = op;
   let ji: [typeof a, typeof b];
@@ -309,7 +364,8 @@ function maskedFill(ev: Evaluator, c: Call, target0: AValue, maskNode: PyNode | 
   ev.facts.fill.push({ node: c.node, ctx: c.ctx, how: 'masked_fill', target, targetNode: c.recvNode, fillNode, fill, mask, maskNode, maskSelectsFill: true });
   const masking = isMaskingFill(fill);
   // Only fills of attention scores or of masks being built are attention masking (not beam-search logits).
-  if (masking && attentionTarget(ev, target, c.recvNode)) ev.facts.mask.push({ node: c.node, ctx: c.ctx, display: 'masked_fill', param: 'mask', expects: 'ignore', convention: 'fill', maskNode, mask });
+  if (masking && attentionTarget(ev, target, c.recvNode))
+    ev.facts.mask.push({ node: c.node, ctx: c.ctx, display: 'masked_fill', param: 'mask', expects: 'ignore', convention: 'fill', maskNode, mask });
   if (target.attn?.stage === 'scores') {
     if (masking) return addOp(target, { kind: 'mask', node: c.node, how: 'fill', maskNode });
     return target;
@@ -324,7 +380,18 @@ function maskedFill(ev: Evaluator, c: Call, target0: AValue, maskNode: PyNode | 
   }
   // Building an additive mask: float_mask.masked_fill(mask == 0, -inf)
   if (masking && mask.mask && mask.mask.polarity) {
-    return tensor({ ndim: target.ndim ?? mask.ndim, axes: target.axes ?? mask.axes, mask: { ...mask.mask, additive: true, polarity: undefined, dtype: 'float', builtFrom: mask.mask.polarity, why: `${mask.mask.why} filled with a large negative value` } });
+    return tensor({
+      ndim: target.ndim ?? mask.ndim,
+      axes: target.axes ?? mask.axes,
+      mask: {
+        ...mask.mask,
+        additive: true,
+        polarity: undefined,
+        dtype: 'float',
+        builtFrom: mask.mask.polarity,
+        why: `${mask.mask.why} filled with a large negative value`,
+      },
+    });
   }
   if (target.mask?.additive && isZero(fill)) return target;
   return target;
@@ -367,17 +434,69 @@ function where(ev: Evaluator, c: Call, condNode: PyNode | undefined, xNode: PyNo
   const xFill = isMaskingFill(x);
   const yFill = isMaskingFill(y);
   if (yFill && !xFill) {
-    ev.facts.fill.push({ node: c.node, ctx: c.ctx, how: 'where', target: x, targetNode: xNode, fillNode: yNode, fill: y, mask: cond, maskNode: condNode, maskSelectsFill: false });
-    if (x.attn?.stage === 'scores' || isZero(x) || attentionTarget(ev, x, xNode)) ev.facts.mask.push({ node: c.node, ctx: c.ctx, display: displayName(c.name) || 'where', param: 'condition', expects: 'keep', convention: 'fill', maskNode: condNode, mask: cond });
+    ev.facts.fill.push({
+      node: c.node,
+      ctx: c.ctx,
+      how: 'where',
+      target: x,
+      targetNode: xNode,
+      fillNode: yNode,
+      fill: y,
+      mask: cond,
+      maskNode: condNode,
+      maskSelectsFill: false,
+    });
+    if (x.attn?.stage === 'scores' || isZero(x) || attentionTarget(ev, x, xNode))
+      ev.facts.mask.push({
+        node: c.node,
+        ctx: c.ctx,
+        display: displayName(c.name) || 'where',
+        param: 'condition',
+        expects: 'keep',
+        convention: 'fill',
+        maskNode: condNode,
+        mask: cond,
+      });
     if (x.attn?.stage === 'scores') return addOp(x, { kind: 'mask', node: c.node, how: 'where', maskNode: condNode });
-    if (isZero(x) && cond.mask?.polarity) return tensor({ ndim: cond.ndim, axes: cond.axes, mask: { ...cond.mask, additive: true, polarity: undefined, dtype: 'float', builtFrom: cond.mask.polarity } });
+    if (isZero(x) && cond.mask?.polarity)
+      return tensor({
+        ndim: cond.ndim,
+        axes: cond.axes,
+        mask: { ...cond.mask, additive: true, polarity: undefined, dtype: 'float', builtFrom: cond.mask.polarity },
+      });
     return tensorish(x);
   }
   if (xFill && !yFill) {
-    ev.facts.fill.push({ node: c.node, ctx: c.ctx, how: 'where', target: y, targetNode: yNode, fillNode: xNode, fill: x, mask: cond, maskNode: condNode, maskSelectsFill: true });
-    if (y.attn?.stage === 'scores' || isZero(y) || attentionTarget(ev, y, yNode)) ev.facts.mask.push({ node: c.node, ctx: c.ctx, display: displayName(c.name) || 'where', param: 'condition', expects: 'ignore', convention: 'fill', maskNode: condNode, mask: cond });
+    ev.facts.fill.push({
+      node: c.node,
+      ctx: c.ctx,
+      how: 'where',
+      target: y,
+      targetNode: yNode,
+      fillNode: xNode,
+      fill: x,
+      mask: cond,
+      maskNode: condNode,
+      maskSelectsFill: true,
+    });
+    if (y.attn?.stage === 'scores' || isZero(y) || attentionTarget(ev, y, yNode))
+      ev.facts.mask.push({
+        node: c.node,
+        ctx: c.ctx,
+        display: displayName(c.name) || 'where',
+        param: 'condition',
+        expects: 'ignore',
+        convention: 'fill',
+        maskNode: condNode,
+        mask: cond,
+      });
     if (y.attn?.stage === 'scores') return addOp(y, { kind: 'mask', node: c.node, how: 'where', maskNode: condNode });
-    if (isZero(y) && cond.mask?.polarity) return tensor({ ndim: cond.ndim, axes: cond.axes, mask: { ...cond.mask, additive: true, polarity: undefined, dtype: 'float', builtFrom: cond.mask.polarity } });
+    if (isZero(y) && cond.mask?.polarity)
+      return tensor({
+        ndim: cond.ndim,
+        axes: cond.axes,
+        mask: { ...cond.mask, additive: true, polarity: undefined, dtype: 'float', builtFrom: cond.mask.polarity },
+      });
     return tensorish(y);
   }
   // Zeroing attention weights after softmax: torch.where(mask, w, 0.), torch.where(~mask, torch.zeros_like(w), w).
@@ -400,8 +519,20 @@ export function setItemFill(ev: Evaluator, prev: AValue, target: PyNode, fillNod
   if (!isMaskingFill(fill) || subs.length !== 1) return prev;
   const maskNode = subs[0];
   const mask = ev.eval(maskNode, ctx);
-  ev.facts.fill.push({ node: target, ctx, how: 'setitem', target: prev, targetNode: childByField(target, 'value'), fillNode, fill, mask, maskNode, maskSelectsFill: true });
-  if (mask.mask && attentionTarget(ev, prev, childByField(target, 'value'))) ev.facts.mask.push({ node: target, ctx, display: 'index assignment', param: 'index', expects: 'ignore', convention: 'fill', maskNode, mask });
+  ev.facts.fill.push({
+    node: target,
+    ctx,
+    how: 'setitem',
+    target: prev,
+    targetNode: childByField(target, 'value'),
+    fillNode,
+    fill,
+    mask,
+    maskNode,
+    maskSelectsFill: true,
+  });
+  if (mask.mask && attentionTarget(ev, prev, childByField(target, 'value')))
+    ev.facts.mask.push({ node: target, ctx, display: 'index assignment', param: 'index', expects: 'ignore', convention: 'fill', maskNode, mask });
   if (prev.attn?.stage === 'scores') return addOp(prev, { kind: 'mask', node: target, how: 'setitem', maskNode });
   return prev;
 }
@@ -420,12 +551,25 @@ function triValue(ev: Evaluator, c: Call, base0: AValue, region: 'upper' | 'lowe
   const placed = { ...(align ? { align } : {}), ...(sizes ? { sizes } : {}) };
   if (base.fillValue !== undefined && base.fillValue <= -1e4 && region === 'upper') {
     // triu(full(-inf), 1): additive causal mask
-    return tensor({ ndim: base.ndim, axes: base.axes, dtype: 'float', mask: { additive: true, causal: true, ...(k !== undefined ? { tri: { region, k } } : {}), why, ...placed } });
+    return tensor({
+      ndim: base.ndim,
+      axes: base.axes,
+      dtype: 'float',
+      mask: { additive: true, causal: true, ...(k !== undefined ? { tri: { region, k } } : {}), why, ...placed },
+    });
   }
   // A boolean tensor that is not already a triangle counts as ones (a triangle of a triangle is a band, not a mask).
   if (base.ones || (base.mask?.tri === undefined && !base.mask?.causal && base.dtype === 'bool' && base.ones !== false)) {
     const dtype = base.dtype ?? 'float';
-    const mask: MaskInfo = k !== undefined ? triMask({ region, k }, dtype, why) : { polarity: region === 'upper' ? 'ignore' : 'keep', causal: true, dtype, why: `${why} (${region === 'upper' ? 'True on the future side of' : 'True on and before'} diagonal \`${ev.text(kNode!)}\`)` };
+    const mask: MaskInfo =
+      k !== undefined
+        ? triMask({ region, k }, dtype, why)
+        : {
+            polarity: region === 'upper' ? 'ignore' : 'keep',
+            causal: true,
+            dtype,
+            why: `${why} (${region === 'upper' ? 'True on the future side of' : 'True on and before'} diagonal \`${ev.text(kNode!)}\`)`,
+          };
     return tensor({ ndim: base.ndim, axes: base.axes, dtype, mask: { ...mask, ...placed } });
   }
   return tensor({ ndim: base.ndim, axes: base.axes, dtype: base.dtype });
@@ -451,7 +595,13 @@ function creationSizes(ev: Evaluator, node: PyNode, depth = 0): readonly [string
   return [text(dims[dims.length - 2]), text(dims[dims.length - 1])];
 }
 
-function triangleAlign(ev: Evaluator, region: 'upper' | 'lower', k: number | undefined, kNode: PyNode | undefined, sizes: readonly [string, string] | undefined): MaskInfo['align'] {
+function triangleAlign(
+  ev: Evaluator,
+  region: 'upper' | 'lower',
+  k: number | undefined,
+  kNode: PyNode | undefined,
+  sizes: readonly [string, string] | undefined,
+): MaskInfo['align'] {
   if (k !== undefined) return (region === 'lower' && k === 0) || (region === 'upper' && k === 1) ? 'top-left' : undefined;
   if (!kNode || !sizes) return undefined;
   const d = ev.text(kNode).replace(/\s+/g, '');
@@ -466,8 +616,10 @@ function bandPart(ev: Evaluator, c: Call, base0: AValue, lowerNode: PyNode | und
   const upper = intOf(ev, c, upperNode);
   const why = `\`${ev.text(c.node)}\``;
   if (!base.ones) return tensor({ ndim: base.ndim, axes: base.axes });
-  if (lower === -1 && upper !== undefined && upper >= 0) return tensor({ ndim: base.ndim, axes: base.axes, dtype: 'float', mask: triMask({ region: 'lower', k: upper }, 'float', why) });
-  if (upper === -1 && lower !== undefined && lower >= 0) return tensor({ ndim: base.ndim, axes: base.axes, dtype: 'float', mask: triMask({ region: 'upper', k: -lower }, 'float', why) });
+  if (lower === -1 && upper !== undefined && upper >= 0)
+    return tensor({ ndim: base.ndim, axes: base.axes, dtype: 'float', mask: triMask({ region: 'lower', k: upper }, 'float', why) });
+  if (upper === -1 && lower !== undefined && lower >= 0)
+    return tensor({ ndim: base.ndim, axes: base.axes, dtype: 'float', mask: triMask({ region: 'upper', k: -lower }, 'float', why) });
   return tensor({ ndim: base.ndim, axes: base.axes });
 }
 
@@ -482,9 +634,13 @@ export function maskConsumerArgs(ev: Evaluator, c: Call, consumer: MaskConsumer,
 }
 
 export function causalAdditive(ev: Evaluator, c: Call): AValue {
-  return tensor({ ndim: 2, axes: [{ label: 'seq' }, { label: 'seq' }], dtype: 'float', mask: { additive: true, tri: { region: 'upper', k: 1 }, why: `\`${ev.text(c.node)}\` (0 on and below the diagonal, -inf above)` } });
+  return tensor({
+    ndim: 2,
+    axes: [{ label: 'seq' }, { label: 'seq' }],
+    dtype: 'float',
+    mask: { additive: true, tri: { region: 'upper', k: 1 }, why: `\`${ev.text(c.node)}\` (0 on and below the diagonal, -inf above)` },
+  });
 }
-
 
 /** `start:stop` texts of a slice (undefined where left out), or undefined for anything but a plain slice. */
 function sliceBounds(ev: Evaluator, node: PyNode): { start?: string; stop?: string } | undefined {
@@ -493,7 +649,10 @@ function sliceBounds(ev: Evaluator, node: PyNode): { start?: string; stop?: stri
   const colons = u.children.filter((ch) => ch.type === ':');
   if (colons.length !== 1) return undefined;
   const text = (n: PyNode | undefined): string | undefined => (n ? ev.text(n).replace(/\s+/g, '') : undefined);
-  return { start: text(u.children.find((ch) => ch.named && ch.end <= colons[0].start)), stop: text(u.children.find((ch) => ch.named && ch.start >= colons[0].end)) };
+  return {
+    start: text(u.children.find((ch) => ch.named && ch.end <= colons[0].start)),
+    stop: text(u.children.find((ch) => ch.named && ch.start >= colons[0].end)),
+  };
 }
 
 /**

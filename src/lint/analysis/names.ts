@@ -18,7 +18,11 @@ function memo<T>(fn: (s: string) => T): (s: string) => T {
 /** Splits `query_layer`, `keyStates`, `xq2` into lower-case word tokens. */
 export const nameTokens = memo(nameTokensUncached);
 function nameTokensUncached(name: string): string[] {
-  const last = name.replace(/^self\./, '').split('.').pop() ?? name;
+  const last =
+    name
+      .replace(/^self\./, '')
+      .split('.')
+      .pop() ?? name;
   return last
     .replace(/([a-z])([A-Z])/g, '$1_$2')
     .toLowerCase()
@@ -32,7 +36,34 @@ const VALUE_TOKENS = new Set(['v', 'value', 'values', 'vs', 'xv', 'vh']);
 /** Encoder outputs that play the keys in Luong/Bahdanau-style attention. */
 const CONTEXT_TOKENS = new Set(['context', 'memory', 'mem', 'encoder', 'enc']);
 /** Tokens that make a name a size, mask, index or weight rather than a q/k/v tensor. */
-const NOT_A_TENSOR = new Set(['mask', 'len', 'length', 'lens', 'size', 'dim', 'bias', 'pos', 'scale', 'idx', 'id', 'ids', 'num', 'count', 'shape', 'padding', 'weight', 'weights', 'cache', 'past', 'norm', 'dropout', 'drop', 'init', 'fn', 'func']);
+const NOT_A_TENSOR = new Set([
+  'mask',
+  'len',
+  'length',
+  'lens',
+  'size',
+  'dim',
+  'bias',
+  'pos',
+  'scale',
+  'idx',
+  'id',
+  'ids',
+  'num',
+  'count',
+  'shape',
+  'padding',
+  'weight',
+  'weights',
+  'cache',
+  'past',
+  'norm',
+  'dropout',
+  'drop',
+  'init',
+  'fn',
+  'func',
+]);
 
 /**
  * The attention role a name gives a tensor: `q`, `query_layer`, `xq`, `proj_query` → query; `k`, `key_states`
@@ -77,7 +108,27 @@ function projectionRoleUncached(attr: string): Role | undefined {
   const r = roleOfNameLoose(tokens);
   if (!r) return undefined;
   // Only names that look like layers: a single role token or role + a layer-ish word.
-  const layerish = new Set(['proj', 'projection', 'linear', 'lin', 'fc', 'w', 'to', 'dense', 'layer', 'net', 'map', 'conv', 'in', 'matrix', 'transform', 'head', 'heads', 'embed', 'l']);
+  const layerish = new Set([
+    'proj',
+    'projection',
+    'linear',
+    'lin',
+    'fc',
+    'w',
+    'to',
+    'dense',
+    'layer',
+    'net',
+    'map',
+    'conv',
+    'in',
+    'matrix',
+    'transform',
+    'head',
+    'heads',
+    'embed',
+    'l',
+  ]);
   if (tokens.every((t) => layerish.has(t) || QUERY_TOKENS.has(t) || KEY_TOKENS.has(t) || VALUE_TOKENS.has(t))) return r;
   return undefined;
 }
@@ -104,7 +155,11 @@ function isPackedProjectionUncached(attr: string): boolean {
 export const isProjectionName = memo((name: string): boolean => isProjectionNameUncached(name));
 function isProjectionNameUncached(attr: string): boolean {
   const t = nameTokens(attr);
-  return t.some((x) => ['proj', 'projection', 'linear', 'lin', 'fc', 'dense', 'w', 'to'].includes(x)) || projectionRole(attr) !== undefined || isPackedProjection(attr);
+  return (
+    t.some((x) => ['proj', 'projection', 'linear', 'lin', 'fc', 'dense', 'w', 'to'].includes(x)) ||
+    projectionRole(attr) !== undefined ||
+    isPackedProjection(attr)
+  );
 }
 
 // ------------------------------------------------------------------------------------------------ sizes
@@ -197,7 +252,12 @@ const HEAD_COUNT_NAMES = new Set([
 ]);
 
 function bareName(name: string): string {
-  return (name.replace(/^self\./, '').split('.').pop() ?? name).replace(/^_+/, '');
+  return (
+    name
+      .replace(/^self\./, '')
+      .split('.')
+      .pop() ?? name
+  ).replace(/^_+/, '');
 }
 
 export const dimOfName = memo((name: string): DimInfo | undefined => dimOfNameUncached(name));
@@ -223,7 +283,9 @@ function isHeadCountNameUncached(name: string): boolean {
 export const isScaleName = memo((name: string): boolean => isScaleNameUncached(name));
 function isScaleNameUncached(name: string): boolean {
   const b = bareName(name).toLowerCase();
-  return /(^|_)(scale|scaling|scaler|scale_factor|softmax_scale|sm_scale|attn_scale|temperature|temp|tau|norm_factor|inv_sqrt_d|inv_scale|scale_attn|rsqrt_d|qk_scale|logit_scale|inv_temperature|alpha)($|_)/.test(b);
+  return /(^|_)(scale|scaling|scaler|scale_factor|softmax_scale|sm_scale|attn_scale|temperature|temp|tau|norm_factor|inv_sqrt_d|inv_scale|scale_attn|rsqrt_d|qk_scale|logit_scale|inv_temperature|alpha)($|_)/.test(
+    b,
+  );
 }
 
 const BATCH_NAMES = new Set(['b', 'bs', 'bsz', 'batch', 'batch_size', 'nbatches', 'n_batch', 'sz_b', 'nb', 'batchsize', 'num_batch', 'n_batches']);
@@ -299,11 +361,32 @@ function axisLabelOfNameUncached(name: string): AxisLabel | undefined {
 export const maskOfName = memo((name: string): MaskInfo | undefined => maskOfNameUncached(name));
 function maskOfNameUncached(name: string): MaskInfo | undefined {
   const b = bareName(name).toLowerCase();
-  if (/(^|_)(key_)?padding_mask$/.test(b) || b === 'pad_mask' || b === 'src_key_padding_mask' || b === 'tgt_key_padding_mask' || b === 'memory_key_padding_mask') {
-    return { polarity: 'ignore', dtype: 'bool', padding: true, padAxes: [-1], why: `\`${name}\` (PyTorch convention: True at padding)`, byName: true, nameSource: b };
+  if (
+    /(^|_)(key_)?padding_mask$/.test(b) ||
+    b === 'pad_mask' ||
+    b === 'src_key_padding_mask' ||
+    b === 'tgt_key_padding_mask' ||
+    b === 'memory_key_padding_mask'
+  ) {
+    return {
+      polarity: 'ignore',
+      dtype: 'bool',
+      padding: true,
+      padAxes: [-1],
+      why: `\`${name}\` (PyTorch convention: True at padding)`,
+      byName: true,
+      nameSource: b,
+    };
   }
   if (b === 'attention_mask' || b === 'input_mask' || b === 'encoder_attention_mask') {
-    return { polarity: 'keep', padding: true, padAxes: [-1], why: `\`${name}\` (tokenizer convention: 1 at real tokens, 0 at padding)`, byName: true, nameSource: b };
+    return {
+      polarity: 'keep',
+      padding: true,
+      padAxes: [-1],
+      why: `\`${name}\` (tokenizer convention: 1 at real tokens, 0 at padding)`,
+      byName: true,
+      nameSource: b,
+    };
   }
   // Any other *mask: a mask whose meaning the name does not tell (polarity unknown).
   if (/(^|_)mask(s)?$|^mask_/.test(b) && !/head_mask/.test(b)) return { why: `\`${name}\``, byName: true };
@@ -321,7 +404,9 @@ function isPadIdNameUncached(name: string): boolean {
 export const isTokenIdsName = memo((name: string): boolean => isTokenIdsNameUncached(name));
 function isTokenIdsNameUncached(name: string): boolean {
   const b = bareName(name).toLowerCase();
-  return /(^|_)(input_ids|ids|token_ids|tokens|src|tgt|seq|src_seq|tgt_seq|inputs|x_ids|src_tokens|tgt_tokens|labels|words|sentence|source|target|input_seq|seq_q|seq_k|enc_inputs|dec_inputs)$/.test(b);
+  return /(^|_)(input_ids|ids|token_ids|tokens|src|tgt|seq|src_seq|tgt_seq|inputs|x_ids|src_tokens|tgt_tokens|labels|words|sentence|source|target|input_seq|seq_q|seq_k|enc_inputs|dec_inputs)$/.test(
+    b,
+  );
 }
 
 /** Names of KV caches (`past_key_value`, `layer_past`, `kv_cache`, `cache_k`, `past_k`). */

@@ -21,17 +21,20 @@ import { arg, emptyArgs, intOf, mutable, rootName, tensorish, val, type Call, ty
 import type { Evaluator } from './evaluator';
 import type { Ctx } from './facts';
 import { cacheMethod } from './kv-cache';
-import { causalAdditive, isHeadMask, isMaskingFill, isMaskLike, maskConsumerArgs, maskFunction, maskLogic, maskMethod, sliceCausalMask, tokenizerAttentionMask } from './mask-ops';
-import { flipMask, withMaskDtype } from './masks';
 import {
-  dimOfName,
-  isCacheName,
-  isHeadCountName,
-  isPackedProjection,
-  isProjectionName,
-  isScaleName,
-  projectionRole,
-} from './names';
+  causalAdditive,
+  isHeadMask,
+  isMaskingFill,
+  isMaskLike,
+  maskConsumerArgs,
+  maskFunction,
+  maskLogic,
+  maskMethod,
+  sliceCausalMask,
+  tokenizerAttentionMask,
+} from './mask-ops';
+import { flipMask, withMaskDtype } from './masks';
+import { dimOfName, isCacheName, isHeadCountName, isPackedProjection, isProjectionName, isScaleName, projectionRole } from './names';
 import {
   broadcastResult,
   constantString,
@@ -61,17 +64,7 @@ import {
   transposeValue,
   unsqueezeValue,
 } from './shape-ops';
-import {
-  UNKNOWN,
-  addOp,
-  axesOf,
-  negAxis,
-  number,
-  tensor,
-  type AValue,
-  type DType,
-  type ScaleOp,
-} from './values';
+import { UNKNOWN, addOp, axesOf, negAxis, number, tensor, type AValue, type DType, type ScaleOp } from './values';
 
 export { rootName, type Call, dimOfShape, dropFirstAxis };
 
@@ -91,7 +84,6 @@ function isZero(v: AValue): boolean {
 function isNumberLike(v: AValue): boolean {
   return v.kind === 'number' || v.kind === 'bool';
 }
-
 
 function dtypeOfValue(v: AValue): DType | undefined {
   if (v.kind === 'dtype') return v.dtypeName;
@@ -137,7 +129,6 @@ function dtypeKwarg(ev: Evaluator, c: Call): DType | undefined {
 
 // ================================================================================================ dims & scales
 
-
 /** Multiplier classification of a number used to scale: dim^power, a named scale, or unknown. */
 function scaleOp(ev: Evaluator, factor: AValue, factorNode: PyNode, opNode: PyNode, divide: boolean, on: ScaleOp['on']): ScaleOp {
   const name = rootName(ev, factorNode);
@@ -172,14 +163,42 @@ function scaleTensor(ev: Evaluator, t: AValue, factor: AValue, factorNode: PyNod
   // A mask times a large negative constant is an additive mask built from it.
   if (t.mask && !t.mask.additive && !divide && isMaskingFill(factor)) {
     const m = t.mask;
-    ev.facts.fill.push({ node: opNode, ctx, how: 'add', target: t, targetNode: tNode, fillNode: factorNode, fill: factor, mask: t, maskNode: tNode, maskSelectsFill: true });
-    if (tNode) ev.facts.mask.push({ node: opNode, ctx, display: 'additive mask', param: 'mask', expects: 'ignore', convention: 'fill', maskNode: tNode, mask: t });
-    return tensor({ ndim: t.ndim, axes: t.axes, mask: { ...m, additive: true, polarity: undefined, dtype: 'float', why: `${m.why} times a large negative number`, builtFrom: m.polarity } });
+    ev.facts.fill.push({
+      node: opNode,
+      ctx,
+      how: 'add',
+      target: t,
+      targetNode: tNode,
+      fillNode: factorNode,
+      fill: factor,
+      mask: t,
+      maskNode: tNode,
+      maskSelectsFill: true,
+    });
+    if (tNode)
+      ev.facts.mask.push({ node: opNode, ctx, display: 'additive mask', param: 'mask', expects: 'ignore', convention: 'fill', maskNode: tNode, mask: t });
+    return tensor({
+      ndim: t.ndim,
+      axes: t.axes,
+      mask: { ...m, additive: true, polarity: undefined, dtype: 'float', why: `${m.why} times a large negative number`, builtFrom: m.polarity },
+    });
   }
   // A mask times a large positive constant, to be subtracted from the scores (`scores - 1e30 * mask`).
   if (t.mask && !t.mask.additive && !divide && factor.kind === 'number' && factor.num !== undefined && factor.num >= 1e4) {
     // Judged as a fill of -factor (what the subtraction writes into the masked scores).
-    ev.facts.fill.push({ node: opNode, ctx, how: 'add', target: t, targetNode: tNode, fillNode: factorNode, fill: number({ num: -factor.num }), mask: t, maskNode: tNode, maskSelectsFill: true, subtracted: true });
+    ev.facts.fill.push({
+      node: opNode,
+      ctx,
+      how: 'add',
+      target: t,
+      targetNode: tNode,
+      fillNode: factorNode,
+      fill: number({ num: -factor.num }),
+      mask: t,
+      maskNode: tNode,
+      maskSelectsFill: true,
+      subtracted: true,
+    });
     return tensor({ ndim: t.ndim, axes: t.axes, mask: { ...t.mask, scaledPositive: true, why: `${t.mask.why} times a large positive number` } });
   }
   // normalize(x) * sqrt(d) * gamma is an RMS norm's rescaling, not an attention scale.
@@ -237,14 +256,14 @@ export function callOperator(ev: Evaluator, op: string, lv: AValue, rv: AValue, 
   }
 }
 
-
 function multiply(ev: Evaluator, lv: AValue, rv: AValue, l: PyNode | undefined, r: PyNode | undefined, node: PyNode, ctx: Ctx): AValue {
   if (lv.kind === 'number' && rv.kind === 'number') return numberTimes(lv, rv);
   if (isNumberLike(rv) && l && r) return scaleTensor(ev, tensorish(lv), rv, r, node, false, ctx, l);
   if (isNumberLike(lv) && l && r) return scaleTensor(ev, tensorish(rv), lv, l, node, false, ctx, r);
   // tensor * tensor
   if (lv.mask && rv.mask) return maskLogic(lv, rv, 'and');
-  if (lv.mask?.additive === undefined && rv.kind === 'tensor' && rv.fillValue !== undefined && lv.mask) return scaleTensor(ev, lv, number({ num: rv.fillValue }), r!, node, false, ctx);
+  if (lv.mask?.additive === undefined && rv.kind === 'tensor' && rv.fillValue !== undefined && lv.mask)
+    return scaleTensor(ev, lv, number({ num: rv.fillValue }), r!, node, false, ctx);
   const [t, other, otherNode] = lv.attn ? [lv, rv, r] : rv.attn ? [rv, lv, l] : [undefined, undefined, undefined];
   if (t && other && otherNode) {
     if (isMaskLike(ev, other, otherNode)) {
@@ -261,17 +280,20 @@ function multiply(ev: Evaluator, lv: AValue, rv: AValue, l: PyNode | undefined, 
     return { ...t, attn: t.attn!.stage === 'weights' ? t.attn : undefined, ops: t.ops };
   }
   // logits * mask before any softmax (attention pooling logits, not q·kᵀ): a multiplicative mask.
-  if (lv.kind === 'tensor' && !lv.mask && r && rv.kind === 'tensor' && isMaskLike(ev, rv, r) && !isHeadMask(ev, r)) return addOp(lv, { kind: 'mask', node, how: 'mul', maskNode: r });
-  if (rv.kind === 'tensor' && !rv.mask && l && lv.kind === 'tensor' && isMaskLike(ev, lv, l) && !isHeadMask(ev, l)) return addOp(rv, { kind: 'mask', node, how: 'mul', maskNode: l });
+  if (lv.kind === 'tensor' && !lv.mask && r && rv.kind === 'tensor' && isMaskLike(ev, rv, r) && !isHeadMask(ev, r))
+    return addOp(lv, { kind: 'mask', node, how: 'mul', maskNode: r });
+  if (rv.kind === 'tensor' && !rv.mask && l && lv.kind === 'tensor' && isMaskLike(ev, lv, l) && !isHeadMask(ev, l))
+    return addOp(rv, { kind: 'mask', node, how: 'mul', maskNode: l });
   // q * scale where scale is a tensor (e.g. torch.tensor(d).rsqrt())
-  if ((lv.role === 'query' || lv.role === 'key') && r && (rv.dimPow || rv.scaleName || isScaleName(rootName(ev, r) ?? ''))) return scaleTensor(ev, lv, rv, r, node, false, ctx);
-  if ((rv.role === 'query' || rv.role === 'key') && l && (lv.dimPow || lv.scaleName || isScaleName(rootName(ev, l) ?? ''))) return scaleTensor(ev, rv, lv, l, node, false, ctx);
+  if ((lv.role === 'query' || lv.role === 'key') && r && (rv.dimPow || rv.scaleName || isScaleName(rootName(ev, r) ?? '')))
+    return scaleTensor(ev, lv, rv, r, node, false, ctx);
+  if ((rv.role === 'query' || rv.role === 'key') && l && (lv.dimPow || lv.scaleName || isScaleName(rootName(ev, l) ?? '')))
+    return scaleTensor(ev, rv, lv, l, node, false, ctx);
   // q * gamma (a learned per-channel weight): same tensor, scaled by something unknown.
   if ((lv.role || lv.normalized) && rv.kind !== 'number' && !rv.mask && !rv.role) return addOp({ ...lv }, { kind: 'opaque', node });
   if ((rv.role || rv.normalized) && lv.kind !== 'number' && !lv.mask && !lv.role) return addOp({ ...rv }, { kind: 'opaque', node });
   return pairwiseProduct(ev, lv, rv, l, r, node) ?? broadcastResult(lv, rv);
 }
-
 
 function numberTimes(a: AValue, b: AValue): AValue {
   const out: Mutable<AValue> = { kind: 'number' };
@@ -306,7 +328,8 @@ function divide(ev: Evaluator, lv: AValue, rv: AValue, _l: PyNode | undefined, r
   }
   if (rv.reduced && rv.reduced.kind === 'norm') return { ...lv, normalized: true };
   // Scores divided by a tensor-valued scale (torch.sqrt(torch.tensor(d)), a temperature parameter).
-  if ((lv.attn || lv.role === 'query' || lv.role === 'key') && r && (rv.dimPow || rv.scaleName || (rootName(ev, r) && isScaleName(rootName(ev, r)!)))) return scaleTensor(ev, lv, rv, r, node, true, ctx);
+  if ((lv.attn || lv.role === 'query' || lv.role === 'key') && r && (rv.dimPow || rv.scaleName || (rootName(ev, r) && isScaleName(rootName(ev, r)!))))
+    return scaleTensor(ev, lv, rv, r, node, true, ctx);
   if (lv.attn && r) return scaleTensor(ev, lv, rv, r, node, true, ctx);
   return broadcastResult(lv, rv);
 }
@@ -379,9 +402,14 @@ function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | u
   }
   if (lv.attn && lv.attn.stage === 'weights') return lv; // weights + eps (slot attention)
   // additive mask + additive mask
-  if (lv.mask?.additive && rv.mask?.additive) return { ...lv, mask: { ...lv.mask, why: `${lv.mask.why} + ${rv.mask.why}`, padAxes: [...new Set([...(lv.mask.padAxes ?? []), ...(rv.mask.padAxes ?? [])])] } };
+  if (lv.mask?.additive && rv.mask?.additive)
+    return {
+      ...lv,
+      mask: { ...lv.mask, why: `${lv.mask.why} + ${rv.mask.why}`, padAxes: [...new Set([...(lv.mask.padAxes ?? []), ...(rv.mask.padAxes ?? [])])] },
+    };
   // arange offsets: i + 1
-  if (lv.index && rv.kind === 'number' && rv.num !== undefined) return { ...lv, index: { axis: lv.index.axis, offset: lv.index.offset + (op === '+' ? rv.num : -rv.num) } };
+  if (lv.index && rv.kind === 'number' && rv.num !== undefined)
+    return { ...lv, index: { axis: lv.index.axis, offset: lv.index.offset + (op === '+' ? rv.num : -rv.num) } };
   if (lv.kind === 'number' && rv.kind === 'tensor' && (rv.role || rv.attn)) return rv;
   // q + u_bias (Transformer-XL), x + pos: a tensor with a role keeps it when the other side has none.
   if (lv.kind === 'tensor' && lv.role && !rv.role && !rv.mask && rv.kind !== 'number') return { ...lv, ops: lv.ops };
@@ -394,7 +422,6 @@ function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | u
   // q' + k' broadcast against each other (additive attention over every pair of positions).
   return (op === '+' ? pairwiseProduct(ev, lv, rv, l, r, node, 'sum') : undefined) ?? broadcastResult(lv, rv);
 }
-
 
 export function evalUnary(ev: Evaluator, node: PyNode, ctx: Ctx): AValue {
   const op = operatorText(ev.tree, node);
@@ -463,7 +490,6 @@ function dictItem(ev: Evaluator, v: AValue, key: string, valueNode: PyNode | und
   return UNKNOWN;
 }
 
-
 export function evalAttributeOf(ev: Evaluator, obj: AValue, attr: string, node: PyNode, ctx: Ctx): AValue {
   void ctx;
   if (obj.kind === 'module' && obj.qname) {
@@ -523,7 +549,6 @@ export function evalAttributeOf(ev: Evaluator, obj: AValue, attr: string, node: 
   }
   return UNKNOWN;
 }
-
 
 // ================================================================================================ softmax
 
@@ -623,7 +648,6 @@ function callArgsOf(ev: Evaluator, call: PyNode): CallArgs {
   return { positional, keywords, hasSplat: false, list };
 }
 
-
 // ================================================================================================ masks & fills
 
 function sdpa(ev: Evaluator, c: Call, qname: string): AValue {
@@ -677,7 +701,14 @@ function layerFromCtor(ev: Evaluator, c: Call, qname: string): AValue | undefine
     const inNode = 'inParam' in lin && lin.inParam ? argument(c.args, lin.inParam, lin.inPos) : undefined;
     return {
       kind: 'layer',
-      layer: { api: qname, ctor: c.node, ctorCtxId: c.ctx.id, outIsOne: out ? intOf(ev, c, out) === 1 : undefined, inText: inNode ? ev.text(inNode) : undefined, outText: out ? ev.text(out) : undefined },
+      layer: {
+        api: qname,
+        ctor: c.node,
+        ctorCtxId: c.ctx.id,
+        outIsOne: out ? intOf(ev, c, out) === 1 : undefined,
+        inText: inNode ? ev.text(inNode) : undefined,
+        outText: out ? ev.text(out) : undefined,
+      },
     };
   }
   if (qname === 'torch.nn.Sequential') {
@@ -712,7 +743,14 @@ export function applyLayer(ev: Evaluator, layerValue: AValue, c: Call, inputOver
     return projectionOf(input, projectionRole(name), layer.outIsOne, isPackedProjection(name), { input, inText: layer.inText, outText: layer.outText });
   }
   if (CONV_LAYERS[api]) {
-    const out = mutable(tensor({ ndim: input.ndim, channelFirst: true, fromConv: true, ...(projectionRole(calleeName(ev, c)) ? { role: projectionRole(calleeName(ev, c)) } : {}) }));
+    const out = mutable(
+      tensor({
+        ndim: input.ndim,
+        channelFirst: true,
+        fromConv: true,
+        ...(projectionRole(calleeName(ev, c)) ? { role: projectionRole(calleeName(ev, c)) } : {}),
+      }),
+    );
     if (input.ndim !== undefined) {
       out.axes = Array.from({ length: input.ndim }, (_, i) => (i === 1 ? { label: 'chan' as const, ...(layer.outIsOne ? { size1: true } : {}) } : {}));
     }
@@ -751,7 +789,17 @@ function calleeName(ev: Evaluator, c: Call): string {
 
 /** A value with the same shape and role but no facts about scale or masks (norms, activations). */
 function keepShape(v: AValue): AValue {
-  const out = tensor({ ndim: v.ndim, axes: v.axes, featLast: v.featLast, multiHead: v.multiHead, role: v.role, roleText: v.roleText, channelFirst: v.channelFirst, fromConv: v.fromConv, pairwise: v.pairwise });
+  const out = tensor({
+    ndim: v.ndim,
+    axes: v.axes,
+    featLast: v.featLast,
+    multiHead: v.multiHead,
+    role: v.role,
+    roleText: v.roleText,
+    channelFirst: v.channelFirst,
+    fromConv: v.fromConv,
+    pairwise: v.pairwise,
+  });
   return v.ops ? { ...out, ops: v.ops } : out;
 }
 
@@ -762,8 +810,7 @@ function projectionOf(input: AValue, role: AValue['role'], outIsOne: boolean | u
     out.ndim = input.ndim;
     const axes = axesOf(input) ?? Array.from({ length: input.ndim }, () => ({}));
     out.axes = [...axes.slice(0, -1), { label: 'feat', ...(outIsOne ? { size1: true } : {}) }];
-  }
-  else if (outIsOne) out.lastSize1 = true;
+  } else if (outIsOne) out.lastSize1 = true;
   // A pairwise q/k combination keeps its query and key axes (only the features are projected).
   if (input.pairwise && input.ndim !== undefined) out.pairwise = input.pairwise;
   else if (role && !packed) {
@@ -854,7 +901,22 @@ const DTYPE_METHODS: Readonly<Record<string, DType | 'same'>> = {
   to_dense: 'same',
 };
 
-const SHAPE_METHODS = new Set(['view', 'reshape', 'permute', 'expand', 'repeat', 'transpose', 'tile', 'broadcast_to', 'unsqueeze', 'squeeze', 'flatten', 'unflatten', 'split', 'chunk']);
+const SHAPE_METHODS = new Set([
+  'view',
+  'reshape',
+  'permute',
+  'expand',
+  'repeat',
+  'transpose',
+  'tile',
+  'broadcast_to',
+  'unsqueeze',
+  'squeeze',
+  'flatten',
+  'unflatten',
+  'split',
+  'chunk',
+]);
 
 export function callMethod(ev: Evaluator, c: Call): AValue {
   const recv = c.recv ?? UNKNOWN;
@@ -888,7 +950,11 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
     const out = mutable(t);
     if (dtypeChange !== 'same') {
       out.dtype = dtypeChange;
-      if (out.mask) out.mask = withMaskDtype(out.mask, dtypeChange === 'float32' || dtypeChange === 'float16' || dtypeChange === 'float64' || dtypeChange === 'bfloat16' ? 'float' : dtypeChange);
+      if (out.mask)
+        out.mask = withMaskDtype(
+          out.mask,
+          dtypeChange === 'float32' || dtypeChange === 'float16' || dtypeChange === 'float64' || dtypeChange === 'bfloat16' ? 'float' : dtypeChange,
+        );
     }
     return out;
   }
@@ -946,7 +1012,7 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
     case 'unsqueeze':
       return unsqueezeValue(t, intOf(ev, c, a0 ?? arg(c, 'dim')));
     case 'squeeze':
-      return squeezeValue(t, a0 ?? arg(c, 'dim') ? intOf(ev, c, a0 ?? arg(c, 'dim')) : undefined);
+      return squeezeValue(t, (a0 ?? arg(c, 'dim')) ? intOf(ev, c, a0 ?? arg(c, 'dim')) : undefined);
     case 'flatten': {
       // torch: flatten(start_dim=0, end_dim=-1); NumPy's a.flatten() is 1-D (its argument is the order).
       const startNode = arg(c, 'start_dim', 0);
@@ -976,7 +1042,12 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
       return splitValue(ev, c, t, undefined, a0 ?? arg(c, 'dim'), 'unbind');
     case 'softmax': {
       const dimValue = arg(c, 'dim', 0);
-      return softmax(ev, c, SOFTMAX_METHOD, t, c.recvNode, { dimNode: argumentNode(c.args, 'dim', 0), dimValueNode: dimValue, ownerNode: c.node, argListNode: c.args.list });
+      return softmax(ev, c, SOFTMAX_METHOD, t, c.recvNode, {
+        dimNode: argumentNode(c.args, 'dim', 0),
+        dimValueNode: dimValue,
+        ownerNode: c.node,
+        argListNode: c.args.list,
+      });
     }
     case 'matmul':
     case 'bmm':
@@ -1011,7 +1082,10 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
       const axisNode = argumentNode(c.args, axisName, m === 'norm' ? 1 : 0);
       const kind = m === 'sum' ? 'sum' : m === 'norm' ? 'norm' : m === 'max' || m === 'amax' ? 'max' : 'other';
       // torch's x.max(dim) returns (values, indices); NumPy's x.max(axis=...) an array.
-      return reduction(ev, c, t, kind, axisNode, axisValue, { keepdimPos: m === 'norm' ? 2 : 1, tupleResult: m === 'max' && axisName === 'dim' && axisValue !== undefined });
+      return reduction(ev, c, t, kind, axisNode, axisValue, {
+        keepdimPos: m === 'norm' ? 2 : 1,
+        tupleResult: m === 'max' && axisName === 'dim' && axisValue !== undefined,
+      });
     }
     case 'size':
       if (a0) {
@@ -1085,7 +1159,6 @@ function numberMethod(ev: Evaluator, c: Call, recv: AValue): AValue {
       return number();
   }
 }
-
 
 function expOf(t: AValue): AValue {
   const out = tensor({ ndim: t.ndim, axes: t.axes });
@@ -1235,7 +1308,12 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
   if (sm) {
     const inputNode = arg(c, sm.framework === 'torch' ? 'input' : sm.framework === 'tf' ? 'logits' : 'x', 0);
     const dimValue = argument(c.args, sm.dimParam, sm.dimPos);
-    return softmax(ev, c, sm, val(ev, c, inputNode), inputNode, { dimNode: argumentNode(c.args, sm.dimParam, sm.dimPos), dimValueNode: dimValue, ownerNode: c.node, argListNode: c.args.list });
+    return softmax(ev, c, sm, val(ev, c, inputNode), inputNode, {
+      dimNode: argumentNode(c.args, sm.dimParam, sm.dimPos),
+      dimValueNode: dimValue,
+      ownerNode: c.node,
+      argListNode: c.args.list,
+    });
   }
   if (SDPA_FUNCTIONS[qname]) return sdpa(ev, c, qname);
   // A learned parameter is the tensor it wraps (`nn.Parameter(torch.randn(d, 1))` keeps its length-1 axis).
@@ -1255,7 +1333,21 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
   if (qname === 'torch.finfo' || qname === 'numpy.finfo' || qname === 'jax.numpy.finfo') {
     const a = val(ev, c, c.args.positional[0]);
     const dt = a.kind === 'dtype' ? a.dtypeName : dtypeOfValue(a);
-    return { kind: 'finfo', finfoOf: a.kind === 'dtype' && !a.dtypeName ? 'of-tensor' : dt === 'float16' ? 'float16' : dt === 'bfloat16' ? 'bfloat16' : dt === 'float64' ? 'float64' : dt === 'float32' ? 'float32' : 'of-tensor' };
+    return {
+      kind: 'finfo',
+      finfoOf:
+        a.kind === 'dtype' && !a.dtypeName
+          ? 'of-tensor'
+          : dt === 'float16'
+            ? 'float16'
+            : dt === 'bfloat16'
+              ? 'bfloat16'
+              : dt === 'float64'
+                ? 'float64'
+                : dt === 'float32'
+                  ? 'float32'
+                  : 'of-tensor',
+    };
   }
   // Math on sizes: sqrt, pow, rsqrt (any array library: keras.ops, mlx.core, paddle, ... name them alike).
   if (last === 'sqrt' || last === 'rsqrt' || qname === 'math.isqrt') {
@@ -1270,7 +1362,10 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
     const e = val(ev, c, c.args.positional[1]);
     return power(ev, a, e);
   }
-  if (matches(/^(torch|numpy|jax\.numpy|tensorflow)\.(tensor|as_tensor|array|asarray|constant|float32|float64|int64|Tensor)$/, qname) || CONVERSIONS.has(last)) {
+  if (
+    matches(/^(torch|numpy|jax\.numpy|tensorflow)\.(tensor|as_tensor|array|asarray|constant|float32|float64|int64|Tensor)$/, qname) ||
+    CONVERSIONS.has(last)
+  ) {
     // Conversions keep what the value is (a scale stays a scale through keras.ops.cast / tf.cast / mx.array).
     const a = val(ev, c, c.args.positional[0] ?? arg(c, 'x'));
     if (CONVERSIONS.has(last) && a.kind === 'tensor') {
@@ -1294,7 +1389,8 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
     }
     return creation(ev, c, last, c.args.positional);
   }
-  if (matches(/^(torch|numpy|jax\.numpy|tensorflow)\.(arange|range)$/, qname)) return tensor({ ndim: 1, axes: [{ label: 'seq' }], index: { axis: -1, offset: 0 } });
+  if (matches(/^(torch|numpy|jax\.numpy|tensorflow)\.(arange|range)$/, qname))
+    return tensor({ ndim: 1, axes: [{ label: 'seq' }], index: { axis: -1, offset: 0 } });
   if (matches(/^(torch|numpy|jax\.numpy|tensorflow|tensorflow\.linalg)\.(matmul|dot|bmm|mm)$/, qname) || qname === 'tensorflow.linalg.matmul') {
     const a = c.args.positional[0] ?? arg(c, 'a');
     const b = c.args.positional[1] ?? arg(c, 'b');
@@ -1341,14 +1437,24 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
   if (qname === 'torch.nn.functional.normalize' || qname === 'tensorflow.math.l2_normalize' || qname === 'tensorflow.nn.l2_normalize') {
     return { ...tensorish(val(ev, c, c.args.positional[0])), normalized: true };
   }
-  if (qname === 'torch.nn.functional.dropout' || qname === 'tensorflow.nn.dropout' || qname === 'torch.dropout') return tensorish(val(ev, c, c.args.positional[0] ?? arg(c, 'input')));
+  if (qname === 'torch.nn.functional.dropout' || qname === 'tensorflow.nn.dropout' || qname === 'torch.dropout')
+    return tensorish(val(ev, c, c.args.positional[0] ?? arg(c, 'input')));
   if (qname === 'torch.nn.functional.linear') return projectionOf(tensorish(val(ev, c, c.args.positional[0])), undefined, undefined, false);
   if (qname === 'torch.nn.functional.pad' || qname === 'torch.nn.functional.unfold') {
     const x = tensorish(val(ev, c, c.args.positional[0] ?? arg(c, 'input')));
     const fillArg = arg(c, 'value', 3);
     const zeroPad = last === 'unfold' || !fillArg || isZero(val(ev, c, fillArg));
     // Ones padded with zeros: 1 inside the image/sequence, 0 in the padding, i.e. a "keep" mask.
-    if (x.ones && zeroPad) return tensor({ dtype: x.dtype ?? 'float', mask: { polarity: 'keep', dtype: x.dtype ?? 'float', padding: true, why: `\`${ev.text(c.node).slice(0, 50)}\` (ones zero-padded by ${displayName(qname)}: 1 inside, 0 in the padding)` } });
+    if (x.ones && zeroPad)
+      return tensor({
+        dtype: x.dtype ?? 'float',
+        mask: {
+          polarity: 'keep',
+          dtype: x.dtype ?? 'float',
+          padding: true,
+          why: `\`${ev.text(c.node).slice(0, 50)}\` (ones zero-padded by ${displayName(qname)}: 1 inside, 0 in the padding)`,
+        },
+      });
     return last === 'pad' ? x : tensor();
   }
   if (qname === 'torch.nan_to_num' || qname === 'numpy.nan_to_num' || qname === 'torch.isnan' || qname === 'numpy.isnan') {
@@ -1381,18 +1487,26 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
   if (matches(/^(torch|numpy|jax\.numpy|tensorflow|tensorflow\.math)\.(sum|reduce_sum)$/, qname)) {
     const axisName = fw === 'torch' ? 'dim' : 'axis';
     const axisValue = argument(c.args, axisName, 1);
-    return reduction(ev, c, val(ev, c, c.args.positional[0]), 'sum', argumentNode(c.args, axisName, 1), axisValue, { keepdimPos: fw === 'torch' ? 2 : undefined });
+    return reduction(ev, c, val(ev, c, c.args.positional[0]), 'sum', argumentNode(c.args, axisName, 1), axisValue, {
+      keepdimPos: fw === 'torch' ? 2 : undefined,
+    });
   }
   if (matches(/^(torch|numpy|jax\.numpy|tensorflow|tensorflow\.math)\.(max|amax|reduce_max)$/, qname)) {
     const axisValue = argument(c.args, fw === 'torch' ? 'dim' : 'axis', 1);
-    return reduction(ev, c, val(ev, c, c.args.positional[0]), 'max', undefined, axisValue, { keepdimPos: fw === 'torch' ? 2 : undefined, tupleResult: qname === 'torch.max' && axisValue !== undefined });
+    return reduction(ev, c, val(ev, c, c.args.positional[0]), 'max', undefined, axisValue, {
+      keepdimPos: fw === 'torch' ? 2 : undefined,
+      tupleResult: qname === 'torch.max' && axisValue !== undefined,
+    });
   }
   if (matches(/^(torch|numpy|jax\.numpy|tensorflow|tensorflow\.math)\.(mean|reduce_mean|logsumexp|reduce_logsumexp|prod|reduce_prod)$/, qname)) {
     const axisName = fw === 'torch' ? 'dim' : 'axis';
-    return reduction(ev, c, val(ev, c, c.args.positional[0]), 'other', argumentNode(c.args, axisName, 1), argument(c.args, axisName, 1), { keepdimPos: fw === 'torch' ? 2 : undefined });
+    return reduction(ev, c, val(ev, c, c.args.positional[0]), 'other', argumentNode(c.args, axisName, 1), argument(c.args, axisName, 1), {
+      keepdimPos: fw === 'torch' ? 2 : undefined,
+    });
   }
   if (matches(/^(torch|numpy|jax\.numpy|tensorflow|tensorflow\.math)\.exp$/, qname)) return expOf(tensorish(val(ev, c, c.args.positional[0])));
-  if (matches(/^(torch|numpy|jax\.numpy)\.(linalg\.norm|norm)$/, qname)) return reduction(ev, c, val(ev, c, c.args.positional[0]), 'norm', undefined, undefined);
+  if (matches(/^(torch|numpy|jax\.numpy)\.(linalg\.norm|norm)$/, qname))
+    return reduction(ev, c, val(ev, c, c.args.positional[0]), 'norm', undefined, undefined);
   if (fw !== 'user' && METHOD_LIKE_FUNCTIONS.has(last)) {
     if (last === 'expand_dims') return unsqueezeValue(val(ev, c, c.args.positional[0]), intOf(ev, c, c.args.positional[1] ?? arg(c, 'axis')));
     return asMethod(ev, c, last);
@@ -1460,7 +1574,12 @@ function genericLibraryCall(ev: Evaluator, c: Call, last: string): AValue | unde
       const dimValue = argument(c.args, dimName, 1);
       if (!input || !dimValue) return undefined;
       const api: SoftmaxApi = { display: displayName(c.name), dimParam: dimName, dimPos: 1, defaultDim: -1, framework: 'user' };
-      return softmax(ev, c, api, val(ev, c, input), input, { dimNode: argumentNode(c.args, dimName, 1), dimValueNode: dimValue, ownerNode: c.node, argListNode: c.args.list });
+      return softmax(ev, c, api, val(ev, c, input), input, {
+        dimNode: argumentNode(c.args, dimName, 1),
+        dimValueNode: dimValue,
+        ownerNode: c.node,
+        argListNode: c.args.list,
+      });
     }
     case 'linear':
     case 'dense':
@@ -1530,7 +1649,7 @@ function concat(ev: Evaluator, c: Call): AValue {
   if (u && (u.type === 'list_comprehension' || u.type === 'generator_expression')) {
     const clause = namedChildren(u).find((n) => n.type === 'for_in_clause');
     const iterable = clause ? childByField(clause, 'right') : undefined;
-    const iterName = iterable ? rootName(ev, iterable) ?? ev.text(iterable) : '';
+    const iterName = iterable ? (rootName(ev, iterable) ?? ev.text(iterable)) : '';
     return iterable && (isCacheName(iterName) || /past|cache/i.test(ev.text(iterable))) ? tensor({ fromCache: true }) : tensor();
   }
   if (!u || (u.type !== 'list' && u.type !== 'tuple')) return tensor();
@@ -1540,7 +1659,12 @@ function concat(ev: Evaluator, c: Call): AValue {
   const fresh = vals.find((_v, i) => !(vals[i].fromCache || isCacheName(rootName(ev, items[i]) ?? '') || /past|cache|prev/i.test(ev.text(items[i]))));
   const base = fresh ?? vals[0];
   const ndim = vals.every((v) => v.ndim === base.ndim) ? base.ndim : undefined;
-  const out: Mutable<AValue> = tensor({ ...(ndim !== undefined ? { ndim, axes: base.axes } : {}), ...(base.role ? { role: base.role, roleText: base.roleText } : {}), featLast: base.featLast, multiHead: vals.some((v) => v.multiHead) || undefined });
+  const out: Mutable<AValue> = tensor({
+    ...(ndim !== undefined ? { ndim, axes: base.axes } : {}),
+    ...(base.role ? { role: base.role, roleText: base.roleText } : {}),
+    featLast: base.featLast,
+    multiHead: vals.some((v) => v.multiHead) || undefined,
+  });
   if (cached) out.fromCache = true;
   if (vals.every((v) => v.mask) && vals.length > 0) out.mask = vals[0].mask;
   return out;

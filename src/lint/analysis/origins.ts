@@ -12,7 +12,16 @@ import type { AValue, MaskInfo } from './values';
  * first seen there was made elsewhere (a parameter, an index assignment, a loop variable): its origin is the
  * definition, which `definitionSite` supplies.
  */
-const PASSING: ReadonlySet<string> = new Set(['identifier', 'parenthesized_expression', 'keyword_argument', 'assignment', 'named_expression', 'await', 'conditional_expression', 'boolean_operator']);
+const PASSING: ReadonlySet<string> = new Set([
+  'identifier',
+  'parenthesized_expression',
+  'keyword_argument',
+  'assignment',
+  'named_expression',
+  'await',
+  'conditional_expression',
+  'boolean_operator',
+]);
 
 /**
  * `v` with `node` recorded as the origin of its mask and its cache when they have none yet (for a tuple, of

@@ -56,7 +56,8 @@ export function causalFlagTrueWithCachedKeys(ev: Evaluator, site: SdpaSite): boo
   const flag = site.causalNode ? argValue(site.causalNode) : undefined;
   const keys = site.kNode ? argValue(site.kNode) : undefined;
   if (!flag || !keys || keys.type !== 'identifier') return false;
-  let flagDefs: readonly Def[] = flag.type === 'identifier' ? (ev.resolve(flag, ev.text(flag)) ?? []) : flag.type === 'attribute' ? (ev.sr.uses[flag.id] ?? []) : [];
+  let flagDefs: readonly Def[] =
+    flag.type === 'identifier' ? (ev.resolve(flag, ev.text(flag)) ?? []) : flag.type === 'attribute' ? (ev.sr.uses[flag.id] ?? []) : [];
   let keyDefs: readonly Def[] = ev.resolve(keys, ev.text(keys)) ?? [];
   // `self.flag` set by the method that called this one, and keys passed in by it: judged at that call.
   const call = site.ctx.callSite;
@@ -72,7 +73,9 @@ export function causalFlagTrueWithCachedKeys(ev: Evaluator, site: SdpaSite): boo
     flagDefs = calledWith.get(name) ?? [];
     keyDefs = ev.resolve(argNode, ev.text(argNode)) ?? [];
   }
-  const trueDefs = flagDefs.filter((d) => d.value !== undefined && d.path.length === 0 && (d.kind === 'assign' || d.kind === 'walrus') && ev.text(unparen(d.value)) === 'True');
+  const trueDefs = flagDefs.filter(
+    (d) => d.value !== undefined && d.path.length === 0 && (d.kind === 'assign' || d.kind === 'walrus') && ev.text(unparen(d.value)) === 'True',
+  );
   if (trueDefs.length === 0) return false;
   const cachedKeys = keyDefs.filter((d) => d.kind !== 'param' && ev.evalDef(d, site.ctx).fromCache === true);
   return trueDefs.some((t) => cachedKeys.some((k) => reachTogether(t, flagDefs, k, keyDefs)));

@@ -79,7 +79,29 @@ export function portable(v: AValue, origin?: ValueOrigin, depth = 0, at?: PyNode
 
 function portableTensor(v: AValue, origin: ValueOrigin | undefined, depth: number, at: PyNode | undefined): AValue {
   const out: { -readonly [K in keyof AValue]: AValue[K] } = { kind: v.kind };
-  copy(out, v, ['maybeNone', 'ndim', 'axes', 'dtype', 'role', 'roleText', 'featLast', 'channelFirst', 'fromConv', 'multiHead', 'normalized', 'fromCache', 'tokenIds', 'index', 'ones', 'zeros', 'fillValue', 'projectedWidth', 'featAt', 'lastSize1', 'reversedUnknownRank']);
+  copy(out, v, [
+    'maybeNone',
+    'ndim',
+    'axes',
+    'dtype',
+    'role',
+    'roleText',
+    'featLast',
+    'channelFirst',
+    'fromConv',
+    'multiHead',
+    'normalized',
+    'fromCache',
+    'tokenIds',
+    'index',
+    'ones',
+    'zeros',
+    'fillValue',
+    'projectedWidth',
+    'featAt',
+    'lastSize1',
+    'reversedUnknownRank',
+  ]);
   // Operations on the way (scales, masks) name nodes of the other file: their effect is unknown here.
   if (v.ops && v.ops.some((alt) => alt.length > 0)) out.ops = [[{ kind: 'opaque' }]];
   if (v.mask) out.mask = portableMask(v.mask, origin);
@@ -90,7 +112,12 @@ function portableTensor(v: AValue, origin: ValueOrigin | undefined, depth: numbe
     out.attn = {
       stage: 'scores',
       formedAt: at,
-      ...(a.keyAxis !== undefined ? { keyAxis: a.keyAxis, keyAxisWhy: `${a.keyAxisWhy ?? `the key axis is ${a.keyAxis}`} (the scores are formed in \`${origin.name}\`, ${originRef(origin)})` } : {}),
+      ...(a.keyAxis !== undefined
+        ? {
+            keyAxis: a.keyAxis,
+            keyAxisWhy: `${a.keyAxisWhy ?? `the key axis is ${a.keyAxis}`} (the scores are formed in \`${origin.name}\`, ${originRef(origin)})`,
+          }
+        : {}),
       ...(a.queryText !== undefined ? { queryText: a.queryText } : {}),
       ...(a.keyText !== undefined ? { keyText: a.keyText } : {}),
       ...(a.keyIsKey ? { keyIsKey: true } : {}),

@@ -19,7 +19,15 @@ export function bindTargets(w: ScopeWalk, targetNode: PyNode, value: PyNode | un
       const baseName = base ? w.boundName(unparen(base), scope) : undefined;
       if (base) visitExpr(w, base, env, scope);
       if (baseName) {
-        w.addDef(env, { name: baseName, kind: 'setitem', target: t.node, value: targetNode.parent ?? undefined, path: [], scope, prev: env.get(baseName) ?? [] });
+        w.addDef(env, {
+          name: baseName,
+          kind: 'setitem',
+          target: t.node,
+          value: targetNode.parent ?? undefined,
+          path: [],
+          scope,
+          prev: env.get(baseName) ?? [],
+        });
       }
       continue;
     }

@@ -16,7 +16,8 @@ export function bindImports(w: ScopeWalk, n: PyNode, env: Env, scope: Scope): vo
       } else if (c.type === 'aliased_import') {
         const dn = childByField(c, 'name');
         const alias = childByField(c, 'alias');
-        if (dn && alias) w.addDef(env, { name: text(src, alias), kind: 'import', target: alias, path: [], scope, importPath: namedChildren(dn).map((x) => text(src, x)) });
+        if (dn && alias)
+          w.addDef(env, { name: text(src, alias), kind: 'import', target: alias, path: [], scope, importPath: namedChildren(dn).map((x) => text(src, x)) });
       }
     }
     return;
@@ -28,7 +29,11 @@ export function bindImports(w: ScopeWalk, n: PyNode, env: Env, scope: Scope): vo
     // `from .utils import f` / `from .. import m`: the dots, and the dotted name after them (resolved in the workspace).
     const relative = moduleNode.type === 'relative_import';
     const prefix = relative ? namedChildren(moduleNode).find((x) => x.type === 'import_prefix') : undefined;
-    const relPath = relative ? namedChildren(namedChildren(moduleNode).find((x) => x.type === 'dotted_name') ?? moduleNode).filter((x) => x.type === 'identifier').map((x) => text(src, x)) : [];
+    const relPath = relative
+      ? namedChildren(namedChildren(moduleNode).find((x) => x.type === 'dotted_name') ?? moduleNode)
+          .filter((x) => x.type === 'identifier')
+          .map((x) => text(src, x))
+      : [];
     const from = relative ? { moduleParts: relPath.length, level: prefix ? prefix.end - prefix.start : 1 } : { moduleParts: modPath.length, level: 0 };
     const fromPath = relative ? relPath : modPath;
     for (const c of n.children) {
@@ -39,7 +44,16 @@ export function bindImports(w: ScopeWalk, n: PyNode, env: Env, scope: Scope): vo
       } else if (c.type === 'aliased_import') {
         const dn = childByField(c, 'name');
         const alias = childByField(c, 'alias');
-        if (dn && alias) w.addDef(env, { name: text(src, alias), kind: 'import', target: alias, path: [], scope, importPath: [...fromPath, ...namedChildren(dn).map((x) => text(src, x))], importFrom: from });
+        if (dn && alias)
+          w.addDef(env, {
+            name: text(src, alias),
+            kind: 'import',
+            target: alias,
+            path: [],
+            scope,
+            importPath: [...fromPath, ...namedChildren(dn).map((x) => text(src, x))],
+            importFrom: from,
+          });
       }
     }
   }

@@ -58,7 +58,10 @@ export function readParams(src: PyTree, paramsNode: PyNode): ParamInfo[] {
 export function decoratorsOf(fn: PyNode): PyNode[] {
   const p = fn.parent;
   if (!p || p.type !== 'decorated_definition') return [];
-  return p.children.filter((c) => c.type === 'decorator').map((d) => firstNamedChild(d)).filter((x): x is PyNode => !!x);
+  return p.children
+    .filter((c) => c.type === 'decorator')
+    .map((d) => firstNamedChild(d))
+    .filter((x): x is PyNode => !!x);
 }
 
 export function isStaticMethod(src: PyTree, fn: PyNode): boolean {

@@ -95,7 +95,7 @@ function visitStatement(w: ScopeWalk, n: PyNode, env: Env, scope: Scope, cls?: C
             if (x.type === 'block') outs.push(walkBlock(w, x, e, scope));
             else if (x.type === 'as_pattern') {
               const alias = childByField(x, 'alias');
-              const target = alias ? firstNamedChild(alias) ?? alias : undefined;
+              const target = alias ? (firstNamedChild(alias) ?? alias) : undefined;
               if (target && target.type === 'identifier') w.addDef(e, { name: text(w.src, target), kind: 'except', target, path: [], scope });
             } else visitExpr(w, x, e, scope);
           }

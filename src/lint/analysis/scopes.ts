@@ -19,20 +19,7 @@ import { walkBlock } from './scope-statements';
 import { ScopeWalk, type Env } from './scope-walk';
 
 export type DefKind =
-  | 'assign'
-  | 'aug'
-  | 'param'
-  | 'for'
-  | 'with'
-  | 'import'
-  | 'inplace'
-  | 'setitem'
-  | 'funcdef'
-  | 'classdef'
-  | 'comp'
-  | 'walrus'
-  | 'except'
-  | 'buffer';
+  'assign' | 'aug' | 'param' | 'for' | 'with' | 'import' | 'inplace' | 'setitem' | 'funcdef' | 'classdef' | 'comp' | 'walrus' | 'except' | 'buffer';
 
 export interface ParamInfo {
   name: string;

@@ -7,10 +7,36 @@ import { intLiteral, operatorText, stringLiteral } from '../syntax/python';
 import { childByField, namedChildren, unparen, type PyNode } from '../syntax/tree';
 import { intOf, mutable, rootName, tensorish, type Call, type Mutable } from './call';
 import type { Evaluator } from './evaluator';
-import { einopsAxisMap, einopsLabels, labelOfAxisName, negIndexInTerm, normalisePerm, parseEinopsPattern, parseEinsum, isPermutation, posAxis, swapNegative } from './layout';
+import {
+  einopsAxisMap,
+  einopsLabels,
+  labelOfAxisName,
+  negIndexInTerm,
+  normalisePerm,
+  parseEinopsPattern,
+  parseEinsum,
+  isPermutation,
+  posAxis,
+  swapNegative,
+} from './layout';
 import { transposeMask } from './masks';
 import { axisLabelOfName, dimOfName, isContextName, isHeadCountName, roleOfName } from './names';
-import { UNKNOWN, addOp, axesOf, axisAt, crossOps, negAxis, number, tensor, withRank, type AValue, type AttnInfo, type AxisInfo, type DimInfo, type MaskInfo } from './values';
+import {
+  UNKNOWN,
+  addOp,
+  axesOf,
+  axisAt,
+  crossOps,
+  negAxis,
+  number,
+  tensor,
+  withRank,
+  type AValue,
+  type AttnInfo,
+  type AxisInfo,
+  type DimInfo,
+  type MaskInfo,
+} from './values';
 
 /** The dimension an axis of a tensor stands for, as a number value (`k.size(-1)`, `q.shape[-1]`). */
 export function dimOfShape(t: AValue, index: number): AValue {
@@ -24,7 +50,13 @@ export function dimOfShape(t: AValue, index: number): AValue {
   }
   if (ax?.label === 'head') return number({ headCount: true });
   if (ax?.label === 'feat' || isLast) {
-    const which: DimInfo['which'] = t.multiHead ? 'head' : t.featLast && t.projectedWidth ? 'model' : t.role === 'query' || t.role === 'key' ? 'head' : 'unknown';
+    const which: DimInfo['which'] = t.multiHead
+      ? 'head'
+      : t.featLast && t.projectedWidth
+        ? 'model'
+        : t.role === 'query' || t.role === 'key'
+          ? 'head'
+          : 'unknown';
     return number({ dimPow: { dim: { which, text, ofTensor: t, ...(isLast ? { lastAxisOf: true } : {}) }, power: 1 } });
   }
   return number({ dimPow: { dim: { which: 'unknown', text, ofTensor: t }, power: 1 } });
@@ -59,10 +91,23 @@ export function broadcastResult(a: AValue, b: AValue): AValue {
  * the key axis, and the other way round the query axis. Summed over the features (see reduction) it is the
  * attention scores. Undefined unless each of those axes is unique and the ranks are known.
  */
-export function pairwiseProduct(ev: Evaluator, a: AValue, b: AValue, aNode: PyNode | undefined, bNode: PyNode | undefined, node: PyNode, how: 'product' | 'sum' = 'product'): AValue | undefined {
+export function pairwiseProduct(
+  ev: Evaluator,
+  a: AValue,
+  b: AValue,
+  aNode: PyNode | undefined,
+  bNode: PyNode | undefined,
+  node: PyNode,
+  how: 'product' | 'sum' = 'product',
+): AValue | undefined {
   const ra = roleOf(ev, a, aNode);
   const rb = roleOf(ev, b, bNode);
-  const [q, k, qNode, kNode] = ra === 'query' && (rb === 'key' || rb === 'context') ? [a, b, aNode, bNode] : rb === 'query' && (ra === 'key' || ra === 'context') ? [b, a, bNode, aNode] : [];
+  const [q, k, qNode, kNode] =
+    ra === 'query' && (rb === 'key' || rb === 'context')
+      ? [a, b, aNode, bNode]
+      : rb === 'query' && (ra === 'key' || ra === 'context')
+        ? [b, a, bNode, aNode]
+        : [];
   if (!q || !k || q.ndim === undefined || q.ndim !== k.ndim) return undefined;
   const qx = axesOf(q);
   const kx = axesOf(k);
@@ -216,7 +261,8 @@ export function remapFacts(out: Mutable<AValue>, v: AValue, mapNeg: (axis: numbe
     const a: Mutable<AttnInfo> = { ...v.attn };
     if (a.keyAxis !== undefined) {
       const moved = mapNeg(a.keyAxis);
-      if (moved !== undefined && moved !== a.keyAxis && a.keyAxisWhy) a.keyAxisWhy = `${a.keyAxisWhy.replace(/, then axis -?\d+ after a layout change$/, '')}, then axis ${moved} after a layout change`;
+      if (moved !== undefined && moved !== a.keyAxis && a.keyAxisWhy)
+        a.keyAxisWhy = `${a.keyAxisWhy.replace(/, then axis -?\d+ after a layout change$/, '')}, then axis ${moved} after a layout change`;
       a.keyAxis = moved;
     }
     if (a.queryAxis !== undefined) a.queryAxis = mapNeg(a.queryAxis);
@@ -450,7 +496,8 @@ export function reshapeValue(ev: Evaluator, c: Call, t0: AValue, sizeNodes: PyNo
     if (u.type === 'tuple' || u.type === 'list') nodes = namedChildren(u);
     else {
       const v = ev.eval(u, c.ctx);
-      if (v.kind === 'tuple' && v.shapeOf && v.shapeOf.ndim !== undefined) return { ...t, ndim: v.shapeOf.ndim, axes: v.shapeOf.axes, attn: t.attn, mask: t.mask };
+      if (v.kind === 'tuple' && v.shapeOf && v.shapeOf.ndim !== undefined)
+        return { ...t, ndim: v.shapeOf.ndim, axes: v.shapeOf.axes, attn: t.attn, mask: t.mask };
       if (v.kind === 'tuple' && v.elements) nodes = [];
       else if (v.kind !== 'number') return stripRank(t);
     }
@@ -507,7 +554,8 @@ export function stripRank(t: AValue): AValue {
   delete out.ndim;
   delete out.axes;
   delete out.featLast;
-  if (out.attn) out.attn = { ...out.attn, keyAxis: undefined, queryAxis: undefined, softmax: out.attn.softmax ? { ...out.attn.softmax, axis: undefined } : undefined };
+  if (out.attn)
+    out.attn = { ...out.attn, keyAxis: undefined, queryAxis: undefined, softmax: out.attn.softmax ? { ...out.attn.softmax, axis: undefined } : undefined };
   return out;
 }
 
@@ -566,7 +614,14 @@ function labelOfSize(ev: Evaluator, c: Call, node: PyNode): AxisInfo['label'] {
  * unbind drops the axis, one piece per entry (as many as its literal size says, else 3, the packed-qkv case).
  * The pieces lose the packed tensor's role, attention and mask facts.
  */
-export function splitValue(ev: Evaluator, c: Call, t0: AValue, countNode: PyNode | undefined, dimNode: PyNode | undefined, mode: 'split' | 'chunk' | 'unbind'): AValue {
+export function splitValue(
+  ev: Evaluator,
+  c: Call,
+  t0: AValue,
+  countNode: PyNode | undefined,
+  dimNode: PyNode | undefined,
+  mode: 'split' | 'chunk' | 'unbind',
+): AValue {
   const t = tensorish(t0);
   const dim = dimNode ? intOf(ev, c, dimNode) : 0;
   if (mode === 'unbind') {
@@ -620,7 +675,11 @@ export function einopsRearrange(ev: Evaluator, _c: Call, t0: AValue, patternNode
     delete out.ndim;
     delete out.axes;
   }
-  if (rhsAxes.some((a) => a.label === 'head') || rhs.groups.some((g) => g.length > 1 && g.some((x) => labelOfAxisName(x) === 'head') && g.some((x) => labelOfAxisName(x) === 'batch'))) out.multiHead = true;
+  if (
+    rhsAxes.some((a) => a.label === 'head') ||
+    rhs.groups.some((g) => g.length > 1 && g.some((x) => labelOfAxisName(x) === 'head') && g.some((x) => labelOfAxisName(x) === 'batch'))
+  )
+    out.multiHead = true;
   // Each axis named alone on both sides takes its facts (key and query axes, softmax axis, padding axes) along.
   const map = einopsAxisMap(lhs, rhs);
   remapFacts(out, t, map);
@@ -685,7 +744,16 @@ export function matmulLayout(a: AValue, b: AValue): { ndim?: number; axes?: Axis
  * a @ b. Forms attention scores when the operands are a query and keys (by name or role), records
  * the contraction when attention weights meet the values, and keeps ranks.
  */
-export function matmul(ev: Evaluator, c: Call, a0: AValue, b0: AValue, aNode: PyNode | undefined, bNode: PyNode | undefined, display: string, opts: { transA?: boolean; transB?: boolean; rank?: number } = {}): AValue {
+export function matmul(
+  ev: Evaluator,
+  c: Call,
+  a0: AValue,
+  b0: AValue,
+  aNode: PyNode | undefined,
+  bNode: PyNode | undefined,
+  display: string,
+  opts: { transA?: boolean; transB?: boolean; rank?: number } = {},
+): AValue {
   let a = tensorish(a0);
   let b = tensorish(b0);
   if (opts.rank !== undefined) {
@@ -725,7 +793,11 @@ export function matmul(ev: Evaluator, c: Call, a0: AValue, b0: AValue, aNode: Py
   if (keyAxis === undefined && !(ra === 'query' || rb === 'key')) {
     // No roles: an unnamed product. It can still be attention (judged later by a ·V contraction).
     if (a.kind === 'tensor' && b.kind === 'tensor' && !a.mask && !b.mask) {
-      const scores = result({ attn: { stage: 'scores', formedAt: c.node }, ops: crossOps(a, b), multiHead: a.multiHead || b.multiHead || ndim === 4 || undefined });
+      const scores = result({
+        attn: { stage: 'scores', formedAt: c.node },
+        ops: crossOps(a, b),
+        multiHead: a.multiHead || b.multiHead || ndim === 4 || undefined,
+      });
       return scores;
     }
     return result({});
@@ -746,7 +818,13 @@ export function matmul(ev: Evaluator, c: Call, a0: AValue, b0: AValue, aNode: Py
   };
   // Cosine attention (F.normalize'd q and k): bounded logits, temperature instead of 1/sqrt(d).
   const ops = a.normalized || b.normalized ? crossOps(addOp(a, { kind: 'opaque', node: c.node }), b) : crossOps(a, b);
-  return result({ attn, ops, multiHead: a.multiHead || b.multiHead || ndim === 4 || undefined, ...(a.fromCache || b.fromCache ? { fromCache: true } : {}), ...(a.fromConv || b.fromConv ? { fromConv: true } : {}) });
+  return result({
+    attn,
+    ops,
+    multiHead: a.multiHead || b.multiHead || ndim === 4 || undefined,
+    ...(a.fromCache || b.fromCache ? { fromCache: true } : {}),
+    ...(a.fromConv || b.fromConv ? { fromConv: true } : {}),
+  });
 }
 
 /** A string literal, or an f-string without placeholders (`f"b h i d, b h j d -> b h i j"`, lucidrains' style). */
@@ -772,14 +850,29 @@ export function einsum(ev: Evaluator, c: Call, spec: string | undefined, style: 
   const [a, b] = vals;
   const [ta, tb] = parsed.inputs;
   const record = (r: AValue, contractA?: number, contractB?: number): AValue => {
-    ev.facts.matmul.push({ node: c.node, ctx: c.ctx, display: 'einsum', a, b, aNode: operandNodes[0], bNode: operandNodes[1], contractA, contractB, result: r });
+    ev.facts.matmul.push({
+      node: c.node,
+      ctx: c.ctx,
+      display: 'einsum',
+      a,
+      b,
+      aNode: operandNodes[0],
+      bNode: operandNodes[1],
+      contractA,
+      contractB,
+      result: r,
+    });
     return r;
   };
   const contracted = ta.filter((x) => x !== '...' && tb.includes(x) && !out.includes(x));
   if (a.attn?.stage === 'weights' || b.attn?.stage === 'weights') {
     const contractA = contracted.length === 1 ? negIndexInTerm(ta, contracted[0]) : undefined;
     const contractB = contracted.length === 1 ? negIndexInTerm(tb, contracted[0]) : undefined;
-    return record(tensor({ ...shape, featLast: true, multiHead: a.multiHead || b.multiHead || out.some((x) => labelOfAxisName(x) === 'head') || undefined }), contractA, contractB);
+    return record(
+      tensor({ ...shape, featLast: true, multiHead: a.multiHead || b.multiHead || out.some((x) => labelOfAxisName(x) === 'head') || undefined }),
+      contractA,
+      contractB,
+    );
   }
   const ra = roleOf(ev, a, operandNodes[0]);
   const rb = roleOf(ev, b, operandNodes[1]);
@@ -812,7 +905,11 @@ export function einsum(ev: Evaluator, c: Call, spec: string | undefined, style: 
     queryNode: qTerm === ta && unparen(operandNodes[0]).type === 'identifier' ? unparen(operandNodes[0]) : undefined,
   };
   const multiHead = a.multiHead || b.multiHead || out.some((x) => labelOfAxisName(x) === 'head') || undefined;
-  return record(tensor({ ...shape, attn, ops: crossOps(a, b), multiHead }), contracted.length === 1 ? negIndexInTerm(ta, contracted[0]) : undefined, contracted.length === 1 ? negIndexInTerm(tb, contracted[0]) : undefined);
+  return record(
+    tensor({ ...shape, attn, ops: crossOps(a, b), multiHead }),
+    contracted.length === 1 ? negIndexInTerm(ta, contracted[0]) : undefined,
+    contracted.length === 1 ? negIndexInTerm(tb, contracted[0]) : undefined,
+  );
 }
 
 /**
@@ -880,7 +977,11 @@ export function keepdimOf(ev: Evaluator, c: Call, pos?: number): boolean | undef
 }
 
 /** The layout left by reducing `axis` of t: the axis dropped, or kept with length 1 (keepdim). Empty when unknown. */
-export function reducedLayout(t: AValue, axis: number | 'all' | undefined, keepdim: boolean | undefined): Pick<AValue, 'ndim' | 'axes' | 'lastSize1' | 'featLast'> {
+export function reducedLayout(
+  t: AValue,
+  axis: number | 'all' | undefined,
+  keepdim: boolean | undefined,
+): Pick<AValue, 'ndim' | 'axes' | 'lastSize1' | 'featLast'> {
   if (axis === undefined || keepdim === undefined) return {};
   const n = t.ndim;
   if (axis === 'all') {
@@ -941,7 +1042,11 @@ export function flattenValue(t0: AValue, start: number, end: number): AValue {
   if (s === e) return t;
   const axes: readonly AxisInfo[] = axesOf(t) ?? Array.from({ length: n }, () => ({}));
   const merged = axes.slice(s, e + 1);
-  const mergedAxis: AxisInfo = merged.every((a) => a.size1) ? { size1: true } : merged.every((a) => a.label === 'batch' || a.label === 'head') ? { label: 'batch' } : {};
+  const mergedAxis: AxisInfo = merged.every((a) => a.size1)
+    ? { size1: true }
+    : merged.every((a) => a.label === 'batch' || a.label === 'head')
+      ? { label: 'batch' }
+      : {};
   const newN = n - (e - s);
   out.ndim = newN;
   out.axes = [...axes.slice(0, s), mergedAxis, ...axes.slice(e + 1)];

@@ -9,20 +9,7 @@ import type { Ctx } from './facts';
 import type { ClassInfo, Scope } from './scopes';
 
 export type Kind =
-  | 'tensor'
-  | 'number'
-  | 'string'
-  | 'none'
-  | 'bool'
-  | 'tuple'
-  | 'module'
-  | 'layer'
-  | 'object'
-  | 'function'
-  | 'class'
-  | 'dtype'
-  | 'finfo'
-  | 'unknown';
+  'tensor' | 'number' | 'string' | 'none' | 'bool' | 'tuple' | 'module' | 'layer' | 'object' | 'function' | 'class' | 'dtype' | 'finfo' | 'unknown';
 
 export type DType = 'bool' | 'int' | 'float' | 'float16' | 'bfloat16' | 'float32' | 'float64';
 
@@ -258,7 +245,15 @@ export interface AValue {
    * A broadcast product of queries and keys not yet summed over the features (`q[:, :, None] * k[:, None]`):
    * negative indices of its query axis (where k has length 1) and key axis (where q has length 1).
    */
-  readonly pairwise?: { readonly formedAt: PyNode; readonly queryAxis: number; readonly keyAxis: number; readonly queryText?: string; readonly keyText?: string; readonly keyIsKey?: boolean; readonly additive?: boolean };
+  readonly pairwise?: {
+    readonly formedAt: PyNode;
+    readonly queryAxis: number;
+    readonly keyAxis: number;
+    readonly queryText?: string;
+    readonly keyText?: string;
+    readonly keyIsKey?: boolean;
+    readonly additive?: boolean;
+  };
   // ---- numbers
   readonly num?: number;
   readonly dimPow?: { readonly dim: DimInfo; readonly power: number };
@@ -435,7 +430,8 @@ function joinAttn(a: AttnInfo | undefined, b: AttnInfo | undefined): AttnInfo | 
   if (!a || !b) return undefined;
   if (a === b) return a;
   if (a.stage !== b.stage) return undefined;
-  const softmax = a.softmax && b.softmax && a.softmax.site === b.softmax.site ? (a.softmax.axis === b.softmax.axis ? a.softmax : { site: a.softmax.site }) : undefined;
+  const softmax =
+    a.softmax && b.softmax && a.softmax.site === b.softmax.site ? (a.softmax.axis === b.softmax.axis ? a.softmax : { site: a.softmax.site }) : undefined;
   const formedAt = a.formedAt === b.formedAt ? a.formedAt : a.formedAt;
   const postMask = a.postMask || b.postMask ? [...new Set([...(a.postMask ?? []), ...(b.postMask ?? [])])] : undefined;
   return {
@@ -532,7 +528,14 @@ export function join(a: AValue, b: AValue): AValue {
     case 'layer':
       if (!a.layer || !b.layer || a.layer.api !== b.layer.api) return { kind: 'unknown', maybeNone: out.maybeNone };
       if (a.layer.ctor === b.layer.ctor) out.layer = a.layer;
-      else out.layer = { api: a.layer.api, ctor: a.layer.ctor, ctorCtxId: a.layer.ctorCtxId, dim: same(a.layer.dim, b.layer.dim), dimNode: a.layer.dim === b.layer.dim ? a.layer.dimNode : undefined };
+      else
+        out.layer = {
+          api: a.layer.api,
+          ctor: a.layer.ctor,
+          ctorCtxId: a.layer.ctorCtxId,
+          dim: same(a.layer.dim, b.layer.dim),
+          dimNode: a.layer.dim === b.layer.dim ? a.layer.dimNode : undefined,
+        };
       break;
     case 'object':
       if (!a.object || !b.object || a.object.cls !== b.object.cls) return { kind: 'unknown', maybeNone: out.maybeNone };

@@ -35,7 +35,7 @@ out = weights @ v`,
 weights = F.softmax(scores, dim=-1)  # over the keys S
 out = weights @ v`,
       whereReported:
-        'At the softmax\'s `dim` argument, the use (at the call, or at the `nn.Softmax(...)` constructor, when no dim is written). Related locations: where the scores are formed (with their key axis), the product of the weights with the values (the axis it sums over), and where an `nn.Softmax` layer is applied.',
+        "At the softmax's `dim` argument, the use (at the call, or at the `nn.Softmax(...)` constructor, when no dim is written). Related locations: where the scores are formed (with their key axis), the product of the weights with the values (the axis it sums over), and where an `nn.Softmax` layer is applied.",
       fixSafety:
         'The fix sets `dim` to the key axis (or adds `dim=-1`). It changes the computed weights, so it is offered as an unsafe quick fix and never applied by a fix-all.',
       references: [
@@ -78,7 +78,14 @@ out = weights @ v`,
       // A softmax over an axis of length 1 always returns 1.0: wrong whatever the code computes.
       if (typeof site.dim === 'number') {
         const ax = axisAt(input, site.dim) ?? (nd === -1 && input.lastSize1 ? { size1: true } : undefined);
-        if (ax?.size1) return { site, wrong: true, right: false, keyAxis: undefined, why: `axis ${site.dim} of ${describeInput(ctx, site)} has length 1, so every weight is 1.0` };
+        if (ax?.size1)
+          return {
+            site,
+            wrong: true,
+            right: false,
+            keyAxis: undefined,
+            why: `axis ${site.dim} of ${describeInput(ctx, site)} has length 1, so every weight is 1.0`,
+          };
       }
       if (renorm) return undefined;
       // Softmax over the batch axis mixes different examples: wrong for any attention, whatever its form
@@ -91,7 +98,13 @@ out = weights @ v`,
           const at = (negAxis(dimNum, ndim) ?? dimNum) + ndim;
           const seq = input.axes?.findIndex((a, i) => a.label === 'seq' && i !== at);
           const key = seq !== undefined && seq >= 0 ? seq - ndim : ndim === 2 && at === 0 ? -1 : undefined;
-          return { site, wrong: true, right: false, keyAxis: key, why: `axis ${site.dim} of ${describeInput(ctx, site)} is the batch axis (${ax.sizeText ?? 'batch'}), so the weights are normalised across different examples` };
+          return {
+            site,
+            wrong: true,
+            right: false,
+            keyAxis: key,
+            why: `axis ${site.dim} of ${describeInput(ctx, site)} is the batch axis (${ax.sizeText ?? 'batch'}), so the weights are normalised across different examples`,
+          };
         }
       }
       // Slot Attention's competition (softmax over the queries, the slots) is deliberate: the class or function
@@ -105,22 +118,42 @@ out = weights @ v`,
       if (site.dim === 'implicit') {
         if (!attnEvidence && consumers.length === 0) return undefined;
         const ndim = input.ndim;
-        if (ndim === undefined) return { site, wrong: true, right: false, keyAxis: key ?? -1, why: `without dim, PyTorch picks the axis from the input's rank (dim 0 for 3-D, dim 1 for 4-D), which is never the key axis of batched scores` };
+        if (ndim === undefined)
+          return {
+            site,
+            wrong: true,
+            right: false,
+            keyAxis: key ?? -1,
+            why: `without dim, PyTorch picks the axis from the input's rank (dim 0 for 3-D, dim 1 for 4-D), which is never the key axis of batched scores`,
+          };
         const implicit = negAxis(torchImplicitSoftmaxDim(ndim), ndim);
         const target = key ?? -1;
         if (implicit === target) return undefined;
-        return { site, wrong: true, right: false, keyAxis: target, why: `without dim, PyTorch's legacy rule picks dim ${torchImplicitSoftmaxDim(ndim)} for ${ndim}-D input, not the key axis ${target + ndim}` };
+        return {
+          site,
+          wrong: true,
+          right: false,
+          keyAxis: target,
+          why: `without dim, PyTorch's legacy rule picks dim ${torchImplicitSoftmaxDim(ndim)} for ${ndim}-D input, not the key axis ${target + ndim}`,
+        };
       }
       if (site.dim === 'all') {
         if (!attnEvidence && consumers.length === 0) return undefined;
-        return { site, wrong: true, right: false, keyAxis: key ?? -1, why: 'it normalises over every element of the scores at once, not over the keys of each query' };
+        return {
+          site,
+          wrong: true,
+          right: false,
+          keyAxis: key ?? -1,
+          why: 'it normalises over every element of the scores at once, not over the keys of each query',
+        };
       }
       if (nd === undefined) return undefined;
       if (attnEvidence && keyAxis !== undefined) {
         if (nd === keyAxis) right = true;
         else {
           wrong = true;
-          const overQueries = input.attn?.queryAxis === nd ? `; axis ${site.dim} is the query axis, so each key's weights would sum to 1 across the queries` : '';
+          const overQueries =
+            input.attn?.queryAxis === nd ? `; axis ${site.dim} is the query axis, so each key's weights would sum to 1 across the queries` : '';
           reasons.push(`${input.attn?.keyAxisWhy ?? `the key axis is ${keyAxis}`}${overQueries}`);
         }
       }
@@ -155,7 +188,8 @@ out = weights @ v`,
       },
       end() {
         const contractions = new Map<number, { consumer: Consumer; weights: MatmulSite['a'] }>();
-        for (const site of sites) for (const c of contractionsOverQueries(site)) if (!contractions.has(c.consumer.site.node.id)) contractions.set(c.consumer.site.node.id, c);
+        for (const site of sites)
+          for (const c of contractionsOverQueries(site)) if (!contractions.has(c.consumer.site.node.id)) contractions.set(c.consumer.site.node.id, c);
         for (const { consumer, weights } of contractions.values()) reportContraction(consumer, weights);
         for (const group of byNode(sites).values()) {
           const verdicts = group.map(judge).filter((v): v is Verdict => v !== undefined);
@@ -171,7 +205,13 @@ out = weights @ v`,
     function report(v: Verdict): void {
       const site = v.site;
       const where = site.dimNode ?? site.ownerNode;
-      const dimText = site.dimNode ? ctx.text(site.dimNode) : site.dim === 'all' ? 'no axis' : typeof site.dim === 'number' ? `its default ${site.framework === 'torch' ? 'dim' : 'axis'} ${site.dim}` : 'no dim';
+      const dimText = site.dimNode
+        ? ctx.text(site.dimNode)
+        : site.dim === 'all'
+          ? 'no axis'
+          : typeof site.dim === 'number'
+            ? `its default ${site.framework === 'torch' ? 'dim' : 'axis'} ${site.dim}`
+            : 'no dim';
       const message =
         site.dim === 'implicit' || site.dim === 'all'
           ? `${site.display} is applied to ${describeInput(ctx, site)} with ${dimText}: ${v.why}. Pass ${site.framework === 'torch' ? 'dim' : 'axis'}=${v.keyAxis ?? -1} (the key axis).`
@@ -183,7 +223,8 @@ out = weights @ v`,
     function relatedFor(site: SoftmaxSite): RelatedSpec[] {
       const out: RelatedSpec[] = [];
       const a = site.input.attn;
-      if (a?.formedAt) out.push({ node: a.formedAt, message: `the scores are formed here${a.keyAxis !== undefined ? `; their key axis is ${a.keyAxis}` : ''}` });
+      if (a?.formedAt)
+        out.push({ node: a.formedAt, message: `the scores are formed here${a.keyAxis !== undefined ? `; their key axis is ${a.keyAxis}` : ''}` });
       else {
         // Scores computed by a layer of the code's own (`self.attn(x)`, a Linear to one feature): where it is defined.
         const input = site.inputNode ? unparen(site.inputNode) : undefined;
@@ -191,7 +232,8 @@ out = weights @ v`,
         out.push(...definitions(ev, producer, site.ctx, (t) => `${quote(t, 30)} is defined here`, 1));
       }
       for (const c of consumersOf(ev, site.node)) {
-        if (c.withValues && c.contracted !== undefined) out.push({ node: c.site.node, message: `the weights are summed over axis ${c.contracted} here (the product with the values)` });
+        if (c.withValues && c.contracted !== undefined)
+          out.push({ node: c.site.node, message: `the weights are summed over axis ${c.contracted} here (the product with the values)` });
       }
       if (site.layer && site.ownerNode !== site.node) out.push({ node: site.node, message: `${site.display} is applied to the scores here` });
       return out;
@@ -203,7 +245,13 @@ out = weights @ v`,
       const wText = w ? quote(ctx.text(w), 30) : 'the attention weights';
       const message = `${quote(ctx.text(node), 50)} sums ${wText} over axis ${c.contracted}, their query axis: the softmax normalised them over the keys (axis ${weights.attn?.keyAxis}), so each output mixes the values with one key's weights across the queries instead of one query's distribution over the keys. Contract over the key axis (transpose the weights, or put them on the left: weights @ v).`;
       const formedAt = weights.attn?.formedAt;
-      ctx.report({ node, message, related: formedAt ? [{ node: formedAt, message: `the scores are formed here; the softmax makes their key axis (${weights.attn?.keyAxis}) sum to 1` }] : [] });
+      ctx.report({
+        node,
+        message,
+        related: formedAt
+          ? [{ node: formedAt, message: `the scores are formed here; the softmax makes their key axis (${weights.attn?.keyAxis}) sum to 1` }]
+          : [],
+      });
     }
 
     function fixFor(v: Verdict): FixSpec | undefined {
@@ -212,10 +260,18 @@ out = weights @ v`,
       if (key === undefined) return undefined;
       const param = site.framework === 'torch' ? 'dim' : 'axis';
       if (site.dimValueNode && typeof site.dim === 'number') {
-        return { title: `Set ${param}=${key} (softmax over the keys; changes the weights)`, safety: 'unsafe', edits: [{ start: site.dimValueNode.start, end: site.dimValueNode.end, newText: String(key) }] };
+        return {
+          title: `Set ${param}=${key} (softmax over the keys; changes the weights)`,
+          safety: 'unsafe',
+          edits: [{ start: site.dimValueNode.start, end: site.dimValueNode.end, newText: String(key) }],
+        };
       }
       if (!site.dimNode && site.argListNode && (site.dim === 'implicit' || site.dim === 'all')) {
-        return { title: `Add ${param}=${key} (softmax over the keys; changes the weights)`, safety: 'unsafe', edits: [insertKeyword(site.argListNode, (n) => ctx.text(n), `${param}=${key}`)] };
+        return {
+          title: `Add ${param}=${key} (softmax over the keys; changes the weights)`,
+          safety: 'unsafe',
+          edits: [insertKeyword(site.argListNode, (n) => ctx.text(n), `${param}=${key}`)],
+        };
       }
       return undefined;
     }

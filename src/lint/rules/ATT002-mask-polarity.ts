@@ -25,7 +25,10 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
       fixSafety:
         'The fix inverts the mask (`~(...)` for boolean masks, `(... == 0)` for 0/1 integer masks). It changes which positions are attended, so it is offered as an unsafe quick fix and never applied by a fix-all.',
       references: [
-        { title: 'torch.nn.functional.scaled_dot_product_attention', url: 'https://pytorch.org/docs/stable/generated/torch.nn.functional.scaled_dot_product_attention.html' },
+        {
+          title: 'torch.nn.functional.scaled_dot_product_attention',
+          url: 'https://pytorch.org/docs/stable/generated/torch.nn.functional.scaled_dot_product_attention.html',
+        },
         { title: 'torch.nn.MultiheadAttention', url: 'https://pytorch.org/docs/stable/generated/torch.nn.MultiheadAttention.html' },
         { title: 'Hugging Face: attention_mask', url: 'https://huggingface.co/docs/transformers/glossary#attention-mask' },
       ],
@@ -44,7 +47,14 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
      */
     const nameContradicted = (name: string | undefined): boolean =>
       name === undefined ||
-      sites.some((s) => s.convention === 'fill' && s.mask.mask?.byName && s.mask.mask.nameSource === name && s.mask.mask.polarity !== undefined && s.mask.mask.polarity !== s.expects);
+      sites.some(
+        (s) =>
+          s.convention === 'fill' &&
+          s.mask.mask?.byName &&
+          s.mask.mask.nameSource === name &&
+          s.mask.mask.polarity !== undefined &&
+          s.mask.mask.polarity !== s.expects,
+      );
     /**
      * In the code's own masking (masked_fill), a polarity known only from a name counts when the same file fills
      * with that name the conventional way elsewhere (`masked_fill(attention_mask == 0, ...)`) and never the other way
@@ -59,7 +69,16 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
       // layers). An additive builder (`attention_mask * -10000.0`) is corroborated by either kind: both turn the
       // same 0/1 mask into a fill.
       const corroborators = site.display === 'masked_fill' ? ['masked_fill'] : ['masked_fill', 'additive mask'];
-      const same = sites.filter((s) => s !== site && s.convention === 'fill' && corroborators.includes(s.display) && s.mask.mask?.byName && s.mask.mask.nameSource === name && s.mask.mask.polarity !== undefined && !s.mask.mask.additive);
+      const same = sites.filter(
+        (s) =>
+          s !== site &&
+          s.convention === 'fill' &&
+          corroborators.includes(s.display) &&
+          s.mask.mask?.byName &&
+          s.mask.mask.nameSource === name &&
+          s.mask.mask.polarity !== undefined &&
+          !s.mask.mask.additive,
+      );
       const agree = same.filter((s) => s.mask.mask!.polarity === s.expects);
       const disagree = same.filter((s) => s.mask.mask!.polarity !== s.expects);
       return agree.length > 0 && disagree.length === 0;
@@ -84,10 +103,17 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
       if (reported.has(site.maskNode.id)) return;
       reported.add(site.maskNode.id);
       const maskText = quote(ctx.text(site.maskNode), 50);
-      const receiver = site.display === 'masked_fill' ? 'masked_fill with a large negative value' : site.display === 'additive mask' ? 'an additive mask (mask × large negative value)' : `${site.display}'s ${site.param}`;
-      const expectation = site.display === 'masked_fill' || site.display === 'additive mask' ? 'fills where the mask is True/1' : `expects ${describePolarity(site.expects)}`;
+      const receiver =
+        site.display === 'masked_fill'
+          ? 'masked_fill with a large negative value'
+          : site.display === 'additive mask'
+            ? 'an additive mask (mask × large negative value)'
+            : `${site.display}'s ${site.param}`;
+      const expectation =
+        site.display === 'masked_fill' || site.display === 'additive mask' ? 'fills where the mask is True/1' : `expects ${describePolarity(site.expects)}`;
       const meaning = m.polarity === 'keep' ? 'is True/1 at positions to keep' : 'is True/1 at positions to ignore';
-      const consequence = site.expects === 'keep' ? 'the ignored positions are attended and the rest masked out' : 'the positions to keep are masked out and the rest attended';
+      const consequence =
+        site.expects === 'keep' ? 'the ignored positions are attended and the rest masked out' : 'the positions to keep are masked out and the rest attended';
       const message = `${maskText} ${meaning} (${m.why}), but ${receiver} ${expectation}: ${consequence}.`;
       // masked_fill: the corpus convention points at the call; API arguments: at the mask argument.
       ctx.report({
@@ -95,7 +121,10 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
         message,
         fix: fixFor(site),
         // Reported at the use; where the mask was built, and the API that reads it, are the evidence.
-        related: [...maskBuilt(ctx.analysis, m), site.convention === 'api' ? { node: site.node, message: `${site.display} reads ${site.param} as ${describePolarity(site.expects)}` } : undefined],
+        related: [
+          ...maskBuilt(ctx.analysis, m),
+          site.convention === 'api' ? { node: site.node, message: `${site.display} reads ${site.param} as ${describePolarity(site.expects)}` } : undefined,
+        ],
       });
     }
 
@@ -104,8 +133,18 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
       const node = site.maskNode;
       const t = ctx.text(node);
       const dtype = m.dtype ?? site.mask.dtype;
-      if (dtype === 'bool') return { title: 'Invert the mask with ~ (changes which positions are attended)', safety: 'unsafe', edits: [{ start: node.start, end: node.end, newText: `~${parenthesize(node, t)}` }] };
-      if (dtype === 'int' || dtype === 'float') return { title: 'Invert the mask with == 0 (changes which positions are attended)', safety: 'unsafe', edits: [{ start: node.start, end: node.end, newText: `(${t} == 0)` }] };
+      if (dtype === 'bool')
+        return {
+          title: 'Invert the mask with ~ (changes which positions are attended)',
+          safety: 'unsafe',
+          edits: [{ start: node.start, end: node.end, newText: `~${parenthesize(node, t)}` }],
+        };
+      if (dtype === 'int' || dtype === 'float')
+        return {
+          title: 'Invert the mask with == 0 (changes which positions are attended)',
+          safety: 'unsafe',
+          edits: [{ start: node.start, end: node.end, newText: `(${t} == 0)` }],
+        };
       return undefined;
     }
   },

@@ -24,10 +24,14 @@ weights = scores.softmax(dim=-1)`,
 weights = scores.softmax(dim=-1)`,
       whereReported:
         'At the scores as they enter the softmax, the use (for `scale=1.0` on a fused kernel, at the call). Related locations: where q·kᵀ is formed, where q (and k) are defined, and the softmax.',
-      fixSafety: 'The fix divides the scores by sqrt of the query\'s last dimension. It changes the weights, so it is offered as an unsafe quick fix and never applied by a fix-all.',
+      fixSafety:
+        "The fix divides the scores by sqrt of the query's last dimension. It changes the weights, so it is offered as an unsafe quick fix and never applied by a fix-all.",
       references: [
         { title: 'Attention Is All You Need, section 3.2.1 (scaled dot-product attention)', url: 'https://arxiv.org/abs/1706.03762' },
-        { title: 'torch.nn.functional.scaled_dot_product_attention (default scale 1/sqrt(E))', url: 'https://pytorch.org/docs/stable/generated/torch.nn.functional.scaled_dot_product_attention.html' },
+        {
+          title: 'torch.nn.functional.scaled_dot_product_attention (default scale 1/sqrt(E))',
+          url: 'https://pytorch.org/docs/stable/generated/torch.nn.functional.scaled_dot_product_attention.html',
+        },
       ],
     },
   },
@@ -101,7 +105,10 @@ weights = scores.softmax(dim=-1)`,
             message,
             fix: fixFor(site, target),
             related: [
-              { node: a.formedAt, message: `the scores ${quote(ctx.text(a.formedAt), 40)} are formed here, from ${quote(a.queryText ?? 'q', 20)} and ${quote(a.keyText ?? 'k', 20)}` },
+              {
+                node: a.formedAt,
+                message: `the scores ${quote(ctx.text(a.formedAt), 40)} are formed here, from ${quote(a.queryText ?? 'q', 20)} and ${quote(a.keyText ?? 'k', 20)}`,
+              },
               ...definitions(ev, a.queryNode, site.ctx, (t) => `${quote(t, 20)} is defined here, with no 1/sqrt(d) factor`, 1),
               { node: site.node, message: `${site.display} normalises them here, unscaled` },
             ],

@@ -28,10 +28,14 @@ out = F.scaled_dot_product_attention(q, k, v)`,
 out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       whereReported:
         'At the wrong factor, the use (`/ d_k`, `* self.scale`, the `scale=` argument), or at the fused kernel call that scales a second time. Related locations: where the scale and the dimension it is made of are defined (`self.scale = head_dim ** -0.5`), the manual scaling of q or k before a fused kernel, the first of two 1/sqrt(d) factors, the softmax before a post-softmax scale, and a scale the module computes but never passes.',
-      fixSafety: 'Where offered (`math.sqrt(...)` around a dimension, `scale=1.0` for a pre-scaled SDPA call) the fix changes the computed weights, so it is an unsafe quick fix, never part of a fix-all.',
+      fixSafety:
+        'Where offered (`math.sqrt(...)` around a dimension, `scale=1.0` for a pre-scaled SDPA call) the fix changes the computed weights, so it is an unsafe quick fix, never part of a fix-all.',
       references: [
         { title: 'Attention Is All You Need, section 3.2.1', url: 'https://arxiv.org/abs/1706.03762' },
-        { title: 'torch.nn.functional.scaled_dot_product_attention (scale parameter)', url: 'https://pytorch.org/docs/stable/generated/torch.nn.functional.scaled_dot_product_attention.html' },
+        {
+          title: 'torch.nn.functional.scaled_dot_product_attention (scale parameter)',
+          url: 'https://pytorch.org/docs/stable/generated/torch.nn.functional.scaled_dot_product_attention.html',
+        },
       ],
     },
   },
@@ -42,7 +46,12 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
     const softmaxSites: SoftmaxSite[] = [];
 
     /** Reported at the scaling (the use); where the scale and its dimension are defined is the evidence. */
-    const report = (node: ScaleOp['factorNode'], message: string, fix?: Parameters<RuleContext['report']>[0]['fix'], related?: (RelatedSpec | undefined)[]): void => {
+    const report = (
+      node: ScaleOp['factorNode'],
+      message: string,
+      fix?: Parameters<RuleContext['report']>[0]['fix'],
+      related?: (RelatedSpec | undefined)[],
+    ): void => {
       if (reported.has(node.id)) return;
       reported.add(node.id);
       ctx.report({ node, message, fix, related });
@@ -86,7 +95,8 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       for (let i = 0; i < axes.length - 1; i++) {
         const t = axes[i].sizeText;
         // A head axis (`view(B, T, self.h, C // self.h)`) counts heads: `C // self.h` is the head width, not a length.
-        if (t && /^[A-Za-z_][\w.]*$/.test(t) && names.has(bare(t)) && (!last || bare(last) !== bare(t)) && axes[i].label !== 'feat' && axes[i].label !== 'head') return t;
+        if (t && /^[A-Za-z_][\w.]*$/.test(t) && names.has(bare(t)) && (!last || bare(last) !== bare(t)) && axes[i].label !== 'feat' && axes[i].label !== 'head')
+          return t;
       }
       return undefined;
     };
@@ -123,7 +133,12 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
         if (op.on === 'weights') {
           if (op.power === undefined && !op.named) return;
           if (op.power !== undefined && Math.abs(op.power) !== 0.5 && Math.abs(op.power) !== 1) return;
-          report(op.factorNode, `${f} scales the attention weights after softmax; the scale belongs on the scores before softmax (after softmax it only rescales rows that should sum to 1).`, undefined, evidence);
+          report(
+            op.factorNode,
+            `${f} scales the attention weights after softmax; the scale belongs on the scores before softmax (after softmax it only rescales rows that should sum to 1).`,
+            undefined,
+            evidence,
+          );
           return;
         }
         if (op.power === undefined || ev.mup) return;
@@ -147,30 +162,55 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           return;
         }
         if (op.power > 0 && knownDim) {
-          report(op.factorNode, `The scores are multiplied by ${f} (a dimension to the power ${op.power}) instead of divided by sqrt(d): the logits grow with the head size and the softmax saturates.`, undefined, evidence);
+          report(
+            op.factorNode,
+            `The scores are multiplied by ${f} (a dimension to the power ${op.power}) instead of divided by sqrt(d): the logits grow with the head size and the softmax saturates.`,
+            undefined,
+            evidence,
+          );
           return;
         }
         if (dimWhich(op) === 'heads') {
-          report(op.factorNode, `The scale ${f} is built from the number of heads, not the head dimension: divide the scores by sqrt(head_dim).`, undefined, evidence);
+          report(
+            op.factorNode,
+            `The scale ${f} is built from the number of heads, not the head dimension: divide the scores by sqrt(head_dim).`,
+            undefined,
+            evidence,
+          );
           return;
         }
         if (op.power === -0.5 || (op.power === undefined && /sqrt/.test(ctx.text(op.factorNode)))) {
           const seq = sequenceSize(op, target);
           if (seq) {
-            report(op.factorNode, `The scale ${f} uses ${seq}, a sequence length (a non-feature axis of the queries), not the key dimension: the scaling then changes with the input length. Divide by sqrt(head_dim).`, undefined, evidence);
+            report(
+              op.factorNode,
+              `The scale ${f} uses ${seq}, a sequence length (a non-feature axis of the queries), not the key dimension: the scaling then changes with the input length. Divide by sqrt(head_dim).`,
+              undefined,
+              evidence,
+            );
             return;
           }
         }
         if (op.power === -0.5) {
           const inWidth = isProjectionInputWidth(op, target);
           if (inWidth) {
-            report(op.factorNode, `The scale ${f} uses ${inWidth}, the width going into the query projection, not the dimension of each head's q and k: divide the scores by sqrt(head_dim) instead.`, undefined, evidence);
+            report(
+              op.factorNode,
+              `The scale ${f} uses ${inWidth}, the width going into the query projection, not the dimension of each head's q and k: divide the scores by sqrt(head_dim) instead.`,
+              undefined,
+              evidence,
+            );
             return;
           }
           if (dimWhich(op) !== 'model') return;
           const multiHead = target.multiHead || (target.attn !== undefined && target.ndim === 4);
           if (!multiHead) return;
-          report(op.factorNode, `The scale ${f} uses the model width (${op.dim?.text}), but these are per-head scores: divide by sqrt of the head dimension (d_model / n_heads) instead.`, undefined, evidence);
+          report(
+            op.factorNode,
+            `The scale ${f} uses the model width (${op.dim?.text}), but these are per-head scores: divide by sqrt of the head dimension (d_model / n_heads) instead.`,
+            undefined,
+            evidence,
+          );
         }
       },
       sdpa(site: SdpaSite) {
@@ -185,15 +225,30 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           const param = site.scaleParam ?? 'scale';
           const given = factorDefinitions(ev, site.scaleNode, site.ctx);
           if ((which === 'head' || which === 'model') && dp.power === -1) {
-            report(site.scaleNode, `${site.display} is given ${f}, one over a dimension (${dp.dim.text}): the scores are divided by the dimension instead of its square root, so the logits become too small. Pass ${param}=1/sqrt(...) of it or leave ${param} out (the default).`, undefined, given);
+            report(
+              site.scaleNode,
+              `${site.display} is given ${f}, one over a dimension (${dp.dim.text}): the scores are divided by the dimension instead of its square root, so the logits become too small. Pass ${param}=1/sqrt(...) of it or leave ${param} out (the default).`,
+              undefined,
+              given,
+            );
             return;
           }
           if ((which === 'head' || which === 'model') && dp.power > 0) {
-            report(site.scaleNode, `${site.display} is given ${f}, which multiplies the scores by a dimension (power ${dp.power}) instead of dividing by its square root: the softmax saturates.`, undefined, given);
+            report(
+              site.scaleNode,
+              `${site.display} is given ${f}, which multiplies the scores by a dimension (power ${dp.power}) instead of dividing by its square root: the softmax saturates.`,
+              undefined,
+              given,
+            );
             return;
           }
           if (which === 'model' && dp.power === -0.5 && (site.q.multiHead || site.q.ndim === 4)) {
-            report(site.scaleNode, `${site.display} is given ${f}, 1/sqrt of the model width ${dp.dim.text}, but these are per-head scores: use 1/sqrt(head_dim) (the default).`, undefined, given);
+            report(
+              site.scaleNode,
+              `${site.display} is given ${f}, 1/sqrt of the model width ${dp.dim.text}, but these are per-head scores: use 1/sqrt(head_dim) (the default).`,
+              undefined,
+              given,
+            );
             return;
           }
         }
@@ -211,13 +266,34 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           const op = scaleOps(alts[0]).find((o) => isInverseSqrtDim(o) || o.named);
           const by = op ? quote(ctx.text(op.factorNode), 30) : 'a 1/sqrt(d) factor';
           // Reported at the kernel call (or its scale=); the manual scaling and its factor's definition are the evidence.
-          const manual: (RelatedSpec | undefined)[] = op ? [{ node: op.node, message: `${quote(ctx.text(node), 30)} is scaled by ${quote(ctx.text(op.factorNode), 30)} here` }, ...factorDefinitions(ev, op.factorNode, site.ctx, 1)] : [];
+          const manual: (RelatedSpec | undefined)[] = op
+            ? [
+                { node: op.node, message: `${quote(ctx.text(node), 30)} is scaled by ${quote(ctx.text(op.factorNode), 30)} here` },
+                ...factorDefinitions(ev, op.factorNode, site.ctx, 1),
+              ]
+            : [];
           const param = site.scaleParam ?? 'scale';
           if (explicitInverseSqrt) {
-            report(site.scaleNode!, `${quote(ctx.text(node), 30)} is already scaled by ${by}, and ${site.display} is given ${param}=${quote(ctx.text(site.scaleNode!), 30)} as well: the scores are scaled twice (by 1/d in all). Pass ${param}=1.0 or drop the manual scaling.`, undefined, manual);
+            report(
+              site.scaleNode!,
+              `${quote(ctx.text(node), 30)} is already scaled by ${by}, and ${site.display} is given ${param}=${quote(ctx.text(site.scaleNode!), 30)} as well: the scores are scaled twice (by 1/d in all). Pass ${param}=1.0 or drop the manual scaling.`,
+              undefined,
+              manual,
+            );
             return;
           }
-          report(site.node, `${quote(ctx.text(node), 30)} is already scaled by ${by}, and ${site.display} scales by 1/sqrt(E) again because no ${param}= is given: the scores are scaled twice.`, site.argListNode ? { title: `Pass ${param}=1.0 (the input is already scaled; changes the weights)`, safety: 'unsafe', edits: [insertKeyword(site.argListNode, (n) => ctx.text(n), `${param}=1.0`)] } : undefined, manual);
+          report(
+            site.node,
+            `${quote(ctx.text(node), 30)} is already scaled by ${by}, and ${site.display} scales by 1/sqrt(E) again because no ${param}= is given: the scores are scaled twice.`,
+            site.argListNode
+              ? {
+                  title: `Pass ${param}=1.0 (the input is already scaled; changes the weights)`,
+                  safety: 'unsafe',
+                  edits: [insertKeyword(site.argListNode, (n) => ctx.text(n), `${param}=1.0`)],
+                }
+              : undefined,
+            manual,
+          );
           return;
         }
         if (site.scaleNode || !site.scaleParam) return;
@@ -227,7 +303,13 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
         report(
           site.node,
           `${site.display} gets no ${param}=, so it scales by its default 1/sqrt(E), but this code computes its own scale ${quote(ignored.name, 30)} (${quote(ignored.defText, 50)}) and never hands it to the kernel: the fused path ignores that scale.`,
-          site.argListNode ? { title: `Pass ${param}=${ignored.name} (changes the weights)`, safety: 'unsafe', edits: [insertKeyword(site.argListNode, (n) => ctx.text(n), `${param}=${ignored.name}`)] } : undefined,
+          site.argListNode
+            ? {
+                title: `Pass ${param}=${ignored.name} (changes the weights)`,
+                safety: 'unsafe',
+                edits: [insertKeyword(site.argListNode, (n) => ctx.text(n), `${param}=${ignored.name}`)],
+              }
+            : undefined,
           [{ node: ignored.def, message: `the scale ${quote(ignored.name, 30)} is computed here and never passed to ${site.display}` }],
         );
       },
@@ -243,10 +325,15 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
               const sqrt = scaleOps(alt).filter((o) => o.on !== 'weights' && isInverseSqrtDim(o));
               if (sqrt.length >= 2) {
                 const second = sqrt[sqrt.length - 1];
-                report(second.factorNode, `The scores are scaled by 1/sqrt(d) twice on this path (${quote(ctx.text(sqrt[0].factorNode), 30)} and ${quote(ctx.text(second.factorNode), 30)}): the logits end up divided by d.`, undefined, [
-                  { node: sqrt[0].node, message: `the first 1/sqrt(d) factor ${quote(ctx.text(sqrt[0].factorNode), 30)} is applied here` },
-                  ...factorDefinitions(ev, second.factorNode, site.ctx, 1),
-                ]);
+                report(
+                  second.factorNode,
+                  `The scores are scaled by 1/sqrt(d) twice on this path (${quote(ctx.text(sqrt[0].factorNode), 30)} and ${quote(ctx.text(second.factorNode), 30)}): the logits end up divided by d.`,
+                  undefined,
+                  [
+                    { node: sqrt[0].node, message: `the first 1/sqrt(d) factor ${quote(ctx.text(sqrt[0].factorNode), 30)} is applied here` },
+                    ...factorDefinitions(ev, second.factorNode, site.ctx, 1),
+                  ],
+                );
                 break;
               }
             }
@@ -270,7 +357,9 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
         else groups.set(d.name, [d]);
       };
       if (scope.ownerClass) for (const [, defs] of scope.ownerClass.attrDefs) for (const d of defs) add(d);
-      const named = ev.file.perNode('kernel scale defs', scope.node, () => (ev.sr.defsOfScope.get(scope.id) ?? []).filter((d) => !d.name.startsWith('self.') && isKernelScaleName(d.name)));
+      const named = ev.file.perNode('kernel scale defs', scope.node, () =>
+        (ev.sr.defsOfScope.get(scope.id) ?? []).filter((d) => !d.name.startsWith('self.') && isKernelScaleName(d.name)),
+      );
       for (const d of named) if (d.target.start < site.node.start) add(d);
       const owner = scope.ownerClass?.node ?? scope.node;
       for (const [name, defs] of groups) {
@@ -280,7 +369,15 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
         if (i < 0) continue;
         // The owner's code without the scale's own definitions: is the extra factor applied again (and cancelled)?
         const definitions = defs.map((d) => d.target.parent ?? d.target);
-        if (factorReapplied(forms.flatMap((f) => f.others), owner, definitions, (n) => ctx.text(n))) continue;
+        if (
+          factorReapplied(
+            forms.flatMap((f) => f.others),
+            owner,
+            definitions,
+            (n) => ctx.text(n),
+          )
+        )
+          continue;
         return { name, defText: ctx.text(defs[i].target.parent ?? defs[i].target), def: defs[i].target.parent ?? defs[i].target };
       }
       return undefined;
@@ -290,7 +387,11 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       const mathImported = ev.file.importsMathModule;
       const t = ctx.text(op.factorNode);
       const newText = mathImported ? `math.sqrt(${t})` : `${t} ** 0.5`;
-      return { title: `Use sqrt(${t}) (changes the weights)`, safety: 'unsafe' as const, edits: [{ start: op.factorNode.start, end: op.factorNode.end, newText }] };
+      return {
+        title: `Use sqrt(${t}) (changes the weights)`,
+        safety: 'unsafe' as const,
+        edits: [{ start: op.factorNode.start, end: op.factorNode.end, newText }],
+      };
     }
   },
 };

@@ -16,7 +16,7 @@ export const ATT005: Rule = {
     docs: {
       summary: 'The keys are transposed over the wrong axes for q @ kᵀ.',
       whatItDoes:
-        "Looks at the right operand of the score product `q @ k...`: with batched keys of known rank, `k.transpose(0, 1)`, `k.transpose(1, 2)` on 4-D keys, `k.T` and `k.t()` do not swap the last two axes, and `q.transpose(-2, -1) @ k` (with token-major q and k, i.e. not a channel-first layout) contracts the tokens instead of the features. The rank and layout come from the code (`view`, `reshape`, `permute`, `flatten`/`unflatten`, `movedim`, `chunk`/`split`/`unbind`, `rearrange`, Linear outputs, `B, T, C = x.size()`, shape comments).",
+        'Looks at the right operand of the score product `q @ k...`: with batched keys of known rank, `k.transpose(0, 1)`, `k.transpose(1, 2)` on 4-D keys, `k.T` and `k.t()` do not swap the last two axes, and `q.transpose(-2, -1) @ k` (with token-major q and k, i.e. not a channel-first layout) contracts the tokens instead of the features. The rank and layout come from the code (`view`, `reshape`, `permute`, `flatten`/`unflatten`, `movedim`, `chunk`/`split`/`unbind`, `rearrange`, Linear outputs, `B, T, C = x.size()`, shape comments).',
       whyIsThisBad:
         'The score matrix must be (…, L, S): queries against keys, contracted over the feature axis. Swapping the batch and sequence axes, or reversing every axis with `.T`, either fails on a shape mismatch only for some shapes or silently mixes examples of the batch (or features with tokens) when the sizes happen to agree, which is exactly the case in small tests.',
       example: `k = self.k_proj(x).view(B, T, n_head, hd).transpose(1, 2)  # (B, nh, T, hd)
@@ -25,7 +25,8 @@ att = q @ k.transpose(1, 2)`,
 att = q @ k.transpose(-2, -1)`,
       whereReported:
         'At the transposed operand of the score product, the use. Related locations: where the keys (and the queries) get their layout (`view(...).transpose(1, 2)`, a parameter).',
-      fixSafety: 'The fix rewrites the transpose to swap the last two axes (`.transpose(-2, -1)`, or `.swapaxes(-2, -1)` for NumPy/JAX). It changes the result, so it is offered as an unsafe quick fix and never applied by a fix-all.',
+      fixSafety:
+        'The fix rewrites the transpose to swap the last two axes (`.transpose(-2, -1)`, or `.swapaxes(-2, -1)` for NumPy/JAX). It changes the result, so it is offered as an unsafe quick fix and never applied by a fix-all.',
       references: [
         { title: 'torch.Tensor.transpose', url: 'https://pytorch.org/docs/stable/generated/torch.transpose.html' },
         { title: 'torch.Tensor.T (deprecated on tensors of rank other than 2)', url: 'https://pytorch.org/docs/stable/tensors.html#torch.Tensor.T' },
@@ -42,7 +43,8 @@ att = q @ k.transpose(-2, -1)`,
       reported.add(node.id);
       ctx.report({ node, message, fix, related });
     };
-    const layoutOf = (node: PyNode, site: MatmulSite, what: string): RelatedSpec[] => definitions(ev, node, site.ctx, (t) => `${what} ${quote(t, 24)} get their layout here`, 1);
+    const layoutOf = (node: PyNode, site: MatmulSite, what: string): RelatedSpec[] =>
+      definitions(ev, node, site.ctx, (t) => `${what} ${quote(t, 24)} get their layout here`, 1);
 
     const isKey = (v: AValue): boolean => v.role === 'key';
     const isQuery = (v: AValue): boolean => v.role === 'query';
@@ -72,7 +74,12 @@ att = q @ k.transpose(-2, -1)`,
       const kText = quote(ctx.text(t.base), 24);
       if (t.kind === 'T' || t.kind === 't') {
         if (n === undefined || n < 3) return;
-        report(b, `${quote(ctx.text(b), 30)} on ${n}-D keys ${kText} ${t.kind === 'T' ? 'reverses every axis' : 'fails (t() needs 2-D)'}; q @ kᵀ needs only the last two axes swapped.`, fix(b, t.base), layoutOf(t.base, site, 'the keys'));
+        report(
+          b,
+          `${quote(ctx.text(b), 30)} on ${n}-D keys ${kText} ${t.kind === 'T' ? 'reverses every axis' : 'fails (t() needs 2-D)'}; q @ kᵀ needs only the last two axes swapped.`,
+          fix(b, t.base),
+          layoutOf(t.base, site, 'the keys'),
+        );
         return;
       }
       if (t.kind === 'transpose' && !ev.numpyStyleTranspose) {
@@ -84,7 +91,12 @@ att = q @ k.transpose(-2, -1)`,
         // Only when the last axis of k is its feature axis (token-major): otherwise the layout is unusual.
         const last = axisAt(k, -1);
         if (k.channelFirst || (last?.label && last.label !== 'feat')) return;
-        report(b, `${quote(ctx.text(b), 30)} swaps axes ${t.a} and ${t.b} of the ${n}-D keys ${kText}, not the last two (sequence and features): the product no longer compares each query with each key.`, fix(b, t.base), layoutOf(t.base, site, 'the keys'));
+        report(
+          b,
+          `${quote(ctx.text(b), 30)} swaps axes ${t.a} and ${t.b} of the ${n}-D keys ${kText}, not the last two (sequence and features): the product no longer compares each query with each key.`,
+          fix(b, t.base),
+          layoutOf(t.base, site, 'the keys'),
+        );
       }
     }
 
@@ -102,11 +114,16 @@ att = q @ k.transpose(-2, -1)`,
         { start: a.start, end: a.end, newText: ctx.text(t.base) },
         { start: b.start, end: b.end, newText: `${ctx.text(b)}.${swapName()}(-2, -1)` },
       ];
-      report(a, `${quote(ctx.text(a), 30)} transposes the query instead of the keys: with token-major q and k (features last) this contracts over the tokens and gives a (d × d) matrix, not (L × S) scores.`, {
-        title: 'Transpose the keys instead (changes the result)',
-        safety: 'unsafe',
-        edits,
-      }, [...layoutOf(t.base, site, 'the queries'), ...layoutOf(b, site, 'the keys')]);
+      report(
+        a,
+        `${quote(ctx.text(a), 30)} transposes the query instead of the keys: with token-major q and k (features last) this contracts over the tokens and gives a (d × d) matrix, not (L × S) scores.`,
+        {
+          title: 'Transpose the keys instead (changes the result)',
+          safety: 'unsafe',
+          edits,
+        },
+        [...layoutOf(t.base, site, 'the queries'), ...layoutOf(b, site, 'the keys')],
+      );
     }
 
     function channelAttention(site: MatmulSite): boolean {
@@ -121,7 +138,11 @@ att = q @ k.transpose(-2, -1)`,
     }
 
     function fix(b: PyNode, base: PyNode): FixSpec {
-      return { title: `Use ${ctx.text(base)}.${swapName()}(-2, -1) (changes the result)`, safety: 'unsafe', edits: [{ start: b.start, end: b.end, newText: `${ctx.text(base)}.${swapName()}(-2, -1)` }] };
+      return {
+        title: `Use ${ctx.text(base)}.${swapName()}(-2, -1) (changes the result)`,
+        safety: 'unsafe',
+        edits: [{ start: b.start, end: b.end, newText: `${ctx.text(base)}.${swapName()}(-2, -1)` }],
+      };
     }
 
     function transposeOf(node: PyNode): { kind: 'T' | 't' | 'mT' | 'transpose'; base: PyNode; a?: number; b?: number } | undefined {
@@ -142,7 +163,8 @@ att = q @ k.transpose(-2, -1)`,
         const fnArgs = namedChildren(childByField(n, 'arguments') ?? n).filter((a) => a.type !== 'keyword_argument');
         const hasKeywords = namedChildren(childByField(n, 'arguments') ?? n).some((a) => a.type === 'keyword_argument');
         if (/^(np|numpy|jnp|jax\.numpy|tf|tensorflow)\.transpose$/.test(qname) && fnArgs.length === 1 && !hasKeywords) return { kind: 'T', base: fnArgs[0] };
-        if (/^torch\.(transpose|swapaxes)$/.test(qname) && fnArgs.length === 3) return { kind: 'transpose', base: fnArgs[0], a: intLiteral(ev.tree, fnArgs[1]), b: intLiteral(ev.tree, fnArgs[2]) };
+        if (/^torch\.(transpose|swapaxes)$/.test(qname) && fnArgs.length === 3)
+          return { kind: 'transpose', base: fnArgs[0], a: intLiteral(ev.tree, fnArgs[1]), b: intLiteral(ev.tree, fnArgs[2]) };
         const attr = childByField(f, 'attribute');
         const obj = childByField(f, 'object');
         if (!attr || !obj) return undefined;

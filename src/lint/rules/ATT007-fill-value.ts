@@ -37,7 +37,8 @@ scores = scores.masked_fill(pad_mask.unsqueeze(-2), torch.finfo(scores.dtype).mi
 weights = scores.softmax(dim=-1)`,
       whereReported:
         'At the fill value, the use (at the call when the fill is a name). Related locations: where the file shows that it runs in float16 or bfloat16 (`.half()`, `autocast(...)`, a flag), where the mask being filled is built, and the softmax that normalises the filled scores.',
-      fixSafety: 'The fix replaces the fill with `torch.finfo(x.dtype).min`, which fits every float dtype and keeps fully masked rows finite (uniform instead of NaN). It changes values, so it is offered as an unsafe quick fix and never applied by a fix-all.',
+      fixSafety:
+        'The fix replaces the fill with `torch.finfo(x.dtype).min`, which fits every float dtype and keeps fully masked rows finite (uniform instead of NaN). It changes values, so it is offered as an unsafe quick fix and never applied by a fix-all.',
       references: [
         { title: 'torch.finfo', url: 'https://pytorch.org/docs/stable/type_info.html#torch.finfo' },
         { title: 'PyTorch issue: NaN from fully masked rows in attention', url: 'https://github.com/pytorch/pytorch/issues/41508' },
@@ -59,7 +60,9 @@ weights = scores.softmax(dim=-1)`,
         if (!fill) return;
         const target = site.target;
         if (!relevantTarget(site)) return;
-        const fillText = site.subtracted ? `${quote(ctx.text(site.fillNode), 40)} (subtracted, so a fill of -${ctx.text(site.fillNode).trim()})` : quote(ctx.text(site.fillNode), 40);
+        const fillText = site.subtracted
+          ? `${quote(ctx.text(site.fillNode), 40)} (subtracted, so a fill of -${ctx.text(site.fillNode).trim()})`
+          : quote(ctx.text(site.fillNode), 40);
         // 1. Below float16's range in half-precision code.
         const finite = fill.num !== undefined && Number.isFinite(fill.num);
         const belowFp32 = (finite && fill.num! < BF16_MIN) || (!fill.finfoMax && (fill.finfo === 'float32' || fill.finfo === 'float64'));
@@ -67,12 +70,22 @@ weights = scores.softmax(dim=-1)`,
         if (!explicitlyFloat32(target)) {
           if (belowFp16 && ev.precision.fp16) {
             reported.add(site.fillNode.id);
-            ctx.report({ node: location(site), message: `${fillText} is below float16's minimum (-65504) and ${runsIn(ev.precision, 'half precision')}: masked_fill raises an overflow error on float16 tensors, and additive masks overflow to -inf. Use torch.finfo(x.dtype).min.`, fix: finfoFix(site), related: [precisionShown(ev, 'fp16'), ...fillDefinition(site), ...maskBuilt(ev, site.target.mask, 'the mask filled')] });
+            ctx.report({
+              node: location(site),
+              message: `${fillText} is below float16's minimum (-65504) and ${runsIn(ev.precision, 'half precision')}: masked_fill raises an overflow error on float16 tensors, and additive masks overflow to -inf. Use torch.finfo(x.dtype).min.`,
+              fix: finfoFix(site),
+              related: [precisionShown(ev, 'fp16'), ...fillDefinition(site), ...maskBuilt(ev, site.target.mask, 'the mask filled')],
+            });
             return;
           }
           if (belowFp32 && ev.precision.bf16) {
             reported.add(site.fillNode.id);
-            ctx.report({ node: location(site), message: `${fillText} is below bfloat16's minimum (-3.3895e38) and ${runsIn(ev.precision, 'bfloat16')}: masked_fill raises an overflow error on bfloat16 tensors (float32's minimum does not fit). Use torch.finfo(x.dtype).min.`, fix: finfoFix(site), related: [precisionShown(ev, 'bf16'), ...fillDefinition(site), ...maskBuilt(ev, site.target.mask, 'the mask filled')] });
+            ctx.report({
+              node: location(site),
+              message: `${fillText} is below bfloat16's minimum (-3.3895e38) and ${runsIn(ev.precision, 'bfloat16')}: masked_fill raises an overflow error on bfloat16 tensors (float32's minimum does not fit). Use torch.finfo(x.dtype).min.`,
+              fix: finfoFix(site),
+              related: [precisionShown(ev, 'bf16'), ...fillDefinition(site), ...maskBuilt(ev, site.target.mask, 'the mask filled')],
+            });
             return;
           }
         }
@@ -83,8 +96,18 @@ weights = scores.softmax(dim=-1)`,
         const weakForMask = weak && (fill.num === Infinity || (fill.num! < 0 && fill.num! > WEAKEST_MASKING_FILL));
         if ((weak && writesScores(site)) || (weakForMask && buildsMask(site))) {
           reported.add(site.fillNode.id);
-          const what = fill.num === Infinity ? 'is +inf: masked positions get an infinite logit and softmax returns NaN' : fill.num > 0 ? 'is positive: masked positions get a larger logit than the rest and draw the attention' : 'is (close to) zero: softmax still gives the masked positions about as much weight as the others';
-          ctx.report({ node: location(site), message: `The fill ${fillText} ${what}. Fill with a large negative number (torch.finfo(x.dtype).min).`, fix: finfoFix(site), related: softmaxOf(site) });
+          const what =
+            fill.num === Infinity
+              ? 'is +inf: masked positions get an infinite logit and softmax returns NaN'
+              : fill.num > 0
+                ? 'is positive: masked positions get a larger logit than the rest and draw the attention'
+                : 'is (close to) zero: softmax still gives the masked positions about as much weight as the others';
+          ctx.report({
+            node: location(site),
+            message: `The fill ${fillText} ${what}. Fill with a large negative number (torch.finfo(x.dtype).min).`,
+            fix: finfoFix(site),
+            related: softmaxOf(site),
+          });
           return;
         }
         // 2. -inf where a whole row can be masked.
@@ -92,7 +115,12 @@ weights = scores.softmax(dim=-1)`,
           const reason = emptyRowReason(site.mask.mask);
           if (!reason || ev.facts.nanGuarded.has(site.ctx.scope.id)) return;
           reported.add(site.fillNode.id);
-          ctx.report({ node: location(site), message: `${fillText} fills positions masked by ${quote(ctx.text(site.maskNode!), 40)}, and ${reason}: softmax of a row of -inf is NaN. Use a finite fill (torch.finfo(x.dtype).min) or guard fully masked rows.`, fix: finfoFix(site), related: [...maskBuilt(ev, site.mask.mask), ...softmaxOf(site)] });
+          ctx.report({
+            node: location(site),
+            message: `${fillText} fills positions masked by ${quote(ctx.text(site.maskNode!), 40)}, and ${reason}: softmax of a row of -inf is NaN. Use a finite fill (torch.finfo(x.dtype).min) or guard fully masked rows.`,
+            fix: finfoFix(site),
+            related: [...maskBuilt(ev, site.mask.mask), ...softmaxOf(site)],
+          });
         }
       },
     };

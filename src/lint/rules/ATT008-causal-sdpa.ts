@@ -19,7 +19,7 @@ export const ATT008: Rule = {
       whatItDoes:
         "Reports `F.scaled_dot_product_attention(..., is_causal=True)` when an `attn_mask` is passed as well (not provably None), and when the keys come from a KV cache (`torch.cat([past_k, k], dim=-2)`, `torch.cat([cache[0], k])`, `layer_past`, `k, v = self.kv_cache.update(...)`) while the queries are only the new tokens. The flag need not be a literal: it is read separately for the paths with and without the cache, so `is_causal=cache is not None or self.causal`, `is_causal = True` assigned inside `if past_kv is not None:` and `is_causal=self.is_causal` with `self.is_causal = True` the class's only assignment count, while `is_causal=past is None` (causal only at prefill) does not. It also reports a causal `attn_mask` aligned top-left over L queries and S keys (`torch.tril(torch.ones(L, S))`, `self.bias[:, :, :T, :S]`) on cached keys; a bottom-right mask (`tril(diagonal=S - L)`, `self.bias[:, :, S - T:S, :S]`) is right. The same top-left mask in hand-written attention (`att.masked_fill(self.bias[:, :, :T, :S] == 0, -inf)` on scores whose keys include the cache) is reported too. A call guarded by a comparison of the query and key lengths is not reported.",
       whyIsThisBad:
-        "PyTorch raises an error when both `attn_mask` and `is_causal=True` are given (or silently ignores one of them in some backends and versions). `is_causal=True` builds a top-left aligned lower-triangular mask: with L new queries against S > L cached keys, query i may only see keys 0..i, so during generation the new token attends to the first cached tokens instead of all of them.",
+        'PyTorch raises an error when both `attn_mask` and `is_causal=True` are given (or silently ignores one of them in some backends and versions). `is_causal=True` builds a top-left aligned lower-triangular mask: with L new queries against S > L cached keys, query i may only see keys 0..i, so during generation the new token attends to the first cached tokens instead of all of them.',
       example: `k = torch.cat([past_k, k], dim=-2)
 v = torch.cat([past_v, v], dim=-2)
 out = F.scaled_dot_product_attention(q, k, v, is_causal=True)`,
@@ -33,8 +33,14 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         'At `is_causal=`, the use. Related locations: where the keys are joined with the KV cache (`torch.cat([past_k, k])`, `cache.update(...)`), the `attn_mask` passed with it and where it is built, and where a causal flag passed by name is set.',
       fixSafety: 'No automatic fix: the right mask depends on how the cache is laid out.',
       references: [
-        { title: 'torch.nn.functional.scaled_dot_product_attention (is_causal, top-left alignment)', url: 'https://pytorch.org/docs/stable/generated/torch.nn.functional.scaled_dot_product_attention.html' },
-        { title: 'torch.nn.attention.bias.causal_lower_right', url: 'https://pytorch.org/docs/stable/generated/torch.nn.attention.bias.causal_lower_right.html' },
+        {
+          title: 'torch.nn.functional.scaled_dot_product_attention (is_causal, top-left alignment)',
+          url: 'https://pytorch.org/docs/stable/generated/torch.nn.functional.scaled_dot_product_attention.html',
+        },
+        {
+          title: 'torch.nn.attention.bias.causal_lower_right',
+          url: 'https://pytorch.org/docs/stable/generated/torch.nn.attention.bias.causal_lower_right.html',
+        },
       ],
     },
   },
@@ -99,7 +105,8 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
       for (let p = node.parent; p; p = p.parent) {
         if (p.type === 'if_statement' || p.type === 'elif_clause' || p.type === 'conditional_expression') {
           const cond = p.type === 'conditional_expression' ? p.children.filter((c) => c.named)[1] : p.children.find((c) => c.field === 'condition');
-          if (cond && /==/.test(ctx.text(cond)) && (/shape|size|len|\b[LSTN]\b|q_len|kv_len|seq/i.test(ctx.text(cond)) || comparesLengths(ev, cond))) return true;
+          if (cond && /==/.test(ctx.text(cond)) && (/shape|size|len|\b[LSTN]\b|q_len|kv_len|seq/i.test(ctx.text(cond)) || comparesLengths(ev, cond)))
+            return true;
         }
         if (p.type === 'function_definition') break;
       }
@@ -117,11 +124,18 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         const flagOk = causal === 'true' || (site.mask?.kind === 'tensor' && !site.mask.maybeNone && !resetToFalse(site));
         if (causal && maskGiven && flagOk) {
           reported.add(site.node.id);
-          const flag = causal === 'true' ? 'is_causal=True' : `is_causal=${ctx.text(site.causalNode.type === 'keyword_argument' ? site.causalNode.children.find((c) => c.field === 'value')! : site.causalNode)} (True on some calls)`;
+          const flag =
+            causal === 'true'
+              ? 'is_causal=True'
+              : `is_causal=${ctx.text(site.causalNode.type === 'keyword_argument' ? site.causalNode.children.find((c) => c.field === 'value')! : site.causalNode)} (True on some calls)`;
           ctx.report({
             node: site.causalNode,
             message: `${flag} is passed together with attn_mask=${quote(ctx.text(site.maskNode!), 40)}: ${site.display} raises an error when both are set. Fold the causal mask into attn_mask, or pass only one of them.`,
-            related: [{ node: site.maskNode!, message: 'attn_mask is passed here as well' }, ...maskBuilt(ev, site.mask?.mask, 'attn_mask'), ...flagDefinitions(site)],
+            related: [
+              { node: site.maskNode!, message: 'attn_mask is passed here as well' },
+              ...maskBuilt(ev, site.mask?.mask, 'attn_mask'),
+              ...flagDefinitions(site),
+            ],
           });
           return;
         }
@@ -151,7 +165,11 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         ctx.report({
           node: site.maskNode,
           message: `${quote(ctx.text(site.maskNode), 40)} is a causal mask aligned top-left over ${l} queries and ${sz} keys, and the keys of these scores include a KV cache: query i sees only keys 0..i, so the new tokens cannot see the most recent cached keys. Align it bottom-right (rows ${sz} - ${l}:${sz} of the causal buffer, or tril(diagonal=${sz} - ${l})).`,
-          related: [...maskBuilt(ev, m, 'the causal mask'), { node: formed[0].node, message: 'the scores of the queries against the cached keys are formed here' }, cacheJoined(ev, formed[0].b, 'the keys')],
+          related: [
+            ...maskBuilt(ev, m, 'the causal mask'),
+            { node: formed[0].node, message: 'the scores of the queries against the cached keys are formed here' },
+            cacheJoined(ev, formed[0].b, 'the keys'),
+          ],
         });
       },
       mask(site: MaskSite) {

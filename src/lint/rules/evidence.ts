@@ -24,12 +24,26 @@ export function consumersOf(ev: Evaluator, softmaxNode: PyNode): Consumer[] {
   const out: Consumer[] = [];
   const valueLike = (v: MatmulSite['a'], node: PyNode | undefined): boolean => {
     if (v.role === 'value') return true;
-    const name = node ? rootName(ev, node) ?? '' : '';
+    const name = node ? (rootName(ev, node) ?? '') : '';
     return v.role === undefined && (isContextName(name) || /val|values?$|^v_|feat|encoder|memory|hidden|states?$|^x$|inputs?$|emb/i.test(name));
   };
   for (const m of ev.facts.consumersOf(softmaxNode)) {
-    if (m.a.attn?.stage === 'weights' && m.a.attn.softmax?.site === softmaxNode) out.push({ site: m, normalised: m.a.attn.softmax.axis, contracted: m.contractA, withValues: valueLike(m.b, m.bNode), softmaxCtxId: m.a.attn.softmax.ctxId });
-    else if (m.b.attn?.stage === 'weights' && m.b.attn.softmax?.site === softmaxNode) out.push({ site: m, normalised: m.b.attn.softmax.axis, contracted: m.contractB, withValues: valueLike(m.a, m.aNode), softmaxCtxId: m.b.attn.softmax.ctxId });
+    if (m.a.attn?.stage === 'weights' && m.a.attn.softmax?.site === softmaxNode)
+      out.push({
+        site: m,
+        normalised: m.a.attn.softmax.axis,
+        contracted: m.contractA,
+        withValues: valueLike(m.b, m.bNode),
+        softmaxCtxId: m.a.attn.softmax.ctxId,
+      });
+    else if (m.b.attn?.stage === 'weights' && m.b.attn.softmax?.site === softmaxNode)
+      out.push({
+        site: m,
+        normalised: m.b.attn.softmax.axis,
+        contracted: m.contractB,
+        withValues: valueLike(m.a, m.aNode),
+        softmaxCtxId: m.b.attn.softmax.ctxId,
+      });
   }
   return out;
 }
@@ -99,7 +113,9 @@ function proseSaysScaleOmitted(ev: Evaluator, outer: PyNode): boolean {
     }
     return true;
   });
-  return /(without|no|not|avoid|skip)\s+(the\s+)?scal|unscaled|no_scale|scale_attn_weights|mesh\s*(tensorflow|tf)\b|scaling\s+is\s+(folded|done|applied)|folded\s+into|scale\s*=\s*False|(no|without|not|missing|omit\w*)\s+(the\s+)?1\s*\/\s*(math\.)?sqrt|already\s+(\w+\s+){0,2}(scal|sqrt)|scal\w*\s+(factor\s+)?(is\s+)?(moved|folded|absorbed|included)/i.test(scopeText);
+  return /(without|no|not|avoid|skip)\s+(the\s+)?scal|unscaled|no_scale|scale_attn_weights|mesh\s*(tensorflow|tf)\b|scaling\s+is\s+(folded|done|applied)|folded\s+into|scale\s*=\s*False|(no|without|not|missing|omit\w*)\s+(the\s+)?1\s*\/\s*(math\.)?sqrt|already\s+(\w+\s+){0,2}(scal|sqrt)|scal\w*\s+(factor\s+)?(is\s+)?(moved|folded|absorbed|included)/i.test(
+    scopeText,
+  );
 }
 
 /**

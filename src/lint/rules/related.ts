@@ -13,9 +13,17 @@ import { quote, type RelatedSpec } from './rule';
 export function maskBuilt(ev: Evaluator, m: MaskInfo | undefined, what = 'the mask'): RelatedSpec[] {
   const o = m?.origin;
   if (!m || !o) return [];
-  const meaning = (p: MaskOrigin): string | undefined => (p.additive ? 'additive: 0 where kept, a large negative number where masked' : p.polarity === 'keep' ? 'True/1 at positions to keep' : p.polarity === 'ignore' ? 'True/1 at positions to ignore' : undefined);
+  const meaning = (p: MaskOrigin): string | undefined =>
+    p.additive
+      ? 'additive: 0 where kept, a large negative number where masked'
+      : p.polarity === 'keep'
+        ? 'True/1 at positions to keep'
+        : p.polarity === 'ignore'
+          ? 'True/1 at positions to ignore'
+          : undefined;
   const at = meaning(o);
-  const source = o.node.type === 'identifier' && isParameter(o.node) ? `${what} comes in as the parameter ${quote(ev.text(o.node), 30)}` : `${what} is built here`;
+  const source =
+    o.node.type === 'identifier' && isParameter(o.node) ? `${what} comes in as the parameter ${quote(ev.text(o.node), 30)}` : `${what} is built here`;
   const out: RelatedSpec[] = [{ node: o.node, message: at ? `${source} (${at}${m.byName ? ', read from its name' : ''})` : source }];
   const flip = m.flippedAt;
   if (flip && flip.node !== o.node) out.push({ node: flip.node, message: `its meaning is inverted here (now ${meaning(flip) ?? 'the opposite'})` });
@@ -37,12 +45,13 @@ export function definitions(ev: Evaluator, node: PyNode | undefined, ctx: Ctx, m
   const u = unparen(node);
   let targets: PyNode[] = [];
   if (u.type === 'identifier') {
-    targets = (ev.resolve(u, ev.text(u)) ?? []).filter((d) => d.kind !== 'import').map((d) => d.value ? statementOf(d.target) : d.target);
+    targets = (ev.resolve(u, ev.text(u)) ?? []).filter((d) => d.kind !== 'import').map((d) => (d.value ? statementOf(d.target) : d.target));
   } else if (u.type === 'attribute') {
     const obj = childByField(u, 'object');
     const attr = childByField(u, 'attribute');
     const cls = ctx.scope.ownerClass;
-    if (obj && attr && cls && obj.type === 'identifier' && ev.text(obj) === 'self') targets = ev.classAttrDefs(cls, `self.${ev.text(attr)}`).map((d) => statementOf(d.target));
+    if (obj && attr && cls && obj.type === 'identifier' && ev.text(obj) === 'self')
+      targets = ev.classAttrDefs(cls, `self.${ev.text(attr)}`).map((d) => statementOf(d.target));
   }
   const name = ev.text(u);
   const seen = new Set<number>();

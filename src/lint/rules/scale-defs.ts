@@ -61,7 +61,11 @@ export function factorReapplied(others: readonly string[], owner: PyNode, skip: 
     if (!n) return false;
     const u = unparen(n);
     if (u.type !== 'identifier' && u.type !== 'attribute') return false;
-    return names.has(text(u).replace(/\s+/g, '').replace(/^self\./, ''));
+    return names.has(
+      text(u)
+        .replace(/\s+/g, '')
+        .replace(/^self\./, ''),
+    );
   };
   let found = false;
   walk(owner, (n) => {

@@ -220,7 +220,9 @@ const IDENTIFIER = /[A-Za-z_]\w*/g;
  */
 export function selectBlocks(source: string, blocks: readonly SourceBlock[], helpers?: boolean[]): boolean[] {
   const texts = blocks.map((b) => source.slice(b.start, b.end));
-  const keep = blocks.map((b, i) => (b.kind === 'statement' ? IMPORT_LINE.test(texts[i]) || lineCount(texts[i]) <= SHORT_STATEMENT_LINES || SITE_TEXT.test(texts[i]) : SITE_TEXT.test(texts[i])));
+  const keep = blocks.map((b, i) =>
+    b.kind === 'statement' ? IMPORT_LINE.test(texts[i]) || lineCount(texts[i]) <= SHORT_STATEMENT_LINES || SITE_TEXT.test(texts[i]) : SITE_TEXT.test(texts[i]),
+  );
   const byName = new Map<string, number[]>();
   blocks.forEach((b, i) => {
     if (!b.name) return;

@@ -176,7 +176,12 @@ export interface CopiedBlock {
  * so an inner node's start and end come from its first and last child), and it never tries to descend into
  * a token.
  */
-export function copyBlock(cursor: CursorLike, source: string, tables: LanguageTables, options: { full?: boolean; hasError?: boolean; offset?: number } = {}): CopiedBlock {
+export function copyBlock(
+  cursor: CursorLike,
+  source: string,
+  tables: LanguageTables,
+  options: { full?: boolean; hasError?: boolean; offset?: number } = {},
+): CopiedBlock {
   const full = options.full === true;
   const offset = options.offset ?? 0;
   const { typeNames, fieldNames, namedTypes } = tables;
@@ -413,4 +418,3 @@ export function walk(node: PyNode, visit: (n: PyNode) => boolean | void): void {
     for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]);
   }
 }
-

@@ -91,7 +91,7 @@ export class AlignedBuilder {
 
 /** Calls `f(start, end)` for every code point of text (unit range). */
 function forEachCodePoint(text: string, f: (i: number, j: number) => void): void {
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const j = i + (text.codePointAt(i)! > 0xffff ? 2 : 1);
     f(i, j);
     i = j;
@@ -113,7 +113,7 @@ function rangeOf(a: Aligned, i: number, j: number): [number, number] {
 export function mapCodePoints(a: Aligned, f: (c: string) => string): Aligned {
   const out = new AlignedBuilder(a.text.length + 16);
   const text = a.text;
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const c = text.charCodeAt(i);
     if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
       const lo = text.charCodeAt(i + 1);

@@ -48,7 +48,11 @@ function bpeModel(cfg: JsonObject, path: string): Model {
     const bId = vocab.get(b);
     const merged = a + b.slice(prefix.length);
     const newId = vocab.get(merged);
-    for (const [tok, id] of [[a, aId], [b, bId], [merged, newId]] as const) {
+    for (const [tok, id] of [
+      [a, aId],
+      [b, bId],
+      [merged, newId],
+    ] as const) {
       if (id === undefined) throw new Error(`tokenizer.json: ${where} uses ${JSON.stringify(tok)}, which is not in ${path}.vocab`);
     }
     let row = merges.get(aId!);
@@ -81,7 +85,7 @@ function bpeModel(cfg: JsonObject, path: string): Model {
         unk = undefined;
       }
     };
-    for (let i = 0; i < word.length; ) {
+    for (let i = 0; i < word.length;) {
       const cp = word.codePointAt(i)!;
       const width = cp > 0xffff ? 2 : 1;
       let s = word.slice(i, i + width);
@@ -214,7 +218,14 @@ export function buildModel(config: unknown, path = 'model'): Model {
   if (!isObject(config)) fail(path, 'an object', config);
   let cfg = config;
   if (cfg.type === undefined) {
-    const inferred = 'merges' in cfg ? 'BPE' : 'continuing_subword_prefix' in cfg || 'max_input_chars_per_word' in cfg ? 'WordPiece' : Array.isArray(cfg.vocab) ? 'Unigram' : 'WordLevel';
+    const inferred =
+      'merges' in cfg
+        ? 'BPE'
+        : 'continuing_subword_prefix' in cfg || 'max_input_chars_per_word' in cfg
+          ? 'WordPiece'
+          : Array.isArray(cfg.vocab)
+            ? 'Unigram'
+            : 'WordLevel';
     cfg = { ...cfg, type: inferred };
   }
   switch (componentType(cfg, path, SUPPORTED)) {

@@ -27,13 +27,17 @@ function template(cfg: JsonObject, path: string): PostProcessor {
   const specials = asObject(cfg.special_tokens ?? {}, `${path}.special_tokens`);
   const lookup = (name: string, where: string): SpecialPiece[] => {
     const spec = specials[name];
-    if (!isObject(spec)) throw new Error(`tokenizer.json: ${where} names the special token ${JSON.stringify(name)}, which is missing from ${path}.special_tokens`);
+    if (!isObject(spec))
+      throw new Error(`tokenizer.json: ${where} names the special token ${JSON.stringify(name)}, which is missing from ${path}.special_tokens`);
     const ids = asArray(spec.ids, `${path}.special_tokens[${JSON.stringify(name)}].ids`);
     const tokens = asArray(spec.tokens, `${path}.special_tokens[${JSON.stringify(name)}].tokens`);
     if (ids.length !== tokens.length) {
       throw new Error(`tokenizer.json: ${path}.special_tokens[${JSON.stringify(name)}] has ${ids.length} ids but ${tokens.length} tokens`);
     }
-    return ids.map((id, i) => ({ id: asId(id, `${path}.special_tokens[${JSON.stringify(name)}].ids[${i}]`), token: asString(tokens[i], `${path}.special_tokens[${JSON.stringify(name)}].tokens[${i}]`) }));
+    return ids.map((id, i) => ({
+      id: asId(id, `${path}.special_tokens[${JSON.stringify(name)}].ids[${i}]`),
+      token: asString(tokens[i], `${path}.special_tokens[${JSON.stringify(name)}].tokens[${i}]`),
+    }));
   };
   // `single` is a list of {SpecialToken: {id}} / {Sequence: {id: "A"}}, or the string form "[CLS] $A [SEP]".
   type Piece = { special: string } | { sequence: string };

@@ -18,7 +18,7 @@ function splitByCodePoint(a: Aligned, classify: (c: string) => 'remove' | 'isola
   const words: Aligned[] = [];
   let wordStart = -1;
   const text = a.text;
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const cp = text.codePointAt(i)!;
     const j = i + (cp > 0xffff ? 2 : 1);
     const kind = classify(text.slice(i, j));
@@ -35,8 +35,7 @@ function splitByCodePoint(a: Aligned, classify: (c: string) => 'remove' | 'isola
   return words;
 }
 
-const bertPreTokenizer: PreTokenizer = (a) =>
-  splitByCodePoint(a, (c) => (WHITE_SPACE.test(c) ? 'remove' : BERT_PUNCT.test(c) ? 'isolate' : 'keep'));
+const bertPreTokenizer: PreTokenizer = (a) => splitByCodePoint(a, (c) => (WHITE_SPACE.test(c) ? 'remove' : BERT_PUNCT.test(c) ? 'isolate' : 'keep'));
 
 const whitespaceSplit: PreTokenizer = (a) => splitByCodePoint(a, (c) => (WHITE_SPACE.test(c) ? 'remove' : 'keep'));
 
@@ -92,7 +91,7 @@ export function toByteLevel(a: Aligned, withUnits = false): Aligned & { byteOfUn
     starts[k] = s;
     ends[k++] = e;
   };
-  for (let i = 0; i < n; ) {
+  for (let i = 0; i < n;) {
     let cp = text.charCodeAt(i);
     let j = i + 1;
     if (cp >= 0xd800 && cp <= 0xdbff && j < n) {
@@ -193,7 +192,7 @@ function regexPieces(re: RegExp, s: string, invert: boolean): Pieces {
 function charPieces(s: string, test: (c: string) => boolean): Pieces {
   const out: Pieces = [];
   let last = 0;
-  for (let i = 0; i < s.length; ) {
+  for (let i = 0; i < s.length;) {
     const j = i + (s.codePointAt(i)! > 0xffff ? 2 : 1);
     if (test(s.slice(i, j))) {
       if (last < i) out.push([last, i, false]);
@@ -254,7 +253,11 @@ function metaspace(cfg: JsonObject, path: string): { preTokenize: PreTokenizer; 
     let a = replaceAligned(input, ' ', replacement);
     if (!a.text.startsWith(replacement) && (scheme === 'always' || (scheme === 'first' && a.starts[0] === 0))) a = prependAligned(a, replacement);
     if (!doSplit) return [a];
-    return splitPieces(a, charPieces(a.text, (c) => c === replacement), 'MergedWithNext');
+    return splitPieces(
+      a,
+      charPieces(a.text, (c) => c === replacement),
+      'MergedWithNext',
+    );
   };
   return { preTokenize, replacement, scheme, split: doSplit };
 }
@@ -296,7 +299,12 @@ export function buildPreTokenizer(config: unknown, path = 'pre_tokenizer'): PreT
     case 'Metaspace': {
       const m = metaspace(cfg, path);
       // With split, a space always starts a new word and a chunk that starts with one gets no prefix: cut there.
-      return { preTokenize: m.preTokenize, byteLevel: false, breaks: m.split ? 'before-space' : 'none', metaspace: { replacement: m.replacement, scheme: m.scheme } };
+      return {
+        preTokenize: m.preTokenize,
+        byteLevel: false,
+        breaks: m.split ? 'before-space' : 'none',
+        metaspace: { replacement: m.replacement, scheme: m.scheme },
+      };
     }
     case 'Split': {
       const regex = isObject(cfg.pattern) ? cfg.pattern.Regex : undefined;
@@ -305,11 +313,29 @@ export function buildPreTokenizer(config: unknown, path = 'pre_tokenizer'): PreT
     }
     case 'Punctuation': {
       const behavior = behaviorOf(cfg, path, 'Isolated');
-      return { preTokenize: (a) => splitPieces(a, charPieces(a.text, (c) => PUNCTUATION.test(c)), behavior), byteLevel: false, breaks: 'none' };
+      return {
+        preTokenize: (a) =>
+          splitPieces(
+            a,
+            charPieces(a.text, (c) => PUNCTUATION.test(c)),
+            behavior,
+          ),
+        byteLevel: false,
+        breaks: 'none',
+      };
     }
     case 'Digits': {
       const behavior: SplitBehavior = optBool(cfg, 'individual_digits', path, false) ? 'Isolated' : 'Contiguous';
-      return { preTokenize: (a) => splitPieces(a, charPieces(a.text, (c) => NUMERIC.test(c)), behavior), byteLevel: false, breaks: 'none' };
+      return {
+        preTokenize: (a) =>
+          splitPieces(
+            a,
+            charPieces(a.text, (c) => NUMERIC.test(c)),
+            behavior,
+          ),
+        byteLevel: false,
+        breaks: 'none',
+      };
     }
     default: {
       const parts = asArray(cfg.pretokenizers, `${path}.pretokenizers`).map((c, i) =>

@@ -88,10 +88,7 @@ export function tokenizerFromJson(json: string | object, name?: string, options:
   // a component could see across such a cut.
   const normalizedAdded = added.filter((t) => t.normalized);
   const chunkBreaks =
-    isChunkSafeNormalizer(root.normalizer) &&
-    normalizedAdded.every((t) => !t.lstrip && !t.rstrip && !/\p{White_Space}/u.test(t.content))
-      ? pre.breaks
-      : 'none';
+    isChunkSafeNormalizer(root.normalizer) && normalizedAdded.every((t) => !t.lstrip && !t.rstrip && !/\p{White_Space}/u.test(t.content)) ? pre.breaks : 'none';
 
   // Byte-fallback tokens (<0x41>): id → byte, for merging runs of them into characters for display.
   const byteOfId = new Map<number, number>();
@@ -168,7 +165,7 @@ export function tokenizerFromJson(json: string | object, name?: string, options:
           if (raw.length >= contentLimit) break;
           continue;
         }
-        for (let from = piece.start; from < piece.end; ) {
+        for (let from = piece.start; from < piece.end;) {
           const to = chunkEnd(text, from, piece.end, chunkBreaks, chunkUnits);
           const normalized = normalize(alignOriginal(text, from, to));
           for (const sub of normMatcher.split(normalized.text)) {
@@ -184,7 +181,14 @@ export function tokenizerFromJson(json: string | object, name?: string, options:
     // Offsets in order and non-overlapping: a character split over several tokens (byte-level) belongs to the
     // first of them; the later ones get an empty range where it ends.
     const tokens: Token[] = [];
-    const special = (p: { id: number; token: string }, at: number): Token => ({ text: '', display: displayText(p.token), id: p.id, start: at, end: at, special: true });
+    const special = (p: { id: number; token: string }, at: number): Token => ({
+      text: '',
+      display: displayText(p.token),
+      id: p.id,
+      start: at,
+      end: at,
+      special: true,
+    });
     if (addSpecial) for (const p of post.before) tokens.push(special(p, 0));
     let prevEnd = 0;
     const displays = displaysOf(raw.map((r) => r.id));

@@ -154,7 +154,7 @@ export function unigramModel(cfg: JsonObject, path: string): UnigramModel {
     const score = new Float64Array(n + 1);
     const from = new Int32Array(n + 1).fill(-1);
     const idAt = new Int32Array(n + 1);
-    for (let start = 0; start < n; ) {
+    for (let start = 0; start < n;) {
       const c = word.charCodeAt(start);
       const width = c >= 0xd800 && c <= 0xdbff && start + 1 < n && (word.charCodeAt(start + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
       if (start > 0 && from[start] < 0) {
@@ -187,7 +187,7 @@ export function unigramModel(cfg: JsonObject, path: string): UnigramModel {
     // Walk back from the end; consecutive unknown pieces are fused into one (HF fuse_unk is always on).
     const pieces: string[] = [];
     let unknownRun = -1; // end of the run of unknown pieces being collected
-    for (let end = n; end > 0; ) {
+    for (let end = n; end > 0;) {
       const start = from[end];
       if (unkId !== undefined && idAt[end] === unkId) {
         if (unknownRun < 0) unknownRun = end;

@@ -6,7 +6,19 @@ import { join } from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
 import type { Profile, RunningCodeServer } from '../support/codeServer';
 import { artifactsDir } from '../support/paths';
-import type { Activation, ConsoleMessage, EditorSelection, HoverContent, InstalledExtension, Notification, NotebookCellPosition, ProblemRow, Severity, Webview, Workbench } from './workbench';
+import type {
+  Activation,
+  ConsoleMessage,
+  EditorSelection,
+  HoverContent,
+  InstalledExtension,
+  Notification,
+  NotebookCellPosition,
+  ProblemRow,
+  Severity,
+  Webview,
+  Workbench,
+} from './workbench';
 
 /** Default time one step may take. The machines are small and shared: be generous, never sleep. */
 const STEP_TIMEOUT_MS = Number(process.env.E2E_STEP_TIMEOUT_MS ?? 30_000);
@@ -26,7 +38,12 @@ let settingsSaves = 0;
 
 /** A file-name-safe form of a screenshot name. */
 function slug(name: string): string {
-  return name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 120) || 'screenshot';
+  return (
+    name
+      .replace(/[^A-Za-z0-9._-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 120) || 'screenshot'
+  );
 }
 
 function escapeRegExp(text: string): string {
@@ -93,7 +110,10 @@ export class CodeServerWorkbench implements Workbench {
     this.page.on('console', (message) => {
       const text = message.text();
       if (!text.startsWith(HOST_CONSOLE_PREFIX)) return;
-      const body = text.slice(HOST_CONSOLE_PREFIX.length).replace(/^%c/, '').replace(/(?: color: [^ ]*)* color: ?$/, '');
+      const body = text
+        .slice(HOST_CONSOLE_PREFIX.length)
+        .replace(/^%c/, '')
+        .replace(/(?: color: [^ ]*)* color: ?$/, '');
       this.hostConsole.push({ type: message.type(), text: body.trim() });
     });
   }
@@ -111,7 +131,10 @@ export class CodeServerWorkbench implements Workbench {
   /** Waits for the workbench of a (re)loaded page and for a new extension host (`starts` before the load). */
   private async waitForWorkbench(startsBefore: number): Promise<void> {
     await this.page.locator('.monaco-workbench').waitFor({ timeout: STEP_TIMEOUT_MS * 2 });
-    await this.page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: STEP_TIMEOUT_MS * 2 });
+    await this.page
+      .locator('.explorer-folders-view .monaco-list-row')
+      .first()
+      .waitFor({ timeout: STEP_TIMEOUT_MS * 2 });
     // Until the extension host has started, the palette lacks the extensions' commands.
     await poll(async () => (this.extensionHostStarts() > startsBefore ? true : undefined), STEP_TIMEOUT_MS * 2, 250).catch(
       explainTimeout(() => new Error(`the extension host did not start within ${(STEP_TIMEOUT_MS * 2) / 1000} s`)),
@@ -191,15 +214,17 @@ export class CodeServerWorkbench implements Workbench {
   private async settledQuickInputLabels(): Promise<string[]> {
     const rows = this.quickInput().locator('.quick-input-list .monaco-list-row');
     let previous = '';
-    return poll(async () => {
-      const labels = await rows.evaluateAll((elements) =>
-        elements.map((row) => (row.querySelector('.label-name')?.textContent ?? '').trim()),
-      );
-      const key = JSON.stringify(labels);
-      const stable = labels.length > 0 && key === previous;
-      previous = key;
-      return stable ? labels : undefined;
-    }, STEP_TIMEOUT_MS, 250);
+    return poll(
+      async () => {
+        const labels = await rows.evaluateAll((elements) => elements.map((row) => (row.querySelector('.label-name')?.textContent ?? '').trim()));
+        const key = JSON.stringify(labels);
+        const stable = labels.length > 0 && key === previous;
+        previous = key;
+        return stable ? labels : undefined;
+      },
+      STEP_TIMEOUT_MS,
+      250,
+    );
   }
 
   private async closeQuickInput(): Promise<void> {
@@ -217,7 +242,9 @@ export class CodeServerWorkbench implements Workbench {
       // when earlier sessions of the run left a history): give the filtered list a few seconds to arrive.
       for (let waited = 0; !labels.includes(title) && waited < 10_000; waited += 500) {
         await this.page.waitForTimeout(500);
-        labels = await this.quickInput().locator('.quick-input-list .monaco-list-row').evaluateAll((elements) => elements.map((row) => (row.querySelector('.label-name')?.textContent ?? '').trim()));
+        labels = await this.quickInput()
+          .locator('.quick-input-list .monaco-list-row')
+          .evaluateAll((elements) => elements.map((row) => (row.querySelector('.label-name')?.textContent ?? '').trim()));
       }
       const index = labels.indexOf(title);
       if (index < 0) {
@@ -259,7 +286,9 @@ export class CodeServerWorkbench implements Workbench {
       const row = this.quickInput().locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
       await row.waitFor({ timeout: STEP_TIMEOUT_MS });
       await row.click();
-      await this.page.locator(`.editor-group-container.active .tab.active[data-resource-name="${name.replace(/["\\]/g, '\\$&')}"]`).waitFor({ timeout: STEP_TIMEOUT_MS });
+      await this.page
+        .locator(`.editor-group-container.active .tab.active[data-resource-name="${name.replace(/["\\]/g, '\\$&')}"]`)
+        .waitFor({ timeout: STEP_TIMEOUT_MS });
     });
   }
 
@@ -315,10 +344,7 @@ export class CodeServerWorkbench implements Workbench {
       // end of line `to` when it is the last line: states no intermediate key press produces, so the status
       // bar says for sure when all presses have landed.
       for (let line = from; line <= to; line++) await this.page.keyboard.press('Control+L');
-      await this.waitForSelection(
-        (s) => (s.line === to + 1 && s.column === 1) || (s.line === to && s.column > 1),
-        `the cursor after line ${to}`,
-      );
+      await this.waitForSelection((s) => (s.line === to + 1 && s.column === 1) || (s.line === to && s.column > 1), `the cursor after line ${to}`);
       if ((await this.selection()).line === to + 1) {
         await this.page.keyboard.press('Shift+ArrowLeft'); // leave the line break out
         await this.waitForSelection((s) => s.line === to, `the selection to end on line ${to}`);
@@ -338,7 +364,12 @@ export class CodeServerWorkbench implements Workbench {
       const input = widget.locator('textarea, input').first();
       await input.waitFor({ timeout: STEP_TIMEOUT_MS });
       // Exact, case-sensitive, literal text: Match Case on; whole word, regex and find-in-selection off.
-      const toggles: Array<[string, boolean]> = [['Match Case', true], ['Match Whole Word', false], ['Use Regular Expression', false], ['Find in Selection', false]];
+      const toggles: Array<[string, boolean]> = [
+        ['Match Case', true],
+        ['Match Whole Word', false],
+        ['Use Regular Expression', false],
+        ['Find in Selection', false],
+      ];
       for (const [label, wanted] of toggles) {
         const toggle = widget.locator(`.monaco-custom-toggle[aria-label^="${label}"]`).first();
         if ((await toggle.count()) > 0 && ((await toggle.getAttribute('aria-checked')) === 'true') !== wanted) await toggle.click();
@@ -360,7 +391,10 @@ export class CodeServerWorkbench implements Workbench {
       // Close the find widget; the match stays selected. Escape sometimes does not reach the widget (seen with
       // a webview in the same editor group), so fall back to its close button.
       await this.page.keyboard.press('Escape');
-      const closedByEscape = await widget.waitFor({ state: 'hidden', timeout: 2000 }).then(() => true, () => false);
+      const closedByEscape = await widget.waitFor({ state: 'hidden', timeout: 2000 }).then(
+        () => true,
+        () => false,
+      );
       if (!closedByEscape) {
         await widget.locator('.codicon-widget-close, [aria-label^="Close"]').first().click();
         await widget.waitFor({ state: 'hidden', timeout: STEP_TIMEOUT_MS });
@@ -379,12 +413,16 @@ export class CodeServerWorkbench implements Workbench {
       const input = this.quickInput().locator('input.input').first();
       await input.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
       let previous = '';
-      await poll(async () => {
-        const value = await input.inputValue();
-        const settled = value !== '' && value === previous;
-        previous = value;
-        return settled ? true : undefined;
-      }, STEP_TIMEOUT_MS, 300).catch(explainTimeout(() => new Error(`the dialog's input did not settle (it shows "${previous}")`)));
+      await poll(
+        async () => {
+          const value = await input.inputValue();
+          const settled = value !== '' && value === previous;
+          previous = value;
+          return settled ? true : undefined;
+        },
+        STEP_TIMEOUT_MS,
+        300,
+      ).catch(explainTimeout(() => new Error(`the dialog's input did not settle (it shows "${previous}")`)));
       let kept = false;
       for (let attempt = 0; attempt < 5 && !kept; attempt++) {
         await input.fill(path);
@@ -425,17 +463,23 @@ export class CodeServerWorkbench implements Workbench {
       await hover.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
       // The diagnostic's part shows at once, providers' parts when they answer: wait until the text settles.
       let previous = '';
-      const text = await poll(async () => {
-        const shown = (await hover.innerText()).trim();
-        const settled = shown.length > 0 && !/^Loading/m.test(shown) && shown === previous;
-        previous = shown;
-        return settled ? shown : undefined;
-      }, STEP_TIMEOUT_MS, 250);
-      const links = await hover.locator('a').evaluateAll((anchors) =>
-        anchors
-          .map((a) => ({ text: (a.textContent ?? '').trim(), href: a.getAttribute('data-href') || a.getAttribute('href') || '' }))
-          .filter((link) => link.href !== ''),
+      const text = await poll(
+        async () => {
+          const shown = (await hover.innerText()).trim();
+          const settled = shown.length > 0 && !/^Loading/m.test(shown) && shown === previous;
+          previous = shown;
+          return settled ? shown : undefined;
+        },
+        STEP_TIMEOUT_MS,
+        250,
       );
+      const links = await hover
+        .locator('a')
+        .evaluateAll((anchors) =>
+          anchors
+            .map((a) => ({ text: (a.textContent ?? '').trim(), href: a.getAttribute('data-href') || a.getAttribute('href') || '' }))
+            .filter((link) => link.href !== ''),
+        );
       if (options.screenshot !== undefined) await this.screenshot(options.screenshot);
       await this.page.keyboard.press('Escape');
       return { text, links };
@@ -475,7 +519,7 @@ export class CodeServerWorkbench implements Workbench {
           continue;
         }
         if (row.level === 1 || (row.level === 0 && row.resource !== undefined)) {
-          rows.set(row.index, { resource: row.resource ?? (row.label ?? '') });
+          rows.set(row.index, { resource: row.resource ?? row.label ?? '' });
           continue;
         }
         const position = /Ln (\d+), Col (\d+)/.exec(row.position);
@@ -519,10 +563,14 @@ export class CodeServerWorkbench implements Workbench {
     await this.showProblemsView();
     let last: ProblemRow[] = [];
     return this.step(`see ${description} in the Problems view`, () =>
-      poll(async () => {
-        last = await this.readProblemRows();
-        return accept(last) ? last : undefined;
-      }, timeoutMs, 300).catch(explainTimeout(() => new Error(`after ${timeoutMs} ms it shows ${JSON.stringify(last)}`))),
+      poll(
+        async () => {
+          last = await this.readProblemRows();
+          return accept(last) ? last : undefined;
+        },
+        timeoutMs,
+        300,
+      ).catch(explainTimeout(() => new Error(`after ${timeoutMs} ms it shows ${JSON.stringify(last)}`))),
     );
   }
 
@@ -567,16 +615,20 @@ export class CodeServerWorkbench implements Workbench {
     await this.page.keyboard.press('Control+.');
     const none = this.page.locator('.monaco-editor-overlaymessage', { hasText: /No code actions|No quick fixes/i });
     let previous = '';
-    return poll(async () => {
-      if (await none.isVisible()) return [];
-      const titles = await this.quickFixRows().evaluateAll((rows) =>
-        rows.filter((row) => (row as HTMLElement).offsetParent !== null).map((row) => (row.querySelector('.title')?.textContent ?? '').trim()),
-      );
-      const key = JSON.stringify(titles);
-      const settled = titles.length > 0 && key === previous;
-      previous = key;
-      return settled ? titles : undefined;
-    }, STEP_TIMEOUT_MS, 250).catch(explainTimeout(() => new Error('neither the Quick Fix menu nor "No code actions available" showed')));
+    return poll(
+      async () => {
+        if (await none.isVisible()) return [];
+        const titles = await this.quickFixRows().evaluateAll((rows) =>
+          rows.filter((row) => (row as HTMLElement).offsetParent !== null).map((row) => (row.querySelector('.title')?.textContent ?? '').trim()),
+        );
+        const key = JSON.stringify(titles);
+        const settled = titles.length > 0 && key === previous;
+        previous = key;
+        return settled ? titles : undefined;
+      },
+      STEP_TIMEOUT_MS,
+      250,
+    ).catch(explainTimeout(() => new Error('neither the Quick Fix menu nor "No code actions available" showed')));
   }
 
   private async closeQuickFixMenu(): Promise<void> {
@@ -594,18 +646,21 @@ export class CodeServerWorkbench implements Workbench {
   }
 
   async quickFix(at: { line: number; column: number } | undefined, title: string | RegExp, options: { screenshot?: string } = {}): Promise<string[]> {
-    return this.step(`apply the quick fix ${typeof title === 'string' ? `"${title}"` : title} at ${at === undefined ? 'the cursor' : `${at.line}:${at.column}`}`, async () => {
-      const titles = await this.openQuickFixMenu(at);
-      if (options.screenshot !== undefined) await this.screenshot(options.screenshot);
-      const index = titles.findIndex((t) => (typeof title === 'string' ? t === title : title.test(t)));
-      if (index < 0) {
-        await this.closeQuickFixMenu();
-        throw new Error(`the Quick Fix menu offers no such entry (it lists: ${titles.join(' | ') || 'nothing'})`);
-      }
-      await this.quickFixRows().nth(index).click();
-      await this.quickFixRows().first().waitFor({ state: 'detached', timeout: STEP_TIMEOUT_MS });
-      return titles;
-    });
+    return this.step(
+      `apply the quick fix ${typeof title === 'string' ? `"${title}"` : title} at ${at === undefined ? 'the cursor' : `${at.line}:${at.column}`}`,
+      async () => {
+        const titles = await this.openQuickFixMenu(at);
+        if (options.screenshot !== undefined) await this.screenshot(options.screenshot);
+        const index = titles.findIndex((t) => (typeof title === 'string' ? t === title : title.test(t)));
+        if (index < 0) {
+          await this.closeQuickFixMenu();
+          throw new Error(`the Quick Fix menu offers no such entry (it lists: ${titles.join(' | ') || 'nothing'})`);
+        }
+        await this.quickFixRows().nth(index).click();
+        await this.quickFixRows().first().waitFor({ state: 'detached', timeout: STEP_TIMEOUT_MS });
+        return titles;
+      },
+    );
   }
 
   // ----- typing, saving, notebooks ---------------------------------------------------------------------
@@ -653,7 +708,9 @@ export class CodeServerWorkbench implements Workbench {
   async save(): Promise<void> {
     await this.runCommand('File: Save');
     await this.step('see the active editor saved', () =>
-      poll(async () => ((await this.dirty()) ? undefined : true), STEP_TIMEOUT_MS).catch(explainTimeout(() => new Error('its tab still shows unsaved changes'))),
+      poll(async () => ((await this.dirty()) ? undefined : true), STEP_TIMEOUT_MS).catch(
+        explainTimeout(() => new Error('its tab still shows unsaved changes')),
+      ),
     );
   }
 
@@ -709,17 +766,25 @@ export class CodeServerWorkbench implements Workbench {
     }, text);
     if (!pasted) throw new Error('the settings.json editor did not take the keyboard focus');
     await this.page.keyboard.press('Control+S');
-    await poll(async () => {
-      const dialog = await this.modalDialogText();
-      if (dialog !== undefined) throw new Error(`the workbench asks: "${dialog}" (close it with dismissDialog())`);
-      return readFileSync(this.userSettingsFile, 'utf8') === text && (await applied()) ? true : undefined;
-    }, STEP_TIMEOUT_MS, 100).catch(
-      explainTimeout(() => new Error(`the saved settings were not applied (settings.json holds ${JSON.stringify(readFileSync(this.userSettingsFile, 'utf8').slice(0, 300))})`)),
+    await poll(
+      async () => {
+        const dialog = await this.modalDialogText();
+        if (dialog !== undefined) throw new Error(`the workbench asks: "${dialog}" (close it with dismissDialog())`);
+        return readFileSync(this.userSettingsFile, 'utf8') === text && (await applied()) ? true : undefined;
+      },
+      STEP_TIMEOUT_MS,
+      100,
+    ).catch(
+      explainTimeout(
+        () =>
+          new Error(`the saved settings were not applied (settings.json holds ${JSON.stringify(readFileSync(this.userSettingsFile, 'utf8').slice(0, 300))})`),
+      ),
     );
   }
 
   async setSetting(key: string, value: unknown): Promise<void> {
-    if (key === SETTINGS_PROBE_KEY) throw new Error(`setSetting(key) cannot set ${SETTINGS_PROBE_KEY}: the driver uses it to see when saved settings are applied`);
+    if (key === SETTINGS_PROBE_KEY)
+      throw new Error(`setSetting(key) cannot set ${SETTINGS_PROBE_KEY}: the driver uses it to see when saved settings are applied`);
     await this.step(`set the setting ${key} to ${JSON.stringify(value)}`, async () => {
       const settings = this.readUserSettings();
       if (value === undefined) delete settings[key];
@@ -735,7 +800,13 @@ export class CodeServerWorkbench implements Workbench {
       // Close the settings editor: a modal editor closes with Escape, a tab with View: Close Editor.
       const editor = this.settingsEditor();
       await this.page.keyboard.press('Escape');
-      const closed = await editor.first().waitFor({ state: 'detached', timeout: 2000 }).then(() => true, () => false);
+      const closed = await editor
+        .first()
+        .waitFor({ state: 'detached', timeout: 2000 })
+        .then(
+          () => true,
+          () => false,
+        );
       if (!closed) {
         await this.runCommand('View: Close Editor');
         await editor.first().waitFor({ state: 'detached', timeout: STEP_TIMEOUT_MS });
@@ -754,24 +825,35 @@ export class CodeServerWorkbench implements Workbench {
       const parts = await dialog.locator('.dialog-message-text, .dialog-message-detail').allInnerTexts();
       found.push({
         severity: severityOf(icon.replace('codicon-dialog-', '')),
-        message: parts.map((p) => p.trim()).filter(Boolean).join('\n'),
+        message: parts
+          .map((p) => p.trim())
+          .filter(Boolean)
+          .join('\n'),
         source: '',
         buttons: (await dialog.locator('.dialog-buttons .monaco-button').allInnerTexts()).map((b) => b.trim()),
         modal: true,
       });
     }
-    const items = await this.page.locator('.notifications-toasts .notification-list-item, .notifications-center .notification-list-item').evaluateAll((elements) =>
-      elements
-        .filter((item) => (item as HTMLElement).offsetParent !== null)
-        .map((item) => ({
-          icon: item.querySelector('.notification-list-item-icon')?.className ?? '',
-          message: (item.querySelector('.notification-list-item-message')?.textContent ?? '').trim(),
-          source: (item.querySelector('.notification-list-item-source')?.textContent ?? '').trim(),
-          buttons: [...item.querySelectorAll('.notification-list-item-buttons-container .monaco-button')].map((b) => (b.textContent ?? '').trim()),
-        })),
-    );
+    const items = await this.page
+      .locator('.notifications-toasts .notification-list-item, .notifications-center .notification-list-item')
+      .evaluateAll((elements) =>
+        elements
+          .filter((item) => (item as HTMLElement).offsetParent !== null)
+          .map((item) => ({
+            icon: item.querySelector('.notification-list-item-icon')?.className ?? '',
+            message: (item.querySelector('.notification-list-item-message')?.textContent ?? '').trim(),
+            source: (item.querySelector('.notification-list-item-source')?.textContent ?? '').trim(),
+            buttons: [...item.querySelectorAll('.notification-list-item-buttons-container .monaco-button')].map((b) => (b.textContent ?? '').trim()),
+          })),
+      );
     for (const item of items) {
-      found.push({ severity: severityOf(item.icon.replace('codicon-', '')), message: item.message, source: item.source.replace(/^Source: /, ''), buttons: item.buttons, modal: false });
+      found.push({
+        severity: severityOf(item.icon.replace('codicon-', '')),
+        message: item.message,
+        source: item.source.replace(/^Source: /, ''),
+        buttons: item.buttons,
+        modal: false,
+      });
     }
     return found;
   }
@@ -834,10 +916,14 @@ export class CodeServerWorkbench implements Workbench {
       waitForText: (text, waitMs = STEP_TIMEOUT_MS) =>
         this.step(`see ${typeof text === 'string' ? `"${text}"` : text} in the webview`, async () => {
           let last = '';
-          await poll(async () => {
-            last = await frameLocator.locator('body').innerText();
-            return (typeof text === 'string' ? last.includes(text) : text.test(last)) ? true : undefined;
-          }, waitMs, 200).catch(explainTimeout(() => new Error(`after ${waitMs} ms the webview shows ${JSON.stringify(last.slice(0, 300))}`)));
+          await poll(
+            async () => {
+              last = await frameLocator.locator('body').innerText();
+              return (typeof text === 'string' ? last.includes(text) : text.test(last)) ? true : undefined;
+            },
+            waitMs,
+            200,
+          ).catch(explainTimeout(() => new Error(`after ${waitMs} ms the webview shows ${JSON.stringify(last.slice(0, 300))}`)));
         }),
       evaluate: async <R, A>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R> =>
         // Playwright serialises arg into the page; the cast drops its Unboxed<A> bookkeeping.
@@ -871,13 +957,17 @@ export class CodeServerWorkbench implements Workbench {
       // The view re-renders its list while the extension scan settles (a first row can be replaced by an empty
       // list for a moment): the answer is the first non-empty listing that two reads 300 ms apart agree on.
       let previous = '';
-      return poll(async () => {
-        const listed = await read();
-        const key = JSON.stringify(listed);
-        const settled = listed.length > 0 && listed.every((e) => e.displayName !== '') && key === previous;
-        previous = key;
-        return settled ? listed : undefined;
-      }, STEP_TIMEOUT_MS, 300).catch(explainTimeout(async () => new Error(`the Extensions view did not settle on a list of installed extensions; last read: ${previous}`)));
+      return poll(
+        async () => {
+          const listed = await read();
+          const key = JSON.stringify(listed);
+          const settled = listed.length > 0 && listed.every((e) => e.displayName !== '') && key === previous;
+          previous = key;
+          return settled ? listed : undefined;
+        },
+        STEP_TIMEOUT_MS,
+        300,
+      ).catch(explainTimeout(async () => new Error(`the Extensions view did not settle on a list of installed extensions; last read: ${previous}`)));
     });
   }
 
@@ -892,7 +982,8 @@ export class CodeServerWorkbench implements Workbench {
     const id = extensionId.toLowerCase();
     const errors: string[] = [];
     lines.forEach((line, i) => {
-      if (/\[error\]/.test(line) && line.toLowerCase().includes(id)) errors.push([line, ...lines.slice(i + 1, i + 4).filter((l) => !/^\d{4}-\d\d-\d\d /.test(l))].join('\n'));
+      if (/\[error\]/.test(line) && line.toLowerCase().includes(id))
+        errors.push([line, ...lines.slice(i + 1, i + 4).filter((l) => !/^\d{4}-\d\d-\d\d /.test(l))].join('\n'));
     });
     return errors;
   }
@@ -903,11 +994,15 @@ export class CodeServerWorkbench implements Workbench {
 
   async waitForActivation(extensionId = this.extensionId, timeoutMs = STEP_TIMEOUT_MS): Promise<Activation> {
     return this.step(`see ${extensionId} activate`, async () => {
-      return poll(async () => {
-        const failed = (await this.extensionHostErrors(extensionId)).find((line) => /Activating extension .* failed/i.test(line));
-        if (failed) throw new Error(`its activation failed: ${failed}`);
-        return this.activation(extensionId);
-      }, timeoutMs, 250).catch(explainTimeout(() => new Error(`it did not activate within ${timeoutMs} ms`)));
+      return poll(
+        async () => {
+          const failed = (await this.extensionHostErrors(extensionId)).find((line) => /Activating extension .* failed/i.test(line));
+          if (failed) throw new Error(`its activation failed: ${failed}`);
+          return this.activation(extensionId);
+        },
+        timeoutMs,
+        250,
+      ).catch(explainTimeout(() => new Error(`it did not activate within ${timeoutMs} ms`)));
     });
   }
 

@@ -49,7 +49,10 @@ describe('README screenshots', function () {
   });
 });
 
-for (const [name, theme] of [['light', 'Default Light Modern'], ['high-contrast', 'Default High Contrast']] as const) {
+for (const [name, theme] of [
+  ['light', 'Default Light Modern'],
+  ['high-contrast', 'Default High Contrast'],
+] as const) {
   describe(`the panel in the ${name} theme`, function () {
     this.timeout(300_000);
     const session = useWorkbench({

@@ -227,8 +227,10 @@ export async function startCodeServer(tools: E2eTools, profile: Profile, options
   const args = [
     tools.codeServerEntry,
     ...profileArgs(profile),
-    '--bind-addr', `127.0.0.1:${port}`,
-    '--auth', 'none',
+    '--bind-addr',
+    `127.0.0.1:${port}`,
+    '--auth',
+    'none',
     '--disable-telemetry',
     '--disable-update-check',
     '--disable-workspace-trust',
@@ -247,9 +249,7 @@ export async function startCodeServer(tools: E2eTools, profile: Profile, options
     process.on('exit', () => runningGroups.forEach((pgid) => signalGroup(pgid, 'SIGKILL')));
   }
   let exited: string | undefined;
-  const exitedPromise = new Promise<string>((resolvePromise) =>
-    child.once('exit', (code, signal) => resolvePromise((exited = signal ?? `exit code ${code}`))),
-  );
+  const exitedPromise = new Promise<string>((resolvePromise) => child.once('exit', (code, signal) => resolvePromise((exited = signal ?? `exit code ${code}`))));
 
   const server: RunningCodeServer = {
     url,
@@ -257,7 +257,10 @@ export async function startCodeServer(tools: E2eTools, profile: Profile, options
     pid,
     profile,
     folderUrl: (folder) => `${url}/?folder=${encodeURIComponent(folder).replace(/%2F/g, '/')}`,
-    extensionHostLog: () => findExtensionHostLogs(profile.userDataDir).map((file) => readFileSync(file, 'utf8')).join('\n'),
+    extensionHostLog: () =>
+      findExtensionHostLogs(profile.userDataDir)
+        .map((file) => readFileSync(file, 'utf8'))
+        .join('\n'),
     logTail: (lines = 30) => readTail(profile.logFile, lines),
     exited: exitedPromise,
     stop: () => stopGroup(pid),

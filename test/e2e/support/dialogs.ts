@@ -17,7 +17,8 @@ export async function answerFileDialogSettled(panel: Webview, path: string): Pro
   const { page, input } = quickInput(panel);
   await input.waitFor({ state: 'visible', timeout: 30_000 });
   const settled = async (want?: string) => {
-    let last = '', same = 0;
+    let last = '',
+      same = 0;
     for (let i = 0; i < 150 && same < 3; i++) {
       await page.waitForTimeout(200);
       const now = await input.inputValue();
@@ -54,7 +55,13 @@ export async function cancelQuickInput(panel: Webview): Promise<void> {
 export async function pickQuickItem(panel: Webview, label: string): Promise<string> {
   const { page, input } = quickInput(panel);
   await input.waitFor({ state: 'visible', timeout: 60_000 });
-  const title = (await page.locator('.quick-input-widget .quick-input-title').first().innerText().catch(() => '')).trim();
+  const title = (
+    await page
+      .locator('.quick-input-widget .quick-input-title')
+      .first()
+      .innerText()
+      .catch(() => '')
+  ).trim();
   await input.fill(label);
   const row = page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first();
   await row.waitFor({ state: 'visible', timeout: 30_000 });

@@ -27,6 +27,13 @@ export async function packageExtension(outDir: string): Promise<string> {
   mkdirSync(outDir, { recursive: true });
   const vsix = join(outDir, 'attention-inspector.vsix');
   await run(process.execPath, [join(repoRoot, 'scripts', 'build.mjs')]);
-  await run(process.execPath, [join(repoRoot, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--no-rewrite-relative-links', '--out', vsix]);
+  await run(process.execPath, [
+    join(repoRoot, 'node_modules', '@vscode', 'vsce', 'vsce'),
+    'package',
+    '--no-dependencies',
+    '--no-rewrite-relative-links',
+    '--out',
+    vsix,
+  ]);
   return vsix;
 }

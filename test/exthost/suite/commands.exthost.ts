@@ -3,7 +3,21 @@
 // notebook, whose findings name their cell), and Inspect Selection opens the inspector's panel.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { activeExtension, allOurs, cliFindings, closeAllEditors, codeOf, copyWorkspaceFile, describeDiagnostics, ours, resetLintSettings, waitFor, workspaceFile, workspaceRoot, type CliFinding } from './helpers';
+import {
+  activeExtension,
+  allOurs,
+  cliFindings,
+  closeAllEditors,
+  codeOf,
+  copyWorkspaceFile,
+  describeDiagnostics,
+  ours,
+  resetLintSettings,
+  waitFor,
+  workspaceFile,
+  workspaceRoot,
+  type CliFinding,
+} from './helpers';
 
 /** Lint Workspace's closed-notebook form of a CLI finding: on the file, the message naming cell and line. */
 function notebookMessage(f: CliFinding): string {
@@ -13,12 +27,20 @@ function notebookMessage(f: CliFinding): string {
 
 /** Diagnostics and CLI findings in one comparable form (positions 1-based). */
 function fromDiagnostic(d: vscode.Diagnostic) {
-  return { code: codeOf(d), line: d.range.start.line + 1, column: d.range.start.character + 1, endLine: d.range.end.line + 1, endColumn: d.range.end.character + 1, message: d.message };
+  return {
+    code: codeOf(d),
+    line: d.range.start.line + 1,
+    column: d.range.start.character + 1,
+    endLine: d.range.end.line + 1,
+    endColumn: d.range.end.character + 1,
+    message: d.message,
+  };
 }
 function fromCli(f: CliFinding) {
   return { code: f.code, line: f.line, column: f.column, endLine: f.endLine, endColumn: f.endColumn, message: f.message };
 }
-const byPosition = (a: { line: number; column: number; code: string }, b: { line: number; column: number; code: string }) => a.line - b.line || a.column - b.column || a.code.localeCompare(b.code);
+const byPosition = (a: { line: number; column: number; code: string }, b: { line: number; column: number; code: string }) =>
+  a.line - b.line || a.column - b.column || a.code.localeCompare(b.code);
 
 describe('commands', function () {
   before(async function () {
@@ -34,7 +56,11 @@ describe('commands', function () {
     const contributed = (extension.packageJSON as { contributes: { commands: Array<{ command: string }> } }).contributes.commands.map((c) => c.command);
     assert.ok(contributed.length >= 6, `package.json contributes ${contributed.length} commands`);
     const registered = new Set(await vscode.commands.getCommands(true));
-    assert.deepEqual(contributed.filter((c) => !registered.has(c)), [], 'contributed but not registered');
+    assert.deepEqual(
+      contributed.filter((c) => !registered.has(c)),
+      [],
+      'contributed but not registered',
+    );
   });
 
   it('Lint Workspace publishes, on files no editor opened, exactly what the CLI reports', async function () {
@@ -66,19 +92,32 @@ describe('commands', function () {
     assert.equal(expected.has('attention_fixed.py'), false, 'the CLI reports attention_fixed.py');
     assert.deepEqual(ours(fixed), [], describeDiagnostics(ours(fixed)));
     const root = workspaceRoot().toString();
-    assert.ok(allOurs().every(([uri]) => uri.toString().startsWith(root)), 'diagnostics outside the workspace');
+    assert.ok(
+      allOurs().every(([uri]) => uri.toString().startsWith(root)),
+      'diagnostics outside the workspace',
+    );
   });
 
   it('Inspect Selection opens the inspector panel on the selected text', async function () {
     await activeExtension();
     const document = await vscode.workspace.openTextDocument(workspaceFile('hello.md'));
     const editor = await vscode.window.showTextDocument(document);
-    const line = document.getText().split('\n').findIndex((l) => l.startsWith('Select a sentence'));
+    const line = document
+      .getText()
+      .split('\n')
+      .findIndex((l) => l.startsWith('Select a sentence'));
     assert.ok(line >= 0, 'hello.md changed: no line starts with "Select a sentence"');
     editor.selection = new vscode.Selection(line, 0, line, 'Select a sentence'.length);
     await vscode.commands.executeCommand('attentionInspector.inspectSelection');
-    const panelTabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('attentionInspector.panel'));
-    const tabs = await waitFor(() => (panelTabs().length > 0 ? panelTabs() : undefined), 'the inspector panel', () => JSON.stringify(vscode.window.tabGroups.all.flatMap((g) => g.tabs.map((t) => t.label))));
+    const panelTabs = () =>
+      vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('attentionInspector.panel'));
+    const tabs = await waitFor(
+      () => (panelTabs().length > 0 ? panelTabs() : undefined),
+      'the inspector panel',
+      () => JSON.stringify(vscode.window.tabGroups.all.flatMap((g) => g.tabs.map((t) => t.label))),
+    );
     assert.equal(tabs.length, 1);
   });
 });

@@ -74,7 +74,10 @@ export function ours(uri: vscode.Uri): vscode.Diagnostic[] {
 
 /** Every file that has at least one of the extension's diagnostics. */
 export function allOurs(): Array<[vscode.Uri, vscode.Diagnostic[]]> {
-  return vscode.languages.getDiagnostics().map(([uri, list]) => [uri, list.filter((d) => d.source === SOURCE)] as [vscode.Uri, vscode.Diagnostic[]]).filter(([, list]) => list.length > 0);
+  return vscode.languages
+    .getDiagnostics()
+    .map(([uri, list]) => [uri, list.filter((d) => d.source === SOURCE)] as [vscode.Uri, vscode.Diagnostic[]])
+    .filter(([, list]) => list.length > 0);
 }
 
 export function codeOf(d: vscode.Diagnostic): string {
@@ -82,7 +85,12 @@ export function codeOf(d: vscode.Diagnostic): string {
 }
 
 export function describeDiagnostics(list: readonly vscode.Diagnostic[]): string {
-  return JSON.stringify(list.map((d) => `${codeOf(d)} ${d.range.start.line + 1}:${d.range.start.character + 1}-${d.range.end.line + 1}:${d.range.end.character + 1} ${vscode.DiagnosticSeverity[d.severity]}`));
+  return JSON.stringify(
+    list.map(
+      (d) =>
+        `${codeOf(d)} ${d.range.start.line + 1}:${d.range.start.character + 1}-${d.range.end.line + 1}:${d.range.end.character + 1} ${vscode.DiagnosticSeverity[d.severity]}`,
+    ),
+  );
 }
 
 /** How long a wait may take before the test fails (the machines are small and shared). */
@@ -114,7 +122,10 @@ export function waitForDiagnostics(uri: vscode.Uri, accept: (list: vscode.Diagno
   );
 }
 
-export const hasCodes = (...codes: string[]) => (list: vscode.Diagnostic[]) => codes.every((c) => list.some((d) => codeOf(d) === c));
+export const hasCodes =
+  (...codes: string[]) =>
+  (list: vscode.Diagnostic[]) =>
+    codes.every((c) => list.some((d) => codeOf(d) === c));
 export const lacksCode = (code: string) => (list: vscode.Diagnostic[]) => !list.some((d) => codeOf(d) === code);
 
 /** The range of the `occurrence`-th `needle` on the first line containing `lineHint`, from the text itself. */

@@ -24,12 +24,18 @@ const SUITE_SUFFIX = '.exthost.js';
 
 /** The bundled suites next to this file, by name (`lint-diagnostics` for lint-diagnostics.exthost.js). */
 function suiteFiles(): string[] {
-  const available = readdirSync(__dirname).filter((f) => f.endsWith(SUITE_SUFFIX)).sort();
-  const wanted = (process.env.EXTHOST_SUITES ?? '').split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  const available = readdirSync(__dirname)
+    .filter((f) => f.endsWith(SUITE_SUFFIX))
+    .sort();
+  const wanted = (process.env.EXTHOST_SUITES ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
   if (wanted.length === 0) return available.map((f) => join(__dirname, f));
   return wanted.map((name) => {
     const file = `${name}${SUITE_SUFFIX}`;
-    if (!available.includes(file)) throw new Error(`EXTHOST_SUITES names "${name}", but the suites are ${available.map((f) => basename(f, SUITE_SUFFIX)).join(', ')}`);
+    if (!available.includes(file))
+      throw new Error(`EXTHOST_SUITES names "${name}", but the suites are ${available.map((f) => basename(f, SUITE_SUFFIX)).join(', ')}`);
     return join(__dirname, file);
   });
 }
@@ -57,7 +63,9 @@ export function run(): Promise<void> {
         if (suite.title) emit({ event: 'suite', title: suite.title, depth: suite.titlePath().length });
       });
       runner.on('pass', (test) => emit({ event: 'pass', title: test.title, fullTitle: test.fullTitle(), durationMs: test.duration ?? 0 }));
-      runner.on('fail', (test, err: Error) => emit({ event: 'fail', title: test.title, fullTitle: test.fullTitle(), message: err.message, stack: err.stack ?? '' }));
+      runner.on('fail', (test, err: Error) =>
+        emit({ event: 'fail', title: test.title, fullTitle: test.fullTitle(), message: err.message, stack: err.stack ?? '' }),
+      );
     });
   } catch (error) {
     const e = error instanceof Error ? error : new Error(String(error));

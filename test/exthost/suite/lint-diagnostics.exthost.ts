@@ -5,7 +5,25 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { ruleByCode } from '../../../src/lint/rules';
-import { activeExtension, cliFindings, closeAllEditors, codeOf, copyWorkspaceFile, defaultSeverity, describeDiagnostics, hasCodes, lacksCode, openInEditor, ours, rangeOf, readWorkspaceFile, resetLintSettings, setLintSetting, SOURCE, waitForDiagnostics } from './helpers';
+import {
+  activeExtension,
+  cliFindings,
+  closeAllEditors,
+  codeOf,
+  copyWorkspaceFile,
+  defaultSeverity,
+  describeDiagnostics,
+  hasCodes,
+  lacksCode,
+  openInEditor,
+  ours,
+  rangeOf,
+  readWorkspaceFile,
+  resetLintSettings,
+  setLintSetting,
+  SOURCE,
+  waitForDiagnostics,
+} from './helpers';
 
 const EXAMPLE = 'attention_bug.py';
 const COPY = 'exthost-diagnostics/attention_bug.py';
@@ -32,13 +50,19 @@ describe('lint diagnostics on examples/attention_bug.py', function () {
     await closeAllEditors();
   });
 
-  it('reports ATT001 and ATT004, on the buggy arguments, with the rules\' severities', async function () {
+  it("reports ATT001 and ATT004, on the buggy arguments, with the rules' severities", async function () {
     const list = await waitForDiagnostics(uri, hasCodes('ATT001', 'ATT004'), 'ATT001 and ATT004');
     assert.equal(list.length, 2, `only the two bugs: ${describeDiagnostics(list)}`);
     const att001 = list.find((d) => codeOf(d) === 'ATT001')!;
     const att004 = list.find((d) => codeOf(d) === 'ATT004')!;
-    assert.ok(att001.range.isEqual(softmaxDim), `ATT001 at ${describeDiagnostics([att001])}, the argument is at line ${softmaxDim.start.line + 1}:${softmaxDim.start.character + 1}`);
-    assert.ok(att004.range.isEqual(dividedByDk), `ATT004 at ${describeDiagnostics([att004])}, the divisor is at line ${dividedByDk.start.line + 1}:${dividedByDk.start.character + 1}`);
+    assert.ok(
+      att001.range.isEqual(softmaxDim),
+      `ATT001 at ${describeDiagnostics([att001])}, the argument is at line ${softmaxDim.start.line + 1}:${softmaxDim.start.character + 1}`,
+    );
+    assert.ok(
+      att004.range.isEqual(dividedByDk),
+      `ATT004 at ${describeDiagnostics([att004])}, the divisor is at line ${dividedByDk.start.line + 1}:${dividedByDk.start.character + 1}`,
+    );
     assert.equal(att001.severity, defaultSeverity('ATT001'));
     assert.equal(att004.severity, defaultSeverity('ATT004'));
     assert.notEqual(att001.severity, att004.severity, 'the example no longer has two severities');
@@ -47,9 +71,12 @@ describe('lint diagnostics on examples/attention_bug.py', function () {
     for (const d of list) assert.equal(d.source, SOURCE);
   });
 
-  it('links each code to its rule page, shipped in the extension\'s docs/rules', async function () {
+  it("links each code to its rule page, shipped in the extension's docs/rules", async function () {
     const extension = await activeExtension();
-    for (const [code, page] of [['ATT001', 'ATT001-softmax-dim.md'], ['ATT004', 'ATT004-wrong-scale.md']] as const) {
+    for (const [code, page] of [
+      ['ATT001', 'ATT001-softmax-dim.md'],
+      ['ATT004', 'ATT004-wrong-scale.md'],
+    ] as const) {
       const d = ours(uri).find((x) => codeOf(x) === code);
       assert.ok(d && typeof d.code === 'object', `${code} has no code link: ${describeDiagnostics(ours(uri))}`);
       const target = d.code.target;
@@ -62,19 +89,34 @@ describe('lint diagnostics on examples/attention_bug.py', function () {
   it('agrees with the CLI on every finding of the file (positions, codes, messages)', function () {
     const expected = cliFindings().get(EXAMPLE) ?? [];
     assert.ok(expected.length > 0, `the CLI found nothing in ${EXAMPLE}`);
-    const shown = ours(uri).map((d) => ({ code: codeOf(d), line: d.range.start.line + 1, column: d.range.start.character + 1, endLine: d.range.end.line + 1, endColumn: d.range.end.character + 1, message: d.message }));
+    const shown = ours(uri).map((d) => ({
+      code: codeOf(d),
+      line: d.range.start.line + 1,
+      column: d.range.start.character + 1,
+      endLine: d.range.end.line + 1,
+      endColumn: d.range.end.character + 1,
+      message: d.message,
+    }));
     const cli = expected.map((f) => ({ code: f.code, line: f.line, column: f.column, endLine: f.endLine, endColumn: f.endColumn, message: f.message }));
     const key = (f: { line: number; column: number }) => f.line * 10_000 + f.column;
-    assert.deepEqual(shown.sort((a, b) => key(a) - key(b)), cli.sort((a, b) => key(a) - key(b)));
+    assert.deepEqual(
+      shown.sort((a, b) => key(a) - key(b)),
+      cli.sort((a, b) => key(a) - key(b)),
+    );
   });
 
-  it('names the evidence as related information: the CLI\'s related locations, on the scores, the product with v and d_k', function () {
+  it("names the evidence as related information: the CLI's related locations, on the scores, the product with v and d_k", function () {
     const expected = cliFindings().get(EXAMPLE) ?? [];
     const lineOf = (needle: string): number => text.split('\n').findIndex((l) => l.includes(needle));
     for (const f of expected) {
       const d = ours(uri).find((x) => codeOf(x) === f.code && x.range.start.line === f.line - 1);
       assert.ok(d, `${f.code} at line ${f.line}: ${describeDiagnostics(ours(uri))}`);
-      const shown = (d.relatedInformation ?? []).map((r) => ({ uri: r.location.uri.toString(), line: r.location.range.start.line + 1, column: r.location.range.start.character + 1, message: r.message }));
+      const shown = (d.relatedInformation ?? []).map((r) => ({
+        uri: r.location.uri.toString(),
+        line: r.location.range.start.line + 1,
+        column: r.location.range.start.character + 1,
+        message: r.message,
+      }));
       const cli = (f.related ?? []).map((r) => ({ uri: uri.toString(), line: r.line, column: r.column, message: r.message }));
       assert.ok(cli.length > 0, `the CLI names no evidence for ${f.code}`);
       assert.deepEqual(shown, cli, f.code);
@@ -103,7 +145,11 @@ describe('lint diagnostics on examples/attention_bug.py', function () {
     list = await waitForDiagnostics(uri, lacksCode('ATT004'), 'ATT004 turned off');
     assert.deepEqual(list.map(codeOf), ['ATT001']);
     await setLintSetting('severity', undefined);
-    list = await waitForDiagnostics(uri, (l) => l.some((d) => codeOf(d) === 'ATT004' && d.severity === defaultSeverity('ATT004')), 'ATT004 back at its default severity');
+    list = await waitForDiagnostics(
+      uri,
+      (l) => l.some((d) => codeOf(d) === 'ATT004' && d.severity === defaultSeverity('ATT004')),
+      'ATT004 back at its default severity',
+    );
     assert.equal(list.length, 2);
   });
 

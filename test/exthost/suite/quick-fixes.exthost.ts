@@ -3,7 +3,20 @@
 // the `# noqa` actions, none offered to source.fixAll, and exactly the edit each one applies.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { closeAllEditors, codeOf, copyWorkspaceFile, describeDiagnostics, hasCodes, lacksCode, openInEditor, ours, rangeOf, readWorkspaceFile, resetLintSettings, waitForDiagnostics } from './helpers';
+import {
+  closeAllEditors,
+  codeOf,
+  copyWorkspaceFile,
+  describeDiagnostics,
+  hasCodes,
+  lacksCode,
+  openInEditor,
+  ours,
+  rangeOf,
+  readWorkspaceFile,
+  resetLintSettings,
+  waitForDiagnostics,
+} from './helpers';
 
 const EXAMPLE = 'attention_bug.py';
 
@@ -70,7 +83,10 @@ describe('quick fixes from vscode.executeCodeActionProvider', function () {
     const { document } = await freshCopy('fix-all');
     const whole = new vscode.Range(0, 0, document.lineCount, 0);
     const fixAll = await codeActions(document.uri, whole, vscode.CodeActionKind.SourceFixAll.value);
-    assert.deepEqual(fixAll.filter((a) => /\[unsafe\]|# noqa/.test(a.title)).map((a) => a.title), []);
+    assert.deepEqual(
+      fixAll.filter((a) => /\[unsafe\]|# noqa/.test(a.title)).map((a) => a.title),
+      [],
+    );
     // The same range without a kind filter does offer them: the empty list above is the filter's doing.
     assert.ok((await codeActions(document.uri, whole)).some((a) => a.title.endsWith('[unsafe]')));
   });

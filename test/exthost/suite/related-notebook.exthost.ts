@@ -40,12 +40,17 @@ describe('related information in an open notebook', function () {
     const list = await waitForDiagnostics(use.uri, hasCodes('ATT002'), 'ATT002 on the cell that uses the mask');
     const d = list.find((x) => codeOf(x) === 'ATT002')!;
     const related = d.relatedInformation ?? [];
-    const describe = related.map((r) => `${r.location.uri.toString()} ${r.location.range.start.line + 1}:${r.location.range.start.character + 1} ${r.message}`).join('; ');
+    const describe = related
+      .map((r) => `${r.location.uri.toString()} ${r.location.range.start.line + 1}:${r.location.range.start.character + 1} ${r.message}`)
+      .join('; ');
     const built = related.find((r) => /built here/.test(r.message));
     assert.ok(built, `no "built here" among ${describe} (${describeDiagnostics(list)})`);
     assert.equal(built.location.uri.toString(), build.uri.toString(), `the mask's cell: ${describe}`);
     const expected = build.positionAt(BUILD.indexOf('input_ids == pad_id'));
-    assert.ok(built.location.range.start.isEqual(expected), `at ${built.location.range.start.line + 1}:${built.location.range.start.character + 1}, expected ${expected.line + 1}:${expected.character + 1}`);
+    assert.ok(
+      built.location.range.start.isEqual(expected),
+      `at ${built.location.range.start.line + 1}:${built.location.range.start.character + 1}, expected ${expected.line + 1}:${expected.character + 1}`,
+    );
     const api = related.find((r) => /reads attn_mask/.test(r.message));
     assert.ok(api && api.location.uri.toString() === use.uri.toString() && api.location.range.start.line === 0, `the SDPA call in its own cell: ${describe}`);
   });

@@ -45,7 +45,10 @@ export function listPrograms(dir = UNSEEN_DIR): Program[] {
     if (statSync(path).isDirectory()) {
       const entry = join(path, 'main.py');
       if (!existsSync(entry)) throw new Error(`${path}: a program folder needs a main.py`);
-      const files = readdirSync(path).filter((f) => f.endsWith('.py')).sort().map((f) => join(path, f));
+      const files = readdirSync(path)
+        .filter((f) => f.endsWith('.py'))
+        .sort()
+        .map((f) => join(path, f));
       programs.push(readProgram(entry, 'folder', files));
     } else if (name.endsWith('.py')) {
       programs.push(readProgram(path, name.startsWith('test_') ? 'pytest' : 'script', [path]));
@@ -73,7 +76,10 @@ function readProgram(entry: string, kind: ProgramKind, files: string[]): Program
   if (requires !== undefined && requires !== 'torch2') throw new Error(`${entry}: "# requires:" takes only torch2, not "${requires}"`);
   const exit = header.get('exit') ?? '0';
   if (!/^\d+$/.test(exit)) throw new Error(`${entry}: "# exit:" must be a number, not "${exit}"`);
-  const tags = (header.get('tags') ?? '').split(',').map((t) => t.trim()).filter((t) => t !== '');
+  const tags = (header.get('tags') ?? '')
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t !== '');
   for (const tag of tags) if (tag !== 'parameter-default') throw new Error(`${entry}: unknown tag "${tag}"`);
   const expectations = files.flatMap(readExpectations);
   if (label === 'buggy' && expectations.length === 0) throw new Error(`${entry}: labelled buggy but no line says "# expect: ATT00X"`);
@@ -83,14 +89,16 @@ function readProgram(entry: string, kind: ProgramKind, files: string[]): Program
 
 function readExpectations(file: string): Expectation[] {
   const out: Expectation[] = [];
-  readFileSync(file, 'utf8').split('\n').forEach((text, index) => {
-    const match = /# expect: (.*)$/.exec(text);
-    if (!match) return;
-    for (const code of match[1]!.split(',').map((c) => c.trim())) {
-      if (!CODE.test(code)) throw new Error(`${file}:${index + 1}: "${code}" is not a runtime code ATT001..ATT008`);
-      out.push({ file, line: index + 1, code });
-    }
-  });
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .forEach((text, index) => {
+      const match = /# expect: (.*)$/.exec(text);
+      if (!match) return;
+      for (const code of match[1]!.split(',').map((c) => c.trim())) {
+        if (!CODE.test(code)) throw new Error(`${file}:${index + 1}: "${code}" is not a runtime code ATT001..ATT008`);
+        out.push({ file, line: index + 1, code });
+      }
+    });
   return out;
 }
 
@@ -267,9 +275,13 @@ function countsTable(title: string, map: Map<string, Counts>): string[] {
     total.tp += c.tp;
     total.fp += c.fp;
     total.fn += c.fn;
-    lines.push(`    ${code.padEnd(7)} ${String(c.tp).padStart(3)} ${String(c.fp).padStart(3)} ${String(c.fn).padStart(3)}       ${ratio(c.tp, c.tp + c.fp)}    ${ratio(c.tp, c.tp + c.fn)}`);
+    lines.push(
+      `    ${code.padEnd(7)} ${String(c.tp).padStart(3)} ${String(c.fp).padStart(3)} ${String(c.fn).padStart(3)}       ${ratio(c.tp, c.tp + c.fp)}    ${ratio(c.tp, c.tp + c.fn)}`,
+    );
   }
-  lines.push(`    overall ${String(total.tp).padStart(3)} ${String(total.fp).padStart(3)} ${String(total.fn).padStart(3)}       ${ratio(total.tp, total.tp + total.fp)}    ${ratio(total.tp, total.tp + total.fn)}`);
+  lines.push(
+    `    overall ${String(total.tp).padStart(3)} ${String(total.fp).padStart(3)} ${String(total.fn).padStart(3)}       ${ratio(total.tp, total.tp + total.fp)}    ${ratio(total.tp, total.tp + total.fn)}`,
+  );
   return lines;
 }
 
@@ -283,7 +295,9 @@ export function formatScore(score: InterpreterScore): string {
   ];
   for (const cls of CLASSES) {
     const c = score.classes.get(cls)!;
-    lines.push(`    ${cls.padEnd(17)} ${String(c.programs).padStart(4)}  ${String(c.exact).padStart(5)}  ${String(c.codesRight).padStart(11)}  ${String(c.anyFinding).padStart(11)}  ${String(c.programFailed).padStart(14)}`);
+    lines.push(
+      `    ${cls.padEnd(17)} ${String(c.programs).padStart(4)}  ${String(c.exact).padStart(5)}  ${String(c.codesRight).padStart(11)}  ${String(c.anyFinding).padStart(11)}  ${String(c.programFailed).padStart(14)}`,
+    );
   }
   return lines.join('\n');
 }

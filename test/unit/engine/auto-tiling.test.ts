@@ -17,7 +17,9 @@ describe('attention without weights: automatic tiling', function () {
   // One head of 4200 × 4200 weights: just past the 2^24 threshold.
   const L = 4200;
   const g = new TorchGenerator(7);
-  const q = g.randn(1, L, 8), k = g.randn(1, L, 8), v = g.randn(1, L, 8);
+  const q = g.randn(1, L, 8),
+    k = g.randn(1, L, 8),
+    v = g.randn(1, L, 8);
 
   it('the threshold sits where the test expects it', () => {
     assert.ok(L * L > TILED_ABOVE_WEIGHTS && 4000 * 4000 < TILED_ABOVE_WEIGHTS);
@@ -35,7 +37,9 @@ describe('attention without weights: automatic tiling', function () {
   });
 
   it('MHA: needWeights false at a size past the threshold runs tiled (key padding and fully masked rows as before)', () => {
-    const E = 8, H = 2, T = 3000; // 2 × 3000² = 18M weights
+    const E = 8,
+      H = 2,
+      T = 3000; // 2 × 3000² = 18M weights
     const x: Tensor = g.randn(1, T, E);
     const params = { numHeads: H, inProjWeight: g.randn(3 * E, E), inProjBias: g.randn(3 * E), outProjWeight: g.randn(E, E), outProjBias: g.randn(E) };
     const pad = new Uint8Array(T);
@@ -52,7 +56,9 @@ describe('attention without weights: automatic tiling', function () {
   });
 
   it('MHA with weights requested still refuses past what it materialises (the tiled path is for outputs only)', () => {
-    const E = 10, H = 5, T = 8192; // 5 · 8192² weights > 2^28
+    const E = 10,
+      H = 5,
+      T = 8192; // 5 · 8192² weights > 2^28
     const gen = new TorchGenerator(3);
     const x: Tensor = gen.randn(1, T, E);
     const params = { numHeads: H, inProjWeight: gen.randn(3 * E, E), outProjWeight: gen.randn(E, E) };

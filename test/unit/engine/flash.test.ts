@@ -1,14 +1,6 @@
 // flashAttention (tiled, online softmax) and attentionRows against torch (every sdpa.json case) and SDPA.
 import { strict as assert } from 'node:assert';
-import {
-  attentionRows,
-  flashAttention,
-  getKernel,
-  scaledDotProductAttention,
-  setKernel,
-  type AnyTensor,
-  type Kernel,
-} from '../../../src/engine';
+import { attentionRows, flashAttention, getKernel, scaledDotProductAttention, setKernel, type AnyTensor, type Kernel } from '../../../src/engine';
 import { assertClose, loadFixture, toFloat, toTensor, type JsonTensor } from '../helpers/fixtures';
 import { randn } from './util';
 
@@ -95,7 +87,10 @@ describe('flashAttention vs torch (every sdpa.json case)', () => {
     const v = randn([2, L, E], 3);
     const blockSize = 16;
     const full = withGemmSpy(() => flashAttention(q, k, v, { blockSize }));
-    assert.ok(full.calls.every(({ m, n }) => m <= blockSize && n <= blockSize), 'tiles only');
+    assert.ok(
+      full.calls.every(({ m, n }) => m <= blockSize && n <= blockSize),
+      'tiles only',
+    );
     const causal = withGemmSpy(() => flashAttention(q, k, v, { blockSize, isCausal: true }));
     const tiles = L / blockSize;
     // 2 gemms (scores, ·V) per tile; causal visits only the tiles on or below the diagonal.

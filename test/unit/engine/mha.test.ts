@@ -52,18 +52,12 @@ describe('multiheadAttention vs torch (mha.json)', () => {
 
   for (const c of fixture.cases) {
     it(`${c.name}: attn_output${c.expected.attn_weights ? ' and attn_weights' : ''}`, () => {
-      const result = multiheadAttention(
-        toFloat(c.inputs.query),
-        toFloat(c.inputs.key),
-        toFloat(c.inputs.value),
-        params(c.weights, c.params.num_heads),
-        {
-          keyPaddingMask: c.inputs.key_padding_mask ? (toTensor(c.inputs.key_padding_mask) as AnyTensor) : undefined,
-          attnMask: c.inputs.attn_mask ? (toTensor(c.inputs.attn_mask) as AnyTensor) : undefined,
-          needWeights: c.params.need_weights,
-          averageAttnWeights: c.params.average_attn_weights,
-        },
-      );
+      const result = multiheadAttention(toFloat(c.inputs.query), toFloat(c.inputs.key), toFloat(c.inputs.value), params(c.weights, c.params.num_heads), {
+        keyPaddingMask: c.inputs.key_padding_mask ? (toTensor(c.inputs.key_padding_mask) as AnyTensor) : undefined,
+        attnMask: c.inputs.attn_mask ? (toTensor(c.inputs.attn_mask) as AnyTensor) : undefined,
+        needWeights: c.params.need_weights,
+        averageAttnWeights: c.params.average_attn_weights,
+      });
       assertClose(result.out, c.expected.attn_output, { label: `${c.name} attn_output` });
       if (c.expected.attn_weights) {
         assert.ok(result.weights, 'weights returned when needWeights');

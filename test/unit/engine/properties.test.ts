@@ -2,31 +2,22 @@
 // vs the per-head trace, over random shapes, masks (broadcast shapes included), causal flags and blocks.
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import {
-  attentionRows,
-  contiguous,
-  flashAttention,
-  scaledDotProductAttention,
-  select,
-  traceAttention,
-  type BoolTensor,
-} from '../../../src/engine';
+import { attentionRows, contiguous, flashAttention, scaledDotProductAttention, select, traceAttention, type BoolTensor } from '../../../src/engine';
 import { assertClose } from '../helpers/fixtures';
 import { randn } from './util';
 
-const problem = fc
-  .record({
-    B: fc.integer({ min: 1, max: 2 }),
-    H: fc.integer({ min: 1, max: 3 }),
-    L: fc.integer({ min: 1, max: 9 }),
-    S: fc.integer({ min: 1, max: 9 }),
-    E: fc.integer({ min: 1, max: 6 }),
-    Ev: fc.integer({ min: 1, max: 5 }),
-    mask: fc.constantFrom('none', 'causal', 'LS', 'B1LS', 'BHLS', '1S'),
-    blockSize: fc.integer({ min: 1, max: 10 }),
-    seed: fc.integer({ min: 0, max: 1e6 }),
-    density: fc.double({ min: 0, max: 1, noNaN: true }),
-  });
+const problem = fc.record({
+  B: fc.integer({ min: 1, max: 2 }),
+  H: fc.integer({ min: 1, max: 3 }),
+  L: fc.integer({ min: 1, max: 9 }),
+  S: fc.integer({ min: 1, max: 9 }),
+  E: fc.integer({ min: 1, max: 6 }),
+  Ev: fc.integer({ min: 1, max: 5 }),
+  mask: fc.constantFrom('none', 'causal', 'LS', 'B1LS', 'BHLS', '1S'),
+  blockSize: fc.integer({ min: 1, max: 10 }),
+  seed: fc.integer({ min: 0, max: 1e6 }),
+  density: fc.double({ min: 0, max: 1, noNaN: true }),
+});
 
 function maskOf(kind: string, B: number, H: number, L: number, S: number, seed: number, density: number): BoolTensor | undefined {
   const shape = { LS: [L, S], B1LS: [B, 1, L, S], BHLS: [B, H, L, S], '1S': [1, S] }[kind];
@@ -51,7 +42,9 @@ describe('properties: flash = SDPA = attentionRows = trace', () => {
         const picked = attentionRows(q, k, { attnMask, isCausal, rows });
         for (let bh = 0; bh < B * H; bh++)
           rows.forEach((i, r) =>
-            assertClose(picked.data.subarray((bh * 2 + r) * S, (bh * 2 + r + 1) * S), ref.probs.data.subarray((bh * L + i) * S, (bh * L + i + 1) * S), { label: 'rows' }),
+            assertClose(picked.data.subarray((bh * 2 + r) * S, (bh * 2 + r + 1) * S), ref.probs.data.subarray((bh * L + i) * S, (bh * L + i + 1) * S), {
+              label: 'rows',
+            }),
           );
         // One head through the trace.
         const b = B - 1;

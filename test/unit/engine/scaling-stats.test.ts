@@ -38,7 +38,10 @@ describe('scaling statistics (scaling_stats.json)', () => {
       const q = toFloat(c.q);
       const K = toFloat(c.K);
       const q2 = { data: q.data, shape: [1, c.d_k] }; // (1, d_k): one query row
-      for (const [suffix, scale] of [['unscaled', { kind: 'none' }], ['scaled', { kind: 'inv-sqrt-dk' }]] as const) {
+      for (const [suffix, scale] of [
+        ['unscaled', { kind: 'none' }],
+        ['scaled', { kind: 'inv-sqrt-dk' }],
+      ] as const) {
         const t = traceAttention(q2, K, K, { scale });
         const key = suffix as 'unscaled' | 'scaled';
         assertClose(t.scaled.data, toFloat(c[`scores_${key}`]).data, { atol: 1e-4, rtol: 1e-6, label: `scores ${key}` });

@@ -53,8 +53,14 @@ describe('scaledDotProductAttention vs torch (sdpa.json)', () => {
       assert.ok(c.checks.fully_masked_query_rows > 0);
       for (const [b, h, l] of c.checks.fully_masked_row_indices_b_h_l!) {
         const row = (b * H + h) * L + l;
-        assert.ok(probs.data.subarray(row * S, (row + 1) * S).every((x) => x === 0), `${name} probs row ${b},${h},${l}`);
-        assert.ok(out.data.subarray(row * Ev, (row + 1) * Ev).every((x) => x === 0), `${name} out row ${b},${h},${l}`);
+        assert.ok(
+          probs.data.subarray(row * S, (row + 1) * S).every((x) => x === 0),
+          `${name} probs row ${b},${h},${l}`,
+        );
+        assert.ok(
+          out.data.subarray(row * Ev, (row + 1) * Ev).every((x) => x === 0),
+          `${name} out row ${b},${h},${l}`,
+        );
       }
     }
   });
@@ -83,7 +89,10 @@ describe('scaledDotProductAttention vs torch (sdpa.json)', () => {
     const full = scaledDotProductAttention(q, k, v); // (B, H, L, Ev)
     const [, H, L, E] = q.shape;
     const [S, Ev] = [k.shape[2], v.shape[3]];
-    const slice = (t: typeof q, bh: number, rows: number, width: number) => ({ data: t.data.subarray(bh * rows * width, (bh + 1) * rows * width), shape: [rows, width] });
+    const slice = (t: typeof q, bh: number, rows: number, width: number) => ({
+      data: t.data.subarray(bh * rows * width, (bh + 1) * rows * width),
+      shape: [rows, width],
+    });
     const bh = 1 * H + 2;
     const one = scaledDotProductAttention(slice(q, bh, L, E), slice(k, bh, S, E), slice(v, bh, S, Ev)); // (L, Ev)
     assert.deepEqual(one.out.shape, [L, Ev]);

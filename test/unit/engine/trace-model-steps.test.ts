@@ -4,14 +4,18 @@ import { strict as assert } from 'node:assert';
 import { applyRopeInPlace, ropeInverseFrequencies, ropeTables, traceAttention, TorchGenerator } from '../../../src/engine';
 
 describe('traceAttention: RoPE, soft-cap, sliding window, model scale', () => {
-  const L = 6, dk = 8;
+  const L = 6,
+    dk = 8;
   const g = new TorchGenerator(5);
-  const q = g.randn(L, dk), k = g.randn(L, dk), v = g.randn(L, 4);
+  const q = g.randn(L, dk),
+    k = g.randn(L, dk),
+    v = g.randn(L, 4);
   const invFreq = Array.from(ropeInverseFrequencies({ theta: 10000, rotaryDim: dk, scaling: { type: 'default' } }));
 
   it('rotates q and k by their positions before the scores, and shows both sides of the step', () => {
     const t = traceAttention(q, k, v, { rope: { apply: true, invFreq } });
-    const qr = new Float32Array(q.data), kr = new Float32Array(k.data);
+    const qr = new Float32Array(q.data),
+      kr = new Float32Array(k.data);
     const tables = ropeTables(Float32Array.from(invFreq), [0, 1, 2, 3, 4, 5]);
     applyRopeInPlace(qr, 1, L, dk, tables);
     applyRopeInPlace(kr, 1, L, dk, tables);

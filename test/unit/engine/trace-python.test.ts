@@ -5,7 +5,11 @@ import { strict as assert } from 'node:assert';
 import { pythonSteps, type TraceOptions } from '../../../src/engine';
 
 const lines = (o: TraceOptions, seeded = false) => pythonSteps(o, { head: 2, seeded }).split('\n');
-const has = (o: TraceOptions, re: RegExp, seeded = false) => assert.ok(lines(o, seeded).some((l) => re.test(l)), `${JSON.stringify(o)}: no line matches ${re}`);
+const has = (o: TraceOptions, re: RegExp, seeded = false) =>
+  assert.ok(
+    lines(o, seeded).some((l) => re.test(l)),
+    `${JSON.stringify(o)}: no line matches ${re}`,
+  );
 const hasNot = (o: TraceOptions, re: RegExp) => assert.ok(!lines(o).some((l) => re.test(l)), `${JSON.stringify(o)}: a line matches ${re}`);
 
 describe('the debugger switches as PyTorch', () => {
@@ -18,7 +22,7 @@ describe('the debugger switches as PyTorch', () => {
     hasNot(o, /nan_to_num/);
   });
 
-  it('each scale, the temperature, the softmax dim and SDPA\'s safe softmax', () => {
+  it("each scale, the temperature, the softmax dim and SDPA's safe softmax", () => {
     has({ scale: { kind: 'inv-dk' } }, /^scale = 1 \/ d_k +# the bug/);
     has({ scale: { kind: 'none' } }, /^scale = 1\.0 /);
     has({ scale: { kind: 'custom', value: 2 } }, /^scale = 2\.0$/);
@@ -37,7 +41,12 @@ describe('the debugger switches as PyTorch', () => {
       ['true-means-keep', 'mha', 'padding_mask[None, :]', true],
       ['true-means-keep', 'sdpa', '~padding_mask[None, :]', false],
     ] as const) {
-      const o: TraceOptions = { mask: [{ kind: 'causal', align: 'top-left' }, { kind: 'padding', padLast: 3, builtAs, passedTo }] };
+      const o: TraceOptions = {
+        mask: [
+          { kind: 'causal', align: 'top-left' },
+          { kind: 'padding', padLast: 3, builtAs, passedTo },
+        ],
+      };
       has(o, /^is_pad = torch\.arange\(S\) >= S - 3 /);
       has(o, builtAs === 'true-means-pad' ? /^padding_mask = is_pad / : /^padding_mask = ~is_pad /);
       has(o, new RegExp(`^mask = mask\\.masked_fill\\(${fill.replace(/[[\]().~]/g, '\\$&')}, float\\("-inf"\\)\\)$`));
@@ -45,7 +54,7 @@ describe('the debugger switches as PyTorch', () => {
     }
   });
 
-  it('on a seeded model the head\'s q, k, v are sliced from the in-projection; otherwise they are the user\'s', () => {
+  it("on a seeded model the head's q, k, v are sliced from the in-projection; otherwise they are the user's", () => {
     has({}, /^q = \(x @ W_q\.T\)\[:, h \* d_k:\(h \+ 1\) \* d_k\]/, true);
     has({}, /^h = 2$/, true);
     has({}, /^# q: \(L, d_k\), k: \(S, d_k\), v: \(S, d_v\)/);

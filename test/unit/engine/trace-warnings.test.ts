@@ -28,7 +28,10 @@ describe('trace warnings: flat and one-hot rows', () => {
       for (let h = 0; h < nHead; h++) assert.deepEqual(ids(trace(h, {})), [], `head ${h}`);
     });
 
-    for (const [name, options] of [['scale 1/d_k', { scale: { kind: 'inv-dk' } }], ['temperature 10', { temperature: 10 }]] as const) {
+    for (const [name, options] of [
+      ['scale 1/d_k', { scale: { kind: 'inv-dk' } }],
+      ['temperature 10', { temperature: 10 }],
+    ] as const) {
       it(`${name}: every head warns that the rows are almost uniform, with the entropy against ln n and the spread against √d_k`, () => {
         for (let h = 0; h < nHead; h++) {
           const t = trace(h, options);

@@ -25,7 +25,9 @@ function head(t: Tensor, b: number, h: number): Tensor {
 
 describe('traceAttention', () => {
   describe('agrees with torch SDPA head by head (sdpa.json)', () => {
-    const fixture = loadFixture<{ cases: Array<{ name: string; params: Record<string, any>; inputs: Record<string, JsonTensor>; expected: Record<string, JsonTensor> }> }>('sdpa');
+    const fixture = loadFixture<{
+      cases: Array<{ name: string; params: Record<string, any>; inputs: Record<string, JsonTensor>; expected: Record<string, JsonTensor> }>;
+    }>('sdpa');
     for (const c of fixture.cases) {
       it(c.name, () => {
         const [q, k, v] = [c.inputs.q, c.inputs.k, c.inputs.v].map(toFloat);
@@ -72,7 +74,11 @@ describe('traceAttention', () => {
     const q = randn([L, dk], 11);
     const k = randn([S, dk], 12);
     const v = randn([S, dv], 13);
-    const t = traceAttention(q, k, v, { scale: { kind: 'custom', value: 0.4 }, temperature: 2, mask: { kind: 'padding', padLast: 2, builtAs: 'true-means-pad', passedTo: 'mha' } });
+    const t = traceAttention(q, k, v, {
+      scale: { kind: 'custom', value: 0.4 },
+      temperature: 2,
+      mask: { kind: 'padding', padLast: 2, builtAs: 'true-means-pad', passedTo: 'mha' },
+    });
     assert.equal(t.scale, 0.4);
     assert.equal(t.effectiveScale, 0.2);
     for (let i = 0; i < L; i++) {
@@ -167,7 +173,10 @@ describe('traceAttention', () => {
       const zero = traceAttention(q, k, v, { ...opts, fullyMaskedRows: 'zero' });
       assert.deepEqual(ids(zero), ['fully-masked-zero-rows']);
       assert.ok(zero.output.data.every((x) => x === 0));
-      assert.deepEqual(zero.stats.fullyMaskedRows, Array.from({ length: L }, (_, i) => i));
+      assert.deepEqual(
+        zero.stats.fullyMaskedRows,
+        Array.from({ length: L }, (_, i) => i),
+      );
     });
 
     it("'saturated-rows' and 'score-variance-high' fire without the scale (d_k = 64), not with 1/sqrt(d_k); 1/d_k gives near-uniform rows", () => {
@@ -180,7 +189,10 @@ describe('traceAttention', () => {
       assert.deepEqual(ids(traceAttention(q64, k64, k64, { scale: { kind: 'inv-sqrt-dk' } })), []);
       const invDk = traceAttention(q64, k64, k64, { scale: { kind: 'inv-dk' } });
       assert.deepEqual(ids(invDk), ['near-uniform-rows']);
-      assert.ok(invDk.stats.entropy.every((h, i) => h > 0.95 * invDk.stats.lnVisible[i]), '1/d_k flattens towards uniform');
+      assert.ok(
+        invDk.stats.entropy.every((h, i) => h > 0.95 * invDk.stats.lnVisible[i]),
+        '1/d_k flattens towards uniform',
+      );
     });
 
     it('a low temperature saturates the softmax; the threshold is an option', () => {
@@ -216,7 +228,10 @@ describe('traceAttention', () => {
     it('masks combine, and an explicit MHA-convention bool mask is read as True = ignore', () => {
       const ignoreLast = { data: Uint8Array.from({ length: L }, (_, j) => (j === L - 1 ? 1 : 0)), shape: [1, L], dtype: 'bool' as const };
       const t = traceAttention(q, k, v, {
-        mask: [{ kind: 'causal', align: 'top-left' }, { kind: 'explicit', mask: ignoreLast, trueMeans: 'ignore' }],
+        mask: [
+          { kind: 'causal', align: 'top-left' },
+          { kind: 'explicit', mask: ignoreLast, trueMeans: 'ignore' },
+        ],
       });
       for (let i = 0; i < L; i++) for (let j = 0; j < L; j++) assert.equal(t.allowed.data[i * L + j], j <= i && j !== L - 1 ? 1 : 0);
       const floatMask = { data: Float32Array.from({ length: L }, (_, j) => -j), shape: [L] };

@@ -19,16 +19,29 @@ describe('inspect input', () => {
     assert.deepEqual(idsFromText('464, 3797, 3332'), [464, 3797, 3332]);
     assert.deepEqual(idsFromText(' [101 2023 102]\n'), [101, 2023, 102]);
     assert.deepEqual(idsFromText('7'), [7]);
-    for (const text of ['', 'the cat', '1, 2, x', '1.5, 2', '-1, 2', '1,,2', '99999999999999999999']) assert.equal(idsFromText(text), undefined, JSON.stringify(text));
+    for (const text of ['', 'the cat', '1, 2, x', '1.5, 2', '-1, 2', '1,,2', '99999999999999999999'])
+      assert.equal(idsFromText(text), undefined, JSON.stringify(text));
   });
 
   it('offers every divisor of the width as a head count, with its head size', () => {
-    assert.deepEqual(headChoices(16).map((c) => [c.heads, c.headDim]), [[1, 16], [2, 8], [4, 4], [8, 2], [16, 1]]);
+    assert.deepEqual(
+      headChoices(16).map((c) => [c.heads, c.headDim]),
+      [
+        [1, 16],
+        [2, 8],
+        [4, 4],
+        [8, 2],
+        [16, 1],
+      ],
+    );
     assert.deepEqual(headChoices(0), []);
   });
 
   it('drops the CLI hint after the first ";" of an engine error', () => {
-    assert.equal(errorWithoutHint('GPT-2: token 3 ("x") has no vocabulary id; GPT-2 needs ids from its tokenizer (or --ids)'), 'GPT-2: token 3 ("x") has no vocabulary id');
+    assert.equal(
+      errorWithoutHint('GPT-2: token 3 ("x") has no vocabulary id; GPT-2 needs ids from its tokenizer (or --ids)'),
+      'GPT-2: token 3 ("x") has no vocabulary id',
+    );
     assert.equal(errorWithoutHint('no hint here'), 'no hint here');
   });
 
@@ -49,12 +62,18 @@ describe('inspect input', () => {
     const w = readAttentionLayer(tensors, findAttentionLayer(tensors)!, { num_heads: 4 }, 'mha_state_dict.pt');
     const x = toFloat({ dtype: 'float32', ...fx.inputs.x });
     const allowed = attendMask(6, { attentionMask: (fx.inputs.key_padding_mask as boolean[]).map((p) => (p ? 0 : 1)) });
-    assertClose(attentionLayerForward(w, { data: x.data, shape: [6, 16] }, allowed).probs.data, toFloat({ dtype: 'float32', ...fx.expected.weights }).data, { label: 'per-head weights' });
+    assertClose(attentionLayerForward(w, { data: x.data, shape: [6, 16] }, allowed).probs.data, toFloat({ dtype: 'float32', ...fx.expected.weights }).data, {
+      label: 'per-head weights',
+    });
   });
 
   it('a reload finds the inspected text in the panel’s saved state, and ignores anything malformed', () => {
     const text = '我爱自然语言处理。';
-    assert.deepEqual(restoreState({ mode: 'debugger', inspected: { text, uri: 'file:///w/hello.md', offset: 12 } }).inspected, { text, uri: 'file:///w/hello.md', offset: 12 });
+    assert.deepEqual(restoreState({ mode: 'debugger', inspected: { text, uri: 'file:///w/hello.md', offset: 12 } }).inspected, {
+      text,
+      uri: 'file:///w/hello.md',
+      offset: 12,
+    });
     assert.deepEqual(restoreState({ inspected: { text } }).inspected, { text });
     assert.deepEqual(restoreState({ inspected: { text, uri: 42, offset: -1 } }).inspected, { text });
     for (const bad of [undefined, null, 'x', { text: '' }, { text: 7 }, { text: 'x'.repeat(MAX_KEPT_TEXT + 1) }]) {
@@ -69,7 +88,10 @@ describe('a checkpoint whose vocabulary cannot hold the tokens', () => {
     const bytes = new Uint8Array(readFileSync(join(__dirname, '..', '..', 'fixtures', 'torch', 'gpt2_tiny.safetensors')));
     const info = await session.configure({ kind: 'file', fileName: 'gpt2_tiny.safetensors', bytes });
     // gpt2_tiny has 64 ids; GPT-2's tokenizer gives "The cat sat" ids in the thousands.
-    await assert.rejects(session.run({ text: 'The cat sat', maxTokens: 512 }), (e: Error) => e.name === NOT_IN_VOCABULARY && /out of range \(the vocabulary has ids 0\.\.63\)/.test(e.message));
+    await assert.rejects(
+      session.run({ text: 'The cat sat', maxTokens: 512 }),
+      (e: Error) => e.name === NOT_IN_VOCABULARY && /out of range \(the vocabulary has ids 0\.\.63\)/.test(e.message),
+    );
     // The ids themselves run.
     assert.equal((await session.run({ text: '1, 2, 3', ids: idsFromText('1, 2, 3'), maxTokens: 512 })).seqLen, 3);
     assert.notEqual(info.family, 'seeded');

@@ -87,6 +87,19 @@ export const label = (cs: Case): string =>
   `ld+=${cs.ldaExtra},${cs.ldbExtra},${cs.ldcExtra} alpha=${cs.alpha} beta=${cs.beta}`;
 
 export const base: Case = {
-  m: 1, n: 1, k: 1, transB: false, aOff: 0, bOff: 0, cOff: 0, ldaExtra: 0, ldbExtra: 0, ldcExtra: 0,
-  alpha: 1, beta: 0, nanC: false, seed: 1, specials: [],
+  m: 1,
+  n: 1,
+  k: 1,
+  transB: false,
+  aOff: 0,
+  bOff: 0,
+  cOff: 0,
+  ldaExtra: 0,
+  ldbExtra: 0,
+  ldcExtra: 0,
+  alpha: 1,
+  beta: 0,
+  nanC: false,
+  seed: 1,
+  specials: [],
 };

@@ -25,7 +25,13 @@ import { spawnKernelHelper } from './helpers/spawn';
 import { expectGemmClose, randomArray, referenceGemm } from './reference';
 import { build, caseArb, label, type Case } from './cases';
 
-type FixtureCase = { name: string; params: Record<string, any>; inputs: Record<string, JsonTensor>; expected: Record<string, JsonTensor>; weights?: Record<string, JsonTensor> };
+type FixtureCase = {
+  name: string;
+  params: Record<string, any>;
+  inputs: Record<string, JsonTensor>;
+  expected: Record<string, JsonTensor>;
+  weights?: Record<string, JsonTensor>;
+};
 
 const fma = wasmFmaSupported();
 const runtime = `Node.js ${process.version} (V8 ${process.versions.v8}), relaxed SIMD ${fma ? 'available' : 'NOT available'}`;
@@ -134,8 +140,21 @@ describe(`kernels: fused multiply-add (${runtime})`, () => {
   it('gemm agrees on a model-sized product (256 x 768 x 768, transB) and reports how many elements differ', () => {
     const [m, n, k] = [256, 768, 768];
     const args: GemmArgs = {
-      m, n, k, a: randomArray(m * k, 1), aOff: 0, lda: k, b: randomArray(n * k, 2), bOff: 0, ldb: k, transB: true,
-      c: new Float32Array(m * n), cOff: 0, ldc: n, alpha: 0.125, beta: 0,
+      m,
+      n,
+      k,
+      a: randomArray(m * k, 1),
+      aOff: 0,
+      lda: k,
+      b: randomArray(n * k, 2),
+      bOff: 0,
+      ldb: k,
+      transB: true,
+      c: new Float32Array(m * n),
+      cOff: 0,
+      ldc: n,
+      alpha: 0.125,
+      beta: 0,
     };
     const want = run(exact, args);
     const got = run(fused, args);
@@ -153,8 +172,21 @@ describe(`kernels: fused multiply-add (${runtime})`, () => {
       assert.equal(two.threads, 2);
       const [m, n, k] = [96, 200, 130];
       const args: GemmArgs = {
-        m, n, k, a: randomArray(m * k, 3), aOff: 0, lda: k, b: randomArray(k * n, 4), bOff: 0, ldb: n, transB: false,
-        c: randomArray(m * n, 5), cOff: 0, ldc: n, alpha: -2.5, beta: 1,
+        m,
+        n,
+        k,
+        a: randomArray(m * k, 3),
+        aOff: 0,
+        lda: k,
+        b: randomArray(k * n, 4),
+        bOff: 0,
+        ldb: n,
+        transB: false,
+        c: randomArray(m * n, 5),
+        cOff: 0,
+        ldc: n,
+        alpha: -2.5,
+        beta: 1,
       };
       expectAgree(run(two, args), run(exact, args), args, 'two-thread fma');
       assert.ok(two.counters.splitGemms > 0, 'the product was split between the threads');
@@ -191,7 +223,9 @@ describe(`kernels: fused multiply-add (${runtime})`, () => {
       for (const c of mha.cases) {
         const w = c.weights!;
         const r = multiheadAttention(
-          toFloat(c.inputs.query), toFloat(c.inputs.key), toFloat(c.inputs.value),
+          toFloat(c.inputs.query),
+          toFloat(c.inputs.key),
+          toFloat(c.inputs.value),
           {
             numHeads: c.params.num_heads,
             inProjWeight: toFloat(w.in_proj_weight),

@@ -88,8 +88,20 @@ describe('kernels: gemm', () => {
     const kMat = randomArray(L * heads * hd, 12);
     for (let h = 0; h < heads; h++) {
       const args: GemmArgs = {
-        m: L, n: L, k: hd, a: q, aOff: h * hd, lda: heads * hd, b: kMat, bOff: h * hd, ldb: heads * hd,
-        transB: true, c: randomArray(heads * L * L, 13), cOff: h * L * L, ldc: L, alpha: 0.25,
+        m: L,
+        n: L,
+        k: hd,
+        a: q,
+        aOff: h * hd,
+        lda: heads * hd,
+        b: kMat,
+        bOff: h * hd,
+        ldb: heads * hd,
+        transB: true,
+        c: randomArray(heads * L * L, 13),
+        cOff: h * L * L,
+        ldc: L,
+        alpha: 0.25,
       };
       for (const kernel of kernels) check(kernel, args, `head ${h}`);
     }
@@ -101,7 +113,22 @@ describe('kernels: gemm', () => {
       kernel.gemm({ m: 2, n: 2, k: 0, a: new Float32Array(0), aOff: 0, lda: 0, b: new Float32Array(0), bOff: 0, ldb: 2, transB: false, c, cOff: 0, ldc: 2 });
       assert.deepEqual(Array.from(c), [0, 0, 0, 0], kernel.name);
       const d = Float32Array.from([NaN, 5, 6, 7]);
-      kernel.gemm({ m: 2, n: 2, k: 0, a: new Float32Array(0), aOff: 0, lda: 0, b: new Float32Array(0), bOff: 0, ldb: 2, transB: false, c: d, cOff: 0, ldc: 2, beta: 1 });
+      kernel.gemm({
+        m: 2,
+        n: 2,
+        k: 0,
+        a: new Float32Array(0),
+        aOff: 0,
+        lda: 0,
+        b: new Float32Array(0),
+        bOff: 0,
+        ldb: 2,
+        transB: false,
+        c: d,
+        cOff: 0,
+        ldc: 2,
+        beta: 1,
+      });
       assert.ok(Number.isNaN(d[0]) && d[1] === 5 && d[3] === 7, kernel.name);
       const e = Float32Array.from([1, 2]);
       kernel.gemm({ m: 0, n: 2, k: 3, a: new Float32Array(0), aOff: 0, lda: 3, b: new Float32Array(6), bOff: 0, ldb: 2, transB: false, c: e, cOff: 0, ldc: 2 });
@@ -112,7 +139,12 @@ describe('kernels: gemm', () => {
 
   it('the wasm kernel reuses its memory across calls of different sizes', async () => {
     const kernel = await createWasmSimdKernel();
-    for (const [m, n, k] of [[64, 64, 64], [3, 5, 7], [200, 9, 130], [1, 1, 1]]) {
+    for (const [m, n, k] of [
+      [64, 64, 64],
+      [3, 5, 7],
+      [200, 9, 130],
+      [1, 1, 1],
+    ]) {
       const cs = { ...base, m, n, k, seed: m + n + k };
       check(kernel, build(cs), label(cs));
     }

@@ -109,7 +109,10 @@ describe('kernels: two-thread wasm-simd with a misbehaving helper', function () 
     assert.match(logged[0], /the helper thread did not finish its chunks of a .* within \d+ ms; recomputed them here/);
     await until(() => kernel.helperStatus === 'gone', EVENT_MS, "the worker's exit event");
     assert.equal(kernel.threads, 1);
-    assert.ok(logged.some((m) => /the helper thread exited \(code 3\); computing on one thread from now on/.test(m)), logged.join('\n'));
+    assert.ok(
+      logged.some((m) => /the helper thread exited \(code 3\); computing on one thread from now on/.test(m)),
+      logged.join('\n'),
+    );
     runAll(kernel, 'after the helper exited');
     assert.equal(kernel.counters.recovered, 1, 'no call after the exit waited for the helper');
   });
@@ -150,7 +153,7 @@ describe('kernels: two-thread wasm-simd with a misbehaving helper', function () 
     const { kernel, logged } = await withHelper(spawnFaultyHelper('never-take', 0), { ownChunkLimit: Infinity, helperTimeoutMs: EVENT_MS });
     assert.equal(kernel.helperStatus, 'ready');
     runAll(kernel, 'helper never takes a chunk');
-    assert.equal(kernel.counters.recovered, 0, 'no call waited out the helper\'s time limit');
+    assert.equal(kernel.counters.recovered, 0, "no call waited out the helper's time limit");
     assert.ok(kernel.counters.splitGemms > 0 && kernel.counters.ownChunks > 0);
     assert.equal(kernel.counters.helperChunks, 0);
     assert.deepEqual(logged, []);

@@ -185,8 +185,20 @@ describe('kernels: two-thread wasm-simd', function () {
     const kMat = randomArray(L * heads * hd, 12);
     for (let h = 0; h < heads; h++) {
       const args: GemmArgs = {
-        m: L, n: L, k: hd, a: q, aOff: h * hd, lda: heads * hd, b: kMat, bOff: h * hd, ldb: heads * hd,
-        transB: true, c: randomArray(heads * L * L, 13), cOff: h * L * L, ldc: L, alpha: 0.25,
+        m: L,
+        n: L,
+        k: hd,
+        a: q,
+        aOff: h * hd,
+        lda: heads * hd,
+        b: kMat,
+        bOff: h * hd,
+        ldb: heads * hd,
+        transB: true,
+        c: randomArray(heads * L * L, 13),
+        cOff: h * L * L,
+        ldc: L,
+        alpha: 0.25,
       };
       expectSameGemm(splitAll, single, args, `head ${h}`);
     }
@@ -278,26 +290,35 @@ describe('kernels: two-thread wasm-simd', function () {
 describe('kernels: cutting C into chunks for two threads', () => {
   it('cuts along the longer side into whole tiles, 2 to MAX_CHUNKS chunks that cover C exactly once', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 3000 }), fc.integer({ min: 1, max: 3000 }), fc.integer({ min: 1, max: 3000 }), fc.integer({ min: 1, max: 2 ** 24 }), (m, n, k, per) => {
-        const plan = planChunks(m, n, k, per);
-        if (!plan) {
-          assert.ok(m < 2 * MR && n < 2 * NR, `${m}x${n} should have been cut`);
-          return;
-        }
-        assert.ok(plan.count >= 2 && plan.count <= MAX_CHUNKS, `${m}x${n}x${k}: ${plan.count} chunks`);
-        if (plan.axis === 'rows') assert.ok(m >= n || n < 2 * NR, `${m}x${n}: cut into rows although columns are longer`);
-        else assert.ok(n > m || m < 2 * MR, `${m}x${n}: cut into columns although rows are at least as long`);
-        assert.equal(plan.size % (plan.axis === 'rows' ? MR : NR), 0, 'whole tiles');
-        const covered = new Uint8Array(plan.axis === 'rows' ? m : n);
-        for (let c = 0; c < plan.count; c++) {
-          const p = chunkPart(plan, c, m, n);
-          const [from, to] = plan.axis === 'rows' ? [p.i0, p.i1] : [p.j0, p.j1];
-          assert.deepEqual(plan.axis === 'rows' ? [p.j0, p.j1] : [p.i0, p.i1], [0, plan.axis === 'rows' ? n : m]);
-          assert.ok(to > from, `chunk ${c} is empty`);
-          for (let x = from; x < to; x++) covered[x]++;
-        }
-        assert.ok(covered.every((x) => x === 1), 'every row (column) in exactly one chunk');
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 3000 }),
+        fc.integer({ min: 1, max: 3000 }),
+        fc.integer({ min: 1, max: 3000 }),
+        fc.integer({ min: 1, max: 2 ** 24 }),
+        (m, n, k, per) => {
+          const plan = planChunks(m, n, k, per);
+          if (!plan) {
+            assert.ok(m < 2 * MR && n < 2 * NR, `${m}x${n} should have been cut`);
+            return;
+          }
+          assert.ok(plan.count >= 2 && plan.count <= MAX_CHUNKS, `${m}x${n}x${k}: ${plan.count} chunks`);
+          if (plan.axis === 'rows') assert.ok(m >= n || n < 2 * NR, `${m}x${n}: cut into rows although columns are longer`);
+          else assert.ok(n > m || m < 2 * MR, `${m}x${n}: cut into columns although rows are at least as long`);
+          assert.equal(plan.size % (plan.axis === 'rows' ? MR : NR), 0, 'whole tiles');
+          const covered = new Uint8Array(plan.axis === 'rows' ? m : n);
+          for (let c = 0; c < plan.count; c++) {
+            const p = chunkPart(plan, c, m, n);
+            const [from, to] = plan.axis === 'rows' ? [p.i0, p.i1] : [p.j0, p.j1];
+            assert.deepEqual(plan.axis === 'rows' ? [p.j0, p.j1] : [p.i0, p.i1], [0, plan.axis === 'rows' ? n : m]);
+            assert.ok(to > from, `chunk ${c} is empty`);
+            for (let x = from; x < to; x++) covered[x]++;
+          }
+          assert.ok(
+            covered.every((x) => x === 1),
+            'every row (column) in exactly one chunk',
+          );
+        },
+      ),
       { numRuns: 500, seed: 7 },
     );
   });

@@ -58,14 +58,7 @@ export function expectGemmClose(got: Float32Array, ref: GemmReference, args: Gem
 }
 
 /** Softmax of each row in float64 (NaN row if any NaN; fully -inf row -> fill). */
-export function referenceSoftmax(
-  x: Float32Array,
-  off: number,
-  rows: number,
-  cols: number,
-  ld: number,
-  fill: number,
-): Float64Array {
+export function referenceSoftmax(x: Float32Array, off: number, rows: number, cols: number, ld: number, fill: number): Float64Array {
   const out = Float64Array.from(x);
   for (let r = 0; r < rows; r++) {
     const s = off + r * ld;

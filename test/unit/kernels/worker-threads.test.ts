@@ -54,7 +54,12 @@ describe('kernels: the helper thread in the engine worker', function () {
 
     // a helper stopped on request is not reported as an exit
     const stopped: string[] = [];
-    const handle = spawnKernelHelper(createSharedMemory(), await WebAssembly.compile(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])), createControlBlock(), (r) => stopped.push(r));
+    const handle = spawnKernelHelper(
+      createSharedMemory(),
+      await WebAssembly.compile(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])),
+      createControlBlock(),
+      (r) => stopped.push(r),
+    );
     handle.terminate();
     await tick(300);
     assert.deepEqual(stopped, []);

@@ -39,7 +39,13 @@ describe('mask polarity algebra', () => {
 
 describe('einsum and einops', () => {
   it('parses explicit, implicit, spaced and ellipsis equations', () => {
-    assert.deepEqual(parseEinsum('bhid,bhjd->bhij', 'letters'), { inputs: [['b', 'h', 'i', 'd'], ['b', 'h', 'j', 'd']], output: ['b', 'h', 'i', 'j'] });
+    assert.deepEqual(parseEinsum('bhid,bhjd->bhij', 'letters'), {
+      inputs: [
+        ['b', 'h', 'i', 'd'],
+        ['b', 'h', 'j', 'd'],
+      ],
+      output: ['b', 'h', 'i', 'j'],
+    });
     assert.deepEqual(parseEinsum('bid,bjd', 'letters')!.output, ['b', 'i', 'j'].filter((x) => x !== 'b').sort());
     assert.deepEqual(parseEinsum('b h i d, b h j d -> b h i j', 'words')!.output, ['b', 'h', 'i', 'j']);
     const e = parseEinsum('...qhd,...khd->...hqk', 'letters')!;
@@ -50,7 +56,10 @@ describe('einsum and einops', () => {
 
   it('labels einops groups', () => {
     const p = parseEinopsPattern('b n (h d) -> b h n d')!;
-    assert.deepEqual(einopsLabels(p.rhs).map((a) => a.label), ['batch', 'head', 'seq', 'feat']);
+    assert.deepEqual(
+      einopsLabels(p.rhs).map((a) => a.label),
+      ['batch', 'head', 'seq', 'feat'],
+    );
     assert.equal(einopsLabels(p.lhs)[2].label, 'feat');
   });
 });
@@ -132,7 +141,10 @@ describe('evaluator', () => {
 `;
     const q = await valueOf(src, 'q');
     assert.equal(q.ndim, 4);
-    assert.deepEqual(q.axes!.map((a) => a.label), ['batch', 'head', 'seq', 'feat']);
+    assert.deepEqual(
+      q.axes!.map((a) => a.label),
+      ['batch', 'head', 'seq', 'feat'],
+    );
     const att = await valueOf(src, 'att');
     assert.equal(att.attn?.keyAxis, -1);
     assert.equal(att.ndim, 4);

@@ -40,7 +40,7 @@ describe('the API table and the prefilters built from it', () => {
     assert.ok(maskArgumentNames(API_TABLE).includes('key_padding_mask') && maskArgumentNames(API_TABLE).includes('is_causal'));
   });
 
-  it('the linter\'s prefilters are the ones built from the table (none written by hand)', () => {
+  it("the linter's prefilters are the ones built from the table (none written by hand)", () => {
     assert.equal(MIGHT_HAVE_FINDINGS, PREFILTERS.file);
     assert.equal(BLOCK_TEXT, PREFILTERS.block);
     assert.equal(RELEVANT, PREFILTERS.body);
@@ -51,16 +51,31 @@ describe('the API table and the prefilters built from it', () => {
     assert.equal(buildPrefilters(API_TABLE).file.source, PREFILTERS.file.source, 'building is deterministic');
   });
 
-  it('the evaluator\'s records come from the rows: softmax axes, mask conventions, kernel parameters', () => {
+  it("the evaluator's records come from the rows: softmax axes, mask conventions, kernel parameters", () => {
     const rows = new Map(API_TABLE.map((r) => [r.api, r]));
-    for (const [api, sm] of Object.entries({ ...SOFTMAX_FUNCTIONS, ...SOFTMAX_LAYERS })) assert.deepEqual({ ...rows.get(api)!.softmax, display: rows.get(api)!.display, framework: rows.get(api)!.framework }, sm, api);
+    for (const [api, sm] of Object.entries({ ...SOFTMAX_FUNCTIONS, ...SOFTMAX_LAYERS }))
+      assert.deepEqual({ ...rows.get(api)!.softmax, display: rows.get(api)!.display, framework: rows.get(api)!.framework }, sm, api);
     assert.deepEqual(SOFTMAX_METHOD, { display: 'Tensor.softmax', framework: 'torch', dimParam: 'dim', dimPos: 0, defaultDim: 'implicit' });
     // PyTorch: SDPA's bool attn_mask is True = attend; MultiheadAttention's masks are True = ignore; both add float masks.
-    assert.deepEqual(MASK_FUNCTIONS['torch.nn.functional.scaled_dot_product_attention'].params, [{ name: 'attn_mask', pos: 3, expects: 'keep', additive: true }]);
-    assert.deepEqual(MASK_LAYERS['torch.nn.MultiheadAttention'].params.map((p) => [p.name, p.expects, p.additive]), [['key_padding_mask', 'ignore', true], ['attn_mask', 'ignore', true]]);
+    assert.deepEqual(MASK_FUNCTIONS['torch.nn.functional.scaled_dot_product_attention'].params, [
+      { name: 'attn_mask', pos: 3, expects: 'keep', additive: true },
+    ]);
+    assert.deepEqual(
+      MASK_LAYERS['torch.nn.MultiheadAttention'].params.map((p) => [p.name, p.expects, p.additive]),
+      [
+        ['key_padding_mask', 'ignore', true],
+        ['attn_mask', 'ignore', true],
+      ],
+    );
     assert.deepEqual(MASK_LAYERS['keras.layers.MultiHeadAttention'].params, [{ name: 'attention_mask', expects: 'keep', additive: false }]);
-    assert.deepEqual(SDPA_FUNCTIONS['flash_attn.flash_attn_func'], { display: 'flash_attn_func', scaleParam: 'softmax_scale', scalePos: 4, framework: 'torch' });
-    for (const row of API_TABLE) if (row.kind === 'kernel' || row.kind === 'layer') assert.equal(row.defaultScale, 'inverse-sqrt-head-dim', `${row.api}: default scale`);
+    assert.deepEqual(SDPA_FUNCTIONS['flash_attn.flash_attn_func'], {
+      display: 'flash_attn_func',
+      scaleParam: 'softmax_scale',
+      scalePos: 4,
+      framework: 'torch',
+    });
+    for (const row of API_TABLE)
+      if (row.kind === 'kernel' || row.kind === 'layer') assert.equal(row.defaultScale, 'inverse-sqrt-head-dim', `${row.api}: default scale`);
     assert.equal(new Set(API_TABLE.map((r) => r.api)).size, API_TABLE.length, 'one row per API');
   });
 
@@ -92,7 +107,11 @@ def attend(q, k, v):
   ]) {
     it(`removing ${name} from the table makes code that only it names stop being analysed`, async () => {
       const findings = (await linter()).lintPython(source);
-      assert.deepEqual(findings.map((f) => f.code), [code], 'the case is a finding with the whole table');
+      assert.deepEqual(
+        findings.map((f) => f.code),
+        [code],
+        'the case is a finding with the whole table',
+      );
       assert.deepEqual(passesAll(PREFILTERS, source), []);
       const without = buildPrefilters(API_TABLE.filter((r) => !drop(r)));
       assert.ok(API_TABLE.some(drop));

@@ -59,7 +59,7 @@ describe('lint API', () => {
     assert.deepEqual(f.fix.edits, [{ line, column: col, endLine: line, endColumn: col + 2, newText: '-1' }]);
   });
 
-  it('honours # noqa and # noqa: CODES on the finding line, and ignores other tools\' codes', async () => {
+  it("honours # noqa and # noqa: CODES on the finding line, and ignores other tools' codes", async () => {
     const l = await linter();
     const line5 = '    w = F.softmax(q @ k.transpose(-2, -1) / 8.0, dim=-2)';
     assert.equal(l.lintPython(SOFTMAX_BUG.replace(line5, `${line5}  # noqa`)).length, 0);
@@ -88,7 +88,12 @@ describe('lint API', () => {
 
   describe('notebooks', () => {
     const nb = (cells: { cell_type: string; source: string | string[] }[], language = 'python'): string =>
-      JSON.stringify({ cells: cells.map((c) => ({ ...c, metadata: {}, ...(c.cell_type === 'code' ? { outputs: [], execution_count: null } : {}) })), metadata: { language_info: { name: language } }, nbformat: 4, nbformat_minor: 5 });
+      JSON.stringify({
+        cells: cells.map((c) => ({ ...c, metadata: {}, ...(c.cell_type === 'code' ? { outputs: [], execution_count: null } : {}) })),
+        metadata: { language_info: { name: language } },
+        nbformat: 4,
+        nbformat_minor: 5,
+      });
 
     it('indexes cells over all cells and gives lines relative to the cell; later cells see earlier imports', async () => {
       const buggy = '%matplotlib inline\ndef attend(q, k, v):\n    w = F.softmax(q @ k.transpose(-2, -1) / 8.0, dim=-2)\n    return w @ v\n';
@@ -133,7 +138,17 @@ describe('lint API', () => {
   describe('never throws', () => {
     it('on syntax errors, fragments, binary junk and empty input', async () => {
       const l = await linter();
-      const inputs = ['', '\0\0\0\x01\xff', 'def f(:\n  return', 'F.softmax(', 'q @', '(((((((', 'class A(nn.Module):\n  def forward(self, x):\n    return self.', '\uFFFD'.repeat(1000), 'x = """unterminated'];
+      const inputs = [
+        '',
+        '\0\0\0\x01\xff',
+        'def f(:\n  return',
+        'F.softmax(',
+        'q @',
+        '(((((((',
+        'class A(nn.Module):\n  def forward(self, x):\n    return self.',
+        '\uFFFD'.repeat(1000),
+        'x = """unterminated',
+      ];
       for (const src of inputs) assert.ok(Array.isArray(l.lintPython(src)));
     });
 
@@ -160,7 +175,39 @@ describe('lint API', () => {
 
     it('on random Python-like text (property test)', async () => {
       const l = await linter();
-      const tokens = ['q', 'k', 'v', '@', '.transpose(-2, -1)', 'F.softmax(', ', dim=', '-1', '-2', ')', '(', '\n', '    ', 'def f(q, k, v):', 'mask', '==', '~', 'masked_fill(', 'float("-inf")', ':', ',', '[', ']', 'self.', 'class M:', 'return ', '=', '1e9', 'torch.tril(', 'is_causal=True', 'scaled_dot_product_attention('];
+      const tokens = [
+        'q',
+        'k',
+        'v',
+        '@',
+        '.transpose(-2, -1)',
+        'F.softmax(',
+        ', dim=',
+        '-1',
+        '-2',
+        ')',
+        '(',
+        '\n',
+        '    ',
+        'def f(q, k, v):',
+        'mask',
+        '==',
+        '~',
+        'masked_fill(',
+        'float("-inf")',
+        ':',
+        ',',
+        '[',
+        ']',
+        'self.',
+        'class M:',
+        'return ',
+        '=',
+        '1e9',
+        'torch.tril(',
+        'is_causal=True',
+        'scaled_dot_product_attention(',
+      ];
       fc.assert(
         fc.property(fc.array(fc.constantFrom(...tokens), { maxLength: 80 }), (parts) => {
           const findings = l.lintPython(parts.join(' '));
@@ -176,7 +223,13 @@ describe('lint API', () => {
   });
 
   it('rejects grammar bytes that are not WebAssembly with a clear error', async () => {
-    await assert.rejects(() => createLinter({ treeSitter: new Uint8Array([1, 2, 3]), python: grammar().python }), /treeSitter: expected the bytes of a WebAssembly module/);
-    await assert.rejects(() => createLinter({ treeSitter: grammar().treeSitter, python: new Uint8Array(16) }), /python: expected the bytes of a WebAssembly module/);
+    await assert.rejects(
+      () => createLinter({ treeSitter: new Uint8Array([1, 2, 3]), python: grammar().python }),
+      /treeSitter: expected the bytes of a WebAssembly module/,
+    );
+    await assert.rejects(
+      () => createLinter({ treeSitter: grammar().treeSitter, python: new Uint8Array(16) }),
+      /python: expected the bytes of a WebAssembly module/,
+    );
   });
 });

@@ -36,7 +36,10 @@ describe('attention-inspector lint DIR (a workspace)', function () {
 
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'lint-ws-'));
-    for (const [name, cmp] of [['buggy', '=='], ['fixed', '!=']]) {
+    for (const [name, cmp] of [
+      ['buggy', '=='],
+      ['fixed', '!='],
+    ]) {
       mkdirSync(join(dir, name, 'pkg'), { recursive: true });
       writeFileSync(join(dir, name, 'pkg', '__init__.py'), '');
       writeFileSync(join(dir, name, 'pkg', 'utils.py'), UTILS(cmp));
@@ -66,9 +69,26 @@ describe('attention-inspector lint DIR (a workspace)', function () {
   it('related locations carry the other file as the linted files are displayed', async () => {
     const root = join(dir, 'buggy');
     const linter = await workspaceLinter(root);
-    const r = lintFiles(linter, collectFiles(root, (m) => assert.fail(m)), {}, root);
+    const r = lintFiles(
+      linter,
+      collectFiles(root, (m) => assert.fail(m)),
+      {},
+      root,
+    );
     assert.equal(r.findings.length, 1);
-    const shown = relative(process.cwd(), join(root, 'pkg', 'utils.py')).split('\\').join('/');
-    assert.deepEqual(r.findings[0].related?.filter((x) => x.path !== undefined && !x.path.endsWith('model.py')), [{ path: shown.startsWith('..') ? join(root, 'pkg', 'utils.py') : shown, line: 5, column: 5, message: 'the mask is built in `make_pad_mask` (pkg/utils.py:5)' }]);
+    const shown = relative(process.cwd(), join(root, 'pkg', 'utils.py'))
+      .split('\\')
+      .join('/');
+    assert.deepEqual(
+      r.findings[0].related?.filter((x) => x.path !== undefined && !x.path.endsWith('model.py')),
+      [
+        {
+          path: shown.startsWith('..') ? join(root, 'pkg', 'utils.py') : shown,
+          line: 5,
+          column: 5,
+          message: 'the mask is built in `make_pad_mask` (pkg/utils.py:5)',
+        },
+      ],
+    );
   });
 });

@@ -21,10 +21,11 @@ describe('rule pages', () => {
     for (const f of readdirSync(DOCS)) assert.ok(expected.has(f), `docs/rules/${f} belongs to no rule`);
   });
 
-  it('every page has Ruff\'s sections and a fix-safety statement', () => {
+  it("every page has Ruff's sections and a fix-safety statement", () => {
     for (const rule of RULES) {
       const page = renderRulePage(rule);
-      for (const h of ['## What it does', '## Why is this bad?', '## Example', 'Use instead:', '## Where it is reported', '## Fix safety', '## References']) assert.ok(page.includes(h), `${rule.meta.code}: ${h}`);
+      for (const h of ['## What it does', '## Why is this bad?', '## Example', 'Use instead:', '## Where it is reported', '## Fix safety', '## References'])
+        assert.ok(page.includes(h), `${rule.meta.code}: ${h}`);
       // Where the finding sits (the use or the definition), and the other end as a related location.
       assert.match(rule.meta.docs.whereReported, /^At .*, the use\b/, `${rule.meta.code}: where it is reported`);
       assert.match(rule.meta.docs.whereReported, /Related locations: /, `${rule.meta.code}: its related locations`);
@@ -40,9 +41,16 @@ describe('rule pages', () => {
       const bad = l.lintPython(rule.meta.docs.example, { select: [rule.meta.code] });
       assert.ok(bad.length > 0, `${rule.meta.code} example not reported`);
       // The page's example names its evidence (the place other than the finding that shows the bug).
-      assert.ok(bad.some((f) => (f.related?.length ?? 0) > 0), `${rule.meta.code} example: no related location`);
+      assert.ok(
+        bad.some((f) => (f.related?.length ?? 0) > 0),
+        `${rule.meta.code} example: no related location`,
+      );
       const good = l.lintPython(rule.meta.docs.useInstead, { select: [rule.meta.code] });
-      assert.deepEqual(good.map((f) => f.message), [], `${rule.meta.code} "use instead" reported`);
+      assert.deepEqual(
+        good.map((f) => f.message),
+        [],
+        `${rule.meta.code} "use instead" reported`,
+      );
     });
   }
 });

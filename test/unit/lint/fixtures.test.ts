@@ -16,7 +16,10 @@ describe('lint fixtures', () => {
     describe(code, () => {
       it('has fixtures (at least one with a finding and one without)', () => {
         const expected = cases.map((c) => readFileSync(join(dir, c.replace(/\.py$/, '.txt')), 'utf8').trim());
-        assert.ok(expected.some((e) => e.length > 0), `${code}: no fixture expects a finding`);
+        assert.ok(
+          expected.some((e) => e.length > 0),
+          `${code}: no fixture expects a finding`,
+        );
         assert.ok(cases.length >= 2, `${code}: fewer than two fixtures`);
       });
       for (const file of cases) {
@@ -38,12 +41,19 @@ describe('lint fixtures', () => {
           }
           const fixedPath = join(dir, file.replace(/\.py$/, '.fixed.py'));
           if (existsSync(fixedPath)) {
-            assert.ok(findings.some((f) => f.fix), 'a .fixed.py exists but no fix is offered');
+            assert.ok(
+              findings.some((f) => f.fix),
+              'a .fixed.py exists but no fix is offered',
+            );
             const fixed = applyFixes(source, findings);
             assert.equal(fixed, readFileSync(fixedPath, 'utf8'));
             // The fixed source no longer has the finding.
             const after = (await linter()).lintPython(fixed, { select: [code] });
-            assert.deepEqual(after.map((f) => `${f.line}:${f.column} ${f.code}`), [], 'the fix removes the finding');
+            assert.deepEqual(
+              after.map((f) => `${f.line}:${f.column} ${f.code}`),
+              [],
+              'the fix removes the finding',
+            );
           }
         });
       }

@@ -3,12 +3,25 @@ import { strict as assert } from 'node:assert';
 import { debounceMs, editorSeverity, isLintableDocument, noqaEdit, readLintSettings, relatedTargets } from '../../../src/host/lint/pure';
 import type { Finding } from '../../../src/lint';
 
-const finding = (code: Finding['code'], severity: Finding['severity']): Finding => ({ code, severity, message: 'm', line: 1, column: 1, endLine: 1, endColumn: 2 });
+const finding = (code: Finding['code'], severity: Finding['severity']): Finding => ({
+  code,
+  severity,
+  message: 'm',
+  line: 1,
+  column: 1,
+  endLine: 1,
+  endColumn: 2,
+});
 
 describe('lint settings and editor helpers', () => {
   it('reads settings defensively', () => {
     assert.deepEqual(readLintSettings({}), { enable: true, options: { select: undefined, ignore: undefined }, severity: {} });
-    const s = readLintSettings({ enable: false, select: ['att001', 'ATT00', 42, 'bogus'], ignore: 'ATT003', severity: { ATT003: 'info', att004: 'off', ATT009: 'error', ATT005: 'loud' } });
+    const s = readLintSettings({
+      enable: false,
+      select: ['att001', 'ATT00', 42, 'bogus'],
+      ignore: 'ATT003',
+      severity: { ATT003: 'info', att004: 'off', ATT009: 'error', ATT005: 'loud' },
+    });
     assert.equal(s.enable, false);
     assert.deepEqual(s.options.select, ['ATT001', 'ATT00']);
     assert.deepEqual(s.options.ignore, ['ATT004'], '"off" severities become ignores; a non-array ignore is dropped');

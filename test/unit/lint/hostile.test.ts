@@ -36,13 +36,19 @@ describe('lint: hostile input (issue 13)', () => {
     // The injected failures reached the internal-error hook too; other suites check that nothing real did.
     assert.equal(internalErrors.length - reported, 3);
     internalErrors.splice(reported);
-    assert.deepEqual(l.lintPython(BUGGY).map((f) => f.code), ['ATT001']);
+    assert.deepEqual(
+      l.lintPython(BUGGY).map((f) => f.code),
+      ['ATT001'],
+    );
   });
 
   it('2,000 nested lambdas appended to a buggy file: its finding stays, the lambdas are an ATT000 warning', async () => {
     const source = `${BUGGY}\nf = ${'lambda: '.repeat(2000)}0\n`;
     const f = (await linter()).lintPython(source);
-    assert.deepEqual(f.map((x) => `${x.code}:${x.line}:${x.severity}`), ['ATT001:5:error', 'ATT000:8:warning']);
+    assert.deepEqual(
+      f.map((x) => `${x.code}:${x.line}:${x.severity}`),
+      ['ATT001:5:error', 'ATT000:8:warning'],
+    );
     assert.match(f[1].message, /nests too deeply .* the rest of the file was analysed/);
   });
 
@@ -50,9 +56,15 @@ describe('lint: hostile input (issue 13)', () => {
     const n = 2 * MAX_BRACKET_DEPTH;
     const source = `${BUGGY}\n\ndef g(q, k):\n    return torch.softmax(${'('.repeat(n)}q @ k${')'.repeat(n)}, dim=-1)\n`;
     const blocks = splitTopLevel(source);
-    assert.deepEqual(blocks.map((b) => !!b.tooDeep), [false, false, true]);
+    assert.deepEqual(
+      blocks.map((b) => !!b.tooDeep),
+      [false, false, true],
+    );
     const f = (await linter()).lintPython(source);
-    assert.deepEqual(f.map((x) => `${x.code}:${x.line}`), ['ATT001:5', 'ATT000:9']);
+    assert.deepEqual(
+      f.map((x) => `${x.code}:${x.line}`),
+      ['ATT001:5', 'ATT000:9'],
+    );
   });
 
   it('a source over the size limit is an ATT000 error, not an empty list', async () => {
@@ -69,7 +81,10 @@ describe('lint: hostile input (issue 13)', () => {
       { index: 3, source: `x = 1\n${'#'.repeat(MAX_SOURCE_CHARS)}` },
     ];
     const r = (await linter()).lintCells(cells);
-    assert.deepEqual(r.map((c) => c.findings.map((f) => `${f.code}:${f.line}`)), [['ATT000:1'], []]);
+    assert.deepEqual(
+      r.map((c) => c.findings.map((f) => `${f.code}:${f.line}`)),
+      [['ATT000:1'], []],
+    );
     assert.match(r[0].findings[0].message, /code cells hold 4,000,\d{3} characters, over the linter.s limit of 4,000,000/);
   });
 
@@ -79,6 +94,9 @@ describe('lint: hostile input (issue 13)', () => {
       { index: 2, source: `f = ${'lambda: '.repeat(1000)}0` },
     ];
     const r = (await linter()).lintCells(cells);
-    assert.deepEqual(r.map((c) => c.findings.map((f) => `${f.code}:${f.line}`)), [['ATT001:5'], ['ATT000:1']]);
+    assert.deepEqual(
+      r.map((c) => c.findings.map((f) => `${f.code}:${f.line}`)),
+      [['ATT001:5'], ['ATT000:1']],
+    );
   });
 });

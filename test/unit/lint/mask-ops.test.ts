@@ -47,10 +47,12 @@ async function program(src: string): Promise<Program> {
 
 /** The value of the expression after `return` in a one-function program. */
 async function valueOf(body: string, expr: string, params = 'x, ids, pad_id, lengths, T, S, L, d, mask'): Promise<AValue> {
-  const p = await program(`import torch\n\ndef f(${params}):\n${body
-    .split('\n')
-    .map((l) => `    ${l}`)
-    .join('\n')}\n    return ${expr}\n`);
+  const p = await program(
+    `import torch\n\ndef f(${params}):\n${body
+      .split('\n')
+      .map((l) => `    ${l}`)
+      .join('\n')}\n    return ${expr}\n`,
+  );
   return p.value(expr);
 }
 
@@ -109,7 +111,14 @@ describe('mask lattice: negation and dtype changes', () => {
 });
 
 describe('mask lattice: shape ops keep polarity', () => {
-  for (const expr of ['pad.unsqueeze(1).repeat_interleave(4, dim=0)', 'pad.unsqueeze(1)', 'pad[:, None, None, :]', 'pad.unsqueeze(1).expand(-1, T, -1)', 'pad.unsqueeze(1).repeat(1, T, 1)', 'pad.view(-1, 1, 1, S)']) {
+  for (const expr of [
+    'pad.unsqueeze(1).repeat_interleave(4, dim=0)',
+    'pad.unsqueeze(1)',
+    'pad[:, None, None, :]',
+    'pad.unsqueeze(1).expand(-1, T, -1)',
+    'pad.unsqueeze(1).repeat(1, T, 1)',
+    'pad.view(-1, 1, 1, S)',
+  ]) {
     it(`\`${expr}\` is still True at padding`, async () => {
       assert.equal(polarity(await valueOf('pad = ids.data.eq(0)', expr)), 'ignore');
     });
@@ -248,10 +257,16 @@ describe('KV caches: flags read per world (cache present / absent)', () => {
     return truthWithCache(reader, p.node(expr));
   }
   it('`cache is not None or self.causal` is True whenever the cache is present', async () => {
-    assert.deepEqual(await flag('def f(self, cache):\n    g(is_causal=cache is not None or self.causal)\n', 'cache is not None or self.causal'), { cached: true, uncached: '?' });
+    assert.deepEqual(await flag('def f(self, cache):\n    g(is_causal=cache is not None or self.causal)\n', 'cache is not None or self.causal'), {
+      cached: true,
+      uncached: '?',
+    });
   });
   it('a boolean about caching is not the cache: `use_cache`, `prev_causal`', async () => {
-    assert.deepEqual(await flag('def f(use_cache, prev_causal):\n    g(is_causal=use_cache or prev_causal)\n', 'use_cache or prev_causal'), { cached: '?', uncached: '?' });
+    assert.deepEqual(await flag('def f(use_cache, prev_causal):\n    g(is_causal=use_cache or prev_causal)\n', 'use_cache or prev_causal'), {
+      cached: '?',
+      uncached: '?',
+    });
     assert.deepEqual(await flag('def f(past_kv):\n    g(is_causal=not past_kv)\n', 'not past_kv'), { cached: false, uncached: true });
   });
   it('`past is None` (causal only at prefill) is False with the cache', async () => {
@@ -276,7 +291,10 @@ describe('KV caches: flags read per world (cache present / absent)', () => {
     assert.deepEqual(await flag(src, 'is_causal'), { cached: '?', uncached: '?' });
   });
   it('`True if past is None else False` and the else branch of `if past is None:`', async () => {
-    assert.deepEqual(await flag('def f(past):\n    g(is_causal=True if past is None else False)\n', 'True if past is None else False'), { cached: false, uncached: true });
+    assert.deepEqual(await flag('def f(past):\n    g(is_causal=True if past is None else False)\n', 'True if past is None else False'), {
+      cached: false,
+      uncached: true,
+    });
     const src = `def f(past):
     if past is None:
         c = False
@@ -348,6 +366,9 @@ def f(scores, ids, pad_id):
     keep = (ids != pad_id).float()
     return scores + keep[:, None, None, :] * -1e9
 `);
-    assert.deepEqual(found.map((s) => `${s.display}:${s.expects}:${s.mask}`), ['additive mask:ignore:keep[:, None, None, :]']);
+    assert.deepEqual(
+      found.map((s) => `${s.display}:${s.expects}:${s.mask}`),
+      ['additive mask:ignore:keep[:, None, None, :]'],
+    );
   });
 });

@@ -150,7 +150,7 @@ def attend(q, k, v):
     assert.deepEqual((await linter()).lintPython(src.replace('dim=-2', 'dim=-1')), []);
   });
 
-  it('ATT001: scores from a layer of the code\'s own (a Linear to one feature) name where the layer is defined', async () => {
+  it("ATT001: scores from a layer of the code's own (a Linear to one feature) name where the layer is defined", async () => {
     const src = `import torch
 import torch.nn.functional as F
 from torch import nn
@@ -194,7 +194,7 @@ def attend(q, k, v, ids, pad_id):
     assert.deepEqual((await linter()).lintPython(src.replace('masked = ~keep', 'masked = keep')), []);
   });
 
-  it('ATT003: the scores, the query\'s definition and the softmax', async () => {
+  it("ATT003: the scores, the query's definition and the softmax", async () => {
     const f = await only(ATT003, 'ATT003');
     relatedAt(f, at(ATT003, 'q @ k'), /are formed here, from `q` and `k.transpose\(-2, -1\)`/);
     relatedAt(f, at(ATT003, 'q = x @ wq'), /`q` is defined here, with no 1\/sqrt\(d\) factor/);
@@ -235,7 +235,7 @@ def attend(q, k, v):
     relatedAt(f, at(ATT006, 'weights @ v'), /are used here/);
   });
 
-  it('ATT007: the mask that can hide a whole row, and the file\'s float16 evidence', async () => {
+  it("ATT007: the mask that can hide a whole row, and the file's float16 evidence", async () => {
     const findings = (await linter()).lintPython(ATT007, { select: ['ATT007'] });
     assert.equal(findings.length, 2, JSON.stringify(findings));
     const [inf, fp16] = findings;
@@ -271,7 +271,7 @@ def attend(q, k, v):
     relatedAt(f, at(src, 'q @ k'), /the scores are formed here; the softmax makes their key axis \(-1\) sum to 1/);
   });
 
-  it('drops evidence inside the finding\'s own range (an inline mask)', async () => {
+  it("drops evidence inside the finding's own range (an inline mask)", async () => {
     const src = `import torch.nn.functional as F
 
 

@@ -351,7 +351,7 @@ def f(q, k):
     assert.deepEqual(keyQuery(v.get('kept')!), [-2, -3]);
   });
 
-  it('additive pairs (tanh(q\' + k\') projected to one feature, squeezed) are the scores, with an opaque scale', async () => {
+  it("additive pairs (tanh(q' + k') projected to one feature, squeezed) are the scores, with an opaque scale", async () => {
     const v = await valuesOf(
       `import torch
 import torch.nn as nn
@@ -375,7 +375,10 @@ class A(nn.Module):
     assert.deepEqual([v.get('swapped')!.pairwise?.queryAxis, v.get('swapped')!.pairwise?.keyAxis], [-2, -3]);
     const scores = v.get('scores')!;
     assert.deepEqual([scores.ndim, scores.attn?.stage, ...keyQuery(scores)], [3, 'scores', -1, -2]);
-    assert.deepEqual(scores.ops?.map((alt) => alt.map((o) => o.kind)), [['opaque']]);
+    assert.deepEqual(
+      scores.ops?.map((alt) => alt.map((o) => o.kind)),
+      [['opaque']],
+    );
     assert.equal(scores.role, undefined, 'not the values, whatever the projection is called');
   });
 

@@ -18,7 +18,15 @@ describe('top-level blocks', () => {
     const src = 'import torch\nX = 1\n\n@decorator(\n    arg)\ndef f():\n    return 1\n# comment\nclass A:\n    pass\n';
     const blocks = splitTopLevel(src);
     assert.deepEqual(blockTexts(src), ['import torch\n', 'X = 1\n\n', '@decorator(\n    arg)\ndef f():\n    return 1\n# comment\n', 'class A:\n    pass\n']);
-    assert.deepEqual(blocks.map((b) => [b.kind, b.name]), [['statement', undefined], ['statement', undefined], ['def', 'f'], ['class', 'A']]);
+    assert.deepEqual(
+      blocks.map((b) => [b.kind, b.name]),
+      [
+        ['statement', undefined],
+        ['statement', undefined],
+        ['def', 'f'],
+        ['class', 'A'],
+      ],
+    );
     // The blocks tile the source.
     assert.equal(blocks[0].start, 0);
     for (let i = 1; i < blocks.length; i++) assert.equal(blocks[i].start, blocks[i - 1].end);
@@ -39,12 +47,18 @@ describe('top-level blocks', () => {
       'def g(): pass',
       '',
     ].join('\n');
-    assert.deepEqual(blockTexts(src).map((t) => t.split('\n')[0]), ['doc = """', "s = 'it''s' + \"#\" + r'\\'' ", 'x = (1,', 'y = 1 + \\', "z = f'{a}' # ' unbalanced quote in a comment", 'def g(): pass']);
+    assert.deepEqual(
+      blockTexts(src).map((t) => t.split('\n')[0]),
+      ['doc = """', "s = 'it''s' + \"#\" + r'\\'' ", 'x = (1,', 'y = 1 + \\', "z = f'{a}' # ' unbalanced quote in a comment", 'def g(): pass'],
+    );
   });
 
   it('recovers from half-typed code at the next definition', () => {
     const src = 'def f(x):\n    y = torch.softmax(x,\n\ndef g():\n    return 2\n';
-    assert.deepEqual(splitTopLevel(src).map((b) => b.name), ['f', 'g']);
+    assert.deepEqual(
+      splitTopLevel(src).map((b) => b.name),
+      ['f', 'g'],
+    );
     // An unterminated one-line string ends with its line.
     assert.deepEqual(splitTopLevel("x = 'abc\ny = 2\n").length, 2);
   });
@@ -132,7 +146,11 @@ describe('tree copy', () => {
     tree.delete();
     assert.equal(a.length, b.length);
     for (let i = 0; i < a.length; i++) {
-      assert.deepEqual([a[i].type, a[i].start, a[i].end, a[i].field], [b[i].type, b[i].start, b[i].end, b[i].field], `node ${i} (${b[i].type} ${JSON.stringify(src.slice(b[i].start, b[i].end))})`);
+      assert.deepEqual(
+        [a[i].type, a[i].start, a[i].end, a[i].field],
+        [b[i].type, b[i].start, b[i].end, b[i].field],
+        `node ${i} (${b[i].type} ${JSON.stringify(src.slice(b[i].start, b[i].end))})`,
+      );
     }
   });
 

@@ -133,7 +133,10 @@ describe('workspace: import resolution', () => {
     // A workspace file never stands in for a library it shares a name with.
     const shadow = new MemoryWorkspace({ 'torch.py': 'def tril(x):\n    return x\n', 'model.py': '' });
     const ls = await workspaceLinter(shadow);
-    assert.deepEqual(ls.lintPython(SDPA_CALLER('', '~torch.tril(torch.ones(4, 4, dtype=torch.bool))'), { path: 'model.py' }).map((f) => f.code), ['ATT002']);
+    assert.deepEqual(
+      ls.lintPython(SDPA_CALLER('', '~torch.tril(torch.ones(4, 4, dtype=torch.bool))'), { path: 'model.py' }).map((f) => f.code),
+      ['ATT002'],
+    );
   });
 
   it('survives import cycles (a module importing the file that imports it)', async () => {
@@ -155,7 +158,11 @@ describe('workspace: the module cache', () => {
       'pkg/base.py': 'def pad_of(ids):\n    return ids.eq(0)\n',
     });
     const parser = await createPythonParser(grammar());
-    const wa = new WorkspaceAnalysis(ws, (src) => parser.parse(src, { full: true }), (tree, sr, link) => new Evaluator(tree, sr, link));
+    const wa = new WorkspaceAnalysis(
+      ws,
+      (src) => parser.parse(src, { full: true }),
+      (tree, sr, link) => new Evaluator(tree, sr, link),
+    );
     const first = wa.module('pkg/masks.py');
     assert.ok(first);
     assert.equal(wa.module('pkg/masks.py'), first, 'reused while nothing changed');
@@ -198,7 +205,10 @@ describe('workspace: evidence in another file', () => {
     assert.deepEqual(codes(buggy), ['ATT002@8']);
     assert.match(buggy[0].message, /`input_ids\.eq\(pad_id\)`|input_ids == pad_id|eq/);
     assert.match(buggy[0].message, /utils\.py:5/);
-    assert.deepEqual(buggy[0].related?.filter((r) => r.path !== undefined), [{ path: 'utils.py', line: 5, column: 5, message: 'the mask is built in `make_pad_mask` (utils.py:5)' }]);
+    assert.deepEqual(
+      buggy[0].related?.filter((r) => r.path !== undefined),
+      [{ path: 'utils.py', line: 5, column: 5, message: 'the mask is built in `make_pad_mask` (utils.py:5)' }],
+    );
     assert.deepEqual(l.lintPython(SDPA_CALLER('from utils import make_keep_mask', 'make_keep_mask(input_ids)'), { path: 'model.py' }), []);
   });
 
@@ -281,7 +291,10 @@ def attend(q, k, v):
     const fs = l.lintPython(model('scores_of', -2), { path: 'model.py' });
     assert.deepEqual(codes(fs), ['ATT001@6']);
     assert.match(fs[0].message, /formed in `scores_of`, utils\.py:5/);
-    assert.deepEqual(fs[0].related?.filter((r) => r.path !== undefined).map((r) => [r.path, r.line]), [['utils.py', 5]]);
+    assert.deepEqual(
+      fs[0].related?.filter((r) => r.path !== undefined).map((r) => [r.path, r.line]),
+      [['utils.py', 5]],
+    );
     assert.deepEqual(l.lintPython(model('scores_of', -1), { path: 'model.py' }), []);
     // The weights returned (no product with the values here): only the helper's scores say where the keys are.
     const weightsOnly = model('scores_of', -2).replace('return w @ v', 'return w');
@@ -321,7 +334,10 @@ with torch.autocast("cuda"):
     const fs = l.lintPython(model('-1e9'), { path: 'nets/model.py' });
     assert.deepEqual(codes(fs), ['ATT007@8']);
     assert.match(fs[0].message, /imported by train\.py, which sets it at train\.py:5/);
-    assert.deepEqual(fs[0].related?.filter((r) => r.path !== undefined).map((r) => [r.path, r.line]), [['train.py', 5]]);
+    assert.deepEqual(
+      fs[0].related?.filter((r) => r.path !== undefined).map((r) => [r.path, r.line]),
+      [['train.py', 5]],
+    );
     assert.ok(l.workspaceDependencies('nets/model.py').includes('train.py'));
     assert.deepEqual(l.lintPython(model('torch.finfo(scores.dtype).min'), { path: 'nets/model.py' }), []);
   });

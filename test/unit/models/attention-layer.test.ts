@@ -41,7 +41,10 @@ describe('attention layer from nn.MultiheadAttention weights', () => {
       assertClose(layer.probs, expected.probs, { label: file });
     }
     // Any other lone tensor is not an attention layer.
-    assert.throws(() => loadModel(new Map([['w', { data: new Float32Array(32), shape: [4, 8] }]]), { fileName: 'w.npy' }), /w\.npy: 1 tensor, none named like GPT-2/);
+    assert.throws(
+      () => loadModel(new Map([['w', { data: new Float32Array(32), shape: [4, 8] }]]), { fileName: 'w.npy' }),
+      /w\.npy: 1 tensor, none named like GPT-2/,
+    );
   });
 
   it('loadModel: seeded embeddings (the seeded model’s recipe), words tokenizer, causal on request', async () => {
@@ -58,13 +61,19 @@ describe('attention layer from nn.MultiheadAttention weights', () => {
     assert.deepEqual(Array.from(x.data), Array.from(seededAttentionWeights({ seed: 7, dModel: 16, numHeads: 4, tokens: words }).embeddings.data));
     // The attention is nn.MultiheadAttention's on those inputs (the engine's MHA, an independent path).
     const result = await model.forward(wordTokens(words));
-    const mha = multiheadAttention({ data: x.data, shape: [1, T, 16] }, { data: x.data, shape: [1, T, 16] }, { data: x.data, shape: [1, T, 16] }, {
-      numHeads: 4,
-      inProjWeight: tensors.get('in_proj_weight')!,
-      inProjBias: tensors.get('in_proj_bias')!,
-      outProjWeight: tensors.get('out_proj.weight')!,
-      outProjBias: tensors.get('out_proj.bias')!,
-    }, { averageAttnWeights: false });
+    const mha = multiheadAttention(
+      { data: x.data, shape: [1, T, 16] },
+      { data: x.data, shape: [1, T, 16] },
+      { data: x.data, shape: [1, T, 16] },
+      {
+        numHeads: 4,
+        inProjWeight: tensors.get('in_proj_weight')!,
+        inProjBias: tensors.get('in_proj_bias')!,
+        outProjWeight: tensors.get('out_proj.weight')!,
+        outProjBias: tensors.get('out_proj.bias')!,
+      },
+      { averageAttnWeights: false },
+    );
     assertClose(result.attentions!, mha.weights!.data, { label: 'vs multiheadAttention' });
     // Causal: the future is masked and the reported mask says so.
     const causal = await model.forward(wordTokens(words), { causal: true });
@@ -83,9 +92,38 @@ describe('attention layer from nn.MultiheadAttention weights', () => {
     const x: Tensor = { data: Float32Array.from({ length: 5 * 16 }, (_, i) => Math.sin(i * 0.7)), shape: [5, 16] };
     const reference = attentionLayerForward(readAttentionLayer(mha, findAttentionLayer(mha)!, { num_heads: 4 }, 'mha'), x, undefined);
     const layouts: Array<[string, Map<string, Tensor>, RegExp]> = [
-      ['q_proj', new Map([['layers.1.attn.q_proj.weight', part(0)], ['layers.1.attn.k_proj.weight', part(1)], ['layers.1.attn.v_proj.weight', part(2)], ['layers.0.attn.q_proj.weight', part(0)], ['layers.0.attn.k_proj.weight', part(1)], ['layers.0.attn.v_proj.weight', part(2)], ['layers.0.attn.out_proj.weight', part(0)]]), /at 'layers\.0\.attn'.*1 more attention layer \(layers\.1\.attn\.\)/],
-      ['query/key/value', new Map([['query.weight', part(0)], ['key.weight', part(1)], ['value.weight', part(2)]]), /query \/ key \/ value/],
-      ['W_q', new Map([['W_q', part(0)], ['W_k', part(1)], ['W_v', part(2)], ['W_o', part(1)]]), /W_q \/ W_k \/ W_v matrices/],
+      [
+        'q_proj',
+        new Map([
+          ['layers.1.attn.q_proj.weight', part(0)],
+          ['layers.1.attn.k_proj.weight', part(1)],
+          ['layers.1.attn.v_proj.weight', part(2)],
+          ['layers.0.attn.q_proj.weight', part(0)],
+          ['layers.0.attn.k_proj.weight', part(1)],
+          ['layers.0.attn.v_proj.weight', part(2)],
+          ['layers.0.attn.out_proj.weight', part(0)],
+        ]),
+        /at 'layers\.0\.attn'.*1 more attention layer \(layers\.1\.attn\.\)/,
+      ],
+      [
+        'query/key/value',
+        new Map([
+          ['query.weight', part(0)],
+          ['key.weight', part(1)],
+          ['value.weight', part(2)],
+        ]),
+        /query \/ key \/ value/,
+      ],
+      [
+        'W_q',
+        new Map([
+          ['W_q', part(0)],
+          ['W_k', part(1)],
+          ['W_v', part(2)],
+          ['W_o', part(1)],
+        ]),
+        /W_q \/ W_k \/ W_v matrices/,
+      ],
     ];
     for (const [what, tensors, detail] of layouts) {
       const model = loadModel(tensors, { fileName: what, configJson: config4 });
@@ -101,7 +139,11 @@ describe('attention layer from nn.MultiheadAttention weights', () => {
     const bad = new Map<string, Tensor>([['in_proj_weight', { data: new Float32Array(40), shape: [10, 4] }]]);
     assert.throws(() => loadModel(bad, { fileName: 'bad.pt' }), /bad\.pt: tensor 'in_proj_weight' has 10 rows, not a multiple of 3/);
     const sq = (n: number): Tensor => ({ data: new Float32Array(n * n), shape: [n, n] });
-    const mismatch = new Map([['q_proj.weight', sq(8)], ['k_proj.weight', sq(4)], ['v_proj.weight', sq(8)]]);
+    const mismatch = new Map([
+      ['q_proj.weight', sq(8)],
+      ['k_proj.weight', sq(4)],
+      ['v_proj.weight', sq(8)],
+    ]);
     assert.throws(() => loadModel(mismatch, { fileName: 'bad.pt' }), /tensor 'k_proj\.weight' has shape \[4, 4\] but an attention layer needs \[8, 8\]/);
     const packed = new Map([['in_proj_weight', { data: new Float32Array(48 * 16), shape: [48, 16] }]]);
     assert.throws(() => loadModel(packed, { fileName: 'a.pt', configJson: '{"num_heads": 5}' }), /5 heads do not divide the model width 16/);

@@ -64,7 +64,8 @@ describe('BERT forward vs HF transformers: bert_tiny', () => {
 
   it('reads BertFor…-style names (bert. prefix, heads beside it) and gamma/beta LayerNorm names', async () => {
     const renamed = new Map<string, Tensor>();
-    for (const [name, t] of withPrefix(tensors, 'bert.')) renamed.set(name.replace(/LayerNorm\.weight$/, 'LayerNorm.gamma').replace(/LayerNorm\.bias$/, 'LayerNorm.beta'), t);
+    for (const [name, t] of withPrefix(tensors, 'bert.'))
+      renamed.set(name.replace(/LayerNorm\.weight$/, 'LayerNorm.gamma').replace(/LayerNorm\.bias$/, 'LayerNorm.beta'), t);
     renamed.set('cls.predictions.bias', { data: new Float32Array(64), shape: [64] });
     const model = loadModel(renamed, { fileName: 'pytorch_model.bin', configJson });
     assert.match(model.info.detail, /names prefixed 'bert\.'/);
@@ -75,7 +76,10 @@ describe('BERT forward vs HF transformers: bert_tiny', () => {
   it('without a tokenizer.json it says that only ids work; with one it uses it', async () => {
     const model = loadModel(tensors, { fileName: 'bert_tiny.safetensors', configJson });
     assert.match(model.info.detail, /without a tokenizer\.json, so it can only run on token ids \(--ids/);
-    await assert.rejects(model.forward(wordTokens(['hello', 'world'])), /token 0 \("hello"\) has no vocabulary id; this BERT checkpoint came without a tokenizer\.json/);
+    await assert.rejects(
+      model.forward(wordTokens(['hello', 'world'])),
+      /token 0 \("hello"\) has no vocabulary id; this BERT checkpoint came without a tokenizer\.json/,
+    );
     const withTok = loadModel(tensors, { fileName: 'bert_tiny.safetensors', configJson, tokenizerJson: '{}' });
     assert.deepEqual(withTok.tokenizer, { kind: 'tokenizer-json', json: '{}' });
   });
@@ -89,15 +93,27 @@ describe('BERT forward vs HF transformers: bert_tiny', () => {
 
   it('refuses what it cannot run faithfully, naming the problem', async () => {
     const cfg = (patch: object) => JSON.stringify({ ...fx.config, ...patch });
-    assert.throws(() => loadModel(tensors, { fileName: 'm', configJson: cfg({ model_type: 'roberta' }) }), /model_type 'roberta' needs "pad_token_id" \(its positions start after it\)/);
-    assert.throws(() => loadModel(tensors, { fileName: 'm', configJson: cfg({ model_type: 'deberta' }) }), /model_type is 'deberta' but m has BERT tensor names; only model_type 'bert', 'roberta', 'xlm-roberta', 'camembert' are supported/);
-    assert.throws(() => loadModel(tensors, { fileName: 'm', configJson: cfg({ position_embedding_type: 'relative_key' }) }), /position_embedding_type 'relative_key' is not supported/);
+    assert.throws(
+      () => loadModel(tensors, { fileName: 'm', configJson: cfg({ model_type: 'roberta' }) }),
+      /model_type 'roberta' needs "pad_token_id" \(its positions start after it\)/,
+    );
+    assert.throws(
+      () => loadModel(tensors, { fileName: 'm', configJson: cfg({ model_type: 'deberta' }) }),
+      /model_type is 'deberta' but m has BERT tensor names; only model_type 'bert', 'roberta', 'xlm-roberta', 'camembert' are supported/,
+    );
+    assert.throws(
+      () => loadModel(tensors, { fileName: 'm', configJson: cfg({ position_embedding_type: 'relative_key' }) }),
+      /position_embedding_type 'relative_key' is not supported/,
+    );
     assert.throws(() => loadModel(tensors, { fileName: 'm', configJson: cfg({ hidden_size: 32 }) }), /hidden_size is 32 but m's word embeddings are 64×16/);
     const model = loadModel(tensors, { fileName: 'm', configJson });
     await assert.rejects(model.forward(idTokens(new Array(33).fill(1))), /33 tokens but the model has only 32 positions/);
     await assert.rejects(model.forward(idTokens([2, 64])), /token id 64 at position 1 is out of range/);
     const broken = new Map(tensors);
     broken.delete('encoder.layer.1.output.LayerNorm.bias');
-    assert.throws(() => loadModel(broken, { fileName: 'm' }), /m: tensor 'encoder\.layer\.1\.output\.LayerNorm\.bias' is missing \(a BERT checkpoint needs it, shape \[16\]\)/);
+    assert.throws(
+      () => loadModel(broken, { fileName: 'm' }),
+      /m: tensor 'encoder\.layer\.1\.output\.LayerNorm\.bias' is missing \(a BERT checkpoint needs it, shape \[16\]\)/,
+    );
   });
 });

@@ -24,12 +24,18 @@ describe('RoPE', () => {
     const base = ropeInverseFrequencies({ theta: 500000, rotaryDim: 64, scaling: { type: 'default' } });
     const s = { type: 'llama3' as const, factor: 8, lowFreqFactor: 1, highFreqFactor: 4, originalMaxPositions: 8192 };
     const inv = ropeInverseFrequencies({ theta: 500000, rotaryDim: 64, scaling: s });
-    let high = 0, low = 0, mid = 0;
+    let high = 0,
+      low = 0,
+      mid = 0;
     for (let i = 0; i < 32; i++) {
       const wavelen = (2 * Math.PI) / base[i];
-      if (wavelen < 8192 / 4) { assert.equal(inv[i], base[i]); high++; }
-      else if (wavelen > 8192 / 1) { assert.ok(Math.abs(inv[i] - base[i] / 8) <= 1e-6 * base[i]); low++; }
-      else {
+      if (wavelen < 8192 / 4) {
+        assert.equal(inv[i], base[i]);
+        high++;
+      } else if (wavelen > 8192 / 1) {
+        assert.ok(Math.abs(inv[i] - base[i] / 8) <= 1e-6 * base[i]);
+        low++;
+      } else {
         const smooth = (8192 / wavelen - 1) / (4 - 1);
         const expected = ((1 - smooth) * base[i]) / 8 + smooth * base[i];
         assert.ok(Math.abs(inv[i] - expected) <= 1e-6 * expected, `medium frequency ${i}`);
@@ -40,24 +46,29 @@ describe('RoPE', () => {
   });
 
   it('rotates pairs (i, i + d/2) by position·θ_i, keeps norms, leaves position 0 and the non-rotary dims alone, and unrotates', () => {
-    const H = 2, T = 5, hd = 6, D = 4;
+    const H = 2,
+      T = 5,
+      hd = 6,
+      D = 4;
     const g = new TorchGenerator(3);
     const x = g.randn(H, T, hd).data;
     const orig = new Float32Array(x);
     const inv = ropeInverseFrequencies({ theta: 100, rotaryDim: D, scaling: { type: 'default' } });
     const tables = ropeTables(inv, [0, 1, 2, 3, 4]);
     applyRopeInPlace(x, H, T, hd, tables);
-    for (let h = 0; h < H; h++) for (let t = 0; t < T; t++) {
-      const o = (h * T + t) * hd;
-      for (let i = 0; i < D / 2; i++) {
-        const a = t * inv[i];
-        const x1 = orig[o + i], x2 = orig[o + i + D / 2];
-        assert.ok(Math.abs(x[o + i] - (x1 * Math.cos(a) - x2 * Math.sin(a))) < 1e-5);
-        assert.ok(Math.abs(x[o + i + D / 2] - (x2 * Math.cos(a) + x1 * Math.sin(a))) < 1e-5);
+    for (let h = 0; h < H; h++)
+      for (let t = 0; t < T; t++) {
+        const o = (h * T + t) * hd;
+        for (let i = 0; i < D / 2; i++) {
+          const a = t * inv[i];
+          const x1 = orig[o + i],
+            x2 = orig[o + i + D / 2];
+          assert.ok(Math.abs(x[o + i] - (x1 * Math.cos(a) - x2 * Math.sin(a))) < 1e-5);
+          assert.ok(Math.abs(x[o + i + D / 2] - (x2 * Math.cos(a) + x1 * Math.sin(a))) < 1e-5);
+        }
+        for (let c = D; c < hd; c++) assert.equal(x[o + c], orig[o + c], 'dims past rotaryDim pass through');
+        if (t === 0) for (let c = 0; c < hd; c++) assert.ok(Math.abs(x[o + c] - orig[o + c]) < 1e-7);
       }
-      for (let c = D; c < hd; c++) assert.equal(x[o + c], orig[o + c], 'dims past rotaryDim pass through');
-      if (t === 0) for (let c = 0; c < hd; c++) assert.ok(Math.abs(x[o + c] - orig[o + c]) < 1e-7);
-    }
     const back = unrotateRope(x.subarray(0, T * hd), T, hd, tables);
     for (let i = 0; i < T * hd; i++) assert.ok(Math.abs(back[i] - orig[i]) < 1e-5);
   });
@@ -104,12 +115,14 @@ describe('sliding window', () => {
   it('lets query i see keys i − window < j ≤ i, in the (T, T) mask too', () => {
     assert.equal(slidingWindowStart(0, 3), 0);
     assert.equal(slidingWindowStart(5, 3), 3);
-    const T = 7, window = 3;
+    const T = 7,
+      window = 3;
     const allowed = allowedRows({ causal: true, window }, T, 0, T)!;
-    for (let i = 0; i < T; i++) for (let j = 0; j < T; j++) {
-      assert.equal(allowed[i * T + j], inSlidingWindow(i, j, window) ? 1 : 0, `(${i}, ${j})`);
-      assert.equal(inSlidingWindow(i, j, window), j <= i && i - j < window);
-    }
+    for (let i = 0; i < T; i++)
+      for (let j = 0; j < T; j++) {
+        assert.equal(allowed[i * T + j], inSlidingWindow(i, j, window) ? 1 : 0, `(${i}, ${j})`);
+        assert.equal(inSlidingWindow(i, j, window), j <= i && i - j < window);
+      }
   });
 });
 
@@ -125,9 +138,14 @@ describe('soft-cap', () => {
 });
 
 describe('groupedAttention', () => {
-  const H = 4, Hkv = 2, T = 9, hd = 4;
+  const H = 4,
+    Hkv = 2,
+    T = 9,
+    hd = 4;
   const g = new TorchGenerator(11);
-  const q = g.randn(H, T, hd), k = g.randn(Hkv, T, hd), v = g.randn(Hkv, T, hd);
+  const q = g.randn(H, T, hd),
+    k = g.randn(Hkv, T, hd),
+    v = g.randn(Hkv, T, hd);
   const kvHeads = kvHeadMap(H, Hkv);
   const mask = { causal: true, keyPadding: Uint8Array.from([1, 1, 1, 1, 1, 1, 1, 0, 0]), window: 3 };
   const head = (t: { data: Float32Array }, i: number) => ({ data: t.data.slice(i * T * hd, (i + 1) * T * hd), shape: [T, hd] });
@@ -138,7 +156,9 @@ describe('groupedAttention', () => {
     const tiled = await groupedAttention(q, k, v, { mask, scale: 0.7, softcap, kvHeads, materialise: false });
     const allowed = allowedRows(mask, T, 0, T)!;
     for (let h = 0; h < H; h++) {
-      const qh = head(q, h), kh = head(k, kvHeads[h]), vh = head(v, kvHeads[h]);
+      const qh = head(q, h),
+        kh = head(k, kvHeads[h]),
+        vh = head(v, kvHeads[h]);
       // soft-capped scores: reference with q scaled so that q·k·scale goes through tanh
       const probs = new Float64Array(T * T);
       for (let i = 0; i < T; i++) {
@@ -155,11 +175,12 @@ describe('groupedAttention', () => {
         for (let j = 0; j < T; j++) probs[i * T + j] = row[j] === -Infinity ? 0 : Math.exp(row[j] - m) / z;
       }
       for (let i = 0; i < T * T; i++) assert.ok(Math.abs(full.probs!.data[h * T * T + i] - probs[i]) < 1e-6, `head ${h} weight ${i}`);
-      for (let i = 0; i < T; i++) for (let c = 0; c < hd; c++) {
-        let o = 0;
-        for (let j = 0; j < T; j++) o += probs[i * T + j] * vh.data[j * hd + c];
-        assert.ok(Math.abs(full.context.data[(h * T + i) * hd + c] - o) < 1e-5);
-      }
+      for (let i = 0; i < T; i++)
+        for (let c = 0; c < hd; c++) {
+          let o = 0;
+          for (let j = 0; j < T; j++) o += probs[i * T + j] * vh.data[j * hd + c];
+          assert.ok(Math.abs(full.context.data[(h * T + i) * hd + c] - o) < 1e-5);
+        }
     }
     assert.equal(tiled.probs, undefined);
     tiled.context.data.forEach((x, i) => assert.ok(Math.abs(x - full.context.data[i]) < 1e-6));

@@ -16,14 +16,15 @@ async function sessionFor(family: string): Promise<InspectSession> {
 }
 
 describe('debugger steps on RoPE models (session.trace)', () => {
-  it('Gemma 2 sliding layer: default trace = the run\'s weights (RoPE, soft-cap, window, padding, model scale); switches change it', async () => {
+  it("Gemma 2 sliding layer: default trace = the run's weights (RoPE, soft-cap, window, padding, model scale); switches change it", async () => {
     const fx = modernExpected('gemma2');
     const session = await sessionFor('gemma2');
     const run = await session.run({ text: '', ids: fx.input_ids[1], attentionMask: fx.attention_mask[1], maxTokens: 64 });
     assert.deepEqual(run.kvHeads, [0, 0, 1, 1]);
     assert.deepEqual(run.model.layerWindows, [5, null]);
     const T = run.seqLen;
-    const layer = 0, head = 3;
+    const layer = 0,
+      head = 3;
     const t = session.trace({ runId: run.runId, layer, head, options: {} });
     assert.equal(t.rope!.applied, true);
     assert.equal(t.softcap!.cap, 50);
@@ -31,7 +32,7 @@ describe('debugger steps on RoPE models (session.trace)', () => {
     assert.ok(Math.abs(t.scale - 1 / Math.sqrt(8)) < 1e-12);
     const asked = session.trace({ runId: run.runId, layer, head, options: { scale: { kind: 'model' } } });
     assert.deepEqual(asked.scaleChoice, { kind: 'model', value: 1 / Math.sqrt(8) });
-    const base = ((layer * run.nHead + head) * T) * T;
+    const base = (layer * run.nHead + head) * T * T;
     // the padded queries that see no key come out as HF's flat rows in the run; the trace shows them as NaN rows (no visible key)
     const padded = new Set(fx.attention_mask[1].map((m, i) => (m ? -1 : i)).filter((i) => i >= 0));
     for (let i = 0; i < T; i++) {
@@ -66,7 +67,14 @@ describe('debugger steps on RoPE models (session.trace)', () => {
     const roberta = await sessionFor('roberta');
     const r = await roberta.run({ text: '', ids: [0, 5, 2], maxTokens: 8 });
     assert.equal(r.kvHeads, undefined);
-    assert.throws(() => roberta.trace({ runId: r.runId, layer: 0, head: 0, options: { rope: { apply: true } } }), /this model has no rotary position embeddings \(RoPE\) to switch on/);
-    assert.equal(roberta.trace({ runId: r.runId, layer: 0, head: 0, options: { rope: { apply: false } } }).rope, undefined, 'switching RoPE off where there is none changes nothing');
+    assert.throws(
+      () => roberta.trace({ runId: r.runId, layer: 0, head: 0, options: { rope: { apply: true } } }),
+      /this model has no rotary position embeddings \(RoPE\) to switch on/,
+    );
+    assert.equal(
+      roberta.trace({ runId: r.runId, layer: 0, head: 0, options: { rope: { apply: false } } }).rope,
+      undefined,
+      'switching RoPE off where there is none changes nothing',
+    );
   });
 });

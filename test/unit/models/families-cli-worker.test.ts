@@ -36,7 +36,7 @@ function expectedAttentions(family: string, b: number): Float32Array {
   return out;
 }
 
-describe('inspect --weights FOLDER_OR_FILE (built CLI) on today\'s families', function () {
+describe("inspect --weights FOLDER_OR_FILE (built CLI) on today's families", function () {
   this.timeout(120_000);
   before(() => {
     if (!existsSync(CLI)) {
@@ -60,7 +60,14 @@ describe('inspect --weights FOLDER_OR_FILE (built CLI) on today\'s families', fu
 
   it('qwen2 model.safetensors given as a file finds config.json beside it', () => {
     const fx = modernExpected('qwen2');
-    const out = inspectJson(['--weights', modernPath('qwen2', 'model.safetensors'), '--ids', fx.input_ids[0].join(','), '--attention-mask', fx.attention_mask[0].join(',')]);
+    const out = inspectJson([
+      '--weights',
+      modernPath('qwen2', 'model.safetensors'),
+      '--ids',
+      fx.input_ids[0].join(','),
+      '--attention-mask',
+      fx.attention_mask[0].join(','),
+    ]);
     assert.equal(out.model.family, 'qwen2');
     assert.deepEqual(out.model.kvHeads, [0, 0, 0, 0]);
     assertClose(Float32Array.from(out.attentions.data), expectedAttentions('qwen2', 0), { atol: 1e-5 });
@@ -94,7 +101,12 @@ describe('engine worker: configureModel with a model folder', function () {
   it('reads a sharded bf16 Phi-3 folder and a Mistral folder, and exposes the GQA map and windows', async () => {
     dir = mkdtempSync(join(tmpdir(), 'ai-phi3-sharded-'));
     const tensors = await readTensors(modernFile('phi3', 'model.safetensors'), 'model.safetensors');
-    for (const [name, bytes] of encodeShards([...tensors].map(([name, t]) => ({ name, shape: t.shape, data: t.data })), 'BF16', 50_000)) writeFileSync(join(dir, name), bytes);
+    for (const [name, bytes] of encodeShards(
+      [...tensors].map(([name, t]) => ({ name, shape: t.shape, data: t.data })),
+      'BF16',
+      50_000,
+    ))
+      writeFileSync(join(dir, name), bytes);
     writeFileSync(join(dir, 'config.json'), modernFile('phi3', 'config.json'));
     writeFileSync(join(dir, 'tokenizer.json'), modernFile('phi3', 'tokenizer.json'));
     const phi = await client.request('configureModel', { kind: 'folder', fileName: 'phi3-bf16', path: dir });
@@ -109,6 +121,9 @@ describe('engine worker: configureModel with a model folder', function () {
     const fx = modernExpected('mistral');
     const r = await client.request('run', { text: '', ids: fx.input_ids[1], attentionMask: fx.attention_mask[1], maxTokens: 64 });
     assertClose(r.attentions!, expectedAttentions('mistral', 1), { atol: 1e-5 });
-    await assert.rejects(client.request('configureModel', { kind: 'folder', fileName: 'nowhere', path: join(dir, 'missing') }), /nowhere: is a folder without model weights/);
+    await assert.rejects(
+      client.request('configureModel', { kind: 'folder', fileName: 'nowhere', path: join(dir, 'missing') }),
+      /nowhere: is a folder without model weights/,
+    );
   });
 });

@@ -60,7 +60,14 @@ describe('GPT-2 model details', () => {
     for (let l = 0; l < 2; l++) {
       for (let h = 0; h < 2; h++) {
         const { q, k, v, allowed } = result.headInputs(l, h);
-        assert.deepEqual([q.shape, k.shape, v.shape], [[T, 8], [T, 8], [T, 8]]);
+        assert.deepEqual(
+          [q.shape, k.shape, v.shape],
+          [
+            [T, 8],
+            [T, 8],
+            [T, 8],
+          ],
+        );
         assert.ok(allowed, 'GPT-2 reports its causal mask');
         for (let i = 0; i < T; i++) for (let j = 0; j < T; j++) assert.equal(allowed[i * T + j], j <= i ? 1 : 0);
         const probs = referenceProbs(q, k, 1 / Math.sqrt(8), allowed);
@@ -93,7 +100,14 @@ describe('GPT-2 model details', () => {
     assert.equal(checkpoints, 2);
     assert.deepEqual(progress, [0.5, 1]);
     // A checkpoint that throws (cancellation) stops the forward.
-    await assert.rejects(model.forward(idTokens(ids), { checkpoint: async () => { throw new Error('cancelled'); } }), /cancelled/);
+    await assert.rejects(
+      model.forward(idTokens(ids), {
+        checkpoint: async () => {
+          throw new Error('cancelled');
+        },
+      }),
+      /cancelled/,
+    );
   });
 
   it('masks padded keys on top of the causal mask when given an attention mask', async () => {
@@ -141,11 +155,17 @@ describe('GPT-2 model details', () => {
       const tensors = await fixtureTensors('gpt2_tiny.safetensors');
       const missing = new Map(tensors);
       missing.delete('h.1.ln_2.bias');
-      assert.throws(() => loadModel(missing, { fileName: 'm.safetensors', configJson }), /m\.safetensors: tensor 'h\.1\.ln_2\.bias' is missing \(a GPT-2 checkpoint needs it, shape \[16\]\)/);
+      assert.throws(
+        () => loadModel(missing, { fileName: 'm.safetensors', configJson }),
+        /m\.safetensors: tensor 'h\.1\.ln_2\.bias' is missing \(a GPT-2 checkpoint needs it, shape \[16\]\)/,
+      );
       const reshaped = new Map(tensors);
       const w = tensors.get('h.0.attn.c_attn.weight')!;
       reshaped.set('h.0.attn.c_attn.weight', { data: w.data, shape: [48, 16] }); // nn.Linear layout: wrong for Conv1D
-      assert.throws(() => loadModel(reshaped, { fileName: 'm.safetensors', configJson }), /'h\.0\.attn\.c_attn\.weight' has shape \[48, 16\] but a GPT-2 checkpoint needs \[16, 48\]/);
+      assert.throws(
+        () => loadModel(reshaped, { fileName: 'm.safetensors', configJson }),
+        /'h\.0\.attn\.c_attn\.weight' has shape \[48, 16\] but a GPT-2 checkpoint needs \[16, 48\]/,
+      );
       const gap = new Map([...tensors].map(([n, t]) => [n.replace(/^h\.1\./, 'h.2.'), t]));
       assert.throws(() => loadModel(gap, { fileName: 'm.safetensors' }), /m\.safetensors: GPT-2 blocks are numbered 0, 2; block 1 is missing/);
     });
@@ -157,7 +177,10 @@ describe('GPT-2 model details', () => {
       assert.throws(() => loadModel(tensors, { fileName: 'm', configJson: cfg({ n_head: 0 }) }), /"n_head" must be a positive integer, got 0/);
       assert.throws(() => loadModel(tensors, { fileName: 'm', configJson: cfg({ n_layer: 3 }) }), /n_layer is 3 but m holds 2 GPT-2 blocks/);
       assert.throws(() => loadModel(tensors, { fileName: 'm', configJson: cfg({ activation_function: 'mish' }) }), /activation 'mish' is not supported/);
-      assert.throws(() => loadModel(tensors, { fileName: 'm', configJson: cfg({ model_type: 'gpt_neo' }) }), /model_type is 'gpt_neo' but m has GPT-2 tensor names/);
+      assert.throws(
+        () => loadModel(tensors, { fileName: 'm', configJson: cfg({ model_type: 'gpt_neo' }) }),
+        /model_type is 'gpt_neo' but m has GPT-2 tensor names/,
+      );
       assert.throws(() => loadModel(tensors, { fileName: 'm', configJson: '{"n_head": 2,' }), /config\.json: not valid JSON/);
       assert.throws(() => loadModel(tensors, { fileName: 'm', configJson: '[2]' }), /config\.json: expected a JSON object/);
     });

@@ -32,7 +32,12 @@ function assertRowsMatch(lazy: ForwardResult, attentions: Float32Array, nLayer: 
   for (let l = 0; l < nLayer; l++) {
     for (let h = 0; h < nHead; h++) {
       const head = attentions.subarray((l * nHead + h) * T * T, (l * nHead + h + 1) * T * T);
-      const ranges: [number, number][] = [[0, T], [0, 1], [T - 1, T], [Math.floor(T / 3), Math.floor((2 * T) / 3) + 1]];
+      const ranges: [number, number][] = [
+        [0, T],
+        [0, 1],
+        [T - 1, T],
+        [Math.floor(T / 3), Math.floor((2 * T) / 3) + 1],
+      ];
       for (let i = 0; i < T; i++) ranges.push([i, i + 1]);
       for (const [r0, r1] of ranges) {
         const rows = lazy.headAttentionRows(l, h, r0, r1);
@@ -96,13 +101,17 @@ describe('lazy weights: headAttentionRows equals the materialised weights', () =
       const nLayer = checkpoint.config.nLayer;
       const nHead = checkpoint.config.nHead;
       assert.equal(checkpoints, nLayer + nLayer * nHead, 'between blocks, and between heads on the tiled path');
-      assert.ok(lazy.layers.every((l) => l.probs === undefined), 'the tiled path keeps no probabilities');
+      assert.ok(
+        lazy.layers.every((l) => l.probs === undefined),
+        'the tiled path keeps no probabilities',
+      );
       for (let l = 0; l < nLayer; l++) {
         // The flashAttention path gives the materialised path's hidden states ...
         assertClose(lazy.attnOutputs[l], full.attnOutputs[l], { atol: 1e-5, label: `attn_outputs[${l}] tiled vs materialised` });
         assertClose(lazy.blockOutputs[l], full.blockOutputs[l], { atol: 1e-5, label: `block_outputs[${l}] tiled vs materialised` });
         // ... and without padding, HF's.
-        if (!withPadding) assertClose(lazy.blockOutputs[l], fixtureSlice(fx.expected.block_outputs, [l, 0]), { atol: HIDDEN, label: `block_outputs[${l}] vs HF` });
+        if (!withPadding)
+          assertClose(lazy.blockOutputs[l], fixtureSlice(fx.expected.block_outputs, [l, 0]), { atol: HIDDEN, label: `block_outputs[${l}] vs HF` });
       }
       if (!withPadding) assertClose(lazy.lastHidden, fixtureSlice(fx.expected.last_hidden_state, [0]), { atol: HIDDEN, label: 'last_hidden_state vs HF' });
       const model = loadModel(await fixtureTensors(fx.weights_file), { fileName: fx.weights_file, configJson: JSON.stringify(fx.hf_config_json) });
@@ -115,7 +124,10 @@ describe('lazy weights: headAttentionRows equals the materialised weights', () =
         const T = ids.length;
         for (let l = 0; l < nLayer; l++) {
           for (let h = 0; h < nHead; h++) {
-            assertClose(lazyResult.headAttentionRows(l, h, 0, T), fixtureSlice(fx.expected.attentions, [l, 0, h]).data, { atol: 1e-5, label: `rows ${l}.${h} vs HF` });
+            assertClose(lazyResult.headAttentionRows(l, h, 0, T), fixtureSlice(fx.expected.attentions, [l, 0, h]).data, {
+              atol: 1e-5,
+              label: `rows ${l}.${h} vs HF`,
+            });
           }
         }
       }
@@ -131,7 +143,8 @@ describe('lazy weights: headAttentionRows equals the materialised weights', () =
     const mask: number[] = fx.attention_mask[0];
     const lazy = await bertForward(checkpoint, ids, { attentionMask: mask, materialiseBytes: 0 });
     const nLayer = checkpoint.config.nLayer;
-    for (let l = 0; l <= nLayer; l++) assertClose(lazy.hiddenStates[l], fixtureSlice(fx.expected.hidden_states, [l, 0]), { atol: HIDDEN, label: `hidden_states[${l}]` });
+    for (let l = 0; l <= nLayer; l++)
+      assertClose(lazy.hiddenStates[l], fixtureSlice(fx.expected.hidden_states, [l, 0]), { atol: HIDDEN, label: `hidden_states[${l}]` });
     const model = loadModel(tensors, { fileName: 'bert_tiny.safetensors', configJson });
     const full = await model.forward(idTokens(ids), { attentionMask: mask });
     const rows = await model.forward(idTokens(ids), { attentionMask: mask, materialiseBytes: 0, causal: true });
@@ -140,7 +153,11 @@ describe('lazy weights: headAttentionRows equals the materialised weights', () =
   });
 
   it('writes rows into a caller’s buffer when given one', async () => {
-    const lazy = await createSeededModel({ seed: 4, heads: 2, dModel: 8 }).forward(wordTokens(words), { causal: true, attentionMask: padding, materialiseBytes: 0 });
+    const lazy = await createSeededModel({ seed: 4, heads: 2, dModel: 8 }).forward(wordTokens(words), {
+      causal: true,
+      attentionMask: padding,
+      materialiseBytes: 0,
+    });
     const out = new Float32Array(5 * T).fill(NaN);
     const rows = lazy.headAttentionRows(0, 1, 2, 6, out);
     assert.equal(rows.buffer, out.buffer, 'a view of the buffer');
@@ -164,7 +181,10 @@ describe('lazy weights: headAttentionRows equals the materialised weights', () =
 describe('lazy attention helpers', () => {
   /** Deterministic (H, T, d) values without a generator: sines of the index. */
   const filled = (H: number, T: number, d: number, phase: number): Tensor =>
-    tensor(Float32Array.from({ length: H * T * d }, (_, i) => Math.sin(i * 0.37 + phase) * 1.5), [H, T, d]);
+    tensor(
+      Float32Array.from({ length: H * T * d }, (_, i) => Math.sin(i * 0.37 + phase) * 1.5),
+      [H, T, d],
+    );
 
   it('allowedRows gives the rows of the (T, T) mask for every mask kind', () => {
     const T = 7;
@@ -176,7 +196,11 @@ describe('lazy attention helpers', () => {
         assert.equal(allowedRows(spec, T, 0, T), undefined);
         continue;
       }
-      for (const [r0, r1] of [[0, T], [2, 5], [6, 7]]) {
+      for (const [r0, r1] of [
+        [0, T],
+        [2, 5],
+        [6, 7],
+      ]) {
         assert.deepEqual(Array.from(allowedRows(spec, T, r0, r1)!), Array.from(whole.data.subarray(r0 * T, r1 * T)), JSON.stringify({ options, r0, r1 }));
       }
     }
@@ -185,7 +209,9 @@ describe('lazy attention helpers', () => {
 
   it('the tiled layer (flashAttention) gives the materialised layer’s output, across mask blocks of 256 rows', async () => {
     const [H, T, d] = [2, 300, 4];
-    const q = filled(H, T, d, 0), k = filled(H, T, d, 1), v = filled(H, T, d, 2);
+    const q = filled(H, T, d, 0),
+      k = filled(H, T, d, 1),
+      v = filled(H, T, d, 2);
     const pad = Array.from({ length: T }, (_, j) => (j % 7 === 3 ? 0 : 1));
     for (const options of [{}, { causal: true }, { attentionMask: pad }, { causal: true, attentionMask: pad }]) {
       const mask = maskSpec(T, options);
@@ -203,9 +229,18 @@ describe('lazy attention helpers', () => {
 
   it('projects straight into the head layout with the numbers of splitHeads(linear(...)), across row chunks', () => {
     const [T, E, D, H] = [700, 12, 8, 2];
-    const x = tensor(Float32Array.from({ length: T * E }, (_, i) => Math.sin(i * 0.11)), [T, E]);
-    const w = tensor(Float32Array.from({ length: D * E }, (_, i) => Math.cos(i * 0.7) / 3), [D, E]);
-    const b = tensor(Float32Array.from({ length: D }, (_, i) => i / 10 - 0.3), [D]);
+    const x = tensor(
+      Float32Array.from({ length: T * E }, (_, i) => Math.sin(i * 0.11)),
+      [T, E],
+    );
+    const w = tensor(
+      Float32Array.from({ length: D * E }, (_, i) => Math.cos(i * 0.7) / 3),
+      [D, E],
+    );
+    const b = tensor(
+      Float32Array.from({ length: D }, (_, i) => i / 10 - 0.3),
+      [D],
+    );
     for (const bias of [b, undefined]) {
       const direct = linearToHeads(x, w, bias, H, 'test');
       const reference = splitHeads(linear(x, w, bias), H);
@@ -213,7 +248,10 @@ describe('lazy attention helpers', () => {
       assert.deepEqual(Array.from(direct.data), Array.from(reference.data), `bias ${bias ? 'given' : 'none'}`);
     }
     assert.throws(() => linearToHeads(x, w, b, 3, 'seeded model q'), /seeded model q: 3 heads do not divide 8 output features/);
-    assert.throws(() => linearToHeads(x, tensor(new Float32Array(8 * 5), [8, 5]), b, 2, 'q'), /q: input \[700, 12\] does not match weight \[8, 5\] \(\[out, in\]\)/);
+    assert.throws(
+      () => linearToHeads(x, tensor(new Float32Array(8 * 5), [8, 5]), b, 2, 'q'),
+      /q: input \[700, 12\] does not match weight \[8, 5\] \(\[out, in\]\)/,
+    );
   });
 
   it('materialises while every weight fits in 64 MiB', () => {

@@ -17,7 +17,15 @@ describe('loadModel: recognising the family', () => {
     assert.deepEqual(detectFamily(withPrefix(bert, 'bert.')), { family: 'bert', prefix: 'bert.' });
     assert.equal(detectFamily(mha)?.family, 'attention-layer');
     // A name that merely ends like a marker is not one ('xwte.weight').
-    assert.equal(detectFamily(new Map([['xwte.weight', t(4, 2)], ['xh.0.attn.c_attn.weight', t(2, 6)]])), null);
+    assert.equal(
+      detectFamily(
+        new Map([
+          ['xwte.weight', t(4, 2)],
+          ['xh.0.attn.c_attn.weight', t(2, 6)],
+        ]),
+      ),
+      null,
+    );
   });
 
   it('says what it found and what it expected when nothing matches', () => {

@@ -42,7 +42,14 @@ for (const family of ENCODER_FIXTURES) {
       const model = loadModel(tensors, { fileName: 'model.safetensors', configJson, tokenizerJson: modernText(family, 'tokenizer.json') });
       assert.equal(model.info.family, family === 'roberta' ? 'roberta' : 'xlm-roberta');
       const run = await model.forward(idTokens(fx.input_ids[0]), { attentionMask: fx.attention_mask[0] });
-      assertClose(run.attentions!.subarray(0, fx.expected.attentions.shape.slice(2).reduce((a, d) => a * d, 1)), fixtureSlice(fx.expected.attentions, [0, 0]), { atol: 1e-5 });
+      assertClose(
+        run.attentions!.subarray(
+          0,
+          fx.expected.attentions.shape.slice(2).reduce((a, d) => a * d, 1),
+        ),
+        fixtureSlice(fx.expected.attentions, [0, 0]),
+        { atol: 1e-5 },
+      );
     });
   });
 }

@@ -17,7 +17,8 @@ export function toBfloat16Bits(x: Float32Array): Uint16Array {
   const out = new Uint16Array(x.length);
   for (let i = 0; i < x.length; i++) {
     const w = words[i];
-    if ((w & 0x7f800000) === 0x7f800000 && (w & 0x7fffff) !== 0) out[i] = (w >>> 16) | 0x40; // NaN stays NaN
+    if ((w & 0x7f800000) === 0x7f800000 && (w & 0x7fffff) !== 0)
+      out[i] = (w >>> 16) | 0x40; // NaN stays NaN
     else out[i] = (w + 0x7fff + ((w >>> 16) & 1)) >>> 16;
   }
   return out;

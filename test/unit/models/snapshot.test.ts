@@ -45,7 +45,10 @@ describe('model folders (openSnapshot)', () => {
       const run = await model.forward(idTokens(fx.input_ids[b]), { attentionMask: fx.attention_mask[b] });
       const [nLayer, , H, T] = fx.expected.attentions.shape;
       for (let l = 0; l < nLayer; l++) {
-        assertClose(run.attentions!.subarray(l * H * T * T, (l + 1) * H * T * T), fixtureSlice(fx.expected.attentions, [l, b]), { atol: 1e-5, label: `attentions[${l}][${b}]` });
+        assertClose(run.attentions!.subarray(l * H * T * T, (l + 1) * H * T * T), fixtureSlice(fx.expected.attentions, [l, b]), {
+          atol: 1e-5,
+          label: `attentions[${l}][${b}]`,
+        });
       }
     }
   });
@@ -88,22 +91,34 @@ describe('model folders (openSnapshot)', () => {
     const snapshot = await openSnapshot(folder(files), 'phi3');
     assert.deepEqual(snapshot.weightFiles, ['pytorch_model.bin']);
     assert.equal(loadSnapshot(snapshot).info.family, 'phi3');
-    const single = await loadCheckpoint(modernFile('mistral', 'model.safetensors'), { fileName: 'model.safetensors', configJson: modernText('mistral', 'config.json') });
+    const single = await loadCheckpoint(modernFile('mistral', 'model.safetensors'), {
+      fileName: 'model.safetensors',
+      configJson: modernText('mistral', 'config.json'),
+    });
     assert.equal(single.info.family, 'mistral');
     assert.deepEqual(single.info.layerWindows, [5, 5]);
   });
 
   it('refuses, naming the folder and the file: no weights, a missing shard, a bad index, a shard that lacks a mapped tensor', async () => {
-    await assert.rejects(openSnapshot(folder(fixtureFolder('llama', false)), 'my-model'), /my-model: is a folder without model weights: expected one of model\.safetensors\.index\.json, model\.safetensors/);
+    await assert.rejects(
+      openSnapshot(folder(fixtureFolder('llama', false)), 'my-model'),
+      /my-model: is a folder without model weights: expected one of model\.safetensors\.index\.json, model\.safetensors/,
+    );
     const tensors = await tensorsOf('llama');
     const list = [...tensors].map(([name, t]) => ({ name, shape: t.shape, data: t.data }));
     const shards = encodeShards(list, 'F32', 50_000);
     const missing = fixtureFolder('llama', false);
     for (const [n, b] of shards) if (!n.startsWith('model-00002')) missing.set(n, b);
-    await assert.rejects(openSnapshot(folder(missing), 'm'), /m\/model\.safetensors\.index\.json: lists the shard model-00002-of-\d+\.safetensors, which is not in the folder/);
+    await assert.rejects(
+      openSnapshot(folder(missing), 'm'),
+      /m\/model\.safetensors\.index\.json: lists the shard model-00002-of-\d+\.safetensors, which is not in the folder/,
+    );
     const bad = fixtureFolder('llama', false);
     bad.set('model.safetensors.index.json', new TextEncoder().encode(JSON.stringify({ weight_map: { 'model.norm.weight': '../../etc/passwd' } })));
-    await assert.rejects(openSnapshot(folder(bad), 'm'), /maps tensor 'model\.norm\.weight' to "\.\.\/\.\.\/etc\/passwd", which is not a file name in the folder/);
+    await assert.rejects(
+      openSnapshot(folder(bad), 'm'),
+      /maps tensor 'model\.norm\.weight' to "\.\.\/\.\.\/etc\/passwd", which is not a file name in the folder/,
+    );
     const lying = fixtureFolder('llama', false);
     for (const [n, b] of shards) lying.set(n, b);
     const index = JSON.parse(new TextDecoder().decode(shards.get('model.safetensors.index.json')!));
@@ -119,7 +134,11 @@ describe('decoder detection and refusals (loadModel)', () => {
     const cases: Array<[string, number, RegExp]> = [
       ['config.json', 4 * 2 ** 20 + 1, /big\/config\.json: the file is 4\.0 MiB, over the limit of 4 MiB; it was not parsed$/],
       ['tokenizer.json', 128 * 2 ** 20 + 1, /big\/tokenizer\.json: the file is 128\.0 MiB, over the limit of 128 MiB; it was not parsed$/],
-      ['model.safetensors.index.json', 64 * 2 ** 20 + 1, /big\/model\.safetensors\.index\.json: the file is 64\.0 MiB, over the limit of 64 MiB; it was not parsed$/],
+      [
+        'model.safetensors.index.json',
+        64 * 2 ** 20 + 1,
+        /big\/model\.safetensors\.index\.json: the file is 64\.0 MiB, over the limit of 64 MiB; it was not parsed$/,
+      ],
     ];
     for (const [name, size, message] of cases) {
       const files = fixtureFolder('llama');
@@ -138,7 +157,10 @@ describe('decoder detection and refusals (loadModel)', () => {
 
   it('refuses a decoder without config.json, an unknown model_type, a config that disagrees with the tensors', async () => {
     const tensors = await tensorsOf('llama');
-    assert.throws(() => loadModel(tensors, { fileName: 'w.safetensors' }), /w\.safetensors: the tensors are a RoPE decoder's \(model\.layers\.0\.self_attn\.o_proj\.weight, …\) but there is no config\.json beside them/);
+    assert.throws(
+      () => loadModel(tensors, { fileName: 'w.safetensors' }),
+      /w\.safetensors: the tensors are a RoPE decoder's \(model\.layers\.0\.self_attn\.o_proj\.weight, …\) but there is no config\.json beside them/,
+    );
     const config = JSON.parse(modernText('llama', 'config.json'));
     assert.throws(
       () => loadModel(tensors, { fileName: 'w.safetensors', configJson: JSON.stringify({ ...config, model_type: 'falcon' }) }),
@@ -149,10 +171,17 @@ describe('decoder detection and refusals (loadModel)', () => {
       /w\.safetensors: tensor 'model\.layers\.0\.self_attn\.k_proj\.weight' has shape \[16, 32\] but a Llama checkpoint needs \[32, 32\]/,
     );
     assert.throws(
-      () => loadModel(tensors, { fileName: 'w.safetensors', configJson: JSON.stringify({ ...config, rope_parameters: { rope_type: 'yarn', factor: 4, rope_theta: 1e4 } }) }),
+      () =>
+        loadModel(tensors, {
+          fileName: 'w.safetensors',
+          configJson: JSON.stringify({ ...config, rope_parameters: { rope_type: 'yarn', factor: 4, rope_theta: 1e4 } }),
+        }),
       /rope_type 'yarn' is not supported \(supported: default, linear, llama3\)/,
     );
-    assert.throws(() => loadModel(tensors, { fileName: 'w.safetensors', configJson: JSON.stringify({ ...config, num_hidden_layers: 1 }) }), /holds more layers than num_hidden_layers 1/);
+    assert.throws(
+      () => loadModel(tensors, { fileName: 'w.safetensors', configJson: JSON.stringify({ ...config, num_hidden_layers: 1 }) }),
+      /holds more layers than num_hidden_layers 1/,
+    );
     const store = storeFromSafetensors(modernFile('llama', 'model.safetensors'), 'model.safetensors');
     assert.equal(decoderPrefix(store.keys()), 'model.');
   });

@@ -7,10 +7,7 @@ describe('MT19937', () => {
     // seed of C++ std::mt19937.
     const mt = new MT19937(5489);
     const first = Array.from({ length: 10 }, () => mt.nextUint32());
-    assert.deepEqual(first, [
-      3499211612, 581869302, 3890346734, 3586334585, 545404204, 4161255391, 3922919429, 949333985, 2715962298,
-      1323567403,
-    ]);
+    assert.deepEqual(first, [3499211612, 581869302, 3890346734, 3586334585, 545404204, 4161255391, 3922919429, 949333985, 2715962298, 1323567403]);
   });
 
   it('gives 4123659995 as its 10000th output for seed 5489 (the C++ standard check for std::mt19937)', () => {

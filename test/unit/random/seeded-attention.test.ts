@@ -49,7 +49,10 @@ describe('seededAttentionWeights', () => {
     const byDivision = raw.map((v) => Math.fround(v / Math.fround(Math.sqrt(d))));
     const byReciprocal = raw.map((v) => Math.fround(v * Math.fround(1 / Math.sqrt(d))));
     assert.deepEqual(Array.from(w.inProjWeight.data.subarray(0, d * d)), Array.from(byDivision));
-    assert.ok(byDivision.some((v, i) => v !== byReciprocal[i]), 'the check should be able to tell them apart');
+    assert.ok(
+      byDivision.some((v, i) => v !== byReciprocal[i]),
+      'the check should be able to tell them apart',
+    );
   });
 
   it('returns a Python snippet that spells out the same recipe, seed, sizes and tokens', () => {

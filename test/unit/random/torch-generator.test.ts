@@ -55,13 +55,25 @@ describe('TorchGenerator against torch_rng.json (bit for bit)', () => {
 
   it('covers both randn paths, the tail redo, rand, and a cache carried from one call to the next', () => {
     const sizes = fixture.cases.flatMap((c) => c.calls.filter((k) => k.fn === 'randn').map((k) => k.data.length));
-    assert.ok(sizes.some((n) => n < 16), 'a scalar-path draw');
-    assert.ok(sizes.some((n) => n >= 16 && n % 16 === 0), 'a block-path draw');
-    assert.ok(sizes.some((n) => n > 16 && n % 16 !== 0), 'a block-path draw with the tail redone');
+    assert.ok(
+      sizes.some((n) => n < 16),
+      'a scalar-path draw',
+    );
+    assert.ok(
+      sizes.some((n) => n >= 16 && n % 16 === 0),
+      'a block-path draw',
+    );
+    assert.ok(
+      sizes.some((n) => n > 16 && n % 16 !== 0),
+      'a block-path draw with the tail redone',
+    );
     assert.ok(fixture.cases.some((c) => c.calls.some((k) => k.fn === 'rand')));
     // seed 1 draws randn(3) then randn(5): the second call starts with the cached sine of the first.
     const seed1 = fixture.cases.find((c) => c.seed === 1)!;
-    assert.deepEqual(seed1.calls.slice(0, 2).map((k) => k.data.length), [3, 5]);
+    assert.deepEqual(
+      seed1.calls.slice(0, 2).map((k) => k.data.length),
+      [3, 5],
+    );
   });
 });
 

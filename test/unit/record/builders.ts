@@ -38,14 +38,32 @@ export class TraceBuilder {
   }
 
   add(call: Json): void {
-    this.calls.push({ id: this.calls.length, thread: 'MainThread', site: { user: { path: '/ws/prog.py', line: 7, function: '<module>' }, library: null }, module: null, moduleClass: null, test: null, ...call });
+    this.calls.push({
+      id: this.calls.length,
+      thread: 'MainThread',
+      site: { user: { path: '/ws/prog.py', line: 7, function: '<module>' }, library: null },
+      module: null,
+      moduleClass: null,
+      test: null,
+      ...call,
+    });
   }
 
   doc(): Json {
     return {
       format: 'attention-inspector-trace',
       version: 1,
-      program: { kind: 'script', target: '/ws/prog.py', argv: ['prog.py'], exitCode: 0, exception: null, python: '3.11.2', torch: '1.13.0a0', workspace: [this.workspace], durationMs: 12 },
+      program: {
+        kind: 'script',
+        target: '/ws/prog.py',
+        argv: ['prog.py'],
+        exitCode: 0,
+        exception: null,
+        python: '3.11.2',
+        torch: '1.13.0a0',
+        workspace: [this.workspace],
+        durationMs: 12,
+      },
       limits: { maxCallsPerSite: 4, maxBytes: 268435456, skippedCalls: 0, omittedTensors: 0, summarisedTensors: 0, bytesWritten: 10 },
       recorderErrors: [],
       calls: this.calls,

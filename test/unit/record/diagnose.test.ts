@@ -103,7 +103,8 @@ function manualCall(b: TraceBuilder, m: Manual): void {
   }
   if (m.after) {
     const used = new Float32Array(probs.length);
-    for (let bi = 0; bi < B; bi++) for (let t = 0; t < T; t++) for (let s = 0; s < S; s++) used[(bi * T + t) * S + s] = probs[(bi * T + t) * S + s] * m.after(bi, t, s);
+    for (let bi = 0; bi < B; bi++)
+      for (let t = 0; t < T; t++) for (let s = 0; s < S; s++) used[(bi * T + t) * S + s] = probs[(bi * T + t) * S + s] * m.after(bi, t, s);
     tensors.weights_used = b.tensor(idx, 'weights_used', 'float32', [B, T, S], used);
     call.afterSoftmax = [...(m.afterOps ?? []), { op: 'mul', kind: 'after-softmax', path, line: OP_LINES.after, column: 5 }];
   }
@@ -128,8 +129,14 @@ const isPad = (b: number, s: number) => PADDED_IDS[b][s] === 0;
 describe('record: runtime diagnostics', () => {
   describe('ATT003/ATT004: the scale measured from q, k and the softmax input', () => {
     it('says nothing for 1/sqrt(d_k), also with masks and a position-independent shift', () => {
-      assert.deepEqual(findings((b) => manualCall(b, {})), []);
-      assert.deepEqual(findings((b) => manualCall(b, { masked: (bi, _t, s) => isPad(bi, s), ids: PADDED_IDS })), []);
+      assert.deepEqual(
+        findings((b) => manualCall(b, {})),
+        [],
+      );
+      assert.deepEqual(
+        findings((b) => manualCall(b, { masked: (bi, _t, s) => isPad(bi, s), ids: PADDED_IDS })),
+        [],
+      );
     });
     it('reports scale 1 at the score matmul and 1/d_k or sqrt(d_k) at the scale op', () => {
       const missing = findings((b) => manualCall(b, { scale: 1 }));
@@ -139,14 +146,32 @@ describe('record: runtime diagnostics', () => {
       assert.deepEqual(codes(findings((b) => manualCall(b, { scale: 4 }))), ['11:ATT004']);
     });
     it('counts a scale applied to q before the matmul', () => {
-      assert.deepEqual(findings((b) => manualCall(b, { scale: 1, operandScale: 0.25 })), []);
+      assert.deepEqual(
+        findings((b) => manualCall(b, { scale: 1, operandScale: 0.25 })),
+        [],
+      );
     });
     it('says nothing without evidence: other scales, biases, unknown ops, library code, summarised or missing values', () => {
-      assert.deepEqual(findings((b) => manualCall(b, { scale: 0.3 })), []);
-      assert.deepEqual(findings((b) => manualCall(b, { scale: 1, bias: (t, s) => -0.5 * Math.abs(t - s) })), []);
-      assert.deepEqual(findings((b) => manualCall(b, { scale: 1, otherOps: true })), []);
-      assert.deepEqual(findings((b) => manualCall(b, { scale: 1, opPath: '/usr/lib/python3/dist-packages/lib/attn.py' })), []);
-      assert.deepEqual(findings((b) => manualCall(b, { scale: 1, contracted: null })), []);
+      assert.deepEqual(
+        findings((b) => manualCall(b, { scale: 0.3 })),
+        [],
+      );
+      assert.deepEqual(
+        findings((b) => manualCall(b, { scale: 1, bias: (t, s) => -0.5 * Math.abs(t - s) })),
+        [],
+      );
+      assert.deepEqual(
+        findings((b) => manualCall(b, { scale: 1, otherOps: true })),
+        [],
+      );
+      assert.deepEqual(
+        findings((b) => manualCall(b, { scale: 1, opPath: '/usr/lib/python3/dist-packages/lib/attn.py' })),
+        [],
+      );
+      assert.deepEqual(
+        findings((b) => manualCall(b, { scale: 1, contracted: null })),
+        [],
+      );
     });
   });
 
@@ -157,8 +182,14 @@ describe('record: runtime diagnostics', () => {
       assert.match(f[0].message, /the query axis: the matmul with v at line 15 sums over the other axis/);
     });
     it('says nothing when both are the key axis, or when no matmul with v followed', () => {
-      assert.deepEqual(findings((b) => manualCall(b, { softmaxRole: 'row', contracted: 'row' })), []);
-      assert.deepEqual(findings((b) => manualCall(b, { softmaxRole: 'row', contracted: null })), []);
+      assert.deepEqual(
+        findings((b) => manualCall(b, { softmaxRole: 'row', contracted: 'row' })),
+        [],
+      );
+      assert.deepEqual(
+        findings((b) => manualCall(b, { softmaxRole: 'row', contracted: null })),
+        [],
+      );
     });
   });
 
@@ -174,13 +205,25 @@ describe('record: runtime diagnostics', () => {
       assert.match(f[0].message, /lets real queries attend padding while masking real tokens/);
     });
     it('says nothing for a correct padding mask, a causal-only mask, or ids without a padding_idx', () => {
-      assert.deepEqual(findings((b) => manualCall(b, { masked: (bi, _t, s) => isPad(bi, s), ids: PADDED_IDS })), []);
-      assert.deepEqual(findings((b) => manualCall(b, { masked: (_bi, t, s) => s > t, ids: PADDED_IDS })), []);
-      assert.deepEqual(findings((b) => manualCall(b, { masked: (bi, _t, s) => !isPad(bi, s), fill: -1e9, ids: PADDED_IDS, paddingIdx: null })), []);
+      assert.deepEqual(
+        findings((b) => manualCall(b, { masked: (bi, _t, s) => isPad(bi, s), ids: PADDED_IDS })),
+        [],
+      );
+      assert.deepEqual(
+        findings((b) => manualCall(b, { masked: (_bi, t, s) => s > t, ids: PADDED_IDS })),
+        [],
+      );
+      assert.deepEqual(
+        findings((b) => manualCall(b, { masked: (bi, _t, s) => !isPad(bi, s), fill: -1e9, ids: PADDED_IDS, paddingIdx: null })),
+        [],
+      );
     });
     it('reports a causal mask pointing to the future, not the one pointing to the past', () => {
       assert.deepEqual(codes(findings((b) => manualCall(b, { masked: (_bi, t, s) => s < t }))), ['12:ATT002']);
-      assert.deepEqual(findings((b) => manualCall(b, { masked: (_bi, t, s) => s > t })), []);
+      assert.deepEqual(
+        findings((b) => manualCall(b, { masked: (_bi, t, s) => s > t })),
+        [],
+      );
     });
     it('reads an SDPA bool mask as True = attend', () => {
       const sdpa = (b: TraceBuilder, attend: (bi: number, s: number) => boolean) => {
@@ -189,9 +232,14 @@ describe('record: runtime diagnostics', () => {
         for (let bi = 0; bi < B; bi++) for (let s = 0; s < T; s++) mask.push(attend(bi, s));
         const x = randoms(B * H * T * d, 7);
         b.add({
-          kind: 'sdpa', dtype: 'float32', shapes: { q: [B, H, T, d], k: [B, H, T, d] }, params: { isCausal: false, scale: null },
+          kind: 'sdpa',
+          dtype: 'float32',
+          shapes: { q: [B, H, T, d], k: [B, H, T, d] },
+          params: { isCausal: false, scale: null },
           tensors: {
-            q: b.tensor(0, 'q', 'float32', [B, H, T, d], x), k: b.tensor(0, 'k', 'float32', [B, H, T, d], x), v: b.tensor(0, 'v', 'float32', [B, H, T, d], x),
+            q: b.tensor(0, 'q', 'float32', [B, H, T, d], x),
+            k: b.tensor(0, 'k', 'float32', [B, H, T, d], x),
+            v: b.tensor(0, 'v', 'float32', [B, H, T, d], x),
             attn_mask: b.tensor(0, 'attn_mask', 'bool', [B, 1, 1, T], mask),
             token_ids: b.tensor(0, 'token_ids', 'int64', [B, T], PADDED_IDS.flat()),
           },
@@ -201,18 +249,30 @@ describe('record: runtime diagnostics', () => {
       const f = findings((b) => sdpa(b, (bi, s) => isPad(bi, s)));
       assert.deepEqual(codes(f), ['7:ATT002']);
       assert.match(f[0].message, /True = attend/);
-      assert.deepEqual(findings((b) => sdpa(b, (bi, s) => !isPad(bi, s))), []);
+      assert.deepEqual(
+        findings((b) => sdpa(b, (bi, s) => !isPad(bi, s))),
+        [],
+      );
     });
   });
 
   describe('ATT008: causal alignment with fewer queries than keys', () => {
     it('reports is_causal=True with T < S and a top-left tril, not a bottom-right one', () => {
       const sdpa = (T: number, S: number) => (b: TraceBuilder) =>
-        b.add({ kind: 'sdpa', dtype: 'float32', shapes: { q: [1, 1, T, 8], k: [1, 1, S, 8], v: [1, 1, S, 8] }, params: { isCausal: true, scale: null }, tensors: {} });
+        b.add({
+          kind: 'sdpa',
+          dtype: 'float32',
+          shapes: { q: [1, 1, T, 8], k: [1, 1, S, 8], v: [1, 1, S, 8] },
+          params: { isCausal: true, scale: null },
+          tensors: {},
+        });
       assert.deepEqual(codes(findings(sdpa(1, 9))), ['7:ATT008']);
       assert.deepEqual(findings(sdpa(4, 4)), []);
       assert.deepEqual(codes(findings((b) => manualCall(b, { T: 3, S: 7, masked: (_bi, t, s) => s > t }))), ['12:ATT008']);
-      assert.deepEqual(findings((b) => manualCall(b, { T: 3, S: 7, masked: (_bi, t, s) => s > t + 4 })), []);
+      assert.deepEqual(
+        findings((b) => manualCall(b, { T: 3, S: 7, masked: (_bi, t, s) => s > t + 4 })),
+        [],
+      );
     });
   });
 
@@ -221,12 +281,21 @@ describe('record: runtime diagnostics', () => {
       const f = findings((b) => manualCall(b, { after: (bi, _t, s) => (isPad(bi, s) ? 0 : 1), ids: PADDED_IDS }));
       assert.deepEqual(codes(f), ['14:ATT006']);
       assert.match(f[0].message, /5 of 10 query rows sum to/);
-      assert.deepEqual(findings((b) => manualCall(b, { after: (bi, t) => (isPad(bi, t) ? 0 : 1) })), []);
-      assert.deepEqual(findings((b) => manualCall(b, { after: () => 1 })), []);
+      assert.deepEqual(
+        findings((b) => manualCall(b, { after: (bi, t) => (isPad(bi, t) ? 0 : 1) })),
+        [],
+      );
+      assert.deepEqual(
+        findings((b) => manualCall(b, { after: () => 1 })),
+        [],
+      );
     });
     it('says nothing when training dropout came first (its rescaling is not renormalised either)', () => {
       const dropout = { op: 'dropout', kind: 'dropout', path: '/ws/prog.py', line: 13, p: 0.1, training: true };
-      assert.deepEqual(findings((b) => manualCall(b, { after: (bi, _t, s) => (isPad(bi, s) ? 0 : 1), afterOps: [dropout] })), []);
+      assert.deepEqual(
+        findings((b) => manualCall(b, { after: (bi, _t, s) => (isPad(bi, s) ? 0 : 1), afterOps: [dropout] })),
+        [],
+      );
     });
   });
 
@@ -239,10 +308,23 @@ describe('record: runtime diagnostics', () => {
     it('reports a masked_fill that failed with an overflow', () => {
       const f = findings((b) =>
         b.add({
-          kind: 'manual', failed: true, dtype: 'float16', shapes: { scores: [2, 4, 4] }, params: {}, tensors: {},
+          kind: 'manual',
+          failed: true,
+          dtype: 'float16',
+          shapes: { scores: [2, 4, 4] },
+          params: {},
+          tensors: {},
           ops: [
             { op: 'matmul', kind: 'scores', path: '/ws/prog.py', line: 6 },
-            { op: 'masked_fill', kind: 'fill', path: '/ws/prog.py', line: 8, column: 10, value: -1e9, error: 'value cannot be converted to type at::Half without overflow' },
+            {
+              op: 'masked_fill',
+              kind: 'fill',
+              path: '/ws/prog.py',
+              line: 8,
+              column: 10,
+              value: -1e9,
+              error: 'value cannot be converted to type at::Half without overflow',
+            },
           ],
         }),
       );
@@ -260,7 +342,10 @@ describe('record: runtime diagnostics', () => {
   });
 
   it('judges nothing from summarised values', () => {
-    assert.deepEqual(findings((b) => manualCall(b, { softmaxRole: 'row', summariseProbs: true, masked: (_bi, t, s) => s < t })).filter((f) => f.code !== 'ATT001'), []);
+    assert.deepEqual(
+      findings((b) => manualCall(b, { softmaxRole: 'row', summariseProbs: true, masked: (_bi, t, s) => s < t })).filter((f) => f.code !== 'ATT001'),
+      [],
+    );
   });
 });
 
@@ -278,10 +363,19 @@ describe('record: what a run says about the static findings of its sites', () =>
     assert.deepEqual(kinds(plain), ['fine ATT001', 'fine ATT003', 'fine ATT004']);
     assert.deepEqual(plain[0].lines, site);
     assert.match(plain.find((e) => e.code === 'ATT003')!.message, /scaled q·kᵀ by 0\.25 = 1\/sqrt\(d_k\), d_k = 16/);
-    assert.deepEqual(kinds(evidence((b) => manualCall(b, { masked: (bi, _t, s) => isPad(bi, s), ids: PADDED_IDS }))), ['fine ATT001', 'fine ATT002', 'fine ATT003', 'fine ATT004']);
+    assert.deepEqual(kinds(evidence((b) => manualCall(b, { masked: (bi, _t, s) => isPad(bi, s), ids: PADDED_IDS }))), [
+      'fine ATT001',
+      'fine ATT002',
+      'fine ATT003',
+      'fine ATT004',
+    ]);
     assert.deepEqual(kinds(evidence((b) => manualCall(b, { masked: (_bi, t, s) => s > t }))), ['fine ATT001', 'fine ATT002', 'fine ATT003', 'fine ATT004']);
     // Padding ids without a padding_idx, or a library's chain: nothing measured for the user.
-    assert.deepEqual(kinds(evidence((b) => manualCall(b, { masked: (bi, _t, s) => isPad(bi, s), ids: PADDED_IDS, paddingIdx: null }))), ['fine ATT001', 'fine ATT003', 'fine ATT004']);
+    assert.deepEqual(kinds(evidence((b) => manualCall(b, { masked: (bi, _t, s) => isPad(bi, s), ids: PADDED_IDS, paddingIdx: null }))), [
+      'fine ATT001',
+      'fine ATT003',
+      'fine ATT004',
+    ]);
     assert.deepEqual(kinds(evidence((b) => manualCall(b, { opPath: '/usr/lib/python3/dist-packages/lib.py' }))), []);
   });
 
@@ -302,7 +396,15 @@ describe('record: what a run says about the static findings of its sites', () =>
   });
 
   it('marks a static finding confirmed or withdrawn by the site lines it covers, and the store forgets an edited file', () => {
-    const finding = (code: RuleCode, line: number, endLine = line): Finding => ({ code, severity: 'warning', message: 'm', line, column: 1, endLine, endColumn: 9 });
+    const finding = (code: RuleCode, line: number, endLine = line): Finding => ({
+      code,
+      severity: 'warning',
+      message: 'm',
+      line,
+      column: 1,
+      endLine,
+      endColumn: 9,
+    });
     const es = evidence((b) => manualCall(b, { scale: 1 }));
     assert.equal(judgeFinding(finding('ATT003', OP_LINES.softmax), es).confirmedBy?.code, 'ATT003');
     assert.equal(judgeFinding(finding('ATT001', OP_LINES.softmax), es).withdrawnBy?.code, 'ATT001');
@@ -335,7 +437,10 @@ describe('record: a KV-cache step (1 query × S cached keys) judged at the query
     const [B, H, T, S, d] = [2, 2, 1, 5, 8];
     const allowed = Array.from({ length: B * T * S }, (_, i) => attend(Math.floor(i / S), i % S));
     b.add({
-      kind: 'sdpa', dtype: 'float32', shapes: { q: [B, H, T, d], k: [B, H, S, d] }, params: { isCausal: false },
+      kind: 'sdpa',
+      dtype: 'float32',
+      shapes: { q: [B, H, T, d], k: [B, H, S, d] },
+      params: { isCausal: false },
       tensors: {
         q: b.tensor(0, 'q', 'float32', [B, H, T, d], randoms(B * H * T * d, 1)),
         k: b.tensor(0, 'k', 'float32', [B, H, S, d], randoms(B * H * S * d, 2)),
@@ -352,7 +457,10 @@ describe('record: a KV-cache step (1 query × S cached keys) judged at the query
     const f = findings((b) => step(b, (bi, s) => isPadKey(bi, s) || s === 4));
     assert.deepEqual(codes(f), ['7:ATT002']);
     assert.match(f[0].message, /positions 0–1 of batch element 0, which hold padding id 0/);
-    assert.deepEqual(findings((b) => step(b, (bi, s) => !isPadKey(bi, s))), []);
+    assert.deepEqual(
+      findings((b) => step(b, (bi, s) => !isPadKey(bi, s))),
+      [],
+    );
     const b = new TraceBuilder();
     step(b, (bi, s) => !isPadKey(bi, s));
     const ev = analyseTrace(parseTrace(b.text(), 'trace.json'), b.reader()).evidence;
@@ -360,6 +468,9 @@ describe('record: a KV-cache step (1 query × S cached keys) judged at the query
   });
 
   it('says nothing when the keys are not known to hold the queries (cross-attention)', () => {
-    assert.deepEqual(findings((b) => step(b, (bi, s) => isPadKey(bi, s) || s === 4, false)), []);
+    assert.deepEqual(
+      findings((b) => step(b, (bi, s) => isPadKey(bi, s) || s === 4, false)),
+      [],
+    );
   });
 });

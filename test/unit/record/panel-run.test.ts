@@ -17,8 +17,12 @@ function gpt2LikeTrace(passes: number): TraceBuilder {
       const i = b.calls.length;
       const shape = [B, H, T, d];
       b.add({
-        kind: 'sdpa', dtype: 'float32', module: `model.h.${layer}.attn`, moduleClass: 'Attention',
-        shapes: { q: shape, k: shape, v: shape }, params: { isCausal: true, scale: null },
+        kind: 'sdpa',
+        dtype: 'float32',
+        module: `model.h.${layer}.attn`,
+        moduleClass: 'Attention',
+        shapes: { q: shape, k: shape, v: shape },
+        params: { isCausal: true, scale: null },
         tensors: {
           q: b.tensor(i, 'q', 'float32', shape, randoms(B * H * T * d, 10 * i + 1)),
           k: b.tensor(i, 'k', 'float32', shape, randoms(B * H * T * d, 10 * i + 2)),
@@ -35,8 +39,14 @@ function gpt2LikeTrace(passes: number): TraceBuilder {
 describe('record: recorded calls in the panel', () => {
   it('groups the calls of one forward pass as layers', () => {
     const trace = parseTrace(gpt2LikeTrace(2).text(), 'trace.json');
-    assert.deepEqual(forwardPassOf(trace, 1).map((c) => c.id), [0, 1, 2]);
-    assert.deepEqual(forwardPassOf(trace, 4).map((c) => c.id), [3, 4, 5]);
+    assert.deepEqual(
+      forwardPassOf(trace, 1).map((c) => c.id),
+      [0, 1, 2],
+    );
+    assert.deepEqual(
+      forwardPassOf(trace, 4).map((c) => c.id),
+      [3, 4, 5],
+    );
   });
 
   it('builds a layers × heads run whose weights are the engine’s SDPA on the captured tensors', () => {
@@ -49,7 +59,10 @@ describe('record: recorded calls in the panel', () => {
     assert.equal(rec.run.nLayer, 3);
     assert.equal(rec.run.nHead, H);
     assert.equal(rec.run.seqLen, T);
-    assert.deepEqual(rec.run.tokens.map((t) => t.display), ['9', '10', '[pad 0]', '[pad 0]']);
+    assert.deepEqual(
+      rec.run.tokens.map((t) => t.display),
+      ['9', '10', '[pad 0]', '[pad 0]'],
+    );
     const t1 = tensorsOf(calls[1]);
     const q = t1.get('q')!.tensor;
     const ref = scaledDotProductAttention(q as never, t1.get('k')!.tensor as never, t1.get('v')!.tensor as never, { isCausal: true }).probs;
@@ -75,26 +88,51 @@ describe('record: recorded calls in the panel', () => {
     const shape = [1, 1, L, d];
     b.calls.length = 0;
     b.add({
-      kind: 'sdpa', dtype: 'float32', shapes: { q: shape, k: shape, v: shape }, params: { isCausal: true },
+      kind: 'sdpa',
+      dtype: 'float32',
+      shapes: { q: shape, k: shape, v: shape },
+      params: { isCausal: true },
       tensors: {
-        q: b.tensor(0, 'q', 'float32', shape, randoms(L * d, 1)), k: b.tensor(0, 'k', 'float32', shape, randoms(L * d, 2)), v: b.tensor(0, 'v', 'float32', shape, randoms(L * d, 3)),
+        q: b.tensor(0, 'q', 'float32', shape, randoms(L * d, 1)),
+        k: b.tensor(0, 'k', 'float32', shape, randoms(L * d, 2)),
+        v: b.tensor(0, 'v', 'float32', shape, randoms(L * d, 3)),
         token_ids: b.tensor(0, 'token_ids', 'int64', [1, L], ids),
       },
-      tokens: { paddingIdx: null, numEmbeddings: 420, module: 'model.embed_tokens', tokenizer: { name: 'llama', className: 'TokenizersBackend', vocabSize: 420, file: 'tokenizer-0.json' } },
+      tokens: {
+        paddingIdx: null,
+        numEmbeddings: 420,
+        module: 'model.embed_tokens',
+        tokenizer: { name: 'llama', className: 'TokenizersBackend', vocabSize: 420, file: 'tokenizer-0.json' },
+      },
     });
     const trace = parseTrace(b.text(), 'trace.json');
     const tensors = readCallTensors(trace.calls[0], b.reader());
     const labels = recordedLabels(trace.calls[0], tensors, b.reader(), 0);
-    assert.deepEqual(labels.keys!.map((t) => t.display), tokenizer.decodeForDisplay!(ids));
-    assert.ok(labels.keys!.some((t) => /[A-Za-z]/.test(t.display)), 'token text, not ids');
-    assert.deepEqual(labels.keys!.map((t) => t.id), ids);
+    assert.deepEqual(
+      labels.keys!.map((t) => t.display),
+      tokenizer.decodeForDisplay!(ids),
+    );
+    assert.ok(
+      labels.keys!.some((t) => /[A-Za-z]/.test(t.display)),
+      'token text, not ids',
+    );
+    assert.deepEqual(
+      labels.keys!.map((t) => t.id),
+      ids,
+    );
     const rec = buildRecordedRun(trace, trace.calls, (c) => readCallTensors(c, b.reader()), { runId: 3, batch: 0, labels });
-    assert.deepEqual(rec.run.tokens.map((t) => t.display), labels.keys!.map((t) => t.display));
+    assert.deepEqual(
+      rec.run.tokens.map((t) => t.display),
+      labels.keys!.map((t) => t.display),
+    );
 
     // A tokenizer.json that cannot be read leaves the ids.
     b.files.set('tokenizer-0.json', new TextEncoder().encode('{"model": 3}'));
     const ids2 = recordedLabels(trace.calls[0], tensors, b.reader(), 0);
-    assert.deepEqual(ids2.keys!.map((t) => t.display), ids.map(String));
+    assert.deepEqual(
+      ids2.keys!.map((t) => t.display),
+      ids.map(String),
+    );
   });
 
   it('shows T queries against S keys (a KV-cache step) with query labels, thumbnails and the debugger', () => {
@@ -102,21 +140,37 @@ describe('record: recorded calls in the panel', () => {
     const [Bq, Hq, Tq, S] = [2, 2, 1, 3];
     const qs = [Bq, Hq, Tq, d];
     const ks = [Bq, Hq, S, d];
-    b.add({ kind: 'sdpa', dtype: 'float32', shapes: { q: qs, k: ks, v: ks }, params: { isCausal: false }, tensors: {
-      q: b.tensor(0, 'q', 'float32', qs, randoms(Bq * Hq * Tq * d, 1)), k: b.tensor(0, 'k', 'float32', ks, randoms(Bq * Hq * S * d, 2)), v: b.tensor(0, 'v', 'float32', ks, randoms(Bq * Hq * S * d, 3)),
-      token_ids: b.tensor(0, 'token_ids', 'int64', [Bq, S], [4, 5, 6, 7, 8, 9]),
-      query_token_ids: b.tensor(0, 'query_token_ids', 'int64', [Bq, Tq], [6, 9]),
-    }, tokens: { paddingIdx: null, numEmbeddings: 50, module: 'wte', fromCache: true }, queryTokens: { paddingIdx: null, numEmbeddings: 50, module: 'wte' } });
+    b.add({
+      kind: 'sdpa',
+      dtype: 'float32',
+      shapes: { q: qs, k: ks, v: ks },
+      params: { isCausal: false },
+      tensors: {
+        q: b.tensor(0, 'q', 'float32', qs, randoms(Bq * Hq * Tq * d, 1)),
+        k: b.tensor(0, 'k', 'float32', ks, randoms(Bq * Hq * S * d, 2)),
+        v: b.tensor(0, 'v', 'float32', ks, randoms(Bq * Hq * S * d, 3)),
+        token_ids: b.tensor(0, 'token_ids', 'int64', [Bq, S], [4, 5, 6, 7, 8, 9]),
+        query_token_ids: b.tensor(0, 'query_token_ids', 'int64', [Bq, Tq], [6, 9]),
+      },
+      tokens: { paddingIdx: null, numEmbeddings: 50, module: 'wte', fromCache: true },
+      queryTokens: { paddingIdx: null, numEmbeddings: 50, module: 'wte' },
+    });
     const trace = parseTrace(b.text(), 'trace.json');
     const tensors = readCallTensors(trace.calls[0], b.reader());
     const labels = recordedLabels(trace.calls[0], tensors, b.reader(), 1);
     const rec = buildRecordedRun(trace, trace.calls, () => tensors, { runId: 5, batch: 1, labels });
     assert.equal(rec.run.seqLen, S);
-    assert.deepEqual(rec.run.tokens.map((t) => t.display), ['7', '8', '9']);
-    assert.deepEqual(rec.run.queryTokens!.map((t) => t.display), ['9']);
+    assert.deepEqual(
+      rec.run.tokens.map((t) => t.display),
+      ['7', '8', '9'],
+    );
+    assert.deepEqual(
+      rec.run.queryTokens!.map((t) => t.display),
+      ['9'],
+    );
     assert.deepEqual({ ...rec.run.recorded, stepSources: undefined }, { batch: 1, batchSize: 2, callIds: [0], stepSources: undefined });
     const at = { path: '/ws/prog.py', line: 7, column: 1 };
-    assert.deepEqual(rec.run.recorded!.stepSources, [[[at], [at], [at], [at], [at]]], "every step of an SDPA call is its line");
+    assert.deepEqual(rec.run.recorded!.stepSources, [[[at], [at], [at], [at], [at]]], 'every step of an SDPA call is its line');
     const q = tensors.get('q')!.tensor;
     const ref = scaledDotProductAttention(q as never, tensors.get('k')!.tensor as never, tensors.get('v')!.tensor as never).probs;
     const off = (1 * Hq + 1) * Tq * S; // batch 1, head 1

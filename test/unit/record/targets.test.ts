@@ -15,7 +15,7 @@ describe('record: CodeLens targets', () => {
       '    def test_not_collected(self): pass',
       'def helper_test(): pass',
       'if __name__ == "__main__":',
-      "    main()",
+      '    main()',
       "if __name__ == '__main__' :",
     ].join('\n');
     const { mains, tests } = findTargets(src);

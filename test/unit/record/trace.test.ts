@@ -49,33 +49,90 @@ describe('record: trace reader', () => {
     rejects('{not json', /is not valid JSON/);
     rejects('[]', /the document must be an object, got an array/);
     rejects(JSON.stringify({ format: 'other' }), /is not an attention trace/);
-    rejects(withCall((_c, d) => (d.version = 2)), /trace version 2 is not supported/);
-    rejects(withCall((_c, d) => (d.calls = {})), /calls must be an array, got an object/);
-    rejects(withCall((_c, d) => ((d.program as Json).exitCode = 'x')), /program\.exitCode must be an integer, got "x"/);
-    rejects(withCall((_c, d) => ((d.program as Json).kind = 'notebook')), /program\.kind must be "script" or "pytest"/);
+    rejects(
+      withCall((_c, d) => (d.version = 2)),
+      /trace version 2 is not supported/,
+    );
+    rejects(
+      withCall((_c, d) => (d.calls = {})),
+      /calls must be an array, got an object/,
+    );
+    rejects(
+      withCall((_c, d) => ((d.program as Json).exitCode = 'x')),
+      /program\.exitCode must be an integer, got "x"/,
+    );
+    rejects(
+      withCall((_c, d) => ((d.program as Json).kind = 'notebook')),
+      /program\.kind must be "script" or "pytest"/,
+    );
   });
 
   it('rejects malformed calls with the path of the bad field', () => {
-    rejects(withCall((c) => (c.kind = 'flash')), /calls\[0\]\.kind must be "sdpa", "mha" or "manual", got "flash"/);
-    rejects(withCall((c) => ((c.site as Json).user = { path: 3, line: 1 })), /calls\[0\]\.site\.user\.path must be a string, got 3/);
-    rejects(withCall((c) => ((c.site as Json).user = { path: '/a', line: -1 })), /calls\[0\]\.site\.user\.line is -1, outside 0\.\.10000000/);
-    rejects(withCall((c) => ((c.shapes as Json).q = [1, 2.5])), /calls\[0\]\.shapes\.q\[1\] must be an integer, got 2\.5/);
-    rejects(withCall((c) => ((c.shapes as Json).q = new Array(9).fill(1))), /calls\[0\]\.shapes\.q has 9 entries, over the limit of 8/);
-    rejects(withCall((c) => ((c.params as Json).scale = 'big'.repeat(100))), /calls\[0\]\.params\.scale is 300 characters long/);
-    rejects(withCall((c) => (c.tokens = { paddingIdx: 0, numEmbeddings: 10 })), /calls\[0\]\.tokens is set but there is no token_ids tensor/);
-    rejects(withCall((c) => (c.kind = 'manual')), /calls\[0\] is a hand-written attention call without softmax and layout/);
-    rejects(withCall((c) => Object.assign(c, { kind: 'manual', softmax: { dim: 2, role: 'col' }, layout: { roles: ['b', 'row', 'col'], perm: [0, 1, 1] } })), /layout\.perm \[0, 1, 1\] is not a permutation of 3 axes/);
-    rejects(withCall((c) => Object.assign(c, { kind: 'manual', softmax: { dim: 2, role: 'key' }, layout: { roles: ['b', 'row', 'col'], perm: [0, 1, 2] } })), /softmax\.role must be "b", "row" or "col", got "key"/);
-    rejects(withCall((c) => (c.ops = new Array(TRACE_LIMITS.maxOpsPerCall + 1).fill({ op: 'mul' }))), /calls\[0\]\.ops has 65 entries, over the limit of 64/);
+    rejects(
+      withCall((c) => (c.kind = 'flash')),
+      /calls\[0\]\.kind must be "sdpa", "mha" or "manual", got "flash"/,
+    );
+    rejects(
+      withCall((c) => ((c.site as Json).user = { path: 3, line: 1 })),
+      /calls\[0\]\.site\.user\.path must be a string, got 3/,
+    );
+    rejects(
+      withCall((c) => ((c.site as Json).user = { path: '/a', line: -1 })),
+      /calls\[0\]\.site\.user\.line is -1, outside 0\.\.10000000/,
+    );
+    rejects(
+      withCall((c) => ((c.shapes as Json).q = [1, 2.5])),
+      /calls\[0\]\.shapes\.q\[1\] must be an integer, got 2\.5/,
+    );
+    rejects(
+      withCall((c) => ((c.shapes as Json).q = new Array(9).fill(1))),
+      /calls\[0\]\.shapes\.q has 9 entries, over the limit of 8/,
+    );
+    rejects(
+      withCall((c) => ((c.params as Json).scale = 'big'.repeat(100))),
+      /calls\[0\]\.params\.scale is 300 characters long/,
+    );
+    rejects(
+      withCall((c) => (c.tokens = { paddingIdx: 0, numEmbeddings: 10 })),
+      /calls\[0\]\.tokens is set but there is no token_ids tensor/,
+    );
+    rejects(
+      withCall((c) => (c.kind = 'manual')),
+      /calls\[0\] is a hand-written attention call without softmax and layout/,
+    );
+    rejects(
+      withCall((c) => Object.assign(c, { kind: 'manual', softmax: { dim: 2, role: 'col' }, layout: { roles: ['b', 'row', 'col'], perm: [0, 1, 1] } })),
+      /layout\.perm \[0, 1, 1\] is not a permutation of 3 axes/,
+    );
+    rejects(
+      withCall((c) => Object.assign(c, { kind: 'manual', softmax: { dim: 2, role: 'key' }, layout: { roles: ['b', 'row', 'col'], perm: [0, 1, 2] } })),
+      /softmax\.role must be "b", "row" or "col", got "key"/,
+    );
+    rejects(
+      withCall((c) => (c.ops = new Array(TRACE_LIMITS.maxOpsPerCall + 1).fill({ op: 'mul' }))),
+      /calls\[0\]\.ops has 65 entries, over the limit of 64/,
+    );
   });
 
   it('refuses tensor file names that leave the trace folder', () => {
     for (const file of ['../secret.npy', '/etc/passwd.npy', 'sub/x.npy', '.hidden.npy', 'x.npz', 'c0-q.npy\u0000.txt', 'C:\\x.npy']) {
-      rejects(withCall((c) => (((c.tensors as Json).q as Json).file = file)), /calls\[0\]\.tensors\.q\.file .* is not a plain \.npy file name/);
+      rejects(
+        withCall((c) => (((c.tensors as Json).q as Json).file = file)),
+        /calls\[0\]\.tensors\.q\.file .* is not a plain \.npy file name/,
+      );
     }
-    rejects(withCall((c) => ((c.tensors as Json)['../q'] = { shape: [1], dtype: 'float32', file: 'x.npy' })), /calls\[0\]\.tensors has an unexpected name/);
-    rejects(withCall((c) => ((c.tensors as Json).q = { shape: [1], dtype: 'float32' })), /calls\[0\]\.tensors\.q has neither a file nor a reason it was omitted/);
-    rejects(withCall((c) => (((c.tensors as Json).q as Json).dtype = 'object')), /calls\[0\]\.tensors\.q\.dtype "object" is not a torch dtype/);
+    rejects(
+      withCall((c) => ((c.tensors as Json)['../q'] = { shape: [1], dtype: 'float32', file: 'x.npy' })),
+      /calls\[0\]\.tensors has an unexpected name/,
+    );
+    rejects(
+      withCall((c) => ((c.tensors as Json).q = { shape: [1], dtype: 'float32' })),
+      /calls\[0\]\.tensors\.q has neither a file nor a reason it was omitted/,
+    );
+    rejects(
+      withCall((c) => (((c.tensors as Json).q as Json).dtype = 'object')),
+      /calls\[0\]\.tensors\.q\.dtype "object" is not a torch dtype/,
+    );
   });
 
   it('bounds the size of the index', () => {
@@ -90,7 +147,11 @@ describe('record: trace reader', () => {
       const b = sdpaTrace();
       mutate(b);
       const trace = parseTrace(b.text(), 'trace.json');
-      assert.throws(() => readCallTensors(trace.calls[0], b.reader()), (e: unknown) => e instanceof TraceError && pattern.test(e.message), String(pattern));
+      assert.throws(
+        () => readCallTensors(trace.calls[0], b.reader()),
+        (e: unknown) => e instanceof TraceError && pattern.test(e.message),
+        String(pattern),
+      );
       // The whole analysis goes on without the broken call and reports the problem.
       const analysis = analyseTrace(trace, b.reader());
       assert.equal(analysis.problems.length, 1);

@@ -15,11 +15,13 @@ const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i % 17}x${i
 
 /** Block means of rows [r0, r1) of a (T, T) head in block × block squares, by plain loops (float64). */
 function blockMeans(head: Float32Array, T: number, r0: number, r1: number, block: number): number[] {
-  const rows = Math.ceil((r1 - r0) / block), cols = Math.ceil(T / block);
+  const rows = Math.ceil((r1 - r0) / block),
+    cols = Math.ceil(T / block);
   const out: number[] = [];
   for (let a = 0; a < rows; a++) {
     for (let b = 0; b < cols; b++) {
-      let sum = 0, n = 0;
+      let sum = 0,
+        n = 0;
       for (let i = r0 + a * block; i < Math.min(r1, r0 + (a + 1) * block); i++) {
         for (let j = b * block; j < Math.min(T, (b + 1) * block); j++) {
           sum += head[i * T + j];
@@ -73,7 +75,13 @@ describe('long runs: streamed summaries and head views', () => {
       const some = lazy.attention({ runId: b.runId, layer: 0, head: h, rowStart: 10, rowEnd: 31 });
       assert.deepEqual([some.rows, some.cols], [21, T]);
       assert.ok(maxAbsDiff(some.data, head.subarray(10 * T, 31 * T)) < 1e-6);
-      for (const [downsample, r0, r1] of [[8, 0, T], [10, 0, T], [4, 3, 40], [T, 0, T], [1, 0, T]]) {
+      for (const [downsample, r0, r1] of [
+        [8, 0, T],
+        [10, 0, T],
+        [4, 3, 40],
+        [T, 0, T],
+        [1, 0, T],
+      ]) {
         const view = await lazy.attentionCancellable({ runId: b.runId, layer: 0, head: h, rowStart: r0, rowEnd: r1, downsample });
         const block = Math.max(1, Math.ceil(Math.max(r1 - r0, T) / downsample));
         assert.equal(view.block, block, `downsample ${downsample}`);
@@ -164,7 +172,10 @@ describe('long runs with a counting stub model', () => {
     const session = await stubSession(2, asked, { streamBlockBytes: budget });
     let checkpoints = 0;
     const progress: number[] = [];
-    const run = await session.run({ text: words(T), maxTokens: 1000, thumbnailSize: 16 }, { checkpoint: async () => void checkpoints++, progress: (f) => progress.push(f) });
+    const run = await session.run(
+      { text: words(T), maxTokens: 1000, thumbnailSize: 16 },
+      { checkpoint: async () => void checkpoints++, progress: (f) => progress.push(f) },
+    );
     assert.equal(run.seqLen, T);
     assert.equal(run.causal, true);
     assert.equal(run.attentions, undefined);
@@ -176,9 +187,16 @@ describe('long runs with a counting stub model', () => {
       assert.ok(c.outFloats !== undefined && c.outFloats * 4 <= budget, 'each block is written into one reused buffer within the budget');
     }
     // The rows of each head were asked in order, each once, covering 0..T.
-    for (const head of [0, 1]) assert.deepEqual(asked.calls.filter((c) => c.head === head).map((c) => c.r0), Array.from({ length: blocks }, (_, i) => i * 32));
+    for (const head of [0, 1])
+      assert.deepEqual(
+        asked.calls.filter((c) => c.head === head).map((c) => c.r0),
+        Array.from({ length: blocks }, (_, i) => i * 32),
+      );
     assert.ok(checkpoints >= 2 * blocks, `${checkpoints} checkpoints for ${2 * blocks} blocks`);
-    assert.ok(progress.every((f, i) => f >= 0 && f <= 1 && (i === 0 || f >= progress[i - 1])), 'progress only grows, within [0, 1]');
+    assert.ok(
+      progress.every((f, i) => f >= 0 && f <= 1 && (i === 0 || f >= progress[i - 1])),
+      'progress only grows, within [0, 1]',
+    );
     assert.equal(progress[progress.length - 1], 1);
     // Independent results: the thumbnails of the whole materialised stub, and mean entropies ln(i + 1) / ln T.
     const all = new Float32Array(2 * T * T);
@@ -232,7 +250,10 @@ describe('long runs with a counting stub model', () => {
     assert.ok(MAX_ATTENTION_RESULT_WEIGHTS < 8193 * 8193);
     const big = await stubSession(1, { calls: [], headInputs: 0 });
     const longRun = await big.run({ text: words(8193), maxTokens: 20_000, thumbnailSize: 2 });
-    assert.throws(() => big.attention({ runId: longRun.runId, layer: 0, head: 0 }), /rows 0\.\.8193 hold 8193 × 8193 = 67125249 weights, more than the 67108864 one answer may hold; ask for fewer rows or a downsampled view/);
+    assert.throws(
+      () => big.attention({ runId: longRun.runId, layer: 0, head: 0 }),
+      /rows 0\.\.8193 hold 8193 × 8193 = 67125249 weights, more than the 67108864 one answer may hold; ask for fewer rows or a downsampled view/,
+    );
     assert.equal(big.attention({ runId: longRun.runId, layer: 0, head: 0, rowStart: 8000, rowEnd: 8193 }).rows, 193);
   });
 });

@@ -13,14 +13,23 @@ describe('InspectSession with the seeded model', () => {
     assert.equal(info.nHead, 4);
     const text = 'the cat sat on the mat';
     const run = await session.run({ text, maxTokens: 100 });
-    assert.deepEqual(run.tokens.map((t) => t.text), ['the', 'cat', 'sat', 'on', 'the', 'mat']);
+    assert.deepEqual(
+      run.tokens.map((t) => t.text),
+      ['the', 'cat', 'sat', 'on', 'the', 'mat'],
+    );
     assert.equal(run.tokens[5].start, text.indexOf('mat'));
     assert.equal(run.seqLen, 6);
     assert.ok(run.attentions);
     // Independent path: the engine's nn.MultiheadAttention with per-head weights on the same draws.
     const w = seededAttentionWeights({ seed: 7, dModel: 32, numHeads: 4, tokens: run.tokens.map((t) => t.text) });
     const x = tensor(w.embeddings.data, [1, 6, 32]);
-    const { weights } = multiheadAttention(x, x, x, { numHeads: 4, inProjWeight: w.inProjWeight, outProjWeight: w.outProjWeight }, { averageAttnWeights: false });
+    const { weights } = multiheadAttention(
+      x,
+      x,
+      x,
+      { numHeads: 4, inProjWeight: w.inProjWeight, outProjWeight: w.outProjWeight },
+      { averageAttnWeights: false },
+    );
     assert.ok(weights);
     assert.equal(weights.data.length, run.attentions.length);
     for (let i = 0; i < weights.data.length; i++) assert.ok(Math.abs(weights.data[i] - run.attentions[i]) < 1e-6, `weight ${i}`);
@@ -59,13 +68,19 @@ describe('InspectSession with the seeded model', () => {
     assert.ok(wrongDim.warnings.some((w) => w.id === 'rows-not-normalized'));
     assert.throws(() => session.attention({ runId: run.runId, layer: 0, head: 4 }), /no layer 0, head 4/);
     await session.run({ text: 'again', maxTokens: 5 });
-    assert.throws(() => session.attention({ runId: run.runId, layer: 0, head: 0 }), (e: Error) => e.name === STALE_RUN);
+    assert.throws(
+      () => session.attention({ runId: run.runId, layer: 0, head: 0 }),
+      (e: Error) => e.name === STALE_RUN,
+    );
   });
 
   it('refuses a text past the token limit without tokenizing all of it', async () => {
     const session = new InspectSession();
     await session.configure(seeded);
-    await assert.rejects(session.run({ text: 'word '.repeat(100_000), maxTokens: 64 }), (e: Error) => e.name === TOO_MANY_TOKENS && /more than 64 tokens/.test(e.message));
+    await assert.rejects(
+      session.run({ text: 'word '.repeat(100_000), maxTokens: 64 }),
+      (e: Error) => e.name === TOO_MANY_TOKENS && /more than 64 tokens/.test(e.message),
+    );
     await assert.rejects(session.run({ text: ' \n ', maxTokens: 64 }), /no tokens/);
   });
 

@@ -5,7 +5,7 @@ export const CJK = ['我', '爱', '自然', '语言', '处理', '。', '，', '�
 export const EMOJI = ['👨‍👩‍👧', '🇫🇷', '👍🏽', '#️⃣', '🌍', '🏴󠁧󠁢󠁳󠁣󠁴󠁿', '❤️'];
 export const MARKS = ['e\u0301', '\u0301', 'n\u0303\u0323', '\u0300\u0301', 'a\u20dd'];
 export const SPACES = [' ', '  ', '\n', '\t', '\r\n', '\u3000', '\u00a0', '\n\n'];
-export const WORDS = ["don't", 'l’homme', 'Hello', 'world', 'café', 'ß', 'İ', 'Σ', 'x1', '3.14', 'rock\'n\'roll'];
+export const WORDS = ["don't", 'l’homme', 'Hello', 'world', 'café', 'ß', 'İ', 'Σ', 'x1', '3.14', "rock'n'roll"];
 export const HOSTILE = ['<img src=x onerror=alert(1)>', '\u202e', '\u0000', '\u2066', '"\'`', '\\', '&amp;'];
 
 export interface TextOptions {

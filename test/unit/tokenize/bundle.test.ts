@@ -45,6 +45,9 @@ describe('tokenize module packaging', () => {
     new Function('module', 'exports', 'require', code)(mod, mod.exports, createRequire(join(ROOT, 'package.json')));
     const { createTokenizer } = mod.exports as typeof import('../../../src/tokenize');
     const gpt2 = await createTokenizer({ kind: 'gpt2' });
-    assert.deepEqual(gpt2.encode('Hello world').map((t) => t.id), [15496, 995]);
+    assert.deepEqual(
+      gpt2.encode('Hello world').map((t) => t.id),
+      [15496, 995],
+    );
   });
 });

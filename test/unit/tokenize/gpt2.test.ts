@@ -123,13 +123,22 @@ describe('GPT-2 tokenizer', function () {
     }
     assert.equal(toks[toks.length - 1].display, '。'); // 。 is one whole token
     // Each ideograph belongs to the token holding its first byte; the others get an empty range.
-    assert.deepEqual(toks.filter((t) => t.end > t.start).map((t) => t.text), [...s]);
+    assert.deepEqual(
+      toks.filter((t) => t.end > t.start).map((t) => t.text),
+      [...s],
+    );
   });
 
   it('shows leading spaces as ␣ and newlines as ↵, keeps ids exact', () => {
     const toks = gpt2.encode('Hello world\n\n');
-    assert.deepEqual(toks.map((t) => t.display), ['Hello', '␣world', '↵↵']);
-    assert.deepEqual(toks.map((t) => t.text), ['Hello', ' world', '\n\n']);
+    assert.deepEqual(
+      toks.map((t) => t.display),
+      ['Hello', '␣world', '↵↵'],
+    );
+    assert.deepEqual(
+      toks.map((t) => t.text),
+      ['Hello', ' world', '\n\n'],
+    );
     assert.deepEqual(ids(toks), packageEncode('Hello world\n\n'));
     assert.deepEqual(gpt2.decodeForDisplay!([15496, 995, 50256]), ['Hello', '␣world', '<|endoftext|>']);
     assert.throws(() => gpt2.decodeForDisplay!([50257]), /not in the GPT-2 vocabulary/);

@@ -43,7 +43,10 @@ for (const family of MODERN_FAMILIES) {
         const tokens = tok.encode(probe.text);
         const ids = tokens.map((t) => t.id);
         assert.deepEqual(ids, probe.ids);
-        assert.deepEqual(probe.ids.map((id) => tok.idToToken!(id)), probe.tokens);
+        assert.deepEqual(
+          probe.ids.map((id) => tok.idToToken!(id)),
+          probe.tokens,
+        );
         assert.equal(tok.decode!(probe.ids, { skipSpecialTokens: true }), probe.decoded);
         checkOffsets(probe.text, tokens);
       });
@@ -53,8 +56,14 @@ for (const family of MODERN_FAMILIES) {
       it(`text ${b} (${JSON.stringify(text.slice(0, 20))}…): input_ids and tokens without the padding`, () => {
         const n = expected.attention_mask[b].reduce((s, m) => s + m, 0);
         const tokens = tok.encode(text);
-        assert.deepEqual(tokens.map((t) => t.id), expected.input_ids[b].slice(0, n));
-        assert.deepEqual(tokens.map((t) => tok.idToToken!(t.id!)), expected.tokens[b].slice(0, n));
+        assert.deepEqual(
+          tokens.map((t) => t.id),
+          expected.input_ids[b].slice(0, n),
+        );
+        assert.deepEqual(
+          tokens.map((t) => tok.idToToken!(t.id!)),
+          expected.tokens[b].slice(0, n),
+        );
         checkOffsets(text, tokens);
       });
     });

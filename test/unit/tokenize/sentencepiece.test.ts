@@ -20,16 +20,36 @@ const unigram = (vocab: [string, number][], extra: Record<string, unknown> = {})
 
 describe('tokenizer.json: Unigram (Viterbi)', () => {
   it("picks the segmentation with the highest total score (HF's doc example), fusing unknown characters", () => {
-    const pieces: [string, number][] = [['<unk>', 0], ['a', 0], ['b', 0], ['c', 0], ['d', 0], ['cd', 1], ['ab', 2], ['abc', 5], ['abcd', 10]];
+    const pieces: [string, number][] = [
+      ['<unk>', 0],
+      ['a', 0],
+      ['b', 0],
+      ['c', 0],
+      ['d', 0],
+      ['cd', 1],
+      ['ab', 2],
+      ['abc', 5],
+      ['abcd', 10],
+    ];
     const t = unigram(pieces);
     // HF: encode("abcdacdxx") == ["abcd", "a", "cd", "xx"]; "xx" is one fused <unk>
     const out = t.encode('abcdacdxx');
     assert.deepEqual(ids(out), [8, 1, 5, 0]);
-    assert.deepEqual(out.map((x) => x.text), ['abcd', 'a', 'cd', 'xx']);
+    assert.deepEqual(
+      out.map((x) => x.text),
+      ['abcd', 'a', 'cd', 'xx'],
+    );
   });
 
   it('prefers a split into likelier pieces over one rare long piece', () => {
-    const t = unigram([['<unk>', 0], ['a', -1], ['b', -1], ['ab', -1.5], ['abc', -5], ['c', -3]]);
+    const t = unigram([
+      ['<unk>', 0],
+      ['a', -1],
+      ['b', -1],
+      ['ab', -1.5],
+      ['abc', -5],
+      ['c', -3],
+    ]);
     assert.deepEqual(ids(t.encode('abc')), [3, 5]); // ab + c = -4.5 beats abc = -5 and a + b + c = -5
     assert.deepEqual(ids(t.encode('abc', { maxTokens: 1 })), [3]);
   });
@@ -37,11 +57,14 @@ describe('tokenizer.json: Unigram (Viterbi)', () => {
   it('finds the same best path as a search over every substring, on a vocabulary large enough to grow the trie', () => {
     // reference: the same forward Viterbi, but candidate pieces are all substrings looked up in a Map
     const alphabet = ['a', 'b', 'c', 'ab', 'é', '我', '😀'];
-    const vocabArb = fc.uniqueArray(fc.array(fc.constantFrom(...alphabet), { minLength: 1, maxLength: 5 }).map((a) => a.join('')), { minLength: 3000, maxLength: 3000 });
+    const vocabArb = fc.uniqueArray(
+      fc.array(fc.constantFrom(...alphabet), { minLength: 1, maxLength: 5 }).map((a) => a.join('')),
+      { minLength: 3000, maxLength: 3000 },
+    );
     const reference = (vocab: Map<string, [number, number]>, unkScore: number, word: string): number[] => {
       const n = word.length;
       const best: ({ score: number; from: number; id: number } | undefined)[] = [{ score: 0, from: -1, id: -1 }];
-      for (let start = 0; start < n; ) {
+      for (let start = 0; start < n;) {
         const width = word.codePointAt(start)! > 0xffff ? 2 : 1;
         const base = best[start]!.score;
         let single = false;
@@ -51,7 +74,8 @@ describe('tokenizer.json: Unigram (Viterbi)', () => {
           if (!best[end] || base + entry[1] > best[end]!.score) best[end] = { score: base + entry[1], from: start, id: entry[0] };
           if (end - start === width) single = true;
         }
-        if (!single && (!best[start + width] || base + unkScore > best[start + width]!.score)) best[start + width] = { score: base + unkScore, from: start, id: 0 };
+        if (!single && (!best[start + width] || base + unkScore > best[start + width]!.score))
+          best[start + width] = { score: base + unkScore, from: start, id: 0 };
         start += width;
       }
       const ids: number[] = [];
@@ -59,28 +83,57 @@ describe('tokenizer.json: Unigram (Viterbi)', () => {
       return ids.reverse();
     };
     fc.assert(
-      fc.property(vocabArb, fc.array(fc.double({ min: -20, max: -0.01, noNaN: true }), { minLength: 3000, maxLength: 3000 }), fc.array(fc.constantFrom(...alphabet, 'x'), { maxLength: 30 }), (pieces, scores, chars) => {
-        const vocab: [string, number][] = [['<unk>', -100], ...pieces.map((p, i): [string, number] => [p, scores[i]])];
-        const t = tokenizerFromJson({ model: { type: 'Unigram', unk_id: 0, vocab } });
-        const byPiece = new Map(vocab.map(([p, sc], id): [string, [number, number]] => [p, [id, sc]]));
-        const word = chars.join('');
-        assert.deepEqual(ids(t.encode(word)), reference(byPiece, -110, word));
-      }),
+      fc.property(
+        vocabArb,
+        fc.array(fc.double({ min: -20, max: -0.01, noNaN: true }), { minLength: 3000, maxLength: 3000 }),
+        fc.array(fc.constantFrom(...alphabet, 'x'), { maxLength: 30 }),
+        (pieces, scores, chars) => {
+          const vocab: [string, number][] = [['<unk>', -100], ...pieces.map((p, i): [string, number] => [p, scores[i]])];
+          const t = tokenizerFromJson({ model: { type: 'Unigram', unk_id: 0, vocab } });
+          const byPiece = new Map(vocab.map(([p, sc], id): [string, [number, number]] => [p, [id, sc]]));
+          const word = chars.join('');
+          assert.deepEqual(ids(t.encode(word)), reference(byPiece, -110, word));
+        },
+      ),
       { numRuns: 15 },
     );
   });
 
   it('falls back to <0xNN> pieces for unknown characters when byte_fallback is set', () => {
-    const t = tokenizerFromJson({ model: { type: 'Unigram', unk_id: 0, byte_fallback: true, vocab: [['<unk>', 0], ['a', -1], ['<0xC3>', -5], ['<0xA9>', -5]] } });
+    const t = tokenizerFromJson({
+      model: {
+        type: 'Unigram',
+        unk_id: 0,
+        byte_fallback: true,
+        vocab: [
+          ['<unk>', 0],
+          ['a', -1],
+          ['<0xC3>', -5],
+          ['<0xA9>', -5],
+        ],
+      },
+    });
     const out = t.encode('aé');
     assert.deepEqual(ids(out), [1, 2, 3]);
-    assert.deepEqual(show(out), [['a', 0, 1], ['é', 1, 2], ['⋯', 2, 2]]);
+    assert.deepEqual(show(out), [
+      ['a', 0, 1],
+      ['é', 1, 2],
+      ['⋯', 2, 2],
+    ]);
     assert.equal(t.decode!(ids(out) as number[]), 'a <0xC3> <0xA9>'); // no decoder: HF joins the tokens with spaces
   });
 });
 
 describe('tokenizer.json: Metaspace pre-tokenizer', () => {
-  const vocab: [string, number][] = [['<unk>', 0], ['▁', -2], ['▁a', -1], ['▁b', -1], ['a', -3], ['b', -3], ['<s>', 0]];
+  const vocab: [string, number][] = [
+    ['<unk>', 0],
+    ['▁', -2],
+    ['▁a', -1],
+    ['▁b', -1],
+    ['a', -3],
+    ['b', -3],
+    ['<s>', 0],
+  ];
   const withMeta = (meta: Record<string, unknown>) =>
     tokenizerFromJson({
       added_tokens: [{ id: 6, content: '<s>', special: true, normalized: false }],
@@ -92,8 +145,15 @@ describe('tokenizer.json: Metaspace pre-tokenizer', () => {
   it('replaces spaces by ▁, prepends one (always) and starts a word at each ▁; the prefix owns no source text', () => {
     const t = withMeta({ prepend_scheme: 'always', split: true });
     const out = t.encode('a  b');
-    assert.deepEqual(show(out), [['␣a', 0, 1], ['␣', 1, 2], ['␣b', 2, 4]]);
-    assert.deepEqual(show(t.encode('<s>a')), [['<s>', 0, 3], ['␣a', 3, 4]]); // every piece between added tokens
+    assert.deepEqual(show(out), [
+      ['␣a', 0, 1],
+      ['␣', 1, 2],
+      ['␣b', 2, 4],
+    ]);
+    assert.deepEqual(show(t.encode('<s>a')), [
+      ['<s>', 0, 3],
+      ['␣a', 3, 4],
+    ]); // every piece between added tokens
     assert.equal(t.decode!(ids(t.encode('a  b')) as number[]), 'a  b');
   });
 
@@ -104,13 +164,16 @@ describe('tokenizer.json: Metaspace pre-tokenizer', () => {
     assert.equal(withMeta({ prepend_scheme: 'never' }).decode!([4, 3]), 'a b');
   });
 
-  it("collapses runs of spaces with a Replace regex normalizer (XLM-R's \" {2,}\" → \" \"), keeping the offsets", () => {
+  it('collapses runs of spaces with a Replace regex normalizer (XLM-R\'s " {2,}" → " "), keeping the offsets', () => {
     const t = tokenizerFromJson({
       normalizer: { type: 'Sequence', normalizers: [{ type: 'NFKC' }, { type: 'Replace', pattern: { Regex: ' {2,}' }, content: ' ' }] },
       pre_tokenizer: { type: 'Metaspace', replacement: '▁', prepend_scheme: 'always', split: true },
       model: { type: 'Unigram', unk_id: 0, vocab },
     });
-    assert.deepEqual(show(t.encode('a   b')), [['␣a', 0, 1], ['␣b', 1, 5]]);
+    assert.deepEqual(show(t.encode('a   b')), [
+      ['␣a', 0, 1],
+      ['␣b', 1, 5],
+    ]);
   });
 
   it('keeps the text one word without split', () => {
@@ -129,7 +192,10 @@ describe('tokenizer.json: decoders', () => {
   });
 
   it('Replace, Strip, WordPiece (with cleanup), BPEDecoder', () => {
-    const sp = { type: 'Sequence', decoders: [{ type: 'Replace', pattern: { String: '▁' }, content: ' ' }, { type: 'Fuse' }, { type: 'Strip', content: ' ', start: 1, stop: 0 }] };
+    const sp = {
+      type: 'Sequence',
+      decoders: [{ type: 'Replace', pattern: { String: '▁' }, content: ' ' }, { type: 'Fuse' }, { type: 'Strip', content: ' ', start: 1, stop: 0 }],
+    };
     assert.equal(decode(sp, ['▁Hello', '▁world']), 'Hello world');
     assert.equal(decode({ type: 'WordPiece', prefix: '##', cleanup: true }, ['un', '##aff', '##able', ',', 'do', "n't"]), "unaffable, don't"); // cleanup is per token, as in HF
     assert.equal(decode({ type: 'BPEDecoder', suffix: '</w>' }, ['hel', 'lo</w>', 'world</w>']), 'hello world');
@@ -148,9 +214,17 @@ describe('tokenizer.json: display of SentencePiece-style tokens', () => {
 
   it('shows ▁ as ␣ and byte-fallback runs as their character (then ⋯), with source ranges', () => {
     const out = mistral.encode('The cat 🙂');
-    assert.deepEqual(show(out).slice(0, 2), [['<s>', 0, 0], ['␣The␣', 0, 4]]);
+    assert.deepEqual(show(out).slice(0, 2), [
+      ['<s>', 0, 0],
+      ['␣The␣', 0, 4],
+    ]);
     const emoji = out.findIndex((t) => t.display === '🙂');
-    assert.deepEqual(show(out.slice(emoji)), [['🙂', 8, 10], ['⋯', 10, 10], ['⋯', 10, 10], ['⋯', 10, 10]]);
+    assert.deepEqual(show(out.slice(emoji)), [
+      ['🙂', 8, 10],
+      ['⋯', 10, 10],
+      ['⋯', 10, 10],
+      ['⋯', 10, 10],
+    ]);
     assert.deepEqual(mistral.decodeForDisplay!([244, 163, 157, 134, 296]), ['🙂', '⋯', '⋯', '⋯', '␣']);
     assert.deepEqual(mistral.decodeForDisplay!([244, 296]), ['<0xF0>', '␣']); // a lone lead byte stays a byte
   });
@@ -169,8 +243,24 @@ describe('tokenizer.json: Llama-3 style (Split regex, then ByteLevel without its
   const styled = (regex: string, normalizer: object | null = null) => ({
     ...base,
     normalizer,
-    pre_tokenizer: { type: 'Sequence', pretokenizers: [{ type: 'Split', pattern: { Regex: regex }, behavior: 'Isolated', invert: false }, { type: 'ByteLevel', add_prefix_space: false, trim_offsets: true, use_regex: false }] },
-    post_processor: { type: 'Sequence', processors: [{ type: 'ByteLevel', trim_offsets: false }, { type: 'TemplateProcessing', single: [{ SpecialToken: { id: bos, type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }], special_tokens: { [bos]: { id: bos, ids: [0], tokens: [bos] } } }] },
+    pre_tokenizer: {
+      type: 'Sequence',
+      pretokenizers: [
+        { type: 'Split', pattern: { Regex: regex }, behavior: 'Isolated', invert: false },
+        { type: 'ByteLevel', add_prefix_space: false, trim_offsets: true, use_regex: false },
+      ],
+    },
+    post_processor: {
+      type: 'Sequence',
+      processors: [
+        { type: 'ByteLevel', trim_offsets: false },
+        {
+          type: 'TemplateProcessing',
+          single: [{ SpecialToken: { id: bos, type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }],
+          special_tokens: { [bos]: { id: bos, ids: [0], tokens: [bos] } },
+        },
+      ],
+    },
   });
   const llama3 = tokenizerFromJson(styled(LLAMA3_SPLIT));
   const gpt2Style = tokenizerFromJson(base);
@@ -211,11 +301,15 @@ describe('tokenizer.json: the nine modern tokenizers on awkward text', () => {
 
     it(`${family}: ordered non-overlapping offsets, the same tokens when cut in chunks`, () => {
       fc.assert(
-        fc.property(fc.array(text, { maxLength: 5 }).map((a) => a.join(' ')), fc.integer({ min: 1, max: 20 }), (s, chunkUnits) => {
-          const tokens = whole.encode(s);
-          checkOffsets(s, tokens);
-          assert.deepEqual(tokenizerFromJson(json, family, { chunkUnits }).encode(s), tokens);
-        }),
+        fc.property(
+          fc.array(text, { maxLength: 5 }).map((a) => a.join(' ')),
+          fc.integer({ min: 1, max: 20 }),
+          (s, chunkUnits) => {
+            const tokens = whole.encode(s);
+            checkOffsets(s, tokens);
+            assert.deepEqual(tokenizerFromJson(json, family, { chunkUnits }).encode(s), tokens);
+          },
+        ),
         { numRuns: 60 },
       );
     });

@@ -20,11 +20,61 @@ const pieces = (pattern: string, text: string) => words(split(pattern), text).ma
 describe('tokenizer.json Split pre-tokenizer', () => {
   it("follows HF's table of the five delimiter behaviors (regex \\w+|[^\\w\\s]+ inverted)", () => {
     const table: [string, [string, number, number][]][] = [
-      ['Removed', [['How', 0, 3], ['are', 4, 7], ['you', 8, 11], ['doing', 12, 17], ['?', 17, 18]]],
-      ['Isolated', [['How', 0, 3], [' ', 3, 4], ['are', 4, 7], [' ', 7, 8], ['you', 8, 11], [' ', 11, 12], ['doing', 12, 17], ['?', 17, 18]]],
-      ['MergedWithPrevious', [['How ', 0, 4], ['are ', 4, 8], ['you ', 8, 12], ['doing', 12, 17], ['?', 17, 18]]],
-      ['MergedWithNext', [['How', 0, 3], [' are', 3, 7], [' you', 7, 11], [' doing', 11, 17], ['?', 17, 18]]],
-      ['Contiguous', [['How', 0, 3], [' ', 3, 4], ['are', 4, 7], [' ', 7, 8], ['you', 8, 11], [' ', 11, 12], ['doing?', 12, 18]]],
+      [
+        'Removed',
+        [
+          ['How', 0, 3],
+          ['are', 4, 7],
+          ['you', 8, 11],
+          ['doing', 12, 17],
+          ['?', 17, 18],
+        ],
+      ],
+      [
+        'Isolated',
+        [
+          ['How', 0, 3],
+          [' ', 3, 4],
+          ['are', 4, 7],
+          [' ', 7, 8],
+          ['you', 8, 11],
+          [' ', 11, 12],
+          ['doing', 12, 17],
+          ['?', 17, 18],
+        ],
+      ],
+      [
+        'MergedWithPrevious',
+        [
+          ['How ', 0, 4],
+          ['are ', 4, 8],
+          ['you ', 8, 12],
+          ['doing', 12, 17],
+          ['?', 17, 18],
+        ],
+      ],
+      [
+        'MergedWithNext',
+        [
+          ['How', 0, 3],
+          [' are', 3, 7],
+          [' you', 7, 11],
+          [' doing', 11, 17],
+          ['?', 17, 18],
+        ],
+      ],
+      [
+        'Contiguous',
+        [
+          ['How', 0, 3],
+          [' ', 3, 4],
+          ['are', 4, 7],
+          [' ', 7, 8],
+          ['you', 8, 11],
+          [' ', 11, 12],
+          ['doing?', 12, 18],
+        ],
+      ],
     ];
     for (const [behavior, expected] of table) {
       const config = { type: 'Split', pattern: { Regex: String.raw`\w+|[^\w\s]+` }, behavior, invert: true };
@@ -33,9 +83,16 @@ describe('tokenizer.json Split pre-tokenizer', () => {
   });
 
   it('splits on a String pattern literally (regex characters are not special) and inverts', () => {
-    assert.deepEqual(words({ type: 'Split', pattern: { String: '.' }, behavior: 'Removed', invert: false }, 'a.b..c'), [['a', 0, 1], ['b', 2, 3], ['c', 5, 6]]);
+    assert.deepEqual(words({ type: 'Split', pattern: { String: '.' }, behavior: 'Removed', invert: false }, 'a.b..c'), [
+      ['a', 0, 1],
+      ['b', 2, 3],
+      ['c', 5, 6],
+    ]);
     const inverted = { type: 'Split', pattern: { String: 'Hello' }, behavior: 'Removed', invert: true };
-    assert.deepEqual(words(inverted, 'Hello Hello'), [['Hello', 0, 5], ['Hello', 6, 11]]);
+    assert.deepEqual(words(inverted, 'Hello Hello'), [
+      ['Hello', 0, 5],
+      ['Hello', 6, 11],
+    ]);
   });
 
   it("splits Llama-3's way: contractions case-insensitively, digits in threes, spaces before words", () => {
@@ -50,7 +107,7 @@ describe('tokenizer.json Split pre-tokenizer', () => {
     assert.equal(translateOnigPattern("(?i:'s)"), "(?:'[Ssſ])");
   });
 
-  it("uses Unicode White_Space for \\s as Oniguruma does (U+FEFF is not space, U+0085 is)", () => {
+  it('uses Unicode White_Space for \\s as Oniguruma does (U+FEFF is not space, U+0085 is)', () => {
     // JavaScript's own \s would put U+FEFF with the spaces and leave U+0085 out
     assert.deepEqual(pieces(LLAMA3_SPLIT, 'a \uFEFFb'), ['a', ' \uFEFF', 'b']);
     assert.deepEqual(pieces(LLAMA3_SPLIT, 'a\u0085\u0085b'), ['a', '\u0085', '\u0085b']);
@@ -83,7 +140,14 @@ describe('tokenizer.json Split pre-tokenizer', () => {
   });
 
   it("finds matches as Oniguruma's find_iter: no empty match right after a match", () => {
-    assert.deepEqual(findMatches(/a*/gu, 'baab'), [[0, 0], [1, 3], [4, 4]]);
-    assert.deepEqual(findMatches(new RegExp(translateOnigPattern('x?'), 'gu'), '😀x'), [[0, 0], [2, 3]]);
+    assert.deepEqual(findMatches(/a*/gu, 'baab'), [
+      [0, 0],
+      [1, 3],
+      [4, 4],
+    ]);
+    assert.deepEqual(findMatches(new RegExp(translateOnigPattern('x?'), 'gu'), '😀x'), [
+      [0, 0],
+      [2, 3],
+    ]);
   });
 });

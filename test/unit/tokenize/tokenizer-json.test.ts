@@ -28,8 +28,14 @@ const BPE_JSON = {
   post_processor: { type: 'ByteLevel', add_prefix_space: true, trim_offsets: false, use_regex: true },
   decoder: { type: 'ByteLevel', add_prefix_space: true, trim_offsets: true, use_regex: true },
   model: {
-    type: 'BPE', dropout: null, unk_token: null, continuing_subword_prefix: '', end_of_word_suffix: '',
-    fuse_unk: false, byte_fallback: false, ignore_merges: false,
+    type: 'BPE',
+    dropout: null,
+    unk_token: null,
+    continuing_subword_prefix: '',
+    end_of_word_suffix: '',
+    fuse_unk: false,
+    byte_fallback: false,
+    ignore_merges: false,
     vocab: { ...byteLevelVocab(MERGED), '<|endoftext|>': 264 },
     merges: MERGES,
   },
@@ -41,7 +47,13 @@ const BERT_VOCAB = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]', 'un', '##aff',
 const bertJson = (overrides: Record<string, unknown> = {}) => ({
   version: '1.0',
   added_tokens: [0, 1, 2, 3, 4].map((i) => ({
-    id: i, content: BERT_VOCAB[i], single_word: false, lstrip: BERT_VOCAB[i] === '[MASK]', rstrip: false, normalized: false, special: true,
+    id: i,
+    content: BERT_VOCAB[i],
+    single_word: false,
+    lstrip: BERT_VOCAB[i] === '[MASK]',
+    rstrip: false,
+    normalized: false,
+    special: true,
   })),
   normalizer: { type: 'BertNormalizer', clean_text: true, handle_chinese_chars: true, strip_accents: null, lowercase: true },
   pre_tokenizer: { type: 'BertPreTokenizer' },
@@ -53,7 +65,10 @@ const bertJson = (overrides: Record<string, unknown> = {}) => ({
   },
   decoder: { type: 'WordPiece', prefix: '##', cleanup: true },
   model: {
-    type: 'WordPiece', unk_token: '[UNK]', continuing_subword_prefix: '##', max_input_chars_per_word: 10,
+    type: 'WordPiece',
+    unk_token: '[UNK]',
+    continuing_subword_prefix: '##',
+    max_input_chars_per_word: 10,
     vocab: Object.fromEntries(BERT_VOCAB.map((t, i) => [t, i])),
   },
   ...overrides,
@@ -72,14 +87,24 @@ describe('tokenizer.json: BPE with a ByteLevel pre-tokenizer (GPT-2 style)', () 
     // " hello" → Ġ h e l l o: he (1), ll (3), hell (4), hello (5); (Ġ,hello) has no merge → [Ġ][hello].
     const t = bpe.encode(' hello');
     assert.deepEqual(ids(t), [id('Ġ'), id('hello')]);
-    assert.deepEqual(show(t), [['␣', 0, 1], ['hello', 1, 6]]);
+    assert.deepEqual(show(t), [
+      ['␣', 0, 1],
+      ['hello', 1, 6],
+    ]);
   });
 
   it('splits pieces with the GPT-2 regex and reads the added special token', () => {
     // pieces: "hi" | "<|endoftext|>" (added token) | "the" | " the"
     const t = bpe.encode('hi<|endoftext|>the the');
     assert.deepEqual(ids(t), [id('h'), id('i'), 264, id('t'), id('he'), id('Ġthe')]);
-    assert.deepEqual(show(t), [['h', 0, 1], ['i', 1, 2], ['<|endoftext|>', 2, 15], ['t', 15, 16], ['he', 16, 18], ['␣the', 18, 22]]);
+    assert.deepEqual(show(t), [
+      ['h', 0, 1],
+      ['i', 1, 2],
+      ['<|endoftext|>', 2, 15],
+      ['t', 15, 16],
+      ['he', 16, 18],
+      ['␣the', 18, 22],
+    ]);
     assert.equal(t[2].special, true);
   });
 
@@ -89,7 +114,11 @@ describe('tokenizer.json: BPE with a ByteLevel pre-tokenizer (GPT-2 style)', () 
     // 我 = E6 88 91 has no merges: three byte tokens; the first owns the character.
     const t = bpe.encode('我');
     assert.deepEqual(ids(t), [0xe6, 0x88, 0x91]);
-    assert.deepEqual(show(t), [['<0xE6>', 0, 1], ['<0x88>', 1, 1], ['<0x91>', 1, 1]]);
+    assert.deepEqual(show(t), [
+      ['<0xE6>', 0, 1],
+      ['<0x88>', 1, 1],
+      ['<0x91>', 1, 1],
+    ]);
     assert.deepEqual([...bpe.tokenBytes!(id('Ã©'))], [0xc3, 0xa9]);
   });
 
@@ -121,22 +150,42 @@ describe('tokenizer.json: WordPiece with BertNormalizer (BERT style)', () => {
     // "hello, world!" after lowercasing; "," is not in the vocabulary → [UNK].
     const t = bert.encode('Hello, WORLD!');
     assert.deepEqual(ids(t), [2, 8, 1, 9, 10, 3]);
-    assert.deepEqual(t.map((x) => x.text), ['', 'Hello', ',', 'WORLD', '!', '']);
-    assert.deepEqual(show(t), [['[CLS]', 0, 0], ['hello', 0, 5], ['[UNK]', 5, 6], ['world', 7, 12], ['!', 12, 13], ['[SEP]', 13, 13]]);
+    assert.deepEqual(
+      t.map((x) => x.text),
+      ['', 'Hello', ',', 'WORLD', '!', ''],
+    );
+    assert.deepEqual(show(t), [
+      ['[CLS]', 0, 0],
+      ['hello', 0, 5],
+      ['[UNK]', 5, 6],
+      ['world', 7, 12],
+      ['!', 12, 13],
+      ['[SEP]', 13, 13],
+    ]);
     assert.equal(t[0].special && t[5].special, true);
   });
 
   it('splits greedily into the longest pieces with ## continuations (un ##aff ##able)', () => {
     const t = bert.encode('unaffable', { addSpecialTokens: false });
-    assert.deepEqual(show(t), [['un', 0, 2], ['##aff', 2, 5], ['##able', 5, 9]]);
+    assert.deepEqual(show(t), [
+      ['un', 0, 2],
+      ['##aff', 2, 5],
+      ['##able', 5, 9],
+    ]);
   });
 
   it('strips accents and keeps offsets on the original, precomposed or decomposed', () => {
     // "Cafés" → "cafes" → cafe ##s; "é" is one unit of the original
-    assert.deepEqual(show(bert.encode('Cafés', { addSpecialTokens: false })), [['cafe', 0, 4], ['##s', 4, 5]]);
+    assert.deepEqual(show(bert.encode('Cafés', { addSpecialTokens: false })), [
+      ['cafe', 0, 4],
+      ['##s', 4, 5],
+    ]);
     // "Cafe\u0301s": the e and its combining accent (2 units) both belong to "cafe"
     const t = bert.encode('Cafe\u0301s', { addSpecialTokens: false });
-    assert.deepEqual(show(t), [['cafe', 0, 5], ['##s', 5, 6]]);
+    assert.deepEqual(show(t), [
+      ['cafe', 0, 5],
+      ['##s', 5, 6],
+    ]);
     assert.equal(t[0].text, 'Cafe\u0301');
     // İ → NFD I + U+0307 → accent stripped → I → lowercased i
     assert.deepEqual(show(bert.encode('İ', { addSpecialTokens: false })), [['i', 0, 1]]);
@@ -144,12 +193,19 @@ describe('tokenizer.json: WordPiece with BertNormalizer (BERT style)', () => {
 
   it('puts every CJK ideograph in its own word', () => {
     // "我爱你" → " 我  爱  你 " → 我, 爱, 你 (你 is not in the vocabulary → [UNK])
-    assert.deepEqual(show(bert.encode('我爱你', { addSpecialTokens: false })), [['我', 0, 1], ['爱', 1, 2], ['[UNK]', 2, 3]]);
+    assert.deepEqual(show(bert.encode('我爱你', { addSpecialTokens: false })), [
+      ['我', 0, 1],
+      ['爱', 1, 2],
+      ['[UNK]', 2, 3],
+    ]);
   });
 
   it('removes control characters (clean_text) without shifting the offsets', () => {
     // "a\0b" → "ab" → a ##b; b is still at offset 2 of the original
-    assert.deepEqual(show(bert.encode('a\u0000b', { addSpecialTokens: false })), [['a', 0, 1], ['##b', 2, 3]]);
+    assert.deepEqual(show(bert.encode('a\u0000b', { addSpecialTokens: false })), [
+      ['a', 0, 1],
+      ['##b', 2, 3],
+    ]);
   });
 
   it('gives [UNK] for a word longer than max_input_chars_per_word or with no matching pieces', () => {
@@ -182,7 +238,11 @@ describe('tokenizer.json: WordPiece with BertNormalizer (BERT style)', () => {
   });
 
   it('keeps offsets ordered and within the input, and every piece is the normalised source text', () => {
-    const strip = (s: string) => s.normalize('NFD').replace(/\p{Mn}/gu, '').toLowerCase();
+    const strip = (s: string) =>
+      s
+        .normalize('NFD')
+        .replace(/\p{Mn}/gu, '')
+        .toLowerCase();
     fc.assert(
       fc.property(unicodeText(), (s) => {
         const t = bert.encode(s);
@@ -260,7 +320,10 @@ describe('tokenizer.json: other BPE options', () => {
   it('uses unk_token for unknown characters, fused when fuse_unk is set; drops them with no unk_token', () => {
     assert.deepEqual(ids(make({ unk_token: '<unk>' }).encode('xxab')), [0, 0, 3]);
     const fused = make({ unk_token: '<unk>', fuse_unk: true }).encode('xxab');
-    assert.deepEqual(show(fused), [['<unk>', 0, 2], ['ab', 2, 4]]);
+    assert.deepEqual(show(fused), [
+      ['<unk>', 0, 2],
+      ['ab', 2, 4],
+    ]);
     assert.deepEqual(ids(make({}).encode('xab')), [3]);
   });
 
@@ -269,7 +332,11 @@ describe('tokenizer.json: other BPE options', () => {
     const t = make({ vocab, byte_fallback: true, unk_token: '<unk>' }).encode('éa');
     assert.deepEqual(ids(t), [6, 7, 1]);
     // the display merges the byte run back into the character; the continuation byte shows ⋯
-    assert.deepEqual(show(t), [['é', 0, 1], ['⋯', 1, 1], ['a', 1, 2]]);
+    assert.deepEqual(show(t), [
+      ['é', 0, 1],
+      ['⋯', 1, 1],
+      ['a', 1, 2],
+    ]);
   });
 
   it('handles continuing_subword_prefix in merges (a + ##b → a##b with the prefix dropped from b) ', () => {
@@ -297,7 +364,10 @@ describe('tokenizer.json: other BPE options', () => {
       pre_tokenizer: { type: 'Whitespace' },
       model: { type: 'WordLevel', vocab: { '[UNK]': 0, ecole: 1, '.': 2 }, unk_token: '[UNK]' },
     });
-    assert.deepEqual(show(t.encode('École.')), [['ecole', 0, 5], ['.', 5, 6]]);
+    assert.deepEqual(show(t.encode('École.')), [
+      ['ecole', 0, 5],
+      ['.', 5, 6],
+    ]);
   });
 });
 
@@ -317,18 +387,62 @@ describe('tokenizer.json: malformed input gives an Error naming the problem', ()
     ['Unigram piece not a pair', { model: { vocab: [['a', 0], 'b'] } }, /model\.vocab\[1\] must be a \[piece, score\] pair, got the string "b"/],
     ['Unigram score not a number', { model: { type: 'Unigram', vocab: [['a', 'x']] } }, /model\.vocab\[0\]\[1\] must be a finite number/],
     ['Unigram unk_id outside', { model: { type: 'Unigram', vocab: [['a', -1]], unk_id: 5 } }, /model\.unk_id 5 is outside model\.vocab \(1 pieces\)/],
-    ['Split without pattern', { pre_tokenizer: { type: 'Split', behavior: 'Isolated' }, model: { type: 'WordLevel', vocab: {} } }, /pre_tokenizer\.pattern must be an object, got undefined/],
-    ['Split with a bad behavior', { pre_tokenizer: { type: 'Split', pattern: { String: ' ' }, behavior: 'Drop' }, model: { type: 'WordLevel', vocab: {} } }, /pre_tokenizer\.behavior must be one of Removed, Isolated/],
-    ['Split with a possessive regex', { pre_tokenizer: { type: 'Split', pattern: { Regex: 'a++' }, behavior: 'Isolated' }, model: { type: 'WordLevel', vocab: {} } }, /pre_tokenizer\.pattern\.Regex: .*possessive quantifier/],
-    ['Metaspace with a long replacement', { pre_tokenizer: { type: 'Metaspace', replacement: '__' }, model: { type: 'WordLevel', vocab: {} } }, /pre_tokenizer\.replacement must be one character/],
-    ['unsupported normalizer', { normalizer: { type: 'Precompiled' }, model: { type: 'WordLevel', vocab: {} } }, /normalizer\.type "Precompiled" is not supported/],
-    ['unsupported pre-tokenizer', { pre_tokenizer: { type: 'UnicodeScripts' }, model: { type: 'WordLevel', vocab: {} } }, /pre_tokenizer\.type "UnicodeScripts" is not supported/],
-    ['nested bad normalizer', { normalizer: { type: 'Sequence', normalizers: [{ type: 'NFC' }, 3] }, model: { type: 'WordLevel', vocab: {} } }, /normalizer\.normalizers\[1\] must be an object, got number 3/],
-    ['template without special', { post_processor: { type: 'TemplateProcessing', single: '[CLS] $A', special_tokens: {} }, model: { type: 'WordLevel', vocab: {} } }, /names the special token "\[CLS\]", which is missing/],
-    ['template without $A', { post_processor: { type: 'TemplateProcessing', single: [], special_tokens: {} }, model: { type: 'WordLevel', vocab: {} } }, /must contain the sequence \(\$A\) exactly once/],
+    [
+      'Split without pattern',
+      { pre_tokenizer: { type: 'Split', behavior: 'Isolated' }, model: { type: 'WordLevel', vocab: {} } },
+      /pre_tokenizer\.pattern must be an object, got undefined/,
+    ],
+    [
+      'Split with a bad behavior',
+      { pre_tokenizer: { type: 'Split', pattern: { String: ' ' }, behavior: 'Drop' }, model: { type: 'WordLevel', vocab: {} } },
+      /pre_tokenizer\.behavior must be one of Removed, Isolated/,
+    ],
+    [
+      'Split with a possessive regex',
+      { pre_tokenizer: { type: 'Split', pattern: { Regex: 'a++' }, behavior: 'Isolated' }, model: { type: 'WordLevel', vocab: {} } },
+      /pre_tokenizer\.pattern\.Regex: .*possessive quantifier/,
+    ],
+    [
+      'Metaspace with a long replacement',
+      { pre_tokenizer: { type: 'Metaspace', replacement: '__' }, model: { type: 'WordLevel', vocab: {} } },
+      /pre_tokenizer\.replacement must be one character/,
+    ],
+    [
+      'unsupported normalizer',
+      { normalizer: { type: 'Precompiled' }, model: { type: 'WordLevel', vocab: {} } },
+      /normalizer\.type "Precompiled" is not supported/,
+    ],
+    [
+      'unsupported pre-tokenizer',
+      { pre_tokenizer: { type: 'UnicodeScripts' }, model: { type: 'WordLevel', vocab: {} } },
+      /pre_tokenizer\.type "UnicodeScripts" is not supported/,
+    ],
+    [
+      'nested bad normalizer',
+      { normalizer: { type: 'Sequence', normalizers: [{ type: 'NFC' }, 3] }, model: { type: 'WordLevel', vocab: {} } },
+      /normalizer\.normalizers\[1\] must be an object, got number 3/,
+    ],
+    [
+      'template without special',
+      { post_processor: { type: 'TemplateProcessing', single: '[CLS] $A', special_tokens: {} }, model: { type: 'WordLevel', vocab: {} } },
+      /names the special token "\[CLS\]", which is missing/,
+    ],
+    [
+      'template without $A',
+      { post_processor: { type: 'TemplateProcessing', single: [], special_tokens: {} }, model: { type: 'WordLevel', vocab: {} } },
+      /must contain the sequence \(\$A\) exactly once/,
+    ],
     ['added_tokens not an array', { added_tokens: {}, model: { type: 'WordLevel', vocab: {} } }, /added_tokens must be an array, got an object/],
-    ['added token without content', { added_tokens: [{ id: 1 }], model: { type: 'WordLevel', vocab: {} } }, /added_tokens\[0\]\.content must be a string, got undefined/],
-    ['bool as string', { pre_tokenizer: { type: 'ByteLevel', add_prefix_space: 'yes' }, model: { type: 'WordLevel', vocab: {} } }, /pre_tokenizer\.add_prefix_space must be true or false/],
+    [
+      'added token without content',
+      { added_tokens: [{ id: 1 }], model: { type: 'WordLevel', vocab: {} } },
+      /added_tokens\[0\]\.content must be a string, got undefined/,
+    ],
+    [
+      'bool as string',
+      { pre_tokenizer: { type: 'ByteLevel', add_prefix_space: 'yes' }, model: { type: 'WordLevel', vocab: {} } },
+      /pre_tokenizer\.add_prefix_space must be true or false/,
+    ],
   ];
   for (const [what, json, message] of cases) {
     it(what, () => assert.throws(() => tokenizerFromJson(json as object), message));

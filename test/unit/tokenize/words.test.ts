@@ -13,7 +13,19 @@ describe('tokenizeWords', () => {
 
   it('keeps apostrophes inside words and isolates every punctuation mark', () => {
     assert.deepEqual(texts("I don't know, l’homme's rock'n'roll... 'quoted'!"), [
-      'I', "don't", 'know', ',', 'l’homme\'s', "rock'n'roll", '.', '.', '.', "'", 'quoted', "'", '!',
+      'I',
+      "don't",
+      'know',
+      ',',
+      "l’homme's",
+      "rock'n'roll",
+      '.',
+      '.',
+      '.',
+      "'",
+      'quoted',
+      "'",
+      '!',
     ]);
   });
 
@@ -48,21 +60,38 @@ describe('tokenizeWords', () => {
 
   it('carries hostile text verbatim and only escapes it in display', () => {
     const html = '<img src=x onerror=alert(1)>';
-    assert.equal(tokenizeWords(html).map((t) => t.text).join(''), html.replace(/ /g, ''));
+    assert.equal(
+      tokenizeWords(html)
+        .map((t) => t.text)
+        .join(''),
+      html.replace(/ /g, ''),
+    );
     const rtl = tokenizeWords('a\u202Eb\u0000');
-    assert.deepEqual(rtl.map((t) => t.text), ['a', '\u202E', 'b', '\u0000']);
-    assert.deepEqual(rtl.map((t) => t.display), ['a', '<U+202E>', 'b', '<U+0000>']);
+    assert.deepEqual(
+      rtl.map((t) => t.text),
+      ['a', '\u202E', 'b', '\u0000'],
+    );
+    assert.deepEqual(
+      rtl.map((t) => t.display),
+      ['a', '<U+202E>', 'b', '<U+0000>'],
+    );
   });
 
   it('keeps lone surrogates as their own tokens', () => {
     const s = '\uD800x\uDC00';
     const toks = tokenizeWords(s);
-    assert.deepEqual(toks.map((t) => t.text), ['\uD800', 'x', '\uDC00']);
+    assert.deepEqual(
+      toks.map((t) => t.text),
+      ['\uD800', 'x', '\uDC00'],
+    );
     checkOffsets(s, toks);
   });
 
   it('honours maxTokens and rejects a bad one', () => {
-    assert.deepEqual(tokenizeWords('a b c d', { maxTokens: 2 }).map((t) => t.text), ['a', 'b']);
+    assert.deepEqual(
+      tokenizeWords('a b c d', { maxTokens: 2 }).map((t) => t.text),
+      ['a', 'b'],
+    );
     assert.deepEqual(tokenizeWords('a b', { maxTokens: 0 }), []);
     assert.throws(() => tokenizeWords('a', { maxTokens: -1 }), /maxTokens must be a non-negative integer/);
     assert.throws(() => tokenizeWords(42 as unknown as string), /text must be a string/);

@@ -25,26 +25,56 @@ describe('column labels', () => {
 
   function labelTexts(svg: string) {
     const caption = [...svg.matchAll(/<text x="([\d.]+)" y="([\d.-]+)" font-size="11"[^>]*>([^<]*)<\/text>/g)].map((m) => ({ y: Number(m[2]), text: m[3] }));
-    const rotated = [...svg.matchAll(/<text transform="translate\(([\d.]+) ([\d.]+)\) rotate\(-90\)" font-size="([\d.]+)"[^>]*>([^<]*)<\/text>/g)].map((m) => ({ text: m[4], top: Number(m[2]) - estimateWidth(m[4], Number(m[3])) }));
+    const rotated = [...svg.matchAll(/<text transform="translate\(([\d.]+) ([\d.]+)\) rotate\(-90\)" font-size="([\d.]+)"[^>]*>([^<]*)<\/text>/g)].map((m) => ({
+      text: m[4],
+      top: Number(m[2]) - estimateWidth(m[4], Number(m[3])),
+    }));
     const stacked = [...svg.matchAll(/<text font-size="([\d.]+)" text-anchor="middle"[^>]*data-upright="stacked">(.*?)<\/text>/g)].map((m) => {
       const spans = [...m[2].matchAll(/<tspan x="[\d.]+" y="([\d.-]+)">([^<]*)<\/tspan>/g)];
       return { text: spans.map((s) => s[2]).join(''), top: Math.min(...spans.map((s) => Number(s[1]))) - Number(m[1]) };
     });
-    const horizontal = [...svg.matchAll(/<text x="[\d.]+" y="([\d.-]+)" font-size="([\d.]+)" text-anchor="middle"[^>]*>([^<]*)<\/text>/g)].map((m) => ({ text: m[3], top: Number(m[1]) - Number(m[2]) }));
+    const horizontal = [...svg.matchAll(/<text x="[\d.]+" y="([\d.-]+)" font-size="([\d.]+)" text-anchor="middle"[^>]*>([^<]*)<\/text>/g)].map((m) => ({
+      text: m[3],
+      top: Number(m[1]) - Number(m[2]),
+    }));
     return { caption, rotated, stacked, horizontal };
   }
 
   it('an SVG export sets 我爱自然语言处理。 upright and draws its caption above the labels', () => {
     const tokens = ['我', '爱', '自然', '语言', '处理', '。', 'because', 'cat'];
-    const cell = 24, T = tokens.length;
+    const cell = 24,
+      T = tokens.length;
     const top = Math.ceil(svgColumnLabelsExtent(tokens, cell)) + 34;
     const svg = buildSvg({
-      width: 400, height: top + T * cell + 20, palette, title: 'seeded',
-      matrices: [{ values: new Float32Array(T * T).fill(1 / T), rows: T, cols: T, scale: { kind: 'sequential', lo: 0, hi: 1 }, x: 60, y: top, cell, rowLabels: tokens, colLabels: tokens, caption: 'layer 0, head 1' }],
+      width: 400,
+      height: top + T * cell + 20,
+      palette,
+      title: 'seeded',
+      matrices: [
+        {
+          values: new Float32Array(T * T).fill(1 / T),
+          rows: T,
+          cols: T,
+          scale: { kind: 'sequential', lo: 0, hi: 1 },
+          x: 60,
+          y: top,
+          cell,
+          rowLabels: tokens,
+          colLabels: tokens,
+          caption: 'layer 0, head 1',
+        },
+      ],
     });
     const l = labelTexts(svg);
-    assert.deepEqual(l.rotated.map((x) => x.text), ['because'], 'only the long Latin token is turned');
-    assert.deepEqual(l.stacked.map((x) => x.text), ['自然', '语言', '处理']);
+    assert.deepEqual(
+      l.rotated.map((x) => x.text),
+      ['because'],
+      'only the long Latin token is turned',
+    );
+    assert.deepEqual(
+      l.stacked.map((x) => x.text),
+      ['自然', '语言', '处理'],
+    );
     assert.deepEqual(l.horizontal.map((x) => x.text).sort(), ['cat', '。', '我', '爱'].sort());
     const caption = l.caption.find((c) => c.text === 'layer 0, head 1');
     assert.ok(caption, 'the caption is drawn');

@@ -39,11 +39,26 @@ describe('webview colour scale', () => {
     it('matches Björn Ottosson’s published values for white, black and the sRGB primaries', () => {
       // Reference values from https://bottosson.github.io/posts/oklab/ (table of sRGB → OKLab).
       const refs: Array<[Rgb, [number, number, number]]> = [
-        [[255, 255, 255], [1, 0, 0]],
-        [[0, 0, 0], [0, 0, 0]],
-        [[255, 0, 0], [0.627955, 0.224863, 0.125846]],
-        [[0, 255, 0], [0.86644, -0.233888, 0.179498]],
-        [[0, 0, 255], [0.452014, -0.032457, -0.311528]],
+        [
+          [255, 255, 255],
+          [1, 0, 0],
+        ],
+        [
+          [0, 0, 0],
+          [0, 0, 0],
+        ],
+        [
+          [255, 0, 0],
+          [0.627955, 0.224863, 0.125846],
+        ],
+        [
+          [0, 255, 0],
+          [0.86644, -0.233888, 0.179498],
+        ],
+        [
+          [0, 0, 255],
+          [0.452014, -0.032457, -0.311528],
+        ],
       ];
       for (const [rgb, lab] of refs) {
         const got = rgbToOklab(rgb);
@@ -118,7 +133,10 @@ describe('webview colour scale', () => {
     });
 
     it('rampValue inverts rampIndex at every index', () => {
-      for (const s of [{ kind: 'sequential' as const, lo: -2, hi: 3 }, { kind: 'diverging' as const, hi: 4 }]) {
+      for (const s of [
+        { kind: 'sequential' as const, lo: -2, hi: 3 },
+        { kind: 'diverging' as const, hi: 4 },
+      ]) {
         for (let i = 0; i < LUT_SIZE; i++) assert.equal(rampIndex(rampValue(i, s), s), i);
       }
     });
@@ -144,6 +162,16 @@ describe('webview colour scale', () => {
 
   it('refuses to interpolate fewer than two stops', () => {
     assert.throws(() => interpolate([[0, 0, 0]], 4), /at least 2 stops/);
-    assert.throws(() => interpolate([[0, 0, 0], [1, 1, 1]], 1), /n must be/);
+    assert.throws(
+      () =>
+        interpolate(
+          [
+            [0, 0, 0],
+            [1, 1, 1],
+          ],
+          1,
+        ),
+      /n must be/,
+    );
   });
 });

@@ -70,7 +70,12 @@ describe('webview data', () => {
 
   it('restores NaN in a trace that went through JSON, keeping the tensors', async () => {
     const { session, run } = await seededRun(false);
-    const trace = session.trace({ runId: run.runId, layer: 0, head: 0, options: { mask: { kind: 'padding', padLast: run.seqLen, builtAs: 'true-means-pad', passedTo: 'mha' } } });
+    const trace = session.trace({
+      runId: run.runId,
+      layer: 0,
+      head: 0,
+      options: { mask: { kind: 'padding', padLast: run.seqLen, builtAs: 'true-means-pad', passedTo: 'mha' } },
+    });
     assert.ok(trace.stats.nanRows.length > 0, 'every key masked gives NaN rows');
     // What JSON does to the plain number arrays (the tensors travel as buffers and keep their NaN).
     const stats = JSON.parse(JSON.stringify(trace.stats));

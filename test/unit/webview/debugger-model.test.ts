@@ -12,7 +12,8 @@ import { weightCaption } from '../../../webview/legend';
 import { switchesSummary } from '../../../webview/debugger-view';
 import { DEFAULT_SWITCHES } from '../../../webview/state';
 
-const L = 6, dk = 64;
+const L = 6,
+  dk = 64;
 const tokens = ['the', 'cat', 'sat', 'on', 'the', 'mat'];
 
 function qkv(seed: number) {
@@ -45,7 +46,10 @@ describe('webview debugger model', () => {
   });
 
   it('inverted padding mask: names the API whose convention was crossed', () => {
-    for (const [builtAs, passedTo, api] of [['true-means-pad', 'sdpa', /F\.scaled_dot_product_attention reads True = attend/], ['true-means-keep', 'mha', /key_padding_mask reads True = ignore/]] as const) {
+    for (const [builtAs, passedTo, api] of [
+      ['true-means-pad', 'sdpa', /F\.scaled_dot_product_attention reads True = attend/],
+      ['true-means-keep', 'mha', /key_padding_mask reads True = ignore/],
+    ] as const) {
       const trace = traced({ mask: { kind: 'padding', padLast: 2, builtAs, passedTo } });
       const w = warning(trace, 'attends-only-padding');
       assert.deepEqual(w.rows, [0, 1, 2, 3, 4, 5]);
@@ -79,11 +83,26 @@ describe('webview debugger model', () => {
     assert.match(w.detail, /query i sees keys j ≤ i/);
     assert.match(w.detail, /no causal mask is applied/);
     assert.deepEqual(w.rows, [0, 1, 2, 3, 4]);
-    assert.match(describeWarning(trace.warnings.find((x) => x.id === 'future-visible')!, trace, ['bottom-right']).detail, /aligned bottom-right/);
+    assert.match(
+      describeWarning(
+        trace.warnings.find((x) => x.id === 'future-visible')!,
+        trace,
+        ['bottom-right'],
+      ).detail,
+      /aligned bottom-right/,
+    );
   });
 
   it('has its own words for every warning the engine can give', () => {
-    const ids: TraceWarningId[] = ['rows-not-normalized', 'attends-only-padding', 'saturated-rows', 'nan-rows', 'future-visible', 'fully-masked-zero-rows', 'score-variance-high'];
+    const ids: TraceWarningId[] = [
+      'rows-not-normalized',
+      'attends-only-padding',
+      'saturated-rows',
+      'nan-rows',
+      'future-visible',
+      'fully-masked-zero-rows',
+      'score-variance-high',
+    ];
     const trace = traced({});
     for (const id of ids) {
       const w = describeWarning({ id, rows: [1], message: 'ENGINE TEXT' }, trace);
@@ -96,8 +115,14 @@ describe('webview debugger model', () => {
   it('flags the rows the statistics say are wrong, and nothing on a correct head', () => {
     const good = buildStatsTable(traced({}), tokens);
     assert.equal(good.rows.length, L);
-    assert.ok(good.rows.every((r) => !r.flagged), 'a correct head has no flagged cell');
-    assert.deepEqual(good.columns.map((c) => c.id), ['row', 'token', 'sum', 'entropy', 'max', 'variance']);
+    assert.ok(
+      good.rows.every((r) => !r.flagged),
+      'a correct head has no flagged cell',
+    );
+    assert.deepEqual(
+      good.columns.map((c) => c.id),
+      ['row', 'token', 'sum', 'entropy', 'max', 'variance'],
+    );
     const t = traced({});
     assert.equal(good.rows[2].cells[3].text.split(' / ')[1], String(+Math.log(L).toPrecision(3)));
     assert.match(good.summary, new RegExp(`d_k = ${dk}`));
@@ -126,7 +151,10 @@ describe('webview debugger model', () => {
     assert.equal(cell[0], 'Query 3 “on” → key 1 “cat”');
     const [a, b, c] = cell[1].split(/ × | = /).map((x) => Number(x.replace('−', '-')));
     assert.ok(Math.abs(a * b - c) < 1e-3 * Math.max(1, Math.abs(c)), cell[1]);
-    assert.deepEqual(describeStepCell(trace, 2, 0, 5, tokens).slice(1), [`${String(+trace.scaled.data[5].toPrecision(4)).replace('-', '−')} + −∞ = −∞`, 'masked']);
+    assert.deepEqual(describeStepCell(trace, 2, 0, 5, tokens).slice(1), [
+      `${String(+trace.scaled.data[5].toPrecision(4)).replace('-', '−')} + −∞ = −∞`,
+      'masked',
+    ]);
     assert.match(describeStepCell(trace, 4, 2, 7, tokens)[0], /dimension 7/);
   });
 
@@ -162,6 +190,9 @@ describe('webview debugger model', () => {
 describe('debugger switches summary', () => {
   it('says the switches in a few words', () => {
     assert.equal(switchesSummary(DEFAULT_SWITCHES), 'scale 1/√d_k · temperature 1 · no mask · softmax dim -1');
-    assert.equal(switchesSummary({ ...DEFAULT_SWITCHES, scale: 'inv-dk', temperature: 10, causal: 'top-left', padLast: 2, softmaxDim: -2 }), 'scale 1/d_k · temperature 10 · causal top-left, 2 padding · softmax dim -2');
+    assert.equal(
+      switchesSummary({ ...DEFAULT_SWITCHES, scale: 'inv-dk', temperature: 10, causal: 'top-left', padLast: 2, softmaxDim: -2 }),
+      'scale 1/d_k · temperature 10 · causal top-left, 2 padding · softmax dim -2',
+    );
   });
 });

@@ -3,24 +3,51 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { makePalette } from '../../../webview/colour-scale';
-import { buildSvg, csvField, jsonNumber, jsonSafe, longCsv, matrixCsv, modelSlug, numberText, safeFileName, tensorJson, toJson, xmlText } from '../../../webview/exports';
+import {
+  buildSvg,
+  csvField,
+  jsonNumber,
+  jsonSafe,
+  longCsv,
+  matrixCsv,
+  modelSlug,
+  numberText,
+  safeFileName,
+  tensorJson,
+  toJson,
+  xmlText,
+} from '../../../webview/exports';
 
 /** A small RFC 4180 reader, written for this test (independent of the writer). */
 function parseCsv(text: string): string[][] {
   const rows: string[][] = [];
-  let row: string[] = [], field = '', quoted = false;
+  let row: string[] = [],
+    field = '',
+    quoted = false;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') { field += '"'; i++; }
-      else if (c === '"') quoted = false;
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') { row.push(field); field = ''; }
-    else if (c === '\r' && text[i + 1] === '\n') { row.push(field); rows.push(row); row = []; field = ''; i++; }
-    else field += c;
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\r' && text[i + 1] === '\n') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+      i++;
+    } else field += c;
   }
-  if (field !== '' || row.length) { row.push(field); rows.push(row); }
+  if (field !== '' || row.length) {
+    row.push(field);
+    rows.push(row);
+  }
   return rows;
 }
 
@@ -29,12 +56,17 @@ const palette = makePalette('light', [255, 255, 255]);
 
 describe('webview exports', () => {
   it('writes numbers that read back to the same float32, and spells out the non-finite ones', () => {
-    fc.assert(fc.property(fc.float({ noNaN: true, noDefaultInfinity: true }), (x) => {
-      const f = Math.fround(x);
-      return Math.fround(Number(numberText(f))) === f;
-    }));
+    fc.assert(
+      fc.property(fc.float({ noNaN: true, noDefaultInfinity: true }), (x) => {
+        const f = Math.fround(x);
+        return Math.fround(Number(numberText(f))) === f;
+      }),
+    );
     assert.deepEqual([NaN, Infinity, -Infinity].map(numberText), ['nan', 'inf', '-inf']);
-    assert.deepEqual([NaN, Infinity, -Infinity, 0.5].map((x) => jsonNumber(x)), ['NaN', 'Infinity', '-Infinity', 0.5]);
+    assert.deepEqual(
+      [NaN, Infinity, -Infinity, 0.5].map((x) => jsonNumber(x)),
+      ['NaN', 'Infinity', '-Infinity', 0.5],
+    );
   });
 
   it('quotes CSV fields that need it and defuses spreadsheet formulas in token text', () => {
@@ -94,8 +126,24 @@ describe('webview exports', () => {
     assert.equal(xmlText(HOSTILE), '&lt;img src=x onerror=&quot;alert(1)&quot;&gt;');
     assert.equal(xmlText('a\u0000b\u0007c\ud800'), 'a\ufffdb\ufffdc\ufffd');
     const svg = buildSvg({
-      width: 200, height: 200, palette, title: HOSTILE,
-      matrices: [{ values: [0.5, -Infinity, NaN, 1], rows: 2, cols: 2, scale: { kind: 'sequential', lo: 0, hi: 1 }, x: 60, y: 60, cell: 20, rowLabels: [HOSTILE, 'b'], colLabels: ['a', HOSTILE], caption: HOSTILE }],
+      width: 200,
+      height: 200,
+      palette,
+      title: HOSTILE,
+      matrices: [
+        {
+          values: [0.5, -Infinity, NaN, 1],
+          rows: 2,
+          cols: 2,
+          scale: { kind: 'sequential', lo: 0, hi: 1 },
+          x: 60,
+          y: 60,
+          cell: 20,
+          rowLabels: [HOSTILE, 'b'],
+          colLabels: ['a', HOSTILE],
+          caption: HOSTILE,
+        },
+      ],
       texts: [{ x: 1, y: 1, text: HOSTILE, anchor: 'start' }],
       lines: [{ x1: 0, y1: 0, x2: 1, y2: 1, opacity: 0.5, colour: [1, 2, 3] }],
       legend: { scale: { kind: 'sequential', lo: 0, hi: 1 }, label: 'weight' },
@@ -108,7 +156,13 @@ describe('webview exports', () => {
   });
 
   it('merges runs of equal colour into one rectangle', () => {
-    const svg = buildSvg({ width: 100, height: 100, palette, title: 't', matrices: [{ values: new Float32Array(16).fill(0.5), rows: 4, cols: 4, scale: { kind: 'sequential', lo: 0, hi: 1 }, x: 0, y: 0, cell: 10 }] });
+    const svg = buildSvg({
+      width: 100,
+      height: 100,
+      palette,
+      title: 't',
+      matrices: [{ values: new Float32Array(16).fill(0.5), rows: 4, cols: 4, scale: { kind: 'sequential', lo: 0, hi: 1 }, x: 0, y: 0, cell: 10 }],
+    });
     assert.equal((svg.match(/<rect x=/g) ?? []).length, 4, 'one rectangle per row');
   });
 

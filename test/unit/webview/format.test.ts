@@ -45,7 +45,10 @@ describe('webview formatting', () => {
       { query: 0, key: 0, opacity: Math.fround(0.9), head: 0 },
       { query: 0, key: 1, opacity: Math.fround(0.1), head: 0 },
     ]);
-    assert.deepEqual(lineSegments([{ head: 0, weights: w }], 2, { focusKey: 1 }).map((s) => s.query), [0]);
+    assert.deepEqual(
+      lineSegments([{ head: 0, weights: w }], 2, { focusKey: 1 }).map((s) => s.query),
+      [0],
+    );
     assert.deepEqual(lineSegments([{ head: 3, weights: w }], 2, { focusQuery: 1 }), []);
     assert.throws(() => lineSegments([{ head: 0, weights: w }], 3), /head 0 has 4 weights, expected 3²/);
   });

@@ -3,7 +3,18 @@
 import { strict as assert } from 'node:assert';
 import { InspectSession } from '../../../src/models/session';
 import { fullHead, normaliseAttention } from '../../../webview/data';
-import { blockNote, cellLabels, cellSpan, DEBUGGER_MAX_TOKENS, describeHeadCell, downsampleFor, FULL_VIEW_MAX_TOKENS, LINES_MAX_TOKENS, rowToken, VIEW_MAX_SIDE } from '../../../webview/head-view';
+import {
+  blockNote,
+  cellLabels,
+  cellSpan,
+  DEBUGGER_MAX_TOKENS,
+  describeHeadCell,
+  downsampleFor,
+  FULL_VIEW_MAX_TOKENS,
+  LINES_MAX_TOKENS,
+  rowToken,
+  VIEW_MAX_SIDE,
+} from '../../../webview/head-view';
 
 describe('head view of long runs', () => {
   it('asks for every weight up to 1024 tokens and for at most 1024×1024 blocks beyond', () => {

@@ -14,7 +14,7 @@ const px32 = (bytes: Uint8ClampedArray) => new Uint32Array(bytes.buffer, bytes.b
 function softmaxRows(rows: number, cols: number, seed: number): Float32Array {
   const out = new Float32Array(rows * cols);
   let s = seed;
-  const rand = () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const rand = () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
   for (let i = 0; i < rows; i++) {
     let sum = 0;
     for (let j = 0; j < cols; j++) sum += out[i * cols + j] = Math.exp(4 * rand());
@@ -26,7 +26,13 @@ function softmaxRows(rows: number, cols: number, seed: number): Float32Array {
 describe('webview heatmap pixels', () => {
   describe('downsample', () => {
     it('agrees with the engine’s run thumbnails (an independent area average) on attention weights', () => {
-      for (const [T, size] of [[5, 3], [48, 48], [100, 48], [512, 48], [7, 1]]) {
+      for (const [T, size] of [
+        [5, 3],
+        [48, 48],
+        [100, 48],
+        [512, 48],
+        [7, 1],
+      ]) {
         const w = softmaxRows(T, T, T * 31 + size);
         const mine = downsample(w, T, T, size, size);
         const engine = thumbnails(w, 1, T, size);
@@ -35,12 +41,7 @@ describe('webview heatmap pixels', () => {
     });
 
     it('averages by hand-checkable blocks, keeps NaN, and marks blocks with no finite cell as -inf', () => {
-      const v = [
-        1, 3, -Infinity, -Infinity,
-        5, 7, -Infinity, 2,
-        0, NaN, 4, 4,
-        0, 0, 4, Infinity,
-      ];
+      const v = [1, 3, -Infinity, -Infinity, 5, 7, -Infinity, 2, 0, NaN, 4, 4, 0, 0, 4, Infinity];
       const out = Array.from(downsample(v, 4, 4, 2, 2));
       assert.deepEqual(out.slice(0, 2), [4, 2]); // (1+3+5+7)/4, and the one finite cell 2
       assert.ok(Number.isNaN(out[2]));
@@ -90,7 +91,10 @@ describe('webview heatmap pixels', () => {
     });
 
     it('colours each pixel as its cell, with background gaps between large cells', () => {
-      const rows = 3, cols = 4, width = 40, height = 30;
+      const rows = 3,
+        cols = 4,
+        width = 40,
+        height = 30;
       const values = Float32Array.from({ length: 12 }, (_, i) => i / 11);
       const scale = { kind: 'sequential' as const, lo: 0, hi: 1 };
       const px = px32(renderHeatmapPixels({ values, rows, cols, width, height, palette, scale, gapFrom: 8 }));
@@ -98,7 +102,8 @@ describe('webview heatmap pixels', () => {
       for (let y = 0; y < height; y++) {
         for (let x = 0; x < width; x++) {
           const { row, col } = cellAtPixel(x, y, rows, cols, width, height)!;
-          const lastX = x === cellSpan(col, cols, width)[1] - 1, lastY = y === cellSpan(row, rows, height)[1] - 1;
+          const lastX = x === cellSpan(col, cols, width)[1] - 1,
+            lastY = y === cellSpan(row, rows, height)[1] - 1;
           const want = lastX || lastY ? bg : pack(palette.sequential.colours[rampIndex(values[row * cols + col], scale)]);
           assert.equal(px[y * width + x], want, `pixel (${x}, ${y})`);
         }
@@ -108,7 +113,8 @@ describe('webview heatmap pixels', () => {
     it('stripes -inf cells and gives NaN and +inf their own colours', () => {
       const scale = { kind: 'diverging' as const, hi: 1 };
       const px = px32(renderHeatmapPixels({ values: [-Infinity, NaN, Infinity, 0], rows: 1, cols: 4, width: 32, height: 8, palette, scale, gapFrom: 0 }));
-      const stripe = pack(palette.maskedStripe), bg = pack(palette.background);
+      const stripe = pack(palette.maskedStripe),
+        bg = pack(palette.background);
       const first = new Set<number>();
       for (let y = 0; y < 8; y++) for (let x = 0; x < 8; x++) first.add(px[y * 32 + x]);
       assert.deepEqual([...first].sort(), [stripe, bg].sort(), 'the -inf cell is striped');

@@ -25,7 +25,11 @@ function filesUnder(dir: string): string[] {
     .map((e) => join(e.parentPath ?? (e as unknown as { path: string }).path, e.name).slice(root.length + 1));
 }
 
-const placeholders = (s: string) => [...s.matchAll(/\{(\d+)\}/g)].map((m) => m[1]).sort().join(',');
+const placeholders = (s: string) =>
+  [...s.matchAll(/\{(\d+)\}/g)]
+    .map((m) => m[1])
+    .sort()
+    .join(',');
 
 describe('panel strings and translations', () => {
   const webviewKeys = new Set(filesUnder('webview').flatMap((f) => literalCalls(read(f), /\bt/)));
@@ -35,8 +39,16 @@ describe('panel strings and translations', () => {
 
   it('lists exactly the strings the webview’s t() calls use', () => {
     const listed = new Set<string>(PANEL_STRING_KEYS);
-    assert.deepEqual([...webviewKeys].filter((k) => !listed.has(k)), [], 'used in webview/ but missing from PANEL_STRING_KEYS');
-    assert.deepEqual([...listed].filter((k) => !webviewKeys.has(k)), [], 'listed in PANEL_STRING_KEYS but no longer used');
+    assert.deepEqual(
+      [...webviewKeys].filter((k) => !listed.has(k)),
+      [],
+      'used in webview/ but missing from PANEL_STRING_KEYS',
+    );
+    assert.deepEqual(
+      [...listed].filter((k) => !webviewKeys.has(k)),
+      [],
+      'listed in PANEL_STRING_KEYS but no longer used',
+    );
     assert.equal(listed.size, PANEL_STRING_KEYS.length, 'no duplicates');
   });
 
@@ -59,7 +71,11 @@ describe('panel strings and translations', () => {
     const nlsZh = json('package.nls.zh-cn.json');
     assert.deepEqual(Object.keys(nlsZh).sort(), Object.keys(nls).sort());
     const refs = [...read('package.json').matchAll(/"%([^"%]+)%"/g)].map((m) => m[1]);
-    assert.deepEqual(refs.filter((r) => !(r in nls)), [], 'package.json refers to keys missing from package.nls.json');
+    assert.deepEqual(
+      refs.filter((r) => !(r in nls)),
+      [],
+      'package.json refers to keys missing from package.nls.json',
+    );
   });
 
   it('fills placeholders and falls back to the English key', () => {

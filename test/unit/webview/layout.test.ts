@@ -38,7 +38,11 @@ describe('webview layout', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 600 }), fc.integer({ min: 1, max: 80 }), fc.integer({ min: 100, max: 1600 }), (rows, cols, width) => {
         const l = heatmapLayout({ rows, cols, availableWidth: width, rowLabelWidth: 30, colLabelWidth: 30 });
-        for (const [r, c] of [[0, 0], [rows - 1, cols - 1], [Math.floor(rows / 2), Math.floor(cols / 3)]]) {
+        for (const [r, c] of [
+          [0, 0],
+          [rows - 1, cols - 1],
+          [Math.floor(rows / 2), Math.floor(cols / 3)],
+        ]) {
           const rect = cellRect(l, rows, cols, r, c);
           const hit = cellAt(l, rows, cols, rect.x + rect.w / 2, rect.y + rect.h / 2);
           if (!hit || hit.row !== r || hit.col !== c) return false;

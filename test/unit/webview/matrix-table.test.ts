@@ -10,7 +10,10 @@ describe('matrix table view', () => {
   it('heads columns with key tokens and rows with query tokens, with every value', () => {
     const m = tableModel({ values: [0.25, 0.75, 1, 0], rows: 2, cols: 2, rowLabels: ['我', ' '], colLabels: ['我', '<b>'], caption: 'layer 0, head 1' });
     assert.deepEqual(m.columns, ['0 我', '1 <b>']);
-    assert.deepEqual(m.rows, [{ header: '0 我', cells: ['0.25', '0.75'] }, { header: '1 ␣', cells: ['1', '0'] }]);
+    assert.deepEqual(m.rows, [
+      { header: '0 我', cells: ['0.25', '0.75'] },
+      { header: '1 ␣', cells: ['1', '0'] },
+    ]);
     assert.equal(m.caption, 'layer 0, head 1');
     assert.equal(m.note, '');
   });

@@ -19,12 +19,33 @@ describe('parseFromWebview', () => {
     assert.deepEqual(parseFromWebview({ type: 'ready', extra: 1 }), { type: 'ready' });
     assert.deepEqual(parseFromWebview({ type: 'cancel', messageId: 4 }), { type: 'cancel', messageId: 4 });
     assert.deepEqual(parseFromWebview({ type: 'revealToken', index: 3 }), { type: 'revealToken', index: 3 });
-    assert.deepEqual(parseFromWebview({ type: 'viewState', mode: 'debugger', focus: { layer: 1, head: 2, x: 3 } }), { type: 'viewState', mode: 'debugger', focus: { layer: 1, head: 2 } });
-    assert.deepEqual(parseFromWebview({ type: 'export', format: 'csv', suggestedName: 'a.csv', content: 'x,y' }), { type: 'export', format: 'csv', suggestedName: 'a.csv', content: 'x,y' });
-    assert.deepEqual(parseFromWebview({ type: 'request', messageId: 7, request: { kind: 'attention', layer: 0, head: 3, evil: true } }), {
-      type: 'request', messageId: 7, request: { kind: 'attention', layer: 0, head: 3 },
+    assert.deepEqual(parseFromWebview({ type: 'viewState', mode: 'debugger', focus: { layer: 1, head: 2, x: 3 } }), {
+      type: 'viewState',
+      mode: 'debugger',
+      focus: { layer: 1, head: 2 },
     });
-    const opts = { scale: { kind: 'custom', value: 0.5 }, temperature: 2, mask: [{ kind: 'causal', align: 'bottom-right' }, { kind: 'padding', padLast: 2, builtAs: 'true-means-keep', passedTo: 'sdpa' }], softmaxDim: -2, fullyMaskedRows: 'zero', causalIntent: 'top-left' };
+    assert.deepEqual(parseFromWebview({ type: 'export', format: 'csv', suggestedName: 'a.csv', content: 'x,y' }), {
+      type: 'export',
+      format: 'csv',
+      suggestedName: 'a.csv',
+      content: 'x,y',
+    });
+    assert.deepEqual(parseFromWebview({ type: 'request', messageId: 7, request: { kind: 'attention', layer: 0, head: 3, evil: true } }), {
+      type: 'request',
+      messageId: 7,
+      request: { kind: 'attention', layer: 0, head: 3 },
+    });
+    const opts = {
+      scale: { kind: 'custom', value: 0.5 },
+      temperature: 2,
+      mask: [
+        { kind: 'causal', align: 'bottom-right' },
+        { kind: 'padding', padLast: 2, builtAs: 'true-means-keep', passedTo: 'sdpa' },
+      ],
+      softmaxDim: -2,
+      fullyMaskedRows: 'zero',
+      causalIntent: 'top-left',
+    };
     assert.deepEqual((parseFromWebview(trace(opts)) as { request: { options: unknown } }).request.options, opts);
   });
 
@@ -51,7 +72,9 @@ describe('parseFromWebview', () => {
   it('accepts head requests for rows and downsampled views of a long run, and refuses bad ones', () => {
     const head = (extra: object) => ({ type: 'request', messageId: 2, request: { kind: 'attention', layer: 1, head: 0, ...extra } });
     assert.deepEqual(parseFromWebview(head({ rowStart: 10, rowEnd: 20, downsample: 1024 })), {
-      type: 'request', messageId: 2, request: { kind: 'attention', layer: 1, head: 0, rowStart: 10, rowEnd: 20, downsample: 1024 },
+      type: 'request',
+      messageId: 2,
+      request: { kind: 'attention', layer: 1, head: 0, rowStart: 10, rowEnd: 20, downsample: 1024 },
     });
     assert.deepEqual((parseFromWebview(head({ downsample: 1 })) as { request: unknown }).request, { kind: 'attention', layer: 1, head: 0, downsample: 1 });
     assert.deepEqual((parseFromWebview(head({ rowEnd: 5 })) as { request: unknown }).request, { kind: 'attention', layer: 1, head: 0, rowEnd: 5 });
@@ -66,7 +89,8 @@ describe('parseFromWebview', () => {
   });
 
   it('refuses export names that are paths, and unknown formats', () => {
-    for (const name of ['../evil.csv', 'a/b.csv', 'a\\b.csv', '..', '.', '/etc/passwd', 'C:\\x.png']) refused({ type: 'export', format: 'csv', suggestedName: name, content: '' }, /plain file name/);
+    for (const name of ['../evil.csv', 'a/b.csv', 'a\\b.csv', '..', '.', '/etc/passwd', 'C:\\x.png'])
+      refused({ type: 'export', format: 'csv', suggestedName: name, content: '' }, /plain file name/);
     refused({ type: 'export', format: 'exe', suggestedName: 'a', content: '' }, /format must be one of/);
     refused({ type: 'export', format: 'png', suggestedName: 'x'.repeat(201), content: '' }, /suggestedName is not a string of at most 200/);
     refused({ type: 'export', format: 'png', suggestedName: 'a.png', content: 42 }, /content is not a string/);
@@ -96,10 +120,26 @@ describe('parseFromWebview', () => {
       { numRuns: 1000 },
     );
     fc.assert(
-      fc.property(fc.record({ type: fc.constantFrom('request', 'export', 'viewState', 'revealToken', 'cancel'), messageId: fc.anything(), request: fc.anything(), format: fc.anything(), suggestedName: fc.anything(), content: fc.anything(), index: fc.anything(), mode: fc.anything(), focus: fc.anything() }, { requiredKeys: ['type'] }), (v) => {
-        const r = parseFromWebview(v);
-        return r instanceof Error || r.type === v.type;
-      }),
+      fc.property(
+        fc.record(
+          {
+            type: fc.constantFrom('request', 'export', 'viewState', 'revealToken', 'cancel'),
+            messageId: fc.anything(),
+            request: fc.anything(),
+            format: fc.anything(),
+            suggestedName: fc.anything(),
+            content: fc.anything(),
+            index: fc.anything(),
+            mode: fc.anything(),
+            focus: fc.anything(),
+          },
+          { requiredKeys: ['type'] },
+        ),
+        (v) => {
+          const r = parseFromWebview(v);
+          return r instanceof Error || r.type === v.type;
+        },
+      ),
       { numRuns: 1000 },
     );
   });

@@ -16,11 +16,34 @@ function kvCacheRun(batch: number) {
   const b = new TraceBuilder();
   const qs = [B, H, T, d];
   const ks = [B, H, S, d];
-  b.add({ kind: 'sdpa', dtype: 'float32', module: 'model.layers.0.self_attn', shapes: { q: qs, k: ks, v: ks }, params: { isCausal: false }, tensors: {
-    q: b.tensor(0, 'q', 'float32', qs, randoms(B * H * T * d, 1)), k: b.tensor(0, 'k', 'float32', ks, randoms(B * H * S * d, 2)), v: b.tensor(0, 'v', 'float32', ks, randoms(B * H * S * d, 3)),
-    token_ids: b.tensor(0, 'token_ids', 'int64', [B, S], Array.from({ length: B * S }, (_, i) => 10 + i)),
-    query_token_ids: b.tensor(0, 'query_token_ids', 'int64', [B, T], Array.from({ length: B * T }, (_, i) => 50 + i)),
-  }, tokens: { paddingIdx: null, numEmbeddings: 99, module: 'wte', fromCache: true }, queryTokens: { paddingIdx: null, numEmbeddings: 99, module: 'wte' } });
+  b.add({
+    kind: 'sdpa',
+    dtype: 'float32',
+    module: 'model.layers.0.self_attn',
+    shapes: { q: qs, k: ks, v: ks },
+    params: { isCausal: false },
+    tensors: {
+      q: b.tensor(0, 'q', 'float32', qs, randoms(B * H * T * d, 1)),
+      k: b.tensor(0, 'k', 'float32', ks, randoms(B * H * S * d, 2)),
+      v: b.tensor(0, 'v', 'float32', ks, randoms(B * H * S * d, 3)),
+      token_ids: b.tensor(
+        0,
+        'token_ids',
+        'int64',
+        [B, S],
+        Array.from({ length: B * S }, (_, i) => 10 + i),
+      ),
+      query_token_ids: b.tensor(
+        0,
+        'query_token_ids',
+        'int64',
+        [B, T],
+        Array.from({ length: B * T }, (_, i) => 50 + i),
+      ),
+    },
+    tokens: { paddingIdx: null, numEmbeddings: 99, module: 'wte', fromCache: true },
+    queryTokens: { paddingIdx: null, numEmbeddings: 99, module: 'wte' },
+  });
   const trace = parseTrace(b.text(), 'trace.json');
   const tensors = readCallTensors(trace.calls[0], b.reader());
   return buildRecordedRun(trace, trace.calls, () => tensors, { runId: 9, batch, labels: recordedLabels(trace.calls[0], tensors, b.reader(), batch) });
@@ -29,10 +52,25 @@ function kvCacheRun(batch: number) {
 describe('webview: a recorded call with T queries and S keys', () => {
   it('reads the run, slices (T, S) heads and labels rows with the queries and columns with the keys', () => {
     const rec = kvCacheRun(2);
-    const run = normaliseRun(JSON.parse(JSON.stringify({ ...rec.run, attentions: Array.from(rec.run.attentions!), thumbnails: { size: rec.run.thumbnails.size, data: Array.from(rec.run.thumbnails.data) }, headEntropy: Array.from(rec.run.headEntropy) })));
+    const run = normaliseRun(
+      JSON.parse(
+        JSON.stringify({
+          ...rec.run,
+          attentions: Array.from(rec.run.attentions!),
+          thumbnails: { size: rec.run.thumbnails.size, data: Array.from(rec.run.thumbnails.data) },
+          headEntropy: Array.from(rec.run.headEntropy),
+        }),
+      ),
+    );
     assert.equal(run.seqLen, S);
-    assert.deepEqual(queryTokensOf(run).map((t) => t.display), ['54', '55']);
-    assert.deepEqual(run.tokens.map((t) => t.display), ['20', '21', '22', '23', '24']);
+    assert.deepEqual(
+      queryTokensOf(run).map((t) => t.display),
+      ['54', '55'],
+    );
+    assert.deepEqual(
+      run.tokens.map((t) => t.display),
+      ['20', '21', '22', '23', '24'],
+    );
     assert.deepEqual([run.recorded!.batch, run.recorded!.batchSize, run.recorded!.callIds], [2, B, [0]]);
     const inline = headFromRun(run, 0, 1)!;
     const answer = recordedAttention(rec, { runId: 9, layer: 0, head: 1 });
@@ -56,7 +94,16 @@ describe('webview: a recorded call with T queries and S keys', () => {
   it('exports every weight with the query and key tokens, and keeps the cursor inside T × S', () => {
     const rec = kvCacheRun(0);
     const run = rec.run;
-    const rows = longCsv(run.attentions!, 1, H, run.tokens.map((t) => t.display), 0, queryTokensOf(run).map((t) => t.display)).trim().split('\r\n');
+    const rows = longCsv(
+      run.attentions!,
+      1,
+      H,
+      run.tokens.map((t) => t.display),
+      0,
+      queryTokensOf(run).map((t) => t.display),
+    )
+      .trim()
+      .split('\r\n');
     assert.equal(rows.length, 1 + H * T * S);
     assert.equal(rows[1 + S + 2].split(',').slice(2, 6).join(','), '1,51,2,12');
     const s = { ...defaultState(), cursor: { row: 1, col: 4 } };

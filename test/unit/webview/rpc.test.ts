@@ -14,11 +14,28 @@ describe('webview rpc', () => {
     const [ma, mb] = sent as Extract<FromWebviewMessage, { type: 'request' }>[];
     assert.notEqual(ma.messageId, mb.messageId);
     assert.equal(rpc.handleReply({ type: 'reply', inReplyTo: mb.messageId, ok: false, error: 'boom' }), true);
-    assert.equal(rpc.handleReply({ type: 'reply', inReplyTo: ma.messageId, ok: true, result: { data: new Float32Array(1), seqLen: 1, rowStart: 0, rowEnd: 1, rows: 1, cols: 1, block: 1 } }), true);
+    assert.equal(
+      rpc.handleReply({
+        type: 'reply',
+        inReplyTo: ma.messageId,
+        ok: true,
+        result: { data: new Float32Array(1), seqLen: 1, rowStart: 0, rowEnd: 1, rows: 1, cols: 1, block: 1 },
+      }),
+      true,
+    );
     assert.deepEqual(await b, { ok: false, error: 'boom' });
     assert.equal((await a).ok, true);
     assert.equal(rpc.inFlight, 0);
-    assert.equal(rpc.handleReply({ type: 'reply', inReplyTo: ma.messageId, ok: true, result: { data: new Float32Array(1), seqLen: 1, rowStart: 0, rowEnd: 1, rows: 1, cols: 1, block: 1 } }), false, 'a second reply is ignored');
+    assert.equal(
+      rpc.handleReply({
+        type: 'reply',
+        inReplyTo: ma.messageId,
+        ok: true,
+        result: { data: new Float32Array(1), seqLen: 1, rowStart: 0, rowEnd: 1, rows: 1, cols: 1, block: 1 },
+      }),
+      false,
+      'a second reply is ignored',
+    );
     assert.equal(rpc.handleReply({ type: 'reply', inReplyTo: 999, ok: false, error: 'x' }), false);
   });
 

@@ -28,9 +28,14 @@ describe('webview state', () => {
       fc.property(fc.anything(), (v) => {
         const s = sanitizeState(v);
         return (
-          s.version === 1 && ['grid', 'debugger'].includes(s.mode) && ['heads', 'heatmap', 'lines'].includes(s.view) &&
-          [0, 1, 2, 3, 4].includes(s.step) && s.switches.temperature > 0 && Number.isFinite(s.switches.customScale) &&
-          Number.isInteger(s.switches.padLast) && s.switches.padLast >= 0
+          s.version === 1 &&
+          ['grid', 'debugger'].includes(s.mode) &&
+          ['heads', 'heatmap', 'lines'].includes(s.view) &&
+          [0, 1, 2, 3, 4].includes(s.step) &&
+          s.switches.temperature > 0 &&
+          Number.isFinite(s.switches.customScale) &&
+          Number.isInteger(s.switches.padLast) &&
+          s.switches.padLast >= 0
         );
       }),
       { numRuns: 400 },
@@ -42,14 +47,26 @@ describe('webview state', () => {
   it('keeps a valid state as it is (round trip through setState)', () => {
     fc.assert(
       fc.property(arbSwitches, fc.constantFrom('grid', 'debugger'), fc.constantFrom(0, 1, 2, 3, 4), (switches, mode, step) => {
-        const s = { ...defaultState(mode as 'grid' | 'debugger'), focus: { layer: 1, head: 2 }, step: step as 0, switches: { ...switches }, cursor: { row: 3, col: 1 } };
+        const s = {
+          ...defaultState(mode as 'grid' | 'debugger'),
+          focus: { layer: 1, head: 2 },
+          step: step as 0,
+          switches: { ...switches },
+          cursor: { row: 3, col: 1 },
+        };
         assert.deepEqual(sanitizeState(JSON.parse(JSON.stringify(s))), s);
       }),
     );
   });
 
   it('fits the state to a smaller run', () => {
-    const s = { ...defaultState('grid'), focus: { layer: 3, head: 0 }, view: 'heatmap' as const, cursor: { row: 20, col: 0 }, switches: { ...DEFAULT_SWITCHES, padLast: 50 } };
+    const s = {
+      ...defaultState('grid'),
+      focus: { layer: 3, head: 0 },
+      view: 'heatmap' as const,
+      cursor: { row: 20, col: 0 },
+      switches: { ...DEFAULT_SWITCHES, padLast: 50 },
+    };
     const f = fitStateToRun(s, 2, 4, 10);
     assert.equal(f.focus, undefined);
     assert.equal(f.view, 'heads');
@@ -70,8 +87,20 @@ describe('webview state', () => {
   });
 
   it('builds the masks the switches describe', () => {
-    const o = traceOptionsOf({ ...DEFAULT_SWITCHES, causal: 'bottom-right', padLast: 2, padBuiltAs: 'true-means-keep', padPassedTo: 'sdpa', scale: 'custom', customScale: 0.5, causalIntent: 'top-left' });
-    assert.deepEqual(o.mask, [{ kind: 'causal', align: 'bottom-right' }, { kind: 'padding', padLast: 2, builtAs: 'true-means-keep', passedTo: 'sdpa' }]);
+    const o = traceOptionsOf({
+      ...DEFAULT_SWITCHES,
+      causal: 'bottom-right',
+      padLast: 2,
+      padBuiltAs: 'true-means-keep',
+      padPassedTo: 'sdpa',
+      scale: 'custom',
+      customScale: 0.5,
+      causalIntent: 'top-left',
+    });
+    assert.deepEqual(o.mask, [
+      { kind: 'causal', align: 'bottom-right' },
+      { kind: 'padding', padLast: 2, builtAs: 'true-means-keep', passedTo: 'sdpa' },
+    ]);
     assert.deepEqual(o.scale, { kind: 'custom', value: 0.5 });
     assert.equal(o.causalIntent, 'top-left');
     const plain = traceOptionsOf(DEFAULT_SWITCHES);
@@ -80,10 +109,13 @@ describe('webview state', () => {
     assert.deepEqual(sanitizeSwitches({ softmaxDim: -2, padLast: 2.5, temperature: -1 }), { ...DEFAULT_SWITCHES, softmaxDim: -2 });
   });
 
-  it('adds the model steps: the layer\'s sliding window, RoPE and the soft-cap switched off', () => {
+  it("adds the model steps: the layer's sliding window, RoPE and the soft-cap switched off", () => {
     const on = traceOptionsOf({ ...DEFAULT_SWITCHES, causal: 'top-left' }, 4);
-    assert.deepEqual(on.mask, [{ kind: 'causal', align: 'top-left' }, { kind: 'sliding-window', size: 4 }]);
-    assert.equal(on.rope, undefined, 'RoPE and the soft-cap are the model\'s unless switched off');
+    assert.deepEqual(on.mask, [
+      { kind: 'causal', align: 'top-left' },
+      { kind: 'sliding-window', size: 4 },
+    ]);
+    assert.equal(on.rope, undefined, "RoPE and the soft-cap are the model's unless switched off");
     assert.equal(on.softcap, undefined);
     const off = traceOptionsOf({ ...DEFAULT_SWITCHES, causal: 'top-left', rope: false, softcap: false, slidingWindow: false, scale: 'model' }, 4);
     assert.deepEqual(off.mask, [{ kind: 'causal', align: 'top-left' }]);

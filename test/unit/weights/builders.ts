@@ -116,8 +116,7 @@ export function npyFile(options: {
   const shape = options.shape ?? [];
   const shapeText = shape.length === 1 ? `(${shape[0]},)` : `(${shape.join(', ')})`;
   let text =
-    options.headerText ??
-    `{'descr': '${options.descr ?? '<f4'}', 'fortran_order': ${options.fortranOrder ? 'True' : 'False'}, 'shape': ${shapeText}, }`;
+    options.headerText ?? `{'descr': '${options.descr ?? '<f4'}', 'fortran_order': ${options.fortranOrder ? 'True' : 'False'}, 'shape': ${shapeText}, }`;
   const lengthBytes = version === 1 ? 2 : 4;
   // numpy pads with spaces so that the data starts at a multiple of 64, and ends the header with '\n'.
   while ((6 + 2 + lengthBytes + text.length + 1) % 64) text += ' ';

@@ -25,7 +25,11 @@ function checkAgainst(tensors: Map<string, Tensor>, shapes: Record<string, numbe
     const t = tensors.get(name)!;
     assert.deepEqual(t.shape, shape, name);
     assert.ok(t.data instanceof Float32Array, name);
-    assert.equal(t.data.length, shape.reduce((a, b) => a * b, 1), name);
+    assert.equal(
+      t.data.length,
+      shape.reduce((a, b) => a * b, 1),
+      name,
+    );
     if (sums) {
       const tol = 1e-12 * Math.max(1, sumAbs(t));
       assert.ok(Math.abs(sum64(t) - sums[name]) <= tol, `${name}: sum ${sum64(t)} vs ${sums[name]}`);
@@ -73,9 +77,13 @@ describe('weights: PyTorch/NumPy fixture files', () => {
     ]) {
       const tensors = await readTensors(loadFixtureBytes(file), file);
       assert.deepEqual([...tensors.keys()], [name]);
-      checkAgainst(new Map([['in_proj_weight', tensors.get(name)!]]), { in_proj_weight: wf.weight_shapes.in_proj_weight }, {
-        in_proj_weight: wf.weight_sums_float64.in_proj_weight,
-      });
+      checkAgainst(
+        new Map([['in_proj_weight', tensors.get(name)!]]),
+        { in_proj_weight: wf.weight_shapes.in_proj_weight },
+        {
+          in_proj_weight: wf.weight_sums_float64.in_proj_weight,
+        },
+      );
     }
   });
 
@@ -149,7 +157,13 @@ describe('weights: model safetensors fixtures', () => {
     checkAgainst(tensors, fx.weight_shapes);
     // hidden_states[0] [B, T, E] = LayerNorm(word[ids] + position[t] + token_type[0]), in float64 here.
     const get = (n: string) => tensors.get(`embeddings.${n}`)!.data;
-    const [word, position, type, gamma, beta] = ['word_embeddings.weight', 'position_embeddings.weight', 'token_type_embeddings.weight', 'LayerNorm.weight', 'LayerNorm.bias'].map(get);
+    const [word, position, type, gamma, beta] = [
+      'word_embeddings.weight',
+      'position_embeddings.weight',
+      'token_type_embeddings.weight',
+      'LayerNorm.weight',
+      'LayerNorm.bias',
+    ].map(get);
     const E = fx.config.hidden_size;
     const eps = fx.config.layer_norm_eps;
     const hs = fx.expected.hidden_states;

@@ -42,8 +42,15 @@ function load(bytes: Uint8Array, fileName: string): Outcome {
     return {
       tensors: [...tensors].map(([name, t]) => {
         assert.ok(t.data instanceof Float32Array, name);
-        assert.ok(t.shape.every((d) => Number.isSafeInteger(d) && d >= 0), `${name} shape ${t.shape}`);
-        assert.equal(t.data.length, t.shape.reduce((a, b) => a * b, 1), `${name}: data length vs shape [${t.shape}]`);
+        assert.ok(
+          t.shape.every((d) => Number.isSafeInteger(d) && d >= 0),
+          `${name} shape ${t.shape}`,
+        );
+        assert.equal(
+          t.data.length,
+          t.shape.reduce((a, b) => a * b, 1),
+          `${name}: data length vs shape [${t.shape}]`,
+        );
         return [name, t.shape, new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength).slice()];
       }),
     };
@@ -185,13 +192,18 @@ describe('weights: fuzzing (fast-check)', function () {
 
   after(() => {
     // Reported so a run says how much it tried.
-    console.log(`      weights fuzz: ${stats.inputs} inputs (${RUNS} runs per property): ${stats.loaded} loaded, ${stats.refused} refused with a named Error; slowest input ${stats.slowestMs.toFixed(1)} ms`);
+    console.log(
+      `      weights fuzz: ${stats.inputs} inputs (${RUNS} runs per property): ${stats.loaded} loaded, ${stats.refused} refused with a named Error; slowest input ${stats.slowestMs.toFixed(1)} ms`,
+    );
   });
 
   const names = fc.constantFrom('w.safetensors', 'w.npy', 'w.npz', 'w.pt', 'w.bin', 'w.json', 'w.dat');
 
   it('random bytes, under every file name', () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 512 }), names, (bytes, name) => check(bytes, name)), { numRuns: RUNS });
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 512 }), names, (bytes, name) => check(bytes, name)),
+      { numRuns: RUNS },
+    );
   });
 
   it('random bytes behind each format’s magic number', () => {

@@ -51,7 +51,10 @@ describe('weights: hostile and odd inputs (issue 13)', () => {
         { '0': encodeNumbers(values, 'f32', false) },
         { byteorder: 'big' },
       );
-      for (const [bytes, name] of [[npy, 'w.npy'], [pt, 'w.pt']] as const) {
+      for (const [bytes, name] of [
+        [npy, 'w.npy'],
+        [pt, 'w.pt'],
+      ] as const) {
         const held = oddBuffer(bytes, 3);
         const before = Buffer.from(held);
         for (let read = 0; read < 2; read++) {
@@ -73,7 +76,9 @@ describe('weights: hostile and odd inputs (issue 13)', () => {
 
   describe('3. what a file expands to is budgeted against its size', () => {
     it('a 1 KB .pt whose stride-0 view would be 2 GiB is refused before allocating', () => {
-      const pickle = stateDictPickle([{ name: 'w', storageKey: '0', storageClass: 'FloatStorage', storageNumel: 1, offset: 0, shape: [1 << 15, 1 << 14], strides: [0, 0] }]);
+      const pickle = stateDictPickle([
+        { name: 'w', storageKey: '0', storageClass: 'FloatStorage', storageNumel: 1, offset: 0, shape: [1 << 15, 1 << 14], strides: [0, 0] },
+      ]);
       const pt = torchZip(pickle, { '0': encodeNumbers([1], 'f32') });
       assert.ok(pt.length < 1200, `${pt.length} bytes`);
       assert.match(refusal(pt, 'stride0.pt'), /tensor "w" with shape \[32768, 16384\] would make this [\d,]+-byte file expand past 67,108,864 bytes/);
@@ -156,7 +161,10 @@ describe('weights: hostile and odd inputs (issue 13)', () => {
     it('a byte-order mark before the safetensors header is refused', () => {
       const good = safetensorsFile([{ name: 'w', dtype: 'F32', shape: [2], data: encodeNumbers([1, 2], 'f32') }]);
       const text = new TextDecoder().decode(good.subarray(8, 8 + Number(new DataView(good.buffer).getBigUint64(0, true))));
-      assert.match(refusal(rawSafetensors(`\ufeff${text.slice(0, -3)}`, encodeNumbers([1, 2], 'f32')), 'bom.safetensors'), /header starts with a byte-order mark/);
+      assert.match(
+        refusal(rawSafetensors(`\ufeff${text.slice(0, -3)}`, encodeNumbers([1, 2], 'f32')), 'bom.safetensors'),
+        /header starts with a byte-order mark/,
+      );
     });
 
     it('.npy headers np.load refuses: over 10,000 bytes, string escapes, an L suffix in version 3.0', () => {

@@ -32,15 +32,13 @@ function bitwiseCrc32(bytes: Uint8Array): number {
 
 describe('weights: internals', () => {
   it('materializeStrided equals per-element index arithmetic for random views', () => {
-    const view = fc
-      .array(fc.integer({ min: 0, max: 4 }), { maxLength: 4 })
-      .chain((shape) =>
-        fc.record({
-          shape: fc.constant(shape),
-          strides: fc.array(fc.integer({ min: 0, max: 7 }), { minLength: shape.length, maxLength: shape.length }),
-          offset: fc.integer({ min: 0, max: 5 }),
-        }),
-      );
+    const view = fc.array(fc.integer({ min: 0, max: 4 }), { maxLength: 4 }).chain((shape) =>
+      fc.record({
+        shape: fc.constant(shape),
+        strides: fc.array(fc.integer({ min: 0, max: 7 }), { minLength: shape.length, maxLength: shape.length }),
+        offset: fc.integer({ min: 0, max: 5 }),
+      }),
+    );
     fc.assert(
       fc.property(view, ({ shape, strides, offset }) => {
         const end = Math.max(viewEnd(offset, shape, strides), offset + 1);
@@ -62,6 +60,9 @@ describe('weights: internals', () => {
   it('CRC-32 gives the standard check value and matches a bitwise implementation', () => {
     assert.equal(crc32(new TextEncoder().encode('123456789')), 0xcbf43926);
     assert.equal(crc32(new Uint8Array(0)), 0);
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 100 }), (b) => assert.equal(crc32(b), bitwiseCrc32(b))), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 100 }), (b) => assert.equal(crc32(b), bitwiseCrc32(b))),
+      { numRuns: 300 },
+    );
   });
 });

@@ -42,7 +42,10 @@ describe('weights: JSON of named tensors', () => {
     const t = await readTensors(bytesOf(weights), 'mha_weights.json');
     for (const [name, json] of Object.entries(weights)) {
       assert.deepEqual(t.get(name)!.shape, json.shape);
-      assert.deepEqual([...t.get(name)!.data], json.data.map((v) => Math.fround(Number(v))));
+      assert.deepEqual(
+        [...t.get(name)!.data],
+        json.data.map((v) => Math.fround(Number(v))),
+      );
     }
   });
 

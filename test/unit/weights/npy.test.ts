@@ -51,7 +51,10 @@ describe('weights: .npy', () => {
 
   it('float16 both byte orders, integers and bool convert to float32', async () => {
     const halves = [0x3c00, 0xc000, 0x7bff, 0x0001, 0x7c00, 0x8000];
-    for (const [descr, little] of [['<f2', true], ['>f2', false]] as const) {
+    for (const [descr, little] of [
+      ['<f2', true],
+      ['>f2', false],
+    ] as const) {
       const t = (await readTensors(npyFile({ descr, shape: [6], data: encodeNumbers(halves, 'u16', little) }), 'h.npy')).get('h')!;
       assert.deepEqual([...t.data], halves.map(halfBitsToNumber));
     }
@@ -97,24 +100,48 @@ describe('weights: .npy', () => {
       await rejects(npyFile({ headerText: "{'descr': '<f4', 'shape': (2,", data: new Uint8Array(8) }), 'x.npy', /not a Python dict literal/);
       await rejects(npyFile({ headerText: "{'descr': __import__('os')}", data: new Uint8Array(8) }), 'x.npy', /not a Python dict literal: unexpected text/);
       await rejects(npyFile({ headerText: '(1, 2)', data: new Uint8Array(8) }), 'x.npy', /header must be a dict/);
-      await rejects(npyFile({ headerText: "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), 'x': 1}", data: new Uint8Array(8) }), 'x.npy', /unexpected key "x"/);
-      await rejects(npyFile({ headerText: "{'descr': '<f4', 'fortran_order': 0, 'shape': (2,)}", data: new Uint8Array(8) }), 'x.npy', /'fortran_order' must be True or False/);
-      await rejects(npyFile({ headerText: "{'descr': '<f4', 'fortran_order': False, 'shape': [2]}", data: new Uint8Array(8) }), 'x.npy', /'shape' must be a tuple/);
+      await rejects(
+        npyFile({ headerText: "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), 'x': 1}", data: new Uint8Array(8) }),
+        'x.npy',
+        /unexpected key "x"/,
+      );
+      await rejects(
+        npyFile({ headerText: "{'descr': '<f4', 'fortran_order': 0, 'shape': (2,)}", data: new Uint8Array(8) }),
+        'x.npy',
+        /'fortran_order' must be True or False/,
+      );
+      await rejects(
+        npyFile({ headerText: "{'descr': '<f4', 'fortran_order': False, 'shape': [2]}", data: new Uint8Array(8) }),
+        'x.npy',
+        /'shape' must be a tuple/,
+      );
       const deep = `{'descr': ${'('.repeat(40)}${')'.repeat(40)}}`;
       await rejects(npyFile({ headerText: deep, data: new Uint8Array(0) }), 'x.npy', /nesting deeper than 16/);
-      await rejects(npyFile({ headerText: "{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999,)}", data: new Uint8Array(0) }), 'x.npy', /too large/);
+      await rejects(
+        npyFile({ headerText: "{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999,)}", data: new Uint8Array(0) }),
+        'x.npy',
+        /too large/,
+      );
     });
 
     it('unsupported dtypes', async () => {
       await rejects(npyFile({ descr: '|O', shape: [1], data: new Uint8Array(8) }), 'x.npy', /dtype "\|O" is not supported \(object arrays need pickle/);
       await rejects(npyFile({ descr: '<c8', shape: [1], data: new Uint8Array(8) }), 'x.npy', /dtype "<c8" is not supported/);
       await rejects(npyFile({ descr: '=f4', shape: [1], data: new Uint8Array(4) }), 'x.npy', /native \('='\) byte order/);
-      await rejects(npyFile({ headerText: "{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (1,)}", data: new Uint8Array(4) }), 'x.npy', /structured \.npy dtypes/);
+      await rejects(
+        npyFile({ headerText: "{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (1,)}", data: new Uint8Array(4) }),
+        'x.npy',
+        /structured \.npy dtypes/,
+      );
     });
 
     it('negative dims, truncated data, trailing bytes, absurd sizes', async () => {
       await rejects(npyFile({ descr: '<f4', shape: [-2], data: new Uint8Array(8) }), 'x.npy', /has a dim that is not a non-negative integer \(-2\)/);
-      await rejects(npyFile({ descr: '<f4', shape: [3], data: new Uint8Array(8) }), 'x.npy', /array data is truncated: shape \[3\] of <f4 needs 12 bytes, the file has 8/);
+      await rejects(
+        npyFile({ descr: '<f4', shape: [3], data: new Uint8Array(8) }),
+        'x.npy',
+        /array data is truncated: shape \[3\] of <f4 needs 12 bytes, the file has 8/,
+      );
       await rejects(concat(good(), new Uint8Array(3)), 'x.npy', /3 unexpected bytes after the array data/);
       await rejects(npyFile({ descr: '<f4', shape: [2 ** 30, 2 ** 30], data: new Uint8Array(8) }), 'x.npy', /1\.2e18 elements\) takes the file past the limit/);
     });

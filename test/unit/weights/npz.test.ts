@@ -65,7 +65,10 @@ describe('weights: .npz (zip of .npy)', () => {
     });
 
     it('unsupported compression and encryption', async () => {
-      await rejects(editCentral(zipFile(members()), 'method', 12), /zip member "a\.npy" uses compression method 12; only stored \(0\) and deflate \(8\) are supported/);
+      await rejects(
+        editCentral(zipFile(members()), 'method', 12),
+        /zip member "a\.npy" uses compression method 12; only stored \(0\) and deflate \(8\) are supported/,
+      );
       await rejects(editCentral(zipFile(members()), 'flags', 1), /zip member "a\.npy" is encrypted/);
     });
 
@@ -82,13 +85,21 @@ describe('weights: .npz (zip of .npy)', () => {
     it('a zip bomb: declared size over the inflate limit is refused before inflating', async () => {
       const bomb = zipFile({ 'zeros.npy': npyFile({ descr: '<f4', shape: [1_000_000], data: new Uint8Array(4_000_000) }) }, 6);
       assert.ok(bomb.length < 10_000, `bomb is ${bomb.length} bytes`);
-      await rejects(bomb, /zip member "zeros\.npy" declares 4,000,128 bytes uncompressed, past the limit of 1,000,000 inflated bytes per file \(option maxInflatedBytes\)/, {
-        maxInflatedBytes: 1_000_000,
-      });
+      await rejects(
+        bomb,
+        /zip member "zeros\.npy" declares 4,000,128 bytes uncompressed, past the limit of 1,000,000 inflated bytes per file \(option maxInflatedBytes\)/,
+        {
+          maxInflatedBytes: 1_000_000,
+        },
+      );
     });
 
     it('a zip bomb that lies about its size is stopped at the declared size', async () => {
-      const liar = editCentral(zipFile({ 'zeros.npy': npyFile({ descr: '<f4', shape: [1_000_000], data: new Uint8Array(4_000_000) }) }, 6), 'uncompressed', 1000);
+      const liar = editCentral(
+        zipFile({ 'zeros.npy': npyFile({ descr: '<f4', shape: [1_000_000], data: new Uint8Array(4_000_000) }) }, 6),
+        'uncompressed',
+        1000,
+      );
       await rejects(liar, /zip member "zeros\.npy" inflates to more than its declared 1,000 bytes/);
     });
 
@@ -109,7 +120,9 @@ describe('weights: .npz (zip of .npy)', () => {
     });
 
     it('the element limit counts across members', async () => {
-      await rejects(zipFile(members()), /tensor "blocks\/0\.weight" with shape \[3\] \(3 elements\) takes the file past the limit of 5 elements/, { maxTotalElements: 5 });
+      await rejects(zipFile(members()), /tensor "blocks\/0\.weight" with shape \[3\] \(3 elements\) takes the file past the limit of 5 elements/, {
+        maxTotalElements: 5,
+      });
     });
   });
 });

@@ -118,11 +118,20 @@ describe('weights: safetensors', () => {
     });
 
     it('unknown dtypes, bad shapes and bad offsets', async () => {
-      await rejects(safetensorsFile([{ name: 'a', dtype: 'F8_E4M3', shape: [2], data: new Uint8Array(2) }]), /tensor "a": dtype "F8_E4M3" is not supported \(supported: F32, F16, BF16, F64/);
-      await rejects(safetensorsFile([{ name: 'a', dtype: 'F32', shape: [-1, 2], data: new Uint8Array(8) }]), /tensor "a": shape \[-1, 2\] has a dim that is not a non-negative integer \(-1\)/);
+      await rejects(
+        safetensorsFile([{ name: 'a', dtype: 'F8_E4M3', shape: [2], data: new Uint8Array(2) }]),
+        /tensor "a": dtype "F8_E4M3" is not supported \(supported: F32, F16, BF16, F64/,
+      );
+      await rejects(
+        safetensorsFile([{ name: 'a', dtype: 'F32', shape: [-1, 2], data: new Uint8Array(8) }]),
+        /tensor "a": shape \[-1, 2\] has a dim that is not a non-negative integer \(-1\)/,
+      );
       await rejects(safetensorsFile([{ name: 'a', dtype: 'F32', shape: [1.5], data: new Uint8Array(8) }]), /not a non-negative integer \(1\.5\)/);
       await rejects(safetensorsFile([{ name: 'a', dtype: 'F32', shape: 'big', data: new Uint8Array(8) }]), /tensor "a": shape must be an array/);
-      await rejects(safetensorsFile([f32('a', [2], [1, 2])], { header: (h) => ((h.a as any).data_offsets = [0, 9]) }), /tensor "a": data_offsets \[0, 9\] are past the end of the data \(8 bytes\)/);
+      await rejects(
+        safetensorsFile([f32('a', [2], [1, 2])], { header: (h) => ((h.a as any).data_offsets = [0, 9]) }),
+        /tensor "a": data_offsets \[0, 9\] are past the end of the data \(8 bytes\)/,
+      );
       await rejects(safetensorsFile([f32('a', [2], [1, 2])], { header: (h) => ((h.a as any).data_offsets = [8, 0]) }), /end before they begin/);
       await rejects(safetensorsFile([f32('a', [2], [1, 2])], { header: (h) => ((h.a as any).data_offsets = [0, -8]) }), /data_offsets must be \[begin, end\]/);
       await rejects(safetensorsFile([f32('a', [2], [1, 2])], { header: (h) => ((h.a as any).dtype = 7) }), /dtype must be a string/);
@@ -136,7 +145,10 @@ describe('weights: safetensors', () => {
     });
 
     it('overlapping tensors, gaps, and bytes after the last tensor', async () => {
-      await rejects(safetensorsFile([f32('a', [2], [1, 2]), f32('b', [2], [3, 4])], { header: (h) => ((h.b as any).data_offsets = [4, 12]) }), /tensors "a" and "b" overlap/);
+      await rejects(
+        safetensorsFile([f32('a', [2], [1, 2]), f32('b', [2], [3, 4])], { header: (h) => ((h.b as any).data_offsets = [4, 12]) }),
+        /tensors "a" and "b" overlap/,
+      );
       await rejects(
         safetensorsFile([f32('a', [2], [1, 2]), f32('b', [1], [3]), f32('c', [1], [4])], { header: (h) => delete h.b }),
         /data bytes 8\.\.12 belong to no tensor/,

@@ -81,7 +81,15 @@ describe('weights: PyTorch zip checkpoints', () => {
       };
       const classes = { h: 'HalfStorage', b: 'BFloat16Storage', d: 'DoubleStorage', l: 'LongStorage', o: 'BoolStorage', f: 'FloatStorage' };
       const pickle = stateDictPickle(
-        Object.entries(classes).map(([key, storageClass]) => ({ name: key, storageKey: key, storageClass, storageNumel: 2, offset: 0, shape: [2], strides: [1] })),
+        Object.entries(classes).map(([key, storageClass]) => ({
+          name: key,
+          storageKey: key,
+          storageClass,
+          storageNumel: 2,
+          offset: 0,
+          shape: [2],
+          strides: [1],
+        })),
       );
       const r = await readTensorsWithMetadata(torchZip(pickle, storages, { byteorder }), F);
       const values = (k: string) => [...r.tensors.get(k)!.data];
@@ -106,8 +114,26 @@ describe('weights: PyTorch zip checkpoints', () => {
   it('an OrderedDict state_dict with _metadata set by BUILD, _rebuild_parameter, nested dicts and lists', async () => {
     const w = new PickleWriter().proto(2);
     const tensor = (offset: number) =>
-      w.global('torch._utils', '_rebuild_tensor_v2').mark().mark().string('storage').global('torch', 'FloatStorage').string('0').string('cpu').int(6).tuple().binpersid()
-        .int(offset).intTuple([2]).intTuple([1]).bool(false).global('collections', 'OrderedDict').emptyTuple().reduce().tuple().reduce();
+      w
+        .global('torch._utils', '_rebuild_tensor_v2')
+        .mark()
+        .mark()
+        .string('storage')
+        .global('torch', 'FloatStorage')
+        .string('0')
+        .string('cpu')
+        .int(6)
+        .tuple()
+        .binpersid()
+        .int(offset)
+        .intTuple([2])
+        .intTuple([1])
+        .bool(false)
+        .global('collections', 'OrderedDict')
+        .emptyTuple()
+        .reduce()
+        .tuple()
+        .reduce();
     // {'model': OrderedDict(w=Parameter(t0)) with _metadata, 'opt': {'step': 10, 'bufs': [t4]}, 'epoch': 3}
     w.emptyDict().mark();
     w.string('model').global('collections', 'OrderedDict').emptyTuple().reduce().string('w');
@@ -127,9 +153,29 @@ describe('weights: PyTorch zip checkpoints', () => {
 
   it('the real fixture pickle parses through memo references (BINGET) to the same storages', async () => {
     // Covered by fixtures.test.ts on mha_state_dict.pt; here: a bare tensor saved alone gets the file's name.
-    const w = new PickleWriter().proto(2).global('torch._utils', '_rebuild_tensor_v2').binput(0).mark()
-      .mark().string('storage').global('torch', 'FloatStorage').string('0').string('cpu').int(6).tuple().binpersid()
-      .int(0).intTuple([6]).intTuple([1]).bool(false).global('collections', 'OrderedDict').emptyTuple().reduce().tuple().reduce().stop();
+    const w = new PickleWriter()
+      .proto(2)
+      .global('torch._utils', '_rebuild_tensor_v2')
+      .binput(0)
+      .mark()
+      .mark()
+      .string('storage')
+      .global('torch', 'FloatStorage')
+      .string('0')
+      .string('cpu')
+      .int(6)
+      .tuple()
+      .binpersid()
+      .int(0)
+      .intTuple([6])
+      .intTuple([1])
+      .bool(false)
+      .global('collections', 'OrderedDict')
+      .emptyTuple()
+      .reduce()
+      .tuple()
+      .reduce()
+      .stop();
     const t = await readTensors(torchZip(w.bytes(), { '0': encodeNumbers(range(6), 'f32') }), 'checkpoints/bias.pt');
     assert.deepEqual([...t.keys()], ['bias']);
   });
@@ -145,21 +191,72 @@ describe('weights: PyTorch zip checkpoints', () => {
     });
 
     it('__reduce__ of an unknown class, and objects built by NEWOBJ / INST / OBJ', async () => {
-      await rejects(torchZip(pickleWithValue((w) => w.global('mymodel', 'Net').emptyTuple().reduce()), {}), /pickle asks for global mymodel\.Net/);
-      await rejects(torchZip(pickleWithValue((w) => w.op(0x81)), {}), /pickle: opcode NEWOBJ \(0x81\) is not allowed in a state_dict/);
-      await rejects(torchZip(pickleWithValue((w) => w.op(0x69)), {}), /opcode INST \(0x69\) is not allowed/);
-      await rejects(torchZip(pickleWithValue((w) => w.mark().op(0x6f)), {}), /opcode OBJ \(0x6f\) is not allowed/);
-      await rejects(torchZip(pickleWithValue((w) => w.op(0xff)), {}), /pickle: unknown opcode 0xff/);
+      await rejects(
+        torchZip(
+          pickleWithValue((w) => w.global('mymodel', 'Net').emptyTuple().reduce()),
+          {},
+        ),
+        /pickle asks for global mymodel\.Net/,
+      );
+      await rejects(
+        torchZip(
+          pickleWithValue((w) => w.op(0x81)),
+          {},
+        ),
+        /pickle: opcode NEWOBJ \(0x81\) is not allowed in a state_dict/,
+      );
+      await rejects(
+        torchZip(
+          pickleWithValue((w) => w.op(0x69)),
+          {},
+        ),
+        /opcode INST \(0x69\) is not allowed/,
+      );
+      await rejects(
+        torchZip(
+          pickleWithValue((w) => w.mark().op(0x6f)),
+          {},
+        ),
+        /opcode OBJ \(0x6f\) is not allowed/,
+      );
+      await rejects(
+        torchZip(
+          pickleWithValue((w) => w.op(0xff)),
+          {},
+        ),
+        /pickle: unknown opcode 0xff/,
+      );
     });
 
     it('BUILD on anything but a dict, and storage classes used as functions', async () => {
-      await rejects(torchZip(pickleWithValue((w) => w.emptyList().emptyDict().build()), {}), /pickle BUILD on list is not allowed in a state_dict/);
-      await rejects(torchZip(pickleWithValue((w) => w.global('torch', 'FloatStorage').emptyTuple().reduce()), {}), /calls torch\.FloatStorage, which may only appear inside a storage persistent id/);
-      await rejects(torchZip(pickleWithValue((w) => w.string('os').binpersid()), {}), /persistent id must be \('storage', type, key, location, numel\), got str/);
+      await rejects(
+        torchZip(
+          pickleWithValue((w) => w.emptyList().emptyDict().build()),
+          {},
+        ),
+        /pickle BUILD on list is not allowed in a state_dict/,
+      );
+      await rejects(
+        torchZip(
+          pickleWithValue((w) => w.global('torch', 'FloatStorage').emptyTuple().reduce()),
+          {},
+        ),
+        /calls torch\.FloatStorage, which may only appear inside a storage persistent id/,
+      );
+      await rejects(
+        torchZip(
+          pickleWithValue((w) => w.string('os').binpersid()),
+          {},
+        ),
+        /persistent id must be \('storage', type, key, location, numel\), got str/,
+      );
     });
 
     it('storage references that do not match the archive', async () => {
-      await rejects(torchZip(stateDictPickle([spec('w', { storageKey: '7' })]), { '0': new Uint8Array(24) }), /storage "7" is missing \(no record "archive\/data\/7"\)/);
+      await rejects(
+        torchZip(stateDictPickle([spec('w', { storageKey: '7' })]), { '0': new Uint8Array(24) }),
+        /storage "7" is missing \(no record "archive\/data\/7"\)/,
+      );
       await rejects(ptOver([spec('w', { storageNumel: 7 })]), /storage "0" should hold 7 float32 elements \(28 bytes\) but its record has 24 bytes/);
       await rejects(ptOver([spec('w'), spec('v', { storageClass: 'HalfStorage' })]), /storage "0" is described twice with different types or sizes/);
       await rejects(ptOver([spec('w', { storageClass: 'Float8_e4m3fnStorage' })]), /pickle asks for global torch\.Float8_e4m3fnStorage/);
@@ -170,7 +267,9 @@ describe('weights: PyTorch zip checkpoints', () => {
       await rejects(ptOver([spec('w', { shape: [3, 3], strides: [3, 1] })]), /reaches element 9 of a storage of 6/);
       await rejects(ptOver([spec('w', { shape: [2, 3], strides: [3] })]), /size \[2, 3\] and stride \[3\] have different lengths/);
       await rejects(ptOver([spec('w', { shape: [2 ** 30, 2 ** 30], strides: [0, 0] })]), /\(1\.2e18 elements\) takes the file past the limit/);
-      await rejects(ptOver([spec('w', { shape: [1000, 1000], strides: [0, 0] })]), /takes the file past the limit of 1,000 elements/, { maxTotalElements: 1000 });
+      await rejects(ptOver([spec('w', { shape: [1000, 1000], strides: [0, 0] })]), /takes the file past the limit of 1,000 elements/, {
+        maxTotalElements: 1000,
+      });
     });
 
     it('deep nesting, self-reference, exponential sharing, stack and memo limits', async () => {
@@ -185,7 +284,10 @@ describe('weights: PyTorch zip checkpoints', () => {
       // l0 = []; l_{i+1} = [l_i, l_i]: 60 levels is 2^60 paths through a few hundred bytes.
       const doubling = new PickleWriter().proto(2).emptyList().binput(0).op(0x30);
       for (let i = 0; i < 60; i++) doubling.emptyList().binget(0).append().binget(0).append().binput(0).op(0x30);
-      await rejects(torchZip(doubling.binget(0).stop().bytes(), {}), /holds more than 10,000 values to walk \(option maxPickleStack\)/, { maxNestingDepth: 1000, maxPickleStack: 10_000 });
+      await rejects(torchZip(doubling.binget(0).stop().bytes(), {}), /holds more than 10,000 values to walk \(option maxPickleStack\)/, {
+        maxNestingDepth: 1000,
+        maxPickleStack: 10_000,
+      });
 
       const marks = new PickleWriter().proto(2);
       for (let i = 0; i < 2000; i++) marks.mark();
@@ -203,7 +305,10 @@ describe('weights: PyTorch zip checkpoints', () => {
       await rejects(torchZip(full.subarray(0, full.length - 1), { '0': new Uint8Array(24) }), /pickle: data ends without a STOP opcode/);
       await rejects(torchZip(new PickleWriter().proto(2).append().stop().bytes(), {}), /pickle: stack underflow/);
       await rejects(torchZip(new PickleWriter().proto(2).binget(5).stop().bytes(), {}), /memo entry 5 is read before it is written/);
-      await rejects(torchZip(new PickleWriter().proto(2).op(0x58, 0xff, 0xff, 0xff, 0x7f).stop().bytes(), {}), /data ends early: needs 2,147,483,647 more bytes/);
+      await rejects(
+        torchZip(new PickleWriter().proto(2).op(0x58, 0xff, 0xff, 0xff, 0x7f).stop().bytes(), {}),
+        /data ends early: needs 2,147,483,647 more bytes/,
+      );
       await rejects(torchZip(new PickleWriter().proto(2).none().none().stop().bytes(), {}), /STOP with 2 values/);
       await rejects(torchZip(new PickleWriter().proto(9).stop().bytes(), {}), /unknown pickle protocol 9/);
     });
@@ -211,7 +316,10 @@ describe('weights: PyTorch zip checkpoints', () => {
 
   describe('archive-level problems', () => {
     it('a zip without data.pkl, a bad byteorder, a TorchScript archive', async () => {
-      await rejects(zipFile({ 'a/weights.bin': new Uint8Array(4) }), /no <dir>\/data\.pkl record, so it is not a torch\.save checkpoint \(members: "a\/weights\.bin"\)/);
+      await rejects(
+        zipFile({ 'a/weights.bin': new Uint8Array(4) }),
+        /no <dir>\/data\.pkl record, so it is not a torch\.save checkpoint \(members: "a\/weights\.bin"\)/,
+      );
       await rejects(ptOver([spec('w')], 6, { byteorder: 'middle' }), /byteorder record says "middle"; expected "little" or "big"/);
       const script = zipFile({
         'm/data.pkl': new PickleWriter().proto(2).global('__torch__', 'Net').emptyTuple().reduce().stop().bytes(),

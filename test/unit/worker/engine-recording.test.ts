@@ -19,8 +19,12 @@ function twoLayerTrace(): TraceBuilder {
   for (let layer = 0; layer < 2; layer++) {
     const shape = [B, H, T, d];
     b.add({
-      kind: 'sdpa', dtype: 'float32', module: `model.h.${layer}.attn`, moduleClass: 'Attention',
-      shapes: { q: shape, k: shape, v: shape }, params: { isCausal: true, scale: layer === 1 ? 1 / d : null },
+      kind: 'sdpa',
+      dtype: 'float32',
+      module: `model.h.${layer}.attn`,
+      moduleClass: 'Attention',
+      shapes: { q: shape, k: shape, v: shape },
+      params: { isCausal: true, scale: layer === 1 ? 1 / d : null },
       tensors: {
         q: b.tensor(layer, 'q', 'float32', shape, randoms(B * H * T * d, 10 * layer + 1)),
         k: b.tensor(layer, 'k', 'float32', shape, randoms(B * H * T * d, 10 * layer + 2)),
@@ -59,7 +63,10 @@ describe('engine worker: recorded attention', function () {
     assert.equal(opened.layer, 1);
     assert.equal(opened.run.nLayer, 2);
     assert.equal(opened.run.nHead, H);
-    assert.deepEqual(opened.run.tokens.map((t) => t.display), direct.run.tokens.map((t) => t.display));
+    assert.deepEqual(
+      opened.run.tokens.map((t) => t.display),
+      direct.run.tokens.map((t) => t.display),
+    );
 
     // The worker runs the pure-TS kernel; this process may run another (npm run test:kernels): 1e-6 apart at most.
     const head = await client.request('recordedAttention', { runId: 41, layer: 1, head: 1 });

@@ -33,7 +33,10 @@ function pythonFiles(dir: string, out: string[] = []): string[] {
 /** Both parses of every source, done in a fresh thread (see lint-parse-worker.ts). */
 function compareInWorker(sources: { name: string; source: string }[]): Promise<ParseCompareResult> {
   return new Promise((resolve, reject) => {
-    const w = new Worker(join(__dirname, 'lint-parse-worker.ts'), { execArgv: ['--require', 'tsx/cjs'], workerData: { grammar, sources } satisfies ParseCompareRequest });
+    const w = new Worker(join(__dirname, 'lint-parse-worker.ts'), {
+      execArgv: ['--require', 'tsx/cjs'],
+      workerData: { grammar, sources } satisfies ParseCompareRequest,
+    });
     w.once('message', (m: ParseCompareResult) => {
       resolve(m);
       void w.terminate();
@@ -50,17 +53,32 @@ const STRESS: Record<string, string> = {
   CRLF: 'import torch\r\ndef f(q, k):\r\n    return torch.softmax(q @ k.transpose(-2, -1), dim=-2)\r\n',
   'deep nesting': `x = ${'('.repeat(400)}1${')'.repeat(400)}\ny = ${'['.repeat(300)}${']'.repeat(300)}\n`,
   'f-strings and continuations': 'def f(mask, q):\n    s = f"{mask!r:>{10}} {q}" \\\n        + "x"\n    return s\n',
-  'large generated': Array.from({ length: 300 }, (_, i) => `class A${i}(nn.Module):\n    def forward(self, q, k, v, mask):\n        s = torch.matmul(q, k.transpose(-2, -1)) / math.sqrt(q.size(-1))\n        s = s.masked_fill(mask == 0, float("-inf"))\n        return torch.softmax(s, dim=-1) @ v\n`).join('\n'),
+  'large generated': Array.from(
+    { length: 300 },
+    (_, i) =>
+      `class A${i}(nn.Module):\n    def forward(self, q, k, v, mask):\n        s = torch.matmul(q, k.transpose(-2, -1)) / math.sqrt(q.size(-1))\n        s = s.masked_fill(mask == 0, float("-inf"))\n        return torch.softmax(s, dim=-1) @ v\n`,
+  ).join('\n'),
 };
 
 describe('lint parser: direct WebAssembly cursor', function () {
   this.timeout(120_000);
-  const files = [...pythonFiles(join(root, 'examples')), ...pythonFiles(join(root, 'test', 'unit', 'lint', 'fixtures')), ...pythonFiles(join(root, 'test', 'lint-corpus', 'cases'))];
+  const files = [
+    ...pythonFiles(join(root, 'examples')),
+    ...pythonFiles(join(root, 'test', 'unit', 'lint', 'fixtures')),
+    ...pythonFiles(join(root, 'test', 'lint-corpus', 'cases')),
+  ];
   let compared: ParseCompareResult;
   before(async () => {
-    const sources = [...files.map((f) => ({ name: f, source: readFileSync(f, 'utf8') })), ...Object.entries(STRESS).map(([name, source]) => ({ name, source }))];
+    const sources = [
+      ...files.map((f) => ({ name: f, source: readFileSync(f, 'utf8') })),
+      ...Object.entries(STRESS).map(([name, source]) => ({ name, source })),
+    ];
     compared = await compareInWorker(sources);
-    assert.deepEqual(compared.cursors, ['direct', 'public'], 'this web-tree-sitter offers the direct cursor (else the comparison would be of one path with itself)');
+    assert.deepEqual(
+      compared.cursors,
+      ['direct', 'public'],
+      'this web-tree-sitter offers the direct cursor (else the comparison would be of one path with itself)',
+    );
   });
 
   it(`copies the same trees as the public TreeCursor for ${files.length} repository files (filtered and full)`, () => {
@@ -114,7 +132,8 @@ describe('lint parser: blocks reused across edits', function () {
   it('gives, after every edit, the tree a fresh parse gives (offsets, comments, dense unique ids)', async () => {
     const caching = await createPythonParser(grammar, { cacheBlocks: true });
     const fresh = await createPythonParser(grammar);
-    const block = (i: number) => `def attn${i}(q, k, mask):  # block ${i}\n    s = q @ k.transpose(-2, -1)  # scores\n    s = s.masked_fill(mask == 0, -1e9)\n    return s.softmax(dim=-1)\n`;
+    const block = (i: number) =>
+      `def attn${i}(q, k, mask):  # block ${i}\n    s = q @ k.transpose(-2, -1)  # scores\n    s = s.masked_fill(mask == 0, -1e9)\n    return s.softmax(dim=-1)\n`;
     let blocks = Array.from({ length: 12 }, (_, i) => block(i));
     const versions: string[] = [];
     const push = () => versions.push('import torch\n\n' + blocks.join('\n'));
@@ -151,7 +170,17 @@ describe('withWasmCursor (guards)', () => {
       heap[9] = 77; // the export moved the cursor: its new state is in the transfer buffer
       return 1;
     };
-    return { transferIndex: 8, heap: () => heap, firstChild: call, nextSibling: call, parent: call, typeId: () => 42, fieldId: () => 0, startIndex: () => 3, endIndex: () => 9 };
+    return {
+      transferIndex: 8,
+      heap: () => heap,
+      firstChild: call,
+      nextSibling: call,
+      parent: call,
+      typeId: () => 42,
+      fieldId: () => 0,
+      startIndex: () => 3,
+      endIndex: () => 9,
+    };
   };
 
   it('walks only a cursor whose state is in its own runtime, and copies the moved state back', () => {

@@ -24,7 +24,13 @@ async function main(): Promise<void> {
   for (const { name, source } of sources) {
     for (const full of [false, true]) {
       const a = direct.parse(source, { full });
-      results.push({ name, full, direct: JSON.stringify(shape(a)), public: JSON.stringify(shape(wrapped.parse(source, { full }))), parentsOk: parentsConsistent(a) });
+      results.push({
+        name,
+        full,
+        direct: JSON.stringify(shape(a)),
+        public: JSON.stringify(shape(wrapped.parse(source, { full }))),
+        parentsOk: parentsConsistent(a),
+      });
     }
   }
   parentPort!.postMessage({ cursors: [direct.cursor, wrapped.cursor], results } satisfies ParseCompareResult);

@@ -7,7 +7,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LatestPerKey } from '../../../src/host/lint/pure';
 import { createLinter, type ExtendedLinter, type NotebookCell } from '../../../src/lint';
-import { isLinterStartError, LintClientDisposedError, LintWorkerClient, LintWorkerRestartedError, type LintClientOptions } from '../../../src/worker/lint-client';
+import {
+  isLinterStartError,
+  LintClientDisposedError,
+  LintWorkerClient,
+  LintWorkerRestartedError,
+  type LintClientOptions,
+} from '../../../src/worker/lint-client';
 
 const root = join(__dirname, '..', '..', '..');
 const grammar = {
@@ -97,7 +103,10 @@ describe('lint worker', function () {
     c = client();
     await assert.rejects(c.request('lintPython', { source: 42 as unknown as string }), /lintPython: payload\.source: expected a string, got number/);
     await assert.rejects(c.request('lintCells', { cells: [{ index: -1, source: 'x' }] }), /lintCells: payload\.cells\[0\]/);
-    await assert.rejects(c.request('lintPython', { source: 'x', options: { select: 'ATT001' as unknown as string[] } }), /payload\.options\.select must be an array/);
+    await assert.rejects(
+      c.request('lintPython', { source: 'x', options: { select: 'ATT001' as unknown as string[] } }),
+      /payload\.options\.select must be an array/,
+    );
     await assert.rejects(c.request('nonsense' as 'lintPython', { source: '' }), /no request type 'nonsense'/);
     const ok = await c.request('lintPython', { source: 'import torch\nx = torch.softmax(s, dim=-2)\n' });
     assert.deepEqual(ok.result, inProcess.lintPython('import torch\nx = torch.softmax(s, dim=-2)\n'));
@@ -202,7 +211,10 @@ describe('LatestPerKey (one lint per document at a time)', () => {
       ran = true;
     });
     await Promise.all([first, second]);
-    assert.deepEqual(errors.map((e) => (e as Error).message), ['sync', 'async']);
+    assert.deepEqual(
+      errors.map((e) => (e as Error).message),
+      ['sync', 'async'],
+    );
     assert.equal(ran, true);
     assert.equal(q.busy('k'), false);
   });

@@ -54,9 +54,15 @@ describe('lint worker: workspace documents', function () {
     const lintModel = () => c!.request('lintPython', { source: MODEL, workspace: model });
 
     const first = await lintModel();
-    assert.deepEqual(first.result.map((f) => `${f.code}@${f.line}`), ['ATT002@6']);
+    assert.deepEqual(
+      first.result.map((f) => `${f.code}@${f.line}`),
+      ['ATT002@6'],
+    );
     assert.match(first.result[0].message, /pkg\/utils\.py:5/);
-    assert.deepEqual(first.result[0].related?.filter((r) => r.path !== undefined).map((r) => r.path), ['pkg/utils.py']);
+    assert.deepEqual(
+      first.result[0].related?.filter((r) => r.path !== undefined).map((r) => r.path),
+      ['pkg/utils.py'],
+    );
     assert.deepEqual(first.dependencies, ['pkg/utils.py']);
 
     // utils.py opened and fixed in the editor (unsaved): its text wins over the file on disk.
@@ -66,7 +72,10 @@ describe('lint worker: workspace documents', function () {
 
     // Closed without saving: the file on disk (still buggy) is read again.
     await c.request('closeDocument', { workspace: { root: dir, path: 'pkg/utils.py' } });
-    assert.deepEqual((await lintModel()).result.map((f) => f.code), ['ATT002']);
+    assert.deepEqual(
+      (await lintModel()).result.map((f) => f.code),
+      ['ATT002'],
+    );
 
     // Fixed on disk: the next lint sees it.
     writeFileSync(join(dir, 'pkg', 'utils.py'), UTILS('!=', '# fixed: True where the token is kept'));
@@ -93,7 +102,10 @@ describe('lint worker: workspace documents', function () {
     writeFileSync(join(ws, 'pkg', '__init__.py'), '');
     writeFileSync(join(ws, 'pkg', 'utils.py'), UTILS('=='));
     for (let i = 0; i < 12; i++) writeFileSync(join(ws, 'pkg', `model_${i}.py`), MODEL);
-    const r = spawnSync(process.execPath, [cli, 'lint', '--format', 'json', ws], { encoding: 'utf8', env: { ...process.env, ATTENTION_INSPECTOR_THREADS: '2' } });
+    const r = spawnSync(process.execPath, [cli, 'lint', '--format', 'json', ws], {
+      encoding: 'utf8',
+      env: { ...process.env, ATTENTION_INSPECTOR_THREADS: '2' },
+    });
     assert.equal(r.status, 1, r.stderr);
     const findings = JSON.parse(r.stdout) as { path: string; code: string; message: string }[];
     assert.equal(findings.length, 12);

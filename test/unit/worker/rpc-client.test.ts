@@ -84,14 +84,18 @@ describe('worker RPC client', function () {
     const seen: string[] = [];
     let firstProgress!: () => void;
     const started = new Promise<void>((r) => (firstProgress = r));
-    const p = c.request('steps', { n: 1000 }, {
-      signal: source,
-      onProgress: (fraction, message) => {
-        assert.ok(fraction >= 0 && fraction < 1);
-        seen.push(message);
-        firstProgress();
+    const p = c.request(
+      'steps',
+      { n: 1000 },
+      {
+        signal: source,
+        onProgress: (fraction, message) => {
+          assert.ok(fraction >= 0 && fraction < 1);
+          seen.push(message);
+          firstProgress();
+        },
       },
-    });
+    );
     await started;
     source.cancel();
     await assert.rejects(p, (e) => isCancelledError(e));
@@ -164,7 +168,7 @@ describe('worker RPC client', function () {
     });
   }
 
-  it("keeps error names and messages from the worker; a type the worker lacks is an error, not a crash", async () => {
+  it('keeps error names and messages from the worker; a type the worker lacks is an error, not a crash', async () => {
     const c = makeClient();
     await assert.rejects(c.request('fail', {}), (e: Error) => e.name === 'ShapeError' && e.message === 'bad shapes');
     // A client built against another version of the protocol: the worker answers with an error.
@@ -197,7 +201,10 @@ describe('worker RPC client', function () {
     const engine = new EngineClient({ workerPath, execArgv: ['--require', 'tsx/cjs'] });
     try {
       const asTest = engine as unknown as RpcClient<TestRequests>;
-      await assert.rejects(asTest.request('spin', {}, { timeoutMs: 300 }), (e: Error) => e instanceof EngineRestartedError && e.name === 'EngineRestartedError' && /^the attention engine did not answer 'spin'/.test(e.message));
+      await assert.rejects(
+        asTest.request('spin', {}, { timeoutMs: 300 }),
+        (e: Error) => e instanceof EngineRestartedError && e.name === 'EngineRestartedError' && /^the attention engine did not answer 'spin'/.test(e.message),
+      );
     } finally {
       engine.dispose();
     }
