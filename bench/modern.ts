@@ -297,7 +297,7 @@ async function main(): Promise<void> {
       );
     } else {
       const index = JSON.parse(readFileSync(join(dir, 'model.safetensors.index.json'), 'utf8'));
-      weightBytes = [...new Set(Object.values(index.weight_map) as string[])].reduce((n, f) => n + statSync(join(dir, f)).size, 0);
+      weightBytes = [...new Set(Object.values<string>(index.weight_map))].reduce((n, f) => n + statSync(join(dir, f)).size, 0);
     }
     const run = spawnSync(process.execPath, [...process.execArgv, __filename, '--child', dir, '--tokens', String(tokens)], {
       encoding: 'utf8',

@@ -131,7 +131,7 @@ function runChild(path: string): LoadReport {
 
 function print(label: string, r: LoadReport): void {
   const mb = r.fileBytes / 2 ** 20;
-  console.log(`${label}`);
+  console.log(label);
   console.log(`  file            ${mb.toFixed(1)} MB, ${r.tensors} tensors, ${r.parameters.toLocaleString('en-US')} parameters`);
   console.log(`  read file       ${r.readMs.toFixed(0)} ms`);
   console.log(`  parse (load)    ${r.parseMs.toFixed(1)} ms   (${((mb / r.parseMs) * 1000).toFixed(0)} MB/s)`);

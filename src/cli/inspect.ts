@@ -165,7 +165,7 @@ export function parseInspectArgs(args: readonly string[]): InspectOptions {
   const seed = str('--seed');
   if (seed !== undefined) {
     options.seed = nonNegativeInt('--seed', seed);
-    if (options.seed > 0xffffffff) throw new UsageError(`--seed must be at most ${0xffffffff}, got ${seed}`);
+    if (options.seed > 0xffffffff) throw new UsageError(`--seed must be at most 4294967295, got ${seed}`);
   }
   const heads = str('--heads');
   const dModel = str('--d-model');

@@ -94,7 +94,7 @@ export function formatSarif(findings: readonly FileFinding[], version: string, d
     helpUri: string;
     defaultConfiguration: { level: string };
   }[] = RULES.map((r) => ({
-    id: r.meta.code as string,
+    id: r.meta.code,
     name: r.meta.name,
     shortDescription: { text: r.meta.docs.summary },
     fullDescription: { text: r.meta.docs.whatItDoes },

@@ -141,7 +141,7 @@ function projectQkv(query: Tensor, key: Tensor, value: Tensor, params: MhaParams
 function batchMask(m: AttnMask, unbatched: boolean): AttnMask {
   checkMaskTensor(FN, 'keyPaddingMask', m);
   if (!unbatched) return m;
-  return { ...m, shape: [1, ...m.shape] } as AttnMask;
+  return { ...m, shape: [1, ...m.shape] };
 }
 
 /** A bool mask in MHA's convention (True = not allowed) or a float mask, as an additive float tensor. */

@@ -49,7 +49,7 @@ export function tensor(data: Float32Array | number[], shape: number[]): Tensor {
 }
 
 export function boolTensor(data: Uint8Array | ArrayLike<boolean | number>, shape: number[]): BoolTensor {
-  const arr = data instanceof Uint8Array ? data : Uint8Array.from(Array.from(data as ArrayLike<boolean | number>, (v) => (v ? 1 : 0)));
+  const arr = data instanceof Uint8Array ? data : Uint8Array.from(Array.from(data, (v) => (v ? 1 : 0)));
   if (arr.length !== numel(shape)) {
     throw new Error(`boolTensor: data has ${arr.length} elements but shape [${shape.join(', ')}] needs ${numel(shape)}`);
   }

@@ -15,7 +15,7 @@ export function renderRulePage(rule: Rule): string {
   return [
     `# ${code} ${name}`,
     '',
-    `${docs.summary}`,
+    docs.summary,
     '',
     `Default severity: **${severity}**. ${fixLine}`,
     '',

@@ -31,7 +31,7 @@ export function parseNotebook(json: string): NotebookParse {
     if (c.cell_type !== 'code') return;
     let source: string;
     if (typeof c.source === 'string') source = c.source;
-    else if (Array.isArray(c.source) && c.source.every((s) => typeof s === 'string')) source = (c.source as string[]).join('');
+    else if (Array.isArray(c.source) && c.source.every((s) => typeof s === 'string')) source = c.source.join('');
     else return;
     cells.push({ index, source });
   });

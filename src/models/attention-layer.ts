@@ -157,7 +157,7 @@ export function readAttentionLayer(
     if (Array.isArray(s.biases)) {
       biases = s.biases.map((name) => p.optional(name, [D]));
     } else {
-      const packedBias = p.optional((s.biases as { packedBias: string }).packedBias, [3 * D]);
+      const packedBias = p.optional(s.biases.packedBias, [3 * D]);
       biases = [0, 1, 2].map((part) => (packedBias ? subTensor(packedBias, part, D) : undefined));
     }
     q = { weight: wq, bias: biases[0] };

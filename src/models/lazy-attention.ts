@@ -210,6 +210,6 @@ export function headRows(
 function denseMatrix(t: TensorLike): { data: Float32Array; offset: number } {
   const v = view(t);
   const [, cols] = v.shape;
-  if (v.strides[1] === 1 && v.strides[0] === cols) return { data: v.data as Float32Array, offset: v.offset };
-  return { data: contiguous(t).data as Float32Array, offset: 0 };
+  if (v.strides[1] === 1 && v.strides[0] === cols) return { data: v.data, offset: v.offset };
+  return { data: contiguous(t).data, offset: 0 };
 }

@@ -110,7 +110,7 @@ class Context {
 
 function usable(tensors: Map<string, CapturedTensor>, name: string): Tensor | null {
   const t = tensors.get(name);
-  return t && !t.summarised && !isBoolTensor(t.tensor) ? (t.tensor as Tensor) : null;
+  return t && !t.summarised && !isBoolTensor(t.tensor) ? t.tensor : null;
 }
 
 function tolerance(dtype: string | null): number {

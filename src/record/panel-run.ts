@@ -65,7 +65,7 @@ export function forwardPassOf(trace: TraceIndex, callId: number): TraceCall[] {
 }
 
 function floats(t: CapturedTensor | undefined): Tensor | null {
-  return t && !t.summarised && !isBoolTensor(t.tensor) ? (t.tensor as Tensor) : null;
+  return t && !t.summarised && !isBoolTensor(t.tensor) ? t.tensor : null;
 }
 
 /** Heads of batch element `batch` of one call: weights (T, S) and, where captured, per-head q, k, v. */

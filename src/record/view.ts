@@ -1,7 +1,7 @@
 // One recorded call seen the same way whatever its kind: weights laid out [...batch, T queries, S keys], which
 // (query, key) pairs the mask allowed as the API that received it reads it, and the token ids of the keys.
 import { scaledDotProductAttention } from '../engine/sdpa';
-import type { AnyTensor, BoolTensor, Tensor } from '../engine/tensor';
+import type { AnyTensor } from '../engine/tensor';
 import { isBoolTensor } from '../engine/tensor';
 import { broadcastsTo, broadcastTo, transposeLast } from './broadcast';
 import type { CapturedTensor } from './tensors';
@@ -128,7 +128,7 @@ function mhaView(call: TraceCall, tensors: Tensors): AttentionView | null {
     if (name === 'key_padding_mask') mshape = batched ? [N, 1, 1, S] : [1, 1, 1, S];
     else if (t.shape.length === 3) mshape = [N, H, L, S]; // [N*H, L, S], index n*H + h
     if (numel(mshape) !== t.data.length) return null;
-    t = { ...t, shape: mshape } as AnyTensor;
+    t = { ...t, shape: mshape };
     if (!broadcastsTo(mshape, target)) return null;
     const a = allowedFromMask(t, target, 'ignore');
     allowed = allowed ? and(allowed, a) : a;
@@ -166,10 +166,10 @@ export function allowedFromMask(mask: AnyTensor, target: number[], boolMeans: 'a
   const n = numel(target);
   const out = new Uint8Array(n);
   if (isBoolTensor(mask)) {
-    const b = broadcastTo((mask as BoolTensor).data, mask.shape, target);
+    const b = broadcastTo(mask.data, mask.shape, target);
     for (let i = 0; i < n; i++) out[i] = (b[i] !== 0) === (boolMeans === 'attend') ? 1 : 0;
   } else {
-    const f = broadcastTo((mask as Tensor).data, mask.shape, target);
+    const f = broadcastTo(mask.data, mask.shape, target);
     for (let i = 0; i < n; i++) out[i] = f[i] > MASK_THRESHOLD ? 1 : 0; // NaN masks nothing here; ATT007 sees it
   }
   return out;

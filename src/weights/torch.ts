@@ -291,10 +291,10 @@ function flattenTensors(root: PyValue, fileName: string, rootName: string, maxDe
     else if (v instanceof PyTuple) v.items.forEach((child, i) => children.push([String(i), child]));
     else return; // a number, string, None...: not a tensor, nothing to load
     if (depth >= maxDepth) fail(fileName, `containers nest deeper than ${maxDepth} levels around the tensors (option maxNestingDepth)`);
-    if (onPath.has(v as object)) fail(fileName, `the pickled object contains itself (a cycle at ${quote(name || '<root>')})`);
-    onPath.add(v as object);
+    if (onPath.has(v)) fail(fileName, `the pickled object contains itself (a cycle at ${quote(name || '<root>')})`);
+    onPath.add(v);
     for (const [k, child] of children) visit(child, name === '' ? k : `${name}.${k}`, depth + 1);
-    onPath.delete(v as object);
+    onPath.delete(v);
   };
   visit(root, '', 0);
   return out;

@@ -24,7 +24,7 @@ function positionOf(text: string, lineHint: string, needle: string): { line: num
   const lines = text.split('\n');
   const index = lines.findIndex((l) => l.includes(lineHint));
   assert.ok(index >= 0, `no line contains ${JSON.stringify(lineHint)}`);
-  const column = lines[index]!.indexOf(needle);
+  const column = lines[index].indexOf(needle);
   assert.ok(column >= 0, `line ${index + 1} has no ${JSON.stringify(needle)}`);
   return { line: index + 1, column: column + 1 };
 }
@@ -90,14 +90,14 @@ describe('the linter in VS Code: Lint Workspace', function () {
     const notebook = JSON.parse(readExample('attention_notebook.ipynb')) as { cells: Array<{ source: string | string[] }> };
     const sources = notebook.cells.map((c) => (Array.isArray(c.source) ? c.source.join('') : c.source));
     const cell = sources.findIndex((s) => s.includes('def attend(')) + 1;
-    const scores = positionOf(sources[cell - 1]!, 'F.softmax(scores', 'scores, dim');
+    const scores = positionOf(sources[cell - 1], 'F.softmax(scores', 'scores, dim');
     const notebookRows = rows.filter((r) => r.file === 'attention_notebook.ipynb');
     assert.deepEqual(
       notebookRows.map((r) => r.code),
       ['ATT003'],
       describeRows(rows),
     );
-    assert.ok(notebookRows[0]!.message.startsWith(`cell ${cell}, line ${scores.line}: `), notebookRows[0]!.message);
+    assert.ok(notebookRows[0].message.startsWith(`cell ${cell}, line ${scores.line}: `), notebookRows[0].message);
 
     assert.deepEqual(await workbench.extensionHostErrors(), []);
     assert.deepEqual(

@@ -46,7 +46,7 @@ function positionOf(text: string, lineHint: string, needle: string): { line: num
   const lines = text.split('\n');
   const index = lines.findIndex((l) => l.includes(lineHint));
   assert.ok(index >= 0, `no line contains ${JSON.stringify(lineHint)}`);
-  const column = lines[index]!.indexOf(needle);
+  const column = lines[index].indexOf(needle);
   assert.ok(column >= 0, `line ${index + 1} (${JSON.stringify(lines[index])}) has no ${JSON.stringify(needle)}`);
   return { line: index + 1, column: column + 1 };
 }
@@ -146,7 +146,7 @@ describe('the linter in VS Code: a Python file, its quick fixes, settings, a not
     // Saving runs fix-all (editor.codeActionsOnSave): it must not apply ATT004's unsafe fix.
     await workbench.save();
     const lines = original.split('\n');
-    lines[softmaxDim.line - 1] = lines[softmaxDim.line - 1]!.replace('torch.softmax(scores, dim=-2)', 'torch.softmax(scores, dim=-1)');
+    lines[softmaxDim.line - 1] = lines[softmaxDim.line - 1].replace('torch.softmax(scores, dim=-2)', 'torch.softmax(scores, dim=-1)');
     assert.equal(await readDisk(workbench, BUG_FILE), lines.join('\n'));
     await workbench.screenshot('lint-after-quick-fix');
   });
@@ -196,8 +196,8 @@ describe('the linter in VS Code: a Python file, its quick fixes, settings, a not
     const notebook = JSON.parse(readExample(NOTEBOOK_FILE)) as { cells: Array<{ cell_type: string; source: string | string[] }> };
     const sources = notebook.cells.map((c) => (Array.isArray(c.source) ? c.source.join('') : c.source));
     const cellIndex = sources.findIndex((s) => s.includes('def attend(')); // the one without 1/sqrt(d)
-    assert.ok(cellIndex >= 0 && !sources[cellIndex]!.includes('sqrt'), 'the notebook changed: no unscaled attend() cell');
-    const scores = positionOf(sources[cellIndex]!, 'F.softmax(scores', 'scores, dim');
+    assert.ok(cellIndex >= 0 && !sources[cellIndex].includes('sqrt'), 'the notebook changed: no unscaled attend() cell');
+    const scores = positionOf(sources[cellIndex], 'F.softmax(scores', 'scores, dim');
 
     await workbench.openFile(NOTEBOOK_FILE);
     const rows = await workbench.waitForProblems((r) => at(r, NOTEBOOK_FILE, 'ATT003') !== undefined, 'ATT003 in the notebook');

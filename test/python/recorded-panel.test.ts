@@ -55,7 +55,7 @@ if (existsSync(join(ROOT, '.cache', 'torch-sid', 'installed.txt'))) {
 
       const tokenizer = tokenizerFromJson(readFileSync(join(ROOT, 'test', 'fixtures', 'modern', 'llama', 'tokenizer.json'), 'utf8'));
       const ids = tensorsOf(step).get('token_ids')!.tensor;
-      const pad = step.tokens!.paddingIdx;
+      const pad = step.tokens.paddingIdx;
       for (const batch of [0, 1]) {
         const labels = recordedLabels(step, tensorsOf(step), read, batch);
         const rowIds = Array.from(ids.data.subarray(batch * S, (batch + 1) * S));

@@ -89,7 +89,7 @@ describe('kernels: argument checks', () => {
   for (const [what, patch, message] of badGemm) {
     it(`gemm rejects ${what}`, () => {
       for (const kernel of kernels) {
-        const args = { ...good(), ...patch } as GemmArgs;
+        const args = { ...good(), ...patch };
         const before = args.c.slice();
         assert.throws(() => kernel.gemm(args), message, kernel.name);
         assert.deepEqual(args.c, before, `${kernel.name} left C alone`);

@@ -416,7 +416,7 @@ class LintController implements vscode.Disposable {
             if (open && 'getCells' in open) {
               await this.runs.run(open.uri.toString(), () => this.lintNotebook(open));
             } else if (open) {
-              await this.runs.run(open.uri.toString(), () => this.lintDocument(open as vscode.TextDocument));
+              await this.runs.run(open.uri.toString(), () => this.lintDocument(open));
             } else {
               // Sized before it is read: a data dump named .py must not be loaded whole into the host.
               const { size } = await vscode.workspace.fs.stat(uri);

@@ -611,7 +611,7 @@ function handSoftmax(ev: Evaluator, num: AValue, den: AValue, node: PyNode, ctx:
   let dimValueNode = red.axisValueNode;
   let ownerNode = red.node;
   let argListNode: PyNode | undefined = childByField(red.node, 'arguments');
-  let dimValue: number | undefined = typeof red.axis === 'number' ? red.axis : undefined;
+  const dimValue: number | undefined = typeof red.axis === 'number' ? red.axis : undefined;
   if (red.axisValueNode && unparen(red.axisValueNode).type === 'identifier' && ctx.callSite) {
     const defs = ev.resolve(unparen(red.axisValueNode), ev.text(unparen(red.axisValueNode)));
     const p = defs && defs.length === 1 && defs[0].kind === 'param' ? defs[0].param : undefined;

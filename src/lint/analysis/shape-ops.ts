@@ -884,12 +884,12 @@ export function einsum(ev: Evaluator, c: Call, spec: string | undefined, style: 
   let keyAxisWhy: string | undefined;
   let queryAxis: number | undefined;
   if (qTerm && kTerm) {
-    const keyLetters = kTerm.filter((x) => x !== '...' && !qTerm!.includes(x) && out.includes(x));
+    const keyLetters = kTerm.filter((x) => x !== '...' && !qTerm.includes(x) && out.includes(x));
     if (keyLetters.length === 1) {
       keyAxis = negIndexInTerm(out, keyLetters[0]);
       keyAxisWhy = `in '${spec}' the key index '${keyLetters[0]}' is output axis ${keyAxis !== undefined && !hasEll ? keyAxis + out.length : keyAxis}`;
     }
-    const queryLetters = qTerm.filter((x) => x !== '...' && !kTerm!.includes(x) && out.includes(x));
+    const queryLetters = qTerm.filter((x) => x !== '...' && !kTerm.includes(x) && out.includes(x));
     if (queryLetters.length === 1) queryAxis = negIndexInTerm(out, queryLetters[0]);
   } else if (!(a.kind === 'tensor' && b.kind === 'tensor')) return record(tensor(shape));
   const attn: AttnInfo = {

@@ -37,8 +37,8 @@ function keyOf(x: unknown, depth: number): string {
   if (Array.isArray(x)) return `[${x.map((e) => keyOf(e, depth + 1)).join(',')}]`;
   const o = x as Record<string, unknown>;
   // Syntax nodes, scopes and classes by identity (their ids are unique within one file's analysis).
-  if (typeof o.type === 'string' && typeof o.id === 'number' && typeof o.start === 'number') return `n${o.id as number}`;
-  if (typeof o.kind === 'string' && typeof o.id === 'number' && 'envAtEnd' in o) return `s${o.id as number}`;
+  if (typeof o.type === 'string' && typeof o.id === 'number' && typeof o.start === 'number') return `n${o.id}`;
+  if (typeof o.kind === 'string' && typeof o.id === 'number' && 'envAtEnd' in o) return `s${o.id}`;
   if ('methods' in o && 'attrDefs' in o && typeof o.node === 'object' && o.node) return `c${(o.node as { id: number }).id}`;
   const parts: string[] = [];
   for (const name of Object.keys(o).sort()) {

@@ -275,8 +275,8 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           const param = site.scaleParam ?? 'scale';
           if (explicitInverseSqrt) {
             report(
-              site.scaleNode!,
-              `${quote(ctx.text(node), 30)} is already scaled by ${by}, and ${site.display} is given ${param}=${quote(ctx.text(site.scaleNode!), 30)} as well: the scores are scaled twice (by 1/d in all). Pass ${param}=1.0 or drop the manual scaling.`,
+              site.scaleNode,
+              `${quote(ctx.text(node), 30)} is already scaled by ${by}, and ${site.display} is given ${param}=${quote(ctx.text(site.scaleNode), 30)} as well: the scores are scaled twice (by 1/d in all). Pass ${param}=1.0 or drop the manual scaling.`,
               undefined,
               manual,
             );

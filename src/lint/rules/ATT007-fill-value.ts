@@ -65,8 +65,8 @@ weights = scores.softmax(dim=-1)`,
           : quote(ctx.text(site.fillNode), 40);
         // 1. Below float16's range in half-precision code.
         const finite = fill.num !== undefined && Number.isFinite(fill.num);
-        const belowFp32 = (finite && fill.num! < BF16_MIN) || (!fill.finfoMax && (fill.finfo === 'float32' || fill.finfo === 'float64'));
-        const belowFp16 = belowFp32 || (finite && fill.num! < FP16_MIN);
+        const belowFp32 = (finite && fill.num < BF16_MIN) || (!fill.finfoMax && (fill.finfo === 'float32' || fill.finfo === 'float64'));
+        const belowFp16 = belowFp32 || (finite && fill.num < FP16_MIN);
         if (!explicitlyFloat32(target)) {
           if (belowFp16 && ev.precision.fp16) {
             reported.add(site.fillNode.id);
@@ -93,7 +93,7 @@ weights = scores.softmax(dim=-1)`,
         const weak = fill.num !== undefined && fill.num > WEAKEST_MASKING_FILL;
         // Into a mask being built, a zero fill is the "keep" half of an additive mask: only a tiny negative
         // number (a typo for -1e9) or +inf is wrong there.
-        const weakForMask = weak && (fill.num === Infinity || (fill.num! < 0 && fill.num! > WEAKEST_MASKING_FILL));
+        const weakForMask = weak && (fill.num === Infinity || (fill.num < 0 && fill.num > WEAKEST_MASKING_FILL));
         if ((weak && writesScores(site)) || (weakForMask && buildsMask(site))) {
           reported.add(site.fillNode.id);
           const what =

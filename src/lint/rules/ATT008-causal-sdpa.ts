@@ -130,9 +130,9 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
               : `is_causal=${ctx.text(site.causalNode.type === 'keyword_argument' ? site.causalNode.children.find((c) => c.field === 'value')! : site.causalNode)} (True on some calls)`;
           ctx.report({
             node: site.causalNode,
-            message: `${flag} is passed together with attn_mask=${quote(ctx.text(site.maskNode!), 40)}: ${site.display} raises an error when both are set. Fold the causal mask into attn_mask, or pass only one of them.`,
+            message: `${flag} is passed together with attn_mask=${quote(ctx.text(site.maskNode), 40)}: ${site.display} raises an error when both are set. Fold the causal mask into attn_mask, or pass only one of them.`,
             related: [
-              { node: site.maskNode!, message: 'attn_mask is passed here as well' },
+              { node: site.maskNode, message: 'attn_mask is passed here as well' },
               ...maskBuilt(ev, site.mask?.mask, 'attn_mask'),
               ...flagDefinitions(site),
             ],

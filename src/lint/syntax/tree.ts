@@ -331,7 +331,7 @@ export function assembleTree(source: string, blocks: readonly CopiedBlock[], shi
       continue;
     }
     block.firstId = nextId;
-    for (let t = block.nodes.length - 1; t >= 0; t--) stack.push(block.nodes[t] as MutableNode);
+    for (let t = block.nodes.length - 1; t >= 0; t--) stack.push(block.nodes[t]);
     while (stack.length > 0) {
       const n = stack.pop()!;
       n.id = nextId++;
@@ -339,7 +339,7 @@ export function assembleTree(source: string, blocks: readonly CopiedBlock[], shi
         n.start += delta;
         n.end += delta;
       }
-      for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i] as MutableNode);
+      for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]);
     }
   }
   return { root, source, nodeCount: nextId, hasErrors, comments, tooDeep };

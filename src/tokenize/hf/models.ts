@@ -67,7 +67,7 @@ function bpeModel(cfg: JsonObject, path: string): Model {
     let ids = byteIdCache.get(s);
     if (ids === undefined) {
       const found = Array.from(utf8.encode(s), (b) => vocab.get(`<0x${b.toString(16).toUpperCase().padStart(2, '0')}>`));
-      ids = found.every((x) => x !== undefined) ? (found as number[]) : null;
+      ids = found.every((x) => x !== undefined) ? found : null;
       if (byteIdCache.size < 65536) byteIdCache.set(s, ids);
     }
     return ids;
@@ -104,7 +104,7 @@ function bpeModel(cfg: JsonObject, path: string): Model {
             flushUnk();
             // The first byte token owns the character; the others cover no source text.
             byteIds.forEach((x, k) => {
-              ids.push(x!);
+              ids.push(x);
               lens.push(k === 0 ? width : 0);
             });
             handled = true;

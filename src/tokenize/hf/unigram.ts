@@ -137,7 +137,7 @@ export function unigramModel(cfg: JsonObject, path: string): UnigramModel {
       if (byteIds.every((x) => x !== undefined)) {
         // the first byte token owns the source text, the others cover none
         byteIds.forEach((x, k) => {
-          out.ids.push(x!);
+          out.ids.push(x);
           out.lens.push(k === 0 ? piece.length : 0);
         });
         return;

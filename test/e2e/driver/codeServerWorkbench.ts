@@ -688,7 +688,7 @@ export class CodeServerWorkbench implements Workbench {
         if (line.length > 0) await this.page.keyboard.type(line);
       }
       await this.closeSuggestions();
-      const last = lines[lines.length - 1]!;
+      const last = lines[lines.length - 1];
       const endLine = start.line + lines.length - 1;
       // On one line the cursor moves by exactly the typed length (auto-closed brackets are typed over);
       // after a line break, auto-indentation may come before the typed text.
@@ -974,7 +974,7 @@ export class CodeServerWorkbench implements Workbench {
   async activation(extensionId = this.extensionId): Promise<Activation | undefined> {
     const pattern = new RegExp(`ExtensionService#_doActivateExtension ${escapeRegExp(extensionId)}, startup: \\w+, activationEvent: '([^']*)'`, 'i');
     const match = pattern.exec(this.server.extensionHostLog());
-    return match ? { extensionId, activationEvent: match[1]! } : undefined;
+    return match ? { extensionId, activationEvent: match[1] } : undefined;
   }
 
   async extensionHostErrors(extensionId = this.extensionId): Promise<string[]> {

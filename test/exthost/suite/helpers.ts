@@ -133,7 +133,7 @@ export function rangeOf(text: string, lineHint: string, needle: string): vscode.
   const lines = text.split('\n');
   const line = lines.findIndex((l) => l.includes(lineHint));
   assert.ok(line >= 0, `no line contains ${JSON.stringify(lineHint)}`);
-  const character = lines[line]!.indexOf(needle);
+  const character = lines[line].indexOf(needle);
   assert.ok(character >= 0, `line ${line + 1} has no ${JSON.stringify(needle)}`);
   return new vscode.Range(line, character, line, character + needle.length);
 }

@@ -159,7 +159,7 @@ describe('lint diagnostics on examples/attention_bug.py', function () {
     assert.ok(await editor.edit((b) => b.insert(end, '  # noqa: ATT004')), 'the edit was not applied');
     let list = await waitForDiagnostics(uri, lacksCode('ATT004'), 'ATT004 silenced by # noqa');
     assert.equal(list.length, 1, describeDiagnostics(list));
-    assert.ok(list[0]!.range.isEqual(softmaxDim), 'ATT001, on another line, must stay where it was');
+    assert.ok(list[0].range.isEqual(softmaxDim), 'ATT001, on another line, must stay where it was');
     // A noqa for another code does not silence ATT004.
     const comment = new vscode.Range(line, end.character, line, editor.document.lineAt(line).range.end.character);
     assert.ok(await editor.edit((b) => b.replace(comment, '  # noqa: ATT001')));

@@ -34,7 +34,7 @@ function titled(actions: vscode.CodeAction[], title: RegExp | string): vscode.Co
 /** The text of `document` after replacing `range` of `original` with `newText`. */
 function replaced(original: string, range: vscode.Range, newText: string): string {
   const lines = original.split('\n');
-  const line = lines[range.start.line]!;
+  const line = lines[range.start.line];
   lines[range.start.line] = line.slice(0, range.start.character) + newText + line.slice(range.end.character);
   return lines.join('\n');
 }
@@ -99,7 +99,7 @@ describe('quick fixes from vscode.executeCodeActionProvider', function () {
     assert.equal(editor.document.getText(), replaced(original, softmaxDim, 'dim=-1'));
     const list = await waitForDiagnostics(editor.document.uri, lacksCode('ATT001'), 'ATT001 fixed');
     assert.deepEqual(list.map(codeOf), ['ATT004'], describeDiagnostics(list));
-    assert.ok(list[0]!.range.isEqual(divisor));
+    assert.ok(list[0].range.isEqual(divisor));
   });
 
   it('the ATT004 fix divides by the square root of d_k, and the file is then clean', async function () {
@@ -110,7 +110,7 @@ describe('quick fixes from vscode.executeCodeActionProvider', function () {
     const before = original.split('\n');
     const differing = changed.map((l, i) => (l === before[i] ? -1 : i)).filter((i) => i >= 0);
     assert.deepEqual(differing, [divisor.start.line], 'the fix changed other lines');
-    const line = changed[divisor.start.line]!;
+    const line = changed[divisor.start.line];
     assert.match(line, /\/ (?:math\.)?sqrt\(d_k\)  #/, `the divisor is not sqrt(d_k): ${line}`);
     if (line.includes('math.sqrt')) assert.match(original, /^import math$/m, 'the fix uses math.sqrt in a file that does not import math');
     await waitForDiagnostics(editor.document.uri, lacksCode('ATT004'), 'ATT004 fixed');

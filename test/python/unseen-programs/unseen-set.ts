@@ -65,8 +65,8 @@ function readProgram(entry: string, kind: ProgramKind, files: string[]): Program
       if (line.startsWith('#') || line.trim() === '') continue;
       break; // the header ends at the first line of code
     }
-    if (header.has(match[1]!)) throw new Error(`${entry}: "# ${match[1]}:" given twice`);
-    header.set(match[1]!, match[2]!.trim());
+    if (header.has(match[1])) throw new Error(`${entry}: "# ${match[1]}:" given twice`);
+    header.set(match[1], match[2].trim());
   }
   const label = header.get('label');
   if (label !== 'buggy' && label !== 'correct') throw new Error(`${entry}: the header needs "# label: buggy" or "# label: correct"`);
@@ -94,7 +94,7 @@ function readExpectations(file: string): Expectation[] {
     .forEach((text, index) => {
       const match = /# expect: (.*)$/.exec(text);
       if (!match) return;
-      for (const code of match[1]!.split(',').map((c) => c.trim())) {
+      for (const code of match[1].split(',').map((c) => c.trim())) {
         if (!CODE.test(code)) throw new Error(`${file}:${index + 1}: "${code}" is not a runtime code ATT001..ATT008`);
         out.push({ file, line: index + 1, code });
       }

@@ -43,7 +43,7 @@ describe('scaling statistics (scaling_stats.json)', () => {
         ['scaled', { kind: 'inv-sqrt-dk' }],
       ] as const) {
         const t = traceAttention(q2, K, K, { scale });
-        const key = suffix as 'unscaled' | 'scaled';
+        const key = suffix;
         assertClose(t.scaled.data, toFloat(c[`scores_${key}`]).data, { atol: 1e-4, rtol: 1e-6, label: `scores ${key}` });
         assertClose(t.probs.data, toFloat(c[`weights_${key}`]).data, { label: `weights ${key}` });
         assert.ok(Math.abs(t.stats.maxWeight[0] - c[`max_weight_${key}`]) < 1e-5, `max weight ${key}`);

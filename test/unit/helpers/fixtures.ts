@@ -92,7 +92,7 @@ export function toTensor(json: JsonTensor): Tensor | BoolTensor | Int64Tensor {
     case 'int64':
       return toInt64(json);
     default:
-      throw new Error(`fixture tensor: unknown dtype ${String((json as JsonTensor).dtype)}`);
+      throw new Error(`fixture tensor: unknown dtype ${String(json.dtype)}`);
   }
 }
 
@@ -110,7 +110,7 @@ export interface CloseOptions {
 function values(x: Numbers): { data: ArrayLike<number>; shape: readonly number[] | null } {
   if (typeof x === 'number') return { data: [x], shape: null };
   if ('shape' in x && 'data' in x && !(x instanceof Float32Array)) return { data: x.data, shape: x.shape };
-  return { data: x as ArrayLike<number>, shape: null };
+  return { data: x, shape: null };
 }
 
 function indexOf(i: number, shape: readonly number[] | null): string {
@@ -130,7 +130,7 @@ function indexOf(i: number, shape: readonly number[] | null): string {
  */
 export function assertClose(actual: Numbers, expected: Numbers | JsonTensor, options: CloseOptions = {}): void {
   const { atol = 1e-5, rtol = 0, label = 'value' } = options;
-  const exp = isJsonTensor(expected) ? values(toFloat(expected)) : values(expected as Numbers);
+  const exp = isJsonTensor(expected) ? values(toFloat(expected)) : values(expected);
   const act = values(actual);
   if (act.shape && exp.shape) {
     assert.deepEqual([...act.shape], [...exp.shape], `${label}: shape [${act.shape.join(', ')}] ≠ expected [${exp.shape.join(', ')}]`);

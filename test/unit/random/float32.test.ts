@@ -23,7 +23,6 @@ function roundToFloat32(n: bigint, e: number, zeroSign: number): number {
   const bitLen = mag.toString(2).length;
   let shift = bitLen - 24; // right shift needed for 24 significant bits
   if (e + shift < -149) shift = -149 - e; // subnormal: the last kept bit has weight 2^-149
-  let result: number;
   if (shift > 0) {
     const big = BigInt(shift);
     const kept = mag >> big;
@@ -36,7 +35,7 @@ function roundToFloat32(n: bigint, e: number, zeroSign: number): number {
   } else if (shift < 0) {
     // exact: fewer than 24 bits
   }
-  result = Number(mag) * 2 ** e; // exact unless it overflows float32
+  const result = Number(mag) * 2 ** e; // exact unless it overflows float32
   const f = Math.fround(result);
   if (f !== result) {
     // Only possible by overflow (mag·2^e ≥ 2^128): the rounded value is beyond the largest float32.

@@ -161,7 +161,7 @@ describe('TorchGenerator behaviour', () => {
 
   it('rejects bad seeds with errors that name the seed', () => {
     for (const bad of [1.5, NaN, Infinity, 2 ** 60, 2n ** 64n, -(2n ** 63n) - 1n]) {
-      assert.throws(() => new TorchGenerator(bad as number), /seed/);
+      assert.throws(() => new TorchGenerator(bad), /seed/);
     }
     assert.throws(() => new TorchGenerator('1' as unknown as number), /seed must be an integer number or a bigint/);
   });

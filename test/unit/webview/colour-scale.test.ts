@@ -69,7 +69,7 @@ describe('webview colour scale', () => {
     it('round-trips every sRGB colour within one unit', () => {
       fc.assert(
         fc.property(fc.tuple(fc.nat(255), fc.nat(255), fc.nat(255)), (c) => {
-          const back = oklabToRgb(rgbToOklab(c as Rgb));
+          const back = oklabToRgb(rgbToOklab(c));
           return back.every((v, i) => Math.abs(v - c[i]) <= 1);
         }),
         { numRuns: 500 },

@@ -48,7 +48,7 @@ describe('webview state', () => {
     fc.assert(
       fc.property(arbSwitches, fc.constantFrom('grid', 'debugger'), fc.constantFrom(0, 1, 2, 3, 4), (switches, mode, step) => {
         const s = {
-          ...defaultState(mode as 'grid' | 'debugger'),
+          ...defaultState(mode),
           focus: { layer: 1, head: 2 },
           step: step as 0,
           switches: { ...switches },
