@@ -10,17 +10,13 @@ import type { Ctx } from './facts';
 import { combineMasks, flipMask, triMask, withMaskDtype } from './masks';
 import { isPadIdName, isTokenIdsName } from './names';
 import { arg, intOf, rootName, tensorish, val, type Call } from './call';
-import { broadcastResult } from './shape-ops';
+import { broadcastResult, stripFacts } from './shape-ops';
 import { addOp, join, tensor, type AValue, type MaskInfo } from './values';
 
 // ================================================================================================ helpers
 
 function isZero(v: AValue): boolean {
   return v.kind === 'number' && v.num === 0;
-}
-
-function stripMask(t: AValue): AValue {
-  return tensor({ ndim: t.ndim, axes: t.axes, multiHead: t.multiHead });
 }
 
 // ================================================================================================ dispatch
@@ -41,7 +37,7 @@ export function maskMethod(ev: Evaluator, c: Call, t: AValue): AValue | undefine
     case 'logical_not_': {
       if (t.mask && c.recvNode) {
         const f = flipMask(t.mask, `\`${ev.text(c.recvNode)}.${m}()\``, 'bool');
-        return f ? { ...t, mask: f, dtype: 'bool' } : stripMask(t);
+        return f ? { ...t, mask: f, dtype: 'bool' } : stripFacts(t);
       }
       return tensor({ ndim: t.ndim, axes: t.axes, dtype: 'bool' });
     }
