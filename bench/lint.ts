@@ -4,14 +4,18 @@
 //   npx tsx bench/lint.ts --file model.py      one file of yours (repeated runs, phase breakdown)
 //   npx tsx bench/lint.ts --tree path/to/repo  every .py/.ipynb under a directory (one pass)
 //   npx tsx bench/lint.ts --stall              only the extension-host stall comparison (below)
+//   npx tsx bench/lint.ts --worker             only the dense file relinted in the lint worker (issue 11's bar)
 //
 // The stall comparison plays an editor relinting the dense file after each of a series of one-line edits,
 // once with the linter on the host's own thread (how the extension linted before the lint worker) and once
 // through the lint worker (src/worker/lint-worker.ts, how it lints now), and reports the longest time the
 // host's event loop could not run anything (a 1 ms timer's worst lateness).
 //
-// Targets (docs/DESIGN.md): a 5,000-line file in under 100 ms once the parser is loaded; a repository at tens of
-// thousands of lines per second.
+// Targets, each printed with whether this run met it: docs/DESIGN.md's 5,000-line file in under 100 ms once the
+// parser is loaded; issue 11's bar with the heavier analysis, the ~4,900-line dense file relinted in the lint
+// worker in at most 300 ms and a tree at 50,000 lines per second or more. Times are CPU time (process.cpuUsage:
+// the machine is shared, and CPU time moves less with its load than wall time) and wall time; a target is called
+// met on the median CPU time.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -110,6 +114,15 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
+/** docs/DESIGN.md: a 5,000-line file linted in under this many ms once the parser is loaded. */
+const DESIGN_FILE_MS = 100;
+/** Issue 11: the dense file relinted in the lint worker in at most this many ms. */
+const WORKER_DENSE_MS = 300;
+/** Issue 11: a tree linted at this many lines per second or more. */
+const TREE_LINES_PER_S = 50_000;
+
+const verdict = (met: boolean): string => (met ? 'met' : 'NOT MET');
+
 async function benchFile(source: string, label: string): Promise<void> {
   const lines = source.split('\n').length;
   const grammar = readGrammar();
@@ -130,8 +143,9 @@ async function benchFile(source: string, label: string): Promise<void> {
   }
   console.log(`${label}: ${lines} lines, ${findings} findings`);
   console.log(
-    `  lint: median ${median(wall).toFixed(1)} ms wall, ${median(cpu).toFixed(1)} ms CPU  (${Math.round(lines / (median(cpu) / 1000)).toLocaleString('en')} lines/s CPU; target < 100 ms)`,
+    `  lint: median ${median(wall).toFixed(1)} ms wall, ${median(cpu).toFixed(1)} ms CPU, fastest ${Math.min(...cpu).toFixed(1)} ms CPU  (${Math.round(lines / (median(cpu) / 1000)).toLocaleString('en')} lines/s CPU)`,
   );
+  console.log(`  target (docs/DESIGN.md) < ${DESIGN_FILE_MS} ms for 5,000 lines: ${verdict(median(cpu) < (DESIGN_FILE_MS * lines) / 5000)} in CPU time`);
   // Phase breakdown (CPU ms, median of 5).
   const phases: Record<string, number[]> = { 'parse + copy': [], scopes: [], evaluation: [], 'rules (full lint minus the above)': [] };
   for (let i = 0; i < 5; i++) {
@@ -193,6 +207,68 @@ async function worstStall(during: () => Promise<void>): Promise<number> {
   return worst;
 }
 
+/** The lint worker as the editor starts it (src/worker/lint-worker.ts through tsx). */
+function lintWorker(): LintWorkerClient {
+  return new LintWorkerClient({
+    workerPath: join(__dirname, '..', 'src', 'worker', 'lint-worker.ts'),
+    execArgv: ['--require', 'tsx/cjs'],
+    workerData: {
+      treeSitterPath: require.resolve('web-tree-sitter/web-tree-sitter.wasm'),
+      pythonPath: require.resolve('tree-sitter-python/tree-sitter-python.wasm'),
+    },
+  });
+}
+
+/**
+ * Issue 11's bar: the dense file relinted in the lint worker after each of a series of one-line edits, as the
+ * editor asks (the document's workspace folder and path named, so the worker's workspace linter runs). CPU time is
+ * the process's while the host only waits for the answer: the worker's lint and its garbage collection, plus the
+ * host's own sending and receiving (under 1 ms, measured in the stall comparison below).
+ */
+async function benchWorker(source: string): Promise<void> {
+  const lines = source.split('\n').length;
+  // The first edits warm the worker's JIT up (an editor relints all day); the rest are timed.
+  const warmUp = 5;
+  const edits = editedVersions(source, /self\.n_head = n_head|d_k = query\.size/, warmUp + 15);
+  const root = mkdtempSync(join(tmpdir(), 'lint-bench-ws-'));
+  const client = lintWorker();
+  try {
+    writeFileSync(join(root, 'model.py'), source);
+    let c = process.cpuUsage();
+    let w = performance.now();
+    await client.request('lintPython', { source, workspace: { root, path: 'model.py', version: 1 } });
+    const firstCpu = cpuMs(c);
+    const firstWall = performance.now() - w;
+    const cpu: number[] = [];
+    const wall: number[] = [];
+    let findings = 0;
+    for (let i = 0; i < edits.length; i++) {
+      c = process.cpuUsage();
+      w = performance.now();
+      const answer = await client.request('lintPython', { source: edits[i], workspace: { root, path: 'model.py', version: i + 2 } });
+      if (i < warmUp) continue;
+      wall.push(performance.now() - w);
+      cpu.push(cpuMs(c));
+      findings = answer.result.length;
+    }
+    console.log(
+      `the dense file in the lint worker: ${lines} lines, ${findings} findings, relinted after each of ${cpu.length} one-line edits (after ${warmUp} more to warm up; in a workspace)`,
+    );
+    console.log(
+      `  relint: median ${median(cpu).toFixed(0)} ms CPU (fastest ${Math.min(...cpu).toFixed(0)}, slowest ${Math.max(...cpu).toFixed(0)}), median ${median(wall).toFixed(0)} ms wall`,
+    );
+    console.log(
+      `  target (issue 11) <= ${WORKER_DENSE_MS} ms: ${verdict(median(cpu) <= WORKER_DENSE_MS)} in CPU time, ${verdict(median(wall) <= WORKER_DENSE_MS)} in wall time`,
+    );
+    console.log(
+      `  first lint (worker start, tree-sitter load, whole-file parse, cold JIT): ${firstCpu.toFixed(0)} ms CPU, ${firstWall.toFixed(0)} ms wall (no target)`,
+    );
+  } finally {
+    client.dispose();
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
 async function benchHostStall(source: string): Promise<void> {
   const lines = source.split('\n').length;
   const edits = editedVersions(source, /self\.n_head = n_head|d_k = query\.size/, 12);
@@ -218,14 +294,7 @@ async function benchHostStall(source: string): Promise<void> {
   }
   console.log(`  a thread spinning for 300 ms (contention floor on this machine): stall ${fmt(busy)}`);
   // Now: the lint worker (src/worker/lint-worker.ts through tsx). Its start is measured on its own.
-  const client = new LintWorkerClient({
-    workerPath: join(__dirname, '..', 'src', 'worker', 'lint-worker.ts'),
-    execArgv: ['--require', 'tsx/cjs'],
-    workerData: {
-      treeSitterPath: require.resolve('web-tree-sitter/web-tree-sitter.wasm'),
-      pythonPath: require.resolve('tree-sitter-python/tree-sitter-python.wasm'),
-    },
-  });
+  const client = lintWorker();
   try {
     let firstLatency = 0;
     const first = await worstStall(async () => {
@@ -294,7 +363,10 @@ async function benchTree(dir: string, label: string, asWorkspace = false): Promi
   const cpu = cpuMs(c);
   console.log(`${label}: ${r.files} files, ${r.lines.toLocaleString('en')} lines, ${r.findings.length} findings`);
   console.log(
-    `  ${wall.toFixed(0)} ms wall, ${cpu.toFixed(0)} ms CPU: ${Math.round(r.lines / (wall / 1000)).toLocaleString('en')} lines/s wall, ${Math.round(r.lines / (cpu / 1000)).toLocaleString('en')} lines/s CPU (target: tens of thousands)`,
+    `  ${wall.toFixed(0)} ms wall, ${cpu.toFixed(0)} ms CPU: ${Math.round(r.lines / (wall / 1000)).toLocaleString('en')} lines/s wall, ${Math.round(r.lines / (cpu / 1000)).toLocaleString('en')} lines/s CPU`,
+  );
+  console.log(
+    `  target (issue 11) >= ${TREE_LINES_PER_S.toLocaleString('en')} lines/s: ${verdict(r.lines / (cpu / 1000) >= TREE_LINES_PER_S)} in CPU time, ${verdict(r.lines / (wall / 1000) >= TREE_LINES_PER_S)} in wall time`,
   );
 }
 
@@ -310,7 +382,10 @@ async function main(): Promise<void> {
   if (fileArg >= 0) return benchFile(readFileSync(args[fileArg + 1], 'utf8'), args[fileArg + 1]);
   if (treeArg >= 0) return benchTree(args[treeArg + 1], args[treeArg + 1]);
   if (args.includes('--stall')) return benchHostStall(generatedFile(5000));
+  if (args.includes('--worker')) return benchWorker(generatedFile(5000));
   await benchFile(generatedFile(5000), 'generated attention file');
+  console.log('');
+  await benchWorker(generatedFile(5000));
   console.log('');
   await benchFile(generatedFile(5000, 0.25), 'generated file, 1/4 attention code');
   console.log('');

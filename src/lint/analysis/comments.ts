@@ -87,6 +87,7 @@ export function namedShapes(textBlock: string): Map<string, AxisInfo[]> {
 
 /** The text a comment or docstring gives about one parameter: after `name:` up to `;`, a newline or the next `other:`. */
 export function paramDoc(textBlock: string, name: string): string | undefined {
+  if (!textBlock.includes(name)) return undefined; // the pattern below needs the name itself (most blocks are empty)
   const re = new RegExp(`(?:^|[^\\w.])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*(?:\\([^()]*\\))?\\s*:([^;\\n]*)`, 'g');
   const m = re.exec(textBlock);
   if (!m) return undefined;

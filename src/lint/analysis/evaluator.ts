@@ -531,11 +531,12 @@ export class Evaluator {
     return undefined;
   }
 
-  classAttrDefs(cls: ClassInfo, name: string, seen = new Set<ClassInfo>()): Def[] {
-    if (seen.has(cls)) return [];
-    seen.add(cls);
+  classAttrDefs(cls: ClassInfo, name: string, seen?: Set<ClassInfo>): Def[] {
+    if (seen?.has(cls)) return [];
     const own = cls.attrDefs.get(name);
     if (own && own.length > 0) return own;
+    seen ??= new Set<ClassInfo>(); // only when the bases are searched (most attributes are the class's own)
+    seen.add(cls);
     for (const base of this.baseClasses(cls)) {
       const d = this.classAttrDefs(base, name, seen);
       if (d.length > 0) return d;
@@ -543,11 +544,12 @@ export class Evaluator {
     return [];
   }
 
-  classMethod(cls: ClassInfo, name: string, seen = new Set<ClassInfo>()): Scope | undefined {
-    if (seen.has(cls)) return undefined;
-    seen.add(cls);
+  classMethod(cls: ClassInfo, name: string, seen?: Set<ClassInfo>): Scope | undefined {
+    if (seen?.has(cls)) return undefined;
     const m = cls.methods.get(name);
     if (m) return m;
+    seen ??= new Set<ClassInfo>();
+    seen.add(cls);
     for (const base of this.baseClasses(cls)) {
       const r = this.classMethod(base, name, seen);
       if (r) return r;

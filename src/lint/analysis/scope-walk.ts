@@ -10,6 +10,9 @@ export type Env = Map<string, Def[]>;
 
 export const fork = (env: Env): Env => new Map(env);
 
+/** The environment of a scope whose walk has not ended (or was skipped): read, never written. */
+const EMPTY_ENV: Env = new Map();
+
 /** The environment after branches meet: each name reached by the definitions of every live branch. null: no branch flows on. */
 export function join(envs: (Env | null)[]): Env | null {
   const live = envs.filter((e): e is Env => e !== null);
@@ -60,7 +63,8 @@ export class ScopeWalk {
   }
 
   newScope(init: Omit<Scope, 'id' | 'returns' | 'children' | 'envAtEnd'>): Scope {
-    const s: Scope = { ...init, id: this.nextScopeId++, returns: [], children: [], envAtEnd: new Map() };
+    // envAtEnd is replaced when the scope's walk ends; until then (and for skipped bodies) it is the shared empty one.
+    const s: Scope = { ...init, id: this.nextScopeId++, returns: [], children: [], envAtEnd: EMPTY_ENV };
     this.scopes.push(s);
     init.parent?.children.push(s);
     this.scopeOfNode.set(init.node.id, s);
