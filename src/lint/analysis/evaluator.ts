@@ -69,8 +69,42 @@ const CALLED_NAME = /(self\.)?\b([A-Za-z_]\w*)\s*\(/g;
 /** Text of statements evaluated eagerly (see Evaluator.isRoot; built from the API table). */
 const ROOT_TEXT = PREFILTERS.rootStatement;
 
+/** What a statement's text says about evaluating it eagerly; the names it calls are judged per file (activeNames). */
+interface RootTextFacts {
+  /** The text can hold a site or a fact the rules read (ROOT_TEXT). */
+  readonly rootText: boolean;
+  /** It calls a method of self. */
+  readonly callsSelf: boolean;
+  /** The names it calls (`name(`), when neither of the above. */
+  readonly called: readonly string[];
+}
+
+function rootTextFacts(t: string): RootTextFacts {
+  if (ROOT_TEXT.test(t)) return { rootText: true, callsSelf: false, called: [] };
+  const called: string[] = [];
+  CALLED_NAME.lastIndex = 0;
+  for (let m = CALLED_NAME.exec(t); m; m = CALLED_NAME.exec(t)) {
+    if (m[1] !== undefined) return { rootText: false, callsSelf: true, called: [] };
+    called.push(m[2]);
+  }
+  return { rootText: false, callsSelf: false, called };
+}
+
+/**
+ * Root facts by statement node and by definition target, across lints: a block whose text did not change keeps
+ * its nodes from one parse to the next (parser.ts), and the text they span with them.
+ */
+const ROOT_FACTS_OF_NODE = new WeakMap<PyNode, RootTextFacts>();
+const ROOT_FACTS_OF_DEF = new WeakMap<PyNode, { value: PyNode; facts: RootTextFacts }>();
+
 /** Definitions whose right-hand side is evaluated eagerly when it is a root (parameters and imports are read on demand). */
 const EAGER_DEFS: ReadonlySet<Def['kind']> = new Set(['assign', 'aug', 'for', 'with', 'inplace', 'setitem', 'walrus', 'buffer', 'comp']);
+
+/**
+ * Arguments by call node, across lints: a block whose text did not change keeps its nodes from one parse to the
+ * next (parser.ts), and what they are (nodes, keyword names: the block's own text) with them. Never mutated.
+ */
+const ARGS_OF_CALL = new WeakMap<PyNode, CallArgs>();
 
 const BUILTINS = new Set([
   'float',
@@ -220,31 +254,29 @@ export class Evaluator {
    * evaluated on demand, when a site's operands lead to it.
    */
   private isRoot(node: PyNode): boolean {
-    return this.isRootText(node.start, node.end);
+    let facts = ROOT_FACTS_OF_NODE.get(node);
+    if (!facts) {
+      facts = rootTextFacts(this.tree.source.slice(node.start, node.end));
+      ROOT_FACTS_OF_NODE.set(node, facts);
+    }
+    return this.isRootFacts(facts);
   }
 
   /** A definition is a root when its target or its value is (`scaled = scores / dk` names a scaling). */
   private isRootDef(d: Def): boolean {
     const v = d.value!;
-    return this.isRootText(Math.min(d.target.start, v.start), Math.max(d.target.end, v.end));
+    let entry = ROOT_FACTS_OF_DEF.get(d.target);
+    if (entry?.value !== v) {
+      entry = { value: v, facts: rootTextFacts(this.tree.source.slice(Math.min(d.target.start, v.start), Math.max(d.target.end, v.end))) };
+      ROOT_FACTS_OF_DEF.set(d.target, entry);
+    }
+    return this.isRootFacts(entry.facts);
   }
 
-  private readonly rootCache = new Map<number, boolean>();
-
-  private isRootText(start: number, end: number): boolean {
-    // Keyed by the span (a definition and its value can share a start): contexts of one scope ask again.
-    const key = start * 33_554_432 + (end - start);
-    let r = this.rootCache.get(key);
-    if (r === undefined) {
-      const t = this.tree.source.slice(start, end);
-      r = ROOT_TEXT.test(t);
-      if (!r) {
-        CALLED_NAME.lastIndex = 0;
-        for (let m = CALLED_NAME.exec(t); m && !r; m = CALLED_NAME.exec(t)) r = m[1] !== undefined || this.activeNames.has(m[2]);
-      }
-      this.rootCache.set(key, r);
-    }
-    return r;
+  private isRootFacts(f: RootTextFacts): boolean {
+    if (f.rootText || f.callsSelf) return true;
+    for (const name of f.called) if (this.activeNames.has(name)) return true;
+    return false;
   }
 
   private evaluateBody(ctx: Ctx): void {
@@ -1071,13 +1103,12 @@ export class Evaluator {
     });
   }
 
-  private readonly argsCache = new Map<number, CallArgs>();
-  /** A call's arguments (parsed once per call node). */
+  /** A call's arguments (parsed once per call node, and kept with the node: see ARGS_OF_CALL). */
   argsOf(call: PyNode): CallArgs {
-    let a = this.argsCache.get(call.id);
+    let a = ARGS_OF_CALL.get(call);
     if (!a) {
       a = callArgs(this.tree, call);
-      this.argsCache.set(call.id, a);
+      ARGS_OF_CALL.set(call, a);
     }
     return a;
   }
