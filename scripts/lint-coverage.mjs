@@ -41,7 +41,7 @@ function measure(name, tests) {
 const sourceLines = new Map();
 /** How many lines `file` has (arms mapped past its end, or to 1:1, are tsx's CommonJS module wrapper). */
 function lineCount(file) {
-  if (!sourceLines.has(file)) sourceLines.set(file, readFileSync(file, "utf8").trimEnd().split("\n").length);
+  if (!sourceLines.has(file)) sourceLines.set(file, readFileSync(file, 'utf8').trimEnd().split('\n').length);
   return sourceLines.get(file);
 }
 
@@ -88,7 +88,13 @@ for (const file of files.filter((f) => f.includes('/rules/'))) {
   const fixtures = results.fixtures.get(file);
   if (!fixtures) continue;
   const all = results.all.get(file);
-  const takenByAll = new Set(all ? arms(all).filter((a) => a.taken).map((a) => `${a.line}:${a.column}`) : []);
+  const takenByAll = new Set(
+    all
+      ? arms(all)
+          .filter((a) => a.taken)
+          .map((a) => `${a.line}:${a.column}`)
+      : [],
+  );
   const missing = arms(fixtures)
     .filter((a) => !a.taken)
     .sort((a, b) => a.line - b.line || a.column - b.column)
