@@ -39,17 +39,7 @@ const NOT_YET = new Map([
   ['src/tokenize/hf/tokenizer.ts', 9],
   ['src/tokenize/hf/unigram.ts', 18],
   ['src/tokenize/utf8.ts', 2],
-  ['webview/app.ts', 15],
-  ['webview/axis-labels.ts', 2],
-  ['webview/debugger-view.ts', 6],
   ['webview/exports.ts', 10],
-  ['webview/grid-view.ts', 2],
-  ['webview/heatmap-view.ts', 1],
-  ['webview/lines-model.ts', 2],
-  ['webview/lines-view.ts', 7],
-  ['webview/stats-model.ts', 7],
-  ['webview/steps.ts', 5],
-  ['webview/warnings.ts', 1],
 ]);
 
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
