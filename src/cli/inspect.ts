@@ -216,8 +216,7 @@ function folderFileLimit(name: string): [number, string] {
 }
 
 /** A model folder through node's fs (absent files are undefined); --config / --tokenizer override what it holds. */
-async function folderSnapshot(options: InspectOptions, found: string[]): Promise<CheckpointSnapshot> {
-  const folder = options.weights!;
+async function folderSnapshot(folder: string, options: InspectOptions, found: string[]): Promise<CheckpointSnapshot> {
   const snapshot = await openSnapshot(async (name) => {
     const path = join(folder, name);
     if (!existsSync(path)) return undefined;
@@ -245,12 +244,13 @@ function modelSource(options: InspectOptions): { source: ModelSource; found: str
   }
   const found: string[] = [];
   if (isFolder(options.weights)) return { source: { kind: 'folder', fileName: basename(options.weights), path: options.weights }, found };
-  const bytes = readInput('--weights', options.weights, ...weightsLimit(options.weights));
+  const weights = options.weights;
+  const bytes = readInput('--weights', weights, ...weightsLimit(weights));
   // Sized before reading: JSON.parse of a few hundred MB ends the process instead of throwing.
   const beside = (explicit: string | undefined, flag: string, name: string, maxBytes: number): string | undefined => {
     const limitName = `the limit for a ${name}`;
     if (explicit !== undefined) return readText(flag, explicit, maxBytes, limitName);
-    const path = join(dirname(options.weights!), name);
+    const path = join(dirname(weights), name);
     if (!existsSync(path)) return undefined;
     found.push(path);
     return readText(`${name} beside the weights:`, path, maxBytes, limitName);
@@ -301,7 +301,7 @@ export function terminalText(s: string): string {
 export function displayWidth(s: string): number {
   let w = 0;
   for (const ch of s) {
-    const c = ch.codePointAt(0)!;
+    const c = ch.codePointAt(0) ?? 0; // a string's iteration yields whole code points
     const wide =
       (c >= 0x1100 && c <= 0x115f) ||
       (c >= 0x2e80 && c <= 0xa4cf && c !== 0x303f) ||
@@ -446,7 +446,8 @@ export async function inspectMain(args: readonly string[], io: InspectIO = proce
     // The worker's loader, plus the seed for a bare attention layer's embeddings.
     const loader: ModelLoader = async (bytes, opts) => loadCheckpoint(bytes, { ...opts, seed });
     const session = new InspectSession(loader);
-    const info = source.kind === 'folder' ? session.configureSnapshot(await folderSnapshot(options, found), seed) : await session.configure(source);
+    const info =
+      source.kind === 'folder' ? session.configureSnapshot(await folderSnapshot(source.path, options, found), seed) : await session.configure(source);
     if (options.causal && (info.family === 'bert' || info.family === 'roberta' || info.family === 'xlm-roberta')) {
       io.stderr(`attention-inspector inspect: note: --causal has no effect on ${info.family === 'bert' ? 'BERT' : 'RoBERTa'} (bidirectional attention)\n`);
     }

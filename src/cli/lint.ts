@@ -91,7 +91,7 @@ export function parseLintArgs(args: readonly string[]): LintArgs {
       inline = a.slice(eq + 1);
       a = a.slice(0, eq);
     }
-    const next = (): string | undefined => (inline !== undefined ? inline : rest.shift());
+    const next = (): string | undefined => inline ?? rest.shift();
     switch (a) {
       case '-h':
       case '--help':
@@ -144,8 +144,7 @@ export function collectFiles(path: string, onError: (message: string) => void): 
   const out: string[] = [];
   const walked = new Set<string>();
   const stack = [path];
-  while (stack.length > 0) {
-    const dir = stack.pop()!;
+  for (let dir = stack.pop(); dir !== undefined; dir = stack.pop()) {
     let real: string;
     try {
       real = realpathSync(dir);

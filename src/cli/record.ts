@@ -56,7 +56,7 @@ export function parseRecordArgs(args: readonly string[]): RecordArgs {
       a = a.slice(0, eq);
     }
     const value = (): string => {
-      const v = inline !== undefined ? inline : rest.shift();
+      const v = inline ?? rest.shift();
       if (v === undefined || (inline === undefined && v.startsWith('--'))) throw new RecordUsageError(`${a} needs a value`);
       return v;
     };

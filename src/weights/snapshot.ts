@@ -60,7 +60,7 @@ class BytesTensor implements StoredTensor {
 /** Little-endian `bytes` of `dtype` as float32: bf16 straight into `into` (when it fits), anything else through toFloat32. */
 function convert(bytes: Uint8Array, dtype: SourceDType, into?: Float32Array): Float32Array {
   const n = bytes.length / ITEM_SIZE[dtype];
-  const fits = into !== undefined && into.length === n;
+  const fits = into?.length === n;
   if (dtype === 'bfloat16' && HOST_LITTLE_ENDIAN && bytes.byteOffset % 2 === 0) {
     const out = fits ? into : new Float32Array(n);
     bfloat16Into(new Uint16Array(bytes.buffer, bytes.byteOffset, n), out);
@@ -172,7 +172,8 @@ export async function openSnapshot(
       if (!shard) fail(`${label}/${index}`, `lists the shard ${file}, which is not in the folder`);
       const tensors = await shardStore(shard, file, options);
       for (const [name, t] of tensors) {
-        if (store.has(name)) fail(`${label}/${file}`, `tensor '${name}' is also in ${store.get(name)!.file}`);
+        const other = store.get(name);
+        if (other) fail(`${label}/${file}`, `tensor '${name}' is also in ${other.file}`);
         store.set(name, t);
       }
     }
