@@ -238,7 +238,8 @@ function stateDictHooks(fileName: string): PickleHooks {
           if (items.length !== 4) refuse(`${fn} takes 4 arguments, got ${items.length}`);
           return rebuildTensor(items, fn);
         case '_rebuild_parameter': // (data, requires_grad, backward_hooks)
-        case '_rebuild_parameter_with_state': { // (data, requires_grad, backward_hooks, state)
+        case '_rebuild_parameter_with_state': {
+          // (data, requires_grad, backward_hooks, state)
           const [data] = items;
           if (!(data instanceof TensorRef)) return refuse(`${fn}: first argument must be a tensor, got ${typeName(data)}`);
           return data;
