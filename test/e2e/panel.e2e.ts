@@ -62,6 +62,9 @@ async function cellCentre(panel: Webview, which: 'head' | 'debugger', row: numbe
 }
 
 async function inspect(workbench: Workbench, file: string, text: string): Promise<Webview> {
+  // From a clean editor area: an earlier test may have left the file open in two groups (the panel's too), where
+  // the driver's selection would land in the other one.
+  await workbench.runCommand('View: Close All Editors');
   await workbench.openFile(file);
   await workbench.selectText(text);
   await workbench.runCommand('Attention Inspector: Inspect Selection');
