@@ -23,6 +23,7 @@ import { type DebuggerSwitches, type GridView as GridSubView, type PanelState, t
 import { stepInfo, stepSourceLines } from './steps';
 import { type ThemeColours, readTheme, watchTheme } from './theme';
 import { Tooltip } from './tooltip';
+import { itemAt } from './checked';
 
 /** The batch picker lists at most this many batch elements. */
 const MAX_BATCH_CHOICES = 1024;
@@ -116,7 +117,7 @@ export class App {
           e.preventDefault();
           const other = mode === 'grid' ? 'debugger' : 'grid';
           this.setMode(other);
-          this.modeTabs[other === 'grid' ? 0 : 1].focus();
+          this.modeTabs[other === 'grid' ? 0 : 1]?.focus();
         }
       });
       return b;
@@ -129,10 +130,16 @@ export class App {
       this.save();
       this.applyUnitScale();
     });
-    const exportButtons = (['png', 'svg', 'csv', 'json'] as const).map((f) =>
-      button({ icon: f === 'png' || f === 'svg' ? 'file-media' : 'file-code', label: f.toUpperCase(), class: 'button export', onClick: () => this.export(f) }),
-    );
-    exportButtons.forEach((b, i) => b.setAttribute('aria-label', t('Export the current view as {0}', ['PNG', 'SVG', 'CSV', 'JSON'][i])));
+    const exportButtons = (['png', 'svg', 'csv', 'json'] as const).map((f) => {
+      const b = button({
+        icon: f === 'png' || f === 'svg' ? 'file-media' : 'file-code',
+        label: f.toUpperCase(),
+        class: 'button export',
+        onClick: () => this.export(f),
+      });
+      b.setAttribute('aria-label', t('Export the current view as {0}', f.toUpperCase()));
+      return b;
+    });
     const toolbar = h(
       'div',
       { class: 'toolbar' },
@@ -626,7 +633,7 @@ export class App {
       const info = stepInfo(trace, step);
       const focus = s.focus ?? { layer: 0, head: 0 };
       const base = `${model}-L${focus.layer}H${focus.head}-step${step + 1}`;
-      const [rows, cols] = info.tensor.shape;
+      const { rows, cols } = info;
       const colLabels = info.columnsAreKeys ? axisLabels : Array.from({ length: cols }, (_, j) => `d${j}`);
       switch (format) {
         case 'png':
@@ -792,8 +799,8 @@ export class App {
           const T = data.tokens.length;
           for (let i = 0; i < T; i++)
             for (let j = 0; j < T; j++) {
-              const w = hd.weights[i * T + j];
-              if (w >= 0.02) out.push({ x1: layout.leftX, y1: y(i), x2: layout.rightX, y2: y(j), opacity: w, colour: colours[k] });
+              const w = itemAt(hd.weights, i * T + j, 'head weights');
+              if (w >= 0.02) out.push({ x1: layout.leftX, y1: y(i), x2: layout.rightX, y2: y(j), opacity: w, colour: itemAt(colours, k, 'head colours') });
             }
           return out;
         });

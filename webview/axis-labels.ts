@@ -2,6 +2,7 @@
 // CJK label (Han, kana, hangul, CJK punctuation) too narrow for that is set upright one character per line,
 // as vertical CJK text is; only a long Latin (or mixed) label is turned 90°. Pure: widths are measured by
 // the caller (canvas measureText) or estimated (SVG).
+import { itemAt } from './checked';
 
 export type LabelOrientation = 'horizontal' | 'stacked' | 'rotated';
 
@@ -41,7 +42,8 @@ export function labelExtent(label: string, orientation: LabelOrientation, width:
 export function labelsExtent(labels: readonly string[], widths: readonly number[], cellWidth: number, font: number): number {
   let most = 0;
   labels.forEach((l, i) => {
-    most = Math.max(most, labelExtent(l, labelOrientation(l, widths[i], cellWidth, font), widths[i], font));
+    const width = itemAt(widths, i, 'label widths');
+    most = Math.max(most, labelExtent(l, labelOrientation(l, width, cellWidth, font), width, font));
   });
   return most;
 }

@@ -87,7 +87,7 @@ export class DebuggerView {
         if (e.key === 'Home' || e.key === 'End') {
           e.preventDefault();
           this.setStep((e.key === 'Home' ? 0 : STEP_COUNT - 1) as StepIndex, true);
-          this.tabButtons[this.step].focus();
+          this.tabButtons[this.step]?.focus();
         }
       });
       return b;
@@ -128,7 +128,7 @@ export class DebuggerView {
       if (target.closest('input, select, textarea, canvas')) return;
       e.preventDefault();
       this.go(e.key === 'ArrowLeft' ? -1 : 1);
-      if (target.classList.contains('step-tab')) this.tabButtons[this.step].focus();
+      if (target.classList.contains('step-tab')) this.tabButtons[this.step]?.focus();
     });
   }
 
@@ -252,7 +252,7 @@ export class DebuggerView {
     this.shape.textContent = t('shape {0}', info.shape);
     this.updateSourceLink();
     this.note.textContent = info.note;
-    const [rows, cols] = info.tensor.shape;
+    const { rows, cols } = info;
     const tokens = this.tokenLabels();
     const scale = scaleFor(info.tensor.data, { unit: info.isWeights && this.unit });
     this.heatmap.setData(
@@ -507,8 +507,9 @@ export class DebuggerView {
     if (model?.attnSoftcap !== undefined)
       modelSteps.push(onOff('sw-softcap', t('Soft-cap the scores at ±{0}', fmt(model.attnSoftcap, 3)), sw.softcap, 'softcap').wrap);
     const windows = (model?.layerWindows ?? []).filter((w): w is number => w !== null);
-    if (windows.length > 0)
-      modelSteps.push(onOff('sw-window', t('Sliding window of {0} keys (local layers)', windows[0]), sw.slidingWindow, 'slidingWindow').wrap);
+    const [window] = windows;
+    if (window !== undefined)
+      modelSteps.push(onOff('sw-window', t('Sliding window of {0} keys (local layers)', window), sw.slidingWindow, 'slidingWindow').wrap);
     this.form.replaceChildren(
       group(t('Scale'), scale.wrap, custom.wrap, temperature.wrap),
       ...(modelSteps.length > 0 ? [group(t('Model steps'), ...modelSteps)] : []),

@@ -4,6 +4,7 @@
 import { type Rgb, type ThemePalette, type ValueScale, rampIndex, rampValue, toHex, LUT_SIZE } from './colour-scale';
 import { STACK_LINE, estimateWidth, labelOrientation, labelsExtent } from './axis-labels';
 import { fmt } from './format';
+import { itemAt } from './checked';
 
 // ----- CSV --------------------------------------------------------------------------------------------
 
@@ -57,8 +58,8 @@ export function matrixCsv(m: MatrixExport): string {
   checkMatrix(m, 'matrixCsv');
   const lines: string[] = [[csvField(m.corner), ...m.colLabels.map((l) => csvField(l))].join(',')];
   for (let i = 0; i < m.rows; i++) {
-    const cells = [csvField(m.rowLabels[i])];
-    for (let j = 0; j < m.cols; j++) cells.push(numberText(m.values[i * m.cols + j]));
+    const cells = [csvField(itemAt(m.rowLabels, i, 'row labels'))];
+    for (let j = 0; j < m.cols; j++) cells.push(numberText(itemAt(m.values, i * m.cols + j, 'matrix values')));
     lines.push(cells.join(','));
   }
   return lines.join('\r\n') + '\r\n';
@@ -83,7 +84,9 @@ export function longCsv(
   for (let l = 0; l < nLayer; l++) {
     for (let h = 0; h < nHead; h++) {
       for (let i = 0; i < T; i++) {
-        for (let j = 0; j < S; j++) out.push(`${firstLayer + l},${h},${i},${quotedQueries[i]},${j},${quoted[j]},${numberText(attentions[k++])}`);
+        const query = itemAt(quotedQueries, i, 'query tokens');
+        for (let j = 0; j < S; j++)
+          out.push(`${firstLayer + l},${h},${i},${query},${j},${itemAt(quoted, j, 'key tokens')},${numberText(itemAt(attentions, k++, 'weights'))}`);
       }
     }
   }
@@ -107,9 +110,7 @@ export function jsonNumber(v: number, float32 = true): number | string {
 export function tensorJson(values: ArrayLike<number>, shape: readonly number[]): { shape: number[]; data: (number | string)[] } {
   const n = shape.reduce((a, b) => a * b, 1);
   if (values.length !== n) throw new Error(`tensorJson: ${values.length} values do not fill shape (${shape.join(', ')})`);
-  const data = new Array<number | string>(n);
-  for (let i = 0; i < n; i++) data[i] = jsonNumber(values[i]);
-  return { shape: [...shape], data };
+  return { shape: [...shape], data: Array.from(values, (v) => jsonNumber(v)) };
 }
 
 /** Replaces non-finite numbers anywhere in plain data by their JSON strings (for stats objects). */
@@ -183,7 +184,7 @@ function cellColour(v: number, scale: ValueScale, palette: ThemePalette): string
   if (v === Infinity) return toHex(palette.posInf);
   if (v === -Infinity) return 'url(#masked)';
   const ramp = scale.kind === 'sequential' ? palette.sequential.colours : palette.diverging.colours;
-  return toHex(ramp[rampIndex(v, scale)]);
+  return toHex(itemAt(ramp, rampIndex(v, scale), 'colour ramp'));
 }
 
 /** Label font size of a matrix with cells `cell` units wide. */
@@ -221,9 +222,10 @@ function matrixSvg(m: SvgMatrix, palette: ThemePalette, fg: string): string {
     // Runs of equal colour along a row become one rectangle.
     let j = 0;
     while (j < m.cols) {
-      const colour = cellColour(m.values[i * m.cols + j], m.scale, palette);
+      const at = (col: number): string => cellColour(itemAt(m.values, i * m.cols + col, 'matrix values'), m.scale, palette);
+      const colour = at(j);
       let k = j + 1;
-      while (k < m.cols && cellColour(m.values[i * m.cols + k], m.scale, palette) === colour) k++;
+      while (k < m.cols && at(k) === colour) k++;
       parts.push(`<rect x="${r2(m.x + j * c)}" y="${r2(m.y + i * c)}" width="${r2((k - j) * c)}" height="${r2(c)}" fill="${colour}"/>`);
       j = k;
     }
@@ -262,8 +264,8 @@ const r2 = (v: number): number => Math.round(v * 100) / 100;
 function legendSvg(scale: ValueScale, label: string, palette: ThemePalette, x: number, y: number, fg: string): string {
   const ramp = scale.kind === 'sequential' ? palette.sequential.colours : palette.diverging.colours;
   const stops: string[] = [];
-  for (let i = 0; i < LUT_SIZE; i += 15) stops.push(`<stop offset="${r2(i / (LUT_SIZE - 1))}" stop-color="${toHex(ramp[i])}"/>`);
-  stops.push(`<stop offset="1" stop-color="${toHex(ramp[LUT_SIZE - 1])}"/>`);
+  for (let i = 0; i < LUT_SIZE; i += 15) stops.push(`<stop offset="${r2(i / (LUT_SIZE - 1))}" stop-color="${toHex(itemAt(ramp, i, 'colour ramp'))}"/>`);
+  stops.push(`<stop offset="1" stop-color="${toHex(itemAt(ramp, LUT_SIZE - 1, 'colour ramp'))}"/>`);
   return [
     `<defs><linearGradient id="legend-ramp">${stops.join('')}</linearGradient></defs>`,
     `<text x="${x}" y="${y - 4}" font-size="11" fill="${fg}">${xmlText(label)}</text>`,
@@ -319,5 +321,6 @@ export function safeFileName(s: string): string {
 
 /** A short name for a model in export file names: "seeded", or the model's name before its details. */
 export function modelSlug(model: { family: string; name: string }): string {
-  return model.family === 'seeded' ? 'seeded' : safeFileName(model.name.split(' (')[0]);
+  const [name = model.name] = model.name.split(' (');
+  return model.family === 'seeded' ? 'seeded' : safeFileName(name);
 }

@@ -80,7 +80,7 @@ export class GridView {
     // Grouped-query attention: each column says which key/value head its query head shares.
     const kv = run.kvHeads;
     for (let hd = 0; hd < run.nHead; hd++)
-      header.append(h('span', { class: 'grid-col-label', attrs: { role: 'columnheader' }, text: kv ? t('H{0} · kv {1}', hd, kv[hd]) : t('H{0}', hd) }));
+      header.append(h('span', { class: 'grid-col-label', attrs: { role: 'columnheader' }, text: kv ? t('H{0} · kv {1}', hd, kv[hd] ?? '?') : t('H{0}', hd) }));
     this.table.append(header);
     this.cells = [];
     for (let l = 0; l < run.nLayer; l++) {
@@ -113,7 +113,7 @@ export class GridView {
             ? [
                 t(
                   'Shares key/value head {0} with heads {1}',
-                  kv[head],
+                  kv[head] ?? '?',
                   kv
                     .map((g, i) => (g === kv[head] ? i : -1))
                     .filter((i) => i >= 0)

@@ -10,6 +10,7 @@ import { renderHeatmapPixels } from './heatmap-pixels';
 import { type HeatmapLayout, cellAt, cellRect, heatmapLayout, moveCursor } from './layout';
 import { MatrixTable } from './matrix-table';
 import type { Tooltip } from './tooltip';
+import { itemAt } from './checked';
 
 export interface HeatmapData {
   values: ArrayLike<number>;
@@ -199,7 +200,7 @@ export class HeatmapView {
     if (layout.colLabels) {
       colLabels.forEach((l, j) => {
         const x = m.x + (j + 0.5) * layout.cellW;
-        const orientation = labelOrientation(l, colWidths[j], layout.cellW, layout.font);
+        const orientation = labelOrientation(l, itemAt(colWidths, j, 'column label widths'), layout.cellW, layout.font);
         ctx.save();
         if (orientation === 'rotated') {
           ctx.textAlign = 'left';

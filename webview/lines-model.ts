@@ -31,7 +31,7 @@ export function lineSegments(
       for (let j = 0; j < T; j++) {
         if (opts.focusKey !== undefined && j !== opts.focusKey) continue;
         const w = weights[i * T + j];
-        if (!(w >= min)) continue;
+        if (w === undefined || !(w >= min)) continue;
         out.push({ query: i, key: j, opacity: Math.min(1, w), head });
       }
     }

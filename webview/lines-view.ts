@@ -9,6 +9,7 @@ import { type LinesLayout, lineSlotAt, linesLayout } from './layout';
 import { headColours, lineSegments } from './lines-model';
 import type { ThemeColours } from './theme';
 import type { Tooltip } from './tooltip';
+import { itemAt } from './checked';
 
 export interface LinesData {
   tokens: readonly string[];
@@ -72,8 +73,8 @@ export class LinesView {
     const { data, theme } = this;
     if (!data || !theme) return [];
     if (!data.overlay) {
-      const seq = theme.palette.sequential.colours;
-      return data.heads.map(() => seq[seq.length - 1]);
+      const strongest = itemAt(theme.palette.sequential.colours, theme.palette.sequential.colours.length - 1, 'the sequential palette');
+      return data.heads.map(() => strongest);
     }
     return headColours(data.heads.length, isDark(theme.palette.background));
   }
@@ -106,7 +107,7 @@ export class LinesView {
     );
     ctx.lineWidth = data.overlay ? 1.25 : 1.75;
     for (const s of segments) {
-      ctx.strokeStyle = toHex(colours[s.head]);
+      ctx.strokeStyle = toHex(itemAt(colours, s.head, 'head colours'));
       ctx.globalAlpha = data.overlay ? s.opacity * 0.85 : s.opacity;
       ctx.beginPath();
       ctx.moveTo(layout.leftX + 2, y(s.query));
@@ -133,7 +134,7 @@ export class LinesView {
     }
     this.key.replaceChildren(
       ...(data.overlay
-        ? data.heads.map((hd, k) => h('span', { class: 'lines-key-item' }, swatch(colours[k]), t('H{0}', hd.head)))
+        ? data.heads.map((hd, k) => h('span', { class: 'lines-key-item' }, swatch(itemAt(colours, k, 'head colours')), t('H{0}', hd.head)))
         : [h('span', { class: 'lines-key-item', text: t('Query tokens on the left, key tokens on the right; line opacity = weight.') })]),
     );
   }
@@ -141,17 +142,16 @@ export class LinesView {
   private describe(side: 'query' | 'key', index: number): string[] {
     const data = this.data!;
     const T = data.tokens.length;
-    const lines = [
-      side === 'query' ? t('Query {0} “{1}”', index, tokenLabel(data.tokens[index], 24)) : t('Key {0} “{1}”', index, tokenLabel(data.tokens[index], 24)),
-    ];
+    const token = tokenLabel(itemAt(data.tokens, index, 'tokens'), 24);
+    const lines = [side === 'query' ? t('Query {0} “{1}”', index, token) : t('Key {0} “{1}”', index, token)];
     for (const hd of data.heads.slice(0, 12)) {
       // The strongest three links of this token in this head.
       const links: { other: number; w: number }[] = [];
-      for (let o = 0; o < T; o++) links.push({ other: o, w: side === 'query' ? hd.weights[index * T + o] : hd.weights[o * T + index] });
+      for (let o = 0; o < T; o++) links.push({ other: o, w: itemAt(hd.weights, side === 'query' ? index * T + o : o * T + index, 'head weights') });
       links.sort((a, b) => (b.w || 0) - (a.w || 0));
       const top = links
         .slice(0, 3)
-        .map((l) => `“${tokenLabel(data.tokens[l.other], 12)}” ${fmt(l.w, 3)}`)
+        .map((l) => `“${tokenLabel(itemAt(data.tokens, l.other, 'tokens'), 12)}” ${fmt(l.w, 3)}`)
         .join(', ');
       lines.push(data.overlay ? `${t('H{0}', hd.head)}: ${top}` : top);
     }

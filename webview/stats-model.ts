@@ -3,6 +3,7 @@
 import type { AttentionTrace } from '../src/engine/trace';
 import { fmt, tokenLabel } from './format';
 import { t } from './l10n';
+import { itemAt } from './checked';
 
 export type CellFlag = 'bad' | 'warn' | undefined;
 
@@ -70,28 +71,34 @@ export function buildStatsTable(trace: AttentionTrace, tokenDisplays: readonly s
   const dk = s.overall.dk;
   const rows: StatsRow[] = [];
   for (let i = 0; i < trace.L; i++) {
-    const sum = s.rowSums[i];
+    const at = (list: ArrayLike<number>, what: string): number => itemAt(list, i, `row statistics (${what})`);
+    const sum = at(s.rowSums, 'rowSums');
     const sumBad = nanRows.has(i) || (!zeroRows.has(i) && !(Math.abs(sum - 1) <= NORMALISATION_TOLERANCE));
-    const argmax = s.argmax[i];
-    const keyText = argmax >= 0 && argmax < tokenDisplays.length ? ` → ${argmax} ${tokenLabel(tokenDisplays[argmax], 12)}` : '';
+    const argmax = at(s.argmax, 'argmax');
+    const keyText = argmax >= 0 && argmax < tokenDisplays.length ? ` → ${argmax} ${tokenLabel(tokenDisplays[argmax] ?? '', 12)}` : '';
     const cells: StatsCell[] = [
       { text: String(i) },
       { text: tokenLabel(tokenDisplays[i] ?? '', 16) },
       { text: fmt(sum), flag: sumBad ? 'bad' : undefined },
       {
-        text: `${fmt(s.entropy[i], 3)} / ${fmt(s.lnVisible[i], 3)}`,
+        text: `${fmt(at(s.entropy, 'entropy'), 3)} / ${fmt(at(s.lnVisible, 'lnVisible'), 3)}`,
         flag: nanRows.has(i) ? 'bad' : undefined,
-        title: t('{0} visible keys', s.visibleKeys[i]),
+        title: t('{0} visible keys', at(s.visibleKeys, 'visibleKeys')),
       },
-      { text: fmt(s.maxWeight[i], 3) + keyText, flag: nanRows.has(i) ? 'bad' : saturated.has(i) ? 'warn' : undefined },
+      { text: fmt(at(s.maxWeight, 'maxWeight'), 3) + keyText, flag: nanRows.has(i) ? 'bad' : saturated.has(i) ? 'warn' : undefined },
       {
-        text: `${fmt(s.rawVariance[i], 3)} / ${dk} → ${fmt(s.scaledVariance[i], 3)}`,
-        flag: s.scaledVariance[i] > VARIANCE_THRESHOLD ? 'warn' : undefined,
-        title: t('raw variance {0} = {1} × d_k; scaled variance {2}', fmt(s.rawVariance[i]), fmt(s.rawVariance[i] / dk), fmt(s.scaledVariance[i])),
+        text: `${fmt(at(s.rawVariance, 'rawVariance'), 3)} / ${dk} → ${fmt(at(s.scaledVariance, 'scaledVariance'), 3)}`,
+        flag: at(s.scaledVariance, 'scaledVariance') > VARIANCE_THRESHOLD ? 'warn' : undefined,
+        title: t(
+          'raw variance {0} = {1} × d_k; scaled variance {2}',
+          fmt(at(s.rawVariance, 'rawVariance')),
+          fmt(at(s.rawVariance, 'rawVariance') / dk),
+          fmt(at(s.scaledVariance, 'scaledVariance')),
+        ),
       },
     ];
-    if (hasPadding) cells.push({ text: fmt(s.paddingWeight[i], 3), flag: paddingOnly.has(i) ? 'bad' : undefined });
-    if (hasCausal) cells.push({ text: fmt(s.futureWeight[i], 3), flag: future.has(i) ? 'bad' : undefined });
+    if (hasPadding) cells.push({ text: fmt(at(s.paddingWeight, 'paddingWeight'), 3), flag: paddingOnly.has(i) ? 'bad' : undefined });
+    if (hasCausal) cells.push({ text: fmt(at(s.futureWeight, 'futureWeight'), 3), flag: future.has(i) ? 'bad' : undefined });
     rows.push({ index: i, cells, flagged: cells.some((c) => c.flag !== undefined) });
   }
   const o = s.overall;

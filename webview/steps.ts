@@ -18,13 +18,16 @@ export interface StepInfo {
   /** A remark (how many cells are masked, which way the softmax normalises...). */
   note: string;
   tensor: Tensor;
+  /** The tensor's (rows, cols): (L, S), and (L, d_v) for the output. */
+  rows: number;
+  cols: number;
   /** Whether columns are keys (else the output's dimensions). */
   columnsAreKeys: boolean;
   /** Weights (0..1, sequential scale) rather than signed values. */
   isWeights: boolean;
 }
 
-export function stepNames(): string[] {
+export function stepNames(): readonly [string, string, string, string, string] {
   return [t('1 · scores = QKᵀ'), t('2 · × scale'), t('3 · + mask'), t('4 · softmax'), t('5 · × V')];
 }
 
@@ -59,6 +62,8 @@ export function stepInfo(trace: AttentionTrace, step: StepIndex): StepInfo {
         index: 0,
         name: names[0],
         tensor: trace.scores,
+        rows: L,
+        cols: S,
         columnsAreKeys: true,
         isWeights: false,
         formula: t('scores = Q · Kᵀ'),
@@ -71,6 +76,8 @@ export function stepInfo(trace: AttentionTrace, step: StepIndex): StepInfo {
         index: 1,
         name: names[1],
         tensor: trace.scaled,
+        rows: L,
+        cols: S,
         columnsAreKeys: true,
         isWeights: false,
         formula: t('scaled = scores × {0} ({1}){2}', fmt(trace.scale), scaleDescription(trace), temp),
@@ -88,6 +95,8 @@ export function stepInfo(trace: AttentionTrace, step: StepIndex): StepInfo {
         index: 2,
         name: names[2],
         tensor: trace.masked,
+        rows: L,
+        cols: S,
         columnsAreKeys: true,
         isWeights: false,
         formula: t('masked = scaled + mask'),
@@ -100,6 +109,8 @@ export function stepInfo(trace: AttentionTrace, step: StepIndex): StepInfo {
         index: 3,
         name: names[3],
         tensor: trace.probs,
+        rows: L,
+        cols: S,
         columnsAreKeys: true,
         isWeights: true,
         formula: t('weights = softmax(masked, dim={0})', trace.softmaxDim),
@@ -114,6 +125,8 @@ export function stepInfo(trace: AttentionTrace, step: StepIndex): StepInfo {
         index: 4,
         name: names[4],
         tensor: trace.output,
+        rows: L,
+        cols: dv,
         columnsAreKeys: false,
         isWeights: false,
         formula: t('output = weights · V'),

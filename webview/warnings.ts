@@ -4,6 +4,7 @@
 import { type AttentionTrace, type TraceWarning, type TraceWarningId, numberRange, rowSpread } from '../src/engine/trace';
 import { fmt, pct } from './format';
 import { t } from './l10n';
+import { itemAt } from './checked';
 
 export interface WarningText {
   id: TraceWarningId;
@@ -29,7 +30,7 @@ const SEVERITY: Record<TraceWarningId, WarningText['severity']> = {
 function worstRowSumError(trace: AttentionTrace, rows: readonly number[]): number {
   let worst = 0;
   for (const i of rows) {
-    const d = Math.abs(trace.stats.rowSums[i] - 1);
+    const d = Math.abs(itemAt(trace.stats.rowSums, i, 'row sums') - 1);
     if (d > worst) worst = d;
   }
   return worst;

@@ -125,8 +125,8 @@ function nonNegativeInt(flag: string, value: string, min = 0): number {
 /** Parses the arguments after `inspect`; throws UsageError naming the flag for anything wrong. */
 export function parseInspectArgs(args: readonly string[]): InspectOptions {
   const values = new Map<string, string | true>();
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
+  const rest = [...args]; // the arguments not read yet
+  for (let arg = rest.shift(); arg !== undefined; arg = rest.shift()) {
     const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
     const name = eq > 0 ? arg.slice(0, eq) : arg;
     const kind = FLAGS[name];
@@ -138,8 +138,9 @@ export function parseInspectArgs(args: readonly string[]): InspectOptions {
     } else if (eq > 0) {
       values.set(name, arg.slice(eq + 1));
     } else {
-      if (i + 1 >= args.length) throw new UsageError(`${name} needs a value`);
-      values.set(name, args[++i]);
+      const value = rest.shift();
+      if (value === undefined) throw new UsageError(`${name} needs a value`);
+      values.set(name, value);
     }
   }
   const str = (name: string) => values.get(name) as string | undefined;
@@ -215,8 +216,7 @@ function folderFileLimit(name: string): [number, string] {
 }
 
 /** A model folder through node's fs (absent files are undefined); --config / --tokenizer override what it holds. */
-async function folderSnapshot(options: InspectOptions, found: string[]): Promise<CheckpointSnapshot> {
-  const folder = options.weights!;
+async function folderSnapshot(folder: string, options: InspectOptions, found: string[]): Promise<CheckpointSnapshot> {
   const snapshot = await openSnapshot(async (name) => {
     const path = join(folder, name);
     if (!existsSync(path)) return undefined;
@@ -244,12 +244,13 @@ function modelSource(options: InspectOptions): { source: ModelSource; found: str
   }
   const found: string[] = [];
   if (isFolder(options.weights)) return { source: { kind: 'folder', fileName: basename(options.weights), path: options.weights }, found };
-  const bytes = readInput('--weights', options.weights, ...weightsLimit(options.weights));
+  const weights = options.weights;
+  const bytes = readInput('--weights', weights, ...weightsLimit(weights));
   // Sized before reading: JSON.parse of a few hundred MB ends the process instead of throwing.
   const beside = (explicit: string | undefined, flag: string, name: string, maxBytes: number): string | undefined => {
     const limitName = `the limit for a ${name}`;
     if (explicit !== undefined) return readText(flag, explicit, maxBytes, limitName);
-    const path = join(dirname(options.weights!), name);
+    const path = join(dirname(weights), name);
     if (!existsSync(path)) return undefined;
     found.push(path);
     return readText(`${name} beside the weights:`, path, maxBytes, limitName);
@@ -300,7 +301,7 @@ export function terminalText(s: string): string {
 export function displayWidth(s: string): number {
   let w = 0;
   for (const ch of s) {
-    const c = ch.codePointAt(0)!;
+    const c = ch.codePointAt(0) ?? 0; // a string's iteration yields whole code points
     const wide =
       (c >= 0x1100 && c <= 0x115f) ||
       (c >= 0x2e80 && c <= 0xa4cf && c !== 0x303f) ||
@@ -331,19 +332,20 @@ export function summarizeHead(weights: Float32Array, T: number, k = 3): { rows: 
   const rows: RowSummary[] = [];
   let sum = 0;
   let n = 0;
+  if (weights.length !== T * T) throw new Error(`summarizeHead: ${weights.length} weights for ${T} tokens (expected ${T} × ${T})`);
   for (let i = 0; i < T; i++) {
     const start = i * T;
     const top: Array<{ key: number; weight: number }> = []; // sorted by weight, descending; NaN ranks last
-    for (let j = 0; j < T; j++) {
-      const w = weights[start + j];
-      if (w === 0) continue;
-      let at = top.length;
-      while (at > 0 && ranksAbove(w, top[at - 1].weight)) at--;
+    weights.subarray(start, start + T).forEach((w, j) => {
+      if (w === 0) return;
+      // The first entry w goes before (the list is sorted, so every later one too); ties stay with the earlier key.
+      const found = top.findIndex((t) => ranksAbove(w, t.weight));
+      const at = found === -1 ? top.length : found;
       if (at < k) {
         top.splice(at, 0, { key: j, weight: w });
         if (top.length > k) top.pop();
       }
-    }
+    });
     const entropy = entropyNats(weights, start, start + T);
     if (Number.isFinite(entropy)) {
       sum += entropy;
@@ -373,8 +375,9 @@ function numberText(x: number, digits: number): string {
 
 function writeText(io: InspectIO, session: InspectSession, run: RunResult, found: string[]): void {
   const { model, tokens, nLayer, nHead, seqLen: T } = run;
-  const label = (i: number) => `${String(i).padStart(String(T - 1).length)} ${terminalText(tokens[i].display)}`;
-  const width = Math.min(28, Math.max(...tokens.map((_, i) => displayWidth(label(i)))));
+  const labels = tokens.map((token, i) => `${String(i).padStart(String(T - 1).length)} ${terminalText(token.display)}`);
+  const label = (i: number): string => labels[i] ?? String(i);
+  const width = Math.min(28, Math.max(...labels.map(displayWidth)));
   const out: string[] = [];
   out.push(`model   ${escapeControls(model.name)}`);
   out.push(`        ${escapeControls(model.detail)}`);
@@ -418,8 +421,7 @@ function writeJson(io: InspectIO, session: InspectSession, run: RunResult): void
   for (let l = 0; l < nLayer; l++) {
     for (let h = 0; h < nHead; h++) {
       const w = headWeights(session, run, l, h);
-      const parts = new Array<string>(w.length);
-      for (let i = 0; i < w.length; i++) parts[i] = float32Json(w[i]);
+      const parts = Array.from(w, float32Json);
       io.stdout(`${l + h > 0 ? ',\n' : '\n'}${parts.join(',')}`);
     }
   }
@@ -444,7 +446,8 @@ export async function inspectMain(args: readonly string[], io: InspectIO = proce
     // The worker's loader, plus the seed for a bare attention layer's embeddings.
     const loader: ModelLoader = async (bytes, opts) => loadCheckpoint(bytes, { ...opts, seed });
     const session = new InspectSession(loader);
-    const info = source.kind === 'folder' ? session.configureSnapshot(await folderSnapshot(options, found), seed) : await session.configure(source);
+    const info =
+      source.kind === 'folder' ? session.configureSnapshot(await folderSnapshot(source.path, options, found), seed) : await session.configure(source);
     if (options.causal && (info.family === 'bert' || info.family === 'roberta' || info.family === 'xlm-roberta')) {
       io.stderr(`attention-inspector inspect: note: --causal has no effect on ${info.family === 'bert' ? 'BERT' : 'RoBERTa'} (bidirectional attention)\n`);
     }

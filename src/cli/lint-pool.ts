@@ -38,12 +38,14 @@ export async function lintFilesParallel(groups: readonly LintGroup[], options: L
         (w) =>
           new Promise<void>((resolve, reject) => {
             const send = (): void => {
-              if (next >= chunks.length) {
-                resolve();
+              const id = next;
+              const chunk = chunks[id];
+              if (chunk === undefined) {
+                resolve(); // every chunk is handed out
                 return;
               }
-              const id = next++;
-              w.postMessage({ id, ...chunks[id] } satisfies ChunkRequest);
+              next++;
+              w.postMessage({ id, ...chunk } satisfies ChunkRequest);
             };
             w.on('message', (reply: ChunkReply) => {
               if (reply.error !== undefined) return reject(new Error(reply.error));

@@ -82,15 +82,16 @@ function codeList(flag: string, value: string | undefined): string[] {
 
 export function parseLintArgs(args: readonly string[]): LintArgs {
   const out: LintArgs = { format: 'text', options: {}, paths: [], help: false };
-  for (let i = 0; i < args.length; i++) {
-    let a = args[i];
+  const rest = [...args]; // the arguments not read yet
+  for (let arg = rest.shift(); arg !== undefined; arg = rest.shift()) {
+    let a = arg;
     let inline: string | undefined;
     const eq = a.startsWith('--') ? a.indexOf('=') : -1;
     if (eq > 0) {
       inline = a.slice(eq + 1);
       a = a.slice(0, eq);
     }
-    const next = (): string | undefined => (inline !== undefined ? inline : args[++i]);
+    const next = (): string | undefined => inline ?? rest.shift();
     switch (a) {
       case '-h':
       case '--help':
@@ -110,12 +111,11 @@ export function parseLintArgs(args: readonly string[]): LintArgs {
         out.options.ignore = codeList('--ignore', next());
         break;
       case '--':
-        out.paths.push(...args.slice(i + 1));
-        i = args.length;
+        out.paths.push(...rest.splice(0));
         break;
       default:
-        if (a.startsWith('-') && a !== '-') throw new UsageError(`unknown option '${args[i]}'`);
-        out.paths.push(args[i]);
+        if (a.startsWith('-') && a !== '-') throw new UsageError(`unknown option '${arg}'`);
+        out.paths.push(arg);
     }
   }
   if (!out.help && out.paths.length === 0) throw new UsageError('no PATH given');
@@ -144,8 +144,7 @@ export function collectFiles(path: string, onError: (message: string) => void): 
   const out: string[] = [];
   const walked = new Set<string>();
   const stack = [path];
-  while (stack.length > 0) {
-    const dir = stack.pop()!;
+  for (let dir = stack.pop(); dir !== undefined; dir = stack.pop()) {
     let real: string;
     try {
       real = realpathSync(dir);
@@ -182,7 +181,7 @@ export function collectFiles(path: string, onError: (message: string) => void): 
         if (!SKIP_DIRS.has(e.name) && !(e.name.startsWith('.') && e.name !== '.')) subdirs.push(p);
       } else if (isFile && isLintable(e.name)) out.push(p);
     }
-    for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]);
+    stack.push(...subdirs.reverse());
   }
   return out;
 }

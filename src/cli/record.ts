@@ -46,8 +46,9 @@ export class RecordUsageError extends Error {}
 
 export function parseRecordArgs(args: readonly string[]): RecordArgs {
   const out: RecordArgs = { python: 'python3', out: null, maxCalls: 4, format: 'text', script: null, pytest: null, programArgs: [], help: false };
-  for (let i = 0; i < args.length; i++) {
-    let a = args[i];
+  const rest = [...args]; // the arguments not read yet
+  for (let arg = rest.shift(); arg !== undefined; arg = rest.shift()) {
+    let a = arg;
     let inline: string | undefined;
     const eq = a.startsWith('--') ? a.indexOf('=') : -1;
     if (eq > 0) {
@@ -55,7 +56,7 @@ export function parseRecordArgs(args: readonly string[]): RecordArgs {
       a = a.slice(0, eq);
     }
     const value = (): string => {
-      const v = inline !== undefined ? inline : args[++i];
+      const v = inline ?? rest.shift();
       if (v === undefined || (inline === undefined && v.startsWith('--'))) throw new RecordUsageError(`${a} needs a value`);
       return v;
     };
@@ -87,15 +88,14 @@ export function parseRecordArgs(args: readonly string[]): RecordArgs {
         out.pytest = value();
         break;
       case '--': {
-        const rest = args.slice(i + 1);
-        if (rest.length === 0) throw new RecordUsageError('-- must be followed by the script to run');
-        out.script = rest[0];
-        out.programArgs = rest.slice(1);
-        i = args.length;
+        const [script, ...programArgs] = rest.splice(0);
+        if (script === undefined) throw new RecordUsageError('-- must be followed by the script to run');
+        out.script = script;
+        out.programArgs = programArgs;
         break;
       }
       default:
-        throw new RecordUsageError(`unknown option '${args[i]}'`);
+        throw new RecordUsageError(`unknown option '${arg}'`);
     }
   }
   if (!out.help) {

@@ -67,7 +67,8 @@ function looksLikeJson(bytes: Uint8Array): boolean {
 
 /** A pickle stream (PROTO 2..5 first) or a tar archive: what torch.save wrote before PyTorch 1.6. */
 function looksLikeLegacyTorch(bytes: Uint8Array): boolean {
-  if (bytes.length >= 2 && bytes[0] === 0x80 && bytes[1] >= 2 && bytes[1] <= 5) return true;
+  const [opcode, protocol = -1] = bytes;
+  if (opcode === 0x80 && protocol >= 2 && protocol <= 5) return true;
   const ustar = [0x75, 0x73, 0x74, 0x61, 0x72]; // "ustar" at offset 257
   return bytes.length > 262 && ustar.every((b, i) => bytes[257 + i] === b);
 }

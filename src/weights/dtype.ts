@@ -129,9 +129,16 @@ export function halfToFloat32(bits: Uint16Array): Float32Array {
 
 /** bfloat16 is the top half of a float32: shift the bits into place. */
 export function bfloat16ToFloat32(bits: Uint16Array): Float32Array {
-  const words = new Uint32Array(bits.length);
+  const out = new Float32Array(bits.length);
+  bfloat16Into(bits, out);
+  return out;
+}
+
+/** Writes the bfloat16 `bits` as float32 into `out` (the same length). */
+export function bfloat16Into(bits: Uint16Array, out: Float32Array): void {
+  if (out.length !== bits.length) throw new Error(`bfloat16Into: ${bits.length} values into ${out.length}`);
+  const words = new Uint32Array(out.buffer, out.byteOffset, out.length);
   for (let i = 0; i < bits.length; i++) words[i] = bits[i] << 16;
-  return new Float32Array(words.buffer);
 }
 
 function bigIntsToFloat32(values: BigInt64Array | BigUint64Array): Float32Array {

@@ -30,7 +30,11 @@ const JSON_DTYPES: Readonly<Record<string, SourceDType>> = Object.freeze({
   bool: 'bool',
 });
 
-const NON_FINITE: Readonly<Record<string, number>> = Object.freeze({ NaN: NaN, Infinity: Infinity, '-Infinity': -Infinity });
+const NON_FINITE: ReadonlyMap<string, number> = new Map([
+  ['NaN', NaN],
+  ['Infinity', Infinity],
+  ['-Infinity', -Infinity],
+]);
 
 export function readJsonTensors(bytes: Uint8Array, fileName: string, options: ResolvedLoaderOptions): DecodedFile {
   // Checked before decoding: JSON.parse of a few hundred MB of numbers exhausts V8's heap, which ends the
@@ -89,10 +93,10 @@ function readTensor(fileName: string, name: string, raw: unknown, budget: Elemen
       fail(fileName, `${what}: unexpected key ${quote(key)} (a tensor has shape, data and an optional dtype)`);
   }
   const rawDtype = obj.dtype ?? 'float32';
-  if (typeof rawDtype !== 'string' || !Object.hasOwn(JSON_DTYPES, rawDtype)) {
-    fail(fileName, `${what}: dtype ${describeValue(rawDtype)} is not supported (supported: ${Object.keys(JSON_DTYPES).join(', ')})`);
+  const dtype = typeof rawDtype === 'string' && Object.hasOwn(JSON_DTYPES, rawDtype) ? JSON_DTYPES[rawDtype] : undefined;
+  if (dtype === undefined) {
+    return fail(fileName, `${what}: dtype ${describeValue(rawDtype)} is not supported (supported: ${Object.keys(JSON_DTYPES).join(', ')})`);
   }
-  const dtype = JSON_DTYPES[rawDtype];
   const shape = checkShape(fileName, what, obj.shape);
   const numel = budget.take(name, shape);
   const values = obj.data;
@@ -103,13 +107,14 @@ function readTensor(fileName: string, name: string, raw: unknown, budget: Elemen
   const data = new Float32Array(numel);
   for (let i = 0; i < numel; i++) {
     const v: unknown = values[i];
+    const nonFinite = typeof v === 'string' && dtype !== 'bool' ? NON_FINITE.get(v) : undefined;
     if (typeof v === 'number') {
       if (dtype === 'bool' && v !== 0 && v !== 1) fail(fileName, `${what}: bool data[${i}] is ${v}; expected true/false or 0/1`);
       data[i] = v;
     } else if (typeof v === 'boolean' && dtype === 'bool') {
       data[i] = v ? 1 : 0;
-    } else if (typeof v === 'string' && Object.hasOwn(NON_FINITE, v) && dtype !== 'bool') {
-      data[i] = NON_FINITE[v];
+    } else if (nonFinite !== undefined) {
+      data[i] = nonFinite;
     } else {
       fail(fileName, `${what}: data[${i}] is ${describeValue(v)}; expected a number${dtype === 'bool' ? ' or a boolean' : ' or "NaN"/"Infinity"/"-Infinity"'}`);
     }

@@ -60,8 +60,7 @@ export function readNpyArray(bytes: Uint8Array, where: string, tensorName: strin
   if (bytes.length < 10 || !NPY_MAGIC.every((b, i) => bytes[i] === b)) {
     fail(where, `not a .npy array (it does not start with \\x93NUMPY)`);
   }
-  const major = bytes[6];
-  const minor = bytes[7];
+  const [major = 0, minor = 0] = bytes.subarray(6, 8); // present: at least 10 bytes
   if (![1, 2, 3].includes(major) || minor !== 0) {
     fail(where, `.npy format version ${major}.${minor} is not supported (supported: 1.0, 2.0, 3.0)`);
   }
@@ -127,7 +126,8 @@ function parseHeader(text: string, where: string, longSuffix: boolean): { dtype:
   if (typeof fortranOrder !== 'boolean') fail(where, `.npy header 'fortran_order' must be True or False, got ${describeValue(fortranOrder)}`);
   if (!(shape instanceof PyTupleLiteral)) fail(where, `.npy header 'shape' must be a tuple, got ${describeValue(shape)}`);
   const match = /^([<>|=])([a-zA-Z])(\d+)$/.exec(descr);
-  const dtype = match && Object.hasOwn(NPY_KINDS, match[2] + match[3]) ? NPY_KINDS[match[2] + match[3]] : undefined;
+  const kind = match ? `${match[2] ?? ''}${match[3] ?? ''}` : '';
+  const dtype = Object.hasOwn(NPY_KINDS, kind) ? NPY_KINDS[kind] : undefined;
   if (!match || !dtype) {
     const hint = descr.includes('O') ? ' (object arrays need pickle, which .npy loading never runs)' : '';
     return fail(where, `.npy dtype ${quote(descr)} is not supported${hint} (supported: float16/32/64, int8..int64, uint8..uint64, bool)`);

@@ -150,14 +150,20 @@ export function unpickle(bytes: Uint8Array, fileName: string, hooks: PickleHooks
     if (stack.length >= limits.maxStack) problem(`stack grows past ${formatCount(limits.maxStack)} values (option maxPickleStack)`);
     stack.push(v);
   };
-  const pop = (): PyValue => {
-    if (stack.length === 0 || (marks.length > 0 && stack.length <= marks[marks.length - 1])) problem('stack underflow');
-    return stack.pop() as PyValue;
-  };
+  /** The value on top of the stack, above the last MARK. */
   const top = (): PyValue => {
-    if (stack.length === 0 || (marks.length > 0 && stack.length <= marks[marks.length - 1])) problem('stack underflow');
-    return stack[stack.length - 1];
+    const mark = marks.at(-1);
+    const value = stack.at(-1);
+    if (value === undefined || (mark !== undefined && stack.length <= mark)) return problem('stack underflow');
+    return value;
   };
+  const pop = (): PyValue => {
+    const value = top();
+    stack.pop();
+    return value;
+  };
+  /** One byte of the data. */
+  const byte = (): number => bytes[need(1)] ?? problem('data ends early: needs 1 more byte');
   const popMark = (): PyValue[] => {
     const m = marks.pop();
     if (m === undefined) problem('no MARK to pop to');
@@ -177,8 +183,12 @@ export function unpickle(bytes: Uint8Array, fileName: string, hooks: PickleHooks
   };
   const setItems = (target: PyValue, items: readonly PyValue[]): void => {
     if (!(target instanceof PyDict)) problem(`SETITEM(S) on ${typeName(target)}`);
-    if (items.length % 2) problem('SETITEMS with an odd number of values');
-    for (let i = 0; i < items.length; i += 2) (target as PyDict).entries.set(asKey(items[i]), items[i + 1]);
+    for (let i = 0; i < items.length; i += 2) {
+      const key = items[i];
+      const value = items[i + 1];
+      if (key === undefined || value === undefined) return problem('SETITEMS with an odd number of values');
+      (target as PyDict).entries.set(asKey(key), value);
+    }
   };
   const appendItems = (target: PyValue, items: readonly PyValue[]): void => {
     if (!Array.isArray(target)) problem(`APPEND(S) on ${typeName(target)}`);
@@ -197,11 +207,11 @@ export function unpickle(bytes: Uint8Array, fileName: string, hooks: PickleHooks
 
   while (pos < bytes.length) {
     opcodeAt = pos;
-    const op = bytes[pos++];
+    const op = byte();
     switch (op) {
       case 0x80: {
         // PROTO
-        const p = bytes[need(1)];
+        const p = byte();
         if (p > 5) problem(`unknown pickle protocol ${p}`);
         break;
       }
@@ -210,8 +220,10 @@ export function unpickle(bytes: Uint8Array, fileName: string, hooks: PickleHooks
         break;
       case 0x2e: {
         // STOP
-        if (stack.length !== 1 || marks.length) problem(`STOP with ${stack.length} values and ${marks.length} marks on the stack (expected exactly one value)`);
-        return stack[0];
+        const [value] = stack;
+        if (value === undefined || stack.length !== 1 || marks.length)
+          return problem(`STOP with ${stack.length} values and ${marks.length} marks on the stack (expected exactly one value)`);
+        return value;
       }
       case 0x28: // MARK
         if (marks.length >= limits.maxStack) problem(`more than ${formatCount(limits.maxStack)} nested MARKs (option maxPickleStack)`);
@@ -239,14 +251,14 @@ export function unpickle(bytes: Uint8Array, fileName: string, hooks: PickleHooks
         push(view.getInt32(need(4), true));
         break; // BININT
       case 0x4b:
-        push(bytes[need(1)]);
+        push(byte());
         break; // BININT1
       case 0x4d:
         push(view.getUint16(need(2), true));
         break; // BININT2
       case 0x8a: {
         // LONG1
-        const n = bytes[need(1)];
+        const n = byte();
         push(littleEndianSignedInt(bytes.subarray(need(n), pos), problem));
         break;
       }
@@ -268,7 +280,7 @@ export function unpickle(bytes: Uint8Array, fileName: string, hooks: PickleHooks
       }
       case 0x8c: {
         // SHORT_BINUNICODE
-        const n = bytes[need(1)];
+        const n = byte();
         push(utf8.decode(bytes.subarray(need(n), pos)));
         break;
       }
@@ -287,7 +299,7 @@ export function unpickle(bytes: Uint8Array, fileName: string, hooks: PickleHooks
       }
       case 0x55: {
         // SHORT_BINSTRING
-        const n = bytes[need(1)];
+        const n = byte();
         push(latin1.decode(bytes.subarray(need(n), pos)));
         break;
       }
@@ -299,7 +311,7 @@ export function unpickle(bytes: Uint8Array, fileName: string, hooks: PickleHooks
       }
       case 0x43: {
         // SHORT_BINBYTES
-        const n = bytes[need(1)];
+        const n = byte();
         push(bytes.subarray(need(n), pos));
         break;
       }
@@ -373,7 +385,7 @@ export function unpickle(bytes: Uint8Array, fileName: string, hooks: PickleHooks
         break;
       }
       case 0x71:
-        memoPut(bytes[need(1)]);
+        memoPut(byte());
         break; // BINPUT
       case 0x72:
         memoPut(view.getUint32(need(4), true));
@@ -382,7 +394,7 @@ export function unpickle(bytes: Uint8Array, fileName: string, hooks: PickleHooks
         memoPut(memo.size);
         break; // MEMOIZE
       case 0x68:
-        memoGet(bytes[need(1)]);
+        memoGet(byte());
         break; // BINGET
       case 0x6a:
         memoGet(view.getUint32(need(4), true));
@@ -436,15 +448,18 @@ function littleEndianSignedInt(b: Uint8Array, problem: (what: string) => never):
   if (b.length === 0) return 0;
   if (b.length > 8) problem(`integer of ${b.length} bytes is too large`);
   let v = 0n;
-  for (let i = b.length - 1; i >= 0; i--) v = (v << 8n) | BigInt(b[i]);
-  if (b[b.length - 1] & 0x80) v -= 1n << BigInt(8 * b.length);
+  for (const x of b.slice().reverse()) v = (v << 8n) | BigInt(x);
+  const highest = b.at(-1) ?? 0;
+  if (highest & 0x80) v -= 1n << BigInt(8 * b.length);
   const n = Number(v);
   if (!Number.isSafeInteger(n)) problem(`integer ${v} is too large`);
   return n;
 }
 
 /** A short description of a value's Python type for messages. */
-export function typeName(v: PyValue): string {
+/** The Python type of a value read from a pickle; `undefined` is an argument the pickle did not give. */
+export function typeName(v: PyValue | undefined): string {
+  if (v === undefined) return 'nothing';
   if (v === null) return 'None';
   if (typeof v === 'boolean') return 'bool';
   if (typeof v === 'number') return Number.isInteger(v) ? 'int' : 'float';

@@ -20,7 +20,7 @@ export function parsePyLiteral(text: string, options: { longSuffix?: boolean } =
     throw new Error(`${what} at character ${pos} (${JSON.stringify(text.slice(pos, pos + 12))})`);
   };
   const skipSpace = (): void => {
-    while (pos < text.length && /\s/.test(text[pos])) pos++;
+    while (pos < text.length && /\s/.test(text.charAt(pos))) pos++;
   };
 
   const parseSequence = (close: string, depth: number): PyLiteral[] => {

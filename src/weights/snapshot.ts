@@ -10,7 +10,7 @@
 // layer needs it (a zero-copy view for aligned little-endian float32), so a forward holds the files plus one
 // layer in float32, not the whole model twice. Pure: the caller supplies the file reads.
 import type { Tensor } from '../engine/tensor';
-import { HOST_LITTLE_ENDIAN, toFloat32, ITEM_SIZE, type SourceDType } from './dtype';
+import { bfloat16Into, HOST_LITTLE_ENDIAN, toFloat32, ITEM_SIZE, type SourceDType } from './dtype';
 import { fail, WeightFileError } from './errors';
 import { readTensorsWithMetadata } from './index';
 import { DEFAULT_LOADER_OPTIONS, jsonTooLargeMessage, MAX_CONFIG_JSON_BYTES, MAX_TOKENIZER_JSON_BYTES, resolveOptions, type LoaderOptions } from './options';
@@ -60,12 +60,10 @@ class BytesTensor implements StoredTensor {
 /** Little-endian `bytes` of `dtype` as float32: bf16 straight into `into` (when it fits), anything else through toFloat32. */
 function convert(bytes: Uint8Array, dtype: SourceDType, into?: Float32Array): Float32Array {
   const n = bytes.length / ITEM_SIZE[dtype];
-  const fits = into !== undefined && into.length === n;
+  const fits = into?.length === n;
   if (dtype === 'bfloat16' && HOST_LITTLE_ENDIAN && bytes.byteOffset % 2 === 0) {
     const out = fits ? into : new Float32Array(n);
-    const src = new Uint16Array(bytes.buffer, bytes.byteOffset, n);
-    const words = new Uint32Array(out.buffer, out.byteOffset, n);
-    for (let i = 0; i < n; i++) words[i] = src[i] << 16; // bf16 is the top half of a float32
+    bfloat16Into(new Uint16Array(bytes.buffer, bytes.byteOffset, n), out);
     return out;
   }
   const { data, isView } = toFloat32(bytes, dtype, n, true);
@@ -101,7 +99,8 @@ function rowSize(shape: readonly number[]): number {
 }
 
 function checkRows(start: number, end: number, shape: readonly number[], file: string): void {
-  if (shape.length < 1 || !Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end > shape[0] || start > end) {
+  const [rows] = shape;
+  if (rows === undefined || !Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end > rows || start > end) {
     throw new Error(`${file}: rows ${start}..${end} are outside a tensor of shape [${shape.join(', ')}]`);
   }
 }
@@ -167,14 +166,14 @@ export async function openSnapshot(
     if (!bytes) continue;
     const shards = shardFiles(bytes, `${label}/${index}`);
     const store = new Map<string, StoredTensor>();
-    for (let i = 0; i < shards.files.length; i++) {
-      const file = shards.files[i];
+    for (const [i, file] of shards.files.entries()) {
       options?.progress?.(i / shards.files.length, `reading ${file} (${i + 1} of ${shards.files.length})`);
       const shard = await read(file);
       if (!shard) fail(`${label}/${index}`, `lists the shard ${file}, which is not in the folder`);
       const tensors = await shardStore(shard, file, options);
       for (const [name, t] of tensors) {
-        if (store.has(name)) fail(`${label}/${file}`, `tensor '${name}' is also in ${store.get(name)!.file}`);
+        const other = store.get(name);
+        if (other) fail(`${label}/${file}`, `tensor '${name}' is also in ${other.file}`);
         store.set(name, t);
       }
     }

@@ -80,25 +80,26 @@ export function readTorchZip(bytes: Uint8Array, fileName: string, options: Resol
   const budget = new ElementBudget(fileName, options, bytes.length);
   const archive = new ZipArchive(bytes, fileName, options, budget, { allowUnrecordedCrcs: true });
   const pickles = archive.entries.filter((e) => /^[^/]+\/data\.pkl$/.test(e.name));
-  if (pickles.length === 0) {
+  const [dataPkl] = pickles;
+  if (dataPkl === undefined) {
     const names = archive.entries
       .slice(0, 5)
       .map((e) => quote(e.name, 40))
       .join(', ');
-    fail(fileName, `zip archive has no <dir>/data.pkl record, so it is not a torch.save checkpoint (members: ${names || 'none'})`);
+    return fail(fileName, `zip archive has no <dir>/data.pkl record, so it is not a torch.save checkpoint (members: ${names || 'none'})`);
   }
   if (pickles.length > 1) fail(fileName, `zip archive has ${pickles.length} data.pkl records; expected one`);
-  const prefix = pickles[0].name.slice(0, -'data.pkl'.length);
+  const prefix = dataPkl.name.slice(0, -'data.pkl'.length);
   const isTorchScript = archive.entries.some((e) => e.name.startsWith(`${prefix}code/`));
 
   const littleEndian = readByteOrder(archive, prefix, fileName);
-  if (pickles[0].uncompressedSize > options.maxHeaderBytes) {
+  if (dataPkl.uncompressedSize > options.maxHeaderBytes) {
     fail(
       fileName,
-      `data.pkl is ${formatCount(pickles[0].uncompressedSize)} bytes, over the limit of ${formatCount(options.maxHeaderBytes)} (option maxHeaderBytes)`,
+      `data.pkl is ${formatCount(dataPkl.uncompressedSize)} bytes, over the limit of ${formatCount(options.maxHeaderBytes)} (option maxHeaderBytes)`,
     );
   }
-  const pickle = archive.read(pickles[0]);
+  const pickle = archive.read(dataPkl);
   let root: PyValue;
   try {
     root = unpickle(pickle, fileName, stateDictHooks(fileName), { maxStack: options.maxPickleStack });
@@ -193,11 +194,11 @@ function stateDictHooks(fileName: string): PickleHooks {
   const storages = new Map<string, StorageRef>();
   const refuse = (what: string): never => fail(fileName, what);
 
-  const intArg = (v: PyValue, what: string): number => {
+  const intArg = (v: PyValue | undefined, what: string): number => {
     if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) refuse(`${what} must be a non-negative integer, got ${typeName(v)} ${String(v)}`);
     return v as number;
   };
-  const intTuple = (v: PyValue, what: string): number[] => {
+  const intTuple = (v: PyValue | undefined, what: string): number[] => {
     if (!(v instanceof PyTuple)) refuse(`${what} must be a tuple of ints, got ${typeName(v)}`);
     return checkShape(fileName, what, (v as PyTuple).items);
   };
@@ -216,7 +217,8 @@ function stateDictHooks(fileName: string): PickleHooks {
       const qualified = `${module}.${name}`;
       if (module === 'collections' && name === 'OrderedDict') return new PyGlobal(module, name);
       if (module === 'torch._utils' && REBUILD_FUNCTIONS.has(name)) return new PyGlobal(module, name);
-      if (module === 'torch' && Object.hasOwn(STORAGE_DTYPES, name)) return new StorageClass(qualified, STORAGE_DTYPES[name]);
+      const dtype = Object.hasOwn(STORAGE_DTYPES, name) ? STORAGE_DTYPES[name] : undefined;
+      if (module === 'torch' && dtype !== undefined) return new StorageClass(qualified, dtype);
       return refuse(`pickle asks for global ${qualified.length > 120 ? qualified.slice(0, 120) + '…' : qualified}, which is not allowed in a state_dict`);
     },
 
@@ -236,9 +238,12 @@ function stateDictHooks(fileName: string): PickleHooks {
           if (items.length !== 4) refuse(`${fn} takes 4 arguments, got ${items.length}`);
           return rebuildTensor(items, fn);
         case '_rebuild_parameter': // (data, requires_grad, backward_hooks)
-        case '_rebuild_parameter_with_state': // (data, requires_grad, backward_hooks, state)
-          if (!(items[0] instanceof TensorRef)) refuse(`${fn}: first argument must be a tensor, got ${items.length ? typeName(items[0]) : 'nothing'}`);
-          return items[0];
+        case '_rebuild_parameter_with_state': {
+          // (data, requires_grad, backward_hooks, state)
+          const [data] = items;
+          if (!(data instanceof TensorRef)) return refuse(`${fn}: first argument must be a tensor, got ${typeName(data)}`);
+          return data;
+        }
         default:
           return refuse(`pickle calls ${fn}, which is not allowed in a state_dict`);
       }

@@ -26,7 +26,8 @@ export class WorkspaceLinters {
       this.roots.set(root, e);
       return e;
     }
-    if (this.roots.size >= MAX_ROOTS) this.roots.delete(this.roots.keys().next().value!);
+    const oldest = this.roots.keys().next();
+    if (this.roots.size >= MAX_ROOTS && !oldest.done) this.roots.delete(oldest.value);
     const overlay = new Map<string, OverlayDocument>();
     e = { overlay, linter: this.makeLinter(diskWorkspace(root, { overlay })) };
     // A linter that could not start is answered per request; this rejection must not count as unhandled.

@@ -26,7 +26,7 @@ type RecordingRequests = Pick<EngineRequests, 'recordingAnalyse' | 'recordingOpe
 export function recordingHandlers(readTraceFolder: TraceFolderReader): Handlers<RecordingRequests> {
   let shown: RecordedRun | undefined;
   const current = (runId: number): RecordedRun => {
-    if (!shown || shown.run.runId !== runId)
+    if (shown?.run.runId !== runId)
       throw new Error('this recorded call is no longer loaded in the engine (it was restarted, or another call was opened): open the call again');
     return shown;
   };

@@ -4,7 +4,7 @@
 // and on again, and Gemma 2's soft-cap switched off. The numbers checked come from the panel's own trace.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import type { Webview } from './driver/workbench';
+import type { Webview, Workbench } from './driver/workbench';
 import { useWorkbench } from './session';
 import { answerFileDialogSettled } from './support/dialogs';
 import { repoRoot } from './support/paths';
@@ -54,15 +54,20 @@ async function loadFolder(
   await waitForNotification(`Loaded ${family}`, 120_000);
 }
 
+/** Inspects a line of the fixtures' README.md (with the model loaded so far); returns the panel. */
+async function inspectReadme(workbench: Workbench): Promise<Webview> {
+  await workbench.openFile('README.md');
+  await workbench.selectText('Modern checkpoint families');
+  await workbench.runCommand('Attention Inspector: Inspect Selection');
+  return workbench.webviewFrame(60_000);
+}
+
 describe("today's model folders in VS Code (code-server)", function () {
   const session = useWorkbench({ folder: FOLDER });
 
   it('loads the Llama folder, shows which kv head each query head shares, and steps through a RoPE head with the rotation off and on', async function () {
     const workbench = session.workbench;
-    await workbench.openFile('README.md');
-    await workbench.selectText('Modern checkpoint families');
-    await workbench.runCommand('Attention Inspector: Inspect Selection');
-    const panel = await workbench.webviewFrame(60_000);
+    const panel = await inspectReadme(workbench);
     await loadFolder(
       panel,
       'llama',
@@ -90,7 +95,7 @@ describe("today's model folders in VS Code (code-server)", function () {
 
   it('loads the Gemma 2 folder and switches its attention soft-cap off in the debugger', async function () {
     const workbench = session.workbench;
-    const panel = await workbench.webviewFrame();
+    const panel = await inspectReadme(workbench); // whatever model an earlier test loaded: the folder replaces it
     await loadFolder(
       panel,
       'gemma2',

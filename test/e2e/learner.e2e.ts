@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InspectSession } from '../../src/models/session';
-import type { Webview } from './driver/workbench';
+import type { Webview, Workbench } from './driver/workbench';
 import { useWorkbench } from './session';
 import { answerFileDialogSettled } from './support/dialogs';
 import { repoRoot } from './support/paths';
@@ -27,6 +27,19 @@ function shownTokens(panel: Webview): Promise<string[]> {
     const app = (globalThis as unknown as { attentionInspector: { run?: { tokens: { display: string }[] } } }).attentionInspector;
     return (app.run?.tokens ?? []).map((t) => t.display);
   }, undefined);
+}
+
+/** Inspects the Chinese sentence of hello.md with the seeded model; returns the panel in grid mode. */
+async function inspectChinese(workbench: Workbench): Promise<Webview> {
+  const tokens = await expectedTokens(CHINESE);
+  await workbench.runCommand('View: Close All Editors'); // hello.md open in two groups would split the selection
+  await workbench.openFile('hello.md');
+  await workbench.selectText(CHINESE);
+  await workbench.runCommand('Attention Inspector: Inspect Selection');
+  const panel = await workbench.webviewFrame(60_000);
+  await panel.waitForText(`${tokens.length} tokens`, 60_000);
+  await panel.locator('#mode-grid').click();
+  return panel;
 }
 
 describe('the inspector as a learner meets it (code-server)', function () {
@@ -79,12 +92,7 @@ describe('the inspector as a learner meets it (code-server)', function () {
   it('exports a Chinese head as SVG with upright labels and the caption above them; the tooltip leaves when a head opens', async function () {
     const workbench = session.workbench;
     const tokens = await expectedTokens(CHINESE);
-    await workbench.openFile('hello.md');
-    await workbench.selectText(CHINESE);
-    await workbench.runCommand('Attention Inspector: Inspect Selection');
-    const panel = await workbench.webviewFrame(60_000);
-    await panel.waitForText(`${tokens.length} tokens`, 60_000);
-    await panel.locator('#mode-grid').click();
+    const panel = await inspectChinese(workbench);
     const thumb = panel.locator('button.thumb[data-layer="0"][data-head="1"]');
     await thumb.hover();
     assert.equal(await panel.locator('#ai-tooltip').isVisible(), true, 'the tooltip shows on hover');
@@ -113,7 +121,10 @@ describe('the inspector as a learner meets it (code-server)', function () {
   it('brings back the same Chinese text after Reload Window', async function () {
     const workbench = session.workbench;
     const tokens = await expectedTokens(CHINESE);
-    const before = await workbench.webviewFrame();
+    // Its own state to bring back (the same as the export test leaves): the Chinese text, head 1 open.
+    const before = await inspectChinese(workbench);
+    await before.locator('button.thumb[data-layer="0"][data-head="1"]').click();
+    await before.waitForText('Layer 0 · head 1');
     assert.deepEqual(await shownTokens(before), tokens);
     await workbench.reloadWindow();
     const restored = await workbench.webviewFrame(120_000);
@@ -126,18 +137,22 @@ describe('the inspector as a learner meets it (code-server)', function () {
 
   it('a checkpoint whose vocabulary cannot hold the text says what to do in the editor, and the panel drops the old result', async function () {
     const workbench = session.workbench;
-    const panel = await workbench.webviewFrame();
-    await workbench.runCommand('Attention Inspector: Load Weights…');
-    await answerFileDialogSettled(panel, join(repoRoot, 'test', 'fixtures', 'torch', 'gpt2_tiny.safetensors'));
-    // gpt2_tiny has 64 ids; GPT-2's tokenizer gives the Chinese text ids far beyond them.
-    const error = await workbench.waitForNotification(/cannot read this text/, 60_000);
-    assert.match(error.message, /tokenizer\.json that belongs to this checkpoint/);
-    assert.match(error.message, /select the token ids themselves/);
-    assert.doesNotMatch(error.message, /--ids/, 'no CLI flag inside the editor');
-    const cleared = await workbench.webviewFrame();
-    await cleared.waitForText('the last inspection could not run with it', 60_000);
-    assert.deepEqual(await shownTokens(cleared), [], 'the seeded result is not left under the new model');
-    await workbench.runCommand('Attention Inspector: Use Seeded Weights');
+    const panel = await inspectChinese(workbench);
+    try {
+      await workbench.runCommand('Attention Inspector: Load Weights…');
+      await answerFileDialogSettled(panel, join(repoRoot, 'test', 'fixtures', 'torch', 'gpt2_tiny.safetensors'));
+      // gpt2_tiny has 64 ids; GPT-2's tokenizer gives the Chinese text ids far beyond them.
+      const error = await workbench.waitForNotification(/cannot read this text/, 60_000);
+      assert.match(error.message, /tokenizer\.json that belongs to this checkpoint/);
+      assert.match(error.message, /select the token ids themselves/);
+      assert.doesNotMatch(error.message, /--ids/, 'no CLI flag inside the editor');
+      const cleared = await workbench.webviewFrame();
+      await cleared.waitForText('the last inspection could not run with it', 60_000);
+      assert.deepEqual(await shownTokens(cleared), [], 'the seeded result is not left under the new model');
+    } finally {
+      // Back to the seeded model for the tests after this one, whatever happened here.
+      await workbench.runCommand('Attention Inspector: Use Seeded Weights');
+    }
   });
 
   it("Lint Workspace counts an open notebook's findings as the Problems view shows them", async function () {

@@ -74,6 +74,15 @@ async function readDisk(workbench: Workbench, file: string): Promise<string> {
   return readFileSync(join(workbench.folder, file), 'utf8');
 }
 
+/**
+ * Opens the copy of attention_bug.py and waits for `code`'s row: each test that works on the file starts from it
+ * being open and linted, whether or not an earlier test opened it (a test run alone, or after another one failed).
+ */
+async function showFinding(workbench: Workbench, code: string): Promise<void> {
+  await workbench.openFile(BUG_FILE);
+  await workbench.waitForProblems((r) => at(r, BUG_FILE, code) !== undefined, code);
+}
+
 describe('the linter in VS Code: a Python file, its quick fixes, settings, a notebook', function () {
   const session = useWorkbench({
     folder: 'examples',
@@ -124,6 +133,7 @@ describe('the linter in VS Code: a Python file, its quick fixes, settings, a not
 
   it('explains ATT001 in the hover of its squiggle and links the rule page', async function () {
     const workbench = session.workbench;
+    await showFinding(workbench, 'ATT001');
     const rule = ruleByCode('ATT001').meta;
     const hover = await workbench.hoverContent({ line: softmaxDim.line, column: softmaxDim.column + 2 }, { screenshot: 'lint-hover-att001' });
     assert.ok(hover.text.includes(`${rule.code} ${rule.name}`), `the hover does not name the rule: ${hover.text}`);
@@ -135,6 +145,8 @@ describe('the linter in VS Code: a Python file, its quick fixes, settings, a not
 
   it('changes the file only through the chosen "Set dim=-1 … [unsafe]" quick fix', async function () {
     const workbench = session.workbench;
+    await showFinding(workbench, 'ATT001');
+    const before = await readDisk(workbench, BUG_FILE);
     const offered = await workbench.quickFix({ line: softmaxDim.line, column: softmaxDim.column + 2 }, /^Set dim=-1 .*\[unsafe\]$/, {
       screenshot: 'lint-quick-fix-menu',
     });
@@ -142,10 +154,10 @@ describe('the linter in VS Code: a Python file, its quick fixes, settings, a not
     const rows = await workbench.waitForProblems((r) => at(r, BUG_FILE, 'ATT001') === undefined, 'ATT001 gone');
     assert.ok(at(rows, BUG_FILE, 'ATT004'), `ATT004 went too: ${describeRows(rows)}`);
     assert.equal(await workbench.dirty(), true, 'the fix did not edit the file');
-    assert.equal(await readDisk(workbench, BUG_FILE), original, 'the file on disk changed before it was saved');
+    assert.equal(await readDisk(workbench, BUG_FILE), before, 'the file on disk changed before it was saved');
     // Saving runs fix-all (editor.codeActionsOnSave): it must not apply ATT004's unsafe fix.
     await workbench.save();
-    const lines = original.split('\n');
+    const lines = before.split('\n');
     lines[softmaxDim.line - 1] = lines[softmaxDim.line - 1].replace('torch.softmax(scores, dim=-2)', 'torch.softmax(scores, dim=-1)');
     assert.equal(await readDisk(workbench, BUG_FILE), lines.join('\n'));
     await workbench.screenshot('lint-after-quick-fix');
@@ -153,9 +165,10 @@ describe('the linter in VS Code: a Python file, its quick fixes, settings, a not
 
   it('silences ATT004 with the "# noqa: ATT004" quick fix on line 10', async function () {
     const workbench = session.workbench;
+    await showFinding(workbench, 'ATT004');
     const before = await readDisk(workbench, BUG_FILE);
     await workbench.quickFix({ line: dividedByDk.line, column: dividedByDk.column + 1 }, 'Ignore ATT004 on this line (# noqa)');
-    await workbench.waitForProblems((r) => ours(r, BUG_FILE).length === 0, `no ${SOURCE} rows for ${BUG_FILE}`);
+    await workbench.waitForProblems((r) => at(r, BUG_FILE, 'ATT004') === undefined, `no ATT004 row for ${BUG_FILE}`);
     await workbench.save();
     const lines = before.split('\n');
     lines[dividedByDk.line - 1] += '  # noqa: ATT004';
@@ -172,23 +185,30 @@ describe('the linter in VS Code: a Python file, its quick fixes, settings, a not
     assert.equal(at(rows, PADDING_FILE, 'ATT002')!.severity, ruleByCode('ATT002').meta.severity);
     assert.notEqual(ruleByCode('ATT002').meta.severity, 'info', 'the severity override below would change nothing');
 
-    await workbench.setSetting('attentionInspector.lint.severity', { ATT002: 'information' });
-    await workbench.waitForProblems((r) => at(r, PADDING_FILE, 'ATT002')?.severity === 'info', 'ATT002 as information');
+    // The settings are user settings of this session: put back even when an assertion fails, so that the tests
+    // after this one see the defaults whatever happens here.
+    try {
+      await workbench.setSetting('attentionInspector.lint.severity', { ATT002: 'information' });
+      await workbench.waitForProblems((r) => at(r, PADDING_FILE, 'ATT002')?.severity === 'info', 'ATT002 as information');
 
-    await workbench.setSetting('attentionInspector.lint.ignore', ['ATT00']);
-    rows = await workbench.waitForProblems((r) => ours(r, PADDING_FILE).length === 0, `no ${SOURCE} rows for ${PADDING_FILE}`);
-    assert.deepEqual(
-      rows.filter((r) => r.source === SOURCE),
-      [],
-      'a prefix ignores every ATT00x rule in every file',
-    );
-    await workbench.screenshot('lint-ignore-att00');
+      await workbench.setSetting('attentionInspector.lint.ignore', ['ATT00']);
+      rows = await workbench.waitForProblems((r) => ours(r, PADDING_FILE).length === 0, `no ${SOURCE} rows for ${PADDING_FILE}`);
+      assert.deepEqual(
+        rows.filter((r) => r.source === SOURCE),
+        [],
+        'a prefix ignores every ATT00x rule in every file',
+      );
+      await workbench.screenshot('lint-ignore-att00');
 
-    // Back: the rows return (so the empty view came from the setting), with the severity override kept.
-    await workbench.setSetting('attentionInspector.lint.ignore', undefined);
-    await workbench.waitForProblems((r) => at(r, PADDING_FILE, 'ATT002')?.severity === 'info', 'ATT002 back, as information');
-    await workbench.setSetting('attentionInspector.lint.severity', undefined);
-    await workbench.waitForProblems((r) => at(r, PADDING_FILE, 'ATT002')?.severity === ruleByCode('ATT002').meta.severity, 'ATT002 at its default severity');
+      // Back: the rows return (so the empty view came from the setting), with the severity override kept.
+      await workbench.setSetting('attentionInspector.lint.ignore', undefined);
+      await workbench.waitForProblems((r) => at(r, PADDING_FILE, 'ATT002')?.severity === 'info', 'ATT002 back, as information');
+      await workbench.setSetting('attentionInspector.lint.severity', undefined);
+      await workbench.waitForProblems((r) => at(r, PADDING_FILE, 'ATT002')?.severity === ruleByCode('ATT002').meta.severity, 'ATT002 at its default severity');
+    } finally {
+      await workbench.setSetting('attentionInspector.lint.ignore', undefined);
+      await workbench.setSetting('attentionInspector.lint.severity', undefined);
+    }
   });
 
   it("puts the notebook's ATT003 on the cell without the scale", async function () {

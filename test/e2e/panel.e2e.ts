@@ -62,6 +62,9 @@ async function cellCentre(panel: Webview, which: 'head' | 'debugger', row: numbe
 }
 
 async function inspect(workbench: Workbench, file: string, text: string): Promise<Webview> {
+  // From a clean editor area: an earlier test may have left the file open in two groups (the panel's too), where
+  // the driver's selection would land in the other one.
+  await workbench.runCommand('View: Close All Editors');
   await workbench.openFile(file);
   await workbench.selectText(text);
   await workbench.runCommand('Attention Inspector: Inspect Selection');
@@ -165,7 +168,12 @@ describe('the inspector panel in VS Code (code-server)', function () {
 
   it('keeps its state when hidden and shown again (the webview is re-created)', async function () {
     const workbench = session.workbench;
-    let panel = await workbench.webviewFrame();
+    // Its own state to keep: head 0, the softmax over dim -2 (whatever an earlier test left).
+    await workbench.runCommand('Attention Inspector: Open Debugger');
+    let panel = await workbench.webviewFrame(60_000);
+    await panel.waitForText('Per-row statistics', 60_000);
+    await panel.locator('#dbg-head').selectOption('0');
+    await panel.locator('#sw-dim').selectOption('-2');
     await panel.waitForText('Rows do not sum to 1');
     const before = (await panel.locator('.formula').innerText()).trim();
     // Another editor in the panel's group hides it; going back re-creates the webview from its saved state.
@@ -181,7 +189,9 @@ describe('the inspector panel in VS Code (code-server)', function () {
 
   it('exports the weights as CSV only where the user chose to save them', async function () {
     const workbench = session.workbench;
-    const panel = await workbench.webviewFrame();
+    const tokens = await expectedTokens(ENGLISH);
+    const panel = await inspect(workbench, 'hello.md', ENGLISH);
+    await panel.waitForText(`${tokens.length} tokens`, 60_000);
     await panel.locator('#mode-grid').click();
     await panel.locator('button.thumb[data-layer="0"][data-head="0"]').click();
     await panel.locator('.detail canvas.heatmap-canvas').waitFor();
@@ -197,7 +207,6 @@ describe('the inspector panel in VS Code (code-server)', function () {
       .trim()
       .split('\r\n')
       .map((l) => l.split(','));
-    const tokens = await expectedTokens(ENGLISH);
     assert.deepEqual(rows[0], ['query\\key', ...tokens.map((t, i) => `${i}:${t}`)]);
     for (const row of rows.slice(1)) {
       const sum = row.slice(1).reduce((a, v) => a + Number(v), 0);
@@ -236,7 +245,8 @@ describe('the inspector panel in VS Code (code-server)', function () {
 
   it('loads a fixture checkpoint through Load Weights and shows its attention', async function () {
     const workbench = session.workbench;
-    const panel = await workbench.webviewFrame();
+    const panel = await inspect(workbench, 'hello.md', ENGLISH);
+    await panel.waitForText('tokens', 60_000);
     await workbench.runCommand('Attention Inspector: Load Weights…');
     await answerFileDialogSettled(panel, join(repoRoot, 'test', 'fixtures', 'torch', 'mha_state_dict.pt'));
     // The file has no config.json and its shapes cannot tell the number of heads: the user is asked.
@@ -254,16 +264,29 @@ describe('the inspector panel in VS Code (code-server)', function () {
 
   it('comes back after a window reload, in the mode it was in (serializer + saved state)', async function () {
     const workbench = session.workbench;
-    const panel = await workbench.webviewFrame();
+    // Its own state to bring back: the hostile line inspected with whatever model is loaded (the checkpoint of the
+    // test before, when it ran), in debugger mode at the softmax step, over dim -2.
+    const tokens = await expectedTokens(HOSTILE);
+    await workbench.openFile('hostile.md');
+    await workbench.selectLine(3);
+    await workbench.runCommand('Attention Inspector: Inspect Selection');
+    const panel = await workbench.webviewFrame(60_000);
+    await panel.waitForText(`${tokens.length} tokens`, 60_000);
+    const model = (await panel.locator('h1.title').innerText()).trim();
+    const shape = /\d+ layers × \d+ heads/.exec(await panel.text())?.[0];
+    assert.ok(shape, 'the panel names the layers and heads');
     await panel.locator('#mode-debugger').click();
     await panel.waitForText('Per-row statistics');
+    await panel.locator('button.step-tab').nth(3).click();
+    await panel.locator('#sw-dim').selectOption('-2');
+    await panel.waitForText('Rows do not sum to 1');
     await workbench.runCommand('Developer: Reload Window');
     const restored = await workbench.webviewFrame(120_000);
-    // The engine's results do not survive a reload: the host repeats the inspection the panel showed (the last
-    // one: the hostile line, re-run with the checkpoint loaded since, which it loads again with the 4 heads
-    // chosen for it) and the panel shows it in debugger mode again, with the switches and step it had.
-    await restored.waitForText(`${(await expectedTokens(HOSTILE)).length} tokens · 1 layers × 4 heads`, 120_000);
-    await restored.waitForText('Attention layer mha_state_dict.pt (4 heads', 60_000);
+    // The engine's results do not survive a reload: the host repeats the inspection the panel showed, with the
+    // model loaded last (a checkpoint is loaded again, with the heads chosen for it), and the panel shows it in
+    // debugger mode again, with the switches and step it had.
+    await restored.waitForText(`${tokens.length} tokens · ${shape}`, 120_000);
+    await restored.waitForText(model, 60_000);
     await restored.waitForText('Per-row statistics', 60_000);
     assert.equal(await restored.locator('#mode-debugger').getAttribute('aria-selected'), 'true');
     assert.equal(await restored.locator('#sw-dim').inputValue(), '-2');

@@ -69,8 +69,9 @@ describe('recording attention from a running program', function () {
   });
 
   it('opens the recorded call in the debugger on the captured tensors', async function () {
-    this.timeout(120_000);
+    this.timeout(360_000);
     const wb = session.workbench;
+    await ensureRecorded(wb, FILE, (rows) => rows.some((p) => p.source === SOURCE), 'a runtime finding');
     await waitForPaletteCommand(wb, 'Attention Inspector: Open Recorded Call');
     await wb.runCommand('Attention Inspector: Open Recorded Call');
     const panel = await wb.webviewFrame(60_000);
@@ -80,7 +81,9 @@ describe('recording attention from a running program', function () {
   });
 
   it('clears the runtime diagnostic when the file changes', async function () {
+    this.timeout(300_000);
     const wb = session.workbench;
+    await ensureRecorded(wb, FILE, (rows) => rows.some((p) => p.source === SOURCE), 'a runtime finding');
     await wb.openFile(FILE);
     await wb.goTo(1, 1);
     await wb.typeText('# edited\n');
@@ -148,8 +151,9 @@ describe('a recorded call with an HF tokenizer, in the panel (torch 2.14, Debian
   });
 
   it('shows the tokens’ text, follows the batch picker and links each step to its line', async function () {
-    this.timeout(180_000);
+    this.timeout(480_000);
     const wb = session.workbench;
+    await ensureRecorded(wb, TOKENS_FILE, (rows) => rows.some((p) => p.source === SOURCE), 'the runtime ATT003');
     await waitForPaletteCommand(wb, 'Attention Inspector: Open Recorded Call');
     await wb.runCommand('Attention Inspector: Open Recorded Call');
     const panel = await wb.webviewFrame(60_000);
@@ -178,7 +182,9 @@ describe('a recorded call with an HF tokenizer, in the panel (torch 2.14, Debian
   });
 
   it('shows the linter’s finding as it was once the file changes', async function () {
+    this.timeout(360_000);
     const wb = session.workbench;
+    await ensureRecorded(wb, TOKENS_FILE, (rows) => rows.some((p) => p.source === SOURCE), 'the runtime ATT003');
     await wb.openFile(TOKENS_FILE);
     await wb.goTo(1, 1);
     await wb.typeText('# edited\n');
@@ -191,6 +197,18 @@ describe('a recorded call with an HF tokenizer, in the panel (torch 2.14, Debian
     );
   });
 });
+
+/**
+ * Records `file` unless the Problems view already shows what a recording of it gives (`recorded`): a test that
+ * needs a recording makes one when it runs alone, and reuses the one an earlier test made in the same session.
+ */
+async function ensureRecorded(wb: Workbench, file: string, recorded: (rows: ProblemRow[]) => boolean, what: string): Promise<void> {
+  await wb.openFile(file);
+  if (recorded(await wb.problems())) return;
+  await waitForPaletteCommand(wb, 'Attention Inspector: Record Attention (Run File)');
+  await wb.runCommand('Attention Inspector: Record Attention (Run File)');
+  await wb.waitForProblems(recorded, what, 240_000);
+}
 
 /** Polls `check` every 250 ms until it returns a value (at most 30 s). */
 async function poll<T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 30_000): Promise<T> {

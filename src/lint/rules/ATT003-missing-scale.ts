@@ -134,10 +134,13 @@ weights = scores.softmax(dim=-1)`,
       const mathImported = ev.file.importsMath;
       const factor = mathImported ? `math.sqrt(${qText}.shape[-1])` : ev.numpyStyleTranspose ? `np.sqrt(${qText}.shape[-1])` : `${qText}.shape[-1] ** 0.5`;
       const t = ctx.text(target);
+      const divided = `${parenthesize(target, t)} / ${factor}`;
+      // `scores.softmax(dim=-1)`: the quotient becomes the receiver, so it needs its own parentheses.
+      const receiver = target.parent?.type === 'attribute' && target.field === 'object';
       return {
         title: `Divide the scores by sqrt(${qText}.shape[-1]) (changes the weights)`,
         safety: 'unsafe',
-        edits: [{ start: target.start, end: target.end, newText: `${parenthesize(target, t)} / ${factor}` }],
+        edits: [{ start: target.start, end: target.end, newText: receiver ? `(${divided})` : divided }],
       };
     }
 

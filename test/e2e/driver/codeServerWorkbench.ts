@@ -374,6 +374,9 @@ export class CodeServerWorkbench implements Workbench {
         const toggle = widget.locator(`.monaco-custom-toggle[aria-label^="${label}"]`).first();
         if ((await toggle.count()) > 0 && ((await toggle.getAttribute('aria-checked')) === 'true') !== wanted) await toggle.click();
       }
+      // Cleared first: the widget keeps the last search, and filling in the same text again fires no change, so the
+      // widget never moves to a match ("? of 1") when a test selects what an earlier one selected.
+      await input.fill('');
       await input.fill(text);
       const count = widget.locator('.matchesCount');
       const total = await poll(async () => {
