@@ -3,7 +3,7 @@ import type { FillSite, MaskSite, SdpaSite } from '../analysis/facts';
 import type { Def } from '../analysis/scopes';
 import { truthWithCache, type FlagReader } from '../analysis/kv-cache';
 import { topLeftRectangle } from '../analysis/masks';
-import { causalFlagTrueWithCachedKeys, comparesLengths } from '../analysis/paths';
+import { comparesLengths } from '../analysis/length-guards';
 import { unparen, type PyNode } from '../syntax/tree';
 import { quote, type RelatedSpec, type Rule, type RuleContext } from './rule';
 import { cacheJoined, definitions, maskBuilt } from './related';
@@ -141,8 +141,8 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         }
         if (!site.k.fromCache || site.q.fromCache || lengthGuarded(site.node)) return;
         const valueNode = site.causalNode.type === 'keyword_argument' ? site.causalNode.children.find((c) => c.field === 'value') : site.causalNode;
-        const withCache = valueNode ? truthWithCache(flags, valueNode).cached : '?';
-        if (causal === 'true' || withCache === true || (causal === 'maybe' && causalFlagTrueWithCachedKeys(ev, site))) {
+        const withCache = valueNode ? truthWithCache({ ...flags, cacheJoinedAt: site.k.cacheAt }, valueNode).cached : '?';
+        if (causal === 'true' || withCache === true) {
           reported.add(site.node.id);
           const flag = causal === 'true' ? 'is_causal=True' : `is_causal=${quote(ctx.text(valueNode!), 40)} (True whenever the cache is used)`;
           ctx.report({

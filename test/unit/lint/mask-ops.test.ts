@@ -304,6 +304,35 @@ describe('KV caches: flags read per world (cache present / absent)', () => {
 `;
     assert.deepEqual(await flag(src, 'c'), { cached: true, uncached: false });
   });
+  it('elif arms: each runs only when every earlier condition failed', async () => {
+    const src = (second: string) => `def f(past, training):
+    if past is None:
+        c = False
+    elif training:
+        c = ${second}
+    else:
+        c = True
+    g(is_causal=c)
+`;
+    assert.deepEqual(await flag(src('True'), 'c'), { cached: true, uncached: false });
+    assert.deepEqual(await flag(src('False'), 'c'), { cached: '?', uncached: false });
+  });
+  it('a redefinition that may be skipped (under a further if, in a loop or a try body) leaves the earlier value alive', async () => {
+    const src = (body: string) => `def f(past, training, layers):
+    is_causal = False
+${body}
+    g(is_causal=is_causal)
+`;
+    const inCacheArm = '    if past is not None:\n        is_causal = True';
+    assert.deepEqual(await flag(src(inCacheArm), 'is_causal'), { cached: true, uncached: false });
+    assert.deepEqual(await flag(src('    with ctx():\n' + inCacheArm.replace(/^/gm, '    ')), 'is_causal'), { cached: true, uncached: false });
+    for (const outer of ['if training:', 'for layer in layers:', 'while layers:', 'try:']) {
+      const nested = `    ${outer}\n${inCacheArm.replace(/^/gm, '    ')}${outer === 'try:' ? '\n    except ValueError:\n        pass' : ''}`;
+      assert.deepEqual(await flag(src(nested), 'is_causal'), { cached: '?', uncached: false }, outer);
+    }
+    // Set True directly in a loop or a try body: it may or may not have run.
+    assert.deepEqual(await flag(src('    for layer in layers:\n        is_causal = True'), 'is_causal'), { cached: '?', uncached: '?' });
+  });
   it('`self.kv_cache.update(...)` returns keys and values that include the cache, whatever kv_cache is', async () => {
     const p = await program(`import torch.nn as nn
 
