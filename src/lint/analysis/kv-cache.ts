@@ -6,6 +6,7 @@ import { childByField, namedChildren, unparen, type PyNode } from '../syntax/tre
 import type { Evaluator } from './evaluator';
 import { isCacheName } from './names';
 import { rootName, type Call } from './call';
+import type { Scope } from './scopes';
 import { tensor, type AValue } from './values';
 
 /**
@@ -16,6 +17,31 @@ export function cacheMethod(ev: Evaluator, c: Call): AValue | undefined {
   if (c.name !== 'update' || !c.recvNode || c.recv?.kind === 'tensor') return undefined;
   if (!isCacheName(rootName(ev, c.recvNode) ?? '')) return undefined;
   return { kind: 'tuple', elements: [tensor({ fromCache: true, role: 'key' }), tensor({ fromCache: true, role: 'value' })] };
+}
+
+/**
+ * A piece of a concatenation that is the object's own state grown by it: `self.keys` in
+ * `k = torch.cat([self.keys, k], dim=-2)` where the class stores the result back (`self.keys = k`,
+ * `self.keys, self.values = k, v`, `self.keys = torch.cat([self.keys, k])`). Whatever the attribute is called,
+ * keys kept across calls and extended by the new ones are a KV cache.
+ */
+export function isGrowingState(ev: Evaluator, piece: PyNode, concat: PyNode, scope: Scope): boolean {
+  const u = unparen(piece);
+  const cls = scope.ownerClass;
+  if (u.type !== 'attribute' || !cls || !scope.selfName) return false;
+  const obj = childByField(u, 'object');
+  const attr = childByField(u, 'attribute');
+  if (!obj || !attr || obj.type !== 'identifier' || ev.text(obj) !== scope.selfName) return false;
+  for (const d of ev.classAttrDefs(cls, `self.${ev.text(attr)}`)) {
+    let value = d.value ? unparen(d.value) : undefined;
+    if (value && d.path.length === 1 && (value.type === 'expression_list' || value.type === 'tuple')) value = namedChildren(value)[d.path[0]];
+    else if (d.path.length > 0) continue;
+    if (!value) continue;
+    if (value === concat || (value.start <= concat.start && concat.end <= value.end)) return true;
+    // `self.keys = k` where k's definition reaching that line is the concatenation.
+    if (value.type === 'identifier') for (const def of ev.sr.uses[value.id] ?? []) if (def.value && unparen(def.value) === concat) return true;
+  }
+  return false;
 }
 
 /** A boolean's value in each of two worlds: with a KV cache present, and without. '?' = not known. */

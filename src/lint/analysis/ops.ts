@@ -20,7 +20,7 @@ import {
 import { arg, emptyArgs, intOf, mutable, rootName, tensorish, val, type Call, type Mutable } from './call';
 import type { Evaluator } from './evaluator';
 import type { Ctx } from './facts';
-import { cacheMethod } from './kv-cache';
+import { cacheMethod, isGrowingState } from './kv-cache';
 import {
   causalAdditive,
   isHeadMask,
@@ -1655,8 +1655,11 @@ function concat(ev: Evaluator, c: Call): AValue {
   if (!u || (u.type !== 'list' && u.type !== 'tuple')) return tensor();
   const items = namedChildren(u);
   const vals = items.map((n) => tensorish(ev.eval(n, c.ctx)));
-  const cached = items.some((n, i) => vals[i].fromCache || isCacheName(rootName(ev, n) ?? '') || /past|cache|prev/i.test(ev.text(n)));
-  const fresh = vals.find((_v, i) => !(vals[i].fromCache || isCacheName(rootName(ev, items[i]) ?? '') || /past|cache|prev/i.test(ev.text(items[i]))));
+  const fromCache = items.map(
+    (n, i) => vals[i].fromCache || isCacheName(rootName(ev, n) ?? '') || /past|cache|prev/i.test(ev.text(n)) || isGrowingState(ev, n, c.node, c.ctx.scope),
+  );
+  const cached = fromCache.some(Boolean);
+  const fresh = vals.find((_v, i) => !fromCache[i]);
   const base = fresh ?? vals[0];
   const ndim = vals.every((v) => v.ndim === base.ndim) ? base.ndim : undefined;
   const out: Mutable<AValue> = tensor({

@@ -250,6 +250,23 @@ def f(input_ids, attention_mask=None):
   });
 });
 
+describe('rows cut from a square causal mask', () => {
+  const base = 'm = torch.tril(torch.ones(S, S, dtype=torch.bool))';
+  it('the first L rows stay top-left over L queries and S keys; the last L rows are bottom-right', async () => {
+    const top = await valueOf(base, 'm[:L]');
+    assert.deepEqual([top.mask?.align, top.mask?.sizes], ['top-left', ['L', 'S']]);
+    assert.equal(topLeftRectangle(top.mask), true);
+    for (const rows of ['m[-L:]', 'm[S - L:]', 'm[S - L:S]']) {
+      const bottom = await valueOf(base, rows);
+      assert.equal(bottom.mask?.align, 'bottom-right', rows);
+      assert.equal(topLeftRectangle(bottom.mask), false, rows);
+    }
+    // Rows from an offset that is not the end: alignment unknown.
+    assert.equal((await valueOf(base, 'm[T:L]')).mask?.align, undefined);
+    assert.equal(polarity(await valueOf(base, 'm[:L]')), 'keep');
+  });
+});
+
 describe('KV caches: flags read per world (cache present / absent)', () => {
   async function flag(src: string, expr: string): Promise<{ cached: boolean | '?'; uncached: boolean | '?' }> {
     const p = await program(src);
@@ -332,6 +349,36 @@ ${body}
     }
     // Set True directly in a loop or a try body: it may or may not have run.
     assert.deepEqual(await flag(src('    for layer in layers:\n        is_causal = True'), 'is_causal'), { cached: '?', uncached: '?' });
+  });
+  it('state the class extends by concatenation is a KV cache whatever it is called; a concatenation not stored back is not', async () => {
+    const src = (storeBack: string) => `import torch
+
+
+class Memory:
+    def __init__(self):
+        self.keys = None
+
+    def extend(self, k):
+        if self.keys is not None:
+            k = torch.cat([self.keys, k], dim=-2)
+        ${storeBack}
+        return k
+`;
+    for (const store of ['self.keys = k', 'self.keys, self.other = k, None']) {
+      const p = await program(src(store));
+      assert.equal(p.value('torch.cat([self.keys, k], dim=-2)').fromCache, true, store);
+    }
+    const direct = await program(`import torch
+
+
+class Memory:
+    def push(self, k):
+        self.keys = torch.cat([self.keys, k], dim=-2)
+        return self.keys
+`);
+    assert.equal(direct.value('torch.cat([self.keys, k], dim=-2)').fromCache, true);
+    const notStored = await program(src('self.count = 1'));
+    assert.equal(notStored.value('torch.cat([self.keys, k], dim=-2)').fromCache, undefined);
   });
   it('`self.kv_cache.update(...)` returns keys and values that include the cache, whatever kv_cache is', async () => {
     const p = await program(`import torch.nn as nn

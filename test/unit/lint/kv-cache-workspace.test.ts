@@ -1,0 +1,125 @@
+// Cross-file pairs for ATT008: keys kept by a class of another file that extends them by concatenation
+// (a KV cache whatever it is called), read by an attention module here with is_causal=True (buggy) or a
+// bottom-right aligned mask (fixed); and a padding-mask helper of another file built with each of the forms
+// real code uses, read by nn.MultiheadAttention and SDPA (ATT002).
+import { strict as assert } from 'node:assert';
+import type { WorkspaceFiles } from '../../../src/lint/analysis/workspace';
+import { createLinter, type ExtendedLinter, type Finding } from '../../../src/lint';
+import { grammar } from './helpers';
+
+function workspace(files: Record<string, string>): WorkspaceFiles {
+  return { read: (p) => files[p], version: (p) => (p in files ? 1 : undefined) };
+}
+
+async function workspaceLinter(files: Record<string, string>): Promise<ExtendedLinter> {
+  return createLinter(grammar(), { workspace: workspace(files), onInternalError: (e) => assert.fail(String(e)) });
+}
+
+const codes = (fs: readonly Finding[]): string[] => fs.map((f) => `${f.code}@${f.line}`);
+
+describe('workspace: a KV cache kept by a class of another file', () => {
+  const STORE = `import torch
+
+
+class Store:
+    def __init__(self):
+        self.k = None
+        self.v = None
+
+    def append(self, k, v):
+        if self.k is None:
+            self.k, self.v = k, v
+        else:
+            self.k = torch.cat([self.k, k], dim=2)
+            self.v = torch.cat([self.v, v], dim=2)
+        return self.k, self.v
+`;
+  const model = (attend: string) => `import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from store import Store
+
+
+class Decoder(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.store = Store()
+
+    def forward(self, q, k, v):
+        k, v = self.store.append(k, v)
+${attend}
+`;
+
+  it('is_causal=True on the keys it returns: buggy (links the concatenation in store.py); a bottom-right mask: fixed', async () => {
+    const buggy = model('        return F.scaled_dot_product_attention(q, k, v, is_causal=True)');
+    const l = await workspaceLinter({ 'store.py': STORE, 'model.py': buggy });
+    const fs = l.lintPython(buggy, { path: 'model.py' });
+    assert.deepEqual(codes(fs), ['ATT008@14']);
+    const fixed = model(`        L, S = q.size(-2), k.size(-2)
+        keep = torch.ones(L, S, dtype=torch.bool, device=q.device).tril(diagonal=S - L)
+        return F.scaled_dot_product_attention(q, k, v, attn_mask=keep)`);
+    assert.deepEqual(codes((await workspaceLinter({ 'store.py': STORE, 'model.py': fixed })).lintPython(fixed, { path: 'model.py' })), []);
+  });
+
+  it('without the store writing its concatenation back there is no cache, and nothing to report', async () => {
+    const noState = STORE.replace('self.k = torch.cat([self.k, k], dim=2)', 'k2 = torch.cat([self.k, k], dim=2)').replace(
+      'return self.k, self.v',
+      'return k, v',
+    );
+    const src = model('        return F.scaled_dot_product_attention(q, k, v, is_causal=True)');
+    assert.deepEqual(codes((await workspaceLinter({ 'store.py': noState, 'model.py': src })).lintPython(src, { path: 'model.py' })), []);
+  });
+});
+
+describe('workspace: padding masks built by a helper of another file, in the forms real code uses', () => {
+  // Each helper returns a mask that is True at padding (ignore) or True at real tokens (keep).
+  const IGNORE = [
+    'ids == pad_id',
+    'ids.data.eq(pad_id)',
+    'ids.ne(pad_id).logical_not()',
+    '1 - (ids != pad_id).long()',
+    'torch.arange(ids.size(1), device=ids.device)[None, :] >= lengths[:, None]',
+    '~(torch.arange(ids.size(1), device=ids.device)[None, :] < lengths[:, None])',
+  ];
+  const KEEP = [
+    '(ids != pad_id).long().bool()',
+    '(ids != pad_id).to(torch.float32)',
+    'ids.ne(pad_id)',
+    'torch.arange(ids.size(1))[None, :] < lengths[:, None]',
+  ];
+  const masks = (expr: string) => `import torch
+
+
+def build(ids, lengths=None, pad_id=0):
+    return ${expr}
+`;
+  const MODEL = `import torch.nn as nn
+import torch.nn.functional as F
+from masks import build
+
+
+class Encoder(nn.Module):
+    def __init__(self, d, h):
+        super().__init__()
+        self.mha = nn.MultiheadAttention(d, h, batch_first=True)
+
+    def forward(self, x, ids, lengths):
+        a, _ = self.mha(x, x, x, key_padding_mask=build(ids, lengths))
+        return a
+
+    def attend(self, q, k, v, ids, lengths):
+        return F.scaled_dot_product_attention(q, k, v, attn_mask=build(ids, lengths)[:, None, None, :].bool())
+`;
+  it('an ignore mask is right for key_padding_mask and wrong for SDPA; a keep mask the other way round', async () => {
+    for (const expr of IGNORE) {
+      const l = await workspaceLinter({ 'masks.py': masks(expr), 'model.py': MODEL });
+      const fs = l.lintPython(MODEL, { path: 'model.py' });
+      assert.deepEqual(codes(fs), ['ATT002@16'], expr);
+      assert.match(fs[0].message, /masks\.py:5/, expr);
+    }
+    for (const expr of KEEP) {
+      const l = await workspaceLinter({ 'masks.py': masks(expr), 'model.py': MODEL });
+      assert.deepEqual(codes(l.lintPython(MODEL, { path: 'model.py' })), ['ATT002@12'], expr);
+    }
+  });
+});
