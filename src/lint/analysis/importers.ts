@@ -69,3 +69,25 @@ export function importerPrecision(link: ModuleLink): PrecisionEvidence | undefin
     if (dir === '') return undefined;
   }
 }
+
+/** Workspace files (its directory and those above) that import the linted file, at most `max`; each noted as a dependency. */
+export function importingFiles(link: ModuleLink, max: number): string[] {
+  const files = link.workspace.files;
+  if (!files.listPython) return [];
+  const out: string[] = [];
+  // Every import of the file names its module (`masks` for pkg/masks.py, `pkg` for pkg/__init__.py): a cheap test first.
+  const stem = link.path.replace(/\.py$/, '').split('/');
+  const name = stem[stem.length - 1] === '__init__' ? stem[stem.length - 2] : stem[stem.length - 1];
+  let seen = 0;
+  for (let dir = dirOf(link.path); ; dir = dirOf(dir)) {
+    for (const candidate of files.listPython(dir)) {
+      if (candidate === link.path || ++seen > MAX_CANDIDATES || out.length >= max) continue;
+      const facts = link.workspace.textFacts(candidate, readFacts);
+      if (!facts || !facts.imports.some((i) => i.parts.includes(name) || i.names.includes(name))) continue;
+      if (!importsFile(files, candidate, facts, link.path)) continue;
+      link.deps.set(candidate, files.version(candidate));
+      out.push(candidate);
+    }
+    if (dir === '' || out.length >= max) return out;
+  }
+}

@@ -1,14 +1,20 @@
 // Cross-file pairs for ATT008: keys kept by a class of another file that extends them by concatenation
 // (a KV cache whatever it is called), read by an attention module here with is_causal=True (buggy) or a
-// bottom-right aligned mask (fixed); and a padding-mask helper of another file built with each of the forms
-// real code uses, read by nn.MultiheadAttention and SDPA (ATT002).
+// bottom-right aligned mask (fixed). For ATT002: a padding-mask helper of another file built with each of the
+// forms real code uses, read by nn.MultiheadAttention and SDPA; and a helper whose meaning only its callers
+// know (an additive conversion of a mask parameter), judged in its own file as the files importing it call it.
 import { strict as assert } from 'node:assert';
 import type { WorkspaceFiles } from '../../../src/lint/analysis/workspace';
 import { createLinter, type ExtendedLinter, type Finding } from '../../../src/lint';
 import { grammar } from './helpers';
 
 function workspace(files: Record<string, string>): WorkspaceFiles {
-  return { read: (p) => files[p], version: (p) => (p in files ? 1 : undefined) };
+  const dir = (p: string): string => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
+  return {
+    read: (p) => files[p],
+    version: (p) => (p in files ? 1 : undefined),
+    listPython: (d) => Object.keys(files).filter((p) => p.endsWith('.py') && dir(p) === d),
+  };
 }
 
 async function workspaceLinter(files: Record<string, string>): Promise<ExtendedLinter> {
@@ -121,5 +127,50 @@ class Encoder(nn.Module):
       const l = await workspaceLinter({ 'masks.py': masks(expr), 'model.py': MODEL });
       assert.deepEqual(codes(l.lintPython(MODEL, { path: 'model.py' })), ['ATT002@12'], expr);
     }
+  });
+});
+
+describe('workspace: a mask helper judged as the files importing it call it', () => {
+  const UTILS = (bias: string) => `import torch
+
+
+def extended_bias(attention_mask, dtype):
+    ext = attention_mask[:, None, None, :].to(dtype)
+    return ${bias}
+`;
+  const MODEL = (mask: string) => `import torch
+from utils import extended_bias
+
+
+def attend(q, k, v, input_ids, pad_id):
+    mask = ${mask}
+    scores = q @ k.transpose(-2, -1) / q.size(-1) ** 0.5
+    scores = scores + extended_bias(mask, scores.dtype)
+    return torch.softmax(scores, dim=-1) @ v
+`;
+  async function lintUtils(bias: string, mask: string): Promise<Finding[]> {
+    const files = { 'utils.py': UTILS(bias), 'model.py': MODEL(mask) };
+    return (await workspaceLinter(files)).lintPython(files['utils.py'], { path: 'utils.py' });
+  }
+
+  it('a keep mask from the caller multiplied by the large negative value: buggy in utils.py (names model.py); (1 - m) fixed', async () => {
+    const fs = await lintUtils('ext * torch.finfo(dtype).min', '(input_ids != pad_id).long()');
+    assert.deepEqual(codes(fs), ['ATT002@6']);
+    assert.match(fs[0].message, /model\.py:8/);
+    assert.deepEqual(
+      fs[0].related?.filter((r) => r.path !== undefined).map((r) => [r.path, r.line]),
+      [['model.py', 8]],
+    );
+    assert.deepEqual(await lintUtils('(1.0 - ext) * torch.finfo(dtype).min', '(input_ids != pad_id).long()'), []);
+  });
+
+  it('the caller decides: the same helper given a mask that is True at padding is right', async () => {
+    assert.deepEqual(await lintUtils('ext * torch.finfo(dtype).min', '(input_ids == pad_id).long()'), []);
+    assert.deepEqual(codes(await lintUtils('(1.0 - ext) * torch.finfo(dtype).min', '(input_ids == pad_id).long()')), ['ATT002@6']);
+  });
+
+  it('alone (no file imports it), the helper says nothing about its parameter: silent', async () => {
+    const files = { 'utils.py': UTILS('ext * torch.finfo(dtype).min') };
+    assert.deepEqual((await workspaceLinter(files)).lintPython(files['utils.py'], { path: 'utils.py' }), []);
   });
 });
