@@ -12,13 +12,19 @@ import type { Scope } from './scopes';
 import type { AValue } from './values';
 import { lineOf } from './workspace';
 
-/** Importing files read, at most, and calls taken from each. */
+/** Importing files read, at most, calls taken from each, and calls whose callee is evaluated to find them. */
 const MAX_IMPORTERS = 8;
 const MAX_CALLS_PER_FILE = 8;
+const MAX_CALLEES_PER_FILE = 64;
+
+/** The methods a call of an instance runs (`model(x, mask)` runs forward). */
+const MODULE_CALL: ReadonlySet<string> = new Set(['forward', '__call__']);
 
 /** One call of a function of this file, as an importing file makes it. */
 export interface ImporterCall {
   readonly scope: Scope;
+  /** For a method: the instance it is called on (of this file's class). */
+  readonly self?: AValue;
   readonly positional: readonly AValue[];
   readonly keywords: ReadonlyMap<string, AValue>;
 }
@@ -32,7 +38,10 @@ export function functionsCallersDecide(ev: Evaluator): Scope[] {
   for (const site of ev.facts.mask) {
     const m = site.mask.mask;
     const scope = site.ctx.scope;
-    if (site.ctx.bindings !== undefined || scope.kind !== 'function' || scope.parent !== ev.sr.module || scope.params.length === 0) continue;
+    if (site.ctx.bindings !== undefined || scope.kind !== 'function' || scope.params.length === 0) continue;
+    // A module-level function, or the forward of a module-level class (`model(x, mask)` in the caller).
+    const method = scope.ownerClass && scope.parent?.parent === ev.sr.module && MODULE_CALL.has(scope.name);
+    if (scope.parent !== ev.sr.module && !method) continue;
     if (!m || m.polarity === undefined || m.byName) out.add(scope);
   }
   return [...out];
@@ -42,34 +51,40 @@ export function functionsCallersDecide(ev: Evaluator): Scope[] {
 export function callsFromImporters(ev: Evaluator, fns: readonly Scope[]): ImporterCall[] {
   const link = ev.link;
   if (!link || fns.length === 0) return [];
-  const byName = new Map(fns.map((f) => [f.name, f]));
+  const byName = new Map(fns.filter((f) => !f.ownerClass).map((f) => [f.name, f]));
+  const byClass = new Map(fns.filter((f) => f.ownerClass).map((f) => [f.ownerClass!.name, f]));
   const out: ImporterCall[] = [];
   for (const path of importingFiles(link, MAX_IMPORTERS)) {
     const m = link.workspace.module(path);
     if (!m) continue;
+    // Instances are called through any name (`model(x, mask)`): only in a file that names one of the classes.
+    const instances = byClass.size > 0 && [...byClass.keys()].some((c) => m.tree.source.includes(c));
     let taken = 0;
     const calls: PyNode[] = [];
     walk(m.tree.root, (n) => {
-      if (taken >= MAX_CALLS_PER_FILE) return false;
+      if (taken >= MAX_CALLEES_PER_FILE) return false;
       if (n.type !== 'call') return;
       const fn = childByField(n, 'function');
       const u = fn ? unparen(fn) : undefined;
       const name = u?.type === 'identifier' ? m.ev.text(u) : u?.type === 'attribute' ? m.ev.text(childByField(u, 'attribute') ?? u) : undefined;
-      if (name !== undefined && byName.has(name)) {
+      if (name !== undefined && (byName.has(name) || (instances && !byClass.has(name)))) {
         calls.push(n);
         taken++;
       }
     });
+    let found = 0;
     for (const call of calls) {
+      if (found >= MAX_CALLS_PER_FILE) break;
       const fnNode = unparen(childByField(call, 'function')!);
       const scope = innermostScope(m.sr.scopes, call) ?? m.sr.module;
       const ctx = m.ev.defaultCtx(scope);
-      // The name must resolve to this file's function (not a namesake defined or imported from elsewhere).
+      // The callee must be this file's function, or an instance of this file's class (not a namesake).
       const callee = m.ev.eval(fnNode, ctx);
-      const calleeOwner = callee.kind === 'function' && callee.fn ? link.workspace.ownerOf(callee.fn.scope) : undefined;
-      if (calleeOwner?.link?.path !== link.path) continue;
-      const target = byName.get(callee.fn!.scope.name);
+      const calleeScope = callee.kind === 'function' && callee.fn ? callee.fn.scope : callee.kind === 'object' ? callee.object?.cls.scope : undefined;
+      if (!calleeScope || link.workspace.ownerOf(calleeScope)?.link?.path !== link.path) continue;
+      const target = callee.kind === 'function' ? byName.get(calleeScope.name) : byClass.get(calleeScope.name);
       if (!target) continue;
+      found++;
       const argList = childByField(call, 'arguments');
       const args = argList ? namedChildren(argList) : [];
       if (args.some((a) => a.type === 'list_splat' || a.type === 'dictionary_splat')) continue;
@@ -85,8 +100,9 @@ export function callsFromImporters(ev: Evaluator, fns: readonly Scope[]): Import
           if (k && v) keywords.set(m.ev.text(k), portable(m.ev.eval(v, ctx), origin));
         } else positional.push(portable(m.ev.eval(a, ctx), origin));
       }
-      ev.noteForeignEvidence({ path, line, column, message: `\`${target.name}\` is called here, in a file that imports this one` });
-      out.push({ scope: target, positional, keywords });
+      const what = target.ownerClass ? `${target.ownerClass.name}.${target.name}` : target.name;
+      ev.noteForeignEvidence({ path, line, column, message: `\`${what}\` is called here, in a file that imports this one` });
+      out.push({ scope: target, positional, keywords, ...(target.ownerClass ? { self: { kind: 'object', object: { cls: target.ownerClass } } } : {}) });
     }
   }
   return out;

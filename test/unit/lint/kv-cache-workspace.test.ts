@@ -174,3 +174,45 @@ def attend(q, k, v, input_ids, pad_id):
     assert.deepEqual((await workspaceLinter(files)).lintPython(files['utils.py'], { path: 'utils.py' }), []);
   });
 });
+
+describe("workspace: a module's forward judged as the files importing it call the instance", () => {
+  const MODEL = `import torch.nn as nn
+
+
+class Encoder(nn.Module):
+    def __init__(self, d, h):
+        super().__init__()
+        self.mha = nn.MultiheadAttention(d, h, batch_first=True)
+
+    def forward(self, x, pad_mask):
+        y, _ = self.mha(x, x, x, key_padding_mask=pad_mask)
+        return y
+`;
+  const TRAIN = (mask: string) => `from model import Encoder
+
+
+def run(emb, ids, pad_id):
+    model = Encoder(64, 4)
+    mask = ${mask}
+    return model(emb(ids), mask)
+`;
+  async function lintModel(mask: string): Promise<Finding[]> {
+    return (await workspaceLinter({ 'model.py': MODEL, 'train.py': TRAIN(mask) })).lintPython(MODEL, { path: 'model.py' });
+  }
+
+  it('the caller passes a keep mask to key_padding_mask: buggy in model.py (names train.py); an ignore mask: fixed', async () => {
+    const fs = await lintModel('ids != pad_id');
+    assert.deepEqual(codes(fs), ['ATT002@10']);
+    assert.match(fs[0].message, /train\.py:7/);
+    assert.deepEqual(await lintModel('ids == pad_id'), []);
+    assert.deepEqual(await lintModel('~(ids != pad_id)'), []);
+  });
+
+  it('a namesake class defined in the caller is not this one: silent', async () => {
+    const files = {
+      'model.py': MODEL,
+      'train.py': TRAIN('ids != pad_id').replace('from model import Encoder', 'import torch.nn as nn\n\n\nclass Encoder(nn.Module):\n    pass'),
+    };
+    assert.deepEqual((await workspaceLinter(files)).lintPython(MODEL, { path: 'model.py' }), []);
+  });
+});
