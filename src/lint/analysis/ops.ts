@@ -21,6 +21,7 @@ import { arg, emptyArgs, intOf, mutable, rootName, tensorish, val, type Call, ty
 import type { Evaluator } from './evaluator';
 import type { Ctx } from './facts';
 import { cacheMethod, isGrowingState } from './kv-cache';
+import { dataLoaderBatches } from './data-loaders';
 import {
   causalAdditive,
   isHeadMask,
@@ -1316,6 +1317,8 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
     });
   }
   if (SDPA_FUNCTIONS[qname]) return sdpa(ev, c, qname);
+  const batches = last === 'DataLoader' ? dataLoaderBatches(ev, qname, c) : undefined;
+  if (batches) return batches;
   // A learned parameter is the tensor it wraps (`nn.Parameter(torch.randn(d, 1))` keeps its length-1 axis).
   if (qname === 'torch.nn.Parameter' || qname === 'torch.nn.parameter.Parameter' || qname === 'tensorflow.Variable') {
     return tensorish(val(ev, c, c.args.positional[0] ?? arg(c, 'data') ?? arg(c, 'initial_value')));

@@ -216,3 +216,47 @@ def run(emb, ids, pad_id):
     assert.deepEqual((await workspaceLinter(files)).lintPython(MODEL, { path: 'model.py' }), []);
   });
 });
+
+describe('workspace: a padding mask built in a collate function, through the DataLoader and the training loop', () => {
+  const MODEL = `import torch.nn as nn
+
+
+class Encoder(nn.Module):
+    def __init__(self, d, h):
+        super().__init__()
+        self.mha = nn.MultiheadAttention(d, h, batch_first=True)
+
+    def forward(self, x, pad_mask):
+        y, _ = self.mha(x, x, x, key_padding_mask=pad_mask)
+        return y
+`;
+  const DATA = (cmp: string) => `from torch.nn.utils.rnn import pad_sequence
+
+
+def collate(batch, pad_id=0):
+    ids = pad_sequence([item["ids"] for item in batch], batch_first=True, padding_value=pad_id)
+    mask = ids ${cmp} pad_id
+    return ids, mask
+`;
+  const TRAIN = `from torch.utils.data import DataLoader
+from data import collate
+from model import Encoder
+
+
+def train(dataset, emb):
+    model = Encoder(64, 4)
+    loader = DataLoader(dataset, batch_size=16, shuffle=True, collate_fn=collate)
+    for ids, mask in loader:
+        model(emb(ids), mask).sum().backward()
+`;
+  async function lintModel(cmp: string): Promise<Finding[]> {
+    return (await workspaceLinter({ 'model.py': MODEL, 'data.py': DATA(cmp), 'train.py': TRAIN })).lintPython(MODEL, { path: 'model.py' });
+  }
+
+  it('collate builds a keep mask for key_padding_mask: buggy in model.py (names data.py and train.py); True at padding: fixed', async () => {
+    const fs = await lintModel('!=');
+    assert.deepEqual(codes(fs), ['ATT002@10']);
+    assert.match(fs[0].message, /data\.py:7.*train\.py:10/);
+    assert.deepEqual(await lintModel('=='), []);
+  });
+});

@@ -250,6 +250,28 @@ def f(input_ids, attention_mask=None):
   });
 });
 
+describe('data loaders', () => {
+  it('iterating DataLoader(..., collate_fn=f) gives what f returns; without a collate function nothing is known', async () => {
+    const src = (loader: string) => `import torch
+from torch.utils.data import DataLoader
+
+
+def collate(batch):
+    ids = torch.stack([b[0] for b in batch])
+    return ids, ids != 0
+
+
+def loop(ds):
+    for ids, keep in ${loader}:
+        use(keep)
+`;
+    const p = await program(src('DataLoader(ds, batch_size=8, collate_fn=collate)'));
+    assert.equal(polarity(p.value('keep')), 'keep');
+    const q = await program(src('DataLoader(ds, batch_size=8)'));
+    assert.equal(q.value('keep').mask, undefined);
+  });
+});
+
 describe('rows cut from a square causal mask', () => {
   const base = 'm = torch.tril(torch.ones(S, S, dtype=torch.bool))';
   it('the first L rows stay top-left over L queries and S keys; the last L rows are bottom-right', async () => {
