@@ -38,6 +38,18 @@ function readFacts(source: string): ImporterFacts {
   return { imports, precision, ...(at ? { at } : {}) };
 }
 
+/** Facts of the files a lint has looked at (each file's version is asked once per lint, not once per question). */
+const factsPerLint = new WeakMap<ModuleLink, Map<string, ImporterFacts | undefined>>();
+
+function factsOf(link: ModuleLink, candidate: string): ImporterFacts | undefined {
+  let seen = factsPerLint.get(link);
+  if (!seen) factsPerLint.set(link, (seen = new Map()));
+  if (seen.has(candidate)) return seen.get(candidate);
+  const facts = link.workspace.textFacts(candidate, readFacts);
+  seen.set(candidate, facts);
+  return facts;
+}
+
 /** Whether `importer` imports the module at `target` (by any form of import statement). */
 function importsFile(files: WorkspaceFiles, importer: string, facts: ImporterFacts, target: string): boolean {
   for (const imp of facts.imports) {
@@ -60,7 +72,7 @@ export function importerPrecision(link: ModuleLink): PrecisionEvidence | undefin
   for (let dir = dirOf(link.path); ; dir = dirOf(dir)) {
     for (const candidate of files.listPython(dir)) {
       if (candidate === link.path || ++seen > MAX_CANDIDATES) continue;
-      const facts = link.workspace.textFacts(candidate, readFacts);
+      const facts = factsOf(link, candidate);
       if (!facts || (!facts.precision.fp16 && !facts.precision.bf16) || !facts.at) continue;
       if (!importsFile(files, candidate, facts, link.path)) continue;
       link.deps.set(candidate, files.version(candidate));
@@ -82,7 +94,7 @@ export function importingFiles(link: ModuleLink, max: number): string[] {
   for (let dir = dirOf(link.path); ; dir = dirOf(dir)) {
     for (const candidate of files.listPython(dir)) {
       if (candidate === link.path || ++seen > MAX_CANDIDATES || out.length >= max) continue;
-      const facts = link.workspace.textFacts(candidate, readFacts);
+      const facts = factsOf(link, candidate);
       if (!facts || !facts.imports.some((i) => i.parts.includes(name) || i.names.includes(name))) continue;
       if (!importsFile(files, candidate, facts, link.path)) continue;
       link.deps.set(candidate, files.version(candidate));
