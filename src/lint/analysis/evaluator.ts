@@ -8,6 +8,7 @@
 import { callAcrossFiles, importedValue, isWorkspaceModule, workspaceAttribute, type ForeignEvidence } from './cross-file';
 import { FileFacts } from './file-facts';
 import { importerPrecision } from './importers';
+import { callsFromImporters, functionsCallersDecide, type ImporterCall } from './importer-calls';
 import { latestDefinition, withOrigin } from './origins';
 import { sourcePrecision, type PrecisionEvidence } from './precision';
 import { PREFILTERS } from './prefilters';
@@ -203,6 +204,20 @@ export class Evaluator {
       this.evaluateBody(ctx);
       if (deadline !== undefined && Date.now() > deadline) return;
     }
+    // Masks whose meaning only the callers know: judged again as the files importing this one call them.
+    if (this.link?.importers) {
+      const fns = functionsCallersDecide(this);
+      if (fns.length > 0) for (const c of callsFromImporters(this, fns)) this.evaluateCalledWith(c);
+      while (this.pending.length > 0) this.evaluateBody(this.pending.shift()!);
+    }
+  }
+
+  /** Evaluates a function's body as another file calls it (importer-calls.ts), recording its sites in that context. */
+  private evaluateCalledWith(c: ImporterCall): void {
+    if (c.scope.node.skipped) return;
+    const ctx: Ctx = { id: this.nextCtxId++, scope: c.scope, bindings: this.bindArguments(c.scope, c.positional, c.keywords, c.self), depth: 1 };
+    this.evaluateBody(ctx);
+    this.returnValue(c.scope, ctx);
   }
 
   /**

@@ -38,6 +38,18 @@ function readFacts(source: string): ImporterFacts {
   return { imports, precision, ...(at ? { at } : {}) };
 }
 
+/** Facts of the files a lint has looked at (each file's version is asked once per lint, not once per question). */
+const factsPerLint = new WeakMap<ModuleLink, Map<string, ImporterFacts | undefined>>();
+
+function factsOf(link: ModuleLink, candidate: string): ImporterFacts | undefined {
+  let seen = factsPerLint.get(link);
+  if (!seen) factsPerLint.set(link, (seen = new Map()));
+  if (seen.has(candidate)) return seen.get(candidate);
+  const facts = link.workspace.textFacts(candidate, readFacts);
+  seen.set(candidate, facts);
+  return facts;
+}
+
 /** Whether `importer` imports the module at `target` (by any form of import statement). */
 function importsFile(files: WorkspaceFiles, importer: string, facts: ImporterFacts, target: string): boolean {
   for (const imp of facts.imports) {
@@ -60,12 +72,34 @@ export function importerPrecision(link: ModuleLink): PrecisionEvidence | undefin
   for (let dir = dirOf(link.path); ; dir = dirOf(dir)) {
     for (const candidate of files.listPython(dir)) {
       if (candidate === link.path || ++seen > MAX_CANDIDATES) continue;
-      const facts = link.workspace.textFacts(candidate, readFacts);
+      const facts = factsOf(link, candidate);
       if (!facts || (!facts.precision.fp16 && !facts.precision.bf16) || !facts.at) continue;
       if (!importsFile(files, candidate, facts, link.path)) continue;
       link.deps.set(candidate, files.version(candidate));
       return { fp16: facts.precision.fp16, bf16: facts.precision.bf16, from: { path: candidate, line: facts.at.line, column: facts.at.column } };
     }
     if (dir === '') return undefined;
+  }
+}
+
+/** Workspace files (its directory and those above) that import the linted file, at most `max`; each noted as a dependency. */
+export function importingFiles(link: ModuleLink, max: number): string[] {
+  const files = link.workspace.files;
+  if (!files.listPython) return [];
+  const out: string[] = [];
+  // Every import of the file names its module (`masks` for pkg/masks.py, `pkg` for pkg/__init__.py): a cheap test first.
+  const stem = link.path.replace(/\.py$/, '').split('/');
+  const name = stem[stem.length - 1] === '__init__' ? stem[stem.length - 2] : stem[stem.length - 1];
+  let seen = 0;
+  for (let dir = dirOf(link.path); ; dir = dirOf(dir)) {
+    for (const candidate of files.listPython(dir)) {
+      if (candidate === link.path || ++seen > MAX_CANDIDATES || out.length >= max) continue;
+      const facts = factsOf(link, candidate);
+      if (!facts || !facts.imports.some((i) => i.parts.includes(name) || i.names.includes(name))) continue;
+      if (!importsFile(files, candidate, facts, link.path)) continue;
+      link.deps.set(candidate, files.version(candidate));
+      out.push(candidate);
+    }
+    if (dir === '' || out.length >= max) return out;
   }
 }

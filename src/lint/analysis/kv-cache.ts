@@ -1,10 +1,12 @@
 // What the analysis knows about KV caches: calls that return keys and values including a cache, and when a
 // causal flag is True relative to a cache being present (`is_causal=cache is not None or self.causal`,
-// `is_causal = True` set inside `if past_kv is not None:`), read path by path from the flag's definitions.
+// `is_causal = True` set inside `if past_kv is not None:` or in the arm that joins the keys with the cache),
+// read path by path from the flag's definitions (if/elif/else arms; loop, try and match bodies may not run).
 import { childByField, namedChildren, unparen, type PyNode } from '../syntax/tree';
 import type { Evaluator } from './evaluator';
 import { isCacheName } from './names';
 import { rootName, type Call } from './call';
+import type { Scope } from './scopes';
 import { tensor, type AValue } from './values';
 
 /**
@@ -15,6 +17,31 @@ export function cacheMethod(ev: Evaluator, c: Call): AValue | undefined {
   if (c.name !== 'update' || !c.recvNode || c.recv?.kind === 'tensor') return undefined;
   if (!isCacheName(rootName(ev, c.recvNode) ?? '')) return undefined;
   return { kind: 'tuple', elements: [tensor({ fromCache: true, role: 'key' }), tensor({ fromCache: true, role: 'value' })] };
+}
+
+/**
+ * A piece of a concatenation that is the object's own state grown by it: `self.keys` in
+ * `k = torch.cat([self.keys, k], dim=-2)` where the class stores the result back (`self.keys = k`,
+ * `self.keys, self.values = k, v`, `self.keys = torch.cat([self.keys, k])`). Whatever the attribute is called,
+ * keys kept across calls and extended by the new ones are a KV cache.
+ */
+export function isGrowingState(ev: Evaluator, piece: PyNode, concat: PyNode, scope: Scope): boolean {
+  const u = unparen(piece);
+  const cls = scope.ownerClass;
+  if (u.type !== 'attribute' || !cls || !scope.selfName) return false;
+  const obj = childByField(u, 'object');
+  const attr = childByField(u, 'attribute');
+  if (!obj || !attr || obj.type !== 'identifier' || ev.text(obj) !== scope.selfName) return false;
+  for (const d of ev.classAttrDefs(cls, `self.${ev.text(attr)}`)) {
+    let value = d.value ? unparen(d.value) : undefined;
+    if (value && d.path.length === 1 && (value.type === 'expression_list' || value.type === 'tuple')) value = namedChildren(value)[d.path[0]];
+    else if (d.path.length > 0) continue;
+    if (!value) continue;
+    if (value === concat || (value.start <= concat.start && concat.end <= value.end)) return true;
+    // `self.keys = k` where k's definition reaching that line is the concatenation.
+    if (value.type === 'identifier') for (const def of ev.sr.uses[value.id] ?? []) if (def.value && unparen(def.value) === concat) return true;
+  }
+  return false;
 }
 
 /** A boolean's value in each of two worlds: with a KV cache present, and without. '?' = not known. */
@@ -55,6 +82,11 @@ export interface FlagReader {
    * `self.flag`, the method's own reaching assignments, else every assignment to it in the class.
    */
   definitions(node: PyNode): readonly { readonly target: PyNode; readonly value?: PyNode; readonly path: readonly number[] }[] | undefined;
+  /**
+   * Where the keys judged were joined with the cache (`torch.cat([past_k, k])`, `cache.update(...)`), when known:
+   * an `if` arm holding it ran in the cached world even when its condition (`if use_cache:`) says nothing.
+   */
+  readonly cacheJoinedAt?: PyNode;
 }
 
 const MAX_DEPTH = 4;
@@ -129,11 +161,15 @@ function isCacheOperand(r: FlagReader, node: PyNode): boolean {
 function flagFromDefinitions(r: FlagReader, use: PyNode, depth: number): CacheTruth {
   const defs = r.definitions(use);
   if (!defs || defs.length === 0 || defs.some((d) => !d.value || d.path.length > 0)) return UNKNOWN_TRUTH;
-  const world = (w: 'cached' | 'uncached'): boolean | '?' => {
-    const live = defs.map((d) => ({ d, guard: branchGuard(r, d.target, depth) }));
-    // A branch that certainly runs in this world redefines the flag: definitions before its `if` are dead here.
+  const live = defs.map((d) => ({ d, guard: branchGuard(r, d.target, depth) }));
+  const world = (w: World): boolean | '?' => {
+    // A branch that certainly runs in this world, and is certainly reached after a definition, redefines the
+    // flag: that definition is dead here.
     const certain = live.filter((x) => x.guard && x.guard.truth[w] === true).map((x) => x.guard!.ifNode);
-    const reaching = live.filter((x) => (!x.guard || x.guard.truth[w] !== false) && !certain.some((ifNode) => x.d.target.end <= ifNode.start));
+    const reaching = live.filter(
+      (x) =>
+        (!x.guard || x.guard.truth[w] !== false) && !certain.some((ifNode) => x.d.target.end <= ifNode.start && reachedAfter(r, ifNode, x.d.target, w, depth)),
+    );
     if (reaching.length === 0) return '?';
     let v: boolean | '?' | undefined;
     for (const x of reaching) {
@@ -145,24 +181,79 @@ function flagFromDefinitions(r: FlagReader, use: PyNode, depth: number): CacheTr
   return { cached: world('cached'), uncached: world('uncached') };
 }
 
-/** The innermost `if` around a definition, and whether the definition's branch runs in each world. */
+type World = 'cached' | 'uncached';
+
+/** Statements whose bodies may run zero or several times, or stop part-way: nothing in them certainly runs. */
+const UNCERTAIN_BODIES = new Set(['for_statement', 'while_statement', 'try_statement', 'except_clause', 'finally_clause', 'match_statement', 'case_clause']);
+
+/**
+ * The innermost branch around a definition (an `if`/`elif`/`else` arm, a loop or try body), and whether the
+ * definition's arm runs in each world. A loop or try body is unknown in both.
+ */
 function branchGuard(r: FlagReader, target: PyNode, depth: number): { ifNode: PyNode; truth: CacheTruth } | undefined {
   let child: PyNode = target;
   for (let p = target.parent; p; child = p, p = p.parent) {
     if (p.type === 'function_definition' || p.type === 'class_definition' || p.type === 'module') return undefined;
-    if (p.type === 'else_clause' && p.parent?.type === 'if_statement') {
-      const ifNode = p.parent;
-      const cond = childByField(ifNode, 'condition');
-      // Only a plain if/else: with elif branches the else runs when every condition fails.
-      if (!cond || ifNode.children.some((c) => c.type === 'elif_clause')) return { ifNode, truth: UNKNOWN_TRUTH };
-      return { ifNode, truth: not(truthWithCache(r, cond, depth + 1)) };
+    if (p.type === 'else_clause' && p.parent?.type === 'if_statement') return { ifNode: p.parent, truth: armTruth(r, p.parent, p, depth) };
+    if ((p.type === 'if_statement' || p.type === 'elif_clause') && child.field === 'consequence') {
+      const ifNode = p.type === 'if_statement' ? p : p.parent;
+      if (ifNode?.type !== 'if_statement') return undefined;
+      return { ifNode, truth: armTruth(r, ifNode, p, depth) };
     }
-    if (p.type === 'if_statement' && child.field === 'consequence') {
-      const cond = childByField(p, 'condition');
-      return { ifNode: p, truth: cond ? truthWithCache(r, cond, depth + 1) : UNKNOWN_TRUTH };
-    }
-    if (p.type === 'elif_clause' || p.type === 'for_statement' || p.type === 'while_statement' || p.type === 'try_statement')
-      return { ifNode: p, truth: UNKNOWN_TRUTH };
+    if (UNCERTAIN_BODIES.has(p.type)) return { ifNode: p, truth: UNKNOWN_TRUTH };
   }
   return undefined;
+}
+
+/**
+ * Whether an arm of `ifNode` (the if_statement itself for its first arm, an elif_clause, an else_clause) runs in
+ * each world: its condition holds and every earlier condition failed. Where the conditions say nothing, the
+ * place the keys were joined with the cache does: the arm holding the join ran in the cached world, the others
+ * did not.
+ */
+function armTruth(r: FlagReader, ifNode: PyNode, arm: PyNode, depth: number): CacheTruth {
+  const arms = [ifNode, ...ifNode.children.filter((c) => c.type === 'elif_clause' || c.type === 'else_clause')];
+  let cached: boolean | '?' = true;
+  let uncached: boolean | '?' = true;
+  for (const a of arms) {
+    const cond = a.type === 'else_clause' ? undefined : childByField(a, 'condition');
+    const t = a.type === 'else_clause' ? both(true) : cond ? truthWithCache(r, cond, depth + 1) : UNKNOWN_TRUTH;
+    if (a === arm) {
+      cached = and(cached, t.cached);
+      uncached = and(uncached, t.uncached);
+      break;
+    }
+    cached = and(cached, not(t).cached);
+    uncached = and(uncached, not(t).uncached);
+  }
+  const join = r.cacheJoinedAt;
+  if (cached === '?' && join && ifNode.start <= join.start && join.end <= ifNode.end) {
+    const body = (a: PyNode): PyNode | undefined => (a.type === 'else_clause' ? childByField(a, 'body') : childByField(a, 'consequence'));
+    const holder = arms.find((a) => {
+      const b = body(a);
+      return b !== undefined && b.start <= join.start && join.end <= b.end;
+    });
+    if (holder) cached = holder === arm;
+  }
+  return { cached, uncached };
+}
+
+/**
+ * Whether `ifNode` is reached on every path that runs `def` and goes on to the use: every statement between the
+ * innermost block holding both and `ifNode` is a `with` or an arm that certainly runs in this world (not a loop
+ * or try body, not an arm that may be skipped).
+ */
+function reachedAfter(r: FlagReader, ifNode: PyNode, def: PyNode, w: World, depth: number): boolean {
+  let child: PyNode = ifNode;
+  for (let p = ifNode.parent; p; child = p, p = p.parent) {
+    if (p.start <= def.start && def.end <= p.end) return p.type === 'block' || p.type === 'module';
+    if (p.type === 'block' || p.type === 'with_statement') continue;
+    if (p.type === 'if_statement' || p.type === 'elif_clause' || p.type === 'else_clause') {
+      const g = branchGuard(r, child, depth + 1);
+      if (!g || g.truth[w] !== true) return false;
+      continue;
+    }
+    return false;
+  }
+  return false;
 }

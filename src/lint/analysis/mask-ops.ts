@@ -657,6 +657,7 @@ function sliceBounds(ev: Evaluator, node: PyNode): { start?: string; stop?: stri
  */
 export function sliceCausalMask(ev: Evaluator, sliced: AValue, subs: readonly PyNode[]): AValue {
   const m = sliced.mask;
+  if (m && subs.length === 1) return sliceCausalRows(ev, sliced, subs[0]);
   if (!m || subs.length < 2) return sliced;
   const topLeftBuffer = m.align === 'top-left' || (m.tri && ((m.tri.region === 'lower' && m.tri.k === 0) || (m.tri.region === 'upper' && m.tri.k === 1)));
   if (!topLeftBuffer) return sliced;
@@ -668,6 +669,27 @@ export function sliceCausalMask(ev: Evaluator, sliced: AValue, subs: readonly Py
     return { ...sliced, mask: { ...rest, align: 'top-left', ...(rows.stop && cols.stop ? { sizes: [rows.stop, cols.stop] as const } : {}) } };
   }
   if (rows.stop !== undefined && rows.stop === cols.stop) return { ...sliced, mask: { ...rest, align: 'bottom-right' } };
+  return { ...sliced, mask: rest };
+}
+
+/**
+ * Rows cut from a square top-left causal mask of S×S (`torch.tril(torch.ones(S, S))`): the first L rows
+ * (`[:L]`) stay top-left aligned over L queries and S keys; the last L rows (`[-L:]`, `[S - L:]`) are the
+ * bottom-right aligned mask.
+ */
+function sliceCausalRows(ev: Evaluator, sliced: AValue, sub: PyNode): AValue {
+  const m = sliced.mask!;
+  if (m.align !== 'top-left' || !m.sizes || m.sizes[0] !== m.sizes[1] || sliced.ndim !== 2) return sliced;
+  const rows = sliceBounds(ev, sub);
+  if (!rows) return sliced;
+  const n = m.sizes[1];
+  const { sizes: _sizes, align: _align, ...rest } = m;
+  if ((rows.start === undefined || rows.start === '0') && rows.stop !== undefined)
+    return { ...sliced, mask: { ...rest, align: 'top-left', sizes: [rows.stop, n] } };
+  const fromEnd = rows.start?.startsWith('-') ? rows.start.slice(1) : undefined;
+  const last = rows.stop === undefined || rows.stop === n;
+  if (last && rows.start !== undefined && (fromEnd !== undefined || rows.start.startsWith(`${n}-`)))
+    return { ...sliced, mask: { ...rest, align: 'bottom-right' } };
   return { ...sliced, mask: rest };
 }
 

@@ -20,7 +20,8 @@ import {
 import { arg, emptyArgs, intOf, mutable, rootName, tensorish, val, type Call, type Mutable } from './call';
 import type { Evaluator } from './evaluator';
 import type { Ctx } from './facts';
-import { cacheMethod } from './kv-cache';
+import { cacheMethod, isGrowingState } from './kv-cache';
+import { dataLoaderBatches } from './data-loaders';
 import {
   causalAdditive,
   isHeadMask,
@@ -1316,6 +1317,8 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
     });
   }
   if (SDPA_FUNCTIONS[qname]) return sdpa(ev, c, qname);
+  const batches = last === 'DataLoader' ? dataLoaderBatches(ev, qname, c) : undefined;
+  if (batches) return batches;
   // A learned parameter is the tensor it wraps (`nn.Parameter(torch.randn(d, 1))` keeps its length-1 axis).
   if (qname === 'torch.nn.Parameter' || qname === 'torch.nn.parameter.Parameter' || qname === 'tensorflow.Variable') {
     return tensorish(val(ev, c, c.args.positional[0] ?? arg(c, 'data') ?? arg(c, 'initial_value')));
@@ -1655,8 +1658,11 @@ function concat(ev: Evaluator, c: Call): AValue {
   if (!u || (u.type !== 'list' && u.type !== 'tuple')) return tensor();
   const items = namedChildren(u);
   const vals = items.map((n) => tensorish(ev.eval(n, c.ctx)));
-  const cached = items.some((n, i) => vals[i].fromCache || isCacheName(rootName(ev, n) ?? '') || /past|cache|prev/i.test(ev.text(n)));
-  const fresh = vals.find((_v, i) => !(vals[i].fromCache || isCacheName(rootName(ev, items[i]) ?? '') || /past|cache|prev/i.test(ev.text(items[i]))));
+  const fromCache = items.map(
+    (n, i) => vals[i].fromCache || isCacheName(rootName(ev, n) ?? '') || /past|cache|prev/i.test(ev.text(n)) || isGrowingState(ev, n, c.node, c.ctx.scope),
+  );
+  const cached = fromCache.some(Boolean);
+  const fresh = vals.find((_v, i) => !fromCache[i]);
   const base = fresh ?? vals[0];
   const ndim = vals.every((v) => v.ndim === base.ndim) ? base.ndim : undefined;
   const out: Mutable<AValue> = tensor({

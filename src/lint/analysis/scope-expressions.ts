@@ -3,7 +3,7 @@
 // scopes (a comprehension's for-clauses bind in a child environment, its first iterable is read outside).
 import { targetNames } from '../syntax/python';
 import { childByField, firstNamedChild, namedChildren, text, type PyNode } from '../syntax/tree';
-import type { Def, Scope } from './scopes';
+import type { Scope } from './scopes';
 import { readParams } from './scope-params';
 import { fork, type Env, type ScopeWalk } from './scope-walk';
 
@@ -22,11 +22,6 @@ export function visitExpr(w: ScopeWalk, node: PyNode | undefined, env: Env, scop
       case 'attribute': {
         const pseudo = w.boundName(n, scope);
         if (pseudo) w.recordUse(n, pseudo, env, scope);
-        if (pseudo && n.field === 'function' && n.parent?.type === 'call') {
-          const attrs = new Map<string, Def[]>();
-          for (const [name, defs] of env) if (name.startsWith('self.') && defs.some((d) => d.kind !== 'funcdef')) attrs.set(name, defs);
-          if (attrs.size > 0) w.selfAttrsAtCall.set(n.parent.id, attrs);
-        }
         const obj = childByField(n, 'object');
         if (obj) stack.push(obj);
         continue;

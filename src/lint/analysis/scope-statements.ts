@@ -36,21 +36,19 @@ function visitStatement(w: ScopeWalk, n: PyNode, env: Env, scope: Scope, cls?: C
       w.noteExpr(childByField(n, 'condition'), scope);
       const branches: (Env | null)[] = [];
       const cons = childByField(n, 'consequence');
-      branches.push(cons ? w.inArm(n, 0, () => walkBlock(w, cons, fork(env), scope)) : env);
+      branches.push(cons ? walkBlock(w, cons, fork(env), scope) : env);
       let hasElse = false;
       let condEnv = env;
-      let arm = 0;
       for (const alt of childrenByField(n, 'alternative')) {
-        arm++;
         if (alt.type === 'elif_clause') {
           condEnv = fork(condEnv);
           visitExpr(w, childByField(alt, 'condition'), condEnv, scope);
           const c = childByField(alt, 'consequence');
-          branches.push(c ? w.inArm(n, arm, () => walkBlock(w, c, fork(condEnv), scope)) : condEnv);
+          branches.push(c ? walkBlock(w, c, fork(condEnv), scope) : condEnv);
         } else if (alt.type === 'else_clause') {
           hasElse = true;
           const b = childByField(alt, 'body');
-          branches.push(b ? w.inArm(n, arm, () => walkBlock(w, b, fork(condEnv), scope)) : condEnv);
+          branches.push(b ? walkBlock(w, b, fork(condEnv), scope) : condEnv);
         }
       }
       if (!hasElse) branches.push(condEnv);
@@ -219,10 +217,7 @@ function visitFunction(w: ScopeWalk, n: PyNode, env: Env, scope: Scope, cls: Cla
   const inner: Env = new Map();
   for (const p of params) w.addDef(inner, { name: p.name, kind: 'param', target: p.node, path: [], scope: s, param: p });
   const body = childByField(n, 'body');
-  const outerGuards = w.guards;
-  w.guards = [];
   const end = body ? walkBlock(w, body, inner, s) : inner;
-  w.guards = outerGuards;
   s.envAtEnd = end ?? inner;
 }
 
@@ -240,10 +235,7 @@ function visitClass(w: ScopeWalk, n: PyNode, env: Env, scope: Scope): void {
   if (n.skipped) return;
   const body = childByField(n, 'body');
   const inner: Env = new Map();
-  const outerGuards = w.guards;
-  w.guards = [];
   if (body) walkBlock(w, body, inner, s, info);
-  w.guards = outerGuards;
   s.envAtEnd = inner;
 }
 

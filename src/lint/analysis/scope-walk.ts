@@ -1,9 +1,8 @@
 // The state of the scopes pass (./scopes.ts) while it walks a file: the tables it fills (scopes, classes,
-// definitions, uses), the environment operations (a new definition, fork and join at branches), and the `if`
-// arms the walk is inside. The visitors (./scope-statements.ts, ./scope-expressions.ts, ./scope-assignments.ts,
+// definitions, uses) and the environment operations (a new definition, fork and join at branches). The visitors (./scope-statements.ts, ./scope-expressions.ts, ./scope-assignments.ts,
 // ./scope-imports.ts) all write through one ScopeWalk.
 import { childByField, text, type PyNode, type PyTree } from '../syntax/tree';
-import type { ClassInfo, Def, GuardStep, Scope, ScopeResult } from './scopes';
+import type { ClassInfo, Def, Scope, ScopeResult } from './scopes';
 
 /** Name → the definitions that can reach this point of the walk. */
 export type Env = Map<string, Def[]>;
@@ -45,9 +44,6 @@ export class ScopeWalk {
   readonly scopeOfNode = new Map<number, Scope>();
   readonly defsOfScope = new Map<number, Def[]>();
   readonly exprsOfScope = new Map<number, PyNode[]>();
-  readonly selfAttrsAtCall = new Map<number, ReadonlyMap<string, Def[]>>();
-  /** The `if` arms the walk is inside (per scope: a nested function starts its own). */
-  guards: GuardStep[] = [];
 
   constructor(readonly src: PyTree) {
     this.uses = new Array(src.nodeCount);
@@ -71,21 +67,11 @@ export class ScopeWalk {
     return s;
   }
 
-  inArm<T>(branch: PyNode, arm: number, walk: () => T): T {
-    this.guards.push({ branch: branch.id, arm });
-    try {
-      return walk();
-    } finally {
-      this.guards.pop();
-    }
-  }
-
   /** A new definition: it alone now reaches its name in env. `self.x` definitions in a method are also the class's attributes. */
   addDef(env: Env, def: Omit<Def, 'id'>): Def {
     // The literal is fresh at every call site: give it its id in place (no copy).
-    const d = def as Def & { id: number; guard?: readonly GuardStep[] };
+    const d = def as Def & { id: number };
     d.id = this.nextDefId++;
-    if (this.guards.length > 0 && def.kind !== 'param') d.guard = this.guards.slice();
     env.set(d.name, [d]);
     const list = this.defsByTarget.get(d.target.id);
     if (list) list.push(d);
@@ -121,7 +107,7 @@ export class ScopeWalk {
   }
 
   result(module: Scope): ScopeResult {
-    const { scopes, classes, uses, useScope, rankFacts, defsByTarget, scopeOfNode, defsOfScope, exprsOfScope, selfAttrsAtCall } = this;
-    return { module, scopes, classes, uses, useScope, rankFacts, defsByTarget, scopeOfNode, defsOfScope, exprsOfScope, selfAttrsAtCall };
+    const { scopes, classes, uses, useScope, rankFacts, defsByTarget, scopeOfNode, defsOfScope, exprsOfScope } = this;
+    return { module, scopes, classes, uses, useScope, rankFacts, defsByTarget, scopeOfNode, defsOfScope, exprsOfScope };
   }
 }

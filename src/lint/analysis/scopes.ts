@@ -57,14 +57,6 @@ export interface Def {
   readonly importFrom?: { readonly moduleParts: number; readonly level: number };
   /** The scope created by a def/class/lambda statement. */
   readonly defines?: Scope;
-  /** The arms of `if` statements (innermost last) the definition sits in, within its scope (see paths.ts). */
-  readonly guard?: readonly GuardStep[];
-}
-
-/** One arm of an `if` statement: the statement's node id and the arm's index (0: the `if`, then elif/else in order). */
-export interface GuardStep {
-  readonly branch: number;
-  readonly arm: number;
 }
 
 export type ScopeKind = 'module' | 'function' | 'class' | 'lambda' | 'comprehension';
@@ -118,11 +110,6 @@ export interface ScopeResult {
   defsOfScope: Map<number, Def[]>;
   /** Statement-level expressions of each scope that are not definitions (calls, returns, conditions). */
   exprsOfScope: Map<number, PyNode[]>;
-  /**
-   * For calls of the instance's own methods (`self.attend(q, k, v)`, by call node id): the definitions of `self.`
-   * attributes reaching the call, so the method called sees the attributes as set on the caller's path.
-   */
-  selfAttrsAtCall: Map<number, ReadonlyMap<string, Def[]>>;
 }
 
 export function analyseScopes(tree: PyTree): ScopeResult {

@@ -3,7 +3,7 @@ import type { FillSite, MaskSite, SdpaSite } from '../analysis/facts';
 import type { Def } from '../analysis/scopes';
 import { truthWithCache, type FlagReader } from '../analysis/kv-cache';
 import { topLeftRectangle } from '../analysis/masks';
-import { causalFlagTrueWithCachedKeys, comparesLengths } from '../analysis/paths';
+import { comparesLengths } from '../analysis/length-guards';
 import { unparen, type PyNode } from '../syntax/tree';
 import { quote, type RelatedSpec, type Rule, type RuleContext } from './rule';
 import { cacheJoined, definitions, maskBuilt } from './related';
@@ -17,7 +17,7 @@ export const ATT008: Rule = {
     docs: {
       summary: 'is_causal=True together with attn_mask, or on a KV-cache path where query and key lengths differ.',
       whatItDoes:
-        "Reports `F.scaled_dot_product_attention(..., is_causal=True)` when an `attn_mask` is passed as well (not provably None), and when the keys come from a KV cache (`torch.cat([past_k, k], dim=-2)`, `torch.cat([cache[0], k])`, `layer_past`, `k, v = self.kv_cache.update(...)`) while the queries are only the new tokens. The flag need not be a literal: it is read separately for the paths with and without the cache, so `is_causal=cache is not None or self.causal`, `is_causal = True` assigned inside `if past_kv is not None:` and `is_causal=self.is_causal` with `self.is_causal = True` the class's only assignment count, while `is_causal=past is None` (causal only at prefill) does not. It also reports a causal `attn_mask` aligned top-left over L queries and S keys (`torch.tril(torch.ones(L, S))`, `self.bias[:, :, :T, :S]`) on cached keys; a bottom-right mask (`tril(diagonal=S - L)`, `self.bias[:, :, S - T:S, :S]`) is right. The same top-left mask in hand-written attention (`att.masked_fill(self.bias[:, :, :T, :S] == 0, -inf)` on scores whose keys include the cache) is reported too. A call guarded by a comparison of the query and key lengths is not reported.",
+        "Reports `F.scaled_dot_product_attention(..., is_causal=True)` when an `attn_mask` is passed as well (not provably None), and when the keys come from a KV cache (`torch.cat([past_k, k], dim=-2)`, `torch.cat([cache[0], k])`, `layer_past`, `k, v = self.kv_cache.update(...)`, or state a class of this or another file extends by concatenation and stores back, whatever it is called: `k = torch.cat([self.keys, k], dim=-2); self.keys = k`) while the queries are only the new tokens. The flag need not be a literal: it is read separately for the paths with and without the cache, so `is_causal=cache is not None or self.causal`, `is_causal = True` assigned inside `if past_kv is not None:` (or in whichever `if`/`elif`/`else` arm joins the keys with the cache, such as `if use_cache:`) and `is_causal=self.is_causal` with `self.is_causal = True` the class's only assignment count, while `is_causal=past is None` (causal only at prefill) does not, nor a flag whose resetting may be skipped (under a further condition, in a loop or a `try` body). It also reports a causal `attn_mask` aligned top-left over L queries and S keys (`torch.tril(torch.ones(L, S))`, `self.bias[:, :, :T, :S]`, the first L rows `[:L]` of a square S×S causal mask) on cached keys; a bottom-right mask (`tril(diagonal=S - L)`, `self.bias[:, :, S - T:S, :S]`, the last rows `[-L:]` or `[S - L:]`) is right. The same top-left mask in hand-written attention (`att.masked_fill(self.bias[:, :, :T, :S] == 0, -inf)` on scores whose keys include the cache) is reported too. A call guarded by a comparison of the query and key lengths is not reported.",
       whyIsThisBad:
         'PyTorch raises an error when both `attn_mask` and `is_causal=True` are given (or silently ignores one of them in some backends and versions). `is_causal=True` builds a top-left aligned lower-triangular mask: with L new queries against S > L cached keys, query i may only see keys 0..i, so during generation the new token attends to the first cached tokens instead of all of them.',
       example: `k = torch.cat([past_k, k], dim=-2)
@@ -141,8 +141,8 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         }
         if (!site.k.fromCache || site.q.fromCache || lengthGuarded(site.node)) return;
         const valueNode = site.causalNode.type === 'keyword_argument' ? site.causalNode.children.find((c) => c.field === 'value') : site.causalNode;
-        const withCache = valueNode ? truthWithCache(flags, valueNode).cached : '?';
-        if (causal === 'true' || withCache === true || (causal === 'maybe' && causalFlagTrueWithCachedKeys(ev, site))) {
+        const withCache = valueNode ? truthWithCache({ ...flags, cacheJoinedAt: site.k.cacheAt }, valueNode).cached : '?';
+        if (causal === 'true' || withCache === true) {
           reported.add(site.node.id);
           const flag = causal === 'true' ? 'is_causal=True' : `is_causal=${quote(ctx.text(valueNode!), 40)} (True whenever the cache is used)`;
           ctx.report({

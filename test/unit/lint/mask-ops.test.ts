@@ -250,6 +250,45 @@ def f(input_ids, attention_mask=None):
   });
 });
 
+describe('data loaders', () => {
+  it('iterating DataLoader(..., collate_fn=f) gives what f returns; without a collate function nothing is known', async () => {
+    const src = (loader: string) => `import torch
+from torch.utils.data import DataLoader
+
+
+def collate(batch):
+    ids = torch.stack([b[0] for b in batch])
+    return ids, ids != 0
+
+
+def loop(ds):
+    for ids, keep in ${loader}:
+        use(keep)
+`;
+    const p = await program(src('DataLoader(ds, batch_size=8, collate_fn=collate)'));
+    assert.equal(polarity(p.value('keep')), 'keep');
+    const q = await program(src('DataLoader(ds, batch_size=8)'));
+    assert.equal(q.value('keep').mask, undefined);
+  });
+});
+
+describe('rows cut from a square causal mask', () => {
+  const base = 'm = torch.tril(torch.ones(S, S, dtype=torch.bool))';
+  it('the first L rows stay top-left over L queries and S keys; the last L rows are bottom-right', async () => {
+    const top = await valueOf(base, 'm[:L]');
+    assert.deepEqual([top.mask?.align, top.mask?.sizes], ['top-left', ['L', 'S']]);
+    assert.equal(topLeftRectangle(top.mask), true);
+    for (const rows of ['m[-L:]', 'm[S - L:]', 'm[S - L:S]']) {
+      const bottom = await valueOf(base, rows);
+      assert.equal(bottom.mask?.align, 'bottom-right', rows);
+      assert.equal(topLeftRectangle(bottom.mask), false, rows);
+    }
+    // Rows from an offset that is not the end: alignment unknown.
+    assert.equal((await valueOf(base, 'm[T:L]')).mask?.align, undefined);
+    assert.equal(polarity(await valueOf(base, 'm[:L]')), 'keep');
+  });
+});
+
 describe('KV caches: flags read per world (cache present / absent)', () => {
   async function flag(src: string, expr: string): Promise<{ cached: boolean | '?'; uncached: boolean | '?' }> {
     const p = await program(src);
@@ -303,6 +342,65 @@ describe('KV caches: flags read per world (cache present / absent)', () => {
     g(is_causal=c)
 `;
     assert.deepEqual(await flag(src, 'c'), { cached: true, uncached: false });
+  });
+  it('elif arms: each runs only when every earlier condition failed', async () => {
+    const src = (second: string) => `def f(past, training):
+    if past is None:
+        c = False
+    elif training:
+        c = ${second}
+    else:
+        c = True
+    g(is_causal=c)
+`;
+    assert.deepEqual(await flag(src('True'), 'c'), { cached: true, uncached: false });
+    assert.deepEqual(await flag(src('False'), 'c'), { cached: '?', uncached: false });
+  });
+  it('a redefinition that may be skipped (under a further if, in a loop or a try body) leaves the earlier value alive', async () => {
+    const src = (body: string) => `def f(past, training, layers):
+    is_causal = False
+${body}
+    g(is_causal=is_causal)
+`;
+    const inCacheArm = '    if past is not None:\n        is_causal = True';
+    assert.deepEqual(await flag(src(inCacheArm), 'is_causal'), { cached: true, uncached: false });
+    assert.deepEqual(await flag(src('    with ctx():\n' + inCacheArm.replace(/^/gm, '    ')), 'is_causal'), { cached: true, uncached: false });
+    for (const outer of ['if training:', 'for layer in layers:', 'while layers:', 'try:']) {
+      const nested = `    ${outer}\n${inCacheArm.replace(/^/gm, '    ')}${outer === 'try:' ? '\n    except ValueError:\n        pass' : ''}`;
+      assert.deepEqual(await flag(src(nested), 'is_causal'), { cached: '?', uncached: false }, outer);
+    }
+    // Set True directly in a loop or a try body: it may or may not have run.
+    assert.deepEqual(await flag(src('    for layer in layers:\n        is_causal = True'), 'is_causal'), { cached: '?', uncached: '?' });
+  });
+  it('state the class extends by concatenation is a KV cache whatever it is called; a concatenation not stored back is not', async () => {
+    const src = (storeBack: string) => `import torch
+
+
+class Memory:
+    def __init__(self):
+        self.keys = None
+
+    def extend(self, k):
+        if self.keys is not None:
+            k = torch.cat([self.keys, k], dim=-2)
+        ${storeBack}
+        return k
+`;
+    for (const store of ['self.keys = k', 'self.keys, self.other = k, None']) {
+      const p = await program(src(store));
+      assert.equal(p.value('torch.cat([self.keys, k], dim=-2)').fromCache, true, store);
+    }
+    const direct = await program(`import torch
+
+
+class Memory:
+    def push(self, k):
+        self.keys = torch.cat([self.keys, k], dim=-2)
+        return self.keys
+`);
+    assert.equal(direct.value('torch.cat([self.keys, k], dim=-2)').fromCache, true);
+    const notStored = await program(src('self.count = 1'));
+    assert.equal(notStored.value('torch.cat([self.keys, k], dim=-2)').fromCache, undefined);
   });
   it('`self.kv_cache.update(...)` returns keys and values that include the cache, whatever kv_cache is', async () => {
     const p = await program(`import torch.nn as nn

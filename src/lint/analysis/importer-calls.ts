@@ -1,0 +1,118 @@
+// Calls of this file's functions made by the workspace files that import it. A helper that turns a mask
+// parameter into a fill or an additive bias (`ext * finfo(dtype).min`) says nothing about the mask's meaning
+// by itself: its callers do. When a mask site of a module-level function reads a mask whose meaning is unknown
+// here (or known only from a parameter's name), the files importing this one are read for calls of that
+// function, their arguments are evaluated there and cross as portable values (naming where they were built),
+// and the function is evaluated again with them, so the site is judged as the program really calls it.
+import { childByField, namedChildren, unparen, walk, type PyNode } from '../syntax/tree';
+import type { Evaluator } from './evaluator';
+import { importingFiles } from './importers';
+import { portable } from './portable';
+import type { Scope } from './scopes';
+import type { AValue } from './values';
+import { lineOf } from './workspace';
+
+/** Importing files read, at most, calls taken from each, and calls whose callee is evaluated to find them. */
+const MAX_IMPORTERS = 8;
+const MAX_CALLS_PER_FILE = 8;
+const MAX_CALLEES_PER_FILE = 64;
+
+/** The methods a call of an instance runs (`model(x, mask)` runs forward). */
+const MODULE_CALL: ReadonlySet<string> = new Set(['forward', '__call__']);
+
+/** One call of a function of this file, as an importing file makes it. */
+export interface ImporterCall {
+  readonly scope: Scope;
+  /** For a method: the instance it is called on (of this file's class). */
+  readonly self?: AValue;
+  readonly positional: readonly AValue[];
+  readonly keywords: ReadonlyMap<string, AValue>;
+}
+
+/**
+ * Module-level functions of this file holding a mask site whose mask is unknown or known only by a name, and
+ * that take parameters: the functions whose callers decide.
+ */
+export function functionsCallersDecide(ev: Evaluator): Scope[] {
+  const out = new Set<Scope>();
+  for (const site of ev.facts.mask) {
+    const m = site.mask.mask;
+    const scope = site.ctx.scope;
+    if (site.ctx.bindings !== undefined || scope.kind !== 'function' || scope.params.length === 0) continue;
+    // A module-level function, or the forward of a module-level class (`model(x, mask)` in the caller).
+    const method = scope.ownerClass && scope.parent?.parent === ev.sr.module && MODULE_CALL.has(scope.name);
+    if (scope.parent !== ev.sr.module && !method) continue;
+    if (!m || m.polarity === undefined || m.byName) out.add(scope);
+  }
+  return [...out];
+}
+
+/** The calls that files importing this one make of `fns` (by name, `f(...)` or `module.f(...)`), with argument values. */
+export function callsFromImporters(ev: Evaluator, fns: readonly Scope[]): ImporterCall[] {
+  const link = ev.link;
+  if (!link || fns.length === 0) return [];
+  const byName = new Map(fns.filter((f) => !f.ownerClass).map((f) => [f.name, f]));
+  const byClass = new Map(fns.filter((f) => f.ownerClass).map((f) => [f.ownerClass!.name, f]));
+  const out: ImporterCall[] = [];
+  for (const path of importingFiles(link, MAX_IMPORTERS)) {
+    const m = link.workspace.module(path);
+    if (!m) continue;
+    // Instances are called through any name (`model(x, mask)`): only in a file that names one of the classes.
+    const instances = byClass.size > 0 && [...byClass.keys()].some((c) => m.tree.source.includes(c));
+    let taken = 0;
+    const calls: PyNode[] = [];
+    walk(m.tree.root, (n) => {
+      if (taken >= MAX_CALLEES_PER_FILE) return false;
+      if (n.type !== 'call') return;
+      const fn = childByField(n, 'function');
+      const u = fn ? unparen(fn) : undefined;
+      const name = u?.type === 'identifier' ? m.ev.text(u) : u?.type === 'attribute' ? m.ev.text(childByField(u, 'attribute') ?? u) : undefined;
+      if (name !== undefined && (byName.has(name) || (instances && !byClass.has(name)))) {
+        calls.push(n);
+        taken++;
+      }
+    });
+    let found = 0;
+    for (const call of calls) {
+      if (found >= MAX_CALLS_PER_FILE) break;
+      const fnNode = unparen(childByField(call, 'function')!);
+      const scope = innermostScope(m.sr.scopes, call) ?? m.sr.module;
+      const ctx = m.ev.defaultCtx(scope);
+      // The callee must be this file's function, or an instance of this file's class (not a namesake).
+      const callee = m.ev.eval(fnNode, ctx);
+      const calleeScope = callee.kind === 'function' && callee.fn ? callee.fn.scope : callee.kind === 'object' ? callee.object?.cls.scope : undefined;
+      if (!calleeScope || link.workspace.ownerOf(calleeScope)?.link?.path !== link.path) continue;
+      const target = callee.kind === 'function' ? byName.get(calleeScope.name) : byClass.get(calleeScope.name);
+      if (!target) continue;
+      found++;
+      const argList = childByField(call, 'arguments');
+      const args = argList ? namedChildren(argList) : [];
+      if (args.some((a) => a.type === 'list_splat' || a.type === 'dictionary_splat')) continue;
+      const line = lineOf(m.tree.source, call.start);
+      const column = call.start - m.tree.source.lastIndexOf('\n', call.start - 1);
+      const origin = { path, line, column, name: scope.name };
+      const positional: AValue[] = [];
+      const keywords = new Map<string, AValue>();
+      for (const a of args) {
+        if (a.type === 'keyword_argument') {
+          const k = childByField(a, 'name');
+          const v = childByField(a, 'value');
+          if (k && v) keywords.set(m.ev.text(k), portable(m.ev.eval(v, ctx), origin));
+        } else positional.push(portable(m.ev.eval(a, ctx), origin));
+      }
+      const what = target.ownerClass ? `${target.ownerClass.name}.${target.name}` : target.name;
+      ev.noteForeignEvidence({ path, line, column, message: `\`${what}\` is called here, in a file that imports this one` });
+      out.push({ scope: target, positional, keywords, ...(target.ownerClass ? { self: { kind: 'object', object: { cls: target.ownerClass } } } : {}) });
+    }
+  }
+  return out;
+}
+
+function innermostScope(scopes: readonly Scope[], node: PyNode): Scope | undefined {
+  let best: Scope | undefined;
+  for (const s of scopes) {
+    if (s.kind === 'comprehension' || s.kind === 'lambda' || s.kind === 'module') continue;
+    if (s.node.start <= node.start && node.end <= s.node.end && (!best || s.node.start >= best.node.start)) best = s;
+  }
+  return best;
+}
