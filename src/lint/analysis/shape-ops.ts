@@ -764,8 +764,10 @@ export function matmul(
   if (opts.transB) b = transposeLastTwo(b);
   const layout = matmulLayout(a, b);
   const ndim = layout.ndim;
+  // Both operands cast to one wide float dtype (`q.float() @ k.float().T`): the product has it too.
+  const dtype = a.dtype === b.dtype && (a.dtype === 'float32' || a.dtype === 'float64') ? { dtype: a.dtype } : {};
   const result = (fields: Omit<AValue, 'kind'>): AValue => {
-    const r = tensor({ ...layout, ...fields });
+    const r = tensor({ ...layout, ...dtype, ...fields });
     ev.facts.matmul.push({ node: c.node, ctx: c.ctx, display, a, b, aNode, bNode, contractA: -1, contractB: b.ndim === 1 ? -1 : -2, result: r });
     return r;
   };

@@ -5,6 +5,7 @@ import type { MaskOp } from '../analysis/values';
 import { alternatives, byNode, consumersOf, hasRoles } from './evidence';
 import { quote, type Rule, type RuleContext } from './rule';
 import { maskBuilt } from './related';
+import { selectsWholeRows } from '../analysis/row-guards';
 
 export const ATT006: Rule = {
   meta: {
@@ -63,6 +64,8 @@ out = weights @ v`,
           if (!attention) continue;
           // Zeroing whole query rows (padded queries) after softmax is harmless: only the key axis must sum to 1.
           if (queryRowsOnly(site)) continue;
+          // A NaN guard: rows with no key left (`mask.all(-1, keepdim=True)`) or NaN rows zeroed; the others still sum to 1.
+          if (site.maskNode && selectsWholeRows(ev, site.maskNode, site.ctx)) continue;
           reported.add(site.node.id);
           ctx.report({
             node: site.node,

@@ -1,0 +1,89 @@
+// Masks that select whole rows of the attention weights rather than keys: the NaN guard written after a softmax
+// (`w.masked_fill(mask.all(dim=-1, keepdim=True), 0.0)`, `w.masked_fill(torch.isnan(w), 0)`, `~keep.any(-1)`
+// broadcast with trailing `None`s). Zeroing a row that had no key to attend to (or came out NaN) leaves every
+// other row summing to 1: a guard, not a mask applied after softmax.
+import { dottedName, intLiteral } from '../syntax/python';
+import { childByField, namedChildren, unparen, walk, type PyNode } from '../syntax/tree';
+import type { Evaluator } from './evaluator';
+import type { Ctx } from './facts';
+import { axisAt } from './values';
+
+/** Reductions that say "every key" / "some key" of a row, and element tests that find NaN rows. */
+const ROW_TESTS = new Set(['all', 'any']);
+const NAN_TESTS = new Set(['isnan', 'isinf', 'isfinite']);
+const COUNTS = new Set(['sum', 'count_nonzero']);
+
+/** How far name definitions are followed back from the mask (`empty = ~keep.any(-1)`; `m = empty[:, None]`). */
+const MAX_DEPTH = 3;
+
+/**
+ * The mask given to a post-softmax masking selects whole query rows: its last axis has length 1 (it broadcasts
+ * over the keys), or it is built by a reduction over the key axis (`any`/`all`, a count compared with 0) or by a
+ * NaN test. Read from the evaluator's shape and, for names, from their definitions in the same function.
+ */
+export function selectsWholeRows(ev: Evaluator, node: PyNode, ctx: Ctx, depth = 0): boolean {
+  const v = ev.eval(node, ctx);
+  if (v.ndim !== undefined && v.ndim >= 2 && axisAt(v, -1)?.size1) return true;
+  let found = false;
+  walk(unparen(node), (n) => {
+    if (found) return false;
+    if (n.type === 'call' && rowReduction(ev, n)) found = true;
+    else if (n.type === 'comparison_operator' && countIsZero(ev, n)) found = true;
+    else if (n.type === 'identifier' && depth < MAX_DEPTH && !isCallee(n) && !isAttributeName(n)) {
+      const defs = (ev.resolve(n, ev.text(n)) ?? []).filter((d) => d.value && d.path.length === 0 && d.kind === 'assign');
+      if (defs.length > 0 && defs.every((d) => selectsWholeRows(ev, d.value!, ctx, depth + 1))) found = true;
+    }
+    return !found;
+  });
+  return found;
+}
+
+/** `m.all(dim=-1)`, `torch.any(m, -1)`, `m.all()`, `torch.isnan(w)`: a test over a row's keys, or for NaN. */
+function rowReduction(ev: Evaluator, call: PyNode): boolean {
+  const fn = childByField(call, 'function');
+  if (!fn) return false;
+  const name = fn.type === 'attribute' ? ev.text(childByField(fn, 'attribute') ?? fn) : ev.text(fn);
+  if (NAN_TESTS.has(name)) return true;
+  if (!ROW_TESTS.has(name)) return false;
+  return overLastAxis(ev, call, isMethodCall(ev, fn) ? 0 : 1);
+}
+
+/** `mask.sum(-1) == 0`, `keep.count_nonzero(dim=-1) == 0`: rows with no key left. */
+function countIsZero(ev: Evaluator, cmp: PyNode): boolean {
+  const parts = namedChildren(cmp);
+  if (parts.length !== 2 || !cmp.children.some((c) => !c.named && c.type === '==')) return false;
+  const zero = parts.find((p) => intLiteral(ev.tree, p) === 0 || ev.text(p).trim() === '0.0');
+  const other = parts.find((p) => p !== zero);
+  if (!zero || !other) return false;
+  const call = unparen(other);
+  if (call.type !== 'call') return false;
+  const fn = childByField(call, 'function');
+  if (!fn) return false;
+  const name = fn.type === 'attribute' ? ev.text(childByField(fn, 'attribute') ?? fn) : ev.text(fn);
+  return COUNTS.has(name) && overLastAxis(ev, call, isMethodCall(ev, fn) ? 0 : 1);
+}
+
+/** The reduction's dim is the last axis (-1) or absent (the whole tensor). `dimAt` is its positional index. */
+function overLastAxis(ev: Evaluator, call: PyNode, dimAt: number): boolean {
+  const args = childByField(call, 'arguments');
+  const list = args ? namedChildren(args) : [];
+  const kw = list.find((a) => a.type === 'keyword_argument' && /^(?:dim|axis)$/.test(ev.text(childByField(a, 'name') ?? a)));
+  const dimNode = kw ? childByField(kw, 'value') : list.filter((a) => a.type !== 'keyword_argument')[dimAt];
+  if (!dimNode) return true;
+  return intLiteral(ev.tree, dimNode) === -1;
+}
+
+/** `torch.any(...)` / `np.all(...)` (a module function) versus `mask.any(...)` (a method). */
+function isMethodCall(ev: Evaluator, fn: PyNode): boolean {
+  if (fn.type !== 'attribute') return false;
+  const q = dottedName(ev.tree, fn);
+  return !(q && q.length >= 2 && /^(?:torch|np|numpy|jnp|tf)$/.test(q[0]));
+}
+
+function isCallee(n: PyNode): boolean {
+  return n.parent?.type === 'call' && childByField(n.parent, 'function') === n;
+}
+
+function isAttributeName(n: PyNode): boolean {
+  return n.parent?.type === 'attribute' && childByField(n.parent, 'attribute') === n;
+}
