@@ -46,7 +46,9 @@ export function dimOfShape(t: AValue, index: number): AValue {
   const text = `${t.roleText ?? 'x'}.shape[${index}]`;
   if (ax?.sizeText) {
     const byName = dimOfName(ax.sizeText);
-    if (byName) return number({ dimPow: { dim: { ...byName, ofTensor: t }, power: 1 } });
+    // A width named like the model's (`D`, `C`) on the last axis of a tensor split into heads is each head's width.
+    const perHead = byName?.which === 'model' && isLast && (t.multiHead || !!t.axes?.some((a) => a.label === 'head'));
+    if (byName) return number({ dimPow: { dim: { ...byName, ...(perHead ? { which: 'head' as const } : {}), ofTensor: t }, power: 1 } });
   }
   if (ax?.label === 'head') return number({ headCount: true });
   if (ax?.label === 'feat' || isLast) {

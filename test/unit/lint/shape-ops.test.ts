@@ -8,6 +8,7 @@ import { einopsAxisMap, parseEinopsPattern } from '../../../src/lint/analysis/la
 import { createPythonParser } from '../../../src/lint/parser';
 import { analyseScopes } from '../../../src/lint/analysis/scopes';
 import {
+  dimOfShape,
   broadcastLayout,
   expandAsValue,
   flattenValue,
@@ -170,6 +171,13 @@ describe('shape transfer functions (values in, values out)', () => {
     assert.equal(einopsAxisMap(merged.lhs, merged.rhs)(-2), -2);
     const ell = parseEinopsPattern('... i j -> ... j i')!;
     assert.deepEqual([einopsAxisMap(ell.lhs, ell.rhs)(-1), einopsAxisMap(ell.lhs, ell.rhs)(-3)], [-2, undefined]);
+  });
+
+  it('dimOfShape: a last axis named like the model width (D) is the head width when the tensor has a head axis', () => {
+    const split = tensor({ ndim: 4, axes: [{ label: 'batch' }, { label: 'head', sizeText: 'H' }, { label: 'seq' }, { sizeText: 'D' }] });
+    assert.equal(dimOfShape(split, -1).dimPow?.dim.which, 'head');
+    const whole = tensor({ ndim: 3, axes: [{ label: 'batch' }, { label: 'seq' }, { sizeText: 'D' }] });
+    assert.equal(dimOfShape(whole, -1).dimPow?.dim.which, 'model');
   });
 
   it('expandAsValue takes the other rank and keeps its own axes where they are not length 1', () => {
