@@ -2,10 +2,10 @@
 // mask as the only mask.
 import type { SoftmaxSite, WeightsMaskSite } from '../analysis/facts';
 import type { MaskOp } from '../analysis/values';
-import { alternatives, byNode, consumersOf, hasRoles } from './evidence';
+import { alternatives, byNode, consumersOf, hasRoles, type Consumer } from './evidence';
 import { quote, type Rule, type RuleContext } from './rule';
 import { maskBuilt } from './related';
-import { selectsWholeRows } from '../analysis/row-guards';
+import { isDropoutMask, selectsWholeRows } from '../analysis/post-softmax-masks';
 
 export const ATT006: Rule = {
   meta: {
@@ -41,6 +41,12 @@ out = weights @ v`,
       return /\.unsqueeze\(\s*(-1|dim\s*=\s*-1)\s*\)\s*$|\[\s*\.\.\.\s*,\s*None\s*\]\s*$/.test(ctx.text(site.maskNode));
     };
     const reported = new Set<number>();
+    /** The product consumes the weights with this post-softmax masking applied. */
+    const carriesPostMask = (c: Consumer, site: WeightsMaskSite): boolean =>
+      [c.site.a, c.site.b].some((w) => w.attn?.softmax?.site === site.weights.attn?.softmax?.site && !!w.attn?.postMask?.includes(site.node));
+    /** The softmax's weights are masked again after it and renormalised (so masked keys end at exactly 0). */
+    const maskedAndRenormalisedAfter = (site: SoftmaxSite): boolean =>
+      post.some((p) => p.weights.attn?.softmax?.site === site.node && ev.facts.postMaskRenormalised.has(p.node.id));
     const softmaxSites: SoftmaxSite[] = [];
     const post: WeightsMaskSite[] = [];
     return {
@@ -66,6 +72,11 @@ out = weights @ v`,
           if (queryRowsOnly(site)) continue;
           // A NaN guard: rows with no key left (`mask.all(-1, keepdim=True)`) or NaN rows zeroed; the others still sum to 1.
           if (site.maskNode && selectsWholeRows(ev, site.maskNode, site.ctx)) continue;
+          // Dropout written by hand: a random keep mask, right in expectation.
+          if (site.maskNode && isDropoutMask(ev, site.maskNode)) continue;
+          // The masked copy never reaches the product with the values (kept for logging or returned).
+          const consumers = consumersOf(ev, attn.softmax.site);
+          if (consumers.length > 0 && !consumers.some((c) => carriesPostMask(c, site))) continue;
           reported.add(site.node.id);
           ctx.report({
             node: site.node,
@@ -82,6 +93,8 @@ out = weights @ v`,
           for (const site of group) {
             const attention = hasRoles(site.input) || consumersOf(ev, site.node).length > 0;
             if (!attention) continue;
+            // AllenNLP's masked_softmax: softmax(x * mask), then the weights masked again and renormalised.
+            if (maskedAndRenormalisedAfter(site)) continue;
             for (const alt of alternatives(site.input)) {
               const masks = alt.filter((o): o is MaskOp => o.kind === 'mask');
               const bad = masks.filter((m) => m.how === 'mul' || m.how === 'add01');

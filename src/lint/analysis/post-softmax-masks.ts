@@ -1,7 +1,8 @@
-// Masks that select whole rows of the attention weights rather than keys: the NaN guard written after a softmax
-// (`w.masked_fill(mask.all(dim=-1, keepdim=True), 0.0)`, `w.masked_fill(torch.isnan(w), 0)`, `~keep.any(-1)`
-// broadcast with trailing `None`s). Zeroing a row that had no key to attend to (or came out NaN) leaves every
-// other row summing to 1: a guard, not a mask applied after softmax.
+// Masks applied to attention weights after the softmax that leave them a distribution, or are not masking keys
+// at all: the NaN guard (`w.masked_fill(mask.all(dim=-1, keepdim=True), 0.0)`, `w.masked_fill(torch.isnan(w), 0)`,
+// `~keep.any(-1)` or a query mask broadcast with a trailing `None`), which zeroes rows that had no key to attend to
+// or came out NaN and leaves every other row summing to 1; and hand-written dropout (`torch.bernoulli(...)`,
+// `torch.rand_like(w) > p`), a random mask with its 1/(1-p) rescale that is right in expectation.
 import { dottedName, intLiteral } from '../syntax/python';
 import { childByField, namedChildren, unparen, walk, type PyNode } from '../syntax/tree';
 import type { Evaluator } from './evaluator';
@@ -24,6 +25,7 @@ const MAX_DEPTH = 3;
 export function selectsWholeRows(ev: Evaluator, node: PyNode, ctx: Ctx, depth = 0): boolean {
   const v = ev.eval(node, ctx);
   if (v.ndim !== undefined && v.ndim >= 2 && axisAt(v, -1)?.size1) return true;
+  if (trailingNewAxis(ev, unparen(node))) return true;
   let found = false;
   walk(unparen(node), (n) => {
     if (found) return false;
@@ -86,4 +88,45 @@ function isCallee(n: PyNode): boolean {
 
 function isAttributeName(n: PyNode): boolean {
   return n.parent?.type === 'attribute' && childByField(n.parent, 'attribute') === n;
+}
+
+/** `m[:, None, :, None]`, `m[..., None]`, `m.unsqueeze(-1)`: a new length-1 last axis, so the mask broadcasts over the keys. */
+function trailingNewAxis(ev: Evaluator, n: PyNode): boolean {
+  if (n.type === 'subscript') {
+    const idx = n.children.filter((c) => c.field === 'subscript');
+    const last = idx[idx.length - 1];
+    return !!last && last.type === 'none';
+  }
+  if (n.type === 'call') {
+    const fn = childByField(n, 'function');
+    if (fn?.type !== 'attribute' || ev.text(childByField(fn, 'attribute') ?? fn) !== 'unsqueeze') return false;
+    const args = namedChildren(childByField(n, 'arguments') ?? n);
+    const a = args.length === 1 ? (args[0].type === 'keyword_argument' ? childByField(args[0], 'value') : args[0]) : undefined;
+    return intLiteral(ev.tree, a) === -1;
+  }
+  return false;
+}
+
+/** Random draws that make a dropout mask. */
+const RANDOM_DRAWS = new Set(['bernoulli', 'rand', 'rand_like', 'uniform_', 'bernoulli_', 'dropout']);
+
+/**
+ * The mask is drawn at random (hand-written dropout on the weights): `torch.bernoulli(...)`, `torch.rand_like(w) > p`,
+ * through its definitions in the same function.
+ */
+export function isDropoutMask(ev: Evaluator, node: PyNode, depth = 0): boolean {
+  let found = false;
+  walk(unparen(node), (n) => {
+    if (found) return false;
+    if (n.type === 'call') {
+      const fn = childByField(n, 'function');
+      const name = fn?.type === 'attribute' ? ev.text(childByField(fn, 'attribute') ?? fn) : fn ? ev.text(fn) : '';
+      if (RANDOM_DRAWS.has(name)) found = true;
+    } else if (n.type === 'identifier' && depth < MAX_DEPTH && !isCallee(n) && !isAttributeName(n)) {
+      const defs = (ev.resolve(n, ev.text(n)) ?? []).filter((d) => d.value && d.path.length === 0 && d.kind === 'assign');
+      if (defs.length > 0 && defs.every((d) => isDropoutMask(ev, d.value!, depth + 1))) found = true;
+    }
+    return !found;
+  });
+  return found;
 }
