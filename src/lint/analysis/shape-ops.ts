@@ -513,7 +513,7 @@ export function reshapeValue(ev: Evaluator, c: Call, t0: AValue, sizeNodes: PyNo
   out.ndim = n;
   out.axes = axes;
   const lastNode = unparen(nodes[n - 1]);
-  const lastIsProduct = lastNode.type === 'binary_operator' && operatorText(ev.tree, lastNode) === '*';
+  const lastIsProduct = isProduct(ev, lastNode) || namesProduct(ev, lastNode);
   const lastSameAsBefore = !lastIsProduct;
   delete out.lastSize1;
   if (axes.some((a) => a.label === 'head')) out.multiHead = true;
@@ -541,6 +541,17 @@ export function reshapeValue(ev: Evaluator, c: Call, t0: AValue, sizeNodes: PyNo
   if (t.index) delete out.index;
   if (t.channelFirst) delete out.channelFirst;
   return out;
+}
+
+function isProduct(ev: Evaluator, node: PyNode): boolean {
+  return node.type === 'binary_operator' && operatorText(ev.tree, node) === '*';
+}
+
+/** A size held in a name bound once to a product (`N = H * W`): a flattened grid, not the axis that was last before. */
+function namesProduct(ev: Evaluator, node: PyNode): boolean {
+  if (node.type !== 'identifier') return false;
+  const defs = ev.resolve(node, ev.text(node));
+  return !!defs && defs.length === 1 && defs[0].kind === 'assign' && defs[0].path.length === 0 && !!defs[0].value && isProduct(ev, unparen(defs[0].value));
 }
 
 /** The second-last size of a view/reshape is a product (`B * T`): the axis before the last is not the same. */

@@ -212,6 +212,28 @@ describe('shape transfer functions through the evaluator (call arguments)', () =
     return out;
   }
 
+  it('view: a last size bound to a product (N = H * W) is a flattened grid, so a projection no longer has its features last', async () => {
+    const v = await valuesOf(
+      `import torch.nn as nn
+class A(nn.Module):
+    def __init__(self, c, nh):
+        super().__init__()
+        self.q_proj = nn.Linear(c, c)
+        self.nh = nh
+    def forward(self, x):
+        B, C, H, W = x.shape
+        N = H * W
+        T = N
+        grid = self.q_proj(x).view(B, self.nh, C // self.nh, N)
+        tokens = self.q_proj(x).view(B, self.nh, T, C // self.nh)
+        return grid, tokens
+`,
+      ['grid', 'tokens'],
+    );
+    assert.equal(v.get('grid')!.featLast, undefined);
+    assert.equal(v.get('tokens')!.featLast, true);
+  });
+
   it('reduction: keepdim / keepdims / keep_dims, and torch.max over a dim returning (values, indices)', async () => {
     const v = await valuesOf(
       `import torch
