@@ -162,9 +162,14 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           return;
         }
         if (op.power > 0 && knownDim) {
+          // Divided by a factor that is itself 1/sqrt(d) (`/ self.scale` with `self.scale = head_dim ** -0.5`).
+          const divides = op.node.children.some((c) => !c.named && (c.type === '/' || c.type === '/='));
+          const inverse = divides && op.dim?.text !== undefined && op.factorNode.type !== 'call' && !/sqrt|\*\*/.test(ctx.text(op.factorNode));
           report(
             op.factorNode,
-            `The scores are multiplied by ${f} (a dimension to the power ${op.power}) instead of divided by sqrt(d): the logits grow with the head size and the softmax saturates.`,
+            inverse
+              ? `${f} is already 1/sqrt(${op.dim!.text}): dividing by it multiplies the scores by sqrt(${op.dim!.text}) instead of dividing, so the logits grow with the head size and the softmax saturates. Multiply by it instead.`
+              : `The scores are multiplied by ${f} (a dimension to the power ${op.power}) instead of divided by sqrt(d): the logits grow with the head size and the softmax saturates.`,
             undefined,
             evidence,
           );
