@@ -234,6 +234,22 @@ class A(nn.Module):
     assert.equal(v.get('tokens')!.featLast, true);
   });
 
+  it('ones_like(x) * c is a tensor filled with c (a fill value, as full_like(x, c) gives)', async () => {
+    const v = await valuesOf(
+      `import torch
+def f(scores, m):
+    neg = torch.ones_like(scores) * -1e9
+    pos = 1e-9 * torch.ones_like(scores)
+    scaled = m * -1e9
+    return neg, pos, scaled
+`,
+      ['neg', 'pos', 'scaled'],
+    );
+    assert.equal(v.get('neg')!.fillValue, -1e9);
+    assert.equal(v.get('pos')!.fillValue, 1e-9);
+    assert.equal(v.get('scaled')!.fillValue, undefined);
+  });
+
   it('reduction: keepdim / keepdims / keep_dims, and torch.max over a dim returning (values, indices)', async () => {
     const v = await valuesOf(
       `import torch
