@@ -864,7 +864,9 @@ export function einsum(ev: Evaluator, c: Call, spec: string | undefined, style: 
   if (vals.length !== 2) return tensor(shape);
   const [a, b] = vals;
   const [ta, tb] = parsed.inputs;
-  const record = (r: AValue, contractA?: number, contractB?: number): AValue => {
+  const record = (r0: AValue, contractA?: number, contractB?: number): AValue => {
+    // Both operands cast to one wide float dtype: the product has it too.
+    const r = a.dtype === b.dtype && (a.dtype === 'float32' || a.dtype === 'float64') ? { ...r0, dtype: a.dtype } : r0;
     ev.facts.matmul.push({
       node: c.node,
       ctx: c.ctx,
