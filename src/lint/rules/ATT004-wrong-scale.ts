@@ -44,6 +44,9 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
     const ev = ctx.analysis;
     const reported = new Set<number>();
     const softmaxSites: SoftmaxSite[] = [];
+    /** Factors read as the model width in some context, reported at the end unless another context binds them to a head's width. */
+    const modelWidth: { node: PyNode; message: string; evidence: (RelatedSpec | undefined)[] }[] = [];
+    const headWidthSomewhere = new Set<number>();
 
     /** Reported at the scaling (the use); where the scale and its dimension are defined is the evidence. */
     const report = (
@@ -207,15 +210,16 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
             );
             return;
           }
+          if (dimWhich(op) === 'head') headWidthSomewhere.add(op.factorNode.id);
           if (dimWhich(op) !== 'model') return;
           const multiHead = target.multiHead || (target.attn !== undefined && target.ndim === 4);
           if (!multiHead) return;
-          report(
-            op.factorNode,
-            `The scale ${f} uses the model width (${op.dim?.text}), but these are per-head scores: divide by sqrt of the head dimension (d_model / n_heads) instead.`,
-            undefined,
+          // Decided at the end: another context (a caller, the constructor call that bound it) may show it is a head's width.
+          modelWidth.push({
+            node: op.factorNode,
+            message: `The scale ${f} uses the model width (${op.dim?.text}), but these are per-head scores: divide by sqrt of the head dimension (d_model / n_heads) instead.`,
             evidence,
-          );
+          });
         }
       },
       sdpa(site: SdpaSite) {
@@ -322,6 +326,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
         softmaxSites.push(site);
       },
       end() {
+        for (const m of modelWidth) if (!headWidthSomewhere.has(m.node.id)) report(m.node, m.message, undefined, m.evidence);
         // Two definite 1/sqrt(d) factors on the same path to one softmax.
         for (const group of byNode(softmaxSites).values()) {
           for (const site of group) {
