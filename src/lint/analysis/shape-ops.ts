@@ -704,6 +704,41 @@ export function einopsRearrange(ev: Evaluator, _c: Call, t0: AValue, patternNode
 
 // ================================================================================================ matmul
 
+/**
+ * Ranks of a query–key product read from the product itself: keys transposed with positive indices
+ * (`k.transpose(2, 3)`, the last two axes of a 4-D tensor) have rank one more than the larger index, and the
+ * query and the keys of a batched product share their rank ((B, H, L, d) @ (B, H, d, S)) when only one is known.
+ */
+function pairRanks(ev: Evaluator, a: AValue, b: AValue, aNode: PyNode | undefined, bNode: PyNode | undefined): [AValue, AValue] {
+  const ra = roleOf(ev, a, aNode);
+  const rb = roleOf(ev, b, bNode);
+  if (!((ra === 'query' && rb === 'key') || (ra === 'key' && rb === 'query'))) return [a, b];
+  if (b.ndim === undefined && bNode) {
+    const n = lastTwoSwapRank(ev, unparen(bNode));
+    if (n !== undefined) b = withRank(b, n);
+  }
+  const known = a.ndim ?? b.ndim;
+  if (known !== undefined && known >= 3 && (a.ndim === undefined) !== (b.ndim === undefined)) {
+    if (a.ndim === undefined) a = withRank(a, known);
+    else b = withRank(b, known);
+  }
+  return [a, b];
+}
+
+/** `x.transpose(i, i + 1)` / `x.swapaxes(...)` with literal non-negative adjacent indices: read as the last two axes, rank i + 2. */
+function lastTwoSwapRank(ev: Evaluator, n: PyNode): number | undefined {
+  if (n.type !== 'call') return undefined;
+  const fn = childByField(n, 'function');
+  if (fn?.type !== 'attribute') return undefined;
+  const name = ev.text(childByField(fn, 'attribute') ?? fn);
+  if (name !== 'transpose' && name !== 'swapaxes' && name !== 'swapdims') return undefined;
+  const args = namedChildren(childByField(n, 'arguments') ?? n);
+  if (args.length !== 2) return undefined;
+  const [i, j] = args.map((x) => intLiteral(ev.tree, x));
+  if (i === undefined || j === undefined || i < 0 || j < 0 || Math.abs(i - j) !== 1) return undefined;
+  return Math.max(i, j) + 1;
+}
+
 function roleOf(ev: Evaluator, v: AValue, node: PyNode | undefined): 'query' | 'key' | 'value' | 'context' | undefined {
   if (v.role) return v.role;
   const name = rootName(ev, node);
@@ -775,6 +810,7 @@ export function matmul(
   }
   if (opts.transA) a = transposeLastTwo(a);
   if (opts.transB) b = transposeLastTwo(b);
+  [a, b] = pairRanks(ev, a, b, aNode, bNode);
   const layout = matmulLayout(a, b);
   const ndim = layout.ndim;
   // Both operands cast to one wide float dtype (`q.float() @ k.float().T`): the product has it too.
