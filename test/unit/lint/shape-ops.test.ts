@@ -234,6 +234,24 @@ class A(nn.Module):
     assert.equal(v.get('tokens')!.featLast, true);
   });
 
+  it('q @ kᵀ: keys transposed with positive indices give their rank, and the query shares a known rank of 3 or more', async () => {
+    const v = await valuesOf(
+      `import torch
+def f(q, k, table, x):
+    four = torch.matmul(q, k.transpose(2, 3))
+    three = q @ k.permute(0, 2, 1)
+    unknown = q @ k.transpose(-2, -1)
+    shared = x @ table.transpose(0, 1)
+    return four, three, unknown, shared
+`,
+      ['four', 'three', 'unknown', 'shared'],
+    );
+    assert.equal(v.get('four')!.ndim, 4);
+    assert.equal(v.get('three')!.ndim, 3);
+    assert.equal(v.get('unknown')!.ndim, undefined);
+    assert.equal(v.get('shared')!.ndim, undefined, 'a 2-D table of keys says nothing of the rank of x');
+  });
+
   it('ones_like(x) * c is a tensor filled with c (a fill value, as full_like(x, c) gives)', async () => {
     const v = await valuesOf(
       `import torch
