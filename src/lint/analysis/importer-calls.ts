@@ -27,12 +27,7 @@ export interface ImporterCall {
  * whose argument for one of `params` satisfies `accept` (evaluated in the importing file). Undefined when the
  * file is linted alone or no such call is found. Files read are noted as dependencies of the lint.
  */
-export function importerCallPassing(
-  ev: Evaluator,
-  fnName: string,
-  params: readonly ParamInfo[],
-  accept: (v: AValue) => boolean,
-): ImporterCall | undefined {
+export function importerCallPassing(ev: Evaluator, fnName: string, params: readonly ParamInfo[], accept: (v: AValue) => boolean): ImporterCall | undefined {
   const link = ev.link;
   const files = link?.workspace.files;
   if (!link?.importers || !files?.listPython || params.length === 0) return undefined;

@@ -171,7 +171,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           report(
             op.factorNode,
             inverse
-              ? `${f} is already 1/sqrt(${op.dim!.text}): dividing by it multiplies the scores by sqrt(${op.dim!.text}) instead of dividing, so the logits grow with the head size and the softmax saturates. Multiply by it instead.`
+              ? `${f} is already 1/sqrt(${op.dim.text}): dividing by it multiplies the scores by sqrt(${op.dim.text}) instead of dividing, so the logits grow with the head size and the softmax saturates. Multiply by it instead.`
               : `The scores are multiplied by ${f} (a dimension to the power ${op.power}) instead of divided by sqrt(d): the logits grow with the head size and the softmax saturates.`,
             undefined,
             evidence,

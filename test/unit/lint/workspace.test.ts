@@ -388,7 +388,11 @@ class MultiHead(nn.Module):
     const l = await workspaceLinter(fixed);
     assert.deepEqual(l.lintPython(helper, { path: 'net/functional.py' }), []);
     assert.ok(l.workspaceDependencies('net/functional.py').includes('net/layers.py'));
-    const keyword = new MemoryWorkspace({ 'net/functional.py': helper, 'net/layers.py': layer('attention(k=k, v=v, q=q * self.scale)'), 'net/__init__.py': '' });
+    const keyword = new MemoryWorkspace({
+      'net/functional.py': helper,
+      'net/layers.py': layer('attention(k=k, v=v, q=q * self.scale)'),
+      'net/__init__.py': '',
+    });
     assert.deepEqual((await workspaceLinter(keyword)).lintPython(helper, { path: 'net/functional.py' }), []);
   });
 });
