@@ -17,7 +17,7 @@ export const ATT003: Rule = {
     docs: {
       summary: 'Dot-product scores go into softmax with no 1/sqrt(d) scale.',
       whatItDoes:
-        'Follows the scores `q @ k.transpose(-2, -1)` (also `matmul`, `bmm`, `einsum`) to the softmax and reports when no scaling happens anywhere on the way: not on the scores, not folded into `q` or `k`, not through `scale=` or `baddbmm(alpha=...)`. Scores that pass through a function it cannot see into, and code that says the scale is omitted on purpose (T5 folds it into the initialisation), are left alone.',
+        'Follows the scores `q @ k.transpose(-2, -1)` (also `matmul`, `bmm`, `einsum`) to the softmax and reports when no scaling happens anywhere on the way: not on the scores, not folded into `q` or `k`, not through `scale=` or `baddbmm(alpha=...)`. Scores that pass through a function it cannot see into, and code that says the scale is omitted on purpose (T5 folds it into the initialisation), are left alone. A helper function whose q or k is a parameter is cleared by a caller that passes them scaled, in the same file or, in a workspace, in a file that imports it (`attention(q * self.scale, k, v)` in `layers.py`).',
       whyIsThisBad:
         'The dot product of two d-dimensional vectors with unit-variance entries has variance d. Without dividing by sqrt(d), the logits grow with the head size, the softmax saturates to one-hot rows, and its gradients vanish: training becomes slow or unstable, and larger heads make it worse.',
       example: `scores = q @ k.transpose(-2, -1)
