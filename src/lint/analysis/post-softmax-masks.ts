@@ -6,7 +6,7 @@
 import { dottedName, intLiteral } from '../syntax/python';
 import { childByField, namedChildren, unparen, walk, type PyNode } from '../syntax/tree';
 import type { Evaluator } from './evaluator';
-import type { Ctx } from './facts';
+import type { Ctx, FillSite, SoftmaxSite } from './facts';
 import { axisAt } from './values';
 
 /** Reductions that say "every key" / "some key" of a row, and element tests that find NaN rows. */
@@ -129,4 +129,29 @@ export function isDropoutMask(ev: Evaluator, node: PyNode, depth = 0): boolean {
     return !found;
   });
   return found;
+}
+
+/**
+ * A mask written into the scores after a softmax of those same scores already ran (`attn = dots.softmax(-1)`, then
+ * `dots.masked_fill_(mask, ...)`), in the same function, with no softmax of them after it and the weights used
+ * after it: the mask never reaches the weights. Returns that earlier softmax and the later use of its weights.
+ * Statements inside a loop are left alone (source order is not the order they run in).
+ */
+export function maskedAfterItsSoftmax(ev: Evaluator, fill: FillSite): { softmax: SoftmaxSite; use: PyNode } | undefined {
+  const formed = fill.target.attn?.stage === 'scores' ? fill.target.attn.formedAt : undefined;
+  if (!formed || insideLoop(fill.node, fill.ctx.scope.node)) return undefined;
+  const same = ev.facts.softmax.filter((s) => s.input.attn?.formedAt === formed && s.ctx.scope === fill.ctx.scope);
+  // A softmax that encloses the fill (`softmax(dots.masked_fill(...))`) or follows it normalises the masked scores.
+  if (same.some((s) => s.node.end >= fill.node.end)) return undefined;
+  for (const s of same) {
+    if (s.node.end > fill.node.start) continue;
+    const use = ev.facts.consumersOf(s.node).find((m) => m.node.start >= fill.node.end);
+    if (use) return { softmax: s, use: use.node };
+  }
+  return undefined;
+}
+
+function insideLoop(node: PyNode, until: PyNode): boolean {
+  for (let p = node.parent; p && p !== until; p = p.parent) if (p.type === 'for_statement' || p.type === 'while_statement') return true;
+  return false;
 }

@@ -1,11 +1,11 @@
 // ATT006: masking the weights after softmax without renormalising, or multiplying the scores by a 0/1
 // mask as the only mask.
-import type { SoftmaxSite, WeightsMaskSite } from '../analysis/facts';
+import type { FillSite, SoftmaxSite, WeightsMaskSite } from '../analysis/facts';
 import type { MaskOp } from '../analysis/values';
 import { alternatives, byNode, consumersOf, hasRoles, type Consumer } from './evidence';
 import { quote, type Rule, type RuleContext } from './rule';
 import { maskBuilt } from './related';
-import { isDropoutMask, selectsWholeRows } from '../analysis/post-softmax-masks';
+import { isDropoutMask, maskedAfterItsSoftmax, selectsWholeRows } from '../analysis/post-softmax-masks';
 
 export const ATT006: Rule = {
   meta: {
@@ -49,7 +49,11 @@ out = weights @ v`,
       post.some((p) => p.weights.attn?.softmax?.site === site.node && ev.facts.postMaskRenormalised.has(p.node.id));
     const softmaxSites: SoftmaxSite[] = [];
     const post: WeightsMaskSite[] = [];
+    const scoreFills: FillSite[] = [];
     return {
+      fill(site) {
+        if (site.target.attn?.stage === 'scores' && site.how !== 'add') scoreFills.push(site);
+      },
       weightsMask(site) {
         post.push(site);
       },
@@ -86,6 +90,22 @@ out = weights @ v`,
               { node: attn.softmax.site, message: 'the softmax normalises the weights here, before the mask' },
               ...(site.maskNode ? maskBuilt(ev, ev.eval(site.maskNode, site.ctx).mask) : []),
               ...consumersOf(ev, attn.softmax.site).map((c) => ({ node: c.site.node, message: 'the weights, rows no longer summing to 1, are used here' })),
+            ],
+          });
+        }
+        // The scores masked after the softmax was already taken from them: the weights never see the mask.
+        for (const site of scoreFills) {
+          if (reported.has(site.node.id)) continue;
+          const late = maskedAfterItsSoftmax(ev, site);
+          if (!late) continue;
+          reported.add(site.node.id);
+          ctx.report({
+            node: site.node,
+            message: `${quote(ctx.text(site.node), 50)} masks the scores after the softmax has already been taken from them: the weights used below never see this mask. Mask the scores before the softmax.`,
+            related: [
+              { node: late.softmax.node, message: `${late.softmax.display} normalises the scores here, before they are masked` },
+              ...(site.maskNode ? maskBuilt(ev, ev.eval(site.maskNode, site.ctx).mask) : []),
+              { node: late.use, message: 'the weights, computed without the mask, are used here' },
             ],
           });
         }
