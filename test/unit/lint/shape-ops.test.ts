@@ -252,6 +252,20 @@ def f(q, k, table, x):
     assert.equal(v.get('shared')!.ndim, undefined, 'a 2-D table of keys says nothing of the rank of x');
   });
 
+  it('b, t, d, h = *x.shape, heads: the starred shape gives x its rank and each name its axis', async () => {
+    const v = await valuesOf(
+      `import torch
+def f(x, heads):
+    b, t, d, h = *x.shape, heads
+    y = x
+    return b, t, d, h, y
+`,
+      ['d', 'y'],
+    );
+    assert.equal(v.get('y')!.ndim, 3);
+    assert.equal(v.get('d')!.dimPow?.dim.lastAxisOf, true);
+  });
+
   it('ones_like(x) * c is a tensor filled with c (a fill value, as full_like(x, c) gives)', async () => {
     const v = await valuesOf(
       `import torch
