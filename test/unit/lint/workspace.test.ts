@@ -396,3 +396,43 @@ class MultiHead(nn.Module):
     assert.deepEqual((await workspaceLinter(keyword)).lintPython(helper, { path: 'net/functional.py' }), []);
   });
 });
+
+describe('workspace: queries scaled by a helper of another file', () => {
+  const utils = `import math
+
+
+def scale_queries(q):
+    return q / math.sqrt(q.size(-1))
+`;
+  const model = (call: string) => `import torch.nn as nn
+import torch.nn.functional as F
+
+from .utils import scale_queries
+
+
+class Attn(nn.Module):
+    def __init__(self, dim, heads):
+        super().__init__()
+        self.heads = heads
+        self.qkv = nn.Linear(dim, dim * 3)
+
+    def forward(self, x):
+        B, T, C = x.shape
+        q, k, v = self.qkv(x).view(B, T, 3, self.heads, C // self.heads).permute(2, 0, 3, 1, 4)
+        q = scale_queries(q)
+        return ${call}
+`;
+
+  it('then given to SDPA with its default scale: scaled twice (buggy); with scale=1.0: silent (fixed)', async () => {
+    const files = (call: string) => new MemoryWorkspace({ 'pkg/utils.py': utils, 'pkg/model.py': model(call), 'pkg/__init__.py': '' });
+    const buggy = model('F.scaled_dot_product_attention(q, k, v, is_causal=True)');
+    const found = (await workspaceLinter(files('F.scaled_dot_product_attention(q, k, v, is_causal=True)'))).lintPython(buggy, { path: 'pkg/model.py' });
+    assert.deepEqual(codes(found), ['ATT004@17']);
+    assert.match(found[0].message, /scale_queries\(q\)/);
+    const fixed = model('F.scaled_dot_product_attention(q, k, v, is_causal=True, scale=1.0)');
+    assert.deepEqual(
+      (await workspaceLinter(files('F.scaled_dot_product_attention(q, k, v, is_causal=True, scale=1.0)'))).lintPython(fixed, { path: 'pkg/model.py' }),
+      [],
+    );
+  });
+});
