@@ -75,6 +75,13 @@ export function namedShapes(textBlock: string): Map<string, AxisInfo[]> {
     const axes = parseShapeItems(m[2]);
     if (axes && !out.has(m[1])) out.set(m[1], axes);
   }
+  // `q, k, v: (B, H, T, d)`: one shape stated for several names.
+  const listed = /\b((?:[A-Za-z_]\w*\s*,\s*)+[A-Za-z_]\w*)\s*:\s*(?:[A-Za-z.]*\s+)?(?:of\s+)?(?:shape\s*)?[([]([^()[\]]*)[)\]]/g;
+  for (let m = listed.exec(textBlock); m; m = listed.exec(textBlock)) {
+    const axes = parseShapeItems(m[2]);
+    if (!axes) continue;
+    for (const name of m[1].split(',').map((n) => n.trim())) if (!out.has(name)) out.set(name, axes);
+  }
   // `name = [batch size, src len]` (the tutorials' comment style): only with a size that names a known axis, so
   // commented-out code (`# x = [1, 2]`) is not read as a shape.
   const assigned = /\b([A-Za-z_]\w*)\s*=\s*[([]([^()[\]]*)[)\]]/g;

@@ -412,8 +412,17 @@ export class Evaluator {
         return NONE;
       case 'tuple':
       case 'list':
-      case 'expression_list':
-        return { kind: 'tuple', elements: namedChildren(node).map((c) => this.eval(c, ctx)) };
+      case 'expression_list': {
+        // `(*x.shape, h)`: a splatted tuple of known length is spread; of unknown length, the positions are unknown.
+        const elements: AValue[] = [];
+        for (const c of namedChildren(node)) {
+          const splat = this.splatted(c, ctx);
+          if (!splat) elements.push(this.eval(c, ctx));
+          else if (splat.kind !== 'tuple' || !splat.elements) return { kind: 'tuple' };
+          else elements.push(...splat.elements);
+        }
+        return { kind: 'tuple', elements };
+      }
       case 'conditional_expression': {
         const parts = namedChildren(node);
         if (parts.length < 3) return UNKNOWN;
@@ -527,6 +536,18 @@ export class Evaluator {
     const obj = this.eval(objNode, ctx);
     if (isWorkspaceModule(obj)) return workspaceAttribute(this, obj, attr) ?? UNKNOWN;
     return evalAttributeOf(this, obj, attr, node, ctx);
+  }
+
+  /**
+   * The value spread by a starred element of a tuple: `*t` (a list_splat), or `*x.shape`, which the grammar reads as
+   * the attribute `shape` of the list_splat `*x`. Undefined when the element is not starred.
+   */
+  private splatted(el: PyNode, ctx: Ctx): AValue | undefined {
+    if (el.type === 'list_splat') return this.eval(namedChildren(el)[0], ctx);
+    const obj = el.type === 'attribute' ? childByField(el, 'object') : undefined;
+    const attr = el.type === 'attribute' ? childByField(el, 'attribute') : undefined;
+    if (obj?.type !== 'list_splat' || !attr) return undefined;
+    return evalAttributeOf(this, this.eval(namedChildren(obj)[0], ctx), text(this.tree, attr), el, ctx);
   }
 
   /** Value of `obj.attr` for an instance of a class defined in this file. */

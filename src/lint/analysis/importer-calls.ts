@@ -4,11 +4,13 @@
 // here (or known only from a parameter's name), the files importing this one are read for calls of that
 // function, their arguments are evaluated there and cross as portable values (naming where they were built),
 // and the function is evaluated again with them, so the site is judged as the program really calls it.
+// Likewise a helper such as `def attention(q, k, v, mask=None)` often leaves the 1/sqrt(d) scale to its callers
+// (`attention(q * self.scale, k, v)` in `layers.py`): `importerCallPassing` finds such a call.
 import { childByField, namedChildren, unparen, walk, type PyNode } from '../syntax/tree';
 import type { Evaluator } from './evaluator';
 import { importingFiles } from './importers';
 import { portable } from './portable';
-import type { Scope } from './scopes';
+import type { ParamInfo, Scope } from './scopes';
 import type { AValue } from './values';
 import { lineOf } from './workspace';
 
@@ -59,19 +61,7 @@ export function callsFromImporters(ev: Evaluator, fns: readonly Scope[]): Import
     if (!m) continue;
     // Instances are called through any name (`model(x, mask)`): only in a file that names one of the classes.
     const instances = byClass.size > 0 && [...byClass.keys()].some((c) => m.tree.source.includes(c));
-    let taken = 0;
-    const calls: PyNode[] = [];
-    walk(m.tree.root, (n) => {
-      if (taken >= MAX_CALLEES_PER_FILE) return false;
-      if (n.type !== 'call') return;
-      const fn = childByField(n, 'function');
-      const u = fn ? unparen(fn) : undefined;
-      const name = u?.type === 'identifier' ? m.ev.text(u) : u?.type === 'attribute' ? m.ev.text(childByField(u, 'attribute') ?? u) : undefined;
-      if (name !== undefined && (byName.has(name) || (instances && !byClass.has(name)))) {
-        calls.push(n);
-        taken++;
-      }
-    });
+    const calls = callsNamed(m.ev, (name) => byName.has(name) || (instances && !byClass.has(name)), MAX_CALLEES_PER_FILE);
     let found = 0;
     for (const call of calls) {
       if (found >= MAX_CALLS_PER_FILE) break;
@@ -106,6 +96,60 @@ export function callsFromImporters(ev: Evaluator, fns: readonly Scope[]): Import
     }
   }
   return out;
+}
+
+/** Calls `name(...)` or `mod.name(...)` in a module whose name `wanted` accepts, in source order (at most `max`). */
+function callsNamed(ev: Evaluator, wanted: (name: string) => boolean, max: number): PyNode[] {
+  const calls: PyNode[] = [];
+  walk(ev.tree.root, (n) => {
+    if (calls.length >= max) return false;
+    if (n.type !== 'call') return;
+    const fn = childByField(n, 'function');
+    const u = fn ? unparen(fn) : undefined;
+    const name = u?.type === 'identifier' ? ev.text(u) : u?.type === 'attribute' ? ev.text(childByField(u, 'attribute') ?? u) : undefined;
+    if (name !== undefined && wanted(name)) calls.push(n);
+  });
+  return calls;
+}
+
+/** Where an importing file calls a function of the linted file. */
+export interface CallSite {
+  readonly path: string;
+  readonly line: number;
+  readonly column: number;
+}
+
+/**
+ * The first call of the module-level function `fnName` of the linted file, in a workspace file that imports it,
+ * whose argument for one of `params` satisfies `accept` (evaluated in the importing file). Undefined when the
+ * file is linted alone or no such call is found. Files read are noted as dependencies of the lint.
+ */
+export function importerCallPassing(ev: Evaluator, fnName: string, params: readonly ParamInfo[], accept: (v: AValue) => boolean): CallSite | undefined {
+  const link = ev.link;
+  if (!link?.importers || params.length === 0) return undefined;
+  for (const path of importingFiles(link, MAX_IMPORTERS)) {
+    const m = link.workspace.module(path);
+    if (!m) continue;
+    const found = callsNamed(m.ev, (name) => name === fnName, MAX_CALLEES_PER_FILE).find((call) => passes(m.ev, call, params, accept));
+    if (found) {
+      const { line, column } = m.ev.lines.position(found.start);
+      return { path, line, column };
+    }
+  }
+  return undefined;
+}
+
+function passes(ev: Evaluator, call: PyNode, params: readonly ParamInfo[], accept: (v: AValue) => boolean): boolean {
+  const args = namedChildren(childByField(call, 'arguments') ?? call);
+  const positional = args.filter((a) => a.type !== 'keyword_argument');
+  if (positional.some((a) => a.type === 'list_splat' || a.type === 'dictionary_splat')) return false;
+  const ctx = ev.defaultCtx(innermostScope(ev.sr.scopes, call) ?? ev.sr.module);
+  for (const p of params) {
+    const kw = args.find((a) => a.type === 'keyword_argument' && ev.text(childByField(a, 'name') ?? a) === p.name);
+    const node = kw ? childByField(kw, 'value') : p.index !== undefined ? positional[p.index] : undefined;
+    if (node && accept(ev.eval(node, ctx))) return true;
+  }
+  return false;
 }
 
 function innermostScope(scopes: readonly Scope[], node: PyNode): Scope | undefined {

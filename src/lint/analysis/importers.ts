@@ -8,7 +8,7 @@ import { dirOf, moduleBases, moduleFile, type ModuleLink, type WorkspaceFiles } 
 /** Files looked at, at most, per lint (the directory of the linted file and those above it). */
 const MAX_CANDIDATES = 200;
 
-interface ImporterFacts {
+export interface ImporterFacts {
   /** Modules named by the file's import statements: [level, dotted parts, imported names]. */
   readonly imports: readonly { level: number; parts: string[]; names: string[] }[];
   readonly precision: PrecisionEvidence;
@@ -18,7 +18,7 @@ interface ImporterFacts {
 const FROM_IMPORT = /^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+\(?([\w, \t]+)/gm;
 const PLAIN_IMPORT = /^[ \t]*import[ \t]+([\w.]+(?:[ \t]+as[ \t]+\w+)?(?:[ \t]*,[ \t]*[\w.]+(?:[ \t]+as[ \t]+\w+)?)*)/gm;
 
-function readFacts(source: string): ImporterFacts {
+export function readFacts(source: string): ImporterFacts {
   const imports: { level: number; parts: string[]; names: string[] }[] = [];
   for (const m of source.matchAll(FROM_IMPORT)) {
     imports.push({
@@ -51,7 +51,7 @@ function factsOf(link: ModuleLink, candidate: string): ImporterFacts | undefined
 }
 
 /** Whether `importer` imports the module at `target` (by any form of import statement). */
-function importsFile(files: WorkspaceFiles, importer: string, facts: ImporterFacts, target: string): boolean {
+export function importsFile(files: WorkspaceFiles, importer: string, facts: ImporterFacts, target: string): boolean {
   for (const imp of facts.imports) {
     for (const base of moduleBases(files, importer, imp.level)) {
       if (moduleFile(files, base, imp.parts) === target) return true;

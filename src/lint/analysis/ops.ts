@@ -257,8 +257,17 @@ export function callOperator(ev: Evaluator, op: string, lv: AValue, rv: AValue, 
   }
 }
 
+function onesTimesNumber(ones: AValue, n: AValue): AValue | undefined {
+  if (ones.kind !== 'tensor' || !ones.ones || ones.mask || ones.attn || n.kind !== 'number' || n.num === undefined) return undefined;
+  const { ones: _ones, ops: _ops, ...rest } = ones;
+  return { ...rest, fillValue: n.num };
+}
+
 function multiply(ev: Evaluator, lv: AValue, rv: AValue, l: PyNode | undefined, r: PyNode | undefined, node: PyNode, ctx: Ctx): AValue {
   if (lv.kind === 'number' && rv.kind === 'number') return numberTimes(lv, rv);
+  // `torch.ones_like(x) * -1e9`: a tensor filled with that number (a fill value, as full_like gives).
+  const filled = onesTimesNumber(lv, rv) ?? onesTimesNumber(rv, lv);
+  if (filled) return filled;
   if (isNumberLike(rv) && l && r) return scaleTensor(ev, tensorish(lv), rv, r, node, false, ctx, l);
   if (isNumberLike(lv) && l && r) return scaleTensor(ev, tensorish(rv), lv, l, node, false, ctx, r);
   // tensor * tensor

@@ -9,7 +9,7 @@
 // "from `make_pad_mask` in utils.py:12", which the finding's message then quotes (and the engine turns into
 // a related location with that file's path).
 import type { PyNode } from '../syntax/tree';
-import type { AValue, DimInfo, MaskInfo } from './values';
+import type { AValue, DimInfo, MaskInfo, PathOp } from './values';
 
 /** Where a value returned from another file was computed. */
 export interface ValueOrigin {
@@ -102,8 +102,10 @@ function portableTensor(v: AValue, origin: ValueOrigin | undefined, depth: numbe
     'lastSize1',
     'reversedUnknownRank',
   ]);
-  // Operations on the way (scales, masks) name nodes of the other file: their effect is unknown here.
-  if (v.ops && v.ops.some((alt) => alt.length > 0)) out.ops = [[{ kind: 'opaque' }]];
+  // Operations on the way (scales, masks) name nodes of the other file: their effect is unknown here, except a
+  // scale by a known power of a dimension in a value a helper returns (`return q / math.sqrt(q.size(-1))`), kept
+  // as a scale applied at the call that returned it.
+  if (v.ops && v.ops.some((alt) => alt.length > 0)) out.ops = at ? v.ops.map((alt) => alt.map((o) => portableOp(o, at))) : [[{ kind: 'opaque' }]];
   if (v.mask) out.mask = portableMask(v.mask, origin);
   if (v.attn?.stage === 'scores' && origin && at) {
     // Scores q·kᵀ formed by a helper of the other file: the key axis stays known; whether (and how) they were
@@ -135,6 +137,11 @@ function portableMask(m: MaskInfo, origin: ValueOrigin | undefined): MaskInfo {
   const { origin: _origin, flippedAt: _flippedAt, ...rest } = m;
   if (!origin) return rest;
   return { ...rest, why: `${m.why}, from \`${origin.name}\` in ${originRef(origin)}` };
+}
+
+function portableOp(o: PathOp, at: PyNode): PathOp {
+  if (o.kind !== 'scale' || o.power === undefined || !o.dim) return { kind: 'opaque' };
+  return { kind: 'scale', node: at, factorNode: at, power: o.power, dim: portableDim(o.dim), on: o.on, ...(o.named ? { named: o.named } : {}) };
 }
 
 function portableDim(d: DimInfo): DimInfo {

@@ -49,6 +49,23 @@ function noteRankFact(w: ScopeWalk, left: PyNode, right: PyNode, env: Env, scope
   const items = namedChildren(l);
   if (items.some((i) => i.type === 'list_splat_pattern')) return;
   let r = unparen(right);
+  let rank = items.length;
+  // `b, n, d, h = *x.shape, self.heads`: the splatted shape holds the targets the other elements do not.
+  if (r.type === 'expression_list' || r.type === 'tuple') {
+    const elems = namedChildren(r);
+    // The grammar reads `*x.shape` as the attribute `shape` of the list_splat `*x`.
+    const starredShape = (e: PyNode): boolean => e.type === 'attribute' && childByField(e, 'object')?.type === 'list_splat';
+    const splats = elems.filter(starredShape);
+    if (splats.length !== 1 || elems.some((e) => e.type === 'list_splat')) return;
+    rank = items.length - (elems.length - 1);
+    if (rank < 1) return;
+    const splat = splats[0];
+    const obj = namedChildren(childByField(splat, 'object')!)[0];
+    const name = obj ? w.boundName(unparen(obj), scope) : undefined;
+    if (!name || text(src, childByField(splat, 'attribute')!) !== 'shape') return;
+    for (const d of env.get(name) ?? []) w.rankFacts.set(d.id, rank);
+    return;
+  }
   if (r.type === 'call') {
     const fn = childByField(r, 'function');
     const args = callArgs(src, r);
@@ -65,7 +82,7 @@ function noteRankFact(w: ScopeWalk, left: PyNode, right: PyNode, env: Env, scope
   if (a !== 'shape' && a !== 'size' && a !== 'get_shape') return;
   const name = w.boundName(unparen(obj), scope);
   if (!name) return;
-  for (const d of env.get(name) ?? []) w.rankFacts.set(d.id, items.length);
+  for (const d of env.get(name) ?? []) w.rankFacts.set(d.id, rank);
 }
 
 /** The name a call to an in-place method (`x.add_(y)`, `self.h.mul_(2)`) redefines. */

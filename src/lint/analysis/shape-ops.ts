@@ -46,7 +46,9 @@ export function dimOfShape(t: AValue, index: number): AValue {
   const text = `${t.roleText ?? 'x'}.shape[${index}]`;
   if (ax?.sizeText) {
     const byName = dimOfName(ax.sizeText);
-    if (byName) return number({ dimPow: { dim: { ...byName, ofTensor: t }, power: 1 } });
+    // A width named like the model's (`D`, `C`) on the last axis of a tensor split into heads is each head's width.
+    const perHead = byName?.which === 'model' && isLast && (t.multiHead || !!t.axes?.some((a) => a.label === 'head'));
+    if (byName) return number({ dimPow: { dim: { ...byName, ...(perHead ? { which: 'head' as const } : {}), ofTensor: t }, power: 1 } });
   }
   if (ax?.label === 'head') return number({ headCount: true });
   if (ax?.label === 'feat' || isLast) {
@@ -511,7 +513,7 @@ export function reshapeValue(ev: Evaluator, c: Call, t0: AValue, sizeNodes: PyNo
   out.ndim = n;
   out.axes = axes;
   const lastNode = unparen(nodes[n - 1]);
-  const lastIsProduct = lastNode.type === 'binary_operator' && operatorText(ev.tree, lastNode) === '*';
+  const lastIsProduct = isProduct(ev, lastNode) || namesProduct(ev, lastNode);
   const lastSameAsBefore = !lastIsProduct;
   delete out.lastSize1;
   if (axes.some((a) => a.label === 'head')) out.multiHead = true;
@@ -539,6 +541,17 @@ export function reshapeValue(ev: Evaluator, c: Call, t0: AValue, sizeNodes: PyNo
   if (t.index) delete out.index;
   if (t.channelFirst) delete out.channelFirst;
   return out;
+}
+
+function isProduct(ev: Evaluator, node: PyNode): boolean {
+  return node.type === 'binary_operator' && operatorText(ev.tree, node) === '*';
+}
+
+/** A size held in a name bound once to a product (`N = H * W`): a flattened grid, not the axis that was last before. */
+function namesProduct(ev: Evaluator, node: PyNode): boolean {
+  if (node.type !== 'identifier') return false;
+  const defs = ev.resolve(node, ev.text(node));
+  return !!defs && defs.length === 1 && defs[0].kind === 'assign' && defs[0].path.length === 0 && !!defs[0].value && isProduct(ev, unparen(defs[0].value));
 }
 
 /** The second-last size of a view/reshape is a product (`B * T`): the axis before the last is not the same. */
@@ -691,6 +704,41 @@ export function einopsRearrange(ev: Evaluator, _c: Call, t0: AValue, patternNode
 
 // ================================================================================================ matmul
 
+/**
+ * Ranks of a query–key product read from the product itself: keys transposed with positive indices
+ * (`k.transpose(2, 3)`, the last two axes of a 4-D tensor) have rank one more than the larger index, and the
+ * query and the keys of a batched product share their rank ((B, H, L, d) @ (B, H, d, S)) when only one is known.
+ */
+function pairRanks(ev: Evaluator, a: AValue, b: AValue, aNode: PyNode | undefined, bNode: PyNode | undefined): [AValue, AValue] {
+  const ra = roleOf(ev, a, aNode);
+  const rb = roleOf(ev, b, bNode);
+  if (!((ra === 'query' && rb === 'key') || (ra === 'key' && rb === 'query'))) return [a, b];
+  if (b.ndim === undefined && bNode) {
+    const n = lastTwoSwapRank(ev, unparen(bNode));
+    if (n !== undefined) b = withRank(b, n);
+  }
+  const known = a.ndim ?? b.ndim;
+  if (known !== undefined && known >= 3 && (a.ndim === undefined) !== (b.ndim === undefined)) {
+    if (a.ndim === undefined) a = withRank(a, known);
+    else b = withRank(b, known);
+  }
+  return [a, b];
+}
+
+/** `x.transpose(i, i + 1)` / `x.swapaxes(...)` with literal non-negative adjacent indices: read as the last two axes, rank i + 2. */
+function lastTwoSwapRank(ev: Evaluator, n: PyNode): number | undefined {
+  if (n.type !== 'call') return undefined;
+  const fn = childByField(n, 'function');
+  if (fn?.type !== 'attribute') return undefined;
+  const name = ev.text(childByField(fn, 'attribute') ?? fn);
+  if (name !== 'transpose' && name !== 'swapaxes' && name !== 'swapdims') return undefined;
+  const args = namedChildren(childByField(n, 'arguments') ?? n);
+  if (args.length !== 2) return undefined;
+  const [i, j] = args.map((x) => intLiteral(ev.tree, x));
+  if (i === undefined || j === undefined || i < 0 || j < 0 || Math.abs(i - j) !== 1) return undefined;
+  return Math.max(i, j) + 1;
+}
+
 function roleOf(ev: Evaluator, v: AValue, node: PyNode | undefined): 'query' | 'key' | 'value' | 'context' | undefined {
   if (v.role) return v.role;
   const name = rootName(ev, node);
@@ -762,10 +810,13 @@ export function matmul(
   }
   if (opts.transA) a = transposeLastTwo(a);
   if (opts.transB) b = transposeLastTwo(b);
+  [a, b] = pairRanks(ev, a, b, aNode, bNode);
   const layout = matmulLayout(a, b);
   const ndim = layout.ndim;
+  // Both operands cast to one wide float dtype (`q.float() @ k.float().T`): the product has it too.
+  const dtype = a.dtype === b.dtype && (a.dtype === 'float32' || a.dtype === 'float64') ? { dtype: a.dtype } : {};
   const result = (fields: Omit<AValue, 'kind'>): AValue => {
-    const r = tensor({ ...layout, ...fields });
+    const r = tensor({ ...layout, ...dtype, ...fields });
     ev.facts.matmul.push({ node: c.node, ctx: c.ctx, display, a, b, aNode, bNode, contractA: -1, contractB: b.ndim === 1 ? -1 : -2, result: r });
     return r;
   };
@@ -849,7 +900,9 @@ export function einsum(ev: Evaluator, c: Call, spec: string | undefined, style: 
   if (vals.length !== 2) return tensor(shape);
   const [a, b] = vals;
   const [ta, tb] = parsed.inputs;
-  const record = (r: AValue, contractA?: number, contractB?: number): AValue => {
+  const record = (r0: AValue, contractA?: number, contractB?: number): AValue => {
+    // Both operands cast to one wide float dtype: the product has it too.
+    const r = a.dtype === b.dtype && (a.dtype === 'float32' || a.dtype === 'float64') ? { ...r0, dtype: a.dtype } : r0;
     ev.facts.matmul.push({
       node: c.node,
       ctx: c.ctx,

@@ -5,6 +5,8 @@ import { unparen, type PyNode } from '../syntax/tree';
 import { alternatives, byNode, isT5Family, unitScaleNearby, hasOpaque, scaleOmittedOnPurpose, scaleOps } from './evidence';
 import { parenthesize, quote, type FixSpec, type Rule, type RuleContext } from './rule';
 import { definitions, factorDefinitions } from './related';
+import { importerCallPassing } from '../analysis/importer-calls';
+import { roleOfName } from '../analysis/names';
 
 export const ATT003: Rule = {
   meta: {
@@ -15,7 +17,7 @@ export const ATT003: Rule = {
     docs: {
       summary: 'Dot-product scores go into softmax with no 1/sqrt(d) scale.',
       whatItDoes:
-        'Follows the scores `q @ k.transpose(-2, -1)` (also `matmul`, `bmm`, `einsum`) to the softmax and reports when no scaling happens anywhere on the way: not on the scores, not folded into `q` or `k`, not through `scale=` or `baddbmm(alpha=...)`. Scores that pass through a function it cannot see into, and code that says the scale is omitted on purpose (T5 folds it into the initialisation), are left alone.',
+        'Follows the scores `q @ k.transpose(-2, -1)` (also `matmul`, `bmm`, `einsum`) to the softmax and reports when no scaling happens anywhere on the way: not on the scores, not folded into `q` or `k`, not through `scale=` or `baddbmm(alpha=...)`. Scores that pass through a function it cannot see into, and code that says the scale is omitted on purpose (T5 folds it into the initialisation), are left alone. A helper function whose q or k is a parameter is cleared by a caller that passes them scaled, in the same file or, in a workspace, in a file that imports it (`attention(q * self.scale, k, v)` in `layers.py`).',
       whyIsThisBad:
         'The dot product of two d-dimensional vectors with unit-variance entries has variance d. Without dividing by sqrt(d), the logits grow with the head size, the softmax saturates to one-hot rows, and its gradients vanish: training becomes slow or unstable, and larger heads make it worse.',
       example: `scores = q @ k.transpose(-2, -1)
@@ -93,6 +95,8 @@ weights = scores.softmax(dim=-1)`,
           const site = group[0];
           if (postSoftmaxScale(site)) continue;
           if (scaleOmittedOnPurpose(ev, site.node) || isT5Family(ev, site.node) || unitScaleNearby(ev, site.node)) continue;
+          // A helper whose callers in the files that import it pass a pre-scaled q (or k).
+          if (scaledByImporters(site)) continue;
           const a = site.input.attn!;
           // The logits as they enter the softmax (its input argument); the product itself when it is inline.
           const target = site.inputNode ?? a.formedAt;
@@ -116,6 +120,21 @@ weights = scores.softmax(dim=-1)`,
         }
       },
     };
+
+    /**
+     * The softmax is in a module-level function whose q or k is a parameter, and a workspace file that imports
+     * this one calls it with that argument already scaled (`attention(q * self.scale, k, v)`).
+     */
+    function scaledByImporters(site: SoftmaxSite): boolean {
+      const fn = site.ctx.scope;
+      if (fn.kind !== 'function' || fn.parent?.kind !== 'module' || !fn.name) return false;
+      const params = fn.params.filter((p) => p.name === site.input.attn?.queryText || roleOfName(p.name) === 'query' || roleOfName(p.name) === 'key');
+      const scaled = (v: AValue): boolean => {
+        const alts = alternatives(v);
+        return alts.length > 0 && alts.every((alt) => scaleOps(alt).length > 0);
+      };
+      return importerCallPassing(ev, fn.name, params, scaled) !== undefined;
+    }
 
     /** A scale applied after softmax is reported by ATT004 instead. */
     function postSoftmaxScale(site: SoftmaxSite): boolean {

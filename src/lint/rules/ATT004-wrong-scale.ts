@@ -18,7 +18,7 @@ export const ATT004: Rule = {
     docs: {
       summary: 'The attention scale is wrong: d instead of sqrt(d), sqrt(d_model) for per-head scores, applied twice, or after softmax.',
       whatItDoes:
-        "Classifies every factor that multiplies or divides q, k, the scores or the weights: a dimension (`d_k`, `k.size(-1)`, `self.head_dim`), its square root, or a named scale whose definition it follows (`self.scale = head_dim ** -0.5`). It reports a division by the dimension itself, a square root of the model width (`d_model`, `embed_dim`, the `C` that was split into heads) on multi-head scores, two 1/sqrt(d) factors on one path (including a pre-scaled `q` given to `F.scaled_dot_product_attention`, `flash_attn_func` or xformers' `memory_efficient_attention`, which scale by 1/sqrt(E) again unless `scale=` / `softmax_scale=` is passed, or which are handed `scale=` 1/sqrt(d) on top), a scale applied to the weights after softmax, and a `scale=`/`softmax_scale=` handed to a fused kernel that is 1/d, a dimension, or 1/sqrt of the model width on per-head scores, and a fused kernel (`F.scaled_dot_product_attention`, flash-attn's `flash_attn_func`) called without `scale=`/`softmax_scale=` although the module computes its own scale with a factor beyond 1/sqrt(d) (a layer-index or YaRN factor, a constant, 1/d): the kernel then silently uses its default.",
+        "Classifies every factor that multiplies or divides q, k, the scores or the weights: a dimension (`d_k`, `k.size(-1)`, `self.head_dim`), its square root, or a named scale whose definition it follows (`self.scale = head_dim ** -0.5`). It reports a division by the dimension itself (or by a scale that is already 1/sqrt(d): `/ self.scale` with `self.scale = head_dim ** -0.5`), a square root of the model width (`d_model`, `embed_dim`, the `C` that was split into heads) on multi-head scores (not when a caller binds that name to one head's width, `C // n_heads`, nor for a last axis named `D` of a tensor already split into heads), two 1/sqrt(d) factors on one path (also when a helper of another workspace file returns the scaled `q`; including a pre-scaled `q` given to `F.scaled_dot_product_attention`, `flash_attn_func` or xformers' `memory_efficient_attention`, which scale by 1/sqrt(E) again unless `scale=` / `softmax_scale=` is passed, or which are handed `scale=` 1/sqrt(d) on top), a scale applied to the weights after softmax, and a `scale=`/`softmax_scale=` handed to a fused kernel that is 1/d, a dimension, or 1/sqrt of the model width on per-head scores, and a fused kernel (`F.scaled_dot_product_attention`, flash-attn's `flash_attn_func`) called without `scale=`/`softmax_scale=` although the module computes its own scale with a factor beyond 1/sqrt(d) (a layer-index or YaRN factor, a constant, 1/d): the kernel then silently uses its default.",
       whyIsThisBad:
         'The scale keeps the logits at unit variance. Dividing by d instead of sqrt(d) (or scaling twice) makes the logits too small and the attention nearly uniform; sqrt(d_model) on per-head scores over-shrinks them by sqrt(n_heads); a scale after softmax does nothing to the logits and breaks the rows-sum-to-1 property.',
       example: `scores = q @ k.transpose(-2, -1) / self.head_dim
@@ -44,6 +44,9 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
     const ev = ctx.analysis;
     const reported = new Set<number>();
     const softmaxSites: SoftmaxSite[] = [];
+    /** Factors read as the model width in some context, reported at the end unless another context binds them to a head's width. */
+    const modelWidth: { node: PyNode; message: string; evidence: (RelatedSpec | undefined)[] }[] = [];
+    const headWidthSomewhere = new Set<number>();
 
     /** Reported at the scaling (the use); where the scale and its dimension are defined is the evidence. */
     const report = (
@@ -162,9 +165,14 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           return;
         }
         if (op.power > 0 && knownDim) {
+          // Divided by a factor that is itself 1/sqrt(d) (`/ self.scale` with `self.scale = head_dim ** -0.5`).
+          const divides = op.node.children.some((c) => !c.named && (c.type === '/' || c.type === '/='));
+          const inverse = divides && op.dim?.text !== undefined && op.factorNode.type !== 'call' && !/sqrt|\*\*/.test(ctx.text(op.factorNode));
           report(
             op.factorNode,
-            `The scores are multiplied by ${f} (a dimension to the power ${op.power}) instead of divided by sqrt(d): the logits grow with the head size and the softmax saturates.`,
+            inverse
+              ? `${f} is already 1/sqrt(${op.dim.text}): dividing by it multiplies the scores by sqrt(${op.dim.text}) instead of dividing, so the logits grow with the head size and the softmax saturates. Multiply by it instead.`
+              : `The scores are multiplied by ${f} (a dimension to the power ${op.power}) instead of divided by sqrt(d): the logits grow with the head size and the softmax saturates.`,
             undefined,
             evidence,
           );
@@ -202,15 +210,16 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
             );
             return;
           }
+          if (dimWhich(op) === 'head') headWidthSomewhere.add(op.factorNode.id);
           if (dimWhich(op) !== 'model') return;
           const multiHead = target.multiHead || (target.attn !== undefined && target.ndim === 4);
           if (!multiHead) return;
-          report(
-            op.factorNode,
-            `The scale ${f} uses the model width (${op.dim?.text}), but these are per-head scores: divide by sqrt of the head dimension (d_model / n_heads) instead.`,
-            undefined,
+          // Decided at the end: another context (a caller, the constructor call that bound it) may show it is a head's width.
+          modelWidth.push({
+            node: op.factorNode,
+            message: `The scale ${f} uses the model width (${op.dim?.text}), but these are per-head scores: divide by sqrt of the head dimension (d_model / n_heads) instead.`,
             evidence,
-          );
+          });
         }
       },
       sdpa(site: SdpaSite) {
@@ -317,6 +326,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
         softmaxSites.push(site);
       },
       end() {
+        for (const m of modelWidth) if (!headWidthSomewhere.has(m.node.id)) report(m.node, m.message, undefined, m.evidence);
         // Two definite 1/sqrt(d) factors on the same path to one softmax.
         for (const group of byNode(softmaxSites).values()) {
           for (const site of group) {

@@ -1,10 +1,11 @@
 // ATT006: masking the weights after softmax without renormalising, or multiplying the scores by a 0/1
 // mask as the only mask.
-import type { SoftmaxSite, WeightsMaskSite } from '../analysis/facts';
+import type { FillSite, SoftmaxSite, WeightsMaskSite } from '../analysis/facts';
 import type { MaskOp } from '../analysis/values';
-import { alternatives, byNode, consumersOf, hasRoles } from './evidence';
+import { alternatives, byNode, consumersOf, hasRoles, type Consumer } from './evidence';
 import { quote, type Rule, type RuleContext } from './rule';
 import { maskBuilt } from './related';
+import { isDropoutMask, maskedAfterItsSoftmax, selectsWholeRows } from '../analysis/post-softmax-masks';
 
 export const ATT006: Rule = {
   meta: {
@@ -15,7 +16,7 @@ export const ATT006: Rule = {
     docs: {
       summary: 'Masking after softmax without renormalising, or multiplying the scores by a 0/1 mask as the only mask.',
       whatItDoes:
-        'Reports a mask applied to the attention weights after softmax (`weights.masked_fill(mask, 0)`, `weights * mask`) when the scores were not masked before the softmax and the weights are not divided by their new sum afterwards; and a multiplication of the scores by a 0/1 mask (`scores * mask`) when nothing else masks them before the softmax.',
+        'Reports a mask applied to the attention weights after softmax (`weights.masked_fill(mask, 0)`, `weights * mask`) when the scores were not masked before the softmax and the weights are not divided by their new sum afterwards; and a multiplication of the scores by a 0/1 mask (`scores * mask`) when nothing else masks them before the softmax. Left alone: a mask that selects whole rows (a NaN guard such as `w.masked_fill(mask.all(dim=-1, keepdim=True), 0.0)`, `torch.isnan(w)`, `~keep.any(-1)[:, None, None, None]`, padded queries `m[:, None, :, None]`), hand-written dropout (`torch.bernoulli(...)`, `torch.rand_like(w) > p`), a masked copy of the weights that never meets the values (kept for logging), and the 0/1 product before a softmax whose weights are masked again and renormalised after it (the `masked_softmax` of AllenNLP).',
       whyIsThisBad:
         'Zeroing weights after softmax leaves rows that sum to less than 1, so the output shrinks towards zero by however much weight the masked keys had. Multiplying the scores by 0 does not remove a key either: exp(0) = 1, so every masked key still gets a weight comparable to the real ones. Masks belong on the scores, as -inf (or a large negative number) before softmax.',
       example: `weights = F.softmax(scores, dim=-1)
@@ -40,9 +41,19 @@ out = weights @ v`,
       return /\.unsqueeze\(\s*(-1|dim\s*=\s*-1)\s*\)\s*$|\[\s*\.\.\.\s*,\s*None\s*\]\s*$/.test(ctx.text(site.maskNode));
     };
     const reported = new Set<number>();
+    /** The product consumes the weights with this post-softmax masking applied. */
+    const carriesPostMask = (c: Consumer, site: WeightsMaskSite): boolean =>
+      [c.site.a, c.site.b].some((w) => w.attn?.softmax?.site === site.weights.attn?.softmax?.site && !!w.attn?.postMask?.includes(site.node));
+    /** The softmax's weights are masked again after it and renormalised (so masked keys end at exactly 0). */
+    const maskedAndRenormalisedAfter = (site: SoftmaxSite): boolean =>
+      post.some((p) => p.weights.attn?.softmax?.site === site.node && ev.facts.postMaskRenormalised.has(p.node.id));
     const softmaxSites: SoftmaxSite[] = [];
     const post: WeightsMaskSite[] = [];
+    const scoreFills: FillSite[] = [];
     return {
+      fill(site) {
+        if (site.target.attn?.stage === 'scores' && site.how !== 'add') scoreFills.push(site);
+      },
       weightsMask(site) {
         post.push(site);
       },
@@ -63,6 +74,13 @@ out = weights @ v`,
           if (!attention) continue;
           // Zeroing whole query rows (padded queries) after softmax is harmless: only the key axis must sum to 1.
           if (queryRowsOnly(site)) continue;
+          // A NaN guard: rows with no key left (`mask.all(-1, keepdim=True)`) or NaN rows zeroed; the others still sum to 1.
+          if (site.maskNode && selectsWholeRows(ev, site.maskNode, site.ctx)) continue;
+          // Dropout written by hand: a random keep mask, right in expectation.
+          if (site.maskNode && isDropoutMask(ev, site.maskNode)) continue;
+          // The masked copy never reaches the product with the values (kept for logging or returned).
+          const consumers = consumersOf(ev, attn.softmax.site);
+          if (consumers.length > 0 && !consumers.some((c) => carriesPostMask(c, site))) continue;
           reported.add(site.node.id);
           ctx.report({
             node: site.node,
@@ -75,10 +93,28 @@ out = weights @ v`,
             ],
           });
         }
+        // The scores masked after the softmax was already taken from them: the weights never see the mask.
+        for (const site of scoreFills) {
+          if (reported.has(site.node.id)) continue;
+          const late = maskedAfterItsSoftmax(ev, site);
+          if (!late) continue;
+          reported.add(site.node.id);
+          ctx.report({
+            node: site.node,
+            message: `${quote(ctx.text(site.node), 50)} masks the scores after the softmax has already been taken from them: the weights used below never see this mask. Mask the scores before the softmax.`,
+            related: [
+              { node: late.softmax.node, message: `${late.softmax.display} normalises the scores here, before they are masked` },
+              ...(site.maskNode ? maskBuilt(ev, ev.eval(site.maskNode, site.ctx).mask) : []),
+              { node: late.use, message: 'the weights, computed without the mask, are used here' },
+            ],
+          });
+        }
         for (const group of byNode(softmaxSites).values()) {
           for (const site of group) {
             const attention = hasRoles(site.input) || consumersOf(ev, site.node).length > 0;
             if (!attention) continue;
+            // AllenNLP's masked_softmax: softmax(x * mask), then the weights masked again and renormalised.
+            if (maskedAndRenormalisedAfter(site)) continue;
             for (const alt of alternatives(site.input)) {
               const masks = alt.filter((o): o is MaskOp => o.kind === 'mask');
               const bad = masks.filter((m) => m.how === 'mul' || m.how === 'add01');

@@ -72,6 +72,11 @@ describe('comments and names', () => {
     const m = namedShapes('q: (n_head * B, L, d_k); k: (n_head * B, S, d_k)\nmask: [B, 1, S]');
     assert.deepEqual([...m.keys()], ['q', 'k', 'mask']);
     assert.equal(m.get('q')!.length, 3);
+    // One shape stated for several names; a single name keeps its own.
+    const listed = namedShapes('query, key, value: [batch, heads, time, d_k]\nmask: (B, 1, S)');
+    assert.deepEqual([...listed.keys()].sort(), ['key', 'mask', 'query', 'value']);
+    assert.equal(listed.get('query')!.length, 4);
+    assert.equal(namedShapes('see also: things, stuff').size, 0);
     assert.deepEqual(maskFromDoc(' (B, N) bool, True = padded peak'), { dtype: 'bool', polarity: 'ignore' });
     assert.deepEqual(maskFromDoc(' (B, S) 1 = token, 0 = padding'), { polarity: 'keep' });
   });

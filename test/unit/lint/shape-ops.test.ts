@@ -8,6 +8,7 @@ import { einopsAxisMap, parseEinopsPattern } from '../../../src/lint/analysis/la
 import { createPythonParser } from '../../../src/lint/parser';
 import { analyseScopes } from '../../../src/lint/analysis/scopes';
 import {
+  dimOfShape,
   broadcastLayout,
   expandAsValue,
   flattenValue,
@@ -172,6 +173,13 @@ describe('shape transfer functions (values in, values out)', () => {
     assert.deepEqual([einopsAxisMap(ell.lhs, ell.rhs)(-1), einopsAxisMap(ell.lhs, ell.rhs)(-3)], [-2, undefined]);
   });
 
+  it('dimOfShape: a last axis named like the model width (D) is the head width when the tensor has a head axis', () => {
+    const split = tensor({ ndim: 4, axes: [{ label: 'batch' }, { label: 'head', sizeText: 'H' }, { label: 'seq' }, { sizeText: 'D' }] });
+    assert.equal(dimOfShape(split, -1).dimPow?.dim.which, 'head');
+    const whole = tensor({ ndim: 3, axes: [{ label: 'batch' }, { label: 'seq' }, { sizeText: 'D' }] });
+    assert.equal(dimOfShape(whole, -1).dimPow?.dim.which, 'model');
+  });
+
   it('expandAsValue takes the other rank and keeps its own axes where they are not length 1', () => {
     const mask = tensor({ ndim: 2, axes: [{ label: 'batch' }, { size1: true }], mask: { polarity: 'ignore', padding: true, padAxes: [-1], why: 'pad' } });
     const target = tensor({ ndim: 3, axes: [{ label: 'batch' }, { label: 'seq' }, { label: 'seq' }] });
@@ -203,6 +211,76 @@ describe('shape transfer functions through the evaluator (call arguments)', () =
     }
     return out;
   }
+
+  it('view: a last size bound to a product (N = H * W) is a flattened grid, so a projection no longer has its features last', async () => {
+    const v = await valuesOf(
+      `import torch.nn as nn
+class A(nn.Module):
+    def __init__(self, c, nh):
+        super().__init__()
+        self.q_proj = nn.Linear(c, c)
+        self.nh = nh
+    def forward(self, x):
+        B, C, H, W = x.shape
+        N = H * W
+        T = N
+        grid = self.q_proj(x).view(B, self.nh, C // self.nh, N)
+        tokens = self.q_proj(x).view(B, self.nh, T, C // self.nh)
+        return grid, tokens
+`,
+      ['grid', 'tokens'],
+    );
+    assert.equal(v.get('grid')!.featLast, undefined);
+    assert.equal(v.get('tokens')!.featLast, true);
+  });
+
+  it('q @ kᵀ: keys transposed with positive indices give their rank, and the query shares a known rank of 3 or more', async () => {
+    const v = await valuesOf(
+      `import torch
+def f(q, k, table, x):
+    four = torch.matmul(q, k.transpose(2, 3))
+    three = q @ k.permute(0, 2, 1)
+    unknown = q @ k.transpose(-2, -1)
+    shared = x @ table.transpose(0, 1)
+    return four, three, unknown, shared
+`,
+      ['four', 'three', 'unknown', 'shared'],
+    );
+    assert.equal(v.get('four')!.ndim, 4);
+    assert.equal(v.get('three')!.ndim, 3);
+    assert.equal(v.get('unknown')!.ndim, undefined);
+    assert.equal(v.get('shared')!.ndim, undefined, 'a 2-D table of keys says nothing of the rank of x');
+  });
+
+  it('b, t, d, h = *x.shape, heads: the starred shape gives x its rank and each name its axis', async () => {
+    const v = await valuesOf(
+      `import torch
+def f(x, heads):
+    b, t, d, h = *x.shape, heads
+    y = x
+    return b, t, d, h, y
+`,
+      ['d', 'y'],
+    );
+    assert.equal(v.get('y')!.ndim, 3);
+    assert.equal(v.get('d')!.dimPow?.dim.lastAxisOf, true);
+  });
+
+  it('ones_like(x) * c is a tensor filled with c (a fill value, as full_like(x, c) gives)', async () => {
+    const v = await valuesOf(
+      `import torch
+def f(scores, m):
+    neg = torch.ones_like(scores) * -1e9
+    pos = 1e-9 * torch.ones_like(scores)
+    scaled = m * -1e9
+    return neg, pos, scaled
+`,
+      ['neg', 'pos', 'scaled'],
+    );
+    assert.equal(v.get('neg')!.fillValue, -1e9);
+    assert.equal(v.get('pos')!.fillValue, 1e-9);
+    assert.equal(v.get('scaled')!.fillValue, undefined);
+  });
 
   it('reduction: keepdim / keepdims / keep_dims, and torch.max over a dim returning (values, indices)', async () => {
     const v = await valuesOf(

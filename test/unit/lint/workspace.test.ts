@@ -349,3 +349,90 @@ with torch.autocast("cuda"):
     assert.deepEqual((await workspaceLinter(other)).lintPython(model('-1e9'), { path: 'model.py' }), []);
   });
 });
+
+describe('workspace: a helper whose callers in the importing files scale its queries', () => {
+  const helper = `import torch
+
+
+def attention(q, k, v, mask=None):
+    scores = torch.matmul(q, k.transpose(-2, -1))
+    if mask is not None:
+        scores = scores.masked_fill(mask == 0, float("-inf"))
+    weights = torch.softmax(scores, dim=-1)
+    return torch.matmul(weights, v), weights
+`;
+  const layer = (call: string) => `import torch.nn as nn
+
+from .functional import attention
+
+
+class MultiHead(nn.Module):
+    def __init__(self, dim, heads):
+        super().__init__()
+        self.heads = heads
+        self.head_dim = dim // heads
+        self.scale = self.head_dim ** -0.5
+        self.qkv = nn.Linear(dim, dim * 3)
+
+    def forward(self, x, mask=None):
+        B, T, C = x.shape
+        q, k, v = self.qkv(x).view(B, T, 3, self.heads, self.head_dim).permute(2, 0, 3, 1, 4)
+        out, _ = ${call}
+        return out.transpose(1, 2).reshape(B, T, C)
+`;
+
+  it('unscaled q passed from layers.py: the helper is reported; q * self.scale passed: silent, and layers.py is a dependency', async () => {
+    const buggy = new MemoryWorkspace({ 'net/functional.py': helper, 'net/layers.py': layer('attention(q, k, v, mask)'), 'net/__init__.py': '' });
+    assert.deepEqual(codes((await workspaceLinter(buggy)).lintPython(helper, { path: 'net/functional.py' })), ['ATT003@8']);
+    const fixed = new MemoryWorkspace({ 'net/functional.py': helper, 'net/layers.py': layer('attention(q * self.scale, k, v, mask)'), 'net/__init__.py': '' });
+    const l = await workspaceLinter(fixed);
+    assert.deepEqual(l.lintPython(helper, { path: 'net/functional.py' }), []);
+    assert.ok(l.workspaceDependencies('net/functional.py').includes('net/layers.py'));
+    const keyword = new MemoryWorkspace({
+      'net/functional.py': helper,
+      'net/layers.py': layer('attention(k=k, v=v, q=q * self.scale)'),
+      'net/__init__.py': '',
+    });
+    assert.deepEqual((await workspaceLinter(keyword)).lintPython(helper, { path: 'net/functional.py' }), []);
+  });
+});
+
+describe('workspace: queries scaled by a helper of another file', () => {
+  const utils = `import math
+
+
+def scale_queries(q):
+    return q / math.sqrt(q.size(-1))
+`;
+  const model = (call: string) => `import torch.nn as nn
+import torch.nn.functional as F
+
+from .utils import scale_queries
+
+
+class Attn(nn.Module):
+    def __init__(self, dim, heads):
+        super().__init__()
+        self.heads = heads
+        self.qkv = nn.Linear(dim, dim * 3)
+
+    def forward(self, x):
+        B, T, C = x.shape
+        q, k, v = self.qkv(x).view(B, T, 3, self.heads, C // self.heads).permute(2, 0, 3, 1, 4)
+        q = scale_queries(q)
+        return ${call}
+`;
+
+  it('then given to SDPA with its default scale: scaled twice (buggy); with scale=1.0: silent (fixed)', async () => {
+    const files = (call: string) => new MemoryWorkspace({ 'pkg/utils.py': utils, 'pkg/model.py': model(call), 'pkg/__init__.py': '' });
+    const buggy = model('F.scaled_dot_product_attention(q, k, v, is_causal=True)');
+    const found = (await workspaceLinter(files('F.scaled_dot_product_attention(q, k, v, is_causal=True)'))).lintPython(buggy, { path: 'pkg/model.py' });
+    assert.deepEqual(codes(found), ['ATT004@17']);
+    assert.match(found[0].message, /scale_queries\(q\)/);
+    const fixed = model('F.scaled_dot_product_attention(q, k, v, is_causal=True, scale=1.0)');
+    assert.deepEqual(
+      (await workspaceLinter(files('F.scaled_dot_product_attention(q, k, v, is_causal=True, scale=1.0)'))).lintPython(fixed, { path: 'pkg/model.py' }),
+      [],
+    );
+  });
+});

@@ -1,0 +1,157 @@
+// Masks applied to attention weights after the softmax that leave them a distribution, or are not masking keys
+// at all: the NaN guard (`w.masked_fill(mask.all(dim=-1, keepdim=True), 0.0)`, `w.masked_fill(torch.isnan(w), 0)`,
+// `~keep.any(-1)` or a query mask broadcast with a trailing `None`), which zeroes rows that had no key to attend to
+// or came out NaN and leaves every other row summing to 1; and hand-written dropout (`torch.bernoulli(...)`,
+// `torch.rand_like(w) > p`), a random mask with its 1/(1-p) rescale that is right in expectation.
+import { dottedName, intLiteral } from '../syntax/python';
+import { childByField, namedChildren, unparen, walk, type PyNode } from '../syntax/tree';
+import type { Evaluator } from './evaluator';
+import type { Ctx, FillSite, SoftmaxSite } from './facts';
+import { axisAt } from './values';
+
+/** Reductions that say "every key" / "some key" of a row, and element tests that find NaN rows. */
+const ROW_TESTS = new Set(['all', 'any']);
+const NAN_TESTS = new Set(['isnan', 'isinf', 'isfinite']);
+const COUNTS = new Set(['sum', 'count_nonzero']);
+
+/** How far name definitions are followed back from the mask (`empty = ~keep.any(-1)`; `m = empty[:, None]`). */
+const MAX_DEPTH = 3;
+
+/**
+ * The mask given to a post-softmax masking selects whole query rows: its last axis has length 1 (it broadcasts
+ * over the keys), or it is built by a reduction over the key axis (`any`/`all`, a count compared with 0) or by a
+ * NaN test. Read from the evaluator's shape and, for names, from their definitions in the same function.
+ */
+export function selectsWholeRows(ev: Evaluator, node: PyNode, ctx: Ctx, depth = 0): boolean {
+  const v = ev.eval(node, ctx);
+  if (v.ndim !== undefined && v.ndim >= 2 && axisAt(v, -1)?.size1) return true;
+  if (trailingNewAxis(ev, unparen(node))) return true;
+  let found = false;
+  walk(unparen(node), (n) => {
+    if (found) return false;
+    if (n.type === 'call' && rowReduction(ev, n)) found = true;
+    else if (n.type === 'comparison_operator' && countIsZero(ev, n)) found = true;
+    else if (n.type === 'identifier' && depth < MAX_DEPTH && !isCallee(n) && !isAttributeName(n)) {
+      const defs = (ev.resolve(n, ev.text(n)) ?? []).filter((d) => d.value && d.path.length === 0 && d.kind === 'assign');
+      if (defs.length > 0 && defs.every((d) => selectsWholeRows(ev, d.value!, ctx, depth + 1))) found = true;
+    }
+    return !found;
+  });
+  return found;
+}
+
+/** `m.all(dim=-1)`, `torch.any(m, -1)`, `m.all()`, `torch.isnan(w)`: a test over a row's keys, or for NaN. */
+function rowReduction(ev: Evaluator, call: PyNode): boolean {
+  const fn = childByField(call, 'function');
+  if (!fn) return false;
+  const name = fn.type === 'attribute' ? ev.text(childByField(fn, 'attribute') ?? fn) : ev.text(fn);
+  if (NAN_TESTS.has(name)) return true;
+  if (!ROW_TESTS.has(name)) return false;
+  return overLastAxis(ev, call, isMethodCall(ev, fn) ? 0 : 1);
+}
+
+/** `mask.sum(-1) == 0`, `keep.count_nonzero(dim=-1) == 0`: rows with no key left. */
+function countIsZero(ev: Evaluator, cmp: PyNode): boolean {
+  const parts = namedChildren(cmp);
+  if (parts.length !== 2 || !cmp.children.some((c) => !c.named && c.type === '==')) return false;
+  const zero = parts.find((p) => intLiteral(ev.tree, p) === 0 || ev.text(p).trim() === '0.0');
+  const other = parts.find((p) => p !== zero);
+  if (!zero || !other) return false;
+  const call = unparen(other);
+  if (call.type !== 'call') return false;
+  const fn = childByField(call, 'function');
+  if (!fn) return false;
+  const name = fn.type === 'attribute' ? ev.text(childByField(fn, 'attribute') ?? fn) : ev.text(fn);
+  return COUNTS.has(name) && overLastAxis(ev, call, isMethodCall(ev, fn) ? 0 : 1);
+}
+
+/** The reduction's dim is the last axis (-1) or absent (the whole tensor). `dimAt` is its positional index. */
+function overLastAxis(ev: Evaluator, call: PyNode, dimAt: number): boolean {
+  const args = childByField(call, 'arguments');
+  const list = args ? namedChildren(args) : [];
+  const kw = list.find((a) => a.type === 'keyword_argument' && /^(?:dim|axis)$/.test(ev.text(childByField(a, 'name') ?? a)));
+  const dimNode = kw ? childByField(kw, 'value') : list.filter((a) => a.type !== 'keyword_argument')[dimAt];
+  if (!dimNode) return true;
+  return intLiteral(ev.tree, dimNode) === -1;
+}
+
+/** `torch.any(...)` / `np.all(...)` (a module function) versus `mask.any(...)` (a method). */
+function isMethodCall(ev: Evaluator, fn: PyNode): boolean {
+  if (fn.type !== 'attribute') return false;
+  const q = dottedName(ev.tree, fn);
+  return !(q && q.length >= 2 && /^(?:torch|np|numpy|jnp|tf)$/.test(q[0]));
+}
+
+function isCallee(n: PyNode): boolean {
+  return n.parent?.type === 'call' && childByField(n.parent, 'function') === n;
+}
+
+function isAttributeName(n: PyNode): boolean {
+  return n.parent?.type === 'attribute' && childByField(n.parent, 'attribute') === n;
+}
+
+/** `m[:, None, :, None]`, `m[..., None]`, `m.unsqueeze(-1)`: a new length-1 last axis, so the mask broadcasts over the keys. */
+function trailingNewAxis(ev: Evaluator, n: PyNode): boolean {
+  if (n.type === 'subscript') {
+    const idx = n.children.filter((c) => c.field === 'subscript');
+    const last = idx[idx.length - 1];
+    return !!last && last.type === 'none';
+  }
+  if (n.type === 'call') {
+    const fn = childByField(n, 'function');
+    if (fn?.type !== 'attribute' || ev.text(childByField(fn, 'attribute') ?? fn) !== 'unsqueeze') return false;
+    const args = namedChildren(childByField(n, 'arguments') ?? n);
+    const a = args.length === 1 ? (args[0].type === 'keyword_argument' ? childByField(args[0], 'value') : args[0]) : undefined;
+    return intLiteral(ev.tree, a) === -1;
+  }
+  return false;
+}
+
+/** Random draws that make a dropout mask. */
+const RANDOM_DRAWS = new Set(['bernoulli', 'rand', 'rand_like', 'uniform_', 'bernoulli_', 'dropout']);
+
+/**
+ * The mask is drawn at random (hand-written dropout on the weights): `torch.bernoulli(...)`, `torch.rand_like(w) > p`,
+ * through its definitions in the same function.
+ */
+export function isDropoutMask(ev: Evaluator, node: PyNode, depth = 0): boolean {
+  let found = false;
+  walk(unparen(node), (n) => {
+    if (found) return false;
+    if (n.type === 'call') {
+      const fn = childByField(n, 'function');
+      const name = fn?.type === 'attribute' ? ev.text(childByField(fn, 'attribute') ?? fn) : fn ? ev.text(fn) : '';
+      if (RANDOM_DRAWS.has(name)) found = true;
+    } else if (n.type === 'identifier' && depth < MAX_DEPTH && !isCallee(n) && !isAttributeName(n)) {
+      const defs = (ev.resolve(n, ev.text(n)) ?? []).filter((d) => d.value && d.path.length === 0 && d.kind === 'assign');
+      if (defs.length > 0 && defs.every((d) => isDropoutMask(ev, d.value!, depth + 1))) found = true;
+    }
+    return !found;
+  });
+  return found;
+}
+
+/**
+ * A mask written into the scores after a softmax of those same scores already ran (`attn = dots.softmax(-1)`, then
+ * `dots.masked_fill_(mask, ...)`), in the same function, with no softmax of them after it and the weights used
+ * after it: the mask never reaches the weights. Returns that earlier softmax and the later use of its weights.
+ * Statements inside a loop are left alone (source order is not the order they run in).
+ */
+export function maskedAfterItsSoftmax(ev: Evaluator, fill: FillSite): { softmax: SoftmaxSite; use: PyNode } | undefined {
+  const formed = fill.target.attn?.stage === 'scores' ? fill.target.attn.formedAt : undefined;
+  if (!formed || insideLoop(fill.node, fill.ctx.scope.node)) return undefined;
+  const same = ev.facts.softmax.filter((s) => s.input.attn?.formedAt === formed && s.ctx.scope === fill.ctx.scope);
+  // A softmax that encloses the fill (`softmax(dots.masked_fill(...))`) or follows it normalises the masked scores.
+  if (same.some((s) => s.node.end >= fill.node.end)) return undefined;
+  for (const s of same) {
+    if (s.node.end > fill.node.start) continue;
+    const use = ev.facts.consumersOf(s.node).find((m) => m.node.start >= fill.node.end);
+    if (use) return { softmax: s, use: use.node };
+  }
+  return undefined;
+}
+
+function insideLoop(node: PyNode, until: PyNode): boolean {
+  for (let p = node.parent; p && p !== until; p = p.parent) if (p.type === 'for_statement' || p.type === 'while_statement') return true;
+  return false;
+}
