@@ -2,6 +2,7 @@
 // payload/result shapes; the envelopes are in ./rpc.ts. Everything here is plain data: typed arrays
 // cross as transferred buffers.
 import type { AttentionTrace, TraceOptions } from '../engine/trace';
+import type { Tensor } from '../engine/tensor';
 import type { TraceAnalysis, TraceIndex } from '../record';
 
 /** workerData of the engine worker (dist/worker.js), read once at its start. */
@@ -192,6 +193,30 @@ export interface TraceRequest {
   options: TraceOptions;
 }
 
+/**
+ * A recorded hand-written call's own tensor at one debugger step beside the engine's reference for that step
+ * (src/record/own-steps.ts): which captured tensor, its values for the head, and where the two differ.
+ */
+export interface OwnStep {
+  /** The debugger step, 0..4 (scores, × scale, + mask, softmax, · v). */
+  step: number;
+  /** The captured tensor it is (scores, step_raw, step_scaled, probs, weights_used, out). */
+  name: string;
+  /** (rows, cols): the head's [T, S] (the output [T, dv]), or its block averages when `block` is set. */
+  own: Tensor;
+  block: { rows: number; cols: number } | null;
+  /** Largest |own − reference| over the cells where both are finite and not masked. */
+  maxAbsDiff: number;
+  /** Cells that disagree (beyond the dtype's tolerance, or masked / NaN in one only), of `cells`. */
+  differing: number;
+  cells: number;
+  /** The first disagreeing cell in row-major order (in blocks when `block` is set). */
+  first: { row: number; col: number; own: number; reference: number } | null;
+}
+
+/** The debugger's trace of a recorded head, with the user's own tensors beside the reference steps. */
+export type RecordedAttentionTrace = AttentionTrace & { own?: OwnStep[] };
+
 /** Raised when the text has more tokens than `maxTokens`; `message` says how many. */
 export const TOO_MANY_TOKENS = 'TooManyTokensError';
 /** The name of the error a model throws when a token has no id in its vocabulary (or one out of range). */
@@ -224,5 +249,5 @@ export interface EngineRequests {
   recordingOpen: [RecordingOpenRequest, { run: RunResult; layer: number }];
   /** The panel's requests on the recorded run the worker holds (the last one opened). */
   recordedAttention: [AttentionRequest, AttentionResult];
-  recordedTrace: [TraceRequest, AttentionTrace];
+  recordedTrace: [TraceRequest, RecordedAttentionTrace];
 }

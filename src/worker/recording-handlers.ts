@@ -2,8 +2,7 @@
 // captured tensors, the runtime diagnostics and the panel's numbers all run here, never on the extension
 // host's thread (a recording can hold hundreds of MB of tensors). The worker keeps the one recorded run the
 // panel shows; a replaced worker has none, and says so.
-import type { AttentionTrace } from '../engine';
-import type { EngineRequests } from '../protocol/engine';
+import type { EngineRequests, RecordedAttentionTrace } from '../protocol/engine';
 import {
   analyseTrace,
   buildRecordedRun,
@@ -42,7 +41,7 @@ export function recordingHandlers(readTraceFolder: TraceFolderReader): Handlers<
       const cache = new Map<number, Map<string, CapturedTensor>>();
       const tensorsOf = (c: TraceCall): Map<string, CapturedTensor> => {
         let t = cache.get(c.id);
-        if (!t) cache.set(c.id, (t = readCallTensors(c, reader)));
+        if (!t) cache.set(c.id, (t = readCallTensors(c, reader, true))); // with the user's step tensors (debugger)
         return t;
       };
       const pass = forwardPassOf(trace, callId);
@@ -56,7 +55,7 @@ export function recordingHandlers(readTraceFolder: TraceFolderReader): Handlers<
     },
 
     async recordedTrace(req) {
-      const result: AttentionTrace = recordedTrace(current(req.runId), req);
+      const result: RecordedAttentionTrace = recordedTrace(current(req.runId), req);
       return { result };
     },
   };
