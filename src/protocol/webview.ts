@@ -437,6 +437,23 @@ export const PANEL_STRING_KEYS = [
   '{0} queries × {1} keys · {2} layers × {3} heads · {4} ms',
   'The lines view joins each token to itself: this call has {0} queries and {1} keys. Use the heatmap.',
   'Show this step in the source: {0}',
+  'Your tensor at this step',
+  'Your q·kᵀ, as your matmul gave it',
+  'Your scores at this step: q·kᵀ, never scaled in your code',
+  'Your scores after your scale',
+  'Your softmax input',
+  'Your scores at this step (already your softmax input)',
+  'Your weights as multiplied with V (changed after the softmax)',
+  'Your weights',
+  'Your output',
+  'Kept as block averages of {0} × {1} cells, compared with the reference’s block means.',
+  'Agrees with the reference: max |yours − reference| = {0}.',
+  'First at query {0}, dimension {1}: yours {2}, reference {3}.',
+  'First at query {0} → key {1}: yours {2}, reference {3}.',
+  'Differs from the reference in {0} of {1} cells; max |yours − reference| = {2}.',
+  'Queries {0}–{1} → keys {2}–{3} (block average)',
+  'yours {0}',
+  'yours {0} · reference {1}',
   // @generated-strings-end
 ] as const;
 
