@@ -48,6 +48,10 @@ export class DebuggerView {
   private readonly ownHeatmap: HeatmapView;
   private readonly ownSection: HTMLElement;
   private ownSteps: OwnStep[] = [];
+  /** Above the reference matrix when the user's own tensor is shown beside it. */
+  private readonly referenceTitle = h('h3', { class: 'own-step-title', attrs: { hidden: true }, text: t('Reference: the engine on your captured q, k, v and mask') });
+  private readonly matrices: HTMLElement;
+  private width = 600;
   private readonly warningsEl = h('div', { class: 'warnings', attrs: { role: 'status', 'aria-live': 'polite' } });
   private readonly viewColumn: HTMLElement;
   /** The switches' summary line: their current settings in a few words (the form folds away under it). */
@@ -89,7 +93,7 @@ export class DebuggerView {
       },
       maxHeight: () => Math.max(240, window.innerHeight - 160),
     });
-    this.ownSection = h('section', { class: 'own-step', attrs: { hidden: true } }, this.ownTitle, this.ownSummary, this.ownHeatmap.el);
+    this.ownSection = h('section', { class: 'own-step step-matrix', attrs: { hidden: true } }, this.ownTitle, this.ownSummary, this.ownHeatmap.el);
     const prev = button({ icon: 'arrow-left', label: t('Previous step'), showLabel: false, class: 'icon-button', onClick: () => this.go(-1) });
     const next = button({ icon: 'arrow-right', label: t('Next step'), showLabel: false, class: 'icon-button', onClick: () => this.go(1) });
     const names = stepNames();
@@ -115,9 +119,12 @@ export class DebuggerView {
       { class: 'step-panel', attrs: { id: 'step-panel', role: 'tabpanel' } },
       h('div', { class: 'step-head' }, this.formula, this.shape, this.sourceLink),
       this.note,
-      this.heatmap.el,
-      this.legend.el,
-      this.ownSection,
+      (this.matrices = h(
+        'div',
+        { class: 'step-matrices' },
+        h('div', { class: 'step-matrix' }, this.referenceTitle, this.heatmap.el, this.legend.el),
+        this.ownSection,
+      )),
     );
     this.sourceLink.addEventListener('click', () => this.cb.onSource(this.focus.layer, this.step));
     this.python = new CodeView(t('What these switches mean in PyTorch'), (text) => this.cb.onCopy(text), 'debugger-python');
@@ -171,9 +178,19 @@ export class DebuggerView {
 
   setWidth(width: number): void {
     // The matrix gets its column's width (the switches may sit beside it).
+    this.width = width;
+    this.layoutMatrices();
+  }
+
+  /** The reference and the user's tensor side by side when the column has room for two, else one below the other. */
+  private layoutMatrices(): void {
     const column = this.viewColumn.clientWidth;
-    this.heatmap.setWidth(Math.max(200, column > 0 ? Math.min(width, column - 8) : width));
-    this.ownHeatmap.setWidth(Math.max(200, column > 0 ? Math.min(width, column - 8) : width));
+    const full = Math.max(200, column > 0 ? Math.min(this.width, column - 8) : this.width);
+    const sideBySide = !this.ownSection.hidden && full >= 560;
+    this.matrices.classList.toggle('side-by-side', sideBySide);
+    const each = sideBySide ? Math.floor((full - 16) / 2) : full;
+    this.heatmap.setWidth(each);
+    this.ownHeatmap.setWidth(each);
   }
 
   /** A new run (or the same run re-sent): rebuilds the head picker and the form. */
@@ -214,6 +231,7 @@ export class DebuggerView {
     this.trace = undefined;
     this.ownSteps = [];
     this.ownSection.hidden = true;
+    this.referenceTitle.hidden = true;
     this.warnings = [];
     this.warningsEl.replaceChildren();
     this.statsEl.replaceChildren();
@@ -310,7 +328,12 @@ export class DebuggerView {
   }
 
   private drawOwn(own: OwnStep | undefined, values: Float32Array | null, scale: ReturnType<typeof scaleFor>, columnsAreKeys: boolean, keys: string[]): void {
-    this.ownSection.hidden = !own || !values;
+    const shown = own !== undefined && values !== null;
+    if (this.ownSection.hidden === shown || this.referenceTitle.hidden === shown) {
+      this.ownSection.hidden = !shown;
+      this.referenceTitle.hidden = !shown;
+      this.layoutMatrices();
+    }
     if (!own || !values) return;
     const queries = this.tokenLabels('queries');
     const [rows, cols] = own.own.shape;

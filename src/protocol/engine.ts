@@ -3,7 +3,7 @@
 // cross as transferred buffers.
 import type { AttentionTrace, TraceOptions } from '../engine/trace';
 import type { Tensor } from '../engine/tensor';
-import type { TraceAnalysis, TraceIndex } from '../record';
+import type { CallsDiagnosis, TraceIndex } from '../record';
 
 /** workerData of the engine worker (dist/worker.js), read once at its start. */
 export interface EngineWorkerData {
@@ -226,13 +226,22 @@ export const STALE_RUN = 'StaleRunError';
 
 /** Request type → [payload, result]. */
 /** A recorded trace folder (python/attention_recorder) and its validated index, for the engine worker to read. */
-export interface RecordingAnalyseRequest {
+export interface RecordingFolderRequest {
   dir: string;
   trace: TraceIndex;
 }
 
+/**
+ * Diagnoses the recorded calls from call `from` on, for about `budgetMs` of the worker's time (at least one call):
+ * the host asks part after part, so that opening a call in the panel waits for one part at most.
+ */
+export interface RecordingDiagnoseRequest extends RecordingFolderRequest {
+  from: number;
+  budgetMs: number;
+}
+
 /** Opens a recorded call, with the other layers of its forward pass, as a panel run with id `runId`. */
-export interface RecordingOpenRequest extends RecordingAnalyseRequest {
+export interface RecordingOpenRequest extends RecordingFolderRequest {
   callId: number;
   runId: number;
   /** The batch element shown. */
@@ -244,8 +253,8 @@ export interface EngineRequests {
   run: [RunRequest, RunResult];
   attention: [AttentionRequest, AttentionResult];
   trace: [TraceRequest, AttentionTrace];
-  /** Runtime diagnostics of every recorded call (the tensors are read in the worker). */
-  recordingAnalyse: [RecordingAnalyseRequest, TraceAnalysis];
+  /** Runtime diagnostics of the next calls (calls from..to of the answer; the tensors are read in the worker). */
+  recordingDiagnose: [RecordingDiagnoseRequest, CallsDiagnosis];
   recordingOpen: [RecordingOpenRequest, { run: RunResult; layer: number }];
   /** The panel's requests on the recorded run the worker holds (the last one opened). */
   recordedAttention: [AttentionRequest, AttentionResult];

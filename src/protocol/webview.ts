@@ -437,6 +437,7 @@ export const PANEL_STRING_KEYS = [
   '{0} queries × {1} keys · {2} layers × {3} heads · {4} ms',
   'The lines view joins each token to itself: this call has {0} queries and {1} keys. Use the heatmap.',
   'Show this step in the source: {0}',
+  'Reference: the engine on your captured q, k, v and mask',
   'Your tensor at this step',
   'Your q·kᵀ, as your matmul gave it',
   'Your scores at this step: q·kᵀ, never scaled in your code',

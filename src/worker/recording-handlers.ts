@@ -4,8 +4,8 @@
 // panel shows; a replaced worker has none, and says so.
 import type { EngineRequests, RecordedAttentionTrace } from '../protocol/engine';
 import {
-  analyseTrace,
   buildRecordedRun,
+  diagnoseCalls,
   forwardPassOf,
   readCallTensors,
   recordedAttention,
@@ -20,7 +20,7 @@ import type { Handlers } from './server';
 /** Reads a file of a trace folder by its plain name (node's fs in the real worker; a fake in tests). */
 export type TraceFolderReader = (dir: string) => (name: string) => Uint8Array;
 
-type RecordingRequests = Pick<EngineRequests, 'recordingAnalyse' | 'recordingOpen' | 'recordedAttention' | 'recordedTrace'>;
+type RecordingRequests = Pick<EngineRequests, 'recordingDiagnose' | 'recordingOpen' | 'recordedAttention' | 'recordedTrace'>;
 
 export function recordingHandlers(readTraceFolder: TraceFolderReader): Handlers<RecordingRequests> {
   let shown: RecordedRun | undefined;
@@ -30,8 +30,19 @@ export function recordingHandlers(readTraceFolder: TraceFolderReader): Handlers<
     return shown;
   };
   return {
-    async recordingAnalyse({ dir, trace }) {
-      return { result: analyseTrace(trace, readTraceFolder(dir)) };
+    async recordingDiagnose({ dir, trace, from, budgetMs }) {
+      // Call by call until the time budget is spent: a request to open a call waits for one part at most.
+      const reader = readTraceFolder(dir);
+      const start = performance.now();
+      const part = diagnoseCalls(trace, reader, from, from + 1);
+      while (part.to < trace.calls.length && performance.now() - start < budgetMs) {
+        const next = diagnoseCalls(trace, reader, part.to, part.to + 1);
+        part.findings.push(...next.findings);
+        part.problems.push(...next.problems);
+        part.evidence.push(...next.evidence);
+        part.to = next.to;
+      }
+      return { result: part };
     },
 
     async recordingOpen({ dir, trace, callId, runId, batch }) {
