@@ -49,7 +49,11 @@ export class DebuggerView {
   private readonly ownSection: HTMLElement;
   private ownSteps: OwnStep[] = [];
   /** Above the reference matrix when the user's own tensor is shown beside it. */
-  private readonly referenceTitle = h('h3', { class: 'own-step-title', attrs: { hidden: true }, text: t('Reference: the engine on your captured q, k, v and mask') });
+  private readonly referenceTitle = h('h3', {
+    class: 'own-step-title',
+    attrs: { hidden: true },
+    text: t('Reference: the engine on your captured q, k, v and mask'),
+  });
   private readonly matrices: HTMLElement;
   private width = 600;
   private readonly warningsEl = h('div', { class: 'warnings', attrs: { role: 'status', 'aria-live': 'polite' } });
@@ -89,7 +93,9 @@ export class DebuggerView {
       tooltip,
       describe: (row, col) => {
         const own = this.currentOwn();
-        return own && this.trace ? describeOwnCell(own, stepInfo(this.trace, this.step).tensor.data, row, col, this.tokenLabels('queries'), this.tokenLabels()) : [];
+        return own && this.trace
+          ? describeOwnCell(own, stepInfo(this.trace, this.step).tensor.data, row, col, this.tokenLabels('queries'), this.tokenLabels())
+          : [];
       },
       maxHeight: () => Math.max(240, window.innerHeight - 160),
     });

@@ -34,7 +34,12 @@ export function normaliseOwnSteps(raw: unknown): OwnStep[] {
       differing: int(o.differing, `${what}.differing`, rows * cols),
       cells: int(o.cells, `${what}.cells`, rows * cols),
       first: first
-        ? { row: int(first.row, `${what}.first.row`, rows), col: int(first.col, `${what}.first.col`, cols), own: num(first.own), reference: num(first.reference) }
+        ? {
+            row: int(first.row, `${what}.first.row`, rows),
+            col: int(first.col, `${what}.first.col`, cols),
+            own: num(first.own),
+            reference: num(first.reference),
+          }
         : null,
     };
   });
@@ -81,7 +86,14 @@ export function ownDisplayValues(o: OwnStep): Float32Array {
 }
 
 /** Tooltip lines of a cell of the user's tensor (in blocks when it was kept as block averages). */
-export function describeOwnCell(o: OwnStep, reference: ArrayLike<number> | null, row: number, col: number, queries: readonly string[], keys: readonly string[]): string[] {
+export function describeOwnCell(
+  o: OwnStep,
+  reference: ArrayLike<number> | null,
+  row: number,
+  col: number,
+  queries: readonly string[],
+  keys: readonly string[],
+): string[] {
   const cols = o.own.shape[1];
   const yours = o.own.data[row * cols + col];
   const head = o.block

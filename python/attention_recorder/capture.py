@@ -724,7 +724,7 @@ class RecordingMode(TorchFunctionMode):
 
 
 def _in_place(name):
-    return name in ("__iadd__", "__isub__", "__imul__", "__itruediv__", "__idiv__") or \
+    return name in ("__iadd__", "__isub__", "__imul__", "__itruediv__", "__idiv__", "__setitem__") or \
         (name.endswith("_") and not name.startswith("_"))
 
 

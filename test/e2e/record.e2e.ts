@@ -173,7 +173,10 @@ describe('a recorded call with an HF tokenizer, in the panel (torch 2.14, Debian
     await panel.locator('button.step-tab').nth(1).click();
     await panel.waitForText(/Your scores at this step: q·kᵀ, never scaled in your code/, 30_000);
     const scaleText = await own.innerText();
-    const scaleDiff = /Differs from the reference in (\d+) of 36 cells; max \|yours − reference\| = ([\d.]+)\. First at query 0 “the” → key 0 “the”: yours (−?[\d.]+), reference (−?[\d.]+)\./.exec(scaleText);
+    const scaleDiff =
+      /Differs from the reference in (\d+) of 36 cells; max \|yours − reference\| = ([\d.]+)\. First at query 0 “the” → key 0 “the”: yours (−?[\d.]+), reference (−?[\d.]+)\./.exec(
+        scaleText,
+      );
     assert.ok(scaleDiff, scaleText);
     assert.ok(Number(scaleDiff[1]) >= 30, scaleText);
     const num = (x: string) => Number(x.replace('−', '-'));

@@ -151,8 +151,7 @@ if (existsSync(join(ROOT, '.cache', 'torch-sid', 'installed.txt'))) {
       const read = traceFileReader(join(dir, 'trace'));
       const trace = parseTrace(new TextDecoder().decode(read('trace.json')), 'trace.json');
       assert.equal(trace.calls.length, 2);
-      const labelsOf = (call: TraceCall, batch: number) =>
-        recordedLabels(call, readCallTensors(call, read), read, batch).keys!.map((t) => t.text);
+      const labelsOf = (call: TraceCall, batch: number) => recordedLabels(call, readCallTensors(call, read), read, batch).keys!.map((t) => t.text);
       for (const call of trace.calls) assert.equal(call.tokens?.tokenizer?.className !== undefined && call.tokens.tokenizer.file !== null, true);
       const [padded, single] = trace.calls;
       assert.deepEqual(labelsOf(padded, 0), ['<|user|>', 'the', 'cat', 'sat', 'on', 'the', 'mat', '<|end|>', '<|assistant|>']);

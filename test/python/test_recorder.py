@@ -118,7 +118,8 @@ def test_the_users_own_tensors_at_each_debugger_step_are_captured(tmp_path):
 
 def test_step_tensors_name_the_softmax_input_or_the_raw_scores_when_the_chain_has_no_separate_step(tmp_path):
     # No scale op (the scale is applied to q first): the raw scores stand for the scaled ones; and the scale op's
-    # output that goes straight into the softmax is the softmax input itself.
+    # output that goes straight into the softmax is the softmax input itself. An item assignment into the scaled
+    # scores leaves the kept raw scores as they were.
     source = """
         import torch
         q, k, v = torch.randn(3, 1, 4, 8).unbind(0)
@@ -126,10 +127,18 @@ def test_step_tensors_name_the_softmax_input_or_the_raw_scores_when_the_chain_ha
         out = w @ v
         w2 = (q @ k.transpose(-2, -1) * 8 ** -0.5).softmax(-1)
         out2 = w2 @ v
+        raw = q @ k.transpose(-2, -1)
+        torch.save(raw.clone(), "raw.pt")
+        raw[..., 0] = -1e9
+        out3 = raw.softmax(-1) @ v
     """
     trace, proc = record(tmp_path, source)
     assert proc.returncode == 0, proc.stderr
-    first, second = trace["calls"]
+    first, second, third = trace["calls"]
+    import numpy as np
+
+    assert third["stepTensors"] == {"raw": "step_raw", "scaled": "step_raw"}
+    assert np.array_equal(load(tmp_path, third["tensors"]["step_raw"]), torch.load(tmp_path / "raw.pt").numpy())
     assert first["stepTensors"] == {"raw": "scores", "scaled": "scores"}
     assert "step_raw" not in first["tensors"] and first["ops"][0]["operandScale"] == pytest.approx(8 ** -0.5)
     assert second["stepTensors"] == {"raw": "step_raw", "scaled": "scores"}

@@ -494,7 +494,10 @@ describe('record: a diagnosis in parts (the host lists the calls first, the work
       }
       assert.ok(parts.complete);
       assert.deepEqual(parts.analysis(), whole, `parts of ${sizes.join(', ')}`);
-      assert.ok(seen.every((x, i) => i === 0 || x >= seen[i - 1]), 'findings only grow');
+      assert.ok(
+        seen.every((x, i) => i === 0 || x >= seen[i - 1]),
+        'findings only grow',
+      );
     }
     const first = new TraceDiagnosis(trace);
     first.add(diagnoseCalls(trace, b.reader(), 0, 1));

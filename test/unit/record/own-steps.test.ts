@@ -168,10 +168,7 @@ describe('record: the user’s own tensors beside the reference at each debugger
   });
 
   it('leaves out the output of an einsum (not in the weights’ layout)', () => {
-    assert.deepEqual(
-      [...byStep(stepped({ einsumValues: true })).keys()],
-      [0, 1, 2, 3],
-    );
+    assert.deepEqual([...byStep(stepped({ einsumValues: true })).keys()], [0, 1, 2, 3]);
   });
 
   it('compares block averages with the reference’s block means, in blocks', () => {

@@ -17,7 +17,10 @@ const step = (o: Partial<OwnStep>): OwnStep => ({
 describe('webview: the user’s own tensor at a debugger step', () => {
   it('says where it first differs from the reference, with the token labels of the row and column', () => {
     const text = ownStepSummary(step({}), ['The', 'cat'], ['The', 'cat']);
-    assert.equal(text, 'Differs from the reference in 3 of 4 cells; max |yours − reference| = 6. First at query 0 “The” → key 0 “The”: yours 4, reference 0.5.');
+    assert.equal(
+      text,
+      'Differs from the reference in 3 of 4 cells; max |yours − reference| = 6. First at query 0 “The” → key 0 “The”: yours 4, reference 0.5.',
+    );
     assert.equal(ownStepTitle(step({})), 'Your scores at this step: q·kᵀ, never scaled in your code');
     assert.equal(ownStepTitle(step({ step: 0 })), 'Your q·kᵀ, as your matmul gave it');
     assert.equal(
@@ -35,7 +38,10 @@ describe('webview: the user’s own tensor at a debugger step', () => {
 
   it('draws masked fills as masked cells and shows both values in the tooltip', () => {
     assert.deepEqual(Array.from(ownDisplayValues(step({}))), [4, -Infinity, 2, 8]);
-    assert.deepEqual(describeOwnCell(step({}), [0.5, -Infinity, 0.25, 1], 0, 1, ['a', 'b'], ['a', 'b']), ['Query 0 “a” → key 1 “b”', 'yours −1.00e+9 · reference −∞']);
+    assert.deepEqual(describeOwnCell(step({}), [0.5, -Infinity, 0.25, 1], 0, 1, ['a', 'b'], ['a', 'b']), [
+      'Query 0 “a” → key 1 “b”',
+      'yours −1.00e+9 · reference −∞',
+    ]);
   });
 
   it('checks what arrives: shapes against data, steps 0..4, NaN from null', () => {

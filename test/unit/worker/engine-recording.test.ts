@@ -5,7 +5,16 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { analyseTrace, buildRecordedRun, TraceDiagnosis, forwardPassOf, parseTrace, readCallTensors, recordedAttention, recordedTrace } from '../../../src/record';
+import {
+  analyseTrace,
+  buildRecordedRun,
+  TraceDiagnosis,
+  forwardPassOf,
+  parseTrace,
+  readCallTensors,
+  recordedAttention,
+  recordedTrace,
+} from '../../../src/record';
 import { EngineClient } from '../../../src/worker/client';
 import { assertClose } from '../helpers/fixtures';
 import { randoms, TraceBuilder } from '../record/builders';
