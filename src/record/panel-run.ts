@@ -28,8 +28,9 @@ export interface RecordedHead {
   v: Tensor | null;
   /** [T, S] True = the query may attend the key, as the call's mask was read (null = nothing masked). */
   allowed: BoolTensor | null;
-  /** A hand-written call: the user's own tensors at the debugger's five steps (null where not captured). */
-  own: OwnStepTensors | null;
+  /** A hand-written call: the user's own tensors at the debugger's five steps (null where not captured), sliced
+   * when the debugger asks (the grid does not need them). */
+  own: (() => OwnStepTensors) | null;
 }
 
 export interface RecordedRun {
@@ -92,7 +93,7 @@ export function headsOfCall(
     const off = (batch * H + h) * T * S;
     const weights = view.probs.slice(off, off + T * S);
     const allowed = view.allowed ? ({ data: view.allowed.slice(off, off + T * S), shape: [T, S], dtype: 'bool' } as BoolTensor) : null;
-    heads.push({ weights, allowed, own: own ? own(batch, h) : null, ...(qkv ? qkv(batch, h) : { q: null, k: null, v: null }) });
+    heads.push({ weights, allowed, own: own ? () => own(batch, h) : null, ...(qkv ? qkv(batch, h) : { q: null, k: null, v: null }) });
   }
   return { heads, T, S, batchSize: B };
 }
@@ -286,5 +287,5 @@ export function recordedTrace(rec: RecordedRun, req: TraceRequest): RecordedAtte
   const chosen = req.options.mask === undefined ? [] : Array.isArray(req.options.mask) ? req.options.mask : [req.options.mask as MaskChoice];
   const options: TraceOptions = { ...req.options, mask: [...own, ...chosen] };
   const trace = traceAttention(h.q, h.k, h.v, options);
-  return h.own ? { ...trace, own: compareOwnSteps(h.own, trace) } : trace;
+  return h.own ? { ...trace, own: compareOwnSteps(h.own(), trace) } : trace;
 }
