@@ -9,22 +9,30 @@
 //      the recorder's mode without being kept. Printed: medians over the runs and their ratios, for the whole
 //      process (wall time, what the user waits for; the target of docs/DESIGN.md is ≤ 2×), the recorded
 //      forwards and the forwards past the limit.
-//   2. From the recorder's exit to the panel's heads grid data, on each recorded run's trace: parse trace.json,
-//      read and diagnose every call, group the forward pass and build the 12 × 12 run the panel draws
-//      (bench/panel.ts times the drawing); the median over the runs (target ≤ 2 s).
-// Numbers only: nothing here asserts a time. Run: npx tsx bench/record.ts [--runs N] (or npm run bench -- record).
+//   2. From the recorder's exit to the panel's heads grid data, on each recorded run's trace, both ways:
+//      - grid first (what the extension does): parse trace.json, group the forward pass and build the 12 × 12 run
+//        the panel draws (bench/panel.ts times the drawing); the diagnosis follows in parts of ~150 ms as the
+//        engine worker runs it (src/host/record/controller.ts), timed to its last finding;
+//      - diagnosis first (before): parse, read and diagnose every call, then the grid.
+//      The median over the runs (target ≤ 2 s to the grid).
+// Numbers only: nothing here asserts a time. Run: npx tsx bench/record.ts [--runs N] [--latency-only]
+// [--only hand-written|hf] (or npm run bench -- record). --latency-only skips the plain runs (no overhead figures).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { traceFileReader } from '../src/cli/files';
 import { initKernels } from '../src/engine';
-import { analyseTrace, buildRecordedRun, forwardPassOf, parseTrace, readCallTensors, type TraceCall } from '../src/record';
+import { analyseTrace, buildRecordedRun, diagnoseCalls, forwardPassOf, parseTrace, readCallTensors, TraceDiagnosis, type TraceCall } from '../src/record';
 
 const root = join(__dirname, '..');
 const pyDir = join(root, 'python');
 const SID = join(root, '.cache', 'torch-sid', 'bin', 'python3');
 const RUNS = Number(process.argv[process.argv.indexOf('--runs') + 1] ?? 0) || 5;
+const LATENCY_ONLY = process.argv.includes('--latency-only');
+const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : null;
+/** The engine worker's time per part of the diagnosis (DIAGNOSE_PART_MS in src/host/record/controller.ts). */
+const PART_MS = 150;
 const FORWARDS = 6;
 
 const HAND_WRITTEN = `
@@ -105,39 +113,91 @@ interface Timed {
   forwardMs: number[];
 }
 
-/** Exit → panel data on one trace folder: parse, read + diagnose every call, the first forward pass as a run. */
-function exitToGrid(out: string): {
+interface Latency {
+  /** Grid first: parse, the forward pass's grid; then the diagnosis in parts. */
   parse: number;
-  analyse: number;
   grid: number;
-  total: number;
+  toGrid: number;
+  diagnosis: number;
+  parts: number;
+  toFindings: number;
+  /** Diagnosis first (before): parse + read + diagnose every call, the grid. */
+  before: { analyse: number; grid: number; total: number };
   calls: number;
   mb: number;
   skipped: number;
   findings: number;
   layers: number;
   heads: number;
-} {
+}
+
+/** The 12 × 12 run of the first forward pass, as the worker's recordingOpen builds it (step tensors read too). */
+function gridOf(trace: ReturnType<typeof parseTrace>, reader: ReturnType<typeof traceFileReader>) {
+  const pass = forwardPassOf(trace, 0);
+  const cache = new Map<number, ReturnType<typeof readCallTensors>>();
+  const tensorsOf = (c: TraceCall) => cache.get(c.id) ?? cache.set(c.id, readCallTensors(c, reader, true)).get(c.id)!;
+  return buildRecordedRun(trace, pass, tensorsOf, { runId: 1, batch: 0 });
+}
+
+/** Grid first (now): parse, the grid; then the diagnosis in parts as the engine worker runs it. */
+function gridFirst(out: string) {
   const t0 = performance.now();
   const trace = parseTrace(readFileSync(join(out, 'trace.json'), 'utf8'), 'trace.json');
   const reader = traceFileReader(out);
   const t1 = performance.now();
-  const analysis = analyseTrace(trace, reader);
+  const rec = gridOf(trace, reader);
   const t2 = performance.now();
-  const pass = forwardPassOf(trace, 0);
-  const cache = new Map<number, ReturnType<typeof readCallTensors>>();
-  const tensorsOf = (c: TraceCall) => cache.get(c.id) ?? cache.set(c.id, readCallTensors(c, reader)).get(c.id)!;
-  const rec = buildRecordedRun(trace, pass, tensorsOf, { runId: 1, batch: 0 });
+  const parts = new TraceDiagnosis(trace);
+  let n = 0;
+  while (!parts.complete) {
+    // As the worker's recordingDiagnose: call by call until the part's time is spent.
+    const start = performance.now();
+    const part = diagnoseCalls(trace, reader, parts.done, parts.done + 1);
+    while (part.to < trace.calls.length && performance.now() - start < PART_MS) {
+      const next = diagnoseCalls(trace, reader, part.to, part.to + 1);
+      part.findings.push(...next.findings);
+      part.problems.push(...next.problems);
+      part.evidence.push(...next.evidence);
+      part.to = next.to;
+    }
+    parts.add(part);
+    n++;
+  }
   const t3 = performance.now();
+  return { trace, rec, analysis: parts.analysis(), parse: t1 - t0, grid: t2 - t1, toGrid: t2 - t0, diagnosis: t3 - t2, parts: n, toFindings: t3 - t0 };
+}
+
+/** Diagnosis first (before): parse, read + diagnose every call, then the grid. */
+function diagnosisFirst(out: string) {
+  const t0 = performance.now();
+  const trace = parseTrace(readFileSync(join(out, 'trace.json'), 'utf8'), 'trace.json');
+  const reader = traceFileReader(out);
+  const analysis = analyseTrace(trace, reader);
+  const t1 = performance.now();
+  gridOf(trace, reader);
+  const t2 = performance.now();
+  return { analysis, analyse: t1 - t0, grid: t2 - t1, total: t2 - t0 };
+}
+
+/** Exit → panel data on one trace folder both ways; `beforeFirst` alternates which runs first (warm caches). */
+function exitToGrid(out: string, beforeFirst: boolean): Latency {
+  const b = beforeFirst ? diagnosisFirst(out) : undefined;
+  const now = gridFirst(out);
+  const before = b ?? diagnosisFirst(out);
+  if (before.analysis.findings.length !== now.analysis.findings.length) throw new Error('the diagnosis in parts found other findings than the whole one');
+  const { trace, rec } = now;
   return {
-    parse: t1 - t0,
-    analyse: t2 - t1,
-    grid: t3 - t2,
-    total: t3 - t0,
+    parse: now.parse,
+    grid: now.grid,
+    toGrid: now.toGrid,
+    diagnosis: now.diagnosis,
+    parts: now.parts,
+    toFindings: now.toFindings,
+    before: { analyse: before.analyse, grid: before.grid, total: before.total },
     calls: trace.calls.length,
     mb: trace.limits.bytesWritten / 1e6,
     skipped: trace.limits.skippedCalls,
-    findings: analysis.findings.length,
+    findings: now.analysis.findings.length,
     layers: rec.run.nLayer,
     heads: rec.run.nHead,
   };
@@ -151,22 +211,28 @@ function measure(label: string, python: string, source: string): void {
     const env = { ...process.env, PYTHONPATH: pyDir };
     const plain: Timed[] = [];
     const recorded: Timed[] = [];
-    const latencies: ReturnType<typeof exitToGrid>[] = [];
+    const latencies: Latency[] = [];
     let about: { torch: string; blas: string[] } | undefined;
     for (let i = 0; i < RUNS; i++) {
-      const p = run(python, [prog]);
-      const pr = JSON.parse(p.stdout.trim().split('\n').pop()!);
-      about ??= pr;
-      plain.push({ processMs: p.ms, forwardMs: pr.forward_ms });
+      if (!LATENCY_ONLY) {
+        const p = run(python, [prog]);
+        const pr = JSON.parse(p.stdout.trim().split('\n').pop()!);
+        about ??= pr;
+        plain.push({ processMs: p.ms, forwardMs: pr.forward_ms });
+      }
       const out = join(dir, `trace-${i}`);
       const r = run(python, ['-m', 'attention_recorder', '--out', out, '--workspace', dir, '--script', prog], env);
-      recorded.push({ processMs: r.ms, forwardMs: JSON.parse(r.stdout.trim().split('\n').pop()!).forward_ms });
-      latencies.push(exitToGrid(out));
+      const rr = JSON.parse(r.stdout.trim().split('\n').pop()!);
+      about ??= rr;
+      recorded.push({ processMs: r.ms, forwardMs: rr.forward_ms });
+      latencies.push(exitToGrid(out, i % 2 === 1));
       rmSync(out, { recursive: true, force: true });
     }
     console.log(`${label}: torch ${about!.torch}; ${about!.blas.join('; ') || 'BLAS: (not reported)'}`);
     console.log(
-      `  ${RUNS} runs each, alternating plain and recorded; ${FORWARDS} forwards of 128 tokens per run (forwards 1–${RECORDED_FORWARDS} recorded, the rest past the per-site limit)`,
+      LATENCY_ONLY
+        ? `  ${RUNS} recorded runs (--latency-only: no plain runs, no overhead figures); ${FORWARDS} forwards of 128 tokens per run`
+        : `  ${RUNS} runs each, alternating plain and recorded; ${FORWARDS} forwards of 128 tokens per run (forwards 1–${RECORDED_FORWARDS} recorded, the rest past the per-site limit)`,
     );
     const row = (what: string, pick: (t: Timed) => number) => {
       const a = plain.map(pick);
@@ -176,15 +242,23 @@ function measure(label: string, python: string, source: string): void {
         `  ${what.padEnd(34)} plain ${ms(median(a)).padStart(9)} (${range(a)})   recorded ${ms(median(b)).padStart(9)} (${range(b)})   ratio of medians ${(median(b) / median(a)).toFixed(2)}×, median of paired ratios ${median(pairs).toFixed(2)}×`,
       );
     };
-    row('whole process (wall)', (t) => t.processMs);
-    row('one recorded forward (1st)', (t) => t.forwardMs[0]);
-    row(`recorded forwards 1–${RECORDED_FORWARDS} (median)`, (t) => median(t.forwardMs.slice(0, RECORDED_FORWARDS)));
-    row(`forwards past the limit (median)`, (t) => median(t.forwardMs.slice(RECORDED_FORWARDS)));
+    if (!LATENCY_ONLY) {
+      row('whole process (wall)', (t) => t.processMs);
+      row('one recorded forward (1st)', (t) => t.forwardMs[0]);
+      row(`recorded forwards 1–${RECORDED_FORWARDS} (median)`, (t) => median(t.forwardMs.slice(0, RECORDED_FORWARDS)));
+      row(`forwards past the limit (median)`, (t) => median(t.forwardMs.slice(RECORDED_FORWARDS)));
+    }
     const l = latencies[0];
     console.log(`  trace: ${l.calls} calls, ${l.mb.toFixed(1)} MB of tensors, ${l.skipped} calls beyond the per-site limit; runtime findings: ${l.findings}`);
-    const med = (pick: (x: ReturnType<typeof exitToGrid>) => number) => ms(median(latencies.map(pick)));
+    const med = (pick: (x: Latency) => number) => ms(median(latencies.map(pick)));
     console.log(
-      `  exit → panel data (median of ${RUNS}): parse ${med((x) => x.parse)}, read + diagnose every call ${med((x) => x.analyse)}, the ${l.layers} × ${l.heads} heads grid ${med((x) => x.grid)}; total ${med((x) => x.total)} (${range(latencies.map((x) => x.total))}; target ≤ 2000 ms)`,
+      `  exit → panel data, grid first (median of ${RUNS}): parse ${med((x) => x.parse)}, the ${l.layers} × ${l.heads} heads grid ${med((x) => x.grid)}; total ${med((x) => x.toGrid)} (${range(latencies.map((x) => x.toGrid))}; target ≤ 2000 ms)`,
+    );
+    console.log(
+      `    then the diagnosis in parts of ~${PART_MS} ms: ${med((x) => x.diagnosis)} in ${median(latencies.map((x) => x.parts))} parts; exit → every finding shown ${med((x) => x.toFindings)}`,
+    );
+    console.log(
+      `  exit → panel data, diagnosis first (before, same traces): read + diagnose every call ${med((x) => x.before.analyse)}, the grid ${med((x) => x.before.grid)}; total ${med((x) => x.before.total)} (${range(latencies.map((x) => x.before.total))})`,
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -195,7 +269,8 @@ async function main(): Promise<void> {
   // The engine worker's kernel choice ('auto'), on one thread here (the worker may use two).
   const kernel = await initKernels('auto');
   console.log(`exit → panel data is computed with the ${kernel.name} kernel on one thread, as the engine worker's 'auto' does`);
-  measure('hand-written GPT-2-small-shaped model, torch 1.13 (/usr/bin/python3)', '/usr/bin/python3', HAND_WRITTEN);
+  if (ONLY !== 'hf') measure('hand-written GPT-2-small-shaped model, torch 1.13 (/usr/bin/python3)', '/usr/bin/python3', HAND_WRITTEN);
+  if (ONLY === 'hand-written') return;
   if (existsSync(SID)) measure('HF GPT2Model(GPT2Config()) with SDPA, torch 2.14 (Debian sid root)', SID, HF);
   else console.log('(the Debian sid root is not built: run scripts/setup-torch-sid.sh for the HF GPT-2 figures)');
 }

@@ -2,7 +2,7 @@
 // masked rows, causal intent), the five steps stepped with buttons or ←/→, each step's matrix as a
 // heatmap with its formula and shape, the warnings in plain words, and the per-row statistics.
 import type { AttentionTrace } from '../src/engine/trace';
-import type { RunResult } from '../src/protocol/engine';
+import type { OwnStep, RecordedAttentionTrace, RunResult } from '../src/protocol/engine';
 import { scaleFor } from './colour-scale';
 import { pythonSteps } from '../src/engine/trace';
 import { CodeView } from './code-view';
@@ -12,6 +12,7 @@ import { fmt, rowList, tokenLabel } from './format';
 import { HeatmapView } from './heatmap-view';
 import { t } from './l10n';
 import { Legend, weightCaption } from './legend';
+import { describeOwnCell, normaliseOwnSteps, ownDisplayValues, ownStepSummary, ownStepTitle } from './own-step';
 import { type DebuggerSwitches, DEFAULT_SWITCHES, type StepIndex, STEP_COUNT, traceOptionsOf } from './state';
 import { buildStatsTable } from './stats-model';
 import { describeStepCell, sourceLinkText, stepInfo, stepNames, stepSourceLines } from './steps';
@@ -41,6 +42,20 @@ export class DebuggerView {
   /** A recorded call: the user's line(s) that computed the current step; a click shows them in the editor. */
   private readonly sourceLink = h('button', { class: 'step-source', attrs: { type: 'button', hidden: true } });
   private readonly note = h('div', { class: 'note' });
+  /** A recorded hand-written call: the user's own tensor at this step, beside (below) the reference. */
+  private readonly ownTitle = h('h3', { class: 'own-step-title' });
+  private readonly ownSummary = h('p', { class: 'own-step-summary', attrs: { role: 'status' } });
+  private readonly ownHeatmap: HeatmapView;
+  private readonly ownSection: HTMLElement;
+  private ownSteps: OwnStep[] = [];
+  /** Above the reference matrix when the user's own tensor is shown beside it. */
+  private readonly referenceTitle = h('h3', {
+    class: 'own-step-title',
+    attrs: { hidden: true },
+    text: t('Reference: the engine on your captured q, k, v and mask'),
+  });
+  private readonly matrices: HTMLElement;
+  private width = 600;
   private readonly warningsEl = h('div', { class: 'warnings', attrs: { role: 'status', 'aria-live': 'polite' } });
   private readonly viewColumn: HTMLElement;
   /** The switches' summary line: their current settings in a few words (the form folds away under it). */
@@ -73,6 +88,18 @@ export class DebuggerView {
       onActivate: (row) => this.cb.onReveal(row),
       maxHeight: () => Math.max(240, window.innerHeight - 160),
     });
+    this.ownHeatmap = new HeatmapView({
+      label: t('Your tensor at this step'),
+      tooltip,
+      describe: (row, col) => {
+        const own = this.currentOwn();
+        return own && this.trace
+          ? describeOwnCell(own, stepInfo(this.trace, this.step).tensor.data, row, col, this.tokenLabels('queries'), this.tokenLabels())
+          : [];
+      },
+      maxHeight: () => Math.max(240, window.innerHeight - 160),
+    });
+    this.ownSection = h('section', { class: 'own-step step-matrix', attrs: { hidden: true } }, this.ownTitle, this.ownSummary, this.ownHeatmap.el);
     const prev = button({ icon: 'arrow-left', label: t('Previous step'), showLabel: false, class: 'icon-button', onClick: () => this.go(-1) });
     const next = button({ icon: 'arrow-right', label: t('Next step'), showLabel: false, class: 'icon-button', onClick: () => this.go(1) });
     const names = stepNames();
@@ -98,8 +125,12 @@ export class DebuggerView {
       { class: 'step-panel', attrs: { id: 'step-panel', role: 'tabpanel' } },
       h('div', { class: 'step-head' }, this.formula, this.shape, this.sourceLink),
       this.note,
-      this.heatmap.el,
-      this.legend.el,
+      (this.matrices = h(
+        'div',
+        { class: 'step-matrices' },
+        h('div', { class: 'step-matrix' }, this.referenceTitle, this.heatmap.el, this.legend.el),
+        this.ownSection,
+      )),
     );
     this.sourceLink.addEventListener('click', () => this.cb.onSource(this.focus.layer, this.step));
     this.python = new CodeView(t('What these switches mean in PyTorch'), (text) => this.cb.onCopy(text), 'debugger-python');
@@ -142,6 +173,7 @@ export class DebuggerView {
   setTheme(theme: ThemeColours): void {
     this.theme = theme;
     this.heatmap.setTheme(theme);
+    this.ownHeatmap.setTheme(theme);
     this.drawStep();
   }
 
@@ -152,8 +184,19 @@ export class DebuggerView {
 
   setWidth(width: number): void {
     // The matrix gets its column's width (the switches may sit beside it).
+    this.width = width;
+    this.layoutMatrices();
+  }
+
+  /** The reference and the user's tensor side by side when the column has room for two, else one below the other. */
+  private layoutMatrices(): void {
     const column = this.viewColumn.clientWidth;
-    this.heatmap.setWidth(Math.max(200, column > 0 ? Math.min(width, column - 8) : width));
+    const full = Math.max(200, column > 0 ? Math.min(this.width, column - 8) : this.width);
+    const sideBySide = !this.ownSection.hidden && full >= 560;
+    this.matrices.classList.toggle('side-by-side', sideBySide);
+    const each = sideBySide ? Math.floor((full - 16) / 2) : full;
+    this.heatmap.setWidth(each);
+    this.ownHeatmap.setWidth(each);
   }
 
   /** A new run (or the same run re-sent): rebuilds the head picker and the form. */
@@ -170,6 +213,7 @@ export class DebuggerView {
   }
 
   setTrace(trace: AttentionTrace): void {
+    this.ownSteps = normaliseOwnSteps((trace as RecordedAttentionTrace).own);
     this.trace = trace;
     this.setStepsShown(true);
     this.showStatus('');
@@ -191,6 +235,9 @@ export class DebuggerView {
   /** The run cannot be stepped through (e.g. too many tokens): only `message` shows, no steps or statistics. */
   showUnavailable(message: string): void {
     this.trace = undefined;
+    this.ownSteps = [];
+    this.ownSection.hidden = true;
+    this.referenceTitle.hidden = true;
     this.warnings = [];
     this.warningsEl.replaceChildren();
     this.statsEl.replaceChildren();
@@ -254,7 +301,10 @@ export class DebuggerView {
     this.note.textContent = info.note;
     const { rows, cols } = info;
     const tokens = this.tokenLabels();
-    const scale = scaleFor(info.tensor.data, { unit: info.isWeights && this.unit });
+    const own = this.currentOwn();
+    const ownValues = own ? ownDisplayValues(own) : null;
+    // One colour scale for the reference and the user's tensor, so that a difference shows as a colour.
+    const scale = scaleFor(ownValues ? [...info.tensor.data, ...ownValues] : info.tensor.data, { unit: info.isWeights && this.unit });
     this.heatmap.setData(
       {
         values: info.tensor.data,
@@ -266,6 +316,7 @@ export class DebuggerView {
       },
       t('{0}: {1}, shape {2}', info.name, info.formula, info.shape),
     );
+    this.drawOwn(own, ownValues, scale, info.columnsAreKeys, tokens);
     const rowsOfWarnings = new Set<number>();
     for (const w of this.warnings) if (w.severity === 'error') w.rows.forEach((r) => rowsOfWarnings.add(r));
     this.heatmap.setFlaggedRows(this.step >= 3 ? [...rowsOfWarnings] : []);
@@ -275,6 +326,39 @@ export class DebuggerView {
       theme.palette,
       info.isWeights ? weightCaption(this.unit, info.tensor.data) : this.step === 4 ? t('output') : t('score'),
       hasSpecial,
+    );
+  }
+
+  private currentOwn(): OwnStep | undefined {
+    return this.ownSteps.find((o) => o.step === this.step);
+  }
+
+  private drawOwn(own: OwnStep | undefined, values: Float32Array | null, scale: ReturnType<typeof scaleFor>, columnsAreKeys: boolean, keys: string[]): void {
+    const shown = own !== undefined && values !== null;
+    if (this.ownSection.hidden === shown || this.referenceTitle.hidden === shown) {
+      this.ownSection.hidden = !shown;
+      this.referenceTitle.hidden = !shown;
+      this.layoutMatrices();
+    }
+    if (!own || !values) return;
+    const queries = this.tokenLabels('queries');
+    const [rows, cols] = own.own.shape;
+    const lines = this.run ? stepSourceLines(this.run, this.focus.layer, this.step) : [];
+    const title = ownStepTitle(own);
+    this.ownTitle.textContent = lines.length > 0 ? `${title} (${sourceLinkText(lines)})` : title;
+    this.ownSummary.textContent = ownStepSummary(own, queries, columnsAreKeys ? keys : []);
+    this.ownSection.classList.toggle('differs', own.differing > 0);
+    const blockLabels = (n: number, size: number) => Array.from({ length: n }, (_, i) => String(i * size));
+    this.ownHeatmap.setData(
+      {
+        values,
+        rows,
+        cols,
+        scale,
+        rowLabels: own.block ? blockLabels(rows, own.block.rows) : queries,
+        colLabels: own.block ? blockLabels(cols, own.block.cols) : columnsAreKeys ? keys : Array.from({ length: cols }, (_, j) => String(j)),
+      },
+      `${title}: ${this.ownSummary.textContent}`,
     );
   }
 

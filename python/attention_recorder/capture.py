@@ -40,17 +40,27 @@ DROPOUT = {"dropout", "dropout_", "_dropout"}
 class Node:
     """What is known about a tracked tensor: scores before the softmax ("scores") or weights after it ("weights")."""
 
-    __slots__ = ("stage", "a", "b", "roles", "ops", "masked", "call", "other")
+    __slots__ = ("stage", "a", "b", "roles", "ops", "masked", "call", "other", "steps")
 
     def __init__(self, stage, a, b, roles, ops, masked, call=None):
         self.stage, self.a, self.b, self.roles, self.ops, self.masked, self.call = stage, a, b, roles, ops, masked, call
         self.other = False  # an op that is neither scale, mask nor layout touched the scores
+        # The user's own tensors at the debugger's steps before the softmax: "raw" (the score matmul's output) and
+        # "scaled" (the output of the chain's last scale op), each (tensor, its axis roles then).
+        self.steps = {}
 
     def derive(self, roles, op, masked=None):
         n = Node(self.stage, self.a, self.b, roles, self.ops + [op] if op else self.ops,
                  self.masked if masked is None else masked, self.call)
         n.other = self.other
+        n.steps = dict(self.steps)
         return n
+
+    def keep_steps_from(self, t):
+        """Before an in-place op on `t`: the step tensors that share its memory are copied (they would change)."""
+        for label, (s, roles) in list(self.steps.items()):
+            if _shares_memory(s, t):
+                self.steps[label] = (s.detach().clone(), roles)
 
 
 class Recorder:
@@ -247,6 +257,10 @@ class RecordingMode(TorchFunctionMode):
             operands = args[1:] if not isinstance(args[1], (list, tuple)) else list(args[1])
             nodes = [(i + 1, rec.tracked.get(id(a))) for i, a in enumerate(operands) if isinstance(a, torch.Tensor)]
             nodes = [(i, n) for i, n in nodes if n is not None]
+        if nodes and _in_place(name):
+            for i, node in nodes:
+                if node.stage == "scores" and node.steps:
+                    self._guard(node.keep_steps_from, args[i])
         try:
             out = func(*args, **kwargs)
         except Exception as e:
@@ -421,7 +435,9 @@ class RecordingMode(TorchFunctionMode):
         if name == "baddbmm":
             op["alpha"] = _finite(kwargs.get("alpha", 1))
             op["beta"] = _finite(kwargs.get("beta", 1))
-        self.rec.track(out, Node("scores", a, b, roles, [op], None))
+        node = Node("scores", a, b, roles, [op], None)
+        node.steps["raw"] = (out, list(roles))
+        self.rec.track(out, node)
 
     def _propagate(self, name, args, kwargs, out, nodes):
         rec = self.rec
@@ -470,6 +486,8 @@ class RecordingMode(TorchFunctionMode):
             if kind in ("scale",) and isinstance(other, torch.Tensor) and other.numel() > 1:
                 kind = extra["kind"] = "other"
             n = node.derive(new_roles, self._op(name, **extra), masked)
+            if kind == "scale":
+                n.steps["scaled"] = (out, list(new_roles))
             if kind == "other":
                 n.other = True
             if kind == "add" and isinstance(other, torch.Tensor) and bool((other > MASK_THRESHOLD).any()) \
@@ -603,10 +621,38 @@ class RecordingMode(TorchFunctionMode):
         rec.save(call, "probs", p)
         if node.masked is not None:
             rec.save(call, "masked", node.masked.permute(perm))
+        self._save_step_tensors(call, node, x)
         if len(batch_shape) >= 1:
             rec.attach_tokens(call, int(batch_shape[0]), int(scores.shape[-1]))
             if scores.shape[-2] != scores.shape[-1]:
                 rec.attach_tokens(call, int(batch_shape[0]), int(scores.shape[-2]), "query_token_ids")
+
+    def _save_step_tensors(self, call, node, x):
+        """The user's own scores at the debugger's first two steps, in the canonical layout [batch..., rows, cols]:
+        call["stepTensors"] names the tensor for "raw" (q·kᵀ as the matmul gave it) and "scaled" (after the chain's
+        last scale op; the raw scores when the chain has none). The softmax input is "scores" already. Saved after
+        the call's other tensors and only within half the byte budget (they are for the debugger, not the checks)."""
+        rec = self.rec
+        names = {}
+        for label in ("raw", "scaled"):
+            step = node.steps.get(label)
+            if step is None:
+                names[label] = names.get("raw") if label == "scaled" else None
+                continue
+            t, roles = step
+            if t is x:
+                names[label] = "scores"
+                continue
+            if R.ROW not in roles or R.COL not in roles:
+                names[label] = None
+                continue
+            perm = [d for d, r in enumerate(roles) if r == R.BATCH] + [roles.index(R.ROW), roles.index(R.COL)]
+            tensor_name = "step_" + label
+            entry = rec.store.save(call, tensor_name, t.permute(perm), optional=True)
+            if entry is not None:
+                call["tensors"][tensor_name] = entry
+            names[label] = tensor_name if entry is not None and "file" in entry else None
+        call["stepTensors"] = names
 
     def _weight_step(self, name, args, kwargs, out, node, i, src):
         if name in DROPOUT:
@@ -675,6 +721,18 @@ class RecordingMode(TorchFunctionMode):
         if changed is not None:
             t, perm = changed
             rec.save(call, "weights_used", t.permute(perm))
+
+
+def _in_place(name):
+    return name in ("__iadd__", "__isub__", "__imul__", "__itruediv__", "__idiv__", "__setitem__") or \
+        (name.endswith("_") and not name.startswith("_"))
+
+
+def _shares_memory(a, b):
+    try:
+        return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
+    except AttributeError:  # torch 1.13
+        return a.storage().data_ptr() == b.storage().data_ptr()
 
 
 def _is_weight(t):

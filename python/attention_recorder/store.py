@@ -72,9 +72,10 @@ class Store:
                 self.internal_errors.append("%s: %s: %s" % (where, type(error).__name__, error))
 
     # --- tensors -------------------------------------------------------------------------------------------
-    def save(self, call, name, t):
+    def save(self, call, name, t, optional=False):
         """Writes tensor `t` for `call` and returns its trace entry: {file, shape, dtype} (+ summary when it was
-        block-averaged), or {omitted, shape, dtype} when the byte budget is spent."""
+        block-averaged), or {omitted, shape, dtype} when the byte budget is spent. An `optional` tensor (for the
+        debugger only) is written only while the tensors written so far, it included, stay within half the budget."""
         if not isinstance(t, torch.Tensor):
             return None
         shape = [int(s) for s in t.shape]
@@ -94,7 +95,7 @@ class Store:
             return entry
         size = tensor_bytes(t)
         with self.lock:
-            if self.bytes_written + size > self.max_bytes:
+            if self.bytes_written + size > (self.max_bytes // 2 if optional else self.max_bytes):
                 self.omitted_tensors += 1
                 entry["omitted"] = "budget"
                 return entry

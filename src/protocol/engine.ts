@@ -2,7 +2,8 @@
 // payload/result shapes; the envelopes are in ./rpc.ts. Everything here is plain data: typed arrays
 // cross as transferred buffers.
 import type { AttentionTrace, TraceOptions } from '../engine/trace';
-import type { TraceAnalysis, TraceIndex } from '../record';
+import type { Tensor } from '../engine/tensor';
+import type { CallsDiagnosis, TraceIndex } from '../record';
 
 /** workerData of the engine worker (dist/worker.js), read once at its start. */
 export interface EngineWorkerData {
@@ -192,6 +193,30 @@ export interface TraceRequest {
   options: TraceOptions;
 }
 
+/**
+ * A recorded hand-written call's own tensor at one debugger step beside the engine's reference for that step
+ * (src/record/own-steps.ts): which captured tensor, its values for the head, and where the two differ.
+ */
+export interface OwnStep {
+  /** The debugger step, 0..4 (scores, × scale, + mask, softmax, · v). */
+  step: number;
+  /** The captured tensor it is (scores, step_raw, step_scaled, probs, weights_used, out). */
+  name: string;
+  /** (rows, cols): the head's [T, S] (the output [T, dv]), or its block averages when `block` is set. */
+  own: Tensor;
+  block: { rows: number; cols: number } | null;
+  /** Largest |own − reference| over the cells where both are finite and not masked. */
+  maxAbsDiff: number;
+  /** Cells that disagree (beyond the dtype's tolerance, or masked / NaN in one only), of `cells`. */
+  differing: number;
+  cells: number;
+  /** The first disagreeing cell in row-major order (in blocks when `block` is set). */
+  first: { row: number; col: number; own: number; reference: number } | null;
+}
+
+/** The debugger's trace of a recorded head, with the user's own tensors beside the reference steps. */
+export type RecordedAttentionTrace = AttentionTrace & { own?: OwnStep[] };
+
 /** Raised when the text has more tokens than `maxTokens`; `message` says how many. */
 export const TOO_MANY_TOKENS = 'TooManyTokensError';
 /** The name of the error a model throws when a token has no id in its vocabulary (or one out of range). */
@@ -201,13 +226,22 @@ export const STALE_RUN = 'StaleRunError';
 
 /** Request type → [payload, result]. */
 /** A recorded trace folder (python/attention_recorder) and its validated index, for the engine worker to read. */
-export interface RecordingAnalyseRequest {
+export interface RecordingFolderRequest {
   dir: string;
   trace: TraceIndex;
 }
 
+/**
+ * Diagnoses the recorded calls from call `from` on, for about `budgetMs` of the worker's time (at least one call):
+ * the host asks part after part, so that opening a call in the panel waits for one part at most.
+ */
+export interface RecordingDiagnoseRequest extends RecordingFolderRequest {
+  from: number;
+  budgetMs: number;
+}
+
 /** Opens a recorded call, with the other layers of its forward pass, as a panel run with id `runId`. */
-export interface RecordingOpenRequest extends RecordingAnalyseRequest {
+export interface RecordingOpenRequest extends RecordingFolderRequest {
   callId: number;
   runId: number;
   /** The batch element shown. */
@@ -219,10 +253,10 @@ export interface EngineRequests {
   run: [RunRequest, RunResult];
   attention: [AttentionRequest, AttentionResult];
   trace: [TraceRequest, AttentionTrace];
-  /** Runtime diagnostics of every recorded call (the tensors are read in the worker). */
-  recordingAnalyse: [RecordingAnalyseRequest, TraceAnalysis];
+  /** Runtime diagnostics of the next calls (calls from..to of the answer; the tensors are read in the worker). */
+  recordingDiagnose: [RecordingDiagnoseRequest, CallsDiagnosis];
   recordingOpen: [RecordingOpenRequest, { run: RunResult; layer: number }];
   /** The panel's requests on the recorded run the worker holds (the last one opened). */
   recordedAttention: [AttentionRequest, AttentionResult];
-  recordedTrace: [TraceRequest, AttentionTrace];
+  recordedTrace: [TraceRequest, RecordedAttentionTrace];
 }

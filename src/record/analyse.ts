@@ -1,41 +1,19 @@
-// A whole trace: each call's tensors read and diagnosed. Pure: the caller supplies file bytes by name.
+// A whole trace, or a part of its calls: each call's tensors read and diagnosed. Pure: the caller supplies file
+// bytes by name.
 import { diagnoseCall, measuredOnce, type RuntimeFinding } from './diagnose';
-import { callEvidence, mergeEvidence, type RuntimeEvidence } from './evidence';
+import { callEvidence, type RuntimeEvidence } from './evidence';
 import { readCallTensors, type ReadTraceFile } from './tensors';
-import { TraceError, type TraceCall, type TraceIndex } from './trace';
+import { TraceError, type TraceIndex } from './trace';
+import { TraceDiagnosis, type CallsDiagnosis, type TraceAnalysis } from './trace-diagnosis';
 
-export interface CallSummary {
-  id: number;
-  kind: TraceCall['kind'];
-  /** The user's file and line (the innermost frame in the workspace), or the library's when there is none. */
-  path: string | null;
-  line: number | null;
-  module: string | null;
-  shapes: Record<string, number[] | null>;
-  dtype: string | null;
-}
-
-export interface TraceAnalysis {
-  calls: CallSummary[];
-  findings: RuntimeFinding[];
-  /** Calls whose tensors could not be read (a TraceError each); their other calls are still diagnosed. */
-  problems: string[];
-  /** What the run says about the sites the static linter judges (confirmed bugs, sites measured fine). */
-  evidence: RuntimeEvidence[];
-}
-
-export function summariseCall(call: TraceCall): CallSummary {
-  const frame = call.site.user ?? call.site.library;
-  return { id: call.id, kind: call.kind, path: frame?.path ?? null, line: frame?.line ?? null, module: call.module, shapes: call.shapes, dtype: call.dtype };
-}
-
-/** Diagnoses every call; findings on one line from several calls (layers, repeats) are reported once. */
-export function analyseTrace(trace: TraceIndex, readFile: ReadTraceFile): TraceAnalysis {
+/** Diagnoses calls [from, to) of the trace (a part of it: the host shows findings as the parts come). */
+export function diagnoseCalls(trace: TraceIndex, readFile: ReadTraceFile, from: number, to: number): CallsDiagnosis {
   const findings: RuntimeFinding[] = [];
   const problems: string[] = [];
-  const seen = new Set<string>();
   const evidence: RuntimeEvidence[] = [];
-  for (const call of trace.calls) {
+  const end = Math.min(to, trace.calls.length);
+  for (let i = Math.max(0, from); i < end; i++) {
+    const call = trace.calls[i];
     let tensors;
     try {
       tensors = readCallTensors(call, readFile);
@@ -49,13 +27,14 @@ export function analyseTrace(trace: TraceIndex, readFile: ReadTraceFile): TraceA
     const measures = measuredOnce(trace, call, tensors); // the view and the scale, read by both
     const found = diagnoseCall(trace, call, tensors, measures);
     evidence.push(...callEvidence(trace, call, tensors, found, measures));
-    for (const f of found) {
-      const key = `${f.path}\0${f.line}\0${f.code}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      findings.push(f);
-    }
+    findings.push(...found);
   }
-  findings.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line || a.column - b.column));
-  return { calls: trace.calls.map(summariseCall), findings, problems, evidence: mergeEvidence(evidence) };
+  return { from, to: Math.max(from, end), findings, problems, evidence };
+}
+
+/** Diagnoses every call; findings on one line from several calls (layers, repeats) are reported once. */
+export function analyseTrace(trace: TraceIndex, readFile: ReadTraceFile): TraceAnalysis {
+  const all = new TraceDiagnosis(trace);
+  all.add(diagnoseCalls(trace, readFile, 0, trace.calls.length));
+  return all.analysis();
 }

@@ -117,20 +117,3 @@ export function callEvidence(
   }
   return out;
 }
-
-/** One entry per (file, site, code, kind) — layers and repeats of one site say the same — with a site where
- * some call confirmed a code never also counted as fine for it. */
-export function mergeEvidence(all: readonly RuntimeEvidence[]): RuntimeEvidence[] {
-  const key = (e: RuntimeEvidence) => `${e.path}\0${e.lines.join(',')}\0${e.code}`;
-  const confirmed = new Set(all.filter((e) => e.kind === 'confirmed').map(key));
-  const seen = new Set<string>();
-  const out: RuntimeEvidence[] = [];
-  for (const e of all) {
-    if (e.kind === 'fine' && confirmed.has(key(e))) continue;
-    const k = `${key(e)}\0${e.kind}`;
-    if (seen.has(k)) continue;
-    seen.add(k);
-    out.push(e);
-  }
-  return out;
-}

@@ -5,8 +5,9 @@ export type { TraceIndex, TraceCall, TraceOp, TraceFrame, TensorEntry, CallKind,
 export { readCallTensors, readCapturedTensor, type CapturedTensor, type ReadTraceFile } from './tensors';
 export { diagnoseCall, measureScale, type RuntimeFinding } from './diagnose';
 export { attentionView, type AttentionView } from './view';
-export { analyseTrace, summariseCall, type CallSummary, type TraceAnalysis } from './analyse';
+export { analyseTrace, diagnoseCalls } from './analyse';
+export { mergeEvidence, summariseCall, TraceDiagnosis, type CallSummary, type CallsDiagnosis, type TraceAnalysis } from './trace-diagnosis';
 export { buildRecordedRun, forwardPassOf, headsOfCall, recordedAttention, recordedTrace, type RecordedRun, type RecordedHead } from './panel-run';
 export { recordedLabels, recordedTokenizer, tokenLabels, positionLabels, type RecordedLabels } from './token-labels';
 export { stepSources } from './step-sources';
-export { callEvidence, fineChecks, mergeEvidence, siteLines, type RuntimeEvidence } from './evidence';
+export { callEvidence, fineChecks, siteLines, type RuntimeEvidence } from './evidence';

@@ -4,10 +4,11 @@
 // requests (a head's weights, a step-through trace on the captured q, k, v and mask) are answered here too.
 import type { BoolTensor, Tensor } from '../engine/tensor';
 import { isBoolTensor } from '../engine/tensor';
-import { traceAttention, type AttentionTrace, type MaskChoice, type TraceOptions } from '../engine/trace';
+import { traceAttention, type MaskChoice, type TraceOptions } from '../engine/trace';
 import { BlockAverager, blockFor, RowEntropyAccumulator } from '../models/head-stream';
 import { thumbnails } from '../models/session';
-import type { AttentionRequest, AttentionResult, RunResult, TraceRequest } from '../protocol/engine';
+import type { AttentionRequest, AttentionResult, RecordedAttentionTrace, RunResult, TraceRequest } from '../protocol/engine';
+import { compareOwnSteps, ownStepsOfCall, type OwnStepTensors } from './own-steps';
 import type { CapturedTensor } from './tensors';
 import type { TraceCall, TraceIndex } from './trace';
 import { stepSources } from './step-sources';
@@ -27,6 +28,9 @@ export interface RecordedHead {
   v: Tensor | null;
   /** [T, S] True = the query may attend the key, as the call's mask was read (null = nothing masked). */
   allowed: BoolTensor | null;
+  /** A hand-written call: the user's own tensors at the debugger's five steps (null where not captured), sliced
+   * when the debugger asks (the grid does not need them). */
+  own: (() => OwnStepTensors) | null;
 }
 
 export interface RecordedRun {
@@ -83,11 +87,13 @@ export function headsOfCall(
   const H = view.batch.slice(1).reduce((a, b) => a * b, 1);
   const heads: RecordedHead[] = [];
   const qkv = perHeadInputs(call, tensors, B, H, T, S);
+  const v = floats(tensors.get('v'));
+  const own = call.kind === 'manual' ? ownStepsOfCall(call, tensors, { B, H, T, S, dv: v ? v.shape[v.shape.length - 1] : null }) : null;
   for (let h = 0; h < H; h++) {
     const off = (batch * H + h) * T * S;
     const weights = view.probs.slice(off, off + T * S);
     const allowed = view.allowed ? ({ data: view.allowed.slice(off, off + T * S), shape: [T, S], dtype: 'bool' } as BoolTensor) : null;
-    heads.push({ weights, allowed, ...(qkv ? qkv(batch, h) : { q: null, k: null, v: null }) });
+    heads.push({ weights, allowed, own: own ? () => own(batch, h) : null, ...(qkv ? qkv(batch, h) : { q: null, k: null, v: null }) });
   }
   return { heads, T, S, batchSize: B };
 }
@@ -104,6 +110,10 @@ function perHeadInputs(call: TraceCall, tensors: Map<string, CapturedTensor>, B:
     const rows = floats(tensors.get('rows_operand'));
     const cols = floats(tensors.get('cols_operand'));
     [q, k] = call.contracted?.role === 'row' ? [cols, rows] : [rows, cols];
+    // q or k multiplied by a number before the matmul (q * d ** -0.5): the reference starts from the unscaled
+    // product, so that the user's scale shows at the steps, not inside the reference's q.
+    const pre = call.ops.find((o) => o.kind === 'scores')?.operandScale ?? 1;
+    if (q && pre !== 1 && Number.isFinite(pre) && pre !== 0) q = { data: q.data.map((x) => x / pre), shape: q.shape };
   } else {
     return null; // nn.MultiheadAttention: the captured inputs are before the projections
   }
@@ -263,8 +273,11 @@ export function recordedAttention(rec: RecordedRun, req: AttentionRequest): Atte
   return { data, rows, cols, ...meta };
 }
 
-/** The step-through debugger on a head's captured q, k, v, with the call's own mask added to the switches. */
-export function recordedTrace(rec: RecordedRun, req: TraceRequest): AttentionTrace {
+/**
+ * The step-through debugger on a head's captured q, k, v, with the call's own mask added to the switches; for a
+ * hand-written call, the user's own tensor at each step beside the reference (`own`).
+ */
+export function recordedTrace(rec: RecordedRun, req: TraceRequest): RecordedAttentionTrace {
   const h = headOf(rec, req.layer, req.head);
   if (!h.q || !h.k || !h.v)
     throw new Error(
@@ -273,5 +286,6 @@ export function recordedTrace(rec: RecordedRun, req: TraceRequest): AttentionTra
   const own: MaskChoice[] = h.allowed ? [{ kind: 'explicit', mask: h.allowed, trueMeans: 'attend' }] : [];
   const chosen = req.options.mask === undefined ? [] : Array.isArray(req.options.mask) ? req.options.mask : [req.options.mask as MaskChoice];
   const options: TraceOptions = { ...req.options, mask: [...own, ...chosen] };
-  return traceAttention(h.q, h.k, h.v, options);
+  const trace = traceAttention(h.q, h.k, h.v, options);
+  return h.own ? { ...trace, own: compareOwnSteps(h.own(), trace) } : trace;
 }

@@ -80,10 +80,19 @@ export function readCapturedTensor(entry: TensorEntry, readFile: ReadTraceFile, 
   return { tensor, dtype: entry.dtype, summarised: entry.summary !== null };
 }
 
-/** Reads every written tensor of a call: name → captured tensor. Throws a TraceError on the first bad file. */
-export function readCallTensors(call: TraceCall, readFile: ReadTraceFile): Map<string, CapturedTensor> {
+/** The user's own scores at the debugger's first steps (python: stepTensors): only the debugger reads them. */
+export function isStepTensor(name: string): boolean {
+  return name.startsWith('step_');
+}
+
+/**
+ * Reads the written tensors of a call: name → captured tensor (without the debugger's step tensors unless
+ * `withSteps`). Throws a TraceError on the first bad file.
+ */
+export function readCallTensors(call: TraceCall, readFile: ReadTraceFile, withSteps = false): Map<string, CapturedTensor> {
   const out = new Map<string, CapturedTensor>();
   for (const [name, entry] of Object.entries(call.tensors)) {
+    if (!withSteps && isStepTensor(name)) continue;
     const t = readCapturedTensor(entry, readFile, `tensor ${name} of call ${call.id}`);
     if (t) out.set(name, t);
   }

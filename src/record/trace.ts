@@ -113,6 +113,13 @@ export interface TraceCall {
   layout: { roles: AxisRole[]; perm: number[] } | null;
   /** manual: an op on the scores raised (e.g. a masked_fill value that overflows the dtype). */
   failed: boolean;
+  /**
+   * manual: the captured tensor holding the user's own scores at the debugger's first two steps, in the layout
+   * [...batch, T, S]: "raw" q·kᵀ as the matmul gave it, "scaled" after the chain's last scale op (the raw scores
+   * when the chain has none). Each is a name in `tensors` ("scores" when it was the softmax input itself), or
+   * null when it was not kept (the byte budget).
+   */
+  stepTensors: { raw: string | null; scaled: string | null } | null;
 }
 
 export interface TraceProgram {
@@ -461,6 +468,17 @@ class Validator {
     }
     if (kind === 'manual' && !c.failed && (softmax === null || layout === null))
       this.fail(`${where} is a hand-written attention call without softmax and layout`);
+    let stepTensors: TraceCall['stepTensors'] = null;
+    if (c.stepTensors !== undefined && c.stepTensors !== null) {
+      const st = this.object(c.stepTensors, `${where}.stepTensors`);
+      const named = (x: unknown, what: string): string | null => {
+        if (x === undefined || x === null) return null;
+        const name = this.string(x, what, 40);
+        if (!(name in tensors)) this.fail(`${what} names ${describe(name)}, which is not one of the call's tensors`);
+        return name;
+      };
+      stepTensors = { raw: named(st.raw, `${where}.stepTensors.raw`), scaled: named(st.scaled, `${where}.stepTensors.scaled`) };
+    }
     return {
       id: index,
       kind,
@@ -482,6 +500,7 @@ class Validator {
       contracted,
       layout,
       failed: c.failed === true,
+      stepTensors,
     };
   }
 }

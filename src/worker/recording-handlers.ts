@@ -2,11 +2,10 @@
 // captured tensors, the runtime diagnostics and the panel's numbers all run here, never on the extension
 // host's thread (a recording can hold hundreds of MB of tensors). The worker keeps the one recorded run the
 // panel shows; a replaced worker has none, and says so.
-import type { AttentionTrace } from '../engine';
-import type { EngineRequests } from '../protocol/engine';
+import type { EngineRequests, RecordedAttentionTrace } from '../protocol/engine';
 import {
-  analyseTrace,
   buildRecordedRun,
+  diagnoseCalls,
   forwardPassOf,
   readCallTensors,
   recordedAttention,
@@ -21,7 +20,7 @@ import type { Handlers } from './server';
 /** Reads a file of a trace folder by its plain name (node's fs in the real worker; a fake in tests). */
 export type TraceFolderReader = (dir: string) => (name: string) => Uint8Array;
 
-type RecordingRequests = Pick<EngineRequests, 'recordingAnalyse' | 'recordingOpen' | 'recordedAttention' | 'recordedTrace'>;
+type RecordingRequests = Pick<EngineRequests, 'recordingDiagnose' | 'recordingOpen' | 'recordedAttention' | 'recordedTrace'>;
 
 export function recordingHandlers(readTraceFolder: TraceFolderReader): Handlers<RecordingRequests> {
   let shown: RecordedRun | undefined;
@@ -31,8 +30,19 @@ export function recordingHandlers(readTraceFolder: TraceFolderReader): Handlers<
     return shown;
   };
   return {
-    async recordingAnalyse({ dir, trace }) {
-      return { result: analyseTrace(trace, readTraceFolder(dir)) };
+    async recordingDiagnose({ dir, trace, from, budgetMs }) {
+      // Call by call until the time budget is spent: a request to open a call waits for one part at most.
+      const reader = readTraceFolder(dir);
+      const start = performance.now();
+      const part = diagnoseCalls(trace, reader, from, from + 1);
+      while (part.to < trace.calls.length && performance.now() - start < budgetMs) {
+        const next = diagnoseCalls(trace, reader, part.to, part.to + 1);
+        part.findings.push(...next.findings);
+        part.problems.push(...next.problems);
+        part.evidence.push(...next.evidence);
+        part.to = next.to;
+      }
+      return { result: part };
     },
 
     async recordingOpen({ dir, trace, callId, runId, batch }) {
@@ -42,7 +52,7 @@ export function recordingHandlers(readTraceFolder: TraceFolderReader): Handlers<
       const cache = new Map<number, Map<string, CapturedTensor>>();
       const tensorsOf = (c: TraceCall): Map<string, CapturedTensor> => {
         let t = cache.get(c.id);
-        if (!t) cache.set(c.id, (t = readCallTensors(c, reader)));
+        if (!t) cache.set(c.id, (t = readCallTensors(c, reader, true))); // with the user's step tensors (debugger)
         return t;
       };
       const pass = forwardPassOf(trace, callId);
@@ -56,7 +66,7 @@ export function recordingHandlers(readTraceFolder: TraceFolderReader): Handlers<
     },
 
     async recordedTrace(req) {
-      const result: AttentionTrace = recordedTrace(current(req.runId), req);
+      const result: RecordedAttentionTrace = recordedTrace(current(req.runId), req);
       return { result };
     },
   };

@@ -3,8 +3,9 @@
 // scripts/setup-torch.sh), see the runtime diagnostic at the line the bug is on (found in the file's own
 // text), then open the recorded call in the panel's debugger on the captured tensors. The second suite records
 // a program with an HF tokenizer in the Debian sid root (torch 2.14 + transformers, scripts/setup-torch-sid.sh):
-// token text on the axes, the batch element picker, each debugger step linked to its line, and the static
-// finding the run confirms.
+// token text on the axes, the batch element picker, each debugger step linked to its line, the user's own tensor
+// beside the reference at each step (the missing scale visible as a difference), and the static finding the run
+// confirms.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -166,11 +167,34 @@ describe('a recorded call with an HF tokenizer, in the panel (torch 2.14, Debian
     assert.equal((await link.innerText()).trim(), `${TOKENS_FILE}:${SCORES_LINE}`);
     await link.click();
     await poll(async () => ((await wb.selection()).line === SCORES_LINE ? true : undefined), 'the editor at the scores line');
+    // The user's own tensor beside the reference at each step: q·kᵀ agrees; the program never scales its
+    // scores, so at "× scale" its tensor is the raw scores and differs from the reference's (d_k = 16: by 3/4 of
+    // each score), and so do its weights. Batch element 0 has 6 tokens and no padding: 36 cells.
+    const own = panel.locator('.own-step');
+    await panel.waitForText(/Reference: the engine on your captured q, k, v and mask/, 30_000);
+    await panel.waitForText(new RegExp(`Your q·kᵀ, as your matmul gave it \\(${TOKENS_FILE.replace('.', '\\.')}:${SCORES_LINE}\\)`), 30_000);
+    assert.match(await own.innerText(), /Agrees with the reference: max \|yours − reference\| = /);
+    await panel.locator('button.step-tab').nth(1).click();
+    await panel.waitForText(/Your scores at this step: q·kᵀ, never scaled in your code/, 30_000);
+    const scaleText = await own.innerText();
+    const scaleDiff =
+      /Differs from the reference in (\d+) of 36 cells; max \|yours − reference\| = ([\d.]+)\. First at query 0 “the” → key 0 “the”: yours (−?[\d.]+), reference (−?[\d.]+)\./.exec(
+        scaleText,
+      );
+    assert.ok(scaleDiff, scaleText);
+    assert.ok(Number(scaleDiff[1]) >= 30, scaleText);
+    const num = (x: string) => Number(x.replace('−', '-'));
+    // The reference is the user's score × 1/√16.
+    assert.ok(Math.abs(num(scaleDiff[4]) - num(scaleDiff[3]) / 4) < 1e-3 * Math.max(1, Math.abs(num(scaleDiff[3]))), scaleText);
     await panel.locator('button.step-tab').nth(3).click();
     await panel.waitForText(`${TOKENS_FILE}:${SOFTMAX_LINE}`, 30_000);
+    await panel.waitForText(/Your weights \(tokens_attention\.py:\d+\)/, 30_000);
+    assert.match(await own.innerText(), /Differs from the reference in \d+ of 36 cells/);
     // The README's picture (docs/images/recorded-call.png): the editor and the panel with room to show the step.
     await wb.runCommand('View: Hide Panel');
     await wb.runCommand('View: Toggle Primary Side Bar Visibility');
+    // With room for two matrices, the user's weights stand beside the reference's.
+    await poll(async () => ((await panel.locator('.step-matrices.side-by-side').count()) === 1 ? true : undefined), 'the two matrices side by side');
     await wb.screenshot('recorded-call');
     await panel.screenshot('recorded-call-panel');
 

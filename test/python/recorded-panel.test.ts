@@ -3,7 +3,7 @@
 // 1 query × S cached keys; the axes carry the tokenizer's text; each batch element is its own run; the debugger
 // on the captured q, k, v and mask gives the weights the call computed. Run by `npm run test:record`.
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../src/cli/main';
@@ -93,6 +93,71 @@ if (existsSync(join(ROOT, '.cache', 'torch-sid', 'installed.txt'))) {
       });
       assert.equal(square.run.queryTokens, undefined);
       assert.ok(square.run.tokens.some((t) => /[a-z]/i.test(t.display)));
+    });
+  });
+}
+
+// Token ids from a chat template (HF apply_chat_template), with a tiny WordLevel tokenizer built in the program:
+// the ids reach the embedding through the tokenizer's own __call__, which the recorder watches, so the axes carry
+// the template's tokens (role markers included) — for a padded batch of conversations and for a plain list of ids.
+const CHAT_PROGRAM = `import math, torch
+from tokenizers import Tokenizer, models, pre_tokenizers
+from transformers import PreTrainedTokenizerFast
+
+words = ["[PAD]", "[UNK]", "<|user|>", "<|assistant|>", "<|end|>", "the", "cat", "sat", "on", "mat", "a", "dog"]
+backend = Tokenizer(models.WordLevel({w: i for i, w in enumerate(words)}, unk_token="[UNK]"))
+backend.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+tokenizer = PreTrainedTokenizerFast(tokenizer_object=backend, pad_token="[PAD]")
+tokenizer.add_special_tokens({"additional_special_tokens": ["<|user|>", "<|assistant|>", "<|end|>"]})
+tokenizer.chat_template = (
+    "{% for m in messages %}<|{{ m['role'] }}|> {{ m['content'] }} <|end|> {% endfor %}"
+    "{% if add_generation_prompt %}<|assistant|>{% endif %}"
+)
+
+torch.manual_seed(0)
+embed = torch.nn.Embedding(len(words), 16, padding_idx=0)
+proj = torch.nn.Linear(16, 48)
+
+def attend(ids, keep):
+    q, k, v = proj(embed(ids)).chunk(3, dim=-1)
+    scores = q @ k.transpose(-2, -1) / math.sqrt(16)
+    scores = scores.masked_fill(~keep[:, None, :], float("-inf"))
+    return scores.softmax(-1) @ v
+
+chats = [[{"role": "user", "content": "the cat sat on the mat"}], [{"role": "user", "content": "a dog"}]]
+batch = tokenizer.apply_chat_template(chats, add_generation_prompt=True, padding=True, return_tensors="pt", return_dict=True)
+attend(batch["input_ids"], batch["attention_mask"].bool())
+ids = tokenizer.apply_chat_template(chats[1], add_generation_prompt=True, return_dict=False)
+attend(torch.tensor([ids]), torch.ones(1, len(ids), dtype=torch.bool))
+`;
+
+if (existsSync(join(ROOT, '.cache', 'torch-sid', 'installed.txt'))) {
+  describe('token ids from apply_chat_template, as the panel labels them (torch 2.14 + transformers)', function () {
+    this.timeout(300_000);
+    let dir: string;
+    before(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'ai-recorded-chat-'));
+      writeFileSync(join(dir, 'chat.py'), CHAT_PROGRAM);
+      let stderr = '';
+      const code = await runCli(['record', '--python', SID_PYTHON, '--out', join(dir, 'trace'), '--format', 'json', '--', join(dir, 'chat.py')], {
+        stdout: () => undefined,
+        stderr: (t) => (stderr += t),
+      });
+      assert.equal(code, 0, stderr);
+    });
+    after(() => rmSync(dir, { recursive: true, force: true }));
+
+    it('names the tokenizer of chat-templated ids and labels the axes with the template’s tokens', () => {
+      const read = traceFileReader(join(dir, 'trace'));
+      const trace = parseTrace(new TextDecoder().decode(read('trace.json')), 'trace.json');
+      assert.equal(trace.calls.length, 2);
+      const labelsOf = (call: TraceCall, batch: number) => recordedLabels(call, readCallTensors(call, read), read, batch).keys!.map((t) => t.text);
+      for (const call of trace.calls) assert.equal(call.tokens?.tokenizer?.className !== undefined && call.tokens.tokenizer.file !== null, true);
+      const [padded, single] = trace.calls;
+      assert.deepEqual(labelsOf(padded, 0), ['<|user|>', 'the', 'cat', 'sat', 'on', 'the', 'mat', '<|end|>', '<|assistant|>']);
+      assert.deepEqual(labelsOf(padded, 1), ['<|user|>', 'a', 'dog', '<|end|>', '<|assistant|>', '[PAD]', '[PAD]', '[PAD]', '[PAD]']);
+      assert.deepEqual(labelsOf(single, 0), ['<|user|>', 'a', 'dog', '<|end|>', '<|assistant|>']);
+      assert.deepEqual(analyseTrace(trace, read).findings, []);
     });
   });
 }

@@ -75,6 +75,76 @@ def math_sqrt8():
     return 8 ** 0.5
 
 
+def test_the_users_own_tensors_at_each_debugger_step_are_captured(tmp_path):
+    # Scores from bmm over [B*H, T, S], viewed as [B, H, T, S], scaled and masked in place, a mask after the
+    # softmax: each step's tensor is the program's own value at that point (the in-place ops did not change the
+    # earlier ones), in the layout [batch..., T, S].
+    source = """
+        import math, torch
+        torch.manual_seed(0)
+        B, H, T, d = 2, 3, 5, 8
+        q, k, v = torch.randn(3, B * H, T, d).unbind(0)
+        raw = torch.bmm(q, k.transpose(1, 2))
+        torch.save(raw.clone(), "raw.pt")
+        scores = raw.view(B, H, T, T)
+        scores /= math.sqrt(d)
+        torch.save(scores.clone(), "scaled.pt")
+        causal = torch.ones(T, T, dtype=torch.bool).triu(1)
+        scores.masked_fill_(causal, -1e9)
+        torch.save(scores.clone(), "masked.pt")
+        weights = scores.softmax(-1)
+        torch.save(weights.clone(), "weights.pt")
+        weights = weights.masked_fill(torch.arange(T) == 4, 0.0)
+        out = weights @ v.view(B, H, T, d)
+        torch.save(out, "out.pt")
+    """
+    trace, proc = record(tmp_path, source)
+    assert proc.returncode == 0, proc.stderr
+    [call] = trace["calls"]
+    assert call["stepTensors"] == {"raw": "step_raw", "scaled": "step_scaled"}
+    t = call["tensors"]
+    import numpy as np
+
+    # The raw scores as bmm gave them, [B*H, T, S] (the extension reads them as B·H matrices of T × S).
+    assert t["step_raw"]["shape"] == [6, 5, 5] and t["scores"]["shape"] == [2, 3, 5, 5]
+    assert np.array_equal(load(tmp_path, t["step_raw"]), torch.load(tmp_path / "raw.pt").numpy())
+    assert np.array_equal(load(tmp_path, t["step_scaled"]), torch.load(tmp_path / "scaled.pt").numpy())
+    assert np.array_equal(load(tmp_path, t["scores"]), torch.load(tmp_path / "masked.pt").numpy())
+    assert np.array_equal(load(tmp_path, t["probs"]), torch.load(tmp_path / "weights.pt").numpy())
+    used = load(tmp_path, t["weights_used"])
+    assert (used[..., 4] == 0).all() and np.array_equal(used[..., :4], torch.load(tmp_path / "weights.pt").numpy()[..., :4])
+    assert np.array_equal(load(tmp_path, t["out"]), torch.load(tmp_path / "out.pt").numpy())
+
+
+def test_step_tensors_name_the_softmax_input_or_the_raw_scores_when_the_chain_has_no_separate_step(tmp_path):
+    # No scale op (the scale is applied to q first): the raw scores stand for the scaled ones; and the scale op's
+    # output that goes straight into the softmax is the softmax input itself. An item assignment into the scaled
+    # scores leaves the kept raw scores as they were.
+    source = """
+        import torch
+        q, k, v = torch.randn(3, 1, 4, 8).unbind(0)
+        w = ((q * 8 ** -0.5) @ k.transpose(-2, -1)).softmax(-1)
+        out = w @ v
+        w2 = (q @ k.transpose(-2, -1) * 8 ** -0.5).softmax(-1)
+        out2 = w2 @ v
+        raw = q @ k.transpose(-2, -1)
+        torch.save(raw.clone(), "raw.pt")
+        raw[..., 0] = -1e9
+        out3 = raw.softmax(-1) @ v
+    """
+    trace, proc = record(tmp_path, source)
+    assert proc.returncode == 0, proc.stderr
+    first, second, third = trace["calls"]
+    import numpy as np
+
+    assert third["stepTensors"] == {"raw": "step_raw", "scaled": "step_raw"}
+    assert np.array_equal(load(tmp_path, third["tensors"]["step_raw"]), torch.load(tmp_path / "raw.pt").numpy())
+    assert first["stepTensors"] == {"raw": "scores", "scaled": "scores"}
+    assert "step_raw" not in first["tensors"] and first["ops"][0]["operandScale"] == pytest.approx(8 ** -0.5)
+    assert second["stepTensors"] == {"raw": "step_raw", "scaled": "scores"}
+    assert "step_scaled" not in second["tensors"]
+
+
 def test_nn_multihead_attention_gives_per_head_weights_without_changing_its_output(tmp_path):
     source = """
         import torch, torch.nn as nn

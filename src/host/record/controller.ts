@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { recordedSoFar, runRecorder, type RecordRun } from '../../cli/record-runner';
 import type { RecordedSourceLine } from '../../protocol/engine';
 import type { RuntimeFinding, TraceCall, TraceIndex } from '../../record';
+import { TraceDiagnosis, type TraceAnalysis } from '../../record/trace-diagnosis';
 import type { EngineHost } from '../engine-host';
 import { InspectorPanel } from '../panel/panel';
 import { findTargets } from '../../record/targets';
@@ -18,6 +19,8 @@ import { RecordedCallsTree } from './tree';
 
 export const RUNTIME_SOURCE = 'attention-inspector (runtime)';
 const RUN_ID_BASE = 1_000_000_000; // recorded runs never collide with the engine's run ids
+/** The engine worker's time per part of a recording's diagnosis (a call opened meanwhile waits for one part). */
+const DIAGNOSE_PART_MS = 150;
 
 interface Recording {
   trace: TraceIndex;
@@ -48,6 +51,8 @@ export class RecordingController implements vscode.Disposable {
   private recording: Recording | undefined;
   private running: AbortController | undefined;
   private runCounter = 0;
+  /** Files edited since the last recording ran: its findings and evidence no longer describe them. */
+  private readonly editedSinceRecording = new Set<string>();
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -72,6 +77,7 @@ export class RecordingController implements vscode.Disposable {
       // Runtime findings describe the file as it ran: an edit makes them stale.
       vscode.workspace.onDidChangeTextDocument((e) => {
         if (e.contentChanges.length === 0) return;
+        this.editedSinceRecording.add(e.document.uri.toString()); // later parts of the diagnosis skip it too
         if (this.diagnostics.has(e.document.uri)) this.diagnostics.delete(e.document.uri);
         runtimeEvidence.drop(e.document.uri.toString()); // the static findings show as the linter gives them again
       }),
@@ -211,21 +217,24 @@ export class RecordingController implements vscode.Disposable {
       );
       return;
     }
+    // The calls are listed (and can be opened) at once; the diagnosis follows in parts in the engine worker,
+    // its findings shown as they come.
+    const rec: Recording = { trace: run.trace, dir: out, findings: [] };
+    this.recording = rec;
+    this.editedSinceRecording.clear();
+    this.tree.set(run.trace, []);
+    void vscode.commands.executeCommand('setContext', 'attentionInspector.hasRecording', run.trace.calls.length > 0);
+    this.lenses.refresh();
+    void vscode.commands.executeCommand('attentionInspector.recordedCalls.focus');
     let analysis;
     try {
-      analysis = await this.engine().request('recordingAnalyse', { dir: out, trace: run.trace });
+      analysis = await this.diagnose(rec);
     } catch (e) {
       void vscode.window.showErrorMessage(vscode.l10n.t('Recording failed: {0}', (e as Error).message));
       return;
     }
+    if (!analysis) return; // another recording replaced this one
     for (const p of analysis.problems) this.output.appendLine(p);
-    this.recording = { trace: run.trace, dir: out, findings: analysis.findings };
-    this.publish(analysis.findings);
-    runtimeEvidence.replace(analysis.evidence, (e) => vscode.Uri.file(e.path).toString());
-    this.tree.set(run.trace, analysis.findings);
-    void vscode.commands.executeCommand('setContext', 'attentionInspector.hasRecording', run.trace.calls.length > 0);
-    this.lenses.refresh();
-    void vscode.commands.executeCommand('attentionInspector.recordedCalls.focus');
     // The findings are the point: bring the Problems view back in front of the program's output.
     if (analysis.findings.length > 0) void vscode.commands.executeCommand('workbench.actions.view.problems', { preserveFocus: true });
     const n = run.trace.calls.length;
@@ -244,9 +253,35 @@ export class RecordingController implements vscode.Disposable {
     }
   }
 
+  /**
+   * Diagnoses the recording's calls part by part in the engine worker (about DIAGNOSE_PART_MS each, so that
+   * opening a call waits for one part at most), publishing the findings and the evidence on static findings
+   * after each part. Undefined when another recording replaced this one before the end.
+   */
+  private async diagnose(rec: Recording): Promise<TraceAnalysis | undefined> {
+    const all = new TraceDiagnosis(rec.trace);
+    while (!all.complete) {
+      const part = await this.engine().request('recordingDiagnose', { dir: rec.dir, trace: rec.trace, from: all.done, budgetMs: DIAGNOSE_PART_MS });
+      if (this.recording !== rec) return undefined;
+      all.add(part);
+      const analysis = all.analysis();
+      if (part.findings.length > 0 || part.evidence.length > 0 || all.complete) {
+        rec.findings = analysis.findings;
+        this.publish(analysis.findings);
+        runtimeEvidence.replace(
+          analysis.evidence.filter((e) => !this.editedSinceRecording.has(vscode.Uri.file(e.path).toString())),
+          (e) => vscode.Uri.file(e.path).toString(),
+        );
+        this.tree.set(rec.trace, analysis.findings);
+      }
+    }
+    return all.analysis();
+  }
+
   private publish(findings: RuntimeFinding[]): void {
     const byFile = new Map<string, vscode.Diagnostic[]>();
     for (const f of findings) {
+      if (this.editedSinceRecording.has(vscode.Uri.file(f.path).toString())) continue; // stale: the file changed
       const line = Math.max(0, f.line - 1);
       const range = new vscode.Range(line, Math.max(0, f.column - 1), line, Number.MAX_SAFE_INTEGER);
       const d = new vscode.Diagnostic(

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { judgeFinding, RuntimeEvidenceStore } from '../../../src/host/lint/runtime-evidence';
 import type { Finding, RuleCode } from '../../../src/lint/types';
-import { analyseTrace, parseTrace, type RuntimeEvidence, type RuntimeFinding } from '../../../src/record';
+import { analyseTrace, diagnoseCalls, parseTrace, TraceDiagnosis, type RuntimeEvidence, type RuntimeFinding } from '../../../src/record';
 import { randoms, TraceBuilder, type Json } from './builders';
 
 // Hand-written attention computed here in float64 the way the recorder captures it: canonical layout
@@ -472,5 +472,36 @@ describe('record: a KV-cache step (1 query × S cached keys) judged at the query
       findings((b) => step(b, (bi, s) => isPadKey(bi, s) || s === 4, false)),
       [],
     );
+  });
+});
+
+describe('record: a diagnosis in parts (the host lists the calls first, the worker diagnoses them part by part)', () => {
+  it('gives, part after part in call order, the analysis of the whole trace: findings once per line, evidence merged', () => {
+    const b = new TraceBuilder();
+    manualCall(b, { scale: 1 }); // ATT003 at the scores line
+    manualCall(b, {}); // fine
+    manualCall(b, { scale: 1 }); // the same finding again (another layer): reported once
+    manualCall(b, { masked: (bi, _t, s) => !isPad(bi, s), fill: -1e9, ids: PADDED_IDS }); // ATT002
+    const trace = parseTrace(b.text(), 'trace.json');
+    const whole = analyseTrace(trace, b.reader());
+    assert.ok(whole.findings.length >= 2 && whole.evidence.length > 0);
+    for (const sizes of [[1, 1, 1, 1], [3, 1], [2, 2], [4]]) {
+      const parts = new TraceDiagnosis(trace);
+      const seen: number[] = [];
+      for (const n of sizes) {
+        parts.add(diagnoseCalls(trace, b.reader(), parts.done, parts.done + n));
+        seen.push(parts.analysis().findings.length);
+      }
+      assert.ok(parts.complete);
+      assert.deepEqual(parts.analysis(), whole, `parts of ${sizes.join(', ')}`);
+      assert.ok(
+        seen.every((x, i) => i === 0 || x >= seen[i - 1]),
+        'findings only grow',
+      );
+    }
+    const first = new TraceDiagnosis(trace);
+    first.add(diagnoseCalls(trace, b.reader(), 0, 1));
+    assert.deepEqual(codes(first.analysis().findings), ['10:ATT003']);
+    assert.throws(() => first.add(diagnoseCalls(trace, b.reader(), 2, 3)), /does not follow calls 0\.\.1/);
   });
 });

@@ -5,7 +5,16 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { analyseTrace, buildRecordedRun, forwardPassOf, parseTrace, readCallTensors, recordedAttention, recordedTrace } from '../../../src/record';
+import {
+  analyseTrace,
+  buildRecordedRun,
+  TraceDiagnosis,
+  forwardPassOf,
+  parseTrace,
+  readCallTensors,
+  recordedAttention,
+  recordedTrace,
+} from '../../../src/record';
 import { EngineClient } from '../../../src/worker/client';
 import { assertClose } from '../helpers/fixtures';
 import { randoms, TraceBuilder } from '../record/builders';
@@ -53,10 +62,19 @@ describe('engine worker: recorded attention', function () {
     for (const [name, bytes] of b.files) writeFileSync(join(dir, name), bytes);
     const trace = parseTrace(b.text(), 'trace.json');
 
-    const analysis = await client.request('recordingAnalyse', { dir, trace });
+    // Diagnosed part by part (budget 0: one call per part), as the host asks while the calls are already listed.
+    const parts = new TraceDiagnosis(trace);
+    while (!parts.complete) {
+      const part = await client.request('recordingDiagnose', { dir, trace, from: parts.done, budgetMs: 0 });
+      assert.equal(part.to, part.from + 1);
+      parts.add(part);
+    }
+    const analysis = parts.analysis();
     const plain = (x: unknown): unknown => JSON.parse(JSON.stringify(x)); // the worker's copy has ordinary prototypes
     assert.deepEqual(plain(analysis), plain(analyseTrace(trace, b.reader())));
     assert.equal(analysis.calls.length, 2);
+    const whole = await client.request('recordingDiagnose', { dir, trace, from: 0, budgetMs: 60_000 });
+    assert.deepEqual([whole.from, whole.to], [0, 2]);
 
     const opened = await client.request('recordingOpen', { dir, trace, callId: 1, runId: 41, batch: 0 });
     const direct = buildRecordedRun(trace, forwardPassOf(trace, 1), (c) => readCallTensors(c, b.reader()), { runId: 41, batch: 0 });
@@ -81,7 +99,7 @@ describe('engine worker: recorded attention', function () {
     const b = twoLayerTrace();
     const trace = parseTrace(b.text(), 'trace.json');
     // The folder lacks the tensors: each call's problem is reported, nothing is read from elsewhere.
-    const analysis = await client.request('recordingAnalyse', { dir, trace });
+    const analysis = await client.request('recordingDiagnose', { dir, trace, from: 0, budgetMs: 60_000 });
     assert.equal(analysis.findings.length, 0);
     assert.equal(analysis.problems.length, 2);
   });
