@@ -111,15 +111,6 @@ class Block(nn.Module):
         return x + self.mlp(self.ln_2(x)), probs
 
 
-def sinusoids(positions: int, width: int) -> torch.Tensor:
-    """(positions, width) sin/cos position code of "Attention Is All You Need": even columns sin(p / 10000^(i/width)), odd cos."""
-    angle = torch.arange(positions, dtype=torch.float32)[:, None] / 10000 ** (torch.arange(0, width, 2, dtype=torch.float32) / width)
-    code = torch.zeros(positions, width)
-    code[:, 0::2] = torch.sin(angle)
-    code[:, 1::2] = torch.cos(angle)
-    return code
-
-
 class TinyGpt2(nn.Module):
     def __init__(self, c: TinyConfig):
         super().__init__()
@@ -131,9 +122,7 @@ class TinyGpt2(nn.Module):
 
     def init_weights(self, generator: torch.Generator) -> None:
         """Fan-in initialisation: a projection with n inputs draws N(0, 1/n), residual projections also divided
-        by √(2L) (as GPT-2 does); token embeddings N(0, 0.05²); position embeddings start as the Transformer's
-        sinusoids (scaled to the token embeddings' size, then learned like GPT-2's), so "the previous position" is
-        already a fixed rotation of "this position" that a head can learn to attend to; LayerNorm 1 and 0. GPT-2's fixed std 0.02 suits
+        by √(2L) (as GPT-2 does); embeddings N(0, 0.05²); LayerNorm 1 and 0. GPT-2's fixed std 0.02 suits
         width 768; at width 64 it shrinks every head's output so much that attention barely learns in a short run.
         """
         for name, p in self.named_parameters():
@@ -142,11 +131,7 @@ class TinyGpt2(nn.Module):
             elif name.endswith(".bias"):
                 nn.init.zeros_(p)
             else:
-                if name == "wpe.weight":
-                    with torch.no_grad():
-                        p.copy_(sinusoids(*p.shape) * 0.07)
-                    continue
-                if name == "wte.weight":
+                if name in ("wte.weight", "wpe.weight"):
                     std = 0.05
                 else:
                     std = 1 / math.sqrt(p.shape[0])  # Conv1D weights are [in, out]

@@ -23,7 +23,6 @@ import os
 import platform
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")  # before torch loads its thread pool
@@ -46,40 +45,18 @@ from safetensors_io import dump_safetensors  # noqa: E402
 SEED = 20240531
 VOCAB_SIZE = 3072
 CONFIG = TinyConfig(vocab_size=VOCAB_SIZE, n_positions=128, n_embd=64, n_layer=3, n_head=4)
-STEPS = int(os.environ.get("TINY_MODEL_STEPS", "2600"))
+BATCH = int(os.environ.get("TINY_MODEL_BATCH", "8"))  # TINY_MODEL_*: for experiments only
+STEPS = int(os.environ.get("TINY_MODEL_STEPS", "1600"))
 LR = float(os.environ.get("TINY_MODEL_LR", "5e-3"))
 WARMUP = 100
-# Induction heads need text where copying from earlier in the context pays off, and natural text rarely
-# repeats within 128 tokens. So training starts on "copy rows": random frequent tokens (ids COPY_TOKENS), an
-# optional random prefix, then a segment repeated to the end of the row. The repeats are predictable only by
-# finding the earlier occurrence of the current token and reading the token after it (a previous-token head
-# feeding an induction head); the segment length and the prefix vary, so no fixed positional offset solves it.
-# The rows start short and many (the copy circuit forms from many examples, and sooner over few positions;
-# sinusoidal position embeddings let it carry over to later positions) and grow to the full context, where
-# natural text comes in.
-COPY_TOKENS = (256, 1024)
-
-
-@dataclass(frozen=True)
-class Phase:
-    steps: int
-    rows: int
-    length: int  # tokens per row (targets included: length + 1 are drawn)
-    copy_rows: int  # the first copy_rows rows are copy rows, the rest natural text
-    copy_span: tuple[int, int]  # segment length of the copy rows, inclusive
-    span_rows: int = 0  # after the copy rows: natural-text span + the same span + what follows
-    prefix: bool = True  # copy rows start with random tokens before the segment
-
-
-PHASES = (
-    Phase(steps=500, rows=32, length=32, copy_rows=32, copy_span=(2, 16), prefix=False),
-    Phase(steps=600, rows=16, length=64, copy_rows=16, copy_span=(4, 32)),
-    Phase(steps=900, rows=8, length=128, copy_rows=3, copy_span=(4, 48), span_rows=1),
-)
-STEPS = int(os.environ.get("TINY_MODEL_STEPS", str(sum(p.steps for p in PHASES))))  # TINY_MODEL_*: for experiments only
-LR = float(os.environ.get("TINY_MODEL_LR", "5e-3"))
-WARMUP = 100
+# 3/8 of each batch is a span of the corpus followed by the same span again (then the text that follows
+# it), so copying from earlier in the context pays off within a short training run: induction heads.
+REPEAT_ROWS = int(os.environ.get("TINY_MODEL_REPEAT_ROWS", str(3 * BATCH // 8)))
 REPEAT_SPAN = (8, 48)
+# The first steps train on repeated spans only: the copy circuit (a previous-token head feeding an induction
+# head) forms there quickly, and stays when the natural text comes in; without this it had not formed after
+# 1,600 steps of the mixed batches.
+REPEAT_ONLY_STEPS = int(os.environ.get("TINY_MODEL_REPEAT_ONLY_STEPS", "400"))
 HELD_OUT_FRACTION = 0.02
 
 # Inputs whose outputs the unit tests compare with the TypeScript forward pass and tokenizer.
@@ -125,39 +102,21 @@ def encode_corpus(bpe: ByteLevelBpe, texts: list[str]) -> np.ndarray:
     return np.asarray(stream, dtype=np.int64)
 
 
-def copy_row(length: int, span: tuple[int, int], prefix: bool, g: torch.Generator) -> torch.Tensor:
-    """(length,) random tokens from COPY_TOKENS: [prefix] segment segment segment … until the row is full."""
-    n = int(torch.randint(span[0], min(span[1], length // 2) + 1, (1,), generator=g))
-    a = int(torch.randint(0, length - 2 * n + 1, (1,), generator=g)) if prefix else 0
-    tokens = torch.randint(COPY_TOKENS[0], COPY_TOKENS[1], (a + n,), generator=g)
-    return torch.cat([tokens[:a], tokens[a:].repeat(-(-length // n))])[:length]
-
-
-def batch(phase: Phase, stream: torch.Tensor, g: torch.Generator) -> torch.Tensor:
-    """(rows, length + 1): copy rows, then span-repeat rows, then natural text windows."""
-    T = phase.length
-    starts = torch.randint(0, len(stream) - 2 * T - 2, (phase.rows,), generator=g)
-    lengths = torch.randint(REPEAT_SPAN[0], REPEAT_SPAN[1] + 1, (phase.rows,), generator=g)
+def batch(stream: torch.Tensor, g: torch.Generator, repeat_rows: int) -> torch.Tensor:
+    """(BATCH, T + 1) token windows; the first `repeat_rows` rows are span + same span + what follows."""
+    T = CONFIG.n_positions
+    starts = torch.randint(0, len(stream) - 2 * T - 2, (BATCH,), generator=g)
+    lengths = torch.randint(REPEAT_SPAN[0], REPEAT_SPAN[1] + 1, (BATCH,), generator=g)
     rows = []
-    for r in range(phase.rows):
+    for r in range(BATCH):
         s = int(starts[r])
-        if r < phase.copy_rows:
-            rows.append(copy_row(T + 1, phase.copy_span, phase.prefix, g))
-        elif r < phase.copy_rows + phase.span_rows:
-            n = min(int(lengths[r]), T // 2)
+        if r < repeat_rows:
+            n = int(lengths[r])
             span = stream[s : s + n]
             rows.append(torch.cat([span, span, stream[s + n : s + n + T + 1 - 2 * n]]))
         else:
             rows.append(stream[s : s + T + 1])
-    return torch.stack(rows)  # (rows, T + 1)
-
-
-def phase_at(step: int) -> Phase:
-    for p in PHASES:
-        if step < p.steps:
-            return p
-        step -= p.steps
-    return PHASES[-1]
+    return torch.stack(rows)  # (B, T + 1)
 
 
 def lr_at(step: int) -> float:
@@ -179,17 +138,13 @@ def held_out_loss(model: TinyGpt2, stream: torch.Tensor) -> float:
 @torch.no_grad()
 def probe(model: TinyGpt2) -> str:
     """Progress of the patterns the model is meant to show, on random tokens x₁…x₃₀ x₁…x₃₀ (its own generator,
-    so probing does not change training): the best previous-token and induction weights over heads, and the
-    next-token loss on the first and on the second copy."""
+    so probing does not change training): the best previous-token and induction weights over heads."""
     n = 30
-    seq = torch.randint(COPY_TOKENS[0], COPY_TOKENS[1], (4, n), generator=torch.Generator().manual_seed(7))  # frequent tokens
-    x = torch.cat([seq, seq], dim=1)  # (4, 2n)
-    logits, attentions = model(x)
-    nll = torch.nn.functional.cross_entropy(logits[:, :-1].reshape(-1, CONFIG.vocab_size), x[:, 1:].reshape(-1), reduction="none").view(4, -1)
+    seq = torch.randint(256, 1024, (4, n), generator=torch.Generator().manual_seed(7))  # frequent tokens
+    _, attentions = model(torch.cat([seq, seq], dim=1))
     prev = max(float(a[:, h].diagonal(-1, dim1=-2, dim2=-1).mean()) for a in attentions for h in range(CONFIG.n_head))
     induct = max(float(a[:, h].diagonal(-(n - 1), dim1=-2, dim2=-1)[:, 1:].mean()) for a in attentions for h in range(CONFIG.n_head))
-    first, second = float(nll[:, : n - 1].mean()), float(nll[:, n:].mean())
-    return f"best previous-token head {prev:.2f}, best induction head {induct:.2f}, copy loss {first:.2f} → {second:.2f}"
+    return f"best previous-token head {prev:.2f}, best induction head {induct:.2f}"
 
 
 def train(stream: np.ndarray, log) -> tuple[TinyGpt2, dict]:
@@ -207,7 +162,7 @@ def train(stream: np.ndarray, log) -> tuple[TinyGpt2, dict]:
     for step in range(STEPS):
         for group in opt.param_groups:
             group["lr"] = lr_at(step)
-        x = batch(phase_at(step), train_stream, g)  # (rows, length + 1)
+        x = batch(train_stream, g, BATCH if step < REPEAT_ONLY_STEPS else REPEAT_ROWS)
         logits, _ = model(x[:, :-1])
         loss = torch.nn.functional.cross_entropy(logits.reshape(-1, CONFIG.vocab_size), x[:, 1:].reshape(-1))
         opt.zero_grad(set_to_none=True)
@@ -217,12 +172,12 @@ def train(stream: np.ndarray, log) -> tuple[TinyGpt2, dict]:
         losses.append(float(loss))
         if step % 100 == 0 or step == STEPS - 1:
             log(f"step {step:5d}  loss {np.mean(losses[-100:]):.3f}  lr {lr_at(step):.2e}  {time.time() - start:.0f}s")
-        if step % 100 == 99 or step == STEPS - 1:
+        if step % 200 == 199 or step == STEPS - 1:
             log(f"           probe: {probe(model)}")
     model.eval()
     stats = {
         "steps": STEPS,
-        "tokens_seen": sum(phase_at(s).rows * phase_at(s).length for s in range(STEPS)),
+        "tokens_seen": STEPS * BATCH * CONFIG.n_positions,
         "final_train_loss_last_100": round(float(np.mean(losses[-100:])), 4),
         "held_out_loss": round(held_out_loss(model, held_out), 4),
         "held_out_tokens": int(len(held_out)),
@@ -295,7 +250,7 @@ def main() -> None:
         "outputs": outputs,
         "corpus": {"documents": len(docs), "bytes": len(corpus_bytes), "sha256": hashlib.sha256(corpus_bytes).hexdigest(), "bytes_by_source": by_source, "tokens": int(len(stream))},
         "model": {**CONFIG.hf_config(), "parameters": int(sum(p.numel() for p in model.parameters()))},
-        "training": {"seed": SEED, "lr": LR, "warmup": WARMUP, "copy_tokens": list(COPY_TOKENS), "phases": [{**vars(p), "copy_span": list(p.copy_span)} for p in PHASES], "repeat_span": list(REPEAT_SPAN), **stats},
+        "training": {"seed": SEED, "batch": BATCH, "lr": LR, "warmup": WARMUP, "repeat_rows": REPEAT_ROWS, "repeat_only_steps": REPEAT_ONLY_STEPS, "repeat_span": list(REPEAT_SPAN), **stats},
         "environment": {"python": platform.python_version(), "torch": torch.__version__, "numpy": np.__version__, "machine": platform.machine()},
     }
     text = json.dumps(manifest, indent=2, ensure_ascii=False) + "\n"
