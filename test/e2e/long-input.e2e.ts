@@ -56,7 +56,13 @@ describe('a long selection in the inspector panel (code-server)', function () {
     await workbench.goTo(1, 1);
     await workbench.runCommand('Attention Inspector: Inspect Selection');
     const ask = await workbench.waitForNotification('The selection is long', 60_000);
-    assert.match(ask.message, /The selection is long: [0-9,]+ characters on 1 lines, more than 1000 tokens \(the attentionInspector.maxTokens setting\)/);
+    // Its size as the engine counted it: tokens, then characters and lines.
+    assert.match(
+      ask.message,
+      new RegExp(
+        `The selection is long: ${TOKENS.toLocaleString('en')} tokens \\([0-9,]+ characters on 1 lines\\), over the limit of 1000 tokens \\(the attentionInspector.maxTokens setting\\)`,
+      ),
+    );
     assert.match(ask.message, /Inspecting up to 16384 tokens may take a while; the heads of a long run are shown as block averages/);
     assert.deepEqual(ask.buttons.filter((b) => b === 'Run Anyway' || b === 'Open Settings').sort(), ['Open Settings', 'Run Anyway']);
     await clickNotificationButton(panel, 'The selection is long', 'Run Anyway');
