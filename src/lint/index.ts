@@ -110,9 +110,7 @@ export async function createLinter(wasm: { treeSitter: Uint8Array; python: Uint8
     const chars = cells.reduce((n, c) => n + c.source.length + 1, 0);
     if (chars > MAX_SOURCE_CHARS) {
       // Before any parse (finding the broken cells parses the whole notebook once).
-      out[0].findings.push(
-        ...notAnalysedFinding(msg(T.cellsTooLarge, chars.toLocaleString('en-US'), MAX_SOURCE_CHARS.toLocaleString('en-US')), opts),
-      );
+      out[0].findings.push(...notAnalysedFinding(msg(T.cellsTooLarge, chars.toLocaleString('en-US'), MAX_SOURCE_CHARS.toLocaleString('en-US')), opts));
       return out;
     }
     let usable: NotebookCell[];

@@ -1,7 +1,7 @@
 // Public types of the linter (the contract in docs/LINT-CONTRACT.md). Pure data, no behaviour.
 import type { MessageParts } from './message';
 
-export type { MessageArg, MessageParts } from './message';
+export type { MessageParts } from './message';
 
 export type RuleCode = 'ATT001' | 'ATT002' | 'ATT003' | 'ATT004' | 'ATT005' | 'ATT006' | 'ATT007' | 'ATT008';
 

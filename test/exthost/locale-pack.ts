@@ -30,7 +30,9 @@ export function writeLocalePack(locale: string, vsixPath: string): void {
     engines: { vscode: '*' },
     categories: ['Language Packs'],
     contributes: {
-      localizations: [{ languageId: locale, languageName: locale, localizedLanguageName: locale, translations: [{ id: 'vscode', path: './translations/main.i18n.json' }] }],
+      localizations: [
+        { languageId: locale, languageName: locale, localizedLanguageName: locale, translations: [{ id: 'vscode', path: './translations/main.i18n.json' }] },
+      ],
     },
   };
   const vsixManifest = `<?xml version="1.0" encoding="utf-8"?>

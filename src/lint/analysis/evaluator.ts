@@ -147,8 +147,7 @@ export class Evaluator {
     // No evidence in the file itself: a workspace file that imports it may run it in half precision (a trainer).
     this.precision = !own.fp16 && !own.bf16 && link?.importers ? (importerPrecision(link) ?? own) : own;
     const from = this.precision.from;
-    if (from)
-      this.foreignEvidence.push({ ...from, message: msg(this.precision.fp16 ? PHRASES.halfPrecisionSetInImporter : PHRASES.bfloat16SetInImporter) });
+    if (from) this.foreignEvidence.push({ ...from, message: msg(this.precision.fp16 ? PHRASES.halfPrecisionSetInImporter : PHRASES.bfloat16SetInImporter) });
     this.halfPrecision = this.precision.fp16 || this.precision.bf16;
     this.numpyStyleTranspose = /^[ \t]*(import|from)[ \t]+(numpy|jax)/m.test(tree.source) && !/^[ \t]*(import|from)[ \t]+torch/m.test(tree.source);
     this.mup = /\bmup\b|\bmuP\b|MuReadout|mu_param|attn_mult/.test(tree.source);

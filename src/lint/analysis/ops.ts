@@ -407,7 +407,11 @@ function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | u
   if (lv.mask?.additive && rv.mask?.additive)
     return {
       ...lv,
-      mask: { ...lv.mask, why: msg(PHRASES.addedMasks, lv.mask.why, rv.mask.why), padAxes: [...new Set([...(lv.mask.padAxes ?? []), ...(rv.mask.padAxes ?? [])])] },
+      mask: {
+        ...lv.mask,
+        why: msg(PHRASES.addedMasks, lv.mask.why, rv.mask.why),
+        padAxes: [...new Set([...(lv.mask.padAxes ?? []), ...(rv.mask.padAxes ?? [])])],
+      },
     };
   // arange offsets: i + 1
   if (lv.index && rv.kind === 'number' && rv.num !== undefined)

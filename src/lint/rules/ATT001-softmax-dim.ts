@@ -135,7 +135,10 @@ out = weights @ v`,
             wrong: true,
             right: false,
             keyAxis: key,
-            why: ax.sizeText !== undefined ? msg(T.batchAxis, dimNum, describeInput(ctx, site), ax.sizeText) : msg(T.batchAxisUnsized, dimNum, describeInput(ctx, site)),
+            why:
+              ax.sizeText !== undefined
+                ? msg(T.batchAxis, dimNum, describeInput(ctx, site), ax.sizeText)
+                : msg(T.batchAxisUnsized, dimNum, describeInput(ctx, site)),
           };
         }
       }
@@ -254,8 +257,7 @@ out = weights @ v`,
     function relatedFor(site: SoftmaxSite): RelatedSpec[] {
       const out: RelatedSpec[] = [];
       const a = site.input.attn;
-      if (a?.formedAt)
-        out.push({ node: a.formedAt, message: a.keyAxis !== undefined ? msg(T.scoresFormedKeyAxis, a.keyAxis) : msg(T.scoresFormed) });
+      if (a?.formedAt) out.push({ node: a.formedAt, message: a.keyAxis !== undefined ? msg(T.scoresFormedKeyAxis, a.keyAxis) : msg(T.scoresFormed) });
       else {
         // Scores computed by a layer of the code's own (`self.attn(x)`, a Linear to one feature): where it is defined.
         const input = site.inputNode ? unparen(site.inputNode) : undefined;
@@ -263,8 +265,7 @@ out = weights @ v`,
         out.push(...definitions(ev, producer, site.ctx, (t) => definedHere(t), 1));
       }
       for (const c of consumersOf(ev, site.node)) {
-        if (c.withValues && c.contracted !== undefined)
-          out.push({ node: c.site.node, message: msg(T.summedHere, c.contracted) });
+        if (c.withValues && c.contracted !== undefined) out.push({ node: c.site.node, message: msg(T.summedHere, c.contracted) });
       }
       if (site.layer && site.ownerNode !== site.node) out.push({ node: site.node, message: msg(T.appliedHere, apiName(site.display)) });
       return out;
@@ -279,9 +280,7 @@ out = weights @ v`,
       ctx.report({
         node,
         message,
-        related: formedAt
-          ? [{ node: formedAt, message: msg(T.scoresFormedSoftmaxKeyAxis, String(weights.attn?.keyAxis)) }]
-          : [],
+        related: formedAt ? [{ node: formedAt, message: msg(T.scoresFormedSoftmaxKeyAxis, String(weights.attn?.keyAxis)) }] : [],
       });
     }
 

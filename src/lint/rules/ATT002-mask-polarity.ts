@@ -139,7 +139,9 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
         // Reported at the use; where the mask was built, and the API that reads it, are the evidence.
         related: [
           ...maskBuilt(ctx.analysis, m),
-          site.convention === 'api' ? { node: site.node, message: msg(T.readsAs, apiName(site.display), site.param, describePolarity(site.expects)) } : undefined,
+          site.convention === 'api'
+            ? { node: site.node, message: msg(T.readsAs, apiName(site.display), site.param, describePolarity(site.expects)) }
+            : undefined,
         ],
       });
     }

@@ -115,7 +115,13 @@ weights = scores.softmax(dim=-1)`,
           const target = site.inputNode ?? a.formedAt;
           if (reported.has(target.id)) continue;
           reported.add(target.id);
-          const message = msg(T.unscaledScores, quote(ctx.text(a.formedAt), 50), apiName(site.display), quote(a.queryText ?? 'q', 20), quote(a.keyText ?? 'k', 20));
+          const message = msg(
+            T.unscaledScores,
+            quote(ctx.text(a.formedAt), 50),
+            apiName(site.display),
+            quote(a.queryText ?? 'q', 20),
+            quote(a.keyText ?? 'k', 20),
+          );
           // Reported where the scores enter the softmax; their product and the softmax are the evidence.
           ctx.report({
             node: target,

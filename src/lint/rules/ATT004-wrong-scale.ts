@@ -12,7 +12,8 @@ const T = defineTemplates({
   scalesWeights:
     '{0} scales the attention weights after softmax; the scale belongs on the scores before softmax (after softmax it only rescales rows that should sum to 1).',
   oneOverDim: '{0} is 1/{1}, one over a dimension, not 1/sqrt({2}): the logits become too small and the attention nearly uniform. Use {1} ** -0.5.',
-  dividedByDim: 'The scores are divided by {0}, a dimension, instead of its square root: the logits become too small and the attention nearly uniform. Use sqrt({1}).',
+  dividedByDim:
+    'The scores are divided by {0}, a dimension, instead of its square root: the logits become too small and the attention nearly uniform. Use sqrt({1}).',
   multipliedByDim:
     'The scores are multiplied by {0} (a dimension to the power {1}) instead of divided by sqrt(d): the logits grow with the head size and the softmax saturates.',
   fromHeadCount: 'The scale {0} is built from the number of heads, not the head dimension: divide the scores by sqrt(head_dim).',
@@ -167,12 +168,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
         if (op.on === 'weights') {
           if (op.power === undefined && !op.named) return;
           if (op.power !== undefined && Math.abs(op.power) !== 0.5 && Math.abs(op.power) !== 1) return;
-          report(
-            op.factorNode,
-            msg(T.scalesWeights, f),
-            undefined,
-            evidence,
-          );
+          report(op.factorNode, msg(T.scalesWeights, f), undefined, evidence);
           return;
         }
         if (op.power === undefined || ev.mup) return;
@@ -185,64 +181,34 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           const opToken = op.node.children.find((c) => !c.named && (c.type === '/' || c.type === '/=' || c.type === '*' || c.type === '*='))?.type;
           const named = dimText !== undefined && (opToken === '*' || opToken === '*=');
           const d = dimText !== undefined && /^[\w.]+(\[[^\]]*\])?$/.test(dimText) ? dimText : `(${dimText})`;
-          report(
-            op.factorNode,
-            named ? msg(T.oneOverDim, f, d, dimText) : msg(T.dividedByDim, f, ctx.text(op.factorNode)),
-            fix,
-            evidence,
-          );
+          report(op.factorNode, named ? msg(T.oneOverDim, f, d, dimText) : msg(T.dividedByDim, f, ctx.text(op.factorNode)), fix, evidence);
           return;
         }
         if (op.power > 0 && knownDim) {
-          report(
-            op.factorNode,
-            msg(T.multipliedByDim, f, op.power),
-            undefined,
-            evidence,
-          );
+          report(op.factorNode, msg(T.multipliedByDim, f, op.power), undefined, evidence);
           return;
         }
         if (dimWhich(op) === 'heads') {
-          report(
-            op.factorNode,
-            msg(T.fromHeadCount, f),
-            undefined,
-            evidence,
-          );
+          report(op.factorNode, msg(T.fromHeadCount, f), undefined, evidence);
           return;
         }
         if (op.power === -0.5 || (op.power === undefined && /sqrt/.test(ctx.text(op.factorNode)))) {
           const seq = sequenceSize(op, target);
           if (seq) {
-            report(
-              op.factorNode,
-              msg(T.sequenceLength, f, seq),
-              undefined,
-              evidence,
-            );
+            report(op.factorNode, msg(T.sequenceLength, f, seq), undefined, evidence);
             return;
           }
         }
         if (op.power === -0.5) {
           const inWidth = isProjectionInputWidth(op, target);
           if (inWidth) {
-            report(
-              op.factorNode,
-              msg(T.projectionInput, f, inWidth),
-              undefined,
-              evidence,
-            );
+            report(op.factorNode, msg(T.projectionInput, f, inWidth), undefined, evidence);
             return;
           }
           if (dimWhich(op) !== 'model') return;
           const multiHead = target.multiHead || (target.attn !== undefined && target.ndim === 4);
           if (!multiHead) return;
-          report(
-            op.factorNode,
-            msg(T.modelWidth, f, String(op.dim?.text)),
-            undefined,
-            evidence,
-          );
+          report(op.factorNode, msg(T.modelWidth, f, String(op.dim?.text)), undefined, evidence);
         }
       },
       sdpa(site: SdpaSite) {
@@ -257,30 +223,15 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           const param = site.scaleParam ?? 'scale';
           const given = factorDefinitions(ev, site.scaleNode, site.ctx);
           if ((which === 'head' || which === 'model') && dp.power === -1) {
-            report(
-              site.scaleNode,
-              msg(T.kernelOneOverDim, apiName(site.display), f, dp.dim.text, param),
-              undefined,
-              given,
-            );
+            report(site.scaleNode, msg(T.kernelOneOverDim, apiName(site.display), f, dp.dim.text, param), undefined, given);
             return;
           }
           if ((which === 'head' || which === 'model') && dp.power > 0) {
-            report(
-              site.scaleNode,
-              msg(T.kernelTimesDim, apiName(site.display), f, dp.power),
-              undefined,
-              given,
-            );
+            report(site.scaleNode, msg(T.kernelTimesDim, apiName(site.display), f, dp.power), undefined, given);
             return;
           }
           if (which === 'model' && dp.power === -0.5 && (site.q.multiHead || site.q.ndim === 4)) {
-            report(
-              site.scaleNode,
-              msg(T.kernelModelWidth, apiName(site.display), f, dp.dim.text),
-              undefined,
-              given,
-            );
+            report(site.scaleNode, msg(T.kernelModelWidth, apiName(site.display), f, dp.dim.text), undefined, given);
             return;
           }
         }
@@ -357,15 +308,10 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
               const sqrt = scaleOps(alt).filter((o) => o.on !== 'weights' && isInverseSqrtDim(o));
               if (sqrt.length >= 2) {
                 const second = sqrt[sqrt.length - 1];
-                report(
-                  second.factorNode,
-                  msg(T.twiceOnPath, quote(ctx.text(sqrt[0].factorNode), 30), quote(ctx.text(second.factorNode), 30)),
-                  undefined,
-                  [
-                    { node: sqrt[0].node, message: msg(T.firstFactor, quote(ctx.text(sqrt[0].factorNode), 30)) },
-                    ...factorDefinitions(ev, second.factorNode, site.ctx, 1),
-                  ],
-                );
+                report(second.factorNode, msg(T.twiceOnPath, quote(ctx.text(sqrt[0].factorNode), 30), quote(ctx.text(second.factorNode), 30)), undefined, [
+                  { node: sqrt[0].node, message: msg(T.firstFactor, quote(ctx.text(sqrt[0].factorNode), 30)) },
+                  ...factorDefinitions(ev, second.factorNode, site.ctx, 1),
+                ]);
                 break;
               }
             }

@@ -88,12 +88,7 @@ att = q @ k.transpose(-2, -1)`,
       const kText = quote(ctx.text(t.base), 24);
       if (t.kind === 'T' || t.kind === 't') {
         if (n === undefined || n < 3) return;
-        report(
-          b,
-          msg(t.kind === 'T' ? T.reversesAxes : T.tFails, quote(ctx.text(b), 30), n, kText),
-          fix(b, t.base),
-          layoutOf(t.base, site, 'keys'),
-        );
+        report(b, msg(t.kind === 'T' ? T.reversesAxes : T.tFails, quote(ctx.text(b), 30), n, kText), fix(b, t.base), layoutOf(t.base, site, 'keys'));
         return;
       }
       if (t.kind === 'transpose' && !ev.numpyStyleTranspose) {
@@ -105,12 +100,7 @@ att = q @ k.transpose(-2, -1)`,
         // Only when the last axis of k is its feature axis (token-major): otherwise the layout is unusual.
         const last = axisAt(k, -1);
         if (k.channelFirst || (last?.label && last.label !== 'feat')) return;
-        report(
-          b,
-          msg(T.swapsWrongAxes, quote(ctx.text(b), 30), t.a, t.b, n, kText),
-          fix(b, t.base),
-          layoutOf(t.base, site, 'keys'),
-        );
+        report(b, msg(T.swapsWrongAxes, quote(ctx.text(b), 30), t.a, t.b, n, kText), fix(b, t.base), layoutOf(t.base, site, 'keys'));
       }
     }
 

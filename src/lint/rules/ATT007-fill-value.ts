@@ -17,7 +17,8 @@ const T = defineTemplates({
   belowBfloat16:
     "{0} is below bfloat16's minimum (-3.3895e38) and {1}: masked_fill raises an overflow error on bfloat16 tensors (float32's minimum does not fit). Use torch.finfo(x.dtype).min.",
   theMaskFilled: 'the mask filled',
-  fillPlusInf: 'The fill {0} is +inf: masked positions get an infinite logit and softmax returns NaN. Fill with a large negative number (torch.finfo(x.dtype).min).',
+  fillPlusInf:
+    'The fill {0} is +inf: masked positions get an infinite logit and softmax returns NaN. Fill with a large negative number (torch.finfo(x.dtype).min).',
   fillPositive:
     'The fill {0} is positive: masked positions get a larger logit than the rest and draw the attention. Fill with a large negative number (torch.finfo(x.dtype).min).',
   fillZero:

@@ -41,8 +41,7 @@ export function maskBuilt(ev: Evaluator, m: MaskInfo | undefined, what: MessageP
   const meaning = (p: MaskOrigin): MessageParts | undefined =>
     p.additive ? msg(T.additiveMeaning) : p.polarity === 'keep' ? msg(T.keepMeaning) : p.polarity === 'ignore' ? msg(T.ignoreMeaning) : undefined;
   const at = meaning(o);
-  const source =
-    o.node.type === 'identifier' && isParameter(o.node) ? msg(T.comesInAsParameter, what, quote(ev.text(o.node), 30)) : msg(T.isBuiltHere, what);
+  const source = o.node.type === 'identifier' && isParameter(o.node) ? msg(T.comesInAsParameter, what, quote(ev.text(o.node), 30)) : msg(T.isBuiltHere, what);
   const out: RelatedSpec[] = [{ node: o.node, message: at ? msg(m.byName ? T.builtWithMeaningByName : T.builtWithMeaning, source, at) : source }];
   const flip = m.flippedAt;
   if (flip && flip.node !== o.node) out.push({ node: flip.node, message: msg(T.invertedHere, meaning(flip) ?? msg(T.theOpposite)) });

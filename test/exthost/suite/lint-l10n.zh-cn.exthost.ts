@@ -9,7 +9,17 @@ import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { createLinter, RULES, type Finding } from '../../../src/lint';
 import { fillTemplate, renderMessage, type MessageParts } from '../../../src/lint/message';
-import { activeExtension, closeAllEditors, codeOf, copyWorkspaceFile, hasCodes, openInEditor, readWorkspaceFile, resetLintSettings, waitForDiagnostics } from './helpers';
+import {
+  activeExtension,
+  closeAllEditors,
+  codeOf,
+  copyWorkspaceFile,
+  hasCodes,
+  openInEditor,
+  readWorkspaceFile,
+  resetLintSettings,
+  waitForDiagnostics,
+} from './helpers';
 
 const EXAMPLE = 'attention_bug.py';
 const HAN = /[\u4e00-\u9fff]/;
@@ -77,7 +87,7 @@ describe('linter messages in zh-cn (display language Simplified Chinese)', funct
   it('explains the rule in Chinese when hovering a diagnostic', async function () {
     const d = diagnostics.find((x) => codeOf(x) === 'ATT001')!;
     const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, d.range.start);
-    const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
+    const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : (c as vscode.MarkdownString).value))).join('\n');
     const rule = RULES.find((r) => r.meta.code === 'ATT001')!;
     assert.ok(text.includes(zh[`${rule.meta.docs.summary}/lint`]), text);
     assert.ok(text.includes(zh[`${rule.meta.docs.whyIsThisBad}/lint`]), text);

@@ -78,7 +78,10 @@ describe('lint messages: templates, arguments and translations', () => {
 
   it('gives every finding, related location and fix title parts that render to its English text exactly', () => {
     assert.ok(findings.length > 100, `only ${findings.length} findings on the fixtures`);
-    assert.ok(findings.some((f) => f.finding.code === 'ATT000'), 'the nested code gives an ATT000 finding');
+    assert.ok(
+      findings.some((f) => f.finding.code === 'ATT000'),
+      'the nested code gives an ATT000 finding',
+    );
     const declared = new Set(templates);
     const used = new Set<string>();
     for (const { file, finding } of findings) {
