@@ -79,6 +79,15 @@ export async function clickNotificationButton(panel: Webview, message: string, l
   const page = panel.locator('body').page();
   const toast = page.locator('.notifications-toasts .notification-list-item', { hasText: message }).first();
   await toast.waitFor({ timeout: 30_000 });
-  await toast.locator('.monaco-button', { hasText: new RegExp(`^${label}$`) }).click();
-  await toast.waitFor({ state: 'hidden', timeout: 30_000 });
+  // A click that lands while the toast is still sliding in can be lost (the toast stays, nothing ran): a click
+  // that counts closes the toast, so only a toast still showing is clicked again.
+  for (let attempt = 1; ; attempt++) {
+    await toast.locator('.monaco-button', { hasText: new RegExp(`^${label}$`) }).click();
+    try {
+      await toast.waitFor({ state: 'hidden', timeout: 10_000 });
+      return;
+    } catch (e) {
+      if (attempt >= 3) throw e;
+    }
+  }
 }
