@@ -9,8 +9,11 @@
 // extension and the tests, and the test entry appends its results to a file this runner reads.
 //
 // Steps: build the extension, bundle the suites, copy examples/ into a fresh workspace, record the CLI's
-// findings on it (the suites compare against them), run, print, exit 1 on any failure.
-// Environment: EXTHOST_RUNNER=auto|code-server|electron, EXTHOST_SUITES=name,name (order kept),
+// findings on it (the suites compare against them), run, print, exit 1 on any failure. One window per display
+// language: the default (English) suites first, then the suites named for a locale (`*.zh-cn.exthost.ts`) in a
+// window started with `--locale zh-cn`.
+// Environment: EXTHOST_RUNNER=auto|code-server|electron, EXTHOST_SUITES=name,name (order kept; a locale's
+// suite is named with it, `lint-l10n.zh-cn`), EXTHOST_LOCALE=zh-cn (only that language's window),
 // VSCODE_EXECUTABLE=<desktop code binary>, EXTHOST_TIMEOUT_MS (whole run, default 600000), E2E_CACHE.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,7 +22,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import type { ResultEvent } from '../test/exthost/suite/index';
-import { createProfile, startCodeServer, type RunningCodeServer } from '../test/e2e/support/codeServer';
+import { suiteLocale } from '../test/exthost/suite/locale';
+import { createProfile, installExtension, startCodeServer, type RunningCodeServer } from '../test/e2e/support/codeServer';
+import { localePackId, registerLocalePack, writeLocalePack } from '../test/exthost/locale-pack';
 import { e2eTools, repoRoot } from '../test/e2e/support/paths';
 
 const started = Date.now();
@@ -131,18 +136,25 @@ class ResultsReader {
   }
 }
 
-async function runInCodeServer(root: string, workspace: string, env: Record<string, string>, reader: ResultsReader): Promise<void> {
+async function runInCodeServer(root: string, workspace: string, env: Record<string, string>, reader: ResultsReader, locale?: string): Promise<void> {
   const setup = spawnSync('bash', [join(repoRoot, 'scripts', 'setup-e2e.sh')], { cwd: repoRoot, stdio: 'inherit' });
   if (setup.status !== 0) throw new Error('scripts/setup-e2e.sh failed');
   const tools = e2eTools();
   const profile = createProfile(join(root, 'profile'), { 'files.autoSave': 'off' });
+  if (locale) {
+    // --locale counts only with a language pack installed (else the window stays English): an empty one.
+    const vsix = join(root, `locale-${locale}.vsix`);
+    writeLocalePack(locale, vsix);
+    await installExtension(tools, profile, vsix, localePackId(locale));
+    registerLocalePack(locale, profile.userDataDir, profile.extensionsDir);
+  }
   const { chromium } = await import('playwright-core');
   const { chromiumArgs } = await import('../test/e2e/session');
   let server: RunningCodeServer | undefined;
   let browser: Awaited<ReturnType<typeof chromium.launch>> | undefined;
   let failed = true;
   try {
-    server = await startCodeServer(tools, profile, { env, args: ['--vscode-option=enable-smoke-test-driver'] });
+    server = await startCodeServer(tools, profile, { env, args: ['--vscode-option=enable-smoke-test-driver', ...(locale ? ['--locale', locale] : [])] });
     const authority = new URL(server.url).host;
     const remote = (path: string) => `vscode-remote://${authority}${path}`;
     const payload = JSON.stringify([
@@ -187,6 +199,7 @@ async function runInElectron(
   workspace: string,
   env: Record<string, string>,
   reader: ResultsReader,
+  locale?: string,
 ): Promise<void> {
   const { runTests } = await import('@vscode/test-electron');
   const userData = join(root, 'user-data');
@@ -210,6 +223,7 @@ async function runInElectron(
         '--skip-release-notes',
         `--user-data-dir=${userData}`,
         `--extensions-dir=${join(root, 'extensions')}`,
+        ...(locale ? [`--locale=${locale}`] : []),
       ],
     }).catch((error: unknown) => {
       reader.poll();
@@ -221,40 +235,79 @@ async function runInElectron(
   }
 }
 
-async function main(): Promise<number> {
-  say('building the extension and bundling the suites');
-  runOrDie(process.execPath, [join(repoRoot, 'scripts', 'build.mjs')]);
-  await bundleSuites();
+/** One window per display language: which locale (none: the default) and which suites (none: all of that language). */
+interface Pass {
+  locale?: string;
+  suites?: string;
+}
+
+function passes(): Pass[] {
+  const wanted = process.env.EXTHOST_SUITES?.split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+  const names =
+    wanted ??
+    readdirSync(join(repoRoot, 'test', 'exthost', 'suite'))
+      .filter((f) => f.endsWith('.exthost.ts'))
+      .map((f) => f.slice(0, -'.exthost.ts'.length));
+  const locales = [...new Set(names.map((n) => suiteLocale(`${n}.exthost`)))];
+  const only = process.env.EXTHOST_LOCALE;
+  return locales
+    .filter((l) => only === undefined || l === only)
+    .map((locale) => ({
+      ...(locale ? { locale } : {}),
+      ...(wanted ? { suites: wanted.filter((n) => suiteLocale(`${n}.exthost`) === locale).join(',') } : {}),
+    }));
+}
+
+/** Runs one window; its passes and failures. */
+async function runPass(pass: Pass, choice: Choice): Promise<{ passes: number; failures: number } | undefined> {
   const root = mkdtempSync(join(tmpdir(), 'attention-inspector-exthost-'));
   try {
     const { workspace, expectedFile } = prepareWorkspace(root);
     const resultsFile = join(root, 'results.jsonl');
     const env: Record<string, string> = { EXTHOST_RESULTS_FILE: resultsFile, EXTHOST_EXPECTED_FILE: expectedFile };
-    if (process.env.EXTHOST_SUITES) env.EXTHOST_SUITES = process.env.EXTHOST_SUITES;
+    if (pass.suites) env.EXTHOST_SUITES = pass.suites;
+    if (pass.locale) env.EXTHOST_LOCALE = pass.locale;
     const reader = new ResultsReader(resultsFile);
-    const choice = await chooseRunner();
     const runStarted = Date.now();
+    const language = pass.locale ? `, --locale ${pass.locale}` : '';
     if (choice.kind === 'electron') {
-      say(`desktop VS Code via @vscode/test-electron${choice.executable ? ` (${choice.executable})` : ''}`);
-      await runInElectron(choice, root, workspace, env, reader);
+      say(`desktop VS Code via @vscode/test-electron${choice.executable ? ` (${choice.executable})` : ''}${language}`);
+      await runInElectron(choice, root, workspace, env, reader, pass.locale);
     } else {
-      say(`code-server's extension host (${choice.why})`);
-      await runInCodeServer(root, workspace, env, reader);
+      say(`code-server's extension host (${choice.why})${language}`);
+      await runInCodeServer(root, workspace, env, reader, pass.locale);
     }
     const end = reader.events.find((e): e is Extract<ResultEvent, { event: 'end' }> => e.event === 'end');
     const failures = reader.events.filter((e): e is Extract<ResultEvent, { event: 'fail' }> => e.event === 'fail');
     for (const [i, f] of failures.entries()) console.log(`\n  ${i + 1}) ${f.fullTitle}\n${f.stack}`);
     if (!end) {
       say('the test entry failed before the tests ran');
-      return 1;
+      return undefined;
     }
-    say(
-      `${end.passes} passing, ${end.failures} failing; tests ${seconds(end.durationMs)}, window ${seconds(Date.now() - runStarted)}, total ${seconds(Date.now() - started)}`,
-    );
-    return end.failures === 0 && end.passes > 0 ? 0 : 1;
+    say(`${end.passes} passing, ${end.failures} failing; tests ${seconds(end.durationMs)}, window ${seconds(Date.now() - runStarted)}`);
+    return { passes: end.passes, failures: end.failures };
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
+}
+
+async function main(): Promise<number> {
+  say('building the extension and bundling the suites');
+  runOrDie(process.execPath, [join(repoRoot, 'scripts', 'build.mjs')]);
+  await bundleSuites();
+  const choice = await chooseRunner();
+  let passing = 0;
+  let failing = 0;
+  for (const pass of passes()) {
+    const result = await runPass(pass, choice);
+    if (!result) return 1;
+    passing += result.passes;
+    failing += result.failures;
+  }
+  say(`${passing} passing, ${failing} failing in all; total ${seconds(Date.now() - started)}`);
+  return failing === 0 && passing > 0 ? 0 : 1;
 }
 
 main().then(

@@ -6,6 +6,7 @@ import { NOT_IN_VOCABULARY, STALE_RUN, TOO_MANY_TOKENS } from '../protocol/engin
 import { isCancelledError } from '../protocol/rpc';
 import type { InspectedText } from '../protocol/webview';
 import { EngineHost } from './engine-host';
+import { localisedEngineError, refusedTokenCount } from './engine-errors';
 import { errorWithoutHint, headChoices, idsFromText } from './inspect-input';
 import { InspectorPanel, type PanelDataSource, type RerunOutcome } from './panel/panel';
 import type { PanelRestoreState } from './panel/restore';
@@ -159,7 +160,7 @@ export class InspectorCommands implements vscode.Disposable {
     } catch (e) {
       engine.setModelSource(previous);
       if (isCancelledError(e)) return;
-      void vscode.window.showErrorMessage(vscode.l10n.t('Could not load {0}: {1}', fileName, (e as Error).message));
+      void vscode.window.showErrorMessage(vscode.l10n.t('Could not load {0}: {1}', fileName, localisedEngineError((e as Error).message)));
     }
   }
 
@@ -242,7 +243,8 @@ export class InspectorCommands implements vscode.Disposable {
       await this.rememberHeads(uri, heads);
       await this.refreshPanelForModel(loaded);
     } catch (e) {
-      if (!isCancelledError(e)) void vscode.window.showErrorMessage(vscode.l10n.t('Could not load {0}: {1}', fileName, (e as Error).message));
+      if (!isCancelledError(e))
+        void vscode.window.showErrorMessage(vscode.l10n.t('Could not load {0}: {1}', fileName, localisedEngineError((e as Error).message)));
     }
   }
 
@@ -269,7 +271,7 @@ export class InspectorCommands implements vscode.Disposable {
       const info = await this.getEngine().ensureModel();
       await this.refreshPanelForModel(info);
     } catch (e) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Attention Inspector: {0}', (e as Error).message));
+      void vscode.window.showErrorMessage(vscode.l10n.t('Attention Inspector: {0}', localisedEngineError((e as Error).message)));
     }
   }
 
@@ -334,13 +336,7 @@ export class InspectorCommands implements vscode.Disposable {
         const runAnyway = vscode.l10n.t('Run Anyway');
         const openSettings = vscode.l10n.t('Open Settings');
         const answer = await vscode.window.showWarningMessage(
-          vscode.l10n.t(
-            'The selection is long: {0} characters on {1} lines, more than {2} tokens (the attentionInspector.maxTokens setting). Inspecting up to {3} tokens may take a while; the heads of a long run are shown as block averages.',
-            inspection.text.length.toLocaleString(vscode.env.language),
-            inspection.text.split('\n').length.toLocaleString(vscode.env.language),
-            maxTokens,
-            hardLimit,
-          ),
+          longSelectionQuestion(inspection.text, refusedTokenCount(err.message), maxTokens, hardLimit),
           runAnyway,
           openSettings,
         );
@@ -348,7 +344,7 @@ export class InspectorCommands implements vscode.Disposable {
         if (answer === openSettings) void vscode.commands.executeCommand('workbench.action.openSettings', 'attentionInspector.maxTokens');
         return undefined;
       }
-      const message = err.name === NOT_IN_VOCABULARY ? this.vocabularyMessage(err) : err.message;
+      const message = err.name === NOT_IN_VOCABULARY ? this.vocabularyMessage(err) : localisedEngineError(err.message);
       void vscode.window.showErrorMessage(vscode.l10n.t('Attention Inspector: {0}', message));
       return message;
     } finally {
@@ -393,7 +389,7 @@ export class InspectorCommands implements vscode.Disposable {
       return { run, source: this.dataSource(inspection.origin), inspected: inspectedOf(inspection) };
     } catch (e) {
       const err = e as Error;
-      const message = err.name === NOT_IN_VOCABULARY ? this.vocabularyMessage(err) : err.message;
+      const message = err.name === NOT_IN_VOCABULARY ? this.vocabularyMessage(err) : localisedEngineError(err.message);
       return { error: vscode.l10n.t('The panel could not show “{0}” again after the reload: {1}', preview(inspection.text), message) };
     }
   }
@@ -510,4 +506,36 @@ async function revealToken(origin: Origin | undefined, run: RunResult, index: nu
   const range = new vscode.Range(document.positionAt(origin.offset + token.start), document.positionAt(origin.offset + token.end));
   const editor = await vscode.window.showTextDocument(document, { preserveFocus: true, selection: range, viewColumn: vscode.ViewColumn.One });
   editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+}
+
+/** Run a selection longer than the maxTokens setting? Its size in tokens (as the engine counted them), characters and lines. */
+function longSelectionQuestion(text: string, count: { tokens: number; atLeast: boolean } | undefined, maxTokens: number, hardLimit: number): string {
+  const n = (x: number) => x.toLocaleString(vscode.env.language);
+  const chars = n(text.length);
+  const lines = n(text.split('\n').length);
+  if (!count)
+    return vscode.l10n.t(
+      'The selection is long: {0} characters on {1} lines, more than {2} tokens (the attentionInspector.maxTokens setting). Inspecting up to {3} tokens may take a while; the heads of a long run are shown as block averages.',
+      chars,
+      lines,
+      maxTokens,
+      hardLimit,
+    );
+  return count.atLeast
+    ? vscode.l10n.t(
+        'The selection is long: more than {0} tokens ({1} characters on {2} lines), over the limit of {3} tokens (the attentionInspector.maxTokens setting). Inspecting up to {4} tokens may take a while; the heads of a long run are shown as block averages.',
+        n(count.tokens),
+        chars,
+        lines,
+        maxTokens,
+        hardLimit,
+      )
+    : vscode.l10n.t(
+        'The selection is long: {0} tokens ({1} characters on {2} lines), over the limit of {3} tokens (the attentionInspector.maxTokens setting). Inspecting up to {4} tokens may take a while; the heads of a long run are shown as block averages.',
+        n(count.tokens),
+        chars,
+        lines,
+        maxTokens,
+        hardLimit,
+      );
 }

@@ -58,9 +58,9 @@ export function renderRulePage(rule: Rule): string {
   ].join('\n');
 }
 
-/** Short hover text: summary and the "why" paragraph. */
-export function renderHover(rule: Rule): string {
-  return `**${rule.meta.code} ${rule.meta.name}**: ${rule.meta.docs.summary}\n\n${rule.meta.docs.whyIsThisBad}`;
+/** Short hover text: summary and the "why" paragraph, each through `translate` (the editor's display language). */
+export function renderHover(rule: Rule, translate: (english: string) => string = (s) => s): string {
+  return `**${rule.meta.code} ${rule.meta.name}**: ${translate(rule.meta.docs.summary)}\n\n${translate(rule.meta.docs.whyIsThisBad)}`;
 }
 
 /** docs/rules/README.md: one line per rule. */

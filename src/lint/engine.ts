@@ -6,6 +6,7 @@ import { Evaluator } from './analysis/evaluator';
 import { originRef } from './analysis/portable';
 import { analyseScopes } from './analysis/scopes';
 import type { ModuleLink } from './analysis/workspace';
+import { defineTemplates, msg, renderMessage, type MessageArg, type MessageParts } from './message';
 import { parseNoqa, suppressed, type NoqaMap } from './noqa';
 import { RULES } from './rules';
 import type { Report, Rule, RuleContext, RuleVisitor } from './rules/rule';
@@ -32,14 +33,32 @@ export function notAnalysedReported(options: LintOptions | undefined): boolean {
   return !options?.ignore?.some((c) => c.trim().toUpperCase() === NOT_ANALYSED);
 }
 
+const T = defineTemplates({
+  notAnalysed: 'Not analysed: {0}. Attention findings in this file may be missing.',
+  analysisFailed: 'the analysis failed ({0})',
+  tooDeep:
+    'Not analysed: this code nests too deeply (past {0} syntax levels, or {1} brackets for a whole statement), deeper than Python itself accepts; the rest of the file was analysed.',
+  tooDeepOneMore:
+    'Not analysed: this code nests too deeply (and 1 more place) (past {0} syntax levels, or {1} brackets for a whole statement), deeper than Python itself accepts; the rest of the file was analysed.',
+  tooDeepMore:
+    'Not analysed: this code nests too deeply (and {2} more places) (past {0} syntax levels, or {1} brackets for a whole statement), deeper than Python itself accepts; the rest of the file was analysed.',
+});
+
+/** The message parts of ATT000 for a reason (a host's own reason is a string it has translated already). */
+export function notAnalysedMessage(why: MessageArg): MessageParts {
+  return msg(T.notAnalysed, why);
+}
+
 /** The ATT000 finding for input that could not be analysed (at the start of the input). */
-export function notAnalysedFinding(why: string, options: LintOptions | undefined): Finding[] {
+export function notAnalysedFinding(why: MessageArg, options: LintOptions | undefined): Finding[] {
   if (!notAnalysedReported(options)) return [];
+  const parts = notAnalysedMessage(why);
   return [
     {
       code: NOT_ANALYSED,
       severity: 'error',
-      message: `Not analysed: ${why}. Attention findings in this file may be missing.`,
+      message: renderMessage(parts),
+      messageParts: parts,
       line: 1,
       column: 1,
       endLine: 1,
@@ -54,18 +73,20 @@ export function lintTree(tree: PyTree, options?: LintOptions, hooks?: EngineHook
     findings = lintTreeUnsafe(tree, options, link);
   } catch (e) {
     hooks?.onInternalError?.(e);
-    return notAnalysedFinding(`the analysis failed (${describeError(e)})`, options);
+    return notAnalysedFinding(msg(T.analysisFailed, describeError(e)), options);
   }
   if (tree.tooDeep.length > 0 && notAnalysedReported(options)) {
     const lines = new LineIndex(tree.source);
     const first = tree.tooDeep[0];
     const start = lines.position(first.start);
     const end = lines.position(first.end);
-    const more = tree.tooDeep.length > 1 ? ` (and ${tree.tooDeep.length - 1} more place${tree.tooDeep.length > 2 ? 's' : ''})` : '';
+    const more = tree.tooDeep.length - 1;
+    const parts = msg(more === 0 ? T.tooDeep : more === 1 ? T.tooDeepOneMore : T.tooDeepMore, MAX_TREE_DEPTH, MAX_BRACKET_DEPTH.toLocaleString('en-US'), more);
     findings.unshift({
       code: NOT_ANALYSED,
       severity: 'warning',
-      message: `Not analysed: this code nests too deeply${more} (past ${MAX_TREE_DEPTH} syntax levels, or ${MAX_BRACKET_DEPTH.toLocaleString('en-US')} brackets for a whole statement), deeper than Python itself accepts; the rest of the file was analysed.`,
+      message: renderMessage(parts),
+      messageParts: parts,
       line: start.line,
       column: start.column,
       endLine: end.line,
@@ -133,7 +154,8 @@ function toFinding(rule: Rule, r: Report, lines: LineIndex): Finding {
   const f: Finding = {
     code: rule.meta.code,
     severity: rule.meta.severity,
-    message: r.message,
+    message: renderMessage(r.message),
+    messageParts: r.message,
     line: start.line,
     column: start.column,
     endLine: end.line,
@@ -143,7 +165,8 @@ function toFinding(rule: Rule, r: Report, lines: LineIndex): Finding {
   if (related.length > 0) f.related = related;
   if (r.fix && r.fix.edits.length > 0) {
     f.fix = {
-      title: r.fix.title,
+      title: renderMessage(r.fix.title),
+      titleParts: r.fix.title,
       safety: r.fix.safety,
       edits: r.fix.edits.map((e) => {
         const s = lines.position(e.start);
@@ -170,14 +193,16 @@ function relatedLocations(r: Report, lines: LineIndex): RelatedLocation[] {
     seen.add(key);
     const s = lines.position(rel.node.start);
     const e = lines.position(rel.node.end);
-    out.push({ line: s.line, column: s.column, endLine: e.line, endColumn: e.column, message: rel.message });
+    out.push({ line: s.line, column: s.column, endLine: e.line, endColumn: e.column, message: renderMessage(rel.message), messageParts: rel.message });
   }
   return out;
 }
 
 /** A finding whose message quotes evidence from another file ("utils.py:12") gets that place as a related location. */
 function linkForeignEvidence(f: Finding, evidence: readonly ForeignEvidence[]): void {
-  const related = evidence.filter((e) => f.message.includes(originRef(e))).map((e) => ({ path: e.path, line: e.line, column: e.column, message: e.message }));
+  const related = evidence
+    .filter((e) => f.message.includes(originRef(e)))
+    .map((e) => ({ path: e.path, line: e.line, column: e.column, message: renderMessage(e.message), messageParts: e.message }));
   if (related.length > 0) f.related = [...(f.related ?? []), ...related];
 }
 

@@ -3,6 +3,7 @@
 import { Evaluator } from './analysis/evaluator';
 import { normalizeRelPath, WorkspaceAnalysis, type ModuleLink, type WorkspaceFiles } from './analysis/workspace';
 import { describeError, lintTree, isEnabled, notAnalysedFinding, type EngineHooks } from './engine';
+import { defineTemplates, msg } from './message';
 import { PREFILTERS } from './analysis/prefilters';
 import { joinCells, parseNotebook, type NotebookCell } from './notebook';
 import { createPythonParser, type PythonParser } from './parser';
@@ -16,6 +17,12 @@ export { isEnabled } from './engine';
 export { parseNotebook, type NotebookCell } from './notebook';
 export { renderRulePage, rulePageFileName } from './docs';
 export { normalizeRelPath, type WorkspaceFiles } from './analysis/workspace';
+
+const T = defineTemplates({
+  tooLarge: "{0} characters, over the linter's limit of {1}",
+  cellsTooLarge: "the code cells hold {0} characters, over the linter's limit of {1}",
+  parserFailed: 'the parser failed ({0})',
+});
 
 /**
  * Inputs larger than this are not analysed (an ATT000 error says so): analysis takes about 180 bytes of
@@ -76,10 +83,7 @@ export async function createLinter(wasm: { treeSitter: Uint8Array; python: Uint8
     if (typeof source !== 'string' || source.length === 0) return [];
     if (!anyRuleEnabled(opts)) return [];
     if (source.length > MAX_SOURCE_CHARS) {
-      return notAnalysedFinding(
-        `${source.length.toLocaleString('en-US')} characters, over the linter's limit of ${MAX_SOURCE_CHARS.toLocaleString('en-US')}`,
-        opts,
-      );
+      return notAnalysedFinding(msg(T.tooLarge, source.length.toLocaleString('en-US'), MAX_SOURCE_CHARS.toLocaleString('en-US')), opts);
     }
     if (!MIGHT_HAVE_FINDINGS.test(source)) return [];
     const link = linkFor(opts);
@@ -88,7 +92,7 @@ export async function createLinter(wasm: { treeSitter: Uint8Array; python: Uint8
       return lintTree(tree, opts, hooks, link);
     } catch (e) {
       hooks.onInternalError?.(e);
-      return notAnalysedFinding(`the parser failed (${describeError(e)})`, opts);
+      return notAnalysedFinding(msg(T.parserFailed, describeError(e)), opts);
     } finally {
       if (link) {
         if (dependencies.size > 10_000) dependencies.clear();
@@ -106,12 +110,7 @@ export async function createLinter(wasm: { treeSitter: Uint8Array; python: Uint8
     const chars = cells.reduce((n, c) => n + c.source.length + 1, 0);
     if (chars > MAX_SOURCE_CHARS) {
       // Before any parse (finding the broken cells parses the whole notebook once).
-      out[0].findings.push(
-        ...notAnalysedFinding(
-          `the code cells hold ${chars.toLocaleString('en-US')} characters, over the linter's limit of ${MAX_SOURCE_CHARS.toLocaleString('en-US')}`,
-          opts,
-        ),
-      );
+      out[0].findings.push(...notAnalysedFinding(msg(T.cellsTooLarge, chars.toLocaleString('en-US'), MAX_SOURCE_CHARS.toLocaleString('en-US')), opts));
       return out;
     }
     let usable: NotebookCell[];
@@ -119,7 +118,7 @@ export async function createLinter(wasm: { treeSitter: Uint8Array; python: Uint8
       usable = dropBrokenCells(parser, cells);
     } catch (e) {
       hooks.onInternalError?.(e);
-      out[0].findings.push(...notAnalysedFinding(`the parser failed (${describeError(e)})`, opts));
+      out[0].findings.push(...notAnalysedFinding(msg(T.parserFailed, describeError(e)), opts));
       return out;
     }
     const { source, spans } = joinCells(usable);

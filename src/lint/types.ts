@@ -1,4 +1,7 @@
 // Public types of the linter (the contract in docs/LINT-CONTRACT.md). Pure data, no behaviour.
+import type { MessageParts } from './message';
+
+export type { MessageParts } from './message';
 
 export type RuleCode = 'ATT001' | 'ATT002' | 'ATT003' | 'ATT004' | 'ATT005' | 'ATT006' | 'ATT007' | 'ATT008';
 
@@ -35,7 +38,9 @@ export interface TextEdit {
 }
 
 export interface Fix {
+  /** English (what the CLI prints); `titleParts` is the same text as a template and arguments, for translation. */
   title: string;
+  titleParts?: MessageParts;
   safety: FixSafety;
   edits: TextEdit[];
 }
@@ -59,12 +64,17 @@ export interface RelatedLocation {
   endColumn?: number;
   /** What this place contributes: "the mask is built here: True at padding". */
   message: string;
+  /** The same as a template and its arguments (for translation). */
+  messageParts?: MessageParts;
 }
 
 export interface Finding {
   code: FindingCode;
   severity: Severity;
+  /** English text (what the CLI prints). */
   message: string;
+  /** The message as a template and its arguments, which a host translates (absent only on messages made by a host). */
+  messageParts?: MessageParts;
   /** 1-based; column counts UTF-16 code units. */
   line: number;
   column: number;

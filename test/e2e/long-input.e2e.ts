@@ -4,8 +4,8 @@
 // same mean the engine computes in this process; the lines view and the debugger say the run is too long.
 import assert from 'node:assert/strict';
 import { InspectSession } from '../../src/models/session';
-import type { Webview } from './driver/workbench';
 import { useWorkbench } from './session';
+import { clickNotificationButton } from './support/dialogs';
 
 const HEADS = 4;
 const TOKENS = 3000;
@@ -14,18 +14,6 @@ const ENGLISH = 'The cat sat on the mat because it was tired.';
 /** One line of 3000 words (Inspect Selection with nothing selected takes the cursor's line). */
 const LONG_LINE = Array.from({ length: TOKENS }, (_, i) => `word${(i * 37) % 701}`).join(' ');
 const SEEDED = { kind: 'seeded' as const, seed: 0, heads: HEADS, dModel: 64 };
-
-/**
- * Clicks a button of a notification toast. The Workbench driver reads notifications but has no step that
- * presses their buttons yet, so this reaches the page through a webview locator (see the report).
- */
-async function clickNotificationButton(panel: Webview, message: string, label: string): Promise<void> {
-  const page = panel.locator('body').page();
-  const toast = page.locator('.notifications-toasts .notification-list-item', { hasText: message }).first();
-  await toast.waitFor({ timeout: 30_000 });
-  await toast.locator('.monaco-button', { hasText: new RegExp(`^${label}$`) }).click();
-  await toast.waitFor({ state: 'hidden', timeout: 30_000 });
-}
 
 describe('a long selection in the inspector panel (code-server)', function () {
   const session = useWorkbench({
@@ -56,7 +44,13 @@ describe('a long selection in the inspector panel (code-server)', function () {
     await workbench.goTo(1, 1);
     await workbench.runCommand('Attention Inspector: Inspect Selection');
     const ask = await workbench.waitForNotification('The selection is long', 60_000);
-    assert.match(ask.message, /The selection is long: [0-9,]+ characters on 1 lines, more than 1000 tokens \(the attentionInspector.maxTokens setting\)/);
+    // Its size as the engine counted it: tokens, then characters and lines.
+    assert.match(
+      ask.message,
+      new RegExp(
+        `The selection is long: ${TOKENS.toLocaleString('en')} tokens \\([0-9,]+ characters on 1 lines\\), over the limit of 1000 tokens \\(the attentionInspector.maxTokens setting\\)`,
+      ),
+    );
     assert.match(ask.message, /Inspecting up to 16384 tokens may take a while; the heads of a long run are shown as block averages/);
     assert.deepEqual(ask.buttons.filter((b) => b === 'Run Anyway' || b === 'Open Settings').sort(), ['Open Settings', 'Run Anyway']);
     await clickNotificationButton(panel, 'The selection is long', 'Run Anyway');

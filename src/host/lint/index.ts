@@ -9,7 +9,7 @@
 // crashes or hangs is replaced on the next lint and the failure logged once.
 import * as vscode from 'vscode';
 // Rules, docs and types only: the parser (web-tree-sitter) lives in the lint worker's bundle, not the host's.
-import { renderHover, rulePageFileName } from '../../lint/docs';
+import { rulePageFileName } from '../../lint/docs';
 import { notAnalysedFinding } from '../../lint/engine';
 import type { NotebookCell } from '../../lint/notebook';
 import { RULES, ruleByCode } from '../../lint/rules';
@@ -17,6 +17,7 @@ import { isRuleCode, type Finding, type RuleCode } from '../../lint/types';
 import { isLinterStartError, LintClientDisposedError, LintWorkerClient, LintWorkerRestartedError } from '../../worker/lint-client';
 import type { LintAnswer, LintRequests, LintRequestType, LintWorkspaceRef } from '../../protocol/lint';
 import { DependentIndex } from './dependents';
+import { localised, localisedHover } from './l10n';
 import { judgeFinding, runtimeEvidence, type Judgement } from './runtime-evidence';
 import {
   debounceMs,
@@ -350,7 +351,7 @@ class LintController implements vscode.Disposable {
    */
   private toDiagnostic(f: Finding, messagePrefix: string, uri?: vscode.Uri, notebook?: { nb: vscode.NotebookDocument; cell: number }): vscode.Diagnostic {
     const range = new vscode.Range(f.line - 1, f.column - 1, f.endLine - 1, f.endColumn - 1);
-    const d = new vscode.Diagnostic(range, messagePrefix + f.message, SEVERITY[editorSeverity(f, this.settings)]);
+    const d = new vscode.Diagnostic(range, messagePrefix + localised(f.messageParts, f.message), SEVERITY[editorSeverity(f, this.settings)]);
     d.source = SOURCE;
     const related: vscode.DiagnosticRelatedInformation[] = [];
     for (const t of relatedTargets(f, notebook?.cell)) {
@@ -361,7 +362,10 @@ class LintController implements vscode.Disposable {
       else target = uri;
       if (!target) continue;
       related.push(
-        new vscode.DiagnosticRelatedInformation(new vscode.Location(target, new vscode.Range(t.line, t.character, t.endLine, t.endCharacter)), t.message),
+        new vscode.DiagnosticRelatedInformation(
+          new vscode.Location(target, new vscode.Range(t.line, t.character, t.endLine, t.endCharacter)),
+          localised(t.messageParts, t.message),
+        ),
       );
     }
     if (related.length > 0) d.relatedInformation = related;
@@ -422,7 +426,12 @@ class LintController implements vscode.Disposable {
               const { size } = await vscode.workspace.fs.stat(uri);
               if (size > MAX_WORKSPACE_FILE_BYTES) {
                 unreadable.push(
-                  `${vscode.workspace.asRelativePath(uri)}: skipped, ${(size / 2 ** 20).toFixed(1)} MB is over the limit of ${MAX_WORKSPACE_FILE_BYTES / 2 ** 20} MB`,
+                  vscode.l10n.t(
+                    '{0}: skipped, {1} MB is over the limit of {2} MB',
+                    vscode.workspace.asRelativePath(uri),
+                    (size / 2 ** 20).toFixed(1),
+                    MAX_WORKSPACE_FILE_BYTES / 2 ** 20,
+                  ),
                 );
                 continue;
               }
@@ -446,7 +455,8 @@ class LintController implements vscode.Disposable {
                       endLine: 1,
                       endColumn: 1,
                       cell: undefined,
-                      message: vscode.l10n.t('cell {0}, line {1}: ', (x.cell ?? cell.cellIndex) + 1, x.line) + x.message,
+                      message: vscode.l10n.t('cell {0}, line {1}: ', (x.cell ?? cell.cellIndex) + 1, x.line) + localised(x.messageParts, x.message),
+                      messageParts: undefined, // translated already, with its cell and line
                     }));
                     flat.push({ ...f, line: 1, column: 1, endLine: 1, endColumn: 1, ...(related ? { related } : {}) });
                     prefixes.push(vscode.l10n.t('cell {0}, line {1}: ', cell.cellIndex + 1, f.line));
@@ -497,10 +507,8 @@ class FixProvider implements vscode.CodeActionProvider {
       if (!p.diagnostic.range.intersection(range) && !context.diagnostics.includes(p.diagnostic)) continue;
       const f = p.finding;
       if (f.fix && f.line === p.diagnostic.range.start.line + 1) {
-        const action = new vscode.CodeAction(
-          f.fix.safety === 'unsafe' ? vscode.l10n.t('{0} [unsafe]', f.fix.title) : f.fix.title,
-          vscode.CodeActionKind.QuickFix,
-        );
+        const title = localised(f.fix.titleParts, f.fix.title);
+        const action = new vscode.CodeAction(f.fix.safety === 'unsafe' ? vscode.l10n.t('{0} [unsafe]', title) : title, vscode.CodeActionKind.QuickFix);
         const edit = new vscode.WorkspaceEdit();
         for (const e of f.fix.edits) edit.replace(document.uri, new vscode.Range(e.line - 1, e.column - 1, e.endLine - 1, e.endColumn - 1), e.newText);
         action.edit = edit;
@@ -534,7 +542,7 @@ class HoverProvider implements vscode.HoverProvider {
     for (const h of hits) {
       const rule = RULES.find((r) => r.meta.code === h.finding.code);
       if (!rule) continue;
-      md.appendMarkdown(renderHover(rule));
+      md.appendMarkdown(localisedHover(rule));
       md.appendMarkdown(`\n\n[${vscode.l10n.t('Rule page')}](${this.controller.rulePage(rule.meta.code).toString()})\n\n`);
     }
     return new vscode.Hover(md, hits[0].diagnostic.range);

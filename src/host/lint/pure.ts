@@ -1,6 +1,6 @@
 // The parts of the editor integration that need no VS Code: reading the settings, choosing severities,
 // building `# noqa` edits, deciding which documents to lint. Unit-tested in plain Node.
-import { isRuleCode, MAX_LINT_FILE_BYTES, type Finding, type LintOptions, type RuleCode } from '../../lint/types';
+import { isRuleCode, MAX_LINT_FILE_BYTES, type Finding, type LintOptions, type MessageParts, type RuleCode } from '../../lint/types';
 
 /** Lint Workspace skips (and names) files larger than this, checked before reading: the CLI's limit. */
 export const MAX_WORKSPACE_FILE_BYTES = MAX_LINT_FILE_BYTES;
@@ -145,7 +145,9 @@ export interface RelatedTarget {
   character: number;
   endLine: number;
   endCharacter: number;
+  /** English; `messageParts` the same for translation (absent when the message was made in the host). */
   message: string;
+  messageParts?: MessageParts;
 }
 
 /**
@@ -166,6 +168,6 @@ export function relatedTargets(f: Finding, inCell?: number): RelatedTarget[] {
         : r.cell !== undefined && r.cell !== inCell
           ? { where: 'cell' as const, cell: r.cell }
           : { where: 'document' as const };
-    return { ...place, line, character, ...end, message: r.message };
+    return { ...place, line, character, ...end, message: r.message, ...(r.messageParts ? { messageParts: r.messageParts } : {}) };
   });
 }

@@ -14,6 +14,7 @@ import {
 import { makeNonce } from './nonce';
 import { type PanelRestoreState, restoreState } from './restore';
 import { panelStrings } from './strings';
+import { localisedEngineError } from '../engine-errors';
 
 export const PANEL_VIEW_TYPE = 'attentionInspector.panel';
 
@@ -255,7 +256,7 @@ export class InspectorPanel implements vscode.Disposable {
           : await this.source.trace({ runId: run.runId, layer: request.layer, head: request.head, options: request.options }, cts.token);
       if (!cts.token.isCancellationRequested) this.post({ type: 'reply', inReplyTo: messageId, ok: true, result });
     } catch (e) {
-      if (!cts.token.isCancellationRequested) this.post({ type: 'reply', inReplyTo: messageId, ok: false, error: (e as Error).message });
+      if (!cts.token.isCancellationRequested) this.post({ type: 'reply', inReplyTo: messageId, ok: false, error: localisedEngineError((e as Error).message) });
     } finally {
       this.inflight.delete(messageId);
       cts.dispose();

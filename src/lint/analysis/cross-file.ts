@@ -2,10 +2,12 @@
 // module, or a function, class or value defined in one, re-exported by an __init__.py at most a few levels),
 // and calls of functions defined in another file (answered by that file's evaluator as a summary, in
 // portable values that name where their evidence is).
+import { msg, type MessageParts } from '../message';
 import type { CallArgs } from '../syntax/python';
 import { childByField, unparen, type PyNode } from '../syntax/tree';
 import type { Evaluator } from './evaluator';
 import type { Ctx } from './facts';
+import { PHRASES } from './phrases';
 import { portable, originRef, type ValueOrigin } from './portable';
 import type { Def, Scope } from './scopes';
 import { joinAll, UNKNOWN, type AValue } from './values';
@@ -24,7 +26,7 @@ export interface ForeignEvidence {
   readonly path: string;
   readonly line: number;
   readonly column: number;
-  readonly message: string;
+  readonly message: MessageParts;
 }
 
 export function isWorkspaceModule(v: AValue): boolean {
@@ -148,14 +150,14 @@ export function callAcrossFiles(
       path: origin.path,
       line: origin.line,
       column: origin.column,
-      message: `the scores are formed in \`${origin.name}\` (${originRef(origin)})`,
+      message: msg(PHRASES.scoresFormedIn, `\`${origin.name}\``, originRef(origin)),
     });
   if (out.mask || out.elements?.some((e) => e.mask))
     ev.noteForeignEvidence({
       path: origin.path,
       line: origin.line,
       column: origin.column,
-      message: `the mask is built in \`${origin.name}\` (${originRef(origin)})`,
+      message: msg(PHRASES.maskBuiltIn, `\`${origin.name}\``, originRef(origin)),
     });
   return out;
 }

@@ -7,6 +7,8 @@
 // UNKNOWN makes every rule stay silent.
 import { callAcrossFiles, importedValue, isWorkspaceModule, workspaceAttribute, type ForeignEvidence } from './cross-file';
 import { FileFacts } from './file-facts';
+import { msg } from '../message';
+import { PHRASES } from './phrases';
 import { importerPrecision } from './importers';
 import { callsFromImporters, functionsCallersDecide, type ImporterCall } from './importer-calls';
 import { latestDefinition, withOrigin } from './origins';
@@ -180,8 +182,7 @@ export class Evaluator {
     // No evidence in the file itself: a workspace file that imports it may run it in half precision (a trainer).
     this.precision = !own.fp16 && !own.bf16 && link?.importers ? (importerPrecision(link) ?? own) : own;
     const from = this.precision.from;
-    if (from)
-      this.foreignEvidence.push({ ...from, message: `${this.precision.fp16 ? 'half precision' : 'bfloat16'} is set here, in a file that imports this one` });
+    if (from) this.foreignEvidence.push({ ...from, message: msg(this.precision.fp16 ? PHRASES.halfPrecisionSetInImporter : PHRASES.bfloat16SetInImporter) });
     this.halfPrecision = this.precision.fp16 || this.precision.bf16;
     this.numpyStyleTranspose = /^[ \t]*(import|from)[ \t]+(numpy|jax)/m.test(tree.source) && !/^[ \t]*(import|from)[ \t]+torch/m.test(tree.source);
     this.mup = /\bmup\b|\bmuP\b|MuReadout|mu_param|attn_mult/.test(tree.source);
@@ -740,7 +741,7 @@ export class Evaluator {
       if (t.startsWith(':') && parts.length === 1) padAxes.push(i - prev.ndim!);
     });
     if (padAxes.length === 0) return undefined;
-    const why = `\`${text(this.tree, target)} = 1\` on zeros (1 inside each example's lengths)`;
+    const why = msg(PHRASES.onesInsideLengths, `\`${text(this.tree, target)} = 1\``);
     return { ...prev, zeros: undefined, mask: { polarity: 'keep', padding: true, padAxes, dtype: prev.dtype ?? 'float', why } };
   }
 
@@ -815,9 +816,8 @@ export class Evaluator {
     const doc = paramDoc(this.commentShapes(this.ctxScope(scope)).block, name);
     if (!doc) return v;
     const m = maskFromDoc(doc);
-    if (m.additive && !m.polarity) return { ...v, mask: { additive: true, dtype: 'float', why: `\`${name}\` (documented as additive)` } };
+    if (m.additive && !m.polarity) return { ...v, mask: { additive: true, dtype: 'float', why: msg(PHRASES.documentedAdditive, `\`${name}\``) } };
     if (!m.polarity) return m.dtype && v.mask ? { ...v, mask: { ...v.mask, dtype: m.dtype } } : v;
-    const meaning = m.polarity === 'keep' ? 'True/1 = attend' : 'True/1 = masked out';
     return {
       ...v,
       ...(m.dtype ? { dtype: m.dtype } : {}),
@@ -826,7 +826,7 @@ export class Evaluator {
         dtype: m.dtype,
         padding: v.mask?.padding,
         padAxes: v.mask?.padAxes,
-        why: `\`${name}\` (documented: ${doc.trim().slice(0, 60)}; ${meaning})`,
+        why: msg(m.polarity === 'keep' ? PHRASES.documentedKeep : PHRASES.documentedIgnore, `\`${name}\``, doc.trim().slice(0, 60)),
       },
     };
   }

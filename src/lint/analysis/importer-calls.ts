@@ -6,6 +6,7 @@
 // and the function is evaluated again with them, so the site is judged as the program really calls it.
 // Likewise a helper such as `def attention(q, k, v, mask=None)` often leaves the 1/sqrt(d) scale to its callers
 // (`attention(q * self.scale, k, v)` in `layers.py`): `importerCallPassing` finds such a call.
+import { defineTemplates, msg } from '../message';
 import { childByField, namedChildren, unparen, walk, type PyNode } from '../syntax/tree';
 import type { Evaluator } from './evaluator';
 import { importingFiles } from './importers';
@@ -13,6 +14,10 @@ import { portable } from './portable';
 import type { ParamInfo, Scope } from './scopes';
 import type { AValue } from './values';
 import { lineOf } from './workspace';
+
+const T = defineTemplates({
+  calledFromImporter: '{0} is called here, in a file that imports this one',
+});
 
 /** Importing files read, at most, calls taken from each, and calls whose callee is evaluated to find them. */
 const MAX_IMPORTERS = 8;
@@ -91,7 +96,7 @@ export function callsFromImporters(ev: Evaluator, fns: readonly Scope[]): Import
         } else positional.push(portable(m.ev.eval(a, ctx), origin));
       }
       const what = target.ownerClass ? `${target.ownerClass.name}.${target.name}` : target.name;
-      ev.noteForeignEvidence({ path, line, column, message: `\`${what}\` is called here, in a file that imports this one` });
+      ev.noteForeignEvidence({ path, line, column, message: msg(T.calledFromImporter, `\`${what}\``) });
       out.push({ scope: target, positional, keywords, ...(target.ownerClass ? { self: { kind: 'object', object: { cls: target.ownerClass } } } : {}) });
     }
   }

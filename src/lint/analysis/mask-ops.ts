@@ -9,6 +9,8 @@ import type { Evaluator } from './evaluator';
 import type { Ctx } from './facts';
 import { combineMasks, flipMask, triMask, withMaskDtype } from './masks';
 import { isPadIdName, isTokenIdsName } from './names';
+import { msg } from '../message';
+import { PHRASES } from './phrases';
 import { arg, intOf, rootName, tensorish, val, type Call } from './call';
 import { broadcastResult, stripFacts } from './shape-ops';
 import { addOp, join, tensor, type AValue, type MaskInfo } from './values';
@@ -88,7 +90,7 @@ export function maskFunction(ev: Evaluator, c: Call, qname: string): AValue | un
   if (qname === 'tensorflow.sequence_mask') {
     const lengths = val(ev, c, p[0] ?? arg(c, 'lengths'));
     const ndim = lengths.kind === 'tensor' && lengths.ndim !== undefined ? lengths.ndim + 1 : undefined;
-    const why = `\`${ev.text(c.node)}\` (True at positions before each length)`;
+    const why = msg(PHRASES.trueBeforeLengths, `\`${ev.text(c.node)}\``);
     return tensor({
       ...(ndim !== undefined ? { ndim, axes: Array.from({ length: ndim }, () => ({})) } : {}),
       dtype: 'bool',
@@ -113,7 +115,7 @@ export function maskFunction(ev: Evaluator, c: Call, qname: string): AValue | un
           dtype: 'bool',
           padding: true,
           padAxes: [-1, -2],
-          why: `\`${ev.text(c.node).slice(0, 50)}\` (built from ${qm.mask.why})`,
+          why: msg(PHRASES.builtFrom, `\`${ev.text(c.node).slice(0, 50)}\``, qm.mask.why),
         },
       });
     }
@@ -214,7 +216,7 @@ function compare(ev: Evaluator, op: string, av: AValue, bv: AValue, a: PyNode, b
     const o = posFirst ? op : mirror(op);
     const keep = o === '<' ? true : o === '>=' ? false : undefined;
     if (keep === undefined) return undefined;
-    const why = `\`${ev.text(a)} ${op} ${ev.text(b)}\` (${keep ? 'True at positions before each length' : 'True at positions past each length'})`;
+    const why = msg(keep ? PHRASES.trueBeforeLengths : PHRASES.truePastLengths, `\`${ev.text(a)} ${op} ${ev.text(b)}\``);
     const m: MaskInfo = { polarity: keep ? 'keep' : 'ignore', dtype: 'bool', padding: true, ...(pos.index.axis === -1 ? { padAxes: [-1] } : {}), why };
     return tensor({ ...shape, dtype: 'bool', mask: m });
   };
@@ -236,7 +238,7 @@ function compare(ev: Evaluator, op: string, av: AValue, bv: AValue, a: PyNode, b
       dtype: 'bool',
       padding: true,
       padAxes: [-1],
-      why: `${why} (${keep ? 'True at real tokens' : 'True at padding'})`,
+      why: msg(keep ? PHRASES.trueAtRealTokens : PHRASES.trueAtPadding, why),
     };
     void idsNode;
     return tensor({ ...(ids.ndim !== undefined ? { ndim: ids.ndim, axes: ids.axes } : {}), dtype: 'bool', mask: m });
@@ -251,7 +253,7 @@ function compare(ev: Evaluator, op: string, av: AValue, bv: AValue, a: PyNode, b
           ? false
           : undefined;
     if (keep === undefined || !(ids.tokenIds || isTokenIdsName(rootName(ev, idsNode) ?? ''))) return undefined;
-    const why = `\`${ev.text(a)} ${op} ${ev.text(b)}\` (${keep ? 'True at real tokens' : 'True at padding'}, with padding id 0)`;
+    const why = msg(keep ? PHRASES.trueAtRealTokensPadZero : PHRASES.trueAtPaddingPadZero, `\`${ev.text(a)} ${op} ${ev.text(b)}\``);
     return tensor({
       ...(ids.ndim !== undefined ? { ndim: ids.ndim, axes: ids.axes } : {}),
       dtype: 'bool',
@@ -288,7 +290,7 @@ function compare(ev: Evaluator, op: string, av: AValue, bv: AValue, a: PyNode, b
         (o === '!=' && constant === 1) ||
         (o === '<' && constant > 0 && constant <= 1) ||
         (o === '<=' && constant >= 0 && constant < 1);
-      if (same) return { ...m, dtype: 'bool', mask: withMaskDtype({ ...m.mask, why: `${why} (same as ${m.mask.why})` }, 'bool') };
+      if (same) return { ...m, dtype: 'bool', mask: withMaskDtype({ ...m.mask, why: msg(PHRASES.sameAs, why, m.mask.why) }, 'bool') };
       if (flip) {
         const f = flipMask(m.mask, why, 'bool');
         return tensor({ ...shape, ndim: m.ndim, axes: m.axes, dtype: 'bool', ...(f ? { mask: f } : {}) });
@@ -348,7 +350,7 @@ export function tokenizerAttentionMask(source: string): AValue {
     ndim: 2,
     axes: [{ label: 'batch' }, { label: 'seq' }],
     dtype: 'int',
-    mask: { polarity: 'keep', dtype: 'int', padding: true, padAxes: [-1], why: `the tokenizer's attention_mask ${source} (1 at real tokens, 0 at padding)` },
+    mask: { polarity: 'keep', dtype: 'int', padding: true, padAxes: [-1], why: msg(PHRASES.tokenizerMask, source) },
   });
 }
 
@@ -385,7 +387,7 @@ function maskedFill(ev: Evaluator, c: Call, target0: AValue, maskNode: PyNode | 
         polarity: undefined,
         dtype: 'float',
         builtFrom: mask.mask.polarity,
-        why: `${mask.mask.why} filled with a large negative value`,
+        why: msg(PHRASES.filledLargeNegative, mask.mask.why),
       },
     });
   }
@@ -564,7 +566,7 @@ function triValue(ev: Evaluator, c: Call, base0: AValue, region: 'upper' | 'lowe
             polarity: region === 'upper' ? 'ignore' : 'keep',
             causal: true,
             dtype,
-            why: `${why} (${region === 'upper' ? 'True on the future side of' : 'True on and before'} diagonal \`${ev.text(kNode!)}\`)`,
+            why: msg(region === 'upper' ? PHRASES.trueFutureSideOfDiagonal : PHRASES.trueOnAndBeforeDiagonal, why, `\`${ev.text(kNode!)}\``),
           };
     return tensor({ ndim: base.ndim, axes: base.axes, dtype, mask: { ...mask, ...placed } });
   }
@@ -634,7 +636,7 @@ export function causalAdditive(ev: Evaluator, c: Call): AValue {
     ndim: 2,
     axes: [{ label: 'seq' }, { label: 'seq' }],
     dtype: 'float',
-    mask: { additive: true, tri: { region: 'upper', k: 1 }, why: `\`${ev.text(c.node)}\` (0 on and below the diagonal, -inf above)` },
+    mask: { additive: true, tri: { region: 'upper', k: 1 }, why: msg(PHRASES.additiveCausal, `\`${ev.text(c.node)}\``) },
   });
 }
 

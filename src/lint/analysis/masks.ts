@@ -1,24 +1,26 @@
 // Mask polarity inference: what a mask's True (or 1) entries mean, and how negation, comparison,
 // transposition and combination change it. Pure functions over MaskInfo.
+import { msg, type MessageArg, type MessageParts } from '../message';
+import { PHRASES } from './phrases';
 import type { DType, MaskInfo, TriRegion } from './values';
 
 /** A triangular mask's polarity: True above the diagonal marks the future (ignore); True on/below it keeps. */
-export function triMask(tri: TriRegion, dtype: DType | undefined, why: string): MaskInfo {
+export function triMask(tri: TriRegion, dtype: DType | undefined, why: MessageArg): MaskInfo {
   return { polarity: tri.region === 'upper' ? 'ignore' : 'keep', tri, causal: true, dtype, why };
 }
 
 /** `~m`, `m == 0`, `1 - m`, `logical_not(m)`: True and False swap. */
-export function flipMask(m: MaskInfo, how: string, dtype?: DType): MaskInfo | undefined {
+export function flipMask(m: MaskInfo, how: MessageArg, dtype?: DType): MaskInfo | undefined {
   if (m.additive) return undefined;
   // A mask of unknown polarity flipped is still a mask of unknown polarity.
-  if (!m.polarity) return { ...m, dtype: dtype ?? m.dtype, why: `${how} of ${m.why}` };
+  if (!m.polarity) return { ...m, dtype: dtype ?? m.dtype, why: msg(PHRASES.flippedOf, how, m.why) };
   const tri: TriRegion | undefined = m.tri ? (m.tri.region === 'upper' ? { region: 'lower', k: m.tri.k - 1 } : { region: 'upper', k: m.tri.k + 1 }) : undefined;
   return {
     ...m,
     polarity: m.polarity === 'keep' ? 'ignore' : 'keep',
     tri,
     dtype: dtype ?? m.dtype,
-    why: `${how} of ${m.why}`,
+    why: msg(PHRASES.flippedOf, how, m.why),
     byName: m.byName,
   };
 }
@@ -48,7 +50,7 @@ export function combineMasks(a: MaskInfo, b: MaskInfo, op: 'and' | 'or'): MaskIn
     padding: a.padding || b.padding ? true : undefined,
     causal: a.causal || b.causal || !!a.tri || !!b.tri ? true : undefined,
     padAxes: padAxes.length > 0 ? padAxes : undefined,
-    why: `${a.why} ${op === 'and' ? '&' : '|'} ${b.why}`,
+    why: msg(PHRASES.combined, a.why, op === 'and' ? '&' : '|', b.why),
     byName: a.byName || b.byName ? true : undefined,
     nameSource: a.nameSource ?? b.nameSource,
     // A causal part combined with padding keeps its alignment.
@@ -80,16 +82,16 @@ export function topLeftRectangle(m: MaskInfo | undefined): boolean {
  * (`triu(ones)` used as "ignore", `tril(ones, -1)` used as "keep"), or padding that varies along the
  * query axis (`pad_mask.unsqueeze(-1)`, an outer product of padding masks).
  */
-export function emptyRowReason(m: MaskInfo): string | undefined {
+export function emptyRowReason(m: MaskInfo): MessageParts | undefined {
   if (m.tri) {
-    if (m.tri.region === 'upper' && m.tri.k <= 0) return 'the mask also hides the diagonal, so the first query row has no visible key';
-    if (m.tri.region === 'lower' && m.tri.k < 0) return 'the mask also hides the diagonal, so the first query row has no visible key';
+    if (m.tri.region === 'upper' && m.tri.k <= 0) return msg(PHRASES.hidesDiagonal);
+    if (m.tri.region === 'lower' && m.tri.k < 0) return msg(PHRASES.hidesDiagonal);
   }
-  if (m.padAxes?.includes(-2)) return 'the padding mask varies along the query axis, so every padded query row is fully masked';
-  if (m.causal && m.padding && !m.tri) return 'it combines a causal mask with a padding mask, so with left padding the first query rows see only padding keys';
+  if (m.padAxes?.includes(-2)) return msg(PHRASES.padsQueryAxis);
+  if (m.causal && m.padding && !m.tri) return msg(PHRASES.causalWithPadding);
   return undefined;
 }
 
-export function describePolarity(p: 'keep' | 'ignore'): string {
-  return p === 'keep' ? 'True/1 = attend' : 'True/1 = masked out';
+export function describePolarity(p: 'keep' | 'ignore'): MessageParts {
+  return msg(p === 'keep' ? PHRASES.keepPolarity : PHRASES.ignorePolarity);
 }

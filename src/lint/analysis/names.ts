@@ -1,6 +1,8 @@
 // What names say. Attention code names its tensors and sizes in a small number of ways (q/k/v,
 // query_layer, key_states, head_dim, d_model, n_head, key_padding_mask, attention_mask, ...). These
 // heuristics are used only where the code itself gives nothing better (parameters, unknown callees).
+import { msg } from '../message';
+import { PHRASES } from './phrases';
 import type { AxisLabel, DimInfo, MaskInfo, Role } from './values';
 
 /** Caches a pure string → value function (names repeat a lot; the regexes behind them are not free). */
@@ -373,7 +375,7 @@ function maskOfNameUncached(name: string): MaskInfo | undefined {
       dtype: 'bool',
       padding: true,
       padAxes: [-1],
-      why: `\`${name}\` (PyTorch convention: True at padding)`,
+      why: msg(PHRASES.pytorchConvention, `\`${name}\``),
       byName: true,
       nameSource: b,
     };
@@ -383,7 +385,7 @@ function maskOfNameUncached(name: string): MaskInfo | undefined {
       polarity: 'keep',
       padding: true,
       padAxes: [-1],
-      why: `\`${name}\` (tokenizer convention: 1 at real tokens, 0 at padding)`,
+      why: msg(PHRASES.tokenizerConvention, `\`${name}\``),
       byName: true,
       nameSource: b,
     };

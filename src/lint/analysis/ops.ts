@@ -35,6 +35,8 @@ import {
   tokenizerAttentionMask,
 } from './mask-ops';
 import { flipMask, withMaskDtype } from './masks';
+import { msg } from '../message';
+import { PHRASES } from './phrases';
 import { dimOfName, isCacheName, isHeadCountName, isPackedProjection, isProjectionName, isScaleName, projectionRole } from './names';
 import {
   broadcastResult,
@@ -181,7 +183,7 @@ function scaleTensor(ev: Evaluator, t: AValue, factor: AValue, factorNode: PyNod
     return tensor({
       ndim: t.ndim,
       axes: t.axes,
-      mask: { ...m, additive: true, polarity: undefined, dtype: 'float', why: `${m.why} times a large negative number`, builtFrom: m.polarity },
+      mask: { ...m, additive: true, polarity: undefined, dtype: 'float', why: msg(PHRASES.timesLargeNegative, m.why), builtFrom: m.polarity },
     });
   }
   // A mask times a large positive constant, to be subtracted from the scores (`scores - 1e30 * mask`).
@@ -200,7 +202,7 @@ function scaleTensor(ev: Evaluator, t: AValue, factor: AValue, factorNode: PyNod
       maskSelectsFill: true,
       subtracted: true,
     });
-    return tensor({ ndim: t.ndim, axes: t.axes, mask: { ...t.mask, scaledPositive: true, why: `${t.mask.why} times a large positive number` } });
+    return tensor({ ndim: t.ndim, axes: t.axes, mask: { ...t.mask, scaledPositive: true, why: msg(PHRASES.timesLargePositive, t.mask.why) } });
   }
   // normalize(x) * sqrt(d) * gamma is an RMS norm's rescaling, not an attention scale.
   if (on && t.normalized && on !== 'scores' && on !== 'weights') return addOp(t, { kind: 'opaque', node: opNode });
@@ -415,7 +417,11 @@ function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | u
   if (lv.mask?.additive && rv.mask?.additive)
     return {
       ...lv,
-      mask: { ...lv.mask, why: `${lv.mask.why} + ${rv.mask.why}`, padAxes: [...new Set([...(lv.mask.padAxes ?? []), ...(rv.mask.padAxes ?? [])])] },
+      mask: {
+        ...lv.mask,
+        why: msg(PHRASES.addedMasks, lv.mask.why, rv.mask.why),
+        padAxes: [...new Set([...(lv.mask.padAxes ?? []), ...(rv.mask.padAxes ?? [])])],
+      },
     };
   // arange offsets: i + 1
   if (lv.index && rv.kind === 'number' && rv.num !== undefined)
@@ -1464,7 +1470,7 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
           polarity: 'keep',
           dtype: x.dtype ?? 'float',
           padding: true,
-          why: `\`${ev.text(c.node).slice(0, 50)}\` (ones zero-padded by ${displayName(qname)}: 1 inside, 0 in the padding)`,
+          why: msg(PHRASES.onesZeroPadded, `\`${ev.text(c.node).slice(0, 50)}\``, displayName(qname)),
         },
       });
     return last === 'pad' ? x : tensor();

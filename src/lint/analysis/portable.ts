@@ -9,6 +9,8 @@
 // "from `make_pad_mask` in utils.py:12", which the finding's message then quotes (and the engine turns into
 // a related location with that file's path).
 import type { PyNode } from '../syntax/tree';
+import { msg } from '../message';
+import { PHRASES } from './phrases';
 import type { AValue, DimInfo, MaskInfo, PathOp } from './values';
 
 /** Where a value returned from another file was computed. */
@@ -117,7 +119,7 @@ function portableTensor(v: AValue, origin: ValueOrigin | undefined, depth: numbe
       ...(a.keyAxis !== undefined
         ? {
             keyAxis: a.keyAxis,
-            keyAxisWhy: `${a.keyAxisWhy ?? `the key axis is ${a.keyAxis}`} (the scores are formed in \`${origin.name}\`, ${originRef(origin)})`,
+            keyAxisWhy: msg(PHRASES.scoresFormedInOtherFile, a.keyAxisWhy ?? msg(PHRASES.keyAxisIs, a.keyAxis), `\`${origin.name}\``, originRef(origin)),
           }
         : {}),
       ...(a.queryText !== undefined ? { queryText: a.queryText } : {}),
@@ -136,7 +138,7 @@ function portableMask(m: MaskInfo, origin: ValueOrigin | undefined): MaskInfo {
   // (origins.ts).
   const { origin: _origin, flippedAt: _flippedAt, ...rest } = m;
   if (!origin) return rest;
-  return { ...rest, why: `${m.why}, from \`${origin.name}\` in ${originRef(origin)}` };
+  return { ...rest, why: msg(PHRASES.fromOtherFile, m.why, `\`${origin.name}\``, originRef(origin)) };
 }
 
 function portableOp(o: PathOp, at: PyNode): PathOp {

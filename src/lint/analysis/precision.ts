@@ -2,6 +2,8 @@
 // fills: float16's range ends at -65504 (so -1e9 overflows), bfloat16 keeps float32's exponent range but its
 // largest finite value (3.3895e38) is below float32's (3.4028e38), so only fills such as
 // torch.finfo(torch.float32).min overflow there.
+import { msg, type MessageParts } from '../message';
+import { PHRASES } from './phrases';
 
 export interface PrecisionEvidence {
   /** The file runs (some of) its code in float16: .half(), torch.float16, fp16 flags, CUDA autocast without a dtype, GradScaler, apex amp, Lightning precision=16. */
@@ -120,6 +122,7 @@ export function precisionSource(source: string, which: 'fp16' | 'bf16'): { start
 }
 
 /** "this file runs in half precision", or where the importing file that runs it so says it ("train.py:12"). */
-export function runsIn(p: PrecisionEvidence, what: string): string {
-  return p.from ? `it runs in ${what} (imported by ${p.from.path}, which sets it at ${p.from.path}:${p.from.line})` : `this file runs in ${what}`;
+export function runsIn(p: PrecisionEvidence, which: 'fp16' | 'bf16'): MessageParts {
+  if (!p.from) return msg(which === 'fp16' ? PHRASES.fileRunsInHalf : PHRASES.fileRunsInBfloat16);
+  return msg(which === 'fp16' ? PHRASES.importerRunsInHalf : PHRASES.importerRunsInBfloat16, p.from.path, `${p.from.path}:${p.from.line}`);
 }

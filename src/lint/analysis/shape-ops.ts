@@ -20,6 +20,8 @@ import {
   swapNegative,
 } from './layout';
 import { transposeMask } from './masks';
+import { msg, type MessageArg } from '../message';
+import { PHRASES } from './phrases';
 import { axisLabelOfName, dimOfName, isContextName, isHeadCountName, roleOfName } from './names';
 import {
   UNKNOWN,
@@ -257,6 +259,11 @@ export function indexTensor(ev: Evaluator, v: AValue, subs: PyNode[]): AValue {
   return out;
 }
 
+/** A key-axis explanation without its last "then axis N after a layout change" (a new move replaces it). */
+function afterLayoutChangeBase(why: MessageArg): MessageArg {
+  return typeof why === 'object' && why.template === PHRASES.thenAfterLayoutChange ? why.args[0] : why;
+}
+
 /** Moves negative-index facts (key axis, softmax axis, padding axes, triangular masks) through an axis map. */
 export function remapFacts(out: Mutable<AValue>, v: AValue, mapNeg: (axis: number) => number | undefined): void {
   if (v.attn) {
@@ -264,7 +271,7 @@ export function remapFacts(out: Mutable<AValue>, v: AValue, mapNeg: (axis: numbe
     if (a.keyAxis !== undefined) {
       const moved = mapNeg(a.keyAxis);
       if (moved !== undefined && moved !== a.keyAxis && a.keyAxisWhy)
-        a.keyAxisWhy = `${a.keyAxisWhy.replace(/, then axis -?\d+ after a layout change$/, '')}, then axis ${moved} after a layout change`;
+        a.keyAxisWhy = msg(PHRASES.thenAfterLayoutChange, afterLayoutChangeBase(a.keyAxisWhy), moved);
       a.keyAxis = moved;
     }
     if (a.queryAxis !== undefined) a.queryAxis = mapNeg(a.queryAxis);
@@ -828,18 +835,18 @@ export function matmul(
   const ra = roleOf(ev, a, aNode);
   const rb = roleOf(ev, b, bNode);
   let keyAxis: number | undefined;
-  let keyAxisWhy: string | undefined;
+  let keyAxisWhy: MessageArg | undefined;
   let qNode: PyNode | undefined;
   let queryAxis: number | undefined;
   if (ra === 'query' && (rb === 'key' || rb === 'context')) {
     keyAxis = -1;
     queryAxis = -2;
-    keyAxisWhy = `the keys \`${describe(ev, bNode, b) ?? 'k'}\` are the right operand, so the key axis is the last`;
+    keyAxisWhy = msg(PHRASES.keysRightOperand, `\`${describe(ev, bNode, b) ?? 'k'}\``);
     qNode = aNode;
   } else if ((ra === 'key' || ra === 'context') && rb === 'query') {
     keyAxis = -2;
     queryAxis = -1;
-    keyAxisWhy = `the keys \`${describe(ev, aNode, a) ?? 'k'}\` are the left operand, so the key axis is -2`;
+    keyAxisWhy = msg(PHRASES.keysLeftOperand, `\`${describe(ev, aNode, a) ?? 'k'}\``);
   }
   if (keyAxis === undefined && !(ra === 'query' || rb === 'key')) {
     // No roles: an unnamed product. It can still be attention (judged later by a ·V contraction).
@@ -934,13 +941,13 @@ export function einsum(ev: Evaluator, c: Call, spec: string | undefined, style: 
   if (ra === 'query' && (rb === 'key' || rb === 'context')) [qTerm, kTerm] = [ta, tb];
   else if ((ra === 'key' || ra === 'context') && rb === 'query') [qTerm, kTerm] = [tb, ta];
   let keyAxis: number | undefined;
-  let keyAxisWhy: string | undefined;
+  let keyAxisWhy: MessageArg | undefined;
   let queryAxis: number | undefined;
   if (qTerm && kTerm) {
     const keyLetters = kTerm.filter((x) => x !== '...' && !qTerm.includes(x) && out.includes(x));
     if (keyLetters.length === 1) {
       keyAxis = negIndexInTerm(out, keyLetters[0]);
-      keyAxisWhy = `in '${spec}' the key index '${keyLetters[0]}' is output axis ${keyAxis !== undefined && !hasEll ? keyAxis + out.length : keyAxis}`;
+      keyAxisWhy = msg(PHRASES.einsumKeyIndex, spec, keyLetters[0], String(keyAxis !== undefined && !hasEll ? keyAxis + out.length : keyAxis));
     }
     const queryLetters = qTerm.filter((x) => x !== '...' && !kTerm.includes(x) && out.includes(x));
     if (queryLetters.length === 1) queryAxis = negIndexInTerm(out, queryLetters[0]);
@@ -1009,7 +1016,7 @@ function scoresOfPairwise(t: AValue, axis: number, keepdim: boolean): Pick<AValu
     stage: 'scores',
     formedAt: p.formedAt,
     keyAxis,
-    keyAxisWhy: `the keys \`${p.keyText ?? 'k'}\` vary along axis ${keyAxis} of the broadcast product`,
+    keyAxisWhy: msg(PHRASES.keysVaryInBroadcast, `\`${p.keyText ?? 'k'}\``, keyAxis),
     queryAxis: map(p.queryAxis),
     queryText: p.queryText,
     keyText: p.keyText,

@@ -4,8 +4,10 @@
 // comment states them, a mask's polarity when its construction shows it, the operations (scales, masks)
 // applied on the way to attention scores. Anything not proven is absent, and a join keeps only what every
 // path agrees on (for "may" facts such as the list of operations, it keeps every path's alternative).
+import { msg, type MessageArg } from '../message';
 import type { PyNode } from '../syntax/tree';
 import type { Ctx } from './facts';
+import { PHRASES } from './phrases';
 import type { ClassInfo, Scope } from './scopes';
 
 export type Kind =
@@ -56,8 +58,8 @@ export interface MaskInfo {
   readonly padding?: boolean;
   /** Negative axis indices along which the padding varies: -1 = key side, -2 = query side. */
   readonly padAxes?: readonly number[];
-  /** Short description for messages, e.g. "`input_ids == pad_id` is True at padding". */
-  readonly why: string;
+  /** Short description for messages, e.g. "`input_ids == pad_id` (True at padding)": code, or a phrase with its parts. */
+  readonly why: MessageArg;
   /** Polarity inferred from a parameter's name only (PyTorch/HF naming conventions). */
   readonly byName?: boolean;
   /** For polarities inferred from a name: that name (bare, lower case), to weigh its other uses in the file. */
@@ -131,7 +133,7 @@ export interface AttnInfo {
   readonly formedAt: PyNode;
   /** Negative index of the key axis in this tensor (the one the softmax must normalise and ·V must sum over). */
   readonly keyAxis?: number;
-  readonly keyAxisWhy?: string;
+  readonly keyAxisWhy?: MessageArg;
   /** Negative index of the query axis in this tensor (one row of weights per query). */
   readonly queryAxis?: number;
   readonly queryText?: string;
@@ -404,7 +406,7 @@ function joinMask(a: MaskInfo | undefined, b: MaskInfo | undefined): MaskInfo | 
 function onesDefault(ones: AValue, m: AValue): AValue | undefined {
   if (!ones.ones || ones.mask || !m.mask || m.mask.additive) return undefined;
   if (m.mask.polarity && !m.mask.byName) return undefined;
-  const why = `${m.mask.nameSource ? `\`${m.mask.nameSource}\`` : 'the mask'} defaults to all ones when not given, so 1 = keep`;
+  const why = m.mask.nameSource ? msg(PHRASES.defaultsToOnes, `\`${m.mask.nameSource}\``) : msg(PHRASES.theMaskDefaultsToOnes);
   const { maybeNone: _maybeNone, ...value } = m;
   const { byName: _byName, nameSource: _nameSource, ...mask } = m.mask;
   return { ...value, mask: { ...mask, polarity: 'keep', why } };

@@ -3,9 +3,41 @@ import { torchImplicitSoftmaxDim } from '../analysis/apis';
 import type { MatmulSite, SoftmaxSite } from '../analysis/facts';
 import { axisAt, negAxis } from '../analysis/values';
 import { byNode, consumersOf, definingNames, hasRoles, normalisedDim, wasRenormalised, type Consumer } from './evidence';
-import { definitions } from './related';
+import { definedHere, definitions } from './related';
+import { defineTemplates, msg, type MessageArg, type MessageParts } from '../message';
+import { PHRASES } from '../analysis/phrases';
 import { childByField, unparen } from '../syntax/tree';
-import { insertKeyword, quote, type FixSpec, type RelatedSpec, type Rule, type RuleContext } from './rule';
+import { apiName, insertKeyword, quote, type FixSpec, type RelatedSpec, type Rule, type RuleContext } from './rule';
+
+const T = defineTemplates({
+  axisLength1: 'axis {0} of {1} has length 1, so every weight is 1.0',
+  batchAxis: 'axis {0} of {1} is the batch axis ({2}), so the weights are normalised across different examples',
+  batchAxisUnsized: 'axis {0} of {1} is the batch axis (batch), so the weights are normalised across different examples',
+  noDimUnknownRank: "without dim, PyTorch picks the axis from the input's rank (dim 0 for 3-D, dim 1 for 4-D), which is never the key axis of batched scores",
+  noDimLegacyRule: "without dim, PyTorch's legacy rule picks dim {0} for {1}-D input, not the key axis {2}",
+  overEveryElement: 'it normalises over every element of the scores at once, not over the keys of each query',
+  alsoQueryAxis: "{0}; axis {1} is the query axis, so each key's weights would sum to 1 across the queries",
+  summedOverAxisIn: 'the weights are then summed over axis {0} in {1}',
+  noAxis: 'no axis',
+  defaultDim: 'its default dim {0}',
+  defaultAxis: 'its default axis {0}',
+  noDim: 'no dim',
+  appliedWithout: '{0} is applied to {1} with {2}: {3}. Pass {4}={5} (the key axis).',
+  notKeyAxis: "{0} normalises {1} over {2}, which is not the key axis: {3}. Each query's weights must sum to 1 over the keys.",
+  scoresFormedKeyAxis: 'the scores are formed here; their key axis is {0}',
+  scoresFormed: 'the scores are formed here',
+  summedHere: 'the weights are summed over axis {0} here (the product with the values)',
+  appliedHere: '{0} is applied to the scores here',
+  theAttentionWeights: 'the attention weights',
+  contractsOverQueries:
+    "{0} sums {1} over axis {2}, their query axis: the softmax normalised them over the keys (axis {3}), so each output mixes the values with one key's weights across the queries instead of one query's distribution over the keys. Contract over the key axis (transpose the weights, or put them on the left: weights @ v).",
+  scoresFormedSoftmaxKeyAxis: 'the scores are formed here; the softmax makes their key axis ({0}) sum to 1',
+  setDimFix: 'Set {0}={1} (softmax over the keys; changes the weights)',
+  addDimFix: 'Add {0}={1} (softmax over the keys; changes the weights)',
+  theScoresCode: 'the attention scores {0}',
+  theScoresOf: 'the attention scores of {0} and {1}',
+  theScores: 'the attention scores',
+});
 
 interface Verdict {
   site: SoftmaxSite;
@@ -13,7 +45,7 @@ interface Verdict {
   right: boolean;
   /** The key axis (negative) when known, for the fix and the message. */
   keyAxis?: number;
-  why: string;
+  why: MessageArg;
 }
 
 export const ATT001: Rule = {
@@ -84,7 +116,7 @@ out = weights @ v`,
             wrong: true,
             right: false,
             keyAxis: undefined,
-            why: `axis ${site.dim} of ${describeInput(ctx, site)} has length 1, so every weight is 1.0`,
+            why: msg(T.axisLength1, site.dim, describeInput(ctx, site)),
           };
       }
       if (renorm) return undefined;
@@ -103,7 +135,10 @@ out = weights @ v`,
             wrong: true,
             right: false,
             keyAxis: key,
-            why: `axis ${site.dim} of ${describeInput(ctx, site)} is the batch axis (${ax.sizeText ?? 'batch'}), so the weights are normalised across different examples`,
+            why:
+              ax.sizeText !== undefined
+                ? msg(T.batchAxis, dimNum, describeInput(ctx, site), ax.sizeText)
+                : msg(T.batchAxisUnsized, dimNum, describeInput(ctx, site)),
           };
         }
       }
@@ -113,7 +148,7 @@ out = weights @ v`,
       const keyAxis = input.attn?.keyAxis;
       let wrong = false;
       let right = false;
-      const reasons: string[] = [];
+      const reasons: MessageArg[] = [];
       let key: number | undefined = attnEvidence ? keyAxis : undefined;
       if (site.dim === 'implicit') {
         if (!attnEvidence && consumers.length === 0) return undefined;
@@ -124,7 +159,7 @@ out = weights @ v`,
             wrong: true,
             right: false,
             keyAxis: key ?? -1,
-            why: `without dim, PyTorch picks the axis from the input's rank (dim 0 for 3-D, dim 1 for 4-D), which is never the key axis of batched scores`,
+            why: msg(T.noDimUnknownRank),
           };
         const implicit = negAxis(torchImplicitSoftmaxDim(ndim), ndim);
         const target = key ?? -1;
@@ -134,7 +169,7 @@ out = weights @ v`,
           wrong: true,
           right: false,
           keyAxis: target,
-          why: `without dim, PyTorch's legacy rule picks dim ${torchImplicitSoftmaxDim(ndim)} for ${ndim}-D input, not the key axis ${target + ndim}`,
+          why: msg(T.noDimLegacyRule, torchImplicitSoftmaxDim(ndim), ndim, target + ndim),
         };
       }
       if (site.dim === 'all') {
@@ -144,7 +179,7 @@ out = weights @ v`,
           wrong: true,
           right: false,
           keyAxis: key ?? -1,
-          why: 'it normalises over every element of the scores at once, not over the keys of each query',
+          why: msg(T.overEveryElement),
         };
       }
       if (nd === undefined) return undefined;
@@ -152,9 +187,8 @@ out = weights @ v`,
         if (nd === keyAxis) right = true;
         else {
           wrong = true;
-          const overQueries =
-            input.attn?.queryAxis === nd ? `; axis ${site.dim} is the query axis, so each key's weights would sum to 1 across the queries` : '';
-          reasons.push(`${input.attn?.keyAxisWhy ?? `the key axis is ${keyAxis}`}${overQueries}`);
+          const keyWhy = input.attn?.keyAxisWhy ?? msg(PHRASES.keyAxisIs, keyAxis);
+          reasons.push(input.attn?.queryAxis === nd ? msg(T.alsoQueryAxis, keyWhy, String(site.dim)) : keyWhy);
         }
       }
       for (const c of consumers) {
@@ -165,7 +199,7 @@ out = weights @ v`,
         else {
           wrong = true;
           key ??= undefined;
-          reasons.push(`the weights are then summed over axis ${c.contracted} in ${quote(ev.text(c.site.node), 50)}`);
+          reasons.push(msg(T.summedOverAxisIn, c.contracted, quote(ev.text(c.site.node), 50)));
         }
       }
       if (!wrong) return undefined;
@@ -205,17 +239,17 @@ out = weights @ v`,
     function report(v: Verdict): void {
       const site = v.site;
       const where = site.dimNode ?? site.ownerNode;
-      const dimText = site.dimNode
+      const dimText: MessageArg = site.dimNode
         ? ctx.text(site.dimNode)
         : site.dim === 'all'
-          ? 'no axis'
+          ? msg(T.noAxis)
           : typeof site.dim === 'number'
-            ? `its default ${site.framework === 'torch' ? 'dim' : 'axis'} ${site.dim}`
-            : 'no dim';
+            ? msg(site.framework === 'torch' ? T.defaultDim : T.defaultAxis, site.dim)
+            : msg(T.noDim);
       const message =
         site.dim === 'implicit' || site.dim === 'all'
-          ? `${site.display} is applied to ${describeInput(ctx, site)} with ${dimText}: ${v.why}. Pass ${site.framework === 'torch' ? 'dim' : 'axis'}=${v.keyAxis ?? -1} (the key axis).`
-          : `${site.display} normalises ${describeInput(ctx, site)} over ${dimText}, which is not the key axis: ${v.why}. Each query's weights must sum to 1 over the keys.`;
+          ? msg(T.appliedWithout, apiName(site.display), describeInput(ctx, site), dimText, v.why, site.framework === 'torch' ? 'dim' : 'axis', v.keyAxis ?? -1)
+          : msg(T.notKeyAxis, apiName(site.display), describeInput(ctx, site), dimText, v.why);
       ctx.report({ node: where, message, fix: fixFor(v), related: relatedFor(site) });
     }
 
@@ -223,34 +257,30 @@ out = weights @ v`,
     function relatedFor(site: SoftmaxSite): RelatedSpec[] {
       const out: RelatedSpec[] = [];
       const a = site.input.attn;
-      if (a?.formedAt)
-        out.push({ node: a.formedAt, message: `the scores are formed here${a.keyAxis !== undefined ? `; their key axis is ${a.keyAxis}` : ''}` });
+      if (a?.formedAt) out.push({ node: a.formedAt, message: a.keyAxis !== undefined ? msg(T.scoresFormedKeyAxis, a.keyAxis) : msg(T.scoresFormed) });
       else {
         // Scores computed by a layer of the code's own (`self.attn(x)`, a Linear to one feature): where it is defined.
         const input = site.inputNode ? unparen(site.inputNode) : undefined;
         const producer = input?.type === 'call' ? childByField(input, 'function') : input;
-        out.push(...definitions(ev, producer, site.ctx, (t) => `${quote(t, 30)} is defined here`, 1));
+        out.push(...definitions(ev, producer, site.ctx, (t) => definedHere(t), 1));
       }
       for (const c of consumersOf(ev, site.node)) {
-        if (c.withValues && c.contracted !== undefined)
-          out.push({ node: c.site.node, message: `the weights are summed over axis ${c.contracted} here (the product with the values)` });
+        if (c.withValues && c.contracted !== undefined) out.push({ node: c.site.node, message: msg(T.summedHere, c.contracted) });
       }
-      if (site.layer && site.ownerNode !== site.node) out.push({ node: site.node, message: `${site.display} is applied to the scores here` });
+      if (site.layer && site.ownerNode !== site.node) out.push({ node: site.node, message: msg(T.appliedHere, apiName(site.display)) });
       return out;
     }
 
     function reportContraction(c: Consumer, weights: MatmulSite['a']): void {
       const node = c.site.node;
       const w = weights === c.site.a ? c.site.aNode : c.site.bNode;
-      const wText = w ? quote(ctx.text(w), 30) : 'the attention weights';
-      const message = `${quote(ctx.text(node), 50)} sums ${wText} over axis ${c.contracted}, their query axis: the softmax normalised them over the keys (axis ${weights.attn?.keyAxis}), so each output mixes the values with one key's weights across the queries instead of one query's distribution over the keys. Contract over the key axis (transpose the weights, or put them on the left: weights @ v).`;
+      const wText = w ? quote(ctx.text(w), 30) : msg(T.theAttentionWeights);
+      const message = msg(T.contractsOverQueries, quote(ctx.text(node), 50), wText, String(c.contracted), String(weights.attn?.keyAxis));
       const formedAt = weights.attn?.formedAt;
       ctx.report({
         node,
         message,
-        related: formedAt
-          ? [{ node: formedAt, message: `the scores are formed here; the softmax makes their key axis (${weights.attn?.keyAxis}) sum to 1` }]
-          : [],
+        related: formedAt ? [{ node: formedAt, message: msg(T.scoresFormedSoftmaxKeyAxis, String(weights.attn?.keyAxis)) }] : [],
       });
     }
 
@@ -261,14 +291,14 @@ out = weights @ v`,
       const param = site.framework === 'torch' ? 'dim' : 'axis';
       if (site.dimValueNode && typeof site.dim === 'number') {
         return {
-          title: `Set ${param}=${key} (softmax over the keys; changes the weights)`,
+          title: msg(T.setDimFix, param, key),
           safety: 'unsafe',
           edits: [{ start: site.dimValueNode.start, end: site.dimValueNode.end, newText: String(key) }],
         };
       }
       if (!site.dimNode && site.argListNode && (site.dim === 'implicit' || site.dim === 'all')) {
         return {
-          title: `Add ${param}=${key} (softmax over the keys; changes the weights)`,
+          title: msg(T.addDimFix, param, key),
           safety: 'unsafe',
           edits: [insertKeyword(site.argListNode, (n) => ctx.text(n), `${param}=${key}`)],
         };
@@ -289,9 +319,9 @@ function attentionName(ctx: RuleContext, site: SoftmaxSite): boolean {
   return names.some((n) => /att|energ|align|score|alpha/i.test(n));
 }
 
-function describeInput(ctx: RuleContext, site: SoftmaxSite): string {
-  if (site.inputNode) return `the attention scores ${quote(ctx.text(site.inputNode), 40)}`;
+function describeInput(ctx: RuleContext, site: SoftmaxSite): MessageParts {
+  if (site.inputNode) return msg(T.theScoresCode, quote(ctx.text(site.inputNode), 40));
   const a = site.input.attn;
-  if (a?.queryText && a.keyText) return `the attention scores of ${quote(a.queryText, 30)} and ${quote(a.keyText, 30)}`;
-  return 'the attention scores';
+  if (a?.queryText && a.keyText) return msg(T.theScoresOf, quote(a.queryText, 30), quote(a.keyText, 30));
+  return msg(T.theScores);
 }

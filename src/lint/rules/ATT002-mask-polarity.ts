@@ -1,8 +1,25 @@
 // ATT002: a mask whose True/1 entries mean the opposite of what the receiving API expects.
 import type { MaskSite } from '../analysis/facts';
 import { describePolarity } from '../analysis/masks';
-import { parenthesize, quote, type FixSpec, type Rule, type RuleContext } from './rule';
+import { defineTemplates, msg } from '../message';
+import { apiName, parenthesize, quote, type FixSpec, type Rule, type RuleContext } from './rule';
 import { maskBuilt } from './related';
+
+const T = defineTemplates({
+  receiverMaskedFill: 'masked_fill with a large negative value',
+  receiverAdditive: 'an additive mask (mask × large negative value)',
+  receiverParam: "{0}'s {1}",
+  fillsWhereTrue: 'fills where the mask is True/1',
+  expects: 'expects {0}',
+  meansKeep: 'is True/1 at positions to keep',
+  meansIgnore: 'is True/1 at positions to ignore',
+  ignoredAttended: 'the ignored positions are attended and the rest masked out',
+  keptMaskedOut: 'the positions to keep are masked out and the rest attended',
+  polarityMismatch: '{0} {1} ({2}), but {3} {4}: {5}.',
+  readsAs: '{0} reads {1} as {2}',
+  invertTilde: 'Invert the mask with ~ (changes which positions are attended)',
+  invertEqualsZero: 'Invert the mask with == 0 (changes which positions are attended)',
+});
 
 export const ATT002: Rule = {
   meta: {
@@ -105,16 +122,15 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
       const maskText = quote(ctx.text(site.maskNode), 50);
       const receiver =
         site.display === 'masked_fill'
-          ? 'masked_fill with a large negative value'
+          ? msg(T.receiverMaskedFill)
           : site.display === 'additive mask'
-            ? 'an additive mask (mask × large negative value)'
-            : `${site.display}'s ${site.param}`;
+            ? msg(T.receiverAdditive)
+            : msg(T.receiverParam, apiName(site.display), site.param);
       const expectation =
-        site.display === 'masked_fill' || site.display === 'additive mask' ? 'fills where the mask is True/1' : `expects ${describePolarity(site.expects)}`;
-      const meaning = m.polarity === 'keep' ? 'is True/1 at positions to keep' : 'is True/1 at positions to ignore';
-      const consequence =
-        site.expects === 'keep' ? 'the ignored positions are attended and the rest masked out' : 'the positions to keep are masked out and the rest attended';
-      const message = `${maskText} ${meaning} (${m.why}), but ${receiver} ${expectation}: ${consequence}.`;
+        site.display === 'masked_fill' || site.display === 'additive mask' ? msg(T.fillsWhereTrue) : msg(T.expects, describePolarity(site.expects));
+      const meaning = msg(m.polarity === 'keep' ? T.meansKeep : T.meansIgnore);
+      const consequence = msg(site.expects === 'keep' ? T.ignoredAttended : T.keptMaskedOut);
+      const message = msg(T.polarityMismatch, maskText, meaning, m.why, receiver, expectation, consequence);
       // masked_fill: the corpus convention points at the call; API arguments: at the mask argument.
       ctx.report({
         node: site.display === 'masked_fill' ? site.node : site.maskNode,
@@ -123,7 +139,9 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
         // Reported at the use; where the mask was built, and the API that reads it, are the evidence.
         related: [
           ...maskBuilt(ctx.analysis, m),
-          site.convention === 'api' ? { node: site.node, message: `${site.display} reads ${site.param} as ${describePolarity(site.expects)}` } : undefined,
+          site.convention === 'api'
+            ? { node: site.node, message: msg(T.readsAs, apiName(site.display), site.param, describePolarity(site.expects)) }
+            : undefined,
         ],
       });
     }
@@ -135,13 +153,13 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
       const dtype = m.dtype ?? site.mask.dtype;
       if (dtype === 'bool')
         return {
-          title: 'Invert the mask with ~ (changes which positions are attended)',
+          title: msg(T.invertTilde),
           safety: 'unsafe',
           edits: [{ start: node.start, end: node.end, newText: `~${parenthesize(node, t)}` }],
         };
       if (dtype === 'int' || dtype === 'float')
         return {
-          title: 'Invert the mask with == 0 (changes which positions are attended)',
+          title: msg(T.invertEqualsZero),
           safety: 'unsafe',
           edits: [{ start: node.start, end: node.end, newText: `(${t} == 0)` }],
         };

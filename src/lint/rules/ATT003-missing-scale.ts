@@ -3,10 +3,21 @@ import type { SdpaSite, SoftmaxSite } from '../analysis/facts';
 import type { AValue, ScaleOp } from '../analysis/values';
 import { unparen, type PyNode } from '../syntax/tree';
 import { alternatives, byNode, isT5Family, unitScaleNearby, hasOpaque, scaleOmittedOnPurpose, scaleOps } from './evidence';
-import { parenthesize, quote, type FixSpec, type Rule, type RuleContext } from './rule';
+import { defineTemplates, msg } from '../message';
+import { apiName, parenthesize, quote, type FixSpec, type Rule, type RuleContext } from './rule';
 import { definitions, factorDefinitions } from './related';
 import { importerCallPassing } from '../analysis/importer-calls';
 import { roleOfName } from '../analysis/names';
+
+const T = defineTemplates({
+  sdpaUnitScale: '{0} is told scale={1}, but {2} and {3} were not scaled by 1/sqrt(d) beforehand: the scores reach the softmax unscaled.',
+  definedNoFactor: '{0} is defined here, with no 1/sqrt(d) factor',
+  unscaledScores:
+    'The scores {0} reach {1} without a 1/sqrt(d) scale (none on the scores, none folded into {2} or {3}): the softmax saturates as the head size grows.',
+  scoresFormedFrom: 'the scores {0} are formed here, from {1} and {2}',
+  normalisesUnscaled: '{0} normalises them here, unscaled',
+  divideFix: 'Divide the scores by sqrt({0}.shape[-1]) (changes the weights)',
+});
 
 export const ATT003: Rule = {
   meta: {
@@ -80,11 +91,17 @@ weights = scores.softmax(dim=-1)`,
         reported.add(site.node.id);
         ctx.report({
           node: site.node,
-          message: `${site.display} is told scale=${ctx.text(site.scaleNode)}, but ${quote(site.qNode ? ctx.text(site.qNode) : 'q', 20)} and ${quote(site.kNode ? ctx.text(site.kNode) : 'k', 20)} were not scaled by 1/sqrt(d) beforehand: the scores reach the softmax unscaled.`,
+          message: msg(
+            T.sdpaUnitScale,
+            apiName(site.display),
+            ctx.text(site.scaleNode),
+            quote(site.qNode ? ctx.text(site.qNode) : 'q', 20),
+            quote(site.kNode ? ctx.text(site.kNode) : 'k', 20),
+          ),
           related: [
             ...factorDefinitions(ev, site.scaleNode, site.ctx, 1),
-            ...definitions(ev, site.qNode, site.ctx, (t) => `${quote(t, 20)} is defined here, with no 1/sqrt(d) factor`),
-            ...definitions(ev, site.kNode, site.ctx, (t) => `${quote(t, 20)} is defined here, with no 1/sqrt(d) factor`),
+            ...definitions(ev, site.qNode, site.ctx, (t) => msg(T.definedNoFactor, quote(t, 20))),
+            ...definitions(ev, site.kNode, site.ctx, (t) => msg(T.definedNoFactor, quote(t, 20))),
           ],
         });
       },
@@ -102,7 +119,13 @@ weights = scores.softmax(dim=-1)`,
           const target = site.inputNode ?? a.formedAt;
           if (reported.has(target.id)) continue;
           reported.add(target.id);
-          const message = `The scores ${quote(ctx.text(a.formedAt), 50)} reach ${site.display} without a 1/sqrt(d) scale (none on the scores, none folded into ${quote(a.queryText ?? 'q', 20)} or ${quote(a.keyText ?? 'k', 20)}): the softmax saturates as the head size grows.`;
+          const message = msg(
+            T.unscaledScores,
+            quote(ctx.text(a.formedAt), 50),
+            apiName(site.display),
+            quote(a.queryText ?? 'q', 20),
+            quote(a.keyText ?? 'k', 20),
+          );
           // Reported where the scores enter the softmax; their product and the softmax are the evidence.
           ctx.report({
             node: target,
@@ -111,10 +134,10 @@ weights = scores.softmax(dim=-1)`,
             related: [
               {
                 node: a.formedAt,
-                message: `the scores ${quote(ctx.text(a.formedAt), 40)} are formed here, from ${quote(a.queryText ?? 'q', 20)} and ${quote(a.keyText ?? 'k', 20)}`,
+                message: msg(T.scoresFormedFrom, quote(ctx.text(a.formedAt), 40), quote(a.queryText ?? 'q', 20), quote(a.keyText ?? 'k', 20)),
               },
-              ...definitions(ev, a.queryNode, site.ctx, (t) => `${quote(t, 20)} is defined here, with no 1/sqrt(d) factor`, 1),
-              { node: site.node, message: `${site.display} normalises them here, unscaled` },
+              ...definitions(ev, a.queryNode, site.ctx, (t) => msg(T.definedNoFactor, quote(t, 20)), 1),
+              { node: site.node, message: msg(T.normalisesUnscaled, apiName(site.display)) },
             ],
           });
         }
@@ -157,7 +180,7 @@ weights = scores.softmax(dim=-1)`,
       // `scores.softmax(dim=-1)`: the quotient becomes the receiver, so it needs its own parentheses.
       const receiver = target.parent?.type === 'attribute' && target.field === 'object';
       return {
-        title: `Divide the scores by sqrt(${qText}.shape[-1]) (changes the weights)`,
+        title: msg(T.divideFix, qText),
         safety: 'unsafe',
         edits: [{ start: target.start, end: target.end, newText: receiver ? `(${divided})` : divided }],
       };

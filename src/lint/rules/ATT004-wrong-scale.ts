@@ -3,8 +3,45 @@
 import type { ScaleSite, SdpaSite, SoftmaxSite } from '../analysis/facts';
 import type { ScaleOp } from '../analysis/values';
 import { alternatives, byNode, hasRoles, isInverseSqrtDim, scaleOps } from './evidence';
-import { insertKeyword, quote, type RelatedSpec, type Rule, type RuleContext } from './rule';
+import { defineTemplates, msg, type MessageParts } from '../message';
+import { apiName, insertKeyword, quote, type RelatedSpec, type Rule, type RuleContext } from './rule';
 import { factorDefinitions } from './related';
+
+const T = defineTemplates({
+  softmaxBeforeScaling: 'the softmax is applied here, before this scaling',
+  scalesWeights:
+    '{0} scales the attention weights after softmax; the scale belongs on the scores before softmax (after softmax it only rescales rows that should sum to 1).',
+  oneOverDim: '{0} is 1/{1}, one over a dimension, not 1/sqrt({2}): the logits become too small and the attention nearly uniform. Use {1} ** -0.5.',
+  dividedByDim:
+    'The scores are divided by {0}, a dimension, instead of its square root: the logits become too small and the attention nearly uniform. Use sqrt({1}).',
+  dividedByInverse:
+    '{0} is already 1/sqrt({1}): dividing by it multiplies the scores by sqrt({1}) instead of dividing, so the logits grow with the head size and the softmax saturates. Multiply by it instead.',
+  multipliedByDim:
+    'The scores are multiplied by {0} (a dimension to the power {1}) instead of divided by sqrt(d): the logits grow with the head size and the softmax saturates.',
+  fromHeadCount: 'The scale {0} is built from the number of heads, not the head dimension: divide the scores by sqrt(head_dim).',
+  sequenceLength:
+    'The scale {0} uses {1}, a sequence length (a non-feature axis of the queries), not the key dimension: the scaling then changes with the input length. Divide by sqrt(head_dim).',
+  projectionInput:
+    "The scale {0} uses {1}, the width going into the query projection, not the dimension of each head's q and k: divide the scores by sqrt(head_dim) instead.",
+  modelWidth: 'The scale {0} uses the model width ({1}), but these are per-head scores: divide by sqrt of the head dimension (d_model / n_heads) instead.',
+  kernelOneOverDim:
+    '{0} is given {1}, one over a dimension ({2}): the scores are divided by the dimension instead of its square root, so the logits become too small. Pass {3}=1/sqrt(...) of it or leave {3} out (the default).',
+  kernelTimesDim: '{0} is given {1}, which multiplies the scores by a dimension (power {2}) instead of dividing by its square root: the softmax saturates.',
+  kernelModelWidth: '{0} is given {1}, 1/sqrt of the model width {2}, but these are per-head scores: use 1/sqrt(head_dim) (the default).',
+  aSqrtFactor: 'a 1/sqrt(d) factor',
+  scaledBy: '{0} is scaled by {1} here',
+  scaledTwiceExplicit:
+    '{0} is already scaled by {1}, and {2} is given {3}={4} as well: the scores are scaled twice (by 1/d in all). Pass {3}=1.0 or drop the manual scaling.',
+  scaledTwiceDefault: '{0} is already scaled by {1}, and {2} scales by 1/sqrt(E) again because no {3}= is given: the scores are scaled twice.',
+  passUnitFix: 'Pass {0}=1.0 (the input is already scaled; changes the weights)',
+  ignoredScale:
+    '{0} gets no {1}=, so it scales by its default 1/sqrt(E), but this code computes its own scale {2} ({3}) and never hands it to the kernel: the fused path ignores that scale.',
+  passScaleFix: 'Pass {0}={1} (changes the weights)',
+  scaleNeverPassed: 'the scale {0} is computed here and never passed to {1}',
+  twiceOnPath: 'The scores are scaled by 1/sqrt(d) twice on this path ({0} and {1}): the logits end up divided by d.',
+  firstFactor: 'the first 1/sqrt(d) factor {0} is applied here',
+  sqrtFix: 'Use sqrt({0}) (changes the weights)',
+});
 import { factorReapplied, isKernelScaleName, scaleForm } from './scale-defs';
 import type { Def } from '../analysis/scopes';
 import type { PyNode } from '../syntax/tree';
@@ -45,13 +82,13 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
     const reported = new Set<number>();
     const softmaxSites: SoftmaxSite[] = [];
     /** Factors read as the model width in some context, reported at the end unless another context binds them to a head's width. */
-    const modelWidth: { node: PyNode; message: string; evidence: (RelatedSpec | undefined)[] }[] = [];
+    const modelWidth: { node: PyNode; message: MessageParts; evidence: (RelatedSpec | undefined)[] }[] = [];
     const headWidthSomewhere = new Set<number>();
 
     /** Reported at the scaling (the use); where the scale and its dimension are defined is the evidence. */
     const report = (
       node: ScaleOp['factorNode'],
-      message: string,
+      message: MessageParts,
       fix?: Parameters<RuleContext['report']>[0]['fix'],
       related?: (RelatedSpec | undefined)[],
     ): void => {
@@ -131,17 +168,12 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
         const softmax = target.attn?.softmax?.site;
         const evidence: (RelatedSpec | undefined)[] = [
           ...factorDefinitions(ev, op.factorNode, site.ctx),
-          op.on === 'weights' && softmax ? { node: softmax, message: 'the softmax is applied here, before this scaling' } : undefined,
+          op.on === 'weights' && softmax ? { node: softmax, message: msg(T.softmaxBeforeScaling) } : undefined,
         ];
         if (op.on === 'weights') {
           if (op.power === undefined && !op.named) return;
           if (op.power !== undefined && Math.abs(op.power) !== 0.5 && Math.abs(op.power) !== 1) return;
-          report(
-            op.factorNode,
-            `${f} scales the attention weights after softmax; the scale belongs on the scores before softmax (after softmax it only rescales rows that should sum to 1).`,
-            undefined,
-            evidence,
-          );
+          report(op.factorNode, msg(T.scalesWeights, f), undefined, evidence);
           return;
         }
         if (op.power === undefined || ev.mup) return;
@@ -154,14 +186,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           const opToken = op.node.children.find((c) => !c.named && (c.type === '/' || c.type === '/=' || c.type === '*' || c.type === '*='))?.type;
           const named = dimText !== undefined && (opToken === '*' || opToken === '*=');
           const d = dimText !== undefined && /^[\w.]+(\[[^\]]*\])?$/.test(dimText) ? dimText : `(${dimText})`;
-          report(
-            op.factorNode,
-            named
-              ? `${f} is 1/${d}, one over a dimension, not 1/sqrt(${dimText}): the logits become too small and the attention nearly uniform. Use ${d} ** -0.5.`
-              : `The scores are divided by ${f}, a dimension, instead of its square root: the logits become too small and the attention nearly uniform. Use sqrt(${ctx.text(op.factorNode)}).`,
-            fix,
-            evidence,
-          );
+          report(op.factorNode, named ? msg(T.oneOverDim, f, d, dimText) : msg(T.dividedByDim, f, ctx.text(op.factorNode)), fix, evidence);
           return;
         }
         if (op.power > 0 && knownDim) {
@@ -171,43 +196,28 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           report(
             op.factorNode,
             inverse
-              ? `${f} is already 1/sqrt(${op.dim.text}): dividing by it multiplies the scores by sqrt(${op.dim.text}) instead of dividing, so the logits grow with the head size and the softmax saturates. Multiply by it instead.`
-              : `The scores are multiplied by ${f} (a dimension to the power ${op.power}) instead of divided by sqrt(d): the logits grow with the head size and the softmax saturates.`,
+              ? msg(T.dividedByInverse, f, op.dim.text)
+              : msg(T.multipliedByDim, f, op.power),
             undefined,
             evidence,
           );
           return;
         }
         if (dimWhich(op) === 'heads') {
-          report(
-            op.factorNode,
-            `The scale ${f} is built from the number of heads, not the head dimension: divide the scores by sqrt(head_dim).`,
-            undefined,
-            evidence,
-          );
+          report(op.factorNode, msg(T.fromHeadCount, f), undefined, evidence);
           return;
         }
         if (op.power === -0.5 || (op.power === undefined && /sqrt/.test(ctx.text(op.factorNode)))) {
           const seq = sequenceSize(op, target);
           if (seq) {
-            report(
-              op.factorNode,
-              `The scale ${f} uses ${seq}, a sequence length (a non-feature axis of the queries), not the key dimension: the scaling then changes with the input length. Divide by sqrt(head_dim).`,
-              undefined,
-              evidence,
-            );
+            report(op.factorNode, msg(T.sequenceLength, f, seq), undefined, evidence);
             return;
           }
         }
         if (op.power === -0.5) {
           const inWidth = isProjectionInputWidth(op, target);
           if (inWidth) {
-            report(
-              op.factorNode,
-              `The scale ${f} uses ${inWidth}, the width going into the query projection, not the dimension of each head's q and k: divide the scores by sqrt(head_dim) instead.`,
-              undefined,
-              evidence,
-            );
+            report(op.factorNode, msg(T.projectionInput, f, inWidth), undefined, evidence);
             return;
           }
           if (dimWhich(op) === 'head') headWidthSomewhere.add(op.factorNode.id);
@@ -217,7 +227,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           // Decided at the end: another context (a caller, the constructor call that bound it) may show it is a head's width.
           modelWidth.push({
             node: op.factorNode,
-            message: `The scale ${f} uses the model width (${op.dim?.text}), but these are per-head scores: divide by sqrt of the head dimension (d_model / n_heads) instead.`,
+            message: msg(T.modelWidth, f, String(op.dim?.text)),
             evidence,
           });
         }
@@ -234,30 +244,15 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           const param = site.scaleParam ?? 'scale';
           const given = factorDefinitions(ev, site.scaleNode, site.ctx);
           if ((which === 'head' || which === 'model') && dp.power === -1) {
-            report(
-              site.scaleNode,
-              `${site.display} is given ${f}, one over a dimension (${dp.dim.text}): the scores are divided by the dimension instead of its square root, so the logits become too small. Pass ${param}=1/sqrt(...) of it or leave ${param} out (the default).`,
-              undefined,
-              given,
-            );
+            report(site.scaleNode, msg(T.kernelOneOverDim, apiName(site.display), f, dp.dim.text, param), undefined, given);
             return;
           }
           if ((which === 'head' || which === 'model') && dp.power > 0) {
-            report(
-              site.scaleNode,
-              `${site.display} is given ${f}, which multiplies the scores by a dimension (power ${dp.power}) instead of dividing by its square root: the softmax saturates.`,
-              undefined,
-              given,
-            );
+            report(site.scaleNode, msg(T.kernelTimesDim, apiName(site.display), f, dp.power), undefined, given);
             return;
           }
           if (which === 'model' && dp.power === -0.5 && (site.q.multiHead || site.q.ndim === 4)) {
-            report(
-              site.scaleNode,
-              `${site.display} is given ${f}, 1/sqrt of the model width ${dp.dim.text}, but these are per-head scores: use 1/sqrt(head_dim) (the default).`,
-              undefined,
-              given,
-            );
+            report(site.scaleNode, msg(T.kernelModelWidth, apiName(site.display), f, dp.dim.text), undefined, given);
             return;
           }
         }
@@ -273,11 +268,11 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           const scaled = alts.every((alt) => scaleOps(alt).some((o) => o.on !== 'weights' && (isInverseSqrtDim(o) || (o.power === undefined && !!o.named))));
           if (!scaled || alts.length === 0 || alts.every((a) => a.length === 0)) continue;
           const op = scaleOps(alts[0]).find((o) => isInverseSqrtDim(o) || o.named);
-          const by = op ? quote(ctx.text(op.factorNode), 30) : 'a 1/sqrt(d) factor';
+          const by = op ? quote(ctx.text(op.factorNode), 30) : msg(T.aSqrtFactor);
           // Reported at the kernel call (or its scale=); the manual scaling and its factor's definition are the evidence.
           const manual: (RelatedSpec | undefined)[] = op
             ? [
-                { node: op.node, message: `${quote(ctx.text(node), 30)} is scaled by ${quote(ctx.text(op.factorNode), 30)} here` },
+                { node: op.node, message: msg(T.scaledBy, quote(ctx.text(node), 30), quote(ctx.text(op.factorNode), 30)) },
                 ...factorDefinitions(ev, op.factorNode, site.ctx, 1),
               ]
             : [];
@@ -285,7 +280,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           if (explicitInverseSqrt) {
             report(
               site.scaleNode,
-              `${quote(ctx.text(node), 30)} is already scaled by ${by}, and ${site.display} is given ${param}=${quote(ctx.text(site.scaleNode), 30)} as well: the scores are scaled twice (by 1/d in all). Pass ${param}=1.0 or drop the manual scaling.`,
+              msg(T.scaledTwiceExplicit, quote(ctx.text(node), 30), by, apiName(site.display), param, quote(ctx.text(site.scaleNode), 30)),
               undefined,
               manual,
             );
@@ -293,10 +288,10 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           }
           report(
             site.node,
-            `${quote(ctx.text(node), 30)} is already scaled by ${by}, and ${site.display} scales by 1/sqrt(E) again because no ${param}= is given: the scores are scaled twice.`,
+            msg(T.scaledTwiceDefault, quote(ctx.text(node), 30), by, apiName(site.display), param),
             site.argListNode
               ? {
-                  title: `Pass ${param}=1.0 (the input is already scaled; changes the weights)`,
+                  title: msg(T.passUnitFix, param),
                   safety: 'unsafe',
                   edits: [insertKeyword(site.argListNode, (n) => ctx.text(n), `${param}=1.0`)],
                 }
@@ -311,15 +306,15 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
         const param = site.scaleParam;
         report(
           site.node,
-          `${site.display} gets no ${param}=, so it scales by its default 1/sqrt(E), but this code computes its own scale ${quote(ignored.name, 30)} (${quote(ignored.defText, 50)}) and never hands it to the kernel: the fused path ignores that scale.`,
+          msg(T.ignoredScale, apiName(site.display), param, quote(ignored.name, 30), quote(ignored.defText, 50)),
           site.argListNode
             ? {
-                title: `Pass ${param}=${ignored.name} (changes the weights)`,
+                title: msg(T.passScaleFix, param, ignored.name),
                 safety: 'unsafe',
                 edits: [insertKeyword(site.argListNode, (n) => ctx.text(n), `${param}=${ignored.name}`)],
               }
             : undefined,
-          [{ node: ignored.def, message: `the scale ${quote(ignored.name, 30)} is computed here and never passed to ${site.display}` }],
+          [{ node: ignored.def, message: msg(T.scaleNeverPassed, quote(ignored.name, 30), apiName(site.display)) }],
         );
       },
       softmax(site: SoftmaxSite) {
@@ -335,15 +330,10 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
               const sqrt = scaleOps(alt).filter((o) => o.on !== 'weights' && isInverseSqrtDim(o));
               if (sqrt.length >= 2) {
                 const second = sqrt[sqrt.length - 1];
-                report(
-                  second.factorNode,
-                  `The scores are scaled by 1/sqrt(d) twice on this path (${quote(ctx.text(sqrt[0].factorNode), 30)} and ${quote(ctx.text(second.factorNode), 30)}): the logits end up divided by d.`,
-                  undefined,
-                  [
-                    { node: sqrt[0].node, message: `the first 1/sqrt(d) factor ${quote(ctx.text(sqrt[0].factorNode), 30)} is applied here` },
-                    ...factorDefinitions(ev, second.factorNode, site.ctx, 1),
-                  ],
-                );
+                report(second.factorNode, msg(T.twiceOnPath, quote(ctx.text(sqrt[0].factorNode), 30), quote(ctx.text(second.factorNode), 30)), undefined, [
+                  { node: sqrt[0].node, message: msg(T.firstFactor, quote(ctx.text(sqrt[0].factorNode), 30)) },
+                  ...factorDefinitions(ev, second.factorNode, site.ctx, 1),
+                ]);
                 break;
               }
             }
@@ -398,7 +388,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       const t = ctx.text(op.factorNode);
       const newText = mathImported ? `math.sqrt(${t})` : `${t} ** 0.5`;
       return {
-        title: `Use sqrt(${t}) (changes the weights)`,
+        title: msg(T.sqrtFix, t),
         safety: 'unsafe' as const,
         edits: [{ start: op.factorNode.start, end: op.factorNode.end, newText }],
       };

@@ -4,8 +4,22 @@ import { axisAt, type AValue } from '../analysis/values';
 import { dottedName, intLiteral } from '../syntax/python';
 import { childByField, namedChildren, unparen, type PyNode } from '../syntax/tree';
 import { consumersOf } from './evidence';
+import { defineTemplates, msg, type MessageParts } from '../message';
 import { quote, type FixSpec, type RelatedSpec, type Rule, type RuleContext } from './rule';
 import { definitions } from './related';
+
+const T = defineTemplates({
+  keysLayoutHere: 'the keys {0} get their layout here',
+  queriesLayoutHere: 'the queries {0} get their layout here',
+  reversesAxes: '{0} on {1}-D keys {2} reverses every axis; q @ kᵀ needs only the last two axes swapped.',
+  tFails: '{0} on {1}-D keys {2} fails (t() needs 2-D); q @ kᵀ needs only the last two axes swapped.',
+  swapsWrongAxes:
+    '{0} swaps axes {1} and {2} of the {3}-D keys {4}, not the last two (sequence and features): the product no longer compares each query with each key.',
+  transposesQuery:
+    '{0} transposes the query instead of the keys: with token-major q and k (features last) this contracts over the tokens and gives a (d × d) matrix, not (L × S) scores.',
+  transposeKeysFix: 'Transpose the keys instead (changes the result)',
+  useSwapFix: 'Use {0} (changes the result)',
+});
 
 export const ATT005: Rule = {
   meta: {
@@ -38,13 +52,13 @@ att = q @ k.transpose(-2, -1)`,
     const ev = ctx.analysis;
     const reported = new Set<number>();
     /** Reported at the transposed operand (the use); where the keys (and queries) get their layout is the evidence. */
-    const report = (node: PyNode, message: string, fix?: FixSpec, related?: RelatedSpec[]): void => {
+    const report = (node: PyNode, message: MessageParts, fix?: FixSpec, related?: RelatedSpec[]): void => {
       if (reported.has(node.id)) return;
       reported.add(node.id);
       ctx.report({ node, message, fix, related });
     };
-    const layoutOf = (node: PyNode, site: MatmulSite, what: string): RelatedSpec[] =>
-      definitions(ev, node, site.ctx, (t) => `${what} ${quote(t, 24)} get their layout here`, 1);
+    const layoutOf = (node: PyNode, site: MatmulSite, what: 'keys' | 'queries'): RelatedSpec[] =>
+      definitions(ev, node, site.ctx, (t) => msg(what === 'keys' ? T.keysLayoutHere : T.queriesLayoutHere, quote(t, 24)), 1);
 
     const isKey = (v: AValue): boolean => v.role === 'key';
     const isQuery = (v: AValue): boolean => v.role === 'query';
@@ -74,12 +88,7 @@ att = q @ k.transpose(-2, -1)`,
       const kText = quote(ctx.text(t.base), 24);
       if (t.kind === 'T' || t.kind === 't') {
         if (n === undefined || n < 3) return;
-        report(
-          b,
-          `${quote(ctx.text(b), 30)} on ${n}-D keys ${kText} ${t.kind === 'T' ? 'reverses every axis' : 'fails (t() needs 2-D)'}; q @ kᵀ needs only the last two axes swapped.`,
-          fix(b, t.base),
-          layoutOf(t.base, site, 'the keys'),
-        );
+        report(b, msg(t.kind === 'T' ? T.reversesAxes : T.tFails, quote(ctx.text(b), 30), n, kText), fix(b, t.base), layoutOf(t.base, site, 'keys'));
         return;
       }
       if (t.kind === 'transpose' && !ev.numpyStyleTranspose) {
@@ -91,12 +100,7 @@ att = q @ k.transpose(-2, -1)`,
         // Only when the last axis of k is its feature axis (token-major): otherwise the layout is unusual.
         const last = axisAt(k, -1);
         if (k.channelFirst || (last?.label && last.label !== 'feat')) return;
-        report(
-          b,
-          `${quote(ctx.text(b), 30)} swaps axes ${t.a} and ${t.b} of the ${n}-D keys ${kText}, not the last two (sequence and features): the product no longer compares each query with each key.`,
-          fix(b, t.base),
-          layoutOf(t.base, site, 'the keys'),
-        );
+        report(b, msg(T.swapsWrongAxes, quote(ctx.text(b), 30), t.a, t.b, n, kText), fix(b, t.base), layoutOf(t.base, site, 'keys'));
       }
     }
 
@@ -116,13 +120,13 @@ att = q @ k.transpose(-2, -1)`,
       ];
       report(
         a,
-        `${quote(ctx.text(a), 30)} transposes the query instead of the keys: with token-major q and k (features last) this contracts over the tokens and gives a (d × d) matrix, not (L × S) scores.`,
+        msg(T.transposesQuery, quote(ctx.text(a), 30)),
         {
-          title: 'Transpose the keys instead (changes the result)',
+          title: msg(T.transposeKeysFix),
           safety: 'unsafe',
           edits,
         },
-        [...layoutOf(t.base, site, 'the queries'), ...layoutOf(b, site, 'the keys')],
+        [...layoutOf(t.base, site, 'queries'), ...layoutOf(b, site, 'keys')],
       );
     }
 
@@ -139,7 +143,7 @@ att = q @ k.transpose(-2, -1)`,
 
     function fix(b: PyNode, base: PyNode): FixSpec {
       return {
-        title: `Use ${ctx.text(base)}.${swapName()}(-2, -1) (changes the result)`,
+        title: msg(T.useSwapFix, `${ctx.text(base)}.${swapName()}(-2, -1)`),
         safety: 'unsafe',
         edits: [{ start: b.start, end: b.end, newText: `${ctx.text(base)}.${swapName()}(-2, -1)` }],
       };

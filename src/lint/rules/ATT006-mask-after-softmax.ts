@@ -3,9 +3,26 @@
 import type { FillSite, SoftmaxSite, WeightsMaskSite } from '../analysis/facts';
 import type { MaskOp } from '../analysis/values';
 import { alternatives, byNode, consumersOf, hasRoles, type Consumer } from './evidence';
-import { quote, type Rule, type RuleContext } from './rule';
+import { defineTemplates, msg } from '../message';
+import { apiName, quote, type Rule, type RuleContext } from './rule';
 import { maskBuilt } from './related';
 import { isDropoutMask, maskedAfterItsSoftmax, selectsWholeRows } from '../analysis/post-softmax-masks';
+
+const T = defineTemplates({
+  maskedAfterSoftmax:
+    '{0} masks the attention weights after softmax and nothing renormalises them: each row now sums to less than 1. Mask the scores before softmax (masked_fill with -inf) instead.',
+  softmaxBeforeMask: 'the softmax normalises the weights here, before the mask',
+  weightsUsedHere: 'the weights, rows no longer summing to 1, are used here',
+  multipliesByMask:
+    '{0} multiplies the scores by a 0/1 mask before softmax: exp(0) = 1, so masked keys keep a large share of the weight. Fill the masked scores with -inf (masked_fill) instead.',
+  addsBooleanMask:
+    '{0} adds a boolean mask to the scores: True becomes +1, not -inf, so masked keys are not removed (they are even favoured). Fill the masked scores with -inf (masked_fill) instead.',
+  normalisesMasked: '{0} normalises the scores here, masked keys included',
+  scoresMaskedLate:
+    '{0} masks the scores after the softmax has already been taken from them: the weights used below never see this mask. Mask the scores before the softmax.',
+  normalisesBeforeMasked: '{0} normalises the scores here, before they are masked',
+  weightsWithoutMask: 'the weights, computed without the mask, are used here',
+});
 
 export const ATT006: Rule = {
   meta: {
@@ -84,12 +101,12 @@ out = weights @ v`,
           reported.add(site.node.id);
           ctx.report({
             node: site.node,
-            message: `${quote(ctx.text(site.node), 50)} masks the attention weights after softmax and nothing renormalises them: each row now sums to less than 1. Mask the scores before softmax (masked_fill with -inf) instead.`,
+            message: msg(T.maskedAfterSoftmax, quote(ctx.text(site.node), 50)),
             // Reported at the masking (after the softmax); the softmax, the mask's origin and the product with the values are the evidence.
             related: [
-              { node: attn.softmax.site, message: 'the softmax normalises the weights here, before the mask' },
+              { node: attn.softmax.site, message: msg(T.softmaxBeforeMask) },
               ...(site.maskNode ? maskBuilt(ev, ev.eval(site.maskNode, site.ctx).mask) : []),
-              ...consumersOf(ev, attn.softmax.site).map((c) => ({ node: c.site.node, message: 'the weights, rows no longer summing to 1, are used here' })),
+              ...consumersOf(ev, attn.softmax.site).map((c) => ({ node: c.site.node, message: msg(T.weightsUsedHere) })),
             ],
           });
         }
@@ -101,11 +118,11 @@ out = weights @ v`,
           reported.add(site.node.id);
           ctx.report({
             node: site.node,
-            message: `${quote(ctx.text(site.node), 50)} masks the scores after the softmax has already been taken from them: the weights used below never see this mask. Mask the scores before the softmax.`,
+            message: msg(T.scoresMaskedLate, quote(ctx.text(site.node), 50)),
             related: [
-              { node: late.softmax.node, message: `${late.softmax.display} normalises the scores here, before they are masked` },
+              { node: late.softmax.node, message: msg(T.normalisesBeforeMasked, late.softmax.display) },
               ...(site.maskNode ? maskBuilt(ev, ev.eval(site.maskNode, site.ctx).mask) : []),
-              { node: late.use, message: 'the weights, computed without the mask, are used here' },
+              { node: late.use, message: msg(T.weightsWithoutMask) },
             ],
           });
         }
@@ -122,16 +139,12 @@ out = weights @ v`,
               const op = bad[0];
               if (reported.has(op.node.id)) continue;
               reported.add(op.node.id);
-              const what =
-                op.how === 'mul'
-                  ? `multiplies the scores by a 0/1 mask before softmax: exp(0) = 1, so masked keys keep a large share of the weight`
-                  : `adds a boolean mask to the scores: True becomes +1, not -inf, so masked keys are not removed (they are even favoured)`;
               ctx.report({
                 node: op.node,
-                message: `${quote(ctx.text(op.node), 50)} ${what}. Fill the masked scores with -inf (masked_fill) instead.`,
+                message: msg(op.how === 'mul' ? T.multipliesByMask : T.addsBooleanMask, quote(ctx.text(op.node), 50)),
                 related: [
                   ...(op.maskNode ? maskBuilt(ev, ev.eval(op.maskNode, site.ctx).mask) : []),
-                  { node: site.node, message: `${site.display} normalises the scores here, masked keys included` },
+                  { node: site.node, message: msg(T.normalisesMasked, apiName(site.display)) },
                 ],
               });
             }

@@ -6,8 +6,29 @@ import { emptyRowReason } from '../analysis/masks';
 import type { AValue } from '../analysis/values';
 import { rootName } from '../analysis/ops';
 import { unparen, type PyNode } from '../syntax/tree';
-import { quote, type FixSpec, type RelatedSpec, type Rule, type RuleContext } from './rule';
+import { defineTemplates, msg, type MessageArg } from '../message';
+import { apiName, quote, type FixSpec, type RelatedSpec, type Rule, type RuleContext } from './rule';
 import { definitions, maskBuilt, precisionShown } from './related';
+
+const T = defineTemplates({
+  subtractedFill: '{0} (subtracted, so a fill of -{1})',
+  belowFloat16:
+    "{0} is below float16's minimum (-65504) and {1}: masked_fill raises an overflow error on float16 tensors, and additive masks overflow to -inf. Use torch.finfo(x.dtype).min.",
+  belowBfloat16:
+    "{0} is below bfloat16's minimum (-3.3895e38) and {1}: masked_fill raises an overflow error on bfloat16 tensors (float32's minimum does not fit). Use torch.finfo(x.dtype).min.",
+  theMaskFilled: 'the mask filled',
+  fillPlusInf:
+    'The fill {0} is +inf: masked positions get an infinite logit and softmax returns NaN. Fill with a large negative number (torch.finfo(x.dtype).min).',
+  fillPositive:
+    'The fill {0} is positive: masked positions get a larger logit than the rest and draw the attention. Fill with a large negative number (torch.finfo(x.dtype).min).',
+  fillZero:
+    'The fill {0} is (close to) zero: softmax still gives the masked positions about as much weight as the others. Fill with a large negative number (torch.finfo(x.dtype).min).',
+  minusInfEmptyRows:
+    '{0} fills positions masked by {1}, and {2}: softmax of a row of -inf is NaN. Use a finite fill (torch.finfo(x.dtype).min) or guard fully masked rows.',
+  fillDefinedHere: 'the fill {0} is defined here',
+  normalisesFilled: '{0} normalises the filled scores here',
+  finfoFix: 'Fill with {0} (changes values)',
+});
 
 const FP16_MIN = -65504;
 /** bfloat16's lowest finite value; float32's minimum (-3.4028e38) is below it. */
@@ -60,8 +81,8 @@ weights = scores.softmax(dim=-1)`,
         if (!fill) return;
         const target = site.target;
         if (!relevantTarget(site)) return;
-        const fillText = site.subtracted
-          ? `${quote(ctx.text(site.fillNode), 40)} (subtracted, so a fill of -${ctx.text(site.fillNode).trim()})`
+        const fillText: MessageArg = site.subtracted
+          ? msg(T.subtractedFill, quote(ctx.text(site.fillNode), 40), ctx.text(site.fillNode).trim())
           : quote(ctx.text(site.fillNode), 40);
         // 1. Below float16's range in half-precision code.
         const finite = fill.num !== undefined && Number.isFinite(fill.num);
@@ -72,9 +93,9 @@ weights = scores.softmax(dim=-1)`,
             reported.add(site.fillNode.id);
             ctx.report({
               node: location(site),
-              message: `${fillText} is below float16's minimum (-65504) and ${runsIn(ev.precision, 'half precision')}: masked_fill raises an overflow error on float16 tensors, and additive masks overflow to -inf. Use torch.finfo(x.dtype).min.`,
+              message: msg(T.belowFloat16, fillText, runsIn(ev.precision, 'fp16')),
               fix: finfoFix(site),
-              related: [precisionShown(ev, 'fp16'), ...fillDefinition(site), ...maskBuilt(ev, site.target.mask, 'the mask filled')],
+              related: [precisionShown(ev, 'fp16'), ...fillDefinition(site), ...maskBuilt(ev, site.target.mask, msg(T.theMaskFilled))],
             });
             return;
           }
@@ -82,9 +103,9 @@ weights = scores.softmax(dim=-1)`,
             reported.add(site.fillNode.id);
             ctx.report({
               node: location(site),
-              message: `${fillText} is below bfloat16's minimum (-3.3895e38) and ${runsIn(ev.precision, 'bfloat16')}: masked_fill raises an overflow error on bfloat16 tensors (float32's minimum does not fit). Use torch.finfo(x.dtype).min.`,
+              message: msg(T.belowBfloat16, fillText, runsIn(ev.precision, 'bf16')),
               fix: finfoFix(site),
-              related: [precisionShown(ev, 'bf16'), ...fillDefinition(site), ...maskBuilt(ev, site.target.mask, 'the mask filled')],
+              related: [precisionShown(ev, 'bf16'), ...fillDefinition(site), ...maskBuilt(ev, site.target.mask, msg(T.theMaskFilled))],
             });
             return;
           }
@@ -96,15 +117,10 @@ weights = scores.softmax(dim=-1)`,
         const weakForMask = weak && (fill.num === Infinity || (fill.num < 0 && fill.num > WEAKEST_MASKING_FILL));
         if ((weak && writesScores(site)) || (weakForMask && buildsMask(site))) {
           reported.add(site.fillNode.id);
-          const what =
-            fill.num === Infinity
-              ? 'is +inf: masked positions get an infinite logit and softmax returns NaN'
-              : fill.num > 0
-                ? 'is positive: masked positions get a larger logit than the rest and draw the attention'
-                : 'is (close to) zero: softmax still gives the masked positions about as much weight as the others';
+          const template = fill.num === Infinity ? T.fillPlusInf : fill.num > 0 ? T.fillPositive : T.fillZero;
           ctx.report({
             node: location(site),
-            message: `The fill ${fillText} ${what}. Fill with a large negative number (torch.finfo(x.dtype).min).`,
+            message: msg(template, fillText),
             fix: finfoFix(site),
             related: softmaxOf(site),
           });
@@ -117,7 +133,7 @@ weights = scores.softmax(dim=-1)`,
           reported.add(site.fillNode.id);
           ctx.report({
             node: location(site),
-            message: `${fillText} fills positions masked by ${quote(ctx.text(site.maskNode!), 40)}, and ${reason}: softmax of a row of -inf is NaN. Use a finite fill (torch.finfo(x.dtype).min) or guard fully masked rows.`,
+            message: msg(T.minusInfEmptyRows, fillText, quote(ctx.text(site.maskNode!), 40), reason),
             fix: finfoFix(site),
             related: [...maskBuilt(ev, site.mask.mask), ...softmaxOf(site)],
           });
@@ -127,7 +143,7 @@ weights = scores.softmax(dim=-1)`,
 
     /** Where a fill given by name is defined (`big_neg = -1e9`). */
     function fillDefinition(site: FillSite): RelatedSpec[] {
-      return definitions(ev, site.fillNode, site.ctx, (t) => `the fill ${quote(t, 30)} is defined here`, 1);
+      return definitions(ev, site.fillNode, site.ctx, (t) => msg(T.fillDefinedHere, quote(t, 30)), 1);
     }
 
     /** The softmaxes that normalise the filled scores (where the fill takes effect). */
@@ -142,7 +158,7 @@ weights = scores.softmax(dim=-1)`,
         }
       }
       const s = firstSoftmaxOf.get(formed);
-      return s ? [{ node: s.node, message: `${s.display} normalises the filled scores here` }] : [];
+      return s ? [{ node: s.node, message: msg(T.normalisesFilled, apiName(s.display)) }] : [];
     }
 
     /** The fill as a number: a literal, a finfo bound, or a tensor made with full(..., value). */
@@ -206,7 +222,7 @@ weights = scores.softmax(dim=-1)`,
       if (!t || (t.type !== 'identifier' && t.type !== 'attribute')) return undefined;
       if (!ev.file.importsTorch) return undefined;
       const newText = `torch.finfo(${ctx.text(t)}.dtype).min`;
-      return { title: `Fill with ${newText} (changes values)`, safety: 'unsafe', edits: [{ start: site.fillNode.start, end: site.fillNode.end, newText }] };
+      return { title: msg(T.finfoFix, newText), safety: 'unsafe', edits: [{ start: site.fillNode.start, end: site.fillNode.end, newText }] };
     }
   },
 };

@@ -5,8 +5,27 @@ import { truthWithCache, type FlagReader } from '../analysis/kv-cache';
 import { topLeftRectangle } from '../analysis/masks';
 import { comparesLengths } from '../analysis/length-guards';
 import { unparen, type PyNode } from '../syntax/tree';
-import { quote, type RelatedSpec, type Rule, type RuleContext } from './rule';
-import { cacheJoined, definitions, maskBuilt } from './related';
+import { defineTemplates, msg } from '../message';
+import { apiName, quote, type RelatedSpec, type Rule, type RuleContext } from './rule';
+import { cacheJoined, definitions, maskBuilt, MASK_NAMES } from './related';
+
+const T = defineTemplates({
+  setHere: '{0} is set here',
+  flagTrueOnSomeCalls: '{0} (True on some calls)',
+  bothCausalAndMask:
+    '{0} is passed together with attn_mask={1}: {2} raises an error when both are set. Fold the causal mask into attn_mask, or pass only one of them.',
+  maskPassedAsWell: 'attn_mask is passed here as well',
+  flagTrueWithCache: '{0} (True whenever the cache is used)',
+  causalOnCachedKeys:
+    '{0} on keys {1} that include a KV cache: the causal mask is top-left aligned, so with fewer queries than keys the new tokens cannot see the most recent cached keys. Build a bottom-right aligned mask (tril(diagonal=S - L)) or use causal_lower_right.',
+  theKeysCode: 'the keys {0}',
+  theKeys: 'the keys',
+  topLeftBufferOnCache:
+    '{0} is a causal mask aligned top-left over {1} queries and {2} keys, and the keys of these scores include a KV cache: query i sees only keys 0..i, so the new tokens cannot see the most recent cached keys. Align it bottom-right (rows {2} - {1}:{2} of the causal buffer, or tril(diagonal={2} - {1})).',
+  scoresAgainstCachedKeys: 'the scores of the queries against the cached keys are formed here',
+  topLeftMaskOnCache:
+    '{0} is a causal mask aligned top-left over {1} queries and {2} keys, and the keys {3} include a KV cache: query i sees only keys 0..i, so the new tokens cannot see the most recent cached keys. Align it bottom-right (tril(diagonal={2} - {1}), or rows {2} - {1}:{2} of a causal buffer).',
+});
 
 export const ATT008: Rule = {
   meta: {
@@ -97,7 +116,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
     /** Where a causal flag passed by name is set (`is_causal = True` in the cache branch). */
     function flagDefinitions(site: SdpaSite): RelatedSpec[] {
       const valueNode = site.causalNode?.type === 'keyword_argument' ? site.causalNode.children.find((c) => c.field === 'value') : site.causalNode;
-      return definitions(ev, valueNode, site.ctx, (t) => `${quote(t, 30)} is set here`);
+      return definitions(ev, valueNode, site.ctx, (t) => msg(T.setHere, quote(t, 30)));
     }
 
     /** The call sits under `if L == S:`-style guards that compare query and key lengths. */
@@ -127,13 +146,16 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
           const flag =
             causal === 'true'
               ? 'is_causal=True'
-              : `is_causal=${ctx.text(site.causalNode.type === 'keyword_argument' ? site.causalNode.children.find((c) => c.field === 'value')! : site.causalNode)} (True on some calls)`;
+              : msg(
+                  T.flagTrueOnSomeCalls,
+                  `is_causal=${ctx.text(site.causalNode.type === 'keyword_argument' ? site.causalNode.children.find((c) => c.field === 'value')! : site.causalNode)}`,
+                );
           ctx.report({
             node: site.causalNode,
-            message: `${flag} is passed together with attn_mask=${quote(ctx.text(site.maskNode), 40)}: ${site.display} raises an error when both are set. Fold the causal mask into attn_mask, or pass only one of them.`,
+            message: msg(T.bothCausalAndMask, flag, quote(ctx.text(site.maskNode), 40), apiName(site.display)),
             related: [
-              { node: site.maskNode, message: 'attn_mask is passed here as well' },
-              ...maskBuilt(ev, site.mask?.mask, 'attn_mask'),
+              { node: site.maskNode, message: msg(T.maskPassedAsWell) },
+              ...maskBuilt(ev, site.mask?.mask, msg(MASK_NAMES.attnMask)),
               ...flagDefinitions(site),
             ],
           });
@@ -144,11 +166,11 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         const withCache = valueNode ? truthWithCache({ ...flags, cacheJoinedAt: site.k.cacheAt }, valueNode).cached : '?';
         if (causal === 'true' || withCache === true) {
           reported.add(site.node.id);
-          const flag = causal === 'true' ? 'is_causal=True' : `is_causal=${quote(ctx.text(valueNode!), 40)} (True whenever the cache is used)`;
+          const flag = causal === 'true' ? 'is_causal=True' : msg(T.flagTrueWithCache, `is_causal=${quote(ctx.text(valueNode!), 40)}`);
           ctx.report({
             node: site.causalNode,
-            message: `${flag} on keys ${quote(site.kNode ? ctx.text(site.kNode) : 'k', 30)} that include a KV cache: the causal mask is top-left aligned, so with fewer queries than keys the new tokens cannot see the most recent cached keys. Build a bottom-right aligned mask (tril(diagonal=S - L)) or use causal_lower_right.`,
-            related: [cacheJoined(ev, site.k, `the keys ${quote(site.kNode ? ctx.text(site.kNode) : 'k', 30)}`), ...flagDefinitions(site)],
+            message: msg(T.causalOnCachedKeys, flag, quote(site.kNode ? ctx.text(site.kNode) : 'k', 30)),
+            related: [cacheJoined(ev, site.k, msg(T.theKeysCode, quote(site.kNode ? ctx.text(site.kNode) : 'k', 30))), ...flagDefinitions(site)],
           });
         }
       },
@@ -164,11 +186,11 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         const [l, sz] = m!.sizes!;
         ctx.report({
           node: site.maskNode,
-          message: `${quote(ctx.text(site.maskNode), 40)} is a causal mask aligned top-left over ${l} queries and ${sz} keys, and the keys of these scores include a KV cache: query i sees only keys 0..i, so the new tokens cannot see the most recent cached keys. Align it bottom-right (rows ${sz} - ${l}:${sz} of the causal buffer, or tril(diagonal=${sz} - ${l})).`,
+          message: msg(T.topLeftBufferOnCache, quote(ctx.text(site.maskNode), 40), l, sz),
           related: [
-            ...maskBuilt(ev, m, 'the causal mask'),
-            { node: formed[0].node, message: 'the scores of the queries against the cached keys are formed here' },
-            cacheJoined(ev, formed[0].b, 'the keys'),
+            ...maskBuilt(ev, m, msg(MASK_NAMES.theCausalMask)),
+            { node: formed[0].node, message: msg(T.scoresAgainstCachedKeys) },
+            cacheJoined(ev, formed[0].b, msg(T.theKeys)),
           ],
         });
       },
@@ -182,8 +204,11 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         const [l, s] = site.mask.mask!.sizes!;
         ctx.report({
           node: site.maskNode,
-          message: `${quote(ctx.text(site.maskNode), 40)} is a causal mask aligned top-left over ${l} queries and ${s} keys, and the keys ${quote(sdpa.kNode ? ctx.text(sdpa.kNode) : 'k', 30)} include a KV cache: query i sees only keys 0..i, so the new tokens cannot see the most recent cached keys. Align it bottom-right (tril(diagonal=${s} - ${l}), or rows ${s} - ${l}:${s} of a causal buffer).`,
-          related: [...maskBuilt(ev, site.mask.mask, 'attn_mask'), cacheJoined(ev, sdpa.k, `the keys ${quote(sdpa.kNode ? ctx.text(sdpa.kNode) : 'k', 30)}`)],
+          message: msg(T.topLeftMaskOnCache, quote(ctx.text(site.maskNode), 40), l, s, quote(sdpa.kNode ? ctx.text(sdpa.kNode) : 'k', 30)),
+          related: [
+            ...maskBuilt(ev, site.mask.mask, msg(MASK_NAMES.attnMask)),
+            cacheJoined(ev, sdpa.k, msg(T.theKeysCode, quote(sdpa.kNode ? ctx.text(sdpa.kNode) : 'k', 30))),
+          ],
         });
       },
     };

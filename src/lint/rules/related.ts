@@ -6,41 +6,59 @@ import type { Evaluator } from '../analysis/evaluator';
 import type { Ctx } from '../analysis/facts';
 import { precisionSource } from '../analysis/precision';
 import type { AValue, MaskInfo, MaskOrigin } from '../analysis/values';
+import { defineTemplates, msg, type MessageParts } from '../message';
 import { childByField, unparen, type PyNode } from '../syntax/tree';
 import { quote, type RelatedSpec } from './rule';
 
+const T = defineTemplates({
+  theMask: 'the mask',
+  additiveMeaning: 'additive: 0 where kept, a large negative number where masked',
+  keepMeaning: 'True/1 at positions to keep',
+  ignoreMeaning: 'True/1 at positions to ignore',
+  theOpposite: 'the opposite',
+  comesInAsParameter: '{0} comes in as the parameter {1}',
+  isBuiltHere: '{0} is built here',
+  builtWithMeaning: '{0} ({1})',
+  builtWithMeaningByName: '{0} ({1}, read from its name)',
+  invertedHere: 'its meaning is inverted here (now {0})',
+  includeCache: '{0} include the KV cache here ({1})',
+  nameComesInAsParameter: '{0} comes in as a parameter here',
+  runsInFloat16: '{0}: this file runs in float16',
+  runsInBfloat16: '{0}: this file runs in bfloat16',
+  isDefinedHere: '{0} is defined here',
+});
+
+/** Mask phrases callers name the mask by ("attn_mask", "the causal mask"). */
+export const MASK_NAMES = defineTemplates({
+  attnMask: 'attn_mask',
+  theCausalMask: 'the causal mask',
+});
+
 /** Where a mask was built, with what its entries meant there, and where its meaning was last inverted. */
-export function maskBuilt(ev: Evaluator, m: MaskInfo | undefined, what = 'the mask'): RelatedSpec[] {
+export function maskBuilt(ev: Evaluator, m: MaskInfo | undefined, what: MessageParts = msg(T.theMask)): RelatedSpec[] {
   const o = m?.origin;
   if (!m || !o) return [];
-  const meaning = (p: MaskOrigin): string | undefined =>
-    p.additive
-      ? 'additive: 0 where kept, a large negative number where masked'
-      : p.polarity === 'keep'
-        ? 'True/1 at positions to keep'
-        : p.polarity === 'ignore'
-          ? 'True/1 at positions to ignore'
-          : undefined;
+  const meaning = (p: MaskOrigin): MessageParts | undefined =>
+    p.additive ? msg(T.additiveMeaning) : p.polarity === 'keep' ? msg(T.keepMeaning) : p.polarity === 'ignore' ? msg(T.ignoreMeaning) : undefined;
   const at = meaning(o);
-  const source =
-    o.node.type === 'identifier' && isParameter(o.node) ? `${what} comes in as the parameter ${quote(ev.text(o.node), 30)}` : `${what} is built here`;
-  const out: RelatedSpec[] = [{ node: o.node, message: at ? `${source} (${at}${m.byName ? ', read from its name' : ''})` : source }];
+  const source = o.node.type === 'identifier' && isParameter(o.node) ? msg(T.comesInAsParameter, what, quote(ev.text(o.node), 30)) : msg(T.isBuiltHere, what);
+  const out: RelatedSpec[] = [{ node: o.node, message: at ? msg(m.byName ? T.builtWithMeaningByName : T.builtWithMeaning, source, at) : source }];
   const flip = m.flippedAt;
-  if (flip && flip.node !== o.node) out.push({ node: flip.node, message: `its meaning is inverted here (now ${meaning(flip) ?? 'the opposite'})` });
+  if (flip && flip.node !== o.node) out.push({ node: flip.node, message: msg(T.invertedHere, meaning(flip) ?? msg(T.theOpposite)) });
   return out;
 }
 
 /** Where keys or values were joined with a KV cache. */
-export function cacheJoined(ev: Evaluator, v: AValue, what: string): RelatedSpec | undefined {
+export function cacheJoined(ev: Evaluator, v: AValue, what: MessageParts): RelatedSpec | undefined {
   if (!v.fromCache || !v.cacheAt) return undefined;
-  return { node: v.cacheAt, message: `${what} include the KV cache here (${quote(ev.text(v.cacheAt), 50)})` };
+  return { node: v.cacheAt, message: msg(T.includeCache, what, quote(ev.text(v.cacheAt), 50)) };
 }
 
 /**
  * The statements that define `node` when it is a name or `self.attr` (its reaching definitions; for an attribute
  * of self, its assignments anywhere in the class), each as "`text` is defined here".
  */
-export function definitions(ev: Evaluator, node: PyNode | undefined, ctx: Ctx, message: (text: string) => string, max = 2): RelatedSpec[] {
+export function definitions(ev: Evaluator, node: PyNode | undefined, ctx: Ctx, message: (text: string) => MessageParts, max = 2): RelatedSpec[] {
   if (!node) return [];
   const u = unparen(node);
   let targets: PyNode[] = [];
@@ -59,7 +77,7 @@ export function definitions(ev: Evaluator, node: PyNode | undefined, ctx: Ctx, m
   for (const t of targets) {
     if (seen.has(t.id) || out.length >= max) continue;
     seen.add(t.id);
-    out.push({ node: t, message: t.type === 'identifier' && isParameter(t) ? `${quote(name, 30)} comes in as a parameter here` : message(name) });
+    out.push({ node: t, message: t.type === 'identifier' && isParameter(t) ? msg(T.nameComesInAsParameter, quote(name, 30)) : message(name) });
   }
   return out;
 }
@@ -86,7 +104,7 @@ export function precisionShown(ev: Evaluator, which: 'fp16' | 'bf16'): RelatedSp
   // Once per file: every fill finding of a large file asks the same.
   const at = ev.file.perNode(`precision source ${which}`, ev.tree.root, () => precisionSource(ev.tree.source, which));
   if (!at) return undefined;
-  return { node: at, message: `${quote(ev.tree.source.slice(at.start, at.end), 40)}: this file runs in ${which === 'fp16' ? 'float16' : 'bfloat16'}` };
+  return { node: at, message: msg(which === 'fp16' ? T.runsInFloat16 : T.runsInBfloat16, quote(ev.tree.source.slice(at.start, at.end), 40)) };
 }
 
 /**
@@ -109,8 +127,13 @@ export function factorDefinitions(ev: Evaluator, factor: PyNode, ctx: Ctx, max =
   visit(factor);
   const out: RelatedSpec[] = [];
   for (const n of names) {
-    for (const r of definitions(ev, n, ctx, (t) => `${quote(t, 30)} is defined here`, max - out.length)) if (!out.some((o) => o.node === r.node)) out.push(r);
+    for (const r of definitions(ev, n, ctx, (t) => definedHere(t), max - out.length)) if (!out.some((o) => o.node === r.node)) out.push(r);
     if (out.length >= max) break;
   }
   return out;
+}
+
+/** "`name` is defined here" (a definition as a related location). */
+export function definedHere(text: string, max = 30): MessageParts {
+  return msg(T.isDefinedHere, quote(text, max));
 }

@@ -3,6 +3,7 @@
 // site kind instead of node type). Rules stay short: the analysis has done the work.
 import type { Evaluator } from '../analysis/evaluator';
 import type { FillSite, MaskSite, MatmulSite, ScaleSite, SdpaSite, SoftmaxSite, WeightsMaskSite } from '../analysis/facts';
+import { defineTemplates, msg, type MessageArg, type MessageParts } from '../message';
 import type { PyNode } from '../syntax/tree';
 import type { FixSafety, RuleCode, Severity } from '../types';
 
@@ -36,7 +37,7 @@ export interface RuleMeta {
 
 /** A fix expressed over source offsets (UTF-16); the engine turns it into line/column edits. */
 export interface FixSpec {
-  title: string;
+  title: MessageParts;
   safety: FixSafety;
   edits: { start: number; end: number; newText: string }[];
 }
@@ -45,13 +46,13 @@ export interface FixSpec {
 export interface RelatedSpec {
   /** A syntax node, or any UTF-16 range of the module's source. */
   node: { readonly start: number; readonly end: number };
-  message: string;
+  message: MessageParts;
 }
 
 export interface Report {
   /** The offending argument or expression; the finding's range. */
   node: PyNode;
-  message: string;
+  message: MessageParts;
   fix?: FixSpec;
   /** Where the evidence comes from (the other end of use and definition); entries inside `node` are dropped. */
   related?: readonly (RelatedSpec | undefined)[];
@@ -106,4 +107,16 @@ export function insertKeyword(argList: PyNode, ctxText: (n: PyNode) => string, k
   const at = argList.start + i + 1;
   void closeParen;
   return { start: at, end: at, newText: `, ${keyword}` };
+}
+
+const API_PHRASES = defineTemplates({
+  additiveMask: 'additive mask',
+  indexAssignment: 'index assignment',
+});
+
+/** A site's `display` for a message: the API's name as code, or the phrase for the sites that are not one call. */
+export function apiName(display: string): MessageArg {
+  if (display === 'additive mask') return msg(API_PHRASES.additiveMask);
+  if (display === 'index assignment') return msg(API_PHRASES.indexAssignment);
+  return display;
 }

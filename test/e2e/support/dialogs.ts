@@ -1,6 +1,7 @@
 // Quick-input steps the Workbench interface has no method for yet, reached through a webview's page:
-// answering code-server's simple file dialog once its value has settled, closing it, and picking a quick
-// pick item by its label. They belong in the driver (see the panel engineer's report).
+// answering code-server's simple file dialog once its value has settled, closing it, picking a quick pick
+// item by its label, and pressing a notification's button. They belong in the driver (see the panel engineer's
+// report).
 import type { Webview } from '../driver/workbench';
 
 function quickInput(panel: Webview) {
@@ -68,4 +69,25 @@ export async function pickQuickItem(panel: Webview, label: string): Promise<stri
   await page.keyboard.press('Enter');
   await input.waitFor({ state: 'hidden', timeout: 30_000 });
   return title;
+}
+
+/**
+ * Clicks a button of a notification toast and waits until the toast is gone. The Workbench driver reads
+ * notifications but has no step that presses their buttons yet, so this reaches the page through a webview.
+ */
+export async function clickNotificationButton(panel: Webview, message: string, label: string): Promise<void> {
+  const page = panel.locator('body').page();
+  const toast = page.locator('.notifications-toasts .notification-list-item', { hasText: message }).first();
+  await toast.waitFor({ timeout: 30_000 });
+  // A click that lands while the toast is still sliding in can be lost (the toast stays, nothing ran): a click
+  // that counts closes the toast, so only a toast still showing is clicked again.
+  for (let attempt = 1; ; attempt++) {
+    await toast.locator('.monaco-button', { hasText: new RegExp(`^${label}$`) }).click();
+    try {
+      await toast.waitFor({ state: 'hidden', timeout: 10_000 });
+      return;
+    } catch (e) {
+      if (attempt >= 3) throw e;
+    }
+  }
 }

@@ -4,9 +4,11 @@
 //
 // The runner (scripts/test-exthost.ts) also needs the results when the extension host runs behind a browser
 // (code-server), where nothing reaches its stdout: every mocha event is appended, one JSON object per line,
-// to the file named by EXTHOST_RESULTS_FILE (see ResultEvent). EXTHOST_SUITES picks suites by name, in order.
+// to the file named by EXTHOST_RESULTS_FILE (see ResultEvent). EXTHOST_SUITES picks suites by name, in order;
+// EXTHOST_LOCALE says which display language the window runs in (suites named for a locale run only there).
 import { appendFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { suiteLocale } from './locale';
 
 // mocha's CommonJS build, resolved from the repository's node_modules (the bundle sits inside the repository).
 const Mocha = require('mocha/lib/mocha.cjs') as typeof import('mocha');
@@ -24,8 +26,9 @@ const SUITE_SUFFIX = '.exthost.js';
 
 /** The bundled suites next to this file, by name (`lint-diagnostics` for lint-diagnostics.exthost.js). */
 function suiteFiles(): string[] {
+  const locale = process.env.EXTHOST_LOCALE || undefined;
   const available = readdirSync(__dirname)
-    .filter((f) => f.endsWith(SUITE_SUFFIX))
+    .filter((f) => f.endsWith(SUITE_SUFFIX) && suiteLocale(f) === locale)
     .sort();
   const wanted = (process.env.EXTHOST_SUITES ?? '')
     .split(',')
@@ -35,7 +38,9 @@ function suiteFiles(): string[] {
   return wanted.map((name) => {
     const file = `${name}${SUITE_SUFFIX}`;
     if (!available.includes(file))
-      throw new Error(`EXTHOST_SUITES names "${name}", but the suites are ${available.map((f) => basename(f, SUITE_SUFFIX)).join(', ')}`);
+      throw new Error(
+        `EXTHOST_SUITES names "${name}", but the suites${locale ? ` for --locale ${locale}` : ''} are ${available.map((f) => basename(f, SUITE_SUFFIX)).join(', ')}`,
+      );
     return join(__dirname, file);
   });
 }

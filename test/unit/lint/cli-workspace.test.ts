@@ -87,6 +87,7 @@ describe('attention-inspector lint DIR (a workspace)', function () {
           line: 5,
           column: 5,
           message: 'the mask is built in `make_pad_mask` (pkg/utils.py:5)',
+          messageParts: { template: 'the mask is built in {0} ({1})', args: ['`make_pad_mask`', 'pkg/utils.py:5'] },
         },
       ],
     );

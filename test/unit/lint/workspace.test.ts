@@ -207,7 +207,15 @@ describe('workspace: evidence in another file', () => {
     assert.match(buggy[0].message, /utils\.py:5/);
     assert.deepEqual(
       buggy[0].related?.filter((r) => r.path !== undefined),
-      [{ path: 'utils.py', line: 5, column: 5, message: 'the mask is built in `make_pad_mask` (utils.py:5)' }],
+      [
+        {
+          path: 'utils.py',
+          line: 5,
+          column: 5,
+          message: 'the mask is built in `make_pad_mask` (utils.py:5)',
+          messageParts: { template: 'the mask is built in {0} ({1})', args: ['`make_pad_mask`', 'utils.py:5'] },
+        },
+      ],
     );
     assert.deepEqual(l.lintPython(SDPA_CALLER('from utils import make_keep_mask', 'make_keep_mask(input_ids)'), { path: 'model.py' }), []);
   });

@@ -3,6 +3,7 @@ import { multiheadAttention, tensor } from '../../../src/engine';
 import { seededAttentionWeights } from '../../../src/engine/random';
 import { InspectSession, thumbnails } from '../../../src/models/session';
 import { STALE_RUN, TOO_MANY_TOKENS } from '../../../src/protocol/engine';
+import { TOKEN_COUNT_LIMIT } from '../../../src/protocol/engine-errors';
 
 const seeded = { kind: 'seeded' as const, seed: 7, heads: 4, dModel: 32 };
 
@@ -74,12 +75,16 @@ describe('InspectSession with the seeded model', () => {
     );
   });
 
-  it('refuses a text past the token limit without tokenizing all of it', async () => {
+  it('refuses a text past the token limit, saying how long it is (counted up to TOKEN_COUNT_LIMIT tokens, not all of a huge text)', async () => {
     const session = new InspectSession();
     await session.configure(seeded);
     await assert.rejects(
+      session.run({ text: 'word '.repeat(300), maxTokens: 64 }),
+      (e: Error) => e.name === TOO_MANY_TOKENS && e.message === 'the text has 300 tokens; the limit is 64',
+    );
+    await assert.rejects(
       session.run({ text: 'word '.repeat(100_000), maxTokens: 64 }),
-      (e: Error) => e.name === TOO_MANY_TOKENS && /more than 64 tokens/.test(e.message),
+      (e: Error) => e.name === TOO_MANY_TOKENS && e.message === `the text has more than ${TOKEN_COUNT_LIMIT} tokens; the limit is 64`,
     );
     await assert.rejects(session.run({ text: ' \n ', maxTokens: 64 }), /no tokens/);
   });
