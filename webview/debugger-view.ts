@@ -1,6 +1,7 @@
 // The step-through debugger for one head: the switches (scale, temperature, masks, softmax dim, fully
 // masked rows, causal intent), the five steps stepped with buttons or ←/→, each step's matrix as a
 // heatmap with its formula and shape, the warnings in plain words, and the per-row statistics.
+import { itemAt } from './checked';
 import type { AttentionTrace } from '../src/engine/trace';
 import type { OwnStep, RecordedAttentionTrace, RunResult } from '../src/protocol/engine';
 import { scaleFor } from './colour-scale';
@@ -342,7 +343,8 @@ export class DebuggerView {
     }
     if (!own || !values) return;
     const queries = this.tokenLabels('queries');
-    const [rows, cols] = own.own.shape;
+    const rows = itemAt(own.own.shape, 0, 'your tensor’s shape');
+    const cols = itemAt(own.own.shape, 1, 'your tensor’s shape');
     const lines = this.run ? stepSourceLines(this.run, this.focus.layer, this.step) : [];
     const title = ownStepTitle(own);
     this.ownTitle.textContent = lines.length > 0 ? `${title} (${sourceLinkText(lines)})` : title;

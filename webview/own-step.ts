@@ -1,6 +1,7 @@
 // A recorded hand-written call in the debugger: the user's own tensor at the current step (what their code
 // computed there) beside the engine's reference, in words: which tensor it is, whether it agrees, how far apart
 // the two are and the first cell where they part. Pure (apart from the string table).
+import { itemAt } from './checked';
 import type { OwnStep } from '../src/protocol/engine';
 import { toF32 } from './data';
 import { fmt } from './format';
@@ -94,7 +95,7 @@ export function describeOwnCell(
   queries: readonly string[],
   keys: readonly string[],
 ): string[] {
-  const cols = o.own.shape[1];
+  const cols = itemAt(o.own.shape, 1, 'your tensor’s shape');
   const yours = o.own.data[row * cols + col];
   const head = o.block
     ? t('Queries {0}–{1} → keys {2}–{3} (block average)', row * o.block.rows, (row + 1) * o.block.rows - 1, col * o.block.cols, (col + 1) * o.block.cols - 1)

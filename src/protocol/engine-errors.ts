@@ -57,7 +57,7 @@ export function matchEngineError(message: string): { template: EngineErrorTempla
     const m = re.exec(message);
     if (!m) continue;
     const args: string[] = [];
-    order.forEach((placeholder, group) => (args[placeholder] = m[group + 1]));
+    order.forEach((placeholder, group) => (args[placeholder] = m[group + 1] ?? ''));
     return { template, args };
   }
   return undefined;

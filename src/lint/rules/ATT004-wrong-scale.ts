@@ -193,14 +193,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           // Divided by a factor that is itself 1/sqrt(d) (`/ self.scale` with `self.scale = head_dim ** -0.5`).
           const divides = op.node.children.some((c) => !c.named && (c.type === '/' || c.type === '/='));
           const inverse = divides && op.dim?.text !== undefined && op.factorNode.type !== 'call' && !/sqrt|\*\*/.test(ctx.text(op.factorNode));
-          report(
-            op.factorNode,
-            inverse
-              ? msg(T.dividedByInverse, f, op.dim.text)
-              : msg(T.multipliedByDim, f, op.power),
-            undefined,
-            evidence,
-          );
+          report(op.factorNode, inverse ? msg(T.dividedByInverse, f, op.dim.text) : msg(T.multipliedByDim, f, op.power), undefined, evidence);
           return;
         }
         if (dimWhich(op) === 'heads') {
