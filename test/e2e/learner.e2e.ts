@@ -77,13 +77,13 @@ describe('the inspector as a learner meets it (code-server)', function () {
     assert.match(await panel.locator('.debugger-python code').innerText(), /^scaled = scores \* scale \/ 10\.0 /m);
     // The matrix as a table: token text and values in the DOM.
     const tokens = await expectedTokens('The cat sat on the mat because it was tired.');
-    await panel.locator('.debugger .matrix-table summary').click();
-    const headers = await panel.locator('.debugger .matrix-values thead th').allInnerTexts();
+    await panel.locator('.debugger .matrix-table:visible summary').click();
+    const headers = await panel.locator('.debugger .matrix-values:visible thead th').allInnerTexts();
     assert.deepEqual(
       headers.slice(1),
       tokens.map((t, i) => `${i} ${t}`),
     );
-    assert.equal(await panel.locator('.debugger .matrix-values tbody tr').count(), tokens.length);
+    assert.equal(await panel.locator('.debugger .matrix-values:visible tbody tr').count(), tokens.length);
     await panel.locator('#sw-temperature').fill('1');
     await panel.locator('#sw-temperature').press('Enter');
     await panel.waitForText('No problems found with these switches.');
