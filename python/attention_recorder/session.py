@@ -36,10 +36,28 @@ class Session:
         original = getattr(threading.Thread, "_bootstrap_inner", None)
         if original is not None:
             def _bootstrap_inner(thread, _original=original):
-                try:
-                    RecordingMode(recorder).__enter__()  # thread-local mode stack: lives as long as the thread
-                except Exception as e:
-                    recorder.store.internal_error("thread", e)
+                # The mode is entered when the thread's run starts and left when it ends, before the thread counts
+                # as finished: a mode left on a thread's stack was released during interpreter shutdown on torch
+                # 1.13, which then aborted the process ("terminate called without an active exception").
+                run = thread.run
+
+                def run_recorded():
+                    mode = RecordingMode(recorder)
+                    try:
+                        mode.__enter__()
+                    except Exception as e:
+                        recorder.store.internal_error("thread", e)
+                        mode = None
+                    try:
+                        return run()
+                    finally:
+                        if mode is not None:
+                            try:
+                                mode.__exit__(None, None, None)
+                            except Exception as e:
+                                recorder.store.internal_error("thread", e)
+
+                thread.run = run_recorded
                 return _original(thread)
             self._original_bootstrap = original
             threading.Thread._bootstrap_inner = _bootstrap_inner
