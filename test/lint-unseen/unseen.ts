@@ -2,7 +2,8 @@
 // regression set uses, kept out of the rules' authors' sight. This module reads the cases (single .py files
 // and folder cases that are small workspaces), checks their headers, redacts the labels before the linter sees
 // the code, lints each file, and scores the findings with the main corpus's matching
-// (test/lint-corpus/score.ts). It prints aggregates only: never a per-case miss.
+// (test/lint-corpus/score.ts). The set comes in batches (cases/ is the first, batch-N/cases/ the later ones);
+// reports are per batch and for all batches together. It prints aggregates only: never a per-case miss.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import {
@@ -236,11 +237,20 @@ export interface UnseenRun {
   crashes: Array<{ file: string; message: string }>;
 }
 
-/** Lints every case (redacted, file by file within its workspace) and scores it against the labels. */
-export function runUnseen(linter: UnseenLinter, cases: readonly UnseenCase[], caseWorkspace?: CaseWorkspace): UnseenRun {
-  const results: CaseResult[] = [];
+/** One case's per-file results, as linted. */
+export interface LintedCase {
+  c: UnseenCase;
+  results: CaseResult[];
+}
+
+/** Lints every case (redacted, file by file within its workspace) and matches the findings to the labels. */
+export function lintCases(
+  linter: UnseenLinter,
+  cases: readonly UnseenCase[],
+  caseWorkspace?: CaseWorkspace,
+): { linted: LintedCase[]; crashes: UnseenRun['crashes'] } {
   const crashes: UnseenRun['crashes'] = [];
-  const perCase: Array<{ c: UnseenCase; results: CaseResult[] }> = [];
+  const linted: LintedCase[] = [];
   for (const c of cases) {
     const workspace = redactedWorkspace(c);
     const mine: CaseResult[] = [];
@@ -262,16 +272,27 @@ export function runUnseen(linter: UnseenLinter, cases: readonly UnseenCase[], ca
       const located = findings.map((f) => ({ cell: null, code: f.code, line: f.line, column: f.column, message: f.message }));
       mine.push(matchCase(label, expectations, located));
     }
-    results.push(...mine);
-    perCase.push({ c, results: mine });
+    linted.push({ c, results: mine });
   }
+  return { linted, crashes };
+}
+
+/** Scores linted cases: overall and per rule, and per class (plus `folder`). */
+export function summariseUnseen(linted: readonly LintedCase[], crashes: UnseenRun['crashes'] = []): UnseenRun {
+  const results = linted.flatMap((l) => l.results);
   const byClass: UnseenRun['byClass'] = new Map();
   for (const key of [...CLASSES, 'folder'] as const) {
-    const members = perCase.filter(({ c }) => (key === 'folder' ? c.folder : c.header.cls === key));
+    const members = linted.filter(({ c }) => (key === 'folder' ? c.folder : c.header.cls === key));
     const s = scoreResults(members.flatMap((m) => m.results)).overall;
     byClass.set(key, { cases: members.length, ...s });
   }
-  return { results, score: scoreResults(results), byClass, crashes };
+  return { results, score: scoreResults(results), byClass, crashes: [...crashes] };
+}
+
+/** Lints every case (redacted, file by file within its workspace) and scores it against the labels. */
+export function runUnseen(linter: UnseenLinter, cases: readonly UnseenCase[], caseWorkspace?: CaseWorkspace): UnseenRun {
+  const { linted, crashes } = lintCases(linter, cases, caseWorkspace);
+  return summariseUnseen(linted, crashes);
 }
 
 function fmt(x: number | null): string {
@@ -291,7 +312,7 @@ function table(head: string[], rows: string[][]): string {
 }
 
 /** The aggregate report: overall P/R/F1, per-rule P/R, and counts by class. No per-case line, ever. */
-export function formatUnseenReport(run: UnseenRun, cases: readonly UnseenCase[]): string {
+export function formatUnseenReport(run: UnseenRun, cases: readonly UnseenCase[], title = 'lint unseen'): string {
   const o = run.score.overall;
   const files = cases.reduce((n, c) => n + c.files.length, 0);
   const expected = cases.reduce((n, c) => n + c.files.reduce((m, f) => m + f.expectations.length, 0), 0);
@@ -301,7 +322,7 @@ export function formatUnseenReport(run: UnseenRun, cases: readonly UnseenCase[])
   perRule.push(['overall', String(o.tp), String(o.fp), String(o.fn), fmt(o.precision), fmt(o.recall)]);
   const classes = [...run.byClass].map(([k, c]) => [k, String(c.cases), String(c.tp), String(c.fp), String(c.fn), fmt(c.precision), fmt(c.recall)]);
   return [
-    `lint unseen: ${cases.length} cases (${files} files, ${expected} expectations) from ${new Set(cases.map((c) => c.header.repo.toLowerCase())).size} repositories`,
+    `${title}: ${cases.length} cases (${files} files, ${expected} expectations) from ${new Set(cases.map((c) => c.header.repo.toLowerCase())).size} repositories`,
     `overall: precision ${fmt(o.precision)}  recall ${fmt(o.recall)}  F1 ${fmt(f1(o))}${run.crashes.length > 0 ? `  (linter threw on ${run.crashes.length} files)` : ''}`,
     table(['rule', 'TP', 'FP', 'FN', 'precision', 'recall'], perRule),
     table(['class', 'cases', 'TP', 'FP', 'FN', 'precision', 'recall'], classes),
@@ -343,4 +364,55 @@ export function loadUnseen(dir: string = UNSEEN_DIR): UnseenCase[] {
   }
   if (errors.length > 0) throw new Error(`malformed unseen cases in ${dir}:\n  ${errors.join('\n  ')}`);
   return cases;
+}
+
+/** A batch of the set: the first batch in `cases/`, later ones in `batch-N/cases/` (see the README). */
+export interface UnseenBatch {
+  /** `batch-1`, `batch-2`, ... */
+  id: string;
+  dir: string;
+}
+
+export const UNSEEN_BATCHES: readonly UnseenBatch[] = [
+  { id: 'batch-1', dir: UNSEEN_DIR },
+  { id: 'batch-2', dir: join(__dirname, 'batch-2', 'cases') },
+];
+
+/** Every batch's cases; throws if a case name occurs in two batches (names label results and workspace versions). */
+export function loadUnseenBatches(batches: readonly UnseenBatch[] = UNSEEN_BATCHES): Array<{ batch: UnseenBatch; cases: UnseenCase[] }> {
+  const loaded = batches.map((batch) => ({ batch, cases: loadUnseen(batch.dir) }));
+  const seen = new Map<string, string>();
+  for (const { batch, cases } of loaded) {
+    for (const c of cases) {
+      const other = seen.get(c.name);
+      if (other !== undefined) throw new Error(`unseen case name "${c.name}" is used in ${other} and ${batch.id}`);
+      seen.set(c.name, batch.id);
+    }
+  }
+  return loaded;
+}
+
+/** Lints every batch once; returns each batch's run and the run of all batches together. */
+export function runUnseenBatches(
+  linter: UnseenLinter,
+  loaded: ReadonlyArray<{ batch: UnseenBatch; cases: readonly UnseenCase[] }>,
+  caseWorkspace?: CaseWorkspace,
+): { perBatch: Array<{ batch: UnseenBatch; cases: readonly UnseenCase[]; run: UnseenRun }>; combined: UnseenRun } {
+  const allLinted: LintedCase[] = [];
+  const allCrashes: UnseenRun['crashes'] = [];
+  const perBatch = loaded.map(({ batch, cases }) => {
+    const { linted, crashes } = lintCases(linter, cases, caseWorkspace);
+    allLinted.push(...linted);
+    allCrashes.push(...crashes);
+    return { batch, cases, run: summariseUnseen(linted, crashes) };
+  });
+  return { perBatch, combined: summariseUnseen(allLinted, allCrashes) };
+}
+
+/** The aggregate report of every batch, then of all batches together. No per-case line, ever. */
+export function formatUnseenBatchesReport(result: ReturnType<typeof runUnseenBatches>): string {
+  const sections = result.perBatch.map(({ batch, cases, run }) => formatUnseenReport(run, cases, `lint unseen, ${batch.id}`));
+  const all = result.perBatch.flatMap((b) => b.cases);
+  sections.push(formatUnseenReport(result.combined, all, `lint unseen, all ${result.perBatch.length} batches`));
+  return sections.join('\n\n');
 }

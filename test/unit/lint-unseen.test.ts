@@ -3,10 +3,12 @@
 //  1. The loader and scorer (test/lint-unseen/unseen.ts), tested on small inline cases.
 //  2. The set itself: every case well formed (header, label, class, source, expectations), valid Python before
 //     and after redaction, the size and spread the brief asks for, no repository shared with the regression sets.
-//  3. The linter run: prints the aggregates only (never a per-case miss) and asserts no threshold; it fails only
-//     if the linter throws.
+//  3. The second batch (batch-2/, see its README): the same checks, its own size and spread, and no repository
+//     shared with the regression sets, the first batch or the repositories the rules' authors studied.
+//  4. The linter run: prints the aggregates only (never a per-case miss), per batch and for all batches, and
+//     asserts no threshold; it fails only if the linter throws.
 import { strict as assert } from 'node:assert';
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import TreeSitter = require('web-tree-sitter');
 import { CORPUS_DIR, readGrammarWasm } from '../lint-corpus/load';
@@ -14,19 +16,27 @@ import { HOLDOUT_DIR, readmeRepos } from '../lint-holdout/holdout';
 import { RULE_CODES, parseExpectations, type FindingLike } from '../lint-corpus/score';
 import {
   CaseWorkspace,
+  UNSEEN_BATCHES,
   UNSEEN_DIR,
   f1,
+  formatUnseenBatchesReport,
   formatUnseenReport,
   lintFileInWorkspace,
   loadUnseen,
+  loadUnseenBatches,
   parseUnseenCase,
   parseUnseenHeader,
   redactUnseenSource,
   redactedWorkspace,
   runUnseen,
+  runUnseenBatches,
   type UnseenCase,
   type UnseenLinter,
 } from '../lint-unseen/unseen';
+
+// The second batch's size (the brief: at least 30 cases and 20 expected findings from real bugs).
+const MIN_BATCH2_CASES = 30;
+const MIN_BATCH2_REAL_BUG_FINDINGS = 20;
 
 const SOURCE = '# source: https://github.com/someone/some-repo https://github.com/someone/some-repo/commit/0123abc model.py';
 const header = (name: string, label = 'buggy', cls = 'real-bug', extra: string[] = []) =>
@@ -209,6 +219,41 @@ describe('lint unseen: loader and scorer', () => {
     assert.equal(f1({ precision: 0.5, recall: 1 })?.toFixed(3), '0.667');
     assert.equal(f1({ precision: null, recall: 1 }), null);
   });
+  it('reports every batch and all batches together, aggregates only, linting each case once', () => {
+    const mk = (name: string, cls = 'real-bug', label = 'buggy') =>
+      parseUnseenCase(name, false, [{ path: `${name}.py`, text: `${header(name, label, cls)}\nx = 1${label === 'buggy' ? '  # expect: ATT001' : ''}\n` }]);
+    const b1 = { batch: { id: 'batch-1', dir: 'unused' }, cases: [mk('first-secret')] };
+    const b2 = { batch: { id: 'batch-2', dir: 'unused' }, cases: [mk('second-secret'), mk('third-secret', 'clean', 'correct')] };
+    let calls = 0;
+    const fake: UnseenLinter = {
+      lintPython: (src) => {
+        calls++;
+        return src.includes('x = 1') ? [{ code: 'ATT001', line: 8 }] : [];
+      },
+    };
+    const result = runUnseenBatches(fake, [b1, b2]);
+    assert.equal(calls, 3, 'one lint call per file over both batches');
+    assert.deepEqual(
+      result.perBatch.map((b) => [b.batch.id, b.run.score.overall.tp, b.run.score.overall.fp]),
+      [
+        ['batch-1', 1, 0],
+        ['batch-2', 1, 1],
+      ],
+    );
+    const all = result.combined;
+    assert.deepEqual([all.score.overall.tp, all.score.overall.fp, all.score.overall.fn], [2, 1, 0]);
+    assert.deepEqual([all.byClass.get('real-bug')!.cases, all.byClass.get('clean')!.cases, all.byClass.get('clean')!.fp], [2, 1, 1]);
+    const report = formatUnseenBatchesReport(result);
+    assert.ok(!/secret/.test(report), 'no case name in the report');
+    assert.match(report, /^lint unseen, batch-1: 1 cases/m);
+    assert.match(report, /^lint unseen, batch-2: 2 cases/m);
+    assert.match(report, /^lint unseen, all 2 batches: 3 cases/m);
+    assert.equal((report.match(/^overall: precision/gm) ?? []).length, 3);
+  });
+
+  it('rejects a case name used in two batches', () => {
+    assert.throws(() => loadUnseenBatches([UNSEEN_BATCHES[0], { id: 'again', dir: UNSEEN_BATCHES[0].dir }]), /is used in batch-1 and again/);
+  });
 });
 
 describe('lint unseen: the set', () => {
@@ -240,13 +285,7 @@ describe('lint unseen: the set', () => {
   });
 
   it('uses no repository of the regression sets (their headers and README tables)', () => {
-    const excluded = new Set<string>();
-    for (const dir of [CORPUS_DIR, join(HOLDOUT_DIR)]) {
-      for (const repo of readmeRepos(readFileSync(join(dir, '..', 'README.md'), 'utf8'))) excluded.add(repo);
-      for (const f of readdirSync(dir)) {
-        for (const m of readFileSync(join(dir, f), 'utf8').matchAll(/# modelled-on: ([A-Za-z0-9][\w.-]*\/[\w.-]+)/g)) excluded.add(m[1].toLowerCase());
-      }
-    }
+    const excluded = regressionSetRepos();
     assert.ok(excluded.size > 100, `${excluded.size} repositories excluded`);
     assert.deepEqual(
       cases.filter((c) => excluded.has(c.header.repo.toLowerCase())).map((c) => `${c.name}: ${c.header.repo}`),
@@ -255,64 +294,153 @@ describe('lint unseen: the set', () => {
   });
 
   it('every file is valid Python before and after redaction, and the redaction removes every label', async () => {
-    const grammar = readGrammarWasm();
-    await TreeSitter.Parser.init({ wasmBinary: grammar.treeSitter });
-    const parser = new TreeSitter.Parser();
-    parser.setLanguage(await TreeSitter.Language.load(grammar.python));
-    const bad: string[] = [];
-    for (const c of cases) {
-      const redacted = redactedWorkspace(c);
-      for (const [which, files] of [
-        ['original', c.files],
-        ['redacted', redacted],
-      ] as const) {
-        for (const f of files) {
-          const tree = parser.parse(f.text);
-          if (!tree || tree.rootNode.hasError) bad.push(`${which} ${c.name}/${f.path}`);
-          tree?.delete();
-        }
-      }
-      for (const f of redacted)
-        assert.ok(!/#\s*(expect|case|label|class|why|pattern|source|modelled-on|looks-like):/.test(f.text), `${c.name}/${f.path}: a label survived`);
-    }
-    parser.delete();
-    assert.deepEqual(bad, []);
+    assert.deepEqual(await invalidPython(cases), []);
   });
 
   it('the README lists every case once, with its class and repository', () => {
-    const readme = readFileSync(join(UNSEEN_DIR, '..', 'README.md'), 'utf8');
-    const rows = new Map<string, string>();
-    for (const line of readme.split('\n')) {
-      const m = /^\|\s*`([^`]+)`\s*\|/.exec(line);
-      if (m && !m[1].includes('.ts') && m[1] !== 'cases/') {
-        assert.ok(!rows.has(m[1]), `README lists ${m[1]} twice`);
-        rows.set(m[1], line);
+    assertReadmeTable(join(UNSEEN_DIR, '..', 'README.md'), cases);
+  });
+});
+
+/** The files (of `cases`) that do not parse as Python before or after redaction; asserts no label survives redaction. */
+async function invalidPython(cases: readonly UnseenCase[]): Promise<string[]> {
+  const grammar = readGrammarWasm();
+  await TreeSitter.Parser.init({ wasmBinary: grammar.treeSitter });
+  const parser = new TreeSitter.Parser();
+  parser.setLanguage(await TreeSitter.Language.load(grammar.python));
+  const bad: string[] = [];
+  for (const c of cases) {
+    const redacted = redactedWorkspace(c);
+    for (const [which, files] of [
+      ['original', c.files],
+      ['redacted', redacted],
+    ] as const) {
+      for (const f of files) {
+        const tree = parser.parse(f.text);
+        if (!tree || tree.rootNode.hasError) bad.push(`${which} ${c.name}/${f.path}`);
+        tree?.delete();
       }
     }
+    for (const f of redacted)
+      assert.ok(!/#\s*(expect|case|label|class|why|pattern|source|modelled-on|looks-like):/.test(f.text), `${c.name}/${f.path}: a label survived`);
+  }
+  parser.delete();
+  return bad;
+}
+
+/** The README at `readmePath` has one table row per case (naming its repository and class) and no other case row. */
+function assertReadmeTable(readmePath: string, cases: readonly UnseenCase[]): void {
+  const readme = readFileSync(readmePath, 'utf8');
+  const rows = new Map<string, string>();
+  for (const line of readme.split('\n')) {
+    const m = /^\|\s*`([^`]+)`\s*\|/.exec(line);
+    if (m && !m[1].includes('.ts') && !m[1].includes('.txt') && !m[1].endsWith('/')) {
+      assert.ok(!rows.has(m[1]), `${readmePath} lists ${m[1]} twice`);
+      rows.set(m[1], line);
+    }
+  }
+  for (const c of cases) {
+    const row = rows.get(c.name);
+    assert.ok(row, `${readmePath} has no row for ${c.name}`);
+    assert.ok(row.includes(c.header.repo) && row.includes(c.header.cls), `${readmePath}: the row for ${c.name} names its repository and class`);
+  }
+  assert.deepEqual(
+    [...rows.keys()].filter((k) => !cases.some((c) => c.name === k)),
+    [],
+  );
+}
+
+/** owner/name (lower case) of every repository named by the regression sets' headers and README tables. */
+function regressionSetRepos(): Set<string> {
+  const excluded = new Set<string>();
+  for (const dir of [CORPUS_DIR, HOLDOUT_DIR]) {
+    for (const repo of readmeRepos(readFileSync(join(dir, '..', 'README.md'), 'utf8'))) excluded.add(repo);
+    for (const f of readdirSync(dir)) {
+      for (const m of readFileSync(join(dir, f), 'utf8').matchAll(/# modelled-on: ([A-Za-z0-9][\w.-]*\/[\w.-]+)/g)) excluded.add(m[1].toLowerCase());
+    }
+  }
+  return excluded;
+}
+
+const BATCH2 = UNSEEN_BATCHES.find((b) => b.id === 'batch-2')!;
+/** The repositories the lint-rule helper of session 18 studied (copied from its list when the batch was finished). */
+const STUDIED_LIST = join(BATCH2.dir, '..', 'lintrules-studied-repos.txt');
+
+describe('lint unseen: the second batch', () => {
+  let cases: UnseenCase[] = [];
+  let first: UnseenCase[] = [];
+  before(() => {
+    const loaded = loadUnseenBatches();
+    first = loaded.find((b) => b.batch.id === 'batch-1')!.cases;
+    cases = loaded.find((b) => b.batch.id === 'batch-2')!.cases;
+  });
+
+  it('every entry of batch-2/cases is a well-formed case whose expectations agree with its label', () => {
+    assert.equal(cases.length, readdirSync(BATCH2.dir).length, 'every entry of batch-2/cases is a case');
     for (const c of cases) {
-      const row = rows.get(c.name);
-      assert.ok(row, `README has no row for ${c.name}`);
-      assert.ok(row.includes(c.header.repo) && row.includes(c.header.cls), `README row for ${c.name} names its repository and class`);
+      const n = c.files.reduce((k, f) => k + f.expectations.length, 0);
+      assert.equal(n > 0, c.header.label === 'buggy', `${c.name}: expectations agree with the label`);
+    }
+  });
+
+  it('has the size and spread the brief asks for: cases, real-bug findings, rules, frameworks, folder cases', () => {
+    const count = (pred: (c: UnseenCase) => boolean) => cases.filter(pred).length;
+    const expectations = (c: UnseenCase) => c.files.flatMap((f) => f.expectations);
+    assert.ok(cases.length >= MIN_BATCH2_CASES, `${cases.length} cases`);
+    const realBugFindings = cases.filter((c) => c.header.cls === 'real-bug').flatMap(expectations);
+    assert.ok(realBugFindings.length >= MIN_BATCH2_REAL_BUG_FINDINGS, `${realBugFindings.length} expected findings from real bugs`);
+    for (const cls of ['real-bug', 'fixed', 'clean'] as const) assert.ok(count((c) => c.header.cls === cls) >= 5, `at least 5 ${cls} cases`);
+    assert.ok(count((c) => c.folder) >= 4, 'at least 4 folder (cross-file) cases');
+    const rules = new Set(realBugFindings.map((e) => e.code));
+    for (const code of RULE_CODES) assert.ok(rules.has(code), `${code} has a real-bug expectation`);
+    const imports = (re: RegExp) => count((c) => c.files.some((f) => re.test(f.text)));
+    assert.ok(imports(/^\s*(import torch|from torch)/m) >= 5, 'PyTorch cases');
+    assert.ok(imports(/^\s*(import tensorflow|from tensorflow)/m) >= 5, 'TensorFlow / Keras cases');
+    assert.ok(imports(/^\s*(import jax|from jax|from flax)/m) >= 2, 'JAX cases');
+    assert.ok(imports(/^\s*import numpy as np\s*$/m) - imports(/^\s*(import torch|from torch|import tensorflow|from tensorflow|import jax|from jax)/m) >= 2, 'NumPy-only cases');
+    const repos = new Set(cases.map((c) => c.header.repo.toLowerCase()));
+    for (const repo of repos) assert.ok(count((c) => c.header.repo.toLowerCase() === repo) <= 3, `${repo}: at most 3 cases`);
+  });
+
+  it('uses no repository of the regression sets, of the first batch, or of the list the rules\' authors studied', () => {
+    const excluded = regressionSetRepos();
+    assert.ok(excluded.size > 100, `${excluded.size} repositories of the regression sets`);
+    for (const c of first) excluded.add(c.header.repo.toLowerCase());
+    assert.ok(existsSync(STUDIED_LIST), `${STUDIED_LIST} exists`);
+    const studied = readFileSync(STUDIED_LIST, 'utf8')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l !== '' && !l.startsWith('#'));
+    for (const line of studied) {
+      assert.match(line, /^[A-Za-z0-9][\w.-]*\/[\w.-]+$/, `${STUDIED_LIST}: "${line}" is not owner/name`);
+      excluded.add(line.toLowerCase());
     }
     assert.deepEqual(
-      [...rows.keys()].filter((k) => !cases.some((c) => c.name === k)),
+      cases.filter((c) => excluded.has(c.header.repo.toLowerCase())).map((c) => `${c.name}: ${c.header.repo}`),
       [],
     );
+  });
+
+  it('every file is valid Python before and after redaction, and the redaction removes every label', async () => {
+    assert.deepEqual(await invalidPython(cases), []);
+  });
+
+  it('batch-2/README.md lists every case once, with its class and repository', () => {
+    assertReadmeTable(join(BATCH2.dir, '..', 'README.md'), cases);
   });
 });
 
 describe('lint unseen: linter run (aggregates only, no threshold)', () => {
-  it('lints every file without throwing and prints the aggregates', async function () {
-    this.timeout(120_000);
+  it('lints every file of every batch without throwing and prints the aggregates', async function () {
+    this.timeout(180_000);
     // require (not a top-level import) so that only this suite fails if src/lint cannot be loaded.
     const lint = require('../../src/lint') as typeof import('../../src/lint');
     const workspace = new CaseWorkspace();
     const linter = await lint.createLinter(readGrammarWasm(), { workspace });
-    const cases = loadUnseen();
-    const run = runUnseen(linter, cases, workspace);
-    console.log(`\n${formatUnseenReport(run, cases)}\n`);
+    const result = runUnseenBatches(linter, loadUnseenBatches(), workspace);
+    console.log(`\n${formatUnseenBatchesReport(result)}\n`);
     assert.deepEqual(
-      run.crashes.map((c) => c.file),
+      result.combined.crashes.map((c) => c.file),
       [],
       'the linter must never throw',
     );
