@@ -39,7 +39,7 @@ const only = optionValue('--only')
   ?.split(',')
   .filter((part) => part.length > 0);
 
-const FIXTURES = ['test/unit/lint/fixtures.test.ts'];
+const FIXTURES = ['test/unit/lint/fixtures.test.ts', 'test/unit/lint/fixtures-workspace.test.ts'];
 const RUNS = check
   ? { fixtures: FIXTURES }
   : {
