@@ -4,7 +4,7 @@ import type { ScaleSite, SdpaSite, SoftmaxSite } from '../analysis/facts';
 import type { ScaleOp } from '../analysis/values';
 import { alternatives, byNode, hasRoles, isInverseSqrtDim, scaleOps } from './evidence';
 import { defineTemplates, msg, type MessageParts } from '../message';
-import { apiName, insertKeyword, quote, type RelatedSpec, type Rule, type RuleContext } from './rule';
+import { apiName, insertKeyword, quote, type FixSpec, type RelatedSpec, type Rule, type RuleContext } from './rule';
 import { factorDefinitions } from './related';
 
 const T = defineTemplates({
@@ -282,13 +282,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           report(
             site.node,
             msg(T.scaledTwiceDefault, quote(ctx.text(node), 30), by, apiName(site.display), param),
-            site.argListNode
-              ? {
-                  title: msg(T.passUnitFix, param),
-                  safety: 'unsafe',
-                  edits: [insertKeyword(site.argListNode, (n) => ctx.text(n), `${param}=1.0`)],
-                }
-              : undefined,
+            keywordFix(site, msg(T.passUnitFix, param), `${param}=1.0`),
             manual,
           );
           return;
@@ -297,16 +291,12 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
         const ignored = ignoredScale(site);
         if (!ignored) return;
         const param = site.scaleParam;
+        // A divisor (Megatron's `norm_factor = sqrt(d) * layer`) is handed over as its inverse; unknown: no fix.
+        const value = ignored.divides === undefined ? undefined : ignored.divides ? `1 / ${ignored.name}` : ignored.name;
         report(
           site.node,
           msg(T.ignoredScale, apiName(site.display), param, quote(ignored.name, 30), quote(ignored.defText, 50)),
-          site.argListNode
-            ? {
-                title: msg(T.passScaleFix, param, ignored.name),
-                safety: 'unsafe',
-                edits: [insertKeyword(site.argListNode, (n) => ctx.text(n), `${param}=${ignored.name}`)],
-              }
-            : undefined,
+          value === undefined ? undefined : keywordFix(site, msg(T.passScaleFix, param, value), `${param}=${value}`),
           [{ node: ignored.def, message: msg(T.scaleNeverPassed, quote(ignored.name, 30), apiName(site.display)) }],
         );
       },
@@ -340,7 +330,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
      * `softmax_scale = mscale * mscale / math.sqrt(d)`) whose definitions show a factor beyond the kernel's default
      * 1/sqrt(d). Scales read from a config, or written `qk_scale or d ** -0.5`, are unknown and stay silent.
      */
-    function ignoredScale(site: SdpaSite): { name: string; defText: string; def: PyNode } | undefined {
+    function ignoredScale(site: SdpaSite): { name: string; defText: string; def: PyNode; divides?: boolean } | undefined {
       const scope = site.ctx.scope;
       const groups = new Map<string, Def[]>();
       const add = (d: Def): void => {
@@ -371,9 +361,19 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           )
         )
           continue;
-        return { name, defText: ctx.text(defs[i].target.parent ?? defs[i].target), def: defs[i].target.parent ?? defs[i].target };
+        const shown = forms.map((f) => f.divides).filter((d) => d !== undefined);
+        const divides = shown.length > 0 && shown.every((d) => d === shown[0]) ? shown[0] : undefined;
+        return { name, defText: ctx.text(defs[i].target.parent ?? defs[i].target), def: defs[i].target.parent ?? defs[i].target, divides };
       }
       return undefined;
+    }
+
+    /** The fix that adds `keyword` to the kernel call's arguments. */
+    function keywordFix(site: SdpaSite, title: MessageParts, keyword: string): FixSpec | undefined {
+      const args = site.argListNode;
+      /* c8 ignore next -- a call node always has its argument list (tree-sitter's grammar); the type leaves it optional */
+      if (!args) return undefined;
+      return { title, safety: 'unsafe', edits: [insertKeyword(args, (n) => ctx.text(n), keyword)] };
     }
 
     function sqrtFix(op: ScaleOp) {
