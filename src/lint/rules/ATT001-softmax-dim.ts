@@ -19,7 +19,6 @@ const T = defineTemplates({
   alsoQueryAxis: "{0}; axis {1} is the query axis, so each key's weights would sum to 1 across the queries",
   summedOverAxisIn: 'the weights are then summed over axis {0} in {1}',
   noAxis: 'no axis',
-  defaultDim: 'its default dim {0}',
   defaultAxis: 'its default axis {0}',
   noDim: 'no dim',
   appliedWithout: '{0} is applied to {1} with {2}: {3}. Pass {4}={5} (the key axis).',
@@ -199,6 +198,7 @@ out = weights @ v`,
       if (attnEvidence && keyAxis !== undefined) {
         if (nd === keyAxis) right = true;
         else {
+          /* c8 ignore next -- the analysis states why whenever it sets a key axis (AttnInfo.keyAxisWhy); the type keeps them apart */
           const keyWhy = input.attn?.keyAxisWhy ?? msg(PHRASES.keyAxisIs, keyAxis);
           reasons.push(input.attn?.queryAxis === nd ? msg(T.alsoQueryAxis, keyWhy, String(site.dim)) : keyWhy);
         }
@@ -255,7 +255,7 @@ out = weights @ v`,
         : site.dim === 'all'
           ? msg(T.noAxis)
           : typeof site.dim === 'number'
-            ? msg(site.framework === 'torch' ? T.defaultDim : T.defaultAxis, site.dim)
+            ? msg(T.defaultAxis, site.dim) // only TF, Keras and JAX softmaxes have a numeric default (PyTorch's is implicit)
             : msg(T.noDim);
       /* c8 ignore next -- judge() always names the axis to pass for a softmax without dim (-1 when the key axis is unknown) */
       const suggested = v.keyAxis ?? -1;
@@ -271,10 +271,10 @@ out = weights @ v`,
       const out: RelatedSpec[] = [];
       const a = site.input.attn;
       if (a?.formedAt) out.push({ node: a.formedAt, message: a.keyAxis !== undefined ? msg(T.scoresFormedKeyAxis, a.keyAxis) : msg(T.scoresFormed) });
-      else {
+      else if (site.inputNode) {
         // Scores computed by a layer of the code's own (`self.attn(x)`, a Linear to one feature): where it is defined.
-        const input = site.inputNode ? unparen(site.inputNode) : undefined;
-        const producer = input?.type === 'call' ? childByField(input, 'function') : input;
+        const input = unparen(site.inputNode);
+        const producer = input.type === 'call' ? childByField(input, 'function') : input;
         out.push(...definitions(ev, producer, site.ctx, (t) => definedHere(t), 1));
       }
       for (const c of consumersOf(ev, site.node)) {
@@ -287,6 +287,7 @@ out = weights @ v`,
     function reportContraction({ consumer: c, weights, attn, keyAxis, contracted }: Contraction): void {
       const node = c.site.node;
       const w = weights === c.site.a ? c.site.aNode : c.site.bNode;
+      /* c8 ignore next -- weights carry the softmax's attention info only when evaluated from an operand's node */
       const wText = w ? quote(ctx.text(w), 30) : msg(T.theAttentionWeights);
       const message = msg(T.contractsOverQueries, quote(ctx.text(node), 50), wText, String(contracted), String(keyAxis));
       ctx.report({ node, message, related: [{ node: attn.formedAt, message: msg(T.scoresFormedSoftmaxKeyAxis, String(keyAxis)) }] });
@@ -304,7 +305,8 @@ out = weights @ v`,
           edits: [{ start: site.dimValueNode.start, end: site.dimValueNode.end, newText: String(key) }],
         };
       }
-      if (!site.dimNode && site.argListNode && (site.dim === 'implicit' || site.dim === 'all')) {
+      // A hand-written softmax over everything (`e / e.sum()`) needs keepdims as well as an axis: no fix.
+      if (!site.dimNode && site.argListNode && site.framework !== 'user' && (site.dim === 'implicit' || site.dim === 'all')) {
         return {
           title: msg(T.addDimFix, param, key),
           safety: 'unsafe',
