@@ -1,7 +1,7 @@
 // ATT001: softmax over an axis that is not the key axis of the attention scores.
 import { torchImplicitSoftmaxDim } from '../analysis/apis';
 import type { MatmulSite, SoftmaxSite } from '../analysis/facts';
-import { axisAt, negAxis } from '../analysis/values';
+import { axesOf, axisAt, negAxis, type AttnInfo } from '../analysis/values';
 import { byNode, consumersOf, definingNames, hasRoles, normalisedDim, wasRenormalised, type Consumer } from './evidence';
 import { definedHere, definitions } from './related';
 import { defineTemplates, msg, type MessageArg, type MessageParts } from '../message';
@@ -19,7 +19,6 @@ const T = defineTemplates({
   alsoQueryAxis: "{0}; axis {1} is the query axis, so each key's weights would sum to 1 across the queries",
   summedOverAxisIn: 'the weights are then summed over axis {0} in {1}',
   noAxis: 'no axis',
-  defaultDim: 'its default dim {0}',
   defaultAxis: 'its default axis {0}',
   noDim: 'no dim',
   appliedWithout: '{0} is applied to {1} with {2}: {3}. Pass {4}={5} (the key axis).',
@@ -38,6 +37,15 @@ const T = defineTemplates({
   theScoresOf: 'the attention scores of {0} and {1}',
   theScores: 'the attention scores',
 });
+
+/** A product with the values that sums softmax weights (over the keys) over their query axis. */
+interface Contraction {
+  consumer: Consumer;
+  weights: MatmulSite['a'];
+  attn: AttnInfo;
+  keyAxis: number;
+  contracted: number;
+}
 
 interface Verdict {
   site: SoftmaxSite;
@@ -85,18 +93,18 @@ out = weights @ v`,
      * The softmax runs over the key axis, but the product with the values sums the weights over their query
      * axis (`V.T @ weights`, `bmm(value, attention)` without transposing the weights): reported at the product.
      */
-    const contractionsOverQueries = (site: SoftmaxSite): { consumer: Consumer; weights: MatmulSite['a'] }[] => {
+    const contractionsOverQueries = (site: SoftmaxSite): Contraction[] => {
       const key = site.input.attn?.keyAxis;
       if (!hasRoles(site.input) || key === undefined || normalisedDim(site) !== key) return [];
       if (wasRenormalised(ev, site.node) || isSlotAttention(site)) return [];
-      const out: { consumer: Consumer; weights: MatmulSite['a'] }[] = [];
+      const out: Contraction[] = [];
       for (const c of consumersOf(ev, site.node)) {
         if (c.softmaxCtxId !== undefined && c.softmaxCtxId !== site.ctx.id) continue;
         if (!c.withValues || c.normalised === undefined || c.contracted === undefined) continue;
         const weights = c.site.a.attn?.softmax?.site === site.node ? c.site.a : c.site.b;
         const w = weights.attn;
         if (w?.keyAxis !== c.normalised || w.queryAxis === undefined || c.contracted !== w.queryAxis) continue;
-        out.push({ consumer: c, weights });
+        out.push({ consumer: c, weights, attn: w, keyAxis: w.keyAxis, contracted: c.contracted });
       }
       return out;
     };
@@ -123,13 +131,16 @@ out = weights @ v`,
       // Softmax over the batch axis mixes different examples: wrong for any attention, whatever its form
       // (additive attention energies (B, S) normalised over dim=0, the layout read from the code's own shapes).
       const dimNum = site.dim;
-      const ndim = input.ndim;
-      if (typeof dimNum === 'number' && ndim !== undefined && ndim >= 2) {
-        const ax = axisAt(input, dimNum);
+      const axes = axesOf(input);
+      if (typeof dimNum === 'number' && axes && axes.length >= 2) {
+        const n = axes.length;
+        const at = ((dimNum % n) + n) % n; // the axis' index from the left
+        const ax = axes[at];
         if (ax?.label === 'batch' && (attnEvidence || input.attn !== undefined || consumers.length > 0 || attentionName(ctx, site))) {
-          const at = (negAxis(dimNum, ndim) ?? dimNum) + ndim;
-          const seq = input.axes?.findIndex((a, i) => a.label === 'seq' && i !== at);
-          const key = seq !== undefined && seq >= 0 ? seq - ndim : ndim === 2 && at === 0 ? -1 : undefined;
+          // The key axis: the last sequence axis besides the batch ((B, S), or (B, T, S) whose last axis is the keys').
+          const seqs = axes.flatMap((a, i) => (a.label === 'seq' && i !== at ? [i] : []));
+          const last = seqs.pop();
+          const key = input.attn?.keyAxis ?? (last !== undefined ? last - n : n === 2 && at === 0 ? -1 : undefined);
           return {
             site,
             wrong: true,
@@ -146,10 +157,10 @@ out = weights @ v`,
       // that computes it is named for it, or the queries are the slots themselves.
       if (isSlotAttention(site)) return undefined;
       const keyAxis = input.attn?.keyAxis;
-      let wrong = false;
       let right = false;
+      /** Why the dim is wrong, one reason per piece of evidence (none: not shown wrong). */
       const reasons: MessageArg[] = [];
-      let key: number | undefined = attnEvidence ? keyAxis : undefined;
+      const key: number | undefined = attnEvidence ? keyAxis : undefined;
       if (site.dim === 'implicit') {
         if (!attnEvidence && consumers.length === 0) return undefined;
         const ndim = input.ndim;
@@ -173,7 +184,8 @@ out = weights @ v`,
         };
       }
       if (site.dim === 'all') {
-        if (!attnEvidence && consumers.length === 0) return undefined;
+        // Over every element of one-axis scores (one query: `keys @ query`) is over the keys.
+        if ((!attnEvidence && consumers.length === 0) || input.ndim === 1) return undefined;
         return {
           site,
           wrong: true,
@@ -186,7 +198,7 @@ out = weights @ v`,
       if (attnEvidence && keyAxis !== undefined) {
         if (nd === keyAxis) right = true;
         else {
-          wrong = true;
+          /* c8 ignore next -- the analysis states why whenever it sets a key axis (AttnInfo.keyAxisWhy); the type keeps them apart */
           const keyWhy = input.attn?.keyAxisWhy ?? msg(PHRASES.keyAxisIs, keyAxis);
           reasons.push(input.attn?.queryAxis === nd ? msg(T.alsoQueryAxis, keyWhy, String(site.dim)) : keyWhy);
         }
@@ -197,13 +209,12 @@ out = weights @ v`,
         if (!c.withValues || c.normalised === undefined || c.contracted === undefined) continue;
         if (c.normalised === c.contracted) right = true;
         else {
-          wrong = true;
-          key ??= undefined;
           reasons.push(msg(T.summedOverAxisIn, c.contracted, quote(ev.text(c.site.node), 50)));
         }
       }
-      if (!wrong) return undefined;
-      return { site, wrong, right, keyAxis: key, why: reasons[0] ?? '' };
+      const [why] = reasons;
+      if (why === undefined) return undefined;
+      return { site, wrong: true, right, keyAxis: key, why };
     };
 
     /** Identifiers only (strings removed), so that neither prose nor an einsum spec can name a slot. */
@@ -221,10 +232,10 @@ out = weights @ v`,
         sites.push(site);
       },
       end() {
-        const contractions = new Map<number, { consumer: Consumer; weights: MatmulSite['a'] }>();
+        const contractions = new Map<number, Contraction>();
         for (const site of sites)
           for (const c of contractionsOverQueries(site)) if (!contractions.has(c.consumer.site.node.id)) contractions.set(c.consumer.site.node.id, c);
-        for (const { consumer, weights } of contractions.values()) reportContraction(consumer, weights);
+        for (const c of contractions.values()) reportContraction(c);
         for (const group of byNode(sites).values()) {
           const verdicts = group.map(judge).filter((v): v is Verdict => v !== undefined);
           const wrong = verdicts.find((v) => v.wrong && !v.right);
@@ -244,11 +255,13 @@ out = weights @ v`,
         : site.dim === 'all'
           ? msg(T.noAxis)
           : typeof site.dim === 'number'
-            ? msg(site.framework === 'torch' ? T.defaultDim : T.defaultAxis, site.dim)
+            ? msg(T.defaultAxis, site.dim) // only TF, Keras and JAX softmaxes have a numeric default (PyTorch's is implicit)
             : msg(T.noDim);
+      /* c8 ignore next -- judge() always names the axis to pass for a softmax without dim (-1 when the key axis is unknown) */
+      const suggested = v.keyAxis ?? -1;
       const message =
         site.dim === 'implicit' || site.dim === 'all'
-          ? msg(T.appliedWithout, apiName(site.display), describeInput(ctx, site), dimText, v.why, site.framework === 'torch' ? 'dim' : 'axis', v.keyAxis ?? -1)
+          ? msg(T.appliedWithout, apiName(site.display), describeInput(ctx, site), dimText, v.why, site.framework === 'torch' ? 'dim' : 'axis', suggested)
           : msg(T.notKeyAxis, apiName(site.display), describeInput(ctx, site), dimText, v.why);
       ctx.report({ node: where, message, fix: fixFor(v), related: relatedFor(site) });
     }
@@ -258,10 +271,10 @@ out = weights @ v`,
       const out: RelatedSpec[] = [];
       const a = site.input.attn;
       if (a?.formedAt) out.push({ node: a.formedAt, message: a.keyAxis !== undefined ? msg(T.scoresFormedKeyAxis, a.keyAxis) : msg(T.scoresFormed) });
-      else {
+      else if (site.inputNode) {
         // Scores computed by a layer of the code's own (`self.attn(x)`, a Linear to one feature): where it is defined.
-        const input = site.inputNode ? unparen(site.inputNode) : undefined;
-        const producer = input?.type === 'call' ? childByField(input, 'function') : input;
+        const input = unparen(site.inputNode);
+        const producer = input.type === 'call' ? childByField(input, 'function') : input;
         out.push(...definitions(ev, producer, site.ctx, (t) => definedHere(t), 1));
       }
       for (const c of consumersOf(ev, site.node)) {
@@ -271,17 +284,13 @@ out = weights @ v`,
       return out;
     }
 
-    function reportContraction(c: Consumer, weights: MatmulSite['a']): void {
+    function reportContraction({ consumer: c, weights, attn, keyAxis, contracted }: Contraction): void {
       const node = c.site.node;
       const w = weights === c.site.a ? c.site.aNode : c.site.bNode;
+      /* c8 ignore next -- weights carry the softmax's attention info only when evaluated from an operand's node */
       const wText = w ? quote(ctx.text(w), 30) : msg(T.theAttentionWeights);
-      const message = msg(T.contractsOverQueries, quote(ctx.text(node), 50), wText, String(c.contracted), String(weights.attn?.keyAxis));
-      const formedAt = weights.attn?.formedAt;
-      ctx.report({
-        node,
-        message,
-        related: formedAt ? [{ node: formedAt, message: msg(T.scoresFormedSoftmaxKeyAxis, String(weights.attn?.keyAxis)) }] : [],
-      });
+      const message = msg(T.contractsOverQueries, quote(ctx.text(node), 50), wText, String(contracted), String(keyAxis));
+      ctx.report({ node, message, related: [{ node: attn.formedAt, message: msg(T.scoresFormedSoftmaxKeyAxis, String(keyAxis)) }] });
     }
 
     function fixFor(v: Verdict): FixSpec | undefined {
@@ -296,7 +305,8 @@ out = weights @ v`,
           edits: [{ start: site.dimValueNode.start, end: site.dimValueNode.end, newText: String(key) }],
         };
       }
-      if (!site.dimNode && site.argListNode && (site.dim === 'implicit' || site.dim === 'all')) {
+      // A hand-written softmax over everything (`e / e.sum()`) needs keepdims as well as an axis: no fix.
+      if (!site.dimNode && site.argListNode && site.framework !== 'user' && (site.dim === 'implicit' || site.dim === 'all')) {
         return {
           title: msg(T.addDimFix, param, key),
           safety: 'unsafe',

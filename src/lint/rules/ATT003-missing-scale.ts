@@ -1,6 +1,6 @@
 // ATT003: attention scores reach softmax without any 1/sqrt(d) scaling.
 import type { SdpaSite, SoftmaxSite } from '../analysis/facts';
-import type { AValue, ScaleOp } from '../analysis/values';
+import type { AttnInfo, AValue, ScaleOp } from '../analysis/values';
 import { unparen, type PyNode } from '../syntax/tree';
 import { alternatives, byNode, isT5Family, unitScaleNearby, hasOpaque, scaleOmittedOnPurpose, scaleOps } from './evidence';
 import { defineTemplates, msg } from '../message';
@@ -18,6 +18,9 @@ const T = defineTemplates({
   normalisesUnscaled: '{0} normalises them here, unscaled',
   divideFix: 'Divide the scores by sqrt({0}.shape[-1]) (changes the weights)',
 });
+
+/** Attention scores q·kᵀ whose query and keys are named (what the message and the fix quote). */
+type DotProductScores = AttnInfo & { readonly queryText: string; readonly keyText: string };
 
 export const ATT003: Rule = {
   meta: {
@@ -55,15 +58,16 @@ weights = scores.softmax(dim=-1)`,
     const ev = ctx.analysis;
     const sites: SoftmaxSite[] = [];
     const reported = new Set<number>();
-    /** q·kᵀ of a query and keys (not Luong-style encoder context, not convolution features). */
-    const dotProductAttention = (v: AValue): boolean => {
+    /** The scores when `v` is q·kᵀ of a query and keys (not Luong-style encoder context, not convolution features). */
+    const dotProductScores = (v: AValue): DotProductScores | undefined => {
       const a = v.attn;
-      if (!a || a.stage !== 'scores' || !a.queryText || !a.keyText || !a.keyIsKey) return false;
+      if (!a || a.stage !== 'scores' || !a.queryText || !a.keyText || !a.keyIsKey) return undefined;
       // Projections to a handful of features (scalar q/k): sqrt(d) is about 1.
       const width = a.queryProj?.outText !== undefined ? Number(a.queryProj.outText) : NaN;
-      if (Number.isInteger(width) && width <= 3) return false;
+      if (Number.isInteger(width) && width <= 3) return undefined;
       // SAGAN / non-local blocks: single-head attention over convolution features, unscaled by design.
-      return !(v.fromConv && !v.multiHead);
+      if (v.fromConv && !v.multiHead) return undefined;
+      return { ...a, queryText: a.queryText, keyText: a.keyText };
     };
     /**
      * A fixed softmax temperature (`self.temp = 0.5`): a constant named as a temperature that no dimension
@@ -77,7 +81,7 @@ weights = scores.softmax(dim=-1)`,
       }
       return true;
     };
-    const unscaled = (site: SoftmaxSite): boolean => dotProductAttention(site.input) && noScale(site.input);
+    const unscaled = (site: SoftmaxSite): boolean => dotProductScores(site.input) !== undefined && noScale(site.input);
     return {
       softmax(site) {
         sites.push(site);
@@ -85,19 +89,13 @@ weights = scores.softmax(dim=-1)`,
       sdpa(site: SdpaSite) {
         // scale=1.0 switches SDPA's own 1/sqrt(E) off: q and k must then be scaled by hand.
         if (!site.scaleNode || site.scale?.kind !== 'number' || site.scale.num !== 1) return;
-        if (!(site.q.role === 'query' && site.k.role === 'key')) return;
+        if (!site.qNode || !site.kNode || site.q.role !== 'query' || site.k.role !== 'key') return;
         if (site.q.fromConv || site.q.normalized || site.k.normalized || !noScale(site.q) || !noScale(site.k)) return;
         if (scaleOmittedOnPurpose(ev, site.node) || reported.has(site.node.id)) return;
         reported.add(site.node.id);
         ctx.report({
           node: site.node,
-          message: msg(
-            T.sdpaUnitScale,
-            apiName(site.display),
-            ctx.text(site.scaleNode),
-            quote(site.qNode ? ctx.text(site.qNode) : 'q', 20),
-            quote(site.kNode ? ctx.text(site.kNode) : 'k', 20),
-          ),
+          message: msg(T.sdpaUnitScale, apiName(site.display), ctx.text(site.scaleNode), quote(ctx.text(site.qNode), 20), quote(ctx.text(site.kNode), 20)),
           related: [
             ...factorDefinitions(ev, site.scaleNode, site.ctx, 1),
             ...definitions(ev, site.qNode, site.ctx, (t) => msg(T.definedNoFactor, quote(t, 20))),
@@ -108,24 +106,18 @@ weights = scores.softmax(dim=-1)`,
       end() {
         for (const group of byNode(sites).values()) {
           // Every context must agree (a caller that passes a pre-scaled q clears the helper).
-          if (!group.every(unscaled)) continue;
           const site = group[0];
+          const a = dotProductScores(site.input);
+          if (!a || !group.every(unscaled)) continue;
           if (postSoftmaxScale(site)) continue;
           if (scaleOmittedOnPurpose(ev, site.node) || isT5Family(ev, site.node) || unitScaleNearby(ev, site.node)) continue;
           // A helper whose callers in the files that import it pass a pre-scaled q (or k).
           if (scaledByImporters(site)) continue;
-          const a = site.input.attn!;
           // The logits as they enter the softmax (its input argument); the product itself when it is inline.
           const target = site.inputNode ?? a.formedAt;
           if (reported.has(target.id)) continue;
           reported.add(target.id);
-          const message = msg(
-            T.unscaledScores,
-            quote(ctx.text(a.formedAt), 50),
-            apiName(site.display),
-            quote(a.queryText ?? 'q', 20),
-            quote(a.keyText ?? 'k', 20),
-          );
+          const message = msg(T.unscaledScores, quote(ctx.text(a.formedAt), 50), apiName(site.display), quote(a.queryText, 20), quote(a.keyText, 20));
           // Reported where the scores enter the softmax; their product and the softmax are the evidence.
           ctx.report({
             node: target,
@@ -134,7 +126,7 @@ weights = scores.softmax(dim=-1)`,
             related: [
               {
                 node: a.formedAt,
-                message: msg(T.scoresFormedFrom, quote(ctx.text(a.formedAt), 40), quote(a.queryText ?? 'q', 20), quote(a.keyText ?? 'k', 20)),
+                message: msg(T.scoresFormedFrom, quote(ctx.text(a.formedAt), 40), quote(a.queryText, 20), quote(a.keyText, 20)),
               },
               ...definitions(ev, a.queryNode, site.ctx, (t) => msg(T.definedNoFactor, quote(t, 20)), 1),
               { node: site.node, message: msg(T.normalisesUnscaled, apiName(site.display)) },

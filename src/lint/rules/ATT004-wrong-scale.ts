@@ -1,10 +1,10 @@
 // ATT004: a scale that is there but wrong: d instead of sqrt(d), sqrt(d_model) on per-head scores,
 // scaling twice, or scaling after softmax.
 import type { ScaleSite, SdpaSite, SoftmaxSite } from '../analysis/facts';
-import type { ScaleOp } from '../analysis/values';
+import type { DimInfo, ScaleOp } from '../analysis/values';
 import { alternatives, byNode, hasRoles, isInverseSqrtDim, scaleOps } from './evidence';
 import { defineTemplates, msg, type MessageParts } from '../message';
-import { apiName, insertKeyword, quote, type RelatedSpec, type Rule, type RuleContext } from './rule';
+import { apiName, insertKeyword, quote, type FixSpec, type RelatedSpec, type Rule, type RuleContext } from './rule';
 import { factorDefinitions } from './related';
 
 const T = defineTemplates({
@@ -28,7 +28,6 @@ const T = defineTemplates({
     '{0} is given {1}, one over a dimension ({2}): the scores are divided by the dimension instead of its square root, so the logits become too small. Pass {3}=1/sqrt(...) of it or leave {3} out (the default).',
   kernelTimesDim: '{0} is given {1}, which multiplies the scores by a dimension (power {2}) instead of dividing by its square root: the softmax saturates.',
   kernelModelWidth: '{0} is given {1}, 1/sqrt of the model width {2}, but these are per-head scores: use 1/sqrt(head_dim) (the default).',
-  aSqrtFactor: 'a 1/sqrt(d) factor',
   scaledBy: '{0} is scaled by {1} here',
   scaledTwiceExplicit:
     '{0} is already scaled by {1}, and {2} is given {3}={4} as well: the scores are scaled twice (by 1/d in all). Pass {3}=1.0 or drop the manual scaling.',
@@ -105,10 +104,9 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
     };
 
     const bare = (t: string): string => t.replace(/^self\./, '').replace(/\s+/g, '');
-    const dimWhich = (op: ScaleOp): 'head' | 'model' | 'heads' | 'unknown' => {
-      if (!op.dim) return 'unknown';
-      if (op.dim.which !== 'unknown') return op.dim.which;
-      for (const t of ev.modelDimTexts) if (bare(t) === bare(op.dim.text)) return 'model';
+    const dimWhich = (dim: DimInfo): 'head' | 'model' | 'heads' | 'unknown' => {
+      if (dim.which !== 'unknown') return dim.which;
+      for (const t of ev.modelDimTexts) if (bare(t) === bare(dim.text)) return 'model';
       return 'unknown';
     };
 
@@ -126,11 +124,21 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       return undefined;
     };
 
+    /**
+     * The operator that applies the scale: `*` or `/`, or `*=` / `/=` for an in-place update (whose op node is
+     * the updated name, the target of the augmented assignment).
+     */
+    const operatorOf = (op: ScaleOp): string | undefined => {
+      const parent = op.node.parent;
+      const holder = parent?.type === 'augmented_assignment' && op.node.field === 'left' ? parent : op.node;
+      return holder.children.find((c) => !c.named && (c.type === '/' || c.type === '/=' || c.type === '*' || c.type === '*='))?.type;
+    };
+
     /** A name inside the factor that is the size of a non-last (sequence) axis of the queries, by their stated shape. */
     const sequenceSize = (op: ScaleOp, target: ScaleSite['target']): string | undefined => {
       const axes = target.attn?.queryAxes;
       if (!axes || axes.length < 2) return undefined;
-      const names = new Set((ctx.text(op.factorNode).match(/[A-Za-z_][\w.]*/g) ?? []).map(bare));
+      const names = new Set([...ctx.text(op.factorNode).matchAll(/[A-Za-z_][\w.]*/g)].map((m) => bare(m[0])));
       const last = axes[axes.length - 1].sizeText;
       for (let i = 0; i < axes.length - 1; i++) {
         const t = axes[i].sizeText;
@@ -171,70 +179,71 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           op.on === 'weights' && softmax ? { node: softmax, message: msg(T.softmaxBeforeScaling) } : undefined,
         ];
         if (op.on === 'weights') {
+          // Any factor after the softmax is misplaced, but only a dimension or a factor named as the scale is known to be the scale.
           if (op.power === undefined && !op.named) return;
-          if (op.power !== undefined && Math.abs(op.power) !== 0.5 && Math.abs(op.power) !== 1) return;
           report(op.factorNode, msg(T.scalesWeights, f), undefined, evidence);
           return;
         }
-        if (op.power === undefined || ev.mup) return;
+        // The multiplier is dim^power: power and dim are known together, or neither is.
+        const dim = op.dim;
+        if (op.power === undefined || !dim || ev.mup) return;
         // A bare number (a float parameter, a shape we cannot place) is not known to be the head or model width.
-        const knownDim = dimWhich(op) === 'head' || dimWhich(op) === 'model';
+        const which = dimWhich(dim);
+        const knownDim = which === 'head' || which === 'model';
         if (op.power === -1 && knownDim) {
           const fix = op.factorNode.type === 'identifier' || op.factorNode.type === 'attribute' || op.factorNode.type === 'call' ? sqrtFix(op) : undefined;
-          const dimText = op.dim?.text;
           // A scale multiplied in (`* self.scale` with `self.scale = head_dim ** -1`) is one over the dimension; say which.
-          const opToken = op.node.children.find((c) => !c.named && (c.type === '/' || c.type === '/=' || c.type === '*' || c.type === '*='))?.type;
-          const named = dimText !== undefined && (opToken === '*' || opToken === '*=');
-          const d = dimText !== undefined && /^[\w.]+(\[[^\]]*\])?$/.test(dimText) ? dimText : `(${dimText})`;
-          report(op.factorNode, named ? msg(T.oneOverDim, f, d, dimText) : msg(T.dividedByDim, f, ctx.text(op.factorNode)), fix, evidence);
+          const token = operatorOf(op);
+          const named = token === '*' || token === '*=';
+          const d = /^[\w.]+(\[[^\]]*\])?$/.test(dim.text) ? dim.text : `(${dim.text})`;
+          report(op.factorNode, named ? msg(T.oneOverDim, f, d, dim.text) : msg(T.dividedByDim, f, ctx.text(op.factorNode)), fix, evidence);
           return;
         }
         if (op.power > 0 && knownDim) {
           // Divided by a factor that is itself 1/sqrt(d) (`/ self.scale` with `self.scale = head_dim ** -0.5`).
-          const divides = op.node.children.some((c) => !c.named && (c.type === '/' || c.type === '/='));
-          const inverse = divides && op.dim?.text !== undefined && op.factorNode.type !== 'call' && !/sqrt|\*\*/.test(ctx.text(op.factorNode));
-          report(op.factorNode, inverse ? msg(T.dividedByInverse, f, op.dim.text) : msg(T.multipliedByDim, f, op.power), undefined, evidence);
+          const token = operatorOf(op);
+          const divides = token === '/' || token === '/=';
+          const inverse = divides && op.factorNode.type !== 'call' && !/sqrt|\*\*/.test(ctx.text(op.factorNode));
+          report(op.factorNode, inverse ? msg(T.dividedByInverse, f, dim.text) : msg(T.multipliedByDim, f, op.power), undefined, evidence);
           return;
         }
-        if (dimWhich(op) === 'heads') {
+        if (which === 'heads') {
           report(op.factorNode, msg(T.fromHeadCount, f), undefined, evidence);
           return;
         }
-        if (op.power === -0.5 || (op.power === undefined && /sqrt/.test(ctx.text(op.factorNode)))) {
+        if (op.power === -0.5) {
           const seq = sequenceSize(op, target);
           if (seq) {
             report(op.factorNode, msg(T.sequenceLength, f, seq), undefined, evidence);
             return;
           }
-        }
-        if (op.power === -0.5) {
           const inWidth = isProjectionInputWidth(op, target);
           if (inWidth) {
             report(op.factorNode, msg(T.projectionInput, f, inWidth), undefined, evidence);
             return;
           }
-          if (dimWhich(op) === 'head') headWidthSomewhere.add(op.factorNode.id);
-          if (dimWhich(op) !== 'model') return;
+          if (which === 'head') headWidthSomewhere.add(op.factorNode.id);
+          if (which !== 'model') return;
           const multiHead = target.multiHead || (target.attn !== undefined && target.ndim === 4);
           if (!multiHead) return;
           // Decided at the end: another context (a caller, the constructor call that bound it) may show it is a head's width.
           modelWidth.push({
             node: op.factorNode,
-            message: msg(T.modelWidth, f, String(op.dim?.text)),
+            message: msg(T.modelWidth, f, dim.text),
             evidence,
           });
         }
       },
       sdpa(site: SdpaSite) {
-        if (site.framework !== 'torch') return;
+        // Every check below is about the kernel's own scale: a kernel that takes none (F.multi_head_attention_forward) has nothing to judge.
+        const param = site.scaleParam;
+        if (site.framework !== 'torch' || !param) return;
         const explicitScale = site.scale;
         // A scale handed to the kernel that is a dimension itself, or 1/d, or 1/sqrt of the model width.
         const dp = explicitScale?.kind === 'number' ? explicitScale.dimPow : undefined;
         if (site.scaleNode && dp && !ev.mup) {
-          const op = { power: dp.power, dim: dp.dim } as ScaleOp;
-          const which = dimWhich(op);
+          const which = dimWhich(dp.dim);
           const f = quote(ctx.text(site.scaleNode), 40);
-          const param = site.scaleParam ?? 'scale';
           const given = factorDefinitions(ev, site.scaleNode, site.ctx);
           if ((which === 'head' || which === 'model') && dp.power === -1) {
             report(site.scaleNode, msg(T.kernelOneOverDim, apiName(site.display), f, dp.dim.text, param), undefined, given);
@@ -252,24 +261,30 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
         // An explicit 1/sqrt(d) (`scale=self.scale`) on inputs already scaled by hand scales twice as surely as the default.
         const explicitInverseSqrt = !!site.scaleNode && explicitScale?.kind === 'number' && explicitScale.dimPow?.power === -0.5;
         if (site.scaleNode && !(explicitScale && explicitScale.kind === 'none') && !explicitInverseSqrt) return;
+        /** A scaling by hand of q or k: by 1/sqrt(d), or by a factor named as the scale whose value is not known. */
+        const manualScale = (o: ScaleOp): boolean => o.on !== 'weights' && (isInverseSqrtDim(o) || (o.power === undefined && !!o.named));
         for (const [value, node] of [
           [site.q, site.qNode],
           [site.k, site.kNode],
         ] as const) {
+          // A q or k passed as `*qkv` has no node, and no path of operations to judge.
           if (!node) continue;
+          // The scaling on every path to the kernel (empty when some path has none).
+          const ops: ScaleOp[] = [];
           const alts = alternatives(value);
-          const scaled = alts.every((alt) => scaleOps(alt).some((o) => o.on !== 'weights' && (isInverseSqrtDim(o) || (o.power === undefined && !!o.named))));
-          if (!scaled || alts.length === 0 || alts.every((a) => a.length === 0)) continue;
-          const op = scaleOps(alts[0]).find((o) => isInverseSqrtDim(o) || o.named);
-          const by = op ? quote(ctx.text(op.factorNode), 30) : msg(T.aSqrtFactor);
+          for (const alt of alts) {
+            const o = scaleOps(alt).find(manualScale);
+            if (!o) break;
+            ops.push(o);
+          }
+          const [op] = ops;
+          if (!op || ops.length < alts.length) continue;
+          const by = quote(ctx.text(op.factorNode), 30);
           // Reported at the kernel call (or its scale=); the manual scaling and its factor's definition are the evidence.
-          const manual: (RelatedSpec | undefined)[] = op
-            ? [
-                { node: op.node, message: msg(T.scaledBy, quote(ctx.text(node), 30), quote(ctx.text(op.factorNode), 30)) },
-                ...factorDefinitions(ev, op.factorNode, site.ctx, 1),
-              ]
-            : [];
-          const param = site.scaleParam ?? 'scale';
+          const manual: (RelatedSpec | undefined)[] = [
+            { node: op.node, message: msg(T.scaledBy, quote(ctx.text(node), 30), quote(ctx.text(op.factorNode), 30)) },
+            ...factorDefinitions(ev, op.factorNode, site.ctx, 1),
+          ];
           if (explicitInverseSqrt) {
             report(
               site.scaleNode,
@@ -282,31 +297,20 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           report(
             site.node,
             msg(T.scaledTwiceDefault, quote(ctx.text(node), 30), by, apiName(site.display), param),
-            site.argListNode
-              ? {
-                  title: msg(T.passUnitFix, param),
-                  safety: 'unsafe',
-                  edits: [insertKeyword(site.argListNode, (n) => ctx.text(n), `${param}=1.0`)],
-                }
-              : undefined,
+            keywordFix(site, msg(T.passUnitFix, param), `${param}=1.0`),
             manual,
           );
           return;
         }
-        if (site.scaleNode || !site.scaleParam) return;
+        if (site.scaleNode) return;
         const ignored = ignoredScale(site);
         if (!ignored) return;
-        const param = site.scaleParam;
+        // A divisor (Megatron's `norm_factor = sqrt(d) * layer`) is handed over as its inverse; unknown: no fix.
+        const value = ignored.divides === undefined ? undefined : ignored.divides ? `1 / ${ignored.name}` : ignored.name;
         report(
           site.node,
           msg(T.ignoredScale, apiName(site.display), param, quote(ignored.name, 30), quote(ignored.defText, 50)),
-          site.argListNode
-            ? {
-                title: msg(T.passScaleFix, param, ignored.name),
-                safety: 'unsafe',
-                edits: [insertKeyword(site.argListNode, (n) => ctx.text(n), `${param}=${ignored.name}`)],
-              }
-            : undefined,
+          value === undefined ? undefined : keywordFix(site, msg(T.passScaleFix, param, value), `${param}=${value}`),
           [{ node: ignored.def, message: msg(T.scaleNeverPassed, quote(ignored.name, 30), apiName(site.display)) }],
         );
       },
@@ -340,7 +344,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
      * `softmax_scale = mscale * mscale / math.sqrt(d)`) whose definitions show a factor beyond the kernel's default
      * 1/sqrt(d). Scales read from a config, or written `qk_scale or d ** -0.5`, are unknown and stay silent.
      */
-    function ignoredScale(site: SdpaSite): { name: string; defText: string; def: PyNode } | undefined {
+    function ignoredScale(site: SdpaSite): { name: string; defText: string; def: PyNode; divides?: boolean } | undefined {
       const scope = site.ctx.scope;
       const groups = new Map<string, Def[]>();
       const add = (d: Def): void => {
@@ -361,7 +365,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
         const i = forms.findIndex((f) => f.form === 'different');
         if (i < 0) continue;
         // The owner's code without the scale's own definitions: is the extra factor applied again (and cancelled)?
-        const definitions = defs.map((d) => d.target.parent ?? d.target);
+        const definitions = defs.map(statementOf);
         if (
           factorReapplied(
             forms.flatMap((f) => f.others),
@@ -371,9 +375,26 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           )
         )
           continue;
-        return { name, defText: ctx.text(defs[i].target.parent ?? defs[i].target), def: defs[i].target.parent ?? defs[i].target };
+        const shown = forms.map((f) => f.divides).filter((d) => d !== undefined);
+        const divides = shown.length > 0 && shown.every((d) => d === shown[0]) ? shown[0] : undefined;
+        const def = statementOf(defs[i]);
+        return { name, defText: ctx.text(def), def, divides };
       }
       return undefined;
+    }
+
+    /** The assignment (or other statement part) that holds a definition's target. */
+    function statementOf(d: Def): PyNode {
+      /* c8 ignore next -- a definition's target always sits inside a statement; the type allows a root node */
+      return d.target.parent ?? d.target;
+    }
+
+    /** The fix that adds `keyword` to the kernel call's arguments. */
+    function keywordFix(site: SdpaSite, title: MessageParts, keyword: string): FixSpec | undefined {
+      const args = site.argListNode;
+      /* c8 ignore next -- a call node always has its argument list (tree-sitter's grammar); the type leaves it optional */
+      if (!args) return undefined;
+      return { title, safety: 'unsafe', edits: [insertKeyword(args, (n) => ctx.text(n), keyword)] };
     }
 
     function sqrtFix(op: ScaleOp) {

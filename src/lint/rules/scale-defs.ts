@@ -18,28 +18,42 @@ export function isKernelScaleName(name: string): boolean {
 type Factor = 'sqrtdim' | 'self' | 'dim' | 'other' | 'one' | 'unknown';
 
 /**
+ * What one definition of a scale is: its form, the extra factors' texts (`others`), and whether the value is
+ * a divisor (sqrt(d)·…, as Megatron's `norm_factor`: the scores are divided by it) rather than a multiplier
+ * (1/sqrt(d)·…, what a kernel's `scale=` takes); `divides` is undefined when the definition does not show it.
+ */
+export interface ScaleDefinition {
+  readonly form: ScaleForm;
+  readonly others: string[];
+  readonly divides?: boolean;
+}
+
+/**
  * Classifies one definition of a scale named `name` (`self.scaling = ...`, `self.scaling /= ...`).
  * `text` reads a node's source.
  */
-export function scaleForm(def: Def, text: (n: PyNode) => string): { form: ScaleForm; others: string[] } {
+export function scaleForm(def: Def, text: (n: PyNode) => string): ScaleDefinition {
   const value = def.value;
   const unknown = { form: 'unknown' as const, others: [] };
   if (!value || def.path.length > 0) return unknown;
   const name = def.name;
   const factors: Factor[] = [];
   const others: string[] = [];
+  const inverse: boolean[] = [];
   if (def.kind === 'aug') {
     if (def.op !== '*' && def.op !== '/') return unknown;
     factors.push('self');
   } else if (def.kind !== 'assign') return unknown;
-  collect(unparen(value), name, text, factors, false, others);
+  collect(unparen(value), name, text, factors, false, others, inverse);
   if (factors.includes('unknown')) return unknown;
+  const divides = inverse.length === 0 || inverse.some((i) => i !== inverse[0]) ? undefined : !inverse[0];
   const sqrt = factors.filter((f) => f === 'sqrtdim' || f === 'self').length;
   const other = factors.filter((f) => f === 'other').length;
   const dims = factors.filter((f) => f === 'dim').length;
-  if (sqrt === 1 && other === 0 && dims === 0) return def.kind === 'aug' ? unknown : { form: 'default', others };
-  if (sqrt >= 1 && other > 0) return { form: 'different', others };
-  if (sqrt === 0 && dims === 1 && other === 0 && factors.includes('one')) return { form: 'different', others }; // 1.0 / d
+  // An in-place `*=`/`/=` by ones only keeps the earlier definition's form (judged on its own): default here.
+  if (sqrt === 1 && other === 0 && dims === 0) return { form: 'default', others, divides };
+  if (sqrt >= 1 && other > 0) return { form: 'different', others, divides };
+  if (sqrt === 0 && dims === 1 && other === 0 && factors.includes('one')) return { form: 'different', others }; // 1.0 / d: no scale to hand over
   return unknown;
 }
 
@@ -57,8 +71,7 @@ export function factorReapplied(others: readonly string[], owner: PyNode, skip: 
     if (/^[A-Za-z_]\w*$/.test(bare)) names.add(bare);
   }
   if (names.size === 0) return false;
-  const isFactor = (n: PyNode | undefined): boolean => {
-    if (!n) return false;
+  const isFactor = (n: PyNode): boolean => {
     const u = unparen(n);
     if (u.type !== 'identifier' && u.type !== 'attribute') return false;
     return names.has(
@@ -71,10 +84,10 @@ export function factorReapplied(others: readonly string[], owner: PyNode, skip: 
   walk(owner, (n) => {
     if (found || skip.some((s) => s.start <= n.start && n.end <= s.end)) return false;
     if (n.type === 'binary_operator' && n.children.some((c) => !c.named && c.type === '*')) {
-      if (isFactor(n.children.find((c) => c.field === 'left')) || isFactor(n.children.find((c) => c.field === 'right'))) found = true;
+      if (n.children.some((c) => (c.field === 'left' || c.field === 'right') && isFactor(c))) found = true;
     } else if (n.type === 'argument_list') {
       for (const a of n.children) {
-        if (isFactor(a) || (a.type === 'keyword_argument' && isFactor(a.children.find((c) => c.field === 'value')))) found = true;
+        if (isFactor(a) || (a.type === 'keyword_argument' && a.children.some((c) => c.field === 'value' && isFactor(c)))) found = true;
       }
     }
     return !found;
@@ -82,26 +95,28 @@ export function factorReapplied(others: readonly string[], owner: PyNode, skip: 
   return found;
 }
 
-function collect(node: PyNode, name: string, text: (n: PyNode) => string, out: Factor[], divided: boolean, others: string[]): void {
+/** Pushes the factors of `node` to `out`; for each sqrt(d) among them, whether it ends up as 1/sqrt(d) to `inverse`. */
+function collect(node: PyNode, name: string, text: (n: PyNode) => string, out: Factor[], divided: boolean, others: string[], inverse: boolean[]): void {
   const n = unparen(node);
   if (n.type === 'binary_operator') {
     const op = n.children.find((c) => !c.named)?.type;
     const l = n.children.find((c) => c.field === 'left');
     const r = n.children.find((c) => c.field === 'right');
     if (l && r && (op === '*' || op === '/')) {
-      collect(l, name, text, out, divided, others);
-      collect(r, name, text, out, op === '/' ? !divided : divided, others);
+      collect(l, name, text, out, divided, others, inverse);
+      collect(r, name, text, out, op === '/' ? !divided : divided, others, inverse);
       return;
     }
   }
   const f = leaf(n, name, text, divided);
   if (f === 'other') others.push(text(n).replace(/\s+/g, ''));
+  // `rsqrt(d)` and `d ** -0.5` are 1/sqrt(d); `sqrt(d)` and `d ** 0.5` are sqrt(d); dividing by one flips it.
+  if (f === 'sqrtdim') inverse.push(/rsqrt\(|\*\*\(?-/.test(text(n).replace(/\s+/g, '')) !== divided);
   out.push(f);
 }
 
 function leaf(n: PyNode, name: string, text: (n: PyNode) => string, divided: boolean): Factor {
   const t = text(n).replace(/\s+/g, '');
-  if (n.type === 'integer' || n.type === 'float') return Number(t) === 1 ? 'one' : 'other';
   if (t === name) return 'self';
   // float(x) / int(x) wrappers
   const wrapped = /^(?:float|int)\((.*)\)$/.exec(t);
@@ -114,6 +129,7 @@ function leaf(n: PyNode, name: string, text: (n: PyNode) => string, divided: boo
     return 'other';
   }
   if (/^\(?[A-Za-z_][\w.]*[+-]\d+\)?$/.test(inner)) return 'other'; // layer_idx + 1
-  if (/^-?\d+(?:\.\d*)?(?:e-?\d+)?$/.test(inner)) return Number(inner) === 1 ? 'one' : 'other';
+  // A number, written as a literal or wrapped (`1.0`, `0.125`, `float(8)`, `-1`).
+  if (/^-?(?:\d[\d_]*(?:\.[\d_]*)?|\.\d[\d_]*)(?:e[+-]?\d+)?$/i.test(inner)) return Number(inner.replace(/_/g, '')) === 1 ? 'one' : 'other';
   return 'unknown';
 }
