@@ -4,7 +4,7 @@ import type { Def } from '../analysis/scopes';
 import { truthWithCache, type FlagReader } from '../analysis/kv-cache';
 import { topLeftRectangle } from '../analysis/masks';
 import { comparesLengths } from '../analysis/length-guards';
-import { unparen, type PyNode } from '../syntax/tree';
+import { childByField, namedChildren, unparen, type PyNode } from '../syntax/tree';
 import { defineTemplates, msg } from '../message';
 import { apiName, quote, type RelatedSpec, type Rule, type RuleContext } from './rule';
 import { cacheJoined, definitions, maskBuilt, MASK_NAMES } from './related';
@@ -77,35 +77,26 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
       const attr = node.children.find((c) => c.field === 'attribute');
       let fn = node.parent;
       while (fn && fn.type !== 'function_definition') fn = fn.parent;
-      const scope = fn ? ev.sr.scopes.find((s) => s.node === fn) : undefined;
+      const scope = ev.sr.scopes.find((s) => s.node === fn);
       if (!obj || !attr || !scope?.ownerClass || !scope.selfName || ctx.text(obj) !== scope.selfName) return undefined;
       return ev.classAttrDefs(scope.ownerClass, `self.${ctx.text(attr)}`);
     }
 
     /** 'true' for a literal True; 'maybe' for a flag that can be True; undefined when provably False/None. */
-    const causalIs = (site: SdpaSite): 'true' | 'maybe' | undefined => {
-      if (!site.causalNode) return undefined;
-      const valueNode = site.causalNode.type === 'keyword_argument' ? site.causalNode.children.find((c) => c.field === 'value') : site.causalNode;
-      if (!valueNode) return undefined;
-      const t = ctx.text(unparen(valueNode));
+    const causalIs = (valueNode: PyNode): 'true' | 'maybe' | undefined => {
+      const u = unparen(valueNode);
+      const t = ctx.text(u);
       if (t === 'True') return 'true';
       if (t === 'False' || t === 'None' || t === '0') return undefined;
       // A flag computed from whether a mask exists (HF: `is_causal = causal_mask is None and q_len > 1`) excludes the mask.
-      if (/\bis\s+(not\s+)?None\b/.test(t) || definitionsMention(valueNode, site, /\bis\s+(not\s+)?None\b|\bnot\s+\w*mask/)) return undefined;
+      if (/\bis\s+(not\s+)?None\b/.test(t)) return undefined;
+      // ... or its definitions do (`is_causal = attn_mask is None`).
+      const defs = u.type === 'identifier' ? ev.resolve(u, t) : undefined;
+      if (defs?.some((d) => d.value !== undefined && /\bis\s+(not\s+)?None\b|\bnot\s+\w*mask/.test(ctx.text(d.value)))) return undefined;
       return 'maybe';
     };
 
-    function definitionsMention(node: PyNode, site: SdpaSite, re: RegExp): boolean {
-      const u = unparen(node);
-      if (u.type !== 'identifier') return false;
-      const defs = ev.resolve(u, ctx.text(u)) ?? [];
-      void site;
-      return defs.some((d) => d.value !== undefined && re.test(ctx.text(d.value)));
-    }
-
-    function resetToFalse(site: SdpaSite): boolean {
-      const valueNode = site.causalNode?.type === 'keyword_argument' ? site.causalNode.children.find((c) => c.field === 'value') : site.causalNode;
-      if (!valueNode) return false;
+    function resetToFalse(site: SdpaSite, valueNode: PyNode): boolean {
       const u = unparen(valueNode);
       if (u.type !== 'identifier') return false;
       const name = ctx.text(u);
@@ -113,9 +104,32 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
       return false;
     }
 
+    /**
+     * An earlier `if flag:` of the function (no `else`) ends in a return or raise, so the flag is False where the
+     * call is (`if causal: return sdpa(..., is_causal=causal)` and then `sdpa(q, k, v, mask, 0.0, causal)`).
+     */
+    function falseAfterEarlyExit(call: PyNode, valueNode: PyNode): boolean {
+      const flag = ctx.text(unparen(valueNode));
+      for (let stmt: PyNode = call, p = call.parent; p && p.type !== 'function_definition'; stmt = p, p = p.parent) {
+        if (p.type !== 'block') continue;
+        for (const s of p.children) {
+          if (s.start >= stmt.start) break;
+          if (s.type !== 'if_statement' || childByField(s, 'alternative')) continue;
+          const cond = childByField(s, 'condition');
+          const body = childByField(s, 'consequence');
+          const last =
+            body &&
+            namedChildren(body)
+              .filter((c) => c.type !== 'comment')
+              .pop();
+          if (cond && ctx.text(unparen(cond)) === flag && last && (last.type === 'return_statement' || last.type === 'raise_statement')) return true;
+        }
+      }
+      return false;
+    }
+
     /** Where a causal flag passed by name is set (`is_causal = True` in the cache branch). */
-    function flagDefinitions(site: SdpaSite): RelatedSpec[] {
-      const valueNode = site.causalNode?.type === 'keyword_argument' ? site.causalNode.children.find((c) => c.field === 'value') : site.causalNode;
+    function flagDefinitions(site: SdpaSite, valueNode: PyNode): RelatedSpec[] {
       return definitions(ev, valueNode, site.ctx, (t) => msg(T.setHere, quote(t, 30)));
     }
 
@@ -136,41 +150,42 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
       sdpa(site: SdpaSite) {
         if (site.framework !== 'torch' || !site.causalNode) return;
         if (reported.has(site.node.id)) return;
-        const causal = causalIs(site);
+        // The flag's value: the keyword argument's value, or the positional argument itself.
+        const valueNode = site.causalNode.type === 'keyword_argument' ? childByField(site.causalNode, 'value') : site.causalNode;
+        /* c8 ignore next: the grammar gives every keyword_argument a value; the types make the field optional */
+        if (!valueNode) return;
+        const causal = causalIs(valueNode);
         const maskGiven = site.maskNode && site.mask && site.mask.kind !== 'none' && unparen(site.maskNode).type !== 'none';
         // A flag (not a literal True) only counts when the mask is certainly there and the code never resets the
-        // flag to False itself (x-transformers: `if exists(mask) and causal: ...; causal = False`).
-        const flagOk = causal === 'true' || (site.mask?.kind === 'tensor' && !site.mask.maybeNone && !resetToFalse(site));
+        // flag to False itself (x-transformers: `if exists(mask) and causal: ...; causal = False`) nor returns
+        // earlier whenever it is True.
+        const flagOk =
+          causal === 'true' ||
+          (site.mask?.kind === 'tensor' && !site.mask.maybeNone && !resetToFalse(site, valueNode) && !falseAfterEarlyExit(site.node, valueNode));
         if (causal && maskGiven && flagOk) {
           reported.add(site.node.id);
-          const flag =
-            causal === 'true'
-              ? 'is_causal=True'
-              : msg(
-                  T.flagTrueOnSomeCalls,
-                  `is_causal=${ctx.text(site.causalNode.type === 'keyword_argument' ? site.causalNode.children.find((c) => c.field === 'value')! : site.causalNode)}`,
-                );
+          const flag = causal === 'true' ? 'is_causal=True' : msg(T.flagTrueOnSomeCalls, `is_causal=${ctx.text(valueNode)}`);
           ctx.report({
             node: site.causalNode,
             message: msg(T.bothCausalAndMask, flag, quote(ctx.text(site.maskNode), 40), apiName(site.display)),
             related: [
               { node: site.maskNode, message: msg(T.maskPassedAsWell) },
               ...maskBuilt(ev, site.mask?.mask, msg(MASK_NAMES.attnMask)),
-              ...flagDefinitions(site),
+              ...flagDefinitions(site, valueNode),
             ],
           });
           return;
         }
-        if (!site.k.fromCache || site.q.fromCache || lengthGuarded(site.node)) return;
-        const valueNode = site.causalNode.type === 'keyword_argument' ? site.causalNode.children.find((c) => c.field === 'value') : site.causalNode;
-        const withCache = valueNode ? truthWithCache({ ...flags, cacheJoinedAt: site.k.cacheAt }, valueNode).cached : '?';
+        if (!site.kNode || !site.k.fromCache || site.q.fromCache || lengthGuarded(site.node)) return;
+        const withCache = truthWithCache({ ...flags, cacheJoinedAt: site.k.cacheAt }, valueNode).cached;
         if (causal === 'true' || withCache === true) {
           reported.add(site.node.id);
-          const flag = causal === 'true' ? 'is_causal=True' : msg(T.flagTrueWithCache, `is_causal=${quote(ctx.text(valueNode!), 40)}`);
+          const flag = causal === 'true' ? 'is_causal=True' : msg(T.flagTrueWithCache, `is_causal=${quote(ctx.text(valueNode), 40)}`);
+          const keys = quote(ctx.text(site.kNode), 30);
           ctx.report({
             node: site.causalNode,
-            message: msg(T.causalOnCachedKeys, flag, quote(site.kNode ? ctx.text(site.kNode) : 'k', 30)),
-            related: [cacheJoined(ev, site.k, msg(T.theKeysCode, quote(site.kNode ? ctx.text(site.kNode) : 'k', 30))), ...flagDefinitions(site)],
+            message: msg(T.causalOnCachedKeys, flag, keys),
+            related: [cacheJoined(ev, site.k, msg(T.theKeysCode, keys)), ...flagDefinitions(site, valueNode)],
           });
         }
       },
@@ -199,16 +214,14 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         // on keys that include a KV cache: the same misalignment as is_causal=True.
         if (site.convention !== 'api' || !topLeftRectangle(site.mask.mask) || reported.has(site.maskNode.id)) return;
         const sdpa = ev.facts.sdpa.find((s) => s.node === site.node && s.ctx === site.ctx);
-        if (!sdpa || !sdpa.k.fromCache || sdpa.q.fromCache || lengthGuarded(sdpa.node)) return;
+        if (!sdpa?.kNode || !sdpa.k.fromCache || sdpa.q.fromCache || lengthGuarded(sdpa.node)) return;
         reported.add(site.maskNode.id);
         const [l, s] = site.mask.mask!.sizes!;
+        const keys = quote(ctx.text(sdpa.kNode), 30);
         ctx.report({
           node: site.maskNode,
-          message: msg(T.topLeftMaskOnCache, quote(ctx.text(site.maskNode), 40), l, s, quote(sdpa.kNode ? ctx.text(sdpa.kNode) : 'k', 30)),
-          related: [
-            ...maskBuilt(ev, site.mask.mask, msg(MASK_NAMES.attnMask)),
-            cacheJoined(ev, sdpa.k, msg(T.theKeysCode, quote(sdpa.kNode ? ctx.text(sdpa.kNode) : 'k', 30))),
-          ],
+          message: msg(T.topLeftMaskOnCache, quote(ctx.text(site.maskNode), 40), l, s, keys),
+          related: [...maskBuilt(ev, site.mask.mask, msg(MASK_NAMES.attnMask)), cacheJoined(ev, sdpa.k, msg(T.theKeysCode, keys))],
         });
       },
     };
