@@ -92,11 +92,10 @@ function statementOf(target: PyNode): PyNode {
 }
 
 function isParameter(n: PyNode): boolean {
-  for (let p = n.parent; p; p = p.parent) {
-    if (p.type === 'parameters' || p.type === 'lambda_parameters') return true;
-    if (p.type === 'block' || p.type.endsWith('_statement')) return false;
-  }
-  return false;
+  // The nearest enclosing parameter list, block, statement or definition (the module ends every chain).
+  let p = n.parent;
+  while (p && !/^(lambda_)?parameters$|^block$|_statement$|_definition$|^module$/.test(p.type)) p = p.parent;
+  return p?.type === 'parameters' || p?.type === 'lambda_parameters';
 }
 
 /** Where the file shows that it runs in float16 or bfloat16 (`.half()`, `autocast(...)`, a GradScaler, an fp16 flag). */
