@@ -15,7 +15,6 @@ const T = defineTemplates({
   additiveMeaning: 'additive: 0 where kept, a large negative number where masked',
   keepMeaning: 'True/1 at positions to keep',
   ignoreMeaning: 'True/1 at positions to ignore',
-  theOpposite: 'the opposite',
   comesInAsParameter: '{0} comes in as the parameter {1}',
   isBuiltHere: '{0} is built here',
   builtWithMeaning: '{0} ({1})',
@@ -43,8 +42,10 @@ export function maskBuilt(ev: Evaluator, m: MaskInfo | undefined, what: MessageP
   const at = meaning(o);
   const source = o.node.type === 'identifier' && isParameter(o.node) ? msg(T.comesInAsParameter, what, quote(ev.text(o.node), 30)) : msg(T.isBuiltHere, what);
   const out: RelatedSpec[] = [{ node: o.node, message: at ? msg(m.byName ? T.builtWithMeaningByName : T.builtWithMeaning, source, at) : source }];
+  // An inversion is recorded only between two known polarities (origins.ts), so it always has one.
   const flip = m.flippedAt;
-  if (flip && flip.node !== o.node) out.push({ node: flip.node, message: msg(T.invertedHere, meaning(flip) ?? msg(T.theOpposite)) });
+  if (flip?.polarity && flip.node !== o.node)
+    out.push({ node: flip.node, message: msg(T.invertedHere, msg(flip.polarity === 'keep' ? T.keepMeaning : T.ignoreMeaning)) });
   return out;
 }
 
@@ -113,7 +114,6 @@ export function precisionShown(ev: Evaluator, which: 'fp16' | 'bf16'): RelatedSp
 export function factorDefinitions(ev: Evaluator, factor: PyNode, ctx: Ctx, max = 2): RelatedSpec[] {
   const names: PyNode[] = [];
   const visit = (n: PyNode): void => {
-    if (names.length >= 4) return;
     if (n.type === 'identifier' || (n.type === 'attribute' && ev.text(n).startsWith('self.'))) {
       const parent = n.parent;
       const callee = parent?.type === 'call' && childByField(parent, 'function') === n;
