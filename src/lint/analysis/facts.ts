@@ -115,7 +115,7 @@ export interface WeightsMaskSite {
   readonly node: PyNode;
   readonly ctx: Ctx;
   readonly weights: AValue;
-  readonly maskNode?: PyNode;
+  readonly maskNode: PyNode;
 }
 
 export class Facts {

@@ -30,7 +30,7 @@ export const ATT005: Rule = {
     docs: {
       summary: 'The keys are transposed over the wrong axes for q @ kᵀ.',
       whatItDoes:
-        'Looks at the right operand of the score product `q @ k...`: with batched keys of known rank, `k.transpose(0, 1)`, `k.transpose(1, 2)` on 4-D keys, `k.T` and `k.t()` do not swap the last two axes, and `q.transpose(-2, -1) @ k` (with token-major q and k, i.e. not a channel-first layout) contracts the tokens instead of the features. A view whose last size is a flattened grid (`N = H * W`) puts the tokens last (channel-first q and k, where `q.transpose(-2, -1) @ k` is right). The rank and layout come from the code (`view`, `reshape`, `permute`, `flatten`/`unflatten`, `movedim`, `chunk`/`split`/`unbind`, `rearrange`, Linear outputs, `B, T, C = x.size()`, shape comments).',
+        'Looks at the right operand of the score product `q @ k...`: with batched keys of known rank, `k.transpose(0, 1)`, `k.transpose(1, 2)` on 4-D keys, `k.T` and `k.t()` do not swap the last two axes, and `q.transpose(-2, -1) @ k` (with token-major q and k, i.e. not a channel-first layout) contracts the tokens instead of the features (unless the weights then meet the values over their features, as channel attention does: `attn @ v.transpose(-2, -1)` or `v @ attn.transpose(-2, -1)`). A view whose last size is a flattened grid (`N = H * W`) puts the tokens last (channel-first q and k, where `q.transpose(-2, -1) @ k` is right). The rank and layout come from the code (`view`, `reshape`, `permute`, `flatten`/`unflatten`, `movedim`, `chunk`/`split`/`unbind`, `rearrange`, Linear outputs, `B, T, C = x.size()`, shape comments).',
       whyIsThisBad:
         'The score matrix must be (…, L, S): queries against keys, contracted over the feature axis. Swapping the batch and sequence axes, or reversing every axis with `.T`, either fails on a shape mismatch only for some shapes or silently mixes examples of the batch (or features with tokens) when the sizes happen to agree, which is exactly the case in small tests.',
       example: `k = self.k_proj(x).view(B, T, n_head, hd).transpose(1, 2)  # (B, nh, T, hd)
@@ -63,19 +63,6 @@ att = q @ k.transpose(-2, -1)`,
     const isKey = (v: AValue): boolean => v.role === 'key';
     const isQuery = (v: AValue): boolean => v.role === 'query';
     const swapName = (): string => (ev.numpyStyleTranspose ? 'swapaxes' : 'transpose');
-
-    return {
-      matmul(site: MatmulSite) {
-        if (!site.aNode || !site.bNode) return;
-        if (site.display === 'einsum') return;
-        const a = unparen(site.aNode);
-        const b = unparen(site.bNode);
-        const aVal = ev.eval(a, site.ctx);
-        if (!isQuery(aVal) && !isQuery(site.a)) return;
-        checkKeyOperand(site, b);
-        checkQueryTransposed(site, a, b);
-      },
-    };
 
     /** q @ k.transpose(0, 1) / q @ k.T / q @ k.t() with keys of known rank ≥ 3. */
     function checkKeyOperand(site: MatmulSite, b: PyNode): void {
@@ -130,12 +117,16 @@ att = q @ k.transpose(-2, -1)`,
       );
     }
 
+    /** The (d × d) weights of `q.transpose(-2, -1) @ k` meet the values over the feature axis (channel attention). */
     function channelAttention(site: MatmulSite): boolean {
       for (const sm of ev.facts.softmax) {
         if (sm.input.attn?.formedAt !== site.node) continue;
         for (const c of consumersOf(ev, sm.node)) {
-          const other = c.site.a.attn?.softmax?.site === sm.node ? c.site.bNode : c.site.aNode;
-          if (other && transposeOf(other)) return true;
+          // The product contracts the values' features: `attn @ v.transpose(-2, -1)`, or `v @ attn.transpose(-2, -1)`
+          // with the values (token-major) on the left.
+          const weightsLeft = c.site.a.attn?.softmax?.site === sm.node;
+          const values = weightsLeft ? c.site.bNode : c.site.aNode;
+          if (values && weightsLeft === !!transposeOf(values)) return true;
         }
       }
       return false;
@@ -154,6 +145,7 @@ att = q @ k.transpose(-2, -1)`,
       if (n.type === 'attribute') {
         const attr = childByField(n, 'attribute');
         const obj = childByField(n, 'object');
+        /* c8 ignore next: the grammar gives every attribute an object and a name; the types make them optional */
         if (!attr || !obj) return undefined;
         const name = ctx.text(attr);
         if (name === 'T' || name === 'mT') return { kind: name, base: obj };
@@ -161,21 +153,25 @@ att = q @ k.transpose(-2, -1)`,
       }
       if (n.type === 'call') {
         const f = childByField(n, 'function');
-        if (!f || f.type !== 'attribute') return undefined;
+        const args = childByField(n, 'arguments');
+        /* c8 ignore next: the grammar gives every call a function and arguments; the types make them optional */
+        if (!f || !args) return undefined;
+        // Only method and module-function forms (`rearrange(k, ...)`, a plain function, says nothing).
+        if (f.type !== 'attribute') return undefined;
+        const list = namedChildren(args);
         // Function forms: np.transpose(k) / tf.transpose(k) (all axes reversed), torch.transpose(k, a, b).
         const qname = dottedName(ev.tree, f)?.join('.') ?? '';
-        const fnArgs = namedChildren(childByField(n, 'arguments') ?? n).filter((a) => a.type !== 'keyword_argument');
-        const hasKeywords = namedChildren(childByField(n, 'arguments') ?? n).some((a) => a.type === 'keyword_argument');
+        const fnArgs = list.filter((a) => a.type !== 'keyword_argument');
+        const hasKeywords = fnArgs.length < list.length;
         if (/^(np|numpy|jnp|jax\.numpy|tf|tensorflow)\.transpose$/.test(qname) && fnArgs.length === 1 && !hasKeywords) return { kind: 'T', base: fnArgs[0] };
         if (/^torch\.(transpose|swapaxes)$/.test(qname) && fnArgs.length === 3)
           return { kind: 'transpose', base: fnArgs[0], a: intLiteral(ev.tree, fnArgs[1]), b: intLiteral(ev.tree, fnArgs[2]) };
         const attr = childByField(f, 'attribute');
         const obj = childByField(f, 'object');
+        /* c8 ignore next: as above, an attribute always has both */
         if (!attr || !obj) return undefined;
         const name = ctx.text(attr);
         if (name === 'contiguous' || name === 'float' || name === 'to') return transposeOf(obj);
-        const args = childByField(n, 'arguments');
-        const list = args ? namedChildren(args) : [];
         if (name === 't' && list.length === 0) return { kind: 't', base: obj };
         if ((name === 'transpose' || name === 'swapaxes' || name === 'swapdims') && list.length === 2) {
           return { kind: 'transpose', base: obj, a: intLiteral(ev.tree, list[0]), b: intLiteral(ev.tree, list[1]) };
@@ -183,6 +179,19 @@ att = q @ k.transpose(-2, -1)`,
       }
       return undefined;
     }
+
+    return {
+      matmul(site: MatmulSite) {
+        if (!site.aNode || !site.bNode) return;
+        if (site.display === 'einsum') return;
+        const a = unparen(site.aNode);
+        const b = unparen(site.bNode);
+        const aVal = ev.eval(a, site.ctx);
+        if (!isQuery(aVal) && !isQuery(site.a)) return;
+        checkKeyOperand(site, b);
+        checkQueryTransposed(site, a, b);
+      },
+    };
   },
 };
 

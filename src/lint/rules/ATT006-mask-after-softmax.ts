@@ -52,7 +52,6 @@ out = weights @ v`,
   create(ctx: RuleContext) {
     const ev = ctx.analysis;
     const queryRowsOnly = (site: WeightsMaskSite): boolean => {
-      if (!site.maskNode) return false;
       const m = ev.eval(site.maskNode, site.ctx).mask;
       if (m?.padAxes && m.padAxes.length === 1 && m.padAxes[0] === -2) return true;
       return /\.unsqueeze\(\s*(-1|dim\s*=\s*-1)\s*\)\s*$|\[\s*\.\.\.\s*,\s*None\s*\]\s*$/.test(ctx.text(site.maskNode));
@@ -92,9 +91,9 @@ out = weights @ v`,
           // Zeroing whole query rows (padded queries) after softmax is harmless: only the key axis must sum to 1.
           if (queryRowsOnly(site)) continue;
           // A NaN guard: rows with no key left (`mask.all(-1, keepdim=True)`) or NaN rows zeroed; the others still sum to 1.
-          if (site.maskNode && selectsWholeRows(ev, site.maskNode, site.ctx)) continue;
+          if (selectsWholeRows(ev, site.maskNode, site.ctx)) continue;
           // Dropout written by hand: a random keep mask, right in expectation.
-          if (site.maskNode && isDropoutMask(ev, site.maskNode)) continue;
+          if (isDropoutMask(ev, site.maskNode)) continue;
           // The masked copy never reaches the product with the values (kept for logging or returned).
           const consumers = consumersOf(ev, attn.softmax.site);
           if (consumers.length > 0 && !consumers.some((c) => carriesPostMask(c, site))) continue;
@@ -105,7 +104,7 @@ out = weights @ v`,
             // Reported at the masking (after the softmax); the softmax, the mask's origin and the product with the values are the evidence.
             related: [
               { node: attn.softmax.site, message: msg(T.softmaxBeforeMask) },
-              ...(site.maskNode ? maskBuilt(ev, ev.eval(site.maskNode, site.ctx).mask) : []),
+              ...maskBuilt(ev, ev.eval(site.maskNode, site.ctx).mask),
               ...consumersOf(ev, attn.softmax.site).map((c) => ({ node: c.site.node, message: msg(T.weightsUsedHere) })),
             ],
           });
@@ -121,7 +120,8 @@ out = weights @ v`,
             message: msg(T.scoresMaskedLate, quote(ctx.text(site.node), 50)),
             related: [
               { node: late.softmax.node, message: msg(T.normalisesBeforeMasked, late.softmax.display) },
-              ...(site.maskNode ? maskBuilt(ev, ev.eval(site.maskNode, site.ctx).mask) : []),
+              // A fill of the scores is a masked_fill, where or index assignment: its mask is always written.
+              ...maskBuilt(ev, site.maskNode && ev.eval(site.maskNode, site.ctx).mask),
               { node: late.use, message: msg(T.weightsWithoutMask) },
             ],
           });
@@ -143,7 +143,7 @@ out = weights @ v`,
                 node: op.node,
                 message: msg(op.how === 'mul' ? T.multipliesByMask : T.addsBooleanMask, quote(ctx.text(op.node), 50)),
                 related: [
-                  ...(op.maskNode ? maskBuilt(ev, ev.eval(op.maskNode, site.ctx).mask) : []),
+                  ...maskBuilt(ev, op.maskNode && ev.eval(op.maskNode, site.ctx).mask),
                   { node: site.node, message: msg(T.normalisesMasked, apiName(site.display)) },
                 ],
               });

@@ -45,7 +45,7 @@ export const ATT007: Rule = {
     docs: {
       summary: 'Mask fill values that overflow float16 or bfloat16, fills that do not mask, or -inf fills where a fully masked row makes NaN.',
       whatItDoes:
-        'Checks the value written into masked positions (`masked_fill`, `torch.where`, index assignment, `mask * -1e9`, `torch.full_like(x, v)`, `torch.ones_like(x) * v`). Scores computed from float32 copies (`q.float() @ k.float().transpose(-2, -1)`, an einsum of float32 operands, `.float()`/`.to(torch.float32)` on the scores) are float32, where -1e9 fits. In a file that runs in float16 (`.half()`, `torch.float16`, CUDA `autocast` without a dtype, `GradScaler`, apex amp, fp16 flags, Lightning `precision="16-mixed"`), or that a workspace file running in float16 imports (a trainer; the message names it), a finite fill below float16\'s minimum of -65504 (`-1e9`, `-1e10`, `-float("1e9")`, `torch.finfo(torch.float32).min`) is reported; in a file that runs in bfloat16 (`torch.bfloat16`, bf16 flags, `autocast(dtype=torch.bfloat16)`), only fills below bfloat16\'s minimum (float32\'s minimum) are, since -1e9 fits there. A fill on attention scores that does not mask at all is reported whatever the precision: zero, a tiny negative number (`-1e-9`, a typo for `-1e9`), or a positive one (`-float("-inf")` is +inf). A `-inf` fill is reported when the mask can hide every key of a row: a causal mask that also hides the diagonal (`triu(ones)` without `diagonal=1`), or padding that varies along the query axis (`pad.unsqueeze(-1)`, an outer product of padding masks).',
+        'Checks the value written into masked positions (`masked_fill`, `torch.where`, index assignment, `mask * -1e9`, `torch.full_like(x, v)`, `torch.ones_like(x) * v`, a bias `torch.zeros_like(scores).masked_fill(mask, v)`). Scores computed from float32 copies (`q.float() @ k.float().transpose(-2, -1)`, an einsum of float32 operands, `.float()`/`.to(torch.float32)` on the scores) are float32, where -1e9 fits. In a file that runs in float16 (`.half()`, `torch.float16`, CUDA `autocast` without a dtype, `GradScaler`, apex amp, fp16 flags, Lightning `precision="16-mixed"`), or that a workspace file running in float16 imports (a trainer; the message names it), a finite fill below float16\'s minimum of -65504 (`-1e9`, `-1e10`, `-float("1e9")`, `torch.finfo(torch.float32).min`) is reported; in a file that runs in bfloat16 (`torch.bfloat16`, bf16 flags, `autocast(dtype=torch.bfloat16)`), only fills below bfloat16\'s minimum (float32\'s minimum) are, since -1e9 fits there. A fill on attention scores that does not mask at all is reported whatever the precision: zero, a tiny negative number (`-1e-9`, a typo for `-1e9`), or a positive one (`-float("-inf")` is +inf). A `-inf` fill is reported when the mask can hide every key of a row: a causal mask that also hides the diagonal (`triu(ones)` without `diagonal=1`), or padding that varies along the query axis (`pad.unsqueeze(-1)`, an outer product of padding masks).',
       whyIsThisBad:
         '`masked_fill` with -1e9 on a float16 tensor raises "value cannot be converted to type at::Half without overflow", and under autocast additive masks overflow to -inf. A row whose every entry is -inf goes through softmax as exp(-inf - (-inf)) = NaN, and the NaN spreads through the rest of the network on the next step.',
       example: `pad_mask = input_ids == pad_id  # (B, T), True at padding
@@ -74,6 +74,89 @@ weights = scores.softmax(dim=-1)`,
     let softmaxInputs: Set<PyNode> | undefined;
     const ev = ctx.analysis;
     const reported = new Set<number>();
+    /** Where a fill given by name is defined (`big_neg = -1e9`). */
+    function fillDefinition(site: FillSite): RelatedSpec[] {
+      return definitions(ev, site.fillNode, site.ctx, (t) => msg(T.fillDefinedHere, quote(t, 30)), 1);
+    }
+
+    /** The softmaxes that normalise the filled scores (where the fill takes effect). */
+    function softmaxOf(site: FillSite): RelatedSpec[] {
+      const formed = site.target.attn?.formedAt;
+      if (!formed) return [];
+      if (!firstSoftmaxOf) {
+        firstSoftmaxOf = new Map();
+        for (const s of ev.facts.softmax) {
+          const f = s.input.attn?.formedAt;
+          if (f && !firstSoftmaxOf.has(f)) firstSoftmaxOf.set(f, s);
+        }
+      }
+      const s = firstSoftmaxOf.get(formed);
+      return s ? [{ node: s.node, message: msg(T.normalisesFilled, apiName(s.display)) }] : [];
+    }
+
+    /** The fill as a number: a literal, a finfo bound, or a tensor made with full(..., value). */
+    function fillNumber(v: AValue): AValue | undefined {
+      if (v.kind === 'number') return v;
+      if (v.kind === 'tensor' && v.fillValue !== undefined) return { kind: 'number', num: v.fillValue };
+      return undefined;
+    }
+
+    /** Fills that write into attention scores or into a mask being built (not arbitrary tensors). */
+    function relevantTarget(site: FillSite): boolean {
+      const t = site.target;
+      if (t.attn?.stage === 'scores') return true;
+      if (t.mask || site.how === 'add') return true;
+      if (t.kind === 'tensor' && (t.fillValue === 0 || t.zeros === true)) return true; // zeros_like(scores).masked_fill(pad, -big): an additive bias
+      const name = site.targetNode && rootName(ev, site.targetNode);
+      return !!name && /mask|bias/i.test(name);
+    }
+
+    /**
+     * The fill replaces entries of attention scores (a q·kᵀ-shaped product, its operands named q and k or not)
+     * that a softmax normalises: a masked_fill on the scores, not an additive bias or a post-softmax fill
+     * (fixture ATT007/unnamed_scores_and_mask_building.py). Only masked_fill records fills that do not mask
+     * (where, index assignment and additive masks record fills of -1e4 or less: analysis/mask-ops.ts), so the
+     * weak fills judged here are masked_fill's.
+     */
+    function writesScores(site: FillSite): boolean {
+      const a = site.target.attn;
+      if (!a || a.stage !== 'scores') return false;
+      // Scores without named q and k count when a softmax normalises them (an unnamed product that is attention).
+      if (!softmaxInputs) {
+        softmaxInputs = new Set();
+        for (const s of ev.facts.softmax) if (s.input.attn?.formedAt) softmaxInputs.add(s.input.attn.formedAt);
+      }
+      return softmaxInputs.has(a.formedAt);
+    }
+
+    /** The fill writes into a mask or bias tensor that is being built (additive attention mask), not into scores. */
+    function buildsMask(site: FillSite): boolean {
+      if (site.target.attn) return false;
+      if (site.target.mask) return true;
+      const name = site.targetNode && rootName(ev, site.targetNode);
+      return !!name && /mask|bias/i.test(name);
+    }
+
+    /** The call that writes the fill; the fill argument itself when it is written inline (its own line in a multi-line call). */
+    function location(site: FillSite): PyNode {
+      const f = unparen(site.fillNode);
+      if (site.how === 'add') return site.fillNode;
+      if (f.type === 'identifier' || f.type === 'attribute') return site.node;
+      return site.fillNode;
+    }
+
+    function explicitlyFloat32(v: AValue): boolean {
+      return v.dtype === 'float32' || v.dtype === 'float64';
+    }
+
+    function finfoFix(site: FillSite): FixSpec | undefined {
+      const t = site.targetNode ? unparen(site.targetNode) : undefined;
+      if (!t || (t.type !== 'identifier' && t.type !== 'attribute')) return undefined;
+      if (!ev.file.importsTorch) return undefined;
+      const newText = `torch.finfo(${ctx.text(t)}.dtype).min`;
+      return { title: msg(T.finfoFix, newText), safety: 'unsafe', edits: [{ start: site.fillNode.start, end: site.fillNode.end, newText }] };
+    }
+
     return {
       fill(site: FillSite) {
         if (reported.has(site.fillNode.id)) return;
@@ -140,89 +223,5 @@ weights = scores.softmax(dim=-1)`,
         }
       },
     };
-
-    /** Where a fill given by name is defined (`big_neg = -1e9`). */
-    function fillDefinition(site: FillSite): RelatedSpec[] {
-      return definitions(ev, site.fillNode, site.ctx, (t) => msg(T.fillDefinedHere, quote(t, 30)), 1);
-    }
-
-    /** The softmaxes that normalise the filled scores (where the fill takes effect). */
-    function softmaxOf(site: FillSite): RelatedSpec[] {
-      const formed = site.target.attn?.formedAt;
-      if (!formed) return [];
-      if (!firstSoftmaxOf) {
-        firstSoftmaxOf = new Map();
-        for (const s of ev.facts.softmax) {
-          const f = s.input.attn?.formedAt;
-          if (f && !firstSoftmaxOf.has(f)) firstSoftmaxOf.set(f, s);
-        }
-      }
-      const s = firstSoftmaxOf.get(formed);
-      return s ? [{ node: s.node, message: msg(T.normalisesFilled, apiName(s.display)) }] : [];
-    }
-
-    /** The fill as a number: a literal, a finfo bound, or a tensor made with full(..., value). */
-    function fillNumber(v: AValue): AValue | undefined {
-      if (v.kind === 'number') return v;
-      if (v.kind === 'tensor' && v.fillValue !== undefined) return { kind: 'number', num: v.fillValue };
-      return undefined;
-    }
-
-    /** Fills that write into attention scores or into a mask being built (not arbitrary tensors). */
-    function relevantTarget(site: FillSite): boolean {
-      const t = site.target;
-      if (t.attn?.stage === 'scores') return true;
-      if (t.mask || site.how === 'add') return true;
-      if (t.kind === 'tensor' && t.fillValue === 0) return true; // where(cond, zeros, -big): an additive bias
-      const name = site.targetNode ? rootName(ev, site.targetNode) : undefined;
-      return !!name && /mask|bias/i.test(name);
-    }
-
-    /**
-     * The fill replaces entries of attention scores (a q·kᵀ-shaped product, its operands named q and k or not)
-     * that a softmax normalises: a masked_fill or where on the scores, not an additive bias or a post-softmax fill
-     * (fixture ATT007/unnamed_scores_and_mask_building.py).
-     */
-    function writesScores(site: FillSite): boolean {
-      if (site.how !== 'masked_fill' && site.how !== 'where' && site.how !== 'setitem') return false;
-      const a = site.target.attn;
-      if (!a || a.stage !== 'scores') return false;
-      if (site.how === 'where' && !site.maskSelectsFill) return false;
-      // Scores without named q and k count when a softmax normalises them (an unnamed product that is attention).
-      if (!softmaxInputs) {
-        softmaxInputs = new Set();
-        for (const s of ev.facts.softmax) if (s.input.attn?.formedAt) softmaxInputs.add(s.input.attn.formedAt);
-      }
-      return softmaxInputs.has(a.formedAt);
-    }
-
-    /** The fill writes into a mask or bias tensor that is being built (additive attention mask). */
-    function buildsMask(site: FillSite): boolean {
-      if (site.how !== 'masked_fill' && site.how !== 'where') return false;
-      if (site.target.attn) return false;
-      if (site.target.mask) return true;
-      const name = site.targetNode ? rootName(ev, site.targetNode) : undefined;
-      return !!name && /mask|bias/i.test(name);
-    }
-
-    /** The call that writes the fill; the fill argument itself when it is written inline (its own line in a multi-line call). */
-    function location(site: FillSite): PyNode {
-      const f = unparen(site.fillNode);
-      if (site.how === 'add') return site.fillNode;
-      if (f.type === 'identifier' || f.type === 'attribute') return site.node;
-      return site.fillNode;
-    }
-
-    function explicitlyFloat32(v: AValue): boolean {
-      return v.dtype === 'float32' || v.dtype === 'float64';
-    }
-
-    function finfoFix(site: FillSite): FixSpec | undefined {
-      const t = site.targetNode ? unparen(site.targetNode) : undefined;
-      if (!t || (t.type !== 'identifier' && t.type !== 'attribute')) return undefined;
-      if (!ev.file.importsTorch) return undefined;
-      const newText = `torch.finfo(${ctx.text(t)}.dtype).min`;
-      return { title: msg(T.finfoFix, newText), safety: 'unsafe', edits: [{ start: site.fillNode.start, end: site.fillNode.end, newText }] };
-    }
   },
 };

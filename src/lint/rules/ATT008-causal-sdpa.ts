@@ -4,7 +4,7 @@ import type { Def } from '../analysis/scopes';
 import { truthWithCache, type FlagReader } from '../analysis/kv-cache';
 import { topLeftRectangle } from '../analysis/masks';
 import { comparesLengths } from '../analysis/length-guards';
-import { unparen, type PyNode } from '../syntax/tree';
+import { childByField, namedChildren, unparen, type PyNode } from '../syntax/tree';
 import { defineTemplates, msg } from '../message';
 import { apiName, quote, type RelatedSpec, type Rule, type RuleContext } from './rule';
 import { cacheJoined, definitions, maskBuilt, MASK_NAMES } from './related';
@@ -36,7 +36,7 @@ export const ATT008: Rule = {
     docs: {
       summary: 'is_causal=True together with attn_mask, or on a KV-cache path where query and key lengths differ.',
       whatItDoes:
-        "Reports `F.scaled_dot_product_attention(..., is_causal=True)` when an `attn_mask` is passed as well (not provably None), and when the keys come from a KV cache (`torch.cat([past_k, k], dim=-2)`, `torch.cat([cache[0], k])`, `layer_past`, `k, v = self.kv_cache.update(...)`, or state a class of this or another file extends by concatenation and stores back, whatever it is called: `k = torch.cat([self.keys, k], dim=-2); self.keys = k`) while the queries are only the new tokens. The flag need not be a literal: it is read separately for the paths with and without the cache, so `is_causal=cache is not None or self.causal`, `is_causal = True` assigned inside `if past_kv is not None:` (or in whichever `if`/`elif`/`else` arm joins the keys with the cache, such as `if use_cache:`) and `is_causal=self.is_causal` with `self.is_causal = True` the class's only assignment count, while `is_causal=past is None` (causal only at prefill) does not, nor a flag whose resetting may be skipped (under a further condition, in a loop or a `try` body). It also reports a causal `attn_mask` aligned top-left over L queries and S keys (`torch.tril(torch.ones(L, S))`, `self.bias[:, :, :T, :S]`, the first L rows `[:L]` of a square S×S causal mask) on cached keys; a bottom-right mask (`tril(diagonal=S - L)`, `self.bias[:, :, S - T:S, :S]`, the last rows `[-L:]` or `[S - L:]`) is right. The same top-left mask in hand-written attention (`att.masked_fill(self.bias[:, :, :T, :S] == 0, -inf)` on scores whose keys include the cache) is reported too. A call guarded by a comparison of the query and key lengths is not reported.",
+        "Reports `F.scaled_dot_product_attention(..., is_causal=True)` when an `attn_mask` is passed as well (not provably None; a flag passed by name counts unless the code sets it to False itself or returns or raises earlier whenever it is True, as in `if causal: return F.scaled_dot_product_attention(q, k, v, is_causal=causal)`), and when the keys come from a KV cache (`torch.cat([past_k, k], dim=-2)`, `torch.cat([cache[0], k])`, `layer_past`, `k, v = self.kv_cache.update(...)`, or state a class of this or another file extends by concatenation and stores back, whatever it is called: `k = torch.cat([self.keys, k], dim=-2); self.keys = k`) while the queries are only the new tokens. The flag need not be a literal: it is read separately for the paths with and without the cache, so `is_causal=cache is not None or self.causal`, `is_causal = True` assigned inside `if past_kv is not None:` (or in whichever `if`/`elif`/`else` arm joins the keys with the cache, such as `if use_cache:`) and `is_causal=self.is_causal` with `self.is_causal = True` the class's only assignment count, while `is_causal=past is None` (causal only at prefill) does not, nor a flag whose resetting may be skipped (under a further condition, in a loop or a `try` body). It also reports a causal `attn_mask` aligned top-left over L queries and S keys (`torch.tril(torch.ones(L, S))`, `self.bias[:, :, :T, :S]`, the first L rows `[:L]` of a square S×S causal mask) on cached keys; a bottom-right mask (`tril(diagonal=S - L)`, `self.bias[:, :, S - T:S, :S]`, the last rows `[-L:]` or `[S - L:]`) is right. The same top-left mask in hand-written attention (`att.masked_fill(self.bias[:, :, :T, :S] == 0, -inf)` on scores whose keys include the cache) is reported too. A call guarded by a comparison of the query and key lengths is not reported.",
       whyIsThisBad:
         'PyTorch raises an error when both `attn_mask` and `is_causal=True` are given (or silently ignores one of them in some backends and versions). `is_causal=True` builds a top-left aligned lower-triangular mask: with L new queries against S > L cached keys, query i may only see keys 0..i, so during generation the new token attends to the first cached tokens instead of all of them.',
       example: `k = torch.cat([past_k, k], dim=-2)
@@ -77,35 +77,26 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
       const attr = node.children.find((c) => c.field === 'attribute');
       let fn = node.parent;
       while (fn && fn.type !== 'function_definition') fn = fn.parent;
-      const scope = fn ? ev.sr.scopes.find((s) => s.node === fn) : undefined;
+      const scope = ev.sr.scopes.find((s) => s.node === fn);
       if (!obj || !attr || !scope?.ownerClass || !scope.selfName || ctx.text(obj) !== scope.selfName) return undefined;
       return ev.classAttrDefs(scope.ownerClass, `self.${ctx.text(attr)}`);
     }
 
     /** 'true' for a literal True; 'maybe' for a flag that can be True; undefined when provably False/None. */
-    const causalIs = (site: SdpaSite): 'true' | 'maybe' | undefined => {
-      if (!site.causalNode) return undefined;
-      const valueNode = site.causalNode.type === 'keyword_argument' ? site.causalNode.children.find((c) => c.field === 'value') : site.causalNode;
-      if (!valueNode) return undefined;
-      const t = ctx.text(unparen(valueNode));
+    const causalIs = (valueNode: PyNode): 'true' | 'maybe' | undefined => {
+      const u = unparen(valueNode);
+      const t = ctx.text(u);
       if (t === 'True') return 'true';
       if (t === 'False' || t === 'None' || t === '0') return undefined;
       // A flag computed from whether a mask exists (HF: `is_causal = causal_mask is None and q_len > 1`) excludes the mask.
-      if (/\bis\s+(not\s+)?None\b/.test(t) || definitionsMention(valueNode, site, /\bis\s+(not\s+)?None\b|\bnot\s+\w*mask/)) return undefined;
+      if (/\bis\s+(not\s+)?None\b/.test(t)) return undefined;
+      // ... or its definitions do (`is_causal = attn_mask is None`).
+      const defs = u.type === 'identifier' ? ev.resolve(u, t) : undefined;
+      if (defs?.some((d) => d.value !== undefined && /\bis\s+(not\s+)?None\b|\bnot\s+\w*mask/.test(ctx.text(d.value)))) return undefined;
       return 'maybe';
     };
 
-    function definitionsMention(node: PyNode, site: SdpaSite, re: RegExp): boolean {
-      const u = unparen(node);
-      if (u.type !== 'identifier') return false;
-      const defs = ev.resolve(u, ctx.text(u)) ?? [];
-      void site;
-      return defs.some((d) => d.value !== undefined && re.test(ctx.text(d.value)));
-    }
-
-    function resetToFalse(site: SdpaSite): boolean {
-      const valueNode = site.causalNode?.type === 'keyword_argument' ? site.causalNode.children.find((c) => c.field === 'value') : site.causalNode;
-      if (!valueNode) return false;
+    function resetToFalse(site: SdpaSite, valueNode: PyNode): boolean {
       const u = unparen(valueNode);
       if (u.type !== 'identifier') return false;
       const name = ctx.text(u);
@@ -113,9 +104,32 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
       return false;
     }
 
+    /**
+     * An earlier `if flag:` of the function (no `else`) ends in a return or raise, so the flag is False where the
+     * call is (`if causal: return sdpa(..., is_causal=causal)` and then `sdpa(q, k, v, mask, 0.0, causal)`).
+     */
+    function falseAfterEarlyExit(call: PyNode, valueNode: PyNode): boolean {
+      const flag = ctx.text(unparen(valueNode));
+      for (let stmt: PyNode = call, p = call.parent; p && p.type !== 'function_definition'; stmt = p, p = p.parent) {
+        if (p.type !== 'block') continue;
+        for (const s of p.children) {
+          if (s.start >= stmt.start) break;
+          if (s.type !== 'if_statement' || childByField(s, 'alternative')) continue;
+          const cond = childByField(s, 'condition');
+          const body = childByField(s, 'consequence');
+          const last =
+            body &&
+            namedChildren(body)
+              .filter((c) => c.type !== 'comment')
+              .pop();
+          if (cond && ctx.text(unparen(cond)) === flag && last && (last.type === 'return_statement' || last.type === 'raise_statement')) return true;
+        }
+      }
+      return false;
+    }
+
     /** Where a causal flag passed by name is set (`is_causal = True` in the cache branch). */
-    function flagDefinitions(site: SdpaSite): RelatedSpec[] {
-      const valueNode = site.causalNode?.type === 'keyword_argument' ? site.causalNode.children.find((c) => c.field === 'value') : site.causalNode;
+    function flagDefinitions(site: SdpaSite, valueNode: PyNode): RelatedSpec[] {
       return definitions(ev, valueNode, site.ctx, (t) => msg(T.setHere, quote(t, 30)));
     }
 
@@ -136,41 +150,42 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
       sdpa(site: SdpaSite) {
         if (site.framework !== 'torch' || !site.causalNode) return;
         if (reported.has(site.node.id)) return;
-        const causal = causalIs(site);
+        // The flag's value: the keyword argument's value, or the positional argument itself.
+        const valueNode = site.causalNode.type === 'keyword_argument' ? childByField(site.causalNode, 'value') : site.causalNode;
+        /* c8 ignore next: the grammar gives every keyword_argument a value; the types make the field optional */
+        if (!valueNode) return;
+        const causal = causalIs(valueNode);
         const maskGiven = site.maskNode && site.mask && site.mask.kind !== 'none' && unparen(site.maskNode).type !== 'none';
         // A flag (not a literal True) only counts when the mask is certainly there and the code never resets the
-        // flag to False itself (x-transformers: `if exists(mask) and causal: ...; causal = False`).
-        const flagOk = causal === 'true' || (site.mask?.kind === 'tensor' && !site.mask.maybeNone && !resetToFalse(site));
+        // flag to False itself (x-transformers: `if exists(mask) and causal: ...; causal = False`) nor returns
+        // earlier whenever it is True.
+        const flagOk =
+          causal === 'true' ||
+          (site.mask?.kind === 'tensor' && !site.mask.maybeNone && !resetToFalse(site, valueNode) && !falseAfterEarlyExit(site.node, valueNode));
         if (causal && maskGiven && flagOk) {
           reported.add(site.node.id);
-          const flag =
-            causal === 'true'
-              ? 'is_causal=True'
-              : msg(
-                  T.flagTrueOnSomeCalls,
-                  `is_causal=${ctx.text(site.causalNode.type === 'keyword_argument' ? site.causalNode.children.find((c) => c.field === 'value')! : site.causalNode)}`,
-                );
+          const flag = causal === 'true' ? 'is_causal=True' : msg(T.flagTrueOnSomeCalls, `is_causal=${ctx.text(valueNode)}`);
           ctx.report({
             node: site.causalNode,
             message: msg(T.bothCausalAndMask, flag, quote(ctx.text(site.maskNode), 40), apiName(site.display)),
             related: [
               { node: site.maskNode, message: msg(T.maskPassedAsWell) },
               ...maskBuilt(ev, site.mask?.mask, msg(MASK_NAMES.attnMask)),
-              ...flagDefinitions(site),
+              ...flagDefinitions(site, valueNode),
             ],
           });
           return;
         }
-        if (!site.k.fromCache || site.q.fromCache || lengthGuarded(site.node)) return;
-        const valueNode = site.causalNode.type === 'keyword_argument' ? site.causalNode.children.find((c) => c.field === 'value') : site.causalNode;
-        const withCache = valueNode ? truthWithCache({ ...flags, cacheJoinedAt: site.k.cacheAt }, valueNode).cached : '?';
+        if (!site.kNode || !site.k.fromCache || site.q.fromCache || lengthGuarded(site.node)) return;
+        const withCache = truthWithCache({ ...flags, cacheJoinedAt: site.k.cacheAt }, valueNode).cached;
         if (causal === 'true' || withCache === true) {
           reported.add(site.node.id);
-          const flag = causal === 'true' ? 'is_causal=True' : msg(T.flagTrueWithCache, `is_causal=${quote(ctx.text(valueNode!), 40)}`);
+          const flag = causal === 'true' ? 'is_causal=True' : msg(T.flagTrueWithCache, `is_causal=${quote(ctx.text(valueNode), 40)}`);
+          const keys = quote(ctx.text(site.kNode), 30);
           ctx.report({
             node: site.causalNode,
-            message: msg(T.causalOnCachedKeys, flag, quote(site.kNode ? ctx.text(site.kNode) : 'k', 30)),
-            related: [cacheJoined(ev, site.k, msg(T.theKeysCode, quote(site.kNode ? ctx.text(site.kNode) : 'k', 30))), ...flagDefinitions(site)],
+            message: msg(T.causalOnCachedKeys, flag, keys),
+            related: [cacheJoined(ev, site.k, msg(T.theKeysCode, keys)), ...flagDefinitions(site, valueNode)],
           });
         }
       },
@@ -199,16 +214,14 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         // on keys that include a KV cache: the same misalignment as is_causal=True.
         if (site.convention !== 'api' || !topLeftRectangle(site.mask.mask) || reported.has(site.maskNode.id)) return;
         const sdpa = ev.facts.sdpa.find((s) => s.node === site.node && s.ctx === site.ctx);
-        if (!sdpa || !sdpa.k.fromCache || sdpa.q.fromCache || lengthGuarded(sdpa.node)) return;
+        if (!sdpa?.kNode || !sdpa.k.fromCache || sdpa.q.fromCache || lengthGuarded(sdpa.node)) return;
         reported.add(site.maskNode.id);
         const [l, s] = site.mask.mask!.sizes!;
+        const keys = quote(ctx.text(sdpa.kNode), 30);
         ctx.report({
           node: site.maskNode,
-          message: msg(T.topLeftMaskOnCache, quote(ctx.text(site.maskNode), 40), l, s, quote(sdpa.kNode ? ctx.text(sdpa.kNode) : 'k', 30)),
-          related: [
-            ...maskBuilt(ev, site.mask.mask, msg(MASK_NAMES.attnMask)),
-            cacheJoined(ev, sdpa.k, msg(T.theKeysCode, quote(sdpa.kNode ? ctx.text(sdpa.kNode) : 'k', 30))),
-          ],
+          message: msg(T.topLeftMaskOnCache, quote(ctx.text(site.maskNode), 40), l, s, keys),
+          related: [...maskBuilt(ev, site.mask.mask, msg(MASK_NAMES.attnMask)), cacheJoined(ev, sdpa.k, msg(T.theKeysCode, keys))],
         });
       },
     };

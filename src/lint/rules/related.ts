@@ -15,7 +15,6 @@ const T = defineTemplates({
   additiveMeaning: 'additive: 0 where kept, a large negative number where masked',
   keepMeaning: 'True/1 at positions to keep',
   ignoreMeaning: 'True/1 at positions to ignore',
-  theOpposite: 'the opposite',
   comesInAsParameter: '{0} comes in as the parameter {1}',
   isBuiltHere: '{0} is built here',
   builtWithMeaning: '{0} ({1})',
@@ -43,13 +42,17 @@ export function maskBuilt(ev: Evaluator, m: MaskInfo | undefined, what: MessageP
   const at = meaning(o);
   const source = o.node.type === 'identifier' && isParameter(o.node) ? msg(T.comesInAsParameter, what, quote(ev.text(o.node), 30)) : msg(T.isBuiltHere, what);
   const out: RelatedSpec[] = [{ node: o.node, message: at ? msg(m.byName ? T.builtWithMeaningByName : T.builtWithMeaning, source, at) : source }];
+  // An inversion is recorded only between two known polarities (origins.ts), so it always has one.
   const flip = m.flippedAt;
-  if (flip && flip.node !== o.node) out.push({ node: flip.node, message: msg(T.invertedHere, meaning(flip) ?? msg(T.theOpposite)) });
+  if (flip?.polarity && flip.node !== o.node)
+    out.push({ node: flip.node, message: msg(T.invertedHere, msg(flip.polarity === 'keep' ? T.keepMeaning : T.ignoreMeaning)) });
   return out;
 }
 
 /** Where keys or values were joined with a KV cache. */
 export function cacheJoined(ev: Evaluator, v: AValue, what: MessageParts): RelatedSpec | undefined {
+  // Callers pass keys known to include the cache, and origins.ts stamps cacheAt on every such value read at a node.
+  /* c8 ignore next: kept for the optional type; no fixture, lint test or corpus case reaches it */
   if (!v.fromCache || !v.cacheAt) return undefined;
   return { node: v.cacheAt, message: msg(T.includeCache, what, quote(ev.text(v.cacheAt), 50)) };
 }
@@ -92,11 +95,10 @@ function statementOf(target: PyNode): PyNode {
 }
 
 function isParameter(n: PyNode): boolean {
-  for (let p = n.parent; p; p = p.parent) {
-    if (p.type === 'parameters' || p.type === 'lambda_parameters') return true;
-    if (p.type === 'block' || p.type.endsWith('_statement')) return false;
-  }
-  return false;
+  // The nearest enclosing parameter list, block, statement or definition (the module ends every chain).
+  let p = n.parent;
+  while (p && !/^(lambda_)?parameters$|^block$|_statement$|_definition$|^module$/.test(p.type)) p = p.parent;
+  return p?.type === 'parameters' || p?.type === 'lambda_parameters';
 }
 
 /** Where the file shows that it runs in float16 or bfloat16 (`.half()`, `autocast(...)`, a GradScaler, an fp16 flag). */
@@ -114,7 +116,6 @@ export function precisionShown(ev: Evaluator, which: 'fp16' | 'bf16'): RelatedSp
 export function factorDefinitions(ev: Evaluator, factor: PyNode, ctx: Ctx, max = 2): RelatedSpec[] {
   const names: PyNode[] = [];
   const visit = (n: PyNode): void => {
-    if (names.length >= 4) return;
     if (n.type === 'identifier' || (n.type === 'attribute' && ev.text(n).startsWith('self.'))) {
       const parent = n.parent;
       const callee = parent?.type === 'call' && childByField(parent, 'function') === n;

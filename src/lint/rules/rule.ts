@@ -98,25 +98,24 @@ export function parenthesize(node: PyNode, text: string): string {
 /** Edit that inserts a keyword argument into a call's argument list. */
 export function insertKeyword(argList: PyNode, ctxText: (n: PyNode) => string, keyword: string): { start: number; end: number; newText: string } {
   const inner = ctxText(argList).slice(1, -1).trim();
-  const closeParen = argList.end - 1;
   if (inner.length === 0) return { start: argList.start + 1, end: argList.start + 1, newText: keyword };
   // Insert after the last argument (before any trailing comma/whitespace and the closing parenthesis).
   const full = ctxText(argList);
   let i = full.length - 2;
   while (i > 0 && /[\s,]/.test(full[i])) i--;
   const at = argList.start + i + 1;
-  void closeParen;
   return { start: at, end: at, newText: `, ${keyword}` };
 }
 
 const API_PHRASES = defineTemplates({
-  additiveMask: 'additive mask',
   indexAssignment: 'index assignment',
 });
 
-/** A site's `display` for a message: the API's name as code, or the phrase for the sites that are not one call. */
+/**
+ * A site's `display` for a message: the API's name as code, or the phrase for the index assignment (not one call).
+ * Additive masks are named by their rule's own wording (ATT002), never through this.
+ */
 export function apiName(display: string): MessageArg {
-  if (display === 'additive mask') return msg(API_PHRASES.additiveMask);
   if (display === 'index assignment') return msg(API_PHRASES.indexAssignment);
   return display;
 }
