@@ -2,7 +2,7 @@
 import { torchImplicitSoftmaxDim } from '../analysis/apis';
 import type { MatmulSite, SoftmaxSite } from '../analysis/facts';
 import { axisAt, negAxis } from '../analysis/values';
-import { byNode, consumersOf, definingNames, hasRoles, normalisedDim, wasRenormalised, type Consumer } from './evidence';
+import { alternatives, byNode, consumersOf, definingNames, hasRoles, normalisedDim, wasRenormalised, type Consumer } from './evidence';
 import { definedHere, definitions } from './related';
 import { defineTemplates, msg, type MessageArg, type MessageParts } from '../message';
 import { PHRASES } from '../analysis/phrases';
@@ -126,7 +126,10 @@ out = weights @ v`,
       const ndim = input.ndim;
       if (typeof dimNum === 'number' && ndim !== undefined && ndim >= 2) {
         const ax = axisAt(input, dimNum);
-        if (ax?.label === 'batch' && (attnEvidence || input.attn !== undefined || consumers.length > 0 || attentionName(ctx, site))) {
+        if (
+          ax?.label === 'batch' &&
+          (attnEvidence || input.attn !== undefined || consumers.length > 0 || maskedBeforeSoftmax(input) || attentionName(ctx, site))
+        ) {
           const at = (negAxis(dimNum, ndim) ?? dimNum) + ndim;
           const seq = input.axes?.findIndex((a, i) => a.label === 'seq' && i !== at);
           const key = seq !== undefined && seq >= 0 ? seq - ndim : ndim === 2 && at === 0 ? -1 : undefined;
@@ -307,6 +310,11 @@ out = weights @ v`,
     }
   },
 };
+
+/** Positions of the softmax's input were filled out with a mask first (`masked_fill`): the masked softmax of attention. */
+function maskedBeforeSoftmax(input: SoftmaxSite['input']): boolean {
+  return alternatives(input).some((alt) => alt.some((o) => o.kind === 'mask' && o.how === 'fill'));
+}
 
 /** The softmax's input or its assignment target is named as attention energies or weights (`attention`, `energy`, `scores`, `alpha`). */
 function attentionName(ctx: RuleContext, site: SoftmaxSite): boolean {

@@ -17,6 +17,8 @@ const T = defineTemplates({
     '{0} swaps axes {1} and {2} of the {3}-D keys {4}, not the last two (sequence and features): the product no longer compares each query with each key.',
   transposesQuery:
     '{0} transposes the query instead of the keys: with token-major q and k (features last) this contracts over the tokens and gives a (d × d) matrix, not (L × S) scores.',
+  keysNotTransposed:
+    '{0} multiplies the queries by the keys {1} without transposing them: with token-major q and k (features last) it contracts the query features with the key tokens, not (L × S) scores over the features.',
   transposeKeysFix: 'Transpose the keys instead (changes the result)',
   useSwapFix: 'Use {0} (changes the result)',
 });
@@ -74,6 +76,7 @@ att = q @ k.transpose(-2, -1)`,
         if (!isQuery(aVal) && !isQuery(site.a)) return;
         checkKeyOperand(site, b);
         checkQueryTransposed(site, a, b);
+        checkKeysNotTransposed(site, a, b);
       },
     };
 
@@ -128,6 +131,23 @@ att = q @ k.transpose(-2, -1)`,
         },
         [...layoutOf(t.base, site, 'queries'), ...layoutOf(b, site, 'keys')],
       );
+    }
+
+    /** q @ k with token-major q and k of known rank, the product normalised as scores: the keys' transpose is missing. */
+    function checkKeysNotTransposed(site: MatmulSite, a: PyNode, b: PyNode): void {
+      if (site.display === 'einsum' || transposeOf(a) || transposeOf(b) || site.contractB !== -2) return;
+      // tf.matmul(q, k, transpose_b=True) / adjoint_b: the call transposes the keys itself.
+      if (site.node.type === 'call' && namedChildren(childByField(site.node, 'arguments') ?? site.node).some((x) => x.type === 'keyword_argument')) return;
+      const q = ev.eval(a, site.ctx);
+      const k = ev.eval(b, site.ctx);
+      if (!isQuery(q) || !isKey(k) || !q.featLast || !k.featLast || q.channelFirst || k.channelFirst) return;
+      if (q.ndim === undefined || k.ndim === undefined || q.ndim < 2 || q.ndim !== k.ndim) return;
+      if (axisAt(k, -1)?.label !== undefined && axisAt(k, -1)?.label !== 'feat') return;
+      if (!ev.facts.softmax.some((sm) => sm.input.attn?.formedAt === site.node)) return;
+      report(b, msg(T.keysNotTransposed, quote(ctx.text(site.node), 30), quote(ctx.text(b), 24)), fix(b, b), [
+        ...layoutOf(a, site, 'queries'),
+        ...layoutOf(b, site, 'keys'),
+      ]);
     }
 
     function channelAttention(site: MatmulSite): boolean {
