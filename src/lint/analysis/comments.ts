@@ -116,7 +116,8 @@ export function maskFromDoc(doc: string): { dtype?: 'bool' | 'int' | 'float'; po
   const ignoreWords =
     "(pad|padding|padded|masked|mask(ed)?\\s*out|ignore[d]?|not\\s+allowed|do\\s+not\\s+attend|don't\\s+attend|invalid|blocked|excluded|hidden|future)";
   const keepWords = '(keep|kept|attend|attended|real|valid|token|tokens|visible|allowed|may\\s+attend|can\\s+attend|present)';
-  const sep = '\\s*(=|==|means|:|is|at|for|->|marks)?\\s*(the\\s+|a\\s+)?';
+  // "True = pad", "1 for real tokens", also with a subject: "True where the key is padding", "1 if the token is valid".
+  const sep = '\\s*(=|==|means|:|is|at|for|->|marks|where|when|if|on)?\\s*(the\\s+|a\\s+)?([a-z_]+\\s+(is|are)\\s+(the\\s+|a\\s+)?)?';
   if (new RegExp(`\\b(True|1)${sep}${ignoreWords}`, 'i').test(doc) || new RegExp(`\\b(False|0)${sep}${keepWords}`, 'i').test(doc)) out.polarity = 'ignore';
   else if (new RegExp(`\\b(True|1)${sep}${keepWords}`, 'i').test(doc) || new RegExp(`\\b(False|0)${sep}${ignoreWords}`, 'i').test(doc)) out.polarity = 'keep';
   return out;

@@ -20,6 +20,7 @@ import { childByField, firstNamedChild, namedChildren, text, unparen, type PyNod
 import { canonicalQualifiedName } from './apis';
 import { maskFromDoc, namedShapes, paramDoc, trailingCommentShape } from './comments';
 import { Facts, type Ctx } from './facts';
+import { rootName } from './call';
 import { dimOfName, isCacheName, isHeadCountName, isScaleName, isTokenIdsName, maskOfName, roleOfName } from './names';
 import type { ClassInfo, Def, Scope, ScopeResult } from './scopes';
 import * as opsImpl from './ops';
@@ -669,8 +670,13 @@ export class Evaluator {
       case 'assign':
       case 'walrus':
       case 'with':
-      case 'buffer':
-        return unpack(this.eval(def.value, ctx), def.path, def.star);
+      case 'buffer': {
+        const v = unpack(this.eval(def.value, ctx), def.path, def.star);
+        // `past_k, past_v = layer_past`: the pieces unpacked from a KV cache are cached keys and values.
+        if (def.path.length === 1 && !def.star && def.value && isCacheName(rootName(this, def.value) ?? '') && (v.kind === 'tensor' || v.kind === 'unknown'))
+          return markFromCache(v);
+        return v;
+      }
       case 'for':
       case 'comp': {
         // `for i in range(n)` / `for i, x in enumerate(xs)`: counters are numbers, whatever their name.
@@ -826,7 +832,7 @@ export class Evaluator {
         dtype: m.dtype,
         padding: v.mask?.padding,
         padAxes: v.mask?.padAxes,
-        why: msg(m.polarity === 'keep' ? PHRASES.documentedKeep : PHRASES.documentedIgnore, `\`${name}\``, doc.trim().slice(0, 60)),
+        why: msg(m.polarity === 'keep' ? PHRASES.documentedKeep : PHRASES.documentedIgnore, `\`${name}\``, `\`${doc.trim().slice(0, 60).replace(/`/g, "'")}\``),
       },
     };
   }

@@ -376,6 +376,10 @@ function maskedFill(ev: Evaluator, c: Call, target0: AValue, maskNode: PyNode | 
     }
     return target;
   }
+  // Logits not known as attention scores (additive attention energies `v(tanh(W x)).squeeze(-1)`, a sum over the
+  // features) filled out at masked positions: a masked softmax's input, not a mask being built. The step is kept.
+  if (masking && !target.mask && (target.proj !== undefined || target.reduced !== undefined))
+    return addOp(target, { kind: 'mask', node: c.node, how: 'fill', maskNode });
   // Building an additive mask: float_mask.masked_fill(mask == 0, -inf)
   if (masking && mask.mask && mask.mask.polarity) {
     return tensor({

@@ -998,11 +998,25 @@ export function reduction(
     }
   }
   const reduced = tensor({ reduced: { kind, of: t, axis, node: c.node, axisNode, axisValueNode } });
+  if (kind === 'sum') massOfMaskedWeights(ev, c, t, axis);
   if (opts.tupleResult && axis !== 'all') return reduced;
   const keepdim = keepdimOf(ev, c, opts.keepdimPos);
   const layout = reducedLayout(t, axis, keepdim);
   const scores = kind === 'sum' && typeof axis === 'number' && keepdim !== undefined ? scoresOfPairwise(t, axis, keepdim) : undefined;
   return { ...reduced, ...layout, ...(scores ?? {}) };
+}
+
+/**
+ * `A.sum(-1)` of weights masked after their softmax, over the softmax's axis: the code measures the share of each
+ * row the mask removed (top-k / remainder splits of one distribution), so the rows not summing to 1 is known to it.
+ */
+function massOfMaskedWeights(ev: Evaluator, c: Call, t: AValue, axis: number | 'all' | undefined): void {
+  const attn = t.attn;
+  if (attn?.stage !== 'weights' || !attn.postMask || attn.postMask.length === 0 || typeof axis !== 'number') return;
+  if (attn.softmax?.axis === undefined || negAxis(axis, t.ndim) !== attn.softmax.axis) return;
+  const operand = c.recvNode ?? c.args.positional[0];
+  if (!operand || unparen(operand).type !== 'identifier') return;
+  for (const pm of attn.postMask) ev.facts.postMaskRenormalised.add(pm.id);
 }
 
 /** A pairwise q * k product summed over an axis that is neither its query nor its key axis: the scores q·kᵀ. */

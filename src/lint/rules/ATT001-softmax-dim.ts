@@ -2,7 +2,7 @@
 import { torchImplicitSoftmaxDim } from '../analysis/apis';
 import type { MatmulSite, SoftmaxSite } from '../analysis/facts';
 import { axesOf, axisAt, negAxis, type AttnInfo } from '../analysis/values';
-import { byNode, consumersOf, definingNames, hasRoles, normalisedDim, wasRenormalised, type Consumer } from './evidence';
+import { alternatives, byNode, consumersOf, definingNames, hasRoles, normalisedDim, wasRenormalised, type Consumer } from './evidence';
 import { definedHere, definitions } from './related';
 import { defineTemplates, msg, type MessageArg, type MessageParts } from '../message';
 import { PHRASES } from '../analysis/phrases';
@@ -65,7 +65,7 @@ export const ATT001: Rule = {
     docs: {
       summary: 'Softmax over an axis that is not the key axis of the attention scores.',
       whatItDoes:
-        'Checks that the softmax applied to attention scores normalises over the key axis: the axis that comes from the keys in `q @ k.transpose(-2, -1)` (or the key index of an einsum), and the axis that is summed over when the weights multiply the values. It also reports a softmax without `dim` on attention scores (PyTorch then picks an axis by a legacy rule: dim 0 for 3-D input, dim 1 for 4-D input) a softmax over an axis of length 1 (scores from `nn.Linear(..., 1)`, from `x @ w` with `w = nn.Parameter(torch.randn(d, 1))`, or from a `sum(..., keepdim=True)` / `keepdims=True` / `keep_dims=True`), and a softmax over the axis the code itself shapes as the batch (shape comments such as `[batch size, src len]`, `B, T, C = x.shape`, reshapes), as in additive attention energies `(B, S)` normalised with `dim=0`. The rank of the scores comes from the code (a reshape, `B, T, C = x.size()` or `b, n, d, h = *x.shape, self.heads`, a shape comment, also one shape stated for several names: `# q, k, v: (B, H, T, d)`) or from the product itself (`k.transpose(2, 3)` swaps the last two axes of 4-D keys, `k.permute(0, 2, 1)` lists every axis of 3-D keys, and the queries share the rank of the keys). The layout is followed through `permute`, `transpose`, `squeeze`/`unsqueeze`, `view`/`reshape`, `flatten`/`unflatten`, `movedim`, `expand`/`repeat`/`expand_as`, `chunk`/`split`/`unbind` with indexing and tuple unpacking, reductions, broadcasts (a product `q[:, :, None] * k[:, None]` summed over the features, or additive pairs `v(tanh(Wq(q)[:, :, None] + Wk(k)[:, None])).squeeze(-1)`, is read as the scores, its key axis the one where q has length 1), einsum and einops. When the softmax is over the key axis but the product with the values sums the weights over their query axis (`V.T @ weights`, `torch.bmm(value, attention)` without transposing the weights), the finding is reported at that product, where the bug is.',
+        'Checks that the softmax applied to attention scores normalises over the key axis: the axis that comes from the keys in `q @ k.transpose(-2, -1)` (or the key index of an einsum), and the axis that is summed over when the weights multiply the values. It also reports a softmax without `dim` on attention scores (PyTorch then picks an axis by a legacy rule: dim 0 for 3-D input, dim 1 for 4-D input) a softmax over an axis of length 1 (scores from `nn.Linear(..., 1)`, from `x @ w` with `w = nn.Parameter(torch.randn(d, 1))`, or from a `sum(..., keepdim=True)` / `keepdims=True` / `keep_dims=True`), and a softmax over the axis the code itself shapes as the batch (shape comments such as `[batch size, src len]`, `B, T, C = x.shape`, reshapes), as in additive attention energies `(B, S)` normalised with `dim=0` (energies count as attention scores when they are named so, feed a product with the values, or are filled out with a mask (`masked_fill(pad, -inf)`) before the softmax). The rank of the scores comes from the code (a reshape, `B, T, C = x.size()` or `b, n, d, h = *x.shape, self.heads`, a shape comment, also one shape stated for several names: `# q, k, v: (B, H, T, d)`) or from the product itself (`k.transpose(2, 3)` swaps the last two axes of 4-D keys, `k.permute(0, 2, 1)` lists every axis of 3-D keys, and the queries share the rank of the keys). The layout is followed through `permute`, `transpose`, `squeeze`/`unsqueeze`, `view`/`reshape`, `flatten`/`unflatten`, `movedim`, `expand`/`repeat`/`expand_as`, `chunk`/`split`/`unbind` with indexing and tuple unpacking, reductions, broadcasts (a product `q[:, :, None] * k[:, None]` summed over the features, or additive pairs `v(tanh(Wq(q)[:, :, None] + Wk(k)[:, None])).squeeze(-1)`, is read as the scores, its key axis the one where q has length 1), einsum and einops. The values of that product are the tensor named as values, or the very tensor the keys (or queries) of the scores came from (`bmm(softmax(p @ q.T), q)` in co-attention). When the softmax is over the key axis but the product with the values sums the weights over their query axis (`V.T @ weights`, `torch.bmm(value, attention)` without transposing the weights), the finding is reported at that product, where the bug is.',
       whyIsThisBad:
         'Each query must distribute a total weight of 1 over the keys. A softmax over the query axis (`dim=-2`), the heads or the batch produces weights that sum to 1 in the wrong direction: rows of the attention matrix no longer sum to 1, padding and causal masks stop meaning what they should, and the model trains on a different function than the one in the paper. The code runs without any error, which is why this bug survives.',
       example: `scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))  # (B, H, L, S)
@@ -136,7 +136,10 @@ out = weights @ v`,
         const n = axes.length;
         const at = ((dimNum % n) + n) % n; // the axis' index from the left
         const ax = axes[at];
-        if (ax?.label === 'batch' && (attnEvidence || input.attn !== undefined || consumers.length > 0 || attentionName(ctx, site))) {
+        if (
+          ax?.label === 'batch' &&
+          (attnEvidence || input.attn !== undefined || consumers.length > 0 || maskedBeforeSoftmax(input) || attentionName(ctx, site))
+        ) {
           // The key axis: the last sequence axis besides the batch ((B, S), or (B, T, S) whose last axis is the keys').
           const seqs = axes.flatMap((a, i) => (a.label === 'seq' && i !== at ? [i] : []));
           const last = seqs.pop();
@@ -317,6 +320,11 @@ out = weights @ v`,
     }
   },
 };
+
+/** Positions of the softmax's input were filled out with a mask first (`masked_fill`): the masked softmax of attention. */
+function maskedBeforeSoftmax(input: SoftmaxSite['input']): boolean {
+  return alternatives(input).some((alt) => alt.some((o) => o.kind === 'mask' && o.how === 'fill'));
+}
 
 /** The softmax's input or its assignment target is named as attention energies or weights (`attention`, `energy`, `scores`, `alpha`). */
 function attentionName(ctx: RuleContext, site: SoftmaxSite): boolean {

@@ -17,6 +17,8 @@ const T = defineTemplates({
     '{0} swaps axes {1} and {2} of the {3}-D keys {4}, not the last two (sequence and features): the product no longer compares each query with each key.',
   transposesQuery:
     '{0} transposes the query instead of the keys: with token-major q and k (features last) this contracts over the tokens and gives a (d × d) matrix, not (L × S) scores.',
+  keysNotTransposed:
+    '{0} multiplies the queries by the keys {1} without transposing them: with token-major q and k (features last) it contracts the query features with the key tokens, not (L × S) scores over the features.',
   transposeKeysFix: 'Transpose the keys instead (changes the result)',
   useSwapFix: 'Use {0} (changes the result)',
 });
@@ -30,7 +32,7 @@ export const ATT005: Rule = {
     docs: {
       summary: 'The keys are transposed over the wrong axes for q @ kᵀ.',
       whatItDoes:
-        'Looks at the right operand of the score product `q @ k...`: with batched keys of known rank, `k.transpose(0, 1)`, `k.transpose(1, 2)` on 4-D keys, `k.T` and `k.t()` do not swap the last two axes, and `q.transpose(-2, -1) @ k` (with token-major q and k, i.e. not a channel-first layout) contracts the tokens instead of the features (unless the weights then meet the values over their features, as channel attention does: `attn @ v.transpose(-2, -1)` or `v @ attn.transpose(-2, -1)`). A view whose last size is a flattened grid (`N = H * W`) puts the tokens last (channel-first q and k, where `q.transpose(-2, -1) @ k` is right). The rank and layout come from the code (`view`, `reshape`, `permute`, `flatten`/`unflatten`, `movedim`, `chunk`/`split`/`unbind`, `rearrange`, Linear outputs, `B, T, C = x.size()`, shape comments).',
+        'Looks at the right operand of the score product `q @ k...`: with batched keys of known rank, `k.transpose(0, 1)`, `k.transpose(1, 2)` on 4-D keys, `k.T` and `k.t()` do not swap the last two axes, and `q.transpose(-2, -1) @ k` (with token-major q and k, i.e. not a channel-first layout) contracts the tokens instead of the features (unless the weights then meet the values over their features, as channel attention does: `attn @ v.transpose(-2, -1)` or `v @ attn.transpose(-2, -1)`), and `q @ k` / `torch.matmul(q, k)` with token-major q and k of the same known rank, normalised by a softmax, has no transpose at all (a call that transposes its second operand itself, `tf.matmul(q, k, transpose_b=True)`, is right). A view whose last size is a flattened grid (`N = H * W`) puts the tokens last (channel-first q and k, where `q.transpose(-2, -1) @ k` is right). The rank and layout come from the code (`view`, `reshape`, `permute`, `flatten`/`unflatten`, `movedim`, `chunk`/`split`/`unbind`, `rearrange`, Linear outputs, `B, T, C = x.size()`, shape comments).',
       whyIsThisBad:
         'The score matrix must be (…, L, S): queries against keys, contracted over the feature axis. Swapping the batch and sequence axes, or reversing every axis with `.T`, either fails on a shape mismatch only for some shapes or silently mixes examples of the batch (or features with tokens) when the sizes happen to agree, which is exactly the case in small tests.',
       example: `k = self.k_proj(x).view(B, T, n_head, hd).transpose(1, 2)  # (B, nh, T, hd)
@@ -117,6 +119,23 @@ att = q @ k.transpose(-2, -1)`,
       );
     }
 
+    /** q @ k with token-major q and k of known rank, the product normalised as scores: the keys' transpose is missing. */
+    function checkKeysNotTransposed(site: MatmulSite, a: PyNode, b: PyNode): void {
+      if (transposeOf(a) || transposeOf(b) || site.contractB !== -2) return;
+      // tf.matmul(q, k, transpose_b=True) / adjoint_b: the call transposes the keys itself.
+      if (site.node.type === 'call' && namedChildren(childByField(site.node, 'arguments') ?? site.node).some((x) => x.type === 'keyword_argument')) return;
+      const q = ev.eval(a, site.ctx);
+      const k = ev.eval(b, site.ctx);
+      if (!isQuery(q) || !isKey(k) || !q.featLast || !k.featLast || q.channelFirst || k.channelFirst) return;
+      if (q.ndim === undefined || k.ndim === undefined || q.ndim < 2 || q.ndim !== k.ndim) return;
+      if (axisAt(k, -1)?.label !== undefined && axisAt(k, -1)?.label !== 'feat') return;
+      if (!ev.facts.softmax.some((sm) => sm.input.attn?.formedAt === site.node)) return;
+      report(b, msg(T.keysNotTransposed, quote(ctx.text(site.node), 30), quote(ctx.text(b), 24)), fix(b, b), [
+        ...layoutOf(a, site, 'queries'),
+        ...layoutOf(b, site, 'keys'),
+      ]);
+    }
+
     /** The (d × d) weights of `q.transpose(-2, -1) @ k` meet the values over the feature axis (channel attention). */
     function channelAttention(site: MatmulSite): boolean {
       for (const sm of ev.facts.softmax) {
@@ -190,6 +209,7 @@ att = q @ k.transpose(-2, -1)`,
         if (!isQuery(aVal) && !isQuery(site.a)) return;
         checkKeyOperand(site, b);
         checkQueryTransposed(site, a, b);
+        checkKeysNotTransposed(site, a, b);
       },
     };
   },

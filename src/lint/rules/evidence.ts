@@ -5,7 +5,7 @@ import type { Ctx, MatmulSite, SoftmaxSite } from '../analysis/facts';
 import { negAxis, opsAlternatives, type AValue, type PathOp, type ScaleOp } from '../analysis/values';
 import { rootName } from '../analysis/ops';
 import { isContextName } from '../analysis/names';
-import { walk, type PyNode } from '../syntax/tree';
+import { childByField, unparen, walk, type PyNode } from '../syntax/tree';
 
 export interface Consumer {
   site: MatmulSite;
@@ -19,13 +19,28 @@ export interface Consumer {
   softmaxCtxId?: number;
 }
 
+/** The variables the two operands of a product start from (`context`, `question` of `bmm(context, question.transpose(1, 2))`). */
+function productOperandNames(ev: Evaluator, product: PyNode): string[] {
+  const p = unparen(product);
+  let operands: (PyNode | undefined)[] = [];
+  if (p.type === 'binary_operator') operands = [childByField(p, 'left'), childByField(p, 'right')];
+  else if (p.type === 'call')
+    operands = (childByField(p, 'arguments')?.children ?? [])
+      .filter((c) => c.type !== 'keyword_argument' && c.type !== '(' && c.type !== ')' && c.type !== ',' && c.type !== 'comment')
+      .slice(0, 2);
+  return operands.map((o) => (o ? rootName(ev, o) : undefined)).filter((n): n is string => n !== undefined);
+}
+
 /** Matmul/einsum sites that consume the weights produced by a softmax site (attention weights · V, or other mixing). */
 export function consumersOf(ev: Evaluator, softmaxNode: PyNode): Consumer[] {
   const out: Consumer[] = [];
-  const valueLike = (v: MatmulSite['a'], node: PyNode | undefined): boolean => {
+  const valueLike = (v: MatmulSite['a'], node: PyNode | undefined, weights: MatmulSite['a']): boolean => {
     if (v.role === 'value') return true;
     const name = node ? (rootName(ev, node) ?? '') : '';
-    return v.role === undefined && (isContextName(name) || /val|values?$|^v_|feat|encoder|memory|hidden|states?$|^x$|inputs?$|emb/i.test(name));
+    if (v.role === undefined && (isContextName(name) || /val|values?$|^v_|feat|encoder|memory|hidden|states?$|^x$|inputs?$|emb/i.test(name))) return true;
+    // The weights mix the very tensor the keys (or, transposed, the queries) came from: the keys are the values
+    // (Luong-style and co-attention `bmm(softmax(c @ q.T), q)`), whatever the tensor is called.
+    return name !== '' && weights.attn !== undefined && productOperandNames(ev, weights.attn.formedAt).includes(name);
   };
   for (const m of ev.facts.consumersOf(softmaxNode)) {
     if (m.a.attn?.stage === 'weights' && m.a.attn.softmax?.site === softmaxNode)
@@ -33,7 +48,7 @@ export function consumersOf(ev: Evaluator, softmaxNode: PyNode): Consumer[] {
         site: m,
         normalised: m.a.attn.softmax.axis,
         contracted: m.contractA,
-        withValues: valueLike(m.b, m.bNode),
+        withValues: valueLike(m.b, m.bNode, m.a),
         softmaxCtxId: m.a.attn.softmax.ctxId,
       });
     else if (m.b.attn?.stage === 'weights' && m.b.attn.softmax?.site === softmaxNode)
@@ -41,7 +56,7 @@ export function consumersOf(ev: Evaluator, softmaxNode: PyNode): Consumer[] {
         site: m,
         normalised: m.b.attn.softmax.axis,
         contracted: m.contractB,
-        withValues: valueLike(m.a, m.aNode),
+        withValues: valueLike(m.a, m.aNode, m.b),
         softmaxCtxId: m.b.attn.softmax.ctxId,
       });
   }

@@ -87,6 +87,10 @@ describe('comments and names', () => {
     assert.equal(namedShapes('see also: things, stuff').size, 0);
     assert.deepEqual(maskFromDoc(' (B, N) bool, True = padded peak'), { dtype: 'bool', polarity: 'ignore' });
     assert.deepEqual(maskFromDoc(' (B, S) 1 = token, 0 = padding'), { polarity: 'keep' });
+    // The same meaning stated with a subject ("where the key is ..."), and a negated one left unknown.
+    assert.deepEqual(maskFromDoc(' (B, S) True where the key is padding'), { polarity: 'ignore' });
+    assert.deepEqual(maskFromDoc(' (B, S) 1 if the token is valid'), { polarity: 'keep' });
+    assert.deepEqual(maskFromDoc(' (B, S) True where the key is not padding'), {});
   });
 
   it('gives roles, dimensions and mask conventions from names', () => {

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# False-positive scan: lint the .py/.ipynb files of the repositories in repos.txt (at the listed commits)
+# with the built CLI and summarise the findings per rule and repository.
+# Usage: [CLI=path/to/cli.js] bash test/lint-scan/scan.sh [OUT_DIR]   (run `npm run build` first)
+# Needs each repository's git directory at $MIRROR/<owner>+<name>/repo (MIRROR defaults to /work/.mirror).
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+mirror="${MIRROR:-/work/.mirror}"
+out="${1:-${TMPDIR:-/tmp}/lint-scan}"
+mkdir -p "$out/src" "$out/json"
+grep -v '^#' "$here/repos.txt" | while read -r repo commit; do
+  [ -n "$repo" ] || continue
+  key="${repo/\//+}"
+  git_dir="$mirror/$key/repo"
+  dest="$out/src/$key"
+  if [ ! -d "$dest" ]; then
+    mkdir -p "$dest"
+    # Blob by blob: a snapshot may lack its largest files, which must not stop the rest.
+    git -C "$git_dir" ls-tree -r "$commit" | grep -E $'\t.*\\.(py|ipynb)$' | while IFS=$'\t' read -r meta path; do
+      sha="${meta##* }"
+      mkdir -p "$dest/$(dirname "$path")"
+      git -C "$git_dir" cat-file blob "$sha" > "$dest/$path" 2>/dev/null || rm -f "$dest/$path"
+    done
+  fi
+  node "${CLI:-$root/dist/cli.js}" lint --format json "$dest" > "$out/json/$key.json" || true
+done
+node "$here/summarise.mjs" "$out"
