@@ -152,8 +152,8 @@ class TinyLlama(nn.Module):
 
     def init_weights(self, generator: torch.Generator) -> None:
         """Fan-in initialisation: a projection with n inputs draws N(0, 1/n), the projections that write into the
-        residual stream (o_proj, down_proj) also divided by √(2L); embeddings N(0, 0.05²)... scaled to the width
-        (std 1/√E, since the tied lm_head reads them too); RMSNorm weights 1."""
+        residual stream (o_proj, down_proj) also divided by √(2L); embeddings N(0, 1/E) (the tied lm_head reads
+        them after an RMSNorm, so logits start at about unit scale); biases 0; RMSNorm weights 1."""
         for name, p in self.named_parameters():
             if name.endswith("norm.weight"):
                 nn.init.ones_(p)
@@ -161,14 +161,30 @@ class TinyLlama(nn.Module):
             if name.endswith(".bias"):
                 nn.init.zeros_(p)
                 continue
-            if name == "model.embed_tokens.weight":
-                std = 1 / math.sqrt(p.shape[1])
-            else:
-                std = 1 / math.sqrt(p.shape[1])  # nn.Linear weights are [out, in]
-                if name.endswith("o_proj.weight") or name.endswith("down_proj.weight"):
-                    std /= math.sqrt(2 * self.config.n_layer)
+            std = 1 / math.sqrt(p.shape[1])  # nn.Linear weights are [out, in]; embeddings [V, E]
+            if name.endswith("o_proj.weight") or name.endswith("down_proj.weight"):
+                std /= math.sqrt(2 * self.config.n_layer)
             with torch.no_grad():
                 p.copy_(torch.randn(p.shape, generator=generator) * std)
+
+    @torch.no_grad()
+    def start_previous_token_head(self, layer: int, head: int, amplitude: float, pairs: int = 4) -> None:
+        """Sets one head's q and k biases so that, by RoPE alone, its query at i scores the key at i − 1 highest:
+        on each of the `pairs` fastest rotary pairs (d, d + hd/2), turning at ω_d per position, k's bias is
+        (A, 0) and q's is A·(cos ω_d, −sin ω_d), so their product after rotation is A²·cos((i − j − 1)·ω_d).
+        Training is free to change or undo it; only the starting point differs."""
+        attn = self.model.layers[layer].self_attn
+        hd = self.config.head_dim
+        half = hd // 2
+        inv_freq = 1.0 / (self.config.rope_theta ** (torch.arange(0, hd, 2, dtype=torch.int64).float() / hd))  # (hd/2,)
+        q = torch.zeros(hd)
+        k = torch.zeros(hd)
+        for d in range(pairs):
+            w = float(inv_freq[d])
+            q[d], q[d + half] = amplitude * math.cos(w), -amplitude * math.sin(w)
+            k[d] = amplitude
+        attn.q_proj.bias[head * hd : (head + 1) * hd] = q
+        attn.k_proj.bias[head * hd : (head + 1) * hd] = k
 
     def forward(self, ids: torch.Tensor) -> tuple[torch.Tensor, list[torch.Tensor]]:
         """ids (B, T) → logits (B, T, V) and per layer the attention probabilities (B, H, T, T)."""

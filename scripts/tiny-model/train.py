@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Trains the tiny bilingual GPT-2 that ships with the extension (media/models/tiny-bilingual/).
+"""Trains the tiny bilingual Llama-style model that ships with the extension (media/models/tiny-bilingual/).
 
     nice -n 10 /usr/bin/python3 scripts/tiny-model/train.py            # writes the shipped files + manifest
     /usr/bin/python3 scripts/tiny-model/train.py --out /tmp/x --no-manifest   # elsewhere (verify.py does this)
@@ -56,8 +56,8 @@ CONFIG = TinyConfig(
     attention_bias=_env("TINY_MODEL_ATTENTION_BIAS", "1") == "1",
 )
 BATCH = int(_env("TINY_MODEL_BATCH", "8"))
-STEPS = int(_env("TINY_MODEL_STEPS", "1600"))
-LR = float(_env("TINY_MODEL_LR", "3e-3"))
+STEPS = int(_env("TINY_MODEL_STEPS", "1200"))
+LR = float(_env("TINY_MODEL_LR", "6e-3"))
 WARMUP = 50
 # Rows of each batch (the rest is plain corpus text):
 #  - "repeat" rows: natural text in which a span of it is said again later in the row (a random prefix, the
@@ -68,11 +68,16 @@ WARMUP = 50
 #    only a head that finds the earlier copy of the current token and reads the token after it does (an
 #    induction head, fed by a previous-token head).
 REPEAT_ROWS = int(_env("TINY_MODEL_REPEAT_ROWS", str(BATCH // 4)))
-COPY_ROWS = int(_env("TINY_MODEL_COPY_ROWS", str(BATCH // 4)))
+COPY_ROWS = int(_env("TINY_MODEL_COPY_ROWS", str(3 * BATCH // 8)))
+# The first COPY_ONLY_STEPS steps train on copy rows only (none by default).
+COPY_ONLY_STEPS = int(_env("TINY_MODEL_COPY_ONLY_STEPS", "0"))
 REPEAT_SPAN = (8, 40)
-COPY_SEGMENT = (6, 40)
-COPY_PREFIX = (0, 40)
+COPY_SEGMENT = (6, 30)
+COPY_PREFIX = (0, 30)
 COPY_TOKENS = (256, VOCAB_SIZE - 1)  # merged tokens (not single bytes), not the end-of-text token
+# Heads of layer 0 whose q/k biases start as a previous-token pattern (model.start_previous_token_head).
+PREVIOUS_TOKEN_START_HEADS = int(_env("TINY_MODEL_PREV_START_HEADS", "0"))
+PREVIOUS_TOKEN_START_AMPLITUDE = 6.0
 HELD_OUT_FRACTION = 0.02
 PROBE_EVERY = int(_env("TINY_MODEL_PROBE_EVERY", "100"))
 
@@ -144,16 +149,21 @@ def copy_row(g: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
     segment = torch.randint(COPY_TOKENS[0], COPY_TOKENS[1], (n,), generator=g)
     row = torch.cat([prefix, segment.repeat((T + 1 - p) // n + 1)])[: T + 1]
     targets = row[1:].clone()
-    targets[: p + n - 1] = IGNORE  # the token at p + n (the second copy's first) is the first predictable one
+    targets[: p + n] = IGNORE  # the first predictable token is the second copy's second (row[p + n + 1])
     return row, targets
 
 
-def batch(stream: torch.Tensor, g: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
-    """Inputs (BATCH, T) and targets (BATCH, T): REPEAT_ROWS repeat rows, COPY_ROWS copy rows, the rest corpus text."""
+def batch(stream: torch.Tensor, g: torch.Generator, copy_only: bool = False) -> tuple[torch.Tensor, torch.Tensor]:
+    """Inputs (BATCH, T) and targets (BATCH, T): REPEAT_ROWS repeat rows, COPY_ROWS copy rows, the rest corpus
+    text (or only copy rows)."""
     T = CONFIG.max_positions
     xs, ys = [], []
     for r in range(BATCH):
-        if r < REPEAT_ROWS:
+        if copy_only:
+            row, targets = copy_row(g)
+            xs.append(row[:-1])
+            ys.append(targets)
+        elif r < REPEAT_ROWS:
             row = repeat_row(stream, g)
             xs.append(row[:-1])
             ys.append(row[1:])
@@ -204,6 +214,8 @@ def probe(model: TinyLlama, held_out: torch.Tensor) -> dict:
     best_prev = max(prev, key=prev.get)
     best_induct = max(induct, key=induct.get)
     return {
+        "prev_by_layer": [round(max(prev[l, h] for h in range(CONFIG.n_head)), 3) for l in range(CONFIG.n_layer)],
+        "induct_by_layer": [round(max(induct[l, h] for h in range(CONFIG.n_head)), 3) for l in range(CONFIG.n_layer)],
         "prev": round(prev[best_prev], 3),
         "prev_head": f"{best_prev[0]}.{best_prev[1]}",
         "induct": round(induct[best_induct], 3),
@@ -220,6 +232,8 @@ def train(stream: np.ndarray, log) -> tuple[TinyLlama, dict]:
     g = torch.Generator().manual_seed(SEED)
     model = TinyLlama(CONFIG)
     model.init_weights(g)
+    for h in range(PREVIOUS_TOKEN_START_HEADS):
+        model.start_previous_token_head(0, h, PREVIOUS_TOKEN_START_AMPLITUDE)
     decay = [p for n, p in model.named_parameters() if p.dim() == 2]
     no_decay = [p for n, p in model.named_parameters() if p.dim() != 2]
     opt = torch.optim.AdamW([{"params": decay, "weight_decay": 0.05}, {"params": no_decay, "weight_decay": 0.0}], lr=LR, betas=(0.9, 0.95))
@@ -229,7 +243,7 @@ def train(stream: np.ndarray, log) -> tuple[TinyLlama, dict]:
     for step in range(STEPS):
         for group in opt.param_groups:
             group["lr"] = lr_at(step)
-        x, y = batch(train_stream, g)  # (B, T) each
+        x, y = batch(train_stream, g, copy_only=step < COPY_ONLY_STEPS)  # (B, T) each
         logits, _ = model(x)  # (B, T, V)
         loss = torch.nn.functional.cross_entropy(logits.reshape(-1, CONFIG.vocab_size), y.reshape(-1), ignore_index=IGNORE)
         opt.zero_grad(set_to_none=True)
@@ -324,7 +338,7 @@ def main() -> None:
         "outputs": outputs,
         "corpus": {"documents": len(docs), "bytes": len(corpus_bytes), "sha256": hashlib.sha256(corpus_bytes).hexdigest(), "bytes_by_source": by_source, "tokens": int(len(stream))},
         "model": {**CONFIG.hf_config(), "parameters": int(sum(p.numel() for p in model.parameters()))},
-        "training": {"seed": SEED, "batch": BATCH, "lr": LR, "warmup": WARMUP, "repeat_rows": REPEAT_ROWS, "repeat_span": list(REPEAT_SPAN), "copy_rows": COPY_ROWS, "copy_segment": list(COPY_SEGMENT), "copy_prefix": list(COPY_PREFIX), "copy_tokens": list(COPY_TOKENS), **stats},
+        "training": {"seed": SEED, "batch": BATCH, "lr": LR, "warmup": WARMUP, "repeat_rows": REPEAT_ROWS, "repeat_span": list(REPEAT_SPAN), "copy_rows": COPY_ROWS, "copy_only_steps": COPY_ONLY_STEPS, "previous_token_start_heads": PREVIOUS_TOKEN_START_HEADS, "copy_segment": list(COPY_SEGMENT), "copy_prefix": list(COPY_PREFIX), "copy_tokens": list(COPY_TOKENS), **stats},
         "environment": {"python": platform.python_version(), "torch": torch.__version__, "numpy": np.__version__, "machine": platform.machine()},
     }
     text = json.dumps(manifest, indent=2, ensure_ascii=False) + "\n"
