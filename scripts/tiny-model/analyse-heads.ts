@@ -22,10 +22,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { decoderFamilyOf, decoderForward, decoderPrefix, parseConfigJson, readDecoder } from '../../src/models';
+import { gpt2Forward, readGpt2, parseConfigJson } from '../../src/models';
 import { tokenizerFromJson } from '../../src/tokenize';
 import type { Token } from '../../src/tokenize';
-import { snapshotFromFile } from '../../src/weights/snapshot';
+import { readTensors } from '../../src/weights';
 
 /** Evaluation texts (original to this script): everyday English and modern Chinese. */
 export const EVAL_TEXTS = [
@@ -64,36 +64,25 @@ export interface Analysis {
   heads: HeadScores[];
   /** Mean next-token loss (nats) on the first and the second copy of the random sequences. */
   copyLoss: { first: number; second: number };
-  /**
-   * What a head spreading its weight evenly over the visible keys would score: `prev` on the evaluation texts
-   * (mean 1/(i+1) over rows i ≥ 1), `induct` on the repeats (mean 1/(i+1) over the second copy's rows).
-   */
-  evenSpread: { prev: number; induct: number };
 }
 
-export interface Loaded {
-  checkpoint: ReturnType<typeof readDecoder>;
+interface Loaded {
+  checkpoint: ReturnType<typeof readGpt2>;
   encode: (text: string) => Token[];
 }
 
-/** The model in `dir` (model.safetensors, config.json, tokenizer.json), read as the extension reads any RoPE decoder. */
 export async function loadTinyModel(dir: string): Promise<Loaded> {
   const file = join(dir, 'model.safetensors');
-  const configFile = join(dir, 'config.json');
-  const config = parseConfigJson(readFileSync(configFile, 'utf8'), configFile);
-  const family = decoderFamilyOf(typeof config?.model_type === 'string' ? config.model_type : undefined);
-  if (!family) throw new Error(`${configFile}: model_type ${JSON.stringify(config?.model_type)} is not a RoPE decoder (this script reads Llama-style models)`);
-  const { store } = await snapshotFromFile(new Uint8Array(readFileSync(file)), 'model.safetensors');
-  const prefix = decoderPrefix(store.keys());
-  if (prefix === undefined) throw new Error(`${file}: no tensors named like a decoder's layers (model.embed_tokens.weight, …)`);
-  const checkpoint = readDecoder(store, prefix, config!, family, 'model.safetensors');
+  const tensors = await readTensors(new Uint8Array(readFileSync(file)), 'model.safetensors');
+  const config = parseConfigJson(readFileSync(join(dir, 'config.json'), 'utf8'));
+  const checkpoint = readGpt2(tensors, '', config, 'model.safetensors');
   const tokenizer = tokenizerFromJson(readFileSync(join(dir, 'tokenizer.json'), 'utf8'), 'tiny-bilingual tokenizer.json');
-  return { checkpoint, encode: (text) => tokenizer.encode(text, { maxTokens: checkpoint.config.maxPositions }) };
+  return { checkpoint, encode: (text) => tokenizer.encode(text, { maxTokens: checkpoint.config.nPositions }) };
 }
 
 /** (nLayer, nHead, T, T) attention of one sequence, as one array per layer of (H, T, T). */
-export async function attentions(loaded: Loaded, ids: number[], logits = false) {
-  const out = await decoderForward(loaded.checkpoint, ids, { logits });
+async function attentions(loaded: Loaded, ids: number[], logits = false) {
+  const out = await gpt2Forward(loaded.checkpoint, ids, { logits });
   return { probs: out.layers.map((l) => l.probs!.data), logits: out.logits };
 }
 
@@ -119,8 +108,6 @@ export async function analyse(loaded: Loaded): Promise<Analysis> {
   // Natural text: previous token, first token, punctuation.
   let prevRows = 0;
   let rows = 0;
-  let evenPrev = 0;
-  let evenInduct = 0;
   for (const text of EVAL_TEXTS) {
     const tokens = loaded.encode(text);
     const ids = tokens.map((t) => t.id!);
@@ -149,7 +136,6 @@ export async function analyse(loaded: Loaded): Promise<Analysis> {
     }
     prevRows += T - 1;
     rows += T;
-    for (let i = 1; i < T; i++) evenPrev += 1 / (i + 1);
   }
 
   // Random tokens repeated: induction and duplicate-token attention, and the in-context copy loss.
@@ -168,7 +154,6 @@ export async function analyse(loaded: Loaded): Promise<Analysis> {
       for (let h = 0; h < nHead; h++) {
         const s = at(l, h);
         const base = h * T * T;
-        if (l === 0 && h === 0) for (let i = n; i < T; i++) evenInduct += 1 / (i + 1);
         for (let i = n; i < T; i++) {
           s.induct += probs[l][base + i * T + (i - n + 1)];
           s.dup += probs[l][base + i * T + (i - n)];
@@ -197,11 +182,7 @@ export async function analyse(loaded: Loaded): Promise<Analysis> {
     s.induct /= INDUCTION_SEQUENCES * n;
     s.dup /= INDUCTION_SEQUENCES * n;
   }
-  return {
-    heads,
-    copyLoss: { first: lossFirst / INDUCTION_SEQUENCES, second: lossSecond / INDUCTION_SEQUENCES },
-    evenSpread: { prev: evenPrev / prevRows, induct: evenInduct / (INDUCTION_SEQUENCES * n) },
-  };
+  return { heads, copyLoss: { first: lossFirst / INDUCTION_SEQUENCES, second: lossSecond / INDUCTION_SEQUENCES } };
 }
 
 export function formatTable(a: Analysis): string {
@@ -209,7 +190,6 @@ export function formatTable(a: Analysis): string {
   const lines = ['head    prev  first   self  punct punct~ induct    dup'];
   for (const s of a.heads)
     lines.push(`${`${s.layer}.${s.head}`.padEnd(5)} ${f(s.prev)} ${f(s.first)} ${f(s.self)} ${f(s.punct)} ${f(s.punctBaseline)} ${f(s.induct)} ${f(s.dup)}`);
-  lines.push(`even spread over the visible keys: prev ${a.evenSpread.prev.toFixed(3)}, induct ${a.evenSpread.induct.toFixed(3)}`);
   lines.push(`next-token loss on random tokens: first copy ${a.copyLoss.first.toFixed(2)} nats, second copy ${a.copyLoss.second.toFixed(2)} nats`);
   return lines.join('\n');
 }
@@ -229,7 +209,7 @@ export function clearestHeads(a: Analysis): { label: string; head: HeadScores; i
   const dup = best((s) => s.dup);
   const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
   const all = [
-    { label: 'previous token', head: prev, input: 'sentence' as const, score: `${pct(prev.prev)} on the previous token`, strength: prev.prev - a.evenSpread.prev },
+    { label: 'previous token', head: prev, input: 'sentence' as const, score: `${pct(prev.prev)} on the previous token`, strength: prev.prev - 0.1 },
     {
       label: 'punctuation',
       head: punct,
@@ -244,14 +224,14 @@ export function clearestHeads(a: Analysis): { label: string; head: HeadScores; i
       head: induct,
       input: 'repeat' as const,
       score: `${pct(induct.induct)} on the token after the earlier copy`,
-      strength: induct.induct - a.evenSpread.induct,
+      strength: induct.induct - 0.03,
     },
     {
       label: 'earlier copy of the same token',
       head: dup,
       input: 'repeat' as const,
       score: `${pct(dup.dup)} on the same token's earlier copy`,
-      strength: dup.dup - a.evenSpread.induct,
+      strength: dup.dup - 0.03,
     },
   ];
   return all.sort((x, y) => y.strength - x.strength).slice(0, 3);
@@ -259,29 +239,9 @@ export function clearestHeads(a: Analysis): { label: string; head: HeadScores; i
 
 const escapeXml = (s: string) => s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/**
- * The heads of the figure, both on the repeated sentence: the strongest previous-token head (scored on the
- * evaluation texts) and the strongest induction head (scored on the random repeats).
- */
-export function figureHeads(a: Analysis): { label: string; head: HeadScores; input: keyof typeof FIGURE_TEXTS; score: string }[] {
-  const best = (key: (s: HeadScores) => number) => a.heads.reduce((b, s) => (key(s) > key(b) ? s : b));
-  const prev = best((s) => s.prev);
-  const induct = best((s) => s.induct);
-  const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
-  return [
-    { label: 'previous token', head: prev, input: 'repeat', score: `${pct(prev.prev)} on the previous token of the evaluation texts (even spread: ${pct(a.evenSpread.prev)})` },
-    {
-      label: 'induction',
-      head: induct,
-      input: 'repeat',
-      score: `${pct(induct.induct)} on the token after the earlier copy in random repeats (even spread: ${pct(a.evenSpread.induct)})`,
-    },
-  ];
-}
-
-/** An SVG of the figure's heads: one heatmap each, queries down, keys across, weights on a fixed 0–1 scale. */
+/** An SVG of the clearest heads: one heatmap each, queries down, keys across, weights on a fixed 0–1 scale. */
 export async function figureSvg(loaded: Loaded, a: Analysis): Promise<string> {
-  const panels = figureHeads(a);
+  const panels = clearestHeads(a);
   const cell = 15;
   const labelW = 78;
   const labelH = 78;
@@ -290,6 +250,7 @@ export async function figureSvg(loaded: Loaded, a: Analysis): Promise<string> {
   const parts: string[] = [];
   let x0 = 10;
   let height = 0;
+  const nHead = loaded.checkpoint.config.nHead;
   for (const p of panels) {
     const tokens = loaded.encode(FIGURE_TEXTS[p.input]);
     const T = tokens.length;
@@ -298,6 +259,7 @@ export async function figureSvg(loaded: Loaded, a: Analysis): Promise<string> {
       tokens.map((t) => t.id!),
     );
     const w = probs[p.head.layer].subarray(p.head.head * T * T, (p.head.head + 1) * T * T);
+    void nHead;
     const gx = x0 + labelW;
     const gy = titleH + labelH;
     parts.push(`<text x="${x0}" y="16" font-size="14" font-weight="bold">layer ${p.head.layer}, head ${p.head.head}: ${escapeXml(p.label)}</text>`);

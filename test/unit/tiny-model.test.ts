@@ -6,7 +6,7 @@ import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { decoderForward } from '../../src/models';
+import { gpt2Forward, parseConfigJson, readGpt2 } from '../../src/models';
 import { InspectSession, loadCheckpoint } from '../../src/models/session';
 import { tokenizerFromJson } from '../../src/tokenize';
 import { readTensors } from '../../src/weights';
@@ -19,7 +19,7 @@ const MANIFEST = join(ROOT, 'scripts', 'tiny-model', 'manifest.json');
 
 interface Manifest {
   outputs: Record<string, string>;
-  model: { num_hidden_layers: number; num_attention_heads: number; hidden_size: number; vocab_size: number; max_position_embeddings: number };
+  model: { n_layer: number; n_head: number; n_embd: number; vocab_size: number; n_positions: number };
 }
 interface Reference {
   texts: Record<string, { text: string; ids: number[]; logits: boolean }>;
@@ -88,13 +88,11 @@ describe('tiny bilingual model (media/models/tiny-bilingual)', () => {
       configJson: readFileSync(join(MODEL_DIR, 'config.json'), 'utf8'),
       tokenizerJson: readFileSync(join(MODEL_DIR, 'tokenizer.json'), 'utf8'),
     });
-    assert.equal(info.family, 'llama');
-    assert.equal(info.rope, true);
+    assert.equal(info.family, 'gpt2');
     assert.equal(info.tokenizer, 'tokenizer.json');
-    const m = manifest.model;
     assert.deepEqual(
       [info.nLayer, info.nHead, info.dModel, info.maxPositions],
-      [m.num_hidden_layers, m.num_attention_heads, m.hidden_size, m.max_position_embeddings],
+      [manifest.model.n_layer, manifest.model.n_head, manifest.model.n_embd, manifest.model.n_positions],
     );
     for (const [key, { text, ids }] of Object.entries(reference.texts)) {
       const run = await session.run({ text, maxTokens: 128 });
@@ -113,11 +111,12 @@ describe('tiny bilingual model (media/models/tiny-bilingual)', () => {
 
   it('matches PyTorch logits to 1e-4', async () => {
     const reference_ = await readTensors(read(REFERENCE_DIR, 'reference.safetensors'), 'reference.safetensors');
-    const { checkpoint } = await loadTinyModel(MODEL_DIR);
+    const tensors = await readTensors(read(MODEL_DIR, 'model.safetensors'), 'model.safetensors');
+    const checkpoint = readGpt2(tensors, '', parseConfigJson(readFileSync(join(MODEL_DIR, 'config.json'), 'utf8')), 'model.safetensors');
     const withLogits = Object.entries(reference.texts).filter(([, t]) => t.logits);
     assert.ok(withLogits.length >= 2);
     for (const [key, { ids }] of withLogits) {
-      const out = await decoderForward(checkpoint, ids, { logits: true });
+      const out = await gpt2Forward(checkpoint, ids, { logits: true });
       const expected = reference_.get(`${key}.logits`)!;
       assert.deepEqual(out.logits!.shape, expected.shape);
       const diff = maxAbsDiff(out.logits!.data, expected.data, `${key} logits`);
