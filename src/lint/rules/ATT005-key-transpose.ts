@@ -123,7 +123,8 @@ att = q @ k.transpose(-2, -1)`,
     function checkKeysNotTransposed(site: MatmulSite, a: PyNode, b: PyNode): void {
       if (transposeOf(a) || transposeOf(b) || site.contractB !== -2) return;
       // tf.matmul(q, k, transpose_b=True) / adjoint_b: the call transposes the keys itself.
-      if (site.node.type === 'call' && namedChildren(childByField(site.node, 'arguments') ?? site.node).some((x) => x.type === 'keyword_argument')) return;
+      const args = namedChildren(site.node).filter((c) => c.type === 'argument_list');
+      if (args.flatMap(namedChildren).some((x) => x.type === 'keyword_argument')) return;
       const q = ev.eval(a, site.ctx);
       const k = ev.eval(b, site.ctx);
       if (!isQuery(q) || !isKey(k) || !q.featLast || !k.featLast || q.channelFirst || k.channelFirst) return;

@@ -5,7 +5,7 @@ import type { Ctx, MatmulSite, SoftmaxSite } from '../analysis/facts';
 import { negAxis, opsAlternatives, type AValue, type PathOp, type ScaleOp } from '../analysis/values';
 import { rootName } from '../analysis/ops';
 import { isContextName } from '../analysis/names';
-import { childByField, unparen, walk, type PyNode } from '../syntax/tree';
+import { namedChildren, unparen, walk, type PyNode } from '../syntax/tree';
 
 export interface Consumer {
   site: MatmulSite;
@@ -22,13 +22,18 @@ export interface Consumer {
 /** The variables the two operands of a product start from (`context`, `question` of `bmm(context, question.transpose(1, 2))`). */
 function productOperandNames(ev: Evaluator, product: PyNode): string[] {
   const p = unparen(product);
-  let operands: (PyNode | undefined)[] = [];
-  if (p.type === 'binary_operator') operands = [childByField(p, 'left'), childByField(p, 'right')];
-  else if (p.type === 'call')
-    operands = (childByField(p, 'arguments')?.children ?? [])
-      .filter((c) => c.type !== 'keyword_argument' && c.type !== '(' && c.type !== ')' && c.type !== ',' && c.type !== 'comment')
-      .slice(0, 2);
-  return operands.map((o) => (o ? rootName(ev, o) : undefined)).filter((n): n is string => n !== undefined);
+  // A binary operator's named children are its two operands; a call's operands are its first two positional arguments.
+  const operands =
+    p.type === 'binary_operator'
+      ? namedChildren(p)
+      : p.type === 'call'
+        ? namedChildren(p)
+            .filter((c) => c.type === 'argument_list')
+            .flatMap(namedChildren)
+            .filter((c) => c.type !== 'keyword_argument' && c.type !== 'comment')
+            .slice(0, 2)
+        : [];
+  return operands.map((o) => rootName(ev, o)).filter((n): n is string => n !== undefined);
 }
 
 /** Matmul/einsum sites that consume the weights produced by a softmax site (attention weights · V, or other mixing). */
