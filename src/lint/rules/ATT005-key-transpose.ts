@@ -32,7 +32,7 @@ export const ATT005: Rule = {
     docs: {
       summary: 'The keys are transposed over the wrong axes for q @ kᵀ.',
       whatItDoes:
-        'Looks at the right operand of the score product `q @ k...`: with batched keys of known rank, `k.transpose(0, 1)`, `k.transpose(1, 2)` on 4-D keys, `k.T` and `k.t()` do not swap the last two axes, and `q.transpose(-2, -1) @ k` (with token-major q and k, i.e. not a channel-first layout) contracts the tokens instead of the features (unless the weights then meet the values over their features, as channel attention does: `attn @ v.transpose(-2, -1)` or `v @ attn.transpose(-2, -1)`), and `q @ k` / `torch.matmul(q, k)` with token-major q and k of the same known rank, normalised by a softmax, has no transpose at all (a call that transposes its second operand itself, `tf.matmul(q, k, transpose_b=True)`, is right). A view whose last size is a flattened grid (`N = H * W`) puts the tokens last (channel-first q and k, where `q.transpose(-2, -1) @ k` is right). The rank and layout come from the code (`view`, `reshape`, `permute`, `flatten`/`unflatten`, `movedim`, `chunk`/`split`/`unbind`, `rearrange`, Linear outputs, `B, T, C = x.size()`, shape comments).',
+        "Looks at the right operand of the score product `q @ k...`: with batched keys of known rank, `k.transpose(0, 1)`, `k.transpose(1, 2)` on 4-D keys, `k.T` and `k.t()` do not swap the last two axes, and `q.transpose(-2, -1) @ k` (with token-major q and k, i.e. not a channel-first layout) contracts the tokens instead of the features (unless the weights then meet the values over their features, as channel attention does: `attn @ v.transpose(-2, -1)` or `v @ attn.transpose(-2, -1)`), and `q @ k` / `torch.matmul(q, k)` with token-major q and k of the same known rank, normalised by a softmax, has no transpose at all (a call that transposes its second operand itself, `tf.matmul(q, k, transpose_b=True)`, is right, and so are keys projected along the sequence, Linformer's `proj_k(k.transpose(1, 2))`, whose features come before their last axis). A view whose last size is a flattened grid (`N = H * W`) puts the tokens last (channel-first q and k, where `q.transpose(-2, -1) @ k` is right). The rank and layout come from the code (`view`, `reshape`, `permute`, `flatten`/`unflatten`, `movedim`, `chunk`/`split`/`unbind`, `rearrange`, Linear outputs, `B, T, C = x.size()`, shape comments).",
       whyIsThisBad:
         'The score matrix must be (…, L, S): queries against keys, contracted over the feature axis. Swapping the batch and sequence axes, or reversing every axis with `.T`, either fails on a shape mismatch only for some shapes or silently mixes examples of the batch (or features with tokens) when the sizes happen to agree, which is exactly the case in small tests.',
       example: `k = self.k_proj(x).view(B, T, n_head, hd).transpose(1, 2)  # (B, nh, T, hd)
@@ -129,7 +129,11 @@ att = q @ k.transpose(-2, -1)`,
       const k = ev.eval(b, site.ctx);
       if (!isQuery(q) || !isKey(k) || !q.featLast || !k.featLast || q.channelFirst || k.channelFirst) return;
       if (q.ndim === undefined || k.ndim === undefined || q.ndim < 2 || q.ndim !== k.ndim) return;
-      if (axisAt(k, -1)?.label !== undefined && axisAt(k, -1)?.label !== 'feat') return;
+      // Keys whose last axis is not their features, or whose axis before it is, are already transposed: Linformer
+      // projects the keys along the sequence (`proj_k(k.transpose(1, 2))`, (b, d, k)), a Linear whose output the
+      // analysis calls features-last.
+      const kLast = axisAt(k, -1)?.label;
+      if ((kLast !== undefined && kLast !== 'feat') || axisAt(k, -2)?.label === 'feat') return;
       if (!ev.facts.softmax.some((sm) => sm.input.attn?.formedAt === site.node)) return;
       report(b, msg(T.keysNotTransposed, quote(ctx.text(site.node), 30), quote(ctx.text(b), 24)), fix(b, b), [
         ...layoutOf(a, site, 'queries'),
