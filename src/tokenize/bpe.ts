@@ -6,6 +6,9 @@
 // ports is O(n²), which hangs on a megabyte-long run of one character). With rank = id of the merged token this
 // is also exactly tiktoken's rank-based merge.
 
+import { itemAt } from './checked';
+import { MergeQueue } from './merge-queue';
+
 /** What merging the pair (left, right) gives: its priority (lower first) and the id of the merged symbol; both
  * are non-negative integers below 2^31. */
 export interface PairMerge {
@@ -21,88 +24,13 @@ export interface Symbols {
   lens: number[];
 }
 
-/** Min-heap of pending merges ordered by (rank, pos), in growable typed arrays. */
-class MergeQueue {
-  private rank: Int32Array;
-  private pos: Int32Array;
-  private newId: Int32Array;
-  size = 0;
-
-  constructor(capacity: number) {
-    const c = Math.max(16, capacity);
-    this.rank = new Int32Array(c);
-    this.pos = new Int32Array(c);
-    this.newId = new Int32Array(c);
-  }
-
-  private grow(): void {
-    const c = this.rank.length * 2;
-    const rank = new Int32Array(c);
-    const pos = new Int32Array(c);
-    const newId = new Int32Array(c);
-    rank.set(this.rank);
-    pos.set(this.pos);
-    newId.set(this.newId);
-    this.rank = rank;
-    this.pos = pos;
-    this.newId = newId;
-  }
-
-  push(rank: number, pos: number, newId: number): void {
-    if (this.size === this.rank.length) this.grow();
-    const R = this.rank;
-    const P = this.pos;
-    const N = this.newId;
-    let i = this.size++;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (R[parent] < rank || (R[parent] === rank && P[parent] < pos)) break;
-      R[i] = R[parent];
-      P[i] = P[parent];
-      N[i] = N[parent];
-      i = parent;
-    }
-    R[i] = rank;
-    P[i] = pos;
-    N[i] = newId;
-  }
-
-  /** Removes the minimum; its pos and newId are left in `topPos` / `topNewId`. Call only when size > 0. */
-  topPos = 0;
-  topNewId = 0;
-  pop(): void {
-    const R = this.rank;
-    const P = this.pos;
-    const N = this.newId;
-    this.topPos = P[0];
-    this.topNewId = N[0];
-    const n = --this.size;
-    if (n === 0) return;
-    const rank = R[n];
-    const pos = P[n];
-    const newId = N[n];
-    let i = 0;
-    for (;;) {
-      const l = 2 * i + 1;
-      if (l >= n) break;
-      let m = l;
-      const r = l + 1;
-      if (r < n && (R[r] < R[l] || (R[r] === R[l] && P[r] < P[l]))) m = r;
-      if (rank < R[m] || (rank === R[m] && pos < P[m])) break;
-      R[i] = R[m];
-      P[i] = P[m];
-      N[i] = N[m];
-      i = m;
-    }
-    R[i] = rank;
-    P[i] = pos;
-    N[i] = newId;
-  }
-}
+/** Reads of the symbol arrays below: every index is a live symbol's (below the word's length). */
+const SYMBOL = 'BPE merge: symbol';
 
 /** Applies all merges to `word` (not modified) and returns the merged symbols. */
 export function mergeSymbols(word: Symbols, lookup: PairLookup): Symbols {
   const n = word.ids.length;
+  if (word.lens.length !== n) throw new RangeError(`BPE merge: ${n} symbol ids but ${word.lens.length} lengths`);
   if (n < 2) return { ids: word.ids.slice(), lens: word.lens.slice() };
   const ids = word.ids.slice();
   const lens = word.lens.slice();
@@ -115,38 +43,38 @@ export function mergeSymbols(word: Symbols, lookup: PairLookup): Symbols {
   }
   const queue = new MergeQueue(n);
   for (let i = 0; i + 1 < n; i++) {
-    const m = lookup(ids[i], ids[i + 1]);
+    const m = lookup(itemAt(ids, i, SYMBOL), itemAt(ids, i + 1, SYMBOL));
     if (m) queue.push(m.rank, i, m.newId);
   }
   while (queue.size > 0) {
     queue.pop();
     const pos = queue.topPos;
     const newId = queue.topNewId;
-    if (removed[pos]) continue; // removed symbol
-    const right = next[pos];
+    if (itemAt(removed, pos, SYMBOL)) continue; // removed symbol
+    const right = itemAt(next, pos, SYMBOL);
     if (right < 0) continue; // last symbol
-    const current = lookup(ids[pos], ids[right]);
+    const current = lookup(itemAt(ids, pos, SYMBOL), itemAt(ids, right, SYMBOL));
     if (current === undefined || current.newId !== newId) continue; // expired entry
     ids[pos] = newId;
-    lens[pos] += lens[right];
+    lens[pos] = itemAt(lens, pos, SYMBOL) + itemAt(lens, right, SYMBOL);
     removed[right] = 1;
-    const after = next[right];
+    const after = itemAt(next, right, SYMBOL);
     next[pos] = after;
     if (after >= 0) prev[after] = pos;
-    const before = prev[pos];
+    const before = itemAt(prev, pos, SYMBOL);
     if (before >= 0) {
-      const m = lookup(ids[before], ids[pos]);
+      const m = lookup(itemAt(ids, before, SYMBOL), newId);
       if (m) queue.push(m.rank, before, m.newId);
     }
     if (after >= 0) {
-      const m = lookup(ids[pos], ids[after]);
+      const m = lookup(newId, itemAt(ids, after, SYMBOL));
       if (m) queue.push(m.rank, pos, m.newId);
     }
   }
   const out: Symbols = { ids: [], lens: [] };
-  for (let i = 0; i >= 0; i = next[i]) {
-    out.ids.push(ids[i]);
-    out.lens.push(lens[i]);
+  for (let i = 0; i >= 0; i = itemAt(next, i, SYMBOL)) {
+    out.ids.push(itemAt(ids, i, SYMBOL));
+    out.lens.push(itemAt(lens, i, SYMBOL));
   }
   return out;
 }

@@ -7,6 +7,8 @@
 //   surrogates → <U+XXXX>;
 //   bytes that are not a complete UTF-8 character inside one token → <0xXX>.
 
+import { itemAt } from './checked';
+
 const VISIBLE_WHITESPACE: ReadonlyMap<number, string> = new Map([
   [0x20, '\u2423'], // ␣
   [0x0a, '\u21b5'], // ↵
@@ -52,7 +54,7 @@ export function displayText(s: string): string {
   let out = '';
   let plainFrom = 0;
   for (let i = 0; i < s.length;) {
-    const cp = s.codePointAt(i)!;
+    const cp = s.codePointAt(i) ?? 0; // i < s.length: a code point is there
     const width = cp > 0xffff ? 2 : 1;
     if (VISIBLE_WHITESPACE.has(cp) || isEscapedCodePoint(cp)) {
       out += s.slice(plainFrom, i) + displayCodePoint(cp);
@@ -75,6 +77,7 @@ export function byteEscape(b: number): string {
  */
 export function utf8SequenceLength(bytes: Uint8Array, i: number): number {
   const b0 = bytes[i];
+  if (b0 === undefined) return 0; // past the end: no character starts there
   if (b0 < 0x80) return 1;
   let len: number;
   let lo = 0x80;
@@ -91,20 +94,22 @@ export function utf8SequenceLength(bytes: Uint8Array, i: number): number {
   } else return 0;
   if (i + len > bytes.length) return 0;
   const b1 = bytes[i + 1];
-  if (b1 < lo || b1 > hi) return 0;
+  if (b1 === undefined || b1 < lo || b1 > hi) return 0;
   for (let k = 2; k < len; k++) {
     const b = bytes[i + k];
-    if (b < 0x80 || b > 0xbf) return 0;
+    if (b === undefined || b < 0x80 || b > 0xbf) return 0;
   }
   return len;
 }
 
+/** The code point of the `len`-byte sequence at `bytes[i]`, a length `utf8SequenceLength` has just checked. */
 function decodeSequence(bytes: Uint8Array, i: number, len: number): number {
-  const b0 = bytes[i];
+  const byte = (k: number) => itemAt(bytes, i + k, 'UTF-8 sequence');
+  const b0 = byte(0);
   if (len === 1) return b0;
-  if (len === 2) return ((b0 & 0x1f) << 6) | (bytes[i + 1] & 0x3f);
-  if (len === 3) return ((b0 & 0x0f) << 12) | ((bytes[i + 1] & 0x3f) << 6) | (bytes[i + 2] & 0x3f);
-  return ((b0 & 0x07) << 18) | ((bytes[i + 1] & 0x3f) << 12) | ((bytes[i + 2] & 0x3f) << 6) | (bytes[i + 3] & 0x3f);
+  if (len === 2) return ((b0 & 0x1f) << 6) | (byte(1) & 0x3f);
+  if (len === 3) return ((b0 & 0x0f) << 12) | ((byte(1) & 0x3f) << 6) | (byte(2) & 0x3f);
+  return ((b0 & 0x07) << 18) | ((byte(1) & 0x3f) << 12) | ((byte(2) & 0x3f) << 6) | (byte(3) & 0x3f);
 }
 
 /**
@@ -117,7 +122,7 @@ export function displayBytes(bytes: Uint8Array): string {
   for (let i = 0; i < bytes.length;) {
     const len = utf8SequenceLength(bytes, i);
     if (len === 0) {
-      out += byteEscape(bytes[i]);
+      out += byteEscape(itemAt(bytes, i, 'token bytes'));
       i += 1;
     } else {
       out += displayCodePoint(decodeSequence(bytes, i, len));
@@ -137,13 +142,18 @@ export const CONTINUATION_DISPLAY = '\u22ef'; // ⋯
  */
 export function mergeByteRuns(ids: readonly number[], byteOfId: ReadonlyMap<number, number>, displays: string[]): void {
   for (let i = 0; i < ids.length;) {
-    if (!byteOfId.has(ids[i])) {
+    const run: number[] = []; // the bytes of the byte tokens from i on
+    for (let j = i; j < ids.length; j++) {
+      const byte = byteOfId.get(itemAt(ids, j, 'token ids'));
+      if (byte === undefined) break;
+      run.push(byte);
+    }
+    if (run.length === 0) {
       i++;
       continue;
     }
-    let j = i;
-    while (j < ids.length && byteOfId.has(ids[j])) j++;
-    const bytes = Uint8Array.from(ids.slice(i, j), (id) => byteOfId.get(id)!);
+    const j = i + run.length;
+    const bytes = Uint8Array.from(run);
     for (let b = 0; b < bytes.length;) {
       const len = utf8SequenceLength(bytes, b);
       if (len === 0)

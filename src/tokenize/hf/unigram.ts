@@ -7,84 +7,12 @@
 
 import type { Symbols } from '../bpe';
 import { WordCache } from '../bpe';
+import { itemAt } from '../checked';
 import { asArray, asString, fail, optBool, type JsonObject } from './json';
+import { PieceTrie } from './piece-trie';
 
 /** HF's K_UNK_PENALTY. */
 const UNK_PENALTY = 10;
-
-/**
- * A trie over UTF-16 code units (equivalent to HF's byte trie: pieces are whole strings). Its edges live in one
- * open-addressing hash table of typed arrays keyed by (node, unit), so a 250,000-piece vocabulary (about a
- * million edges) builds quickly and takes a few tens of MB. `pieceAt[node]` is the id of the piece ending there,
- * or -1.
- */
-class PieceTrie {
-  private edgeNode = new Int32Array(1 << 12);
-  private edgeUnit = new Uint16Array(1 << 12);
-  private edgeChild = new Int32Array(1 << 12); // 0 = empty slot (node 0, the root, is never a child)
-  private edges = 0;
-  private pieceAt = new Int32Array(1024).fill(-1);
-  private nodes = 1;
-
-  private slot(node: number, unit: number): number {
-    const mask = this.edgeChild.length - 1;
-    let h = (Math.imul(node, 0x9e3779b1) ^ Math.imul(unit, 0x85ebca6b)) & mask;
-    while (this.edgeChild[h] !== 0 && (this.edgeNode[h] !== node || this.edgeUnit[h] !== unit)) h = (h + 1) & mask;
-    return h;
-  }
-
-  private grow(): void {
-    const [nodes, units, children] = [this.edgeNode, this.edgeUnit, this.edgeChild];
-    this.edgeNode = new Int32Array(nodes.length * 2);
-    this.edgeUnit = new Uint16Array(nodes.length * 2);
-    this.edgeChild = new Int32Array(nodes.length * 2);
-    for (let k = 0; k < children.length; k++) {
-      if (children[k] === 0) continue;
-      const h = this.slot(nodes[k], units[k]);
-      this.edgeNode[h] = nodes[k];
-      this.edgeUnit[h] = units[k];
-      this.edgeChild[h] = children[k];
-    }
-  }
-
-  add(piece: string, id: number): void {
-    let node = 0;
-    for (let i = 0; i < piece.length; i++) {
-      const unit = piece.charCodeAt(i);
-      let h = this.slot(node, unit);
-      if (this.edgeChild[h] === 0) {
-        if (2 * (this.edges + 1) > this.edgeChild.length) {
-          this.grow();
-          h = this.slot(node, unit);
-        }
-        const child = this.nodes++;
-        if (child >= this.pieceAt.length) {
-          const grown = new Int32Array(this.pieceAt.length * 2).fill(-1);
-          grown.set(this.pieceAt);
-          this.pieceAt = grown;
-        }
-        this.edgeNode[h] = node;
-        this.edgeUnit[h] = unit;
-        this.edgeChild[h] = child;
-        this.edges++;
-      }
-      node = this.edgeChild[h];
-    }
-    this.pieceAt[node] = id; // a later duplicate wins, as in HF's token → id map
-  }
-
-  /** Calls `f(end, id)` for every piece that starts at `text[from]`, shortest first. */
-  forEachPrefix(text: string, from: number, f: (end: number, id: number) => void): void {
-    let node = 0;
-    for (let i = from; i < text.length; i++) {
-      const child = this.edgeChild[this.slot(node, text.charCodeAt(i))];
-      if (child === 0) return;
-      node = child;
-      const id = this.pieceAt[node];
-      if (id >= 0) f(i + 1, id);
-    }
-  }
-}
 
 export interface UnigramModel {
   readonly type: 'Unigram';
@@ -148,6 +76,8 @@ export function unigramModel(cfg: JsonObject, path: string): UnigramModel {
     out.lens.push(piece.length);
   };
 
+  const PATH = 'Unigram best path'; // reads of the arrays below, at unit offsets 0..n of the word
+  const SCORES = `${path}.vocab scores`; // read at the trie's ids, ids of this vocabulary
   const viterbi = (word: string): Symbols => {
     const n = word.length;
     // best path ending at unit i: its score, where its last piece starts (-1: no path yet) and that piece's id
@@ -157,15 +87,15 @@ export function unigramModel(cfg: JsonObject, path: string): UnigramModel {
     for (let start = 0; start < n;) {
       const c = word.charCodeAt(start);
       const width = c >= 0xd800 && c <= 0xdbff && start + 1 < n && (word.charCodeAt(start + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
-      if (start > 0 && from[start] < 0) {
+      if (start > 0 && itemAt(from, start, PATH) < 0) {
         start += width; // unreachable (cannot happen: every character has at least the unknown piece)
         continue;
       }
-      const base = score[start];
+      const base = itemAt(score, start, PATH);
       let single = false;
       trie.forEachPrefix(word, start, (end, id) => {
-        const candidate = base + scores[id];
-        if (from[end] < 0 || candidate > score[end]) {
+        const candidate = base + itemAt(scores, id, SCORES);
+        if (itemAt(from, end, PATH) < 0 || candidate > itemAt(score, end, PATH)) {
           score[end] = candidate;
           from[end] = start;
           idAt[end] = id;
@@ -175,7 +105,7 @@ export function unigramModel(cfg: JsonObject, path: string): UnigramModel {
       if (!single) {
         const end = start + width;
         const candidate = base + unkScore;
-        if (from[end] < 0 || candidate > score[end]) {
+        if (itemAt(from, end, PATH) < 0 || candidate > itemAt(score, end, PATH)) {
           if (unkId === undefined) throw new Error(`Unigram tokenizer: no piece for ${JSON.stringify(word.slice(start, end))} and ${path}.unk_id is missing`);
           score[end] = candidate;
           from[end] = start;
@@ -188,8 +118,8 @@ export function unigramModel(cfg: JsonObject, path: string): UnigramModel {
     const pieces: string[] = [];
     let unknownRun = -1; // end of the run of unknown pieces being collected
     for (let end = n; end > 0;) {
-      const start = from[end];
-      if (unkId !== undefined && idAt[end] === unkId) {
+      const start = itemAt(from, end, PATH);
+      if (unkId !== undefined && itemAt(idAt, end, PATH) === unkId) {
         if (unknownRun < 0) unknownRun = end;
       } else {
         if (unknownRun >= 0) {
@@ -202,7 +132,7 @@ export function unigramModel(cfg: JsonObject, path: string): UnigramModel {
       end = start;
     }
     const out: Symbols = { ids: [], lens: [] };
-    for (let k = pieces.length - 1; k >= 0; k--) emit(pieces[k], out);
+    for (const piece of pieces.reverse()) emit(piece, out);
     return out;
   };
 
