@@ -1,16 +1,17 @@
 // Part of `npm run typecheck`: TypeScript's noUncheckedIndexedAccess (tsconfig.strict-index.json) on the code that
-// reads untrusted or external data by index: the message protocols, the weight loaders, the tokenizers, the CLI,
-// the worker threads and the webview. An index read there is `T | undefined` and the code must check it (a clear
-// error for bad input, or an iteration that cannot run past the end).
+// reads untrusted or external data by index: the message protocols, the weight loaders, the tokenizers, the
+// linter (the user's source code), the CLI, the worker threads and the webview. An index read there is
+// `T | undefined` and the code must check it (a clear error for bad input, or an iteration that cannot run past
+// the end; in the linter, whose analysis must not fail on any source, a guard or a `??` default that keeps its
+// output as it was).
 // Not covered, by design: the numeric kernels (src/engine, src/models, src/record's tensor code, and the files
 // listed in KERNELS), whose typed-array loops index within bounds they have just checked, in hot loops where a
-// per-element check would cost time and say nothing; src/lint and src/host, edited heavily on other branches this
-// session (to be covered later).
+// per-element check would cost time and say nothing; src/host (to be covered later).
 // tsc checks every file a covered file imports, so errors are kept only for the covered paths below.
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 
-const COVERED = ['src/protocol/', 'src/weights/', 'src/tokenize/', 'src/cli/', 'src/worker/', 'webview/'];
+const COVERED = ['src/protocol/', 'src/weights/', 'src/tokenize/', 'src/lint/', 'src/cli/', 'src/worker/', 'webview/'];
 /** Files inside the covered folders that are typed-array kernels themselves: table lookups, conversion loops, and
  * the tokenizers' BPE merge heap (Int32Arrays) and Unigram piece trie (an open-addressing table of typed arrays). */
 const KERNELS = [
@@ -27,7 +28,14 @@ const KERNELS = [
  * Not covered yet: each file with the number of index reads it still has to check. Fix a file's reads, then remove
  * it here (the script fails when a listed file has no errors left, so this list only shrinks).
  */
-const NOT_YET = new Map([]);
+const NOT_YET = new Map([
+  // rule files other branches rewrite this session (fixa: ATT003/ATT004/scale-defs, fixb: ATT005/ATT008)
+  ['src/lint/rules/ATT003-missing-scale.ts', 12],
+  ['src/lint/rules/ATT004-wrong-scale.ts', 15],
+  ['src/lint/rules/ATT005-key-transpose.ts', 2],
+  ['src/lint/rules/ATT008-causal-sdpa.ts', 2],
+  ['src/lint/rules/scale-defs.ts', 5],
+]);
 
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const result = spawnSync(process.execPath, [tsc, '--noEmit', '--pretty', 'false', '-p', 'tsconfig.strict-index.json'], { encoding: 'utf8' });
