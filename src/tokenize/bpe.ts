@@ -6,7 +6,7 @@
 // ports is O(n²), which hangs on a megabyte-long run of one character). With rank = id of the merged token this
 // is also exactly tiktoken's rank-based merge.
 
-import { itemAt } from './checked';
+import { int32At, numberAt } from './checked';
 import { MergeQueue } from './merge-queue';
 
 /** What merging the pair (left, right) gives: its priority (lower first) and the id of the merged symbol; both
@@ -43,38 +43,38 @@ export function mergeSymbols(word: Symbols, lookup: PairLookup): Symbols {
   }
   const queue = new MergeQueue(n);
   for (let i = 0; i + 1 < n; i++) {
-    const m = lookup(itemAt(ids, i, SYMBOL), itemAt(ids, i + 1, SYMBOL));
+    const m = lookup(numberAt(ids, i, SYMBOL), numberAt(ids, i + 1, SYMBOL));
     if (m) queue.push(m.rank, i, m.newId);
   }
   while (queue.size > 0) {
     queue.pop();
     const pos = queue.topPos;
     const newId = queue.topNewId;
-    if (itemAt(removed, pos, SYMBOL)) continue; // removed symbol
-    const right = itemAt(next, pos, SYMBOL);
+    if (removed[pos] === 1) continue; // removed symbol
+    const right = int32At(next, pos, SYMBOL);
     if (right < 0) continue; // last symbol
-    const current = lookup(itemAt(ids, pos, SYMBOL), itemAt(ids, right, SYMBOL));
+    const current = lookup(numberAt(ids, pos, SYMBOL), numberAt(ids, right, SYMBOL));
     if (current === undefined || current.newId !== newId) continue; // expired entry
     ids[pos] = newId;
-    lens[pos] = itemAt(lens, pos, SYMBOL) + itemAt(lens, right, SYMBOL);
+    lens[pos] = numberAt(lens, pos, SYMBOL) + numberAt(lens, right, SYMBOL);
     removed[right] = 1;
-    const after = itemAt(next, right, SYMBOL);
+    const after = int32At(next, right, SYMBOL);
     next[pos] = after;
     if (after >= 0) prev[after] = pos;
-    const before = itemAt(prev, pos, SYMBOL);
+    const before = int32At(prev, pos, SYMBOL);
     if (before >= 0) {
-      const m = lookup(itemAt(ids, before, SYMBOL), newId);
+      const m = lookup(numberAt(ids, before, SYMBOL), newId);
       if (m) queue.push(m.rank, before, m.newId);
     }
     if (after >= 0) {
-      const m = lookup(newId, itemAt(ids, after, SYMBOL));
+      const m = lookup(newId, numberAt(ids, after, SYMBOL));
       if (m) queue.push(m.rank, pos, m.newId);
     }
   }
   const out: Symbols = { ids: [], lens: [] };
-  for (let i = 0; i >= 0; i = itemAt(next, i, SYMBOL)) {
-    out.ids.push(itemAt(ids, i, SYMBOL));
-    out.lens.push(itemAt(lens, i, SYMBOL));
+  for (let i = 0; i >= 0; i = int32At(next, i, SYMBOL)) {
+    out.ids.push(numberAt(ids, i, SYMBOL));
+    out.lens.push(numberAt(lens, i, SYMBOL));
   }
   return out;
 }

@@ -7,7 +7,7 @@
 //   surrogates → <U+XXXX>;
 //   bytes that are not a complete UTF-8 character inside one token → <0xXX>.
 
-import { itemAt } from './checked';
+import { numberAt, uint8At } from './checked';
 
 const VISIBLE_WHITESPACE: ReadonlyMap<number, string> = new Map([
   [0x20, '\u2423'], // ␣
@@ -102,14 +102,17 @@ export function utf8SequenceLength(bytes: Uint8Array, i: number): number {
   return len;
 }
 
+const UTF8_SEQUENCE = 'UTF-8 sequence';
+
 /** The code point of the `len`-byte sequence at `bytes[i]`, a length `utf8SequenceLength` has just checked. */
 function decodeSequence(bytes: Uint8Array, i: number, len: number): number {
-  const byte = (k: number) => itemAt(bytes, i + k, 'UTF-8 sequence');
-  const b0 = byte(0);
+  const b0 = uint8At(bytes, i, UTF8_SEQUENCE);
   if (len === 1) return b0;
-  if (len === 2) return ((b0 & 0x1f) << 6) | (byte(1) & 0x3f);
-  if (len === 3) return ((b0 & 0x0f) << 12) | ((byte(1) & 0x3f) << 6) | (byte(2) & 0x3f);
-  return ((b0 & 0x07) << 18) | ((byte(1) & 0x3f) << 12) | ((byte(2) & 0x3f) << 6) | (byte(3) & 0x3f);
+  const b1 = uint8At(bytes, i + 1, UTF8_SEQUENCE) & 0x3f;
+  if (len === 2) return ((b0 & 0x1f) << 6) | b1;
+  const b2 = uint8At(bytes, i + 2, UTF8_SEQUENCE) & 0x3f;
+  if (len === 3) return ((b0 & 0x0f) << 12) | (b1 << 6) | b2;
+  return ((b0 & 0x07) << 18) | (b1 << 12) | (b2 << 6) | (uint8At(bytes, i + 3, UTF8_SEQUENCE) & 0x3f);
 }
 
 /**
@@ -122,7 +125,7 @@ export function displayBytes(bytes: Uint8Array): string {
   for (let i = 0; i < bytes.length;) {
     const len = utf8SequenceLength(bytes, i);
     if (len === 0) {
-      out += byteEscape(itemAt(bytes, i, 'token bytes'));
+      out += byteEscape(uint8At(bytes, i, 'token bytes'));
       i += 1;
     } else {
       out += displayCodePoint(decodeSequence(bytes, i, len));
@@ -142,15 +145,15 @@ export const CONTINUATION_DISPLAY = '\u22ef'; // ⋯
  */
 export function mergeByteRuns(ids: readonly number[], byteOfId: ReadonlyMap<number, number>, displays: string[]): void {
   for (let i = 0; i < ids.length;) {
-    const run: number[] = []; // the bytes of the byte tokens from i on
-    for (let j = i; j < ids.length; j++) {
-      const byte = byteOfId.get(itemAt(ids, j, 'token ids'));
-      if (byte === undefined) break;
-      run.push(byte);
-    }
-    if (run.length === 0) {
+    if (!byteOfId.has(numberAt(ids, i, 'token ids'))) {
       i++;
       continue;
+    }
+    const run: number[] = []; // the bytes of the byte tokens from i on
+    for (let j = i; j < ids.length; j++) {
+      const byte = byteOfId.get(numberAt(ids, j, 'token ids'));
+      if (byte === undefined) break;
+      run.push(byte);
     }
     const j = i + run.length;
     const bytes = Uint8Array.from(run);

@@ -14,7 +14,7 @@
 // Like HF's GPT2Tokenizer, the text "<|endoftext|>" is read as the special token 50256.
 
 import { mergeSymbols, WordCache, type PairMerge } from './bpe';
-import { itemAt } from './checked';
+import { int32At, itemAt, numberAt } from './checked';
 import { forEachGpt2Piece } from './byte-level';
 import { displayBytes, displayText } from './display';
 import { tokenLimit, type EncodeOptions, type Token, type Tokenizer } from './types';
@@ -134,14 +134,14 @@ export function gpt2TokenizerFromVocabulary(vocab: Gpt2Vocabulary, name = 'gpt2'
       const merged =
         wholeBytes !== undefined
           ? { ids: [wholeBytes], lens: [bytes.length] }
-          : mergeSymbols({ ids: Array.from(bytes, (b) => itemAt(byteRank, b, 'GPT-2 byte ranks')), lens: new Array<number>(bytes.length).fill(1) }, lookup);
+          : mergeSymbols({ ids: Array.from(bytes, (b) => int32At(byteRank, b, 'GPT-2 byte ranks')), lens: new Array<number>(bytes.length).fill(1) }, lookup);
       packed = new Int32Array(merged.ids.length * 3);
       let b = 0;
       for (let k = 0; k < merged.ids.length; k++) {
-        packed[3 * k] = itemAt(merged.ids, k, 'merged symbols');
-        packed[3 * k + 1] = itemAt(ceil, b, 'UTF-8 offsets');
-        b += itemAt(merged.lens, k, 'merged symbols');
-        packed[3 * k + 2] = itemAt(ceil, b, 'UTF-8 offsets');
+        packed[3 * k] = numberAt(merged.ids, k, 'merged symbols');
+        packed[3 * k + 1] = int32At(ceil, b, 'UTF-8 offsets');
+        b += numberAt(merged.lens, k, 'merged symbols');
+        packed[3 * k + 2] = int32At(ceil, b, 'UTF-8 offsets');
       }
     }
     cache.set(piece, packed);
@@ -157,9 +157,9 @@ export function gpt2TokenizerFromVocabulary(vocab: Gpt2Vocabulary, name = 'gpt2'
       forEachGpt2Piece(text, from, to, (s, e) => {
         const packed = encodePiece(text.slice(s, e));
         for (let k = 0; k < packed.length; k += 3) {
-          const id = itemAt(packed, k, 'packed piece');
-          const start = s + itemAt(packed, k + 1, 'packed piece');
-          const end = s + itemAt(packed, k + 2, 'packed piece');
+          const id = int32At(packed, k, 'packed piece');
+          const start = s + int32At(packed, k + 1, 'packed piece');
+          const end = s + int32At(packed, k + 2, 'packed piece');
           tokens.push({ text: text.slice(start, end), display: displayOf(id), id, start, end });
           if (tokens.length >= limit) {
             full = true;

@@ -564,6 +564,6 @@ export function join(a: AValue, b: AValue): AValue {
 export function joinAll(values: readonly AValue[]): AValue {
   if (values.length === 0) return UNKNOWN;
   let v = values[0] ?? UNKNOWN; // not empty (checked above)
-  for (const next of values.slice(1)) v = join(v, next);
+  for (let i = 1; i < values.length; i++) v = join(v, values[i] ?? UNKNOWN);
   return v;
 }

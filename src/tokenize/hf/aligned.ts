@@ -2,7 +2,7 @@
 // This is what lets offsets survive normalisation (lowercasing, accent stripping, CJK spacing, byte mapping):
 // a token's original range is [starts[first unit], ends[last unit]).
 
-import { itemAt } from '../checked';
+import { int32At } from '../checked';
 
 export interface Aligned {
   readonly text: string;
@@ -37,12 +37,12 @@ export function alignOriginal(original: string, from: number, to: number): Align
 
 /** Original start of unit `i` (a unit of `a.text`: the arrays are as long as the text). */
 export function startOf(a: Aligned, i: number): number {
-  return itemAt(a.starts, i, 'aligned text starts');
+  return int32At(a.starts, i, 'aligned text starts');
 }
 
 /** Original end (exclusive) of unit `i`. */
 export function endOf(a: Aligned, i: number): number {
-  return itemAt(a.ends, i, 'aligned text ends');
+  return int32At(a.ends, i, 'aligned text ends');
 }
 
 export function sliceAligned(a: Aligned, from: number, to: number): Aligned {

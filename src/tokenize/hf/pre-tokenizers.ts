@@ -2,7 +2,7 @@
 // Supported: ByteLevel, BertPreTokenizer, Whitespace, WhitespaceSplit, Metaspace, Split (string or regex
 // pattern, every SplitDelimiterBehavior, invert), Punctuation, Digits, Sequence.
 
-import { itemAt } from '../checked';
+import { int32At } from '../checked';
 import { endOf, prependAligned, replaceAligned, sliceAligned, startOf, type Aligned } from './aligned';
 import { BYTE_TO_CHAR, forEachGpt2Piece } from '../byte-level';
 import { asArray, asObject, asString, componentType, fail, isObject, optBool, type JsonObject } from './json';
@@ -145,7 +145,7 @@ function byteLevel(cfg: JsonObject, path: string): PreTokenizer {
       a.text,
       0,
       a.text.length,
-      (s, e) => void pieces.push(sliceAligned(bytes, itemAt(bytes.byteOfUnit, s, BYTE_OF_UNIT), itemAt(bytes.byteOfUnit, e, BYTE_OF_UNIT))),
+      (s, e) => void pieces.push(sliceAligned(bytes, int32At(bytes.byteOfUnit, s, BYTE_OF_UNIT), int32At(bytes.byteOfUnit, e, BYTE_OF_UNIT))),
     );
     return pieces;
   };
@@ -167,7 +167,7 @@ export function splitPieces(a: Aligned, pieces: Pieces, behavior: SplitBehavior)
     let previousMatch = false;
     for (const [s, e, isMatch] of pieces) {
       const joins = behavior === 'Contiguous' ? isMatch === previousMatch : isMatch && !previousMatch;
-      const last = kept.at(-1);
+      const last = kept[kept.length - 1];
       if (joins && last) last[1] = e;
       else kept.push([s, e]);
       previousMatch = isMatch;
@@ -175,7 +175,7 @@ export function splitPieces(a: Aligned, pieces: Pieces, behavior: SplitBehavior)
   } else {
     let previousMatch = false; // walking backwards: "previous" is the piece after this one
     for (const [s, e, isMatch] of pieces.slice().reverse()) {
-      const last = kept.at(-1);
+      const last = kept[kept.length - 1];
       if (isMatch && !previousMatch && last) last[0] = s;
       else kept.push([s, e]);
       previousMatch = isMatch;

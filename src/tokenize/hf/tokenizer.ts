@@ -7,7 +7,7 @@
 // Qwen, Mistral, Gemma, Phi-3, RoBERTa and XLM-R use (see the SUPPORTED lists of each component); anything else is
 // rejected with an Error naming it.
 
-import { itemAt } from '../checked';
+import { itemAt, numberAt } from '../checked';
 import { alignOriginal, endOf, sliceAligned, startOf, type Aligned } from './aligned';
 import { AddedTokenMatcher, parseAddedTokens, type AddedToken } from './added-tokens';
 import { asObject, describe } from './json';
@@ -134,16 +134,17 @@ export function tokenizerFromJson(json: string | object, name?: string, options:
     return decoder ? decoder(tokens).join('') : tokens.join(' ');
   };
 
-  const symbolLengths = `${model.type} symbol lengths`;
+  const symbolLengths = `${model.type} symbols`;
   /** Tokens of one normalised piece without added tokens. Returns false once `limit` is reached. */
   const encodeNormalized = (a: Aligned, out: RawToken[], limit: number): boolean => {
     for (const word of pre.preTokenize(a)) {
       const { ids, lens } = model.tokenize(word.text);
       let u = 0;
-      for (const [k, id] of ids.entries()) {
+      for (let k = 0; k < ids.length; k++) {
+        const id = numberAt(ids, k, symbolLengths);
         const from = u;
-        u += itemAt(lens, k, symbolLengths); // as many as ids, and summing to the word's length
-        const prevEnd = out.at(-1)?.end ?? 0;
+        u += numberAt(lens, k, symbolLengths); // as many as ids, and summing to the word's length
+        const prevEnd = out[out.length - 1]?.end ?? 0;
         if (u > from) out.push({ id, start: startOf(word, from), end: endOf(word, u - 1) });
         else out.push({ id, start: prevEnd, end: prevEnd }); // covers no source text
         if (out.length >= limit) return false;

@@ -7,7 +7,7 @@
 
 import type { Symbols } from '../bpe';
 import { WordCache } from '../bpe';
-import { itemAt } from '../checked';
+import { float64At, int32At } from '../checked';
 import { asArray, asString, fail, optBool, type JsonObject } from './json';
 import { PieceTrie } from './piece-trie';
 
@@ -87,15 +87,15 @@ export function unigramModel(cfg: JsonObject, path: string): UnigramModel {
     for (let start = 0; start < n;) {
       const c = word.charCodeAt(start);
       const width = c >= 0xd800 && c <= 0xdbff && start + 1 < n && (word.charCodeAt(start + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
-      if (start > 0 && itemAt(from, start, PATH) < 0) {
+      if (start > 0 && int32At(from, start, PATH) < 0) {
         start += width; // unreachable (cannot happen: every character has at least the unknown piece)
         continue;
       }
-      const base = itemAt(score, start, PATH);
+      const base = float64At(score, start, PATH);
       let single = false;
       trie.forEachPrefix(word, start, (end, id) => {
-        const candidate = base + itemAt(scores, id, SCORES);
-        if (itemAt(from, end, PATH) < 0 || candidate > itemAt(score, end, PATH)) {
+        const candidate = base + float64At(scores, id, SCORES);
+        if (int32At(from, end, PATH) < 0 || candidate > float64At(score, end, PATH)) {
           score[end] = candidate;
           from[end] = start;
           idAt[end] = id;
@@ -105,7 +105,7 @@ export function unigramModel(cfg: JsonObject, path: string): UnigramModel {
       if (!single) {
         const end = start + width;
         const candidate = base + unkScore;
-        if (itemAt(from, end, PATH) < 0 || candidate > itemAt(score, end, PATH)) {
+        if (int32At(from, end, PATH) < 0 || candidate > float64At(score, end, PATH)) {
           if (unkId === undefined) throw new Error(`Unigram tokenizer: no piece for ${JSON.stringify(word.slice(start, end))} and ${path}.unk_id is missing`);
           score[end] = candidate;
           from[end] = start;
@@ -118,8 +118,8 @@ export function unigramModel(cfg: JsonObject, path: string): UnigramModel {
     const pieces: string[] = [];
     let unknownRun = -1; // end of the run of unknown pieces being collected
     for (let end = n; end > 0;) {
-      const start = itemAt(from, end, PATH);
-      if (unkId !== undefined && itemAt(idAt, end, PATH) === unkId) {
+      const start = int32At(from, end, PATH);
+      if (unkId !== undefined && int32At(idAt, end, PATH) === unkId) {
         if (unknownRun < 0) unknownRun = end;
       } else {
         if (unknownRun >= 0) {
