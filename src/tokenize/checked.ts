@@ -3,7 +3,8 @@
 // with what was read instead of carrying `undefined` on into a token.
 // `itemAt` takes any list, for code that runs once per text or per vocabulary; the hot loops (per unit, per byte,
 // per token) use the helper for their one array type, so that each call site's read stays monomorphic and is
-// inlined (one generic helper reading five kinds of arrays made the tokenizers up to twice as slow).
+// inlined (one generic helper reading five kinds of arrays made the tokenizers up to twice as slow); the BPE merge loop and
+// the Unigram Viterbi search are typed-array kernels left out of the check.
 
 function outside(what: string, index: number, length: number): RangeError {
   return new RangeError(`${what}: index ${index} is outside 0..${length - 1}`);
@@ -25,13 +26,6 @@ export function int32At(list: Int32Array, index: number, what: string): number {
 
 /** `itemAt` for an array of numbers. */
 export function numberAt(list: readonly number[], index: number, what: string): number {
-  const value = list[index];
-  if (value === undefined) throw outside(what, index, list.length);
-  return value;
-}
-
-/** `itemAt` for a Float64Array. */
-export function float64At(list: Float64Array, index: number, what: string): number {
   const value = list[index];
   if (value === undefined) throw outside(what, index, list.length);
   return value;

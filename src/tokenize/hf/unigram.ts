@@ -4,10 +4,12 @@
 // character no piece starts with gets <unk> with the score min(score) - 10; runs of unknown characters are fused
 // into one token, whose id is the vocabulary's id of the fused string if it has one, else unk_id (or its bytes as
 // <0xNN> tokens when byte_fallback is set and the vocabulary has them all).
+// A typed-array kernel, left out of noUncheckedIndexedAccess by name (scripts/typecheck-strict-index.mjs): the
+// Viterbi search reads its Float64Array/Int32Array paths at unit offsets 0..n of the word, per prefix of every
+// character; reading the tokenizer.json vocabulary has no index reads.
 
 import type { Symbols } from '../bpe';
 import { WordCache } from '../bpe';
-import { float64At, int32At } from '../checked';
 import { asArray, asString, fail, optBool, type JsonObject } from './json';
 import { PieceTrie } from './piece-trie';
 
@@ -76,8 +78,6 @@ export function unigramModel(cfg: JsonObject, path: string): UnigramModel {
     out.lens.push(piece.length);
   };
 
-  const PATH = 'Unigram best path'; // reads of the arrays below, at unit offsets 0..n of the word
-  const SCORES = `${path}.vocab scores`; // read at the trie's ids, ids of this vocabulary
   const viterbi = (word: string): Symbols => {
     const n = word.length;
     // best path ending at unit i: its score, where its last piece starts (-1: no path yet) and that piece's id
@@ -87,15 +87,15 @@ export function unigramModel(cfg: JsonObject, path: string): UnigramModel {
     for (let start = 0; start < n;) {
       const c = word.charCodeAt(start);
       const width = c >= 0xd800 && c <= 0xdbff && start + 1 < n && (word.charCodeAt(start + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
-      if (start > 0 && int32At(from, start, PATH) < 0) {
+      if (start > 0 && from[start] < 0) {
         start += width; // unreachable (cannot happen: every character has at least the unknown piece)
         continue;
       }
-      const base = float64At(score, start, PATH);
+      const base = score[start];
       let single = false;
       trie.forEachPrefix(word, start, (end, id) => {
-        const candidate = base + float64At(scores, id, SCORES);
-        if (int32At(from, end, PATH) < 0 || candidate > float64At(score, end, PATH)) {
+        const candidate = base + scores[id];
+        if (from[end] < 0 || candidate > score[end]) {
           score[end] = candidate;
           from[end] = start;
           idAt[end] = id;
@@ -105,7 +105,7 @@ export function unigramModel(cfg: JsonObject, path: string): UnigramModel {
       if (!single) {
         const end = start + width;
         const candidate = base + unkScore;
-        if (int32At(from, end, PATH) < 0 || candidate > float64At(score, end, PATH)) {
+        if (from[end] < 0 || candidate > score[end]) {
           if (unkId === undefined) throw new Error(`Unigram tokenizer: no piece for ${JSON.stringify(word.slice(start, end))} and ${path}.unk_id is missing`);
           score[end] = candidate;
           from[end] = start;
@@ -118,8 +118,8 @@ export function unigramModel(cfg: JsonObject, path: string): UnigramModel {
     const pieces: string[] = [];
     let unknownRun = -1; // end of the run of unknown pieces being collected
     for (let end = n; end > 0;) {
-      const start = int32At(from, end, PATH);
-      if (unkId !== undefined && int32At(idAt, end, PATH) === unkId) {
+      const start = from[end];
+      if (unkId !== undefined && idAt[end] === unkId) {
         if (unknownRun < 0) unknownRun = end;
       } else {
         if (unknownRun >= 0) {
@@ -132,7 +132,7 @@ export function unigramModel(cfg: JsonObject, path: string): UnigramModel {
       end = start;
     }
     const out: Symbols = { ids: [], lens: [] };
-    for (const piece of pieces.reverse()) emit(piece, out);
+    for (let k = pieces.length - 1; k >= 0; k--) emit(pieces[k], out);
     return out;
   };
 
