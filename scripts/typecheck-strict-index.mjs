@@ -32,6 +32,12 @@ const KERNELS = [
  * it here (the script fails when a listed file has no errors left, so this list only shrinks).
  */
 const NOT_YET = new Map([
+  // the tokenizer.json pipeline's per-unit alignment code: checking its reads made 100 KB inputs 1.3-2x slower
+  // (bench/results/2026-12-02-12-40-tokenize-strict-index.txt); to be done without a per-read call
+  ['src/tokenize/hf/aligned.ts', 17],
+  ['src/tokenize/hf/normalizers.ts', 3],
+  ['src/tokenize/hf/pre-tokenizers.ts', 15],
+  ['src/tokenize/hf/tokenizer.ts', 9],
   // rule files other branches rewrite this session (fixa: ATT003/ATT004/scale-defs, fixb: ATT005/ATT008)
   ['src/lint/rules/ATT003-missing-scale.ts', 12],
   ['src/lint/rules/ATT004-wrong-scale.ts', 15],

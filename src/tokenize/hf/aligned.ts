@@ -2,8 +2,6 @@
 // This is what lets offsets survive normalisation (lowercasing, accent stripping, CJK spacing, byte mapping):
 // a token's original range is [starts[first unit], ends[last unit]).
 
-import { int32At } from '../checked';
-
 export interface Aligned {
   readonly text: string;
   /** Per unit of `text`: original start offset (UTF-16, absolute in the encoded input). */
@@ -33,16 +31,6 @@ export function alignOriginal(original: string, from: number, to: number): Align
     }
   }
   return { text: original.slice(from, to), starts, ends };
-}
-
-/** Original start of unit `i` (a unit of `a.text`: the arrays are as long as the text). */
-export function startOf(a: Aligned, i: number): number {
-  return int32At(a.starts, i, 'aligned text starts');
-}
-
-/** Original end (exclusive) of unit `i`. */
-export function endOf(a: Aligned, i: number): number {
-  return int32At(a.ends, i, 'aligned text ends');
 }
 
 export function sliceAligned(a: Aligned, from: number, to: number): Aligned {
@@ -104,7 +92,7 @@ export class AlignedBuilder {
 /** Calls `f(start, end)` for every code point of text (unit range). */
 function forEachCodePoint(text: string, f: (i: number, j: number) => void): void {
   for (let i = 0; i < text.length;) {
-    const j = i + ((text.codePointAt(i) ?? 0) > 0xffff ? 2 : 1); // i < text.length: a code point is there
+    const j = i + (text.codePointAt(i)! > 0xffff ? 2 : 1);
     f(i, j);
     i = j;
   }
@@ -112,11 +100,11 @@ function forEachCodePoint(text: string, f: (i: number, j: number) => void): void
 
 /** Original range covered by units [i, j) of a. */
 function rangeOf(a: Aligned, i: number, j: number): [number, number] {
-  let s = startOf(a, i);
-  let e = endOf(a, i);
+  let s = a.starts[i];
+  let e = a.ends[i];
   for (let k = i + 1; k < j; k++) {
-    s = Math.min(s, startOf(a, k));
-    e = Math.max(e, endOf(a, k));
+    if (a.starts[k] < s) s = a.starts[k];
+    if (a.ends[k] > e) e = a.ends[k];
   }
   return [s, e];
 }
@@ -130,12 +118,12 @@ export function mapCodePoints(a: Aligned, f: (c: string) => string): Aligned {
     if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
       const lo = text.charCodeAt(i + 1);
       if (lo >= 0xdc00 && lo <= 0xdfff) {
-        out.push(f(text.slice(i, i + 2)), Math.min(startOf(a, i), startOf(a, i + 1)), Math.max(endOf(a, i), endOf(a, i + 1)));
+        out.push(f(text.slice(i, i + 2)), Math.min(a.starts[i], a.starts[i + 1]), Math.max(a.ends[i], a.ends[i + 1]));
         i += 2;
         continue;
       }
     }
-    out.push(f(text.charAt(i)), startOf(a, i), endOf(a, i));
+    out.push(f(text[i]), a.starts[i], a.ends[i]);
     i++;
   }
   return out.build();
@@ -160,19 +148,18 @@ export function mapClusters(a: Aligned, f: (cluster: string) => string): Aligned
     // code points with no marks after them: their own clusters
     if (done < to) {
       const part = mapCodePoints({ text: a.text.slice(done, to), starts: a.starts.subarray(done, to), ends: a.ends.subarray(done, to) }, f);
-      for (let k = 0; k < part.text.length; k++) out.push(part.text.charAt(k), startOf(part, k), endOf(part, k));
+      for (let k = 0; k < part.text.length; k++) out.push(part.text[k], part.starts[k], part.ends[k]);
     }
   };
   while ((m = re.exec(a.text)) !== null) {
     emitSingles(m.index);
     const cluster = m[0];
-    const at = m.index;
     const whole = f(cluster);
     const pieces: [string, number, number][] = [];
     let joined = '';
     forEachCodePoint(cluster, (i, j) => {
       const piece = f(cluster.slice(i, j));
-      pieces.push([piece, at + i, at + j]);
+      pieces.push([piece, m!.index + i, m!.index + j]);
       joined += piece;
     });
     if (joined === whole) {
@@ -202,8 +189,8 @@ export function mapClusters(a: Aligned, f: (cluster: string) => string): Aligned
 export function prependAligned(a: Aligned, s: string): Aligned {
   if (a.text.length === 0 || s.length === 0) return a;
   const out = new AlignedBuilder(a.text.length + s.length);
-  out.push(s, startOf(a, 0), startOf(a, 0));
-  for (let i = 0; i < a.text.length; i++) out.push(a.text.charAt(i), startOf(a, i), endOf(a, i));
+  out.push(s, a.starts[0], a.starts[0]);
+  for (let i = 0; i < a.text.length; i++) out.push(a.text[i], a.starts[i], a.ends[i]);
   return out.build();
 }
 
@@ -213,17 +200,14 @@ export function replaceRangesAligned(a: Aligned, ranges: readonly (readonly [num
   const out = new AlignedBuilder(a.text.length);
   let i = 0;
   for (const [k, end] of ranges) {
-    for (let u = i; u < k; u++) out.push(a.text.charAt(u), startOf(a, u), endOf(a, u));
+    for (let u = i; u < k; u++) out.push(a.text[u], a.starts[u], a.ends[u]);
     if (end > k) {
       const [s, e] = rangeOf(a, k, end);
       if (content.length > 0) out.push(content, s, e);
-    } else if (content.length > 0) {
-      const at = k < a.text.length ? startOf(a, k) : endOf(a, k - 1); // an insertion: the empty range where unit k starts
-      out.push(content, at, at);
-    }
+    } else if (content.length > 0) out.push(content, k < a.text.length ? a.starts[k] : a.ends[k - 1], k < a.text.length ? a.starts[k] : a.ends[k - 1]);
     i = Math.max(i, end);
   }
-  for (let u = i; u < a.text.length; u++) out.push(a.text.charAt(u), startOf(a, u), endOf(a, u));
+  for (let u = i; u < a.text.length; u++) out.push(a.text[u], a.starts[u], a.ends[u]);
   return out.build();
 }
 
@@ -235,7 +219,7 @@ export function replaceAligned(a: Aligned, pattern: string, content: string): Al
   for (;;) {
     const k = a.text.indexOf(pattern, i);
     const stop = k < 0 ? a.text.length : k;
-    for (let u = i; u < stop; u++) out.push(a.text.charAt(u), startOf(a, u), endOf(a, u));
+    for (let u = i; u < stop; u++) out.push(a.text[u], a.starts[u], a.ends[u]);
     if (k < 0) break;
     const [s, e] = rangeOf(a, k, k + pattern.length);
     if (content.length > 0) out.push(content, s, e);

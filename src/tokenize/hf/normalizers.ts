@@ -2,18 +2,7 @@
 // Supported: BertNormalizer, Lowercase, StripAccents, NFC, NFD, NFKC, NFKD, Strip, Replace (string or regex
 // pattern), Prepend, Sequence.
 
-import {
-  AlignedBuilder,
-  endOf,
-  mapClusters,
-  mapCodePoints,
-  prependAligned,
-  replaceAligned,
-  replaceRangesAligned,
-  sliceAligned,
-  startOf,
-  type Aligned,
-} from './aligned';
+import { AlignedBuilder, mapClusters, mapCodePoints, prependAligned, replaceAligned, replaceRangesAligned, sliceAligned, type Aligned } from './aligned';
 import { compilePattern, findMatches } from './regex';
 import { asArray, asObject, asString, componentType, isObject, optBool, type JsonObject } from './json';
 
@@ -63,12 +52,12 @@ function bertNormalizer(cfg: JsonObject, path: string): Normalizer {
     let a = input;
     if (cleanText) {
       a = mapCodePoints(a, (c) => {
-        const cp = c.codePointAt(0) ?? 0; // c is one code point
+        const cp = c.codePointAt(0)!;
         if (cp === 0 || cp === 0xfffd || isBertControl(c)) return '';
         return isBertWhitespace(c) ? ' ' : c;
       });
     }
-    if (handleChinese) a = mapCodePoints(a, (c) => (isBertChineseChar(c.codePointAt(0) ?? 0) ? ` ${c} ` : c));
+    if (handleChinese) a = mapCodePoints(a, (c) => (isBertChineseChar(c.codePointAt(0)!) ? ` ${c} ` : c));
     if (stripAccents) a = stripNonspacingMarks(unicodeForm('NFD')(a));
     if (lower) a = lowercase(a);
     return a;
@@ -84,7 +73,7 @@ function bertNormalizer(cfg: JsonObject, path: string): Normalizer {
         else if (c < 32 || c === 127) continue;
       }
       if (lower && c >= 65 && c <= 90) c += 32;
-      out.push(String.fromCharCode(c), startOf(a, i), endOf(a, i));
+      out.push(String.fromCharCode(c), a.starts[i], a.ends[i]);
     }
   };
   return (input) => {
@@ -109,8 +98,8 @@ function strip(cfg: JsonObject, path: string): Normalizer {
   return (a) => {
     let i = 0;
     let j = a.text.length;
-    if (left) while (i < j && WHITE_SPACE.test(a.text.charAt(i))) i++;
-    if (right) while (j > i && WHITE_SPACE.test(a.text.charAt(j - 1))) j--;
+    if (left) while (i < j && WHITE_SPACE.test(a.text[i])) i++;
+    if (right) while (j > i && WHITE_SPACE.test(a.text[j - 1])) j--;
     return { text: a.text.slice(i, j), starts: a.starts.subarray(i, j), ends: a.ends.subarray(i, j) };
   };
 }

@@ -2,8 +2,7 @@
 // Supported: ByteLevel, BertPreTokenizer, Whitespace, WhitespaceSplit, Metaspace, Split (string or regex
 // pattern, every SplitDelimiterBehavior, invert), Punctuation, Digits, Sequence.
 
-import { int32At } from '../checked';
-import { endOf, prependAligned, replaceAligned, sliceAligned, startOf, type Aligned } from './aligned';
+import { prependAligned, replaceAligned, sliceAligned, type Aligned } from './aligned';
 import { BYTE_TO_CHAR, forEachGpt2Piece } from '../byte-level';
 import { asArray, asObject, asString, componentType, fail, isObject, optBool, type JsonObject } from './json';
 import { compilePattern, findMatches } from './regex';
@@ -20,7 +19,7 @@ function splitByCodePoint(a: Aligned, classify: (c: string) => 'remove' | 'isola
   let wordStart = -1;
   const text = a.text;
   for (let i = 0; i < text.length;) {
-    const cp = text.codePointAt(i) ?? 0; // i < text.length: a code point is there
+    const cp = text.codePointAt(i)!;
     const j = i + (cp > 0xffff ? 2 : 1);
     const kind = classify(text.slice(i, j));
     if (kind === 'keep') {
@@ -103,8 +102,8 @@ export function toByteLevel(a: Aligned, withUnits = false): Aligned & { byteOfUn
       }
     }
     if (cp >= 0xd800 && cp <= 0xdfff) cp = 0xfffd; // a lone surrogate is encoded as U+FFFD, as TextEncoder does
-    const s = startOf(a, i);
-    const e = endOf(a, j - 1);
+    const s = a.starts[i];
+    const e = a.ends[j - 1];
     if (byteOfUnit) {
       byteOfUnit[i] = k;
       if (j > i + 1) byteOfUnit[i + 1] = k;
@@ -129,9 +128,6 @@ export function toByteLevel(a: Aligned, withUnits = false): Aligned & { byteOfUn
   return { text: mapped, starts, ends, byteOfUnit };
 }
 
-/** Reads of `byteOfUnit` at the pieces' ends: unit offsets 0..length of the text it was built from. */
-const BYTE_OF_UNIT = 'byte offsets of units';
-
 function byteLevel(cfg: JsonObject, path: string): PreTokenizer {
   const addPrefixSpace = optBool(cfg, 'add_prefix_space', path, true);
   const useRegex = optBool(cfg, 'use_regex', path, true);
@@ -141,12 +137,7 @@ function byteLevel(cfg: JsonObject, path: string): PreTokenizer {
     if (!useRegex) return [toByteLevel(a)];
     const bytes = toByteLevel(a, true); // one pass over the whole text; pieces are views into it
     const pieces: Aligned[] = [];
-    forEachGpt2Piece(
-      a.text,
-      0,
-      a.text.length,
-      (s, e) => void pieces.push(sliceAligned(bytes, int32At(bytes.byteOfUnit, s, BYTE_OF_UNIT), int32At(bytes.byteOfUnit, e, BYTE_OF_UNIT))),
-    );
+    forEachGpt2Piece(a.text, 0, a.text.length, (s, e) => void pieces.push(sliceAligned(bytes, bytes.byteOfUnit[s], bytes.byteOfUnit[e])));
     return pieces;
   };
 }
@@ -167,16 +158,15 @@ export function splitPieces(a: Aligned, pieces: Pieces, behavior: SplitBehavior)
     let previousMatch = false;
     for (const [s, e, isMatch] of pieces) {
       const joins = behavior === 'Contiguous' ? isMatch === previousMatch : isMatch && !previousMatch;
-      const last = kept[kept.length - 1];
-      if (joins && last) last[1] = e;
+      if (joins && kept.length) kept[kept.length - 1][1] = e;
       else kept.push([s, e]);
       previousMatch = isMatch;
     }
   } else {
     let previousMatch = false; // walking backwards: "previous" is the piece after this one
-    for (const [s, e, isMatch] of pieces.slice().reverse()) {
-      const last = kept[kept.length - 1];
-      if (isMatch && !previousMatch && last) last[0] = s;
+    for (let k = pieces.length - 1; k >= 0; k--) {
+      const [s, e, isMatch] = pieces[k];
+      if (isMatch && !previousMatch && kept.length) kept[kept.length - 1][0] = s;
       else kept.push([s, e]);
       previousMatch = isMatch;
     }
@@ -203,7 +193,7 @@ function charPieces(s: string, test: (c: string) => boolean): Pieces {
   const out: Pieces = [];
   let last = 0;
   for (let i = 0; i < s.length;) {
-    const j = i + ((s.codePointAt(i) ?? 0) > 0xffff ? 2 : 1); // i < s.length: a code point is there
+    const j = i + (s.codePointAt(i)! > 0xffff ? 2 : 1);
     if (test(s.slice(i, j))) {
       if (last < i) out.push([last, i, false]);
       out.push([i, j, true]);
@@ -356,7 +346,7 @@ export function buildPreTokenizer(config: unknown, path = 'pre_tokenizer'): PreT
         byteLevel: parts.some((p) => p.byteLevel),
         // later pre-tokenizers only split the first one's words further, so its breaks hold for the sequence
         // (but a later one that adds a prefix to each word could see a cut: only the first may be Metaspace)
-        breaks: parts[0] !== undefined && parts.slice(1).every((p) => !p.metaspace) ? parts[0].breaks : 'none',
+        breaks: parts.length && parts.slice(1).every((p) => !p.metaspace) ? parts[0].breaks : 'none',
         metaspace: parts.find((p) => p.metaspace)?.metaspace,
       };
     }

@@ -7,8 +7,7 @@
 // Qwen, Mistral, Gemma, Phi-3, RoBERTa and XLM-R use (see the SUPPORTED lists of each component); anything else is
 // rejected with an Error naming it.
 
-import { itemAt, numberAt } from '../checked';
-import { alignOriginal, endOf, sliceAligned, startOf, type Aligned } from './aligned';
+import { alignOriginal, sliceAligned, type Aligned } from './aligned';
 import { AddedTokenMatcher, parseAddedTokens, type AddedToken } from './added-tokens';
 import { asObject, describe } from './json';
 import { buildModel } from './models';
@@ -95,8 +94,8 @@ export function tokenizerFromJson(json: string | object, name?: string, options:
   const byteOfId = new Map<number, number>();
   if (model.byteFallback) {
     for (const [tok, id] of model.vocab) {
-      const hex = /^<0x([0-9A-F]{2})>$/.exec(tok)?.[1];
-      if (hex !== undefined && !addedById.has(id)) byteOfId.set(id, parseInt(hex, 16));
+      const m = /^<0x([0-9A-F]{2})>$/.exec(tok);
+      if (m && !addedById.has(id)) byteOfId.set(id, parseInt(m[1], 16));
     }
   }
 
@@ -134,19 +133,17 @@ export function tokenizerFromJson(json: string | object, name?: string, options:
     return decoder ? decoder(tokens).join('') : tokens.join(' ');
   };
 
-  const symbolLengths = `${model.type} symbols`;
   /** Tokens of one normalised piece without added tokens. Returns false once `limit` is reached. */
   const encodeNormalized = (a: Aligned, out: RawToken[], limit: number): boolean => {
     for (const word of pre.preTokenize(a)) {
       const { ids, lens } = model.tokenize(word.text);
       let u = 0;
       for (let k = 0; k < ids.length; k++) {
-        const id = numberAt(ids, k, symbolLengths);
         const from = u;
-        u += numberAt(lens, k, symbolLengths); // as many as ids, and summing to the word's length
-        const prevEnd = out[out.length - 1]?.end ?? 0;
-        if (u > from) out.push({ id, start: startOf(word, from), end: endOf(word, u - 1) });
-        else out.push({ id, start: prevEnd, end: prevEnd }); // covers no source text
+        u += lens[k];
+        const prevEnd = out.length ? out[out.length - 1].end : 0;
+        if (u > from) out.push({ id: ids[k], start: word.starts[from], end: word.ends[u - 1] });
+        else out.push({ id: ids[k], start: prevEnd, end: prevEnd }); // covers no source text
         if (out.length >= limit) return false;
       }
     }
@@ -173,7 +170,7 @@ export function tokenizerFromJson(json: string | object, name?: string, options:
           const normalized = normalize(alignOriginal(text, from, to));
           for (const sub of normMatcher.split(normalized.text)) {
             if (sub.token) {
-              pushAdded(sub.token, startOf(normalized, sub.start), endOf(normalized, sub.end - 1));
+              pushAdded(sub.token, normalized.starts[sub.start], normalized.ends[sub.end - 1]);
               if (raw.length >= contentLimit) break outer;
             } else if (!encodeNormalized(sliceAligned(normalized, sub.start, sub.end), raw, contentLimit)) break outer;
           }
@@ -199,7 +196,7 @@ export function tokenizerFromJson(json: string | object, name?: string, options:
       const start = Math.max(r.start, prevEnd);
       const end = Math.max(r.end, start);
       prevEnd = end;
-      const t: Token = { text: text.slice(start, end), display: itemAt(displays, k, 'token displays'), id: r.id, start, end };
+      const t: Token = { text: text.slice(start, end), display: displays[k], id: r.id, start, end };
       tokens.push(r.special ? { ...t, special: true } : t);
     }
     if (addSpecial) for (const p of post.after) tokens.push(special(p, text.length));
