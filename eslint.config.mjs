@@ -98,13 +98,21 @@ export default tseslint.config(
     // The strict rules the folders below comply with today (turned off above for the rest of the code): no `!`
     // (an index or a lookup is checked, with an error naming the input), `??` and `?.` where they say the same.
     // Not here: src/lint, src/host, src/engine, src/models and src/record (other branches edit them this session),
-    // src/tokenize (26 `!` in its merge loops) and webview (18 `!` on DOM lookups and canvas state).
+    // and webview (18 `!` on DOM lookups and canvas state).
     files: ['src/protocol/**/*.ts', 'src/weights/**/*.ts', 'src/cli/**/*.ts', 'src/worker/**/*.ts'],
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'error',
       '@typescript-eslint/prefer-nullish-coalescing': 'error',
       '@typescript-eslint/prefer-optional-chain': 'error',
     },
+  },
+  {
+    // src/tokenize: no `!` either (a code point or an index read is checked, or a RangeError names what was read
+    // past its end); `x || undefined` on flags stays (false is meant to become absent).
+    // The tokenizer.json pipeline's alignment files are not done yet (scripts/typecheck-strict-index.mjs, NOT_YET).
+    files: ['src/tokenize/**/*.ts'],
+    ignores: ['src/tokenize/hf/aligned.ts', 'src/tokenize/hf/normalizers.ts', 'src/tokenize/hf/pre-tokenizers.ts', 'src/tokenize/hf/tokenizer.ts'],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'error' },
   },
   {
     // Off above for the whole code base, and with no hit in these folders: kept that way.

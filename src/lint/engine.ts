@@ -75,9 +75,9 @@ export function lintTree(tree: PyTree, options?: LintOptions, hooks?: EngineHook
     hooks?.onInternalError?.(e);
     return notAnalysedFinding(msg(T.analysisFailed, describeError(e)), options);
   }
-  if (tree.tooDeep.length > 0 && notAnalysedReported(options)) {
+  const first = tree.tooDeep[0];
+  if (first !== undefined && notAnalysedReported(options)) {
     const lines = new LineIndex(tree.source);
-    const first = tree.tooDeep[0];
     const start = lines.position(first.start);
     const end = lines.position(first.end);
     const more = tree.tooDeep.length - 1;

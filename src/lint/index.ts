@@ -110,7 +110,7 @@ export async function createLinter(wasm: { treeSitter: Uint8Array; python: Uint8
     const chars = cells.reduce((n, c) => n + c.source.length + 1, 0);
     if (chars > MAX_SOURCE_CHARS) {
       // Before any parse (finding the broken cells parses the whole notebook once).
-      out[0].findings.push(...notAnalysedFinding(msg(T.cellsTooLarge, chars.toLocaleString('en-US'), MAX_SOURCE_CHARS.toLocaleString('en-US')), opts));
+      out[0]?.findings.push(...notAnalysedFinding(msg(T.cellsTooLarge, chars.toLocaleString('en-US'), MAX_SOURCE_CHARS.toLocaleString('en-US')), opts));
       return out;
     }
     let usable: NotebookCell[];
@@ -118,7 +118,7 @@ export async function createLinter(wasm: { treeSitter: Uint8Array; python: Uint8
       usable = dropBrokenCells(parser, cells);
     } catch (e) {
       hooks.onInternalError?.(e);
-      out[0].findings.push(...notAnalysedFinding(msg(T.parserFailed, describeError(e)), opts));
+      out[0]?.findings.push(...notAnalysedFinding(msg(T.parserFailed, describeError(e)), opts));
       return out;
     }
     const { source, spans } = joinCells(usable);
@@ -126,7 +126,7 @@ export async function createLinter(wasm: { treeSitter: Uint8Array; python: Uint8
     for (const f of findings) {
       const span = spans.find((s) => f.line >= s.firstLine && f.line < s.firstLine + s.lineCount);
       if (!span && f.code === NOT_ANALYSED) {
-        out[0].findings.push({ ...f, line: 1, column: 1, endLine: 1, endColumn: 1 }); // about the whole notebook
+        out[0]?.findings.push({ ...f, line: 1, column: 1, endLine: 1, endColumn: 1 }); // about the whole notebook
         continue;
       }
       if (!span) continue;

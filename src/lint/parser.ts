@@ -195,8 +195,7 @@ export async function createPythonParser(grammar: GrammarBytes, parserOptions: P
       // Helpers a site's code calls are copied whole (their bodies are evaluated at the call sites).
       const helpers: boolean[] = [];
       const selected = full ? undefined : selectBlocks(source, blocks, helpers);
-      for (let bi = 0; bi < blocks.length; bi++) {
-        const b = blocks[bi];
+      for (const [bi, b] of blocks.entries()) {
         if (selected && !selected[bi]) continue;
         if (b.tooDeep) {
           copied.push(opaqueBlock(b.start, b.end));

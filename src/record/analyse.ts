@@ -12,8 +12,7 @@ export function diagnoseCalls(trace: TraceIndex, readFile: ReadTraceFile, from: 
   const problems: string[] = [];
   const evidence: RuntimeEvidence[] = [];
   const end = Math.min(to, trace.calls.length);
-  for (let i = Math.max(0, from); i < end; i++) {
-    const call = trace.calls[i];
+  for (const call of trace.calls.slice(Math.max(0, from), end)) {
     let tensors;
     try {
       tensors = readCallTensors(call, readFile);

@@ -20,15 +20,15 @@ export function findTargets(text: string): { mains: number[]; tests: TestAt[] } 
     const indent = line.length - line.trimStart().length;
     if (cls && indent <= cls.indent) cls = null;
     if (cls && cls.body === null) cls.body = indent; // methods sit at the indentation of the class body
-    const c = CLASS_DEF.exec(line);
-    if (c && c[1].length === 0) {
-      cls = { indent: 0, name: c[2], body: null };
+    const [, classIndent, className = ''] = CLASS_DEF.exec(line) ?? [];
+    if (classIndent?.length === 0) {
+      cls = { indent: 0, name: className, body: null };
       return;
     }
     if (MAIN_GUARD.test(line)) mains.push(i);
-    const t = TEST_DEF.exec(line);
-    if (t && t[1].length === 0) tests.push({ name: t[2], line: i });
-    else if (t && cls && t[1].length === cls.body) tests.push({ name: `${cls.name}::${t[2]}`, line: i });
+    const [, testIndent, testName = ''] = TEST_DEF.exec(line) ?? [];
+    if (testIndent?.length === 0) tests.push({ name: testName, line: i });
+    else if (testIndent !== undefined && cls && testIndent.length === cls.body) tests.push({ name: `${cls.name}::${testName}`, line: i });
   });
   return { mains, tests };
 }

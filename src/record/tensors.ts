@@ -1,6 +1,6 @@
 // Reads a call's captured tensors (.npy files of the trace folder) with the project's own .npy reader, and
 // checks each against its trace entry (shape, dtype). Pure: the caller supplies the bytes of a file by name.
-import type { AnyTensor, BoolTensor, Tensor } from '../engine/tensor';
+import type { AnyTensor, BoolTensor } from '../engine/tensor';
 import { readTensorsSync, WeightFileError } from '../weights';
 import { TraceError, type TensorEntry, type TraceCall } from './trace';
 
@@ -47,8 +47,8 @@ export function readCapturedTensor(entry: TensorEntry, readFile: ReadTraceFile, 
     if (e instanceof WeightFileError) throw new TraceError(entry.file, `${e.problem} (${where})`);
     throw e;
   }
-  const [name] = loaded.tensors.keys();
-  const tensor = loaded.tensors.get(name) as Tensor;
+  const [[name, tensor] = []] = loaded.tensors; // a .npy file holds one array
+  if (name === undefined || tensor === undefined) throw new TraceError(entry.file, `holds no array (${where})`);
   const sourceDtype = loaded.sourceDtypes.get(name);
   const expectedShape = entry.shape;
   if (!sameShape(tensor.shape, expectedShape)) {
@@ -61,10 +61,13 @@ export function readCapturedTensor(entry: TensorEntry, readFile: ReadTraceFile, 
   if (entry.summary) {
     const { of, blockRows, blockCols } = entry.summary;
     const r = of.length;
+    const [rows, cols] = of.slice(-2);
     const ok =
+      rows !== undefined &&
+      cols !== undefined &&
       of.slice(0, r - 2).every((d, i) => d === tensor.shape[i]) &&
-      Math.ceil(of[r - 2] / blockRows) === tensor.shape[r - 2] &&
-      Math.ceil(of[r - 1] / blockCols) === tensor.shape[r - 1];
+      Math.ceil(rows / blockRows) === tensor.shape[r - 2] &&
+      Math.ceil(cols / blockCols) === tensor.shape[r - 1];
     if (!ok)
       throw new TraceError(
         entry.file,

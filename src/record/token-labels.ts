@@ -108,8 +108,8 @@ export function recordedLabels(call: TraceCall, tensors: Map<string, CapturedTen
   const axis = (info: TraceTokens | null, name: string): RecordedLabels['keys'] => {
     const ids = tensors.get(name);
     if (!info || !ids || ids.summarised || ids.tensor.shape.length !== 2) return null;
-    const [B, L] = ids.tensor.shape;
-    if (batch >= B) return null;
+    const [B, L] = ids.tensor.shape; // two axes (checked above)
+    if (B === undefined || L === undefined || batch >= B) return null;
     return tokenLabels(Array.from(ids.tensor.data.subarray(batch * L, (batch + 1) * L)), info.paddingIdx, tokenizerOf(info));
   };
   return { keys: axis(call.tokens, 'token_ids'), queries: axis(call.queryTokens, 'query_token_ids') };

@@ -51,7 +51,7 @@ export const CHAR_TO_BYTE: ReadonlyMap<string, number> = new Map(BYTE_TO_CHAR.ma
 export function byteLevelTokenBytes(token: string): Uint8Array | undefined {
   const out = new Uint8Array(token.length);
   for (let i = 0; i < token.length; i++) {
-    const b = CHAR_TO_BYTE.get(token[i]);
+    const b = CHAR_TO_BYTE.get(token.charAt(i));
     if (b === undefined) return undefined;
     out[i] = b;
   }

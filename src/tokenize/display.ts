@@ -7,6 +7,8 @@
 //   surrogates → <U+XXXX>;
 //   bytes that are not a complete UTF-8 character inside one token → <0xXX>.
 
+import { numberAt, uint8At } from './checked';
+
 const VISIBLE_WHITESPACE: ReadonlyMap<number, string> = new Map([
   [0x20, '\u2423'], // ␣
   [0x0a, '\u21b5'], // ↵
@@ -52,7 +54,7 @@ export function displayText(s: string): string {
   let out = '';
   let plainFrom = 0;
   for (let i = 0; i < s.length;) {
-    const cp = s.codePointAt(i)!;
+    const cp = s.codePointAt(i) ?? 0; // i < s.length: a code point is there
     const width = cp > 0xffff ? 2 : 1;
     if (VISIBLE_WHITESPACE.has(cp) || isEscapedCodePoint(cp)) {
       out += s.slice(plainFrom, i) + displayCodePoint(cp);
@@ -75,6 +77,7 @@ export function byteEscape(b: number): string {
  */
 export function utf8SequenceLength(bytes: Uint8Array, i: number): number {
   const b0 = bytes[i];
+  if (b0 === undefined) return 0; // past the end: no character starts there
   if (b0 < 0x80) return 1;
   let len: number;
   let lo = 0x80;
@@ -91,20 +94,25 @@ export function utf8SequenceLength(bytes: Uint8Array, i: number): number {
   } else return 0;
   if (i + len > bytes.length) return 0;
   const b1 = bytes[i + 1];
-  if (b1 < lo || b1 > hi) return 0;
+  if (b1 === undefined || b1 < lo || b1 > hi) return 0;
   for (let k = 2; k < len; k++) {
     const b = bytes[i + k];
-    if (b < 0x80 || b > 0xbf) return 0;
+    if (b === undefined || b < 0x80 || b > 0xbf) return 0;
   }
   return len;
 }
 
+const UTF8_SEQUENCE = 'UTF-8 sequence';
+
+/** The code point of the `len`-byte sequence at `bytes[i]`, a length `utf8SequenceLength` has just checked. */
 function decodeSequence(bytes: Uint8Array, i: number, len: number): number {
-  const b0 = bytes[i];
+  const b0 = uint8At(bytes, i, UTF8_SEQUENCE);
   if (len === 1) return b0;
-  if (len === 2) return ((b0 & 0x1f) << 6) | (bytes[i + 1] & 0x3f);
-  if (len === 3) return ((b0 & 0x0f) << 12) | ((bytes[i + 1] & 0x3f) << 6) | (bytes[i + 2] & 0x3f);
-  return ((b0 & 0x07) << 18) | ((bytes[i + 1] & 0x3f) << 12) | ((bytes[i + 2] & 0x3f) << 6) | (bytes[i + 3] & 0x3f);
+  const b1 = uint8At(bytes, i + 1, UTF8_SEQUENCE) & 0x3f;
+  if (len === 2) return ((b0 & 0x1f) << 6) | b1;
+  const b2 = uint8At(bytes, i + 2, UTF8_SEQUENCE) & 0x3f;
+  if (len === 3) return ((b0 & 0x0f) << 12) | (b1 << 6) | b2;
+  return ((b0 & 0x07) << 18) | (b1 << 12) | (b2 << 6) | (uint8At(bytes, i + 3, UTF8_SEQUENCE) & 0x3f);
 }
 
 /**
@@ -117,7 +125,7 @@ export function displayBytes(bytes: Uint8Array): string {
   for (let i = 0; i < bytes.length;) {
     const len = utf8SequenceLength(bytes, i);
     if (len === 0) {
-      out += byteEscape(bytes[i]);
+      out += byteEscape(uint8At(bytes, i, 'token bytes'));
       i += 1;
     } else {
       out += displayCodePoint(decodeSequence(bytes, i, len));
@@ -137,13 +145,18 @@ export const CONTINUATION_DISPLAY = '\u22ef'; // ⋯
  */
 export function mergeByteRuns(ids: readonly number[], byteOfId: ReadonlyMap<number, number>, displays: string[]): void {
   for (let i = 0; i < ids.length;) {
-    if (!byteOfId.has(ids[i])) {
+    if (!byteOfId.has(numberAt(ids, i, 'token ids'))) {
       i++;
       continue;
     }
-    let j = i;
-    while (j < ids.length && byteOfId.has(ids[j])) j++;
-    const bytes = Uint8Array.from(ids.slice(i, j), (id) => byteOfId.get(id)!);
+    const run: number[] = []; // the bytes of the byte tokens from i on
+    for (let j = i; j < ids.length; j++) {
+      const byte = byteOfId.get(numberAt(ids, j, 'token ids'));
+      if (byte === undefined) break;
+      run.push(byte);
+    }
+    const j = i + run.length;
+    const bytes = Uint8Array.from(run);
     for (let b = 0; b < bytes.length;) {
       const len = utf8SequenceLength(bytes, b);
       if (len === 0)

@@ -14,6 +14,7 @@
 // Like HF's GPT2Tokenizer, the text "<|endoftext|>" is read as the special token 50256.
 
 import { mergeSymbols, WordCache, type PairMerge } from './bpe';
+import { int32At, itemAt, numberAt } from './checked';
 import { forEachGpt2Piece } from './byte-level';
 import { displayBytes, displayText } from './display';
 import { tokenLimit, type EncodeOptions, type Token, type Tokenizer } from './types';
@@ -42,7 +43,7 @@ export async function loadGpt2Vocabulary(): Promise<Gpt2Vocabulary> {
 
 function latin1(bytes: Uint8Array): string {
   let s = '';
-  for (let i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]);
+  for (const b of bytes) s += String.fromCharCode(b);
   return s;
 }
 
@@ -61,9 +62,10 @@ export function gpt2TokenizerFromVocabulary(vocab: Gpt2Vocabulary, name = 'gpt2'
     const entry = vocab.ranks[id];
     if (entry === undefined) continue; // holes are allowed in the table
     const bytes = typeof entry === 'string' ? utf8.encode(entry) : Uint8Array.from(entry);
+    const binary = latin1(bytes);
     bytesOf[id] = bytes;
-    binaryOf[id] = latin1(bytes);
-    rankOfBinary.set(binaryOf[id], id);
+    binaryOf[id] = binary;
+    rankOfBinary.set(binary, id);
   }
   const byteRank = new Int32Array(256).fill(-1);
   for (let b = 0; b < 256; b++) byteRank[b] = rankOfBinary.get(String.fromCharCode(b)) ?? -1;
@@ -97,7 +99,8 @@ export function gpt2TokenizerFromVocabulary(vocab: Gpt2Vocabulary, name = 'gpt2'
     }
     let m = row.get(b);
     if (m === undefined) {
-      const r = rankOfBinary.get(binaryOf[a] + binaryOf[b]);
+      // a and b are ids of single bytes (byteRank) or of merges found here: never a hole of the table
+      const r = rankOfBinary.get(itemAt(binaryOf, a, 'GPT-2 vocabulary') + itemAt(binaryOf, b, 'GPT-2 vocabulary'));
       m = r === undefined ? null : { rank: r, newId: r };
       row.set(b, m);
       memoSize++;
@@ -131,14 +134,14 @@ export function gpt2TokenizerFromVocabulary(vocab: Gpt2Vocabulary, name = 'gpt2'
       const merged =
         wholeBytes !== undefined
           ? { ids: [wholeBytes], lens: [bytes.length] }
-          : mergeSymbols({ ids: Array.from(bytes, (b) => byteRank[b]), lens: new Array<number>(bytes.length).fill(1) }, lookup);
+          : mergeSymbols({ ids: Array.from(bytes, (b) => int32At(byteRank, b, 'GPT-2 byte ranks')), lens: new Array<number>(bytes.length).fill(1) }, lookup);
       packed = new Int32Array(merged.ids.length * 3);
       let b = 0;
       for (let k = 0; k < merged.ids.length; k++) {
-        packed[3 * k] = merged.ids[k];
-        packed[3 * k + 1] = ceil[b];
-        b += merged.lens[k];
-        packed[3 * k + 2] = ceil[b];
+        packed[3 * k] = numberAt(merged.ids, k, 'merged symbols');
+        packed[3 * k + 1] = int32At(ceil, b, 'UTF-8 offsets');
+        b += numberAt(merged.lens, k, 'merged symbols');
+        packed[3 * k + 2] = int32At(ceil, b, 'UTF-8 offsets');
       }
     }
     cache.set(piece, packed);
@@ -154,9 +157,9 @@ export function gpt2TokenizerFromVocabulary(vocab: Gpt2Vocabulary, name = 'gpt2'
       forEachGpt2Piece(text, from, to, (s, e) => {
         const packed = encodePiece(text.slice(s, e));
         for (let k = 0; k < packed.length; k += 3) {
-          const id = packed[k];
-          const start = s + packed[k + 1];
-          const end = s + packed[k + 2];
+          const id = int32At(packed, k, 'packed piece');
+          const start = s + int32At(packed, k + 1, 'packed piece');
+          const end = s + int32At(packed, k + 2, 'packed piece');
           tokens.push({ text: text.slice(start, end), display: displayOf(id), id, start, end });
           if (tokens.length >= limit) {
             full = true;
@@ -174,7 +177,8 @@ export function gpt2TokenizerFromVocabulary(vocab: Gpt2Vocabulary, name = 'gpt2'
       let m: RegExpExecArray | null;
       while ((m = re.exec(text)) !== null) {
         if (!encodeRange(from, m.index)) return tokens;
-        const id = specialIds.get(m[0])!;
+        const id = specialIds.get(m[0]);
+        if (id === undefined) throw new Error(`${name}: special token ${JSON.stringify(m[0])} matched but has no id`);
         tokens.push({ text: m[0], display: displayText(m[0]), id, start: m.index, end: m.index + m[0].length, special: true });
         if (tokens.length >= limit) return tokens;
         from = m.index + m[0].length;

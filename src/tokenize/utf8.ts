@@ -1,5 +1,7 @@
 // UTF-8 encoding of a slice of a JS string together with the map from byte offsets back to UTF-16 offsets.
 
+import { int32At } from './checked';
+
 export interface Utf8Slice {
   /** UTF-8 bytes of the slice; a lone surrogate is encoded as U+FFFD (EF BF BD), as TextEncoder does. */
   readonly bytes: Uint8Array;
@@ -48,7 +50,8 @@ export function encodeUtf8WithOffsets(s: string, from = 0, to = s.length): Utf8S
   let next = to - from;
   ceil[n] = next;
   for (let b = n - 1; b >= 0; b--) {
-    if (charStart[b] >= 0) next = charStart[b];
+    const start = int32At(charStart, b, 'UTF-8 character starts');
+    if (start >= 0) next = start;
     ceil[b] = next;
   }
   return { bytes: bytes.subarray(0, n), ceil };

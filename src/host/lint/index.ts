@@ -140,7 +140,7 @@ class LintController implements vscode.Disposable {
     const out = new vscode.Diagnostic(d.range, `${d.message} ${vscode.l10n.t('(confirmed by the recorded run, call #{0})', e.callId)}`, d.severity);
     out.source = d.source;
     out.code = d.code;
-    const line = Math.max(1, e.at ?? e.lines.find((l) => l - 1 >= d.range.start.line && l - 1 <= d.range.end.line) ?? e.lines[0]) - 1; // the runtime finding's line
+    const line = Math.max(1, e.at ?? e.lines.find((l) => l - 1 >= d.range.start.line && l - 1 <= d.range.end.line) ?? e.lines[0] ?? 1) - 1; // the runtime finding's line (the call's first, else the file's first)
     out.relatedInformation = [
       new vscode.DiagnosticRelatedInformation(new vscode.Location(uri, new vscode.Range(line, 0, line, 0)), vscode.l10n.t('At run time: {0}', e.message)),
       ...(d.relatedInformation ?? []),
@@ -283,8 +283,9 @@ class LintController implements vscode.Disposable {
       { cells: input, options: this.settings.options, ...(workspace ? { workspace } : {}) },
       (reason) => (lost = reason),
     );
-    if (!results && lost !== undefined && code.length > 0 && !nb.isClosed && !this.disposed && code.every((c, i) => c.document.version === versions[i])) {
-      this.publish(code[0].document.uri, this.workerLostFinding(lost));
+    const first = code[0];
+    if (!results && lost !== undefined && first && !nb.isClosed && !this.disposed && code.every((c, i) => c.document.version === versions[i])) {
+      this.publish(first.document.uri, this.workerLostFinding(lost));
       return;
     }
     if (!results || nb.isClosed || this.disposed) return;
@@ -461,7 +462,7 @@ class LintController implements vscode.Disposable {
                     flat.push({ ...f, line: 1, column: 1, endLine: 1, endColumn: 1, ...(related ? { related } : {}) });
                     prefixes.push(vscode.l10n.t('cell {0}, line {1}: ', cell.cellIndex + 1, f.line));
                   }
-                const list = flat.map((f, i) => ({ finding: f, diagnostic: this.toDiagnostic(f, prefixes[i], uri) }));
+                const list = flat.map((f, i) => ({ finding: f, diagnostic: this.toDiagnostic(f, prefixes[i] ?? '', uri) })); // a prefix per finding
                 this.published.set(uri.toString(), list);
                 this.show(uri);
               } else {
@@ -537,7 +538,8 @@ class HoverProvider implements vscode.HoverProvider {
 
   provideHover(document: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
     const hits = this.controller.publishedFor(document.uri).filter((p) => p.diagnostic.range.contains(position));
-    if (hits.length === 0) return undefined;
+    const first = hits[0];
+    if (!first) return undefined;
     const md = new vscode.MarkdownString();
     for (const h of hits) {
       const rule = RULES.find((r) => r.meta.code === h.finding.code);
@@ -545,7 +547,7 @@ class HoverProvider implements vscode.HoverProvider {
       md.appendMarkdown(localisedHover(rule));
       md.appendMarkdown(`\n\n[${vscode.l10n.t('Rule page')}](${this.controller.rulePage(rule.meta.code).toString()})\n\n`);
     }
-    return new vscode.Hover(md, hits[0].diagnostic.range);
+    return new vscode.Hover(md, first.diagnostic.range);
   }
 }
 

@@ -346,11 +346,11 @@ export class RecordingController implements vscode.Disposable {
         if (id === undefined) return;
       }
     }
-    if (!rec || id === undefined || !rec.trace.calls[id]) {
+    const call = rec && id !== undefined ? rec.trace.calls[id] : undefined;
+    if (!rec || id === undefined || !call) {
       void vscode.window.showErrorMessage(vscode.l10n.t('That recorded call is no longer available: record again.'));
       return;
     }
-    const call = rec.trace.calls[id];
     try {
       const engine = this.engine();
       const callId = id;
@@ -381,12 +381,14 @@ export class RecordingController implements vscode.Disposable {
    * scrolls to them; with `reveal` (the step's link was clicked) the editor takes the focus with the cursor there.
    */
   private async showStepSource(lines: RecordedSourceLine[], reveal: boolean): Promise<void> {
-    const uri = vscode.Uri.file(lines[0].path);
+    const [step] = lines; // the panel sends one line or more
+    if (!step) return;
+    const uri = vscode.Uri.file(step.path);
     let editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString());
     try {
       if (!editor || reveal) {
         const doc = editor?.document ?? (await vscode.workspace.openTextDocument(uri));
-        const first = new vscode.Position(Math.max(0, lines[0].line - 1), Math.max(0, lines[0].column - 1));
+        const first = new vscode.Position(Math.max(0, step.line - 1), Math.max(0, step.column - 1));
         editor = await vscode.window.showTextDocument(doc, {
           viewColumn: editor?.viewColumn ?? vscode.ViewColumn.One,
           preserveFocus: !reveal,
@@ -398,9 +400,10 @@ export class RecordingController implements vscode.Disposable {
       return;
     }
     const doc = editor.document;
-    const ranges = lines.filter((l) => l.path === lines[0].path && l.line >= 1 && l.line <= doc.lineCount).map((l) => doc.lineAt(l.line - 1).range);
+    const ranges = lines.filter((l) => l.path === step.path && l.line >= 1 && l.line <= doc.lineCount).map((l) => doc.lineAt(l.line - 1).range);
     editor.setDecorations(this.stepHighlight, ranges);
-    if (ranges.length > 0) editor.revealRange(ranges[0], vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+    const top = ranges[0];
+    if (top) editor.revealRange(top, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
   }
 
   /** Reveals the call's line and highlights the line of each op of a hand-written call. */

@@ -43,13 +43,10 @@ function joinWordedSizes(items: string[]): string[] | undefined {
       out.push(item);
       continue;
     }
-    const words = item
-      .split(/\s*[*/+\-]\s*/)[0]
-      .trim()
-      .split(/\s+/);
+    const words = (item.split(/\s*[*/+\-]\s*/)[0] ?? '').trim().split(/\s+/);
     if (words.length > 4) return undefined;
     const joined = item.replace(/([A-Za-z_]\w*)\s+(?=[A-Za-z_])/g, '$1_');
-    const head = joined.split(/\s*[*/+\-]/)[0].trim();
+    const head = (joined.split(/\s*[*/+\-]/)[0] ?? '').trim();
     if (axisLabelOfName(head)) labelled = true;
     out.push(joined);
   }
@@ -64,7 +61,7 @@ export function trailingCommentShape(comment: string): AxisInfo[] | undefined {
   if (arrow >= 0) target = body.slice(arrow + 2);
   const m = /^\s*(?:shape\s*[:=]?\s*)?[([]([^()[\]]*)[)\]]/.exec(target) ?? (arrow >= 0 ? /[([]([^()[\]]*)[)\]]/.exec(target) : null);
   if (!m) return undefined;
-  return parseShapeItems(m[1]);
+  return parseShapeItems(m[1] ?? ''); // a regex group of a match is there
 }
 
 /** `name: (a, b, c)` / `name (Tensor): [a, b, c]` / `name: shape (a, b)` statements in comments or docstrings. */
@@ -72,22 +69,25 @@ export function namedShapes(textBlock: string): Map<string, AxisInfo[]> {
   const out = new Map<string, AxisInfo[]>();
   const re = /\b([A-Za-z_]\w*)\s*(?:\([^()]*\))?\s*:\s*(?:[A-Za-z.]*\s+)?(?:of\s+)?(?:shape\s*)?[([]([^()[\]]*)[)\]]/g;
   for (let m = re.exec(textBlock); m; m = re.exec(textBlock)) {
-    const axes = parseShapeItems(m[2]);
-    if (axes && !out.has(m[1])) out.set(m[1], axes);
+    const [, name = '', shape = ''] = m;
+    const axes = parseShapeItems(shape);
+    if (axes && !out.has(name)) out.set(name, axes);
   }
   // `q, k, v: (B, H, T, d)`: one shape stated for several names.
   const listed = /\b((?:[A-Za-z_]\w*\s*,\s*)+[A-Za-z_]\w*)\s*:\s*(?:[A-Za-z.]*\s+)?(?:of\s+)?(?:shape\s*)?[([]([^()[\]]*)[)\]]/g;
   for (let m = listed.exec(textBlock); m; m = listed.exec(textBlock)) {
-    const axes = parseShapeItems(m[2]);
+    const [, names = '', shape = ''] = m;
+    const axes = parseShapeItems(shape);
     if (!axes) continue;
-    for (const name of m[1].split(',').map((n) => n.trim())) if (!out.has(name)) out.set(name, axes);
+    for (const name of names.split(',').map((n) => n.trim())) if (!out.has(name)) out.set(name, axes);
   }
   // `name = [batch size, src len]` (the tutorials' comment style): only with a size that names a known axis, so
   // commented-out code (`# x = [1, 2]`) is not read as a shape.
   const assigned = /\b([A-Za-z_]\w*)\s*=\s*[([]([^()[\]]*)[)\]]/g;
   for (let m = assigned.exec(textBlock); m; m = assigned.exec(textBlock)) {
-    const axes = parseShapeItems(m[2]);
-    if (axes && axes.some((a) => a.label === 'batch' || a.label === 'seq') && !out.has(m[1])) out.set(m[1], axes);
+    const [, name = '', shape = ''] = m;
+    const axes = parseShapeItems(shape);
+    if (axes && axes.some((a) => a.label === 'batch' || a.label === 'seq') && !out.has(name)) out.set(name, axes);
   }
   return out;
 }
@@ -99,7 +99,7 @@ export function paramDoc(textBlock: string, name: string): string | undefined {
   const m = re.exec(textBlock);
   if (!m) return undefined;
   // Stop at the next "word:" that starts another parameter's description.
-  return m[1].split(/[,.]\s+[A-Za-z_]\w*\s*:/)[0];
+  return m[1]?.split(/[,.]\s+[A-Za-z_]\w*\s*:/)[0];
 }
 
 /** Mask semantics a parameter's description states: dtype and what True/1 means. */

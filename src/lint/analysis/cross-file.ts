@@ -57,7 +57,7 @@ export function importedValue(ev: Evaluator, def: Def): AValue | undefined {
   const path = def.importPath;
   if (!link || !path || path.length === 0) return undefined;
   const from = def.importFrom;
-  if ((!from || from.level === 0) && LIBRARY_ROOTS.test(path[0])) return undefined;
+  if ((!from || from.level === 0) && LIBRARY_ROOTS.test(path[0] ?? '')) return undefined;
   const files = link.workspace.files;
   if (!from) {
     // `import a.b as m` binds module a.b; `import a.b` binds a.
@@ -69,7 +69,7 @@ export function importedValue(ev: Evaluator, def: Def): AValue | undefined {
   for (const base of moduleBases(files, link.path, from.level)) {
     const file = moduleFile(files, base, modParts);
     if (file && name.length === 1) {
-      const v = symbolOf(link, file, name[0]);
+      const v = symbolOf(link, file, name[0] ?? '');
       if (v) return v;
     }
     if (moduleFile(files, base, [...modParts, ...name])) return wsModule(base, [...modParts, ...name]);
@@ -111,7 +111,8 @@ function symbolOf(link: ModuleLink, file: string, name: string): AValue | undefi
   // Reading m's imports may have read further files.
   for (const [dep, ver] of m.deps) if (!link.deps.has(dep)) link.deps.set(dep, ver);
   if (v.kind === 'function' || v.kind === 'class' || v.kind === 'module') return v;
-  const d = defs[defs.length - 1];
+  const d = defs.at(-1);
+  if (!d) return undefined; // defs is not empty (checked above)
   const at = lineColumn(m.tree.source, d.target.start);
   return portable(v, { path: file, line: at.line, column: at.column, name });
 }
@@ -169,7 +170,7 @@ export function callAcrossFiles(
  */
 function originOf(path: string, scope: Scope, owner: Evaluator): ValueOrigin {
   const src = owner.tree.source;
-  let node = scope.returns.length === 1 ? scope.returns[0] : scope.node;
+  let node = (scope.returns.length === 1 ? scope.returns[0] : undefined) ?? scope.node;
   if (scope.returns.length === 1) {
     // The variable at the root of `x`, `x[...]`, `x.unsqueeze(1)`, `x.view(...).transpose(...)`.
     let root: PyNode | undefined = unparen(node);
@@ -178,7 +179,8 @@ function originOf(path: string, scope: Scope, owner: Evaluator): ValueOrigin {
       root = root ? unparen(root) : undefined;
     }
     const defs = root?.type === 'identifier' ? owner.sr.uses[root.id] : undefined;
-    if (defs && defs.length === 1 && defs[0].kind === 'assign') node = defs[0].target;
+    const only = defs && defs.length === 1 ? defs[0] : undefined;
+    if (only?.kind === 'assign') node = only.target;
   }
   const at = lineColumn(src, node.start);
   return { path, line: at.line, column: at.column, name: scope.name };

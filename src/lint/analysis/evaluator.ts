@@ -89,7 +89,7 @@ function rootTextFacts(t: string): RootTextFacts {
   CALLED_NAME.lastIndex = 0;
   for (let m = CALLED_NAME.exec(t); m; m = CALLED_NAME.exec(t)) {
     if (m[1] !== undefined) return { rootText: false, callsSelf: true, called: [] };
-    called.push(m[2]);
+    called.push(m[2] ?? ''); // the name group of a match is there
   }
   return { rootText: false, callsSelf: false, called };
 }
@@ -240,7 +240,7 @@ export class Evaluator {
       const names = new Set<string>();
       CALLED_NAME.lastIndex = 0;
       for (let m = CALLED_NAME.exec(t); m; m = CALLED_NAME.exec(t)) {
-        names.add(m[2]);
+        names.add(m[2] ?? '');
         if (m[1]) selfCalls.add(f);
       }
       called.set(f, names);
@@ -454,8 +454,9 @@ export class Evaluator {
   private evalComprehension(node: PyNode, ctx: Ctx): AValue {
     const clauses = namedChildren(node).filter((c) => c.type === 'for_in_clause');
     const body = childByField(node, 'body');
-    if (clauses.length !== 1 || !body) return UNKNOWN;
-    const iterNode = childByField(clauses[0], 'right');
+    const clause = clauses[0];
+    if (clauses.length !== 1 || !clause || !body) return UNKNOWN;
+    const iterNode = childByField(clause, 'right');
     let iter = this.eval(iterNode, ctx);
     // `zip(self.linears, (query, key, value))`: as many elements as the literal tuple zipped in (the annotated
     // transformer's q/k/v projection idiom).
@@ -811,7 +812,7 @@ export class Evaluator {
     if (!annotation) return undefined;
     const m = /^(?:Optional\[)?([A-Za-z_]\w*)\]?$/.exec(text(this.tree, annotation).replace(/\s+/g, ''));
     if (!m) return undefined;
-    const defs = this.sr.module.envAtEnd.get(m[1]);
+    const defs = this.sr.module.envAtEnd.get(m[1] ?? '');
     const d = defs && defs.length === 1 ? defs[0] : undefined;
     return d?.kind === 'classdef' ? d.defines?.classInfo : undefined;
   }
@@ -861,7 +862,7 @@ export class Evaluator {
       // Only the trailing axes are stated: the features are last when the last one is a feature size.
       const last = axes[axes.length - 1];
       const t = v.kind === 'unknown' ? tensor() : v;
-      return last.label === 'feat' ? { ...t, featLast: true } : t;
+      return last?.label === 'feat' ? { ...t, featLast: true } : t;
     }
     if (axes && (rank === undefined || rank === axes.length)) return withRank(v.kind === 'unknown' ? tensor() : v, axes.length, axes);
     if (rank !== undefined) return withRank(v.kind === 'unknown' ? tensor() : v, rank);
@@ -1176,7 +1177,7 @@ function unpack(v: AValue, path: readonly number[], star?: boolean): AValue {
   let cur = v;
   for (const i of path) {
     if (cur.kind === 'tuple' && cur.elements) {
-      cur = i < cur.elements.length ? cur.elements[i] : UNKNOWN;
+      cur = cur.elements[i] ?? UNKNOWN;
     } else if (cur.kind === 'tuple' && cur.shapeOf) {
       cur = opsImpl.dimOfShape(cur.shapeOf, i);
     } else if (cur.kind === 'tensor') {

@@ -62,10 +62,12 @@ export class FileFacts {
     let hi = defs.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (defs[mid].target.start <= after) lo = mid + 1;
+      if ((defs[mid]?.target.start ?? Infinity) <= after)
+        lo = mid + 1; // lo <= mid < hi <= defs.length
       else hi = mid;
     }
-    return lo < defs.length && defs[lo].target.start < before;
+    const first = defs[lo]; // the first definition after `after`, if any
+    return first !== undefined && first.target.start < before;
   }
 
   /** The definitions of `name` in one scope, in source order. */
@@ -105,11 +107,15 @@ export class FileFacts {
     let hi = comments.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (comments[mid].start < start) lo = mid + 1;
+      if ((comments[mid]?.start ?? Infinity) < start) lo = mid + 1;
       else hi = mid;
     }
     const out: PyNode[] = [];
-    for (let i = lo; i < comments.length && comments[i].start < end; i++) if (comments[i].end <= end) out.push(comments[i]);
+    for (let i = lo; i < comments.length; i++) {
+      const c = comments[i];
+      if (!c || c.start >= end) break;
+      if (c.end <= end) out.push(c);
+    }
     return out;
   }
 }

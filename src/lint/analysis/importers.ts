@@ -22,16 +22,16 @@ export function readFacts(source: string): ImporterFacts {
   const imports: { level: number; parts: string[]; names: string[] }[] = [];
   for (const m of source.matchAll(FROM_IMPORT)) {
     imports.push({
-      level: m[1].length,
+      level: (m[1] ?? '').length, // the groups of a match are there (empty or not)
       parts: m[2] ? m[2].split('.') : [],
-      names: m[3]
+      names: (m[3] ?? '')
         .split(',')
-        .map((n) => n.trim().split(/\s+/)[0])
+        .map((n) => n.trim().split(/\s+/)[0] ?? '')
         .filter((n) => n.length > 0),
     });
   }
   for (const m of source.matchAll(PLAIN_IMPORT)) {
-    for (const item of m[1].split(',')) imports.push({ level: 0, parts: item.trim().split(/\s+/)[0].split('.'), names: [] });
+    for (const item of (m[1] ?? '').split(',')) imports.push({ level: 0, parts: (item.trim().split(/\s+/)[0] ?? '').split('.'), names: [] });
   }
   const precision = sourcePrecision(source);
   const at = precision.fp16 || precision.bf16 ? precisionEvidenceAt(source) : undefined;
@@ -90,6 +90,7 @@ export function importingFiles(link: ModuleLink, max: number): string[] {
   // Every import of the file names its module (`masks` for pkg/masks.py, `pkg` for pkg/__init__.py): a cheap test first.
   const stem = link.path.replace(/\.py$/, '').split('/');
   const name = stem[stem.length - 1] === '__init__' ? stem[stem.length - 2] : stem[stem.length - 1];
+  if (name === undefined) return []; // a top-level __init__.py: no module name imports it
   let seen = 0;
   for (let dir = dirOf(link.path); ; dir = dirOf(dir)) {
     for (const candidate of files.listPython(dir)) {

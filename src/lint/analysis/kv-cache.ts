@@ -34,7 +34,7 @@ export function isGrowingState(ev: Evaluator, piece: PyNode, concat: PyNode, sco
   if (!obj || !attr || obj.type !== 'identifier' || ev.text(obj) !== scope.selfName) return false;
   for (const d of ev.classAttrDefs(cls, `self.${ev.text(attr)}`)) {
     let value = d.value ? unparen(d.value) : undefined;
-    if (value && d.path.length === 1 && (value.type === 'expression_list' || value.type === 'tuple')) value = namedChildren(value)[d.path[0]];
+    if (value && d.path.length === 1 && (value.type === 'expression_list' || value.type === 'tuple')) value = namedChildren(value)[d.path[0] ?? -1];
     else if (d.path.length > 0) continue;
     if (!value) continue;
     if (value === concat || (value.start <= concat.start && concat.end <= value.end)) return true;
@@ -133,8 +133,9 @@ export function truthWithCache(r: FlagReader, node: PyNode, depth = 0): CacheTru
     case 'comparison_operator': {
       const operands = namedChildren(u);
       const t = r.text(u).replace(/\s+/g, ' ');
-      if (operands.length !== 2 || !isCacheOperand(r, operands[0])) return UNKNOWN_TRUTH;
-      if (operands[1].type !== 'none') return UNKNOWN_TRUTH;
+      const [left, right] = operands;
+      if (operands.length !== 2 || !left || !right || !isCacheOperand(r, left)) return UNKNOWN_TRUTH;
+      if (right.type !== 'none') return UNKNOWN_TRUTH;
       if (/ is not None$/.test(t)) return { cached: true, uncached: false };
       if (/ is None$/.test(t)) return { cached: false, uncached: true };
       return UNKNOWN_TRUTH;

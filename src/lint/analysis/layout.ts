@@ -48,7 +48,7 @@ export interface EinsumSpec {
 export function parseEinsum(spec: string, style: 'letters' | 'words'): EinsumSpec | undefined {
   const arrow = spec.split('->');
   if (arrow.length > 2) return undefined;
-  const lhs = arrow[0];
+  const lhs = arrow[0] ?? ''; // split returns at least one part
   const parseTerm = (t: string): string[] | undefined => {
     if (style === 'words') {
       const parts = t
@@ -63,7 +63,7 @@ export function parseEinsum(spec: string, style: 'letters' | 'words'): EinsumSpe
       if (s.startsWith('...', i)) {
         out.push('...');
         i += 2;
-      } else if (/[A-Za-z]/.test(s[i])) out.push(s[i]);
+      } else if (/[A-Za-z]/.test(s.charAt(i))) out.push(s.charAt(i));
       else return undefined;
     }
     return out;
@@ -75,7 +75,7 @@ export function parseEinsum(spec: string, style: 'letters' | 'words'): EinsumSpe
     inputs.push(t);
   }
   let output: string[] | undefined;
-  if (arrow.length === 2) output = parseTerm(arrow[1]);
+  if (arrow.length === 2) output = parseTerm(arrow[1] ?? '');
   else {
     // Implicit output: letters that appear exactly once, in alphabetical order.
     const count = new Map<string, number>();
@@ -151,8 +151,8 @@ export function parseEinopsSide(s: string): EinopsSide | undefined {
 export function parseEinopsPattern(pattern: string): { lhs: EinopsSide; rhs: EinopsSide } | undefined {
   const parts = pattern.split('->');
   if (parts.length !== 2) return undefined;
-  const lhs = parseEinopsSide(parts[0]);
-  const rhs = parseEinopsSide(parts[1]);
+  const lhs = parseEinopsSide(parts[0] ?? ''); // two parts (checked above)
+  const rhs = parseEinopsSide(parts[1] ?? '');
   if (!lhs || !rhs) return undefined;
   return { lhs, rhs };
 }
@@ -162,7 +162,7 @@ export function einopsLabels(side: EinopsSide): AxisInfo[] {
   return side.groups.map((g) => {
     if (g.length === 1) {
       if (g[0] === '1') return { size1: true };
-      const label = labelOfAxisName(g[0]);
+      const label = labelOfAxisName(g[0] ?? '');
       return label ? { label } : {};
     }
     const labels = g.map(labelOfAxisName);
@@ -178,14 +178,14 @@ export function einopsLabels(side: EinopsSide): AxisInfo[] {
  * single place (undefined).
  */
 export function einopsAxisMap(lhs: EinopsSide, rhs: EinopsSide): (axis: number) => number | undefined {
-  const single = (g: string[]): string | undefined => (g.length === 1 && /^[A-Za-z_]/.test(g[0]) ? g[0] : undefined);
+  const single = (g: string[]): string | undefined => (g.length === 1 && /^[A-Za-z_]/.test(g[0] ?? '') ? g[0] : undefined);
   const ellipsis = (s: EinopsSide): number => s.groups.findIndex((g) => g.length === 1 && g[0] === '...');
   const lEll = ellipsis(lhs);
   const rEll = ellipsis(rhs);
   return (axis) => {
     const li = lhs.groups.length + axis;
     if (li < 0 || li >= lhs.groups.length || (lEll >= 0 && li <= lEll)) return undefined;
-    const name = single(lhs.groups[li]);
+    const name = single(lhs.groups[li] ?? []); // li is in range (checked above)
     if (!name) return undefined;
     const ri = rhs.groups.findIndex((g) => single(g) === name);
     if (ri < 0 || (rEll >= 0 && ri < rEll)) return undefined;

@@ -180,9 +180,10 @@ export function evalComparison(ev: Evaluator, node: PyNode, ctx: Ctx): AValue {
   const operands = namedChildren(node);
   const ops = childrenByField(node, 'operators').map((o) => ev.text(o));
   if (operands.length !== 2 || ops.length !== 1) return { kind: 'bool' };
-  const op = ops[0];
+  const op = ops[0] ?? ''; // one operator (checked above)
   if (op === 'is' || op === 'is not' || op === 'in' || op === 'not in') return { kind: 'bool' };
   const [a, b] = operands;
+  if (!a || !b) return { kind: 'bool' }; // two operands (checked above)
   return compare(ev, op, ev.eval(a, ctx), ev.eval(b, ctx), a, b);
 }
 
@@ -518,8 +519,8 @@ function where(ev: Evaluator, c: Call, condNode: PyNode | undefined, xNode: PyNo
 /** x[mask] = -inf */
 export function setItemFill(ev: Evaluator, prev: AValue, target: PyNode, fillNode: PyNode, fill: AValue, ctx: Ctx): AValue {
   const subs = childrenByField(target, 'subscript');
-  if (!isMaskingFill(fill) || subs.length !== 1) return prev;
   const maskNode = subs[0];
+  if (!isMaskingFill(fill) || subs.length !== 1 || !maskNode) return prev;
   const mask = ev.eval(maskNode, ctx);
   ev.facts.fill.push({
     node: target,
@@ -582,7 +583,8 @@ function creationSizes(ev: Evaluator, node: PyNode, depth = 0): readonly [string
   const u = unparen(node);
   if (u.type === 'identifier' && depth === 0) {
     const defs = ev.resolve(u, ev.text(u)) ?? [];
-    return defs.length === 1 && defs[0].value ? creationSizes(ev, defs[0].value, 1) : undefined;
+    const only = defs.length === 1 ? defs[0] : undefined;
+    return only?.value ? creationSizes(ev, only.value, 1) : undefined;
   }
   if (u.type !== 'call') return undefined;
   const fn = childByField(u, 'function');
@@ -592,9 +594,10 @@ function creationSizes(ev: Evaluator, node: PyNode, depth = 0): readonly [string
   const first = positional[0] ? unparen(positional[0]) : undefined;
   const full = /full$/.test(ev.text(fn));
   const dims = first && (first.type === 'tuple' || first.type === 'list') ? namedChildren(first) : full ? [] : positional;
-  if (dims.length < 2) return undefined;
+  const [rows, cols] = dims.slice(-2);
+  if (dims.length < 2 || !rows || !cols) return undefined;
   const text = (n: PyNode): string => ev.text(n).replace(/\s+/g, '');
-  return [text(dims[dims.length - 2]), text(dims[dims.length - 1])];
+  return [text(rows), text(cols)];
 }
 
 function triangleAlign(
@@ -649,11 +652,12 @@ function sliceBounds(ev: Evaluator, node: PyNode): { start?: string; stop?: stri
   const u = unparen(node);
   if (u.type !== 'slice') return undefined;
   const colons = u.children.filter((ch) => ch.type === ':');
-  if (colons.length !== 1) return undefined;
+  const colon = colons[0];
+  if (colons.length !== 1 || !colon) return undefined;
   const text = (n: PyNode | undefined): string | undefined => (n ? ev.text(n).replace(/\s+/g, '') : undefined);
   return {
-    start: text(u.children.find((ch) => ch.named && ch.end <= colons[0].start)),
-    stop: text(u.children.find((ch) => ch.named && ch.start >= colons[0].end)),
+    start: text(u.children.find((ch) => ch.named && ch.end <= colon.start)),
+    stop: text(u.children.find((ch) => ch.named && ch.start >= colon.end)),
   };
 }
 
@@ -663,12 +667,13 @@ function sliceBounds(ev: Evaluator, node: PyNode): { start?: string; stop?: stri
  */
 export function sliceCausalMask(ev: Evaluator, sliced: AValue, subs: readonly PyNode[]): AValue {
   const m = sliced.mask;
-  if (m && subs.length === 1) return sliceCausalRows(ev, sliced, subs[0]);
+  if (m && subs.length === 1 && subs[0]) return sliceCausalRows(ev, sliced, subs[0]);
   if (!m || subs.length < 2) return sliced;
   const topLeftBuffer = m.align === 'top-left' || (m.tri && ((m.tri.region === 'lower' && m.tri.k === 0) || (m.tri.region === 'upper' && m.tri.k === 1)));
   if (!topLeftBuffer) return sliced;
-  const rows = sliceBounds(ev, subs[subs.length - 2]);
-  const cols = sliceBounds(ev, subs[subs.length - 1]);
+  const [rowsNode, colsNode] = subs.slice(-2); // at least two (checked above)
+  const rows = rowsNode && sliceBounds(ev, rowsNode);
+  const cols = colsNode && sliceBounds(ev, colsNode);
   if (!rows || !cols || (cols.start !== undefined && cols.start !== '0')) return sliced;
   const { sizes: _sizes, ...rest } = m;
   if (rows.start === undefined || rows.start === '0') {
@@ -705,12 +710,14 @@ function arangeSize(ev: Evaluator, node: PyNode, depth = 0): string | undefined 
   while (u.type === 'subscript') u = unparen(childByField(u, 'value') ?? u);
   if (u.type === 'identifier' && depth === 0) {
     const defs = ev.resolve(u, ev.text(u)) ?? [];
-    return defs.length === 1 && defs[0].value && defs[0].path.length === 0 ? arangeSize(ev, defs[0].value, 1) : undefined;
+    const only = defs.length === 1 ? defs[0] : undefined;
+    return only?.value && only.path.length === 0 ? arangeSize(ev, only.value, 1) : undefined;
   }
   if (u.type !== 'call') return undefined;
   const fn = childByField(u, 'function');
   const list = childByField(u, 'arguments');
   const positional = list ? namedChildren(list).filter((x) => x.type !== 'keyword_argument') : [];
-  if (!fn || !/(^|\.)arange$/.test(ev.text(fn)) || positional.length !== 1) return undefined;
-  return ev.text(positional[0]).replace(/\s+/g, '');
+  const only = positional[0];
+  if (!fn || !/(^|\.)arange$/.test(ev.text(fn)) || positional.length !== 1 || !only) return undefined;
+  return ev.text(only).replace(/\s+/g, '');
 }

@@ -485,9 +485,9 @@ export function evalSubscript(ev: Evaluator, node: PyNode, ctx: Ctx): AValue {
       if (v.shapeOf && i !== undefined) return dimOfShape(v.shapeOf, i);
       if (v.elements && i !== undefined) {
         const idx = i < 0 ? v.elements.length + i : i;
-        return idx >= 0 && idx < v.elements.length ? v.elements[idx] : UNKNOWN;
+        return v.elements[idx] ?? UNKNOWN; // past either end: unknown
       }
-      if (v.elements && v.elements.length > 0 && subs[0].type === 'slice') return v;
+      if (v.elements && v.elements.length > 0 && subs[0]?.type === 'slice') return v;
     }
     return UNKNOWN;
   }
@@ -630,7 +630,8 @@ function handSoftmax(ev: Evaluator, num: AValue, den: AValue, node: PyNode, ctx:
   const dimValue: number | undefined = typeof red.axis === 'number' ? red.axis : undefined;
   if (red.axisValueNode && unparen(red.axisValueNode).type === 'identifier' && ctx.callSite) {
     const defs = ev.resolve(unparen(red.axisValueNode), ev.text(unparen(red.axisValueNode)));
-    const p = defs && defs.length === 1 && defs[0].kind === 'param' ? defs[0].param : undefined;
+    const only = defs && defs.length === 1 ? defs[0] : undefined;
+    const p = only?.kind === 'param' ? only.param : undefined;
     if (p) {
       const siteArgs = callArgsOf(ev, ctx.callSite);
       const kw = siteArgs.keywords.get(p.name);
@@ -668,6 +669,7 @@ function callArgsOf(ev: Evaluator, call: PyNode): CallArgs {
 
 function sdpa(ev: Evaluator, c: Call, qname: string): AValue {
   const info = SDPA_FUNCTIONS[qname];
+  if (!info) return UNKNOWN; // called for the names of SDPA_FUNCTIONS only
   const qNode = arg(c, 'query', 0) ?? arg(c, 'q');
   const kNode = arg(c, 'key', 1) ?? arg(c, 'k');
   const vNode = arg(c, 'value', 2) ?? arg(c, 'v');
@@ -711,7 +713,7 @@ function layerFromCtor(ev: Evaluator, c: Call, qname: string): AValue | undefine
     const dim = dimValue ? intOf(ev, c, dimValue) : undefined;
     return { kind: 'layer', layer: { api: qname, ctor: c.node, ctorCtxId: c.ctx.id, dimNode, dim, dimValueNode: dimValue } };
   }
-  const lin = LINEAR_LAYERS[qname] ?? CONV_LAYERS[qname];
+  const lin: (typeof LINEAR_LAYERS)[string] | undefined = LINEAR_LAYERS[qname] ?? CONV_LAYERS[qname];
   if (lin) {
     const out = argument(c.args, lin.outParam, lin.outPos);
     const inNode = 'inParam' in lin && lin.inParam ? argument(c.args, lin.inParam, lin.inPos) : undefined;
@@ -1187,7 +1189,7 @@ function creation(ev: Evaluator, c: Call, kind: string, sizeArgs: PyNode[]): AVa
   if (kind === 'full' || kind === 'full_like') nodes = sizeArgs.slice(0, 1);
   let ndim: number | undefined;
   let sizeNodes: readonly PyNode[] | undefined = nodes.length > 1 ? nodes : undefined;
-  if (nodes.length === 1) {
+  if (nodes.length === 1 && nodes[0]) {
     const u = unparen(nodes[0]);
     if (u.type === 'tuple' || u.type === 'list') {
       sizeNodes = namedChildren(u);
@@ -1428,7 +1430,7 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
     const spec = constantString(ev, c.args.positional[0]);
     let operands = c.args.positional.slice(1);
     // torch.einsum(spec, [a, b]): the operands given as one list.
-    if (operands.length === 1) {
+    if (operands.length === 1 && operands[0]) {
       const u = unparen(operands[0]);
       if (u.type === 'list' || u.type === 'tuple') operands = namedChildren(u);
     }
@@ -1577,7 +1579,7 @@ function genericLibraryCall(ev: Evaluator, c: Call, last: string): AValue | unde
       return callOperator(ev, op, val(ev, c, p[0]), val(ev, c, p[1]), p[0], p[1], c.node, c.ctx);
     }
     case 'reshape':
-      return p.length >= 2 ? reshapeValue(ev, c, tensorish(val(ev, c, p[0])), [p[1]]) : undefined;
+      return p.length >= 2 && p[1] ? reshapeValue(ev, c, tensorish(val(ev, c, p[0])), [p[1]]) : undefined;
     case 'permute': {
       if (p.length < 2) return undefined;
       const perm = permFromArgs(ev, c, p.slice(1));
@@ -1674,11 +1676,12 @@ function concat(ev: Evaluator, c: Call): AValue {
   const items = namedChildren(u);
   const vals = items.map((n) => tensorish(ev.eval(n, c.ctx)));
   const fromCache = items.map(
-    (n, i) => vals[i].fromCache || isCacheName(rootName(ev, n) ?? '') || /past|cache|prev/i.test(ev.text(n)) || isGrowingState(ev, n, c.node, c.ctx.scope),
+    (n, i) => vals[i]?.fromCache || isCacheName(rootName(ev, n) ?? '') || /past|cache|prev/i.test(ev.text(n)) || isGrowingState(ev, n, c.node, c.ctx.scope),
   );
   const cached = fromCache.some(Boolean);
   const fresh = vals.find((_v, i) => !fromCache[i]);
   const base = fresh ?? vals[0];
+  if (!base) return tensor(); // torch.cat([]): nothing to join
   const ndim = vals.every((v) => v.ndim === base.ndim) ? base.ndim : undefined;
   const out: Mutable<AValue> = tensor({
     ...(ndim !== undefined ? { ndim, axes: base.axes } : {}),
@@ -1687,7 +1690,7 @@ function concat(ev: Evaluator, c: Call): AValue {
     multiHead: vals.some((v) => v.multiHead) || undefined,
   });
   if (cached) out.fromCache = true;
-  if (vals.every((v) => v.mask) && vals.length > 0) out.mask = vals[0].mask;
+  if (vals.every((v) => v.mask) && vals.length > 0) out.mask = vals[0]?.mask;
   return out;
 }
 

@@ -79,7 +79,7 @@ function overLastAxis(ev: Evaluator, call: PyNode, dimAt: number): boolean {
 function isMethodCall(ev: Evaluator, fn: PyNode): boolean {
   if (fn.type !== 'attribute') return false;
   const q = dottedName(ev.tree, fn);
-  return !(q && q.length >= 2 && /^(?:torch|np|numpy|jnp|tf)$/.test(q[0]));
+  return !(q && q.length >= 2 && /^(?:torch|np|numpy|jnp|tf)$/.test(q[0] ?? ''));
 }
 
 function isCallee(n: PyNode): boolean {
@@ -101,7 +101,8 @@ function trailingNewAxis(ev: Evaluator, n: PyNode): boolean {
     const fn = childByField(n, 'function');
     if (fn?.type !== 'attribute' || ev.text(childByField(fn, 'attribute') ?? fn) !== 'unsqueeze') return false;
     const args = namedChildren(childByField(n, 'arguments') ?? n);
-    const a = args.length === 1 ? (args[0].type === 'keyword_argument' ? childByField(args[0], 'value') : args[0]) : undefined;
+    const only = args.length === 1 ? args[0] : undefined;
+    const a = only?.type === 'keyword_argument' ? childByField(only, 'value') : only;
     return intLiteral(ev.tree, a) === -1;
   }
   return false;

@@ -60,6 +60,7 @@ function noteRankFact(w: ScopeWalk, left: PyNode, right: PyNode, env: Env, scope
     rank = items.length - (elems.length - 1);
     if (rank < 1) return;
     const splat = splats[0];
+    if (!splat) return; // one splat (checked above)
     const obj = namedChildren(childByField(splat, 'object')!)[0];
     const name = obj ? w.boundName(unparen(obj), scope) : undefined;
     if (!name || text(src, childByField(splat, 'attribute')!) !== 'shape') return;

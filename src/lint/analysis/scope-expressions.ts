@@ -60,7 +60,7 @@ export function visitExpr(w: ScopeWalk, node: PyNode | undefined, env: Env, scop
         }
         for (let i = n.children.length - 1; i >= 0; i--) {
           const c = n.children[i];
-          if (c.named) stack.push(c);
+          if (c?.named) stack.push(c);
         }
     }
   }

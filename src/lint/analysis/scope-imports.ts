@@ -12,7 +12,8 @@ export function bindImports(w: ScopeWalk, n: PyNode, env: Env, scope: Scope): vo
       if (c.type === 'dotted_name') {
         const parts = namedChildren(c).map((x) => text(src, x));
         // `import a.b` binds `a` (to module a).
-        w.addDef(env, { name: parts[0], kind: 'import', target: c, path: [], scope, importPath: [parts[0]] });
+        const first = parts[0]; // a dotted name has at least one part
+        if (first !== undefined) w.addDef(env, { name: first, kind: 'import', target: c, path: [], scope, importPath: [first] });
       } else if (c.type === 'aliased_import') {
         const dn = childByField(c, 'name');
         const alias = childByField(c, 'alias');
@@ -40,7 +41,9 @@ export function bindImports(w: ScopeWalk, n: PyNode, env: Env, scope: Scope): vo
       if (c === moduleNode || !c.named) continue;
       if (c.type === 'dotted_name' && c.field === 'name') {
         const parts = namedChildren(c).map((x) => text(src, x));
-        w.addDef(env, { name: parts[parts.length - 1], kind: 'import', target: c, path: [], scope, importPath: [...fromPath, ...parts], importFrom: from });
+        const last = parts.at(-1);
+        if (last !== undefined)
+          w.addDef(env, { name: last, kind: 'import', target: c, path: [], scope, importPath: [...fromPath, ...parts], importFrom: from });
       } else if (c.type === 'aliased_import') {
         const dn = childByField(c, 'name');
         const alias = childByField(c, 'alias');

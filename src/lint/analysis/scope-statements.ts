@@ -209,7 +209,8 @@ function visitFunction(w: ScopeWalk, n: PyNode, env: Env, scope: Scope, cls: Cla
   for (const p of params) if (p.default) visitExpr(w, p.default, env, scope);
   for (const dec of decoratorsOf(n)) visitExpr(w, dec, env, scope);
   const isMethod = cls !== undefined && !isStaticMethod(w.src, n);
-  const selfName = isMethod && params.length > 0 && params[0].kind === 'positional' ? params[0].name : undefined;
+  const first = params[0];
+  const selfName = isMethod && first?.kind === 'positional' ? first.name : undefined;
   const s = w.newScope({ kind: 'function', node: n, parent: scope, name, params, outerEnv: env, ownerClass: isMethod ? cls : undefined, selfName });
   if (cls) cls.methods.set(name, s);
   if (nameNode) w.addDef(env, { name, kind: 'funcdef', target: nameNode, path: [], scope, defines: s });

@@ -16,7 +16,7 @@ const EMPTY_ENV: Env = new Map();
 export function join(envs: (Env | null)[]): Env | null {
   const live = envs.filter((e): e is Env => e !== null);
   if (live.length === 0) return null;
-  if (live.length === 1) return live[0];
+  if (live.length === 1) return live[0] ?? null;
   const out: Env = new Map();
   for (const e of live) {
     for (const [name, defs] of e) {

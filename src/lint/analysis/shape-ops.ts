@@ -117,9 +117,11 @@ export function pairwiseProduct(
   const kx = axesOf(k);
   if (!qx || !kx) return undefined;
   const n = q.ndim;
-  const keyAxes = qx.map((x, i) => (x.size1 && !kx[i].size1 ? i : -1)).filter((i) => i >= 0);
-  const queryAxes = kx.map((x, i) => (x.size1 && !qx[i].size1 ? i : -1)).filter((i) => i >= 0);
-  if (keyAxes.length !== 1 || queryAxes.length !== 1) return undefined;
+  const keyAxes = qx.map((x, i) => (x.size1 && !kx[i]?.size1 ? i : -1)).filter((i) => i >= 0);
+  const queryAxes = kx.map((x, i) => (x.size1 && !qx[i]?.size1 ? i : -1)).filter((i) => i >= 0);
+  const [keyAxis] = keyAxes;
+  const [queryAxis] = queryAxes;
+  if (keyAxes.length !== 1 || queryAxes.length !== 1 || keyAxis === undefined || queryAxis === undefined) return undefined;
   return tensor({
     ...broadcastLayout(q, k),
     // A sum (additive attention, then tanh and a projection) has no 1/sqrt(d) convention: its scale is opaque.
@@ -127,8 +129,8 @@ export function pairwiseProduct(
     ...(q.multiHead || k.multiHead ? { multiHead: true } : {}),
     pairwise: {
       formedAt: node,
-      queryAxis: queryAxes[0] - n,
-      keyAxis: keyAxes[0] - n,
+      queryAxis: queryAxis - n,
+      keyAxis: keyAxis - n,
       queryText: describe(ev, qNode, q),
       keyText: describe(ev, kNode, k),
       ...(roleOf(ev, k, kNode) === 'key' ? { keyIsKey: true } : {}),
@@ -218,7 +220,7 @@ export function indexTensor(ev: Evaluator, v: AValue, subs: PyNode[]): AValue {
     };
     const axes = axesOf(v);
     const newAxes: AxisInfo[] = Array.from({ length: newNdim }, () => ({ size1: true })); // None adds a length-1 axis
-    if (axes) for (const [o, n] of oldToNew) newAxes[n] = axes[o];
+    if (axes) for (const [o, n] of oldToNew) newAxes[n] = axes[o] ?? {}; // o is an old axis: axes has it
     out.ndim = newNdim;
     out.axes = newAxes;
   } else {
@@ -261,7 +263,7 @@ export function indexTensor(ev: Evaluator, v: AValue, subs: PyNode[]): AValue {
 
 /** A key-axis explanation without its last "then axis N after a layout change" (a new move replaces it). */
 function afterLayoutChangeBase(why: MessageArg): MessageArg {
-  return typeof why === 'object' && why.template === PHRASES.thenAfterLayoutChange ? why.args[0] : why;
+  return typeof why === 'object' && why.template === PHRASES.thenAfterLayoutChange ? (why.args[0] ?? why) : why;
 }
 
 /** Moves negative-index facts (key axis, softmax axis, padding axes, triangular masks) through an axis map. */
@@ -360,7 +362,7 @@ export function permuteValue(t: AValue, permIn: readonly number[]): AValue {
   const out = mutable(t);
   out.ndim = n;
   const axes = axesOf(t);
-  out.axes = perm.map((p) => (axes ? axes[p] : {}));
+  out.axes = perm.map((p) => axes?.[p] ?? {}); // p is an axis of t
   // new position of old axis p is perm.indexOf(p)
   const mapNeg = (axis: number): number | undefined => {
     const old = axis + n;
@@ -494,13 +496,15 @@ export function reshapeValue(ev: Evaluator, c: Call, t0: AValue, sizeNodes: PyNo
   // With `output_size = (a, b, c, d)` assigned once in this function, its elements are the sizes.
   if (nodes.length === 0 && c.args.hasSplat && c.args.list) {
     const all = namedChildren(c.args.list);
-    const inner = all.length === 1 && all[0].type === 'list_splat' ? firstNamedChildOf(all[0]) : undefined;
+    const only = all.length === 1 ? all[0] : undefined;
+    const inner = only?.type === 'list_splat' ? firstNamedChildOf(only) : undefined;
     const defs = inner && inner.type === 'identifier' ? ev.resolve(inner, ev.text(inner)) : undefined;
-    const value = defs && defs.length === 1 && defs[0].kind === 'assign' && defs[0].path.length === 0 ? defs[0].value : undefined;
+    const def = defs && defs.length === 1 ? defs[0] : undefined;
+    const value = def?.kind === 'assign' && def.path.length === 0 ? def.value : undefined;
     const tuple = value ? unparen(value) : undefined;
     if (tuple && (tuple.type === 'tuple' || tuple.type === 'list') && !namedChildren(tuple).some((e) => e.type === 'list_splat')) nodes = namedChildren(tuple);
   }
-  if (nodes.length === 1) {
+  if (nodes.length === 1 && nodes[0]) {
     const u = unparen(nodes[0]);
     if (u.type === 'tuple' || u.type === 'list') nodes = namedChildren(u);
     else {
@@ -511,7 +515,8 @@ export function reshapeValue(ev: Evaluator, c: Call, t0: AValue, sizeNodes: PyNo
       else if (v.kind !== 'number') return stripRank(t);
     }
   }
-  if (nodes.length === 0) return stripRank(t);
+  const last = nodes.at(-1);
+  if (nodes.length === 0 || !last) return stripRank(t);
   if (nodes.some((n) => n.type === 'list_splat')) return stripRank(t);
   const n = nodes.length;
   const axes: AxisInfo[] = nodes.map((node, i) => reshapeAxis(ev, c, node, i, nodes));
@@ -519,7 +524,7 @@ export function reshapeValue(ev: Evaluator, c: Call, t0: AValue, sizeNodes: PyNo
   delete out.pairwise;
   out.ndim = n;
   out.axes = axes;
-  const lastNode = unparen(nodes[n - 1]);
+  const lastNode = unparen(last);
   const lastIsProduct = isProduct(ev, lastNode) || namesProduct(ev, lastNode);
   const lastSameAsBefore = !lastIsProduct;
   delete out.lastSize1;
@@ -558,12 +563,14 @@ function isProduct(ev: Evaluator, node: PyNode): boolean {
 function namesProduct(ev: Evaluator, node: PyNode): boolean {
   if (node.type !== 'identifier') return false;
   const defs = ev.resolve(node, ev.text(node));
-  return !!defs && defs.length === 1 && defs[0].kind === 'assign' && defs[0].path.length === 0 && !!defs[0].value && isProduct(ev, unparen(defs[0].value));
+  const def = defs && defs.length === 1 ? defs[0] : undefined;
+  return def?.kind === 'assign' && def.path.length === 0 && !!def.value && isProduct(ev, unparen(def.value));
 }
 
 /** The second-last size of a view/reshape is a product (`B * T`): the axis before the last is not the same. */
 function secondIsProduct(ev: Evaluator, nodes: readonly PyNode[]): boolean {
-  const second = nodes.length >= 2 ? unparen(nodes[nodes.length - 2]) : undefined;
+  const secondNode = nodes.length >= 2 ? nodes[nodes.length - 2] : undefined;
+  const second = secondNode && unparen(secondNode);
   return !!second && second.type === 'binary_operator' && operatorText(ev.tree, second) === '*';
 }
 
@@ -592,7 +599,8 @@ function reshapeAxis(ev: Evaluator, c: Call, node: PyNode, i: number, all: PyNod
   if (lit === 1) return { size1: true, sizeText };
   if (lit === -1) {
     // -1 after a head count is the per-head feature axis (`view(B, T, nh, -1)`).
-    if (i === all.length - 1 && i > 0 && reshapeAxis(ev, c, all[i - 1], i - 1, all).label === 'head') return { label: 'feat', sizeText };
+    const before = all[i - 1];
+    if (i === all.length - 1 && i > 0 && before && reshapeAxis(ev, c, before, i - 1, all).label === 'head') return { label: 'feat', sizeText };
     return { sizeText };
   }
   if (u.type === 'binary_operator') {
@@ -777,7 +785,7 @@ export function matmulLayout(a: AValue, b: AValue): { ndim?: number; axes?: Axis
   const bx: readonly AxisInfo[] = axesOf(b) ?? Array.from({ length: b.ndim }, () => ({}));
   if (a.ndim === 1 && b.ndim === 1) return { ndim: 0, axes: [] };
   if (b.ndim === 1) return { ndim: a.ndim - 1, axes: ax.slice(0, -1) };
-  if (a.ndim === 1) return { ndim: b.ndim - 1, axes: [...bx.slice(0, -2), bx[bx.length - 1]] };
+  if (a.ndim === 1) return { ndim: b.ndim - 1, axes: [...bx.slice(0, -2), ...bx.slice(-1)] };
   const ndim = Math.max(a.ndim, b.ndim);
   // The leading (broadcast) axes keep the batch/head labels an operand of full rank gives them.
   const leading = (i: number): AxisInfo => {
@@ -789,7 +797,7 @@ export function matmulLayout(a: AValue, b: AValue): { ndim?: number; axes?: Axis
   };
   // A batch or head label on b's last axis only comes from a transpose that reversed every axis (ATT005's
   // finding): the column keeps its length and size, not that label.
-  const col = bx[bx.length - 1];
+  const col = bx.at(-1) ?? {}; // b has two axes or more here
   const colAxis: AxisInfo = col.label === 'batch' || col.label === 'head' ? { ...(col.size1 ? { size1: true } : {}) } : { ...col };
   const axes = Array.from({ length: ndim }, (_, i) => (i < ndim - 2 ? leading(i) : i === ndim - 2 ? { ...ax[ax.length - 2] } : colAxis));
   return { ndim, axes };
@@ -904,9 +912,10 @@ export function einsum(ev: Evaluator, c: Call, spec: string | undefined, style: 
   const out = parsed.output;
   const hasEll = out.includes('...');
   const shape = hasEll ? {} : { ndim: out.length, axes: out.map((x) => ({ ...(labelOfAxisName(x) ? { label: labelOfAxisName(x) } : {}) })) };
-  if (vals.length !== 2) return tensor(shape);
   const [a, b] = vals;
   const [ta, tb] = parsed.inputs;
+  const [aNode, bNode] = operandNodes; // as many as vals
+  if (vals.length !== 2 || !a || !b || !ta || !tb || !aNode || !bNode) return tensor(shape);
   const record = (r0: AValue, contractA?: number, contractB?: number): AValue => {
     // Both operands cast to one wide float dtype: the product has it too.
     const r = a.dtype === b.dtype && (a.dtype === 'float32' || a.dtype === 'float64') ? { ...r0, dtype: a.dtype } : r0;
@@ -916,8 +925,8 @@ export function einsum(ev: Evaluator, c: Call, spec: string | undefined, style: 
       display: 'einsum',
       a,
       b,
-      aNode: operandNodes[0],
-      bNode: operandNodes[1],
+      aNode,
+      bNode,
       contractA,
       contractB,
       result: r,
@@ -925,17 +934,18 @@ export function einsum(ev: Evaluator, c: Call, spec: string | undefined, style: 
     return r;
   };
   const contracted = ta.filter((x) => x !== '...' && tb.includes(x) && !out.includes(x));
+  const summedOver = contracted.length === 1 ? contracted[0] : undefined; // the one letter contracted
   if (a.attn?.stage === 'weights' || b.attn?.stage === 'weights') {
-    const contractA = contracted.length === 1 ? negIndexInTerm(ta, contracted[0]) : undefined;
-    const contractB = contracted.length === 1 ? negIndexInTerm(tb, contracted[0]) : undefined;
+    const contractA = summedOver !== undefined ? negIndexInTerm(ta, summedOver) : undefined;
+    const contractB = summedOver !== undefined ? negIndexInTerm(tb, summedOver) : undefined;
     return record(
       tensor({ ...shape, featLast: true, multiHead: a.multiHead || b.multiHead || out.some((x) => labelOfAxisName(x) === 'head') || undefined }),
       contractA,
       contractB,
     );
   }
-  const ra = roleOf(ev, a, operandNodes[0]);
-  const rb = roleOf(ev, b, operandNodes[1]);
+  const ra = roleOf(ev, a, aNode);
+  const rb = roleOf(ev, b, bNode);
   let qTerm: string[] | undefined;
   let kTerm: string[] | undefined;
   if (ra === 'query' && (rb === 'key' || rb === 'context')) [qTerm, kTerm] = [ta, tb];
@@ -945,12 +955,14 @@ export function einsum(ev: Evaluator, c: Call, spec: string | undefined, style: 
   let queryAxis: number | undefined;
   if (qTerm && kTerm) {
     const keyLetters = kTerm.filter((x) => x !== '...' && !qTerm.includes(x) && out.includes(x));
-    if (keyLetters.length === 1) {
-      keyAxis = negIndexInTerm(out, keyLetters[0]);
-      keyAxisWhy = msg(PHRASES.einsumKeyIndex, spec, keyLetters[0], String(keyAxis !== undefined && !hasEll ? keyAxis + out.length : keyAxis));
+    const [keyLetter] = keyLetters;
+    if (keyLetters.length === 1 && keyLetter !== undefined) {
+      keyAxis = negIndexInTerm(out, keyLetter);
+      keyAxisWhy = msg(PHRASES.einsumKeyIndex, spec, keyLetter, String(keyAxis !== undefined && !hasEll ? keyAxis + out.length : keyAxis));
     }
     const queryLetters = qTerm.filter((x) => x !== '...' && !kTerm.includes(x) && out.includes(x));
-    if (queryLetters.length === 1) queryAxis = negIndexInTerm(out, queryLetters[0]);
+    const [queryLetter] = queryLetters;
+    if (queryLetters.length === 1 && queryLetter !== undefined) queryAxis = negIndexInTerm(out, queryLetter);
   } else if (!(a.kind === 'tensor' && b.kind === 'tensor')) return record(tensor(shape));
   const attn: AttnInfo = {
     stage: 'scores',
@@ -958,17 +970,17 @@ export function einsum(ev: Evaluator, c: Call, spec: string | undefined, style: 
     keyAxis,
     keyAxisWhy,
     queryAxis,
-    queryText: qTerm ? describe(ev, qTerm === ta ? operandNodes[0] : operandNodes[1], qTerm === ta ? a : b) : undefined,
-    keyText: kTerm ? describe(ev, kTerm === ta ? operandNodes[0] : operandNodes[1], kTerm === ta ? a : b) : undefined,
+    queryText: qTerm ? describe(ev, qTerm === ta ? aNode : bNode, qTerm === ta ? a : b) : undefined,
+    keyText: kTerm ? describe(ev, kTerm === ta ? aNode : bNode, kTerm === ta ? a : b) : undefined,
     keyIsKey: kTerm ? (kTerm === ta ? ra : rb) === 'key' || undefined : undefined,
     queryProj: qTerm ? (qTerm === ta ? a : b).proj : undefined,
-    queryNode: qTerm === ta && unparen(operandNodes[0]).type === 'identifier' ? unparen(operandNodes[0]) : undefined,
+    queryNode: qTerm === ta && unparen(aNode).type === 'identifier' ? unparen(aNode) : undefined,
   };
   const multiHead = a.multiHead || b.multiHead || out.some((x) => labelOfAxisName(x) === 'head') || undefined;
   return record(
     tensor({ ...shape, attn, ops: crossOps(a, b), multiHead }),
-    contracted.length === 1 ? negIndexInTerm(ta, contracted[0]) : undefined,
-    contracted.length === 1 ? negIndexInTerm(tb, contracted[0]) : undefined,
+    summedOver !== undefined ? negIndexInTerm(ta, summedOver) : undefined,
+    summedOver !== undefined ? negIndexInTerm(tb, summedOver) : undefined,
   );
 }
 
@@ -1077,7 +1089,7 @@ export function reducedLayout(
 
 export function permFromArgs(ev: Evaluator, c: Call, nodes: PyNode[]): number[] | undefined {
   let items = nodes;
-  if (items.length === 1) {
+  if (items.length === 1 && items[0]) {
     const u = unparen(items[0]);
     if (u.type === 'tuple' || u.type === 'list') items = namedChildren(u);
   }
@@ -1148,7 +1160,7 @@ export function unflattenValue(ev: Evaluator, c: Call, t0: AValue, dim: number |
     const map = (a: number): number | undefined => (a > dim ? a : a < dim ? a - (k - 1) : k === 1 ? a : undefined);
     remapFacts(out, t, map);
     moveFeatAt(out, t, map);
-    if (dim === -1 && parts[k - 1].label === 'feat') out.featLast = true;
+    if (dim === -1 && parts[k - 1]?.label === 'feat') out.featLast = true;
     return out;
   }
   const p = posAxis(dim, n);
@@ -1163,7 +1175,7 @@ export function unflattenValue(ev: Evaluator, c: Call, t0: AValue, dim: number |
   };
   remapFacts(out, t, map);
   moveFeatAt(out, t, map);
-  if (p === n - 1 && parts[k - 1].label === 'feat') out.featLast = true;
+  if (p === n - 1 && parts[k - 1]?.label === 'feat') out.featLast = true;
   if (parts.some((a) => a.label === 'head')) out.multiHead = true;
   return out;
 }

@@ -364,7 +364,7 @@ function joinAxes(a: AValue, b: AValue): readonly AxisInfo[] | undefined {
   const y = axesOf(b);
   if (!x || !y || x.length !== y.length) return undefined;
   return x.map((ax, i) => {
-    const by = y[i];
+    const by = y[i] ?? {}; // as many axes as x (checked above)
     const out: { -readonly [K in keyof AxisInfo]: AxisInfo[K] } = {};
     if (ax.label && ax.label === by.label) out.label = ax.label;
     if (ax.size1 && by.size1) out.size1 = true;
@@ -519,7 +519,7 @@ export function join(a: AValue, b: AValue): AValue {
       out.str = same(a.str, b.str);
       break;
     case 'tuple': {
-      if (a.elements && b.elements && a.elements.length === b.elements.length) out.elements = a.elements.map((e, i) => join(e, b.elements![i]));
+      if (a.elements && b.elements && a.elements.length === b.elements.length) out.elements = a.elements.map((e, i) => join(e, b.elements?.[i] ?? UNKNOWN));
       if (a.shapeOf && b.shapeOf) out.shapeOf = join(a.shapeOf, b.shapeOf);
       break;
     }
@@ -563,7 +563,7 @@ export function join(a: AValue, b: AValue): AValue {
 
 export function joinAll(values: readonly AValue[]): AValue {
   if (values.length === 0) return UNKNOWN;
-  let v = values[0];
-  for (let i = 1; i < values.length; i++) v = join(v, values[i]);
+  let v = values[0] ?? UNKNOWN; // not empty (checked above)
+  for (let i = 1; i < values.length; i++) v = join(v, values[i] ?? UNKNOWN);
   return v;
 }

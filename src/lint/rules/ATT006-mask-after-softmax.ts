@@ -135,8 +135,8 @@ out = weights @ v`,
             for (const alt of alternatives(site.input)) {
               const masks = alt.filter((o): o is MaskOp => o.kind === 'mask');
               const bad = masks.filter((m) => m.how === 'mul' || m.how === 'add01');
-              if (bad.length === 0 || masks.length !== bad.length) continue;
               const op = bad[0];
+              if (op === undefined || masks.length !== bad.length) continue; // none bad, or not all of them
               if (reported.has(op.node.id)) continue;
               reported.add(op.node.id);
               ctx.report({

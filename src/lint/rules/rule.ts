@@ -102,7 +102,7 @@ export function insertKeyword(argList: PyNode, ctxText: (n: PyNode) => string, k
   // Insert after the last argument (before any trailing comma/whitespace and the closing parenthesis).
   const full = ctxText(argList);
   let i = full.length - 2;
-  while (i > 0 && /[\s,]/.test(full[i])) i--;
+  while (i > 0 && /[\s,]/.test(full.charAt(i))) i--;
   const at = argList.start + i + 1;
   return { start: at, end: at, newText: `, ${keyword}` };
 }

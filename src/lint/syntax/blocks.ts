@@ -142,8 +142,9 @@ export function splitTopLevel(source: string): SourceBlock[] {
   if (deep.length === 0) return blocks;
   let d = 0;
   return blocks.map((b) => {
-    while (d < deep.length && deep[d] < b.start) d++;
-    return d < deep.length && deep[d] < b.end ? { ...b, tooDeep: true } : b;
+    while ((deep[d] ?? Infinity) < b.start) d++; // past the end: no deep position left
+    const next = deep[d];
+    return next !== undefined && next < b.end ? { ...b, tooDeep: true } : b;
   });
 }
 
@@ -159,9 +160,8 @@ function toBlocks(source: string, starts: number[]): SourceBlock[] {
   }
   if (merged.length === 0 || merged[0] !== 0) merged.unshift(0);
   const out: SourceBlock[] = [];
-  for (let k = 0; k < merged.length; k++) {
-    const start = merged[k];
-    const end = k + 1 < merged.length ? merged[k + 1] : source.length;
+  for (const [k, start] of merged.entries()) {
+    const end = merged[k + 1] ?? source.length;
     if (end <= start) continue;
     out.push({ start, end, ...classify(source, start, end) });
   }
@@ -173,7 +173,7 @@ function classify(source: string, start: number, end: number): { kind: BlockKind
   let i = start;
   for (;;) {
     // Skip blank and comment lines.
-    while (i < end && /[ \t\r\n\f]/.test(source[i])) i++;
+    while (i < end && /[ \t\r\n\f]/.test(source.charAt(i))) i++;
     if (i < end && source[i] === '#') {
       while (i < end && source[i] !== '\n') i++;
       continue;
@@ -220,8 +220,8 @@ const IDENTIFIER = /[A-Za-z_]\w*/g;
  */
 export function selectBlocks(source: string, blocks: readonly SourceBlock[], helpers?: boolean[]): boolean[] {
   const texts = blocks.map((b) => source.slice(b.start, b.end));
-  const keep = blocks.map((b, i) =>
-    b.kind === 'statement' ? IMPORT_LINE.test(texts[i]) || lineCount(texts[i]) <= SHORT_STATEMENT_LINES || SITE_TEXT.test(texts[i]) : SITE_TEXT.test(texts[i]),
+  const keep = texts.map((t, i) =>
+    blocks[i]?.kind === 'statement' ? IMPORT_LINE.test(t) || lineCount(t) <= SHORT_STATEMENT_LINES || SITE_TEXT.test(t) : SITE_TEXT.test(t),
   );
   const byName = new Map<string, number[]>();
   blocks.forEach((b, i) => {
@@ -236,7 +236,7 @@ export function selectBlocks(source: string, blocks: readonly SourceBlock[], hel
   if (siteFns.length > 0) {
     const callRe = new RegExp(`\\b(?:${siteFns.slice(0, 300).join('|')})\\s*\\(`);
     blocks.forEach((b, i) => {
-      if (!keep[i] && b.kind !== 'statement' && callRe.test(texts[i])) {
+      if (!keep[i] && b.kind !== 'statement' && callRe.test(texts[i] ?? '')) {
         keep[i] = true;
         if (helpers && b.kind === 'def') helpers[i] = true;
       }
@@ -255,14 +255,15 @@ export function selectBlocks(source: string, blocks: readonly SourceBlock[], hel
     scanned.add(i);
     IDENTIFIER.lastIndex = 0;
     const seen = new Set<string>();
-    for (let m = IDENTIFIER.exec(texts[i]); m; m = IDENTIFIER.exec(texts[i])) {
+    const text = texts[i] ?? ''; // i indexes blocks, as texts does
+    for (let m = IDENTIFIER.exec(text); m; m = IDENTIFIER.exec(text)) {
       const name = m[0];
       if (seen.has(name)) continue;
       seen.add(name);
       for (const j of byName.get(name) ?? []) {
         if (!keep[j]) {
           keep[j] = true;
-          if (helpers && blocks[j].kind === 'def') helpers[j] = true;
+          if (helpers && blocks[j]?.kind === 'def') helpers[j] = true;
           unkeptDefinitions--;
           work.push(j);
         }

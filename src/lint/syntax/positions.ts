@@ -37,22 +37,23 @@ export class LineIndex {
     let hi = this.starts.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if (this.starts[mid] <= o) lo = mid;
+      if ((this.starts[mid] ?? Infinity) <= o)
+        lo = mid; // 0 < mid < starts.length
       else hi = mid - 1;
     }
-    return { line: lo + 1, column: o - this.starts[lo] + 1 };
+    return { line: lo + 1, column: o - (this.starts[lo] ?? 0) + 1 }; // starts[0] is 0
   }
 
   /** Offset of the start of a 1-based line (clamped). */
   lineStart(line: number): number {
     const i = Math.max(0, Math.min(line - 1, this.starts.length - 1));
-    return this.starts[i];
+    return this.starts[i] ?? 0; // i is clamped into the lines
   }
 
   /** Text of a 1-based line without its line break. */
   lineText(line: number): string {
     const start = this.lineStart(line);
-    const next = line < this.starts.length ? this.starts[line] : this.source.length;
+    const next = this.starts[line] ?? this.source.length; // the next line's start, or the end of the source
     let end = next;
     while (end > start && (this.source.charCodeAt(end - 1) === 10 || this.source.charCodeAt(end - 1) === 13)) end--;
     return this.source.slice(start, end);

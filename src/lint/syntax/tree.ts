@@ -75,7 +75,7 @@ export const MAX_TREE_DEPTH = 400;
 /** Methods of a relevant class are always copied: `__init__` defines what `forward` uses. */
 function insideClass(stack: readonly PyNode[]): boolean {
   for (let i = stack.length - 1; i >= 0; i--) {
-    const t = stack[i].type;
+    const t = stack[i]?.type;
     if (t === 'class_definition') return true;
     if (t === 'function_definition') return false;
   }
@@ -239,8 +239,8 @@ export function copyBlock(
       lastEnd = node.end;
       return;
     }
-    node.start = node.children[0].start;
-    node.end = node.children[node.children.length - 1].end;
+    node.start = node.children[0]?.start ?? node.start; // an inner node: it has children
+    node.end = node.children.at(-1)?.end ?? node.end;
   };
 
   const root = make(null, -1);
@@ -248,7 +248,7 @@ export function copyBlock(
   const stack: MutableNode[] = [root];
   if (cursor.gotoFirstChild()) {
     for (;;) {
-      const parent = stack[stack.length - 1];
+      const parent = stack.at(-1) ?? root; // the root is never popped while the cursor is inside it
       const node = make(parent, parent.id);
       const typeId = node.id;
       parent.children.push(node);
@@ -316,8 +316,7 @@ export function assembleTree(source: string, blocks: readonly CopiedBlock[], shi
   const root: MutableNode = { type: 'module', start: 0, end: source.length, field: null, named: true, missing: false, children: [], parent: null, id: 0 };
   let hasErrors = false;
   const stack: MutableNode[] = [];
-  for (let b = 0; b < blocks.length; b++) {
-    const block = blocks[b];
+  for (const [b, block] of blocks.entries()) {
     const delta = shifts[b] ?? 0;
     if (block.hasErrors) hasErrors = true;
     for (const top of block.nodes) {
@@ -331,7 +330,10 @@ export function assembleTree(source: string, blocks: readonly CopiedBlock[], shi
       continue;
     }
     block.firstId = nextId;
-    for (let t = block.nodes.length - 1; t >= 0; t--) stack.push(block.nodes[t]);
+    for (let t = block.nodes.length - 1; t >= 0; t--) {
+      const top = block.nodes[t];
+      if (top) stack.push(top);
+    }
     while (stack.length > 0) {
       const n = stack.pop()!;
       n.id = nextId++;
@@ -339,7 +341,10 @@ export function assembleTree(source: string, blocks: readonly CopiedBlock[], shi
         n.start += delta;
         n.end += delta;
       }
-      for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]);
+      for (let i = n.children.length - 1; i >= 0; i--) {
+        const child = n.children[i];
+        if (child) stack.push(child);
+      }
     }
   }
   return { root, source, nodeCount: nextId, hasErrors, comments, tooDeep };
@@ -366,7 +371,10 @@ export function cloneBlock(block: CopiedBlock): CopiedBlock {
     else tops.push(c);
     if (c.type === 'comment') comments.push(c);
     if (deep.has(from)) tooDeep.push(c);
-    for (let i = from.children.length - 1; i >= 0; i--) work.push({ from: from.children[i], parent: c });
+    for (let i = from.children.length - 1; i >= 0; i--) {
+      const child = from.children[i];
+      if (child) work.push({ from: child, parent: c });
+    }
   }
   tops.sort((a, b) => a.start - b.start);
   comments.sort((a, b) => a.start - b.start);
@@ -415,6 +423,9 @@ export function walk(node: PyNode, visit: (n: PyNode) => boolean | void): void {
   while (stack.length > 0) {
     const n = stack.pop()!;
     if (visit(n) === false) continue;
-    for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]);
+    for (let i = n.children.length - 1; i >= 0; i--) {
+      const child = n.children[i];
+      if (child) stack.push(child);
+    }
   }
 }

@@ -94,7 +94,7 @@ export function withWasmCursor<R>(api: WasmCursorApi, tree: unknown, cursor: unk
   } finally {
     // The memory may have grown (a deeper cursor stack): read through the current view.
     heap = api.heap();
-    for (let i = 0; i < 4; i++) handles[i] = heap[at + i];
+    for (let i = 0; i < 4; i++) handles[i] = heap[at + i] ?? 0; // the four words read above
   }
 }
 

@@ -65,7 +65,8 @@ export class AddedTokenMatcher {
     let done = 0; // everything before this is emitted
     let m: RegExpExecArray | null;
     while ((m = re.exec(s)) !== null) {
-      const token = this.byPattern.get(m[0])!;
+      const token = this.byPattern.get(m[0]);
+      if (token === undefined) throw new Error(`added tokens: ${JSON.stringify(m[0])} matched but is not an added token`);
       let start = m.index;
       let stop = start + m[0].length;
       if (token.singleWord) {
@@ -76,8 +77,8 @@ export class AddedTokenMatcher {
           continue;
         }
       }
-      if (token.lstrip) while (start > done && WHITE_SPACE.test(s[start - 1])) start--;
-      if (token.rstrip) while (stop < s.length && WHITE_SPACE.test(s[stop])) stop++;
+      if (token.lstrip) while (start > done && WHITE_SPACE.test(s.charAt(start - 1))) start--;
+      if (token.rstrip) while (stop < s.length && WHITE_SPACE.test(s.charAt(stop))) stop++;
       if (done < start) out.push({ start: done, end: start });
       out.push({ token, start, end: stop });
       done = stop;
@@ -90,9 +91,9 @@ export class AddedTokenMatcher {
 
 function charBefore(s: string, i: number): string {
   const lo = s.charCodeAt(i - 1);
-  return lo >= 0xdc00 && lo <= 0xdfff && i >= 2 ? s.slice(i - 2, i) : s[i - 1];
+  return lo >= 0xdc00 && lo <= 0xdfff && i >= 2 ? s.slice(i - 2, i) : s.charAt(i - 1);
 }
 
 function charAt(s: string, i: number): string {
-  return String.fromCodePoint(s.codePointAt(i)!);
+  return String.fromCodePoint(s.codePointAt(i) ?? 0); // i < s.length (the caller checks): a code point is there
 }

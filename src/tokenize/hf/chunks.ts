@@ -19,23 +19,25 @@ function isLowSurrogate(c: number): boolean {
 
 /** True if a chunk may start at unit i of text (from < i < to). */
 function canCut(text: string, i: number, to: number, breaks: ChunkBreaks): boolean {
-  const here = text[i];
-  const before = text[i - 1];
+  const here = text.charAt(i); // from < i < to: both are characters of text
+  const before = text.charAt(i - 1);
   if (breaks === 'whitespace') {
     // after white space that stays white space, before something that is neither white space nor a mark
-    return KEPT_SPACE.test(before) && !WHITE_SPACE.test(here) && !isLowSurrogate(text.charCodeAt(i)) && !MARK.test(String.fromCodePoint(text.codePointAt(i)!));
+    return (
+      KEPT_SPACE.test(before) && !WHITE_SPACE.test(here) && !isLowSurrogate(text.charCodeAt(i)) && !MARK.test(String.fromCodePoint(text.codePointAt(i) ?? 0))
+    );
   }
   if (breaks === 'space-before-word') {
     // before " " that follows a non-space and is not followed by a combining mark: GPT-2's regex starts a piece
     // there whatever comes next, and a prefix space is not added to a chunk that starts with a space.
     if (here !== ' ' || WHITE_SPACE.test(before)) return false;
-    return i + 1 >= to || !MARK.test(String.fromCodePoint(text.codePointAt(i + 1)!));
+    return i + 1 >= to || !MARK.test(String.fromCodePoint(text.codePointAt(i + 1) ?? 0));
   }
   if (breaks === 'before-space') {
     // before " " not followed by a combining mark: Metaspace makes it ▁, which starts a word whatever precedes it,
     // and a chunk that starts with ▁ gets no prefix
     if (here !== ' ') return false;
-    return i + 1 >= to || !MARK.test(String.fromCodePoint(text.codePointAt(i + 1)!));
+    return i + 1 >= to || !MARK.test(String.fromCodePoint(text.codePointAt(i + 1) ?? 0));
   }
   return false;
 }

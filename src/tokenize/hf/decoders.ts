@@ -50,8 +50,8 @@ const byteFallback: Decoder = (tokens) => {
     pending = [];
   };
   for (const t of tokens) {
-    const m = /^<0x([0-9A-Fa-f]{2})>$/.exec(t);
-    if (m) pending.push(parseInt(m[1], 16));
+    const hex = /^<0x([0-9A-Fa-f]{2})>$/.exec(t)?.[1];
+    if (hex !== undefined) pending.push(parseInt(hex, 16));
     else {
       flush();
       out.push(t);

@@ -37,9 +37,9 @@ function bpeModel(cfg: JsonObject, path: string): Model {
     let a: string;
     let b: string;
     if (typeof m === 'string') {
-      const parts = m.split(' ');
-      if (parts.length !== 2) fail(where, 'a string "left right" with exactly one space, or a [left, right] pair', m);
-      [a, b] = parts;
+      const [left, right, ...rest] = m.split(' ');
+      if (left === undefined || right === undefined || rest.length > 0) fail(where, 'a string "left right" with exactly one space, or a [left, right] pair', m);
+      [a, b] = [left, right];
     } else if (Array.isArray(m) && m.length === 2) {
       a = asString(m[0], `${where}[0]`);
       b = asString(m[1], `${where}[1]`);
@@ -48,16 +48,13 @@ function bpeModel(cfg: JsonObject, path: string): Model {
     const bId = vocab.get(b);
     const merged = a + b.slice(prefix.length);
     const newId = vocab.get(merged);
-    for (const [tok, id] of [
-      [a, aId],
-      [b, bId],
-      [merged, newId],
-    ] as const) {
-      if (id === undefined) throw new Error(`tokenizer.json: ${where} uses ${JSON.stringify(tok)}, which is not in ${path}.vocab`);
+    const missing = aId === undefined ? a : bId === undefined ? b : newId === undefined ? merged : undefined;
+    if (missing !== undefined || aId === undefined || bId === undefined || newId === undefined) {
+      throw new Error(`tokenizer.json: ${where} uses ${JSON.stringify(missing)}, which is not in ${path}.vocab`);
     }
-    let row = merges.get(aId!);
-    if (!row) merges.set(aId!, (row = new Map()));
-    row.set(bId!, { rank, newId: newId! });
+    let row = merges.get(aId);
+    if (!row) merges.set(aId, (row = new Map()));
+    row.set(bId, { rank, newId });
   });
   const lookup = (x: number, y: number) => merges.get(x)?.get(y);
   // byte fallback: the <0xNN> ids of a character's UTF-8 bytes (null if one is missing), memoised per character
@@ -86,7 +83,7 @@ function bpeModel(cfg: JsonObject, path: string): Model {
       }
     };
     for (let i = 0; i < word.length;) {
-      const cp = word.codePointAt(i)!;
+      const cp = word.codePointAt(i) ?? 0; // i < word.length: a code point is there
       const width = cp > 0xffff ? 2 : 1;
       let s = word.slice(i, i + width);
       if (i > 0) s = prefix + s;
@@ -161,7 +158,7 @@ function wordPieceModel(cfg: JsonObject, path: string): Model {
     vocab,
     tokenize(word) {
       let chars = 0;
-      for (let i = 0; i < word.length; i += word.codePointAt(i)! > 0xffff ? 2 : 1) chars++;
+      for (let i = 0; i < word.length; i += (word.codePointAt(i) ?? 0) > 0xffff ? 2 : 1) chars++;
       if (chars === 0) return { ids: [], lens: [] };
       const unk = { ids: [unkId], lens: [word.length] };
       if (chars > maxChars) return unk;
@@ -172,7 +169,7 @@ function wordPieceModel(cfg: JsonObject, path: string): Model {
         const pre = start > 0 ? prefix : '';
         let end = Math.min(word.length, start + longest - pre.length);
         // never end inside a surrogate pair
-        if (end < word.length && end > start && /[\uDC00-\uDFFF]/.test(word[end]) && /[\uD800-\uDBFF]/.test(word[end - 1])) end--;
+        if (end < word.length && end > start && /[\uDC00-\uDFFF]/.test(word.charAt(end)) && /[\uD800-\uDBFF]/.test(word.charAt(end - 1))) end--;
         let found: number | undefined;
         while (end > start) {
           const id = vocab.get(pre + word.slice(start, end));

@@ -18,7 +18,7 @@ const caseVariantsCache = new Map<string, string>();
 function caseVariants(ch: string): string {
   let v = caseVariantsCache.get(ch);
   if (v !== undefined) return v;
-  const re = new RegExp(`^\\u{${ch.codePointAt(0)!.toString(16)}}$`, 'iu');
+  const re = new RegExp(`^\\u{${(ch.codePointAt(0) ?? 0).toString(16)}}$`, 'iu'); // ch is one code point
   v = '';
   for (let cp = 0; cp <= 0xffff; cp++) {
     if (cp >= 0xd800 && cp <= 0xdfff) continue;
@@ -60,7 +60,8 @@ export function translateOnigPattern(pattern: string): string {
   let inClass = 0; // depth of [...] (Oniguruma allows nesting; we refuse it)
   const ignoreCaseDepth: number[] = []; // group depths at which a (?i: group opened
   let depth = 0;
-  const refuse = (what: string): never => {
+  // typed on the name, so that TypeScript knows code after a call to it is not reached
+  const refuse: (what: string) => never = (what) => {
     throw new RegexTranslationError(`the regular expression ${JSON.stringify(pattern)} uses ${what}, which has no exact JavaScript equivalent here`);
   };
   const ignoreCase = () => ignoreCaseDepth.length > 0;
@@ -74,10 +75,10 @@ export function translateOnigPattern(pattern: string): string {
     return hasCaseVariants(c);
   };
   while (i < pattern.length) {
-    const c = pattern[i];
+    const c = pattern.charAt(i);
     if (c === '\\') {
-      const e = pattern[i + 1];
-      if (e === undefined) refuse('a trailing backslash');
+      const e = pattern.charAt(i + 1);
+      if (e === '') refuse('a trailing backslash');
       i += 2;
       switch (e) {
         case 's':
@@ -102,14 +103,14 @@ export function translateOnigPattern(pattern: string): string {
         case 'P': {
           const m = /^\{\^?[A-Za-z_ =]+\}/.exec(pattern.slice(i));
           if (!m) refuse(`\\${e} without a {Name}`);
-          let name = m![0].slice(1, -1);
+          let name = m[0].slice(1, -1);
           let negated = e === 'P';
           if (name.startsWith('^')) {
             negated = !negated;
             name = name.slice(1);
           }
           out += `\\${negated ? 'P' : 'p'}{${jsPropertyName(name, refuse)}}`;
-          i += m![0].length;
+          i += m[0].length;
           continue;
         }
         case 'x': {
@@ -127,7 +128,7 @@ export function translateOnigPattern(pattern: string): string {
         case 'u': {
           const m = /^[0-9A-Fa-f]{4}/.exec(pattern.slice(i));
           if (!m) refuse(String.raw`\u without four hex digits`);
-          out += `\\u${m![0]}`;
+          out += `\\u${m[0]}`;
           i += 4;
           continue;
         }
@@ -280,7 +281,7 @@ export function findMatches(re: RegExp, s: string): [number, number][] {
     const end = start + m[0].length;
     if (start === end && end === lastEnd) {
       if (at >= s.length) break;
-      const cp = s.codePointAt(at)!;
+      const cp = s.codePointAt(at) ?? 0; // at < s.length: a code point is there
       at += cp > 0xffff ? 2 : 1;
       continue;
     }
