@@ -6,13 +6,14 @@ import { NOT_IN_VOCABULARY, STALE_RUN, TOO_MANY_TOKENS } from '../protocol/engin
 import { isCancelledError } from '../protocol/rpc';
 import type { InspectedText } from '../protocol/webview';
 import { EngineHost } from './engine-host';
-import { localisedEngineError, refusedTokenCount } from './engine-errors';
+import { localisedError, refusedTokenCount } from './engine-errors';
 import { errorWithoutHint, headChoices, idsFromText } from './inspect-input';
 import { InspectorPanel, type PanelDataSource, type RerunOutcome } from './panel/panel';
 import type { PanelRestoreState } from './panel/restore';
 import { readSettings } from './settings';
 import { withDeferredProgress } from './progress';
-import { jsonTooLargeMessage, MAX_CONFIG_JSON_BYTES, MAX_TOKENIZER_JSON_BYTES } from '../weights/options';
+import { JSON_SIZE_ERRORS, jsonTooLarge, MAX_CONFIG_JSON_BYTES, MAX_TOKENIZER_JSON_BYTES } from '../weights/options';
+import { MessageError, msg } from '../protocol/message';
 
 /** The sentence Open Debugger starts with. */
 export const DEFAULT_EXAMPLE = 'The cat sat on the mat because it was tired.';
@@ -160,7 +161,7 @@ export class InspectorCommands implements vscode.Disposable {
     } catch (e) {
       engine.setModelSource(previous);
       if (isCancelledError(e)) return;
-      void vscode.window.showErrorMessage(vscode.l10n.t('Could not load {0}: {1}', fileName, localisedEngineError((e as Error).message)));
+      void vscode.window.showErrorMessage(vscode.l10n.t('Could not load {0}: {1}', fileName, localisedError(e)));
     }
   }
 
@@ -243,8 +244,7 @@ export class InspectorCommands implements vscode.Disposable {
       await this.rememberHeads(uri, heads);
       await this.refreshPanelForModel(loaded);
     } catch (e) {
-      if (!isCancelledError(e))
-        void vscode.window.showErrorMessage(vscode.l10n.t('Could not load {0}: {1}', fileName, localisedEngineError((e as Error).message)));
+      if (!isCancelledError(e)) void vscode.window.showErrorMessage(vscode.l10n.t('Could not load {0}: {1}', fileName, localisedError(e)));
     }
   }
 
@@ -271,7 +271,7 @@ export class InspectorCommands implements vscode.Disposable {
       const info = await this.getEngine().ensureModel();
       await this.refreshPanelForModel(info);
     } catch (e) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Attention Inspector: {0}', localisedEngineError((e as Error).message)));
+      void vscode.window.showErrorMessage(vscode.l10n.t('Attention Inspector: {0}', localisedError(e)));
     }
   }
 
@@ -336,7 +336,7 @@ export class InspectorCommands implements vscode.Disposable {
         const runAnyway = vscode.l10n.t('Run Anyway');
         const openSettings = vscode.l10n.t('Open Settings');
         const answer = await vscode.window.showWarningMessage(
-          longSelectionQuestion(inspection.text, refusedTokenCount(err.message), maxTokens, hardLimit),
+          longSelectionQuestion(inspection.text, refusedTokenCount(err), maxTokens, hardLimit),
           runAnyway,
           openSettings,
         );
@@ -344,7 +344,7 @@ export class InspectorCommands implements vscode.Disposable {
         if (answer === openSettings) void vscode.commands.executeCommand('workbench.action.openSettings', 'attentionInspector.maxTokens');
         return undefined;
       }
-      const message = err.name === NOT_IN_VOCABULARY ? this.vocabularyMessage(err) : localisedEngineError(err.message);
+      const message = err.name === NOT_IN_VOCABULARY ? this.vocabularyMessage(err) : localisedError(err);
       void vscode.window.showErrorMessage(vscode.l10n.t('Attention Inspector: {0}', message));
       return message;
     } finally {
@@ -389,7 +389,7 @@ export class InspectorCommands implements vscode.Disposable {
       return { run, source: this.dataSource(inspection.origin), inspected: inspectedOf(inspection) };
     } catch (e) {
       const err = e as Error;
-      const message = err.name === NOT_IN_VOCABULARY ? this.vocabularyMessage(err) : localisedEngineError(err.message);
+      const message = err.name === NOT_IN_VOCABULARY ? this.vocabularyMessage(err) : localisedError(err);
       return { error: vscode.l10n.t('The panel could not show “{0}” again after the reload: {1}', preview(inspection.text), message) };
     }
   }
@@ -457,7 +457,7 @@ async function readSibling(uri: vscode.Uri, name: string, maxBytes: number): Pro
   } catch {
     return undefined;
   }
-  if (size > maxBytes) throw new Error(jsonTooLargeMessage(`the ${name} beside it`, size, maxBytes));
+  if (size > maxBytes) throw new MessageError(jsonTooLarge(msg(JSON_SIZE_ERRORS.beside, name), size, maxBytes));
   try {
     return new TextDecoder().decode(await vscode.workspace.fs.readFile(sibling));
   } catch {

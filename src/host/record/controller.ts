@@ -10,6 +10,7 @@ import type { RecordedSourceLine } from '../../protocol/engine';
 import type { RuntimeFinding, TraceCall, TraceIndex } from '../../record';
 import { TraceDiagnosis, type TraceAnalysis } from '../../record/trace-diagnosis';
 import type { EngineHost } from '../engine-host';
+import { localisedError } from '../engine-errors';
 import { InspectorPanel } from '../panel/panel';
 import { findTargets } from '../../record/targets';
 import { runtimeEvidence } from '../lint/runtime-evidence';
@@ -202,7 +203,7 @@ export class RecordingController implements vscode.Disposable {
         }
       });
     } catch (e) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Recording failed: {0}', (e as Error).message));
+      void vscode.window.showErrorMessage(vscode.l10n.t('Recording failed: {0}', localisedError(e)));
       return;
     } finally {
       this.running = undefined;
@@ -230,7 +231,7 @@ export class RecordingController implements vscode.Disposable {
     try {
       analysis = await this.diagnose(rec);
     } catch (e) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Recording failed: {0}', (e as Error).message));
+      void vscode.window.showErrorMessage(vscode.l10n.t('Recording failed: {0}', localisedError(e)));
       return;
     }
     if (!analysis) return; // another recording replaced this one
@@ -371,7 +372,7 @@ export class RecordingController implements vscode.Disposable {
         { mode: 'debugger', focus: { layer: opened.layer, head: 0 } },
       );
     } catch (e) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Cannot show call #{0}: {1}', id, (e as Error).message));
+      void vscode.window.showErrorMessage(vscode.l10n.t('Cannot show call #{0}: {1}', id, localisedError(e)));
     }
     await this.showSourceLines(call);
   }
@@ -394,7 +395,7 @@ export class RecordingController implements vscode.Disposable {
         });
       }
     } catch (e) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Cannot open {0}: {1}', uri.fsPath, (e as Error).message));
+      void vscode.window.showErrorMessage(vscode.l10n.t('Cannot open {0}: {1}', uri.fsPath, localisedError(e)));
       return;
     }
     const doc = editor.document;
