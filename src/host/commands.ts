@@ -6,14 +6,15 @@ import { NOT_IN_VOCABULARY, STALE_RUN, TOO_MANY_TOKENS } from '../protocol/engin
 import { isCancelledError } from '../protocol/rpc';
 import type { InspectedText } from '../protocol/webview';
 import { EngineHost } from './engine-host';
-import { localisedError, refusedTokenCount } from './engine-errors';
+import { localisedError, localisedParts, refusedTokenCount } from './engine-errors';
 import { errorWithoutHint, headChoices, idsFromText } from './inspect-input';
 import { InspectorPanel, type PanelDataSource, type RerunOutcome } from './panel/panel';
 import type { PanelRestoreState } from './panel/restore';
 import { readSettings } from './settings';
 import { withDeferredProgress } from './progress';
 import { JSON_SIZE_ERRORS, jsonTooLarge, MAX_CONFIG_JSON_BYTES, MAX_TOKENIZER_JSON_BYTES } from '../weights/options';
-import { MessageError, msg } from '../protocol/message';
+import { MessageError, messagePartsOf, msg } from '../protocol/message';
+import { MODEL_ERRORS } from '../models/errors';
 
 /** The sentence Open Debugger starts with. */
 export const DEFAULT_EXAMPLE = 'The cat sat on the mat because it was tired.';
@@ -362,7 +363,7 @@ export class InspectorCommands implements vscode.Disposable {
     return vscode.l10n.t(
       '{0} cannot read this text ({1}). Put the tokenizer.json that belongs to this checkpoint beside its weights and load them again, or select the token ids themselves (numbers only, for example 464, 3797, 3332) and run Inspect Selection on them.',
       name,
-      errorWithoutHint(err.message),
+      vocabularyProblem(err),
     );
   }
 
@@ -463,6 +464,14 @@ async function readSibling(uri: vscode.Uri, name: string, maxBytes: number): Pro
   } catch {
     return undefined;
   }
+}
+
+/** A vocabulary error without its hint (the hint speaks of the CLI: "…; pass --ids"), in the display language. */
+function vocabularyProblem(err: Error): string {
+  const parts = messagePartsOf(err);
+  const [problem] = parts?.template === MODEL_ERRORS.withHint ? parts.args : [];
+  if (typeof problem === 'object') return localisedParts(problem);
+  return parts ? localisedParts(parts) : errorWithoutHint(err.message);
 }
 
 function inspectedOf(inspection: Inspection): InspectedText {
