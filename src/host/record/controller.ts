@@ -17,6 +17,7 @@ import { runtimeEvidence } from '../lint/runtime-evidence';
 import { RecordCodeLensProvider } from './codelens';
 import { pickInterpreter, resolveInterpreter, torchVersion } from './interpreter';
 import { RecordedCallsTree } from './tree';
+import { localisedRuntime } from './runtime-l10n';
 
 export const RUNTIME_SOURCE = 'attention-inspector (runtime)';
 const RUN_ID_BASE = 1_000_000_000; // recorded runs never collide with the engine's run ids
@@ -287,7 +288,7 @@ export class RecordingController implements vscode.Disposable {
       const range = new vscode.Range(line, Math.max(0, f.column - 1), line, Number.MAX_SAFE_INTEGER);
       const d = new vscode.Diagnostic(
         range,
-        f.message,
+        localisedRuntime(f.messageParts, f.message),
         f.severity === 'error'
           ? vscode.DiagnosticSeverity.Error
           : f.severity === 'warning'

@@ -16,18 +16,13 @@ import '../../../src/models/session';
 import '../../../src/tokenize';
 import '../../../src/record';
 import '../../../src/worker/handlers';
+import { englishProse } from '../helpers/english-prose';
 
 const root = join(__dirname, '..', '..', '..');
 const bundle = (name: string) => JSON.parse(readFileSync(join(root, 'l10n', name), 'utf8')) as Record<string, string>;
 const placeholders = (s: string) => [...new Set([...s.matchAll(/\{(\d+)\}/g)].map((m) => m[1]))].sort().join(',');
 
-/** Two English words in a row, outside backticks and placeholders: prose left untranslated. */
-export function englishProse(translated: string): string | undefined {
-  const prose = translated.replace(/`[^`]*`/g, ' ').replace(/\{\d+\}/g, ' ');
-  return /\b[A-Za-z][a-z]+(?:[ -][A-Za-z][a-z]+)+\b/.exec(prose)?.[0];
-}
-
-const DOMAINS: readonly TemplateDomain[] = ['error'];
+const DOMAINS: readonly TemplateDomain[] = ['error', 'runtime'];
 
 describe('error and runtime-finding templates: translations', () => {
   const en = bundle('bundle.l10n.json');
@@ -35,6 +30,7 @@ describe('error and runtime-finding templates: translations', () => {
 
   it('declares the errors’ and the runtime findings’ templates in the registry', () => {
     assert.ok(registeredTemplates('error').length > 200, `only ${registeredTemplates('error').length} error templates registered`);
+    assert.ok(registeredTemplates('runtime').length > 25, `only ${registeredTemplates('runtime').length} runtime templates registered`);
   });
 
   for (const domain of DOMAINS) {
