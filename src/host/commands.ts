@@ -122,8 +122,11 @@ export class InspectorCommands implements vscode.Disposable {
     await this.inspect({ text: DEFAULT_EXAMPLE, mode: 'debugger' });
   }
 
-  /** `fileName` names the model in messages and the status bar (default: the file's own name). */
-  async loadWeights(uri?: vscode.Uri, fileName?: string): Promise<void> {
+  /**
+   * `fileName` names the model in messages and the status bar (default: the file's own name). Returns the error
+   * message shown when the weights could not be loaded (undefined when they loaded or the user cancelled).
+   */
+  async loadWeights(uri?: vscode.Uri, fileName?: string): Promise<string | undefined> {
     if (!uri) {
       // One dialog: native dialogs on Windows and Linux pick files or folders, never both, so a model folder
       // is picked there through its config.json (or its shard index, or a shard); macOS picks the folder itself.
@@ -135,7 +138,7 @@ export class InspectorCommands implements vscode.Disposable {
         title: vscode.l10n.t("Load attention weights: a weight file, or a model folder's config.json"),
         openLabel: vscode.l10n.t('Load Weights'),
       });
-      if (!picked?.[0]) return;
+      if (!picked?.[0]) return undefined;
       uri = picked[0];
     }
     // config.json, the shard index or one shard stands for the model folder it is in.
@@ -159,10 +162,13 @@ export class InspectorCommands implements vscode.Disposable {
       await this.context.workspaceState.update(LOADED_MODEL, uri.toString());
       void vscode.window.showInformationMessage(vscode.l10n.t('Loaded {0}: {1}', fileName, info.detail));
       await this.refreshPanelForModel(info);
+      return undefined;
     } catch (e) {
       engine.setModelSource(previous);
-      if (isCancelledError(e)) return;
-      void vscode.window.showErrorMessage(vscode.l10n.t('Could not load {0}: {1}', fileName, localisedError(e)));
+      if (isCancelledError(e)) return undefined;
+      const message = vscode.l10n.t('Could not load {0}: {1}', fileName, localisedError(e));
+      void vscode.window.showErrorMessage(message);
+      return message;
     }
   }
 
@@ -278,7 +284,7 @@ export class InspectorCommands implements vscode.Disposable {
 
   private async chooseModel(): Promise<void> {
     const info = this.engine?.modelInfo;
-    const items: (vscode.QuickPickItem & { run: () => Promise<void> })[] = [
+    const items: (vscode.QuickPickItem & { run: () => Promise<unknown> })[] = [
       { label: '$(folder-opened) ' + vscode.l10n.t('Load Weights…'), run: () => this.loadWeights() },
       { label: '$(symbol-numeric) ' + vscode.l10n.t('Use Seeded Weights'), description: seededDescription(), run: () => this.useSeededWeights() },
       ...(info?.family === 'attention-layer'
