@@ -58,3 +58,21 @@ export const RUNTIME_MESSAGES = defineTemplates(
   },
   'runtime',
 );
+
+/** Errors of a recorded trace's files (the captured tensors, the recorded tokenizer), shown when a call is opened. */
+export const TRACE_FILE_ERRORS = defineTemplates(
+  {
+    fileProblem: '{0}: {1}',
+    unreadableFor: 'cannot be read ({0}), needed for {1}',
+    problemFor: '{0} ({1})',
+    shape: 'holds shape {0} but the trace says {1} ({2})',
+    dtype: 'holds {0} values but the trace says {1} ({2})',
+    blocks: 'block averages of shape {0} do not fit {1} in {2}×{3} blocks ({4})',
+    tensorOfCall: 'tensor {0} of call {1}',
+    tokenizerNotSaved: 'was not saved with the recording (only fast tokenizers have a tokenizer.json)',
+    unreadable: 'cannot be read ({0})',
+    tokenizerTooLarge: 'is {0} bytes, over the limit of {1} for a tokenizer.json',
+    notUtf8: 'is not UTF-8 text',
+  },
+  'error',
+);
