@@ -6,13 +6,15 @@ import { NOT_IN_VOCABULARY, STALE_RUN, TOO_MANY_TOKENS } from '../protocol/engin
 import { isCancelledError } from '../protocol/rpc';
 import type { InspectedText } from '../protocol/webview';
 import { EngineHost } from './engine-host';
-import { localisedEngineError, refusedTokenCount } from './engine-errors';
+import { localisedError, localisedParts, refusedTokenCount } from './engine-errors';
 import { errorWithoutHint, headChoices, idsFromText } from './inspect-input';
 import { InspectorPanel, type PanelDataSource, type RerunOutcome } from './panel/panel';
 import type { PanelRestoreState } from './panel/restore';
 import { readSettings } from './settings';
 import { withDeferredProgress } from './progress';
-import { jsonTooLargeMessage, MAX_CONFIG_JSON_BYTES, MAX_TOKENIZER_JSON_BYTES } from '../weights/options';
+import { JSON_SIZE_ERRORS, jsonTooLarge, MAX_CONFIG_JSON_BYTES, MAX_TOKENIZER_JSON_BYTES } from '../weights/options';
+import { MessageError, messagePartsOf, msg } from '../protocol/message';
+import { MODEL_ERRORS } from '../models/errors';
 
 /** The sentence Open Debugger starts with. */
 export const DEFAULT_EXAMPLE = 'The cat sat on the mat because it was tired.';
@@ -120,8 +122,11 @@ export class InspectorCommands implements vscode.Disposable {
     await this.inspect({ text: DEFAULT_EXAMPLE, mode: 'debugger' });
   }
 
-  /** `fileName` names the model in messages and the status bar (default: the file's own name). */
-  async loadWeights(uri?: vscode.Uri, fileName?: string): Promise<void> {
+  /**
+   * `fileName` names the model in messages and the status bar (default: the file's own name). Returns the error
+   * message shown when the weights could not be loaded (undefined when they loaded or the user cancelled).
+   */
+  async loadWeights(uri?: vscode.Uri, fileName?: string): Promise<string | undefined> {
     if (!uri) {
       // One dialog: native dialogs on Windows and Linux pick files or folders, never both, so a model folder
       // is picked there through its config.json (or its shard index, or a shard); macOS picks the folder itself.
@@ -133,7 +138,7 @@ export class InspectorCommands implements vscode.Disposable {
         title: vscode.l10n.t("Load attention weights: a weight file, or a model folder's config.json"),
         openLabel: vscode.l10n.t('Load Weights'),
       });
-      if (!picked?.[0]) return;
+      if (!picked?.[0]) return undefined;
       uri = picked[0];
     }
     // config.json, the shard index or one shard stands for the model folder it is in.
@@ -157,10 +162,13 @@ export class InspectorCommands implements vscode.Disposable {
       await this.context.workspaceState.update(LOADED_MODEL, uri.toString());
       void vscode.window.showInformationMessage(vscode.l10n.t('Loaded {0}: {1}', fileName, info.detail));
       await this.refreshPanelForModel(info);
+      return undefined;
     } catch (e) {
       engine.setModelSource(previous);
-      if (isCancelledError(e)) return;
-      void vscode.window.showErrorMessage(vscode.l10n.t('Could not load {0}: {1}', fileName, localisedEngineError((e as Error).message)));
+      if (isCancelledError(e)) return undefined;
+      const message = vscode.l10n.t('Could not load {0}: {1}', fileName, localisedError(e));
+      void vscode.window.showErrorMessage(message);
+      return message;
     }
   }
 
@@ -243,8 +251,7 @@ export class InspectorCommands implements vscode.Disposable {
       await this.rememberHeads(uri, heads);
       await this.refreshPanelForModel(loaded);
     } catch (e) {
-      if (!isCancelledError(e))
-        void vscode.window.showErrorMessage(vscode.l10n.t('Could not load {0}: {1}', fileName, localisedEngineError((e as Error).message)));
+      if (!isCancelledError(e)) void vscode.window.showErrorMessage(vscode.l10n.t('Could not load {0}: {1}', fileName, localisedError(e)));
     }
   }
 
@@ -271,13 +278,13 @@ export class InspectorCommands implements vscode.Disposable {
       const info = await this.getEngine().ensureModel();
       await this.refreshPanelForModel(info);
     } catch (e) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Attention Inspector: {0}', localisedEngineError((e as Error).message)));
+      void vscode.window.showErrorMessage(vscode.l10n.t('Attention Inspector: {0}', localisedError(e)));
     }
   }
 
   private async chooseModel(): Promise<void> {
     const info = this.engine?.modelInfo;
-    const items: (vscode.QuickPickItem & { run: () => Promise<void> })[] = [
+    const items: (vscode.QuickPickItem & { run: () => Promise<unknown> })[] = [
       { label: '$(folder-opened) ' + vscode.l10n.t('Load Weights…'), run: () => this.loadWeights() },
       { label: '$(symbol-numeric) ' + vscode.l10n.t('Use Seeded Weights'), description: seededDescription(), run: () => this.useSeededWeights() },
       ...(info?.family === 'attention-layer'
@@ -336,7 +343,7 @@ export class InspectorCommands implements vscode.Disposable {
         const runAnyway = vscode.l10n.t('Run Anyway');
         const openSettings = vscode.l10n.t('Open Settings');
         const answer = await vscode.window.showWarningMessage(
-          longSelectionQuestion(inspection.text, refusedTokenCount(err.message), maxTokens, hardLimit),
+          longSelectionQuestion(inspection.text, refusedTokenCount(err), maxTokens, hardLimit),
           runAnyway,
           openSettings,
         );
@@ -344,7 +351,7 @@ export class InspectorCommands implements vscode.Disposable {
         if (answer === openSettings) void vscode.commands.executeCommand('workbench.action.openSettings', 'attentionInspector.maxTokens');
         return undefined;
       }
-      const message = err.name === NOT_IN_VOCABULARY ? this.vocabularyMessage(err) : localisedEngineError(err.message);
+      const message = err.name === NOT_IN_VOCABULARY ? this.vocabularyMessage(err) : localisedError(err);
       void vscode.window.showErrorMessage(vscode.l10n.t('Attention Inspector: {0}', message));
       return message;
     } finally {
@@ -362,7 +369,7 @@ export class InspectorCommands implements vscode.Disposable {
     return vscode.l10n.t(
       '{0} cannot read this text ({1}). Put the tokenizer.json that belongs to this checkpoint beside its weights and load them again, or select the token ids themselves (numbers only, for example 464, 3797, 3332) and run Inspect Selection on them.',
       name,
-      errorWithoutHint(err.message),
+      vocabularyProblem(err),
     );
   }
 
@@ -389,7 +396,7 @@ export class InspectorCommands implements vscode.Disposable {
       return { run, source: this.dataSource(inspection.origin), inspected: inspectedOf(inspection) };
     } catch (e) {
       const err = e as Error;
-      const message = err.name === NOT_IN_VOCABULARY ? this.vocabularyMessage(err) : localisedEngineError(err.message);
+      const message = err.name === NOT_IN_VOCABULARY ? this.vocabularyMessage(err) : localisedError(err);
       return { error: vscode.l10n.t('The panel could not show “{0}” again after the reload: {1}', preview(inspection.text), message) };
     }
   }
@@ -457,12 +464,20 @@ async function readSibling(uri: vscode.Uri, name: string, maxBytes: number): Pro
   } catch {
     return undefined;
   }
-  if (size > maxBytes) throw new Error(jsonTooLargeMessage(`the ${name} beside it`, size, maxBytes));
+  if (size > maxBytes) throw new MessageError(jsonTooLarge(msg(JSON_SIZE_ERRORS.beside, name), size, maxBytes));
   try {
     return new TextDecoder().decode(await vscode.workspace.fs.readFile(sibling));
   } catch {
     return undefined;
   }
+}
+
+/** A vocabulary error without its hint (the hint speaks of the CLI: "…; pass --ids"), in the display language. */
+function vocabularyProblem(err: Error): string {
+  const parts = messagePartsOf(err);
+  const [problem] = parts?.template === MODEL_ERRORS.withHint ? parts.args : [];
+  if (typeof problem === 'object') return localisedParts(problem);
+  return parts ? localisedParts(parts) : errorWithoutHint(err.message);
 }
 
 function inspectedOf(inspection: Inspection): InspectedText {

@@ -1,18 +1,32 @@
-// Engine errors in the display language: a message the engine session made from one of its templates
-// (src/protocol/engine-errors.ts) is translated template and arguments with vscode.l10n.t; any other error
-// (a loader's, a worker's) is shown as it came.
+// Errors from the engine worker in the display language: an error made from templates (a MessageError: the
+// session's, src/protocol/engine-errors.ts; the loaders', models' and tokenizers' errors) arrives as its
+// template and arguments and is rendered here with vscode.l10n.t under the comment `error` (bundle key
+// `<English>/error`), nested parts first. Any other error (a worker crash, a bug) is shown as it came.
 import * as vscode from 'vscode';
-import { ENGINE_ERRORS, matchEngineError } from '../protocol/engine-errors';
+import { ENGINE_ERRORS } from '../protocol/engine-errors';
+import { messagePartsOf, renderMessage, type MessageParts } from '../protocol/message';
 
-export function localisedEngineError(message: string): string {
-  const m = matchEngineError(message);
-  return m ? vscode.l10n.t(m.template, ...m.args) : message;
+/** The vscode.l10n comment of every error template: its bundle key is `${english}/${ERROR_L10N_COMMENT}`. */
+export const ERROR_L10N_COMMENT = 'error';
+
+const translate = (message: string, args: readonly (string | number)[]): string => vscode.l10n.t({ message, args: [...args], comment: ERROR_L10N_COMMENT });
+
+/** Error parts in the display language. */
+export function localisedParts(parts: MessageParts): string {
+  return renderMessage(parts, translate);
+}
+
+/** The error's text in the display language (its English message when it was not made from templates). */
+export function localisedError(e: unknown): string {
+  const parts = messagePartsOf(e);
+  if (parts) return localisedParts(parts);
+  return e instanceof Error ? e.message : String(e);
 }
 
 /** The length of a text the engine refused for its token limit: "1,234" tokens, or "more than 65,536". */
-export function refusedTokenCount(message: string): { tokens: number; atLeast: boolean } | undefined {
-  const m = matchEngineError(message);
-  if (m?.template === ENGINE_ERRORS.tooManyTokens) return { tokens: Number(m.args[0]), atLeast: false };
-  if (m?.template === ENGINE_ERRORS.tooManyTokensAtLeast) return { tokens: Number(m.args[0]), atLeast: true };
+export function refusedTokenCount(e: unknown): { tokens: number; atLeast: boolean } | undefined {
+  const parts = messagePartsOf(e);
+  if (parts?.template === ENGINE_ERRORS.tooManyTokens) return { tokens: Number(parts.args[0]), atLeast: false };
+  if (parts?.template === ENGINE_ERRORS.tooManyTokensAtLeast) return { tokens: Number(parts.args[0]), atLeast: true };
   return undefined;
 }

@@ -2,6 +2,7 @@
 // (tanh approximation) and BERT's "gelu" (exact erf form) are the two that matter; a few common others are
 // accepted so a config that names them is not refused.
 import { geluScalar, geluTanhScalar } from '../engine/ops/activations';
+import { MODEL_ERRORS, modelError } from './errors';
 
 export type ActivationName = 'gelu' | 'gelu_new' | 'gelu_pytorch_tanh' | 'gelu_fast' | 'quick_gelu' | 'relu' | 'silu' | 'swish' | 'tanh';
 
@@ -24,7 +25,7 @@ export const ACTIVATION_NAMES = Object.keys(ACTIVATIONS) as ActivationName[];
 /** Checks a config's activation name; throws naming the supported ones. */
 export function checkActivation(name: string, fileName = 'config.json'): ActivationName {
   if (!(ACTIVATION_NAMES as string[]).includes(name)) {
-    throw new Error(`${fileName}: activation '${name}' is not supported (expected one of ${ACTIVATION_NAMES.join(', ')})`);
+    throw modelError(MODEL_ERRORS.activation, fileName, name, ACTIVATION_NAMES.join(', '));
   }
   return name as ActivationName;
 }

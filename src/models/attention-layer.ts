@@ -14,6 +14,8 @@ import { attendAllHeads, linearToHeads } from './layers';
 import { attendLayer, maskSpec, shouldMaterialise } from './lazy-attention';
 import { ParamReader } from './params';
 import type { AttentionModel, ForwardOptions, ForwardResult } from './types';
+import { msg } from '../protocol/message';
+import { MODEL_ERRORS, modelError } from './errors';
 
 /** How the projections are stored, with their names relative to the layer's prefix. */
 interface LayerLayout {
@@ -135,15 +137,14 @@ export function readAttentionLayer(
   fileName: string,
   configName = 'config.json',
 ): AttentionLayerWeights {
-  const p = new ParamReader(tensors, found.prefix, fileName, 'an attention layer');
+  const p = new ParamReader(tensors, found.prefix, fileName, msg(MODEL_ERRORS.anAttentionLayer));
   const { layout } = found;
   let q: AttentionLayerWeights['q'];
   let k: AttentionLayerWeights['k'];
   let v: AttentionLayerWeights['v'];
   if (layout.packed) {
     const w = p.get(layout.packed.weight, [null, null]); // [3D, E]
-    if (w.shape[0] % 3 !== 0)
-      throw new Error(`${fileName}: tensor '${p.fullName(layout.packed.weight)}' has ${w.shape[0]} rows, not a multiple of 3 (rows W_q; W_k; W_v)`);
+    if (w.shape[0] % 3 !== 0) throw modelError(MODEL_ERRORS.packedRows, fileName, p.fullName(layout.packed.weight), w.shape[0] ?? 0);
     const D = w.shape[0] / 3;
     const b = p.optional(layout.packed.bias, [3 * D]);
     [q, k, v] = [0, 1, 2].map((part) => ({ weight: subTensor(w, part, D), bias: b ? subTensor(b, part, D) : undefined }));

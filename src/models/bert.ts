@@ -14,6 +14,8 @@ import { addInPlace, mergeHeads, splitHeads } from './layers';
 import { attendLayer, maskSpec, shouldMaterialise } from './lazy-attention';
 import { countParameters, formatCount, ParamReader } from './params';
 import type { AttentionModel, ForwardOptions, ForwardResult, MaskSpec, TokenizerChoice } from './types';
+import { msg, renderMessage } from '../protocol/message';
+import { jsonText, MODEL_ERRORS, modelError } from './errors';
 
 export interface BertConfig {
   nLayer: number;
@@ -92,7 +94,7 @@ function countLayers(tensors: Map<string, Tensor>, prefix: string, fileName: str
     if (m) found.add(Number(m[1]));
   }
   for (let i = 0; i < found.size; i++) {
-    if (!found.has(i)) throw new Error(`${fileName}: BERT layers are numbered ${[...found].sort((a, b) => a - b).join(', ')}; layer ${i} is missing`);
+    if (!found.has(i)) throw modelError(MODEL_ERRORS.bertLayersMissing, fileName, [...found].sort((a, b) => a - b).join(', '), i);
   }
   return found.size;
 }
@@ -105,7 +107,7 @@ export function readBert(
   fileName: string,
   configName = 'config.json',
 ): BertCheckpoint {
-  const p = new ParamReader(tensors, prefix, fileName, 'a BERT checkpoint');
+  const p = new ParamReader(tensors, prefix, fileName, msg(MODEL_ERRORS.aBertCheckpoint));
   const word = p.get('embeddings.word_embeddings.weight', [null, null]);
   const [vocabSize, E] = word.shape;
   const position = p.get('embeddings.position_embeddings.weight', [null, E]);
@@ -113,17 +115,17 @@ export function readBert(
   const nLayer = countLayers(tensors, prefix, fileName);
   const cfgLayers = configPositiveInt(config, ['num_hidden_layers', 'n_layer'], configName);
   if (cfgLayers !== undefined && cfgLayers !== nLayer) {
-    throw new Error(`${configName}: num_hidden_layers is ${cfgLayers} but ${fileName} holds ${nLayer} BERT layers`);
+    throw modelError(MODEL_ERRORS.bertLayers, configName, cfgLayers, fileName, nLayer);
   }
   const cfgHidden = configPositiveInt(config, ['hidden_size'], configName);
   if (cfgHidden !== undefined && cfgHidden !== E) {
-    throw new Error(`${configName}: hidden_size is ${cfgHidden} but ${fileName}'s word embeddings are ${vocabSize}×${E}`);
+    throw modelError(MODEL_ERRORS.bertHidden, configName, cfgHidden, fileName, vocabSize, E);
   }
   const heads = resolveHeads(config, ['num_attention_heads', 'n_head'], E, configName);
   const intermediate = p.get('encoder.layer.0.intermediate.dense.weight', [null, E]).shape[0];
   const positionType = configString(config, ['position_embedding_type'], configName) ?? 'absolute';
   if (positionType !== 'absolute') {
-    throw new Error(`${configName}: position_embedding_type '${positionType}' is not supported (only 'absolute' position embeddings)`);
+    throw modelError(MODEL_ERRORS.bertPositions, configName, positionType);
   }
   // Old BERT checkpoints (Google's conversion) name LayerNorm parameters gamma/beta.
   const norm = (name: string): Norm => ({
@@ -149,8 +151,7 @@ export function readBert(
   let paddingIdx: number | undefined;
   if (ROBERTA_MODEL_TYPES.includes(modelType)) {
     const pad = config?.pad_token_id;
-    if (typeof pad !== 'number' || !Number.isInteger(pad) || pad < 0)
-      throw new Error(`${configName}: model_type '${modelType}' needs "pad_token_id" (its positions start after it), got ${JSON.stringify(pad)}`);
+    if (typeof pad !== 'number' || !Number.isInteger(pad) || pad < 0) throw modelError(MODEL_ERRORS.bertPad, configName, modelType, jsonText(pad));
     paddingIdx = pad;
   }
   return {
@@ -243,8 +244,7 @@ export interface BertModelOptions {
   tokenizerJson?: string;
 }
 
-const NO_TOKENIZER_HINT =
-  'this BERT checkpoint came without a tokenizer.json, so it can only run on token ids (--ids 101,2023,102) — put its tokenizer.json beside the weights to inspect text';
+const NO_TOKENIZER_HINT = msg(MODEL_ERRORS.bertNoTokenizer);
 
 /** The AttentionModel of a BERT checkpoint: bidirectional, padding via the attention mask. */
 export function createBertModel(options: BertModelOptions): AttentionModel {
@@ -263,7 +263,7 @@ export function createBertModel(options: BertModelOptions): AttentionModel {
       `${fileName}: ${familyName} checkpoint${prefix ? ` (names prefixed '${prefix}')` : ''}, ${formatCount(countParameters(tensors, prefix))} parameters in ${tensors.size} tensors.`,
       `${plural(c.nLayer, 'layer')}, hidden ${c.hidden}, ${plural(c.nHead, 'head')} of ${c.hidden / c.nHead} dims (${c.headsSource}), intermediate ${c.intermediate} with ${c.activation}, LayerNorm eps ${c.layerNormEps}.`,
       `Vocabulary ${c.vocabSize}, ${c.maxPositions} positions${roberta ? ` (counted from padding id ${c.paddingIdx} + 1)` : ''}; bidirectional attention, padding masked through the attention mask.`,
-      hasTokenizer ? 'Tokenizer: tokenizer.json.' : `No tokenizer: ${NO_TOKENIZER_HINT}.`,
+      hasTokenizer ? 'Tokenizer: tokenizer.json.' : `No tokenizer: ${renderMessage(NO_TOKENIZER_HINT)}.`,
     ].join(' '),
     nLayer: c.nLayer,
     nHead: c.nHead,
@@ -278,7 +278,7 @@ export function createBertModel(options: BertModelOptions): AttentionModel {
     info,
     tokenizer,
     async forward(tokens: TokenInfo[], forwardOptions: ForwardOptions = {}): Promise<ForwardResult> {
-      const ids = tokenIds(tokens, c.vocabSize, 'BERT', hasTokenizer ? 'BERT needs ids from its tokenizer.json (or --ids)' : NO_TOKENIZER_HINT);
+      const ids = tokenIds(tokens, c.vocabSize, 'BERT', hasTokenizer ? msg(MODEL_ERRORS.needsIdsFromTokenizerJson, 'BERT') : NO_TOKENIZER_HINT);
       const out = await bertForward(checkpoint, ids, forwardOptions);
       return forwardResult(out.layers, c.nHead, ids.length, out.mask, 'BERT');
     },

@@ -1,20 +1,23 @@
 // A HuggingFace config.json, read defensively: only the few fields a family needs, each validated, and
 // every problem reported with the field name and what was expected.
 
+import { errorArg, msg } from '../protocol/message';
+import { jsonText, MODEL_ERRORS, modelError } from './errors';
+
 export type ConfigObject = Readonly<Record<string, unknown>>;
 
 /** Parses config.json text; undefined stays undefined. Throws naming the file for bad JSON or a non-object. */
 export function parseConfigJson(text: string | undefined, fileName = 'config.json'): ConfigObject | undefined {
   if (text === undefined) return undefined;
-  if (typeof text !== 'string') throw new Error(`${fileName}: expected the text of a JSON file, got ${typeof text}`);
+  if (typeof text !== 'string') throw modelError(MODEL_ERRORS.configNotText, fileName, typeof text);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (e) {
-    throw new Error(`${fileName}: not valid JSON (${e instanceof Error ? e.message : String(e)})`);
+    throw modelError(MODEL_ERRORS.configNotJson, fileName, errorArg(e));
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new Error(`${fileName}: expected a JSON object of model settings, got ${Array.isArray(value) ? 'an array' : String(value)}`);
+    throw modelError(MODEL_ERRORS.configNotObject, fileName, Array.isArray(value) ? msg(MODEL_ERRORS.anArray) : String(value));
   }
   return value as ConfigObject;
 }
@@ -34,7 +37,7 @@ export function configPositiveInt(config: ConfigObject | undefined, keys: readon
   const found = pick(config, keys);
   if (!found) return undefined;
   if (typeof found.value !== 'number' || !Number.isInteger(found.value) || found.value < 1) {
-    throw new Error(`${fileName}: "${found.key}" must be a positive integer, got ${JSON.stringify(found.value)}`);
+    throw modelError(MODEL_ERRORS.notPositiveInt, fileName, found.key, jsonText(found.value));
   }
   return found.value;
 }
@@ -44,7 +47,7 @@ export function configNonNegative(config: ConfigObject | undefined, keys: readon
   const found = pick(config, keys);
   if (!found) return undefined;
   if (typeof found.value !== 'number' || !Number.isFinite(found.value) || found.value < 0) {
-    throw new Error(`${fileName}: "${found.key}" must be a finite number ≥ 0, got ${JSON.stringify(found.value)}`);
+    throw modelError(MODEL_ERRORS.notNonNegative, fileName, found.key, jsonText(found.value));
   }
   return found.value;
 }
@@ -52,14 +55,14 @@ export function configNonNegative(config: ConfigObject | undefined, keys: readon
 export function configBoolean(config: ConfigObject | undefined, keys: readonly string[], fileName = 'config.json'): boolean | undefined {
   const found = pick(config, keys);
   if (!found) return undefined;
-  if (typeof found.value !== 'boolean') throw new Error(`${fileName}: "${found.key}" must be true or false, got ${JSON.stringify(found.value)}`);
+  if (typeof found.value !== 'boolean') throw modelError(MODEL_ERRORS.notBoolean, fileName, found.key, jsonText(found.value));
   return found.value;
 }
 
 export function configString(config: ConfigObject | undefined, keys: readonly string[], fileName = 'config.json'): string | undefined {
   const found = pick(config, keys);
   if (!found) return undefined;
-  if (typeof found.value !== 'string') throw new Error(`${fileName}: "${found.key}" must be a string, got ${JSON.stringify(found.value)}`);
+  if (typeof found.value !== 'string') throw modelError(MODEL_ERRORS.notString, fileName, found.key, jsonText(found.value));
   return found.value;
 }
 
@@ -91,7 +94,7 @@ export function resolveHeads(config: ConfigObject | undefined, keys: readonly st
   const fromConfig = configPositiveInt(config, keys, fileName);
   if (fromConfig !== undefined) {
     if (width % fromConfig !== 0) {
-      throw new Error(`${fileName}: ${fromConfig} heads do not divide the model width ${width} (each head needs width / heads dimensions)`);
+      throw modelError(MODEL_ERRORS.headsDoNotDivide, fileName, fromConfig, width);
     }
     return { nHead: fromConfig, source: `from ${fileName}`, assumed: false };
   }

@@ -8,6 +8,7 @@ import { type ConfigObject, configBoolean, configNonNegative, configPositiveInt,
 import type { RmsNormKind } from './rms-norm';
 import type { RopeScaling, RopeSpec } from '../engine/ops/rope';
 import { checkWindow } from './sliding-window';
+import { jsonText, MODEL_ERRORS, modelError } from './errors';
 
 export const DECODER_FAMILIES = ['llama', 'mistral', 'qwen2', 'qwen3', 'gemma2', 'gemma3', 'phi3'] as const;
 export type DecoderFamily = (typeof DECODER_FAMILIES)[number];
@@ -99,16 +100,16 @@ export function readDecoderConfig(config: ConfigObject, family: DecoderFamily, c
   const num: Num = (keys) => configNonNegative(config, keys, configName);
   const need = (keys: readonly string[]): number => {
     const v = int(keys);
-    if (v === undefined) throw new Error(`${configName}: "${keys[0]}" is missing (a ${FAMILY_LABEL[family]} config needs it)`);
+    if (v === undefined) throw modelError(MODEL_ERRORS.configKeyMissing, configName, keys[0] ?? '', FAMILY_LABEL[family]);
     return v;
   };
   const hidden = need(['hidden_size']);
   const nLayer = need(['num_hidden_layers']);
   const nHead = need(['num_attention_heads']);
   const nKvHead = int(['num_key_value_heads']) ?? nHead;
-  if (nHead % nKvHead !== 0) throw new Error(`${configName}: num_key_value_heads ${nKvHead} does not divide num_attention_heads ${nHead}`);
+  if (nHead % nKvHead !== 0) throw modelError(MODEL_ERRORS.kvHeads, configName, nKvHead, nHead);
   const headDim = int(['head_dim']) ?? hidden / nHead;
-  if (!Number.isInteger(headDim)) throw new Error(`${configName}: no head_dim, and num_attention_heads ${nHead} does not divide hidden_size ${hidden}`);
+  if (!Number.isInteger(headDim)) throw modelError(MODEL_ERRORS.noHeadDim, configName, nHead, hidden);
   const isGemma = family === 'gemma2' || family === 'gemma3';
   const notes: string[] = [];
   const activationName =
@@ -152,8 +153,7 @@ export function readDecoderConfig(config: ConfigObject, family: DecoderFamily, c
 function positiveOrNull(config: ConfigObject, key: string, configName: string): number | undefined {
   const v = config[key];
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'number' || !(v > 0) || !Number.isFinite(v))
-    throw new Error(`${configName}: "${key}" must be a positive number or null, got ${JSON.stringify(v)}`);
+  if (typeof v !== 'number' || !(v > 0) || !Number.isFinite(v)) throw modelError(MODEL_ERRORS.positiveOrNull, configName, key, jsonText(v));
   return v;
 }
 
@@ -165,8 +165,7 @@ function readLayers(config: ConfigObject, family: DecoderFamily, nLayer: number,
   const rawWindow = config.sliding_window;
   let window: number | undefined;
   if (types.includes('sliding_attention')) {
-    if (typeof rawWindow !== 'number')
-      throw new Error(`${configName}: layers use sliding-window attention but "sliding_window" is ${JSON.stringify(rawWindow ?? null)}, not a number of keys`);
+    if (typeof rawWindow !== 'number') throw modelError(MODEL_ERRORS.slidingWindow, configName, jsonText(rawWindow ?? null));
     window = checkWindow(rawWindow, configName);
   }
   const ropes = ropeByLayerType(config, family, headDim, configName);
@@ -185,7 +184,7 @@ function layerTypes(config: ConfigObject, family: DecoderFamily, nLayer: number,
   const raw = config.layer_types;
   if (raw !== undefined && raw !== null) {
     if (!Array.isArray(raw) || raw.length !== nLayer || !raw.every((t) => (LAYER_TYPES as readonly unknown[]).includes(t))) {
-      throw new Error(`${configName}: "layer_types" must list ${nLayer} entries of ${LAYER_TYPES.join(' / ')}, got ${JSON.stringify(raw).slice(0, 120)}`);
+      throw modelError(MODEL_ERRORS.layerTypes, configName, nLayer, LAYER_TYPES.join(' / '), jsonText(raw).slice(0, 120));
     }
     return raw as LayerType[];
   }
@@ -217,13 +216,12 @@ function ropeByLayerType(config: ConfigObject, family: DecoderFamily, headDim: n
   const params = config.rope_parameters;
   const partial = (p: Record<string, unknown> | undefined) => {
     const factor = (p?.partial_rotary_factor ?? config.partial_rotary_factor ?? 1) as unknown;
-    if (typeof factor !== 'number' || !(factor > 0) || factor > 1)
-      throw new Error(`${configName}: "partial_rotary_factor" must be in (0, 1], got ${JSON.stringify(factor)}`);
+    if (typeof factor !== 'number' || !(factor > 0) || factor > 1) throw modelError(MODEL_ERRORS.rotaryFactor, configName, jsonText(factor));
     const dim = Math.floor(headDim * factor);
     return dim - (dim % 2);
   };
   if (params !== undefined && params !== null) {
-    if (typeof params !== 'object' || Array.isArray(params)) throw new Error(`${configName}: "rope_parameters" must be an object`);
+    if (typeof params !== 'object' || Array.isArray(params)) throw modelError(MODEL_ERRORS.ropeParameters, configName);
     const p = params as Record<string, unknown>;
     const perType = LAYER_TYPES.every((t) => typeof p[t] === 'object' && p[t] !== null);
     if (perType) {
@@ -259,11 +257,11 @@ function ropeByLayerType(config: ConfigObject, family: DecoderFamily, headDim: n
 
 function ropeSpec(p: Record<string, unknown>, rotaryDim: number, where: string): RopeSpec {
   const theta = p.rope_theta ?? 10000;
-  if (typeof theta !== 'number' || !(theta > 0)) throw new Error(`${where}: rope_theta must be a positive number, got ${JSON.stringify(theta)}`);
+  if (typeof theta !== 'number' || !(theta > 0)) throw modelError(MODEL_ERRORS.ropeTheta, where, jsonText(theta));
   const type = p.rope_type ?? p.type ?? 'default';
   const factor = (): number => {
     const v = p.factor;
-    if (typeof v !== 'number' || !(v > 0)) throw new Error(`${where}: rope_type '${String(type)}' needs a positive "factor", got ${JSON.stringify(v)}`);
+    if (typeof v !== 'number' || !(v > 0)) throw modelError(MODEL_ERRORS.ropeFactor, where, String(type), jsonText(v));
     return v;
   };
   let scaling: RopeScaling;
@@ -277,7 +275,7 @@ function ropeSpec(p: Record<string, unknown>, rotaryDim: number, where: string):
     case 'llama3': {
       const field = (k: string): number => {
         const v = p[k];
-        if (typeof v !== 'number' || !(v > 0)) throw new Error(`${where}: rope_type 'llama3' needs a positive "${k}", got ${JSON.stringify(v)}`);
+        if (typeof v !== 'number' || !(v > 0)) throw modelError(MODEL_ERRORS.llama3Key, where, k, jsonText(v));
         return v;
       };
       scaling = {
@@ -290,7 +288,7 @@ function ropeSpec(p: Record<string, unknown>, rotaryDim: number, where: string):
       break;
     }
     default:
-      throw new Error(`${where}: rope_type '${String(type)}' is not supported (supported: default, linear, llama3)`);
+      throw modelError(MODEL_ERRORS.ropeType, where, String(type));
   }
   return { theta, rotaryDim, scaling };
 }

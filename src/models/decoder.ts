@@ -27,6 +27,8 @@ import { rmsNorm, rmsNormInPlace } from './rms-norm';
 import { applyRopeInPlace, ropeInverseFrequencies, type RopeSpec, ropeTables, type RopeTables } from '../engine/ops/rope';
 import { softcapInPlace } from '../engine/ops/softcap';
 import type { AttentionModel, ForwardOptions, ForwardResult, MaskSpec, TokenizerChoice } from './types';
+import { msg, renderMessage, type MessageArg } from '../protocol/message';
+import { MODEL_ERRORS, modelError } from './errors';
 
 /** Tensor names that identify a RoPE decoder (after its prefix, '' or 'model.'). */
 export const DECODER_MARKERS = ['embed_tokens.weight', 'layers.0.self_attn.o_proj.weight'] as const;
@@ -49,15 +51,15 @@ class StoreReader {
     private readonly store: TensorStore,
     readonly prefix: string,
     private readonly label: string,
-    private readonly what: string,
+    private readonly what: MessageArg,
   ) {}
 
   stored(name: string, shape: readonly number[]): StoredTensor {
     const full = this.prefix + name;
     const t = this.store.get(full);
-    if (!t) throw new Error(`${this.label}: tensor '${full}' is missing (${this.what} needs it, shape [${shape.join(', ')}])`);
+    if (!t) throw modelError(MODEL_ERRORS.decoderTensorMissing, this.label, full, this.what, `[${shape.join(', ')}]`);
     if (t.shape.length !== shape.length || t.shape.some((d, i) => d !== shape[i])) {
-      throw new Error(`${t.file}: tensor '${full}' has shape [${t.shape.join(', ')}] but ${this.what} needs [${shape.join(', ')}] (from config.json)`);
+      throw modelError(MODEL_ERRORS.decoderTensorShape, t.file, full, `[${t.shape.join(', ')}]`, this.what, `[${shape.join(', ')}]`);
     }
     return t;
   }
@@ -126,18 +128,18 @@ export function readDecoder(
   configName = 'config.json',
 ): DecoderCheckpoint {
   const c = readDecoderConfig(config, family, configName);
-  const reader = new StoreReader(store, prefix, label, `a ${FAMILY_LABEL[family]} checkpoint`);
+  const reader = new StoreReader(store, prefix, label, msg(MODEL_ERRORS.aFamilyCheckpoint, FAMILY_LABEL[family]));
   const embed = reader.stored('embed_tokens.weight', [c.vocabSize, c.hidden]);
   const lmName = prefix.endsWith('model.') ? prefix.slice(0, -'model.'.length) + 'lm_head.weight' : 'lm_head.weight';
   const ownHead = store.get(lmName);
   let lmHead = embed;
   if (ownHead && !c.tieWordEmbeddings) {
     if (ownHead.shape.length !== 2 || ownHead.shape[0] !== c.vocabSize || ownHead.shape[1] !== c.hidden) {
-      throw new Error(`${ownHead.file}: tensor '${lmName}' has shape [${ownHead.shape.join(', ')}] but the lm_head needs [${c.vocabSize}, ${c.hidden}]`);
+      throw modelError(MODEL_ERRORS.decoderLmHead, ownHead.file, lmName, `[${ownHead.shape.join(', ')}]`, c.vocabSize, c.hidden);
     }
     lmHead = ownHead;
   } else if (!c.tieWordEmbeddings) {
-    throw new Error(`${label}: config.json says tie_word_embeddings is false but there is no '${lmName}'`);
+    throw modelError(MODEL_ERRORS.untiedWithoutHead, label, lmName);
   }
   const checkpoint: DecoderCheckpoint = { config: c, label, reader, embed, lmHead, finalNorm: reader.get('norm.weight', [c.hidden]), parameters: 0 };
   for (let l = 0; l < c.nLayer; l++) layerWeights(checkpoint, l, false); // shape-check every layer up front
@@ -145,7 +147,7 @@ export function readDecoder(
   for (const t of store.values()) n += t.shape.reduce((a, b) => a * b, 1);
   checkpoint.parameters = n;
   const extra = `layers.${c.nLayer}.self_attn.o_proj.weight`;
-  if (reader.has(extra)) throw new Error(`${label}: holds more layers than num_hidden_layers ${c.nLayer} in config.json ('${prefix}${extra}' exists)`);
+  if (reader.has(extra)) throw modelError(MODEL_ERRORS.extraLayers, label, c.nLayer, `${prefix}${extra}`);
   return checkpoint;
 }
 
@@ -334,8 +336,7 @@ export interface DecoderModelOptions {
   tokenizerJson?: string;
 }
 
-const NO_TOKENIZER_HINT =
-  'this checkpoint came without a tokenizer.json, so it can only run on token ids (--ids) — put its tokenizer.json beside the weights to inspect text';
+const NO_TOKENIZER_HINT = msg(MODEL_ERRORS.noTokenizer);
 
 /** The AttentionModel of a RoPE decoder checkpoint: causal, GQA, its own tokenizer.json. */
 export function createDecoderModel(options: DecoderModelOptions): AttentionModel {
@@ -356,7 +357,7 @@ export function createDecoderModel(options: DecoderModelOptions): AttentionModel
       `${plural(c.nLayer, 'layer')}, d_model ${c.hidden}, ${plural(c.nHead, 'query head')} sharing ${plural(c.nKvHead, 'key/value head')} (${c.nHead / c.nKvHead} per group), head_dim ${c.headDim}, MLP ${c.intermediate} wide with ${c.activation}, RMSNorm eps ${c.rmsNormEps}.`,
       `RoPE θ ${rope.theta}${rope.scaling.type !== 'default' ? ` with ${rope.scaling.type} scaling` : ''}${rope.rotaryDim < c.headDim ? ` on ${rope.rotaryDim} of ${c.headDim} dims` : ''}; scale ${c.attnScale.toPrecision(4)}${c.attnSoftcap ? `; attention soft-cap ${c.attnSoftcap}` : ''}${c.finalSoftcap ? `, final soft-cap ${c.finalSoftcap}` : ''}${sliding ? `; sliding window ${windows.find((w) => w !== undefined)} on ${sliding} of ${c.nLayer} layers` : ''}${c.qkNorm ? '; q/k RMSNorm' : ''}.`,
       `Vocabulary ${c.vocabSize}, ${c.maxPositions} positions; causal attention.`,
-      hasTokenizer ? 'Tokenizer: tokenizer.json.' : `No tokenizer: ${NO_TOKENIZER_HINT}.`,
+      hasTokenizer ? 'Tokenizer: tokenizer.json.' : `No tokenizer: ${renderMessage(NO_TOKENIZER_HINT)}.`,
     ].join(' '),
     nLayer: c.nLayer,
     nHead: c.nHead,
@@ -375,7 +376,7 @@ export function createDecoderModel(options: DecoderModelOptions): AttentionModel
     info,
     tokenizer,
     async forward(tokens: TokenInfo[], forwardOptions: ForwardOptions = {}): Promise<ForwardResult> {
-      const ids = tokenIds(tokens, c.vocabSize, familyLabel, hasTokenizer ? `${familyLabel} needs ids from its tokenizer.json (or --ids)` : NO_TOKENIZER_HINT);
+      const ids = tokenIds(tokens, c.vocabSize, familyLabel, hasTokenizer ? msg(MODEL_ERRORS.needsIdsFromTokenizerJson, familyLabel) : NO_TOKENIZER_HINT);
       const out = await decoderForward(cp, ids, forwardOptions);
       return forwardResult(out.layers, c.nHead, ids.length, out.mask, familyLabel);
     },

@@ -6,6 +6,8 @@ import { NOT_IN_VOCABULARY, type TokenInfo } from '../protocol/engine';
 import { allowedRows, headRows } from './lazy-attention';
 import { type RopeTables, unrotateRope } from '../engine/ops/rope';
 import type { ForwardResult, HeadInputs, MaskSpec } from './types';
+import { MessageError, msg, type MessageParts } from '../protocol/message';
+import { MODEL_ERRORS, modelError } from './errors';
 
 /**
  * One layer's attention inputs and result: q, k, v (H, T, hd) after the projections, the scale applied
@@ -100,25 +102,25 @@ export function checkRowRange(rowStart: number, rowEnd: number, T: number, label
 }
 
 /** The vocabulary ids of `tokens`; throws naming the first token without an id or with an id outside [0, vocab). */
-export function tokenIds(tokens: readonly TokenInfo[], vocabSize: number, label: string, noIdHint: string): number[] {
+export function tokenIds(tokens: readonly TokenInfo[], vocabSize: number, label: string, noIdHint: MessageParts): number[] {
   return tokens.map((t, i) => {
     const id = t.id;
-    if (id === undefined) throw vocabularyError(`${label}: token ${i} (${JSON.stringify(t.text)}) has no vocabulary id; ${noIdHint}`);
+    if (id === undefined) throw vocabularyError(msg(MODEL_ERRORS.withHint, msg(MODEL_ERRORS.noTokenId, label, i, JSON.stringify(t.text)), noIdHint));
     if (!Number.isInteger(id) || id < 0 || id >= vocabSize) {
-      throw vocabularyError(`${label}: token id ${id} at position ${i} is out of range (the vocabulary has ids 0..${vocabSize - 1})`);
+      throw vocabularyError(msg(MODEL_ERRORS.idOutOfRange, label, id, i, vocabSize - 1));
     }
     return id;
   });
 }
 
-function vocabularyError(message: string): Error {
-  const e = new Error(message);
+function vocabularyError(parts: MessageParts): Error {
+  const e = new MessageError(parts);
   e.name = NOT_IN_VOCABULARY;
   return e;
 }
 
 /** Checks the sequence length against the position table; throws with both numbers. */
 export function checkLength(T: number, maxPositions: number, label: string): void {
-  if (T === 0) throw new Error(`${label}: there are no tokens to run`);
-  if (T > maxPositions) throw new Error(`${label}: ${T} tokens but the model has only ${maxPositions} positions`);
+  if (T === 0) throw modelError(MODEL_ERRORS.noTokensToRun, label);
+  if (T > maxPositions) throw modelError(MODEL_ERRORS.tooManyPositions, label, T, maxPositions);
 }

@@ -13,6 +13,8 @@ import { addInPlace, conv1d, mergeHeads, sliceColumns, splitHeads } from './laye
 import { attendLayer, maskSpec, shouldMaterialise } from './lazy-attention';
 import { countParameters, formatCount, ParamReader } from './params';
 import type { AttentionModel, ForwardOptions, ForwardResult, MaskSpec, TokenizerChoice } from './types';
+import { msg } from '../protocol/message';
+import { MODEL_ERRORS, modelError } from './errors';
 
 export interface Gpt2Config {
   nLayer: number;
@@ -68,7 +70,7 @@ function countBlocks(tensors: Map<string, Tensor>, prefix: string, fileName: str
   }
   const n = found.size;
   for (let i = 0; i < n; i++) {
-    if (!found.has(i)) throw new Error(`${fileName}: GPT-2 blocks are numbered ${[...found].sort((a, b) => a - b).join(', ')}; block ${i} is missing`);
+    if (!found.has(i)) throw modelError(MODEL_ERRORS.blocksMissing, fileName, [...found].sort((a, b) => a - b).join(', '), i);
   }
   return n;
 }
@@ -84,7 +86,7 @@ export function readGpt2(
   fileName: string,
   configName = 'config.json',
 ): Gpt2Checkpoint {
-  const p = new ParamReader(tensors, prefix, fileName, 'a GPT-2 checkpoint');
+  const p = new ParamReader(tensors, prefix, fileName, msg(MODEL_ERRORS.aGpt2Checkpoint));
   const wte = p.get('wte.weight', [null, null]);
   const [vocabSize, nEmbd] = wte.shape;
   const wpe = p.get('wpe.weight', [null, nEmbd]);
@@ -92,17 +94,17 @@ export function readGpt2(
   const nLayer = countBlocks(tensors, prefix, fileName);
   const cfgLayers = configPositiveInt(config, ['n_layer', 'num_hidden_layers'], configName);
   if (cfgLayers !== undefined && cfgLayers !== nLayer) {
-    throw new Error(`${configName}: n_layer is ${cfgLayers} but ${fileName} holds ${nLayer} GPT-2 blocks`);
+    throw modelError(MODEL_ERRORS.gpt2Layers, configName, cfgLayers, fileName, nLayer);
   }
   const cfgEmbd = configPositiveInt(config, ['n_embd', 'hidden_size'], configName);
   if (cfgEmbd !== undefined && cfgEmbd !== nEmbd) {
-    throw new Error(`${configName}: n_embd is ${cfgEmbd} but ${fileName}'s wte.weight is ${vocabSize}×${nEmbd}`);
+    throw modelError(MODEL_ERRORS.gpt2Embd, configName, cfgEmbd, fileName, vocabSize, nEmbd);
   }
   const heads = resolveHeads(config, ['n_head', 'num_attention_heads'], nEmbd, configName);
   const nInner = p.get('h.0.mlp.c_fc.weight', [nEmbd, null]).shape[1];
   const cfgInner = configPositiveInt(config, ['n_inner'], configName);
   if (cfgInner !== undefined && cfgInner !== nInner) {
-    throw new Error(`${configName}: n_inner is ${cfgInner} but ${fileName}'s h.0.mlp.c_fc.weight has ${nInner} outputs`);
+    throw modelError(MODEL_ERRORS.gpt2Inner, configName, cfgInner, fileName, nInner);
   }
   const activationName = configString(config, ['activation_function'], configName) ?? 'gelu_new';
   const norm = (name: string) => ({ weight: p.get(`${name}.weight`, [nEmbd]), bias: p.get(`${name}.bias`, [nEmbd]) });
@@ -122,7 +124,7 @@ export function readGpt2(
   const lmName = prefix.endsWith('transformer.') ? prefix.slice(0, -'transformer.'.length) + 'lm_head.weight' : prefix + 'lm_head.weight';
   const lmHead = tensors.get(lmName);
   if (lmHead && (lmHead.shape.length !== 2 || lmHead.shape[1] !== nEmbd)) {
-    throw new Error(`${fileName}: tensor '${lmName}' has shape [${lmHead.shape.join(', ')}] but GPT-2's lm_head needs [?, ${nEmbd}]`);
+    throw modelError(MODEL_ERRORS.gpt2LmHead, fileName, lmName, `[${lmHead.shape.join(', ')}]`, nEmbd);
   }
   return {
     config: {
@@ -249,7 +251,7 @@ export function createGpt2Model(options: Gpt2ModelOptions): AttentionModel {
     info,
     tokenizer,
     async forward(tokens: TokenInfo[], forwardOptions: ForwardOptions = {}): Promise<ForwardResult> {
-      const ids = tokenIds(tokens, c.vocabSize, 'GPT-2', 'GPT-2 needs ids from its tokenizer (or --ids)');
+      const ids = tokenIds(tokens, c.vocabSize, 'GPT-2', msg(MODEL_ERRORS.gpt2NeedsIds));
       const out = await gpt2Forward(checkpoint, ids, forwardOptions);
       return forwardResult(out.layers, c.nHead, ids.length, out.mask, 'GPT-2');
     },

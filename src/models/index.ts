@@ -13,6 +13,8 @@ import { decoderFamilyOf, MODEL_TYPES as DECODER_MODEL_TYPES } from './decoder-c
 import { type ConfigObject, configString, parseConfigJson } from './config';
 import { createGpt2Model, GPT2_MARKERS } from './gpt2';
 import type { AttentionModel } from './types';
+import { msg, type MessageParts } from '../protocol/message';
+import { MODEL_ERRORS, modelError } from './errors';
 
 export type { AttentionModel, ForwardOptions, ForwardResult, HeadInputs, MaskSpec, TokenizerChoice } from './types';
 export { MATERIALISED_ATTENTION_BYTES } from './types';
@@ -90,13 +92,16 @@ export function detectFamily(tensors: Map<string, Tensor>): DetectedFamily | nul
 
 /** The error for a file no family recognises: what was found and what was expected. */
 export function unrecognisedModelError(tensors: Map<string, Tensor>, fileName: string): Error {
-  const names = [...tensors.keys()].sort();
-  const shown = names.slice(0, 6).join(', ');
-  const found = names.length === 0 ? 'the file holds no tensors' : `it holds ${shown}${names.length > 6 ? `, … (${names.length - 6} more)` : ''}`;
-  return new Error(
-    `${fileName}: ${names.length} tensor${names.length === 1 ? '' : 's'}, none named like GPT-2 (${GPT2_MARKERS.join(', ')}) ` +
-      `or BERT (${BERT_MARKERS.join(', ')}) or RoBERTa / XLM-R (the same names) or a RoPE decoder (model.${DECODER_MARKERS.join(', model.')}) or an attention layer (${ATTENTION_LAYER_MARKERS[0]}, or q_proj/k_proj/v_proj, ` +
-      `query/key/value or W_q/W_k/W_v weights); ${found}`,
+  const names = [...tensors.keys()];
+  return modelError(
+    names.length === 1 ? MODEL_ERRORS.unrecognisedOne : MODEL_ERRORS.unrecognised,
+    fileName,
+    names.length,
+    GPT2_MARKERS.join(', '),
+    BERT_MARKERS.join(', '),
+    `model.${DECODER_MARKERS.join(', model.')}`,
+    ATTENTION_LAYER_MARKERS[0],
+    describeNames(names),
   );
 }
 
@@ -108,9 +113,13 @@ function checkModelType(config: ConfigObject | undefined, family: 'gpt2' | 'bert
   if (modelType === undefined || modelType === family) return;
   if (family === 'bert' && ROBERTA_MODEL_TYPES.includes(modelType)) return;
   const supported = family === 'bert' ? ['bert', ...ROBERTA_MODEL_TYPES] : [family];
-  throw new Error(
-    `${CONFIG_NAME}: model_type is '${modelType}' but ${fileName} has ${family === 'gpt2' ? 'GPT-2' : 'BERT'} tensor names; ` +
-      `only model_type ${supported.map((t) => `'${t}'`).join(', ')} ${supported.length > 1 ? 'are' : 'is'} supported for them`,
+  throw modelError(
+    supported.length > 1 ? MODEL_ERRORS.modelTypeMismatchMany : MODEL_ERRORS.modelTypeMismatch,
+    CONFIG_NAME,
+    modelType,
+    fileName,
+    family === 'gpt2' ? 'GPT-2' : 'BERT',
+    supported.map((t) => `'${t}'`).join(', '),
   );
 }
 
@@ -124,9 +133,13 @@ function decoderModel(store: TensorStore, config: ConfigObject | undefined, opti
   const prefix = decoderPrefix(store.keys());
   if (family) {
     if (prefix === undefined) {
-      throw new Error(
-        `${options.fileName}: ${CONFIG_NAME} names model_type '${modelType}' but no tensors are named like its layers ` +
-          `(${DECODER_MARKERS.map((m) => `model.${m}`).join(', ')}); ${describeNames(store.keys())}`,
+      throw modelError(
+        MODEL_ERRORS.decoderWithoutLayers,
+        options.fileName,
+        CONFIG_NAME,
+        modelType ?? '',
+        DECODER_MARKERS.map((m) => `model.${m}`).join(', '),
+        describeNames(store.keys()),
       );
     }
     return createDecoderModel({
@@ -140,22 +153,19 @@ function decoderModel(store: TensorStore, config: ConfigObject | undefined, opti
     });
   }
   if (prefix !== undefined) {
-    throw new Error(
-      `${options.fileName}: the tensors are a RoPE decoder's (${prefix}${DECODER_MARKERS[1]}, …) but ` +
-        (modelType === undefined
-          ? `there is no ${CONFIG_NAME} beside them to say which family and settings`
-          : `${CONFIG_NAME} names model_type '${modelType}', which is not supported`) +
-        `; supported decoders: model_type ${Object.keys(DECODER_MODEL_TYPES).join(', ')}`,
-    );
+    const supported = Object.keys(DECODER_MODEL_TYPES).join(', ');
+    throw modelType === undefined
+      ? modelError(MODEL_ERRORS.decoderWithoutConfig, options.fileName, `${prefix}${DECODER_MARKERS[1]}`, CONFIG_NAME, supported)
+      : modelError(MODEL_ERRORS.decoderUnsupported, options.fileName, `${prefix}${DECODER_MARKERS[1]}`, CONFIG_NAME, modelType, supported);
   }
   return undefined;
 }
 
-function describeNames(names: Iterable<string>): string {
+function describeNames(names: Iterable<string>): MessageParts {
   const sorted = [...names].sort();
-  return sorted.length === 0
-    ? 'the file holds no tensors'
-    : `it holds ${sorted.slice(0, 6).join(', ')}${sorted.length > 6 ? `, … (${sorted.length - 6} more)` : ''}`;
+  if (sorted.length === 0) return msg(MODEL_ERRORS.holdsNoTensors);
+  const shown = sorted.slice(0, 6).join(', ');
+  return sorted.length > 6 ? msg(MODEL_ERRORS.holdsMore, shown, sorted.length - 6) : msg(MODEL_ERRORS.holds, shown);
 }
 
 /**

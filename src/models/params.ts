@@ -1,6 +1,8 @@
 // Named parameters of a checkpoint, read with their expected shapes. Every failure names the file, the
 // tensor (with its prefix, as it appears in the file), the shape found and the shape the family needs.
 import { type Tensor, formatShape } from '../engine/tensor';
+import type { MessageArg } from '../protocol/message';
+import { MODEL_ERRORS, modelError } from './errors';
 
 /** A dim that must equal this number, or null for "any size" (checked elsewhere). */
 export type ShapeSpec = ReadonlyArray<number | null>;
@@ -12,7 +14,7 @@ export class ParamReader {
     readonly prefix: string,
     readonly fileName: string,
     /** Names the family in messages, e.g. 'a GPT-2 checkpoint'. */
-    private readonly what: string,
+    private readonly what: MessageArg,
   ) {}
 
   /** The name as it appears in the file. */
@@ -27,14 +29,14 @@ export class ParamReader {
   /** The tensor `name`, checked against `shape`; throws when it is missing or shaped otherwise. */
   get(name: string, shape: ShapeSpec): Tensor {
     const t = this.tensors.get(this.fullName(name));
-    if (!t) throw new Error(`${this.fileName}: tensor '${this.fullName(name)}' is missing (${this.what} needs it, shape ${specText(shape)})`);
+    if (!t) throw modelError(MODEL_ERRORS.tensorMissing, this.fileName, this.fullName(name), this.what, specText(shape));
     return this.checked(name, t, shape);
   }
 
   /** The first of `names` that exists (aliases such as LayerNorm.weight / LayerNorm.gamma), checked against `shape`. */
   getAny(names: readonly string[], shape: ShapeSpec): Tensor {
     for (const n of names) if (this.has(n)) return this.get(n, shape);
-    throw new Error(`${this.fileName}: tensor '${this.fullName(names[0])}' is missing (${this.what} needs it, shape ${specText(shape)})`);
+    throw modelError(MODEL_ERRORS.tensorMissing, this.fileName, this.fullName(names[0]), this.what, specText(shape));
   }
 
   /** The tensor `name` when present (checked against `shape`), else undefined. */
@@ -51,7 +53,7 @@ export class ParamReader {
   private checked(name: string, t: Tensor, shape: ShapeSpec): Tensor {
     const ok = t.shape.length === shape.length && shape.every((d, i) => d === null || d === t.shape[i]);
     if (!ok) {
-      throw new Error(`${this.fileName}: tensor '${this.fullName(name)}' has shape ${formatShape(t.shape)} but ${this.what} needs ${specText(shape)}`);
+      throw modelError(MODEL_ERRORS.tensorShape, this.fileName, this.fullName(name), formatShape(t.shape), this.what, specText(shape));
     }
     return t;
   }

@@ -9,7 +9,8 @@
 import { MAX_TRACE_CELLS, traceAttention, type AttentionTrace, type MaskChoice, type Tensor, type TraceOptions } from '../engine';
 import type { AttentionRequest, AttentionResult, ModelInfo, ModelSource, RunRequest, RunResult, TokenInfo } from '../protocol/engine';
 import { STALE_RUN, TOO_MANY_TOKENS } from '../protocol/engine';
-import { ENGINE_ERRORS, engineErrorMessage, TOKEN_COUNT_LIMIT } from '../protocol/engine-errors';
+import { ENGINE_ERRORS, TOKEN_COUNT_LIMIT } from '../protocol/engine-errors';
+import { MessageError, msg } from '../protocol/message';
 import { createTokenizer, type Tokenizer } from '../tokenize';
 import { type CheckpointSnapshot, snapshotFromFile } from '../weights/snapshot';
 import { loadModelFromStore } from './index';
@@ -115,20 +116,20 @@ export class InspectSession {
     const model = this.requireModel();
     const started = Date.now();
     const tokens = request.ids ? await this.tokensFromIds(request.ids) : await this.tokenize(request.text, request.maxTokens);
-    if (tokens.length === 0) throw new Error(engineErrorMessage(ENGINE_ERRORS.noTokens));
+    if (tokens.length === 0) throw new MessageError(msg(ENGINE_ERRORS.noTokens));
     if (tokens.length > request.maxTokens) {
       // How long the text is (on up to TOKEN_COUNT_LIMIT tokens), for the question whether to run it anyway.
       const count = request.ids ? tokens.length : (await this.tokenize(request.text, TOKEN_COUNT_LIMIT)).length;
-      const e = new Error(
+      const e = new MessageError(
         count > TOKEN_COUNT_LIMIT
-          ? engineErrorMessage(ENGINE_ERRORS.tooManyTokensAtLeast, TOKEN_COUNT_LIMIT, request.maxTokens)
-          : engineErrorMessage(ENGINE_ERRORS.tooManyTokens, count, request.maxTokens),
+          ? msg(ENGINE_ERRORS.tooManyTokensAtLeast, TOKEN_COUNT_LIMIT, request.maxTokens)
+          : msg(ENGINE_ERRORS.tooManyTokens, count, request.maxTokens),
       );
       e.name = TOO_MANY_TOKENS;
       throw e;
     }
     if (model.info.maxPositions !== undefined && tokens.length > model.info.maxPositions) {
-      throw new Error(engineErrorMessage(ENGINE_ERRORS.maxPositions, model.info.name, model.info.maxPositions, tokens.length));
+      throw new MessageError(msg(ENGINE_ERRORS.maxPositions, model.info.name, model.info.maxPositions, tokens.length));
     }
     ctx.progress?.(0, `running ${model.info.name} on ${tokens.length} tokens`);
     const { nLayer, nHead } = model.info;
@@ -244,7 +245,7 @@ export class InspectSession {
     checkHead(run, layer, head);
     if (run.T * run.T > MAX_TRACE_CELLS) {
       const most = Math.floor(Math.sqrt(MAX_TRACE_CELLS));
-      throw new Error(engineErrorMessage(ENGINE_ERRORS.traceTooLong, most, run.T));
+      throw new MessageError(msg(ENGINE_ERRORS.traceTooLong, most, run.T));
     }
     const inputs = run.forward.headInputs(layer, head);
     const { q, k, v, traceOptions } = modelTraceInputs(inputs, options, run.T);
@@ -252,13 +253,13 @@ export class InspectSession {
   }
 
   private requireModel(): AttentionModel {
-    if (!this.model) throw new Error(engineErrorMessage(ENGINE_ERRORS.noModel));
+    if (!this.model) throw new MessageError(msg(ENGINE_ERRORS.noModel));
     return this.model;
   }
 
   private requireRun(runId: number): HeldRun {
     if (!this.lastRun || this.lastRun.runId !== runId) {
-      const e = new Error(engineErrorMessage(ENGINE_ERRORS.staleRun));
+      const e = new MessageError(msg(ENGINE_ERRORS.staleRun));
       e.name = STALE_RUN;
       throw e;
     }
@@ -291,7 +292,7 @@ export class InspectSession {
     const model = this.requireModel();
     for (const id of ids) {
       if (!Number.isInteger(id) || id < 0 || (model.info.vocabSize !== undefined && id >= model.info.vocabSize)) {
-        throw new Error(engineErrorMessage(ENGINE_ERRORS.idOutsideVocabulary, id, model.info.name, (model.info.vocabSize ?? Infinity) - 1));
+        throw new MessageError(msg(ENGINE_ERRORS.idOutsideVocabulary, id, model.info.name, (model.info.vocabSize ?? Infinity) - 1));
       }
     }
     let displays: string[] | undefined;
@@ -356,7 +357,7 @@ function sameTokenizer(a: TokenizerChoice, b: TokenizerChoice): boolean {
 
 function checkHead(run: HeldRun, layer: number, head: number): void {
   if (!Number.isInteger(layer) || layer < 0 || layer >= run.nLayer || !Number.isInteger(head) || head < 0 || head >= run.nHead) {
-    throw new Error(engineErrorMessage(ENGINE_ERRORS.noSuchHead, layer, head, run.nLayer, run.nHead));
+    throw new MessageError(msg(ENGINE_ERRORS.noSuchHead, layer, head, run.nLayer, run.nHead));
   }
 }
 

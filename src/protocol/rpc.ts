@@ -3,6 +3,8 @@
 // Each channel declares its requests as a map `type → [payload, result]` (./engine.ts, ./lint.ts); the client
 // (src/worker/rpc-client.ts) and the worker's dispatcher (src/worker/server.ts) are typed from that map.
 
+import type { MessageParts } from './message';
+
 /** A channel's requests: request type → [payload, result]. Used as `R extends RequestMap<R>`. */
 export type RequestMap<R> = { readonly [K in keyof R]: readonly [unknown, unknown] };
 
@@ -29,7 +31,8 @@ export interface ErrorEnvelope {
   readonly kind: 'reply';
   readonly inReplyTo: number;
   readonly ok: false;
-  readonly error: { readonly name: string; readonly message: string };
+  /** `parts`: the error's template and arguments when it has them (src/protocol/message.ts), `message` its English text. */
+  readonly error: { readonly name: string; readonly message: string; readonly parts?: MessageParts };
 }
 
 export interface ProgressEnvelope {

@@ -9,11 +9,15 @@ import { transposeLast } from './broadcast';
 import type { CapturedTensor } from './tensors';
 import { inWorkspace, type TraceCall, type TraceIndex, type TraceOp } from './trace';
 import { attentionView, type AttentionView } from './view';
+import { msg, renderMessage, type MessageArg, type MessageParts } from '../protocol/message';
+import { RUNTIME_MESSAGES as M } from './messages';
 
 export interface RuntimeFinding {
   code: RuleCode;
   severity: Severity;
+  /** In English (the CLI's); `messageParts` the same as a template and arguments, for the editor's language. */
   message: string;
+  messageParts: MessageParts;
   /** Absolute path of the user's file and 1-based line/column. */
   path: string;
   line: number;
@@ -96,11 +100,11 @@ class Context {
     return null;
   }
 
-  add(code: RuleCode, op: TraceOp | null | undefined, message: string): void {
+  add(code: RuleCode, op: TraceOp | null | undefined, messageParts: MessageParts): void {
     const at = this.where(op);
     if (!at) return;
     if (this.findings.some((f) => f.code === code && f.line === at.line && f.path === at.path)) return;
-    this.findings.push({ code, severity: SEVERITY[code] ?? 'warning', message, ...at, callId: this.call.id });
+    this.findings.push({ code, severity: SEVERITY[code] ?? 'warning', message: renderMessage(messageParts), messageParts, ...at, callId: this.call.id });
   }
 
   op(kind: string, predicate: (o: TraceOp) => boolean = () => true): TraceOp | undefined {
@@ -141,7 +145,7 @@ function checkSoftmaxAxis(ctx: Context, call: TraceCall, tensors: Map<string, Ca
   const softmaxOp = ctx.op('softmax');
   if (!ctx.inWorkspace(softmaxOp?.path ?? null)) return;
   const probs = usable(tensors, 'probs');
-  let detail = '';
+  let detail: MessageArg = '';
   if (probs) {
     // Sums over the key axis (the one the values are summed over) per query.
     const keyLast = call.contracted.role === 'col';
@@ -157,14 +161,9 @@ function checkSoftmaxAxis(ctx: Context, call: TraceCall, tensors: Map<string, Ca
         hi = Math.max(hi, s);
       }
     }
-    if (Number.isFinite(lo) && (Math.abs(lo - 1) > 1e-3 || Math.abs(hi - 1) > 1e-3))
-      detail = `; the weights each query gives the values sum to ${fmt(lo)}${hi > lo ? `–${fmt(hi)}` : ''} instead of 1`;
+    if (Number.isFinite(lo) && (Math.abs(lo - 1) > 1e-3 || Math.abs(hi - 1) > 1e-3)) detail = msg(M.rowSums, `${fmt(lo)}${hi > lo ? `–${fmt(hi)}` : ''}`);
   }
-  ctx.add(
-    'ATT001',
-    softmaxOp,
-    `softmax normalised dim=${call.softmax.dim}, the query axis: the matmul with v at line ${opLine(ctx.op('values'))} sums over the other axis (the keys)${detail}. Normalise over the key axis (dim=-1 for q @ k.transpose(-2, -1)).`,
-  );
+  ctx.add('ATT001', softmaxOp, msg(M.softmaxAxis, call.softmax.dim, opLine(ctx.op('values')), detail));
 }
 
 function opLine(op: TraceOp | undefined): string {
@@ -267,21 +266,13 @@ function checkScale(ctx: Context, m: ReturnType<typeof measureScale>): void {
   const scaleOp = ctx.op('scale') ?? scoresOp;
   const wantText = `1/sqrt(d_k) = ${fmt(want)} (d_k = ${dk})`;
   if (near(1)) {
-    ctx.add(
-      'ATT003',
-      scoresOp,
-      `the scores reach the softmax unscaled (measured scale ${fmt(scale)}); scaled dot-product attention multiplies q·kᵀ by ${wantText}, otherwise the softmax saturates as d_k grows.`,
-    );
+    ctx.add('ATT003', scoresOp, msg(M.unscaled, fmt(scale), wantText));
   } else if (near(1 / dk)) {
-    ctx.add('ATT004', scaleOp, `the scores are scaled by 1/d_k (measured ${fmt(scale)} = 1/${dk}) instead of ${wantText}.`);
+    ctx.add('ATT004', scaleOp, msg(M.byDk, fmt(scale), dk, wantText));
   } else if (near(Math.sqrt(dk))) {
-    ctx.add('ATT004', scaleOp, `the scores are multiplied by sqrt(d_k) (measured ${fmt(scale)}) instead of divided: the scale should be ${wantText}.`);
+    ctx.add('ATT004', scaleOp, msg(M.bySqrtDk, fmt(scale), wantText));
   } else if (heads !== null && heads > 1 && near(1 / Math.sqrt(dk * heads))) {
-    ctx.add(
-      'ATT004',
-      scaleOp,
-      `the scores are scaled by 1/sqrt(d_model) = 1/sqrt(${heads}×${dk}) (measured ${fmt(scale)}) instead of the per-head ${wantText}.`,
-    );
+    ctx.add('ATT004', scaleOp, msg(M.byDModel, heads, dk, fmt(scale), wantText));
   }
 }
 
@@ -321,11 +312,7 @@ function checkAfterSoftmax(ctx: Context, call: TraceCall, tensors: Map<string, C
     }
   }
   if (bad === 0) return;
-  ctx.add(
-    'ATT006',
-    last,
-    `the attention weights are changed after the softmax (${last.op}) and not renormalised: ${bad} of ${rows} query rows sum to ${fmt(lo)}${hi > lo ? `–${fmt(hi)}` : ''} instead of 1. Mask the scores before the softmax.`,
-  );
+  ctx.add('ATT006', last, msg(M.afterSoftmax, last.op, bad, rows, `${fmt(lo)}${hi > lo ? `–${fmt(hi)}` : ''}`));
 }
 
 // --- ATT007: fill values that do not fit the dtype ----------------------------------------------------------
@@ -336,7 +323,7 @@ function checkFailedFill(ctx: Context): void {
   ctx.add(
     'ATT007',
     op,
-    `${op.op} with ${typeof op.value === 'number' ? fmt(op.value) : String(op.value)} on ${ctx.call.dtype} scores failed: the value does not fit ${ctx.call.dtype}${max ? ` (largest ${fmt(max)})` : ''}. Use torch.finfo(scores.dtype).min.`,
+    msg(M.fillFailed, op.op, typeof op.value === 'number' ? fmt(op.value) : String(op.value), String(ctx.call.dtype), max ? msg(M.largest, fmt(max)) : ''),
   );
 }
 
@@ -345,11 +332,7 @@ function checkOverflowingValues(ctx: Context, call: TraceCall): void {
   if (!max) return;
   for (const op of call.ops) {
     if ((op.kind === 'fill' || op.kind === 'add') && typeof op.value === 'number' && Math.abs(op.value) > max) {
-      ctx.add(
-        'ATT007',
-        op,
-        `the value ${fmt(op.value)} does not fit ${call.dtype} (largest ${fmt(max)}) and became ${op.value < 0 ? '-' : ''}inf in the scores. Use torch.finfo(scores.dtype).min.`,
-      );
+      ctx.add('ATT007', op, msg(M.valueOverflows, fmt(op.value), String(call.dtype), fmt(max), op.value < 0 ? '-' : ''));
     }
   }
 }
@@ -363,11 +346,7 @@ function checkSdpaCausal(ctx: Context, call: TraceCall): void {
   const T = q[q.length - 2];
   const S = k[k.length - 2];
   if (T >= S) return;
-  ctx.add(
-    'ATT008',
-    null,
-    `scaled_dot_product_attention(is_causal=True) with ${T} ${T === 1 ? 'query' : 'queries'} and ${S} keys: the causal mask is aligned top-left, so query 0 sees only key 0 of ${S} (with a KV cache it should see all ${S - T + 1}). Pass an explicit mask aligned to the end (or is_causal=False for one new token).`,
-  );
+  ctx.add('ATT008', null, msg(T === 1 ? M.sdpaCausalOne : M.sdpaCausal, T, S, S - T + 1));
 }
 
 function checkTrilWithCache(ctx: Context, view: AttentionView): void {
@@ -375,11 +354,7 @@ function checkTrilWithCache(ctx: Context, view: AttentionView): void {
   if (!allowed || T >= S) return;
   if (!everySlice(view, (t, s, a) => a === (s <= t ? 1 : 0))) return;
   const maskOp = ctx.call.ops.find((o) => o.kind === 'fill' || o.kind === 'add');
-  ctx.add(
-    'ATT008',
-    maskOp,
-    `the causal mask is aligned top-left with ${T} queries and ${S} keys: query 0 sees only key 0 (with a KV cache the last query should see all ${S} keys). Offset the triangle by ${S - T}: torch.ones(T, S).tril(${S - T}).`,
-  );
+  ctx.add('ATT008', maskOp, msg(M.trilWithCache, T, S, S - T));
 }
 
 // --- ATT002: masks that let real queries attend padding, or point the causal triangle the wrong way -------
@@ -404,14 +379,7 @@ function checkCausalDirection(ctx: Context, view: AttentionView): void {
   const future = everySlice(view, (t, s, a) => a === (s >= t ? 1 : 0));
   const strictFuture = !future && everySlice(view, (t, s, a) => a === (s > t ? 1 : 0));
   if (!future && !strictFuture) return;
-  ctx.add(
-    'ATT002',
-    maskOpOf(ctx),
-    `the causal mask points the wrong way: query t attends keys ${strictFuture ? 't+1' : 't'}…${S - 1} (the future) and none of 0…t-1. The mask ${ctx.call.kind === 'sdpa' ? '(True = attend)' : ''} should allow keys j ≤ i, e.g. torch.ones(T, T).tril().bool().`.replace(
-      '  ',
-      ' ',
-    ),
-  );
+  ctx.add('ATT002', maskOpOf(ctx), msg(ctx.call.kind === 'sdpa' ? M.causalWrongWaySdpa : M.causalWrongWay, strictFuture ? 't+1' : 't', S - 1));
 }
 
 function checkPadding(ctx: Context, view: AttentionView, _tensors: Map<string, CapturedTensor>): void {
@@ -469,22 +437,10 @@ function checkPadding(ctx: Context, view: AttentionView, _tensors: Map<string, C
   const inverted = slicesBlind === slicesWithPad;
   if (!inverted && !(padAllowed && realPastMasked)) return;
   const share = realRows > 0 ? padWeight / realRows : null;
-  const where = `position${example.pads.length > 1 ? 's' : ''} ${ranges(example.pads)} of batch element ${example.b}, which hold${example.pads.length > 1 ? '' : 's'} padding id ${ids.paddingIdx}`;
-  const reading =
-    ctx.call.kind === 'sdpa'
-      ? ' (for scaled_dot_product_attention a bool mask means True = attend)'
-      : ctx.call.kind === 'mha'
-        ? ' (for nn.MultiheadAttention key_padding_mask means True = ignore)'
-        : '';
-  const measured =
-    share !== null && share > 0 ? `${Math.round(share * 100)}% of the weight of real queries lands on ${where}` : `real queries may attend ${where}`;
-  ctx.add(
-    'ATT002',
-    maskOpOf(ctx),
-    inverted
-      ? `the padding mask is inverted: it masks every real token and leaves only the padding visible; ${measured}${reading}.`
-      : `the mask lets real queries attend padding while masking real tokens: ${measured}${reading}.`,
-  );
+  const where = msg(example.pads.length > 1 ? M.paddingAtMany : M.paddingAt, ranges(example.pads), example.b, ids.paddingIdx);
+  const reading = ctx.call.kind === 'sdpa' ? msg(M.readingSdpa) : ctx.call.kind === 'mha' ? msg(M.readingMha) : '';
+  const measured = share !== null && share > 0 ? msg(M.paddingShare, Math.round(share * 100), where) : msg(M.paddingMayAttend, where);
+  ctx.add('ATT002', maskOpOf(ctx), msg(inverted ? M.paddingInverted : M.paddingLeaks, measured, reading));
 }
 
 // --- ATT007: NaN rows and rows with every key masked ------------------------------------------------------
@@ -496,7 +452,7 @@ function checkMaskedRows(ctx: Context, view: AttentionView, tensors: Map<string,
   const nSlices = allowed.length / (T * S);
   let nanRows = 0;
   let blindRealRows = 0;
-  let first: string | null = null;
+  let first: MessageParts | null = null;
   for (let sl = 0; sl < nSlices; sl++) {
     const b = Math.floor(sl / perB);
     for (let t = 0; t < T; t++) {
@@ -514,25 +470,17 @@ function checkMaskedRows(ctx: Context, view: AttentionView, tensors: Map<string,
       const realQuery = view.queryOffset !== null && ids && ids.paddingIdx !== null ? ids.data[b * S + t + view.queryOffset] !== ids.paddingIdx : null;
       if (nan) {
         nanRows++;
-        first ??= `query ${t} of batch element ${b}`;
+        first ??= msg(M.firstQuery, t, b);
       } else if (realQuery === true) {
         blindRealRows++;
-        first ??= `query ${t} of batch element ${b} (a real token)`;
+        first ??= msg(M.firstRealQuery, t, b);
       }
     }
   }
   const total = nSlices * T;
   if (nanRows > 0) {
-    ctx.add(
-      'ATT007',
-      maskOpOf(ctx),
-      `${nanRows} of ${total} query rows have every key masked and their attention weights are NaN (first: ${first}); NaN spreads to every later layer. Leave at least one key visible, or fill with a finite value and zero those rows afterwards.`,
-    );
+    ctx.add('ATT007', maskOpOf(ctx), msg(M.nanRows, nanRows, total, first ?? ''));
   } else if (blindRealRows > 0) {
-    ctx.add(
-      'ATT007',
-      maskOpOf(ctx),
-      `${blindRealRows} of ${total} rows of real (non-padding) queries have every key masked (first: ${first}): they attend nothing${ctx.call.kind === 'sdpa' ? ' and SDPA returns zeros for them' : ' and their weights are spread evenly over all keys'}.`,
-    );
+    ctx.add('ATT007', maskOpOf(ctx), msg(ctx.call.kind === 'sdpa' ? M.blindRowsSdpa : M.blindRows, blindRealRows, total, first ?? ''));
   }
 }

@@ -8,6 +8,8 @@ import { measuredOnce, type CallMeasures, type RuntimeFinding } from './diagnose
 import type { CapturedTensor } from './tensors';
 import { inWorkspace, type TraceCall, type TraceIndex } from './trace';
 import type { AttentionView } from './view';
+import { msg, renderMessage, type MessageParts } from '../protocol/message';
+import { RUNTIME_MESSAGES as M } from './messages';
 
 export interface RuntimeEvidence {
   code: RuleCode;
@@ -17,8 +19,9 @@ export interface RuntimeEvidence {
   path: string;
   lines: number[];
   callId: number;
-  /** What was measured (the runtime finding's message, or why the site is fine). */
+  /** What was measured (the runtime finding's message, or why the site is fine), in English and as parts. */
   message: string;
+  messageParts: MessageParts;
   /** 'confirmed': the line of the runtime finding itself (one of `lines`). */
   at?: number;
 }
@@ -35,33 +38,34 @@ export function siteLines(trace: TraceIndex, call: TraceCall): { path: string; l
 }
 
 /** Checks that ran on the call's values and found it right, by rule code, with what they measured. */
-export function fineChecks(trace: TraceIndex, call: TraceCall, measures: CallMeasures): { code: RuleCode; message: string }[] {
-  const out: { code: RuleCode; message: string }[] = [];
+export function fineChecks(trace: TraceIndex, call: TraceCall, measures: CallMeasures): { code: RuleCode; message: string; messageParts: MessageParts }[] {
+  const out: { code: RuleCode; message: string; messageParts: MessageParts }[] = [];
+  const fine = (code: RuleCode, messageParts: MessageParts) => out.push({ code, message: renderMessage(messageParts), messageParts });
   if (call.kind === 'manual' && !call.failed) {
     const softmaxOp = call.ops.find((o) => o.kind === 'softmax');
     const own = softmaxOp?.path ? inWorkspace(trace.program, softmaxOp.path) : false;
     if (own && call.softmax && call.contracted && call.softmax.role === call.contracted.role) {
-      out.push({ code: 'ATT001', message: `the recorded run normalised dim=${call.softmax.dim}, the key axis the matmul with v sums over` });
+      fine('ATT001', msg(M.fineSoftmaxAxis, call.softmax.dim));
     }
     const m = own ? measures.scale : null;
     if (m && m.dk >= 2 && Math.abs(m.scale * Math.sqrt(m.dk) - 1) <= 1e-2) {
-      const message = `the recorded run scaled q·kᵀ by ${Number(m.scale.toPrecision(4))} = 1/sqrt(d_k), d_k = ${m.dk}`;
-      out.push({ code: 'ATT003', message }, { code: 'ATT004', message });
+      const message = msg(M.fineScale, Number(m.scale.toPrecision(4)), m.dk);
+      fine('ATT003', message);
+      fine('ATT004', message);
     }
   }
   const { view } = measures;
   if (view) {
     const padding = paddingHidden(view);
-    if (padding) out.push({ code: 'ATT002', message: padding });
-    else if (causalTriangle(view))
-      out.push({ code: 'ATT002', message: 'the recorded mask lets each query see exactly the keys up to its own position (causal, pointing the right way)' });
+    if (padding) fine('ATT002', padding);
+    else if (causalTriangle(view)) fine('ATT002', msg(M.fineCausal));
   }
   return out;
 }
 
 /** A message when the batch had padding (by the embedding's padding_idx) and the mask, as the API read it, hid
  * every padding key from every real query while masking no real key at or before it; else null. */
-function paddingHidden(view: AttentionView): string | null {
+function paddingHidden(view: AttentionView): MessageParts | null {
   const { ids, T, S, allowed } = view;
   const off = view.queryOffset;
   if (!ids || ids.paddingIdx === null || !allowed || off === null) return null;
@@ -82,7 +86,7 @@ function paddingHidden(view: AttentionView): string | null {
       }
     }
   }
-  return padded > 0 ? `the recorded mask hid every padding key (id ${ids.paddingIdx}) from every real query and no real key before it` : null;
+  return padded > 0 ? msg(M.finePadding, ids.paddingIdx) : null;
 }
 
 function causalTriangle(view: AttentionView): boolean {
@@ -110,10 +114,12 @@ export function callEvidence(
     ...site,
     callId: call.id,
     message: f.message,
+    messageParts: f.messageParts,
     ...(f.path === site.path ? { at: f.line } : {}),
   }));
   for (const c of fineChecks(trace, call, measures)) {
-    if (!findings.some((f) => f.code === c.code)) out.push({ code: c.code, kind: 'fine', ...site, callId: call.id, message: c.message });
+    if (!findings.some((f) => f.code === c.code))
+      out.push({ code: c.code, kind: 'fine', ...site, callId: call.id, message: c.message, messageParts: c.messageParts });
   }
   return out;
 }

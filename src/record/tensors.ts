@@ -3,6 +3,8 @@
 import type { AnyTensor, BoolTensor } from '../engine/tensor';
 import { readTensorsSync, WeightFileError } from '../weights';
 import { TraceError, type TensorEntry, type TraceCall } from './trace';
+import { errorArg, msg, type MessageArg } from '../protocol/message';
+import { TRACE_FILE_ERRORS } from './messages';
 
 /** Bytes of a file of the trace folder by its plain name (the trace validated the name). */
 export type ReadTraceFile = (fileName: string) => Uint8Array;
@@ -32,31 +34,31 @@ const NPY_DTYPE: Readonly<Record<string, string>> = {
 };
 
 /** Reads one captured tensor, or null when the recorder did not write it (entry.omitted). */
-export function readCapturedTensor(entry: TensorEntry, readFile: ReadTraceFile, where: string): CapturedTensor | null {
+export function readCapturedTensor(entry: TensorEntry, readFile: ReadTraceFile, where: MessageArg): CapturedTensor | null {
   if (entry.file === null) return null;
   let bytes: Uint8Array;
   try {
     bytes = readFile(entry.file);
   } catch (e) {
-    throw new TraceError(entry.file, `cannot be read (${(e as Error).message}), needed for ${where}`);
+    throw new TraceError(entry.file, msg(TRACE_FILE_ERRORS.unreadableFor, errorArg(e), where));
   }
   let loaded;
   try {
     loaded = readTensorsSync(bytes, entry.file, { maxTotalElements: MAX_TENSOR_ELEMENTS, maxTensors: 1 });
   } catch (e) {
-    if (e instanceof WeightFileError) throw new TraceError(entry.file, `${e.problem} (${where})`);
+    if (e instanceof WeightFileError) throw new TraceError(entry.file, msg(TRACE_FILE_ERRORS.problemFor, e.problemParts, where));
     throw e;
   }
   const [[name, tensor] = []] = loaded.tensors; // a .npy file holds one array
-  if (name === undefined || tensor === undefined) throw new TraceError(entry.file, `holds no array (${where})`);
+  if (name === undefined || tensor === undefined) throw new TraceError(entry.file, msg(TRACE_FILE_ERRORS.holdsNoArray, where));
   const sourceDtype = loaded.sourceDtypes.get(name);
   const expectedShape = entry.shape;
   if (!sameShape(tensor.shape, expectedShape)) {
-    throw new TraceError(entry.file, `holds shape [${tensor.shape.join(', ')}] but the trace says [${expectedShape.join(', ')}] (${where})`);
+    throw new TraceError(entry.file, msg(TRACE_FILE_ERRORS.shape, `[${tensor.shape.join(', ')}]`, `[${expectedShape.join(', ')}]`, where));
   }
   const want = entry.summary ? 'float32' : NPY_DTYPE[entry.dtype];
   if (want !== undefined && sourceDtype !== want) {
-    throw new TraceError(entry.file, `holds ${sourceDtype} values but the trace says ${entry.dtype} (${where})`);
+    throw new TraceError(entry.file, msg(TRACE_FILE_ERRORS.dtype, String(sourceDtype), entry.dtype, where));
   }
   if (entry.summary) {
     const { of, blockRows, blockCols } = entry.summary;
@@ -68,11 +70,7 @@ export function readCapturedTensor(entry: TensorEntry, readFile: ReadTraceFile, 
       of.slice(0, r - 2).every((d, i) => d === tensor.shape[i]) &&
       Math.ceil(rows / blockRows) === tensor.shape[r - 2] &&
       Math.ceil(cols / blockCols) === tensor.shape[r - 1];
-    if (!ok)
-      throw new TraceError(
-        entry.file,
-        `block averages of shape [${tensor.shape.join(', ')}] do not fit [${of.join(', ')}] in ${blockRows}×${blockCols} blocks (${where})`,
-      );
+    if (!ok) throw new TraceError(entry.file, msg(TRACE_FILE_ERRORS.blocks, `[${tensor.shape.join(', ')}]`, `[${of.join(', ')}]`, blockRows, blockCols, where));
   }
   if (sourceDtype === 'bool') {
     const data = new Uint8Array(tensor.data.length);
@@ -96,7 +94,7 @@ export function readCallTensors(call: TraceCall, readFile: ReadTraceFile, withSt
   const out = new Map<string, CapturedTensor>();
   for (const [name, entry] of Object.entries(call.tensors)) {
     if (!withSteps && isStepTensor(name)) continue;
-    const t = readCapturedTensor(entry, readFile, `tensor ${name} of call ${call.id}`);
+    const t = readCapturedTensor(entry, readFile, msg(TRACE_FILE_ERRORS.tensorOfCall, name, call.id));
     if (t) out.set(name, t);
   }
   return out;

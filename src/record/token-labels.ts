@@ -5,6 +5,8 @@ import type { TokenInfo } from '../protocol/engine';
 import { tokenizerFromJson, type Tokenizer } from '../tokenize';
 import type { CapturedTensor, ReadTraceFile } from './tensors';
 import { TraceError, type TraceCall, type TraceTokenizer, type TraceTokens } from './trace';
+import { errorArg, messagePartsOf, msg } from '../protocol/message';
+import { TRACE_FILE_ERRORS } from './messages';
 
 /** Labels of a recorded run's axes for one batch element: the keys' (S) and the queries' (T, when T ≠ S). */
 export interface RecordedLabels {
@@ -18,28 +20,29 @@ export const MAX_TOKENIZER_JSON_BYTES = 128 * 1024 * 1024;
 /** The tokenizer a call's ids came from, built from its recorded tokenizer.json; a TraceError when unreadable. */
 export function recordedTokenizer(entry: TraceTokenizer, readFile: ReadTraceFile): Tokenizer {
   const file = entry.file;
-  if (file === null) throw new TraceError(entry.name ?? 'the tokenizer', 'was not saved with the recording (only fast tokenizers have a tokenizer.json)');
+  if (file === null) throw new TraceError(entry.name ?? 'the tokenizer', msg(TRACE_FILE_ERRORS.tokenizerNotSaved));
   let bytes: Uint8Array;
   try {
     bytes = readFile(file);
   } catch (e) {
-    throw new TraceError(file, `cannot be read (${(e as Error).message})`);
+    throw new TraceError(file, msg(TRACE_FILE_ERRORS.unreadable, errorArg(e)));
   }
   if (bytes.length > MAX_TOKENIZER_JSON_BYTES)
     throw new TraceError(
       file,
-      `is ${bytes.length.toLocaleString('en-US')} bytes, over the limit of ${MAX_TOKENIZER_JSON_BYTES.toLocaleString('en-US')} for a tokenizer.json`,
+      msg(TRACE_FILE_ERRORS.tokenizerTooLarge, bytes.length.toLocaleString('en-US'), MAX_TOKENIZER_JSON_BYTES.toLocaleString('en-US')),
     );
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw new TraceError(file, 'is not UTF-8 text');
+    throw new TraceError(file, msg(TRACE_FILE_ERRORS.notUtf8));
   }
   try {
     return tokenizerFromJson(text, entry.name ?? file);
   } catch (e) {
-    throw new TraceError(file, (e as Error).message);
+    const parts = messagePartsOf(e);
+    throw new TraceError(file, parts ?? (e as Error).message);
   }
 }
 

@@ -2,6 +2,8 @@
 // The file comes from a program the extension ran: it is untrusted input. parseTrace checks every field it
 // uses (types, ranges, lengths, tensor file names), bounds every list, and throws a TraceError naming the file
 // and the problem for anything malformed. Pure: the caller reads the file.
+import { msg, renderMessage, type MessageParts } from '../protocol/message';
+import { TRACE_FILE_ERRORS } from './messages';
 
 export const TRACE_FORMAT = 'attention-inspector-trace';
 export const TRACE_VERSION = 1;
@@ -19,13 +21,22 @@ export const TRACE_LIMITS = Object.freeze({
   maxRecorderErrors: 100,
 });
 
+/**
+ * A recorded trace or one of its files that cannot be used. `problem` is English; given as parts (a template
+ * and arguments, src/record/messages.ts), the error carries `parts` and the editor shows it translated.
+ */
 export class TraceError extends Error {
   override readonly name = 'TraceError';
+  readonly problem: string;
+  readonly parts?: MessageParts;
   constructor(
     readonly fileName: string,
-    readonly problem: string,
+    problem: string | MessageParts,
   ) {
-    super(`${fileName}: ${problem}`);
+    const parts = typeof problem === 'string' ? undefined : msg(TRACE_FILE_ERRORS.fileProblem, fileName, problem);
+    super(parts ? renderMessage(parts) : `${fileName}: ${String(problem)}`);
+    this.problem = typeof problem === 'string' ? problem : renderMessage(problem);
+    if (parts) this.parts = parts;
   }
 }
 

@@ -7,6 +7,7 @@ import type { Tensor } from '../engine/tensor';
 import { detectFormat, type DetectedFormat } from './detect';
 import { rememberSourceDtypes } from './describe';
 import type { SourceDType } from './dtype';
+import { defineTemplates, errorArg, msg } from '../protocol/message';
 import { fail, formatCount, WeightFileError } from './errors';
 import { readJsonTensors } from './json';
 import { readNpyFile } from './npy';
@@ -22,6 +23,18 @@ export type { SourceDType } from './dtype';
 export { WeightFileError } from './errors';
 export { DEFAULT_LOADER_OPTIONS, type LoaderOptions } from './options';
 export type { WeightFormat } from './result';
+
+const READ_ERRORS = defineTemplates(
+  {
+    empty: 'file is empty',
+    unforeseen: 'could not be read as {0}: {1}',
+    legacyTorch:
+      'this is the legacy torch.save format (before PyTorch 1.6: a bare pickle or tar archive), which is not supported; re-save it with a current PyTorch: torch.save(torch.load(path), path)',
+    unrecognised:
+      'unrecognised weight file ({0} bytes starting {1}); expected safetensors, .npy, .npz, a PyTorch zip checkpoint (.pt/.bin) or JSON of named tensors',
+  },
+  'error',
+);
 
 export interface LoadedWeights {
   format: WeightFormat;
@@ -47,7 +60,7 @@ export function readTensorsSync(bytes: Uint8Array, fileName: string, options?: L
   if (!(bytes instanceof Uint8Array)) throw new TypeError(`readTensors: bytes must be a Uint8Array, got ${typeof bytes}`);
   if (typeof fileName !== 'string' || fileName === '') throw new TypeError('readTensors: fileName must be a non-empty string');
   const resolved = resolveOptions(options);
-  if (bytes.length === 0) fail(fileName, 'file is empty');
+  if (bytes.length === 0) fail(fileName, msg(READ_ERRORS.empty));
   const format = detectFormat(bytes, fileName);
   let decoded: DecodedFile;
   try {
@@ -56,8 +69,7 @@ export function readTensorsSync(bytes: Uint8Array, fileName: string, options?: L
     if (e instanceof WeightFileError) throw e;
     // Every expected problem is reported above; this keeps the promise of an Error that names the file
     // for anything unforeseen (e.g. the engine refusing an allocation).
-    const message = e instanceof Error ? e.message : String(e);
-    throw new WeightFileError(fileName, `could not be read as ${format}: ${message}`, { cause: e });
+    throw new WeightFileError(fileName, msg(READ_ERRORS.unforeseen, format, errorArg(e)), { cause: e });
   }
   rememberSourceDtypes(decoded.tensors, decoded.sourceDtypes);
   return decoded;
@@ -76,18 +88,10 @@ function decode(format: DetectedFormat, bytes: Uint8Array, fileName: string, opt
     case 'json':
       return readJsonTensors(bytes, fileName, options);
     case 'torch-legacy':
-      return fail(
-        fileName,
-        'this is the legacy torch.save format (before PyTorch 1.6: a bare pickle or tar archive), which is not supported; ' +
-          're-save it with a current PyTorch: torch.save(torch.load(path), path)',
-      );
+      return fail(fileName, msg(READ_ERRORS.legacyTorch));
     case 'unknown': {
       const head = Array.from(bytes.subarray(0, 8), (b) => b.toString(16).padStart(2, '0')).join(' ');
-      return fail(
-        fileName,
-        `unrecognised weight file (${formatCount(bytes.length)} bytes starting ${head}); expected safetensors, .npy, .npz, ` +
-          'a PyTorch zip checkpoint (.pt/.bin) or JSON of named tensors',
-      );
+      return fail(fileName, msg(READ_ERRORS.unrecognised, formatCount(bytes.length), head));
     }
   }
 }

@@ -4,7 +4,10 @@
 import type { Tensor } from '../engine/tensor';
 import { ElementBudget } from './budget';
 import type { SourceDType } from './dtype';
-import { fail, quote } from './errors';
+import { defineTemplates, msg } from '../protocol/message';
+import { fail, quote, WEIGHT_PHRASES } from './errors';
+
+const NPZ_ERRORS = defineTemplates({ notNpyMember: 'member {0} is not a .npy array (an .npz holds only .npy members)' }, 'error');
 import { readNpyArray } from './npy';
 import type { ResolvedLoaderOptions } from './options';
 import type { DecodedFile } from './result';
@@ -18,10 +21,10 @@ export function readNpz(bytes: Uint8Array, fileName: string, options: ResolvedLo
   for (const entry of archive.entries) {
     if (entry.name.endsWith('/')) continue; // a directory entry (one carrying data is refused by ZipArchive)
     if (!entry.name.endsWith('.npy')) {
-      fail(fileName, `member ${quote(entry.name)} is not a .npy array (an .npz holds only .npy members)`);
+      fail(fileName, msg(NPZ_ERRORS.notNpyMember, quote(entry.name)));
     }
     const name = entry.name.slice(0, -'.npy'.length);
-    const where = `${fileName}: member ${quote(entry.name)}`;
+    const where = msg(WEIGHT_PHRASES.member, fileName, quote(entry.name));
     const { tensor, dtype } = readNpyArray(archive.read(entry), where, name, options, budget);
     tensors.set(name, tensor);
     sourceDtypes.set(name, dtype);

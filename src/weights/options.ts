@@ -1,6 +1,8 @@
 // Limits that keep a hostile file from making the loaders allocate or work without bound.
 // Every limit is an option with a default that fits real GPT-2 / BERT checkpoints.
 
+import { defineTemplates, msg, type MessageArg, type MessageParts } from '../protocol/message';
+
 export interface LoaderOptions {
   /** Total elements over all returned tensors (default 2**29 ≈ 537M, i.e. 2 GiB of float32). */
   maxTotalElements?: number;
@@ -51,9 +53,19 @@ export const DEFAULT_LOADER_OPTIONS: ResolvedLoaderOptions = Object.freeze({
 export const MAX_CONFIG_JSON_BYTES = 4 * 1024 * 1024;
 export const MAX_TOKENIZER_JSON_BYTES = 128 * 1024 * 1024;
 
+export const JSON_SIZE_ERRORS = defineTemplates(
+  {
+    tooLarge: '{0} is {1} MiB, over the limit of {2} MiB; it was not parsed',
+    jsonWeightFile: 'the JSON weight file',
+    theFile: 'the file',
+    beside: 'the {0} beside it',
+  },
+  'error',
+);
+
 /** The message for a JSON file refused by size before parsing (the same words everywhere). */
-export function jsonTooLargeMessage(what: string, size: number, limit: number): string {
-  return `${what} is ${(size / 2 ** 20).toFixed(1)} MiB, over the limit of ${limit / 2 ** 20} MiB; it was not parsed`;
+export function jsonTooLarge(what: MessageArg, size: number, limit: number): MessageParts {
+  return msg(JSON_SIZE_ERRORS.tooLarge, what, (size / 2 ** 20).toFixed(1), limit / 2 ** 20);
 }
 
 export function resolveOptions(options: LoaderOptions | undefined): ResolvedLoaderOptions {

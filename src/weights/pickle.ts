@@ -8,7 +8,39 @@
 // (protocol 0) forms, INST/OBJ/NEWOBJ/NEWOBJ_EX (object construction), EXT1-4 (extension registry),
 // PERSID (text persistent id), sets, and the protocol 5 out-of-band buffers.
 
+import { defineTemplates, msg, type MessageParts } from '../protocol/message';
 import { fail, formatCount, quote } from './errors';
+
+const PICKLE_ERRORS = defineTemplates(
+  {
+    problem: 'pickle: {0} (opcode at byte {1})',
+    endsEarly: 'data ends early: needs {0} more bytes, {1} left',
+    endsEarlyOne: 'data ends early: needs 1 more byte',
+    stackGrows: 'stack grows past {0} values (option maxPickleStack)',
+    underflow: 'stack underflow',
+    noMark: 'no MARK to pop to',
+    memoGrows: 'memo grows past {0} entries (option maxPickleStack)',
+    memoUnwritten: 'memo entry {0} is read before it is written',
+    dictKey: 'dict key of type {0} is not supported',
+    setItemOn: 'SETITEM(S) on {0}',
+    oddSetItems: 'SETITEMS with an odd number of values',
+    appendOn: 'APPEND(S) on {0}',
+    lineEnds: 'data ends inside a text line',
+    protocol: 'unknown pickle protocol {0}',
+    stop: 'STOP with {0} values and {1} marks on the stack (expected exactly one value)',
+    marks: 'more than {0} nested MARKs (option maxPickleStack)',
+    long4: 'LONG4 of {0} bytes is not supported',
+    binstring: 'BINSTRING with a negative length',
+    stackGlobal: 'STACK_GLOBAL needs two strings',
+    reduceArgs: 'REDUCE arguments must be a tuple, got {0}',
+    notAllowed: 'opcode {0} (0x{1}) is not allowed in a state_dict',
+    unknownOpcode: 'unknown opcode 0x{0}',
+    noStop: 'data ends without a STOP opcode (truncated pickle)',
+    intTooLong: 'integer of {0} bytes is too large',
+    intTooLarge: 'integer {0} is too large',
+  },
+  'error',
+);
 
 export type DictKey = string | number | boolean | null;
 
@@ -139,22 +171,22 @@ export function unpickle(bytes: Uint8Array, fileName: string, hooks: PickleHooks
   let pos = 0;
   let opcodeAt = 0;
 
-  const problem = (what: string): never => fail(fileName, `pickle: ${what} (opcode at byte ${formatCount(opcodeAt)})`);
+  const problem = (what: MessageParts): never => fail(fileName, msg(PICKLE_ERRORS.problem, what, formatCount(opcodeAt)));
   const need = (n: number | bigint): number => {
-    if (BigInt(n) > BigInt(bytes.length - pos)) problem(`data ends early: needs ${formatCount(n)} more bytes, ${formatCount(bytes.length - pos)} left`);
+    if (BigInt(n) > BigInt(bytes.length - pos)) problem(msg(PICKLE_ERRORS.endsEarly, formatCount(n), formatCount(bytes.length - pos)));
     const start = pos;
     pos += Number(n);
     return start;
   };
   const push = (v: PyValue): void => {
-    if (stack.length >= limits.maxStack) problem(`stack grows past ${formatCount(limits.maxStack)} values (option maxPickleStack)`);
+    if (stack.length >= limits.maxStack) problem(msg(PICKLE_ERRORS.stackGrows, formatCount(limits.maxStack)));
     stack.push(v);
   };
   /** The value on top of the stack, above the last MARK. */
   const top = (): PyValue => {
     const mark = marks.at(-1);
     const value = stack.at(-1);
-    if (value === undefined || (mark !== undefined && stack.length <= mark)) return problem('stack underflow');
+    if (value === undefined || (mark !== undefined && stack.length <= mark)) return problem(msg(PICKLE_ERRORS.underflow));
     return value;
   };
   const pop = (): PyValue => {
@@ -163,40 +195,40 @@ export function unpickle(bytes: Uint8Array, fileName: string, hooks: PickleHooks
     return value;
   };
   /** One byte of the data. */
-  const byte = (): number => bytes[need(1)] ?? problem('data ends early: needs 1 more byte');
+  const byte = (): number => bytes[need(1)] ?? problem(msg(PICKLE_ERRORS.endsEarlyOne));
   const popMark = (): PyValue[] => {
     const m = marks.pop();
-    if (m === undefined) problem('no MARK to pop to');
+    if (m === undefined) problem(msg(PICKLE_ERRORS.noMark));
     return stack.splice(m as number);
   };
   const memoPut = (index: number): void => {
-    if (!memo.has(index) && memo.size >= limits.maxStack) problem(`memo grows past ${formatCount(limits.maxStack)} entries (option maxPickleStack)`);
+    if (!memo.has(index) && memo.size >= limits.maxStack) problem(msg(PICKLE_ERRORS.memoGrows, formatCount(limits.maxStack)));
     memo.set(index, top());
   };
   const memoGet = (index: number): void => {
-    if (!memo.has(index)) problem(`memo entry ${index} is read before it is written`);
+    if (!memo.has(index)) problem(msg(PICKLE_ERRORS.memoUnwritten, index));
     push(memo.get(index) as PyValue);
   };
   const asKey = (k: PyValue): DictKey => {
     if (k === null || typeof k === 'string' || typeof k === 'number' || typeof k === 'boolean') return k;
-    return problem(`dict key of type ${typeName(k)} is not supported`);
+    return problem(msg(PICKLE_ERRORS.dictKey, typeName(k)));
   };
   const setItems = (target: PyValue, items: readonly PyValue[]): void => {
-    if (!(target instanceof PyDict)) problem(`SETITEM(S) on ${typeName(target)}`);
+    if (!(target instanceof PyDict)) problem(msg(PICKLE_ERRORS.setItemOn, typeName(target)));
     for (let i = 0; i < items.length; i += 2) {
       const key = items[i];
       const value = items[i + 1];
-      if (key === undefined || value === undefined) return problem('SETITEMS with an odd number of values');
+      if (key === undefined || value === undefined) return problem(msg(PICKLE_ERRORS.oddSetItems));
       (target as PyDict).entries.set(asKey(key), value);
     }
   };
   const appendItems = (target: PyValue, items: readonly PyValue[]): void => {
-    if (!Array.isArray(target)) problem(`APPEND(S) on ${typeName(target)}`);
+    if (!Array.isArray(target)) problem(msg(PICKLE_ERRORS.appendOn, typeName(target)));
     for (const v of items) (target as PyValue[]).push(v);
   };
   const readLine = (): string => {
     const end = bytes.indexOf(0x0a, pos);
-    if (end < 0) problem('data ends inside a text line');
+    if (end < 0) problem(msg(PICKLE_ERRORS.lineEnds));
     const s = latin1.decode(bytes.subarray(pos, end));
     pos = end + 1;
     return s;
@@ -212,7 +244,7 @@ export function unpickle(bytes: Uint8Array, fileName: string, hooks: PickleHooks
       case 0x80: {
         // PROTO
         const p = byte();
-        if (p > 5) problem(`unknown pickle protocol ${p}`);
+        if (p > 5) problem(msg(PICKLE_ERRORS.protocol, p));
         break;
       }
       case 0x95: // FRAME: an 8-byte length; frames are only a read-ahead hint
@@ -221,12 +253,11 @@ export function unpickle(bytes: Uint8Array, fileName: string, hooks: PickleHooks
       case 0x2e: {
         // STOP
         const [value] = stack;
-        if (value === undefined || stack.length !== 1 || marks.length)
-          return problem(`STOP with ${stack.length} values and ${marks.length} marks on the stack (expected exactly one value)`);
+        if (value === undefined || stack.length !== 1 || marks.length) return problem(msg(PICKLE_ERRORS.stop, stack.length, marks.length));
         return value;
       }
       case 0x28: // MARK
-        if (marks.length >= limits.maxStack) problem(`more than ${formatCount(limits.maxStack)} nested MARKs (option maxPickleStack)`);
+        if (marks.length >= limits.maxStack) problem(msg(PICKLE_ERRORS.marks, formatCount(limits.maxStack)));
         marks.push(stack.length);
         break;
       case 0x30: // POP
@@ -265,7 +296,7 @@ export function unpickle(bytes: Uint8Array, fileName: string, hooks: PickleHooks
       case 0x8b: {
         // LONG4
         const n = view.getInt32(need(4), true);
-        if (n < 0 || n > 8) problem(`LONG4 of ${n} bytes is not supported`);
+        if (n < 0 || n > 8) problem(msg(PICKLE_ERRORS.long4, n));
         push(littleEndianSignedInt(bytes.subarray(need(n), pos), problem));
         break;
       }
@@ -293,7 +324,7 @@ export function unpickle(bytes: Uint8Array, fileName: string, hooks: PickleHooks
       case 0x54: {
         // BINSTRING (Python 2 str)
         const n = view.getInt32(need(4), true);
-        if (n < 0) problem('BINSTRING with a negative length');
+        if (n < 0) problem(msg(PICKLE_ERRORS.binstring));
         push(latin1.decode(bytes.subarray(need(n), pos)));
         break;
       }
@@ -409,7 +440,7 @@ export function unpickle(bytes: Uint8Array, fileName: string, hooks: PickleHooks
         // STACK_GLOBAL
         const name = pop();
         const module = pop();
-        if (typeof module !== 'string' || typeof name !== 'string') problem('STACK_GLOBAL needs two strings');
+        if (typeof module !== 'string' || typeof name !== 'string') problem(msg(PICKLE_ERRORS.stackGlobal));
         global(module as string, name as string);
         break;
       }
@@ -417,7 +448,7 @@ export function unpickle(bytes: Uint8Array, fileName: string, hooks: PickleHooks
         // REDUCE
         const args = pop();
         const callable = pop();
-        if (!(args instanceof PyTuple)) problem(`REDUCE arguments must be a tuple, got ${typeName(args)}`);
+        if (!(args instanceof PyTuple)) problem(msg(PICKLE_ERRORS.reduceArgs, typeName(args)));
         push(hooks.reduce(callable, args as PyTuple));
         break;
       }
@@ -432,27 +463,27 @@ export function unpickle(bytes: Uint8Array, fileName: string, hooks: PickleHooks
         break; // BINPERSID
       default: {
         const name = OPCODE_NAMES[op];
-        if (name) problem(`opcode ${name} (0x${hex(op)}) is not allowed in a state_dict`);
-        problem(`unknown opcode 0x${hex(op)}`);
+        if (name) problem(msg(PICKLE_ERRORS.notAllowed, name, hex(op)));
+        problem(msg(PICKLE_ERRORS.unknownOpcode, hex(op)));
       }
     }
   }
-  return problem('data ends without a STOP opcode (truncated pickle)');
+  return problem(msg(PICKLE_ERRORS.noStop));
 }
 
 function hex(op: number): string {
   return op.toString(16).padStart(2, '0');
 }
 
-function littleEndianSignedInt(b: Uint8Array, problem: (what: string) => never): number {
+function littleEndianSignedInt(b: Uint8Array, problem: (what: MessageParts) => never): number {
   if (b.length === 0) return 0;
-  if (b.length > 8) problem(`integer of ${b.length} bytes is too large`);
+  if (b.length > 8) problem(msg(PICKLE_ERRORS.intTooLong, b.length));
   let v = 0n;
   for (const x of b.slice().reverse()) v = (v << 8n) | BigInt(x);
   const highest = b.at(-1) ?? 0;
   if (highest & 0x80) v -= 1n << BigInt(8 * b.length);
   const n = Number(v);
-  if (!Number.isSafeInteger(n)) problem(`integer ${v} is too large`);
+  if (!Number.isSafeInteger(n)) problem(msg(PICKLE_ERRORS.intTooLarge, String(v)));
   return n;
 }
 

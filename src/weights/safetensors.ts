@@ -9,7 +9,8 @@
 import type { Tensor } from '../engine/tensor';
 import { checkShape, describeValue, ElementBudget } from './budget';
 import { ITEM_SIZE, toFloat32, type SourceDType } from './dtype';
-import { fail, formatCount, quote } from './errors';
+import { defineTemplates, errorArg, msg } from '../protocol/message';
+import { fail, formatCount, quote, shapeText, tensorLabel } from './errors';
 import { firstDuplicateKey } from './json-keys';
 import type { ResolvedLoaderOptions } from './options';
 import type { DecodedFile } from './result';
@@ -29,6 +30,35 @@ const SAFETENSORS_DTYPES: Readonly<Record<string, SourceDType>> = Object.freeze(
   U64: 'uint64',
   BOOL: 'bool',
 });
+
+const ST_ERRORS = defineTemplates(
+  {
+    tooShort: 'file is {0} bytes, too short for a safetensors header length (8 bytes)',
+    headerPastEnd: 'header length {0} is past the end of the file ({1} bytes)',
+    headerTooLong: 'header length {0} bytes is over the limit of {1} (option maxHeaderBytes)',
+    headerTooSmall: 'header length {0} is too small for a JSON header',
+    headerNotUtf8: 'header is not valid UTF-8',
+    bom: "header starts with a byte-order mark (U+FEFF); a safetensors header is JSON that starts with '{'",
+    notBrace: "header does not start with '{' (starts with {0})",
+    notJson: 'header is not valid JSON ({0})',
+    notObject: 'header must be a JSON object, got {0}',
+    duplicateKey: 'header gives the key {0} twice',
+    duplicateKeyIn: 'header gives the key {0} twice in {1}',
+    metadataNotObject: '__metadata__ must be an object of strings, got {0}',
+    metadataValue: '__metadata__ value {0} must be a string, got {1}',
+    entryNotObject: '{0}: expected {dtype, shape, data_offsets}, got {1}',
+    dtypeNotString: '{0}: dtype must be a string, got {1}',
+    dtypeUnsupported: '{0}: dtype {1} is not supported (supported: {2})',
+    badOffsets: '{0}: data_offsets must be [begin, end] with non-negative integers, got {1}',
+    offsetsReversed: '{0}: data_offsets [{1}, {2}] end before they begin',
+    offsetsPastEnd: '{0}: data_offsets [{1}, {2}] are past the end of the data ({3} bytes)',
+    sizeMismatch: '{0}: shape {1} of {2} needs {3} bytes but data_offsets cover {4}',
+    overlap: 'tensors {0} and {1} overlap (bytes {2}..{3} of the data)',
+    gap: 'data bytes {0}..{1} belong to no tensor (offsets must tile the data)',
+    trailing: "{0} bytes after the last tensor's data belong to no tensor",
+  },
+  'error',
+);
 
 export interface SafetensorsEntry {
   name: string;
@@ -61,38 +91,45 @@ export function readSafetensorsHeader(
   options: ResolvedLoaderOptions,
 ): { entries: SafetensorsEntry[]; dataStart: number; metadata: Record<string, string> } {
   if (bytes.length < 8) {
-    fail(fileName, `file is ${formatCount(bytes.length)} bytes, too short for a safetensors header length (8 bytes)`);
+    fail(fileName, msg(ST_ERRORS.tooShort, formatCount(bytes.length)));
   }
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const headerLength = view.getBigUint64(0, true);
   if (headerLength > BigInt(bytes.length - 8)) {
-    fail(fileName, `header length ${formatCount(headerLength)} is past the end of the file (${formatCount(bytes.length)} bytes)`);
+    fail(fileName, msg(ST_ERRORS.headerPastEnd, formatCount(headerLength), formatCount(bytes.length)));
   }
   const n = Number(headerLength);
   if (n > options.maxHeaderBytes) {
-    fail(fileName, `header length ${formatCount(n)} bytes is over the limit of ${formatCount(options.maxHeaderBytes)} (option maxHeaderBytes)`);
+    fail(fileName, msg(ST_ERRORS.headerTooLong, formatCount(n), formatCount(options.maxHeaderBytes)));
   }
-  if (n < 2) fail(fileName, `header length ${n} is too small for a JSON header`);
+  if (n < 2) fail(fileName, msg(ST_ERRORS.headerTooSmall, n));
   let text: string;
   try {
     // ignoreBOM keeps a byte-order mark in the text, so that it is refused below (the default drops it).
     text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes.subarray(8, 8 + n));
   } catch {
-    fail(fileName, 'header is not valid UTF-8');
+    fail(fileName, msg(ST_ERRORS.headerNotUtf8));
   }
-  if (text.startsWith('\ufeff')) fail(fileName, "header starts with a byte-order mark (U+FEFF); a safetensors header is JSON that starts with '{'");
-  if (!text.startsWith('{')) fail(fileName, `header does not start with '{' (starts with ${quote(text.slice(0, 16))})`);
+  if (text.startsWith('\ufeff')) fail(fileName, msg(ST_ERRORS.bom));
+  if (!text.startsWith('{')) fail(fileName, msg(ST_ERRORS.notBrace, quote(text.slice(0, 16))));
   let header: unknown;
   try {
     header = JSON.parse(text);
   } catch (e) {
-    fail(fileName, `header is not valid JSON (${(e as Error).message})`);
+    fail(fileName, msg(ST_ERRORS.notJson, errorArg(e)));
   }
   if (typeof header !== 'object' || header === null || Array.isArray(header)) {
-    fail(fileName, `header must be a JSON object, got ${describeValue(header)}`);
+    fail(fileName, msg(ST_ERRORS.notObject, describeValue(header)));
   }
   const duplicate = firstDuplicateKey(text);
-  if (duplicate) fail(fileName, `header gives the key ${quote(duplicate.key)} twice${duplicate.path.length ? ` in ${quote(duplicate.path.join('.'))}` : ''}`);
+  if (duplicate) {
+    fail(
+      fileName,
+      duplicate.path.length
+        ? msg(ST_ERRORS.duplicateKeyIn, quote(duplicate.key), quote(duplicate.path.join('.')))
+        : msg(ST_ERRORS.duplicateKey, quote(duplicate.key)),
+    );
+  }
 
   const dataStart = 8 + n;
   const dataLength = bytes.length - dataStart;
@@ -112,41 +149,38 @@ export function readSafetensorsHeader(
 
 function readMetadata(fileName: string, raw: unknown, into: Record<string, string>): void {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    fail(fileName, `__metadata__ must be an object of strings, got ${describeValue(raw)}`);
+    fail(fileName, msg(ST_ERRORS.metadataNotObject, describeValue(raw)));
   }
   for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
-    if (typeof v !== 'string') fail(fileName, `__metadata__ value ${quote(k)} must be a string, got ${describeValue(v)}`);
+    if (typeof v !== 'string') fail(fileName, msg(ST_ERRORS.metadataValue, quote(k), describeValue(v)));
     into[k] = v;
   }
 }
 
 function readEntry(fileName: string, name: string, raw: unknown, dataLength: number, budget: ElementBudget): SafetensorsEntry {
-  const what = `tensor ${quote(name)}`;
+  const what = tensorLabel(name);
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    fail(fileName, `${what}: expected {dtype, shape, data_offsets}, got ${describeValue(raw)}`);
+    fail(fileName, msg(ST_ERRORS.entryNotObject, what, describeValue(raw)));
   }
   const { dtype: rawDtype, shape: rawShape, data_offsets: rawOffsets } = raw as Record<string, unknown>;
-  if (typeof rawDtype !== 'string') fail(fileName, `${what}: dtype must be a string, got ${describeValue(rawDtype)}`);
+  if (typeof rawDtype !== 'string') fail(fileName, msg(ST_ERRORS.dtypeNotString, what, describeValue(rawDtype)));
   const dtype = Object.hasOwn(SAFETENSORS_DTYPES, rawDtype) ? SAFETENSORS_DTYPES[rawDtype] : undefined;
   if (!dtype) {
-    fail(fileName, `${what}: dtype ${quote(rawDtype)} is not supported (supported: ${Object.keys(SAFETENSORS_DTYPES).join(', ')})`);
+    fail(fileName, msg(ST_ERRORS.dtypeUnsupported, what, quote(rawDtype), Object.keys(SAFETENSORS_DTYPES).join(', ')));
   }
   const shape = checkShape(fileName, what, rawShape);
   if (!Array.isArray(rawOffsets) || rawOffsets.length !== 2 || !rawOffsets.every((o) => typeof o === 'number' && Number.isSafeInteger(o) && o >= 0)) {
-    fail(
-      fileName,
-      `${what}: data_offsets must be [begin, end] with non-negative integers, got ${Array.isArray(rawOffsets) ? JSON.stringify(rawOffsets).slice(0, 60) : describeValue(rawOffsets)}`,
-    );
+    fail(fileName, msg(ST_ERRORS.badOffsets, what, Array.isArray(rawOffsets) ? JSON.stringify(rawOffsets).slice(0, 60) : describeValue(rawOffsets)));
   }
   const [begin, end] = rawOffsets as [number, number];
-  if (begin > end) fail(fileName, `${what}: data_offsets [${begin}, ${end}] end before they begin`);
+  if (begin > end) fail(fileName, msg(ST_ERRORS.offsetsReversed, what, begin, end));
   if (end > dataLength) {
-    fail(fileName, `${what}: data_offsets [${formatCount(begin)}, ${formatCount(end)}] are past the end of the data (${formatCount(dataLength)} bytes)`);
+    fail(fileName, msg(ST_ERRORS.offsetsPastEnd, what, formatCount(begin), formatCount(end), formatCount(dataLength)));
   }
   const numel = budget.take(name, shape);
   const needed = numel * ITEM_SIZE[dtype];
   if (needed !== end - begin) {
-    fail(fileName, `${what}: shape [${shape.join(', ')}] of ${rawDtype} needs ${formatCount(needed)} bytes but data_offsets cover ${formatCount(end - begin)}`);
+    fail(fileName, msg(ST_ERRORS.sizeMismatch, what, shapeText(shape), rawDtype, formatCount(needed), formatCount(end - begin)));
   }
   return { name, dtype, shape, numel, begin, end };
 }
@@ -158,15 +192,15 @@ function checkTiling(fileName: string, entries: readonly SafetensorsEntry[], dat
   let previous: SafetensorsEntry | undefined;
   for (const e of sorted) {
     if (e.begin < position && previous) {
-      fail(fileName, `tensors ${quote(previous.name)} and ${quote(e.name)} overlap (bytes ${formatCount(e.begin)}..${formatCount(position)} of the data)`);
+      fail(fileName, msg(ST_ERRORS.overlap, quote(previous.name), quote(e.name), formatCount(e.begin), formatCount(position)));
     }
     if (e.begin > position) {
-      fail(fileName, `data bytes ${formatCount(position)}..${formatCount(e.begin)} belong to no tensor (offsets must tile the data)`);
+      fail(fileName, msg(ST_ERRORS.gap, formatCount(position), formatCount(e.begin)));
     }
     position = e.end;
     previous = e;
   }
   if (position !== dataLength) {
-    fail(fileName, `${formatCount(dataLength - position)} bytes after the last tensor's data belong to no tensor`);
+    fail(fileName, msg(ST_ERRORS.trailing, formatCount(dataLength - position)));
   }
 }

@@ -11,10 +11,35 @@
 // layer in float32, not the whole model twice. Pure: the caller supplies the file reads.
 import type { Tensor } from '../engine/tensor';
 import { bfloat16Into, HOST_LITTLE_ENDIAN, toFloat32, ITEM_SIZE, type SourceDType } from './dtype';
-import { fail, WeightFileError } from './errors';
+import { defineTemplates, errorArg, MessageError, msg } from '../protocol/message';
+import { fail, shapeText, WeightFileError } from './errors';
 import { readTensorsWithMetadata } from './index';
-import { DEFAULT_LOADER_OPTIONS, jsonTooLargeMessage, MAX_CONFIG_JSON_BYTES, MAX_TOKENIZER_JSON_BYTES, resolveOptions, type LoaderOptions } from './options';
+import {
+  DEFAULT_LOADER_OPTIONS,
+  JSON_SIZE_ERRORS,
+  jsonTooLarge,
+  MAX_CONFIG_JSON_BYTES,
+  MAX_TOKENIZER_JSON_BYTES,
+  resolveOptions,
+  type LoaderOptions,
+} from './options';
 import { readSafetensorsHeader } from './safetensors';
+
+const SNAPSHOT_ERRORS = defineTemplates(
+  {
+    rowsOutside: '{0}: rows {1}..{2} are outside a tensor of shape {3}',
+    shardMissing: 'lists the shard {0}, which is not in the folder',
+    alsoIn: "tensor '{0}' is also in {1}",
+    notHeld: "maps tensor '{0}' to {1}, which does not hold it",
+    heldElsewhere: "maps tensor '{0}' to {1}, but {2} holds it",
+    noWeights: 'is a folder without model weights: expected one of {0}',
+    indexNotJson: 'is not valid JSON ({0})',
+    noWeightMap: 'has no "weight_map" object of tensor name → shard file',
+    badShardName: "maps tensor '{0}' to {1}, which is not a file name in the folder",
+    noTensors: 'lists no tensors',
+  },
+  'error',
+);
 
 /** One tensor of a checkpoint, not yet converted. */
 export interface StoredTensor {
@@ -101,7 +126,7 @@ function rowSize(shape: readonly number[]): number {
 function checkRows(start: number, end: number, shape: readonly number[], file: string): void {
   const [rows] = shape;
   if (rows === undefined || !Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end > rows || start > end) {
-    throw new Error(`${file}: rows ${start}..${end} are outside a tensor of shape [${shape.join(', ')}]`);
+    throw new MessageError(msg(SNAPSHOT_ERRORS.rowsOutside, file, start, end, shapeText(shape)));
   }
 }
 
@@ -169,18 +194,18 @@ export async function openSnapshot(
     for (const [i, file] of shards.files.entries()) {
       options?.progress?.(i / shards.files.length, `reading ${file} (${i + 1} of ${shards.files.length})`);
       const shard = await read(file);
-      if (!shard) fail(`${label}/${index}`, `lists the shard ${file}, which is not in the folder`);
+      if (!shard) fail(`${label}/${index}`, msg(SNAPSHOT_ERRORS.shardMissing, file));
       const tensors = await shardStore(shard, file, options);
       for (const [name, t] of tensors) {
         const other = store.get(name);
-        if (other) fail(`${label}/${file}`, `tensor '${name}' is also in ${other.file}`);
+        if (other) fail(`${label}/${file}`, msg(SNAPSHOT_ERRORS.alsoIn, name, other.file));
         store.set(name, t);
       }
     }
     for (const [name, file] of shards.weightMap) {
       const t = store.get(name);
-      if (!t) fail(`${label}/${index}`, `maps tensor '${name}' to ${file}, which does not hold it`);
-      if (t.file !== file) fail(`${label}/${index}`, `maps tensor '${name}' to ${file}, but ${t.file} holds it`);
+      if (!t) fail(`${label}/${index}`, msg(SNAPSHOT_ERRORS.notHeld, name, file));
+      if (t.file !== file) fail(`${label}/${index}`, msg(SNAPSHOT_ERRORS.heldElsewhere, name, file, t.file));
     }
     return { label, store, weightFiles: shards.files, configJson, tokenizerJson };
   }
@@ -190,7 +215,7 @@ export async function openSnapshot(
     options?.progress?.(0, `reading ${file}`);
     return { label, store: await shardStore(bytes, file, options), weightFiles: [file], configJson, tokenizerJson };
   }
-  throw new WeightFileError(label, `is a folder without model weights: expected one of ${SNAPSHOT_WEIGHT_FILES.join(', ')}`);
+  throw new WeightFileError(label, msg(SNAPSHOT_ERRORS.noWeights, SNAPSHOT_WEIGHT_FILES.join(', ')));
 }
 
 /** One weight file as a store: safetensors kept in stored precision, anything else read and converted. */
@@ -219,7 +244,7 @@ export async function snapshotFromFile(
 
 /** `bytes` when they are at most `limit` long, else a WeightFileError naming the file (nothing is parsed). */
 function withinJsonLimit(bytes: Uint8Array, file: string, limit: number): Uint8Array {
-  if (bytes.length > limit) throw new WeightFileError(file, jsonTooLargeMessage('the file', bytes.length, limit));
+  if (bytes.length > limit) throw new WeightFileError(file, jsonTooLarge(msg(JSON_SIZE_ERRORS.theFile), bytes.length, limit));
   return bytes;
 }
 
@@ -230,19 +255,19 @@ export function shardFiles(bytes: Uint8Array, indexName: string): { files: strin
   try {
     value = JSON.parse(utf8.decode(bytes));
   } catch (e) {
-    fail(indexName, `is not valid JSON (${(e as Error).message})`);
+    fail(indexName, msg(SNAPSHOT_ERRORS.indexNotJson, errorArg(e)));
   }
   const map = (value as { weight_map?: unknown } | null)?.weight_map;
-  if (typeof map !== 'object' || map === null || Array.isArray(map)) fail(indexName, 'has no "weight_map" object of tensor name → shard file');
+  if (typeof map !== 'object' || map === null || Array.isArray(map)) fail(indexName, msg(SNAPSHOT_ERRORS.noWeightMap));
   const weightMap = new Map<string, string>();
   const files: string[] = [];
   for (const [name, file] of Object.entries(map as Record<string, unknown>)) {
     if (typeof file !== 'string' || !/^[\w.-]+$/.test(file) || file.startsWith('.')) {
-      fail(indexName, `maps tensor '${name}' to ${JSON.stringify(file)}, which is not a file name in the folder`);
+      fail(indexName, msg(SNAPSHOT_ERRORS.badShardName, name, JSON.stringify(file)));
     }
     weightMap.set(name, file);
     if (!files.includes(file)) files.push(file);
   }
-  if (files.length === 0) fail(indexName, 'lists no tensors');
+  if (files.length === 0) fail(indexName, msg(SNAPSHOT_ERRORS.noTensors));
   return { files, weightMap };
 }

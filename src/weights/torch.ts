@@ -20,7 +20,50 @@
 import type { Tensor } from '../engine/tensor';
 import { checkShape, ElementBudget } from './budget';
 import { ITEM_SIZE, toFloat32, type SourceDType } from './dtype';
-import { fail, formatCount, quote, WeightFileError } from './errors';
+import { defineTemplates, msg, type MessageArg, type MessageParts } from '../protocol/message';
+import { fail, formatCount, quote, shapeText, tensorLabel, WEIGHT_PHRASES, WeightFileError } from './errors';
+
+const TORCH_ERRORS = defineTemplates(
+  {
+    noDataPkl: 'zip archive has no <dir>/data.pkl record, so it is not a torch.save checkpoint (members: {0})',
+    manyDataPkl: 'zip archive has {0} data.pkl records; expected one',
+    dataPklTooLarge: 'data.pkl is {0} bytes, over the limit of {1} (option maxHeaderBytes)',
+    torchScript: "{0}. This is a TorchScript archive (torch.jit.save); save the model's state_dict() with torch.save instead",
+    viewPastStorage: '{0}: view (offset {1}, shape {2}, strides {3}) reaches element {4} of a storage of {5}',
+    byteorderTooLong: 'byteorder record is {0} bytes; expected "little" or "big"',
+    byteorderSays: 'byteorder record says {0}; expected "little" or "big"',
+    storageMissing: 'storage {0} is missing (no record {1})',
+    storageSize: 'storage {0} should hold {1} {2} elements ({3} bytes) but its record has {4} bytes',
+    storageAsFloat32: 'storage {0} ({1} elements as float32)',
+    notNonNegativeInt: '{0} must be a non-negative integer, got {1} {2}',
+    notIntTuple: '{0} must be a tuple of ints, got {1}',
+    fnSize: '{0} size',
+    fnStride: '{0} stride',
+    fnStorageOffset: '{0} storage offset',
+    storageSizeOf: 'storage {0} size',
+    firstArgNotStorage: '{0}: first argument must be a storage, got {1}',
+    lengthsDiffer: '{0}: size {1} and stride {2} have different lengths',
+    globalNotAllowed: 'pickle asks for global {0}, which is not allowed in a state_dict',
+    storageClassCalled: 'pickle calls {0}, which may only appear inside a storage persistent id',
+    reduceNotFunction: 'pickle REDUCE calls {0}, which is not an allowed function',
+    orderedDictArgs: 'collections.OrderedDict must be called with no arguments, got {0}',
+    takes6or7: '{0} takes 6 or 7 arguments, got {1}',
+    takes4: '{0} takes 4 arguments, got {1}',
+    firstArgNotTensor: '{0}: first argument must be a tensor, got {1}',
+    callNotAllowed: 'pickle calls {0}, which is not allowed in a state_dict',
+    badPersistentId: "persistent id must be ('storage', type, key, location, numel), got {0}",
+    badStorageType: 'persistent id names storage type {0}, which is not an allowed storage class',
+    keyNotString: 'storage key must be a string, got {0}',
+    locationNotString: 'storage location must be a string, got {0}',
+    describedTwice: 'storage {0} is described twice with different types or sizes',
+    buildNotAllowed: 'pickle BUILD on {0} is not allowed in a state_dict',
+    tooManyValues: 'the pickled object holds more than {0} values to walk (option maxPickleStack)',
+    sameName: 'two tensors flatten to the same name {0}',
+    tooDeep: 'containers nest deeper than {0} levels around the tensors (option maxNestingDepth)',
+    cycle: 'the pickled object contains itself (a cycle at {0})',
+  },
+  'error',
+);
 import { baseNameWithoutExtension } from './npy';
 import type { ResolvedLoaderOptions } from './options';
 import { PyDict, PyGlobal, PyOpaque, PyTuple, typeName, unpickle, type PickleHooks, type PyValue } from './pickle';
@@ -86,18 +129,15 @@ export function readTorchZip(bytes: Uint8Array, fileName: string, options: Resol
       .slice(0, 5)
       .map((e) => quote(e.name, 40))
       .join(', ');
-    return fail(fileName, `zip archive has no <dir>/data.pkl record, so it is not a torch.save checkpoint (members: ${names || 'none'})`);
+    return fail(fileName, msg(TORCH_ERRORS.noDataPkl, names || msg(WEIGHT_PHRASES.none)));
   }
-  if (pickles.length > 1) fail(fileName, `zip archive has ${pickles.length} data.pkl records; expected one`);
+  if (pickles.length > 1) fail(fileName, msg(TORCH_ERRORS.manyDataPkl, pickles.length));
   const prefix = dataPkl.name.slice(0, -'data.pkl'.length);
   const isTorchScript = archive.entries.some((e) => e.name.startsWith(`${prefix}code/`));
 
   const littleEndian = readByteOrder(archive, prefix, fileName);
   if (dataPkl.uncompressedSize > options.maxHeaderBytes) {
-    fail(
-      fileName,
-      `data.pkl is ${formatCount(dataPkl.uncompressedSize)} bytes, over the limit of ${formatCount(options.maxHeaderBytes)} (option maxHeaderBytes)`,
-    );
+    fail(fileName, msg(TORCH_ERRORS.dataPklTooLarge, formatCount(dataPkl.uncompressedSize), formatCount(options.maxHeaderBytes)));
   }
   const pickle = archive.read(dataPkl);
   let root: PyValue;
@@ -105,11 +145,7 @@ export function readTorchZip(bytes: Uint8Array, fileName: string, options: Resol
     root = unpickle(pickle, fileName, stateDictHooks(fileName), { maxStack: options.maxPickleStack });
   } catch (e) {
     if (isTorchScript && e instanceof WeightFileError) {
-      throw new WeightFileError(
-        fileName,
-        `${e.problem}. This is a TorchScript archive (torch.jit.save); save the model's state_dict() with torch.save instead`,
-        { cause: e },
-      );
+      throw new WeightFileError(fileName, msg(TORCH_ERRORS.torchScript, e.problemParts), { cause: e });
     }
     throw e;
   }
@@ -121,7 +157,7 @@ export function readTorchZip(bytes: Uint8Array, fileName: string, options: Resol
   const tensors = new Map<string, Tensor>();
   const sourceDtypes = new Map<string, SourceDType>();
   for (const [name, ref] of found) {
-    const what = `tensor ${quote(name)}`;
+    const what = tensorLabel(name);
     const numel = budget.take(name, ref.shape);
     let tensor = decodedRefs.get(ref);
     if (!tensor) {
@@ -129,7 +165,15 @@ export function readTorchZip(bytes: Uint8Array, fileName: string, options: Resol
       if (end > ref.storage.numel) {
         fail(
           fileName,
-          `${what}: view (offset ${formatCount(ref.offset)}, shape [${ref.shape.join(', ')}], strides [${ref.strides.join(', ')}]) reaches element ${formatCount(end)} of a storage of ${formatCount(ref.storage.numel)}`,
+          msg(
+            TORCH_ERRORS.viewPastStorage,
+            what,
+            formatCount(ref.offset),
+            shapeText(ref.shape),
+            shapeText(ref.strides),
+            formatCount(end),
+            formatCount(ref.storage.numel),
+          ),
         );
       }
       const storage = numel === 0 ? new Float32Array(0) : loadStorage(archive, prefix, ref.storage, littleEndian, storages, fileName, budget);
@@ -156,9 +200,9 @@ function extensionOf(fileName: string): string {
 function readByteOrder(archive: ZipArchive, prefix: string, fileName: string): boolean {
   const record = archive.get(`${prefix}byteorder`);
   if (!record) return true;
-  if (record.uncompressedSize > 16) fail(fileName, `byteorder record is ${formatCount(record.uncompressedSize)} bytes; expected "little" or "big"`);
+  if (record.uncompressedSize > 16) fail(fileName, msg(TORCH_ERRORS.byteorderTooLong, formatCount(record.uncompressedSize)));
   const text = new TextDecoder().decode(archive.read(record)).trim();
-  if (text !== 'little' && text !== 'big') fail(fileName, `byteorder record says ${quote(text)}; expected "little" or "big"`);
+  if (text !== 'little' && text !== 'big') fail(fileName, msg(TORCH_ERRORS.byteorderSays, quote(text)));
   return text === 'little';
 }
 
@@ -175,15 +219,12 @@ function loadStorage(
   if (cached) return cached;
   const recordName = `${prefix}data/${ref.key}`;
   const record = archive.get(recordName);
-  if (!record) fail(fileName, `storage ${quote(ref.key)} is missing (no record ${quote(recordName)})`);
+  if (!record) fail(fileName, msg(TORCH_ERRORS.storageMissing, quote(ref.key), quote(recordName)));
   const needed = ref.numel * ITEM_SIZE[ref.dtype];
   if (record.uncompressedSize !== needed) {
-    fail(
-      fileName,
-      `storage ${quote(ref.key)} should hold ${formatCount(ref.numel)} ${ref.dtype} elements (${formatCount(needed)} bytes) but its record has ${formatCount(record.uncompressedSize)} bytes`,
-    );
+    fail(fileName, msg(TORCH_ERRORS.storageSize, quote(ref.key), formatCount(ref.numel), ref.dtype, formatCount(needed), formatCount(record.uncompressedSize)));
   }
-  budget.charge(ref.numel * 4, `storage ${quote(ref.key)} (${formatCount(ref.numel)} elements as float32)`);
+  budget.charge(ref.numel * 4, msg(TORCH_ERRORS.storageAsFloat32, quote(ref.key), formatCount(ref.numel)));
   const { data } = toFloat32(archive.read(record), ref.dtype, ref.numel, littleEndian);
   cache.set(ref.key, data);
   return data;
@@ -192,24 +233,24 @@ function loadStorage(
 /** The allow-list: what a state_dict pickle may ask for, and how each allowed thing is built as data. */
 function stateDictHooks(fileName: string): PickleHooks {
   const storages = new Map<string, StorageRef>();
-  const refuse = (what: string): never => fail(fileName, what);
+  const refuse = (problem: MessageParts): never => fail(fileName, problem);
 
-  const intArg = (v: PyValue | undefined, what: string): number => {
-    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) refuse(`${what} must be a non-negative integer, got ${typeName(v)} ${String(v)}`);
+  const intArg = (v: PyValue | undefined, what: MessageArg): number => {
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) refuse(msg(TORCH_ERRORS.notNonNegativeInt, what, typeName(v), String(v)));
     return v as number;
   };
-  const intTuple = (v: PyValue | undefined, what: string): number[] => {
-    if (!(v instanceof PyTuple)) refuse(`${what} must be a tuple of ints, got ${typeName(v)}`);
+  const intTuple = (v: PyValue | undefined, what: MessageArg): number[] => {
+    if (!(v instanceof PyTuple)) refuse(msg(TORCH_ERRORS.notIntTuple, what, typeName(v)));
     return checkShape(fileName, what, (v as PyTuple).items);
   };
 
   const rebuildTensor = (args: readonly PyValue[], fn: string): TensorRef => {
     const [storage, offset, size, stride] = args;
-    if (!(storage instanceof StorageRef)) refuse(`${fn}: first argument must be a storage, got ${typeName(storage)}`);
-    const shape = intTuple(size, `${fn} size`);
-    const strides = intTuple(stride, `${fn} stride`);
-    if (strides.length !== shape.length) refuse(`${fn}: size [${shape.join(', ')}] and stride [${strides.join(', ')}] have different lengths`);
-    return new TensorRef(storage as StorageRef, intArg(offset, `${fn} storage offset`), shape, strides);
+    if (!(storage instanceof StorageRef)) refuse(msg(TORCH_ERRORS.firstArgNotStorage, fn, typeName(storage)));
+    const shape = intTuple(size, msg(TORCH_ERRORS.fnSize, fn));
+    const strides = intTuple(stride, msg(TORCH_ERRORS.fnStride, fn));
+    if (strides.length !== shape.length) refuse(msg(TORCH_ERRORS.lengthsDiffer, fn, shapeText(shape), shapeText(strides)));
+    return new TensorRef(storage as StorageRef, intArg(offset, msg(TORCH_ERRORS.fnStorageOffset, fn)), shape, strides);
   };
 
   return {
@@ -219,48 +260,48 @@ function stateDictHooks(fileName: string): PickleHooks {
       if (module === 'torch._utils' && REBUILD_FUNCTIONS.has(name)) return new PyGlobal(module, name);
       const dtype = Object.hasOwn(STORAGE_DTYPES, name) ? STORAGE_DTYPES[name] : undefined;
       if (module === 'torch' && dtype !== undefined) return new StorageClass(qualified, dtype);
-      return refuse(`pickle asks for global ${qualified.length > 120 ? qualified.slice(0, 120) + '…' : qualified}, which is not allowed in a state_dict`);
+      return refuse(msg(TORCH_ERRORS.globalNotAllowed, qualified.length > 120 ? qualified.slice(0, 120) + '…' : qualified));
     },
 
     reduce(callable, args) {
-      if (callable instanceof StorageClass) refuse(`pickle calls ${callable.qualifiedName}, which may only appear inside a storage persistent id`);
-      if (!(callable instanceof PyGlobal)) refuse(`pickle REDUCE calls ${typeName(callable)}, which is not an allowed function`);
+      if (callable instanceof StorageClass) refuse(msg(TORCH_ERRORS.storageClassCalled, callable.qualifiedName));
+      if (!(callable instanceof PyGlobal)) refuse(msg(TORCH_ERRORS.reduceNotFunction, typeName(callable)));
       const fn = (callable as PyGlobal).qualifiedName;
       const items = args.items;
       switch ((callable as PyGlobal).name) {
         case 'OrderedDict':
-          if (items.length !== 0) refuse(`collections.OrderedDict must be called with no arguments, got ${items.length}`);
+          if (items.length !== 0) refuse(msg(TORCH_ERRORS.orderedDictArgs, items.length));
           return new PyDict('collections.OrderedDict');
         case '_rebuild_tensor_v2': // (storage, storage_offset, size, stride, requires_grad, backward_hooks[, metadata])
-          if (items.length !== 6 && items.length !== 7) refuse(`${fn} takes 6 or 7 arguments, got ${items.length}`);
+          if (items.length !== 6 && items.length !== 7) refuse(msg(TORCH_ERRORS.takes6or7, fn, items.length));
           return rebuildTensor(items, fn);
         case '_rebuild_tensor': // (storage, storage_offset, size, stride)
-          if (items.length !== 4) refuse(`${fn} takes 4 arguments, got ${items.length}`);
+          if (items.length !== 4) refuse(msg(TORCH_ERRORS.takes4, fn, items.length));
           return rebuildTensor(items, fn);
         case '_rebuild_parameter': // (data, requires_grad, backward_hooks)
         case '_rebuild_parameter_with_state': {
           // (data, requires_grad, backward_hooks, state)
           const [data] = items;
-          if (!(data instanceof TensorRef)) return refuse(`${fn}: first argument must be a tensor, got ${typeName(data)}`);
+          if (!(data instanceof TensorRef)) return refuse(msg(TORCH_ERRORS.firstArgNotTensor, fn, typeName(data)));
           return data;
         }
         default:
-          return refuse(`pickle calls ${fn}, which is not allowed in a state_dict`);
+          return refuse(msg(TORCH_ERRORS.callNotAllowed, fn));
       }
     },
 
     persistentLoad(pid) {
       if (!(pid instanceof PyTuple) || pid.items.length !== 5 || pid.items[0] !== 'storage') {
-        return refuse(`persistent id must be ('storage', type, key, location, numel), got ${typeName(pid)}`);
+        return refuse(msg(TORCH_ERRORS.badPersistentId, typeName(pid)));
       }
       const [, type, key, location, numel] = pid.items;
-      if (!(type instanceof StorageClass)) return refuse(`persistent id names storage type ${typeName(type)}, which is not an allowed storage class`);
-      if (typeof key !== 'string') return refuse(`storage key must be a string, got ${typeName(key)}`);
-      if (typeof location !== 'string') return refuse(`storage location must be a string, got ${typeName(location)}`);
-      const n = intArg(numel, `storage ${quote(key)} size`);
+      if (!(type instanceof StorageClass)) return refuse(msg(TORCH_ERRORS.badStorageType, typeName(type)));
+      if (typeof key !== 'string') return refuse(msg(TORCH_ERRORS.keyNotString, typeName(key)));
+      if (typeof location !== 'string') return refuse(msg(TORCH_ERRORS.locationNotString, typeName(location)));
+      const n = intArg(numel, msg(TORCH_ERRORS.storageSizeOf, quote(key)));
       const known = storages.get(key);
       if (known) {
-        if (known.dtype !== type.dtype || known.numel !== n) refuse(`storage ${quote(key)} is described twice with different types or sizes`);
+        if (known.dtype !== type.dtype || known.numel !== n) refuse(msg(TORCH_ERRORS.describedTwice, quote(key)));
         return known;
       }
       const ref = new StorageRef(key, type.dtype, n);
@@ -269,7 +310,7 @@ function stateDictHooks(fileName: string): PickleHooks {
     },
 
     build(target, state) {
-      if (!(target instanceof PyDict)) return refuse(`pickle BUILD on ${typeName(target)} is not allowed in a state_dict`);
+      if (!(target instanceof PyDict)) return refuse(msg(TORCH_ERRORS.buildNotAllowed, typeName(target)));
       target.attributes = state;
     },
   };
@@ -283,10 +324,10 @@ function flattenTensors(root: PyValue, fileName: string, rootName: string, maxDe
   const visit = (v: PyValue, name: string, depth: number): void => {
     // Shared sub-objects are walked once per path; the count stops a small pickle whose memo builds an
     // exponentially large tree ([x, x] of [y, y] of ...) from making this walk effectively endless.
-    if (++visits > maxVisits) fail(fileName, `the pickled object holds more than ${formatCount(maxVisits)} values to walk (option maxPickleStack)`);
+    if (++visits > maxVisits) fail(fileName, msg(TORCH_ERRORS.tooManyValues, formatCount(maxVisits)));
     if (v instanceof TensorRef) {
       const key = name === '' ? rootName : name;
-      if (out.has(key)) fail(fileName, `two tensors flatten to the same name ${quote(key)}`);
+      if (out.has(key)) fail(fileName, msg(TORCH_ERRORS.sameName, quote(key)));
       out.set(key, v);
       return;
     }
@@ -295,8 +336,8 @@ function flattenTensors(root: PyValue, fileName: string, rootName: string, maxDe
     else if (Array.isArray(v)) v.forEach((child, i) => children.push([String(i), child]));
     else if (v instanceof PyTuple) v.items.forEach((child, i) => children.push([String(i), child]));
     else return; // a number, string, None...: not a tensor, nothing to load
-    if (depth >= maxDepth) fail(fileName, `containers nest deeper than ${maxDepth} levels around the tensors (option maxNestingDepth)`);
-    if (onPath.has(v)) fail(fileName, `the pickled object contains itself (a cycle at ${quote(name || '<root>')})`);
+    if (depth >= maxDepth) fail(fileName, msg(TORCH_ERRORS.tooDeep, maxDepth));
+    if (onPath.has(v)) fail(fileName, msg(TORCH_ERRORS.cycle, quote(name || '<root>')));
     onPath.add(v);
     for (const [k, child] of children) visit(child, name === '' ? k : `${name}.${k}`, depth + 1);
     onPath.delete(v);

@@ -2,10 +2,20 @@
 // their buffers can be transferred without detaching what the session keeps.
 import type { AttentionTrace, Tensor } from '../engine';
 import type { EngineRequests } from '../protocol/engine';
+import { defineTemplates, errorArg, MessageError, msg } from '../protocol/message';
 import type { InspectSession } from '../models/session';
 import { openSnapshot } from '../weights/snapshot';
 import { recordingHandlers, type TraceFolderReader } from './recording-handlers';
 import type { HandlerContext, Handlers } from './server';
+
+const READ_ERRORS = defineTemplates(
+  {
+    cannotRead: '{0}: cannot read the file ({1})',
+    noSuchFile: 'the file does not exist',
+    permission: 'permission denied',
+  },
+  'error',
+);
 
 /** Reads a local file for the worker (node's fs in the real worker; a fake in tests). */
 export type FileReader = (path: string) => Promise<Uint8Array>;
@@ -60,8 +70,8 @@ async function readFileClearly(readFile: FileReader, path: string, fileName: str
     return await readFile(path);
   } catch (e) {
     const code = (e as { code?: string }).code;
-    const why = code === 'ENOENT' ? 'the file does not exist' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
-    throw new Error(`${fileName}: cannot read the file (${why})`);
+    const why = code === 'ENOENT' ? msg(READ_ERRORS.noSuchFile) : code === 'EACCES' ? msg(READ_ERRORS.permission) : errorArg(e);
+    throw new MessageError(msg(READ_ERRORS.cannotRead, fileName, why));
   }
 }
 

@@ -4,6 +4,7 @@
 // the worker held fails with a WorkerRestartedError (never an unhandled rejection) and the next request starts
 // a fresh worker (`generation` counts them, so callers can replay state the old one held).
 import { Worker } from 'node:worker_threads';
+import { isMessageParts, MessageError } from '../protocol/message';
 import { CancelledError, type FromWorkerEnvelope, type RequestMap, type ToWorkerEnvelope } from '../protocol/rpc';
 
 /** What the client needs of a cancellation token (vscode.CancellationToken has this shape). */
@@ -221,10 +222,14 @@ function duration(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
 }
 
-/** Rebuilds an error that crossed the channel, keeping its name (CancelledError, TooManyTokensError, ...). */
-function reviveError(e: { name: string; message: string }): Error {
+/**
+ * Rebuilds an error that crossed the channel, keeping its name (CancelledError, TooManyTokensError, ...) and, for
+ * one made from a template, its parts (a MessageError the host renders in the display language).
+ */
+function reviveError(e: { name: string; message: string; parts?: unknown }): Error {
   if (e.name === 'CancelledError') return new CancelledError(e.message);
-  const err = new Error(e.message);
+  const err = isMessageParts(e.parts) ? new MessageError(e.parts) : new Error(e.message);
+  err.message = e.message;
   err.name = e.name;
   return err;
 }

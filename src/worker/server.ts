@@ -2,6 +2,7 @@
 // cancellation, reports progress, and replies with transferred buffers. Knows nothing about attention or
 // linting; see ./handlers.ts and ./lint-handlers.ts.
 import type { MessagePort } from 'node:worker_threads';
+import { messagePartsOf } from '../protocol/message';
 import { CancelledError, type FromWorkerEnvelope, type RequestMap, type ToWorkerEnvelope } from '../protocol/rpc';
 
 /** What a handler may use while it runs. */
@@ -67,7 +68,8 @@ export function serve<R extends RequestMap<R>>(port: MessagePort, handlers: Hand
       post({ kind: 'reply', inReplyTo: id, ok: true, result }, transfer ?? []);
     } catch (e) {
       const err = e instanceof Error ? e : new Error(String(e));
-      post({ kind: 'reply', inReplyTo: id, ok: false, error: { name: err.name, message: err.message } });
+      const parts = messagePartsOf(err);
+      post({ kind: 'reply', inReplyTo: id, ok: false, error: { name: err.name, message: err.message, ...(parts ? { parts } : {}) } });
     } finally {
       cancelled.delete(id);
     }

@@ -32,6 +32,7 @@ import {
   WORKSPACE_INCLUDE,
   type LintSettings,
 } from './pure';
+import { localisedRuntime } from '../record/runtime-l10n';
 
 const SOURCE = 'attention-inspector';
 const SEVERITY: Record<string, vscode.DiagnosticSeverity> = {
@@ -142,7 +143,10 @@ class LintController implements vscode.Disposable {
     out.code = d.code;
     const line = Math.max(1, e.at ?? e.lines.find((l) => l - 1 >= d.range.start.line && l - 1 <= d.range.end.line) ?? e.lines[0] ?? 1) - 1; // the runtime finding's line (the call's first, else the file's first)
     out.relatedInformation = [
-      new vscode.DiagnosticRelatedInformation(new vscode.Location(uri, new vscode.Range(line, 0, line, 0)), vscode.l10n.t('At run time: {0}', e.message)),
+      new vscode.DiagnosticRelatedInformation(
+        new vscode.Location(uri, new vscode.Range(line, 0, line, 0)),
+        vscode.l10n.t('At run time: {0}', localisedRuntime(e.messageParts, e.message)),
+      ),
       ...(d.relatedInformation ?? []),
     ];
     return out;

@@ -6,7 +6,7 @@
 // panel string with the same English text.
 import * as vscode from 'vscode';
 import { renderHover } from '../../lint/docs';
-import { renderMessage, type MessageParts } from '../../lint/message';
+import { renderMessage, type MessageParts } from '../../protocol/message';
 import type { Rule } from '../../lint/rules';
 
 /** The vscode.l10n comment of every linter string: its bundle key is `${english}/${LINT_L10N_COMMENT}`. */

@@ -14,7 +14,7 @@ import {
 import { makeNonce } from './nonce';
 import { type PanelRestoreState, restoreState } from './restore';
 import { panelStrings } from './strings';
-import { localisedEngineError } from '../engine-errors';
+import { localisedError } from '../engine-errors';
 
 export const PANEL_VIEW_TYPE = 'attentionInspector.panel';
 
@@ -97,7 +97,7 @@ export class InspectorPanel implements vscode.Disposable {
         try {
           result = await rerun(restored);
         } catch (e) {
-          result = { error: (e as Error).message };
+          result = { error: localisedError(e) };
         }
         const noSource: PanelDataSource = {
           attention: () => Promise.reject(new Error(vscode.l10n.t('Nothing is inspected yet.'))),
@@ -256,7 +256,7 @@ export class InspectorPanel implements vscode.Disposable {
           : await this.source.trace({ runId: run.runId, layer: request.layer, head: request.head, options: request.options }, cts.token);
       if (!cts.token.isCancellationRequested) this.post({ type: 'reply', inReplyTo: messageId, ok: true, result });
     } catch (e) {
-      if (!cts.token.isCancellationRequested) this.post({ type: 'reply', inReplyTo: messageId, ok: false, error: localisedEngineError((e as Error).message) });
+      if (!cts.token.isCancellationRequested) this.post({ type: 'reply', inReplyTo: messageId, ok: false, error: localisedError(e) });
     } finally {
       this.inflight.delete(messageId);
       cts.dispose();
@@ -270,7 +270,7 @@ export class InspectorPanel implements vscode.Disposable {
       const next = await this.source.recordedBatch(run, batch);
       if (this.run === run) this.update(next);
     } catch (e) {
-      void vscode.window.showErrorMessage((e as Error).message);
+      void vscode.window.showErrorMessage(localisedError(e));
       if (this.run === run) this.sendRun(); // the picker shows the element still shown
     }
   }

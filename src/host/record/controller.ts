@@ -10,12 +10,14 @@ import type { RecordedSourceLine } from '../../protocol/engine';
 import type { RuntimeFinding, TraceCall, TraceIndex } from '../../record';
 import { TraceDiagnosis, type TraceAnalysis } from '../../record/trace-diagnosis';
 import type { EngineHost } from '../engine-host';
+import { localisedError } from '../engine-errors';
 import { InspectorPanel } from '../panel/panel';
 import { findTargets } from '../../record/targets';
 import { runtimeEvidence } from '../lint/runtime-evidence';
 import { RecordCodeLensProvider } from './codelens';
 import { pickInterpreter, resolveInterpreter, torchVersion } from './interpreter';
 import { RecordedCallsTree } from './tree';
+import { localisedRuntime } from './runtime-l10n';
 
 export const RUNTIME_SOURCE = 'attention-inspector (runtime)';
 const RUN_ID_BASE = 1_000_000_000; // recorded runs never collide with the engine's run ids
@@ -202,7 +204,7 @@ export class RecordingController implements vscode.Disposable {
         }
       });
     } catch (e) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Recording failed: {0}', (e as Error).message));
+      void vscode.window.showErrorMessage(vscode.l10n.t('Recording failed: {0}', localisedError(e)));
       return;
     } finally {
       this.running = undefined;
@@ -230,7 +232,7 @@ export class RecordingController implements vscode.Disposable {
     try {
       analysis = await this.diagnose(rec);
     } catch (e) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Recording failed: {0}', (e as Error).message));
+      void vscode.window.showErrorMessage(vscode.l10n.t('Recording failed: {0}', localisedError(e)));
       return;
     }
     if (!analysis) return; // another recording replaced this one
@@ -286,7 +288,7 @@ export class RecordingController implements vscode.Disposable {
       const range = new vscode.Range(line, Math.max(0, f.column - 1), line, Number.MAX_SAFE_INTEGER);
       const d = new vscode.Diagnostic(
         range,
-        f.message,
+        localisedRuntime(f.messageParts, f.message),
         f.severity === 'error'
           ? vscode.DiagnosticSeverity.Error
           : f.severity === 'warning'
@@ -371,7 +373,7 @@ export class RecordingController implements vscode.Disposable {
         { mode: 'debugger', focus: { layer: opened.layer, head: 0 } },
       );
     } catch (e) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Cannot show call #{0}: {1}', id, (e as Error).message));
+      void vscode.window.showErrorMessage(vscode.l10n.t('Cannot show call #{0}: {1}', id, localisedError(e)));
     }
     await this.showSourceLines(call);
   }
@@ -396,7 +398,7 @@ export class RecordingController implements vscode.Disposable {
         });
       }
     } catch (e) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Cannot open {0}: {1}', uri.fsPath, (e as Error).message));
+      void vscode.window.showErrorMessage(vscode.l10n.t('Cannot open {0}: {1}', uri.fsPath, localisedError(e)));
       return;
     }
     const doc = editor.document;

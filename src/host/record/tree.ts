@@ -2,6 +2,7 @@
 // runtime findings under the calls they came from. Clicking a call opens it in the panel.
 import * as vscode from 'vscode';
 import type { RuntimeFinding, TraceCall, TraceIndex } from '../../record';
+import { localisedRuntime } from './runtime-l10n';
 
 type Node = { kind: 'call'; call: TraceCall } | { kind: 'finding'; finding: RuntimeFinding } | { kind: 'info'; text: string };
 
@@ -31,9 +32,10 @@ export class RecordedCallsTree implements vscode.TreeDataProvider<Node> {
     if (node.kind === 'info') return new vscode.TreeItem(node.text);
     if (node.kind === 'finding') {
       const f = node.finding;
-      const item = new vscode.TreeItem(`${f.code} ${f.message}`);
+      const message = localisedRuntime(f.messageParts, f.message);
+      const item = new vscode.TreeItem(`${f.code} ${message}`);
       item.iconPath = new vscode.ThemeIcon(f.severity === 'error' ? 'error' : 'warning');
-      item.tooltip = f.message;
+      item.tooltip = message;
       item.command = { command: 'attentionInspector.goToRecordedSource', title: vscode.l10n.t('Go to Source'), arguments: [f.path, f.line] };
       return item;
     }

@@ -3,8 +3,9 @@
 // byte characters) each token covers.
 
 import { mergeSymbols, WordCache, type PairMerge, type Symbols } from '../bpe';
-import { asArray, asString, asVocab, componentType, fail, isObject, optBool, optCount, optString, type JsonObject } from './json';
+import { asArray, asString, asVocab, componentType, fail, isObject, optBool, optCount, optString, TOKENIZER_ERRORS, type JsonObject } from './json';
 import { unigramModel } from './unigram';
+import { MessageError, msg } from '../../protocol/message';
 
 export interface Model {
   readonly type: 'BPE' | 'WordPiece' | 'WordLevel' | 'Unigram';
@@ -27,7 +28,7 @@ function bpeModel(cfg: JsonObject, path: string): Model {
   let unkId: number | undefined;
   if (unkToken !== undefined) {
     unkId = vocab.get(unkToken);
-    if (unkId === undefined) throw new Error(`tokenizer.json: ${path}.unk_token ${JSON.stringify(unkToken)} is not in ${path}.vocab`);
+    if (unkId === undefined) throw new MessageError(msg(TOKENIZER_ERRORS.unkNotInVocab, path, JSON.stringify(unkToken)));
   }
   // (left id, right id) → {rank = index in merges, newId = id of left + right-without-prefix}; later entries
   // win on duplicates, as when HF collects them into a map.
@@ -38,19 +39,19 @@ function bpeModel(cfg: JsonObject, path: string): Model {
     let b: string;
     if (typeof m === 'string') {
       const [left, right, ...rest] = m.split(' ');
-      if (left === undefined || right === undefined || rest.length > 0) fail(where, 'a string "left right" with exactly one space, or a [left, right] pair', m);
+      if (left === undefined || right === undefined || rest.length > 0) fail(where, msg(TOKENIZER_ERRORS.mergeWithSpace), m);
       [a, b] = [left, right];
     } else if (Array.isArray(m) && m.length === 2) {
       a = asString(m[0], `${where}[0]`);
       b = asString(m[1], `${where}[1]`);
-    } else fail(where, 'a string "left right" or a [left, right] pair', m);
+    } else fail(where, msg(TOKENIZER_ERRORS.merge), m);
     const aId = vocab.get(a);
     const bId = vocab.get(b);
     const merged = a + b.slice(prefix.length);
     const newId = vocab.get(merged);
     const missing = aId === undefined ? a : bId === undefined ? b : newId === undefined ? merged : undefined;
     if (missing !== undefined || aId === undefined || bId === undefined || newId === undefined) {
-      throw new Error(`tokenizer.json: ${where} uses ${JSON.stringify(missing)}, which is not in ${path}.vocab`);
+      throw new MessageError(msg(TOKENIZER_ERRORS.mergeNotInVocab, where, JSON.stringify(missing), path));
     }
     let row = merges.get(aId);
     if (!row) merges.set(aId, (row = new Map()));
@@ -145,7 +146,7 @@ function wordPieceModel(cfg: JsonObject, path: string): Model {
   const vocab = asVocab(cfg.vocab, `${path}.vocab`);
   const unkToken = optString(cfg, 'unk_token', path) ?? '[UNK]';
   const unkId = vocab.get(unkToken);
-  if (unkId === undefined) throw new Error(`tokenizer.json: ${path}.unk_token ${JSON.stringify(unkToken)} is not in ${path}.vocab`);
+  if (unkId === undefined) throw new MessageError(msg(TOKENIZER_ERRORS.unkNotInVocab, path, JSON.stringify(unkToken)));
   const prefix = optString(cfg, 'continuing_subword_prefix', path) ?? '##';
   const maxChars = optCount(cfg, 'max_input_chars_per_word', path, 100);
   // No vocabulary entry is longer than this, so longer candidates need not be looked up (keeps the greedy
@@ -195,7 +196,7 @@ function wordLevelModel(cfg: JsonObject, path: string): Model {
   const unkToken = optString(cfg, 'unk_token', path);
   const unkId = unkToken === undefined ? undefined : vocab.get(unkToken);
   if (unkToken !== undefined && unkId === undefined) {
-    throw new Error(`tokenizer.json: ${path}.unk_token ${JSON.stringify(unkToken)} is not in ${path}.vocab`);
+    throw new MessageError(msg(TOKENIZER_ERRORS.unkNotInVocab, path, JSON.stringify(unkToken)));
   }
   return {
     type: 'WordLevel',
@@ -212,7 +213,7 @@ const SUPPORTED = ['BPE', 'WordPiece', 'WordLevel', 'Unigram'];
 
 /** Builds the model; a missing `type` is inferred from the fields, as HF's untagged deserialisation does. */
 export function buildModel(config: unknown, path = 'model'): Model {
-  if (!isObject(config)) fail(path, 'an object', config);
+  if (!isObject(config)) fail(path, msg(TOKENIZER_ERRORS.anObject), config);
   let cfg = config;
   if (cfg.type === undefined) {
     const inferred =

@@ -2,7 +2,8 @@
 // before and after it. Supported: TemplateProcessing, BertProcessing, RobertaProcessing, ByteLevel (adds
 // nothing), Sequence.
 
-import { asArray, asId, asObject, asString, componentType, fail, isObject, type JsonObject } from './json';
+import { asArray, asId, asObject, asString, componentType, fail, isObject, TOKENIZER_ERRORS, type JsonObject } from './json';
+import { MessageError, msg } from '../../protocol/message';
 
 export interface SpecialPiece {
   readonly id: number;
@@ -19,7 +20,7 @@ const NONE: PostProcessor = { before: [], after: [] };
 /** ["[CLS]", 101] */
 function pairSpec(value: unknown, path: string): SpecialPiece {
   const arr = asArray(value, path);
-  if (arr.length !== 2) fail(path, 'a [token, id] pair', value);
+  if (arr.length !== 2) fail(path, msg(TOKENIZER_ERRORS.tokenIdPair), value);
   return { token: asString(arr[0], `${path}[0]`), id: asId(arr[1], `${path}[1]`) };
 }
 
@@ -27,12 +28,11 @@ function template(cfg: JsonObject, path: string): PostProcessor {
   const specials = asObject(cfg.special_tokens ?? {}, `${path}.special_tokens`);
   const lookup = (name: string, where: string): SpecialPiece[] => {
     const spec = specials[name];
-    if (!isObject(spec))
-      throw new Error(`tokenizer.json: ${where} names the special token ${JSON.stringify(name)}, which is missing from ${path}.special_tokens`);
+    if (!isObject(spec)) throw new MessageError(msg(TOKENIZER_ERRORS.specialMissing, where, JSON.stringify(name), path));
     const ids = asArray(spec.ids, `${path}.special_tokens[${JSON.stringify(name)}].ids`);
     const tokens = asArray(spec.tokens, `${path}.special_tokens[${JSON.stringify(name)}].tokens`);
     if (ids.length !== tokens.length) {
-      throw new Error(`tokenizer.json: ${path}.special_tokens[${JSON.stringify(name)}] has ${ids.length} ids but ${tokens.length} tokens`);
+      throw new MessageError(msg(TOKENIZER_ERRORS.specialIds, path, JSON.stringify(name), ids.length, tokens.length));
     }
     return ids.map((id, i) => ({
       id: asId(id, `${path}.special_tokens[${JSON.stringify(name)}].ids[${i}]`),
@@ -56,15 +56,15 @@ function template(cfg: JsonObject, path: string): PostProcessor {
       const o = asObject(p, `${where}[${i}]`);
       if (isObject(o.SpecialToken)) return { special: asString(o.SpecialToken.id, `${where}[${i}].SpecialToken.id`) };
       if (isObject(o.Sequence)) return { sequence: asString(o.Sequence.id, `${where}[${i}].Sequence.id`) };
-      return fail(`${where}[${i}]`, 'an object with a SpecialToken or a Sequence entry', p);
+      return fail(`${where}[${i}]`, msg(TOKENIZER_ERRORS.templatePiece), p);
     });
   }
   const seqIndex = pieces.findIndex((p) => 'sequence' in p);
   if (seqIndex < 0 || pieces.filter((p) => 'sequence' in p).length !== 1) {
-    throw new Error(`tokenizer.json: ${where} must contain the sequence ($A) exactly once`);
+    throw new MessageError(msg(TOKENIZER_ERRORS.sequenceOnce, where));
   }
   const seq = pieces[seqIndex] as { sequence: string };
-  if (seq.sequence !== 'A' && seq.sequence !== '0') throw new Error(`tokenizer.json: ${where} must use sequence A, not ${JSON.stringify(seq.sequence)}`);
+  if (seq.sequence !== 'A' && seq.sequence !== '0') throw new MessageError(msg(TOKENIZER_ERRORS.sequenceA, where, String(JSON.stringify(seq.sequence))));
   const expand = (ps: Piece[]) => ps.flatMap((p, i) => lookup((p as { special: string }).special, `${where}[${i}]`));
   return { before: expand(pieces.slice(0, seqIndex)), after: expand(pieces.slice(seqIndex + 1)) };
 }

@@ -4,8 +4,9 @@
 
 import { prependAligned, replaceAligned, sliceAligned, type Aligned } from './aligned';
 import { BYTE_TO_CHAR, forEachGpt2Piece } from '../byte-level';
-import { asArray, asObject, asString, componentType, fail, isObject, optBool, type JsonObject } from './json';
+import { asArray, asObject, asString, componentType, fail, isObject, optBool, TOKENIZER_ERRORS, type JsonObject } from './json';
 import { compilePattern, findMatches } from './regex';
+import { MessageError, msg } from '../../protocol/message';
 
 export type PreTokenizer = (a: Aligned) => Aligned[];
 
@@ -207,7 +208,7 @@ function charPieces(s: string, test: (c: string) => boolean): Pieces {
 
 function behaviorOf(cfg: JsonObject, path: string, fallback?: SplitBehavior): SplitBehavior {
   const b = cfg.behavior ?? fallback;
-  if (typeof b !== 'string' || !BEHAVIORS.includes(b as SplitBehavior)) fail(`${path}.behavior`, `one of ${BEHAVIORS.join(', ')}`, b);
+  if (typeof b !== 'string' || !BEHAVIORS.includes(b as SplitBehavior)) fail(`${path}.behavior`, msg(TOKENIZER_ERRORS.oneOf, BEHAVIORS.join(', ')), b);
   return b as SplitBehavior;
 }
 
@@ -238,12 +239,12 @@ export type PrependScheme = 'always' | 'first' | 'never';
 /** HF Metaspace: spaces become the replacement (▁), which is prepended as the scheme says; split before each ▁. */
 function metaspace(cfg: JsonObject, path: string): { preTokenize: PreTokenizer; replacement: string; scheme: PrependScheme; split: boolean } {
   const replacement = asString(cfg.replacement ?? '\u2581', `${path}.replacement`);
-  if ([...replacement].length !== 1) fail(`${path}.replacement`, 'one character', replacement);
+  if ([...replacement].length !== 1) fail(`${path}.replacement`, msg(TOKENIZER_ERRORS.oneCharacter), replacement);
   let scheme = (cfg.prepend_scheme ?? 'always') as PrependScheme;
-  if (!['always', 'first', 'never'].includes(scheme)) fail(`${path}.prepend_scheme`, 'one of always, first, never', cfg.prepend_scheme);
+  if (!['always', 'first', 'never'].includes(scheme)) fail(`${path}.prepend_scheme`, msg(TOKENIZER_ERRORS.oneOf, 'always, first, never'), cfg.prepend_scheme);
   if (cfg.add_prefix_space === false) {
     if (cfg.prepend_scheme !== undefined && cfg.prepend_scheme !== 'never') {
-      throw new Error(`tokenizer.json: ${path}.add_prefix_space false does not match prepend_scheme ${JSON.stringify(cfg.prepend_scheme)}`);
+      throw new MessageError(msg(TOKENIZER_ERRORS.prefixSpace, path, String(JSON.stringify(cfg.prepend_scheme))));
     }
     scheme = 'never';
   }

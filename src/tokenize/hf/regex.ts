@@ -8,6 +8,8 @@
 //   \x{HHHH} → \u{HHHH}; an escaped punctuation character becomes itself.
 // Constructs that cannot be translated exactly (possessive quantifiers, atomic groups, \h, \G, \X, other
 // inline options) are refused with an Error naming them.
+import { errorArg, MessageError, msg } from '../../protocol/message';
+import { TOKENIZER_ERRORS } from './json';
 
 /** The class body of Oniguruma's Unicode \w. */
 const WORD_BODY = String.raw`\p{L}\p{M}\p{Nd}\p{Pc}`;
@@ -258,10 +260,10 @@ export function compilePattern(pattern: { String?: unknown; Regex?: unknown }, p
     try {
       return new RegExp(translateOnigPattern(pattern.Regex), 'gu');
     } catch (e) {
-      throw new Error(`tokenizer.json: ${path}.Regex: ${(e as Error).message}`);
+      throw new MessageError(msg(TOKENIZER_ERRORS.regex, path, errorArg(e)));
     }
   }
-  throw new Error(`tokenizer.json: ${path} must be {"String": ...} or {"Regex": ...}`);
+  throw new MessageError(msg(TOKENIZER_ERRORS.pattern, path));
 }
 
 /**

@@ -9,7 +9,7 @@
 
 import { alignOriginal, sliceAligned, type Aligned } from './aligned';
 import { AddedTokenMatcher, parseAddedTokens, type AddedToken } from './added-tokens';
-import { asObject, describe } from './json';
+import { asObject, describe, TOKENIZER_ERRORS } from './json';
 import { buildModel } from './models';
 import { chunkEnd } from './chunks';
 import { buildDecoder } from './decoders';
@@ -19,6 +19,7 @@ import { buildPreTokenizer } from './pre-tokenizers';
 import { byteLevelTokenBytes } from '../byte-level';
 import { displayBytes, displayText, mergeByteRuns } from '../display';
 import { tokenLimit, type DecodeOptions, type EncodeOptions, type Token, type Tokenizer } from '../types';
+import { errorArg, MessageError, msg } from '../../protocol/message';
 
 /** Target chunk length in UTF-16 units (chunks end at the next safe cut after this). */
 const CHUNK_UNITS = 8192;
@@ -36,7 +37,7 @@ function parseJson(json: string | object): object {
   try {
     return JSON.parse(json) as object;
   } catch (e) {
-    throw new Error(`tokenizer.json is not valid JSON: ${(e as Error).message}`);
+    throw new MessageError(msg(TOKENIZER_ERRORS.notJson, errorArg(e)));
   }
 }
 
@@ -51,10 +52,10 @@ export function tokenizerFromJson(json: string | object, name?: string, options:
   if (!Number.isInteger(chunkUnits) || chunkUnits < 1) throw new Error(`chunkUnits must be a positive integer, got ${String(chunkUnits)}`);
   const parsed = parseJson(json);
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new Error(`tokenizer.json must hold a JSON object, got ${describe(parsed)}`);
+    throw new MessageError(msg(TOKENIZER_ERRORS.notObject, describe(parsed)));
   }
   const root = asObject(parsed, 'tokenizer.json');
-  if (!('model' in root)) throw new Error('tokenizer.json: the "model" section is missing');
+  if (!('model' in root)) throw new MessageError(msg(TOKENIZER_ERRORS.noModel));
   const model = buildModel(root.model);
   const normalizer = buildNormalizer(root.normalizer);
   const pre = buildPreTokenizer(root.pre_tokenizer);

@@ -10,8 +10,9 @@
 
 import type { Symbols } from '../bpe';
 import { WordCache } from '../bpe';
-import { asArray, asString, fail, optBool, type JsonObject } from './json';
+import { asArray, asString, fail, optBool, TOKENIZER_ERRORS, type JsonObject } from './json';
 import { PieceTrie } from './piece-trie';
+import { MessageError, msg } from '../../protocol/message';
 
 /** HF's K_UNK_PENALTY. */
 const UNK_PENALTY = 10;
@@ -30,10 +31,10 @@ export function unigramModel(cfg: JsonObject, path: string): UnigramModel {
   let minScore = Infinity;
   entries.forEach((entry, id) => {
     const where = `${path}.vocab[${id}]`;
-    if (!Array.isArray(entry) || entry.length !== 2) fail(where, 'a [piece, score] pair', entry);
+    if (!Array.isArray(entry) || entry.length !== 2) fail(where, msg(TOKENIZER_ERRORS.pieceScorePair), entry);
     const piece = asString(entry[0], `${where}[0]`);
     const score = entry[1];
-    if (typeof score !== 'number' || !Number.isFinite(score)) fail(`${where}[1]`, 'a finite number (the log probability)', score);
+    if (typeof score !== 'number' || !Number.isFinite(score)) fail(`${where}[1]`, msg(TOKENIZER_ERRORS.logProbability), score);
     vocab.set(piece, id);
     scores[id] = score;
     if (score < minScore) minScore = score;
@@ -41,8 +42,8 @@ export function unigramModel(cfg: JsonObject, path: string): UnigramModel {
   let unkId: number | undefined;
   const unk = cfg.unk_id;
   if (unk !== undefined && unk !== null) {
-    if (typeof unk !== 'number' || !Number.isInteger(unk) || unk < 0) fail(`${path}.unk_id`, 'a non-negative integer', unk);
-    if (unk >= entries.length) throw new Error(`tokenizer.json: ${path}.unk_id ${unk} is outside ${path}.vocab (${entries.length} pieces)`);
+    if (typeof unk !== 'number' || !Number.isInteger(unk) || unk < 0) fail(`${path}.unk_id`, msg(TOKENIZER_ERRORS.aCount), unk);
+    if (unk >= entries.length) throw new MessageError(msg(TOKENIZER_ERRORS.unkIdOutside, path, unk, entries.length));
     unkId = unk;
   }
   const byteFallback = optBool(cfg, 'byte_fallback', path, false);

@@ -1,7 +1,11 @@
 import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { judgeFinding, RuntimeEvidenceStore } from '../../../src/host/lint/runtime-evidence';
 import type { Finding, RuleCode } from '../../../src/lint/types';
 import { analyseTrace, diagnoseCalls, parseTrace, TraceDiagnosis, type RuntimeEvidence, type RuntimeFinding } from '../../../src/record';
+import { fillTemplate, registeredTemplates, renderMessage, type MessageParts } from '../../../src/protocol/message';
+import { englishProse } from '../helpers/english-prose';
 import { randoms, TraceBuilder, type Json } from './builders';
 
 // Hand-written attention computed here in float64 the way the recorder captures it: canonical layout
@@ -503,5 +507,63 @@ describe('record: a diagnosis in parts (the host lists the calls first, the work
     first.add(diagnoseCalls(trace, b.reader(), 0, 1));
     assert.deepEqual(codes(first.analysis().findings), ['10:ATT003']);
     assert.throws(() => first.add(diagnoseCalls(trace, b.reader(), 2, 3)), /does not follow calls 0\.\.1/);
+  });
+});
+
+describe('record: runtime findings and evidence as templates the editor translates', () => {
+  // One setup per kind of finding the checks above produce, and the evidence of right sites.
+  const setups: ((b: TraceBuilder) => void)[] = [
+    (b) => manualCall(b, { scale: 1 }),
+    (b) => manualCall(b, { scale: 1 / 16 }),
+    (b) => manualCall(b, { scale: 4 }),
+    (b) => manualCall(b, { softmaxRole: 'row' }),
+    (b) => manualCall(b, { masked: (bi, _t, s) => !isPad(bi, s), fill: -1e9, ids: PADDED_IDS }),
+    (b) => manualCall(b, { masked: (_bi, t, s) => s === 0 && t > 0, fill: -1e9, ids: PADDED_IDS }),
+    (b) => manualCall(b, { masked: (_bi, t, s) => s < t }),
+    (b) => manualCall(b, { T: 3, S: 7, masked: (_bi, t, s) => s > t }),
+    (b) => manualCall(b, { after: (bi, _t, s) => (isPad(bi, s) ? 0 : 1), ids: PADDED_IDS }),
+    (b) => manualCall(b, { masked: (bi, t) => bi === 1 && t === 0 }),
+    (b) => manualCall(b, { masked: (bi, _t, s) => isPad(bi, s), ids: PADDED_IDS }),
+    (b) => manualCall(b, { masked: (_bi, t, s) => s > t }),
+    (b) =>
+      b.add({
+        kind: 'sdpa',
+        dtype: 'float32',
+        shapes: { q: [1, 1, 1, 8], k: [1, 1, 9, 8], v: [1, 1, 9, 8] },
+        params: { isCausal: true, scale: null },
+        tensors: {},
+      }),
+  ];
+  const analyses = setups.map((setup) => {
+    const b = new TraceBuilder();
+    setup(b);
+    return analyseTrace(parseTrace(b.text(), 'trace.json'), b.reader());
+  });
+  const messages = analyses.flatMap((a) => [...a.findings, ...a.evidence]);
+  const zh = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'l10n', 'bundle.l10n.zh-cn.json'), 'utf8')) as Record<string, string>;
+
+  it('gives every finding and evidence parts of declared templates that render to its English message exactly', () => {
+    const codesFound = new Set(analyses.flatMap((a) => a.findings.map((f) => f.code)));
+    assert.deepEqual([...codesFound].sort(), ['ATT001', 'ATT002', 'ATT003', 'ATT004', 'ATT006', 'ATT007', 'ATT008']);
+    assert.ok(analyses.some((a) => a.evidence.some((e) => e.kind === 'fine')));
+    const declared = new Set(registeredTemplates('runtime'));
+    for (const m of messages) {
+      assert.equal(renderMessage(m.messageParts), m.message);
+      const walk = (p: MessageParts): void => {
+        assert.ok(declared.has(p.template), `undeclared template ${JSON.stringify(p.template)}`);
+        for (const a of p.args) if (typeof a === 'object') walk(a);
+      };
+      walk(m.messageParts);
+    }
+  });
+
+  it('renders every finding and evidence through the zh-cn bundle with no placeholder or English prose left', () => {
+    const toZh = (t: string, args: readonly (string | number)[]) => fillTemplate(zh[`${t}/runtime`] ?? t, args);
+    for (const m of messages) {
+      const text = renderMessage(m.messageParts, toZh);
+      assert.notEqual(text, m.message);
+      assert.doesNotMatch(text, /\{\d+\}/, text);
+      assert.equal(englishProse(text), undefined, `English left in "${text}"`);
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { messagePartsOf, renderMessage } from '../../../src/protocol/message';
 import fc from 'fast-check';
 import { analyseTrace, parseTrace, readCallTensors, TraceError, TRACE_LIMITS } from '../../../src/record';
 import { npy, TraceBuilder, type Json } from './builders';
@@ -151,6 +152,14 @@ describe('record: trace reader', () => {
         () => readCallTensors(trace.calls[0], b.reader()),
         (e: unknown) => e instanceof TraceError && pattern.test(e.message),
         String(pattern),
+      );
+      // The error carries its template and arguments (the editor shows it translated), the file name first.
+      assert.throws(
+        () => readCallTensors(trace.calls[0], b.reader()),
+        (e: unknown) => {
+          const parts = messagePartsOf(e);
+          return parts !== undefined && renderMessage(parts) === (e as Error).message && parts.args[0] === (e as TraceError).fileName;
+        },
       );
       // The whole analysis goes on without the broken call and reports the problem.
       const analysis = analyseTrace(trace, b.reader());

@@ -2,6 +2,8 @@
 // load a checkpoint by path, and clear errors for bad files.
 import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
+import { messagePartsOf, renderMessage, type MessageParts } from '../../../src/protocol/message';
+import { WEIGHT_PHRASES } from '../../../src/weights/errors';
 import { EngineClient } from '../../../src/worker/client';
 
 const root = join(__dirname, '..', '..', '..');
@@ -45,5 +47,33 @@ describe('engine worker', function () {
     );
     const junk = new TextEncoder().encode('this is not a checkpoint');
     await assert.rejects(client.request('configureModel', { kind: 'file', fileName: 'junk.safetensors', bytes: junk }), /junk\.safetensors/);
+  });
+
+  it('sends a loader error across the channel as its template and arguments, the file name one of them', async () => {
+    // A safetensors file whose header length points past its end: what a truncated download looks like.
+    const truncated = new Uint8Array(16);
+    new DataView(truncated.buffer).setBigUint64(0, 1000n, true);
+    const e = await client.request('configureModel', { kind: 'file', fileName: 'cut.safetensors', bytes: truncated }).then(
+      () => assert.fail('the engine loaded a truncated file'),
+      (err: unknown) => err as Error,
+    );
+    assert.equal(e.name, 'WeightFileError');
+    assert.equal(e.message, 'cut.safetensors: header length 1,000 is past the end of the file (16 bytes)');
+    const parts = messagePartsOf(e);
+    assert.ok(parts, 'the error arrived without its parts');
+    assert.equal(parts.template, WEIGHT_PHRASES.fileProblem);
+    assert.equal(parts.args[0], 'cut.safetensors');
+    const problem = parts.args[1] as MessageParts;
+    assert.deepEqual(problem, { template: 'header length {0} is past the end of the file ({1} bytes)', args: ['1,000', '16'] });
+    assert.equal(renderMessage(parts), e.message);
+    // Rendered through another language's templates, nothing of the English is left.
+    const zh: Record<string, string> = {
+      '{0}: {1}': '{0}：{1}',
+      'header length {0} is past the end of the file ({1} bytes)': '头部长度 {0} 超出了文件末尾（文件共 {1} 字节）',
+    };
+    assert.equal(
+      renderMessage(parts, (t, args) => args.reduce<string>((out, a, i) => out.replaceAll(`{${i}}`, String(a)), zh[t] ?? t)),
+      'cut.safetensors：头部长度 1,000 超出了文件末尾（文件共 16 字节）',
+    );
   });
 });
