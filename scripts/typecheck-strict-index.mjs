@@ -38,12 +38,6 @@ const NOT_YET = new Map([
   ['src/tokenize/hf/normalizers.ts', 3],
   ['src/tokenize/hf/pre-tokenizers.ts', 15],
   ['src/tokenize/hf/tokenizer.ts', 9],
-  // rule files other branches rewrite this session (fixa: ATT003/ATT004/scale-defs, fixb: ATT005/ATT008)
-  ['src/lint/rules/ATT003-missing-scale.ts', 12],
-  ['src/lint/rules/ATT004-wrong-scale.ts', 15],
-  ['src/lint/rules/ATT005-key-transpose.ts', 2],
-  ['src/lint/rules/ATT008-causal-sdpa.ts', 2],
-  ['src/lint/rules/scale-defs.ts', 5],
   // the recorder's numeric reads of recorded tensors: row sums, block means, strided copies and the view of a
   // mask as the API read it; to be split into their kernel loops (left out) and the shape reads around them
   ['src/record/broadcast.ts', 17],

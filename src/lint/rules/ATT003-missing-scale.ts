@@ -106,9 +106,9 @@ weights = scores.softmax(dim=-1)`,
       end() {
         for (const group of byNode(sites).values()) {
           // Every context must agree (a caller that passes a pre-scaled q clears the helper).
-          const site = group[0];
-          const a = dotProductScores(site.input);
-          if (!a || !group.every(unscaled)) continue;
+          const [site] = group; // byNode's groups are never empty: the `site &&` / `!site` below never decide
+          const a = site && dotProductScores(site.input);
+          if (!site || !a || !group.every(unscaled)) continue;
           if (postSoftmaxScale(site)) continue;
           if (scaleOmittedOnPurpose(ev, site.node) || isT5Family(ev, site.node) || unitScaleNearby(ev, site.node)) continue;
           // A helper whose callers in the files that import it pass a pre-scaled q (or k).

@@ -139,11 +139,12 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       const axes = target.attn?.queryAxes;
       if (!axes || axes.length < 2) return undefined;
       const names = new Set([...ctx.text(op.factorNode).matchAll(/[A-Za-z_][\w.]*/g)].map((m) => bare(m[0])));
-      const last = axes[axes.length - 1].sizeText;
+      const last = axes.at(-1)?.sizeText;
       for (let i = 0; i < axes.length - 1; i++) {
-        const t = axes[i].sizeText;
+        const axis = axes[i]; // i is below the length: axis?. below never short-circuits
+        const t = axis?.sizeText;
         // A head axis (`view(B, T, self.h, C // self.h)`) counts heads: `C // self.h` is the head width, not a length.
-        if (t && /^[A-Za-z_][\w.]*$/.test(t) && names.has(bare(t)) && (!last || bare(last) !== bare(t)) && axes[i].label !== 'feat' && axes[i].label !== 'head')
+        if (t && /^[A-Za-z_][\w.]*$/.test(t) && names.has(bare(t)) && (!last || bare(last) !== bare(t)) && axis?.label !== 'feat' && axis?.label !== 'head')
           return t;
       }
       return undefined;
@@ -325,10 +326,12 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
             if (!hasRoles(site.input)) continue;
             for (const alt of alternatives(site.input)) {
               const sqrt = scaleOps(alt).filter((o) => o.on !== 'weights' && isInverseSqrtDim(o));
-              if (sqrt.length >= 2) {
-                const second = sqrt[sqrt.length - 1];
-                report(second.factorNode, msg(T.twiceOnPath, quote(ctx.text(sqrt[0].factorNode), 30), quote(ctx.text(second.factorNode), 30)), undefined, [
-                  { node: sqrt[0].node, message: msg(T.firstFactor, quote(ctx.text(sqrt[0].factorNode), 30)) },
+              const [first] = sqrt;
+              const second = sqrt.at(-1);
+              // `first && second` hold whenever there are two or more
+              if (sqrt.length >= 2 && first && second) {
+                report(second.factorNode, msg(T.twiceOnPath, quote(ctx.text(first.factorNode), 30), quote(ctx.text(second.factorNode), 30)), undefined, [
+                  { node: first.node, message: msg(T.firstFactor, quote(ctx.text(first.factorNode), 30)) },
                   ...factorDefinitions(ev, second.factorNode, site.ctx, 1),
                 ]);
                 break;
@@ -362,8 +365,9 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       for (const [name, defs] of groups) {
         const forms = defs.map((d) => scaleForm(d, (n) => ctx.text(n)));
         if (forms.some((f) => f.form === 'unknown')) continue;
-        const i = forms.findIndex((f) => f.form === 'different');
-        if (i < 0) continue;
+        // The first definition of a different form (none: findIndex gives -1, and defs[-1] is undefined).
+        const different = defs[forms.findIndex((f) => f.form === 'different')];
+        if (!different) continue;
         // The owner's code without the scale's own definitions: is the extra factor applied again (and cancelled)?
         const definitions = defs.map(statementOf);
         if (
@@ -377,7 +381,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           continue;
         const shown = forms.map((f) => f.divides).filter((d) => d !== undefined);
         const divides = shown.length > 0 && shown.every((d) => d === shown[0]) ? shown[0] : undefined;
-        const def = statementOf(defs[i]);
+        const def = statementOf(different);
         return { name, defText: ctx.text(def), def, divides };
       }
       return undefined;

@@ -187,9 +187,11 @@ att = q @ k.transpose(-2, -1)`,
         const qname = dottedName(ev.tree, f)?.join('.') ?? '';
         const fnArgs = list.filter((a) => a.type !== 'keyword_argument');
         const hasKeywords = fnArgs.length < list.length;
-        if (/^(np|numpy|jnp|jax\.numpy|tf|tensorflow)\.transpose$/.test(qname) && fnArgs.length === 1 && !hasKeywords) return { kind: 'T', base: fnArgs[0] };
-        if (/^torch\.(transpose|swapaxes)$/.test(qname) && fnArgs.length === 3)
-          return { kind: 'transpose', base: fnArgs[0], a: intLiteral(ev.tree, fnArgs[1]), b: intLiteral(ev.tree, fnArgs[2]) };
+        const [first, second, third] = fnArgs; // `&& first` below holds whenever the length test before it does
+        if (/^(np|numpy|jnp|jax\.numpy|tf|tensorflow)\.transpose$/.test(qname) && fnArgs.length === 1 && !hasKeywords && first)
+          return { kind: 'T', base: first };
+        if (/^torch\.(transpose|swapaxes)$/.test(qname) && fnArgs.length === 3 && first)
+          return { kind: 'transpose', base: first, a: intLiteral(ev.tree, second), b: intLiteral(ev.tree, third) };
         const attr = childByField(f, 'attribute');
         const obj = childByField(f, 'object');
         /* c8 ignore next: as above, an attribute always has both */

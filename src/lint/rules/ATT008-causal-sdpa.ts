@@ -196,7 +196,8 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         const attn = site.target.attn;
         if (!site.maskNode || !topLeftRectangle(m) || attn?.stage !== 'scores' || reported.has(site.maskNode.id)) return;
         const formed = ev.facts.matmul.filter((mm) => mm.node === attn.formedAt);
-        if (formed.length === 0 || !formed.every((mm) => mm.b.fromCache && !mm.a.fromCache) || lengthGuarded(site.node)) return;
+        const [first] = formed;
+        if (!first || !formed.every((mm) => mm.b.fromCache && !mm.a.fromCache) || lengthGuarded(site.node)) return;
         reported.add(site.maskNode.id);
         const [l, sz] = m!.sizes!;
         ctx.report({
@@ -204,8 +205,8 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
           message: msg(T.topLeftBufferOnCache, quote(ctx.text(site.maskNode), 40), l, sz),
           related: [
             ...maskBuilt(ev, m, msg(MASK_NAMES.theCausalMask)),
-            { node: formed[0].node, message: msg(T.scoresAgainstCachedKeys) },
-            cacheJoined(ev, formed[0].b, msg(T.theKeys)),
+            { node: first.node, message: msg(T.scoresAgainstCachedKeys) },
+            cacheJoined(ev, first.b, msg(T.theKeys)),
           ],
         });
       },

@@ -120,7 +120,7 @@ function leaf(n: PyNode, name: string, text: (n: PyNode) => string, divided: boo
   if (t === name) return 'self';
   // float(x) / int(x) wrappers
   const wrapped = /^(?:float|int)\((.*)\)$/.exec(t);
-  const inner = wrapped ? wrapped[1] : t;
+  const inner = wrapped?.[1] ?? t;
   if (/(?:^|\.)sqrt\(|\*\*-?0\.5$|\*\*\(-?0\.5\)$|\*\*\(?-?1\/2\)?$|rsqrt\(/.test(inner)) return 'sqrtdim';
   if (/^[A-Za-z_][\w.]*$/.test(inner)) {
     const bare = inner.replace(/^self\./, '').replace(/^(?:config|cfg|args)\./, '');
