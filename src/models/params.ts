@@ -34,7 +34,9 @@ export class ParamReader {
   /** The first of `names` that exists (aliases such as LayerNorm.weight / LayerNorm.gamma), checked against `shape`. */
   getAny(names: readonly string[], shape: ShapeSpec): Tensor {
     for (const n of names) if (this.has(n)) return this.get(n, shape);
-    throw new Error(`${this.fileName}: tensor '${this.fullName(names[0])}' is missing (${this.what} needs it, shape ${specText(shape)})`);
+    const first = names[0];
+    if (first === undefined) throw new Error(`${this.fileName}: no tensor name given for ${this.what} (shape ${specText(shape)})`);
+    throw new Error(`${this.fileName}: tensor '${this.fullName(first)}' is missing (${this.what} needs it, shape ${specText(shape)})`);
   }
 
   /** The tensor `name` when present (checked against `shape`), else undefined. */

@@ -217,6 +217,13 @@ function rotate(step: RopeStep, qd: Float32Array, kd: Float32Array, L: number, S
   return { applied: step.apply, qBefore, kBefore, q, k };
 }
 
+/** The two sizes of a shape checked to be 2-D (a clear error naming the input if it is not). */
+function sizes2(name: string, shape: readonly number[]): [number, number] {
+  const [a, b] = shape;
+  if (a === undefined || b === undefined) throw new Error(`${FN}: ${name} must be 2-D, got ${formatShape(shape)}`);
+  return [a, b];
+}
+
 function checkInputs(q: TensorLike, k: TensorLike, v: TensorLike) {
   checkFloat(FN, 'q', q);
   checkFloat(FN, 'k', k);
@@ -231,9 +238,9 @@ function checkInputs(q: TensorLike, k: TensorLike, v: TensorLike) {
   checkNonEmpty(FN, 'q', q.shape, ['L', 'dk']);
   checkNonEmpty(FN, 'k', k.shape, ['S', 'dk']);
   checkNonEmpty(FN, 'v', v.shape, ['S', 'dv']);
-  const [L, dk] = q.shape;
-  const [S, dk2] = k.shape;
-  const [S2, dv] = v.shape;
+  const [L, dk] = sizes2('q', q.shape);
+  const [S, dk2] = sizes2('k', k.shape);
+  const [S2, dv] = sizes2('v', v.shape);
   if (dk2 !== dk) throw new Error(`${FN}: q of shape ${formatShape(q.shape)} and k of shape ${formatShape(k.shape)} must have the same dk (${dk} vs ${dk2})`);
   if (S2 !== S)
     throw new Error(`${FN}: k of shape ${formatShape(k.shape)} and v of shape ${formatShape(v.shape)} must have the same number of keys S (${S} vs ${S2})`);
