@@ -55,12 +55,14 @@ const KERNELS = [
   'src/engine/attention-core.ts', // the attention inner loops: scores, mask, softmax, context per row block
   'src/engine/flash.ts', // the blocked online-softmax attention loop
   'src/engine/trace/build-mask.ts', // the L×S loop that folds a mask tensor into the additive bias
+  'src/engine/trace/scale-mask.ts', // the trace's scale, soft-cap and mask loop over the L×S scores
   'src/engine/trace/stats.ts', // per-element statistics over the L×S scores and probabilities (Welford, entropy, row sums)
   'src/engine/random/mt19937.ts', // the Mersenne Twister's state array
   'src/engine/random/torch-generator.ts', // the torch generator's state arrays and Box-Muller pairs
   'src/engine/random/float32.ts', // float32 bit conversions through a shared typed-array view
   'src/engine/random/seeded-attention.ts', // the 1/sqrt(d) element loop over the seeded scores
   // src/models: the per-model tensor loops
+  'src/models/row-loops.ts', // residual and bias adds, scaling, the GLU product, the scatter into the head layout
   'src/models/activations.ts', // per-element activation over a layer's output
   'src/models/rms-norm.ts', // the RMSNorm row loop
   'src/models/head-stream.ts', // the per-band row sums of a streamed head (counting-sort index arrays)
@@ -94,12 +96,6 @@ const NOT_YET = new Map([
   // src/engine and src/models: files whose shape and parameter reads (to check) sit beside their element loops
   // (to leave out); to be split into a kernel file and the reads around it
   ['src/engine/mha.ts', 35],
-  ['src/engine/trace/trace.ts', 3],
-  ['src/models/layers.ts', 45],
-  ['src/models/attention-layer.ts', 21],
-  ['src/models/bert.ts', 32],
-  ['src/models/gpt2.ts', 26],
-  ['src/models/decoder.ts', 16],
   ['src/models/forward-result.ts', 26],
 ]);
 

@@ -31,6 +31,14 @@ export class ParamReader {
     return this.checked(name, t, shape);
   }
 
+  /** Size `axis` of tensor `name` (as read by get); throws naming the tensor when it has no such dim. */
+  dim(name: string, t: Tensor, axis: number): number {
+    const size = t.shape[axis];
+    if (size === undefined)
+      throw new Error(`${this.fileName}: tensor '${this.fullName(name)}' has shape ${formatShape(t.shape)}, with no dim ${axis} (${this.what} needs it)`);
+    return size;
+  }
+
   /** The first of `names` that exists (aliases such as LayerNorm.weight / LayerNorm.gamma), checked against `shape`. */
   getAny(names: readonly string[], shape: ShapeSpec): Tensor {
     for (const n of names) if (this.has(n)) return this.get(n, shape);

@@ -9,11 +9,11 @@
 // numbers, arrays), so it crosses the worker boundary as is.
 import { getKernel } from '../kernels';
 import { applyRopeInPlace, ropeTables } from '../ops/rope';
-import { softcapInPlace } from '../ops/softcap';
 import { softmax } from '../ops/softmax';
 import { type BoolTensor, type Tensor, type TensorLike, contiguous, formatShape } from '../tensor';
 import { checkFloat, checkMaterialisable, checkNonEmpty } from '../validate';
 import { type BuiltMask, type PaddingReading, buildMask } from './build-mask';
+import { scaleAndMask } from './scale-mask';
 import { type CausalAlign, type MaskChoice, type RopeStep, type ScaleChoice, TRACE_DEFAULTS, type TraceOptions } from './options';
 import { type TraceStats, computeStats } from './stats';
 import { type TraceWarning, traceWarnings } from './warnings';
@@ -164,28 +164,6 @@ export function traceAttention(q: TensorLike, k: TensorLike, v: TensorLike, opti
     stats,
     warnings,
   };
-}
-
-/**
- * scaled = scores · s (then cap·tanh(scaled / cap) when capped), masked = scaled + bias, allowed = bias ≠ -inf
- * (plain loops: typed-array map/from with callbacks are slow).
- */
-function scaleAndMask(scores: Float32Array, s: number, bias: Float32Array, cap?: number) {
-  const n = scores.length;
-  const scaled = new Float32Array(n);
-  const masked = new Float32Array(n);
-  const allowed = new Uint8Array(n);
-  for (let i = 0; i < n; i++) scaled[i] = scores[i] * s;
-  let beforeCap: Float32Array | undefined;
-  if (cap !== undefined) {
-    beforeCap = scaled.slice();
-    softcapInPlace(scaled, cap);
-  }
-  for (let i = 0; i < n; i++) {
-    masked[i] = scaled[i] + bias[i];
-    allowed[i] = bias[i] === -Infinity ? 0 : 1;
-  }
-  return { scaled, masked, allowed, beforeCap };
 }
 
 /** The RoPE step: q (L, dk) and k (S, dk) rotated by their positions, or passed through when switched off. */
