@@ -5,7 +5,7 @@
 //   q, k, v = x·W_{q,k,v}ᵀ + b, split into heads                   (H, T, hd)
 //   P = softmax(q·kᵀ/√hd + mask)                                    nn.MultiheadAttention's scale
 // The output projection is not needed for the attention weights; it is checked when present.
-import type { BoolTensor, Tensor } from '../engine';
+import { type BoolTensor, type Tensor, formatShape } from '../engine';
 import { firstSeenIds, TorchGenerator } from '../engine/random';
 import type { ModelInfo, TokenInfo } from '../protocol/engine';
 import { type ConfigObject, plural, resolveHeads } from './config';
@@ -89,15 +89,16 @@ export function findAttentionLayer(tensors: Map<string, Tensor>): FoundAttention
       if (layout.separate && !(tensors.has(prefix + layout.separate.k) && tensors.has(prefix + layout.separate.v))) continue;
       prefixes.push(prefix);
     }
-    if (prefixes.length > 0) {
-      prefixes.sort();
-      return { prefix: prefixes[0], layout, allPrefixes: prefixes };
-    }
+    prefixes.sort();
+    const first = prefixes[0];
+    if (first !== undefined) return { prefix: first, layout, allPrefixes: prefixes };
   }
   // A file holding one [3E, E] matrix under any name (a .npy is named after the file) is an in_proj_weight.
-  if (tensors.size === 1) {
-    const [[name, t]] = [...tensors];
-    if (t.shape.length === 2 && t.shape[1] > 0 && t.shape[0] === 3 * t.shape[1]) {
+  const [only] = tensors.size === 1 ? [...tensors] : [];
+  if (only !== undefined) {
+    const [name, t] = only;
+    const [rows, cols] = t.shape;
+    if (t.shape.length === 2 && cols !== undefined && cols > 0 && rows === 3 * cols) {
       const layout: LayerLayout = {
         description: `a single [3E, E] matrix '${name}' read as nn.MultiheadAttention's in_proj_weight`,
         packed: { weight: name, bias: `${name}.bias` },
@@ -124,7 +125,7 @@ export interface AttentionLayerWeights {
 }
 
 function subTensor(t: Tensor, part: number, rows: number): Tensor {
-  const width = t.shape.length === 2 ? t.shape[1] : 1;
+  const width = t.shape.length === 2 ? (t.shape[1] ?? 1) : 1;
   const data = t.data.subarray(part * rows * width, (part + 1) * rows * width);
   return { data, shape: t.shape.length === 2 ? [rows, width] : [rows] };
 }
@@ -144,14 +145,17 @@ export function readAttentionLayer(
   let v: AttentionLayerWeights['v'];
   if (layout.packed) {
     const w = p.get(layout.packed.weight, [null, null]); // [3D, E]
-    if (w.shape[0] % 3 !== 0) throw modelError(MODEL_ERRORS.packedRows, fileName, p.fullName(layout.packed.weight), w.shape[0] ?? 0);
-    const D = w.shape[0] / 3;
+    const rows = p.dim(layout.packed.weight, w, 0);
+    if (rows % 3 !== 0) throw modelError(MODEL_ERRORS.packedRows, fileName, p.fullName(layout.packed.weight), rows);
+    const D = rows / 3;
     const b = p.optional(layout.packed.bias, [3 * D]);
-    [q, k, v] = [0, 1, 2].map((part) => ({ weight: subTensor(w, part, D), bias: b ? subTensor(b, part, D) : undefined }));
+    const part = (i: number) => ({ weight: subTensor(w, i, D), bias: b ? subTensor(b, i, D) : undefined });
+    [q, k, v] = [part(0), part(1), part(2)];
   } else {
     const s = layout.separate!;
     const wq = p.get(s.q, [null, null]);
-    const [D, E] = wq.shape;
+    const D = p.dim(s.q, wq, 0);
+    const E = p.dim(s.q, wq, 1);
     const wk = p.get(s.k, [D, E]);
     const wv = p.get(s.v, [D, E]);
     let biases: Array<Tensor | undefined>;
@@ -166,6 +170,7 @@ export function readAttentionLayer(
     v = { weight: wv, bias: biases[2] };
   }
   const [D, E] = q.weight.shape;
+  if (D === undefined || E === undefined) throw new Error(`${fileName}: the query weight has shape ${formatShape(q.weight.shape)}, not [D, E]`);
   const out = p.optionalAny(layout.out, [null, D]);
   p.optionalAny(layout.outBias, [out?.shape[0] ?? null]);
   const heads = resolveHeads(config, ['num_heads', 'num_attention_heads', 'n_head'], D, configName);

@@ -10,7 +10,8 @@ import type { ModelInfo, TokenInfo } from '../protocol/engine';
 import { type ActivationName, activateInPlace, checkActivation } from './activations';
 import { type ConfigObject, configNonNegative, configPositiveInt, configString, plural, resolveHeads } from './config';
 import { checkLength, forwardResult, type LayerAttention, tokenIds } from './forward-result';
-import { addInPlace, mergeHeads, splitHeads } from './layers';
+import { mergeHeads, splitHeads } from './layers';
+import { addInPlace } from './row-loops';
 import { attendLayer, maskSpec, shouldMaterialise } from './lazy-attention';
 import { countParameters, formatCount, ParamReader } from './params';
 import type { AttentionModel, ForwardOptions, ForwardResult, MaskSpec, TokenizerChoice } from './types';
@@ -109,7 +110,8 @@ export function readBert(
 ): BertCheckpoint {
   const p = new ParamReader(tensors, prefix, fileName, msg(MODEL_ERRORS.aBertCheckpoint));
   const word = p.get('embeddings.word_embeddings.weight', [null, null]);
-  const [vocabSize, E] = word.shape;
+  const vocabSize = p.dim('embeddings.word_embeddings.weight', word, 0);
+  const E = p.dim('embeddings.word_embeddings.weight', word, 1);
   const position = p.get('embeddings.position_embeddings.weight', [null, E]);
   const tokenType = p.optional('embeddings.token_type_embeddings.weight', [null, E]);
   const nLayer = countLayers(tensors, prefix, fileName);
@@ -122,7 +124,7 @@ export function readBert(
     throw modelError(MODEL_ERRORS.bertHidden, configName, cfgHidden, fileName, vocabSize, E);
   }
   const heads = resolveHeads(config, ['num_attention_heads', 'n_head'], E, configName);
-  const intermediate = p.get('encoder.layer.0.intermediate.dense.weight', [null, E]).shape[0];
+  const intermediate = p.dim('encoder.layer.0.intermediate.dense.weight', p.get('encoder.layer.0.intermediate.dense.weight', [null, E]), 0);
   const positionType = configString(config, ['position_embedding_type'], configName) ?? 'absolute';
   if (positionType !== 'absolute') {
     throw modelError(MODEL_ERRORS.bertPositions, configName, positionType);
@@ -163,7 +165,7 @@ export function readBert(
       hidden: E,
       intermediate,
       vocabSize,
-      maxPositions: position.shape[0],
+      maxPositions: p.dim('embeddings.position_embeddings.weight', position, 0),
       typeVocabSize: tokenType?.shape[0] ?? 0,
       layerNormEps: configNonNegative(config, ['layer_norm_eps'], configName) ?? 1e-12,
       activation: checkActivation(configString(config, ['hidden_act'], configName) ?? 'gelu', configName),
@@ -216,6 +218,7 @@ export async function bertForward(checkpoint: BertCheckpoint, ids: readonly numb
   for (let l = 0; l < c.nLayer; l++) {
     await options.checkpoint?.();
     const b = w.layers[l];
+    if (b === undefined) throw new Error(`BERT: layer ${l} is missing (${w.layers.length} layers read for ${c.nLayer})`);
     const q = splitHeads(linear(hidden, b.query.weight, b.query.bias, `BERT layer ${l} query`), c.nHead); // (H, T, hd)
     const k = splitHeads(linear(hidden, b.key.weight, b.key.bias, `BERT layer ${l} key`), c.nHead); // (H, T, hd)
     const v = splitHeads(linear(hidden, b.value.weight, b.value.bias, `BERT layer ${l} value`), c.nHead); // (H, T, hd)

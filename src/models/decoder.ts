@@ -10,7 +10,7 @@
 // then last_hidden = norm(h) and logits = last_hidden·W_lmᵀ (the embeddings when tied), Gemma 2 soft-capped.
 // Embeddings are scaled by √E for Gemma. Weights are read from a TensorStore a layer at a time: bf16/f16
 // checkpoints become float32 one layer at a time, and the vocabulary projection a block of rows at a time.
-import { type Tensor, getKernel, linear } from '../engine';
+import { type Tensor, formatShape, getKernel, linear } from '../engine';
 import type { ModelInfo, TokenInfo } from '../protocol/engine';
 import type { StoredTensor, TensorStore } from '../weights/snapshot';
 import { activateInPlace } from './activations';
@@ -20,7 +20,8 @@ import type { ConfigObject } from './config';
 import { checkLength, forwardResult, type LayerAttention, tokenIds } from './forward-result';
 import { kvHeadMap } from './gqa';
 import { groupedAttention } from './grouped-attention';
-import { addInPlace, linearToHeads, mergeHeads, sliceColumns, splitHeads } from './layers';
+import { linearToHeads, mergeHeads, sliceColumns, splitHeads } from './layers';
+import { addInPlace, multiplyInPlace, scaleInPlace } from './row-loops';
 import { maskSpec, shouldMaterialise } from './lazy-attention';
 import { formatCount } from './params';
 import { rmsNorm, rmsNormInPlace } from './rms-norm';
@@ -223,7 +224,7 @@ export async function decoderForward(cp: DecoderCheckpoint, ids: readonly number
   const { hidden: E, headDim: hd, nHead: H, nKvHead: Hkv, intermediate: I } = c;
   const h = new Float32Array(T * E); // residual stream (T, E)
   ids.forEach((id, t) => h.set(cp.embed.rows(id, id + 1), t * E));
-  if (c.embedScale !== undefined) for (let i = 0; i < h.length; i++) h[i] *= c.embedScale;
+  if (c.embedScale !== undefined) scaleInPlace(h, c.embedScale);
   const hiddenStates: Tensor[] = [{ data: new Float32Array(h), shape: [T, E] }];
   const mask: MaskSpec = { ...maskSpec(T, { causal: true, attentionMask: options.attentionMask }), fullyMasked: 'uniform' };
   const materialise = shouldMaterialise(c.nLayer, H, T, options.materialiseBytes);
@@ -245,6 +246,7 @@ export async function decoderForward(cp: DecoderCheckpoint, ids: readonly number
     await options.checkpoint?.();
     const w = layerWeights(cp, l, true, pool);
     const spec = c.layers[l];
+    if (spec === undefined) throw new Error(`${label}: the configuration describes ${c.layers.length} layers, not the ${c.nLayer} it names`);
     const a: Tensor = { data: rmsNorm(h, E, w.inputNorm.data, eps, c.normKind), shape: [T, E] }; // (T, E)
     let q: Tensor, k: Tensor, v: Tensor;
     if (w.qkv) {
@@ -298,7 +300,7 @@ export async function decoderForward(cp: DecoderCheckpoint, ids: readonly number
       up = linear(m, w.up!, w.upBias, `${label} layer ${l} up_proj`);
     }
     activateInPlace(gate.data, c.activation);
-    for (let i = 0; i < gate.data.length; i++) gate.data[i] *= up.data[i];
+    multiplyInPlace(gate.data, up.data); // gate (T, I) *= up (T, I)
     let down = linear(gate, w.down, w.downBias, `${label} layer ${l} down_proj`); // (T, E)
     if (w.postFfNorm) down = { data: rmsNorm(down.data, E, w.postFfNorm.data, eps, c.normKind), shape: [T, E] };
     addInPlace(h, down.data);
@@ -314,6 +316,7 @@ export async function decoderForward(cp: DecoderCheckpoint, ids: readonly number
 /** x (T, E) · W (V, E)ᵀ → (T, V), converting a block of vocabulary rows at a time; soft-capped when asked. */
 export function lmHeadLogits(x: Tensor, weight: StoredTensor, V: number, softcap?: number): Tensor {
   const [T, E] = x.shape;
+  if (T === undefined || E === undefined) throw new Error(`lm_head: expected hidden states (T, E), got ${formatShape(x.shape)}`);
   const logits = new Float32Array(T * V);
   const rowsPerBlock = Math.max(1, Math.floor(LM_HEAD_BLOCK_FLOATS / E));
   const buffer = new Float32Array(Math.min(V, rowsPerBlock) * E); // reused for every full block
@@ -348,7 +351,9 @@ export function createDecoderModel(options: DecoderModelOptions): AttentionModel
   const kvHeads = kvHeadMap(c.nHead, c.nKvHead);
   const windows = c.layers.map((s) => s.window);
   const sliding = windows.filter((w) => w !== undefined).length;
-  const rope = c.layers[0].rope;
+  const first = c.layers[0];
+  if (first === undefined) throw new Error(`${options.label}: the configuration describes no layers`);
+  const rope = first.rope;
   const info: ModelInfo = {
     family: c.family,
     name: `${namedWithFamily(c.family, options.label)} (${plural(c.nLayer, 'layer')} × ${plural(c.nHead, 'head')}, d_model ${c.hidden})`,

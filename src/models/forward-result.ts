@@ -1,7 +1,7 @@
 // Collects what every family's forward returns: each layer's q, k, v (and scale), the O(T) mask, and —
 // when the run is small enough to materialise — all layers' per-head probabilities in one
 // (nLayer, nHead, T, T) array. Any head's weights can be recomputed a block of rows at a time.
-import { type Tensor, contiguous, select } from '../engine';
+import { type Tensor, contiguous, formatShape, select } from '../engine';
 import { NOT_IN_VOCABULARY, type TokenInfo } from '../protocol/engine';
 import { allowedRows, headRows } from './lazy-attention';
 import { type RopeTables, unrotateRope } from '../engine/ops/rope';
@@ -43,24 +43,27 @@ export function forwardResult(layers: readonly LayerAttention[], nHead: number, 
       if (l.probs!.data.length !== block) throw new Error(`${label}: layer ${i} has ${l.probs!.data.length} weights, expected ${block}`);
     });
     // One layer: its (H, T, T) array is already (1, H, T, T). Several: one copy into (nLayer, H, T, T).
-    if (layers.length === 1) attentions = layers[0].probs!.data;
+    const [only] = layers;
+    if (layers.length === 1 && only !== undefined) attentions = only.probs!.data;
     else {
       attentions = new Float32Array(layers.length * block);
       layers.forEach((l, i) => attentions!.set(l.probs!.data, i * block));
     }
   }
-  const checkHead = (layer: number, head: number) => {
-    if (!Number.isInteger(layer) || !Number.isInteger(head) || layer < 0 || layer >= layers.length || head < 0 || head >= nHead) {
+  /** The layer of a (layer, head) pair; throws unless both exist. */
+  const layerOf = (layer: number, head: number): LayerAttention => {
+    const l = layers[layer];
+    if (l === undefined || !Number.isInteger(layer) || !Number.isInteger(head) || layer < 0 || head < 0 || head >= nHead) {
       throw new Error(`${label}: there is no layer ${layer} head ${head} (${layers.length} layers × ${nHead} heads)`);
     }
+    return l;
   };
   return {
     seqLen: T,
     causal: mask.causal,
     attentions,
     headInputs(layer, head): HeadInputs {
-      checkHead(layer, head);
-      const l = layers[layer];
+      const l = layerOf(layer, head);
       const kv = l.kvHeads?.[head] ?? head;
       const layerMask = l.mask ?? mask;
       const pick = (t: Tensor, i: number) => contiguous(select(t, 0, i)); // (H, T, hd) → (T, hd)
@@ -79,9 +82,8 @@ export function forwardResult(layers: readonly LayerAttention[], nHead: number, 
       };
     },
     headAttentionRows(layer, head, rowStart, rowEnd, out) {
-      checkHead(layer, head);
+      const l = layerOf(layer, head);
       checkRowRange(rowStart, rowEnd, T, label);
-      const l = layers[layer];
       const kv = l.kvHeads?.[head] ?? head;
       return headRows(select(l.q, 0, head), select(l.k, 0, kv), l.mask ?? mask, l.scale, rowStart, rowEnd, out, l.softcap); // (R, T)
     },
@@ -91,6 +93,7 @@ export function forwardResult(layers: readonly LayerAttention[], nHead: number, 
 /** q and k (T, hd) of one head with the layer's rotation undone. */
 function unrotated(q: Tensor, k: Tensor, tables: RopeTables): { q: Tensor; k: Tensor } {
   const [T, hd] = q.shape;
+  if (T === undefined || hd === undefined) throw new Error(`RoPE undo: expected one head's q (T, hd), got ${formatShape(q.shape)}`);
   return { q: { data: unrotateRope(q.data, T, hd, tables), shape: [T, hd] }, k: { data: unrotateRope(k.data, T, hd, tables), shape: [T, hd] } };
 }
 

@@ -9,7 +9,8 @@ import type { ModelInfo, TokenInfo } from '../protocol/engine';
 import { type ActivationName, activateInPlace, checkActivation } from './activations';
 import { type ConfigObject, configBoolean, configNonNegative, configPositiveInt, configString, plural, resolveHeads } from './config';
 import { checkLength, forwardResult, type LayerAttention, tokenIds } from './forward-result';
-import { addInPlace, conv1d, mergeHeads, sliceColumns, splitHeads } from './layers';
+import { conv1d, mergeHeads, sliceColumns, splitHeads } from './layers';
+import { addInPlace } from './row-loops';
 import { attendLayer, maskSpec, shouldMaterialise } from './lazy-attention';
 import { countParameters, formatCount, ParamReader } from './params';
 import type { AttentionModel, ForwardOptions, ForwardResult, MaskSpec, TokenizerChoice } from './types';
@@ -88,9 +89,10 @@ export function readGpt2(
 ): Gpt2Checkpoint {
   const p = new ParamReader(tensors, prefix, fileName, msg(MODEL_ERRORS.aGpt2Checkpoint));
   const wte = p.get('wte.weight', [null, null]);
-  const [vocabSize, nEmbd] = wte.shape;
+  const vocabSize = p.dim('wte.weight', wte, 0);
+  const nEmbd = p.dim('wte.weight', wte, 1);
   const wpe = p.get('wpe.weight', [null, nEmbd]);
-  const nPositions = wpe.shape[0];
+  const nPositions = p.dim('wpe.weight', wpe, 0);
   const nLayer = countBlocks(tensors, prefix, fileName);
   const cfgLayers = configPositiveInt(config, ['n_layer', 'num_hidden_layers'], configName);
   if (cfgLayers !== undefined && cfgLayers !== nLayer) {
@@ -101,7 +103,7 @@ export function readGpt2(
     throw modelError(MODEL_ERRORS.gpt2Embd, configName, cfgEmbd, fileName, vocabSize, nEmbd);
   }
   const heads = resolveHeads(config, ['n_head', 'num_attention_heads'], nEmbd, configName);
-  const nInner = p.get('h.0.mlp.c_fc.weight', [nEmbd, null]).shape[1];
+  const nInner = p.dim('h.0.mlp.c_fc.weight', p.get('h.0.mlp.c_fc.weight', [nEmbd, null]), 1);
   const cfgInner = configPositiveInt(config, ['n_inner'], configName);
   if (cfgInner !== undefined && cfgInner !== nInner) {
     throw modelError(MODEL_ERRORS.gpt2Inner, configName, cfgInner, fileName, nInner);
@@ -188,6 +190,7 @@ export async function gpt2Forward(checkpoint: Gpt2Checkpoint, ids: readonly numb
   for (let l = 0; l < c.nLayer; l++) {
     await options.checkpoint?.();
     const b = w.blocks[l];
+    if (b === undefined) throw new Error(`GPT-2: block ${l} is missing (${w.blocks.length} blocks read for ${c.nLayer} layers)`);
     const hT = { data: h, shape: [T, E] };
     const a = layerNorm(hT, { weight: b.ln1.weight, bias: b.ln1.bias, eps }); // (T, E)
     const qkv = conv1d(a, b.cAttn.weight, b.cAttn.bias, `GPT-2 h.${l}.attn.c_attn`); // (T, 3E)

@@ -70,9 +70,11 @@ export type DetectedFamily =
  */
 function prefixesWith(tensors: Map<string, Tensor>, markers: readonly string[]): string[] {
   const out: string[] = [];
+  const first = markers[0];
+  if (first === undefined) return out;
   for (const name of tensors.keys()) {
-    if (!name.endsWith(markers[0])) continue;
-    const prefix = name.slice(0, name.length - markers[0].length);
+    if (!name.endsWith(first)) continue;
+    const prefix = name.slice(0, name.length - first.length);
     if (prefix !== '' && !prefix.endsWith('.')) continue;
     if (markers.every((m) => tensors.has(prefix + m))) out.push(prefix);
   }
@@ -81,10 +83,10 @@ function prefixesWith(tensors: Map<string, Tensor>, markers: readonly string[]):
 
 /** Which family the tensors belong to (GPT-2, then BERT, then a bare attention layer), or null. */
 export function detectFamily(tensors: Map<string, Tensor>): DetectedFamily | null {
-  const gpt2 = prefixesWith(tensors, GPT2_MARKERS);
-  if (gpt2.length > 0) return { family: 'gpt2', prefix: gpt2[0] };
-  const bert = prefixesWith(tensors, BERT_MARKERS);
-  if (bert.length > 0) return { family: 'bert', prefix: bert[0] };
+  const [gpt2] = prefixesWith(tensors, GPT2_MARKERS);
+  if (gpt2 !== undefined) return { family: 'gpt2', prefix: gpt2 };
+  const [bert] = prefixesWith(tensors, BERT_MARKERS);
+  if (bert !== undefined) return { family: 'bert', prefix: bert };
   const layer = findAttentionLayer(tensors);
   if (layer) return { family: 'attention-layer', found: layer };
   return null;

@@ -2,6 +2,7 @@
 // head split/merge, one self-attention step over all heads, residual adds.
 import { type BoolTensor, type Tensor, contiguous, formatShape, permute, reshape, scaledDotProductAttention } from '../engine';
 import { getKernel } from '../engine/kernels';
+import { addRowVectorInPlace, scatterToHeads } from './row-loops';
 
 /**
  * HF's Conv1D (GPT-2): x (T, in) · weight (in, out) + bias (out) → (T, out). The weight is stored
@@ -10,7 +11,7 @@ import { getKernel } from '../engine/kernels';
 export function conv1d(x: Tensor, weight: Tensor, bias: Tensor | undefined, what: string): Tensor {
   const [T, inF] = x.shape;
   const [wIn, outF] = weight.shape;
-  if (x.shape.length !== 2 || weight.shape.length !== 2 || wIn !== inF) {
+  if (T === undefined || inF === undefined || outF === undefined || x.shape.length !== 2 || weight.shape.length !== 2 || wIn !== inF) {
     throw new Error(`${what}: input ${formatShape(x.shape)} does not match Conv1D weight ${formatShape(weight.shape)} ([in, out])`);
   }
   if (bias && (bias.shape.length !== 1 || bias.shape[0] !== outF)) {
@@ -39,18 +40,6 @@ export function conv1d(x: Tensor, weight: Tensor, bias: Tensor | undefined, what
   return { data: out, shape: [T, outF] };
 }
 
-/** rows (n, w) += vector (w), in place. */
-export function addRowVectorInPlace(rows: Float32Array, vector: Float32Array): void {
-  const w = vector.length;
-  for (let o = 0; o < rows.length; o += w) for (let j = 0; j < w; j++) rows[o + j] += vector[j];
-}
-
-/** a += b element-wise (same length), in place: the residual add. */
-export function addInPlace(a: Float32Array, b: Float32Array): void {
-  if (a.length !== b.length) throw new Error(`residual add: ${a.length} vs ${b.length} elements`);
-  for (let i = 0; i < a.length; i++) a[i] += b[i];
-}
-
 /** Query rows per product in linearToHeads: bounds its scratch and what a kernel stages at once. */
 const HEAD_PROJECTION_ROWS = 512;
 
@@ -62,7 +51,7 @@ const HEAD_PROJECTION_ROWS = 512;
 export function linearToHeads(x: Tensor, weight: Tensor, bias: Tensor | undefined, nHead: number, what: string): Tensor {
   const [T, E] = x.shape;
   const [D, inF] = weight.shape;
-  if (x.shape.length !== 2 || weight.shape.length !== 2 || inF !== E) {
+  if (T === undefined || E === undefined || D === undefined || x.shape.length !== 2 || weight.shape.length !== 2 || inF !== E) {
     throw new Error(`${what}: input ${formatShape(x.shape)} does not match weight ${formatShape(weight.shape)} ([out, in])`);
   }
   if (bias && (bias.shape.length !== 1 || bias.shape[0] !== D)) throw new Error(`${what}: bias ${formatShape(bias.shape)} should be [${D}]`);
@@ -76,14 +65,7 @@ export function linearToHeads(x: Tensor, weight: Tensor, bias: Tensor | undefine
     const R = Math.min(chunkRows, T - r0);
     // (R, E) · (D, E)ᵀ → (R, D)
     getKernel().gemm({ m: R, n: D, k: E, a: x.data, aOff: r0 * E, lda: E, b: weight.data, bOff: 0, ldb: E, transB: true, c: chunk, cOff: 0, ldc: D });
-    for (let r = 0; r < R; r++) {
-      for (let h = 0; h < nHead; h++) {
-        const src = r * D + h * hd;
-        const dst = (h * T + r0 + r) * hd;
-        if (b) for (let c = 0; c < hd; c++) out[dst + c] = chunk[src + c] + b[h * hd + c];
-        else out.set(chunk.subarray(src, src + hd), dst);
-      }
-    }
+    scatterToHeads(chunk, b, out, R, r0, T, nHead, hd); // (R, D) → out (H, T, hd) rows r0 ..
   }
   return { data: out, shape: [nHead, T, hd] };
 }
@@ -91,6 +73,7 @@ export function linearToHeads(x: Tensor, weight: Tensor, bias: Tensor | undefine
 /** (T, H·hd) → (H, T, hd), contiguous. Head h takes features h·hd .. (h+1)·hd-1. */
 export function splitHeads(x: Tensor, nHead: number): Tensor {
   const [T, width] = x.shape;
+  if (T === undefined || width === undefined) throw new Error(`splitHeads: expected a (T, H·hd) matrix, got ${formatShape(x.shape)}`);
   const hd = width / nHead;
   return contiguous(permute(reshape(x, [T, nHead, hd]), [1, 0, 2])); // (T, H, hd) → (H, T, hd)
 }
@@ -98,12 +81,14 @@ export function splitHeads(x: Tensor, nHead: number): Tensor {
 /** (H, T, hd) → (T, H·hd), contiguous: the inverse of splitHeads. */
 export function mergeHeads(x: Tensor): Tensor {
   const [H, T, hd] = x.shape;
+  if (H === undefined || T === undefined || hd === undefined) throw new Error(`mergeHeads: expected (H, T, hd), got ${formatShape(x.shape)}`);
   return reshape(permute(x, [1, 0, 2]), [T, H * hd]); // (H, T, hd) → (T, H, hd) → (T, H·hd)
 }
 
 /** The columns [start, start+width) of a (T, n) matrix, as a dense (T, width) tensor. */
 export function sliceColumns(x: Tensor, start: number, width: number): Tensor {
   const [T, n] = x.shape;
+  if (T === undefined || n === undefined) throw new Error(`sliceColumns: expected a (T, n) matrix, got ${formatShape(x.shape)}`);
   const out = new Float32Array(T * width);
   for (let t = 0; t < T; t++) out.set(x.data.subarray(t * n + start, t * n + start + width), t * width);
   return { data: out, shape: [T, width] };

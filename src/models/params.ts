@@ -33,10 +33,21 @@ export class ParamReader {
     return this.checked(name, t, shape);
   }
 
+  /** Size `axis` of tensor `name` (as read by get); throws naming the tensor when it has no such dim. */
+  dim(name: string, t: Tensor, axis: number): number {
+    const size = t.shape[axis];
+    if (size === undefined)
+      throw new Error(`${this.fileName}: tensor '${this.fullName(name)}' has shape ${formatShape(t.shape)}, with no dim ${axis} (${this.what} needs it)`);
+    return size;
+  }
+
   /** The first of `names` that exists (aliases such as LayerNorm.weight / LayerNorm.gamma), checked against `shape`. */
   getAny(names: readonly string[], shape: ShapeSpec): Tensor {
     for (const n of names) if (this.has(n)) return this.get(n, shape);
-    throw modelError(MODEL_ERRORS.tensorMissing, this.fileName, this.fullName(names[0]), this.what, specText(shape));
+    const first = names[0];
+    // A caller's bug, not the file's: every call site passes at least one name.
+    if (first === undefined) throw new Error(`${this.fileName}: no tensor name given for ${this.what} (shape ${specText(shape)})`);
+    throw modelError(MODEL_ERRORS.tensorMissing, this.fileName, this.fullName(first), this.what, specText(shape));
   }
 
   /** The tensor `name` when present (checked against `shape`), else undefined. */

@@ -334,6 +334,7 @@ export function modelTraceInputs(inputs: HeadInputs, options: TraceOptions, T: n
     o.rope = { apply: options.rope?.apply ?? true, invFreq: inputs.ropeInvFreq };
   }
   const dk = inputs.q.shape[1];
+  if (dk === undefined) throw new Error(`model trace: the query tensor has shape [${inputs.q.shape.join(', ')}], expected [T, d_k]`);
   if (options.scale?.kind === 'model' || (options.scale === undefined && Math.abs(inputs.scale - 1 / Math.sqrt(dk)) > 1e-12))
     o.scale = { kind: 'model', value: inputs.scale };
   if (options.softcap === undefined && inputs.softcap !== undefined) o.softcap = inputs.softcap;

@@ -9,11 +9,11 @@
 // numbers, arrays), so it crosses the worker boundary as is.
 import { getKernel } from '../kernels';
 import { applyRopeInPlace, ropeTables } from '../ops/rope';
-import { softcapInPlace } from '../ops/softcap';
 import { softmax } from '../ops/softmax';
 import { type BoolTensor, type Tensor, type TensorLike, contiguous, formatShape } from '../tensor';
 import { checkFloat, checkMaterialisable, checkNonEmpty } from '../validate';
 import { type BuiltMask, type PaddingReading, buildMask } from './build-mask';
+import { scaleAndMask } from './scale-mask';
 import { type CausalAlign, type MaskChoice, type RopeStep, type ScaleChoice, TRACE_DEFAULTS, type TraceOptions } from './options';
 import { type TraceStats, computeStats } from './stats';
 import { type TraceWarning, traceWarnings } from './warnings';
@@ -166,28 +166,6 @@ export function traceAttention(q: TensorLike, k: TensorLike, v: TensorLike, opti
   };
 }
 
-/**
- * scaled = scores · s (then cap·tanh(scaled / cap) when capped), masked = scaled + bias, allowed = bias ≠ -inf
- * (plain loops: typed-array map/from with callbacks are slow).
- */
-function scaleAndMask(scores: Float32Array, s: number, bias: Float32Array, cap?: number) {
-  const n = scores.length;
-  const scaled = new Float32Array(n);
-  const masked = new Float32Array(n);
-  const allowed = new Uint8Array(n);
-  for (let i = 0; i < n; i++) scaled[i] = scores[i] * s;
-  let beforeCap: Float32Array | undefined;
-  if (cap !== undefined) {
-    beforeCap = scaled.slice();
-    softcapInPlace(scaled, cap);
-  }
-  for (let i = 0; i < n; i++) {
-    masked[i] = scaled[i] + bias[i];
-    allowed[i] = bias[i] === -Infinity ? 0 : 1;
-  }
-  return { scaled, masked, allowed, beforeCap };
-}
-
 /** The RoPE step: q (L, dk) and k (S, dk) rotated by their positions, or passed through when switched off. */
 function rotate(step: RopeStep, qd: Float32Array, kd: Float32Array, L: number, S: number, dk: number): NonNullable<AttentionTrace['rope']> {
   if (typeof step !== 'object' || step === null || typeof step.apply !== 'boolean')
@@ -217,6 +195,13 @@ function rotate(step: RopeStep, qd: Float32Array, kd: Float32Array, L: number, S
   return { applied: step.apply, qBefore, kBefore, q, k };
 }
 
+/** The two sizes of a shape checked to be 2-D (a clear error naming the input if it is not). */
+function sizes2(name: string, shape: readonly number[]): [number, number] {
+  const [a, b] = shape;
+  if (a === undefined || b === undefined) throw new Error(`${FN}: ${name} must be 2-D, got ${formatShape(shape)}`);
+  return [a, b];
+}
+
 function checkInputs(q: TensorLike, k: TensorLike, v: TensorLike) {
   checkFloat(FN, 'q', q);
   checkFloat(FN, 'k', k);
@@ -231,9 +216,9 @@ function checkInputs(q: TensorLike, k: TensorLike, v: TensorLike) {
   checkNonEmpty(FN, 'q', q.shape, ['L', 'dk']);
   checkNonEmpty(FN, 'k', k.shape, ['S', 'dk']);
   checkNonEmpty(FN, 'v', v.shape, ['S', 'dv']);
-  const [L, dk] = q.shape;
-  const [S, dk2] = k.shape;
-  const [S2, dv] = v.shape;
+  const [L, dk] = sizes2('q', q.shape);
+  const [S, dk2] = sizes2('k', k.shape);
+  const [S2, dv] = sizes2('v', v.shape);
   if (dk2 !== dk) throw new Error(`${FN}: q of shape ${formatShape(q.shape)} and k of shape ${formatShape(k.shape)} must have the same dk (${dk} vs ${dk2})`);
   if (S2 !== S)
     throw new Error(`${FN}: k of shape ${formatShape(k.shape)} and v of shape ${formatShape(v.shape)} must have the same number of keys S (${S} vs ${S2})`);

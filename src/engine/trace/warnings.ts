@@ -58,8 +58,8 @@ export function rowSpread(stats: TraceStats, rows: readonly number[]): RowSpread
     lnMin = Infinity,
     lnMax = -Infinity;
   for (const i of rows) {
-    const e = stats.entropy[i],
-      ln = stats.lnVisible[i];
+    const e = stats.entropy[i] ?? NaN,
+      ln = stats.lnVisible[i] ?? NaN;
     if (Number.isFinite(e)) {
       entropyMin = Math.min(entropyMin, e);
       entropyMax = Math.max(entropyMax, e);
@@ -222,9 +222,10 @@ function nearUniform(ctx: WarningContext): TraceWarning | null {
   const eligible: number[] = [];
   const rows: number[] = [];
   for (let i = 0; i < stats.entropy.length; i++) {
-    if (!(stats.visibleKeys[i] >= 2) || !Number.isFinite(stats.entropy[i])) continue;
+    const e = stats.entropy[i] ?? NaN;
+    if (!((stats.visibleKeys[i] ?? 0) >= 2) || !Number.isFinite(e)) continue;
     eligible.push(i);
-    if (stats.entropy[i] >= ratio * stats.lnVisible[i]) rows.push(i);
+    if (e >= ratio * (stats.lnVisible[i] ?? NaN)) rows.push(i);
   }
   if (rows.length === 0 || rows.length * 2 < eligible.length) return null;
   const m = rowSpread(stats, rows);
