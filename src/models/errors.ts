@@ -20,6 +20,7 @@ export const MODEL_ERRORS = defineTemplates(
     decoderUnsupported:
       "{0}: the tensors are a RoPE decoder's ({1}, …) but {2} names model_type '{3}', which is not supported; supported decoders: model_type {4}",
     tensorMissing: "{0}: tensor '{1}' is missing ({2} needs it, shape {3})",
+    tensorNoDim: "{0}: tensor '{1}' has shape {2}, with no dim {3} ({4} needs it)",
     tensorShape: "{0}: tensor '{1}' has shape {2} but {3} needs {4}",
     aGpt2Checkpoint: 'a GPT-2 checkpoint',
     aBertCheckpoint: 'a BERT checkpoint',

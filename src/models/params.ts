@@ -36,8 +36,7 @@ export class ParamReader {
   /** Size `axis` of tensor `name` (as read by get); throws naming the tensor when it has no such dim. */
   dim(name: string, t: Tensor, axis: number): number {
     const size = t.shape[axis];
-    if (size === undefined)
-      throw new Error(`${this.fileName}: tensor '${this.fullName(name)}' has shape ${formatShape(t.shape)}, with no dim ${axis} (${this.what} needs it)`);
+    if (size === undefined) throw modelError(MODEL_ERRORS.tensorNoDim, this.fileName, this.fullName(name), formatShape(t.shape), axis, this.what);
     return size;
   }
 
@@ -46,7 +45,7 @@ export class ParamReader {
     for (const n of names) if (this.has(n)) return this.get(n, shape);
     const first = names[0];
     // A caller's bug, not the file's: every call site passes at least one name.
-    if (first === undefined) throw new Error(`${this.fileName}: no tensor name given for ${this.what} (shape ${specText(shape)})`);
+    if (first === undefined) throw new Error(`${this.fileName}: no tensor name given (shape ${specText(shape)})`);
     throw modelError(MODEL_ERRORS.tensorMissing, this.fileName, this.fullName(first), this.what, specText(shape));
   }
 
