@@ -172,23 +172,15 @@ weights = scores.softmax(dim=-1)`,
         const belowFp32 = (finite && fill.num < BF16_MIN) || (!fill.finfoMax && (fill.finfo === 'float32' || fill.finfo === 'float64'));
         const belowFp16 = belowFp32 || (finite && fill.num < FP16_MIN);
         if (!explicitlyFloat32(target)) {
-          if (belowFp16 && ev.precision.fp16) {
+          // The narrowest precision the file runs in whose range the fill is below.
+          const which = belowFp16 && ev.precision.fp16 ? 'fp16' : belowFp32 && ev.precision.bf16 ? 'bf16' : undefined;
+          if (which) {
             reported.add(site.fillNode.id);
             ctx.report({
               node: location(site),
-              message: msg(T.belowFloat16, fillText, runsIn(ev.precision, 'fp16')),
+              message: msg(which === 'fp16' ? T.belowFloat16 : T.belowBfloat16, fillText, runsIn(ev.precision, which)),
               fix: finfoFix(site),
-              related: [precisionShown(ev, 'fp16'), ...fillDefinition(site), ...maskBuilt(ev, site.target.mask, msg(T.theMaskFilled))],
-            });
-            return;
-          }
-          if (belowFp32 && ev.precision.bf16) {
-            reported.add(site.fillNode.id);
-            ctx.report({
-              node: location(site),
-              message: msg(T.belowBfloat16, fillText, runsIn(ev.precision, 'bf16')),
-              fix: finfoFix(site),
-              related: [precisionShown(ev, 'bf16'), ...fillDefinition(site), ...maskBuilt(ev, site.target.mask, msg(T.theMaskFilled))],
+              related: [precisionShown(ev, which), ...fillDefinition(site), ...maskBuilt(ev, site.target.mask, msg(T.theMaskFilled))],
             });
             return;
           }
