@@ -57,7 +57,8 @@ export function multiheadAttention(query: Tensor, key: Tensor, value: Tensor, pa
     throw new Error(`${FN}: query must be [B, L, E] (or unbatched [L, E]), got ${formatShape(query.shape)}`);
   }
   // Unbatched [L, E] → [1, L, E] (masks gain the batch dim too).
-  const [q3, k3, v3] = [query, key, value].map((t) => (unbatched ? { data: t.data, shape: [1, ...t.shape] } : t));
+  const batched = (t: Tensor): Tensor => (unbatched ? { data: t.data, shape: [1, ...t.shape] } : t);
+  const [q3, k3, v3] = [batched(query), batched(key), batched(value)];
   for (const [name, t] of [
     ['key', k3],
     ['value', v3],
@@ -66,8 +67,10 @@ export function multiheadAttention(query: Tensor, key: Tensor, value: Tensor, pa
       throw new Error(`${FN}: ${name} of shape ${formatShape(t.shape.slice(unbatched ? 1 : 0))} must have the same rank as query ${formatShape(query.shape)}`);
     }
   }
-  const [B, L, E] = q3.shape;
-  const S = k3.shape[1];
+  const [B, L, E] = q3.shape; // (rank 3, checked above)
+  const [, S] = k3.shape;
+  if (B === undefined || L === undefined || E === undefined) throw new Error(`${FN}: query must be [B, L, E], got ${formatShape(query.shape)}`);
+  if (S === undefined) throw new Error(`${FN}: key must be [B, S, E], got ${formatShape(key.shape)}`);
   checkNonEmpty(FN, 'query', q3.shape, ['B', 'L', 'E']);
   checkNonEmpty(FN, 'key', k3.shape, ['B', 'S', 'E']);
   if (!sameShape(k3.shape, [B, S, E]) || !sameShape(v3.shape, [B, S, E])) {
@@ -81,7 +84,7 @@ export function multiheadAttention(query: Tensor, key: Tensor, value: Tensor, pa
   const kpm = options.keyPaddingMask ? batchMask(options.keyPaddingMask, unbatched) : null;
   const mask = mergedMask(kpm, options.attnMask ?? null, B, H, L, S);
 
-  const { q, k, v } = projectQkv(q3, k3, v3, params, H); // each (B, H, L|S, hd), views
+  const { q, k, v } = projectQkv(q3, k3, v3, params, { B, L, S, E, H }); // each (B, H, L|S, hd), views
   const needWeights = options.needWeights ?? true;
   const prepared = prepareAttention(FN, q, k, v, { attnMask: mask, scale: 1 / Math.sqrt(hd) });
   // Without weights, a large problem runs tiled (fully masked rows give 0 either way, as torch's fast path).
@@ -92,7 +95,8 @@ export function multiheadAttention(query: Tensor, key: Tensor, value: Tensor, pa
   const out = linear(merged, params.outProjWeight, params.outProjBias ?? undefined, `${FN}: out_proj`);
   const result: MhaResult = { out: unbatched ? { data: out.data, shape: [L, E] } : out };
   if (needWeights) {
-    const w = (options.averageAttnWeights ?? true) ? mean(probs!, 1) : probs!; // (B, L, S) or (B, H, L, S)
+    if (!probs) throw new Error(`${FN}: the attention weights were not computed`); // computeAttention returns them when asked
+    const w = (options.averageAttnWeights ?? true) ? mean(probs, 1) : probs; // (B, L, S) or (B, H, L, S)
     result.weights = unbatched ? { data: w.data, shape: w.shape.slice(1) } : w;
   }
   return result;
@@ -124,17 +128,17 @@ function inProjPart(params: Pick<MhaParams, 'inProjWeight' | 'inProjBias'>, part
   return { w, b };
 }
 
-/** Projects and splits heads: (B, T, E) → (B, T, H, hd) → (B, H, T, hd) as views of the projections. */
-function projectQkv(query: Tensor, key: Tensor, value: Tensor, params: MhaParams, H: number) {
-  const E = query.shape[2];
+/** Projects and splits heads: (B, T, E) → (B, T, H, hd) → (B, H, T, hd) as views of the projections (T = L for
+ * the query, S for the key and value). */
+function projectQkv(query: Tensor, key: Tensor, value: Tensor, params: MhaParams, dims: { B: number; L: number; S: number; E: number; H: number }) {
+  const { B, L, S, E, H } = dims;
   const hd = E / H;
-  const split = (x: Tensor, part: 0 | 1 | 2) => {
+  const split = (x: Tensor, part: 0 | 1 | 2, T: number) => {
     const { w, b } = inProjPart(params, part, E);
     const y = linear(x, w, b, `${FN}: in_proj`); // (B, T, E)
-    const [Bx, T] = y.shape;
-    return permute(reshape(y, [Bx, T, H, hd]), [0, 2, 1, 3]); // (B, H, T, hd)
+    return permute(reshape(y, [B, T, H, hd]), [0, 2, 1, 3]); // (B, H, T, hd)
   };
-  return { q: split(query, 0), k: split(key, 1), v: split(value, 2) };
+  return { q: split(query, 0, L), k: split(key, 1, S), v: split(value, 2, S) };
 }
 
 /** A key_padding_mask with its batch dim (unbatched [S] → [1, S]). */
@@ -193,8 +197,8 @@ export function projectHeads(
 ): { q: Tensor; k: Tensor; v: Tensor } {
   const fn = 'projectHeads';
   checkFloat(fn, 'x', x);
-  if (x.shape.length !== 2) throw new Error(`${fn}: x must be [T, E], got ${formatShape(x.shape)}`);
   const [T, E] = x.shape;
+  if (x.shape.length !== 2 || T === undefined || E === undefined) throw new Error(`${fn}: x must be [T, E], got ${formatShape(x.shape)}`);
   checkNonEmpty(fn, 'x', x.shape, ['T', 'E']);
   if (!Number.isInteger(numHeads) || numHeads <= 0) throw new Error(`${fn}: numHeads must be a positive integer, got ${String(numHeads)}`);
   if (E % numHeads !== 0) throw new Error(`${fn}: numHeads ${numHeads} does not divide E ${E} (x ${formatShape(x.shape)})`);

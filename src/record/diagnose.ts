@@ -6,6 +6,7 @@ import type { Tensor } from '../engine/tensor';
 import { isBoolTensor } from '../engine/tensor';
 import type { RuleCode, Severity } from '../lint/types';
 import { transposeLast } from './broadcast';
+import { everyPair, rowSlopes, rowSumRange, scanMaskedRows, scanPadding, unnormalisedRows } from './row-loops';
 import type { CapturedTensor } from './tensors';
 import { inWorkspace, type TraceCall, type TraceIndex, type TraceOp } from './trace';
 import { attentionView, type AttentionView } from './view';
@@ -128,15 +129,20 @@ function fmt(x: number): string {
   return a >= 1000 || a < 0.001 ? x.toExponential(2) : Number(x.toPrecision(3)).toString();
 }
 
+/** Runs of consecutive positions: [1, 2, 3, 7] → "1–3, 7". */
 function ranges(positions: number[]): string {
-  const parts: string[] = [];
-  for (let i = 0; i < positions.length;) {
-    let j = i;
-    while (j + 1 < positions.length && positions[j + 1] === positions[j] + 1) j++;
-    parts.push(i === j ? `${positions[i]}` : `${positions[i]}–${positions[j]}`);
-    i = j + 1;
+  const runs: [number, number][] = [];
+  for (const p of positions) {
+    const last = runs.at(-1);
+    if (last && p === last[1] + 1) last[1] = p;
+    else runs.push([p, p]);
   }
-  return parts.join(', ');
+  return runs.map(([from, to]) => (from === to ? `${from}` : `${from}–${to}`)).join(', ');
+}
+
+/** The number of keys S of a tensor of weights [..., T, S] (keys last) or [..., S, T], or null without two axes. */
+function keyCount(t: Tensor, keyLast: boolean): number | null {
+  return (keyLast ? t.shape.at(-1) : t.shape.at(-2)) ?? null;
 }
 
 // --- ATT001: the softmax normalised the axis the matmul with v does not sum over -------------------------
@@ -146,21 +152,11 @@ function checkSoftmaxAxis(ctx: Context, call: TraceCall, tensors: Map<string, Ca
   if (!ctx.inWorkspace(softmaxOp?.path ?? null)) return;
   const probs = usable(tensors, 'probs');
   let detail: MessageArg = '';
-  if (probs) {
+  const keyLast = call.contracted.role === 'col';
+  const S = probs && keyCount(probs, keyLast);
+  if (probs && S !== null) {
     // Sums over the key axis (the one the values are summed over) per query.
-    const keyLast = call.contracted.role === 'col';
-    const data = keyLast ? probs.data : transposeLast(probs.data, probs.shape);
-    const S = keyLast ? probs.shape[probs.shape.length - 1] : probs.shape[probs.shape.length - 2];
-    let lo = Infinity;
-    let hi = -Infinity;
-    for (let r = 0; r < data.length / S; r++) {
-      let s = 0;
-      for (let j = 0; j < S; j++) s += data[r * S + j];
-      if (Number.isFinite(s)) {
-        lo = Math.min(lo, s);
-        hi = Math.max(hi, s);
-      }
-    }
+    const { lo, hi } = rowSumRange(keyLast ? probs.data : transposeLast(probs.data, probs.shape), S);
     if (Number.isFinite(lo) && (Math.abs(lo - 1) > 1e-3 || Math.abs(hi - 1) > 1e-3)) detail = msg(M.rowSums, `${fmt(lo)}${hi > lo ? `–${fmt(hi)}` : ''}`);
   }
   ctx.add('ATT001', softmaxOp, msg(M.softmaxAxis, call.softmax.dim, opLine(ctx.op('values')), detail));
@@ -179,8 +175,9 @@ export function measureScale(call: TraceCall, tensors: Map<string, CapturedTenso
   const scores = usable(tensors, 'scores');
   if (!a || !b || !scores) return null;
   const rank = scores.shape.length;
-  const [R, C] = scores.shape.slice(-2);
-  const dk = a.shape[a.shape.length - 1];
+  const [R, C] = scores.shape.slice(-2); // scores [..., R, C] = a [..., R, dk] · b [..., C, dk]ᵀ
+  const dk = a.shape.at(-1);
+  if (R === undefined || C === undefined || dk === undefined) return null;
   if (a.shape[a.shape.length - 2] !== R || b.shape[b.shape.length - 2] !== C || b.shape[b.shape.length - 1] !== dk) return null;
   const nMat = scores.data.length / (R * C);
   if (a.data.length !== nMat * R * dk || b.data.length !== nMat * C * dk) return null;
@@ -206,51 +203,19 @@ export function measureScale(call: TraceCall, tensors: Map<string, CapturedTenso
   }
   const masked = tensors.get('masked');
   const m = masked && isBoolTensor(masked.tensor) && masked.tensor.data.length === scores.data.length ? masked.tensor.data : null;
-  const y = scores.data;
-  const used = (i: number) => !(m && m[i]) && Number.isFinite(qk[i]) && Number.isFinite(y[i]);
-  const slopes: number[] = [];
-  // Per query row: the least-squares slope of the softmax input against q·kᵀ over the unmasked keys.
-  for (let r = 0; r < nMat * R; r++) {
-    const row = r * C;
-    let n = 0;
-    let sx = 0;
-    let sy = 0;
-    for (let i = row; i < row + C; i++) {
-      if (!used(i)) continue;
-      n++;
-      sx += qk[i];
-      sy += y[i];
-    }
-    if (n < 2) continue;
-    const mx = sx / n;
-    const my = sy / n;
-    let sxy = 0;
-    let sxx = 0;
-    let lo = Infinity;
-    let hi = -Infinity;
-    for (let i = row; i < row + C; i++) {
-      if (!used(i)) continue;
-      const dx = qk[i] - mx;
-      sxy += dx * (y[i] - my);
-      sxx += dx * dx;
-      if (qk[i] < lo) lo = qk[i];
-      if (qk[i] > hi) hi = qk[i];
-    }
-    if (sxx < 1e-12 * n) continue;
-    const slope = sxy / sxx;
-    // The row must be exactly linear in q·kᵀ (no position bias, no nonlinearity).
-    let worst = 0;
-    for (let i = row; i < row + C; i++) if (used(i)) worst = Math.max(worst, Math.abs(y[i] - my - slope * (qk[i] - mx)));
-    if (worst > 1e-2 * Math.abs(slope) * (hi - lo) + 1e-6) return null;
-    slopes.push(slope);
-  }
-  if (slopes.length === 0) return null;
+  // Per query row: the least-squares slope of the softmax input against q·kᵀ over the unmasked keys; null when a
+  // row is not exactly linear in q·kᵀ (a position bias, a nonlinearity).
+  const slopes = rowSlopes(qk, scores.data, m, nMat * R, C);
+  if (slopes === null) return null;
   slopes.sort((p, q) => p - q);
+  const [least] = slopes;
+  const most = slopes.at(-1);
   const median = slopes[slopes.length >> 1];
+  if (least === undefined || most === undefined || median === undefined) return null; // no row to measure
   const tol = tolerance(call.dtype) * 10;
-  if (Math.abs(slopes[slopes.length - 1] - slopes[0]) > tol * Math.abs(median)) return null;
+  if (Math.abs(most - least) > tol * Math.abs(median)) return null;
   const pre = call.ops.find((o) => o.kind === 'scores')?.operandScale ?? 1;
-  const heads = rank >= 4 ? scores.shape[rank - 3] : null;
+  const heads = rank >= 4 ? (scores.shape.at(-3) ?? null) : null;
   return { scale: median * pre, dk, heads };
 }
 
@@ -279,8 +244,8 @@ function checkScale(ctx: Context, m: ReturnType<typeof measureScale>): void {
 // --- ATT006: weights changed after the softmax and not renormalised --------------------------------------
 function checkAfterSoftmax(ctx: Context, call: TraceCall, tensors: Map<string, CapturedTensor>): void {
   const changes = call.afterSoftmax.filter((o) => o.kind === 'after-softmax');
-  if (changes.length === 0 || !call.contracted) return;
-  const last = changes[changes.length - 1];
+  const last = changes.at(-1);
+  if (!last || !call.contracted) return;
   if (!ctx.inWorkspace(last.path)) return;
   const lastIndex = call.afterSoftmax.lastIndexOf(last);
   if (call.afterSoftmax.slice(0, lastIndex).some((o) => o.kind === 'dropout' && o.training && (o.p ?? 0) > 0)) return;
@@ -288,29 +253,11 @@ function checkAfterSoftmax(ctx: Context, call: TraceCall, tensors: Map<string, C
   const probs = usable(tensors, 'probs');
   if (!used || !probs || used.data.length !== probs.data.length) return;
   const keyLast = call.contracted.role === 'col';
+  const S = keyCount(used, keyLast);
+  if (S === null) return;
   const w = keyLast ? used.data : transposeLast(used.data, used.shape);
   const p = keyLast ? probs.data : transposeLast(probs.data, probs.shape);
-  const S = keyLast ? used.shape[used.shape.length - 1] : used.shape[used.shape.length - 2];
-  const tol = tolerance(call.dtype) * 10;
-  let bad = 0;
-  let rows = 0;
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (let r = 0; r < w.length / S; r++) {
-    let sw = 0;
-    let sp = 0;
-    for (let j = 0; j < S; j++) {
-      sw += w[r * S + j];
-      sp += p[r * S + j];
-    }
-    if (!Number.isFinite(sw) || Math.abs(sp - 1) > tol) continue; // rows the softmax itself did not normalise
-    rows++;
-    if (Math.abs(sw) > tol && Math.abs(sw - 1) > tol) {
-      bad++;
-      lo = Math.min(lo, sw);
-      hi = Math.max(hi, sw);
-    }
-  }
+  const { bad, rows, lo, hi } = unnormalisedRows(w, p, S, tolerance(call.dtype) * 10);
   if (bad === 0) return;
   ctx.add('ATT006', last, msg(M.afterSoftmax, last.op, bad, rows, `${fmt(lo)}${hi > lo ? `–${fmt(hi)}` : ''}`));
 }
@@ -342,10 +289,9 @@ function checkSdpaCausal(ctx: Context, call: TraceCall): void {
   if (call.params.isCausal !== true) return;
   const q = call.shapes.q;
   const k = call.shapes.k;
-  if (!q || !k || q.length < 2 || k.length < 2) return;
-  const T = q[q.length - 2];
-  const S = k[k.length - 2];
-  if (T >= S) return;
+  const T = q?.at(-2); // q [..., T, dk], k [..., S, dk]
+  const S = k?.at(-2);
+  if (T === undefined || S === undefined || T >= S) return;
   ctx.add('ATT008', null, msg(T === 1 ? M.sdpaCausalOne : M.sdpaCausal, T, S, S - T + 1));
 }
 
@@ -360,11 +306,7 @@ function checkTrilWithCache(ctx: Context, view: AttentionView): void {
 // --- ATT002: masks that let real queries attend padding, or point the causal triangle the wrong way -------
 function everySlice(view: AttentionView, pred: (t: number, s: number, allowed: number) => boolean): boolean {
   const { T, S, allowed } = view;
-  if (!allowed) return false;
-  for (let base = 0; base < allowed.length; base += T * S) {
-    for (let t = 0; t < T; t++) for (let s = 0; s < S; s++) if (!pred(t, s, allowed[base + t * S + s])) return false;
-  }
-  return true;
+  return allowed !== null && everyPair(allowed, T, S, pred);
 }
 
 function maskOpOf(ctx: Context): TraceOp | undefined {
@@ -387,52 +329,8 @@ function checkPadding(ctx: Context, view: AttentionView, _tensors: Map<string, C
   const off = view.queryOffset; // query t is key position t + off (a KV-cache step: the last T keys)
   if (!ids || ids.paddingIdx === null || !allowed || off === null) return;
   const perB = view.batch.slice(1).reduce((a, b) => a * b, 1);
-  const nSlices = allowed.length / (T * S);
-  let padAllowed = false;
-  let realPastMasked = false;
-  let slicesBlind = 0; // slices where no real query sees any real key
-  let slicesWithPad = 0;
-  let padWeight = 0;
-  let realRows = 0;
-  let example: { b: number; pads: number[] } | null = null;
-  for (let sl = 0; sl < nSlices; sl++) {
-    const b = Math.floor(sl / perB);
-    const pad = (s: number) => ids.data[b * S + s] === ids.paddingIdx;
-    const pads: number[] = [];
-    for (let s = 0; s < S; s++) if (pad(s)) pads.push(s);
-    if (pads.length === 0 || pads.length === S) continue;
-    let realQueries = 0;
-    for (let t = 0; t < T; t++) if (!pad(t + off)) realQueries++;
-    if (realQueries === 0) continue; // a KV-cache step whose new tokens are all padding: nothing to judge
-    slicesWithPad++;
-    let anyRealSeesReal = false;
-    for (let t = 0; t < T; t++) {
-      if (pad(t + off)) continue;
-      const row = sl * T * S + t * S;
-      let seesReal = false;
-      for (let s = 0; s < S; s++) {
-        const a = allowed[row + s];
-        if (pad(s)) {
-          if (a) padAllowed = true;
-        } else if (a) {
-          seesReal = true;
-        } else if (s <= t + off) {
-          realPastMasked = true;
-        }
-      }
-      if (seesReal) anyRealSeesReal = true;
-      if (probs) {
-        let w = 0;
-        for (const s of pads) w += probs[row + s];
-        if (Number.isFinite(w)) {
-          padWeight += w;
-          realRows++;
-        }
-      }
-    }
-    if (!anyRealSeesReal) slicesBlind++;
-    if (!example && (padAllowed || !anyRealSeesReal)) example = { b, pads };
-  }
+  const scan = { allowed, probs, ids: ids.data, paddingIdx: ids.paddingIdx, T, S, perB };
+  const { padAllowed, realPastMasked, slicesBlind, slicesWithPad, padWeight, realRows, example } = scanPadding(scan, off);
   if (slicesWithPad === 0 || !example) return;
   const inverted = slicesBlind === slicesWithPad;
   if (!inverted && !(padAllowed && realPastMasked)) return;
@@ -450,33 +348,12 @@ function checkMaskedRows(ctx: Context, view: AttentionView, tensors: Map<string,
   const perB = view.batch.slice(1).reduce((a, b) => a * b, 1);
   const outT = usable(tensors, 'out');
   const nSlices = allowed.length / (T * S);
-  let nanRows = 0;
-  let blindRealRows = 0;
-  let first: MessageParts | null = null;
-  for (let sl = 0; sl < nSlices; sl++) {
-    const b = Math.floor(sl / perB);
-    for (let t = 0; t < T; t++) {
-      const row = sl * T * S + t * S;
-      let any = false;
-      for (let s = 0; s < S && !any; s++) any = allowed[row + s] === 1;
-      if (any) continue;
-      // Every key masked: NaN in the weights (softmax of all -inf) or, with finite fills, uniform weights.
-      let nan = false;
-      if (probs) for (let s = 0; s < S && !nan; s++) nan = Number.isNaN(probs[row + s]);
-      if (!nan && outT && ctx.call.kind === 'sdpa' && outT.data.length === nSlices * T * (outT.shape[outT.shape.length - 1] ?? 0)) {
-        const Ev = outT.shape[outT.shape.length - 1];
-        for (let e = 0; e < Ev && !nan; e++) nan = Number.isNaN(outT.data[(sl * T + t) * Ev + e]);
-      }
-      const realQuery = view.queryOffset !== null && ids && ids.paddingIdx !== null ? ids.data[b * S + t + view.queryOffset] !== ids.paddingIdx : null;
-      if (nan) {
-        nanRows++;
-        first ??= msg(M.firstQuery, t, b);
-      } else if (realQuery === true) {
-        blindRealRows++;
-        first ??= msg(M.firstRealQuery, t, b);
-      }
-    }
-  }
+  // SDPA's output [..., T, Ev]: a row with every key masked is NaN there too.
+  const Ev = outT?.shape.at(-1);
+  const out = outT && ctx.call.kind === 'sdpa' && Ev !== undefined && outT.data.length === nSlices * T * Ev ? { data: outT.data, Ev } : null;
+  const scan = { allowed, probs, ids: ids?.data ?? null, paddingIdx: ids?.paddingIdx ?? null, T, S, perB };
+  const { nanRows, blindRealRows, first: firstRow } = scanMaskedRows(scan, out, view.queryOffset);
+  const first = firstRow && msg(firstRow.kind === 'nan' ? M.firstQuery : M.firstRealQuery, firstRow.t, firstRow.b);
   const total = nSlices * T;
   if (nanRows > 0) {
     ctx.add('ATT007', maskOpOf(ctx), msg(M.nanRows, nanRows, total, first ?? ''));

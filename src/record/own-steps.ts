@@ -4,9 +4,10 @@
 // "× scale" step is the raw scores, or scores / d_k) or a mask applied after the softmax (the user's weights hold
 // zeros the reference renormalised over). Pure.
 import type { Tensor } from '../engine/tensor';
-import { isBoolTensor } from '../engine/tensor';
+import { formatShape, isBoolTensor } from '../engine/tensor';
 import type { AttentionTrace } from '../engine/trace';
 import type { OwnStep } from '../protocol/engine';
+import { blockMeansOfRows, compareCells } from './row-loops';
 import type { CapturedTensor } from './tensors';
 import type { TraceCall } from './trace';
 import { MASK_THRESHOLD } from './view';
@@ -50,8 +51,8 @@ export function ownStepsOfCall(
   const names = ownStepNames(call, tensors);
   const slicers = names.map((name, step) => {
     if (name === null) return null;
-    const captured = tensors.get(name)!;
-    if (isBoolTensor(captured.tensor)) return null;
+    const captured = tensors.get(name);
+    if (!captured || isBoolTensor(captured.tensor)) return null;
     const t = captured.tensor;
     const summary = call.tensors[name]?.summary ?? null;
     const cols = step === 4 ? dims.dv : dims.S;
@@ -84,26 +85,17 @@ function tolerance(dtype: string): { atol: number; rtol: number } {
   return { atol: 1e-4, rtol: 1e-3 };
 }
 
-/** Whether a value is a masked score: -inf, or a fill at or below MASK_THRESHOLD (-1e4, -1e9, finfo.min). */
-function maskedValue(x: number): boolean {
-  return x <= MASK_THRESHOLD;
+/** The (rows, cols) of a 2-D tensor, or a clear error naming it. */
+function rowsCols(what: string, t: Tensor): [number, number] {
+  const [rows, cols] = t.shape;
+  if (rows === undefined || cols === undefined) throw new Error(`${what} must be (rows, cols), got ${formatShape(t.shape)}`);
+  return [rows, cols];
 }
 
 /** Block means of a (rows, cols) tensor in (br, bc) blocks, the last ones partial (as the recorder averages). */
 export function blockMeans(t: Tensor, br: number, bc: number): Float32Array {
-  const [rows, cols] = t.shape;
-  const R = Math.ceil(rows / br);
-  const C = Math.ceil(cols / bc);
-  const out = new Float32Array(R * C);
-  for (let a = 0; a < R; a++) {
-    for (let b = 0; b < C; b++) {
-      let sum = 0;
-      let n = 0;
-      for (let r = a * br; r < Math.min(rows, (a + 1) * br); r++) for (let c = b * bc; c < Math.min(cols, (b + 1) * bc); c++, n++) sum += t.data[r * cols + c];
-      out[a * C + b] = sum / n;
-    }
-  }
-  return out;
+  const [rows, cols] = rowsCols('blockMeans: the tensor', t);
+  return blockMeansOfRows(t.data, 0, rows, cols, br, bc);
 }
 
 /**
@@ -113,32 +105,15 @@ export function blockMeans(t: Tensor, br: number, bc: number): Float32Array {
  * the user's tensor was kept as block averages).
  */
 export function compareOwnStep(step: number, own: OwnTensor, reference: Tensor): OwnStep | null {
-  const [rows, cols] = reference.shape;
+  const [rows, cols] = rowsCols(`own steps: the reference of step ${step}`, reference);
   const ref = own.block ? blockMeans(reference, own.block.rows, own.block.cols) : reference.data;
   const R = own.block ? Math.ceil(rows / own.block.rows) : rows;
   const C = own.block ? Math.ceil(cols / own.block.cols) : cols;
   if (R !== own.rows || C !== own.cols) return null; // not the same cells (cannot happen for a head of the call)
   const { atol, rtol } = tolerance(own.dtype);
-  let maxAbsDiff = 0;
-  let differing = 0;
-  let first: OwnStep['first'] = null;
-  for (let i = 0; i < ref.length; i++) {
-    const a = own.data[i];
-    const b = ref[i];
-    let same: boolean;
-    if (Number.isNaN(a) || Number.isNaN(b)) same = Number.isNaN(a) && Number.isNaN(b);
-    else if (maskedValue(a) || maskedValue(b)) same = maskedValue(a) && maskedValue(b);
-    else if (!Number.isFinite(a) || !Number.isFinite(b)) same = a === b;
-    else {
-      const d = Math.abs(a - b);
-      if (d > maxAbsDiff) maxAbsDiff = d;
-      same = d <= atol + rtol * Math.abs(b);
-    }
-    if (!same) {
-      differing++;
-      first ??= { row: Math.floor(i / C), col: i % C, own: a, reference: b };
-    }
-  }
+  // A masked score is -inf, or a fill at or below MASK_THRESHOLD (-1e4, -1e9, finfo.min).
+  const { maxAbsDiff, differing, first: at } = compareCells(own.data, ref, atol, rtol, MASK_THRESHOLD);
+  const first: OwnStep['first'] = at && { row: Math.floor(at.index / C), col: at.index % C, own: at.own, reference: at.reference };
   return {
     step,
     name: own.name,
@@ -156,7 +131,8 @@ export function compareOwnSteps(own: OwnStepTensors, trace: AttentionTrace): Own
   const refs = referenceSteps(trace);
   const out: OwnStep[] = [];
   own.forEach((o, step) => {
-    const compared = o ? compareOwnStep(step, o, refs[step]) : null;
+    const ref = refs[step];
+    const compared = o && ref ? compareOwnStep(step, o, ref) : null;
     if (compared) out.push(compared);
   });
   return out;

@@ -9,6 +9,7 @@ import { BlockAverager, blockFor, RowEntropyAccumulator } from '../models/head-s
 import { thumbnails } from '../models/session';
 import type { AttentionRequest, AttentionResult, RecordedAttentionTrace, RunResult, TraceRequest } from '../protocol/engine';
 import { compareOwnSteps, ownStepsOfCall, type OwnStepTensors } from './own-steps';
+import { blockMeansOfRows, stretchedMeans } from './row-loops';
 import type { CapturedTensor } from './tensors';
 import type { TraceCall, TraceIndex } from './trace';
 import { stepSources } from './step-sources';
@@ -82,13 +83,13 @@ export function headsOfCall(
   if (!view || !view.probs)
     throw new Error(`call #${call.id}: its weights were not captured in full (summarised or over the limits), so the panel cannot show them`);
   const { T, S } = view;
-  const B = view.batch.length > 0 ? view.batch[0] : 1;
+  const [B = 1] = view.batch;
   if (!Number.isInteger(batch) || batch < 0 || batch >= B) throw new Error(`call #${call.id}: batch element ${batch} is out of range (batch size ${B})`);
   const H = view.batch.slice(1).reduce((a, b) => a * b, 1);
   const heads: RecordedHead[] = [];
   const qkv = perHeadInputs(call, tensors, B, H, T, S);
   const v = floats(tensors.get('v'));
-  const own = call.kind === 'manual' ? ownStepsOfCall(call, tensors, { B, H, T, S, dv: v ? v.shape[v.shape.length - 1] : null }) : null;
+  const own = call.kind === 'manual' ? ownStepsOfCall(call, tensors, { B, H, T, S, dv: v?.shape.at(-1) ?? null }) : null;
   for (let h = 0; h < H; h++) {
     const off = (batch * H + h) * T * S;
     const weights = view.probs.slice(off, off + T * S);
@@ -119,7 +120,8 @@ function perHeadInputs(call: TraceCall, tensors: Map<string, CapturedTensor>, B:
   }
   if (!q || !k || !v) return null;
   const slicer = (t: Tensor, n: number) => {
-    const d = t.shape[t.shape.length - 1];
+    const d = t.shape.at(-1); // [..., n, d]
+    if (d === undefined) return null;
     const heads = t.data.length / (B * n * d);
     if (!Number.isInteger(heads) || (heads !== H && H % heads !== 0) || t.shape[t.shape.length - 2] !== n) return null;
     return (b: number, h: number): Tensor => {
@@ -141,14 +143,20 @@ export function buildRecordedRun(
   opts: { runId: number; batch: number; labels?: RecordedLabels },
 ): RecordedRun {
   const layers = calls.map((c) => headsOfCall(c, tensorsOf(c), opts.batch));
-  const { T, S, batchSize } = layers[0];
-  const nHead = layers[0].heads.length;
+  const [first] = calls;
+  const [firstLayer] = layers;
+  if (first === undefined || firstLayer === undefined) throw new Error('buildRecordedRun: no recorded call to show');
+  const { T, S, batchSize } = firstLayer;
+  const nHead = firstLayer.heads.length;
   const fits = (l: (typeof layers)[number]) => l.T === T && l.S === S && l.heads.length === nHead;
   const usable = layers.filter(fits);
+  const shown = calls.filter((_, i) => {
+    const l = layers[i];
+    return l !== undefined && fits(l);
+  });
   const nLayer = usable.length;
   const all = new Float32Array(nLayer * nHead * T * S);
   usable.forEach((l, li) => l.heads.forEach((h, hi) => all.set(h.weights, (li * nHead + hi) * T * S)));
-  const first = calls[0];
   const keys = opts.labels?.keys?.length === S ? opts.labels.keys : positionLabels(S);
   const square = T === S;
   const queries = square ? null : opts.labels?.queries?.length === T ? opts.labels.queries : positionLabels(T, 'q');
@@ -163,7 +171,7 @@ export function buildRecordedRun(
       nLayer,
       nHead,
       dModel: 0,
-      headDim: usable[0].heads[0].q?.shape[1] ?? 0,
+      headDim: firstLayer.heads[0]?.q?.shape[1] ?? 0,
       causal: false,
       tokenizer: 'words',
     },
@@ -172,8 +180,8 @@ export function buildRecordedRun(
     recorded: {
       batch: opts.batch,
       batchSize,
-      callIds: calls.filter((_, i) => fits(layers[i])).map((c) => c.id),
-      stepSources: calls.filter((_, i) => fits(layers[i])).map((c) => stepSources(trace, c)),
+      callIds: shown.map((c) => c.id),
+      stepSources: shown.map((c) => stepSources(trace, c)),
     },
     nLayer,
     nHead,
@@ -198,24 +206,7 @@ function squareThumbnails(all: Float32Array, count: number, T: number): RunResul
  */
 export function rectThumbnails(all: Float32Array, count: number, T: number, S: number): RunResult['thumbnails'] {
   const size = Math.min(Math.max(T, S), THUMBNAIL_SIZE);
-  const span = (i: number, n: number): [number, number] => {
-    const lo = Math.floor((i * n) / size);
-    return [lo, Math.max(lo + 1, Math.floor(((i + 1) * n) / size))];
-  };
-  const data = new Float32Array(count * size * size);
-  for (let h = 0; h < count; h++) {
-    const base = h * T * S;
-    for (let a = 0; a < size; a++) {
-      const [r0, r1] = span(a, T);
-      for (let b = 0; b < size; b++) {
-        const [c0, c1] = span(b, S);
-        let sum = 0;
-        for (let r = r0; r < r1; r++) for (let c = c0; c < c1; c++) sum += all[base + r * S + c];
-        data[(h * size + a) * size + b] = sum / ((r1 - r0) * (c1 - c0));
-      }
-    }
-  }
-  return { size, data };
+  return { size, data: stretchedMeans(all, count, T, S, size) };
 }
 
 /** Mean row entropy (nats) of each (T, S) head; NaN rows are skipped. */
@@ -257,20 +248,8 @@ export function recordedAttention(rec: RecordedRun, req: AttentionRequest): Atte
     averager.add(weights.subarray(r0 * T, r1 * T), r0, R);
     return { data: averager.result(), rows: averager.rows, cols: averager.cols, ...meta };
   }
-  const rows = Math.ceil(R / block);
-  const cols = Math.ceil(S / block);
-  const data = new Float32Array(rows * cols);
-  for (let a = 0; a < rows; a++) {
-    for (let b = 0; b < cols; b++) {
-      let sum = 0;
-      let n = 0;
-      for (let r = r0 + a * block; r < Math.min(r1, r0 + (a + 1) * block); r++) {
-        for (let c = b * block; c < Math.min(S, (b + 1) * block); c++, n++) sum += weights[r * S + c];
-      }
-      data[a * cols + b] = sum / n;
-    }
-  }
-  return { data, rows, cols, ...meta };
+  // (R, S) in (block, block) blocks → (⌈R/block⌉, ⌈S/block⌉)
+  return { data: blockMeansOfRows(weights, r0, r1, S, block, block), rows: Math.ceil(R / block), cols: Math.ceil(S / block), ...meta };
 }
 
 /**

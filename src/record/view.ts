@@ -2,8 +2,9 @@
 // (query, key) pairs the mask allowed as the API that received it reads it, and the token ids of the keys.
 import { scaledDotProductAttention } from '../engine/sdpa';
 import type { AnyTensor } from '../engine/tensor';
-import { isBoolTensor } from '../engine/tensor';
+import { formatShape, isBoolTensor } from '../engine/tensor';
 import { broadcastsTo, broadcastTo, transposeLast } from './broadcast';
+import { allowedFromBools, allowedFromFloats, andMasks, notMask, zeroAboveDiagonal } from './row-loops';
 import type { CapturedTensor } from './tensors';
 import type { TraceCall } from './trace';
 
@@ -65,7 +66,7 @@ function idsFor(call: TraceCall, tensors: Tensors, batch: number[], S: number): 
   const ids = values(tensors, 'token_ids');
   if (!ids || !call.tokens || isBoolTensor(ids.tensor)) return null;
   const [B, L] = ids.tensor.shape;
-  if (ids.tensor.shape.length !== 2 || L !== S) return null;
+  if (B === undefined || ids.tensor.shape.length !== 2 || L !== S) return null;
   if (batch.length === 0 ? B !== 1 : batch[0] !== B) return null;
   return { data: ids.tensor.data, B, paddingIdx: call.tokens.paddingIdx };
 }
@@ -78,8 +79,9 @@ function sdpaView(call: TraceCall, tensors: Tensors): AttentionView | null {
   const maskEntry = call.tensors.attn_mask;
   const mask = values(tensors, 'attn_mask');
   if (maskEntry && !mask) return null; // a mask we could not read: no judgement
-  const T = q.tensor.shape[q.tensor.shape.length - 2];
-  const S = k.tensor.shape[k.tensor.shape.length - 2];
+  const T = q.tensor.shape.at(-2); // q [..., T, dk], k [..., S, dk]
+  const S = k.tensor.shape.at(-2);
+  if (T === undefined || S === undefined) return null; // not attention over a sequence: nothing to judge
   const batch = q.tensor.shape.slice(0, -2);
   const target = [...batch, T, S];
   if (numel(target) > MAX_VIEW_PAIRS) return null;
@@ -112,10 +114,9 @@ function mhaView(call: TraceCall, tensors: Tensors): AttentionView | null {
   const shape = w.tensor.shape; // [N, H, L, S] or [H, L, S]
   const batched = shape.length === 4;
   if (shape.length !== 3 && shape.length !== 4) return null;
-  const [L, S] = shape.slice(-2);
+  const [N, H, L, S] = batched ? shape : [1, ...shape];
+  if (N === undefined || H === undefined || L === undefined || S === undefined) return null; // (rank 3 or 4, checked above)
   const batch = shape.slice(0, -2);
-  const N = batched ? shape[0] : 1;
-  const H = batched ? shape[1] : shape[0];
   if (numel(shape) > MAX_VIEW_PAIRS) return null;
   const target = [N, H, L, S];
   let allowed: Uint8Array | null = null;
@@ -131,7 +132,7 @@ function mhaView(call: TraceCall, tensors: Tensors): AttentionView | null {
     t = { ...t, shape: mshape };
     if (!broadcastsTo(mshape, target)) return null;
     const a = allowedFromMask(t, target, 'ignore');
-    allowed = allowed ? and(allowed, a) : a;
+    allowed = allowed ? andMasks(allowed, a) : a;
   }
   const ids = idsFor(call, tensors, batched ? batch : [1, ...batch], S);
   return { batch: batched ? batch : [1, ...batch], T: L, S, allowed, probs: w.tensor.data, ids, selfAttention: L === S, queryOffset: queryOffset(call, L, S) };
@@ -141,52 +142,37 @@ function manualView(call: TraceCall, tensors: Tensors): AttentionView | null {
   const probs = values(tensors, 'probs');
   if (!probs || isBoolTensor(probs.tensor) || !call.contracted) return null;
   const keyIsRow = call.contracted.role === 'row';
-  let shape = probs.tensor.shape;
+  const shape = probs.tensor.shape;
   if (numel(shape) > MAX_VIEW_PAIRS || shape.length < 2) return null;
   let p = probs.tensor.data;
   let allowed: Uint8Array | null = null;
   if (call.tensors.masked) {
     const m = values(tensors, 'masked');
     if (!m || !isBoolTensor(m.tensor) || m.tensor.shape.join() !== shape.join()) return null;
-    allowed = new Uint8Array(m.tensor.data.length);
-    for (let i = 0; i < allowed.length; i++) allowed[i] = m.tensor.data[i] ? 0 : 1;
+    allowed = notMask(m.tensor.data);
   }
   if (keyIsRow) {
     p = transposeLast(p, shape);
     if (allowed) allowed = transposeLast(allowed, shape);
-    shape = [...shape.slice(0, -2), shape[shape.length - 1], shape[shape.length - 2]];
   }
-  const [T, S] = shape.slice(-2);
+  const [rows, cols] = shape.slice(-2); // (rank ≥ 2, checked above)
+  if (rows === undefined || cols === undefined) return null;
+  const [T, S] = keyIsRow ? [cols, rows] : [rows, cols];
   const batch = shape.slice(0, -2);
   return { batch, T, S, allowed, probs: p, ids: idsFor(call, tensors, batch, S), selfAttention: T === S, queryOffset: queryOffset(call, T, S) };
 }
 
 /** Allowed pairs from a mask. 'attend': bool True = attend (SDPA); 'ignore': bool True = masked (MHA). */
 export function allowedFromMask(mask: AnyTensor, target: number[], boolMeans: 'attend' | 'ignore'): Uint8Array {
-  const n = numel(target);
-  const out = new Uint8Array(n);
-  if (isBoolTensor(mask)) {
-    const b = broadcastTo(mask.data, mask.shape, target);
-    for (let i = 0; i < n; i++) out[i] = (b[i] !== 0) === (boolMeans === 'attend') ? 1 : 0;
-  } else {
-    const f = broadcastTo(mask.data, mask.shape, target);
-    for (let i = 0; i < n; i++) out[i] = f[i] > MASK_THRESHOLD ? 1 : 0; // NaN masks nothing here; ATT007 sees it
-  }
-  return out;
+  if (isBoolTensor(mask)) return allowedFromBools(broadcastTo(mask.data, mask.shape, target), boolMeans === 'attend');
+  return allowedFromFloats(broadcastTo(mask.data, mask.shape, target), MASK_THRESHOLD); // NaN masks nothing here; ATT007 sees it
 }
 
 /** ANDs a causal mask (query i sees key j iff j ≤ i + shift) into `allowed` (null = all allowed). */
 export function andCausal(allowed: Uint8Array | null, target: number[], shift: number): Uint8Array {
   const [T, S] = target.slice(-2);
+  if (T === undefined || S === undefined) throw new Error(`andCausal: the target ${formatShape(target)} has no (T, S) axes`);
   const out = allowed ?? new Uint8Array(numel(target)).fill(1);
-  for (let base = 0; base < out.length; base += T * S) {
-    for (let t = 0; t < T; t++) for (let s = 0; s < S; s++) if (s > t + shift) out[base + t * S + s] = 0;
-  }
-  return out;
-}
-
-function and(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length);
-  for (let i = 0; i < a.length; i++) out[i] = a[i] & b[i];
+  zeroAboveDiagonal(out, T, S, shift);
   return out;
 }
