@@ -886,6 +886,24 @@ export class CodeServerWorkbench implements Workbench {
     );
   }
 
+  async expandNotification(message: string | RegExp): Promise<void> {
+    await this.step(`expand the notification ${typeof message === 'string' ? `"${message}"` : message}`, async () => {
+      const toast = this.page
+        .locator('.notifications-toasts .notification-list-item')
+        .filter({ has: this.page.locator('.notification-list-item-message', { hasText: message }) })
+        .first();
+      await toast.waitFor({ timeout: STEP_TIMEOUT_MS });
+      const expanded = () => toast.evaluate((item) => item.classList.contains('expanded'));
+      if (await expanded()) return;
+      // The toggle (a chevron) shows only while the pointer is over the toast, and only for a message cut short.
+      await toast.hover();
+      const toggle = toast.locator('.notification-list-item-toolbar-container .codicon-notifications-expand');
+      if ((await toggle.count()) === 0) return;
+      await toggle.first().click();
+      await poll(async () => ((await expanded()) ? true : undefined), STEP_TIMEOUT_MS);
+    });
+  }
+
   async dismissDialog(button?: string): Promise<void> {
     await this.step(`dismiss the dialog${button ? ` with "${button}"` : ''}`, async () => {
       const dialog = this.page.locator('.monaco-dialog-box');
