@@ -1,15 +1,16 @@
 // The extension in a real VS Code whose display language is Simplified Chinese (code-server started with
 // `--locale zh-cn` and an empty language pack, as the extension-host tier's zh-cn window): what a Chinese user
 // sees. A malformed weight file gives an error notification in Chinese naming the file; a Python file with an
-// attention bug gets Chinese rows in the Problems view, a Chinese hover and Chinese quick-fix titles; the command
-// palette and the inspector panel speak Chinese. VS Code's own strings stay English (the pack translates none).
+// attention bug gets Chinese rows in the Problems view, a Chinese hover and Chinese quick-fix titles; Lint
+// Workspace sums up in Chinese and names a closed notebook's cell in Chinese; the command palette and the
+// inspector panel speak Chinese (except the model's name in its title, which the engine still makes in English). VS Code's own strings stay English (the pack translates none).
 // The expected text is computed, never written down: the pure loader and linter run here on the same bytes and
 // their message parts are rendered through l10n/bundle.l10n.zh-cn.json (package.nls.zh-cn.json for the palette)
 // the way vscode.l10n.t renders them.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createLinter, type Finding } from '../../src/lint';
+import { createLinter, type ExtendedLinter, type Finding } from '../../src/lint';
 import { fillTemplate, messagePartsOf, renderMessage, type MessageParts } from '../../src/protocol/message';
 import { PANEL_STRING_KEYS } from '../../src/protocol/webview';
 import { InspectSession } from '../../src/models/session';
@@ -22,6 +23,7 @@ import { repoRoot } from './support/paths';
 const HAN = /[\u4e00-\u9fff]/;
 const SOURCE = 'attention-inspector';
 const BUG_FILE = 'attention_bug.py';
+const NOTEBOOK_FILE = 'attention_notebook.ipynb';
 const HEADS = 4;
 const SENTENCE = '我爱自然语言处理。';
 
@@ -122,9 +124,10 @@ describe('the extension in a zh-cn VS Code (display language Simplified Chinese)
   });
 
   let findings: Finding[];
+  let linter: ExtendedLinter;
   before(async function () {
     const media = (name: string) => readFileSync(join(repoRoot, 'media', name));
-    const linter = await createLinter({ treeSitter: media('web-tree-sitter.wasm'), python: media('tree-sitter-python.wasm') });
+    linter = await createLinter({ treeSitter: media('web-tree-sitter.wasm'), python: media('tree-sitter-python.wasm') });
     findings = linter.lintPython(readFileSync(join(repoRoot, 'examples', BUG_FILE), 'utf8'));
     assert.deepEqual(findings.map((f) => f.code).sort(), ['ATT001', 'ATT004'], 'examples/attention_bug.py changed');
   });
@@ -206,6 +209,41 @@ describe('the extension in a zh-cn VS Code (display language Simplified Chinese)
       if (await workbench.dirty()) await workbench.runCommand('File: Revert File');
     }
     await workbench.waitForProblems((r) => ours(r).some((row) => row.code === 'ATT001'), 'ATT001 back after the revert');
+  });
+
+  it("sums up Lint Workspace in Chinese and names a closed notebook's cell in Chinese", async function () {
+    this.timeout(300_000);
+    const workbench = session.workbench;
+    const notebookJson = readFileSync(join(repoRoot, 'examples', NOTEBOOK_FILE), 'utf8');
+    const cells = linter.lintNotebook(notebookJson).filter((c) => c.findings.length > 0);
+    assert.deepEqual(
+      cells.flatMap((c) => c.findings.map((f) => f.code)),
+      ['ATT003'],
+      'examples/attention_notebook.ipynb changed',
+    );
+    const [
+      {
+        cellIndex,
+        findings: [att003],
+      },
+    ] = cells;
+    const files = readdirSync(workbench.folder, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && /\.(py|pyi|ipynb)$/.test(e.name)).length;
+
+    await workbench.runCommand('View: Close All Editors');
+    await workbench.runCommand(commandTitle('command.lintWorkspace'));
+    const summaryPattern = new RegExp(`^${templateSource(zh['Attention Inspector: {0} problems in {1} files.'], [/(\d+)/, files])}$`);
+    const summary = await workbench.waitForNotification(summaryPattern, 240_000);
+    assert.equal(summary.severity, 'info', summary.message);
+    const problems = Number(summaryPattern.exec(summary.message)![1]);
+    const rows = (await workbench.problems()).filter((r) => r.source === SOURCE);
+    await workbench.screenshot('zh-cn-lint-workspace');
+    assert.equal(rows.length, problems, `the summary says ${problems}, the Problems view shows ${JSON.stringify(rows.map((r) => r.message))}`);
+    const notebookRows = rows.filter((r) => r.file === NOTEBOOK_FILE);
+    assert.deepEqual(
+      notebookRows.map((r) => r.message),
+      [hostText('cell {0}, line {1}: ', cellIndex + 1, att003.line) + lintText(att003.messageParts!)],
+    );
+    assert.match(notebookRows[0].message, HAN);
   });
 
   it("shows the inspector panel's strings in Chinese: the header, a head, the debugger", async function () {
