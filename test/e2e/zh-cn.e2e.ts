@@ -2,8 +2,9 @@
 // `--locale zh-cn` and an empty language pack, as the extension-host tier's zh-cn window): what a Chinese user
 // sees. A malformed weight file gives an error notification in Chinese naming the file; a Python file with an
 // attention bug gets Chinese rows in the Problems view, a Chinese hover and Chinese quick-fix titles; Lint
-// Workspace sums up in Chinese and names a closed notebook's cell in Chinese; the command palette and the
-// inspector panel speak Chinese (except the model's name in its title, which the engine still makes in English). VS Code's own strings stay English (the pack translates none).
+// Workspace sums up in Chinese and names a closed notebook's cell in Chinese; the command palette, the inspector
+// panel (except the model's name in its title, which the engine still makes in English) and the question before a
+// selection longer than maxTokens speak Chinese. VS Code's own strings stay English (the pack translates none).
 // The expected text is computed, never written down: the pure loader and linter run here on the same bytes and
 // their message parts are rendered through l10n/bundle.l10n.zh-cn.json (package.nls.zh-cn.json for the palette)
 // the way vscode.l10n.t renders them.
@@ -11,13 +12,15 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLinter, type ExtendedLinter, type Finding } from '../../src/lint';
-import { fillTemplate, messagePartsOf, renderMessage, type MessageParts } from '../../src/protocol/message';
+import { ENGINE_ERRORS } from '../../src/protocol/engine-errors';
+import { fillTemplate, messagePartsOf, renderMessage, type MessageParts, type Template } from '../../src/protocol/message';
 import { PANEL_STRING_KEYS } from '../../src/protocol/webview';
 import { InspectSession } from '../../src/models/session';
 import { ruleByCode } from '../../src/lint/rules';
 import { readTensors } from '../../src/weights';
 import type { ProblemRow, Webview } from './driver/workbench';
 import { useWorkbench } from './session';
+import { clickNotificationButton } from './support/dialogs';
 import { repoRoot } from './support/paths';
 
 const HAN = /[\u4e00-\u9fff]/;
@@ -26,6 +29,7 @@ const BUG_FILE = 'attention_bug.py';
 const NOTEBOOK_FILE = 'attention_notebook.ipynb';
 const HEADS = 4;
 const SENTENCE = '我爱自然语言处理。';
+const ENGLISH = 'The cat sat on the mat because it was tired.';
 
 const readJson = (path: string) => JSON.parse(readFileSync(join(repoRoot, path), 'utf8')) as Record<string, string>;
 /** The extension's runtime strings in Chinese (keys: the English text, `<English>/lint`, `<English>/error`). */
@@ -269,5 +273,48 @@ describe('the extension in a zh-cn VS Code (display language Simplified Chinese)
     await panel.waitForText(hostText('No problems found with these switches.'));
     assert.deepEqual(untranslated(await panelTexts(panel)), [], 'English strings left in the debugger');
     await panel.screenshot('zh-cn-debugger');
+  });
+
+  it('asks in Chinese before inspecting a selection longer than maxTokens, saying its size', async function () {
+    const workbench = session.workbench;
+    const MAX_TOKENS = 5;
+    // What the engine says about the sentence with this limit, in this process: its token count (or a lower bound).
+    const engine = new InspectSession();
+    await engine.configure({ kind: 'seeded', seed: 0, heads: HEADS, dModel: 64 });
+    const refusal = await engine.run({ text: SENTENCE, maxTokens: MAX_TOKENS }).then(
+      () => assert.fail(`the engine ran ${SENTENCE} with maxTokens ${MAX_TOKENS}`),
+      (e: unknown) => messagePartsOf(e),
+    );
+    assert.ok(refusal && [ENGINE_ERRORS.tooManyTokens, ENGINE_ERRORS.tooManyTokensAtLeast].includes(refusal.template as Template), JSON.stringify(refusal));
+    const key =
+      refusal.template === ENGINE_ERRORS.tooManyTokens
+        ? 'The selection is long: {0} tokens ({1} characters on {2} lines), over the limit of {3} tokens (the attentionInspector.maxTokens setting). Inspecting up to {4} tokens may take a while; the heads of a long run are shown as block averages.'
+        : 'The selection is long: more than {0} tokens ({1} characters on {2} lines), over the limit of {3} tokens (the attentionInspector.maxTokens setting). Inspecting up to {4} tokens may take a while; the heads of a long run are shown as block averages.';
+    const question = new RegExp(`^${templateSource(zh[key], [Number(refusal.args[0]), SENTENCE.length, 1, MAX_TOKENS, /\d+/])}$`);
+
+    // A short inspection of another sentence first opens the panel (its page is how the toast's button is reached).
+    const english = await expectedTokens(ENGLISH);
+    await workbench.runCommand('View: Close All Editors');
+    await workbench.openFile('hello.md');
+    await workbench.selectText(ENGLISH);
+    await workbench.runCommand(commandTitle('command.inspectSelection'));
+    const panel = await workbench.webviewFrame(60_000);
+    await panel.waitForText(hostText('{0} tokens', english.length), 60_000);
+    try {
+      await workbench.setSetting('attentionInspector.maxTokens', MAX_TOKENS);
+      await workbench.openFile('hello.md'); // setSetting left settings.json active
+      await workbench.selectText(SENTENCE);
+      await workbench.runCommand(commandTitle('command.inspectSelection'));
+      const ask = await workbench.waitForNotification(question, 60_000);
+      await workbench.screenshot('zh-cn-long-selection');
+      assert.equal(ask.severity, 'warning');
+      assert.deepEqual(ask.buttons, [hostText('Run Anyway'), hostText('Open Settings')]);
+      await clickNotificationButton(panel, ask.message, hostText('Run Anyway'));
+      const tokens = await expectedTokens(SENTENCE);
+      assert.notEqual(tokens.length, english.length);
+      await (await workbench.webviewFrame(60_000)).waitForText(hostText('{0} tokens', tokens.length), 60_000);
+    } finally {
+      await workbench.setSetting('attentionInspector.maxTokens', undefined);
+    }
   });
 });

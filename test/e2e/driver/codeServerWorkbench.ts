@@ -893,14 +893,25 @@ export class CodeServerWorkbench implements Workbench {
         .filter({ has: this.page.locator('.notification-list-item-message', { hasText: message }) })
         .first();
       await toast.waitFor({ timeout: STEP_TIMEOUT_MS });
-      const expanded = () => toast.evaluate((item) => item.classList.contains('expanded'));
-      if (await expanded()) return;
-      // The toggle (a chevron) shows only while the pointer is over the toast, and only for a message cut short.
-      await toast.hover();
       const toggle = toast.locator('.notification-list-item-toolbar-container .codicon-notifications-expand');
-      if ((await toggle.count()) === 0) return;
-      await toggle.first().click();
-      await poll(async () => ((await expanded()) ? true : undefined), STEP_TIMEOUT_MS);
+      // The toggle (a chevron) is drawn only while the pointer is over the toast, and only for a message cut short;
+      // the toast re-renders as others arrive. So: hover, click the toggle through its DOM event (the action bar's
+      // click listener runs the action whether or not the chevron is drawn yet), until the toast says it expanded.
+      await poll(
+        async () => {
+          const expanded = await toast.evaluate((item) => item.classList.contains('expanded'), undefined, { timeout: 2000 }).catch(() => false);
+          if (expanded) return true;
+          if ((await toggle.count()) === 0) return true; // nothing cut short
+          await toast.hover({ timeout: 2000 }).catch(() => undefined);
+          await toggle
+            .first()
+            .dispatchEvent('click', undefined, { timeout: 2000 })
+            .catch(() => undefined);
+          return undefined;
+        },
+        STEP_TIMEOUT_MS,
+        300,
+      );
     });
   }
 
