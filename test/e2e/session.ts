@@ -10,7 +10,8 @@ import { dirname, isAbsolute, join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { CodeServerWorkbench } from './driver/codeServerWorkbench';
 import type { Workbench } from './driver/workbench';
-import { createProfile, installExtension, startCodeServer } from './support/codeServer';
+import { localePackId, registerLocalePack, writeLocalePack } from '../exthost/locale-pack';
+import { createProfile, installExtension, startCodeServer, type StartOptions } from './support/codeServer';
 import { packageExtension } from './support/packageExtension';
 import { artifactsDir, e2eTools, extensionId, repoRoot } from './support/paths';
 
@@ -23,11 +24,17 @@ export interface WorkbenchOptions {
    * Files (relative path → content) for a fresh temporary folder, which is opened instead of `folder`;
    * when `folder` is also given, its files are copied in first.
    */
-  files?: Record<string, string>;
+  files?: Record<string, string | Uint8Array>;
   /** User settings on top of the quiet defaults (e.g. `{ 'attentionInspector.heads': 2 }`). */
   settings?: Record<string, unknown>;
   /** Environment variables for code-server; they reach the extension host (a test-mode side channel). */
   env?: Record<string, string>;
+  /**
+   * VS Code's display language (e.g. `zh-cn`): code-server starts with `--locale <id>` and an empty language
+   * pack for it (`test/exthost/locale-pack.ts`, as the extension-host tier does), so VS Code's own strings stay
+   * English while the extension (its package.nls.<id>.json and l10n/bundle.l10n.<id>.json) runs in that language.
+   */
+  locale?: string;
 }
 
 /** Chromium flags proven on these machines (see shared/recipes/vscode-e2e.md). */
@@ -81,7 +88,16 @@ export async function launchWorkbench(options: WorkbenchOptions = {}): Promise<C
   const folder = prepareFolder(options, root);
   const profile = createProfile(join(root, 'profile'), options.settings);
   await installExtension(tools, profile, vsix, extensionId());
-  const server = await startCodeServer(tools, profile, options.env ? { env: options.env } : {});
+  const start: StartOptions = options.env ? { env: options.env } : {};
+  if (options.locale !== undefined) {
+    // --locale counts only with a language pack installed (else the window stays English).
+    const pack = join(root, `locale-${options.locale}.vsix`);
+    writeLocalePack(options.locale, pack);
+    await installExtension(tools, profile, pack, localePackId(options.locale));
+    registerLocalePack(options.locale, profile.userDataDir, profile.extensionsDir);
+    start.args = ['--locale', options.locale];
+  }
+  const server = await startCodeServer(tools, profile, start);
   let browser;
   try {
     browser = await chromium.launch({ executablePath: tools.chromium, args: chromiumArgs });

@@ -886,6 +886,35 @@ export class CodeServerWorkbench implements Workbench {
     );
   }
 
+  async expandNotification(message: string | RegExp): Promise<void> {
+    await this.step(`expand the notification ${typeof message === 'string' ? `"${message}"` : message}`, async () => {
+      const toast = this.page
+        .locator('.notifications-toasts .notification-list-item')
+        .filter({ has: this.page.locator('.notification-list-item-message', { hasText: message }) })
+        .first();
+      await toast.waitFor({ timeout: STEP_TIMEOUT_MS });
+      const toggle = toast.locator('.notification-list-item-toolbar-container .codicon-notifications-expand');
+      // The toggle (a chevron) is drawn only while the pointer is over the toast, and only for a message cut short;
+      // the toast re-renders as others arrive. So: hover, click the toggle through its DOM event (the action bar's
+      // click listener runs the action whether or not the chevron is drawn yet), until the toast says it expanded.
+      await poll(
+        async () => {
+          const expanded = await toast.evaluate((item) => item.classList.contains('expanded'), undefined, { timeout: 2000 }).catch(() => false);
+          if (expanded) return true;
+          if ((await toggle.count()) === 0) return true; // nothing cut short
+          await toast.hover({ timeout: 2000 }).catch(() => undefined);
+          await toggle
+            .first()
+            .dispatchEvent('click', undefined, { timeout: 2000 })
+            .catch(() => undefined);
+          return undefined;
+        },
+        STEP_TIMEOUT_MS,
+        300,
+      );
+    });
+  }
+
   async dismissDialog(button?: string): Promise<void> {
     await this.step(`dismiss the dialog${button ? ` with "${button}"` : ''}`, async () => {
       const dialog = this.page.locator('.monaco-dialog-box');

@@ -181,6 +181,8 @@ export interface Workbench {
   notifications(): Promise<Notification[]>;
   /** Waits for a notification (toast or dialog) whose message contains `message` (or matches it). */
   waitForNotification(message: string | RegExp, timeoutMs?: number): Promise<Notification>;
+  /** Shows the whole message of the toast whose message contains `message` (its expand toggle), when it is cut short. */
+  expandNotification(message: string | RegExp): Promise<void>;
   /** Closes the modal dialog by clicking `button`, or with Escape when no button is named. */
   dismissDialog(button?: string): Promise<void>;
 
