@@ -6,7 +6,7 @@ import { NOT_IN_VOCABULARY, STALE_RUN, TOO_MANY_TOKENS } from '../protocol/engin
 import { isCancelledError } from '../protocol/rpc';
 import type { InspectedText } from '../protocol/webview';
 import { EngineHost } from './engine-host';
-import { localisedError, localisedParts, refusedTokenCount } from './engine-errors';
+import { localisedError, localisedParts, problemLoading, refusedTokenCount } from './engine-errors';
 import { errorWithoutHint, headChoices, idsFromText } from './inspect-input';
 import { InspectorPanel, type PanelDataSource, type RerunOutcome } from './panel/panel';
 import type { PanelRestoreState } from './panel/restore';
@@ -166,7 +166,7 @@ export class InspectorCommands implements vscode.Disposable {
     } catch (e) {
       engine.setModelSource(previous);
       if (isCancelledError(e)) return undefined;
-      const message = vscode.l10n.t('Could not load {0}: {1}', fileName, localisedError(e));
+      const message = vscode.l10n.t('Could not load {0}: {1}', fileName, problemLoading(fileName, e));
       void vscode.window.showErrorMessage(message);
       return message;
     }
@@ -251,7 +251,7 @@ export class InspectorCommands implements vscode.Disposable {
       await this.rememberHeads(uri, heads);
       await this.refreshPanelForModel(loaded);
     } catch (e) {
-      if (!isCancelledError(e)) void vscode.window.showErrorMessage(vscode.l10n.t('Could not load {0}: {1}', fileName, localisedError(e)));
+      if (!isCancelledError(e)) void vscode.window.showErrorMessage(vscode.l10n.t('Could not load {0}: {1}', fileName, problemLoading(fileName, e)));
     }
   }
 

@@ -23,6 +23,18 @@ export function localisedError(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
+/**
+ * What went wrong loading `fileName`, without the file's name when the error already begins with it (the
+ * loaders' messages start "<file>: …", and "Could not load <file>: <file>: …" would name it twice).
+ */
+export function problemLoading(fileName: string, e: unknown): string {
+  const text = localisedError(e);
+  for (const colon of [': ', '：', ':']) {
+    if (text.startsWith(fileName + colon)) return text.slice(fileName.length + colon.length).trimStart();
+  }
+  return text;
+}
+
 /** The length of a text the engine refused for its token limit: "1,234" tokens, or "more than 65,536". */
 export function refusedTokenCount(e: unknown): { tokens: number; atLeast: boolean } | undefined {
   const parts = messagePartsOf(e);

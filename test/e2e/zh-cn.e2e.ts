@@ -151,7 +151,10 @@ describe('the extension in a zh-cn VS Code (display language Simplified Chinese)
     it(`shows Load Weights' error on a malformed ${fileName} in Chinese, naming the file`, async function () {
       const workbench = session.workbench;
       const { english, parts } = await loaderError(bytes, fileName);
-      const expected = hostText('Could not load {0}: {1}', fileName, errorText(parts));
+      // the loader's message begins with the file's name; the notification names it once, in its own prefix
+      const problemText = errorText(parts);
+      assert.ok(problemText.startsWith(`${fileName}：`), `the loader's message does not begin with the file: ${problemText}`);
+      const expected = hostText('Could not load {0}: {1}', fileName, problemText.slice(fileName.length + 1));
       assert.match(expected, HAN);
       await workbench.runCommand(commandTitle('command.loadWeights'));
       await workbench.answerFileDialog(join(workbench.folder, fileName));
@@ -163,6 +166,7 @@ describe('the extension in a zh-cn VS Code (display language Simplified Chinese)
       assert.equal(shown.severity, 'error');
       assert.equal(shown.message, expected);
       assert.ok(shown.message.startsWith(`无法加载 ${fileName}：`), `the message does not name the file first: ${shown.message}`);
+      assert.equal(shown.message.split(fileName).length, 2, `the file is named more than once: ${shown.message}`);
       const problem = english.slice(english.indexOf(': ') + 2);
       assert.ok(!shown.message.includes(problem), `the English problem is still shown: ${shown.message}`);
     });

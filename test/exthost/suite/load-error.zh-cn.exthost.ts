@@ -54,7 +54,10 @@ describe('a malformed weight file in zh-cn (display language Simplified Chinese)
       const shown = await vscode.commands.executeCommand<string | undefined>('attentionInspector.loadWeights', uri);
       const { english, chinese } = await loaderError(bytes, fileName);
       assert.ok(shown, 'Load Weights reported no error for a malformed file');
-      assert.equal(shown, fillTemplate(zh['Could not load {0}: {1}'], [fileName, chinese]));
+      // the loader's message begins with the file's name; the notification names it once, in its own prefix
+      assert.ok(chinese.startsWith(`${fileName}：`), `the loader's message does not begin with the file: ${chinese}`);
+      assert.equal(shown, fillTemplate(zh['Could not load {0}: {1}'], [fileName, chinese.slice(fileName.length + 1)]));
+      assert.equal(shown.split(fileName).length, 2, `the file is named more than once: ${shown}`);
       assert.ok(shown.includes(`${fileName}：`), `the message does not name the file: ${shown}`);
       assert.match(shown, HAN);
       assert.ok(!shown.includes(english.slice(fileName.length + 2)), `the English problem is still shown: ${shown}`);
