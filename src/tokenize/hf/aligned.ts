@@ -33,6 +33,14 @@ export function alignOriginal(original: string, from: number, to: number): Align
   return { text: original.slice(from, to), starts, ends };
 }
 
+/**
+ * The error for a unit whose original range is missing: `starts` and `ends` must be as long as `text`. Built only
+ * when a read has come back `undefined` (the reads stay inline: a call per unit made the pipeline up to 2x slower).
+ */
+export function misaligned(a: Aligned, unit: number, what = 'aligned text'): RangeError {
+  return new RangeError(`${what}: unit ${unit} has no original range (text of ${a.text.length} units, ${a.starts.length} starts, ${a.ends.length} ends)`);
+}
+
 export function sliceAligned(a: Aligned, from: number, to: number): Aligned {
   return { text: a.text.slice(from, to), starts: a.starts.subarray(from, to), ends: a.ends.subarray(from, to) };
 }
@@ -77,11 +85,17 @@ export class AlignedBuilder {
   append(a: Aligned): void {
     const len = a.text.length;
     if (len === 0) return;
+    if (a.starts.length !== len || a.ends.length !== len) throw misaligned(a, Math.min(a.starts.length, a.ends.length));
     this.reserve(len);
     this.text += a.text;
     this.starts.set(a.starts, this.n);
     this.ends.set(a.ends, this.n);
     this.n += len;
+  }
+
+  /** Appends units [from, to) of `a`, each with its own original range (as `push` of every unit would). */
+  appendUnits(a: Aligned, from: number, to: number): void {
+    if (to > from) this.append(sliceAligned(a, from, to));
   }
 
   build(): Aligned {
@@ -92,7 +106,7 @@ export class AlignedBuilder {
 /** Calls `f(start, end)` for every code point of text (unit range). */
 function forEachCodePoint(text: string, f: (i: number, j: number) => void): void {
   for (let i = 0; i < text.length;) {
-    const j = i + (text.codePointAt(i)! > 0xffff ? 2 : 1);
+    const j = i + ((text.codePointAt(i) ?? 0) > 0xffff ? 2 : 1); // i < text.length: a code point is there
     f(i, j);
     i = j;
   }
@@ -102,9 +116,13 @@ function forEachCodePoint(text: string, f: (i: number, j: number) => void): void
 function rangeOf(a: Aligned, i: number, j: number): [number, number] {
   let s = a.starts[i];
   let e = a.ends[i];
+  if (s === undefined || e === undefined) throw misaligned(a, i);
   for (let k = i + 1; k < j; k++) {
-    if (a.starts[k] < s) s = a.starts[k];
-    if (a.ends[k] > e) e = a.ends[k];
+    const sk = a.starts[k];
+    const ek = a.ends[k];
+    if (sk === undefined || ek === undefined) throw misaligned(a, k);
+    if (sk < s) s = sk;
+    if (ek > e) e = ek;
   }
   return [s, e];
 }
@@ -112,18 +130,24 @@ function rangeOf(a: Aligned, i: number, j: number): [number, number] {
 /** Replaces every code point c by f(c) (possibly empty or several characters). */
 export function mapCodePoints(a: Aligned, f: (c: string) => string): Aligned {
   const out = new AlignedBuilder(a.text.length + 16);
-  const text = a.text;
+  const { text, starts, ends } = a;
   for (let i = 0; i < text.length;) {
     const c = text.charCodeAt(i);
+    const s = starts[i];
+    const e = ends[i];
+    if (s === undefined || e === undefined) throw misaligned(a, i);
     if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
       const lo = text.charCodeAt(i + 1);
       if (lo >= 0xdc00 && lo <= 0xdfff) {
-        out.push(f(text.slice(i, i + 2)), Math.min(a.starts[i], a.starts[i + 1]), Math.max(a.ends[i], a.ends[i + 1]));
+        const s2 = starts[i + 1];
+        const e2 = ends[i + 1];
+        if (s2 === undefined || e2 === undefined) throw misaligned(a, i + 1);
+        out.push(f(text.slice(i, i + 2)), Math.min(s, s2), Math.max(e, e2));
         i += 2;
         continue;
       }
     }
-    out.push(f(text[i]), a.starts[i], a.ends[i]);
+    out.push(f(text.charAt(i)), s, e);
     i++;
   }
   return out.build();
@@ -147,19 +171,19 @@ export function mapClusters(a: Aligned, f: (cluster: string) => string): Aligned
   const emitSingles = (to: number) => {
     // code points with no marks after them: their own clusters
     if (done < to) {
-      const part = mapCodePoints({ text: a.text.slice(done, to), starts: a.starts.subarray(done, to), ends: a.ends.subarray(done, to) }, f);
-      for (let k = 0; k < part.text.length; k++) out.push(part.text[k], part.starts[k], part.ends[k]);
+      out.append(mapCodePoints(sliceAligned(a, done, to), f));
     }
   };
   while ((m = re.exec(a.text)) !== null) {
     emitSingles(m.index);
     const cluster = m[0];
+    const at = m.index;
     const whole = f(cluster);
     const pieces: [string, number, number][] = [];
     let joined = '';
     forEachCodePoint(cluster, (i, j) => {
       const piece = f(cluster.slice(i, j));
-      pieces.push([piece, m!.index + i, m!.index + j]);
+      pieces.push([piece, at + i, at + j]);
       joined += piece;
     });
     if (joined === whole) {
@@ -172,10 +196,10 @@ export function mapClusters(a: Aligned, f: (cluster: string) => string): Aligned
       }
       for (const [piece, s, e] of kept) out.push(piece, s, e);
     } else {
-      const [s, e] = rangeOf(a, m.index, m.index + cluster.length);
+      const [s, e] = rangeOf(a, at, at + cluster.length);
       out.push(whole, s, e);
     }
-    done = m.index + cluster.length;
+    done = at + cluster.length;
   }
   emitSingles(a.text.length);
   return out.build();
@@ -188,9 +212,11 @@ export function mapClusters(a: Aligned, f: (cluster: string) => string): Aligned
  */
 export function prependAligned(a: Aligned, s: string): Aligned {
   if (a.text.length === 0 || s.length === 0) return a;
+  const first = a.starts[0];
+  if (first === undefined) throw misaligned(a, 0);
   const out = new AlignedBuilder(a.text.length + s.length);
-  out.push(s, a.starts[0], a.starts[0]);
-  for (let i = 0; i < a.text.length; i++) out.push(a.text[i], a.starts[i], a.ends[i]);
+  out.push(s, first, first);
+  out.append(a);
   return out.build();
 }
 
@@ -200,14 +226,18 @@ export function replaceRangesAligned(a: Aligned, ranges: readonly (readonly [num
   const out = new AlignedBuilder(a.text.length);
   let i = 0;
   for (const [k, end] of ranges) {
-    for (let u = i; u < k; u++) out.push(a.text[u], a.starts[u], a.ends[u]);
+    out.appendUnits(a, i, k);
     if (end > k) {
       const [s, e] = rangeOf(a, k, end);
       if (content.length > 0) out.push(content, s, e);
-    } else if (content.length > 0) out.push(content, k < a.text.length ? a.starts[k] : a.ends[k - 1], k < a.text.length ? a.starts[k] : a.ends[k - 1]);
+    } else if (content.length > 0) {
+      const at = k < a.text.length ? a.starts[k] : a.ends[k - 1]; // an insertion: the empty range where unit k starts
+      if (at === undefined) throw misaligned(a, k < a.text.length ? k : k - 1);
+      out.push(content, at, at);
+    }
     i = Math.max(i, end);
   }
-  for (let u = i; u < a.text.length; u++) out.push(a.text[u], a.starts[u], a.ends[u]);
+  out.appendUnits(a, i, a.text.length);
   return out.build();
 }
 
@@ -219,7 +249,7 @@ export function replaceAligned(a: Aligned, pattern: string, content: string): Al
   for (;;) {
     const k = a.text.indexOf(pattern, i);
     const stop = k < 0 ? a.text.length : k;
-    for (let u = i; u < stop; u++) out.push(a.text[u], a.starts[u], a.ends[u]);
+    out.appendUnits(a, i, stop);
     if (k < 0) break;
     const [s, e] = rangeOf(a, k, k + pattern.length);
     if (content.length > 0) out.push(content, s, e);

@@ -2,7 +2,17 @@
 // Supported: BertNormalizer, Lowercase, StripAccents, NFC, NFD, NFKC, NFKD, Strip, Replace (string or regex
 // pattern), Prepend, Sequence.
 
-import { AlignedBuilder, mapClusters, mapCodePoints, prependAligned, replaceAligned, replaceRangesAligned, sliceAligned, type Aligned } from './aligned';
+import {
+  AlignedBuilder,
+  mapClusters,
+  mapCodePoints,
+  misaligned,
+  prependAligned,
+  replaceAligned,
+  replaceRangesAligned,
+  sliceAligned,
+  type Aligned,
+} from './aligned';
 import { compilePattern, findMatches } from './regex';
 import { asArray, asObject, asString, componentType, isObject, optBool, type JsonObject } from './json';
 
@@ -52,12 +62,12 @@ function bertNormalizer(cfg: JsonObject, path: string): Normalizer {
     let a = input;
     if (cleanText) {
       a = mapCodePoints(a, (c) => {
-        const cp = c.codePointAt(0)!;
+        const cp = c.codePointAt(0) ?? 0; // c is one code point
         if (cp === 0 || cp === 0xfffd || isBertControl(c)) return '';
         return isBertWhitespace(c) ? ' ' : c;
       });
     }
-    if (handleChinese) a = mapCodePoints(a, (c) => (isBertChineseChar(c.codePointAt(0)!) ? ` ${c} ` : c));
+    if (handleChinese) a = mapCodePoints(a, (c) => (isBertChineseChar(c.codePointAt(0) ?? 0) ? ` ${c} ` : c));
     if (stripAccents) a = stripNonspacingMarks(unicodeForm('NFD')(a));
     if (lower) a = lowercase(a);
     return a;
@@ -73,7 +83,10 @@ function bertNormalizer(cfg: JsonObject, path: string): Normalizer {
         else if (c < 32 || c === 127) continue;
       }
       if (lower && c >= 65 && c <= 90) c += 32;
-      out.push(String.fromCharCode(c), a.starts[i], a.ends[i]);
+      const s = a.starts[i];
+      const e = a.ends[i];
+      if (s === undefined || e === undefined) throw misaligned(a, i, 'BertNormalizer input');
+      out.push(String.fromCharCode(c), s, e);
     }
   };
   return (input) => {
@@ -98,8 +111,8 @@ function strip(cfg: JsonObject, path: string): Normalizer {
   return (a) => {
     let i = 0;
     let j = a.text.length;
-    if (left) while (i < j && WHITE_SPACE.test(a.text[i])) i++;
-    if (right) while (j > i && WHITE_SPACE.test(a.text[j - 1])) j--;
+    if (left) while (i < j && WHITE_SPACE.test(a.text.charAt(i))) i++;
+    if (right) while (j > i && WHITE_SPACE.test(a.text.charAt(j - 1))) j--;
     return { text: a.text.slice(i, j), starts: a.starts.subarray(i, j), ends: a.ends.subarray(i, j) };
   };
 }

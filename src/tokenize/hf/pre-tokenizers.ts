@@ -2,7 +2,7 @@
 // Supported: ByteLevel, BertPreTokenizer, Whitespace, WhitespaceSplit, Metaspace, Split (string or regex
 // pattern, every SplitDelimiterBehavior, invert), Punctuation, Digits, Sequence.
 
-import { prependAligned, replaceAligned, sliceAligned, type Aligned } from './aligned';
+import { misaligned, prependAligned, replaceAligned, sliceAligned, type Aligned } from './aligned';
 import { BYTE_TO_CHAR, forEachGpt2Piece } from '../byte-level';
 import { asArray, asObject, asString, componentType, fail, isObject, optBool, TOKENIZER_ERRORS, type JsonObject } from './json';
 import { compilePattern, findMatches } from './regex';
@@ -20,7 +20,7 @@ function splitByCodePoint(a: Aligned, classify: (c: string) => 'remove' | 'isola
   let wordStart = -1;
   const text = a.text;
   for (let i = 0; i < text.length;) {
-    const cp = text.codePointAt(i)!;
+    const cp = text.codePointAt(i) ?? 0; // i < text.length: a code point is there
     const j = i + (cp > 0xffff ? 2 : 1);
     const kind = classify(text.slice(i, j));
     if (kind === 'keep') {
@@ -105,6 +105,7 @@ export function toByteLevel(a: Aligned, withUnits = false): Aligned & { byteOfUn
     if (cp >= 0xd800 && cp <= 0xdfff) cp = 0xfffd; // a lone surrogate is encoded as U+FFFD, as TextEncoder does
     const s = a.starts[i];
     const e = a.ends[j - 1];
+    if (s === undefined || e === undefined) throw misaligned(a, s === undefined ? i : j - 1, 'ByteLevel input');
     if (byteOfUnit) {
       byteOfUnit[i] = k;
       if (j > i + 1) byteOfUnit[i + 1] = k;
@@ -138,7 +139,13 @@ function byteLevel(cfg: JsonObject, path: string): PreTokenizer {
     if (!useRegex) return [toByteLevel(a)];
     const bytes = toByteLevel(a, true); // one pass over the whole text; pieces are views into it
     const pieces: Aligned[] = [];
-    forEachGpt2Piece(a.text, 0, a.text.length, (s, e) => void pieces.push(sliceAligned(bytes, bytes.byteOfUnit[s], bytes.byteOfUnit[e])));
+    const byteOfUnit = bytes.byteOfUnit; // units 0..length of a.text
+    forEachGpt2Piece(a.text, 0, a.text.length, (s, e) => {
+      const from = byteOfUnit[s];
+      const to = byteOfUnit[e];
+      if (from === undefined || to === undefined) throw new RangeError(`ByteLevel: piece [${s}, ${e}) is outside the text's ${a.text.length} units`);
+      pieces.push(sliceAligned(bytes, from, to));
+    });
     return pieces;
   };
 }
@@ -159,15 +166,19 @@ export function splitPieces(a: Aligned, pieces: Pieces, behavior: SplitBehavior)
     let previousMatch = false;
     for (const [s, e, isMatch] of pieces) {
       const joins = behavior === 'Contiguous' ? isMatch === previousMatch : isMatch && !previousMatch;
-      if (joins && kept.length) kept[kept.length - 1][1] = e;
+      const last = kept[kept.length - 1];
+      if (joins && last) last[1] = e;
       else kept.push([s, e]);
       previousMatch = isMatch;
     }
   } else {
     let previousMatch = false; // walking backwards: "previous" is the piece after this one
     for (let k = pieces.length - 1; k >= 0; k--) {
-      const [s, e, isMatch] = pieces[k];
-      if (isMatch && !previousMatch && kept.length) kept[kept.length - 1][0] = s;
+      const piece = pieces[k];
+      if (piece === undefined) throw new RangeError(`split pieces: piece ${k} of ${pieces.length} is missing`);
+      const [s, e, isMatch] = piece;
+      const last = kept[kept.length - 1];
+      if (isMatch && !previousMatch && last) last[0] = s;
       else kept.push([s, e]);
       previousMatch = isMatch;
     }
@@ -194,7 +205,7 @@ function charPieces(s: string, test: (c: string) => boolean): Pieces {
   const out: Pieces = [];
   let last = 0;
   for (let i = 0; i < s.length;) {
-    const j = i + (s.codePointAt(i)! > 0xffff ? 2 : 1);
+    const j = i + ((s.codePointAt(i) ?? 0) > 0xffff ? 2 : 1); // i < s.length: a code point is there
     if (test(s.slice(i, j))) {
       if (last < i) out.push([last, i, false]);
       out.push([i, j, true]);
@@ -347,7 +358,7 @@ export function buildPreTokenizer(config: unknown, path = 'pre_tokenizer'): PreT
         byteLevel: parts.some((p) => p.byteLevel),
         // later pre-tokenizers only split the first one's words further, so its breaks hold for the sequence
         // (but a later one that adds a prefix to each word could see a cut: only the first may be Metaspace)
-        breaks: parts.length && parts.slice(1).every((p) => !p.metaspace) ? parts[0].breaks : 'none',
+        breaks: parts[0] !== undefined && parts.slice(1).every((p) => !p.metaspace) ? parts[0].breaks : 'none',
         metaspace: parts.find((p) => p.metaspace)?.metaspace,
       };
     }

@@ -7,7 +7,7 @@
 // Qwen, Mistral, Gemma, Phi-3, RoBERTa and XLM-R use (see the SUPPORTED lists of each component); anything else is
 // rejected with an Error naming it.
 
-import { alignOriginal, sliceAligned, type Aligned } from './aligned';
+import { alignOriginal, misaligned, sliceAligned, type Aligned } from './aligned';
 import { AddedTokenMatcher, parseAddedTokens, type AddedToken } from './added-tokens';
 import { asObject, describe, TOKENIZER_ERRORS } from './json';
 import { buildModel } from './models';
@@ -95,8 +95,8 @@ export function tokenizerFromJson(json: string | object, name?: string, options:
   const byteOfId = new Map<number, number>();
   if (model.byteFallback) {
     for (const [tok, id] of model.vocab) {
-      const m = /^<0x([0-9A-F]{2})>$/.exec(tok);
-      if (m && !addedById.has(id)) byteOfId.set(id, parseInt(m[1], 16));
+      const hex = /^<0x([0-9A-F]{2})>$/.exec(tok)?.[1];
+      if (hex !== undefined && !addedById.has(id)) byteOfId.set(id, parseInt(hex, 16));
     }
   }
 
@@ -140,11 +140,22 @@ export function tokenizerFromJson(json: string | object, name?: string, options:
       const { ids, lens } = model.tokenize(word.text);
       let u = 0;
       for (let k = 0; k < ids.length; k++) {
+        const id = ids[k];
+        const len = lens[k];
+        if (id === undefined || len === undefined) throw new RangeError(`${model.type} model: ${ids.length} token ids but ${lens.length} lengths`);
         const from = u;
-        u += lens[k];
-        const prevEnd = out.length ? out[out.length - 1].end : 0;
-        if (u > from) out.push({ id: ids[k], start: word.starts[from], end: word.ends[u - 1] });
-        else out.push({ id: ids[k], start: prevEnd, end: prevEnd }); // covers no source text
+        u += len;
+        if (u > from) {
+          const start = word.starts[from];
+          const end = word.ends[u - 1];
+          if (start === undefined || end === undefined) {
+            throw new RangeError(`${model.type} model: tokens of ${u} units for a word of ${word.text.length} (${JSON.stringify(word.text.slice(0, 40))})`);
+          }
+          out.push({ id, start, end });
+        } else {
+          const prevEnd = out[out.length - 1]?.end ?? 0;
+          out.push({ id, start: prevEnd, end: prevEnd }); // covers no source text
+        }
         if (out.length >= limit) return false;
       }
     }
@@ -171,7 +182,10 @@ export function tokenizerFromJson(json: string | object, name?: string, options:
           const normalized = normalize(alignOriginal(text, from, to));
           for (const sub of normMatcher.split(normalized.text)) {
             if (sub.token) {
-              pushAdded(sub.token, normalized.starts[sub.start], normalized.ends[sub.end - 1]);
+              const start = normalized.starts[sub.start];
+              const end = normalized.ends[sub.end - 1];
+              if (start === undefined || end === undefined) throw misaligned(normalized, start === undefined ? sub.start : sub.end - 1, 'added token');
+              pushAdded(sub.token, start, end);
               if (raw.length >= contentLimit) break outer;
             } else if (!encodeNormalized(sliceAligned(normalized, sub.start, sub.end), raw, contentLimit)) break outer;
           }
@@ -197,7 +211,9 @@ export function tokenizerFromJson(json: string | object, name?: string, options:
       const start = Math.max(r.start, prevEnd);
       const end = Math.max(r.end, start);
       prevEnd = end;
-      const t: Token = { text: text.slice(start, end), display: displays[k], id: r.id, start, end };
+      const display = displays[k];
+      if (display === undefined) throw new RangeError(`${tokenizerName}: ${raw.length} tokens but ${displays.length} displays`);
+      const t: Token = { text: text.slice(start, end), display, id: r.id, start, end };
       tokens.push(r.special ? { ...t, special: true } : t);
     }
     if (addSpecial) for (const p of post.after) tokens.push(special(p, text.length));

@@ -2,6 +2,8 @@ import { strict as assert } from 'node:assert';
 import { mergeSymbols } from '../../../src/tokenize/bpe';
 import { itemAt } from '../../../src/tokenize/checked';
 import { utf8SequenceLength } from '../../../src/tokenize/display';
+import { alignOriginal, mapClusters, mapCodePoints, prependAligned, replaceAligned, type Aligned } from '../../../src/tokenize/hf/aligned';
+import { toByteLevel } from '../../../src/tokenize/hf/pre-tokenizers';
 
 // The tokenizers' index reads under noUncheckedIndexedAccess: what a read past the end does.
 describe('tokenizer index reads', () => {
@@ -23,5 +25,25 @@ describe('tokenizer index reads', () => {
     assert.equal(utf8SequenceLength(Uint8Array.of(0xe6, 0x88, 0x91), 0), 3);
     assert.equal(utf8SequenceLength(Uint8Array.of(0xe6, 0x88), 0), 0);
     assert.equal(utf8SequenceLength(Uint8Array.of(0x41), 1), 0);
+  });
+
+  it('aligned text whose offset arrays are shorter than its text is refused, naming the unit without a range', () => {
+    // "ab": unit 1 has no start or end (the arrays must be as long as the text)
+    const short: Aligned = { text: 'ab', starts: Int32Array.of(0), ends: Int32Array.of(1) };
+    const unit1 = /^RangeError: aligned text: unit 1 has no original range \(text of 2 units, 1 starts, 1 ends\)$/;
+    assert.throws(() => mapCodePoints(short, (c) => c.toUpperCase()), unit1);
+    assert.throws(() => replaceAligned(short, 'b', 'c'), unit1); // the replaced range [1, 2)
+    assert.throws(() => prependAligned(short, ' '), unit1); // copied whole after the prefix
+    assert.throws(() => mapClusters({ text: 'e\u0301', starts: Int32Array.of(0), ends: Int32Array.of(1) }, (c) => c.normalize('NFC')), unit1);
+    // (ASCII text keeps its arrays as they are in ByteLevel; "aé" is mapped unit by unit)
+    const shortAccent: Aligned = { text: 'a\u00e9', starts: Int32Array.of(0), ends: Int32Array.of(1) };
+    assert.throws(() => toByteLevel(shortAccent), /^RangeError: ByteLevel input: unit 1 has no original range/);
+    assert.throws(() => prependAligned({ text: 'a', starts: new Int32Array(0), ends: new Int32Array(0) }, ' '), /unit 0 has no original range/);
+    // the same calls on well-formed text keep every unit's own range
+    const ok = alignOriginal('xab', 1, 3);
+    assert.deepEqual([...mapCodePoints(ok, (c) => c.toUpperCase()).starts], [1, 2]);
+    assert.deepEqual([...replaceAligned(ok, 'b', 'cd').ends], [2, 3, 3]);
+    const prefixed = prependAligned(ok, ' ');
+    assert.deepEqual([prefixed.text, [...prefixed.starts], [...prefixed.ends]], [' ab', [1, 1, 2], [1, 2, 3]]);
   });
 });
