@@ -15,6 +15,9 @@
 //   induct    on random frequent tokens x₁…xₙ x₁…xₙ (ids 256..1023), mean weight from the second xᵢ on xᵢ₊₁ of the first copy: the
 //             token that followed this token last time (the induction pattern)
 //   dup       the same, on the first xᵢ itself (the previous occurrence of the current token)
+//   sent      on natural sentences said twice (REPEAT_TEXTS, English and Chinese): from each token that occurred
+//             before, mean weight on the tokens that followed its earlier occurrences (the induction pattern
+//             on text)
 // and, from the logits, the mean next-token loss on the first and on the second copy of the random tokens
 // (an in-context copy: the second copy is predictable only by looking back).
 import { execFileSync } from 'node:child_process';
@@ -22,10 +25,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { gpt2Forward, readGpt2, parseConfigJson } from '../../src/models';
+import { decoderFamilyOf, decoderForward, decoderPrefix, parseConfigJson, readDecoder } from '../../src/models';
 import { tokenizerFromJson } from '../../src/tokenize';
 import type { Token } from '../../src/tokenize';
-import { readTensors } from '../../src/weights';
+import { snapshotFromFile } from '../../src/weights/snapshot';
 
 /** Evaluation texts (original to this script): everyday English and modern Chinese. */
 export const EVAL_TEXTS = [
@@ -35,6 +38,13 @@ export const EVAL_TEXTS = [
   '我爱自然语言处理。今天天气很好，我们去公园散步，看见很多人在湖边读书。',
   '老师说：“学习要有耐心。”学生们点头，然后打开书，开始读第一课。',
   '春天来了，花开了，鸟儿在树上唱歌；孩子们在草地上跑来跑去。',
+];
+
+/** Natural sentences said twice (original to this script), for the induction pattern on text. */
+export const REPEAT_TEXTS = [
+  'A little bird sang in the tall tree. A little bird sang in the tall tree.',
+  'The old man walked to the river and sat down. The old man walked to the river and sat down.',
+  '春天来了，花开了，鸟儿在树上唱歌。春天来了，花开了，鸟儿在树上唱歌。',
 ];
 
 /** Inputs of the figure: a bilingual sentence and a repeated one. */
@@ -58,31 +68,44 @@ export interface HeadScores {
   punctBaseline: number;
   induct: number;
   dup: number;
+  /** on REPEAT_TEXTS: mean weight on the tokens after the earlier occurrences of the query's token */
+  sent: number;
 }
 
 export interface Analysis {
   heads: HeadScores[];
   /** Mean next-token loss (nats) on the first and the second copy of the random sequences. */
   copyLoss: { first: number; second: number };
+  /**
+   * What a head spreading its weight evenly over the visible keys would score: `prev` on the evaluation texts
+   * (mean 1/(i+1) over rows i ≥ 1), `induct` on the repeats (mean 1/(i+1) over the second copy's rows).
+   */
+  evenSpread: { prev: number; induct: number; sent: number };
 }
 
-interface Loaded {
-  checkpoint: ReturnType<typeof readGpt2>;
+export interface Loaded {
+  checkpoint: ReturnType<typeof readDecoder>;
   encode: (text: string) => Token[];
 }
 
+/** The model in `dir` (model.safetensors, config.json, tokenizer.json), read as the extension reads any RoPE decoder. */
 export async function loadTinyModel(dir: string): Promise<Loaded> {
   const file = join(dir, 'model.safetensors');
-  const tensors = await readTensors(new Uint8Array(readFileSync(file)), 'model.safetensors');
-  const config = parseConfigJson(readFileSync(join(dir, 'config.json'), 'utf8'));
-  const checkpoint = readGpt2(tensors, '', config, 'model.safetensors');
+  const configFile = join(dir, 'config.json');
+  const config = parseConfigJson(readFileSync(configFile, 'utf8'), configFile);
+  const family = decoderFamilyOf(typeof config?.model_type === 'string' ? config.model_type : undefined);
+  if (!family) throw new Error(`${configFile}: model_type ${JSON.stringify(config?.model_type)} is not a RoPE decoder (this script reads Llama-style models)`);
+  const { store } = await snapshotFromFile(new Uint8Array(readFileSync(file)), 'model.safetensors');
+  const prefix = decoderPrefix(store.keys());
+  if (prefix === undefined) throw new Error(`${file}: no tensors named like a decoder's layers (model.embed_tokens.weight, …)`);
+  const checkpoint = readDecoder(store, prefix, config!, family, 'model.safetensors');
   const tokenizer = tokenizerFromJson(readFileSync(join(dir, 'tokenizer.json'), 'utf8'), 'tiny-bilingual tokenizer.json');
-  return { checkpoint, encode: (text) => tokenizer.encode(text, { maxTokens: checkpoint.config.nPositions }) };
+  return { checkpoint, encode: (text) => tokenizer.encode(text, { maxTokens: checkpoint.config.maxPositions }) };
 }
 
 /** (nLayer, nHead, T, T) attention of one sequence, as one array per layer of (H, T, T). */
-async function attentions(loaded: Loaded, ids: number[], logits = false) {
-  const out = await gpt2Forward(loaded.checkpoint, ids, { logits });
+export async function attentions(loaded: Loaded, ids: number[], logits = false) {
+  const out = await decoderForward(loaded.checkpoint, ids, { logits });
   return { probs: out.layers.map((l) => l.probs!.data), logits: out.logits };
 }
 
@@ -102,12 +125,14 @@ export async function analyse(loaded: Loaded): Promise<Analysis> {
   const { nLayer, nHead, vocabSize } = loaded.checkpoint.config;
   const heads: HeadScores[] = [];
   for (let l = 0; l < nLayer; l++)
-    for (let h = 0; h < nHead; h++) heads.push({ layer: l, head: h, prev: 0, first: 0, self: 0, punct: 0, punctBaseline: 0, induct: 0, dup: 0 });
+    for (let h = 0; h < nHead; h++) heads.push({ layer: l, head: h, prev: 0, first: 0, self: 0, punct: 0, punctBaseline: 0, induct: 0, dup: 0, sent: 0 });
   const at = (l: number, h: number) => heads[l * nHead + h];
 
   // Natural text: previous token, first token, punctuation.
   let prevRows = 0;
   let rows = 0;
+  let evenPrev = 0;
+  let evenInduct = 0;
   for (const text of EVAL_TEXTS) {
     const tokens = loaded.encode(text);
     const ids = tokens.map((t) => t.id!);
@@ -136,6 +161,29 @@ export async function analyse(loaded: Loaded): Promise<Analysis> {
     }
     prevRows += T - 1;
     rows += T;
+    for (let i = 1; i < T; i++) evenPrev += 1 / (i + 1);
+  }
+
+  // Natural sentences said twice: from a token seen before, the weight on what followed it last time(s).
+  let sentRows = 0;
+  let evenSent = 0;
+  for (const text of REPEAT_TEXTS) {
+    const ids = loaded.encode(text).map((t) => t.id!);
+    const T = ids.length;
+    const { probs } = await attentions(loaded, ids);
+    for (let i = 0; i < T; i++) {
+      const targets: number[] = [];
+      for (let j = 0; j + 1 < i; j++) if (ids[j] === ids[i]) targets.push(j + 1);
+      if (targets.length === 0) continue;
+      sentRows++;
+      evenSent += targets.length / (i + 1);
+      for (let l = 0; l < nLayer; l++) {
+        for (let h = 0; h < nHead; h++) {
+          const row = h * T * T + i * T;
+          for (const j of targets) at(l, h).sent += probs[l][row + j];
+        }
+      }
+    }
   }
 
   // Random tokens repeated: induction and duplicate-token attention, and the in-context copy loss.
@@ -154,6 +202,7 @@ export async function analyse(loaded: Loaded): Promise<Analysis> {
       for (let h = 0; h < nHead; h++) {
         const s = at(l, h);
         const base = h * T * T;
+        if (l === 0 && h === 0) for (let i = n; i < T; i++) evenInduct += 1 / (i + 1);
         for (let i = n; i < T; i++) {
           s.induct += probs[l][base + i * T + (i - n + 1)];
           s.dup += probs[l][base + i * T + (i - n)];
@@ -181,15 +230,25 @@ export async function analyse(loaded: Loaded): Promise<Analysis> {
     s.punctBaseline /= rows;
     s.induct /= INDUCTION_SEQUENCES * n;
     s.dup /= INDUCTION_SEQUENCES * n;
+    s.sent /= sentRows;
   }
-  return { heads, copyLoss: { first: lossFirst / INDUCTION_SEQUENCES, second: lossSecond / INDUCTION_SEQUENCES } };
+  return {
+    heads,
+    copyLoss: { first: lossFirst / INDUCTION_SEQUENCES, second: lossSecond / INDUCTION_SEQUENCES },
+    evenSpread: { prev: evenPrev / prevRows, induct: evenInduct / (INDUCTION_SEQUENCES * n), sent: evenSent / sentRows },
+  };
 }
 
 export function formatTable(a: Analysis): string {
   const f = (x: number) => x.toFixed(3).padStart(6);
-  const lines = ['head    prev  first   self  punct punct~ induct    dup'];
+  const lines = ['head    prev  first   self  punct punct~ induct    dup   sent'];
   for (const s of a.heads)
-    lines.push(`${`${s.layer}.${s.head}`.padEnd(5)} ${f(s.prev)} ${f(s.first)} ${f(s.self)} ${f(s.punct)} ${f(s.punctBaseline)} ${f(s.induct)} ${f(s.dup)}`);
+    lines.push(
+      `${`${s.layer}.${s.head}`.padEnd(5)} ${f(s.prev)} ${f(s.first)} ${f(s.self)} ${f(s.punct)} ${f(s.punctBaseline)} ${f(s.induct)} ${f(s.dup)} ${f(s.sent)}`,
+    );
+  lines.push(
+    `even spread over the visible keys: prev ${a.evenSpread.prev.toFixed(3)}, induct ${a.evenSpread.induct.toFixed(3)}, sent ${a.evenSpread.sent.toFixed(3)}`,
+  );
   lines.push(`next-token loss on random tokens: first copy ${a.copyLoss.first.toFixed(2)} nats, second copy ${a.copyLoss.second.toFixed(2)} nats`);
   return lines.join('\n');
 }
@@ -209,7 +268,13 @@ export function clearestHeads(a: Analysis): { label: string; head: HeadScores; i
   const dup = best((s) => s.dup);
   const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
   const all = [
-    { label: 'previous token', head: prev, input: 'sentence' as const, score: `${pct(prev.prev)} on the previous token`, strength: prev.prev - 0.1 },
+    {
+      label: 'previous token',
+      head: prev,
+      input: 'sentence' as const,
+      score: `${pct(prev.prev)} on the previous token`,
+      strength: prev.prev - a.evenSpread.prev,
+    },
     {
       label: 'punctuation',
       head: punct,
@@ -224,14 +289,14 @@ export function clearestHeads(a: Analysis): { label: string; head: HeadScores; i
       head: induct,
       input: 'repeat' as const,
       score: `${pct(induct.induct)} on the token after the earlier copy`,
-      strength: induct.induct - 0.03,
+      strength: induct.induct - a.evenSpread.induct,
     },
     {
       label: 'earlier copy of the same token',
       head: dup,
       input: 'repeat' as const,
       score: `${pct(dup.dup)} on the same token's earlier copy`,
-      strength: dup.dup - 0.03,
+      strength: dup.dup - a.evenSpread.induct,
     },
   ];
   return all.sort((x, y) => y.strength - x.strength).slice(0, 3);
@@ -239,9 +304,34 @@ export function clearestHeads(a: Analysis): { label: string; head: HeadScores; i
 
 const escapeXml = (s: string) => s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** An SVG of the clearest heads: one heatmap each, queries down, keys across, weights on a fixed 0–1 scale. */
+/**
+ * The heads of the figure, both on the repeated sentence: the strongest previous-token head (scored on the
+ * evaluation texts) and the strongest induction head (scored on the random repeats).
+ */
+export function figureHeads(a: Analysis): { label: string; head: HeadScores; input: keyof typeof FIGURE_TEXTS; score: string }[] {
+  const best = (key: (s: HeadScores) => number) => a.heads.reduce((b, s) => (key(s) > key(b) ? s : b));
+  const prev = best((s) => s.prev);
+  const induct = best((s) => s.induct);
+  const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
+  return [
+    {
+      label: 'previous token',
+      head: prev,
+      input: 'repeat',
+      score: `${pct(prev.prev)} on the previous token of the evaluation texts (even spread: ${pct(a.evenSpread.prev)})`,
+    },
+    {
+      label: 'induction',
+      head: induct,
+      input: 'repeat',
+      score: `${pct(induct.induct)} on the token after the earlier copy in random repeats (even spread: ${pct(a.evenSpread.induct)})`,
+    },
+  ];
+}
+
+/** An SVG of the figure's heads: one heatmap each, queries down, keys across, weights on a fixed 0–1 scale. */
 export async function figureSvg(loaded: Loaded, a: Analysis): Promise<string> {
-  const panels = clearestHeads(a);
+  const panels = figureHeads(a);
   const cell = 15;
   const labelW = 78;
   const labelH = 78;
@@ -250,7 +340,6 @@ export async function figureSvg(loaded: Loaded, a: Analysis): Promise<string> {
   const parts: string[] = [];
   let x0 = 10;
   let height = 0;
-  const nHead = loaded.checkpoint.config.nHead;
   for (const p of panels) {
     const tokens = loaded.encode(FIGURE_TEXTS[p.input]);
     const T = tokens.length;
@@ -259,7 +348,6 @@ export async function figureSvg(loaded: Loaded, a: Analysis): Promise<string> {
       tokens.map((t) => t.id!),
     );
     const w = probs[p.head.layer].subarray(p.head.head * T * T, (p.head.head + 1) * T * T);
-    void nHead;
     const gx = x0 + labelW;
     const gy = titleH + labelH;
     parts.push(`<text x="${x0}" y="16" font-size="14" font-weight="bold">layer ${p.head.layer}, head ${p.head.head}: ${escapeXml(p.label)}</text>`);

@@ -1,10 +1,14 @@
-"""A tiny GPT-2 in PyTorch with HF GPT2Model's parameter names and layouts, so the extension's GPT-2 loader
-(src/models/gpt2.ts) reads its weights as it reads any GPT-2 checkpoint:
+"""A tiny Llama-style decoder in PyTorch with HF LlamaForCausalLM's parameter names and layouts, so the
+extension's RoPE decoder loader (src/models/decoder.ts) reads its weights as it reads any Llama checkpoint:
 
-  wte.weight [V, E], wpe.weight [P, E], h.{i}.ln_1 / ln_2 (weight, bias [E]),
-  h.{i}.attn.c_attn (Conv1D: weight [E, 3E] = [in, out], bias [3E]), h.{i}.attn.c_proj ([E, E], [E]),
-  h.{i}.mlp.c_fc ([E, inner], [inner]), h.{i}.mlp.c_proj ([inner, E], [E]), ln_f; lm_head tied to wte.
+  model.embed_tokens.weight [V, E];
+  model.layers.{i}.input_layernorm.weight [E], .post_attention_layernorm.weight [E]   (RMSNorm);
+  model.layers.{i}.self_attn.{q,k,v}_proj.weight [H·hd, E], .o_proj.weight [E, H·hd]  (nn.Linear: [out, in]);
+  model.layers.{i}.mlp.{gate,up}_proj.weight [I, E], .down_proj.weight [E, I]         (SwiGLU);
+  model.norm.weight [E]; lm_head tied to embed_tokens (not stored).
 
+Rotary position embeddings (RoPE, HF's rotate_half layout) rotate q and k by their positions, so "attend to
+the token one back" is one pattern for every position rather than one learned per absolute position.
 Attention is written out (softmax(q·kᵀ/√hd + causal)) so the probabilities can be returned for the reference.
 """
 
@@ -21,136 +25,187 @@ from torch import nn
 @dataclass(frozen=True)
 class TinyConfig:
     vocab_size: int
-    n_positions: int
-    n_embd: int
+    max_positions: int
+    hidden: int
     n_layer: int
     n_head: int
-    layer_norm_epsilon: float = 1e-5
+    intermediate: int
+    rope_theta: float = 10000.0
+    rms_norm_eps: float = 1e-5
+    attention_bias: bool = True
 
     @property
-    def n_inner(self) -> int:
-        return 4 * self.n_embd
+    def head_dim(self) -> int:
+        return self.hidden // self.n_head
 
     def hf_config(self) -> dict:
-        """config.json as HF GPT2Config writes it (the fields the extension reads, and model_type)."""
+        """config.json as HF LlamaConfig writes it (the fields the extension reads, and model_type)."""
         return {
-            "architectures": ["GPT2LMHeadModel"],
-            "model_type": "gpt2",
+            "architectures": ["LlamaForCausalLM"],
+            "model_type": "llama",
             "vocab_size": self.vocab_size,
-            "n_positions": self.n_positions,
-            "n_ctx": self.n_positions,
-            "n_embd": self.n_embd,
-            "n_layer": self.n_layer,
-            "n_head": self.n_head,
-            "n_inner": None,
-            "activation_function": "gelu_new",
-            "layer_norm_epsilon": self.layer_norm_epsilon,
-            "scale_attn_weights": True,
-            "scale_attn_by_inverse_layer_idx": False,
+            "max_position_embeddings": self.max_positions,
+            "hidden_size": self.hidden,
+            "intermediate_size": self.intermediate,
+            "num_hidden_layers": self.n_layer,
+            "num_attention_heads": self.n_head,
+            "num_key_value_heads": self.n_head,
+            "head_dim": self.head_dim,
+            "hidden_act": "silu",
+            "rms_norm_eps": self.rms_norm_eps,
+            "rope_theta": self.rope_theta,
+            "rope_scaling": None,
+            "attention_bias": self.attention_bias,
+            "mlp_bias": False,
             "tie_word_embeddings": True,
-            "resid_pdrop": 0.0,
-            "embd_pdrop": 0.0,
-            "attn_pdrop": 0.0,
             "bos_token_id": self.vocab_size - 1,
             "eos_token_id": self.vocab_size - 1,
+            "torch_dtype": "float32",
         }
 
 
-class Conv1D(nn.Module):
-    """HF's Conv1D: y = x·W + b with W stored [in, out]."""
-
-    def __init__(self, n_in: int, n_out: int):
+class RmsNorm(nn.Module):
+    def __init__(self, n: int, eps: float):
         super().__init__()
-        self.weight = nn.Parameter(torch.empty(n_in, n_out))
-        self.bias = nn.Parameter(torch.zeros(n_out))
+        self.weight = nn.Parameter(torch.ones(n))
+        self.eps = eps
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return torch.addmm(self.bias, x.reshape(-1, x.shape[-1]), self.weight).reshape(*x.shape[:-1], -1)
+        return self.weight * (x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps))
+
+
+def rope_tables(c: TinyConfig, T: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """cos, sin (T, hd) as HF Llama computes them: float32 angles position·θ^(−2i/hd), the hd/2 angles twice."""
+    inv_freq = 1.0 / (c.rope_theta ** (torch.arange(0, c.head_dim, 2, dtype=torch.int64).float() / c.head_dim))  # (hd/2,)
+    freqs = torch.arange(T, dtype=torch.float32)[:, None] * inv_freq[None, :]  # (T, hd/2)
+    emb = torch.cat([freqs, freqs], dim=-1)  # (T, hd)
+    return emb.cos(), emb.sin()
+
+
+def rotate_half(x: torch.Tensor) -> torch.Tensor:
+    x1, x2 = x.chunk(2, dim=-1)
+    return torch.cat([-x2, x1], dim=-1)
 
 
 class Attention(nn.Module):
     def __init__(self, c: TinyConfig):
         super().__init__()
         self.n_head = c.n_head
-        self.c_attn = Conv1D(c.n_embd, 3 * c.n_embd)
-        self.c_proj = Conv1D(c.n_embd, c.n_embd)
+        self.hd = c.head_dim
+        self.q_proj = nn.Linear(c.hidden, c.n_head * c.head_dim, bias=c.attention_bias)
+        self.k_proj = nn.Linear(c.hidden, c.n_head * c.head_dim, bias=c.attention_bias)
+        self.v_proj = nn.Linear(c.hidden, c.n_head * c.head_dim, bias=c.attention_bias)
+        self.o_proj = nn.Linear(c.n_head * c.head_dim, c.hidden, bias=c.attention_bias)
 
-    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        B, T, E = x.shape
-        hd = E // self.n_head
-        q, k, v = self.c_attn(x).split(E, dim=2)  # (B, T, E) each
-        q, k, v = (t.view(B, T, self.n_head, hd).transpose(1, 2) for t in (q, k, v))  # (B, H, T, hd)
-        scores = q @ k.transpose(-2, -1) / math.sqrt(hd)  # (B, H, T, T)
+    def forward(self, x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        B, T, _ = x.shape
+        q, k, v = (p(x).view(B, T, self.n_head, self.hd).transpose(1, 2) for p in (self.q_proj, self.k_proj, self.v_proj))  # (B, H, T, hd)
+        q = q * cos + rotate_half(q) * sin  # (B, H, T, hd)
+        k = k * cos + rotate_half(k) * sin
+        scores = q @ k.transpose(-2, -1) / math.sqrt(self.hd)  # (B, H, T, T)
         causal = torch.ones(T, T, dtype=torch.bool).tril()
         probs = scores.masked_fill(~causal, float("-inf")).softmax(dim=-1)  # (B, H, T, T)
-        out = (probs @ v).transpose(1, 2).reshape(B, T, E)  # (B, T, E)
-        return self.c_proj(out), probs
+        out = (probs @ v).transpose(1, 2).reshape(B, T, self.n_head * self.hd)  # (B, T, H·hd)
+        return self.o_proj(out), probs
 
 
 class Mlp(nn.Module):
     def __init__(self, c: TinyConfig):
         super().__init__()
-        self.c_fc = Conv1D(c.n_embd, c.n_inner)
-        self.c_proj = Conv1D(c.n_inner, c.n_embd)
+        self.gate_proj = nn.Linear(c.hidden, c.intermediate, bias=False)
+        self.up_proj = nn.Linear(c.hidden, c.intermediate, bias=False)
+        self.down_proj = nn.Linear(c.intermediate, c.hidden, bias=False)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.c_proj(F.gelu(self.c_fc(x), approximate="tanh"))
+        return self.down_proj(F.silu(self.gate_proj(x)) * self.up_proj(x))  # (B, T, E)
 
 
 class Block(nn.Module):
     def __init__(self, c: TinyConfig):
         super().__init__()
-        self.ln_1 = nn.LayerNorm(c.n_embd, eps=c.layer_norm_epsilon)
-        self.attn = Attention(c)
-        self.ln_2 = nn.LayerNorm(c.n_embd, eps=c.layer_norm_epsilon)
+        self.input_layernorm = RmsNorm(c.hidden, c.rms_norm_eps)
+        self.self_attn = Attention(c)
+        self.post_attention_layernorm = RmsNorm(c.hidden, c.rms_norm_eps)
         self.mlp = Mlp(c)
 
-    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        a, probs = self.attn(self.ln_1(x))
+    def forward(self, x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        a, probs = self.self_attn(self.input_layernorm(x), cos, sin)
         x = x + a
-        return x + self.mlp(self.ln_2(x)), probs
+        return x + self.mlp(self.post_attention_layernorm(x)), probs
 
 
-class TinyGpt2(nn.Module):
+class Decoder(nn.Module):
+    """HF's LlamaModel part: names under it become model.*."""
+
+    def __init__(self, c: TinyConfig):
+        super().__init__()
+        self.embed_tokens = nn.Embedding(c.vocab_size, c.hidden)
+        self.layers = nn.ModuleList(Block(c) for _ in range(c.n_layer))
+        self.norm = RmsNorm(c.hidden, c.rms_norm_eps)
+
+
+class TinyLlama(nn.Module):
     def __init__(self, c: TinyConfig):
         super().__init__()
         self.config = c
-        self.wte = nn.Embedding(c.vocab_size, c.n_embd)
-        self.wpe = nn.Embedding(c.n_positions, c.n_embd)
-        self.h = nn.ModuleList(Block(c) for _ in range(c.n_layer))
-        self.ln_f = nn.LayerNorm(c.n_embd, eps=c.layer_norm_epsilon)
+        self.model = Decoder(c)
 
     def init_weights(self, generator: torch.Generator) -> None:
-        """Fan-in initialisation: a projection with n inputs draws N(0, 1/n), residual projections also divided
-        by √(2L) (as GPT-2 does); embeddings N(0, 0.05²); LayerNorm 1 and 0. GPT-2's fixed std 0.02 suits
-        width 768; at width 64 it shrinks every head's output so much that attention barely learns in a short run.
-        """
+        """Fan-in initialisation: a projection with n inputs draws N(0, 1/n), the projections that write into the
+        residual stream (o_proj, down_proj) also divided by √(2L); embeddings N(0, 1/E) (the tied lm_head reads
+        them after an RMSNorm, so logits start at about unit scale); biases 0; RMSNorm weights 1."""
         for name, p in self.named_parameters():
-            if name.endswith("ln_1.weight") or name.endswith("ln_2.weight") or name == "ln_f.weight":
+            if name.endswith("norm.weight"):
                 nn.init.ones_(p)
-            elif name.endswith(".bias"):
+                continue
+            if name.endswith(".bias"):
                 nn.init.zeros_(p)
-            else:
-                if name in ("wte.weight", "wpe.weight"):
-                    std = 0.05
-                else:
-                    std = 1 / math.sqrt(p.shape[0])  # Conv1D weights are [in, out]
-                    if name.endswith("c_proj.weight"):
-                        std /= math.sqrt(2 * self.config.n_layer)
-                with torch.no_grad():
-                    p.copy_(torch.randn(p.shape, generator=generator) * std)
+                continue
+            std = 1 / math.sqrt(p.shape[1])  # nn.Linear weights are [out, in]; embeddings [V, E]
+            if name.endswith("o_proj.weight") or name.endswith("down_proj.weight"):
+                std /= math.sqrt(2 * self.config.n_layer)
+            with torch.no_grad():
+                p.copy_(torch.randn(p.shape, generator=generator) * std)
+
+    @torch.no_grad()
+    def start_previous_token_head(self, layer: int, head: int, amplitude: float, pairs: int = 4) -> None:
+        """Sets one head's q and k biases so that, by RoPE alone, its query at i scores the key at i − 1 highest:
+        on each of the `pairs` fastest rotary pairs (d, d + hd/2), turning at ω_d per position, k's bias is
+        (A, 0) and q's is A·(cos ω_d, −sin ω_d), so their product after rotation is A²·cos((i − j − 1)·ω_d).
+        Training is free to change or undo it; only the starting point differs."""
+        attn = self.model.layers[layer].self_attn
+        hd = self.config.head_dim
+        half = hd // 2
+        inv_freq = 1.0 / (self.config.rope_theta ** (torch.arange(0, hd, 2, dtype=torch.int64).float() / hd))  # (hd/2,)
+        q = torch.zeros(hd)
+        k = torch.zeros(hd)
+        for d in range(pairs):
+            w = float(inv_freq[d])
+            q[d], q[d + half] = amplitude * math.cos(w), -amplitude * math.sin(w)
+            k[d] = amplitude
+        attn.q_proj.bias[head * hd : (head + 1) * hd] = q
+        attn.k_proj.bias[head * hd : (head + 1) * hd] = k
+
+    def _run(self, ids: torch.Tensor) -> tuple[torch.Tensor, list[torch.Tensor]]:
+        """ids (B, T) → the final RMSNorm's output (B, T, E) and per layer the attention probabilities (B, H, T, T)."""
+        T = ids.shape[1]
+        cos, sin = rope_tables(self.config, T)  # (T, hd) each
+        x = self.model.embed_tokens(ids)  # (B, T, E)
+        attentions = []
+        for block in self.model.layers:
+            x, probs = block(x, cos, sin)
+            attentions.append(probs)
+        return self.model.norm(x), attentions
+
+    def hidden_states(self, ids: torch.Tensor) -> torch.Tensor:
+        """ids (B, T) → what the tied lm_head reads (B, T, E), for a softmax over a subset of the vocabulary."""
+        return self._run(ids)[0]
 
     def forward(self, ids: torch.Tensor) -> tuple[torch.Tensor, list[torch.Tensor]]:
         """ids (B, T) → logits (B, T, V) and per layer the attention probabilities (B, H, T, T)."""
-        T = ids.shape[1]
-        x = self.wte(ids) + self.wpe(torch.arange(T))  # (B, T, E)
-        attentions = []
-        for block in self.h:
-            x, probs = block(x)
-            attentions.append(probs)
-        logits = self.ln_f(x) @ self.wte.weight.T  # (B, T, V)
-        return logits, attentions
+        h, attentions = self._run(ids)  # (B, T, E)
+        return h @ self.model.embed_tokens.weight.T, attentions  # (B, T, V)
 
     def named_tensors(self) -> dict[str, torch.Tensor]:
-        """The checkpoint's tensors under HF GPT2Model names (lm_head is tied, so not stored)."""
+        """The checkpoint's tensors under HF LlamaForCausalLM names (lm_head is tied, so not stored)."""
         return {name: p.detach().contiguous() for name, p in self.named_parameters()}

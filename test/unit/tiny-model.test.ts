@@ -6,7 +6,7 @@ import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gpt2Forward, parseConfigJson, readGpt2 } from '../../src/models';
+import { decoderForward } from '../../src/models';
 import { InspectSession, loadCheckpoint } from '../../src/models/session';
 import { tokenizerFromJson } from '../../src/tokenize';
 import { readTensors } from '../../src/weights';
@@ -19,7 +19,7 @@ const MANIFEST = join(ROOT, 'scripts', 'tiny-model', 'manifest.json');
 
 interface Manifest {
   outputs: Record<string, string>;
-  model: { n_layer: number; n_head: number; n_embd: number; vocab_size: number; n_positions: number };
+  model: { num_hidden_layers: number; num_attention_heads: number; hidden_size: number; vocab_size: number; max_position_embeddings: number };
 }
 interface Reference {
   texts: Record<string, { text: string; ids: number[]; logits: boolean }>;
@@ -88,11 +88,13 @@ describe('tiny bilingual model (media/models/tiny-bilingual)', () => {
       configJson: readFileSync(join(MODEL_DIR, 'config.json'), 'utf8'),
       tokenizerJson: readFileSync(join(MODEL_DIR, 'tokenizer.json'), 'utf8'),
     });
-    assert.equal(info.family, 'gpt2');
+    assert.equal(info.family, 'llama');
+    assert.equal(info.rope, true);
     assert.equal(info.tokenizer, 'tokenizer.json');
+    const m = manifest.model;
     assert.deepEqual(
       [info.nLayer, info.nHead, info.dModel, info.maxPositions],
-      [manifest.model.n_layer, manifest.model.n_head, manifest.model.n_embd, manifest.model.n_positions],
+      [m.num_hidden_layers, m.num_attention_heads, m.hidden_size, m.max_position_embeddings],
     );
     for (const [key, { text, ids }] of Object.entries(reference.texts)) {
       const run = await session.run({ text, maxTokens: 128 });
@@ -111,12 +113,11 @@ describe('tiny bilingual model (media/models/tiny-bilingual)', () => {
 
   it('matches PyTorch logits to 1e-4', async () => {
     const reference_ = await readTensors(read(REFERENCE_DIR, 'reference.safetensors'), 'reference.safetensors');
-    const tensors = await readTensors(read(MODEL_DIR, 'model.safetensors'), 'model.safetensors');
-    const checkpoint = readGpt2(tensors, '', parseConfigJson(readFileSync(join(MODEL_DIR, 'config.json'), 'utf8')), 'model.safetensors');
+    const { checkpoint } = await loadTinyModel(MODEL_DIR);
     const withLogits = Object.entries(reference.texts).filter(([, t]) => t.logits);
     assert.ok(withLogits.length >= 2);
     for (const [key, { ids }] of withLogits) {
-      const out = await gpt2Forward(checkpoint, ids, { logits: true });
+      const out = await decoderForward(checkpoint, ids, { logits: true });
       const expected = reference_.get(`${key}.logits`)!;
       assert.deepEqual(out.logits!.shape, expected.shape);
       const diff = maxAbsDiff(out.logits!.data, expected.data, `${key} logits`);
@@ -124,15 +125,31 @@ describe('tiny bilingual model (media/models/tiny-bilingual)', () => {
     }
   });
 
-  it('has the heads docs/tiny-model.md describes (current-token, first-token and punctuation heads; no induction yet)', async () => {
+  it('has a previous-token head feeding an induction head, on random tokens and on repeated sentences (docs/tiny-model.md)', async () => {
     const a = await analyse(await loadTinyModel(MODEL_DIR));
-    const best = (f: (s: (typeof a.heads)[number]) => number) => Math.max(...a.heads.map(f));
-    assert.ok(best((s) => s.punct / s.punctBaseline) > 2, 'a head puts more than twice the even share of its weight on punctuation');
-    assert.ok(best((s) => s.first) > 0.2, 'a head puts more than a fifth of its weight on the first token');
-    assert.ok(best((s) => s.self) > 0.5, "a head puts more than half of its weight on the query's own token");
-    // What this short training run did not produce (docs/tiny-model.md says so): a copy of random tokens is
-    // not predicted better than the first time, and no head attends to the token after the earlier copy.
-    assert.ok(best((s) => s.induct) < 0.1);
-    assert.ok(a.copyLoss.second > a.copyLoss.first - 0.5);
+    const bestBy = (f: (s: (typeof a.heads)[number]) => number) => a.heads.reduce((b, s) => (f(s) > f(b) ? s : b));
+    const prev = bestBy((s) => s.prev);
+    const induct = bestBy((s) => s.induct);
+    const sent = bestBy((s) => s.sent);
+    const where = (s: (typeof a.heads)[number]) => `head ${s.layer}.${s.head}`;
+    // An even spread over the visible keys gives each pattern its share (evenSpread, computed on the same
+    // inputs); a head that does the job puts several times that share where the pattern says. The factors
+    // are what "clearly" means here: far above what the model shipped before reached (1.2× on the previous
+    // token, 1.2× on the induction target; docs/tiny-model.md) and well below what this model
+    // measures (4.9× on the previous token, 20× on the induction target, 9.8× on repeated sentences; 5.3
+    // nats gained on the second copy), so a retrain that rounds differently still passes while a model
+    // without the circuit fails.
+    assert.ok(prev.prev > 3 * a.evenSpread.prev, `${where(prev)}: ${prev.prev} on the previous token, even spread ${a.evenSpread.prev}`);
+    assert.ok(induct.induct > 8 * a.evenSpread.induct, `${where(induct)}: ${induct.induct} on the induction target, even spread ${a.evenSpread.induct}`);
+    assert.ok(
+      sent.sent > 3 * a.evenSpread.sent,
+      `${where(sent)}: ${sent.sent} after earlier occurrences in repeated sentences, even spread ${a.evenSpread.sent}`,
+    );
+    // K-composition: the induction head reads what a previous-token head below it wrote.
+    assert.ok(prev.layer < induct.layer, `previous-token ${where(prev)} is not below induction ${where(induct)}`);
+    assert.equal(sent.layer, induct.layer, `the induction head on text (${where(sent)}) is not in the induction head's layer (${where(induct)})`);
+    // It copies: the second copy of random tokens is predicted far better than the first (which no model can
+    // predict: about ln of the number of tokens it spreads over).
+    assert.ok(a.copyLoss.second < a.copyLoss.first - 2, `copy loss: first ${a.copyLoss.first}, second ${a.copyLoss.second} nats`);
   });
 });
