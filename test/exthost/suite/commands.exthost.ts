@@ -120,4 +120,23 @@ describe('commands', function () {
     );
     assert.equal(tabs.length, 1);
   });
+
+  it("the model picker's tiny trained model ships inside the extension and loads through Load Weights", async function () {
+    const extension = await activeExtension();
+    // the path the picker's "Use the Tiny Trained Model" entry loads (TINY_MODEL_PATH in src/host/commands.ts)
+    const folder = vscode.Uri.joinPath(extension.extensionUri, 'media', 'models', 'tiny-bilingual');
+    for (const name of ['model.safetensors', 'config.json', 'tokenizer.json']) {
+      const stat = await vscode.workspace.fs.stat(vscode.Uri.joinPath(folder, name));
+      assert.ok(stat.size > 0, `${name} is empty`);
+    }
+    try {
+      const shown = await vscode.commands.executeCommand<string | undefined>(
+        'attentionInspector.loadWeights',
+        vscode.Uri.joinPath(folder, 'model.safetensors'),
+      );
+      assert.equal(shown, undefined, `loading the tiny trained model failed: ${shown}`);
+    } finally {
+      await vscode.commands.executeCommand('attentionInspector.useSeededWeights');
+    }
+  });
 });
