@@ -80,6 +80,8 @@ export interface MaskInfo {
   readonly origin?: MaskOrigin;
   /** The last place its meaning was inverted since (`~m`, `m == 0`, `1 - m`), when it was. */
   readonly flippedAt?: MaskOrigin;
+  /** Read from an additive mask as a 0/1 one (`additive.bool()`, `1 - additive`): `== 0` does not invert it. */
+  readonly fromAdditive?: boolean;
 }
 
 /** A place a mask fact comes from, with what True meant there. */
@@ -396,6 +398,7 @@ function joinMask(a: MaskInfo | undefined, b: MaskInfo | undefined): MaskInfo | 
     sizes: a.sizes && b.sizes && a.sizes[0] === b.sizes[0] && a.sizes[1] === b.sizes[1] ? a.sizes : undefined,
     origin: a.origin ?? b.origin,
     flippedAt: a.flippedAt === b.flippedAt ? a.flippedAt : undefined,
+    fromAdditive: a.fromAdditive || b.fromAdditive ? true : undefined,
   };
 }
 

@@ -157,6 +157,9 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
           safety: 'unsafe',
           edits: [{ start: node.start, end: node.end, newText: `~${parenthesize(node, t)}` }],
         };
+      // `(1 - additive) == 0` is False everywhere (1 where kept, +inf where masked): no simple inversion of an
+      // additive mask read as 0/1 arithmetic.
+      if (m.fromAdditive) return undefined;
       if (dtype === 'int' || dtype === 'float')
         return {
           title: msg(T.invertEqualsZero),

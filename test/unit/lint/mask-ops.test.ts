@@ -230,6 +230,17 @@ describe('mask lattice: additive masks and fills', () => {
     const chosen = await valueOf('keep = ids != pad_id', "torch.where(keep, 0.0, float('-inf'))");
     assert.deepEqual([polarity(chosen), chosen.mask?.builtFrom], ['additive', 'keep']);
   });
+  it('an additive mask read as a 0/1 mask is True where it masks: `.bool()` ignores, `1 - m` and `~` keep', async () => {
+    const causal = "b = torch.triu(torch.full((S, S), float('-inf')), 1)";
+    assert.equal(polarity(await valueOf(causal, 'b.bool()')), 'ignore');
+    assert.equal(polarity(await valueOf(causal, 'b.to(torch.bool)')), 'ignore');
+    assert.equal(polarity(await valueOf(causal, '1 - b')), 'keep');
+    assert.equal(polarity(await valueOf(causal, '~b.bool()')), 'keep');
+    // The causal triangle survives the reading: True above the diagonal, as `triu(ones, 1)` would be.
+    assert.equal((await valueOf(causal, 'b.bool()')).mask?.tri?.region, 'upper');
+    // A float conversion keeps it additive.
+    assert.equal(polarity(await valueOf(causal, 'b.float()')), 'additive');
+  });
   it('comparing an additive mask with 0 gives back a boolean keep mask', async () => {
     assert.equal(polarity(await valueOf("b = torch.zeros(S, S).masked_fill(ids == pad_id, float('-inf'))", 'b == 0')), 'keep');
   });
