@@ -19,6 +19,7 @@ import { callArgs, dottedName, intLiteral, numberLiteral, operatorText, stringLi
 import { childByField, firstNamedChild, namedChildren, text, unparen, type PyNode, type PyTree } from '../syntax/tree';
 import { canonicalQualifiedName } from './apis';
 import { maskFromDoc, namedShapes, paramDoc, trailingCommentShape } from './comments';
+import { splitByNoneGuards } from './none-guards';
 import { Facts, type Ctx } from './facts';
 import { rootName } from './call';
 import { dimOfName, isCacheName, isHeadCountName, isScaleName, isTokenIdsName, maskOfName, roleOfName } from './names';
@@ -483,7 +484,11 @@ export class Evaluator {
     const name = text(this.tree, node);
     const defs = this.resolve(node, name);
     let v: AValue;
-    if (defs && defs.length > 0) v = joinAll(defs.map((d) => this.evalDef(d, ctx)));
+    if (defs && defs.length > 1) {
+      // `if mask is not None: mask = f(mask)`: what reaches only through the skipped block is None.
+      const { live, asNone } = splitByNoneGuards(this, node, defs);
+      v = joinAll([...live.map((d) => this.evalDef(d, ctx)), ...(asNone.length > 0 ? [NONE] : [])]);
+    } else if (defs && defs.length > 0) v = joinAll(defs.map((d) => this.evalDef(d, ctx)));
     else v = this.unresolvedName(name);
     return this.nameRole(v, name);
   }

@@ -26,6 +26,7 @@ export const PHRASES = defineTemplates({
   defaultsToOnes: '{0} defaults to all ones when not given, so 1 = keep',
   theMaskDefaultsToOnes: 'the mask defaults to all ones when not given, so 1 = keep',
   timesLargeNegative: '{0} times a large negative number',
+  pairOfMask: '{0} spread over the query axis times itself spread over the key axis (a pair is kept only where both positions are, so True/1 = keep)',
   additiveReadAsZeroOne: '{0}, an additive mask read as a 0/1 mask (nonzero, so True/1, where it masks)',
   timesLargePositive: '{0} times a large positive number',
   onesZeroPadded: '{0} (ones zero-padded by {1}: 1 inside, 0 in the padding)',

@@ -82,6 +82,11 @@ export interface MaskInfo {
   readonly flippedAt?: MaskOrigin;
   /** Read from an additive mask as a 0/1 one (`additive.bool()`, `1 - additive`): `== 0` does not invert it. */
   readonly fromAdditive?: boolean;
+  /**
+   * A per-example (B, S) mask placed along one axis of a larger tensor (`m[:, None, :, None]`,
+   * `rearrange(m, 'b j -> b () () j')`, `m.unsqueeze(-1)`): the source's text and the negative index its S axis went to.
+   */
+  readonly spread?: { readonly source: string; readonly axis: number };
 }
 
 /** A place a mask fact comes from, with what True meant there. */

@@ -140,6 +140,52 @@ def caller(ids):
   });
 });
 
+describe('mask lattice: a padding mask spread over both axes', () => {
+  for (const expr of [
+    'mask[:, None, :, None] * mask[:, None, None, :]',
+    "rearrange(mask, 'b i -> b () i ()') * rearrange(mask, 'b j -> b () () j')",
+    'mask.unsqueeze(-1) & mask.unsqueeze(1)',
+  ])
+    it(`\`${expr}\` keeps a pair only where both positions are kept: keep, padded along queries and keys`, async () => {
+      const v = await valueOf('from einops import rearrange', expr);
+      assert.equal(polarity(v), 'keep');
+      assert.deepEqual(v.mask?.padAxes, [-2, -1]);
+      assert.equal(v.mask?.byName, undefined);
+    });
+  it('two different masks, or one placed twice on the same axis, are not a pair', async () => {
+    assert.notEqual((await valueOf('', 'mask[:, None, :] * pad[:, :, None]', 'mask, pad')).mask?.padAxes?.length, 2);
+    assert.equal(polarity(await valueOf('', 'mask[:, None, :] * mask[:, None, :]')), 'unknown');
+  });
+  it('a mask known to be True at padding is not read as keep by the product', async () => {
+    assert.notEqual(polarity(await valueOf('pad = ids == pad_id', 'pad[:, None, :, None] * pad[:, None, None, :]')), 'keep');
+  });
+});
+
+describe('None tests narrow what reaches a read', () => {
+  const src = (cond: string) => `import torch
+
+def exists(val):
+    return val is not None
+
+def f(mask=None):
+    if ${cond}:
+        mask = mask[:, None, :] * mask[:, :, None]
+    if ${cond}:
+        return mask
+`;
+  for (const cond of ['mask is not None', 'exists(mask)'])
+    it(`after \`if ${cond}: mask = ...\` the parameter reaches a later read only as None`, async () => {
+      const p = await program(src(cond));
+      const reads = [...p.src.matchAll(/return mask/g)];
+      assert.equal(reads.length, 1);
+      assert.equal(polarity(p.value('mask')), 'keep');
+    });
+  it('another condition (`if training:`) narrows nothing', async () => {
+    const p = await program(src('mask is not None').replace(/if mask is not None:\n        mask =/, 'if training:\n        mask ='));
+    assert.equal(polarity(p.value('mask')), 'unknown');
+  });
+});
+
 describe('mask lattice: triangles', () => {
   it('tril of ones keeps (on and below the diagonal), triu(…, 1) ignores the future', async () => {
     const lower = await valueOf('', 'torch.tril(torch.ones(T, T))');
