@@ -824,10 +824,13 @@ export class Evaluator {
 
   /** What the function's comments or docstring say a mask parameter means ("mask: (B, N) bool, True = padding"). */
   private applyParamDoc(scope: Scope, name: string, v: AValue): AValue {
-    if (v.kind !== 'tensor' || !/mask/i.test(name)) return v;
+    if (v.kind !== 'tensor') return v;
     const doc = paramDoc(this.commentShapes(this.ctxScope(scope)).block, name);
     if (!doc) return v;
     const m = maskFromDoc(doc);
+    // A parameter whose name does not say mask (`valid`, `pad`, `keep`) counts when its description states a
+    // boolean mask in True/False words ("bool (B, S), True at padding"), not a 0/1 that could be any number.
+    if (!/mask/i.test(name) && !(m.polarity && /\b(True|False)\b/.test(doc) && (m.dtype === 'bool' || /\bmask\b/i.test(doc)))) return v;
     if (m.additive && !m.polarity) return { ...v, mask: { additive: true, dtype: 'float', why: msg(PHRASES.documentedAdditive, `\`${name}\``) } };
     if (!m.polarity) return m.dtype && v.mask ? { ...v, mask: { ...v.mask, dtype: m.dtype } } : v;
     return {
