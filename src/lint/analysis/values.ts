@@ -440,8 +440,18 @@ function joinAttn(a: AttnInfo | undefined, b: AttnInfo | undefined): AttnInfo | 
   if (!a || !b) return undefined;
   if (a === b) return a;
   if (a.stage !== b.stage) return undefined;
+  // Two softmaxes over the same axis (`softmax(s.float()).type_as(s) if upcast else softmax(s)`): the weights are
+  // normalised on both paths, and the first path's softmax stands for both in what reads its site.
   const softmax =
-    a.softmax && b.softmax && a.softmax.site === b.softmax.site ? (a.softmax.axis === b.softmax.axis ? a.softmax : { site: a.softmax.site }) : undefined;
+    a.softmax && b.softmax
+      ? a.softmax.site === b.softmax.site
+        ? a.softmax.axis === b.softmax.axis
+          ? a.softmax
+          : { site: a.softmax.site }
+        : a.softmax.axis !== undefined && a.softmax.axis === b.softmax.axis
+          ? a.softmax
+          : undefined
+      : undefined;
   const formedAt = a.formedAt === b.formedAt ? a.formedAt : a.formedAt;
   const postMask = a.postMask || b.postMask ? [...new Set([...(a.postMask ?? []), ...(b.postMask ?? [])])] : undefined;
   return {

@@ -527,3 +527,27 @@ def f(scores, ids, pad_id):
     );
   });
 });
+
+describe('joins keep what both paths share', () => {
+  it('weights from a softmax on either branch (`a if upcast else b`) are still softmax weights over the same axis', async () => {
+    const p = await program(`import torch.nn.functional as F
+
+def f(q, k, upcast):
+    s = q @ k.transpose(-2, -1)
+    w = F.softmax(s.float(), dim=-1).type_as(s) if upcast else F.softmax(s, dim=-1)
+    return w
+`);
+    const w = p.value('w');
+    assert.equal(w.attn?.stage, 'weights');
+    assert.equal(w.attn?.softmax?.axis, -1);
+    // Different axes on the two paths: no single softmax stands for both.
+    const q = await program(`import torch.nn.functional as F
+
+def f(q, k, upcast):
+    s = q @ k.transpose(-2, -1)
+    w = F.softmax(s, dim=-2) if upcast else F.softmax(s, dim=-1)
+    return w
+`);
+    assert.equal(q.value('w').attn?.softmax, undefined);
+  });
+});
