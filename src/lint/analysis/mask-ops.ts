@@ -553,6 +553,39 @@ function where(ev: Evaluator, c: Call, condNode: PyNode | undefined, xNode: PyNo
       });
     return tensorish(y);
   }
+  // Scores chosen against a constant that does not mask (`torch.where(keep, scores, 0.0)`): recorded as a fill of the
+  // scores, so ATT007 can say the other positions keep a weight after the softmax; the scores are not masked by it.
+  const weakFill = (v: AValue): boolean => v.kind === 'number' && v.num !== undefined && !isMaskingFill(v);
+  if (x.attn?.stage === 'scores' && weakFill(y) && !weakFill(x)) {
+    ev.facts.fill.push({
+      node: c.node,
+      ctx: c.ctx,
+      how: 'where',
+      target: x,
+      targetNode: xNode,
+      fillNode: yNode,
+      fill: y,
+      mask: cond,
+      maskNode: condNode,
+      maskSelectsFill: false,
+    });
+    return x;
+  }
+  if (y.attn?.stage === 'scores' && weakFill(x) && !weakFill(y)) {
+    ev.facts.fill.push({
+      node: c.node,
+      ctx: c.ctx,
+      how: 'where',
+      target: y,
+      targetNode: yNode,
+      fillNode: xNode,
+      fill: x,
+      mask: cond,
+      maskNode: condNode,
+      maskSelectsFill: true,
+    });
+    return y;
+  }
   // Zeroing attention weights after softmax: torch.where(mask, w, 0.), torch.where(~mask, torch.zeros_like(w), w).
   const zeroLike = (v: AValue): boolean => isZero(v) || (v.kind === 'tensor' && v.zeros === true && !v.mask);
   const selfCondition = (wNode: PyNode): boolean => conditionOnWeights(ev, condNode, wNode);
