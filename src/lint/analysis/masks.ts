@@ -86,9 +86,14 @@ export function maskMeaning(m: MaskInfo | undefined): MaskMeaning {
   return { polarity, causal: m.align === 'top-left' ? 'causal-top-left' : m.align === 'bottom-right' ? 'causal-bottom-right' : 'causal' };
 }
 
+/** The sides (L, S) of a causal mask that is top-left aligned over a rectangle whose two sides are written differently. */
+export function topLeftRectangleSizes(m: MaskInfo | undefined): readonly [string, string] | undefined {
+  return m?.align === 'top-left' && m.sizes && m.sizes[0] !== m.sizes[1] ? m.sizes : undefined;
+}
+
 /** A causal mask that is top-left aligned over a rectangle whose two sides are written differently (L×S). */
 export function topLeftRectangle(m: MaskInfo | undefined): boolean {
-  return !!m && m.align === 'top-left' && !!m.sizes && m.sizes[0] !== m.sizes[1];
+  return topLeftRectangleSizes(m) !== undefined;
 }
 
 /**
