@@ -249,6 +249,9 @@ export class Evaluator {
     // Callers of active functions become active (they create the contexts sites are judged in).
     for (let round = 0; round < 3; round++) {
       const names = new Set([...active].map((f) => f.name).filter((n) => n !== '__init__'));
+      // A module whose forward holds a site is called through its instances (`layer = Attention(d); layer(x, mask)`):
+      // code that builds the module calls it.
+      for (const f of active) if ((f.name === 'forward' || f.name === '__call__') && f.parent?.kind === 'class') names.add(f.parent.name);
       let added = false;
       for (const f of fns) {
         if (active.has(f)) continue;
@@ -260,6 +263,18 @@ export class Evaluator {
       if (!added) break;
     }
     this.activeNames = new Set([...active].map((f) => f.name));
+    // Calls of such a module go through the names its instances are bound to (`layer = Attention(d)`,
+    // `self.attn = Attention(d)`): those names are active too.
+    const moduleNames = [...active].flatMap((f) => ((f.name === 'forward' || f.name === '__call__') && f.parent?.kind === 'class' ? [f.parent.name] : []));
+    if (moduleNames.length > 0) {
+      const bound = new RegExp(`(?:self\\.)?\\b(\\w+)\\s*=\\s*(?:${moduleNames.map((n) => n.replace(/\W/g, '')).join('|')})\\s*\\(`, 'g');
+      for (const f of active) {
+        const t = text.get(f)!;
+        bound.lastIndex = 0;
+        for (let m = bound.exec(t); m; m = bound.exec(t)) if (m[1]) this.activeNames.add(m[1]);
+      }
+      for (const n of moduleNames) this.activeNames.add(n);
+    }
     return active;
   }
 
@@ -473,6 +488,11 @@ export class Evaluator {
           break;
         }
       }
+    }
+    // `[Block(d) for _ in range(depth)]`: as many items as the loop runs, each what the body builds (a module's layers).
+    if (iter.kind === 'number' || (iterNode && /^range\s*\(/.test(text(this.tree, unparen(iterNode))))) {
+      const item = this.eval(body, ctx);
+      return item.kind === 'object' ? { kind: 'tuple', items: item } : UNKNOWN;
     }
     if (iter.kind !== 'tuple' || !iter.elements) return UNKNOWN;
     // Each element is evaluated through the comprehension variable's definition; the element-wise values are
@@ -1059,10 +1079,10 @@ export class Evaluator {
     for (const v of positional) {
       const p = scope.params.find((x) => x.index === pi);
       if (!p) break;
-      bindings.set(p.name, v);
+      bindings.set(p.name, onesAsMask(p.name, v));
       pi++;
     }
-    for (const [name, v] of keywords) if (scope.params.some((p) => p.name === name)) bindings.set(name, v);
+    for (const [name, v] of keywords) if (scope.params.some((p) => p.name === name)) bindings.set(name, onesAsMask(name, v));
     return bindings;
   }
 
@@ -1199,6 +1219,7 @@ function unpack(v: AValue, path: readonly number[], star?: boolean): AValue {
 
 function elementOf(v: AValue): AValue {
   if (v.kind === 'tuple' && v.elements && v.elements.length > 0) return joinAll(v.elements);
+  if (v.kind === 'tuple' && v.items) return v.items;
   if (v.kind === 'tensor') return opsImpl.dropFirstAxis(v);
   return UNKNOWN;
 }
@@ -1208,4 +1229,13 @@ function markFromCache(v: AValue): AValue {
   if (v.kind === 'tuple' && v.elements)
     return { ...v, elements: v.elements.map((e) => (e.kind === 'tensor' || e.kind === 'unknown' ? { ...e, kind: 'tensor' as const, fromCache: true } : e)) };
   return v;
+}
+
+/**
+ * An all-ones tensor passed for a mask parameter (`layer(x, mask=torch.ones(B, T).bool())`): a mask that masks
+ * nothing says that 1 means keep, as a default of all ones does (values.ts onesDefault), whatever the name said.
+ */
+function onesAsMask(name: string, v: AValue): AValue {
+  if (v.kind !== 'tensor' || !v.ones || v.mask || !maskOfName(name)) return v;
+  return { ...v, mask: { polarity: 'keep', ...(v.dtype ? { dtype: v.dtype } : {}), why: msg(PHRASES.allOnesPassedAs, `\`${name}\``) } };
 }

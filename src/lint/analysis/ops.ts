@@ -735,6 +735,12 @@ function layerFromCtor(ev: Evaluator, c: Call, qname: string): AValue | undefine
       },
     };
   }
+  // nn.ModuleList([...]): the list of modules itself (iterated in forward: `for block in self.layers`).
+  if (qname === 'torch.nn.ModuleList') {
+    const first = c.args.positional[0];
+    const v = first ? ev.eval(first, c.ctx) : UNKNOWN;
+    return v.kind === 'tuple' ? v : UNKNOWN;
+  }
   if (qname === 'torch.nn.Sequential') {
     const layers = c.args.positional.map((n) => ev.eval(n, c.ctx));
     return { kind: 'layer', layer: { api: qname, ctor: c.node, ctorCtxId: c.ctx.id, layers } };

@@ -280,6 +280,8 @@ export interface AValue {
   readonly str?: string;
   // ---- tuples and shapes
   readonly elements?: readonly AValue[];
+  /** A list of unknown length whose every item is this (`[Block(d) for _ in range(depth)]`, its nn.ModuleList). */
+  readonly items?: AValue;
   /** For x.shape / x.size(): the tensor whose shape this is. */
   readonly shapeOf?: AValue;
   // ---- modules, layers, objects, functions, dtypes
@@ -538,6 +540,7 @@ export function join(a: AValue, b: AValue): AValue {
       break;
     case 'tuple': {
       if (a.elements && b.elements && a.elements.length === b.elements.length) out.elements = a.elements.map((e, i) => join(e, b.elements?.[i] ?? UNKNOWN));
+      if (a.items && b.items) out.items = join(a.items, b.items);
       if (a.shapeOf && b.shapeOf) out.shapeOf = join(a.shapeOf, b.shapeOf);
       break;
     }
