@@ -33,9 +33,20 @@ function testsNotNone(host: NoneGuardHost, cond0: PyNode, name: string): boolean
   return !!m && m[1] === m[2];
 }
 
+const GUARDS = new WeakMap<Def, PyNode | null>();
+
 /** The `if` statement whose consequence assigns `def` at its top level and whose condition says the name is not None. */
 function guardOf(host: NoneGuardHost, def: Def): PyNode | undefined {
   if (def.kind !== 'assign') return undefined;
+  let g = GUARDS.get(def);
+  if (g === undefined) {
+    g = findGuard(host, def) ?? null;
+    GUARDS.set(def, g);
+  }
+  return g ?? undefined;
+}
+
+function findGuard(host: NoneGuardHost, def: Def): PyNode | undefined {
   const stmt = def.target.parent?.type === 'assignment' ? def.target.parent.parent : undefined;
   const block = stmt?.type === 'expression_statement' ? stmt.parent : undefined;
   const ifStmt = block?.type === 'block' && block.field === 'consequence' ? block.parent : undefined;
