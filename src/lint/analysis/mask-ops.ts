@@ -430,7 +430,10 @@ function maskedFill(ev: Evaluator, c: Call, target0: AValue, maskNode: PyNode | 
   }
   // Logits not known as attention scores (additive attention energies `v(tanh(W x)).squeeze(-1)`, a sum over the
   // features) filled out at masked positions: a masked softmax's input, not a mask being built. The step is kept.
-  if (masking && !target.mask && (target.proj !== undefined || target.reduced !== undefined))
+  // So are values a method receives without knowing what they are (`def forward_attention(self, value, scores, mask)`
+  // evaluated on its own), filled at a mask's positions: the step stays on the value's path, so a softmax of it is
+  // known to be of masked logits.
+  if (masking && !target.mask && (target.proj !== undefined || target.reduced !== undefined || (!target.attn && isMaskLike(ev, mask, maskNode))))
     return addOp(target, { kind: 'mask', node: c.node, how: 'fill', maskNode });
   // Building an additive mask: float_mask.masked_fill(mask == 0, -inf)
   if (masking && mask.mask && mask.mask.polarity) {
