@@ -430,10 +430,12 @@ function maskedFill(ev: Evaluator, c: Call, target0: AValue, maskNode: PyNode | 
   }
   // Logits not known as attention scores (additive attention energies `v(tanh(W x)).squeeze(-1)`, a sum over the
   // features) filled out at masked positions: a masked softmax's input, not a mask being built. The step is kept.
+  if (masking && !target.mask && (target.proj !== undefined || target.reduced !== undefined))
+    return addOp(target, { kind: 'mask', node: c.node, how: 'fill', maskNode });
   // So are values a method receives without knowing what they are (`def forward_attention(self, value, scores, mask)`
   // evaluated on its own), filled at a mask's positions: the step stays on the value's path, so a softmax of it is
-  // known to be of masked logits.
-  if (masking && !target.mask && (target.proj !== undefined || target.reduced !== undefined || (!target.attn && isMaskLike(ev, mask, maskNode))))
+  // known to be of masked logits. (Zeros, ones or a constant filled so are masks being built, below.)
+  if (masking && !target.mask && !target.attn && !target.zeros && !target.ones && target.fillValue === undefined && isMaskLike(ev, mask, maskNode))
     return addOp(target, { kind: 'mask', node: c.node, how: 'fill', maskNode });
   // Building an additive mask: float_mask.masked_fill(mask == 0, -inf)
   if (masking && mask.mask && mask.mask.polarity) {
