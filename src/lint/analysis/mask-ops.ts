@@ -188,10 +188,10 @@ export function subscriptSpread(ev: Evaluator, subs: readonly PyNode[]): { rank:
  * so the product is a keep mask padded along both axes, whatever the source's name said.
  */
 export function pairProduct(lv: AValue, rv: AValue): AValue | undefined {
-  const a = lv.mask?.spread;
+  const m = lv.mask;
+  const a = m?.spread;
   const b = rv.mask?.spread;
-  if (!a || !b || a.source !== b.source || a.axis === b.axis) return undefined;
-  const m = lv.mask!; // a spread is only recorded on a mask
+  if (!m || !a || !b || a.source !== b.source || a.axis === b.axis) return undefined;
   if (m.polarity === 'ignore' && !m.byName) return undefined;
   const dtype = lv.dtype ?? m.dtype;
   return tensor({

@@ -23,7 +23,8 @@ function testsNotNone(host: NoneGuardHost, cond0: PyNode, name: string): boolean
   const fn = childByField(cond, 'function');
   const args = childByField(cond, 'arguments');
   const argList = args ? namedChildren(args) : [];
-  const only = argList.length === 1 ? unparen(argList[0]!) : undefined; // length checked
+  const first = argList[0];
+  const only = argList.length === 1 && first ? unparen(first) : undefined;
   if (!fn || fn.type !== 'identifier' || !only || only.type !== 'identifier' || host.text(only) !== name) return false;
   const defs = host.resolve(fn, host.text(fn));
   const def = defs && defs.length === 1 ? defs[0] : undefined;
