@@ -118,7 +118,12 @@ export function maskFromDoc(doc: string): { dtype?: 'bool' | 'int' | 'float'; po
   const keepWords = '(keep|kept|attend|attended|real|valid|token|tokens|visible|allowed|may\\s+attend|can\\s+attend|present)';
   // "True = pad", "1 for real tokens", also with a subject: "True where the key is padding", "1 if the token is valid".
   const sep = '\\s*(=|==|means|:|is|at|for|->|marks|where|when|if|on)?\\s*(the\\s+|a\\s+)?([a-z_]+\\s+(is|are)\\s+(the\\s+|a\\s+)?)?';
-  if (new RegExp(`\\b(True|1)${sep}${ignoreWords}`, 'i').test(doc) || new RegExp(`\\b(False|0)${sep}${keepWords}`, 'i').test(doc)) out.polarity = 'ignore';
-  else if (new RegExp(`\\b(True|1)${sep}${keepWords}`, 'i').test(doc) || new RegExp(`\\b(False|0)${sep}${ignoreWords}`, 'i').test(doc)) out.polarity = 'keep';
+  // The first statement wins: "True at the real tokens (a padding mask would be True at the padding)" states the
+  // meaning first and mentions the other convention after it.
+  const first = (...res: RegExp[]): number => Math.min(...res.map((re) => re.exec(doc)?.index ?? Infinity));
+  const ignoreAt = first(new RegExp(`\\b(True|1)${sep}${ignoreWords}`, 'i'), new RegExp(`\\b(False|0)${sep}${keepWords}`, 'i'));
+  const keepAt = first(new RegExp(`\\b(True|1)${sep}${keepWords}`, 'i'), new RegExp(`\\b(False|0)${sep}${ignoreWords}`, 'i'));
+  if (ignoreAt < keepAt) out.polarity = 'ignore';
+  else if (keepAt < ignoreAt) out.polarity = 'keep';
   return out;
 }

@@ -19,6 +19,7 @@ import { callArgs, dottedName, intLiteral, numberLiteral, operatorText, stringLi
 import { childByField, firstNamedChild, namedChildren, text, unparen, type PyNode, type PyTree } from '../syntax/tree';
 import { canonicalQualifiedName } from './apis';
 import { maskFromDoc, namedShapes, paramDoc, trailingCommentShape } from './comments';
+import { splitByNoneGuards } from './none-guards';
 import { Facts, type Ctx } from './facts';
 import { rootName } from './call';
 import { dimOfName, isCacheName, isHeadCountName, isScaleName, isTokenIdsName, maskOfName, roleOfName } from './names';
@@ -248,6 +249,9 @@ export class Evaluator {
     // Callers of active functions become active (they create the contexts sites are judged in).
     for (let round = 0; round < 3; round++) {
       const names = new Set([...active].map((f) => f.name).filter((n) => n !== '__init__'));
+      // A module whose forward holds a site is called through its instances (`layer = Attention(d); layer(x, mask)`):
+      // code that builds the module calls it.
+      for (const f of active) if ((f.name === 'forward' || f.name === '__call__') && f.parent?.kind === 'class') names.add(f.parent.name);
       let added = false;
       for (const f of fns) {
         if (active.has(f)) continue;
@@ -259,6 +263,18 @@ export class Evaluator {
       if (!added) break;
     }
     this.activeNames = new Set([...active].map((f) => f.name));
+    // Calls of such a module go through the names its instances are bound to (`layer = Attention(d)`,
+    // `self.attn = Attention(d)`): those names are active too.
+    const moduleNames = [...active].flatMap((f) => ((f.name === 'forward' || f.name === '__call__') && f.parent?.kind === 'class' ? [f.parent.name] : []));
+    if (moduleNames.length > 0) {
+      const bound = new RegExp(`(?:self\\.)?\\b(\\w+)\\s*=\\s*(?:${moduleNames.map((n) => n.replace(/\W/g, '')).join('|')})\\s*\\(`, 'g');
+      for (const f of active) {
+        const t = text.get(f)!;
+        bound.lastIndex = 0;
+        for (let m = bound.exec(t); m; m = bound.exec(t)) if (m[1]) this.activeNames.add(m[1]);
+      }
+      for (const n of moduleNames) this.activeNames.add(n);
+    }
     return active;
   }
 
@@ -473,6 +489,11 @@ export class Evaluator {
         }
       }
     }
+    // `[Block(d) for _ in range(depth)]`: as many items as the loop runs, each what the body builds (a module's layers).
+    if (iter.kind === 'number' || (iterNode && /^range\s*\(/.test(text(this.tree, unparen(iterNode))))) {
+      const item = this.eval(body, ctx);
+      return item.kind === 'object' ? { kind: 'tuple', items: item } : UNKNOWN;
+    }
     if (iter.kind !== 'tuple' || !iter.elements) return UNKNOWN;
     // Each element is evaluated through the comprehension variable's definition; the element-wise values are
     // only available as a join (the body is one node), which is what the rules need for q/k/v triples.
@@ -483,7 +504,11 @@ export class Evaluator {
     const name = text(this.tree, node);
     const defs = this.resolve(node, name);
     let v: AValue;
-    if (defs && defs.length > 0) v = joinAll(defs.map((d) => this.evalDef(d, ctx)));
+    if (defs && defs.length > 1) {
+      // `if mask is not None: mask = f(mask)`: what reaches only through the skipped block is None.
+      const { live, asNone } = splitByNoneGuards(this, node, defs);
+      v = joinAll([...live.map((d) => this.evalDef(d, ctx)), ...(asNone.length > 0 ? [NONE] : [])]);
+    } else if (defs && defs.length > 0) v = joinAll(defs.map((d) => this.evalDef(d, ctx)));
     else v = this.unresolvedName(name);
     return this.nameRole(v, name);
   }
@@ -819,10 +844,13 @@ export class Evaluator {
 
   /** What the function's comments or docstring say a mask parameter means ("mask: (B, N) bool, True = padding"). */
   private applyParamDoc(scope: Scope, name: string, v: AValue): AValue {
-    if (v.kind !== 'tensor' || !/mask/i.test(name)) return v;
+    if (v.kind !== 'tensor') return v;
     const doc = paramDoc(this.commentShapes(this.ctxScope(scope)).block, name);
     if (!doc) return v;
     const m = maskFromDoc(doc);
+    // A parameter whose name does not say mask (`valid`, `pad`, `keep`) counts when its description states a
+    // boolean mask in True/False words ("bool (B, S), True at padding"), not a 0/1 that could be any number.
+    if (!/mask/i.test(name) && !(m.polarity && /\b(True|False)\b/.test(doc) && (m.dtype === 'bool' || /\bmask\b/i.test(doc)))) return v;
     if (m.additive && !m.polarity) return { ...v, mask: { additive: true, dtype: 'float', why: msg(PHRASES.documentedAdditive, `\`${name}\``) } };
     if (!m.polarity) return m.dtype && v.mask ? { ...v, mask: { ...v.mask, dtype: m.dtype } } : v;
     return {
@@ -1051,10 +1079,10 @@ export class Evaluator {
     for (const v of positional) {
       const p = scope.params.find((x) => x.index === pi);
       if (!p) break;
-      bindings.set(p.name, v);
+      bindings.set(p.name, onesAsMask(p.name, v));
       pi++;
     }
-    for (const [name, v] of keywords) if (scope.params.some((p) => p.name === name)) bindings.set(name, v);
+    for (const [name, v] of keywords) if (scope.params.some((p) => p.name === name)) bindings.set(name, onesAsMask(name, v));
     return bindings;
   }
 
@@ -1191,6 +1219,7 @@ function unpack(v: AValue, path: readonly number[], star?: boolean): AValue {
 
 function elementOf(v: AValue): AValue {
   if (v.kind === 'tuple' && v.elements && v.elements.length > 0) return joinAll(v.elements);
+  if (v.kind === 'tuple' && v.items) return v.items;
   if (v.kind === 'tensor') return opsImpl.dropFirstAxis(v);
   return UNKNOWN;
 }
@@ -1200,4 +1229,13 @@ function markFromCache(v: AValue): AValue {
   if (v.kind === 'tuple' && v.elements)
     return { ...v, elements: v.elements.map((e) => (e.kind === 'tensor' || e.kind === 'unknown' ? { ...e, kind: 'tensor' as const, fromCache: true } : e)) };
   return v;
+}
+
+/**
+ * An all-ones tensor passed for a mask parameter (`layer(x, mask=torch.ones(B, T).bool())`): a mask that masks
+ * nothing says that 1 means keep, as a default of all ones does (values.ts onesDefault), whatever the name said.
+ */
+function onesAsMask(name: string, v: AValue): AValue {
+  if (v.kind !== 'tensor' || !v.ones || v.mask || !maskOfName(name)) return v;
+  return { ...v, mask: { polarity: 'keep', ...(v.dtype ? { dtype: v.dtype } : {}), why: msg(PHRASES.allOnesPassedAs, `\`${name}\``) } };
 }

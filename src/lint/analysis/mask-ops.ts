@@ -154,7 +154,58 @@ export function isMaskingFill(v: AValue): boolean {
   return v.num !== undefined && v.num <= -1e4;
 }
 
+/**
+ * A per-example (B, S) mask placed along one axis of a larger tensor: records where its S axis went (`axis`, a
+ * negative index) and what it was (`source`, the text of a name), so that a product of the two placements can be
+ * recognised (pairProduct). `sourceRank` is the rank the operation shows the source has (2 for `b j` or for two
+ * slices); nothing is recorded for other ranks or for sources that are not plain names.
+ */
+export function spreadMask(ev: Evaluator, out: AValue, sourceNode: PyNode | undefined, sourceRank: number | undefined, axis: number | undefined): AValue {
+  if (!out.mask || !sourceNode || sourceRank !== 2 || axis === undefined || (axis !== -1 && axis !== -2)) return out;
+  const u = unparen(sourceNode);
+  if (u.type !== 'identifier' && u.type !== 'attribute') return out;
+  return { ...out, mask: { ...out.mask, spread: { source: ev.text(u), axis } } };
+}
+
+/** Where `m[items]` puts the last axis of a 2-D m (all items `:` or None, no ellipsis), else undefined. */
+export function subscriptSpread(ev: Evaluator, subs: readonly PyNode[]): { rank: number; axis: number } | undefined {
+  let rank = 0;
+  let last = -1;
+  for (const [i, s] of subs.entries()) {
+    const u = unparen(s);
+    if (u.type === 'slice' && ev.text(u).trim() === ':') {
+      rank++;
+      last = i;
+    } else if (u.type !== 'none') return undefined;
+  }
+  return last < 0 ? undefined : { rank, axis: last - subs.length };
+}
+
+/**
+ * `m[:, None, :, None] * m[:, None, None, :]` (or `&`, or `rearrange`/`unsqueeze` forms): one (B, S) mask spread over
+ * the query axis and over the key axis and multiplied, a pair kept only where both of its positions are. Only a
+ * keep mask gives that product a meaning (with True at padding it would select the pairs of two padding positions),
+ * so the product is a keep mask padded along both axes, whatever the source's name said.
+ */
+export function pairProduct(lv: AValue, rv: AValue): AValue | undefined {
+  const m = lv.mask;
+  const a = m?.spread;
+  const b = rv.mask?.spread;
+  if (!m || !a || !b || a.source !== b.source || a.axis === b.axis) return undefined;
+  if (m.polarity === 'ignore' && !m.byName) return undefined;
+  const dtype = lv.dtype ?? m.dtype;
+  return tensor({
+    ...(lv.ndim !== undefined && rv.ndim !== undefined ? { ndim: Math.max(lv.ndim, rv.ndim) } : {}),
+    ...(dtype ? { dtype } : {}),
+    mask: { polarity: 'keep', padding: true, padAxes: [-2, -1], ...(dtype ? { dtype } : {}), why: msg(PHRASES.pairOfMask, `\`${a.source}\``) },
+  });
+}
+
 export function maskLogic(lv: AValue, rv: AValue, op: 'and' | 'or'): AValue {
+  if (op === 'and') {
+    const pair = pairProduct(lv, rv);
+    if (pair) return pair;
+  }
   if (lv.mask && rv.mask) {
     const m = combineMasks(lv.mask, rv.mask, op);
     const ndim = lv.ndim !== undefined && rv.ndim !== undefined ? Math.max(lv.ndim, rv.ndim) : undefined;
@@ -381,6 +432,11 @@ function maskedFill(ev: Evaluator, c: Call, target0: AValue, maskNode: PyNode | 
   // features) filled out at masked positions: a masked softmax's input, not a mask being built. The step is kept.
   if (masking && !target.mask && (target.proj !== undefined || target.reduced !== undefined))
     return addOp(target, { kind: 'mask', node: c.node, how: 'fill', maskNode });
+  // So are values a method receives without knowing what they are (`def forward_attention(self, value, scores, mask)`
+  // evaluated on its own), filled at a mask's positions: the step stays on the value's path, so a softmax of it is
+  // known to be of masked logits. (Zeros, ones or a constant filled so are masks being built, below.)
+  if (masking && !target.mask && !target.attn && !target.zeros && !target.ones && target.fillValue === undefined && isMaskLike(ev, mask, maskNode))
+    return addOp(target, { kind: 'mask', node: c.node, how: 'fill', maskNode });
   // Building an additive mask: float_mask.masked_fill(mask == 0, -inf)
   if (masking && mask.mask && mask.mask.polarity) {
     return tensor({
@@ -501,6 +557,39 @@ function where(ev: Evaluator, c: Call, condNode: PyNode | undefined, xNode: PyNo
         mask: { ...cond.mask, additive: true, polarity: undefined, dtype: 'float', builtFrom: cond.mask.polarity },
       });
     return tensorish(y);
+  }
+  // Scores chosen against a constant that does not mask (`torch.where(keep, scores, 0.0)`): recorded as a fill of the
+  // scores, so ATT007 can say the other positions keep a weight after the softmax; the scores are not masked by it.
+  const weakFill = (v: AValue): boolean => v.kind === 'number' && v.num !== undefined && !isMaskingFill(v);
+  if (x.attn?.stage === 'scores' && weakFill(y) && !weakFill(x)) {
+    ev.facts.fill.push({
+      node: c.node,
+      ctx: c.ctx,
+      how: 'where',
+      target: x,
+      targetNode: xNode,
+      fillNode: yNode,
+      fill: y,
+      mask: cond,
+      maskNode: condNode,
+      maskSelectsFill: false,
+    });
+    return x;
+  }
+  if (y.attn?.stage === 'scores' && weakFill(x) && !weakFill(y)) {
+    ev.facts.fill.push({
+      node: c.node,
+      ctx: c.ctx,
+      how: 'where',
+      target: y,
+      targetNode: yNode,
+      fillNode: xNode,
+      fill: x,
+      mask: cond,
+      maskNode: condNode,
+      maskSelectsFill: true,
+    });
+    return y;
   }
   // Zeroing attention weights after softmax: torch.where(mask, w, 0.), torch.where(~mask, torch.zeros_like(w), w).
   const zeroLike = (v: AValue): boolean => isZero(v) || (v.kind === 'tensor' && v.zeros === true && !v.mask);

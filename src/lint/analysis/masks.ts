@@ -9,9 +9,21 @@ export function triMask(tri: TriRegion, dtype: DType | undefined, why: MessageAr
   return { polarity: tri.region === 'upper' ? 'ignore' : 'keep', tri, causal: true, dtype, why };
 }
 
-/** `~m`, `m == 0`, `1 - m`, `logical_not(m)`: True and False swap. */
-export function flipMask(m: MaskInfo, how: MessageArg, dtype?: DType): MaskInfo | undefined {
-  if (m.additive) return undefined;
+/**
+ * An additive mask (0 where kept, -inf or a large negative number where masked) read where a 0/1 mask is expected
+ * (`.bool()`, `~m`, `1 - m`): its nonzero entries are the masked positions, so as a 0/1 mask True/1 means ignore.
+ * Only for masks whose construction shows them additive (not a name), so the reading is a fact of the code.
+ */
+export function additiveAsZeroOne(m: MaskInfo, dtype?: DType): MaskInfo | undefined {
+  if (!m.additive || m.byName) return undefined;
+  const { additive: _additive, builtFrom: _builtFrom, ...rest } = m;
+  return { ...rest, polarity: 'ignore', dtype: dtype ?? m.dtype, why: msg(PHRASES.additiveReadAsZeroOne, m.why), fromAdditive: true };
+}
+
+/** `~m`, `m == 0`, `1 - m`, `logical_not(m)`: True and False swap. An additive mask is first read as a 0/1 one. */
+export function flipMask(m0: MaskInfo, how: MessageArg, dtype?: DType): MaskInfo | undefined {
+  const m = m0.additive ? additiveAsZeroOne(m0) : m0;
+  if (!m) return undefined;
   // A mask of unknown polarity flipped is still a mask of unknown polarity.
   if (!m.polarity) return { ...m, dtype: dtype ?? m.dtype, why: msg(PHRASES.flippedOf, how, m.why) };
   const tri: TriRegion | undefined = m.tri ? (m.tri.region === 'upper' ? { region: 'lower', k: m.tri.k - 1 } : { region: 'upper', k: m.tri.k + 1 }) : undefined;
@@ -35,7 +47,9 @@ export function transposeMask(m: MaskInfo): MaskInfo {
   return out;
 }
 
+/** A mask converted to another dtype; an additive mask made boolean is True where it masked (`additive.bool()`). */
 export function withMaskDtype(m: MaskInfo, dtype: DType | undefined): MaskInfo {
+  if (m.additive && dtype === 'bool') return additiveAsZeroOne(m, 'bool') ?? { ...m, dtype };
   return dtype === m.dtype ? m : { ...m, dtype };
 }
 
@@ -72,9 +86,14 @@ export function maskMeaning(m: MaskInfo | undefined): MaskMeaning {
   return { polarity, causal: m.align === 'top-left' ? 'causal-top-left' : m.align === 'bottom-right' ? 'causal-bottom-right' : 'causal' };
 }
 
+/** The sides (L, S) of a causal mask that is top-left aligned over a rectangle whose two sides are written differently. */
+export function topLeftRectangleSizes(m: MaskInfo | undefined): readonly [string, string] | undefined {
+  return m?.align === 'top-left' && m.sizes && m.sizes[0] !== m.sizes[1] ? m.sizes : undefined;
+}
+
 /** A causal mask that is top-left aligned over a rectangle whose two sides are written differently (L×S). */
 export function topLeftRectangle(m: MaskInfo | undefined): boolean {
-  return !!m && m.align === 'top-left' && !!m.sizes && m.sizes[0] !== m.sizes[1];
+  return topLeftRectangleSizes(m) !== undefined;
 }
 
 /**

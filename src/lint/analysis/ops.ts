@@ -31,10 +31,14 @@ import {
   maskFunction,
   maskLogic,
   maskMethod,
+  pairProduct,
   sliceCausalMask,
+  spreadMask,
+  subscriptSpread,
   tokenizerAttentionMask,
 } from './mask-ops';
 import { flipMask, withMaskDtype } from './masks';
+import { einopsAxisMap, parseEinopsPattern } from './layout';
 import { msg } from '../message';
 import { PHRASES } from './phrases';
 import { dimOfName, isCacheName, isHeadCountName, isPackedProjection, isProjectionName, isScaleName, projectionRole } from './names';
@@ -273,7 +277,7 @@ function multiply(ev: Evaluator, lv: AValue, rv: AValue, l: PyNode | undefined, 
   if (isNumberLike(rv) && l && r) return scaleTensor(ev, tensorish(lv), rv, r, node, false, ctx, l);
   if (isNumberLike(lv) && l && r) return scaleTensor(ev, tensorish(rv), lv, l, node, false, ctx, r);
   // tensor * tensor
-  if (lv.mask && rv.mask) return maskLogic(lv, rv, 'and');
+  if (lv.mask && rv.mask) return pairProduct(lv, rv) ?? maskLogic(lv, rv, 'and');
   if (lv.mask?.additive === undefined && rv.kind === 'tensor' && rv.fillValue !== undefined && lv.mask)
     return scaleTensor(ev, lv, number({ num: rv.fillValue }), r!, node, false, ctx);
   const [t, other, otherNode] = lv.attn ? [lv, rv, r] : rv.attn ? [rv, lv, l] : [undefined, undefined, undefined];
@@ -493,7 +497,9 @@ export function evalSubscript(ev: Evaluator, node: PyNode, ctx: Ctx): AValue {
   }
   if (v.kind !== 'tensor' && v.kind !== 'unknown') return UNKNOWN;
   const cacheRead = valueNode && isCacheName(rootName(ev, valueNode) ?? '');
-  const out = sliceCausalMask(ev, indexTensor(ev, tensorish(v), subs), subs);
+  const indexed = indexTensor(ev, tensorish(v), subs);
+  const spread = v.mask && (v.ndim === undefined || v.ndim === 2) ? subscriptSpread(ev, subs) : undefined;
+  const out = sliceCausalMask(ev, spread ? spreadMask(ev, indexed, valueNode, spread.rank, spread.axis) : indexed, subs);
   return cacheRead ? { ...out, fromCache: true } : out;
 }
 
@@ -728,6 +734,12 @@ function layerFromCtor(ev: Evaluator, c: Call, qname: string): AValue | undefine
         outText: out ? ev.text(out) : undefined,
       },
     };
+  }
+  // nn.ModuleList([...]): the list of modules itself (iterated in forward: `for block in self.layers`).
+  if (qname === 'torch.nn.ModuleList') {
+    const first = c.args.positional[0];
+    const v = first ? ev.eval(first, c.ctx) : UNKNOWN;
+    return v.kind === 'tuple' ? v : UNKNOWN;
   }
   if (qname === 'torch.nn.Sequential') {
     const layers = c.args.positional.map((n) => ev.eval(n, c.ctx));
@@ -1027,8 +1039,14 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
     case 'movedim':
     case 'moveaxis':
       return movedimValue(t, intOf(ev, c, a0 ?? arg(c, 'source')), intOf(ev, c, a1 ?? arg(c, 'destination')));
-    case 'unsqueeze':
-      return unsqueezeValue(t, intOf(ev, c, a0 ?? arg(c, 'dim')));
+    case 'unsqueeze': {
+      const d = intOf(ev, c, a0 ?? arg(c, 'dim'));
+      const out = unsqueezeValue(t, d);
+      // A (B, S) mask made (B, S, 1) or (B, 1, S): where its S axis went (for pairProduct).
+      if (!t.mask || (t.ndim !== undefined && t.ndim !== 2) || d === undefined) return out;
+      const axis = d === -1 || d === 2 ? -2 : d === -2 || d === 1 ? -1 : undefined;
+      return spreadMask(ev, out, c.recvNode, 2, axis);
+    }
     case 'squeeze':
       return squeezeValue(t, (a0 ?? arg(c, 'dim')) ? intOf(ev, c, a0 ?? arg(c, 'dim')) : undefined);
     case 'flatten': {
@@ -1442,7 +1460,12 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
     return einsum(ev, c, spec, 'words', pos.slice(0, -1));
   }
   if (qname === 'einops.rearrange' || qname === 'einops.repeat' || qname === 'einops.reduce') {
-    return einopsRearrange(ev, c, val(ev, c, c.args.positional[0]), c.args.positional[1] ?? arg(c, 'pattern'), last === 'reduce');
+    const src = c.args.positional[0];
+    const patternNode = c.args.positional[1] ?? arg(c, 'pattern');
+    const out = einopsRearrange(ev, c, val(ev, c, src), patternNode, last === 'reduce');
+    const parsed = out.mask ? parseEinopsPattern(stringLiteral(ev.tree, patternNode) ?? '') : undefined;
+    if (!parsed || parsed.lhs.hasEllipsis) return out;
+    return spreadMask(ev, out, src, parsed.lhs.groups.length, einopsAxisMap(parsed.lhs, parsed.rhs)(-1));
   }
   if (matches(/^(torch|numpy|jax\.numpy|tensorflow)\.(cat|concat|concatenate|stack)$/, qname)) return concat(ev, c);
   if (qname === 'torch.nn.functional.normalize') {

@@ -283,6 +283,7 @@ export function remapFacts(out: Mutable<AValue>, v: AValue, mapNeg: (axis: numbe
   }
   if (v.mask) {
     const m: Mutable<MaskInfo> = { ...v.mask };
+    delete m.spread; // placed again by the op that spreads it (see mask-ops.ts spreadMask)
     if (m.padAxes) {
       const mapped = m.padAxes.map(mapNeg);
       if (mapped.some((x) => x === undefined)) delete m.padAxes;

@@ -80,6 +80,13 @@ export interface MaskInfo {
   readonly origin?: MaskOrigin;
   /** The last place its meaning was inverted since (`~m`, `m == 0`, `1 - m`), when it was. */
   readonly flippedAt?: MaskOrigin;
+  /** Read from an additive mask as a 0/1 one (`additive.bool()`, `1 - additive`): `== 0` does not invert it. */
+  readonly fromAdditive?: boolean;
+  /**
+   * A per-example (B, S) mask placed along one axis of a larger tensor (`m[:, None, :, None]`,
+   * `rearrange(m, 'b j -> b () () j')`, `m.unsqueeze(-1)`): the source's text and the negative index its S axis went to.
+   */
+  readonly spread?: { readonly source: string; readonly axis: number };
 }
 
 /** A place a mask fact comes from, with what True meant there. */
@@ -273,6 +280,8 @@ export interface AValue {
   readonly str?: string;
   // ---- tuples and shapes
   readonly elements?: readonly AValue[];
+  /** A list of unknown length whose every item is this (`[Block(d) for _ in range(depth)]`, its nn.ModuleList). */
+  readonly items?: AValue;
   /** For x.shape / x.size(): the tensor whose shape this is. */
   readonly shapeOf?: AValue;
   // ---- modules, layers, objects, functions, dtypes
@@ -396,6 +405,7 @@ function joinMask(a: MaskInfo | undefined, b: MaskInfo | undefined): MaskInfo | 
     sizes: a.sizes && b.sizes && a.sizes[0] === b.sizes[0] && a.sizes[1] === b.sizes[1] ? a.sizes : undefined,
     origin: a.origin ?? b.origin,
     flippedAt: a.flippedAt === b.flippedAt ? a.flippedAt : undefined,
+    fromAdditive: a.fromAdditive || b.fromAdditive ? true : undefined,
   };
 }
 
@@ -432,8 +442,18 @@ function joinAttn(a: AttnInfo | undefined, b: AttnInfo | undefined): AttnInfo | 
   if (!a || !b) return undefined;
   if (a === b) return a;
   if (a.stage !== b.stage) return undefined;
+  // Two softmaxes over the same axis (`softmax(s.float()).type_as(s) if upcast else softmax(s)`): the weights are
+  // normalised on both paths, and the first path's softmax stands for both in what reads its site.
   const softmax =
-    a.softmax && b.softmax && a.softmax.site === b.softmax.site ? (a.softmax.axis === b.softmax.axis ? a.softmax : { site: a.softmax.site }) : undefined;
+    a.softmax && b.softmax
+      ? a.softmax.site === b.softmax.site
+        ? a.softmax.axis === b.softmax.axis
+          ? a.softmax
+          : { site: a.softmax.site }
+        : a.softmax.axis !== undefined && a.softmax.axis === b.softmax.axis
+          ? a.softmax
+          : undefined
+      : undefined;
   const formedAt = a.formedAt === b.formedAt ? a.formedAt : a.formedAt;
   const postMask = a.postMask || b.postMask ? [...new Set([...(a.postMask ?? []), ...(b.postMask ?? [])])] : undefined;
   return {
@@ -520,6 +540,7 @@ export function join(a: AValue, b: AValue): AValue {
       break;
     case 'tuple': {
       if (a.elements && b.elements && a.elements.length === b.elements.length) out.elements = a.elements.map((e, i) => join(e, b.elements?.[i] ?? UNKNOWN));
+      if (a.items && b.items) out.items = join(a.items, b.items);
       if (a.shapeOf && b.shapeOf) out.shapeOf = join(a.shapeOf, b.shapeOf);
       break;
     }

@@ -2,7 +2,7 @@
 import type { FillSite, MaskSite, SdpaSite } from '../analysis/facts';
 import type { Def } from '../analysis/scopes';
 import { truthWithCache, type FlagReader } from '../analysis/kv-cache';
-import { topLeftRectangle } from '../analysis/masks';
+import { topLeftRectangleSizes } from '../analysis/masks';
 import { comparesLengths } from '../analysis/length-guards';
 import { childByField, namedChildren, unparen, type PyNode } from '../syntax/tree';
 import { defineTemplates, msg } from '../message';
@@ -193,13 +193,14 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         // Hand-written attention: the scores of queries against keys that include a cache, masked with a causal mask
         // cut top-left from a buffer (`att.masked_fill(self.bias[:, :, :T, :S] == 0, -inf)`).
         const m = site.mask?.mask;
+        const sizes = topLeftRectangleSizes(m);
         const attn = site.target.attn;
-        if (!site.maskNode || !topLeftRectangle(m) || attn?.stage !== 'scores' || reported.has(site.maskNode.id)) return;
+        if (!site.maskNode || !sizes || attn?.stage !== 'scores' || reported.has(site.maskNode.id)) return;
         const formed = ev.facts.matmul.filter((mm) => mm.node === attn.formedAt);
         const [first] = formed;
         if (!first || !formed.every((mm) => mm.b.fromCache && !mm.a.fromCache) || lengthGuarded(site.node)) return;
         reported.add(site.maskNode.id);
-        const [l, sz] = m!.sizes!;
+        const [l, sz] = sizes;
         ctx.report({
           node: site.maskNode,
           message: msg(T.topLeftBufferOnCache, quote(ctx.text(site.maskNode), 40), l, sz),
@@ -213,11 +214,12 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
       mask(site: MaskSite) {
         // A causal attn_mask cut or built top-left over L queries and S keys (`tril(ones(L, S))`, `bias[..., :L, :S]`)
         // on keys that include a KV cache: the same misalignment as is_causal=True.
-        if (site.convention !== 'api' || !topLeftRectangle(site.mask.mask) || reported.has(site.maskNode.id)) return;
+        const sizes = topLeftRectangleSizes(site.mask.mask);
+        if (site.convention !== 'api' || !sizes || reported.has(site.maskNode.id)) return;
         const sdpa = ev.facts.sdpa.find((s) => s.node === site.node && s.ctx === site.ctx);
         if (!sdpa?.kNode || !sdpa.k.fromCache || sdpa.q.fromCache || lengthGuarded(sdpa.node)) return;
         reported.add(site.maskNode.id);
-        const [l, s] = site.mask.mask!.sizes!;
+        const [l, s] = sizes;
         const keys = quote(ctx.text(sdpa.kNode), 30);
         ctx.report({
           node: site.maskNode,

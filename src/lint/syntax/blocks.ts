@@ -231,16 +231,20 @@ export function selectBlocks(source: string, blocks: readonly SourceBlock[], hel
     else byName.set(b.name, [i]);
   });
   if (byName.size === 0) return keep;
-  // Callers of site-holding functions.
-  const siteFns = blocks.filter((b, i) => keep[i] && b.kind === 'def' && b.name).map((b) => b.name!);
-  if (siteFns.length > 0) {
-    const callRe = new RegExp(`\\b(?:${siteFns.slice(0, 300).join('|')})\\s*\\(`);
+  // Callers of site-holding functions, and code that builds a site-holding class (it then calls the instance), to
+  // three levels (a model that builds an encoder that builds the attention layer, and the code that calls the model).
+  let callees = blocks.filter((b, i) => keep[i] && (b.kind === 'def' || b.kind === 'class') && b.name).map((b) => b.name!);
+  for (let round = 0; round < 3 && callees.length > 0; round++) {
+    const callRe = new RegExp(`\\b(?:${callees.slice(0, 300).join('|')})\\s*\\(`);
+    const added: string[] = [];
     blocks.forEach((b, i) => {
       if (!keep[i] && b.kind !== 'statement' && callRe.test(texts[i] ?? '')) {
         keep[i] = true;
         if (helpers && b.kind === 'def') helpers[i] = true;
+        if (b.name) added.push(b.name);
       }
     });
+    callees = added;
   }
   // Definitions referred to by kept blocks, to a fixed point (no scanning once every definition is kept).
   let unkeptDefinitions = 0;

@@ -91,6 +91,12 @@ describe('comments and names', () => {
     assert.deepEqual(maskFromDoc(' (B, S) True where the key is padding'), { polarity: 'ignore' });
     assert.deepEqual(maskFromDoc(' (B, S) 1 if the token is valid'), { polarity: 'keep' });
     assert.deepEqual(maskFromDoc(' (B, S) True where the key is not padding'), {});
+    // The first statement is the meaning; a convention mentioned after it does not override it.
+    assert.deepEqual(maskFromDoc(' bool (B, S), True at the real tokens (a padding mask would be True at the padding)'), {
+      dtype: 'bool',
+      polarity: 'keep',
+    });
+    assert.deepEqual(maskFromDoc(' True at padding (unlike a tokenizer mask, which is 1 at real tokens)'), { polarity: 'ignore' });
   });
 
   it('gives roles, dimensions and mask conventions from names', () => {

@@ -234,3 +234,47 @@ class Attention(nn.Module):
     assert.deepEqual(await codes(src('True', 'False')), []);
   });
 });
+
+describe('interprocedural: modules built and called in the same file', () => {
+  const model = (mask: string, fill: string) => `import torch
+from torch import nn
+
+
+class Attention(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.to_qkv = nn.Linear(dim, dim * 3)
+
+    def forward(self, x, mask=None):
+        q, k, v = self.to_qkv(x).chunk(3, dim=-1)
+        sim = q @ k.transpose(-2, -1) * q.shape[-1] ** -0.5
+        if mask is not None:
+            sim = sim.masked_fill(${fill}, -torch.finfo(sim.dtype).max)
+        return sim.softmax(dim=-1) @ v
+
+
+class Encoder(nn.Module):
+    def __init__(self, dim, depth):
+        super().__init__()
+        self.layers = nn.ModuleList([Attention(dim) for _ in range(depth)])
+
+    def forward(self, x, text_mask=None):
+        for layer in self.layers:
+            x = layer(x, mask=text_mask) + x
+        return x
+
+
+def encode(x, ids):
+    encoder = Encoder(64, depth=2)
+    mask = ${mask}
+    return encoder(x, text_mask=mask)
+`;
+  it("a caller builds the model, which iterates its nn.ModuleList of layers: the caller's mask reaches the layer", async () => {
+    assert.deepEqual(await codes(model('ids != 0', 'mask[:, None, :]')), ['ATT002@14']);
+    assert.deepEqual(await codes(model('ids != 0', '~mask[:, None, :]')), []);
+  });
+  it('an all-ones tensor passed as the mask masks nothing: 1 = keep', async () => {
+    assert.deepEqual(await codes(model('torch.ones_like(ids).bool()', 'mask[:, None, :]')), ['ATT002@14']);
+    assert.deepEqual(await codes(model('torch.ones_like(ids).bool()', '~mask[:, None, :]')), []);
+  });
+});

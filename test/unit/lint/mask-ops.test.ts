@@ -140,6 +140,52 @@ def caller(ids):
   });
 });
 
+describe('mask lattice: a padding mask spread over both axes', () => {
+  for (const expr of [
+    'mask[:, None, :, None] * mask[:, None, None, :]',
+    "rearrange(mask, 'b i -> b () i ()') * rearrange(mask, 'b j -> b () () j')",
+    'mask.unsqueeze(-1) & mask.unsqueeze(1)',
+  ])
+    it(`\`${expr}\` keeps a pair only where both positions are kept: keep, padded along queries and keys`, async () => {
+      const v = await valueOf('from einops import rearrange', expr);
+      assert.equal(polarity(v), 'keep');
+      assert.deepEqual(v.mask?.padAxes, [-2, -1]);
+      assert.equal(v.mask?.byName, undefined);
+    });
+  it('two different masks, or one placed twice on the same axis, are not a pair', async () => {
+    assert.notEqual((await valueOf('', 'mask[:, None, :] * pad[:, :, None]', 'mask, pad')).mask?.padAxes?.length, 2);
+    assert.equal(polarity(await valueOf('', 'mask[:, None, :] * mask[:, None, :]')), 'unknown');
+  });
+  it('a mask known to be True at padding is not read as keep by the product', async () => {
+    assert.notEqual(polarity(await valueOf('pad = ids == pad_id', 'pad[:, None, :, None] * pad[:, None, None, :]')), 'keep');
+  });
+});
+
+describe('None tests narrow what reaches a read', () => {
+  const src = (cond: string) => `import torch
+
+def exists(val):
+    return val is not None
+
+def f(mask=None):
+    if ${cond}:
+        mask = mask[:, None, :] * mask[:, :, None]
+    if ${cond}:
+        return mask
+`;
+  for (const cond of ['mask is not None', 'exists(mask)'])
+    it(`after \`if ${cond}: mask = ...\` the parameter reaches a later read only as None`, async () => {
+      const p = await program(src(cond));
+      const reads = [...p.src.matchAll(/return mask/g)];
+      assert.equal(reads.length, 1);
+      assert.equal(polarity(p.value('mask')), 'keep');
+    });
+  it('another condition (`if training:`) narrows nothing', async () => {
+    const p = await program(src('mask is not None').replace(/if mask is not None:\n        mask =/, 'if training:\n        mask ='));
+    assert.equal(polarity(p.value('mask')), 'unknown');
+  });
+});
+
 describe('mask lattice: triangles', () => {
   it('tril of ones keeps (on and below the diagonal), triu(…, 1) ignores the future', async () => {
     const lower = await valueOf('', 'torch.tril(torch.ones(T, T))');
@@ -229,6 +275,17 @@ describe('mask lattice: additive masks and fills', () => {
     assert.deepEqual([polarity(filled), filled.mask?.builtFrom], ['additive', 'ignore']);
     const chosen = await valueOf('keep = ids != pad_id', "torch.where(keep, 0.0, float('-inf'))");
     assert.deepEqual([polarity(chosen), chosen.mask?.builtFrom], ['additive', 'keep']);
+  });
+  it('an additive mask read as a 0/1 mask is True where it masks: `.bool()` ignores, `1 - m` and `~` keep', async () => {
+    const causal = "b = torch.triu(torch.full((S, S), float('-inf')), 1)";
+    assert.equal(polarity(await valueOf(causal, 'b.bool()')), 'ignore');
+    assert.equal(polarity(await valueOf(causal, 'b.to(torch.bool)')), 'ignore');
+    assert.equal(polarity(await valueOf(causal, '1 - b')), 'keep');
+    assert.equal(polarity(await valueOf(causal, '~b.bool()')), 'keep');
+    // The causal triangle survives the reading: True above the diagonal, as `triu(ones, 1)` would be.
+    assert.equal((await valueOf(causal, 'b.bool()')).mask?.tri?.region, 'upper');
+    // A float conversion keeps it additive.
+    assert.equal(polarity(await valueOf(causal, 'b.float()')), 'additive');
   });
   it('comparing an additive mask with 0 gives back a boolean keep mask', async () => {
     assert.equal(polarity(await valueOf("b = torch.zeros(S, S).masked_fill(ids == pad_id, float('-inf'))", 'b == 0')), 'keep');
@@ -468,5 +525,29 @@ def f(scores, ids, pad_id):
       found.map((s) => `${s.display}:${s.expects}:${s.mask}`),
       ['additive mask:ignore:keep[:, None, None, :]'],
     );
+  });
+});
+
+describe('joins keep what both paths share', () => {
+  it('weights from a softmax on either branch (`a if upcast else b`) are still softmax weights over the same axis', async () => {
+    const p = await program(`import torch.nn.functional as F
+
+def f(q, k, upcast):
+    s = q @ k.transpose(-2, -1)
+    w = F.softmax(s.float(), dim=-1).type_as(s) if upcast else F.softmax(s, dim=-1)
+    return w
+`);
+    const w = p.value('w');
+    assert.equal(w.attn?.stage, 'weights');
+    assert.equal(w.attn?.softmax?.axis, -1);
+    // Different axes on the two paths: no single softmax stands for both.
+    const q = await program(`import torch.nn.functional as F
+
+def f(q, k, upcast):
+    s = q @ k.transpose(-2, -1)
+    w = F.softmax(s, dim=-2) if upcast else F.softmax(s, dim=-1)
+    return w
+`);
+    assert.equal(q.value('w').attn?.softmax, undefined);
   });
 });
