@@ -1475,8 +1475,9 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
   if (matches(/^(torch|numpy|jax\.numpy|tensorflow|tensorflow\.linalg)\.(matmul|dot|bmm|mm)$/, qname) || qname === 'tensorflow.linalg.matmul') {
     const a = c.args.positional[0] ?? arg(c, 'a');
     const b = c.args.positional[1] ?? arg(c, 'b');
-    const transB = fw === 'tf' ? isTrue(ev, arg(c, 'transpose_b')) : false;
-    const transA = fw === 'tf' ? isTrue(ev, arg(c, 'transpose_a')) : false;
+    // tf.matmul(a, b, transpose_b=True) / adjoint_b=True transposes b's last two axes itself (adjoint: conjugated too).
+    const transB = fw === 'tf' ? isTrue(ev, arg(c, 'transpose_b')) || isTrue(ev, arg(c, 'adjoint_b')) : false;
+    const transA = fw === 'tf' ? isTrue(ev, arg(c, 'transpose_a')) || isTrue(ev, arg(c, 'adjoint_a')) : false;
     return matmul(ev, c, val(ev, c, a), val(ev, c, b), a, b, displayName(qname), { transA, transB, ...(last === 'bmm' ? { rank: 3 } : {}) });
   }
   if (qname === 'torch.baddbmm') {

@@ -870,7 +870,20 @@ export function matmul(
   const dtype = a.dtype === b.dtype && (a.dtype === 'float32' || a.dtype === 'float64') ? { dtype: a.dtype } : {};
   const result = (fields: Omit<AValue, 'kind'>): AValue => {
     const r = tensor({ ...layout, ...dtype, ...fields });
-    ev.facts.matmul.push({ node: c.node, ctx: c.ctx, display, a, b, aNode, bNode, contractA: -1, contractB: b.ndim === 1 ? -1 : -2, result: r });
+    ev.facts.matmul.push({
+      node: c.node,
+      ctx: c.ctx,
+      display,
+      a,
+      b,
+      aNode,
+      bNode,
+      contractA: -1,
+      contractB: b.ndim === 1 ? -1 : -2,
+      result: r,
+      ...(opts.transA ? { transA: true } : {}),
+      ...(opts.transB ? { transB: true } : {}),
+    });
     return r;
   };
   if (a.attn?.stage === 'weights' || b.attn?.stage === 'weights') {
