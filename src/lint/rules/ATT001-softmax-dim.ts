@@ -189,6 +189,9 @@ out = weights @ v`,
       if (site.dim === 'all') {
         // Over every element of one-axis scores (one query: `keys @ query`) is over the keys.
         if ((!attnEvidence && consumers.length === 0) || input.ndim === 1) return undefined;
+        // `keys @ query` of unknown rank, the query untransposed on the right: one query (a vector) is as likely as
+        // many, and for one query every element is a key.
+        if (input.ndim === undefined && input.attn?.keyAxis === -2 && !/\.(T|mT)$|transpose|permute|swapaxes/.test(`${input.attn.queryText}`)) return undefined;
         return {
           site,
           wrong: true,

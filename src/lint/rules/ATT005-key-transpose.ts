@@ -162,9 +162,11 @@ att = q @ k.transpose(-2, -1)`,
      */
     function keysFix(site: MatmulSite, b: PyNode): FixSpec | undefined {
       if (!site.display.startsWith('tf.')) return fix(b, b);
-      const args = childByField(site.node, 'arguments');
-      const named = args ? namedChildren(args).filter((x) => x.type === 'keyword_argument') : [];
-      const names = named.map((x) => ctx.text(childByField(x, 'name') ?? x));
+      const named = namedChildren(site.node)
+        .filter((x) => x.type === 'argument_list')
+        .flatMap(namedChildren)
+        .filter((x) => x.type === 'keyword_argument');
+      const names = named.map((x) => ctx.text(x).split('=')[0]?.trim());
       if (names.includes('transpose_b') || names.includes('adjoint_b')) return undefined;
       return {
         title: msg(T.passTransposeFix, 'transpose_b=True', site.display),
