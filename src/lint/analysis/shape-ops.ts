@@ -693,7 +693,11 @@ export function splitValue(
   if (mode === 'unbind') {
     const d = dim ?? 0;
     const size = Number(axisAt(t, d)?.sizeText);
-    const elem = clearPackedRole(squeezeValue(t, d));
+    // Scores with a known key axis unbound along another axis (a group or branch axis, `s.unbind(dim=1)`) stay
+    // scores; anything else (a packed q/k/v) loses its role, attention and mask facts.
+    const squeezed = squeezeValue(t, d);
+    const keepsScores = squeezed.attn?.stage === 'scores' && squeezed.attn.keyAxis !== undefined && t.attn?.keyAxis !== undefined;
+    const elem = keepsScores ? squeezed : clearPackedRole(squeezed);
     const n = Number.isInteger(size) && size > 0 && size <= 16 ? size : 3;
     return { kind: 'tuple', elements: Array.from({ length: n }, () => elem) };
   }
