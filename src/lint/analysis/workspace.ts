@@ -216,7 +216,8 @@ export function lineOf(src: string, offset: number): number {
   let hi = breaks.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if ((breaks[mid] as number) < offset) lo = mid + 1;
+    const at = breaks.at(mid); // mid < breaks.length here
+    if (at !== undefined && at < offset) lo = mid + 1;
     else hi = mid;
   }
   return lo + 1;
