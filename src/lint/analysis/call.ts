@@ -80,3 +80,15 @@ export function emptyArgs(): CallArgs {
 export function tensorish(v: AValue): AValue {
   return v.kind === 'unknown' ? tensor() : v;
 }
+
+/**
+ * Whether an argument or tuple element is starred although the grammar does not parse it as a list_splat:
+ * `*x.shape` and `*x.shape[:2]` are an attribute / subscript whose innermost object is the list_splat `*x`.
+ */
+export function isStarred(el: PyNode): boolean {
+  let cur: PyNode | undefined = el;
+  while (cur && (cur.type === 'attribute' || cur.type === 'subscript' || cur.type === 'call')) {
+    cur = childByField(cur, cur.type === 'attribute' ? 'object' : cur.type === 'subscript' ? 'value' : 'function');
+  }
+  return cur !== el && cur?.type === 'list_splat';
+}

@@ -21,7 +21,7 @@ import { canonicalQualifiedName } from './apis';
 import { maskFromDoc, namedShapes, paramDoc, trailingCommentShape } from './comments';
 import { splitByNoneGuards } from './none-guards';
 import { Facts, type Ctx } from './facts';
-import { rootName } from './call';
+import { isStarred, rootName } from './call';
 import { dimOfName, isCacheName, isHeadCountName, isScaleName, isTokenIdsName, maskOfName, roleOfName } from './names';
 import type { ClassInfo, Def, Scope, ScopeResult } from './scopes';
 import * as opsImpl from './ops';
@@ -452,6 +452,9 @@ export class Evaluator {
       }
       case 'named_expression':
         return this.eval(childByField(node, 'value'), ctx);
+      case 'list_splat':
+        // Only reached as the innermost object of a starred expression (`*x.shape[:2]`, see splatted).
+        return this.eval(firstNamedChild(node), ctx);
       case 'await':
         return this.eval(firstNamedChild(node), ctx);
       case 'list_comprehension':
@@ -570,12 +573,11 @@ export class Evaluator {
    * The value spread by a starred element of a tuple: `*t` (a list_splat), or `*x.shape`, which the grammar reads as
    * the attribute `shape` of the list_splat `*x`. Undefined when the element is not starred.
    */
-  private splatted(el: PyNode, ctx: Ctx): AValue | undefined {
+  splatted(el: PyNode, ctx: Ctx): AValue | undefined {
     if (el.type === 'list_splat') return this.eval(namedChildren(el)[0], ctx);
-    const obj = el.type === 'attribute' ? childByField(el, 'object') : undefined;
-    const attr = el.type === 'attribute' ? childByField(el, 'attribute') : undefined;
-    if (obj?.type !== 'list_splat' || !attr) return undefined;
-    return evalAttributeOf(this, this.eval(namedChildren(obj)[0], ctx), text(this.tree, attr), el, ctx);
+    // `*x.shape[:2]` is the subscript of the attribute `shape` of the list_splat `*x`: the star applies to the
+    // whole expression, whose innermost object evaluates as the starred name (case 'list_splat' in eval).
+    return isStarred(el) ? this.eval(el, ctx) : undefined;
   }
 
   /** Value of `obj.attr` for an instance of a class defined in this file. */

@@ -49,6 +49,12 @@ export interface MatmulSite {
   readonly contractA?: number;
   readonly contractB?: number;
   readonly result: AValue;
+  /**
+   * The call transposes that operand's last two axes itself (`tf.matmul(q, k, transpose_b=True)`): `a` / `b` and the
+   * contracted axes above are of the transposed operand, not of the value written at aNode / bNode.
+   */
+  readonly transA?: true;
+  readonly transB?: true;
 }
 
 export interface MaskSite {

@@ -17,7 +17,7 @@ import {
   frameworkOf,
   type SoftmaxApi,
 } from './apis';
-import { arg, emptyArgs, intOf, mutable, rootName, tensorish, val, type Call, type Mutable } from './call';
+import { arg, emptyArgs, intOf, isStarred, mutable, rootName, tensorish, val, type Call, type Mutable } from './call';
 import type { Evaluator } from './evaluator';
 import type { Ctx } from './facts';
 import { cacheMethod, isGrowingState } from './kv-cache';
@@ -43,6 +43,7 @@ import { msg } from '../message';
 import { PHRASES } from './phrases';
 import { dimOfName, isCacheName, isHeadCountName, isPackedProjection, isProjectionName, isScaleName, projectionRole } from './names';
 import {
+  broadcastLayout,
   broadcastResult,
   constantString,
   dimOfShape,
@@ -71,7 +72,7 @@ import {
   transposeValue,
   unsqueezeValue,
 } from './shape-ops';
-import { UNKNOWN, addOp, axesOf, negAxis, number, tensor, type AValue, type DType, type ScaleOp } from './values';
+import { UNKNOWN, addOp, axesOf, negAxis, number, tensor, type AValue, type AxisInfo, type DType, type ScaleOp } from './values';
 
 export { rootName, type Call, dimOfShape, dropFirstAxis };
 
@@ -280,6 +281,12 @@ function multiply(ev: Evaluator, lv: AValue, rv: AValue, l: PyNode | undefined, 
   if (lv.mask && rv.mask) return pairProduct(lv, rv) ?? maskLogic(lv, rv, 'and');
   if (lv.mask?.additive === undefined && rv.kind === 'tensor' && rv.fillValue !== undefined && lv.mask)
     return scaleTensor(ev, lv, number({ num: rv.fillValue }), r!, node, false, ctx);
+  // q * k broadcast against each other where q and k came out of an unnamed product (`x @ W`, read as possible
+  // scores): the pair is the scores' precursor, not scores times something.
+  if (lv.attn?.stage !== 'weights' && rv.attn?.stage !== 'weights' && (lv.attn || rv.attn)) {
+    const pair = pairwiseProduct(ev, lv, rv, l, r, node);
+    if (pair) return pair;
+  }
   const [t, other, otherNode] = lv.attn ? [lv, rv, r] : rv.attn ? [rv, lv, l] : [undefined, undefined, undefined];
   if (t && other && otherNode) {
     if (isMaskLike(ev, other, otherNode)) {
@@ -293,7 +300,7 @@ function multiply(ev: Evaluator, lv: AValue, rv: AValue, l: PyNode | undefined, 
     // Scores times a tensor-valued scale (logit_scale.exp(), a temperature tensor).
     const name = rootName(ev, otherNode);
     if (other.kind === 'number' || (name && isScaleName(name)) || other.scaleName) return scaleTensor(ev, t, other, otherNode, node, false, ctx);
-    return { ...t, attn: t.attn!.stage === 'weights' ? t.attn : undefined, ops: t.ops };
+    return { ...scaledBy(t, other), attn: t.attn!.stage === 'weights' ? t.attn : undefined, ops: t.ops };
   }
   // logits * mask before any softmax (attention pooling logits, not q·kᵀ): a multiplicative mask.
   if (lv.kind === 'tensor' && !lv.mask && r && rv.kind === 'tensor' && isMaskLike(ev, rv, r) && !isHeadMask(ev, r))
@@ -305,10 +312,17 @@ function multiply(ev: Evaluator, lv: AValue, rv: AValue, l: PyNode | undefined, 
     return scaleTensor(ev, lv, rv, r, node, false, ctx);
   if ((rv.role === 'query' || rv.role === 'key') && l && (lv.dimPow || lv.scaleName || isScaleName(rootName(ev, l) ?? '')))
     return scaleTensor(ev, rv, lv, l, node, false, ctx);
-  // q * gamma (a learned per-channel weight): same tensor, scaled by something unknown.
-  if ((lv.role || lv.normalized) && rv.kind !== 'number' && !rv.mask && !rv.role) return addOp({ ...lv }, { kind: 'opaque', node });
-  if ((rv.role || rv.normalized) && lv.kind !== 'number' && !lv.mask && !lv.role) return addOp({ ...rv }, { kind: 'opaque', node });
+  // q * gamma (a learned per-channel weight): same tensor, scaled by something unknown; its layout is the
+  // broadcast of both (a length-1 axis of q against a full one of the other operand is full).
+  if ((lv.role || lv.normalized) && rv.kind !== 'number' && !rv.mask && !rv.role) return addOp(scaledBy(lv, rv), { kind: 'opaque', node });
+  if ((rv.role || rv.normalized) && lv.kind !== 'number' && !lv.mask && !lv.role) return addOp(scaledBy(rv, lv), { kind: 'opaque', node });
   return pairwiseProduct(ev, lv, rv, l, r, node) ?? broadcastResult(lv, rv);
+}
+
+/** t times a tensor of unknown meaning: t's facts, on the layout the two broadcast to (t's own when a rank is unknown). */
+function scaledBy(t: AValue, other: AValue): AValue {
+  if (other.kind !== 'tensor' || t.ndim === undefined || other.ndim === undefined) return { ...t };
+  return { ...t, ...broadcastLayout(t, other) };
 }
 
 function numberTimes(a: AValue, b: AValue): AValue {
@@ -491,7 +505,7 @@ export function evalSubscript(ev: Evaluator, node: PyNode, ctx: Ctx): AValue {
         const idx = i < 0 ? v.elements.length + i : i;
         return v.elements[idx] ?? UNKNOWN; // past either end: unknown
       }
-      if (v.elements && v.elements.length > 0 && subs[0]?.type === 'slice') return v;
+      if (v.elements && subs[0]?.type === 'slice') return sliceTuple(ev, v.elements, subs[0]);
     }
     return UNKNOWN;
   }
@@ -501,6 +515,24 @@ export function evalSubscript(ev: Evaluator, node: PyNode, ctx: Ctx): AValue {
   const spread = v.mask && (v.ndim === undefined || v.ndim === 2) ? subscriptSpread(ev, subs) : undefined;
   const out = sliceCausalMask(ev, spread ? spreadMask(ev, indexed, valueNode, spread.rank, spread.axis) : indexed, subs);
   return cacheRead ? { ...out, fromCache: true } : out;
+}
+
+/** `t[a:b]` of a tuple (a shape) with literal bounds and no step: those elements; otherwise a tuple of unknown length. */
+function sliceTuple(ev: Evaluator, elements: readonly AValue[], slice: PyNode): AValue {
+  const parts = namedChildren(slice);
+  const colons = slice.children.filter((ch) => ch.type === ':').length;
+  if (colons !== 1) return { kind: 'tuple' };
+  // The bound before the colon is the start, the one after it the stop.
+  const colon = slice.children.find((ch) => ch.type === ':');
+  let start: number | undefined = 0;
+  let stop: number | undefined = elements.length;
+  for (const p of parts) {
+    const n = intLiteral(ev.tree, p);
+    if (n === undefined) return { kind: 'tuple' };
+    if (colon && p.start < colon.start) start = n;
+    else stop = n;
+  }
+  return { kind: 'tuple', elements: elements.slice(start, stop) };
 }
 
 function dictItem(ev: Evaluator, v: AValue, key: string, valueNode: PyNode | undefined): AValue {
@@ -971,10 +1003,10 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
   const t = tensorish(recv);
   const a0 = c.args.positional[0];
   const a1 = c.args.positional[1];
-  // `view(*x.shape[:2], h, -1)`: a splat hides how many sizes there are.
-  // (`view(*output_size)` alone is read from the tuple assigned to output_size, in reshapeValue.)
-  const onlySplat = (m === 'view' || m === 'reshape') && c.args.positional.length === 0 && c.args.keywords.size === 0;
-  if (c.args.hasSplat && SHAPE_METHODS.has(m) && !onlySplat) return stripRank(t);
+  // `view(*x.shape[:2], h, -1)`: reshapeValue spreads a splatted shape of known length (`view(*output_size)` alone
+  // is read from the tuple assigned to output_size); other shape methods cannot tell how many sizes there are.
+  const reshape = (m === 'view' || m === 'reshape') && c.args.keywords.size === 0;
+  if ((c.args.hasSplat || c.args.positional.some(isStarred)) && SHAPE_METHODS.has(m) && !reshape) return stripRank(t);
   const dtypeChange = DTYPE_METHODS[m];
   if (dtypeChange) {
     const out = mutable(t);
@@ -1201,12 +1233,29 @@ function expOf(t: AValue): AValue {
   return t.attn?.stage === 'scores' ? { ...out, expOfScores: t } : out;
 }
 
+/** Initialisers that take the shape as one argument: its parameter name and position. */
+const SHAPE_ARGUMENT: Readonly<Record<string, { param: string; pos: number }>> = {
+  'tensorflow.random.normal': { param: 'shape', pos: 0 },
+  'tensorflow.random.uniform': { param: 'shape', pos: 0 },
+  'tensorflow.random.truncated_normal': { param: 'shape', pos: 0 },
+  'tensorflow.compat.v1.random_normal': { param: 'shape', pos: 0 },
+  'tensorflow.compat.v1.truncated_normal': { param: 'shape', pos: 0 },
+  'tensorflow.get_variable': { param: 'shape', pos: 1 },
+  'tensorflow.compat.v1.get_variable': { param: 'shape', pos: 1 },
+  'numpy.random.normal': { param: 'size', pos: 2 },
+  'numpy.random.uniform': { param: 'size', pos: 2 },
+  'jax.random.normal': { param: 'shape', pos: 1 },
+  'jax.random.uniform': { param: 'shape', pos: 1 },
+  'jax.random.truncated_normal': { param: 'shape', pos: 3 },
+};
+
 /** torch.ones/zeros/full/empty/randn(sizes...): rank from the sizes. */
 function creation(ev: Evaluator, c: Call, kind: string, sizeArgs: PyNode[]): AValue {
   let nodes = sizeArgs;
   if (kind === 'full' || kind === 'full_like') nodes = sizeArgs.slice(0, 1);
   let ndim: number | undefined;
   let sizeNodes: readonly PyNode[] | undefined = nodes.length > 1 ? nodes : undefined;
+  let valueAxes: AxisInfo[] | undefined;
   if (nodes.length === 1 && nodes[0]) {
     const u = unparen(nodes[0]);
     if (u.type === 'tuple' || u.type === 'list') {
@@ -1216,11 +1265,15 @@ function creation(ev: Evaluator, c: Call, kind: string, sizeArgs: PyNode[]): AVa
       const v = ev.eval(u, c.ctx);
       if (v.kind === 'number') ndim = 1;
       else if (v.kind === 'tuple' && v.shapeOf) ndim = v.shapeOf.ndim;
-      else if (v.kind === 'tuple' && v.elements) ndim = v.elements.length;
+      else if (v.kind === 'tuple' && v.elements) {
+        ndim = v.elements.length;
+        // A shape passed as a value (a helper's `shape` parameter): its literal 1s are axes of length 1.
+        valueAxes = v.elements.map((e): AxisInfo => (e.kind === 'number' && e.num === 1 ? { size1: true } : {}));
+      }
     }
   } else if (nodes.length > 1) ndim = nodes.length;
   const dt = dtypeKwarg(ev, c);
-  const axes = sizeNodes && sizeNodes.length === ndim ? sizeAxes(ev, sizeNodes) : Array.from({ length: ndim ?? 0 }, () => ({}));
+  const axes = sizeNodes && sizeNodes.length === ndim ? sizeAxes(ev, sizeNodes) : (valueAxes ?? Array.from({ length: ndim ?? 0 }, () => ({})));
   const out: Mutable<AValue> = tensor({ ...(ndim !== undefined ? { ndim, axes } : {}), ...(dt ? { dtype: dt } : {}) });
   if (kind === 'ones' || kind === 'ones_like') out.ones = true;
   if (kind === 'zeros' || kind === 'zeros_like') out.zeros = true;
@@ -1427,13 +1480,22 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
     }
     return creation(ev, c, last, c.args.positional);
   }
+  // Random and variable initialisers whose shape is one argument: tf.random.normal(shape), np.random.normal(loc,
+  // scale, size), jax.random.normal(key, shape), tf.get_variable(name, shape); np.random.randn(d0, d1, ...).
+  const shapeArg = SHAPE_ARGUMENT[qname];
+  if (shapeArg) {
+    const node = arg(c, shapeArg.param, shapeArg.pos);
+    return node ? creation(ev, c, 'random', [node]) : tensor();
+  }
+  if (qname === 'numpy.random.randn' || qname === 'numpy.random.rand') return creation(ev, c, 'random', c.args.positional);
   if (matches(/^(torch|numpy|jax\.numpy|tensorflow)\.(arange|range)$/, qname))
     return tensor({ ndim: 1, axes: [{ label: 'seq' }], index: { axis: -1, offset: 0 } });
   if (matches(/^(torch|numpy|jax\.numpy|tensorflow|tensorflow\.linalg)\.(matmul|dot|bmm|mm)$/, qname) || qname === 'tensorflow.linalg.matmul') {
     const a = c.args.positional[0] ?? arg(c, 'a');
     const b = c.args.positional[1] ?? arg(c, 'b');
-    const transB = fw === 'tf' ? isTrue(ev, arg(c, 'transpose_b')) : false;
-    const transA = fw === 'tf' ? isTrue(ev, arg(c, 'transpose_a')) : false;
+    // tf.matmul(a, b, transpose_b=True) / adjoint_b=True transposes b's last two axes itself (adjoint: conjugated too).
+    const transB = fw === 'tf' ? isTrue(ev, arg(c, 'transpose_b')) || isTrue(ev, arg(c, 'adjoint_b')) : false;
+    const transA = fw === 'tf' ? isTrue(ev, arg(c, 'transpose_a')) || isTrue(ev, arg(c, 'adjoint_a')) : false;
     return matmul(ev, c, val(ev, c, a), val(ev, c, b), a, b, displayName(qname), { transA, transB, ...(last === 'bmm' ? { rank: 3 } : {}) });
   }
   if (qname === 'torch.baddbmm') {

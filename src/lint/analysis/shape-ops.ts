@@ -5,7 +5,7 @@
 // what the code proves and drops what it cannot follow.
 import { intLiteral, operatorText, stringLiteral } from '../syntax/python';
 import { childByField, namedChildren, unparen, type PyNode } from '../syntax/tree';
-import { intOf, mutable, rootName, tensorish, type Call, type Mutable } from './call';
+import { intOf, isStarred, mutable, rootName, tensorish, type Call, type Mutable } from './call';
 import type { Evaluator } from './evaluator';
 import {
   einopsAxisMap,
@@ -43,6 +43,8 @@ import {
 /** The dimension an axis of a tensor stands for, as a number value (`k.size(-1)`, `q.shape[-1]`). */
 export function dimOfShape(t: AValue, index: number): AValue {
   const ax = axisAt(t, index);
+  // An axis known to have length 1 (`x.unsqueeze(2).size(2)`) is the number 1.
+  if (ax?.size1) return number({ num: 1 });
   const ndim = t.ndim;
   const isLast = index === -1 || (ndim !== undefined && index === ndim - 1);
   const text = `${t.roleText ?? 'x'}.shape[${index}]`;
@@ -505,6 +507,16 @@ export function reshapeValue(ev: Evaluator, c: Call, t0: AValue, sizeNodes: PyNo
     const tuple = value ? unparen(value) : undefined;
     if (tuple && (tuple.type === 'tuple' || tuple.type === 'list') && !namedChildren(tuple).some((e) => e.type === 'list_splat')) nodes = namedChildren(tuple);
   }
+  // view(*x.size()[:3], -1): a splatted shape among the sizes spreads its elements, each an axis.
+  let splatAxes: AxisInfo[] | undefined;
+  if (c.args.list && nodes === sizeNodes) {
+    const all = namedChildren(c.args.list);
+    if (c.args.hasSplat || all.some(isStarred)) {
+      splatAxes = splatReshapeAxes(ev, c, all);
+      if (!splatAxes) return stripRank(t);
+      nodes = all;
+    }
+  }
   if (nodes.length === 1 && nodes[0]) {
     const u = unparen(nodes[0]);
     if (u.type === 'tuple' || u.type === 'list') nodes = namedChildren(u);
@@ -518,16 +530,19 @@ export function reshapeValue(ev: Evaluator, c: Call, t0: AValue, sizeNodes: PyNo
   }
   const last = nodes.at(-1);
   if (nodes.length === 0 || !last) return stripRank(t);
-  if (nodes.some((n) => n.type === 'list_splat')) return stripRank(t);
-  const n = nodes.length;
-  const axes: AxisInfo[] = nodes.map((node, i) => reshapeAxis(ev, c, node, i, nodes));
+  if (!splatAxes && nodes.some((n) => n.type === 'list_splat')) return stripRank(t);
+  const axes: AxisInfo[] = splatAxes ?? nodes.map((node, i) => reshapeAxis(ev, c, node, i, nodes));
+  const n = axes.length;
   const out = mutable(t);
   delete out.pairwise;
   out.ndim = n;
   out.axes = axes;
   const lastNode = unparen(last);
-  const lastIsProduct = isProduct(ev, lastNode) || namesProduct(ev, lastNode);
+  // A starred last size (`view(-1, *x.shape[2:])`) may merge or split anything: not the same last axis.
+  const lastIsProduct = (splatAxes !== undefined && isStarred(last)) || last.type === 'list_splat' || isProduct(ev, lastNode) || namesProduct(ev, lastNode);
   const lastSameAsBefore = !lastIsProduct;
+  // Which size is the second to last axis is not known when a starred shape spreads among the sizes.
+  const secondProduct = splatAxes !== undefined || secondIsProduct(ev, nodes);
   delete out.lastSize1;
   if (axes.some((a) => a.label === 'head')) out.multiHead = true;
   if (axes[n - 1]?.label === 'feat') out.featLast = true;
@@ -536,14 +551,14 @@ export function reshapeValue(ev: Evaluator, c: Call, t0: AValue, sizeNodes: PyNo
   if (t.attn) {
     const a: Mutable<AttnInfo> = { ...t.attn };
     if (!(lastSameAsBefore && a.keyAxis === -1)) delete a.keyAxis;
-    if (!(lastSameAsBefore && !secondIsProduct(ev, nodes) && a.queryAxis === -2 && n >= 2)) delete a.queryAxis;
+    if (!(lastSameAsBefore && !secondProduct && a.queryAxis === -2 && n >= 2)) delete a.queryAxis;
     if (a.softmax) a.softmax = { ...a.softmax, axis: lastSameAsBefore && a.softmax.axis === -1 ? -1 : undefined };
     if (a.renormAxis !== -1 || !lastSameAsBefore) delete a.renormAxis;
     out.attn = a;
   }
   if (t.mask) {
     const m: Mutable<MaskInfo> = { ...t.mask };
-    if (!lastSameAsBefore || secondIsProduct(ev, nodes)) delete m.tri;
+    if (!lastSameAsBefore || secondProduct) delete m.tri;
     if (m.padAxes) {
       const kept = m.padAxes.filter((x) => x === -1 && lastSameAsBefore);
       if (kept.length > 0) m.padAxes = kept;
@@ -554,6 +569,24 @@ export function reshapeValue(ev: Evaluator, c: Call, t0: AValue, sizeNodes: PyNo
   if (t.index) delete out.index;
   if (t.channelFirst) delete out.channelFirst;
   return out;
+}
+
+/**
+ * The axes of a reshape whose sizes mix starred shapes and single sizes (`view(*x.shape[:2], -1)`): each element of
+ * a starred tuple of known length is an axis (of length 1 when it is the number 1). Undefined when a starred value's
+ * length is not known.
+ */
+function splatReshapeAxes(ev: Evaluator, c: Call, all: readonly PyNode[]): AxisInfo[] | undefined {
+  const axes: AxisInfo[] = [];
+  for (const [i, node] of all.entries()) {
+    const spread = ev.splatted(node, c.ctx);
+    if (spread) {
+      if (spread.kind !== 'tuple' || !spread.elements) return undefined;
+      for (const e of spread.elements) axes.push(e.kind === 'number' && e.num === 1 ? { size1: true } : {});
+    } else if (node.type === 'keyword_argument' || node.type === 'dictionary_splat') return undefined;
+    else axes.push(reshapeAxis(ev, c, node, i, [...all]));
+  }
+  return axes;
 }
 
 function isProduct(ev: Evaluator, node: PyNode): boolean {
@@ -598,6 +631,11 @@ function reshapeAxis(ev: Evaluator, c: Call, node: PyNode, i: number, all: PyNod
   const lit = intLiteral(ev.tree, u);
   const sizeText = ev.text(u);
   if (lit === 1) return { size1: true, sizeText };
+  // `x.size(2)` of an axis known to have length 1.
+  if (lit === undefined && (u.type === 'call' || u.type === 'subscript')) {
+    const v = ev.eval(u, c.ctx);
+    if (v.kind === 'number' && v.num === 1) return { size1: true, sizeText };
+  }
   if (lit === -1) {
     // -1 after a head count is the per-head feature axis (`view(B, T, nh, -1)`).
     const before = all[i - 1];
@@ -656,7 +694,11 @@ export function splitValue(
   if (mode === 'unbind') {
     const d = dim ?? 0;
     const size = Number(axisAt(t, d)?.sizeText);
-    const elem = clearPackedRole(squeezeValue(t, d));
+    // Scores with a known key axis unbound along another axis (a group or branch axis, `s.unbind(dim=1)`) stay
+    // scores; anything else (a packed q/k/v) loses its role, attention and mask facts.
+    const squeezed = squeezeValue(t, d);
+    const keepsScores = squeezed.attn?.stage === 'scores' && squeezed.attn.keyAxis !== undefined && t.attn?.keyAxis !== undefined;
+    const elem = keepsScores ? squeezed : clearPackedRole(squeezed);
     const n = Number.isInteger(size) && size > 0 && size <= 16 ? size : 3;
     return { kind: 'tuple', elements: Array.from({ length: n }, () => elem) };
   }
@@ -833,7 +875,20 @@ export function matmul(
   const dtype = a.dtype === b.dtype && (a.dtype === 'float32' || a.dtype === 'float64') ? { dtype: a.dtype } : {};
   const result = (fields: Omit<AValue, 'kind'>): AValue => {
     const r = tensor({ ...layout, ...dtype, ...fields });
-    ev.facts.matmul.push({ node: c.node, ctx: c.ctx, display, a, b, aNode, bNode, contractA: -1, contractB: b.ndim === 1 ? -1 : -2, result: r });
+    ev.facts.matmul.push({
+      node: c.node,
+      ctx: c.ctx,
+      display,
+      a,
+      b,
+      aNode,
+      bNode,
+      contractA: -1,
+      contractB: b.ndim === 1 ? -1 : -2,
+      result: r,
+      ...(opts.transA ? { transA: true } : {}),
+      ...(opts.transB ? { transB: true } : {}),
+    });
     return r;
   };
   if (a.attn?.stage === 'weights' || b.attn?.stage === 'weights') {

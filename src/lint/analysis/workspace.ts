@@ -209,7 +209,29 @@ export function moduleDefs(m: ModuleAnalysis, name: string): readonly Def[] {
 
 /** The 1-based line of an offset in a source text. */
 export function lineOf(src: string, offset: number): number {
-  let line = 1;
-  for (let i = src.indexOf('\n'); i >= 0 && i < offset; i = src.indexOf('\n', i + 1)) line++;
-  return line;
+  // Binary search in the offsets of the line breaks (kept for the last few sources: one lint asks about one
+  // file many times).
+  const breaks = lineBreaks(src);
+  let lo = 0;
+  let hi = breaks.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const at = breaks.at(mid); // mid < breaks.length here
+    if (at !== undefined && at < offset) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo + 1;
+}
+
+const BREAKS_KEPT = 8;
+const breaksOf = new Map<string, readonly number[]>();
+
+function lineBreaks(src: string): readonly number[] {
+  const known = breaksOf.get(src);
+  if (known) return known;
+  const out: number[] = [];
+  for (let i = src.indexOf('\n'); i >= 0; i = src.indexOf('\n', i + 1)) out.push(i);
+  if (breaksOf.size >= BREAKS_KEPT) breaksOf.delete(breaksOf.keys().next().value as string);
+  breaksOf.set(src, out);
+  return out;
 }

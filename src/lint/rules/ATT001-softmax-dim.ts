@@ -65,7 +65,7 @@ export const ATT001: Rule = {
     docs: {
       summary: 'Softmax over an axis that is not the key axis of the attention scores.',
       whatItDoes:
-        'Checks that the softmax applied to attention scores normalises over the key axis: the axis that comes from the keys in `q @ k.transpose(-2, -1)` (or the key index of an einsum), and the axis that is summed over when the weights multiply the values. It also reports a softmax without `dim` on attention scores (PyTorch then picks an axis by a legacy rule: dim 0 for 3-D input, dim 1 for 4-D input) a softmax over an axis of length 1 (scores from `nn.Linear(..., 1)`, from `x @ w` with `w = nn.Parameter(torch.randn(d, 1))`, or from a `sum(..., keepdim=True)` / `keepdims=True` / `keep_dims=True`), and a softmax over the axis the code itself shapes as the batch (shape comments such as `[batch size, src len]`, `B, T, C = x.shape`, reshapes), as in additive attention energies `(B, S)` normalised with `dim=0` (energies count as attention scores when they are named so, feed a product with the values, or are filled out with a mask (`masked_fill(pad, -inf)`) before the softmax). The rank of the scores comes from the code (a reshape, `B, T, C = x.size()` or `b, n, d, h = *x.shape, self.heads`, a shape comment, also one shape stated for several names: `# q, k, v: (B, H, T, d)`) or from the product itself (`k.transpose(2, 3)` swaps the last two axes of 4-D keys, `k.permute(0, 2, 1)` lists every axis of 3-D keys, and the queries share the rank of the keys). The layout is followed through `permute`, `transpose`, `squeeze`/`unsqueeze`, `view`/`reshape`, `flatten`/`unflatten`, `movedim`, `expand`/`repeat`/`expand_as`, `chunk`/`split`/`unbind` with indexing and tuple unpacking, reductions, broadcasts (a product `q[:, :, None] * k[:, None]` summed over the features, or additive pairs `v(tanh(Wq(q)[:, :, None] + Wk(k)[:, None])).squeeze(-1)`, is read as the scores, its key axis the one where q has length 1), einsum and einops. The values of that product are the tensor named as values, or the very tensor the keys (or queries) of the scores came from (`bmm(softmax(p @ q.T), q)` in co-attention). When the softmax is over the key axis but the product with the values sums the weights over their query axis (`V.T @ weights`, `torch.bmm(value, attention)` without transposing the weights), the finding is reported at that product, where the bug is.',
+        'Checks that the softmax applied to attention scores normalises over the key axis: the axis that comes from the keys in `q @ k.transpose(-2, -1)` (or the key index of an einsum), and the axis that is summed over when the weights multiply the values. It also reports a softmax without `dim` on attention scores (PyTorch then picks an axis by a legacy rule: dim 0 for 3-D input, dim 1 for 4-D input) a softmax over an axis of length 1 (scores from `nn.Linear(..., 1)`, from `x @ w` with `w = nn.Parameter(torch.randn(d, 1))`, or from a `sum(..., keepdim=True)` / `keepdims=True` / `keep_dims=True`), and a softmax over the axis the code itself shapes as the batch (shape comments such as `[batch size, src len]`, `B, T, C = x.shape`, reshapes), as in additive attention energies `(B, S)` normalised with `dim=0` (energies count as attention scores when they are named so, feed a product with the values, or are filled out with a mask (`masked_fill(pad, -inf)`) before the softmax). The rank of the scores comes from the code (a reshape, `B, T, C = x.size()` or `b, n, d, h = *x.shape, self.heads`, a shape comment, also one shape stated for several names: `# q, k, v: (B, H, T, d)`) or from the product itself (`k.transpose(2, 3)` swaps the last two axes of 4-D keys, `k.permute(0, 2, 1)` lists every axis of 3-D keys, and the queries share the rank of the keys). The layout is followed through `permute`, `transpose`, `squeeze`/`unsqueeze`, `view`/`reshape`, `flatten`/`unflatten`, `movedim`, `expand`/`repeat`/`expand_as`, `chunk`/`split`/`unbind` with indexing and tuple unpacking, reductions, broadcasts (a product `q[:, :, None] * k[:, None]` summed over the features, or additive pairs `v(tanh(Wq(q)[:, :, None] + Wk(k)[:, None])).squeeze(-1)`, is read as the scores, its key axis the one where q has length 1), einsum and einops. The values of that product are the tensor named as values, or the very tensor the keys (or queries) of the scores came from (`bmm(softmax(p @ q.T), q)` in co-attention). A softmax over another axis of scores that another softmax also normalises over their key axis (dual-softmax matching, `softmax(sim, 1) * softmax(sim, 2)`) is deliberate and not reported. When the softmax is over the key axis but the product with the values sums the weights over their query axis (`V.T @ weights`, `torch.bmm(value, attention)` without transposing the weights), the finding is reported at that product, where the bug is.',
       whyIsThisBad:
         'Each query must distribute a total weight of 1 over the keys. A softmax over the query axis (`dim=-2`), the heads or the batch produces weights that sum to 1 in the wrong direction: rows of the attention matrix no longer sum to 1, padding and causal masks stop meaning what they should, and the model trains on a different function than the one in the paper. The code runs without any error, which is why this bug survives.',
       example: `scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))  # (B, H, L, S)
@@ -158,7 +158,7 @@ out = weights @ v`,
       }
       // Slot Attention's competition (softmax over the queries, the slots) is deliberate: the class or function
       // that computes it is named for it, or the queries are the slots themselves.
-      if (isSlotAttention(site)) return undefined;
+      if (isSlotAttention(site) || dualNormalisation(site)) return undefined;
       const keyAxis = input.attn?.keyAxis;
       let right = false;
       /** Why the dim is wrong, one reason per piece of evidence (none: not shown wrong). */
@@ -189,6 +189,9 @@ out = weights @ v`,
       if (site.dim === 'all') {
         // Over every element of one-axis scores (one query: `keys @ query`) is over the keys.
         if ((!attnEvidence && consumers.length === 0) || input.ndim === 1) return undefined;
+        // `keys @ query` of unknown rank, the query untransposed on the right: one query (a vector) is as likely as
+        // many, and for one query every element is a key.
+        if (input.ndim === undefined && input.attn?.keyAxis === -2 && !/\.(T|mT)$|transpose|permute|swapaxes/.test(`${input.attn.queryText}`)) return undefined;
         return {
           site,
           wrong: true,
@@ -223,6 +226,19 @@ out = weights @ v`,
     /** Identifiers only (strings removed), so that neither prose nor an einsum spec can name a slot. */
     function slotNamed(code: string | undefined): boolean {
       return code !== undefined && /(?:^|[^A-Za-z0-9])slots?(?![A-Za-z0-9])|Slot/.test(code.replace(/(['"])(?:\\.|(?!\1).)*\1/g, ''));
+    }
+
+    /**
+     * The same scores are also normalised over their key axis by another softmax: the code computes both
+     * directions on purpose (dual softmax in matching, token/slot competition under a configuration flag).
+     */
+    function dualNormalisation(site: SoftmaxSite): boolean {
+      const formed = site.input.attn?.formedAt;
+      if (!formed) return false;
+      return sites.some((o) => {
+        const key = o.input.attn?.keyAxis;
+        return o.node !== site.node && o.input.attn?.formedAt === formed && key !== undefined && normalisedDim(o) === key;
+      });
     }
 
     function isSlotAttention(site: SoftmaxSite): boolean {

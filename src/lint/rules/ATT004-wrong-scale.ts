@@ -245,17 +245,19 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
         if (site.scaleNode && dp && !ev.mup) {
           const which = dimWhich(dp.dim);
           const f = quote(ctx.text(site.scaleNode), 40);
-          const given = factorDefinitions(ev, site.scaleNode, site.ctx);
+          // Where the factor was defined: computed only for a finding (most kernel calls report nothing).
+          const scaleNode = site.scaleNode;
+          const given = (): ReturnType<typeof factorDefinitions> => factorDefinitions(ev, scaleNode, site.ctx);
           if ((which === 'head' || which === 'model') && dp.power === -1) {
-            report(site.scaleNode, msg(T.kernelOneOverDim, apiName(site.display), f, dp.dim.text, param), undefined, given);
+            report(site.scaleNode, msg(T.kernelOneOverDim, apiName(site.display), f, dp.dim.text, param), undefined, given());
             return;
           }
           if ((which === 'head' || which === 'model') && dp.power > 0) {
-            report(site.scaleNode, msg(T.kernelTimesDim, apiName(site.display), f, dp.power), undefined, given);
+            report(site.scaleNode, msg(T.kernelTimesDim, apiName(site.display), f, dp.power), undefined, given());
             return;
           }
           if (which === 'model' && dp.power === -0.5 && (site.q.multiHead || site.q.ndim === 4)) {
-            report(site.scaleNode, msg(T.kernelModelWidth, apiName(site.display), f, dp.dim.text), undefined, given);
+            report(site.scaleNode, msg(T.kernelModelWidth, apiName(site.display), f, dp.dim.text), undefined, given());
             return;
           }
         }

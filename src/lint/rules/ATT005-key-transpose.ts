@@ -21,6 +21,7 @@ const T = defineTemplates({
     '{0} multiplies the queries by the keys {1} without transposing them: with token-major q and k (features last) it contracts the query features with the key tokens, not (L × S) scores over the features.',
   transposeKeysFix: 'Transpose the keys instead (changes the result)',
   useSwapFix: 'Use {0} (changes the result)',
+  passTransposeFix: 'Pass {0} to {1} (changes the result)',
 });
 
 export const ATT005: Rule = {
@@ -121,10 +122,9 @@ att = q @ k.transpose(-2, -1)`,
 
     /** q @ k with token-major q and k of known rank, the product normalised as scores: the keys' transpose is missing. */
     function checkKeysNotTransposed(site: MatmulSite, a: PyNode, b: PyNode): void {
-      if (transposeOf(a) || transposeOf(b) || site.contractB !== -2) return;
-      // tf.matmul(q, k, transpose_b=True) / adjoint_b: the call transposes the keys itself.
-      const args = namedChildren(site.node).filter((c) => c.type === 'argument_list');
-      if (args.flatMap(namedChildren).some((x) => x.type === 'keyword_argument')) return;
+      // tf.matmul(q, k, transpose_b=True) / adjoint_b=True: the call transposes the keys itself (other keywords,
+      // `name=`, `transpose_b=False`, say nothing about them).
+      if (transposeOf(a) || transposeOf(b) || site.transA || site.transB || site.contractB !== -2) return;
       const q = ev.eval(a, site.ctx);
       const k = ev.eval(b, site.ctx);
       if (!isQuery(q) || !isKey(k) || !q.featLast || !k.featLast || q.channelFirst || k.channelFirst) return;
@@ -135,7 +135,7 @@ att = q @ k.transpose(-2, -1)`,
       const kLast = axisAt(k, -1)?.label;
       if ((kLast !== undefined && kLast !== 'feat') || axisAt(k, -2)?.label === 'feat') return;
       if (!ev.facts.softmax.some((sm) => sm.input.attn?.formedAt === site.node)) return;
-      report(b, msg(T.keysNotTransposed, quote(ctx.text(site.node), 30), quote(ctx.text(b), 24)), fix(b, b), [
+      report(b, msg(T.keysNotTransposed, quote(ctx.text(site.node), 30), quote(ctx.text(b), 24)), keysFix(site, b), [
         ...layoutOf(a, site, 'queries'),
         ...layoutOf(b, site, 'keys'),
       ]);
@@ -154,6 +154,25 @@ att = q @ k.transpose(-2, -1)`,
         }
       }
       return false;
+    }
+
+    /**
+     * tf.matmul has no tensor method to swap axes with (`k.transpose` is torch's): the call transposes its second
+     * operand when told `transpose_b=True`. No fix when the call already names transpose_b / adjoint_b.
+     */
+    function keysFix(site: MatmulSite, b: PyNode): FixSpec | undefined {
+      if (!site.display.startsWith('tf.')) return fix(b, b);
+      const named = namedChildren(site.node)
+        .filter((x) => x.type === 'argument_list')
+        .flatMap(namedChildren)
+        .filter((x) => x.type === 'keyword_argument');
+      const names = named.map((x) => ctx.text(x).split('=')[0]?.trim());
+      if (names.includes('transpose_b') || names.includes('adjoint_b')) return undefined;
+      return {
+        title: msg(T.passTransposeFix, 'transpose_b=True', site.display),
+        safety: 'unsafe',
+        edits: [{ start: b.end, end: b.end, newText: ', transpose_b=True' }],
+      };
     }
 
     function fix(b: PyNode, base: PyNode): FixSpec {

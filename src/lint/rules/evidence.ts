@@ -123,6 +123,8 @@ export function scaleOmittedOnPurpose(ev: Evaluator, node: PyNode): boolean {
 
 function proseSaysScaleOmitted(ev: Evaluator, outer: PyNode): boolean {
   // Only what the authors wrote as prose (comments and docstrings), not code such as `assert not scale_norm`.
+  // "unscaled" alone describes the scores (`# raw, unscaled scores`); it says the omission is meant only with an
+  // intent: left / kept unscaled, unscaled by design, on purpose, as in a reference.
   let scopeText = '';
   for (const c of ev.file.commentsWithin(outer.start, outer.end)) scopeText += ev.text(c) + '\n';
   walk(outer, (n) => {
@@ -133,7 +135,7 @@ function proseSaysScaleOmitted(ev: Evaluator, outer: PyNode): boolean {
     }
     return true;
   });
-  return /(without|no|not|avoid|skip)\s+(the\s+)?scal|unscaled|no_scale|scale_attn_weights|mesh\s*(tensorflow|tf)\b|scaling\s+is\s+(folded|done|applied)|folded\s+into|scale\s*=\s*False|(no|without|not|missing|omit\w*)\s+(the\s+)?1\s*\/\s*(math\.)?sqrt|already\s+(\w+\s+){0,2}(scal|sqrt)|scal\w*\s+(factor\s+)?(is\s+)?(moved|folded|absorbed|included)/i.test(
+  return /(without|no|not|avoid|skip)\s+(the\s+)?scal|(left|kept|keep|leaves?|intentional\w*|deliberate\w*|purposely)\s+(\w+\s+){0,2}unscaled|unscaled\s+(\w+\s+){0,3}(by\s+design|on\s+purpose|intentional\w*|deliberate\w*|as\s+in\b)|no_scale|scale_attn_weights|mesh\s*(tensorflow|tf)\b|scaling\s+is\s+(folded|done|applied)|folded\s+into|scale\s*=\s*False|(no|without|not|missing|omit\w*)\s+(the\s+)?1\s*\/\s*(math\.)?sqrt|already\s+(\w+\s+){0,2}(scal|sqrt)|scal\w*\s+(factor\s+)?(is\s+)?(moved|folded|absorbed|included)/i.test(
     scopeText,
   );
 }

@@ -3,7 +3,7 @@
 // whose evidence is in another file (a finding names that file and carries it as a related location).
 import { strict as assert } from 'node:assert';
 import { Evaluator } from '../../../src/lint/analysis/evaluator';
-import { importRoots, moduleBases, moduleFile, normalizeRelPath, WorkspaceAnalysis, type WorkspaceFiles } from '../../../src/lint/analysis/workspace';
+import { importRoots, lineOf, moduleBases, moduleFile, normalizeRelPath, WorkspaceAnalysis, type WorkspaceFiles } from '../../../src/lint/analysis/workspace';
 import { createPythonParser } from '../../../src/lint/parser';
 import { createLinter, type ExtendedLinter, type Finding } from '../../../src/lint';
 import { grammar } from './helpers';
@@ -67,6 +67,23 @@ async function workspaceLinter(ws: WorkspaceFiles): Promise<ExtendedLinter> {
 }
 
 const codes = (fs: readonly Finding[]): string[] => fs.map((f) => `${f.code}@${f.line}`);
+
+describe('workspace: lineOf', () => {
+  it('gives the 1-based line of an offset (the count of line breaks before it, plus one), for any text and offset', () => {
+    const naive = (src: string, offset: number): number => src.slice(0, offset).split('\n').length;
+    let seed = 7;
+    const rand = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    for (let t = 0; t < 40; t++) {
+      const src = Array.from({ length: rand(60) }, () => (rand(4) === 0 ? '\n' : 'x')).join('');
+      for (let offset = 0; offset <= src.length + 1; offset++) assert.equal(lineOf(src, offset), naive(src, offset), `${JSON.stringify(src)} @ ${offset}`);
+    }
+    assert.equal(lineOf('', 0), 1);
+    assert.equal(lineOf('a\nb\nc', 4), 3);
+  });
+});
 
 describe('workspace: import resolution', () => {
   const ws = new MemoryWorkspace({
