@@ -11,6 +11,7 @@ import { CodeView } from './code-view';
 import { DebuggerView } from './debugger-view';
 import { button, h, select } from './dom';
 import { type SvgMatrix, buildSvg, longCsv, matrixCsv, modelSlug, svgColumnLabelsExtent, svgRowLabelsWidth, tensorJson, toJson } from './exports';
+import { renderMessage } from '../src/protocol/message';
 import { tokenLabel } from './format';
 import { GridView } from './grid-view';
 import { DEBUGGER_MAX_TOKENS, LINES_MAX_TOKENS, blockNote, cellLabels, describeHeadCell, downsampleFor, rowToken } from './head-view';
@@ -607,7 +608,8 @@ export class App {
     const run = this.run;
     if (!run) return undefined;
     const s = this.state;
-    const model = modelSlug(run.model);
+    // The file name from the English name (the parts), whatever the display language.
+    const model = modelSlug({ family: run.model.family, name: renderMessage(run.model.nameParts) });
     const tokens = run.tokens.map((tk) => tk.display);
     const queries = queryTokensOf(run).map((tk) => tk.display);
     const record = (tk: RunResult['tokens'][number]) => ({

@@ -7,6 +7,7 @@ import { isCancelledError } from '../protocol/rpc';
 import type { InspectedText } from '../protocol/webview';
 import { EngineHost } from './engine-host';
 import { localisedError, localisedParts, problemLoading, refusedTokenCount } from './engine-errors';
+import { localisedModelText } from './model-text';
 import { errorWithoutHint, headChoices, idsFromText } from './inspect-input';
 import { InspectorPanel, type PanelDataSource, type RerunOutcome } from './panel/panel';
 import type { PanelRestoreState } from './panel/restore';
@@ -160,7 +161,7 @@ export class InspectorCommands implements vscode.Disposable {
         if (heads !== undefined) await this.rememberHeads(uri, heads);
       }
       await this.context.workspaceState.update(LOADED_MODEL, uri.toString());
-      void vscode.window.showInformationMessage(vscode.l10n.t('Loaded {0}: {1}', fileName, info.detail));
+      void vscode.window.showInformationMessage(vscode.l10n.t('Loaded {0}: {1}', fileName, localisedModelText(info.detailParts)));
       await this.refreshPanelForModel(info);
       return undefined;
     } catch (e) {
@@ -262,7 +263,7 @@ export class InspectorCommands implements vscode.Disposable {
   private async refreshPanelForModel(info: ModelInfo): Promise<void> {
     const panel = InspectorPanel.current;
     if (!panel) return;
-    const name = info.family === 'seeded' ? vscode.l10n.t('seeded weights') : info.name;
+    const name = info.family === 'seeded' ? vscode.l10n.t('seeded weights') : localisedModelText(info.nameParts);
     if (!this.lastInspection) {
       panel.clear(vscode.l10n.t('Now using {0}. Select some text and run “Attention Inspector: Inspect Selection”.', name));
       return;
@@ -303,7 +304,10 @@ export class InspectorCommands implements vscode.Disposable {
       },
       { label: '$(eye) ' + vscode.l10n.t('Inspect Selection'), run: () => this.inspectSelection() },
     ];
-    const pick = await vscode.window.showQuickPick(items, { title: info ? info.name : vscode.l10n.t('Attention Inspector'), placeHolder: info?.detail });
+    const pick = await vscode.window.showQuickPick(items, {
+      title: info ? localisedModelText(info.nameParts) : vscode.l10n.t('Attention Inspector'),
+      placeHolder: info ? localisedModelText(info.detailParts) : undefined,
+    });
     await pick?.run();
   }
 
@@ -365,7 +369,8 @@ export class InspectorCommands implements vscode.Disposable {
 
   /** A checkpoint's vocabulary cannot hold the text's tokens: what to do about it in the editor. */
   private vocabularyMessage(err: Error): string {
-    const name = this.engine?.modelInfo?.name ?? vscode.l10n.t('The model');
+    const info = this.engine?.modelInfo;
+    const name = info ? localisedModelText(info.nameParts) : vscode.l10n.t('The model');
     return vscode.l10n.t(
       '{0} cannot read this text ({1}). Put the tokenizer.json that belongs to this checkpoint beside its weights and load them again, or select the token ids themselves (numbers only, for example 464, 3797, 3332) and run Inspect Selection on them.',
       name,
@@ -429,9 +434,9 @@ export class InspectorCommands implements vscode.Disposable {
 
   private showModel(info: ModelInfo | undefined): void {
     if (!info) return;
-    this.status.text = `$(eye) ${info.family === 'seeded' ? vscode.l10n.t('Seeded') : info.name}`;
+    this.status.text = `$(eye) ${info.family === 'seeded' ? vscode.l10n.t('Seeded') : localisedModelText(info.nameParts)}`;
     this.status.tooltip = new vscode.MarkdownString(
-      `**${vscode.l10n.t('Attention Inspector model')}**\n\n${info.detail}\n\n${vscode.l10n.t('Click to load weights or go back to seeded weights.')}`,
+      `**${vscode.l10n.t('Attention Inspector model')}**\n\n${localisedModelText(info.detailParts)}\n\n${vscode.l10n.t('Click to load weights or go back to seeded weights.')}`,
     );
     this.status.show();
   }

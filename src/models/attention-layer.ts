@@ -8,19 +8,20 @@
 import { type BoolTensor, type Tensor, formatShape } from '../engine';
 import { firstSeenIds, TorchGenerator } from '../engine/random';
 import type { ModelInfo, TokenInfo } from '../protocol/engine';
-import { type ConfigObject, plural, resolveHeads } from './config';
+import { type ConfigObject, resolveHeads } from './config';
 import { forwardResult, type LayerAttention } from './forward-result';
 import { attendAllHeads, linearToHeads } from './layers';
 import { attendLayer, maskSpec, shouldMaterialise } from './lazy-attention';
 import { ParamReader } from './params';
 import type { AttentionModel, ForwardOptions, ForwardResult } from './types';
-import { msg } from '../protocol/message';
+import { msg, type MessageParts } from '../protocol/message';
+import { countOf, describedAs, MODEL_TEXT, sentences } from './model-text';
 import { MODEL_ERRORS, modelError } from './errors';
 
 /** How the projections are stored, with their names relative to the layer's prefix. */
 interface LayerLayout {
-  /** For messages. */
-  description: string;
+  /** For the model's description. */
+  description: MessageParts;
   /** Packed [3D, E] in_proj_weight (rows W_q; W_k; W_v), or separate [D, E] matrices. */
   packed?: { weight: string; bias: string };
   separate?: { q: string; k: string; v: string; biases: [string, string, string] | { packedBias: string } };
@@ -30,37 +31,37 @@ interface LayerLayout {
 
 const LAYOUTS: readonly LayerLayout[] = [
   {
-    description: 'nn.MultiheadAttention (in_proj_weight)',
+    description: msg(MODEL_TEXT.layoutInProj),
     packed: { weight: 'in_proj_weight', bias: 'in_proj_bias' },
     out: ['out_proj.weight'],
     outBias: ['out_proj.bias'],
   },
   {
-    description: 'nn.MultiheadAttention (q_proj_weight, k_proj_weight, v_proj_weight)',
+    description: msg(MODEL_TEXT.layoutSeparate),
     separate: { q: 'q_proj_weight', k: 'k_proj_weight', v: 'v_proj_weight', biases: { packedBias: 'in_proj_bias' } },
     out: ['out_proj.weight'],
     outBias: ['out_proj.bias'],
   },
   {
-    description: 'q_proj / k_proj / v_proj linear layers',
+    description: msg(MODEL_TEXT.layoutProj),
     separate: { q: 'q_proj.weight', k: 'k_proj.weight', v: 'v_proj.weight', biases: ['q_proj.bias', 'k_proj.bias', 'v_proj.bias'] },
     out: ['out_proj.weight', 'o_proj.weight'],
     outBias: ['out_proj.bias', 'o_proj.bias'],
   },
   {
-    description: 'query / key / value linear layers',
+    description: msg(MODEL_TEXT.layoutQueryKeyValue),
     separate: { q: 'query.weight', k: 'key.weight', v: 'value.weight', biases: ['query.bias', 'key.bias', 'value.bias'] },
     out: ['out_proj.weight', 'o_proj.weight', 'out.weight'],
     outBias: ['out_proj.bias', 'o_proj.bias', 'out.bias'],
   },
   {
-    description: 'W_q / W_k / W_v matrices (read as nn.Linear weights [out, in]: x·W_qᵀ)',
+    description: msg(MODEL_TEXT.layoutUpperW),
     separate: { q: 'W_q', k: 'W_k', v: 'W_v', biases: ['b_q', 'b_k', 'b_v'] },
     out: ['W_o'],
     outBias: ['b_o'],
   },
   {
-    description: 'w_q / w_k / w_v matrices (read as nn.Linear weights [out, in]: x·w_qᵀ)',
+    description: msg(MODEL_TEXT.layoutLowerW),
     separate: { q: 'w_q', k: 'w_k', v: 'w_v', biases: ['b_q', 'b_k', 'b_v'] },
     out: ['w_o'],
     outBias: ['b_o'],
@@ -100,7 +101,7 @@ export function findAttentionLayer(tensors: Map<string, Tensor>): FoundAttention
     const [rows, cols] = t.shape;
     if (t.shape.length === 2 && cols !== undefined && cols > 0 && rows === 3 * cols) {
       const layout: LayerLayout = {
-        description: `a single [3E, E] matrix '${name}' read as nn.MultiheadAttention's in_proj_weight`,
+        description: msg(MODEL_TEXT.layoutSingleMatrix, name),
         packed: { weight: name, bias: `${name}.bias` },
         out: [],
         outBias: [],
@@ -121,7 +122,9 @@ export interface AttentionLayerWeights {
   k: { weight: Tensor; bias?: Tensor };
   v: { weight: Tensor; bias?: Tensor };
   hasOutProj: boolean;
-  headsSource: string;
+  headsSource: MessageParts;
+  /** True when the number of heads is the default rule's guess. */
+  headsAssumed: boolean;
 }
 
 function subTensor(t: Tensor, part: number, rows: number): Tensor {
@@ -174,7 +177,7 @@ export function readAttentionLayer(
   const out = p.optionalAny(layout.out, [null, D]);
   p.optionalAny(layout.outBias, [out?.shape[0] ?? null]);
   const heads = resolveHeads(config, ['num_heads', 'num_attention_heads', 'n_head'], D, configName);
-  return { embedDim: E, projDim: D, nHead: heads.nHead, q, k, v, hasOutProj: out !== undefined, headsSource: heads.source };
+  return { embedDim: E, projDim: D, nHead: heads.nHead, q, k, v, hasOutProj: out !== undefined, headsSource: heads.source, headsAssumed: heads.assumed };
 }
 
 /** Every head's q, k, v (H, T, hd) of the layer on inputs x (T, E), and the scale nn.MultiheadAttention applies. */
@@ -216,23 +219,33 @@ export function createAttentionLayerModel(options: AttentionLayerModelOptions): 
   const w = readAttentionLayer(options.tensors, found, options.config, fileName, options.configName);
   const hd = w.projDim / w.nHead;
   const others = found.allPrefixes.length - 1;
-  const where = found.prefix ? ` at '${found.prefix.slice(0, -1)}'` : '';
   const info: ModelInfo = {
     family: 'attention-layer',
-    name: `Attention layer ${fileName} (${plural(w.nHead, 'head')}, d_model ${w.embedDim})`,
-    detail: [
-      `${fileName}: one attention layer${where}, ${found.layout.description}; E ${w.embedDim}, ${plural(w.nHead, 'head')} of ${hd} dims (${w.headsSource}).`,
-      others > 0
-        ? `The file holds ${others} more attention layer${others > 1 ? 's' : ''} (${found.allPrefixes.slice(1, 4).join(', ')}${others > 3 ? ', …' : ''}); this one is shown.`
-        : '',
-      `The file has no embeddings: each distinct token gets a row of torch.manual_seed(${seed}); torch.randn(n_distinct, ${w.embedDim}), in first-seen order.`,
-      w.hasOutProj ? '' : 'No output projection in the file (not needed for the attention weights).',
-    ]
-      .filter((s) => s !== '')
-      .join(' '),
+    ...describedAs(
+      msg(MODEL_TEXT.attentionLayerName, fileName, countOf(w.nHead, 'head'), w.embedDim),
+      sentences(
+        found.prefix
+          ? msg(
+              MODEL_TEXT.attentionLayerAt,
+              fileName,
+              found.prefix.slice(0, -1),
+              found.layout.description,
+              w.embedDim,
+              countOf(w.nHead, 'head'),
+              hd,
+              w.headsSource,
+            )
+          : msg(MODEL_TEXT.attentionLayer, fileName, found.layout.description, w.embedDim, countOf(w.nHead, 'head'), hd, w.headsSource),
+        ...(others > 0
+          ? [msg(others > 1 ? MODEL_TEXT.moreLayers : MODEL_TEXT.moreLayer, others, `${found.allPrefixes.slice(1, 4).join(', ')}${others > 3 ? ', …' : ''}`)]
+          : []),
+        msg(MODEL_TEXT.seededEmbeddings, seed, w.embedDim),
+        ...(w.hasOutProj ? [] : [msg(MODEL_TEXT.noOutProj)]),
+      ),
+    ),
     nLayer: 1,
     nHead: w.nHead,
-    headsAssumed: w.headsSource.startsWith('assumed'),
+    headsAssumed: w.headsAssumed,
     dModel: w.embedDim,
     headDim: hd,
     causal: false,

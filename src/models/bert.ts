@@ -8,14 +8,15 @@
 import { type Tensor, gatherRows, layerNorm, linear } from '../engine';
 import type { ModelInfo, TokenInfo } from '../protocol/engine';
 import { type ActivationName, activateInPlace, checkActivation } from './activations';
-import { type ConfigObject, configNonNegative, configPositiveInt, configString, plural, resolveHeads } from './config';
+import { type ConfigObject, configNonNegative, configPositiveInt, configString, resolveHeads } from './config';
 import { checkLength, forwardResult, type LayerAttention, tokenIds } from './forward-result';
 import { mergeHeads, splitHeads } from './layers';
 import { addInPlace } from './row-loops';
 import { attendLayer, maskSpec, shouldMaterialise } from './lazy-attention';
 import { countParameters, formatCount, ParamReader } from './params';
 import type { AttentionModel, ForwardOptions, ForwardResult, MaskSpec, TokenizerChoice } from './types';
-import { msg, renderMessage } from '../protocol/message';
+import { msg, type MessageParts } from '../protocol/message';
+import { checkpointSummary, countOf, describedAs, MODEL_TEXT, sentences } from './model-text';
 import { jsonText, MODEL_ERRORS, modelError } from './errors';
 
 export interface BertConfig {
@@ -28,7 +29,7 @@ export interface BertConfig {
   typeVocabSize: number;
   layerNormEps: number;
   activation: ActivationName;
-  headsSource: string;
+  headsSource: MessageParts;
   /**
    * RoBERTa / XLM-R: position ids start after the padding id — cumsum(ids ≠ pad)·(ids ≠ pad) + pad, so padded
    * tokens sit at position pad and real tokens at pad + 1, pad + 2, … (HF create_position_ids_from_input_ids).
@@ -261,13 +262,27 @@ export function createBertModel(options: BertModelOptions): AttentionModel {
   const familyName = c.modelType === 'xlm-roberta' ? 'XLM-RoBERTa' : roberta ? 'RoBERTa' : 'BERT';
   const info: ModelInfo = {
     family: c.modelType === 'xlm-roberta' ? 'xlm-roberta' : roberta ? 'roberta' : 'bert',
-    name: `${familyName} ${fileName} (${plural(c.nLayer, 'layer')} × ${plural(c.nHead, 'head')}, d_model ${c.hidden})`,
-    detail: [
-      `${fileName}: ${familyName} checkpoint${prefix ? ` (names prefixed '${prefix}')` : ''}, ${formatCount(countParameters(tensors, prefix))} parameters in ${tensors.size} tensors.`,
-      `${plural(c.nLayer, 'layer')}, hidden ${c.hidden}, ${plural(c.nHead, 'head')} of ${c.hidden / c.nHead} dims (${c.headsSource}), intermediate ${c.intermediate} with ${c.activation}, LayerNorm eps ${c.layerNormEps}.`,
-      `Vocabulary ${c.vocabSize}, ${c.maxPositions} positions${roberta ? ` (counted from padding id ${c.paddingIdx} + 1)` : ''}; bidirectional attention, padding masked through the attention mask.`,
-      hasTokenizer ? 'Tokenizer: tokenizer.json.' : `No tokenizer: ${renderMessage(NO_TOKENIZER_HINT)}.`,
-    ].join(' '),
+    ...describedAs(
+      msg(MODEL_TEXT.checkpointName, familyName, fileName, countOf(c.nLayer, 'layer'), countOf(c.nHead, 'head'), c.hidden),
+      sentences(
+        checkpointSummary(fileName, familyName, prefix, formatCount(countParameters(tensors, prefix)), tensors.size),
+        msg(
+          MODEL_TEXT.bertShape,
+          countOf(c.nLayer, 'layer'),
+          c.hidden,
+          countOf(c.nHead, 'head'),
+          c.hidden / c.nHead,
+          c.headsSource,
+          c.intermediate,
+          c.activation,
+          String(c.layerNormEps),
+        ),
+        c.paddingIdx !== undefined
+          ? msg(MODEL_TEXT.robertaAttention, c.vocabSize, c.maxPositions, c.paddingIdx)
+          : msg(MODEL_TEXT.bertAttention, c.vocabSize, c.maxPositions),
+        hasTokenizer ? msg(MODEL_TEXT.tokenizerJson) : msg(MODEL_TEXT.noTokenizer, msg(MODEL_TEXT.bertNoTokenizerHint)),
+      ),
+    ),
     nLayer: c.nLayer,
     nHead: c.nHead,
     dModel: c.hidden,

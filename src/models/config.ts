@@ -1,7 +1,8 @@
 // A HuggingFace config.json, read defensively: only the few fields a family needs, each validated, and
 // every problem reported with the field name and what was expected.
 
-import { errorArg, msg } from '../protocol/message';
+import { errorArg, msg, type MessageParts } from '../protocol/message';
+import { MODEL_TEXT } from './model-text';
 import { jsonText, MODEL_ERRORS, modelError } from './errors';
 
 export type ConfigObject = Readonly<Record<string, unknown>>;
@@ -84,10 +85,13 @@ export function defaultHeadCount(width: number): number {
 export interface ResolvedHeads {
   nHead: number;
   /** Where the number came from, for ModelInfo.detail. */
-  source: string;
+  source: MessageParts;
   /** True when the default rule was used (no config value). */
   assumed: boolean;
 }
+
+/** The configName of a bare attention layer whose heads the user chose when loading it (no config.json). */
+export const HEADS_CHOSEN_WHEN_LOADING = 'the number of heads chosen when loading';
 
 /** n_head from config.json (`keys`), checked against the width; else the default rule, saying so. */
 export function resolveHeads(config: ConfigObject | undefined, keys: readonly string[], width: number, fileName = 'config.json'): ResolvedHeads {
@@ -96,21 +100,16 @@ export function resolveHeads(config: ConfigObject | undefined, keys: readonly st
     if (width % fromConfig !== 0) {
       throw modelError(MODEL_ERRORS.headsDoNotDivide, fileName, fromConfig, width);
     }
-    return { nHead: fromConfig, source: `from ${fileName}`, assumed: false };
+    return {
+      nHead: fromConfig,
+      source: fileName === HEADS_CHOSEN_WHEN_LOADING ? msg(MODEL_TEXT.headsChosen) : msg(MODEL_TEXT.headsFrom, fileName),
+      assumed: false,
+    };
   }
   const nHead = defaultHeadCount(width);
-  const rule =
-    width % DEFAULT_HEAD_DIM === 0
-      ? `width ${width} / ${DEFAULT_HEAD_DIM} dims per head`
-      : `the largest divisor of width ${width} that keeps heads at least ${DEFAULT_HEAD_DIM} wide, or 1 head below width ${DEFAULT_HEAD_DIM}`;
   return {
     nHead,
-    source: `assumed: no config.json gives the number of heads, so the default rule applies, ${rule}; put the model's config.json beside the weights to be sure`,
+    source: msg(width % DEFAULT_HEAD_DIM === 0 ? MODEL_TEXT.headsAssumedWidth : MODEL_TEXT.headsAssumedDivisor, width, DEFAULT_HEAD_DIM),
     assumed: true,
   };
-}
-
-/** "1 head", "2 heads". */
-export function plural(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }

@@ -14,7 +14,6 @@ import { type Tensor, formatShape, getKernel, linear } from '../engine';
 import type { ModelInfo, TokenInfo } from '../protocol/engine';
 import type { StoredTensor, TensorStore } from '../weights/snapshot';
 import { activateInPlace } from './activations';
-import { plural } from './config';
 import { type DecoderConfig, type DecoderFamily, FAMILY_LABEL, namedWithFamily, readDecoderConfig } from './decoder-config';
 import type { ConfigObject } from './config';
 import { checkLength, forwardResult, type LayerAttention, tokenIds } from './forward-result';
@@ -28,7 +27,8 @@ import { rmsNorm, rmsNormInPlace } from './rms-norm';
 import { applyRopeInPlace, ropeInverseFrequencies, type RopeSpec, ropeTables, type RopeTables } from '../engine/ops/rope';
 import { softcapInPlace } from '../engine/ops/softcap';
 import type { AttentionModel, ForwardOptions, ForwardResult, MaskSpec, TokenizerChoice } from './types';
-import { msg, renderMessage, type MessageArg } from '../protocol/message';
+import { msg, type MessageArg, type MessageParts } from '../protocol/message';
+import { concat, countOf, describedAs, MODEL_TEXT, sentences } from './model-text';
 import { MODEL_ERRORS, modelError } from './errors';
 
 /** Tensor names that identify a RoPE decoder (after its prefix, '' or 'model.'). */
@@ -341,6 +341,28 @@ export interface DecoderModelOptions {
 
 const NO_TOKENIZER_HINT = msg(MODEL_ERRORS.noTokenizer);
 
+/** The description's sentence on RoPE, the attention scale, soft-caps, sliding windows and q/k norms. */
+function ropeSentence(c: DecoderConfig, rope: DecoderConfig['layers'][number]['rope'], windows: readonly (number | undefined)[]): MessageParts {
+  const scaled = rope.scaling.type !== 'default';
+  const partial = rope.rotaryDim < c.headDim;
+  const clauses: MessageParts[] = [
+    scaled && partial
+      ? msg(MODEL_TEXT.ropeScaledPartial, rope.theta, rope.scaling.type, rope.rotaryDim, c.headDim)
+      : scaled
+        ? msg(MODEL_TEXT.ropeScaled, rope.theta, rope.scaling.type)
+        : partial
+          ? msg(MODEL_TEXT.ropePartial, rope.theta, rope.rotaryDim, c.headDim)
+          : msg(MODEL_TEXT.rope, rope.theta),
+    msg(MODEL_TEXT.attnScale, c.attnScale.toPrecision(4)),
+  ];
+  if (c.attnSoftcap) clauses.push(msg(MODEL_TEXT.attnSoftcap, c.attnSoftcap));
+  if (c.finalSoftcap) clauses.push(msg(MODEL_TEXT.finalSoftcap, c.finalSoftcap));
+  const window = windows.find((w) => w !== undefined);
+  if (window !== undefined) clauses.push(msg(MODEL_TEXT.slidingWindow, window, windows.filter((w) => w !== undefined).length, c.nLayer));
+  if (c.qkNorm) clauses.push(msg(MODEL_TEXT.qkNorm));
+  return msg(MODEL_TEXT.sentence, concat(...clauses));
+}
+
 /** The AttentionModel of a RoPE decoder checkpoint: causal, GQA, its own tokenizer.json. */
 export function createDecoderModel(options: DecoderModelOptions): AttentionModel {
   const cp = readDecoder(options.store, options.prefix, options.config, options.family, options.label, options.configName);
@@ -350,20 +372,32 @@ export function createDecoderModel(options: DecoderModelOptions): AttentionModel
   const tokenizer: TokenizerChoice = hasTokenizer ? { kind: 'tokenizer-json', json: options.tokenizerJson! } : { kind: 'words' };
   const kvHeads = kvHeadMap(c.nHead, c.nKvHead);
   const windows = c.layers.map((s) => s.window);
-  const sliding = windows.filter((w) => w !== undefined).length;
   const first = c.layers[0];
   if (first === undefined) throw new Error(`${options.label}: the configuration describes no layers`);
   const rope = first.rope;
   const info: ModelInfo = {
     family: c.family,
-    name: `${namedWithFamily(c.family, options.label)} (${plural(c.nLayer, 'layer')} × ${plural(c.nHead, 'head')}, d_model ${c.hidden})`,
-    detail: [
-      `${options.label}: ${familyLabel} checkpoint, ${formatCount(cp.parameters)} parameters.`,
-      `${plural(c.nLayer, 'layer')}, d_model ${c.hidden}, ${plural(c.nHead, 'query head')} sharing ${plural(c.nKvHead, 'key/value head')} (${c.nHead / c.nKvHead} per group), head_dim ${c.headDim}, MLP ${c.intermediate} wide with ${c.activation}, RMSNorm eps ${c.rmsNormEps}.`,
-      `RoPE θ ${rope.theta}${rope.scaling.type !== 'default' ? ` with ${rope.scaling.type} scaling` : ''}${rope.rotaryDim < c.headDim ? ` on ${rope.rotaryDim} of ${c.headDim} dims` : ''}; scale ${c.attnScale.toPrecision(4)}${c.attnSoftcap ? `; attention soft-cap ${c.attnSoftcap}` : ''}${c.finalSoftcap ? `, final soft-cap ${c.finalSoftcap}` : ''}${sliding ? `; sliding window ${windows.find((w) => w !== undefined)} on ${sliding} of ${c.nLayer} layers` : ''}${c.qkNorm ? '; q/k RMSNorm' : ''}.`,
-      `Vocabulary ${c.vocabSize}, ${c.maxPositions} positions; causal attention.`,
-      hasTokenizer ? 'Tokenizer: tokenizer.json.' : `No tokenizer: ${renderMessage(NO_TOKENIZER_HINT)}.`,
-    ].join(' '),
+    ...describedAs(
+      msg(MODEL_TEXT.decoderName, namedWithFamily(c.family, options.label), countOf(c.nLayer, 'layer'), countOf(c.nHead, 'head'), c.hidden),
+      sentences(
+        msg(MODEL_TEXT.decoderSummary, options.label, familyLabel, formatCount(cp.parameters)),
+        msg(
+          MODEL_TEXT.decoderShape,
+          countOf(c.nLayer, 'layer'),
+          c.hidden,
+          countOf(c.nHead, 'query head'),
+          countOf(c.nKvHead, 'key/value head'),
+          c.nHead / c.nKvHead,
+          c.headDim,
+          c.intermediate,
+          c.activation,
+          String(c.rmsNormEps),
+        ),
+        ropeSentence(c, rope, windows),
+        msg(MODEL_TEXT.decoderAttention, c.vocabSize, c.maxPositions),
+        hasTokenizer ? msg(MODEL_TEXT.tokenizerJson) : msg(MODEL_TEXT.noTokenizer, msg(MODEL_TEXT.noTokenizerHint)),
+      ),
+    ),
     nLayer: c.nLayer,
     nHead: c.nHead,
     dModel: c.hidden,

@@ -7,14 +7,15 @@
 import { type Tensor, gatherRows, layerNorm, linear } from '../engine';
 import type { ModelInfo, TokenInfo } from '../protocol/engine';
 import { type ActivationName, activateInPlace, checkActivation } from './activations';
-import { type ConfigObject, configBoolean, configNonNegative, configPositiveInt, configString, plural, resolveHeads } from './config';
+import { type ConfigObject, configBoolean, configNonNegative, configPositiveInt, configString, resolveHeads } from './config';
 import { checkLength, forwardResult, type LayerAttention, tokenIds } from './forward-result';
 import { conv1d, mergeHeads, sliceColumns, splitHeads } from './layers';
 import { addInPlace } from './row-loops';
 import { attendLayer, maskSpec, shouldMaterialise } from './lazy-attention';
 import { countParameters, formatCount, ParamReader } from './params';
 import type { AttentionModel, ForwardOptions, ForwardResult, MaskSpec, TokenizerChoice } from './types';
-import { msg } from '../protocol/message';
+import { msg, type MessageParts } from '../protocol/message';
+import { checkpointSummary, countOf, describedAs, MODEL_TEXT, sentences } from './model-text';
 import { MODEL_ERRORS, modelError } from './errors';
 
 export interface Gpt2Config {
@@ -31,7 +32,7 @@ export interface Gpt2Config {
   /** Also divide layer l's scores by l + 1 (HF scale_attn_by_inverse_layer_idx, default false). */
   scaleByInverseLayerIdx: boolean;
   /** Where nHead came from (config.json or the default rule), for ModelInfo.detail. */
-  headsSource: string;
+  headsSource: MessageParts;
 }
 
 interface Gpt2Block {
@@ -234,13 +235,38 @@ export function createGpt2Model(options: Gpt2ModelOptions): AttentionModel {
   const params = countParameters(tensors, prefix);
   const info: ModelInfo = {
     family: 'gpt2',
-    name: `GPT-2 ${fileName} (${plural(c.nLayer, 'layer')} × ${plural(c.nHead, 'head')}, d_model ${c.nEmbd})`,
-    detail: [
-      `${fileName}: GPT-2 checkpoint${prefix ? ` (names prefixed '${prefix}')` : ''}, ${formatCount(params)} parameters in ${tensors.size} tensors.`,
-      `${plural(c.nLayer, 'block')}, d_model ${c.nEmbd}, ${plural(c.nHead, 'head')} of ${c.nEmbd / c.nHead} dims (${c.headsSource}), MLP ${c.nInner} wide with ${c.activation}, LayerNorm eps ${c.layerNormEpsilon}.`,
-      `Vocabulary ${c.vocabSize}, ${c.nPositions} positions; causal attention${c.scaleAttnWeights ? ' scaled by 1/√d_head' : ' without scaling'}${c.scaleByInverseLayerIdx ? ', and by 1/(layer+1)' : ''}.`,
-      `Tokenizer: ${tokenizer.kind === 'gpt2' ? 'GPT-2 byte-level BPE' : 'tokenizer.json'}.`,
-    ].join(' '),
+    ...describedAs(
+      msg(MODEL_TEXT.checkpointName, 'GPT-2', fileName, countOf(c.nLayer, 'layer'), countOf(c.nHead, 'head'), c.nEmbd),
+      sentences(
+        checkpointSummary(fileName, 'GPT-2', prefix, formatCount(params), tensors.size),
+        msg(
+          MODEL_TEXT.gpt2Shape,
+          countOf(c.nLayer, 'block'),
+          c.nEmbd,
+          countOf(c.nHead, 'head'),
+          c.nEmbd / c.nHead,
+          c.headsSource,
+          c.nInner,
+          c.activation,
+          String(c.layerNormEpsilon),
+        ),
+        msg(
+          MODEL_TEXT.gpt2Attention,
+          c.vocabSize,
+          c.nPositions,
+          msg(
+            c.scaleAttnWeights
+              ? c.scaleByInverseLayerIdx
+                ? MODEL_TEXT.scaledByLayer
+                : MODEL_TEXT.scaled
+              : c.scaleByInverseLayerIdx
+                ? MODEL_TEXT.unscaledByLayer
+                : MODEL_TEXT.unscaled,
+          ),
+        ),
+        msg(tokenizer.kind === 'gpt2' ? MODEL_TEXT.tokenizerGpt2 : MODEL_TEXT.tokenizerJson),
+      ),
+    ),
     nLayer: c.nLayer,
     nHead: c.nHead,
     dModel: c.nEmbd,

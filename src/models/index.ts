@@ -44,6 +44,7 @@ export {
   type FoundAttentionLayer,
 } from './attention-layer';
 export { parseConfigJson, defaultHeadCount, resolveHeads, DEFAULT_HEAD_DIM, type ConfigObject } from './config';
+import { HEADS_CHOSEN_WHEN_LOADING } from './config';
 export type { LayerAttention } from './forward-result';
 
 export interface LoadModelOptions {
@@ -209,7 +210,7 @@ export function loadModel(tensors: Map<string, Tensor>, options: LoadModelOption
       return createAttentionLayerModel({
         ...common,
         config: { ...config, num_heads: heads },
-        configName: 'the number of heads chosen when loading',
+        configName: HEADS_CHOSEN_WHEN_LOADING,
         found: detected.found,
         seed,
       });

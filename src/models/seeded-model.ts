@@ -5,6 +5,8 @@ import type { BoolTensor, Tensor } from '../engine';
 import { seededAttentionWeights } from '../engine/random';
 import type { ModelInfo, TokenInfo } from '../protocol/engine';
 import { forwardResult } from './forward-result';
+import { msg } from '../protocol/message';
+import { describedAs, MODEL_TEXT } from './model-text';
 import { linearToHeads } from './layers';
 import { allowedMatrix, attendLayer, maskSpec, shouldMaterialise } from './lazy-attention';
 import type { AttentionModel, ForwardOptions, ForwardResult } from './types';
@@ -23,8 +25,7 @@ export function createSeededModel({ seed, heads, dModel }: SeededModelConfig): A
   }
   const info: ModelInfo = {
     family: 'seeded',
-    name: `Seeded (seed ${seed}, ${heads} heads, d_model ${dModel})`,
-    detail: `One self-attention layer with weights drawn by torch.manual_seed(${seed}); head dim ${dModel / heads}.`,
+    ...describedAs(msg(MODEL_TEXT.seededName, seed, heads, dModel), msg(MODEL_TEXT.seededDetail, seed, dModel / heads)),
     nLayer: 1,
     nHead: heads,
     dModel,

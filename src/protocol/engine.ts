@@ -4,6 +4,7 @@
 import type { AttentionTrace, TraceOptions } from '../engine/trace';
 import type { Tensor } from '../engine/tensor';
 import type { CallsDiagnosis, TraceIndex } from '../record';
+import type { MessageParts } from './message';
 
 /** workerData of the engine worker (dist/worker.js), read once at its start. */
 export interface EngineWorkerData {
@@ -50,10 +51,14 @@ export type ModelFamily =
 
 export interface ModelInfo {
   family: ModelFamily;
-  /** One line for the status bar and the panel title. */
+  /** One line for the status bar and the panel title, in English (the CLI prints it). */
   name: string;
-  /** A longer description (file, shapes, what was recognised). */
+  /** `name` as a template and arguments (src/models/model-text.ts), which the editor renders in its display language. */
+  nameParts: MessageParts;
+  /** A longer description (file, shapes, what was recognised), in English. */
   detail: string;
+  /** `detail` as a template and arguments. */
+  detailParts: MessageParts;
   nLayer: number;
   nHead: number;
   dModel: number;

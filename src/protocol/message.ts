@@ -5,7 +5,8 @@
 //
 // Every template is declared in a table with `defineTemplates` under an l10n comment (its bundle key is
 // `<English>/<comment>`): the linter's under `lint`, the errors the user sees (loaders, model configs,
-// tokenizers, the engine session) under `error`, the recorder's runtime findings under `runtime`. The
+// tokenizers, the engine session) under `error`, the recorder's runtime findings under `runtime`, a model's name
+// and description (src/models/model-text.ts) under `model`. The
 // declaration records it in a registry that tests enumerate (each must have a translation with the same
 // placeholders); `msg` accepts only such templates. An error whose text is a message is a `MessageError`: it
 // crosses the worker protocol as its parts (src/protocol/rpc.ts) and the host renders it in the display language.
@@ -24,7 +25,7 @@ export interface MessageParts {
 export type MessageArg = string | number | MessageParts;
 
 /** The l10n comments of the template tables: a template's bundle key is `<English>/<comment>`. */
-export type TemplateDomain = 'lint' | 'error' | 'runtime';
+export type TemplateDomain = 'lint' | 'error' | 'runtime' | 'model';
 
 const registry = new Map<TemplateDomain, Set<string>>();
 

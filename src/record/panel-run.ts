@@ -15,6 +15,8 @@ import type { TraceCall, TraceIndex } from './trace';
 import { stepSources } from './step-sources';
 import { positionLabels, type RecordedLabels } from './token-labels';
 import { attentionView } from './view';
+import { msg } from '../protocol/message';
+import { concat, describedAs, MODEL_TEXT } from '../models/model-text';
 
 const THUMBNAIL_SIZE = 64;
 /** Most weights of one recorded run the panel gets at once (as the worker's 16 MB limit). */
@@ -160,14 +162,24 @@ export function buildRecordedRun(
   const keys = opts.labels?.keys?.length === S ? opts.labels.keys : positionLabels(S);
   const square = T === S;
   const queries = square ? null : opts.labels?.queries?.length === T ? opts.labels.queries : positionLabels(T, 'q');
-  const where = first.site.user ? `${basename(first.site.user.path)}:${first.site.user.line}` : `call #${first.id}`;
-  const shape = square ? '' : `, ${T} ${T === 1 ? 'query' : 'queries'} × ${S} keys`;
+  const where = first.site.user ? `${basename(first.site.user.path)}:${first.site.user.line}` : msg(MODEL_TEXT.recordedCall, first.id);
+  const recordedCalls = msg(
+    nLayer === 1 ? MODEL_TEXT.recordedCalls1 : MODEL_TEXT.recordedCallsN,
+    nLayer,
+    first.kind,
+    trace.program.target,
+    opts.batch,
+    batchSize,
+  );
+  const torch = msg(MODEL_TEXT.recordedTorch, trace.program.torch);
   const run: RunResult = {
     runId: opts.runId,
     model: {
       family: 'attention-layer',
-      name: `Recorded: ${first.module ?? first.kind} (${where})`,
-      detail: `${nLayer} recorded ${first.kind} call${nLayer === 1 ? '' : 's'} from ${trace.program.target}, batch element ${opts.batch} of ${batchSize}${shape}; torch ${trace.program.torch}`,
+      ...describedAs(
+        msg(MODEL_TEXT.recordedName, first.module ?? first.kind, where),
+        square ? concat(recordedCalls, torch) : concat(recordedCalls, msg(T === 1 ? MODEL_TEXT.recordedShape1 : MODEL_TEXT.recordedShapeN, T, S), torch),
+      ),
       nLayer,
       nHead,
       dModel: 0,

@@ -3,8 +3,8 @@
 // sees. A malformed weight file gives an error notification in Chinese naming the file; a Python file with an
 // attention bug gets Chinese rows in the Problems view, a Chinese hover and Chinese quick-fix titles; Lint
 // Workspace sums up in Chinese and names a closed notebook's cell in Chinese; the command palette, the inspector
-// panel (except the model's name in its title, which the engine still makes in English) and the question before a
-// selection longer than maxTokens speak Chinese. VS Code's own strings stay English (the pack translates none).
+// panel (the model's name in its title and its description too) and the question before a selection longer than
+// maxTokens speak Chinese. VS Code's own strings stay English (the pack translates none).
 // The expected text is computed, never written down: the pure loader and linter run here on the same bytes and
 // their message parts are rendered through l10n/bundle.l10n.zh-cn.json (package.nls.zh-cn.json for the palette)
 // the way vscode.l10n.t renders them.
@@ -16,6 +16,7 @@ import { ENGINE_ERRORS } from '../../src/protocol/engine-errors';
 import { fillTemplate, messagePartsOf, renderMessage, type MessageParts, type Template } from '../../src/protocol/message';
 import { PANEL_STRING_KEYS } from '../../src/protocol/webview';
 import { InspectSession } from '../../src/models/session';
+import type { ModelInfo } from '../../src/protocol/engine';
 import { ruleByCode } from '../../src/lint/rules';
 import { readTensors } from '../../src/weights';
 import type { ProblemRow, Webview } from './driver/workbench';
@@ -41,6 +42,7 @@ const zhNls = readJson('package.nls.zh-cn.json');
 const hostText = (english: string, ...args: (string | number)[]) => fillTemplate(zh[english] ?? english, args);
 const lintText = (parts: MessageParts) => renderMessage(parts, (t, args) => fillTemplate(zh[`${t}/lint`] ?? t, args));
 const errorText = (parts: MessageParts) => renderMessage(parts, (t, args) => fillTemplate(zh[`${t}/error`] ?? t, args));
+const modelText = (parts: MessageParts) => renderMessage(parts, (t, args) => fillTemplate(zh[`${t}/model`] ?? t, args));
 
 /** A palette title of one of the extension's commands in zh-cn (the category is not translated). */
 const commandTitle = (key: string) => `Attention Inspector: ${zhNls[key]}`;
@@ -108,6 +110,11 @@ function panelTexts(panel: Webview): Promise<string[]> {
 function untranslated(texts: string[]): string[] {
   const english = PANEL_STRING_KEYS.filter((key) => zh[key] !== undefined && zh[key] !== key).map((key) => ({ key, pattern: templatePattern(key) }));
   return texts.filter((text) => english.some(({ pattern }) => pattern.test(text)));
+}
+
+/** The seeded model the session configures, as the engine describes it. */
+function expectedModel(): Promise<ModelInfo> {
+  return new InspectSession().configure({ kind: 'seeded', seed: 0, heads: HEADS, dModel: 64 });
 }
 
 /** The tokens the engine makes of `text` with the seeded model the session configures. */
@@ -265,6 +272,15 @@ describe('the extension in a zh-cn VS Code (display language Simplified Chinese)
     const header = new RegExp(templateSource(zh['{0} tokens · {1} layers × {2} heads · {3} ms'], [tokens.length, 1, HEADS, /\d+/]));
     await panel.waitForText(header, 60_000);
     assert.deepEqual(untranslated(await panelTexts(panel)), [], 'English strings left in the heads grid');
+    // The model's name (the panel's title) and description (its tooltip) as the engine's parts in Chinese.
+    const model = await expectedModel();
+    const [name, detail] = [modelText(model.nameParts), modelText(model.detailParts)];
+    assert.match(name, HAN);
+    assert.notEqual(name, model.name);
+    const title = panel.locator('h1.title');
+    assert.equal((await title.textContent())?.trim(), name);
+    assert.equal(await title.getAttribute('title'), detail);
+    assert.match(detail, HAN);
 
     await panel.locator('button.thumb[data-layer="0"][data-head="2"]').click();
     await panel.waitForText(hostText('Layer {0} · head {1}', 0, 2));

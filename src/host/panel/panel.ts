@@ -15,6 +15,7 @@ import { makeNonce } from './nonce';
 import { type PanelRestoreState, restoreState } from './restore';
 import { panelStrings } from './strings';
 import { localisedError } from '../engine-errors';
+import { displayedModel, localisedModelText } from '../model-text';
 
 export const PANEL_VIEW_TYPE = 'attentionInspector.panel';
 
@@ -178,7 +179,7 @@ export class InspectorPanel implements vscode.Disposable {
     // The run's typed arrays are sent as they are (webview messages serialise ArrayBuffers efficiently).
     this.post({
       type: 'run',
-      run: this.run,
+      run: { ...this.run, model: displayedModel(this.run.model) },
       mode: this.viewState.mode,
       focus: this.viewState.focus,
       l10n: panelStrings(),
@@ -303,7 +304,11 @@ function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptions & 
 }
 
 function panelTitle(run: RunResult): string {
-  return vscode.l10n.t('Attention: {0} ({1} tokens)', run.model.family === 'seeded' ? vscode.l10n.t('seeded') : run.model.name, run.seqLen);
+  return vscode.l10n.t(
+    'Attention: {0} ({1} tokens)',
+    run.model.family === 'seeded' ? vscode.l10n.t('seeded') : localisedModelText(run.model.nameParts),
+    run.seqLen,
+  );
 }
 
 /** The page: no inline script or style; one nonce'd script; resources only from dist/ and media/. */

@@ -1,6 +1,6 @@
 // The errors the user sees (weight loaders, model configs, tokenizers, the engine session, the worker's file
-// reading) and the recorder's runtime findings are templates and arguments (src/protocol/message.ts) declared
-// under the l10n comments `error` and `runtime`: every declared template (enumerated from the registry once the
+// reading), the recorder's runtime findings and the models' names and descriptions are templates and arguments
+// (src/protocol/message.ts) declared under the l10n comments `error`, `runtime` and `model`: every declared template (enumerated from the registry once the
 // declaring modules are loaded, not grepped) has an English and a Simplified Chinese bundle entry
 // `<English>/<comment>` with the same placeholders, the Chinese has no English left outside backticks, and the
 // bundles keep no entry of those comments that no template uses any more.
@@ -22,15 +22,16 @@ const root = join(__dirname, '..', '..', '..');
 const bundle = (name: string) => JSON.parse(readFileSync(join(root, 'l10n', name), 'utf8')) as Record<string, string>;
 const placeholders = (s: string) => [...new Set([...s.matchAll(/\{(\d+)\}/g)].map((m) => m[1]))].sort().join(',');
 
-const DOMAINS: readonly TemplateDomain[] = ['error', 'runtime'];
+const DOMAINS: readonly TemplateDomain[] = ['error', 'runtime', 'model'];
 
-describe('error and runtime-finding templates: translations', () => {
+describe('error, runtime-finding and model-text templates: translations', () => {
   const en = bundle('bundle.l10n.json');
   const zh = bundle('bundle.l10n.zh-cn.json');
 
   it('declares the errors’ and the runtime findings’ templates in the registry', () => {
     assert.ok(registeredTemplates('error').length > 200, `only ${registeredTemplates('error').length} error templates registered`);
     assert.ok(registeredTemplates('runtime').length > 25, `only ${registeredTemplates('runtime').length} runtime templates registered`);
+    assert.ok(registeredTemplates('model').length > 60, `only ${registeredTemplates('model').length} model templates registered`);
   });
 
   for (const domain of DOMAINS) {

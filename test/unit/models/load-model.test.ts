@@ -3,6 +3,7 @@ import { strict as assert } from 'node:assert';
 import type { Tensor } from '../../../src/engine/tensor';
 import { defaultHeadCount, detectFamily, loadModel, resolveHeads } from '../../../src/models';
 import { fixtureTensors, withPrefix } from './helpers';
+import { renderMessage } from '../../../src/protocol/message';
 
 const t = (...shape: number[]): Tensor => ({ data: new Float32Array(shape.reduce((p, d) => p * d, 1)), shape });
 
@@ -66,10 +67,14 @@ describe('default number of heads (no config.json)', () => {
     }
   });
   it('a config value wins and is reported as such', () => {
-    assert.deepEqual(resolveHeads({ n_head: 2 }, ['n_head'], 16), { nHead: 2, source: 'from config.json', assumed: false });
+    const fromConfig = resolveHeads({ n_head: 2 }, ['n_head'], 16);
+    assert.deepEqual([fromConfig.nHead, renderMessage(fromConfig.source), fromConfig.assumed], [2, 'from config.json', false]);
     const assumed = resolveHeads({}, ['n_head'], 768);
     assert.equal(assumed.nHead, 12);
     assert.equal(assumed.assumed, true);
-    assert.match(assumed.source, /^assumed: no config\.json gives the number of heads, so the default rule applies, width 768 \/ 64 dims per head/);
+    assert.match(
+      renderMessage(assumed.source),
+      /^assumed: no config\.json gives the number of heads, so the default rule applies, width 768 \/ 64 dims per head/,
+    );
   });
 });

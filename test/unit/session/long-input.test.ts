@@ -121,7 +121,19 @@ interface Asked {
  * odd; its weights are never materialised, and headInputs is counted (a long run must not need it).
  */
 function stubModel(nHead: number, asked: Asked): AttentionModel {
-  const info: ModelInfo = { family: 'seeded', name: 'stub', detail: 'stub', nLayer: 1, nHead, dModel: nHead, headDim: 1, causal: false, tokenizer: 'words' };
+  const info: ModelInfo = {
+    family: 'seeded',
+    name: 'stub',
+    nameParts: { template: 'stub', args: [] },
+    detail: 'stub',
+    detailParts: { template: 'stub', args: [] },
+    nLayer: 1,
+    nHead,
+    dModel: nHead,
+    headDim: 1,
+    causal: false,
+    tokenizer: 'words',
+  };
   return {
     info,
     tokenizer: { kind: 'words' },
