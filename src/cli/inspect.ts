@@ -406,7 +406,10 @@ function writeText(io: InspectIO, session: InspectSession, run: RunResult, found
 /** Writes the JSON document piece by piece (the weights of a large model do not fit one string). */
 function writeJson(io: InspectIO, session: InspectSession, run: RunResult): void {
   const { model, tokens, nLayer, nHead, seqLen: T } = run;
-  const info: ModelInfo = { ...model };
+  // The model as the CLI has always printed it: its English name and detail, not their parts (the editor's).
+  const info: Partial<ModelInfo> = { ...model };
+  delete info.nameParts;
+  delete info.detailParts;
   io.stdout(`{"model":${JSON.stringify(info)},\n"tokens":${JSON.stringify(tokens satisfies TokenInfo[])},\n"heads":[`);
   for (let l = 0; l < nLayer; l++) {
     for (let h = 0; h < nHead; h++) {

@@ -50,6 +50,12 @@ describe('attention-inspector inspect (built CLI)', function () {
     assertClose(found.attentions.data, expected, { label: 'attentions (config.json beside)' });
     assert.equal(found.model.family, 'gpt2');
     assert.equal(found.model.nHead, 2);
+    // The English name and description, without the parts the editor translates.
+    assert.match(found.model.name, /^GPT-2 model\.safetensors \(2 layers × 2 heads, d_model 16\)$/);
+    assert.deepEqual(
+      Object.keys(found.model).filter((k) => k.endsWith('Parts')),
+      [],
+    );
     assert.deepEqual(
       found.tokens.map((t: { id: number }) => t.id),
       fx.input_ids,
