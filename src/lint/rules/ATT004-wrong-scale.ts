@@ -40,7 +40,7 @@ const T = defineTemplates({
   twiceOnPath: 'The scores are scaled by 1/sqrt(d) twice on this path ({0} and {1}): the logits end up divided by d.',
   firstFactor: 'the first 1/sqrt(d) factor {0} is applied here',
   eachOperand:
-    'The queries and the keys are each scaled by 1/sqrt({2}) ({0} and {1}), so their product, the scores, is divided by {2}, a dimension, not by its square root: the logits become too small and the attention nearly uniform. Scale only one of them, or scale the scores once.',
+    'The queries and the keys are each scaled by 1/sqrt(d) ({0} and {1}), so their product, the scores, is divided by d, a dimension, not by its square root: the logits become too small and the attention nearly uniform. Scale only one of them, or scale the scores once.',
   otherOperand: 'the other operand is scaled by {0} here',
   sqrtFix: 'Use sqrt({0}) (changes the weights)',
 });
@@ -355,15 +355,10 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
                   // deliberate normalisation and the temperature sets the sharpness: silent. Without one it is 1/d, the
                   // bug `/ d_k` is, and the message says so.
                   if (scaleOps(alt).some(isTemperature)) continue;
-                  report(
-                    second.factorNode,
-                    msg(T.eachOperand, quote(ctx.text(first.factorNode), 30), quote(ctx.text(second.factorNode), 30), second.dim?.text ?? 'd'),
-                    undefined,
-                    [
-                      { node: first.node, message: msg(T.otherOperand, quote(ctx.text(first.factorNode), 30)) },
-                      ...factorDefinitions(ev, second.factorNode, site.ctx, 1),
-                    ],
-                  );
+                  report(second.factorNode, msg(T.eachOperand, quote(ctx.text(first.factorNode), 30), quote(ctx.text(second.factorNode), 30)), undefined, [
+                    { node: first.node, message: msg(T.otherOperand, quote(ctx.text(first.factorNode), 30)) },
+                    ...factorDefinitions(ev, second.factorNode, site.ctx, 1),
+                  ]);
                   break;
                 }
                 report(second.factorNode, msg(T.twiceOnPath, quote(ctx.text(first.factorNode), 30), quote(ctx.text(second.factorNode), 30)), undefined, [
@@ -423,10 +418,10 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       return undefined;
     }
 
-    /** Two 1/sqrt(d) factors of one dimension, one on the queries and one on the keys (before they meet). */
+    /** Two 1/sqrt(d) factors, one on the queries and one on the keys (before they meet): 1/d on the scores. */
     function eachOperandOnce(a: ScaleOp, b: ScaleOp): boolean {
-      const sides = new Set([a.on, b.on]);
-      return sides.has('query') && sides.has('key') && !!a.dim && !!b.dim && bare(a.dim.text) === bare(b.dim.text);
+      const sides = [a.on, b.on];
+      return sides.includes('query') && sides.includes('key');
     }
 
     /** A temperature on the scores: a factor named as a scale or temperature, or a constant, no dimension in it. */
@@ -434,12 +429,9 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       return o.on === 'scores' && o.power === undefined && (o.named !== undefined || o.constant !== undefined);
     }
 
-    /** The width of each part of a fused projection's output written `k * w` or `w * k` (k an integer of 2 or more). */
+    /** The width of each part of a fused projection's output written `k * w` or `w * k` (k a digit from 2 to 9: q, k, v or k, v fused). */
     function fusedWidthOf(out: string): string | undefined {
-      const m = /^(\d+)\*(.+)$/.exec(out) ?? /^(.+)\*(\d+)$/.exec(out);
-      if (!m) return undefined;
-      const [k, w] = /^\d+$/.test(m[1] ?? '') ? [m[1], m[2]] : [m[2], m[1]];
-      return Number(k) >= 2 ? w : undefined;
+      return (/^[2-9]\*(.+)$/.exec(out) ?? /^(.+)\*[2-9]$/.exec(out))?.[1];
     }
 
     /** The assignment (or other statement part) that holds a definition's target. */
