@@ -1409,7 +1409,7 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
   if (batches) return batches;
   // A learned parameter is the tensor it wraps (`nn.Parameter(torch.randn(d, 1))` keeps its length-1 axis).
   if (qname === 'torch.nn.Parameter' || qname === 'torch.nn.parameter.Parameter' || qname === 'tensorflow.Variable') {
-    return tensorish(val(ev, c, c.args.positional[0] ?? arg(c, 'data') ?? arg(c, 'initial_value')));
+    return { ...tensorish(val(ev, c, c.args.positional[0] ?? arg(c, 'data') ?? arg(c, 'initial_value'))), learned: true };
   }
   const masked = maskFunction(ev, c, qname);
   if (masked) return masked;

@@ -102,6 +102,7 @@ function portableTensor(v: AValue, origin: ValueOrigin | undefined, depth: numbe
     'projectedWidth',
     'featAt',
     'lastSize1',
+    'learned',
     'reversedUnknownRank',
   ]);
   // Operations on the way (scales, masks) name nodes of the other file: their effect is unknown here, except a

@@ -246,6 +246,8 @@ export interface AValue {
   readonly proj?: ProjectionInfo;
   /** Negative index of the feature axis when it is not last (after a transpose of unknown rank). */
   readonly featAt?: number;
+  /** A learned parameter as created (`nn.Parameter(...)`, `tf.Variable(...)`), possibly by a helper: not computed scores. */
+  readonly learned?: boolean;
   /** The last axis has length 1 (Linear/Dense to one feature) even though the rank is unknown. */
   readonly lastSize1?: boolean;
   /** `.T` of a tensor of unknown rank (all axes reversed). */

@@ -11,6 +11,10 @@ import { apiName, insertKeyword, quote, type FixSpec, type RelatedSpec, type Rul
 
 const T = defineTemplates({
   axisLength1: 'axis {0} of {1} has length 1, so every weight is 1.0',
+  length1Learned:
+    '{0} normalises the learned parameter {1} over {2}, an axis of length 1: every weight is 1.0 whatever the parameter learns. Normalise over the axis that holds the alternatives.',
+  length1Value:
+    '{0} normalises {1} over {2}, an axis of length 1: every weight is 1.0 whatever the input. Normalise over the axis that holds the alternatives.',
   batchAxis: 'axis {0} of {1} is the batch axis ({2}), so the weights are normalised across different examples',
   batchAxisUnsized: 'axis {0} of {1} is the batch axis (batch), so the weights are normalised across different examples',
   noDimUnknownRank: "without dim, PyTorch picks the axis from the input's rank (dim 0 for 3-D, dim 1 for 4-D), which is never the key axis of batched scores",
@@ -51,6 +55,8 @@ interface Verdict {
   site: SoftmaxSite;
   wrong: boolean;
   right: boolean;
+  /** The softmax is over an axis of length 1 (wrong for any input, attention scores or not). */
+  length1?: boolean;
   /** The key axis (negative) when known, for the fix and the message. */
   keyAxis?: number;
   why: MessageArg;
@@ -65,7 +71,7 @@ export const ATT001: Rule = {
     docs: {
       summary: 'Softmax over an axis that is not the key axis of the attention scores.',
       whatItDoes:
-        'Checks that the softmax applied to attention scores normalises over the key axis: the axis that comes from the keys in `q @ k.transpose(-2, -1)` (or the key index of an einsum), and the axis that is summed over when the weights multiply the values. It also reports a softmax without `dim` on attention scores (PyTorch then picks an axis by a legacy rule: dim 0 for 3-D input, dim 1 for 4-D input) a softmax over an axis of length 1 (scores from `nn.Linear(..., 1)`, from `x @ w` with `w = nn.Parameter(torch.randn(d, 1))`, or from a `sum(..., keepdim=True)` / `keepdims=True` / `keep_dims=True`), and a softmax over the axis the code itself shapes as the batch (shape comments such as `[batch size, src len]`, `B, T, C = x.shape`, reshapes), as in additive attention energies `(B, S)` normalised with `dim=0` (energies count as attention scores when they are named so, feed a product with the values, or are filled out with a mask (`masked_fill(pad, -inf)`) before the softmax). The rank of the scores comes from the code (a reshape, `B, T, C = x.size()` or `b, n, d, h = *x.shape, self.heads`, a shape comment, also one shape stated for several names: `# q, k, v: (B, H, T, d)`) or from the product itself (`k.transpose(2, 3)` swaps the last two axes of 4-D keys, `k.permute(0, 2, 1)` lists every axis of 3-D keys, and the queries share the rank of the keys). The layout is followed through `permute`, `transpose`, `squeeze`/`unsqueeze`, `view`/`reshape`, `flatten`/`unflatten`, `movedim`, `expand`/`repeat`/`expand_as`, `chunk`/`split`/`unbind` with indexing and tuple unpacking, reductions, broadcasts (a product `q[:, :, None] * k[:, None]` summed over the features, or additive pairs `v(tanh(Wq(q)[:, :, None] + Wk(k)[:, None])).squeeze(-1)`, is read as the scores, its key axis the one where q has length 1), einsum and einops. The values of that product are the tensor named as values, or the very tensor the keys (or queries) of the scores came from (`bmm(softmax(p @ q.T), q)` in co-attention). A softmax over another axis of scores that another softmax also normalises over their key axis (dual-softmax matching, `softmax(sim, 1) * softmax(sim, 2)`) is deliberate and not reported. When the softmax is over the key axis but the product with the values sums the weights over their query axis (`V.T @ weights`, `torch.bmm(value, attention)` without transposing the weights), the finding is reported at that product, where the bug is.',
+        'Checks that the softmax applied to attention scores normalises over the key axis: the axis that comes from the keys in `q @ k.transpose(-2, -1)` (or the key index of an einsum), and the axis that is summed over when the weights multiply the values. It also reports a softmax without `dim` on attention scores (PyTorch then picks an axis by a legacy rule: dim 0 for 3-D input, dim 1 for 4-D input) a softmax over an axis of length 1 (scores from `nn.Linear(..., 1)`, from `x @ w` with `w = nn.Parameter(torch.randn(d, 1))`, or from a `sum(..., keepdim=True)` / `keepdims=True` / `keep_dims=True`; a value with no sign of being attention scores, such as a learned parameter of shape (1, L) made by a helper, is reported for what it is, without the key-axis wording), and a softmax over the axis the code itself shapes as the batch (shape comments such as `[batch size, src len]`, `B, T, C = x.shape`, reshapes), as in additive attention energies `(B, S)` normalised with `dim=0` (energies count as attention scores when they are named so, feed a product with the values, or are filled out with a mask (`masked_fill(pad, -inf)`) before the softmax). The rank of the scores comes from the code (a reshape, `B, T, C = x.size()` or `b, n, d, h = *x.shape, self.heads`, a shape comment, also one shape stated for several names: `# q, k, v: (B, H, T, d)`) or from the product itself (`k.transpose(2, 3)` swaps the last two axes of 4-D keys, `k.permute(0, 2, 1)` lists every axis of 3-D keys, and the queries share the rank of the keys). The layout is followed through `permute`, `transpose`, `squeeze`/`unsqueeze`, `view`/`reshape`, `flatten`/`unflatten`, `movedim`, `expand`/`repeat`/`expand_as`, `chunk`/`split`/`unbind` with indexing and tuple unpacking, reductions, broadcasts (a product `q[:, :, None] * k[:, None]` summed over the features, or additive pairs `v(tanh(Wq(q)[:, :, None] + Wk(k)[:, None])).squeeze(-1)`, is read as the scores, its key axis the one where q has length 1), einsum and einops. The values of that product are the tensor named as values, or the very tensor the keys (or queries) of the scores came from (`bmm(softmax(p @ q.T), q)` in co-attention). A softmax over another axis of scores that another softmax also normalises over their key axis (dual-softmax matching, `softmax(sim, 1) * softmax(sim, 2)`) is deliberate and not reported. When the softmax is over the key axis but the product with the values sums the weights over their query axis (`V.T @ weights`, `torch.bmm(value, attention)` without transposing the weights), the finding is reported at that product, where the bug is.',
       whyIsThisBad:
         'Each query must distribute a total weight of 1 over the keys. A softmax over the query axis (`dim=-2`), the heads or the batch produces weights that sum to 1 in the wrong direction: rows of the attention matrix no longer sum to 1, padding and causal masks stop meaning what they should, and the model trains on a different function than the one in the paper. The code runs without any error, which is why this bug survives.',
       example: `scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))  # (B, H, L, S)
@@ -124,6 +130,7 @@ out = weights @ v`,
             wrong: true,
             right: false,
             keyAxis: undefined,
+            length1: true,
             why: msg(T.axisLength1, site.dim, describeInput(ctx, site)),
           };
       }
@@ -278,8 +285,11 @@ out = weights @ v`,
             : msg(T.noDim);
       /* c8 ignore next -- judge() always names the axis to pass for a softmax without dim (-1 when the key axis is unknown) */
       const suggested = v.keyAxis ?? -1;
-      const message =
-        site.dim === 'implicit' || site.dim === 'all'
+      // A value with no sign of being attention scores (a learned parameter, a helper's output): say what it is, not what a key axis is.
+      const plain = v.length1 && site.inputNode && !site.input.attn && !hasRoles(site.input);
+      const message = plain
+        ? msg(site.input.learned ? T.length1Learned : T.length1Value, apiName(site.display), quote(ctx.text(site.inputNode), 40), dimText)
+        : site.dim === 'implicit' || site.dim === 'all'
           ? msg(T.appliedWithout, apiName(site.display), describeInput(ctx, site), dimText, v.why, site.framework === 'torch' ? 'dim' : 'axis', suggested)
           : msg(T.notKeyAxis, apiName(site.display), describeInput(ctx, site), dimText, v.why);
       ctx.report({ node: where, message, fix: fixFor(v), related: relatedFor(site) });

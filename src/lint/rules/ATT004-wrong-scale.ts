@@ -39,6 +39,9 @@ const T = defineTemplates({
   scaleNeverPassed: 'the scale {0} is computed here and never passed to {1}',
   twiceOnPath: 'The scores are scaled by 1/sqrt(d) twice on this path ({0} and {1}): the logits end up divided by d.',
   firstFactor: 'the first 1/sqrt(d) factor {0} is applied here',
+  eachOperand:
+    'The queries and the keys are each scaled by 1/sqrt(d) ({0} and {1}), so their product, the scores, is divided by d, a dimension, not by its square root: the logits become too small and the attention nearly uniform. Scale only one of them, or scale the scores once.',
+  otherOperand: 'the other operand is scaled by {0} here',
   sqrtFix: 'Use sqrt({0}) (changes the weights)',
 });
 import { factorReapplied, isKernelScaleName, scaleForm } from './scale-defs';
@@ -54,7 +57,7 @@ export const ATT004: Rule = {
     docs: {
       summary: 'The attention scale is wrong: d instead of sqrt(d), sqrt(d_model) for per-head scores, applied twice, or after softmax.',
       whatItDoes:
-        "Classifies every factor that multiplies or divides q, k, the scores or the weights: a dimension (`d_k`, `k.size(-1)`, `self.head_dim`), its square root, or a named scale whose definition it follows (`self.scale = head_dim ** -0.5`). It reports a division by the dimension itself (or by a scale that is already 1/sqrt(d): `/ self.scale` with `self.scale = head_dim ** -0.5`), a square root of the model width (`d_model`, `embed_dim`, the `C` that was split into heads) on multi-head scores (not when a caller binds that name to one head's width, `C // n_heads`, nor for a last axis named `D` of a tensor already split into heads), two 1/sqrt(d) factors on one path (also when a helper of another workspace file returns the scaled `q`; including a pre-scaled `q` given to `F.scaled_dot_product_attention`, `flash_attn_func` or xformers' `memory_efficient_attention`, which scale by 1/sqrt(E) again unless `scale=` / `softmax_scale=` is passed, or which are handed `scale=` 1/sqrt(d) on top), a scale applied to the weights after softmax, and a `scale=`/`softmax_scale=` handed to a fused kernel that is 1/d, a dimension, or 1/sqrt of the model width on per-head scores, and a fused kernel (`F.scaled_dot_product_attention`, flash-attn's `flash_attn_func`) called without `scale=`/`softmax_scale=` although the module computes its own scale with a factor beyond 1/sqrt(d) (a layer-index or YaRN factor, a constant, 1/d): the kernel then silently uses its default.",
+        "Classifies every factor that multiplies or divides q, k, the scores or the weights: a dimension (`d_k`, `k.size(-1)`, `self.head_dim`), its square root, or a named scale whose definition it follows (`self.scale = head_dim ** -0.5`). It reports a division by the dimension itself (or by a scale that is already 1/sqrt(d): `/ self.scale` with `self.scale = head_dim ** -0.5`), a square root of the model width (`d_model`, `embed_dim`, the `C` that was split into heads) on multi-head scores (not when a caller binds that name to one head's width, `C // n_heads`, nor for a last axis named `D` of a tensor already split into heads, nor on single-head scores: with one head, whether the queries have no head axis or one of length 1, and a fused `nn.Linear(dim, 3 * dim)` cut into q, k and v, the model width is the head width), two 1/sqrt(d) factors on one path (also when a helper of another workspace file returns the scaled `q`; including a pre-scaled `q` given to `F.scaled_dot_product_attention`, `flash_attn_func` or xformers' `memory_efficient_attention`, which scale by 1/sqrt(E) again unless `scale=` / `softmax_scale=` is passed, or which are handed `scale=` 1/sqrt(d) on top; the queries and the keys each divided by sqrt(C) are reported as what they are, scores divided by C, the same bug as `/ d_k`, unless a temperature then scales the scores (LoFTR-style matching, `einsum('nlc,nsc->nls', feat0, feat1) / temperature`), where the 1/C is a deliberate normalisation of each feature set and the temperature sets the sharpness), a scale applied to the weights after softmax, and a `scale=`/`softmax_scale=` handed to a fused kernel that is 1/d, a dimension, or 1/sqrt of the model width on per-head scores, and a fused kernel (`F.scaled_dot_product_attention`, flash-attn's `flash_attn_func`) called without `scale=`/`softmax_scale=` although the module computes its own scale with a factor beyond 1/sqrt(d) (a layer-index or YaRN factor, a constant, 1/d): the kernel then silently uses its default.",
       whyIsThisBad:
         'The scale keeps the logits at unit variance. Dividing by d instead of sqrt(d) (or scaling twice) makes the logits too small and the attention nearly uniform; sqrt(d_model) on per-head scores over-shrinks them by sqrt(n_heads); a scale after softmax does nothing to the logits and breaks the rows-sum-to-1 property.',
       example: `scores = q @ k.transpose(-2, -1) / self.head_dim
@@ -119,6 +122,9 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       const proj = target.attn?.queryProj ?? (target.role === 'query' || target.role === 'key' ? target.proj : undefined);
       if (!proj || !op.dim) return undefined;
       if (!proj.inText || !proj.outText || bare(proj.inText) === bare(proj.outText)) return undefined;
+      // A fused projection (`nn.Linear(dim, 3 * dim)` split into q, k, v) gives each part the input's width: on one head
+      // that width is the head width, and a split into heads is judged as the model width below.
+      if (fusedWidthOf(bare(proj.outText)) === bare(proj.inText) && oneHead(target)) return undefined;
       if (op.dim.ofTensor && op.dim.ofTensor === proj.input && op.dim.lastAxisOf) return proj.inText;
       if (bare(op.dim.text) === bare(proj.inText)) return proj.inText;
       return undefined;
@@ -132,6 +138,17 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       const parent = op.node.parent;
       const holder = parent?.type === 'augmented_assignment' && op.node.field === 'left' ? parent : op.node;
       return holder.children.find((c) => !c.named && (c.type === '/' || c.type === '/=' || c.type === '*' || c.type === '*='))?.type;
+    };
+
+    /**
+     * The scores are of one head: the queries have no axis of heads, or it has length 1 (`reshape(B, N, 3, 1, C)`).
+     * With one head the model width C is the head width; only a split into several heads makes sqrt(C) wrong.
+     */
+    const oneHead = (target: ScaleSite['target']): boolean => {
+      const axes = target.attn?.queryAxes;
+      if (axes?.some((a) => a.label === 'head')) return false;
+      if (axes?.length === 4 && axes[1]?.size1) return true;
+      return !target.multiHead && target.ndim !== 4;
     };
 
     /** A name inside the factor that is the size of a non-last (sequence) axis of the queries, by their stated shape. */
@@ -226,7 +243,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           if (which === 'head') headWidthSomewhere.add(op.factorNode.id);
           if (which !== 'model') return;
           const multiHead = target.multiHead || (target.attn !== undefined && target.ndim === 4);
-          if (!multiHead) return;
+          if (!multiHead || oneHead(target)) return;
           // Decided at the end: another context (a caller, the constructor call that bound it) may show it is a head's width.
           modelWidth.push({
             node: op.factorNode,
@@ -332,6 +349,18 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
               const second = sqrt.at(-1);
               // `first && second` hold whenever there are two or more
               if (sqrt.length >= 2 && first && second) {
+                if (sqrt.length === 2 && eachOperandOnce(first, second)) {
+                  // q and k each divided by sqrt(C): the same as the scores divided by C. Followed by a temperature
+                  // (LoFTR-style matching: each feature set normalised, then `einsum(...) / temperature`), the 1/C is a
+                  // deliberate normalisation and the temperature sets the sharpness: silent. Without one it is 1/d, the
+                  // bug `/ d_k` is, and the message says so.
+                  if (scaleOps(alt).some(isTemperature)) continue;
+                  report(second.factorNode, msg(T.eachOperand, quote(ctx.text(first.factorNode), 30), quote(ctx.text(second.factorNode), 30)), undefined, [
+                    { node: first.node, message: msg(T.otherOperand, quote(ctx.text(first.factorNode), 30)) },
+                    ...factorDefinitions(ev, second.factorNode, site.ctx, 1),
+                  ]);
+                  break;
+                }
                 report(second.factorNode, msg(T.twiceOnPath, quote(ctx.text(first.factorNode), 30), quote(ctx.text(second.factorNode), 30)), undefined, [
                   { node: first.node, message: msg(T.firstFactor, quote(ctx.text(first.factorNode), 30)) },
                   ...factorDefinitions(ev, second.factorNode, site.ctx, 1),
@@ -387,6 +416,22 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
         return { name, defText: ctx.text(def), def, divides };
       }
       return undefined;
+    }
+
+    /** Two 1/sqrt(d) factors, one on the queries and one on the keys (before they meet): 1/d on the scores. */
+    function eachOperandOnce(a: ScaleOp, b: ScaleOp): boolean {
+      const sides = [a.on, b.on];
+      return sides.includes('query') && sides.includes('key');
+    }
+
+    /** A temperature on the scores: a factor named as a scale or temperature, or a constant, no dimension in it. */
+    function isTemperature(o: ScaleOp): boolean {
+      return o.on === 'scores' && o.power === undefined && (o.named !== undefined || o.constant !== undefined);
+    }
+
+    /** The width of each part of a fused projection's output written `k * w` or `w * k` (k a digit from 2 to 9: q, k, v or k, v fused). */
+    function fusedWidthOf(out: string): string | undefined {
+      return (/^[2-9]\*(.+)$/.exec(out) ?? /^(.+)\*[2-9]$/.exec(out))?.[1];
     }
 
     /** The assignment (or other statement part) that holds a definition's target. */
