@@ -492,19 +492,12 @@ function where(ev: Evaluator, c: Call, condNode: PyNode | undefined, xNode: PyNo
   const y = ev.eval(yNode, c.ctx);
   const xFill = isMaskingFill(x);
   const yFill = isMaskingFill(y);
+  // `target` where the condition selects (maskSelectsFill) or leaves (not) the positions that get `fill`
+  const recordFill = (target: AValue, targetNode: PyNode, fill: AValue, fillNode: PyNode, maskSelectsFill: boolean): void => {
+    ev.facts.fill.push({ node: c.node, ctx: c.ctx, how: 'where', target, targetNode, fillNode, fill, mask: cond, maskNode: condNode, maskSelectsFill });
+  };
   if (yFill && !xFill) {
-    ev.facts.fill.push({
-      node: c.node,
-      ctx: c.ctx,
-      how: 'where',
-      target: x,
-      targetNode: xNode,
-      fillNode: yNode,
-      fill: y,
-      mask: cond,
-      maskNode: condNode,
-      maskSelectsFill: false,
-    });
+    recordFill(x, xNode, y, yNode, false);
     if (x.attn?.stage === 'scores' || isZero(x) || attentionTarget(ev, x, xNode))
       ev.facts.mask.push({
         node: c.node,
@@ -526,18 +519,7 @@ function where(ev: Evaluator, c: Call, condNode: PyNode | undefined, xNode: PyNo
     return tensorish(x);
   }
   if (xFill && !yFill) {
-    ev.facts.fill.push({
-      node: c.node,
-      ctx: c.ctx,
-      how: 'where',
-      target: y,
-      targetNode: yNode,
-      fillNode: xNode,
-      fill: x,
-      mask: cond,
-      maskNode: condNode,
-      maskSelectsFill: true,
-    });
+    recordFill(y, yNode, x, xNode, true);
     if (y.attn?.stage === 'scores' || isZero(y) || attentionTarget(ev, y, yNode))
       ev.facts.mask.push({
         node: c.node,
@@ -562,33 +544,11 @@ function where(ev: Evaluator, c: Call, condNode: PyNode | undefined, xNode: PyNo
   // scores, so ATT007 can say the other positions keep a weight after the softmax; the scores are not masked by it.
   const weakFill = (v: AValue): boolean => v.kind === 'number' && v.num !== undefined && !isMaskingFill(v);
   if (x.attn?.stage === 'scores' && weakFill(y) && !weakFill(x)) {
-    ev.facts.fill.push({
-      node: c.node,
-      ctx: c.ctx,
-      how: 'where',
-      target: x,
-      targetNode: xNode,
-      fillNode: yNode,
-      fill: y,
-      mask: cond,
-      maskNode: condNode,
-      maskSelectsFill: false,
-    });
+    recordFill(x, xNode, y, yNode, false);
     return x;
   }
   if (y.attn?.stage === 'scores' && weakFill(x) && !weakFill(y)) {
-    ev.facts.fill.push({
-      node: c.node,
-      ctx: c.ctx,
-      how: 'where',
-      target: y,
-      targetNode: yNode,
-      fillNode: xNode,
-      fill: x,
-      mask: cond,
-      maskNode: condNode,
-      maskSelectsFill: true,
-    });
+    recordFill(y, yNode, x, xNode, true);
     return y;
   }
   // Zeroing attention weights after softmax: torch.where(mask, w, 0.), torch.where(~mask, torch.zeros_like(w), w).
