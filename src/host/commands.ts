@@ -12,7 +12,7 @@ import { errorWithoutHint, headChoices, idsFromText } from './inspect-input';
 import { InspectorPanel, type PanelDataSource, type RerunOutcome } from './panel/panel';
 import type { PanelRestoreState } from './panel/restore';
 import { readSettings } from './settings';
-import { withDeferredProgress } from './progress';
+import { localisedProgress, withDeferredProgress } from './progress';
 import { JSON_SIZE_ERRORS, jsonTooLarge, MAX_CONFIG_JSON_BYTES, MAX_TOKENIZER_JSON_BYTES } from '../weights/options';
 import { MessageError, messagePartsOf, msg } from '../protocol/message';
 import { MODEL_ERRORS } from '../models/errors';
@@ -197,7 +197,7 @@ export class InspectorCommands implements vscode.Disposable {
     const engine = this.getEngine();
     engine.setModelSource(source);
     return withDeferredProgress(vscode.l10n.t('Loading {0}…', fileName), 0, (token, report) =>
-      engine.ensureModel({ signal: token, onProgress: (f, m) => report(f, m) }),
+      engine.ensureModel({ signal: token, onProgress: (f, m, parts) => report(f, localisedProgress(m, parts)) }),
     );
   }
 
@@ -336,7 +336,11 @@ export class InspectorCommands implements vscode.Disposable {
         vscode.l10n.t('Computing attention…'),
         400,
         (token, report) =>
-          engine.request('run', request, { signal: token, onProgress: (f, m) => report(f, m), ...(long ? { timeoutMs: LONG_RUN_TIMEOUT_MS } : {}) }),
+          engine.request('run', request, {
+            signal: token,
+            onProgress: (f, m, parts) => report(f, localisedProgress(m, parts)),
+            ...(long ? { timeoutMs: LONG_RUN_TIMEOUT_MS } : {}),
+          }),
         closed.token,
       );
     } catch (e) {

@@ -14,6 +14,7 @@ import { attendAllHeads, linearToHeads } from './layers';
 import { attendLayer, maskSpec, shouldMaterialise } from './lazy-attention';
 import { ParamReader } from './params';
 import type { AttentionModel, ForwardOptions, ForwardResult } from './types';
+import { ENGINE_PROGRESS } from '../protocol/engine-progress';
 import { msg, type MessageParts } from '../protocol/message';
 import { countOf, describedAs, MODEL_TEXT, sentences } from './model-text';
 import { MODEL_ERRORS, modelError } from './errors';
@@ -268,7 +269,7 @@ export function createAttentionLayerModel(options: AttentionLayerModelOptions): 
       // One layer whose output nobody reads: the tiled path has nothing to compute until weights are asked for.
       const materialise = shouldMaterialise(1, w.nHead, T, forwardOptions.materialiseBytes);
       const { probs } = await attendLayer(q, k, v, { mask, scale, materialise, needContext: false, checkpoint: forwardOptions.checkpoint });
-      forwardOptions.progress?.(1, 'attention computed');
+      forwardOptions.progress?.(1, msg(ENGINE_PROGRESS.attentionComputed));
       return forwardResult([{ q, k, v, scale, probs }], w.nHead, T, mask, 'attention layer');
     },
   };

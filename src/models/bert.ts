@@ -15,6 +15,7 @@ import { addInPlace } from './row-loops';
 import { attendLayer, maskSpec, shouldMaterialise } from './lazy-attention';
 import { countParameters, formatCount, ParamReader } from './params';
 import type { AttentionModel, ForwardOptions, ForwardResult, MaskSpec, TokenizerChoice } from './types';
+import { ENGINE_PROGRESS } from '../protocol/engine-progress';
 import { msg, type MessageParts } from '../protocol/message';
 import { checkpointSummary, countOf, describedAs, MODEL_TEXT, sentences } from './model-text';
 import { jsonText, MODEL_ERRORS, modelError } from './errors';
@@ -234,7 +235,7 @@ export async function bertForward(checkpoint: BertCheckpoint, ids: readonly numb
     addInPlace(out.data, a.data);
     hidden = layerNorm(out, { weight: b.outNorm.weight, bias: b.outNorm.bias, eps }); // (T, E)
     hiddenStates.push(hidden);
-    options.progress?.((l + 1) / c.nLayer, `BERT layer ${l + 1} of ${c.nLayer}`);
+    options.progress?.((l + 1) / c.nLayer, msg(ENGINE_PROGRESS.bertLayer, l + 1, c.nLayer));
   }
   return { hiddenStates, layers, mask };
 }

@@ -27,6 +27,7 @@ import { rmsNorm, rmsNormInPlace } from './rms-norm';
 import { applyRopeInPlace, ropeInverseFrequencies, type RopeSpec, ropeTables, type RopeTables } from '../engine/ops/rope';
 import { softcapInPlace } from '../engine/ops/softcap';
 import type { AttentionModel, ForwardOptions, ForwardResult, MaskSpec, TokenizerChoice } from './types';
+import { ENGINE_PROGRESS } from '../protocol/engine-progress';
 import { msg, type MessageArg, type MessageParts } from '../protocol/message';
 import { concat, countOf, describedAs, MODEL_TEXT, sentences } from './model-text';
 import { MODEL_ERRORS, modelError } from './errors';
@@ -305,7 +306,7 @@ export async function decoderForward(cp: DecoderCheckpoint, ids: readonly number
     if (w.postFfNorm) down = { data: rmsNorm(down.data, E, w.postFfNorm.data, eps, c.normKind), shape: [T, E] };
     addInPlace(h, down.data);
     hiddenStates.push({ data: new Float32Array(h), shape: [T, E] });
-    options.progress?.((l + 1) / c.nLayer, `${label} layer ${l + 1} of ${c.nLayer}`);
+    options.progress?.((l + 1) / c.nLayer, msg(ENGINE_PROGRESS.decoderLayer, label, l + 1, c.nLayer));
   }
   const lastHidden: Tensor = { data: rmsNorm(h, E, cp.finalNorm.data, eps, c.normKind), shape: [T, E] };
   const out: DecoderOutputs = { hiddenStates, lastHidden, layers, mask };

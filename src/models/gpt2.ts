@@ -14,6 +14,7 @@ import { addInPlace } from './row-loops';
 import { attendLayer, maskSpec, shouldMaterialise } from './lazy-attention';
 import { countParameters, formatCount, ParamReader } from './params';
 import type { AttentionModel, ForwardOptions, ForwardResult, MaskSpec, TokenizerChoice } from './types';
+import { ENGINE_PROGRESS } from '../protocol/engine-progress';
 import { msg, type MessageParts } from '../protocol/message';
 import { checkpointSummary, countOf, describedAs, MODEL_TEXT, sentences } from './model-text';
 import { MODEL_ERRORS, modelError } from './errors';
@@ -209,7 +210,7 @@ export async function gpt2Forward(checkpoint: Gpt2Checkpoint, ids: readonly numb
     activateInPlace(m.data, c.activation);
     addInPlace(h, conv1d(m, b.mlpProj.weight, b.mlpProj.bias, `GPT-2 h.${l}.mlp.c_proj`).data); // (T, E)
     blockOutputs.push({ data: new Float32Array(h), shape: [T, E] });
-    options.progress?.((l + 1) / c.nLayer, `GPT-2 block ${l + 1} of ${c.nLayer}`);
+    options.progress?.((l + 1) / c.nLayer, msg(ENGINE_PROGRESS.gpt2Block, l + 1, c.nLayer));
   }
   const lastHidden = layerNorm({ data: h, shape: [T, E] }, { weight: w.lnF.weight, bias: w.lnF.bias, eps }); // (T, E)
   const outputs: Gpt2Outputs = { embeddings, layers, attnOutputs, blockOutputs, lastHidden, mask };

@@ -3,6 +3,8 @@
 // Each accumulator takes rows in order, a block at a time; the same code serves materialised weights (one
 // block = the whole head). Pure.
 import { entropyNats } from '../engine';
+import { ENGINE_PROGRESS } from '../protocol/engine-progress';
+import { msg, type MessageParts } from '../protocol/message';
 
 /** Most bytes of weights one streamed block holds: (rows, T) float32. */
 export const STREAM_BLOCK_BYTES = 16 * 1024 * 1024;
@@ -149,7 +151,7 @@ export interface StreamOptions {
   /** Awaited after every block: yields, and throws when cancelled. */
   checkpoint?: () => Promise<void>;
   /** Called after every block with the share of the work done. */
-  progress?: (fraction: number, message: string) => void;
+  progress?: (fraction: number, message: MessageParts) => void;
 }
 
 /** Where the weights of one head come from, rows [r0, r1) at a time: (r1 − r0, T), written into `out` when it can. */
@@ -184,7 +186,7 @@ export async function streamHeadSummaries(
         thumb.add(rows, r0, r1 - r0);
         ent.add(rows, r1 - r0);
         done++;
-        opts.progress?.(done / (count * blocksPerHead), `summarising layer ${l} head ${h}`);
+        opts.progress?.(done / (count * blocksPerHead), msg(ENGINE_PROGRESS.summarising, l, h));
         await opts.checkpoint?.();
       }
       const i = l * nHead + h;

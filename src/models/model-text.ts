@@ -5,7 +5,7 @@
 // optional is its clauses concatenated (CONCAT: templates with no words, so a translation may only reorder or
 // drop the spaces), and a description is its sentences joined by SENTENCES ('{0} {1}', without spaces in zh-cn).
 import type { ModelInfo } from '../protocol/engine';
-import { defineTemplates, msg, renderMessage, type MessageParts, type Template } from '../protocol/message';
+import { defineTemplates, inDomain, msg, renderMessage, type MessageParts, type Template } from '../protocol/message';
 import { MODEL_ERRORS } from './errors';
 
 export const MODEL_TEXT = defineTemplates(
@@ -141,4 +141,12 @@ export function checkpointSummary(fileName: string, family: string, prefix: stri
 /** ModelInfo's name and description: the parts and their English rendering (what the CLI prints). */
 export function describedAs(nameParts: MessageParts, detailParts: MessageParts): Pick<ModelInfo, 'name' | 'nameParts' | 'detail' | 'detailParts'> {
   return { name: renderMessage(nameParts), nameParts, detail: renderMessage(detailParts), detailParts };
+}
+
+/**
+ * A model's name as an argument of a message under another comment (an engine error, a progress text): its
+ * parts marked as model text, so that the editor shows the name in the display language, the CLI in English.
+ */
+export function modelNameArg(info: Pick<ModelInfo, 'nameParts'>): MessageParts {
+  return inDomain(info.nameParts, 'model');
 }

@@ -5,6 +5,7 @@ import type { BoolTensor, Tensor } from '../engine';
 import { seededAttentionWeights } from '../engine/random';
 import type { ModelInfo, TokenInfo } from '../protocol/engine';
 import { forwardResult } from './forward-result';
+import { ENGINE_PROGRESS } from '../protocol/engine-progress';
 import { msg } from '../protocol/message';
 import { describedAs, MODEL_TEXT } from './model-text';
 import { linearToHeads } from './layers';
@@ -55,7 +56,7 @@ export function createSeededModel({ seed, heads, dModel }: SeededModelConfig): A
       // One layer whose output nobody reads: the tiled path has nothing to compute until weights are asked for.
       const materialise = shouldMaterialise(1, heads, T, options.materialiseBytes);
       const { probs } = await attendLayer(q, k, v, { mask, scale, materialise, needContext: false, checkpoint: options.checkpoint }); // probs (H, T, T)
-      options.progress?.(1, 'attention computed');
+      options.progress?.(1, msg(ENGINE_PROGRESS.attentionComputed));
       return forwardResult([{ q, k, v, scale, probs }], heads, T, mask, 'seeded model');
     },
   };

@@ -10,10 +10,12 @@ import { MAX_TRACE_CELLS, traceAttention, type AttentionTrace, type MaskChoice, 
 import type { AttentionRequest, AttentionResult, ModelInfo, ModelSource, RunRequest, RunResult, TokenInfo } from '../protocol/engine';
 import { STALE_RUN, TOO_MANY_TOKENS } from '../protocol/engine';
 import { ENGINE_ERRORS, TOKEN_COUNT_LIMIT } from '../protocol/engine-errors';
-import { MessageError, msg } from '../protocol/message';
+import { ENGINE_PROGRESS } from '../protocol/engine-progress';
+import { MessageError, msg, type MessageParts } from '../protocol/message';
 import { createTokenizer, type Tokenizer } from '../tokenize';
 import { type CheckpointSnapshot, snapshotFromFile } from '../weights/snapshot';
 import { loadModelFromStore } from './index';
+import { modelNameArg } from './model-text';
 import { checkRowRange } from './forward-result';
 import { BlockAverager, blockFor, blockRows, RowEntropyAccumulator, STREAM_BLOCK_BYTES, streamHeadSummaries, ThumbnailAccumulator } from './head-stream';
 import { createSeededModel } from './seeded-model';
@@ -38,7 +40,7 @@ export function loadSnapshot(snapshot: CheckpointSnapshot, seed?: number): Atten
 
 export interface SessionContext {
   checkpoint?: () => Promise<void>;
-  progress?: (fraction: number, message: string) => void;
+  progress?: (fraction: number, message: MessageParts) => void;
 }
 
 /** Full weights are sent with the run when they fit in this many bytes; else the panel asks per head. */
@@ -129,9 +131,9 @@ export class InspectSession {
       throw e;
     }
     if (model.info.maxPositions !== undefined && tokens.length > model.info.maxPositions) {
-      throw new MessageError(msg(ENGINE_ERRORS.maxPositions, model.info.name, model.info.maxPositions, tokens.length));
+      throw new MessageError(msg(ENGINE_ERRORS.maxPositions, modelNameArg(model.info), model.info.maxPositions, tokens.length));
     }
-    ctx.progress?.(0, `running ${model.info.name} on ${tokens.length} tokens`);
+    ctx.progress?.(0, msg(ENGINE_PROGRESS.running, modelNameArg(model.info), tokens.length));
     const { nLayer, nHead } = model.info;
     const T = tokens.length;
     // The forward's own progress fills the first half of a long run; the streamed summaries the rest.
@@ -292,7 +294,7 @@ export class InspectSession {
     const model = this.requireModel();
     for (const id of ids) {
       if (!Number.isInteger(id) || id < 0 || (model.info.vocabSize !== undefined && id >= model.info.vocabSize)) {
-        throw new MessageError(msg(ENGINE_ERRORS.idOutsideVocabulary, id, model.info.name, (model.info.vocabSize ?? Infinity) - 1));
+        throw new MessageError(msg(ENGINE_ERRORS.idOutsideVocabulary, id, modelNameArg(model.info), (model.info.vocabSize ?? Infinity) - 1));
       }
     }
     let displays: string[] | undefined;

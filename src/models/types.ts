@@ -7,6 +7,7 @@
 // demand, a block of query rows at a time, by headAttentionRows: memory stays O(T·d) per layer.
 import type { Tensor } from '../engine/tensor';
 import type { ModelInfo, TokenInfo } from '../protocol/engine';
+import type { MessageParts } from '../protocol/message';
 
 /** Which tokenizer a model wants (see src/tokenize). */
 export type TokenizerChoice = { kind: 'words' } | { kind: 'gpt2' } | { kind: 'tokenizer-json'; json: string };
@@ -21,8 +22,8 @@ export interface ForwardOptions {
   causal?: boolean;
   /** Awaited between layers (and heads): yields to the worker's event loop and throws when cancelled. */
   checkpoint?: () => Promise<void>;
-  /** Reports progress in [0, 1]. */
-  progress?: (fraction: number, message: string) => void;
+  /** Reports progress in [0, 1], with what it is doing (src/protocol/engine-progress.ts). */
+  progress?: (fraction: number, message: MessageParts) => void;
   /**
    * Largest size in bytes of all weights, (nLayer, nHead, T, T) float32, that the forward materialises
    * (and returns as `attentions`); larger runs take the tiled path. Default MATERIALISED_ATTENTION_BYTES;

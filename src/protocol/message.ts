@@ -6,10 +6,13 @@
 // Every template is declared in a table with `defineTemplates` under an l10n comment (its bundle key is
 // `<English>/<comment>`): the linter's under `lint`, the errors the user sees (loaders, model configs,
 // tokenizers, the engine session) under `error`, the recorder's runtime findings under `runtime`, a model's name
-// and description (src/models/model-text.ts) under `model`. The
+// and description (src/models/model-text.ts) under `model`, the engine's progress text (src/protocol/engine-progress.ts)
+// under `progress`. The
 // declaration records it in a registry that tests enumerate (each must have a translation with the same
 // placeholders); `msg` accepts only such templates. An error whose text is a message is a `MessageError`: it
 // crosses the worker protocol as its parts (src/protocol/rpc.ts) and the host renders it in the display language.
+// A message declared under another comment than the message it is an argument of (a model's name, `model`, in
+// an engine error, `error`) says so with `inDomain`: it and its nested messages are translated under its own.
 
 declare const templateBrand: unique symbol;
 
@@ -20,12 +23,16 @@ export type Template = string & { readonly [templateBrand]: true };
 export interface MessageParts {
   readonly template: string;
   readonly args: readonly MessageArg[];
+  /** The l10n comment this message and its nested ones are translated under, when not the enclosing message's. */
+  readonly domain?: TemplateDomain;
 }
 
 export type MessageArg = string | number | MessageParts;
 
 /** The l10n comments of the template tables: a template's bundle key is `<English>/<comment>`. */
-export type TemplateDomain = 'lint' | 'error' | 'runtime' | 'model';
+export type TemplateDomain = 'lint' | 'error' | 'runtime' | 'model' | 'progress';
+
+const DOMAINS: readonly TemplateDomain[] = ['lint', 'error', 'runtime', 'model', 'progress'];
 
 const registry = new Map<TemplateDomain, Set<string>>();
 
@@ -49,19 +56,35 @@ export function msg(template: Template, ...args: MessageArg[]): MessageParts {
   return { template, args };
 }
 
-/** Translates one template with its already rendered arguments (vscode.l10n.t in the editor). */
-export type TranslateTemplate = (template: string, args: readonly (string | number)[]) => string;
+/**
+ * A message declared under another l10n comment than the message it will be an argument of, marked so (a
+ * model's name, declared under `model`, in an engine error): the host translates it under `domain`.
+ */
+export function inDomain(parts: MessageParts, domain: TemplateDomain): MessageParts {
+  return { ...parts, domain };
+}
+
+/**
+ * Translates one template with its already rendered arguments (vscode.l10n.t in the editor); `domain` is the
+ * comment a message marked with `inDomain` (or nested in one) is declared under, undefined for the caller's own.
+ */
+export type TranslateTemplate = (template: string, args: readonly (string | number)[], domain?: TemplateDomain) => string;
 
 /** Fills `{n}` placeholders the way vscode.l10n.t does (an argument that is missing leaves its placeholder). */
 export function fillTemplate(template: string, args: readonly (string | number)[]): string {
   return template.replace(/\{(\d+)\}/g, (whole, i: string) => (Number(i) < args.length ? String(args[Number(i)]) : whole));
 }
 
-/** The message as text: nested messages first, each template translated by `translate` (English by default). */
-export function renderMessage(m: MessageParts, translate: TranslateTemplate = fillTemplate): string {
+/**
+ * The message as text: nested messages first, each template translated by `translate` (English by default),
+ * told the domain of a message marked with `inDomain` and of the messages nested in it.
+ */
+export function renderMessage(m: MessageParts, translate: TranslateTemplate = fillTemplate, outer?: TemplateDomain): string {
+  const domain = m.domain ?? outer;
   return translate(
     m.template,
-    m.args.map((a) => (typeof a === 'object' ? renderMessage(a, translate) : a)),
+    m.args.map((a) => (typeof a === 'object' ? renderMessage(a, translate, domain) : a)),
+    domain,
   );
 }
 
@@ -78,9 +101,10 @@ export class MessageError extends Error {
 /** Whether `v` is message parts as plain data (what crosses a channel is checked before it is rendered). */
 export function isMessageParts(v: unknown, depth = 0): v is MessageParts {
   if (depth > 16 || typeof v !== 'object' || v === null) return false;
-  const { template, args } = v as { template?: unknown; args?: unknown };
+  const { template, args, domain } = v as { template?: unknown; args?: unknown; domain?: unknown };
   return (
     typeof template === 'string' &&
+    (domain === undefined || DOMAINS.includes(domain as TemplateDomain)) &&
     Array.isArray(args) &&
     args.every((a: unknown) => typeof a === 'string' || typeof a === 'number' || isMessageParts(a, depth + 1))
   );

@@ -40,7 +40,9 @@ export interface ProgressEnvelope {
   readonly inReplyTo: number;
   /** 0..1 */
   readonly fraction: number;
+  /** Its English text; `parts` its template and arguments when it has them (src/protocol/engine-progress.ts). */
   readonly message: string;
+  readonly parts?: MessageParts;
 }
 
 export type ToWorkerEnvelope = RequestEnvelope | CancelEnvelope;

@@ -11,7 +11,8 @@
 // layer in float32, not the whole model twice. Pure: the caller supplies the file reads.
 import type { Tensor } from '../engine/tensor';
 import { bfloat16Into, HOST_LITTLE_ENDIAN, toFloat32, ITEM_SIZE, type SourceDType } from './dtype';
-import { defineTemplates, errorArg, MessageError, msg } from '../protocol/message';
+import { ENGINE_PROGRESS } from '../protocol/engine-progress';
+import { defineTemplates, errorArg, MessageError, msg, type MessageParts } from '../protocol/message';
 import { fail, shapeText, WeightFileError } from './errors';
 import { readTensorsWithMetadata } from './index';
 import {
@@ -179,7 +180,7 @@ const utf8 = new TextDecoder('utf-8');
 export async function openSnapshot(
   read: SnapshotReader,
   label: string,
-  options?: LoaderOptions & { progress?: (fraction: number, message: string) => void },
+  options?: LoaderOptions & { progress?: (fraction: number, message: MessageParts) => void },
 ): Promise<CheckpointSnapshot> {
   const configBytes = await read('config.json');
   const tokenizerBytes = await read('tokenizer.json');
@@ -192,7 +193,7 @@ export async function openSnapshot(
     const shards = shardFiles(bytes, `${label}/${index}`);
     const store = new Map<string, StoredTensor>();
     for (const [i, file] of shards.files.entries()) {
-      options?.progress?.(i / shards.files.length, `reading ${file} (${i + 1} of ${shards.files.length})`);
+      options?.progress?.(i / shards.files.length, msg(ENGINE_PROGRESS.readingShard, file, i + 1, shards.files.length));
       const shard = await read(file);
       if (!shard) fail(`${label}/${index}`, msg(SNAPSHOT_ERRORS.shardMissing, file));
       const tensors = await shardStore(shard, file, options);
@@ -212,7 +213,7 @@ export async function openSnapshot(
   for (const file of ['model.safetensors', 'pytorch_model.bin']) {
     const bytes = await read(file);
     if (!bytes) continue;
-    options?.progress?.(0, `reading ${file}`);
+    options?.progress?.(0, msg(ENGINE_PROGRESS.reading, file));
     return { label, store: await shardStore(bytes, file, options), weightFiles: [file], configJson, tokenizerJson };
   }
   throw new WeightFileError(label, msg(SNAPSHOT_ERRORS.noWeights, SNAPSHOT_WEIGHT_FILES.join(', ')));

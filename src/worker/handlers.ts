@@ -2,7 +2,8 @@
 // their buffers can be transferred without detaching what the session keeps.
 import type { AttentionTrace, Tensor } from '../engine';
 import type { EngineRequests } from '../protocol/engine';
-import { defineTemplates, errorArg, MessageError, msg } from '../protocol/message';
+import { ENGINE_PROGRESS } from '../protocol/engine-progress';
+import { defineTemplates, errorArg, MessageError, msg, type MessageParts } from '../protocol/message';
 import type { InspectSession } from '../models/session';
 import { openSnapshot } from '../weights/snapshot';
 import { recordingHandlers, type TraceFolderReader } from './recording-handlers';
@@ -26,7 +27,7 @@ export function engineHandlers(session: InspectSession, readFile: FileReader, re
 
     async configureModel(source, ctx) {
       if (source.kind === 'folder') {
-        ctx.progress(0, `reading ${source.fileName}`);
+        ctx.progress(0, msg(ENGINE_PROGRESS.reading, source.fileName));
         const snapshot = await openSnapshot((name) => readIfPresent(readFile, joinPath(source.path, name), `${source.fileName}/${name}`), source.fileName, {
           progress: (f, m) => ctx.progress(f, m),
         });
@@ -36,7 +37,7 @@ export function engineHandlers(session: InspectSession, readFile: FileReader, re
       let resolved = source;
       if (source.kind === 'file' && !source.bytes) {
         if (!source.path) throw new Error(`${source.fileName}: neither a path nor the file's bytes were given`);
-        ctx.progress(0, `reading ${source.fileName}`);
+        ctx.progress(0, msg(ENGINE_PROGRESS.reading, source.fileName));
         resolved = { ...source, bytes: await readFileClearly(readFile, source.path, source.fileName) };
       }
       await ctx.checkpoint();
@@ -62,7 +63,7 @@ export function engineHandlers(session: InspectSession, readFile: FileReader, re
 }
 
 function sessionContext(ctx: HandlerContext) {
-  return { checkpoint: () => ctx.checkpoint(), progress: (f: number, m: string) => ctx.progress(f, m) };
+  return { checkpoint: () => ctx.checkpoint(), progress: (f: number, m: MessageParts) => ctx.progress(f, m) };
 }
 
 async function readFileClearly(readFile: FileReader, path: string, fileName: string): Promise<Uint8Array> {

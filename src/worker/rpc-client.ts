@@ -4,7 +4,7 @@
 // the worker held fails with a WorkerRestartedError (never an unhandled rejection) and the next request starts
 // a fresh worker (`generation` counts them, so callers can replay state the old one held).
 import { Worker } from 'node:worker_threads';
-import { isMessageParts, MessageError } from '../protocol/message';
+import { isMessageParts, MessageError, type MessageParts } from '../protocol/message';
 import { CancelledError, type FromWorkerEnvelope, type RequestMap, type ToWorkerEnvelope } from '../protocol/rpc';
 
 /** What the client needs of a cancellation token (vscode.CancellationToken has this shape). */
@@ -17,7 +17,8 @@ export interface RequestOptions {
   signal?: CancellationSignal;
   /** Buffers to transfer with the payload (they are detached here). */
   transfer?: ArrayBuffer[];
-  onProgress?: (fraction: number, message: string) => void;
+  /** `message` in English; `parts` its template and arguments when the worker sent them (to render translated). */
+  onProgress?: (fraction: number, message: string, parts?: MessageParts) => void;
   /** Overrides the client's default time limit for this request. */
   timeoutMs?: number;
 }
@@ -65,7 +66,7 @@ interface Pending {
   type: string;
   resolve(v: unknown): void;
   reject(e: Error): void;
-  onProgress?: (fraction: number, message: string) => void;
+  onProgress?: (fraction: number, message: string, parts?: MessageParts) => void;
   timer: ReturnType<typeof setTimeout>;
   disposeSignal?: () => void;
 }
@@ -185,7 +186,7 @@ export class RpcClient<R extends RequestMap<R>> {
     const entry = this.pending.get(msg.inReplyTo);
     if (!entry) return;
     if (msg.kind === 'progress') {
-      entry.onProgress?.(msg.fraction, msg.message);
+      entry.onProgress?.(msg.fraction, msg.message, isMessageParts(msg.parts) ? msg.parts : undefined);
       return;
     }
     if (msg.ok) this.settle(msg.inReplyTo, msg.result);

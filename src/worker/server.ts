@@ -2,7 +2,7 @@
 // cancellation, reports progress, and replies with transferred buffers. Knows nothing about attention or
 // linting; see ./handlers.ts and ./lint-handlers.ts.
 import type { MessagePort } from 'node:worker_threads';
-import { messagePartsOf } from '../protocol/message';
+import { messagePartsOf, renderMessage, type MessageParts } from '../protocol/message';
 import { CancelledError, type FromWorkerEnvelope, type RequestMap, type ToWorkerEnvelope } from '../protocol/rpc';
 
 /** What a handler may use while it runs. */
@@ -11,7 +11,8 @@ export interface HandlerContext {
   throwIfCancelled(): void;
   /** Yields to the event loop (so a cancel message can arrive), then checks for cancellation. */
   checkpoint(): Promise<void>;
-  progress(fraction: number, message: string): void;
+  /** A message made from a template crosses as its parts (the host renders them) and its English text. */
+  progress(fraction: number, message: string | MessageParts): void;
 }
 
 export interface HandlerOutput<Result> {
@@ -57,7 +58,8 @@ export function serve<R extends RequestMap<R>>(port: MessagePort, handlers: Hand
         if (cancelled.has(id)) throw new CancelledError();
       },
       progress(fraction, message) {
-        post({ kind: 'progress', inReplyTo: id, fraction, message });
+        if (typeof message === 'string') post({ kind: 'progress', inReplyTo: id, fraction, message });
+        else post({ kind: 'progress', inReplyTo: id, fraction, message: renderMessage(message), parts: message });
       },
     };
     try {

@@ -6,13 +6,15 @@
 // panel string with the same English text.
 import * as vscode from 'vscode';
 import { renderHover } from '../../lint/docs';
-import { renderMessage, type MessageParts } from '../../protocol/message';
+import { renderMessage, type MessageParts, type TemplateDomain } from '../../protocol/message';
 import type { Rule } from '../../lint/rules';
 
 /** The vscode.l10n comment of every linter string: its bundle key is `${english}/${LINT_L10N_COMMENT}`. */
 export const LINT_L10N_COMMENT = 'lint';
 
-const translate = (message: string, args: readonly (string | number)[] = []): string => vscode.l10n.t({ message, args: [...args], comment: LINT_L10N_COMMENT });
+/** A template under the linter's comment, or under its own domain's when the message was marked with `inDomain`. */
+const translate = (message: string, args: readonly (string | number)[] = [], domain?: TemplateDomain): string =>
+  vscode.l10n.t({ message, args: [...args], comment: domain ?? LINT_L10N_COMMENT });
 
 /** The message in the display language; `english` when it has no parts (a message the host made itself). */
 export function localised(parts: MessageParts | undefined, english: string): string {

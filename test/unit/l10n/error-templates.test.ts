@@ -1,6 +1,6 @@
 // The errors the user sees (weight loaders, model configs, tokenizers, the engine session, the worker's file
 // reading), the recorder's runtime findings and the models' names and descriptions are templates and arguments
-// (src/protocol/message.ts) declared under the l10n comments `error`, `runtime` and `model`: every declared template (enumerated from the registry once the
+// (src/protocol/message.ts) declared under the l10n comments `error`, `runtime`, `model` and `progress` (the engine's progress text): every declared template (enumerated from the registry once the
 // declaring modules are loaded, not grepped) has an English and a Simplified Chinese bundle entry
 // `<English>/<comment>` with the same placeholders, the Chinese has no English left outside backticks, and the
 // bundles keep no entry of those comments that no template uses any more.
@@ -22,7 +22,7 @@ const root = join(__dirname, '..', '..', '..');
 const bundle = (name: string) => JSON.parse(readFileSync(join(root, 'l10n', name), 'utf8')) as Record<string, string>;
 const placeholders = (s: string) => [...new Set([...s.matchAll(/\{(\d+)\}/g)].map((m) => m[1]))].sort().join(',');
 
-const DOMAINS: readonly TemplateDomain[] = ['error', 'runtime', 'model'];
+const DOMAINS: readonly TemplateDomain[] = ['error', 'runtime', 'model', 'progress'];
 
 describe('error, runtime-finding and model-text templates: translations', () => {
   const en = bundle('bundle.l10n.json');
@@ -32,6 +32,7 @@ describe('error, runtime-finding and model-text templates: translations', () => 
     assert.ok(registeredTemplates('error').length > 200, `only ${registeredTemplates('error').length} error templates registered`);
     assert.ok(registeredTemplates('runtime').length > 25, `only ${registeredTemplates('runtime').length} runtime templates registered`);
     assert.ok(registeredTemplates('model').length > 60, `only ${registeredTemplates('model').length} model templates registered`);
+    assert.ok(registeredTemplates('progress').length >= 8, `only ${registeredTemplates('progress').length} progress templates registered`);
   });
 
   for (const domain of DOMAINS) {

@@ -4,6 +4,8 @@
 // payloads that cannot be sent, dispose. The engine's and the linter's clients are this client, configured.
 import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
+import { ENGINE_PROGRESS } from '../../../src/protocol/engine-progress';
+import type { MessageParts } from '../../../src/protocol/message';
 import { CancelledError, isCancelledError } from '../../../src/protocol/rpc';
 import { ClientDisposedError, RpcClient, WorkerRestartedError, type CancellationSignal, type RpcClientOptions } from '../../../src/worker/rpc-client';
 import { EngineClient, EngineRestartedError } from '../../../src/worker/client';
@@ -103,6 +105,13 @@ describe('worker RPC client', function () {
     assert.equal(await c.request('echo', 5), 5);
     assert.equal(c.generation, 1, 'the same worker');
     assert.deepEqual(restarts, []);
+  });
+
+  it('passes a progress report made from a template as its English text and its parts', async () => {
+    const c = makeClient();
+    const seen: [number, string, MessageParts | undefined][] = [];
+    assert.equal(await c.request('progressParts', { file: 'a.bin' }, { onProgress: (f, m, parts) => seen.push([f, m, parts]) }), 'done');
+    assert.deepEqual(seen, [[0.5, 'reading a.bin', { template: ENGINE_PROGRESS.reading, args: ['a.bin'] }]]);
   });
 
   it('a request whose signal is already cancelled fails without starting a worker', async () => {

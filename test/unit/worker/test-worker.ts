@@ -1,5 +1,7 @@
 // A worker used only by rpc-client.test.ts: exercises the channel without the engine or the linter.
 import { parentPort } from 'node:worker_threads';
+import { ENGINE_PROGRESS } from '../../../src/protocol/engine-progress';
+import { msg } from '../../../src/protocol/message';
 import { serve } from '../../../src/worker/server';
 
 /** The test channel's protocol: request type → [payload, result]. */
@@ -8,6 +10,8 @@ export interface TestRequests {
   double: [{ data: Float32Array }, { data: Float32Array }];
   /** n steps with progress and a checkpoint each; answers n. */
   steps: [{ n: number }, number];
+  /** One progress report made from a template (its parts cross beside its English text); answers 'done'. */
+  progressParts: [{ file: string }, string];
   /** Answers after `ms` without checking for cancellation (a slow but healthy worker). */
   sleep: [{ ms: number }, string];
   /** A synchronous loop that never checks for cancellation: a hung worker. */
@@ -34,6 +38,10 @@ if (parentPort) {
         await new Promise((r) => setTimeout(r, 5));
       }
       return { result: n };
+    },
+    async progressParts({ file }, ctx) {
+      ctx.progress(0.5, msg(ENGINE_PROGRESS.reading, file));
+      return { result: 'done' };
     },
     async sleep({ ms }) {
       await new Promise((r) => setTimeout(r, ms));
