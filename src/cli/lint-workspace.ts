@@ -11,6 +11,11 @@ import { readRegularFile } from './files';
 export interface OverlayDocument {
   text: string;
   version: number;
+  /**
+   * Which time the document was opened (a serial the overlay's owner gives each opening): an editor numbers a
+   * reopened document's versions from 1 again, so the version alone would name two texts.
+   */
+  opening?: number;
 }
 
 export interface DiskWorkspaceOptions {
@@ -75,7 +80,7 @@ export function diskWorkspace(root: string, options: DiskWorkspaceOptions = {}):
     },
     version(relPath) {
       const open = options.overlay?.get(normalizeRelPath(relPath) ?? '');
-      if (open) return `open:${open.version}`;
+      if (open) return open.opening === undefined ? `open:${open.version}` : `open:${open.opening}:${open.version}`;
       return diskVersion(relPath);
     },
   };

@@ -73,7 +73,7 @@ export function diagnoseCall(
     checkOverflowingValues(ctx, call);
   }
   if (view) {
-    checkPadding(ctx, view, tensors);
+    checkPadding(ctx, view);
     checkCausalDirection(ctx, view);
     if (call.kind !== 'sdpa') checkTrilWithCache(ctx, view);
     // Rows left with no key by a mask already reported as inverted are that finding's consequence.
@@ -324,7 +324,7 @@ function checkCausalDirection(ctx: Context, view: AttentionView): void {
   ctx.add('ATT002', maskOpOf(ctx), msg(ctx.call.kind === 'sdpa' ? M.causalWrongWaySdpa : M.causalWrongWay, strictFuture ? 't+1' : 't', S - 1));
 }
 
-function checkPadding(ctx: Context, view: AttentionView, _tensors: Map<string, CapturedTensor>): void {
+function checkPadding(ctx: Context, view: AttentionView): void {
   const { ids, T, S, allowed, probs } = view;
   const off = view.queryOffset; // query t is key position t + off (a KV-cache step: the last T keys)
   if (!ids || ids.paddingIdx === null || !allowed || off === null) return;

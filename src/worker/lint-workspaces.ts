@@ -15,6 +15,8 @@ interface RootEntry {
 
 export class WorkspaceLinters {
   private readonly roots = new Map<string, RootEntry>();
+  /** Documents opened so far (each opening's serial makes its versions distinct from an earlier opening's). */
+  private openings = 0;
 
   constructor(private readonly makeLinter: (files: WorkspaceFiles) => Promise<ExtendedLinter>) {}
 
@@ -36,9 +38,13 @@ export class WorkspaceLinters {
     return e;
   }
 
-  /** An open document's text (it wins over the file on disk for other files' imports of it). */
+  /**
+   * An open document's text (it wins over the file on disk for other files' imports of it). A document not
+   * in the overlay (opened, or opened again after a close) starts a new opening: its versions restart at 1.
+   */
   open(root: string, path: string, text: string, version: number): void {
-    this.entry(root).overlay.set(path, { text, version });
+    const overlay = this.entry(root).overlay;
+    overlay.set(path, { text, version, opening: overlay.get(path)?.opening ?? ++this.openings });
   }
 
   /** A document was closed: its file is read from disk again (and its cached analysis dropped). */

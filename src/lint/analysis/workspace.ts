@@ -174,25 +174,34 @@ export class WorkspaceAnalysis {
     return true;
   }
 
-  private readonly importFacts = new Map<string, { version: string | number; facts: unknown }>();
+  /** Text facts by path: the version of the text they were computed from, and the function that computed them. */
+  private readonly importFacts = new Map<string, { version: string | number; compute: (source: string) => unknown; facts: unknown }>();
 
-  /** `compute(text)` for a file, kept until the file's version changes (facts of importers, read without parsing). */
+  /**
+   * `compute(text)` for a file, kept while the file keeps the version it had and the same `compute` asks (facts
+   * of importers, read without parsing); `invalidate` drops them, since an editor's document versions start
+   * again when a closed document is opened again.
+   */
   textFacts<T>(path: string, compute: (source: string) => T): T | undefined {
     const version = this.files.version(path);
     if (version === undefined) return undefined;
     const hit = this.importFacts.get(path);
-    if (hit && hit.version === version) return hit.facts as T;
+    if (hit && hit.version === version && hit.compute === compute) return hit.facts as T;
     const source = this.files.read(path);
     if (source === undefined || source.length > MAX_IMPORTED_FILE_CHARS) return undefined;
     const facts = compute(source);
     if (this.importFacts.size > 4096) this.importFacts.clear();
-    this.importFacts.set(path, { version, facts });
+    this.importFacts.set(path, { version, compute, facts });
     return facts;
   }
 
-  /** Forgets a file's analysis (the editor calls this when a document changes; versions catch the rest). */
+  /**
+   * Forgets what was read from a file: its analysis and its text facts (the editor calls this when a document
+   * is closed, after which its versions may repeat; versions catch the rest).
+   */
   invalidate(path: string): void {
     this.cache.delete(path);
+    this.importFacts.delete(path);
   }
 
   /** The evaluator that owns a scope (a function or class of some analysed module), if any. */

@@ -62,6 +62,47 @@ def make_keep_mask(input_ids, pad_id=0):
     return keep[:, None, None, :]
 `;
 
+/**
+ * Files on disk with documents open over them, as the editor's lint worker sees them: an open document's
+ * version is the editor's, which starts at 1 each time the document is opened; closing drops the unsaved text.
+ */
+class EditorWorkspace implements WorkspaceFiles {
+  private readonly disk: Map<string, string>;
+  private readonly docs = new Map<string, { text: string; version: number }>();
+
+  constructor(files: Record<string, string>) {
+    this.disk = new Map(Object.entries(files));
+  }
+
+  open(path: string): void {
+    this.docs.set(path, { text: this.disk.get(path) ?? '', version: 1 });
+  }
+
+  edit(path: string, text: string): void {
+    const doc = this.docs.get(path);
+    assert.ok(doc, `${path} is not open`);
+    this.docs.set(path, { text, version: doc.version + 1 });
+  }
+
+  close(path: string): void {
+    this.docs.delete(path);
+  }
+
+  read(path: string): string | undefined {
+    return this.docs.get(path)?.text ?? this.disk.get(path);
+  }
+
+  version(path: string): string | undefined {
+    const doc = this.docs.get(path);
+    if (doc) return `open:${doc.version}`;
+    return this.disk.has(path) ? 'disk' : undefined;
+  }
+
+  listPython(dir: string): string[] {
+    return [...this.disk.keys()].filter((p) => p.endsWith('.py') && (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '') === dir).sort();
+  }
+}
+
 async function workspaceLinter(ws: WorkspaceFiles): Promise<ExtendedLinter> {
   return createLinter(grammar(), { workspace: ws, onInternalError: (e) => assert.fail(String(e)) });
 }
@@ -365,6 +406,22 @@ with torch.autocast("cuda"):
     );
     assert.ok(l.workspaceDependencies('nets/model.py').includes('train.py'));
     assert.deepEqual(l.lintPython(model('torch.finfo(scores.dtype).min'), { path: 'nets/model.py' }), []);
+  });
+
+  it('sees an edit of the trainer made after the editor closed and reopened it (its document versions start again)', async () => {
+    const ws = new EditorWorkspace({ 'model.py': model('-1e9'), 'train.py': trainer('from model import Attention') });
+    const l = await workspaceLinter(ws);
+    const lint = () => codes(l.lintPython(model('-1e9'), { path: 'model.py' }));
+    const fp32 = 'from model import Attention\nmodel = Attention()\n';
+    ws.open('train.py'); // version 1: the text on disk
+    assert.deepEqual(lint(), ['ATT007@8']);
+    ws.edit('train.py', fp32); // version 2: no half precision
+    assert.deepEqual(lint(), []);
+    ws.close('train.py'); // unsaved: the disk's half-precision trainer again
+    l.invalidateWorkspaceFile('train.py');
+    ws.open('train.py'); // version 1 again
+    ws.edit('train.py', trainer('from model import Attention').replace('model(q, k, v, mask)', 'model(q, k, v, mask=mask)')); // version 2 again, other text
+    assert.deepEqual(lint(), ['ATT007@8'], 'the facts of the earlier version 2 are not reused');
   });
 
   it('silent when no file importing the model runs in half precision, or the half-precision file does not import it', async () => {
