@@ -126,6 +126,17 @@ export interface Workbench {
   /** The titles the command palette lists for `query`. */
   commandTitles(query: string): Promise<string[]>;
 
+  /**
+   * Clicks the status bar entry whose text contains `text` (or matches it), e.g. an extension's item that opens
+   * a menu; returns the entry's text.
+   */
+  clickStatusBarItem(text: string | RegExp): Promise<string>;
+  /**
+   * Picks the row whose label is exactly `label` in the quick pick a command (or status bar item) opened, and
+   * waits until the quick pick has closed or moved on; returns the quick pick's title.
+   */
+  pickQuickItem(label: string): Promise<string>;
+
   /** Answers the open/save file dialog a command has opened with an absolute path; waits until it closes. */
   answerFileDialog(path: string): Promise<void>;
 
