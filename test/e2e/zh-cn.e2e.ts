@@ -4,7 +4,8 @@
 // attention bug gets Chinese rows in the Problems view, a Chinese hover and Chinese quick-fix titles; Lint
 // Workspace sums up in Chinese and names a closed notebook's cell in Chinese; the command palette, the inspector
 // panel (the model's name in its title and its description too) and the question before a selection longer than
-// maxTokens speak Chinese. VS Code's own strings stay English (the pack translates none).
+// maxTokens speak Chinese; the engine's errors name the tiny trained model in Chinese. VS Code's own strings stay
+// English (the pack translates none).
 // The expected text is computed, never written down: the pure loader and linter run here on the same bytes and
 // their message parts are rendered through l10n/bundle.l10n.zh-cn.json (package.nls.zh-cn.json for the palette)
 // the way vscode.l10n.t renders them.
@@ -15,7 +16,7 @@ import { createLinter, type ExtendedLinter, type Finding } from '../../src/lint'
 import { ENGINE_ERRORS } from '../../src/protocol/engine-errors';
 import { fillTemplate, messagePartsOf, renderMessage, type MessageParts, type Template } from '../../src/protocol/message';
 import { PANEL_STRING_KEYS } from '../../src/protocol/webview';
-import { InspectSession } from '../../src/models/session';
+import { InspectSession, loadCheckpoint } from '../../src/models/session';
 import type { ModelInfo } from '../../src/protocol/engine';
 import { ruleByCode } from '../../src/lint/rules';
 import { readTensors } from '../../src/weights';
@@ -41,7 +42,8 @@ const zhNls = readJson('package.nls.zh-cn.json');
 /** What vscode.l10n.t gives in zh-cn for a host string, a linter message or a loader error. */
 const hostText = (english: string, ...args: (string | number)[]) => fillTemplate(zh[english] ?? english, args);
 const lintText = (parts: MessageParts) => renderMessage(parts, (t, args) => fillTemplate(zh[`${t}/lint`] ?? t, args));
-const errorText = (parts: MessageParts) => renderMessage(parts, (t, args) => fillTemplate(zh[`${t}/error`] ?? t, args));
+// An argument marked with its own l10n comment (a model's name in an engine error: inDomain) is rendered under it, as the host does.
+const errorText = (parts: MessageParts) => renderMessage(parts, (t, args, domain) => fillTemplate(zh[`${t}/${domain ?? 'error'}`] ?? t, args));
 const modelText = (parts: MessageParts) => renderMessage(parts, (t, args) => fillTemplate(zh[`${t}/model`] ?? t, args));
 
 /** A palette title of one of the extension's commands in zh-cn (the category is not translated). */
@@ -58,6 +60,30 @@ const MALFORMED: Record<string, Uint8Array> = {
   'cut.safetensors': truncatedSafetensors(),
   'notes.npy': new TextEncoder().encode('these are notes, not an array'),
 };
+
+/** Token ids a user selects for the tiny trained model: one past its vocabulary, and more than its 128 positions. */
+const PAST_VOCABULARY = '5 3072';
+const PAST_POSITIONS = Array.from({ length: 130 }, () => '7').join(' ');
+const TINY = join(repoRoot, 'media', 'models', 'tiny-bilingual');
+
+/** The tiny trained model's refusal of `ids` in this process (the engine's session on the shipped files). */
+async function tinyRefusal(ids: number[]): Promise<{ english: string; parts: MessageParts; info: ModelInfo }> {
+  const engine = new InspectSession(loadCheckpoint);
+  const info = await engine.configure({
+    kind: 'file',
+    fileName: 'tiny-bilingual/model.safetensors',
+    bytes: new Uint8Array(readFileSync(join(TINY, 'model.safetensors'))),
+    configJson: readFileSync(join(TINY, 'config.json'), 'utf8'),
+    tokenizerJson: readFileSync(join(TINY, 'tokenizer.json'), 'utf8'),
+  });
+  const error = await engine.run({ text: ids.join(' '), ids, maxTokens: 512 }).then(
+    () => assert.fail(`the tiny model ran ids ${ids.join(' ')}`),
+    (e: unknown) => e as Error,
+  );
+  const parts = messagePartsOf(error);
+  assert.ok(parts, `the engine's error has no parts: ${error.message}`);
+  return { english: error.message, parts, info };
+}
 
 /** The loader's error on `bytes` named `fileName`: its English text and its parts. */
 async function loaderError(bytes: Uint8Array, fileName: string): Promise<{ english: string; parts: MessageParts }> {
@@ -129,7 +155,7 @@ const ours = (rows: ProblemRow[]) => rows.filter((r) => r.file === BUG_FILE && r
 describe('the extension in a zh-cn VS Code (display language Simplified Chinese)', function () {
   const session = useWorkbench({
     folder: 'examples',
-    files: MALFORMED,
+    files: { ...MALFORMED, 'ids.md': `# Token ids\n\n${PAST_VOCABULARY}\n\n${PAST_POSITIONS}\n` },
     locale: 'zh-cn',
     settings: { 'files.autoSave': 'off', 'attentionInspector.heads': HEADS, 'attentionInspector.dModel': 64, 'attentionInspector.seed': 0 },
   });
@@ -335,6 +361,42 @@ describe('the extension in a zh-cn VS Code (display language Simplified Chinese)
       await (await workbench.webviewFrame(60_000)).waitForText(hostText('{0} tokens', tokens.length), 60_000);
     } finally {
       await workbench.setSetting('attentionInspector.maxTokens', undefined);
+    }
+  });
+
+  it("names the tiny trained model in Chinese in the engine's errors (ids past its vocabulary, past its positions)", async function () {
+    const workbench = session.workbench;
+    try {
+      await workbench.runCommand('View: Close All Editors');
+      await workbench.runCommand(commandTitle('command.chooseModel'));
+      await workbench.pickQuickItem(hostText('Use the Tiny Trained Model'));
+      await workbench.waitForNotification(new RegExp(`^${templateSource(zh['Loaded {0}: {1}'], ['tiny-bilingual/model.safetensors'])}$`, 's'), 60_000);
+      for (const [text, template] of [
+        [PAST_VOCABULARY, ENGINE_ERRORS.idOutsideVocabulary],
+        [PAST_POSITIONS, ENGINE_ERRORS.maxPositions],
+      ] as const) {
+        const { english, parts, info } = await tinyRefusal(text.split(' ').map(Number));
+        assert.equal(parts.template, template);
+        const name = modelText(info.nameParts);
+        assert.match(name, HAN);
+        const expected = hostText('Attention Inspector: {0}', errorText(parts));
+        assert.ok(expected.includes(name), expected);
+        await workbench.openFile('ids.md');
+        await workbench.selectText(text);
+        await workbench.runCommand(commandTitle('command.inspectSelection'));
+        const shown = await workbench.waitForNotification(expected, 60_000);
+        if (template === ENGINE_ERRORS.idOutsideVocabulary) {
+          await workbench.expandNotification(expected);
+          await workbench.screenshot('zh-cn-tiny-model-vocabulary-error');
+        }
+        assert.equal(shown.severity, 'error');
+        assert.equal(shown.message, expected);
+        assert.ok(!shown.message.includes(info.name), `the English model name is shown: ${shown.message}`);
+        assert.ok(!shown.message.includes(english), `the English error is shown: ${shown.message}`);
+      }
+    } finally {
+      await workbench.runCommand(commandTitle('command.chooseModel'));
+      await workbench.pickQuickItem(hostText('Use Seeded Weights'));
     }
   });
 });
