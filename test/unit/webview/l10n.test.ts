@@ -2,8 +2,8 @@
 // bundles agree; every translation keeps its placeholders; the host's own vscode.l10n.t strings are
 // translated too; the manifest's %key% strings have both languages. (The linter's messages, keyed
 // `<English>/lint`, are checked against its template registry in test/unit/lint/messages.test.ts; the errors',
-// runtime findings' and model names', keyed `<English>/error`, `<English>/runtime` and `<English>/model`, in
-// test/unit/l10n/error-templates.test.ts.)
+// runtime findings', model names' and the engine's progress text, keyed `<English>/error`, `<English>/runtime`,
+// `<English>/model` and `<English>/progress`, in test/unit/l10n/error-templates.test.ts.)
 import { strict as assert } from 'node:assert';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -64,10 +64,10 @@ describe('panel strings and translations', () => {
     }
   });
 
-  it('has an English bundle with the same keys, each the English text itself (template keys end in /lint, /error, /runtime or /model)', () => {
+  it('has an English bundle with the same keys, each the English text itself (template keys end in /lint, /error, /runtime, /model or /progress)', () => {
     assert.deepEqual(Object.keys(en).sort(), Object.keys(zh).sort());
     for (const [k, v] of Object.entries(en)) {
-      const comment = /\/(lint|error|runtime|model)$/.exec(k)?.[0] ?? '';
+      const comment = /\/(lint|error|runtime|model|progress)$/.exec(k)?.[0] ?? '';
       assert.equal(`${v}${comment}`, k);
     }
   });
