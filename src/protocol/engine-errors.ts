@@ -1,7 +1,8 @@
 // The engine session's errors that the editor shows, as English templates with vscode.l10n's `{0}` placeholders
 // (src/protocol/message.ts, l10n comment `error`). The session throws them as MessageErrors; they cross the
 // worker boundary as template and arguments, and the host renders them in the display language.
-// Arguments are names and numbers, never English phrases.
+// Arguments are names and numbers, never English phrases; a model's name is its own parts, marked `model`
+// (modelNameArg in src/models/model-text.ts), so that it is shown in the display language too.
 import { defineTemplates } from './message';
 
 export const ENGINE_ERRORS = defineTemplates(
