@@ -482,10 +482,10 @@ function listedRepos(path: string): string[] {
   return repos;
 }
 
-// The third batch's size as gathered (56 cases, 25 expected findings from real bugs; the brief aimed at 40 and 25, met;
+// The third batch's size as gathered (58 cases, 26 expected findings from real bugs; the brief aimed at 40 and 25, met;
 // see batch-3/README.md). Floors, so that a lost case fails the test.
-const MIN_BATCH3_CASES = 56;
-const MIN_BATCH3_REAL_BUG_FINDINGS = 25;
+const MIN_BATCH3_CASES = 58;
+const MIN_BATCH3_REAL_BUG_FINDINGS = 26;
 
 describe('lint unseen: the third batch (the unseen measure)', () => {
   let cases: UnseenCase[] = [];
@@ -514,9 +514,10 @@ describe('lint unseen: the third batch (the unseen measure)', () => {
     const rules = new Set(realBugFindings.map((e) => e.code));
     const looksLike = new Set(cases.flatMap((c) => c.header.looksLike));
     for (const code of RULE_CODES) assert.ok(rules.has(code) || looksLike.has(code), `${code} is covered by a real bug or a correct look-alike`);
-    // Issue 11 asks for real ATT002 and ATT008 bugs; the batch's ATT008 real bugs were dropped at the exclusion
-    // check (batch-3/README.md), so only ATT002 is held to a real-bug expectation here.
+    // Issue 11 asks for real ATT002 and ATT008 bugs (the first ATT008 real bugs were dropped at the exclusion
+    // check; one from a later search remains, batch-3/README.md).
     assert.ok(rules.has('ATT002'), 'ATT002 has a real-bug expectation (issue 11)');
+    assert.ok(rules.has('ATT008'), 'ATT008 has a real-bug expectation (issue 11)');
     assert.ok(count((c) => c.folder) >= 2, 'folder (cross-file) cases');
     const repos = new Set(cases.map((c) => c.header.repo.toLowerCase()));
     for (const repo of repos) assert.ok(count((c) => c.header.repo.toLowerCase() === repo) <= 3, `${repo}: at most 3 cases`);
