@@ -5,8 +5,11 @@
 //     and after redaction, the size and spread the brief asks for, no repository shared with the regression sets.
 //  3. The second batch (batch-2/, see its README): the same checks, its own size and spread, and no repository
 //     shared with the regression sets, the first batch or the repositories the rules' authors studied.
-//  4. The linter run: prints the aggregates only (never a per-case miss), per batch and for all batches, and
-//     asserts no threshold; it fails only if the linter throws.
+//  4. The third batch (batch-3/, the unseen measure from session 20): the same checks, its own size and spread,
+//     and no repository shared with the regression sets, the first two batches, the scan list, or the lists of
+//     repositories the rules' authors studied (batch-2/ and batch-3/lintrules-studied-repos.txt).
+//  5. The linter run: prints the aggregates only (never a per-case miss), the regression batches (1 and 2)
+//     together and the unseen batch (3) on its own, and asserts no threshold; it fails only if the linter throws.
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -220,11 +223,12 @@ describe('lint unseen: loader and scorer', () => {
     assert.equal(f1({ precision: 0.5, recall: 1 })?.toFixed(3), '0.667');
     assert.equal(f1({ precision: null, recall: 1 }), null);
   });
-  it('reports every batch and all batches together, aggregates only, linting each case once', () => {
+  it('reports the regression batches together and the unseen batch on its own, aggregates only, linting each case once', () => {
     const mk = (name: string, cls = 'real-bug', label = 'buggy') =>
       parseUnseenCase(name, false, [{ path: `${name}.py`, text: `${header(name, label, cls)}\nx = 1${label === 'buggy' ? '  # expect: ATT001' : ''}\n` }]);
-    const b1 = { batch: { id: 'batch-1', dir: 'unused' }, cases: [mk('first-secret')] };
-    const b2 = { batch: { id: 'batch-2', dir: 'unused' }, cases: [mk('second-secret'), mk('third-secret', 'clean', 'correct')] };
+    const b1 = { batch: { id: 'batch-1', dir: 'unused', group: 'regression' as const }, cases: [mk('first-secret')] };
+    const b2 = { batch: { id: 'batch-2', dir: 'unused', group: 'regression' as const }, cases: [mk('second-secret', 'clean', 'correct')] };
+    const b3 = { batch: { id: 'batch-3', dir: 'unused', group: 'unseen' as const }, cases: [mk('third-secret'), mk('fourth-secret', 'clean', 'correct')] };
     let calls = 0;
     const fake: UnseenLinter = {
       lintPython: (src) => {
@@ -232,24 +236,44 @@ describe('lint unseen: loader and scorer', () => {
         return src.includes('x = 1') ? [{ code: 'ATT001', line: 8 }] : [];
       },
     };
-    const result = runUnseenBatches(fake, [b1, b2]);
-    assert.equal(calls, 3, 'one lint call per file over both batches');
+    const result = runUnseenBatches(fake, [b1, b2, b3]);
+    assert.equal(calls, 4, 'one lint call per file over all batches');
     assert.deepEqual(
       result.perBatch.map((b) => [b.batch.id, b.run.score.overall.tp, b.run.score.overall.fp]),
       [
         ['batch-1', 1, 0],
-        ['batch-2', 1, 1],
+        ['batch-2', 0, 1],
+        ['batch-3', 1, 1],
+      ],
+    );
+    assert.deepEqual(
+      result.groups.map((g) => [g.group, g.batches.map((b) => b.id).join('+'), g.cases.length, g.run.score.overall.tp, g.run.score.overall.fp]),
+      [
+        ['regression', 'batch-1+batch-2', 2, 1, 1],
+        ['unseen', 'batch-3', 2, 1, 1],
       ],
     );
     const all = result.combined;
-    assert.deepEqual([all.score.overall.tp, all.score.overall.fp, all.score.overall.fn], [2, 1, 0]);
-    assert.deepEqual([all.byClass.get('real-bug')!.cases, all.byClass.get('clean')!.cases, all.byClass.get('clean')!.fp], [2, 1, 1]);
+    assert.deepEqual([all.score.overall.tp, all.score.overall.fp, all.score.overall.fn], [2, 2, 0]);
+    assert.deepEqual([all.byClass.get('real-bug')!.cases, all.byClass.get('clean')!.cases, all.byClass.get('clean')!.fp], [2, 2, 2]);
     const report = formatUnseenBatchesReport(result);
     assert.ok(!/secret/.test(report), 'no case name in the report');
-    assert.match(report, /^lint unseen, batch-1: 1 cases/m);
-    assert.match(report, /^lint unseen, batch-2: 2 cases/m);
-    assert.match(report, /^lint unseen, all 2 batches: 3 cases/m);
-    assert.equal((report.match(/^overall: precision/gm) ?? []).length, 3);
+    assert.match(report, /^lint unseen, regression batches \(batch-1 \+ batch-2\): 2 cases/m);
+    assert.match(report, /^lint unseen, unseen \(batch-3\): 2 cases/m);
+    assert.equal((report.match(/^overall: precision/gm) ?? []).length, 2);
+    const unseenOnly = formatUnseenBatchesReport(runUnseenBatches(fake, [b3]));
+    assert.equal((unseenOnly.match(/^lint unseen, /gm) ?? []).length, 1, 'a group without batches is not printed');
+  });
+
+  it('puts batches 1 and 2 in the regression group and batch 3 in the unseen group', () => {
+    assert.deepEqual(
+      UNSEEN_BATCHES.map((b) => [b.id, b.group]),
+      [
+        ['batch-1', 'regression'],
+        ['batch-2', 'regression'],
+        ['batch-3', 'unseen'],
+      ],
+    );
   });
 
   it('rejects a case name used in two batches', () => {
@@ -435,6 +459,94 @@ describe('lint unseen: the second batch', () => {
 
   it('batch-2/README.md lists every case once, with its class and repository', () => {
     assertReadmeTable(join(BATCH2.dir, '..', 'README.md'), cases);
+  });
+});
+
+const BATCH3 = UNSEEN_BATCHES.find((b) => b.id === 'batch-3')!;
+/** The list the rules' authors appended to as they worked in session 20 (its final content, copied). */
+const STUDIED_LIST_3 = join(BATCH3.dir, '..', 'lintrules-studied-repos.txt');
+/** The false-positive scan's repositories (`owner/name commit` per line). */
+const SCAN_LIST = join(CORPUS_DIR, '..', '..', 'lint-scan', 'repos.txt');
+
+/** owner/name (lower case) of every line of a list file; `# ...` lines, blank lines and anything after the name are ignored. */
+function listedRepos(path: string): string[] {
+  assert.ok(existsSync(path), `${path} exists`);
+  const repos: string[] = [];
+  for (const raw of readFileSync(path, 'utf8').split('\n')) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) continue;
+    const name = line.split(/\s+/)[0];
+    assert.match(name, /^[A-Za-z0-9][\w.-]*\/[\w.-]+$/, `${path}: "${line}" does not start with owner/name`);
+    repos.push(name.toLowerCase());
+  }
+  return repos;
+}
+
+// The third batch's size as gathered (58 cases, 26 expected findings from real bugs; the brief aimed at 40 and 25, met;
+// see batch-3/README.md). Floors, so that a lost case fails the test.
+const MIN_BATCH3_CASES = 58;
+const MIN_BATCH3_REAL_BUG_FINDINGS = 26;
+
+describe('lint unseen: the third batch (the unseen measure)', () => {
+  let cases: UnseenCase[] = [];
+  let earlier: UnseenCase[] = [];
+  before(() => {
+    const loaded = loadUnseenBatches();
+    earlier = loaded.filter((b) => b.batch.id !== 'batch-3').flatMap((b) => b.cases);
+    cases = loaded.find((b) => b.batch.id === 'batch-3')!.cases;
+  });
+
+  it('every entry of batch-3/cases is a well-formed case whose expectations agree with its label', () => {
+    assert.equal(cases.length, readdirSync(BATCH3.dir).length, 'every entry of batch-3/cases is a case');
+    for (const c of cases) {
+      const n = c.files.reduce((k, f) => k + f.expectations.length, 0);
+      assert.equal(n > 0, c.header.label === 'buggy', `${c.name}: expectations agree with the label`);
+      assert.match(c.name, /^b3-\d\d-(softmax|mask|scale|causal|transpose|fill|postmask|clean)$/, `${c.name}: named b3-NN-<kind>`);
+    }
+  });
+
+  it('has the size and spread it was gathered with: cases, real-bug findings, rules, folder cases', () => {
+    const count = (pred: (c: UnseenCase) => boolean) => cases.filter(pred).length;
+    const expectations = (c: UnseenCase) => c.files.flatMap((f) => f.expectations);
+    assert.ok(cases.length >= MIN_BATCH3_CASES, `${cases.length} cases`);
+    const realBugFindings = cases.filter((c) => c.header.cls === 'real-bug').flatMap(expectations);
+    assert.ok(realBugFindings.length >= MIN_BATCH3_REAL_BUG_FINDINGS, `${realBugFindings.length} expected findings from real bugs`);
+    const rules = new Set(realBugFindings.map((e) => e.code));
+    const looksLike = new Set(cases.flatMap((c) => c.header.looksLike));
+    for (const code of RULE_CODES) assert.ok(rules.has(code) || looksLike.has(code), `${code} is covered by a real bug or a correct look-alike`);
+    // Issue 11 asks for real ATT002 and ATT008 bugs (the first ATT008 real bugs were dropped at the exclusion
+    // check; one from a later search remains, batch-3/README.md).
+    assert.ok(rules.has('ATT002'), 'ATT002 has a real-bug expectation (issue 11)');
+    assert.ok(rules.has('ATT008'), 'ATT008 has a real-bug expectation (issue 11)');
+    assert.ok(count((c) => c.folder) >= 2, 'folder (cross-file) cases');
+    const repos = new Set(cases.map((c) => c.header.repo.toLowerCase()));
+    for (const repo of repos) assert.ok(count((c) => c.header.repo.toLowerCase() === repo) <= 3, `${repo}: at most 3 cases`);
+  });
+
+  it('names no repository in a case name', () => {
+    for (const c of cases) {
+      const [owner, name] = c.header.repo.toLowerCase().split('/');
+      for (const part of [owner, name]) assert.ok(!c.name.includes(part), `${c.name}: the case name contains "${part}"`);
+    }
+  });
+
+  it("uses no repository of the regression sets, of batches 1 and 2, of the scan, or of the lists the rules' authors studied", () => {
+    const excluded = regressionSetRepos();
+    assert.ok(excluded.size > 100, `${excluded.size} repositories of the regression sets`);
+    for (const c of earlier) excluded.add(c.header.repo.toLowerCase());
+    for (const list of [STUDIED_LIST, STUDIED_LIST_3, SCAN_LIST]) for (const repo of listedRepos(list)) excluded.add(repo);
+    assert.deepEqual(
+      cases.filter((c) => excluded.has(c.header.repo.toLowerCase())).map((c) => `${c.name}: ${c.header.repo}`),
+      [],
+    );
+  });
+
+  it('every file is valid Python before and after redaction, and the redaction removes every label', async () => {
+    assert.deepEqual(await invalidPython(cases), []);
+  });
+
+  it('batch-3/README.md lists every case once, with its class and repository', () => {
+    assertReadmeTable(join(BATCH3.dir, '..', 'README.md'), cases);
   });
 });
 

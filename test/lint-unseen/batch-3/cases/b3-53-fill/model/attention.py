@@ -1,0 +1,23 @@
+# case: b3-53-fill
+# modelled-on: ruisp666/transformer-from-scratch https://github.com/ruisp666/transformer-from-scratch/commit/512907627e7e2f866f8f0d6e5dd2bac20674ef29
+# label: buggy
+# class: real-bug
+# pattern: a Llama-style decoder block (model/decoder.py) slices a boolean tril buffer (True = visible) and hands it to a RoPE multi-head attention (model/rope_attention.py), which calls this module's scaled_dot_attention; the scores are q k^T * d ** -0.5 and masked with masked_fill(mask == 0, value) before a softmax over the keys
+# why: the fill is +1e9, not a large negative number, so every hidden (future) key gets a score of +1e9 and takes all the weight: each query attends uniformly to its future tokens, the opposite of the causal mask the decoder's own comment describes (masked_fill(mask == 0, float('-inf'))); commit 5129076 replaces the constant with float('-inf'). The defect is the fill value's sign, so the expectation is ATT007 (as for a fill that does not mask in the holdout set)
+# source: https://github.com/ruisp666/transformer-from-scratch https://github.com/ruisp666/transformer-from-scratch/commit/512907627e7e2f866f8f0d6e5dd2bac20674ef29 src/transformer_from_scratch/multi_head_attention.py
+import torch
+import torch.nn.functional as F
+
+
+def scaled_dot_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask=None):
+    """softmax(q k^T / sqrt(d_k)) v.
+
+    q: (..., len_q, d_k), k: (..., len_k, d_k), v: (..., len_k, d_v); leading axes are (batch, heads).
+    mask: (len_q, len_k) or (batch, len_q, len_k); positions with False / 0 are masked out.
+    """
+    d = q.shape[-1]
+    scores = torch.matmul(q, k.transpose(-2, -1)) * d ** (-1 / 2)
+    if mask is not None:
+        scores = scores.masked_fill(mask == 0, 1e9)  # expect: ATT007
+    weights = F.softmax(scores, dim=-1)
+    return torch.matmul(weights, v), weights
