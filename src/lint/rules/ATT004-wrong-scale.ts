@@ -130,6 +130,12 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       return undefined;
     };
 
+    /** The factor is the last axis of the tensor the query projection was applied to (`x.shape[-1]`, `B, N, C = x.shape`). */
+    const projectionInputLastAxis = (op: ScaleOp, target: ScaleSite['target']): boolean => {
+      const proj = target.attn?.queryProj ?? (target.role === 'query' || target.role === 'key' ? target.proj : undefined);
+      return !!proj && !!op.dim?.lastAxisOf && op.dim.ofTensor === proj.input;
+    };
+
     /**
      * The operator that applies the scale: `*` or `/`, or `*=` / `/=` for an in-place update (whose op node is
      * the updated name, the target of the augmented assignment).
@@ -208,7 +214,9 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
         // A bare number (a float parameter, a shape we cannot place) is not known to be the head or model width.
         const which = dimWhich(dim);
         const knownDim = which === 'head' || which === 'model';
-        if (op.power === -1 && knownDim) {
+        // `B, N, C = x.shape` then `q = self.q(x)`: C is the feature width of the projection's input, a width whatever
+        // the head count, so dividing the scores by C itself (not its square root) is wrong even where which is unknown.
+        if (op.power === -1 && (knownDim || projectionInputLastAxis(op, target))) {
           const fix = op.factorNode.type === 'identifier' || op.factorNode.type === 'attribute' || op.factorNode.type === 'call' ? sqrtFix(op) : undefined;
           // A scale multiplied in (`* self.scale` with `self.scale = head_dim ** -1`) is one over the dimension; say which.
           const token = operatorOf(op);
