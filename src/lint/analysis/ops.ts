@@ -302,6 +302,11 @@ function multiply(ev: Evaluator, lv: AValue, rv: AValue, l: PyNode | undefined, 
     if (other.kind === 'number' || (name && isScaleName(name)) || other.scaleName) return scaleTensor(ev, t, other, otherNode, node, false, ctx);
     return { ...scaledBy(t, other), attn: t.attn!.stage === 'weights' ? t.attn : undefined, ops: t.ops };
   }
+  // q or k times a 0/1 token mask (`Q * mask[:, None, :, None]`, Nyströmformer): the padded tokens' vectors are zeroed
+  // before the product, which leaves their scores at 0, not -inf; it masks nothing by itself and is no mask of the
+  // scores. The queries or keys go on as they were (role, layout, scaling).
+  if ((lv.role === 'query' || lv.role === 'key') && !lv.mask && r && rv.kind === 'tensor' && isMaskLike(ev, rv, r) && !isHeadMask(ev, r)) return lv;
+  if ((rv.role === 'query' || rv.role === 'key') && !rv.mask && l && lv.kind === 'tensor' && isMaskLike(ev, lv, l) && !isHeadMask(ev, l)) return rv;
   // logits * mask before any softmax (attention pooling logits, not q·kᵀ): a multiplicative mask.
   if (lv.kind === 'tensor' && !lv.mask && r && rv.kind === 'tensor' && isMaskLike(ev, rv, r) && !isHeadMask(ev, r))
     return addOp(lv, { kind: 'mask', node, how: 'mul', maskNode: r });
@@ -1153,6 +1158,7 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
       return reduction(ev, c, t, kind, axisNode, axisValue, {
         keepdimPos: m === 'norm' ? 2 : 1,
         tupleResult: m === 'max' && axisName === 'dim' && axisValue !== undefined,
+        mean: m === 'mean',
       });
     }
     case 'size':
@@ -1529,7 +1535,7 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
     if (!parsed || parsed.lhs.hasEllipsis) return out;
     return spreadMask(ev, out, src, parsed.lhs.groups.length, einopsAxisMap(parsed.lhs, parsed.rhs)(-1));
   }
-  if (matches(/^(torch|numpy|jax\.numpy|tensorflow)\.(cat|concat|concatenate|stack)$/, qname)) return concat(ev, c);
+  if (matches(/^(torch|numpy|jax\.numpy|tensorflow)\.(cat|concat|concatenate|stack)$/, qname)) return concat(ev, c, qname.endsWith('stack'));
   if (qname === 'torch.nn.functional.normalize') {
     // F.normalize(weights, p=1, dim=d): the weights renormalised to sum to 1 along d.
     const x = tensorish(val(ev, c, c.args.positional[0] ?? arg(c, 'input')));
@@ -1607,6 +1613,7 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
     const axisName = fw === 'torch' ? 'dim' : 'axis';
     return reduction(ev, c, val(ev, c, c.args.positional[0]), 'other', argumentNode(c.args, axisName, 1), argument(c.args, axisName, 1), {
       keepdimPos: fw === 'torch' ? 2 : undefined,
+      mean: /mean$/.test(last),
     });
   }
   if (matches(/^(torch|numpy|jax\.numpy|tensorflow|tensorflow\.math)\.exp$/, qname)) return expOf(tensorish(val(ev, c, c.args.positional[0])));
@@ -1747,7 +1754,7 @@ function builtin(ev: Evaluator, c: Call, name: string): AValue {
   }
 }
 
-function concat(ev: Evaluator, c: Call): AValue {
+function concat(ev: Evaluator, c: Call, stack = false): AValue {
   const seqNode = c.args.positional[0] ?? arg(c, 'tensors') ?? arg(c, 'values');
   const u = seqNode ? unparen(seqNode) : undefined;
   // torch.cat([kv[0] for kv in cache], dim=-2): every piece comes from the cache being iterated.
@@ -1769,7 +1776,7 @@ function concat(ev: Evaluator, c: Call): AValue {
   if (!base) return tensor(); // torch.cat([]): nothing to join
   const ndim = vals.every((v) => v.ndim === base.ndim) ? base.ndim : undefined;
   const out: Mutable<AValue> = tensor({
-    ...(ndim !== undefined ? { ndim, axes: base.axes } : {}),
+    ...(ndim !== undefined ? { ndim, axes: stack ? base.axes : joinedAxes(ev, c, base, ndim) } : {}),
     ...(base.role ? { role: base.role, roleText: base.roleText } : {}),
     featLast: base.featLast,
     multiHead: vals.some((v) => v.multiHead) || undefined,
@@ -1777,6 +1784,25 @@ function concat(ev: Evaluator, c: Call): AValue {
   if (cached) out.fromCache = true;
   if (vals.every((v) => v.mask) && vals.length > 0) out.mask = vals[0]?.mask;
   return out;
+}
+
+/**
+ * The axes of `torch.cat(pieces, dim=d)`: the first piece's, except that the joined axis is as long as all the pieces
+ * together, so a length of 1 (a null key `repeat(nk, 'd -> b 1 d')` joined in front of the keys) or a size text no
+ * longer holds there. With the axis unknown, no axis keeps a length of 1.
+ */
+function joinedAxes(ev: Evaluator, c: Call, base: AValue, ndim: number): readonly AxisInfo[] | undefined {
+  const axes = axesOf(base);
+  if (!axes) return base.axes;
+  const dimNode = c.args.positional[1] ?? arg(c, 'dim') ?? arg(c, 'axis');
+  const d = dimNode ? intOf(ev, c, dimNode) : 0;
+  const at = d === undefined ? undefined : negAxis(d, ndim);
+  return axes.map((a, i) => {
+    if (at !== undefined && i - ndim !== at) return a;
+    if (!a.size1 && a.sizeText === undefined) return a;
+    const { size1: _s, sizeText: _t, ...rest } = a;
+    return rest;
+  });
 }
 
 // ------------------------------------------------------------------------------------------------ exports used by rules
