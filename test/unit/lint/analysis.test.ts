@@ -6,6 +6,7 @@ import { parseEinsum, parseEinopsPattern, negIndexInTerm, einopsLabels } from '.
 import { namedShapes, trailingCommentShape, maskFromDoc } from '../../../src/lint/analysis/comments';
 import { roleOfName, dimOfName, maskOfName, projectionRole, isScaleName, isConfigName } from '../../../src/lint/analysis/names';
 import { parseNoqa } from '../../../src/lint/noqa';
+import { sourcePrecision } from '../../../src/lint/analysis/precision';
 import { LineIndex } from '../../../src/lint/syntax/positions';
 import { createPythonParser } from '../../../src/lint/parser';
 import { analyseScopes } from '../../../src/lint/analysis/scopes';
@@ -115,6 +116,13 @@ describe('comments and names', () => {
     assert.ok(!isScaleName('scaled_dot'));
     for (const n of ['config', 'cfg', 'args', 'hparams', 'attn_config', 'model_args']) assert.ok(isConfigName(n), n);
     for (const n of ['d_model', 'dim', 'conv', 'configure', 'n_head']) assert.ok(!isConfigName(n), n);
+  });
+
+  it('reads the precision a file runs in: a disabled torch.cuda.amp.autocast is float32, other amp code is half', () => {
+    assert.equal(sourcePrecision('with torch.cuda.amp.autocast(enabled = False):\n    y = f(x.float())\n').fp16, false);
+    assert.equal(sourcePrecision('with torch.cuda.amp.autocast():\n    y = f(x)\n').fp16, true);
+    assert.equal(sourcePrecision('model, opt = amp.initialize(model, opt)\n').fp16, true);
+    assert.equal(sourcePrecision('scaler = torch.cuda.amp.GradScaler()\n').fp16, true);
   });
 
   it('parses noqa comments', () => {
