@@ -326,7 +326,14 @@ function multiply(ev: Evaluator, lv: AValue, rv: AValue, l: PyNode | undefined, 
 
 /** t times a tensor of unknown meaning: t's facts, on the layout the two broadcast to (t's own when a rank is unknown). */
 function scaledBy(t: AValue, other: AValue): AValue {
-  if (other.kind !== 'tensor' || t.ndim === undefined || other.ndim === undefined) return { ...t };
+  if (other.kind === 'tensor' && other.ndim === undefined) {
+    // Against a tensor of unknown rank, a length-1 axis of t (`nn.Parameter(torch.empty(1, C))`) broadcasts to
+    // whatever the other operand has there: its length is no longer known to be 1.
+    const axes = axesOf(t);
+    if (!axes?.some((a) => a.size1)) return { ...t };
+    return { ...t, axes: axes.map((a) => (a.size1 ? { ...(a.label ? { label: a.label } : {}) } : a)) };
+  }
+  if (other.kind !== 'tensor' || t.ndim === undefined) return { ...t };
   return { ...t, ...broadcastLayout(t, other) };
 }
 
