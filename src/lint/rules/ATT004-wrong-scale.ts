@@ -118,8 +118,12 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
      * while the projection maps to a different width (`nn.Linear(n_embd, head_size)`): the model width,
      * not the head dimension.
      */
+    /** The projection that made the queries (of the scores, or the scaled q or k itself). */
+    const queryProjectionOf = (target: ScaleSite['target']): ScaleSite['target']['proj'] =>
+      target.attn?.queryProj ?? (target.role === 'query' || target.role === 'key' ? target.proj : undefined);
+
     const isProjectionInputWidth = (op: ScaleOp, target: ScaleSite['target']): string | undefined => {
-      const proj = target.attn?.queryProj ?? (target.role === 'query' || target.role === 'key' ? target.proj : undefined);
+      const proj = queryProjectionOf(target);
       if (!proj || !op.dim) return undefined;
       if (!proj.inText || !proj.outText || bare(proj.inText) === bare(proj.outText)) return undefined;
       // A fused projection (`nn.Linear(dim, 3 * dim)` split into q, k, v) gives each part the input's width: on one head
@@ -132,7 +136,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
 
     /** The factor is the last axis of the tensor the query projection was applied to (`x.shape[-1]`, `B, N, C = x.shape`). */
     const projectionInputLastAxis = (op: ScaleOp, target: ScaleSite['target']): boolean => {
-      const proj = target.attn?.queryProj ?? (target.role === 'query' || target.role === 'key' ? target.proj : undefined);
+      const proj = queryProjectionOf(target);
       return !!proj && !!op.dim?.lastAxisOf && op.dim.ofTensor === proj.input;
     };
 
