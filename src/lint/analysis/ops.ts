@@ -140,7 +140,7 @@ function dtypeKwarg(ev: Evaluator, c: Call): DType | undefined {
 /** Multiplier classification of a number used to scale: dim^power, a named scale, or unknown. */
 function scaleOp(ev: Evaluator, factor: AValue, factorNode: PyNode, opNode: PyNode, divide: boolean, on: ScaleOp['on']): ScaleOp {
   const name = rootName(ev, factorNode);
-  const named = factor.scaleName ?? (name && isScaleName(name) ? name : undefined);
+  const named = factor.scaleName ?? (name && isScaleName(name) ? name : clampedScaleName(ev, factorNode));
   const op: Mutable<ScaleOp> = { kind: 'scale', node: opNode, factorNode, on };
   const bareFactor = unparen(factorNode);
   const byName = !factor.dimPow && (bareFactor.type === 'identifier' || bareFactor.type === 'attribute') && name ? dimOfName(name) : undefined;
@@ -155,6 +155,26 @@ function scaleOp(ev: Evaluator, factor: AValue, factorNode: PyNode, opNode: PyNo
   if (named) op.named = named;
   if (factor.kind === 'number' && factor.num !== undefined && !factor.dimPow) op.constant = factor.num;
   return op;
+}
+
+/**
+ * A named scale kept in a range (`jnp.maximum(self.tau, 0.01)`, `torch.clamp(self.temperature, min=0.01)`,
+ * `self.tau.clamp(min=0.01)`): still that scale, under its name.
+ */
+function clampedScaleName(ev: Evaluator, node: PyNode): string | undefined {
+  const u = unparen(node);
+  if (u.type !== 'call') return undefined;
+  const fn = childByField(u, 'function');
+  if (fn?.type !== 'attribute' && fn?.type !== 'identifier') return undefined;
+  const method = fn.type === 'attribute' ? ev.text(childByField(fn, 'attribute') ?? fn) : ev.text(fn);
+  if (!/^(?:maximum|minimum|clamp|clip|clamp_min|clamp_max|max|min)$/.test(method)) return undefined;
+  const first = namedChildren(childByField(u, 'arguments') ?? u).find((a) => a.type !== 'keyword_argument');
+  const receiver = fn.type === 'attribute' ? childByField(fn, 'object') : undefined;
+  for (const candidate of [first, receiver]) {
+    const t = candidate && (unparen(candidate).type === 'identifier' || unparen(candidate).type === 'attribute') ? ev.text(unparen(candidate)) : undefined;
+    if (t && isScaleName(t)) return t;
+  }
+  return undefined;
 }
 
 function scaleTarget(v: AValue): ScaleOp['on'] | undefined {
