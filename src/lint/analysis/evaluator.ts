@@ -22,7 +22,7 @@ import { maskFromDoc, namedShapes, paramDoc, trailingCommentShape } from './comm
 import { splitByNoneGuards } from './none-guards';
 import { Facts, type Ctx } from './facts';
 import { isStarred, rootName } from './call';
-import { dimOfName, isCacheName, isHeadCountName, isScaleName, isTokenIdsName, maskOfName, roleOfName } from './names';
+import { dimOfName, isCacheName, isConfigName, isHeadCountName, isScaleName, isTokenIdsName, maskOfName, roleOfName } from './names';
 import type { ClassInfo, Def, Scope, ScopeResult } from './scopes';
 import * as opsImpl from './ops';
 import { callOperator, evalAttributeOf, evalBinary, evalComparison, evalSubscript, evalUnary, setItemFill, type Call } from './ops';
@@ -819,6 +819,9 @@ export class Evaluator {
       return number({ ...(dim ? { dimPow: { dim, power: 1 } } : {}), ...(isScaleName(name) ? { scaleName: name } : {}) });
     }
     if (/^bool\b/.test(ann)) return { kind: 'bool' };
+    // A configuration object (`config`, `cfg`, `args`, `attn_config`): its fields are read by name
+    // (`config.hidden_size` is the model width, `config.num_attention_heads` a head count), it is no size itself.
+    if (!ann && isConfigName(name)) return UNKNOWN;
     // Constructor parameters are sizes and flags unless their name says tensor or mask.
     if (inInit && !ann && !roleOfName(name) && !maskOfName(name) && !/mask|tensor|weight|emb(edding)?s?$/.test(name)) return sizeLike();
     if (/^str\b/.test(ann)) return { kind: 'string' };

@@ -281,6 +281,16 @@ function isHeadCountNameUncached(name: string): boolean {
   return /^[a-z]\w*_(?:n_heads?|nheads?|num_heads?|num_attention_heads|attn_heads|attention_heads|heads)$/i.test(b);
 }
 
+/**
+ * Names of configuration objects (`config`, `cfg`, `args`, `hparams`, `attn_config`, `model_args`): holders of
+ * named fields (`config.hidden_size`), never a size or a tensor themselves.
+ */
+export const isConfigName = memo((name: string): boolean =>
+  /^(?:config|configs|cfg|conf|args|opt|opts|hparams|hps|params|options|settings|hyperparams|(?:[a-z]\w*_)(?:config|cfg|args|conf|hparams|params))$/.test(
+    name.toLowerCase(),
+  ),
+);
+
 /** Names that say a number is a softmax scale or temperature. */
 export const isScaleName = memo((name: string): boolean => isScaleNameUncached(name));
 function isScaleNameUncached(name: string): boolean {

@@ -140,7 +140,7 @@ function dtypeKwarg(ev: Evaluator, c: Call): DType | undefined {
 /** Multiplier classification of a number used to scale: dim^power, a named scale, or unknown. */
 function scaleOp(ev: Evaluator, factor: AValue, factorNode: PyNode, opNode: PyNode, divide: boolean, on: ScaleOp['on']): ScaleOp {
   const name = rootName(ev, factorNode);
-  const named = factor.scaleName ?? (name && isScaleName(name) ? name : undefined);
+  const named = factor.scaleName ?? (name && isScaleName(name) ? name : clampedScaleName(ev, factorNode));
   const op: Mutable<ScaleOp> = { kind: 'scale', node: opNode, factorNode, on };
   const bareFactor = unparen(factorNode);
   const byName = !factor.dimPow && (bareFactor.type === 'identifier' || bareFactor.type === 'attribute') && name ? dimOfName(name) : undefined;
@@ -155,6 +155,26 @@ function scaleOp(ev: Evaluator, factor: AValue, factorNode: PyNode, opNode: PyNo
   if (named) op.named = named;
   if (factor.kind === 'number' && factor.num !== undefined && !factor.dimPow) op.constant = factor.num;
   return op;
+}
+
+/**
+ * A named scale kept in a range (`jnp.maximum(self.tau, 0.01)`, `torch.clamp(self.temperature, min=0.01)`,
+ * `self.tau.clamp(min=0.01)`): still that scale, under its name.
+ */
+function clampedScaleName(ev: Evaluator, node: PyNode): string | undefined {
+  const u = unparen(node);
+  if (u.type !== 'call') return undefined;
+  const fn = childByField(u, 'function');
+  if (fn?.type !== 'attribute' && fn?.type !== 'identifier') return undefined;
+  const method = fn.type === 'attribute' ? ev.text(childByField(fn, 'attribute') ?? fn) : ev.text(fn);
+  if (!/^(?:maximum|minimum|clamp|clip|clamp_min|clamp_max|max|min)$/.test(method)) return undefined;
+  const first = namedChildren(childByField(u, 'arguments') ?? u).find((a) => a.type !== 'keyword_argument');
+  const receiver = fn.type === 'attribute' ? childByField(fn, 'object') : undefined;
+  for (const candidate of [first, receiver]) {
+    const t = candidate && (unparen(candidate).type === 'identifier' || unparen(candidate).type === 'attribute') ? ev.text(unparen(candidate)) : undefined;
+    if (t && isScaleName(t)) return t;
+  }
+  return undefined;
 }
 
 function scaleTarget(v: AValue): ScaleOp['on'] | undefined {
@@ -302,6 +322,11 @@ function multiply(ev: Evaluator, lv: AValue, rv: AValue, l: PyNode | undefined, 
     if (other.kind === 'number' || (name && isScaleName(name)) || other.scaleName) return scaleTensor(ev, t, other, otherNode, node, false, ctx);
     return { ...scaledBy(t, other), attn: t.attn!.stage === 'weights' ? t.attn : undefined, ops: t.ops };
   }
+  // q or k times a 0/1 token mask (`Q * mask[:, None, :, None]`, Nyströmformer): the padded tokens' vectors are zeroed
+  // before the product, which leaves their scores at 0, not -inf; it masks nothing by itself and is no mask of the
+  // scores. The queries or keys go on as they were (role, layout, scaling).
+  if ((lv.role === 'query' || lv.role === 'key') && !lv.mask && r && rv.kind === 'tensor' && isMaskLike(ev, rv, r) && !isHeadMask(ev, r)) return lv;
+  if ((rv.role === 'query' || rv.role === 'key') && !rv.mask && l && lv.kind === 'tensor' && isMaskLike(ev, lv, l) && !isHeadMask(ev, l)) return rv;
   // logits * mask before any softmax (attention pooling logits, not q·kᵀ): a multiplicative mask.
   if (lv.kind === 'tensor' && !lv.mask && r && rv.kind === 'tensor' && isMaskLike(ev, rv, r) && !isHeadMask(ev, r))
     return addOp(lv, { kind: 'mask', node, how: 'mul', maskNode: r });
@@ -321,7 +346,14 @@ function multiply(ev: Evaluator, lv: AValue, rv: AValue, l: PyNode | undefined, 
 
 /** t times a tensor of unknown meaning: t's facts, on the layout the two broadcast to (t's own when a rank is unknown). */
 function scaledBy(t: AValue, other: AValue): AValue {
-  if (other.kind !== 'tensor' || t.ndim === undefined || other.ndim === undefined) return { ...t };
+  if (other.kind === 'tensor' && other.ndim === undefined) {
+    // Against a tensor of unknown rank, a length-1 axis of t (`nn.Parameter(torch.empty(1, C))`) broadcasts to
+    // whatever the other operand has there: its length is no longer known to be 1.
+    const axes = axesOf(t);
+    if (!axes?.some((a) => a.size1)) return { ...t };
+    return { ...t, axes: axes.map((a) => (a.size1 ? { ...(a.label ? { label: a.label } : {}) } : a)) };
+  }
+  if (other.kind !== 'tensor' || t.ndim === undefined) return { ...t };
   return { ...t, ...broadcastLayout(t, other) };
 }
 
@@ -1153,6 +1185,7 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
       return reduction(ev, c, t, kind, axisNode, axisValue, {
         keepdimPos: m === 'norm' ? 2 : 1,
         tupleResult: m === 'max' && axisName === 'dim' && axisValue !== undefined,
+        mean: m === 'mean',
       });
     }
     case 'size':
@@ -1529,7 +1562,7 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
     if (!parsed || parsed.lhs.hasEllipsis) return out;
     return spreadMask(ev, out, src, parsed.lhs.groups.length, einopsAxisMap(parsed.lhs, parsed.rhs)(-1));
   }
-  if (matches(/^(torch|numpy|jax\.numpy|tensorflow)\.(cat|concat|concatenate|stack)$/, qname)) return concat(ev, c);
+  if (matches(/^(torch|numpy|jax\.numpy|tensorflow)\.(cat|concat|concatenate|stack)$/, qname)) return concat(ev, c, qname.endsWith('stack'));
   if (qname === 'torch.nn.functional.normalize') {
     // F.normalize(weights, p=1, dim=d): the weights renormalised to sum to 1 along d.
     const x = tensorish(val(ev, c, c.args.positional[0] ?? arg(c, 'input')));
@@ -1607,6 +1640,7 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
     const axisName = fw === 'torch' ? 'dim' : 'axis';
     return reduction(ev, c, val(ev, c, c.args.positional[0]), 'other', argumentNode(c.args, axisName, 1), argument(c.args, axisName, 1), {
       keepdimPos: fw === 'torch' ? 2 : undefined,
+      mean: /mean$/.test(last),
     });
   }
   if (matches(/^(torch|numpy|jax\.numpy|tensorflow|tensorflow\.math)\.exp$/, qname)) return expOf(tensorish(val(ev, c, c.args.positional[0])));
@@ -1747,7 +1781,7 @@ function builtin(ev: Evaluator, c: Call, name: string): AValue {
   }
 }
 
-function concat(ev: Evaluator, c: Call): AValue {
+function concat(ev: Evaluator, c: Call, stack = false): AValue {
   const seqNode = c.args.positional[0] ?? arg(c, 'tensors') ?? arg(c, 'values');
   const u = seqNode ? unparen(seqNode) : undefined;
   // torch.cat([kv[0] for kv in cache], dim=-2): every piece comes from the cache being iterated.
@@ -1769,7 +1803,7 @@ function concat(ev: Evaluator, c: Call): AValue {
   if (!base) return tensor(); // torch.cat([]): nothing to join
   const ndim = vals.every((v) => v.ndim === base.ndim) ? base.ndim : undefined;
   const out: Mutable<AValue> = tensor({
-    ...(ndim !== undefined ? { ndim, axes: base.axes } : {}),
+    ...(ndim !== undefined ? { ndim, axes: stack ? base.axes : joinedAxes(ev, c, base, ndim) } : {}),
     ...(base.role ? { role: base.role, roleText: base.roleText } : {}),
     featLast: base.featLast,
     multiHead: vals.some((v) => v.multiHead) || undefined,
@@ -1777,6 +1811,25 @@ function concat(ev: Evaluator, c: Call): AValue {
   if (cached) out.fromCache = true;
   if (vals.every((v) => v.mask) && vals.length > 0) out.mask = vals[0]?.mask;
   return out;
+}
+
+/**
+ * The axes of `torch.cat(pieces, dim=d)`: the first piece's, except that the joined axis is as long as all the pieces
+ * together, so a length of 1 (a null key `repeat(nk, 'd -> b 1 d')` joined in front of the keys) or a size text no
+ * longer holds there. With the axis unknown, no axis keeps a length of 1.
+ */
+function joinedAxes(ev: Evaluator, c: Call, base: AValue, ndim: number): readonly AxisInfo[] | undefined {
+  const axes = axesOf(base);
+  if (!axes) return base.axes;
+  const dimNode = c.args.positional[1] ?? arg(c, 'dim') ?? arg(c, 'axis');
+  const d = dimNode ? intOf(ev, c, dimNode) : 0;
+  const at = d === undefined ? undefined : negAxis(d, ndim);
+  return axes.map((a, i) => {
+    if (at !== undefined && i - ndim !== at) return a;
+    if (!a.size1 && a.sizeText === undefined) return a;
+    const { size1: _s, sizeText: _t, ...rest } = a;
+    return rest;
+  });
 }
 
 // ------------------------------------------------------------------------------------------------ exports used by rules

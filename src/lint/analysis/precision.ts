@@ -53,7 +53,7 @@ function stripComments(src: string): string {
 const FP16_CODE =
   /\.half\(\)|(?<![A-Za-z])float16|torch\.half\b|\bfp16\b|GradScaler|\bamp\.(?:initialize|scale_loss)|from\s+apex\s+import\s+amp|\bopt_level\b|precision\s*=\s*(?:16\b|["']16(?:-mixed|-true)?["'])|["']16-mixed["']/;
 /** Flags that say "mixed/half precision" without saying which half: float16 unless the file names bfloat16. */
-const HALF_FLAG_CODE = /use_amp|\bamp\.|\bmixed_precision\b|half_precision/;
+const HALF_FLAG_CODE = /use_amp|\bamp\.(?!autocast\b)|\bmixed_precision\b|half_precision/;
 const BF16_CODE = /bfloat16|\bbf16\b|["']bf16-(?:mixed|true)["']/;
 /** What the authors wrote in comments and docstrings: "runs in fp16", "--fp16", "half precision", "mixed precision". */
 const FP16_PROSE = /--fp16\b|\bfp16\b|\bfloat16\b|half[- ]precision|mixed[- ]precision|autocast/i;

@@ -1052,7 +1052,7 @@ export function reduction(
   kind: 'sum' | 'max' | 'norm' | 'other',
   axisNode: PyNode | undefined,
   axisValueNode: PyNode | undefined,
-  opts: { keepdimPos?: number; tupleResult?: boolean } = {},
+  opts: { keepdimPos?: number; tupleResult?: boolean; mean?: boolean } = {},
 ): AValue {
   const t = tensorish(t0);
   let axis: number | 'all' | undefined;
@@ -1071,7 +1071,19 @@ export function reduction(
   const keepdim = keepdimOf(ev, c, opts.keepdimPos);
   const layout = reducedLayout(t, axis, keepdim);
   const scores = kind === 'sum' && typeof axis === 'number' && keepdim !== undefined ? scoresOfPairwise(t, axis, keepdim) : undefined;
-  return { ...reduced, ...layout, ...(scores ?? {}) };
+  return { ...reduced, ...layout, ...(scores ?? {}), ...(opts.mean ? pooledTokens(t, axis) : {}) };
+}
+
+/**
+ * The mean of queries or keys over a token axis (Nyström landmarks: `q.reshape(b, h, m, n // m, d).mean(dim=-2)`) is
+ * still queries or keys, scaled as they were: a mean is linear, so a 1/sqrt(d) folded into q before it stays folded
+ * into the pooled q. Over the feature (last) axis, or an unknown one, it is something else.
+ */
+function pooledTokens(t: AValue, axis: number | 'all' | undefined): Pick<AValue, 'role' | 'roleText' | 'ops' | 'multiHead'> | undefined {
+  if ((t.role !== 'query' && t.role !== 'key') || typeof axis !== 'number' || t.ndim === undefined) return undefined;
+  const d = negAxis(axis, t.ndim);
+  if (d === undefined || d === -1) return undefined;
+  return { role: t.role, ...(t.roleText ? { roleText: t.roleText } : {}), ...(t.ops ? { ops: t.ops } : {}), ...(t.multiHead ? { multiHead: true } : {}) };
 }
 
 /**

@@ -57,7 +57,7 @@ export const ATT004: Rule = {
     docs: {
       summary: 'The attention scale is wrong: d instead of sqrt(d), sqrt(d_model) for per-head scores, applied twice, or after softmax.',
       whatItDoes:
-        "Classifies every factor that multiplies or divides q, k, the scores or the weights: a dimension (`d_k`, `k.size(-1)`, `self.head_dim`), its square root, or a named scale whose definition it follows (`self.scale = head_dim ** -0.5`). It reports a division by the dimension itself (or by a scale that is already 1/sqrt(d): `/ self.scale` with `self.scale = head_dim ** -0.5`), a square root of the model width (`d_model`, `embed_dim`, the `C` that was split into heads) on multi-head scores (not when a caller binds that name to one head's width, `C // n_heads`, nor for a last axis named `D` of a tensor already split into heads, nor on single-head scores: with one head, whether the queries have no head axis or one of length 1, and a fused `nn.Linear(dim, 3 * dim)` cut into q, k and v, the model width is the head width), two 1/sqrt(d) factors on one path (also when a helper of another workspace file returns the scaled `q`; including a pre-scaled `q` given to `F.scaled_dot_product_attention`, `flash_attn_func` or xformers' `memory_efficient_attention`, which scale by 1/sqrt(E) again unless `scale=` / `softmax_scale=` is passed, or which are handed `scale=` 1/sqrt(d) on top; the queries and the keys each divided by sqrt(C) are reported as what they are, scores divided by C, the same bug as `/ d_k`, unless a temperature then scales the scores (LoFTR-style matching, `einsum('nlc,nsc->nls', feat0, feat1) / temperature`), where the 1/C is a deliberate normalisation of each feature set and the temperature sets the sharpness), a scale applied to the weights after softmax, and a `scale=`/`softmax_scale=` handed to a fused kernel that is 1/d, a dimension, or 1/sqrt of the model width on per-head scores, and a fused kernel (`F.scaled_dot_product_attention`, flash-attn's `flash_attn_func`) called without `scale=`/`softmax_scale=` although the module computes its own scale with a factor beyond 1/sqrt(d) (a layer-index or YaRN factor, a constant, 1/d): the kernel then silently uses its default.",
+        "Classifies every factor that multiplies or divides q, k, the scores or the weights: a dimension (`d_k`, `k.size(-1)`, `self.head_dim`), its square root, or a named scale whose definition it follows (`self.scale = head_dim ** -0.5`, `self.scaling = config.hidden_size ** -0.5`: a constructor's config object is read by its fields; a temperature its caller binds, `ScaledDotProductAttention(temperature=d_k ** 0.5)`; a named scale kept in a range, `jnp.maximum(self.tau, 0.01)`). It reports a division by the dimension itself (or by a scale that is already 1/sqrt(d): `/ self.scale` with `self.scale = head_dim ** -0.5`; also the width of the projection's input, `B, N, C = x.shape` then `/ C`, whatever follows it, a temperature included), a square root of the model width (`d_model`, `embed_dim`, the `C` that was split into heads) on multi-head scores (not when a caller binds that name to one head's width, `C // n_heads`, nor for a last axis named `D` of a tensor already split into heads, nor on single-head scores: with one head, whether the queries have no head axis or one of length 1, and a fused `nn.Linear(dim, 3 * dim)` cut into q, k and v, the model width is the head width), two 1/sqrt(d) factors on one path (also when a helper of another workspace file returns the scaled `q`; including a pre-scaled `q` given to `F.scaled_dot_product_attention`, `flash_attn_func` or xformers' `memory_efficient_attention`, which scale by 1/sqrt(E) again unless `scale=` / `softmax_scale=` is passed, or which are handed `scale=` 1/sqrt(d) on top; the queries and the keys each divided by sqrt(C) are reported as what they are, scores divided by C, the same bug as `/ d_k`, unless a temperature then scales the scores (LoFTR-style matching, `einsum('nlc,nsc->nls', feat0, feat1) / temperature`), where the 1/C is a deliberate normalisation of each feature set and the temperature sets the sharpness), a scale applied to the weights after softmax, and a `scale=`/`softmax_scale=` handed to a fused kernel that is 1/d, a dimension, or 1/sqrt of the model width on per-head scores, and a fused kernel (`F.scaled_dot_product_attention`, flash-attn's `flash_attn_func`) called without `scale=`/`softmax_scale=` although the module computes its own scale with a factor beyond 1/sqrt(d) (a layer-index or YaRN factor, a constant, 1/d): the kernel then silently uses its default.",
       whyIsThisBad:
         'The scale keeps the logits at unit variance. Dividing by d instead of sqrt(d) (or scaling twice) makes the logits too small and the attention nearly uniform; sqrt(d_model) on per-head scores over-shrinks them by sqrt(n_heads); a scale after softmax does nothing to the logits and breaks the rows-sum-to-1 property.',
       example: `scores = q @ k.transpose(-2, -1) / self.head_dim
@@ -118,8 +118,12 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
      * while the projection maps to a different width (`nn.Linear(n_embd, head_size)`): the model width,
      * not the head dimension.
      */
+    /** The projection that made the queries (of the scores, or the scaled q or k itself). */
+    const queryProjectionOf = (target: ScaleSite['target']): ScaleSite['target']['proj'] =>
+      target.attn?.queryProj ?? (target.role === 'query' || target.role === 'key' ? target.proj : undefined);
+
     const isProjectionInputWidth = (op: ScaleOp, target: ScaleSite['target']): string | undefined => {
-      const proj = target.attn?.queryProj ?? (target.role === 'query' || target.role === 'key' ? target.proj : undefined);
+      const proj = queryProjectionOf(target);
       if (!proj || !op.dim) return undefined;
       if (!proj.inText || !proj.outText || bare(proj.inText) === bare(proj.outText)) return undefined;
       // A fused projection (`nn.Linear(dim, 3 * dim)` split into q, k, v) gives each part the input's width: on one head
@@ -128,6 +132,12 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       if (op.dim.ofTensor && op.dim.ofTensor === proj.input && op.dim.lastAxisOf) return proj.inText;
       if (bare(op.dim.text) === bare(proj.inText)) return proj.inText;
       return undefined;
+    };
+
+    /** The factor is the last axis of the tensor the query projection was applied to (`x.shape[-1]`, `B, N, C = x.shape`). */
+    const projectionInputLastAxis = (op: ScaleOp, target: ScaleSite['target']): boolean => {
+      const proj = queryProjectionOf(target);
+      return !!proj && !!op.dim?.lastAxisOf && op.dim.ofTensor === proj.input;
     };
 
     /**
@@ -208,7 +218,9 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
         // A bare number (a float parameter, a shape we cannot place) is not known to be the head or model width.
         const which = dimWhich(dim);
         const knownDim = which === 'head' || which === 'model';
-        if (op.power === -1 && knownDim) {
+        // `B, N, C = x.shape` then `q = self.q(x)`: C is the feature width of the projection's input, a width whatever
+        // the head count, so dividing the scores by C itself (not its square root) is wrong even where which is unknown.
+        if (op.power === -1 && (knownDim || projectionInputLastAxis(op, target))) {
           const fix = op.factorNode.type === 'identifier' || op.factorNode.type === 'attribute' || op.factorNode.type === 'call' ? sqrtFix(op) : undefined;
           // A scale multiplied in (`* self.scale` with `self.scale = head_dim ** -1`) is one over the dimension; say which.
           const token = operatorOf(op);

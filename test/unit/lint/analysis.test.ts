@@ -4,8 +4,9 @@ import { strict as assert } from 'node:assert';
 import { flipMask, transposeMask, triMask, combineMasks, emptyRowReason } from '../../../src/lint/analysis/masks';
 import { parseEinsum, parseEinopsPattern, negIndexInTerm, einopsLabels } from '../../../src/lint/analysis/layout';
 import { namedShapes, trailingCommentShape, maskFromDoc } from '../../../src/lint/analysis/comments';
-import { roleOfName, dimOfName, maskOfName, projectionRole, isScaleName } from '../../../src/lint/analysis/names';
+import { roleOfName, dimOfName, maskOfName, projectionRole, isScaleName, isConfigName } from '../../../src/lint/analysis/names';
 import { parseNoqa } from '../../../src/lint/noqa';
+import { sourcePrecision } from '../../../src/lint/analysis/precision';
 import { LineIndex } from '../../../src/lint/syntax/positions';
 import { createPythonParser } from '../../../src/lint/parser';
 import { analyseScopes } from '../../../src/lint/analysis/scopes';
@@ -113,6 +114,15 @@ describe('comments and names', () => {
     assert.equal(maskOfName('attention_mask')!.polarity, 'keep');
     assert.ok(isScaleName('self.scaling'));
     assert.ok(!isScaleName('scaled_dot'));
+    for (const n of ['config', 'cfg', 'args', 'hparams', 'attn_config', 'model_args']) assert.ok(isConfigName(n), n);
+    for (const n of ['d_model', 'dim', 'conv', 'configure', 'n_head']) assert.ok(!isConfigName(n), n);
+  });
+
+  it('reads the precision a file runs in: a disabled torch.cuda.amp.autocast is float32, other amp code is half', () => {
+    assert.equal(sourcePrecision('with torch.cuda.amp.autocast(enabled = False):\n    y = f(x.float())\n').fp16, false);
+    assert.equal(sourcePrecision('with torch.cuda.amp.autocast():\n    y = f(x)\n').fp16, true);
+    assert.equal(sourcePrecision('model, opt = amp.initialize(model, opt)\n').fp16, true);
+    assert.equal(sourcePrecision('scaler = torch.cuda.amp.GradScaler()\n').fp16, true);
   });
 
   it('parses noqa comments', () => {
@@ -202,5 +212,28 @@ class A(nn.Module):
     const sm = await valueOf(src, 'self.softmax');
     assert.equal(sm.layer?.api, 'torch.nn.Softmax');
     assert.equal(sm.layer?.dim, -2);
+  });
+
+  it('reads a constructor config object by its fields: the model width, a head count, their quotient the head width', async () => {
+    const src = `import math
+import torch.nn as nn
+class A(nn.Module):
+    def __init__(self, config):
+        super().__init__()
+        self.hidden_size = config.hidden_size
+        self.head_dim = config.hidden_size // config.num_attention_heads
+        self.scaling = config.hidden_size ** -0.5
+    def forward(self, q, k):
+        return (q @ k.transpose(-2, -1) / math.sqrt(self.hidden_size)).softmax(-1), self.head_dim, self.scaling
+`;
+    const width = await valueOf(src, 'self.hidden_size');
+    assert.deepEqual([width.dimPow?.dim.which, width.dimPow?.dim.text, width.dimPow?.power], ['model', 'config.hidden_size', 1]);
+    const head = await valueOf(src, 'self.head_dim');
+    assert.equal(head.dimPow?.dim.which, 'head');
+    const scaling = await valueOf(src, 'self.scaling');
+    assert.deepEqual([scaling.dimPow?.dim.which, scaling.dimPow?.power], ['model', -0.5]);
+    // The config object itself is no size (it used to be read as one, and its fields were then lost).
+    const config = await valueOf(src, 'config');
+    assert.equal(config.kind, 'unknown');
   });
 });
