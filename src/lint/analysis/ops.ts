@@ -1396,9 +1396,11 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
   const sm = SOFTMAX_FUNCTIONS[qname];
   if (sm) {
     const inputNode = arg(c, sm.framework === 'torch' ? 'input' : sm.framework === 'tf' ? 'logits' : 'x', 0);
-    const dimValue = argument(c.args, sm.dimParam, sm.dimPos);
+    const aliased = sm.dimAlias !== undefined && !argument(c.args, sm.dimParam, sm.dimPos) && argument(c.args, sm.dimAlias, undefined) !== undefined;
+    const [dimParam, dimPos] = aliased && sm.dimAlias !== undefined ? [sm.dimAlias, undefined] : [sm.dimParam, sm.dimPos];
+    const dimValue = argument(c.args, dimParam, dimPos);
     return softmax(ev, c, sm, val(ev, c, inputNode), inputNode, {
-      dimNode: argumentNode(c.args, sm.dimParam, sm.dimPos),
+      dimNode: argumentNode(c.args, dimParam, dimPos),
       dimValueNode: dimValue,
       ownerNode: c.node,
       argListNode: c.args.list,
@@ -1560,7 +1562,7 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
           why: msg(PHRASES.onesZeroPadded, `\`${ev.text(c.node).slice(0, 50)}\``, displayName(qname)),
         },
       });
-    return last === 'pad' ? x : tensor();
+    return last === 'pad' ? withoutLength1(x) : tensor();
   }
   if (qname === 'torch.nan_to_num' || qname === 'numpy.nan_to_num' || qname === 'torch.isnan' || qname === 'numpy.isnan') {
     ev.facts.nanGuarded.add(c.ctx.scope.id);
@@ -1785,3 +1787,12 @@ function concat(ev: Evaluator, c: Call): AValue {
 export { evalComparison, setItemFill } from './mask-ops';
 
 export { scaleTarget, dimOfName, isHeadCountName, isScaleName };
+
+/** Padding grows the padded axes (`F.pad(x, (0, 1))`): no axis is known to have length 1 any more. */
+function withoutLength1(x: AValue): AValue {
+  if (!x.lastSize1 && !x.axes?.some((a) => a.size1)) return x;
+  const out = mutable(x);
+  delete out.lastSize1;
+  if (x.axes) out.axes = x.axes.map((a) => (a.label ? { label: a.label } : {}));
+  return out;
+}

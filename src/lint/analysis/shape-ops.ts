@@ -436,6 +436,8 @@ export function unsqueezeValue(t0: AValue, d: number | undefined): AValue {
   }
   if (d < 0) {
     remapFacts(out, t, (axis) => (axis <= d ? axis - 1 : axis));
+    // `x.unsqueeze(-1)` / `expand_dims(x, -1)` / `x[..., None]` of any rank: the new last axis has length 1.
+    if (d === -1) out.lastSize1 = true;
     return out;
   }
   // Positive dim on unknown rank: leading insert keeps the last axes (assume it is not an append).
