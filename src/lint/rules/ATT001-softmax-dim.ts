@@ -216,6 +216,8 @@ out = weights @ v`,
           reasons.push(input.attn?.queryAxis === nd ? msg(T.alsoQueryAxis, keyWhy, String(site.dim)) : keyWhy);
         }
       }
+      /** The axes the products with the values sum the weights over (negative, in the softmax's input). */
+      const summed = new Set<number>();
       for (const c of consumers) {
         // Only the product with the values says which axis is the key axis (talking-heads mixing, MoE
         // combinations and other post-softmax products do not).
@@ -223,11 +225,15 @@ out = weights @ v`,
         if (c.normalised === c.contracted) right = true;
         else {
           reasons.push(msg(T.summedOverAxisIn, c.contracted, quote(ev.text(c.site.node), 50)));
+          // The weights' axes as seen by the product are the softmax's own when the softmax axis kept its index.
+          if (c.normalised === nd) summed.add(c.contracted);
         }
       }
       const [why] = reasons;
       if (why === undefined) return undefined;
-      return { site, wrong: true, right, keyAxis: key, why };
+      // Unnamed scores: the one axis the product with the values sums over is the key axis the fix names.
+      const [only] = summed.size === 1 ? [...summed] : [];
+      return { site, wrong: true, right, keyAxis: key ?? only, why };
     };
 
     /** Identifiers only (strings removed), so that neither prose nor an einsum spec can name a slot. */

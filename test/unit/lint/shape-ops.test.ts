@@ -81,6 +81,18 @@ describe('shape transfer functions (values in, values out)', () => {
     assert.deepEqual(keyQuery(unsqueezeValue(scoresUnknownRank(), -2)), [-1, -3]);
   });
 
+  it('unsqueezeValue(-1) at unknown rank: the new last axis has length 1 (and only -1 says so)', () => {
+    const last = unsqueezeValue(tensor(), -1);
+    assert.equal(last.ndim, undefined);
+    assert.equal(last.lastSize1, true);
+    assert.deepEqual(keyQuery(unsqueezeValue(scoresUnknownRank(), -1)), [-2, -3]);
+    assert.equal(unsqueezeValue(tensor(), -2).lastSize1, undefined);
+    assert.equal(unsqueezeValue(tensor(), 1).lastSize1, undefined);
+    // Moving the new axis away from the end forgets it.
+    assert.equal(transposeValue(unsqueezeValue(tensor(), -1), -1, -2).lastSize1, undefined);
+    assert.equal(squeezeValue(unsqueezeValue(tensor(), -1), -1).lastSize1, undefined);
+  });
+
   it('squeezeValue drops the axis; at unknown rank a negative dim keeps the axes right of it', () => {
     const pooled = tensor({ ndim: 3, axes: [{ label: 'batch' }, { label: 'seq' }, { label: 'feat', size1: true }], featLast: true });
     const out = squeezeValue(pooled, -1);
@@ -323,6 +335,31 @@ class P(nn.Module):
       ['s'],
     );
     assert.equal(v.get('s')!.lastSize1, true);
+  });
+
+  it('expand_dims(x, -1) / unsqueeze(-1) of a value of unknown rank end in a length-1 axis; expand, repeat, tile, concat and F.pad resize it', async () => {
+    const v = await valuesOf(
+      `import tensorflow as tf
+import torch
+import torch.nn.functional as F
+def f(logits, x, y, S):
+    a = tf.expand_dims(logits, -1)
+    b = x.unsqueeze(-1)
+    c = x.unsqueeze(-1).expand(-1, -1, S)
+    d = x.unsqueeze(-1).repeat(1, 1, S)
+    e = tf.tile(tf.expand_dims(logits, -1), [1, 1, S])
+    g = torch.cat([x.unsqueeze(-1), y.unsqueeze(-1)], dim=-1)
+    h = F.pad(x.unsqueeze(-1), (0, 1))
+    return a, b, c, d, e, g, h
+`,
+      ['a', 'b', 'c', 'd', 'e', 'g', 'h'],
+    );
+    assert.equal(v.get('a')!.lastSize1, true);
+    assert.equal(v.get('b')!.lastSize1, true);
+    for (const name of ['c', 'd', 'e', 'g', 'h']) {
+      const t = v.get(name)!;
+      assert.ok(!t.lastSize1 && !(t.axes ?? []).some((ax) => ax.size1 && t.axes!.indexOf(ax) === t.axes!.length - 1), `${name}: last axis not known to be of length 1`);
+    }
   });
 
   it('expand / repeat keep the facts of the axes they do not resize', async () => {
