@@ -1196,8 +1196,11 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
     case 'float_power':
     case 'pow':
       return tensor({ ndim: t.ndim, axes: t.axes });
-    case 'tanh':
     case 'sigmoid':
+      // Sigmoid attention: the scores are gated one by one instead of normalised over the keys.
+      if (t.attn?.stage === 'scores') ev.facts.sigmoidScores.add(t.attn.formedAt.id);
+      return keepShape(t);
+    case 'tanh':
     case 'relu':
     case 'abs':
       return keepShape(t);
