@@ -358,7 +358,10 @@ def f(logits, x, y, S):
     assert.equal(v.get('b')!.lastSize1, true);
     for (const name of ['c', 'd', 'e', 'g', 'h']) {
       const t = v.get(name)!;
-      assert.ok(!t.lastSize1 && !(t.axes ?? []).some((ax) => ax.size1 && t.axes!.indexOf(ax) === t.axes!.length - 1), `${name}: last axis not known to be of length 1`);
+      assert.ok(
+        !t.lastSize1 && !(t.axes ?? []).some((ax) => ax.size1 && t.axes!.indexOf(ax) === t.axes!.length - 1),
+        `${name}: last axis not known to be of length 1`,
+      );
     }
   });
 
