@@ -861,6 +861,7 @@ function keepShape(v: AValue): AValue {
     channelFirst: v.channelFirst,
     fromConv: v.fromConv,
     pairwise: v.pairwise,
+    ...(v.lastSize1 ? { lastSize1: true } : {}),
   });
   return v.ops ? { ...out, ops: v.ops } : out;
 }
@@ -1202,6 +1203,13 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
       return keepShape(t);
     case 'tanh':
     case 'relu':
+    case 'relu6':
+    case 'leaky_relu':
+    case 'gelu':
+    case 'elu':
+    case 'selu':
+    case 'silu':
+    case 'softplus':
     case 'abs':
       return keepShape(t);
     case 'update':
@@ -1366,6 +1374,15 @@ const METHOD_LIKE_FUNCTIONS = new Set([
   'expand_dims',
   'tanh',
   'sigmoid',
+  // Elementwise activations as functions (`tf.nn.relu(x)`, `F.gelu(x)`): the layout of their input.
+  'relu',
+  'relu6',
+  'leaky_relu',
+  'gelu',
+  'elu',
+  'selu',
+  'silu',
+  'softplus',
 ]);
 
 const matchCache = new Map<string, Map<string, boolean>>();

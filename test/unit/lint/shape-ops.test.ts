@@ -365,6 +365,27 @@ def f(logits, x, y, S):
     }
   });
 
+  it("elementwise activations called as functions keep their input's layout, and a length-1 last axis of unknown rank", async () => {
+    const v = await valuesOf(
+      `import tensorflow as tf
+import torch
+import torch.nn.functional as F
+def f(x, y, B, T, D):
+    h = x.view(B, T, D)
+    a = tf.nn.relu(h)
+    b = F.leaky_relu(h, 0.2)
+    c = F.silu(h)
+    d = torch.tanh(y.unsqueeze(-1))
+    e = F.gelu(y.unsqueeze(-1))
+    return a, b, c, d, e
+`,
+      ['a', 'b', 'c', 'd', 'e'],
+    );
+    for (const name of ['a', 'b', 'c']) assert.equal(v.get(name)!.ndim, 3, name);
+    assert.equal(v.get('d')!.lastSize1, true);
+    assert.equal(v.get('e')!.lastSize1, true);
+  });
+
   it('expand / repeat keep the facts of the axes they do not resize', async () => {
     const v = await valuesOf(
       `def f(s, enc):
