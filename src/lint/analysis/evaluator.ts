@@ -1078,9 +1078,14 @@ export class Evaluator {
       pi = 1;
     }
     if (!positional || !keywords) return bindings;
-    for (const v of positional) {
+    for (const [i, v] of positional.entries()) {
       const p = scope.params.find((x) => x.index === pi);
-      if (!p) break;
+      if (!p) {
+        // `def split_heads(x, *shape)` called as `split_heads(t, B, T, H, D)`: the extra arguments are the tuple.
+        const star = scope.params.find((x) => x.kind === 'star');
+        if (star) bindings.set(star.name, { kind: 'tuple', elements: positional.slice(i) });
+        break;
+      }
       bindings.set(p.name, onesAsMask(p.name, v));
       pi++;
     }

@@ -519,7 +519,8 @@ export function reshapeValue(ev: Evaluator, c: Call, t0: AValue, sizeNodes: PyNo
       nodes = all;
     }
   }
-  if (nodes.length === 1 && nodes[0]) {
+  // (A lone starred argument whose elements are known, `view(*shape)` with `shape` bound to a tuple, is read above.)
+  if (!splatAxes && nodes.length === 1 && nodes[0]) {
     const u = unparen(nodes[0]);
     if (u.type === 'tuple' || u.type === 'list') nodes = namedChildren(u);
     else {

@@ -386,6 +386,26 @@ def f(x, y, B, T, D):
     assert.equal(v.get('e')!.lastSize1, true);
   });
 
+  it('view(*shape) in a helper whose *shape parameter the call fills: one axis per extra argument', async () => {
+    const v = await valuesOf(
+      `import torch
+def split(x, *shape):
+    return x.view(*shape).transpose(1, 2)
+def passthrough(x, *shape):
+    return x.view(*shape)
+def f(B, T, H, hd, dims):
+    x = torch.randn(B, T, H * hd)
+    q = split(x, B, T, H, hd)
+    r = passthrough(x, *dims)
+    return q, r
+`,
+      ['q', 'r'],
+    );
+    assert.equal(v.get('q')!.ndim, 4);
+    // A call that splats its own sizes: their number is not known.
+    assert.equal(v.get('r')!.ndim, undefined);
+  });
+
   it('expand / repeat keep the facts of the axes they do not resize', async () => {
     const v = await valuesOf(
       `def f(s, enc):
