@@ -108,6 +108,16 @@ export const API_TABLE: readonly ApiRow[] = [
     display: 'nn.Softmax',
     softmax: { dimParam: 'dim', dimPos: 0, defaultDim: 'implicit' },
   },
+  // Activation('softmax') (the only form read: ops.ts's layerFromCtor takes the layer only with that string): the
+  // last axis, as keras.activations.softmax.
+  {
+    api: 'keras.layers.Activation',
+    kind: 'softmax',
+    form: 'layer',
+    framework: 'tf',
+    display: "keras.layers.Activation('softmax')",
+    softmax: { dimParam: 'axis', dimPos: 1, defaultDim: -1 },
+  },
   {
     api: 'keras.layers.Softmax',
     kind: 'softmax',

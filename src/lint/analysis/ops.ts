@@ -745,6 +745,8 @@ function sdpa(ev: Evaluator, c: Call, qname: string): AValue {
 
 function layerFromCtor(ev: Evaluator, c: Call, qname: string): AValue | undefined {
   const sm = SOFTMAX_LAYERS[qname];
+  // keras.layers.Activation is a softmax only when named so (`Activation('softmax')`); other activations are unknown here.
+  if (qname === 'keras.layers.Activation' && stringLiteral(ev.tree, arg(c, 'activation', 0)) !== 'softmax') return undefined;
   if (sm) {
     const dimValue = argument(c.args, sm.dimParam, sm.dimPos);
     const dimNode = argumentNode(c.args, sm.dimParam, sm.dimPos);
