@@ -1,7 +1,7 @@
 // What operations do to abstract values: operators, tensor methods, library functions and layers.
 // Each handler takes evaluated operands and returns the result's AValue, recording sites on the way.
 import { argument, argumentNode, intLiteral, numberLiteral, operatorText, stringLiteral, type CallArgs } from '../syntax/python';
-import { childByField, childrenByField, namedChildren, unparen, type PyNode } from '../syntax/tree';
+import { childByField, childrenByField, namedChildren, unparen, walk, type PyNode } from '../syntax/tree';
 import {
   CONV_LAYERS,
   LINEAR_LAYERS,
@@ -1781,8 +1781,9 @@ function concat(ev: Evaluator, c: Call): AValue {
     const iterName = iterable ? (rootName(ev, iterable) ?? ev.text(iterable)) : '';
     return iterable && (isCacheName(iterName) || /past|cache/i.test(ev.text(iterable))) ? tensor({ fromCache: true }) : tensor();
   }
-  if (!u || (u.type !== 'list' && u.type !== 'tuple')) return tensor();
-  const items = namedChildren(u);
+  // A list built by appends in this function (`weights = []; for fc in self.fcs: weights.append(fc(z).view(b, c, 1, 1))`).
+  const items = u && (u.type === 'list' || u.type === 'tuple') ? namedChildren(u) : u?.type === 'identifier' ? appendedItems(ev, u, c.node) : undefined;
+  if (!items) return tensor();
   const vals = items.map((n) => tensorish(ev.eval(n, c.ctx)));
   const fromCache = items.map(
     (n, i) => vals[i]?.fromCache || isCacheName(rootName(ev, n) ?? '') || /past|cache|prev/i.test(ev.text(n)) || isGrowingState(ev, n, c.node, c.ctx.scope),
@@ -1800,7 +1801,60 @@ function concat(ev: Evaluator, c: Call): AValue {
   });
   if (cached) out.fromCache = true;
   if (vals.every((v) => v.mask) && vals.length > 0) out.mask = vals[0]?.mask;
+  return c.name.endsWith('.stack') ? stacked(ev, c, out) : out;
+}
+
+/**
+ * stack(tensors, dim): the pieces' layout with a new axis at dim (0 by default) that counts the pieces. Not of length 1
+ * (the usual stack has several pieces), so a softmax over it is judged as over any other axis.
+ */
+function stacked(ev: Evaluator, c: Call, joined: AValue): AValue {
+  const dimNode = c.args.positional[1] ?? arg(c, 'dim') ?? arg(c, 'axis');
+  const d = dimNode ? intOf(ev, c, dimNode) : 0;
+  if (d === undefined) return tensor();
+  const out = mutable(unsqueezeValue(joined, d));
+  delete out.lastSize1;
+  if (out.axes && out.ndim !== undefined) {
+    const p = d < 0 ? d + out.ndim : d;
+    out.axes = out.axes.map((a, i) => (i === p ? {} : a));
+  }
   return out;
+}
+
+/**
+ * The values appended to a list named `name` in the function that uses it, when that is all the function does to
+ * it: bound once to `[]`, then only `name.append(x)` before the use. Undefined otherwise (unknown contents).
+ */
+function appendedItems(ev: Evaluator, name: PyNode, at: PyNode): PyNode[] | undefined {
+  let fn: PyNode | null | undefined = at.parent;
+  while (fn && fn.type !== 'function_definition') fn = fn.parent;
+  if (!fn) return undefined;
+  const text = ev.text(name);
+  const items: PyNode[] = [];
+  let bindings = 0;
+  let other = false;
+  walk(fn, (n) => {
+    if (n !== fn && n.type === 'function_definition') return false;
+    if (n.type === 'assignment' || n.type === 'augmented_assignment') {
+      const left = childByField(n, 'left');
+      if (left && ev.text(left) === text) {
+        const right = childByField(n, 'right');
+        if (n.type === 'assignment' && right && unparen(right).type === 'list' && namedChildren(unparen(right)).length === 0) bindings++;
+        else other = true;
+      }
+    } else if (n.type === 'call' && n.end <= at.start) {
+      const f = childByField(n, 'function');
+      const obj = f?.type === 'attribute' ? childByField(f, 'object') : undefined;
+      if (obj && ev.text(obj) === text) {
+        const method = ev.text(childByField(f!, 'attribute') ?? f!);
+        const args = namedChildren(childByField(n, 'arguments') ?? n);
+        if (method === 'append' && args.length === 1 && args[0] && args[0].type !== 'keyword_argument') items.push(args[0]);
+        else other = true;
+      }
+    }
+    return true;
+  });
+  return !other && bindings === 1 && items.length > 0 ? items : undefined;
 }
 
 // ------------------------------------------------------------------------------------------------ exports used by rules

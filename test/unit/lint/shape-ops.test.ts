@@ -406,6 +406,31 @@ def f(B, T, H, hd, dims):
     assert.equal(v.get('r')!.ndim, undefined);
   });
 
+  it('stack adds an axis at dim that counts the pieces (not of length 1); a list built by appends is its pieces', async () => {
+    const v = await valuesOf(
+      `import torch
+def f(a, b, heads, B, T, C):
+    x = a.view(B, T)
+    y = b.view(B, T)
+    s0 = torch.stack([x, y])
+    s1 = torch.stack([x, y], dim=-1)
+    parts = []
+    for h in heads:
+        parts.append(h.view(B, T, C))
+    s2 = torch.stack(parts, 1)
+    c0 = torch.cat([x, y], dim=-1)
+    return s0, s1, s2, c0
+`,
+      ['s0', 's1', 's2', 'c0'],
+    );
+    assert.equal(v.get('s0')!.ndim, 3);
+    assert.equal(v.get('s1')!.ndim, 3);
+    assert.deepEqual(v.get('s1')!.axes![2], {});
+    assert.equal(v.get('s1')!.lastSize1, undefined);
+    assert.equal(v.get('s2')!.ndim, 4);
+    assert.equal(v.get('c0')!.ndim, 2);
+  });
+
   it('expand / repeat keep the facts of the axes they do not resize', async () => {
     const v = await valuesOf(
       `def f(s, enc):
