@@ -895,7 +895,11 @@ export class Evaluator {
       return last?.label === 'feat' ? { ...t, featLast: true } : t;
     }
     if (axes && (rank === undefined || rank === axes.length)) return withRank(v.kind === 'unknown' ? tensor() : v, axes.length, axes);
-    if (rank !== undefined) return withRank(v.kind === 'unknown' ? tensor() : v, rank);
+    if (rank !== undefined) {
+      // `B, T, C = x.shape`: the first axis is named as the batch.
+      const named = this.sr.batchFirst.has(def.id) ? Array.from({ length: rank }, (_, i): AxisInfo => (i === 0 ? { label: 'batch' } : {})) : undefined;
+      return withRank(v.kind === 'unknown' ? tensor() : v, rank, named);
+    }
     return v;
   }
 

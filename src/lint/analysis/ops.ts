@@ -1794,7 +1794,7 @@ function concat(ev: Evaluator, c: Call): AValue {
   if (!base) return tensor(); // torch.cat([]): nothing to join
   const ndim = vals.every((v) => v.ndim === base.ndim) ? base.ndim : undefined;
   const out: Mutable<AValue> = tensor({
-    ...(ndim !== undefined ? { ndim, axes: base.axes } : {}),
+    ...(ndim !== undefined ? { ndim, axes: joinedAxes(ev, c, vals, base, ndim) } : {}),
     ...(base.role ? { role: base.role, roleText: base.roleText } : {}),
     featLast: base.featLast,
     multiHead: vals.some((v) => v.multiHead) || undefined,
@@ -1802,6 +1802,31 @@ function concat(ev: Evaluator, c: Call): AValue {
   if (cached) out.fromCache = true;
   if (vals.every((v) => v.mask) && vals.length > 0) out.mask = vals[0]?.mask;
   return c.name.endsWith('.stack') ? stacked(ev, c, out) : out;
+}
+
+/**
+ * The axes of pieces of one rank joined by cat/stack: each axis takes the label the pieces agree on (a piece that
+ * does not know it defers to the others: `cat([h.repeat(1, T, 1), enc], dim=2)` keeps enc's batch and time axes).
+ * On the joined axis (cat) the sizes add up: no length 1, no size text.
+ */
+function joinedAxes(ev: Evaluator, c: Call, vals: readonly AValue[], base: AValue, ndim: number): AxisInfo[] | undefined {
+  if (!vals.some((v) => v.axes)) return base.axes ? [...base.axes] : undefined;
+  const isStack = c.name.endsWith('.stack');
+  const dimNode = c.args.positional[1] ?? arg(c, 'dim') ?? arg(c, 'axis');
+  const d = isStack ? undefined : dimNode ? intOf(ev, c, dimNode) : 0;
+  const joined = d === undefined ? undefined : d < 0 ? d + ndim : d;
+  // Which axis grows is known for a stack (none of these: its new axis comes later) or a cat with a literal dim.
+  const sizesKnown = isStack || joined !== undefined;
+  return Array.from({ length: ndim }, (_, i): AxisInfo => {
+    const each = vals.map((v) => (v.axes ? v.axes[i] : undefined));
+    const labels = [...new Set(each.map((a) => a?.label).filter((l) => l !== undefined))];
+    const out: Mutable<AxisInfo> = {};
+    if (labels.length === 1 && labels[0] !== undefined) out.label = labels[0];
+    if (sizesKnown && i !== joined && each.every((a) => a?.size1)) out.size1 = true;
+    const texts = [...new Set(each.map((a) => a?.sizeText))];
+    if (sizesKnown && i !== joined && texts.length === 1 && texts[0] !== undefined) out.sizeText = texts[0];
+    return out;
+  });
 }
 
 /**

@@ -431,6 +431,25 @@ def f(a, b, heads, B, T, C):
     assert.equal(v.get('c0')!.ndim, 2);
   });
 
+  it("B, T, C = x.shape names x's first axis the batch; cat keeps the labels its pieces agree on, and no length 1 on the joined axis", async () => {
+    const v = await valuesOf(
+      `import torch
+def f(hid, enc, img):
+    B, T, H = enc.shape
+    N, C, W = img.shape
+    r = hid.unsqueeze(1).repeat(1, T, 1)
+    joined = torch.cat([r, enc], dim=2)
+    ones = torch.cat([img.view(N, C, 1), img.view(N, C, 1)], dim=-1)
+    return enc, img, joined, ones
+`,
+      ['enc', 'img', 'joined', 'ones'],
+    );
+    assert.equal(v.get('enc')!.axes![0].label, 'batch');
+    assert.equal(v.get('img')!.axes?.[0]?.label, undefined, 'N is not a batch name');
+    assert.equal(v.get('joined')!.axes![0].label, 'batch');
+    assert.equal(v.get('ones')!.axes![2].size1, undefined, 'two length-1 pieces joined on that axis make length 2');
+  });
+
   it('expand / repeat keep the facts of the axes they do not resize', async () => {
     const v = await valuesOf(
       `def f(s, enc):
