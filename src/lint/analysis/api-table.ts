@@ -56,6 +56,8 @@ export interface ApiRow {
 
 const TORCH_SOFTMAX = { dimParam: 'dim', dimPos: 1, defaultDim: 'implicit' } as const;
 const AXIS_LAST = { dimParam: 'axis', dimPos: 1, defaultDim: -1 } as const;
+/** TF 1 also took the axis as `dim=` (deprecated for `axis=`, still accepted). */
+const TF_AXIS_LAST = { ...AXIS_LAST, dimAlias: 'dim' } as const;
 
 /** nn.MultiheadAttention.forward(query, key, value, key_padding_mask, need_weights, attn_mask, ...): True = ignore; float masks are added. */
 const MHA_MASKS: readonly MaskParam[] = [
@@ -93,8 +95,8 @@ export const API_TABLE: readonly ApiRow[] = [
   },
   { api: 'jax.nn.softmax', kind: 'softmax', form: 'function', framework: 'jax', display: 'jax.nn.softmax', softmax: AXIS_LAST },
   { api: 'flax.linen.softmax', kind: 'softmax', form: 'function', framework: 'jax', display: 'nn.softmax', softmax: AXIS_LAST },
-  { api: 'tensorflow.nn.softmax', kind: 'softmax', form: 'function', framework: 'tf', display: 'tf.nn.softmax', softmax: AXIS_LAST },
-  { api: 'tensorflow.math.softmax', kind: 'softmax', form: 'function', framework: 'tf', display: 'tf.math.softmax', softmax: AXIS_LAST },
+  { api: 'tensorflow.nn.softmax', kind: 'softmax', form: 'function', framework: 'tf', display: 'tf.nn.softmax', softmax: TF_AXIS_LAST },
+  { api: 'tensorflow.math.softmax', kind: 'softmax', form: 'function', framework: 'tf', display: 'tf.math.softmax', softmax: TF_AXIS_LAST },
   { api: 'keras.activations.softmax', kind: 'softmax', form: 'function', framework: 'tf', display: 'keras.activations.softmax', softmax: AXIS_LAST },
   { api: 'keras.ops.softmax', kind: 'softmax', form: 'function', framework: 'tf', display: 'keras.ops.softmax', softmax: AXIS_LAST },
   { api: 'keras.backend.softmax', kind: 'softmax', form: 'function', framework: 'tf', display: 'K.softmax', softmax: AXIS_LAST },
@@ -105,6 +107,16 @@ export const API_TABLE: readonly ApiRow[] = [
     framework: 'torch',
     display: 'nn.Softmax',
     softmax: { dimParam: 'dim', dimPos: 0, defaultDim: 'implicit' },
+  },
+  // Activation('softmax') (the only form read: ops.ts's layerFromCtor takes the layer only with that string): the
+  // last axis, as keras.activations.softmax.
+  {
+    api: 'keras.layers.Activation',
+    kind: 'softmax',
+    form: 'layer',
+    framework: 'tf',
+    display: "keras.layers.Activation('softmax')",
+    softmax: { dimParam: 'axis', dimPos: 1, defaultDim: -1 },
   },
   {
     api: 'keras.layers.Softmax',

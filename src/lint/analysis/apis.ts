@@ -9,6 +9,8 @@ export interface SoftmaxApi {
   /** How messages name it. */
   display: string;
   dimParam: string;
+  /** An older keyword for the same parameter (TF 1's `tf.nn.softmax(logits, dim=1)`, deprecated for `axis`). */
+  dimAlias?: string;
   /** Positional index of the dim argument (for layers: in the constructor). */
   dimPos: number;
   /** What happens without a dim: a fixed axis, PyTorch's legacy implicit choice, or all elements. */

@@ -898,7 +898,11 @@ export class Evaluator {
       return last?.label === 'feat' ? { ...t, featLast: true } : t;
     }
     if (axes && (rank === undefined || rank === axes.length)) return withRank(v.kind === 'unknown' ? tensor() : v, axes.length, axes);
-    if (rank !== undefined) return withRank(v.kind === 'unknown' ? tensor() : v, rank);
+    if (rank !== undefined) {
+      // `B, T, C = x.shape`: the first axis is named as the batch.
+      const named = this.sr.batchFirst.has(def.id) ? Array.from({ length: rank }, (_, i): AxisInfo => (i === 0 ? { label: 'batch' } : {})) : undefined;
+      return withRank(v.kind === 'unknown' ? tensor() : v, rank, named);
+    }
     return v;
   }
 
@@ -1081,9 +1085,14 @@ export class Evaluator {
       pi = 1;
     }
     if (!positional || !keywords) return bindings;
-    for (const v of positional) {
+    for (const [i, v] of positional.entries()) {
       const p = scope.params.find((x) => x.index === pi);
-      if (!p) break;
+      if (!p) {
+        // `def split_heads(x, *shape)` called as `split_heads(t, B, T, H, D)`: the extra arguments are the tuple.
+        const star = scope.params.find((x) => x.kind === 'star');
+        if (star) bindings.set(star.name, { kind: 'tuple', elements: positional.slice(i) });
+        break;
+      }
       bindings.set(p.name, onesAsMask(p.name, v));
       pi++;
     }

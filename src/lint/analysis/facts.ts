@@ -138,6 +138,8 @@ export class Facts {
   readonly postMaskRenormalised = new Set<number>();
   /** Function scope id → whether it handles NaN (nan_to_num, isnan) anywhere. */
   readonly nanGuarded = new Set<number>();
+  /** Node ids of score products whose output is gated by an elementwise sigmoid (sigmoid attention) instead of a softmax. */
+  readonly sigmoidScores = new Set<number>();
 
   private consumers: Map<number, MatmulSite[]> | undefined;
 

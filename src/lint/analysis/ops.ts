@@ -1,7 +1,7 @@
 // What operations do to abstract values: operators, tensor methods, library functions and layers.
 // Each handler takes evaluated operands and returns the result's AValue, recording sites on the way.
 import { argument, argumentNode, intLiteral, numberLiteral, operatorText, stringLiteral, type CallArgs } from '../syntax/python';
-import { childByField, childrenByField, namedChildren, unparen, type PyNode } from '../syntax/tree';
+import { childByField, childrenByField, namedChildren, unparen, walk, type PyNode } from '../syntax/tree';
 import {
   CONV_LAYERS,
   LINEAR_LAYERS,
@@ -777,6 +777,8 @@ function sdpa(ev: Evaluator, c: Call, qname: string): AValue {
 
 function layerFromCtor(ev: Evaluator, c: Call, qname: string): AValue | undefined {
   const sm = SOFTMAX_LAYERS[qname];
+  // keras.layers.Activation is a softmax only when named so (`Activation('softmax')`); other activations are unknown here.
+  if (qname === 'keras.layers.Activation' && stringLiteral(ev.tree, arg(c, 'activation', 0)) !== 'softmax') return undefined;
   if (sm) {
     const dimValue = argument(c.args, sm.dimParam, sm.dimPos);
     const dimNode = argumentNode(c.args, sm.dimParam, sm.dimPos);
@@ -893,6 +895,7 @@ function keepShape(v: AValue): AValue {
     channelFirst: v.channelFirst,
     fromConv: v.fromConv,
     pairwise: v.pairwise,
+    ...(v.lastSize1 ? { lastSize1: true } : {}),
   });
   return v.ops ? { ...out, ops: v.ops } : out;
 }
@@ -1229,9 +1232,19 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
     case 'float_power':
     case 'pow':
       return tensor({ ndim: t.ndim, axes: t.axes });
-    case 'tanh':
     case 'sigmoid':
+      // Sigmoid attention: the scores are gated one by one instead of normalised over the keys.
+      if (t.attn?.stage === 'scores') ev.facts.sigmoidScores.add(t.attn.formedAt.id);
+      return keepShape(t);
+    case 'tanh':
     case 'relu':
+    case 'relu6':
+    case 'leaky_relu':
+    case 'gelu':
+    case 'elu':
+    case 'selu':
+    case 'silu':
+    case 'softplus':
     case 'abs':
       return keepShape(t);
     case 'update':
@@ -1396,6 +1409,15 @@ const METHOD_LIKE_FUNCTIONS = new Set([
   'expand_dims',
   'tanh',
   'sigmoid',
+  // Elementwise activations as functions (`tf.nn.relu(x)`, `F.gelu(x)`): the layout of their input.
+  'relu',
+  'relu6',
+  'leaky_relu',
+  'gelu',
+  'elu',
+  'selu',
+  'silu',
+  'softplus',
 ]);
 
 const matchCache = new Map<string, Map<string, boolean>>();
@@ -1429,9 +1451,11 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
   const sm = SOFTMAX_FUNCTIONS[qname];
   if (sm) {
     const inputNode = arg(c, sm.framework === 'torch' ? 'input' : sm.framework === 'tf' ? 'logits' : 'x', 0);
-    const dimValue = argument(c.args, sm.dimParam, sm.dimPos);
+    const aliased = sm.dimAlias !== undefined && !argument(c.args, sm.dimParam, sm.dimPos) && argument(c.args, sm.dimAlias, undefined) !== undefined;
+    const [dimParam, dimPos] = aliased && sm.dimAlias !== undefined ? [sm.dimAlias, undefined] : [sm.dimParam, sm.dimPos];
+    const dimValue = argument(c.args, dimParam, dimPos);
     return softmax(ev, c, sm, val(ev, c, inputNode), inputNode, {
-      dimNode: argumentNode(c.args, sm.dimParam, sm.dimPos),
+      dimNode: argumentNode(c.args, dimParam, dimPos),
       dimValueNode: dimValue,
       ownerNode: c.node,
       argListNode: c.args.list,
@@ -1562,7 +1586,7 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
     if (!parsed || parsed.lhs.hasEllipsis) return out;
     return spreadMask(ev, out, src, parsed.lhs.groups.length, einopsAxisMap(parsed.lhs, parsed.rhs)(-1));
   }
-  if (matches(/^(torch|numpy|jax\.numpy|tensorflow)\.(cat|concat|concatenate|stack)$/, qname)) return concat(ev, c, qname.endsWith('stack'));
+  if (matches(/^(torch|numpy|jax\.numpy|tensorflow)\.(cat|concat|concatenate|stack)$/, qname)) return concat(ev, c);
   if (qname === 'torch.nn.functional.normalize') {
     // F.normalize(weights, p=1, dim=d): the weights renormalised to sum to 1 along d.
     const x = tensorish(val(ev, c, c.args.positional[0] ?? arg(c, 'input')));
@@ -1593,7 +1617,7 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
           why: msg(PHRASES.onesZeroPadded, `\`${ev.text(c.node).slice(0, 50)}\``, displayName(qname)),
         },
       });
-    return last === 'pad' ? x : tensor();
+    return last === 'pad' ? withoutLength1(x) : tensor();
   }
   if (qname === 'torch.nan_to_num' || qname === 'numpy.nan_to_num' || qname === 'torch.isnan' || qname === 'numpy.isnan') {
     ev.facts.nanGuarded.add(c.ctx.scope.id);
@@ -1781,7 +1805,7 @@ function builtin(ev: Evaluator, c: Call, name: string): AValue {
   }
 }
 
-function concat(ev: Evaluator, c: Call, stack = false): AValue {
+function concat(ev: Evaluator, c: Call): AValue {
   const seqNode = c.args.positional[0] ?? arg(c, 'tensors') ?? arg(c, 'values');
   const u = seqNode ? unparen(seqNode) : undefined;
   // torch.cat([kv[0] for kv in cache], dim=-2): every piece comes from the cache being iterated.
@@ -1791,8 +1815,9 @@ function concat(ev: Evaluator, c: Call, stack = false): AValue {
     const iterName = iterable ? (rootName(ev, iterable) ?? ev.text(iterable)) : '';
     return iterable && (isCacheName(iterName) || /past|cache/i.test(ev.text(iterable))) ? tensor({ fromCache: true }) : tensor();
   }
-  if (!u || (u.type !== 'list' && u.type !== 'tuple')) return tensor();
-  const items = namedChildren(u);
+  // A list built by appends in this function (`weights = []; for fc in self.fcs: weights.append(fc(z).view(b, c, 1, 1))`).
+  const items = u && (u.type === 'list' || u.type === 'tuple') ? namedChildren(u) : u?.type === 'identifier' ? appendedItems(ev, u, c.node) : undefined;
+  if (!items) return tensor();
   const vals = items.map((n) => tensorish(ev.eval(n, c.ctx)));
   const fromCache = items.map(
     (n, i) => vals[i]?.fromCache || isCacheName(rootName(ev, n) ?? '') || /past|cache|prev/i.test(ev.text(n)) || isGrowingState(ev, n, c.node, c.ctx.scope),
@@ -1803,33 +1828,92 @@ function concat(ev: Evaluator, c: Call, stack = false): AValue {
   if (!base) return tensor(); // torch.cat([]): nothing to join
   const ndim = vals.every((v) => v.ndim === base.ndim) ? base.ndim : undefined;
   const out: Mutable<AValue> = tensor({
-    ...(ndim !== undefined ? { ndim, axes: stack ? base.axes : joinedAxes(ev, c, base, ndim) } : {}),
+    ...(ndim !== undefined ? { ndim, axes: joinedAxes(ev, c, vals, base, ndim) } : {}),
     ...(base.role ? { role: base.role, roleText: base.roleText } : {}),
     featLast: base.featLast,
     multiHead: vals.some((v) => v.multiHead) || undefined,
   });
   if (cached) out.fromCache = true;
   if (vals.every((v) => v.mask) && vals.length > 0) out.mask = vals[0]?.mask;
+  return c.name.endsWith('.stack') ? stacked(ev, c, out) : out;
+}
+
+/**
+ * The axes of pieces of one rank joined by cat/stack: each axis takes the label the pieces agree on (a piece that
+ * does not know it defers to the others: `cat([h.repeat(1, T, 1), enc], dim=2)` keeps enc's batch and time axes).
+ * On the joined axis (cat) the sizes add up: no length 1, no size text.
+ */
+function joinedAxes(ev: Evaluator, c: Call, vals: readonly AValue[], base: AValue, ndim: number): AxisInfo[] | undefined {
+  if (!vals.some((v) => v.axes)) return base.axes ? [...base.axes] : undefined;
+  const isStack = c.name.endsWith('.stack');
+  const dimNode = c.args.positional[1] ?? arg(c, 'dim') ?? arg(c, 'axis');
+  const d = isStack ? undefined : dimNode ? intOf(ev, c, dimNode) : 0;
+  const joined = d === undefined ? undefined : d < 0 ? d + ndim : d;
+  // Which axis grows is known for a stack (none of these: its new axis comes later) or a cat with a literal dim.
+  const sizesKnown = isStack || joined !== undefined;
+  return Array.from({ length: ndim }, (_, i): AxisInfo => {
+    const each = vals.map((v) => (v.axes ? v.axes[i] : undefined));
+    const labels = [...new Set(each.map((a) => a?.label).filter((l) => l !== undefined))];
+    const out: Mutable<AxisInfo> = {};
+    if (labels.length === 1 && labels[0] !== undefined) out.label = labels[0];
+    if (sizesKnown && i !== joined && each.every((a) => a?.size1)) out.size1 = true;
+    const texts = [...new Set(each.map((a) => a?.sizeText))];
+    if (sizesKnown && i !== joined && texts.length === 1 && texts[0] !== undefined) out.sizeText = texts[0];
+    return out;
+  });
+}
+
+/**
+ * stack(tensors, dim): the pieces' layout with a new axis at dim (0 by default) that counts the pieces. Not of length 1
+ * (the usual stack has several pieces), so a softmax over it is judged as over any other axis.
+ */
+function stacked(ev: Evaluator, c: Call, joined: AValue): AValue {
+  const dimNode = c.args.positional[1] ?? arg(c, 'dim') ?? arg(c, 'axis');
+  const d = dimNode ? intOf(ev, c, dimNode) : 0;
+  if (d === undefined) return tensor();
+  const out = mutable(unsqueezeValue(joined, d));
+  delete out.lastSize1;
+  if (out.axes && out.ndim !== undefined) {
+    const p = d < 0 ? d + out.ndim : d;
+    out.axes = out.axes.map((a, i) => (i === p ? {} : a));
+  }
   return out;
 }
 
 /**
- * The axes of `torch.cat(pieces, dim=d)`: the first piece's, except that the joined axis is as long as all the pieces
- * together, so a length of 1 (a null key `repeat(nk, 'd -> b 1 d')` joined in front of the keys) or a size text no
- * longer holds there. With the axis unknown, no axis keeps a length of 1.
+ * The values appended to a list named `name` in the function that uses it, when that is all the function does to
+ * it: bound once to `[]`, then only `name.append(x)` before the use. Undefined otherwise (unknown contents).
  */
-function joinedAxes(ev: Evaluator, c: Call, base: AValue, ndim: number): readonly AxisInfo[] | undefined {
-  const axes = axesOf(base);
-  if (!axes) return base.axes;
-  const dimNode = c.args.positional[1] ?? arg(c, 'dim') ?? arg(c, 'axis');
-  const d = dimNode ? intOf(ev, c, dimNode) : 0;
-  const at = d === undefined ? undefined : negAxis(d, ndim);
-  return axes.map((a, i) => {
-    if (at !== undefined && i - ndim !== at) return a;
-    if (!a.size1 && a.sizeText === undefined) return a;
-    const { size1: _s, sizeText: _t, ...rest } = a;
-    return rest;
+function appendedItems(ev: Evaluator, name: PyNode, at: PyNode): PyNode[] | undefined {
+  let fn: PyNode | null | undefined = at.parent;
+  while (fn && fn.type !== 'function_definition') fn = fn.parent;
+  if (!fn) return undefined;
+  const text = ev.text(name);
+  const items: PyNode[] = [];
+  let bindings = 0;
+  let other = false;
+  walk(fn, (n) => {
+    if (n !== fn && n.type === 'function_definition') return false;
+    if (n.type === 'assignment' || n.type === 'augmented_assignment') {
+      const left = childByField(n, 'left');
+      if (left && ev.text(left) === text) {
+        const right = childByField(n, 'right');
+        if (n.type === 'assignment' && right && unparen(right).type === 'list' && namedChildren(unparen(right)).length === 0) bindings++;
+        else other = true;
+      }
+    } else if (n.type === 'call' && n.end <= at.start) {
+      const f = childByField(n, 'function');
+      const obj = f?.type === 'attribute' ? childByField(f, 'object') : undefined;
+      if (obj && ev.text(obj) === text) {
+        const method = ev.text(childByField(f!, 'attribute') ?? f!);
+        const args = namedChildren(childByField(n, 'arguments') ?? n);
+        if (method === 'append' && args.length === 1 && args[0] && args[0].type !== 'keyword_argument') items.push(args[0]);
+        else other = true;
+      }
+    }
+    return true;
   });
+  return !other && bindings === 1 && items.length > 0 ? items : undefined;
 }
 
 // ------------------------------------------------------------------------------------------------ exports used by rules
@@ -1838,3 +1922,12 @@ function joinedAxes(ev: Evaluator, c: Call, base: AValue, ndim: number): readonl
 export { evalComparison, setItemFill } from './mask-ops';
 
 export { scaleTarget, dimOfName, isHeadCountName, isScaleName };
+
+/** Padding grows the padded axes (`F.pad(x, (0, 1))`): no axis is known to have length 1 any more. */
+function withoutLength1(x: AValue): AValue {
+  if (!x.lastSize1 && !x.axes?.some((a) => a.size1)) return x;
+  const out = mutable(x);
+  delete out.lastSize1;
+  if (x.axes) out.axes = x.axes.map((a) => (a.label ? { label: a.label } : {}));
+  return out;
+}

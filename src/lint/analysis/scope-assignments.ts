@@ -7,6 +7,7 @@ import { childByField, childrenByField, namedChildren, text, unparen, type PyNod
 import type { DefKind, Scope } from './scopes';
 import { visitExpr } from './scope-expressions';
 import type { Env, ScopeWalk } from './scope-walk';
+import { labelOfAxisName } from './layout';
 
 export function bindTargets(w: ScopeWalk, targetNode: PyNode, value: PyNode | undefined, kind: DefKind, env: Env, scope: Scope): void {
   for (const t of targetNames(targetNode)) {
@@ -83,7 +84,13 @@ function noteRankFact(w: ScopeWalk, left: PyNode, right: PyNode, env: Env, scope
   if (a !== 'shape' && a !== 'size' && a !== 'get_shape') return;
   const name = w.boundName(unparen(obj), scope);
   if (!name) return;
-  for (const d of env.get(name) ?? []) w.rankFacts.set(d.id, rank);
+  // The first target names the batch (`B, T, C = x.shape`): x's first axis is its batch axis.
+  const first = items[0];
+  const batch = first?.type === 'identifier' && labelOfAxisName(text(src, first)) === 'batch';
+  for (const d of env.get(name) ?? []) {
+    w.rankFacts.set(d.id, rank);
+    if (batch) w.batchFirst.add(d.id);
+  }
 }
 
 /** The name a call to an in-place method (`x.add_(y)`, `self.h.mul_(2)`) redefines. */

@@ -40,6 +40,7 @@ export class ScopeWalk {
   readonly uses: (Def[] | undefined)[];
   readonly useScope: (Scope | undefined)[];
   readonly rankFacts = new Map<number, number>();
+  readonly batchFirst = new Set<number>();
   readonly defsByTarget = new Map<number, Def[]>();
   readonly scopeOfNode = new Map<number, Scope>();
   readonly defsOfScope = new Map<number, Def[]>();
@@ -107,7 +108,7 @@ export class ScopeWalk {
   }
 
   result(module: Scope): ScopeResult {
-    const { scopes, classes, uses, useScope, rankFacts, defsByTarget, scopeOfNode, defsOfScope, exprsOfScope } = this;
-    return { module, scopes, classes, uses, useScope, rankFacts, defsByTarget, scopeOfNode, defsOfScope, exprsOfScope };
+    const { scopes, classes, uses, useScope, rankFacts, batchFirst, defsByTarget, scopeOfNode, defsOfScope, exprsOfScope } = this;
+    return { module, scopes, classes, uses, useScope, rankFacts, batchFirst, defsByTarget, scopeOfNode, defsOfScope, exprsOfScope };
   }
 }

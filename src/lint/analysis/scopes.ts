@@ -102,6 +102,8 @@ export interface ScopeResult {
   useScope: (Scope | undefined)[];
   /** Rank facts: def id → number of dimensions stated by `a, b, c = x.shape` and similar. */
   rankFacts: Map<number, number>;
+  /** Def ids whose first axis the code names as the batch (`B, T, C = x.shape`, first target `B`, `bs` or `batch`). */
+  batchFirst: Set<number>;
   /** Definitions by target node id (for finding the def a target creates). */
   defsByTarget: Map<number, Def[]>;
   /** Scope created by a function/lambda/class node (by node id). */

@@ -436,6 +436,8 @@ export function unsqueezeValue(t0: AValue, d: number | undefined): AValue {
   }
   if (d < 0) {
     remapFacts(out, t, (axis) => (axis <= d ? axis - 1 : axis));
+    // `x.unsqueeze(-1)` / `expand_dims(x, -1)` / `x[..., None]` of any rank: the new last axis has length 1.
+    if (d === -1) out.lastSize1 = true;
     return out;
   }
   // Positive dim on unknown rank: leading insert keeps the last axes (assume it is not an append).
@@ -517,7 +519,8 @@ export function reshapeValue(ev: Evaluator, c: Call, t0: AValue, sizeNodes: PyNo
       nodes = all;
     }
   }
-  if (nodes.length === 1 && nodes[0]) {
+  // (A lone starred argument whose elements are known, `view(*shape)` with `shape` bound to a tuple, is read above.)
+  if (!splatAxes && nodes.length === 1 && nodes[0]) {
     const u = unparen(nodes[0]);
     if (u.type === 'tuple' || u.type === 'list') nodes = namedChildren(u);
     else {

@@ -4,6 +4,7 @@ import type { Evaluator } from '../analysis/evaluator';
 import type { Ctx, MatmulSite, SoftmaxSite } from '../analysis/facts';
 import { negAxis, opsAlternatives, type AValue, type PathOp, type ScaleOp } from '../analysis/values';
 import { rootName } from '../analysis/ops';
+import { operandSources } from '../analysis/operand-sources';
 import { isContextName } from '../analysis/names';
 import { namedChildren, unparen, walk, type PyNode } from '../syntax/tree';
 
@@ -33,7 +34,7 @@ function productOperandNames(ev: Evaluator, product: PyNode): string[] {
             .filter((c) => c.type !== 'keyword_argument' && c.type !== 'comment')
             .slice(0, 2)
         : [];
-  return operands.map((o) => rootName(ev, o)).filter((n): n is string => n !== undefined);
+  return operands.flatMap((o) => operandSources(ev, o, p));
 }
 
 /** Matmul/einsum sites that consume the weights produced by a softmax site (attention weights · V, or other mixing). */

@@ -15,6 +15,7 @@ import { walk } from '../../../src/lint/syntax/tree';
 import type { AValue } from '../../../src/lint/analysis/values';
 import { grammar } from './helpers';
 import { renderMessage } from '../../../src/lint/message';
+import { operandSources } from '../../../src/lint/analysis/operand-sources';
 import type { MaskInfo } from '../../../src/lint/analysis/values';
 
 /** Why a row can be fully masked, as English text. */
@@ -235,5 +236,58 @@ class A(nn.Module):
     // The config object itself is no size (it used to be read as one, and its fields were then lost).
     const config = await valueOf(src, 'config');
     assert.equal(config.kind, 'unknown');
+  });
+});
+
+describe('operand sources (what an operand of a product was made from)', () => {
+  async function sourcesOf(src: string, productText: string): Promise<string[][]> {
+    const parser = await createPythonParser(grammar());
+    const tree = parser.parse(src, { full: true });
+    const ev = new Evaluator(tree, analyseScopes(tree));
+    let product: typeof tree.root | undefined;
+    walk(tree.root, (n) => {
+      if (src.slice(n.start, n.end) === productText && n.type === 'call') product = n;
+    });
+    assert.ok(product, `${productText} not found`);
+    const p = product;
+    const args = p.children.find((c) => c.type === 'argument_list')!;
+    return args.children.filter((c) => c.type !== '(' && c.type !== ')' && c.type !== ',').map((o) => operandSources(ev, o, p));
+  }
+
+  it('looks through a layout function and through a name bound once to a rearrangement', async () => {
+    const src = `import tensorflow as tf
+def f(src, trg, other, w):
+    trg_t = tf.transpose(trg, perm=[0, 2, 1])
+    k_t = other.permute(0, 2, 1)
+    proj = tf.reshape(src, [-1, 8])
+    twice = other.permute(0, 2, 1)
+    twice = w.permute(0, 2, 1)
+    a = tf.matmul(src, tf.transpose(trg, perm=[0, 2, 1]))
+    b = tf.matmul(proj, trg_t)
+    c = tf.matmul(src, k_t)
+    d = tf.matmul(src, twice)
+    return a, b, c, d
+`;
+    assert.deepEqual(await sourcesOf(src, 'tf.matmul(src, tf.transpose(trg, perm=[0, 2, 1]))'), [['src'], ['trg']]);
+    // proj is bound to a reshape (not a pure rearrangement of one tensor's axes): only its own name.
+    assert.deepEqual(await sourcesOf(src, 'tf.matmul(proj, trg_t)'), [['proj'], ['trg_t', 'trg']]);
+    assert.deepEqual(await sourcesOf(src, 'tf.matmul(src, k_t)'), [['src'], ['k_t', 'other']]);
+    // Bound twice: which tensor it came from is not known.
+    assert.deepEqual(await sourcesOf(src, 'tf.matmul(src, twice)'), [['src'], ['twice']]);
+  });
+
+  it('ignores bindings after the product, in nested functions, and names at module level', async () => {
+    const src = `import torch
+def f(src, trg):
+    def inner():
+        late = trg.permute(0, 2, 1)
+        return late
+    out = torch.bmm(src, late)
+    late = trg.permute(0, 2, 1)
+    return out
+x = torch.bmm(a, b_t)
+`;
+    assert.deepEqual(await sourcesOf(src, 'torch.bmm(src, late)'), [['src'], ['late']]);
+    assert.deepEqual(await sourcesOf(src, 'torch.bmm(a, b_t)'), [['a'], ['b_t']]);
   });
 });

@@ -81,6 +81,18 @@ describe('shape transfer functions (values in, values out)', () => {
     assert.deepEqual(keyQuery(unsqueezeValue(scoresUnknownRank(), -2)), [-1, -3]);
   });
 
+  it('unsqueezeValue(-1) at unknown rank: the new last axis has length 1 (and only -1 says so)', () => {
+    const last = unsqueezeValue(tensor(), -1);
+    assert.equal(last.ndim, undefined);
+    assert.equal(last.lastSize1, true);
+    assert.deepEqual(keyQuery(unsqueezeValue(scoresUnknownRank(), -1)), [-2, -3]);
+    assert.equal(unsqueezeValue(tensor(), -2).lastSize1, undefined);
+    assert.equal(unsqueezeValue(tensor(), 1).lastSize1, undefined);
+    // Moving the new axis away from the end forgets it.
+    assert.equal(transposeValue(unsqueezeValue(tensor(), -1), -1, -2).lastSize1, undefined);
+    assert.equal(squeezeValue(unsqueezeValue(tensor(), -1), -1).lastSize1, undefined);
+  });
+
   it('squeezeValue drops the axis; at unknown rank a negative dim keeps the axes right of it', () => {
     const pooled = tensor({ ndim: 3, axes: [{ label: 'batch' }, { label: 'seq' }, { label: 'feat', size1: true }], featLast: true });
     const out = squeezeValue(pooled, -1);
@@ -323,6 +335,119 @@ class P(nn.Module):
       ['s'],
     );
     assert.equal(v.get('s')!.lastSize1, true);
+  });
+
+  it('expand_dims(x, -1) / unsqueeze(-1) of a value of unknown rank end in a length-1 axis; expand, repeat, tile, concat and F.pad resize it', async () => {
+    const v = await valuesOf(
+      `import tensorflow as tf
+import torch
+import torch.nn.functional as F
+def f(logits, x, y, S):
+    a = tf.expand_dims(logits, -1)
+    b = x.unsqueeze(-1)
+    c = x.unsqueeze(-1).expand(-1, -1, S)
+    d = x.unsqueeze(-1).repeat(1, 1, S)
+    e = tf.tile(tf.expand_dims(logits, -1), [1, 1, S])
+    g = torch.cat([x.unsqueeze(-1), y.unsqueeze(-1)], dim=-1)
+    h = F.pad(x.unsqueeze(-1), (0, 1))
+    return a, b, c, d, e, g, h
+`,
+      ['a', 'b', 'c', 'd', 'e', 'g', 'h'],
+    );
+    assert.equal(v.get('a')!.lastSize1, true);
+    assert.equal(v.get('b')!.lastSize1, true);
+    for (const name of ['c', 'd', 'e', 'g', 'h']) {
+      const t = v.get(name)!;
+      assert.ok(
+        !t.lastSize1 && !(t.axes ?? []).some((ax) => ax.size1 && t.axes!.indexOf(ax) === t.axes!.length - 1),
+        `${name}: last axis not known to be of length 1`,
+      );
+    }
+  });
+
+  it("elementwise activations called as functions keep their input's layout, and a length-1 last axis of unknown rank", async () => {
+    const v = await valuesOf(
+      `import tensorflow as tf
+import torch
+import torch.nn.functional as F
+def f(x, y, B, T, D):
+    h = x.view(B, T, D)
+    a = tf.nn.relu(h)
+    b = F.leaky_relu(h, 0.2)
+    c = F.silu(h)
+    d = torch.tanh(y.unsqueeze(-1))
+    e = F.gelu(y.unsqueeze(-1))
+    return a, b, c, d, e
+`,
+      ['a', 'b', 'c', 'd', 'e'],
+    );
+    for (const name of ['a', 'b', 'c']) assert.equal(v.get(name)!.ndim, 3, name);
+    assert.equal(v.get('d')!.lastSize1, true);
+    assert.equal(v.get('e')!.lastSize1, true);
+  });
+
+  it('view(*shape) in a helper whose *shape parameter the call fills: one axis per extra argument', async () => {
+    const v = await valuesOf(
+      `import torch
+def split(x, *shape):
+    return x.view(*shape).transpose(1, 2)
+def passthrough(x, *shape):
+    return x.view(*shape)
+def f(B, T, H, hd, dims):
+    x = torch.randn(B, T, H * hd)
+    q = split(x, B, T, H, hd)
+    r = passthrough(x, *dims)
+    return q, r
+`,
+      ['q', 'r'],
+    );
+    assert.equal(v.get('q')!.ndim, 4);
+    // A call that splats its own sizes: their number is not known.
+    assert.equal(v.get('r')!.ndim, undefined);
+  });
+
+  it('stack adds an axis at dim that counts the pieces (not of length 1); a list built by appends is its pieces', async () => {
+    const v = await valuesOf(
+      `import torch
+def f(a, b, heads, B, T, C):
+    x = a.view(B, T)
+    y = b.view(B, T)
+    s0 = torch.stack([x, y])
+    s1 = torch.stack([x, y], dim=-1)
+    parts = []
+    for h in heads:
+        parts.append(h.view(B, T, C))
+    s2 = torch.stack(parts, 1)
+    c0 = torch.cat([x, y], dim=-1)
+    return s0, s1, s2, c0
+`,
+      ['s0', 's1', 's2', 'c0'],
+    );
+    assert.equal(v.get('s0')!.ndim, 3);
+    assert.equal(v.get('s1')!.ndim, 3);
+    assert.deepEqual(v.get('s1')!.axes![2], {});
+    assert.equal(v.get('s1')!.lastSize1, undefined);
+    assert.equal(v.get('s2')!.ndim, 4);
+    assert.equal(v.get('c0')!.ndim, 2);
+  });
+
+  it("B, T, C = x.shape names x's first axis the batch; cat keeps the labels its pieces agree on, and no length 1 on the joined axis", async () => {
+    const v = await valuesOf(
+      `import torch
+def f(hid, enc, img):
+    B, T, H = enc.shape
+    N, C, W = img.shape
+    r = hid.unsqueeze(1).repeat(1, T, 1)
+    joined = torch.cat([r, enc], dim=2)
+    ones = torch.cat([img.view(N, C, 1), img.view(N, C, 1)], dim=-1)
+    return enc, img, joined, ones
+`,
+      ['enc', 'img', 'joined', 'ones'],
+    );
+    assert.equal(v.get('enc')!.axes![0].label, 'batch');
+    assert.equal(v.get('img')!.axes?.[0]?.label, undefined, 'N is not a batch name');
+    assert.equal(v.get('joined')!.axes![0].label, 'batch');
+    assert.equal(v.get('ones')!.axes![2].size1, undefined, 'two length-1 pieces joined on that axis make length 2');
   });
 
   it('expand / repeat keep the facts of the axes they do not resize', async () => {
