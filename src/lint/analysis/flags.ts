@@ -25,6 +25,7 @@ export function boolLiteral(node: PyNode, truth: boolean): AValue {
 /** Whether a value is certainly truthy / falsy (undefined: not known). */
 export function truthOf(v: AValue): boolean | undefined {
   if (v.kind === 'none') return false;
+  if (v.kind === 'number' && v.num === 0 && !v.maybeNone) return false;
   if (v.kind === 'bool') return v.maybeNone ? (v.truth === false ? false : undefined) : v.truth;
   return undefined;
 }

@@ -90,7 +90,6 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
       const u = unparen(valueNode);
       const t = ctx.text(u);
       if (t === 'True') return 'true';
-      if (t === 'False' || t === 'None' || t === '0') return undefined;
       // A flag computed from whether a mask exists (HF: `is_causal = causal_mask is None and q_len > 1`) excludes the mask.
       if (/\bis\s+(not\s+)?None\b/.test(t)) return undefined;
       // ... or its definitions do (`is_causal = attn_mask is None`).
@@ -132,8 +131,8 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
     }
 
     /** Where a flag known True in the call's context got its value (`causal=True` where the module is built). */
-    function flagSetAt(at: PyNode | undefined, valueNode: PyNode): RelatedSpec[] {
-      if (!at || (valueNode.start <= at.start && at.end <= valueNode.end)) return [];
+    function flagSetAt(at: PyNode | undefined): RelatedSpec[] {
+      if (!at) return [];
       const arg = at.parent?.type === 'keyword_argument' ? at.parent : at;
       return [{ node: arg, message: msg(T.flagSetTrueHere, quote(ctx.text(arg), 30)) }];
     }
@@ -151,10 +150,10 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
     function lengthGuarded(node: PyNode): boolean {
       for (let child: PyNode = node, p = node.parent; p; child = p, p = p.parent) {
         if ((child.type === 'elif_clause' || child.type === 'else_clause') && p.type === 'if_statement') {
+          // The conditions of the arms before this one (they end before it starts).
           for (const arm of [p, ...p.children.filter((c) => c.type === 'elif_clause')]) {
-            if (arm === child) break;
             const cond = childByField(arm, 'condition');
-            if (cond && ordersLengths(ev, cond)) return true;
+            if (cond && cond.end <= child.start && ordersLengths(ev, cond)) return true;
           }
         }
         if (p.type === 'if_statement' || p.type === 'elif_clause' || p.type === 'conditional_expression') {
@@ -182,7 +181,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         if (known === false) return;
         const literal = causalIs(valueNode);
         const causal = literal ?? (known === true ? 'maybe' : undefined);
-        const setIn = known === true && literal !== 'true' ? flagSetAt(inCtx.setAt, valueNode) : [];
+        const setIn = known === true && literal !== 'true' ? flagSetAt(inCtx.setAt) : [];
         const maskGiven = site.maskNode && site.mask && site.mask.kind !== 'none' && unparen(site.maskNode).type !== 'none';
         // A flag (not a literal True) only counts when the mask is certainly there and the code never resets the
         // flag to False itself (x-transformers: `if exists(mask) and causal: ...; causal = False`) nor returns

@@ -318,6 +318,9 @@ class Block(nn.Module):
 `;
     const vs = await valuesOf(src, 'c');
     assert.equal(vs[0]?.truth, undefined);
-    assert.ok(vs.slice(1).some((v) => v.truth === true), 'True in the context of the module Block builds');
+    assert.ok(
+      vs.slice(1).some((v) => v.truth === true),
+      'True in the context of the module Block builds',
+    );
   });
 });
