@@ -847,8 +847,10 @@ export class Evaluator {
     if (v.kind === 'tensor' && !v.role) v = this.nameRole(v, p.name);
     if (p.default) {
       const d = this.eval(p.default, this.defaultCtx(scope.parent ?? scope));
-      // A call that leaves the parameter out passes its default: a flag's literal, None.
-      if (ctx.defaultsHold && (d.kind === 'bool' || d.kind === 'none')) return d;
+      // A call that leaves the parameter out passes its default: a flag's literal, None (a mask, a cache). A size
+      // defaulting to None is filled in below (`if d_k is None: d_k = n_channels`) and stays the optional number it
+      // was: which width it ends up as is not settled by the call.
+      if (ctx.defaultsHold && (d.kind === 'bool' || (d.kind === 'none' && v.kind !== 'number'))) return d;
       // Elsewhere a flag's default says nothing of what callers pass.
       if (d.kind === 'bool') return { kind: 'bool', flagParam: { name: p.name, ...(d.truth !== undefined ? { default: d.truth } : {}) } };
       if (d.kind === 'none') v = { ...v, maybeNone: true };
