@@ -20,6 +20,7 @@ import { childByField, firstNamedChild, namedChildren, text, unparen, type PyNod
 import { canonicalQualifiedName } from './apis';
 import { maskFromDoc, namedShapes, paramDoc, trailingCommentShape } from './comments';
 import { splitByNoneGuards } from './none-guards';
+import { boolLiteral, boolOp, conditionalBranch, liveInCtx, noneComparison, noneTest, notValue, undecided } from './flags';
 import { Facts, type Ctx } from './facts';
 import { isStarred, rootName } from './call';
 import { dimOfName, isCacheName, isConfigName, isHeadCountName, isScaleName, isTokenIdsName, maskOfName, roleOfName } from './names';
@@ -274,8 +275,36 @@ export class Evaluator {
         for (let m = bound.exec(t); m; m = bound.exec(t)) if (m[1]) this.activeNames.add(m[1]);
       }
       for (const n of moduleNames) this.activeNames.add(n);
+      this.activateLayerLoops(fns, text, active, moduleNames);
     }
     return active;
+  }
+
+  /**
+   * A loop over a list of such modules held by the object (`self.layers = nn.ModuleList([Block(d) for ...])`, then
+   * `for layer, layer_past in zip(self.layers, past_key_values): x = layer(x, layer_past)`) calls the module through
+   * its loop variable: the function is active and the variable's calls are roots.
+   */
+  private activateLayerLoops(fns: readonly Scope[], text: ReadonlyMap<Scope, string>, active: Set<Scope>, moduleNames: readonly string[]): void {
+    const ctor = moduleNames.map((n) => n.replace(/\W/g, '')).join('|');
+    const listAttr = new RegExp(`self\\.(\\w+)\\s*=\\s*(?:nn\\.ModuleList\\s*\\(\\s*)?\\[\\s*(?:${ctor})\\s*\\(`, 'g');
+    const attrs = new Set<string>();
+    for (const f of fns) {
+      const t = text.get(f)!;
+      listAttr.lastIndex = 0;
+      for (let m = listAttr.exec(t); m; m = listAttr.exec(t)) if (m[1]) attrs.add(m[1]);
+    }
+    if (attrs.size === 0) return;
+    const loop = new RegExp(`for\\s+(\\w+)(?:\\s*,\\s*\\w+)*\\s+in\\s+(?:zip\\s*\\(\\s*)?self\\.(?:${[...attrs].join('|')})\\b`, 'g');
+    for (const f of fns) {
+      const t = text.get(f)!;
+      loop.lastIndex = 0;
+      for (let m = loop.exec(t); m; m = loop.exec(t)) {
+        if (!m[1]) continue;
+        this.activeNames.add(m[1]);
+        active.add(f);
+      }
+    }
   }
 
   /** Names of this file's functions that can hold a site (set by activeFunctions). */
@@ -397,19 +426,26 @@ export class Evaluator {
       case 'unary_operator':
         return evalUnary(this, node, ctx);
       case 'not_operator':
-        return { kind: 'bool' };
-      case 'comparison_operator':
+        return notValue(this.eval(childByField(node, 'argument'), ctx));
+      case 'comparison_operator': {
+        // `x is None` / `x is not None`: known where x is None or certainly not (flags.ts).
+        const test = noneComparison(this, node);
+        if (test) return noneTest(this.eval(test.operand, ctx), test.negated);
         return evalComparison(this, node, ctx);
+      }
       case 'boolean_operator': {
         const l = this.eval(childByField(node, 'left'), ctx);
         const r = this.eval(childByField(node, 'right'), ctx);
-        if (operatorText(this.tree, node) === 'or') {
+        const op = operatorText(this.tree, node) === 'or' ? 'or' : 'and';
+        const decided = boolOp(op, l, r);
+        if (decided) return decided;
+        if (op === 'or') {
           // `qk_scale or head_dim ** -0.5`, `attn_head_dim or dim // heads`: an optional number (None unless the
           // caller overrides it) falls back to the value computed here, which is what the code uses by default.
           if (l.maybeNone && (l.kind === 'number' || l.kind === 'unknown') && l.num === undefined && r.kind === 'number' && !r.maybeNone) return r;
-          return join(l, r);
+          return undecided(join(l, r));
         }
-        return r.kind === 'bool' ? r : join(l, r);
+        return r.kind === 'bool' ? undecided(r) : join(l, r);
       }
       case 'subscript':
         return evalSubscript(this, node, ctx);
@@ -424,8 +460,9 @@ export class Evaluator {
         return s === undefined ? { kind: 'string' } : { kind: 'string', str: s };
       }
       case 'true':
+        return boolLiteral(node, true);
       case 'false':
-        return { kind: 'bool' };
+        return boolLiteral(node, false);
       case 'none':
         return NONE;
       case 'tuple':
@@ -444,6 +481,9 @@ export class Evaluator {
       case 'conditional_expression': {
         const parts = namedChildren(node);
         if (parts.length < 3) return UNKNOWN;
+        // A condition known in this context (`self.causal if mask is None else False` with the caller's None) picks its branch.
+        const branch = conditionalBranch(this, node, ctx);
+        if (branch) return this.eval(branch, ctx);
         return join(this.eval(parts[0], ctx), this.eval(parts[2], ctx));
       }
       case 'lambda': {
@@ -479,7 +519,7 @@ export class Evaluator {
     let iter = this.eval(iterNode, ctx);
     // `zip(self.linears, (query, key, value))`: as many elements as the literal tuple zipped in (the annotated
     // transformer's q/k/v projection idiom).
-    if (iter.kind !== 'tuple' && iterNode && unparen(iterNode).type === 'call') {
+    if (!(iter.kind === 'tuple' && iter.elements) && iterNode && unparen(iterNode).type === 'call') {
       const call = unparen(iterNode);
       const fn = childByField(call, 'function');
       const args = childByField(call, 'arguments');
@@ -505,7 +545,9 @@ export class Evaluator {
 
   private evalIdentifier(node: PyNode, ctx: Ctx): AValue {
     const name = text(this.tree, node);
-    const defs = this.resolve(node, name);
+    const resolved = this.resolve(node, name);
+    // Definitions in an `if` arm that cannot run in this context (its condition known False) do not reach the read.
+    const defs = resolved && resolved.length > 1 ? liveInCtx(this, resolved, ctx) : resolved;
     let v: AValue;
     if (defs && defs.length > 1) {
       // `if mask is not None: mask = f(mask)`: what reaches only through the skipped block is None.
@@ -702,7 +744,8 @@ export class Evaluator {
         const v = unpack(this.eval(def.value, ctx), def.path, def.star);
         // `past_k, past_v = layer_past`: the pieces unpacked from a KV cache are cached keys and values.
         if (def.path.length === 1 && !def.star && def.value && isCacheName(rootName(this, def.value) ?? '') && (v.kind === 'tensor' || v.kind === 'unknown'))
-          return markFromCache(v);
+          // (a cache a caller passes whose items are not known, `zip(self.layers, past_key_values)`, still holds cached keys)
+          return v.kind === 'unknown' ? { ...v, kind: 'tensor' as const, fromCache: true } : markFromCache(v);
         return v;
       }
       case 'for':
@@ -785,6 +828,14 @@ export class Evaluator {
     if (bound) return bound;
     const scope = def.scope;
     if (scope.selfName === p.name && scope.ownerClass) return { kind: 'object', object: { cls: scope.ownerClass } };
+    const v = this.unboundParamValue(def, ctx);
+    // With no caller in view the parameter may be anything a caller passes, None included.
+    return ctx.defaultsHold || v.kind === 'unknown' ? v : { ...v, unbound: true };
+  }
+
+  private unboundParamValue(def: Def, ctx: Ctx): AValue {
+    const p = def.param!;
+    const scope = def.scope;
     if (p.kind === 'star') return { kind: 'tuple' };
     if (p.kind === 'kwstar') return UNKNOWN;
     // A parameter whose shape a comment or docstring states is a tensor, whatever its name suggests.
@@ -796,9 +847,15 @@ export class Evaluator {
     if (v.kind === 'tensor' && !v.role) v = this.nameRole(v, p.name);
     if (p.default) {
       const d = this.eval(p.default, this.defaultCtx(scope.parent ?? scope));
+      // A call that leaves the parameter out passes its default: a flag's literal, None (a mask, a cache). A size
+      // defaulting to None is filled in below (`if d_k is None: d_k = n_channels`) and stays the optional number it
+      // was: which width it ends up as is not settled by the call.
+      if (ctx.defaultsHold && (d.kind === 'bool' || (d.kind === 'none' && v.kind !== 'number'))) return d;
+      // Elsewhere a flag's default says nothing of what callers pass.
+      if (d.kind === 'bool') return { kind: 'bool', flagParam: { name: p.name, ...(d.truth !== undefined ? { default: d.truth } : {}) } };
       if (d.kind === 'none') v = { ...v, maybeNone: true };
       else if (d.kind === 'number') v = v.kind === 'number' ? { ...d, ...v, num: d.num } : d;
-      else if (d.kind === 'bool' || d.kind === 'string') v = d;
+      else if (d.kind === 'string') v = d;
     }
     return v;
   }
@@ -1059,12 +1116,12 @@ export class Evaluator {
       self,
     );
     const perCallSite = this.perCallSite(scope);
-    const key = `${scope.id}|${bindingsKey(bindings)}|${perCallSite ? `${call.id}|${ctx.id}` : ''}`;
+    const key = `${scope.id}|${bindingsKey(bindings)}|${perCallSite ? `${call.id}|${ctx.id}` : ''}${args.hasSplat ? '|*' : ''}`;
     const existing = this.callCtxs.get(key);
     if (existing) return existing;
     const count = this.ctxCount.get(scope.id) ?? 0;
     if (count >= MAX_CONTEXTS_PER_SCOPE || this.callCtxs.size >= MAX_CONTEXTS) return undefined;
-    const c: Ctx = { id: this.nextCtxId++, scope, bindings, depth: ctx.depth + 1, callSite: call };
+    const c: Ctx = { id: this.nextCtxId++, scope, bindings, depth: ctx.depth + 1, callSite: call, ...(args.hasSplat ? {} : { defaultsHold: true }) };
     this.callCtxs.set(key, c);
     this.ctxCount.set(scope.id, count + 1);
     this.pending.push(c);

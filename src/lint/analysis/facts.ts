@@ -14,6 +14,11 @@ export interface Ctx {
   readonly bindings?: ReadonlyMap<string, AValue>;
   readonly depth: number;
   readonly callSite?: PyNode;
+  /**
+   * Made for a call whose arguments are all in view (no `*args`/`**kwargs`): a parameter the call leaves out has its
+   * default, so a default is evidence here (in a default context it is not: another caller may pass anything).
+   */
+  readonly defaultsHold?: boolean;
 }
 
 export interface SoftmaxSite {

@@ -72,7 +72,7 @@ import {
   transposeValue,
   unsqueezeValue,
 } from './shape-ops';
-import { UNKNOWN, addOp, axesOf, negAxis, number, tensor, type AValue, type AxisInfo, type DType, type ScaleOp } from './values';
+import { UNKNOWN, addOp, axesOf, joinAll, negAxis, number, tensor, type AValue, type AxisInfo, type DType, type ScaleOp } from './values';
 
 export { rootName, type Call, dimOfShape, dropFirstAxis };
 
@@ -1762,6 +1762,13 @@ function isTrue(ev: Evaluator, node: PyNode | undefined): boolean {
   return !!node && ev.text(unparen(node)) === 'True';
 }
 
+/** One item of an iterable value: any element of a tuple, the item of a list of unknown length. */
+function itemOf(v: AValue): AValue {
+  if (v.kind === 'tuple' && v.elements && v.elements.length > 0) return joinAll(v.elements);
+  if (v.kind === 'tuple' && v.items) return v.items;
+  return UNKNOWN;
+}
+
 function builtin(ev: Evaluator, c: Call, name: string): AValue {
   const a0 = c.args.positional[0];
   switch (name) {
@@ -1795,6 +1802,11 @@ function builtin(ev: Evaluator, c: Call, name: string): AValue {
     case 'list': {
       const v = val(ev, c, a0);
       return v.kind === 'tuple' ? v : UNKNOWN;
+    }
+    case 'zip': {
+      // `for layer, layer_past in zip(self.layers, past_key_values)`: each item pairs one item of every argument.
+      if (c.args.hasSplat || c.args.positional.length === 0) return UNKNOWN;
+      return { kind: 'tuple', items: { kind: 'tuple', elements: c.args.positional.map((a) => itemOf(val(ev, c, a))) } };
     }
     case 'max':
     case 'min':

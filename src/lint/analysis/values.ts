@@ -278,6 +278,15 @@ export interface AValue {
   readonly finfoMax?: boolean;
   /** For torch.finfo(...) objects: which dtype. */
   readonly finfoOf?: 'of-tensor' | 'float32' | 'float16' | 'bfloat16' | 'float64';
+  // ---- booleans (the flag lattice: known True / False, unknown, or a parameter's whatever-the-caller-passes)
+  /** A boolean the code proves: a literal, `not`/`and`/`or` of known ones, `x is None` of a known value, a flag bound at a call. */
+  readonly truth?: boolean;
+  /** A flag read from a parameter with no caller in view (its default, when it has one, is no evidence of its value). */
+  readonly flagParam?: { readonly name: string; readonly default?: boolean };
+  /** Where a known truth was set (the literal, possibly a caller's argument or a parameter's default): a related location. */
+  readonly setAt?: PyNode;
+  /** A parameter's value with no caller in view: whatever a caller passes, None included (so never known not to be None). */
+  readonly unbound?: boolean;
   // ---- strings
   readonly str?: string;
   // ---- tuples and shapes
@@ -476,6 +485,13 @@ function joinAttn(a: AttnInfo | undefined, b: AttnInfo | undefined): AttnInfo | 
   };
 }
 
+/** A value joined with None: a boolean's truth is no longer known (None is falsy). */
+function falsyUnknown(v: AValue): AValue {
+  if (v.kind !== 'bool' || (v.truth === undefined && !v.setAt)) return v;
+  const { truth: _truth, setAt: _setAt, ...rest } = v;
+  return rest;
+}
+
 /** Least upper bound of two values: what holds on both paths. */
 export function join(a: AValue, b: AValue): AValue {
   if (a === b) return a;
@@ -487,8 +503,8 @@ export function join(a: AValue, b: AValue): AValue {
     const defaulted = onesDefault(a, b) ?? onesDefault(b, a);
     if (defaulted) return defaulted;
   }
-  if (a.kind === 'none') return b.kind === 'none' ? a : { ...b, maybeNone: true };
-  if (b.kind === 'none') return { ...a, maybeNone: true };
+  if (a.kind === 'none') return b.kind === 'none' ? a : { ...falsyUnknown(b), maybeNone: true };
+  if (b.kind === 'none') return { ...falsyUnknown(a), maybeNone: true };
   if (a.kind !== b.kind) {
     // A tensor on one path and an unknown on the other: keep the structure-free facts of neither.
     if ((a.kind === 'tensor' && b.kind === 'unknown') || (a.kind === 'unknown' && b.kind === 'tensor')) {
@@ -501,6 +517,7 @@ export function join(a: AValue, b: AValue): AValue {
   }
   const out: { -readonly [K in keyof AValue]: AValue[K] } = { kind: a.kind };
   if (a.maybeNone || b.maybeNone) out.maybeNone = true;
+  if (a.unbound || b.unbound) out.unbound = true;
   switch (a.kind) {
     case 'tensor': {
       const ndim = same(a.ndim, b.ndim);
@@ -539,6 +556,11 @@ export function join(a: AValue, b: AValue): AValue {
     }
     case 'string':
       out.str = same(a.str, b.str);
+      break;
+    case 'bool':
+      out.truth = same(a.truth, b.truth);
+      if (out.truth !== undefined) out.setAt = a.setAt ?? b.setAt;
+      if (a.flagParam && b.flagParam && a.flagParam.name === b.flagParam.name && a.flagParam.default === b.flagParam.default) out.flagParam = a.flagParam;
       break;
     case 'tuple': {
       if (a.elements && b.elements && a.elements.length === b.elements.length) out.elements = a.elements.map((e, i) => join(e, b.elements?.[i] ?? UNKNOWN));

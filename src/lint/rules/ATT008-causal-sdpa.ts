@@ -2,8 +2,9 @@
 import type { FillSite, MaskSite, SdpaSite } from '../analysis/facts';
 import type { Def } from '../analysis/scopes';
 import { truthWithCache, type FlagReader } from '../analysis/kv-cache';
+import { truthOf } from '../analysis/flags';
 import { topLeftRectangleSizes } from '../analysis/masks';
-import { comparesLengths } from '../analysis/length-guards';
+import { comparesLengths, ordersLengths } from '../analysis/length-guards';
 import { childByField, namedChildren, unparen, type PyNode } from '../syntax/tree';
 import { defineTemplates, msg } from '../message';
 import { apiName, quote, type RelatedSpec, type Rule, type RuleContext } from './rule';
@@ -16,6 +17,8 @@ const T = defineTemplates({
     '{0} is passed together with attn_mask={1}: {2} raises an error when both are set. Fold the causal mask into attn_mask, or pass only one of them.',
   maskPassedAsWell: 'attn_mask is passed here as well',
   flagTrueWithCache: '{0} (True whenever the cache is used)',
+  flagTrueAsCalled: '{0} (True as this file calls it)',
+  flagSetTrueHere: 'the flag is set to {0} here',
   causalOnCachedKeys:
     '{0} on keys {1} that include a KV cache: the causal mask is top-left aligned, so with fewer queries than keys the new tokens cannot see the most recent cached keys. Build a bottom-right aligned mask (tril(diagonal=S - L)) or use causal_lower_right.',
   theKeysCode: 'the keys {0}',
@@ -36,7 +39,7 @@ export const ATT008: Rule = {
     docs: {
       summary: 'is_causal=True together with attn_mask, or on a KV-cache path where query and key lengths differ.',
       whatItDoes:
-        "Reports `F.scaled_dot_product_attention(..., is_causal=True)` when an `attn_mask` is passed as well (not provably None; a flag passed by name counts unless the code sets it to False itself or returns or raises earlier whenever it is True, as in `if causal: return F.scaled_dot_product_attention(q, k, v, is_causal=causal)`), and when the keys come from a KV cache (`torch.cat([past_k, k], dim=-2)`, `torch.cat([cache[0], k])`, `layer_past`, pieces unpacked from one (`old_k, old_v = layer_past`), `k, v = self.kv_cache.update(...)`, or state a class of this or another file extends by concatenation and stores back, whatever it is called: `k = torch.cat([self.keys, k], dim=-2); self.keys = k`) while the queries are only the new tokens. The flag need not be a literal: it is read separately for the paths with and without the cache, so `is_causal=cache is not None or self.causal`, `is_causal = True` assigned inside `if past_kv is not None:` (or in whichever `if`/`elif`/`else` arm joins the keys with the cache, such as `if use_cache:`) and `is_causal=self.is_causal` with `self.is_causal = True` the class's only assignment count, while `is_causal=past is None` (causal only at prefill) does not, nor a flag whose resetting may be skipped (under a further condition, in a loop or a `try` body). It also reports a causal `attn_mask` aligned top-left over L queries and S keys (`torch.tril(torch.ones(L, S))`, `self.bias[:, :, :T, :S]`, the first L rows `[:L]` of a square S×S causal mask) on cached keys; a bottom-right mask (`tril(diagonal=S - L)`, `self.bias[:, :, S - T:S, :S]`, the last rows `[-L:]` or `[S - L:]`) is right. The same top-left mask in hand-written attention (`att.masked_fill(self.bias[:, :, :T, :S] == 0, -inf)` on scores whose keys include the cache) is reported too. A call guarded by a comparison of the query and key lengths is not reported.",
+        "Reports `F.scaled_dot_product_attention(..., is_causal=True)` when an `attn_mask` is passed as well (not provably None; a flag passed by name counts unless the code sets it to False itself or returns or raises earlier whenever it is True, as in `if causal: return F.scaled_dot_product_attention(q, k, v, is_causal=causal)`), and when the keys come from a KV cache (`torch.cat([past_k, k], dim=-2)`, `torch.cat([cache[0], k])`, `layer_past`, pieces unpacked from one (`old_k, old_v = layer_past`), `k, v = self.kv_cache.update(...)`, or state a class of this or another file extends by concatenation and stores back, whatever it is called: `k = torch.cat([self.keys, k], dim=-2); self.keys = k`) while the queries are only the new tokens. The flag need not be a literal: it is read separately for the paths with and without the cache, so `is_causal=cache is not None or self.causal`, `is_causal = True` assigned inside `if past_kv is not None:` (or in whichever `if`/`elif`/`else` arm joins the keys with the cache, such as `if use_cache:`) and `is_causal=self.is_causal` with `self.is_causal = True` the class's only assignment count, while `is_causal=past is None` (causal only at prefill) does not, nor a flag whose resetting may be skipped (under a further condition, in a loop or a `try` body). A flag is also read as this file calls the code: `self.causal` set in `__init__` from a constructor argument has the value passed where the module is built (`Attend(causal=True)`, directly, as an attribute of another module or in an `nn.ModuleList`; a default counts only where a call leaves the argument out), `not`, `and` and `or` of known flags are known, `exists(mask)` and `mask is None` are known where the caller passes None, a computed tensor or nothing, and an assignment in an `if` arm whose condition is known False there does not count (`causal = self.causal; if exists(mask): ...; causal = False` is True in a cached decoding step that passes no mask, and per-layer caches fed through `for layer, layer_past in zip(self.layers, past_key_values)` are cached keys); a flag known False where it is called is never reported, and one that depends on the query and key lengths (`self.causal and q.shape[-2] == k.shape[-2]`) stays unknown. It also reports a causal `attn_mask` aligned top-left over L queries and S keys (`torch.tril(torch.ones(L, S))`, `self.bias[:, :, :T, :S]`, the first L rows `[:L]` of a square S×S causal mask) on cached keys; a bottom-right mask (`tril(diagonal=S - L)`, `self.bias[:, :, S - T:S, :S]`, the last rows `[-L:]` or `[S - L:]`) is right. The same top-left mask in hand-written attention (`att.masked_fill(self.bias[:, :, :T, :S] == 0, -inf)` on scores whose keys include the cache) is reported too. A call guarded by a comparison of the query and key lengths is not reported, nor one in an `elif`/`else` arm after conditions that order the two lengths (`if k_len > q_len > 1:` with a bottom-right mask, `elif q_len == 1:` with none, `else:` with `is_causal=...`).",
       whyIsThisBad:
         'PyTorch raises an error when both `attn_mask` and `is_causal=True` are given (or silently ignores one of them in some backends and versions). `is_causal=True` builds a top-left aligned lower-triangular mask: with L new queries against S > L cached keys, query i may only see keys 0..i, so during generation the new token attends to the first cached tokens instead of all of them.',
       example: `k = torch.cat([past_k, k], dim=-2)
@@ -49,7 +52,7 @@ L, S = q.size(-2), k.size(-2)
 mask = torch.ones(L, S, dtype=torch.bool, device=q.device).tril(diagonal=S - L)
 out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
       whereReported:
-        'At `is_causal=`, the use. Related locations: where the keys are joined with the KV cache (`torch.cat([past_k, k])`, `cache.update(...)`), the `attn_mask` passed with it and where it is built, and where a causal flag passed by name is set.',
+        'At `is_causal=`, the use. Related locations: where the keys are joined with the KV cache (`torch.cat([past_k, k])`, `cache.update(...)`), the `attn_mask` passed with it and where it is built, where a causal flag passed by name is set, and, for a flag known True as this file calls the code, the argument that sets it (`causal=True` where the module is built).',
       fixSafety: 'No automatic fix: the right mask depends on how the cache is laid out.',
       references: [
         {
@@ -87,7 +90,6 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
       const u = unparen(valueNode);
       const t = ctx.text(u);
       if (t === 'True') return 'true';
-      if (t === 'False' || t === 'None' || t === '0') return undefined;
       // A flag computed from whether a mask exists (HF: `is_causal = causal_mask is None and q_len > 1`) excludes the mask.
       if (/\bis\s+(not\s+)?None\b/.test(t)) return undefined;
       // ... or its definitions do (`is_causal = attn_mask is None`).
@@ -128,14 +130,32 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
       return false;
     }
 
+    /** Where a flag known True in the call's context got its value (`causal=True` where the module is built). */
+    function flagSetAt(at: PyNode | undefined): RelatedSpec[] {
+      if (!at) return [];
+      const arg = at.parent?.type === 'keyword_argument' ? at.parent : at;
+      return [{ node: arg, message: msg(T.flagSetTrueHere, quote(ctx.text(arg), 30)) }];
+    }
+
     /** Where a causal flag passed by name is set (`is_causal = True` in the cache branch). */
     function flagDefinitions(site: SdpaSite, valueNode: PyNode): RelatedSpec[] {
       return definitions(ev, valueNode, site.ctx, (t) => msg(T.setHere, quote(t, 30)));
     }
 
-    /** The call sits under `if L == S:`-style guards that compare query and key lengths. */
+    /**
+     * The call sits under `if L == S:`-style guards that compare query and key lengths, or in a later arm of an
+     * if/elif chain whose earlier conditions order the two lengths (`if k_len > q_len > 1: <bottom-right mask>`,
+     * `elif q_len == 1: <no mask>`, `else: is_causal=...`: only equal lengths are left).
+     */
     function lengthGuarded(node: PyNode): boolean {
-      for (let p = node.parent; p; p = p.parent) {
+      for (let child: PyNode = node, p = node.parent; p; child = p, p = p.parent) {
+        if ((child.type === 'elif_clause' || child.type === 'else_clause') && p.type === 'if_statement') {
+          // The conditions of the arms before this one (they end before it starts).
+          for (const arm of [p, ...p.children.filter((c) => c.type === 'elif_clause')]) {
+            const cond = childByField(arm, 'condition');
+            if (cond && cond.end <= child.start && ordersLengths(ev, cond)) return true;
+          }
+        }
         if (p.type === 'if_statement' || p.type === 'elif_clause' || p.type === 'conditional_expression') {
           const cond = p.type === 'conditional_expression' ? p.children.filter((c) => c.named)[1] : p.children.find((c) => c.field === 'condition');
           if (cond && /==/.test(ctx.text(cond)) && (/shape|size|len|\b[LSTN]\b|q_len|kv_len|seq/i.test(ctx.text(cond)) || comparesLengths(ev, cond)))
@@ -154,17 +174,30 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         const valueNode = site.causalNode.type === 'keyword_argument' ? childByField(site.causalNode, 'value') : site.causalNode;
         /* c8 ignore next: the grammar gives every keyword_argument a value; the types make the field optional */
         if (!valueNode) return;
-        const causal = causalIs(valueNode);
+        // The flag in this evaluation context (flags.ts): `self.causal` of a module built with causal=True, a local
+        // reset to False only in an arm that cannot run here (`if exists(mask):` where the caller passes no mask).
+        const inCtx = ev.eval(valueNode, site.ctx);
+        const known = truthOf(inCtx);
+        if (known === false) return;
+        const literal = causalIs(valueNode);
+        const causal = literal ?? (known === true ? 'maybe' : undefined);
+        const setIn = known === true && literal !== 'true' ? flagSetAt(inCtx.setAt) : [];
         const maskGiven = site.maskNode && site.mask && site.mask.kind !== 'none' && unparen(site.maskNode).type !== 'none';
         // A flag (not a literal True) only counts when the mask is certainly there and the code never resets the
         // flag to False itself (x-transformers: `if exists(mask) and causal: ...; causal = False`) nor returns
         // earlier whenever it is True.
         const flagOk =
           causal === 'true' ||
+          known === true ||
           (site.mask?.kind === 'tensor' && !site.mask.maybeNone && !resetToFalse(site, valueNode) && !falseAfterEarlyExit(site.node, valueNode));
         if (causal && maskGiven && flagOk) {
           reported.add(site.node.id);
-          const flag = causal === 'true' ? 'is_causal=True' : msg(T.flagTrueOnSomeCalls, `is_causal=${ctx.text(valueNode)}`);
+          const flag =
+            causal === 'true'
+              ? 'is_causal=True'
+              : known === true
+                ? msg(T.flagTrueAsCalled, `is_causal=${quote(ctx.text(valueNode), 40)}`)
+                : msg(T.flagTrueOnSomeCalls, `is_causal=${ctx.text(valueNode)}`);
           ctx.report({
             node: site.causalNode,
             message: msg(T.bothCausalAndMask, flag, quote(ctx.text(site.maskNode), 40), apiName(site.display)),
@@ -172,20 +205,28 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
               { node: site.maskNode, message: msg(T.maskPassedAsWell) },
               ...maskBuilt(ev, site.mask?.mask, msg(MASK_NAMES.attnMask)),
               ...flagDefinitions(site, valueNode),
+              ...setIn,
             ],
           });
           return;
         }
         if (!site.kNode || !site.k.fromCache || site.q.fromCache || lengthGuarded(site.node)) return;
         const withCache = truthWithCache({ ...flags, cacheJoinedAt: site.k.cacheAt }, valueNode).cached;
-        if (causal === 'true' || withCache === true) {
+        // Known True in this context (every path of it, so with the cache too), unless read False with the cache.
+        const trueHere = known === true && withCache !== false;
+        if (causal === 'true' || withCache === true || trueHere) {
           reported.add(site.node.id);
-          const flag = causal === 'true' ? 'is_causal=True' : msg(T.flagTrueWithCache, `is_causal=${quote(ctx.text(valueNode), 40)}`);
+          const flag =
+            causal === 'true'
+              ? 'is_causal=True'
+              : withCache === true
+                ? msg(T.flagTrueWithCache, `is_causal=${quote(ctx.text(valueNode), 40)}`)
+                : msg(T.flagTrueAsCalled, `is_causal=${quote(ctx.text(valueNode), 40)}`);
           const keys = quote(ctx.text(site.kNode), 30);
           ctx.report({
             node: site.causalNode,
             message: msg(T.causalOnCachedKeys, flag, keys),
-            related: [cacheJoined(ev, site.k, msg(T.theKeysCode, keys)), ...flagDefinitions(site, valueNode)],
+            related: [cacheJoined(ev, site.k, msg(T.theKeysCode, keys)), ...flagDefinitions(site, valueNode), ...(withCache === true ? [] : setIn)],
           });
         }
       },

@@ -2,6 +2,7 @@
 // where a scale or the keys were defined, the softmax, the product with the values, the cache concatenation).
 // Each helper returns RelatedSpec entries (or nothing) for a rule's report; the engine turns them into
 // positions and drops those inside the finding's own range.
+import { liveInCtx } from '../analysis/flags';
 import type { Evaluator } from '../analysis/evaluator';
 import type { Ctx } from '../analysis/facts';
 import { precisionSource } from '../analysis/precision';
@@ -66,7 +67,10 @@ export function definitions(ev: Evaluator, node: PyNode | undefined, ctx: Ctx, m
   const u = unparen(node);
   let targets: PyNode[] = [];
   if (u.type === 'identifier') {
-    targets = (ev.resolve(u, ev.text(u)) ?? []).filter((d) => d.kind !== 'import').map((d) => (d.value ? statementOf(d.target) : d.target));
+    // Only those that can reach the read in this context (an `if` arm known not to run here sets nothing).
+    targets = liveInCtx(ev, ev.resolve(u, ev.text(u)) ?? [], ctx)
+      .filter((d) => d.kind !== 'import')
+      .map((d) => (d.value ? statementOf(d.target) : d.target));
   } else if (u.type === 'attribute') {
     const obj = childByField(u, 'object');
     const attr = childByField(u, 'attribute');

@@ -291,3 +291,123 @@ x = torch.bmm(a, b_t)
     assert.deepEqual(await sourcesOf(src, 'torch.bmm(a, b_t)'), [['a'], ['b_t']]);
   });
 });
+
+describe('the flag lattice (flags.ts)', () => {
+  /** The values of the last occurrence of `exprText` in every context its function was evaluated in (default first). */
+  async function valuesOf(src: string, exprText: string): Promise<AValue[]> {
+    const parser = await createPythonParser(grammar());
+    const tree = parser.parse(src, { full: true });
+    const sr = analyseScopes(tree);
+    const ev = new Evaluator(tree, sr);
+    ev.run();
+    let last: typeof tree.root | undefined;
+    walk(tree.root, (n) => {
+      if (src.slice(n.start, n.end) === exprText && n.type !== 'expression_statement') last = n;
+    });
+    assert.ok(last, `${exprText} not found`);
+    const n = last;
+    const scope = [...sr.scopes].reverse().find((s) => s.node.start <= n.start && n.end <= s.node.end && s.kind !== 'comprehension') ?? sr.module;
+    const ctxs = ev.contextsOf(scope);
+    if (ctxs.length === 0) ctxs.push(ev.defaultCtx(scope));
+    return ctxs.map((c) => ev.eval(n, c));
+  }
+  const truths = (vs: readonly AValue[]): (boolean | undefined)[] => vs.map((v) => (v.kind === 'none' ? false : v.truth));
+
+  it('knows literals, not, and/or (short circuit), and forgets what a join with None or an unknown leaves open', async () => {
+    const src = `def f(x):
+    a = not (True and False)
+    b = x and False
+    c = x or True
+    d = x and True
+    e = True if x else None
+    return a, b, c, d, e
+`;
+    assert.deepEqual(truths(await valuesOf(src, 'a')), [true]);
+    assert.deepEqual(truths(await valuesOf(src, 'b')), [false]);
+    assert.deepEqual(truths(await valuesOf(src, 'c')), [true]);
+    assert.deepEqual(truths(await valuesOf(src, 'd')), [undefined]);
+    assert.deepEqual(truths(await valuesOf(src, 'e')), [undefined]);
+  });
+
+  it('reads a flag parameter as the caller passes it, its default only where a call leaves it out', async () => {
+    const src = `def attend(q, causal=False):
+    flag = causal
+    return flag
+
+def run(q):
+    attend(q, causal=True)
+    attend(q)
+`;
+    const [dflt, ...calls] = await valuesOf(src, 'flag');
+    assert.equal(dflt?.truth, undefined, 'no caller in view: the default is no evidence');
+    assert.deepEqual(dflt?.flagParam, { name: 'causal', default: false });
+    assert.deepEqual(truths(calls).sort(), [false, true]);
+    const t = calls.find((v) => v.truth === true);
+    assert.equal(t?.setAt?.type, 'true', 'where the flag was set: the caller literal');
+  });
+
+  it('evaluates exists(mask) / mask is None in the caller context (None, a tensor, left out)', async () => {
+    const src = `import torch
+def exists(val):
+    return val is not None
+
+def attend(q, mask=None):
+    e = exists(mask)
+    n = mask is None
+    return e, n
+
+def run(q):
+    attend(q, None)
+    attend(q, torch.ones(4, 4))
+    attend(q)
+`;
+    const es = await valuesOf(src, 'e');
+    assert.equal(es[0]?.truth, undefined, 'a parameter with no caller in view may be None or not');
+    assert.deepEqual(truths(es.slice(1)).sort(), [false, false, true]);
+    const ns = await valuesOf(src, 'n');
+    assert.deepEqual(truths(ns.slice(1)).sort(), [false, true, true]);
+  });
+
+  it('drops a definition in an if arm whose condition is known False in the context', async () => {
+    const src = `def exists(val):
+    return val is not None
+
+def attend(q, mask=None):
+    causal = True
+    if exists(mask):
+        causal = False
+    return causal
+
+def run(q):
+    attend(q)
+`;
+    const [dflt, call] = await valuesOf(src, 'causal');
+    assert.equal(dflt?.truth, undefined, 'either arm in the default context');
+    assert.equal(call?.truth, true, 'the reset cannot run when the caller passes no mask');
+  });
+
+  it("reads self.causal as the constructor's argument where the module is built", async () => {
+    const src = `import torch.nn as nn
+class Attend(nn.Module):
+    def __init__(self, causal=False):
+        super().__init__()
+        self.causal = causal
+    def forward(self, q):
+        c = self.causal
+        return c
+
+class Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.attend = Attend(causal=True)
+    def forward(self, q):
+        return self.attend(q)
+`;
+    const vs = await valuesOf(src, 'c');
+    assert.equal(vs[0]?.truth, undefined);
+    assert.ok(
+      vs.slice(1).some((v) => v.truth === true),
+      'True in the context of the module Block builds',
+    );
+  });
+});
