@@ -662,7 +662,14 @@ export class Evaluator {
     for (const b of cls.bases) {
       if (b.type !== 'identifier') continue;
       const defs = this.resolve(b, text(this.tree, b));
-      for (const d of defs ?? []) if (d.kind === 'classdef' && d.defines?.classInfo) out.push(d.defines.classInfo);
+      for (const d of defs ?? []) {
+        if (d.kind === 'classdef' && d.defines?.classInfo) out.push(d.defines.classInfo);
+        else if (d.kind === 'import' && this.link) {
+          // A base class imported from another workspace file (`from .modeling_utils import PreTrainedModel`).
+          const v = this.evalDef(d, this.defaultCtx(this.sr.module));
+          if (v.kind === 'class' && v.cls) out.push(v.cls);
+        }
+      }
     }
     return out;
   }

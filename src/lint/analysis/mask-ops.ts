@@ -58,6 +58,11 @@ export function maskMethod(ev: Evaluator, c: Call, t: AValue): AValue | undefine
     case 'bitwise_and':
     case 'bitwise_or':
       return maskLogic(t, val(ev, c, a0), m.endsWith('and') ? 'and' : 'or');
+    case 'maximum':
+    case 'minimum':
+    case 'fmax':
+    case 'fmin':
+      return zeroOneExtremum(t, val(ev, c, a0 ?? arg(c, 'other') ?? arg(c, 'y')), m === 'maximum' || m === 'fmax' ? 'or' : 'and');
     case 'tril':
     case 'tril_':
     case 'triu':
@@ -213,6 +218,25 @@ export function maskLogic(lv: AValue, rv: AValue, op: 'and' | 'or'): AValue {
   }
   if (lv.mask && rv.kind !== 'tensor') return lv;
   return broadcastResult(lv, rv);
+}
+
+/**
+ * `maximum(a, b)` / `minimum(a, b)` of two 0/1 masks of one polarity (`tf.maximum(pad_mask, look_ahead_mask)`): the
+ * elementwise max is 1 where either is (their or), the min where both are (their and). Undefined (the generic
+ * transfer decides) unless both are 0/1 masks by construction: an additive mask's max is not a logical operation.
+ */
+function zeroOneExtremum(lv: AValue, rv: AValue, op: 'and' | 'or'): AValue | undefined {
+  if (!lv.mask || !rv.mask || lv.mask.additive || rv.mask.additive) return undefined;
+  const m = combineMasks(lv.mask, rv.mask, op);
+  if (!m) return undefined;
+  const dtype = lv.dtype === rv.dtype ? lv.dtype : undefined;
+  const ndim = lv.ndim !== undefined && rv.ndim !== undefined ? Math.max(lv.ndim, rv.ndim) : undefined;
+  const { why: _why, ...facts } = m;
+  return tensor({
+    ...(ndim !== undefined ? { ndim, axes: Array.from({ length: ndim }, () => ({})) } : {}),
+    ...(dtype ? { dtype } : {}),
+    mask: { ...facts, dtype: dtype ?? m.dtype, why: msg(PHRASES.combined, lv.mask.why, op === 'or' ? 'max' : 'min', rv.mask.why) },
+  });
 }
 
 /** A 0/1 mask by construction, or a tensor whose name says mask. */

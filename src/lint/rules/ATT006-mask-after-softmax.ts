@@ -17,6 +17,8 @@ const T = defineTemplates({
     '{0} multiplies the scores by a 0/1 mask before softmax: exp(0) = 1, so masked keys keep a large share of the weight. Fill the masked scores with -inf (masked_fill) instead.',
   addsBooleanMask:
     '{0} adds a boolean mask to the scores: True becomes +1, not -inf, so masked keys are not removed (they are even favoured). Fill the masked scores with -inf (masked_fill) instead.',
+  addsZeroOneMask:
+    '{0} adds a 0/1 mask to the scores ({1}): its entries become +1 and 0, not 0 and -inf, so masked keys are not removed. Turn it into an additive mask first ((1 - mask) × a large negative number for a keep mask) or fill the masked scores with -inf (masked_fill).',
   normalisesMasked: '{0} normalises the scores here, masked keys included',
   scoresMaskedLate:
     '{0} masks the scores after the softmax has already been taken from them: the weights used below never see this mask. Mask the scores before the softmax.',
@@ -139,11 +141,20 @@ out = weights @ v`,
               if (op === undefined || masks.length !== bad.length) continue; // none bad, or not all of them
               if (reported.has(op.node.id)) continue;
               reported.add(op.node.id);
+              const added = op.maskNode && ev.eval(op.maskNode, site.ctx).mask;
+              const quoted = quote(ctx.text(op.node), 50);
               ctx.report({
                 node: op.node,
-                message: msg(op.how === 'mul' ? T.multipliesByMask : T.addsBooleanMask, quote(ctx.text(op.node), 50)),
+                // A 0/1 mask that is not boolean is known from its construction: its meaning (and, from another
+                // file, where it was built) is named.
+                message:
+                  op.how === 'mul'
+                    ? msg(T.multipliesByMask, quoted)
+                    : added && added.dtype !== 'bool'
+                      ? msg(T.addsZeroOneMask, quoted, added.why)
+                      : msg(T.addsBooleanMask, quoted),
                 related: [
-                  ...maskBuilt(ev, op.maskNode && ev.eval(op.maskNode, site.ctx).mask),
+                  ...maskBuilt(ev, added),
                   { node: site.node, message: msg(T.normalisesMasked, apiName(site.display)) },
                 ],
               });
