@@ -10,15 +10,7 @@
 // Exit code: 0 when the targets are met, 1 when they are missed or the linter threw, 2 on bad usage.
 import { createLinter } from '../src/lint';
 import { loadCorpus, readGrammarWasm } from '../test/lint-corpus/load';
-import {
-  formatMisses,
-  formatTable,
-  isRuleCode,
-  missedTargets,
-  runCases,
-  scoreResults,
-  type CorpusCase,
-} from '../test/lint-corpus/score';
+import { formatMisses, formatTable, isRuleCode, missedTargets, runCases, scoreResults, type CorpusCase } from '../test/lint-corpus/score';
 
 interface Options {
   rule?: string;

@@ -249,7 +249,9 @@ export function parseFolderCase(folder: string, files: readonly FolderFile[]): C
   for (const f of sorted) if (!FOLDER_FILE.test(f.path)) throw new Error(`${folder}${f.path}: not a relative .py path inside the folder`);
   const headed = sorted.filter((f) => /^#\s*case:/.test(splitLines(f.text)[0] ?? ''));
   if (headed.length !== 1) {
-    throw new Error(`${folder}: exactly one file must start with the header block ("# case: ..."), found ${headed.length === 0 ? 'none' : headed.map((f) => f.path).join(', ')}`);
+    throw new Error(
+      `${folder}: exactly one file must start with the header block ("# case: ..."), found ${headed.length === 0 ? 'none' : headed.map((f) => f.path).join(', ')}`,
+    );
   }
   const headerFile = headed[0];
   const header = parseHeader(headerFile.text, `${folder}${headerFile.path}`);
@@ -295,7 +297,9 @@ export function folderWorkspace(c: CorpusCase): WorkspaceLike {
 export function lintCase(linter: LinterLike, c: CorpusCase): LocatedFinding[] {
   if (c.kind === 'folder') {
     return c.units.flatMap((u) =>
-      linter.lintPython(u.source, { path: u.path }).map((f) => ({ cell: null, path: u.path, code: f.code, line: f.line, column: f.column, message: f.message })),
+      linter
+        .lintPython(u.source, { path: u.path })
+        .map((f) => ({ cell: null, path: u.path, code: f.code, line: f.line, column: f.column, message: f.message })),
     );
   }
   if (c.kind === 'py') {

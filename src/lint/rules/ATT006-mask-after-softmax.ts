@@ -153,10 +153,7 @@ out = weights @ v`,
                     : added && added.dtype !== 'bool'
                       ? msg(T.addsZeroOneMask, quoted, added.why)
                       : msg(T.addsBooleanMask, quoted),
-                related: [
-                  ...maskBuilt(ev, added),
-                  { node: site.node, message: msg(T.normalisesMasked, apiName(site.display)) },
-                ],
+                related: [...maskBuilt(ev, added), { node: site.node, message: msg(T.normalisesMasked, apiName(site.display)) }],
               });
             }
           }

@@ -286,7 +286,13 @@ const CLASS_HEADER = /^\s*class\s+\w+\s*\(([^)]*)\)/;
  * would otherwise be copied as an opaque node without its name or bases, and a method a subclass inherits through
  * it (`BertModel(PreTrainedModel)`, `PreTrainedModel(nn.Module, ModuleUtilsMixin)`) could not be found.
  */
-function copyBaseClasses(blocks: readonly SourceBlock[], texts: readonly string[], keep: boolean[], byName: ReadonlyMap<string, number[]>, helpers: boolean[]): void {
+function copyBaseClasses(
+  blocks: readonly SourceBlock[],
+  texts: readonly string[],
+  keep: boolean[],
+  byName: ReadonlyMap<string, number[]>,
+  helpers: boolean[],
+): void {
   const work = keep.map((k, i) => (k && blocks[i]?.kind === 'class' ? i : -1)).filter((i) => i >= 0);
   const done = new Set<number>();
   while (work.length > 0) {
