@@ -1,1 +1,0 @@
-from .modeling_bert import BertModel
