@@ -139,6 +139,27 @@ def masks(seq, tar):
   });
 });
 
+describe('mask polarity stated by use: a function that fills where its mask parameter is True', () => {
+  const fn = (fill: string, extra = '') =>
+    `import torch\n\ndef f(q, k, mask):\n    dots = q @ k.transpose(-2, -1)\n${extra}    dots = dots.masked_fill(${fill})\n    return mask\n`;
+  it('a large negative fill through indexing and shape ops states True = blocked (weak evidence, as a name is)', async () => {
+    for (const fill of ['mask, float("-inf")', 'mask[:, None, None, :], -1e9', 'mask.unsqueeze(1).bool(), -torch.finfo(dots.dtype).max']) {
+      const m = (await program(fn(fill))).value('mask').mask;
+      assert.equal(m?.polarity, 'ignore', fill);
+      assert.equal(m?.byName, true, fill);
+    }
+  });
+  it('no statement: a fill with 0, an inverted fill, or both ways in one function', async () => {
+    for (const [fill, extra] of [
+      ['mask, 0.0', ''],
+      ['~mask, float("-inf")', ''],
+      ['mask, float("-inf")', '    dots = dots.masked_fill(mask == 0, 0.0)\n'],
+    ]) {
+      assert.equal((await program(fn(fill, extra))).value('mask').mask?.polarity, undefined, fill);
+    }
+  });
+});
+
 describe('masks added to the scores', () => {
   const maskOps = (v: AValue): string[] => (v.ops ?? []).flatMap((alt) => alt.flatMap((o) => (o.kind === 'mask' ? [o.how] : [])));
   const scores = 'q = x\ns = q @ x.transpose(-2, -1)';
