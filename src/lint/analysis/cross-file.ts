@@ -149,7 +149,8 @@ export function callAcrossFiles(
   // statement that hands it over: each returned mask (a tuple's items each) with its own place.
   const builtAt = (v: AValue): ValueOrigin => {
     const node = v.mask?.origin?.node;
-    if (!node) return origin;
+    // A mask that came in as a parameter was built by the caller: the helper's return names it better.
+    if (!node || inParameterList(node)) return origin;
     const at = lineColumn(owner.tree.source, node.start);
     return { ...origin, line: at.line, column: at.column };
   };
@@ -197,6 +198,13 @@ function originOf(path: string, scope: Scope, owner: Evaluator): ValueOrigin {
   }
   const at = lineColumn(src, node.start);
   return { path, line: at.line, column: at.column, name: scope.name };
+}
+
+/** A node inside a function's parameter list (a parameter's name or its default). */
+function inParameterList(n: PyNode): boolean {
+  let p = n.parent;
+  while (p && !/^(lambda_)?parameters$|^block$|_statement$|_definition$|^module$/.test(p.type)) p = p.parent;
+  return p?.type === 'parameters' || p?.type === 'lambda_parameters';
 }
 
 function lineColumn(src: string, offset: number): { line: number; column: number } {
