@@ -10,17 +10,7 @@
 // Exit code: 0 when the targets are met, 1 when they are missed or the linter threw, 2 on bad usage.
 import { createLinter } from '../src/lint';
 import { loadCorpus, readGrammarWasm } from '../test/lint-corpus/load';
-import {
-  formatMisses,
-  formatTable,
-  isRuleCode,
-  lintCase,
-  matchCase,
-  missedTargets,
-  scoreResults,
-  type CaseResult,
-  type CorpusCase,
-} from '../test/lint-corpus/score';
+import { formatMisses, formatTable, isRuleCode, missedTargets, runCases, scoreResults, type CorpusCase } from '../test/lint-corpus/score';
 
 interface Options {
   rule?: string;
@@ -50,23 +40,16 @@ async function main(): Promise<number> {
     return 2;
   }
   const cases = loadCorpus();
-  const linter = await createLinter(readGrammarWasm());
-
-  const results: CaseResult[] = [];
-  const crashes: string[] = [];
-  const byFile = new Map<string, CorpusCase>();
-  for (const c of cases) {
-    byFile.set(c.file, c);
-    try {
-      results.push(matchCase(c.file, c.expectations, lintCase(linter, c)));
-    } catch (err) {
-      crashes.push(`${c.file}: ${(err as Error).stack ?? String(err)}`);
-    }
-  }
+  const grammar = readGrammarWasm();
+  const linter = await createLinter(grammar);
+  const byFile = new Map<string, CorpusCase>(cases.map((c) => [c.file, c]));
+  // A folder case is one workspace: its files' imports of each other are followed.
+  const { results, crashes } = await runCases(cases, linter, (workspace) => createLinter(grammar, { workspace }));
 
   const score = scoreResults(results);
   const buggy = cases.filter((c) => c.header.label === 'buggy').length;
-  console.log(`lint corpus: ${cases.length} cases (${buggy} buggy, ${cases.length - buggy} correct)\n`);
+  const folders = cases.filter((c) => c.kind === 'folder').length;
+  console.log(`lint corpus: ${cases.length} cases (${buggy} buggy, ${cases.length - buggy} correct; ${folders} folder workspaces)\n`);
   console.log(formatTable(score));
   const misses = missedTargets(score);
   console.log(`\ntargets (overall precision >= 0.9, recall >= 0.75 on ATT001-ATT004): ${misses.length === 0 ? 'met' : 'MISSED'}`);

@@ -32,6 +32,8 @@ export interface CaseHeader {
 export interface Location {
   cell: number | null;
   line: number;
+  /** In a folder case, the file (relative to the folder, '/'-separated) that holds the line; absent otherwise. */
+  path?: string;
 }
 
 export interface Expectation extends Location {
@@ -52,25 +54,40 @@ export interface LocatedFinding extends Location {
   message?: string;
 }
 
-/** The part of the linter API the scorer calls (structurally satisfied by src/lint's Linter). */
+/**
+ * The part of the linter API the scorer calls (structurally satisfied by src/lint's Linter). For a folder case
+ * the linter must have been made with the folder as its workspace (`folderWorkspace`), and each file is linted
+ * with its workspace-relative `path`.
+ */
 export interface LinterLike {
-  lintPython(source: string): FindingLike[];
+  lintPython(source: string, options?: { path?: string }): FindingLike[];
   lintNotebook(ipynbJson: string): { cellIndex: number; findings: FindingLike[] }[];
 }
 
 export interface SourceUnit {
   cell: number | null;
   source: string;
+  /** In a folder case, the file's path relative to the folder. */
+  path?: string;
+}
+
+/** One file of a folder case: its path relative to the folder ('/'-separated) and its text. */
+export interface FolderFile {
+  path: string;
+  text: string;
 }
 
 export interface CorpusCase {
-  /** File name inside the cases folder, e.g. `mask-halonet-unfold-keep-fill.py`. */
+  /** File name inside the cases folder, e.g. `mask-halonet-unfold-keep-fill.py`; a folder case's name ends in `/`. */
   file: string;
-  kind: 'py' | 'ipynb';
-  /** The raw file text (what the linter is given). */
+  kind: 'py' | 'ipynb' | 'folder';
+  /** The raw file text (what the linter is given); for a folder case, the text of the file with the header. */
   text: string;
   header: CaseHeader;
-  /** The Python sources: one unit for a .py file, one per code cell for a notebook. */
+  /**
+   * The Python sources: one unit for a .py file, one per code cell for a notebook, one per .py file (with its
+   * `path`) for a folder case, which is linted as one workspace.
+   */
   units: SourceUnit[];
   expectations: Expectation[];
 }
@@ -135,8 +152,11 @@ export function parseHeader(source: string, where: string): CaseHeader {
   return { name, repo, url, label, pattern: need('pattern'), why: need('why'), looksLike };
 }
 
-/** The `# expect:` comments of one source unit. Throws on a malformed one or an unknown code. */
-export function parseExpectations(source: string, cell: number | null, where: string): Expectation[] {
+/**
+ * The `# expect:` comments of one source unit (`path`: a folder case's file, kept on each expectation). Throws on
+ * a malformed one or an unknown code.
+ */
+export function parseExpectations(source: string, cell: number | null, where: string, path?: string): Expectation[] {
   const out: Expectation[] = [];
   splitLines(source).forEach((text, i) => {
     const line = i + 1;
@@ -148,7 +168,7 @@ export function parseExpectations(source: string, cell: number | null, where: st
     for (const code of m[1].split(',').map((s) => s.trim())) {
       if (!isRuleCode(code)) throw new Error(`${where}:${line}: unknown rule code "${code}" in "# expect:"`);
       if (out.some((e) => e.line === line && e.code === code)) throw new Error(`${where}:${line}: ${code} expected twice`);
-      out.push({ cell, line, code });
+      out.push(path === undefined ? { cell, line, code } : { cell, line, code, path });
     }
   });
   return out;
@@ -212,8 +232,76 @@ export function parseCase(file: string, text: string): CorpusCase {
   return { file, kind, text, header, units, expectations };
 }
 
-/** Runs a linter on one case and returns its findings with their cell. */
+/** A folder case's name: a case name followed by `/`. */
+const FOLDER_NAME = /^[A-Za-z0-9][\w.-]*\/$/;
+/** A file path inside a folder case: '/'-separated, relative, ending in .py, no `.` or `..` parts. */
+const FOLDER_FILE = /^(?:[\w-][\w.-]*\/)*[\w-][\w.-]*\.py$/;
+
+/**
+ * Parses and validates a folder case: `folder` is its name with a trailing `/` (`mask-collate-pad/`), `files`
+ * its .py files (any depth). Exactly one file carries the header block, whose `# case:` equals the folder name;
+ * `# expect:` comments sit in the file where the finding is reported, each expectation keeping that path.
+ */
+export function parseFolderCase(folder: string, files: readonly FolderFile[]): CorpusCase {
+  if (!FOLDER_NAME.test(folder)) throw new Error(`${folder}: a folder case's name must be a case name followed by "/"`);
+  if (files.length === 0) throw new Error(`${folder}: a folder case needs at least one .py file`);
+  const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  for (const f of sorted) if (!FOLDER_FILE.test(f.path)) throw new Error(`${folder}${f.path}: not a relative .py path inside the folder`);
+  const headed = sorted.filter((f) => /^#\s*case:/.test(splitLines(f.text)[0] ?? ''));
+  if (headed.length !== 1) {
+    throw new Error(
+      `${folder}: exactly one file must start with the header block ("# case: ..."), found ${headed.length === 0 ? 'none' : headed.map((f) => f.path).join(', ')}`,
+    );
+  }
+  const headerFile = headed[0];
+  const header = parseHeader(headerFile.text, `${folder}${headerFile.path}`);
+  const stem = folder.slice(0, -1);
+  if (header.name !== stem) throw new Error(`${folder}${headerFile.path}: "# case: ${header.name}" must equal the folder name (${stem})`);
+  const units: SourceUnit[] = sorted.map((f) => ({ cell: null, source: f.text, path: f.path }));
+  const expectations = sorted.flatMap((f) => parseExpectations(f.text, null, `${folder}${f.path}`, f.path));
+  if (header.label === 'buggy' && expectations.length === 0) {
+    throw new Error(`${folder}: a buggy case needs at least one "# expect: CODE" comment`);
+  }
+  if (header.label === 'correct' && expectations.length > 0) {
+    throw new Error(`${folder}: a correct case must not have "# expect:" comments`);
+  }
+  return { file: folder, kind: 'folder', text: headerFile.text, header, units, expectations };
+}
+
+/** What src/lint's WorkspaceFiles asks of a workspace, structurally (this module does not import src/lint). */
+export interface WorkspaceLike {
+  read(relPath: string): string | undefined;
+  version(relPath: string): string | number | undefined;
+  listPython(dir: string): readonly string[];
+}
+
+/** A folder case's files as the linter's workspace (in memory; the files never change, so every version is 1). */
+export function folderWorkspace(c: CorpusCase): WorkspaceLike {
+  const files = new Map<string, string>();
+  for (const u of c.units) if (u.path !== undefined) files.set(u.path, u.source);
+  return {
+    read: (relPath) => files.get(relPath),
+    version: (relPath) => (files.has(relPath) ? 1 : undefined),
+    listPython: (dir) =>
+      [...files.keys()].filter((p) => {
+        const slash = p.lastIndexOf('/');
+        return (slash < 0 ? '' : p.slice(0, slash)) === dir;
+      }),
+  };
+}
+
+/**
+ * Runs a linter on one case and returns its findings with their cell (and, in a folder case, their file). For a
+ * folder case `linter` must have been made with `folderWorkspace(c)` as its workspace; every file is linted.
+ */
 export function lintCase(linter: LinterLike, c: CorpusCase): LocatedFinding[] {
+  if (c.kind === 'folder') {
+    return c.units.flatMap((u) =>
+      linter
+        .lintPython(u.source, { path: u.path })
+        .map((f) => ({ cell: null, path: u.path, code: f.code, line: f.line, column: f.column, message: f.message })),
+    );
+  }
   if (c.kind === 'py') {
     return linter.lintPython(c.text).map((f) => ({ cell: null, code: f.code, line: f.line, column: f.column, message: f.message }));
   }
@@ -222,8 +310,30 @@ export function lintCase(linter: LinterLike, c: CorpusCase): LocatedFinding[] {
     .flatMap((entry) => entry.findings.map((f) => ({ cell: entry.cellIndex, code: f.code, line: f.line, column: f.column, message: f.message })));
 }
 
+/**
+ * Lints and matches every case, folder cases with a linter that `forFolder` makes for their workspace (one per
+ * case, so no case sees another's files). A case the linter throws on is listed in `crashes` with the error.
+ */
+export async function runCases(
+  cases: readonly CorpusCase[],
+  linter: LinterLike,
+  forFolder: (workspace: WorkspaceLike) => Promise<LinterLike>,
+): Promise<{ results: CaseResult[]; crashes: string[] }> {
+  const results: CaseResult[] = [];
+  const crashes: string[] = [];
+  for (const c of cases) {
+    try {
+      const l = c.kind === 'folder' ? await forFolder(folderWorkspace(c)) : linter;
+      results.push(matchCase(c.file, c.expectations, lintCase(l, c)));
+    } catch (err) {
+      crashes.push(`${c.file}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    }
+  }
+  return { results, crashes };
+}
+
 export function locationKey(l: Location & { code: string }): string {
-  return `${l.cell === null ? '-' : l.cell}:${l.code}:${l.line}`;
+  return `${l.path === undefined ? '' : `${l.path}|`}${l.cell === null ? '-' : l.cell}:${l.code}:${l.line}`;
 }
 
 export interface CaseResult {
@@ -346,6 +456,7 @@ export function missedTargets(score: Score, targets: Targets = TARGETS): string[
 }
 
 export function describeLocation(file: string, l: Location): string {
+  if (l.path !== undefined) return `${file}${l.path}:${l.line}`;
   return l.cell === null ? `${file}:${l.line}` : `${file} [cell ${l.cell}]:${l.line}`;
 }
 
@@ -416,14 +527,15 @@ export function corpusStats(cases: readonly CorpusCase[]): CorpusStats {
 }
 
 /**
- * Checks a corpus README's case table: every case listed once (first column `` `file` ``), its row naming
+ * Checks a corpus README's case table: every case listed once (first column `` `file` ``, `` `folder/` `` for a
+ * folder case), its row naming
  * the case's repository and label, and no row for a case that does not exist. Returns the problems found.
  */
 export function readmeTableProblems(readme: string, cases: readonly CorpusCase[]): string[] {
   const problems: string[] = [];
   const rows = new Map<string, string>();
   for (const line of readme.split('\n')) {
-    const m = /^\|\s*`([^`]+\.(?:py|ipynb))`\s*\|/.exec(line);
+    const m = /^\|\s*`([^`]+(?:\.py|\.ipynb|\/))`\s*\|/.exec(line);
     if (!m) continue;
     if (rows.has(m[1])) problems.push(`README lists ${m[1]} twice`);
     rows.set(m[1], line);

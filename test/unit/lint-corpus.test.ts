@@ -6,7 +6,8 @@
 //     printed and the targets are asserted (overall precision >= 0.9, recall >= 0.75 on ATT001-ATT004).
 //     The linter is imported in a `before` hook, so until src/lint/index.ts exists only that suite fails.
 import { strict as assert } from 'node:assert';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import TreeSitter = require('web-tree-sitter');
 import { CORPUS_DIR, loadCorpus, readCaseFiles, readGrammarWasm } from '../lint-corpus/load';
@@ -14,6 +15,8 @@ import {
   RULE_CODES,
   TARGETS,
   corpusStats,
+  describeLocation,
+  folderWorkspace,
   formatMisses,
   formatTable,
   lintCase,
@@ -21,13 +24,17 @@ import {
   missedTargets,
   parseCase,
   parseExpectations,
+  parseFolderCase,
   parseHeader,
   parseNotebookCells,
   readmeTableProblems,
+  runCases,
   scoreResults,
   type CaseResult,
+  type WorkspaceLike,
   type CorpusCase,
   type Expectation,
+  type FolderFile,
   type LinterLike,
   type LocatedFinding,
 } from '../lint-corpus/score';
@@ -269,6 +276,109 @@ describe('lint corpus: scoring module', () => {
   });
 });
 
+describe('lint corpus: folder cases', () => {
+  const FOLDER_HEADER = HEADER.replace('demo-case', 'demo-folder');
+  const files = (): FolderFile[] => [
+    { path: 'utils/masking.py', text: 'def pad_mask(ids):\n    return ids.eq(0)\n' },
+    { path: 'model.py', text: `${FOLDER_HEADER}\nfrom utils.masking import pad_mask\nm = pad_mask(x)  # expect: ATT002\n` },
+    { path: 'collate.py', text: 'import torch\n' },
+  ];
+
+  it('parses a folder: the header file, every .py file as a unit with its path, expectations with their file', () => {
+    const c = parseFolderCase('demo-folder/', files());
+    assert.equal(c.kind, 'folder');
+    assert.equal(c.file, 'demo-folder/');
+    assert.equal(c.header.name, 'demo-folder');
+    assert.deepEqual(
+      c.units.map((u) => u.path),
+      ['collate.py', 'model.py', 'utils/masking.py'],
+    );
+    assert.deepEqual(c.expectations, [{ cell: null, line: 7, code: 'ATT002', path: 'model.py' }]);
+  });
+
+  it('needs exactly one header, named as the folder, and relative .py paths', () => {
+    const twice = [...files(), { path: 'other.py', text: `${FOLDER_HEADER}\n` }];
+    assert.throws(() => parseFolderCase('demo-folder/', twice), /exactly one file must start with the header block .*found model\.py, other\.py/);
+    assert.throws(() => parseFolderCase('demo-folder/', files().slice(0, 1)), /exactly one file .* found none/);
+    assert.throws(() => parseFolderCase('other-name/', files()), /must equal the folder name \(other-name\)/);
+    assert.throws(() => parseFolderCase('demo-folder', files()), /followed by "\/"/);
+    assert.throws(() => parseFolderCase('demo-folder/', [...files(), { path: '../x.py', text: '' }]), /not a relative \.py path/);
+    assert.throws(() => parseFolderCase('demo-folder/', []), /at least one \.py file/);
+    const correct = files().map((f) => ({ ...f, text: f.text.replace('label: buggy', 'label: correct') }));
+    assert.throws(() => parseFolderCase('demo-folder/', correct), /correct case must not have/);
+  });
+
+  it('serves its files as a workspace (read, version, listPython per directory)', () => {
+    const ws = folderWorkspace(parseFolderCase('demo-folder/', files()));
+    assert.equal(ws.read('utils/masking.py'), files()[0].text);
+    assert.equal(ws.read('missing.py'), undefined);
+    assert.equal(ws.version('model.py'), 1);
+    assert.equal(ws.version('missing.py'), undefined);
+    assert.deepEqual(ws.listPython(''), ['collate.py', 'model.py']);
+    assert.deepEqual(ws.listPython('utils'), ['utils/masking.py']);
+  });
+
+  it('lints every file with its path and matches findings by file, code and line', async () => {
+    const c = parseFolderCase('demo-folder/', files());
+    const seen: string[] = [];
+    const fake: LinterLike = {
+      lintPython: (_src, options) => {
+        seen.push(options?.path ?? '?');
+        // the same line and code in another file must not meet model.py's expectation
+        return options?.path === 'model.py' || options?.path === 'collate.py' ? [{ code: 'ATT002', line: 7 }] : [];
+      },
+      lintNotebook: () => [],
+    };
+    let workspaces = 0;
+    const { results, crashes } = await runCases([c], fake, (ws) => {
+      workspaces++;
+      assert.equal(ws.read('model.py'), files()[1].text);
+      return Promise.resolve(fake);
+    });
+    assert.deepEqual(crashes, []);
+    assert.equal(workspaces, 1);
+    assert.deepEqual(seen, ['collate.py', 'model.py', 'utils/masking.py']);
+    assert.deepEqual(results[0].tp, [{ cell: null, line: 7, code: 'ATT002', path: 'model.py' }]);
+    assert.deepEqual(
+      results[0].fp.map((x) => describeLocation(c.file, x)),
+      ['demo-folder/collate.py:7'],
+    );
+    assert.deepEqual(formatMisses(results), ['FP ATT002 demo-folder/collate.py:7']);
+  });
+
+  it('reads folder cases from disk beside file cases, nested files included', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'corpus-'));
+    try {
+      writeFileSync(join(dir, 'demo-case.py'), PY_BUGGY);
+      mkdirSync(join(dir, 'demo-folder', 'utils', '__pycache__'), { recursive: true });
+      for (const f of files()) writeFileSync(join(dir, 'demo-folder', f.path), f.text);
+      writeFileSync(join(dir, 'demo-folder', 'utils', '__pycache__', 'masking.py'), 'junk');
+      writeFileSync(join(dir, 'demo-folder', 'notes.md'), 'not python');
+      assert.deepEqual(
+        readCaseFiles(dir).map((f) => [f.file, f.files?.map((x) => x.path)]),
+        [
+          ['demo-case.py', undefined],
+          ['demo-folder/', ['collate.py', 'model.py', 'utils/masking.py']],
+        ],
+      );
+      assert.deepEqual(
+        loadCorpus(dir).map((c) => [c.file, c.kind]),
+        [
+          ['demo-case.py', 'py'],
+          ['demo-folder/', 'folder'],
+        ],
+      );
+      const row = (c: string, repo: string, label: string) => `| \`${c}\` | ${label} | ${repo} |`;
+      assert.deepEqual(
+        readmeTableProblems([row('demo-case.py', 'someone/some-repo', 'buggy'), row('demo-folder/', 'someone/some-repo', 'buggy')].join('\n'), loadCorpus(dir)),
+        [],
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('lint corpus: the cases', () => {
   let cases: CorpusCase[] = [];
   before(() => {
@@ -328,6 +438,7 @@ describe('lint corpus: the cases', () => {
 
 describe('lint corpus: linter precision and recall', () => {
   let linter: LinterLike;
+  let forFolder: (workspace: WorkspaceLike) => Promise<LinterLike>;
   let cases: CorpusCase[] = [];
 
   before(async function () {
@@ -335,20 +446,15 @@ describe('lint corpus: linter precision and recall', () => {
     // Loaded here (not imported at the top) so that only this suite fails while src/lint/index.ts does not
     // exist; require (not import()) because mocha runs the tests through tsx's CommonJS hook.
     const lint = require('../../src/lint') as typeof import('../../src/lint');
-    linter = await lint.createLinter(readGrammarWasm());
+    const grammar = readGrammarWasm();
+    linter = await lint.createLinter(grammar);
+    forFolder = (workspace) => lint.createLinter(grammar, { workspace });
     cases = loadCorpus();
   });
 
-  it('lints every case without throwing and meets the targets', () => {
-    const results: CaseResult[] = [];
-    const crashes: string[] = [];
-    for (const c of cases) {
-      try {
-        results.push(matchCase(c.file, c.expectations, lintCase(linter, c)));
-      } catch (err) {
-        crashes.push(`${c.file}: ${(err as Error).message}`);
-      }
-    }
+  it('lints every case without throwing and meets the targets', async function () {
+    this.timeout(60_000);
+    const { results, crashes } = await runCases(cases, linter, forFolder);
     const score = scoreResults(results);
     console.log(`\nlint corpus: ${cases.length} cases\n${formatTable(score)}\n`);
     assert.deepEqual(crashes, [], 'the linter must never throw');

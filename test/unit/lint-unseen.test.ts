@@ -14,7 +14,7 @@ import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import TreeSitter = require('web-tree-sitter');
-import { CORPUS_DIR, readGrammarWasm } from '../lint-corpus/load';
+import { CORPUS_DIR, readCaseFiles, readGrammarWasm } from '../lint-corpus/load';
 import { HOLDOUT_DIR, readmeRepos } from '../lint-holdout/holdout';
 import { RULE_CODES, parseExpectations, type FindingLike } from '../lint-corpus/score';
 import {
@@ -380,8 +380,10 @@ function regressionSetRepos(): Set<string> {
   const excluded = new Set<string>();
   for (const dir of [CORPUS_DIR, HOLDOUT_DIR]) {
     for (const repo of readmeRepos(readFileSync(join(dir, '..', 'README.md'), 'utf8'))) excluded.add(repo);
-    for (const f of readdirSync(dir)) {
-      for (const m of readFileSync(join(dir, f), 'utf8').matchAll(/# modelled-on: ([A-Za-z0-9][\w.-]*\/[\w.-]+)/g)) excluded.add(m[1].toLowerCase());
+    // Single-file cases and folder cases (a folder of .py files, one of which holds the header).
+    for (const c of readCaseFiles(dir)) {
+      for (const text of [c.text, ...(c.files ?? []).map((f) => f.text)])
+        for (const m of text.matchAll(/# modelled-on: ([A-Za-z0-9][\w.-]*\/[\w.-]+)/g)) excluded.add(m[1].toLowerCase());
     }
   }
   return excluded;

@@ -145,7 +145,20 @@ export function callAcrossFiles(
     link.workspace.crossings--;
   }
   const origin = originOf(owner.link.path, scope, owner);
-  const out = portable(r, origin, 0, call);
+  // A mask is named by where it was built in that file (the comparison, the triangle), not by the return
+  // statement that hands it over: each returned mask (a tuple's items each) with its own place.
+  const builtAt = (v: AValue): ValueOrigin => {
+    const node = v.mask?.origin?.node;
+    // A mask that came in as a parameter was built by the caller: the helper's return names it better.
+    if (!node || inParameterList(node)) return origin;
+    const at = lineColumn(owner.tree.source, node.start);
+    return { ...origin, line: at.line, column: at.column };
+  };
+  let out = portable(r, r.mask ? builtAt(r) : origin, 0, call);
+  if (r.elements && out.elements && r.elements.some((e) => e.mask?.origin)) {
+    const items = r.elements;
+    out = { ...out, elements: out.elements.map((e, i) => (items[i]?.mask ? portable(items[i], builtAt(items[i]), 1, call) : e)) };
+  }
   if (out.attn)
     ev.noteForeignEvidence({
       path: origin.path,
@@ -153,12 +166,13 @@ export function callAcrossFiles(
       column: origin.column,
       message: msg(PHRASES.scoresFormedIn, `\`${origin.name}\``, originRef(origin)),
     });
-  if (out.mask || out.elements?.some((e) => e.mask))
+  const masks = r.mask ? [r] : (r.elements ?? []).filter((e) => e.mask);
+  for (const place of new Map(masks.map((m) => builtAt(m)).map((o) => [originRef(o), o])).values())
     ev.noteForeignEvidence({
-      path: origin.path,
-      line: origin.line,
-      column: origin.column,
-      message: msg(PHRASES.maskBuiltIn, `\`${origin.name}\``, originRef(origin)),
+      path: place.path,
+      line: place.line,
+      column: place.column,
+      message: msg(PHRASES.maskBuiltIn, `\`${place.name}\``, originRef(place)),
     });
   return out;
 }
@@ -184,6 +198,13 @@ function originOf(path: string, scope: Scope, owner: Evaluator): ValueOrigin {
   }
   const at = lineColumn(src, node.start);
   return { path, line: at.line, column: at.column, name: scope.name };
+}
+
+/** A node inside a function's parameter list (a parameter's name or its default). */
+function inParameterList(n: PyNode): boolean {
+  let p = n.parent;
+  while (p && !/^(lambda_)?parameters$|^block$|_statement$|_definition$|^module$/.test(p.type)) p = p.parent;
+  return p?.type === 'parameters' || p?.type === 'lambda_parameters';
 }
 
 function lineColumn(src: string, offset: number): { line: number; column: number } {

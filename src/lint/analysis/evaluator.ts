@@ -26,6 +26,7 @@ import { isStarred, rootName } from './call';
 import { dimOfName, isCacheName, isConfigName, isHeadCountName, isScaleName, isTokenIdsName, maskOfName, roleOfName } from './names';
 import type { ClassInfo, Def, Scope, ScopeResult } from './scopes';
 import * as opsImpl from './ops';
+import { polarityByFill } from './mask-ops';
 import { callOperator, evalAttributeOf, evalBinary, evalComparison, evalSubscript, evalUnary, setItemFill, type Call } from './ops';
 import { valueKey } from './summaries';
 import { join, joinAll, NONE, number, tensor, UNKNOWN, withRank, type AValue, type AxisInfo } from './values';
@@ -704,7 +705,14 @@ export class Evaluator {
     for (const b of cls.bases) {
       if (b.type !== 'identifier') continue;
       const defs = this.resolve(b, text(this.tree, b));
-      for (const d of defs ?? []) if (d.kind === 'classdef' && d.defines?.classInfo) out.push(d.defines.classInfo);
+      for (const d of defs ?? []) {
+        if (d.kind === 'classdef' && d.defines?.classInfo) out.push(d.defines.classInfo);
+        else if (d.kind === 'import' && this.link) {
+          // A base class imported from another workspace file (`from .modeling_utils import PreTrainedModel`).
+          const v = this.evalDef(d, this.defaultCtx(this.sr.module));
+          if (v.kind === 'class' && v.cls) out.push(v.cls);
+        }
+      }
     }
     return out;
   }
@@ -844,6 +852,11 @@ export class Evaluator {
     let v = this.valueFromParamName(p.name, p.node, scope.name === '__init__');
     if (v.kind !== 'tensor' && (this.sr.rankFacts.has(def.id) || this.commentShapes(this.ctxScope(scope)).byName.has(p.name))) v = this.tensorFromName(p.name);
     v = this.applyParamDoc(scope, p.name, v);
+    // A mask whose name says nothing about its meaning: the function's own masked_fill may state it.
+    if (v.kind === 'tensor' && v.mask?.byName && !v.mask.polarity && !v.mask.additive) {
+      const used = polarityByFill(this, scope, def, p.name);
+      if (used) v = { ...v, mask: { ...v.mask, ...used } };
+    }
     if (v.kind === 'tensor' && !v.role) v = this.nameRole(v, p.name);
     if (p.default) {
       const d = this.eval(p.default, this.defaultCtx(scope.parent ?? scope));

@@ -3,10 +3,11 @@
 // is handed to code that reads it (a MaskSite: masked_fill, where, index assignment, library mask parameters).
 // Shape, reduction and matmul transfer functions live in ops.ts; the algebra on MaskInfo itself in masks.ts.
 import { argument } from '../syntax/python';
-import { childByField, childrenByField, namedChildren, unparen, type PyNode } from '../syntax/tree';
+import { childByField, childrenByField, namedChildren, unparen, walk, type PyNode } from '../syntax/tree';
 import { displayName, type MaskConsumer } from './apis';
 import type { Evaluator } from './evaluator';
 import type { Ctx } from './facts';
+import type { Def, Scope } from './scopes';
 import { combineMasks, flipMask, triMask, withMaskDtype } from './masks';
 import { isPadIdName, isTokenIdsName } from './names';
 import { msg } from '../message';
@@ -58,6 +59,11 @@ export function maskMethod(ev: Evaluator, c: Call, t: AValue): AValue | undefine
     case 'bitwise_and':
     case 'bitwise_or':
       return maskLogic(t, val(ev, c, a0), m.endsWith('and') ? 'and' : 'or');
+    case 'maximum':
+    case 'minimum':
+    case 'fmax':
+    case 'fmin':
+      return zeroOneExtremum(t, val(ev, c, a0 ?? arg(c, 'other') ?? arg(c, 'y')), m === 'maximum' || m === 'fmax' ? 'or' : 'and');
     case 'tril':
     case 'tril_':
     case 'triu':
@@ -213,6 +219,25 @@ export function maskLogic(lv: AValue, rv: AValue, op: 'and' | 'or'): AValue {
   }
   if (lv.mask && rv.kind !== 'tensor') return lv;
   return broadcastResult(lv, rv);
+}
+
+/**
+ * `maximum(a, b)` / `minimum(a, b)` of two 0/1 masks of one polarity (`tf.maximum(pad_mask, look_ahead_mask)`): the
+ * elementwise max is 1 where either is (their or), the min where both are (their and). Undefined (the generic
+ * transfer decides) unless both are 0/1 masks by construction: an additive mask's max is not a logical operation.
+ */
+function zeroOneExtremum(lv: AValue, rv: AValue, op: 'and' | 'or'): AValue | undefined {
+  if (!lv.mask || !rv.mask || lv.mask.additive || rv.mask.additive) return undefined;
+  const m = combineMasks(lv.mask, rv.mask, op);
+  if (!m) return undefined;
+  const dtype = lv.dtype === rv.dtype ? lv.dtype : undefined;
+  const ndim = lv.ndim !== undefined && rv.ndim !== undefined ? Math.max(lv.ndim, rv.ndim) : undefined;
+  const { why: _why, ...facts } = m;
+  return tensor({
+    ...(ndim !== undefined ? { ndim, axes: Array.from({ length: ndim }, () => ({})) } : {}),
+    ...(dtype ? { dtype } : {}),
+    mask: { ...facts, dtype: dtype ?? m.dtype, why: msg(PHRASES.combined, lv.mask.why, op === 'or' ? 'max' : 'min', rv.mask.why) },
+  });
 }
 
 /** A 0/1 mask by construction, or a tensor whose name says mask. */
@@ -769,4 +794,82 @@ function arangeSize(ev: Evaluator, node: PyNode, depth = 0): string | undefined 
   const only = positional[0];
   if (!fn || !/(^|\.)arange$/.test(ev.text(fn)) || positional.length !== 1 || !only) return undefined;
   return ev.text(only).replace(/\s+/g, '');
+}
+
+// ================================================================================================ polarity by use
+
+/** Methods that change a mask's shape or dtype, never its meaning. */
+const SHAPE_ONLY_METHODS = new Set([
+  'unsqueeze',
+  'expand',
+  'expand_as',
+  'view',
+  'reshape',
+  'squeeze',
+  'repeat',
+  'contiguous',
+  'bool',
+  'float',
+  'long',
+  'int',
+  'to',
+  'type_as',
+]);
+
+/** The name a mask expression reads through indexing and shape/dtype-only calls (`m[:, None]`, `rearrange(m, ...)`). */
+function maskRoot(ev: Evaluator, node: PyNode): PyNode | undefined {
+  let n: PyNode | undefined = unparen(node);
+  while (n) {
+    if (n.type === 'identifier') return n;
+    if (n.type === 'subscript') n = childByField(n, 'value');
+    else if (n.type === 'call') {
+      const f = childByField(n, 'function');
+      const first = namedChildren(childByField(n, 'arguments') ?? n)[0];
+      if (f?.type === 'attribute' && SHAPE_ONLY_METHODS.has(ev.text(childByField(f, 'attribute') ?? f))) n = childByField(f, 'object');
+      else if (f?.type === 'identifier' && ev.text(f) === 'rearrange' && first) n = first;
+      else return undefined;
+    } else return undefined;
+    n = n ? unparen(n) : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * A mask parameter whose name says nothing about its meaning (`mask`), which its own function fills where it is
+ * True with a large negative value (`dots.masked_fill(mask, -torch.finfo(dots.dtype).max)`, through indexing and
+ * shape ops only): the function states that True means blocked, for its other uses of the parameter too (the same
+ * mask handed to SDPA on a fast path). Undefined unless every masked_fill of the parameter in the function fills it
+ * that way (an inverted use, `masked_fill(~mask, ...)`, leaves the meaning unstated). Weak evidence, as a name is:
+ * a caller passing a mask of known construction decides instead.
+ */
+export function polarityByFill(ev: Evaluator, scope: Scope, def: Def, name: string): MaskInfo | undefined {
+  const body = childByField(scope.node, 'body');
+  if (!body || !ev.text(body).includes('masked_fill')) return undefined;
+  let fills = 0;
+  let other = false;
+  walk(body, (n) => {
+    if (other || n.type !== 'call') return !other;
+    const f = childByField(n, 'function');
+    const method = f?.type === 'attribute' ? ev.text(childByField(f, 'attribute') ?? f) : '';
+    if (method !== 'masked_fill' && method !== 'masked_fill_') return true;
+    const [a0, a1] = namedChildren(childByField(n, 'arguments') ?? n);
+    if (!a0 || !a1 || a0.type === 'keyword_argument' || a1.type === 'keyword_argument') return true;
+    const root = maskRoot(ev, a0);
+    const reads = root !== undefined && (ev.sr.uses[root.id] ?? []).includes(def);
+    if (!reads) {
+      // The parameter inside another form (`~mask`, `mask == 0`): the function does not use it one way only.
+      if (new RegExp(`\\b${name}\\b`).test(ev.text(a0))) other = true;
+      return true;
+    }
+    if (isMaskingFill(ev.eval(a1, ev.defaultCtx(scope)))) fills++;
+    else other = true;
+    return true;
+  });
+  if (other || fills === 0) return undefined;
+  return {
+    polarity: 'ignore',
+    why: msg(PHRASES.filledWhereTrue, `\`${name}\``, `\`${scope.name}\``),
+    byName: true,
+    nameSource: `${name} (filled in ${scope.name}:${scope.id})`,
+  };
 }

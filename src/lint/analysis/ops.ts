@@ -72,7 +72,7 @@ import {
   transposeValue,
   unsqueezeValue,
 } from './shape-ops';
-import { UNKNOWN, addOp, axesOf, joinAll, negAxis, number, tensor, type AValue, type AxisInfo, type DType, type ScaleOp } from './values';
+import { UNKNOWN, addOp, axesOf, joinAll, negAxis, number, tensor, type AValue, type AxisInfo, type DType, type MaskInfo, type ScaleOp } from './values';
 
 export { rootName, type Call, dimOfShape, dropFirstAxis };
 
@@ -431,6 +431,16 @@ function power(ev: Evaluator, lv: AValue, rv: AValue): AValue {
   return out;
 }
 
+/**
+ * A mask that is 0/1 where it is added to the scores: a boolean one, or one whose construction (not its name) shows
+ * 0/1 values with a polarity (`attention_mask[:, None, None, :]` of a mask that defaults to ones, `(ids != pad).float()`).
+ * A name alone never counts: Hugging Face code calls the additive mask `attention_mask` too.
+ */
+function addsZeroOne(m: MaskInfo): boolean {
+  if (m.additive || !m.polarity || m.scaledPositive) return false;
+  return m.dtype === 'bool' || !m.byName;
+}
+
 function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | undefined, r: PyNode | undefined, node: PyNode, _ctx: Ctx): AValue {
   if (lv.kind === 'number' && rv.kind === 'number') {
     if (lv.num !== undefined && rv.num !== undefined) return number({ num: op === '+' ? lv.num + rv.num : lv.num - rv.num });
@@ -448,8 +458,8 @@ function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | u
   }
   // Scores + mask: an additive mask (or scores - large * mask).
   if (lv.attn && lv.attn.stage === 'scores' && r) {
-    if (op === '+' && rv.mask && !rv.mask.additive && rv.mask.polarity && rv.mask.dtype === 'bool') {
-      // A boolean mask added to the scores adds 0/1, not -inf.
+    if (op === '+' && rv.mask && addsZeroOne(rv.mask)) {
+      // A boolean (or 0/1) mask added to the scores adds 0/1, not -inf.
       return addOp(lv, { kind: 'mask', node, how: 'add01', maskNode: r });
     }
     if (isMaskLike(ev, rv, r) || rv.mask?.additive) {
@@ -1405,6 +1415,10 @@ const METHOD_LIKE_FUNCTIONS = new Set([
   'swapdims',
   'logical_and',
   'logical_or',
+  'maximum',
+  'minimum',
+  'fmax',
+  'fmin',
   'norm',
   'expand_dims',
   'tanh',

@@ -6,6 +6,7 @@ import { defineTemplates } from '../message';
 export const PHRASES = defineTemplates({
   // Masks: how they were built and what True / 1 means.
   flippedOf: '{0} of {1}',
+  filledWhereTrue: '{0}: {1} fills the scores where it is True',
   combined: '{0} {1} {2}',
   addedMasks: '{0} + {1}',
   trueBeforeLengths: '{0} (True at positions before each length)',

@@ -17,6 +17,8 @@ const T = defineTemplates({
     '{0} multiplies the scores by a 0/1 mask before softmax: exp(0) = 1, so masked keys keep a large share of the weight. Fill the masked scores with -inf (masked_fill) instead.',
   addsBooleanMask:
     '{0} adds a boolean mask to the scores: True becomes +1, not -inf, so masked keys are not removed (they are even favoured). Fill the masked scores with -inf (masked_fill) instead.',
+  addsZeroOneMask:
+    '{0} adds a 0/1 mask to the scores ({1}): its entries become +1 and 0, not 0 and -inf, so masked keys are not removed. Turn it into an additive mask first ((1 - mask) × a large negative number for a keep mask) or fill the masked scores with -inf (masked_fill).',
   normalisesMasked: '{0} normalises the scores here, masked keys included',
   scoresMaskedLate:
     '{0} masks the scores after the softmax has already been taken from them: the weights used below never see this mask. Mask the scores before the softmax.',
@@ -33,7 +35,7 @@ export const ATT006: Rule = {
     docs: {
       summary: 'Masking after softmax without renormalising, or multiplying the scores by a 0/1 mask as the only mask.',
       whatItDoes:
-        'Reports a mask applied to the attention weights after softmax (`weights.masked_fill(mask, 0)`, `weights * mask`; also after a softmax chosen between two branches over the same axis, `softmax(s.float()).type_as(s) if upcast else softmax(s)`) when the scores were not masked before the softmax and the weights are not divided by their new sum afterwards; and a multiplication of the scores by a 0/1 mask (`scores * mask`) when nothing else masks them before the softmax. Left alone: a mask that selects whole rows (a NaN guard such as `w.masked_fill(mask.all(dim=-1, keepdim=True), 0.0)`, `torch.isnan(w)`, `~keep.any(-1)[:, None, None, None]`, padded queries `m[:, None, :, None]`), hand-written dropout (`torch.bernoulli(...)`, `torch.rand_like(w) > p`), a masked copy of the weights that never meets the values (kept for logging), and the 0/1 product before a softmax whose weights are masked again and renormalised after it (the `masked_softmax` of AllenNLP), and masked weights whose row sums the code itself takes over the softmax axis (`share = w.sum(-1)`: a distribution split into parts whose shares are weighed elsewhere).',
+        'Reports a mask applied to the attention weights after softmax (`weights.masked_fill(mask, 0)`, `weights * mask`; also after a softmax chosen between two branches over the same axis, `softmax(s.float()).type_as(s) if upcast else softmax(s)`) when the scores were not masked before the softmax and the weights are not divided by their new sum afterwards; and a multiplication of the scores by a 0/1 mask (`scores * mask`), or an addition of one (`scores + pad_mask` for a boolean mask; `scores + attention_mask[:, None, None, :]` where the code shows the mask is a tokenizer 1/0 keep mask, also across files and inherited helpers: a mask never turned into `(1.0 - m) * -10000.0`), when nothing else masks them before the softmax. A mask known only by its name (`attention_mask` may be additive already) is not taken for a 0/1 one. Left alone: a mask that selects whole rows (a NaN guard such as `w.masked_fill(mask.all(dim=-1, keepdim=True), 0.0)`, `torch.isnan(w)`, `~keep.any(-1)[:, None, None, None]`, padded queries `m[:, None, :, None]`), hand-written dropout (`torch.bernoulli(...)`, `torch.rand_like(w) > p`), a masked copy of the weights that never meets the values (kept for logging), and the 0/1 product before a softmax whose weights are masked again and renormalised after it (the `masked_softmax` of AllenNLP), and masked weights whose row sums the code itself takes over the softmax axis (`share = w.sum(-1)`: a distribution split into parts whose shares are weighed elsewhere).',
       whyIsThisBad:
         'Zeroing weights after softmax leaves rows that sum to less than 1, so the output shrinks towards zero by however much weight the masked keys had. Multiplying the scores by 0 does not remove a key either: exp(0) = 1, so every masked key still gets a weight comparable to the real ones. Masks belong on the scores, as -inf (or a large negative number) before softmax.',
       example: `weights = F.softmax(scores, dim=-1)
@@ -139,13 +141,19 @@ out = weights @ v`,
               if (op === undefined || masks.length !== bad.length) continue; // none bad, or not all of them
               if (reported.has(op.node.id)) continue;
               reported.add(op.node.id);
+              const added = op.maskNode && ev.eval(op.maskNode, site.ctx).mask;
+              const quoted = quote(ctx.text(op.node), 50);
               ctx.report({
                 node: op.node,
-                message: msg(op.how === 'mul' ? T.multipliesByMask : T.addsBooleanMask, quote(ctx.text(op.node), 50)),
-                related: [
-                  ...maskBuilt(ev, op.maskNode && ev.eval(op.maskNode, site.ctx).mask),
-                  { node: site.node, message: msg(T.normalisesMasked, apiName(site.display)) },
-                ],
+                // A 0/1 mask that is not boolean is known from its construction: its meaning (and, from another
+                // file, where it was built) is named.
+                message:
+                  op.how === 'mul'
+                    ? msg(T.multipliesByMask, quoted)
+                    : added && added.dtype !== 'bool'
+                      ? msg(T.addsZeroOneMask, quoted, added.why)
+                      : msg(T.addsBooleanMask, quoted),
+                related: [...maskBuilt(ev, added), { node: site.node, message: msg(T.normalisesMasked, apiName(site.display)) }],
               });
             }
           }

@@ -274,7 +274,43 @@ export function selectBlocks(source: string, blocks: readonly SourceBlock[], hel
       }
     }
   }
+  if (helpers) copyBaseClasses(blocks, texts, keep, byName, helpers);
   return keep;
+}
+
+/** `class Name(Base, Mixin, metaclass=M):` at a block's start: the bases' text. */
+const CLASS_HEADER = /^\s*class\s+\w+\s*\(([^)]*)\)/;
+
+/**
+ * The base classes of kept classes, and theirs, are copied whole (as helpers): a class with nothing to analyse
+ * would otherwise be copied as an opaque node without its name or bases, and a method a subclass inherits through
+ * it (`BertModel(PreTrainedModel)`, `PreTrainedModel(nn.Module, ModuleUtilsMixin)`) could not be found.
+ */
+function copyBaseClasses(
+  blocks: readonly SourceBlock[],
+  texts: readonly string[],
+  keep: boolean[],
+  byName: ReadonlyMap<string, number[]>,
+  helpers: boolean[],
+): void {
+  const work = keep.map((k, i) => (k && blocks[i]?.kind === 'class' ? i : -1)).filter((i) => i >= 0);
+  const done = new Set<number>();
+  while (work.length > 0) {
+    const i = work.pop()!;
+    if (done.has(i)) continue;
+    done.add(i);
+    const bases = CLASS_HEADER.exec(texts[i] ?? '')?.[1];
+    if (!bases) continue;
+    IDENTIFIER.lastIndex = 0;
+    for (let m = IDENTIFIER.exec(bases); m; m = IDENTIFIER.exec(bases)) {
+      for (const j of byName.get(m[0]) ?? []) {
+        if (blocks[j]?.kind !== 'class' || helpers[j]) continue;
+        keep[j] = true;
+        helpers[j] = true;
+        work.push(j);
+      }
+    }
+  }
 }
 
 function lineCount(text: string): number {

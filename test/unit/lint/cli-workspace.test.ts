@@ -85,7 +85,7 @@ describe('attention-inspector lint DIR (a workspace)', function () {
         {
           path: shown.startsWith('..') ? join(root, 'pkg', 'utils.py') : shown,
           line: 5,
-          column: 5,
+          column: 11,
           message: 'the mask is built in `make_pad_mask` (pkg/utils.py:5)',
           messageParts: { template: 'the mask is built in {0} ({1})', args: ['`make_pad_mask`', 'pkg/utils.py:5'] },
         },

@@ -256,7 +256,7 @@ def train(dataset, emb):
   it('collate builds a keep mask for key_padding_mask: buggy in model.py (names data.py and train.py); True at padding: fixed', async () => {
     const fs = await lintModel('!=');
     assert.deepEqual(codes(fs), ['ATT002@10']);
-    assert.match(fs[0].message, /data\.py:7.*train\.py:10/);
+    assert.match(fs[0].message, /data\.py:6.*train\.py:10/);
     assert.deepEqual(await lintModel('=='), []);
   });
 });

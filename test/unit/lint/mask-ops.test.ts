@@ -110,6 +110,71 @@ describe('mask lattice: negation and dtype changes', () => {
   });
 });
 
+describe('mask lattice: elementwise max and min of 0/1 masks', () => {
+  it('max of two masks of one polarity is their or, min their and: the polarity and the causal part survive', async () => {
+    const body = 'pad = (ids == pad_id).float()\nfuture = torch.triu(torch.ones(T, T), diagonal=1)';
+    for (const expr of ['torch.maximum(pad, future)', 'pad.maximum(future)', 'torch.minimum(pad, future)', 'torch.fmax(pad, future)']) {
+      const v = await valueOf(body, expr);
+      assert.equal(polarity(v), 'ignore', expr);
+      assert.equal(v.mask?.causal, true, expr);
+      assert.equal(v.mask?.padding, true, expr);
+    }
+  });
+  it('tf.maximum of the tutorial masks (equal(seq, 0) and 1 - band_part(ones, -1, 0)) is True/1 at positions to ignore', async () => {
+    const p = await program(`import tensorflow as tf
+
+def masks(seq, tar):
+    pad = tf.cast(tf.math.equal(seq, 0), tf.float32)[:, tf.newaxis, tf.newaxis, :]
+    look_ahead = 1 - tf.linalg.band_part(tf.ones((tf.shape(tar)[1], tf.shape(tar)[1])), -1, 0)
+    both = tf.maximum(pad, look_ahead)
+    return both
+`);
+    assert.equal(polarity(p.value('both')), 'ignore');
+  });
+  it('max of a keep and an ignore mask, of an additive mask, or of a mask and a number says nothing about polarity', async () => {
+    const body = 'pad = (ids == pad_id).float()\nkeep = (ids != pad_id).float()\nbias = torch.triu(torch.full((T, T), float("-inf")), diagonal=1)';
+    assert.equal(polarity(await valueOf(body, 'torch.maximum(pad, keep)')), 'unknown');
+    assert.notEqual(polarity(await valueOf(body, 'torch.maximum(bias, pad)')), 'ignore');
+    assert.equal(polarity(await valueOf(body, 'torch.maximum(pad, torch.zeros_like(pad))')), 'unknown');
+  });
+});
+
+describe('mask polarity stated by use: a function that fills where its mask parameter is True', () => {
+  const fn = (fill: string, extra = '') =>
+    `import torch\n\ndef f(q, k, mask):\n    dots = q @ k.transpose(-2, -1)\n${extra}    dots = dots.masked_fill(${fill})\n    return mask\n`;
+  it('a large negative fill through indexing and shape ops states True = blocked (weak evidence, as a name is)', async () => {
+    for (const fill of ['mask, float("-inf")', 'mask[:, None, None, :], -1e9', 'mask.unsqueeze(1).bool(), -torch.finfo(dots.dtype).max']) {
+      const m = (await program(fn(fill))).value('mask').mask;
+      assert.equal(m?.polarity, 'ignore', fill);
+      assert.equal(m?.byName, true, fill);
+    }
+  });
+  it('no statement: a fill with 0, an inverted fill, or both ways in one function', async () => {
+    for (const [fill, extra] of [
+      ['mask, 0.0', ''],
+      ['~mask, float("-inf")', ''],
+      ['mask, float("-inf")', '    dots = dots.masked_fill(mask == 0, 0.0)\n'],
+    ]) {
+      assert.equal((await program(fn(fill, extra))).value('mask').mask?.polarity, undefined, fill);
+    }
+  });
+});
+
+describe('masks added to the scores', () => {
+  const maskOps = (v: AValue): string[] => (v.ops ?? []).flatMap((alt) => alt.flatMap((o) => (o.kind === 'mask' ? [o.how] : [])));
+  const scores = 'q = x\ns = q @ x.transpose(-2, -1)';
+  it('a 0/1 mask known by construction is added as 0/1 (add01), whatever its dtype', async () => {
+    assert.deepEqual(maskOps(await valueOf(`${scores}\nm = (ids != pad_id).float()[:, None, None, :]`, 's + m')), ['add01']);
+    assert.deepEqual(maskOps(await valueOf(`${scores}\nm = (ids == pad_id)[:, None, None, :]`, 's + m')), ['add01']);
+    const dflt = await valueOf(`${scores}\nif mask is None:\n    mask = torch.ones_like(ids)\nm = mask[:, None, None, :]`, 's + m');
+    assert.deepEqual(maskOps(dflt), ['add01']);
+  });
+  it('an additive mask, and a mask known only by its name, are added as additive masks', async () => {
+    assert.deepEqual(maskOps(await valueOf(`${scores}\nm = (1.0 - (ids != pad_id).float()) * -10000.0`, 's + m')), ['add']);
+    assert.deepEqual(maskOps(await valueOf(scores, 's + attention_mask', 'x, ids, attention_mask')), ['add']);
+  });
+});
+
 describe('mask lattice: shape ops keep polarity', () => {
   for (const expr of [
     'pad.unsqueeze(1).repeat_interleave(4, dim=0)',

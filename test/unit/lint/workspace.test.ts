@@ -269,7 +269,7 @@ describe('workspace: evidence in another file', () => {
         {
           path: 'utils.py',
           line: 5,
-          column: 5,
+          column: 11,
           message: 'the mask is built in `make_pad_mask` (utils.py:5)',
           messageParts: { template: 'the mask is built in {0} ({1})', args: ['`make_pad_mask`', 'utils.py:5'] },
         },
@@ -326,8 +326,36 @@ class Block(nn.Module):
     const fixed = new MemoryWorkspace({ 'nets/layers.py': layers('tril'), 'nets/model.py': model });
     const fs = (await workspaceLinter(buggy)).lintPython(model, { path: 'nets/model.py' });
     assert.deepEqual(codes(fs), ['ATT002@13']);
-    assert.match(fs[0].message, /nets\/layers\.py:11/);
+    assert.match(fs[0].message, /nets\/layers\.py:8/);
     assert.deepEqual((await workspaceLinter(fixed)).lintPython(model, { path: 'nets/model.py' }), []);
+  });
+});
+
+describe('workspace: where a mask from another file was built', () => {
+  it("each item of a helper's tuple is named by the line that built it, not by the return", async () => {
+    const masks = `import torch
+
+
+def make_masks(ids, pad_id, T):
+    pad = ids.eq(pad_id)[:, None, None, :]
+    future = torch.triu(torch.ones(T, T, dtype=torch.bool), diagonal=1)
+    return pad, future
+`;
+    const model = `import torch.nn.functional as F
+from masks import make_masks
+
+
+def attend(q, k, v, ids, pad_id):
+    pad, future = make_masks(ids, pad_id, q.size(-2))
+    a = F.scaled_dot_product_attention(q, k, v, attn_mask=pad)
+    return F.scaled_dot_product_attention(a, k, v, attn_mask=future)
+`;
+    const fs = (await workspaceLinter(new MemoryWorkspace({ 'masks.py': masks, 'model.py': model }))).lintPython(model, { path: 'model.py' });
+    assert.deepEqual(codes(fs), ['ATT002@7', 'ATT002@8']);
+    assert.deepEqual(
+      fs.map((f) => f.related?.filter((r) => r.path === 'masks.py').map((r) => `${r.line}:${r.column}`)),
+      [['5:11'], ['6:14']],
+    );
   });
 });
 
