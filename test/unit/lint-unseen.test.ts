@@ -312,10 +312,7 @@ describe('lint unseen: the set', () => {
   it('uses no repository of the regression sets (their headers and README tables)', () => {
     const excluded = regressionSetRepos();
     assert.ok(excluded.size > 100, `${excluded.size} repositories excluded`);
-    assert.deepEqual(
-      cases.filter((c) => excluded.has(c.header.repo.toLowerCase())).map((c) => `${c.name}: ${c.header.repo}`),
-      [],
-    );
+    assertNoOverlap(cases, excluded);
   });
 
   it('every file is valid Python before and after redaction, and the redaction removes every label', async () => {
@@ -449,10 +446,7 @@ describe('lint unseen: the second batch', () => {
       assert.match(line, /^[A-Za-z0-9][\w.-]*\/[\w.-]+$/, `${STUDIED_LIST}: "${line}" is not owner/name`);
       excluded.add(line.toLowerCase());
     }
-    assert.deepEqual(
-      cases.filter((c) => excluded.has(c.header.repo.toLowerCase())).map((c) => `${c.name}: ${c.header.repo}`),
-      [],
-    );
+    assertNoOverlap(cases, excluded);
   });
 
   it('every file is valid Python before and after redaction, and the redaction removes every label', async () => {
@@ -537,10 +531,7 @@ describe('lint unseen: the third batch (the unseen measure)', () => {
     assert.ok(excluded.size > 100, `${excluded.size} repositories of the regression sets`);
     for (const c of earlier) excluded.add(c.header.repo.toLowerCase());
     for (const list of [STUDIED_LIST, STUDIED_LIST_3, SCAN_LIST]) for (const repo of listedRepos(list)) excluded.add(repo);
-    assert.deepEqual(
-      cases.filter((c) => excluded.has(c.header.repo.toLowerCase())).map((c) => `${c.name}: ${c.header.repo}`),
-      [],
-    );
+    assertNoOverlap(cases, excluded);
   });
 
   it('every file is valid Python before and after redaction, and the redaction removes every label', async () => {
@@ -568,3 +559,14 @@ describe('lint unseen: linter run (aggregates only, no threshold)', () => {
     );
   });
 });
+
+/**
+ * Fails when a case uses an excluded repository, saying only how many: the names would tell whoever reads the
+ * failure (often someone who just added a regression case and changes rules) which cases and repositories the set
+ * holds. The set's author finds them with `scripts/unseen-overlap.sh`; a rule author who meets this failure has read
+ * that repository, so its unseen cases are spent and the set's author drops them.
+ */
+function assertNoOverlap(cases: readonly UnseenCase[], excluded: ReadonlySet<string>): void {
+  const hits = cases.filter((c) => excluded.has(c.header.repo.toLowerCase())).length;
+  assert.equal(hits, 0, `${hits} case(s) use a repository of the regression sets or the other lists (names withheld on purpose)`);
+}
