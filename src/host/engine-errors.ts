@@ -2,15 +2,14 @@
 // session's, src/protocol/engine-errors.ts; the loaders', models' and tokenizers' errors) arrives as its
 // template and arguments and is rendered here with vscode.l10n.t under the comment `error` (bundle key
 // `<English>/error`), nested parts first. Any other error (a worker crash, a bug) is shown as it came.
-import * as vscode from 'vscode';
 import { ENGINE_ERRORS } from '../protocol/engine-errors';
-import { messagePartsOf, renderMessage, type MessageParts, type TranslateTemplate } from '../protocol/message';
+import { messagePartsOf, renderMessage, type MessageParts } from '../protocol/message';
+import { translatorUnder } from './l10n-translate';
 
 /** The vscode.l10n comment of every error template: its bundle key is `${english}/${ERROR_L10N_COMMENT}`. */
 export const ERROR_L10N_COMMENT = 'error';
 
-/** A template under this file's comment, or under its own domain's when the message was marked with `inDomain`. */
-const translate: TranslateTemplate = (message, args, domain) => vscode.l10n.t({ message, args: [...args], comment: domain ?? ERROR_L10N_COMMENT });
+const translate = translatorUnder(ERROR_L10N_COMMENT);
 
 /** Error parts in the display language. */
 export function localisedParts(parts: MessageParts): string {

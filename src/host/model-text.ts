@@ -1,15 +1,14 @@
 // A model's name and description in the display language: the engine sends them as parts (ModelInfo.nameParts /
 // detailParts, src/models/model-text.ts) and they are rendered here with vscode.l10n.t under the comment `model`
 // (bundle key `<English>/model`), nested parts first. ModelInfo.name / detail stay the English text (the CLI's).
-import * as vscode from 'vscode';
 import type { ModelInfo } from '../protocol/engine';
-import { renderMessage, type MessageParts, type TranslateTemplate } from '../protocol/message';
+import { renderMessage, type MessageParts } from '../protocol/message';
+import { translatorUnder } from './l10n-translate';
 
 /** The vscode.l10n comment of every model-text template: its bundle key is `${english}/${MODEL_L10N_COMMENT}`. */
 export const MODEL_L10N_COMMENT = 'model';
 
-/** A template under this file's comment, or under its own domain's when the message was marked with `inDomain`. */
-const translate: TranslateTemplate = (message, args, domain) => vscode.l10n.t({ message, args: [...args], comment: domain ?? MODEL_L10N_COMMENT });
+const translate = translatorUnder(MODEL_L10N_COMMENT);
 
 /** Model-text parts in the display language. */
 export function localisedModelText(parts: MessageParts): string {

@@ -2,13 +2,13 @@
 // notification with a Cancel button appears. Cancelling there cancels the work. The engine's progress text
 // arrives as parts (src/protocol/engine-progress.ts) rendered here under the l10n comment `progress`.
 import * as vscode from 'vscode';
-import { renderMessage, type MessageParts, type TranslateTemplate } from '../protocol/message';
+import { renderMessage, type MessageParts } from '../protocol/message';
+import { translatorUnder } from './l10n-translate';
 
 /** The vscode.l10n comment of the engine's progress templates: bundle key `${english}/${PROGRESS_L10N_COMMENT}`. */
 export const PROGRESS_L10N_COMMENT = 'progress';
 
-/** A template under `progress`, or under its own domain's when the message was marked with `inDomain` (a model's name). */
-const translate: TranslateTemplate = (message, args, domain) => vscode.l10n.t({ message, args: [...args], comment: domain ?? PROGRESS_L10N_COMMENT });
+const translate = translatorUnder(PROGRESS_L10N_COMMENT);
 
 /** The engine's progress text in the display language: its parts when it came with them, else its English. */
 export function localisedProgress(english: string, parts: MessageParts | undefined): string {

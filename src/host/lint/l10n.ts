@@ -4,17 +4,15 @@
 // "why is this bad" paragraph the same way (the English text is the key). The linter's keys carry the comment
 // `lint` (bundle key `<template>/lint`), so that a short phrase of the linter never takes the translation of a
 // panel string with the same English text.
-import * as vscode from 'vscode';
 import { renderHover } from '../../lint/docs';
-import { renderMessage, type MessageParts, type TemplateDomain } from '../../protocol/message';
+import { renderMessage, type MessageParts } from '../../protocol/message';
+import { translatorUnder } from '../l10n-translate';
 import type { Rule } from '../../lint/rules';
 
 /** The vscode.l10n comment of every linter string: its bundle key is `${english}/${LINT_L10N_COMMENT}`. */
 export const LINT_L10N_COMMENT = 'lint';
 
-/** A template under the linter's comment, or under its own domain's when the message was marked with `inDomain`. */
-const translate = (message: string, args: readonly (string | number)[] = [], domain?: TemplateDomain): string =>
-  vscode.l10n.t({ message, args: [...args], comment: domain ?? LINT_L10N_COMMENT });
+const translate = translatorUnder(LINT_L10N_COMMENT);
 
 /** The message in the display language; `english` when it has no parts (a message the host made itself). */
 export function localised(parts: MessageParts | undefined, english: string): string {
@@ -23,5 +21,5 @@ export function localised(parts: MessageParts | undefined, english: string): str
 
 /** The hover of a rule: its code and name, summary and why it matters, in the display language. */
 export function localisedHover(rule: Rule): string {
-  return renderHover(rule, (english) => translate(english));
+  return renderHover(rule, (english) => translate(english, []));
 }
