@@ -276,7 +276,12 @@ describe('the extension in a zh-cn VS Code (display language Simplified Chinese)
     const summary = await workbench.waitForNotification(summaryPattern, 240_000);
     assert.equal(summary.severity, 'info', summary.message);
     const problems = Number(summaryPattern.exec(summary.message)![1]);
-    const rows = (await workbench.problems()).filter((r) => r.source === SOURCE);
+    // The Problems view renders the published rows a moment after the summary (its badge first): wait for them.
+    const rows = (
+      await workbench
+        .waitForProblems((all) => all.filter((r) => r.source === SOURCE).length >= problems, `the ${problems} rows the summary counts`, 60_000)
+        .catch(() => workbench.problems())
+    ).filter((r) => r.source === SOURCE);
     await workbench.screenshot('zh-cn-lint-workspace');
     assert.equal(rows.length, problems, `the summary says ${problems}, the Problems view shows ${JSON.stringify(rows.map((r) => r.message))}`);
     const notebookRows = rows.filter((r) => r.file === NOTEBOOK_FILE);

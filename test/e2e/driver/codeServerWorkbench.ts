@@ -348,8 +348,19 @@ export class CodeServerWorkbench implements Workbench {
     // the last line): then click the top of the visible text area, away from the left where CodeLens links sit.
     const lines = await editor.boundingBox();
     const visible = await this.page.locator('.editor-group-container.active .monaco-editor .overflow-guard').first().boundingBox();
-    if (lines && visible && lines.y + 2 < visible.y) await this.page.mouse.click(visible.x + visible.width / 2, visible.y + 8);
-    else await editor.click({ position: { x: 2, y: 2 } });
+    const click = async () => {
+      if (lines && visible && lines.y + 2 < visible.y) await this.page.mouse.click(visible.x + visible.width / 2, visible.y + 8);
+      else await editor.click({ position: { x: 2, y: 2 } });
+    };
+    await click();
+    // A view focused just before ("Problems: Focus on Problems View" moves the focus into its filter box a moment
+    // later) can take the focus back after the click: click again until the editor holds it.
+    await poll(async () => {
+      const inEditor = await this.page.evaluate(() => document.activeElement?.closest('.editor-group-container.active .monaco-editor') != null);
+      if (inEditor) return true;
+      await click();
+      return undefined;
+    }, STEP_TIMEOUT_MS).catch(explainTimeout(() => new Error('the active editor did not keep the keyboard focus')));
   }
 
   async selection(): Promise<EditorSelection> {
