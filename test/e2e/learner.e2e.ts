@@ -168,7 +168,13 @@ describe('the inspector as a learner meets it (code-server)', function () {
     await workbench.runCommand('Attention Inspector: Lint Workspace');
     const summary = await workbench.waitForNotification(/^Attention Inspector: \d+ problems? in \d+ files?/, 240_000);
     const [, problems] = /(\d+) problems? in/.exec(summary.message)!;
-    const rows = (await workbench.problems()).filter((r) => r.source === 'attention-inspector');
+    // The Problems view renders the published rows a moment after the summary (its badge first): wait for them.
+    const ours = (all: Awaited<ReturnType<typeof workbench.problems>>) => all.filter((r) => r.source === 'attention-inspector');
+    const rows = ours(
+      await workbench
+        .waitForProblems((all) => ours(all).length >= Number(problems), `the ${problems} rows the summary counts`, 60_000)
+        .catch(() => workbench.problems()),
+    );
     assert.equal(
       rows.length,
       Number(problems),
