@@ -22,6 +22,8 @@ import type {
 
 /** Default time one step may take. The machines are small and shared: be generous, never sleep. */
 const STEP_TIMEOUT_MS = Number(process.env.E2E_STEP_TIMEOUT_MS ?? 30_000);
+/** One try at opening the quick input before it is opened again (see openQuickInput). */
+const QUICK_INPUT_TRY_MS = 5_000;
 
 const WEBVIEW_IFRAME = 'iframe.webview';
 
@@ -205,9 +207,23 @@ export class CodeServerWorkbench implements Workbench {
     const dialog = await this.modalDialogText();
     if (dialog !== undefined) throw new Error(`a modal dialog is open ("${dialog}"); close it with dismissDialog() first`);
     const input = this.quickInput().locator('input.input').first();
-    await this.page.keyboard.press(keys);
-    await input.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
-    await input.fill(value);
+    // The quick input can open while the workbench is still settling from what came before (a modal editor
+    // closing makes the page inert for a moment, then hands the focus back, which closes the quick input).
+    // A try that loses the widget that way opens it again; a widget still open after the last try is the error.
+    const attempts = 3;
+    for (let attempt = 1; ; attempt++) {
+      await this.page.keyboard.press(keys);
+      try {
+        await input.waitFor({ state: 'visible', timeout: attempt < attempts ? QUICK_INPUT_TRY_MS : STEP_TIMEOUT_MS });
+        await input.fill(value, { timeout: attempt < attempts ? QUICK_INPUT_TRY_MS : STEP_TIMEOUT_MS });
+        if ((await input.inputValue()) === value && (await input.isVisible())) return;
+      } catch (error) {
+        if (attempt >= attempts) throw error;
+      }
+      if (attempt >= attempts) throw new Error(`the quick input did not keep "${value}" (${attempts} tries)`);
+      if (await this.quickInput().isVisible()) await this.page.keyboard.press('Escape');
+      await this.quickInput().waitFor({ state: 'hidden', timeout: QUICK_INPUT_TRY_MS }).catch(() => undefined);
+    }
   }
 
   /** The rows the quick input shows, once they stop changing. */
@@ -914,6 +930,10 @@ export class CodeServerWorkbench implements Workbench {
         await this.runCommand('View: Close Editor');
         await editor.first().waitFor({ state: 'detached', timeout: STEP_TIMEOUT_MS });
       }
+      // A modal editor leaves the rest of the page inert while it closes; the next step waits for the page.
+      await this.page
+        .waitForFunction(() => document.querySelector('[inert]') === null, undefined, { timeout: 5_000 })
+        .catch(() => undefined);
     });
   }
 
