@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { InspectSession } from '../../src/models/session';
 import type { Webview, Workbench } from './driver/workbench';
 import { useWorkbench } from './session';
-import { answerFileDialogSettled, cancelQuickInput as cancelFileDialog, pickQuickItem } from './support/dialogs';
+import { answerFileDialogSettled, cancelQuickInput as cancelFileDialog } from './support/dialogs';
 import { repoRoot } from './support/paths';
 
 const HEADS = 4;
@@ -250,7 +250,7 @@ describe('the inspector panel in VS Code (code-server)', function () {
     await workbench.runCommand('Attention Inspector: Load Weights…');
     await answerFileDialogSettled(panel, join(repoRoot, 'test', 'fixtures', 'torch', 'mha_state_dict.pt'));
     // The file has no config.json and its shapes cannot tell the number of heads: the user is asked.
-    assert.match(await pickQuickItem(panel, '4 heads'), /How many heads does mha_state_dict\.pt have\?/);
+    assert.match(await workbench.pickQuickItem('4 heads'), /How many heads does mha_state_dict\.pt have\?/);
     await workbench.waitForNotification('Loaded mha_state_dict.pt', 60_000);
     const reloaded = await workbench.webviewFrame();
     await reloaded.waitForText('Attention layer mha_state_dict.pt (4 heads', 60_000);

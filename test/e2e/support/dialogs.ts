@@ -1,7 +1,6 @@
 // Quick-input steps the Workbench interface has no method for yet, reached through a webview's page:
-// answering code-server's simple file dialog once its value has settled, closing it, picking a quick pick
-// item by its label, and pressing a notification's button. They belong in the driver (see the panel engineer's
-// report).
+// answering code-server's simple file dialog once its value has settled, closing it, and pressing a
+// notification's button. They belong in the driver (see the panel engineer's report).
 import type { Webview } from '../driver/workbench';
 
 function quickInput(panel: Webview) {
@@ -50,25 +49,6 @@ export async function cancelQuickInput(panel: Webview): Promise<void> {
   await input.waitFor({ state: 'visible', timeout: 30_000 });
   await page.keyboard.press('Escape');
   await input.waitFor({ state: 'hidden', timeout: 30_000 });
-}
-
-/** Picks the quick pick row whose label is exactly `label`; returns the title the quick pick showed. */
-export async function pickQuickItem(panel: Webview, label: string): Promise<string> {
-  const { page, input } = quickInput(panel);
-  await input.waitFor({ state: 'visible', timeout: 60_000 });
-  const title = (
-    await page
-      .locator('.quick-input-widget .quick-input-title')
-      .first()
-      .innerText()
-      .catch(() => '')
-  ).trim();
-  await input.fill(label);
-  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first();
-  await row.waitFor({ state: 'visible', timeout: 30_000 });
-  await page.keyboard.press('Enter');
-  await input.waitFor({ state: 'hidden', timeout: 30_000 });
-  return title;
 }
 
 /**
