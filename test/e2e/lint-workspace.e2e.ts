@@ -58,6 +58,9 @@ describe('the linter in VS Code: Lint Workspace', function () {
     const [, problems, linted] = /(\d+) problems? in (\d+) files?/.exec(summary.message)!;
     assert.equal(summary.severity, 'info', `the run reported trouble: ${summary.message}`);
     assert.equal(Number(linted), files.length, summary.message);
+    // The progress toast has closed by the time the summary shows (it used to stand beside it, at a stale count).
+    const stale = (await workbench.notifications()).filter((n) => /linting the workspace/.test(n.message));
+    assert.deepEqual(stale, [], 'the progress notification is still shown beside the summary');
 
     const rows = (await workbench.problems()).filter((r) => r.source === SOURCE);
     await workbench.screenshot('lint-workspace-summary');

@@ -407,7 +407,8 @@ class LintController implements vscode.Disposable {
         void vscode.window.showErrorMessage(vscode.l10n.t('Attention Inspector: the Python linter could not start; see the first error message.'));
       return;
     }
-    await vscode.window.withProgress(
+    // The summary is shown once the progress notification has closed, so the two never stand side by side.
+    const outcome = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Attention Inspector: linting the workspace'), cancellable: true },
       async (progress, token) => {
         const files = await vscode.workspace.findFiles(WORKSPACE_INCLUDE, WORKSPACE_EXCLUDE, undefined, token);
@@ -488,15 +489,16 @@ class LintController implements vscode.Disposable {
           problems +=
             open && 'getCells' in open ? open.getCells().reduce((n, c) => n + this.publishedFor(c.document.uri).length, 0) : this.publishedFor(uri).length;
         }
-        const summary = workspaceSummary(problems, done, token.isCancellationRequested);
-        if (unreadable.length > 0)
-          void vscode.window.showWarningMessage(
-            vscode.l10n.t('{0} Could not lint: {1}', summary, `${unreadable.slice(0, 3).join('; ')}${unreadable.length > 3 ? '…' : ''}`),
-          );
-        else void vscode.window.showInformationMessage(summary);
-        if (problems > 0) void vscode.commands.executeCommand('workbench.actions.view.problems');
+        return { summary: workspaceSummary(problems, done, token.isCancellationRequested), problems, unreadable };
       },
     );
+    const { summary, problems, unreadable } = outcome;
+    if (unreadable.length > 0)
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t('{0} Could not lint: {1}', summary, `${unreadable.slice(0, 3).join('; ')}${unreadable.length > 3 ? '…' : ''}`),
+      );
+    else void vscode.window.showInformationMessage(summary);
+    if (problems > 0) void vscode.commands.executeCommand('workbench.actions.view.problems');
   }
 }
 
