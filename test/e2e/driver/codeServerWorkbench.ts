@@ -222,7 +222,9 @@ export class CodeServerWorkbench implements Workbench {
       }
       if (attempt >= attempts) throw new Error(`the quick input did not keep "${value}" (${attempts} tries)`);
       if (await this.quickInput().isVisible()) await this.page.keyboard.press('Escape');
-      await this.quickInput().waitFor({ state: 'hidden', timeout: QUICK_INPUT_TRY_MS }).catch(() => undefined);
+      await this.quickInput()
+        .waitFor({ state: 'hidden', timeout: QUICK_INPUT_TRY_MS })
+        .catch(() => undefined);
     }
   }
 
@@ -931,9 +933,7 @@ export class CodeServerWorkbench implements Workbench {
         await editor.first().waitFor({ state: 'detached', timeout: STEP_TIMEOUT_MS });
       }
       // A modal editor leaves the rest of the page inert while it closes; the next step waits for the page.
-      await this.page
-        .waitForFunction(() => document.querySelector('[inert]') === null, undefined, { timeout: 5_000 })
-        .catch(() => undefined);
+      await this.page.waitForFunction(() => document.querySelector('[inert]') === null, undefined, { timeout: 5_000 }).catch(() => undefined);
     });
   }
 
