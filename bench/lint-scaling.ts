@@ -13,57 +13,7 @@
 import { spawnSync } from 'node:child_process';
 import { createLinter } from '../src/lint';
 import { readGrammar } from '../src/cli/lint';
-
-const HEADER = 'import math\n\nimport torch\nimport torch.nn.functional as F\n';
-
-const FUNCTION_BLOCK = (i: number): string => `
-
-def attention_${i}(q, k, v, mask):
-    d_k = q.size(-1)
-    scores = q @ k.transpose(-2, -1)
-    scores = scores.masked_fill(mask == 0, -1e9)
-    weights = torch.softmax(scores, dim=-1)
-    return weights @ v
-
-
-def scaled_${i}(query, key, value):
-    d = query.shape[-1]
-    logits = torch.matmul(query, key.transpose(-1, -2)) / d
-    probs = F.softmax(logits.half(), dim=-2)
-    return torch.matmul(probs, value)
-`;
-
-const SCRIPT_BLOCK = (i: number): string => `
-d_${i} = q.size(-1)
-scores_${i} = q @ k.transpose(-2, -1)
-scores_${i} = scores_${i}.masked_fill(mask == 0, -1e9)
-weights_${i} = torch.softmax(scores_${i}, dim=-1)
-out_${i} = weights_${i} @ v
-logits_${i} = torch.matmul(q, k.transpose(-1, -2)) / d_${i}
-probs_${i} = F.softmax(logits_${i}, dim=-2)
-`;
-
-type Kind = 'functions' | 'script' | 'notebook';
-
-function python(kind: 'functions' | 'script', lines: number): string {
-  const parts = [HEADER];
-  let n = HEADER.split('\n').length;
-  for (let i = 0; n < lines; i++) {
-    const block = kind === 'functions' ? FUNCTION_BLOCK(i) : SCRIPT_BLOCK(i);
-    parts.push(block);
-    n += block.split('\n').length - 1;
-  }
-  return parts.join('');
-}
-
-function notebook(lines: number): string {
-  const source = python('functions', lines).split('\n');
-  const cells = [];
-  for (let i = 0; i < source.length; i += 200) {
-    cells.push({ cell_type: 'code', metadata: {}, execution_count: null, outputs: [], source: source.slice(i, i + 200).map((l) => l + '\n') });
-  }
-  return JSON.stringify({ cells, metadata: {}, nbformat: 4, nbformat_minor: 5 });
-}
+import { notebook, python, type Kind } from './lint-inputs';
 
 /** Child mode: lint one generated file, print {lines, findings, ms, rssMiB} as JSON. */
 async function one(kind: Kind, lines: number): Promise<void> {

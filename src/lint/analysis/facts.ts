@@ -147,6 +147,27 @@ export class Facts {
   readonly sigmoidScores = new Set<number>();
 
   private consumers: Map<number, MatmulSite[]> | undefined;
+  private formedIndex: { sites: number; byFormed: Map<PyNode, SoftmaxSite[]> } | undefined;
+
+  /**
+   * The softmax sites whose input is scores formed at this node (`input.attn.formedAt`), in site order. Rules that
+   * ask it of every softmax or fill would otherwise scan every softmax of the file each time (quadratic in a long
+   * script); the index is built on first use and again if sites were added since.
+   */
+  softmaxFormedAt(formed: PyNode): readonly SoftmaxSite[] {
+    if (this.formedIndex?.sites !== this.softmax.length) {
+      const byFormed = new Map<PyNode, SoftmaxSite[]>();
+      for (const s of this.softmax) {
+        const at = s.input.attn?.formedAt;
+        if (!at) continue;
+        const l = byFormed.get(at);
+        if (l) l.push(s);
+        else byFormed.set(at, [s]);
+      }
+      this.formedIndex = { sites: this.softmax.length, byFormed };
+    }
+    return this.formedIndex.byFormed.get(formed) ?? [];
+  }
 
   /** Matmul/einsum sites whose operand is the output of the softmax at this node (built once, after evaluation). */
   consumersOf(softmaxNode: PyNode): readonly MatmulSite[] {

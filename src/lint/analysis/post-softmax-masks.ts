@@ -141,7 +141,7 @@ export function isDropoutMask(ev: Evaluator, node: PyNode, depth = 0): boolean {
 export function maskedAfterItsSoftmax(ev: Evaluator, fill: FillSite): { softmax: SoftmaxSite; use: PyNode } | undefined {
   const formed = fill.target.attn?.stage === 'scores' ? fill.target.attn.formedAt : undefined;
   if (!formed || insideLoop(fill.node, fill.ctx.scope.node)) return undefined;
-  const same = ev.facts.softmax.filter((s) => s.input.attn?.formedAt === formed && s.ctx.scope === fill.ctx.scope);
+  const same = ev.facts.softmaxFormedAt(formed).filter((s) => s.ctx.scope === fill.ctx.scope);
   // A softmax that encloses the fill (`softmax(dots.masked_fill(...))`) or follows it normalises the masked scores.
   if (same.some((s) => s.node.end >= fill.node.end)) return undefined;
   for (const s of same) {

@@ -248,9 +248,9 @@ out = weights @ v`,
     function dualNormalisation(site: SoftmaxSite): boolean {
       const formed = site.input.attn?.formedAt;
       if (!formed) return false;
-      return sites.some((o) => {
+      return ev.facts.softmaxFormedAt(formed).some((o) => {
         const key = o.input.attn?.keyAxis;
-        return o.node !== site.node && o.input.attn?.formedAt === formed && key !== undefined && normalisedDim(o) === key;
+        return o.node !== site.node && key !== undefined && normalisedDim(o) === key;
       });
     }
 
