@@ -12,17 +12,19 @@
 //   npx tsx scripts/lint-output-dump.ts --against /path/to/other    this tree and another (its dist/ built),
 //                                                                    diffed; exit 1 when they differ
 //   npx tsx scripts/lint-output-dump.ts --tree /path/to/other --out other.txt
+//   ... --extra DIR [--extra DIR2]                                   also these directories (a real tree: the
+//                                                                    lint-scan repositories), each one set
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
 import { generatedFile, notebook, python } from '../bench/lint-inputs';
 
 const HERE = resolve(__dirname, '..');
 const DEFAULT_BATCHES = '/work/wt/tools/regression-batches';
 
 /** Copies every input set into `root`, one directory per set; returns the set names. */
-function materialise(root: string, batches: string): string[] {
+function materialise(root: string, batches: string, extra: readonly string[]): string[] {
   const sets: [string, string][] = [
     ['corpus', join(HERE, 'test/lint-corpus/cases')],
     ['holdout', join(HERE, 'test/lint-holdout/cases')],
@@ -30,6 +32,7 @@ function materialise(root: string, batches: string): string[] {
     ['unit-fixtures', join(HERE, 'test/unit/lint/fixtures')],
   ];
   if (existsSync(batches)) for (const b of readdirSync(batches).sort()) sets.push([`regression-${b}`, join(batches, b)]);
+  extra.forEach((dir, i) => sets.push([`extra-${i}-${basename(resolve(dir))}`, dir]));
   for (const [name, src] of sets) cpSync(src, join(root, name), { recursive: true });
   const gen = join(root, 'bench');
   mkdirSync(gen);
@@ -102,7 +105,8 @@ function main(): void {
   };
   const root = mkdtempSync(join(tmpdir(), 'lint-dump-'));
   try {
-    const sets = materialise(root, opt('--batches') ?? DEFAULT_BATCHES);
+    const extra = args.flatMap((a, i) => (a === '--extra' && args[i + 1] !== undefined ? [args[i + 1]] : []));
+    const sets = materialise(root, opt('--batches') ?? DEFAULT_BATCHES, extra);
     const against = opt('--against');
     if (against === undefined) {
       const text = dump(resolve(opt('--tree') ?? HERE), root, sets);

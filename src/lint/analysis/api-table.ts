@@ -128,7 +128,17 @@ export const API_TABLE: readonly ApiRow[] = [
   },
 
   // ---------------------------------------------------------------------------------------------- products
-  { api: '@', kind: 'product', form: 'operator', framework: 'user', display: '@', text: String.raw`[\w)\]]\s*@\s*[\w(]` },
+  // The operator between two operands on one line (`q @ k.T`, `a @\n b`), or at the start of a continued line with
+  // a space after it (black's `(q\n    @ k.T)`); not a decorator (`x = 1\n\n@property`): on real trees most
+  // `@` text is decorators, which made blocks without a product parsed and evaluated.
+  {
+    api: '@',
+    kind: 'product',
+    form: 'operator',
+    framework: 'user',
+    display: '@',
+    text: String.raw`[\w)\]][ \t]*@\s*[\w(]|[\w)\]]\s*\n\s*@[ \t]+[\w(]`,
+  },
   { api: 'torch.matmul', kind: 'product', form: 'function', framework: 'torch', display: 'torch.matmul' },
   { api: 'torch.bmm', kind: 'product', form: 'function', framework: 'torch', display: 'torch.bmm' },
   { api: 'torch.baddbmm', kind: 'product', form: 'function', framework: 'torch', display: 'torch.baddbmm' },

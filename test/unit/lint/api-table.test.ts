@@ -51,6 +51,24 @@ describe('the API table and the prefilters built from it', () => {
     assert.equal(buildPrefilters(API_TABLE).file.source, PREFILTERS.file.source, 'building is deterministic');
   });
 
+  it('the matrix-product operator is seen in every form code writes it, and a decorator is not taken for it', () => {
+    const uses = [
+      'scores = q @ k.transpose(-2, -1)',
+      'out = weights@v',
+      'scores = (q @\n    k.T)',
+      'scores = (\n    q\n    @ k.transpose(-2, -1)\n)',
+      'y = f(x)[0] @ w',
+    ];
+    for (const text of uses) assert.deepEqual(passesAll(PREFILTERS, text), [], text);
+    // A class whose only `@` is decorators has no product: no level takes it for one.
+    const decorated =
+      'class Config:\n    size = 4\n\n    @property\n    def width(self):\n        return self.size\n\n    @staticmethod\n    def make():\n        return Config()\n';
+    assert.deepEqual(
+      LEVELS.filter((l) => PREFILTERS[l].test(decorated)),
+      [],
+    );
+  });
+
   it("the evaluator's records come from the rows: softmax axes, mask conventions, kernel parameters", () => {
     const rows = new Map(API_TABLE.map((r) => [r.api, r]));
     for (const [api, sm] of Object.entries({ ...SOFTMAX_FUNCTIONS, ...SOFTMAX_LAYERS }))
