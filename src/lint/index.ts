@@ -191,13 +191,16 @@ function anyRuleEnabled(options: LintOptions | undefined): boolean {
 /**
  * A half-typed cell (an unclosed bracket) would swallow the cells after it when all are parsed as one
  * module. Such cells are replaced by blank lines in the joined module; the others keep their context.
+ * Only a cell left unbalanced can be one, so a notebook without such a cell is not parsed here at all (the
+ * lint parses the joined module once), and only the unbalanced cells are parsed alone.
  */
 function dropBrokenCells(parser: PythonParser, cells: readonly NotebookCell[]): NotebookCell[] {
+  const suspect = cells.map((c) => unbalanced(c.source));
+  if (!suspect.includes(true)) return [...cells];
   const joined = joinCells(cells);
   if (!parser.parse(joined.source).hasErrors) return [...cells];
-  return cells.map((c) => {
-    const alone = parser.parse(joinCells([c]).source);
-    if (!alone.hasErrors || !unbalanced(c.source)) return c;
+  return cells.map((c, i) => {
+    if (!suspect[i] || !parser.parse(joinCells([c]).source).hasErrors) return c;
     return { index: c.index, source: c.source.replace(/[^\n]/g, '') };
   });
 }

@@ -125,6 +125,28 @@ describe('lint API', () => {
       assert.deepEqual(codesAt(r[1].findings), [`${at(second, 'dim=-2')} ATT001`]);
     });
 
+    it('a half-typed cell does not swallow the statements of the next cell; a cell closed on its own is kept', async () => {
+      const script = 'scores = q @ k.transpose(-2, -1) / 8.0\nweights = F.softmax(scores, dim=-2)\nout = weights @ v\n';
+      const l = await linter();
+      for (const halfTyped of ['x = foo(1, 2', 'rows = [1, 2,\n', 'w = F.softmax(scores,']) {
+        const r = l.lintNotebook(
+          nb([
+            { cell_type: 'code', source: `import torch.nn.functional as F\n${halfTyped}` },
+            { cell_type: 'code', source: script },
+          ]),
+        );
+        assert.deepEqual(codesAt(r[1].findings), [`${at(script, 'dim=-2')} ATT001`], halfTyped);
+      }
+      // Every cell balanced (a syntax error that closes within its cell): nothing is dropped, the import still counts.
+      const r = l.lintNotebook(
+        nb([
+          { cell_type: 'code', source: 'import torch.nn.functional as F\nx = = 1\n' },
+          { cell_type: 'code', source: script },
+        ]),
+      );
+      assert.deepEqual(codesAt(r[1].findings), [`${at(script, 'dim=-2')} ATT001`]);
+    });
+
     it('reports broken JSON as an error and never throws; non-Python notebooks have nothing to lint', async () => {
       const l = await linter();
       assert.deepEqual(l.lintNotebook('{"cells": [ oops'), []);
