@@ -148,12 +148,26 @@ export class Facts {
 
   private consumers: Map<number, MatmulSite[]> | undefined;
   private formedIndex: { sites: number; byFormed: Map<PyNode, SoftmaxSite[]> } | undefined;
+  private matmulIndex: NodeIndex<MatmulSite> | undefined;
+  private sdpaIndex: NodeIndex<SdpaSite> | undefined;
 
   /**
    * The softmax sites whose input is scores formed at this node (`input.attn.formedAt`), in site order. Rules that
    * ask it of every softmax or fill would otherwise scan every softmax of the file each time (quadratic in a long
    * script); the index is built on first use and again if sites were added since.
    */
+  /** The matmul/einsum sites at this node (one per context it was evaluated in), in site order. */
+  matmulAt(node: PyNode): readonly MatmulSite[] {
+    this.matmulIndex = indexByNode(this.matmul, this.matmulIndex);
+    return this.matmulIndex.byNode.get(node) ?? [];
+  }
+
+  /** The SDPA sites at this node, in site order. */
+  sdpaAt(node: PyNode): readonly SdpaSite[] {
+    this.sdpaIndex = indexByNode(this.sdpa, this.sdpaIndex);
+    return this.sdpaIndex.byNode.get(node) ?? [];
+  }
+
   softmaxFormedAt(formed: PyNode): readonly SoftmaxSite[] {
     if (this.formedIndex?.sites !== this.softmax.length) {
       const byFormed = new Map<PyNode, SoftmaxSite[]>();
@@ -188,4 +202,22 @@ export class Facts {
     }
     return this.consumers.get(softmaxNode.id) ?? [];
   }
+}
+
+/** Sites grouped by their node (the node object itself), for lookups that would otherwise scan every site. */
+interface NodeIndex<T> {
+  readonly sites: number;
+  readonly byNode: Map<PyNode, T[]>;
+}
+
+/** The index of `sites` by node; `current` when it was built from as many sites (sites are only ever appended). */
+function indexByNode<T extends { readonly node: PyNode }>(sites: readonly T[], current: NodeIndex<T> | undefined): NodeIndex<T> {
+  if (current?.sites === sites.length) return current;
+  const byNode = new Map<PyNode, T[]>();
+  for (const s of sites) {
+    const l = byNode.get(s.node);
+    if (l) l.push(s);
+    else byNode.set(s.node, [s]);
+  }
+  return { sites: sites.length, byNode };
 }

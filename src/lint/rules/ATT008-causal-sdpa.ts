@@ -237,7 +237,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         const sizes = topLeftRectangleSizes(m);
         const attn = site.target.attn;
         if (!site.maskNode || !sizes || attn?.stage !== 'scores' || reported.has(site.maskNode.id)) return;
-        const formed = ev.facts.matmul.filter((mm) => mm.node === attn.formedAt);
+        const formed = attn.formedAt ? ev.facts.matmulAt(attn.formedAt) : [];
         const [first] = formed;
         if (!first || !formed.every((mm) => mm.b.fromCache && !mm.a.fromCache) || lengthGuarded(site.node)) return;
         reported.add(site.maskNode.id);
@@ -257,7 +257,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         // on keys that include a KV cache: the same misalignment as is_causal=True.
         const sizes = topLeftRectangleSizes(site.mask.mask);
         if (site.convention !== 'api' || !sizes || reported.has(site.maskNode.id)) return;
-        const sdpa = ev.facts.sdpa.find((s) => s.node === site.node && s.ctx === site.ctx);
+        const sdpa = ev.facts.sdpaAt(site.node).find((s) => s.ctx === site.ctx);
         if (!sdpa?.kNode || !sdpa.k.fromCache || sdpa.q.fromCache || lengthGuarded(sdpa.node)) return;
         reported.add(site.maskNode.id);
         const [l, s] = sizes;
