@@ -237,7 +237,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         const sizes = topLeftRectangleSizes(m);
         const attn = site.target.attn;
         if (!site.maskNode || !sizes || attn?.stage !== 'scores' || reported.has(site.maskNode.id)) return;
-        const formed = attn.formedAt ? ev.facts.matmulAt(attn.formedAt) : [];
+        const formed = ev.facts.matmulAt(attn.formedAt);
         const [first] = formed;
         if (!first || !formed.every((mm) => mm.b.fromCache && !mm.a.fromCache) || lengthGuarded(site.node)) return;
         reported.add(site.maskNode.id);
