@@ -5,7 +5,15 @@
 //
 // The evaluator never throws on odd code: anything it does not understand evaluates to UNKNOWN, and
 // UNKNOWN makes every rule stay silent.
-import { callAcrossFiles, importedValue, isWorkspaceModule, workspaceAttribute, type ForeignEvidence } from './cross-file';
+import {
+  attributeAcrossFiles,
+  callAcrossFiles,
+  importedValue,
+  starImportedName,
+  isWorkspaceModule,
+  workspaceAttribute,
+  type ForeignEvidence,
+} from './cross-file';
 import { FileFacts } from './file-facts';
 import { msg } from '../message';
 import { PHRASES } from './phrases';
@@ -184,7 +192,7 @@ export class Evaluator {
     this.file = new FileFacts(tree, sr);
     const own = sourcePrecision(tree.source);
     // No evidence in the file itself: a workspace file that imports it may run it in half precision (a trainer).
-    this.precision = !own.fp16 && !own.bf16 && link?.importers ? (importerPrecision(link) ?? own) : own;
+    this.precision = !own.fp16 && !own.bf16 && link?.importers ? (importerPrecision(link, tree.source) ?? own) : own;
     const from = this.precision.from;
     if (from) this.foreignEvidence.push({ ...from, message: msg(this.precision.fp16 ? PHRASES.halfPrecisionSetInImporter : PHRASES.bfloat16SetInImporter) });
     this.halfPrecision = this.precision.fp16 || this.precision.bf16;
@@ -586,7 +594,8 @@ export class Evaluator {
     const alias = DEFAULT_ALIASES[name];
     if (alias) return { kind: 'module', qname: alias };
     if (BUILTINS.has(name)) return { kind: 'module', qname: `builtins.${name}` };
-    return UNKNOWN;
+    // `from .utils import *`: a name the star import of a workspace module binds.
+    return (this.link && starImportedName(this.link, this.tree, this.link.path, name)) || UNKNOWN;
   }
 
   /** A tensor read through a name that states its role (q, key_states, ...) takes that role. */
@@ -630,6 +639,9 @@ export class Evaluator {
     const owner = this.ownerOf(cls.scope);
     if (owner !== this) return owner?.attributeOfObject({ kind: 'object', object: { cls } }, attr);
     const defs = this.classAttrDefs(cls, `self.${attr}`);
+    // Set by a base class of another workspace file (`self.scale` in its __init__): its file evaluates it.
+    const inherited = defs[0] && !this.owns(defs[0].scope) ? defs[0].scope.ownerClass : undefined;
+    if (inherited) return attributeAcrossFiles(this, inherited, attr);
     if (defs.length > 0) {
       const init = obj.object?.init;
       return this.nameRole(

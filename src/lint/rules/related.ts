@@ -2,6 +2,7 @@
 // where a scale or the keys were defined, the softmax, the product with the values, the cache concatenation).
 // Each helper returns RelatedSpec entries (or nothing) for a rule's report; the engine turns them into
 // positions and drops those inside the finding's own range.
+import { foreignFileOf } from '../analysis/cross-file';
 import { liveInCtx } from '../analysis/flags';
 import type { Evaluator } from '../analysis/evaluator';
 import type { Ctx } from '../analysis/facts';
@@ -66,6 +67,8 @@ export function definitions(ev: Evaluator, node: PyNode | undefined, ctx: Ctx, m
   if (!node) return [];
   const u = unparen(node);
   let targets: PyNode[] = [];
+  // Attributes set by a base class of another workspace file: placed in that file.
+  let file: RelatedSpec['file'];
   if (u.type === 'identifier') {
     // Only those that can reach the read in this context (an `if` arm known not to run here sets nothing).
     targets = liveInCtx(ev, ev.resolve(u, ev.text(u)) ?? [], ctx)
@@ -75,8 +78,11 @@ export function definitions(ev: Evaluator, node: PyNode | undefined, ctx: Ctx, m
     const obj = childByField(u, 'object');
     const attr = childByField(u, 'attribute');
     const cls = ctx.scope.ownerClass;
-    if (obj && attr && cls && obj.type === 'identifier' && ev.text(obj) === 'self')
-      targets = ev.classAttrDefs(cls, `self.${ev.text(attr)}`).map((d) => statementOf(d.target));
+    if (obj && attr && cls && obj.type === 'identifier' && ev.text(obj) === 'self') {
+      const defs = ev.classAttrDefs(cls, `self.${ev.text(attr)}`);
+      file = defs[0] ? foreignFileOf(ev, defs[0].scope) : undefined;
+      targets = defs.map((d) => statementOf(d.target));
+    }
   }
   const name = ev.text(u);
   const seen = new Set<number>();
@@ -84,7 +90,11 @@ export function definitions(ev: Evaluator, node: PyNode | undefined, ctx: Ctx, m
   for (const t of targets) {
     if (seen.has(t.id) || out.length >= max) continue;
     seen.add(t.id);
-    out.push({ node: t, message: t.type === 'identifier' && isParameter(t) ? msg(T.nameComesInAsParameter, quote(name, 30)) : message(name) });
+    out.push({
+      node: t,
+      message: t.type === 'identifier' && isParameter(t) ? msg(T.nameComesInAsParameter, quote(name, 30)) : message(name),
+      ...(file ? { file } : {}),
+    });
   }
   return out;
 }

@@ -1,0 +1,187 @@
+// Cross-file evidence in the forms real projects use (issue 11): names bound by star imports and by an
+// __init__.py that star-imports its submodules; the trainer's half precision reaching the attention module
+// through a chain of importing files, from a sibling directory, and stopped by `autocast(enabled=False)`;
+// attributes set by a base class of another file (with the related location placed in that file).
+import { strict as assert } from 'node:assert';
+import type { WorkspaceFiles } from '../../../src/lint/analysis/workspace';
+import { createLinter, type Finding } from '../../../src/lint';
+import { grammar } from './helpers';
+
+/** An in-memory workspace that lists its files and directories as a project folder on disk would. */
+function workspace(files: Record<string, string>): WorkspaceFiles {
+  const dir = (p: string): string => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
+  return {
+    read: (p) => files[p],
+    version: (p) => (p in files ? 1 : undefined),
+    listPython: (d) => Object.keys(files).filter((p) => p.endsWith('.py') && dir(p) === d),
+    listDirs: (d) => {
+      const out = new Set<string>();
+      for (const p of Object.keys(files)) {
+        const rest = d === '' ? p : p.startsWith(`${d}/`) ? p.slice(d.length + 1) : undefined;
+        if (rest?.includes('/')) out.add(`${d === '' ? '' : `${d}/`}${rest.slice(0, rest.indexOf('/'))}`);
+      }
+      return [...out].sort();
+    },
+  };
+}
+
+async function lint(files: Record<string, string>, path: string): Promise<Finding[]> {
+  const l = await createLinter(grammar(), { workspace: workspace(files), onInternalError: (e) => assert.fail(String(e)) });
+  return l.lintPython(files[path] ?? '', { path });
+}
+
+const codes = (fs: readonly Finding[]): string[] => fs.map((f) => `${f.code}@${f.line}`);
+const foreign = (f: Finding | undefined): [string, number, number][] =>
+  (f?.related ?? []).filter((r) => r.path !== undefined).map((r) => [r.path ?? '', r.line, r.column]);
+
+describe('cross-file: names bound by star imports', () => {
+  const masks = (op: string) => `import torch
+
+
+def padding_mask(input_ids, pad_id=0):
+    pad = input_ids.${op}(pad_id)
+    return pad[:, None, None, :]
+`;
+  const model = (importLine: string) => `import torch
+import torch.nn.functional as F
+${importLine}
+
+
+def attend(q, k, v, input_ids):
+    mask = padding_mask(input_ids)
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
+`;
+
+  it('`from .masks import *`: a helper built True at padding reaches SDPA (buggy, names masks.py); built True at tokens: silent', async () => {
+    const files = (op: string) => ({ 'pkg/__init__.py': '', 'pkg/masks.py': masks(op), 'pkg/model.py': model('from .masks import *') });
+    const fs = await lint(files('eq'), 'pkg/model.py');
+    assert.deepEqual(codes(fs), ['ATT002@8']);
+    assert.match(fs[0]?.message ?? '', /from `padding_mask` in pkg\/masks\.py:5/);
+    assert.deepEqual(foreign(fs[0]), [['pkg/masks.py', 5, 11]]);
+    assert.deepEqual(await lint(files('ne'), 'pkg/model.py'), []);
+  });
+
+  it("an __init__.py's `from .masks import *` re-exports the helper to `from pkg import padding_mask`", async () => {
+    const files = (op: string) => ({
+      'pkg/__init__.py': 'from .masks import *\n',
+      'pkg/masks.py': masks(op),
+      'model.py': model('from pkg import padding_mask'),
+    });
+    assert.deepEqual(codes(await lint(files('eq'), 'model.py')), ['ATT002@8']);
+    assert.deepEqual(await lint(files('ne'), 'model.py'), []);
+  });
+
+  it('a star import of a module that does not define the name, or of a library, binds nothing', async () => {
+    const files = { 'pkg/__init__.py': '', 'pkg/other.py': 'X = 1\n', 'pkg/model.py': model('from .other import *\nfrom torch import *') };
+    assert.deepEqual(await lint(files, 'pkg/model.py'), []);
+  });
+});
+
+describe('cross-file: half precision set by a trainer further away', () => {
+  const attention = (fill: string, extra = '') => `import torch
+import torch.nn as nn
+
+
+class Attention(nn.Module):
+    def forward(self, q, k, v, mask):
+        scores = q @ k.transpose(-2, -1) / q.size(-1) ** 0.5
+        scores = scores.masked_fill(mask == 0, ${fill})
+        return torch.softmax(scores, dim=-1) @ v
+${extra}`;
+  const net = (body = 'return self.attn(x, x, x, mask)') => `import torch
+import torch.nn as nn
+
+from .layers.attention import Attention
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.attn = Attention()
+
+    def forward(self, x, mask):
+        ${body}
+`;
+  const trainer = (precision: string) => `from transformers import Trainer, TrainingArguments
+
+from nets.net import Net
+
+model = Net()
+args = TrainingArguments("out", ${precision})
+Trainer(model=model, args=args).train()
+`;
+  const project = (fill: string, precision: string, netBody?: string) => ({
+    'nets/__init__.py': '',
+    'nets/layers/__init__.py': '',
+    'nets/layers/attention.py': attention(fill),
+    'nets/net.py': net(netBody),
+    'train.py': trainer(precision),
+  });
+
+  it('TrainingArguments(fp16=True) in train.py, through net.py: a -1e9 fill is reported (names train.py); the finfo fill is fixed', async () => {
+    const fs = await lint(project('-1e9', 'fp16=True'), 'nets/layers/attention.py');
+    assert.deepEqual(codes(fs), ['ATT007@8']);
+    assert.match(fs[0]?.message ?? '', /train\.py:6/);
+    assert.deepEqual(foreign(fs[0]), [['train.py', 6, 33]]);
+    assert.deepEqual(await lint(project('torch.finfo(scores.dtype).min', 'fp16=True'), 'nets/layers/attention.py'), []);
+    assert.deepEqual(await lint(project('-1e9', 'fp16=False'), 'nets/layers/attention.py'), []);
+  });
+
+  it('a trainer in a sibling directory (scripts/ beside models/) that calls .half() on the model', async () => {
+    const files = (fill: string) => ({
+      'models/__init__.py': '',
+      'models/attention.py': attention(fill),
+      'scripts/train.py': 'from models.attention import Attention\n\nmodel = Attention().cuda().half()\n',
+    });
+    const fs = await lint(files('-1e9'), 'models/attention.py');
+    assert.deepEqual(codes(fs), ['ATT007@8']);
+    assert.deepEqual(foreign(fs[0]), [['scripts/train.py', 3, 27]]);
+    assert.deepEqual(await lint(files('torch.finfo(scores.dtype).min'), 'models/attention.py'), []);
+  });
+
+  it('a chain longer than three files, or a file of the chain that runs the attention under autocast(enabled=False): silent', async () => {
+    const offBody = 'with torch.autocast("cuda", enabled=False):\n            return self.attn(x.float(), x.float(), x.float(), mask)';
+    assert.deepEqual(await lint(project('-1e9', 'fp16=True', offBody), 'nets/layers/attention.py'), []);
+    const far = {
+      ...project('-1e9', 'fp16=True'),
+      'nets/wrap.py': 'from .net import Net\n\n\nclass Wrapped(Net):\n    pass\n',
+      'nets/outer.py': 'from .wrap import Wrapped\n\n\nclass Outer(Wrapped):\n    pass\n',
+      'train.py': trainer('fp16=True').replace('from nets.net import Net', 'from nets.outer import Outer as Net'),
+    };
+    assert.deepEqual(await lint(far, 'nets/layers/attention.py'), []);
+  });
+});
+
+describe('cross-file: attributes set by a base class of another file', () => {
+  const base = (scale: string) => `import torch.nn as nn
+
+
+class BaseAttention(nn.Module):
+    def __init__(self, dim, heads):
+        super().__init__()
+        self.heads = heads
+        self.head_dim = dim // heads
+        self.scale = ${scale}
+`;
+  const model = `import torch
+
+from .base import BaseAttention
+
+
+class Attention(BaseAttention):
+    def forward(self, q, k, v):
+        scores = torch.matmul(q, k.transpose(-2, -1)) * self.scale
+        return torch.softmax(scores, dim=-1) @ v
+`;
+
+  it('self.scale = head_dim ** 0.5 in base.py multiplied into the scores: buggy, its definition placed in base.py; ** -0.5: fixed', async () => {
+    const files = (scale: string) => ({ 'attn/__init__.py': '', 'attn/base.py': base(scale), 'attn/model.py': model });
+    const fs = await lint(files('self.head_dim ** 0.5'), 'attn/model.py');
+    assert.deepEqual(codes(fs), ['ATT004@8']);
+    assert.deepEqual(
+      fs[0]?.related?.map((r) => [r.path, r.line, r.column, r.endLine, r.endColumn]),
+      [['attn/base.py', 9, 9, 9, 42]],
+    );
+    assert.deepEqual(await lint(files('self.head_dim ** -0.5'), 'attn/model.py'), []);
+  });
+});
