@@ -1239,12 +1239,13 @@ export class Evaluator {
   }
 
   /** Calls a lambda/function value with already evaluated arguments (map(lambda t: ..., (q, k, v))). */
-  callWithValues(fn: AValue, values: AValue[], call: PyNode, ctx: Ctx): AValue {
+  callWithValues(fn: AValue, values: AValue[], call: PyNode, ctx: Ctx, keywords?: CallArgs['keywords']): AValue {
     if (fn.kind !== 'function' || !fn.fn) return UNKNOWN;
     const scope = fn.fn.scope;
-    const noArgs: CallArgs = { positional: [], keywords: new Map(), hasSplat: false, list: undefined };
+    // Keyword arguments, when given, are nodes of this file read in ctx (`partial(collate, pad_id=0)`'s).
+    const noArgs: CallArgs = { positional: [], keywords: keywords ?? new Map(), hasSplat: false, list: undefined };
     if (!this.owns(scope)) return callAcrossFiles(this, scope, call, noArgs, ctx, fn.fn.self, values);
-    const c = this.callContext(scope, call, { positional: [], keywords: new Map(), hasSplat: false, list: undefined }, ctx, fn.fn.self, values);
+    const c = this.callContext(scope, call, noArgs, ctx, fn.fn.self, values);
     if (!c) return UNKNOWN;
     return this.returnValue(scope, c);
   }

@@ -185,3 +185,99 @@ class Attention(BaseAttention):
     assert.deepEqual(await lint(files('self.head_dim ** -0.5'), 'attn/model.py'), []);
   });
 });
+
+describe('cross-file: masks built in the data pipeline', () => {
+  const data = (op: string) => `import torch
+from torch.utils.data import Dataset
+
+
+def collate(batch, pad_id=0):
+    ids = torch.nn.utils.rnn.pad_sequence(batch, batch_first=True, padding_value=pad_id)
+    mask = ids.${op}(pad_id)
+    return ids, mask
+
+
+class TextDataset(Dataset):
+    def __init__(self, seqs, pad_id=0):
+        self.seqs = seqs
+        self.pad_id = pad_id
+
+    def __len__(self):
+        return len(self.seqs)
+
+    def __getitem__(self, i):
+        ids = self.seqs[i]
+        return ids, ids.${op}(self.pad_id)
+`;
+  const train = (loader: string) => `import torch.nn as nn
+from functools import partial
+from torch.utils.data import DataLoader
+
+from data import TextDataset, collate
+
+attn = nn.MultiheadAttention(256, 8, batch_first=True)
+emb = nn.Embedding(1000, 256)
+loader = ${loader}
+for ids, mask in loader:
+    x = emb(ids)
+    out, _ = attn(x, x, x, key_padding_mask=mask)
+`;
+  const pair = async (loader: string): Promise<[string[], string[]]> => [
+    codes(await lint({ 'data.py': data('ne'), 'train.py': train(loader) }, 'train.py')),
+    codes(await lint({ 'data.py': data('eq'), 'train.py': train(loader) }, 'train.py')),
+  ];
+
+  it('collate_fn=partial(collate, pad_id=1): a keep mask given as key_padding_mask is reported; a padding mask is not', async () => {
+    assert.deepEqual(await pair('DataLoader(seqs, batch_size=8, collate_fn=partial(collate, pad_id=1))'), [['ATT002@12'], []]);
+  });
+
+  it("a Dataset's __getitem__ mask through the default collate: reported with its place in data.py; a padding mask is not", async () => {
+    assert.deepEqual(await pair('DataLoader(TextDataset(seqs), batch_size=8)'), [['ATT002@12'], []]);
+    const fs = await lint({ 'data.py': data('ne'), 'train.py': train('DataLoader(TextDataset(seqs), batch_size=8)') }, 'train.py');
+    assert.match(fs[0]?.message ?? '', /from `__getitem__` in data\.py:21/);
+  });
+
+  it('a partial of something that is not a function, or a dataset the analysis cannot see: silent', async () => {
+    assert.deepEqual(await pair('DataLoader(seqs, collate_fn=partial(make_collate(), pad_id=1))'), [[], []]);
+    assert.deepEqual(await pair('DataLoader(load_dataset("x"), batch_size=8)'), [[], []]);
+  });
+});
+
+describe('cross-file: Keras MultiHeadAttention given the mask positionally', () => {
+  const utils = (cmp: string) => `import tensorflow as tf
+
+
+def create_padding_mask(seq):
+    seq = tf.cast(tf.math.${cmp}(seq, 0), tf.float32)
+    return seq[:, tf.newaxis, tf.newaxis, :]
+`;
+  const model = `import tensorflow as tf
+
+from utils import create_padding_mask
+
+
+class EncoderLayer(tf.keras.layers.Layer):
+    def __init__(self, d_model, num_heads):
+        super().__init__()
+        self.mha = tf.keras.layers.MultiHeadAttention(num_heads=num_heads, key_dim=d_model)
+
+    def call(self, x, training, mask):
+        return self.mha(x, x, x, mask)
+
+
+class Encoder(tf.keras.Model):
+    def __init__(self, d_model, num_heads):
+        super().__init__()
+        self.layer = EncoderLayer(d_model, num_heads)
+
+    def call(self, inp, training):
+        return self.layer(inp, training, create_padding_mask(inp))
+`;
+
+  it('a padding mask (1.0 at token id 0) from utils.py as the fourth argument: reported (names utils.py); 1.0 at tokens: silent', async () => {
+    const fs = await lint({ 'utils.py': utils('equal'), 'model.py': model }, 'model.py');
+    assert.deepEqual(codes(fs), ['ATT002@12']);
+    assert.deepEqual(foreign(fs[0]), [['utils.py', 5, 19]]);
+    assert.deepEqual(await lint({ 'utils.py': utils('not_equal'), 'model.py': model }, 'model.py'), []);
+  });
+});
