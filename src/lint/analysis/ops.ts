@@ -1073,7 +1073,9 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
     case 'type_as':
     case 'astype': {
       const out = mutable(t);
-      const dt = a0 ? dtypeOfValue(val(ev, c, a0)) : dtypeKwarg(ev, c);
+      // `.to(dtype)`, `.to(device, dtype)`, `.to(device, dtype=...)`, `.to(dtype=...)`.
+      const dt =
+        (a0 ? dtypeOfValue(val(ev, c, a0)) : undefined) ?? (m === 'to' && a1 ? dtypeOfValue(val(ev, c, a1)) : undefined) ?? dtypeKwarg(ev, c);
       if (m === 'type_as' && a0) {
         const other = val(ev, c, a0);
         if (other.dtype) out.dtype = other.dtype;

@@ -25,6 +25,8 @@ const T = defineTemplates({
     'The fill {0} is (close to) zero: softmax still gives the masked positions about as much weight as the others. Fill with a large negative number (torch.finfo(x.dtype).min).',
   minusInfEmptyRows:
     '{0} fills positions masked by {1}, and {2}: softmax of a row of -inf is NaN. Use a finite fill (torch.finfo(x.dtype).min) or guard fully masked rows.',
+  infTimesMask:
+    '{0} multiplies the mask {1}: where the mask is 0, 0 × inf is NaN, so the positions it keeps become NaN as well and softmax returns NaN rows. Multiply by a finite value (torch.finfo(x.dtype).min) instead.',
   fillDefinedHere: 'the fill {0} is defined here',
   normalisesFilled: '{0} normalises the filled scores here',
   finfoFix: 'Fill with {0} (changes values)',
@@ -145,11 +147,36 @@ weights = scores.softmax(dim=-1)`,
       return site.fillNode;
     }
 
+    /**
+     * The fill sits in a branch that runs only for float32 (or wider) data: the `else` of
+     * `if x.dtype == torch.float16:` (or `in (torch.float16, torch.bfloat16)`), the body of
+     * `if x.dtype != torch.float16:` or of `if x.dtype == torch.float32:`, and the same arms of a conditional expression.
+     */
+    function float32Branch(node: PyNode): boolean {
+      for (let child = node, p = node.parent; p; child = p, p = p.parent) {
+        if (p.type === 'function_definition' || p.type === 'class_definition' || p.type === 'module') return false;
+        const ifStmt = p.type === 'else_clause' ? p.parent : p.type === 'if_statement' || p.type === 'conditional_expression' ? p : undefined;
+        if (!ifStmt) continue;
+        const test = ifStmt.type === 'conditional_expression' ? ifStmt.children.filter((c) => c.named)[1] : ifStmt.children.find((c) => c.field === 'condition');
+        if (!test || child === test) continue;
+        const inElse =
+          p.type === 'else_clause' || (ifStmt.type === 'conditional_expression' && child === ifStmt.children.filter((c) => c.named)[2]);
+        const t = ctx.text(test).replace(/\s+/g, ' ');
+        const half = /\.dtype (==|is|in) .*\b(float16|half|bfloat16)\b/.test(t);
+        const notHalf = /\.dtype (!=|is not|not in) .*\b(float16|half|bfloat16)\b/.test(t);
+        const full = /\.dtype (==|is|in) .*\b(float32|float|float64|double)\b/.test(t) && !half;
+        if ((half && inElse) || ((notHalf || full) && !inElse)) return true;
+      }
+      return false;
+    }
+
     function explicitlyFloat32(v: AValue): boolean {
       return v.dtype === 'float32' || v.dtype === 'float64';
     }
 
     function finfoFix(site: FillSite): FixSpec | undefined {
+      // `scores - mask * 1e9`: the written number is subtracted, so finfo's minimum there would add a huge value.
+      if (site.subtracted) return undefined;
       const t = site.targetNode ? unparen(site.targetNode) : undefined;
       if (!t || (t.type !== 'identifier' && t.type !== 'attribute')) return undefined;
       if (!ev.file.importsTorch) return undefined;
@@ -171,7 +198,7 @@ weights = scores.softmax(dim=-1)`,
         const finite = fill.num !== undefined && Number.isFinite(fill.num);
         const belowFp32 = (finite && fill.num < BF16_MIN) || (!fill.finfoMax && (fill.finfo === 'float32' || fill.finfo === 'float64'));
         const belowFp16 = belowFp32 || (finite && fill.num < FP16_MIN);
-        if (!explicitlyFloat32(target)) {
+        if (!explicitlyFloat32(target) && !float32Branch(site.node)) {
           // The narrowest precision the file runs in whose range the fill is below.
           const which = belowFp16 && ev.precision.fp16 ? 'fp16' : belowFp32 && ev.precision.bf16 ? 'bf16' : undefined;
           if (which) {
@@ -198,6 +225,16 @@ weights = scores.softmax(dim=-1)`,
             message: msg(template, fillText),
             fix: finfoFix(site),
             related: softmaxOf(site),
+          });
+          return;
+        }
+        // 1c. A 0/1 mask multiplied by ±inf (`(1 - keep) * float('-inf')`): 0 × inf is NaN at every kept position.
+        if (site.how === 'add' && fill.num === -Infinity && site.maskNode) {
+          reported.add(site.fillNode.id);
+          ctx.report({
+            node: location(site),
+            message: msg(T.infTimesMask, fillText, quote(ctx.text(site.maskNode), 40)),
+            related: [...maskBuilt(ev, site.mask?.mask), ...softmaxOf(site)],
           });
           return;
         }
