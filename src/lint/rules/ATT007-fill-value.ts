@@ -47,7 +47,7 @@ export const ATT007: Rule = {
     docs: {
       summary: 'Mask fill values that overflow float16 or bfloat16, fills that do not mask, or -inf fills where a fully masked row makes NaN.',
       whatItDoes:
-        'Checks the value written into masked positions (`masked_fill`, `torch.where` (including a choice of the scores against a constant, `torch.where(keep, scores, 0.0)`), index assignment, `mask * -1e9`, `torch.full_like(x, v)`, `torch.ones_like(x) * v`, a bias `torch.zeros_like(scores).masked_fill(mask, v)`). Scores computed from float32 copies (`q.float() @ k.float().transpose(-2, -1)`, an einsum of float32 operands, `.float()`/`.to(torch.float32)` on the scores) are float32, where -1e9 fits. In a file that runs in float16 (`.half()`, `torch.float16`, CUDA `autocast` without a dtype, `GradScaler`, apex amp, fp16 flags, Lightning `precision="16-mixed"`), or that a workspace file running in float16 imports (a trainer; the message names it), a finite fill below float16\'s minimum of -65504 (`-1e9`, `-1e10`, `-float("1e9")`, `torch.finfo(torch.float32).min`) is reported; in a file that runs in bfloat16 (`torch.bfloat16`, bf16 flags, `autocast(dtype=torch.bfloat16)`), only fills below bfloat16\'s minimum (float32\'s minimum) are, since -1e9 fits there. A fill on attention scores that does not mask at all is reported whatever the precision: zero, a tiny negative number (`-1e-9`, a typo for `-1e9`), or a positive one (`-float("-inf")` is +inf). A `-inf` fill is reported when the mask can hide every key of a row: a causal mask that also hides the diagonal (`triu(ones)` without `diagonal=1`), or padding that varies along the query axis (`pad.unsqueeze(-1)`, an outer product of padding masks).',
+        'Checks the value written into masked positions (`masked_fill`, `torch.where` (including a choice of the scores against a constant, `torch.where(keep, scores, 0.0)`), index assignment, `mask * -1e9`, `torch.full_like(x, v)`, `torch.ones_like(x) * v`, a bias `torch.zeros_like(scores).masked_fill(mask, v)`). Scores computed from float32 copies (`q.float() @ k.float().transpose(-2, -1)`, an einsum of float32 operands, `.float()`/`.to(torch.float32)`/`.to(device, torch.float32)` on the scores) are float32, where -1e9 fits, and so is a fill in a branch that runs only for float32 data (the `else` of `if x.dtype == torch.float16:`, an `elif x.dtype == torch.float32:`, `if x.dtype != torch.float16:`, the same arms of a conditional expression). In a file that runs in float16 (`.half()`, `torch.float16`, CUDA `autocast` without a dtype, `GradScaler`, apex amp, fp16 flags, Lightning `precision="16-mixed"`), or that a workspace file running in float16 imports (a trainer; the message names it), a finite fill below float16\'s minimum of -65504 (`-1e9`, `-1e10`, `-float("1e9")`, `torch.finfo(torch.float32).min`) is reported; in a file that runs in bfloat16 (`torch.bfloat16`, bf16 flags, `autocast(dtype=torch.bfloat16)`), only fills below bfloat16\'s minimum (float32\'s minimum) are, since -1e9 fits there. A fill on attention scores that does not mask at all is reported whatever the precision: zero, a tiny negative number (`-1e-9`, a typo for `-1e9`), or a positive one (`-float("-inf")` is +inf). A `-inf` fill is reported when the mask can hide every key of a row: a causal mask that also hides the diagonal (`triu(ones)` without `diagonal=1`), or padding that varies along the query axis (`pad.unsqueeze(-1)`, an outer product of padding masks). A 0/1 mask multiplied by -inf to build an additive mask (`(1 - keep) * float("-inf")`) is always reported: 0 × inf is NaN, so every kept position is NaN.',
       whyIsThisBad:
         '`masked_fill` with -1e9 on a float16 tensor raises "value cannot be converted to type at::Half without overflow", and under autocast additive masks overflow to -inf. A row whose every entry is -inf goes through softmax as exp(-inf - (-inf)) = NaN, and the NaN spreads through the rest of the network on the next step.',
       example: `pad_mask = input_ids == pad_id  # (B, T), True at padding
@@ -61,7 +61,7 @@ weights = scores.softmax(dim=-1)`,
       whereReported:
         'At the fill value, the use (at the call when the fill is a name). Related locations: where the file shows that it runs in float16 or bfloat16 (`.half()`, `autocast(...)`, a flag), where the mask being filled is built, and the softmax that normalises the filled scores.',
       fixSafety:
-        'The fix replaces the fill with `torch.finfo(x.dtype).min`, which fits every float dtype and keeps fully masked rows finite (uniform instead of NaN). It changes values, so it is offered as an unsafe quick fix and never applied by a fix-all.',
+        "The fix replaces the fill with `torch.finfo(x.dtype).min`, which fits every float dtype and keeps fully masked rows finite (uniform instead of NaN). It changes values, so it is offered as an unsafe quick fix and never applied by a fix-all. It is not offered for a number that is subtracted (`scores - 1e9 * mask`), where finfo's minimum would add a huge value, nor for a mask multiplied by -inf.",
       references: [
         { title: 'torch.finfo', url: 'https://pytorch.org/docs/stable/type_info.html#torch.finfo' },
         { title: 'PyTorch issue: NaN from fully masked rows in attention', url: 'https://github.com/pytorch/pytorch/issues/41508' },
@@ -155,16 +155,21 @@ weights = scores.softmax(dim=-1)`,
     function float32Branch(node: PyNode): boolean {
       for (let child = node, p = node.parent; p; child = p, p = p.parent) {
         if (p.type === 'function_definition' || p.type === 'class_definition' || p.type === 'module') return false;
-        const ifStmt = p.type === 'else_clause' ? p.parent : p.type === 'if_statement' || p.type === 'conditional_expression' ? p : undefined;
+        // An `elif` arm is judged by its own condition, then (going up) as the `else` of the `if` before it.
+        const ifStmt =
+          p.type === 'else_clause' ? p.parent : p.type === 'if_statement' || p.type === 'conditional_expression' || p.type === 'elif_clause' ? p : undefined;
         if (!ifStmt) continue;
-        const test = ifStmt.type === 'conditional_expression' ? ifStmt.children.filter((c) => c.named)[1] : ifStmt.children.find((c) => c.field === 'condition');
+        const test =
+          ifStmt.type === 'conditional_expression' ? ifStmt.children.filter((c) => c.named)[1] : ifStmt.children.find((c) => c.field === 'condition');
         if (!test || child === test) continue;
         const inElse =
-          p.type === 'else_clause' || (ifStmt.type === 'conditional_expression' && child === ifStmt.children.filter((c) => c.named)[2]);
+          p.type === 'else_clause' ||
+          (p.type === 'if_statement' && child.type === 'elif_clause') ||
+          (ifStmt.type === 'conditional_expression' && child === ifStmt.children.filter((c) => c.named)[2]);
         const t = ctx.text(test).replace(/\s+/g, ' ');
-        const half = /\.dtype (==|is|in) .*\b(float16|half|bfloat16)\b/.test(t);
-        const notHalf = /\.dtype (!=|is not|not in) .*\b(float16|half|bfloat16)\b/.test(t);
-        const full = /\.dtype (==|is|in) .*\b(float32|float|float64|double)\b/.test(t) && !half;
+        const half = /\bdtype (==|is|in) .*\b(float16|half|bfloat16)\b/.test(t);
+        const notHalf = /\bdtype (!=|is not|not in) .*\b(float16|half|bfloat16)\b/.test(t);
+        const full = /\bdtype (==|is|in) .*\b(float32|float|float64|double)\b/.test(t) && !half;
         if ((half && inElse) || ((notHalf || full) && !inElse)) return true;
       }
       return false;
