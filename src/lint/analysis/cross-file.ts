@@ -228,22 +228,23 @@ export function callAcrossFiles(
 
 /**
  * `self.attr` of an instance whose class inherits the attribute from a base class of another workspace file
- * (`self.scale = self.head_dim ** -0.5` in that base's __init__): that file's evaluator answers, and the value
- * crosses as a portable one naming where the attribute is set. Undefined when that file is not analysed.
+ * (`self.scale = self.head_dim ** -0.5` in that base's __init__), or `Cls.NAME` / a dataclass field's default
+ * of a class of another file (`kind: 'body'`): that file's evaluator answers, and the value crosses as a
+ * portable one naming where the attribute is set. Undefined when that file is not analysed.
  */
-export function attributeAcrossFiles(ev: Evaluator, cls: ClassInfo, attr: string): AValue | undefined {
+export function attributeAcrossFiles(ev: Evaluator, cls: ClassInfo, attr: string, kind: 'self' | 'body' = 'self'): AValue | undefined {
   const link = ev.link;
   const owner = link?.workspace.ownerOf(cls.scope);
   if (!link || !owner?.link || link.workspace.crossings >= MAX_FILE_DEPTH) return undefined;
   link.workspace.crossings++;
   let v: AValue | undefined;
   try {
-    v = owner.attributeOfObject({ kind: 'object', object: { cls } }, attr);
+    v = kind === 'self' ? owner.attributeOfObject({ kind: 'object', object: { cls } }, attr) : owner.classBodyValue(cls, attr);
   } finally {
     link.workspace.crossings--;
   }
   if (!v) return undefined;
-  const def = owner.classAttrDefs(cls, `self.${attr}`).at(-1);
+  const def = (kind === 'self' ? owner.classAttrDefs(cls, `self.${attr}`) : (cls.scope.envAtEnd.get(attr) ?? [])).at(-1);
   if (!def) return portable(v);
   const at = lineColumn(owner.tree.source, def.target.start);
   return portable(v, { path: owner.link.path, line: at.line, column: at.column, name: `${cls.name}.${attr}` });

@@ -663,6 +663,26 @@ export class Evaluator {
     return undefined;
   }
 
+  /**
+   * `Cls.NAME` (or an instance's `obj.NAME` that no method sets): the value assigned to NAME in the class body
+   * (`MASK_VALUE = -1e9`, a dataclass field's default `mask_value: float = -1e9`), in this class or a base; a
+   * class of another workspace file is asked there. Undefined when the body assigns nothing under that name.
+   */
+  classBodyValue(cls: ClassInfo, name: string, seen?: Set<ClassInfo>): AValue | undefined {
+    const owner = this.ownerOf(cls.scope);
+    if (owner !== this) return owner ? attributeAcrossFiles(this, cls, name, 'body') : undefined;
+    if (seen?.has(cls)) return undefined;
+    const defs = (cls.scope.envAtEnd.get(name) ?? []).filter((d) => d.value !== undefined && d.kind !== 'import');
+    if (defs.length > 0) return joinAll(defs.map((d) => this.evalDef(d, this.defaultCtx(cls.scope))));
+    seen ??= new Set<ClassInfo>();
+    seen.add(cls);
+    for (const base of this.baseClasses(cls)) {
+      const v = this.classBodyValue(base, name, seen);
+      if (v) return v;
+    }
+    return undefined;
+  }
+
   /** A dataclass-style field declared in the class body (`mask: torch.Tensor`): its annotation's type. */
   classField(cls: ClassInfo, name: string): AValue | undefined {
     const owner = this.ownerOf(cls.scope);
@@ -918,7 +938,7 @@ export class Evaluator {
     return this.tensorFromName(name, ann);
   }
 
-  /** `cache: ContiguousCache` / `Optional[KVCache]` where the class is defined in this file. */
+  /** `cache: ContiguousCache` / `Optional[KVCache]` where the class is defined in this file or imported from a workspace file. */
   private annotatedClass(nameNode: PyNode): ClassInfo | undefined {
     const annotation = nameNode.parent ? childByField(nameNode.parent, 'type') : undefined;
     if (!annotation) return undefined;
@@ -926,6 +946,11 @@ export class Evaluator {
     if (!m) return undefined;
     const defs = this.sr.module.envAtEnd.get(m[1] ?? '');
     const d = defs && defs.length === 1 ? defs[0] : undefined;
+    if (d?.kind === 'import' && this.link) {
+      // A class imported from another workspace file (`cfg: AttnConfig` from config.py).
+      const v = this.evalDef(d, this.defaultCtx(this.sr.module));
+      return v.kind === 'class' ? v.cls : undefined;
+    }
     return d?.kind === 'classdef' ? d.defines?.classInfo : undefined;
   }
 

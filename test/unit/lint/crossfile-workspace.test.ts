@@ -4,6 +4,7 @@
 // attributes set by a base class of another file (with the related location placed in that file).
 import { strict as assert } from 'node:assert';
 import type { WorkspaceFiles } from '../../../src/lint/analysis/workspace';
+import { sourcePrecision } from '../../../src/lint/analysis/precision';
 import { createLinter, type Finding } from '../../../src/lint';
 import { grammar } from './helpers';
 
@@ -279,5 +280,79 @@ class Encoder(tf.keras.Model):
     assert.deepEqual(codes(fs), ['ATT002@12']);
     assert.deepEqual(foreign(fs[0]), [['utils.py', 5, 19]]);
     assert.deepEqual(await lint({ 'utils.py': utils('not_equal'), 'model.py': model }, 'model.py'), []);
+  });
+});
+
+describe('cross-file: class constants and dataclass fields defined in another file', () => {
+  const consts = (value: string) => `class Consts:
+    MASK_VALUE = ${value}
+`;
+  const useConst = `import torch
+
+from consts import Consts
+
+
+def attend(q, k, v, mask):
+    scores = q @ k.transpose(-2, -1) / q.size(-1) ** 0.5
+    scores = scores.masked_fill(mask == 0, Consts.MASK_VALUE)
+    return torch.softmax(scores, dim=-1) @ v
+
+
+def run(model, x):
+    return model.half()(x)
+`;
+  const config = (value: string) => `from dataclasses import dataclass
+
+
+@dataclass
+class AttnConfig:
+    dim: int = 512
+    heads: int = 8
+    mask_value: float = ${value}
+`;
+  const useConfig = `import torch
+import torch.nn as nn
+
+from config import AttnConfig
+
+
+class Attention(nn.Module):
+    def __init__(self, cfg: AttnConfig):
+        super().__init__()
+        self.cfg = cfg
+
+    def forward(self, q, k, v, mask):
+        scores = q @ k.transpose(-2, -1) / q.size(-1) ** 0.5
+        scores = scores.masked_fill(mask == 0, self.cfg.mask_value)
+        return torch.softmax(scores, dim=-1) @ v
+
+
+model = Attention(AttnConfig()).half()
+`;
+
+  it('Consts.MASK_VALUE = -1e9 in consts.py filled in a half-precision file: reported; -1e4: silent', async () => {
+    assert.deepEqual(codes(await lint({ 'consts.py': consts('-1e9'), 'model.py': useConst }, 'model.py')), ['ATT007@8']);
+    assert.deepEqual(await lint({ 'consts.py': consts('-1e4'), 'model.py': useConst }, 'model.py'), []);
+  });
+
+  it("a dataclass field's default (mask_value: float = -1e9) read through a parameter annotated with the class: reported; -1e4: silent", async () => {
+    assert.deepEqual(codes(await lint({ 'config.py': config('-1e9'), 'model.py': useConfig }, 'model.py')), ['ATT007@14']);
+    assert.deepEqual(await lint({ 'config.py': config('-1e4'), 'model.py': useConfig }, 'model.py'), []);
+  });
+
+  it('the same class in the linted file itself', async () => {
+    const one = (value: string) => ({ 'model.py': `${consts(value)}\n\n${useConst.replace('from consts import Consts\n', '')}` });
+    assert.deepEqual(codes(await lint(one('-1e9'), 'model.py')), ['ATT007@11']);
+    assert.deepEqual(await lint(one('-1e4'), 'model.py'), []);
+  });
+});
+
+describe('cross-file: precision flags set to False', () => {
+  it('fp16=False, fp16: bool = False and bf16 = False are no evidence of half precision; fp16=True and --fp16 are', () => {
+    for (const off of ['args = TrainingArguments("out", fp16=False)', 'class C:\n    fp16: bool = False', 'bf16 = False', 'fp16 = None'])
+      assert.deepEqual(sourcePrecision(off), { fp16: false, bf16: false }, off);
+    assert.equal(sourcePrecision('args = TrainingArguments("out", fp16=True)').fp16, true);
+    assert.equal(sourcePrecision('p.add_argument("--fp16", action="store_true")').fp16, true);
+    assert.equal(sourcePrecision('TrainingArguments("out", bf16=True)').bf16, true);
   });
 });
