@@ -250,9 +250,13 @@ export function attributeAcrossFiles(ev: Evaluator, cls: ClassInfo, attr: string
   return portable(v, { path: owner.link.path, line: at.line, column: at.column, name: `${cls.name}.${attr}` });
 }
 
-/** The path and text of the workspace file a scope of another file belongs to (undefined for this file's own). */
-export function foreignFileOf(ev: Evaluator, scope: Scope): { path: string; source: string } | undefined {
-  if (ev.owns(scope)) return undefined;
+/**
+ * The path and text of the workspace file that definitions of another file belong to (those classAttrDefs finds
+ * in a base class of another file); undefined for this file's own, or none.
+ */
+export function foreignFileOf(ev: Evaluator, defs: readonly Def[]): { path: string; source: string } | undefined {
+  const scope = defs[0]?.scope;
+  if (!scope || ev.owns(scope)) return undefined;
   const owner = ev.link?.workspace.ownerOf(scope);
   return owner?.link ? { path: owner.link.path, source: owner.tree.source } : undefined;
 }

@@ -47,7 +47,7 @@ export const ATT007: Rule = {
     docs: {
       summary: 'Mask fill values that overflow float16 or bfloat16, fills that do not mask, or -inf fills where a fully masked row makes NaN.',
       whatItDoes:
-        'Checks the value written into masked positions (`masked_fill`, `torch.where` (including a choice of the scores against a constant, `torch.where(keep, scores, 0.0)`), index assignment, `mask * -1e9`, `torch.full_like(x, v)`, `torch.ones_like(x) * v`, a bias `torch.zeros_like(scores).masked_fill(mask, v)`). Scores computed from float32 copies (`q.float() @ k.float().transpose(-2, -1)`, an einsum of float32 operands, `.float()`/`.to(torch.float32)`/`.to(device, torch.float32)` on the scores) are float32, where -1e9 fits, and so is a fill in a branch that runs only for float32 data (the `else` of `if x.dtype == torch.float16:`, an `elif x.dtype == torch.float32:`, `if x.dtype != torch.float16:`, the same arms of a conditional expression). In a file that runs in float16 (`.half()`, `torch.float16`, CUDA `autocast` without a dtype, `GradScaler`, apex amp, fp16 flags, Lightning `precision="16-mixed"`), or that a workspace file running in float16 imports (a trainer; the message names it), a finite fill below float16\'s minimum of -65504 (`-1e9`, `-1e10`, `-float("1e9")`, `torch.finfo(torch.float32).min`) is reported; in a file that runs in bfloat16 (`torch.bfloat16`, bf16 flags, `autocast(dtype=torch.bfloat16)`), only fills below bfloat16\'s minimum (float32\'s minimum) are, since -1e9 fits there. A fill on attention scores that does not mask at all is reported whatever the precision: zero, a tiny negative number (`-1e-9`, a typo for `-1e9`), or a positive one (`-float("-inf")` is +inf). A `-inf` fill is reported when the mask can hide every key of a row: a causal mask that also hides the diagonal (`triu(ones)` without `diagonal=1`), or padding that varies along the query axis (`pad.unsqueeze(-1)`, an outer product of padding masks). A 0/1 mask multiplied by -inf to build an additive mask (`(1 - keep) * float("-inf")`) is always reported: 0 × inf is NaN, so every kept position is NaN.',
+        'Checks the value written into masked positions (`masked_fill`, `torch.where` (including a choice of the scores against a constant, `torch.where(keep, scores, 0.0)`), index assignment, `mask * -1e9`, `torch.full_like(x, v)`, `torch.ones_like(x) * v`, a bias `torch.zeros_like(scores).masked_fill(mask, v)`). Scores computed from float32 copies (`q.float() @ k.float().transpose(-2, -1)`, an einsum of float32 operands, `.float()`/`.to(torch.float32)`/`.to(device, torch.float32)` on the scores) are float32, where -1e9 fits, and so is a fill in a branch that runs only for float32 data (the `else` of `if x.dtype == torch.float16:`, an `elif x.dtype == torch.float32:`, `if x.dtype != torch.float16:`). In a file that runs in float16 (`.half()`, `torch.float16`, CUDA `autocast` without a dtype, `GradScaler`, apex amp, fp16 flags, Lightning `precision="16-mixed"`), or that a workspace file running in float16 imports (a trainer; the message names it), a finite fill below float16\'s minimum of -65504 (`-1e9`, `-1e10`, `-float("1e9")`, `torch.finfo(torch.float32).min`) is reported; in a file that runs in bfloat16 (`torch.bfloat16`, bf16 flags, `autocast(dtype=torch.bfloat16)`), only fills below bfloat16\'s minimum (float32\'s minimum) are, since -1e9 fits there. A fill on attention scores that does not mask at all is reported whatever the precision: zero, a tiny negative number (`-1e-9`, a typo for `-1e9`), or a positive one (`-float("-inf")` is +inf). A `-inf` fill is reported when the mask can hide every key of a row: a causal mask that also hides the diagonal (`triu(ones)` without `diagonal=1`), or padding that varies along the query axis (`pad.unsqueeze(-1)`, an outer product of padding masks). A 0/1 mask multiplied by -inf to build an additive mask (`(1 - keep) * float("-inf")`) is always reported: 0 × inf is NaN, so every kept position is NaN.',
       whyIsThisBad:
         '`masked_fill` with -1e9 on a float16 tensor raises "value cannot be converted to type at::Half without overflow", and under autocast additive masks overflow to -inf. A row whose every entry is -inf goes through softmax as exp(-inf - (-inf)) = NaN, and the NaN spreads through the rest of the network on the next step.',
       example: `pad_mask = input_ids == pad_id  # (B, T), True at padding
@@ -148,25 +148,21 @@ weights = scores.softmax(dim=-1)`,
     }
 
     /**
-     * The fill sits in a branch that runs only for float32 (or wider) data: the `else` of
+     * The fill sits in a branch that runs only for float32 (or wider) data: the `else` (or a later `elif`) of
      * `if x.dtype == torch.float16:` (or `in (torch.float16, torch.bfloat16)`), the body of
-     * `if x.dtype != torch.float16:` or of `if x.dtype == torch.float32:`, and the same arms of a conditional expression.
+     * `if x.dtype != torch.float16:` or of `if x.dtype == torch.float32:` / `elif dtype == torch.float32:`.
      */
     function float32Branch(node: PyNode): boolean {
       for (let child = node, p = node.parent; p; child = p, p = p.parent) {
-        if (p.type === 'function_definition' || p.type === 'class_definition' || p.type === 'module') return false;
-        // An `elif` arm is judged by its own condition, then (going up) as the `else` of the `if` before it.
-        const ifStmt =
-          p.type === 'else_clause' ? p.parent : p.type === 'if_statement' || p.type === 'conditional_expression' || p.type === 'elif_clause' ? p : undefined;
-        if (!ifStmt) continue;
-        const test =
-          ifStmt.type === 'conditional_expression' ? ifStmt.children.filter((c) => c.named)[1] : ifStmt.children.find((c) => c.field === 'condition');
-        if (!test || child === test) continue;
-        const inElse =
-          p.type === 'else_clause' ||
-          (p.type === 'if_statement' && child.type === 'elif_clause') ||
-          (ifStmt.type === 'conditional_expression' && child === ifStmt.children.filter((c) => c.named)[2]);
-        const t = ctx.text(test).replace(/\s+/g, ' ');
+        if (p.type === 'function_definition') return false;
+        if (p.type !== 'if_statement' && p.type !== 'elif_clause') continue;
+        // Going up from an `elif` arm or the `else:`, the `if` before them did not hold.
+        const inElse = child.type === 'else_clause' || child.type === 'elif_clause';
+        const t = p.children
+          .filter((c) => c.field === 'condition')
+          .map((c) => ctx.text(c))
+          .join(' ')
+          .replace(/\s+/g, ' ');
         const half = /\bdtype (==|is|in) .*\b(float16|half|bfloat16)\b/.test(t);
         const notHalf = /\bdtype (!=|is not|not in) .*\b(float16|half|bfloat16)\b/.test(t);
         const full = /\bdtype (==|is|in) .*\b(float32|float|float64|double)\b/.test(t) && !half;

@@ -80,7 +80,7 @@ export function definitions(ev: Evaluator, node: PyNode | undefined, ctx: Ctx, m
     const cls = ctx.scope.ownerClass;
     if (obj && attr && cls && obj.type === 'identifier' && ev.text(obj) === 'self') {
       const defs = ev.classAttrDefs(cls, `self.${ev.text(attr)}`);
-      file = defs[0] ? foreignFileOf(ev, defs[0].scope) : undefined;
+      file = foreignFileOf(ev, defs);
       targets = defs.map((d) => statementOf(d.target));
     }
   }
