@@ -117,8 +117,10 @@ function isParameter(n: PyNode): boolean {
 
 /** Where the file shows that it runs in float16 or bfloat16 (`.half()`, `autocast(...)`, a GradScaler, an fp16 flag). */
 export function precisionShown(ev: Evaluator, which: 'fp16' | 'bf16'): RelatedSpec | undefined {
-  // Once per file: every fill finding of a large file asks the same.
-  const at = ev.file.perNode(`precision source ${which}`, ev.tree.root, () => precisionSource(ev.tree.source, which));
+  // Once per file: every fill finding of a large file asks the same. Set by a file that imports this one: that
+  // place is linked with its path (engine.ts: linkForeignEvidence), and a mention of fp16 in this file's comments
+  // is not where it is set.
+  const at = ev.precision.from ? undefined : ev.file.perNode(`precision source ${which}`, ev.tree.root, () => precisionSource(ev.tree.source, which));
   if (!at) return undefined;
   return { node: at, message: msg(which === 'fp16' ? T.runsInFloat16 : T.runsInBfloat16, quote(ev.tree.source.slice(at.start, at.end), 40)) };
 }

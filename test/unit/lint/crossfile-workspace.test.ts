@@ -128,6 +128,20 @@ Trainer(model=model, args=args).train()
     assert.deepEqual(await lint(project('-1e9', 'fp16=False'), 'nets/layers/attention.py'), []);
   });
 
+  it("the related location is the trainer's line, not a mention of fp16 in the model file's leading comment", async () => {
+    const files = {
+      'models/__init__.py': '',
+      'models/attention.py': `# Attention for the fp16 trainer in scripts/.\n${attention('-1e9')}`,
+      'scripts/train.py': 'from models.attention import Attention\n\nmodel = Attention().cuda().half()\n',
+    };
+    const fs = await lint(files, 'models/attention.py');
+    assert.deepEqual(codes(fs), ['ATT007@9']);
+    assert.deepEqual(
+      fs[0]?.related?.map((r) => [r.path, r.line]),
+      [['scripts/train.py', 3]],
+    );
+  });
+
   it('a trainer in a sibling directory (scripts/ beside models/) that calls .half() on the model', async () => {
     const files = (fill: string) => ({
       'models/__init__.py': '',
