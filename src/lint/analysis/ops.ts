@@ -605,9 +605,11 @@ export function evalAttributeOf(ev: Evaluator, obj: AValue, attr: string, node: 
   if (obj.kind === 'object') {
     const a = ev.attributeOfObject(obj, attr);
     if (a) return a;
-    // A dataclass field's default or a class constant read through an instance (`cfg.mask_value`).
+    // A dataclass field's default or a class constant read through an instance (`cfg.mask_value`): a constructor may
+    // pass another value, so only a fill value is taken from it (a flag's or a scale's default says nothing of the
+    // instance: `use_qk_norm: bool = False` in a flax module is set by whoever builds it).
     const b = obj.object ? ev.classBodyValue(obj.object.cls, attr) : undefined;
-    if (b && (b.kind === 'number' || b.kind === 'bool' || b.kind === 'string' || b.kind === 'dtype')) return b;
+    if (b?.kind === 'number' && b.num !== undefined && (b.num <= -1e4 || !Number.isFinite(b.num))) return b;
     const field = obj.object ? ev.classField(obj.object.cls, attr) : undefined;
     if (field) return field;
     const dim = dimOfName(attr);
