@@ -132,12 +132,25 @@ export function starImportedName(link: ModuleLink, tree: PyTree, fromPath: strin
   for (const star of starImports(tree)) {
     for (const base of moduleBases(files, fromPath, star.level)) {
       const file = moduleFile(files, base, star.parts);
-      if (!file || file === fromPath) continue;
+      if (!file || file === fromPath || !exported(link, file, name)) continue;
       const v = symbolOf(link, file, name, depth + 1);
       if (v) return v;
     }
   }
   return undefined;
+}
+
+/**
+ * Whether `from m import *` binds `name`: listed in m's `__all__` when m spells it as a list or tuple of strings,
+ * else any public name (names starting with `_` were left out by the caller).
+ */
+function exported(link: ModuleLink, file: string, name: string): boolean {
+  const m = link.workspace.module(file);
+  const all = m ? moduleDefs(m, '__all__').at(-1) : undefined;
+  const value = all?.value ? unparen(all.value) : undefined;
+  if (!m || !value || (value.type !== 'list' && value.type !== 'tuple')) return true;
+  const listed = value.children.filter((c) => c.type === 'string').map((c) => m.tree.source.slice(c.start + 1, c.end - 1));
+  return listed.includes(name);
 }
 
 /** What a workspace file defines at module level under `name` (functions and classes stay the file's own). */

@@ -72,6 +72,12 @@ def attend(q, k, v, input_ids):
     assert.deepEqual(await lint(files('ne'), 'model.py'), []);
   });
 
+  it("a star import binds only what the module's __all__ lists, when it has one", async () => {
+    const files = (all: string) => ({ 'pkg/__init__.py': '', 'pkg/masks.py': `${all}\n${masks('eq')}`, 'pkg/model.py': model('from .masks import *') });
+    assert.deepEqual(codes(await lint(files('__all__ = ["padding_mask"]'), 'pkg/model.py')), ['ATT002@8']);
+    assert.deepEqual(await lint(files("__all__ = ('other_helper',)"), 'pkg/model.py'), []);
+  });
+
   it('a star import of a module that does not define the name, or of a library, binds nothing', async () => {
     const files = { 'pkg/__init__.py': '', 'pkg/other.py': 'X = 1\n', 'pkg/model.py': model('from .other import *\nfrom torch import *') };
     assert.deepEqual(await lint(files, 'pkg/model.py'), []);
