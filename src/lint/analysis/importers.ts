@@ -5,8 +5,10 @@
 import { precisionEvidenceAt, sourcePrecision, type PrecisionEvidence } from './precision';
 import { dirOf, moduleBases, moduleFile, type ModuleLink, type WorkspaceFiles } from './workspace';
 
-/** Files looked at, at most, per lint (the directory of the linted file and those above it). */
+/** Files looked at, at most, per lint (the directory of the linted file, those above it and beside those). */
 const MAX_CANDIDATES = 200;
+/** Directories beside the linted file's and its parents' that are listed, at most, per lint (a monorepo's root). */
+const MAX_SIBLING_DIRS = 64;
 
 export interface ImporterFacts {
   /** Modules named by the file's import statements: [level, dotted parts, imported names]. */
@@ -86,9 +88,10 @@ function candidates(link: ModuleLink): readonly string[] {
   };
   for (const dir of ancestors) add(dir);
   if (files.listDirs) {
+    let listed = 0;
     for (const dir of ancestors) {
       for (const sibling of files.listDirs(dir)) {
-        if (out.length >= MAX_CANDIDATES) break;
+        if (out.length >= MAX_CANDIDATES || ++listed > MAX_SIBLING_DIRS) break;
         if (!ancestors.includes(sibling)) add(sibling);
       }
     }
