@@ -264,6 +264,17 @@ export function attributeAcrossFiles(ev: Evaluator, cls: ClassInfo, attr: string
 }
 
 /**
+ * The class-body assignments a read `Cls.NAME` names (`MASK_VALUE = -1e9` in `class Consts:`), when `obj` is a
+ * name bound to a class of this or another workspace file; else none.
+ */
+export function classConstantDefs(ev: Evaluator, obj: PyNode | undefined, attr: PyNode | undefined, ctx: Ctx): readonly Def[] {
+  if (!obj || !attr || obj.type !== 'identifier') return [];
+  const v = ev.eval(obj, ctx);
+  if (v.kind !== 'class' || !v.cls) return [];
+  return (v.cls.scope.envAtEnd.get(ev.text(attr)) ?? []).filter((d) => d.value !== undefined);
+}
+
+/**
  * The path and text of the workspace file that definitions of another file belong to (those classAttrDefs finds
  * in a base class of another file); undefined for this file's own, or none.
  */

@@ -2,7 +2,7 @@
 // where a scale or the keys were defined, the softmax, the product with the values, the cache concatenation).
 // Each helper returns RelatedSpec entries (or nothing) for a rule's report; the engine turns them into
 // positions and drops those inside the finding's own range.
-import { foreignFileOf } from '../analysis/cross-file';
+import { classConstantDefs, foreignFileOf } from '../analysis/cross-file';
 import { liveInCtx } from '../analysis/flags';
 import type { Evaluator } from '../analysis/evaluator';
 import type { Ctx } from '../analysis/facts';
@@ -67,7 +67,7 @@ export function definitions(ev: Evaluator, node: PyNode | undefined, ctx: Ctx, m
   if (!node) return [];
   const u = unparen(node);
   let targets: PyNode[] = [];
-  // Attributes set by a base class of another workspace file: placed in that file.
+  // Attributes set by a base class, or class constants, of another workspace file: placed in that file.
   let file: RelatedSpec['file'];
   if (u.type === 'identifier') {
     // Only those that can reach the read in this context (an `if` arm known not to run here sets nothing).
@@ -78,11 +78,13 @@ export function definitions(ev: Evaluator, node: PyNode | undefined, ctx: Ctx, m
     const obj = childByField(u, 'object');
     const attr = childByField(u, 'attribute');
     const cls = ctx.scope.ownerClass;
-    if (obj && attr && cls && obj.type === 'identifier' && ev.text(obj) === 'self') {
-      const defs = ev.classAttrDefs(cls, `self.${ev.text(attr)}`);
-      file = foreignFileOf(ev, defs);
-      targets = defs.map((d) => statementOf(d.target));
-    }
+    const defs =
+      obj && attr && cls && obj.type === 'identifier' && ev.text(obj) === 'self'
+        ? ev.classAttrDefs(cls, `self.${ev.text(attr)}`)
+        : // `Consts.MASK_VALUE`: its assignment in the class body (here or in another workspace file).
+          classConstantDefs(ev, obj, attr, ctx);
+    file = foreignFileOf(ev, defs);
+    targets = defs.map((d) => statementOf(d.target));
   }
   const name = ev.text(u);
   const seen = new Set<number>();

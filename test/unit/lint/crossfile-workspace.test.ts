@@ -351,7 +351,10 @@ model = Attention(AttnConfig()).half()
 `;
 
   it('Consts.MASK_VALUE = -1e9 in consts.py filled in a half-precision file: reported; -1e4: silent', async () => {
-    assert.deepEqual(codes(await lint({ 'consts.py': consts('-1e9'), 'model.py': useConst }, 'model.py')), ['ATT007@8']);
+    const fs = await lint({ 'consts.py': consts('-1e9'), 'model.py': useConst }, 'model.py');
+    assert.deepEqual(codes(fs), ['ATT007@8']);
+    // Where the fill is defined: in consts.py, at its own line and column.
+    assert.deepEqual(foreign(fs[0]), [['consts.py', 2, 5]]);
     assert.deepEqual(await lint({ 'consts.py': consts('-1e4'), 'model.py': useConst }, 'model.py'), []);
   });
 
