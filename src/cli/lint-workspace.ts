@@ -25,6 +25,9 @@ export interface DiskWorkspaceOptions {
   snapshot?: boolean;
 }
 
+/** Directories that hold no project code: hidden ones, caches, virtual environments, node_modules. */
+const NOT_PROJECT_DIR = /^(\.|__pycache__$|node_modules$|site-packages$|venv$|env$|build$|dist$)/;
+
 /** The files under `root` as the linter's WorkspaceFiles. */
 export function diskWorkspace(root: string, options: DiskWorkspaceOptions = {}): WorkspaceFiles {
   const versions = new Map<string, string | undefined>();
@@ -48,7 +51,26 @@ export function diskWorkspace(root: string, options: DiskWorkspaceOptions = {}):
     return v;
   };
   const listings = new Map<string, readonly string[]>();
+  const dirListings = new Map<string, readonly string[]>();
   return {
+    listDirs(dir) {
+      const hit = options.snapshot ? dirListings.get(dir) : undefined;
+      if (hit) return hit;
+      const path = dir === '' ? root : inside(dir);
+      let names: string[] = [];
+      if (path !== undefined) {
+        try {
+          names = readdirSync(path, { withFileTypes: true })
+            .filter((e) => e.isDirectory() && !NOT_PROJECT_DIR.test(e.name))
+            .map((e) => (dir === '' ? e.name : `${dir}/${e.name}`))
+            .sort();
+        } catch {
+          names = [];
+        }
+      }
+      if (options.snapshot) dirListings.set(dir, names);
+      return names;
+    },
     listPython(dir) {
       const hit = options.snapshot ? listings.get(dir) : undefined;
       if (hit) return hit;

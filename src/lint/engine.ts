@@ -187,6 +187,25 @@ function relatedLocations(r: Report, lines: LineIndex): RelatedLocation[] {
   const seen = new Set<string>();
   for (const rel of r.related ?? []) {
     if (!rel) continue;
+    // A range of another workspace file is placed in that file's text, and named by its path.
+    if (rel.file) {
+      const key = `${rel.file.path}:${rel.node.start}:${rel.node.end}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const at = new LineIndex(rel.file.source);
+      const s = at.position(rel.node.start);
+      const e = at.position(rel.node.end);
+      out.push({
+        path: rel.file.path,
+        line: s.line,
+        column: s.column,
+        endLine: e.line,
+        endColumn: e.column,
+        message: renderMessage(rel.message),
+        messageParts: rel.message,
+      });
+      continue;
+    }
     if (rel.node.start >= r.node.start && rel.node.end <= r.node.end) continue;
     const key = `${rel.node.start}:${rel.node.end}`;
     if (seen.has(key)) continue;

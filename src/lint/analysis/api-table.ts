@@ -384,7 +384,9 @@ export const API_TABLE: readonly ApiRow[] = [
     form: 'layer',
     framework: 'tf',
     display: 'keras.layers.MultiHeadAttention',
-    masks: [{ name: 'attention_mask', expects: 'keep', additive: false }],
+    // call(query, value, key, attention_mask, ...) in tf.keras and Keras 2; Keras 3 put query_mask fourth, which
+    // is a keep mask too (True = a real token), so a mask given there is read in the same convention.
+    masks: [{ name: 'attention_mask', pos: 3, expects: 'keep', additive: false }],
     defaultScale: 'inverse-sqrt-head-dim',
   },
 

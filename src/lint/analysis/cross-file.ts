@@ -4,12 +4,12 @@
 // portable values that name where their evidence is).
 import { msg, type MessageParts } from '../message';
 import type { CallArgs } from '../syntax/python';
-import { childByField, unparen, type PyNode } from '../syntax/tree';
+import { childByField, unparen, type PyNode, type PyTree } from '../syntax/tree';
 import type { Evaluator } from './evaluator';
 import type { Ctx } from './facts';
 import { PHRASES } from './phrases';
 import { portable, originRef, type ValueOrigin } from './portable';
-import type { Def, Scope } from './scopes';
+import type { ClassInfo, Def, Scope } from './scopes';
 import { joinAll, UNKNOWN, type AValue } from './values';
 import { lineOf, moduleBases, moduleDefs, moduleFile, MAX_FILE_DEPTH, type ModuleLink } from './workspace';
 
@@ -92,14 +92,76 @@ export function workspaceAttribute(ev: Evaluator, mod: AValue, attr: string): AV
   return undefined;
 }
 
+/** A module-level `from <level dots><parts> import *`. */
+interface StarImport {
+  readonly level: number;
+  readonly parts: readonly string[];
+}
+
+const starImportsOf = new WeakMap<PyTree, readonly StarImport[]>();
+
+/** The module-level star imports of a file (`from .utils import *`), in source order. */
+function starImports(tree: PyTree): readonly StarImport[] {
+  const known = starImportsOf.get(tree);
+  if (known) return known;
+  const out: StarImport[] = [];
+  if (tree.source.includes('*')) {
+    for (const n of tree.root.children) {
+      if (n.type !== 'import_from_statement' || !n.children.some((c) => c.type === 'wildcard_import')) continue;
+      const mod = childByField(n, 'module_name');
+      if (!mod) continue;
+      const dotted = mod.type === 'dotted_name' ? mod : mod.children.find((c) => c.type === 'dotted_name');
+      const parts = dotted ? dotted.children.filter((c) => c.type === 'identifier').map((c) => tree.source.slice(c.start, c.end)) : [];
+      const prefix = mod.type === 'relative_import' ? mod.children.find((c) => c.type === 'import_prefix') : undefined;
+      const level = mod.type === 'relative_import' ? (prefix ? prefix.end - prefix.start : 1) : 0;
+      if (level === 0 && LIBRARY_ROOTS.test(parts[0] ?? '')) continue;
+      out.push({ level, parts });
+    }
+  }
+  starImportsOf.set(tree, out);
+  return out;
+}
+
+/**
+ * A name a file reads without defining it, bound by one of its star imports of workspace modules
+ * (`from .utils import *`, through an __init__.py that star-imports its submodules too); else undefined.
+ */
+export function starImportedName(link: ModuleLink, tree: PyTree, fromPath: string, name: string, depth = 0): AValue | undefined {
+  if (depth > MAX_FILE_DEPTH || name.startsWith('_')) return undefined;
+  const files = link.workspace.files;
+  for (const star of starImports(tree)) {
+    for (const base of moduleBases(files, fromPath, star.level)) {
+      const file = moduleFile(files, base, star.parts);
+      if (!file || file === fromPath || !exported(link, file, name)) continue;
+      const v = symbolOf(link, file, name, depth + 1);
+      if (v) return v;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Whether `from m import *` binds `name`: listed in m's `__all__` when m spells it as a list or tuple of strings,
+ * else any public name (names starting with `_` were left out by the caller).
+ */
+function exported(link: ModuleLink, file: string, name: string): boolean {
+  const m = link.workspace.module(file);
+  const all = m ? moduleDefs(m, '__all__').at(-1) : undefined;
+  const value = all?.value ? unparen(all.value) : undefined;
+  if (!m || !value || (value.type !== 'list' && value.type !== 'tuple')) return true;
+  const listed = value.children.filter((c) => c.type === 'string').map((c) => m.tree.source.slice(c.start + 1, c.end - 1));
+  return listed.includes(name);
+}
+
 /** What a workspace file defines at module level under `name` (functions and classes stay the file's own). */
-function symbolOf(link: ModuleLink, file: string, name: string): AValue | undefined {
+function symbolOf(link: ModuleLink, file: string, name: string, depth = 0): AValue | undefined {
   const m = link.workspace.module(file);
   if (!m) return undefined;
   link.deps.set(file, m.version);
   for (const [dep, v] of m.deps) if (!link.deps.has(dep)) link.deps.set(dep, v);
   const defs = moduleDefs(m, name);
-  if (defs.length === 0) return undefined;
+  // Not defined there: perhaps bound by the module's own star imports (an __init__.py's `from .attn import *`).
+  if (defs.length === 0) return starImportedName(link, m.tree, file, name, depth);
   if (link.workspace.crossings >= MAX_FILE_DEPTH) return undefined;
   link.workspace.crossings++;
   let v: AValue;
@@ -175,6 +237,52 @@ export function callAcrossFiles(
       message: msg(PHRASES.maskBuiltIn, `\`${place.name}\``, originRef(place)),
     });
   return out;
+}
+
+/**
+ * `self.attr` of an instance whose class inherits the attribute from a base class of another workspace file
+ * (`self.scale = self.head_dim ** -0.5` in that base's __init__), or `Cls.NAME` / a dataclass field's default
+ * of a class of another file (`kind: 'body'`): that file's evaluator answers, and the value crosses as a
+ * portable one naming where the attribute is set. Undefined when that file is not analysed.
+ */
+export function attributeAcrossFiles(ev: Evaluator, cls: ClassInfo, attr: string, kind: 'self' | 'body' = 'self'): AValue | undefined {
+  const link = ev.link;
+  const owner = link?.workspace.ownerOf(cls.scope);
+  if (!link || !owner?.link || link.workspace.crossings >= MAX_FILE_DEPTH) return undefined;
+  link.workspace.crossings++;
+  let v: AValue | undefined;
+  try {
+    v = kind === 'self' ? owner.attributeOfObject({ kind: 'object', object: { cls } }, attr) : owner.classBodyValue(cls, attr);
+  } finally {
+    link.workspace.crossings--;
+  }
+  if (!v) return undefined;
+  const def = (kind === 'self' ? owner.classAttrDefs(cls, `self.${attr}`) : (cls.scope.envAtEnd.get(attr) ?? [])).at(-1);
+  if (!def) return portable(v);
+  const at = lineColumn(owner.tree.source, def.target.start);
+  return portable(v, { path: owner.link.path, line: at.line, column: at.column, name: `${cls.name}.${attr}` });
+}
+
+/**
+ * The class-body assignments a read `Cls.NAME` names (`MASK_VALUE = -1e9` in `class Consts:`), when `obj` is a
+ * name bound to a class of this or another workspace file; else none.
+ */
+export function classConstantDefs(ev: Evaluator, obj: PyNode | undefined, attr: PyNode | undefined, ctx: Ctx): readonly Def[] {
+  if (!obj || !attr || obj.type !== 'identifier') return [];
+  const v = ev.eval(obj, ctx);
+  if (v.kind !== 'class' || !v.cls) return [];
+  return (v.cls.scope.envAtEnd.get(ev.text(attr)) ?? []).filter((d) => d.value !== undefined);
+}
+
+/**
+ * The path and text of the workspace file that definitions of another file belong to (those classAttrDefs finds
+ * in a base class of another file); undefined for this file's own, or none.
+ */
+export function foreignFileOf(ev: Evaluator, defs: readonly Def[]): { path: string; source: string } | undefined {
+  const scope = defs[0]?.scope;
+  if (!scope || ev.owns(scope)) return undefined;
+  const owner = ev.link?.workspace.ownerOf(scope);
+  return owner?.link ? { path: owner.link.path, source: owner.tree.source } : undefined;
 }
 
 /**

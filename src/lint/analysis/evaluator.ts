@@ -5,7 +5,15 @@
 //
 // The evaluator never throws on odd code: anything it does not understand evaluates to UNKNOWN, and
 // UNKNOWN makes every rule stay silent.
-import { callAcrossFiles, importedValue, isWorkspaceModule, workspaceAttribute, type ForeignEvidence } from './cross-file';
+import {
+  attributeAcrossFiles,
+  callAcrossFiles,
+  importedValue,
+  starImportedName,
+  isWorkspaceModule,
+  workspaceAttribute,
+  type ForeignEvidence,
+} from './cross-file';
 import { FileFacts } from './file-facts';
 import { msg } from '../message';
 import { PHRASES } from './phrases';
@@ -184,7 +192,7 @@ export class Evaluator {
     this.file = new FileFacts(tree, sr);
     const own = sourcePrecision(tree.source);
     // No evidence in the file itself: a workspace file that imports it may run it in half precision (a trainer).
-    this.precision = !own.fp16 && !own.bf16 && link?.importers ? (importerPrecision(link) ?? own) : own;
+    this.precision = !own.fp16 && !own.bf16 && link?.importers ? (importerPrecision(link, tree.source) ?? own) : own;
     const from = this.precision.from;
     if (from) this.foreignEvidence.push({ ...from, message: msg(this.precision.fp16 ? PHRASES.halfPrecisionSetInImporter : PHRASES.bfloat16SetInImporter) });
     this.halfPrecision = this.precision.fp16 || this.precision.bf16;
@@ -586,7 +594,8 @@ export class Evaluator {
     const alias = DEFAULT_ALIASES[name];
     if (alias) return { kind: 'module', qname: alias };
     if (BUILTINS.has(name)) return { kind: 'module', qname: `builtins.${name}` };
-    return UNKNOWN;
+    // `from .utils import *`: a name the star import of a workspace module binds.
+    return (this.link && starImportedName(this.link, this.tree, this.link.path, name)) || UNKNOWN;
   }
 
   /** A tensor read through a name that states its role (q, key_states, ...) takes that role. */
@@ -630,6 +639,9 @@ export class Evaluator {
     const owner = this.ownerOf(cls.scope);
     if (owner !== this) return owner?.attributeOfObject({ kind: 'object', object: { cls } }, attr);
     const defs = this.classAttrDefs(cls, `self.${attr}`);
+    // Set by a base class of another workspace file (`self.scale` in its __init__): its file evaluates it.
+    const inherited = defs[0] && !this.owns(defs[0].scope) ? defs[0].scope.ownerClass : undefined;
+    if (inherited) return attributeAcrossFiles(this, inherited, attr);
     if (defs.length > 0) {
       const init = obj.object?.init;
       return this.nameRole(
@@ -648,6 +660,26 @@ export class Evaluator {
     }
     const method = this.classMethod(cls, attr);
     if (method) return { kind: 'function', fn: { scope: method, self: obj } };
+    return undefined;
+  }
+
+  /**
+   * `Cls.NAME` (or an instance's `obj.NAME` that no method sets): the value assigned to NAME in the class body
+   * (`MASK_VALUE = -1e9`, a dataclass field's default `mask_value: float = -1e9`), in this class or a base; a
+   * class of another workspace file is asked there. Undefined when the body assigns nothing under that name.
+   */
+  classBodyValue(cls: ClassInfo, name: string, seen?: Set<ClassInfo>): AValue | undefined {
+    const owner = this.ownerOf(cls.scope);
+    if (owner !== this) return owner ? attributeAcrossFiles(this, cls, name, 'body') : undefined;
+    if (seen?.has(cls)) return undefined;
+    const defs = (cls.scope.envAtEnd.get(name) ?? []).filter((d) => d.value !== undefined && d.kind !== 'import');
+    if (defs.length > 0) return joinAll(defs.map((d) => this.evalDef(d, this.defaultCtx(cls.scope))));
+    seen ??= new Set<ClassInfo>();
+    seen.add(cls);
+    for (const base of this.baseClasses(cls)) {
+      const v = this.classBodyValue(base, name, seen);
+      if (v) return v;
+    }
     return undefined;
   }
 
@@ -906,7 +938,7 @@ export class Evaluator {
     return this.tensorFromName(name, ann);
   }
 
-  /** `cache: ContiguousCache` / `Optional[KVCache]` where the class is defined in this file. */
+  /** `cache: ContiguousCache` / `Optional[KVCache]` where the class is defined in this file or imported from a workspace file. */
   private annotatedClass(nameNode: PyNode): ClassInfo | undefined {
     const annotation = nameNode.parent ? childByField(nameNode.parent, 'type') : undefined;
     if (!annotation) return undefined;
@@ -914,6 +946,11 @@ export class Evaluator {
     if (!m) return undefined;
     const defs = this.sr.module.envAtEnd.get(m[1] ?? '');
     const d = defs && defs.length === 1 ? defs[0] : undefined;
+    if (d?.kind === 'import' && this.link) {
+      // A class imported from another workspace file (`cfg: AttnConfig` from config.py).
+      const v = this.evalDef(d, this.defaultCtx(this.sr.module));
+      return v.kind === 'class' ? v.cls : undefined;
+    }
     return d?.kind === 'classdef' ? d.defines?.classInfo : undefined;
   }
 
@@ -1227,12 +1264,13 @@ export class Evaluator {
   }
 
   /** Calls a lambda/function value with already evaluated arguments (map(lambda t: ..., (q, k, v))). */
-  callWithValues(fn: AValue, values: AValue[], call: PyNode, ctx: Ctx): AValue {
+  callWithValues(fn: AValue, values: AValue[], call: PyNode, ctx: Ctx, keywords?: CallArgs['keywords']): AValue {
     if (fn.kind !== 'function' || !fn.fn) return UNKNOWN;
     const scope = fn.fn.scope;
-    const noArgs: CallArgs = { positional: [], keywords: new Map(), hasSplat: false, list: undefined };
+    // Keyword arguments, when given, are nodes of this file read in ctx (`partial(collate, pad_id=0)`'s).
+    const noArgs: CallArgs = { positional: [], keywords: keywords ?? new Map(), hasSplat: false, list: undefined };
     if (!this.owns(scope)) return callAcrossFiles(this, scope, call, noArgs, ctx, fn.fn.self, values);
-    const c = this.callContext(scope, call, { positional: [], keywords: new Map(), hasSplat: false, list: undefined }, ctx, fn.fn.self, values);
+    const c = this.callContext(scope, call, noArgs, ctx, fn.fn.self, values);
     if (!c) return UNKNOWN;
     return this.returnValue(scope, c);
   }

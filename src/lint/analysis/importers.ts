@@ -5,18 +5,24 @@
 import { precisionEvidenceAt, sourcePrecision, type PrecisionEvidence } from './precision';
 import { dirOf, moduleBases, moduleFile, type ModuleLink, type WorkspaceFiles } from './workspace';
 
-/** Files looked at, at most, per lint (the directory of the linted file and those above it). */
+/** Files looked at, at most, per lint (the directory of the linted file, those above it and beside those). */
 const MAX_CANDIDATES = 200;
+/** Directories beside the linted file's and its parents' that are listed, at most, per lint (a monorepo's root). */
+const MAX_SIBLING_DIRS = 64;
 
 export interface ImporterFacts {
   /** Modules named by the file's import statements: [level, dotted parts, imported names]. */
   readonly imports: readonly { level: number; parts: string[]; names: string[] }[];
   readonly precision: PrecisionEvidence;
   readonly at?: { line: number; column: number };
+  /** The file turns autocast off somewhere (`autocast(enabled=False)`): what it calls runs in float32 there. */
+  readonly autocastOff?: boolean;
 }
 
-const FROM_IMPORT = /^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+\(?([\w, \t]+)/gm;
+const FROM_IMPORT = /^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+\(?([\w, \t]+|\*)/gm;
 const PLAIN_IMPORT = /^[ \t]*import[ \t]+([\w.]+(?:[ \t]+as[ \t]+\w+)?(?:[ \t]*,[ \t]*[\w.]+(?:[ \t]+as[ \t]+\w+)?)*)/gm;
+
+const AUTOCAST_OFF = /autocast\s*\([^)]*\benabled\s*=\s*False\b/;
 
 export function readFacts(source: string): ImporterFacts {
   const imports: { level: number; parts: string[]; names: string[] }[] = [];
@@ -35,7 +41,8 @@ export function readFacts(source: string): ImporterFacts {
   }
   const precision = sourcePrecision(source);
   const at = precision.fp16 || precision.bf16 ? precisionEvidenceAt(source) : undefined;
-  return { imports, precision, ...(at ? { at } : {}) };
+  const autocastOff = AUTOCAST_OFF.test(source);
+  return { imports, precision, ...(at ? { at } : {}), ...(autocastOff ? { autocastOff } : {}) };
 }
 
 /** Facts of the files a lint has looked at (each file's version is asked once per lint, not once per question). */
@@ -62,24 +69,86 @@ export function importsFile(files: WorkspaceFiles, importer: string, facts: Impo
 }
 
 /**
- * Half-precision evidence from a workspace file that imports the linted one (its directory and those above),
- * or undefined. The file read is noted as a dependency of the lint.
+ * The files that may import the linted one, nearest first: its directory and those above it, then the
+ * directories beside those (`scripts/` next to `models/`) when the workspace can list directories; at most
+ * MAX_CANDIDATES, once per lint.
  */
-export function importerPrecision(link: ModuleLink): PrecisionEvidence | undefined {
+function candidates(link: ModuleLink): readonly string[] {
+  const known = candidatesPerLint.get(link);
+  if (known) return known;
   const files = link.workspace.files;
-  if (!files.listPython) return undefined;
-  let seen = 0;
+  const out: string[] = [];
+  const ancestors: string[] = [];
   for (let dir = dirOf(link.path); ; dir = dirOf(dir)) {
-    for (const candidate of files.listPython(dir)) {
-      if (candidate === link.path || ++seen > MAX_CANDIDATES) continue;
-      const facts = factsOf(link, candidate);
-      if (!facts || (!facts.precision.fp16 && !facts.precision.bf16) || !facts.at) continue;
-      if (!importsFile(files, candidate, facts, link.path)) continue;
-      link.deps.set(candidate, files.version(candidate));
-      return { fp16: facts.precision.fp16, bf16: facts.precision.bf16, from: { path: candidate, line: facts.at.line, column: facts.at.column } };
-    }
-    if (dir === '') return undefined;
+    ancestors.push(dir);
+    if (dir === '') break;
   }
+  const add = (dir: string): void => {
+    for (const f of files.listPython?.(dir) ?? []) if (f !== link.path && out.length < MAX_CANDIDATES) out.push(f);
+  };
+  for (const dir of ancestors) add(dir);
+  if (files.listDirs) {
+    let listed = 0;
+    for (const dir of ancestors) {
+      for (const sibling of files.listDirs(dir)) {
+        if (out.length >= MAX_CANDIDATES || ++listed > MAX_SIBLING_DIRS) break;
+        if (!ancestors.includes(sibling)) add(sibling);
+      }
+    }
+  }
+  candidatesPerLint.set(link, out);
+  return out;
+}
+
+const candidatesPerLint = new WeakMap<ModuleLink, readonly string[]>();
+
+/** The module name every import of a file spells (`masks` for pkg/masks.py, `pkg` for pkg/__init__.py). */
+function moduleNameOf(path: string): string | undefined {
+  const stem = path.replace(/\.py$/, '').split('/');
+  return stem[stem.length - 1] === '__init__' ? stem[stem.length - 2] : stem[stem.length - 1];
+}
+
+/** Whether `candidate` (with its facts) imports one of `targets`: a test on the names first, then the resolution. */
+function importsAny(files: WorkspaceFiles, candidate: string, facts: ImporterFacts, targets: readonly string[]): boolean {
+  for (const target of targets) {
+    const name = moduleNameOf(target);
+    if (name === undefined || !facts.imports.some((i) => i.parts.includes(name) || i.names.includes(name) || i.names.includes('*'))) continue;
+    if (importsFile(files, candidate, facts, target)) return true;
+  }
+  return false;
+}
+
+/** Files between the linted one and the file that sets half precision, at most (model ← layers ← net ← train). */
+const MAX_CHAIN = 3;
+
+/**
+ * Half-precision evidence from a workspace file that imports the linted one, directly or through a chain of up
+ * to MAX_CHAIN importing files (a trainer importing the network that imports the attention module), found in
+ * the linted file's directory, those above it and the directories beside those; or undefined. A file of the
+ * chain that turns autocast off (`autocast(enabled=False)`, the attention run in float32) stops it there, the
+ * linted file too. The files read are noted as dependencies of the lint.
+ */
+export function importerPrecision(link: ModuleLink, source: string): PrecisionEvidence | undefined {
+  const files = link.workspace.files;
+  if (!files.listPython || AUTOCAST_OFF.test(source)) return undefined;
+  const pool = candidates(link);
+  const reached = new Set<string>([link.path]);
+  let frontier: string[] = [link.path];
+  for (let hop = 0; hop < MAX_CHAIN && frontier.length > 0; hop++) {
+    const next: string[] = [];
+    for (const candidate of pool) {
+      if (reached.has(candidate)) continue;
+      const facts = factsOf(link, candidate);
+      if (!facts || !importsAny(files, candidate, facts, frontier)) continue;
+      reached.add(candidate);
+      link.deps.set(candidate, files.version(candidate));
+      if ((facts.precision.fp16 || facts.precision.bf16) && facts.at)
+        return { fp16: facts.precision.fp16, bf16: facts.precision.bf16, from: { path: candidate, line: facts.at.line, column: facts.at.column } };
+      if (!facts.autocastOff) next.push(candidate);
+    }
+    frontier = next;
+  }
+  return undefined;
 }
 
 /** Workspace files (its directory and those above) that import the linted file, at most `max`; each noted as a dependency. */

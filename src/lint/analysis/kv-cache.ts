@@ -33,6 +33,8 @@ export function isGrowingState(ev: Evaluator, piece: PyNode, concat: PyNode, sco
   const attr = childByField(u, 'attribute');
   if (!obj || !attr || obj.type !== 'identifier' || ev.text(obj) !== scope.selfName) return false;
   for (const d of ev.classAttrDefs(cls, `self.${ev.text(attr)}`)) {
+    // A base class of another file sets it: its nodes and offsets are that file's, never this concatenation.
+    if (!ev.owns(d.scope)) continue;
     let value = d.value ? unparen(d.value) : undefined;
     if (value && d.path.length === 1 && (value.type === 'expression_list' || value.type === 'tuple')) value = namedChildren(value)[d.path[0] ?? -1];
     else if (d.path.length > 0) continue;

@@ -597,9 +597,19 @@ export function evalAttributeOf(ev: Evaluator, obj: AValue, attr: string, node: 
     if (/^(math|numpy|torch)\.pi$/.test(q)) return number({ num: Math.PI });
     return { kind: 'module', qname: q };
   }
+  // `Consts.MASK_VALUE`: a class attribute assigned in the class body (here or in another workspace file).
+  if (obj.kind === 'class' && obj.cls) {
+    const b = ev.classBodyValue(obj.cls, attr);
+    if (b && b.kind !== 'function' && b.kind !== 'unknown') return b;
+  }
   if (obj.kind === 'object') {
     const a = ev.attributeOfObject(obj, attr);
     if (a) return a;
+    // A dataclass field's default or a class constant read through an instance (`cfg.mask_value`): a constructor may
+    // pass another value, so only a fill value is taken from it (a flag's or a scale's default says nothing of the
+    // instance: `use_qk_norm: bool = False` in a flax module is set by whoever builds it).
+    const b = obj.object ? ev.classBodyValue(obj.object.cls, attr) : undefined;
+    if (b?.kind === 'number' && b.num !== undefined && (b.num <= -1e4 || !Number.isFinite(b.num))) return b;
     const field = obj.object ? ev.classField(obj.object.cls, attr) : undefined;
     if (field) return field;
     const dim = dimOfName(attr);
@@ -1073,7 +1083,8 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
     case 'type_as':
     case 'astype': {
       const out = mutable(t);
-      const dt = a0 ? dtypeOfValue(val(ev, c, a0)) : dtypeKwarg(ev, c);
+      // `.to(dtype)`, `.to(device, dtype)`, `.to(device, dtype=...)`, `.to(dtype=...)`.
+      const dt = (a0 ? dtypeOfValue(val(ev, c, a0)) : undefined) ?? (m === 'to' && a1 ? dtypeOfValue(val(ev, c, a1)) : undefined) ?? dtypeKwarg(ev, c);
       if (m === 'type_as' && a0) {
         const other = val(ev, c, a0);
         if (other.dtype) out.dtype = other.dtype;

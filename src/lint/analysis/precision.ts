@@ -6,7 +6,7 @@ import { msg, type MessageParts } from '../message';
 import { PHRASES } from './phrases';
 
 export interface PrecisionEvidence {
-  /** The file runs (some of) its code in float16: .half(), torch.float16, fp16 flags, CUDA autocast without a dtype, GradScaler, apex amp, Lightning precision=16. */
+  /** The file runs (some of) its code in float16: .half(), torch.float16, fp16 flags (not one set to False: `fp16=False`, `fp16: bool = False`), CUDA autocast without a dtype, GradScaler, apex amp, Lightning precision=16. */
   readonly fp16: boolean;
   /** The file runs (some of) its code in bfloat16. */
   readonly bf16: boolean;
@@ -51,10 +51,10 @@ function stripComments(src: string): string {
 }
 
 const FP16_CODE =
-  /\.half\(\)|(?<![A-Za-z])float16|torch\.half\b|\bfp16\b|GradScaler|\bamp\.(?:initialize|scale_loss)|from\s+apex\s+import\s+amp|\bopt_level\b|precision\s*=\s*(?:16\b|["']16(?:-mixed|-true)?["'])|["']16-mixed["']/;
+  /\.half\(\)|(?<![A-Za-z])float16|torch\.half\b|\bfp16\b(?!\s*(?::\s*bool\s*)?=\s*(?:False|None|0)\b)|GradScaler|\bamp\.(?:initialize|scale_loss)|from\s+apex\s+import\s+amp|\bopt_level\b|precision\s*=\s*(?:16\b|["']16(?:-mixed|-true)?["'])|["']16-mixed["']/;
 /** Flags that say "mixed/half precision" without saying which half: float16 unless the file names bfloat16. */
 const HALF_FLAG_CODE = /use_amp|\bamp\.(?!autocast\b)|\bmixed_precision\b|half_precision/;
-const BF16_CODE = /bfloat16|\bbf16\b|["']bf16-(?:mixed|true)["']/;
+const BF16_CODE = /bfloat16|\bbf16\b(?!\s*(?::\s*bool\s*)?=\s*(?:False|None|0)\b)|["']bf16-(?:mixed|true)["']/;
 /** What the authors wrote in comments and docstrings: "runs in fp16", "--fp16", "half precision", "mixed precision". */
 const FP16_PROSE = /--fp16\b|\bfp16\b|\bfloat16\b|half[- ]precision|mixed[- ]precision|autocast/i;
 

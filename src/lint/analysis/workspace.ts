@@ -25,6 +25,12 @@ export interface WorkspaceFiles {
    * it, evidence in files that import the linted one (a trainer's fp16 settings) is not looked for.
    */
   listPython?(dir: string): readonly string[];
+  /**
+   * The directories directly in a directory ('' is the root), as workspace-relative paths, without hidden ones
+   * and those that hold no project code (virtual environments, caches, node_modules). Optional: without it,
+   * importers in sibling directories (`scripts/train.py` for `models/attn.py`) are not looked for.
+   */
+  listDirs?(dir: string): readonly string[];
 }
 
 /** Files larger than this are not analysed as imported modules (generated code, data dumps). */

@@ -25,6 +25,8 @@ const T = defineTemplates({
     'The fill {0} is (close to) zero: softmax still gives the masked positions about as much weight as the others. Fill with a large negative number (torch.finfo(x.dtype).min).',
   minusInfEmptyRows:
     '{0} fills positions masked by {1}, and {2}: softmax of a row of -inf is NaN. Use a finite fill (torch.finfo(x.dtype).min) or guard fully masked rows.',
+  infTimesMask:
+    '{0} multiplies the mask {1}: where the mask is 0, 0 × inf is NaN, so the positions it keeps become NaN as well and softmax returns NaN rows. Multiply by a finite value (torch.finfo(x.dtype).min) instead.',
   fillDefinedHere: 'the fill {0} is defined here',
   normalisesFilled: '{0} normalises the filled scores here',
   finfoFix: 'Fill with {0} (changes values)',
@@ -45,7 +47,7 @@ export const ATT007: Rule = {
     docs: {
       summary: 'Mask fill values that overflow float16 or bfloat16, fills that do not mask, or -inf fills where a fully masked row makes NaN.',
       whatItDoes:
-        'Checks the value written into masked positions (`masked_fill`, `torch.where` (including a choice of the scores against a constant, `torch.where(keep, scores, 0.0)`), index assignment, `mask * -1e9`, `torch.full_like(x, v)`, `torch.ones_like(x) * v`, a bias `torch.zeros_like(scores).masked_fill(mask, v)`). Scores computed from float32 copies (`q.float() @ k.float().transpose(-2, -1)`, an einsum of float32 operands, `.float()`/`.to(torch.float32)` on the scores) are float32, where -1e9 fits. In a file that runs in float16 (`.half()`, `torch.float16`, CUDA `autocast` without a dtype, `GradScaler`, apex amp, fp16 flags, Lightning `precision="16-mixed"`), or that a workspace file running in float16 imports (a trainer; the message names it), a finite fill below float16\'s minimum of -65504 (`-1e9`, `-1e10`, `-float("1e9")`, `torch.finfo(torch.float32).min`) is reported; in a file that runs in bfloat16 (`torch.bfloat16`, bf16 flags, `autocast(dtype=torch.bfloat16)`), only fills below bfloat16\'s minimum (float32\'s minimum) are, since -1e9 fits there. A fill on attention scores that does not mask at all is reported whatever the precision: zero, a tiny negative number (`-1e-9`, a typo for `-1e9`), or a positive one (`-float("-inf")` is +inf). A `-inf` fill is reported when the mask can hide every key of a row: a causal mask that also hides the diagonal (`triu(ones)` without `diagonal=1`), or padding that varies along the query axis (`pad.unsqueeze(-1)`, an outer product of padding masks).',
+        'Checks the value written into masked positions (`masked_fill`, `torch.where` (including a choice of the scores against a constant, `torch.where(keep, scores, 0.0)`), index assignment, `mask * -1e9`, `torch.full_like(x, v)`, `torch.ones_like(x) * v`, a bias `torch.zeros_like(scores).masked_fill(mask, v)`). Scores computed from float32 copies (`q.float() @ k.float().transpose(-2, -1)`, an einsum of float32 operands, `.float()`/`.to(torch.float32)`/`.to(device, torch.float32)` on the scores) are float32, where -1e9 fits, and so is a fill in a branch that runs only for float32 data (the `else` of `if x.dtype == torch.float16:`, an `elif x.dtype == torch.float32:`, `if x.dtype != torch.float16:`). In a file that runs in float16 (`.half()`, `torch.float16`, CUDA `autocast` without a dtype, `GradScaler`, apex amp, fp16 flags, Lightning `precision="16-mixed"`), or that a workspace file running in float16 imports (a trainer; the message names it), a finite fill below float16\'s minimum of -65504 (`-1e9`, `-1e10`, `-float("1e9")`, `torch.finfo(torch.float32).min`) is reported; in a file that runs in bfloat16 (`torch.bfloat16`, bf16 flags, `autocast(dtype=torch.bfloat16)`), only fills below bfloat16\'s minimum (float32\'s minimum) are, since -1e9 fits there. A fill on attention scores that does not mask at all is reported whatever the precision: zero, a tiny negative number (`-1e-9`, a typo for `-1e9`), or a positive one (`-float("-inf")` is +inf). A `-inf` fill is reported when the mask can hide every key of a row: a causal mask that also hides the diagonal (`triu(ones)` without `diagonal=1`), or padding that varies along the query axis (`pad.unsqueeze(-1)`, an outer product of padding masks). A 0/1 mask multiplied by -inf to build an additive mask (`(1 - keep) * float("-inf")`) is always reported: 0 × inf is NaN, so every kept position is NaN.',
       whyIsThisBad:
         '`masked_fill` with -1e9 on a float16 tensor raises "value cannot be converted to type at::Half without overflow", and under autocast additive masks overflow to -inf. A row whose every entry is -inf goes through softmax as exp(-inf - (-inf)) = NaN, and the NaN spreads through the rest of the network on the next step.',
       example: `pad_mask = input_ids == pad_id  # (B, T), True at padding
@@ -59,7 +61,7 @@ weights = scores.softmax(dim=-1)`,
       whereReported:
         'At the fill value, the use (at the call when the fill is a name). Related locations: where the file shows that it runs in float16 or bfloat16 (`.half()`, `autocast(...)`, a flag), where the mask being filled is built, and the softmax that normalises the filled scores.',
       fixSafety:
-        'The fix replaces the fill with `torch.finfo(x.dtype).min`, which fits every float dtype and keeps fully masked rows finite (uniform instead of NaN). It changes values, so it is offered as an unsafe quick fix and never applied by a fix-all.',
+        "The fix replaces the fill with `torch.finfo(x.dtype).min`, which fits every float dtype and keeps fully masked rows finite (uniform instead of NaN). It changes values, so it is offered as an unsafe quick fix and never applied by a fix-all. It is not offered for a number that is subtracted (`scores - 1e9 * mask`), where finfo's minimum would add a huge value, nor for a mask multiplied by -inf.",
       references: [
         { title: 'torch.finfo', url: 'https://pytorch.org/docs/stable/type_info.html#torch.finfo' },
         { title: 'PyTorch issue: NaN from fully masked rows in attention', url: 'https://github.com/pytorch/pytorch/issues/41508' },
@@ -145,11 +147,37 @@ weights = scores.softmax(dim=-1)`,
       return site.fillNode;
     }
 
+    /**
+     * The fill sits in a branch that runs only for float32 (or wider) data: the `else` (or a later `elif`) of
+     * `if x.dtype == torch.float16:` (or `in (torch.float16, torch.bfloat16)`), the body of
+     * `if x.dtype != torch.float16:` or of `if x.dtype == torch.float32:` / `elif dtype == torch.float32:`.
+     */
+    function float32Branch(node: PyNode): boolean {
+      for (let child = node, p = node.parent; p; child = p, p = p.parent) {
+        if (p.type === 'function_definition') return false;
+        if (p.type !== 'if_statement' && p.type !== 'elif_clause') continue;
+        // Going up from an `elif` arm or the `else:`, the `if` before them did not hold.
+        const inElse = child.type === 'else_clause' || child.type === 'elif_clause';
+        const t = p.children
+          .filter((c) => c.field === 'condition')
+          .map((c) => ctx.text(c))
+          .join(' ')
+          .replace(/\s+/g, ' ');
+        const half = /\bdtype (==|is|in) .*\b(float16|half|bfloat16)\b/.test(t);
+        const notHalf = /\bdtype (!=|is not|not in) .*\b(float16|half|bfloat16)\b/.test(t);
+        const full = /\bdtype (==|is|in) .*\b(float32|float|float64|double)\b/.test(t) && !half;
+        if ((half && inElse) || ((notHalf || full) && !inElse)) return true;
+      }
+      return false;
+    }
+
     function explicitlyFloat32(v: AValue): boolean {
       return v.dtype === 'float32' || v.dtype === 'float64';
     }
 
     function finfoFix(site: FillSite): FixSpec | undefined {
+      // `scores - mask * 1e9`: the written number is subtracted, so finfo's minimum there would add a huge value.
+      if (site.subtracted) return undefined;
       const t = site.targetNode ? unparen(site.targetNode) : undefined;
       if (!t || (t.type !== 'identifier' && t.type !== 'attribute')) return undefined;
       if (!ev.file.importsTorch) return undefined;
@@ -171,7 +199,7 @@ weights = scores.softmax(dim=-1)`,
         const finite = fill.num !== undefined && Number.isFinite(fill.num);
         const belowFp32 = (finite && fill.num < BF16_MIN) || (!fill.finfoMax && (fill.finfo === 'float32' || fill.finfo === 'float64'));
         const belowFp16 = belowFp32 || (finite && fill.num < FP16_MIN);
-        if (!explicitlyFloat32(target)) {
+        if (!explicitlyFloat32(target) && !float32Branch(site.node)) {
           // The narrowest precision the file runs in whose range the fill is below.
           const which = belowFp16 && ev.precision.fp16 ? 'fp16' : belowFp32 && ev.precision.bf16 ? 'bf16' : undefined;
           if (which) {
@@ -198,6 +226,16 @@ weights = scores.softmax(dim=-1)`,
             message: msg(template, fillText),
             fix: finfoFix(site),
             related: softmaxOf(site),
+          });
+          return;
+        }
+        // 1c. A 0/1 mask multiplied by ±inf (`(1 - keep) * float('-inf')`): 0 × inf is NaN at every kept position.
+        if (site.how === 'add' && fill.num === -Infinity && site.maskNode) {
+          reported.add(site.fillNode.id);
+          ctx.report({
+            node: location(site),
+            message: msg(T.infTimesMask, fillText, quote(ctx.text(site.maskNode), 40)),
+            related: [...maskBuilt(ev, site.mask?.mask), ...softmaxOf(site)],
           });
           return;
         }

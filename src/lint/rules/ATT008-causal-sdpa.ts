@@ -82,7 +82,9 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
       while (fn && fn.type !== 'function_definition') fn = fn.parent;
       const scope = ev.sr.scopes.find((s) => s.node === fn);
       if (!obj || !attr || !scope?.ownerClass || !scope.selfName || ctx.text(obj) !== scope.selfName) return undefined;
-      return ev.classAttrDefs(scope.ownerClass, `self.${ctx.text(attr)}`);
+      const defs = ev.classAttrDefs(scope.ownerClass, `self.${ctx.text(attr)}`);
+      // Set by a base class of another file: its nodes are not this file's to read.
+      return defs.every((d) => ev.owns(d.scope)) ? defs : undefined;
     }
 
     /** 'true' for a literal True; 'maybe' for a flag that can be True; undefined when provably False/None. */

@@ -2,6 +2,7 @@
 // where a scale or the keys were defined, the softmax, the product with the values, the cache concatenation).
 // Each helper returns RelatedSpec entries (or nothing) for a rule's report; the engine turns them into
 // positions and drops those inside the finding's own range.
+import { classConstantDefs, foreignFileOf } from '../analysis/cross-file';
 import { liveInCtx } from '../analysis/flags';
 import type { Evaluator } from '../analysis/evaluator';
 import type { Ctx } from '../analysis/facts';
@@ -66,6 +67,8 @@ export function definitions(ev: Evaluator, node: PyNode | undefined, ctx: Ctx, m
   if (!node) return [];
   const u = unparen(node);
   let targets: PyNode[] = [];
+  // Attributes set by a base class, or class constants, of another workspace file: placed in that file.
+  let file: RelatedSpec['file'];
   if (u.type === 'identifier') {
     // Only those that can reach the read in this context (an `if` arm known not to run here sets nothing).
     targets = liveInCtx(ev, ev.resolve(u, ev.text(u)) ?? [], ctx)
@@ -75,8 +78,13 @@ export function definitions(ev: Evaluator, node: PyNode | undefined, ctx: Ctx, m
     const obj = childByField(u, 'object');
     const attr = childByField(u, 'attribute');
     const cls = ctx.scope.ownerClass;
-    if (obj && attr && cls && obj.type === 'identifier' && ev.text(obj) === 'self')
-      targets = ev.classAttrDefs(cls, `self.${ev.text(attr)}`).map((d) => statementOf(d.target));
+    const defs =
+      obj && attr && cls && obj.type === 'identifier' && ev.text(obj) === 'self'
+        ? ev.classAttrDefs(cls, `self.${ev.text(attr)}`)
+        : // `Consts.MASK_VALUE`: its assignment in the class body (here or in another workspace file).
+          classConstantDefs(ev, obj, attr, ctx);
+    file = foreignFileOf(ev, defs);
+    targets = defs.map((d) => statementOf(d.target));
   }
   const name = ev.text(u);
   const seen = new Set<number>();
@@ -84,7 +92,11 @@ export function definitions(ev: Evaluator, node: PyNode | undefined, ctx: Ctx, m
   for (const t of targets) {
     if (seen.has(t.id) || out.length >= max) continue;
     seen.add(t.id);
-    out.push({ node: t, message: t.type === 'identifier' && isParameter(t) ? msg(T.nameComesInAsParameter, quote(name, 30)) : message(name) });
+    out.push({
+      node: t,
+      message: t.type === 'identifier' && isParameter(t) ? msg(T.nameComesInAsParameter, quote(name, 30)) : message(name),
+      ...(file ? { file } : {}),
+    });
   }
   return out;
 }
@@ -107,8 +119,10 @@ function isParameter(n: PyNode): boolean {
 
 /** Where the file shows that it runs in float16 or bfloat16 (`.half()`, `autocast(...)`, a GradScaler, an fp16 flag). */
 export function precisionShown(ev: Evaluator, which: 'fp16' | 'bf16'): RelatedSpec | undefined {
-  // Once per file: every fill finding of a large file asks the same.
-  const at = ev.file.perNode(`precision source ${which}`, ev.tree.root, () => precisionSource(ev.tree.source, which));
+  // Once per file: every fill finding of a large file asks the same. Set by a file that imports this one: that
+  // place is linked with its path (engine.ts: linkForeignEvidence), and a mention of fp16 in this file's comments
+  // is not where it is set.
+  const at = ev.precision.from ? undefined : ev.file.perNode(`precision source ${which}`, ev.tree.root, () => precisionSource(ev.tree.source, which));
   if (!at) return undefined;
   return { node: at, message: msg(which === 'fp16' ? T.runsInFloat16 : T.runsInBfloat16, quote(ev.tree.source.slice(at.start, at.end), 40)) };
 }

@@ -47,6 +47,8 @@ export interface RelatedSpec {
   /** A syntax node, or any UTF-16 range of the module's source. */
   node: { readonly start: number; readonly end: number };
   message: MessageParts;
+  /** When the range is in another workspace file (a base class's `self.scale = ...`): that file's path and text. */
+  file?: { readonly path: string; readonly source: string };
 }
 
 export interface Report {

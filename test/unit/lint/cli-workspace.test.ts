@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { runCli } from '../../../src/cli/main';
 import { collectFiles, lintFiles, workspaceLinter } from '../../../src/cli/lint';
+import { diskWorkspace } from '../../../src/cli/lint-workspace';
 
 const UTILS = (cmp: string) => `import torch
 
@@ -91,5 +92,41 @@ describe('attention-inspector lint DIR (a workspace)', function () {
         },
       ],
     );
+  });
+});
+
+describe('diskWorkspace: directories beside the linted file (for importers in sibling directories)', () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'lint-dirs-'));
+    for (const d of ['models', 'scripts', '.venv', 'node_modules', '__pycache__', 'models/layers']) mkdirSync(join(dir, d), { recursive: true });
+    writeFileSync(join(dir, 'models', '__init__.py'), '');
+    writeFileSync(
+      join(dir, 'models', 'attention.py'),
+      `import torch
+
+
+def attend(q, k, v, mask):
+    scores = q @ k.transpose(-2, -1) / q.size(-1) ** 0.5
+    scores = scores.masked_fill(mask == 0, -1e9)
+    return torch.softmax(scores, dim=-1) @ v
+`,
+    );
+    writeFileSync(join(dir, 'scripts', 'train.py'), 'from models.attention import attend\n\nscaler = torch.cuda.amp.GradScaler()\n');
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('lists project directories only (no hidden ones, caches, node_modules), and the CLI finds the trainer in scripts/', async () => {
+    const ws = diskWorkspace(dir, { snapshot: true });
+    assert.deepEqual(ws.listDirs?.(''), ['models', 'scripts']);
+    assert.deepEqual(ws.listDirs?.('models'), ['models/layers']);
+    const r = await run('lint', '--format', 'json', dir);
+    const found = (JSON.parse(r.out) as { path: string; line: number; code: string; related?: { path: string; line: number }[] }[]).map((f) => [
+      relative(dir, f.path),
+      f.line,
+      f.code,
+      (f.related ?? []).map((x) => `${relative(dir, x.path)}:${x.line}`),
+    ]);
+    assert.deepEqual(found, [[join('models', 'attention.py'), 6, 'ATT007', [`${join('scripts', 'train.py')}:3`]]]);
   });
 });
