@@ -396,7 +396,7 @@ function divide(ev: Evaluator, lv: AValue, rv: AValue, _l: PyNode | undefined, r
   // Renormalisation: w / w.sum(dim, keepdim=True)
   if (rv.reduced && rv.reduced.kind === 'sum') {
     const of = rv.reduced.of;
-    if (lv.expOfScores && of.expOfScores === lv.expOfScores) return handSoftmax(ev, lv, rv, node, ctx);
+    if (lv.expOfScores && of.expOfScores === lv.expOfScores && sumBroadcastsBack(rv, of)) return handSoftmax(ev, lv, rv, node, ctx);
     if (lv.attn && lv.attn.stage === 'weights' && of.attn?.softmax?.site === lv.attn.softmax?.site) {
       return renormalise(ev, lv, typeof rv.reduced.axis === 'number' ? negAxis(rv.reduced.axis, lv.ndim) : undefined, ctx);
     }
@@ -743,6 +743,17 @@ function softmax(
 }
 
 /** exp(x) / exp(x).sum(axis, keepdims=True): a hand-written softmax over `axis`. */
+/**
+ * The sum of exp(x) divides exp(x) along the axis it summed: it kept that axis (keepdim), or it dropped the leading
+ * one, which broadcasting puts back in place. A sum over a later axis without keepdim lines up with the wrong axes
+ * (`e / e.sum(-1)` on (L, S) divides column j by row j's sum): that is no softmax. Unknown ranks are given the benefit.
+ */
+function sumBroadcastsBack(sum: AValue, of: AValue): boolean {
+  const axis = sum.reduced?.axis;
+  if (typeof axis !== 'number' || sum.ndim === undefined || of.ndim === undefined || sum.ndim === of.ndim) return true;
+  return sum.ndim === of.ndim - 1 && (axis === 0 || axis === -of.ndim);
+}
+
 function handSoftmax(ev: Evaluator, num: AValue, den: AValue, node: PyNode, ctx: Ctx): AValue {
   const red = den.reduced!;
   const scores = num.expOfScores!;
