@@ -260,7 +260,22 @@ export function evalComparison(ev: Evaluator, node: PyNode, ctx: Ctx): AValue {
   if (op === 'is' || op === 'is not' || op === 'in' || op === 'not in') return { kind: 'bool' };
   const [a, b] = operands;
   if (!a || !b) return { kind: 'bool' }; // two operands (checked above)
-  return compare(ev, op, ev.eval(a, ctx), ev.eval(b, ctx), a, b);
+  const av = ev.eval(a, ctx);
+  const bv = ev.eval(b, ctx);
+  const switched = stringSwitch(op, av, bv, node);
+  if (switched) return switched;
+  return compare(ev, op, av, bv, a, b);
+}
+
+/**
+ * `mode == "scaled"` where both strings are known in this context (a literal, or what this call passed): a flag
+ * with that truth. A parameter with no caller in view (`unbound`) is not known, whatever its default.
+ */
+function stringSwitch(op: string, av: AValue, bv: AValue, node: PyNode): AValue | undefined {
+  if (op !== '==' && op !== '!=') return undefined;
+  if (av.kind !== 'string' || bv.kind !== 'string' || av.str === undefined || bv.str === undefined) return undefined;
+  if (av.unbound || bv.unbound || av.maybeNone || bv.maybeNone) return undefined;
+  return { kind: 'bool', truth: (av.str === bv.str) === (op === '=='), setAt: node };
 }
 
 function compare(ev: Evaluator, op: string, av: AValue, bv: AValue, a: PyNode, b: PyNode): AValue {
