@@ -1,6 +1,5 @@
 // ATT001: softmax over an axis that is not the key axis of the attention scores.
 import { torchImplicitSoftmaxDim } from '../analysis/apis';
-import { rootName } from '../analysis/ops';
 import type { MatmulSite, SoftmaxSite } from '../analysis/facts';
 import { axesOf, axisAt, negAxis, type AttnInfo } from '../analysis/values';
 import { alternatives, byNode, consumersOf, definingNames, hasRoles, normalisedDim, wasRenormalised, type Consumer } from './evidence';
@@ -243,14 +242,10 @@ out = weights @ v`,
      * each row normalised over the clusters, then transposed so that the clusters are the product's rows and the
      * features are pooled over the nodes. No product with values: one output row per cluster, as the softmax's axis says.
      */
-    function pooledByAssignment(c: Consumer, nd: number | undefined): boolean {
-      if (nd === undefined || c.normalised === nd || c.normalised !== -2 || c.contracted !== -1) return false;
-      const weightsLeft = c.site.a.attn?.softmax !== undefined && c.site.a.attn.stage === 'weights';
-      const other = weightsLeft ? c.site.b : c.site.a;
-      const otherNode = weightsLeft ? c.site.bNode : c.site.aNode;
-      if (!weightsLeft || other.role === 'value' || other.role === 'key' || other.role === 'query') return false;
-      const name = otherNode ? (rootName(ev, otherNode) ?? ev.text(otherNode)) : '';
-      return !/^v$|^v_|val|value/i.test(name);
+    function pooledByAssignment(c: Consumer, nd: number): boolean {
+      // The weights, moved so that their normalised axis is the rows, are the left operand; the right one is pooled.
+      if (c.normalised === nd || c.normalised !== -2 || c.contracted !== -1 || c.site.a.attn?.stage !== 'weights') return false;
+      return c.site.b.role === undefined;
     }
 
     /** Identifiers only (strings removed), so that neither prose nor an einsum spec can name a slot. */

@@ -19,6 +19,14 @@ const T = defineTemplates({
   divideFix: 'Divide the scores by sqrt({0}.shape[-1]) (changes the weights)',
 });
 
+/** A fused kernel told scale=1.0, with the nodes its report quotes. */
+interface UnitScaleCall {
+  readonly site: SdpaSite;
+  readonly scaleNode: PyNode;
+  readonly qNode: PyNode;
+  readonly kNode: PyNode;
+}
+
 /** Attention scores q·kᵀ whose query and keys are named (what the message and the fix quote). */
 type DotProductScores = AttnInfo & { readonly queryText: string; readonly keyText: string };
 
@@ -94,30 +102,33 @@ weights = scores.softmax(dim=-1)`,
         // scale=1.0 switches SDPA's own 1/sqrt(E) off: q and k must then be scaled by hand, in every context that
         // reaches the call (a helper whose caller passes a pre-scaled q is right; its own unbound reading is no evidence).
         for (const group of byNode(sdpaSites).values()) {
-          const [site] = group;
-          if (site && group.every(unitScaleUnscaled)) reportUnitScale(site);
+          const judged = group.map(unitScaleUnscaled);
+          const [first] = judged;
+          if (first && judged.every((j) => j !== undefined)) reportUnitScale(first);
         }
         reportUnscaledSoftmaxes();
       },
     };
 
-    function unitScaleUnscaled(site: SdpaSite): boolean {
-      if (!site.scaleNode || site.scale?.kind !== 'number' || site.scale.num !== 1) return false;
-      if (!site.qNode || !site.kNode || site.q.role !== 'query' || site.k.role !== 'key') return false;
-      return !(site.q.fromConv || site.q.normalized || site.k.normalized || !noScale(site.q) || !noScale(site.k));
+    /** The call, its scale=1.0 and its q and k, when q and k reach it unscaled in this context. */
+    function unitScaleUnscaled(site: SdpaSite): UnitScaleCall | undefined {
+      const { scaleNode, qNode, kNode } = site;
+      if (!scaleNode || site.scale?.kind !== 'number' || site.scale.num !== 1) return undefined;
+      if (!qNode || !kNode || site.q.role !== 'query' || site.k.role !== 'key') return undefined;
+      if (site.q.fromConv || site.q.normalized || site.k.normalized || !noScale(site.q) || !noScale(site.k)) return undefined;
+      return { site, scaleNode, qNode, kNode };
     }
 
-    function reportUnitScale(site: SdpaSite): void {
-      if (!site.scaleNode || !site.qNode || !site.kNode) return;
+    function reportUnitScale({ site, scaleNode, qNode, kNode }: UnitScaleCall): void {
       if (scaleOmittedOnPurpose(ev, site.node) || reported.has(site.node.id)) return;
       reported.add(site.node.id);
       ctx.report({
         node: site.node,
-        message: msg(T.sdpaUnitScale, apiName(site.display), ctx.text(site.scaleNode), quote(ctx.text(site.qNode), 20), quote(ctx.text(site.kNode), 20)),
+        message: msg(T.sdpaUnitScale, apiName(site.display), ctx.text(scaleNode), quote(ctx.text(qNode), 20), quote(ctx.text(kNode), 20)),
         related: [
-          ...factorDefinitions(ev, site.scaleNode, site.ctx, 1),
-          ...definitions(ev, site.qNode, site.ctx, (t) => msg(T.definedNoFactor, quote(t, 20))),
-          ...definitions(ev, site.kNode, site.ctx, (t) => msg(T.definedNoFactor, quote(t, 20))),
+          ...factorDefinitions(ev, scaleNode, site.ctx, 1),
+          ...definitions(ev, qNode, site.ctx, (t) => msg(T.definedNoFactor, quote(t, 20))),
+          ...definitions(ev, kNode, site.ctx, (t) => msg(T.definedNoFactor, quote(t, 20))),
         ],
       });
     }
