@@ -28,7 +28,7 @@ import { childByField, firstNamedChild, namedChildren, text, unparen, type PyNod
 import { canonicalQualifiedName } from './apis';
 import { maskFromDoc, namedShapes, paramDoc, trailingCommentShape } from './comments';
 import { splitByNoneGuards } from './none-guards';
-import { boolLiteral, boolOp, conditionalBranch, liveInCtx, noneComparison, noneTest, notValue, undecided } from './flags';
+import { boolLiteral, boolOp, armDeadInCtx, conditionalBranch, liveInCtx, noneComparison, noneTest, notValue, undecided } from './flags';
 import { Facts, type Ctx } from './facts';
 import { isStarred, rootName } from './call';
 import { dimOfName, isCacheName, isConfigName, isHeadCountName, isScaleName, isTokenIdsName, maskOfName, roleOfName } from './names';
@@ -1260,7 +1260,9 @@ export class Evaluator {
 
   returnValue(scope: Scope, ctx: Ctx): AValue {
     if (scope.returns.length === 0) return scope.kind === 'lambda' ? UNKNOWN : NONE;
-    return joinAll(scope.returns.map((r) => this.eval(r, ctx)));
+    // A `return` in an arm this call cannot take (`if kind == "query":` called with kind="key") returns nothing here.
+    const live = scope.returns.filter((r) => !armDeadInCtx(this, r, ctx));
+    return joinAll((live.length > 0 ? live : scope.returns).map((r) => this.eval(r, ctx)));
   }
 
   /** Calls a lambda/function value with already evaluated arguments (map(lambda t: ..., (q, k, v))). */

@@ -4,7 +4,7 @@
 import type { PyNode } from '../syntax/tree';
 import type { Framework, Polarity } from './apis';
 import type { Scope } from './scopes';
-import type { AValue, LayerInfo, ScaleOp } from './values';
+import { axisAt, type AValue, type LayerInfo, type ScaleOp } from './values';
 
 /** An evaluation context: a function evaluated with unknown parameters (default) or for one call site. */
 export interface Ctx {
@@ -181,6 +181,25 @@ export class Facts {
       this.formedIndex = { sites: this.softmax.length, byFormed };
     }
     return this.formedIndex.byFormed.get(formed) ?? [];
+  }
+
+  /**
+   * The stated sizes (source text) of the axes that the products formed at `formedAt` sum over: `d` of
+   * `q: (B, H, L, d)` times `k: (B, H, d, S)`, `D` of `einsum("bhdl,bhds->bhls", q, k)` with `q: (B, H, D, L)`.
+   */
+  contractedSizes(formedAt: PyNode | undefined): Set<string> {
+    const out = new Set<string>();
+    for (const m of this.matmul) {
+      if (m.node !== formedAt) continue;
+      for (const [v, axis] of [
+        [m.a, m.contractA],
+        [m.b, m.contractB],
+      ] as const) {
+        const t = axis === undefined ? undefined : axisAt(v, axis)?.sizeText;
+        if (t) out.add(t);
+      }
+    }
+    return out;
   }
 
   /** Matmul/einsum sites whose operand is the output of the softmax at this node (built once, after evaluation). */

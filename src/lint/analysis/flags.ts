@@ -100,8 +100,13 @@ export function conditionalBranch(host: FlagHost, node: PyNode, ctx: Ctx): PyNod
  * condition is known False, or an `elif`/`else` after a condition known True.
  */
 function deadInCtx(host: FlagHost, def: Def, ctx: Ctx): boolean {
-  let child: PyNode = def.target;
-  for (let p = def.target.parent; p; child = p, p = p.parent) {
+  return armDeadInCtx(host, def.target, ctx);
+}
+
+/** Whether the `if`/`elif`/`else` arms around a statement (a definition, a `return`) certainly do not run here. */
+export function armDeadInCtx(host: FlagHost, node: PyNode, ctx: Ctx): boolean {
+  let child: PyNode = node;
+  for (let p = node.parent; p; child = p, p = p.parent) {
     if (p.type === 'function_definition' || p.type === 'class_definition' || p.type === 'module' || p.type === 'lambda') return false;
     let ifNode: PyNode | undefined;
     let arm: PyNode | undefined;

@@ -260,7 +260,22 @@ export function evalComparison(ev: Evaluator, node: PyNode, ctx: Ctx): AValue {
   if (op === 'is' || op === 'is not' || op === 'in' || op === 'not in') return { kind: 'bool' };
   const [a, b] = operands;
   if (!a || !b) return { kind: 'bool' }; // two operands (checked above)
-  return compare(ev, op, ev.eval(a, ctx), ev.eval(b, ctx), a, b);
+  const av = ev.eval(a, ctx);
+  const bv = ev.eval(b, ctx);
+  const switched = stringSwitch(op, av, bv, node);
+  if (switched) return switched;
+  return compare(ev, op, av, bv, a, b);
+}
+
+/**
+ * `mode == "scaled"` where both strings are known in this context (a literal, or what this call passed): a flag
+ * with that truth. A parameter with no caller in view (`unbound`) is not known, whatever its default.
+ */
+function stringSwitch(op: string, av: AValue, bv: AValue, node: PyNode): AValue | undefined {
+  if (op !== '==' && op !== '!=') return undefined;
+  if (av.kind !== 'string' || bv.kind !== 'string' || av.str === undefined || bv.str === undefined) return undefined;
+  if (av.unbound || bv.unbound || av.maybeNone || bv.maybeNone) return undefined;
+  return { kind: 'bool', truth: (av.str === bv.str) === (op === '=='), setAt: node };
 }
 
 function compare(ev: Evaluator, op: string, av: AValue, bv: AValue, a: PyNode, b: PyNode): AValue {
@@ -611,7 +626,28 @@ export function setItemFill(ev: Evaluator, prev: AValue, target: PyNode, fillNod
   if (mask.mask && attentionTarget(ev, prev, childByField(target, 'value')))
     ev.facts.mask.push({ node: target, ctx, display: 'index assignment', param: 'index', expects: 'ignore', convention: 'fill', maskNode, mask });
   if (prev.attn?.stage === 'scores') return addOp(prev, { kind: 'mask', node: target, how: 'setitem', maskNode });
-  return prev;
+  return filledByIndex(ev, prev, target, mask) ?? prev;
+}
+
+/**
+ * An additive mask filled by index: `bias = zeros(L, L); bias[keep == 0] = -inf`, or a 0/1 mask overwritten where
+ * it selects itself (`m = tril(ones(L, L)); m[m == 0] = -inf; m[m == 1] = 0`). What it holds after the fill is 0
+ * (or the rest of a 0/1 mask, set to 0 next) and a large negative number: an additive mask, no longer a 0/1 one.
+ */
+function filledByIndex(ev: Evaluator, prev: AValue, target: PyNode, selector: AValue): AValue | undefined {
+  if (prev.kind !== 'tensor' || prev.attn) return undefined;
+  const base = childByField(target, 'value');
+  const sub = childrenByField(target, 'subscript')[0];
+  if (!base || !sub) return undefined;
+  const baseText = ev.text(unparen(base));
+  let selfSelected = false;
+  walk(sub, (n) => {
+    if (n.type === 'identifier' && ev.text(n) === baseText) selfSelected = true;
+  });
+  if (!(prev.mask && selfSelected) && !(prev.zeros && !prev.mask && selector.mask)) return undefined;
+  const builtFrom = selector.mask?.polarity;
+  const { polarity: _polarity, byName: _byName, nameSource: _nameSource, ...rest } = prev.mask ?? selector.mask!;
+  return { ...prev, zeros: undefined, mask: { ...rest, additive: true, dtype: 'float', ...(builtFrom ? { builtFrom } : {}) } };
 }
 
 /**

@@ -72,7 +72,21 @@ import {
   transposeValue,
   unsqueezeValue,
 } from './shape-ops';
-import { UNKNOWN, addOp, axesOf, joinAll, negAxis, number, tensor, type AValue, type AxisInfo, type DType, type MaskInfo, type ScaleOp } from './values';
+import {
+  UNKNOWN,
+  addOp,
+  axesOf,
+  joinAll,
+  negAxis,
+  number,
+  tensor,
+  type AValue,
+  type AxisInfo,
+  type DType,
+  type MaskInfo,
+  type MaskOp,
+  type ScaleOp,
+} from './values';
 
 export { rootName, type Call, dimOfShape, dropFirstAxis };
 
@@ -382,7 +396,7 @@ function divide(ev: Evaluator, lv: AValue, rv: AValue, _l: PyNode | undefined, r
   // Renormalisation: w / w.sum(dim, keepdim=True)
   if (rv.reduced && rv.reduced.kind === 'sum') {
     const of = rv.reduced.of;
-    if (lv.expOfScores && of.expOfScores === lv.expOfScores) return handSoftmax(ev, lv, rv, node, ctx);
+    if (lv.expOfScores && of.expOfScores === lv.expOfScores && sumBroadcastsBack(rv, of)) return handSoftmax(ev, lv, rv, node, ctx);
     if (lv.attn && lv.attn.stage === 'weights' && of.attn?.softmax?.site === lv.attn.softmax?.site) {
       return renormalise(ev, lv, typeof rv.reduced.axis === 'number' ? negAxis(rv.reduced.axis, lv.ndim) : undefined, ctx);
     }
@@ -432,6 +446,35 @@ function power(ev: Evaluator, lv: AValue, rv: AValue): AValue {
 }
 
 /**
+ * `scores * m + (1 - m) * fill` (TF ports of masked_fill): when every path of the scores ends in the product with m
+ * and `fill` is a masking number, the two terms together are `where(m, scores, fill)`: the product is replaced by a
+ * `where` mask of the sum. Undefined for anything else (`fill` not a large negative number, another mask than m).
+ */
+function blendFill(ev: Evaluator, scores: AValue, fillTerm: PyNode, node: PyNode, ctx: Ctx): AValue | undefined {
+  const alts = scores.ops;
+  if (!alts || alts.length === 0) return undefined;
+  const last = alts.map((a) => a[a.length - 1]);
+  const mul = last[0];
+  if (mul?.kind !== 'mask' || mul.how !== 'mul' || !mul.maskNode) return undefined;
+  if (!last.every((o) => o === mul)) return undefined;
+  const maskText = ev.text(unparen(mul.maskNode));
+  const product = unparen(fillTerm);
+  if (product.type !== 'binary_operator' || operatorText(ev.tree, product) !== '*') return undefined;
+  const sides = [childByField(product, 'left'), childByField(product, 'right')].map((n) => n && unparen(n));
+  const isOneMinusMask = (n: PyNode | undefined): boolean => {
+    if (n?.type !== 'binary_operator' || operatorText(ev.tree, n) !== '-') return false;
+    const one = childByField(n, 'left');
+    const m = childByField(n, 'right');
+    return !!one && !!m && ev.eval(one, ctx).num === 1 && ev.text(unparen(m)) === maskText;
+  };
+  const i = sides.findIndex(isOneMinusMask);
+  const fill = i < 0 ? undefined : sides[1 - i];
+  if (!fill || !isMaskingFill(ev.eval(fill, ctx))) return undefined;
+  const where: MaskOp = { kind: 'mask', node, how: 'where', maskNode: mul.maskNode };
+  return { ...scores, ops: alts.map((a) => [...a.slice(0, -1), where]) };
+}
+
+/**
  * A mask that is 0/1 where it is added to the scores: a boolean one, or one whose construction (not its name) shows
  * 0/1 values with a polarity (`attention_mask[:, None, None, :]` of a mask that defaults to ones, `(ids != pad).float()`).
  * A name alone never counts: Hugging Face code calls the additive mask `attention_mask` too.
@@ -455,6 +498,11 @@ function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | u
   if (op === '-' && lv.kind === 'number' && lv.num === 1 && rv.mask && r) {
     const flipped = flipMask(rv.mask, `\`1 - ${ev.text(r)}\``, 'float');
     return flipped ? { ...rv, mask: flipped } : tensor({ ndim: rv.ndim, axes: rv.axes });
+  }
+  // `scores * m + (1 - m) * -1e9`: a blend that keeps the scores where m is 1 and fills the rest, a `where`.
+  if (op === '+' && lv.attn?.stage === 'scores' && r) {
+    const blended = blendFill(ev, lv, r, node, _ctx);
+    if (blended) return blended;
   }
   // Scores + mask: an additive mask (or scores - large * mask).
   if (lv.attn && lv.attn.stage === 'scores' && r) {
@@ -705,6 +753,17 @@ function softmax(
 }
 
 /** exp(x) / exp(x).sum(axis, keepdims=True): a hand-written softmax over `axis`. */
+/**
+ * The sum of exp(x) divides exp(x) along the axis it summed: it kept that axis (keepdim), or it dropped the leading
+ * one, which broadcasting puts back in place. A sum over a later axis without keepdim lines up with the wrong axes
+ * (`e / e.sum(-1)` on (L, S) divides column j by row j's sum): that is no softmax. Unknown ranks are given the benefit.
+ */
+function sumBroadcastsBack(sum: AValue, of: AValue): boolean {
+  const axis = sum.reduced?.axis;
+  if (typeof axis !== 'number' || sum.ndim === undefined || of.ndim === undefined || sum.ndim === of.ndim) return true;
+  return sum.ndim === of.ndim - 1 && (axis === 0 || axis === -of.ndim);
+}
+
 function handSoftmax(ev: Evaluator, num: AValue, den: AValue, node: PyNode, ctx: Ctx): AValue {
   const red = den.reduced!;
   const scores = num.expOfScores!;

@@ -57,6 +57,12 @@ const HALF_FLAG_CODE = /use_amp|\bamp\.(?!autocast\b)|\bmixed_precision\b|half_p
 const BF16_CODE = /bfloat16|\bbf16\b(?!\s*(?::\s*bool\s*)?=\s*(?:False|None|0)\b)|["']bf16-(?:mixed|true)["']/;
 /** What the authors wrote in comments and docstrings: "runs in fp16", "--fp16", "half precision", "mixed precision". */
 const FP16_PROSE = /--fp16\b|\bfp16\b|\bfloat16\b|half[- ]precision|mixed[- ]precision|autocast/i;
+/**
+ * Prose that names fp16 only as something the code stays compatible with (`.to(dtype=self.dtype)  # fp16
+ * compatibility`, copied with BERT's extended attention mask into many models): it says the code supports half
+ * precision, not that this file runs in it.
+ */
+const FP16_COMPATIBILITY = /\b(?:fp16|float16|half[- ]precision)[- ](?:compatib\w*|compat\b)/gi;
 
 /** The argument text of each `autocast(...)` call (balanced parentheses), with where it sits. */
 function autocastArgs(code: string): string[] {
@@ -96,7 +102,7 @@ export function precisionEvidence(code: string, prose: string): PrecisionEvidenc
     } else if (/\benabled\s*=\s*False\b/.test(args)) continue;
     else fp16 = true;
   }
-  if (!fp16 && !bf16 && FP16_PROSE.test(prose)) fp16 = true;
+  if (!fp16 && !bf16 && FP16_PROSE.test(prose.replace(FP16_COMPATIBILITY, ''))) fp16 = true;
   return { fp16, bf16 };
 }
 

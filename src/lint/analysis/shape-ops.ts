@@ -342,6 +342,7 @@ export function transposeLastTwo(v: AValue): AValue {
 
 function swapUnknownRank(t: AValue, a: number, b: number): AValue {
   const out = mutable(t);
+  if (a !== b) delete out.expOfScores;
   const map = (axis: number): number | undefined => swapNegative(axis, a, b);
   remapFacts(out, t, map);
   if (t.featLast && (a === -1 || b === -1)) {
@@ -388,6 +389,9 @@ export function permuteValue(t: AValue, permIn: readonly number[]): AValue {
   }
   if (t.channelFirst && perm[1] !== 1) delete out.channelFirst;
   if (out.axes.some((a) => a.label === 'head')) out.multiHead = true;
+  // exp(scores) moved to another layout is no numerator of a hand-written softmax over the scores' axes:
+  // `(np.exp(x).T / np.exp(x).sum(-1)).T` divides along another axis than the sum took.
+  if (perm.some((p, i) => p !== i)) delete out.expOfScores;
   return out;
 }
 

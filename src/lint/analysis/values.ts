@@ -355,12 +355,17 @@ export function addOp(v: AValue, op: PathOp): AValue {
   return { ...v, ops: alts.map((a) => [...a, op]) };
 }
 
-/** All alternatives of a and b combined (matmul of q and k: every q-path with every k-path). */
+/**
+ * All alternatives of a and b combined (matmul of q and k: every q-path with every k-path). A 0/1 mask multiplied
+ * into an operand before the product (`x = x * x_mask`, features zeroed at padded tokens) zeroes vectors, not scores:
+ * it is no mask of the scores the product forms, so it does not travel into them.
+ */
 export function crossOps(a: AValue, b: AValue): readonly (readonly PathOp[])[] | undefined {
   const aa = a.ops && a.ops.length > 0 ? a.ops : [[]];
   const bb = b.ops && b.ops.length > 0 ? b.ops : [[]];
   const out: PathOp[][] = [];
-  for (const x of aa) for (const y of bb) if (out.length < MAX_ALTERNATIVES) out.push([...x, ...y]);
+  const kept = (ops: readonly PathOp[]): PathOp[] => ops.filter((o) => !(o.kind === 'mask' && o.how === 'mul'));
+  for (const x of aa) for (const y of bb) if (out.length < MAX_ALTERNATIVES) out.push([...kept(x), ...kept(y)]);
   return out.every((o) => o.length === 0) ? undefined : out;
 }
 

@@ -19,6 +19,14 @@ const T = defineTemplates({
   divideFix: 'Divide the scores by sqrt({0}.shape[-1]) (changes the weights)',
 });
 
+/** A fused kernel told scale=1.0, with the nodes its report quotes. */
+interface UnitScaleCall {
+  readonly site: SdpaSite;
+  readonly scaleNode: PyNode;
+  readonly qNode: PyNode;
+  readonly kNode: PyNode;
+}
+
 /** Attention scores q·kᵀ whose query and keys are named (what the message and the fix quote). */
 type DotProductScores = AttnInfo & { readonly queryText: string; readonly keyText: string };
 
@@ -31,7 +39,7 @@ export const ATT003: Rule = {
     docs: {
       summary: 'Dot-product scores go into softmax with no 1/sqrt(d) scale.',
       whatItDoes:
-        'Follows the scores `q @ k.transpose(-2, -1)` (also `matmul`, `bmm`, `einsum`) to the softmax and reports when no scaling happens anywhere on the way: not on the scores, not folded into `q` or `k`, not through `scale=` or `baddbmm(alpha=...)`. Scores that pass through a function it cannot see into, and code that says the scale is omitted on purpose (T5 folds it into the initialisation), are left alone. A helper function whose q or k is a parameter is cleared by a caller that passes them scaled, in the same file or, in a workspace, in a file that imports it (`attention(q * self.scale, k, v)` in `layers.py`).',
+        'Follows the scores `q @ k.transpose(-2, -1)` (also `matmul`, `bmm`, `einsum`) to the softmax and reports when no scaling happens anywhere on the way: not on the scores, not folded into `q` or `k`, not through `scale=` or `baddbmm(alpha=...)`. Scores that pass through a function it cannot see into, and code that says the scale is omitted on purpose (T5 folds it into the initialisation), are left alone. A helper function whose q or k is a parameter is cleared by a caller that passes them scaled, in the same file or, in a workspace, in a file that imports it (`attention(q * self.scale, k, v)` in `layers.py`). A fused kernel told `scale=1.0` (which switches its own 1/sqrt(E) off) is reported when q and k reach it unscaled in every context that reaches it: a helper whose caller passes a pre-scaled q is right.',
       whyIsThisBad:
         'The dot product of two d-dimensional vectors with unit-variance entries has variance d. Without dividing by sqrt(d), the logits grow with the head size, the softmax saturates to one-hot rows, and its gradients vanish: training becomes slow or unstable, and larger heads make it worse.',
       example: `scores = q @ k.transpose(-2, -1)
@@ -57,6 +65,7 @@ weights = scores.softmax(dim=-1)`,
     let scaledAfter: Set<PyNode> | undefined;
     const ev = ctx.analysis;
     const sites: SoftmaxSite[] = [];
+    const sdpaSites: SdpaSite[] = [];
     const reported = new Set<number>();
     /** The scores when `v` is q·kᵀ of a query and keys (not Luong-style encoder context, not convolution features). */
     const dotProductScores = (v: AValue): DotProductScores | undefined => {
@@ -87,54 +96,74 @@ weights = scores.softmax(dim=-1)`,
         sites.push(site);
       },
       sdpa(site: SdpaSite) {
-        // scale=1.0 switches SDPA's own 1/sqrt(E) off: q and k must then be scaled by hand.
-        if (!site.scaleNode || site.scale?.kind !== 'number' || site.scale.num !== 1) return;
-        if (!site.qNode || !site.kNode || site.q.role !== 'query' || site.k.role !== 'key') return;
-        if (site.q.fromConv || site.q.normalized || site.k.normalized || !noScale(site.q) || !noScale(site.k)) return;
-        if (scaleOmittedOnPurpose(ev, site.node) || reported.has(site.node.id)) return;
-        reported.add(site.node.id);
-        ctx.report({
-          node: site.node,
-          message: msg(T.sdpaUnitScale, apiName(site.display), ctx.text(site.scaleNode), quote(ctx.text(site.qNode), 20), quote(ctx.text(site.kNode), 20)),
-          related: [
-            ...factorDefinitions(ev, site.scaleNode, site.ctx, 1),
-            ...definitions(ev, site.qNode, site.ctx, (t) => msg(T.definedNoFactor, quote(t, 20))),
-            ...definitions(ev, site.kNode, site.ctx, (t) => msg(T.definedNoFactor, quote(t, 20))),
-          ],
-        });
+        sdpaSites.push(site);
       },
       end() {
-        for (const group of byNode(sites).values()) {
-          // Every context must agree (a caller that passes a pre-scaled q clears the helper).
-          const [site] = group; // byNode's groups are never empty: the `site &&` / `!site` below never decide
-          const a = site && dotProductScores(site.input);
-          if (!site || !a || !group.every(unscaled)) continue;
-          if (postSoftmaxScale(site)) continue;
-          if (scaleOmittedOnPurpose(ev, site.node) || isT5Family(ev, site.node) || unitScaleNearby(ev, site.node)) continue;
-          // A helper whose callers in the files that import it pass a pre-scaled q (or k).
-          if (scaledByImporters(site)) continue;
-          // The logits as they enter the softmax (its input argument); the product itself when it is inline.
-          const target = site.inputNode ?? a.formedAt;
-          if (reported.has(target.id)) continue;
-          reported.add(target.id);
-          const message = msg(T.unscaledScores, quote(ctx.text(a.formedAt), 50), apiName(site.display), quote(a.queryText, 20), quote(a.keyText, 20));
-          // Reported where the scores enter the softmax; their product and the softmax are the evidence.
-          ctx.report({
-            node: target,
-            message,
-            fix: fixFor(site, target),
-            related: [
-              {
-                node: a.formedAt,
-                message: msg(T.scoresFormedFrom, quote(ctx.text(a.formedAt), 40), quote(a.queryText, 20), quote(a.keyText, 20)),
-              },
-              ...definitions(ev, a.queryNode, site.ctx, (t) => msg(T.definedNoFactor, quote(t, 20)), 1),
-              { node: site.node, message: msg(T.normalisesUnscaled, apiName(site.display)) },
-            ],
-          });
+        // scale=1.0 switches SDPA's own 1/sqrt(E) off: q and k must then be scaled by hand, in every context that
+        // reaches the call (a helper whose caller passes a pre-scaled q is right; its own unbound reading is no evidence).
+        for (const group of byNode(sdpaSites).values()) {
+          const judged = group.map(unitScaleUnscaled);
+          const [first] = judged;
+          if (first && judged.every((j) => j !== undefined)) reportUnitScale(first);
         }
+        reportUnscaledSoftmaxes();
       },
     };
+
+    /** The call, its scale=1.0 and its q and k, when q and k reach it unscaled in this context. */
+    function unitScaleUnscaled(site: SdpaSite): UnitScaleCall | undefined {
+      const { scaleNode, qNode, kNode } = site;
+      if (!scaleNode || site.scale?.kind !== 'number' || site.scale.num !== 1) return undefined;
+      if (!qNode || !kNode || site.q.role !== 'query' || site.k.role !== 'key') return undefined;
+      if (site.q.fromConv || site.q.normalized || site.k.normalized || !noScale(site.q) || !noScale(site.k)) return undefined;
+      return { site, scaleNode, qNode, kNode };
+    }
+
+    function reportUnitScale({ site, scaleNode, qNode, kNode }: UnitScaleCall): void {
+      if (scaleOmittedOnPurpose(ev, site.node) || reported.has(site.node.id)) return;
+      reported.add(site.node.id);
+      ctx.report({
+        node: site.node,
+        message: msg(T.sdpaUnitScale, apiName(site.display), ctx.text(scaleNode), quote(ctx.text(qNode), 20), quote(ctx.text(kNode), 20)),
+        related: [
+          ...factorDefinitions(ev, scaleNode, site.ctx, 1),
+          ...definitions(ev, qNode, site.ctx, (t) => msg(T.definedNoFactor, quote(t, 20))),
+          ...definitions(ev, kNode, site.ctx, (t) => msg(T.definedNoFactor, quote(t, 20))),
+        ],
+      });
+    }
+
+    function reportUnscaledSoftmaxes(): void {
+      for (const group of byNode(sites).values()) {
+        // Every context must agree (a caller that passes a pre-scaled q clears the helper).
+        const [site] = group; // byNode's groups are never empty: the `site &&` / `!site` below never decide
+        const a = site && dotProductScores(site.input);
+        if (!site || !a || !group.every(unscaled)) continue;
+        if (postSoftmaxScale(site)) continue;
+        if (scaleOmittedOnPurpose(ev, site.node) || isT5Family(ev, site.node) || unitScaleNearby(ev, site.node)) continue;
+        // A helper whose callers in the files that import it pass a pre-scaled q (or k).
+        if (scaledByImporters(site)) continue;
+        // The logits as they enter the softmax (its input argument); the product itself when it is inline.
+        const target = site.inputNode ?? a.formedAt;
+        if (reported.has(target.id)) continue;
+        reported.add(target.id);
+        const message = msg(T.unscaledScores, quote(ctx.text(a.formedAt), 50), apiName(site.display), quote(a.queryText, 20), quote(a.keyText, 20));
+        // Reported where the scores enter the softmax; their product and the softmax are the evidence.
+        ctx.report({
+          node: target,
+          message,
+          fix: fixFor(site, target),
+          related: [
+            {
+              node: a.formedAt,
+              message: msg(T.scoresFormedFrom, quote(ctx.text(a.formedAt), 40), quote(a.queryText, 20), quote(a.keyText, 20)),
+            },
+            ...definitions(ev, a.queryNode, site.ctx, (t) => msg(T.definedNoFactor, quote(t, 20)), 1),
+            { node: site.node, message: msg(T.normalisesUnscaled, apiName(site.display)) },
+          ],
+        });
+      }
+    }
 
     /**
      * The softmax is in a module-level function whose q or k is a parameter, and a workspace file that imports

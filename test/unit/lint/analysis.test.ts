@@ -126,6 +126,13 @@ describe('comments and names', () => {
     assert.equal(sourcePrecision('scaler = torch.cuda.amp.GradScaler()\n').fp16, true);
   });
 
+  it('does not take a comment that the code stays fp16-compatible for evidence that the file runs in fp16', () => {
+    const cast = 'm = m.to(dtype=self.dtype)  # fp16 compatibility\nm = (1.0 - m) * -10000.0\n';
+    assert.equal(sourcePrecision(cast).fp16, false);
+    // Prose that says the file runs in half precision still counts, next to the compatibility note.
+    assert.equal(sourcePrecision(`${cast}x = m  # this model is trained with --fp16\n`).fp16, true);
+  });
+
   it('parses noqa comments', () => {
     assert.equal(parseNoqa('# noqa'), 'all');
     assert.deepEqual([...(parseNoqa('# noqa: ATT001, att003') as Set<string>)], ['ATT001', 'ATT003']);
