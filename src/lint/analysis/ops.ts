@@ -1536,6 +1536,11 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
     }
     return a.kind === 'number' ? a : a.kind === 'tensor' ? a : tensor();
   }
+  // torch.eye(n[, m]): an (n, m) identity, True/1 on the diagonal only.
+  if (qname === 'torch.eye' || qname === 'numpy.eye' || qname === 'jax.numpy.eye') {
+    const dt = dtypeKwarg(ev, c);
+    return tensor({ ndim: 2, axes: [{}, {}], identity: true, ...(dt ? { dtype: dt } : {}) });
+  }
   if (matches(/^(torch|numpy|jax\.numpy|tensorflow)\.(ones|zeros|full|empty|randn|rand|ones_like|zeros_like|full_like|empty_like|randn_like)$/, qname)) {
     if (last.endsWith('_like')) {
       const like = tensorish(val(ev, c, c.args.positional[0]));

@@ -97,6 +97,7 @@ function portableTensor(v: AValue, origin: ValueOrigin | undefined, depth: numbe
     'tokenIds',
     'index',
     'ones',
+    'identity',
     'zeros',
     'fillValue',
     'projectedWidth',

@@ -227,6 +227,8 @@ export interface AValue {
   readonly index?: { readonly axis: number; readonly offset: number };
   /** Built by torch.ones / ones_like (so tril/triu of it is a 0/1 mask). */
   readonly ones?: boolean;
+  /** Built by torch.eye (True/1 on the diagonal only): a mask whose meaning its use decides. */
+  readonly identity?: boolean;
   /** Built by torch.zeros / zeros_like (so `m[i, :a, :b] = 1` marks the kept region of a padding mask). */
   readonly zeros?: boolean;
   /** Built by torch.full(..., value): the constant. */
