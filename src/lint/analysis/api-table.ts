@@ -374,7 +374,8 @@ export const API_TABLE: readonly ApiRow[] = [
     form: 'layer',
     framework: 'tf',
     display: 'keras.layers.MultiHeadAttention',
-    masks: [{ name: 'attention_mask', expects: 'keep', additive: false }],
+    // call(query, value, key, attention_mask, ...) in tf.keras; Keras 3 put query_mask there, also True = valid.
+    masks: [{ name: 'attention_mask', pos: 3, expects: 'keep', additive: false }],
     defaultScale: 'inverse-sqrt-head-dim',
   },
 
