@@ -67,7 +67,7 @@ describe('the API table and the prefilters built from it', () => {
         ['attn_mask', 'ignore', true],
       ],
     );
-    assert.deepEqual(MASK_LAYERS['keras.layers.MultiHeadAttention'].params, [{ name: 'attention_mask', expects: 'keep', additive: false }]);
+    assert.deepEqual(MASK_LAYERS['keras.layers.MultiHeadAttention'].params, [{ name: 'attention_mask', pos: 3, expects: 'keep', additive: false }]);
     assert.deepEqual(SDPA_FUNCTIONS['flash_attn.flash_attn_func'], {
       display: 'flash_attn_func',
       scaleParam: 'softmax_scale',
