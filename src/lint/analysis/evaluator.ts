@@ -29,7 +29,7 @@ import * as opsImpl from './ops';
 import { polarityByFill } from './mask-ops';
 import { callOperator, evalAttributeOf, evalBinary, evalComparison, evalSubscript, evalUnary, setItemFill, type Call } from './ops';
 import { valueKey } from './summaries';
-import { join, joinAll, NONE, number, tensor, UNKNOWN, withRank, type AValue, type AxisInfo } from './values';
+import { join, joinAll, NONE, number, tensor, UNKNOWN, withRank, type AValue, type AxisInfo, type ObjectInfo } from './values';
 import type { ModuleLink } from './workspace';
 
 const MAX_CALL_DEPTH = 3;
@@ -640,6 +640,8 @@ export class Evaluator {
               const c = this.callContext(scope, init.call, this.argsOf(init.call), init.ctx, obj);
               return this.evalDef(d, c ?? this.defaultCtx(scope));
             }
+            const initArgs = obj.object?.initArgs;
+            if (initArgs && scope.name === '__init__' && scope.ownerClass === cls) return this.evalDef(d, this.builtElsewhereCtx(scope, obj, initArgs));
             return this.evalDef(d, this.defaultCtx(scope));
           }),
         ),
@@ -1092,8 +1094,9 @@ export class Evaluator {
         return callee.fn ? this.callFunction(callee.fn.scope, node, args, ctx, callee.fn.self) : UNKNOWN;
       case 'class':
         if (!callee.cls) return UNKNOWN;
-        // An instance of a class of another file: its constructor runs there, with unknown arguments.
-        if (this.ownerOf(callee.cls.scope) !== this) return { kind: 'object', object: { cls: callee.cls } };
+        // An instance of a class of another file keeps its constructor call too (a node of this file): its methods run
+        // in the class's own file with unknown constructor arguments, unless that file reads them from here
+        // (importer-calls.ts: constructorArguments).
         return { kind: 'object', object: { cls: callee.cls, init: { call: node, ctx } } };
       case 'layer':
         return opsImpl.applyLayer(this, callee, { node, ctx, args, name: '', calleeNode });
@@ -1138,6 +1141,18 @@ export class Evaluator {
     this.callCtxs.set(key, c);
     this.ctxCount.set(scope.id, count + 1);
     this.pending.push(c);
+    return c;
+  }
+
+  private readonly builtElsewhereCtxs = new Map<string, Ctx>();
+  /** The context of `__init__` as another workspace file built the instance (its arguments crossed as portable values). */
+  private builtElsewhereCtx(scope: Scope, obj: AValue, initArgs: NonNullable<ObjectInfo['initArgs']>): Ctx {
+    const bindings = this.bindArguments(scope, initArgs.positional, new Map(initArgs.keywords), obj);
+    const key = `${scope.id}|${bindingsKey(bindings)}`;
+    const hit = this.builtElsewhereCtxs.get(key);
+    if (hit) return hit;
+    const c: Ctx = { id: this.nextCtxId++, scope, bindings, depth: 1, defaultsHold: true };
+    this.builtElsewhereCtxs.set(key, c);
     return c;
   }
 

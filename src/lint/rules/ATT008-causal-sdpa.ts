@@ -3,10 +3,12 @@ import type { FillSite, MaskSite, SdpaSite } from '../analysis/facts';
 import type { Def } from '../analysis/scopes';
 import { truthWithCache, type FlagReader } from '../analysis/kv-cache';
 import { truthOf } from '../analysis/flags';
+import { originRef } from '../analysis/portable';
+import type { AValue } from '../analysis/values';
 import { topLeftRectangleSizes } from '../analysis/masks';
 import { comparesLengths, ordersLengths } from '../analysis/length-guards';
 import { childByField, namedChildren, unparen, type PyNode } from '../syntax/tree';
-import { defineTemplates, msg } from '../message';
+import { defineTemplates, msg, type MessageParts } from '../message';
 import { apiName, quote, type RelatedSpec, type Rule, type RuleContext } from './rule';
 import { cacheJoined, definitions, maskBuilt, MASK_NAMES } from './related';
 
@@ -18,6 +20,7 @@ const T = defineTemplates({
   maskPassedAsWell: 'attn_mask is passed here as well',
   flagTrueWithCache: '{0} (True whenever the cache is used)',
   flagTrueAsCalled: '{0} (True as this file calls it)',
+  flagTrueAsImporterCalls: '{0} (True as {1} builds and calls the module)',
   flagSetTrueHere: 'the flag is set to {0} here',
   causalOnCachedKeys:
     '{0} on keys {1} that include a KV cache: the causal mask is top-left aligned, so with fewer queries than keys the new tokens cannot see the most recent cached keys. Build a bottom-right aligned mask (tril(diagonal=S - L)) or use causal_lower_right.',
@@ -137,6 +140,12 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
       return [{ node: arg, message: msg(T.flagSetTrueHere, quote(ctx.text(arg), 30)) }];
     }
 
+    /** A flag known True in the call's context: as this file calls the code, or as an importing file does (names it). */
+    function asCalled(valueNode: PyNode, inCtx: AValue): MessageParts {
+      const flag = `is_causal=${quote(ctx.text(valueNode), 40)}`;
+      return inCtx.setIn ? msg(T.flagTrueAsImporterCalls, flag, originRef(inCtx.setIn)) : msg(T.flagTrueAsCalled, flag);
+    }
+
     /** Where a causal flag passed by name is set (`is_causal = True` in the cache branch). */
     function flagDefinitions(site: SdpaSite, valueNode: PyNode): RelatedSpec[] {
       return definitions(ev, valueNode, site.ctx, (t) => msg(T.setHere, quote(t, 30)));
@@ -193,11 +202,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         if (causal && maskGiven && flagOk) {
           reported.add(site.node.id);
           const flag =
-            causal === 'true'
-              ? 'is_causal=True'
-              : known === true
-                ? msg(T.flagTrueAsCalled, `is_causal=${quote(ctx.text(valueNode), 40)}`)
-                : msg(T.flagTrueOnSomeCalls, `is_causal=${ctx.text(valueNode)}`);
+            causal === 'true' ? 'is_causal=True' : known === true ? asCalled(valueNode, inCtx) : msg(T.flagTrueOnSomeCalls, `is_causal=${ctx.text(valueNode)}`);
           ctx.report({
             node: site.causalNode,
             message: msg(T.bothCausalAndMask, flag, quote(ctx.text(site.maskNode), 40), apiName(site.display)),
@@ -221,7 +226,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
               ? 'is_causal=True'
               : withCache === true
                 ? msg(T.flagTrueWithCache, `is_causal=${quote(ctx.text(valueNode), 40)}`)
-                : msg(T.flagTrueAsCalled, `is_causal=${quote(ctx.text(valueNode), 40)}`);
+                : asCalled(valueNode, inCtx);
           const keys = quote(ctx.text(site.kNode), 30);
           ctx.report({
             node: site.causalNode,
