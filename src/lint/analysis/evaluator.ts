@@ -16,7 +16,7 @@ import { sourcePrecision, type PrecisionEvidence } from './precision';
 import { PREFILTERS } from './prefilters';
 import { LineIndex } from '../syntax/positions';
 import { callArgs, dottedName, intLiteral, numberLiteral, operatorText, stringLiteral, type CallArgs } from '../syntax/python';
-import { childByField, firstNamedChild, namedChildren, text, unparen, type PyNode, type PyTree } from '../syntax/tree';
+import { childByField, firstNamedChild, namedChildren, text, unparen, walk as walkTree, type PyNode, type PyTree } from '../syntax/tree';
 import { canonicalQualifiedName } from './apis';
 import { maskFromDoc, namedShapes, paramDoc, trailingCommentShape } from './comments';
 import { splitByNoneGuards } from './none-guards';
@@ -254,6 +254,8 @@ export class Evaluator {
       // A module whose forward holds a site is called through its instances (`layer = Attention(d); layer(x, mask)`):
       // code that builds the module calls it.
       for (const f of active) if ((f.name === 'forward' || f.name === '__call__') && f.parent?.kind === 'class') names.add(f.parent.name);
+      // ... and so does code that builds a subclass of it (`class CausalAttention(Attention)`), whose instances run it.
+      for (const name of this.subclassesNamed(names)) names.add(name);
       let added = false;
       for (const f of fns) {
         if (active.has(f)) continue;
@@ -267,7 +269,8 @@ export class Evaluator {
     this.activeNames = new Set([...active].map((f) => f.name));
     // Calls of such a module go through the names its instances are bound to (`layer = Attention(d)`,
     // `self.attn = Attention(d)`): those names are active too.
-    const moduleNames = [...active].flatMap((f) => ((f.name === 'forward' || f.name === '__call__') && f.parent?.kind === 'class' ? [f.parent.name] : []));
+    const modules = [...active].flatMap((f) => ((f.name === 'forward' || f.name === '__call__') && f.parent?.kind === 'class' ? [f.parent.name] : []));
+    const moduleNames = [...modules, ...this.subclassesNamed(new Set(modules))];
     if (moduleNames.length > 0) {
       const bound = new RegExp(`(?:self\\.)?\\b(\\w+)\\s*=\\s*(?:${moduleNames.map((n) => n.replace(/\W/g, '')).join('|')})\\s*\\(`, 'g');
       for (const f of active) {
@@ -306,6 +309,23 @@ export class Evaluator {
         active.add(f);
       }
     }
+  }
+
+  /** This file's classes (by name) that extend one of `names`, directly or through another of this file's classes. */
+  private subclassesNamed(names: ReadonlySet<string>): string[] {
+    const out: string[] = [];
+    const known = new Set(names);
+    for (let round = 0; round < 3; round++) {
+      let added = false;
+      for (const cls of this.sr.classes) {
+        if (known.has(cls.name) || !cls.bases.some((b) => known.has(text(this.tree, b)))) continue;
+        known.add(cls.name);
+        out.push(cls.name);
+        added = true;
+      }
+      if (!added) break;
+    }
+    return out;
   }
 
   /** Names of this file's functions that can hold a site (set by activeFunctions). */
@@ -639,6 +659,11 @@ export class Evaluator {
             if (init && scope.name === '__init__' && scope.ownerClass === cls) {
               const c = this.callContext(scope, init.call, this.argsOf(init.call), init.ctx, obj);
               return this.evalDef(d, c ?? this.defaultCtx(scope));
+            }
+            // Set in a base class's __init__, which the instance's own __init__ runs through `super().__init__(...)`.
+            if (init && scope.name === '__init__' && scope.ownerClass) {
+              const c = this.initCtxThrough(cls, scope, obj, init.call, this.argsOf(init.call), init.ctx);
+              if (c) return this.evalDef(d, c);
             }
             const initArgs = obj.object?.initArgs;
             if (initArgs && scope.name === '__init__' && scope.ownerClass === cls) return this.evalDef(d, this.builtElsewhereCtx(scope, obj, initArgs));
@@ -1142,6 +1167,37 @@ export class Evaluator {
     this.ctxCount.set(scope.id, count + 1);
     this.pending.push(c);
     return c;
+  }
+
+  /**
+   * The context of a base class's `__init__` (`target`) as an instance of `cls` built at `call` runs it: the class's
+   * own `__init__` bound by the call, then each `super().__init__(...)` (or `Base.__init__(self, ...)`) on the way.
+   */
+  private initCtxThrough(cls: ClassInfo, target: Scope, obj: AValue, call: PyNode, args: CallArgs, callCtx: Ctx, depth = 0): Ctx | undefined {
+    if (depth > 3) return undefined;
+    const own = cls.methods.get('__init__');
+    if (!own) {
+      const base = this.baseClasses(cls)[0];
+      return base ? this.initCtxThrough(base, target, obj, call, args, callCtx, depth + 1) : undefined;
+    }
+    const c = this.callContext(own, call, args, callCtx, obj);
+    if (!c || own === target) return c;
+    let superCall: PyNode | undefined;
+    walkTree(own.node, (n) => {
+      if (superCall) return false;
+      if (n.type !== 'call') return;
+      const fn = childByField(n, 'function');
+      if (fn && /^(super\([^)]*\)|\w+)\.__init__$/.test(text(this.tree, fn).replace(/\s+/g, ''))) superCall = n;
+    });
+    if (!superCall) return undefined;
+    const fnText = text(this.tree, childByField(superCall, 'function')!).replace(/\s+/g, '');
+    // `Base.__init__(self, ...)` passes self itself: dropped, the context binds the instance.
+    const explicit = !fnText.startsWith('super(');
+    const base = this.baseClasses(cls).find((b) => !explicit || fnText.startsWith(`${b.name}.`));
+    if (!base) return undefined;
+    const superArgs = this.argsOf(superCall);
+    const passed = explicit ? { ...superArgs, positional: superArgs.positional.slice(1) } : superArgs;
+    return this.initCtxThrough(base, target, obj, superCall, passed, c, depth + 1);
   }
 
   private readonly builtElsewhereCtxs = new Map<string, Ctx>();
