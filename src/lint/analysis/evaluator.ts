@@ -675,7 +675,35 @@ export class Evaluator {
     }
     const method = this.classMethod(cls, attr);
     if (method) return { kind: 'function', fn: { scope: method, self: obj } };
-    return undefined;
+    return this.declaredField(cls, attr, obj);
+  }
+
+  /**
+   * A field declared in the body of a class with no `__init__` of its own (a dataclass: `causal: bool = True`) of an
+   * instance whose constructor call is in view: the argument passed for it (by name, or by position in declaration
+   * order), else its default, since that call leaves it out.
+   */
+  private declaredField(cls: ClassInfo, attr: string, obj: AValue): AValue | undefined {
+    const init = obj.object?.init;
+    const body = childByField(cls.node, 'body');
+    if (!init || !body || this.classMethod(cls, '__init__')) return undefined;
+    const fields: { name: string; value?: PyNode }[] = [];
+    for (const stmt of body.children) {
+      const a = stmt.type === 'expression_statement' ? firstNamedChild(stmt) : undefined;
+      const left = a?.type === 'assignment' ? childByField(a, 'left') : undefined;
+      if (!a || !left || left.type !== 'identifier' || !childByField(a, 'type')) continue;
+      fields.push({ name: text(this.tree, left), value: childByField(a, 'right') });
+    }
+    const index = fields.findIndex((f) => f.name === attr);
+    const field = fields[index];
+    if (!field) return undefined;
+    const args = this.argsOf(init.call);
+    if (args.hasSplat) return undefined;
+    const kw = args.keywords.get(attr);
+    if (kw) return this.eval(kw.value, init.ctx);
+    const pos = args.positional[index];
+    if (pos) return this.eval(pos, init.ctx);
+    return field.value ? this.eval(field.value, this.defaultCtx(cls.scope)) : undefined;
   }
 
   /** A dataclass-style field declared in the class body (`mask: torch.Tensor`): its annotation's type. */
