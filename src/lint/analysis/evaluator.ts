@@ -1177,6 +1177,15 @@ export class Evaluator {
   /** A context for evaluating `scope` as called at `call` (undefined when too deep or too many). */
   callContext(scope: Scope, call: PyNode, args: CallArgs, ctx: Ctx, self?: AValue, argValues?: AValue[]): Ctx | undefined {
     if (ctx.depth >= MAX_CALL_DEPTH) return undefined;
+    // `f(x, **kwargs)` passing on a `**kwargs` whose keywords its binding call knows: those are keywords here.
+    const spread = args.hasSplat && args.dictSplat ? this.eval(args.dictSplat, ctx).kwargs : undefined;
+    if (spread) {
+      const keywords = this.keywordValues(scope, args, ctx);
+      for (const [name, v] of spread) if (!keywords.has(name) && acceptsKeyword(scope, name)) keywords.set(name, v);
+      args = { ...args, hasSplat: false };
+      const bound = this.bindArguments(scope, argValues ?? args.positional.map((a) => this.eval(a, ctx)), keywords, self);
+      return this.contextFor(scope, call, args, ctx, bound);
+    }
     // A summary per (function, abstract arguments): call sites passing the same abstract values share it.
     const bindings = this.bindArguments(
       scope,
@@ -1184,6 +1193,10 @@ export class Evaluator {
       args.hasSplat ? undefined : this.keywordValues(scope, args, ctx),
       self,
     );
+    return this.contextFor(scope, call, args, ctx, bindings);
+  }
+
+  private contextFor(scope: Scope, call: PyNode, args: CallArgs, ctx: Ctx, bindings: Map<string, AValue>): Ctx | undefined {
     const perCallSite = this.perCallSite(scope);
     const key = `${scope.id}|${bindingsKey(bindings)}|${perCallSite ? `${call.id}|${ctx.id}` : ''}${args.hasSplat ? '|*' : ''}`;
     const existing = this.callCtxs.get(key);
@@ -1265,13 +1278,20 @@ export class Evaluator {
       bindings.set(p.name, onesAsMask(p.name, v));
       pi++;
     }
-    for (const [name, v] of keywords) if (scope.params.some((p) => p.name === name)) bindings.set(name, onesAsMask(name, v));
+    const extra: (readonly [string, AValue])[] = [];
+    for (const [name, v] of keywords) {
+      if (scope.params.some((p) => p.name === name && p.kind !== 'kwstar')) bindings.set(name, onesAsMask(name, v));
+      else extra.push([name, v]);
+    }
+    // `**kwargs` holds the keywords no parameter takes (passed on as `f(**kwargs)`, read back there by name).
+    const kwstar = scope.params.find((p) => p.kind === 'kwstar');
+    if (kwstar && extra.length > 0) bindings.set(kwstar.name, { kind: 'unknown', kwargs: extra });
     return bindings;
   }
 
   private keywordValues(scope: Scope, args: CallArgs, ctx: Ctx): Map<string, AValue> {
     const out = new Map<string, AValue>();
-    for (const [name, kw] of args.keywords) if (scope.params.some((p) => p.name === name)) out.set(name, this.eval(kw.value, ctx));
+    for (const [name, kw] of args.keywords) if (acceptsKeyword(scope, name)) out.set(name, this.eval(kw.value, ctx));
     return out;
   }
 
@@ -1375,6 +1395,11 @@ export class Evaluator {
   intLit(node: PyNode | undefined): number | undefined {
     return intLiteral(this.tree, node);
   }
+}
+
+/** Whether a call may pass `name` by keyword to `scope`: a parameter of that name, or a `**kwargs` to hold it. */
+function acceptsKeyword(scope: Scope, name: string): boolean {
+  return scope.params.some((p) => (p.name === name && p.kind !== 'star') || p.kind === 'kwstar');
 }
 
 /** Key of a call's parameter bindings (parameter order as bound). */

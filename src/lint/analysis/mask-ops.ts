@@ -724,8 +724,24 @@ function bandPart(ev: Evaluator, c: Call, base0: AValue, lowerNode: PyNode | und
 
 /** Reports every mask argument of a consumer (SDPA, MultiheadAttention, Transformer layers, flax, keras). */
 export function maskConsumerArgs(ev: Evaluator, c: Call, consumer: MaskConsumer, offset = 0): void {
+  // `layer(x, x, x, **kwargs)`: the keywords a caller bound into `**kwargs` (`model(x, key_padding_mask=pad)`).
+  const spread = c.args.dictSplat ? ev.eval(c.args.dictSplat, c.ctx).kwargs : undefined;
   for (const p of consumer.params) {
     const node = argument(c.args, p.name, p.pos !== undefined ? p.pos - offset : undefined);
+    const passedOn = !node && c.args.dictSplat ? spread?.find(([name]) => name === p.name)?.[1] : undefined;
+    if (passedOn && c.args.dictSplat && passedOn.kind !== 'none') {
+      ev.facts.mask.push({
+        node: c.node,
+        ctx: c.ctx,
+        display: consumer.display,
+        param: p.name,
+        expects: p.expects,
+        convention: 'api',
+        maskNode: c.args.dictSplat,
+        mask: passedOn,
+      });
+      continue;
+    }
     if (!node || unparen(node).type === 'none') continue;
     const mask = ev.eval(node, c.ctx);
     ev.facts.mask.push({ node: c.node, ctx: c.ctx, display: consumer.display, param: p.name, expects: p.expects, convention: 'api', maskNode: node, mask });

@@ -292,6 +292,8 @@ export interface AValue {
   readonly flagParam?: { readonly name: string; readonly default?: boolean };
   /** Where a known truth was set (the literal, possibly a caller's argument or a parameter's default): a related location. */
   readonly setAt?: PyNode;
+  /** A function's `**kwargs` as a call bound it: the keywords passed beyond its named parameters, with their values. */
+  readonly kwargs?: readonly (readonly [string, AValue])[];
   /** A known truth that came from another workspace file (portable.ts): the call there that passed it on. */
   readonly setIn?: { readonly path: string; readonly line: number };
   /** A parameter's value with no caller in view: whatever a caller passes, None included (so never known not to be None). */

@@ -119,7 +119,9 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
       if (m.polarity === site.expects) return;
       if (reported.has(site.maskNode.id)) return;
       reported.add(site.maskNode.id);
-      const maskText = quote(ctx.text(site.maskNode), 50);
+      // A mask passed on inside `**kwargs` is named by the splat (`**attn_kwargs`).
+      const splat = site.maskNode.parent?.type === 'dictionary_splat' ? site.maskNode.parent : undefined;
+      const maskText = quote(ctx.text(splat ?? site.maskNode), 50);
       const receiver =
         site.display === 'masked_fill'
           ? msg(T.receiverMaskedFill)
@@ -149,6 +151,8 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
     function fixFor(site: MaskSite): FixSpec | undefined {
       const m = site.mask.mask!;
       const node = site.maskNode;
+      // No edit inverts one keyword inside `**kwargs`.
+      if (node.parent?.type === 'dictionary_splat') return undefined;
       const t = ctx.text(node);
       const dtype = m.dtype ?? site.mask.dtype;
       if (dtype === 'bool')
