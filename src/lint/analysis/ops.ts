@@ -1201,6 +1201,9 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
         mean: m === 'mean',
       });
     }
+    case 'any':
+    case 'all':
+      return coarsenedMask(ev, c, t, m);
     case 'size':
       if (a0) {
         const i = intOf(ev, c, a0);
@@ -1368,7 +1371,23 @@ function asMethod(ev: Evaluator, c: Call, method: string, inputParam = 'input'):
   return callMethod(ev, { ...c, name: method, recv, recvNode, args });
 }
 
+/**
+ * `m.any(dim)` / `m.all(dim)` of a mask over blocks of positions (`keep.view(b, m, block).any(-1)`): a coarser mask
+ * with the same meaning (a block kept where any, or all, of its positions are; ignored likewise).
+ */
+function coarsenedMask(ev: Evaluator, c: Call, t: AValue, how: string): AValue {
+  const axisName = arg(c, 'axis') ? 'axis' : 'dim';
+  const out = reduction(ev, c, t, 'other', argumentNode(c.args, axisName, 0), argument(c.args, axisName, 0), { keepdimPos: 1 });
+  const m = t.mask;
+  const reduced: AValue = out.kind === 'tensor' ? { ...out, dtype: 'bool' } : tensor({ dtype: 'bool' });
+  if (!m?.polarity || m.additive || m.byName || argument(c.args, axisName, 0) === undefined) return reduced;
+  const why = msg(PHRASES.coarsenedBy, `\`${how}\``, m.why);
+  return { ...reduced, mask: { polarity: m.polarity, dtype: 'bool', why, ...(m.padding ? { padding: true } : {}), ...(m.origin ? { origin: m.origin } : {}) } };
+}
+
 const METHOD_LIKE_FUNCTIONS = new Set([
+  'any',
+  'all',
   'transpose',
   'permute',
   'reshape',
