@@ -811,6 +811,9 @@ function layerFromCtor(ev: Evaluator, c: Call, qname: string): AValue | undefine
       },
     };
   }
+  // A Hugging Face model loaded by `AutoModel.from_pretrained(name)` (not a tokenizer, config or processor): called
+  // with `attention_mask=`, which it reads as 1 = attend.
+  if (HF_PRETRAINED_MODEL.test(qname) && !HF_NOT_A_MODEL.test(qname)) return { kind: 'layer', layer: { api: HF_MODEL, ctor: c.node, ctorCtxId: c.ctx.id } };
   // nn.ModuleList([...]): the list of modules itself (iterated in forward: `for block in self.layers`).
   if (qname === 'torch.nn.ModuleList') {
     const first = c.args.positional[0];
@@ -826,6 +829,10 @@ function layerFromCtor(ev: Evaluator, c: Call, qname: string): AValue | undefine
   }
   return undefined;
 }
+
+const HF_MODEL = 'transformers.PreTrainedModel';
+const HF_PRETRAINED_MODEL = /^(?:transformers|pytorch_transformers|pytorch_pretrained_bert)\.(?:\w*Model\w*|\w+For\w+)\.from_pretrained$/;
+const HF_NOT_A_MODEL = /Tokenizer|Processor|Config|FeatureExtractor|ImageProcessor/;
 
 export function applyLayer(ev: Evaluator, layerValue: AValue, c: Call, inputOverride?: AValue): AValue {
   const layer = layerValue.layer!;
