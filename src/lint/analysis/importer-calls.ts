@@ -140,7 +140,7 @@ function callerContexts(ev: Evaluator, scope: Scope): Ctx[] {
   const viaInstance = cls && MODULE_CALL.has(scope.name) && scope.parent?.parent === ev.sr.module;
   if (cls && !viaInstance) return [];
   const out: Ctx[] = [];
-  const wanted = (name: string): boolean => (viaInstance ? name !== cls!.name : name === scope.name);
+  const wanted = (name: string): boolean => (viaInstance ? name !== cls.name : name === scope.name);
   for (const call of callsNamed(ev, wanted, MAX_CALLEES_PER_FILE)) {
     if (out.length >= MAX_CALLER_CONTEXTS) break;
     const at = innermostScope(ev.sr.scopes, call) ?? ev.sr.module;

@@ -61,7 +61,7 @@ export function callArgs(src: Src, call: PyNode): CallArgs {
   } else if (list && list.type === 'generator_expression') {
     positional.push(list);
   }
-  const dictSplat = !listSplat && dictSplats.length === 1 ? firstNamedChild(dictSplats[0]!) : undefined;
+  const dictSplat = !listSplat && dictSplats.length === 1 ? firstNamedChild(dictSplats[0]) : undefined;
   return { positional, keywords, hasSplat, list, ...(dictSplat ? { dictSplat } : {}) };
 }
 
