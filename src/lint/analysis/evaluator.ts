@@ -28,6 +28,7 @@ import type { ClassInfo, Def, Scope, ScopeResult } from './scopes';
 import * as opsImpl from './ops';
 import { polarityByFill } from './mask-ops';
 import { callOperator, evalAttributeOf, evalBinary, evalComparison, evalSubscript, evalUnary, setItemFill, type Call } from './ops';
+import { portable } from './portable';
 import { valueKey } from './summaries';
 import { join, joinAll, NONE, number, tensor, UNKNOWN, withRank, type AValue, type AxisInfo, type ObjectInfo } from './values';
 import type { ModuleLink } from './workspace';
@@ -648,7 +649,7 @@ export class Evaluator {
     const cls = obj.object?.cls;
     if (!cls) return undefined;
     const owner = this.ownerOf(cls.scope);
-    if (owner !== this) return owner?.attributeOfObject({ kind: 'object', object: { cls } }, attr);
+    if (owner !== this) return owner?.attributeOfObject({ kind: 'object', object: { cls } }, attr) ?? this.declaredField(cls, attr, obj);
     const defs = this.classAttrDefs(cls, `self.${attr}`);
     if (defs.length > 0) {
       const init = obj.object?.init;
@@ -685,8 +686,28 @@ export class Evaluator {
    */
   private declaredField(cls: ClassInfo, attr: string, obj: AValue): AValue | undefined {
     const init = obj.object?.init;
+    const owner = this.ownerOf(cls.scope);
+    const fields = owner?.declaredFields(cls);
+    if (!init || !owner || !fields) return undefined;
+    const index = fields.findIndex((f) => f.name === attr);
+    const field = fields[index];
+    if (!field) return undefined;
+    // The constructor call is in this file (an instance crossing files loses it: portable.ts).
+    const args = this.argsOf(init.call);
+    if (args.hasSplat) return undefined;
+    const kw = args.keywords.get(attr);
+    if (kw) return this.eval(kw.value, init.ctx);
+    const pos = args.positional[index];
+    if (pos) return this.eval(pos, init.ctx);
+    if (!field.value) return undefined;
+    const value = owner.eval(field.value, owner.defaultCtx(cls.scope));
+    return owner === this ? value : portable(value);
+  }
+
+  /** The fields declared in a class body (`name: type [= default]`) of a class with no `__init__` of its own, in order. */
+  declaredFields(cls: ClassInfo): { readonly name: string; readonly value?: PyNode }[] | undefined {
     const body = childByField(cls.node, 'body');
-    if (!init || !body || this.classMethod(cls, '__init__')) return undefined;
+    if (!body || this.classMethod(cls, '__init__')) return undefined;
     const fields: { name: string; value?: PyNode }[] = [];
     for (const stmt of body.children) {
       const a = stmt.type === 'expression_statement' ? firstNamedChild(stmt) : undefined;
@@ -694,16 +715,7 @@ export class Evaluator {
       if (!a || !left || left.type !== 'identifier' || !childByField(a, 'type')) continue;
       fields.push({ name: text(this.tree, left), value: childByField(a, 'right') });
     }
-    const index = fields.findIndex((f) => f.name === attr);
-    const field = fields[index];
-    if (!field) return undefined;
-    const args = this.argsOf(init.call);
-    if (args.hasSplat) return undefined;
-    const kw = args.keywords.get(attr);
-    if (kw) return this.eval(kw.value, init.ctx);
-    const pos = args.positional[index];
-    if (pos) return this.eval(pos, init.ctx);
-    return field.value ? this.eval(field.value, this.defaultCtx(cls.scope)) : undefined;
+    return fields;
   }
 
   /** A dataclass-style field declared in the class body (`mask: torch.Tensor`): its annotation's type. */
