@@ -61,7 +61,8 @@ export function callArgs(src: Src, call: PyNode): CallArgs {
   } else if (list && list.type === 'generator_expression') {
     positional.push(list);
   }
-  const dictSplat = !listSplat && dictSplats.length === 1 ? firstNamedChild(dictSplats[0]) : undefined;
+  const [onlySplat] = dictSplats;
+  const dictSplat = !listSplat && dictSplats.length === 1 && onlySplat ? firstNamedChild(onlySplat) : undefined;
   return { positional, keywords, hasSplat, list, ...(dictSplat ? { dictSplat } : {}) };
 }
 
