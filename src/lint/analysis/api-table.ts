@@ -390,6 +390,18 @@ export const API_TABLE: readonly ApiRow[] = [
     defaultScale: 'inverse-sqrt-head-dim',
   },
 
+  {
+    // A model loaded with `AutoModel.from_pretrained(...)` (transformers, or its older names pytorch_transformers and
+    // pytorch_pretrained_bert; ops.ts), called as model(input_ids, attention_mask, ...).
+    api: 'transformers.PreTrainedModel',
+    kind: 'layer',
+    form: 'layer',
+    framework: 'torch',
+    display: 'transformers model',
+    masks: [{ name: 'attention_mask', pos: 1, expects: 'keep', additive: false }],
+    defaultScale: 'inverse-sqrt-head-dim',
+  },
+
   // ---------------------------------------------------------------------------------------------- fills
   { api: 'Tensor.masked_fill', kind: 'fill', form: 'method', framework: 'torch', display: 'masked_fill' },
   { api: 'torch.masked_fill', kind: 'fill', form: 'function', framework: 'torch', display: 'torch.masked_fill' },

@@ -24,7 +24,7 @@ import { sourcePrecision, type PrecisionEvidence } from './precision';
 import { PREFILTERS } from './prefilters';
 import { LineIndex } from '../syntax/positions';
 import { callArgs, dottedName, intLiteral, numberLiteral, operatorText, stringLiteral, type CallArgs } from '../syntax/python';
-import { childByField, firstNamedChild, namedChildren, text, unparen, type PyNode, type PyTree } from '../syntax/tree';
+import { childByField, firstNamedChild, namedChildren, text, unparen, walk as walkTree, type PyNode, type PyTree } from '../syntax/tree';
 import { canonicalQualifiedName } from './apis';
 import { maskFromDoc, namedShapes, paramDoc, trailingCommentShape } from './comments';
 import { splitByNoneGuards } from './none-guards';
@@ -36,8 +36,9 @@ import type { ClassInfo, Def, Scope, ScopeResult } from './scopes';
 import * as opsImpl from './ops';
 import { polarityByFill } from './mask-ops';
 import { callOperator, evalAttributeOf, evalBinary, evalComparison, evalSubscript, evalUnary, setItemFill, type Call } from './ops';
+import { portable } from './portable';
 import { valueKey } from './summaries';
-import { join, joinAll, NONE, number, tensor, UNKNOWN, withRank, type AValue, type AxisInfo } from './values';
+import { join, joinAll, NONE, number, tensor, UNKNOWN, withRank, type AValue, type AxisInfo, type ObjectInfo } from './values';
 import type { ModuleLink } from './workspace';
 
 const MAX_CALL_DEPTH = 3;
@@ -262,6 +263,8 @@ export class Evaluator {
       // A module whose forward holds a site is called through its instances (`layer = Attention(d); layer(x, mask)`):
       // code that builds the module calls it.
       for (const f of active) if ((f.name === 'forward' || f.name === '__call__') && f.parent?.kind === 'class') names.add(f.parent.name);
+      // ... and so does code that builds a subclass of it (`class CausalAttention(Attention)`), whose instances run it.
+      for (const name of this.subclassesNamed(names)) names.add(name);
       let added = false;
       for (const f of fns) {
         if (active.has(f)) continue;
@@ -275,7 +278,8 @@ export class Evaluator {
     this.activeNames = new Set([...active].map((f) => f.name));
     // Calls of such a module go through the names its instances are bound to (`layer = Attention(d)`,
     // `self.attn = Attention(d)`): those names are active too.
-    const moduleNames = [...active].flatMap((f) => ((f.name === 'forward' || f.name === '__call__') && f.parent?.kind === 'class' ? [f.parent.name] : []));
+    const modules = [...active].flatMap((f) => ((f.name === 'forward' || f.name === '__call__') && f.parent?.kind === 'class' ? [f.parent.name] : []));
+    const moduleNames = [...modules, ...this.subclassesNamed(new Set(modules))];
     if (moduleNames.length > 0) {
       const bound = new RegExp(`(?:self\\.)?\\b(\\w+)\\s*=\\s*(?:${moduleNames.map((n) => n.replace(/\W/g, '')).join('|')})\\s*\\(`, 'g');
       for (const f of active) {
@@ -314,6 +318,23 @@ export class Evaluator {
         active.add(f);
       }
     }
+  }
+
+  /** This file's classes (by name) that extend one of `names`, directly or through another of this file's classes. */
+  private subclassesNamed(names: ReadonlySet<string>): string[] {
+    const out: string[] = [];
+    const known = new Set(names);
+    for (let round = 0; round < 3; round++) {
+      let added = false;
+      for (const cls of this.sr.classes) {
+        if (known.has(cls.name) || !cls.bases.some((b) => known.has(text(this.tree, b)))) continue;
+        known.add(cls.name);
+        out.push(cls.name);
+        added = true;
+      }
+      if (!added) break;
+    }
+    return out;
   }
 
   /** Names of this file's functions that can hold a site (set by activeFunctions). */
@@ -637,7 +658,7 @@ export class Evaluator {
     const cls = obj.object?.cls;
     if (!cls) return undefined;
     const owner = this.ownerOf(cls.scope);
-    if (owner !== this) return owner?.attributeOfObject({ kind: 'object', object: { cls } }, attr);
+    if (owner !== this) return owner?.attributeOfObject({ kind: 'object', object: { cls } }, attr) ?? this.declaredField(cls, attr, obj);
     const defs = this.classAttrDefs(cls, `self.${attr}`);
     // Set by a base class of another workspace file (`self.scale` in its __init__): its file evaluates it.
     const inherited = defs[0] && !this.owns(defs[0].scope) ? defs[0].scope.ownerClass : undefined;
@@ -652,6 +673,13 @@ export class Evaluator {
               const c = this.callContext(scope, init.call, this.argsOf(init.call), init.ctx, obj);
               return this.evalDef(d, c ?? this.defaultCtx(scope));
             }
+            // Set in a base class's __init__, which the instance's own __init__ runs through `super().__init__(...)`.
+            if (init && scope.name === '__init__' && scope.ownerClass) {
+              const c = this.initCtxThrough(cls, scope, obj, init.call, this.argsOf(init.call), init.ctx);
+              if (c) return this.evalDef(d, c);
+            }
+            const initArgs = obj.object?.initArgs;
+            if (initArgs && scope.name === '__init__' && scope.ownerClass === cls) return this.evalDef(d, this.builtElsewhereCtx(scope, obj, initArgs));
             return this.evalDef(d, this.defaultCtx(scope));
           }),
         ),
@@ -660,7 +688,46 @@ export class Evaluator {
     }
     const method = this.classMethod(cls, attr);
     if (method) return { kind: 'function', fn: { scope: method, self: obj } };
-    return undefined;
+    return this.declaredField(cls, attr, obj);
+  }
+
+  /**
+   * A field declared in the body of a class with no `__init__` of its own (a dataclass: `causal: bool = True`) of an
+   * instance whose constructor call is in view: the argument passed for it (by name, or by position in declaration
+   * order), else its default, since that call leaves it out.
+   */
+  private declaredField(cls: ClassInfo, attr: string, obj: AValue): AValue | undefined {
+    const init = obj.object?.init;
+    const owner = this.ownerOf(cls.scope);
+    const fields = owner?.declaredFields(cls);
+    if (!init || !owner || !fields) return undefined;
+    const index = fields.findIndex((f) => f.name === attr);
+    const field = fields[index];
+    if (!field) return undefined;
+    // The constructor call is in this file (an instance crossing files loses it: portable.ts).
+    const args = this.argsOf(init.call);
+    if (args.hasSplat) return undefined;
+    const kw = args.keywords.get(attr);
+    if (kw) return this.eval(kw.value, init.ctx);
+    const pos = args.positional[index];
+    if (pos) return this.eval(pos, init.ctx);
+    if (!field.value) return undefined;
+    const value = owner.eval(field.value, owner.defaultCtx(cls.scope));
+    return owner === this ? value : portable(value);
+  }
+
+  /** The fields declared in a class body (`name: type [= default]`) of a class with no `__init__` of its own, in order. */
+  declaredFields(cls: ClassInfo): { readonly name: string; readonly value?: PyNode }[] | undefined {
+    const body = childByField(cls.node, 'body');
+    if (!body || this.classMethod(cls, '__init__')) return undefined;
+    const fields: { name: string; value?: PyNode }[] = [];
+    for (const stmt of body.children) {
+      const a = stmt.type === 'expression_statement' ? firstNamedChild(stmt) : undefined;
+      const left = a?.type === 'assignment' ? childByField(a, 'left') : undefined;
+      if (!a || !left || left.type !== 'identifier' || !childByField(a, 'type')) continue;
+      fields.push({ name: text(this.tree, left), value: childByField(a, 'right') });
+    }
+    return fields;
   }
 
   /**
@@ -1129,8 +1196,9 @@ export class Evaluator {
         return callee.fn ? this.callFunction(callee.fn.scope, node, args, ctx, callee.fn.self) : UNKNOWN;
       case 'class':
         if (!callee.cls) return UNKNOWN;
-        // An instance of a class of another file: its constructor runs there, with unknown arguments.
-        if (this.ownerOf(callee.cls.scope) !== this) return { kind: 'object', object: { cls: callee.cls } };
+        // An instance of a class of another file keeps its constructor call too (a node of this file): its methods run
+        // in the class's own file with unknown constructor arguments, unless that file reads them from here
+        // (importer-calls.ts: constructorArguments).
         return { kind: 'object', object: { cls: callee.cls, init: { call: node, ctx } } };
       case 'layer':
         return opsImpl.applyLayer(this, callee, { node, ctx, args, name: '', calleeNode });
@@ -1158,6 +1226,15 @@ export class Evaluator {
   /** A context for evaluating `scope` as called at `call` (undefined when too deep or too many). */
   callContext(scope: Scope, call: PyNode, args: CallArgs, ctx: Ctx, self?: AValue, argValues?: AValue[]): Ctx | undefined {
     if (ctx.depth >= MAX_CALL_DEPTH) return undefined;
+    // `f(x, **kwargs)` passing on a `**kwargs` whose keywords its binding call knows: those are keywords here.
+    const spread = args.hasSplat && args.dictSplat ? this.eval(args.dictSplat, ctx).kwargs : undefined;
+    if (spread) {
+      const keywords = this.keywordValues(scope, args, ctx);
+      for (const [name, v] of spread) if (!keywords.has(name) && acceptsKeyword(scope, name)) keywords.set(name, v);
+      args = { ...args, hasSplat: false };
+      const bound = this.bindArguments(scope, argValues ?? args.positional.map((a) => this.eval(a, ctx)), keywords, self);
+      return this.contextFor(scope, call, args, ctx, bound);
+    }
     // A summary per (function, abstract arguments): call sites passing the same abstract values share it.
     const bindings = this.bindArguments(
       scope,
@@ -1165,6 +1242,10 @@ export class Evaluator {
       args.hasSplat ? undefined : this.keywordValues(scope, args, ctx),
       self,
     );
+    return this.contextFor(scope, call, args, ctx, bindings);
+  }
+
+  private contextFor(scope: Scope, call: PyNode, args: CallArgs, ctx: Ctx, bindings: Map<string, AValue>): Ctx | undefined {
     const perCallSite = this.perCallSite(scope);
     const key = `${scope.id}|${bindingsKey(bindings)}|${perCallSite ? `${call.id}|${ctx.id}` : ''}${args.hasSplat ? '|*' : ''}`;
     const existing = this.callCtxs.get(key);
@@ -1175,6 +1256,49 @@ export class Evaluator {
     this.callCtxs.set(key, c);
     this.ctxCount.set(scope.id, count + 1);
     this.pending.push(c);
+    return c;
+  }
+
+  /**
+   * The context of a base class's `__init__` (`target`) as an instance of `cls` built at `call` runs it: the class's
+   * own `__init__` bound by the call, then each `super().__init__(...)` (or `Base.__init__(self, ...)`) on the way.
+   */
+  private initCtxThrough(cls: ClassInfo, target: Scope, obj: AValue, call: PyNode, args: CallArgs, callCtx: Ctx, depth = 0): Ctx | undefined {
+    if (depth > 3) return undefined;
+    const own = cls.methods.get('__init__');
+    if (!own) {
+      const base = this.baseClasses(cls)[0];
+      return base ? this.initCtxThrough(base, target, obj, call, args, callCtx, depth + 1) : undefined;
+    }
+    const c = this.callContext(own, call, args, callCtx, obj);
+    if (!c || own === target) return c;
+    let superCall: PyNode | undefined;
+    walkTree(own.node, (n) => {
+      if (superCall) return false;
+      if (n.type !== 'call') return;
+      const fn = childByField(n, 'function');
+      if (fn && /^(super\([^)]*\)|\w+)\.__init__$/.test(text(this.tree, fn).replace(/\s+/g, ''))) superCall = n;
+    });
+    if (!superCall) return undefined;
+    const fnText = text(this.tree, childByField(superCall, 'function')!).replace(/\s+/g, '');
+    // `Base.__init__(self, ...)` passes self itself: dropped, the context binds the instance.
+    const explicit = !fnText.startsWith('super(');
+    const base = this.baseClasses(cls).find((b) => !explicit || fnText.startsWith(`${b.name}.`));
+    if (!base) return undefined;
+    const superArgs = this.argsOf(superCall);
+    const passed = explicit ? { ...superArgs, positional: superArgs.positional.slice(1) } : superArgs;
+    return this.initCtxThrough(base, target, obj, superCall, passed, c, depth + 1);
+  }
+
+  private readonly builtElsewhereCtxs = new Map<string, Ctx>();
+  /** The context of `__init__` as another workspace file built the instance (its arguments crossed as portable values). */
+  private builtElsewhereCtx(scope: Scope, obj: AValue, initArgs: NonNullable<ObjectInfo['initArgs']>): Ctx {
+    const bindings = this.bindArguments(scope, initArgs.positional, new Map(initArgs.keywords), obj);
+    const key = `${scope.id}|${bindingsKey(bindings)}`;
+    const hit = this.builtElsewhereCtxs.get(key);
+    if (hit) return hit;
+    const c: Ctx = { id: this.nextCtxId++, scope, bindings, depth: 1, defaultsHold: true };
+    this.builtElsewhereCtxs.set(key, c);
     return c;
   }
 
@@ -1203,13 +1327,20 @@ export class Evaluator {
       bindings.set(p.name, onesAsMask(p.name, v));
       pi++;
     }
-    for (const [name, v] of keywords) if (scope.params.some((p) => p.name === name)) bindings.set(name, onesAsMask(name, v));
+    const extra: (readonly [string, AValue])[] = [];
+    for (const [name, v] of keywords) {
+      if (scope.params.some((p) => p.name === name && p.kind !== 'kwstar')) bindings.set(name, onesAsMask(name, v));
+      else extra.push([name, v]);
+    }
+    // `**kwargs` holds the keywords no parameter takes (passed on as `f(**kwargs)`, read back there by name).
+    const kwstar = scope.params.find((p) => p.kind === 'kwstar');
+    if (kwstar && extra.length > 0) bindings.set(kwstar.name, { kind: 'unknown', kwargs: extra });
     return bindings;
   }
 
   private keywordValues(scope: Scope, args: CallArgs, ctx: Ctx): Map<string, AValue> {
     const out = new Map<string, AValue>();
-    for (const [name, kw] of args.keywords) if (scope.params.some((p) => p.name === name)) out.set(name, this.eval(kw.value, ctx));
+    for (const [name, kw] of args.keywords) if (acceptsKeyword(scope, name)) out.set(name, this.eval(kw.value, ctx));
     return out;
   }
 
@@ -1316,6 +1447,11 @@ export class Evaluator {
   intLit(node: PyNode | undefined): number | undefined {
     return intLiteral(this.tree, node);
   }
+}
+
+/** Whether a call may pass `name` by keyword to `scope`: a parameter of that name, or a `**kwargs` to hold it. */
+function acceptsKeyword(scope: Scope, name: string): boolean {
+  return scope.params.some((p) => (p.name === name && p.kind !== 'star') || p.kind === 'kwstar');
 }
 
 /** Key of a call's parameter bindings (parameter order as bound). */

@@ -9,10 +9,13 @@
 import { defineTemplates, msg } from '../message';
 import { childByField, namedChildren, unparen, walk, type PyNode } from '../syntax/tree';
 import type { Evaluator } from './evaluator';
+import { truthOf } from './flags';
 import { importingFiles } from './importers';
 import { portable } from './portable';
+import type { Ctx } from './facts';
+import type { ValueOrigin } from './portable';
 import type { ParamInfo, Scope } from './scopes';
-import type { AValue } from './values';
+import type { AValue, ObjectInfo } from './values';
 import { lineOf } from './workspace';
 
 const T = defineTemplates({
@@ -51,6 +54,15 @@ export function functionsCallersDecide(ev: Evaluator): Scope[] {
     if (scope.parent !== ev.sr.module && !method) continue;
     if (!m || m.polarity === undefined || m.byName) out.add(scope);
   }
+  // SDPA with a causal flag this file does not settle (`is_causal=self.causal`) in a method of a module-level class:
+  // the files that build and call the module decide the flag and whether the keys hold a cache. Its forward is read.
+  for (const site of ev.facts.sdpa) {
+    const cls = site.ctx.scope.ownerClass;
+    const forward = cls?.scope.parent === ev.sr.module ? (cls.methods.get('forward') ?? cls.methods.get('__call__')) : undefined;
+    if (!forward || site.ctx.bindings !== undefined || forward.params.length === 0 || !site.causalNode) continue;
+    const flag = site.causalNode.type === 'keyword_argument' ? childByField(site.causalNode, 'value') : site.causalNode;
+    if (flag && !/^(True|False)$/.test(ev.text(flag)) && truthOf(ev.eval(flag, site.ctx)) === undefined) out.add(forward);
+  }
   return [...out];
 }
 
@@ -86,21 +98,101 @@ export function callsFromImporters(ev: Evaluator, fns: readonly Scope[]): Import
       const line = lineOf(m.tree.source, call.start);
       const column = call.start - m.tree.source.lastIndexOf('\n', call.start - 1);
       const origin = { path, line, column, name: scope.name };
-      const positional: AValue[] = [];
-      const keywords = new Map<string, AValue>();
-      for (const a of args) {
-        if (a.type === 'keyword_argument') {
-          const k = childByField(a, 'name');
-          const v = childByField(a, 'value');
-          if (k && v) keywords.set(m.ev.text(k), portable(m.ev.eval(v, ctx), origin));
-        } else positional.push(portable(m.ev.eval(a, ctx), origin));
-      }
       const what = target.ownerClass ? `${target.ownerClass.name}.${target.name}` : target.name;
       ev.noteForeignEvidence({ path, line, column, message: msg(T.calledFromImporter, `\`${what}\``) });
-      out.push({ scope: target, positional, keywords, ...(target.ownerClass ? { self: { kind: 'object', object: { cls: target.ownerClass } } } : {}) });
+      // The call as its own function runs: unbound (its default context), and as that file calls the function.
+      for (const at of [ctx, ...callerContexts(m.ev, scope)]) {
+        const fn = at === ctx ? callee : m.ev.eval(fnNode, at);
+        const positional: AValue[] = [];
+        const keywords = new Map<string, AValue>();
+        for (const a of args) {
+          if (a.type === 'keyword_argument') {
+            const k = childByField(a, 'name');
+            const v = childByField(a, 'value');
+            if (k && v) keywords.set(m.ev.text(k), portable(m.ev.eval(v, at), origin));
+          } else positional.push(portable(m.ev.eval(a, at), origin));
+        }
+        if (!target.ownerClass) {
+          out.push({ scope: target, positional, keywords });
+          continue;
+        }
+        // The instance as the importing file built it: one call per way it is built (its constructor's arguments).
+        const cls = target.ownerClass;
+        const built = fn.kind === 'object' && fn.object?.init ? constructorArguments(m.ev, fn.object.init, origin) : [];
+        if (built.length === 0) out.push({ scope: target, positional, keywords, self: { kind: 'object', object: { cls } } });
+        for (const initArgs of built) out.push({ scope: target, positional, keywords, self: { kind: 'object', object: { cls, initArgs } } });
+      }
     }
   }
   return out;
+}
+
+/** Calls of one function a file makes, at most, read as contexts for the calls that function makes. */
+const MAX_CALLER_CONTEXTS = 4;
+
+/**
+ * Contexts of a function of the importing file as that file calls it (`attn(x, kv_cache=layer_cache)` for
+ * `Attention.forward`, `helper(x)` for a module-level `helper`): the arguments it passes on are then known there.
+ */
+function callerContexts(ev: Evaluator, scope: Scope): Ctx[] {
+  if (scope.kind !== 'function') return [];
+  const cls = scope.ownerClass;
+  const viaInstance = cls && MODULE_CALL.has(scope.name) && scope.parent?.parent === ev.sr.module;
+  if (cls && !viaInstance) return [];
+  const out: Ctx[] = [];
+  const wanted = (name: string): boolean => (viaInstance ? name !== cls.name : name === scope.name);
+  for (const call of callsNamed(ev, wanted, MAX_CALLEES_PER_FILE)) {
+    if (out.length >= MAX_CALLER_CONTEXTS) break;
+    const at = innermostScope(ev.sr.scopes, call) ?? ev.sr.module;
+    if (at === scope) continue;
+    const atCtx = ev.defaultCtx(at);
+    const callee = ev.eval(unparen(childByField(call, 'function')!), atCtx);
+    const ok = viaInstance ? callee.kind === 'object' && callee.object?.cls === cls : callee.kind === 'function' && callee.fn?.scope === scope;
+    if (!ok) continue;
+    const c = ev.callContext(scope, call, ev.argsOf(call), atCtx, viaInstance ? callee : undefined);
+    if (c && !out.includes(c)) out.push(c);
+  }
+  return out;
+}
+
+/** Ways an importing file builds one instance, at most. */
+const MAX_CONSTRUCTIONS = 4;
+
+/**
+ * The arguments an instance's constructor call gets in the importing file (`Attend(causal=causal)`), as portable
+ * values. When the call sits in the `__init__` of a class of that file and passes its parameters on, each place
+ * that file builds that class (`Attention(dim, causal=True)`) gives one set of values: the flag as it is built.
+ */
+function constructorArguments(ev: Evaluator, init: { readonly call: PyNode; readonly ctx: Ctx }, origin: ValueOrigin): NonNullable<ObjectInfo['initArgs']>[] {
+  const evaluate = (ctx: Ctx): NonNullable<ObjectInfo['initArgs']> | undefined => {
+    const args = ev.argsOf(init.call);
+    if (args.hasSplat) return undefined;
+    return {
+      positional: args.positional.map((a) => portable(ev.eval(a, ctx), origin)),
+      keywords: [...args.keywords].map(([name, kw]) => [name, portable(ev.eval(kw.value, ctx), origin)] as const),
+    };
+  };
+  const scope = init.ctx.scope;
+  const outer = scope.name === '__init__' ? scope.ownerClass : undefined;
+  const passesParams = scope.params.some((p) => new RegExp(`\\b${p.name}\\b`).test(ev.text(childByField(init.call, 'arguments') ?? init.call)));
+  if (!outer || init.ctx.bindings !== undefined || !passesParams) {
+    const direct = evaluate(init.ctx);
+    return direct ? [direct] : [];
+  }
+  const out: NonNullable<ObjectInfo['initArgs']>[] = [];
+  for (const call of callsNamed(ev, (name) => name === outer.name, MAX_CALLEES_PER_FILE)) {
+    if (out.length >= MAX_CONSTRUCTIONS) break;
+    const at = innermostScope(ev.sr.scopes, call) ?? ev.sr.module;
+    const atCtx = ev.defaultCtx(at);
+    const cls = ev.eval(unparen(childByField(call, 'function')!), atCtx);
+    if (cls.kind !== 'class' || cls.cls !== outer) continue;
+    const ctx = ev.callContext(scope, call, ev.argsOf(call), atCtx, { kind: 'object', object: { cls: outer, init: { call, ctx: atCtx } } });
+    const values = ctx && evaluate(ctx);
+    if (values) out.push(values);
+  }
+  if (out.length > 0) return out;
+  const direct = evaluate(init.ctx);
+  return direct ? [direct] : [];
 }
 
 /** Calls `name(...)` or `mod.name(...)` in a module whose name `wanted` accepts, in source order (at most `max`). */

@@ -602,7 +602,27 @@ function where(ev: Evaluator, c: Call, condNode: PyNode | undefined, xNode: PyNo
     ev.facts.weightsMask.push({ node: c.node, ctx: c.ctx, weights: y, maskNode: condNode });
     return { ...y, attn: { ...y.attn, postMask: [...(y.attn.postMask ?? []), c.node] } };
   }
-  return join(tensorish(x), tensorish(y));
+  return choiceOfKeepMasks(ev, c, x, y) ?? join(tensorish(x), tensorish(y));
+}
+
+/**
+ * A boolean mask chosen per example between an all-True mask and another mask (`torch.where(focus, eye(n),
+ * ones(n, n))`): a mask that is True everywhere masks nothing when True means keep and everything when True means
+ * ignore, so the choice is written in the keep convention, and the other side with it (an identity, a keep mask).
+ */
+function choiceOfKeepMasks(ev: Evaluator, c: Call, x: AValue, y: AValue): AValue | undefined {
+  const allTrue = (v: AValue): boolean => v.kind === 'tensor' && !!v.ones && !v.mask && v.dtype === 'bool';
+  const keepSide = (v: AValue): boolean =>
+    v.kind === 'tensor' &&
+    v.dtype !== 'float' &&
+    (allTrue(v) || (!!v.identity && !v.mask) || (v.mask?.polarity === 'keep' && !v.mask.byName && !v.mask.additive));
+  if (!(allTrue(x) && keepSide(y)) && !(allTrue(y) && keepSide(x))) return undefined;
+  const joined = join(tensorish(x), tensorish(y));
+  return {
+    ...joined,
+    dtype: 'bool',
+    mask: { polarity: 'keep', dtype: 'bool', why: msg(PHRASES.choiceWithAllTrue, `\`${ev.text(c.node).replace(/\s+/g, ' ').slice(0, 50)}\``) },
+  };
 }
 
 /** x[mask] = -inf */
@@ -740,8 +760,24 @@ function bandPart(ev: Evaluator, c: Call, base0: AValue, lowerNode: PyNode | und
 
 /** Reports every mask argument of a consumer (SDPA, MultiheadAttention, Transformer layers, flax, keras). */
 export function maskConsumerArgs(ev: Evaluator, c: Call, consumer: MaskConsumer, offset = 0): void {
+  // `layer(x, x, x, **kwargs)`: the keywords a caller bound into `**kwargs` (`model(x, key_padding_mask=pad)`).
+  const spread = c.args.dictSplat ? ev.eval(c.args.dictSplat, c.ctx).kwargs : undefined;
   for (const p of consumer.params) {
     const node = argument(c.args, p.name, p.pos !== undefined ? p.pos - offset : undefined);
+    const passedOn = !node && c.args.dictSplat ? spread?.find(([name]) => name === p.name)?.[1] : undefined;
+    if (passedOn && c.args.dictSplat && passedOn.kind !== 'none') {
+      ev.facts.mask.push({
+        node: c.node,
+        ctx: c.ctx,
+        display: consumer.display,
+        param: p.name,
+        expects: p.expects,
+        convention: 'api',
+        maskNode: c.args.dictSplat,
+        mask: passedOn,
+      });
+      continue;
+    }
     if (!node || unparen(node).type === 'none') continue;
     const mask = ev.eval(node, c.ctx);
     ev.facts.mask.push({ node: c.node, ctx: c.ctx, display: consumer.display, param: p.name, expects: p.expects, convention: 'api', maskNode: node, mask });

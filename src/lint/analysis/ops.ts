@@ -880,6 +880,9 @@ function layerFromCtor(ev: Evaluator, c: Call, qname: string): AValue | undefine
       },
     };
   }
+  // A Hugging Face model loaded by `AutoModel.from_pretrained(name)` (not a tokenizer, config or processor): called
+  // with `attention_mask=`, which it reads as 1 = attend.
+  if (HF_PRETRAINED_MODEL.test(qname) && !HF_NOT_A_MODEL.test(qname)) return { kind: 'layer', layer: { api: HF_MODEL, ctor: c.node, ctorCtxId: c.ctx.id } };
   // nn.ModuleList([...]): the list of modules itself (iterated in forward: `for block in self.layers`).
   if (qname === 'torch.nn.ModuleList') {
     const first = c.args.positional[0];
@@ -895,6 +898,10 @@ function layerFromCtor(ev: Evaluator, c: Call, qname: string): AValue | undefine
   }
   return undefined;
 }
+
+const HF_MODEL = 'transformers.PreTrainedModel';
+const HF_PRETRAINED_MODEL = /^(?:transformers|pytorch_transformers|pytorch_pretrained_bert)\.(?:\w*Model\w*|\w+For\w+)\.from_pretrained$/;
+const HF_NOT_A_MODEL = /Tokenizer|Processor|Config|FeatureExtractor|ImageProcessor/;
 
 export function applyLayer(ev: Evaluator, layerValue: AValue, c: Call, inputOverride?: AValue): AValue {
   const layer = layerValue.layer!;
@@ -1271,6 +1278,9 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
         mean: m === 'mean',
       });
     }
+    case 'any':
+    case 'all':
+      return coarsenedMask(ev, c, t, m);
     case 'size':
       if (a0) {
         const i = intOf(ev, c, a0);
@@ -1438,7 +1448,23 @@ function asMethod(ev: Evaluator, c: Call, method: string, inputParam = 'input'):
   return callMethod(ev, { ...c, name: method, recv, recvNode, args });
 }
 
+/**
+ * `m.any(dim)` / `m.all(dim)` of a mask over blocks of positions (`keep.view(b, m, block).any(-1)`): a coarser mask
+ * with the same meaning (a block kept where any, or all, of its positions are; ignored likewise).
+ */
+function coarsenedMask(ev: Evaluator, c: Call, t: AValue, how: string): AValue {
+  const axisName = arg(c, 'axis') ? 'axis' : 'dim';
+  const out = reduction(ev, c, t, 'other', argumentNode(c.args, axisName, 0), argument(c.args, axisName, 0), { keepdimPos: 1 });
+  const m = t.mask;
+  const reduced: AValue = out.kind === 'tensor' ? { ...out, dtype: 'bool' } : tensor({ dtype: 'bool' });
+  if (!m?.polarity || m.additive || m.byName || argument(c.args, axisName, 0) === undefined) return reduced;
+  const why = msg(PHRASES.coarsenedBy, `\`${how}\``, m.why);
+  return { ...reduced, mask: { polarity: m.polarity, dtype: 'bool', why, ...(m.padding ? { padding: true } : {}), ...(m.origin ? { origin: m.origin } : {}) } };
+}
+
 const METHOD_LIKE_FUNCTIONS = new Set([
+  'any',
+  'all',
   'transpose',
   'permute',
   'reshape',
@@ -1605,6 +1631,11 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
       return dt && a.mask ? { ...a, dtype: dt, mask: withMaskDtype(a.mask, dt === 'bool' || dt === 'int' ? dt : 'float') } : a;
     }
     return a.kind === 'number' ? a : a.kind === 'tensor' ? a : tensor();
+  }
+  // torch.eye(n[, m]): an (n, m) identity, True/1 on the diagonal only.
+  if (qname === 'torch.eye' || qname === 'numpy.eye' || qname === 'jax.numpy.eye') {
+    const dt = dtypeKwarg(ev, c);
+    return tensor({ ndim: 2, axes: [{}, {}], identity: true, ...(dt ? { dtype: dt } : {}) });
   }
   if (matches(/^(torch|numpy|jax\.numpy|tensorflow)\.(ones|zeros|full|empty|randn|rand|ones_like|zeros_like|full_like|empty_like|randn_like)$/, qname)) {
     if (last.endsWith('_like')) {

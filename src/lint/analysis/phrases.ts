@@ -27,6 +27,8 @@ export const PHRASES = defineTemplates({
   defaultsToOnes: '{0} defaults to all ones when not given, so 1 = keep',
   theMaskDefaultsToOnes: 'the mask defaults to all ones when not given, so 1 = keep',
   allOnesPassedAs: 'all ones passed as {0}, a mask that masks nothing, so 1 = keep',
+  coarsenedBy: '{1} coarsened by {0} over blocks of positions (the same meaning)',
+  choiceWithAllTrue: '{0}, a choice of masks one of which is all True (masks nothing), so True = keep',
   timesLargeNegative: '{0} times a large negative number',
   pairOfMask: '{0} spread over the query axis times itself spread over the key axis (a pair is kept only where both positions are, so True/1 = keep)',
   additiveReadAsZeroOne: '{0}, an additive mask read as a 0/1 mask (nonzero, so True/1, where it masks)',

@@ -48,9 +48,14 @@ export function portable(v: AValue, origin?: ValueOrigin, depth = 0, at?: PyNode
       if (v.dimPow) out.dimPow = { dim: portableDim(v.dimPow.dim), power: v.dimPow.power };
       return out;
     }
+    case 'bool': {
+      // Where a flag was set is a node of the other file: its truth crosses, with the call that passed it on.
+      if (!v.setAt) return v;
+      const { setAt: _setAt, ...rest } = v;
+      return origin && v.truth !== undefined ? { ...rest, setIn: { path: origin.path, line: origin.line } } : rest;
+    }
     case 'string':
     case 'none':
-    case 'bool':
     case 'dtype':
     case 'module':
       // Plain data.
@@ -97,6 +102,7 @@ function portableTensor(v: AValue, origin: ValueOrigin | undefined, depth: numbe
     'tokenIds',
     'index',
     'ones',
+    'identity',
     'zeros',
     'fillValue',
     'projectedWidth',

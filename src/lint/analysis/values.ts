@@ -170,6 +170,11 @@ export interface ObjectInfo {
   readonly cls: ClassInfo;
   /** The constructor call that created the instance (its arguments bind __init__'s parameters). */
   readonly init?: { readonly call: PyNode; readonly ctx: Ctx };
+  /**
+   * For an instance built in another workspace file (importer-calls.ts): the constructor's arguments as evaluated
+   * there, as portable values, which bind __init__'s parameters here (`Attend(causal=True)` read as `self.causal`).
+   */
+  readonly initArgs?: { readonly positional: readonly AValue[]; readonly keywords: readonly (readonly [string, AValue])[] };
 }
 
 /** Known neural-network layers (torch.nn, keras.layers, flax.linen). */
@@ -227,6 +232,8 @@ export interface AValue {
   readonly index?: { readonly axis: number; readonly offset: number };
   /** Built by torch.ones / ones_like (so tril/triu of it is a 0/1 mask). */
   readonly ones?: boolean;
+  /** Built by torch.eye (True/1 on the diagonal only): a mask whose meaning its use decides. */
+  readonly identity?: boolean;
   /** Built by torch.zeros / zeros_like (so `m[i, :a, :b] = 1` marks the kept region of a padding mask). */
   readonly zeros?: boolean;
   /** Built by torch.full(..., value): the constant. */
@@ -285,6 +292,10 @@ export interface AValue {
   readonly flagParam?: { readonly name: string; readonly default?: boolean };
   /** Where a known truth was set (the literal, possibly a caller's argument or a parameter's default): a related location. */
   readonly setAt?: PyNode;
+  /** A function's `**kwargs` as a call bound it: the keywords passed beyond its named parameters, with their values. */
+  readonly kwargs?: readonly (readonly [string, AValue])[];
+  /** A known truth that came from another workspace file (portable.ts): the call there that passed it on. */
+  readonly setIn?: { readonly path: string; readonly line: number };
   /** A parameter's value with no caller in view: whatever a caller passes, None included (so never known not to be None). */
   readonly unbound?: boolean;
   // ---- strings

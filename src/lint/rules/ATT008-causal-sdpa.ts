@@ -3,10 +3,12 @@ import type { FillSite, MaskSite, SdpaSite } from '../analysis/facts';
 import type { Def } from '../analysis/scopes';
 import { truthWithCache, type FlagReader } from '../analysis/kv-cache';
 import { truthOf } from '../analysis/flags';
+import { originRef } from '../analysis/portable';
+import type { AValue } from '../analysis/values';
 import { topLeftRectangleSizes } from '../analysis/masks';
 import { comparesLengths, ordersLengths } from '../analysis/length-guards';
 import { childByField, namedChildren, unparen, type PyNode } from '../syntax/tree';
-import { defineTemplates, msg } from '../message';
+import { defineTemplates, msg, type MessageParts } from '../message';
 import { apiName, quote, type RelatedSpec, type Rule, type RuleContext } from './rule';
 import { cacheJoined, definitions, maskBuilt, MASK_NAMES } from './related';
 
@@ -18,6 +20,7 @@ const T = defineTemplates({
   maskPassedAsWell: 'attn_mask is passed here as well',
   flagTrueWithCache: '{0} (True whenever the cache is used)',
   flagTrueAsCalled: '{0} (True as this file calls it)',
+  flagTrueAsImporterCalls: '{0} (True as {1} builds and calls the module)',
   flagSetTrueHere: 'the flag is set to {0} here',
   causalOnCachedKeys:
     '{0} on keys {1} that include a KV cache: the causal mask is top-left aligned, so with fewer queries than keys the new tokens cannot see the most recent cached keys. Build a bottom-right aligned mask (tril(diagonal=S - L)) or use causal_lower_right.',
@@ -39,7 +42,7 @@ export const ATT008: Rule = {
     docs: {
       summary: 'is_causal=True together with attn_mask, or on a KV-cache path where query and key lengths differ.',
       whatItDoes:
-        "Reports `F.scaled_dot_product_attention(..., is_causal=True)` when an `attn_mask` is passed as well (not provably None; a flag passed by name counts unless the code sets it to False itself or returns or raises earlier whenever it is True, as in `if causal: return F.scaled_dot_product_attention(q, k, v, is_causal=causal)`), and when the keys come from a KV cache (`torch.cat([past_k, k], dim=-2)`, `torch.cat([cache[0], k])`, `layer_past`, pieces unpacked from one (`old_k, old_v = layer_past`), `k, v = self.kv_cache.update(...)`, or state a class of this or another file extends by concatenation and stores back, whatever it is called: `k = torch.cat([self.keys, k], dim=-2); self.keys = k`) while the queries are only the new tokens. The flag need not be a literal: it is read separately for the paths with and without the cache, so `is_causal=cache is not None or self.causal`, `is_causal = True` assigned inside `if past_kv is not None:` (or in whichever `if`/`elif`/`else` arm joins the keys with the cache, such as `if use_cache:`) and `is_causal=self.is_causal` with `self.is_causal = True` the class's only assignment count, while `is_causal=past is None` (causal only at prefill) does not, nor a flag whose resetting may be skipped (under a further condition, in a loop or a `try` body). A flag is also read as this file calls the code: `self.causal` set in `__init__` from a constructor argument has the value passed where the module is built (`Attend(causal=True)`, directly, as an attribute of another module or in an `nn.ModuleList`; a default counts only where a call leaves the argument out), `not`, `and` and `or` of known flags are known, `exists(mask)` and `mask is None` are known where the caller passes None, a computed tensor or nothing, and an assignment in an `if` arm whose condition is known False there does not count (`causal = self.causal; if exists(mask): ...; causal = False` is True in a cached decoding step that passes no mask, and per-layer caches fed through `for layer, layer_past in zip(self.layers, past_key_values)` are cached keys); a flag known False where it is called is never reported, and one that depends on the query and key lengths (`self.causal and q.shape[-2] == k.shape[-2]`) stays unknown. It also reports a causal `attn_mask` aligned top-left over L queries and S keys (`torch.tril(torch.ones(L, S))`, `self.bias[:, :, :T, :S]`, the first L rows `[:L]` of a square S×S causal mask) on cached keys; a bottom-right mask (`tril(diagonal=S - L)`, `self.bias[:, :, S - T:S, :S]`, the last rows `[-L:]` or `[S - L:]`) is right. The same top-left mask in hand-written attention (`att.masked_fill(self.bias[:, :, :T, :S] == 0, -inf)` on scores whose keys include the cache) is reported too. A call guarded by a comparison of the query and key lengths is not reported, nor one in an `elif`/`else` arm after conditions that order the two lengths (`if k_len > q_len > 1:` with a bottom-right mask, `elif q_len == 1:` with none, `else:` with `is_causal=...`).",
+        "Reports `F.scaled_dot_product_attention(..., is_causal=True)` when an `attn_mask` is passed as well (not provably None; a flag passed by name counts unless the code sets it to False itself or returns or raises earlier whenever it is True, as in `if causal: return F.scaled_dot_product_attention(q, k, v, is_causal=causal)`), and when the keys come from a KV cache (`torch.cat([past_k, k], dim=-2)`, `torch.cat([cache[0], k])`, `layer_past`, pieces unpacked from one (`old_k, old_v = layer_past`), `k, v = self.kv_cache.update(...)`, or state a class of this or another file extends by concatenation and stores back, whatever it is called: `k = torch.cat([self.keys, k], dim=-2); self.keys = k`) while the queries are only the new tokens. The flag need not be a literal: it is read separately for the paths with and without the cache, so `is_causal=cache is not None or self.causal`, `is_causal = True` assigned inside `if past_kv is not None:` (or in whichever `if`/`elif`/`else` arm joins the keys with the cache, such as `if use_cache:`) and `is_causal=self.is_causal` with `self.is_causal = True` the class's only assignment count, while `is_causal=past is None` (causal only at prefill) does not, nor a flag whose resetting may be skipped (under a further condition, in a loop or a `try` body). A flag is also read as this file calls the code: `self.causal` set in `__init__` from a constructor argument has the value passed where the module is built (`Attend(causal=True)`, directly, as an attribute of another module or in an `nn.ModuleList`; a default counts only where a call leaves the argument out), `not`, `and` and `or` of known flags are known, `exists(mask)` and `mask is None` are known where the caller passes None, a computed tensor or nothing, and an assignment in an `if` arm whose condition is known False there does not count (`causal = self.causal; if exists(mask): ...; causal = False` is True in a cached decoding step that passes no mask, and per-layer caches fed through `for layer, layer_past in zip(self.layers, past_key_values)` are cached keys); the flag set by a base class's `__init__` through `super().__init__(dim, causal=True)` (or `Base.__init__(self, ..., causal=True)`), passed on through `**kwargs` (`Attention(dim, **attn_kwargs)` in a block built with `causal=True`), or read from a config instance's declared field (a dataclass `causal: bool = True`, as `self.cfg.causal`, with the value its constructor call passes, else the default) counts the same way; a module of this file built and called by another workspace file (`self.attend = Attend(causal=causal)` in a module built there with `causal=True`, fed cached keys) is judged as that file builds and calls it, with the call there as a related location; a flag known False where it is called is never reported, and one that depends on the query and key lengths (`self.causal and q.shape[-2] == k.shape[-2]`) stays unknown. It also reports a causal `attn_mask` aligned top-left over L queries and S keys (`torch.tril(torch.ones(L, S))`, `self.bias[:, :, :T, :S]`, the first L rows `[:L]` of a square S×S causal mask) on cached keys; a bottom-right mask (`tril(diagonal=S - L)`, `self.bias[:, :, S - T:S, :S]`, the last rows `[-L:]` or `[S - L:]`) is right. The same top-left mask in hand-written attention (`att.masked_fill(self.bias[:, :, :T, :S] == 0, -inf)` on scores whose keys include the cache) is reported too. A call guarded by a comparison of the query and key lengths is not reported, nor one in an `elif`/`else` arm after conditions that order the two lengths (`if k_len > q_len > 1:` with a bottom-right mask, `elif q_len == 1:` with none, `else:` with `is_causal=...`).",
       whyIsThisBad:
         'PyTorch raises an error when both `attn_mask` and `is_causal=True` are given (or silently ignores one of them in some backends and versions). `is_causal=True` builds a top-left aligned lower-triangular mask: with L new queries against S > L cached keys, query i may only see keys 0..i, so during generation the new token attends to the first cached tokens instead of all of them.',
       example: `k = torch.cat([past_k, k], dim=-2)
@@ -52,7 +55,7 @@ L, S = q.size(-2), k.size(-2)
 mask = torch.ones(L, S, dtype=torch.bool, device=q.device).tril(diagonal=S - L)
 out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
       whereReported:
-        'At `is_causal=`, the use. Related locations: where the keys are joined with the KV cache (`torch.cat([past_k, k])`, `cache.update(...)`), the `attn_mask` passed with it and where it is built, where a causal flag passed by name is set, and, for a flag known True as this file calls the code, the argument that sets it (`causal=True` where the module is built).',
+        'At `is_causal=`, the use. Related locations: where the keys are joined with the KV cache (`torch.cat([past_k, k])`, `cache.update(...)`), the `attn_mask` passed with it and where it is built, where a causal flag passed by name is set, and, for a flag known True as this file calls the code, the argument that sets it (`causal=True` where the module is built); for one known True as an importing file builds and calls the module, that call in the other file.',
       fixSafety: 'No automatic fix: the right mask depends on how the cache is laid out.',
       references: [
         {
@@ -139,6 +142,12 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
       return [{ node: arg, message: msg(T.flagSetTrueHere, quote(ctx.text(arg), 30)) }];
     }
 
+    /** A flag known True in the call's context: as this file calls the code, or as an importing file does (names it). */
+    function asCalled(valueNode: PyNode, inCtx: AValue): MessageParts {
+      const flag = `is_causal=${quote(ctx.text(valueNode), 40)}`;
+      return inCtx.setIn ? msg(T.flagTrueAsImporterCalls, flag, originRef(inCtx.setIn)) : msg(T.flagTrueAsCalled, flag);
+    }
+
     /** Where a causal flag passed by name is set (`is_causal = True` in the cache branch). */
     function flagDefinitions(site: SdpaSite, valueNode: PyNode): RelatedSpec[] {
       return definitions(ev, valueNode, site.ctx, (t) => msg(T.setHere, quote(t, 30)));
@@ -195,11 +204,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         if (causal && maskGiven && flagOk) {
           reported.add(site.node.id);
           const flag =
-            causal === 'true'
-              ? 'is_causal=True'
-              : known === true
-                ? msg(T.flagTrueAsCalled, `is_causal=${quote(ctx.text(valueNode), 40)}`)
-                : msg(T.flagTrueOnSomeCalls, `is_causal=${ctx.text(valueNode)}`);
+            causal === 'true' ? 'is_causal=True' : known === true ? asCalled(valueNode, inCtx) : msg(T.flagTrueOnSomeCalls, `is_causal=${ctx.text(valueNode)}`);
           ctx.report({
             node: site.causalNode,
             message: msg(T.bothCausalAndMask, flag, quote(ctx.text(site.maskNode), 40), apiName(site.display)),
@@ -223,7 +228,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
               ? 'is_causal=True'
               : withCache === true
                 ? msg(T.flagTrueWithCache, `is_causal=${quote(ctx.text(valueNode), 40)}`)
-                : msg(T.flagTrueAsCalled, `is_causal=${quote(ctx.text(valueNode), 40)}`);
+                : asCalled(valueNode, inCtx);
           const keys = quote(ctx.text(site.kNode), 30);
           ctx.report({
             node: site.causalNode,

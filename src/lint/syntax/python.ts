@@ -33,6 +33,8 @@ export interface CallArgs {
   hasSplat: boolean;
   /** The argument_list node (for inserting arguments). */
   list: PyNode | undefined;
+  /** The expression of the call's one `**kwargs` when it has no `*args` (its keywords may be known where it was built). */
+  dictSplat?: PyNode;
 }
 
 export function callArgs(src: Src, call: PyNode): CallArgs {
@@ -40,6 +42,8 @@ export function callArgs(src: Src, call: PyNode): CallArgs {
   const positional: PyNode[] = [];
   const keywords = new Map<string, KeywordArg>();
   let hasSplat = false;
+  let listSplat = false;
+  const dictSplats: PyNode[] = [];
   if (list && list.type === 'argument_list') {
     for (const a of namedChildren(list)) {
       if (a.type === 'keyword_argument') {
@@ -47,6 +51,8 @@ export function callArgs(src: Src, call: PyNode): CallArgs {
         const value = childByField(a, 'value');
         if (nameNode && value) keywords.set(text(src, nameNode), { node: a, nameNode, value });
       } else if (a.type === 'list_splat' || a.type === 'dictionary_splat') {
+        if (a.type === 'dictionary_splat') dictSplats.push(a);
+        else listSplat = true;
         hasSplat = true;
       } else {
         positional.push(a);
@@ -55,7 +61,9 @@ export function callArgs(src: Src, call: PyNode): CallArgs {
   } else if (list && list.type === 'generator_expression') {
     positional.push(list);
   }
-  return { positional, keywords, hasSplat, list };
+  const [onlySplat] = dictSplats;
+  const dictSplat = !listSplat && dictSplats.length === 1 && onlySplat ? firstNamedChild(onlySplat) : undefined;
+  return { positional, keywords, hasSplat, list, ...(dictSplat ? { dictSplat } : {}) };
 }
 
 /** An argument by keyword or by position (positional index counts from 0). */

@@ -86,6 +86,27 @@ describe('mask lattice: comparisons', () => {
   });
 });
 
+describe('mask lattice: coarsening and choices', () => {
+  it('`any`/`all` over a blocks axis keep the meaning of a padding mask, for either polarity', async () => {
+    for (const red of ['m.view(2, -1, 4).any(dim=-1)', 'm.view(2, -1, 4).all(-1)', 'torch.any(m.view(2, -1, 4), dim=-1)']) {
+      assert.equal(polarity(await valueOf('m = ids != pad_id', red)), 'keep', red);
+      assert.equal(polarity(await valueOf('m = ids == pad_id', red)), 'ignore', red);
+    }
+  });
+  it('`any()` of a whole mask is a truth value, not a mask', async () => {
+    assert.equal(polarity(await valueOf('m = ids != pad_id', 'm.any()')), 'unknown');
+  });
+  it('a choice between an all-True boolean mask and an identity is a keep mask; the identity alone, or all ones as floats, says nothing', async () => {
+    const all = 'a = torch.ones(T, T, dtype=torch.bool)\ne = torch.eye(T, dtype=torch.bool)';
+    assert.equal(polarity(await valueOf(all, 'torch.where(mask[:, None, None], e, a)')), 'keep');
+    assert.equal(polarity(await valueOf(all, 'e')), 'unknown');
+    assert.equal(polarity(await valueOf('a = torch.ones(T, T)\ne = torch.eye(T)', 'torch.where(mask[:, None, None], e, a)')), 'unknown');
+  });
+  it('a choice between an all-True mask and a mask True at padding says nothing', async () => {
+    assert.equal(polarity(await valueOf('a = torch.ones(T, T, dtype=torch.bool)\np = ids == pad_id', 'torch.where(mask[:, None, None], p, a)')), 'unknown');
+  });
+});
+
 describe('mask lattice: negation and dtype changes', () => {
   for (const [expr, expected] of [
     ['~pad', 'keep'],
