@@ -24,6 +24,8 @@ import type {
 const STEP_TIMEOUT_MS = Number(process.env.E2E_STEP_TIMEOUT_MS ?? 30_000);
 /** One try at opening the quick input before it is opened again (see openQuickInput). */
 const QUICK_INPUT_TRY_MS = 5_000;
+/** How long the first try waits for a hover before the cursor is revealed and the hover asked for again. */
+const HOVER_FIRST_TRY_MS = 10_000;
 
 const WEBVIEW_IFRAME = 'iframe.webview';
 
@@ -550,10 +552,25 @@ export class CodeServerWorkbench implements Workbench {
       await this.goTo(at.line, at.column);
     }
     return this.step(`read the hover at ${at === undefined ? 'the cursor' : JSON.stringify(at)}`, async () => {
-      await this.page.keyboard.press('Control+K');
-      await this.page.keyboard.press('Control+I'); // editor.action.showHover
       const hover = this.page.locator('.monaco-editor .monaco-hover:not(.hidden)').first();
-      await hover.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
+      // The hover stays hidden while the cursor's line is scrolled out of view: a notebook cell revealed by the
+      // Problems view can show its first lines only, the cursor's line under the panel (seen in the full e2e run).
+      // The second try moves the cursor away and back (a selection collapsed to its start), which reveals it.
+      for (let attempt = 1; ; attempt++) {
+        await this.page.keyboard.press('Control+K');
+        await this.page.keyboard.press('Control+I'); // editor.action.showHover
+        const shown = await hover
+          .waitFor({ state: 'visible', timeout: attempt === 1 ? HOVER_FIRST_TRY_MS : STEP_TIMEOUT_MS })
+          .then(() => true)
+          .catch((e: unknown) => {
+            if (attempt > 1) throw e;
+            return false;
+          });
+        if (shown) break;
+        await this.page.keyboard.press('Escape');
+        await this.page.keyboard.press('Shift+ArrowRight');
+        await this.page.keyboard.press('ArrowLeft');
+      }
       // The diagnostic's part shows at once, providers' parts when they answer: wait until the text settles.
       let previous = '';
       const text = await poll(
