@@ -573,10 +573,10 @@ const BATCH4 = UNSEEN_BATCHES.find((b) => b.id === 'batch-4')!;
 /** The rules' authors' studied list of session 22 as it was at batch 4's final check (the integrator refreshes it at merge). */
 const STUDIED_LIST_4 = join(BATCH4.dir, '..', 'lintrules-studied-repos.txt');
 
-// The fourth batch's size as gathered (31 cases, 13 expected findings from real bugs; the brief aimed at 30 cases;
+// The fourth batch's size as gathered (35 cases, 15 expected findings from real bugs; the brief aimed at 30 cases;
 // see batch-4/README.md). Floors, so that a lost case fails the test.
-const MIN_BATCH4_CASES = 31;
-const MIN_BATCH4_REAL_BUG_FINDINGS = 13;
+const MIN_BATCH4_CASES = 35;
+const MIN_BATCH4_REAL_BUG_FINDINGS = 15;
 
 describe('lint unseen: the fourth batch (the unseen measure of session 22)', () => {
   let cases: UnseenCase[] = [];
@@ -612,7 +612,7 @@ describe('lint unseen: the fourth batch (the unseen measure of session 22)', () 
     assert.ok(count((c) => c.folder) >= 10, 'folder (cross-file) cases');
     const imports = (re: RegExp) => count((c) => c.files.some((f) => re.test(f.text)));
     assert.ok(imports(/^\s*(import torch|from torch)/m) >= 20, 'PyTorch cases');
-    assert.ok(imports(/^\s*(import tensorflow|from tensorflow)/m) >= 1, 'TensorFlow / Keras cases');
+    assert.ok(imports(/^\s*(import tensorflow|from tensorflow)/m) >= 2, 'TensorFlow / Keras cases');
     assert.ok(imports(/^\s*(import jax|from jax|import flax|from flax|import haiku)/m) >= 3, 'JAX cases');
     const repos = new Set(cases.map((c) => c.header.repo.toLowerCase()));
     for (const repo of repos) assert.ok(count((c) => c.header.repo.toLowerCase() === repo) <= 3, 'at most 3 cases per repository');
