@@ -3,8 +3,8 @@
 // and folder cases that are small workspaces), checks their headers, redacts the labels before the linter sees
 // the code, lints each file, and scores the findings with the main corpus's matching
 // (test/lint-corpus/score.ts). The set comes in batches (cases/ is the first, batch-N/cases/ the later ones);
-// reports are per group: the spent batches 1 and 2 together as the regression batches, batch 3 as the unseen
-// measure. It prints aggregates only: never a per-case miss.
+// reports are per group: the spent batches 1 and 2 together as the regression batches, then the unseen batches
+// (3 and 4) each on its own and together. It prints aggregates only: never a per-case miss.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import {
@@ -370,8 +370,8 @@ export function loadUnseen(dir: string = UNSEEN_DIR): UnseenCase[] {
 /**
  * Which measure a batch is: `regression` (spent: its repositories or case names have reached the rules'
  * authors, see the README; kept so that its numbers must not fall) or `unseen` (gathered by someone who does
- * not change the rules, never read case by case). Batches 1 and 2 are regression batches; batch 3 is the unseen
- * measure from session 20.
+ * not change the rules, never read case by case). Batches 1 and 2 are regression batches; batches 3 (session 20)
+ * and 4 (session 22) are the unseen measures.
  */
 export type UnseenGroup = 'regression' | 'unseen';
 
@@ -388,6 +388,7 @@ export const UNSEEN_BATCHES: readonly UnseenBatch[] = [
   { id: 'batch-1', dir: UNSEEN_DIR, group: 'regression' },
   { id: 'batch-2', dir: join(__dirname, 'batch-2', 'cases'), group: 'regression' },
   { id: 'batch-3', dir: join(__dirname, 'batch-3', 'cases'), group: 'unseen' },
+  { id: 'batch-4', dir: join(__dirname, 'batch-4', 'cases'), group: 'unseen' },
 ];
 
 const GROUP_TITLES: Record<UnseenGroup, string> = {
@@ -456,11 +457,20 @@ export function runUnseenBatches(
 }
 
 /**
- * The aggregate report: each group's batches together (the regression batches combined, then the unseen
- * batch), each titled with the batches it holds. No per-case line, ever.
+ * The aggregate report, one block per group, each titled with the batches it holds: the regression batches
+ * combined; the unseen group's batches each on its own and then, when there are several, all of them together.
+ * No per-case line, ever.
  */
 export function formatUnseenBatchesReport(result: ReturnType<typeof runUnseenBatches>): string {
-  return result.groups
-    .map(({ group, batches, cases, run }) => formatUnseenReport(run, cases, `lint unseen, ${GROUP_TITLES[group]} (${batches.map((b) => b.id).join(' + ')})`))
-    .join('\n\n');
+  const title = (group: UnseenGroup, batches: readonly UnseenBatch[]) => `lint unseen, ${GROUP_TITLES[group]} (${batches.map((b) => b.id).join(' + ')})`;
+  const blocks: string[] = [];
+  for (const { group, batches, cases, run } of result.groups) {
+    if (group === 'unseen' && batches.length > 1) {
+      for (const one of result.perBatch.filter((b) => (b.batch.group ?? 'unseen') === 'unseen')) {
+        blocks.push(formatUnseenReport(one.run, one.cases, title(group, [one.batch])));
+      }
+    }
+    blocks.push(formatUnseenReport(run, cases, title(group, batches)));
+  }
+  return blocks.join('\n\n');
 }
