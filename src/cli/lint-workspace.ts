@@ -2,7 +2,7 @@
 // their path relative to the workspace root, only regular files, each sized before it is read, never a path
 // that leaves the root. Used by `attention-inspector lint DIR` (a directory argument is a workspace) and by
 // the editor's lint worker, where the open documents' text wins over what is on disk.
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_LINT_FILE_BYTES, normalizeRelPath, type WorkspaceFiles } from '../lint';
 import { readRegularFile } from './files';
@@ -52,43 +52,28 @@ export function diskWorkspace(root: string, options: DiskWorkspaceOptions = {}):
   };
   const listings = new Map<string, readonly string[]>();
   const dirListings = new Map<string, readonly string[]>();
+  // The sorted workspace-relative names of a folder's entries that `keep` accepts (cached when snapshotting).
+  const listEntries = (dir: string, cache: Map<string, readonly string[]>, keep: (e: Dirent) => boolean): readonly string[] => {
+    const hit = options.snapshot ? cache.get(dir) : undefined;
+    if (hit) return hit;
+    const path = dir === '' ? root : inside(dir);
+    let names: string[] = [];
+    if (path !== undefined) {
+      try {
+        names = readdirSync(path, { withFileTypes: true })
+          .filter(keep)
+          .map((e) => (dir === '' ? e.name : `${dir}/${e.name}`))
+          .sort();
+      } catch {
+        names = [];
+      }
+    }
+    if (options.snapshot) cache.set(dir, names);
+    return names;
+  };
   return {
-    listDirs(dir) {
-      const hit = options.snapshot ? dirListings.get(dir) : undefined;
-      if (hit) return hit;
-      const path = dir === '' ? root : inside(dir);
-      let names: string[] = [];
-      if (path !== undefined) {
-        try {
-          names = readdirSync(path, { withFileTypes: true })
-            .filter((e) => e.isDirectory() && !NOT_PROJECT_DIR.test(e.name))
-            .map((e) => (dir === '' ? e.name : `${dir}/${e.name}`))
-            .sort();
-        } catch {
-          names = [];
-        }
-      }
-      if (options.snapshot) dirListings.set(dir, names);
-      return names;
-    },
-    listPython(dir) {
-      const hit = options.snapshot ? listings.get(dir) : undefined;
-      if (hit) return hit;
-      const path = dir === '' ? root : inside(dir);
-      let names: string[] = [];
-      if (path !== undefined) {
-        try {
-          names = readdirSync(path, { withFileTypes: true })
-            .filter((e) => (e.isFile() || e.isSymbolicLink()) && e.name.endsWith('.py'))
-            .map((e) => (dir === '' ? e.name : `${dir}/${e.name}`))
-            .sort();
-        } catch {
-          names = [];
-        }
-      }
-      if (options.snapshot) listings.set(dir, names);
-      return names;
-    },
+    listDirs: (dir) => listEntries(dir, dirListings, (e) => e.isDirectory() && !NOT_PROJECT_DIR.test(e.name)),
+    listPython: (dir) => listEntries(dir, listings, (e) => (e.isFile() || e.isSymbolicLink()) && e.name.endsWith('.py')),
     read(relPath) {
       const open = options.overlay?.get(normalizeRelPath(relPath) ?? '');
       if (open) return open.text;

@@ -3,28 +3,9 @@
 // through a chain of importing files, from a sibling directory, and stopped by `autocast(enabled=False)`;
 // attributes set by a base class of another file (with the related location placed in that file).
 import { strict as assert } from 'node:assert';
-import type { WorkspaceFiles } from '../../../src/lint/analysis/workspace';
 import { sourcePrecision } from '../../../src/lint/analysis/precision';
 import { createLinter, type Finding } from '../../../src/lint';
-import { grammar } from './helpers';
-
-/** An in-memory workspace that lists its files and directories as a project folder on disk would. */
-function workspace(files: Record<string, string>): WorkspaceFiles {
-  const dir = (p: string): string => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
-  return {
-    read: (p) => files[p],
-    version: (p) => (p in files ? 1 : undefined),
-    listPython: (d) => Object.keys(files).filter((p) => p.endsWith('.py') && dir(p) === d),
-    listDirs: (d) => {
-      const out = new Set<string>();
-      for (const p of Object.keys(files)) {
-        const rest = d === '' ? p : p.startsWith(`${d}/`) ? p.slice(d.length + 1) : undefined;
-        if (rest?.includes('/')) out.add(`${d === '' ? '' : `${d}/`}${rest.slice(0, rest.indexOf('/'))}`);
-      }
-      return [...out].sort();
-    },
-  };
-}
+import { grammar, memoryWorkspace as workspace } from './helpers';
 
 async function lint(files: Record<string, string>, path: string): Promise<Finding[]> {
   const l = await createLinter(grammar(), { workspace: workspace(files), onInternalError: (e) => assert.fail(String(e)) });

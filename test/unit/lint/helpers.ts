@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLinter, type ExtendedLinter, type Finding, type TextEdit } from '../../../src/lint';
+import type { WorkspaceFiles } from '../../../src/lint/analysis/workspace';
 
 export const ROOT = join(__dirname, '..', '..', '..');
 
@@ -47,4 +48,22 @@ export function applyFixes(text: string, findings: readonly Finding[]): string {
   let out = text;
   for (const e of edits) out = out.slice(0, e.start) + e.newText + out.slice(e.end);
   return out;
+}
+
+/** An in-memory workspace (path → text) that lists its files and directories as a project folder on disk would. */
+export function memoryWorkspace(files: Record<string, string>): WorkspaceFiles {
+  const dir = (p: string): string => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
+  return {
+    read: (p) => files[p],
+    version: (p) => (p in files ? 1 : undefined),
+    listPython: (d) => Object.keys(files).filter((p) => p.endsWith('.py') && dir(p) === d),
+    listDirs: (d) => {
+      const out = new Set<string>();
+      for (const p of Object.keys(files)) {
+        const rest = d === '' ? p : p.startsWith(`${d}/`) ? p.slice(d.length + 1) : undefined;
+        if (rest?.includes('/')) out.add(`${d === '' ? '' : `${d}/`}${rest.slice(0, rest.indexOf('/'))}`);
+      }
+      return [...out].sort();
+    },
+  };
 }

@@ -4,18 +4,8 @@
 // forms real code uses, read by nn.MultiheadAttention and SDPA; and a helper whose meaning only its callers
 // know (an additive conversion of a mask parameter), judged in its own file as the files importing it call it.
 import { strict as assert } from 'node:assert';
-import type { WorkspaceFiles } from '../../../src/lint/analysis/workspace';
 import { createLinter, type ExtendedLinter, type Finding } from '../../../src/lint';
-import { grammar } from './helpers';
-
-function workspace(files: Record<string, string>): WorkspaceFiles {
-  const dir = (p: string): string => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
-  return {
-    read: (p) => files[p],
-    version: (p) => (p in files ? 1 : undefined),
-    listPython: (d) => Object.keys(files).filter((p) => p.endsWith('.py') && dir(p) === d),
-  };
-}
+import { grammar, memoryWorkspace as workspace } from './helpers';
 
 async function workspaceLinter(files: Record<string, string>): Promise<ExtendedLinter> {
   return createLinter(grammar(), { workspace: workspace(files), onInternalError: (e) => assert.fail(String(e)) });
