@@ -103,12 +103,15 @@ export function paramDoc(textBlock: string, name: string): string | undefined {
 }
 
 /** Mask semantics a parameter's description states: dtype and what True/1 means. */
-export function maskFromDoc(doc: string): { dtype?: 'bool' | 'int' | 'float'; polarity?: 'keep' | 'ignore'; additive?: boolean } {
+export function maskFromDoc(description: string): { dtype?: 'bool' | 'int' | 'float'; polarity?: 'keep' | 'ignore'; additive?: boolean } {
   const out: { dtype?: 'bool' | 'int' | 'float'; polarity?: 'keep' | 'ignore'; additive?: boolean } = {};
+  // A float mask's values written as floats ("1.0 = may attend, 0.0 = padding") are the 1 and 0 of the statements
+  // below; the 0 after the point of "1.0" is not a statement about 0 (it read "1.0 = keep" as "0 = keep").
+  const doc = description.replace(/(?<![\w.])([01])\.0*(?![\w.])/g, '$1');
   if (/\bbool(ean)?\b/i.test(doc)) out.dtype = 'bool';
   else if (/\b(long|int(64|32)?)\b/i.test(doc)) out.dtype = 'int';
   else if (/\bfloat\b/i.test(doc)) out.dtype = 'float';
-  if (/additive|-inf\b|large negative|0\s*(=|for|at)\s*(keep|attend)/i.test(doc)) {
+  if (/additive|-inf\b|large negative|(?<![\w.])0\s*(=|for|at)\s*(keep|attend)/i.test(doc)) {
     // "additive mask (0 for valid, -inf for invalid)": the 0 is a bias value, not a False entry of a boolean mask.
     out.additive = true;
     return out;
@@ -121,8 +124,11 @@ export function maskFromDoc(doc: string): { dtype?: 'bool' | 'int' | 'float'; po
   // The first statement wins: "True at the real tokens (a padding mask would be True at the padding)" states the
   // meaning first and mentions the other convention after it.
   const first = (...res: RegExp[]): number => Math.min(...res.map((re) => re.exec(doc)?.index ?? Infinity));
-  const ignoreAt = first(new RegExp(`\\b(True|1)${sep}${ignoreWords}`, 'i'), new RegExp(`\\b(False|0)${sep}${keepWords}`, 'i'));
-  const keepAt = first(new RegExp(`\\b(True|1)${sep}${keepWords}`, 'i'), new RegExp(`\\b(False|0)${sep}${ignoreWords}`, 'i'));
+  // A 1 or 0 inside a number ("1e9", "0.5", "-1") states nothing about a mask's entries.
+  const one = '(?<![\\w.\\-])(True|1)(?![\\w.]\\w)';
+  const zero = '(?<![\\w.\\-])(False|0)(?![\\w.]\\w)';
+  const ignoreAt = first(new RegExp(`${one}${sep}${ignoreWords}`, 'i'), new RegExp(`${zero}${sep}${keepWords}`, 'i'));
+  const keepAt = first(new RegExp(`${one}${sep}${keepWords}`, 'i'), new RegExp(`${zero}${sep}${ignoreWords}`, 'i'));
   if (ignoreAt < keepAt) out.polarity = 'ignore';
   else if (keepAt < ignoreAt) out.polarity = 'keep';
   return out;

@@ -34,11 +34,11 @@ import { isStarred, rootName } from './call';
 import { dimOfName, isCacheName, isConfigName, isHeadCountName, isScaleName, isTokenIdsName, maskOfName, roleOfName } from './names';
 import type { ClassInfo, Def, Scope, ScopeResult } from './scopes';
 import * as opsImpl from './ops';
-import { polarityByFill } from './mask-ops';
+import { invertsParam, polarityByFill } from './mask-ops';
 import { callOperator, evalAttributeOf, evalBinary, evalComparison, evalSubscript, evalUnary, setItemFill, type Call } from './ops';
 import { portable } from './portable';
 import { valueKey } from './summaries';
-import { join, joinAll, NONE, number, tensor, UNKNOWN, withRank, type AValue, type AxisInfo, type ObjectInfo } from './values';
+import { join, joinAll, NONE, number, tensor, UNKNOWN, withRank, type AValue, type AxisInfo, type MaskInfo, type ObjectInfo } from './values';
 import type { ModuleLink } from './workspace';
 
 const MAX_CALL_DEPTH = 3;
@@ -171,6 +171,8 @@ export class Evaluator {
   private readonly ctxCount = new Map<number, number>();
   private readonly memo = new Map<number, Map<number, AValue>>();
   private readonly defMemo = new Map<number, Map<number, AValue>>();
+  /** Per parameter def: the convention its own function's uses state against a name (conventionOfUses), null when none. */
+  private readonly usedConvention = new Map<number, MaskInfo | null>();
   private readonly pending: Ctx[] = [];
   private readonly bodiesDone = new Set<number>();
   private readonly commentShapeCache = new Map<number, { byName: Map<string, AxisInfo[]>; block: string }>();
@@ -932,12 +934,29 @@ export class Evaluator {
   private paramValue(def: Def, ctx: Ctx): AValue {
     const p = def.param!;
     const bound = ctx.bindings?.get(p.name);
-    if (bound) return bound;
+    if (bound) return this.conventionOfUses(def, bound);
     const scope = def.scope;
     if (scope.selfName === p.name && scope.ownerClass) return { kind: 'object', object: { cls: scope.ownerClass } };
     const v = this.unboundParamValue(def, ctx);
     // With no caller in view the parameter may be anything a caller passes, None included.
     return ctx.defaultsHold || v.kind === 'unknown' ? v : { ...v, unbound: true };
+  }
+
+  /**
+   * A mask whose keep convention comes only from a name (`attention_mask`, here or in a caller) against two uses
+   * of the parameter in its own function that agree with each other: it fills where the mask is True and inverts
+   * it for another consumer (`~attention_mask` to SDPA on a fast path). Both would be wrong under the name's
+   * convention; the code's convention decides. One use alone (the fill of a bug) does not.
+   */
+  private conventionOfUses(def: Def, v: AValue): AValue {
+    if (v.kind !== 'tensor' || !v.mask?.byName || v.mask.polarity !== 'keep' || v.mask.additive) return v;
+    let used = this.usedConvention.get(def.id);
+    if (used === undefined) {
+      const byFill = polarityByFill(this, def.scope, def, def.param!.name);
+      used = byFill && invertsParam(this, def.scope, def) ? byFill : null;
+      this.usedConvention.set(def.id, used);
+    }
+    return used ? { ...v, mask: { ...v.mask, ...used } } : v;
   }
 
   private unboundParamValue(def: Def, ctx: Ctx): AValue {
@@ -955,7 +974,7 @@ export class Evaluator {
     if (v.kind === 'tensor' && v.mask?.byName && !v.mask.polarity && !v.mask.additive) {
       const used = polarityByFill(this, scope, def, p.name);
       if (used) v = { ...v, mask: { ...v.mask, ...used } };
-    }
+    } else v = this.conventionOfUses(def, v);
     if (v.kind === 'tensor' && !v.role) v = this.nameRole(v, p.name);
     if (p.default) {
       const d = this.eval(p.default, this.defaultCtx(scope.parent ?? scope));

@@ -907,6 +907,48 @@ function maskRoot(ev: Evaluator, node: PyNode): PyNode | undefined {
 }
 
 /**
+ * Whether the function inverts the parameter itself (`~mask`, `torch.logical_not(mask)`, `mask.logical_not()`)
+ * outside the first argument of a masked_fill: a second use of the parameter, independent of its fills.
+ */
+export function invertsParam(ev: Evaluator, scope: Scope, def: Def): boolean {
+  const body = childByField(scope.node, 'body');
+  if (!body) return false;
+  const readsParam = (n: PyNode | undefined): boolean => {
+    const root = n ? unparen(n) : undefined;
+    return root?.type === 'identifier' && (ev.sr.uses[root.id] ?? []).includes(def);
+  };
+  let found = false;
+  walk(body, (n) => {
+    if (found) return false;
+    if (n.type === 'call') {
+      const f = childByField(n, 'function');
+      const fname = f?.type === 'attribute' ? ev.text(childByField(f, 'attribute') ?? f) : f ? ev.text(f) : '';
+      if (fname === 'masked_fill' || fname === 'masked_fill_') {
+        // The fill's own mask argument is what polarityByFill reads; only its other arguments are walked.
+        for (const a of namedChildren(childByField(n, 'arguments') ?? n).slice(1))
+          walk(a, (m) => {
+            found ||= isInversion(m);
+            return !found;
+          });
+        return false;
+      }
+      if (fname === 'logical_not') {
+        const args = namedChildren(childByField(n, 'arguments') ?? n);
+        if (f?.type === 'attribute' && fname === 'logical_not' && args.length === 0) found = readsParam(childByField(f, 'object'));
+        else found = readsParam(args[0]);
+      }
+    }
+    found ||= isInversion(n);
+    return !found;
+  });
+  return found;
+
+  function isInversion(n: PyNode): boolean {
+    return n.type === 'unary_operator' && ev.text(n).trimStart().startsWith('~') && readsParam(childByField(n, 'argument'));
+  }
+}
+
+/**
  * A mask parameter whose name says nothing about its meaning (`mask`), which its own function fills where it is
  * True with a large negative value (`dots.masked_fill(mask, -torch.finfo(dots.dtype).max)`, through indexing and
  * shape ops only): the function states that True means blocked, for its other uses of the parameter too (the same

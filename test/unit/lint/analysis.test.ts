@@ -101,6 +101,20 @@ describe('comments and names', () => {
     assert.deepEqual(maskFromDoc(' True at padding (unlike a tokenizer mask, which is 1 at real tokens)'), { polarity: 'ignore' });
   });
 
+  it('reads a float mask whose values are written as floats, and no 0 or 1 inside another number', () => {
+    // The 0 after the point of "1.0" is not a statement "0 = may attend" (read as True/1 = masked out).
+    assert.deepEqual(maskFromDoc(' (B, T, T) 1.0 = may attend'), { polarity: 'keep' });
+    assert.deepEqual(maskFromDoc(' (B, T, T) 1.0 = padding'), { polarity: 'ignore' });
+    // Nor is "1.0 = keep" the additive "0 = keep" of a bias mask.
+    assert.deepEqual(maskFromDoc(' (B, T) float, 1.0 = keep, 0.0 = padding'), { dtype: 'float', polarity: 'keep' });
+    assert.deepEqual(maskFromDoc(' 0.0 = keep, -1e9 = masked'), { additive: true });
+    // The HF docstring's wording, and a 0.5 that states nothing.
+    assert.deepEqual(maskFromDoc(' 1 for tokens that are NOT MASKED, 0 for MASKED tokens'), { polarity: 'keep' });
+    assert.deepEqual(maskFromDoc(' True means keep'), { polarity: 'keep' });
+    assert.deepEqual(maskFromDoc(' (B, S) 0 for padding'), { polarity: 'keep' });
+    assert.deepEqual(maskFromDoc(' scaled by 1e9 where the mask is set, 0.5 = keep'), {});
+  });
+
   it('gives roles, dimensions and mask conventions from names', () => {
     assert.equal(roleOfName('query_layer'), 'query');
     assert.equal(roleOfName('key_states'), 'key');

@@ -181,6 +181,27 @@ describe('mask polarity stated by use: a function that fills where its mask para
   });
 });
 
+describe('mask polarity stated by use against a name: a keep-named parameter filled where True and inverted elsewhere', () => {
+  const fn = (body: string) =>
+    `import torch\nimport torch.nn.functional as F\n\ndef f(q, k, v, attention_mask, fast):\n    dots = q @ k.transpose(-2, -1)\n${body}    return attention_mask\n`;
+  const fill = '    dots = dots.masked_fill(attention_mask[:, None, None, :], float("-inf"))\n';
+  it('a fill where True and `~` / logical_not for SDPA agree: True = ignore, outweighing the name', async () => {
+    for (const inverted of ['~attention_mask', 'attention_mask.logical_not()', 'torch.logical_not(attention_mask)']) {
+      const body = `    if fast:\n        return F.scaled_dot_product_attention(q, k, v, ${inverted})\n${fill}`;
+      assert.equal((await program(fn(body))).value('attention_mask').mask?.polarity, 'ignore', inverted);
+    }
+  });
+  it('one use alone keeps the name (keep): the fill alone, the inversion alone, or the inversion inside the fill', async () => {
+    for (const body of [
+      fill,
+      '    out = F.scaled_dot_product_attention(q, k, v, ~attention_mask)\n',
+      '    dots = dots.masked_fill(~attention_mask, float("-inf"))\n',
+    ]) {
+      assert.equal((await program(fn(body))).value('attention_mask').mask?.polarity, 'keep', body);
+    }
+  });
+});
+
 describe('masks added to the scores', () => {
   const maskOps = (v: AValue): string[] => (v.ops ?? []).flatMap((alt) => alt.flatMap((o) => (o.kind === 'mask' ? [o.how] : [])));
   const scores = 'q = x\ns = q @ x.transpose(-2, -1)';
