@@ -171,8 +171,11 @@ out = weights @ v`,
       /** Why the dim is wrong, one reason per piece of evidence (none: not shown wrong). */
       const reasons: MessageArg[] = [];
       const key: number | undefined = attnEvidence ? keyAxis : undefined;
+      // Keys against one learned query whose key axis the layout leaves unknown ((X, Y, d) @ (d, 1)): only the
+      // length-1 query axis is known, so a default or every-element softmax has no key axis to be judged against.
+      const keysUnknown = attnEvidence && keyAxis === undefined && input.attn?.queryAxis !== undefined;
       if (site.dim === 'implicit') {
-        if (!attnEvidence && consumers.length === 0) return undefined;
+        if ((!attnEvidence && consumers.length === 0) || keysUnknown) return undefined;
         const ndim = input.ndim;
         if (ndim === undefined)
           return {
@@ -195,7 +198,7 @@ out = weights @ v`,
       }
       if (site.dim === 'all') {
         // Over every element of one-axis scores (one query: `keys @ query`) is over the keys.
-        if ((!attnEvidence && consumers.length === 0) || input.ndim === 1) return undefined;
+        if ((!attnEvidence && consumers.length === 0) || input.ndim === 1 || keysUnknown) return undefined;
         // `keys @ query` of unknown rank, the query untransposed on the right: one query (a vector) is as likely as
         // many, and for one query every element is a key.
         if (input.ndim === undefined && input.attn?.keyAxis === -2 && !/\.(T|mT)$|transpose|permute|swapaxes/.test(`${input.attn.queryText}`)) return undefined;
