@@ -45,6 +45,8 @@ export const PHRASES = defineTemplates({
   keyAxisIs: 'the key axis is {0}',
   keysRightOperand: 'the keys {0} are the right operand, so the key axis is the last',
   keysLeftOperand: 'the keys {0} are the left operand, so the key axis is -2',
+  keysLeftOfVectorQuery: 'the keys {0} are the left operand of a query vector, so the key axis is the last ({1})',
+  keysOnlySeqAxis: 'the keys {0} meet one query, and their only sequence axis is {1}',
   einsumKeyIndex: "in '{0}' the key index '{1}' is output axis {2}",
   keysVaryInBroadcast: 'the keys {0} vary along axis {1} of the broadcast product',
   thenAfterLayoutChange: '{0}, then axis {1} after a layout change',

@@ -854,6 +854,34 @@ export function matmulLayout(a: AValue, b: AValue): { ndim?: number; axes?: Axis
 }
 
 /**
+ * Where the keys' axis lands in `keys @ query` (keys on the left). Many queries ((…, d, L) on the right): the
+ * product's rows, -2 ('rows'). One query, a learned pooling query of shape (d,) or (d, 1) (`keys @ self.query`):
+ * - a vector loses its axis, so the rows are the last axis and there is no query axis;
+ * - a length-1 column keeps the rows at -2 only when the layout says they are the keys: keys of rank 2 or
+ *   unknown, rows labelled as a sequence, or every leading axis a batch or head axis. Rows labelled batch (keys
+ *   sequence-first, (S, B, d) @ (d, 1)) put the keys on the one sequence axis before them; otherwise, as for
+ *   unlabelled (X, Y, d) keys, matmul's broadcast leaves the key axis unknown (the length-1 query axis stays known).
+ */
+export function singleQueryKeyAxis(
+  a: AValue,
+  b: AValue,
+  layout: { ndim?: number; axes?: AxisInfo[]; lastSize1?: true },
+): 'rows' | { keyAxis?: number; queryAxis?: number; vector?: true } {
+  if (b.ndim === 1) return { keyAxis: a.ndim === 1 ? undefined : -1, vector: true };
+  const column = b.ndim !== undefined && b.ndim >= 2 && axisAt(b, -1)?.size1 === true;
+  const axes = axesOf(a) ?? layout.axes;
+  if (!column || a.ndim === undefined || a.ndim <= 2 || !axes) return 'rows';
+  const rows = axes.length - 2;
+  const row = axes[rows];
+  if (row?.label === 'seq' || axes.slice(0, rows).every((x) => x.label === 'batch' || x.label === 'head')) return 'rows';
+  if (row?.label === 'batch' || row?.label === 'head') {
+    const seqs = axes.slice(0, rows).flatMap((x, i) => (x.label === 'seq' ? [i - axes.length] : []));
+    return { keyAxis: seqs.length === 1 ? seqs[0] : undefined, queryAxis: -1 };
+  }
+  return { queryAxis: -1 };
+}
+
+/**
  * a @ b. Forms attention scores when the operands are a query and keys (by name or role), records
  * the contraction when attention weights meet the values, and keeps ranks.
  */
@@ -909,17 +937,30 @@ export function matmul(
   let keyAxisWhy: MessageArg | undefined;
   let qNode: PyNode | undefined;
   let queryAxis: number | undefined;
+  /** Keys against one query whose key axis the layout leaves unknown: still scores with named roles. */
+  let keysOfOneQuery = false;
   if (ra === 'query' && (rb === 'key' || rb === 'context')) {
     keyAxis = -1;
     queryAxis = -2;
     keyAxisWhy = msg(PHRASES.keysRightOperand, `\`${describe(ev, bNode, b) ?? 'k'}\``);
     qNode = aNode;
   } else if ((ra === 'key' || ra === 'context') && rb === 'query') {
-    keyAxis = -2;
-    queryAxis = -1;
-    keyAxisWhy = msg(PHRASES.keysLeftOperand, `\`${describe(ev, aNode, a) ?? 'k'}\``);
+    const keys = `\`${describe(ev, aNode, a) ?? 'k'}\``;
+    const one = singleQueryKeyAxis(a, b, layout);
+    if (one === 'rows') {
+      keyAxis = -2;
+      queryAxis = -1;
+      keyAxisWhy = msg(PHRASES.keysLeftOperand, keys);
+    } else {
+      keysOfOneQuery = true;
+      keyAxis = one.keyAxis;
+      queryAxis = one.queryAxis;
+      if (keyAxis !== undefined) keyAxisWhy = msg(one.vector ? PHRASES.keysLeftOfVectorQuery : PHRASES.keysOnlySeqAxis, keys, keyAxis);
+    }
   }
-  if (keyAxis === undefined && !(ra === 'query' || rb === 'key')) {
+  // A query vector on the left ((d,) @ (…, d, S) → (…, S)) loses its row: the scores have no query axis.
+  if (ra === 'query' && keyAxis === -1 && a.ndim === 1) queryAxis = undefined;
+  if (keyAxis === undefined && !keysOfOneQuery && !(ra === 'query' || rb === 'key')) {
     // No roles: an unnamed product. It can still be attention (judged later by a ·V contraction).
     if (a.kind === 'tensor' && b.kind === 'tensor' && !a.mask && !b.mask) {
       const scores = result({

@@ -17,6 +17,7 @@ import {
   permuteValue,
   reducedLayout,
   reverseAxes,
+  singleQueryKeyAxis,
   squeezeValue,
   transposeLastTwo,
   transposeValue,
@@ -516,6 +517,50 @@ def f(q, k):
     );
     assert.deepEqual(keyQuery(v.get('left')!), [-2, -1]);
     assert.deepEqual(keyQuery(v.get('e')!), [-2, -1]);
+  });
+
+  it('keys @ one learned query: a vector moves the key axis last, a length-1 column keeps it at -2 only when the layout says so', async () => {
+    const v = await valuesOf(
+      `import torch
+from torch import nn
+class Pool(nn.Module):
+    def __init__(self, d):
+        super().__init__()
+        self.key = nn.Linear(d, d)
+        self.query = nn.Parameter(torch.randn(d))
+        self.query_column = nn.Parameter(torch.randn(d, 1))
+    def forward(self, x, keys):
+        B, S, D = keys.shape
+        vector = torch.matmul(keys, self.query)
+        column = keys @ self.query_column
+        k = self.key(x)  # (S, B, d)
+        seq_first = k @ self.query_column
+        k_view = self.key(x).view(x.size(0), x.size(1), -1)
+        unlabelled = k_view @ self.query_column
+        left = self.query @ keys.transpose(1, 2)
+        return vector, column, seq_first, unlabelled, left
+`,
+      ['vector', 'column', 'seq_first', 'unlabelled', 'left'],
+    );
+    assert.deepEqual([v.get('vector')!.ndim, ...keyQuery(v.get('vector')!)], [2, -1, undefined]);
+    assert.deepEqual([v.get('column')!.ndim, ...keyQuery(v.get('column')!)], [3, -2, -1]);
+    // (S, B, d) @ (d, 1): the rows are the batch, so the keys are the sequence axis S; unlabelled rows tell nothing.
+    assert.deepEqual(labels(v.get('seq_first')!), [undefined, 'batch', undefined]);
+    assert.deepEqual(keyQuery(v.get('seq_first')!), [-3, -1]);
+    assert.deepEqual(keyQuery(v.get('unlabelled')!), [undefined, -1]);
+    // A query vector on the left loses its row: the keys are the last axis and there is no query axis.
+    assert.deepEqual([v.get('left')!.ndim, ...keyQuery(v.get('left')!)], [2, -1, undefined]);
+  });
+
+  it('singleQueryKeyAxis puts the keys on the one sequence axis when the rows of (S, B, d) @ (d, 1) are the batch', () => {
+    const keys = tensor({ ndim: 3, axes: [{ label: 'seq' }, { label: 'batch' }, { label: 'feat' }] });
+    const column = tensor({ ndim: 2, axes: [{ label: 'feat' }, { size1: true }] });
+    assert.deepEqual(singleQueryKeyAxis(keys, column, matmulLayout(keys, column)), { keyAxis: -3, queryAxis: -1 });
+    // Batch-first keys and many queries keep the rows.
+    const batchFirst = tensor({ ndim: 3, axes: [{ label: 'batch' }, {}, { label: 'feat' }] });
+    assert.equal(singleQueryKeyAxis(batchFirst, column, matmulLayout(batchFirst, column)), 'rows');
+    const many = tensor({ ndim: 3, axes: [{ label: 'batch' }, { label: 'feat' }, { label: 'seq' }] });
+    assert.equal(singleQueryKeyAxis(keys, many, matmulLayout(keys, many)), 'rows');
   });
 
   it('indexing and view keep the key and query axes when the last axes stay', async () => {
