@@ -973,6 +973,10 @@ export function matmul(
     return result({});
   }
   const qa = ra === 'query' ? a : b;
+  // One learned query: a vector, or the length-1 axis that is the query's own row (left) or column (right).
+  const oneQueryAxis = ra === 'query' ? -2 : -1;
+  const learnedPoolingQuery =
+    qa.learned === true && (qa.ndim === 1 || (qa.ndim === 2 && (axisAt(qa, oneQueryAxis)?.size1 === true || (oneQueryAxis === -1 && qa.lastSize1 === true))));
   const attn: AttnInfo = {
     stage: 'scores',
     formedAt: c.node,
@@ -982,6 +986,7 @@ export function matmul(
     queryText: describe(ev, ra === 'query' ? aNode : bNode, qa),
     keyText: describe(ev, ra === 'query' ? bNode : aNode, ra === 'query' ? b : a),
     keyIsKey: (ra === 'query' ? rb : ra) === 'key' || undefined,
+    ...(learnedPoolingQuery ? { learnedPoolingQuery: true } : {}),
     queryProj: qa.proj,
     queryAxes: axesOf(qa),
     queryNode: qNode && unparen(qNode).type === 'identifier' ? unparen(qNode) : undefined,

@@ -147,6 +147,11 @@ export interface AttnInfo {
   readonly keyText?: string;
   /** The right-hand operand is named as keys (k, key_states), not as encoder context/memory. */
   readonly keyIsKey?: boolean;
+  /**
+   * The query is one learned parameter, not a projection of a sequence: a vector (d,), a column (d, 1) on the
+   * right of the keys or a row (1, d) on their left (attention pooling, `keys @ self.query`).
+   */
+  readonly learnedPoolingQuery?: true;
   /** The query operand's axes when known (to tell a sequence length from a feature size in a scale). */
   readonly queryAxes?: readonly AxisInfo[];
   /** Where the query came from when it is a Linear projection: its input and the layer's in/out widths. */

@@ -39,7 +39,7 @@ export const ATT003: Rule = {
     docs: {
       summary: 'Dot-product scores go into softmax with no 1/sqrt(d) scale.',
       whatItDoes:
-        'Follows the scores `q @ k.transpose(-2, -1)` (also `matmul`, `bmm`, `einsum`) to the softmax and reports when no scaling happens anywhere on the way: not on the scores, not folded into `q` or `k`, not through `scale=` or `baddbmm(alpha=...)`. Scores that pass through a function it cannot see into, and code that says the scale is omitted on purpose (T5 folds it into the initialisation), are left alone. A helper function whose q or k is a parameter is cleared by a caller that passes them scaled, in the same file or, in a workspace, in a file that imports it (`attention(q * self.scale, k, v)` in `layers.py`). A fused kernel told `scale=1.0` (which switches its own 1/sqrt(E) off) is reported when q and k reach it unscaled in every context that reaches it: a helper whose caller passes a pre-scaled q is right.',
+        'Follows the scores `q @ k.transpose(-2, -1)` (also `matmul`, `bmm`, `einsum`) to the softmax and reports when no scaling happens anywhere on the way: not on the scores, not folded into `q` or `k`, not through `scale=` or `baddbmm(alpha=...)`. Attention pooling against one learned query, a parameter of shape (d,), (d, 1) on the right of the keys or (1, d) on their left (`keys @ self.query`), is not scaled dot-product attention between two sequences: the parameter learns its own norm, and pooling layers do not scale it, so it is not reported (additive `v(tanh(W k))` scores are no dot product at all). A learned matrix of several queries against the keys (the Set Transformer PMA, Perceiver latents: `self.queries @ k.transpose(-2, -1)`) is scaled dot-product attention and is reported unscaled. Scores that pass through a function it cannot see into, and code that says the scale is omitted on purpose (T5 folds it into the initialisation), are left alone. A helper function whose q or k is a parameter is cleared by a caller that passes them scaled, in the same file or, in a workspace, in a file that imports it (`attention(q * self.scale, k, v)` in `layers.py`). A fused kernel told `scale=1.0` (which switches its own 1/sqrt(E) off) is reported when q and k reach it unscaled in every context that reaches it: a helper whose caller passes a pre-scaled q is right.',
       whyIsThisBad:
         'The dot product of two d-dimensional vectors with unit-variance entries has variance d. Without dividing by sqrt(d), the logits grow with the head size, the softmax saturates to one-hot rows, and its gradients vanish: training becomes slow or unstable, and larger heads make it worse.',
       example: `scores = q @ k.transpose(-2, -1)
@@ -71,6 +71,8 @@ weights = scores.softmax(dim=-1)`,
     const dotProductScores = (v: AValue): DotProductScores | undefined => {
       const a = v.attn;
       if (!a || a.stage !== 'scores' || !a.queryText || !a.keyText || !a.keyIsKey) return undefined;
+      // Attention pooling against one learned query vector: the parameter learns its own norm (no 1/sqrt(d) by design).
+      if (a.learnedPoolingQuery) return undefined;
       // Projections to a handful of features (scalar q/k): sqrt(d) is about 1.
       const width = a.queryProj?.outText !== undefined ? Number(a.queryProj.outText) : NaN;
       if (Number.isInteger(width) && width <= 3) return undefined;
