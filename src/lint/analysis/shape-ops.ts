@@ -1002,6 +1002,11 @@ export function matmul(
   });
 }
 
+/** One learned query in an einsum: a parameter every index of which is summed away (`'bsd,d->bs'`, keys against a vector). */
+function learnedQueryContracted(q: AValue, term: readonly string[], out: readonly string[]): boolean {
+  return q.learned === true && term.length > 0 && term.every((x) => x !== '...' && !out.includes(x));
+}
+
 /** A string literal, or an f-string without placeholders (`f"b h i d, b h j d -> b h i j"`, lucidrains' style). */
 export function constantString(ev: Evaluator, node: PyNode | undefined): string | undefined {
   const plain = stringLiteral(ev.tree, node);
@@ -1082,6 +1087,7 @@ export function einsum(ev: Evaluator, c: Call, spec: string | undefined, style: 
     queryText: qTerm ? describe(ev, qTerm === ta ? aNode : bNode, qTerm === ta ? a : b) : undefined,
     keyText: kTerm ? describe(ev, kTerm === ta ? aNode : bNode, kTerm === ta ? a : b) : undefined,
     keyIsKey: kTerm ? (kTerm === ta ? ra : rb) === 'key' || undefined : undefined,
+    ...(qTerm && learnedQueryContracted(qTerm === ta ? a : b, qTerm, out) ? { learnedPoolingQuery: true } : {}),
     queryProj: qTerm ? (qTerm === ta ? a : b).proj : undefined,
     queryNode: qTerm === ta && unparen(aNode).type === 'identifier' ? unparen(aNode) : undefined,
   };
