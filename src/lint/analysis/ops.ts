@@ -45,6 +45,7 @@ import { dimOfName, isCacheName, isHeadCountName, isPackedProjection, isProjecti
 import {
   broadcastLayout,
   broadcastResult,
+  withoutSize1,
   constantString,
   dimOfShape,
   dropFirstAxis,
@@ -535,9 +536,10 @@ function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | u
   if (lv.index && rv.kind === 'number' && rv.num !== undefined)
     return { ...lv, index: { axis: lv.index.axis, offset: lv.index.offset + (op === '+' ? rv.num : -rv.num) } };
   if (lv.kind === 'number' && rv.kind === 'tensor' && (rv.role || rv.attn)) return rv;
-  // q + u_bias (Transformer-XL), x + pos: a tensor with a role keeps it when the other side has none.
-  if (lv.kind === 'tensor' && lv.role && !rv.role && !rv.mask && rv.kind !== 'number') return { ...lv, ops: lv.ops };
-  if (rv.kind === 'tensor' && rv.role && !lv.role && !lv.mask && lv.kind !== 'number' && op === '+') return rv;
+  // q + u_bias (Transformer-XL), x + pos: a tensor with a role keeps it when the other side has none. Its length-1
+  // axes may be stretched by the other side (`Wq(q.unsqueeze(1)) + Wk(keys)`, (B, 1, A) + (B, T, A)).
+  if (lv.kind === 'tensor' && lv.role && !rv.role && !rv.mask && rv.kind !== 'number') return { ...withoutSize1(lv), ops: lv.ops };
+  if (rv.kind === 'tensor' && rv.role && !lv.role && !lv.mask && lv.kind !== 'number' && op === '+') return withoutSize1(rv);
   if (rv.kind === 'number' && lv.kind === 'tensor') {
     const o = mutable(lv);
     delete o.mask;

@@ -86,8 +86,8 @@ export function dropFirstAxis(v: AValue): AValue {
  * the right, and each axis is the operand's that is not of length 1 there (labels kept where they agree).
  */
 export function broadcastResult(a: AValue, b: AValue): AValue {
-  if (a.kind === 'tensor' && b.kind !== 'tensor') return stripFacts(a);
-  if (b.kind === 'tensor' && a.kind !== 'tensor') return stripFacts(b);
+  if (a.kind === 'tensor' && b.kind !== 'tensor') return b.kind === 'unknown' ? withoutSize1(stripFacts(a)) : stripFacts(a);
+  if (b.kind === 'tensor' && a.kind !== 'tensor') return a.kind === 'unknown' ? withoutSize1(stripFacts(b)) : stripFacts(b);
   if (a.kind === 'tensor' && b.kind === 'tensor') return tensor(broadcastLayout(a, b));
   return UNKNOWN;
 }
@@ -139,6 +139,23 @@ export function pairwiseProduct(
       ...(how === 'sum' ? { additive: true } : {}),
     },
   });
+}
+
+/**
+ * A tensor broadcast against a value of unknown shape (a parameter, an attribute: possibly a tensor) or of no
+ * known layout: its length-1 axes may be stretched by the other operand (`Wq(q.unsqueeze(1)) + keys`, (B, 1, A) + (B, T, A)), so none is
+ * known to have length 1 any more; the rank and axis labels stay.
+ */
+export function withoutSize1(t: AValue): AValue {
+  if (!t.lastSize1 && !t.axes?.some((a) => a.size1)) return t;
+  const out = mutable(t);
+  delete out.lastSize1;
+  if (t.axes)
+    out.axes = t.axes.map((a) => {
+      const { size1: _, ...rest } = a;
+      return rest;
+    });
+  return out;
 }
 
 /** The layout two tensors broadcast to (see broadcastResult). */

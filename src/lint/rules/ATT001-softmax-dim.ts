@@ -271,7 +271,7 @@ out = weights @ v`,
 
     function isSlotAttention(site: SoftmaxSite): boolean {
       if (definingNames(ev, site.node).some((n) => /slot/i.test(n))) return true;
-      return slotNamed(site.input.attn?.queryText);
+      return slotNamed(site.input.attn?.queryText) || assignmentTarget(ctx, site);
     }
 
     return {
@@ -382,6 +382,18 @@ function attentionName(ctx: RuleContext, site: SoftmaxSite): boolean {
   const left = p && p.type === 'assignment' ? p.children.find((c) => c.field === 'left') : undefined;
   if (left) names.push(ctx.text(left));
   return names.some((n) => /att|energ|align|score|alpha/i.test(n));
+}
+
+/**
+ * The softmax is assigned to a name that says it is a soft assignment to clusters (`cluster_assignment =
+ * softmax(agreement, dim=0)`, AlphaFold's MSA clustering): each member spread over the clusters, the competition
+ * over the queries (the cluster centres) that Slot Attention also has, then summed per cluster over the members.
+ */
+function assignmentTarget(ctx: RuleContext, site: SoftmaxSite): boolean {
+  let p = site.node.parent;
+  while (p && p.type === 'parenthesized_expression') p = p.parent;
+  const left = p && p.type === 'assignment' ? p.children.find((c) => c.field === 'left') : undefined;
+  return left !== undefined && left.type === 'identifier' && /assign|cluster/i.test(ctx.text(left));
 }
 
 function describeInput(ctx: RuleContext, site: SoftmaxSite): MessageParts {

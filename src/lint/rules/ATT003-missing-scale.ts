@@ -2,7 +2,7 @@
 import type { SdpaSite, SoftmaxSite } from '../analysis/facts';
 import type { AttnInfo, AValue, ScaleOp } from '../analysis/values';
 import { unparen, type PyNode } from '../syntax/tree';
-import { alternatives, byNode, isT5Family, unitScaleNearby, hasOpaque, scaleOmittedOnPurpose, scaleOps } from './evidence';
+import { alternatives, byNode, isT5Family, unitScaleNearby, hasOpaque, scaleOmittedOnPurpose, scaleOps, testOracle } from './evidence';
 import { defineTemplates, msg } from '../message';
 import { apiName, parenthesize, quote, type FixSpec, type Rule, type RuleContext } from './rule';
 import { definitions, factorDefinitions } from './related';
@@ -142,7 +142,7 @@ weights = scores.softmax(dim=-1)`,
         const a = site && dotProductScores(site.input);
         if (!site || !a || !group.every(unscaled)) continue;
         if (postSoftmaxScale(site)) continue;
-        if (scaleOmittedOnPurpose(ev, site.node) || isT5Family(ev, site.node) || unitScaleNearby(ev, site.node)) continue;
+        if (scaleOmittedOnPurpose(ev, site.node) || isT5Family(ev, site.node) || unitScaleNearby(ev, site.node) || testOracle(ev, site.node)) continue;
         // A helper whose callers in the files that import it pass a pre-scaled q (or k).
         if (scaledByImporters(site)) continue;
         // The logits as they enter the softmax (its input argument); the product itself when it is inline.

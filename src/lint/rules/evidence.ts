@@ -111,6 +111,31 @@ export function isInverseSqrtDim(op: ScaleOp): boolean {
   return op.power === -0.5;
 }
 
+/**
+ * The attention is a test's reference computation (an oracle): it sits in a test function (`def test_…`, or a
+ * method of a `Test…` class) that compares results with a closeness assertion (`np.testing.assert_allclose`,
+ * `assertAllClose`, `torch.testing.assert_close`, `allclose`). Such a reference must reproduce the convention of
+ * the code under test (T5-style attention leaves the scores unscaled, its scale folded into the initialisation);
+ * were the two to differ, the test itself would fail.
+ */
+export function testOracle(ev: Evaluator, node: PyNode): boolean {
+  let fn: PyNode | null = node;
+  while (fn && fn.type !== 'function_definition') fn = fn.parent;
+  if (!fn) return false;
+  const f = fn;
+  return ev.file.perNode('test oracle', f, () => {
+    const name = f.children.find((c) => c.field === 'name');
+    let cls: PyNode | null = f.parent;
+    while (cls && cls.type !== 'class_definition') cls = cls.parent;
+    const clsName = cls?.children.find((c) => c.field === 'name');
+    const inTest = (name && /^test/.test(ev.text(name))) || (clsName && /^Test|Test$/.test(ev.text(clsName)));
+    return !!inTest && CLOSENESS_ASSERTION.test(ev.text(f));
+  });
+}
+
+/** A numerical comparison of two results (NumPy, TensorFlow/absl, PyTorch, JAX test helpers). */
+const CLOSENESS_ASSERTION = /\b(?:assert_allclose|assertAllClose|assert_close|allclose|assert_array_almost_equal|assertArrayAlmostEqual|assert_almost_equal)\s*\(/;
+
 /** Comments in the enclosing function that say the missing scale is deliberate (T5, some linear attentions). */
 export function scaleOmittedOnPurpose(ev: Evaluator, node: PyNode): boolean {
   let fn: PyNode | null = node;
