@@ -145,6 +145,12 @@ function dtypeOfQname(q: string): DType | undefined {
   }
 }
 
+/** `.to(x.dtype)` / `.to(device, x.dtype)` / `.to(dtype=...)` / `.type_as`-like conversions to a dtype the code does not spell. */
+function convertsToUnknownDtype(ev: Evaluator, c: Call): boolean {
+  if (arg(c, 'dtype')) return true;
+  return c.args.positional.some((p) => /\bdtype$/.test(ev.text(p)));
+}
+
 function dtypeKwarg(ev: Evaluator, c: Call): DType | undefined {
   const d = arg(c, 'dtype');
   return d ? dtypeOfValue(val(ev, c, d)) : undefined;
@@ -223,6 +229,8 @@ function scaleTensor(ev: Evaluator, t: AValue, factor: AValue, factorNode: PyNod
     return tensor({
       ndim: t.ndim,
       axes: t.axes,
+      // An integer or boolean mask times a Python float is float32 (PyTorch's default dtype), as is a float32 one.
+      ...(t.dtype === 'float32' || integerValued(t) ? { dtype: 'float32' as const } : {}),
       mask: { ...m, additive: true, polarity: undefined, dtype: 'float', why: msg(PHRASES.timesLargeNegative, m.why), builtFrom: m.polarity },
     });
   }
@@ -485,6 +493,15 @@ function addsZeroOne(m: MaskInfo): boolean {
   return m.dtype === 'bool' || !m.byName;
 }
 
+/** A Python float literal (`1.0`, `1.`, `1e0`). */
+const FLOAT_LITERAL = /^\s*\d*\.\d*(?:e[-+]?\d+)?\s*$|^\s*\d+e[-+]?\d+\s*$/i;
+
+/** A tensor known to hold integers or booleans (`.long()`, a comparison, a mask documented as long or bool). */
+export function integerValued(t: AValue): boolean {
+  const d = t.dtype ?? t.mask?.dtype;
+  return d === 'int' || d === 'bool';
+}
+
 function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | undefined, r: PyNode | undefined, node: PyNode, _ctx: Ctx): AValue {
   if (lv.kind === 'number' && rv.kind === 'number') {
     if (lv.num !== undefined && rv.num !== undefined) return number({ num: op === '+' ? lv.num + rv.num : lv.num - rv.num });
@@ -498,7 +515,9 @@ function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | u
   // 1 - mask flips a 0/1 mask.
   if (op === '-' && lv.kind === 'number' && lv.num === 1 && rv.mask && r) {
     const flipped = flipMask(rv.mask, `\`1 - ${ev.text(r)}\``, 'float');
-    return flipped ? { ...rv, mask: flipped } : tensor({ ndim: rv.ndim, axes: rv.axes });
+    // `1.0 - m` of an integer or boolean mask is a float32 tensor (PyTorch's default dtype), whatever autocast does.
+    const float32 = l !== undefined && FLOAT_LITERAL.test(ev.text(l)) && integerValued(rv) ? { dtype: 'float32' as const } : {};
+    return flipped ? { ...rv, ...float32, mask: flipped } : tensor({ ndim: rv.ndim, axes: rv.axes, ...float32 });
   }
   // `scores * m + (1 - m) * -1e9`: a blend that keeps the scores where m is 1 and fills the rest, a `where`.
   if (op === '+' && lv.attn?.stage === 'scores' && r) {
@@ -1159,6 +1178,10 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
       } else if (dt) {
         out.dtype = dt;
         if (out.mask) out.mask = withMaskDtype(out.mask, dt === 'bool' || dt === 'int' ? dt : 'float');
+      } else if (convertsToUnknownDtype(ev, c)) {
+        // `.to(scores.dtype)`, `.to(dtype=self.dtype)`: some floating dtype the code does not show.
+        delete out.dtype;
+        if (out.mask) out.mask = withMaskDtype(out.mask, 'float');
       }
       return out;
     }

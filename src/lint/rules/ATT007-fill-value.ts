@@ -4,7 +4,7 @@ import { runsIn } from '../analysis/precision';
 import type { FillSite, SoftmaxSite } from '../analysis/facts';
 import { emptyRowReason } from '../analysis/masks';
 import type { AValue } from '../analysis/values';
-import { rootName } from '../analysis/ops';
+import { integerValued, rootName } from '../analysis/ops';
 import { unparen, type PyNode } from '../syntax/tree';
 import { defineTemplates, msg, type MessageArg } from '../message';
 import { apiName, quote, type FixSpec, type RelatedSpec, type Rule, type RuleContext } from './rule';
@@ -47,7 +47,7 @@ export const ATT007: Rule = {
     docs: {
       summary: 'Mask fill values that overflow float16 or bfloat16, fills that do not mask, or -inf fills where a fully masked row makes NaN.',
       whatItDoes:
-        'Checks the value written into masked positions (`masked_fill`, `torch.where` (including a choice of the scores against a constant, `torch.where(keep, scores, 0.0)`), index assignment, `mask * -1e9`, `torch.full_like(x, v)`, `torch.ones_like(x) * v`, a bias `torch.zeros_like(scores).masked_fill(mask, v)`). Scores computed from float32 copies (`q.float() @ k.float().transpose(-2, -1)`, an einsum of float32 operands, `.float()`/`.to(torch.float32)`/`.to(device, torch.float32)` on the scores) are float32, where -1e9 fits, and so is a fill in a branch that runs only for float32 data (the `else` of `if x.dtype == torch.float16:`, an `elif x.dtype == torch.float32:`, `if x.dtype != torch.float16:`). In a file that runs in float16 (`.half()`, `torch.float16`, CUDA `autocast` without a dtype, `GradScaler`, apex amp, fp16 flags, Lightning `precision="16-mixed"`), or that a workspace file running in float16 imports (a trainer; the message names it), a finite fill below float16\'s minimum of -65504 (`-1e9`, `-1e10`, `-float("1e9")`, `torch.finfo(torch.float32).min`) is reported; in a file that runs in bfloat16 (`torch.bfloat16`, bf16 flags, `autocast(dtype=torch.bfloat16)`), only fills below bfloat16\'s minimum (float32\'s minimum) are, since -1e9 fits there. A fill on attention scores that does not mask at all is reported whatever the precision: zero, a tiny negative number (`-1e-9`, a typo for `-1e9`), or a positive one (`-float("-inf")` is +inf). A `-inf` fill is reported when the mask can hide every key of a row: a causal mask that also hides the diagonal (`triu(ones)` without `diagonal=1`), or padding that varies along the query axis (`pad.unsqueeze(-1)`, an outer product of padding masks). A 0/1 mask multiplied by -inf to build an additive mask (`(1 - keep) * float("-inf")`) is always reported: 0 × inf is NaN, so every kept position is NaN.',
+        'Checks the value written into masked positions (`masked_fill`, `torch.where` (including a choice of the scores against a constant, `torch.where(keep, scores, 0.0)`), index assignment, `mask * -1e9`, `torch.full_like(x, v)`, `torch.ones_like(x) * v`, a bias `torch.zeros_like(scores).masked_fill(mask, v)`). Scores computed from float32 copies (`q.float() @ k.float().transpose(-2, -1)`, an einsum of float32 operands, `.float()`/`.to(torch.float32)`/`.to(device, torch.float32)` on the scores) are float32, where -1e9 fits, and so is an additive mask built from an integer or boolean mask times a Python float (`(1.0 - keep.long()) * -1e9`, `(ids == pad) * -1e9`: PyTorch\'s default dtype, float32, which the sum with float16 scores keeps; one cast to the scores\' dtype first, `.to(scores.dtype)`, is judged in their precision), and a fill in a branch that runs only for float32 data (the `else` of `if x.dtype == torch.float16:`, an `elif x.dtype == torch.float32:`, `if x.dtype != torch.float16:`). In a file that runs in float16 (`.half()`, `torch.float16`, CUDA `autocast` without a dtype, `GradScaler`, apex amp, fp16 flags, Lightning `precision="16-mixed"`), or that a workspace file running in float16 imports (a trainer; the message names it), a finite fill below float16\'s minimum of -65504 (`-1e9`, `-1e10`, `-float("1e9")`, `torch.finfo(torch.float32).min`) is reported; in a file that runs in bfloat16 (`torch.bfloat16`, bf16 flags, `autocast(dtype=torch.bfloat16)`), only fills below bfloat16\'s minimum (float32\'s minimum) are, since -1e9 fits there. A fill on attention scores that does not mask at all is reported whatever the precision: zero, a tiny negative number (`-1e-9`, a typo for `-1e9`), or a positive one (`-float("-inf")` is +inf). A `-inf` fill is reported when the mask can hide every key of a row: a causal mask that also hides the diagonal (`triu(ones)` without `diagonal=1`), or padding that varies along the query axis (`pad.unsqueeze(-1)`, an outer product of padding masks). A 0/1 mask multiplied by -inf to build an additive mask (`(1 - keep) * float("-inf")`) is always reported: 0 × inf is NaN, so every kept position is NaN.',
       whyIsThisBad:
         '`masked_fill` with -1e9 on a float16 tensor raises "value cannot be converted to type at::Half without overflow", and under autocast additive masks overflow to -inf. A row whose every entry is -inf goes through softmax as exp(-inf - (-inf)) = NaN, and the NaN spreads through the rest of the network on the next step.',
       example: `pad_mask = input_ids == pad_id  # (B, T), True at padding
@@ -175,6 +175,16 @@ weights = scores.softmax(dim=-1)`,
       return v.dtype === 'float32' || v.dtype === 'float64';
     }
 
+    /**
+     * An additive mask built from an integer or boolean mask times a Python float (`(ids == pad) * -1e9`,
+     * `(1 - keep.long()) * -1e9`, `scores - 1e9 * pad.long()`): PyTorch makes it float32, its default dtype, and autocast leaves elementwise
+     * products alone; added to float16 scores it promotes the sum to float32, where -1e9 fits. Not a mask times a
+     * tensor filled in the scores' dtype (`pad * torch.full_like(scores, -1e9)`).
+     */
+    function float32AdditiveMask(site: FillSite): boolean {
+      return site.how === 'add' && site.fill.kind === 'number' && unparen(site.fillNode).type !== 'call' && integerValued(site.target);
+    }
+
     function finfoFix(site: FillSite): FixSpec | undefined {
       // `scores - mask * 1e9`: the written number is subtracted, so finfo's minimum there would add a huge value.
       if (site.subtracted) return undefined;
@@ -199,7 +209,7 @@ weights = scores.softmax(dim=-1)`,
         const finite = fill.num !== undefined && Number.isFinite(fill.num);
         const belowFp32 = (finite && fill.num < BF16_MIN) || (!fill.finfoMax && (fill.finfo === 'float32' || fill.finfo === 'float64'));
         const belowFp16 = belowFp32 || (finite && fill.num < FP16_MIN);
-        if (!explicitlyFloat32(target) && !float32Branch(site.node)) {
+        if (!explicitlyFloat32(target) && !float32AdditiveMask(site) && !float32Branch(site.node)) {
           // The narrowest precision the file runs in whose range the fill is below.
           const which = belowFp16 && ev.precision.fp16 ? 'fp16' : belowFp32 && ev.precision.bf16 ? 'bf16' : undefined;
           if (which) {
