@@ -134,7 +134,8 @@ export function testOracle(ev: Evaluator, node: PyNode): boolean {
 }
 
 /** A numerical comparison of two results (NumPy, TensorFlow/absl, PyTorch, JAX test helpers). */
-const CLOSENESS_ASSERTION = /\b(?:assert_allclose|assertAllClose|assert_close|allclose|assert_array_almost_equal|assertArrayAlmostEqual|assert_almost_equal)\s*\(/;
+const CLOSENESS_ASSERTION =
+  /\b(?:assert_allclose|assertAllClose|assert_close|allclose|assert_array_almost_equal|assertArrayAlmostEqual|assert_almost_equal)\s*\(/;
 
 /** Comments in the enclosing function that say the missing scale is deliberate (T5, some linear attentions). */
 export function scaleOmittedOnPurpose(ev: Evaluator, node: PyNode): boolean {
