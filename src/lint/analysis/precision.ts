@@ -27,7 +27,7 @@ export function precisionEvidenceAt(src: string): { line: number; column: number
   // Docstrings and comments blanked (same offsets), so positions stay those of the source.
   const code = src.replace(/("""|''')[\s\S]*?\1|#[^\n]*/g, (m) => m.replace(/[^\n]/g, ' '));
   let best: number | undefined;
-  for (const re of [FP16_CODE, BF16_CODE, HALF_FLAG_CODE, /autocast\s*\(/]) {
+  for (const re of [FP16_CODE, BF16_CODE, HALF_FLAG_CODE, AUTOCAST_ON]) {
     const m = re.exec(code);
     if (m && (best === undefined || m.index < best)) best = m.index;
   }
@@ -52,8 +52,12 @@ function stripComments(src: string): string {
 
 const FP16_CODE =
   /\.half\(\)|(?<![A-Za-z])float16|torch\.half\b|\bfp16\b(?!\s*(?::\s*bool\s*)?=\s*(?:False|None|0)\b)|GradScaler|\bamp\.(?:initialize|scale_loss)|from\s+apex\s+import\s+amp|\bopt_level\b|precision\s*=\s*(?:16\b|["']16(?:-mixed|-true)?["'])|["']16-mixed["']/;
-/** Flags that say "mixed/half precision" without saying which half: float16 unless the file names bfloat16. */
-const HALF_FLAG_CODE = /use_amp|\bamp\.(?!autocast\b)|\bmixed_precision\b|half_precision/;
+/**
+ * Flags that say "mixed/half precision" without saying which half: float16 unless the file names bfloat16. The
+ * `autocast` module of `amp` (`from torch.cuda.amp.autocast_mode import autocast`) is an import path, not a flag:
+ * what counts is how autocast is called.
+ */
+const HALF_FLAG_CODE = /use_amp|\bamp\.(?!autocast)|\bmixed_precision\b|half_precision/;
 const BF16_CODE = /bfloat16|\bbf16\b(?!\s*(?::\s*bool\s*)?=\s*(?:False|None|0)\b)|["']bf16-(?:mixed|true)["']/;
 /** What the authors wrote in comments and docstrings: "runs in fp16", "--fp16", "half precision", "mixed precision". */
 const FP16_PROSE = /--fp16\b|\bfp16\b|\bfloat16\b|half[- ]precision|mixed[- ]precision|autocast/i;
@@ -63,6 +67,9 @@ const FP16_PROSE = /--fp16\b|\bfp16\b|\bfloat16\b|half[- ]precision|mixed[- ]pre
  * precision, not that this file runs in it.
  */
 const FP16_COMPATIBILITY = /\b(?:fp16|float16|half[- ]precision)[- ](?:compatib\w*|compat\b)/gi;
+
+/** An `autocast(` call that does not turn autocast off (`autocast(enabled=False)` runs its body in float32). */
+const AUTOCAST_ON = /autocast\s*\((?![^)]*\benabled\s*=\s*False\b)/;
 
 /** The argument text of each `autocast(...)` call (balanced parentheses), with where it sits. */
 function autocastArgs(code: string): string[] {

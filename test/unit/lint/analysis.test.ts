@@ -6,7 +6,7 @@ import { parseEinsum, parseEinopsPattern, negIndexInTerm, einopsLabels } from '.
 import { namedShapes, trailingCommentShape, maskFromDoc } from '../../../src/lint/analysis/comments';
 import { roleOfName, dimOfName, maskOfName, projectionRole, isScaleName, isConfigName } from '../../../src/lint/analysis/names';
 import { parseNoqa } from '../../../src/lint/noqa';
-import { sourcePrecision } from '../../../src/lint/analysis/precision';
+import { precisionEvidenceAt, sourcePrecision } from '../../../src/lint/analysis/precision';
 import { LineIndex } from '../../../src/lint/syntax/positions';
 import { createPythonParser } from '../../../src/lint/parser';
 import { analyseScopes } from '../../../src/lint/analysis/scopes';
@@ -138,6 +138,18 @@ describe('comments and names', () => {
     assert.equal(sourcePrecision('with torch.cuda.amp.autocast():\n    y = f(x)\n').fp16, true);
     assert.equal(sourcePrecision('model, opt = amp.initialize(model, opt)\n').fp16, true);
     assert.equal(sourcePrecision('scaler = torch.cuda.amp.GradScaler()\n').fp16, true);
+  });
+
+  it('does not take the import path of the autocast module for an amp flag, nor point at a disabled autocast', () => {
+    const imported = 'from torch.cuda.amp.autocast_mode import autocast\n';
+    assert.equal(sourcePrecision(imported).fp16, false);
+    assert.equal(sourcePrecision(`${imported}with autocast(enabled=False):\n    loss = f(x)\n`).fp16, false);
+    // Autocast turned on later in the file is the evidence, at the call that turns it on.
+    const both = `${imported}with autocast(enabled=False):\n    loss = f(x)\nwith autocast(enabled=True):\n    loss = g(x)\n`;
+    assert.equal(sourcePrecision(both).fp16, true);
+    assert.deepEqual(precisionEvidenceAt(both), { line: 4, column: 6 });
+    // Other amp code still counts.
+    assert.equal(sourcePrecision('from apex import amp\nmodel, opt = amp.initialize(model, opt)\n').fp16, true);
   });
 
   it('does not take a comment that the code stays fp16-compatible for evidence that the file runs in fp16', () => {
