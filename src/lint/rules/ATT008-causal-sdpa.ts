@@ -1,7 +1,7 @@
 // ATT008: causal pitfalls of F.scaled_dot_product_attention.
 import type { FillSite, MaskSite, SdpaSite } from '../analysis/facts';
 import type { Def } from '../analysis/scopes';
-import { truthWithCache, type FlagReader } from '../analysis/kv-cache';
+import { isGrowingState, truthWithCache, type FlagReader } from '../analysis/kv-cache';
 import { truthOf } from '../analysis/flags';
 import { originRef } from '../analysis/portable';
 import type { AValue } from '../analysis/values';
@@ -29,6 +29,8 @@ const T = defineTemplates({
   topLeftBufferOnCache:
     '{0} is a causal mask aligned top-left over {1} queries and {2} keys, and the keys of these scores include a KV cache: query i sees only keys 0..i, so the new tokens cannot see the most recent cached keys. Align it bottom-right (rows {2} - {1}:{2} of the causal buffer, or tril(diagonal={2} - {1})).',
   scoresAgainstCachedKeys: 'the scores of the queries against the cached keys are formed here',
+  causalOnlyWithoutCache:
+    '{0} is the causal mask, applied only when no KV cache is passed, and the keys come from a cache filled in place ({1}): the prompt can only reach that cache through a call with the cache attached and several queries, where no mask is applied, so each prompt token sees the tokens after it (and the leaked states are cached). Apply the causal mask whenever there is more than one query, aligned bottom-right over the cached keys.',
   topLeftMaskOnCache:
     '{0} is a causal mask aligned top-left over {1} queries and {2} keys, and the keys {3} include a KV cache: query i sees only keys 0..i, so the new tokens cannot see the most recent cached keys. Align it bottom-right (tril(diagonal={2} - {1}), or rows {2} - {1}:{2} of a causal buffer).',
 });
@@ -83,7 +85,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
       const attr = node.children.find((c) => c.field === 'attribute');
       let fn = node.parent;
       while (fn && fn.type !== 'function_definition') fn = fn.parent;
-      const scope = ev.sr.scopes.find((s) => s.node === fn);
+      const scope = fn ? ev.sr.scopeOfNode.get(fn.id) : undefined;
       if (!obj || !attr || !scope?.ownerClass || !scope.selfName || ctx.text(obj) !== scope.selfName) return undefined;
       const defs = ev.classAttrDefs(scope.ownerClass, `self.${ctx.text(attr)}`);
       // Set by a base class of another file: its nodes are not this file's to read.
@@ -177,6 +179,102 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
       return false;
     }
 
+    /**
+     * The `if` conditions around `node` inside its function, each with whether `node` sits in the arm where the
+     * condition holds (the `if`/`elif` arm itself) or fails (a later arm).
+     */
+    function armsAround(node: PyNode): { cond: PyNode; holds: boolean }[] {
+      const out: { cond: PyNode; holds: boolean }[] = [];
+      for (let child: PyNode = node, p = node.parent; p && p.type !== 'function_definition'; child = p, p = p.parent) {
+        if (p.type !== 'if_statement' && p.type !== 'elif_clause' && p.type !== 'else_clause') continue;
+        const ifNode = p.type === 'if_statement' ? p : p.parent;
+        if (ifNode?.type !== 'if_statement') continue;
+        const arms = [ifNode, ...ifNode.children.filter((c) => c.type === 'elif_clause' || c.type === 'else_clause')];
+        const mine = p.type === 'if_statement' ? (child.field === 'consequence' ? p : undefined) : p;
+        if (!mine) continue;
+        for (const a of arms) {
+          const cond = a.type === 'else_clause' ? undefined : childByField(a, 'condition');
+          if (a === mine) {
+            if (cond) out.push({ cond, holds: true });
+            break;
+          }
+          if (cond) out.push({ cond, holds: false });
+        }
+        if (p.type !== 'if_statement') p = ifNode;
+      }
+      return out;
+    }
+
+    /**
+     * Hand-written causal attention that masks the scores only when no KV cache is passed
+     * (`if cache is None: att = att.masked_fill(self.upper[:T, :T], -inf)`), on keys a cache object extends in place
+     * (`k, v = cache.update(k, v)`, state the class grows): the only way the prompt's keys reach such a cache is a
+     * call with the cache attached and the whole prompt as queries, and there no mask is applied, so the prompt's
+     * tokens see the tokens after them. Silent when another mask or fill reaches the same scores, when the lengths
+     * are compared around the fill, or when the function checks the query length (`assert T == 1`).
+     */
+    function causalOnlyWithoutCache(site: FillSite): boolean {
+      const m = site.mask?.mask;
+      const attn = site.target.attn;
+      if (!m?.causal || !site.maskNode || attn?.stage !== 'scores' || reported.has(site.node.id)) return false;
+      const formed = ev.facts.matmulAt(attn.formedAt);
+      const [first] = formed;
+      if (!first || !formed.every((mm) => mm.b.fromCache && !mm.a.fromCache) || !first.b.cacheAt) return false;
+      const join = first.b.cacheAt;
+      if (!extendedInPlace(join)) return false;
+      // The fill runs only in the world without a cache: some enclosing condition is known False with the cache.
+      const reader = { ...flags, cacheJoinedAt: join };
+      const arms = armsAround(site.node);
+      const skippedWithCache = arms.some(({ cond, holds }) => {
+        const t = truthWithCache(reader, cond);
+        return holds ? t.cached === false && t.uncached === true : t.cached === true && t.uncached === false;
+      });
+      if (!skippedWithCache || lengthGuarded(site.node)) return false;
+      const fn = enclosingFunction(site.node);
+      if (!fn || checksQueryLength(fn)) return false;
+      // Another mask or fill on the same scores (a padding or causal mask passed in, a bottom-right cut) may cover
+      // the cached path.
+      const others = ev.facts.fill.filter((f) => f.node !== site.node && f.target.attn?.formedAt === attn.formedAt);
+      if (others.length > 0) return false;
+      reported.add(site.node.id);
+      ctx.report({
+        node: site.maskNode,
+        message: msg(T.causalOnlyWithoutCache, quote(ctx.text(site.maskNode), 40), quote(ctx.text(join), 40)),
+        related: [
+          ...maskBuilt(ev, m, msg(MASK_NAMES.theCausalMask)),
+          cacheJoined(ev, first.b, msg(T.theKeys)),
+          { node: first.node, message: msg(T.scoresAgainstCachedKeys) },
+        ],
+      });
+      return true;
+    }
+
+    /** A cache object updated in place (`cache.update(k, v)`) or the class's own growing state: not a `past` handed back. */
+    function extendedInPlace(join: PyNode): boolean {
+      const call = unparen(join);
+      if (call.type !== 'call') return false;
+      const fnNode = childByField(call, 'function');
+      if (fnNode?.type === 'attribute' && ctx.text(childByField(fnNode, 'attribute') ?? fnNode) === 'update') return true;
+      const args = childByField(call, 'arguments');
+      const fn = enclosingFunction(call);
+      const scope = fn ? ev.sr.scopeOfNode.get(fn.id) : undefined;
+      if (!args || !scope || !/\bcat$/.test(ctx.text(fnNode ?? call))) return false;
+      const list = namedChildren(args)[0];
+      const pieces = list && (list.type === 'list' || list.type === 'tuple') ? namedChildren(list) : [];
+      return pieces.some((p) => isGrowingState(ev, p, call, scope));
+    }
+
+    function enclosingFunction(node: PyNode): PyNode | undefined {
+      let fn = node.parent;
+      while (fn && fn.type !== 'function_definition') fn = fn.parent;
+      return fn ?? undefined;
+    }
+
+    /** `assert T == 1` / `if q.size(-2) != 1: raise`: the function holds the query length to one token itself. */
+    function checksQueryLength(fn: PyNode): boolean {
+      return /\bassert\b[^\n]*(==|!=|<=?)\s*1\b|\bif\b[^\n]*(!=|>)\s*1\s*:\s*\n?\s*raise\b/.test(ctx.text(fn));
+    }
+
     return {
       sdpa(site: SdpaSite) {
         if (site.framework !== 'torch' || !site.causalNode) return;
@@ -238,6 +336,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         }
       },
       fill(site: FillSite) {
+        if (causalOnlyWithoutCache(site)) return;
         // Hand-written attention: the scores of queries against keys that include a cache, masked with a causal mask
         // cut top-left from a buffer (`att.masked_fill(self.bias[:, :, :T, :S] == 0, -inf)`).
         const m = site.mask?.mask;
