@@ -19,6 +19,8 @@ const T = defineTemplates({
     '{0} is passed together with attn_mask={1}: {2} raises an error when both are set. Fold the causal mask into attn_mask, or pass only one of them.',
   maskPassedAsWell: 'attn_mask is passed here as well',
   flagTrueWithCache: '{0} (True whenever the cache is used)',
+  flagTrueForCausalModule: '{0} (True whenever the module is built causal, as a module decoding with this cache is)',
+  flagTrueForCausalModuleWhen: '{0} (True whenever the module is built causal, as a module decoding with this cache is, and {1})',
   flagTrueAsCalled: '{0} (True as this file calls it)',
   flagTrueAsImporterCalls: '{0} (True as {1} builds and calls the module)',
   flagSetTrueHere: 'the flag is set to {0} here',
@@ -275,6 +277,58 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
       return /\bassert\b[^\n]*(==|!=|<=?)\s*1\b|\bif\b[^\n]*(!=|>)\s*1\s*:\s*\n?\s*raise\b/.test(ctx.text(fn));
     }
 
+    /**
+     * `self.causal` whose every assignment in the class is `self.causal = causal`, a parameter of `__init__` named
+     * for causality with no default or a true one, and no builder in the workspace that says which (the flag is
+     * unknown in this context): a module whose keys grow by a KV cache decodes autoregressively, so whenever the
+     * cache is used it is built causal.
+     */
+    function constructorCausalFlag(node: PyNode): boolean | undefined {
+      const u = unparen(node);
+      if (u.type !== 'attribute' || !/causal/i.test(ctx.text(childByField(u, 'attribute') ?? u))) return undefined;
+      const defs = selfAttributeDefs(u);
+      if (!defs || defs.length === 0) return undefined;
+      for (const d of defs) {
+        const value = d.value ? unparen(d.value) : undefined;
+        if (!value || d.path.length > 0 || value.type !== 'identifier' || d.scope.node.type !== 'function_definition') return undefined;
+        if (ctx.text(childByField(d.scope.node, 'name') ?? d.scope.node) !== '__init__') return undefined;
+        const param = (ev.resolve(value, ctx.text(value)) ?? []).map((p) => p.param);
+        if (param.length !== 1 || !param[0] || !/causal/i.test(param[0].name)) return undefined;
+        const dflt = param[0].default;
+        if (dflt && ctx.text(unparen(dflt)) !== 'True') return undefined;
+      }
+      return true;
+    }
+
+    /**
+     * The flag with a module's own causal flag taken True (constructorCausalFlag), read on the calls where a
+     * padding-mask test around it holds (`self.causal if mask is None else False`, `mask is None and self.causal`):
+     * the condition under which it is True with the cache, or undefined when it is not.
+     */
+    function causalForCausalModule(site: SdpaSite, valueNode: PyNode): { when?: PyNode } | undefined {
+      // Where a file builds and calls the module, its arguments say what the flag is (judged in those contexts).
+      if (ev.facts.sdpaAt(site.node).some((s) => s.ctx !== site.ctx && truthOf(ev.eval(valueNode, s.ctx)) !== undefined)) return undefined;
+      const reader: FlagReader = { ...flags, cacheJoinedAt: site.k.cacheAt, assume: constructorCausalFlag };
+      const u = unparen(valueNode);
+      // Lengths compared in the flag itself (`self.causal and q_len > 1`) leave it to the code's own judgement.
+      if (/shape|size\(|\blen\(|_len\b|q_len|kv_len|seq/i.test(ctx.text(u)) || /[<>]|==|!=/.test(ctx.text(u).replace(/\bis\s+(not\s+)?None\b/g, '')))
+        return undefined;
+      const maskTest = (n: PyNode | undefined): boolean =>
+        !!n && /mask/i.test(ctx.text(n)) && /\bis\s+None\b/.test(ctx.text(n)) && !/cache|past/i.test(ctx.text(n));
+      if (u.type === 'conditional_expression') {
+        const [yes, cond, no] = namedChildren(u);
+        if (!yes || !cond || !no || !maskTest(cond) || truthWithCache(reader, no).cached !== false) return undefined;
+        return truthWithCache(reader, yes).cached === true ? { when: cond } : undefined;
+      }
+      if (u.type === 'boolean_operator' && u.children.find((c) => c.field === 'operator')?.type === 'and') {
+        const l = childByField(u, 'left');
+        const r = childByField(u, 'right');
+        const rest = maskTest(l) ? r : maskTest(r) ? l : undefined;
+        if (rest) return truthWithCache(reader, rest).cached === true ? { when: rest === r ? l : r } : undefined;
+      }
+      return truthWithCache(reader, u).cached === true ? {} : undefined;
+    }
+
     return {
       sdpa(site: SdpaSite) {
         if (site.framework !== 'torch' || !site.causalNode) return;
@@ -319,6 +373,22 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         const withCache = truthWithCache({ ...flags, cacheJoinedAt: site.k.cacheAt }, valueNode).cached;
         // Known True in this context (every path of it, so with the cache too), unless read False with the cache.
         const trueHere = known === true && withCache !== false;
+        const forCausal = causal === 'true' || withCache === true || trueHere || known !== undefined ? undefined : causalForCausalModule(site, valueNode);
+        if (forCausal) {
+          reported.add(site.node.id);
+          const flag = `is_causal=${quote(ctx.text(valueNode), 40)}`;
+          const keys = quote(ctx.text(site.kNode), 30);
+          ctx.report({
+            node: site.causalNode,
+            message: msg(
+              T.causalOnCachedKeys,
+              forCausal.when ? msg(T.flagTrueForCausalModuleWhen, flag, quote(ctx.text(forCausal.when), 40)) : msg(T.flagTrueForCausalModule, flag),
+              keys,
+            ),
+            related: [cacheJoined(ev, site.k, msg(T.theKeysCode, keys)), ...flagDefinitions(site, valueNode)],
+          });
+          return;
+        }
         if (causal === 'true' || withCache === true || trueHere) {
           reported.add(site.node.id);
           const flag =
