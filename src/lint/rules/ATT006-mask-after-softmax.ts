@@ -65,6 +65,15 @@ out = weights @ v`,
     /** The softmax's weights are masked again after it and renormalised (so masked keys end at exactly 0). */
     const maskedAndRenormalisedAfter = (site: SoftmaxSite): boolean =>
       post.some((p) => p.weights.attn?.softmax?.site === site.node && ev.facts.postMaskRenormalised.has(p.node.id));
+    /**
+     * A helper called with the weights wrote into them in place (`self._mask_attention(att, ...)` doing
+     * `att[~mask] = -inf`) before the product, in the function that calls it: the product reads the written tensor.
+     */
+    const mutatedBeforeBy = (c: Consumer, site: WeightsMaskSite): boolean => {
+      const call = site.ctx.callSite;
+      const fn = c.site.ctx.scope.node;
+      return !!site.inPlace && !!call && call.end <= c.site.node.start && fn.start <= call.start && call.end <= fn.end;
+    };
     const softmaxSites: SoftmaxSite[] = [];
     const post: WeightsMaskSite[] = [];
     const scoreFills: FillSite[] = [];
@@ -98,7 +107,7 @@ out = weights @ v`,
           if (isDropoutMask(ev, site.maskNode)) continue;
           // The masked copy never reaches the product with the values (kept for logging or returned).
           const consumers = consumersOf(ev, attn.softmax.site);
-          if (consumers.length > 0 && !consumers.some((c) => carriesPostMask(c, site))) continue;
+          if (consumers.length > 0 && !consumers.some((c) => carriesPostMask(c, site) || mutatedBeforeBy(c, site))) continue;
           reported.add(site.node.id);
           ctx.report({
             node: site.node,

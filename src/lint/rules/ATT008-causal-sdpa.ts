@@ -7,7 +7,7 @@ import { originRef } from '../analysis/portable';
 import type { AValue } from '../analysis/values';
 import { topLeftRectangleSizes } from '../analysis/masks';
 import { comparesLengths, ordersLengths } from '../analysis/length-guards';
-import { childByField, namedChildren, unparen, type PyNode } from '../syntax/tree';
+import { childByField, namedChildren, unparen, walk, type PyNode } from '../syntax/tree';
 import { defineTemplates, msg, type MessageParts } from '../message';
 import { apiName, quote, type RelatedSpec, type Rule, type RuleContext } from './rule';
 import { cacheJoined, definitions, maskBuilt, MASK_NAMES } from './related';
@@ -233,7 +233,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
       });
       if (!skippedWithCache || lengthGuarded(site.node)) return false;
       const fn = enclosingFunction(site.node);
-      if (!fn || checksQueryLength(fn)) return false;
+      if (!fn || checksQueryLength(fn) || returnsKeys(fn, first.b.cacheAt)) return false;
       // Another mask or fill on the same scores (a padding or causal mask passed in, a bottom-right cut) may cover
       // the cached path.
       const others = ev.facts.fill.filter((f) => f.node !== site.node && f.target.attn?.formedAt === attn.formedAt);
@@ -264,6 +264,26 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
       const list = namedChildren(args)[0];
       const pieces = list && (list.type === 'list' || list.type === 'tuple') ? namedChildren(list) : [];
       return pieces.some((p) => isGrowingState(ev, p, call, scope));
+    }
+
+    /**
+     * The function hands its keys back (`return out, (k, v)`): the caller may fill the cache from a call without it,
+     * and pass it only for single-token steps.
+     */
+    function returnsKeys(fn: PyNode, join: PyNode): boolean {
+      const assigned = join.parent?.type === 'assignment' ? childByField(join.parent, 'left') : undefined;
+      // The keys' name: the target of the join, or the first of `k, v = cache.update(k, v)`.
+      const target = assigned?.type === 'identifier' ? assigned : assigned ? namedChildren(unparen(assigned))[0] : undefined;
+      const names = target?.type === 'identifier' ? [ctx.text(target)] : [];
+      let found = false;
+      walk(fn, (n) => {
+        if (found) return false;
+        if (n.type !== 'return_statement') return true;
+        const t = ctx.text(n);
+        if (names.some((k) => new RegExp(`\\b${k}\\b`).test(t)) || /\b(present|past|cache|kv)\w*/i.test(t)) found = true;
+        return false;
+      });
+      return found;
     }
 
     function enclosingFunction(node: PyNode): PyNode | undefined {
