@@ -1,13 +1,14 @@
 // ATT008: causal pitfalls of F.scaled_dot_product_attention.
 import type { FillSite, MaskSite, SdpaSite } from '../analysis/facts';
 import type { Def } from '../analysis/scopes';
-import { isGrowingState, truthWithCache, type FlagReader } from '../analysis/kv-cache';
+import { truthWithCache, type FlagReader } from '../analysis/kv-cache';
+import { causalForCausalModule, functionScope, maskSkippedWithCache } from '../analysis/cache-paths';
 import { truthOf } from '../analysis/flags';
 import { originRef } from '../analysis/portable';
 import type { AValue } from '../analysis/values';
 import { topLeftRectangleSizes } from '../analysis/masks';
 import { comparesLengths, ordersLengths } from '../analysis/length-guards';
-import { childByField, namedChildren, unparen, walk, type PyNode } from '../syntax/tree';
+import { childByField, namedChildren, unparen, type PyNode } from '../syntax/tree';
 import { defineTemplates, msg, type MessageParts } from '../message';
 import { apiName, quote, type RelatedSpec, type Rule, type RuleContext } from './rule';
 import { cacheJoined, definitions, maskBuilt, MASK_NAMES } from './related';
@@ -85,9 +86,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
       if (local && local.length > 0) return local;
       const obj = node.children.find((c) => c.field === 'object');
       const attr = node.children.find((c) => c.field === 'attribute');
-      let fn = node.parent;
-      while (fn && fn.type !== 'function_definition') fn = fn.parent;
-      const scope = fn ? ev.sr.scopeOfNode.get(fn.id) : undefined;
+      const scope = functionScope(ev, node);
       if (!obj || !attr || !scope?.ownerClass || !scope.selfName || ctx.text(obj) !== scope.selfName) return undefined;
       const defs = ev.classAttrDefs(scope.ownerClass, `self.${ctx.text(attr)}`);
       // Set by a base class of another file: its nodes are not this file's to read.
@@ -182,171 +181,32 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
     }
 
     /**
-     * The `if` conditions around `node` inside its function, each with whether `node` sits in the arm where the
-     * condition holds (the `if`/`elif` arm itself) or fails (a later arm).
-     */
-    function armsAround(node: PyNode): { cond: PyNode; holds: boolean }[] {
-      const out: { cond: PyNode; holds: boolean }[] = [];
-      for (let child: PyNode = node, p = node.parent; p && p.type !== 'function_definition'; child = p, p = p.parent) {
-        if (p.type !== 'if_statement' && p.type !== 'elif_clause' && p.type !== 'else_clause') continue;
-        const ifNode = p.type === 'if_statement' ? p : p.parent;
-        if (ifNode?.type !== 'if_statement') continue;
-        const arms = [ifNode, ...ifNode.children.filter((c) => c.type === 'elif_clause' || c.type === 'else_clause')];
-        const mine = p.type === 'if_statement' ? (child.field === 'consequence' ? p : undefined) : p;
-        if (!mine) continue;
-        for (const a of arms) {
-          const cond = a.type === 'else_clause' ? undefined : childByField(a, 'condition');
-          if (a === mine) {
-            if (cond) out.push({ cond, holds: true });
-            break;
-          }
-          if (cond) out.push({ cond, holds: false });
-        }
-        if (p.type !== 'if_statement') p = ifNode;
-      }
-      return out;
-    }
-
-    /**
-     * Hand-written causal attention that masks the scores only when no KV cache is passed
-     * (`if cache is None: att = att.masked_fill(self.upper[:T, :T], -inf)`), on keys a cache object extends in place
-     * (`k, v = cache.update(k, v)`, state the class grows): the only way the prompt's keys reach such a cache is a
-     * call with the cache attached and the whole prompt as queries, and there no mask is applied, so the prompt's
-     * tokens see the tokens after them. Silent when another mask or fill reaches the same scores, when the lengths
-     * are compared around the fill, or when the function checks the query length (`assert T == 1`).
+     * Hand-written causal attention masked only when no KV cache is passed, on keys a cache object extends in place
+     * (cache-paths.ts: maskSkippedWithCache): reported at the mask.
      */
     function causalOnlyWithoutCache(site: FillSite): boolean {
-      const m = site.mask?.mask;
-      const attn = site.target.attn;
-      if (!m?.causal || !site.maskNode || attn?.stage !== 'scores' || reported.has(site.node.id)) return false;
-      const formed = ev.facts.matmulAt(attn.formedAt);
-      const [first] = formed;
-      if (!first || !formed.every((mm) => mm.b.fromCache && !mm.a.fromCache) || !first.b.cacheAt) return false;
-      const join = first.b.cacheAt;
-      if (!extendedInPlace(join)) return false;
-      // The fill runs only in the world without a cache: some enclosing condition is known False with the cache.
-      const reader = { ...flags, cacheJoinedAt: join };
-      const arms = armsAround(site.node);
-      const skippedWithCache = arms.some(({ cond, holds }) => {
-        const t = truthWithCache(reader, cond);
-        return holds ? t.cached === false && t.uncached === true : t.cached === true && t.uncached === false;
-      });
-      if (!skippedWithCache || lengthGuarded(site.node)) return false;
-      const fn = enclosingFunction(site.node);
-      if (!fn || checksQueryLength(fn) || returnsKeys(fn, first.b.cacheAt)) return false;
-      // Another mask or fill on the same scores (a padding or causal mask passed in, a bottom-right cut) may cover
-      // the cached path.
-      const others = ev.facts.fill.filter((f) => f.node !== site.node && f.target.attn?.formedAt === attn.formedAt);
-      if (others.length > 0) return false;
+      const found = site.maskNode && !reported.has(site.node.id) ? maskSkippedWithCache(ev, flags, site, lengthGuarded) : undefined;
+      if (!found || !site.maskNode) return false;
       reported.add(site.node.id);
       ctx.report({
         node: site.maskNode,
-        message: msg(T.causalOnlyWithoutCache, quote(ctx.text(site.maskNode), 40), quote(ctx.text(join), 40)),
+        message: msg(T.causalOnlyWithoutCache, quote(ctx.text(site.maskNode), 40), quote(ctx.text(found.join), 40)),
         related: [
-          ...maskBuilt(ev, m, msg(MASK_NAMES.theCausalMask)),
-          cacheJoined(ev, first.b, msg(T.theKeys)),
-          { node: first.node, message: msg(T.scoresAgainstCachedKeys) },
+          ...maskBuilt(ev, site.mask?.mask, msg(MASK_NAMES.theCausalMask)),
+          cacheJoined(ev, found.scores.b, msg(T.theKeys)),
+          { node: found.scores.node, message: msg(T.scoresAgainstCachedKeys) },
         ],
       });
       return true;
     }
 
-    /** A cache object updated in place (`cache.update(k, v)`) or the class's own growing state: not a `past` handed back. */
-    function extendedInPlace(join: PyNode): boolean {
-      const call = unparen(join);
-      if (call.type !== 'call') return false;
-      const fnNode = childByField(call, 'function');
-      if (fnNode?.type === 'attribute' && ctx.text(childByField(fnNode, 'attribute') ?? fnNode) === 'update') return true;
-      const args = childByField(call, 'arguments');
-      const fn = enclosingFunction(call);
-      const scope = fn ? ev.sr.scopeOfNode.get(fn.id) : undefined;
-      if (!args || !scope || !/\bcat$/.test(ctx.text(fnNode ?? call))) return false;
-      const list = namedChildren(args)[0];
-      const pieces = list && (list.type === 'list' || list.type === 'tuple') ? namedChildren(list) : [];
-      return pieces.some((p) => isGrowingState(ev, p, call, scope));
-    }
-
     /**
-     * The function hands its keys back (`return out, (k, v)`): the caller may fill the cache from a call without it,
-     * and pass it only for single-token steps.
+     * A module's own causal flag taken True on keys a cache grows (cache-paths.ts: causalForCausalModule), unless a
+     * file that builds and calls the module says what the flag is (judged in those contexts).
      */
-    function returnsKeys(fn: PyNode, join: PyNode): boolean {
-      const assigned = join.parent?.type === 'assignment' ? childByField(join.parent, 'left') : undefined;
-      // The keys' name: the target of the join, or the first of `k, v = cache.update(k, v)`.
-      const target = assigned?.type === 'identifier' ? assigned : assigned ? namedChildren(unparen(assigned))[0] : undefined;
-      const names = target?.type === 'identifier' ? [ctx.text(target)] : [];
-      let found = false;
-      walk(fn, (n) => {
-        if (found) return false;
-        if (n.type !== 'return_statement') return true;
-        const t = ctx.text(n);
-        if (names.some((k) => new RegExp(`\\b${k}\\b`).test(t)) || /\b(present|past|cache|kv)\w*/i.test(t)) found = true;
-        return false;
-      });
-      return found;
-    }
-
-    function enclosingFunction(node: PyNode): PyNode | undefined {
-      let fn = node.parent;
-      while (fn && fn.type !== 'function_definition') fn = fn.parent;
-      return fn ?? undefined;
-    }
-
-    /** `assert T == 1` / `if q.size(-2) != 1: raise`: the function holds the query length to one token itself. */
-    function checksQueryLength(fn: PyNode): boolean {
-      return /\bassert\b[^\n]*(==|!=|<=?)\s*1\b|\bif\b[^\n]*(!=|>)\s*1\s*:\s*\n?\s*raise\b/.test(ctx.text(fn));
-    }
-
-    /**
-     * `self.causal` whose every assignment in the class is `self.causal = causal`, a parameter of `__init__` named
-     * for causality with no default or a true one, and no builder in the workspace that says which (the flag is
-     * unknown in this context): a module whose keys grow by a KV cache decodes autoregressively, so whenever the
-     * cache is used it is built causal.
-     */
-    function constructorCausalFlag(node: PyNode): boolean | undefined {
-      const u = unparen(node);
-      if (u.type !== 'attribute' || !/causal/i.test(ctx.text(childByField(u, 'attribute') ?? u))) return undefined;
-      const defs = selfAttributeDefs(u);
-      if (!defs || defs.length === 0) return undefined;
-      for (const d of defs) {
-        const value = d.value ? unparen(d.value) : undefined;
-        if (!value || d.path.length > 0 || value.type !== 'identifier' || d.scope.node.type !== 'function_definition') return undefined;
-        if (ctx.text(childByField(d.scope.node, 'name') ?? d.scope.node) !== '__init__') return undefined;
-        const param = (ev.resolve(value, ctx.text(value)) ?? []).map((p) => p.param);
-        if (param.length !== 1 || !param[0] || !/causal/i.test(param[0].name)) return undefined;
-        const dflt = param[0].default;
-        if (dflt && ctx.text(unparen(dflt)) !== 'True') return undefined;
-      }
-      return true;
-    }
-
-    /**
-     * The flag with a module's own causal flag taken True (constructorCausalFlag), read on the calls where a
-     * padding-mask test around it holds (`self.causal if mask is None else False`, `mask is None and self.causal`):
-     * the condition under which it is True with the cache, or undefined when it is not.
-     */
-    function causalForCausalModule(site: SdpaSite, valueNode: PyNode): { when?: PyNode } | undefined {
-      // Where a file builds and calls the module, its arguments say what the flag is (judged in those contexts).
-      if (ev.facts.sdpaAt(site.node).some((s) => s.ctx !== site.ctx && truthOf(ev.eval(valueNode, s.ctx)) !== undefined)) return undefined;
-      const reader: FlagReader = { ...flags, cacheJoinedAt: site.k.cacheAt, assume: constructorCausalFlag };
-      const u = unparen(valueNode);
-      // Lengths compared in the flag itself (`self.causal and q_len > 1`) leave it to the code's own judgement.
-      if (/shape|size\(|\blen\(|_len\b|q_len|kv_len|seq/i.test(ctx.text(u)) || /[<>]|==|!=/.test(ctx.text(u).replace(/\bis\s+(not\s+)?None\b/g, '')))
-        return undefined;
-      const maskTest = (n: PyNode | undefined): boolean =>
-        !!n && /mask/i.test(ctx.text(n)) && /\bis\s+None\b/.test(ctx.text(n)) && !/cache|past/i.test(ctx.text(n));
-      if (u.type === 'conditional_expression') {
-        const [yes, cond, no] = namedChildren(u);
-        if (!yes || !cond || !no || !maskTest(cond) || truthWithCache(reader, no).cached !== false) return undefined;
-        return truthWithCache(reader, yes).cached === true ? { when: cond } : undefined;
-      }
-      if (u.type === 'boolean_operator' && u.children.find((c) => c.field === 'operator')?.type === 'and') {
-        const l = childByField(u, 'left');
-        const r = childByField(u, 'right');
-        const rest = maskTest(l) ? r : maskTest(r) ? l : undefined;
-        if (rest) return truthWithCache(reader, rest).cached === true ? { when: rest === r ? l : r } : undefined;
-      }
-      return truthWithCache(reader, u).cached === true ? {} : undefined;
+    function causalForCausalModuleHere(site: SdpaSite, valueNode: PyNode): { when?: PyNode } | undefined {
+      const settled = ev.facts.sdpaAt(site.node).some((s) => s.ctx !== site.ctx && truthOf(ev.eval(valueNode, s.ctx)) !== undefined);
+      return settled ? undefined : causalForCausalModule(ev, flags, valueNode, site.k.cacheAt);
     }
 
     return {
@@ -393,7 +253,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         const withCache = truthWithCache({ ...flags, cacheJoinedAt: site.k.cacheAt }, valueNode).cached;
         // Known True in this context (every path of it, so with the cache too), unless read False with the cache.
         const trueHere = known === true && withCache !== false;
-        const forCausal = causal === 'true' || withCache === true || trueHere || known !== undefined ? undefined : causalForCausalModule(site, valueNode);
+        const forCausal = causal === 'true' || withCache === true || trueHere || known !== undefined ? undefined : causalForCausalModuleHere(site, valueNode);
         if (forCausal) {
           reported.add(site.node.id);
           const flag = `is_causal=${quote(ctx.text(valueNode), 40)}`;
