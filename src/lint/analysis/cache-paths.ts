@@ -82,7 +82,7 @@ function checksQueryLength(ev: Evaluator, fn: PyNode): boolean {
  * (`if cache is None: att = att.masked_fill(self.upper[:T, :T], -inf)`), on keys a cache object extends in place
  * (`k, v = cache.update(k, v)`, state the class grows): the only way the prompt's keys reach such a cache is a call
  * with the cache attached and the whole prompt as queries, and there no mask is applied, so the prompt's tokens see
- * the tokens after them. Returns the scores' product and where the keys were joined with the cache. Undefined when
+ * the tokens after them. Returns the mask, the scores' product and where the keys were joined with the cache. Undefined when
  * another mask or fill reaches the same scores, when `guarded` (the lengths compared around the fill), when the
  * function checks the query length (`assert T == 1`) or hands its keys back.
  */
@@ -91,9 +91,10 @@ export function maskSkippedWithCache(
   flags: FlagReader,
   site: FillSite,
   guarded: (node: PyNode) => boolean,
-): { scores: MatmulSite; join: PyNode } | undefined {
+): { mask: PyNode; scores: MatmulSite; join: PyNode } | undefined {
   const attn = site.target.attn;
-  if (!site.mask?.mask?.causal || attn?.stage !== 'scores') return undefined;
+  const mask = site.maskNode;
+  if (!mask || !site.mask?.mask?.causal || attn?.stage !== 'scores') return undefined;
   const formed = ev.facts.matmulAt(attn.formedAt);
   const scores = formed[0];
   const join = scores?.b.cacheAt;
@@ -109,7 +110,7 @@ export function maskSkippedWithCache(
   // Another mask or fill on the same scores (a padding or causal mask passed in, a bottom-right cut) may cover the
   // cached path.
   if (ev.facts.fill.some((f) => f.node !== site.node && f.target.attn?.formedAt === attn.formedAt)) return undefined;
-  return { scores, join };
+  return { mask, scores, join };
 }
 
 /**

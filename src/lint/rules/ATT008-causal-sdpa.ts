@@ -185,12 +185,12 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
      * (cache-paths.ts: maskSkippedWithCache): reported at the mask.
      */
     function causalOnlyWithoutCache(site: FillSite): boolean {
-      const found = site.maskNode && !reported.has(site.node.id) ? maskSkippedWithCache(ev, flags, site, lengthGuarded) : undefined;
-      if (!found || !site.maskNode) return false;
-      reported.add(site.node.id);
+      const found = maskSkippedWithCache(ev, flags, site, lengthGuarded);
+      if (!found || reported.has(found.mask.id)) return false;
+      reported.add(found.mask.id);
       ctx.report({
-        node: site.maskNode,
-        message: msg(T.causalOnlyWithoutCache, quote(ctx.text(site.maskNode), 40), quote(ctx.text(found.join), 40)),
+        node: found.mask,
+        message: msg(T.causalOnlyWithoutCache, quote(ctx.text(found.mask), 40), quote(ctx.text(found.join), 40)),
         related: [
           ...maskBuilt(ev, site.mask?.mask, msg(MASK_NAMES.theCausalMask)),
           cacheJoined(ev, found.scores.b, msg(T.theKeys)),
