@@ -127,6 +127,8 @@ export interface WeightsMaskSite {
   readonly ctx: Ctx;
   readonly weights: AValue;
   readonly maskNode: PyNode;
+  /** Written into the weights tensor itself (`w[~mask] = -inf`): a caller that passed them in sees the change. */
+  readonly inPlace?: boolean;
 }
 
 export class Facts {

@@ -101,6 +101,13 @@ export function callsFromImporters(ev: Evaluator, fns: readonly Scope[]): Import
       const what = target.ownerClass ? `${target.ownerClass.name}.${target.name}` : target.name;
       ev.noteForeignEvidence({ path, line, column, message: msg(T.calledFromImporter, `\`${what}\``) });
       // The call as its own function runs: unbound (its default context), and as that file calls the function.
+      // An argument as it crosses: keys joined with a cache there keep where (a related location in that file).
+      const crossing = (v: AValue): AValue => {
+        const p = portable(v, origin);
+        return v.fromCache && v.cacheAt && !p.cacheIn && p.kind === 'tensor'
+          ? { ...p, cacheIn: { path, source: m.tree.source, start: v.cacheAt.start, end: v.cacheAt.end } }
+          : p;
+      };
       for (const at of [ctx, ...callerContexts(m.ev, scope)]) {
         const fn = at === ctx ? callee : m.ev.eval(fnNode, at);
         const positional: AValue[] = [];
@@ -109,8 +116,8 @@ export function callsFromImporters(ev: Evaluator, fns: readonly Scope[]): Import
           if (a.type === 'keyword_argument') {
             const k = childByField(a, 'name');
             const v = childByField(a, 'value');
-            if (k && v) keywords.set(m.ev.text(k), portable(m.ev.eval(v, at), origin));
-          } else positional.push(portable(m.ev.eval(a, at), origin));
+            if (k && v) keywords.set(m.ev.text(k), crossing(m.ev.eval(v, at)));
+          } else positional.push(crossing(m.ev.eval(a, at)));
         }
         if (!target.ownerClass) {
           out.push({ scope: target, positional, keywords });

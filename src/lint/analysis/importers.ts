@@ -108,14 +108,14 @@ function moduleNameOf(path: string): string | undefined {
   return stem[stem.length - 1] === '__init__' ? stem[stem.length - 2] : stem[stem.length - 1];
 }
 
-/** Whether `candidate` (with its facts) imports one of `targets`: a test on the names first, then the resolution. */
-function importsAny(files: WorkspaceFiles, candidate: string, facts: ImporterFacts, targets: readonly string[]): boolean {
+/** Which of `targets` `candidate` (with its facts) imports, if any: a test on the names first, then the resolution. */
+function importedTarget(files: WorkspaceFiles, candidate: string, facts: ImporterFacts, targets: readonly string[]): string | undefined {
   for (const target of targets) {
     const name = moduleNameOf(target);
     if (name === undefined || !facts.imports.some((i) => i.parts.includes(name) || i.names.includes(name) || i.names.includes('*'))) continue;
-    if (importsFile(files, candidate, facts, target)) return true;
+    if (importsFile(files, candidate, facts, target)) return target;
   }
-  return false;
+  return undefined;
 }
 
 /** Files between the linted one and the file that sets half precision, at most (model ← layers ← net ← train). */
@@ -132,6 +132,8 @@ export function importerPrecision(link: ModuleLink, source: string): PrecisionEv
   const files = link.workspace.files;
   if (!files.listPython || AUTOCAST_OFF.test(source)) return undefined;
   const pool = candidates(link);
+  // Each file reached → the file of the chain it imports (the linted file for a direct importer).
+  const imports = new Map<string, string>();
   const reached = new Set<string>([link.path]);
   let frontier: string[] = [link.path];
   for (let hop = 0; hop < MAX_CHAIN && frontier.length > 0; hop++) {
@@ -139,11 +141,18 @@ export function importerPrecision(link: ModuleLink, source: string): PrecisionEv
     for (const candidate of pool) {
       if (reached.has(candidate)) continue;
       const facts = factsOf(link, candidate);
-      if (!facts || !importsAny(files, candidate, facts, frontier)) continue;
+      const target = facts ? importedTarget(files, candidate, facts, frontier) : undefined;
+      if (!facts || target === undefined) continue;
       reached.add(candidate);
+      imports.set(candidate, target);
       link.deps.set(candidate, files.version(candidate));
-      if ((facts.precision.fp16 || facts.precision.bf16) && facts.at)
-        return { fp16: facts.precision.fp16, bf16: facts.precision.bf16, from: { path: candidate, line: facts.at.line, column: facts.at.column } };
+      if ((facts.precision.fp16 || facts.precision.bf16) && facts.at) {
+        // The files between: the one that imports the linted file first.
+        const via: string[] = [];
+        for (let f = target; f !== link.path; f = imports.get(f) ?? link.path) via.unshift(f);
+        const from = { path: candidate, line: facts.at.line, column: facts.at.column, ...(via.length > 0 ? { via } : {}) };
+        return { fp16: facts.precision.fp16, bf16: facts.precision.bf16, from };
+      }
       if (!facts.autocastOff) next.push(candidate);
     }
     frontier = next;

@@ -89,6 +89,8 @@ export interface FlagReader {
    * an `if` arm holding it ran in the cached world even when its condition (`if use_cache:`) says nothing.
    */
   readonly cacheJoinedAt?: PyNode;
+  /** A value the caller takes for a name or attribute in the cached world (a module's causal flag), when it has one. */
+  assume?(node: PyNode): boolean | undefined;
 }
 
 const MAX_DEPTH = 4;
@@ -146,6 +148,8 @@ export function truthWithCache(r: FlagReader, node: PyNode, depth = 0): CacheTru
     case 'attribute': {
       // A cache object tested for truth (`if past_kv:`).
       if (isCacheOperand(r, u)) return { cached: true, uncached: false };
+      const assumed = r.assume?.(u);
+      if (assumed !== undefined) return both(assumed);
       return flagFromDefinitions(r, u, depth);
     }
     default:

@@ -646,6 +646,12 @@ export function setItemFill(ev: Evaluator, prev: AValue, target: PyNode, fillNod
   if (mask.mask && attentionTarget(ev, prev, childByField(target, 'value')))
     ev.facts.mask.push({ node: target, ctx, display: 'index assignment', param: 'index', expects: 'ignore', convention: 'fill', maskNode, mask });
   if (prev.attn?.stage === 'scores') return addOp(prev, { kind: 'mask', node: target, how: 'setitem', maskNode });
+  // Weights already normalised, written in place at masked positions (`att[~mask] = -inf` after the softmax,
+  // possibly in a helper that receives them): a mask applied after the softmax, on the caller's tensor too.
+  if (prev.attn?.stage === 'weights' && !isNanMask(ev, maskNode)) {
+    ev.facts.weightsMask.push({ node: target, ctx, weights: prev, maskNode, inPlace: true });
+    return { ...prev, attn: { ...prev.attn, postMask: [...(prev.attn.postMask ?? []), target] } };
+  }
   return filledByIndex(ev, prev, target, mask) ?? prev;
 }
 
@@ -677,6 +683,12 @@ function filledByIndex(ev: Evaluator, prev: AValue, target: PyNode, selector: AV
  */
 function triValue(ev: Evaluator, c: Call, base0: AValue, region: 'upper' | 'lower', kNode: PyNode | undefined, fnName: string, baseNode?: PyNode): AValue {
   const base = tensorish(base0);
+  // A triangle cut out of attention weights already normalised (`torch.tril(weights)` after the softmax): a causal
+  // mask applied after the softmax, the rows no longer sum to 1 (ATT006 judges it, renormalisation included).
+  if (base.attn?.stage === 'weights') {
+    ev.facts.weightsMask.push({ node: c.node, ctx: c.ctx, weights: base, maskNode: c.node });
+    return { ...base, attn: { ...base.attn, postMask: [...(base.attn.postMask ?? []), c.node] } };
+  }
   const k = kNode ? intOf(ev, c, kNode) : 0;
   const why = `\`${ev.text(c.node).length <= 60 ? ev.text(c.node) : fnName}\``;
   const sizes = baseNode ? creationSizes(ev, baseNode) : undefined;

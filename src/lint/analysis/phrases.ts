@@ -60,6 +60,8 @@ export const PHRASES = defineTemplates({
   fileRunsInBfloat16: 'this file runs in bfloat16',
   importerRunsInHalf: 'it runs in half precision (imported by {0}, which sets it at {1})',
   importerRunsInBfloat16: 'it runs in bfloat16 (imported by {0}, which sets it at {1})',
+  importerRunsInHalfVia: 'it runs in half precision (imported through {2} by {0}, which sets it at {1})',
+  importerRunsInBfloat16Via: 'it runs in bfloat16 (imported through {2} by {0}, which sets it at {1})',
   // Evidence in another file.
   scoresFormedIn: 'the scores are formed in {0} ({1})',
   maskBuiltIn: 'the mask is built in {0} ({1})',

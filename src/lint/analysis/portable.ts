@@ -99,6 +99,7 @@ function portableTensor(v: AValue, origin: ValueOrigin | undefined, depth: numbe
     'multiHead',
     'normalized',
     'fromCache',
+    'cacheIn',
     'tokenIds',
     'index',
     'ones',

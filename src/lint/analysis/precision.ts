@@ -14,7 +14,13 @@ export interface PrecisionEvidence {
    * When the evidence is in another workspace file that imports this one (a trainer with GradScaler or
    * autocast): that file's path and where the evidence is (1-based line and column).
    */
-  readonly from?: { readonly path: string; readonly line: number; readonly column: number };
+  readonly from?: {
+    readonly path: string;
+    readonly line: number;
+    readonly column: number;
+    /** The files between, when the import is indirect: the linted file's importer first (`model.py` of train ← model ← attention). */
+    readonly via?: readonly string[];
+  };
 }
 
 /** The precision evidence of a whole source text (its code and, failing that, its comments and docstrings). */
@@ -137,5 +143,8 @@ export function precisionSource(source: string, which: 'fp16' | 'bf16'): { start
 /** "this file runs in half precision", or where the importing file that runs it so says it ("train.py:12"). */
 export function runsIn(p: PrecisionEvidence, which: 'fp16' | 'bf16'): MessageParts {
   if (!p.from) return msg(which === 'fp16' ? PHRASES.fileRunsInHalf : PHRASES.fileRunsInBfloat16);
-  return msg(which === 'fp16' ? PHRASES.importerRunsInHalf : PHRASES.importerRunsInBfloat16, p.from.path, `${p.from.path}:${p.from.line}`);
+  const at = `${p.from.path}:${p.from.line}`;
+  if (p.from.via && p.from.via.length > 0)
+    return msg(which === 'fp16' ? PHRASES.importerRunsInHalfVia : PHRASES.importerRunsInBfloat16Via, p.from.path, at, p.from.via.join(', '));
+  return msg(which === 'fp16' ? PHRASES.importerRunsInHalf : PHRASES.importerRunsInBfloat16, p.from.path, at);
 }

@@ -204,6 +204,14 @@ export interface LayerInfo {
   readonly layers?: readonly AValue[];
 }
 
+/** A range of another workspace file's source (a related location there). */
+export interface ForeignRange {
+  readonly path: string;
+  readonly source: string;
+  readonly start: number;
+  readonly end: number;
+}
+
 export interface AValue {
   readonly kind: Kind;
   readonly maybeNone?: boolean;
@@ -231,6 +239,11 @@ export interface AValue {
   readonly fromCache?: boolean;
   /** Where the cache entered (`torch.cat([past_k, k])`, `cache.update(...)`; see origins.ts): a related location. */
   readonly cacheAt?: PyNode;
+  /**
+   * Where the cache entered in another workspace file, for keys that file passed here (`torch.cat((ck, k), dim=-2)`
+   * in the module that calls this one): the range in that file's source, a related location there.
+   */
+  readonly cacheIn?: ForeignRange;
   /** Token ids (input_ids, src, ...). */
   readonly tokenIds?: boolean;
   /** Position index from arange (for causal masks built by comparison). */
@@ -560,6 +573,7 @@ export function join(a: AValue, b: AValue): AValue {
       out.attn = joinAttn(a.attn, b.attn);
       out.fromCache = a.fromCache || b.fromCache ? true : undefined;
       out.cacheAt = a.cacheAt ?? b.cacheAt;
+      out.cacheIn = a.cacheIn ?? b.cacheIn;
       out.tokenIds = a.tokenIds && b.tokenIds ? true : undefined;
       out.index = a.index && b.index && a.index.axis === b.index.axis && a.index.offset === b.index.offset ? a.index : undefined;
       break;

@@ -35,7 +35,7 @@ export const ATT006: Rule = {
     docs: {
       summary: 'Masking after softmax without renormalising, or multiplying the scores by a 0/1 mask as the only mask.',
       whatItDoes:
-        'Reports a mask applied to the attention weights after softmax (`weights.masked_fill(mask, 0)`, `weights * mask`; also after a softmax chosen between two branches over the same axis, `softmax(s.float()).type_as(s) if upcast else softmax(s)`) when the scores were not masked before the softmax and the weights are not divided by their new sum afterwards; and a multiplication of the scores by a 0/1 mask (`scores * mask`), or an addition of one (`scores + pad_mask` for a boolean mask; `scores + attention_mask[:, None, None, :]` where the code shows the mask is a tokenizer 1/0 keep mask, also across files and inherited helpers: a mask never turned into `(1.0 - m) * -10000.0`), when nothing else masks them before the softmax. A mask known only by its name (`attention_mask` may be additive already) is not taken for a 0/1 one. Left alone: a mask that selects whole rows (a NaN guard such as `w.masked_fill(mask.all(dim=-1, keepdim=True), 0.0)`, `torch.isnan(w)`, `~keep.any(-1)[:, None, None, None]`, padded queries `m[:, None, :, None]`), hand-written dropout (`torch.bernoulli(...)`, `torch.rand_like(w) > p`), a masked copy of the weights that never meets the values (kept for logging), and the 0/1 product before a softmax whose weights are masked again and renormalised after it (the `masked_softmax` of AllenNLP), and masked weights whose row sums the code itself takes over the softmax axis (`share = w.sum(-1)`: a distribution split into parts whose shares are weighed elsewhere). String switches are decided per call site: an arm that no call in view takes (`if self.mode == "scaled":` with the module built as `Attention(dim, mode="scaled")`, `mask(scores, kind="key")`) is no evidence. Features masked before the scores are formed (`x = x * x_mask`) are no mask of the scores, and the blend `scores * m + (1 - m) * -1e9` is read as the `where` it is.',
+        'Reports a mask applied to the attention weights after softmax (`weights.masked_fill(mask, 0)`, `weights * mask`, a causal triangle cut from them, `torch.tril(weights)` or `w.softmax(-1).tril()`, and `-inf` written into them in place, `w[~keep] = float("-inf")`, also by a helper method the weights are passed to before their product with the values, `self._mask_padding(att, lengths)`; also after a softmax chosen between two branches over the same axis, `softmax(s.float()).type_as(s) if upcast else softmax(s)`) when the scores were not masked before the softmax and the weights are not divided by their new sum afterwards; and a multiplication of the scores by a 0/1 mask (`scores * mask`), or an addition of one (`scores + pad_mask` for a boolean mask; `scores + attention_mask[:, None, None, :]` where the code shows the mask is a tokenizer 1/0 keep mask, also across files and inherited helpers: a mask never turned into `(1.0 - m) * -10000.0`), when nothing else masks them before the softmax. A mask known only by its name (`attention_mask` may be additive already) is not taken for a 0/1 one. Left alone: a mask that selects whole rows (a NaN guard such as `w.masked_fill(mask.all(dim=-1, keepdim=True), 0.0)`, `torch.isnan(w)`, `~keep.any(-1)[:, None, None, None]`, padded queries `m[:, None, :, None]`), hand-written dropout (`torch.bernoulli(...)`, `torch.rand_like(w) > p`), a masked copy of the weights that never meets the values (kept for logging), and the 0/1 product before a softmax whose weights are masked again and renormalised after it (the `masked_softmax` of AllenNLP), and masked weights whose row sums the code itself takes over the softmax axis (`share = w.sum(-1)`: a distribution split into parts whose shares are weighed elsewhere). String switches are decided per call site: an arm that no call in view takes (`if self.mode == "scaled":` with the module built as `Attention(dim, mode="scaled")`, `mask(scores, kind="key")`) is no evidence. Features masked before the scores are formed (`x = x * x_mask`) are no mask of the scores, and the blend `scores * m + (1 - m) * -1e9` is read as the `where` it is.',
       whyIsThisBad:
         'Zeroing weights after softmax leaves rows that sum to less than 1, so the output shrinks towards zero by however much weight the masked keys had. Multiplying the scores by 0 does not remove a key either: exp(0) = 1, so every masked key still gets a weight comparable to the real ones. Masks belong on the scores, as -inf (or a large negative number) before softmax.',
       example: `weights = F.softmax(scores, dim=-1)
@@ -65,6 +65,15 @@ out = weights @ v`,
     /** The softmax's weights are masked again after it and renormalised (so masked keys end at exactly 0). */
     const maskedAndRenormalisedAfter = (site: SoftmaxSite): boolean =>
       post.some((p) => p.weights.attn?.softmax?.site === site.node && ev.facts.postMaskRenormalised.has(p.node.id));
+    /**
+     * A helper called with the weights wrote into them in place (`self._mask_attention(att, ...)` doing
+     * `att[~mask] = -inf`) before the product, in the function that calls it: the product reads the written tensor.
+     */
+    const mutatedBeforeBy = (c: Consumer, site: WeightsMaskSite): boolean => {
+      const call = site.ctx.callSite;
+      const fn = c.site.ctx.scope.node;
+      return !!site.inPlace && !!call && call.end <= c.site.node.start && fn.start <= call.start && call.end <= fn.end;
+    };
     const softmaxSites: SoftmaxSite[] = [];
     const post: WeightsMaskSite[] = [];
     const scoreFills: FillSite[] = [];
@@ -98,7 +107,7 @@ out = weights @ v`,
           if (isDropoutMask(ev, site.maskNode)) continue;
           // The masked copy never reaches the product with the values (kept for logging or returned).
           const consumers = consumersOf(ev, attn.softmax.site);
-          if (consumers.length > 0 && !consumers.some((c) => carriesPostMask(c, site))) continue;
+          if (consumers.length > 0 && !consumers.some((c) => carriesPostMask(c, site) || mutatedBeforeBy(c, site))) continue;
           reported.add(site.node.id);
           ctx.report({
             node: site.node,

@@ -2,6 +2,7 @@
 import type { FillSite, MaskSite, SdpaSite } from '../analysis/facts';
 import type { Def } from '../analysis/scopes';
 import { truthWithCache, type FlagReader } from '../analysis/kv-cache';
+import { causalForCausalModule, functionScope, maskSkippedWithCache } from '../analysis/cache-paths';
 import { truthOf } from '../analysis/flags';
 import { originRef } from '../analysis/portable';
 import type { AValue } from '../analysis/values';
@@ -19,6 +20,8 @@ const T = defineTemplates({
     '{0} is passed together with attn_mask={1}: {2} raises an error when both are set. Fold the causal mask into attn_mask, or pass only one of them.',
   maskPassedAsWell: 'attn_mask is passed here as well',
   flagTrueWithCache: '{0} (True whenever the cache is used)',
+  flagTrueForCausalModule: '{0} (True whenever the module is built causal, as a module decoding with this cache is)',
+  flagTrueForCausalModuleWhen: '{0} (True whenever the module is built causal, as a module decoding with this cache is, and {1})',
   flagTrueAsCalled: '{0} (True as this file calls it)',
   flagTrueAsImporterCalls: '{0} (True as {1} builds and calls the module)',
   flagSetTrueHere: 'the flag is set to {0} here',
@@ -29,6 +32,8 @@ const T = defineTemplates({
   topLeftBufferOnCache:
     '{0} is a causal mask aligned top-left over {1} queries and {2} keys, and the keys of these scores include a KV cache: query i sees only keys 0..i, so the new tokens cannot see the most recent cached keys. Align it bottom-right (rows {2} - {1}:{2} of the causal buffer, or tril(diagonal={2} - {1})).',
   scoresAgainstCachedKeys: 'the scores of the queries against the cached keys are formed here',
+  causalOnlyWithoutCache:
+    '{0} is the causal mask, applied only when no KV cache is passed, and the keys come from a cache filled in place ({1}): the prompt can only reach that cache through a call with the cache attached and several queries, where no mask is applied, so each prompt token sees the tokens after it (and the leaked states are cached). Apply the causal mask whenever there is more than one query, aligned bottom-right over the cached keys.',
   topLeftMaskOnCache:
     '{0} is a causal mask aligned top-left over {1} queries and {2} keys, and the keys {3} include a KV cache: query i sees only keys 0..i, so the new tokens cannot see the most recent cached keys. Align it bottom-right (tril(diagonal={2} - {1}), or rows {2} - {1}:{2} of a causal buffer).',
 });
@@ -42,7 +47,7 @@ export const ATT008: Rule = {
     docs: {
       summary: 'is_causal=True together with attn_mask, or on a KV-cache path where query and key lengths differ.',
       whatItDoes:
-        "Reports `F.scaled_dot_product_attention(..., is_causal=True)` when an `attn_mask` is passed as well (not provably None; a flag passed by name counts unless the code sets it to False itself or returns or raises earlier whenever it is True, as in `if causal: return F.scaled_dot_product_attention(q, k, v, is_causal=causal)`), and when the keys come from a KV cache (`torch.cat([past_k, k], dim=-2)`, `torch.cat([cache[0], k])`, `layer_past`, pieces unpacked from one (`old_k, old_v = layer_past`), `k, v = self.kv_cache.update(...)`, or state a class of this or another file extends by concatenation and stores back, whatever it is called: `k = torch.cat([self.keys, k], dim=-2); self.keys = k`) while the queries are only the new tokens. The flag need not be a literal: it is read separately for the paths with and without the cache, so `is_causal=cache is not None or self.causal`, `is_causal = True` assigned inside `if past_kv is not None:` (or in whichever `if`/`elif`/`else` arm joins the keys with the cache, such as `if use_cache:`) and `is_causal=self.is_causal` with `self.is_causal = True` the class's only assignment count, while `is_causal=past is None` (causal only at prefill) does not, nor a flag whose resetting may be skipped (under a further condition, in a loop or a `try` body). A flag is also read as this file calls the code: `self.causal` set in `__init__` from a constructor argument has the value passed where the module is built (`Attend(causal=True)`, directly, as an attribute of another module or in an `nn.ModuleList`; a default counts only where a call leaves the argument out), `not`, `and` and `or` of known flags are known, `exists(mask)` and `mask is None` are known where the caller passes None, a computed tensor or nothing, and an assignment in an `if` arm whose condition is known False there does not count (`causal = self.causal; if exists(mask): ...; causal = False` is True in a cached decoding step that passes no mask, and per-layer caches fed through `for layer, layer_past in zip(self.layers, past_key_values)` are cached keys); the flag set by a base class's `__init__` through `super().__init__(dim, causal=True)` (or `Base.__init__(self, ..., causal=True)`), passed on through `**kwargs` (`Attention(dim, **attn_kwargs)` in a block built with `causal=True`), or read from a config instance's declared field (a dataclass `causal: bool = True`, as `self.cfg.causal`, with the value its constructor call passes, else the default) counts the same way; a module of this file built and called by another workspace file (`self.attend = Attend(causal=causal)` in a module built there with `causal=True`, fed cached keys) is judged as that file builds and calls it, with the call there as a related location; a flag known False where it is called is never reported, and one that depends on the query and key lengths (`self.causal and q.shape[-2] == k.shape[-2]`) stays unknown. It also reports a causal `attn_mask` aligned top-left over L queries and S keys (`torch.tril(torch.ones(L, S))`, `self.bias[:, :, :T, :S]`, the first L rows `[:L]` of a square S×S causal mask) on cached keys; a bottom-right mask (`tril(diagonal=S - L)`, `self.bias[:, :, S - T:S, :S]`, the last rows `[-L:]` or `[S - L:]`) is right. The same top-left mask in hand-written attention (`att.masked_fill(self.bias[:, :, :T, :S] == 0, -inf)` on scores whose keys include the cache) is reported too. A call guarded by a comparison of the query and key lengths is not reported, nor one in an `elif`/`else` arm after conditions that order the two lengths (`if k_len > q_len > 1:` with a bottom-right mask, `elif q_len == 1:` with none, `else:` with `is_causal=...`).",
+        "Reports `F.scaled_dot_product_attention(..., is_causal=True)` when an `attn_mask` is passed as well (not provably None; a flag passed by name counts unless the code sets it to False itself or returns or raises earlier whenever it is True, as in `if causal: return F.scaled_dot_product_attention(q, k, v, is_causal=causal)`), and when the keys come from a KV cache (`torch.cat([past_k, k], dim=-2)`, `torch.cat([cache[0], k])`, `layer_past`, pieces unpacked from one (`old_k, old_v = layer_past`), `k, v = self.kv_cache.update(...)`, or state a class of this or another file extends by concatenation and stores back, whatever it is called: `k = torch.cat([self.keys, k], dim=-2); self.keys = k`) while the queries are only the new tokens. The flag need not be a literal: it is read separately for the paths with and without the cache, so `is_causal=cache is not None or self.causal`, `is_causal = True` assigned inside `if past_kv is not None:` (or in whichever `if`/`elif`/`else` arm joins the keys with the cache, such as `if use_cache:`) and `is_causal=self.is_causal` with `self.is_causal = True` the class's only assignment count, while `is_causal=past is None` (causal only at prefill) does not, nor a flag whose resetting may be skipped (under a further condition, in a loop or a `try` body). A flag is also read as this file calls the code: `self.causal` set in `__init__` from a constructor argument has the value passed where the module is built (`Attend(causal=True)`, directly, as an attribute of another module or in an `nn.ModuleList`; a default counts only where a call leaves the argument out), `not`, `and` and `or` of known flags are known, `exists(mask)` and `mask is None` are known where the caller passes None, a computed tensor or nothing, and an assignment in an `if` arm whose condition is known False there does not count (`causal = self.causal; if exists(mask): ...; causal = False` is True in a cached decoding step that passes no mask, and per-layer caches fed through `for layer, layer_past in zip(self.layers, past_key_values)` are cached keys); the flag set by a base class's `__init__` through `super().__init__(dim, causal=True)` (or `Base.__init__(self, ..., causal=True)`), passed on through `**kwargs` (`Attention(dim, **attn_kwargs)` in a block built with `causal=True`), or read from a config instance's declared field (a dataclass `causal: bool = True`, as `self.cfg.causal`, with the value its constructor call passes, else the default) counts the same way; a module of this file built and called by another workspace file (`self.attend = Attend(causal=causal)` in a module built there with `causal=True`, fed cached keys) is judged as that file builds and calls it, with the call there as a related location; a flag known False where it is called is never reported, and one that depends on the query and key lengths (`self.causal and q.shape[-2] == k.shape[-2]`) stays unknown. It also reports a causal `attn_mask` aligned top-left over L queries and S keys (`torch.tril(torch.ones(L, S))`, `self.bias[:, :, :T, :S]`, the first L rows `[:L]` of a square S×S causal mask) on cached keys; a bottom-right mask (`tril(diagonal=S - L)`, `self.bias[:, :, S - T:S, :S]`, the last rows `[-L:]` or `[S - L:]`) is right. The same top-left mask in hand-written attention (`att.masked_fill(self.bias[:, :, :T, :S] == 0, -inf)` on scores whose keys include the cache) is reported too, and so is hand-written attention that applies its causal mask only when no cache is passed (`if cache is None: att = att.masked_fill(self.future[:T, :T], -inf)`) on keys a cache object extends in place (`k, v = cache.update(k, v)`, state the class grows): the prompt can only reach such a cache through a call with the cache attached and several queries, which then see the future. That is left alone when the function hands its keys back (`return out, (k, v)`: the caller may fill the cache itself and pass it only for one-token steps), asserts one query (`assert T == 1`), or masks the same scores again. A module's own flag (`is_causal=self.causal`, or `self.causal if mask is None else False`, with `self.causal = causal` an `__init__` parameter that has no default or a True one) on keys a cache grows is read True when no file in view builds the module and says otherwise: a module decoding with a KV cache is built causal. A call guarded by a comparison of the query and key lengths is not reported, nor one in an `elif`/`else` arm after conditions that order the two lengths (`if k_len > q_len > 1:` with a bottom-right mask, `elif q_len == 1:` with none, `else:` with `is_causal=...`).",
       whyIsThisBad:
         'PyTorch raises an error when both `attn_mask` and `is_causal=True` are given (or silently ignores one of them in some backends and versions). `is_causal=True` builds a top-left aligned lower-triangular mask: with L new queries against S > L cached keys, query i may only see keys 0..i, so during generation the new token attends to the first cached tokens instead of all of them.',
       example: `k = torch.cat([past_k, k], dim=-2)
@@ -55,7 +60,7 @@ L, S = q.size(-2), k.size(-2)
 mask = torch.ones(L, S, dtype=torch.bool, device=q.device).tril(diagonal=S - L)
 out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
       whereReported:
-        'At `is_causal=`, the use. Related locations: where the keys are joined with the KV cache (`torch.cat([past_k, k])`, `cache.update(...)`), the `attn_mask` passed with it and where it is built, where a causal flag passed by name is set, and, for a flag known True as this file calls the code, the argument that sets it (`causal=True` where the module is built); for one known True as an importing file builds and calls the module, that call in the other file.',
+        'At `is_causal=`, the use. Related locations: where the keys are joined with the KV cache (`torch.cat([past_k, k])`, `cache.update(...)`; in the importing file when that file joined them and passed them in), the `attn_mask` passed with it and where it is built, where a causal flag passed by name is set, and, for a flag known True as this file calls the code, the argument that sets it (`causal=True` where the module is built); for one known True as an importing file builds and calls the module, that call in the other file.',
       fixSafety: 'No automatic fix: the right mask depends on how the cache is laid out.',
       references: [
         {
@@ -81,9 +86,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
       if (local && local.length > 0) return local;
       const obj = node.children.find((c) => c.field === 'object');
       const attr = node.children.find((c) => c.field === 'attribute');
-      let fn = node.parent;
-      while (fn && fn.type !== 'function_definition') fn = fn.parent;
-      const scope = ev.sr.scopes.find((s) => s.node === fn);
+      const scope = functionScope(ev, node);
       if (!obj || !attr || !scope?.ownerClass || !scope.selfName || ctx.text(obj) !== scope.selfName) return undefined;
       const defs = ev.classAttrDefs(scope.ownerClass, `self.${ctx.text(attr)}`);
       // Set by a base class of another file: its nodes are not this file's to read.
@@ -177,6 +180,35 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
       return false;
     }
 
+    /**
+     * Hand-written causal attention masked only when no KV cache is passed, on keys a cache object extends in place
+     * (cache-paths.ts: maskSkippedWithCache): reported at the mask.
+     */
+    function causalOnlyWithoutCache(site: FillSite): boolean {
+      const found = maskSkippedWithCache(ev, flags, site, lengthGuarded);
+      if (!found || reported.has(found.mask.id)) return false;
+      reported.add(found.mask.id);
+      ctx.report({
+        node: found.mask,
+        message: msg(T.causalOnlyWithoutCache, quote(ctx.text(found.mask), 40), quote(ctx.text(found.join), 40)),
+        related: [
+          ...maskBuilt(ev, site.mask?.mask, msg(MASK_NAMES.theCausalMask)),
+          cacheJoined(ev, found.scores.b, msg(T.theKeys)),
+          { node: found.scores.node, message: msg(T.scoresAgainstCachedKeys) },
+        ],
+      });
+      return true;
+    }
+
+    /**
+     * A module's own causal flag taken True on keys a cache grows (cache-paths.ts: causalForCausalModule), unless a
+     * file that builds and calls the module says what the flag is (judged in those contexts).
+     */
+    function causalForCausalModuleHere(site: SdpaSite, valueNode: PyNode): { when?: PyNode } | undefined {
+      const settled = ev.facts.sdpaAt(site.node).some((s) => s.ctx !== site.ctx && truthOf(ev.eval(valueNode, s.ctx)) !== undefined);
+      return settled ? undefined : causalForCausalModule(ev, flags, valueNode, site.k.cacheAt);
+    }
+
     return {
       sdpa(site: SdpaSite) {
         if (site.framework !== 'torch' || !site.causalNode) return;
@@ -221,6 +253,22 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         const withCache = truthWithCache({ ...flags, cacheJoinedAt: site.k.cacheAt }, valueNode).cached;
         // Known True in this context (every path of it, so with the cache too), unless read False with the cache.
         const trueHere = known === true && withCache !== false;
+        const forCausal = causal === 'true' || withCache === true || trueHere || known !== undefined ? undefined : causalForCausalModuleHere(site, valueNode);
+        if (forCausal) {
+          reported.add(site.node.id);
+          const flag = `is_causal=${quote(ctx.text(valueNode), 40)}`;
+          const keys = quote(ctx.text(site.kNode), 30);
+          ctx.report({
+            node: site.causalNode,
+            message: msg(
+              T.causalOnCachedKeys,
+              forCausal.when ? msg(T.flagTrueForCausalModuleWhen, flag, quote(ctx.text(forCausal.when), 40)) : msg(T.flagTrueForCausalModule, flag),
+              keys,
+            ),
+            related: [cacheJoined(ev, site.k, msg(T.theKeysCode, keys)), ...flagDefinitions(site, valueNode)],
+          });
+          return;
+        }
         if (causal === 'true' || withCache === true || trueHere) {
           reported.add(site.node.id);
           const flag =
@@ -238,6 +286,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         }
       },
       fill(site: FillSite) {
+        if (causalOnlyWithoutCache(site)) return;
         // Hand-written attention: the scores of queries against keys that include a cache, masked with a causal mask
         // cut top-left from a buffer (`att.masked_fill(self.bias[:, :, :T, :S] == 0, -inf)`).
         const m = site.mask?.mask;

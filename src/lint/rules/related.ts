@@ -54,6 +54,10 @@ export function maskBuilt(ev: Evaluator, m: MaskInfo | undefined, what: MessageP
 /** Where keys or values were joined with a KV cache. */
 export function cacheJoined(ev: Evaluator, v: AValue, what: MessageParts): RelatedSpec | undefined {
   // Callers pass keys known to include the cache, and origins.ts stamps cacheAt on every such value read at a node.
+  if (v.cacheIn) {
+    const { path, source, start, end } = v.cacheIn;
+    return { node: { start, end }, file: { path, source }, message: msg(T.includeCache, what, quote(source.slice(start, end), 50)) };
+  }
   /* c8 ignore next: kept for the optional type; no fixture, lint test or corpus case reaches it */
   if (!v.fromCache || !v.cacheAt) return undefined;
   return { node: v.cacheAt, message: msg(T.includeCache, what, quote(ev.text(v.cacheAt), 50)) };

@@ -250,3 +250,56 @@ def train(dataset, emb):
     assert.deepEqual(await lintModel('=='), []);
   });
 });
+
+describe('workspace: keys joined with a cache in the file that calls the attention module', () => {
+  const ATTEND = `import torch.nn.functional as F
+from torch import nn
+
+
+class Attend(nn.Module):
+    def __init__(self, causal=False):
+        super().__init__()
+        self.causal = causal
+
+    def forward(self, q, k, v):
+        # q: (b, h, i, d); k, v: (b, h, j, d)
+        return F.scaled_dot_product_attention(q, k, v, is_causal=self.causal)
+`;
+  const BLOCK = (join: string) => `import torch
+from torch import nn
+
+from attend import Attend
+
+
+class Block(nn.Module):
+    def __init__(self, dim, heads):
+        super().__init__()
+        self.heads = heads
+        self.qkv = nn.Linear(dim, dim * 3, bias=False)
+        self.attend = Attend(causal=True)
+
+    def forward(self, x, cache=None):
+        b, n, _ = x.shape
+        q, k, v = self.qkv(x).view(b, n, 3, self.heads, -1).permute(2, 0, 3, 1, 4)  # each (b, h, n, d)
+        if cache is not None:
+            ck, cv = cache
+${join}
+        out = self.attend(q, k, v)
+        return out.transpose(1, 2).reshape(b, n, -1), (k, v)
+`;
+
+  it("the related location of the cache is the importer's torch.cat, in that file", async () => {
+    const block = BLOCK('            k = torch.cat((ck, k), dim=-2)\n            v = torch.cat((cv, v), dim=-2)');
+    const fs = (await workspaceLinter({ 'attend.py': ATTEND, 'block.py': block })).lintPython(ATTEND, { path: 'attend.py' });
+    assert.deepEqual(codes(fs), ['ATT008@12']);
+    assert.match(fs[0].message, /block\.py:21/);
+    const cacheAt = fs[0].related?.find((r) => /include the KV cache/.test(r.message));
+    assert.deepEqual([cacheAt?.path, cacheAt?.line], ['block.py', 19]);
+    assert.match(cacheAt?.message ?? '', /torch\.cat\(\(ck, k\), dim=-2\)/);
+  });
+
+  it('a cache that only stores the new keys (they are not joined) leaves the lengths equal: silent', async () => {
+    const block = BLOCK('            cache = (k, v)');
+    assert.deepEqual(codes((await workspaceLinter({ 'attend.py': ATTEND, 'block.py': block })).lintPython(ATTEND, { path: 'attend.py' })), []);
+  });
+});

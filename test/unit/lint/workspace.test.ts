@@ -452,6 +452,14 @@ with torch.autocast("cuda"):
     assert.deepEqual(lint(), ['ATT007@8'], 'the facts of the earlier version 2 are not reused');
   });
 
+  it('through a file between (train.py imports net.py, which imports the model): names the chain, not a direct import', async () => {
+    const net = 'from model import Attention\n\n\ndef build():\n    return Attention()\n';
+    const ws = new MemoryWorkspace({ 'model.py': model('-1e9'), 'net.py': net, 'train.py': trainer('from net import build\nAttention = build') });
+    const fs = (await workspaceLinter(ws)).lintPython(model('-1e9'), { path: 'model.py' });
+    assert.deepEqual(codes(fs), ['ATT007@8']);
+    assert.match(fs[0].message, /imported through net\.py by train\.py, which sets it at train\.py:6/);
+  });
+
   it('silent when no file importing the model runs in half precision, or the half-precision file does not import it', async () => {
     const fp32 = new MemoryWorkspace({ 'model.py': model('-1e9'), 'train.py': 'from model import Attention\nmodel = Attention()\n' });
     assert.deepEqual((await workspaceLinter(fp32)).lintPython(model('-1e9'), { path: 'model.py' }), []);

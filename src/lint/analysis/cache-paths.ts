@@ -1,0 +1,166 @@
+// Which paths of an attention function run with a KV cache, for ATT008: a causal mask the code applies only when
+// no cache is passed (`if cache is None: att = att.masked_fill(self.future[:T, :T], -inf)`) on keys a cache object
+// extends in place, and a module's own causal flag (`self.causal = causal` from `__init__`) read True on keys a
+// cache grows, since a module decoding with a KV cache is built causal.
+import { childByField, namedChildren, unparen, walk, type PyNode } from '../syntax/tree';
+import type { Evaluator } from './evaluator';
+import type { FillSite, MatmulSite } from './facts';
+import type { Scope } from './scopes';
+import { isGrowingState, truthWithCache, type FlagReader } from './kv-cache';
+
+/** The function definition around `node`, if any. */
+function enclosingFunction(node: PyNode): PyNode | undefined {
+  let fn = node.parent;
+  while (fn && fn.type !== 'function_definition') fn = fn.parent;
+  return fn ?? undefined;
+}
+
+/**
+ * The `if` conditions around `node` inside its function, each with whether `node` sits in the arm where the
+ * condition holds (the `if`/`elif` arm itself) or where it failed (a later arm).
+ */
+function armsAround(node: PyNode): { cond: PyNode; holds: boolean }[] {
+  const out: { cond: PyNode; holds: boolean }[] = [];
+  for (let child: PyNode = node, p = node.parent; p && p.type !== 'function_definition'; child = p, p = p.parent) {
+    const ifNode = p.type === 'if_statement' ? p : p.type === 'elif_clause' || p.type === 'else_clause' ? p.parent : undefined;
+    const mine = p.type === 'if_statement' ? (child.field === 'consequence' ? p : undefined) : p;
+    if (ifNode?.type !== 'if_statement' || !mine) continue;
+    for (const a of [ifNode, ...ifNode.children.filter((c) => c.type === 'elif_clause' || c.type === 'else_clause')]) {
+      const cond = a.type === 'else_clause' ? undefined : childByField(a, 'condition');
+      if (cond) out.push({ cond, holds: a === mine });
+      if (a === mine) break;
+    }
+    p = ifNode;
+  }
+  return out;
+}
+
+/** The scope of the function around `node` (a method's, for `self.flag` read in it). */
+export function functionScope(ev: Evaluator, node: PyNode): Scope | undefined {
+  return ev.sr.scopeOfNode.get(enclosingFunction(node)?.id ?? -1);
+}
+
+/** A cache object updated in place (`cache.update(k, v)`) or the class's own growing state: not a `past` handed back. */
+function extendedInPlace(ev: Evaluator, join: PyNode): boolean {
+  const call = unparen(join);
+  const fnNode = childByField(call, 'function');
+  const args = childByField(call, 'arguments');
+  if (call.type !== 'call' || !fnNode || !args) return false;
+  if (fnNode.type === 'attribute' && ev.text(childByField(fnNode, 'attribute') ?? fnNode) === 'update') return true;
+  const scope = functionScope(ev, call);
+  const list = namedChildren(args)[0];
+  if (!scope || !/\bcat$/.test(ev.text(fnNode)) || !list || (list.type !== 'list' && list.type !== 'tuple')) return false;
+  return namedChildren(list).some((p) => isGrowingState(ev, p, call, scope));
+}
+
+/**
+ * The function hands its keys back (`return out, (k, v)`, `return out, present`): the caller may fill the cache
+ * from a call without it and pass it only for single-token steps.
+ */
+function returnsKeys(ev: Evaluator, fn: PyNode, join: PyNode): boolean {
+  const assigned = join.parent?.type === 'assignment' ? childByField(join.parent, 'left') : undefined;
+  // The keys' name: the target of the join, or the first of `k, v = cache.update(k, v)`.
+  const target = assigned && (assigned.type === 'identifier' ? assigned : namedChildren(assigned)[0]);
+  const name = target?.type === 'identifier' ? new RegExp(`\\b${ev.text(target)}\\b`) : undefined;
+  let found = false;
+  walk(fn, (n) => {
+    if (found || n.type !== 'return_statement') return !found;
+    const t = ev.text(n);
+    found = name?.test(t) === true || /\b(present|past|cache|kv)\w*/i.test(t);
+    return false;
+  });
+  return found;
+}
+
+/** `assert T == 1` / `if q.size(-2) != 1: raise`: the function holds the query length to one token itself. */
+function checksQueryLength(ev: Evaluator, fn: PyNode): boolean {
+  return /\bassert\b[^\n]*(==|!=|<=?)\s*1\b|\bif\b[^\n]*(!=|>)\s*1\s*:\s*\n?\s*raise\b/.test(ev.text(fn));
+}
+
+/**
+ * Hand-written causal attention that masks the scores only when no KV cache is passed
+ * (`if cache is None: att = att.masked_fill(self.upper[:T, :T], -inf)`), on keys a cache object extends in place
+ * (`k, v = cache.update(k, v)`, state the class grows): the only way the prompt's keys reach such a cache is a call
+ * with the cache attached and the whole prompt as queries, and there no mask is applied, so the prompt's tokens see
+ * the tokens after them. Returns the mask, the scores' product and where the keys were joined with the cache. Undefined when
+ * another mask or fill reaches the same scores, when `guarded` (the lengths compared around the fill), when the
+ * function checks the query length (`assert T == 1`) or hands its keys back.
+ */
+export function maskSkippedWithCache(
+  ev: Evaluator,
+  flags: FlagReader,
+  site: FillSite,
+  guarded: (node: PyNode) => boolean,
+): { mask: PyNode; scores: MatmulSite; join: PyNode } | undefined {
+  const attn = site.target.attn;
+  const mask = site.maskNode;
+  if (!mask || !site.mask?.mask?.causal || attn?.stage !== 'scores') return undefined;
+  const formed = ev.facts.matmulAt(attn.formedAt);
+  const scores = formed[0];
+  const join = scores?.b.cacheAt;
+  if (!join || !formed.every((mm) => mm.b.fromCache && !mm.a.fromCache) || !extendedInPlace(ev, join)) return undefined;
+  // The fill runs only in the world without a cache: some enclosing condition is known False with the cache.
+  const reader = { ...flags, cacheJoinedAt: join };
+  const skipped = armsAround(site.node).some(({ cond, holds }) => {
+    const t = truthWithCache(reader, cond);
+    return t.cached === !holds && t.uncached === holds;
+  });
+  const fn = enclosingFunction(site.node);
+  if (!skipped || !fn || guarded(site.node) || checksQueryLength(ev, fn) || returnsKeys(ev, fn, join)) return undefined;
+  // Another mask or fill on the same scores (a padding or causal mask passed in, a bottom-right cut) may cover the
+  // cached path.
+  if (ev.facts.fill.some((f) => f.node !== site.node && f.target.attn?.formedAt === attn.formedAt)) return undefined;
+  return { mask, scores, join };
+}
+
+/**
+ * `self.causal` whose every assignment in the class is `self.causal = causal`, a parameter of `__init__` named for
+ * causality with no default or a True one: True (a module whose keys grow by a KV cache decodes autoregressively,
+ * so whenever the cache is used it is built causal); undefined for anything else.
+ */
+function constructorCausalFlag(ev: Evaluator, r: FlagReader, node: PyNode): boolean | undefined {
+  const u = unparen(node);
+  const defs = u.type === 'attribute' && /causal/i.test(ev.text(childByField(u, 'attribute') ?? u)) ? r.definitions(u) : undefined;
+  if (!defs || defs.length === 0) return undefined;
+  for (const d of defs) {
+    const value = d.value && unparen(d.value);
+    const init = enclosingFunction(d.target);
+    if (value?.type !== 'identifier' || d.path.length > 0 || !init || ev.text(childByField(init, 'name') ?? init) !== '__init__') return undefined;
+    const params = (ev.resolve(value, ev.text(value)) ?? []).map((p) => p.param);
+    const param = params.length === 1 ? params[0] : undefined;
+    if (!param || !/causal/i.test(param.name) || (param.default && ev.text(unparen(param.default)) !== 'True')) return undefined;
+  }
+  return true;
+}
+
+/** A padding-mask test (`mask is None`, `attention_mask_info.attention_mask is None`), not a cache test. */
+function maskIsNoneTest(ev: Evaluator, n: PyNode | undefined): boolean {
+  const t = n ? ev.text(n) : '';
+  return /mask/i.test(t) && /\bis\s+None\b/.test(t) && !/cache|past/i.test(t);
+}
+
+/**
+ * A causal flag with the module's own flag taken True (constructorCausalFlag), read with the cache on the calls
+ * where a padding-mask test around it holds (`self.causal if mask is None else False`, `mask is None and
+ * self.causal`): `{ when }` names that test, `{}` when there is none; undefined when the flag is not True with the
+ * cache, or compares the query and key lengths itself (`self.causal and q_len > 1`).
+ */
+export function causalForCausalModule(ev: Evaluator, flags: FlagReader, valueNode: PyNode, cacheAt: PyNode | undefined): { when?: PyNode } | undefined {
+  const reader: FlagReader = { ...flags, cacheJoinedAt: cacheAt, assume: (n) => constructorCausalFlag(ev, flags, n) };
+  const u = unparen(valueNode);
+  const text = ev.text(u);
+  if (/shape|size\(|\blen\(|_len\b|seq/i.test(text) || /[<>]|==|!=/.test(text.replace(/\bis\s+(not\s+)?None\b/g, ''))) return undefined;
+  const trueWithCache = (n: PyNode): boolean => truthWithCache(reader, n).cached === true;
+  if (u.type === 'conditional_expression') {
+    const [yes, cond, no] = namedChildren(u);
+    const ok = yes && cond && no && maskIsNoneTest(ev, cond) && truthWithCache(reader, no).cached === false && trueWithCache(yes);
+    return ok ? { when: cond } : undefined;
+  }
+  const l = childByField(u, 'left');
+  const r = childByField(u, 'right');
+  if (u.type === 'boolean_operator' && l && r && u.children.some((c) => c.field === 'operator' && c.type === 'and')) {
+    if (maskIsNoneTest(ev, l)) return trueWithCache(r) ? { when: l } : undefined;
+    if (maskIsNoneTest(ev, r)) return trueWithCache(l) ? { when: r } : undefined;
+  }
+  return trueWithCache(u) ? {} : undefined;
+}
