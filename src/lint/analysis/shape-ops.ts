@@ -1030,6 +1030,11 @@ export function einsum(ev: Evaluator, c: Call, spec: string | undefined, style: 
   const [ta, tb] = parsed.inputs;
   const [aNode, bNode] = operandNodes; // as many as vals
   if (vals.length !== 2 || !a || !b || !ta || !tb || !aNode || !bNode) return tensor(shape);
+  // The batch axes of the product: in both operands and in the output (each output element keeps them apart).
+  const kept = (term: readonly string[]): number[] => {
+    const shared = term.filter((x) => x !== '...' && ta.includes(x) && tb.includes(x) && out.includes(x));
+    return shared.map((x) => negIndexInTerm(term, x)).filter((i): i is number => i !== undefined);
+  };
   const record = (r0: AValue, contractA?: number, contractB?: number): AValue => {
     // Both operands cast to one wide float dtype: the product has it too.
     const r = a.dtype === b.dtype && (a.dtype === 'float32' || a.dtype === 'float64') ? { ...r0, dtype: a.dtype } : r0;
@@ -1043,6 +1048,8 @@ export function einsum(ev: Evaluator, c: Call, spec: string | undefined, style: 
       bNode,
       contractA,
       contractB,
+      keptA: kept(ta),
+      keptB: kept(tb),
       result: r,
     });
     return r;

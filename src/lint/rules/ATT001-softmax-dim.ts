@@ -11,11 +11,14 @@ import { apiName, insertKeyword, quote, type FixSpec, type RelatedSpec, type Rul
 
 const T = defineTemplates({
   axisLength1: 'axis {0} of {1} has length 1, so every weight is 1.0',
+  length1Activation:
+    '{0} applies its softmax activation to its own output of one unit: the softmax runs over that axis of length 1, so every weight is 1.0 whatever the input. Give the layer no activation and normalise over the axis that holds the alternatives (attention scores (batch, L, 1): reshape them to (batch, L) first), or use a sigmoid for one probability.',
   length1Learned:
     '{0} normalises the learned parameter {1} over {2}, an axis of length 1: every weight is 1.0 whatever the parameter learns. Normalise over the axis that holds the alternatives.',
   length1Value:
     '{0} normalises {1} over {2}, an axis of length 1: every weight is 1.0 whatever the input. Normalise over the axis that holds the alternatives.',
   batchAxis: 'axis {0} of {1} is the batch axis ({2}), so the weights are normalised across different examples',
+  headsAxis: 'axis {0} of {1} is the heads axis ({2}), so the weights are normalised across the heads, not over the keys',
   batchAxisUnsized: 'axis {0} of {1} is the batch axis (batch), so the weights are normalised across different examples',
   noDimUnknownRank: "without dim, PyTorch picks the axis from the input's rank (dim 0 for 3-D, dim 1 for 4-D), which is never the key axis of batched scores",
   noDimLegacyRule: "without dim, PyTorch's legacy rule picks dim {0} for {1}-D input, not the key axis {2}",
@@ -163,6 +166,8 @@ out = weights @ v`,
           };
         }
       }
+      const heads = overHeadsAxis(site, consumers, attnEvidence);
+      if (heads) return heads;
       // Slot Attention's competition (softmax over the queries, the slots) is deliberate: the class or function
       // that computes it is named for it, or the queries are the slots themselves.
       if (isSlotAttention(site) || dualNormalisation(site)) return undefined;
@@ -223,8 +228,9 @@ out = weights @ v`,
       const summed = new Set<number>();
       for (const c of consumers) {
         // Only the product with the values says which axis is the key axis (talking-heads mixing, MoE
-        // combinations and other post-softmax products do not).
-        if (!c.withValues || c.normalised === undefined || c.contracted === undefined) continue;
+        // combinations and other post-softmax products do not), or a product that keeps the softmax's axis apart
+        // in both operands and its output while it sums the weights over another axis ('bsh,bshd->bhd').
+        if (!(c.withValues || c.normalisedKept) || c.normalised === undefined || c.contracted === undefined) continue;
         if (!attnEvidence && pooledByAssignment(c, nd)) continue;
         if (c.normalised === c.contracted) right = true;
         else {
@@ -239,6 +245,36 @@ out = weights @ v`,
       const [only] = summed.size === 1 ? [...summed] : [];
       return { site, wrong: true, right, keyAxis: key ?? only, why };
     };
+
+    /**
+     * A softmax over the axis the code itself shapes as the heads (`# (batch, i, j, heads)`), of attention scores
+     * (named so, masked before the softmax, or formed from a query and a key) that also have a sequence axis: each
+     * position's weights would sum to 1 across the heads. The key axis is the last sequence axis (named in the shape,
+     * not batch, heads or features). Not when a product with the values sums over that very axis.
+     */
+    function overHeadsAxis(site: SoftmaxSite, consumers: readonly Consumer[], attnEvidence: boolean): Verdict | undefined {
+      const input = site.input;
+      const axes = axesOf(input);
+      const dim = site.dim;
+      if (typeof dim !== 'number' || !axes || axes.length < 3) return undefined;
+      const n = axes.length;
+      const at = ((dim % n) + n) % n;
+      const ax = axes[at];
+      if (ax?.label !== 'head' || ax.sizeText === undefined) return undefined;
+      if (!(attnEvidence || maskedBeforeSoftmax(input) || attentionName(ctx, site))) return undefined;
+      const nd = at - n;
+      if (input.attn?.keyAxis === nd || consumers.some((c) => c.contracted !== undefined && c.contracted === c.normalised)) return undefined;
+      const seqs = axes.flatMap((a, i) => (i !== at && a.sizeText !== undefined && a.label !== 'batch' && a.label !== 'head' && a.label !== 'feat' ? [i] : []));
+      const last = seqs.pop();
+      if (last === undefined) return undefined;
+      return {
+        site,
+        wrong: true,
+        right: false,
+        keyAxis: input.attn?.keyAxis ?? last - n,
+        why: msg(T.headsAxis, dim, describeInput(ctx, site), ax.sizeText),
+      };
+    }
 
     /**
      * Soft-assignment pooling (DiffPool's and MemPool's `S.transpose(1, 2) @ x`): scores with no query or key named,
@@ -308,11 +344,13 @@ out = weights @ v`,
       const suggested = v.keyAxis ?? -1;
       // A value with no sign of being attention scores (a learned parameter, a helper's output): say what it is, not what a key axis is.
       const plain = v.length1 && site.inputNode && !site.input.attn && !hasRoles(site.input);
-      const message = plain
-        ? msg(site.input.learned ? T.length1Learned : T.length1Value, apiName(site.display), quote(ctx.text(site.inputNode), 40), dimText)
-        : site.dim === 'implicit' || site.dim === 'all'
-          ? msg(T.appliedWithout, apiName(site.display), describeInput(ctx, site), dimText, v.why, site.framework === 'torch' ? 'dim' : 'axis', suggested)
-          : msg(T.notKeyAxis, apiName(site.display), describeInput(ctx, site), dimText, v.why);
+      const message = site.layer?.softmaxActivation
+        ? msg(T.length1Activation, quote(ctx.text(site.layer.ctor), 60))
+        : plain
+          ? msg(site.input.learned ? T.length1Learned : T.length1Value, apiName(site.display), quote(ctx.text(site.inputNode), 40), dimText)
+          : site.dim === 'implicit' || site.dim === 'all'
+            ? msg(T.appliedWithout, apiName(site.display), describeInput(ctx, site), dimText, v.why, site.framework === 'torch' ? 'dim' : 'axis', suggested)
+            : msg(T.notKeyAxis, apiName(site.display), describeInput(ctx, site), dimText, v.why);
       ctx.report({ node: where, message, fix: fixFor(v), related: relatedFor(site) });
     }
 
