@@ -263,7 +263,8 @@ out = weights @ v`,
       const at = ((dim % n) + n) % n;
       const ax = axes[at];
       // The code shapes the axis as the heads, or it is the output of a projection to the head count (`nn.Linear(d, heads)`).
-      const projectedHeads = at === n - 1 && input.proj?.outText !== undefined && isHeadCountName(input.proj.outText) ? input.proj.outText : undefined;
+      const projectedHeads =
+        at === n - 1 && ax?.label === 'feat' && input.proj?.outText !== undefined && isHeadCountName(input.proj.outText) ? input.proj.outText : undefined;
       const headsText = ax?.label === 'head' ? ax.sizeText : projectedHeads;
       if (headsText === undefined) return undefined;
       if (!(attnEvidence || maskedBeforeSoftmax(input) || attentionName(ctx, site))) return undefined;
