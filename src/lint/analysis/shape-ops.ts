@@ -452,6 +452,13 @@ export function unsqueezeValue(t0: AValue, d: number | undefined): AValue {
 
 export function squeezeValue(t0: AValue, d: number | undefined): AValue {
   const t = tensorish(t0);
+  // squeeze() of a layout with exactly one axis the code made of length 1 (a bmm with a column, an unsqueeze): the
+  // code squeezes that axis (the others hold its data; a batch of one is not the layout it is written for).
+  if (d === undefined && t.ndim !== undefined && t.axes) {
+    const ones = t.axes.flatMap((a, i) => (a.size1 ? [i] : []));
+    const [only] = ones;
+    if (ones.length === 1 && only !== undefined) return squeezeValue(t, only - t.ndim);
+  }
   if (d !== undefined && d < 0 && t.ndim === undefined) {
     // Unknown rank, negative dim: the axes right of d keep their negative index, those left of it move one
     // place right; the features are no longer last when the last axis goes.

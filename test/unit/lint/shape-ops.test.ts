@@ -94,6 +94,18 @@ describe('shape transfer functions (values in, values out)', () => {
     assert.equal(squeezeValue(unsqueezeValue(tensor(), -1), -1).lastSize1, undefined);
   });
 
+  it('squeezeValue without a dim drops the one axis the code made of length 1, and forgets the layout when it cannot tell', () => {
+    // (B, T, 1) from a bmm with a column, permuted to (T, B, 1): squeeze() gives (T, B), the facts kept.
+    const column = tensor({ ndim: 3, axes: [{ sizeText: 'T' }, { label: 'batch' }, { size1: true }], attn: { stage: 'scores', formedAt: FORMED_AT } });
+    const out = squeezeValue(column, undefined);
+    assert.deepEqual([out.ndim, out.axes], [2, [{ sizeText: 'T' }, { label: 'batch' }]]);
+    assert.equal(out.attn?.stage, 'scores');
+    // Two length-1 axes, or none known: which axes go is not known.
+    const two = tensor({ ndim: 3, axes: [{ size1: true }, { label: 'batch' }, { size1: true }] });
+    assert.equal(squeezeValue(two, undefined).ndim, undefined);
+    assert.equal(squeezeValue(tensor({ ndim: 2, axes: [{}, {}] }), undefined).ndim, undefined);
+  });
+
   it('squeezeValue drops the axis; at unknown rank a negative dim keeps the axes right of it', () => {
     const pooled = tensor({ ndim: 3, axes: [{ label: 'batch' }, { label: 'seq' }, { label: 'feat', size1: true }], featLast: true });
     const out = squeezeValue(pooled, -1);
