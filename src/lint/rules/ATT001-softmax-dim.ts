@@ -167,7 +167,8 @@ out = weights @ v`,
           };
         }
       }
-      const heads = overHeadsAxis(site, consumers, attnEvidence);
+      // Scores whose key axis the analysis knows are judged against it below, whatever a comment calls the axes.
+      const heads = input.attn?.keyAxis === undefined ? overHeadsAxis(site, consumers, attnEvidence) : undefined;
       if (heads) return heads;
       // Slot Attention's competition (softmax over the queries, the slots) is deliberate: the class or function
       // that computes it is named for it, or the queries are the slots themselves.
@@ -268,8 +269,8 @@ out = weights @ v`,
       const headsText = ax?.label === 'head' ? ax.sizeText : projectedHeads;
       if (headsText === undefined) return undefined;
       if (!(attnEvidence || maskedBeforeSoftmax(input) || attentionName(ctx, site))) return undefined;
-      const nd = at - n;
-      if (input.attn?.keyAxis === nd || consumers.some((c) => c.contracted !== undefined && c.contracted === c.normalised)) return undefined;
+      // A product that sums the weights over this very axis (a mixture of the heads' outputs) says it is the alternatives.
+      if (consumers.some((c) => c.contracted !== undefined && c.contracted === c.normalised)) return undefined;
       const seqs = axes.flatMap((a, i) => (i !== at && a.sizeText !== undefined && a.label !== 'batch' && a.label !== 'head' && a.label !== 'feat' ? [i] : []));
       const last = seqs.pop();
       if (last === undefined) return undefined;
@@ -277,7 +278,7 @@ out = weights @ v`,
         site,
         wrong: true,
         right: false,
-        keyAxis: input.attn?.keyAxis ?? last - n,
+        keyAxis: last - n,
         why: msg(T.headsAxis, dim, describeInput(ctx, site), headsText),
       };
     }
