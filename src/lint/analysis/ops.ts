@@ -13,6 +13,7 @@ import {
   SOFTMAX_FUNCTIONS,
   SOFTMAX_LAYERS,
   SOFTMAX_METHOD,
+  canonicalQualifiedName,
   displayName,
   frameworkOf,
   type SoftmaxApi,
@@ -871,7 +872,7 @@ function layerFromCtor(ev: Evaluator, c: Call, qname: string): AValue | undefine
     const outIsOne = out ? intOf(ev, c, out) === 1 : undefined;
     // Keras' Dense(1, activation='softmax'): its softmax runs over the one output unit.
     const activation = qname === 'keras.layers.Dense' && outIsOne ? argumentNode(c.args, 'activation', 1) : undefined;
-    const softmaxActivation = activation && stringLiteral(ev.tree, argument(c.args, 'activation', 1)) === 'softmax' ? activation : undefined;
+    const softmaxActivation = activation && isSoftmaxActivation(ev, c, argument(c.args, 'activation', 1)) ? activation : undefined;
     return {
       kind: 'layer',
       layer: {
@@ -907,6 +908,14 @@ function layerFromCtor(ev: Evaluator, c: Call, qname: string): AValue | undefine
     return { kind: 'layer', layer: { api: qname, ctor: c.node, ctorCtxId: c.ctx.id } };
   }
   return undefined;
+}
+
+/** `activation='softmax'`, or the softmax function itself (`activation=tf.nn.softmax`). */
+function isSoftmaxActivation(ev: Evaluator, c: Call, value: PyNode | undefined): boolean {
+  if (!value) return false;
+  if (stringLiteral(ev.tree, value) === 'softmax') return true;
+  const v = ev.eval(value, c.ctx);
+  return v.kind === 'module' && v.qname !== undefined && SOFTMAX_FUNCTIONS[canonicalQualifiedName(v.qname)] !== undefined;
 }
 
 /** The softmax a Keras Dense layer applies as its activation: over the last axis of its output. */
