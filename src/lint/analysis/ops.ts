@@ -1125,11 +1125,19 @@ const SHAPE_METHODS = new Set([
   'chunk',
 ]);
 
+/** List methods that take values in (`append`, `extend`, `insert`): no tensor has them. */
+const LIST_ADDERS: ReadonlySet<string> = new Set(['append', 'extend', 'insert']);
+
 export function callMethod(ev: Evaluator, c: Call): AValue {
   const recv = c.recv ?? UNKNOWN;
   const m = c.name;
   const cached = cacheMethod(ev, c);
   if (cached) return cached;
+  // `weights.append(scores.softmax(dim=-1))`: a list's append runs its argument (its sites are the code's own).
+  if ((recv.kind === 'tuple' || recv.kind === 'unknown') && LIST_ADDERS.has(m)) {
+    for (const a of c.args.positional) ev.eval(a, c.ctx);
+    return UNKNOWN;
+  }
   if (recv.kind === 'tuple') {
     if (m === 'update' && recv.kind === 'tuple') return { kind: 'tuple', elements: [tensor({ fromCache: true }), tensor({ fromCache: true })] };
     return UNKNOWN;
