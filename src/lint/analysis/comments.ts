@@ -89,6 +89,13 @@ export function namedShapes(textBlock: string): Map<string, AxisInfo[]> {
     const axes = parseShapeItems(shape);
     if (axes && axes.some((a) => a.label === 'batch' || a.label === 'seq') && !out.has(name)) out.set(name, axes);
   }
+  // `# lstm_output [3, 10, 16]  h_t [10, 16]` (several names on one comment line, square brackets, no colon).
+  const bracketed = /\b([A-Za-z_]\w*)[ \t]+\[([^()[\]]*,[^()[\]]*)\]/g;
+  for (let m = bracketed.exec(textBlock); m; m = bracketed.exec(textBlock)) {
+    const [, name = '', shape = ''] = m;
+    const axes = parseShapeItems(shape);
+    if (axes && !out.has(name)) out.set(name, axes);
+  }
   return out;
 }
 

@@ -53,6 +53,12 @@ export interface MatmulSite {
   /** Negative index of the axis of `a` that is contracted (summed over), when known. */
   readonly contractA?: number;
   readonly contractB?: number;
+  /**
+   * An einsum's batch axes of each operand (negative indices): named in both operands and in the output, so the
+   * product keeps them apart instead of summing over them (`h` in 'bsh,bshd->bhd').
+   */
+  readonly keptA?: readonly number[];
+  readonly keptB?: readonly number[];
   readonly result: AValue;
   /**
    * The call transposes that operand's last two axes itself (`tf.matmul(q, k, transpose_b=True)`): `a` / `b` and the

@@ -13,6 +13,7 @@ import {
   SOFTMAX_FUNCTIONS,
   SOFTMAX_LAYERS,
   SOFTMAX_METHOD,
+  canonicalQualifiedName,
   displayName,
   frameworkOf,
   type SoftmaxApi,
@@ -889,13 +890,18 @@ function layerFromCtor(ev: Evaluator, c: Call, qname: string): AValue | undefine
   if (lin) {
     const out = argument(c.args, lin.outParam, lin.outPos);
     const inNode = 'inParam' in lin && lin.inParam ? argument(c.args, lin.inParam, lin.inPos) : undefined;
+    const outIsOne = out ? intOf(ev, c, out) === 1 : undefined;
+    // Keras' Dense(1, activation='softmax'): its softmax runs over the one output unit.
+    const activation = qname === 'keras.layers.Dense' && outIsOne ? argumentNode(c.args, 'activation', 1) : undefined;
+    const softmaxActivation = activation && isSoftmaxActivation(ev, c, argument(c.args, 'activation', 1)) ? activation : undefined;
     return {
       kind: 'layer',
       layer: {
         api: qname,
         ctor: c.node,
         ctorCtxId: c.ctx.id,
-        outIsOne: out ? intOf(ev, c, out) === 1 : undefined,
+        outIsOne,
+        ...(softmaxActivation ? { softmaxActivation } : {}),
         inText: inNode ? ev.text(inNode) : undefined,
         outText: out ? ev.text(out) : undefined,
       },
@@ -910,6 +916,11 @@ function layerFromCtor(ev: Evaluator, c: Call, qname: string): AValue | undefine
     const v = first ? ev.eval(first, c.ctx) : UNKNOWN;
     return v.kind === 'tuple' ? v : UNKNOWN;
   }
+  // TimeDistributed(Dense(...)) applies the Dense layer to every time step: on (batch, T, d) it is that Dense layer.
+  if (qname === 'keras.layers.TimeDistributed') {
+    const inner = val(ev, c, arg(c, 'layer', 0));
+    return inner.kind === 'layer' && inner.layer?.api === 'keras.layers.Dense' ? inner : undefined;
+  }
   if (qname === 'torch.nn.Sequential') {
     const layers = c.args.positional.map((n) => ev.eval(n, c.ctx));
     return { kind: 'layer', layer: { api: qname, ctor: c.node, ctorCtxId: c.ctx.id, layers } };
@@ -919,6 +930,17 @@ function layerFromCtor(ev: Evaluator, c: Call, qname: string): AValue | undefine
   }
   return undefined;
 }
+
+/** `activation='softmax'`, or the softmax function itself (`activation=tf.nn.softmax`). */
+function isSoftmaxActivation(ev: Evaluator, c: Call, value: PyNode | undefined): boolean {
+  if (!value) return false;
+  if (stringLiteral(ev.tree, value) === 'softmax') return true;
+  const v = ev.eval(value, c.ctx);
+  return v.kind === 'module' && v.qname !== undefined && SOFTMAX_FUNCTIONS[canonicalQualifiedName(v.qname)] !== undefined;
+}
+
+/** The softmax a Keras Dense layer applies as its activation: over the last axis of its output. */
+const DENSE_SOFTMAX_ACTIVATION: SoftmaxApi = { display: 'keras.layers.Dense', framework: 'tf', dimParam: 'axis', dimPos: -1, defaultDim: -1 };
 
 const HF_MODEL = 'transformers.PreTrainedModel';
 const HF_PRETRAINED_MODEL = /^(?:transformers|pytorch_transformers|pytorch_pretrained_bert)\.(?:\w*Model\w*|\w+For\w+)\.from_pretrained$/;
@@ -943,7 +965,9 @@ export function applyLayer(ev: Evaluator, layerValue: AValue, c: Call, inputOver
   }
   if (LINEAR_LAYERS[api]) {
     const name = calleeName(ev, c);
-    return projectionOf(input, projectionRole(name), layer.outIsOne, isPackedProjection(name), { input, inText: layer.inText, outText: layer.outText });
+    const out = projectionOf(input, projectionRole(name), layer.outIsOne, isPackedProjection(name), { input, inText: layer.inText, outText: layer.outText });
+    if (!layer.softmaxActivation) return out;
+    return softmax(ev, c, DENSE_SOFTMAX_ACTIVATION, out, undefined, { dimNode: layer.softmaxActivation, ownerNode: layer.ctor, layer, dimValue: -1 });
   }
   if (CONV_LAYERS[api]) {
     const out = mutable(
@@ -1122,11 +1146,19 @@ const SHAPE_METHODS = new Set([
   'chunk',
 ]);
 
+/** List methods that take values in (`append`, `extend`, `insert`): no tensor has them. */
+const LIST_ADDERS: ReadonlySet<string> = new Set(['append', 'extend', 'insert']);
+
 export function callMethod(ev: Evaluator, c: Call): AValue {
   const recv = c.recv ?? UNKNOWN;
   const m = c.name;
   const cached = cacheMethod(ev, c);
   if (cached) return cached;
+  // `weights.append(scores.softmax(dim=-1))`: a list's append runs its argument (its sites are the code's own).
+  if ((recv.kind === 'tuple' || recv.kind === 'unknown') && LIST_ADDERS.has(m)) {
+    for (const a of c.args.positional) ev.eval(a, c.ctx);
+    return UNKNOWN;
+  }
   if (recv.kind === 'tuple') {
     if (m === 'update' && recv.kind === 'tuple') return { kind: 'tuple', elements: [tensor({ fromCache: true }), tensor({ fromCache: true })] };
     return UNKNOWN;
@@ -1487,6 +1519,18 @@ function coarsenedMask(ev: Evaluator, c: Call, t: AValue, how: string): AValue {
   return { ...reduced, mask: { polarity: m.polarity, dtype: 'bool', why, ...(m.padding ? { padding: true } : {}), ...(m.origin ? { origin: m.origin } : {}) } };
 }
 
+/** Library functions that are a binary operator (`torch.mul(a, b)` is `a * b`). */
+const BINARY_FUNCTION_OPERATORS: ReadonlyMap<string, string> = new Map([
+  ['mul', '*'],
+  ['multiply', '*'],
+  ['div', '/'],
+  ['divide', '/'],
+  ['true_divide', '/'],
+  ['add', '+'],
+  ['sub', '-'],
+  ['subtract', '-'],
+]);
+
 const METHOD_LIKE_FUNCTIONS = new Set([
   'any',
   'all',
@@ -1811,6 +1855,12 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
   if (matches(/^(torch|numpy|jax\.numpy)\.(linalg\.norm|norm)$/, qname))
     return reduction(ev, c, val(ev, c, c.args.positional[0]), 'norm', undefined, undefined);
   if (fw !== 'user' && METHOD_LIKE_FUNCTIONS.has(last)) {
+    // `tf.multiply(p, x)`, `torch.add(a, b)`: the operator itself (`p * x`), with both operands as evaluated (a
+    // parameter of unknown rank then scales x as it does in `p * x`, instead of being the receiver whose layout wins).
+    const operator = BINARY_FUNCTION_OPERATORS.get(last);
+    const [p0, p1] = c.args.positional;
+    if (operator && p0 && p1 && c.args.positional.length === 2 && !c.args.hasSplat)
+      return callOperator(ev, operator, val(ev, c, p0), val(ev, c, p1), p0, p1, c.node, c.ctx);
     if (last === 'expand_dims') return unsqueezeValue(val(ev, c, c.args.positional[0]), intOf(ev, c, c.args.positional[1] ?? arg(c, 'axis')));
     return asMethod(ev, c, last);
   }

@@ -469,6 +469,13 @@ export function unsqueezeValue(t0: AValue, d: number | undefined): AValue {
 
 export function squeezeValue(t0: AValue, d: number | undefined): AValue {
   const t = tensorish(t0);
+  // squeeze() of a layout with exactly one axis the code made of length 1 (a bmm with a column, an unsqueeze): the
+  // code squeezes that axis (the others hold its data; a batch of one is not the layout it is written for).
+  if (d === undefined && t.ndim !== undefined && t.axes) {
+    const ones = t.axes.flatMap((a, i) => (a.size1 ? [i] : []));
+    const [only] = ones;
+    if (ones.length === 1 && only !== undefined) return squeezeValue(t, only - t.ndim);
+  }
   if (d !== undefined && d < 0 && t.ndim === undefined) {
     // Unknown rank, negative dim: the axes right of d keep their negative index, those left of it move one
     // place right; the features are no longer last when the last axis goes.
@@ -1047,6 +1054,11 @@ export function einsum(ev: Evaluator, c: Call, spec: string | undefined, style: 
   const [ta, tb] = parsed.inputs;
   const [aNode, bNode] = operandNodes; // as many as vals
   if (vals.length !== 2 || !a || !b || !ta || !tb || !aNode || !bNode) return tensor(shape);
+  // The batch axes of the product: in both operands and in the output (each output element keeps them apart).
+  const kept = (term: readonly string[]): number[] => {
+    const shared = term.filter((x) => x !== '...' && ta.includes(x) && tb.includes(x) && out.includes(x));
+    return shared.map((x) => negIndexInTerm(term, x)).filter((i): i is number => i !== undefined);
+  };
   const record = (r0: AValue, contractA?: number, contractB?: number): AValue => {
     // Both operands cast to one wide float dtype: the product has it too.
     const r = a.dtype === b.dtype && (a.dtype === 'float32' || a.dtype === 'float64') ? { ...r0, dtype: a.dtype } : r0;
@@ -1060,6 +1072,8 @@ export function einsum(ev: Evaluator, c: Call, spec: string | undefined, style: 
       bNode,
       contractA,
       contractB,
+      keptA: kept(ta),
+      keptB: kept(tb),
       result: r,
     });
     return r;

@@ -195,6 +195,8 @@ export interface LayerInfo {
   readonly dim?: number;
   /** Linear/Conv/Dense: output features known to be 1. */
   readonly outIsOne?: boolean;
+  /** Keras Dense to one unit with `activation='softmax'`: that argument (a softmax over the output's length-1 last axis). */
+  readonly softmaxActivation?: PyNode;
   /** Linear: source text of in_features / out_features. */
   readonly inText?: string;
   readonly outText?: string;

@@ -6,16 +6,20 @@ import { alternatives, byNode, consumersOf, definingNames, hasRoles, normalisedD
 import { definedHere, definitions } from './related';
 import { defineTemplates, msg, type MessageArg, type MessageParts } from '../message';
 import { PHRASES } from '../analysis/phrases';
+import { isHeadCountName } from '../analysis/names';
 import { childByField, unparen } from '../syntax/tree';
 import { apiName, insertKeyword, quote, type FixSpec, type RelatedSpec, type Rule, type RuleContext } from './rule';
 
 const T = defineTemplates({
   axisLength1: 'axis {0} of {1} has length 1, so every weight is 1.0',
+  length1Activation:
+    '{0} applies its softmax activation to its own output of one unit: the softmax runs over that axis of length 1, so every weight is 1.0 whatever the input. Give the layer no activation and normalise over the axis that holds the alternatives (attention scores (batch, L, 1): reshape them to (batch, L) first), or use a sigmoid for one probability.',
   length1Learned:
     '{0} normalises the learned parameter {1} over {2}, an axis of length 1: every weight is 1.0 whatever the parameter learns. Normalise over the axis that holds the alternatives.',
   length1Value:
     '{0} normalises {1} over {2}, an axis of length 1: every weight is 1.0 whatever the input. Normalise over the axis that holds the alternatives.',
   batchAxis: 'axis {0} of {1} is the batch axis ({2}), so the weights are normalised across different examples',
+  headsAxis: 'axis {0} of {1} is the heads axis ({2}), so the weights are normalised across the heads, not over the keys',
   batchAxisUnsized: 'axis {0} of {1} is the batch axis (batch), so the weights are normalised across different examples',
   noDimUnknownRank: "without dim, PyTorch picks the axis from the input's rank (dim 0 for 3-D, dim 1 for 4-D), which is never the key axis of batched scores",
   noDimLegacyRule: "without dim, PyTorch's legacy rule picks dim {0} for {1}-D input, not the key axis {2}",
@@ -71,7 +75,7 @@ export const ATT001: Rule = {
     docs: {
       summary: 'Softmax over an axis that is not the key axis of the attention scores.',
       whatItDoes:
-        'Checks that the softmax applied to attention scores normalises over the key axis: the axis that comes from the keys in `q @ k.transpose(-2, -1)` (or the key index of an einsum), and the axis that is summed over when the weights multiply the values. It also reports a softmax without `dim` on attention scores (PyTorch then picks an axis by a legacy rule: dim 0 for 3-D input, dim 1 for 4-D input) a softmax over an axis of length 1 (scores from `nn.Linear(..., 1)`, from `x @ w` with `w = nn.Parameter(torch.randn(d, 1))`, from a `sum(..., keepdim=True)` / `keepdims=True` / `keep_dims=True`, or from `unsqueeze(-1)` / `expand_dims(x, -1)` whatever the rank of x; `keras.layers.Activation("softmax")` normalises the last axis as `keras.layers.Softmax()` does; a value with no sign of being attention scores, such as a learned parameter of shape (1, L) made by a helper, is reported for what it is, without the key-axis wording), and a softmax over the axis the code itself shapes as the batch (shape comments such as `[batch size, src len]`, `B, T, C = x.shape` whose first name is a batch name, reshapes; the labels survive a `cat` whose pieces agree on them), as in additive attention energies `(B, S)` normalised with `dim=0` (energies count as attention scores when they are named so, feed a product with the values, or are filled out with a mask (`masked_fill(pad, -inf)`) before the softmax). The rank of the scores comes from the code (a reshape, `B, T, C = x.size()` or `b, n, d, h = *x.shape, self.heads`, a shape comment, also one shape stated for several names: `# q, k, v: (B, H, T, d)`) or from the product itself (`k.transpose(2, 3)` swaps the last two axes of 4-D keys, `k.permute(0, 2, 1)` lists every axis of 3-D keys, and the queries share the rank of the keys). The layout is followed through `permute`, `transpose`, `squeeze`/`unsqueeze`, `view`/`reshape`, `flatten`/`unflatten`, `movedim`, `expand`/`repeat`/`expand_as`, `chunk`/`split`/`unbind` with indexing and tuple unpacking, `stack` (a new axis, also of a list built by `append` in a loop), reductions, broadcasts (a product `q[:, :, None] * k[:, None]` summed over the features, or additive pairs `v(tanh(Wq(q)[:, :, None] + Wk(k)[:, None])).squeeze(-1)`, is read as the scores, its key axis the one where q has length 1), einsum and einops. Keys against one learned query (attention pooling, `keys @ self.query`): a query vector of shape (d,) drops its axis, so the keys are the last axis of the scores (B, S); a query column (d, 1) leaves them at -2 when the layout of the keys says the rows are the sequence (batch-first keys, or keys whose rank the code does not show), on the one sequence axis when the rows are the batch (sequence-first (S, B, d) keys), and otherwise the key axis is not known and only a softmax over the length-1 query axis or over the batch is reported. The values of that product are the tensor named as values, or the very tensor the keys (or queries) of the scores came from (`bmm(softmax(p @ q.T), q)` in co-attention, also through a layout function or a name bound to one: `tf.transpose(trg, [0, 2, 1])`, `trg_t = trg.permute(0, 2, 1)`). The `dim=` of TensorFlow 1 (`tf.nn.softmax(x, dim=...)`) is read as `axis=`. A softmax over another axis of scores that another softmax also normalises over their key axis (dual-softmax matching, `softmax(sim, 1) * softmax(sim, 2)`) is deliberate and not reported. So is a soft assignment that pools (DiffPool, MemPool): scores with no query or key named, normalised per node over the clusters and used transposed, `S.transpose(1, 2) @ x`, so that each row of the product pools the node features into one cluster; and a softmax assigned to a name that says it assigns members to clusters (`cluster_assignment = softmax(agreement, dim=0)`, then summed per cluster over the members), a competition over the cluster centres as in Slot Attention. A length-1 axis of a tensor added to a value whose shape is not known (`Wq(q.unsqueeze(1)) + processed_inputs` in additive attention) is not known to stay length 1: the other operand may stretch it. When the softmax is over the key axis but the product with the values sums the weights over their query axis (`V.T @ weights`, `torch.bmm(value, attention)` without transposing the weights), the finding is reported at that product, where the bug is.',
+        'Checks that the softmax applied to attention scores normalises over the key axis: the axis that comes from the keys in `q @ k.transpose(-2, -1)` (or the key index of an einsum), and the axis that is summed over when the weights multiply the values. It also reports a softmax without `dim` on attention scores (PyTorch then picks an axis by a legacy rule: dim 0 for 3-D input, dim 1 for 4-D input) a softmax over an axis of length 1 (scores from `nn.Linear(..., 1)`, from `x @ w` with `w = nn.Parameter(torch.randn(d, 1))`, from a `sum(..., keepdim=True)` / `keepdims=True` / `keep_dims=True`, or from `unsqueeze(-1)` / `expand_dims(x, -1)` whatever the rank of x; `keras.layers.Activation("softmax")` normalises the last axis as `keras.layers.Softmax()` does; Keras `Dense(1, activation="softmax")` (or `activation=tf.nn.softmax`), also wrapped in `TimeDistributed`, applies its softmax to its one output unit; a value with no sign of being attention scores, such as a learned parameter of shape (1, L) made by a helper, is reported for what it is, without the key-axis wording), and a softmax over the axis the code itself shapes as the batch (shape comments such as `[batch size, src len]`, `B, T, C = x.shape` whose first name is a batch name, reshapes; the labels survive a `cat` whose pieces agree on them), as in additive attention energies `(B, S)` normalised with `dim=0` (energies count as attention scores when they are named so, feed a product with the values, or are filled out with a mask (`masked_fill(pad, -inf)`) before the softmax). Likewise a softmax over the axis the code shapes as the heads (`attn_logits  # (batch, i, j, heads)`, or the output of `nn.Linear(d, heads)` in a shape the code states) of scores named or masked as attention: the fix names the last sequence axis. A softmax over an axis that the product with the weights keeps apart (an einsum that names it in both operands and in its output) while it sums the weights over another axis is reported too, whatever the other operand is called: `einsum("b s h, b s h d -> b h d", softmax(logits, dim=-1), x)` normalises over the heads and pools over the tokens. The rank of the scores comes from the code (a reshape, `B, T, C = x.size()` or `b, n, d, h = *x.shape, self.heads`, a shape comment, also one shape stated for several names: `# q, k, v: (B, H, T, d)`) or from the product itself (`k.transpose(2, 3)` swaps the last two axes of 4-D keys, `k.permute(0, 2, 1)` lists every axis of 3-D keys, and the queries share the rank of the keys). The layout is followed through `permute`, `transpose`, `squeeze`/`unsqueeze`, `view`/`reshape`, `flatten`/`unflatten`, `movedim`, `expand`/`repeat`/`expand_as`, `chunk`/`split`/`unbind` with indexing and tuple unpacking, `stack` (a new axis, also of a list built by `append` in a loop), reductions, broadcasts (a product `q[:, :, None] * k[:, None]` summed over the features, or additive pairs `v(tanh(Wq(q)[:, :, None] + Wk(k)[:, None])).squeeze(-1)`, is read as the scores, its key axis the one where q has length 1), einsum and einops. Keys against one learned query (attention pooling, `keys @ self.query`): a query vector of shape (d,) drops its axis, so the keys are the last axis of the scores (B, S); a query column (d, 1) leaves them at -2 when the layout of the keys says the rows are the sequence (batch-first keys, or keys whose rank the code does not show), on the one sequence axis when the rows are the batch (sequence-first (S, B, d) keys), and otherwise the key axis is not known and only a softmax over the length-1 query axis or over the batch is reported. The values of that product are the tensor named as values, or the very tensor the keys (or queries) of the scores came from (`bmm(softmax(p @ q.T), q)` in co-attention, also through a layout function or a name bound to one: `tf.transpose(trg, [0, 2, 1])`, `trg_t = trg.permute(0, 2, 1)`). The `dim=` of TensorFlow 1 (`tf.nn.softmax(x, dim=...)`) is read as `axis=`. A softmax over another axis of scores that another softmax also normalises over their key axis (dual-softmax matching, `softmax(sim, 1) * softmax(sim, 2)`) is deliberate and not reported. So is a soft assignment that pools (DiffPool, MemPool): scores with no query or key named, normalised per node over the clusters and used transposed, `S.transpose(1, 2) @ x`, so that each row of the product pools the node features into one cluster; and a softmax assigned to a name that says it assigns members to clusters (`cluster_assignment = softmax(agreement, dim=0)`, then summed per cluster over the members), a competition over the cluster centres as in Slot Attention. A length-1 axis of a tensor added to a value whose shape is not known (`Wq(q.unsqueeze(1)) + processed_inputs` in additive attention) is not known to stay length 1: the other operand may stretch it. When the softmax is over the key axis but the product with the values sums the weights over their query axis (`V.T @ weights`, `torch.bmm(value, attention)` without transposing the weights), the finding is reported at that product, where the bug is.',
       whyIsThisBad:
         'Each query must distribute a total weight of 1 over the keys. A softmax over the query axis (`dim=-2`), the heads or the batch produces weights that sum to 1 in the wrong direction: rows of the attention matrix no longer sum to 1, padding and causal masks stop meaning what they should, and the model trains on a different function than the one in the paper. The code runs without any error, which is why this bug survives.',
       example: `scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))  # (B, H, L, S)
@@ -163,6 +167,9 @@ out = weights @ v`,
           };
         }
       }
+      // Scores whose key axis the analysis knows are judged against it below, whatever a comment calls the axes.
+      const heads = input.attn?.keyAxis === undefined ? overHeadsAxis(site, consumers, attnEvidence) : undefined;
+      if (heads) return heads;
       // Slot Attention's competition (softmax over the queries, the slots) is deliberate: the class or function
       // that computes it is named for it, or the queries are the slots themselves.
       if (isSlotAttention(site) || dualNormalisation(site)) return undefined;
@@ -223,8 +230,9 @@ out = weights @ v`,
       const summed = new Set<number>();
       for (const c of consumers) {
         // Only the product with the values says which axis is the key axis (talking-heads mixing, MoE
-        // combinations and other post-softmax products do not).
-        if (!c.withValues || c.normalised === undefined || c.contracted === undefined) continue;
+        // combinations and other post-softmax products do not), or a product that keeps the softmax's axis apart
+        // in both operands and its output while it sums the weights over another axis ('bsh,bshd->bhd').
+        if (!(c.withValues || c.normalisedKept) || c.normalised === undefined || c.contracted === undefined) continue;
         if (!attnEvidence && pooledByAssignment(c, nd)) continue;
         if (c.normalised === c.contracted) right = true;
         else {
@@ -239,6 +247,41 @@ out = weights @ v`,
       const [only] = summed.size === 1 ? [...summed] : [];
       return { site, wrong: true, right, keyAxis: key ?? only, why };
     };
+
+    /**
+     * A softmax over the axis the code itself shapes as the heads (`# (batch, i, j, heads)`, or the output of a
+     * projection to the head count, `nn.Linear(d, heads)`, in a shape the code states), of attention scores
+     * (named so, masked before the softmax, or formed from a query and a key) that also have a sequence axis: each
+     * position's weights would sum to 1 across the heads. The key axis is the last sequence axis (named in the shape,
+     * not batch, heads or features). Not when a product with the values sums over that very axis.
+     */
+    function overHeadsAxis(site: SoftmaxSite, consumers: readonly Consumer[], attnEvidence: boolean): Verdict | undefined {
+      const input = site.input;
+      const axes = axesOf(input);
+      const dim = site.dim;
+      if (typeof dim !== 'number' || !axes || axes.length < 3) return undefined;
+      const n = axes.length;
+      const at = ((dim % n) + n) % n;
+      const ax = axes[at];
+      // The code shapes the axis as the heads, or it is the output of a projection to the head count (`nn.Linear(d, heads)`).
+      const projectedHeads =
+        at === n - 1 && ax?.label === 'feat' && input.proj?.outText !== undefined && isHeadCountName(input.proj.outText) ? input.proj.outText : undefined;
+      const headsText = ax?.label === 'head' ? ax.sizeText : projectedHeads;
+      if (headsText === undefined) return undefined;
+      if (!(attnEvidence || maskedBeforeSoftmax(input) || attentionName(ctx, site))) return undefined;
+      // A product that sums the weights over this very axis (a mixture of the heads' outputs) says it is the alternatives.
+      if (consumers.some((c) => c.contracted !== undefined && c.contracted === c.normalised)) return undefined;
+      const seqs = axes.flatMap((a, i) => (i !== at && a.sizeText !== undefined && a.label !== 'batch' && a.label !== 'head' && a.label !== 'feat' ? [i] : []));
+      const last = seqs.pop();
+      if (last === undefined) return undefined;
+      return {
+        site,
+        wrong: true,
+        right: false,
+        keyAxis: last - n,
+        why: msg(T.headsAxis, dim, describeInput(ctx, site), headsText),
+      };
+    }
 
     /**
      * Soft-assignment pooling (DiffPool's and MemPool's `S.transpose(1, 2) @ x`): scores with no query or key named,
@@ -308,11 +351,13 @@ out = weights @ v`,
       const suggested = v.keyAxis ?? -1;
       // A value with no sign of being attention scores (a learned parameter, a helper's output): say what it is, not what a key axis is.
       const plain = v.length1 && site.inputNode && !site.input.attn && !hasRoles(site.input);
-      const message = plain
-        ? msg(site.input.learned ? T.length1Learned : T.length1Value, apiName(site.display), quote(ctx.text(site.inputNode), 40), dimText)
-        : site.dim === 'implicit' || site.dim === 'all'
-          ? msg(T.appliedWithout, apiName(site.display), describeInput(ctx, site), dimText, v.why, site.framework === 'torch' ? 'dim' : 'axis', suggested)
-          : msg(T.notKeyAxis, apiName(site.display), describeInput(ctx, site), dimText, v.why);
+      const message = site.layer?.softmaxActivation
+        ? msg(T.length1Activation, quote(ctx.text(site.layer.ctor), 60))
+        : plain
+          ? msg(site.input.learned ? T.length1Learned : T.length1Value, apiName(site.display), quote(ctx.text(site.inputNode), 40), dimText)
+          : site.dim === 'implicit' || site.dim === 'all'
+            ? msg(T.appliedWithout, apiName(site.display), describeInput(ctx, site), dimText, v.why, site.framework === 'torch' ? 'dim' : 'axis', suggested)
+            : msg(T.notKeyAxis, apiName(site.display), describeInput(ctx, site), dimText, v.why);
       ctx.report({ node: where, message, fix: fixFor(v), related: relatedFor(site) });
     }
 

@@ -16,6 +16,11 @@ export interface Consumer {
   contracted?: number;
   /** The other operand is the values (v, value, context, ...), so this is the attention's ·V step. */
   withValues: boolean;
+  /**
+   * The softmax's axis is a batch axis of the product (an einsum names it in both operands and in the output, as
+   * `h` in 'bsh,bshd->bhd'): each output keeps it apart while the product sums over another axis of the weights.
+   */
+  normalisedKept?: boolean;
   /** The context of the softmax whose output this consumes. */
   softmaxCtxId?: number;
 }
@@ -37,6 +42,10 @@ function productOperandNames(ev: Evaluator, product: PyNode): string[] {
   return operands.flatMap((o) => operandSources(ev, o, p));
 }
 
+function kept(axes: readonly number[] | undefined, axis: number | undefined): boolean {
+  return axis !== undefined && axes !== undefined && axes.includes(axis);
+}
+
 /** Matmul/einsum sites that consume the weights produced by a softmax site (attention weights · V, or other mixing). */
 export function consumersOf(ev: Evaluator, softmaxNode: PyNode): Consumer[] {
   const out: Consumer[] = [];
@@ -55,6 +64,7 @@ export function consumersOf(ev: Evaluator, softmaxNode: PyNode): Consumer[] {
         normalised: m.a.attn.softmax.axis,
         contracted: m.contractA,
         withValues: valueLike(m.b, m.bNode, m.a),
+        ...(kept(m.keptA, m.a.attn.softmax.axis) ? { normalisedKept: true } : {}),
         softmaxCtxId: m.a.attn.softmax.ctxId,
       });
     else if (m.b.attn?.stage === 'weights' && m.b.attn.softmax?.site === softmaxNode)
@@ -63,6 +73,7 @@ export function consumersOf(ev: Evaluator, softmaxNode: PyNode): Consumer[] {
         normalised: m.b.attn.softmax.axis,
         contracted: m.contractB,
         withValues: valueLike(m.a, m.aNode, m.b),
+        ...(kept(m.keptB, m.b.attn.softmax.axis) ? { normalisedKept: true } : {}),
         softmaxCtxId: m.b.attn.softmax.ctxId,
       });
   }

@@ -87,6 +87,13 @@ describe('comments and names', () => {
     assert.deepEqual([...listed.keys()].sort(), ['key', 'mask', 'query', 'value']);
     assert.equal(listed.get('query')!.length, 4);
     assert.equal(namedShapes('see also: things, stuff').size, 0);
+    // Several names on one comment line, square brackets without a colon; one item is no shape.
+    const bracketed = namedShapes('# lstm_output [3, 10, 16]  h_t [10, 16]  # [T B C]\n# index [0]');
+    assert.deepEqual([...bracketed.keys()], ['lstm_output', 'h_t']);
+    assert.deepEqual(
+      bracketed.get('h_t')!.map((a) => a.sizeText),
+      ['10', '16'],
+    );
     assert.deepEqual(maskFromDoc(' (B, N) bool, True = padded peak'), { dtype: 'bool', polarity: 'ignore' });
     assert.deepEqual(maskFromDoc(' (B, S) 1 = token, 0 = padding'), { polarity: 'keep' });
     // The same meaning stated with a subject ("where the key is ..."), and a negated one left unknown.

@@ -94,6 +94,18 @@ describe('shape transfer functions (values in, values out)', () => {
     assert.equal(squeezeValue(unsqueezeValue(tensor(), -1), -1).lastSize1, undefined);
   });
 
+  it('squeezeValue without a dim drops the one axis the code made of length 1, and forgets the layout when it cannot tell', () => {
+    // (B, T, 1) from a bmm with a column, permuted to (T, B, 1): squeeze() gives (T, B), the facts kept.
+    const column = tensor({ ndim: 3, axes: [{ sizeText: 'T' }, { label: 'batch' }, { size1: true }], attn: { stage: 'scores', formedAt: FORMED_AT } });
+    const out = squeezeValue(column, undefined);
+    assert.deepEqual([out.ndim, out.axes], [2, [{ sizeText: 'T' }, { label: 'batch' }]]);
+    assert.equal(out.attn?.stage, 'scores');
+    // Two length-1 axes, or none known: which axes go is not known.
+    const two = tensor({ ndim: 3, axes: [{ size1: true }, { label: 'batch' }, { size1: true }] });
+    assert.equal(squeezeValue(two, undefined).ndim, undefined);
+    assert.equal(squeezeValue(tensor({ ndim: 2, axes: [{}, {}] }), undefined).ndim, undefined);
+  });
+
   it('squeezeValue drops the axis; at unknown rank a negative dim keeps the axes right of it', () => {
     const pooled = tensor({ ndim: 3, axes: [{ label: 'batch' }, { label: 'seq' }, { label: 'feat', size1: true }], featLast: true });
     const out = squeezeValue(pooled, -1);
@@ -640,5 +652,49 @@ class A(nn.Module):
       ['y'],
     );
     assert.deepEqual([v.get('y')!.kind, v.get('y')!.ndim], ['tensor', 3]);
+  });
+
+  it('tf.multiply / torch.mul of a weight of unknown rank and a tensor of known rank: the layout of the tensor, as `p * x`', async () => {
+    const v = await valuesOf(
+      `import tensorflow as tf
+import torch
+def f(x, weights, w):
+    h = tf.reshape(x, [-1, 6, 4])
+    a = tf.multiply(weights['p'], h)
+    b = tf.reduce_sum(a, 2, keep_dims=True)
+    c = torch.mul(weights['w'], h)
+    d = weights['p'] * h
+    e = torch.mul(h, w)
+    g = h * w
+    return a, b, c, d, e, g
+`,
+      ['a', 'b', 'c', 'd', 'e', 'g'],
+    );
+    assert.equal(v.get('a')!.ndim, 3);
+    assert.deepEqual([v.get('b')!.ndim, v.get('b')!.axes![2]], [3, { size1: true }]);
+    assert.equal(v.get('c')!.ndim, 3);
+    assert.deepEqual([v.get('e')!.ndim, v.get('e')!.axes], [v.get('g')!.ndim, v.get('g')!.axes]);
+    assert.deepEqual(v.get('a')!.axes, v.get('d')!.axes, 'the function and the operator agree');
+  });
+
+  it("einsum records each operand's batch axes (in both operands and the output): b and h of 'bsh,bshd->bhd' and of 'bhij,bhjd->bhid', none of 'bhij,hk->bkij'", async () => {
+    const src = `import torch
+def f(x, v, w):
+    a = torch.softmax(x, dim=-1)
+    o1 = torch.einsum('bsh,bshd->bhd', a, v)
+    o2 = torch.einsum('bhij,bhjd->bhid', a, v)
+    o3 = torch.einsum('bhij,hk->bkij', a, w)
+    return o1, o2, o3
+`;
+    const parser = await createPythonParser(grammar());
+    const tree = parser.parse(src, { full: true });
+    const ev = new Evaluator(tree, analyseScopes(tree));
+    ev.run();
+    const kept = ev.facts.matmul.map((m) => [m.contractA, m.keptA, m.keptB]);
+    assert.deepEqual(kept, [
+      [-2, [-3, -1], [-4, -2]],
+      [-1, [-4, -3], [-4, -3]],
+      [-3, [], []],
+    ]);
   });
 });
