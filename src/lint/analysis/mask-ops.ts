@@ -314,6 +314,8 @@ function compare(ev: Evaluator, op: string, av: AValue, bv: AValue, a: PyNode, b
   };
   const fromLengths = lengthMask(true) ?? lengthMask(false);
   if (fromLengths) return fromLengths;
+  const ordered = orderAcrossAxes(ev, op, av, bv, a, b);
+  if (ordered) return tensor({ ...shape, dtype: 'bool', mask: ordered });
   // Padding masks from token ids.
   const padAgainst = (ids: AValue, idsNode: PyNode, other: AValue, otherNode: PyNode): boolean => {
     const otherName = rootName(ev, otherNode) ?? ev.text(otherNode);
@@ -391,6 +393,54 @@ function compare(ev: Evaluator, op: string, av: AValue, bv: AValue, a: PyNode, b
     return tensor({ ...shape, dtype: 'bool' });
   }
   return tensor({ ...shape, dtype: 'bool' });
+}
+
+/**
+ * Where a subscript or `unsqueeze` puts the last axis of a value spread for a pairwise comparison: `t[..., :, None]`,
+ * `t[:, :, None]`, `t.unsqueeze(-1)` put it on the query axis (-2); `t[..., None, :]`, `t[:, None, :]`,
+ * `t.unsqueeze(-2)` on the key axis (-1). Undefined for anything else.
+ */
+function pairSpreadAxis(ev: Evaluator, node: PyNode): -1 | -2 | undefined {
+  const u = unparen(node);
+  if (u.type === 'subscript') {
+    const items = childrenByField(u, 'subscript').map((s) => unparen(s));
+    if (items.length < 2 || !items.every((s) => s.type === 'none' || s.type === 'ellipsis' || (s.type === 'slice' && ev.text(s).trim() === ':')))
+      return undefined;
+    const last = items[items.length - 1]!;
+    const before = items[items.length - 2]!;
+    if (last.type === 'none' && before.type !== 'none') return -2;
+    if (last.type === 'slice' && before.type === 'none') return -1;
+    return undefined;
+  }
+  if (u.type === 'call') {
+    const fn = childByField(u, 'function');
+    if (fn?.type !== 'attribute' || ev.text(childByField(fn, 'attribute') ?? fn) !== 'unsqueeze') return undefined;
+    const args = namedChildren(childByField(u, 'arguments') ?? u);
+    const axis = args.length === 1 ? ev.text(args[0]!).replace(/\s+/g, '') : undefined;
+    return axis === '-1' ? -2 : axis === '-2' ? -1 : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * An order comparison of a value spread over the query axis with one spread over the key axis (`bq_t[:, :, :, None]
+ * < bkv_t[:, :, None, :]`, positions of sorted or bucketed tokens; `seg[:, None, :] <= seg[:, :, None]`): the causal
+ * comparison `arange` masks make, on the positions the code carries. True where the key comes after the query is
+ * the future (ignore); True where it comes before (or at) the query keeps. Masks, scores, queries and keys compared
+ * so are not positions, and give nothing.
+ */
+function orderAcrossAxes(ev: Evaluator, op: string, av: AValue, bv: AValue, a: PyNode, b: PyNode): MaskInfo | undefined {
+  if (op !== '<' && op !== '<=' && op !== '>' && op !== '>=') return undefined;
+  const positions = (v: AValue): boolean => (v.kind === 'tensor' || v.kind === 'unknown') && !v.mask && !v.attn && !v.role && !v.index;
+  if (!positions(av) || !positions(bv)) return undefined;
+  const axA = pairSpreadAxis(ev, a);
+  const axB = pairSpreadAxis(ev, b);
+  if (axA === undefined || axB === undefined || axA === axB) return undefined;
+  // Normalised to `key OP query`.
+  const o = axA === -1 ? op : mirror(op);
+  const keyLater = o === '>' || o === '>=';
+  const why = msg(keyLater ? PHRASES.trueWhereKeyLater : PHRASES.trueWhereKeyEarlier, `\`${ev.text(a)} ${op} ${ev.text(b)}\``);
+  return { polarity: keyLater ? 'ignore' : 'keep', causal: true, dtype: 'bool', why };
 }
 
 function mirror(op: string): string {

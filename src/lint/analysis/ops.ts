@@ -1463,6 +1463,8 @@ function coarsenedMask(ev: Evaluator, c: Call, t: AValue, how: string): AValue {
 }
 
 const METHOD_LIKE_FUNCTIONS = new Set([
+  // `tf.tile(m, [heads, 1])`, `np.tile`, `torch.tile`: copies of the value, whose mask meaning they keep.
+  'tile',
   'any',
   'all',
   'transpose',

@@ -84,6 +84,28 @@ describe('mask lattice: comparisons', () => {
     const v = await valueOf('i = torch.arange(T)\nm = i[:, None] >= i[None, :]', 'm');
     assert.deepEqual([polarity(v), v.mask?.tri], ['keep', { region: 'lower', k: 0 }]);
   });
+  it('carried positions spread over the query and key axes and ordered: key after query ignores, key before keeps', async () => {
+    const params = 'x, q_pos, k_pos, seg, mask';
+    for (const [expr, expected] of [
+      ['q_pos[:, :, None] < k_pos[:, None, :]', 'ignore'],
+      ['q_pos[..., :, None] <= k_pos[..., None, :]', 'ignore'],
+      ['k_pos[:, None, :] > q_pos[:, :, None]', 'ignore'],
+      ['q_pos[:, :, None] >= k_pos[:, None, :]', 'keep'],
+      ['k_pos.unsqueeze(-2) <= q_pos.unsqueeze(-1)', 'keep'],
+      ['seg[:, None, :] <= seg[:, :, None]', 'keep'],
+    ])
+      assert.equal(polarity(await valueOf(`m = ${expr}`, 'm', params)), expected, expr);
+  });
+  it('ordered values not spread across the two axes, or masks compared so, are no positions', async () => {
+    const params = 'x, q_pos, k_pos, seg, mask';
+    for (const expr of [
+      'q_pos[:, :, None] < k_pos[:, :, None]',
+      'q_pos < k_pos',
+      'q_pos[:, None] == k_pos[None, :]',
+      '(mask > 0)[:, :, None] < mask[:, None, :]',
+    ])
+      assert.equal(polarity(await valueOf(`m = ${expr}`, 'm', params)), 'unknown', expr);
+  });
 });
 
 describe('mask lattice: coarsening and choices', () => {
