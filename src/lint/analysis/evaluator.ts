@@ -58,6 +58,21 @@ const IN_PROGRESS: AValue = Object.freeze({ kind: 'unknown' });
  */
 const CYCLIC: AValue = Object.freeze({ kind: 'unknown', ops: Object.freeze([Object.freeze([Object.freeze({ kind: 'opaque' as const })])]) });
 
+/**
+ * A name read inside the loop that redefines it from itself (`for ...: mask = torch.any(mask.view(b, -1, 2), -1)`):
+ * one of its definitions is still being evaluated (CYCLIC). The mask the other definitions agree on is what the
+ * loop starts from, and the loop's own definition is judged from it; the join with the loop's result (after the
+ * loop) keeps the meaning only where both agree (`mask = ~mask` in a loop leaves it unknown). Only the mask is
+ * kept: every other fact of the value stays as pessimistic as the cycle makes it.
+ */
+function loopCarriedMask(v: AValue, values: readonly AValue[]): AValue {
+  if (v.mask || (v.kind !== 'tensor' && v.kind !== 'unknown') || !values.includes(CYCLIC)) return v;
+  const rest = values.filter((x) => x !== CYCLIC);
+  const start = rest.length > 0 ? joinAll(rest) : undefined;
+  if (start?.kind !== 'tensor' || !start.mask) return v;
+  return { ...v, kind: 'tensor', mask: start.mask };
+}
+
 /** Names that resolve without an import in notebooks and snippets. */
 const DEFAULT_ALIASES: Readonly<Record<string, string>> = {
   torch: 'torch',
@@ -584,7 +599,9 @@ export class Evaluator {
     if (defs && defs.length > 1) {
       // `if mask is not None: mask = f(mask)`: what reaches only through the skipped block is None.
       const { live, asNone } = splitByNoneGuards(this, node, defs);
-      v = joinAll([...live.map((d) => this.evalDef(d, ctx)), ...(asNone.length > 0 ? [NONE] : [])]);
+      const values = live.map((d) => this.evalDef(d, ctx));
+      v = joinAll([...values, ...(asNone.length > 0 ? [NONE] : [])]);
+      v = loopCarriedMask(v, values);
     } else if (defs && defs.length > 0) v = joinAll(defs.map((d) => this.evalDef(d, ctx)));
     else v = this.unresolvedName(name);
     return this.nameRole(v, name);
@@ -1203,6 +1220,9 @@ export class Evaluator {
       return UNKNOWN;
     }
     if (recv.kind === 'layer') return opsImpl.callLayerMethod(this, c);
+    // `ys.append(attend(q, k, v, mask=m))`: the collected values are computed here, in this context (a helper's
+    // call in the argument is a call site like any other).
+    if (recv.kind !== 'tensor' && (c.name === 'append' || c.name === 'extend' || c.name === 'insert')) for (const a of c.args.positional) this.eval(a, c.ctx);
     return opsImpl.callMethod(this, c);
   }
 

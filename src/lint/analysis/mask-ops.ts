@@ -169,20 +169,23 @@ export function isMaskingFill(v: AValue): boolean {
 export function spreadMask(ev: Evaluator, out: AValue, sourceNode: PyNode | undefined, sourceRank: number | undefined, axis: number | undefined): AValue {
   if (!out.mask || !sourceNode || sourceRank !== 2 || axis === undefined || (axis !== -1 && axis !== -2)) return out;
   const u = unparen(sourceNode);
-  if (u.type !== 'identifier' && u.type !== 'attribute') return out;
-  return { ...out, mask: { ...out.mask, spread: { source: ev.text(u), axis } } };
+  return { ...out, mask: { ...out.mask, spread: { source: ev.text(u).replace(/\s+/g, ' '), axis } } };
 }
 
 /** Where `m[items]` puts the last axis of a 2-D m (all items `:` or None, no ellipsis), else undefined. */
 export function subscriptSpread(ev: Evaluator, subs: readonly PyNode[]): { rank: number; axis: number } | undefined {
   let rank = 0;
   let last = -1;
+  // `m[..., :, None]` / `m[..., None, :]`: the leading axes whatever they are (blocks of a padding mask), the last
+  // one placed as `m[:, :, None]` / `m[:, None, :]` place it; read as the (B, S) case.
+  const leading = subs.length === 3 && unparen(subs[0]!).type === 'ellipsis';
   for (const [i, s] of subs.entries()) {
     const u = unparen(s);
     if (u.type === 'slice' && ev.text(u).trim() === ':') {
       rank++;
       last = i;
-    } else if (u.type !== 'none') return undefined;
+    } else if (leading && i === 0) rank++;
+    else if (u.type !== 'none') return undefined;
   }
   return last < 0 ? undefined : { rank, axis: last - subs.length };
 }
@@ -197,13 +200,24 @@ export function pairProduct(lv: AValue, rv: AValue): AValue | undefined {
   const m = lv.mask;
   const a = m?.spread;
   const b = rv.mask?.spread;
-  if (!m || !a || !b || a.source !== b.source || a.axis === b.axis) return undefined;
-  if (m.polarity === 'ignore' && !m.byName) return undefined;
+  if (!m || !rv.mask || !a || !b || a.axis === b.axis) return undefined;
+  // A query mask times a key mask (`q_mask[:, :, None] * k_mask[:, None, :]`, the key side permuted or flipped
+  // first) is read the same way: with True at padding the product would select pairs of two padding positions.
+  if ((m.polarity === 'ignore' && !m.byName) || (rv.mask.polarity === 'ignore' && !rv.mask.byName)) return undefined;
   const dtype = lv.dtype ?? m.dtype;
   return tensor({
     ...(lv.ndim !== undefined && rv.ndim !== undefined ? { ndim: Math.max(lv.ndim, rv.ndim) } : {}),
     ...(dtype ? { dtype } : {}),
-    mask: { polarity: 'keep', padding: true, padAxes: [-2, -1], ...(dtype ? { dtype } : {}), why: msg(PHRASES.pairOfMask, `\`${a.source}\``) },
+    mask: {
+      polarity: 'keep',
+      padding: true,
+      padAxes: [-2, -1],
+      ...(dtype ? { dtype } : {}),
+      why:
+        a.source === b.source
+          ? msg(PHRASES.pairOfMask, `\`${a.source}\``)
+          : msg(PHRASES.pairOfMasks, `\`${a.axis === -2 ? a.source : b.source}\``, `\`${a.axis === -2 ? b.source : a.source}\``),
+    },
   });
 }
 

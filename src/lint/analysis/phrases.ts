@@ -33,6 +33,7 @@ export const PHRASES = defineTemplates({
   choiceWithAllTrue: '{0}, a choice of masks one of which is all True (masks nothing), so True = keep',
   timesLargeNegative: '{0} times a large negative number',
   pairOfMask: '{0} spread over the query axis times itself spread over the key axis (a pair is kept only where both positions are, so True/1 = keep)',
+  pairOfMasks: '{0} spread over the query axis times {1} spread over the key axis (a pair is kept only where both positions are, so True/1 = keep)',
   additiveReadAsZeroOne: '{0}, an additive mask read as a 0/1 mask (nonzero, so True/1, where it masks)',
   timesLargePositive: '{0} times a large positive number',
   onesZeroPadded: '{0} (ones zero-padded by {1}: 1 inside, 0 in the padding)',

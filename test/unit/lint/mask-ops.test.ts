@@ -124,6 +124,27 @@ describe('mask lattice: coarsening and choices', () => {
     assert.equal(polarity(await valueOf(all, 'e')), 'unknown');
     assert.equal(polarity(await valueOf('a = torch.ones(T, T)\ne = torch.eye(T)', 'torch.where(mask[:, None, None], e, a)')), 'unknown');
   });
+  it('a mask known only by its name stays a mask (of unknown meaning) when coarsened, so its block product is still a keep mask', async () => {
+    assert.equal(polarity(await valueOf('c = torch.any(mask.view(2, -1, 4), dim=-1)', 'c')), 'unknown');
+    assert.ok((await valueOf('c = torch.any(mask.view(2, -1, 4), dim=-1)', 'c')).mask);
+    assert.equal(polarity(await valueOf('c = mask.view(2, -1, 4).any(-1)', 'c[..., :, None] & c[..., None, :]')), 'keep');
+  });
+  it('a query mask times a key mask (the key side flipped or rolled) is a keep mask; not when either is True at padding by construction', async () => {
+    const params = 'x, ids, pad_id, q_mask, k_mask, mask';
+    assert.equal(polarity(await valueOf('p = q_mask[:, :, None] * k_mask.flip(-1)[:, None, :]', 'p', params)), 'keep');
+    assert.equal(polarity(await valueOf('p = q_mask[:, :, None] & torch.roll(k_mask, 1, -1)[:, None, :]', 'p', params)), 'keep');
+    assert.equal(polarity(await valueOf('pad = ids == pad_id\np = q_mask[:, :, None] * pad[:, None, :]', 'p', params)), 'unknown');
+  });
+  it("flip and roll keep a padding mask's meaning; a flipped triangle is no causal mask", async () => {
+    assert.equal(polarity(await valueOf('m = ids == pad_id', 'm.flip(-1)')), 'ignore');
+    assert.equal(polarity(await valueOf('m = ids != pad_id', 'torch.roll(m, 1, -1)')), 'keep');
+    assert.equal(polarity(await valueOf('m = torch.triu(torch.ones(T, T, dtype=torch.bool), 1)', 'm.flip(-1)')), 'unknown');
+  });
+  it('a mask redefined from itself in a loop keeps its meaning when every step keeps it, and loses it when a step flips it', async () => {
+    const keep = 'm = ids != pad_id\nfor _ in range(3):\n    m = torch.any(m.view(2, -1, 2), dim=-1)';
+    assert.equal(polarity(await valueOf(keep, 'm')), 'keep');
+    assert.equal(polarity(await valueOf('m = ids != pad_id\nfor _ in range(3):\n    m = ~m', 'm')), 'unknown');
+  });
   it('a choice between an all-True mask and a mask True at padding says nothing', async () => {
     assert.equal(polarity(await valueOf('a = torch.ones(T, T, dtype=torch.bool)\np = ids == pad_id', 'torch.where(mask[:, None, None], p, a)')), 'unknown');
   });
