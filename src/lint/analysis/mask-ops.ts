@@ -178,7 +178,8 @@ export function subscriptSpread(ev: Evaluator, subs: readonly PyNode[]): { rank:
   let last = -1;
   // `m[..., :, None]` / `m[..., None, :]`: the leading axes whatever they are (blocks of a padding mask), the last
   // one placed as `m[:, :, None]` / `m[:, None, :]` place it; read as the (B, S) case.
-  const leading = subs.length === 3 && unparen(subs[0]!).type === 'ellipsis';
+  const first = subs[0];
+  const leading = subs.length === 3 && first !== undefined && unparen(first).type === 'ellipsis';
   for (const [i, s] of subs.entries()) {
     const u = unparen(s);
     if (u.type === 'slice' && ev.text(u).trim() === ':') {
@@ -420,17 +421,17 @@ function pairSpreadAxis(ev: Evaluator, node: PyNode): -1 | -2 | undefined {
     const items = childrenByField(u, 'subscript').map((s) => unparen(s));
     if (items.length < 2 || !items.every((s) => s.type === 'none' || s.type === 'ellipsis' || (s.type === 'slice' && ev.text(s).trim() === ':')))
       return undefined;
-    const last = items[items.length - 1]!;
-    const before = items[items.length - 2]!;
-    if (last.type === 'none' && before.type !== 'none') return -2;
-    if (last.type === 'slice' && before.type === 'none') return -1;
+    const [before, last] = items.slice(-2);
+    if (last?.type === 'none' && before?.type !== 'none') return -2;
+    if (last?.type === 'slice' && before?.type === 'none') return -1;
     return undefined;
   }
   if (u.type === 'call') {
     const fn = childByField(u, 'function');
     if (fn?.type !== 'attribute' || ev.text(childByField(fn, 'attribute') ?? fn) !== 'unsqueeze') return undefined;
     const args = namedChildren(childByField(u, 'arguments') ?? u);
-    const axis = args.length === 1 ? ev.text(args[0]!).replace(/\s+/g, '') : undefined;
+    const only = args.length === 1 ? args[0] : undefined;
+    const axis = only ? ev.text(only).replace(/\s+/g, '') : undefined;
     return axis === '-1' ? -2 : axis === '-2' ? -1 : undefined;
   }
   return undefined;
