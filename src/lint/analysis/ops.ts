@@ -1716,13 +1716,14 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
   if (qname === 'einops.rearrange' || qname === 'einops.repeat' || qname === 'einops.reduce') {
     const src = c.args.positional[0];
     const patternNode = c.args.positional[1] ?? arg(c, 'pattern');
-    const out = einopsRearrange(ev, c, val(ev, c, src), patternNode, last === 'reduce');
+    const input = val(ev, c, src);
+    const out = einopsRearrange(ev, c, input, patternNode, last === 'reduce');
     const parsed = out.mask ? parseEinopsPattern(stringLiteral(ev.tree, patternNode) ?? '') : undefined;
     if (!parsed) return out;
     // `... n -> ... n ()` (blocks of a padding mask, any leading axes): its last axis placed for a pairwise product,
     // as `b n -> b n ()` does; not for a causal mask, whose last two axes are already a pair.
     if (parsed.lhs.hasEllipsis) {
-      if (out.mask?.causal || out.mask?.tri) return out;
+      if (input.mask?.causal || input.mask?.tri) return out;
       return spreadMask(ev, out, src, 2, einopsAxisMap(parsed.lhs, parsed.rhs)(-1));
     }
     return spreadMask(ev, out, src, parsed.lhs.groups.length, einopsAxisMap(parsed.lhs, parsed.rhs)(-1));

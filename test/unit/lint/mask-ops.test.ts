@@ -128,6 +128,13 @@ describe('mask lattice: coarsening and choices', () => {
     assert.equal(polarity(await valueOf('c = torch.any(mask.view(2, -1, 4), dim=-1)', 'c')), 'unknown');
     assert.ok((await valueOf('c = torch.any(mask.view(2, -1, 4), dim=-1)', 'c')).mask);
     assert.equal(polarity(await valueOf('c = mask.view(2, -1, 4).any(-1)', 'c[..., :, None] & c[..., None, :]')), 'keep');
+    const blocks = 'from einops import rearrange\nc = mask.view(2, -1, 4).any(-1)';
+    assert.equal(polarity(await valueOf(blocks, "rearrange(c, '... n -> ... n ()') * rearrange(c, '... n -> ... () n')")), 'keep');
+    // A causal mask's last axis is not spread so (its last two axes are already the pair): the product stays the
+    // causal mask's and of itself, not a pair of padding positions.
+    const tri = 'from einops import rearrange\nc = torch.ones(T, T, dtype=torch.bool).tril()';
+    const product = await valueOf(tri, "rearrange(c, '... n -> ... n ()') * rearrange(c, '... n -> ... () n')");
+    assert.deepEqual([product.mask?.causal, product.mask?.padAxes], [true, undefined]);
   });
   it('a query mask times a key mask (the key side flipped or rolled) is a keep mask; not when either is True at padding by construction', async () => {
     const params = 'x, ids, pad_id, q_mask, k_mask, mask';
