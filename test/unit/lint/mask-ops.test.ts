@@ -151,6 +151,17 @@ describe('mask lattice: coarsening and choices', () => {
     const keep = 'm = ids != pad_id\nfor _ in range(3):\n    m = torch.any(m.view(2, -1, 2), dim=-1)';
     assert.equal(polarity(await valueOf(keep, 'm')), 'keep');
     assert.equal(polarity(await valueOf('m = ids != pad_id\nfor _ in range(3):\n    m = ~m', 'm')), 'unknown');
+    // Over two statements (the first definition read in the loop is computed from the one after it).
+    const twoSteps = 'm = ids != pad_id\nfor _ in range(3):\n    m = m.view(2, -1, 2)\n    m = m.any(dim=-1)';
+    assert.equal(polarity(await valueOf(twoSteps, 'm')), 'keep');
+    assert.equal(polarity(await valueOf('m = ids != pad_id\nfor _ in range(3):\n    m = m.view(2, -1, 2)\n    m = ~m', 'm')), 'unknown');
+  });
+  it("the items of a list of tuples iterated through enumerate(reversed(...)) are unpacked like the list's own", async () => {
+    const levels =
+      'levels = [(x, ids != pad_id)]\nfor _ in range(2):\n    levels.append((x, ids != pad_id))\nfor i, (h, m) in enumerate(reversed(levels)):\n    pass';
+    assert.equal(polarity(await valueOf(levels, 'm')), 'keep');
+    const pairs = 'levels = [(x, ids != pad_id)]\nfor pair in enumerate(levels):\n    pass';
+    assert.equal((await valueOf(pairs, 'pair')).mask, undefined);
   });
   it('a choice between an all-True mask and a mask True at padding says nothing', async () => {
     assert.equal(polarity(await valueOf('a = torch.ones(T, T, dtype=torch.bool)\np = ids == pad_id', 'torch.where(mask[:, None, None], p, a)')), 'unknown');
