@@ -134,8 +134,21 @@ export function maskFromDoc(description: string): { dtype?: 'bool' | 'int' | 'fl
   // A 1 or 0 inside a number ("1e9", "0.5", "-1") states nothing about a mask's entries.
   const one = '(?<![\\w.\\-])(True|1)(?![\\w.]\\w)';
   const zero = '(?<![\\w.\\-])(False|0)(?![\\w.]\\w)';
-  const ignoreAt = first(new RegExp(`${one}${sep}${ignoreWords}`, 'i'), new RegExp(`${zero}${sep}${keepWords}`, 'i'));
-  const keepAt = first(new RegExp(`${one}${sep}${keepWords}`, 'i'), new RegExp(`${zero}${sep}${ignoreWords}`, 'i'));
+  // "True means the key is not padding", "1 for non-padded positions", "0 = not attended": a negated word states
+  // the other meaning (before the plain forms, whose words would otherwise be read past the "not").
+  const not = '(not|non-?)\\s*';
+  const ignoreAt = first(
+    new RegExp(`${one}${sep}${not}${keepWords}`, 'i'),
+    new RegExp(`${zero}${sep}${not}${ignoreWords}`, 'i'),
+    new RegExp(`${one}${sep}(?!not|non)${ignoreWords}`, 'i'),
+    new RegExp(`${zero}${sep}(?!not|non)${keepWords}`, 'i'),
+  );
+  const keepAt = first(
+    new RegExp(`${one}${sep}${not}${ignoreWords}`, 'i'),
+    new RegExp(`${zero}${sep}${not}${keepWords}`, 'i'),
+    new RegExp(`${one}${sep}(?!not|non)${keepWords}`, 'i'),
+    new RegExp(`${zero}${sep}(?!not|non)${ignoreWords}`, 'i'),
+  );
   if (ignoreAt < keepAt) out.polarity = 'ignore';
   else if (keepAt < ignoreAt) out.polarity = 'keep';
   return out;

@@ -56,7 +56,31 @@ const IN_PROGRESS: AValue = Object.freeze({ kind: 'unknown' });
  * What a cycle reads (a loop-carried value read while it is being computed): unknown, and an unknown path,
  * so that rules judging the operations on the way to the scores (a missing scale) stay silent.
  */
+function mapOf<V>(outer: Map<number, Map<number, V>>, key: number): Map<number, V> {
+  let m = outer.get(key);
+  if (!m) {
+    m = new Map();
+    outer.set(key, m);
+  }
+  return m;
+}
+
 const CYCLIC: AValue = Object.freeze({ kind: 'unknown', ops: Object.freeze([Object.freeze([Object.freeze({ kind: 'opaque' as const })])]) });
+
+/**
+ * A name read inside the loop that redefines it from itself (`for ...: mask = torch.any(mask.view(b, -1, 2), -1)`):
+ * one of its definitions is still being evaluated (CYCLIC). The mask the other definitions agree on is what the
+ * loop starts from, and the loop's own definition is judged from it; the join with the loop's result (after the
+ * loop) keeps the meaning only where both agree (`mask = ~mask` in a loop leaves it unknown). Only the mask is
+ * kept: every other fact of the value stays as pessimistic as the cycle makes it.
+ */
+function loopCarriedMask(v: AValue, values: readonly AValue[]): AValue {
+  if (v.mask || (v.kind !== 'tensor' && v.kind !== 'unknown') || !values.includes(CYCLIC)) return v;
+  const rest = values.filter((x) => x !== CYCLIC);
+  const start = rest.length > 0 ? joinAll(rest) : undefined;
+  if (start?.kind !== 'tensor' || !start.mask) return v;
+  return { ...v, kind: 'tensor', mask: start.mask };
+}
 
 /** Names that resolve without an import in notebooks and snippets. */
 const DEFAULT_ALIASES: Readonly<Record<string, string>> = {
@@ -421,11 +445,16 @@ export class Evaluator {
       this.memo.set(ctx.id, m);
     }
     const hit = m.get(node.id);
-    if (hit) return hit === IN_PROGRESS ? CYCLIC : hit;
+    if (hit) return hit === IN_PROGRESS ? this.cycleTo(node, ctx.id) : hit;
+    const open = this.cycleFloor !== Infinity ? this.openCycleNodes.get(ctx.id)?.get(node.id) : undefined;
+    if (open) return open;
     // Machine-generated expressions nest thousands deep: past this depth the value is simply unknown.
     if (this.depth > MAX_EVAL_DEPTH) return UNKNOWN;
     m.set(node.id, IN_PROGRESS);
     this.depth++;
+    const frame = this.frames.length;
+    this.frames.push(node);
+    this.frameCtxs.push(ctx.id);
     let v: AValue;
     try {
       v = withOrigin(this.evalNode(node, ctx), node, this.definitionSite);
@@ -434,8 +463,17 @@ export class Evaluator {
       throw e;
     } finally {
       this.depth--;
+      this.frames.pop();
+      this.frameCtxs.pop();
+    }
+    if (this.cycleFloor < frame) {
+      // Computed from a value still being computed below (a loop-carried name): kept only until that value is done.
+      m.delete(node.id);
+      mapOf(this.openCycleNodes, ctx.id).set(node.id, v);
+      return v;
     }
     m.set(node.id, v);
+    this.closeCycle();
     return v;
   }
 
@@ -584,7 +622,14 @@ export class Evaluator {
     if (defs && defs.length > 1) {
       // `if mask is not None: mask = f(mask)`: what reaches only through the skipped block is None.
       const { live, asNone } = splitByNoneGuards(this, node, defs);
-      v = joinAll([...live.map((d) => this.evalDef(d, ctx)), ...(asNone.length > 0 ? [NONE] : [])]);
+      const values = live.map((d) => this.evalDef(d, ctx));
+      v = joinAll([...values, ...(asNone.length > 0 ? [NONE] : [])]);
+      // A definition computed from a value still being computed counts as the cycle itself.
+      const provisional = live.map((d) => this.provisional(d, ctx));
+      v = loopCarriedMask(
+        v,
+        values.map((x, i) => (provisional[i] ? CYCLIC : x)),
+      );
     } else if (defs && defs.length > 0) v = joinAll(defs.map((d) => this.evalDef(d, ctx)));
     else v = this.unresolvedName(name);
     return this.nameRole(v, name);
@@ -829,8 +874,13 @@ export class Evaluator {
       this.defMemo.set(c.id, m);
     }
     const hit = m.get(def.id);
-    if (hit) return hit === IN_PROGRESS ? CYCLIC : hit;
+    if (hit) return hit === IN_PROGRESS ? this.cycleTo(def, c.id) : hit;
+    const open = this.cycleFloor !== Infinity ? this.openCycleDefs.get(c.id)?.get(def.id) : undefined;
+    if (open) return open;
     m.set(def.id, IN_PROGRESS);
+    const frame = this.frames.length;
+    this.frames.push(def);
+    this.frameCtxs.push(c.id);
     let v: AValue;
     try {
       v = this.evalDefUncached(def, c);
@@ -839,9 +889,58 @@ export class Evaluator {
     } catch (e) {
       m.delete(def.id);
       throw e;
+    } finally {
+      this.frames.pop();
+      this.frameCtxs.pop();
+    }
+    if (this.cycleFloor < frame) {
+      m.delete(def.id);
+      mapOf(this.openCycleDefs, c.id).set(def.id, v);
+      return v;
     }
     m.set(def.id, v);
+    this.closeCycle();
     return v;
+  }
+
+  /**
+   * Cycles (a name read in the loop that redefines it: `for ...: m = rearrange(m, ...); m = m.any(-1)`): the read
+   * of a value still being computed gives CYCLIC, and every value computed from it, up to the frame it points back
+   * to, is provisional: not memoised for good (else the first definition evaluated inside the cycle would keep a
+   * value computed without the loop's entry value), only until that frame is done. Values of one open cycle are
+   * shared (so a cycle costs one evaluation, not one per read); once the frame the cycle returns to is done, they
+   * are dropped and computed again on their next read, from the finished value.
+   */
+  private readonly frames: (PyNode | Def)[] = [];
+  private readonly frameCtxs: number[] = [];
+  private cycleFloor = Infinity;
+  private readonly openCycleNodes = new Map<number, Map<number, AValue>>();
+  private readonly openCycleDefs = new Map<number, Map<number, AValue>>();
+
+  /** The definition's value was computed from a value still being computed (inside an open cycle). */
+  private provisional(def: Def, ctx: Ctx): boolean {
+    if (this.cycleFloor === Infinity) return false;
+    const scope = this.ctxScope(def.scope);
+    const c = scope === ctx.scope ? ctx : this.defaultCtx(scope);
+    return this.openCycleDefs.get(c.id)?.has(def.id) === true;
+  }
+
+  private cycleTo(target: PyNode | Def, ctxId: number): AValue {
+    for (let i = this.frames.length - 1; i >= 0; i--) {
+      if (this.frames[i] === target && this.frameCtxs[i] === ctxId) {
+        if (i < this.cycleFloor) this.cycleFloor = i;
+        break;
+      }
+    }
+    return CYCLIC;
+  }
+
+  /** A frame at or below every open cycle's target is done: the cycle is closed and its provisional values go. */
+  private closeCycle(): void {
+    if (this.cycleFloor === Infinity || this.cycleFloor < this.frames.length) return;
+    this.cycleFloor = Infinity;
+    this.openCycleNodes.clear();
+    this.openCycleDefs.clear();
   }
 
   private evalDefUncached(def: Def, ctx: Ctx): AValue {
@@ -864,6 +963,14 @@ export class Evaluator {
         const fnNode = it?.type === 'call' ? childByField(it, 'function') : undefined;
         const fn = fnNode ? text(this.tree, fnNode) : '';
         if (fn === 'range' || (fn === 'enumerate' && def.path[0] === 0)) return number();
+        // `for i, (q, k, v, mask) in enumerate(reversed(levels))`: the items of the list iterated, in any order.
+        if (fn === 'enumerate' && def.path[0] === 1 && it) {
+          const items = this.iteratedList(it);
+          if (items) return unpack(elementOf(this.eval(items, ctx)), def.path.slice(1), def.star);
+        }
+        // `for q, k, v, mask in reversed(levels)`: the same items.
+        const items = it && fn !== 'enumerate' ? this.iteratedList(it) : undefined;
+        if (items && items !== it) return unpack(elementOf(this.eval(items, ctx)), def.path, def.star);
         return unpack(elementOf(this.eval(def.value, ctx)), def.path, def.star);
       }
       case 'aug': {
@@ -890,6 +997,22 @@ export class Evaluator {
         return def.defines?.classInfo ? { kind: 'class', cls: def.defines.classInfo } : UNKNOWN;
       default:
         return UNKNOWN;
+    }
+  }
+
+  /**
+   * The list whose items `enumerate(...)` / `reversed(...)` / `list(...)` go through (`enumerate(reversed(xs))` → xs),
+   * the node itself for anything else; undefined for an `enumerate` with no argument.
+   */
+  private iteratedList(node: PyNode): PyNode | undefined {
+    let n = unparen(node);
+    for (;;) {
+      const fnNode = n.type === 'call' ? childByField(n, 'function') : undefined;
+      const fn = fnNode ? text(this.tree, fnNode) : '';
+      if (fn !== 'enumerate' && fn !== 'reversed' && fn !== 'list' && fn !== 'tuple') return n;
+      const first = namedChildren(childByField(n, 'arguments') ?? n).find((a) => a.type !== 'keyword_argument');
+      if (!first) return fn === 'enumerate' ? undefined : n;
+      n = unparen(first);
     }
   }
 
@@ -1203,6 +1326,9 @@ export class Evaluator {
       return UNKNOWN;
     }
     if (recv.kind === 'layer') return opsImpl.callLayerMethod(this, c);
+    // `ys.append(attend(q, k, v, mask=m))`: the collected values are computed here, in this context (a helper's
+    // call in the argument is a call site like any other).
+    if (recv.kind !== 'tensor' && (c.name === 'append' || c.name === 'extend' || c.name === 'insert')) for (const a of c.args.positional) this.eval(a, c.ctx);
     return opsImpl.callMethod(this, c);
   }
 

@@ -169,20 +169,24 @@ export function isMaskingFill(v: AValue): boolean {
 export function spreadMask(ev: Evaluator, out: AValue, sourceNode: PyNode | undefined, sourceRank: number | undefined, axis: number | undefined): AValue {
   if (!out.mask || !sourceNode || sourceRank !== 2 || axis === undefined || (axis !== -1 && axis !== -2)) return out;
   const u = unparen(sourceNode);
-  if (u.type !== 'identifier' && u.type !== 'attribute') return out;
-  return { ...out, mask: { ...out.mask, spread: { source: ev.text(u), axis } } };
+  return { ...out, mask: { ...out.mask, spread: { source: ev.text(u).replace(/\s+/g, ' '), axis } } };
 }
 
 /** Where `m[items]` puts the last axis of a 2-D m (all items `:` or None, no ellipsis), else undefined. */
 export function subscriptSpread(ev: Evaluator, subs: readonly PyNode[]): { rank: number; axis: number } | undefined {
   let rank = 0;
   let last = -1;
+  // `m[..., :, None]` / `m[..., None, :]`: the leading axes whatever they are (blocks of a padding mask), the last
+  // one placed as `m[:, :, None]` / `m[:, None, :]` place it; read as the (B, S) case.
+  const first = subs[0];
+  const leading = subs.length === 3 && first !== undefined && unparen(first).type === 'ellipsis';
   for (const [i, s] of subs.entries()) {
     const u = unparen(s);
     if (u.type === 'slice' && ev.text(u).trim() === ':') {
       rank++;
       last = i;
-    } else if (u.type !== 'none') return undefined;
+    } else if (leading && i === 0) rank++;
+    else if (u.type !== 'none') return undefined;
   }
   return last < 0 ? undefined : { rank, axis: last - subs.length };
 }
@@ -197,13 +201,24 @@ export function pairProduct(lv: AValue, rv: AValue): AValue | undefined {
   const m = lv.mask;
   const a = m?.spread;
   const b = rv.mask?.spread;
-  if (!m || !a || !b || a.source !== b.source || a.axis === b.axis) return undefined;
-  if (m.polarity === 'ignore' && !m.byName) return undefined;
+  if (!m || !rv.mask || !a || !b || a.axis === b.axis) return undefined;
+  // A query mask times a key mask (`q_mask[:, :, None] * k_mask[:, None, :]`, the key side permuted or flipped
+  // first) is read the same way: with True at padding the product would select pairs of two padding positions.
+  if ((m.polarity === 'ignore' && !m.byName) || (rv.mask.polarity === 'ignore' && !rv.mask.byName)) return undefined;
   const dtype = lv.dtype ?? m.dtype;
   return tensor({
     ...(lv.ndim !== undefined && rv.ndim !== undefined ? { ndim: Math.max(lv.ndim, rv.ndim) } : {}),
     ...(dtype ? { dtype } : {}),
-    mask: { polarity: 'keep', padding: true, padAxes: [-2, -1], ...(dtype ? { dtype } : {}), why: msg(PHRASES.pairOfMask, `\`${a.source}\``) },
+    mask: {
+      polarity: 'keep',
+      padding: true,
+      padAxes: [-2, -1],
+      ...(dtype ? { dtype } : {}),
+      why:
+        a.source === b.source
+          ? msg(PHRASES.pairOfMask, `\`${a.source}\``)
+          : msg(PHRASES.pairOfMasks, `\`${a.axis === -2 ? a.source : b.source}\``, `\`${a.axis === -2 ? b.source : a.source}\``),
+    },
   });
 }
 
@@ -314,6 +329,8 @@ function compare(ev: Evaluator, op: string, av: AValue, bv: AValue, a: PyNode, b
   };
   const fromLengths = lengthMask(true) ?? lengthMask(false);
   if (fromLengths) return fromLengths;
+  const ordered = orderAcrossAxes(ev, op, av, bv, a, b);
+  if (ordered) return tensor({ ...shape, dtype: 'bool', mask: ordered });
   // Padding masks from token ids.
   const padAgainst = (ids: AValue, idsNode: PyNode, other: AValue, otherNode: PyNode): boolean => {
     const otherName = rootName(ev, otherNode) ?? ev.text(otherNode);
@@ -391,6 +408,54 @@ function compare(ev: Evaluator, op: string, av: AValue, bv: AValue, a: PyNode, b
     return tensor({ ...shape, dtype: 'bool' });
   }
   return tensor({ ...shape, dtype: 'bool' });
+}
+
+/**
+ * Where a subscript or `unsqueeze` puts the last axis of a value spread for a pairwise comparison: `t[..., :, None]`,
+ * `t[:, :, None]`, `t.unsqueeze(-1)` put it on the query axis (-2); `t[..., None, :]`, `t[:, None, :]`,
+ * `t.unsqueeze(-2)` on the key axis (-1). Undefined for anything else.
+ */
+function pairSpreadAxis(ev: Evaluator, node: PyNode): -1 | -2 | undefined {
+  const u = unparen(node);
+  if (u.type === 'subscript') {
+    const items = childrenByField(u, 'subscript').map((s) => unparen(s));
+    if (items.length < 2 || !items.every((s) => s.type === 'none' || s.type === 'ellipsis' || (s.type === 'slice' && ev.text(s).trim() === ':')))
+      return undefined;
+    const [before, last] = items.slice(-2);
+    if (last?.type === 'none' && before?.type !== 'none') return -2;
+    if (last?.type === 'slice' && before?.type === 'none') return -1;
+    return undefined;
+  }
+  if (u.type === 'call') {
+    const fn = childByField(u, 'function');
+    if (fn?.type !== 'attribute' || ev.text(childByField(fn, 'attribute') ?? fn) !== 'unsqueeze') return undefined;
+    const args = namedChildren(childByField(u, 'arguments') ?? u);
+    const only = args.length === 1 ? args[0] : undefined;
+    const axis = only ? ev.text(only).replace(/\s+/g, '') : undefined;
+    return axis === '-1' ? -2 : axis === '-2' ? -1 : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * An order comparison of a value spread over the query axis with one spread over the key axis (`bq_t[:, :, :, None]
+ * < bkv_t[:, :, None, :]`, positions of sorted or bucketed tokens; `seg[:, None, :] <= seg[:, :, None]`): the causal
+ * comparison `arange` masks make, on the positions the code carries. True where the key comes after the query is
+ * the future (ignore); True where it comes before (or at) the query keeps. Masks, scores, queries and keys compared
+ * so are not positions, and give nothing.
+ */
+function orderAcrossAxes(ev: Evaluator, op: string, av: AValue, bv: AValue, a: PyNode, b: PyNode): MaskInfo | undefined {
+  if (op !== '<' && op !== '<=' && op !== '>' && op !== '>=') return undefined;
+  const positions = (v: AValue): boolean => (v.kind === 'tensor' || v.kind === 'unknown') && !v.mask && !v.attn && !v.role && !v.index;
+  if (!positions(av) || !positions(bv)) return undefined;
+  const axA = pairSpreadAxis(ev, a);
+  const axB = pairSpreadAxis(ev, b);
+  if (axA === undefined || axB === undefined || axA === axB) return undefined;
+  // Normalised to `key OP query`.
+  const o = axA === -1 ? op : mirror(op);
+  const keyLater = o === '>' || o === '>=';
+  const why = msg(keyLater ? PHRASES.trueWhereKeyLater : PHRASES.trueWhereKeyEarlier, `\`${ev.text(a)} ${op} ${ev.text(b)}\``);
+  return { polarity: keyLater ? 'ignore' : 'keep', causal: true, dtype: 'bool', why };
 }
 
 function mirror(op: string): string {

@@ -624,7 +624,8 @@ export function evalSubscript(ev: Evaluator, node: PyNode, ctx: Ctx): AValue {
   if (v.kind !== 'tensor' && v.kind !== 'unknown') return UNKNOWN;
   const cacheRead = valueNode && isCacheName(rootName(ev, valueNode) ?? '');
   const indexed = indexTensor(ev, tensorish(v), subs);
-  const spread = v.mask && (v.ndim === undefined || v.ndim === 2) ? subscriptSpread(ev, subs) : undefined;
+  const blocks = subs[0] !== undefined && unparen(subs[0]).type === 'ellipsis' && !v.mask?.tri && !v.mask?.causal;
+  const spread = v.mask && (v.ndim === undefined || v.ndim === 2 || blocks) ? subscriptSpread(ev, subs) : undefined;
   const out = sliceCausalMask(ev, spread ? spreadMask(ev, indexed, valueNode, spread.rank, spread.axis) : indexed, subs);
   return cacheRead ? { ...out, fromCache: true } : out;
 }
@@ -1260,6 +1261,14 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
     }
     case 'squeeze':
       return squeezeValue(t, (a0 ?? arg(c, 'dim')) ? intOf(ev, c, a0 ?? arg(c, 'dim')) : undefined);
+    case 'flip':
+    case 'roll': {
+      // Positions reordered along some axes: a padding mask keeps what its entries mean; a triangle does not stay one.
+      if (!t.mask) return t.role || t.attn ? addOp(tensor(), { kind: 'opaque', node: c.node }) : tensor();
+      const { spread: _spread, ...m } = t.mask;
+      if (m.tri || m.causal) return stripFacts(t);
+      return { ...t, mask: m };
+    }
     case 'flatten': {
       // torch: flatten(start_dim=0, end_dim=-1); NumPy's a.flatten() is 1-D (its argument is the order).
       const startNode = arg(c, 'start_dim', 0);
@@ -1514,8 +1523,15 @@ function coarsenedMask(ev: Evaluator, c: Call, t: AValue, how: string): AValue {
   const out = reduction(ev, c, t, 'other', argumentNode(c.args, axisName, 0), argument(c.args, axisName, 0), { keepdimPos: 1 });
   const m = t.mask;
   const reduced: AValue = out.kind === 'tensor' ? { ...out, dtype: 'bool' } : tensor({ dtype: 'bool' });
-  if (!m?.polarity || m.additive || m.byName || argument(c.args, axisName, 0) === undefined) return reduced;
+  if (!m || m.additive || argument(c.args, axisName, 0) === undefined) return reduced;
   const why = msg(PHRASES.coarsenedBy, `\`${how}\``, m.why);
+  // A mask known only by its name stays one (of the same weak meaning), so that a product of its blocks over the
+  // query and key axes is still recognised (pairProduct).
+  if (!m.polarity || m.byName)
+    return {
+      ...reduced,
+      mask: { ...(m.polarity ? { polarity: m.polarity } : {}), dtype: 'bool', why, byName: true, ...(m.nameSource ? { nameSource: m.nameSource } : {}) },
+    };
   return { ...reduced, mask: { polarity: m.polarity, dtype: 'bool', why, ...(m.padding ? { padding: true } : {}), ...(m.origin ? { origin: m.origin } : {}) } };
 }
 
@@ -1532,6 +1548,10 @@ const BINARY_FUNCTION_OPERATORS: ReadonlyMap<string, string> = new Map([
 ]);
 
 const METHOD_LIKE_FUNCTIONS = new Set([
+  // `tf.tile(m, [heads, 1])`, `np.tile`, `torch.tile`: copies of the value, whose mask meaning they keep.
+  'tile',
+  'flip',
+  'roll',
   'any',
   'all',
   'transpose',
@@ -1765,9 +1785,16 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
   if (qname === 'einops.rearrange' || qname === 'einops.repeat' || qname === 'einops.reduce') {
     const src = c.args.positional[0];
     const patternNode = c.args.positional[1] ?? arg(c, 'pattern');
-    const out = einopsRearrange(ev, c, val(ev, c, src), patternNode, last === 'reduce');
+    const input = val(ev, c, src);
+    const out = einopsRearrange(ev, c, input, patternNode, last === 'reduce');
     const parsed = out.mask ? parseEinopsPattern(stringLiteral(ev.tree, patternNode) ?? '') : undefined;
-    if (!parsed || parsed.lhs.hasEllipsis) return out;
+    if (!parsed) return out;
+    // `... n -> ... n ()` (blocks of a padding mask, any leading axes): its last axis placed for a pairwise product,
+    // as `b n -> b n ()` does; not for a causal mask, whose last two axes are already a pair.
+    if (parsed.lhs.hasEllipsis) {
+      if (input.mask?.causal || input.mask?.tri) return out;
+      return spreadMask(ev, out, src, 2, einopsAxisMap(parsed.lhs, parsed.rhs)(-1));
+    }
     return spreadMask(ev, out, src, parsed.lhs.groups.length, einopsAxisMap(parsed.lhs, parsed.rhs)(-1));
   }
   if (matches(/^(torch|numpy|jax\.numpy|tensorflow)\.(cat|concat|concatenate|stack)$/, qname)) return concat(ev, c);

@@ -96,10 +96,17 @@ describe('comments and names', () => {
     );
     assert.deepEqual(maskFromDoc(' (B, N) bool, True = padded peak'), { dtype: 'bool', polarity: 'ignore' });
     assert.deepEqual(maskFromDoc(' (B, S) 1 = token, 0 = padding'), { polarity: 'keep' });
-    // The same meaning stated with a subject ("where the key is ..."), and a negated one left unknown.
+    // The same meaning stated with a subject ("where the key is ..."); a negated word states the other meaning.
     assert.deepEqual(maskFromDoc(' (B, S) True where the key is padding'), { polarity: 'ignore' });
     assert.deepEqual(maskFromDoc(' (B, S) 1 if the token is valid'), { polarity: 'keep' });
-    assert.deepEqual(maskFromDoc(' (B, S) True where the key is not padding'), {});
+    assert.deepEqual(maskFromDoc(' (B, S) True where the key is not padding'), { polarity: 'keep' });
+    assert.deepEqual(maskFromDoc(' 1 for non-padding positions, 0 elsewhere'), { polarity: 'keep' });
+    assert.deepEqual(maskFromDoc(' True = not attended'), { polarity: 'ignore' });
+    assert.deepEqual(maskFromDoc(' 0 for padding, non-zero for not padding'), { polarity: 'keep' });
+    assert.deepEqual(maskFromDoc(' False means the token is not masked'), { polarity: 'ignore' });
+    assert.deepEqual(maskFromDoc(' True where not allowed to attend'), { polarity: 'ignore' });
+    // Hugging Face's wording: the plain statement about tokens comes first and decides.
+    assert.deepEqual(maskFromDoc(' 1 for tokens that are **not masked**, 0 for tokens that are **masked**'), { polarity: 'keep' });
     // The first statement is the meaning; a convention mentioned after it does not override it.
     assert.deepEqual(maskFromDoc(' bool (B, S), True at the real tokens (a padding mask would be True at the padding)'), {
       dtype: 'bool',

@@ -84,6 +84,28 @@ describe('mask lattice: comparisons', () => {
     const v = await valueOf('i = torch.arange(T)\nm = i[:, None] >= i[None, :]', 'm');
     assert.deepEqual([polarity(v), v.mask?.tri], ['keep', { region: 'lower', k: 0 }]);
   });
+  it('carried positions spread over the query and key axes and ordered: key after query ignores, key before keeps', async () => {
+    const params = 'x, q_pos, k_pos, seg, mask';
+    for (const [expr, expected] of [
+      ['q_pos[:, :, None] < k_pos[:, None, :]', 'ignore'],
+      ['q_pos[..., :, None] <= k_pos[..., None, :]', 'ignore'],
+      ['k_pos[:, None, :] > q_pos[:, :, None]', 'ignore'],
+      ['q_pos[:, :, None] >= k_pos[:, None, :]', 'keep'],
+      ['k_pos.unsqueeze(-2) <= q_pos.unsqueeze(-1)', 'keep'],
+      ['seg[:, None, :] <= seg[:, :, None]', 'keep'],
+    ])
+      assert.equal(polarity(await valueOf(`m = ${expr}`, 'm', params)), expected, expr);
+  });
+  it('ordered values not spread across the two axes, or masks compared so, are no positions', async () => {
+    const params = 'x, q_pos, k_pos, seg, mask';
+    for (const expr of [
+      'q_pos[:, :, None] < k_pos[:, :, None]',
+      'q_pos < k_pos',
+      'q_pos[:, None] == k_pos[None, :]',
+      '(mask > 0)[:, :, None] < mask[:, None, :]',
+    ])
+      assert.equal(polarity(await valueOf(`m = ${expr}`, 'm', params)), 'unknown', expr);
+  });
 });
 
 describe('mask lattice: coarsening and choices', () => {
@@ -101,6 +123,45 @@ describe('mask lattice: coarsening and choices', () => {
     assert.equal(polarity(await valueOf(all, 'torch.where(mask[:, None, None], e, a)')), 'keep');
     assert.equal(polarity(await valueOf(all, 'e')), 'unknown');
     assert.equal(polarity(await valueOf('a = torch.ones(T, T)\ne = torch.eye(T)', 'torch.where(mask[:, None, None], e, a)')), 'unknown');
+  });
+  it('a mask known only by its name stays a mask (of unknown meaning) when coarsened, so its block product is still a keep mask', async () => {
+    assert.equal(polarity(await valueOf('c = torch.any(mask.view(2, -1, 4), dim=-1)', 'c')), 'unknown');
+    assert.ok((await valueOf('c = torch.any(mask.view(2, -1, 4), dim=-1)', 'c')).mask);
+    assert.equal(polarity(await valueOf('c = mask.view(2, -1, 4).any(-1)', 'c[..., :, None] & c[..., None, :]')), 'keep');
+    const blocks = 'from einops import rearrange\nc = mask.view(2, -1, 4).any(-1)';
+    assert.equal(polarity(await valueOf(blocks, "rearrange(c, '... n -> ... n ()') * rearrange(c, '... n -> ... () n')")), 'keep');
+    // A causal mask's last axis is not spread so (its last two axes are already the pair): the product stays the
+    // causal mask's and of itself, not a pair of padding positions.
+    const tri = 'from einops import rearrange\nc = torch.ones(T, T, dtype=torch.bool).tril()';
+    const product = await valueOf(tri, "rearrange(c, '... n -> ... n ()') * rearrange(c, '... n -> ... () n')");
+    assert.deepEqual([product.mask?.causal, product.mask?.padAxes], [true, undefined]);
+  });
+  it('a query mask times a key mask (the key side flipped or rolled) is a keep mask; not when either is True at padding by construction', async () => {
+    const params = 'x, ids, pad_id, q_mask, k_mask, mask';
+    assert.equal(polarity(await valueOf('p = q_mask[:, :, None] * k_mask.flip(-1)[:, None, :]', 'p', params)), 'keep');
+    assert.equal(polarity(await valueOf('p = q_mask[:, :, None] & torch.roll(k_mask, 1, -1)[:, None, :]', 'p', params)), 'keep');
+    assert.equal(polarity(await valueOf('pad = ids == pad_id\np = q_mask[:, :, None] * pad[:, None, :]', 'p', params)), 'unknown');
+  });
+  it("flip and roll keep a padding mask's meaning; a flipped triangle is no causal mask", async () => {
+    assert.equal(polarity(await valueOf('m = ids == pad_id', 'm.flip(-1)')), 'ignore');
+    assert.equal(polarity(await valueOf('m = ids != pad_id', 'torch.roll(m, 1, -1)')), 'keep');
+    assert.equal(polarity(await valueOf('m = torch.triu(torch.ones(T, T, dtype=torch.bool), 1)', 'm.flip(-1)')), 'unknown');
+  });
+  it('a mask redefined from itself in a loop keeps its meaning when every step keeps it, and loses it when a step flips it', async () => {
+    const keep = 'm = ids != pad_id\nfor _ in range(3):\n    m = torch.any(m.view(2, -1, 2), dim=-1)';
+    assert.equal(polarity(await valueOf(keep, 'm')), 'keep');
+    assert.equal(polarity(await valueOf('m = ids != pad_id\nfor _ in range(3):\n    m = ~m', 'm')), 'unknown');
+    // Over two statements (the first definition read in the loop is computed from the one after it).
+    const twoSteps = 'm = ids != pad_id\nfor _ in range(3):\n    m = m.view(2, -1, 2)\n    m = m.any(dim=-1)';
+    assert.equal(polarity(await valueOf(twoSteps, 'm')), 'keep');
+    assert.equal(polarity(await valueOf('m = ids != pad_id\nfor _ in range(3):\n    m = m.view(2, -1, 2)\n    m = ~m', 'm')), 'unknown');
+  });
+  it("the items of a list of tuples iterated through enumerate(reversed(...)) are unpacked like the list's own", async () => {
+    const levels =
+      'levels = [(x, ids != pad_id)]\nfor _ in range(2):\n    levels.append((x, ids != pad_id))\nfor i, (h, m) in enumerate(reversed(levels)):\n    pass';
+    assert.equal(polarity(await valueOf(levels, 'm')), 'keep');
+    const pairs = 'levels = [(x, ids != pad_id)]\nfor pair in enumerate(levels):\n    pass';
+    assert.equal((await valueOf(pairs, 'pair')).mask, undefined);
   });
   it('a choice between an all-True mask and a mask True at padding says nothing', async () => {
     assert.equal(polarity(await valueOf('a = torch.ones(T, T, dtype=torch.bool)\np = ids == pad_id', 'torch.where(mask[:, None, None], p, a)')), 'unknown');
