@@ -39,6 +39,7 @@ const T = defineTemplates({
   scaleNeverPassed: 'the scale {0} is computed here and never passed to {1}',
   twiceOnPath: 'The scores are scaled by 1/sqrt(d) twice on this path ({0} and {1}): the logits end up divided by d.',
   firstFactor: 'the first 1/sqrt(d) factor {0} is applied here',
+  calleeScalesAgain: 'the called function scales by {0} again here',
   eachOperand:
     'The queries and the keys are each scaled by 1/sqrt(d) ({0} and {1}), so their product, the scores, is divided by d, a dimension, not by its square root: the logits become too small and the attention nearly uniform. Scale only one of them, or scale the scores once.',
   otherOperand: 'the other operand is scaled by {0} here',
@@ -358,7 +359,9 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           for (const site of group) {
             if (!hasRoles(site.input)) continue;
             for (const alt of alternatives(site.input)) {
-              const sqrt = scaleOps(alt).filter((o) => o.on !== 'weights' && isInverseSqrtDim(o));
+              // One scaling statement counts once: a comprehension over `(q, k, v)` gives each element the join of
+              // all three, so q's scaling shows on the keys' path too (`(t * s for t in (q, k))` is then left unsaid).
+              const sqrt = distinctScalings(scaleOps(alt).filter((o) => o.on !== 'weights' && isInverseSqrtDim(o)));
               const [first] = sqrt;
               const second = sqrt.at(-1);
               // `first && second` hold whenever there are two or more
@@ -372,6 +375,15 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
                   report(second.factorNode, msg(T.eachOperand, quote(ctx.text(first.factorNode), 30), quote(ctx.text(second.factorNode), 30)), undefined, [
                     { node: first.node, message: msg(T.otherOperand, quote(ctx.text(first.factorNode), 30)) },
                     ...factorDefinitions(ev, second.factorNode, site.ctx, 1),
+                  ]);
+                  break;
+                }
+                // A helper that scales for itself, called with q already scaled by its caller: the caller's factor is the
+                // extra one (the helper is right for its other callers), so that is where it is reported.
+                if (site.ctx.callSite && within(second.node, site.ctx.scope.node) && !within(first.node, site.ctx.scope.node)) {
+                  report(first.factorNode, msg(T.twiceOnPath, quote(ctx.text(first.factorNode), 30), quote(ctx.text(second.factorNode), 30)), undefined, [
+                    { node: second.node, message: msg(T.calleeScalesAgain, quote(ctx.text(second.factorNode), 30)) },
+                    ...factorDefinitions(ev, first.factorNode, site.ctx, 1),
                   ]);
                   break;
                 }
@@ -430,6 +442,16 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
         return { name, defText: ctx.text(def), def, divides };
       }
       return undefined;
+    }
+
+    function within(node: PyNode, outer: PyNode): boolean {
+      return node.start >= outer.start && node.end <= outer.end;
+    }
+
+    /** The scalings of a path, each scaling expression once. */
+    function distinctScalings(ops: readonly ScaleOp[]): ScaleOp[] {
+      const seen = new Set<number>();
+      return ops.filter((o) => !seen.has(o.node.id) && !!seen.add(o.node.id));
     }
 
     /** Two 1/sqrt(d) factors, one on the queries and one on the keys (before they meet): 1/d on the scores. */
