@@ -198,7 +198,12 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
     return {
       scale(site: ScaleSite) {
         const op = site.op;
-        if (!onAttention(site)) return;
+        if (!onAttention(site)) {
+          // Scores whose operands have no q/k roles (a non-local block's theta/phi conv features) multiplied by a positive
+          // power of the very size their product sums over, then softmaxed: the inverse of the scale (`/= C ** -0.5`).
+          if (op.power !== undefined && op.power > 0 && !ev.mup && sumsOverTheFactor(site)) reportTimesDim(site, op);
+          return;
+        }
         if ((op.on === 'query' || op.on === 'key') && !reachesScores(op)) return;
         const target = site.target;
         const f = quote(ctx.text(op.factorNode), 40);
@@ -231,11 +236,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           return;
         }
         if (op.power > 0 && knownDim) {
-          // Divided by a factor that is itself 1/sqrt(d) (`/ self.scale` with `self.scale = head_dim ** -0.5`).
-          const token = operatorOf(op);
-          const divides = token === '/' || token === '/=';
-          const inverse = divides && op.factorNode.type !== 'call' && !/sqrt|\*\*/.test(ctx.text(op.factorNode));
-          report(op.factorNode, inverse ? msg(T.dividedByInverse, f, dim.text) : msg(T.multipliedByDim, f, op.power), undefined, evidence);
+          reportTimesDim(site, op);
           return;
         }
         if (which === 'heads') {
@@ -446,6 +447,42 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
 
     function within(node: PyNode, outer: PyNode): boolean {
       return node.start >= outer.start && node.end <= outer.end;
+    }
+
+    /** A positive power of a dimension on the scores: the logits grow with it. */
+    function reportTimesDim(site: ScaleSite, op: ScaleOp): void {
+      const f = quote(ctx.text(op.factorNode), 40);
+      // Divided by a factor that is itself 1/sqrt(d) (`/ self.scale` with `self.scale = head_dim ** -0.5`).
+      const token = operatorOf(op);
+      const divides = token === '/' || token === '/=';
+      // ... named (`self.scale`), or written as a negative power (`/= C ** -0.5`).
+      const factor = ctx.text(op.factorNode);
+      const inverse = divides && op.factorNode.type !== 'call' && (!/sqrt|\*\*/.test(factor) || /\*\*\s*\(?\s*-/.test(factor));
+      // The dimension as the factor writes it (`theta_x.shape[-1]` of `theta_x.shape[-1] ** -0.5`), else as it was read.
+      const text = (inverse ? /^\(?(.+?)\)?\s*\*\*/.exec(factor)?.[1] : undefined) ?? op.dim?.text ?? '';
+      report(
+        op.factorNode,
+        inverse ? msg(T.dividedByInverse, f, text) : msg(T.multipliedByDim, f, op.power ?? 1),
+        undefined,
+        factorDefinitions(ev, op.factorNode, site.ctx),
+      );
+    }
+
+    /**
+     * The scaled value is the product of two unnormalised operands that a softmax then normalises, and the factor's
+     * dimension is the size that product sums over: the last axis of its left operand read off that operand
+     * (`theta_x.shape[-1]`), or the size the product's contracted axes are known by (`self.inter_channels`).
+     */
+    function sumsOverTheFactor(site: ScaleSite): boolean {
+      const t = site.target;
+      const dim = site.op.dim;
+      if (site.op.on !== 'scores' || t.attn?.stage !== 'scores' || !dim || t.normalized) return false;
+      const formedAt = t.attn.formedAt;
+      const product = ev.facts.matmul.find((m) => m.node === formedAt && m.ctx === site.ctx);
+      if (!product || product.a.normalized || product.b.normalized) return false;
+      if (!ev.facts.softmax.some((s) => s.ctx === site.ctx && s.input.attn?.formedAt === formedAt)) return false;
+      if (dim.ofTensor) return dim.ofTensor === product.a && !!dim.lastAxisOf && (product.contractA === -1 || product.contractA === (product.a.ndim ?? 0) - 1);
+      return [...ev.facts.contractedSizes(formedAt)].some((size) => bare(size) === bare(dim.text));
     }
 
     /** The scalings of a path, each scaling expression once. */
