@@ -7,6 +7,7 @@ import { consumersOf } from './evidence';
 import { defineTemplates, msg, type MessageParts } from '../message';
 import { quote, type FixSpec, type RelatedSpec, type Rule, type RuleContext } from './rule';
 import { definitions } from './related';
+import { liveInCtx } from '../analysis/flags';
 
 const T = defineTemplates({
   keysLayoutHere: 'the keys {0} get their layout here',
@@ -19,6 +20,9 @@ const T = defineTemplates({
     '{0} transposes the query instead of the keys: with token-major q and k (features last) this contracts over the tokens and gives a (d × d) matrix, not (L × S) scores.',
   keysNotTransposed:
     '{0} multiplies the queries by the keys {1} without transposing them: with token-major q and k (features last) it contracts the query features with the key tokens, not (L × S) scores over the features.',
+  keysReshaped:
+    '{0} reshapes the keys {1} to swap their last two sizes ({2}, {3}) instead of transposing them: view and reshape keep the order of the elements, so each "key" row now mixes the features of several tokens. Use {4}.',
+  scoresFormed: 'the scores are formed here',
   transposeKeysFix: 'Transpose the keys instead (changes the result)',
   useSwapFix: 'Use {0} (changes the result)',
   passTransposeFix: 'Pass {0} to {1} (changes the result)',
@@ -142,6 +146,74 @@ att = q @ k.transpose(-2, -1)`,
       ]);
     }
 
+    /**
+     * `k.view(B, H, D, L)` (or `reshape`) for kᵀ, its sizes those of the keys' own axes (`B, H, L, D = k.size()`) with the
+     * last two swapped: a reshape keeps the elements' order, so it is not a transpose. The sizes must be the keys' sizes
+     * by name, every one, and the last two distinct names.
+     */
+    function checkKeysReshaped(site: MatmulSite, b: PyNode): void {
+      const reshape = reshapeOf(b, site);
+      if (!reshape) return;
+      const k = ev.eval(reshape.base, site.ctx);
+      if (!isKey(k) || k.ndim === undefined || k.ndim < 2 || reshape.args.length !== k.ndim) return;
+      // The axis of the keys each size reads (`B, H, L, D = k.size()` then `D`: axis 3), or none.
+      const n = k.ndim;
+      const axes = reshape.args.map((a) => axisOfKeys(a, reshape.base, n, site));
+      const swapped = axes.every((axis, i) => axis === (i === n - 1 ? n - 2 : i === n - 2 ? n - 1 : i));
+      if (!swapped) return;
+      const before = reshape.sizes[n - 1] ?? '';
+      const last = reshape.sizes[n - 2] ?? '';
+      const swap = `${ctx.text(reshape.base)}.${swapName()}(-2, -1)`;
+      // Reported at the reshape (where the transpose belongs); the product that uses it is the evidence.
+      const swapFix: FixSpec = {
+        title: msg(T.useSwapFix, swap),
+        safety: 'unsafe',
+        edits: [{ start: reshape.call.start, end: reshape.call.end, newText: swap }],
+      };
+      report(reshape.call, msg(T.keysReshaped, quote(ctx.text(reshape.call), 40), quote(ctx.text(reshape.base), 24), before, last, swap), swapFix, [
+        { node: site.node, message: msg(T.scoresFormed) },
+        ...layoutOf(reshape.base, site, 'keys'),
+      ]);
+    }
+
+    /**
+     * The axis of the keys a size argument reads: `k.size(2)`, `k.shape[-1]`, or a name unpacked from the keys' shape
+     * (`B, H, L, D = k.size()` then `D`: axis 3), that one definition reaching the reshape.
+     */
+    function axisOfKeys(arg: PyNode, base: PyNode, n: number, site: MatmulSite): number | undefined {
+      const keys = ctx.text(base).replace(/\s+/g, '');
+      const norm = (i: number): number | undefined => (i >= -n && i < n ? (i + n) % n : undefined);
+      const direct = new RegExp(`^${escapeRegExp(keys)}(?:\\.size\\((-?\\d+)\\)|\\.shape\\[(-?\\d+)\\])$`).exec(ctx.text(arg).replace(/\s+/g, ''));
+      if (direct) return norm(Number(direct[1] ?? direct[2]));
+      if (arg.type !== 'identifier') return undefined;
+      const defs = liveInCtx(ev, ev.resolve(arg, ctx.text(arg)) ?? [], site.ctx);
+      const [only] = defs;
+      if (defs.length !== 1 || !only?.value || only.kind !== 'assign' || only.star || only.path.length !== 1) return undefined;
+      const shape = ctx.text(only.value).replace(/\s+/g, '');
+      if (shape !== `${keys}.size()` && shape !== `${keys}.shape`) return undefined;
+      return only.path[0];
+    }
+
+    /** `k.view(a, b, ...)` / `k.reshape(...)`, written at the operand or as the one definition of the name there. */
+    function reshapeOf(node: PyNode, site: MatmulSite): { call: PyNode; base: PyNode; args: PyNode[]; sizes: string[] } | undefined {
+      let n = unparen(node);
+      if (n.type === 'identifier') {
+        const defs = liveInCtx(ev, ev.resolve(n, ctx.text(n)) ?? [], site.ctx);
+        const [only] = defs;
+        if (defs.length !== 1 || !only?.value || only.kind !== 'assign') return undefined;
+        n = unparen(only.value);
+      }
+      if (n.type !== 'call') return undefined;
+      const f = childByField(n, 'function');
+      const args = childByField(n, 'arguments');
+      const base = f?.type === 'attribute' ? childByField(f, 'object') : undefined;
+      const name = f?.type === 'attribute' ? childByField(f, 'attribute') : undefined;
+      if (!base || !name || !args || !/^(view|reshape)$/.test(ctx.text(name))) return undefined;
+      const list = namedChildren(args);
+      const sizeArgs = list.length === 1 && list[0]?.type === 'tuple' ? namedChildren(list[0]) : list;
+      return { call: n, base, args: sizeArgs, sizes: sizeArgs.map((a) => ctx.text(a).replace(/\s+/g, '')) };
+    }
+
     /** The (d × d) weights of `q.transpose(-2, -1) @ k` meet the values over the feature axis (channel attention). */
     function channelAttention(site: MatmulSite): boolean {
       for (const sm of ev.facts.softmax) {
@@ -235,12 +307,17 @@ att = q @ k.transpose(-2, -1)`,
         const aVal = ev.eval(a, site.ctx);
         if (!isQuery(aVal) && !isQuery(site.a)) return;
         checkKeyOperand(site, b);
+        checkKeysReshaped(site, b);
         checkQueryTransposed(site, a, b);
         checkKeysNotTransposed(site, a, b);
       },
     };
   },
 };
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
 
 function isLastTwo(a: number | undefined, b: number | undefined): boolean {
   return (a === -2 && b === -1) || (a === -1 && b === -2);
