@@ -201,7 +201,8 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
         if (!onAttention(site)) {
           // Scores whose operands have no q/k roles (a non-local block's theta/phi conv features) multiplied by a positive
           // power of the very size their product sums over, then softmaxed: the inverse of the scale (`/= C ** -0.5`).
-          if (op.power !== undefined && op.power > 0 && !ev.mup && sumsOverTheFactor(site)) reportTimesDim(site, op);
+          const dim = op.dim;
+          if (op.power !== undefined && op.power > 0 && dim && !ev.mup && sumsOverTheFactor(site, dim)) reportTimesDim(site, op, dim, op.power);
           return;
         }
         if ((op.on === 'query' || op.on === 'key') && !reachesScores(op)) return;
@@ -236,7 +237,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           return;
         }
         if (op.power > 0 && knownDim) {
-          reportTimesDim(site, op);
+          reportTimesDim(site, op, dim, op.power);
           return;
         }
         if (which === 'heads') {
@@ -450,7 +451,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
     }
 
     /** A positive power of a dimension on the scores: the logits grow with it. */
-    function reportTimesDim(site: ScaleSite, op: ScaleOp): void {
+    function reportTimesDim(site: ScaleSite, op: ScaleOp, dim: DimInfo, power: number): void {
       const f = quote(ctx.text(op.factorNode), 40);
       // Divided by a factor that is itself 1/sqrt(d) (`/ self.scale` with `self.scale = head_dim ** -0.5`).
       const token = operatorOf(op);
@@ -459,10 +460,10 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       const factor = ctx.text(op.factorNode);
       const inverse = divides && op.factorNode.type !== 'call' && (!/sqrt|\*\*/.test(factor) || /\*\*\s*\(?\s*-/.test(factor));
       // The dimension as the factor writes it (`theta_x.shape[-1]` of `theta_x.shape[-1] ** -0.5`), else as it was read.
-      const text = (inverse ? /^\(?(.+?)\)?\s*\*\*/.exec(factor)?.[1] : undefined) ?? op.dim?.text ?? '';
+      const text = (inverse ? /^\(?(.+?)\)?\s*\*\*/.exec(factor)?.[1] : undefined) ?? dim.text;
       report(
         op.factorNode,
-        inverse ? msg(T.dividedByInverse, f, text) : msg(T.multipliedByDim, f, op.power ?? 1),
+        inverse ? msg(T.dividedByInverse, f, text) : msg(T.multipliedByDim, f, power),
         undefined,
         factorDefinitions(ev, op.factorNode, site.ctx),
       );
@@ -473,16 +474,14 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
      * dimension is the size that product sums over: the last axis of its left operand read off that operand
      * (`theta_x.shape[-1]`), or the size the product's contracted axes are known by (`self.inter_channels`).
      */
-    function sumsOverTheFactor(site: ScaleSite): boolean {
-      const t = site.target;
-      const dim = site.op.dim;
-      if (site.op.on !== 'scores' || t.attn?.stage !== 'scores' || !dim || t.normalized) return false;
-      const formedAt = t.attn.formedAt;
-      const product = ev.facts.matmul.find((m) => m.node === formedAt && m.ctx === site.ctx);
-      if (!product || product.a.normalized || product.b.normalized) return false;
-      if (!ev.facts.softmax.some((s) => s.ctx === site.ctx && s.input.attn?.formedAt === formedAt)) return false;
-      if (dim.ofTensor) return dim.ofTensor === product.a && !!dim.lastAxisOf && (product.contractA === -1 || product.contractA === (product.a.ndim ?? 0) - 1);
-      return [...ev.facts.contractedSizes(formedAt)].some((size) => bare(size) === bare(dim.text));
+    function sumsOverTheFactor(site: ScaleSite, dim: DimInfo): boolean {
+      const attn = site.target.attn;
+      const product = ev.facts.matmul.find((m) => m.node === attn?.formedAt && m.ctx === site.ctx && attn.stage === 'scores');
+      const softmaxed = ev.facts.softmax.some((s) => s.ctx === site.ctx && s.input.attn?.formedAt === attn?.formedAt);
+      if (!product || !softmaxed || product.a.normalized || product.b.normalized) return false;
+      return dim.ofTensor
+        ? dim.ofTensor === product.a && product.contractA === -1
+        : [...ev.facts.contractedSizes(product.node)].some((size) => bare(size) === bare(dim.text));
     }
 
     /** The scalings of a path, each scaling expression once. */

@@ -6,8 +6,7 @@ import { childByField, namedChildren, unparen, type PyNode } from '../syntax/tre
 import { consumersOf } from './evidence';
 import { defineTemplates, msg, type MessageParts } from '../message';
 import { quote, type FixSpec, type RelatedSpec, type Rule, type RuleContext } from './rule';
-import { definitions } from './related';
-import { liveInCtx } from '../analysis/flags';
+import { definitions, liveDefinitions } from './related';
 
 const T = defineTemplates({
   keysLayoutHere: 'the keys {0} get their layout here',
@@ -21,7 +20,7 @@ const T = defineTemplates({
   keysNotTransposed:
     '{0} multiplies the queries by the keys {1} without transposing them: with token-major q and k (features last) it contracts the query features with the key tokens, not (L × S) scores over the features.',
   keysReshaped:
-    '{0} reshapes the keys {1} to swap their last two sizes ({2}, {3}) instead of transposing them: view and reshape keep the order of the elements, so each "key" row now mixes the features of several tokens. Use {4}.',
+    '{0} reshapes the keys {1} to swap their last two sizes ({2}) instead of transposing them: view and reshape keep the order of the elements, so each "key" row now mixes the features of several tokens. Use {3}.',
   scoresFormed: 'the scores are formed here',
   transposeKeysFix: 'Transpose the keys instead (changes the result)',
   useSwapFix: 'Use {0} (changes the result)',
@@ -159,10 +158,9 @@ att = q @ k.transpose(-2, -1)`,
       // The axis of the keys each size reads (`B, H, L, D = k.size()` then `D`: axis 3), or none.
       const n = k.ndim;
       const axes = reshape.args.map((a) => axisOfKeys(a, reshape.base, n, site));
-      const swapped = axes.every((axis, i) => axis === (i === n - 1 ? n - 2 : i === n - 2 ? n - 1 : i));
-      if (!swapped) return;
-      const before = reshape.sizes[n - 1] ?? '';
-      const last = reshape.sizes[n - 2] ?? '';
+      if (!axes.every((axis, i) => axis === (i === n - 1 ? n - 2 : i === n - 2 ? n - 1 : i))) return;
+      // The keys' own order of the two sizes (the view's, swapped back).
+      const sizes = reshape.sizes.slice(-2).reverse().join(', ');
       const swap = `${ctx.text(reshape.base)}.${swapName()}(-2, -1)`;
       // Reported at the reshape (where the transpose belongs); the product that uses it is the evidence.
       const swapFix: FixSpec = {
@@ -170,7 +168,7 @@ att = q @ k.transpose(-2, -1)`,
         safety: 'unsafe',
         edits: [{ start: reshape.call.start, end: reshape.call.end, newText: swap }],
       };
-      report(reshape.call, msg(T.keysReshaped, quote(ctx.text(reshape.call), 40), quote(ctx.text(reshape.base), 24), before, last, swap), swapFix, [
+      report(reshape.call, msg(T.keysReshaped, quote(ctx.text(reshape.call), 40), quote(ctx.text(reshape.base), 24), sizes, swap), swapFix, [
         { node: site.node, message: msg(T.scoresFormed) },
         ...layoutOf(reshape.base, site, 'keys'),
       ]);
@@ -182,35 +180,32 @@ att = q @ k.transpose(-2, -1)`,
      */
     function axisOfKeys(arg: PyNode, base: PyNode, n: number, site: MatmulSite): number | undefined {
       const keys = ctx.text(base).replace(/\s+/g, '');
-      const norm = (i: number): number | undefined => (i >= -n && i < n ? (i + n) % n : undefined);
       const direct = new RegExp(`^${escapeRegExp(keys)}(?:\\.size\\((-?\\d+)\\)|\\.shape\\[(-?\\d+)\\])$`).exec(ctx.text(arg).replace(/\s+/g, ''));
-      if (direct) return norm(Number(direct[1] ?? direct[2]));
-      if (arg.type !== 'identifier') return undefined;
-      const defs = liveInCtx(ev, ev.resolve(arg, ctx.text(arg)) ?? [], site.ctx);
-      const [only] = defs;
-      if (defs.length !== 1 || !only?.value || only.kind !== 'assign' || only.star || only.path.length !== 1) return undefined;
-      const shape = ctx.text(only.value).replace(/\s+/g, '');
-      if (shape !== `${keys}.size()` && shape !== `${keys}.shape`) return undefined;
-      return only.path[0];
+      if (direct) return (Number(direct[1] ?? direct[2]) + n) % n;
+      const [only, ...more] = arg.type === 'identifier' ? liveDefinitions(ev, arg, site.ctx) : [];
+      const shapes = [`${keys}.size()`, `${keys}.shape`];
+      const unpacked =
+        more.length === 0 &&
+        only?.kind === 'assign' &&
+        only.value !== undefined &&
+        !only.star &&
+        only.path.length === 1 &&
+        shapes.includes(ctx.text(only.value).replace(/\s+/g, ''));
+      return unpacked ? only.path[0] : undefined;
     }
 
     /** `k.view(a, b, ...)` / `k.reshape(...)`, written at the operand or as the one definition of the name there. */
     function reshapeOf(node: PyNode, site: MatmulSite): { call: PyNode; base: PyNode; args: PyNode[]; sizes: string[] } | undefined {
-      let n = unparen(node);
-      if (n.type === 'identifier') {
-        const defs = liveInCtx(ev, ev.resolve(n, ctx.text(n)) ?? [], site.ctx);
-        const [only] = defs;
-        if (defs.length !== 1 || !only?.value || only.kind !== 'assign') return undefined;
-        n = unparen(only.value);
-      }
-      if (n.type !== 'call') return undefined;
-      const f = childByField(n, 'function');
-      const args = childByField(n, 'arguments');
+      const operand = unparen(node);
+      // `k_t = k.view(...)` then `q @ k_t`: the name's one definition.
+      const [only, ...more] = operand.type === 'identifier' ? liveDefinitions(ev, operand, site.ctx) : [];
+      const n = only?.value && only.kind === 'assign' && more.length === 0 ? unparen(only.value) : operand;
+      const f = n.type === 'call' ? childByField(n, 'function') : undefined;
       const base = f?.type === 'attribute' ? childByField(f, 'object') : undefined;
       const name = f?.type === 'attribute' ? childByField(f, 'attribute') : undefined;
-      if (!base || !name || !args || !/^(view|reshape)$/.test(ctx.text(name))) return undefined;
-      const list = namedChildren(args);
-      const sizeArgs = list.length === 1 && list[0]?.type === 'tuple' ? namedChildren(list[0]) : list;
+      const args = base && name && /^(view|reshape)$/.test(ctx.text(name)) ? childByField(n, 'arguments') : undefined;
+      if (!base || !args) return undefined;
+      const sizeArgs = namedChildren(args);
       return { call: n, base, args: sizeArgs, sizes: sizeArgs.map((a) => ctx.text(a).replace(/\s+/g, '')) };
     }
 
