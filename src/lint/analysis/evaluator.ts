@@ -106,6 +106,15 @@ const SITE_TEXT = PREFILTERS.activeFunction;
 /** `name(` / `self.name(`: a call of a function or method by name (group 1: `self.`, group 2: the name). */
 const CALLED_NAME = /(self\.)?\b([A-Za-z_]\w*)\s*\(/g;
 
+/**
+ * A function named as a value, to be called through another name: `attn_fn = attention` or one arm of
+ * `attn_fn = chunked_attention if flag else attention` (group 1: the name).
+ */
+/** `name = value` on one line (group 1: the name, without `self.`; group 2: the value). */
+const FUNCTION_ALIAS = /(?:self\.)?\b([A-Za-z_]\w*)[ \t]*=[ \t]*([^=\n#][^\n#]*?)[ \t]*(?=#|\r?\n|$)/gm;
+
+const FUNCTION_VALUE_NAME = /(?:[^=!<>]=|\belse\b)[ \t]*([A-Za-z_]\w*)[ \t]*(?=\bif\b|#|\r?\n|$)/gm;
+
 /** Text of statements evaluated eagerly (see Evaluator.isRoot; built from the API table). */
 const ROOT_TEXT = PREFILTERS.rootStatement;
 
@@ -281,6 +290,8 @@ export class Evaluator {
         names.add(m[2] ?? '');
         if (m[1]) selfCalls.add(f);
       }
+      FUNCTION_VALUE_NAME.lastIndex = 0;
+      for (let m = FUNCTION_VALUE_NAME.exec(t); m; m = FUNCTION_VALUE_NAME.exec(t)) names.add(m[1] ?? '');
       called.set(f, names);
     }
     // Callers of active functions become active (they create the contexts sites are judged in).
@@ -302,6 +313,18 @@ export class Evaluator {
       if (!added) break;
     }
     this.activeNames = new Set([...active].map((f) => f.name));
+    // A name bound to such a function (`attn_fn = chunked_attention if flag else attention`) or to a method chosen by
+    // name (`pairwise_func = getattr(self, self.mode)`) calls it: that name is active too.
+    for (const f of active) {
+      const t = text.get(f)!;
+      FUNCTION_ALIAS.lastIndex = 0;
+      for (let m = FUNCTION_ALIAS.exec(t); m; m = FUNCTION_ALIAS.exec(t)) {
+        const [, target, value] = m;
+        if (!target || !value) continue;
+        const chosen = /^getattr\(\s*self\s*,/.test(value) || value.split(/\s+(?:if|else)\s+/).some((n) => this.activeNames.has(n.replace(/^self\./, '')));
+        if (chosen) this.activeNames.add(target);
+      }
+    }
     // Calls of such a module go through the names its instances are bound to (`layer = Attention(d)`,
     // `self.attn = Attention(d)`): those names are active too.
     const modules = [...active].flatMap((f) => ((f.name === 'forward' || f.name === '__call__') && f.parent?.kind === 'class' ? [f.parent.name] : []));
@@ -1338,7 +1361,9 @@ export class Evaluator {
         if (isWorkspaceModule(callee)) return UNKNOWN;
         return callee.qname ? opsImpl.callQualified(this, canonicalQualifiedName(callee.qname), { node, ctx, args, name: callee.qname, calleeNode }) : UNKNOWN;
       case 'function':
-        return callee.fn ? this.callFunction(callee.fn.scope, node, args, ctx, callee.fn.self) : UNKNOWN;
+        if (callee.fn) return this.callFunction(callee.fn.scope, node, args, ctx, callee.fn.self);
+        // One of several functions (`attn_fn = chunked_attention if flag else attention`): each runs as called here.
+        return callee.fnChoices ? joinAll(callee.fnChoices.map((f) => this.callFunction(f.scope, node, args, ctx, f.self))) : UNKNOWN;
       case 'class':
         if (!callee.cls) return UNKNOWN;
         // An instance of a class of another file keeps its constructor call too (a node of this file): its methods run

@@ -315,7 +315,7 @@ function onesTimesNumber(ones: AValue, n: AValue): AValue | undefined {
 }
 
 function multiply(ev: Evaluator, lv: AValue, rv: AValue, l: PyNode | undefined, r: PyNode | undefined, node: PyNode, ctx: Ctx): AValue {
-  if (lv.kind === 'number' && rv.kind === 'number') return numberTimes(lv, rv);
+  if (lv.kind === 'number' && rv.kind === 'number') return numberTimes(lv, rv, ev.text(node));
   // `torch.ones_like(x) * -1e9`: a tensor filled with that number (a fill value, as full_like gives).
   const filled = onesTimesNumber(lv, rv) ?? onesTimesNumber(rv, lv);
   if (filled) return filled;
@@ -381,7 +381,7 @@ function scaledBy(t: AValue, other: AValue): AValue {
   return { ...t, ...broadcastLayout(t, other) };
 }
 
-function numberTimes(a: AValue, b: AValue): AValue {
+function numberTimes(a: AValue, b: AValue, product?: string): AValue {
   const out: Mutable<AValue> = { kind: 'number' };
   if (a.num !== undefined && b.num !== undefined) out.num = a.num * b.num;
   if (a.dimPow && b.num !== undefined) out.scaleName = a.scaleName;
@@ -389,7 +389,21 @@ function numberTimes(a: AValue, b: AValue): AValue {
   // A finfo min times a positive constant is still a masking fill.
   if ((a.finfo || b.finfo) && ((a.num ?? 1) > 0 || (b.num ?? 1) > 0)) out.finfo = a.finfo ?? b.finfo;
   if (a.dimPow && b.dimPow && a.dimPow.dim.text === b.dimPow.dim.text) out.dimPow = { dim: a.dimPow.dim, power: a.dimPow.power + b.dimPow.power };
+  // The number of heads times one head's width (`head * d_tensor` read off 4-D keys): the model width.
+  const perHead = a.headCount || headAxisSize(a, b) ? b.dimPow : b.headCount || headAxisSize(b, a) ? a.dimPow : undefined;
+  if (perHead && perHead.power === 1 && perHead.dim.which === 'head')
+    out.dimPow = { dim: { which: 'model', text: product ?? `heads * ${perHead.dim.text}` }, power: 1 };
   return out;
+}
+
+/**
+ * `h` is the size of axis 1 of the 4-D queries or keys (split into heads) whose last axis, one head's width, `d` is
+ * read off: `B, H, L, D = k.size()`, its heads.
+ */
+function headAxisSize(h: AValue, d: AValue): boolean {
+  const t = d.dimPow?.dim.lastAxisOf ? d.dimPow.dim.ofTensor : undefined;
+  if (!t || t.ndim !== 4 || !(t.multiHead || t.role === 'query' || t.role === 'key') || h.dimPow?.power !== 1 || h.dimPow.dim.ofTensor !== t) return false;
+  return /\.shape\[1\]$/.test(h.dimPow.dim.text);
 }
 
 function divide(ev: Evaluator, lv: AValue, rv: AValue, _l: PyNode | undefined, r: PyNode | undefined, node: PyNode, ctx: Ctx): AValue {

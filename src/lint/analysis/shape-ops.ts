@@ -999,8 +999,10 @@ export function matmul(
   const qa = ra === 'query' ? a : b;
   // One learned query: a vector, or the length-1 axis that is the query's own row (left) or column (right).
   const oneQueryAxis = ra === 'query' ? -2 : -1;
+  // Leading axes (a batch the parameter was expanded to, the heads of one query per head) are not queries.
   const learnedPoolingQuery =
-    qa.learned === true && (qa.ndim === 1 || (qa.ndim === 2 && (axisAt(qa, oneQueryAxis)?.size1 === true || (oneQueryAxis === -1 && qa.lastSize1 === true))));
+    qa.learned === true &&
+    (qa.ndim === 1 || (qa.ndim !== undefined && qa.ndim >= 2 && (axisAt(qa, oneQueryAxis)?.size1 === true || (oneQueryAxis === -1 && qa.lastSize1 === true))));
   const attn: AttnInfo = {
     stage: 'scores',
     formedAt: c.node,
@@ -1026,9 +1028,13 @@ export function matmul(
   });
 }
 
-/** One learned query in an einsum: a parameter every index of which is summed away (`'bsd,d->bs'`, keys against a vector). */
-function learnedQueryContracted(q: AValue, term: readonly string[], out: readonly string[]): boolean {
-  return q.learned === true && term.length > 0 && term.every((x) => x !== '...' && !out.includes(x));
+/**
+ * One learned query in an einsum (per head, it may be): a parameter every index of which is summed away or shared with
+ * the keys (`'bsd,d->bs'`, keys against a vector; `'bhsd,hd->bhs'`, one query per head). An index of the parameter's
+ * own that reaches the output (`'nd,bsd->bns'`) counts several queries: a matrix of seed queries.
+ */
+function learnedQueryContracted(q: AValue, term: readonly string[], keys: readonly string[], out: readonly string[]): boolean {
+  return q.learned === true && term.length > 0 && term.every((x) => x !== '...' && (!out.includes(x) || keys.includes(x)));
 }
 
 /** A string literal, or an f-string without placeholders (`f"b h i d, b h j d -> b h i j"`, lucidrains' style). */
@@ -1118,7 +1124,7 @@ export function einsum(ev: Evaluator, c: Call, spec: string | undefined, style: 
     queryText: qTerm ? describe(ev, qTerm === ta ? aNode : bNode, qTerm === ta ? a : b) : undefined,
     keyText: kTerm ? describe(ev, kTerm === ta ? aNode : bNode, kTerm === ta ? a : b) : undefined,
     keyIsKey: kTerm ? (kTerm === ta ? ra : rb) === 'key' || undefined : undefined,
-    ...(qTerm && learnedQueryContracted(qTerm === ta ? a : b, qTerm, out) ? { learnedPoolingQuery: true } : {}),
+    ...(qTerm && kTerm && learnedQueryContracted(qTerm === ta ? a : b, qTerm, kTerm, out) ? { learnedPoolingQuery: true } : {}),
     queryProj: qTerm ? (qTerm === ta ? a : b).proj : undefined,
     queryNode: qTerm === ta && unparen(aNode).type === 'identifier' ? unparen(aNode) : undefined,
   };

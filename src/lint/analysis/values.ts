@@ -330,11 +330,31 @@ export interface AValue {
   readonly qname?: string;
   readonly layer?: LayerInfo;
   readonly object?: ObjectInfo;
-  readonly fn?: { readonly scope: Scope; readonly self?: AValue };
+  readonly fn?: FunctionRef;
+  /**
+   * One of several functions, chosen at run time (`attn_fn = chunked_attention if flag else attention`,
+   * `getattr(self, self.mode)` over the methods it may name); `fn` is then absent. A call runs each.
+   */
+  readonly fnChoices?: readonly FunctionRef[];
   readonly cls?: ClassInfo;
   readonly dtypeName?: DType;
   /** Tokenizer output (has attention_mask / input_ids). */
   readonly tokenizerOutput?: boolean;
+}
+
+/** A function of a file, or a method bound to its receiver. */
+export interface FunctionRef {
+  readonly scope: Scope;
+  readonly self?: AValue;
+}
+
+/** At most this many functions a call may dispatch to (`fnChoices`). */
+const MAX_FUNCTION_CHOICES = 4;
+
+/** The functions a function value may be: its one function, or its choices. */
+export function functionChoices(v: AValue): readonly FunctionRef[] {
+  if (v.kind !== 'function') return [];
+  return v.fn ? [v.fn] : (v.fnChoices ?? []);
 }
 
 export const UNKNOWN: AValue = Object.freeze({ kind: 'unknown' });
@@ -625,10 +645,18 @@ export function join(a: AValue, b: AValue): AValue {
       if (!a.object || !b.object || a.object.cls !== b.object.cls) return { kind: 'unknown', maybeNone: out.maybeNone };
       out.object = a.object;
       break;
-    case 'function':
-      if (!a.fn || !b.fn || a.fn.scope !== b.fn.scope) return { kind: 'unknown', maybeNone: out.maybeNone };
-      out.fn = a.fn;
+    case 'function': {
+      if (a.fn && b.fn && a.fn.scope === b.fn.scope) {
+        out.fn = a.fn;
+        break;
+      }
+      // Two different functions on two paths: a call runs one of them (each is evaluated as called).
+      const choices: FunctionRef[] = [];
+      for (const f of [...functionChoices(a), ...functionChoices(b)]) if (!choices.some((c) => c.scope === f.scope)) choices.push(f);
+      if (choices.length < 2 || choices.length > MAX_FUNCTION_CHOICES) return { kind: 'unknown', maybeNone: out.maybeNone };
+      out.fnChoices = choices;
       break;
+    }
     case 'class':
       if (a.cls !== b.cls) return { kind: 'unknown', maybeNone: out.maybeNone };
       out.cls = a.cls;

@@ -39,6 +39,7 @@ const T = defineTemplates({
   scaleNeverPassed: 'the scale {0} is computed here and never passed to {1}',
   twiceOnPath: 'The scores are scaled by 1/sqrt(d) twice on this path ({0} and {1}): the logits end up divided by d.',
   firstFactor: 'the first 1/sqrt(d) factor {0} is applied here',
+  calleeScalesAgain: 'the called function scales by {0} again here',
   eachOperand:
     'The queries and the keys are each scaled by 1/sqrt(d) ({0} and {1}), so their product, the scores, is divided by d, a dimension, not by its square root: the logits become too small and the attention nearly uniform. Scale only one of them, or scale the scores once.',
   otherOperand: 'the other operand is scaled by {0} here',
@@ -57,7 +58,7 @@ export const ATT004: Rule = {
     docs: {
       summary: 'The attention scale is wrong: d instead of sqrt(d), sqrt(d_model) for per-head scores, applied twice, or after softmax.',
       whatItDoes:
-        "Classifies every factor that multiplies or divides q, k, the scores or the weights: a dimension (`d_k`, `k.size(-1)`, `self.head_dim`), its square root, or a named scale whose definition it follows (`self.scale = head_dim ** -0.5`, `self.scaling = config.hidden_size ** -0.5`: a constructor's config object is read by its fields; a temperature its caller binds, `ScaledDotProductAttention(temperature=d_k ** 0.5)`; a named scale kept in a range, `jnp.maximum(self.tau, 0.01)`). It reports a division by the dimension itself (or by a scale that is already 1/sqrt(d): `/ self.scale` with `self.scale = head_dim ** -0.5`; also the width of the projection's input, `B, N, C = x.shape` then `/ C`, whatever follows it, a temperature included), a square root of the model width (`d_model`, `embed_dim`, the `C` that was split into heads) on multi-head scores (not when a caller binds that name to one head's width, `C // n_heads`, nor for a last axis named `D` of a tensor already split into heads, nor for the size the product itself sums over wherever it sits (`D` of `einsum('bhdl,bhds->bhls', q, k)` with `q: (B, H, D, L)`, `d_k` unpacked from keys stated as `(B, H, d, S)`), nor on single-head scores: with one head, whether the queries have no head axis or one of length 1, and a fused `nn.Linear(dim, 3 * dim)` cut into q, k and v, the model width is the head width), two 1/sqrt(d) factors on one path (also when a helper of another workspace file returns the scaled `q`; including a pre-scaled `q` given to `F.scaled_dot_product_attention`, `flash_attn_func` or xformers' `memory_efficient_attention`, which scale by 1/sqrt(E) again unless `scale=` / `softmax_scale=` is passed, or which are handed `scale=` 1/sqrt(d) on top; the queries and the keys each divided by sqrt(C) are reported as what they are, scores divided by C, the same bug as `/ d_k`, unless a temperature then scales the scores (LoFTR-style matching, `einsum('nlc,nsc->nls', feat0, feat1) / temperature`), where the 1/C is a deliberate normalisation of each feature set and the temperature sets the sharpness), a scale applied to the weights after softmax, and a `scale=`/`softmax_scale=` handed to a fused kernel that is 1/d, a dimension, or 1/sqrt of the model width on per-head scores, and a fused kernel (`F.scaled_dot_product_attention`, flash-attn's `flash_attn_func`) called without `scale=`/`softmax_scale=` although the module computes its own scale with a factor beyond 1/sqrt(d) (a layer-index or YaRN factor, a constant, 1/d): the kernel then silently uses its default.",
+        "Classifies every factor that multiplies or divides q, k, the scores or the weights: a dimension (`d_k`, `k.size(-1)`, `self.head_dim`), its square root, or a named scale whose definition it follows (`self.scale = head_dim ** -0.5`, `self.scaling = config.hidden_size ** -0.5`: a constructor's config object is read by its fields; a temperature its caller binds, `ScaledDotProductAttention(temperature=d_k ** 0.5)`; a named scale kept in a range, `jnp.maximum(self.tau, 0.01)`). It reports a division by the dimension itself (or by a scale that is already 1/sqrt(d): `/ self.scale` with `self.scale = head_dim ** -0.5`, or `/= theta_x.shape[-1] ** -0.5`, also on scores of operands with no query/key names, a non-local block's conv features `matmul(theta_x, phi_x)`, when the factor is the size their product sums over and a softmax follows, unless the operands are unit-normalised (cosine logits); also the width of the projection's input, `B, N, C = x.shape` then `/ C`, whatever follows it, a temperature included), a square root of the model width (`d_model`, `embed_dim`, the `C` that was split into heads, the number of heads times one head's width read off 4-D q or k, `B, H, L, D = k.size()` then `sqrt(H * D)`) on multi-head scores (not when a caller binds that name to one head's width, `C // n_heads`, nor for a last axis named `D` of a tensor already split into heads, nor for the size the product itself sums over wherever it sits (`D` of `einsum('bhdl,bhds->bhls', q, k)` with `q: (B, H, D, L)`, `d_k` unpacked from keys stated as `(B, H, d, S)`), nor on single-head scores: with one head, whether the queries have no head axis or one of length 1, and a fused `nn.Linear(dim, 3 * dim)` cut into q, k and v, the model width is the head width), two 1/sqrt(d) factors on one path (also when a helper of another workspace file returns the scaled `q`; also when a module scales q and then calls a function of its file that scales q again, directly or through a name bound to it or to one of several such functions, `attn_fn = chunked_attention if flag else attention`, reported at the caller's factor since the function is right for its other callers; one scaling written once in a comprehension over `(q, k, v)` counts once; including a pre-scaled `q` given to `F.scaled_dot_product_attention`, `flash_attn_func` or xformers' `memory_efficient_attention`, which scale by 1/sqrt(E) again unless `scale=` / `softmax_scale=` is passed, or which are handed `scale=` 1/sqrt(d) on top; the queries and the keys each divided by sqrt(C) are reported as what they are, scores divided by C, the same bug as `/ d_k`, unless a temperature then scales the scores (LoFTR-style matching, `einsum('nlc,nsc->nls', feat0, feat1) / temperature`), where the 1/C is a deliberate normalisation of each feature set and the temperature sets the sharpness), a scale applied to the weights after softmax, and a `scale=`/`softmax_scale=` handed to a fused kernel that is 1/d, a dimension, or 1/sqrt of the model width on per-head scores, and a fused kernel (`F.scaled_dot_product_attention`, flash-attn's `flash_attn_func`) called without `scale=`/`softmax_scale=` although the module computes its own scale with a factor beyond 1/sqrt(d) (a layer-index or YaRN factor, a constant, 1/d): the kernel then silently uses its default.",
       whyIsThisBad:
         'The scale keeps the logits at unit variance. Dividing by d instead of sqrt(d) (or scaling twice) makes the logits too small and the attention nearly uniform; sqrt(d_model) on per-head scores over-shrinks them by sqrt(n_heads); a scale after softmax does nothing to the logits and breaks the rows-sum-to-1 property.',
       example: `scores = q @ k.transpose(-2, -1) / self.head_dim
@@ -66,7 +67,7 @@ out = F.scaled_dot_product_attention(q, k, v)`,
       useInstead: `scores = q @ k.transpose(-2, -1) / math.sqrt(self.head_dim)
 out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       whereReported:
-        'At the wrong factor, the use (`/ d_k`, `* self.scale`, the `scale=` argument), or at the fused kernel call that scales a second time. Related locations: where the scale and the dimension it is made of are defined (`self.scale = head_dim ** -0.5`), the manual scaling of q or k before a fused kernel, the first of two 1/sqrt(d) factors, the softmax before a post-softmax scale, and a scale the module computes but never passes.',
+        'At the wrong factor, the use (`/ d_k`, `* self.scale`, the `scale=` argument; of two 1/sqrt(d) factors the second, or that of the caller when a called function scales again), or at the fused kernel call that scales a second time. Related locations: where the scale and the dimension it is made of are defined (`self.scale = head_dim ** -0.5`), the manual scaling of q or k before a fused kernel, the first of two 1/sqrt(d) factors, the softmax before a post-softmax scale, and a scale the module computes but never passes.',
       fixSafety:
         'Where offered (`math.sqrt(...)` around a dimension, `scale=1.0` for a pre-scaled SDPA call) the fix changes the computed weights, so it is an unsafe quick fix, never part of a fix-all.',
       references: [
@@ -197,7 +198,13 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
     return {
       scale(site: ScaleSite) {
         const op = site.op;
-        if (!onAttention(site)) return;
+        if (!onAttention(site)) {
+          // Scores whose operands have no q/k roles (a non-local block's theta/phi conv features) multiplied by a positive
+          // power of the very size their product sums over, then softmaxed: the inverse of the scale (`/= C ** -0.5`).
+          const dim = op.dim;
+          if (op.power !== undefined && op.power > 0 && dim && !ev.mup && sumsOverTheFactor(site, dim)) reportTimesDim(site, op, dim, op.power);
+          return;
+        }
         if ((op.on === 'query' || op.on === 'key') && !reachesScores(op)) return;
         const target = site.target;
         const f = quote(ctx.text(op.factorNode), 40);
@@ -230,11 +237,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           return;
         }
         if (op.power > 0 && knownDim) {
-          // Divided by a factor that is itself 1/sqrt(d) (`/ self.scale` with `self.scale = head_dim ** -0.5`).
-          const token = operatorOf(op);
-          const divides = token === '/' || token === '/=';
-          const inverse = divides && op.factorNode.type !== 'call' && !/sqrt|\*\*/.test(ctx.text(op.factorNode));
-          report(op.factorNode, inverse ? msg(T.dividedByInverse, f, dim.text) : msg(T.multipliedByDim, f, op.power), undefined, evidence);
+          reportTimesDim(site, op, dim, op.power);
           return;
         }
         if (which === 'heads') {
@@ -358,7 +361,9 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           for (const site of group) {
             if (!hasRoles(site.input)) continue;
             for (const alt of alternatives(site.input)) {
-              const sqrt = scaleOps(alt).filter((o) => o.on !== 'weights' && isInverseSqrtDim(o));
+              // One scaling statement counts once: a comprehension over `(q, k, v)` gives each element the join of
+              // all three, so q's scaling shows on the keys' path too (`(t * s for t in (q, k))` is then left unsaid).
+              const sqrt = distinctScalings(scaleOps(alt).filter((o) => o.on !== 'weights' && isInverseSqrtDim(o)));
               const [first] = sqrt;
               const second = sqrt.at(-1);
               // `first && second` hold whenever there are two or more
@@ -372,6 +377,15 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
                   report(second.factorNode, msg(T.eachOperand, quote(ctx.text(first.factorNode), 30), quote(ctx.text(second.factorNode), 30)), undefined, [
                     { node: first.node, message: msg(T.otherOperand, quote(ctx.text(first.factorNode), 30)) },
                     ...factorDefinitions(ev, second.factorNode, site.ctx, 1),
+                  ]);
+                  break;
+                }
+                // A helper that scales for itself, called with q already scaled by its caller: the caller's factor is the
+                // extra one (the helper is right for its other callers), so that is where it is reported.
+                if (site.ctx.callSite && within(second.node, site.ctx.scope.node) && !within(first.node, site.ctx.scope.node)) {
+                  report(first.factorNode, msg(T.twiceOnPath, quote(ctx.text(first.factorNode), 30), quote(ctx.text(second.factorNode), 30)), undefined, [
+                    { node: second.node, message: msg(T.calleeScalesAgain, quote(ctx.text(second.factorNode), 30)) },
+                    ...factorDefinitions(ev, first.factorNode, site.ctx, 1),
                   ]);
                   break;
                 }
@@ -430,6 +444,50 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
         return { name, defText: ctx.text(def), def, divides };
       }
       return undefined;
+    }
+
+    function within(node: PyNode, outer: PyNode): boolean {
+      return node.start >= outer.start && node.end <= outer.end;
+    }
+
+    /** A positive power of a dimension on the scores: the logits grow with it. */
+    function reportTimesDim(site: ScaleSite, op: ScaleOp, dim: DimInfo, power: number): void {
+      const f = quote(ctx.text(op.factorNode), 40);
+      // Divided by a factor that is itself 1/sqrt(d) (`/ self.scale` with `self.scale = head_dim ** -0.5`).
+      const token = operatorOf(op);
+      const divides = token === '/' || token === '/=';
+      // ... named (`self.scale`), or written as a negative power (`/= C ** -0.5`).
+      const factor = ctx.text(op.factorNode);
+      const inverse = divides && op.factorNode.type !== 'call' && (!/sqrt|\*\*/.test(factor) || /\*\*\s*\(?\s*-/.test(factor));
+      // The dimension as the factor writes it (`theta_x.shape[-1]` of `theta_x.shape[-1] ** -0.5`), else as it was read.
+      const text = (inverse ? /^\(?(.+?)\)?\s*\*\*/.exec(factor)?.[1] : undefined) ?? dim.text;
+      report(
+        op.factorNode,
+        inverse ? msg(T.dividedByInverse, f, text) : msg(T.multipliedByDim, f, power),
+        undefined,
+        factorDefinitions(ev, op.factorNode, site.ctx),
+      );
+    }
+
+    /**
+     * The scaled value is the product of two unnormalised operands that a softmax then normalises, and the factor's
+     * dimension is the size that product sums over: the last axis of its left operand read off that operand
+     * (`theta_x.shape[-1]`), or the size the product's contracted axes are known by (`self.inter_channels`).
+     */
+    function sumsOverTheFactor(site: ScaleSite, dim: DimInfo): boolean {
+      const attn = site.target.attn;
+      const product = ev.facts.matmul.find((m) => m.node === attn?.formedAt && m.ctx === site.ctx && attn.stage === 'scores');
+      const softmaxed = ev.facts.softmax.some((s) => s.ctx === site.ctx && s.input.attn?.formedAt === attn?.formedAt);
+      if (!product || !softmaxed || product.a.normalized || product.b.normalized) return false;
+      return dim.ofTensor
+        ? dim.ofTensor === product.a && product.contractA === -1
+        : [...ev.facts.contractedSizes(product.node)].some((size) => bare(size) === bare(dim.text));
+    }
+
+    /** The scalings of a path, each scaling expression once. */
+    function distinctScalings(ops: readonly ScaleOp[]): ScaleOp[] {
+      const seen = new Set<number>();
+      return ops.filter((o) => !seen.has(o.node.id) && !!seen.add(o.node.id));
     }
 
     /** Two 1/sqrt(d) factors, one on the queries and one on the keys (before they meet): 1/d on the scores. */

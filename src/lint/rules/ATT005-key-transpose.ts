@@ -6,7 +6,7 @@ import { childByField, namedChildren, unparen, type PyNode } from '../syntax/tre
 import { consumersOf } from './evidence';
 import { defineTemplates, msg, type MessageParts } from '../message';
 import { quote, type FixSpec, type RelatedSpec, type Rule, type RuleContext } from './rule';
-import { definitions } from './related';
+import { definitions, liveDefinitions } from './related';
 
 const T = defineTemplates({
   keysLayoutHere: 'the keys {0} get their layout here',
@@ -19,6 +19,9 @@ const T = defineTemplates({
     '{0} transposes the query instead of the keys: with token-major q and k (features last) this contracts over the tokens and gives a (d × d) matrix, not (L × S) scores.',
   keysNotTransposed:
     '{0} multiplies the queries by the keys {1} without transposing them: with token-major q and k (features last) it contracts the query features with the key tokens, not (L × S) scores over the features.',
+  keysReshaped:
+    '{0} reshapes the keys {1} to swap their last two sizes ({2}) instead of transposing them: view and reshape keep the order of the elements, so each "key" row now mixes the features of several tokens. Use {3}.',
+  scoresFormed: 'the scores are formed here',
   transposeKeysFix: 'Transpose the keys instead (changes the result)',
   useSwapFix: 'Use {0} (changes the result)',
   passTransposeFix: 'Pass {0} to {1} (changes the result)',
@@ -33,7 +36,7 @@ export const ATT005: Rule = {
     docs: {
       summary: 'The keys are transposed over the wrong axes for q @ kᵀ.',
       whatItDoes:
-        "Looks at the right operand of the score product `q @ k...`: with batched keys of known rank, `k.transpose(0, 1)`, `k.transpose(1, 2)` on 4-D keys, `k.T` and `k.t()` do not swap the last two axes, and `q.transpose(-2, -1) @ k` (with token-major q and k, i.e. not a channel-first layout) contracts the tokens instead of the features (unless the weights then meet the values over their features, as channel attention does: `attn @ v.transpose(-2, -1)` or `v @ attn.transpose(-2, -1)`), and `q @ k` / `torch.matmul(q, k)` with token-major q and k of the same known rank, normalised by a softmax (or gated by a sigmoid, as sigmoid attention does), has no transpose at all (a call that transposes its second operand itself, `tf.matmul(q, k, transpose_b=True)`, is right, and so are keys projected along the sequence, Linformer's `proj_k(k.transpose(1, 2))`, whose features come before their last axis). A view whose last size is a flattened grid (`N = H * W`) puts the tokens last (channel-first q and k, where `q.transpose(-2, -1) @ k` is right). The rank and layout come from the code (`view`, `reshape`, `permute`, `flatten`/`unflatten`, `movedim`, `chunk`/`split`/`unbind`, `rearrange`, Linear outputs, `B, T, C = x.size()`, shape comments).",
+        'Looks at the right operand of the score product `q @ k...`: with batched keys of known rank, `k.transpose(0, 1)`, `k.transpose(1, 2)` on 4-D keys, `k.T` and `k.t()` do not swap the last two axes, and `q.transpose(-2, -1) @ k` (with token-major q and k, i.e. not a channel-first layout) contracts the tokens instead of the features (unless the weights then meet the values over their features, as channel attention does: `attn @ v.transpose(-2, -1)` or `v @ attn.transpose(-2, -1)`), and `q @ k` / `torch.matmul(q, k)` with token-major q and k of the same known rank, normalised by a softmax (or gated by a sigmoid, as sigmoid attention does), has no transpose at all (a call that transposes its second operand itself, `tf.matmul(q, k, transpose_b=True)`, is right, and so are keys projected along the sequence, Linformer\'s `proj_k(k.transpose(1, 2))`, whose features come before their last axis). Keys "transposed" with a reshape, `k.view(B, H, D, L)` where `B, H, L, D = k.size()` (or `k.reshape(k.size(0), k.size(2), k.size(1))`), keep the order of their elements and are reported at the reshape. A view whose last size is a flattened grid (`N = H * W`) puts the tokens last (channel-first q and k, where `q.transpose(-2, -1) @ k` is right). The rank and layout come from the code (`view`, `reshape`, `permute`, `flatten`/`unflatten`, `movedim`, `chunk`/`split`/`unbind`, `rearrange`, Linear outputs, `B, T, C = x.size()`, shape comments).',
       whyIsThisBad:
         'The score matrix must be (…, L, S): queries against keys, contracted over the feature axis. Swapping the batch and sequence axes, or reversing every axis with `.T`, either fails on a shape mismatch only for some shapes or silently mixes examples of the batch (or features with tokens) when the sizes happen to agree, which is exactly the case in small tests.',
       example: `k = self.k_proj(x).view(B, T, n_head, hd).transpose(1, 2)  # (B, nh, T, hd)
@@ -41,7 +44,7 @@ att = q @ k.transpose(1, 2)`,
       useInstead: `k = self.k_proj(x).view(B, T, n_head, hd).transpose(1, 2)  # (B, nh, T, hd)
 att = q @ k.transpose(-2, -1)`,
       whereReported:
-        'At the transposed operand of the score product, the use. Related locations: where the keys (and the queries) get their layout (`view(...).transpose(1, 2)`, a parameter).',
+        'At the transposed operand of the score product, the use (a reshape standing in for the transpose: at the reshape, with the product as a related location). Related locations: where the keys (and the queries) get their layout (`view(...).transpose(1, 2)`, a parameter).',
       fixSafety:
         'The fix rewrites the transpose to swap the last two axes (`.transpose(-2, -1)`, or `.swapaxes(-2, -1)` for NumPy/JAX). It changes the result, so it is offered as an unsafe quick fix and never applied by a fix-all.',
       references: [
@@ -142,6 +145,70 @@ att = q @ k.transpose(-2, -1)`,
       ]);
     }
 
+    /**
+     * `k.view(B, H, D, L)` (or `reshape`) for kᵀ, its sizes those of the keys' own axes (`B, H, L, D = k.size()`) with the
+     * last two swapped: a reshape keeps the elements' order, so it is not a transpose. The sizes must be the keys' sizes
+     * by name, every one, and the last two distinct names.
+     */
+    function checkKeysReshaped(site: MatmulSite, b: PyNode): void {
+      const reshape = reshapeOf(b, site);
+      if (!reshape) return;
+      const k = ev.eval(reshape.base, site.ctx);
+      if (!isKey(k) || k.ndim === undefined || k.ndim < 2 || reshape.args.length !== k.ndim) return;
+      // The axis of the keys each size reads (`B, H, L, D = k.size()` then `D`: axis 3), or none.
+      const n = k.ndim;
+      const axes = reshape.args.map((a) => axisOfKeys(a, reshape.base, n, site));
+      if (!axes.every((axis, i) => axis === (i === n - 1 ? n - 2 : i === n - 2 ? n - 1 : i))) return;
+      // The keys' own order of the two sizes (the view's, swapped back).
+      const sizes = reshape.sizes.slice(-2).reverse().join(', ');
+      const swap = `${ctx.text(reshape.base)}.${swapName()}(-2, -1)`;
+      // Reported at the reshape (where the transpose belongs); the product that uses it is the evidence.
+      const swapFix: FixSpec = {
+        title: msg(T.useSwapFix, swap),
+        safety: 'unsafe',
+        edits: [{ start: reshape.call.start, end: reshape.call.end, newText: swap }],
+      };
+      report(reshape.call, msg(T.keysReshaped, quote(ctx.text(reshape.call), 40), quote(ctx.text(reshape.base), 24), sizes, swap), swapFix, [
+        { node: site.node, message: msg(T.scoresFormed) },
+        ...layoutOf(reshape.base, site, 'keys'),
+      ]);
+    }
+
+    /**
+     * The axis of the keys a size argument reads: `k.size(2)`, `k.shape[-1]`, or a name unpacked from the keys' shape
+     * (`B, H, L, D = k.size()` then `D`: axis 3), that one definition reaching the reshape.
+     */
+    function axisOfKeys(arg: PyNode, base: PyNode, n: number, site: MatmulSite): number | undefined {
+      const keys = ctx.text(base).replace(/\s+/g, '');
+      const direct = new RegExp(`^${escapeRegExp(keys)}(?:\\.size\\((-?\\d+)\\)|\\.shape\\[(-?\\d+)\\])$`).exec(ctx.text(arg).replace(/\s+/g, ''));
+      if (direct) return (Number(direct[1] ?? direct[2]) + n) % n;
+      const [only, ...more] = arg.type === 'identifier' ? liveDefinitions(ev, arg, site.ctx) : [];
+      const shapes = [`${keys}.size()`, `${keys}.shape`];
+      const unpacked =
+        more.length === 0 &&
+        only?.kind === 'assign' &&
+        only.value !== undefined &&
+        !only.star &&
+        only.path.length === 1 &&
+        shapes.includes(ctx.text(only.value).replace(/\s+/g, ''));
+      return unpacked ? only.path[0] : undefined;
+    }
+
+    /** `k.view(a, b, ...)` / `k.reshape(...)`, written at the operand or as the one definition of the name there. */
+    function reshapeOf(node: PyNode, site: MatmulSite): { call: PyNode; base: PyNode; args: PyNode[]; sizes: string[] } | undefined {
+      const operand = unparen(node);
+      // `k_t = k.view(...)` then `q @ k_t`: the name's one definition.
+      const [only, ...more] = operand.type === 'identifier' ? liveDefinitions(ev, operand, site.ctx) : [];
+      const n = only?.value && only.kind === 'assign' && more.length === 0 ? unparen(only.value) : operand;
+      const f = n.type === 'call' ? childByField(n, 'function') : undefined;
+      const base = f?.type === 'attribute' ? childByField(f, 'object') : undefined;
+      const name = f?.type === 'attribute' ? childByField(f, 'attribute') : undefined;
+      const args = base && name && /^(view|reshape)$/.test(ctx.text(name)) ? childByField(n, 'arguments') : undefined;
+      if (!base || !args) return undefined;
+      const sizeArgs = namedChildren(args);
+      return { call: n, base, args: sizeArgs, sizes: sizeArgs.map((a) => ctx.text(a).replace(/\s+/g, '')) };
+    }
+
     /** The (d × d) weights of `q.transpose(-2, -1) @ k` meet the values over the feature axis (channel attention). */
     function channelAttention(site: MatmulSite): boolean {
       for (const sm of ev.facts.softmax) {
@@ -235,12 +302,17 @@ att = q @ k.transpose(-2, -1)`,
         const aVal = ev.eval(a, site.ctx);
         if (!isQuery(aVal) && !isQuery(site.a)) return;
         checkKeyOperand(site, b);
+        checkKeysReshaped(site, b);
         checkQueryTransposed(site, a, b);
         checkKeysNotTransposed(site, a, b);
       },
     };
   },
 };
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
 
 function isLastTwo(a: number | undefined, b: number | undefined): boolean {
   return (a === -2 && b === -1) || (a === -1 && b === -2);

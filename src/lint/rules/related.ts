@@ -6,6 +6,7 @@ import { classConstantDefs, foreignFileOf } from '../analysis/cross-file';
 import { liveInCtx } from '../analysis/flags';
 import type { Evaluator } from '../analysis/evaluator';
 import type { Ctx } from '../analysis/facts';
+import type { Def } from '../analysis/scopes';
 import { precisionSource } from '../analysis/precision';
 import type { AValue, MaskInfo, MaskOrigin } from '../analysis/values';
 import { defineTemplates, msg, type MessageParts } from '../message';
@@ -67,6 +68,11 @@ export function cacheJoined(ev: Evaluator, v: AValue, what: MessageParts): Relat
  * The statements that define `node` when it is a name or `self.attr` (its reaching definitions; for an attribute
  * of self, its assignments anywhere in the class), each as "`text` is defined here".
  */
+/** The definitions of a name that can reach this read of it in ctx (an `if` arm known not to run here sets nothing). */
+export function liveDefinitions(ev: Evaluator, name: PyNode, ctx: Ctx): readonly Def[] {
+  return liveInCtx(ev, ev.resolve(name, ev.text(name)) ?? [], ctx);
+}
+
 export function definitions(ev: Evaluator, node: PyNode | undefined, ctx: Ctx, message: (text: string) => MessageParts, max = 2): RelatedSpec[] {
   if (!node) return [];
   const u = unparen(node);
@@ -75,7 +81,7 @@ export function definitions(ev: Evaluator, node: PyNode | undefined, ctx: Ctx, m
   let file: RelatedSpec['file'];
   if (u.type === 'identifier') {
     // Only those that can reach the read in this context (an `if` arm known not to run here sets nothing).
-    targets = liveInCtx(ev, ev.resolve(u, ev.text(u)) ?? [], ctx)
+    targets = liveDefinitions(ev, u, ctx)
       .filter((d) => d.kind !== 'import')
       .map((d) => (d.value ? statementOf(d.target) : d.target));
   } else if (u.type === 'attribute') {

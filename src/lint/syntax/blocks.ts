@@ -236,11 +236,17 @@ export function selectBlocks(source: string, blocks: readonly SourceBlock[], hel
   let callees = blocks.filter((b, i) => keep[i] && (b.kind === 'def' || b.kind === 'class') && b.name).map((b) => b.name!);
   for (let round = 0; round < 3 && callees.length > 0; round++) {
     const callRe = new RegExp(`\\b(?:${callees.slice(0, 300).join('|')})\\s*\\(`);
+    // ... or names one as a value to call it through another name (`attn_fn = chunked_attention if flag else attention`).
+    const valueRe = new RegExp(`(?:[^=!<>]=|\\belse)[ \\t]*(?:${callees.slice(0, 300).join('|')})[ \\t]*(?:\\bif\\b|#|\\r?\\n|$)`, 'm');
     // A subclass of a site-holding class runs its methods (`class CausalAttention(Attention)`): built, it is called.
     const subclassRe = new RegExp(`^\\s*class\\s+\\w+\\s*\\([^)]*\\b(?:${callees.slice(0, 300).join('|')})\\b`);
     const added: string[] = [];
     blocks.forEach((b, i) => {
-      if (!keep[i] && b.kind !== 'statement' && (callRe.test(texts[i] ?? '') || (b.kind === 'class' && subclassRe.test(texts[i] ?? '')))) {
+      if (
+        !keep[i] &&
+        b.kind !== 'statement' &&
+        (callRe.test(texts[i] ?? '') || valueRe.test(texts[i] ?? '') || (b.kind === 'class' && subclassRe.test(texts[i] ?? '')))
+      ) {
         keep[i] = true;
         if (helpers && b.kind === 'def') helpers[i] = true;
         if (b.name) added.push(b.name);
