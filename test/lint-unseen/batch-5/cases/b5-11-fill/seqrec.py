@@ -1,14 +1,15 @@
 # case: b5-11-fill
 # modelled-on: baka-world/SASRec.pytorch https://github.com/baka-world/SASRec.pytorch/commit/6e0e7a929419717724cb1d02c078522279e270eb
-# label: buggy
-# class: real-bug
-# pattern: a SASRec sequential recommender with a hand-written multi-head attention: the causal mask is ~tril (True = future), expanded per batch and head, and filled with a module-level constant FLOAT_MIN before the softmax; the training script in another module runs the model under torch.amp.autocast("cuda", enabled=args.use_amp) with a GradScaler, and --use_amp defaults to True
-# why: under autocast the matmul produces float16 scores, and masked_fill with -1e9 cannot be represented in float16 (its minimum is about -65504): PyTorch raises "value cannot be converted to type at::Half without overflow" (or, cast, gives -inf and NaN rows); commit 6e0e7a9 ("use -1e4 for FP16 compatibility") changes the constant to -1e4
+# label: correct
+# class: fixed
+# pattern: after the fix: a SASRec sequential recommender with a hand-written multi-head attention: the causal mask is ~tril (True = future), expanded per batch and head, and filled with a module-level constant FLOAT_MIN before the softmax; the training script in another module runs the model under torch.amp.autocast("cuda", enabled=args.use_amp) with a GradScaler, and --use_amp defaults to True
+# why: correct: -1e4 is representable in float16, far enough below the scaled scores to give the future positions zero weight after the softmax; the mask is True at the positions to hide, as masked_fill expects
+# looks-like: ATT002, ATT007
 # source: https://github.com/baka-world/SASRec.pytorch https://github.com/baka-world/SASRec.pytorch/commit/6e0e7a929419717724cb1d02c078522279e270eb python/model.py
 import numpy as np
 import torch
 
-FLOAT_MIN = -1e9
+FLOAT_MIN = -1e4
 
 
 class StableMultiheadAttention(torch.nn.Module):
@@ -33,7 +34,7 @@ class StableMultiheadAttention(torch.nn.Module):
         if attn_mask is not None:
             # attn_mask: (n, n), True where a position must not be seen
             mask = attn_mask.bool().unsqueeze(0).unsqueeze(0).repeat(b, self.heads, 1, 1)
-            scores = scores.masked_fill(mask, FLOAT_MIN)  # expect: ATT007
+            scores = scores.masked_fill(mask, FLOAT_MIN)
         weights = torch.nn.functional.softmax(scores, dim=-1)
         weights = self.dropout(weights)
         out = torch.matmul(weights, V).transpose(1, 2).contiguous().view(b, n, self.hidden)

@@ -31,7 +31,7 @@ class NumpyMultiHead:
         energy = np.matmul(Q, K.transpose(0, 1, 3, 2)) / np.sqrt(self.d_k)  # (b, heads, n_q, n_k)
         if mask is not None:
             mask = mask[:, np.newaxis, ...]  # broadcast over the heads
-            energy = np.where(mask == 0, float("-1e20"), energy)  # expect: ATT002
+            energy = np.where(mask == 0, float("-inf"), energy)
         attention = softmax(energy)
         out = np.matmul(attention, V).transpose(0, 2, 1, 3).reshape(b, n_q, -1)
         return out @ self.W_o, attention

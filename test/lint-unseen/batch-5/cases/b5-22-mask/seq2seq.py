@@ -1,9 +1,10 @@
 # case: b5-22-mask
 # modelled-on: AkiRusProd/numpy-transformer https://github.com/AkiRusProd/numpy-transformer/commit/f0dd5ec96f9d97f9d542a75c238df8f1ce267433
-# label: buggy
-# class: real-bug
-# pattern: a transformer written in NumPy only: the model builds the source mask as (x != pad)[:, None, :] and the target mask as that padding mask & a subsequent mask from get_sub_mask; the multi-head attention in another module fills the scores with -1e20 where mask == 0 (the masks are meant as 1 = visible) before its own softmax over the last axis
-# why: get_sub_mask returns np.triu(ones, k=1), which is 1 at the future positions, so `& ` keeps only the future and `mask == 0` hides the current and past tokens: every decoder query attends to the tokens after it; commit f0dd5ec ("fixed get_trg_pad_mask bug") adds np.logical_not to the subsequent mask
+# label: correct
+# class: fixed
+# pattern: after the fix: a transformer written in NumPy only: the model builds the source mask as (x != pad)[:, None, :] and the target mask as that padding mask & a subsequent mask from get_sub_mask; the multi-head attention in another module fills the scores with -inf where mask == 0 (the masks are meant as 1 = visible) before its own softmax over the last axis
+# why: correct: np.logical_not turns the triu(k=1) future mask into a visible-positions mask (True on and below the diagonal), so padding & subsequent is 1 exactly at the visible keys and `mask == 0` hides the padding and the future; no query row is empty (the diagonal is always visible for real tokens)
+# looks-like: ATT002, ATT007
 # source: https://github.com/AkiRusProd/numpy-transformer https://github.com/AkiRusProd/numpy-transformer/commit/f0dd5ec96f9d97f9d542a75c238df8f1ce267433 transformer/transformer.py
 import numpy as np
 
@@ -23,7 +24,8 @@ class NumpySeq2Seq:
 
     def get_sub_mask(self, x):
         seq_len = x.shape[1]
-        return np.triu(np.ones((seq_len, seq_len)), k=1).astype(int)
+        future = np.triu(np.ones((seq_len, seq_len)), k=1).astype(int)
+        return np.logical_not(future)
 
     def forward(self, src, trg, src_emb, trg_emb):
         src_mask = self.get_pad_mask(src)
