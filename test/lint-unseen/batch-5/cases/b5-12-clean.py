@@ -2,7 +2,7 @@
 # modelled-on: lsdefine/attention-is-all-you-need-keras https://github.com/lsdefine/attention-is-all-you-need-keras/commit/c9c0277aa573227ab0a40d4d62e00fb0fd176d56
 # label: correct
 # class: clean
-# pattern: a Keras functional-API transformer: masks are float 0/1 tensors of shape [B, Q, K] with 1 = attend (a padding mask from not_equal(k, 0) spread over the queries with batch_dot, and a subsequent mask from cumsum(eye(L, batch_shape=[B]), axis=1)); the attention computes batch_dot(q, k, axes=[2, 2]) divided by sqrt(d_k) in a Lambda, adds (-1e9) * (1 - mask), and applies Activation('softmax') over the last axis; the heads are folded into the batch axis, so the mask is repeated with repeat_elements along axis 0
+# pattern: a Keras functional-API transformer: masks are float 0/1 tensors of shape [B, Q, K] with 1 = attend (a padding mask from not_equal(k, 0) spread over the queries with batch_dot, and a subsequent mask from cumsum(eye(L, batch_shape=[B]), axis=1)); the attention computes batch_dot(q, k, axes=[2, 2]) divided by sqrt(d_k) in a Lambda, adds (-1e9) * (1 - mask), and applies Activation('softmax') over the last axis; the heads are folded into the batch axis head-major ([h*B, len, d_k]), so the mask is tiled h times along axis 0
 # why: correct: cumsum over axis 1 of a batched identity puts ones at j <= i (row i sees keys 0..i; the maintainer confirmed in issue #6 that the cumsum is oriented this way), (1 - mask) * -1e9 is added where the mask is 0, and batch_dot over axes [2, 2] contracts the feature axes of q and k (no transpose needed)
 # looks-like: ATT002, ATT005, ATT006, ATT007
 # source: https://github.com/lsdefine/attention-is-all-you-need-keras https://github.com/lsdefine/attention-is-all-you-need-keras/commit/c9c0277aa573227ab0a40d4d62e00fb0fd176d56 transformer.py
@@ -55,7 +55,8 @@ class HeadsInBatchAttention:
 
         qs, ks, vs = Lambda(split)(self.wq(q)), Lambda(split)(self.wk(k)), Lambda(split)(self.wv(v))
         if mask is not None:
-            mask = Lambda(lambda x: K.repeat_elements(x, h, 0))(mask)
+            # one copy of the [B, Q, K] mask per head, head-major like split()
+            mask = Lambda(lambda x: tf.tile(x, [h, 1, 1]))(mask)
         head, attn = self.attend(qs, ks, vs, mask=mask)
         return self.wo(Lambda(merge)(head)), attn
 
