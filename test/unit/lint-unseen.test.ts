@@ -676,10 +676,10 @@ describe('lint unseen: the fourth batch (the unseen measure of session 22)', () 
   });
 });
 
-// The fifth batch's size as gathered (30 cases, 9 expected findings from real bugs; the brief aimed at 30 cases;
+// The fifth batch's size as gathered (31 cases, 10 expected findings from real bugs; the brief aimed at 30 cases;
 // see batch-5/README.md). Floors, so that a lost case fails the test.
-const MIN_BATCH5_CASES = 30;
-const MIN_BATCH5_REAL_BUG_FINDINGS = 9;
+const MIN_BATCH5_CASES = 31;
+const MIN_BATCH5_REAL_BUG_FINDINGS = 10;
 
 describe('lint unseen: the fifth batch (the unseen measure of session 23)', () => {
   let cases: UnseenCase[] = [];
