@@ -3,7 +3,7 @@
 # label: buggy
 # class: real-bug
 # pattern: a transformer written in NumPy only: the model builds the source mask as (x != pad)[:, None, :] and the target mask as that padding mask & a subsequent mask from get_sub_mask; the multi-head attention in another module fills the scores with -1e20 where mask == 0 (the masks are meant as 1 = visible) before its own softmax over the last axis
-# why: get_sub_mask returns np.triu(ones, k=1), which is 1 at the future positions, so `& ` keeps only the future and `mask == 0` hides the current and past tokens: every decoder query attends to the tokens after it; commit f0dd5ec ("fixed get_trg_pad_mask bug") adds np.logical_not to the subsequent mask
+# why: get_sub_mask returns np.triu(ones, k=1), which is 1 at the future positions, so `&` keeps only the future and `mask == 0` hides the current and past tokens: every decoder query attends to the tokens after it; commit f0dd5ec ("fixed get_trg_pad_mask bug") adds np.logical_not to the subsequent mask
 # source: https://github.com/AkiRusProd/numpy-transformer https://github.com/AkiRusProd/numpy-transformer/commit/f0dd5ec96f9d97f9d542a75c238df8f1ce267433 transformer/transformer.py
 import numpy as np
 
