@@ -370,8 +370,8 @@ export function loadUnseen(dir: string = UNSEEN_DIR): UnseenCase[] {
 /**
  * Which measure a batch is: `regression` (spent: its repositories or case names have reached the rules'
  * authors, see the README; kept so that its numbers must not fall) or `unseen` (gathered by someone who does
- * not change the rules, never read case by case). Batches 1 and 2 are regression batches; batches 3 (session 20)
- * and 4 (session 22) are the unseen measures.
+ * not change the rules, never read case by case). Batches 1 and 2 are regression batches; batches 3 (session 20),
+ * 4 (session 22) and 5 (session 23) are the unseen measures.
  */
 export type UnseenGroup = 'regression' | 'unseen';
 
@@ -389,6 +389,7 @@ export const UNSEEN_BATCHES: readonly UnseenBatch[] = [
   { id: 'batch-2', dir: join(__dirname, 'batch-2', 'cases'), group: 'regression' },
   { id: 'batch-3', dir: join(__dirname, 'batch-3', 'cases'), group: 'unseen' },
   { id: 'batch-4', dir: join(__dirname, 'batch-4', 'cases'), group: 'unseen' },
+  { id: 'batch-5', dir: join(__dirname, 'batch-5', 'cases'), group: 'unseen' },
 ];
 
 const GROUP_TITLES: Record<UnseenGroup, string> = {
@@ -416,6 +417,12 @@ export interface UnseenGroupRun {
   batches: UnseenBatch[];
   cases: readonly UnseenCase[];
   run: UnseenRun;
+  /**
+   * The group's first k batches together, for k = 2 .. n, in batch order (empty with fewer than two batches);
+   * the last one is the whole group. Each unseen batch is added to the measure in a later session, so every
+   * earlier session's combined measure (batches 3 + 4) stays printed beside the newest (3 + 4 + 5).
+   */
+  prefixes: Array<{ batches: UnseenBatch[]; cases: readonly UnseenCase[]; run: UnseenRun }>;
 }
 
 /**
@@ -433,17 +440,27 @@ export function runUnseenBatches(
 } {
   const allLinted: LintedCase[] = [];
   const allCrashes: UnseenRun['crashes'] = [];
-  const byGroup = new Map<UnseenGroup, { batches: UnseenBatch[]; cases: UnseenCase[]; linted: LintedCase[]; crashes: UnseenRun['crashes'] }>();
+  type GroupAcc = {
+    batches: UnseenBatch[];
+    cases: UnseenCase[];
+    linted: LintedCase[];
+    crashes: UnseenRun['crashes'];
+    prefixes: UnseenGroupRun['prefixes'];
+  };
+  const byGroup = new Map<UnseenGroup, GroupAcc>();
   const perBatch = loaded.map(({ batch, cases }) => {
     const { linted, crashes } = lintCases(linter, cases, caseWorkspace);
     allLinted.push(...linted);
     allCrashes.push(...crashes);
     const group = batch.group ?? 'unseen';
-    const g = byGroup.get(group) ?? { batches: [], cases: [], linted: [], crashes: [] };
+    const g = byGroup.get(group) ?? { batches: [], cases: [], linted: [], crashes: [], prefixes: [] };
     g.batches.push(batch);
     g.cases.push(...cases);
     g.linted.push(...linted);
     g.crashes.push(...crashes);
+    if (g.batches.length > 1) {
+      g.prefixes.push({ batches: [...g.batches], cases: [...g.cases], run: summariseUnseen(g.linted, g.crashes) });
+    }
     byGroup.set(group, g);
     return { batch, cases, run: summariseUnseen(linted, crashes) };
   });
@@ -451,24 +468,30 @@ export function runUnseenBatches(
     .filter((group) => byGroup.has(group))
     .map((group) => {
       const g = byGroup.get(group)!;
-      return { group, batches: g.batches, cases: g.cases, run: summariseUnseen(g.linted, g.crashes) };
+      return { group, batches: g.batches, cases: g.cases, run: summariseUnseen(g.linted, g.crashes), prefixes: g.prefixes };
     });
   return { perBatch, groups, combined: summariseUnseen(allLinted, allCrashes) };
 }
 
 /**
  * The aggregate report, one block per group, each titled with the batches it holds: the regression batches
- * combined; the unseen group's batches each on its own and then, when there are several, all of them together.
+ * combined; the unseen group's batches in order, each on its own, and after every batch but the first the
+ * batches so far together (3, 4, 3 + 4, 5, 3 + 4 + 5: each session's combined measure stays comparable).
  * No per-case line, ever.
  */
 export function formatUnseenBatchesReport(result: ReturnType<typeof runUnseenBatches>): string {
   const title = (group: UnseenGroup, batches: readonly UnseenBatch[]) => `lint unseen, ${GROUP_TITLES[group]} (${batches.map((b) => b.id).join(' + ')})`;
   const blocks: string[] = [];
-  for (const { group, batches, cases, run } of result.groups) {
+  for (const { group, batches, cases, run, prefixes } of result.groups) {
     if (group === 'unseen' && batches.length > 1) {
-      for (const one of result.perBatch.filter((b) => (b.batch.group ?? 'unseen') === 'unseen')) {
+      const alone = result.perBatch.filter((b) => (b.batch.group ?? 'unseen') === 'unseen');
+      alone.forEach((one, i) => {
         blocks.push(formatUnseenReport(one.run, one.cases, title(group, [one.batch])));
-      }
+        // prefixes[k] holds the first k + 2 batches: print it right after its last batch.
+        const upTo = prefixes[i - 1];
+        if (upTo !== undefined) blocks.push(formatUnseenReport(upTo.run, upTo.cases, title(group, upTo.batches)));
+      });
+      continue;
     }
     blocks.push(formatUnseenReport(run, cases, title(group, batches)));
   }

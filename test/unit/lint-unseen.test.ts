@@ -11,9 +11,13 @@
 //  5. The fourth batch (batch-4/, the unseen measure from session 22): the same checks, its own size and spread,
 //     and no repository shared with the regression sets, batches 1 to 3, the scan list, or the lists of repositories
 //     the rules' authors studied (batch-2/, batch-3/ and batch-4/lintrules-studied-repos.txt); counts only.
-//  6. The linter run: prints the aggregates only (never a per-case miss), the regression batches (1 and 2)
-//     together, the unseen batches (3 and 4) each on its own and together, and asserts no threshold; it fails only
-//     if the linter throws.
+//  6. The fifth batch (batch-5/, the unseen measure from session 23): the same checks, its own size and spread,
+//     and no repository shared with the regression sets, batches 1 to 4, the scan list, or the lists of repositories
+//     the rules' authors studied (batch-2/ to batch-5/lintrules-studied-repos.txt); counts only. Batches 3 and 4 are
+//     checked against session 23's list (batch-5/) too.
+//  7. The linter run: prints the aggregates only (never a per-case miss), the regression batches (1 and 2)
+//     together, the unseen batches (3, 4 and 5) each on its own, with 3 + 4 after batch 4 and 3 + 4 + 5 after
+//     batch 5, and asserts no threshold; it fails only if the linter throws.
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -290,7 +294,32 @@ describe('lint unseen: loader and scorer', () => {
     assert.match(report, /^lint unseen, unseen \(batch-3 \+ batch-4\): 3 cases .*\noverall: precision 0\.333 {2}recall 1\.000/m);
   });
 
-  it('puts batches 1 and 2 in the regression group and batches 3 and 4 in the unseen group', () => {
+  it('reports three unseen batches each on its own, with the batches so far together after the second and the third', () => {
+    const mk = (name: string, cls = 'real-bug', label = 'buggy') =>
+      parseUnseenCase(name, false, [{ path: `${name}.py`, text: `${header(name, label, cls)}\nx = 1${label === 'buggy' ? '  # expect: ATT001' : ''}\n` }]);
+    const b1 = { batch: { id: 'batch-1', dir: 'unused', group: 'regression' as const }, cases: [mk('first-hidden')] };
+    const b3 = { batch: { id: 'batch-3', dir: 'unused', group: 'unseen' as const }, cases: [mk('third-hidden')] };
+    const b4 = { batch: { id: 'batch-4', dir: 'unused', group: 'unseen' as const }, cases: [mk('fourth-hidden', 'clean', 'correct')] };
+    const b5 = { batch: { id: 'batch-5', dir: 'unused', group: 'unseen' as const }, cases: [mk('fifth-hidden'), mk('fifth-other')] };
+    // Finds ATT001 on line 8 of every file: a TP in each buggy case, an FP in each correct one.
+    const fake: UnseenLinter = { lintPython: () => [{ code: 'ATT001', line: 8 }] };
+    const report = formatUnseenBatchesReport(runUnseenBatches(fake, [b1, b3, b4, b5]));
+    assert.ok(!/hidden|fifth-other/.test(report), 'no case name in the report');
+    const titles = (report.match(/^lint unseen, .*$/gm) ?? []).map((t) => t.replace(/: .*$/, ''));
+    assert.deepEqual(titles, [
+      'lint unseen, regression batches (batch-1)',
+      'lint unseen, unseen (batch-3)',
+      'lint unseen, unseen (batch-4)',
+      'lint unseen, unseen (batch-3 + batch-4)',
+      'lint unseen, unseen (batch-5)',
+      'lint unseen, unseen (batch-3 + batch-4 + batch-5)',
+    ]);
+    assert.match(report, /^lint unseen, unseen \(batch-5\): 2 cases .*\noverall: precision 1\.000 {2}recall 1\.000/m);
+    assert.match(report, /^lint unseen, unseen \(batch-3 \+ batch-4\): 2 cases .*\noverall: precision 0\.500 {2}recall 1\.000/m);
+    assert.match(report, /^lint unseen, unseen \(batch-3 \+ batch-4 \+ batch-5\): 4 cases .*\noverall: precision 0\.750 {2}recall 1\.000/m);
+  });
+
+  it('puts batches 1 and 2 in the regression group and batches 3, 4 and 5 in the unseen group', () => {
     assert.deepEqual(
       UNSEEN_BATCHES.map((b) => [b.id, b.group]),
       [
@@ -298,6 +327,7 @@ describe('lint unseen: loader and scorer', () => {
         ['batch-2', 'regression'],
         ['batch-3', 'unseen'],
         ['batch-4', 'unseen'],
+        ['batch-5', 'unseen'],
       ],
     );
   });
@@ -490,6 +520,9 @@ const STUDIED_LIST_3 = join(BATCH3.dir, '..', 'lintrules-studied-repos.txt');
 const BATCH4 = UNSEEN_BATCHES.find((b) => b.id === 'batch-4')!;
 /** The rules' authors' studied list of session 22 as it was at batch 4's final check (the integrator refreshes it at merge). */
 const STUDIED_LIST_4 = join(BATCH4.dir, '..', 'lintrules-studied-repos.txt');
+const BATCH5 = UNSEEN_BATCHES.find((b) => b.id === 'batch-5')!;
+/** The rules' authors' studied list of session 23 as it was at batch 5's final check (the integrator refreshes it at merge). */
+const STUDIED_LIST_5 = join(BATCH5.dir, '..', 'lintrules-studied-repos.txt');
 /** The false-positive scan's repositories (`owner/name commit` per line). */
 const SCAN_LIST = join(CORPUS_DIR, '..', '..', 'lint-scan', 'repos.txt');
 
@@ -559,8 +592,8 @@ describe('lint unseen: the third batch (the unseen measure)', () => {
     const excluded = regressionSetRepos();
     assert.ok(excluded.size > 100, `${excluded.size} repositories of the regression sets`);
     for (const c of earlier) excluded.add(c.header.repo.toLowerCase());
-    // Session 22's list too: batch 3 stays unseen only while no later rule author reads its repositories.
-    for (const list of [STUDIED_LIST, STUDIED_LIST_3, STUDIED_LIST_4, SCAN_LIST]) for (const repo of listedRepos(list)) excluded.add(repo);
+    // Sessions 22 and 23's lists too: batch 3 stays unseen only while no later rule author reads its repositories.
+    for (const list of [STUDIED_LIST, STUDIED_LIST_3, STUDIED_LIST_4, STUDIED_LIST_5, SCAN_LIST]) for (const repo of listedRepos(list)) excluded.add(repo);
     assertNoOverlap(cases, excluded);
   });
 
@@ -629,7 +662,8 @@ describe('lint unseen: the fourth batch (the unseen measure of session 22)', () 
     const excluded = regressionSetRepos();
     assert.ok(excluded.size > 100, `${excluded.size} repositories of the regression sets`);
     for (const c of earlier) excluded.add(c.header.repo.toLowerCase());
-    for (const list of [STUDIED_LIST, STUDIED_LIST_3, STUDIED_LIST_4, SCAN_LIST]) for (const repo of listedRepos(list)) excluded.add(repo);
+    // Session 23's list too (batch-5/): batch 4 stays unseen only while no later rule author reads its repositories.
+    for (const list of [STUDIED_LIST, STUDIED_LIST_3, STUDIED_LIST_4, STUDIED_LIST_5, SCAN_LIST]) for (const repo of listedRepos(list)) excluded.add(repo);
     assertNoOverlap(cases, excluded);
   });
 
@@ -639,6 +673,82 @@ describe('lint unseen: the fourth batch (the unseen measure of session 22)', () 
 
   it('batch-4/README.md lists every case once, with its class and repository', () => {
     assertReadmeTable(join(BATCH4.dir, '..', 'README.md'), cases);
+  });
+});
+
+// The fifth batch's size as gathered (35 cases, 12 expected findings from real bugs; the brief aimed at 30 cases;
+// see batch-5/README.md). Floors, so that a lost case fails the test.
+const MIN_BATCH5_CASES = 35;
+const MIN_BATCH5_REAL_BUG_FINDINGS = 12;
+
+describe('lint unseen: the fifth batch (the unseen measure of session 23)', () => {
+  let cases: UnseenCase[] = [];
+  let earlier: UnseenCase[] = [];
+  before(() => {
+    const loaded = loadUnseenBatches();
+    earlier = loaded.filter((b) => b.batch.id !== 'batch-5').flatMap((b) => b.cases);
+    cases = loaded.find((b) => b.batch.id === 'batch-5')!.cases;
+  });
+
+  it('every entry of batch-5/cases is a well-formed case whose expectations agree with its label', () => {
+    assert.equal(cases.length, readdirSync(BATCH5.dir).length, 'every entry of batch-5/cases is a case');
+    for (const c of cases) {
+      const n = c.files.reduce((k, f) => k + f.expectations.length, 0);
+      assert.equal(n > 0, c.header.label === 'buggy', `${c.name}: expectations agree with the label`);
+      assert.match(c.name, /^b5-\d\d-(softmax|mask|scale|causal|transpose|fill|postmask|clean)$/, `${c.name}: named b5-NN-<kind>`);
+    }
+  });
+
+  it('has the size and spread it was gathered with: cases, real-bug findings, rules, frameworks, folder cases', () => {
+    const count = (pred: (c: UnseenCase) => boolean) => cases.filter(pred).length;
+    const expectations = (c: UnseenCase) => c.files.flatMap((f) => f.expectations);
+    assert.ok(cases.length >= MIN_BATCH5_CASES, `${cases.length} cases`);
+    const realBugFindings = cases.filter((c) => c.header.cls === 'real-bug').flatMap(expectations);
+    assert.ok(realBugFindings.length >= MIN_BATCH5_REAL_BUG_FINDINGS, `${realBugFindings.length} expected findings from real bugs`);
+    for (const cls of ['real-bug', 'fixed', 'clean'] as const) assert.ok(count((c) => c.header.cls === cls) >= 5, `at least 5 ${cls} cases`);
+    const rules = new Set(realBugFindings.map((e) => e.code));
+    const looksLike = new Set(cases.flatMap((c) => c.header.looksLike));
+    for (const code of RULE_CODES) assert.ok(rules.has(code) || looksLike.has(code), `${code} is covered by a real bug or a correct look-alike`);
+    // Issue 11 asks for real ATT002 and ATT008 bugs.
+    assert.ok(rules.has('ATT002'), 'ATT002 has a real-bug expectation (issue 11)');
+    assert.ok(rules.has('ATT008'), 'ATT008 has a real-bug expectation (issue 11)');
+    assert.ok(rules.size >= 7, `${rules.size} rules have a real-bug expectation`);
+    assert.ok(count((c) => c.folder) >= 15, 'folder (cross-file) cases');
+    const imports = (re: RegExp) => count((c) => c.files.some((f) => re.test(f.text)));
+    assert.ok(imports(/^\s*(import torch|from torch)/m) >= 15, 'PyTorch cases');
+    assert.ok(imports(/^\s*(import tensorflow|from tensorflow)/m) >= 3, 'TensorFlow / Keras cases');
+    assert.ok(imports(/^\s*(import jax|from jax|import flax|from flax|import equinox)/m) >= 3, 'JAX cases');
+    const numpyOnly = count(
+      (c) =>
+        c.files.some((f) => /^\s*import numpy as np\s*$/m.test(f.text)) &&
+        !c.files.some((f) => /^\s*(import torch|from torch|import tensorflow|from tensorflow|import jax|from jax|from flax)/m.test(f.text)),
+    );
+    assert.ok(numpyOnly >= 3, `${numpyOnly} NumPy-only cases`);
+    const repos = new Set(cases.map((c) => c.header.repo.toLowerCase()));
+    for (const repo of repos) assert.ok(count((c) => c.header.repo.toLowerCase() === repo) <= 3, 'at most 3 cases per repository');
+  });
+
+  it('names no repository in a case name', () => {
+    for (const c of cases) {
+      const [owner, name] = c.header.repo.toLowerCase().split('/');
+      for (const part of [owner, name]) assert.ok(!c.name.includes(part), `${c.name}: the case name contains part of its repository's name`);
+    }
+  });
+
+  it("uses no repository of the regression sets, of batches 1 to 4, of the scan, or of the lists the rules' authors studied", () => {
+    const excluded = regressionSetRepos();
+    assert.ok(excluded.size > 100, `${excluded.size} repositories of the regression sets`);
+    for (const c of earlier) excluded.add(c.header.repo.toLowerCase());
+    for (const list of [STUDIED_LIST, STUDIED_LIST_3, STUDIED_LIST_4, STUDIED_LIST_5, SCAN_LIST]) for (const repo of listedRepos(list)) excluded.add(repo);
+    assertNoOverlap(cases, excluded);
+  });
+
+  it('every file is valid Python before and after redaction, and the redaction removes every label', async () => {
+    assert.deepEqual(await invalidPython(cases), []);
+  });
+
+  it('batch-5/README.md lists every case once, with its class and repository', () => {
+    assertReadmeTable(join(BATCH5.dir, '..', 'README.md'), cases);
   });
 });
 
