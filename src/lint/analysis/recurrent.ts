@@ -35,11 +35,7 @@ export function recurrentOutputs(info: RecurrentInfo, input: AValue): AValue {
   }
   if (input.ndim !== undefined && input.ndim !== 3) return UNKNOWN;
   const output =
-    info.sequences === true
-      ? sequenceOutput(info.batchFirst)
-      : info.sequences === false
-        ? tensor({ ndim: 2, axes: [BATCH, FEAT], featLast: true })
-        : tensor();
+    info.sequences === true ? sequenceOutput(info.batchFirst) : info.sequences === false ? tensor({ ndim: 2, axes: [BATCH, FEAT], featLast: true }) : tensor();
   if (info.state === false) return output;
   if (info.state === undefined || info.bidirectional) return UNKNOWN;
   const state = tensor({ ndim: 2, axes: [BATCH, FEAT], featLast: true });

@@ -765,7 +765,14 @@ def f(x, flag):
     assert.deepEqual(labelsOf('seq'), ['batch', 'seq', 'feat']);
     assert.deepEqual(labelsOf('last'), ['batch', 'feat']);
     assert.deepEqual(labelsOf('tmaj'), ['seq', 'batch', 'feat']);
-    assert.deepEqual([labelsOf('out'), labelsOf('h'), labelsOf('c')], [['batch', 'seq', 'feat'], ['batch', 'feat'], ['batch', 'feat']]);
+    assert.deepEqual(
+      [labelsOf('out'), labelsOf('h'), labelsOf('c')],
+      [
+        ['batch', 'seq', 'feat'],
+        ['batch', 'feat'],
+        ['batch', 'feat'],
+      ],
+    );
     assert.deepEqual(labelsOf('bi'), ['batch', 'seq', 'feat']);
     assert.equal(v.get('unk')!.ndim, undefined);
   });
