@@ -111,6 +111,19 @@ export const LINEAR_LAYERS: Readonly<Record<string, { outParam: string; outPos: 
   'flax.linen.DenseGeneral': { outParam: 'features', outPos: 0 },
 };
 
+/**
+ * Recurrent layers and what they return. torch: `(output, h_n)`, an LSTM `(output, (h_n, c_n))`; `batch_first` is the
+ * fifth positional parameter. Keras: the output alone, or `[output, *states]` with `return_state=True`.
+ */
+export const RECURRENT_LAYERS: Readonly<Record<string, { framework: 'torch' | 'keras'; cellState: boolean }>> = {
+  'torch.nn.LSTM': { framework: 'torch', cellState: true },
+  'torch.nn.GRU': { framework: 'torch', cellState: false },
+  'torch.nn.RNN': { framework: 'torch', cellState: false },
+  'keras.layers.LSTM': { framework: 'keras', cellState: true },
+  'keras.layers.GRU': { framework: 'keras', cellState: false },
+  'keras.layers.SimpleRNN': { framework: 'keras', cellState: false },
+};
+
 export const CONV_LAYERS: Readonly<Record<string, { outParam: string; outPos: number }>> = {
   'torch.nn.Conv1d': { outParam: 'out_channels', outPos: 1 },
   'torch.nn.Conv2d': { outParam: 'out_channels', outPos: 1 },

@@ -160,6 +160,8 @@ export function parseEinopsPattern(pattern: string): { lhs: EinopsSide; rhs: Ein
 /** Labels of an einops side's groups: a composite group is labelled by its last named axis when that is a feature axis. */
 export function einopsLabels(side: EinopsSide): AxisInfo[] {
   return side.groups.map((g) => {
+    // `()`: a new axis of length 1.
+    if (g.length === 0) return { size1: true };
     if (g.length === 1) {
       if (g[0] === '1') return { size1: true };
       const label = labelOfAxisName(g[0] ?? '');

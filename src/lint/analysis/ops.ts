@@ -8,6 +8,7 @@ import {
   MASK_FUNCTIONS,
   MASK_LAYERS,
   PASS_THROUGH_LAYERS,
+  RECURRENT_LAYERS,
   SDPA_FUNCTIONS,
   SHAPE_KEEPING_LAYERS,
   SOFTMAX_FUNCTIONS,
@@ -40,6 +41,8 @@ import {
 } from './mask-ops';
 import { flipMask, withMaskDtype } from './masks';
 import { einopsAxisMap, parseEinopsPattern } from './layout';
+import { padPackedOutputs, recurrentOutputs } from './recurrent';
+import { truthOf } from './flags';
 import { msg } from '../message';
 import { PHRASES } from './phrases';
 import { dimOfName, isCacheName, isHeadCountName, isPackedProjection, isProjectionName, isScaleName, projectionRole } from './names';
@@ -87,6 +90,7 @@ import {
   type DType,
   type MaskInfo,
   type MaskOp,
+  type RecurrentInfo,
   type ScaleOp,
 } from './values';
 
@@ -922,6 +926,16 @@ function layerFromCtor(ev: Evaluator, c: Call, qname: string): AValue | undefine
       },
     };
   }
+  const rnn = RECURRENT_LAYERS[qname];
+  if (rnn) return { kind: 'layer', layer: { api: qname, ctor: c.node, ctorCtxId: c.ctx.id, recurrent: recurrentOf(ev, c, rnn) } };
+  // Bidirectional(LSTM(...)): the wrapped layer's layout (with the default concatenation of both directions' features).
+  if (qname === 'keras.layers.Bidirectional') {
+    const inner = val(ev, c, arg(c, 'layer', 0));
+    const mode = arg(c, 'merge_mode', 1);
+    const rec = inner.kind === 'layer' ? inner.layer?.recurrent : undefined;
+    if (!rec || (mode && !['concat', 'sum', 'mul', 'ave'].includes(stringLiteral(ev.tree, mode) ?? ''))) return undefined;
+    return { kind: 'layer', layer: { api: qname, ctor: c.node, ctorCtxId: c.ctx.id, recurrent: { ...rec, bidirectional: true } } };
+  }
   // A Hugging Face model loaded by `AutoModel.from_pretrained(name)` (not a tokenizer, config or processor): called
   // with `attention_mask=`, which it reads as 1 = attend.
   if (HF_PRETRAINED_MODEL.test(qname) && !HF_NOT_A_MODEL.test(qname)) return { kind: 'layer', layer: { api: HF_MODEL, ctor: c.node, ctorCtxId: c.ctx.id } };
@@ -944,6 +958,28 @@ function layerFromCtor(ev: Evaluator, c: Call, qname: string): AValue | undefine
     return { kind: 'layer', layer: { api: qname, ctor: c.node, ctorCtxId: c.ctx.id } };
   }
   return undefined;
+}
+
+/**
+ * What a recurrent layer's constructor states: torch's `batch_first` (the fifth positional parameter, default
+ * False), Keras' `time_major`, `return_sequences` and `return_state` (keywords, default False). A value the code
+ * does not settle (a flag passed from elsewhere, `**kwargs`) stays unknown.
+ */
+function recurrentOf(ev: Evaluator, c: Call, api: (typeof RECURRENT_LAYERS)[string]): RecurrentInfo {
+  const flag = (name: string, pos?: number): boolean | undefined => {
+    const node = arg(c, name, pos);
+    if (!node) return c.args.hasSplat ? undefined : false;
+    return truthOf(val(ev, c, node));
+  };
+  if (api.framework === 'torch') return { framework: 'torch', cellState: api.cellState, batchFirst: flag('batch_first', 4) };
+  const timeMajor = flag('time_major');
+  return {
+    framework: 'keras',
+    cellState: api.cellState,
+    batchFirst: timeMajor === undefined ? undefined : !timeMajor,
+    sequences: flag('return_sequences'),
+    state: flag('return_state'),
+  };
 }
 
 /** `activation='softmax'`, or the softmax function itself (`activation=tf.nn.softmax`). */
@@ -1015,6 +1051,7 @@ export function applyLayer(ev: Evaluator, layerValue: AValue, c: Call, inputOver
   }
   if (PASS_THROUGH_LAYERS.has(api)) return input;
   if (SHAPE_KEEPING_LAYERS.has(api)) return keepShape(input);
+  if (layer.recurrent) return recurrentOutputs(layer.recurrent, inputOverride ?? val(ev, c, firstNode ?? arg(c, 'inputs') ?? arg(c, 'input')));
   return tensor();
 }
 
@@ -1680,6 +1717,13 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
   // A learned parameter is the tensor it wraps (`nn.Parameter(torch.randn(d, 1))` keeps its length-1 axis).
   if (qname === 'torch.nn.Parameter' || qname === 'torch.nn.parameter.Parameter' || qname === 'tensorflow.Variable') {
     return { ...tensorish(val(ev, c, c.args.positional[0] ?? arg(c, 'data') ?? arg(c, 'initial_value'))), learned: true };
+  }
+  // A PackedSequence is not a tensor: a recurrent layer run on one returns one (no layout); pad_packed_sequence
+  // unpacks it as its `batch_first` says (default False: sequence first).
+  if (qname === 'torch.nn.utils.rnn.pack_padded_sequence' || qname === 'torch.nn.utils.rnn.pack_sequence') return { kind: 'object' };
+  if (qname === 'torch.nn.utils.rnn.pad_packed_sequence') {
+    const bf = arg(c, 'batch_first', 1);
+    return padPackedOutputs(bf ? truthOf(val(ev, c, bf)) : c.args.hasSplat ? undefined : false);
   }
   const masked = maskFunction(ev, c, qname);
   if (masked) return masked;

@@ -158,8 +158,17 @@ export function withoutSize1(t: AValue): AValue {
   return out;
 }
 
-/** The layout two tensors broadcast to (see broadcastResult). */
+/**
+ * The layout two tensors broadcast to (see broadcastResult). Against a tensor of unknown rank (a parameter, an
+ * attribute, `w * h`), the known operand's axes stay, aligned from the right as broadcasting aligns them, with its
+ * length-1 axes no longer known to be 1 (the other operand may stretch them; its last axis only when that is not
+ * known to be 1 too): the rank is the known one's, as the other operand is not known to have more axes.
+ */
 export function broadcastLayout(a: AValue, b: AValue): Pick<AValue, 'ndim' | 'axes' | 'lastSize1'> {
+  if ((a.ndim === undefined) !== (b.ndim === undefined)) {
+    const [known, other] = a.ndim !== undefined ? [a, b] : [b, a];
+    if (!other.reversedUnknownRank && known.ndim !== undefined) return againstUnknownRank(known, other);
+  }
   if (a.ndim === undefined || b.ndim === undefined) {
     const last1 = (t: AValue): boolean => t.lastSize1 === true || (t.ndim !== undefined && t.ndim > 0 && axisAt(t, -1)?.size1 === true);
     return last1(a) && last1(b) ? { lastSize1: true } : {};
@@ -181,6 +190,19 @@ export function broadcastLayout(a: AValue, b: AValue): Pick<AValue, 'ndim' | 'ax
     return out;
   });
   return { ndim, axes };
+}
+
+/** `known` (of known rank) broadcast against `other` (a tensor of unknown rank): see broadcastLayout. */
+function againstUnknownRank(known: AValue, other: AValue): Pick<AValue, 'ndim' | 'axes'> {
+  const n = known.ndim ?? 0; // known rank (checked by the caller)
+  const axes = axesOf(known) ?? Array.from({ length: n }, (): AxisInfo => ({}));
+  return {
+    ndim: n,
+    axes: axes.map((x, i): AxisInfo => {
+      if (!x.size1 || (i === n - 1 && other.lastSize1)) return { ...x };
+      return x.label ? { label: x.label } : {};
+    }),
+  };
 }
 
 export function stripFacts(t: AValue): AValue {

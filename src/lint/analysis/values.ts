@@ -202,8 +202,25 @@ export interface LayerInfo {
   readonly outText?: string;
   /** MultiheadAttention / Transformer layers: batch_first. */
   readonly batchFirst?: boolean;
+  /** A recurrent layer (nn.LSTM, keras LSTM): what its construction states about the layout of its outputs. */
+  readonly recurrent?: RecurrentInfo;
   /** nn.Sequential: its layers in order. */
   readonly layers?: readonly AValue[];
+}
+
+/** What a recurrent layer's construction says about its outputs (undefined fields: not known from the code). */
+export interface RecurrentInfo {
+  readonly framework: 'torch' | 'keras';
+  /** An LSTM: torch returns `(output, (h_n, c_n))`, Keras `[output, h, c]` with `return_state=True`. */
+  readonly cellState: boolean;
+  /** torch: `batch_first` (default False), (B, T, H) rather than (T, B, H); Keras: not `time_major` (default). */
+  readonly batchFirst?: boolean;
+  /** Keras: `return_sequences` (default False: the last step only, (B, H)). */
+  readonly sequences?: boolean;
+  /** Keras: `return_state` (default False). */
+  readonly state?: boolean;
+  /** Wrapped in keras' Bidirectional (the output's width doubles; states come in pairs). */
+  readonly bidirectional?: boolean;
 }
 
 /** A range of another workspace file's source (a related location there). */

@@ -71,6 +71,8 @@ describe('einsum and einops', () => {
       ['batch', 'head', 'seq', 'feat'],
     );
     assert.equal(einopsLabels(p.lhs)[2].label, 'feat');
+    // `()` is a new axis of length 1, not a merged batch.
+    assert.deepEqual(einopsLabels(parseEinopsPattern('b h d -> b () (h d)')!.rhs), [{ label: 'batch' }, { size1: true }, { label: 'feat' }]);
   });
 });
 

@@ -183,8 +183,21 @@ describe('shape transfer functions (values in, values out)', () => {
     assert.deepEqual(broadcastLayout(w, x), { ndim: 3, axes: [{ label: 'batch' }, { label: 'seq' }, { label: 'feat', sizeText: 'D' }] });
     const bias = tensor({ ndim: 1, axes: [{ size1: true }] });
     assert.deepEqual(broadcastLayout(w, bias).axes![2], { size1: true });
-    assert.deepEqual(broadcastLayout(tensor({ lastSize1: true }), w), { lastSize1: true });
-    assert.deepEqual(broadcastLayout(tensor(), w), {});
+    // Against unknown rank: w's axes, its last one of length 1 only when the other operand's is too.
+    assert.deepEqual(broadcastLayout(tensor({ lastSize1: true }), w), { ndim: 3, axes: [{ label: 'batch' }, { label: 'seq' }, { size1: true }] });
+    assert.deepEqual(broadcastLayout(tensor(), w), { ndim: 3, axes: [{ label: 'batch' }, { label: 'seq' }, {}] });
+    assert.deepEqual(broadcastLayout(tensor({ lastSize1: true }), tensor({ lastSize1: true })), { lastSize1: true });
+    assert.deepEqual(broadcastLayout(tensor(), tensor()), {});
+  });
+
+  it("broadcastLayout against a tensor of unknown rank keeps the known operand's axes, its length-1 axes stretched", () => {
+    // (T, B, 1) * w, w of unknown shape: the roles stay; axis -1 may be stretched by w unless w's last axis is 1 too.
+    const h = tensor({ ndim: 3, axes: [{ label: 'seq', sizeText: 'T' }, { label: 'batch' }, { label: 'feat', size1: true }] });
+    assert.deepEqual(broadcastLayout(h, tensor()), { ndim: 3, axes: [{ label: 'seq', sizeText: 'T' }, { label: 'batch' }, { label: 'feat' }] });
+    assert.deepEqual(broadcastLayout(tensor(), h), broadcastLayout(h, tensor()), 'either operand order');
+    assert.deepEqual(broadcastLayout(h, tensor({ lastSize1: true })).axes![2], { label: 'feat', size1: true });
+    // `.T` of unknown rank: its axes are not known to align with anything.
+    assert.deepEqual(broadcastLayout(h, tensor({ reversedUnknownRank: true })), {});
   });
 
   it('einopsAxisMap sends each axis named alone on both sides to its new place', () => {
@@ -696,5 +709,71 @@ def f(x, v, w):
       [-1, [-4, -3], [-4, -3]],
       [-3, [], []],
     ]);
+  });
+
+  it('recurrent layers: nn.LSTM / nn.GRU outputs are (T, B, H), (B, T, H) with batch_first=True, h_n (layers*dirs, B, H)', async () => {
+    const v = await valuesOf(
+      `import torch.nn as nn
+from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
+class Enc(nn.Module):
+    def __init__(self, d, h, bf):
+        super().__init__()
+        self.lstm = nn.LSTM(d, h)
+        self.gru = nn.GRU(d, h, batch_first=True, bidirectional=True)
+        self.rnn = nn.RNN(d, h, 1, True, True)
+        self.unknown = nn.GRU(d, h, batch_first=bf)
+    def forward(self, x, lengths):
+        tm, (hn, cn) = self.lstm(x)
+        bm, hg = self.gru(x)
+        pos, _ = self.rnn(x)
+        unk, _ = self.unknown(x)
+        packed, _ = self.gru(pack_padded_sequence(x, lengths, batch_first=True))
+        padded, lens = pad_packed_sequence(packed, batch_first=True)
+        padded_tm, _ = pad_packed_sequence(packed)
+        return tm, hn, cn, bm, hg, pos, unk, padded, padded_tm, packed
+`,
+      ['tm', 'hn', 'cn', 'bm', 'hg', 'pos', 'unk', 'padded', 'padded_tm', 'packed'],
+    );
+    const labelsOf = (name: string): (string | undefined)[] | undefined => v.get(name)!.axes?.map((a) => a.label);
+    assert.deepEqual(labelsOf('tm'), ['seq', 'batch', 'feat']);
+    assert.deepEqual(labelsOf('hn'), [undefined, 'batch', 'feat']);
+    assert.deepEqual(labelsOf('cn'), [undefined, 'batch', 'feat']);
+    assert.deepEqual(labelsOf('bm'), ['batch', 'seq', 'feat']);
+    assert.deepEqual(labelsOf('hg'), [undefined, 'batch', 'feat'], 'h_n is (layers*dirs, B, H) whatever batch_first says');
+    assert.deepEqual(labelsOf('pos'), ['batch', 'seq', 'feat'], 'batch_first as the fifth positional argument');
+    assert.deepEqual(labelsOf('unk'), [undefined, undefined, 'feat'], 'a batch_first the file does not settle');
+    assert.deepEqual(labelsOf('padded'), ['batch', 'seq', 'feat']);
+    assert.deepEqual(labelsOf('padded_tm'), ['seq', 'batch', 'feat']);
+    assert.equal(v.get('packed')!.ndim, undefined, 'run on a PackedSequence: no layout');
+  });
+
+  it('recurrent layers: Keras LSTM / GRU with return_sequences, return_state, time_major and Bidirectional', async () => {
+    const v = await valuesOf(
+      `from tensorflow.keras import layers
+def f(x, flag):
+    seq = layers.LSTM(32, return_sequences=True)(x)
+    last = layers.GRU(32)(x)
+    tmaj = layers.LSTM(32, return_sequences=True, time_major=True)(x)
+    out, h, c = layers.LSTM(32, return_sequences=True, return_state=True)(x)
+    bi = layers.Bidirectional(layers.LSTM(32, return_sequences=True))(x)
+    unk = layers.LSTM(32, return_sequences=flag)(x)
+    return seq, last, tmaj, out, h, c, bi, unk
+`,
+      ['seq', 'last', 'tmaj', 'out', 'h', 'c', 'bi', 'unk'],
+    );
+    const labelsOf = (name: string): (string | undefined)[] | undefined => v.get(name)!.axes?.map((a) => a.label);
+    assert.deepEqual(labelsOf('seq'), ['batch', 'seq', 'feat']);
+    assert.deepEqual(labelsOf('last'), ['batch', 'feat']);
+    assert.deepEqual(labelsOf('tmaj'), ['seq', 'batch', 'feat']);
+    assert.deepEqual(
+      [labelsOf('out'), labelsOf('h'), labelsOf('c')],
+      [
+        ['batch', 'seq', 'feat'],
+        ['batch', 'feat'],
+        ['batch', 'feat'],
+      ],
+    );
+    assert.deepEqual(labelsOf('bi'), ['batch', 'seq', 'feat']);
+    assert.equal(v.get('unk')!.ndim, undefined);
   });
 });
