@@ -45,6 +45,8 @@ const MAX_CALL_DEPTH = 3;
 const MAX_EVAL_DEPTH = 250;
 const MAX_CONTEXTS_PER_SCOPE = 12;
 const MAX_CONTEXTS = 400;
+/** A comprehension over more elements than this is evaluated once, with the variable as any element. */
+const MAX_COMPREHENSION_ELEMENTS = 8;
 /** Summaries one imported module keeps (per function and abstract arguments). */
 const MAX_SUMMARIES = 400;
 /** Functions whose sites point at their call site (a hand-written softmax whose axis is a parameter) keep one context per call site. */
@@ -602,13 +604,22 @@ export class Evaluator {
     }
   }
 
-  /** `[f(t) for t in (q, k, v)]` → a tuple of f applied to each element, when the iterable is a literal tuple. */
+  /**
+   * `[f(t) for t in (q, k, v)]` → the tuple of f applied to each element, when the iterable's elements are known
+   * (a literal tuple, `x.chunk(3, -1)`, a zip or enumerate of such): the body is evaluated once per element, in
+   * a context where the variable is that element (elementCtx), so that `q, k, v = (...)` gives each name its own
+   * value. Otherwise every element is the body evaluated with the variable as any element (their join).
+   */
   private evalComprehension(node: PyNode, ctx: Ctx): AValue {
     const clauses = namedChildren(node).filter((c) => c.type === 'for_in_clause');
     const body = childByField(node, 'body');
     const clause = clauses[0];
     if (clauses.length !== 1 || !clause || !body) return UNKNOWN;
     const iterNode = childByField(clause, 'right');
+    // An `if` clause drops elements: which, and so how many, is not known.
+    const filtered = namedChildren(node).some((c) => c.type === 'if_clause');
+    const elements = iterNode && !filtered ? this.iteratedElements(iterNode, ctx) : undefined;
+    if (iterNode && elements) return { kind: 'tuple', elements: elements.map((e, i) => this.eval(body, this.elementCtx(node, iterNode, ctx, i, e))) };
     let iter = this.eval(iterNode, ctx);
     // `zip(self.linears, (query, key, value))`: as many elements as the literal tuple zipped in (the annotated
     // transformer's q/k/v projection idiom).
@@ -631,10 +642,53 @@ export class Evaluator {
       return item.kind === 'object' ? { kind: 'tuple', items: item } : UNKNOWN;
     }
     if (iter.kind !== 'tuple' || !iter.elements) return UNKNOWN;
-    // Each element is evaluated through the comprehension variable's definition; the element-wise values are
-    // only available as a join (the body is one node), which is what the rules need for q/k/v triples.
+    // Each element is evaluated through the comprehension variable's definition: the join of every element.
     return { kind: 'tuple', elements: iter.elements.map(() => this.eval(body, ctx)) };
   }
+
+  /**
+   * The items a for-clause's iterable yields, one by one, when they are known: a tuple of known elements
+   * (`(q, k, v)`, `qkv` from `.chunk(3, dim=-1)`); `zip(...)` of such tuples (an argument whose elements are not
+   * known gives its item, `zip(self.linears, (query, key, value))`); `enumerate(...)` of one (the index is a number).
+   */
+  private iteratedElements(iterNode: PyNode, ctx: Ctx): readonly AValue[] | undefined {
+    const u = unparen(iterNode);
+    const fnNode = u.type === 'call' ? childByField(u, 'function') : undefined;
+    const fn = fnNode ? text(this.tree, fnNode) : '';
+    if ((fn === 'zip' || fn === 'enumerate') && fnNode && this.resolve(fnNode, fn) === undefined) {
+      const args = this.argsOf(u);
+      if (args.hasSplat || args.keywords.size > 0 || args.positional.length === 0) return undefined;
+      if (fn === 'enumerate') {
+        const items = args.positional.length === 1 ? this.knownElements(this.eval(args.positional[0], ctx)) : undefined;
+        return items?.map((e) => ({ kind: 'tuple', elements: [number(), e] }));
+      }
+      const seqs = args.positional.map((a) => this.eval(a, ctx));
+      const known = seqs.map((v) => this.knownElements(v));
+      const lengths = known.flatMap((k) => (k ? [k.length] : []));
+      if (lengths.length === 0) return undefined;
+      const n = Math.min(...lengths);
+      return Array.from({ length: n }, (_, i): AValue => ({ kind: 'tuple', elements: seqs.map((v, j) => known[j]?.[i] ?? elementOf(v)) }));
+    }
+    return this.knownElements(this.eval(iterNode, ctx));
+  }
+
+  /** The elements of a tuple whose elements are known (and few enough to evaluate a body for each). */
+  private knownElements(v: AValue): readonly AValue[] | undefined {
+    return v.kind === 'tuple' && v.elements && v.elements.length > 0 && v.elements.length <= MAX_COMPREHENSION_ELEMENTS ? v.elements : undefined;
+  }
+
+  /** The context of one element of a comprehension evaluated in `ctx` (see Ctx.element), one per element value. */
+  private elementCtx(node: PyNode, iterable: PyNode, ctx: Ctx, i: number, value: AValue): Ctx {
+    const key = `${node.id}|${ctx.id}|${i}|${valueKey(value)}`;
+    let c = this.elementCtxs.get(key);
+    if (!c) {
+      c = { ...ctx, id: this.nextCtxId++, element: { outer: ctx, node, iterable, value } };
+      this.elementCtxs.set(key, c);
+    }
+    return c;
+  }
+
+  private readonly elementCtxs = new Map<string, Ctx>();
 
   private evalIdentifier(node: PyNode, ctx: Ctx): AValue {
     const name = text(this.tree, node);
@@ -888,9 +942,20 @@ export class Evaluator {
 
   // ---------------------------------------------------------------------------------------------- defs
 
-  evalDef(def: Def, ctx: Ctx): AValue {
+  /**
+   * The context a definition read in `ctx` is evaluated in: its own function's context (ctx when it is that
+   * function's, else the function's default one). In a comprehension element's context (Ctx.element) only the
+   * comprehension's own for-clause definitions are read there; every other one is read in the enclosing context.
+   */
+  private defCtx(def: Def, ctx: Ctx): Ctx {
+    let c = ctx;
+    while (c.element && !(def.kind === 'comp' && within(def.target, c.element.node))) c = c.element.outer;
     const scope = this.ctxScope(def.scope);
-    const c = scope === ctx.scope ? ctx : this.defaultCtx(scope);
+    return scope === c.scope ? c : this.defaultCtx(scope);
+  }
+
+  evalDef(def: Def, ctx: Ctx): AValue {
+    const c = this.defCtx(def, ctx);
     let m = this.defMemo.get(c.id);
     if (!m) {
       m = new Map();
@@ -943,8 +1008,7 @@ export class Evaluator {
   /** The definition's value was computed from a value still being computed (inside an open cycle). */
   private provisional(def: Def, ctx: Ctx): boolean {
     if (this.cycleFloor === Infinity) return false;
-    const scope = this.ctxScope(def.scope);
-    const c = scope === ctx.scope ? ctx : this.defaultCtx(scope);
+    const c = this.defCtx(def, ctx);
     return this.openCycleDefs.get(c.id)?.has(def.id) === true;
   }
 
@@ -981,6 +1045,9 @@ export class Evaluator {
       }
       case 'for':
       case 'comp': {
+        // One element of a comprehension over known elements: the variable is that element (Ctx.element).
+        const el = ctx.element;
+        if (def.kind === 'comp' && el && def.value === el.iterable) return unpack(el.value, def.path, def.star);
         // `for i in range(n)` / `for i, x in enumerate(xs)`: counters are numbers, whatever their name.
         const it = def.value ? unparen(def.value) : undefined;
         const fnNode = it?.type === 'call' ? childByField(it, 'function') : undefined;
@@ -1578,19 +1645,21 @@ export class Evaluator {
     return this.returnValue(scope, c);
   }
 
-  /** Distinct context per element for map(): keyed by element index through a synthetic call id. */
-  mapWithValues(fn: AValue, elements: readonly AValue[], call: PyNode, ctx: Ctx): AValue[] {
-    if (fn.kind !== 'function' || !fn.fn) return elements.map(() => UNKNOWN);
-    const scope = fn.fn.scope;
-    if (!this.owns(scope)) return elements.map(() => UNKNOWN);
-    return elements.map((e, i) => {
-      const key = `${scope.id}|${call.id}#${i}|${ctx.id}`;
+  /**
+   * Distinct context per element for map(): keyed by element index through a synthetic call id. `argsPerCall[i]`
+   * are the positional arguments of the i-th call (one per iterable: `map(f, qs, ks)`); a bound method
+   * (`map(self.split_heads, (q, k, v))`) takes them after its `self`.
+   */
+  mapWithValues(fn: AValue, argsPerCall: readonly (readonly AValue[])[], call: PyNode, ctx: Ctx): AValue[] {
+    if (fn.kind !== 'function' || !fn.fn) return argsPerCall.map(() => UNKNOWN);
+    const { scope, self } = fn.fn;
+    if (!this.owns(scope)) return argsPerCall.map(() => UNKNOWN);
+    return argsPerCall.map((args, i) => {
+      const bindings = this.bindArguments(scope, args, new Map(), self);
+      const key = `${scope.id}|${call.id}#${i}|${ctx.id}|${bindingsKey(bindings)}`;
       let c = this.callCtxs.get(key);
       if (!c) {
         if (ctx.depth >= MAX_CALL_DEPTH || this.callCtxs.size >= MAX_CONTEXTS) return UNKNOWN;
-        const bindings = new Map<string, AValue>();
-        const p = scope.params.find((x) => x.index === 0);
-        if (p) bindings.set(p.name, e);
         c = { id: this.nextCtxId++, scope, bindings, depth: ctx.depth + 1, callSite: call };
         this.callCtxs.set(key, c);
         this.pending.push(c);
@@ -1645,6 +1714,11 @@ function unpack(v: AValue, path: readonly number[], star?: boolean): AValue {
   }
   if (star) return { kind: 'tuple' };
   return cur;
+}
+
+/** Whether node `n` lies within node `outer`. */
+function within(n: PyNode, outer: PyNode): boolean {
+  return n.start >= outer.start && n.end <= outer.end;
 }
 
 function elementOf(v: AValue): AValue {

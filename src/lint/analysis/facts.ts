@@ -19,6 +19,24 @@ export interface Ctx {
    * default, so a default is evidence here (in a default context it is not: another caller may pass anything).
    */
   readonly defaultsHold?: boolean;
+  /**
+   * One element of a comprehension over a tuple of known elements (`[t.transpose(1, 2) for t in (q, k, v)]`): the
+   * comprehension's body is evaluated once per element in a context of its own, where the iteration variable is that
+   * element; every other definition is read in the enclosing context (`outer`), as the body reads it there.
+   */
+  readonly element?: ComprehensionElement;
+}
+
+/** What a comprehension element's context binds (see Ctx.element). */
+export interface ComprehensionElement {
+  /** The context the comprehension itself is evaluated in. */
+  readonly outer: Ctx;
+  /** The comprehension node (its for-clause's definitions are the ones bound here). */
+  readonly node: PyNode;
+  /** The iterable of its (single) for-clause: the definitions whose value is this node take the element. */
+  readonly iterable: PyNode;
+  /** The element this context stands for. */
+  readonly value: AValue;
 }
 
 export interface SoftmaxSite {

@@ -2068,10 +2068,16 @@ function builtin(ev: Evaluator, c: Call, name: string): AValue {
     case 'len':
       return number();
     case 'map': {
+      // `map(f, (q, k, v))`, `map(f, qs, ks)`: f called on each element (of each iterable, in step), as many
+      // times as the shortest iterable has elements; each call is f's own context.
       const fn = val(ev, c, a0);
-      const seq = val(ev, c, c.args.positional[1]);
-      if (seq.kind === 'tuple' && seq.elements && fn.kind === 'function') return { kind: 'tuple', elements: ev.mapWithValues(fn, seq.elements, c.node, c.ctx) };
-      return UNKNOWN;
+      if (fn.kind !== 'function' || c.args.hasSplat || c.args.positional.length < 2) return UNKNOWN;
+      const seqs = c.args.positional.slice(1).map((a) => val(ev, c, a));
+      const lengths = seqs.map((s) => (s.kind === 'tuple' && s.elements ? s.elements.length : -1));
+      if (lengths.some((n) => n < 0)) return UNKNOWN;
+      const n = Math.min(...lengths);
+      const argsPerCall = Array.from({ length: n }, (_, i) => seqs.map((s) => s.elements?.[i] ?? UNKNOWN));
+      return { kind: 'tuple', elements: ev.mapWithValues(fn, argsPerCall, c.node, c.ctx) };
     }
     case 'tuple':
     case 'list': {

@@ -286,6 +286,109 @@ class A(nn.Module):
     const config = await valueOf(src, 'config');
     assert.equal(config.kind, 'unknown');
   });
+
+  /** Whether every path of a value's operations scales it by a power of D (`* D ** -0.5`). */
+  const scaledByD = (v: AValue): boolean => (v.ops ?? []).length > 0 && v.ops!.every((path) => path.some((op) => op.kind === 'scale' && op.dim?.text === 'D'));
+  /** Whether some path of a value's operations scales it by a power of D. */
+  const mayBeScaledByD = (v: AValue): boolean => (v.ops ?? []).some((path) => path.some((op) => op.kind === 'scale' && op.dim?.text === 'D'));
+
+  it('evaluates a comprehension over a tuple once per element: unpacking gives each name its own value', async () => {
+    const src = `def f(x, wq, wk, wv, B, T, H, D):
+    q = (x @ wq).view(B, T, H, D) * D ** -0.5
+    k = (x @ wk).view(B, T, H, D)
+    v = (x @ wv).view(B, T, H * D)
+    q, k, v = (t.transpose(1, 2) for t in (q, k, v))
+    return q, k, v
+`;
+    const [q, k, v] = [await valueOf(src, 'q'), await valueOf(src, 'k'), await valueOf(src, 'v')];
+    assert.ok(scaledByD(q), 'q keeps its scale');
+    assert.ok(!mayBeScaledByD(k), "k does not take q's scale");
+    assert.deepEqual(
+      q.axes?.map((a) => a.label),
+      ['batch', 'head', 'seq', 'feat'],
+    );
+    assert.deepEqual([q.ndim, k.ndim, v.ndim], [4, 4, 3]);
+  });
+
+  it('evaluates a list comprehension over a zip of known tuples element by element', async () => {
+    const src = `def f(q, k, v, D):
+    scales = (D ** -0.5, 1.0, 1.0)
+    q, k, v = [t * s for t, s in zip((q, k, v), scales)]
+    return q, k
+`;
+    assert.ok(scaledByD(await valueOf(src, 'q')));
+    assert.ok(!mayBeScaledByD(await valueOf(src, 'k')));
+  });
+
+  it('keeps the join where the elements a comprehension yields are not known (a filter, an unknown iterable)', async () => {
+    const src = `def f(q, k, D, extra):
+    q = q * D ** -0.5
+    a, b = [t for t in (q, k) if t is not None]
+    c, d = [t for t in extra]
+    return a, b, c
+`;
+    // The filter may drop q: the second name may be q, so it may carry q's scale (and may not).
+    const b = await valueOf(src, 'b');
+    assert.ok(mayBeScaledByD(b) && !scaledByD(b));
+    assert.equal((await valueOf(src, 'c')).ndim, undefined);
+  });
+
+  it('calls map over a tuple once per element, a bound method after its self, over several iterables in step', async () => {
+    const src = `import torch.nn as nn
+from einops import rearrange
+class Attention(nn.Module):
+    def __init__(self, dim, heads):
+        super().__init__()
+        self.heads = heads
+        self.to_qkv = nn.Linear(dim, dim * 3, bias=False)
+    def split_heads(self, t):
+        b, n, _ = t.shape
+        return t.view(b, n, self.heads, -1).transpose(1, 2)
+    def forward(self, x, D):
+        q, k, v = self.to_qkv(x).chunk(3, dim=-1)
+        q = q * D ** -0.5
+        q1, k1, v1 = map(self.split_heads, (q, k, v))
+        q2, k2, v2 = map(lambda t: rearrange(t, 'b n (h d) -> b h n d', h=self.heads), (q, k, v))
+        q3, k3 = map(lambda t, s: t * s, (k, v), (D ** -0.5, 1.0))
+        return q1, k1, q2, k2, q3, k3
+`;
+    const [q1, k1, q2, k2, q3, k3] = await Promise.all(['q1', 'k1', 'q2', 'k2', 'q3', 'k3'].map((n) => valueOf(src, n)));
+    assert.ok(scaledByD(q1) && !mayBeScaledByD(k1));
+    assert.deepEqual([q1.ndim, k1.ndim], [4, 4]);
+    assert.ok(scaledByD(q2) && !mayBeScaledByD(k2));
+    assert.deepEqual(
+      k2.axes?.map((a) => a.label),
+      ['batch', 'head', 'seq', 'feat'],
+    );
+    assert.ok(scaledByD(q3) && !mayBeScaledByD(k3));
+  });
+
+  it('reads a value redefined from itself in a loop as its entry value or what the loop makes of it (shapes, scales)', async () => {
+    const src = `def f(x, q, k, B, T, H, D, layers):
+    x = x.view(B, T, H, D)
+    for layer in layers:
+        x = x.view(B, T, H, D)
+    y = x
+    h = x.view(B, T, H, D)
+    for layer in layers:
+        h = h.transpose(1, 2)
+    z = h
+    for layer in layers:
+        s = q @ k.transpose(-2, -1)
+        q = q * D ** -0.5
+    return y, z, s, q
+`;
+    // A step that keeps the rank: the rank holds after the loop.
+    assert.equal((await valueOf(src, 'y')).ndim, 4);
+    // A step whose result depends on the loop-carried value (a transpose each pass): no layout is claimed.
+    assert.equal((await valueOf(src, 'z')).axes, undefined);
+    // Scaled in the loop: the scores before the scaling may be unscaled (first pass) or scaled (later passes).
+    const s = await valueOf(src, 's');
+    assert.ok(mayBeScaledByD(s) && !scaledByD(s));
+    // After the loop q may be the entry value (no pass) or scaled.
+    const q = await valueOf(src, 'q');
+    assert.ok(mayBeScaledByD(q) && !scaledByD(q));
+  });
 });
 
 describe('operand sources (what an operand of a product was made from)', () => {
