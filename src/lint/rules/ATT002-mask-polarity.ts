@@ -1,6 +1,8 @@
 // ATT002: a mask whose True/1 entries mean the opposite of what the receiving API expects.
 import type { MaskSite } from '../analysis/facts';
+import { rootName } from '../analysis/call';
 import { describePolarity } from '../analysis/masks';
+import { maskOfName } from '../analysis/names';
 import { defineTemplates, msg } from '../message';
 import { apiName, parenthesize, quote, type FixSpec, type Rule, type RuleContext } from './rule';
 import { maskBuilt } from './related';
@@ -73,6 +75,30 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
           s.mask.mask.polarity !== s.expects,
       );
     /**
+     * At a library parameter, a polarity known only from a name needs a second, independent signal (a name alone
+     * says nothing about which convention this code follows):
+     * - the code stores it, after an operation that may flip it, under a name whose own convention agrees
+     *   (`pad_mask = (attention_mask == 0)[:, None, None, :]`: the tokenizer's keep mask flipped, and named as a
+     *   padding mask), or
+     * - another use in the file reads the same name in the convention the name states (`key_padding_mask=` of
+     *   `nn.MultiheadAttention`, `masked_fill(key_padding_mask, -inf)`, or the function's own fill where True).
+     */
+    const apiNameCorroborated = (site: MaskSite): boolean => {
+      const m = site.mask.mask!;
+      const stored = rootName(ctx.analysis, site.maskNode);
+      const storedAs = stored === undefined ? undefined : maskOfName(stored);
+      if (storedAs?.polarity !== undefined && storedAs.nameSource !== m.nameSource && storedAs.polarity === m.polarity) return true;
+      return sites.some(
+        (s) =>
+          s !== site &&
+          s.mask.mask?.byName &&
+          s.mask.mask.nameSource === m.nameSource &&
+          s.mask.mask.polarity !== undefined &&
+          !s.mask.mask.additive &&
+          s.mask.mask.polarity === s.expects,
+      );
+    };
+    /**
      * In the code's own masking (masked_fill), a polarity known only from a name counts when the same file fills
      * with that name the conventional way elsewhere (`masked_fill(attention_mask == 0, ...)`) and never the other way
      * round: this site then contradicts the file's own usage.
@@ -115,7 +141,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
       if (!m || m.additive || !m.polarity) return;
       // Where a caller's context shows what the mask really is, that evidence decides, not the parameter's name.
       if (m.byName && knownElsewhere.has(site.maskNode.id)) return;
-      if (m.byName && (site.convention === 'api' ? nameContradicted(m.nameSource) : !nameCorroborated(site))) return;
+      if (m.byName && (site.convention === 'api' ? nameContradicted(m.nameSource) || !apiNameCorroborated(site) : !nameCorroborated(site))) return;
       if (m.polarity === site.expects) return;
       if (reported.has(site.maskNode.id)) return;
       reported.add(site.maskNode.id);

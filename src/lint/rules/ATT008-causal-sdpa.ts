@@ -106,6 +106,23 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
       return 'maybe';
     };
 
+    /**
+     * Whether the file sets a flag named as one the value reads True anywhere: a keyword argument (`prefill=True`), an
+     * assignment (`self.causal = True`), a parameter's default (`causal: bool = True`) or a loop over literals
+     * (`for causal in (False, True):`). Names only: where the
+     * flag's own value is not known in context, this is the one sign in view that the True path is ever taken.
+     */
+    function setTrueInFile(valueNode: PyNode): boolean {
+      const names = new Set((ctx.text(valueNode).match(/[A-Za-z_]\w*/g) ?? []).filter((n) => !/^(self|not|and|or|is|None|True|False|if|else)$/.test(n)));
+      const source = ev.tree.source;
+      for (const name of names) {
+        if (new RegExp(`\\b${name}\\s*(:[^=\\n,)]*)?=\\s*True\\b`).test(source)) return true;
+        // A loop over literal values that include True (`for causal in (False, True):`).
+        if (new RegExp(`\\bfor\\s+${name}\\s+in\\s+[([][^)\\]]*\\bTrue\\b`).test(source)) return true;
+      }
+      return false;
+    }
+
     function resetToFalse(site: SdpaSite, valueNode: PyNode): boolean {
       const u = unparen(valueNode);
       if (u.type !== 'identifier') return false;
@@ -206,7 +223,9 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
      */
     function causalForCausalModuleHere(site: SdpaSite, valueNode: PyNode): { when?: PyNode } | undefined {
       const settled = ev.facts.sdpaAt(site.node).some((s) => s.ctx !== site.ctx && truthOf(ev.eval(valueNode, s.ctx)) !== undefined);
-      return settled ? undefined : causalForCausalModule(ev, flags, valueNode, site.k.cacheAt);
+      // The module's flag itself (`self.causal`) known True in some context of this call: where a file in view builds it.
+      const seenTrue = (n: PyNode): boolean => ev.facts.sdpaAt(site.node).some((s) => truthOf(ev.eval(n, s.ctx)) === true);
+      return settled ? undefined : causalForCausalModule(ev, flags, valueNode, site.k.cacheAt, seenTrue);
     }
 
     return {
@@ -233,7 +252,10 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
           causal === 'true' ||
           known === true ||
           (site.mask?.kind === 'tensor' && !site.mask.maybeNone && !resetToFalse(site, valueNode) && !falseAfterEarlyExit(site.node, valueNode));
-        if (causal && maskGiven && flagOk) {
+        // A flag whose value no code in view gives (a parameter, an attribute set from one) is evidence only when the
+        // file sets a flag of that name True somewhere (`prefill=True` where the layers are called, a default of True).
+        const flagSeenTrue = causal === 'true' || known === true || setTrueInFile(valueNode);
+        if (causal && maskGiven && flagOk && flagSeenTrue) {
           reported.add(site.node.id);
           const flag =
             causal === 'true' ? 'is_causal=True' : known === true ? asCalled(valueNode, inCtx) : msg(T.flagTrueOnSomeCalls, `is_causal=${ctx.text(valueNode)}`);
