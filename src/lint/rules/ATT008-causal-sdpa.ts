@@ -113,7 +113,8 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
      * flag's own value is not known in context, this is the one sign in view that the True path is ever taken.
      */
     function setTrueInFile(valueNode: PyNode): boolean {
-      const names = new Set((ctx.text(valueNode).match(/[A-Za-z_]\w*/g) ?? []).filter((n) => !/^(self|not|and|or|is|None|True|False|if|else)$/.test(n)));
+      const words = ctx.text(valueNode).split(/[^A-Za-z0-9_]+/);
+      const names = new Set(words.filter((n) => /^[A-Za-z_]\w*$/.test(n) && !/^(self|not|and|or|is|None|True|False|if|else)$/.test(n)));
       const source = ev.tree.source;
       for (const name of names) {
         if (new RegExp(`\\b${name}\\s*(:[^=\\n,)]*)?=\\s*True\\b`).test(source)) return true;
