@@ -1,7 +1,7 @@
 // Which paths of an attention function run with a KV cache, for ATT008: a causal mask the code applies only when
 // no cache is passed (`if cache is None: att = att.masked_fill(self.future[:T, :T], -inf)`) on keys a cache object
-// extends in place, and a module's own causal flag (`self.causal = causal` from `__init__`) read True on keys a
-// cache grows, since a module decoding with a KV cache is built causal.
+// extends in place, and a module's own causal flag (`self.causal = causal` from `__init__`, whose parameter defaults
+// to True) read True on keys a cache grows, since a module decoding with a KV cache is built causal.
 import { childByField, namedChildren, unparen, walk, type PyNode } from '../syntax/tree';
 import type { Evaluator } from './evaluator';
 import type { FillSite, MatmulSite } from './facts';
@@ -115,10 +115,12 @@ export function maskSkippedWithCache(
 
 /**
  * `self.causal` whose every assignment in the class is `self.causal = causal`, a parameter of `__init__` named for
- * causality with no default or a True one: True (a module whose keys grow by a KV cache decodes autoregressively,
- * so whenever the cache is used it is built causal); undefined for anything else.
+ * causality with a default of True, known True where some call in view builds the module (`seenTrue`), or set
+ * True by keyword somewhere in the file (`causal=True`): True (a module
+ * whose keys grow by a KV cache decodes autoregressively, and the code says it is built causal); undefined for
+ * anything else. A parameter with no default and no True in view says nothing about the value: a guess, not evidence.
  */
-function constructorCausalFlag(ev: Evaluator, r: FlagReader, node: PyNode): boolean | undefined {
+function constructorCausalFlag(ev: Evaluator, r: FlagReader, node: PyNode, seenTrue: (node: PyNode) => boolean): boolean | undefined {
   const u = unparen(node);
   const defs = u.type === 'attribute' && /causal/i.test(ev.text(childByField(u, 'attribute') ?? u)) ? r.definitions(u) : undefined;
   if (!defs || defs.length === 0) return undefined;
@@ -128,7 +130,12 @@ function constructorCausalFlag(ev: Evaluator, r: FlagReader, node: PyNode): bool
     if (value?.type !== 'identifier' || d.path.length > 0 || !init || ev.text(childByField(init, 'name') ?? init) !== '__init__') return undefined;
     const params = (ev.resolve(value, ev.text(value)) ?? []).map((p) => p.param);
     const param = params.length === 1 ? params[0] : undefined;
-    if (!param || !/causal/i.test(param.name) || (param.default && ev.text(unparen(param.default)) !== 'True')) return undefined;
+    if (!param || !/causal/i.test(param.name)) return undefined;
+    // The value is seen True: the parameter's default, the flag itself where some call in view builds the module
+    // (`SelfAttention(dim, causal=True)` in an importing file), or a keyword of that name set True in the file
+    // (where the module is built in a way the evaluator does not follow).
+    const defaultTrue = !!param.default && ev.text(unparen(param.default)) === 'True';
+    if (!defaultTrue && !seenTrue(u) && !new RegExp(`\\b${param.name}\\s*=\\s*True\\b`).test(ev.tree.source)) return undefined;
   }
   return true;
 }
@@ -145,8 +152,14 @@ function maskIsNoneTest(ev: Evaluator, n: PyNode | undefined): boolean {
  * self.causal`): `{ when }` names that test, `{}` when there is none; undefined when the flag is not True with the
  * cache, or compares the query and key lengths itself (`self.causal and q_len > 1`).
  */
-export function causalForCausalModule(ev: Evaluator, flags: FlagReader, valueNode: PyNode, cacheAt: PyNode | undefined): { when?: PyNode } | undefined {
-  const reader: FlagReader = { ...flags, cacheJoinedAt: cacheAt, assume: (n) => constructorCausalFlag(ev, flags, n) };
+export function causalForCausalModule(
+  ev: Evaluator,
+  flags: FlagReader,
+  valueNode: PyNode,
+  cacheAt: PyNode | undefined,
+  seenTrue: (node: PyNode) => boolean,
+): { when?: PyNode } | undefined {
+  const reader: FlagReader = { ...flags, cacheJoinedAt: cacheAt, assume: (n) => constructorCausalFlag(ev, flags, n, seenTrue) };
   const u = unparen(valueNode);
   const text = ev.text(u);
   if (/shape|size\(|\blen\(|_len\b|seq/i.test(text) || /[<>]|==|!=/.test(text.replace(/\bis\s+(not\s+)?None\b/g, ''))) return undefined;

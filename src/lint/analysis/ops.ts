@@ -509,7 +509,9 @@ function blendFill(ev: Evaluator, scores: AValue, fillTerm: PyNode, node: PyNode
  */
 function addsZeroOne(m: MaskInfo): boolean {
   if (m.additive || !m.polarity || m.scaledPositive) return false;
-  return m.dtype === 'bool' || !m.byName;
+  // A boolean dtype known only from a name (`key_padding_mask`: PyTorch also accepts a float additive one) is no
+  // evidence that 0/1 is added.
+  return !m.byName;
 }
 
 /** A Python float literal (`1.0`, `1.`, `1e0`). */
