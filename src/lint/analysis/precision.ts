@@ -61,9 +61,10 @@ const FP16_CODE =
 /**
  * Flags that say "mixed/half precision" without saying which half: float16 unless the file names bfloat16. The
  * `autocast` module of `amp` (`from torch.cuda.amp.autocast_mode import autocast`) is an import path, not a flag:
- * what counts is how autocast is called.
+ * what counts is how autocast is called. A flag set to False, None or 0 (`use_amp=False`, `mixed_precision: bool =
+ * False`) with no other mention is no evidence: its name says only that the option exists.
  */
-const HALF_FLAG_CODE = /use_amp|\bamp\.(?!autocast)|\bmixed_precision\b|half_precision/;
+const HALF_FLAG_CODE = /(?:use_amp\w*|\bmixed_precision|half_precision\w*)(?!\w)(?!\s*(?::\s*bool\s*)?=\s*(?:False|None|0)\b)|\bamp\.(?!autocast)/;
 const BF16_CODE = /bfloat16|\bbf16\b(?!\s*(?::\s*bool\s*)?=\s*(?:False|None|0)\b)|["']bf16-(?:mixed|true)["']/;
 /** What the authors wrote in comments and docstrings: "runs in fp16", "--fp16", "half precision", "mixed precision". */
 const FP16_PROSE = /--fp16\b|\bfp16\b|\bfloat16\b|half[- ]precision|mixed[- ]precision|autocast/i;

@@ -359,4 +359,11 @@ describe('cross-file: precision flags set to False', () => {
     assert.equal(sourcePrecision('p.add_argument("--fp16", action="store_true")').fp16, true);
     assert.equal(sourcePrecision('TrainingArguments("out", bf16=True)').bf16, true);
   });
+
+  it('a mixed-precision flag set to False (use_amp=False, mixed_precision: bool = False) is no evidence; one set True or read is', () => {
+    for (const off of ['train(model, use_amp=False)', 'class C:\n    mixed_precision: bool = False', 'half_precision = None'])
+      assert.deepEqual(sourcePrecision(off), { fp16: false, bf16: false }, off);
+    for (const on of ['train(model, use_amp=True)', 'if args.use_amp:\n    pass', 'use_amp = False\nuse_amp = args.amp'])
+      assert.equal(sourcePrecision(on).fp16, true, on);
+  });
 });
