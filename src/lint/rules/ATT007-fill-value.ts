@@ -33,6 +33,11 @@ const T = defineTemplates({
 });
 
 const FP16_MIN = -65504;
+/**
+ * A branch condition comparing a dtype (`x.dtype`, `dtype`, `self.dtype`, `get_parameter_dtype(self)`): the
+ * operator (negations first, so `is not` is not read as `is`) and what it is compared with.
+ */
+const DTYPE_COMPARISON = /dtype\b(?:\([^()]*\))? (==|!=|is not|is|not in|in) (.*)/;
 /** bfloat16's lowest finite value; float32's minimum (-3.4028e38) is below it. */
 const BF16_MIN = -3.3895313892515355e38;
 /** A fill above this does not hide a position from softmax (exp(-1) is a third of exp(0)). */
@@ -150,7 +155,8 @@ weights = scores.softmax(dim=-1)`,
     /**
      * The fill sits in a branch that runs only for float32 (or wider) data: the `else` (or a later `elif`) of
      * `if x.dtype == torch.float16:` (or `in (torch.float16, torch.bfloat16)`), the body of
-     * `if x.dtype != torch.float16:` or of `if x.dtype == torch.float32:` / `elif dtype == torch.float32:`.
+     * `if x.dtype != torch.float16:` (`is not`, `not in`) or of `if x.dtype == torch.float32:` / `elif dtype == torch.float32:`.
+     * The dtype may be read by a helper (`if get_parameter_dtype(self) == torch.float16:`).
      */
     function float32Branch(node: PyNode): boolean {
       for (let child = node, p = node.parent; p; child = p, p = p.parent) {
@@ -163,10 +169,12 @@ weights = scores.softmax(dim=-1)`,
           .map((c) => ctx.text(c))
           .join(' ')
           .replace(/\s+/g, ' ');
-        const half = /\bdtype (==|is|in) .*\b(float16|half|bfloat16)\b/.test(t);
-        const notHalf = /\bdtype (!=|is not|not in) .*\b(float16|half|bfloat16)\b/.test(t);
-        const full = /\bdtype (==|is|in) .*\b(float32|float|float64|double)\b/.test(t) && !half;
-        if ((half && inElse) || ((notHalf || full) && !inElse)) return true;
+        const cmp = DTYPE_COMPARISON.exec(t);
+        if (!cmp) continue;
+        const negated = cmp[1] === '!=' || cmp[1] === 'is not' || cmp[1] === 'not in';
+        const half = /\b(float16|half|bfloat16)\b/.test(cmp[2]);
+        const full = !half && /\b(float32|float|float64|double)\b/.test(cmp[2]);
+        if ((half && (negated ? !inElse : inElse)) || (full && !negated && !inElse)) return true;
       }
       return false;
     }
