@@ -197,7 +197,10 @@ export class Evaluator {
   readonly precision: PrecisionEvidence;
   /** The file imports numpy/jax but not torch: `x.transpose(a, b)` is a permutation. */
   readonly numpyStyleTranspose: boolean;
-  /** The file mentions muP, where 1/d attention scaling is deliberate. */
+  /**
+   * The file mentions muP, where 1/d attention scaling is deliberate: the word, or a name made of it
+   * (`use_mup`, `self.is_using_mup`, `mup_config`; letters or digits around it make another word).
+   */
   readonly mup: boolean;
 
   private nextCtxId = 0;
@@ -235,7 +238,7 @@ export class Evaluator {
     if (from) this.foreignEvidence.push({ ...from, message: msg(this.precision.fp16 ? PHRASES.halfPrecisionSetInImporter : PHRASES.bfloat16SetInImporter) });
     this.halfPrecision = this.precision.fp16 || this.precision.bf16;
     this.numpyStyleTranspose = /^[ \t]*(import|from)[ \t]+(numpy|jax)/m.test(tree.source) && !/^[ \t]*(import|from)[ \t]+torch/m.test(tree.source);
-    this.mup = /\bmup\b|\bmuP\b|MuReadout|mu_param|attn_mult/.test(tree.source);
+    this.mup = /(?<![A-Za-z0-9])mu[pP](?![A-Za-z0-9])|MuReadout|mu_param|attn_mult/.test(tree.source);
   }
 
   // ---------------------------------------------------------------------------------------------- driver

@@ -25,13 +25,23 @@ export interface PrecisionEvidence {
 
 /** The precision evidence of a whole source text (its code and, failing that, its comments and docstrings). */
 export function sourcePrecision(src: string): PrecisionEvidence {
-  return precisionEvidence(stripComments(src), proseOf(src));
+  return precisionEvidence(withoutDtypeTests(stripComments(src)), proseOf(src));
+}
+
+/**
+ * A dtype compared with float16 (`x.dtype == torch.float16`, `dtype in (jnp.float16, jnp.bfloat16)`) asks what
+ * the data is, often to cast it to float32 (`x.astype(jnp.float32) if x.dtype == jnp.float16 else x`): a question,
+ * not evidence that the file runs in float16. Blanked to spaces (same offsets).
+ */
+const DTYPE_TEST = /(?:==|!=|\bis(?:\s+not)?|\bin)\s*\(?\s*(?:(?:torch|jnp|np|numpy|tf|mx)\.)?(?:float16|half)\b/g;
+function withoutDtypeTests(code: string): string {
+  return code.replace(DTYPE_TEST, (m) => m.replace(/[^\n]/g, ' '));
 }
 
 /** 1-based line and column of the first evidence of half precision in a source's code, if any. */
 export function precisionEvidenceAt(src: string): { line: number; column: number } | undefined {
   // Docstrings and comments blanked (same offsets), so positions stay those of the source.
-  const code = src.replace(/("""|''')[\s\S]*?\1|#[^\n]*/g, (m) => m.replace(/[^\n]/g, ' '));
+  const code = withoutDtypeTests(src.replace(/("""|''')[\s\S]*?\1|#[^\n]*/g, (m) => m.replace(/[^\n]/g, ' ')));
   let best: number | undefined;
   for (const re of [FP16_CODE, BF16_CODE, HALF_FLAG_CODE, AUTOCAST_ON]) {
     const m = re.exec(code);
@@ -127,7 +137,8 @@ export function precisionEvidence(code: string, prose: string): PrecisionEvidenc
  */
 export function precisionSource(source: string, which: 'fp16' | 'bf16'): { start: number; end: number } | undefined {
   // Comments and docstrings blanked to spaces of the same length, so offsets stay those of the source.
-  const code = source.replace(/("""|''')[\s\S]*?\1|#[^\n]*/g, (m) => m.replace(/[^\n]/g, ' '));
+  const blanked = source.replace(/("""|''')[\s\S]*?\1|#[^\n]*/g, (m) => m.replace(/[^\n]/g, ' '));
+  const code = withoutDtypeTests(blanked);
   const patterns = which === 'fp16' ? [FP16_CODE, HALF_FLAG_CODE, /autocast\s*\(/] : [BF16_CODE, /autocast\s*\(/];
   for (const re of patterns) {
     const m = re.exec(code);
@@ -136,7 +147,7 @@ export function precisionSource(source: string, which: 'fp16' | 'bf16'): { start
   if (which === 'bf16') return undefined;
   const prose = new RegExp(FP16_PROSE.source, 'gi');
   for (let m = prose.exec(source); m; m = prose.exec(source)) {
-    if (code.charCodeAt(m.index) === 32 && source.charCodeAt(m.index) !== 32) return { start: m.index, end: m.index + m[0].length };
+    if (blanked.charCodeAt(m.index) === 32 && source.charCodeAt(m.index) !== 32) return { start: m.index, end: m.index + m[0].length };
   }
   return undefined;
 }

@@ -33,6 +33,11 @@ const T = defineTemplates({
 });
 
 const FP16_MIN = -65504;
+/**
+ * A branch condition comparing a dtype (`x.dtype`, `dtype`, `self.dtype`, `get_parameter_dtype(self)`): the
+ * operator (negations first, so `is not` is not read as `is`) and what it is compared with.
+ */
+const DTYPE_COMPARISON = /dtype\b(?:\([^()]*\))? (==|!=|is not|is|not in|in) (.*)/;
 /** bfloat16's lowest finite value; float32's minimum (-3.4028e38) is below it. */
 const BF16_MIN = -3.3895313892515355e38;
 /** A fill above this does not hide a position from softmax (exp(-1) is a third of exp(0)). */
@@ -47,7 +52,7 @@ export const ATT007: Rule = {
     docs: {
       summary: 'Mask fill values that overflow float16 or bfloat16, fills that do not mask, or -inf fills where a fully masked row makes NaN.',
       whatItDoes:
-        'Checks the value written into masked positions (`masked_fill`, `torch.where` (including a choice of the scores against a constant, `torch.where(keep, scores, 0.0)`), index assignment, `mask * -1e9`, `torch.full_like(x, v)`, `torch.ones_like(x) * v`, a bias `torch.zeros_like(scores).masked_fill(mask, v)`). Scores computed from float32 copies (`q.float() @ k.float().transpose(-2, -1)`, an einsum of float32 operands, `.float()`/`.to(torch.float32)`/`.to(device, torch.float32)` on the scores) are float32, where -1e9 fits, and so is an additive mask built from an integer or boolean mask times a Python float (`(1.0 - keep.long()) * -1e9`, `(ids == pad) * -1e9`: PyTorch\'s default dtype, float32, which the sum with float16 scores keeps; one cast to the scores\' dtype first, `.to(scores.dtype)`, is judged in their precision), and a fill in a branch that runs only for float32 data (the `else` of `if x.dtype == torch.float16:`, an `elif x.dtype == torch.float32:`, `if x.dtype != torch.float16:`). In a file that runs in float16 (`.half()`, `torch.float16`, CUDA `autocast` without a dtype, `GradScaler`, apex amp, fp16 and mixed-precision flags (not a flag set to False, `use_amp=False`), Lightning `precision="16-mixed"`), or that a workspace file running in float16 imports (a trainer; the message names it), a finite fill below float16\'s minimum of -65504 (`-1e9`, `-1e10`, `-float("1e9")`, `torch.finfo(torch.float32).min`) is reported; in a file that runs in bfloat16 (`torch.bfloat16`, bf16 flags, `autocast(dtype=torch.bfloat16)`), only fills below bfloat16\'s minimum (float32\'s minimum) are, since -1e9 fits there. A fill on attention scores that does not mask at all is reported whatever the precision: zero, a tiny negative number (`-1e-9`, a typo for `-1e9`), or a positive one (`-float("-inf")` is +inf). A `-inf` fill is reported when the mask can hide every key of a row: a causal mask that also hides the diagonal (`triu(ones)` without `diagonal=1`), or padding that varies along the query axis (`pad.unsqueeze(-1)`, an outer product of padding masks). A 0/1 mask multiplied by -inf to build an additive mask (`(1 - keep) * float("-inf")`, also the fill term of a blend `dots * m + (1 - m) * float("-inf")`) is always reported: 0 × inf is NaN, so every kept position is NaN.',
+        'Checks the value written into masked positions (`masked_fill`, `torch.where` (including a choice of the scores against a constant, `torch.where(keep, scores, 0.0)`), index assignment, `mask * -1e9`, `torch.full_like(x, v)`, `torch.ones_like(x) * v`, a bias `torch.zeros_like(scores).masked_fill(mask, v)`). Scores computed from float32 copies (`q.float() @ k.float().transpose(-2, -1)`, an einsum of float32 operands, `.float()`/`.to(torch.float32)`/`.to(device, torch.float32)` on the scores) are float32, where -1e9 fits, and so is an additive mask built from an integer or boolean mask times a Python float (`(1.0 - keep.long()) * -1e9`, `(ids == pad) * -1e9`: PyTorch\'s default dtype, float32, which the sum with float16 scores keeps; one cast to the scores\' dtype first, `.to(scores.dtype)`, is judged in their precision), and a fill in a branch that runs only for float32 data (the `else` of `if x.dtype == torch.float16:`, also with the dtype read by a helper, `if get_parameter_dtype(self) == torch.float16:`, an `elif x.dtype == torch.float32:`, `if x.dtype != torch.float16:` or `is not`). In a file that runs in float16 (`.half()`, `torch.float16` (not a dtype tested against it, `x.dtype == jnp.float16`, which asks what the data is), CUDA `autocast` without a dtype, `GradScaler`, apex amp, fp16 and mixed-precision flags (not a flag set to False, `use_amp=False`), Lightning `precision="16-mixed"`), or that a workspace file running in float16 imports (a trainer; the message names it), a finite fill below float16\'s minimum of -65504 (`-1e9`, `-1e10`, `-float("1e9")`, `torch.finfo(torch.float32).min`) is reported; in a file that runs in bfloat16 (`torch.bfloat16`, bf16 flags, `autocast(dtype=torch.bfloat16)`), only fills below bfloat16\'s minimum (float32\'s minimum) are, since -1e9 fits there. A fill on attention scores that does not mask at all is reported whatever the precision: zero, a tiny negative number (`-1e-9`, a typo for `-1e9`), or a positive one (`-float("-inf")` is +inf). A `-inf` fill is reported when the mask can hide every key of a row: a causal mask that also hides the diagonal (`triu(ones)` without `diagonal=1`), or padding that varies along the query axis (`pad.unsqueeze(-1)`, an outer product of padding masks). A 0/1 mask multiplied by -inf to build an additive mask (`(1 - keep) * float("-inf")`, also the fill term of a blend `dots * m + (1 - m) * float("-inf")`) is always reported: 0 × inf is NaN, so every kept position is NaN.',
       whyIsThisBad:
         '`masked_fill` with -1e9 on a float16 tensor raises "value cannot be converted to type at::Half without overflow", and under autocast additive masks overflow to -inf. A row whose every entry is -inf goes through softmax as exp(-inf - (-inf)) = NaN, and the NaN spreads through the rest of the network on the next step.',
       example: `pad_mask = input_ids == pad_id  # (B, T), True at padding
@@ -150,7 +155,8 @@ weights = scores.softmax(dim=-1)`,
     /**
      * The fill sits in a branch that runs only for float32 (or wider) data: the `else` (or a later `elif`) of
      * `if x.dtype == torch.float16:` (or `in (torch.float16, torch.bfloat16)`), the body of
-     * `if x.dtype != torch.float16:` or of `if x.dtype == torch.float32:` / `elif dtype == torch.float32:`.
+     * `if x.dtype != torch.float16:` (`is not`, `not in`) or of `if x.dtype == torch.float32:` / `elif dtype == torch.float32:`.
+     * The dtype may be read by a helper (`if get_parameter_dtype(self) == torch.float16:`).
      */
     function float32Branch(node: PyNode): boolean {
       for (let child = node, p = node.parent; p; child = p, p = p.parent) {
@@ -163,10 +169,13 @@ weights = scores.softmax(dim=-1)`,
           .map((c) => ctx.text(c))
           .join(' ')
           .replace(/\s+/g, ' ');
-        const half = /\bdtype (==|is|in) .*\b(float16|half|bfloat16)\b/.test(t);
-        const notHalf = /\bdtype (!=|is not|not in) .*\b(float16|half|bfloat16)\b/.test(t);
-        const full = /\bdtype (==|is|in) .*\b(float32|float|float64|double)\b/.test(t) && !half;
-        if ((half && inElse) || ((notHalf || full) && !inElse)) return true;
+        const cmp = DTYPE_COMPARISON.exec(t);
+        if (!cmp) continue;
+        const [, op = '', against = ''] = cmp;
+        const negated = op === '!=' || op === 'is not' || op === 'not in';
+        const half = /\b(float16|half|bfloat16)\b/.test(against);
+        const full = !half && /\b(float32|float|float64|double)\b/.test(against);
+        if ((half && (negated ? !inElse : inElse)) || (full && !negated && !inElse)) return true;
       }
       return false;
     }

@@ -156,6 +156,18 @@ describe('comments and names', () => {
     assert.equal(sourcePrecision('scaler = torch.cuda.amp.GradScaler()\n').fp16, true);
   });
 
+  it('does not take a test of a dtype against float16 for evidence that the file runs in float16', () => {
+    // Loaded parameters cast up to float32 when they come in as float16: a question about the data, not an answer.
+    const castUp = 'params = tree_map(lambda x: x.astype(jnp.float32) if x.dtype == jnp.float16 else x, params)\n';
+    assert.equal(sourcePrecision(castUp).fp16, false);
+    assert.equal(sourcePrecision('if scores.dtype in (torch.float16, torch.bfloat16):\n    scores = scores.float()\n').fp16, false);
+    assert.equal(sourcePrecision('if x.dtype is not torch.half:\n    x = x.float()\n').fp16, false);
+    // A cast to float16 in the same file is evidence, and is where it points.
+    const both = `${castUp}model = model.to(torch.float16)\n`;
+    assert.equal(sourcePrecision(both).fp16, true);
+    assert.deepEqual(precisionEvidenceAt(both), { line: 2, column: 24 });
+  });
+
   it('does not take the import path of the autocast module for an amp flag, nor point at a disabled autocast', () => {
     const imported = 'from torch.cuda.amp.autocast_mode import autocast\n';
     assert.equal(sourcePrecision(imported).fp16, false);
