@@ -440,6 +440,9 @@ export class CodeServerWorkbench implements Workbench {
     await this.step(`select "${text}"${occurrence > 1 ? ` (occurrence ${occurrence})` : ''}`, async () => {
       await this.focusEditor();
       await this.page.keyboard.press('Control+Home');
+      // Wait for the cursor at 1:1 first: the last wait below accepts any selection of the text's length, which an
+      // earlier selection of the same text already is while the status bar lags behind (seen under load).
+      await this.waitForSelection((s) => s.line === 1 && s.column === 1 && s.selected === 0, 'the cursor at 1:1');
       await this.page.keyboard.press('Control+F');
       const widget = this.page.locator('.editor-group-container.active .find-widget.visible');
       const input = widget.locator('textarea, input').first();
