@@ -671,6 +671,10 @@ function sliceTuple(ev: Evaluator, elements: readonly AValue[], slice: PyNode): 
 function dictItem(ev: Evaluator, v: AValue, key: string, valueNode: PyNode | undefined): AValue {
   void valueNode;
   void ev;
+  // A dict whose entries are known (a literal, `dict(k=v)`, a helper returning one): the value stored under the key,
+  // whose construction decides over what the key's name suggests.
+  const entry = v.kwargs?.find(([k]) => k === key)?.[1];
+  if (entry && (entry.kind !== 'unknown' || entry.mask)) return entry;
   if (key === 'attention_mask') return tokenizerAttentionMask(`\`["attention_mask"]\``);
   if (key === 'input_ids') return tensor({ tokenIds: true, ndim: 2, axes: [{ label: 'batch' }, { label: 'seq' }] });
   if (v.kind === 'object') return UNKNOWN;
@@ -2069,6 +2073,11 @@ function builtin(ev: Evaluator, c: Call, name: string): AValue {
     }
     case 'len':
       return number();
+    case 'dict': {
+      // `dict(input_ids=ids, mask=m)`: the keywords are the dict's entries (see Evaluator.evalDictionary).
+      if (c.args.hasSplat || c.args.positional.length > 0) return UNKNOWN;
+      return { kind: 'unknown', kwargs: [...c.args.keywords].map(([k, n]) => [k, val(ev, c, n.value)] as const) };
+    }
     case 'map': {
       // `map(f, (q, k, v))`, `map(f, qs, ks)`: f called on each element (of each iterable, in step), as many
       // times as the shortest iterable has elements; each call is f's own context.

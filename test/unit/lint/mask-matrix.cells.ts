@@ -376,11 +376,7 @@ export function cells(): Cell[] {
     for (const c of CARRIERS)
       for (const u of CONSUMERS) {
         if (!u.families.includes(b.family) || (b.framework ?? 'torch') !== (u.framework ?? 'torch')) continue;
-        if (
-          b.framework &&
-          b.framework !== 'torch' &&
-          (c.init || c.name === 'self attribute' || c.name === 'reshape, contiguous, detach' || c.name === '.to(device)')
-        )
+        if (b.framework && b.framework !== 'torch' && (c.name === 'self attribute' || c.name === 'reshape, contiguous, detach' || c.name === '.to(device)'))
           continue;
         out.push({ id: `${b.name} | ${c.name} | ${u.name}`, builder: b, carrier: c, consumer: u });
       }

@@ -719,3 +719,35 @@ def f(q, k, upcast):
     assert.equal(q.value('w').attn?.softmax, undefined);
   });
 });
+
+describe('mask lattice: dicts carry their values by key', () => {
+  it('a dict literal read back by its key keeps the mask stored there, either polarity', async () => {
+    assert.equal(polarity(await valueOf('batch = {"input_ids": ids, "pad": ids == pad_id}', 'batch["pad"]')), 'ignore');
+    assert.equal(polarity(await valueOf('batch = {"input_ids": ids, "pad": ids != pad_id}', 'batch["pad"]')), 'keep');
+  });
+  it('`dict(k=v)` and a helper returning a dict carry the value too', async () => {
+    assert.equal(polarity(await valueOf('batch = dict(input_ids=ids, keep=ids != pad_id)', 'batch["keep"]')), 'keep');
+    const p = await program(`import torch
+
+def collate(ids, pad_id):
+    return {"input_ids": ids, "mask": ids.eq(pad_id)}
+
+def step(ids, pad_id):
+    batch = collate(ids, pad_id)
+    mask = batch["mask"]
+    return mask
+`);
+    assert.equal(polarity(p.value('mask')), 'ignore');
+  });
+  it('the construction stored under "attention_mask" decides over the key name (a tokenizer keep mask)', async () => {
+    assert.equal(polarity(await valueOf('enc = {"attention_mask": ids == pad_id}', 'enc["attention_mask"]')), 'ignore');
+    // A dict the code does not show is still read as a tokenizer's output.
+    assert.equal(polarity(await valueOf('enc = tok(ids)', 'enc["attention_mask"]')), 'keep');
+  });
+  it('a later key overrides an earlier one; a known `**` splat brings its keys, an unknown one or a computed key leaves the dict unknown', async () => {
+    assert.equal(polarity(await valueOf('b = {"m": ids == pad_id, "m": ids != pad_id}', 'b["m"]')), 'keep');
+    assert.equal(polarity(await valueOf('a = {"m": ids == pad_id}\nb = {**a, "x": ids}', 'b["m"]')), 'ignore');
+    assert.equal(polarity(await valueOf('b = {"m": ids == pad_id, **mask}', 'b["m"]')), 'unknown');
+    assert.equal(polarity(await valueOf('b = {"m": ids == pad_id, d: ids}', 'b["m"]')), 'unknown');
+  });
+});
