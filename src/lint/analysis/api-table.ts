@@ -386,7 +386,14 @@ export const API_TABLE: readonly ApiRow[] = [
     display: 'keras.layers.MultiHeadAttention',
     // call(query, value, key, attention_mask, ...) in tf.keras and Keras 2; Keras 3 put query_mask fourth, which
     // is a keep mask too (True = a real token), so a mask given there is read in the same convention.
-    masks: [{ name: 'attention_mask', pos: 3, expects: 'keep', additive: false }],
+    // Keras 3 also takes the padding of each input by keyword, `query_mask`, `value_mask` and `key_mask` (True at a
+    // real position, as every Keras mask), and combines them with `attention_mask` by logical and.
+    masks: [
+      { name: 'attention_mask', pos: 3, expects: 'keep', additive: false },
+      { name: 'query_mask', expects: 'keep', additive: false },
+      { name: 'value_mask', expects: 'keep', additive: false },
+      { name: 'key_mask', expects: 'keep', additive: false },
+    ],
     defaultScale: 'inverse-sqrt-head-dim',
   },
 

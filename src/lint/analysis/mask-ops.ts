@@ -518,8 +518,11 @@ function maskedFill(ev: Evaluator, c: Call, target0: AValue, maskNode: PyNode | 
   const fill = ev.eval(fillNode, c.ctx);
   ev.facts.fill.push({ node: c.node, ctx: c.ctx, how: 'masked_fill', target, targetNode: c.recvNode, fillNode, fill, mask, maskNode, maskSelectsFill: true });
   const masking = isMaskingFill(fill);
-  // Only fills of attention scores or of masks being built are attention masking (not beam-search logits).
-  if (masking && attentionTarget(ev, target, c.recvNode))
+  // Only fills of attention scores or of masks being built are attention masking (not beam-search logits). Zeros
+  // filled with a large negative value where a mask known by construction is True build an additive mask
+  // (`torch.zeros(B, S).masked_fill(ids == pad_id, -inf)`), whatever the names.
+  const buildsAdditive = !!(target.zeros && mask.mask?.polarity && !mask.mask.byName);
+  if (masking && (attentionTarget(ev, target, c.recvNode) || buildsAdditive))
     ev.facts.mask.push({ node: c.node, ctx: c.ctx, display: 'masked_fill', param: 'mask', expects: 'ignore', convention: 'fill', maskNode, mask });
   if (target.attn?.stage === 'scores') {
     if (masking) return addOp(target, { kind: 'mask', node: c.node, how: 'fill', maskNode });
@@ -558,7 +561,28 @@ function maskedFill(ev: Evaluator, c: Call, target0: AValue, maskNode: PyNode | 
     });
   }
   if (target.mask?.additive && isZero(fill)) return target;
+  const zeroOne = zeroOneFill(target, mask, fill, `\`${ev.text(c.node)}\``);
+  if (zeroOne) return zeroOne;
   return target;
+}
+
+/**
+ * All ones with 0 filled where a mask is True (`torch.ones_like(ids).masked_fill(ids == pad_id, 0)`) is 1 where the
+ * mask is False: the mask flipped. All zeros with 1 filled so (`torch.zeros_like(ids).masked_fill(pad, 1)`) is the
+ * mask itself. Only for a mask whose meaning its construction shows; other fills of ones or zeros say nothing.
+ */
+function zeroOneFill(target: AValue, mask: AValue, fill: AValue, how: string): AValue | undefined {
+  const m = mask.mask;
+  if (!m?.polarity || m.byName || m.additive || (!target.ones && !target.zeros)) return undefined;
+  const value = fill.kind === 'bool' ? (fill.truth === undefined ? undefined : Number(fill.truth)) : fill.kind === 'number' ? fill.num : undefined;
+  const dtype = target.dtype;
+  const shape = { ndim: target.ndim ?? mask.ndim, axes: target.axes ?? mask.axes, ...(dtype ? { dtype } : {}) };
+  if (target.ones && value === 0) {
+    const flipped = flipMask(m, how, dtype);
+    return flipped ? tensor({ ...shape, mask: flipped }) : undefined;
+  }
+  if (target.zeros && value === 1) return tensor({ ...shape, mask: { ...m, ...(dtype ? { dtype } : {}), why: msg(PHRASES.flippedOf, how, m.why) } });
+  return undefined;
 }
 
 function isNanMask(ev: Evaluator, node: PyNode): boolean {

@@ -942,9 +942,10 @@ function layerFromCtor(ev: Evaluator, c: Call, qname: string): AValue | undefine
     if (!rec || (mode && !['concat', 'sum', 'mul', 'ave'].includes(stringLiteral(ev.tree, mode) ?? ''))) return undefined;
     return { kind: 'layer', layer: { api: qname, ctor: c.node, ctorCtxId: c.ctx.id, recurrent: { ...rec, bidirectional: true } } };
   }
-  // A Hugging Face model loaded by `AutoModel.from_pretrained(name)` (not a tokenizer, config or processor): called
-  // with `attention_mask=`, which it reads as 1 = attend.
-  if (HF_PRETRAINED_MODEL.test(qname) && !HF_NOT_A_MODEL.test(qname)) return { kind: 'layer', layer: { api: HF_MODEL, ctor: c.node, ctorCtxId: c.ctx.id } };
+  // A Hugging Face model loaded by `AutoModel.from_pretrained(name)` or built from a config (`BertModel(config)`; not
+  // a tokenizer, config, processor or collator): called with `attention_mask=`, which it reads as 1 = attend.
+  if ((HF_PRETRAINED_MODEL.test(qname) || HF_BUILT_MODEL.test(qname)) && !HF_NOT_A_MODEL.test(qname))
+    return { kind: 'layer', layer: { api: HF_MODEL, ctor: c.node, ctorCtxId: c.ctx.id } };
   // nn.ModuleList([...]): the list of modules itself (iterated in forward: `for block in self.layers`).
   if (qname === 'torch.nn.ModuleList') {
     const first = c.args.positional[0];
@@ -1001,7 +1002,12 @@ const DENSE_SOFTMAX_ACTIVATION: SoftmaxApi = { display: 'keras.layers.Dense', fr
 
 const HF_MODEL = 'transformers.PreTrainedModel';
 const HF_PRETRAINED_MODEL = /^(?:transformers|pytorch_transformers|pytorch_pretrained_bert)\.(?:\w*Model\w*|\w+For\w+)\.from_pretrained$/;
-const HF_NOT_A_MODEL = /Tokenizer|Processor|Config|FeatureExtractor|ImageProcessor/;
+/**
+ * A model built from a configuration rather than loaded (`BertModel(config)`, `AutoModel.from_config(config)`): the
+ * same classes, so the same `attention_mask` convention. Only transformers' own names of model classes.
+ */
+const HF_BUILT_MODEL = /^transformers\.(?:[A-Z]\w*Model|[A-Z]\w*For[A-Z]\w*)(?:\.from_config)?$/;
+const HF_NOT_A_MODEL = /Tokenizer|Processor|Config|FeatureExtractor|ImageProcessor|DataCollator|Output|PreTrainedModel$/;
 
 export function applyLayer(ev: Evaluator, layerValue: AValue, c: Call, inputOverride?: AValue): AValue {
   const layer = layerValue.layer!;

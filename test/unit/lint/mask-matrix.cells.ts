@@ -69,6 +69,27 @@ export const BUILDERS: readonly Builder[] = [
     ignore: 'tokenizer(texts, padding=True, return_tensors="pt")["attention_mask"] == 0',
   },
   {
+    name: 'lengths compared the other way round',
+    family: 'pad',
+    keep: 'lengths.unsqueeze(1) > torch.arange(S, device=lengths.device).unsqueeze(0)',
+    ignore: 'lengths.unsqueeze(1) <= torch.arange(S, device=lengths.device).unsqueeze(0)',
+  },
+  {
+    name: "tokenizer's attention_mask as an attribute",
+    family: 'pad',
+    setup: 'tokenizer = AutoTokenizer.from_pretrained("bert-base-uncased")',
+    keep: 'tokenizer(texts, padding=True, return_tensors="pt").attention_mask.bool()',
+    ignore: 'tokenizer(texts, padding=True, return_tensors="pt").attention_mask == 0',
+  },
+  { name: 'float 1 - m', family: 'pad', keep: '(1.0 - (ids == pad_id).float()).bool()', ignore: '(1.0 - (ids != pad_id).float()).bool()' },
+  { name: '.logical_not() method', family: 'pad', keep: '(ids == pad_id).logical_not()', ignore: '(ids != pad_id).logical_not()' },
+  {
+    name: 'ones with padding filled 0 / zeros with padding set 1',
+    family: 'pad',
+    keep: 'torch.ones_like(ids).masked_fill(ids == pad_id, 0).bool()',
+    ignore: 'torch.zeros_like(ids).masked_fill(ids == pad_id, 1).bool()',
+  },
+  {
     name: 'tril / triu(ones, 1)',
     family: 'causal',
     keep: 'torch.tril(torch.ones(L, L, dtype=torch.bool))',
@@ -109,6 +130,13 @@ export const BUILDERS: readonly Builder[] = [
     family: 'causal',
     keep: 'jnp.tril(jnp.ones((L, L), dtype=bool))',
     ignore: 'jnp.triu(jnp.ones((L, L), dtype=bool), k=1)',
+  },
+  {
+    name: 'flax make_causal_mask',
+    framework: 'jax',
+    family: 'causal',
+    keep: 'nn.make_causal_mask(ids)[0, 0]',
+    ignore: 'jnp.logical_not(nn.make_causal_mask(ids)[0, 0])',
   },
   // TensorFlow: sequence_mask keeps the positions before each length.
   {
@@ -282,6 +310,41 @@ export const CONSUMERS: readonly Consumer[] = [
     use: (f) => `return self.layer(x, x, ${f === 'pad' ? 'tgt_key_padding_mask' : 'tgt_mask'}=mask)`,
   },
   {
+    name: 'additive zeros.masked_fill(m, -inf) to SDPA',
+    expects: 'ignore',
+    families: ['pad', 'causal'],
+    use: (f) =>
+      [
+        `bias = torch.zeros(${f === 'pad' ? 'mask.shape' : 'L, L'}, dtype=q.dtype).masked_fill(mask, float("-inf"))`,
+        `return F.scaled_dot_product_attention(q, k, v, attn_mask=${f === 'pad' ? 'bias[:, None, None, :]' : 'bias'})`,
+      ].join('\n'),
+  },
+  {
+    name: 'SDPA, mask expanded over heads and queries',
+    expects: 'keep',
+    families: ['pad'],
+    use: () =>
+      [
+        'b, h, t, _ = q.shape',
+        'attn_mask = mask.view(b, 1, 1, -1).expand(b, h, t, -1)',
+        'return F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask)',
+      ].join('\n'),
+  },
+  {
+    name: 'nn.TransformerDecoder memory padding',
+    expects: 'ignore',
+    families: ['pad'],
+    init: 'self.decoder = nn.TransformerDecoder(nn.TransformerDecoderLayer(64, 4, batch_first=True), num_layers=2)',
+    use: () => 'return self.decoder(x, x, memory_key_padding_mask=mask)',
+  },
+  {
+    name: 'transformers model from a config',
+    expects: 'keep',
+    families: ['pad'],
+    init: 'self.bert = BertModel(BertConfig())',
+    use: () => 'return self.bert(ids, attention_mask=mask.long())[0]',
+  },
+  {
     name: 'transformers model',
     expects: 'keep',
     families: ['pad'],
@@ -318,6 +381,32 @@ export const CONSUMERS: readonly Consumer[] = [
         `return mha(x, x, attention_mask=${f === 'pad' ? 'mask[:, None, :]' : 'mask[None]'})`,
       ].join('\n'),
   },
+  {
+    name: 'keras MultiHeadAttention, positional',
+    framework: 'tf',
+    expects: 'keep',
+    families: ['pad'],
+    use: () => ['mha = tf.keras.layers.MultiHeadAttention(num_heads=4, key_dim=16)', 'return mha(x, x, x, mask[:, None, :])'].join('\n'),
+  },
+  {
+    name: 'keras MultiHeadAttention value_mask',
+    framework: 'tf',
+    expects: 'keep',
+    families: ['pad'],
+    use: () => ['mha = keras.layers.MultiHeadAttention(num_heads=4, key_dim=16)', 'return mha(x, x, value_mask=mask)'].join('\n'),
+  },
+  {
+    name: 'tf.where',
+    framework: 'tf',
+    expects: 'keep',
+    families: ['pad', 'causal'],
+    use: (f) =>
+      [
+        'scores = tf.matmul(q, k, transpose_b=True) / tf.math.sqrt(tf.cast(tf.shape(k)[-1], tf.float32))',
+        `scores = tf.where(${f === 'pad' ? 'mask[:, None, None, :]' : 'mask'}, scores, -1e9)`,
+        'return tf.matmul(tf.nn.softmax(scores, axis=-1), v)',
+      ].join('\n'),
+  },
 ];
 
 const IMPORTS = [
@@ -325,7 +414,7 @@ const IMPORTS = [
   'import torch',
   'import torch.nn as nn',
   'import torch.nn.functional as F',
-  'from transformers import AutoModel, AutoTokenizer',
+  'from transformers import AutoModel, AutoTokenizer, BertConfig, BertModel',
 ].join('\n');
 
 /** One program: the builder's form of the given meaning, carried by the carrier, used by the consumer. */
@@ -333,7 +422,7 @@ export function program(b: Builder, meaning: Meaning, c: Carrier, u: Consumer): 
   const carried = c.carry(meaning === 'keep' ? b.keep : b.ignore);
   if (b.framework === 'jax' || b.framework === 'tf') {
     // Functions, not modules: `self` carriers do not apply (cells() leaves them out).
-    const imports = b.framework === 'jax' ? 'import jax\nimport jax.numpy as jnp\nimport flax.linen as nn' : 'import tensorflow as tf';
+    const imports = b.framework === 'jax' ? 'import jax\nimport jax.numpy as jnp\nimport flax.linen as nn' : 'import keras\nimport tensorflow as tf';
     return [
       imports,
       '',

@@ -751,3 +751,30 @@ def step(ids, pad_id):
     assert.equal(polarity(await valueOf('b = {"m": ids == pad_id, d: ids}', 'b["m"]')), 'unknown');
   });
 });
+
+describe('mask lattice: ones and zeros filled at a mask', () => {
+  it('ones filled 0 where a mask is True is that mask flipped; zeros filled 1 is the mask itself', async () => {
+    assert.equal(polarity(await valueOf('m = torch.ones_like(ids).masked_fill(ids == pad_id, 0)', 'm')), 'keep');
+    assert.equal(polarity(await valueOf('m = torch.ones_like(ids).masked_fill(ids != pad_id, 0)', 'm')), 'ignore');
+    assert.equal(polarity(await valueOf('m = torch.zeros_like(ids).masked_fill(ids == pad_id, 1)', 'm')), 'ignore');
+    assert.equal(polarity(await valueOf('m = torch.zeros(T, T, dtype=torch.bool).masked_fill(ids != pad_id, True)', 'm')), 'keep');
+  });
+  it('other fills, other targets, or a mask known only by name say nothing', async () => {
+    assert.equal(polarity(await valueOf('m = torch.ones_like(ids).masked_fill(ids == pad_id, 1)', 'm')), 'unknown');
+    assert.equal(polarity(await valueOf('m = torch.zeros_like(ids).masked_fill(ids == pad_id, 0)', 'm')), 'unknown');
+    assert.equal(polarity(await valueOf('m = x.masked_fill(ids == pad_id, 0)', 'm')), 'unknown');
+    assert.equal(polarity(await valueOf('m = torch.ones_like(ids).masked_fill(mask, 0)', 'm')), 'unknown');
+  });
+  it('zeros filled with -inf where a mask is True is additive, and the fill is checked as masked_fill (True = masked)', async () => {
+    const p = await program(`import torch
+
+def bias_of(ids, pad_id):
+    bias = torch.zeros(ids.shape).masked_fill(ids != pad_id, float("-inf"))
+    return bias
+`);
+    assert.equal(polarity(p.value('bias')), 'additive');
+    const site = p.ev.facts.mask.find((s) => s.display === 'masked_fill');
+    assert.equal(site?.expects, 'ignore');
+    assert.equal(maskMeaning(site?.mask.mask).polarity, 'keep');
+  });
+});
