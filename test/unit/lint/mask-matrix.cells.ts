@@ -30,6 +30,13 @@ export interface Builder {
  */
 export interface Carrier {
   readonly name: string;
+  /**
+   * The consumer is in another function (`attention_fn(x, q, k, v, mask, ids, L)`) or another module's forward
+   * (`self.attn(x, q, k, v, mask, ids, L)`), which the mask reaches as an argument.
+   */
+  readonly callee?: 'function' | 'module';
+  /** The builder's helper (`masks.py`) or the consumer's module (`attention.py`) is in another file of the workspace. */
+  readonly crossFile?: 'helper' | 'module';
   carry(expr: string): { readonly helpers: string; readonly body: string; readonly init?: string };
 }
 
@@ -196,6 +203,10 @@ export const CARRIERS: readonly Carrier[] = [
     name: 'keyword argument of a helper',
     carry: (e) => ({ helpers: 'def attend(q, k, v, x, mask=None):\n    return mask\n', body: `mask = attend(q, k, v, x, mask=${e})` }),
   },
+  { name: 'helper in another file', crossFile: 'helper', carry: (e) => ({ helpers: '', body: `mask = build_mask(${ARGS})\n# ${e}` }) },
+  { name: 'module in another file', crossFile: 'module', callee: 'module', carry: (e) => ({ helpers: '', body: `mask = ${e}` }) },
+  { name: 'argument of a function', callee: 'function', carry: (e) => ({ helpers: '', body: `mask = ${e}` }) },
+  { name: "argument of a submodule's forward", callee: 'module', carry: (e) => ({ helpers: '', body: `mask = ${e}` }) },
 ];
 
 export const CONSUMERS: readonly Consumer[] = [
@@ -418,8 +429,62 @@ const IMPORTS = [
 ].join('\n');
 
 /** One program: the builder's form of the given meaning, carried by the carrier, used by the consumer. */
+const CALLEE_PARAMS = 'x, q, k, v, mask, ids, L';
+
+/**
+ * A workspace of two files for the cross-file carriers: the builder's helper in `masks.py`, or the consumer's module
+ * in `attention.py`, imported by `model.py`. Both files are linted: a module judged as its importer calls it is
+ * reported in its own file.
+ */
+export function workspaceProgram(b: Builder, meaning: Meaning, c: Carrier, u: Consumer): Record<string, string> {
+  const expr = meaning === 'keep' ? b.keep : b.ignore;
+  const header = (extra: string): string => `${IMPORTS}\n${extra}\n`;
+  if (c.crossFile === 'helper') {
+    const masks = [header(''), ...(b.setup ? [b.setup, ''] : []), `def build_mask(${ARGS}):`, `    return ${expr}`, ''].join('\n');
+    const model = program(b, meaning, { name: c.name, carry: () => ({ helpers: '', body: `mask = build_mask(${ARGS})` }) }, u).replace(
+      IMPORTS,
+      `${IMPORTS}\nfrom masks import build_mask`,
+    );
+    return { 'masks.py': masks, 'model.py': model };
+  }
+  const attention = [
+    header(''),
+    'class Attention(nn.Module):',
+    '    def __init__(self):',
+    indent(['super().__init__()', ...(u.init ? [u.init] : [])].join('\n')),
+    '',
+    `    def forward(self, ${CALLEE_PARAMS}):`,
+    indent(u.use(b.family)),
+    '',
+  ].join('\n');
+  const call = { ...u, init: 'self.attn = Attention()', use: () => `return self.attn(${CALLEE_PARAMS})` };
+  const model = program(b, meaning, { name: c.name, carry: () => ({ helpers: '', body: `mask = ${expr}` }) }, call).replace(
+    IMPORTS,
+    `${IMPORTS}\nfrom attention import Attention`,
+  );
+  return { 'attention.py': attention, 'model.py': model };
+}
+
 export function program(b: Builder, meaning: Meaning, c: Carrier, u: Consumer): string {
   const carried = c.carry(meaning === 'keep' ? b.keep : b.ignore);
+  if (c.callee === 'function') {
+    const fn = `def attention_fn(${CALLEE_PARAMS}):\n${indent(u.use(b.family), 4)}\n`;
+    const call = { ...u, init: undefined, use: () => `return attention_fn(${CALLEE_PARAMS})` };
+    return program(b, meaning, { name: c.name, carry: (e) => ({ ...c.carry(e), helpers: fn }) }, call);
+  }
+  if (c.callee === 'module') {
+    const inner = [
+      'class Attention(nn.Module):',
+      '    def __init__(self):',
+      indent(['super().__init__()', ...(u.init ? [u.init] : [])].join('\n')),
+      '',
+      `    def forward(self, ${CALLEE_PARAMS}):`,
+      indent(u.use(b.family)),
+      '',
+    ].join('\n');
+    const call = { ...u, init: 'self.attn = Attention()', use: () => `return self.attn(${CALLEE_PARAMS})` };
+    return program(b, meaning, { name: c.name, carry: (e) => ({ ...c.carry(e), helpers: inner }) }, call);
+  }
   if (b.framework === 'jax' || b.framework === 'tf') {
     // Functions, not modules: `self` carriers do not apply (cells() leaves them out).
     const imports = b.framework === 'jax' ? 'import jax\nimport jax.numpy as jnp\nimport flax.linen as nn' : 'import keras\nimport tensorflow as tf';
@@ -465,7 +530,13 @@ export function cells(): Cell[] {
     for (const c of CARRIERS)
       for (const u of CONSUMERS) {
         if (!u.families.includes(b.family) || (b.framework ?? 'torch') !== (u.framework ?? 'torch')) continue;
-        if (b.framework && b.framework !== 'torch' && (c.name === 'self attribute' || c.name === 'reshape, contiguous, detach' || c.name === '.to(device)'))
+        if (c.callee === 'function' && u.init) continue;
+        if (c.crossFile && b.framework && b.framework !== 'torch') continue;
+        if (
+          b.framework &&
+          b.framework !== 'torch' &&
+          (c.callee === 'module' || c.name === 'self attribute' || c.name === 'reshape, contiguous, detach' || c.name === '.to(device)')
+        )
           continue;
         out.push({ id: `${b.name} | ${c.name} | ${u.name}`, builder: b, carrier: c, consumer: u });
       }

@@ -2,8 +2,9 @@
 // builder form whose meaning the consumer documents gives no finding, and the opposite form gives one, unless the
 // cell is listed below as one the linter cannot yet decide (silent on both forms: no evidence reaches the use).
 import { strict as assert } from 'node:assert';
-import { cells, program, type Cell, type Meaning } from './mask-matrix.cells';
-import { linter } from './helpers';
+import { createLinter, type ExtendedLinter, type Finding } from '../../../src/lint';
+import { cells, program, workspaceProgram, type Cell, type Meaning } from './mask-matrix.cells';
+import { grammar, linter } from './helpers';
 
 /**
  * Carriers whose mask does not reach the consumer yet: an inverted mask through them is not reported. (Empty since
@@ -17,11 +18,38 @@ const silentToday = (c: Cell): boolean => SILENT_CARRIERS.has(c.carrier.name);
 
 const opposite = (m: Meaning): Meaning => (m === 'keep' ? 'ignore' : 'keep');
 
-async function att002(src: string): Promise<string[]> {
-  return (await linter())
-    .lintPython(src)
-    .filter((f) => f.code === 'ATT002' || f.code === 'ATT000')
-    .map((f) => `${f.code} ${f.line}:${f.column} ${f.message}`);
+const att002 = (fs: readonly Finding[]): string[] =>
+  fs.filter((f) => f.code === 'ATT002' || f.code === 'ATT000').map((f) => `${f.code} ${f.line}:${f.column} ${f.message}`);
+
+/** One workspace linter over whichever files the current cell wrote (a new version for every program). */
+let files: Record<string, string> = {};
+let version = 0;
+let workspaceLinter: Promise<ExtendedLinter> | undefined;
+
+/** The cell's program in the given meaning, linted: one file, or each file of its workspace. */
+async function findings(cell: Cell, meaning: Meaning): Promise<{ found: string[]; text: string }> {
+  if (!cell.carrier.crossFile) {
+    const src = program(cell.builder, meaning, cell.carrier, cell.consumer);
+    return { found: att002((await linter()).lintPython(src)), text: src };
+  }
+  workspaceLinter ??= createLinter(grammar(), {
+    workspace: {
+      read: (p) => files[p],
+      version: (p) => (p in files ? version : undefined),
+      listPython: (d) => (d === '' ? Object.keys(files) : []),
+      listDirs: () => [],
+    },
+  });
+  const l = await workspaceLinter;
+  files = workspaceProgram(cell.builder, meaning, cell.carrier, cell.consumer);
+  version++;
+  const found = Object.keys(files).flatMap((p) => att002(l.lintPython(files[p] ?? '', { path: p })));
+  return {
+    found,
+    text: Object.entries(files)
+      .map(([p, t]) => `# ${p}\n${t}`)
+      .join('\n'),
+  };
 }
 
 describe('ATT002 mask matrix: builder × carrier × consumer', () => {
@@ -34,12 +62,11 @@ describe('ATT002 mask matrix: builder × carrier × consumer', () => {
 
   for (const cell of all) {
     it(cell.id, async () => {
-      const correct = program(cell.builder, cell.consumer.expects, cell.carrier, cell.consumer);
-      const inverted = program(cell.builder, opposite(cell.consumer.expects), cell.carrier, cell.consumer);
-      assert.deepEqual(await att002(correct), [], `correct form reported:\n${correct}`);
-      const found = await att002(inverted);
-      if (silentToday(cell)) assert.deepEqual(found, [], `listed as silent, now reported (update SILENT_CARRIERS):\n${inverted}`);
-      else assert.equal(found.length, 1, `inverted form: ${found.length} findings\n${found.join('\n')}\n${inverted}`);
+      const correct = await findings(cell, cell.consumer.expects);
+      assert.deepEqual(correct.found, [], `correct form reported:\n${correct.text}`);
+      const inverted = await findings(cell, opposite(cell.consumer.expects));
+      if (silentToday(cell)) assert.deepEqual(inverted.found, [], `listed as silent, now reported (update SILENT_CARRIERS):\n${inverted.text}`);
+      else assert.equal(inverted.found.length, 1, `inverted form: ${inverted.found.length} findings\n${inverted.found.join('\n')}\n${inverted.text}`);
     });
   }
 });
