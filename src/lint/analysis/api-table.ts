@@ -429,6 +429,17 @@ export const API_TABLE: readonly ApiRow[] = [
   { api: 'tensorflow.sequence_mask', kind: 'mask-builder', form: 'function', framework: 'tf', display: 'tf.sequence_mask' },
   { api: 'flax.linen.make_attention_mask', kind: 'mask-builder', form: 'function', framework: 'jax', display: 'nn.make_attention_mask' },
   { api: 'flax.linen.make_causal_mask', kind: 'mask-builder', form: 'function', framework: 'jax', display: 'nn.make_causal_mask' },
+  // FlexAttention: create_block_mask(mask_mod, B, H, Q_LEN, KV_LEN, ...) / create_mask(mod_fn, ...), where
+  // mask_mod(b, h, q_idx, kv_idx) returns True where the query may attend to the key.
+  {
+    api: 'torch.nn.attention.flex_attention.create_block_mask',
+    kind: 'mask-builder',
+    form: 'function',
+    framework: 'torch',
+    display: 'create_block_mask',
+    callOnly: true,
+  },
+  { api: 'torch.nn.attention.flex_attention.create_mask', kind: 'mask-builder', form: 'function', framework: 'torch', display: 'create_mask', callOnly: true },
   {
     api: 'torch.nn.Transformer.generate_square_subsequent_mask',
     kind: 'mask-builder',

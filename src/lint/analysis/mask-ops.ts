@@ -14,7 +14,7 @@ import { msg } from '../message';
 import { PHRASES } from './phrases';
 import { arg, intOf, rootName, tensorish, val, type Call } from './call';
 import { broadcastResult, stripFacts } from './shape-ops';
-import { addOp, join, tensor, type AValue, type MaskInfo } from './values';
+import { addOp, join, tensor, UNKNOWN, type AValue, type MaskInfo } from './values';
 
 // ================================================================================================ helpers
 
@@ -89,6 +89,35 @@ const EQUALITY_FUNCTIONS: Readonly<Record<string, string>> = {
 const NOT_FUNCTIONS = new Set(['tensorflow.logical_not', 'tensorflow.math.logical_not', 'torch.logical_not']);
 
 /** Library functions that build or combine masks (by qualified name); undefined for every other function. */
+/** FlexAttention's mask builders: `create_block_mask(mask_mod, B, H, Q_LEN, KV_LEN)`, `create_mask(mod_fn, ...)`. */
+const FLEX_MASK_BUILDERS = new Set(['torch.nn.attention.flex_attention.create_block_mask', 'torch.nn.attention.flex_attention.create_mask']);
+
+/**
+ * A FlexAttention `mask_mod(b, h, q_idx, kv_idx)` returns True where the query may attend to the key (PyTorch's
+ * documentation of `create_block_mask`). Its body is evaluated with `q_idx` as the query positions and `kv_idx` as the
+ * key positions, as `arange(L)[:, None]` and `arange(S)[None, :]` are, so `q_idx >= kv_idx` is a keep (lower) triangle
+ * and `kv_idx < lengths[b]` a keep padding mask; what it returns is then checked as a mask that must be True = attend.
+ */
+function flexMaskMod(ev: Evaluator, c: Call, qname: string): AValue {
+  const fnNode = c.args.positional[0] ?? arg(c, 'mask_mod') ?? arg(c, 'mod_fn');
+  const fn = fnNode ? val(ev, c, fnNode) : undefined;
+  if (!fnNode || fn?.kind !== 'function' || !fn.fn) return tensor();
+  const positions = (axis: -1 | -2): AValue => tensor({ ndim: 2, axes: [{ label: 'seq' }, { label: 'seq' }], index: { axis, offset: 0 } });
+  const mask = ev.summaryCall(fn.fn.scope, [UNKNOWN, UNKNOWN, positions(-2), positions(-1)], new Map());
+  if (mask.mask?.polarity && !mask.mask.byName && !mask.mask.additive)
+    ev.facts.mask.push({
+      node: c.node,
+      ctx: c.ctx,
+      display: qname.slice(qname.lastIndexOf('.') + 1),
+      param: 'mask_mod',
+      expects: 'keep',
+      convention: 'api',
+      maskNode: fnNode,
+      mask,
+    });
+  return tensor();
+}
+
 export function maskFunction(ev: Evaluator, c: Call, qname: string): AValue | undefined {
   const last = qname.slice(qname.lastIndexOf('.') + 1);
   const p = c.args.positional;
@@ -127,6 +156,7 @@ export function maskFunction(ev: Evaluator, c: Call, qname: string): AValue | un
     }
     return tensor({ dtype: 'bool' });
   }
+  if (FLEX_MASK_BUILDERS.has(qname)) return flexMaskMod(ev, c, qname);
   if (qname === 'flax.linen.make_causal_mask' || qname === 'flax.linen.attention.make_causal_mask') {
     return tensor({ dtype: 'bool', mask: triMask({ region: 'lower', k: 0 }, 'bool', `\`${ev.text(c.node).slice(0, 50)}\``) });
   }

@@ -177,8 +177,8 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
     function fixFor(site: MaskSite): FixSpec | undefined {
       const m = site.mask.mask!;
       const node = site.maskNode;
-      // No edit inverts one keyword inside `**kwargs`.
-      if (node.parent?.type === 'dictionary_splat') return undefined;
+      // No edit inverts one keyword inside `**kwargs`, nor a function (a FlexAttention mask_mod) by its name.
+      if (node.parent?.type === 'dictionary_splat' || site.param === 'mask_mod') return undefined;
       const t = ctx.text(node);
       const dtype = m.dtype ?? site.mask.dtype;
       if (dtype === 'bool')
