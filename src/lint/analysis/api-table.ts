@@ -429,6 +429,20 @@ export const API_TABLE: readonly ApiRow[] = [
   { api: 'tensorflow.sequence_mask', kind: 'mask-builder', form: 'function', framework: 'tf', display: 'tf.sequence_mask' },
   { api: 'flax.linen.make_attention_mask', kind: 'mask-builder', form: 'function', framework: 'jax', display: 'nn.make_attention_mask' },
   { api: 'flax.linen.make_causal_mask', kind: 'mask-builder', form: 'function', framework: 'jax', display: 'nn.make_causal_mask' },
+  // transformers.modeling_attn_mask_utils: a (B, S) attention_mask (1 = attend) expanded to the additive 4-D mask.
+  ...[
+    '_prepare_4d_attention_mask',
+    '_prepare_4d_attention_mask_for_sdpa',
+    '_prepare_4d_causal_attention_mask',
+    '_prepare_4d_causal_attention_mask_for_sdpa',
+  ].map((name): ApiRow => ({
+    api: `transformers.modeling_attn_mask_utils.${name}`,
+    kind: 'mask-builder',
+    form: 'function',
+    framework: 'torch',
+    display: name,
+    callOnly: true,
+  })),
   // FlexAttention: create_block_mask(mask_mod, B, H, Q_LEN, KV_LEN, ...) / create_mask(mod_fn, ...), where
   // mask_mod(b, h, q_idx, kv_idx) returns True where the query may attend to the key.
   {

@@ -118,6 +118,43 @@ function flexMaskMod(ev: Evaluator, c: Call, qname: string): AValue {
   return tensor();
 }
 
+/**
+ * transformers' helpers that expand a (B, S) attention_mask (1 = attend, the tokenizer's) into the additive 4-D mask
+ * its attention layers add to the scores: `_prepare_4d_attention_mask(mask, dtype, tgt_len)`, and the causal and SDPA
+ * variants, whose first argument is the same 2-D mask.
+ */
+const HF_MASK_EXPANDERS: Readonly<Record<string, string>> = {
+  'transformers.modeling_attn_mask_utils._prepare_4d_attention_mask': 'mask',
+  'transformers.modeling_attn_mask_utils._prepare_4d_attention_mask_for_sdpa': 'mask',
+  'transformers.modeling_attn_mask_utils._prepare_4d_causal_attention_mask': 'attention_mask',
+  'transformers.modeling_attn_mask_utils._prepare_4d_causal_attention_mask_for_sdpa': 'attention_mask',
+};
+
+/**
+ * The 2-D mask given to one of transformers' expanders is read as 1 = attend (checked as an API's mask argument), and
+ * what it returns is additive (0 where attended, the dtype's minimum elsewhere), so `.bool()` of it is True where masked.
+ */
+function hfMaskExpander(ev: Evaluator, c: Call, qname: string, param: string): AValue {
+  const node = c.args.positional[0] ?? arg(c, param);
+  const given = node && unparen(node).type !== 'none' ? val(ev, c, node) : undefined;
+  const display = qname.slice(qname.lastIndexOf('.') + 1);
+  if (node && given) ev.facts.mask.push({ node: c.node, ctx: c.ctx, display, param, expects: 'keep', convention: 'api', maskNode: node, mask: given });
+  if (!given?.mask?.polarity || given.mask.byName) return tensor({ ndim: 4, dtype: 'float' });
+  const causal = qname.includes('causal');
+  return tensor({
+    ndim: 4,
+    dtype: 'float',
+    mask: {
+      additive: true,
+      dtype: 'float',
+      padding: true,
+      padAxes: [-1],
+      ...(causal ? { causal: true } : {}),
+      why: msg(PHRASES.builtFrom, `\`${ev.text(c.node).slice(0, 50)}\``, given.mask.why),
+    },
+  });
+}
+
 export function maskFunction(ev: Evaluator, c: Call, qname: string): AValue | undefined {
   const last = qname.slice(qname.lastIndexOf('.') + 1);
   const p = c.args.positional;
@@ -157,6 +194,8 @@ export function maskFunction(ev: Evaluator, c: Call, qname: string): AValue | un
     return tensor({ dtype: 'bool' });
   }
   if (FLEX_MASK_BUILDERS.has(qname)) return flexMaskMod(ev, c, qname);
+  const expanded = HF_MASK_EXPANDERS[qname];
+  if (expanded) return hfMaskExpander(ev, c, qname, expanded);
   if (qname === 'flax.linen.make_causal_mask' || qname === 'flax.linen.attention.make_causal_mask') {
     return tensor({ dtype: 'bool', mask: triMask({ region: 'lower', k: 0 }, 'bool', `\`${ev.text(c.node).slice(0, 50)}\``) });
   }

@@ -356,6 +356,12 @@ export const CONSUMERS: readonly Consumer[] = [
     use: () => 'return self.bert(ids, attention_mask=mask.long())[0]',
   },
   {
+    name: "transformers' _prepare_4d_attention_mask",
+    expects: 'keep',
+    families: ['pad'],
+    use: () => ['bias = _prepare_4d_attention_mask(mask.long(), q.dtype)', 'return F.scaled_dot_product_attention(q, k, v, attn_mask=bias)'].join('\n'),
+  },
+  {
     name: 'transformers model',
     expects: 'keep',
     families: ['pad'],
@@ -426,6 +432,7 @@ const IMPORTS = [
   'import torch.nn as nn',
   'import torch.nn.functional as F',
   'from transformers import AutoModel, AutoTokenizer, BertConfig, BertModel',
+  'from transformers.modeling_attn_mask_utils import _prepare_4d_attention_mask',
 ].join('\n');
 
 /** One program: the builder's form of the given meaning, carried by the carrier, used by the consumer. */
