@@ -386,7 +386,14 @@ export const API_TABLE: readonly ApiRow[] = [
     display: 'keras.layers.MultiHeadAttention',
     // call(query, value, key, attention_mask, ...) in tf.keras and Keras 2; Keras 3 put query_mask fourth, which
     // is a keep mask too (True = a real token), so a mask given there is read in the same convention.
-    masks: [{ name: 'attention_mask', pos: 3, expects: 'keep', additive: false }],
+    // Keras 3 also takes the padding of each input by keyword, `query_mask`, `value_mask` and `key_mask` (True at a
+    // real position, as every Keras mask), and combines them with `attention_mask` by logical and.
+    masks: [
+      { name: 'attention_mask', pos: 3, expects: 'keep', additive: false },
+      { name: 'query_mask', expects: 'keep', additive: false },
+      { name: 'value_mask', expects: 'keep', additive: false },
+      { name: 'key_mask', expects: 'keep', additive: false },
+    ],
     defaultScale: 'inverse-sqrt-head-dim',
   },
 
@@ -422,6 +429,31 @@ export const API_TABLE: readonly ApiRow[] = [
   { api: 'tensorflow.sequence_mask', kind: 'mask-builder', form: 'function', framework: 'tf', display: 'tf.sequence_mask' },
   { api: 'flax.linen.make_attention_mask', kind: 'mask-builder', form: 'function', framework: 'jax', display: 'nn.make_attention_mask' },
   { api: 'flax.linen.make_causal_mask', kind: 'mask-builder', form: 'function', framework: 'jax', display: 'nn.make_causal_mask' },
+  // transformers.modeling_attn_mask_utils: a (B, S) attention_mask (1 = attend) expanded to the additive 4-D mask.
+  ...[
+    '_prepare_4d_attention_mask',
+    '_prepare_4d_attention_mask_for_sdpa',
+    '_prepare_4d_causal_attention_mask',
+    '_prepare_4d_causal_attention_mask_for_sdpa',
+  ].map((name): ApiRow => ({
+    api: `transformers.modeling_attn_mask_utils.${name}`,
+    kind: 'mask-builder',
+    form: 'function',
+    framework: 'torch',
+    display: name,
+    callOnly: true,
+  })),
+  // FlexAttention: create_block_mask(mask_mod, B, H, Q_LEN, KV_LEN, ...) / create_mask(mod_fn, ...), where
+  // mask_mod(b, h, q_idx, kv_idx) returns True where the query may attend to the key.
+  {
+    api: 'torch.nn.attention.flex_attention.create_block_mask',
+    kind: 'mask-builder',
+    form: 'function',
+    framework: 'torch',
+    display: 'create_block_mask',
+    callOnly: true,
+  },
+  { api: 'torch.nn.attention.flex_attention.create_mask', kind: 'mask-builder', form: 'function', framework: 'torch', display: 'create_mask', callOnly: true },
   {
     api: 'torch.nn.Transformer.generate_square_subsequent_mask',
     kind: 'mask-builder',

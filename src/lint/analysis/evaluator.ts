@@ -600,11 +600,37 @@ export class Evaluator {
         return this.evalComprehension(node, ctx);
       case 'keyword_argument':
         return this.eval(childByField(node, 'value'), ctx);
+      case 'dictionary':
+        return this.evalDictionary(node, ctx);
       case 'assignment':
         return this.eval(childByField(node, 'right'), ctx);
       default:
         return UNKNOWN;
     }
+  }
+
+  /**
+   * `{"input_ids": ids, "mask": ids != pad_id}`: a dict whose keys are string literals holds its values by key, as a
+   * bound `**kwargs` does (`batch["mask"]` reads the value back, `f(**batch)` passes it by keyword). A later key
+   * overrides an earlier one; a `**other` splat brings the keys its value is known to hold. A splat whose keys are
+   * unknown, or a key that is not a string literal, leaves the dict unknown: any key may be in it (also for
+   * `f(**d)`, which would otherwise pass only the keys in view and leave the rest to their defaults).
+   */
+  private evalDictionary(node: PyNode, ctx: Ctx): AValue {
+    const entries = new Map<string, AValue>();
+    for (const item of namedChildren(node)) {
+      if (item.type === 'dictionary_splat') {
+        const spread = this.eval(firstNamedChild(item), ctx).kwargs;
+        if (!spread) return UNKNOWN;
+        for (const [k, v] of spread) entries.set(k, v);
+        continue;
+      }
+      if (item.type !== 'pair') continue;
+      const key = stringLiteral(this.tree, childByField(item, 'key'));
+      if (key === undefined) return UNKNOWN;
+      entries.set(key, this.eval(childByField(item, 'value'), ctx));
+    }
+    return { kind: 'unknown', kwargs: [...entries] };
   }
 
   /**

@@ -14,7 +14,7 @@ import { msg } from '../message';
 import { PHRASES } from './phrases';
 import { arg, intOf, rootName, tensorish, val, type Call } from './call';
 import { broadcastResult, stripFacts } from './shape-ops';
-import { addOp, join, tensor, type AValue, type MaskInfo } from './values';
+import { addOp, join, tensor, UNKNOWN, type AValue, type MaskInfo } from './values';
 
 // ================================================================================================ helpers
 
@@ -89,6 +89,72 @@ const EQUALITY_FUNCTIONS: Readonly<Record<string, string>> = {
 const NOT_FUNCTIONS = new Set(['tensorflow.logical_not', 'tensorflow.math.logical_not', 'torch.logical_not']);
 
 /** Library functions that build or combine masks (by qualified name); undefined for every other function. */
+/** FlexAttention's mask builders: `create_block_mask(mask_mod, B, H, Q_LEN, KV_LEN)`, `create_mask(mod_fn, ...)`. */
+const FLEX_MASK_BUILDERS = new Set(['torch.nn.attention.flex_attention.create_block_mask', 'torch.nn.attention.flex_attention.create_mask']);
+
+/**
+ * A FlexAttention `mask_mod(b, h, q_idx, kv_idx)` returns True where the query may attend to the key (PyTorch's
+ * documentation of `create_block_mask`). Its body is evaluated with `q_idx` as the query positions and `kv_idx` as the
+ * key positions, as `arange(L)[:, None]` and `arange(S)[None, :]` are, so `q_idx >= kv_idx` is a keep (lower) triangle
+ * and `kv_idx < lengths[b]` a keep padding mask; what it returns is then checked as a mask that must be True = attend.
+ */
+function flexMaskMod(ev: Evaluator, c: Call, qname: string): AValue {
+  const fnNode = c.args.positional[0] ?? arg(c, 'mask_mod') ?? arg(c, 'mod_fn');
+  const fn = fnNode ? val(ev, c, fnNode) : undefined;
+  if (!fnNode || fn?.kind !== 'function' || !fn.fn) return tensor();
+  const positions = (axis: -1 | -2): AValue => tensor({ ndim: 2, axes: [{ label: 'seq' }, { label: 'seq' }], index: { axis, offset: 0 } });
+  const mask = ev.summaryCall(fn.fn.scope, [UNKNOWN, UNKNOWN, positions(-2), positions(-1)], new Map());
+  if (mask.mask?.polarity && !mask.mask.byName && !mask.mask.additive)
+    ev.facts.mask.push({
+      node: c.node,
+      ctx: c.ctx,
+      display: qname.slice(qname.lastIndexOf('.') + 1),
+      param: 'mask_mod',
+      expects: 'keep',
+      convention: 'api',
+      maskNode: fnNode,
+      mask,
+    });
+  return tensor();
+}
+
+/**
+ * transformers' helpers that expand a (B, S) attention_mask (1 = attend, the tokenizer's) into the additive 4-D mask
+ * its attention layers add to the scores: `_prepare_4d_attention_mask(mask, dtype, tgt_len)`, and the causal and SDPA
+ * variants, whose first argument is the same 2-D mask.
+ */
+const HF_MASK_EXPANDERS: Readonly<Record<string, string>> = {
+  'transformers.modeling_attn_mask_utils._prepare_4d_attention_mask': 'mask',
+  'transformers.modeling_attn_mask_utils._prepare_4d_attention_mask_for_sdpa': 'mask',
+  'transformers.modeling_attn_mask_utils._prepare_4d_causal_attention_mask': 'attention_mask',
+  'transformers.modeling_attn_mask_utils._prepare_4d_causal_attention_mask_for_sdpa': 'attention_mask',
+};
+
+/**
+ * The 2-D mask given to one of transformers' expanders is read as 1 = attend (checked as an API's mask argument), and
+ * what it returns is additive (0 where attended, the dtype's minimum elsewhere), so `.bool()` of it is True where masked.
+ */
+function hfMaskExpander(ev: Evaluator, c: Call, qname: string, param: string): AValue {
+  const node = c.args.positional[0] ?? arg(c, param);
+  const given = node && unparen(node).type !== 'none' ? val(ev, c, node) : undefined;
+  const display = qname.slice(qname.lastIndexOf('.') + 1);
+  if (node && given) ev.facts.mask.push({ node: c.node, ctx: c.ctx, display, param, expects: 'keep', convention: 'api', maskNode: node, mask: given });
+  if (!given?.mask?.polarity || given.mask.byName) return tensor({ ndim: 4, dtype: 'float' });
+  const causal = qname.includes('causal');
+  return tensor({
+    ndim: 4,
+    dtype: 'float',
+    mask: {
+      additive: true,
+      dtype: 'float',
+      padding: true,
+      padAxes: [-1],
+      ...(causal ? { causal: true } : {}),
+      why: msg(PHRASES.builtFrom, `\`${ev.text(c.node).slice(0, 50)}\``, given.mask.why),
+    },
+  });
+}
+
 export function maskFunction(ev: Evaluator, c: Call, qname: string): AValue | undefined {
   const last = qname.slice(qname.lastIndexOf('.') + 1);
   const p = c.args.positional;
@@ -127,6 +193,9 @@ export function maskFunction(ev: Evaluator, c: Call, qname: string): AValue | un
     }
     return tensor({ dtype: 'bool' });
   }
+  if (FLEX_MASK_BUILDERS.has(qname)) return flexMaskMod(ev, c, qname);
+  const expanded = HF_MASK_EXPANDERS[qname];
+  if (expanded) return hfMaskExpander(ev, c, qname, expanded);
   if (qname === 'flax.linen.make_causal_mask' || qname === 'flax.linen.attention.make_causal_mask') {
     return tensor({ dtype: 'bool', mask: triMask({ region: 'lower', k: 0 }, 'bool', `\`${ev.text(c.node).slice(0, 50)}\``) });
   }
@@ -518,8 +587,11 @@ function maskedFill(ev: Evaluator, c: Call, target0: AValue, maskNode: PyNode | 
   const fill = ev.eval(fillNode, c.ctx);
   ev.facts.fill.push({ node: c.node, ctx: c.ctx, how: 'masked_fill', target, targetNode: c.recvNode, fillNode, fill, mask, maskNode, maskSelectsFill: true });
   const masking = isMaskingFill(fill);
-  // Only fills of attention scores or of masks being built are attention masking (not beam-search logits).
-  if (masking && attentionTarget(ev, target, c.recvNode))
+  // Only fills of attention scores or of masks being built are attention masking (not beam-search logits). Zeros
+  // filled with a large negative value where a mask known by construction is True build an additive mask
+  // (`torch.zeros(B, S).masked_fill(ids == pad_id, -inf)`), whatever the names.
+  const buildsAdditive = !!(target.zeros && mask.mask?.polarity && !mask.mask.byName);
+  if (masking && (attentionTarget(ev, target, c.recvNode) || buildsAdditive))
     ev.facts.mask.push({ node: c.node, ctx: c.ctx, display: 'masked_fill', param: 'mask', expects: 'ignore', convention: 'fill', maskNode, mask });
   if (target.attn?.stage === 'scores') {
     if (masking) return addOp(target, { kind: 'mask', node: c.node, how: 'fill', maskNode });
@@ -558,7 +630,28 @@ function maskedFill(ev: Evaluator, c: Call, target0: AValue, maskNode: PyNode | 
     });
   }
   if (target.mask?.additive && isZero(fill)) return target;
+  const zeroOne = zeroOneFill(target, mask, fill, `\`${ev.text(c.node)}\``);
+  if (zeroOne) return zeroOne;
   return target;
+}
+
+/**
+ * All ones with 0 filled where a mask is True (`torch.ones_like(ids).masked_fill(ids == pad_id, 0)`) is 1 where the
+ * mask is False: the mask flipped. All zeros with 1 filled so (`torch.zeros_like(ids).masked_fill(pad, 1)`) is the
+ * mask itself. Only for a mask whose meaning its construction shows; other fills of ones or zeros say nothing.
+ */
+function zeroOneFill(target: AValue, mask: AValue, fill: AValue, how: string): AValue | undefined {
+  const m = mask.mask;
+  if (!m?.polarity || m.byName || m.additive || (!target.ones && !target.zeros)) return undefined;
+  const value = fill.kind === 'bool' ? (fill.truth === undefined ? undefined : Number(fill.truth)) : fill.kind === 'number' ? fill.num : undefined;
+  const dtype = target.dtype;
+  const shape = { ndim: target.ndim ?? mask.ndim, axes: target.axes ?? mask.axes, ...(dtype ? { dtype } : {}) };
+  if (target.ones && value === 0) {
+    const flipped = flipMask(m, how, dtype);
+    return flipped ? tensor({ ...shape, mask: flipped }) : undefined;
+  }
+  if (target.zeros && value === 1) return tensor({ ...shape, mask: { ...m, ...(dtype ? { dtype } : {}), why: msg(PHRASES.flippedOf, how, m.why) } });
+  return undefined;
 }
 
 function isNanMask(ev: Evaluator, node: PyNode): boolean {

@@ -671,6 +671,10 @@ function sliceTuple(ev: Evaluator, elements: readonly AValue[], slice: PyNode): 
 function dictItem(ev: Evaluator, v: AValue, key: string, valueNode: PyNode | undefined): AValue {
   void valueNode;
   void ev;
+  // A dict whose entries are known (a literal, `dict(k=v)`, a helper returning one): the value stored under the key,
+  // whose construction decides over what the key's name suggests.
+  const entry = v.kwargs?.find(([k]) => k === key)?.[1];
+  if (entry && (entry.kind !== 'unknown' || entry.mask)) return entry;
   if (key === 'attention_mask') return tokenizerAttentionMask(`\`["attention_mask"]\``);
   if (key === 'input_ids') return tensor({ tokenIds: true, ndim: 2, axes: [{ label: 'batch' }, { label: 'seq' }] });
   if (v.kind === 'object') return UNKNOWN;
@@ -938,9 +942,10 @@ function layerFromCtor(ev: Evaluator, c: Call, qname: string): AValue | undefine
     if (!rec || (mode && !['concat', 'sum', 'mul', 'ave'].includes(stringLiteral(ev.tree, mode) ?? ''))) return undefined;
     return { kind: 'layer', layer: { api: qname, ctor: c.node, ctorCtxId: c.ctx.id, recurrent: { ...rec, bidirectional: true } } };
   }
-  // A Hugging Face model loaded by `AutoModel.from_pretrained(name)` (not a tokenizer, config or processor): called
-  // with `attention_mask=`, which it reads as 1 = attend.
-  if (HF_PRETRAINED_MODEL.test(qname) && !HF_NOT_A_MODEL.test(qname)) return { kind: 'layer', layer: { api: HF_MODEL, ctor: c.node, ctorCtxId: c.ctx.id } };
+  // A Hugging Face model loaded by `AutoModel.from_pretrained(name)` or built from a config (`BertModel(config)`; not
+  // a tokenizer, config, processor or collator): called with `attention_mask=`, which it reads as 1 = attend.
+  if ((HF_PRETRAINED_MODEL.test(qname) || HF_BUILT_MODEL.test(qname)) && !HF_NOT_A_MODEL.test(qname))
+    return { kind: 'layer', layer: { api: HF_MODEL, ctor: c.node, ctorCtxId: c.ctx.id } };
   // nn.ModuleList([...]): the list of modules itself (iterated in forward: `for block in self.layers`).
   if (qname === 'torch.nn.ModuleList') {
     const first = c.args.positional[0];
@@ -997,7 +1002,12 @@ const DENSE_SOFTMAX_ACTIVATION: SoftmaxApi = { display: 'keras.layers.Dense', fr
 
 const HF_MODEL = 'transformers.PreTrainedModel';
 const HF_PRETRAINED_MODEL = /^(?:transformers|pytorch_transformers|pytorch_pretrained_bert)\.(?:\w*Model\w*|\w+For\w+)\.from_pretrained$/;
-const HF_NOT_A_MODEL = /Tokenizer|Processor|Config|FeatureExtractor|ImageProcessor/;
+/**
+ * A model built from a configuration rather than loaded (`BertModel(config)`, `AutoModel.from_config(config)`): the
+ * same classes, so the same `attention_mask` convention. Only transformers' own names of model classes.
+ */
+const HF_BUILT_MODEL = /^transformers\.(?:[A-Z]\w*Model|[A-Z]\w*For[A-Z]\w*)(?:\.from_config)?$/;
+const HF_NOT_A_MODEL = /Tokenizer|Processor|Config|FeatureExtractor|ImageProcessor|DataCollator|Output|PreTrainedModel$/;
 
 export function applyLayer(ev: Evaluator, layerValue: AValue, c: Call, inputOverride?: AValue): AValue {
   const layer = layerValue.layer!;
@@ -2069,6 +2079,11 @@ function builtin(ev: Evaluator, c: Call, name: string): AValue {
     }
     case 'len':
       return number();
+    case 'dict': {
+      // `dict(input_ids=ids, mask=m)`: the keywords are the dict's entries (see Evaluator.evalDictionary).
+      if (c.args.hasSplat || c.args.positional.length > 0) return UNKNOWN;
+      return { kind: 'unknown', kwargs: [...c.args.keywords].map(([k, n]) => [k, val(ev, c, n.value)] as const) };
+    }
     case 'map': {
       // `map(f, (q, k, v))`, `map(f, qs, ks)`: f called on each element (of each iterable, in step), as many
       // times as the shortest iterable has elements; each call is f's own context.

@@ -33,8 +33,11 @@ const ATTENTION_WORDS = String.raw`attn|attention|Multi`;
 const MASKING_WORDS = String.raw`mask|causal|times|mul\(|div\(`;
 /** What a statement needs to be evaluated eagerly beyond a site: a head split, a renormalisation, a NaN guard, a scale. */
 const ROOT_WORDS = String.raw`//|\.sum\(|nan|scal|sqrt|rsqrt|temperature|register_buffer`;
-/** What makes a function or class body worth copying beyond a site: scales, layouts, caches, precision, q/k names. */
-const BODY_WORDS = String.raw`attn|atten|mask|normalize\(|\.sum\(|scale|sqrt|transpose|permute|swapaxes|causal|cache|register_buffer|float16|half|autocast|quer|\bkeys?\b`;
+/**
+ * What makes a function or class body worth copying beyond a site: scales, layouts, caches, precision, q/k names, and
+ * FlexAttention's mask_mod(b, h, q_idx, kv_idx) (its key index parameter, as PyTorch names it).
+ */
+const BODY_WORDS = String.raw`attn|atten|mask|normalize\(|\.sum\(|scale|sqrt|transpose|permute|swapaxes|causal|cache|register_buffer|float16|half|autocast|quer|\bkeys?\b|\bkv_idx\b`;
 
 function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -85,7 +85,13 @@ describe('the API table and the prefilters built from it', () => {
         ['attn_mask', 'ignore', true],
       ],
     );
-    assert.deepEqual(MASK_LAYERS['keras.layers.MultiHeadAttention'].params, [{ name: 'attention_mask', pos: 3, expects: 'keep', additive: false }]);
+    // Keras: every mask is True at a real position; Keras 3 adds query_mask, value_mask and key_mask by keyword.
+    assert.deepEqual(MASK_LAYERS['keras.layers.MultiHeadAttention'].params, [
+      { name: 'attention_mask', pos: 3, expects: 'keep', additive: false },
+      { name: 'query_mask', expects: 'keep', additive: false },
+      { name: 'value_mask', expects: 'keep', additive: false },
+      { name: 'key_mask', expects: 'keep', additive: false },
+    ]);
     assert.deepEqual(SDPA_FUNCTIONS['flash_attn.flash_attn_func'], {
       display: 'flash_attn_func',
       scaleParam: 'softmax_scale',

@@ -719,3 +719,62 @@ def f(q, k, upcast):
     assert.equal(q.value('w').attn?.softmax, undefined);
   });
 });
+
+describe('mask lattice: dicts carry their values by key', () => {
+  it('a dict literal read back by its key keeps the mask stored there, either polarity', async () => {
+    assert.equal(polarity(await valueOf('batch = {"input_ids": ids, "pad": ids == pad_id}', 'batch["pad"]')), 'ignore');
+    assert.equal(polarity(await valueOf('batch = {"input_ids": ids, "pad": ids != pad_id}', 'batch["pad"]')), 'keep');
+  });
+  it('`dict(k=v)` and a helper returning a dict carry the value too', async () => {
+    assert.equal(polarity(await valueOf('batch = dict(input_ids=ids, keep=ids != pad_id)', 'batch["keep"]')), 'keep');
+    const p = await program(`import torch
+
+def collate(ids, pad_id):
+    return {"input_ids": ids, "mask": ids.eq(pad_id)}
+
+def step(ids, pad_id):
+    batch = collate(ids, pad_id)
+    mask = batch["mask"]
+    return mask
+`);
+    assert.equal(polarity(p.value('mask')), 'ignore');
+  });
+  it('the construction stored under "attention_mask" decides over the key name (a tokenizer keep mask)', async () => {
+    assert.equal(polarity(await valueOf('enc = {"attention_mask": ids == pad_id}', 'enc["attention_mask"]')), 'ignore');
+    // A dict the code does not show is still read as a tokenizer's output.
+    assert.equal(polarity(await valueOf('enc = tok(ids)', 'enc["attention_mask"]')), 'keep');
+  });
+  it('a later key overrides an earlier one; a known `**` splat brings its keys, an unknown one or a computed key leaves the dict unknown', async () => {
+    assert.equal(polarity(await valueOf('b = {"m": ids == pad_id, "m": ids != pad_id}', 'b["m"]')), 'keep');
+    assert.equal(polarity(await valueOf('a = {"m": ids == pad_id}\nb = {**a, "x": ids}', 'b["m"]')), 'ignore');
+    assert.equal(polarity(await valueOf('b = {"m": ids == pad_id, **mask}', 'b["m"]')), 'unknown');
+    assert.equal(polarity(await valueOf('b = {"m": ids == pad_id, d: ids}', 'b["m"]')), 'unknown');
+  });
+});
+
+describe('mask lattice: ones and zeros filled at a mask', () => {
+  it('ones filled 0 where a mask is True is that mask flipped; zeros filled 1 is the mask itself', async () => {
+    assert.equal(polarity(await valueOf('m = torch.ones_like(ids).masked_fill(ids == pad_id, 0)', 'm')), 'keep');
+    assert.equal(polarity(await valueOf('m = torch.ones_like(ids).masked_fill(ids != pad_id, 0)', 'm')), 'ignore');
+    assert.equal(polarity(await valueOf('m = torch.zeros_like(ids).masked_fill(ids == pad_id, 1)', 'm')), 'ignore');
+    assert.equal(polarity(await valueOf('m = torch.zeros(T, T, dtype=torch.bool).masked_fill(ids != pad_id, True)', 'm')), 'keep');
+  });
+  it('other fills, other targets, or a mask known only by name say nothing', async () => {
+    assert.equal(polarity(await valueOf('m = torch.ones_like(ids).masked_fill(ids == pad_id, 1)', 'm')), 'unknown');
+    assert.equal(polarity(await valueOf('m = torch.zeros_like(ids).masked_fill(ids == pad_id, 0)', 'm')), 'unknown');
+    assert.equal(polarity(await valueOf('m = x.masked_fill(ids == pad_id, 0)', 'm')), 'unknown');
+    assert.equal(polarity(await valueOf('m = torch.ones_like(ids).masked_fill(mask, 0)', 'm')), 'unknown');
+  });
+  it('zeros filled with -inf where a mask is True is additive, and the fill is checked as masked_fill (True = masked)', async () => {
+    const p = await program(`import torch
+
+def bias_of(ids, pad_id):
+    bias = torch.zeros(ids.shape).masked_fill(ids != pad_id, float("-inf"))
+    return bias
+`);
+    assert.equal(polarity(p.value('bias')), 'additive');
+    const site = p.ev.facts.mask.find((s) => s.display === 'masked_fill');
+    assert.equal(site?.expects, 'ignore');
+    assert.equal(maskMeaning(site?.mask.mask).polarity, 'keep');
+  });
+});
