@@ -811,7 +811,6 @@ def attend_cached(q, cache):
     k, v = cache
     return F.scaled_dot_product_attention(q, k, v, is_causal=True)
 `,
-    today: ['is_causal=True'],
   },
   {
     id: 'name_only_layer_past_param_is_causal',
@@ -827,7 +826,6 @@ class Attention(nn.Module):
         past_key, past_value = layer_past
         return F.scaled_dot_product_attention(q, past_key, past_value, is_causal=True)
 `,
-    today: ['is_causal=True'],
   },
   {
     id: 'name_only_zip_layers',
@@ -850,7 +848,6 @@ class Model(nn.Module):
             x = layer(x, layer_past)
         return x
 `,
-    today: ['is_causal=True'],
   },
 ];
 
