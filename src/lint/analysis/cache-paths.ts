@@ -62,11 +62,19 @@ function returnsKeys(ev: Evaluator, fn: PyNode, join: PyNode): boolean {
   // The keys' name: the target of the join, or the first of `k, v = cache.update(k, v)`.
   const target = assigned && (assigned.type === 'identifier' ? assigned : namedChildren(assigned)[0]);
   const name = target?.type === 'identifier' ? new RegExp(`\\b${ev.text(target)}\\b`) : undefined;
+  // What is handed back: the returned values themselves, or the items of a returned tuple (`return out, (k, v)`), not
+  // the arguments of a call (`return F.scaled_dot_product_attention(q, k, v, ...)` hands back only the output).
+  const handsBack = (n: PyNode): boolean => {
+    const u = unparen(n);
+    if (u.type === 'tuple' || u.type === 'expression_list' || u.type === 'list') return namedChildren(u).some(handsBack);
+    if (u.type === 'dictionary') return namedChildren(u).some((pair) => handsBack(childByField(pair, 'value') ?? pair));
+    if (u.type === 'identifier') return name?.test(ev.text(u)) === true || /\b(present|past|cache|kv)\w*/i.test(ev.text(u));
+    return u.type === 'attribute' && /\b(present|past|cache|kv)\w*/i.test(ev.text(u));
+  };
   let found = false;
   walk(fn, (n) => {
     if (found || n.type !== 'return_statement') return !found;
-    const t = ev.text(n);
-    found = name?.test(t) === true || /\b(present|past|cache|kv)\w*/i.test(t);
+    found = namedChildren(n).some(handsBack);
     return false;
   });
   return found;
@@ -111,6 +119,28 @@ export function maskSkippedWithCache(
   // cached path.
   if (ev.facts.fill.some((f) => f.node !== site.node && f.target.attn?.formedAt === attn.formedAt)) return undefined;
   return { mask, scores, join };
+}
+
+/**
+ * SDPA's causal flag False whenever a KV cache is passed and True without one (`is_causal=past_key_value is None`),
+ * on keys a cache object extends in place (`k, v = past_key_value.update(k, v, self.layer_idx)`, state the class
+ * grows): the prompt can only reach such a cache through a call with the cache attached and several queries, which
+ * then attend without a causal mask. Left alone when `guarded` (the lengths compared around the call), when the
+ * function checks the query length (`assert T == 1`) or hands its keys back (the caller may fill the cache itself).
+ */
+export function causalOffWithCache(
+  ev: Evaluator,
+  flags: FlagReader,
+  valueNode: PyNode,
+  join: PyNode | undefined,
+  call: PyNode,
+  guarded: (node: PyNode) => boolean,
+): boolean {
+  if (!join || !extendedInPlace(ev, join)) return false;
+  const t = truthWithCache({ ...flags, cacheJoinedAt: join }, valueNode);
+  if (t.cached !== false || t.uncached !== true) return false;
+  const fn = enclosingFunction(call);
+  return !!fn && !guarded(call) && !checksQueryLength(ev, fn) && !returnsKeys(ev, fn, join);
 }
 
 /**

@@ -153,7 +153,6 @@ class Attention(nn.Module):
         return F.scaled_dot_product_attention(q, k, v, is_causal=past_key_value is None)
 `,
     bugAt: 'is_causal=past_key_value is None',
-    today: [],
   },
   {
     id: 'hf_update_causal_q_len',
