@@ -66,7 +66,9 @@ function returnsKeys(ev: Evaluator, fn: PyNode, join: PyNode): boolean {
   // the arguments of a call (`return F.scaled_dot_product_attention(q, k, v, ...)` hands back only the output).
   const handsBack = (n: PyNode): boolean => {
     const u = unparen(n);
-    if (u.type === 'tuple' || u.type === 'expression_list' || u.type === 'list') return namedChildren(u).some(handsBack);
+    // A later item of a returned tuple built from the keys (`return out, torch.stack((k, v))`) hands them back too.
+    const built = (item: PyNode, i: number): boolean => i > 0 && unparen(item).type === 'call' && name?.test(ev.text(item)) === true;
+    if (u.type === 'tuple' || u.type === 'expression_list' || u.type === 'list') return namedChildren(u).some((item, i) => handsBack(item) || built(item, i));
     if (u.type === 'dictionary') return namedChildren(u).some((pair) => handsBack(childByField(pair, 'value') ?? pair));
     if (u.type === 'identifier') return name?.test(ev.text(u)) === true || /\b(present|past|cache|kv)\w*/i.test(ev.text(u));
     return u.type === 'attribute' && /\b(present|past|cache|kv)\w*/i.test(ev.text(u));

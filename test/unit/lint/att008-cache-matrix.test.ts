@@ -848,6 +848,29 @@ class Model(nn.Module):
         return x
 `,
   },
+  {
+    id: 'hf_update_causal_only_without_cache_keys_returned',
+    form: 'Cache.update(k, v, layer_idx)',
+    causal: 'is_causal=cache is None, keys handed back (the caller may run the prompt without the cache)',
+    code: `import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Attention(nn.Module):
+    def __init__(self, dim, layer_idx):
+        super().__init__()
+        self.qkv = nn.Linear(dim, 3 * dim)
+        self.layer_idx = layer_idx
+
+    def forward(self, x, past_key_value=None):
+        q, k, v = self.qkv(x).chunk(3, dim=-1)
+        if past_key_value is not None:
+            k, v = past_key_value.update(k, v, self.layer_idx)
+        out = F.scaled_dot_product_attention(q, k, v, is_causal=past_key_value is None)
+        return out, torch.stack((k, v))
+`,
+  },
 ];
 
 /** 1-based line of the first line holding `needle`. */
