@@ -40,8 +40,10 @@ export function isGrowingState(ev: Evaluator, piece: PyNode, concat: PyNode, sco
     else if (d.path.length > 0) continue;
     if (!value) continue;
     if (value === concat || (value.start <= concat.start && concat.end <= value.end)) return true;
-    // `self.keys = k` where k's definition reaching that line is the concatenation.
-    if (value.type === 'identifier') for (const def of ev.sr.uses[value.id] ?? []) if (def.value && unparen(def.value) === concat) return true;
+    // `self.keys = k` where k's definition reaching that line is the concatenation, or holds it (a window cut from it,
+    // `k = torch.cat([self.keys, k], dim=-2)[..., -window:, :]`).
+    if (value.type === 'identifier')
+      for (const def of ev.sr.uses[value.id] ?? []) if (def.value && def.value.start <= concat.start && concat.end <= def.value.end) return true;
   }
   return false;
 }

@@ -361,6 +361,16 @@ class Attention(nn.Module):
         if self.kv_cache is not None:
             k, v = self.kv_cache.update(input_pos, k, v)
         return F.scaled_dot_product_attention(q, k, v, is_causal=True)
+
+
+class Transformer(nn.Module):
+    def __init__(self, dim, heads, n_layers):
+        super().__init__()
+        self.layers = nn.ModuleList(Attention(dim, heads) for _ in range(n_layers))
+
+    def setup_caches(self, batch, max_seq, head_dim):
+        for layer in self.layers:
+            layer.kv_cache = KVCache(batch, 1, max_seq, head_dim)
 `,
     bugAt: 'is_causal=True',
     today: [],
@@ -400,6 +410,16 @@ class Attention(nn.Module):
         if self.kv_cache is not None:
             k, v = self.kv_cache.update(input_pos, k, v)
         return F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
+
+
+class Transformer(nn.Module):
+    def __init__(self, dim, heads, n_layers, max_seq=2048):
+        super().__init__()
+        self.layers = nn.ModuleList(Attention(dim, heads, max_seq) for _ in range(n_layers))
+
+    def setup_caches(self, batch, max_seq, head_dim):
+        for layer in self.layers:
+            layer.kv_cache = KVCache(batch, 1, max_seq, head_dim)
 `,
   },
   {
@@ -428,7 +448,6 @@ class SlidingAttention(nn.Module):
         return F.scaled_dot_product_attention(q, k, v, is_causal=True)
 `,
     bugAt: 'is_causal=True',
-    today: [],
     bottomRightFix: true,
   },
   {
