@@ -792,7 +792,7 @@ export class Evaluator {
     if (inherited) return attributeAcrossFiles(this, inherited, attr);
     if (defs.length > 0) {
       const init = obj.object?.init;
-      return this.nameRole(
+      const v = this.nameRole(
         joinAll(
           defs.map((d) => {
             const scope = this.ctxScope(d.scope);
@@ -812,6 +812,9 @@ export class Evaluator {
         ),
         attr,
       );
+      // Set only to None by the class, and set from outside it (`block.attention.kv_cache = KVCache(...)` in a
+      // `setup_caches`): None is only its value before that code runs.
+      return v.kind === 'none' && setFromOutside(this.tree.source, attr) ? { ...UNKNOWN, maybeNone: true } : v;
     }
     const method = this.classMethod(cls, attr);
     if (method) return { kind: 'function', fn: { scope: method, self: obj } };
@@ -1729,6 +1732,12 @@ function elementOf(v: AValue): AValue {
   if (v.kind === 'tuple' && v.items) return v.items;
   if (v.kind === 'tensor') return opsImpl.dropFirstAxis(v);
   return UNKNOWN;
+}
+
+/** `<obj>.attr = ...` somewhere in the source with `<obj>` not `self`: an attribute set from outside its class. */
+function setFromOutside(source: string, attr: string): boolean {
+  for (const m of source.matchAll(new RegExp(`([\\w.\\])]+)\\.${attr}\\s*=(?!=)`, 'g'))) if (m[1] !== 'self') return true;
+  return false;
 }
 
 function markFromCache(v: AValue): AValue {

@@ -373,7 +373,6 @@ class Transformer(nn.Module):
             layer.kv_cache = KVCache(batch, 1, max_seq, head_dim)
 `,
     bugAt: 'is_causal=True',
-    today: [],
     bottomRightFix: true,
   },
   {
