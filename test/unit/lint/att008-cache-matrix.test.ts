@@ -641,7 +641,6 @@ def attend(q, k, v, past_k, past_v):
     return xops.memory_efficient_attention(q, k, v, attn_bias=xops.LowerTriangularMask())
 `,
     bugAt: 'LowerTriangularMask()',
-    today: [],
   },
   {
     id: 'xformers_from_bottom_right',
@@ -689,8 +688,7 @@ def attend(q, k, v, past_k, past_v):
     mask = causal_upper_left(q.size(-2), k.size(-2))
     return F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
 `,
-    bugAt: 'causal_upper_left(q.size',
-    today: [],
+    bugAt: 'attn_mask=mask',
   },
   {
     id: 'handwritten_mask_only_without_cache_update',
