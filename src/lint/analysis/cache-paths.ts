@@ -40,6 +40,16 @@ export function functionScope(ev: Evaluator, node: PyNode): Scope | undefined {
   return ev.sr.scopeOfNode.get(enclosingFunction(node)?.id ?? -1);
 }
 
+/**
+ * The code at `node` runs only without a KV cache: an enclosing `if` arm whose condition is known False with the
+ * cache (`if layer_past is None:` around `sdpa(q, k, v, is_causal=True)`, the cached step taking the `else` arm), read
+ * with `join` (where the keys were joined with the cache) as the cached world's marker.
+ */
+export function runsOnlyWithoutCache(flags: FlagReader, node: PyNode, join: PyNode | undefined): boolean {
+  const reader = { ...flags, cacheJoinedAt: join };
+  return armsAround(node).some(({ cond, holds }) => truthWithCache(reader, cond).cached === !holds);
+}
+
 /** A cache object updated in place (`cache.update(k, v)`) or the class's own growing state: not a `past` handed back. */
 function extendedInPlace(ev: Evaluator, join: PyNode): boolean {
   const call = unparen(join);

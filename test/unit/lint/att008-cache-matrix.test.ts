@@ -887,6 +887,183 @@ class Attention(nn.Module):
         return out, torch.stack((k, v))
 `,
   },
+  {
+    id: 'arm_prefill_only',
+    form: 'prefill / decode arms on layer_past',
+    causal: 'is_causal=True only in the arm without the cache',
+    code: `import torch
+import torch.nn.functional as F
+
+
+def attend(q, k, v, layer_past=None):
+    if layer_past is not None:
+        past_k, past_v = layer_past
+        k = torch.cat([past_k, k], dim=-2)
+        v = torch.cat([past_v, v], dim=-2)
+    if layer_past is None:
+        out = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+    else:
+        out = F.scaled_dot_product_attention(q, k, v)
+    return out, (k, v)
+`,
+  },
+  {
+    id: 'arm_both_causal',
+    form: 'prefill / decode arms on layer_past',
+    causal: 'is_causal=True in the cached arm too',
+    code: `import torch
+import torch.nn.functional as F
+
+
+def attend(q, k, v, layer_past=None):
+    if layer_past is not None:
+        past_k, past_v = layer_past
+        k = torch.cat([past_k, k], dim=-2)
+        v = torch.cat([past_v, v], dim=-2)
+    if layer_past is None:
+        out = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+    else:
+        out = F.scaled_dot_product_attention(q, k, v, is_causal=True)  # one step with the cache
+    return out, (k, v)
+`,
+    bugAt: '# one step with the cache',
+  },
+  {
+    id: 'prefill_method_empty_cache',
+    form: 'prefill and decode methods growing the cache',
+    causal: 'is_causal=True at prefill, no mask for the decode step',
+    code: `import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Attention(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.qkv = nn.Linear(dim, 3 * dim)
+        self.k_cache = None
+        self.v_cache = None
+
+    def prefill(self, x):
+        q, k, v = self.qkv(x).chunk(3, dim=-1)
+        self.k_cache, self.v_cache = k, v
+        return F.scaled_dot_product_attention(q, k, v, is_causal=True)
+
+    def decode(self, x):
+        q, k, v = self.qkv(x).chunk(3, dim=-1)
+        self.k_cache = torch.cat([self.k_cache, k], dim=-2)
+        self.v_cache = torch.cat([self.v_cache, v], dim=-2)
+        return F.scaled_dot_product_attention(q, self.k_cache, self.v_cache)
+`,
+  },
+  {
+    id: 'prefill_method_buggy_decode',
+    form: 'prefill and decode methods growing the cache',
+    causal: 'is_causal=True in the decode step',
+    code: `import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Attention(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.qkv = nn.Linear(dim, 3 * dim)
+        self.k_cache = None
+        self.v_cache = None
+
+    def prefill(self, x):
+        q, k, v = self.qkv(x).chunk(3, dim=-1)
+        self.k_cache, self.v_cache = k, v
+        return F.scaled_dot_product_attention(q, k, v, is_causal=True)
+
+    def decode(self, x):
+        q, k, v = self.qkv(x).chunk(3, dim=-1)
+        self.k_cache = torch.cat([self.k_cache, k], dim=-2)
+        self.v_cache = torch.cat([self.v_cache, v], dim=-2)
+        return F.scaled_dot_product_attention(q, self.k_cache, self.v_cache, is_causal=True)
+`,
+    bugAt: 'self.k_cache, self.v_cache, is_causal=True',
+  },
+  {
+    id: 'flag_prefill_variable',
+    form: 'tuple past_key_value + torch.cat',
+    causal: 'is_causal=is_prefill (layer_past is None)',
+    code: `import torch
+import torch.nn.functional as F
+
+
+def attend(q, k, v, layer_past=None):
+    is_prefill = layer_past is None
+    if layer_past is not None:
+        k = torch.cat([layer_past[0], k], dim=-2)
+        v = torch.cat([layer_past[1], v], dim=-2)
+    out = F.scaled_dot_product_attention(q, k, v, is_causal=is_prefill)
+    return out, (k, v)
+`,
+  },
+  {
+    id: 'eq_len_flag',
+    form: 'torch.cat',
+    causal: 'is_causal=q.size(-2) == k.size(-2)',
+    code: `import torch
+import torch.nn.functional as F
+
+
+def attend(q, k, v, past_k, past_v):
+    k = torch.cat([past_k, k], dim=-2)
+    v = torch.cat([past_v, v], dim=-2)
+    return F.scaled_dot_product_attention(q, k, v, is_causal=q.size(-2) == k.size(-2))
+`,
+  },
+  {
+    id: 'cross_attn_cached_encoder',
+    form: 'kv_cache dict',
+    causal: 'cross-attention keys cached from the encoder, no causal mask',
+    code: `import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class CrossAttention(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.q = nn.Linear(dim, dim)
+        self.kv = nn.Linear(dim, 2 * dim)
+
+    def forward(self, x, memory, cache=None):
+        q = self.q(x)
+        if cache is not None and "k" in cache:
+            k, v = cache["k"], cache["v"]
+        else:
+            k, v = self.kv(memory).chunk(2, dim=-1)
+            if cache is not None:
+                cache["k"], cache["v"] = k, v
+        return F.scaled_dot_product_attention(q, k, v)
+`,
+  },
+  {
+    id: 'use_cache_returns_present_hf_old',
+    form: 'use_cache flag',
+    causal: 'is_causal=True only when q_len == k_len',
+    code: `import torch
+import torch.nn.functional as F
+
+
+def attend(q, k, v, layer_past=None, use_cache=False):
+    if layer_past is not None:
+        past_key, past_value = layer_past
+        k = torch.cat((past_key, k), dim=-2)
+        v = torch.cat((past_value, v), dim=-2)
+    present = (k, v) if use_cache else None
+    q_len, k_len = q.size(-2), k.size(-2)
+    if q_len == k_len:
+        out = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+    else:
+        out = F.scaled_dot_product_attention(q, k, v)
+    return out, present
+`,
+  },
 ];
 
 /** 1-based line of the first line holding `needle`. */
