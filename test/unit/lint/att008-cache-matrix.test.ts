@@ -9,7 +9,8 @@
 // `today` records the cells today's linter decides wrongly (the lines it reports; [] = silent), so each fix
 // removes the `today` of the cells it changes.
 import { strict as assert } from 'node:assert';
-import { linter } from './helpers';
+import { createLinter } from '../../../src/lint';
+import { grammar, linter, memoryWorkspace } from './helpers';
 
 interface Cell {
   readonly id: string;
@@ -1115,4 +1116,133 @@ describe('ATT008 matrix: KV-cache forms × causal forms', () => {
     const oneSided = [...forms].filter(([form, f]) => !form.startsWith('name only') && !(f.buggy && f.correct)).map(([form]) => form);
     assert.deepEqual(oneSided, []);
   });
+});
+
+// Cross-file pairs: the cache class lives in another workspace file (a Hugging Face-style cache whose update
+// concatenates per layer, a gpt-fast-style static cache written by index and attached by setup_caches).
+describe('ATT008 matrix: a cache class of another workspace file', () => {
+  const CACHE = `import torch
+  
+  
+  class KVCache:
+      def __init__(self):
+          self.key_cache = []
+          self.value_cache = []
+  
+      def update(self, key_states, value_states, layer_idx):
+          if len(self.key_cache) <= layer_idx:
+              self.key_cache.append(key_states)
+              self.value_cache.append(value_states)
+          else:
+              self.key_cache[layer_idx] = torch.cat([self.key_cache[layer_idx], key_states], dim=-2)
+              self.value_cache[layer_idx] = torch.cat([self.value_cache[layer_idx], value_states], dim=-2)
+          return self.key_cache[layer_idx], self.value_cache[layer_idx]
+  `;
+  const GPTFAST = `import torch
+  import torch.nn as nn
+  
+  
+  class StaticCache(nn.Module):
+      def __init__(self, batch, heads, max_seq, head_dim):
+          super().__init__()
+          self.register_buffer("k_cache", torch.zeros(batch, heads, max_seq, head_dim))
+          self.register_buffer("v_cache", torch.zeros(batch, heads, max_seq, head_dim))
+  
+      def update(self, input_pos, k, v):
+          self.k_cache[:, :, input_pos] = k
+          self.v_cache[:, :, input_pos] = v
+          return self.k_cache, self.v_cache
+  `;
+  const model = (flag: string, extra = '') => `import torch
+  import torch.nn as nn
+  import torch.nn.functional as F
+  from cache import KVCache
+  
+  
+  class Attention(nn.Module):
+      def __init__(self, dim, layer_idx):
+          super().__init__()
+          self.qkv = nn.Linear(dim, 3 * dim)
+          self.layer_idx = layer_idx
+  
+      def forward(self, x, past_key_values=None):
+          q, k, v = self.qkv(x).chunk(3, dim=-1)
+          if past_key_values is not None:
+              k, v = past_key_values.update(k, v, self.layer_idx)
+  ${extra}        return F.scaled_dot_product_attention(q, k, v, ${flag})
+  
+  
+  class Model(nn.Module):
+      def __init__(self, dim, n_layers):
+          super().__init__()
+          self.layers = nn.ModuleList(Attention(dim, i) for i in range(n_layers))
+  
+      def forward(self, x, use_cache=True):
+          cache = KVCache() if use_cache else None
+          for layer in self.layers:
+              x = layer(x, cache)
+          return x, cache
+  `;
+  const gmodel = (flag: string) => `import torch
+  import torch.nn as nn
+  import torch.nn.functional as F
+  from cache import StaticCache
+  
+  
+  class Attention(nn.Module):
+      def __init__(self, dim):
+          super().__init__()
+          self.qkv = nn.Linear(dim, 3 * dim)
+          self.kv_cache = None
+  
+      def forward(self, x, input_pos, mask=None):
+          q, k, v = self.qkv(x).chunk(3, dim=-1)
+          if self.kv_cache is not None:
+              k, v = self.kv_cache.update(input_pos, k, v)
+          return F.scaled_dot_product_attention(q, k, v, ${flag})
+  
+  
+  class Transformer(nn.Module):
+      def __init__(self, dim, n_layers):
+          super().__init__()
+          self.layers = nn.ModuleList(Attention(dim) for _ in range(n_layers))
+  
+      def setup_caches(self, batch, max_seq, head_dim):
+          for layer in self.layers:
+              layer.kv_cache = StaticCache(batch, 1, max_seq, head_dim)
+  `;
+
+  const cases: readonly [string, Record<string, string>, boolean][] = [
+    ['Cache.update of another file, is_causal=True: buggy', { 'cache.py': CACHE, 'model.py': model('is_causal=True') }, true],
+    [
+      'Cache.update of another file, is_causal=past_key_values is None (prompt unmasked): buggy',
+      { 'cache.py': CACHE, 'model.py': model('is_causal=past_key_values is None') },
+      true,
+    ],
+    [
+      'Cache.update of another file, bottom-right mask: correct',
+      {
+        'cache.py': CACHE,
+        'model.py': model(
+          'attn_mask=keep',
+          '        keep = torch.ones(q.size(-2), k.size(-2), dtype=torch.bool, device=q.device).tril(diagonal=k.size(-2) - q.size(-2))\n',
+        ),
+      },
+      false,
+    ],
+    ['static cache of another file attached by setup_caches, is_causal=True: buggy', { 'cache.py': GPTFAST, 'model.py': gmodel('is_causal=True') }, true],
+    [
+      'static cache of another file attached by setup_caches, rows of a causal mask passed in: correct',
+      { 'cache.py': GPTFAST, 'model.py': gmodel('attn_mask=mask') },
+      false,
+    ],
+  ];
+  for (const [name, files, buggy] of cases) {
+    it(name, async () => {
+      const l = await createLinter(grammar(), { workspace: memoryWorkspace(files), onInternalError: (e) => assert.fail(String(e)) });
+      const model = files['model.py'] ?? '';
+      const found = l.lintPython(model, { path: 'model.py', select: ['ATT008'] }).map((f) => f.line);
+      assert.deepEqual(found, buggy ? [lineOf(model, 'return F.scaled_dot_product_attention')] : []);
+    });
+  }
 });
