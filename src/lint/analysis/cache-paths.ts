@@ -137,7 +137,7 @@ export function maskSkippedWithCache(
  * SDPA's causal flag False whenever a KV cache is passed and True without one (`is_causal=past_key_value is None`),
  * on keys a cache object extends in place (`k, v = past_key_value.update(k, v, self.layer_idx)`, state the class
  * grows): the prompt can only reach such a cache through a call with the cache attached and several queries, which
- * then attend without a causal mask. Left alone when `guarded` (the lengths compared around the call), when the
+ * then attend without a causal mask. Returns where the keys were joined with the cache. Left alone when `guarded` (the lengths compared around the call), when the
  * function checks the query length (`assert T == 1`) or hands its keys back (the caller may fill the cache itself).
  */
 export function causalOffWithCache(
@@ -147,12 +147,12 @@ export function causalOffWithCache(
   join: PyNode | undefined,
   call: PyNode,
   guarded: (node: PyNode) => boolean,
-): boolean {
-  if (!join || !extendedInPlace(ev, join)) return false;
+): PyNode | undefined {
+  if (!join || !extendedInPlace(ev, join)) return undefined;
   const t = truthWithCache({ ...flags, cacheJoinedAt: join }, valueNode);
-  if (t.cached !== false || t.uncached !== true) return false;
+  if (t.cached !== false || t.uncached !== true) return undefined;
   const fn = enclosingFunction(call);
-  return !!fn && !guarded(call) && !checksQueryLength(ev, fn) && !returnsKeys(ev, fn, join);
+  return fn && !guarded(call) && !checksQueryLength(ev, fn) && !returnsKeys(ev, fn, join) ? join : undefined;
 }
 
 /**

@@ -240,28 +240,41 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
      */
     function topLeftBias(site: SdpaSite): { node: PyNode; instead: string } | undefined {
       const xformers = /xformers/.test(site.display);
-      const args = childByField(site.node, 'arguments');
-      const list = args ? namedChildren(args) : [];
-      const keyword = list.find((a) => a.type === 'keyword_argument' && ctx.text(childByField(a, 'name') ?? a) === 'attn_bias');
-      const node = xformers ? ((keyword && childByField(keyword, 'value')) ?? list.filter((a) => a.type !== 'keyword_argument')[3]) : site.maskNode;
+      const args = site.node.children.filter((c) => c.type === 'argument_list').flatMap(namedChildren);
+      const keyword = args.find((a) => a.type === 'keyword_argument' && ctx.text(a).startsWith('attn_bias'));
+      const xformersBias = keyword ? childByField(keyword, 'value') : args.filter((a) => a.type !== 'keyword_argument')[3];
+      const node = xformers ? xformersBias : site.maskNode;
       if (!node) return undefined;
-      const u = unparen(node);
-      const defs = u.type === 'identifier' ? ev.resolve(u, ctx.text(u)) : undefined;
-      const value = defs ? (defs.length === 1 && defs[0]?.value && defs[0].path.length === 0 ? unparen(defs[0].value) : undefined) : u;
-      const callee = value?.type === 'call' ? childByField(value, 'function') : undefined;
-      const name = callee ? ctx.text(callee).split('.').pop() : undefined;
+      const value = assignedValue(node);
+      const name = value?.type === 'call' ? ctx.text(value).split('(')[0].split('.').pop() : undefined;
       if (xformers && name === 'LowerTriangularMask') return { node, instead: 'LowerTriangularFromBottomRightMask()' };
       if (!xformers && name === 'causal_upper_left') return { node, instead: 'causal_lower_right(L, S)' };
       return undefined;
     }
 
+    /** The expression itself, or for a name the value of its one reaching definition (`bias = LowerTriangularMask()`). */
+    function assignedValue(node: PyNode): PyNode | undefined {
+      const u = unparen(node);
+      if (u.type !== 'identifier') return u;
+      const defs = ev.resolve(u, ctx.text(u));
+      const only = defs?.length === 1 ? defs[0] : undefined;
+      return only?.path.length === 0 ? only.value : undefined;
+    }
+
     /** A top-left causal bias object (topLeftBias) on keys that include a KV cache. */
     function topLeftBiasOnCache(site: SdpaSite): void {
-      const bias = site.framework === 'torch' && site.kNode ? topLeftBias(site) : undefined;
-      if (!bias || !site.kNode || reported.has(bias.node.id) || !cacheReachesKeys(ev, site.k) || site.q.fromCache || lengthGuarded(site.node)) return;
-      if (runsOnlyWithoutCache(flags, site.node, site.k.cacheAt)) return;
+      const bias = topLeftBias(site);
+      if (
+        !bias ||
+        reported.has(bias.node.id) ||
+        !cacheReachesKeys(ev, site.k) ||
+        lengthGuarded(site.node) ||
+        runsOnlyWithoutCache(flags, site.node, site.k.cacheAt)
+      )
+        return;
       reported.add(bias.node.id);
-      const keys = quote(ctx.text(site.kNode), 30);
+      /* c8 ignore next: keys include a cache only when the call passes them (kNode); the type keeps the field optional */
+      const keys = quote(ctx.text(site.kNode ?? site.node), 30);
       ctx.report({
         node: bias.node,
         message: msg(T.topLeftBiasOnCache, quote(ctx.text(bias.node), 40), keys, bias.instead),
@@ -322,12 +335,13 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         )
           return;
         // `is_causal=past_key_value is None` on keys a cache object extends in place: the prompt goes through unmasked.
-        if (!maskGiven && site.k.cacheAt && causalOffWithCache(ev, flags, valueNode, site.k.cacheAt, site.node, lengthGuarded)) {
+        const offAt = maskGiven ? undefined : causalOffWithCache(ev, flags, valueNode, site.k.cacheAt, site.node, lengthGuarded);
+        if (offAt) {
           reported.add(site.node.id);
           const keys = quote(ctx.text(site.kNode), 30);
           ctx.report({
             node: site.causalNode,
-            message: msg(T.causalOffWithCache, `is_causal=${quote(ctx.text(valueNode), 40)}`, quote(ctx.text(site.k.cacheAt), 40)),
+            message: msg(T.causalOffWithCache, `is_causal=${quote(ctx.text(valueNode), 40)}`, quote(ctx.text(offAt), 40)),
             related: [cacheJoined(ev, site.k, msg(T.theKeysCode, keys)), ...flagDefinitions(site, valueNode)],
           });
           return;
