@@ -756,6 +756,17 @@ export class Evaluator {
     return { ...v, kind: 'tensor' as const, role, roleText: name };
   }
 
+  /** Attributes assigned from outside their class in this file (`<obj>.attr = ...`, `<obj>` not `self`), read once. */
+  private outsideAssigned: Set<string> | undefined;
+
+  private setFromOutside(attr: string): boolean {
+    if (!this.outsideAssigned) {
+      this.outsideAssigned = new Set();
+      for (const m of this.tree.source.matchAll(/([\w.\])]+)\.([A-Za-z_]\w*)\s*=(?!=)/g)) if (m[1] !== 'self' && m[2]) this.outsideAssigned.add(m[2]);
+    }
+    return this.outsideAssigned.has(attr);
+  }
+
   private evalAttribute(node: PyNode, ctx: Ctx): AValue {
     // self.x: method-local definitions first, then the class's.
     const local = this.sr.uses[node.id];
@@ -814,7 +825,7 @@ export class Evaluator {
       );
       // Set only to None by the class, and set from outside it (`block.attention.kv_cache = KVCache(...)` in a
       // `setup_caches`): None is only its value before that code runs.
-      return v.kind === 'none' && setFromOutside(this.tree.source, attr) ? { ...UNKNOWN, maybeNone: true } : v;
+      return v.kind === 'none' && this.setFromOutside(attr) ? { ...UNKNOWN, maybeNone: true } : v;
     }
     const method = this.classMethod(cls, attr);
     if (method) return { kind: 'function', fn: { scope: method, self: obj } };
@@ -1732,12 +1743,6 @@ function elementOf(v: AValue): AValue {
   if (v.kind === 'tuple' && v.items) return v.items;
   if (v.kind === 'tensor') return opsImpl.dropFirstAxis(v);
   return UNKNOWN;
-}
-
-/** `<obj>.attr = ...` somewhere in the source with `<obj>` not `self`: an attribute set from outside its class. */
-function setFromOutside(source: string, attr: string): boolean {
-  for (const m of source.matchAll(new RegExp(`([\\w.\\])]+)\\.${attr}\\s*=(?!=)`, 'g'))) if (m[1] !== 'self') return true;
-  return false;
 }
 
 function markFromCache(v: AValue): AValue {
