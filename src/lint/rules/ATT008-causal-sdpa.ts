@@ -246,7 +246,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
       const node = xformers ? xformersBias : site.maskNode;
       if (!node) return undefined;
       const value = assignedValue(node);
-      const name = value?.type === 'call' ? ctx.text(value).split('(')[0].split('.').pop() : undefined;
+      const name = value?.type === 'call' ? ctx.text(value).replace(/\(.*$/s, '').split('.').pop() : undefined;
       if (xformers && name === 'LowerTriangularMask') return { node, instead: 'LowerTriangularFromBottomRightMask()' };
       if (!xformers && name === 'causal_upper_left') return { node, instead: 'causal_lower_right(L, S)' };
       return undefined;
