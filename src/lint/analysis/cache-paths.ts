@@ -40,6 +40,16 @@ export function functionScope(ev: Evaluator, node: PyNode): Scope | undefined {
   return ev.sr.scopeOfNode.get(enclosingFunction(node)?.id ?? -1);
 }
 
+/**
+ * The code at `node` runs only without a KV cache: an enclosing `if` arm whose condition is known False with the
+ * cache (`if layer_past is None:` around `sdpa(q, k, v, is_causal=True)`, the cached step taking the `else` arm), read
+ * with `join` (where the keys were joined with the cache) as the cached world's marker.
+ */
+export function runsOnlyWithoutCache(flags: FlagReader, node: PyNode, join: PyNode | undefined): boolean {
+  const reader = { ...flags, cacheJoinedAt: join };
+  return armsAround(node).some(({ cond, holds }) => truthWithCache(reader, cond).cached === !holds);
+}
+
 /** A cache object updated in place (`cache.update(k, v)`) or the class's own growing state: not a `past` handed back. */
 function extendedInPlace(ev: Evaluator, join: PyNode): boolean {
   const call = unparen(join);
@@ -62,11 +72,21 @@ function returnsKeys(ev: Evaluator, fn: PyNode, join: PyNode): boolean {
   // The keys' name: the target of the join, or the first of `k, v = cache.update(k, v)`.
   const target = assigned && (assigned.type === 'identifier' ? assigned : namedChildren(assigned)[0]);
   const name = target?.type === 'identifier' ? new RegExp(`\\b${ev.text(target)}\\b`) : undefined;
+  // What is handed back: the returned values themselves, or the items of a returned tuple (`return out, (k, v)`), not
+  // the arguments of a call (`return F.scaled_dot_product_attention(q, k, v, ...)` hands back only the output).
+  const handsBack = (n: PyNode): boolean => {
+    const u = unparen(n);
+    // A later item of a returned tuple built from the keys (`return out, torch.stack((k, v))`) hands them back too.
+    const built = (item: PyNode, i: number): boolean => i > 0 && unparen(item).type === 'call' && name?.test(ev.text(item)) === true;
+    if (u.type === 'tuple' || u.type === 'expression_list' || u.type === 'list') return namedChildren(u).some((item, i) => handsBack(item) || built(item, i));
+    if (u.type === 'dictionary') return namedChildren(u).some((pair) => handsBack(childByField(pair, 'value') ?? pair));
+    if (u.type === 'identifier') return name?.test(ev.text(u)) === true || /\b(present|past|cache|kv)\w*/i.test(ev.text(u));
+    return u.type === 'attribute' && /\b(present|past|cache|kv)\w*/i.test(ev.text(u));
+  };
   let found = false;
   walk(fn, (n) => {
     if (found || n.type !== 'return_statement') return !found;
-    const t = ev.text(n);
-    found = name?.test(t) === true || /\b(present|past|cache|kv)\w*/i.test(t);
+    found = namedChildren(n).some(handsBack);
     return false;
   });
   return found;
@@ -111,6 +131,28 @@ export function maskSkippedWithCache(
   // cached path.
   if (ev.facts.fill.some((f) => f.node !== site.node && f.target.attn?.formedAt === attn.formedAt)) return undefined;
   return { mask, scores, join };
+}
+
+/**
+ * SDPA's causal flag False whenever a KV cache is passed and True without one (`is_causal=past_key_value is None`),
+ * on keys a cache object extends in place (`k, v = past_key_value.update(k, v, self.layer_idx)`, state the class
+ * grows): the prompt can only reach such a cache through a call with the cache attached and several queries, which
+ * then attend without a causal mask. Returns where the keys were joined with the cache. Left alone when `guarded` (the lengths compared around the call), when the
+ * function checks the query length (`assert T == 1`) or hands its keys back (the caller may fill the cache itself).
+ */
+export function causalOffWithCache(
+  ev: Evaluator,
+  flags: FlagReader,
+  valueNode: PyNode,
+  join: PyNode | undefined,
+  call: PyNode,
+  guarded: (node: PyNode) => boolean,
+): PyNode | undefined {
+  if (!join || !extendedInPlace(ev, join)) return undefined;
+  const t = truthWithCache({ ...flags, cacheJoinedAt: join }, valueNode);
+  if (t.cached !== false || t.uncached !== true) return undefined;
+  const fn = enclosingFunction(call);
+  return fn && !guarded(call) && !checksQueryLength(ev, fn) && !returnsKeys(ev, fn, join) ? join : undefined;
 }
 
 /**

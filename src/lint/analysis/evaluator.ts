@@ -782,6 +782,17 @@ export class Evaluator {
     return { ...v, kind: 'tensor' as const, role, roleText: name };
   }
 
+  /** Attributes assigned from outside their class in this file (`<obj>.attr = ...`, `<obj>` not `self`), read once. */
+  private outsideAssigned: Set<string> | undefined;
+
+  private setFromOutside(attr: string): boolean {
+    if (!this.outsideAssigned) {
+      this.outsideAssigned = new Set();
+      for (const m of this.tree.source.matchAll(/([\w.\])]+)\.([A-Za-z_]\w*)\s*=(?!=)/g)) if (m[1] !== 'self' && m[2]) this.outsideAssigned.add(m[2]);
+    }
+    return this.outsideAssigned.has(attr);
+  }
+
   private evalAttribute(node: PyNode, ctx: Ctx): AValue {
     // self.x: method-local definitions first, then the class's.
     const local = this.sr.uses[node.id];
@@ -818,7 +829,7 @@ export class Evaluator {
     if (inherited) return attributeAcrossFiles(this, inherited, attr);
     if (defs.length > 0) {
       const init = obj.object?.init;
-      return this.nameRole(
+      const v = this.nameRole(
         joinAll(
           defs.map((d) => {
             const scope = this.ctxScope(d.scope);
@@ -838,6 +849,9 @@ export class Evaluator {
         ),
         attr,
       );
+      // Set only to None by the class, and set from outside it (`block.attention.kv_cache = KVCache(...)` in a
+      // `setup_caches`): None is only its value before that code runs.
+      return v.kind === 'none' && this.setFromOutside(attr) ? { ...UNKNOWN, maybeNone: true } : v;
     }
     const method = this.classMethod(cls, attr);
     if (method) return { kind: 'function', fn: { scope: method, self: obj } };

@@ -40,10 +40,48 @@ export function isGrowingState(ev: Evaluator, piece: PyNode, concat: PyNode, sco
     else if (d.path.length > 0) continue;
     if (!value) continue;
     if (value === concat || (value.start <= concat.start && concat.end <= value.end)) return true;
-    // `self.keys = k` where k's definition reaching that line is the concatenation.
-    if (value.type === 'identifier') for (const def of ev.sr.uses[value.id] ?? []) if (def.value && unparen(def.value) === concat) return true;
+    // `self.keys = k` where k's definition reaching that line is the concatenation, or holds it (a window cut from it,
+    // `k = torch.cat([self.keys, k], dim=-2)[..., -window:, :]`).
+    if (value.type === 'identifier')
+      for (const def of ev.sr.uses[value.id] ?? []) if (def.value && def.value.start <= concat.start && concat.end <= def.value.end) return true;
   }
   return false;
+}
+
+/**
+ * Whether the code shows a cache reaching the keys `v` (marked `fromCache`), not only a name that suggests one: the
+ * keys were joined with the cache where they entered (`cacheAt`: a call such as `torch.cat([past_k, k])` or
+ * `cache.update(k, v)`, or a read of a buffer the file also writes, as in Llama's
+ * `self.cache_k[:bsz, start_pos : start_pos + seqlen] = xk` then `keys = self.cache_k[:bsz, : start_pos + seqlen]`).
+ * Pieces unpacked from a name alone (`k, v = layer_past`, `k = cache[0]` of a cache nothing here writes) are not
+ * evidence: what such a cache holds, and how many keys it has against the queries, is not in view.
+ */
+export function cacheReachesKeys(ev: Evaluator, v: AValue): boolean {
+  if (!v.fromCache) return false;
+  if (v.cacheIn) return !/^\s*[A-Za-z_][\w.]*\s*$/.test(v.cacheIn.source.slice(v.cacheIn.start, v.cacheIn.end));
+  const at = v.cacheAt ? unparen(v.cacheAt) : undefined;
+  // No place recorded: the value came from a call the evaluator followed (a method of a cache class).
+  if (!at) return true;
+  if (at.type === 'call') return true;
+  if (at.type !== 'subscript') return false;
+  const root = childByField(at, 'value');
+  if (!root || (root.type !== 'identifier' && root.type !== 'attribute') || !inTree(at, ev.tree.root)) return false;
+  return writtenInFile(ev.tree.source, ev.text(root));
+}
+
+/** The node belongs to this tree (not to another workspace file's). */
+function inTree(node: PyNode, root: PyNode): boolean {
+  let r = node;
+  while (r.parent) r = r.parent;
+  return r === root;
+}
+
+/** `name[...] = x`, `name.index_copy_(...)` / `copy_` / `index_put_` / `scatter_` somewhere in the source. */
+function writtenInFile(source: string, name: string): boolean {
+  const n = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(^|[^\\w.])${n}\\s*\\[[^\\n=]*\\]\\s*=(?!=)|(^|[^\\w.])${n}(\\[[^\\n]*\\])?\\.(index_copy_|copy_|index_put_|scatter_)\\(`, 'm').test(
+    source,
+  );
 }
 
 /** A boolean's value in each of two worlds: with a KV cache present, and without. '?' = not known. */

@@ -647,6 +647,8 @@ export function evalSubscript(ev: Evaluator, node: PyNode, ctx: Ctx): AValue {
   const blocks = subs[0] !== undefined && unparen(subs[0]).type === 'ellipsis' && !v.mask?.tri && !v.mask?.causal;
   const spread = v.mask && (v.ndim === undefined || v.ndim === 2 || blocks) ? subscriptSpread(ev, subs) : undefined;
   const out = sliceCausalMask(ev, spread ? spreadMask(ev, indexed, valueNode, spread.rank, spread.axis) : indexed, subs);
+  // A slice of keys that include a cache (`torch.cat([self.keys, k], dim=-2)[..., -window:, :]`) still includes it.
+  if (v.kind === 'tensor' && v.fromCache && !out.fromCache) return { ...out, fromCache: true, ...(v.cacheAt ? { cacheAt: v.cacheAt } : {}) };
   return cacheRead ? { ...out, fromCache: true } : out;
 }
 

@@ -1,8 +1,8 @@
 // ATT008: causal pitfalls of F.scaled_dot_product_attention.
 import type { FillSite, MaskSite, SdpaSite } from '../analysis/facts';
 import type { Def } from '../analysis/scopes';
-import { truthWithCache, type FlagReader } from '../analysis/kv-cache';
-import { causalForCausalModule, functionScope, maskSkippedWithCache } from '../analysis/cache-paths';
+import { cacheReachesKeys, truthWithCache, type FlagReader } from '../analysis/kv-cache';
+import { causalForCausalModule, causalOffWithCache, functionScope, maskSkippedWithCache, runsOnlyWithoutCache } from '../analysis/cache-paths';
 import { truthOf } from '../analysis/flags';
 import { originRef } from '../analysis/portable';
 import type { AValue } from '../analysis/values';
@@ -34,6 +34,10 @@ const T = defineTemplates({
   scoresAgainstCachedKeys: 'the scores of the queries against the cached keys are formed here',
   causalOnlyWithoutCache:
     '{0} is the causal mask, applied only when no KV cache is passed, and the keys come from a cache filled in place ({1}): the prompt can only reach that cache through a call with the cache attached and several queries, where no mask is applied, so each prompt token sees the tokens after it (and the leaked states are cached). Apply the causal mask whenever there is more than one query, aligned bottom-right over the cached keys.',
+  causalOffWithCache:
+    '{0} turns the causal mask off whenever a KV cache is passed, and the keys come from a cache filled in place ({1}): the prompt can only reach that cache through a call with the cache attached and several queries, which then attend without a causal mask, so each prompt token sees the tokens after it (and the leaked states are cached). Pass a causal mask whenever there is more than one query, aligned bottom-right over the cached keys.',
+  topLeftBiasOnCache:
+    '{0} is a causal mask aligned top-left, and the keys {1} include a KV cache: with fewer queries than keys query i sees only keys 0..i, so the new tokens cannot see the most recent cached keys (a single new token sees only the first). Use the bottom-right aligned form, {2}.',
   topLeftMaskOnCache:
     '{0} is a causal mask aligned top-left over {1} queries and {2} keys, and the keys {3} include a KV cache: query i sees only keys 0..i, so the new tokens cannot see the most recent cached keys. Align it bottom-right (tril(diagonal={2} - {1}), or rows {2} - {1}:{2} of a causal buffer).',
 });
@@ -47,7 +51,7 @@ export const ATT008: Rule = {
     docs: {
       summary: 'is_causal=True together with attn_mask, or on a KV-cache path where query and key lengths differ.',
       whatItDoes:
-        "Reports `F.scaled_dot_product_attention(..., is_causal=True)` when an `attn_mask` is passed as well (not provably None; a flag passed by name counts when the code shows it True somewhere, as this file calls the code or, where the evaluator does not follow the call, by a keyword, assignment, default or loop over literals that sets a flag of that name True in the file (`layer(x, state, prefill=True)`, `for causal in (False, True):`), and unless the code sets it to False itself or returns or raises earlier whenever it is True, as in `if causal: return F.scaled_dot_product_attention(q, k, v, is_causal=causal)`; a flag that nothing in view sets True, such as a parameter with a default of False and no caller, is not reported), and when the keys come from a KV cache (`torch.cat([past_k, k], dim=-2)`, `torch.cat([cache[0], k])`, `layer_past`, pieces unpacked from one (`old_k, old_v = layer_past`), `k, v = self.kv_cache.update(...)`, or state a class of this or another file extends by concatenation and stores back, whatever it is called: `k = torch.cat([self.keys, k], dim=-2); self.keys = k`) while the queries are only the new tokens. The flag need not be a literal: it is read separately for the paths with and without the cache, so `is_causal=cache is not None or self.causal`, `is_causal = True` assigned inside `if past_kv is not None:` (or in whichever `if`/`elif`/`else` arm joins the keys with the cache, such as `if use_cache:`) and `is_causal=self.is_causal` with `self.is_causal = True` the class's only assignment count, while `is_causal=past is None` (causal only at prefill) does not, nor a flag whose resetting may be skipped (under a further condition, in a loop or a `try` body). A flag is also read as this file calls the code: `self.causal` set in `__init__` from a constructor argument has the value passed where the module is built (`Attend(causal=True)`, directly, as an attribute of another module or in an `nn.ModuleList`; a default counts only where a call leaves the argument out), `not`, `and` and `or` of known flags are known, `exists(mask)` and `mask is None` are known where the caller passes None, a computed tensor or nothing, and an assignment in an `if` arm whose condition is known False there does not count (`causal = self.causal; if exists(mask): ...; causal = False` is True in a cached decoding step that passes no mask, and per-layer caches fed through `for layer, layer_past in zip(self.layers, past_key_values)` are cached keys); the flag set by a base class's `__init__` through `super().__init__(dim, causal=True)` (or `Base.__init__(self, ..., causal=True)`), passed on through `**kwargs` (`Attention(dim, **attn_kwargs)` in a block built with `causal=True`), or read from a config instance's declared field (a dataclass `causal: bool = True`, as `self.cfg.causal`, with the value its constructor call passes, else the default) counts the same way; a module of this file built and called by another workspace file (`self.attend = Attend(causal=causal)` in a module built there with `causal=True`, fed cached keys) is judged as that file builds and calls it, with the call there as a related location; a flag known False where it is called is never reported, and one that depends on the query and key lengths (`self.causal and q.shape[-2] == k.shape[-2]`) stays unknown. It also reports a causal `attn_mask` aligned top-left over L queries and S keys (`torch.tril(torch.ones(L, S))`, `self.bias[:, :, :T, :S]`, the first L rows `[:L]` of a square S×S causal mask) on cached keys; a bottom-right mask (`tril(diagonal=S - L)`, `self.bias[:, :, S - T:S, :S]`, the last rows `[-L:]` or `[S - L:]`) is right. The same top-left mask in hand-written attention (`att.masked_fill(self.bias[:, :, :T, :S] == 0, -inf)` on scores whose keys include the cache) is reported too, and so is hand-written attention that applies its causal mask only when no cache is passed (`if cache is None: att = att.masked_fill(self.future[:T, :T], -inf)`) on keys a cache object extends in place (`k, v = cache.update(k, v)`, state the class grows): the prompt can only reach such a cache through a call with the cache attached and several queries, which then see the future. That is left alone when the function hands its keys back (`return out, (k, v)`: the caller may fill the cache itself and pass it only for one-token steps), asserts one query (`assert T == 1`), or masks the same scores again. A module's own flag (`is_causal=self.causal`, or `self.causal if mask is None else False`, with `self.causal = causal` an `__init__` parameter) on keys a cache grows is read True when the code shows it True: a default of True (`causal: bool = True`), a file in view that builds the module with `causal=True`, or `causal=True` elsewhere in the file; a module decoding with a KV cache is built causal, but a parameter with no default and no builder in view says nothing about its value and is not reported. A call guarded by a comparison of the query and key lengths is not reported, nor one in an `elif`/`else` arm after conditions that order the two lengths (`if k_len > q_len > 1:` with a bottom-right mask, `elif q_len == 1:` with none, `else:` with `is_causal=...`).",
+        "Reports `F.scaled_dot_product_attention(..., is_causal=True)` when an `attn_mask` is passed as well (not provably None; a flag passed by name counts when the code shows it True somewhere, as this file calls the code or, where the evaluator does not follow the call, by a keyword, assignment, default or loop over literals that sets a flag of that name True in the file (`layer(x, state, prefill=True)`, `for causal in (False, True):`), and unless the code sets it to False itself or returns or raises earlier whenever it is True, as in `if causal: return F.scaled_dot_product_attention(q, k, v, is_causal=causal)`; a flag that nothing in view sets True, such as a parameter with a default of False and no caller, is not reported), and when the keys come from a KV cache (`torch.cat([past_k, k], dim=-2)`, `torch.cat([cache[0], k])`, pieces unpacked from a `layer_past` and then concatenated (`old_k, old_v = layer_past; k = torch.cat([old_k, k], dim=-2)`), `k, v = self.kv_cache.update(...)`, Llama's preallocated buffer written and read back (`self.cache_k[:bsz, start_pos : start_pos + seqlen] = xk; keys = self.cache_k[:bsz, : start_pos + seqlen]`), or state a class of this or another file extends by concatenation and stores back, whatever it is called: `k = torch.cat([self.keys, k], dim=-2); self.keys = k`) while the queries are only the new tokens. A name alone is not evidence: keys unpacked from a `cache` or `layer_past` that nothing in view joins with new keys or writes (`k, v = layer_past` used as they are) may hold as many keys as there are queries, and are not reported. The flag need not be a literal: it is read separately for the paths with and without the cache, so `is_causal=cache is not None or self.causal`, `is_causal = True` assigned inside `if past_kv is not None:` (or in whichever `if`/`elif`/`else` arm joins the keys with the cache, such as `if use_cache:`) and `is_causal=self.is_causal` with `self.is_causal = True` the class's only assignment count, while `is_causal=past is None` (causal only at prefill) does not when the function hands its keys back (`return out, (k, v)`: the caller may run the prompt without a cache), nor a flag whose resetting may be skipped (under a further condition, in a loop or a `try` body). A flag is also read as this file calls the code: `self.causal` set in `__init__` from a constructor argument has the value passed where the module is built (`Attend(causal=True)`, directly, as an attribute of another module or in an `nn.ModuleList`; a default counts only where a call leaves the argument out), `not`, `and` and `or` of known flags are known, `exists(mask)` and `mask is None` are known where the caller passes None, a computed tensor or nothing, and an assignment in an `if` arm whose condition is known False there does not count (`causal = self.causal; if exists(mask): ...; causal = False` is True in a cached decoding step that passes no mask, and per-layer caches fed through `for layer, layer_past in zip(self.layers, past_key_values)` are cached keys); the flag set by a base class's `__init__` through `super().__init__(dim, causal=True)` (or `Base.__init__(self, ..., causal=True)`), passed on through `**kwargs` (`Attention(dim, **attn_kwargs)` in a block built with `causal=True`), or read from a config instance's declared field (a dataclass `causal: bool = True`, as `self.cfg.causal`, with the value its constructor call passes, else the default) counts the same way; a module of this file built and called by another workspace file (`self.attend = Attend(causal=causal)` in a module built there with `causal=True`, fed cached keys) is judged as that file builds and calls it, with the call there as a related location; a flag known False where it is called is never reported, and one that depends on the query and key lengths (`self.causal and q.shape[-2] == k.shape[-2]`) stays unknown. It also reports a causal `attn_mask` aligned top-left over L queries and S keys (`torch.tril(torch.ones(L, S))`, `self.bias[:, :, :T, :S]`, the first L rows `[:L]` of a square S×S causal mask) on cached keys; a bottom-right mask (`tril(diagonal=S - L)`, `self.bias[:, :, S - T:S, :S]`, the last rows `[-L:]` or `[S - L:]`) is right. So are the top-left causal bias objects on cached keys: xformers' `LowerTriangularMask()` passed as `attn_bias` to `memory_efficient_attention` (use `LowerTriangularFromBottomRightMask()`) and `causal_upper_left(L, S)` passed as SDPA's `attn_mask` (use `causal_lower_right(L, S)`); flash-attn's `causal=True` is aligned bottom-right (since flash-attn 2.1) and is not reported. The same top-left mask in hand-written attention (`att.masked_fill(self.bias[:, :, :T, :S] == 0, -inf)` on scores whose keys include the cache) is reported too, and so is hand-written attention that applies its causal mask only when no cache is passed (`if cache is None: att = att.masked_fill(self.future[:T, :T], -inf)`) on keys a cache object extends in place (`k, v = cache.update(k, v)`, state the class grows): the prompt can only reach such a cache through a call with the cache attached and several queries, which then see the future. The same holds for `is_causal=past_key_value is None` on keys a cache object extends in place (`k, v = past_key_value.update(k, v, self.layer_idx)`, as with a Hugging Face `DynamicCache` that is passed for the prompt too): reported at `is_causal=`. That is left alone when the function hands its keys back (`return out, (k, v)`: the caller may fill the cache itself and pass it only for one-token steps), asserts one query (`assert T == 1`), or masks the same scores again. A module's own flag (`is_causal=self.causal`, or `self.causal if mask is None else False`, with `self.causal = causal` an `__init__` parameter) on keys a cache grows is read True when the code shows it True: a default of True (`causal: bool = True`), a file in view that builds the module with `causal=True`, or `causal=True` elsewhere in the file; a module decoding with a KV cache is built causal, but a parameter with no default and no builder in view says nothing about its value and is not reported. A call in an `if` arm that runs only without the cache (`if layer_past is None: out = F.scaled_dot_product_attention(q, k, v, is_causal=True)`, the cached step taking the `else` arm) is not reported, nor one guarded by a comparison of the query and key lengths, nor one in an `elif`/`else` arm after conditions that order the two lengths (`if k_len > q_len > 1:` with a bottom-right mask, `elif q_len == 1:` with none, `else:` with `is_causal=...`).",
       whyIsThisBad:
         'PyTorch raises an error when both `attn_mask` and `is_causal=True` are given (or silently ignores one of them in some backends and versions). `is_causal=True` builds a top-left aligned lower-triangular mask: with L new queries against S > L cached keys, query i may only see keys 0..i, so during generation the new token attends to the first cached tokens instead of all of them.',
       example: `k = torch.cat([past_k, k], dim=-2)
@@ -60,7 +64,7 @@ L, S = q.size(-2), k.size(-2)
 mask = torch.ones(L, S, dtype=torch.bool, device=q.device).tril(diagonal=S - L)
 out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
       whereReported:
-        'At `is_causal=`, the use. Related locations: where the keys are joined with the KV cache (`torch.cat([past_k, k])`, `cache.update(...)`; in the importing file when that file joined them and passed them in), the `attn_mask` passed with it and where it is built, where a causal flag passed by name is set, and, for a flag known True as this file calls the code, the argument that sets it (`causal=True` where the module is built); for one known True as an importing file builds and calls the module, that call in the other file.',
+        'At `is_causal=`, the use (at the mask argument for a top-left causal mask or bias object: `attn_mask=mask`, `attn_bias=LowerTriangularMask()`). Related locations: where the keys are joined with the KV cache (`torch.cat([past_k, k])`, `cache.update(...)`; in the importing file when that file joined them and passed them in), the `attn_mask` passed with it and where it is built, where a causal flag passed by name is set, and, for a flag known True as this file calls the code, the argument that sets it (`causal=True` where the module is built); for one known True as an importing file builds and calls the module, that call in the other file.',
       fixSafety: 'No automatic fix: the right mask depends on how the cache is laid out.',
       references: [
         {
@@ -229,8 +233,58 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
       return settled ? undefined : causalForCausalModule(ev, flags, valueNode, site.k.cacheAt, seenTrue);
     }
 
+    /**
+     * A causal bias object aligned top-left passed as the mask (xformers' `LowerTriangularMask()` as `attn_bias`,
+     * `causal_upper_left(L, S)` as SDPA's `attn_mask`, directly or through one assignment), with the bottom-right form
+     * that replaces it.
+     */
+    function topLeftBias(site: SdpaSite): { node: PyNode; instead: string } | undefined {
+      const xformers = /xformers/.test(site.display);
+      const args = site.node.children.filter((c) => c.type === 'argument_list').flatMap(namedChildren);
+      const keyword = args.find((a) => a.type === 'keyword_argument' && ctx.text(a).startsWith('attn_bias'));
+      const xformersBias = keyword ? childByField(keyword, 'value') : args.filter((a) => a.type !== 'keyword_argument')[3];
+      const node = xformers ? xformersBias : site.maskNode;
+      if (!node) return undefined;
+      const value = assignedValue(node);
+      const name = value?.type === 'call' ? ctx.text(value).replace(/\(.*$/s, '').split('.').pop() : undefined;
+      if (xformers && name === 'LowerTriangularMask') return { node, instead: 'LowerTriangularFromBottomRightMask()' };
+      if (!xformers && name === 'causal_upper_left') return { node, instead: 'causal_lower_right(L, S)' };
+      return undefined;
+    }
+
+    /** The expression itself, or for a name the value of its one reaching definition (`bias = LowerTriangularMask()`). */
+    function assignedValue(node: PyNode): PyNode | undefined {
+      const u = unparen(node);
+      if (u.type !== 'identifier') return u;
+      const defs = ev.resolve(u, ctx.text(u));
+      const only = defs?.length === 1 ? defs[0] : undefined;
+      return only?.path.length === 0 ? only.value : undefined;
+    }
+
+    /** A top-left causal bias object (topLeftBias) on keys that include a KV cache. */
+    function topLeftBiasOnCache(site: SdpaSite): void {
+      const bias = topLeftBias(site);
+      if (
+        !bias ||
+        reported.has(bias.node.id) ||
+        !cacheReachesKeys(ev, site.k) ||
+        lengthGuarded(site.node) ||
+        runsOnlyWithoutCache(flags, site.node, site.k.cacheAt)
+      )
+        return;
+      reported.add(bias.node.id);
+      /* c8 ignore next: keys include a cache only when the call passes them (kNode); the type keeps the field optional */
+      const keys = quote(ctx.text(site.kNode ?? site.node), 30);
+      ctx.report({
+        node: bias.node,
+        message: msg(T.topLeftBiasOnCache, quote(ctx.text(bias.node), 40), keys, bias.instead),
+        related: [cacheJoined(ev, site.k, msg(T.theKeysCode, keys))],
+      });
+    }
+
     return {
       sdpa(site: SdpaSite) {
+        topLeftBiasOnCache(site);
         if (site.framework !== 'torch' || !site.causalNode) return;
         if (reported.has(site.node.id)) return;
         // The flag's value: the keyword argument's value, or the positional argument itself.
@@ -272,7 +326,26 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
           });
           return;
         }
-        if (!site.kNode || !site.k.fromCache || site.q.fromCache || lengthGuarded(site.node)) return;
+        if (
+          !site.kNode ||
+          !cacheReachesKeys(ev, site.k) ||
+          site.q.fromCache ||
+          lengthGuarded(site.node) ||
+          runsOnlyWithoutCache(flags, site.node, site.k.cacheAt)
+        )
+          return;
+        // `is_causal=past_key_value is None` on keys a cache object extends in place: the prompt goes through unmasked.
+        const offAt = maskGiven ? undefined : causalOffWithCache(ev, flags, valueNode, site.k.cacheAt, site.node, lengthGuarded);
+        if (offAt) {
+          reported.add(site.node.id);
+          const keys = quote(ctx.text(site.kNode), 30);
+          ctx.report({
+            node: site.causalNode,
+            message: msg(T.causalOffWithCache, `is_causal=${quote(ctx.text(valueNode), 40)}`, quote(ctx.text(offAt), 40)),
+            related: [cacheJoined(ev, site.k, msg(T.theKeysCode, keys)), ...flagDefinitions(site, valueNode)],
+          });
+          return;
+        }
         const withCache = truthWithCache({ ...flags, cacheJoinedAt: site.k.cacheAt }, valueNode).cached;
         // Known True in this context (every path of it, so with the cache too), unless read False with the cache.
         const trueHere = known === true && withCache !== false;
@@ -318,7 +391,8 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         if (!site.maskNode || !sizes || attn?.stage !== 'scores' || reported.has(site.maskNode.id)) return;
         const formed = ev.facts.matmulAt(attn.formedAt);
         const [first] = formed;
-        if (!first || !formed.every((mm) => mm.b.fromCache && !mm.a.fromCache) || lengthGuarded(site.node)) return;
+        if (!first || !formed.every((mm) => cacheReachesKeys(ev, mm.b) && !mm.a.fromCache) || lengthGuarded(site.node)) return;
+        if (runsOnlyWithoutCache(flags, site.node, first.b.cacheAt)) return;
         reported.add(site.maskNode.id);
         const [l, sz] = sizes;
         ctx.report({
@@ -337,7 +411,8 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         const sizes = topLeftRectangleSizes(site.mask.mask);
         if (site.convention !== 'api' || !sizes || reported.has(site.maskNode.id)) return;
         const sdpa = ev.facts.sdpaAt(site.node).find((s) => s.ctx === site.ctx);
-        if (!sdpa?.kNode || !sdpa.k.fromCache || sdpa.q.fromCache || lengthGuarded(sdpa.node)) return;
+        if (!sdpa?.kNode || !cacheReachesKeys(ev, sdpa.k) || sdpa.q.fromCache || lengthGuarded(sdpa.node)) return;
+        if (runsOnlyWithoutCache(flags, sdpa.node, sdpa.k.cacheAt)) return;
         reported.add(site.maskNode.id);
         const [l, s] = sizes;
         const keys = quote(ctx.text(sdpa.kNode), 30);
