@@ -1158,6 +1158,8 @@ export class Evaluator {
     const fill = this.eval(rhs, ctx);
     const region = this.keptRegion(prev, def.target, fill);
     if (region) return region;
+    const copied = copiedIntoZeros(prev, fill);
+    if (copied) return copied;
     return setItemFill(this, prev, def.target, rhs, fill, ctx);
   }
 
@@ -1785,4 +1787,15 @@ function markFromCache(v: AValue): AValue {
 function onesAsMask(name: string, v: AValue): AValue {
   if (v.kind !== 'tensor' || !v.ones || v.mask || !maskOfName(name)) return v;
   return { ...v, mask: { polarity: 'keep', ...(v.dtype ? { dtype: v.dtype } : {}), why: msg(PHRASES.allOnesPassedAs, `\`${name}\``) } };
+}
+
+/**
+ * `buf = q.new_zeros(B, G, H, D); buf[rows] = q[sel]`: a zero buffer filled by index with a tensor holds that
+ * tensor's entries (and zeros, which any scale leaves zero), so it carries the operations applied to them, a
+ * 1/sqrt(d) folded into q by a caller included. The buffer keeps its own shape; undefined when nothing crosses.
+ */
+function copiedIntoZeros(buffer: AValue, written: AValue): AValue | undefined {
+  if (buffer.kind !== 'tensor' || !buffer.zeros || buffer.mask || buffer.attn) return undefined;
+  if (written.kind !== 'tensor' || written.mask || written.attn || !written.ops?.length) return undefined;
+  return { ...buffer, zeros: undefined, ops: written.ops, ...(written.role ? { role: written.role } : {}) };
 }

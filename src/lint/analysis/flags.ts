@@ -3,7 +3,8 @@
 // values come from literals, `not` / `and` / `or` of known ones, `x is None` / `x is not None` of a value known to be
 // None or known not to be (so `exists(mask)` is known where a caller passes None or a tensor), and flags bound at a
 // call site (`Attend(causal=True)` read back as `self.causal` in the instance's methods). A definition made in an
-// `if` arm whose condition is known to be False in a context does not reach a later read in that context.
+// `if` arm whose condition is known to be False in a context (or settled by an earlier `assert x is None` /
+// `assert not x` in the function) does not reach a later read in that context.
 import { childByField, namedChildren, unparen, type PyNode } from '../syntax/tree';
 import type { Ctx } from './facts';
 import type { Def } from './scopes';
@@ -13,6 +14,8 @@ import type { AValue } from './values';
 export interface FlagHost {
   eval(node: PyNode | undefined, ctx: Ctx): AValue;
   text(node: PyNode): string;
+  /** Whether the file defines `name` between two offsets (an assert's fact holds only until then). */
+  readonly file?: { definedBetween(name: string, after: number, before: number): boolean };
 }
 
 const UNKNOWN_BOOL: AValue = Object.freeze({ kind: 'bool' });
@@ -121,7 +124,7 @@ export function armDeadInCtx(host: FlagHost, node: PyNode, ctx: Ctx): boolean {
     const arms = [ifNode, ...ifNode.children.filter((c) => c.type === 'elif_clause' || c.type === 'else_clause')];
     for (const a of arms) {
       const cond = a.type === 'else_clause' ? undefined : childByField(a, 'condition');
-      const t = cond ? truthOf(host.eval(cond, ctx)) : undefined;
+      const t = cond ? (truthOf(host.eval(cond, ctx)) ?? assertedTruth(host, cond, ifNode)) : undefined;
       if (a === arm) {
         if (t === false) return true;
         break;
@@ -130,6 +133,51 @@ export function armDeadInCtx(host: FlagHost, node: PyNode, ctx: Ctx): boolean {
     }
   }
   return false;
+}
+
+/** A name, and whether it is known None (`x is None`) or known falsy (`not x`); undefined for other forms. */
+function nameTest(host: FlagHost, cond: PyNode): { name: string; none: boolean; truth: boolean } | undefined {
+  let u = unparen(cond);
+  let negated = false;
+  if (u.type === 'not_operator') {
+    const arg = childByField(u, 'argument');
+    if (!arg) return undefined;
+    u = unparen(arg);
+    negated = true;
+  }
+  if (u.type === 'identifier') return { name: host.text(u), none: false, truth: !negated };
+  if (u.type !== 'comparison_operator' || negated) return undefined;
+  const test = noneComparison(host, u);
+  const operand = test ? unparen(test.operand) : undefined;
+  if (!test || operand?.type !== 'identifier') return undefined;
+  return { name: host.text(operand), none: true, truth: test.negated };
+}
+
+/**
+ * The truth of an `if` condition on a name that an earlier `assert` in the function settles: after
+ * `assert past_key_value is None` (or `assert not use_cache`), `if past_key_value is not None:` (or `if use_cache:`)
+ * is False; the assert raises otherwise. Only asserts that run before the `if` on every path (earlier statements of
+ * the blocks around it) and only while nothing assigns the name again in between.
+ */
+function assertedTruth(host: FlagHost, cond: PyNode, ifNode: PyNode): boolean | undefined {
+  const tested = nameTest(host, cond);
+  if (!tested || !host.file) return undefined;
+  let child: PyNode = ifNode;
+  for (let p = ifNode.parent; p; child = p, p = p.parent) {
+    if (p.type === 'function_definition' || p.type === 'class_definition' || p.type === 'module' || p.type === 'lambda') return undefined;
+    if (p.type !== 'block') continue;
+    for (const stmt of namedChildren(p)) {
+      if (stmt.start >= child.start) break;
+      if (stmt.type !== 'assert_statement') continue;
+      const [claim] = namedChildren(stmt);
+      const asserted = claim ? nameTest(host, claim) : undefined;
+      // `assert x is None` says the name is None (so falsy too); `assert not x` says it is falsy, not that it is None.
+      if (!asserted || asserted.name !== tested.name || asserted.truth || (tested.none && !asserted.none)) continue;
+      if (host.file.definedBetween(tested.name, stmt.end, ifNode.start)) continue;
+      return tested.truth ? false : true;
+    }
+  }
+  return undefined;
 }
 
 /** The definitions that can reach a read in this context (all of them when none can: never an empty list). */

@@ -1129,7 +1129,7 @@ export function callUnknownLayer(ev: Evaluator, c: Call): AValue {
   const first = c.args.positional[0];
   const input = tensorish(val(ev, c, first));
   if (/drop/i.test(name)) return input;
-  if (/rotary|rope|rotate|\brot_|_rot_|apply_rot|apply_pos|pos_emb/i.test(name)) return input;
+  if (/rotary|rope|rotate|\brot_|_rot_|apply_rot|apply_pos|pos_emb/i.test(name)) return rotated(ev, c);
   if (/norm/i.test(name) && !/normalize/i.test(name)) return keepShape(input);
   if (isProjectionName(name)) {
     const role = projectionRole(name);
@@ -1160,6 +1160,19 @@ function scoresThroughHelper(ev: Evaluator, c: Call, name: string): AValue | und
   return addOp(v, { kind: 'opaque', node: c.node });
 }
 
+/**
+ * A rotary-embedding helper we cannot see into: it rotates its tensors in place of shape. Given the queries and
+ * the keys (`apply_rotary_pos_emb(q, k, cos, sin)`), it returns both rotated, a pair to unpack (not one tensor
+ * whose first axis an unpacking would split); given one tensor, that tensor.
+ */
+function rotated(ev: Evaluator, c: Call): AValue {
+  const [a0, a1] = c.args.positional;
+  const first = tensorish(val(ev, c, a0));
+  const second = a1 ? val(ev, c, a1) : undefined;
+  if (first.role === 'query' && second?.kind === 'tensor' && second.role === 'key') return { kind: 'tuple', elements: [first, second] };
+  return first;
+}
+
 /** Calls of names we cannot resolve (helpers imported from elsewhere, builtins). */
 export function callUnknown(ev: Evaluator, c: Call): AValue {
   const last = c.name.split('.').pop() ?? '';
@@ -1167,7 +1180,7 @@ export function callUnknown(ev: Evaluator, c: Call): AValue {
   if (through) return through;
   const first = c.args.positional[0];
   if (/tokeni[sz]er/i.test(c.name)) return { kind: 'object', tokenizerOutput: true };
-  if (/rotary|rope|rotate_half|\brot_|_rot_|apply_rot|apply_pos/i.test(last)) return tensorish(val(ev, c, first));
+  if (/rotary|rope|rotate_half|\brot_|_rot_|apply_rot|apply_pos/i.test(last)) return rotated(ev, c);
   if (c.name.startsWith('self.') || (c.calleeNode && c.calleeNode.type === 'attribute')) return callUnknownLayer(ev, { ...c, name: last });
   const input = val(ev, c, first);
   return input.role || input.attn ? addOp(tensor(), { kind: 'opaque', node: c.node }) : UNKNOWN;

@@ -205,6 +205,16 @@ function againstUnknownRank(known: AValue, other: AValue): Pick<AValue, 'ndim' |
   };
 }
 
+/**
+ * `q[rows]` with an index tensor (or any index not known): the entries selected are q's own, so a scale folded into
+ * q (its operations, and its role) is still on them; the shape, and a mask's or the scores' layout, are not known.
+ */
+function gatheredEntries(v: AValue): AValue {
+  // (A learned parameter's operations are those of its initial value, not of the data: `randn(...) * 0.1`.)
+  if (v.mask || v.attn || v.pairwise || v.learned) return tensor();
+  return tensor({ ...(v.ops ? { ops: v.ops } : {}), ...(v.role ? { role: v.role } : {}), ...(v.roleText ? { roleText: v.roleText } : {}) });
+}
+
 export function stripFacts(t: AValue): AValue {
   return tensor({ ndim: t.ndim, axes: t.axes, multiHead: t.multiHead });
 }
@@ -221,7 +231,7 @@ export function indexTensor(ev: Evaluator, v: AValue, subs: PyNode[]): AValue {
     if (intLiteral(ev.tree, u) !== undefined) return 'drop';
     return 'unknown';
   });
-  if (items.includes('unknown')) return tensor({ mask: undefined });
+  if (items.includes('unknown')) return gatheredEntries(v);
   // Map each old negative axis index to the new one (undefined = dropped/unknown).
   const ell = items.indexOf('ellipsis');
   const out = mutable(v);

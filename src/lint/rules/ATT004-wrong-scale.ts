@@ -58,7 +58,7 @@ export const ATT004: Rule = {
     docs: {
       summary: 'The attention scale is wrong: d instead of sqrt(d), sqrt(d_model) for per-head scores, applied twice, or after softmax.',
       whatItDoes:
-        "Classifies every factor that multiplies or divides q, k, the scores or the weights: a dimension (`d_k`, `k.size(-1)`, `self.head_dim`), its square root, or a named scale whose definition it follows (`self.scale = head_dim ** -0.5`, `self.scaling = config.hidden_size ** -0.5`: a constructor's config object is read by its fields; a temperature its caller binds, `ScaledDotProductAttention(temperature=d_k ** 0.5)`; a named scale kept in a range, `jnp.maximum(self.tau, 0.01)`). It reports a division by the dimension itself (or by a scale that is already 1/sqrt(d): `/ self.scale` with `self.scale = head_dim ** -0.5`, or `/= theta_x.shape[-1] ** -0.5`, also on scores of operands with no query/key names, a non-local block's conv features `matmul(theta_x, phi_x)`, when the factor is the size their product sums over and a softmax follows, unless the operands are unit-normalised (cosine logits); also the width of the projection's input, `B, N, C = x.shape` then `/ C`, whatever follows it, a temperature included), a square root of the model width (`d_model`, `embed_dim`, the `C` that was split into heads, the number of heads times one head's width read off 4-D q or k, `B, H, L, D = k.size()` then `sqrt(H * D)`) on multi-head scores (not when a caller binds that name to one head's width, `C // n_heads`, nor for a last axis named `D` of a tensor already split into heads, nor for the size the product itself sums over wherever it sits (`D` of `einsum('bhdl,bhds->bhls', q, k)` with `q: (B, H, D, L)`, `d_k` unpacked from keys stated as `(B, H, d, S)`), nor on single-head scores: with one head, whether the queries have no head axis or one of length 1, and a fused `nn.Linear(dim, 3 * dim)` cut into q, k and v, the model width is the head width), two 1/sqrt(d) factors on one path (also when a helper of another workspace file returns the scaled `q`; also when a module scales q and then calls a function of its file that scales q again, directly or through a name bound to it or to one of several such functions, `attn_fn = chunked_attention if flag else attention`, reported at the caller's factor since the function is right for its other callers; one scaling written once in a comprehension over `(q, k, v)` counts once; including a pre-scaled `q` given to `F.scaled_dot_product_attention`, `flash_attn_func` or xformers' `memory_efficient_attention`, which scale by 1/sqrt(E) again unless `scale=` / `softmax_scale=` is passed, or which are handed `scale=` 1/sqrt(d) on top; the queries and the keys each divided by sqrt(C) are reported as what they are, scores divided by C, the same bug as `/ d_k`, unless a temperature then scales the scores (LoFTR-style matching, `einsum('nlc,nsc->nls', feat0, feat1) / temperature`), where the 1/C is a deliberate normalisation of each feature set and the temperature sets the sharpness), a scale applied to the weights after softmax, and a `scale=`/`softmax_scale=` handed to a fused kernel that is 1/d, a dimension, or 1/sqrt of the model width on per-head scores, and a fused kernel (`F.scaled_dot_product_attention`, flash-attn's `flash_attn_func`) called without `scale=`/`softmax_scale=` although the module computes its own scale with a factor beyond 1/sqrt(d) (a layer-index or YaRN factor, a constant, 1/d): the kernel then silently uses its default.",
+        "Classifies every factor that multiplies or divides q, k, the scores or the weights: a dimension (`d_k`, `k.size(-1)`, `self.head_dim`), its square root, or a named scale whose definition it follows (`self.scale = head_dim ** -0.5`, `self.scaling = config.hidden_size ** -0.5`: a constructor's config object is read by its fields; a temperature its caller binds, `ScaledDotProductAttention(temperature=d_k ** 0.5)`; a named scale kept in a range, `jnp.maximum(self.tau, 0.01)`). It reports a division by the dimension itself (or by a scale that is already 1/sqrt(d): `/ self.scale` with `self.scale = head_dim ** -0.5`, or `/= theta_x.shape[-1] ** -0.5`, also on scores of operands with no query/key names, a non-local block's conv features `matmul(theta_x, phi_x)`, when the factor is the size their product sums over and a softmax follows, unless the operands are unit-normalised (cosine logits); also the width of the projection's input, `B, N, C = x.shape` then `/ C`, whatever follows it, a temperature included), a square root of the model width (`d_model`, `embed_dim`, the `C` that was split into heads, the number of heads times one head's width read off 4-D q or k, `B, H, L, D = k.size()` then `sqrt(H * D)`) on multi-head scores (not when a caller binds that name to one head's width, `C // n_heads`, nor for a last axis named `D` of a tensor already split into heads, nor for the size the product itself sums over wherever it sits (`D` of `einsum('bhdl,bhds->bhls', q, k)` with `q: (B, H, D, L)`, `d_k` unpacked from keys stated as `(B, H, d, S)`), nor on single-head scores: with one head, whether the queries have no head axis or one of length 1, and a fused `nn.Linear(dim, 3 * dim)` cut into q, k and v, the model width is the head width), two 1/sqrt(d) factors on one path (also when a helper of another workspace file returns the scaled `q`; also when a module scales q and then calls a function of its file that scales q again, directly or through a name bound to it or to one of several such functions, `attn_fn = chunked_attention if flag else attention`, reported at the caller's factor since the function is right for its other callers; one scaling written once in a comprehension over `(q, k, v)` counts once; including a pre-scaled `q` given to `F.scaled_dot_product_attention`, `flash_attn_func` or xformers' `memory_efficient_attention`, which scale by 1/sqrt(E) again unless `scale=` / `softmax_scale=` is passed, or which are handed `scale=` 1/sqrt(d) on top; the queries and the keys each divided by sqrt(C) are reported as what they are, scores divided by C, the same bug as `/ d_k`, unless a temperature then scales the scores (LoFTR-style matching, `einsum('nlc,nsc->nls', feat0, feat1) / temperature`), where the 1/C is a deliberate normalisation of each feature set and the temperature sets the sharpness), a scale applied to the weights after softmax, and a `scale=`/`softmax_scale=` handed to a fused kernel that is 1/d, a dimension, or 1/sqrt of the model width on per-head scores, and a fused kernel (`F.scaled_dot_product_attention`, flash-attn's `flash_attn_func`) called without `scale=`/`softmax_scale=` although the module computes its own scale with a factor beyond 1/sqrt(d) (a layer-index or YaRN factor, a constant, 1/d): the kernel then silently uses its default. A sqrt of the head width multiplied into q or k on their way to such a kernel called without `scale=`, next to a scale of the module's own (`q = q * self.scale / (q.shape[-1] ** -0.5)`), is not reported: it cancels the kernel's default 1/sqrt(E), so the net scale is the module's (a way to hand a custom scale to a kernel that takes none); alone, or on the way to a product written by hand, it is.",
       whyIsThisBad:
         'The scale keeps the logits at unit variance. Dividing by d instead of sqrt(d) (or scaling twice) makes the logits too small and the attention nearly uniform; sqrt(d_model) on per-head scores over-shrinks them by sqrt(n_heads); a scale after softmax does nothing to the logits and breaks the rows-sum-to-1 property.',
       example: `scores = q @ k.transpose(-2, -1) / self.head_dim
@@ -195,6 +195,35 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       return reaching.has(op);
     };
 
+    /**
+     * `q = q * self.scale / (q.shape[-1] ** -0.5)` handed to a fused kernel that applies its default 1/sqrt(E) (no
+     * `scale=` given, a kernel that takes one): the sqrt(E) cancels the kernel's own factor, so the net scale is the
+     * custom one the same path carries (a way to pass a scale to a kernel that did not take one). Only a sqrt of the
+     * head width, only on paths that reach such a kernel and no hand-written product, each with another factor.
+     */
+    const cancelsKernelScale = (o: ScaleOp): boolean => o.power === 0.5 && o.on !== 'weights' && !!o.dim && dimWhich(o.dim) === 'head';
+    let compensating: Set<ScaleOp> | undefined;
+    const compensatesKernelDefault = (op: ScaleOp): boolean => {
+      if (!compensating) {
+        const found = new Set<ScaleOp>();
+        const alone = new Set<ScaleOp>();
+        for (const sd of ev.facts.sdpa) {
+          const defaultScale = !!sd.scaleParam && !sd.scaleNode;
+          for (const alt of [...(sd.q.ops ?? []), ...(sd.k.ops ?? [])]) {
+            const scales = scaleOps(alt);
+            for (const o of scales) {
+              if (!cancelsKernelScale(o)) continue;
+              if (defaultScale && scales.some((other) => other !== o && !cancelsKernelScale(other))) found.add(o);
+              else alone.add(o);
+            }
+          }
+        }
+        for (const m of ev.facts.matmul) for (const alt of m.result.ops ?? []) for (const o of scaleOps(alt)) alone.add(o);
+        compensating = new Set([...found].filter((o) => !alone.has(o)));
+      }
+      return compensating.has(op);
+    };
+
     return {
       scale(site: ScaleSite) {
         const op = site.op;
@@ -237,6 +266,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           return;
         }
         if (op.power > 0 && knownDim) {
+          if (op.power === 0.5 && which === 'head' && (op.on === 'query' || op.on === 'key') && compensatesKernelDefault(op)) return;
           reportTimesDim(site, op, dim, op.power);
           return;
         }
@@ -310,6 +340,9 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           const ops: ScaleOp[] = [];
           const alts = alternatives(value);
           for (const alt of alts) {
+            // A sqrt of the head width on the path cancels the kernel's own 1/sqrt(E): the manual factor is then the
+            // only scale left (`q * self.scale / (q.shape[-1] ** -0.5)`, compensatesKernelDefault).
+            if (scaleOps(alt).some(cancelsKernelScale)) break;
             const o = scaleOps(alt).find(manualScale);
             if (!o) break;
             ops.push(o);

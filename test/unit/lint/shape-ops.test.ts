@@ -250,6 +250,40 @@ describe('shape transfer functions through the evaluator (call arguments)', () =
     return out;
   }
 
+  it("indexing by an index tensor keeps the entries' scale (not a learned parameter's initial one); a zero buffer filled with them carries it, and an unscaled fill does not", async () => {
+    const v = await valuesOf(
+      `import math
+import torch
+import torch.nn as nn
+class A(nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        self.q_proj = nn.Linear(c, c)
+        self.programs = nn.Parameter(torch.randn(8, c) * 0.1)
+    def forward(self, x, rows, slots):
+        programs = self.programs[rows]
+        q = self.q_proj(x) / math.sqrt(x.shape[-1])
+        raw = self.q_proj(x)
+        picked = q[rows]
+        scaled_buf = q.new_zeros(4, x.shape[-1])
+        scaled_buf[slots] = q[rows]
+        raw_buf = raw.new_zeros(4, x.shape[-1])
+        raw_buf[slots] = raw[rows]
+        return picked, scaled_buf, raw_buf, programs
+`,
+      ['picked', 'scaled_buf', 'raw_buf', 'programs'],
+    );
+    const scaleKinds = (name: string): string[] => (v.get(name)!.ops ?? []).flat().map((o) => o.kind);
+    assert.deepEqual(scaleKinds('picked'), ['scale']);
+    assert.equal(v.get('picked')!.role, 'query');
+    assert.deepEqual(scaleKinds('scaled_buf'), ['scale']);
+    assert.equal(v.get('scaled_buf')!.zeros, undefined);
+    assert.deepEqual(scaleKinds('raw_buf'), []);
+    assert.equal(v.get('raw_buf')!.zeros, true);
+    // A learned parameter's initial `* 0.1` is no scale of the rows gathered from it.
+    assert.deepEqual(scaleKinds('programs'), []);
+  });
+
   it('view: a last size bound to a product (N = H * W) is a flattened grid, so a projection no longer has its features last', async () => {
     const v = await valuesOf(
       `import torch.nn as nn
