@@ -39,6 +39,18 @@ export class FileFacts {
     return this.flag('torch', /^[ \t]*(import|from)[ \t]+torch/m);
   }
 
+  /**
+   * The array library a file without torch computes in, by its imports (jax before tensorflow, mlx, numpy): what
+   * a message names as the dtype's minimum there. Undefined when it imports none of them.
+   */
+  get arrayLibrary(): 'jax' | 'tensorflow' | 'mlx' | 'numpy' | undefined {
+    if (this.flag('jax', /^[ \t]*(import|from)[ \t]+(jax|flax)\b/m)) return 'jax';
+    if (this.flag('tensorflow', /^[ \t]*(import|from)[ \t]+(tensorflow|keras)\b/m)) return 'tensorflow';
+    if (this.flag('mlx', /^[ \t]*(import|from)[ \t]+mlx\b/m)) return 'mlx';
+    if (this.flag('numpy', /^[ \t]*(import|from)[ \t]+numpy\b/m)) return 'numpy';
+    return undefined;
+  }
+
   /** Every definition of `name` in the file, any scope, in source order (of their targets). */
   defsNamed(name: string): readonly Def[] {
     if (!this.defsByName) {
