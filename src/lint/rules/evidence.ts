@@ -144,6 +144,66 @@ export function testOracle(ev: Evaluator, node: PyNode): boolean {
   });
 }
 
+/**
+ * A test's reference computation, also in a helper of the test: the site's function is a test oracle
+ * (`testOracle`), or every function of the file that calls it (by name, up to two helpers deep:
+ * `attention_mask_func` ← `forward_torch_softmax` ← `test_masked_softmax_forward`) is a test that compares results
+ * (a closeness assertion, or `assert error < 1e-3` on a difference). The reference must follow the convention of
+ * the kernel it checks (Megatron's masks are True where masked, and a test hands both an all-True mask on purpose).
+ */
+export function testReference(ev: Evaluator, node: PyNode): boolean {
+  if (testOracle(ev, node)) return true;
+  const fn = enclosingFunction(node);
+  return !!fn && calledOnlyByComparingTests(ev, fn, 2);
+}
+
+function enclosingFunction(node: PyNode): PyNode | undefined {
+  let fn: PyNode | null = node.parent;
+  while (fn && fn.type !== 'function_definition') fn = fn.parent;
+  return fn ?? undefined;
+}
+
+function calledOnlyByComparingTests(ev: Evaluator, fn: PyNode, depth: number): boolean {
+  return ev.file.perNode(`called only by tests ${depth}`, fn, () => {
+    const name = fn.children.find((c) => c.field === 'name');
+    const callers = name ? (callersByName(ev).get(ev.text(name)) ?? []).filter((c) => c !== fn) : [];
+    if (callers.length === 0) return false;
+    return callers.every((c) => comparingTest(ev, c) || (depth > 0 && calledOnlyByComparingTests(ev, c, depth - 1)));
+  });
+}
+
+/** For each function name called as `name(...)` in the file, the functions whose bodies call it (once per file). */
+function callersByName(ev: Evaluator): Map<string, PyNode[]> {
+  return ev.file.perNode('callers by name', ev.tree.root, () => {
+    const out = new Map<string, PyNode[]>();
+    walk(ev.tree.root, (n) => {
+      if (n.type !== 'call') return;
+      const f = n.children.find((c) => c.field === 'function');
+      if (!f || f.type !== 'identifier') return;
+      const caller = enclosingFunction(n);
+      if (!caller) return;
+      const list = out.get(ev.text(f));
+      if (!list) out.set(ev.text(f), [caller]);
+      else if (!list.includes(caller)) list.push(caller);
+    });
+    return out;
+  });
+}
+
+/** A test function (`test_…`, a method of a `Test…` class) that compares two results. */
+function comparingTest(ev: Evaluator, f: PyNode): boolean {
+  const name = f.children.find((c) => c.field === 'name');
+  let cls: PyNode | null = f.parent;
+  while (cls && cls.type !== 'class_definition') cls = cls.parent;
+  const clsName = cls?.children.find((c) => c.field === 'name');
+  const inTest = (name && /^test/.test(ev.text(name))) || (clsName && /^Test|Test$/.test(ev.text(clsName)));
+  const body = ev.text(f);
+  return !!inTest && (CLOSENESS_ASSERTION.test(body) || TOLERANCE_ASSERTION.test(body));
+}
+
+/** `assert error < 1e-3`, `assert (a - b).abs().max() <= 1e-5`, `assert max_diff < tol`: a difference under a tolerance. */
+const TOLERANCE_ASSERTION = /\bassert\b[^\n]*(?:\berr\w*|\bdiff\w*|\babs\(\))[^\n]*<=?\s*(?:\d*\.?\d+(?:e-\d+)?|\w*tol\w*)/;
+
 /** A numerical comparison of two results (NumPy, TensorFlow/absl, PyTorch, JAX test helpers). */
 const CLOSENESS_ASSERTION =
   /\b(?:assert_allclose|assertAllClose|assert_close|allclose|assert_array_almost_equal|assertArrayAlmostEqual|assert_almost_equal)\s*\(/;
