@@ -239,13 +239,125 @@ function proseSaysScaleOmitted(ev: Evaluator, outer: PyNode): boolean {
 }
 
 /**
+ * q and k are normalised by a normalisation layer before their product (qk-norm: `q, k = self.q_norm(q),
+ * self.k_norm(k)` with LayerNorm/RMSNorm, or one GroupNorm on the fused `qkv` they are split from, as in
+ * Axial-DeepLab): the norm's learned gain sets the logits' scale, so a fixed 1/sqrt(d) is not missing. Read in the
+ * function that forms the scores, in source order: a name assigned from a norm layer's output is normalised, and
+ * so is a name assigned from an expression over normalised names (`query, key, value = jnp.split(qkv, ...)`).
+ * Both the query's and the key's names must be normalised.
+ */
+export function qkNormalised(ev: Evaluator, node: PyNode, queryText: string, keyText: string): boolean {
+  const fn = enclosingFunction(node);
+  if (!fn) return false;
+  const normalised = ev.file.perNode('normalised names', fn, () => normalisedNames(ev, fn));
+  const root = (t: string) => /^(?:self\.)?([A-Za-z_]\w*)/.exec(t)?.[1];
+  const q = root(queryText);
+  const k = root(keyText);
+  return q !== undefined && k !== undefined && normalised.has(q) && normalised.has(k);
+}
+
+/** A normalisation layer or function by its name (`nn.LayerNorm`, `RMSNorm`, `nn.GroupNorm`, `self.q_norm`, `self.k_ln`). */
+const NORM_CALLEE =
+  /(?:Group|Layer|RMS|Rms|Batch|Instance)Norm\b|(?:^|[._])(?:group_norm|layer_norm|rms_norm|(?:q|k|query|key|qk)_(?:norm|ln)|(?:norm|ln)_(?:q|k|query|key))\b/;
+
+/** Calls that only rearrange or convert a tensor (its values stay those of their input). */
+const LAYOUT_CALLS =
+  /^(?:reshape|view|transpose|permute|swapaxes|moveaxis|movedim|split|chunk|unbind|contiguous|astype|float|to|type_as|rearrange|squeeze|unsqueeze|expand_dims|flatten|unflatten)$/;
+
+/**
+ * What an assignment's value is, looked through layout calls (`jnp.split(qkv, ...)`, `x.reshape(...).transpose(...)`):
+ * 'norm' for a normalisation layer's output, else the names it rearranges.
+ */
+function normalisedSource(ev: Evaluator, n: PyNode): { norm: boolean; names: string[] } {
+  let e = unparen(n);
+  for (;;) {
+    if (e.type === 'subscript') {
+      e = unparen(e.children[0] ?? e);
+      continue;
+    }
+    if (e.type !== 'call') break;
+    const callee = e.children.find((c) => c.field === 'function');
+    if (!callee) break;
+    const calleeText = ev.text(callee);
+    if (NORM_CALLEE.test(calleeText)) return { norm: true, names: [] };
+    const last = /([A-Za-z_]\w*)$/.exec(calleeText)?.[1] ?? '';
+    if (!LAYOUT_CALLS.test(last)) return { norm: false, names: [] };
+    // A method rearranges its receiver (`x.reshape(...)`); a function its first argument (`jnp.split(qkv, ...)`).
+    const receiver = callee.type === 'attribute' ? unparen(callee.children[0] ?? callee) : undefined;
+    const isModule = receiver !== undefined && receiver.type === 'identifier' && /^(?:np|jnp|numpy|torch|tf|mx|jax|einops|F)$/.test(ev.text(receiver));
+    if (receiver && !isModule) {
+      e = receiver;
+      continue;
+    }
+    const args = e.children.find((c) => c.field === 'arguments');
+    const first = args ? namedChildren(args).find((c) => c.type !== 'keyword_argument' && c.type !== 'comment') : undefined;
+    if (!first) break;
+    e = unparen(first);
+  }
+  return { norm: false, names: e.type === 'identifier' ? [ev.text(e)] : [] };
+}
+
+function normalisedNames(ev: Evaluator, fn: PyNode): Set<string> {
+  const out = new Set<string>();
+  const targetsOf = (n: PyNode): PyNode[] =>
+    n.type === 'identifier'
+      ? [n]
+      : n.type === 'pattern_list' || n.type === 'tuple_pattern' || n.type === 'tuple' || n.type === 'expression_list'
+        ? namedChildren(n).filter((c) => c.type === 'identifier')
+        : [];
+  walk(fn, (n) => {
+    if (n.type !== 'assignment') return;
+    const left = n.children.find((c) => c.field === 'left');
+    const right = n.children.find((c) => c.field === 'right');
+    if (!left || !right) return;
+    const targets = targetsOf(left);
+    const r = unparen(right);
+    // `q, k = self.q_norm(q), self.k_norm(k)`: element by element.
+    const values = (r.type === 'expression_list' || r.type === 'tuple') && namedChildren(r).length === targets.length ? namedChildren(r) : undefined;
+    targets.forEach((t, i) => {
+      const src = normalisedSource(ev, values?.[i] ?? r);
+      if (src.norm || src.names.some((x) => out.has(x))) out.add(ev.text(t));
+      // Assigned anew from something else: no longer normalised (`q = self.q_proj(x)` after a normalised q).
+      else out.delete(ev.text(t));
+    });
+  });
+  return out;
+}
+
+/**
  * The T5 family (T5, mT5, UMT5, LongT5, Switch) leaves attention unscaled by design (the scale is folded into
  * the initialisation). Only what defines the code at `node` counts: the names of the classes and functions
  * that enclose it, their base classes and their parameters' type annotations (`class MT5Attention(T5Attention)`,
  * `def forward(self, config: T5Config)`). A comment or string elsewhere that mentions T5 proves nothing.
  */
 export function isT5Family(ev: Evaluator, node: PyNode): boolean {
-  return definingNames(ev, node).some((name) => T5_NAME.test(name));
+  if (definingNames(ev, node).some((name) => T5_NAME.test(name))) return true;
+  // The class's other methods' annotations (`def __init__(self, config: T5Config)` of the class whose `__call__`
+  // forms the scores), and a file that builds T5's bucketed relative position bias (MLX's `RelativePositionBias`
+  // reading `config.relative_attention_num_buckets`).
+  return ev.file.buildsT5RelativeBias || classAnnotations(ev, node).some((name) => T5_NAME.test(name));
+}
+
+/** The parameter annotations of every method of the class that encloses `node`. */
+function classAnnotations(ev: Evaluator, node: PyNode): string[] {
+  let cls: PyNode | null = node.parent;
+  while (cls && cls.type !== 'class_definition') cls = cls.parent;
+  if (!cls) return [];
+  const c = cls;
+  return ev.file.perNode('class annotations', c, () => {
+    const out: string[] = [];
+    const body = c.children.find((x) => x.field === 'body');
+    for (const m of body?.children ?? []) {
+      const def = m.type === 'decorated_definition' ? m.children.find((x) => x.type === 'function_definition') : m;
+      if (def?.type !== 'function_definition') continue;
+      const params = def.children.find((x) => x.field === 'parameters');
+      for (const p of params?.children ?? []) {
+        const type = p.children.find((x) => x.field === 'type');
+        if (type) out.push(ev.text(type));
+      }
+    }
+    return out;
+  });
 }
 
 /** T5, MT5, UMT5, LongT5 (FlaxT5Attention, t5_attention, ...) and Switch Transformers; not GPT5 or dist5. */
