@@ -177,13 +177,30 @@ function dtypeKwarg(ev: Evaluator, c: Call): DType | undefined {
 
 // ================================================================================================ dims & scales
 
+/**
+ * `node` sits in a method (its first parameter is `self`) whose class did not parse (a Jinja/cookiecutter template,
+ * `class TF{{cookiecutter.camelcase_modelname}}SelfAttention(...)`): the definitions of `self.…` are missing, so what
+ * the names say stands in for nothing (the same code in a parsable file is read from its definitions).
+ */
+function classUnparsed(ev: Evaluator, node: PyNode): boolean {
+  if (!ev.tree.hasErrors) return false;
+  let fn: PyNode | null = node.parent;
+  while (fn && fn.type !== 'function_definition') fn = fn.parent;
+  if (!fn) return false;
+  for (let p: PyNode | null = fn.parent; p; p = p.parent) if (p.type === 'class_definition') return false;
+  const params = childByField(fn, 'parameters');
+  const first = params ? namedChildren(params)[0] : undefined;
+  return first?.type === 'identifier' && ev.text(first) === 'self';
+}
+
 /** Multiplier classification of a number used to scale: dim^power, a named scale, or unknown. */
 function scaleOp(ev: Evaluator, factor: AValue, factorNode: PyNode, opNode: PyNode, divide: boolean, on: ScaleOp['on']): ScaleOp {
   const name = rootName(ev, factorNode);
   const named = factor.scaleName ?? (name && isScaleName(name) ? name : clampedScaleName(ev, factorNode));
   const op: Mutable<ScaleOp> = { kind: 'scale', node: opNode, factorNode, on };
   const bareFactor = unparen(factorNode);
-  const byName = !factor.dimPow && (bareFactor.type === 'identifier' || bareFactor.type === 'attribute') && name ? dimOfName(name) : undefined;
+  const byName =
+    !factor.dimPow && (bareFactor.type === 'identifier' || bareFactor.type === 'attribute') && name && !classUnparsed(ev, opNode) ? dimOfName(name) : undefined;
   if (factor.dimPow) {
     op.power = divide ? -factor.dimPow.power : factor.dimPow.power;
     op.dim = factor.dimPow.dim;
@@ -752,7 +769,7 @@ export function evalAttributeOf(ev: Evaluator, obj: AValue, attr: string, node: 
       case 'data':
         return obj;
       default: {
-        const dim = dimOfName(attr);
+        const dim = classUnparsed(ev, node) ? undefined : dimOfName(attr);
         if (dim && obj.kind === 'unknown') return number({ dimPow: { dim: { ...dim, text: ev.text(node) }, power: 1 } });
         if (isScaleName(attr) && obj.kind === 'unknown') return number({ scaleName: ev.text(node) });
         if (isHeadCountName(attr) && obj.kind === 'unknown') return number({ headCount: true });
