@@ -28,6 +28,8 @@ const T = defineTemplates({
 /** Words a mask's own name uses to say what its True entries mean (not the library names `attention_mask`, `key_padding_mask`). */
 const REMOVE_WORDS = /(?:^|_)(?:remove|removed|drop|dropped|exclude|excluded|ignore|ignored|masked|invalid|disallowed|blocked)(?:_|$)/i;
 const KEEP_WORDS = /(?:^|_)(?:keep|kept|valid|attend|attended|allowed|visible)(?:_|$)/i;
+/** The fields where an identifier names no value of its own (a call's function, a keyword, an attribute's name). */
+const NOT_VALUE_FIELDS: ReadonlySet<string | null> = new Set(['function', 'name', 'attribute']);
 function polarityOfOwnName(name: string): 'keep' | 'ignore' | undefined {
   const remove = REMOVE_WORDS.test(name);
   const keep = KEEP_WORDS.test(name);
@@ -199,12 +201,8 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
     function storedNamePolarity(site: MaskSite): 'keep' | 'ignore' | undefined {
       let out: 'keep' | 'ignore' | undefined;
       walk(site.maskNode, (n) => {
-        if (out || n.type !== 'identifier') return;
-        const p = n.parent;
-        // Not a function's or a keyword's name, nor an attribute of an object (`tf.cast`, `dtype=`).
-        if (p?.type === 'keyword_argument' && p.children[0] === n) return;
-        if (p?.type === 'attribute' && p.children[0] !== n) return;
-        if (p?.type === 'call' && p.children[0] === n) return;
+        // Names of values only: not a called function, a keyword or an attribute (`tf.cast`, `dtype=`, `.dtype`).
+        if (out || n.type !== 'identifier' || NOT_VALUE_FIELDS.has(n.field)) return;
         out = polarityOfOwnName(ctx.text(n));
       });
       return out;

@@ -152,9 +152,8 @@ export function testOracle(ev: Evaluator, node: PyNode): boolean {
  * the kernel it checks (Megatron's masks are True where masked, and a test hands both an all-True mask on purpose).
  */
 export function testReference(ev: Evaluator, node: PyNode): boolean {
-  if (testOracle(ev, node)) return true;
   const fn = enclosingFunction(node);
-  return !!fn && calledOnlyByComparingTests(ev, fn, 2);
+  return fn !== undefined && referenceOfTests(ev, fn, 2);
 }
 
 function enclosingFunction(node: PyNode): PyNode | undefined {
@@ -163,50 +162,34 @@ function enclosingFunction(node: PyNode): PyNode | undefined {
   return fn ?? undefined;
 }
 
-function calledOnlyByComparingTests(ev: Evaluator, fn: PyNode, depth: number): boolean {
-  return ev.file.perNode(`called only by tests ${depth}`, fn, () => {
-    const name = fn.children.find((c) => c.field === 'name');
-    const callers = name ? (callersByName(ev).get(ev.text(name)) ?? []).filter((c) => c !== fn) : [];
-    if (callers.length === 0) return false;
-    return callers.every((c) => comparingTest(ev, c) || (depth > 0 && calledOnlyByComparingTests(ev, c, depth - 1)));
-  });
+/** `fn` is a comparing test, or every function of the file that calls it is one (through up to `depth` helpers). */
+function referenceOfTests(ev: Evaluator, fn: PyNode, depth: number): boolean {
+  if (testOracle(ev, fn)) return true;
+  const callers = callersByName(ev).get(ev.text(fn.children.find((c) => c.field === 'name')!)) ?? [];
+  return depth > 0 && callers.length > 0 && callers.every((c) => referenceOfTests(ev, c, depth - 1));
 }
 
-/** For each function name called as `name(...)` in the file, the functions whose bodies call it (once per file). */
+/** For each function name called as `name(...)` in a function of the file, the functions that call it (once per file). */
 function callersByName(ev: Evaluator): Map<string, PyNode[]> {
   return ev.file.perNode('callers by name', ev.tree.root, () => {
-    const out = new Map<string, PyNode[]>();
+    const calls: [string, PyNode][] = [];
     walk(ev.tree.root, (n) => {
-      if (n.type !== 'call') return;
-      const f = n.children.find((c) => c.field === 'function');
-      if (!f || f.type !== 'identifier') return;
-      const caller = enclosingFunction(n);
-      if (!caller) return;
-      const list = out.get(ev.text(f));
-      if (!list) out.set(ev.text(f), [caller]);
-      else if (!list.includes(caller)) list.push(caller);
+      const f = n.type === 'call' ? n.children.find((c) => c.field === 'function' && c.type === 'identifier') : undefined;
+      const caller = f && enclosingFunction(n);
+      if (caller) calls.push([ev.text(f), caller]);
     });
+    const out = new Map<string, PyNode[]>(calls.map(([name]) => [name, []]));
+    for (const [name, caller] of calls) out.get(name)!.push(caller);
     return out;
   });
 }
 
-/** A test function (`test_…`, a method of a `Test…` class) that compares two results. */
-function comparingTest(ev: Evaluator, f: PyNode): boolean {
-  const name = f.children.find((c) => c.field === 'name');
-  let cls: PyNode | null = f.parent;
-  while (cls && cls.type !== 'class_definition') cls = cls.parent;
-  const clsName = cls?.children.find((c) => c.field === 'name');
-  const inTest = (name && /^test/.test(ev.text(name))) || (clsName && /^Test|Test$/.test(ev.text(clsName)));
-  const body = ev.text(f);
-  return !!inTest && (CLOSENESS_ASSERTION.test(body) || TOLERANCE_ASSERTION.test(body));
-}
-
-/** `assert error < 1e-3`, `assert (a - b).abs().max() <= 1e-5`, `assert max_diff < tol`: a difference under a tolerance. */
-const TOLERANCE_ASSERTION = /\bassert\b[^\n]*(?:\berr\w*|\bdiff\w*|\babs\(\))[^\n]*<=?\s*(?:\d*\.?\d+(?:e-\d+)?|\w*tol\w*)/;
-
-/** A numerical comparison of two results (NumPy, TensorFlow/absl, PyTorch, JAX test helpers). */
+/**
+ * A numerical comparison of two results (NumPy, TensorFlow/absl, PyTorch, JAX test helpers), or a difference
+ * asserted under a tolerance (`assert error < 1e-3`, `assert (a - b).abs().max() <= 1e-5`, `assert max_diff < tol`).
+ */
 const CLOSENESS_ASSERTION =
-  /\b(?:assert_allclose|assertAllClose|assert_close|allclose|assert_array_almost_equal|assertArrayAlmostEqual|assert_almost_equal)\s*\(/;
+  /\b(?:assert_allclose|assertAllClose|assert_close|allclose|assert_array_almost_equal|assertArrayAlmostEqual|assert_almost_equal)\s*\(|\bassert\b[^\n]*(?:\berr\w*|\bdiff\w*|\babs\(\))[^\n]*<=?\s*(?:\d*\.?\d+(?:e-\d+)?|\w*tol\w*)/;
 
 /** Comments in the enclosing function that say the missing scale is deliberate (T5, some linear attentions). */
 export function scaleOmittedOnPurpose(ev: Evaluator, node: PyNode): boolean {
@@ -248,77 +231,60 @@ function proseSaysScaleOmitted(ev: Evaluator, outer: PyNode): boolean {
  */
 export function qkNormalised(ev: Evaluator, node: PyNode, queryText: string, keyText: string): boolean {
   const fn = enclosingFunction(node);
-  if (!fn) return false;
-  const normalised = ev.file.perNode('normalised names', fn, () => normalisedNames(ev, fn));
-  const root = (t: string) => /^(?:self\.)?([A-Za-z_]\w*)/.exec(t)?.[1];
-  const q = root(queryText);
-  const k = root(keyText);
-  return q !== undefined && k !== undefined && normalised.has(q) && normalised.has(k);
+  const normalised = fn ? ev.file.perNode('normalised names', fn, () => normalisedNames(ev, fn)) : new Set<string>();
+  // The names the operands start from (`q` of `q.transpose(1, 2)`, `key` of `self.key`).
+  return [queryText, keyText].every((t) => normalised.has(t.replace(/^self\./, '').split(/\W/)[0]!));
 }
 
 /** A normalisation layer or function by its name (`nn.LayerNorm`, `RMSNorm`, `nn.GroupNorm`, `self.q_norm`, `self.k_ln`). */
 const NORM_CALLEE =
   /(?:Group|Layer|RMS|Rms|Batch|Instance)Norm\b|(?:^|[._])(?:group_norm|layer_norm|rms_norm|(?:q|k|query|key|qk)_(?:norm|ln)|(?:norm|ln)_(?:q|k|query|key))\b/;
-
-/** Calls that only rearrange or convert a tensor (its values stay those of their input). */
-const LAYOUT_CALLS =
-  /^(?:reshape|view|transpose|permute|swapaxes|moveaxis|movedim|split|chunk|unbind|contiguous|astype|float|to|type_as|rearrange|squeeze|unsqueeze|expand_dims|flatten|unflatten)$/;
+/** Methods and array functions that only rearrange or convert a tensor: its values stay those of their input. */
+const LAYOUT_CALL =
+  /\.(?:reshape|view|transpose|permute|swapaxes|moveaxis|movedim|split|chunk|unbind|contiguous|astype|float|to|type_as|squeeze|unsqueeze|expand_dims|flatten|unflatten)$/;
+/** An array module's function (`jnp.split`, `torch.chunk`): it rearranges its first argument, not a receiver. */
+const ARRAY_FUNCTION = /^(?:np|jnp|numpy|torch|tf|mx|jax\.numpy)\.\w+$/;
+/** What normalisedSource returns for a normalisation layer's output. */
+const NORM_OUTPUT = '(norm)';
 
 /**
- * What an assignment's value is, looked through layout calls (`jnp.split(qkv, ...)`, `x.reshape(...).transpose(...)`):
- * 'norm' for a normalisation layer's output, else the names it rearranges.
+ * What an assigned value is, looked through layout calls and indexing (`jnp.split(qkv, ...)`,
+ * `x.reshape(...).transpose(...)`, `qkv[0]`): NORM_OUTPUT for a normalisation layer's output, else the name it
+ * rearranges ('' when it is something else).
  */
-function normalisedSource(ev: Evaluator, n: PyNode): { norm: boolean; names: string[] } {
+function normalisedSource(ev: Evaluator, n: PyNode): string {
   let e = unparen(n);
   for (;;) {
     if (e.type === 'subscript') {
-      e = unparen(e.children[0] ?? e);
+      e = unparen(e.children[0]!);
       continue;
     }
-    if (e.type !== 'call') break;
-    const callee = e.children.find((c) => c.field === 'function');
-    if (!callee) break;
-    const calleeText = ev.text(callee);
-    if (NORM_CALLEE.test(calleeText)) return { norm: true, names: [] };
-    const last = /([A-Za-z_]\w*)$/.exec(calleeText)?.[1] ?? '';
-    if (!LAYOUT_CALLS.test(last)) return { norm: false, names: [] };
-    // A method rearranges its receiver (`x.reshape(...)`); a function its first argument (`jnp.split(qkv, ...)`).
-    const receiver = callee.type === 'attribute' ? unparen(callee.children[0] ?? callee) : undefined;
-    const isModule = receiver !== undefined && receiver.type === 'identifier' && /^(?:np|jnp|numpy|torch|tf|mx|jax|einops|F)$/.test(ev.text(receiver));
-    if (receiver && !isModule) {
-      e = receiver;
-      continue;
-    }
-    const args = e.children.find((c) => c.field === 'arguments');
-    const first = args ? namedChildren(args).find((c) => c.type !== 'keyword_argument' && c.type !== 'comment') : undefined;
-    if (!first) break;
-    e = unparen(first);
+    if (e.type !== 'call') return e.type === 'identifier' ? ev.text(e) : '';
+    const callee = e.children[0]!;
+    const text = ev.text(callee);
+    if (NORM_CALLEE.test(text)) return NORM_OUTPUT;
+    if (!LAYOUT_CALL.test(text)) return '';
+    // A method rearranges its receiver (`qkv.reshape(...)`); an array function its first argument (`jnp.split(qkv, ...)`).
+    e = unparen(ARRAY_FUNCTION.test(text) ? [...namedChildren(e.children[1]!), callee][0]! : callee.children[0]!);
   }
-  return { norm: false, names: e.type === 'identifier' ? [ev.text(e)] : [] };
 }
 
 function normalisedNames(ev: Evaluator, fn: PyNode): Set<string> {
   const out = new Set<string>();
-  const targetsOf = (n: PyNode): PyNode[] =>
-    n.type === 'identifier'
-      ? [n]
-      : n.type === 'pattern_list' || n.type === 'tuple_pattern' || n.type === 'tuple' || n.type === 'expression_list'
-        ? namedChildren(n).filter((c) => c.type === 'identifier')
-        : [];
   walk(fn, (n) => {
     if (n.type !== 'assignment') return;
-    const left = n.children.find((c) => c.field === 'left');
-    const right = n.children.find((c) => c.field === 'right');
-    if (!left || !right) return;
-    const targets = targetsOf(left);
-    const r = unparen(right);
-    // `q, k = self.q_norm(q), self.k_norm(k)`: element by element.
-    const values = (r.type === 'expression_list' || r.type === 'tuple') && namedChildren(r).length === targets.length ? namedChildren(r) : undefined;
+    // The names assigned (not `x` of `self.x = ...`), and the value, element by element for `q, k = f(q), g(k)`.
+    const targets: string[] = [];
+    walk(n.children[0]!, (c) => {
+      if (c.type === 'identifier' && c.field !== 'attribute') targets.push(ev.text(c));
+    });
+    const right = unparen(n.children.at(-1)!);
+    const values = /^(?:expression_list|tuple)$/.test(right.type) ? namedChildren(right) : [];
     targets.forEach((t, i) => {
-      const src = normalisedSource(ev, values?.[i] ?? r);
-      if (src.norm || src.names.some((x) => out.has(x))) out.add(ev.text(t));
+      const src = normalisedSource(ev, values[i] ?? right);
+      if (src === NORM_OUTPUT || out.has(src)) out.add(t);
       // Assigned anew from something else: no longer normalised (`q = self.q_proj(x)` after a normalised q).
-      else out.delete(ev.text(t));
+      else out.delete(t);
     });
   });
   return out;
@@ -346,12 +312,10 @@ function classAnnotations(ev: Evaluator, node: PyNode): string[] {
   const c = cls;
   return ev.file.perNode('class annotations', c, () => {
     const out: string[] = [];
-    const body = c.children.find((x) => x.field === 'body');
-    for (const m of body?.children ?? []) {
-      const def = m.type === 'decorated_definition' ? m.children.find((x) => x.type === 'function_definition') : m;
-      if (def?.type !== 'function_definition') continue;
-      const params = def.children.find((x) => x.field === 'parameters');
-      for (const p of params?.children ?? []) {
+    for (const m of c.children.at(-1)!.children) {
+      const def = m.type === 'decorated_definition' ? m.children.at(-1)! : m;
+      if (def.type !== 'function_definition') continue;
+      for (const p of def.children.find((x) => x.field === 'parameters')!.children) {
         const type = p.children.find((x) => x.field === 'type');
         if (type) out.push(ev.text(type));
       }
