@@ -233,7 +233,14 @@ export function qkNormalised(ev: Evaluator, node: PyNode, queryText: string, key
   const fn = enclosingFunction(node);
   const normalised = fn ? ev.file.perNode('normalised names', fn, () => normalisedNames(ev, fn)) : new Set<string>();
   // The names the operands start from (`q` of `q.transpose(1, 2)`, `key` of `self.key`).
-  return [queryText, keyText].every((t) => normalised.has(t.replace(/^self\./, '').split(/\W/)[0]!));
+  return [queryText, keyText].every((t) =>
+    normalised.has(
+      t
+        .replace(/^self\./, '')
+        .split(/\W/)
+        .at(0)!,
+    ),
+  );
 }
 
 /** A normalisation layer or function by its name (`nn.LayerNorm`, `RMSNorm`, `nn.GroupNorm`, `self.q_norm`, `self.k_ln`). */
@@ -256,16 +263,16 @@ function normalisedSource(ev: Evaluator, n: PyNode): string {
   let e = unparen(n);
   for (;;) {
     if (e.type === 'subscript') {
-      e = unparen(e.children[0]!);
+      e = unparen(e.children.at(0)!);
       continue;
     }
     if (e.type !== 'call') return e.type === 'identifier' ? ev.text(e) : '';
-    const callee = e.children[0]!;
+    const callee = e.children.at(0)!;
     const text = ev.text(callee);
     if (NORM_CALLEE.test(text)) return NORM_OUTPUT;
     if (!LAYOUT_CALL.test(text)) return '';
     // A method rearranges its receiver (`qkv.reshape(...)`); an array function its first argument (`jnp.split(qkv, ...)`).
-    e = unparen(ARRAY_FUNCTION.test(text) ? [...namedChildren(e.children[1]!), callee][0]! : callee.children[0]!);
+    e = unparen(ARRAY_FUNCTION.test(text) ? [...namedChildren(e.children.at(1)!), callee].at(0)! : callee.children.at(0)!);
   }
 }
 
@@ -275,7 +282,7 @@ function normalisedNames(ev: Evaluator, fn: PyNode): Set<string> {
     if (n.type !== 'assignment') return;
     // The names assigned (not `x` of `self.x = ...`), and the value, element by element for `q, k = f(q), g(k)`.
     const targets: string[] = [];
-    walk(n.children[0]!, (c) => {
+    walk(n.children.at(0)!, (c) => {
       if (c.type === 'identifier' && c.field !== 'attribute') targets.push(ev.text(c));
     });
     const right = unparen(n.children.at(-1)!);
