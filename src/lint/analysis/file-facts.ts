@@ -53,7 +53,8 @@ export class FileFacts {
 
   /**
    * The file builds T5's bucketed relative position bias (`config.relative_attention_num_buckets`, read in code as
-   * an attribute or a keyword): the T5 family's attention, unscaled by design, whatever its classes are called.
+   * an attribute, not on a comment line): the T5 family's attention, unscaled by design, whatever its classes are
+   * called.
    */
   get buildsT5RelativeBias(): boolean {
     return this.flag('t5 relative bias', /^[^#\n]*[.\w]relative_attention_num_buckets\b/m);
