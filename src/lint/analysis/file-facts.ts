@@ -39,6 +39,27 @@ export class FileFacts {
     return this.flag('torch', /^[ \t]*(import|from)[ \t]+torch/m);
   }
 
+  /**
+   * The array library a file without torch computes in, by its imports (jax before tensorflow, mlx, numpy): what
+   * a message names as the dtype's minimum there. Undefined when it imports none of them.
+   */
+  get arrayLibrary(): 'jax' | 'tensorflow' | 'mlx' | 'numpy' | undefined {
+    if (this.flag('jax', /^[ \t]*(import|from)[ \t]+(jax|flax)\b/m)) return 'jax';
+    if (this.flag('tensorflow', /^[ \t]*(import|from)[ \t]+(tensorflow|keras)\b/m)) return 'tensorflow';
+    if (this.flag('mlx', /^[ \t]*(import|from)[ \t]+mlx\b/m)) return 'mlx';
+    if (this.flag('numpy', /^[ \t]*(import|from)[ \t]+numpy\b/m)) return 'numpy';
+    return undefined;
+  }
+
+  /**
+   * The file builds T5's bucketed relative position bias (`config.relative_attention_num_buckets`, read in code as
+   * an attribute, not on a comment line): the T5 family's attention, unscaled by design, whatever its classes are
+   * called.
+   */
+  get buildsT5RelativeBias(): boolean {
+    return this.flag('t5 relative bias', /^[^#\n]*[.\w]relative_attention_num_buckets\b/m);
+  }
+
   /** Every definition of `name` in the file, any scope, in source order (of their targets). */
   defsNamed(name: string): readonly Def[] {
     if (!this.defsByName) {

@@ -17,6 +17,28 @@ export interface ImporterFacts {
   readonly at?: { line: number; column: number };
   /** The file turns autocast off somewhere (`autocast(enabled=False)`): what it calls runs in float32 there. */
   readonly autocastOff?: boolean;
+  /** The array frameworks the file imports (`torch`, `tensorflow`, `jax`), by its import lines. */
+  readonly frameworks: readonly Framework[];
+}
+
+type Framework = 'torch' | 'tensorflow' | 'jax';
+
+/** The array frameworks a source imports: `torch`; `tensorflow` or `keras`; `jax` or `flax`. */
+function frameworksOf(source: string): Framework[] {
+  const out: Framework[] = [];
+  if (/^[ \t]*(?:import|from)[ \t]+torch\b/m.test(source)) out.push('torch');
+  if (/^[ \t]*(?:import|from)[ \t]+(?:tensorflow|keras|tf_keras)\b/m.test(source)) out.push('tensorflow');
+  if (/^[ \t]*(?:import|from)[ \t]+(?:jax|flax)\b/m.test(source)) out.push('jax');
+  return out;
+}
+
+/**
+ * Precision evidence in a file of one framework says nothing of a file of another: a PyTorch conversion script
+ * that calls `.half()` on the PyTorch model (and imports the package for it) does not run the TensorFlow or Flax
+ * model file in float16. Only when both files name their frameworks and share none.
+ */
+function otherFramework(linted: readonly Framework[], importer: readonly Framework[]): boolean {
+  return linted.length > 0 && importer.length > 0 && !importer.some((f) => linted.includes(f));
 }
 
 const FROM_IMPORT = /^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+\(?([\w, \t]+|\*)/gm;
@@ -42,7 +64,7 @@ export function readFacts(source: string): ImporterFacts {
   const precision = sourcePrecision(source);
   const at = precision.fp16 || precision.bf16 ? precisionEvidenceAt(source) : undefined;
   const autocastOff = AUTOCAST_OFF.test(source);
-  return { imports, precision, ...(at ? { at } : {}), ...(autocastOff ? { autocastOff } : {}) };
+  return { imports, precision, ...(at ? { at } : {}), ...(autocastOff ? { autocastOff } : {}), frameworks: frameworksOf(source) };
 }
 
 /** Facts of the files a lint has looked at (each file's version is asked once per lint, not once per question). */
@@ -132,6 +154,7 @@ export function importerPrecision(link: ModuleLink, source: string): PrecisionEv
   const files = link.workspace.files;
   if (!files.listPython || AUTOCAST_OFF.test(source)) return undefined;
   const pool = candidates(link);
+  const lintedFrameworks = frameworksOf(source);
   // Each file reached → the file of the chain it imports (the linted file for a direct importer).
   const imports = new Map<string, string>();
   const reached = new Set<string>([link.path]);
@@ -146,7 +169,7 @@ export function importerPrecision(link: ModuleLink, source: string): PrecisionEv
       reached.add(candidate);
       imports.set(candidate, target);
       link.deps.set(candidate, files.version(candidate));
-      if ((facts.precision.fp16 || facts.precision.bf16) && facts.at) {
+      if ((facts.precision.fp16 || facts.precision.bf16) && facts.at && !otherFramework(lintedFrameworks, facts.frameworks)) {
         // The files between: the one that imports the linted file first.
         const via: string[] = [];
         for (let f = target; f !== link.path; f = imports.get(f) ?? link.path) via.unshift(f);

@@ -9,7 +9,7 @@ import type { Evaluator } from './evaluator';
 import type { Ctx } from './facts';
 import type { Def, Scope } from './scopes';
 import { combineMasks, flipMask, triMask, withMaskDtype } from './masks';
-import { isPadIdName, isTokenIdsName } from './names';
+import { isPadIdName, isTokenIdsName, maskOfName } from './names';
 import { msg } from '../message';
 import { PHRASES } from './phrases';
 import { arg, intOf, rootName, tensorish, val, type Call } from './call';
@@ -405,7 +405,7 @@ function compare(ev: Evaluator, op: string, av: AValue, bv: AValue, a: PyNode, b
     const otherName = rootName(ev, otherNode) ?? ev.text(otherNode);
     const idsName = rootName(ev, idsNode) ?? '';
     if (isPadIdName(otherName) || /pad/i.test(ev.text(otherNode))) return ids.kind === 'tensor' || ids.kind === 'unknown';
-    if (other.kind === 'number' && other.num === 0 && (ids.tokenIds || isTokenIdsName(idsName)) && !ids.mask) return true;
+    if (other.kind === 'number' && other.num === 0 && tokenIdsNamed(ids, idsName) && !ids.mask) return true;
     return false;
   };
   const fromIds = (ids: AValue, idsNode: PyNode): AValue => {
@@ -430,7 +430,7 @@ function compare(ev: Evaluator, op: string, av: AValue, bv: AValue, a: PyNode, b
         : (o === '<' && other.num === 1) || (o === '<=' && other.num === 0)
           ? false
           : undefined;
-    if (keep === undefined || !(ids.tokenIds || isTokenIdsName(rootName(ev, idsNode) ?? ''))) return undefined;
+    if (keep === undefined || !tokenIdsNamed(ids, rootName(ev, idsNode) ?? '')) return undefined;
     const why = msg(keep ? PHRASES.trueAtRealTokensPadZero : PHRASES.trueAtPaddingPadZero, `\`${ev.text(a)} ${op} ${ev.text(b)}\``);
     return tensor({
       ...(ids.ndim !== undefined ? { ndim: ids.ndim, axes: ids.axes } : {}),
@@ -1156,4 +1156,14 @@ export function polarityByFill(ev: Evaluator, scope: Scope, def: Def, name: stri
     byName: true,
     nameSource: `${name} (filled in ${scope.name}:${scope.id})`,
   };
+}
+
+/**
+ * Token ids, by the value or its name; never a value the code names as a mask (`hidden_states, attention_mask =
+ * inputs` takes the token-id-ness of `inputs` to every element, but what is stored as `attention_mask` is a mask,
+ * often the additive one inside a layer, whose `!= 0` marks the positions to remove).
+ */
+function tokenIdsNamed(ids: AValue, name: string): boolean {
+  if (name && maskOfName(name)) return false;
+  return !!ids.tokenIds || isTokenIdsName(name);
 }

@@ -266,6 +266,8 @@ export const dimOfName = memo((name: string): DimInfo | undefined => dimOfNameUn
 function dimOfNameUncached(name: string): DimInfo | undefined {
   const b = bareName(name);
   const lower = b.toLowerCase();
+  // `sqrt_att_head_size`, `inv_sqrt_head_dim`, `head_dim_sqrt`: a root or an inverse of a width, not the width.
+  if (/(?:^|_)(?:r?sqrt|inv|inverse|rsqrt)(?:_|$)/.test(lower)) return undefined;
   if (HEAD_DIM_NAMES.has(lower) || HEAD_DIM_NAMES.has(b)) return { which: 'head', text: name };
   // A prefixed per-head width (`attn_head_dim`, `qk_head_dim`, `index_head_dim`, `enc_dim_per_head`).
   if (/^[a-z]\w*_(?:head_dim|head_size|dim_head|dim_per_head|d_head)$/i.test(b) && !/rope|pos|rotary/i.test(b)) return { which: 'head', text: name };

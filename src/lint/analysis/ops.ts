@@ -120,6 +120,20 @@ function dtypeOfValue(v: AValue): DType | undefined {
   return undefined;
 }
 
+/**
+ * The dtype of a scalar tensor made from a Python number (`tf.constant(1.0)`, `torch.tensor(1.0)`,
+ * `jnp.array(1.0)`): the `dtype` argument when given, else float32 for a float literal (each library's default
+ * float dtype), else nothing known.
+ */
+function constantDtype(ev: Evaluator, c: Call, value: PyNode): { dtype?: DType } {
+  const given = arg(c, 'dtype');
+  if (given) {
+    const dt = dtypeOfValue(val(ev, c, given));
+    return dt ? { dtype: dt } : {};
+  }
+  return FLOAT_LITERAL.test(ev.text(value)) ? { dtype: 'float32' } : {};
+}
+
 function dtypeOfQname(q: string): DType | undefined {
   const last = q.split('.').pop() ?? q;
   switch (last) {
@@ -163,13 +177,30 @@ function dtypeKwarg(ev: Evaluator, c: Call): DType | undefined {
 
 // ================================================================================================ dims & scales
 
+/**
+ * `node` sits in a method (its first parameter is `self`) whose class did not parse (a Jinja/cookiecutter template,
+ * `class TF{{cookiecutter.camelcase_modelname}}SelfAttention(...)`): the definitions of `self.…` are missing, so what
+ * the names say stands in for nothing (the same code in a parsable file is read from its definitions).
+ */
+function classUnparsed(ev: Evaluator, node: PyNode): boolean {
+  if (!ev.tree.hasErrors) return false;
+  let fn: PyNode | null = node.parent;
+  while (fn && fn.type !== 'function_definition') fn = fn.parent;
+  if (!fn) return false;
+  for (let p: PyNode | null = fn.parent; p; p = p.parent) if (p.type === 'class_definition') return false;
+  const params = childByField(fn, 'parameters');
+  const first = params ? namedChildren(params)[0] : undefined;
+  return first?.type === 'identifier' && ev.text(first) === 'self';
+}
+
 /** Multiplier classification of a number used to scale: dim^power, a named scale, or unknown. */
 function scaleOp(ev: Evaluator, factor: AValue, factorNode: PyNode, opNode: PyNode, divide: boolean, on: ScaleOp['on']): ScaleOp {
   const name = rootName(ev, factorNode);
   const named = factor.scaleName ?? (name && isScaleName(name) ? name : clampedScaleName(ev, factorNode));
   const op: Mutable<ScaleOp> = { kind: 'scale', node: opNode, factorNode, on };
   const bareFactor = unparen(factorNode);
-  const byName = !factor.dimPow && (bareFactor.type === 'identifier' || bareFactor.type === 'attribute') && name ? dimOfName(name) : undefined;
+  const byName =
+    !factor.dimPow && (bareFactor.type === 'identifier' || bareFactor.type === 'attribute') && name && !classUnparsed(ev, opNode) ? dimOfName(name) : undefined;
   if (factor.dimPow) {
     op.power = divide ? -factor.dimPow.power : factor.dimPow.power;
     op.dim = factor.dimPow.dim;
@@ -537,7 +568,11 @@ function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | u
   if (op === '-' && lv.kind === 'number' && lv.num === 1 && rv.mask && r) {
     const flipped = flipMask(rv.mask, `\`1 - ${ev.text(r)}\``, 'float');
     // `1.0 - m` of an integer or boolean mask is a float32 tensor (PyTorch's default dtype), whatever autocast does.
-    const float32 = l !== undefined && FLOAT_LITERAL.test(ev.text(l)) && integerValued(rv) ? { dtype: 'float32' as const } : {};
+    // So is `one - m` of a float32 scalar and a mask cast to its dtype (TensorFlow's `one_cst = tf.constant(1.0)`).
+    const float32 =
+      (l !== undefined && FLOAT_LITERAL.test(ev.text(l)) && integerValued(rv)) || (lv.dtype === 'float32' && rv.dtype === 'float32')
+        ? { dtype: 'float32' as const }
+        : {};
     return flipped ? { ...rv, ...float32, mask: flipped } : tensor({ ndim: rv.ndim, axes: rv.axes, ...float32 });
   }
   // `scores * m + (1 - m) * -1e9`: a blend that keeps the scores where m is 1 and fills the rest, a `where`.
@@ -715,6 +750,8 @@ export function evalAttributeOf(ev: Evaluator, obj: AValue, attr: string, node: 
     if (isHeadCountName(attr)) return number({ headCount: true });
     return ev.nameRole(UNKNOWN, attr);
   }
+  // `one_cst.dtype` of a scalar tensor made from a number (`one_cst = tf.constant(1.0)`).
+  if (obj.kind === 'number' && attr === 'dtype' && obj.dtype) return { kind: 'dtype', dtypeName: obj.dtype };
   if (obj.kind === 'finfo') {
     if (attr === 'min' || attr === 'max') return number({ finfo: obj.finfoOf ?? 'of-tensor', ...(attr === 'max' ? { finfoMax: true } : {}) });
     return number();
@@ -738,7 +775,7 @@ export function evalAttributeOf(ev: Evaluator, obj: AValue, attr: string, node: 
       case 'data':
         return obj;
       default: {
-        const dim = dimOfName(attr);
+        const dim = classUnparsed(ev, node) ? undefined : dimOfName(attr);
         if (dim && obj.kind === 'unknown') return number({ dimPow: { dim: { ...dim, text: ev.text(node) }, power: 1 } });
         if (isScaleName(attr) && obj.kind === 'unknown') return number({ scaleName: ev.text(node) });
         if (isHeadCountName(attr) && obj.kind === 'unknown') return number({ headCount: true });
@@ -1799,11 +1836,15 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
     CONVERSIONS.has(last)
   ) {
     // Conversions keep what the value is (a scale stays a scale through keras.ops.cast / tf.cast / mx.array).
-    const a = val(ev, c, c.args.positional[0] ?? arg(c, 'x'));
+    const a0 = c.args.positional[0] ?? arg(c, 'x');
+    const a = val(ev, c, a0);
     if (CONVERSIONS.has(last) && a.kind === 'tensor') {
+      // `tf.cast(mask, dtype=one.dtype)`: the cast's dtype, known or not, is the value's now.
       const dt = dtypeOfValue(val(ev, c, c.args.positional[1] ?? arg(c, 'dtype')));
-      return dt && a.mask ? { ...a, dtype: dt, mask: withMaskDtype(a.mask, dt === 'bool' || dt === 'int' ? dt : 'float') } : a;
+      if (!dt) return a;
+      return { ...a, dtype: dt, ...(a.mask ? { mask: withMaskDtype(a.mask, dt === 'bool' || dt === 'int' ? dt : 'float') } : {}) };
     }
+    if (a.kind === 'number' && a0 && !CONVERSIONS.has(last)) return { ...a, ...constantDtype(ev, c, a0) };
     return a.kind === 'number' ? a : a.kind === 'tensor' ? a : tensor();
   }
   // torch.eye(n[, m]): an (n, m) identity, True/1 on the diagonal only.

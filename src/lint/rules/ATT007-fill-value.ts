@@ -16,6 +16,10 @@ const T = defineTemplates({
     "{0} is below float16's minimum (-65504) and {1}: masked_fill raises an overflow error on float16 tensors, and additive masks overflow to -inf. Use torch.finfo(x.dtype).min.",
   belowBfloat16:
     "{0} is below bfloat16's minimum (-3.3895e38) and {1}: masked_fill raises an overflow error on bfloat16 tensors (float32's minimum does not fit). Use torch.finfo(x.dtype).min.",
+  belowFloat16Array:
+    "{0} is below float16's minimum (-65504) and {1}: in float16 the fill rounds to -inf (no error is raised), and a row whose keys are all masked becomes NaN after softmax. Use {2}.",
+  belowBfloat16Array:
+    "{0} is below bfloat16's minimum (-3.3895e38) and {1}: in bfloat16 the fill rounds to -inf (float32's minimum does not fit), and a row whose keys are all masked becomes NaN after softmax. Use {2}.",
   theMaskFilled: 'the mask filled',
   fillPlusInf:
     'The fill {0} is +inf: masked positions get an infinite logit and softmax returns NaN. Fill with a large negative number (torch.finfo(x.dtype).min).',
@@ -33,6 +37,13 @@ const T = defineTemplates({
 });
 
 const FP16_MIN = -65504;
+/** How each array library spells the lowest finite value of a tensor's dtype. */
+const DTYPE_MINIMUM = {
+  jax: 'jnp.finfo(x.dtype).min',
+  tensorflow: 'x.dtype.min',
+  mlx: 'mx.finfo(x.dtype).min',
+  numpy: 'np.finfo(x.dtype).min',
+} as const;
 /**
  * A branch condition comparing a dtype (`x.dtype`, `dtype`, `self.dtype`, `get_parameter_dtype(self)`): the
  * operator (negations first, so `is not` is not read as `is`) and what it is compared with.
@@ -52,9 +63,9 @@ export const ATT007: Rule = {
     docs: {
       summary: 'Mask fill values that overflow float16 or bfloat16, fills that do not mask, or -inf fills where a fully masked row makes NaN.',
       whatItDoes:
-        'Checks the value written into masked positions (`masked_fill`, `torch.where` (including a choice of the scores against a constant, `torch.where(keep, scores, 0.0)`), index assignment, `mask * -1e9`, `torch.full_like(x, v)`, `torch.ones_like(x) * v`, a bias `torch.zeros_like(scores).masked_fill(mask, v)`). Scores computed from float32 copies (`q.float() @ k.float().transpose(-2, -1)`, an einsum of float32 operands, `.float()`/`.to(torch.float32)`/`.to(device, torch.float32)` on the scores) are float32, where -1e9 fits, and so is an additive mask built from an integer or boolean mask times a Python float (`(1.0 - keep.long()) * -1e9`, `(ids == pad) * -1e9`: PyTorch\'s default dtype, float32, which the sum with float16 scores keeps; one cast to the scores\' dtype first, `.to(scores.dtype)`, is judged in their precision), and a fill in a branch that runs only for float32 data (the `else` of `if x.dtype == torch.float16:`, also with the dtype read by a helper, `if get_parameter_dtype(self) == torch.float16:`, an `elif x.dtype == torch.float32:`, `if x.dtype != torch.float16:` or `is not`). In a file that runs in float16 (`.half()`, `torch.float16` (not a dtype tested against it, `x.dtype == jnp.float16`, which asks what the data is), CUDA `autocast` without a dtype, `GradScaler`, apex amp, fp16 and mixed-precision flags (not a flag set to False, `use_amp=False`), Lightning `precision="16-mixed"`), or that a workspace file running in float16 imports (a trainer; the message names it), a finite fill below float16\'s minimum of -65504 (`-1e9`, `-1e10`, `-float("1e9")`, `torch.finfo(torch.float32).min`) is reported; in a file that runs in bfloat16 (`torch.bfloat16`, bf16 flags, `autocast(dtype=torch.bfloat16)`), only fills below bfloat16\'s minimum (float32\'s minimum) are, since -1e9 fits there. A fill on attention scores that does not mask at all is reported whatever the precision: zero, a tiny negative number (`-1e-9`, a typo for `-1e9`), or a positive one (`-float("-inf")` is +inf). A `-inf` fill is reported when the mask can hide every key of a row: a causal mask that also hides the diagonal (`triu(ones)` without `diagonal=1`), or padding that varies along the query axis (`pad.unsqueeze(-1)`, an outer product of padding masks). A 0/1 mask multiplied by -inf to build an additive mask (`(1 - keep) * float("-inf")`, also the fill term of a blend `dots * m + (1 - m) * float("-inf")`) is always reported: 0 × inf is NaN, so every kept position is NaN.',
+        'Checks the value written into masked positions (`masked_fill`, `torch.where` (including a choice of the scores against a constant, `torch.where(keep, scores, 0.0)`), index assignment, `mask * -1e9`, `torch.full_like(x, v)`, `torch.ones_like(x) * v`, a bias `torch.zeros_like(scores).masked_fill(mask, v)`). Scores computed from float32 copies (`q.float() @ k.float().transpose(-2, -1)`, an einsum of float32 operands, `.float()`/`.to(torch.float32)`/`.to(device, torch.float32)` on the scores) are float32, where -1e9 fits, and so is an additive mask built from an integer or boolean mask times a Python float (`(1.0 - keep.long()) * -1e9`, `(ids == pad) * -1e9`: PyTorch\'s default dtype, float32, which the sum with float16 scores keeps; one cast to the scores\' dtype first, `.to(scores.dtype)`, is judged in their precision; likewise a mask cast to the dtype of a float32 scalar and subtracted from it, TensorFlow\'s `one = tf.constant(1.0)`, `(one - tf.cast(mask, one.dtype)) * -1e8`), and a fill in a branch that runs only for float32 data (the `else` of `if x.dtype == torch.float16:`, also with the dtype read by a helper, `if get_parameter_dtype(self) == torch.float16:`, an `elif x.dtype == torch.float32:`, `if x.dtype != torch.float16:` or `is not`). In a file that runs in float16 (`.half()`, `torch.float16` (not a dtype tested against it, `x.dtype == jnp.float16`, which asks what the data is), CUDA `autocast` without a dtype, `GradScaler`, apex amp, fp16 and mixed-precision flags (not a flag set to False, `use_amp=False`), Lightning `precision="16-mixed"`), or that a workspace file running in float16 imports (a trainer; the message names it; not a file of another framework, such as a PyTorch conversion script calling `.half()` that imports a package holding TensorFlow or Flax model files), a finite fill below float16\'s minimum of -65504 (`-1e9`, `-1e10`, `-float("1e9")`, `torch.finfo(torch.float32).min`) is reported; in a file that runs in bfloat16 (`torch.bfloat16`, bf16 flags, `autocast(dtype=torch.bfloat16)`), only fills below bfloat16\'s minimum (float32\'s minimum) are, since -1e9 fits there. A fill on attention scores that does not mask at all is reported whatever the precision: zero, a tiny negative number (`-1e-9`, a typo for `-1e9`), or a positive one (`-float("-inf")` is +inf). A `-inf` fill is reported when the mask can hide every key of a row: a causal mask that also hides the diagonal (`triu(ones)` without `diagonal=1`), or padding that varies along the query axis (`pad.unsqueeze(-1)`, an outer product of padding masks). A 0/1 mask multiplied by -inf to build an additive mask (`(1 - keep) * float("-inf")`, also the fill term of a blend `dots * m + (1 - m) * float("-inf")`) is always reported: 0 × inf is NaN, so every kept position is NaN.',
       whyIsThisBad:
-        '`masked_fill` with -1e9 on a float16 tensor raises "value cannot be converted to type at::Half without overflow", and under autocast additive masks overflow to -inf. A row whose every entry is -inf goes through softmax as exp(-inf - (-inf)) = NaN, and the NaN spreads through the rest of the network on the next step.',
+        '`masked_fill` with -1e9 on a float16 tensor raises "value cannot be converted to type at::Half without overflow", and under autocast additive masks overflow to -inf. JAX, TensorFlow, MLX and NumPy raise nothing: the fill silently becomes -inf in float16 (the message says so for a file that does not import torch, and names the library\'s minimum, `jnp.finfo(x.dtype).min`, `x.dtype.min`). A row whose every entry is -inf goes through softmax as exp(-inf - (-inf)) = NaN, and the NaN spreads through the rest of the network on the next step.',
       example: `pad_mask = input_ids == pad_id  # (B, T), True at padding
 scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
 scores = scores.masked_fill(pad_mask.unsqueeze(-1), float("-inf"))  # padded query rows are all -inf
@@ -180,6 +191,16 @@ weights = scores.softmax(dim=-1)`,
       return false;
     }
 
+    /**
+     * PyTorch's masked_fill raises on a fill out of the tensor's range; JAX, TensorFlow, MLX and NumPy round it to
+     * -inf silently. A file that does not import torch gets that wording and its library's minimum.
+     */
+    function belowRangeMessage(which: 'fp16' | 'bf16', fillText: MessageArg, runs: MessageArg) {
+      const lib = ev.file.importsTorch ? undefined : ev.file.arrayLibrary;
+      if (!lib) return msg(which === 'fp16' ? T.belowFloat16 : T.belowBfloat16, fillText, runs);
+      return msg(which === 'fp16' ? T.belowFloat16Array : T.belowBfloat16Array, fillText, runs, DTYPE_MINIMUM[lib]);
+    }
+
     function explicitlyFloat32(v: AValue): boolean {
       return v.dtype === 'float32' || v.dtype === 'float64';
     }
@@ -225,7 +246,7 @@ weights = scores.softmax(dim=-1)`,
             reported.add(site.fillNode.id);
             ctx.report({
               node: location(site),
-              message: msg(which === 'fp16' ? T.belowFloat16 : T.belowBfloat16, fillText, runsIn(ev.precision, which)),
+              message: belowRangeMessage(which, fillText, runsIn(ev.precision, which)),
               fix: finfoFix(site),
               related: [precisionShown(ev, which), ...fillDefinition(site), ...maskBuilt(ev, site.target.mask, msg(T.theMaskFilled))],
             });

@@ -144,9 +144,52 @@ export function testOracle(ev: Evaluator, node: PyNode): boolean {
   });
 }
 
-/** A numerical comparison of two results (NumPy, TensorFlow/absl, PyTorch, JAX test helpers). */
+/**
+ * A test's reference computation, also in a helper of the test: the site's function is a test oracle
+ * (`testOracle`), or every function of the file that calls it (by name, up to two helpers deep:
+ * `attention_mask_func` ← `forward_torch_softmax` ← `test_masked_softmax_forward`) is a test that compares results
+ * (a closeness assertion, or `assert error < 1e-3` on a difference). The reference must follow the convention of
+ * the kernel it checks (Megatron's masks are True where masked, and a test hands both an all-True mask on purpose).
+ */
+export function testReference(ev: Evaluator, node: PyNode): boolean {
+  const fn = enclosingFunction(node);
+  return fn !== undefined && referenceOfTests(ev, fn, 2);
+}
+
+function enclosingFunction(node: PyNode): PyNode | undefined {
+  let fn: PyNode | null = node.parent;
+  while (fn && fn.type !== 'function_definition') fn = fn.parent;
+  return fn ?? undefined;
+}
+
+/** `fn` is a comparing test, or every function of the file that calls it is one (through up to `depth` helpers). */
+function referenceOfTests(ev: Evaluator, fn: PyNode, depth: number): boolean {
+  if (testOracle(ev, fn)) return true;
+  const callers = callersByName(ev).get(ev.text(fn.children.find((c) => c.field === 'name')!)) ?? [];
+  return depth > 0 && callers.length > 0 && callers.every((c) => referenceOfTests(ev, c, depth - 1));
+}
+
+/** For each function name called as `name(...)` in a function of the file, the functions that call it (once per file). */
+function callersByName(ev: Evaluator): Map<string, PyNode[]> {
+  return ev.file.perNode('callers by name', ev.tree.root, () => {
+    const calls: [string, PyNode][] = [];
+    walk(ev.tree.root, (n) => {
+      const f = n.type === 'call' ? n.children.find((c) => c.field === 'function' && c.type === 'identifier') : undefined;
+      const caller = f && enclosingFunction(n);
+      if (caller) calls.push([ev.text(f), caller]);
+    });
+    const out = new Map<string, PyNode[]>(calls.map(([name]) => [name, []]));
+    for (const [name, caller] of calls) out.get(name)!.push(caller);
+    return out;
+  });
+}
+
+/**
+ * A numerical comparison of two results (NumPy, TensorFlow/absl, PyTorch, JAX test helpers), or a difference
+ * asserted under a tolerance (`assert error < 1e-3`, `assert (a - b).abs().max() <= 1e-5`, `assert max_diff < tol`).
+ */
 const CLOSENESS_ASSERTION =
-  /\b(?:assert_allclose|assertAllClose|assert_close|allclose|assert_array_almost_equal|assertArrayAlmostEqual|assert_almost_equal)\s*\(/;
+  /\b(?:assert_allclose|assertAllClose|assert_close|allclose|assert_array_almost_equal|assertArrayAlmostEqual|assert_almost_equal)\s*\(|\bassert\b[^\n]*(?:\berr\w*|\bdiff\w*|\babs\(\))[^\n]*<=?\s*(?:\d*\.?\d+(?:e-\d+)?|\w*tol\w*)/;
 
 /** Comments in the enclosing function that say the missing scale is deliberate (T5, some linear attentions). */
 export function scaleOmittedOnPurpose(ev: Evaluator, node: PyNode): boolean {
@@ -179,13 +222,113 @@ function proseSaysScaleOmitted(ev: Evaluator, outer: PyNode): boolean {
 }
 
 /**
+ * q and k are normalised by a normalisation layer before their product (qk-norm: `q, k = self.q_norm(q),
+ * self.k_norm(k)` with LayerNorm/RMSNorm, or one GroupNorm on the fused `qkv` they are split from, as in
+ * Axial-DeepLab): the norm's learned gain sets the logits' scale, so a fixed 1/sqrt(d) is not missing. Read in the
+ * function that forms the scores, in source order: a name assigned from a norm layer's output is normalised, and
+ * so is a name assigned from an expression over normalised names (`query, key, value = jnp.split(qkv, ...)`).
+ * Both the query's and the key's names must be normalised.
+ */
+export function qkNormalised(ev: Evaluator, node: PyNode, queryText: string, keyText: string): boolean {
+  const fn = enclosingFunction(node);
+  const normalised = fn ? ev.file.perNode('normalised names', fn, () => normalisedNames(ev, fn)) : new Set<string>();
+  // The names the operands start from (`q` of `q.transpose(1, 2)`, `key` of `self.key`).
+  return [queryText, keyText].every((t) =>
+    normalised.has(
+      t
+        .replace(/^self\./, '')
+        .split(/\W/)
+        .at(0)!,
+    ),
+  );
+}
+
+/** A normalisation layer or function by its name (`nn.LayerNorm`, `RMSNorm`, `nn.GroupNorm`, `self.q_norm`, `self.k_ln`). */
+const NORM_CALLEE =
+  /(?:Group|Layer|RMS|Rms|Batch|Instance)Norm\b|(?:^|[._])(?:group_norm|layer_norm|rms_norm|(?:q|k|query|key|qk)_(?:norm|ln)|(?:norm|ln)_(?:q|k|query|key))\b/;
+/** Methods and array functions that only rearrange or convert a tensor: its values stay those of their input. */
+const LAYOUT_CALL =
+  /\.(?:reshape|view|transpose|permute|swapaxes|moveaxis|movedim|split|chunk|unbind|contiguous|astype|float|to|type_as|squeeze|unsqueeze|expand_dims|flatten|unflatten)$/;
+/** An array module's function (`jnp.split`, `torch.chunk`): it rearranges its first argument, not a receiver. */
+const ARRAY_FUNCTION = /^(?:np|jnp|numpy|torch|tf|mx|jax\.numpy)\.\w+$/;
+/** What normalisedSource returns for a normalisation layer's output. */
+const NORM_OUTPUT = '(norm)';
+
+/**
+ * What an assigned value is, looked through layout calls and indexing (`jnp.split(qkv, ...)`,
+ * `x.reshape(...).transpose(...)`, `qkv[0]`): NORM_OUTPUT for a normalisation layer's output, else the name it
+ * rearranges ('' when it is something else).
+ */
+function normalisedSource(ev: Evaluator, n: PyNode): string {
+  let e = unparen(n);
+  for (;;) {
+    if (e.type === 'subscript') {
+      e = unparen(e.children.at(0)!);
+      continue;
+    }
+    if (e.type !== 'call') return e.type === 'identifier' ? ev.text(e) : '';
+    const callee = e.children.at(0)!;
+    const text = ev.text(callee);
+    if (NORM_CALLEE.test(text)) return NORM_OUTPUT;
+    if (!LAYOUT_CALL.test(text)) return '';
+    // A method rearranges its receiver (`qkv.reshape(...)`); an array function its first argument (`jnp.split(qkv, ...)`).
+    e = unparen(ARRAY_FUNCTION.test(text) ? [...namedChildren(e.children.at(1)!), callee].at(0)! : callee.children.at(0)!);
+  }
+}
+
+function normalisedNames(ev: Evaluator, fn: PyNode): Set<string> {
+  const out = new Set<string>();
+  walk(fn, (n) => {
+    if (n.type !== 'assignment') return;
+    // The names assigned (not `x` of `self.x = ...`), and the value, element by element for `q, k = f(q), g(k)`.
+    const targets: string[] = [];
+    walk(n.children.at(0)!, (c) => {
+      if (c.type === 'identifier' && c.field !== 'attribute') targets.push(ev.text(c));
+    });
+    const right = unparen(n.children.at(-1)!);
+    const values = /^(?:expression_list|tuple)$/.test(right.type) ? namedChildren(right) : [];
+    targets.forEach((t, i) => {
+      const src = normalisedSource(ev, values[i] ?? right);
+      if (src === NORM_OUTPUT || out.has(src)) out.add(t);
+      // Assigned anew from something else: no longer normalised (`q = self.q_proj(x)` after a normalised q).
+      else out.delete(t);
+    });
+  });
+  return out;
+}
+
+/**
  * The T5 family (T5, mT5, UMT5, LongT5, Switch) leaves attention unscaled by design (the scale is folded into
  * the initialisation). Only what defines the code at `node` counts: the names of the classes and functions
  * that enclose it, their base classes and their parameters' type annotations (`class MT5Attention(T5Attention)`,
  * `def forward(self, config: T5Config)`). A comment or string elsewhere that mentions T5 proves nothing.
  */
 export function isT5Family(ev: Evaluator, node: PyNode): boolean {
-  return definingNames(ev, node).some((name) => T5_NAME.test(name));
+  if (definingNames(ev, node).some((name) => T5_NAME.test(name))) return true;
+  // The class's other methods' annotations (`def __init__(self, config: T5Config)` of the class whose `__call__`
+  // forms the scores), and a file that builds T5's bucketed relative position bias (MLX's `RelativePositionBias`
+  // reading `config.relative_attention_num_buckets`).
+  return ev.file.buildsT5RelativeBias || classAnnotations(ev, node).some((name) => T5_NAME.test(name));
+}
+
+/** The parameter annotations of every method of the class that encloses `node`. */
+function classAnnotations(ev: Evaluator, node: PyNode): string[] {
+  let cls: PyNode | null = node.parent;
+  while (cls && cls.type !== 'class_definition') cls = cls.parent;
+  if (!cls) return [];
+  const c = cls;
+  return ev.file.perNode('class annotations', c, () => {
+    const out: string[] = [];
+    for (const m of c.children.at(-1)!.children) {
+      const def = m.type === 'decorated_definition' ? m.children.at(-1)! : m;
+      if (def.type !== 'function_definition') continue;
+      for (const p of def.children.find((x) => x.field === 'parameters')!.children) {
+        const type = p.children.find((x) => x.field === 'type');
+        if (type) out.push(ev.text(type));
+      }
+    }
+    return out;
+  });
 }
 
 /** T5, MT5, UMT5, LongT5 (FlaxT5Attention, t5_attention, ...) and Switch Transformers; not GPT5 or dist5. */

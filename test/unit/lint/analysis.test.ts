@@ -245,6 +245,27 @@ describe('evaluator', () => {
     assert.equal(att.ndim, 4);
   });
 
+  it('gives a scalar made from a float literal float32, and a cast to its dtype that dtype', async () => {
+    const src = [
+      'import tensorflow as tf',
+      'one = tf.constant(1.0)',
+      'half = tf.constant(1.0, dtype=tf.float16)',
+      'count = tf.constant(3)',
+      'mask = ids > 0',
+      'm = tf.cast(mask, dtype=one.dtype)',
+      'h = tf.cast(mask, dtype=half.dtype)',
+      'bias = (one - m) * -1e8',
+      'out = [h, bias]',
+      '',
+    ].join('\n');
+    assert.equal((await valueOf(src, 'one')).dtype, 'float32');
+    assert.equal((await valueOf(src, 'half')).dtype, 'float16');
+    assert.equal((await valueOf(src, 'count')).dtype, undefined);
+    assert.equal((await valueOf(src, 'm')).dtype, 'float32');
+    assert.equal((await valueOf(src, 'h')).dtype, 'float16');
+    assert.equal((await valueOf(src, 'bias')).dtype, 'float32');
+  });
+
   it('follows mask polarity through comparisons, ~ and == 0', async () => {
     const src = `def f(ids, pad_id, T):
     pad = ids == pad_id

@@ -113,6 +113,19 @@ describe('lint messages: templates, arguments and translations', () => {
     }
   });
 
+  it('words a fill below float16 for the library the file computes in: masked_fill raises only in PyTorch', async () => {
+    const lint = await linter();
+    const overflow = (src: string) => lint.lintPython(src).find((f) => f.code === 'ATT007')?.message ?? '';
+    const torch = overflow(
+      'import torch\n\ndef attend(q, k, mask):\n    s = (q.half() @ k.half().transpose(-2, -1)) / 8\n    return s.masked_fill(mask, -1e9).softmax(-1)\n',
+    );
+    assert.match(torch, /masked_fill raises an overflow error/);
+    const jax = overflow(readFileSync(join(ROOT, 'test/unit/lint/fixtures/ATT007/jax_half_precision.py'), 'utf8'));
+    assert.match(jax, /rounds to -inf \(no error is raised\).*Use jnp\.finfo\(x\.dtype\)\.min\./);
+    const tf = overflow(readFileSync(join(ROOT, 'test/unit/lint/fixtures/ATT007/tf_expand_mask_float16_constant.py'), 'utf8'));
+    assert.match(tf, /rounds to -inf \(no error is raised\).*Use x\.dtype\.min\./);
+  });
+
   it('fills placeholders as vscode.l10n.t does, translating nested phrases first', () => {
     assert.equal(fillTemplate('{0} and {1}, {0}', ['a', 2]), 'a and 2, a');
     assert.equal(fillTemplate('{0} and {2}', ['a']), 'a and {2}');
