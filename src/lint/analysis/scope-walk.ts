@@ -61,7 +61,22 @@ export class ScopeWalk {
 
   newScope(init: Omit<Scope, 'id' | 'returns' | 'children' | 'envAtEnd'>): Scope {
     // envAtEnd is replaced when the scope's walk ends; until then (and for skipped bodies) it is the shared empty one.
-    const s: Scope = { ...init, id: this.nextScopeId++, returns: [], children: [], envAtEnd: EMPTY_ENV };
+    // Every field written here (one object shape for every kind of scope, as addDef does for definitions).
+    const s: Scope = {
+      id: this.nextScopeId++,
+      kind: init.kind,
+      node: init.node,
+      parent: init.parent,
+      name: init.name,
+      params: init.params,
+      envAtEnd: EMPTY_ENV,
+      outerEnv: init.outerEnv,
+      ownerClass: init.ownerClass,
+      selfName: init.selfName,
+      classInfo: init.classInfo,
+      returns: [],
+      children: [],
+    };
     this.scopes.push(s);
     init.parent?.children.push(s);
     this.scopeOfNode.set(init.node.id, s);
