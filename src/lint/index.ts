@@ -28,7 +28,7 @@ const T = defineTemplates({
  * Inputs larger than this are not analysed (an ATT000 error says so): analysis takes about 220 bytes of
  * memory per character of dense attention code, so this bounds one file at about 900 MB and 10 s of CPU
  * (measured with bench/lint-scaling.ts's kinds at just under the bound, 106k-144k lines with a finding at every
- * site: 7.6-8.5 s CPU, 840-870 MiB peak RSS; bench/results/2026-12-03-lint-perf-after.txt).
+ * site: 7.6-8.5 s CPU, 840-870 MiB peak RSS; bench/results/2026-12-03-session-22-lint-perf-after.txt).
  */
 export const MAX_SOURCE_CHARS = 4_000_000;
 

@@ -144,6 +144,15 @@ export const PYTHON_NAMED_LEAVES: ReadonlySet<string> = new Set([
 
 const COMPOUND_TOKENS = new Set(['is not', 'not in']);
 
+/**
+ * The same string, internalized (V8 keeps one copy of each property-key string). The grammar's type and field
+ * names come out of WebAssembly memory as fresh strings, and every `node.type === 'call'` or field lookup
+ * against such a string compares characters; against an internalized one, equal strings are the same pointer.
+ */
+function internalized(s: string | null): string | null {
+  return s === null ? null : (Object.keys({ [s]: 0 })[0] ?? s);
+}
+
 export async function createPythonParser(grammar: GrammarBytes, parserOptions: ParserOptions = {}): Promise<PythonParser> {
   checkWasm(grammar.treeSitter, 'treeSitter');
   checkWasm(grammar.python, 'python');
@@ -157,11 +166,11 @@ export async function createPythonParser(grammar: GrammarBytes, parserOptions: P
   }
   const parser = new TreeSitter.Parser();
   parser.setLanguage(language);
-  const typeNames = language.types;
+  const typeNames = language.types.map(internalized);
   const namedTypes = typeNames.map((_, id) => language.nodeTypeIsNamed(id));
   const tables: LanguageTables = {
     typeNames,
-    fieldNames: language.fields,
+    fieldNames: language.fields.map(internalized),
     namedTypes,
     fieldParents: typeNames.map((t) => t !== null && PYTHON_FIELD_PARENTS.has(t)),
     leafTypes: typeNames.map((t, id) => t !== null && (namedTypes[id] ? PYTHON_NAMED_LEAVES.has(t) : !COMPOUND_TOKENS.has(t) && t !== 'ERROR')),

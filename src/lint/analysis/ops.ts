@@ -1761,7 +1761,7 @@ const CONVERSIONS: ReadonlySet<string> = new Set(['cast', 'convert_to_tensor', '
 export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
   const c: Call = { ...c0, name: qname };
   const fw = frameworkOf(qname);
-  const last = qname.split('.').pop() ?? '';
+  const last = qname.slice(qname.lastIndexOf('.') + 1); // the last dotted part (no array per call)
   const sm = SOFTMAX_FUNCTIONS[qname];
   if (sm) {
     const inputNode = arg(c, sm.framework === 'torch' ? 'input' : sm.framework === 'tf' ? 'logits' : 'x', 0);

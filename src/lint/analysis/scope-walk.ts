@@ -61,7 +61,22 @@ export class ScopeWalk {
 
   newScope(init: Omit<Scope, 'id' | 'returns' | 'children' | 'envAtEnd'>): Scope {
     // envAtEnd is replaced when the scope's walk ends; until then (and for skipped bodies) it is the shared empty one.
-    const s: Scope = { ...init, id: this.nextScopeId++, returns: [], children: [], envAtEnd: EMPTY_ENV };
+    // Every field written here (one object shape for every kind of scope, as addDef does for definitions).
+    const s: Scope = {
+      id: this.nextScopeId++,
+      kind: init.kind,
+      node: init.node,
+      parent: init.parent,
+      name: init.name,
+      params: init.params,
+      envAtEnd: EMPTY_ENV,
+      outerEnv: init.outerEnv,
+      ownerClass: init.ownerClass,
+      selfName: init.selfName,
+      classInfo: init.classInfo,
+      returns: [],
+      children: [],
+    };
     this.scopes.push(s);
     init.parent?.children.push(s);
     this.scopeOfNode.set(init.node.id, s);
@@ -70,9 +85,24 @@ export class ScopeWalk {
 
   /** A new definition: it alone now reaches its name in env. `self.x` definitions in a method are also the class's attributes. */
   addDef(env: Env, def: Omit<Def, 'id'>): Def {
-    // The literal is fresh at every call site: give it its id in place (no copy).
-    const d = def as Def & { id: number };
-    d.id = this.nextDefId++;
+    // One object shape for every kind of definition (the call sites' literals each have their own): the
+    // evaluator reads these fields everywhere, and reads of one shape are much cheaper than of many.
+    const d: Def = {
+      id: this.nextDefId++,
+      name: def.name,
+      kind: def.kind,
+      target: def.target,
+      value: def.value,
+      path: def.path,
+      star: def.star,
+      op: def.op,
+      prev: def.prev,
+      scope: def.scope,
+      param: def.param,
+      importPath: def.importPath,
+      importFrom: def.importFrom,
+      defines: def.defines,
+    };
     env.set(d.name, [d]);
     const list = this.defsByTarget.get(d.target.id);
     if (list) list.push(d);

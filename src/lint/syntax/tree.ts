@@ -85,6 +85,13 @@ function insideClass(stack: readonly PyNode[]): boolean {
 /** Node types with text outside their visible children (hidden tokens inside). */
 const UNCOVERED = new Set(['string_content', 'format_specifier']);
 
+/**
+ * Punctuation nothing in the analysis reads (never under a field; brackets, commas and dots only mark where the
+ * named nodes around them are): not kept in the copied tree. A quarter of a file's nodes
+ * are these, and every walk and child lookup would step over them. Their ranges still bound their parent's.
+ */
+const UNREAD_PUNCTUATION = new Set(['(', ')', ',', '.']);
+
 /** Text of named tokens that is fixed. */
 const NAMED_TOKEN_TEXT: Readonly<Record<string, string>> = { true: 'True', false: 'False', none: 'None', ellipsis: '...' };
 
@@ -122,6 +129,8 @@ interface TypeSets {
   uncovered: Uint8Array;
   /** 1 for comments. */
   comment: Uint8Array;
+  /** 1 for anonymous punctuation left out of error-free trees (UNREAD_PUNCTUATION). */
+  unread: Uint8Array;
 }
 const typeSetCache = new WeakMap<LanguageTables, TypeSets>();
 
@@ -130,12 +139,13 @@ function typeSets(tables: LanguageTables): TypeSets {
   let sets = typeSetCache.get(tables);
   if (!sets) {
     const n = tables.typeNames.length;
-    sets = { skippable: new Uint8Array(n), uncovered: new Uint8Array(n), comment: new Uint8Array(n) };
+    sets = { skippable: new Uint8Array(n), uncovered: new Uint8Array(n), comment: new Uint8Array(n), unread: new Uint8Array(n) };
     for (let id = 0; id < n; id++) {
       const t = tables.typeNames[id] ?? 'ERROR';
       if (SKIPPABLE.has(t)) sets.skippable[id] = 1;
       if (UNCOVERED.has(t)) sets.uncovered[id] = 1;
       if (t === 'comment') sets.comment[id] = 1;
+      if (tables.namedTypes[id] === false && UNREAD_PUNCTUATION.has(t)) sets.unread[id] = 1;
     }
     typeSetCache.set(tables, sets);
   }
@@ -187,13 +197,12 @@ export function copyBlock(
   const { typeNames, fieldNames, namedTypes } = tables;
   const fieldParents = tables.fieldParents;
   const leafTypes = tables.leafTypes;
-  const { skippable, uncovered, comment } = typeSets(tables);
+  const { skippable, uncovered, comment, unread } = typeSets(tables);
   let size = 0;
   const comments: PyNode[] = [];
   const tooDeep: PyNode[] = [];
 
-  const make = (parent: PyNode | null, parentTypeId: number): MutableNode => {
-    const typeId = cursor.nodeTypeId;
+  const make = (parent: PyNode | null, parentTypeId: number, typeId: number): MutableNode => {
     size++;
     return {
       type: typeNames[typeId] ?? 'ERROR',
@@ -234,23 +243,65 @@ export function copyBlock(
     setLeafRange(node);
     lastEnd = node.end;
   };
-  const closeInner = (node: MutableNode, typeId: number): void => {
+  /** An unread punctuation token (not copied): reads its range as leafRange does and returns its start. */
+  const unreadToken = (typeId: number): number => {
+    if (exact) {
+      let s = lastEnd;
+      let c = source.charCodeAt(s);
+      while (c === 32 || c === 9 || c === 10 || c === 13 || c === 12) c = source.charCodeAt(++s);
+      const t = typeNames[typeId] ?? '';
+      if (source.startsWith(t, s)) {
+        lastEnd = s + t.length;
+        return s;
+      }
+    }
+    lastEnd = cursor.endIndex + offset;
+    return cursor.startIndex + offset;
+  };
+  /**
+   * An inner node spans its children, the punctuation left out included: `firstDropped` is the start of an
+   * unread token before its first copied child, `lastDropped` the end of one after its last (-1: none).
+   */
+  const closeInner = (node: MutableNode, typeId: number, firstDropped: number, lastDropped: number): void => {
     if (uncovered[typeId] === 1 && node.start >= 0) {
       lastEnd = node.end;
       return;
     }
-    node.start = node.children[0]?.start ?? node.start; // an inner node: it has children
-    node.end = node.children.at(-1)?.end ?? node.end;
+    node.start = (firstDropped >= 0 ? firstDropped : node.children[0]?.start) ?? node.start; // an inner node: it has children
+    node.end = (lastDropped >= 0 ? lastDropped : node.children.at(-1)?.end) ?? node.end;
   };
 
-  const root = make(null, -1);
+  /** Moves to the next sibling, climbing up (and closing finished nodes) as needed; false at the end of the block. */
+  const nextNode = (): boolean => {
+    for (;;) {
+      if (cursor.gotoNextSibling()) return true;
+      if (stack.length === 1) return false;
+      cursor.gotoParent();
+      const done = stack.pop()!;
+      closeInner(done, done.id, firstDropped.pop()!, lastDropped.pop()!);
+    }
+  };
+  const root = make(null, -1, cursor.nodeTypeId);
   // Iterative walk (deep expressions in generated code must not overflow the JS stack).
   const stack: MutableNode[] = [root];
+  // Per node on the stack: where unread punctuation before its first copied child starts, and where such
+  // punctuation after its last copied child so far ends (-1: none).
+  const firstDropped: number[] = [-1];
+  const lastDropped: number[] = [-1];
   if (cursor.gotoFirstChild()) {
     for (;;) {
       const parent = stack.at(-1) ?? root; // the root is never popped while the cursor is inside it
-      const node = make(parent, parent.id);
-      const typeId = node.id;
+      const top = stack.length - 1;
+      const typeId = cursor.nodeTypeId;
+      if (unread[typeId] === 1) {
+        const start = unreadToken(typeId);
+        if (parent.children.length === 0 && firstDropped[top] === -1) firstDropped[top] = start;
+        lastDropped[top] = lastEnd;
+        if (!nextNode()) break;
+        continue;
+      }
+      const node = make(parent, parent.id, typeId);
+      lastDropped[top] = -1;
       parent.children.push(node);
       if (comment[typeId] === 1) comments.push(node);
       let descend = !(leafTypes && leafTypes[typeId]);
@@ -281,22 +332,13 @@ export function copyBlock(
       }
       if (descend && cursor.gotoFirstChild()) {
         stack.push(node);
+        firstDropped.push(-1);
+        lastDropped.push(-1);
         continue;
       }
       if (node.start < 0) leafRange(node);
       else if (node.skipped) lastEnd = node.end;
-      // Move to the next sibling, climbing up (and closing finished nodes) as needed.
-      let moved = false;
-      while (!moved) {
-        if (cursor.gotoNextSibling()) moved = true;
-        else {
-          if (stack.length === 1) break;
-          cursor.gotoParent();
-          const done = stack.pop()!;
-          closeInner(done, done.id);
-        }
-      }
-      if (!moved) break;
+      if (!nextNode()) break;
     }
   }
   for (const c of root.children) c.parent = null;
