@@ -15,9 +15,12 @@
 //     and no repository shared with the regression sets, batches 1 to 4, the scan list, or the lists of repositories
 //     the rules' authors studied (batch-2/ to batch-5/lintrules-studied-repos.txt); counts only. Batches 3 and 4 are
 //     checked against session 23's list (batch-5/) too.
-//  7. The linter run: prints the aggregates only (never a per-case miss), the regression batches (1 and 2)
-//     together, the unseen batches (3, 4 and 5) each on its own, with 3 + 4 after batch 4 and 3 + 4 + 5 after
-//     batch 5, and asserts no threshold; it fails only if the linter throws.
+//  7. The sixth batch (batch-6/, the unseen measure from session 24): the same checks as the fifth, against every
+//     list including session 24's (batch-6/lintrules-studied-repos.txt); counts only. Batches 3 to 5 are checked
+//     against session 24's list too.
+//  8. The linter run: prints the aggregates only (never a per-case miss), the regression batches (1 and 2)
+//     together, the unseen batches (3 to 6) each on its own, with 3 + 4, 3 + 4 + 5 and 3 + 4 + 5 + 6 after batches
+//     4, 5 and 6, and asserts no threshold; it fails only if the linter throws.
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -319,7 +322,35 @@ describe('lint unseen: loader and scorer', () => {
     assert.match(report, /^lint unseen, unseen \(batch-3 \+ batch-4 \+ batch-5\): 4 cases .*\noverall: precision 0\.750 {2}recall 1\.000/m);
   });
 
-  it('puts batches 1 and 2 in the regression group and batches 3, 4 and 5 in the unseen group', () => {
+  it('reports four unseen batches each on its own, with the batches so far together after the second, third and fourth', () => {
+    const mk = (name: string, cls = 'real-bug', label = 'buggy') =>
+      parseUnseenCase(name, false, [{ path: `${name}.py`, text: `${header(name, label, cls)}\nx = 1${label === 'buggy' ? '  # expect: ATT001' : ''}\n` }]);
+    const unseen = (id: string, cases: UnseenCase[]) => ({ batch: { id, dir: 'unused', group: 'unseen' as const }, cases });
+    const batches = [
+      unseen('batch-3', [mk('third-hidden')]),
+      unseen('batch-4', [mk('fourth-hidden', 'clean', 'correct')]),
+      unseen('batch-5', [mk('fifth-hidden')]),
+      unseen('batch-6', [mk('sixth-hidden', 'clean', 'correct'), mk('sixth-other')]),
+    ];
+    // Finds ATT001 on line 8 of every file: a TP in each buggy case, an FP in each correct one.
+    const fake: UnseenLinter = { lintPython: () => [{ code: 'ATT001', line: 8 }] };
+    const report = formatUnseenBatchesReport(runUnseenBatches(fake, batches));
+    assert.ok(!/hidden|sixth-other/.test(report), 'no case name in the report');
+    const titles = (report.match(/^lint unseen, .*$/gm) ?? []).map((t) => t.replace(/: .*$/, ''));
+    assert.deepEqual(titles, [
+      'lint unseen, unseen (batch-3)',
+      'lint unseen, unseen (batch-4)',
+      'lint unseen, unseen (batch-3 + batch-4)',
+      'lint unseen, unseen (batch-5)',
+      'lint unseen, unseen (batch-3 + batch-4 + batch-5)',
+      'lint unseen, unseen (batch-6)',
+      'lint unseen, unseen (batch-3 + batch-4 + batch-5 + batch-6)',
+    ]);
+    assert.match(report, /^lint unseen, unseen \(batch-6\): 2 cases .*\noverall: precision 0\.500 {2}recall 1\.000/m);
+    assert.match(report, /^lint unseen, unseen \(batch-3 \+ batch-4 \+ batch-5 \+ batch-6\): 5 cases .*\noverall: precision 0\.600 {2}recall 1\.000/m);
+  });
+
+  it('puts batches 1 and 2 in the regression group and batches 3 to 6 in the unseen group', () => {
     assert.deepEqual(
       UNSEEN_BATCHES.map((b) => [b.id, b.group]),
       [
@@ -328,6 +359,7 @@ describe('lint unseen: loader and scorer', () => {
         ['batch-3', 'unseen'],
         ['batch-4', 'unseen'],
         ['batch-5', 'unseen'],
+        ['batch-6', 'unseen'],
       ],
     );
   });
@@ -523,6 +555,9 @@ const STUDIED_LIST_4 = join(BATCH4.dir, '..', 'lintrules-studied-repos.txt');
 const BATCH5 = UNSEEN_BATCHES.find((b) => b.id === 'batch-5')!;
 /** The rules' authors' studied list of session 23 as it was at batch 5's final check (the integrator refreshes it at merge). */
 const STUDIED_LIST_5 = join(BATCH5.dir, '..', 'lintrules-studied-repos.txt');
+const BATCH6 = UNSEEN_BATCHES.find((b) => b.id === 'batch-6')!;
+/** The rules' authors' studied list of session 24 as it was at batch 6's final check (the integrator refreshes it at merge). */
+const STUDIED_LIST_6 = join(BATCH6.dir, '..', 'lintrules-studied-repos.txt');
 /** The false-positive scan's repositories (`owner/name commit` per line). */
 const SCAN_LIST = join(CORPUS_DIR, '..', '..', 'lint-scan', 'repos.txt');
 
@@ -592,8 +627,9 @@ describe('lint unseen: the third batch (the unseen measure)', () => {
     const excluded = regressionSetRepos();
     assert.ok(excluded.size > 100, `${excluded.size} repositories of the regression sets`);
     for (const c of earlier) excluded.add(c.header.repo.toLowerCase());
-    // Sessions 22 and 23's lists too: batch 3 stays unseen only while no later rule author reads its repositories.
-    for (const list of [STUDIED_LIST, STUDIED_LIST_3, STUDIED_LIST_4, STUDIED_LIST_5, SCAN_LIST]) for (const repo of listedRepos(list)) excluded.add(repo);
+    // Sessions 22 to 24's lists too: batch 3 stays unseen only while no later rule author reads its repositories.
+    for (const list of [STUDIED_LIST, STUDIED_LIST_3, STUDIED_LIST_4, STUDIED_LIST_5, STUDIED_LIST_6, SCAN_LIST])
+      for (const repo of listedRepos(list)) excluded.add(repo);
     assertNoOverlap(cases, excluded);
   });
 
@@ -611,13 +647,15 @@ describe('lint unseen: the third batch (the unseen measure)', () => {
  * its README), so that a lost case fails the test.
  */
 interface GatheredBatchFloors {
-  id: 'batch-4' | 'batch-5';
+  id: 'batch-4' | 'batch-5' | 'batch-6';
   session: number;
   cases: number;
   realBugFindings: number;
   /** Rules with a real-bug expectation, when the batch promised more than ATT002 and ATT008. */
   rulesWithRealBugs?: number;
   folderCases: number;
+  /** Fixed cases (fix pairs' after-forms); absent: 5. */
+  fixedCases?: number;
   torchCases: number;
   tensorflowCases: number;
   jaxCases: number;
@@ -625,6 +663,7 @@ interface GatheredBatchFloors {
 }
 
 // Batch 4: 35 cases, 15 expected findings from real bugs (the brief aimed at 30 cases). Batch 5: 35 cases, 12.
+// Batch 6: 36 cases, 15 (the brief aimed at 35 and 15); only 3 fix pairs were found, so its fixed-case floor is 3.
 const GATHERED_BATCHES: GatheredBatchFloors[] = [
   { id: 'batch-4', session: 22, cases: 35, realBugFindings: 15, folderCases: 10, torchCases: 20, tensorflowCases: 2, jaxCases: 3 },
   {
@@ -638,6 +677,19 @@ const GATHERED_BATCHES: GatheredBatchFloors[] = [
     tensorflowCases: 3,
     jaxCases: 3,
     numpyOnlyCases: 3,
+  },
+  {
+    id: 'batch-6',
+    session: 24,
+    cases: 36,
+    realBugFindings: 15,
+    rulesWithRealBugs: 6,
+    folderCases: 24,
+    fixedCases: 3,
+    torchCases: 26,
+    tensorflowCases: 2,
+    jaxCases: 4,
+    numpyOnlyCases: 4,
   },
 ];
 
@@ -671,7 +723,10 @@ function describeGatheredBatch(floors: GatheredBatchFloors): void {
       assert.ok(cases.length >= floors.cases, `${cases.length} cases`);
       const realBugFindings = cases.filter((c) => c.header.cls === 'real-bug').flatMap(expectations);
       assert.ok(realBugFindings.length >= floors.realBugFindings, `${realBugFindings.length} expected findings from real bugs`);
-      for (const cls of ['real-bug', 'fixed', 'clean'] as const) assert.ok(count((c) => c.header.cls === cls) >= 5, `at least 5 ${cls} cases`);
+      for (const cls of ['real-bug', 'fixed', 'clean'] as const) {
+        const floor = cls === 'fixed' ? (floors.fixedCases ?? 5) : 5;
+        assert.ok(count((c) => c.header.cls === cls) >= floor, `at least ${floor} ${cls} cases`);
+      }
       const rules = new Set(realBugFindings.map((e) => e.code));
       const looksLike = new Set(cases.flatMap((c) => c.header.looksLike));
       for (const code of RULE_CODES) assert.ok(rules.has(code) || looksLike.has(code), `${code} is covered by a real bug or a correct look-alike`);
@@ -708,7 +763,8 @@ function describeGatheredBatch(floors: GatheredBatchFloors): void {
       assert.ok(excluded.size > 100, `${excluded.size} repositories of the regression sets`);
       for (const c of earlier) excluded.add(c.header.repo.toLowerCase());
       // Every session's list: a batch stays unseen only while no later rule author reads its repositories.
-      for (const list of [STUDIED_LIST, STUDIED_LIST_3, STUDIED_LIST_4, STUDIED_LIST_5, SCAN_LIST]) for (const repo of listedRepos(list)) excluded.add(repo);
+      for (const list of [STUDIED_LIST, STUDIED_LIST_3, STUDIED_LIST_4, STUDIED_LIST_5, STUDIED_LIST_6, SCAN_LIST])
+        for (const repo of listedRepos(list)) excluded.add(repo);
       assertNoOverlap(cases, excluded);
     });
 
