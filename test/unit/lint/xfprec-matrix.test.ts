@@ -236,7 +236,7 @@ function precisionCells(): Cell[] {
   out.push({
     id: 'ATT007 float32 trainer: the fill is right',
     rule: 'ATT007',
-    buggy: PRECISION_CELLS[0]!.project('-1e9'),
+    buggy: PRECISION_CELLS[0].project('-1e9'),
     fixed: {
       'pkg/__init__.py': '',
       'pkg/model.py': attentionModule('-1e9'),
