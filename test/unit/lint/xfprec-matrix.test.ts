@@ -29,7 +29,9 @@ interface Cell {
   readonly todayRelated?: readonly string[];
 }
 
-async function lintProject(files: Files, rule: string): Promise<Finding[]> {
+type Located = Finding & { readonly path: string };
+
+async function lintProject(files: Files, rule: string): Promise<Located[]> {
   const l = await createLinter(grammar(), { workspace: memoryWorkspace(files), onInternalError: (e) => assert.fail(String(e)) });
   return Object.keys(files)
     .filter((p) => p.endsWith('.py'))
@@ -38,8 +40,7 @@ async function lintProject(files: Files, rule: string): Promise<Finding[]> {
 }
 
 const lineText = (files: Files, path: string, line: number): string => (files[path] ?? '').split('\n')[line - 1]?.trim() ?? '';
-const shown = (files: Files, fs: readonly (Finding & { path?: string })[]): string[] =>
-  fs.map((f) => `${f.path ?? ''}: ${lineText(files, f.path ?? '', f.line)}`);
+const shown = (files: Files, fs: readonly Located[]): string[] => fs.map((f) => `${f.path}: ${lineText(files, f.path, f.line)}`);
 
 // ---------------------------------------------------------------------------------------------------------------
 // ATT007: the fill in the model, the precision in another file.
