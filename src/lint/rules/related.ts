@@ -24,6 +24,7 @@ const T = defineTemplates({
   builtWithMeaningByName: '{0} ({1}, read from its name)',
   invertedHere: 'its meaning is inverted here (now {0})',
   includeCache: '{0} include the KV cache here ({1})',
+  cacheSetByImporter: 'the cache {0} is attached here ({1})',
   nameComesInAsParameter: '{0} comes in as a parameter here',
   runsInFloat16: '{0}: this file runs in float16',
   runsInBfloat16: '{0}: this file runs in bfloat16',
@@ -62,6 +63,25 @@ export function cacheJoined(ev: Evaluator, v: AValue, what: MessageParts): Relat
   /* c8 ignore next: kept for the optional type; no fixture, lint test or corpus case reaches it */
   if (!v.fromCache || !v.cacheAt) return undefined;
   return { node: v.cacheAt, message: msg(T.includeCache, what, quote(ev.text(v.cacheAt), 50)) };
+}
+
+/**
+ * Where another workspace file attaches the cache the keys were joined with (`model.cache = KVCache(...)` in
+ * generate.py), when the class sets it only to None: `self.cache.update(k, v)` runs only because of that file.
+ */
+export function cacheAttached(ev: Evaluator, v: AValue): RelatedSpec[] {
+  const call = v.cacheAt;
+  const fn = call?.type === 'call' ? childByField(call, 'function') : undefined;
+  const recv = fn?.type === 'attribute' ? childByField(fn, 'object') : undefined;
+  const owner = recv?.type === 'attribute' ? childByField(recv, 'object') : undefined;
+  const attr = recv?.type === 'attribute' ? childByField(recv, 'attribute') : undefined;
+  if (!recv || !attr || owner?.type !== 'identifier' || ev.text(owner) !== 'self') return [];
+  const at = ev.attributeSetByImporter(ev.text(attr));
+  if (!at) return [];
+  const { path, source, start, end } = at;
+  return [
+    { node: { start, end }, file: { path, source }, message: msg(T.cacheSetByImporter, quote(ev.text(recv), 30), quote(source.slice(start, end).trim(), 50)) },
+  ];
 }
 
 /**

@@ -465,6 +465,37 @@ with torch.no_grad():
         out = model(out[:, -1:])  # decode one token
 `;
 
+const modelPy = `import torch.nn as nn
+
+from .attention import Attention
+
+
+class Model(nn.Module):
+    def __init__(self, d_model=512, n_heads=8, n_layers=4):
+        super().__init__()
+        self.blocks = nn.ModuleList([Attention(d_model, n_heads) for _ in range(n_layers)])
+
+    def forward(self, x):
+        for blk in self.blocks:
+            x = x + blk(x)
+        return x
+`;
+
+const generateBlocksPy = `import torch
+
+from pkg.cache import KVCache
+from pkg.model import Model
+
+model = Model().eval()
+for blk in model.blocks:
+    blk.cache = KVCache(1, 8, 256, 64)
+tokens = torch.randn(1, 10, 512)
+with torch.no_grad():
+    out = model(tokens)
+    for _ in range(20):
+        out = model(out[:, -1:])
+`;
+
 function cacheCells(): Cell[] {
   const project = (call: string, extraImport = ''): Files => ({
     'pkg/__init__.py': '',
@@ -480,7 +511,35 @@ function cacheCells(): Cell[] {
       buggy: project('F.scaled_dot_product_attention(q, k, v, is_causal=True)'),
       fixed: project('F.scaled_dot_product_attention(q, k, v, attn_mask=causal_mask(T, k.size(2), x.device))', 'from .masks import causal_mask\n'),
       at: { path: 'pkg/attention.py', text: 'y = F.scaled_dot_product_attention(q, k, v, is_causal=True)' },
-      relatedIn: 'pkg/cache.py',
+      relatedIn: 'generate.py',
+    },
+    {
+      id: 'ATT008 no file attaches the cache (self.cache stays None): silent; generate.py attaching it: reported',
+      rule: 'ATT008',
+      buggy: project('F.scaled_dot_product_attention(q, k, v, is_causal=True)'),
+      fixed: {
+        ...project('F.scaled_dot_product_attention(q, k, v, is_causal=True)'),
+        'generate.py': generatePy.replace('model.cache = KVCache(1, 8, 256, 64)\n', ''),
+      },
+      at: { path: 'pkg/attention.py', text: 'y = F.scaled_dot_product_attention(q, k, v, is_causal=True)' },
+      relatedIn: 'generate.py',
+    },
+    {
+      id: 'ATT008 generate.py attaches a cache to each block of pkg/model.py, which imports pkg/attention.py',
+      rule: 'ATT008',
+      buggy: {
+        ...project('F.scaled_dot_product_attention(q, k, v, is_causal=True)'),
+        'pkg/model.py': modelPy,
+        'generate.py': generateBlocksPy,
+      },
+      fixed: {
+        ...project('F.scaled_dot_product_attention(q, k, v, attn_mask=causal_mask(T, k.size(2), x.device))', 'from .masks import causal_mask\n'),
+        'pkg/model.py': modelPy,
+        'generate.py': generateBlocksPy,
+      },
+      at: { path: 'pkg/attention.py', text: 'y = F.scaled_dot_product_attention(q, k, v, is_causal=True)' },
+      relatedIn: 'generate.py',
+      // The file that attaches the cache imports the model, not the attention module: two files away.
       today: [],
     },
   ];
