@@ -356,7 +356,6 @@ function scaleCells(): Cell[] {
       fixed: pkg('cfg.head_dim ** -0.5'),
       at: { path: 'pkg/attention.py', text: 'att = (q @ k.transpose(-2, -1)) * self.scale' },
       relatedIn: 'pkg/attention.py',
-      today: [],
     },
     {
       id: 'ATT004 root config.py, attention.py: scale = 1 / math.sqrt(cfg.d_model)',
@@ -365,7 +364,6 @@ function scaleCells(): Cell[] {
       fixed: flat('(cfg.d_model // cfg.n_heads) ** -0.5'),
       at: { path: 'attention.py', text: 'att = (q @ k.transpose(-2, -1)) * self.scale' },
       relatedIn: 'attention.py',
-      today: [],
     },
     {
       id: 'ATT005 keys split by pkg/heads.py without the transpose, q @ k in pkg/attention.py',
