@@ -85,6 +85,31 @@ export function cacheAttached(ev: Evaluator, v: AValue): RelatedSpec[] {
 }
 
 /**
+ * Where a helper of another workspace file gives a value its layout (`k = split_heads(x, h)` with `split_heads` in
+ * heads.py): the helper's return statement in that file, when it has one.
+ */
+export function foreignHelperReturn(ev: Evaluator, node: PyNode | undefined, ctx: Ctx, message: (helper: string) => MessageParts): RelatedSpec[] {
+  const u = node ? unparen(node) : undefined;
+  if (u?.type !== 'identifier') return [];
+  for (const d of liveDefinitions(ev, u, ctx)) {
+    const value = d.value ? unparen(d.value) : undefined;
+    const fnNode = value?.type === 'call' ? childByField(value, 'function') : undefined;
+    if (!fnNode) continue;
+    const f = ev.eval(fnNode, ctx);
+    const scope = f.kind === 'function' ? f.fn?.scope : undefined;
+    if (!scope || ev.owns(scope) || scope.returns.length !== 1) continue;
+    const owner = ev.link?.workspace.ownerOf(scope);
+    const ret = scope.returns[0];
+    if (!owner?.link || !ret) continue;
+    const stmt = ret.parent?.type === 'return_statement' ? ret.parent : ret;
+    return [
+      { node: { start: stmt.start, end: stmt.end }, file: { path: owner.link.path, source: owner.tree.source }, message: message(quote(ev.text(fnNode), 30)) },
+    ];
+  }
+  return [];
+}
+
+/**
  * The statements that define `node` when it is a name or `self.attr` (its reaching definitions; for an attribute
  * of self, its assignments anywhere in the class), each as "`text` is defined here".
  */
