@@ -17,7 +17,7 @@ import {
 import { FileFacts } from './file-facts';
 import { msg } from '../message';
 import { PHRASES } from './phrases';
-import { importerPrecision, importingFiles } from './importers';
+import { importerPrecision, importingChain } from './importers';
 import { callsFromImporters, functionsCallersDecide, type ImporterCall } from './importer-calls';
 import { latestDefinition, withOrigin } from './origins';
 import { sourcePrecision, type PrecisionEvidence } from './precision';
@@ -51,6 +51,8 @@ const MAX_COMPREHENSION_ELEMENTS = 8;
 const MAX_SUMMARIES = 400;
 /** Importing files read for attributes they set on this file's objects (`model.cache = KVCache(...)`). */
 const MAX_ATTRIBUTE_IMPORTERS = 8;
+/** ...directly or through one file between (generate.py → model.py → attention.py). */
+const ATTRIBUTE_IMPORT_HOPS = 2;
 /** `<obj>.attr = ...` (not `==`): an attribute assigned on an object. */
 const OUTSIDE_ASSIGNMENT = /([\w.\])]+)\.([A-Za-z_]\w*)\s*=(?!=)/g;
 /** Functions whose sites point at their call site (a hand-written softmax whose axis is a parameter) keep one context per call site. */
@@ -788,7 +790,8 @@ export class Evaluator {
 
   /**
    * Attributes assigned from outside their class (`<obj>.attr = ...`, `<obj>` not `self`) in this file or in a
-   * workspace file that imports it (`model.cache = KVCache(...)` in generate.py), read once.
+   * workspace file that imports it, directly or through one file between (`blk.cache = KVCache(...)` in
+   * generate.py, which imports the model built of this file's modules), read once.
    */
   private outsideAssigned: Set<string> | undefined;
   /** The first assignment of each such attribute in an importing file: where it is set (UTF-16 offsets into source). */
@@ -798,7 +801,7 @@ export class Evaluator {
     if (!this.outsideAssigned) {
       this.outsideAssigned = new Set();
       for (const m of this.tree.source.matchAll(OUTSIDE_ASSIGNMENT)) if (m[1] !== 'self' && m[2]) this.outsideAssigned.add(m[2]);
-      for (const path of this.link?.importers ? importingFiles(this.link, MAX_ATTRIBUTE_IMPORTERS) : []) {
+      for (const path of this.link?.importers ? importingChain(this.link, ATTRIBUTE_IMPORT_HOPS, MAX_ATTRIBUTE_IMPORTERS) : []) {
         const source = this.link?.workspace.files.read(path) ?? '';
         for (const m of source.matchAll(OUTSIDE_ASSIGNMENT)) {
           if (m[1] === 'self' || !m[2] || this.outsideAssigned.has(m[2])) continue;

@@ -532,8 +532,6 @@ function cacheCells(): Cell[] {
       },
       at: { path: 'pkg/attention.py', text: 'y = F.scaled_dot_product_attention(q, k, v, is_causal=True)' },
       relatedIn: 'generate.py',
-      // The file that attaches the cache imports the model, not the attention module: two files away.
-      today: [],
     },
   ];
 }
