@@ -2,7 +2,7 @@
 // where a scale or the keys were defined, the softmax, the product with the values, the cache concatenation).
 // Each helper returns RelatedSpec entries (or nothing) for a rule's report; the engine turns them into
 // positions and drops those inside the finding's own range.
-import { classConstantDefs, foreignFileOf } from '../analysis/cross-file';
+import { cacheAttachedAt, classConstantDefs, foreignFileOf, helperReturnAt } from '../analysis/cross-file';
 import { liveInCtx } from '../analysis/flags';
 import type { Evaluator } from '../analysis/evaluator';
 import type { Ctx } from '../analysis/facts';
@@ -67,46 +67,19 @@ export function cacheJoined(ev: Evaluator, v: AValue, what: MessageParts): Relat
 
 /**
  * Where another workspace file attaches the cache the keys were joined with (`model.cache = KVCache(...)` in
- * generate.py), when the class sets it only to None: `self.cache.update(k, v)` runs only because of that file.
+ * generate.py), when the class sets it only to None (cross-file.ts finds the place).
  */
 export function cacheAttached(ev: Evaluator, v: AValue): RelatedSpec[] {
-  const call = v.cacheAt;
-  const fn = call?.type === 'call' ? childByField(call, 'function') : undefined;
-  const recv = fn?.type === 'attribute' ? childByField(fn, 'object') : undefined;
-  const owner = recv?.type === 'attribute' ? childByField(recv, 'object') : undefined;
-  const attr = recv?.type === 'attribute' ? childByField(recv, 'attribute') : undefined;
-  if (!recv || !attr || owner?.type !== 'identifier' || ev.text(owner) !== 'self') return [];
-  const at = ev.attributeSetByImporter(ev.text(attr));
-  if (!at) return [];
-  const { path, source, start, end } = at;
-  return [
-    { node: { start, end }, file: { path, source }, message: msg(T.cacheSetByImporter, quote(ev.text(recv), 30), quote(source.slice(start, end).trim(), 50)) },
-  ];
+  return cacheAttachedAt(ev, v).map((p) => ({
+    node: p,
+    file: p,
+    message: msg(T.cacheSetByImporter, quote(p.here, 30), quote(p.source.slice(p.start, p.end).trim(), 50)),
+  }));
 }
 
-/**
- * Where a helper of another workspace file gives a value its layout (`k = split_heads(x, h)` with `split_heads` in
- * heads.py): the helper's return statement in that file, when it has one.
- */
+/** Where a helper of another workspace file gives a value its layout: its return there (cross-file.ts finds it). */
 export function foreignHelperReturn(ev: Evaluator, node: PyNode | undefined, ctx: Ctx, message: (helper: string) => MessageParts): RelatedSpec[] {
-  const u = node ? unparen(node) : undefined;
-  if (u?.type !== 'identifier') return [];
-  for (const d of liveDefinitions(ev, u, ctx)) {
-    const value = d.value ? unparen(d.value) : undefined;
-    const fnNode = value?.type === 'call' ? childByField(value, 'function') : undefined;
-    if (!fnNode) continue;
-    const f = ev.eval(fnNode, ctx);
-    const scope = f.kind === 'function' ? f.fn?.scope : undefined;
-    if (!scope || ev.owns(scope) || scope.returns.length !== 1) continue;
-    const owner = ev.link?.workspace.ownerOf(scope);
-    const ret = scope.returns[0];
-    if (!owner?.link || !ret) continue;
-    const stmt = ret.parent?.type === 'return_statement' ? ret.parent : ret;
-    return [
-      { node: { start: stmt.start, end: stmt.end }, file: { path: owner.link.path, source: owner.tree.source }, message: message(quote(ev.text(fnNode), 30)) },
-    ];
-  }
-  return [];
+  return helperReturnAt(ev, node, ctx).map((p) => ({ node: p, file: p, message: message(quote(p.here, 30)) }));
 }
 
 /**
