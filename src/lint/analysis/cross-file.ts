@@ -7,6 +7,7 @@ import type { CallArgs } from '../syntax/python';
 import { childByField, unparen, type PyNode, type PyTree } from '../syntax/tree';
 import type { Evaluator } from './evaluator';
 import type { Ctx } from './facts';
+import { liveInCtx } from './flags';
 import { PHRASES } from './phrases';
 import { portable, originRef, type ValueOrigin } from './portable';
 import type { ClassInfo, Def, Scope } from './scopes';
@@ -318,4 +319,53 @@ function inParameterList(n: PyNode): boolean {
 function lineColumn(src: string, offset: number): { line: number; column: number } {
   const lineStart = src.lastIndexOf('\n', offset - 1) + 1;
   return { line: lineOf(src, offset), column: offset - lineStart + 1 };
+}
+
+/** A place in another workspace file (UTF-16 offsets into its source), with the text of this file it explains. */
+export interface ForeignPlace {
+  readonly path: string;
+  readonly source: string;
+  readonly start: number;
+  readonly end: number;
+  /** The text here the place explains: the cache attribute (`self.cache`), the helper called (`split_heads`). */
+  readonly here: string;
+}
+
+/**
+ * Where a file importing this one attaches the cache the keys were joined with (`model.cache = KVCache(...)` in
+ * generate.py), when the class sets that attribute only to None: `self.cache.update(k, v)` runs because of it.
+ * At most one place.
+ */
+export function cacheAttachedAt(ev: Evaluator, v: AValue): ForeignPlace[] {
+  const call = v.cacheAt;
+  const fn = call?.type === 'call' ? childByField(call, 'function') : undefined;
+  const recv = fn?.type === 'attribute' ? childByField(fn, 'object') : undefined;
+  const owner = recv?.type === 'attribute' ? childByField(recv, 'object') : undefined;
+  const attr = recv?.type === 'attribute' ? childByField(recv, 'attribute') : undefined;
+  if (!recv || !attr || owner?.type !== 'identifier' || ev.text(owner) !== 'self') return [];
+  const at = ev.attributeSetByImporter(ev.text(attr));
+  return at ? [{ ...at, here: ev.text(recv) }] : [];
+}
+
+/**
+ * Where a helper of another workspace file gives a value its layout (`k = split_heads(x, h)` with `split_heads` in
+ * heads.py): the helper's return statement in that file, when it has exactly one. At most one place.
+ */
+export function helperReturnAt(ev: Evaluator, node: PyNode | undefined, ctx: Ctx): ForeignPlace[] {
+  const u = node ? unparen(node) : undefined;
+  if (u?.type !== 'identifier') return [];
+  for (const d of liveInCtx(ev, ev.resolve(u, ev.text(u)) ?? [], ctx)) {
+    const value = d.value ? unparen(d.value) : undefined;
+    const fnNode = value?.type === 'call' ? childByField(value, 'function') : undefined;
+    if (!fnNode) continue;
+    const f = ev.eval(fnNode, ctx);
+    const scope = f.kind === 'function' ? f.fn?.scope : undefined;
+    if (!scope || ev.owns(scope) || scope.returns.length !== 1) continue;
+    const owner = ev.link?.workspace.ownerOf(scope);
+    const ret = scope.returns[0];
+    if (!owner?.link || !ret) continue;
+    const stmt = ret.parent?.type === 'return_statement' ? ret.parent : ret;
+    return [{ path: owner.link.path, source: owner.tree.source, start: stmt.start, end: stmt.end, here: ev.text(fnNode) }];
+  }
+  return [];
 }

@@ -17,7 +17,7 @@ import {
 import { FileFacts } from './file-facts';
 import { msg } from '../message';
 import { PHRASES } from './phrases';
-import { importerPrecision } from './importers';
+import { importerPrecision, importingChain } from './importers';
 import { callsFromImporters, functionsCallersDecide, type ImporterCall } from './importer-calls';
 import { latestDefinition, withOrigin } from './origins';
 import { sourcePrecision, type PrecisionEvidence } from './precision';
@@ -49,6 +49,12 @@ const MAX_CONTEXTS = 400;
 const MAX_COMPREHENSION_ELEMENTS = 8;
 /** Summaries one imported module keeps (per function and abstract arguments). */
 const MAX_SUMMARIES = 400;
+/** Importing files read for attributes they set on this file's objects (`model.cache = KVCache(...)`). */
+const MAX_ATTRIBUTE_IMPORTERS = 8;
+/** ...directly or through one file between (generate.py → model.py → attention.py). */
+const ATTRIBUTE_IMPORT_HOPS = 2;
+/** `<obj>.attr = ...` (not `==`): an attribute assigned on an object. */
+const OUTSIDE_ASSIGNMENT = /([\w.\])]+)\.([A-Za-z_]\w*)\s*=(?!=)/g;
 /** Functions whose sites point at their call site (a hand-written softmax whose axis is a parameter) keep one context per call site. */
 const CALL_SITE_TEXT = /\.sum\(/;
 
@@ -782,15 +788,38 @@ export class Evaluator {
     return { ...v, kind: 'tensor' as const, role, roleText: name };
   }
 
-  /** Attributes assigned from outside their class in this file (`<obj>.attr = ...`, `<obj>` not `self`), read once. */
+  /**
+   * Attributes assigned from outside their class (`<obj>.attr = ...`, `<obj>` not `self`) in this file or in a
+   * workspace file that imports it, directly or through one file between (`blk.cache = KVCache(...)` in
+   * generate.py, which imports the model built of this file's modules), read once.
+   */
   private outsideAssigned: Set<string> | undefined;
+  /** The first assignment of each such attribute in an importing file: where it is set (UTF-16 offsets into source). */
+  private readonly importerAssigned = new Map<string, { path: string; source: string; start: number; end: number }>();
 
   private setFromOutside(attr: string): boolean {
     if (!this.outsideAssigned) {
       this.outsideAssigned = new Set();
-      for (const m of this.tree.source.matchAll(/([\w.\])]+)\.([A-Za-z_]\w*)\s*=(?!=)/g)) if (m[1] !== 'self' && m[2]) this.outsideAssigned.add(m[2]);
+      for (const m of this.tree.source.matchAll(OUTSIDE_ASSIGNMENT)) if (m[1] !== 'self' && m[2]) this.outsideAssigned.add(m[2]);
+      for (const path of this.link?.importers ? importingChain(this.link, ATTRIBUTE_IMPORT_HOPS, MAX_ATTRIBUTE_IMPORTERS) : []) {
+        const source = this.link?.workspace.files.read(path) ?? '';
+        for (const m of source.matchAll(OUTSIDE_ASSIGNMENT)) {
+          if (m[1] === 'self' || !m[2] || this.outsideAssigned.has(m[2])) continue;
+          this.outsideAssigned.add(m[2]);
+          const lineEnd = source.indexOf('\n', m.index);
+          this.importerAssigned.set(m[2], { path, source, start: m.index, end: lineEnd < 0 ? source.length : lineEnd });
+        }
+      }
     }
     return this.outsideAssigned.has(attr);
+  }
+
+  /**
+   * Where a workspace file importing this one sets `attr` on an object of this file (`model.cache = KVCache(...)`
+   * in generate.py) when this file itself does not: the statement's place in that file.
+   */
+  attributeSetByImporter(attr: string): { path: string; source: string; start: number; end: number } | undefined {
+    return this.setFromOutside(attr) ? this.importerAssigned.get(attr) : undefined;
   }
 
   private evalAttribute(node: PyNode, ctx: Ctx): AValue {

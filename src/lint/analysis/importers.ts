@@ -183,6 +183,34 @@ export function importerPrecision(link: ModuleLink, source: string): PrecisionEv
   return undefined;
 }
 
+/**
+ * Workspace files that import the linted one directly or through at most `hops - 1` importing files between (a
+ * generate.py importing the model that imports the attention module), nearest first, at most `max`; the same
+ * candidates as importerPrecision. Each file reached is noted as a dependency of the lint.
+ */
+export function importingChain(link: ModuleLink, hops: number, max: number): string[] {
+  const files = link.workspace.files;
+  if (!files.listPython) return [];
+  const pool = candidates(link);
+  const reached = new Set<string>([link.path]);
+  const out: string[] = [];
+  let frontier: string[] = [link.path];
+  for (let hop = 0; hop < hops && frontier.length > 0 && out.length < max; hop++) {
+    const next: string[] = [];
+    for (const candidate of pool) {
+      if (reached.has(candidate) || out.length >= max) continue;
+      const facts = factsOf(link, candidate);
+      if (!facts || importedTarget(files, candidate, facts, frontier) === undefined) continue;
+      reached.add(candidate);
+      link.deps.set(candidate, files.version(candidate));
+      out.push(candidate);
+      next.push(candidate);
+    }
+    frontier = next;
+  }
+  return out;
+}
+
 /** Workspace files (its directory and those above) that import the linted file, at most `max`; each noted as a dependency. */
 export function importingFiles(link: ModuleLink, max: number): string[] {
   const files = link.workspace.files;

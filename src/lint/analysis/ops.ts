@@ -743,12 +743,15 @@ export function evalAttributeOf(ev: Evaluator, obj: AValue, attr: string, node: 
     const b = obj.object ? ev.classBodyValue(obj.object.cls, attr) : undefined;
     if (b?.kind === 'number' && b.num !== undefined && (b.num <= -1e4 || !Number.isFinite(b.num))) return b;
     const field = obj.object ? ev.classField(obj.object.cls, attr) : undefined;
-    if (field) return field;
+    // A field declared only as a number (`d_model: int = 768` of a config dataclass, here or in config.py): its
+    // name says which dimension it is, as for an attribute the analysis cannot see.
+    const bareNumber = field?.kind === 'number' && field.num === undefined && !field.dimPow && !field.scaleName && !field.headCount;
+    if (field && !bareNumber) return field;
     const dim = dimOfName(attr);
-    if (dim) return number({ dimPow: { dim: { ...dim, text: `self.${attr}` }, power: 1 } });
+    if (dim) return number({ dimPow: { dim: { ...dim, text: field ? ev.text(node) : `self.${attr}` }, power: 1 } });
     if (isScaleName(attr)) return number({ scaleName: `self.${attr}` });
     if (isHeadCountName(attr)) return number({ headCount: true });
-    return ev.nameRole(UNKNOWN, attr);
+    return field ?? ev.nameRole(UNKNOWN, attr);
   }
   // `one_cst.dtype` of a scalar tensor made from a number (`one_cst = tf.constant(1.0)`).
   if (obj.kind === 'number' && attr === 'dtype' && obj.dtype) return { kind: 'dtype', dtypeName: obj.dtype };

@@ -6,10 +6,11 @@ import { childByField, namedChildren, unparen, type PyNode } from '../syntax/tre
 import { consumersOf } from './evidence';
 import { defineTemplates, msg, type MessageParts } from '../message';
 import { quote, type FixSpec, type RelatedSpec, type Rule, type RuleContext } from './rule';
-import { definitions, liveDefinitions } from './related';
+import { definitions, foreignHelperReturn, liveDefinitions } from './related';
 
 const T = defineTemplates({
   keysLayoutHere: 'the keys {0} get their layout here',
+  keysLayoutInHelper: 'the keys get their layout here, in {0}',
   queriesLayoutHere: 'the queries {0} get their layout here',
   reversesAxes: '{0} on {1}-D keys {2} reverses every axis; q @ kᵀ needs only the last two axes swapped.',
   tFails: '{0} on {1}-D keys {2} fails (t() needs 2-D); q @ kᵀ needs only the last two axes swapped.',
@@ -44,7 +45,7 @@ att = q @ k.transpose(1, 2)`,
       useInstead: `k = self.k_proj(x).view(B, T, n_head, hd).transpose(1, 2)  # (B, nh, T, hd)
 att = q @ k.transpose(-2, -1)`,
       whereReported:
-        'At the transposed operand of the score product, the use (a reshape standing in for the transpose: at the reshape, with the product as a related location). Related locations: where the keys (and the queries) get their layout (`view(...).transpose(1, 2)`, a parameter).',
+        'At the transposed operand of the score product, the use (a reshape standing in for the transpose: at the reshape, with the product as a related location). Related locations: where the keys (and the queries) get their layout (`view(...).transpose(1, 2)`, a parameter; for keys a helper of another workspace file returns, `k = split_heads(x, h)`, also the return of that helper there).',
       fixSafety:
         'The fix rewrites the transpose to swap the last two axes (`.transpose(-2, -1)`, or `.swapaxes(-2, -1)` for NumPy/JAX). It changes the result, so it is offered as an unsafe quick fix and never applied by a fix-all.',
       references: [
@@ -63,8 +64,11 @@ att = q @ k.transpose(-2, -1)`,
       reported.add(node.id);
       ctx.report({ node, message, fix, related });
     };
-    const layoutOf = (node: PyNode, site: MatmulSite, what: 'keys' | 'queries'): RelatedSpec[] =>
-      definitions(ev, node, site.ctx, (t) => msg(what === 'keys' ? T.keysLayoutHere : T.queriesLayoutHere, quote(t, 24)), 1);
+    const layoutOf = (node: PyNode, site: MatmulSite, what: 'keys' | 'queries'): RelatedSpec[] => [
+      ...definitions(ev, node, site.ctx, (t) => msg(what === 'keys' ? T.keysLayoutHere : T.queriesLayoutHere, quote(t, 24)), 1),
+      // A helper of another file that splits the heads: its return there.
+      ...(what === 'keys' ? foreignHelperReturn(ev, node, site.ctx, (helper) => msg(T.keysLayoutInHelper, helper)) : []),
+    ];
 
     const isKey = (v: AValue): boolean => v.role === 'key';
     const isQuery = (v: AValue): boolean => v.role === 'query';

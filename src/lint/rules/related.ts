@@ -2,7 +2,7 @@
 // where a scale or the keys were defined, the softmax, the product with the values, the cache concatenation).
 // Each helper returns RelatedSpec entries (or nothing) for a rule's report; the engine turns them into
 // positions and drops those inside the finding's own range.
-import { classConstantDefs, foreignFileOf } from '../analysis/cross-file';
+import { cacheAttachedAt, classConstantDefs, foreignFileOf, helperReturnAt } from '../analysis/cross-file';
 import { liveInCtx } from '../analysis/flags';
 import type { Evaluator } from '../analysis/evaluator';
 import type { Ctx } from '../analysis/facts';
@@ -24,6 +24,7 @@ const T = defineTemplates({
   builtWithMeaningByName: '{0} ({1}, read from its name)',
   invertedHere: 'its meaning is inverted here (now {0})',
   includeCache: '{0} include the KV cache here ({1})',
+  cacheSetByImporter: 'the cache {0} is attached here ({1})',
   nameComesInAsParameter: '{0} comes in as a parameter here',
   runsInFloat16: '{0}: this file runs in float16',
   runsInBfloat16: '{0}: this file runs in bfloat16',
@@ -62,6 +63,23 @@ export function cacheJoined(ev: Evaluator, v: AValue, what: MessageParts): Relat
   /* c8 ignore next: kept for the optional type; no fixture, lint test or corpus case reaches it */
   if (!v.fromCache || !v.cacheAt) return undefined;
   return { node: v.cacheAt, message: msg(T.includeCache, what, quote(ev.text(v.cacheAt), 50)) };
+}
+
+/**
+ * Where another workspace file attaches the cache the keys were joined with (`model.cache = KVCache(...)` in
+ * generate.py), when the class sets it only to None (cross-file.ts finds the place).
+ */
+export function cacheAttached(ev: Evaluator, v: AValue): RelatedSpec[] {
+  return cacheAttachedAt(ev, v).map((p) => ({
+    node: p,
+    file: p,
+    message: msg(T.cacheSetByImporter, quote(p.here, 30), quote(p.source.slice(p.start, p.end).trim(), 50)),
+  }));
+}
+
+/** Where a helper of another workspace file gives a value its layout: its return there (cross-file.ts finds it). */
+export function foreignHelperReturn(ev: Evaluator, node: PyNode | undefined, ctx: Ctx, message: (helper: string) => MessageParts): RelatedSpec[] {
+  return helperReturnAt(ev, node, ctx).map((p) => ({ node: p, file: p, message: message(quote(p.here, 30)) }));
 }
 
 /**
