@@ -356,7 +356,7 @@ function scaleCells(): Cell[] {
       relatedIn: 'pkg/attention.py',
     },
     {
-      id: 'ATT004 root config.py, attention.py: scale = 1 / math.sqrt(cfg.d_model)',
+      id: 'ATT004 root config.py, attention.py: scale = cfg.d_model ** -0.5 (fixed: (cfg.d_model // cfg.n_heads) ** -0.5)',
       rule: 'ATT004',
       buggy: flat('cfg.d_model ** -0.5'),
       fixed: flat('(cfg.d_model // cfg.n_heads) ** -0.5'),
