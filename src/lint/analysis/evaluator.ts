@@ -782,7 +782,7 @@ export class Evaluator {
   nameRole(v: AValue, name: string): AValue {
     if (v.kind !== 'tensor' && v.kind !== 'unknown') return v;
     const role = roleOfName(name);
-    if (!role) return v.kind === 'tensor' && !v.roleText && v.role ? v : v;
+    if (!role) return v;
     if (v.role === role && v.roleText) return v;
     // An unknown value named q/k becomes a tensor with that role; whatever else it carries (a cycle's unknown path) stays.
     return { ...v, kind: 'tensor' as const, role, roleText: name };
