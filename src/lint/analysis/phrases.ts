@@ -61,10 +61,10 @@ export const PHRASES = defineTemplates({
   // Where the file's precision comes from.
   fileRunsInHalf: 'this file runs in half precision',
   fileRunsInBfloat16: 'this file runs in bfloat16',
-  importerRunsInHalf: 'it runs in half precision (imported by {0}, which sets it at {1})',
-  importerRunsInBfloat16: 'it runs in bfloat16 (imported by {0}, which sets it at {1})',
-  importerRunsInHalfVia: 'it runs in half precision (imported through {2} by {0}, which sets it at {1})',
-  importerRunsInBfloat16Via: 'it runs in bfloat16 (imported through {2} by {0}, which sets it at {1})',
+  importerRunsInHalf: 'this file runs in half precision (set at {1}, in a file that imports it)',
+  importerRunsInBfloat16: 'this file runs in bfloat16 (set at {1}, in a file that imports it)',
+  importerRunsInHalfVia: 'this file runs in half precision (set at {1}, in a file that imports it through {2})',
+  importerRunsInBfloat16Via: 'this file runs in bfloat16 (set at {1}, in a file that imports it through {2})',
   // Evidence in another file.
   scoresFormedIn: 'the scores are formed in {0} ({1})',
   maskBuiltIn: 'the mask is built in {0} ({1})',

@@ -427,7 +427,7 @@ with torch.autocast("cuda"):
     const l = await workspaceLinter(ws);
     const fs = l.lintPython(model('-1e9'), { path: 'nets/model.py' });
     assert.deepEqual(codes(fs), ['ATT007@8']);
-    assert.match(fs[0].message, /imported by train\.py, which sets it at train\.py:5/);
+    assert.match(fs[0].message, /this file runs in half precision \(set at train\.py:5, in a file that imports it\)/);
     assert.deepEqual(
       fs[0].related?.filter((r) => r.path !== undefined).map((r) => [r.path, r.line]),
       [['train.py', 5]],
@@ -457,7 +457,7 @@ with torch.autocast("cuda"):
     const ws = new MemoryWorkspace({ 'model.py': model('-1e9'), 'net.py': net, 'train.py': trainer('from net import build\nAttention = build') });
     const fs = (await workspaceLinter(ws)).lintPython(model('-1e9'), { path: 'model.py' });
     assert.deepEqual(codes(fs), ['ATT007@8']);
-    assert.match(fs[0].message, /imported through net\.py by train\.py, which sets it at train\.py:6/);
+    assert.match(fs[0].message, /this file runs in half precision \(set at train\.py:6, in a file that imports it through net\.py\)/);
   });
 
   it('silent when no file importing the model runs in half precision, or the half-precision file does not import it', async () => {
