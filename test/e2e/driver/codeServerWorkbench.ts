@@ -15,6 +15,7 @@ import type {
   Notification,
   NotebookCellPosition,
   ProblemRow,
+  RelatedRow,
   Severity,
   Webview,
   Workbench,
@@ -608,7 +609,7 @@ export class CodeServerWorkbench implements Workbench {
   private async readIndexedProblemRows(): Promise<Array<{ index: number; row: ProblemRow }>> {
     const list = this.page.locator('.markers-panel .monaco-list').first();
     if (!(await list.isVisible())) return []; // "No problems have been detected"
-    const rows = new Map<number, ProblemRow | { resource: string } | { related: true }>();
+    const rows = new Map<number, ProblemRow | { resource: string } | { relatedLocation: RelatedRow }>();
     for (let page = 0; page < 200; page++) {
       const visible = await list.locator('.monaco-list-row').evaluateAll((elements) =>
         elements.map((row) => ({
@@ -624,11 +625,20 @@ export class CodeServerWorkbench implements Workbench {
           code: (row.querySelector('.marker-code')?.textContent ?? '').trim(),
           codeLink: row.querySelector('.marker-code')?.closest('a')?.getAttribute('href') ?? '',
           position: (row.querySelector('.marker-line')?.textContent ?? '').trim(),
+          relatedFile: (row.querySelector('.related-info-resource')?.textContent ?? '').trim(),
+          relatedMessage: (row.querySelector('.marker-description')?.textContent ?? '').trim(),
         })),
       );
       for (const row of visible) {
         if (row.level >= 3) {
-          rows.set(row.index, { related: true });
+          const at = /Ln (\d+), Col (\d+)/.exec(row.position);
+          const related = {
+            file: row.relatedFile,
+            line: Number(at?.[1] ?? 0),
+            column: Number(at?.[2] ?? 0),
+            message: row.relatedMessage,
+          };
+          rows.set(row.index, { relatedLocation: related });
           continue;
         }
         if (row.level === 1 || (row.level === 0 && row.resource !== undefined)) {
@@ -655,7 +665,12 @@ export class CodeServerWorkbench implements Workbench {
     const problems: Array<{ index: number; row: ProblemRow }> = [];
     for (const index of [...rows.keys()].sort((a, b) => a - b)) {
       const row = rows.get(index)!;
-      if ('related' in row) continue;
+      if ('relatedLocation' in row) {
+        // A related location's row follows its problem's (and the problem's earlier related rows).
+        const owner = problems.at(-1)?.row;
+        if (owner) owner.related = [...(owner.related ?? []), row.relatedLocation];
+        continue;
+      }
       if ('resource' in row) file = row.resource;
       else problems.push({ index, row: { ...row, file } });
     }

@@ -21,6 +21,19 @@ export interface ProblemRow {
   column: number;
   /** Where the code links to (e.g. a rule page's URI), when the diagnostic's code has a target. */
   codeLink?: string;
+  /** The related locations shown under the problem (its expanded children), in order; absent when none show. */
+  related?: RelatedRow[];
+}
+
+/** A related location as the Problems view shows it under its problem: `model.py [Ln 22, Col 28]: message`. */
+export interface RelatedRow {
+  /** The file's name as the row shows it (e.g. `train.py`; its folder shows only in the row's hover). */
+  file: string;
+  /** 1-based. */
+  line: number;
+  /** 1-based. */
+  column: number;
+  message: string;
 }
 
 /** A link in a hover: its text and where it points. */

@@ -78,3 +78,28 @@ for (const [name, theme] of [
     });
   });
 }
+
+// Cross-file findings (examples/crossfile): model.py's ATT002, whose mask data.py builds and train.py passes, with
+// its related locations expanded in the Problems view, and its hover; in the dark, light and high-contrast themes.
+for (const [name, theme] of [
+  ['dark', 'Default Dark Modern'],
+  ['light', 'Default Light Modern'],
+  ['high-contrast', 'Default High Contrast'],
+] as const) {
+  describe(`a cross-file finding in the ${name} theme`, function () {
+    this.timeout(300_000);
+    const session = useWorkbench({ folder: 'examples', settings: { 'workbench.colorTheme': theme } });
+
+    it('the Problems view with the related locations, and the hover', async function () {
+      const workbench = session.workbench;
+      await workbench.openFile('crossfile/model.py');
+      await workbench.waitForProblems(
+        (rows) => ['ATT002', 'ATT007', 'ATT008'].every((code) => rows.some((r) => r.file === 'model.py' && r.code === code && (r.related ?? []).length > 0)),
+        'the three cross-file findings of model.py with their related locations',
+        120_000,
+      );
+      await workbench.screenshot(`crossfile-${name}-problems`);
+      await workbench.hoverContent({ line: 25, column: 51 }, { screenshot: `crossfile-${name}-hover` });
+    });
+  });
+}
