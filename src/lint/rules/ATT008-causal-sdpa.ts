@@ -23,7 +23,7 @@ const T = defineTemplates({
   flagTrueForCausalModule: '{0} (True whenever the module is built causal, as a module decoding with this cache is)',
   flagTrueForCausalModuleWhen: '{0} (True whenever the module is built causal, as a module decoding with this cache is, and {1})',
   flagTrueAsCalled: '{0} (True as this file calls it)',
-  flagTrueAsImporterCalls: '{0} (True as {1} builds and calls the module)',
+  flagTrueAsImporterCalls: '{0} (True in the module built and called at {1})',
   flagSetTrueHere: 'the flag is set to {0} here',
   causalOnCachedKeys:
     '{0} on keys {1} that include a KV cache: the causal mask is top-left aligned, so with fewer queries than keys the new tokens cannot see the most recent cached keys. Build a bottom-right aligned mask (tril(diagonal=S - L)) or use causal_lower_right.',

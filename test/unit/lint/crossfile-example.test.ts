@@ -63,6 +63,10 @@ describe('examples/crossfile: findings whose evidence is in another file', () =>
     const joined = positionOf('generate.py', 'k = torch.cat((past_k, k)', 'torch.cat');
     const called = positionOf('generate.py', 'out = self.attend(q, k, v)', 'self.attend(');
     assert.deepEqual(relatedIn(byCode('ATT008'), 'generate.py'), [joined.line, called.line]);
+    assert.match(
+      byCode('ATT008')?.message ?? '',
+      new RegExp(`^is_causal=\`self\.causal\` \\(True in the module built and called at generate\\.py:${called.line}\\)`),
+    );
   });
 
   it('model.py alone shows none of that evidence, and is silent', async () => {
