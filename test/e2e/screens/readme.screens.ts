@@ -103,3 +103,20 @@ for (const [name, theme] of [
     });
   });
 }
+
+// The same finding in a zh-cn window: its message and related locations in Chinese, the code quoted as written.
+describe('a cross-file finding in zh-cn', function () {
+  this.timeout(300_000);
+  const session = useWorkbench({ folder: 'examples', locale: 'zh-cn', settings: { 'workbench.colorTheme': 'Default Dark Modern' } });
+
+  it('the Problems view with the related locations, and the hover', async function () {
+    const workbench = session.workbench;
+    await workbench.openFile('crossfile/model.py');
+    await workbench.waitForProblems(
+      (rows) => ['ATT002', 'ATT007', 'ATT008'].every((code) => rows.some((r) => r.file === 'model.py' && r.code === code && (r.related ?? []).length > 0)),
+      'the three cross-file findings of model.py with their related locations',
+      120_000,
+    );
+    await workbench.hoverContent({ line: 25, column: 51 }, { screenshot: 'crossfile-zh-cn-hover' });
+  });
+});
