@@ -328,7 +328,16 @@ function zeroOneExtremum(lv: AValue, rv: AValue, op: 'and' | 'or'): AValue | und
 export function isMaskLike(ev: Evaluator, v: AValue, node: PyNode): boolean {
   if (v.mask) return true;
   const name = rootName(ev, node);
-  return !!name && /mask/i.test(name) && !/head_mask/i.test(name);
+  return !!name && namesAMask(name) && !/head_mask/i.test(name);
+}
+
+/**
+ * The name says the tensor is a mask: `mask`, `attn_mask`, `tmask`, `causal_masks`. A name whose only "mask" is
+ * the participle (`masked_logp`, `masked_scores`, `unmasked`) names a value after masking, the data and not the
+ * mask: `p * masked_logp` is an entropy term, not weights times a mask.
+ */
+export function namesAMask(name: string): boolean {
+  return /mask(?!ed)/i.test(name);
 }
 
 export function isHeadMask(ev: Evaluator, node: PyNode): boolean {

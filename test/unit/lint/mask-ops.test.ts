@@ -4,6 +4,7 @@
 import { strict as assert } from 'node:assert';
 import { Evaluator } from '../../../src/lint/analysis/evaluator';
 import { truthWithCache, type FlagReader } from '../../../src/lint/analysis/kv-cache';
+import { namesAMask } from '../../../src/lint/analysis/mask-ops';
 import { maskMeaning, topLeftRectangle } from '../../../src/lint/analysis/masks';
 import { analyseScopes } from '../../../src/lint/analysis/scopes';
 import type { AValue } from '../../../src/lint/analysis/values';
@@ -776,5 +777,14 @@ def bias_of(ids, pad_id):
     const site = p.ev.facts.mask.find((s) => s.display === 'masked_fill');
     assert.equal(site?.expects, 'ignore');
     assert.equal(maskMeaning(site?.mask.mask).polarity, 'keep');
+  });
+});
+
+describe('mask lattice: names', () => {
+  it('a name says mask when it holds the noun (`mask`, `attn_mask`, `tmask`, `causal_masks`), not the participle of a masked value', () => {
+    for (const name of ['mask', 'attn_mask', 'tmask', 'causal_masks', 'maskT', 'mask_bias', 'key_padding_mask']) assert.ok(namesAMask(name), name);
+    for (const name of ['masked_logp', 'masked_scores', 'masked', 'unmasked_ratio', 'maskedLogits']) assert.ok(!namesAMask(name), name);
+    // Both words in one name: the noun decides.
+    assert.ok(namesAMask('masked_positions_mask'));
   });
 });
