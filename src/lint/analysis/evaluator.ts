@@ -1205,6 +1205,9 @@ export class Evaluator {
       return undefined;
     const subs = namedChildren(target).filter((c) => c.field === 'subscript');
     if (subs.length < 2 || subs.length !== prev.ndim) return undefined;
+    // A fixed row (`mask[-1, :M] = True`, the summary query barred from the memory keys) marks one region, not each
+    // example's lengths: what its 1s mean is not known from the construction.
+    if (subs.some((s) => s.type === 'integer' || (s.type === 'unary_operator' && namedChildren(s)[0]?.type === 'integer'))) return undefined;
     const padAxes: number[] = [];
     subs.forEach((s, i) => {
       if (s.type !== 'slice') return;

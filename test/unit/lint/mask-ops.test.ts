@@ -788,3 +788,12 @@ describe('mask lattice: names', () => {
     assert.ok(namesAMask('masked_positions_mask'));
   });
 });
+
+describe('mask lattice: regions written into zeros', () => {
+  it("ones written per example up to its length are a keep mask; ones written into one fixed row say nothing of the mask's meaning", async () => {
+    const perExample = 'm = torch.zeros(x.shape[0], S)\nfor i in range(x.shape[0]):\n    m[i, : lengths[i]] = 1';
+    assert.equal(polarity(await valueOf(perExample, 'm')), 'keep');
+    assert.equal(polarity(await valueOf('m = torch.zeros(T, S, dtype=torch.bool)\nm[-1, :L] = True', 'm')), 'unknown');
+    assert.equal(polarity(await valueOf('m = torch.zeros(T, S)\nm[0, :L] = 1', 'm')), 'unknown');
+  });
+});
