@@ -638,6 +638,17 @@ function maskedFill(ev: Evaluator, c: Call, target0: AValue, maskNode: PyNode | 
       },
     });
   }
+  // Zeros filled with a large negative value where a mask whose meaning is not known is True
+  // (`bias = torch.zeros(B, H, L, S); bias.masked_fill_(attn_mask, float("-inf"))`): an additive bias all the same,
+  // -inf wherever that mask is True. Added to the scores it masks them, whichever positions those are.
+  if (masking && target.zeros && !target.mask && isMaskLike(ev, mask, maskNode)) {
+    const { polarity: _p, builtFrom: _b, byName: _n, nameSource: _s, ...facts } = mask.mask ?? {};
+    return tensor({
+      ndim: target.ndim ?? mask.ndim,
+      axes: target.axes ?? mask.axes,
+      mask: { ...facts, additive: true, dtype: 'float', why: msg(PHRASES.filledLargeNegative, mask.mask?.why ?? `\`${ev.text(maskNode)}\``) },
+    });
+  }
   if (target.mask?.additive && isZero(fill)) return target;
   const zeroOne = zeroOneFill(target, mask, fill, `\`${ev.text(c.node)}\``);
   if (zeroOne) return zeroOne;

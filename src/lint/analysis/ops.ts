@@ -562,6 +562,15 @@ function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | u
   // `x.sum(dim) + eps`: still that sum (a renormalisation keeps its meaning with a small epsilon).
   if (op === '+' && rv.reduced && isEpsilon(ev, lv, l)) return rv;
   if (op === '+' && lv.reduced && isEpsilon(ev, rv, r)) return lv;
+  // `bias = zeros(...); bias += attn_mask`: zeros plus a mask is that mask, with the zeros' full shape (the mask
+  // broadcasts against it). One whose construction or documentation says what it holds (0/1 or additive) stays so; one
+  // of unknown meaning is read as the scores would read it added to them, additive.
+  if (op === '+' && lv.kind === 'tensor' && lv.zeros && !lv.mask && !lv.attn && rv.kind === 'tensor' && r && isMaskLike(ev, rv, r)) {
+    const { maybeNone: _n, unbound: _u, ...added } = rv;
+    const shape = lv.ndim !== undefined ? { ndim: lv.ndim, axes: lv.axes } : {};
+    const known = rv.mask && (rv.mask.polarity || rv.mask.additive || rv.mask.dtype === 'bool');
+    return { ...added, ...shape, mask: known ? rv.mask : { ...(rv.mask ?? { why: `\`${ev.text(r)}\`` }), additive: true, dtype: 'float' } };
+  }
   // `scores - 1e30 * mask`: subtracting a mask times a large positive number masks.
   if (op === '-' && lv.attn?.stage === 'scores' && rv.mask?.scaledPositive && r) return addOp(lv, { kind: 'mask', node, how: 'add', maskNode: r });
   // 1 - mask flips a 0/1 mask.

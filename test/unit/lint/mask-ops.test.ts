@@ -797,3 +797,17 @@ describe('mask lattice: regions written into zeros', () => {
     assert.equal(polarity(await valueOf('m = torch.zeros(T, S)\nm[0, :L] = 1', 'm')), 'unknown');
   });
 });
+
+describe('mask lattice: additive biases built in zeros', () => {
+  it('zeros filled with -inf where a mask of unknown meaning is True are an additive bias, also when a branch fills them', async () => {
+    assert.equal(polarity(await valueOf('b = torch.zeros(T, S)\nb = b.masked_fill(mask, float("-inf"))', 'b')), 'additive');
+    const branch = 'b = torch.zeros(x.shape[0], 4, T, S)\nif mask is not None:\n    b.masked_fill_(mask, float("-inf"))';
+    assert.equal(polarity(await valueOf(branch, 'b')), 'additive');
+    // Zeros filled with 0 mask nothing.
+    assert.equal(polarity(await valueOf('b = torch.zeros(T, S)\nb = b.masked_fill(mask, 0.0)', 'b')), 'unknown');
+  });
+  it('zeros plus a mask is that mask: a 0/1 mask stays 0/1, one of unknown meaning is additive', async () => {
+    assert.equal(polarity(await valueOf('b = torch.zeros(T, S)\nb += mask', 'b')), 'additive');
+    assert.equal(polarity(await valueOf('b = torch.zeros(x.shape[0], S)\nb = b + (ids != pad_id)', 'b')), 'keep');
+  });
+});
