@@ -1060,6 +1060,25 @@ const HF_PRETRAINED_MODEL = /^(?:transformers|pytorch_transformers|pytorch_pretr
 const HF_BUILT_MODEL = /^transformers\.(?:[A-Z]\w*Model|[A-Z]\w*For[A-Z]\w*)(?:\.from_config)?$/;
 const HF_NOT_A_MODEL = /Tokenizer|Processor|Config|FeatureExtractor|ImageProcessor|DataCollator|Output|PreTrainedModel$/;
 
+/**
+ * A projection built with the attention scale folded into its weights (`ScaledLinear(d, 3 * h * hd,
+ * initial_scale=hd ** -0.25)`, the weights multiplied by it at construction): its outputs carry that factor, as if
+ * multiplied by it after the layer. Only a keyword named for a scale whose value is a power of a width counts.
+ */
+export function scaledAtConstruction(ev: Evaluator, out: AValue, ctor: PyNode, ctorCtx: Ctx, c: Call): AValue {
+  if (out.kind !== 'tensor' || out.attn || out.mask) return out;
+  const args = childByField(ctor, 'arguments');
+  for (const kw of args ? namedChildren(args).filter((a) => a.type === 'keyword_argument') : []) {
+    const name = childByField(kw, 'name');
+    const value = childByField(kw, 'value');
+    if (!name || !value || !isScaleName(ev.text(name))) continue;
+    const factor = ev.eval(value, ctorCtx);
+    if (!factor.dimPow || factor.dimPow.power >= 0) continue;
+    return scaleTensor(ev, out, factor, value, c.node, false, c.ctx);
+  }
+  return out;
+}
+
 export function applyLayer(ev: Evaluator, layerValue: AValue, c: Call, inputOverride?: AValue): AValue {
   const layer = layerValue.layer!;
   const api = layer.api;
