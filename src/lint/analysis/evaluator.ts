@@ -967,6 +967,21 @@ export class Evaluator {
     return undefined;
   }
 
+  /**
+   * `self.proj(x)` where this file builds `self.proj` once, by a call whose keyword folds a scale into the weights
+   * (`initial_scale=head_dim ** -0.25`): the output carries that scale (ops.ts: scaledAtConstruction).
+   */
+  private scaledLayerOutput(cls: ClassInfo, c: Call, out: AValue): AValue {
+    if (out.kind !== 'tensor') return out;
+    const defs = this.classAttrDefs(cls, `self.${c.name}`);
+    const def = defs.length === 1 ? defs[0] : undefined;
+    if (!def || !this.owns(def.scope)) return out;
+    const value = def.value && def.value.type === 'assignment' ? childByField(def.value, 'right') : def.value;
+    const ctor = value ? unparen(value) : undefined;
+    if (!ctor || ctor.type !== 'call') return out;
+    return opsImpl.scaledAtConstruction(this, out, ctor, this.defaultCtx(this.ctxScope(def.scope)), c);
+  }
+
   classAttrDefs(cls: ClassInfo, name: string, seen?: Set<ClassInfo>): Def[] {
     if (seen?.has(cls)) return [];
     const own = cls.attrDefs.get(name);
@@ -1205,6 +1220,9 @@ export class Evaluator {
       return undefined;
     const subs = namedChildren(target).filter((c) => c.field === 'subscript');
     if (subs.length < 2 || subs.length !== prev.ndim) return undefined;
+    // A fixed row (`mask[-1, :M] = True`, the summary query barred from the memory keys) marks one region, not each
+    // example's lengths: what its 1s mean is not known from the construction.
+    if (subs.some((s) => s.type === 'integer' || (s.type === 'unary_operator' && namedChildren(s)[0]?.type === 'integer'))) return undefined;
     const padAxes: number[] = [];
     subs.forEach((s, i) => {
       if (s.type !== 'slice') return;
@@ -1481,8 +1499,11 @@ export class Evaluator {
         return isCacheName(recv.object.cls.name) || isCacheName(c.recvNode ? this.text(c.recvNode) : '') ? markFromCache(r) : r;
       }
       const attr = this.attributeOfObject(recv, c.name);
-      if (attr && attr.kind !== 'unknown' && attr.kind !== 'tensor') return this.applyValue(attr, c.calleeNode!, c.node, c.args, c.ctx);
-      return opsImpl.callUnknownLayer(this, c);
+      const out =
+        attr && attr.kind !== 'unknown' && attr.kind !== 'tensor'
+          ? this.applyValue(attr, c.calleeNode!, c.node, c.args, c.ctx)
+          : opsImpl.callUnknownLayer(this, c);
+      return this.scaledLayerOutput(recv.object.cls, c, out);
     }
     if (recv.kind === 'class' && recv.cls) {
       const method = this.classMethod(recv.cls, c.name);

@@ -328,7 +328,16 @@ function zeroOneExtremum(lv: AValue, rv: AValue, op: 'and' | 'or'): AValue | und
 export function isMaskLike(ev: Evaluator, v: AValue, node: PyNode): boolean {
   if (v.mask) return true;
   const name = rootName(ev, node);
-  return !!name && /mask/i.test(name) && !/head_mask/i.test(name);
+  return !!name && namesAMask(name) && !/head_mask/i.test(name);
+}
+
+/**
+ * The name says the tensor is a mask: `mask`, `attn_mask`, `tmask`, `causal_masks`. A name whose only "mask" is
+ * the participle (`masked_logp`, `masked_scores`, `unmasked`) names a value after masking, the data and not the
+ * mask: `p * masked_logp` is an entropy term, not weights times a mask.
+ */
+export function namesAMask(name: string): boolean {
+  return /mask(?!ed)/i.test(name);
 }
 
 export function isHeadMask(ev: Evaluator, node: PyNode): boolean {
@@ -627,6 +636,17 @@ function maskedFill(ev: Evaluator, c: Call, target0: AValue, maskNode: PyNode | 
         builtFrom: mask.mask.polarity,
         why: msg(PHRASES.filledLargeNegative, mask.mask.why),
       },
+    });
+  }
+  // Zeros filled with a large negative value where a mask whose meaning is not known is True
+  // (`bias = torch.zeros(B, H, L, S); bias.masked_fill_(attn_mask, float("-inf"))`): an additive bias all the same,
+  // -inf wherever that mask is True. Added to the scores it masks them, whichever positions those are.
+  if (masking && target.zeros && !target.mask && isMaskLike(ev, mask, maskNode)) {
+    const { polarity: _p, builtFrom: _b, byName: _n, nameSource: _s, ...facts } = mask.mask ?? {};
+    return tensor({
+      ndim: target.ndim ?? mask.ndim,
+      axes: target.axes ?? mask.axes,
+      mask: { ...facts, additive: true, dtype: 'float', why: msg(PHRASES.filledLargeNegative, mask.mask?.why ?? `\`${ev.text(maskNode)}\``) },
     });
   }
   if (target.mask?.additive && isZero(fill)) return target;

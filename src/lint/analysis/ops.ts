@@ -562,6 +562,15 @@ function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | u
   // `x.sum(dim) + eps`: still that sum (a renormalisation keeps its meaning with a small epsilon).
   if (op === '+' && rv.reduced && isEpsilon(ev, lv, l)) return rv;
   if (op === '+' && lv.reduced && isEpsilon(ev, rv, r)) return lv;
+  // `bias = zeros(...); bias += attn_mask`: zeros plus a mask is that mask, with the zeros' full shape (the mask
+  // broadcasts against it). One whose construction or documentation says what it holds (0/1 or additive) stays so; one
+  // of unknown meaning is read as the scores would read it added to them, additive.
+  if (op === '+' && lv.kind === 'tensor' && lv.zeros && !lv.mask && !lv.attn && rv.kind === 'tensor' && r && isMaskLike(ev, rv, r)) {
+    const { maybeNone: _n, unbound: _u, ...added } = rv;
+    const shape = lv.ndim !== undefined ? { ndim: lv.ndim, axes: lv.axes } : {};
+    const known = rv.mask && (rv.mask.polarity || rv.mask.additive || rv.mask.dtype === 'bool');
+    return { ...added, ...shape, mask: known ? rv.mask : { ...(rv.mask ?? { why: `\`${ev.text(r)}\`` }), additive: true, dtype: 'float' } };
+  }
   // `scores - 1e30 * mask`: subtracting a mask times a large positive number masks.
   if (op === '-' && lv.attn?.stage === 'scores' && rv.mask?.scaledPositive && r) return addOp(lv, { kind: 'mask', node, how: 'add', maskNode: r });
   // 1 - mask flips a 0/1 mask.
@@ -1050,6 +1059,25 @@ const HF_PRETRAINED_MODEL = /^(?:transformers|pytorch_transformers|pytorch_pretr
  */
 const HF_BUILT_MODEL = /^transformers\.(?:[A-Z]\w*Model|[A-Z]\w*For[A-Z]\w*)(?:\.from_config)?$/;
 const HF_NOT_A_MODEL = /Tokenizer|Processor|Config|FeatureExtractor|ImageProcessor|DataCollator|Output|PreTrainedModel$/;
+
+/**
+ * A projection built with the attention scale folded into its weights (`ScaledLinear(d, 3 * h * hd,
+ * initial_scale=hd ** -0.25)`, the weights multiplied by it at construction): its outputs carry that factor, as if
+ * multiplied by it after the layer. Only a keyword named for a scale whose value is a power of a width counts.
+ */
+export function scaledAtConstruction(ev: Evaluator, out: AValue, ctor: PyNode, ctorCtx: Ctx, c: Call): AValue {
+  if (out.kind !== 'tensor' || out.attn || out.mask) return out;
+  const args = childByField(ctor, 'arguments');
+  for (const kw of args ? namedChildren(args).filter((a) => a.type === 'keyword_argument') : []) {
+    const name = childByField(kw, 'name');
+    const value = childByField(kw, 'value');
+    if (!name || !value || !isScaleName(ev.text(name))) continue;
+    const factor = ev.eval(value, ctorCtx);
+    if (!factor.dimPow || factor.dimPow.power >= 0) continue;
+    return scaleTensor(ev, out, factor, value, c.node, false, c.ctx);
+  }
+  return out;
+}
 
 export function applyLayer(ev: Evaluator, layerValue: AValue, c: Call, inputOverride?: AValue): AValue {
   const layer = layerValue.layer!;

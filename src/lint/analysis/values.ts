@@ -583,6 +583,11 @@ export function join(a: AValue, b: AValue): AValue {
   if (a.kind === 'tensor' && b.kind === 'tensor') {
     if (a.zeros && !a.mask && b.mask?.polarity === 'keep' && b.mask.padding && a.ndim === b.ndim) return b;
     if (b.zeros && !b.mask && a.mask?.polarity === 'keep' && a.mask.padding && a.ndim === b.ndim) return a;
+    // A zeros bias and the additive mask a branch fills into it (`bias = zeros(...)`, then `if mask is not None:
+    // bias.masked_fill_(mask, -inf)`): the zeros are that additive bias with nothing masked, so adding the bias to the
+    // scores masks them wherever the branch ran.
+    if (a.zeros && !a.mask && b.mask?.additive && a.ndim !== undefined && a.ndim === b.ndim) return b;
+    if (b.zeros && !b.mask && a.mask?.additive && a.ndim !== undefined && a.ndim === b.ndim) return a;
     const defaulted = onesDefault(a, b) ?? onesDefault(b, a);
     if (defaulted) return defaulted;
   }

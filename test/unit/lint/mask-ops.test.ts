@@ -4,6 +4,7 @@
 import { strict as assert } from 'node:assert';
 import { Evaluator } from '../../../src/lint/analysis/evaluator';
 import { truthWithCache, type FlagReader } from '../../../src/lint/analysis/kv-cache';
+import { namesAMask } from '../../../src/lint/analysis/mask-ops';
 import { maskMeaning, topLeftRectangle } from '../../../src/lint/analysis/masks';
 import { analyseScopes } from '../../../src/lint/analysis/scopes';
 import type { AValue } from '../../../src/lint/analysis/values';
@@ -776,5 +777,37 @@ def bias_of(ids, pad_id):
     const site = p.ev.facts.mask.find((s) => s.display === 'masked_fill');
     assert.equal(site?.expects, 'ignore');
     assert.equal(maskMeaning(site?.mask.mask).polarity, 'keep');
+  });
+});
+
+describe('mask lattice: names', () => {
+  it('a name says mask when it holds the noun (`mask`, `attn_mask`, `tmask`, `causal_masks`), not the participle of a masked value', () => {
+    for (const name of ['mask', 'attn_mask', 'tmask', 'causal_masks', 'maskT', 'mask_bias', 'key_padding_mask']) assert.ok(namesAMask(name), name);
+    for (const name of ['masked_logp', 'masked_scores', 'masked', 'unmasked_ratio', 'maskedLogits']) assert.ok(!namesAMask(name), name);
+    // Both words in one name: the noun decides.
+    assert.ok(namesAMask('masked_positions_mask'));
+  });
+});
+
+describe('mask lattice: regions written into zeros', () => {
+  it("ones written per example up to its length are a keep mask; ones written into one fixed row say nothing of the mask's meaning", async () => {
+    const perExample = 'm = torch.zeros(x.shape[0], S)\nfor i in range(x.shape[0]):\n    m[i, : lengths[i]] = 1';
+    assert.equal(polarity(await valueOf(perExample, 'm')), 'keep');
+    assert.equal(polarity(await valueOf('m = torch.zeros(T, S, dtype=torch.bool)\nm[-1, :L] = True', 'm')), 'unknown');
+    assert.equal(polarity(await valueOf('m = torch.zeros(T, S)\nm[0, :L] = 1', 'm')), 'unknown');
+  });
+});
+
+describe('mask lattice: additive biases built in zeros', () => {
+  it('zeros filled with -inf where a mask of unknown meaning is True are an additive bias, also when a branch fills them', async () => {
+    assert.equal(polarity(await valueOf('b = torch.zeros(T, S)\nb = b.masked_fill(mask, float("-inf"))', 'b')), 'additive');
+    const branch = 'b = torch.zeros(x.shape[0], 4, T, S)\nif mask is not None:\n    b.masked_fill_(mask, float("-inf"))';
+    assert.equal(polarity(await valueOf(branch, 'b')), 'additive');
+    // Zeros filled with 0 mask nothing.
+    assert.equal(polarity(await valueOf('b = torch.zeros(T, S)\nb = b.masked_fill(mask, 0.0)', 'b')), 'unknown');
+  });
+  it('zeros plus a mask is that mask: a 0/1 mask stays 0/1, one of unknown meaning is additive', async () => {
+    assert.equal(polarity(await valueOf('b = torch.zeros(T, S)\nb += mask', 'b')), 'additive');
+    assert.equal(polarity(await valueOf('b = torch.zeros(x.shape[0], S)\nb = b + (ids != pad_id)', 'b')), 'keep');
   });
 });
