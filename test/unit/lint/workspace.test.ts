@@ -554,3 +554,66 @@ class Attn(nn.Module):
     );
   });
 });
+
+describe('workspace: a KV cache attached by the file that imports this one', () => {
+  const MODEL = `import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class KVCache(nn.Module):
+    def __init__(self, batch, heads, max_seq, head_dim):
+        super().__init__()
+        self.register_buffer("k_cache", torch.zeros(batch, heads, max_seq, head_dim))
+        self.register_buffer("v_cache", torch.zeros(batch, heads, max_seq, head_dim))
+
+    def update(self, input_pos, k, v):
+        self.k_cache.index_copy_(2, input_pos, k)
+        self.v_cache.index_copy_(2, input_pos, v)
+        return self.k_cache, self.v_cache
+
+
+class Attention(nn.Module):
+    def __init__(self, dim, heads):
+        super().__init__()
+        self.qkv = nn.Linear(dim, 3 * dim)
+        self.kv_cache = None
+
+    def forward(self, x, input_pos):
+        q, k, v = self.qkv(x).chunk(3, dim=-1)
+        if self.kv_cache is not None:
+            k, v = self.kv_cache.update(input_pos, k, v)
+        return F.scaled_dot_product_attention(q, k, v, is_causal=True)
+`;
+  const GENERATE = `import torch
+from model import Attention, KVCache
+
+block = Attention(64, 4)
+block.kv_cache = KVCache(1, 1, 128, 16)
+`;
+
+  /** The workspace, counting the reads of each file. */
+  class CountedWorkspace extends MemoryWorkspace {
+    readonly readsOf = new Map<string, number>();
+    override read(path: string): string | undefined {
+      this.readsOf.set(path, (this.readsOf.get(path) ?? 0) + 1);
+      return super.read(path);
+    }
+  }
+
+  it('is_causal=True on the cache generate.py attaches: buggy, naming where; generate.py read once per version, not per lint', async () => {
+    const ws = new CountedWorkspace({ 'model.py': MODEL, 'generate.py': GENERATE });
+    const l = await workspaceLinter(ws);
+    const lint = (): Finding[] => l.lintPython(MODEL, { path: 'model.py' });
+    const first = lint();
+    assert.deepEqual(codes(first), ['ATT008@28']);
+    assert.ok(first[0].related?.some((r) => r.path === 'generate.py' && r.line === 5));
+    const readsAfterFirst = ws.readsOf.get('generate.py') ?? 0;
+    assert.deepEqual(lint(), first);
+    assert.equal(ws.readsOf.get('generate.py') ?? 0, readsAfterFirst, 'the second lint reads nothing of generate.py again');
+    // An edit of generate.py (a new version) is read again: without the attachment the cache stays None here.
+    ws.set('generate.py', GENERATE.replace('block.kv_cache = KVCache(1, 1, 128, 16)', 'y = block(torch.randn(1, 8, 64), None)'));
+    assert.deepEqual(lint(), []);
+    assert.ok((ws.readsOf.get('generate.py') ?? 0) > readsAfterFirst);
+  });
+});
