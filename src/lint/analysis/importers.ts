@@ -90,44 +90,51 @@ export function importsFile(files: WorkspaceFiles, importer: string, facts: Impo
   return false;
 }
 
-/** The files that may import the linted one, nearest first; the first `near` of them are in its directory and those above it. */
+/** The candidates of one lint: those near the linted file, and (once asked for) all of them. */
 interface Candidates {
-  readonly all: readonly string[];
-  readonly near: number;
+  readonly near: readonly string[];
+  all?: readonly string[];
+}
+
+/** The linted file's directory and those above it, nearest first. */
+function ancestorsOf(path: string): string[] {
+  const out: string[] = [];
+  for (let dir = dirOf(path); ; dir = dirOf(dir)) {
+    out.push(dir);
+    if (dir === '') return out;
+  }
 }
 
 /**
- * The files that may import the linted one, nearest first: its directory and those above it, then the
- * directories beside those (`scripts/` next to `models/`) when the workspace can list directories; at most
- * MAX_CANDIDATES, once per lint.
+ * The files that may import the linted one, nearest first: its directory and those above it (`near`: only
+ * those), then the directories beside those (`scripts/` next to `models/`) when the workspace can list
+ * directories; at most MAX_CANDIDATES, each list made once per lint.
  */
-function candidates(link: ModuleLink): Candidates {
-  const known = candidatesPerLint.get(link);
-  if (known) return known;
+function candidates(link: ModuleLink, near: boolean): readonly string[] {
   const files = link.workspace.files;
-  const out: string[] = [];
-  const ancestors: string[] = [];
-  for (let dir = dirOf(link.path); ; dir = dirOf(dir)) {
-    ancestors.push(dir);
-    if (dir === '') break;
-  }
-  const add = (dir: string): void => {
+  const ancestors = ancestorsOf(link.path);
+  const add = (out: string[], dir: string): void => {
     for (const f of files.listPython?.(dir) ?? []) if (f !== link.path && out.length < MAX_CANDIDATES) out.push(f);
   };
-  for (const dir of ancestors) add(dir);
-  const near = out.length;
+  let known = candidatesPerLint.get(link);
+  if (!known) {
+    const nearOnes: string[] = [];
+    for (const dir of ancestors) add(nearOnes, dir);
+    candidatesPerLint.set(link, (known = { near: nearOnes }));
+  }
+  if (near) return known.near;
+  if (known.all) return known.all;
+  const out = [...known.near];
   if (files.listDirs) {
     let listed = 0;
     for (const dir of ancestors) {
       for (const sibling of files.listDirs(dir)) {
         if (out.length >= MAX_CANDIDATES || ++listed > MAX_SIBLING_DIRS) break;
-        if (!ancestors.includes(sibling)) add(sibling);
+        if (!ancestors.includes(sibling)) add(out, sibling);
       }
     }
   }
-  const pool = { all: out, near };
-  candidatesPerLint.set(link, pool);
-  return pool;
+  return (known.all = out);
 }
 
 const candidatesPerLint = new WeakMap<ModuleLink, Candidates>();
@@ -167,8 +174,7 @@ function walkImporters(
 ): void {
   const files = link.workspace.files;
   if (!files.listPython) return;
-  const pool = candidates(link);
-  const within = options.near ? pool.all.slice(0, pool.near) : pool.all;
+  const within = candidates(link, options.near);
   const reached = new Set<string>([link.path]);
   let frontier: string[] = [link.path];
   for (let hop = 0; hop < options.hops && frontier.length > 0; hop++) {
