@@ -55,6 +55,28 @@ const MAX_ATTRIBUTE_IMPORTERS = 8;
 const ATTRIBUTE_IMPORT_HOPS = 2;
 /** `<obj>.attr = ...` (not `==`): an attribute assigned on an object. */
 const OUTSIDE_ASSIGNMENT = /([\w.\])]+)\.([A-Za-z_]\w*)\s*=(?!=)/g;
+
+/** Where a file sets an attribute on an object not `self`: the statement's line (UTF-16 offsets into `source`). */
+interface OutsideAssignment {
+  readonly path: string;
+  readonly source: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * The attributes a file assigns on objects other than `self`, each with its first such assignment; a text fact
+ * of an importing file (workspace.textFacts: read once per version of the file, not once per lint).
+ */
+function outsideAssignments(source: string): ReadonlyMap<string, Omit<OutsideAssignment, 'path'>> {
+  const out = new Map<string, Omit<OutsideAssignment, 'path'>>();
+  for (const m of source.matchAll(OUTSIDE_ASSIGNMENT)) {
+    if (m[1] === 'self' || !m[2] || out.has(m[2])) continue;
+    const lineEnd = source.indexOf('\n', m.index);
+    out.set(m[2], { source, start: m.index, end: lineEnd < 0 ? source.length : lineEnd });
+  }
+  return out;
+}
 /** Functions whose sites point at their call site (a hand-written softmax whose axis is a parameter) keep one context per call site. */
 const CALL_SITE_TEXT = /\.sum\(/;
 
@@ -795,19 +817,18 @@ export class Evaluator {
    */
   private outsideAssigned: Set<string> | undefined;
   /** The first assignment of each such attribute in an importing file: where it is set (UTF-16 offsets into source). */
-  private readonly importerAssigned = new Map<string, { path: string; source: string; start: number; end: number }>();
+  private readonly importerAssigned = new Map<string, OutsideAssignment>();
 
   private setFromOutside(attr: string): boolean {
     if (!this.outsideAssigned) {
       this.outsideAssigned = new Set();
       for (const m of this.tree.source.matchAll(OUTSIDE_ASSIGNMENT)) if (m[1] !== 'self' && m[2]) this.outsideAssigned.add(m[2]);
-      for (const path of this.link?.importers ? importingChain(this.link, ATTRIBUTE_IMPORT_HOPS, MAX_ATTRIBUTE_IMPORTERS) : []) {
-        const source = this.link?.workspace.files.read(path) ?? '';
-        for (const m of source.matchAll(OUTSIDE_ASSIGNMENT)) {
-          if (m[1] === 'self' || !m[2] || this.outsideAssigned.has(m[2])) continue;
-          this.outsideAssigned.add(m[2]);
-          const lineEnd = source.indexOf('\n', m.index);
-          this.importerAssigned.set(m[2], { path, source, start: m.index, end: lineEnd < 0 ? source.length : lineEnd });
+      const link = this.link;
+      for (const path of link?.importers ? importingChain(link, ATTRIBUTE_IMPORT_HOPS, MAX_ATTRIBUTE_IMPORTERS) : []) {
+        for (const [name, at] of link?.workspace.textFacts(path, outsideAssignments) ?? []) {
+          if (this.outsideAssigned.has(name)) continue;
+          this.outsideAssigned.add(name);
+          this.importerAssigned.set(name, { path, ...at });
         }
       }
     }
@@ -818,7 +839,7 @@ export class Evaluator {
    * Where a workspace file importing this one sets `attr` on an object of this file (`model.cache = KVCache(...)`
    * in generate.py) when this file itself does not: the statement's place in that file.
    */
-  attributeSetByImporter(attr: string): { path: string; source: string; start: number; end: number } | undefined {
+  attributeSetByImporter(attr: string): OutsideAssignment | undefined {
     return this.setFromOutside(attr) ? this.importerAssigned.get(attr) : undefined;
   }
 

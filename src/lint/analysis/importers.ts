@@ -90,39 +90,54 @@ export function importsFile(files: WorkspaceFiles, importer: string, facts: Impo
   return false;
 }
 
-/**
- * The files that may import the linted one, nearest first: its directory and those above it, then the
- * directories beside those (`scripts/` next to `models/`) when the workspace can list directories; at most
- * MAX_CANDIDATES, once per lint.
- */
-function candidates(link: ModuleLink): readonly string[] {
-  const known = candidatesPerLint.get(link);
-  if (known) return known;
-  const files = link.workspace.files;
+/** The candidates of one lint: those near the linted file, and (once asked for) all of them. */
+interface Candidates {
+  readonly near: readonly string[];
+  all?: readonly string[];
+}
+
+/** The linted file's directory and those above it, nearest first. */
+function ancestorsOf(path: string): string[] {
   const out: string[] = [];
-  const ancestors: string[] = [];
-  for (let dir = dirOf(link.path); ; dir = dirOf(dir)) {
-    ancestors.push(dir);
-    if (dir === '') break;
+  for (let dir = dirOf(path); ; dir = dirOf(dir)) {
+    out.push(dir);
+    if (dir === '') return out;
   }
-  const add = (dir: string): void => {
+}
+
+/**
+ * The files that may import the linted one, nearest first: its directory and those above it (`near`: only
+ * those), then the directories beside those (`scripts/` next to `models/`) when the workspace can list
+ * directories; at most MAX_CANDIDATES, each list made once per lint.
+ */
+function candidates(link: ModuleLink, near: boolean): readonly string[] {
+  const files = link.workspace.files;
+  const ancestors = ancestorsOf(link.path);
+  const add = (out: string[], dir: string): void => {
     for (const f of files.listPython?.(dir) ?? []) if (f !== link.path && out.length < MAX_CANDIDATES) out.push(f);
   };
-  for (const dir of ancestors) add(dir);
+  let known = candidatesPerLint.get(link);
+  if (!known) {
+    const nearOnes: string[] = [];
+    for (const dir of ancestors) add(nearOnes, dir);
+    candidatesPerLint.set(link, (known = { near: nearOnes }));
+  }
+  if (near) return known.near;
+  if (known.all) return known.all;
+  const out = [...known.near];
   if (files.listDirs) {
     let listed = 0;
     for (const dir of ancestors) {
       for (const sibling of files.listDirs(dir)) {
         if (out.length >= MAX_CANDIDATES || ++listed > MAX_SIBLING_DIRS) break;
-        if (!ancestors.includes(sibling)) add(sibling);
+        if (!ancestors.includes(sibling)) add(out, sibling);
       }
     }
   }
-  candidatesPerLint.set(link, out);
-  return out;
+  return (known.all = out);
 }
 
-const candidatesPerLint = new WeakMap<ModuleLink, readonly string[]>();
+const candidatesPerLint = new WeakMap<ModuleLink, Candidates>();
 
 /** The module name every import of a file spells (`masks` for pkg/masks.py, `pkg` for pkg/__init__.py). */
 function moduleNameOf(path: string): string | undefined {
@@ -130,14 +145,53 @@ function moduleNameOf(path: string): string | undefined {
   return stem[stem.length - 1] === '__init__' ? stem[stem.length - 2] : stem[stem.length - 1];
 }
 
-/** Which of `targets` `candidate` (with its facts) imports, if any: a test on the names first, then the resolution. */
-function importedTarget(files: WorkspaceFiles, candidate: string, facts: ImporterFacts, targets: readonly string[]): string | undefined {
+/**
+ * Which of `targets` `candidate` (with its facts) imports, if any: a test on the names first (a star import passes
+ * it when `star`), then the resolution.
+ */
+function importedTarget(files: WorkspaceFiles, candidate: string, facts: ImporterFacts, targets: readonly string[], star: boolean): string | undefined {
   for (const target of targets) {
     const name = moduleNameOf(target);
-    if (name === undefined || !facts.imports.some((i) => i.parts.includes(name) || i.names.includes(name) || i.names.includes('*'))) continue;
+    if (name === undefined || !facts.imports.some((i) => i.parts.includes(name) || i.names.includes(name) || (star && i.names.includes('*')))) continue;
     if (importsFile(files, candidate, facts, target)) return target;
   }
   return undefined;
+}
+
+/** What a walk over the importing files does after a file it reached: go on from it, not from it, or stop. */
+type Then = 'follow' | 'leaf' | 'stop';
+
+/**
+ * The walk every question about importing files makes: the candidates (all, or only the `near` ones: the linted
+ * file's directory and those above it), in order, hop by hop; at each hop the files that import the linted file
+ * or a file the previous hop reached and followed (`imported`: which). Each file reached is noted as a dependency
+ * of the lint, then visited.
+ */
+function walkImporters(
+  link: ModuleLink,
+  options: { hops: number; near: boolean; star: boolean },
+  visit: (candidate: string, facts: ImporterFacts, imported: string) => Then,
+): void {
+  const files = link.workspace.files;
+  if (!files.listPython) return;
+  const within = candidates(link, options.near);
+  const reached = new Set<string>([link.path]);
+  let frontier: string[] = [link.path];
+  for (let hop = 0; hop < options.hops && frontier.length > 0; hop++) {
+    const next: string[] = [];
+    for (const candidate of within) {
+      if (reached.has(candidate)) continue;
+      const facts = factsOf(link, candidate);
+      const imported = facts ? importedTarget(files, candidate, facts, frontier, options.star) : undefined;
+      if (!facts || imported === undefined) continue;
+      reached.add(candidate);
+      link.deps.set(candidate, files.version(candidate));
+      const then = visit(candidate, facts, imported);
+      if (then === 'stop') return;
+      if (then === 'follow') next.push(candidate);
+    }
+    frontier = next;
+  }
 }
 
 /** Files between the linted one and the file that sets half precision, at most (model ← layers ← net ← train). */
@@ -151,36 +205,24 @@ const MAX_CHAIN = 3;
  * linted file too. The files read are noted as dependencies of the lint.
  */
 export function importerPrecision(link: ModuleLink, source: string): PrecisionEvidence | undefined {
-  const files = link.workspace.files;
-  if (!files.listPython || AUTOCAST_OFF.test(source)) return undefined;
-  const pool = candidates(link);
+  if (AUTOCAST_OFF.test(source)) return undefined;
   const lintedFrameworks = frameworksOf(source);
   // Each file reached → the file of the chain it imports (the linted file for a direct importer).
   const imports = new Map<string, string>();
-  const reached = new Set<string>([link.path]);
-  let frontier: string[] = [link.path];
-  for (let hop = 0; hop < MAX_CHAIN && frontier.length > 0; hop++) {
-    const next: string[] = [];
-    for (const candidate of pool) {
-      if (reached.has(candidate)) continue;
-      const facts = factsOf(link, candidate);
-      const target = facts ? importedTarget(files, candidate, facts, frontier) : undefined;
-      if (!facts || target === undefined) continue;
-      reached.add(candidate);
-      imports.set(candidate, target);
-      link.deps.set(candidate, files.version(candidate));
-      if ((facts.precision.fp16 || facts.precision.bf16) && facts.at && !otherFramework(lintedFrameworks, facts.frameworks)) {
-        // The files between: the one that imports the linted file first.
-        const via: string[] = [];
-        for (let f = target; f !== link.path; f = imports.get(f) ?? link.path) via.unshift(f);
-        const from = { path: candidate, line: facts.at.line, column: facts.at.column, ...(via.length > 0 ? { via } : {}) };
-        return { fp16: facts.precision.fp16, bf16: facts.precision.bf16, from };
-      }
-      if (!facts.autocastOff) next.push(candidate);
+  let found: PrecisionEvidence | undefined;
+  walkImporters(link, { hops: MAX_CHAIN, near: false, star: true }, (candidate, facts, target) => {
+    imports.set(candidate, target);
+    if ((facts.precision.fp16 || facts.precision.bf16) && facts.at && !otherFramework(lintedFrameworks, facts.frameworks)) {
+      // The files between: the one that imports the linted file first.
+      const via: string[] = [];
+      for (let f = target; f !== link.path; f = imports.get(f) ?? link.path) via.unshift(f);
+      const from = { path: candidate, line: facts.at.line, column: facts.at.column, ...(via.length > 0 ? { via } : {}) };
+      found = { fp16: facts.precision.fp16, bf16: facts.precision.bf16, from };
+      return 'stop';
     }
-    frontier = next;
-  }
-  return undefined;
+    return facts.autocastOff ? 'leaf' : 'follow';
+  });
+  return found;
 }
 
 /**
@@ -189,47 +231,21 @@ export function importerPrecision(link: ModuleLink, source: string): PrecisionEv
  * candidates as importerPrecision. Each file reached is noted as a dependency of the lint.
  */
 export function importingChain(link: ModuleLink, hops: number, max: number): string[] {
-  const files = link.workspace.files;
-  if (!files.listPython) return [];
-  const pool = candidates(link);
-  const reached = new Set<string>([link.path]);
-  const out: string[] = [];
-  let frontier: string[] = [link.path];
-  for (let hop = 0; hop < hops && frontier.length > 0 && out.length < max; hop++) {
-    const next: string[] = [];
-    for (const candidate of pool) {
-      if (reached.has(candidate) || out.length >= max) continue;
-      const facts = factsOf(link, candidate);
-      if (!facts || importedTarget(files, candidate, facts, frontier) === undefined) continue;
-      reached.add(candidate);
-      link.deps.set(candidate, files.version(candidate));
-      out.push(candidate);
-      next.push(candidate);
-    }
-    frontier = next;
-  }
-  return out;
+  return importing(link, { hops, near: false, star: true }, max);
 }
 
 /** Workspace files (its directory and those above) that import the linted file, at most `max`; each noted as a dependency. */
 export function importingFiles(link: ModuleLink, max: number): string[] {
-  const files = link.workspace.files;
-  if (!files.listPython) return [];
+  return importing(link, { hops: 1, near: true, star: false }, max);
+}
+
+/** The files a walk reaches, every one followed, at most `max`. */
+function importing(link: ModuleLink, options: { hops: number; near: boolean; star: boolean }, max: number): string[] {
   const out: string[] = [];
-  // Every import of the file names its module (`masks` for pkg/masks.py, `pkg` for pkg/__init__.py): a cheap test first.
-  const stem = link.path.replace(/\.py$/, '').split('/');
-  const name = stem[stem.length - 1] === '__init__' ? stem[stem.length - 2] : stem[stem.length - 1];
-  if (name === undefined) return []; // a top-level __init__.py: no module name imports it
-  let seen = 0;
-  for (let dir = dirOf(link.path); ; dir = dirOf(dir)) {
-    for (const candidate of files.listPython(dir)) {
-      if (candidate === link.path || ++seen > MAX_CANDIDATES || out.length >= max) continue;
-      const facts = factsOf(link, candidate);
-      if (!facts || !facts.imports.some((i) => i.parts.includes(name) || i.names.includes(name))) continue;
-      if (!importsFile(files, candidate, facts, link.path)) continue;
-      link.deps.set(candidate, files.version(candidate));
-      out.push(candidate);
-    }
-    if (dir === '' || out.length >= max) return out;
-  }
+  if (max <= 0) return out;
+  walkImporters(link, options, (candidate) => {
+    out.push(candidate);
+    return out.length >= max ? 'stop' : 'follow';
+  });
+  return out;
 }

@@ -714,50 +714,32 @@ function where(ev: Evaluator, c: Call, condNode: PyNode | undefined, xNode: PyNo
   const recordFill = (target: AValue, targetNode: PyNode, fill: AValue, fillNode: PyNode, maskSelectsFill: boolean): void => {
     ev.facts.fill.push({ node: c.node, ctx: c.ctx, how: 'where', target, targetNode, fillNode, fill, mask: cond, maskNode: condNode, maskSelectsFill });
   };
-  if (yFill && !xFill) {
-    recordFill(x, xNode, y, yNode, false);
-    if (x.attn?.stage === 'scores' || isZero(x) || attentionTarget(ev, x, xNode))
+  // One operand is the fill, the other the values kept: `where(cond, x, fill)` keeps x where cond holds (a keep mask),
+  // `where(cond, fill, y)` fills where cond holds (an ignore mask).
+  const keptAgainstFill = (kept: AValue, keptNode: PyNode, fill: AValue, fillNode: PyNode, condSelectsFill: boolean): AValue => {
+    recordFill(kept, keptNode, fill, fillNode, condSelectsFill);
+    if (kept.attn?.stage === 'scores' || isZero(kept) || attentionTarget(ev, kept, keptNode))
       ev.facts.mask.push({
         node: c.node,
         ctx: c.ctx,
         display: displayName(c.name) || 'where',
         param: 'condition',
-        expects: 'keep',
+        expects: condSelectsFill ? 'ignore' : 'keep',
         convention: 'fill',
         maskNode: condNode,
         mask: cond,
       });
-    if (x.attn?.stage === 'scores') return addOp(x, { kind: 'mask', node: c.node, how: 'where', maskNode: condNode });
-    if (isZero(x) && cond.mask?.polarity)
+    if (kept.attn?.stage === 'scores') return addOp(kept, { kind: 'mask', node: c.node, how: 'where', maskNode: condNode });
+    if (isZero(kept) && cond.mask?.polarity)
       return tensor({
         ndim: cond.ndim,
         axes: cond.axes,
         mask: { ...cond.mask, additive: true, polarity: undefined, dtype: 'float', builtFrom: cond.mask.polarity },
       });
-    return tensorish(x);
-  }
-  if (xFill && !yFill) {
-    recordFill(y, yNode, x, xNode, true);
-    if (y.attn?.stage === 'scores' || isZero(y) || attentionTarget(ev, y, yNode))
-      ev.facts.mask.push({
-        node: c.node,
-        ctx: c.ctx,
-        display: displayName(c.name) || 'where',
-        param: 'condition',
-        expects: 'ignore',
-        convention: 'fill',
-        maskNode: condNode,
-        mask: cond,
-      });
-    if (y.attn?.stage === 'scores') return addOp(y, { kind: 'mask', node: c.node, how: 'where', maskNode: condNode });
-    if (isZero(y) && cond.mask?.polarity)
-      return tensor({
-        ndim: cond.ndim,
-        axes: cond.axes,
-        mask: { ...cond.mask, additive: true, polarity: undefined, dtype: 'float', builtFrom: cond.mask.polarity },
-      });
-    return tensorish(y);
-  }
+    return tensorish(kept);
+  };
+  if (yFill && !xFill) return keptAgainstFill(x, xNode, y, yNode, false);
+  if (xFill && !yFill) return keptAgainstFill(y, yNode, x, xNode, true);
   // Scores chosen against a constant that does not mask (`torch.where(keep, scores, 0.0)`): recorded as a fill of the
   // scores, so ATT007 can say the other positions keep a weight after the softmax; the scores are not masked by it.
   const weakFill = (v: AValue): boolean => v.kind === 'number' && v.num !== undefined && !isMaskingFill(v);

@@ -85,14 +85,7 @@ export function roleOfName(name: string): Role | undefined {
 function roleOfNameUncached(name: string): Role | undefined {
   const tokens = nameTokens(name);
   if (tokens.length === 0 || tokens.some((t) => NOT_A_TENSOR.has(t))) return undefined;
-  let role: Role | undefined;
-  for (const t of tokens) {
-    const r: Role | undefined = QUERY_TOKENS.has(t) ? 'query' : KEY_TOKENS.has(t) ? 'key' : VALUE_TOKENS.has(t) ? 'value' : undefined;
-    if (!r) continue;
-    if (role && role !== r) return undefined;
-    role = r;
-  }
-  return role;
+  return roleOfNameLoose(tokens);
 }
 
 /** Keys by their encoder-side name (`context`, `memory`, `encoder_outputs`): only meaningful next to a query. */
@@ -135,6 +128,7 @@ function projectionRoleUncached(attr: string): Role | undefined {
   return undefined;
 }
 
+/** The one role the tokens name (`q`, `key`, `values`, ...), or undefined when they name none or more than one. */
 function roleOfNameLoose(tokens: string[]): Role | undefined {
   let role: Role | undefined;
   for (const t of tokens) {

@@ -180,24 +180,32 @@ export class WorkspaceAnalysis {
     return true;
   }
 
-  /** Text facts by path: the version of the text they were computed from, and the function that computed them. */
-  private readonly importFacts = new Map<string, { version: string | number; compute: (source: string) => unknown; facts: unknown }>();
+  /** Text facts per function that computes them, by path: the version of the text they were computed from. */
+  private readonly importFacts = new Map<(source: string) => unknown, Map<string, { version: string | number; facts: unknown }>>();
+  private importFactsKept = 0;
 
   /**
-   * `compute(text)` for a file, kept while the file keeps the version it had and the same `compute` asks (facts
-   * of importers, read without parsing); `invalidate` drops them, since an editor's document versions start
+   * `compute(text)` for a file, kept while the file keeps the version it had (facts of importers, read without
+   * parsing; each `compute` keeps its own); `invalidate` drops them, since an editor's document versions start
    * again when a closed document is opened again.
    */
   textFacts<T>(path: string, compute: (source: string) => T): T | undefined {
     const version = this.files.version(path);
     if (version === undefined) return undefined;
-    const hit = this.importFacts.get(path);
-    if (hit && hit.version === version && hit.compute === compute) return hit.facts as T;
+    let byPath = this.importFacts.get(compute);
+    const hit = byPath?.get(path);
+    if (hit && hit.version === version) return hit.facts as T;
     const source = this.files.read(path);
     if (source === undefined || source.length > MAX_IMPORTED_FILE_CHARS) return undefined;
     const facts = compute(source);
-    if (this.importFacts.size > 4096) this.importFacts.clear();
-    this.importFacts.set(path, { version, compute, facts });
+    if (this.importFactsKept > 4096) {
+      this.importFacts.clear();
+      this.importFactsKept = 0;
+      byPath = undefined;
+    }
+    if (!byPath) this.importFacts.set(compute, (byPath = new Map()));
+    if (!byPath.has(path)) this.importFactsKept++;
+    byPath.set(path, { version, facts });
     return facts;
   }
 
@@ -207,7 +215,7 @@ export class WorkspaceAnalysis {
    */
   invalidate(path: string): void {
     this.cache.delete(path);
-    this.importFacts.delete(path);
+    for (const byPath of this.importFacts.values()) if (byPath.delete(path)) this.importFactsKept--;
   }
 
   /** The evaluator that owns a scope (a function or class of some analysed module), if any. */

@@ -90,15 +90,18 @@ export function intLiteral(src: Src, node: PyNode | undefined): number | undefin
     const v = parseIntLiteral(text(src, n));
     return v;
   }
-  if (n.type === 'unary_operator') {
-    const op = childByField(n, 'operator');
-    const arg = childByField(n, 'argument');
-    const inner = intLiteral(src, arg);
-    if (inner === undefined || !op) return undefined;
-    const o = text(src, op);
-    if (o === '-') return -inner;
-    if (o === '+') return inner;
-  }
+  if (n.type === 'unary_operator') return signedLiteral(src, n, intLiteral);
+  return undefined;
+}
+
+/** `-x` or `+x` of a literal `x` read by `literal`; undefined for another operator (`~1`) or a non-literal. */
+function signedLiteral(src: Src, n: PyNode, literal: (src: Src, node: PyNode | undefined) => number | undefined): number | undefined {
+  const op = childByField(n, 'operator');
+  const inner = literal(src, childByField(n, 'argument'));
+  if (inner === undefined || !op) return undefined;
+  const o = text(src, op);
+  if (o === '-') return -inner;
+  if (o === '+') return inner;
   return undefined;
 }
 
@@ -129,14 +132,7 @@ export function numberLiteral(src: Src, node: PyNode | undefined): number | unde
     const v = Number(t);
     return Number.isFinite(v) ? v : undefined;
   }
-  if (n.type === 'unary_operator') {
-    const op = childByField(n, 'operator');
-    const inner = numberLiteral(src, childByField(n, 'argument'));
-    if (inner === undefined || !op) return undefined;
-    const o = text(src, op);
-    if (o === '-') return -inner;
-    if (o === '+') return inner;
-  }
+  if (n.type === 'unary_operator') return signedLiteral(src, n, numberLiteral);
   return undefined;
 }
 

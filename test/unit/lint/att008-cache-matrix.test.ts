@@ -7,7 +7,9 @@
 // LowerTriangularFromBottomRightMask) are right. Keys count as including a cache only on evidence that the cache
 // reaches them (a concatenation, a cache's update, a slice written then read back), not on a name alone.
 // `today` records the cells today's linter decides wrongly (the lines it reports; [] = silent), so each fix
-// removes the `today` of the cells it changes.
+// removes the `today` of the cells it changes. A cell that is another cell's program with one change (most often a
+// correct cell: the buggy one with its causal form fixed) is written as that change, `of` the other cell's id and the
+// `replace`ments made in its code, so that the difference is what a reader sees.
 import { strict as assert } from 'node:assert';
 import { createLinter } from '../../../src/lint';
 import { grammar, linter, memoryWorkspace } from './helpers';
@@ -27,7 +29,26 @@ interface Cell {
   readonly bottomRightFix?: boolean;
 }
 
-const CELLS: readonly Cell[] = [
+/** A cell whose program is another cell's (`of`, written in full) with each `[text, by]` of `replace` made everywhere. */
+interface ChangedCell extends Omit<Cell, 'code'> {
+  readonly of: string;
+  readonly replace: readonly (readonly [text: string, by: string])[];
+}
+
+/** The cell's program: written in full, or the other cell's with the replacements made (each text must be there). */
+function programOf(cell: Cell | ChangedCell, cells: readonly (Cell | ChangedCell)[]): string {
+  if (!('of' in cell)) return cell.code;
+  const base = cells.find((c) => c.id === cell.of);
+  assert.ok(base && 'code' in base, `${cell.id}: ${cell.of} is a cell written in full`);
+  let code = base.code;
+  for (const [text, by] of cell.replace) {
+    assert.ok(code.includes(text), `${cell.id}: ${cell.of} holds ${JSON.stringify(text)}`);
+    code = code.split(text).join(by);
+  }
+  return code;
+}
+
+const WRITTEN: readonly (Cell | ChangedCell)[] = [
   {
     id: 'tuple_cat_is_causal',
     form: 'tuple past_key_value + torch.cat',
@@ -50,35 +71,20 @@ def attend(q, k, v, past_key_value=None):
     id: 'tuple_cat_bottom_right',
     form: 'tuple past_key_value + torch.cat',
     causal: 'tril(diagonal=S - L) attn_mask',
-    code: `import torch
-import torch.nn.functional as F
-
-
-def attend(q, k, v, past_key_value=None):
-    if past_key_value is not None:
-        past_k, past_v = past_key_value
-        k = torch.cat([past_k, k], dim=-2)
-        v = torch.cat([past_v, v], dim=-2)
-    L, S = q.size(-2), k.size(-2)
-    keep = torch.ones(L, S, dtype=torch.bool, device=q.device).tril(diagonal=S - L)
-    return F.scaled_dot_product_attention(q, k, v, attn_mask=keep), (k, v)
-`,
+    of: 'tuple_cat_is_causal',
+    replace: [
+      [
+        '    return F.scaled_dot_product_attention(q, k, v, is_causal=True), (k, v)\n',
+        '    L, S = q.size(-2), k.size(-2)\n    keep = torch.ones(L, S, dtype=torch.bool, device=q.device).tril(diagonal=S - L)\n    return F.scaled_dot_product_attention(q, k, v, attn_mask=keep), (k, v)\n',
+      ],
+    ],
   },
   {
     id: 'tuple_cat_causal_only_prefill',
     form: 'tuple past_key_value + torch.cat',
     causal: 'is_causal=past is None',
-    code: `import torch
-import torch.nn.functional as F
-
-
-def attend(q, k, v, past_key_value=None):
-    if past_key_value is not None:
-        past_k, past_v = past_key_value
-        k = torch.cat([past_k, k], dim=-2)
-        v = torch.cat([past_v, v], dim=-2)
-    return F.scaled_dot_product_attention(q, k, v, is_causal=past_key_value is None), (k, v)
-`,
+    of: 'tuple_cat_is_causal',
+    replace: [['is_causal=True', 'is_causal=past_key_value is None']],
   },
   {
     id: 'hf_update_is_causal',
@@ -159,23 +165,8 @@ class Attention(nn.Module):
     id: 'hf_update_causal_q_len',
     form: 'Cache.update(k, v, layer_idx)',
     causal: 'is_causal=q_len > 1',
-    code: `import torch
-import torch.nn as nn
-import torch.nn.functional as F
-
-
-class Attention(nn.Module):
-    def __init__(self, dim, layer_idx):
-        super().__init__()
-        self.qkv = nn.Linear(dim, 3 * dim)
-        self.layer_idx = layer_idx
-
-    def forward(self, x, past_key_value=None):
-        q, k, v = self.qkv(x).chunk(3, dim=-1)
-        if past_key_value is not None:
-            k, v = past_key_value.update(k, v, self.layer_idx)
-        return F.scaled_dot_product_attention(q, k, v, is_causal=q.shape[-2] > 1)
-`,
+    of: 'hf_update_is_causal',
+    replace: [['is_causal=True', 'is_causal=q.shape[-2] > 1']],
   },
   {
     id: 'llama_prealloc_is_causal',
@@ -244,60 +235,20 @@ class Attention(nn.Module):
     id: 'llama_prealloc_triu_start_pos',
     form: 'preallocated cache_k[:bsz, start_pos:start_pos+T] = xk',
     causal: 'triu(diagonal=start_pos + 1)',
-    code: `import torch
-import torch.nn as nn
-import torch.nn.functional as F
-
-
-class Attention(nn.Module):
-    def __init__(self, dim, max_batch, max_seq):
-        super().__init__()
-        self.wq = nn.Linear(dim, dim)
-        self.wk = nn.Linear(dim, dim)
-        self.wv = nn.Linear(dim, dim)
-        self.cache_k = torch.zeros(max_batch, max_seq, dim)
-        self.cache_v = torch.zeros(max_batch, max_seq, dim)
-
-    def forward(self, x, start_pos):
-        bsz, seqlen, _ = x.shape
-        xq, xk, xv = self.wq(x), self.wk(x), self.wv(x)
-        self.cache_k[:bsz, start_pos : start_pos + seqlen] = xk
-        self.cache_v[:bsz, start_pos : start_pos + seqlen] = xv
-        keys = self.cache_k[:bsz, : start_pos + seqlen]
-        values = self.cache_v[:bsz, : start_pos + seqlen]
-        mask = torch.full((seqlen, start_pos + seqlen), float("-inf"), device=x.device).triu(start_pos + 1)
-        return F.scaled_dot_product_attention(xq, keys, values, attn_mask=mask)
-`,
+    of: 'llama_prealloc_is_causal',
+    replace: [
+      [
+        '        return F.scaled_dot_product_attention(xq, keys, values, is_causal=True)\n',
+        '        mask = torch.full((seqlen, start_pos + seqlen), float("-inf"), device=x.device).triu(start_pos + 1)\n        return F.scaled_dot_product_attention(xq, keys, values, attn_mask=mask)\n',
+      ],
+    ],
   },
   {
     id: 'llama_prealloc_buffer_rows',
     form: 'preallocated cache_k[:bsz, start_pos:start_pos+T] = xk',
     causal: 'mask[:, start_pos:start_pos+T, :start_pos+T]',
-    code: `import torch
-import torch.nn as nn
-import torch.nn.functional as F
-
-
-class Attention(nn.Module):
-    def __init__(self, dim, max_batch, max_seq):
-        super().__init__()
-        self.wq = nn.Linear(dim, dim)
-        self.wk = nn.Linear(dim, dim)
-        self.wv = nn.Linear(dim, dim)
-        self.cache_k = torch.zeros(max_batch, max_seq, dim)
-        self.cache_v = torch.zeros(max_batch, max_seq, dim)
-        self.register_buffer("mask", torch.tril(torch.ones(max_seq, max_seq, dtype=torch.bool)).view(1, max_seq, max_seq))
-
-    def forward(self, x, start_pos):
-        bsz, seqlen, _ = x.shape
-        xq, xk, xv = self.wq(x), self.wk(x), self.wv(x)
-        self.cache_k[:bsz, start_pos : start_pos + seqlen] = xk
-        self.cache_v[:bsz, start_pos : start_pos + seqlen] = xv
-        keys = self.cache_k[:bsz, : start_pos + seqlen]
-        values = self.cache_v[:bsz, : start_pos + seqlen]
-        mask = self.mask[:, start_pos : start_pos + seqlen, : start_pos + seqlen]
-        return F.scaled_dot_product_attention(xq, keys, values, attn_mask=mask)
-`,
+    of: 'llama_prealloc_buffer_top_left',
+    replace: [['self.mask[:, :seqlen, ', 'self.mask[:, start_pos : start_pos + seqlen, ']],
   },
   {
     id: 'llama_prealloc_buffer_top_left',
@@ -566,16 +517,8 @@ def decode_step(q, k, v, past_k, past_v):
     id: 'decode_one_query_no_mask',
     form: 'decode step (one query)',
     causal: 'no mask',
-    code: `import torch
-import torch.nn.functional as F
-
-
-def decode_step(q, k, v, past_k, past_v):
-    # q: (B, H, 1, D), one new token
-    k = torch.cat([past_k, k], dim=-2)
-    v = torch.cat([past_v, v], dim=-2)
-    return F.scaled_dot_product_attention(q, k, v)
-`,
+    of: 'decode_one_query_is_causal',
+    replace: [[', is_causal=True', '']],
   },
   {
     id: 'tril_T_T_handwritten',
@@ -600,19 +543,8 @@ def attend(q, k, v, past_k, past_v):
     id: 'tril_T_S_bottom_right_handwritten',
     form: 'torch.cat, hand-written scores',
     causal: 'tril(ones(T, S), diagonal=S - T)',
-    code: `import torch
-import torch.nn.functional as F
-
-
-def attend(q, k, v, past_k, past_v):
-    T = q.size(-2)
-    k = torch.cat([past_k, k], dim=-2)
-    v = torch.cat([past_v, v], dim=-2)
-    S = k.size(-2)
-    att = q @ k.transpose(-2, -1) / q.size(-1) ** 0.5
-    att = att.masked_fill(torch.tril(torch.ones(T, S, device=q.device), diagonal=S - T) == 0, float("-inf"))
-    return torch.softmax(att, dim=-1) @ v
-`,
+    of: 'tril_T_T_handwritten',
+    replace: [['torch.tril(torch.ones(T, S, device=q.device))', 'torch.tril(torch.ones(T, S, device=q.device), diagonal=S - T)']],
   },
   {
     id: 'flash_attn_causal',
@@ -647,32 +579,18 @@ def attend(q, k, v, past_k, past_v):
     id: 'xformers_from_bottom_right',
     form: 'torch.cat',
     causal: 'xformers LowerTriangularFromBottomRightMask',
-    code: `import torch
-import xformers.ops as xops
-from xformers.ops.fmha.attn_bias import LowerTriangularFromBottomRightMask
-
-
-def attend(q, k, v, past_k, past_v):
-    k = torch.cat([past_k, k], dim=1)
-    v = torch.cat([past_v, v], dim=1)
-    return xops.memory_efficient_attention(q, k, v, attn_bias=LowerTriangularFromBottomRightMask())
-`,
+    of: 'xformers_lower_triangular',
+    replace: [
+      ['import xformers.ops as xops\n', 'import xformers.ops as xops\nfrom xformers.ops.fmha.attn_bias import LowerTriangularFromBottomRightMask\n'],
+      ['attn_bias=xops.LowerTriangularMask()', 'attn_bias=LowerTriangularFromBottomRightMask()'],
+    ],
   },
   {
     id: 'sdpa_causal_lower_right',
     form: 'torch.cat',
     causal: 'causal_lower_right(L, S)',
-    code: `import torch
-import torch.nn.functional as F
-from torch.nn.attention.bias import causal_lower_right
-
-
-def attend(q, k, v, past_k, past_v):
-    k = torch.cat([past_k, k], dim=-2)
-    v = torch.cat([past_v, v], dim=-2)
-    mask = causal_lower_right(q.size(-2), k.size(-2))
-    return F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
-`,
+    of: 'sdpa_causal_upper_left',
+    replace: [['causal_upper_left', 'causal_lower_right']],
   },
   {
     id: 'sdpa_causal_upper_left',
@@ -721,26 +639,13 @@ class Attention(nn.Module):
     id: 'handwritten_mask_always_bottom_right',
     form: 'cache.update in place, hand-written scores',
     causal: 'causal fill of rows S - T:S, always applied',
-    code: `import torch
-import torch.nn as nn
-
-
-class Attention(nn.Module):
-    def __init__(self, dim, max_seq):
-        super().__init__()
-        self.qkv = nn.Linear(dim, 3 * dim)
-        self.register_buffer("future", torch.triu(torch.ones(max_seq, max_seq, dtype=torch.bool), diagonal=1))
-
-    def forward(self, x, cache=None):
-        q, k, v = self.qkv(x).chunk(3, dim=-1)
-        T = q.size(-2)
-        if cache is not None:
-            k, v = cache.update(k, v)
-        att = q @ k.transpose(-2, -1) / q.size(-1) ** 0.5
-        S = k.size(-2)
-        att = att.masked_fill(self.future[S - T : S, :S], float("-inf"))
-        return torch.softmax(att, dim=-1) @ v
-`,
+    of: 'handwritten_mask_only_without_cache_update',
+    replace: [
+      [
+        '        if cache is None:\n            att = att.masked_fill(self.future[:T, :T], float("-inf"))\n',
+        '        S = k.size(-2)\n        att = att.masked_fill(self.future[S - T : S, :S], float("-inf"))\n',
+      ],
+    ],
   },
   {
     id: 'hf_prepare_4d_mask',
@@ -869,44 +774,20 @@ class Model(nn.Module):
     id: 'hf_update_causal_only_without_cache_keys_returned',
     form: 'Cache.update(k, v, layer_idx)',
     causal: 'is_causal=cache is None, keys handed back (the caller may run the prompt without the cache)',
-    code: `import torch
-import torch.nn as nn
-import torch.nn.functional as F
-
-
-class Attention(nn.Module):
-    def __init__(self, dim, layer_idx):
-        super().__init__()
-        self.qkv = nn.Linear(dim, 3 * dim)
-        self.layer_idx = layer_idx
-
-    def forward(self, x, past_key_value=None):
-        q, k, v = self.qkv(x).chunk(3, dim=-1)
-        if past_key_value is not None:
-            k, v = past_key_value.update(k, v, self.layer_idx)
-        out = F.scaled_dot_product_attention(q, k, v, is_causal=past_key_value is None)
-        return out, torch.stack((k, v))
-`,
+    of: 'hf_update_causal_only_without_cache',
+    replace: [
+      [
+        '        return F.scaled_dot_product_attention(q, k, v, is_causal=past_key_value is None)\n',
+        '        out = F.scaled_dot_product_attention(q, k, v, is_causal=past_key_value is None)\n        return out, torch.stack((k, v))\n',
+      ],
+    ],
   },
   {
     id: 'arm_prefill_only',
     form: 'prefill / decode arms on layer_past',
     causal: 'is_causal=True only in the arm without the cache',
-    code: `import torch
-import torch.nn.functional as F
-
-
-def attend(q, k, v, layer_past=None):
-    if layer_past is not None:
-        past_k, past_v = layer_past
-        k = torch.cat([past_k, k], dim=-2)
-        v = torch.cat([past_v, v], dim=-2)
-    if layer_past is None:
-        out = F.scaled_dot_product_attention(q, k, v, is_causal=True)
-    else:
-        out = F.scaled_dot_product_attention(q, k, v)
-    return out, (k, v)
-`,
+    of: 'arm_both_causal',
+    replace: [[', is_causal=True)  # one step with the cache', ')']],
   },
   {
     id: 'arm_both_causal',
@@ -933,29 +814,8 @@ def attend(q, k, v, layer_past=None):
     id: 'prefill_method_empty_cache',
     form: 'prefill and decode methods growing the cache',
     causal: 'is_causal=True at prefill, no mask for the decode step',
-    code: `import torch
-import torch.nn as nn
-import torch.nn.functional as F
-
-
-class Attention(nn.Module):
-    def __init__(self, dim):
-        super().__init__()
-        self.qkv = nn.Linear(dim, 3 * dim)
-        self.k_cache = None
-        self.v_cache = None
-
-    def prefill(self, x):
-        q, k, v = self.qkv(x).chunk(3, dim=-1)
-        self.k_cache, self.v_cache = k, v
-        return F.scaled_dot_product_attention(q, k, v, is_causal=True)
-
-    def decode(self, x):
-        q, k, v = self.qkv(x).chunk(3, dim=-1)
-        self.k_cache = torch.cat([self.k_cache, k], dim=-2)
-        self.v_cache = torch.cat([self.v_cache, v], dim=-2)
-        return F.scaled_dot_product_attention(q, self.k_cache, self.v_cache)
-`,
+    of: 'prefill_method_buggy_decode',
+    replace: [['self.k_cache, self.v_cache, is_causal=True)', 'self.k_cache, self.v_cache)']],
   },
   {
     id: 'prefill_method_buggy_decode',
@@ -1066,6 +926,12 @@ def attend(q, k, v, layer_past=None, use_cache=False):
 `,
   },
 ];
+
+const CELLS: readonly Cell[] = WRITTEN.map((c) => {
+  if (!('of' in c)) return c;
+  const { of: _of, replace: _replace, ...rest } = c;
+  return { ...rest, code: programOf(c, WRITTEN) };
+});
 
 /** 1-based line of the first line holding `needle`. */
 function lineOf(code: string, needle: string): number {

@@ -554,3 +554,67 @@ class Attn(nn.Module):
     );
   });
 });
+
+describe('workspace: a KV cache attached by the file that imports this one', () => {
+  const MODEL = `import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class KVCache:
+    def __init__(self):
+        self.k = None
+        self.v = None
+
+    def update(self, k, v):
+        if self.k is not None:
+            k = torch.cat([self.k, k], dim=-2)
+            v = torch.cat([self.v, v], dim=-2)
+        self.k, self.v = k, v
+        return k, v
+
+
+class SelfAttention(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.to_qkv = nn.Linear(dim, 3 * dim)
+        self.cache = None
+
+    def forward(self, x):
+        q, k, v = self.to_qkv(x).chunk(3, dim=-1)
+        if self.cache is not None:
+            k, v = self.cache.update(k, v)
+        return F.scaled_dot_product_attention(q, k, v, is_causal=True)
+`;
+  const GENERATE = `import torch
+from model import KVCache, SelfAttention
+
+layer = SelfAttention(64)
+layer.cache = KVCache()
+`;
+
+  /** The workspace, counting the reads of each file. */
+  class CountedWorkspace extends MemoryWorkspace {
+    readonly readsOf = new Map<string, number>();
+    override read(path: string): string | undefined {
+      this.readsOf.set(path, (this.readsOf.get(path) ?? 0) + 1);
+      return super.read(path);
+    }
+  }
+
+  it('is_causal=True on the cache generate.py attaches: buggy, naming where; generate.py read once per version, not per lint', async () => {
+    const ws = new CountedWorkspace({ 'model.py': MODEL, 'generate.py': GENERATE });
+    const l = await workspaceLinter(ws);
+    const lint = (): Finding[] => l.lintPython(MODEL, { path: 'model.py' });
+    const first = lint();
+    assert.deepEqual(codes(first), ['ATT008@29']);
+    assert.ok(first[0].related?.some((r) => r.path === 'generate.py' && r.line === 5));
+    const readsAfterFirst = ws.readsOf.get('generate.py') ?? 0;
+    assert.deepEqual(lint(), first);
+    assert.equal(ws.readsOf.get('generate.py') ?? 0, readsAfterFirst, 'the second lint reads nothing of generate.py again');
+    // An edit of generate.py (a new version) is read again: without the attachment the cache stays None here.
+    ws.set('generate.py', GENERATE.replace('layer.cache = KVCache()', 'y = layer(torch.randn(1, 8, 64))'));
+    assert.deepEqual(lint(), []);
+    assert.ok((ws.readsOf.get('generate.py') ?? 0) > readsAfterFirst);
+  });
+});
