@@ -372,7 +372,7 @@ export function loadUnseen(dir: string = UNSEEN_DIR): UnseenCase[] {
  * Which measure a batch is: `regression` (spent: its repositories or case names have reached the rules'
  * authors, see the README; kept so that its numbers must not fall) or `unseen` (gathered by someone who does
  * not change the rules, never read case by case). Batches 1 and 2 are regression batches; batches 3 (session 20),
- * 4 (session 22) and 5 (session 23) are the unseen measures.
+ * 4 (session 22), 5 (session 23), 6 (session 24) and 7 (session 25) are the unseen measures.
  */
 export type UnseenGroup = 'regression' | 'unseen';
 
@@ -392,6 +392,7 @@ export const UNSEEN_BATCHES: readonly UnseenBatch[] = [
   { id: 'batch-4', dir: join(__dirname, 'batch-4', 'cases'), group: 'unseen' },
   { id: 'batch-5', dir: join(__dirname, 'batch-5', 'cases'), group: 'unseen' },
   { id: 'batch-6', dir: join(__dirname, 'batch-6', 'cases'), group: 'unseen' },
+  { id: 'batch-7', dir: join(__dirname, 'batch-7', 'cases'), group: 'unseen' },
 ];
 
 const GROUP_TITLES: Record<UnseenGroup, string> = {

@@ -18,9 +18,12 @@
 //  7. The sixth batch (batch-6/, the unseen measure from session 24): the same checks as the fifth, against every
 //     list including session 24's (batch-6/lintrules-studied-repos.txt); counts only. Batches 3 to 5 are checked
 //     against session 24's list too.
-//  8. The linter run: prints the aggregates only (never a per-case miss), the regression batches (1 and 2)
-//     together, the unseen batches (3 to 6) each on its own, with 3 + 4, 3 + 4 + 5 and 3 + 4 + 5 + 6 after batches
-//     4, 5 and 6, and asserts no threshold; it fails only if the linter throws.
+//  8. The seventh batch (batch-7/, the unseen measure from session 25): the same checks as the sixth, against every
+//     list including session 25's (batch-7/lintrules-studied-repos.txt); counts only. Batches 3 to 6 are checked
+//     against session 25's list too.
+//  9. The linter run: prints the aggregates only (never a per-case miss), the regression batches (1 and 2)
+//     together, the unseen batches (3 to 7) each on its own, with 3 + 4, 3 + 4 + 5, 3 + 4 + 5 + 6 and
+//     3 + 4 + 5 + 6 + 7 after batches 4 to 7, and asserts no threshold; it fails only if the linter throws.
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -322,7 +325,7 @@ describe('lint unseen: loader and scorer', () => {
     assert.match(report, /^lint unseen, unseen \(batch-3 \+ batch-4 \+ batch-5\): 4 cases .*\noverall: precision 0\.750 {2}recall 1\.000/m);
   });
 
-  it('reports four unseen batches each on its own, with the batches so far together after the second, third and fourth', () => {
+  it('reports five unseen batches each on its own, with the batches so far together after the second to the fifth', () => {
     const mk = (name: string, cls = 'real-bug', label = 'buggy') =>
       parseUnseenCase(name, false, [{ path: `${name}.py`, text: `${header(name, label, cls)}\nx = 1${label === 'buggy' ? '  # expect: ATT001' : ''}\n` }]);
     const unseen = (id: string, cases: UnseenCase[]) => ({ batch: { id, dir: 'unused', group: 'unseen' as const }, cases });
@@ -331,11 +334,12 @@ describe('lint unseen: loader and scorer', () => {
       unseen('batch-4', [mk('fourth-hidden', 'clean', 'correct')]),
       unseen('batch-5', [mk('fifth-hidden')]),
       unseen('batch-6', [mk('sixth-hidden', 'clean', 'correct'), mk('sixth-other')]),
+      unseen('batch-7', [mk('seventh-hidden'), mk('seventh-other', 'clean', 'correct'), mk('seventh-third', 'fixed', 'correct')]),
     ];
     // Finds ATT001 on line 8 of every file: a TP in each buggy case, an FP in each correct one.
     const fake: UnseenLinter = { lintPython: () => [{ code: 'ATT001', line: 8 }] };
     const report = formatUnseenBatchesReport(runUnseenBatches(fake, batches));
-    assert.ok(!/hidden|sixth-other/.test(report), 'no case name in the report');
+    assert.ok(!/hidden|sixth-other|seventh-other|seventh-third/.test(report), 'no case name in the report');
     const titles = (report.match(/^lint unseen, .*$/gm) ?? []).map((t) => t.replace(/: .*$/, ''));
     assert.deepEqual(titles, [
       'lint unseen, unseen (batch-3)',
@@ -345,12 +349,19 @@ describe('lint unseen: loader and scorer', () => {
       'lint unseen, unseen (batch-3 + batch-4 + batch-5)',
       'lint unseen, unseen (batch-6)',
       'lint unseen, unseen (batch-3 + batch-4 + batch-5 + batch-6)',
+      'lint unseen, unseen (batch-7)',
+      'lint unseen, unseen (batch-3 + batch-4 + batch-5 + batch-6 + batch-7)',
     ]);
     assert.match(report, /^lint unseen, unseen \(batch-6\): 2 cases .*\noverall: precision 0\.500 {2}recall 1\.000/m);
     assert.match(report, /^lint unseen, unseen \(batch-3 \+ batch-4 \+ batch-5 \+ batch-6\): 5 cases .*\noverall: precision 0\.600 {2}recall 1\.000/m);
+    assert.match(report, /^lint unseen, unseen \(batch-7\): 3 cases .*\noverall: precision 0\.333 {2}recall 1\.000/m);
+    assert.match(
+      report,
+      /^lint unseen, unseen \(batch-3 \+ batch-4 \+ batch-5 \+ batch-6 \+ batch-7\): 8 cases .*\noverall: precision 0\.500 {2}recall 1\.000/m,
+    );
   });
 
-  it('puts batches 1 and 2 in the regression group and batches 3 to 6 in the unseen group', () => {
+  it('puts batches 1 and 2 in the regression group and batches 3 to 7 in the unseen group', () => {
     assert.deepEqual(
       UNSEEN_BATCHES.map((b) => [b.id, b.group]),
       [
@@ -360,6 +371,7 @@ describe('lint unseen: loader and scorer', () => {
         ['batch-4', 'unseen'],
         ['batch-5', 'unseen'],
         ['batch-6', 'unseen'],
+        ['batch-7', 'unseen'],
       ],
     );
   });
@@ -558,6 +570,9 @@ const STUDIED_LIST_5 = join(BATCH5.dir, '..', 'lintrules-studied-repos.txt');
 const BATCH6 = UNSEEN_BATCHES.find((b) => b.id === 'batch-6')!;
 /** The rules' authors' studied list of session 24 as it was at batch 6's final check (the integrator refreshes it at merge). */
 const STUDIED_LIST_6 = join(BATCH6.dir, '..', 'lintrules-studied-repos.txt');
+const BATCH7 = UNSEEN_BATCHES.find((b) => b.id === 'batch-7')!;
+/** The rules' authors' studied list of session 25 as it was at batch 7's final check (the integrator refreshes it at merge). */
+const STUDIED_LIST_7 = join(BATCH7.dir, '..', 'lintrules-studied-repos.txt');
 /** The false-positive scan's repositories (`owner/name commit` per line). */
 const SCAN_LIST = join(CORPUS_DIR, '..', '..', 'lint-scan', 'repos.txt');
 
@@ -627,8 +642,8 @@ describe('lint unseen: the third batch (the unseen measure)', () => {
     const excluded = regressionSetRepos();
     assert.ok(excluded.size > 100, `${excluded.size} repositories of the regression sets`);
     for (const c of earlier) excluded.add(c.header.repo.toLowerCase());
-    // Sessions 22 to 24's lists too: batch 3 stays unseen only while no later rule author reads its repositories.
-    for (const list of [STUDIED_LIST, STUDIED_LIST_3, STUDIED_LIST_4, STUDIED_LIST_5, STUDIED_LIST_6, SCAN_LIST])
+    // Sessions 22 to 25's lists too: batch 3 stays unseen only while no later rule author reads its repositories.
+    for (const list of [STUDIED_LIST, STUDIED_LIST_3, STUDIED_LIST_4, STUDIED_LIST_5, STUDIED_LIST_6, STUDIED_LIST_7, SCAN_LIST])
       for (const repo of listedRepos(list)) excluded.add(repo);
     assertNoOverlap(cases, excluded);
   });
@@ -647,7 +662,7 @@ describe('lint unseen: the third batch (the unseen measure)', () => {
  * its README), so that a lost case fails the test.
  */
 interface GatheredBatchFloors {
-  id: 'batch-4' | 'batch-5' | 'batch-6';
+  id: 'batch-4' | 'batch-5' | 'batch-6' | 'batch-7';
   session: number;
   cases: number;
   realBugFindings: number;
@@ -664,6 +679,7 @@ interface GatheredBatchFloors {
 
 // Batch 4: 35 cases, 15 expected findings from real bugs (the brief aimed at 30 cases). Batch 5: 35 cases, 12.
 // Batch 6: 36 cases, 15 (the brief aimed at 35 and 15); only 3 fix pairs were found, so its fixed-case floor is 3.
+// Batch 7: 36 cases, 16 (the brief aimed at 36 and 16, at least half of them folder cases: 28); 6 fix pairs.
 const GATHERED_BATCHES: GatheredBatchFloors[] = [
   { id: 'batch-4', session: 22, cases: 35, realBugFindings: 15, folderCases: 10, torchCases: 20, tensorflowCases: 2, jaxCases: 3 },
   {
@@ -690,6 +706,19 @@ const GATHERED_BATCHES: GatheredBatchFloors[] = [
     tensorflowCases: 2,
     jaxCases: 4,
     numpyOnlyCases: 4,
+  },
+  {
+    id: 'batch-7',
+    session: 25,
+    cases: 36,
+    realBugFindings: 16,
+    rulesWithRealBugs: 7,
+    folderCases: 28,
+    fixedCases: 6,
+    torchCases: 28,
+    tensorflowCases: 2,
+    jaxCases: 4,
+    numpyOnlyCases: 2,
   },
 ];
 
@@ -763,7 +792,7 @@ function describeGatheredBatch(floors: GatheredBatchFloors): void {
       assert.ok(excluded.size > 100, `${excluded.size} repositories of the regression sets`);
       for (const c of earlier) excluded.add(c.header.repo.toLowerCase());
       // Every session's list: a batch stays unseen only while no later rule author reads its repositories.
-      for (const list of [STUDIED_LIST, STUDIED_LIST_3, STUDIED_LIST_4, STUDIED_LIST_5, STUDIED_LIST_6, SCAN_LIST])
+      for (const list of [STUDIED_LIST, STUDIED_LIST_3, STUDIED_LIST_4, STUDIED_LIST_5, STUDIED_LIST_6, STUDIED_LIST_7, SCAN_LIST])
         for (const repo of listedRepos(list)) excluded.add(repo);
       assertNoOverlap(cases, excluded);
     });
