@@ -69,6 +69,14 @@ describe('the linter in VS Code: findings whose evidence is in another file', fu
       describeRows(rows),
     );
     assert.match(call[0].message, /`Encoder\.forward` is called here, in a file that imports this one/);
+    // ... and where collate builds the mask, in data.py: a related location too (the comparison).
+    const builtIn = inFile('ATT002', 'data.py');
+    assert.deepEqual(
+      builtIn.map((r) => [r.file, r.line, r.column]),
+      [['data.py', built.line, built.column]],
+      describeRows(rows),
+    );
+    assert.match(builtIn[0].message, new RegExp(`the mask is built in \`collate\` \\(${FOLDER}/data\\.py:${built.line}\\)`));
 
     // ATT007: the trainer that runs the model in float16.
     const precision = inFile('ATT007', 'train.py');
@@ -95,6 +103,7 @@ describe('the linter in VS Code: findings whose evidence is in another file', fu
     // The hover on the finding lists the same related location, as `file(line, column): message`.
     const hover = await workbench.hover({ line: maskUse.line, column: maskUse.column });
     assert.ok(hover.includes(`train.py(${passed.line}, ${passed.column}): `), hover);
+    assert.ok(hover.includes(`data.py(${built.line}, ${built.column}): `), hover);
     assert.deepEqual(await workbench.extensionHostErrors(), []);
   });
 });

@@ -217,10 +217,13 @@ export function callAcrossFiles(
     const at = lineColumn(owner.tree.source, node.start);
     return { ...origin, line: at.line, column: at.column };
   };
-  let out = portable(r, r.mask ? builtAt(r) : origin, 0, call);
-  if (r.elements && out.elements && r.elements.some((e) => e.mask?.origin)) {
+  let out = r.mask ? withBuiltIn(portable(r, builtAt(r), 0, call), builtAt(r)) : portable(r, origin, 0, call);
+  if (r.elements && out.elements && r.elements.some((e) => e.mask)) {
     const items = r.elements;
-    out = { ...out, elements: out.elements.map((e, i) => (items[i]?.mask ? portable(items[i], builtAt(items[i]), 1, call) : e)) };
+    out = {
+      ...out,
+      elements: out.elements.map((e, i) => (items[i]?.mask ? withBuiltIn(portable(items[i], builtAt(items[i]), 1, call), builtAt(items[i])) : e)),
+    };
   }
   if (out.attn)
     ev.noteForeignEvidence({
@@ -230,7 +233,9 @@ export function callAcrossFiles(
       message: msg(PHRASES.scoresFormedIn, `\`${origin.name}\``, originRef(origin)),
     });
   const masks = r.mask ? [r] : (r.elements ?? []).filter((e) => e.mask);
-  for (const place of new Map(masks.map((m) => builtAt(m)).map((o) => [originRef(o), o])).values())
+  // A mask that crossed files before it reached that file's return (built in a third file) names both places.
+  const places = masks.flatMap((m) => (m.mask?.builtIn ? [m.mask.builtIn, builtAt(m)] : [builtAt(m)]));
+  for (const place of new Map(places.map((o) => [originRef(o), o])).values())
     ev.noteForeignEvidence({
       path: place.path,
       line: place.line,
@@ -238,6 +243,25 @@ export function callAcrossFiles(
       message: msg(PHRASES.maskBuiltIn, `\`${place.name}\``, originRef(place)),
     });
   return out;
+}
+
+/** A mask returned from another file keeps the first place it was built (a mask that crossed before keeps its own). */
+function withBuiltIn(v: AValue, place: ValueOrigin): AValue {
+  return v.mask && !v.mask.builtIn ? { ...v, mask: { ...v.mask, builtIn: place } } : v;
+}
+
+/** Notes where each mask in `v` (or its tuple items) was built in another file: a finding quoting that place links it. */
+export function noteMaskPlaces(ev: Evaluator, v: AValue): void {
+  for (const item of v.mask ? [v] : (v.elements ?? [])) {
+    const place = item.mask?.builtIn;
+    if (place)
+      ev.noteForeignEvidence({
+        path: place.path,
+        line: place.line,
+        column: place.column,
+        message: msg(PHRASES.maskBuiltIn, `\`${place.name}\``, originRef(place)),
+      });
+  }
 }
 
 /**

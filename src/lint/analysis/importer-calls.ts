@@ -9,6 +9,7 @@
 import { defineTemplates, msg } from '../message';
 import { childByField, namedChildren, unparen, walk, type PyNode } from '../syntax/tree';
 import type { Evaluator } from './evaluator';
+import { noteMaskPlaces } from './cross-file';
 import { truthOf } from './flags';
 import { importingFiles } from './importers';
 import { portable } from './portable';
@@ -101,9 +102,11 @@ export function callsFromImporters(ev: Evaluator, fns: readonly Scope[]): Import
       const what = target.ownerClass ? `${target.ownerClass.name}.${target.name}` : target.name;
       ev.noteForeignEvidence({ path, line, column, message: msg(T.calledFromImporter, `\`${what}\``) });
       // The call as its own function runs: unbound (its default context), and as that file calls the function.
-      // An argument as it crosses: keys joined with a cache there keep where (a related location in that file).
+      // An argument as it crosses: keys joined with a cache there keep where (a related location in that file), and
+      // a mask that file got from a third one names where it was built (a related location there).
       const crossing = (v: AValue): AValue => {
         const p = portable(v, origin);
+        noteMaskPlaces(ev, p);
         return v.fromCache && v.cacheAt && !p.cacheIn && p.kind === 'tensor'
           ? { ...p, cacheIn: { path, source: m.tree.source, start: v.cacheAt.start, end: v.cacheAt.end } }
           : p;

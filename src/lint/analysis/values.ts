@@ -42,6 +42,14 @@ export interface TriRegion {
   readonly k: number;
 }
 
+/** A place in another workspace file: workspace-relative path, 1-based line and column, the helper's name there. */
+export interface MaskPlace {
+  readonly path: string;
+  readonly line: number;
+  readonly column: number;
+  readonly name: string;
+}
+
 export interface MaskInfo {
   /**
    * What a True / 1 entry means: 'keep' (attend) or 'ignore' (masked out). Absent: additive, or a 0/1 mask
@@ -80,6 +88,11 @@ export interface MaskInfo {
   readonly origin?: MaskOrigin;
   /** The last place its meaning was inverted since (`~m`, `m == 0`, `1 - m`), when it was. */
   readonly flippedAt?: MaskOrigin;
+  /**
+   * Where a mask returned from another workspace file was built there (the comparison, the triangle, or the
+   * helper's return): kept as it crosses on to further files, so a finding that quotes it links there.
+   */
+  readonly builtIn?: MaskPlace;
   /** Read from an additive mask as a 0/1 one (`additive.bool()`, `1 - additive`): `== 0` does not invert it. */
   readonly fromAdditive?: boolean;
   /**

@@ -53,7 +53,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=key_padding_mask[:, None
       useInstead: `key_padding_mask = input_ids == tokenizer.pad_token_id  # True at padding
 out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, None, None, :])  # True = attend`,
       whereReported:
-        'At the mask argument of the API that receives it, the use (for `masked_fill`, at the call). Related locations: where the mask is built (the comparison, `tril`/`triu`, the tokenizer output, or the parameter it comes in as), also inside a helper that returns it, and the receiving call with its convention. A helper judged as another file calls it is reported in its own file, at the use, with that call as a related location.',
+        'At the mask argument of the API that receives it, the use (for `masked_fill`, at the call). Related locations: where the mask is built (the comparison, `tril`/`triu`, the tokenizer output, or the parameter it comes in as), also inside a helper that returns it, and the receiving call with its convention. A helper judged as another file calls it is reported in its own file, at the use, with that call as a related location, and, when that file got the mask from a third one (`ids, mask = collate(batch)` from data.py, then `encoder(ids, mask)`), also with the place the mask is built there.',
       fixSafety:
         'The fix inverts the mask (`~(...)` for boolean masks, `(... == 0)` for 0/1 integer masks). It changes which positions are attended, so it is offered as an unsafe quick fix and never applied by a fix-all. No fix is offered for an additive mask read through `1 - m` (`== 0` of it would not be the keep mask).',
       references: [

@@ -1,6 +1,6 @@
 // examples/crossfile, the small project the README's cross-file screenshot shows: linted as a workspace, each
 // finding of model.py sits where its comment says the bug is and carries a related location in the file that
-// holds the evidence (the collate mask's caller, the half-precision trainer, the cache's concatenation); alone,
+// holds the evidence (the collate mask's builder and caller, the half-precision trainer, the cache's concatenation); alone,
 // model.py has none of that evidence and is silent. Its messages render in zh-cn with no English left.
 import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -45,11 +45,17 @@ describe('examples/crossfile: findings whose evidence is in another file', () =>
     );
     const byCode = (code: string) => fs.find((f) => f.code === code);
 
-    // The mask: built by data.py's collate (named in the message), passed by train.py's loop (a related location).
+    // The mask: built by data.py's collate, passed by train.py's loop: both named in the message, both related
+    // locations (data.py's at the comparison that builds it).
     const built = positionOf('data.py', 'mask = ids != PAD_ID', 'ids != PAD_ID');
     const passed = positionOf('train.py', 'encoder(ids.cuda(), mask.cuda())', 'encoder(');
     assert.match(byCode('ATT002')?.message ?? '', new RegExp(`data\\.py:${built.line}\\b.*train\\.py:${passed.line}\\b`));
     assert.deepEqual(relatedIn(byCode('ATT002'), 'train.py'), [passed.line]);
+    const builtHere = (byCode('ATT002')?.related ?? []).filter((r) => r.path === 'data.py');
+    assert.deepEqual(
+      builtHere.map((r) => `${r.line}:${r.column} ${r.message}`),
+      [`${built.line}:${built.column} the mask is built in \`collate\` (data.py:${built.line})`],
+    );
 
     // Half precision: set by train.py, which imports model.py.
     const scaler = positionOf('train.py', 'GradScaler()', 'torch.cuda.amp.GradScaler');
