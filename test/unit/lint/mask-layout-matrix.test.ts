@@ -460,69 +460,9 @@ async function outcomeOf(cell: Cell, code: string): Promise<{ outcome: Outcome; 
 /**
  * Today's outcome of the cells that do not decide yet, by id (every other cell decides). 'silent': no evidence
  * reaches the use; 'no related location in the builder file': reported at the use, but the related locations stop at
- * the call in the file between.
+ * the call in the file between (no cell today: a mask keeps where it was built as it crosses files, MaskInfo.builtIn).
  */
 const TODAY_ATT002: ReadonlyMap<string, Outcome> = new Map<string, Outcome>([
-  [
-    "__init__.py re-exports the helper (from .masks import make_pad_mask) × key_padding_mask × inverted in the builder's file",
-    'no related location in the builder file',
-  ],
-  [
-    "__init__.py re-exports the helper (from .masks import make_pad_mask) × key_padding_mask × inverted in the consumer's file",
-    'no related location in the builder file',
-  ],
-  [
-    "__init__.py re-exports the helper (from .masks import make_pad_mask) × sdpa attn_mask × inverted in the builder's file",
-    'no related location in the builder file',
-  ],
-  [
-    "__init__.py re-exports the helper (from .masks import make_pad_mask) × sdpa attn_mask × inverted in the consumer's file",
-    'no related location in the builder file',
-  ],
-  [
-    "__init__.py re-exports the helper (from .masks import make_pad_mask) × masked_fill -inf × inverted in the builder's file",
-    'no related location in the builder file',
-  ],
-  [
-    "__init__.py re-exports the helper (from .masks import make_pad_mask) × masked_fill -inf × inverted in the consumer's file",
-    'no related location in the builder file',
-  ],
-  [
-    "relative import one level up (from ..utils.masking import ...) × key_padding_mask × inverted in the builder's file",
-    'no related location in the builder file',
-  ],
-  [
-    "relative import one level up (from ..utils.masking import ...) × key_padding_mask × inverted in the consumer's file",
-    'no related location in the builder file',
-  ],
-  [
-    "relative import one level up (from ..utils.masking import ...) × sdpa attn_mask × inverted in the builder's file",
-    'no related location in the builder file',
-  ],
-  [
-    "relative import one level up (from ..utils.masking import ...) × sdpa attn_mask × inverted in the consumer's file",
-    'no related location in the builder file',
-  ],
-  [
-    "relative import one level up (from ..utils.masking import ...) × masked_fill -inf × inverted in the builder's file",
-    'no related location in the builder file',
-  ],
-  [
-    "relative import one level up (from ..utils.masking import ...) × masked_fill -inf × inverted in the consumer's file",
-    'no related location in the builder file',
-  ],
-  ["import textenc.utils as U, then U.make_pad_mask(...) × key_padding_mask × inverted in the builder's file", 'no related location in the builder file'],
-  ["import textenc.utils as U, then U.make_pad_mask(...) × key_padding_mask × inverted in the consumer's file", 'no related location in the builder file'],
-  ["import textenc.utils as U, then U.make_pad_mask(...) × sdpa attn_mask × inverted in the builder's file", 'no related location in the builder file'],
-  ["import textenc.utils as U, then U.make_pad_mask(...) × sdpa attn_mask × inverted in the consumer's file", 'no related location in the builder file'],
-  ["import textenc.utils as U, then U.make_pad_mask(...) × masked_fill -inf × inverted in the builder's file", 'no related location in the builder file'],
-  ["import textenc.utils as U, then U.make_pad_mask(...) × masked_fill -inf × inverted in the consumer's file", 'no related location in the builder file'],
-  ["src/ layout with absolute imports × key_padding_mask × inverted in the builder's file", 'no related location in the builder file'],
-  ["src/ layout with absolute imports × key_padding_mask × inverted in the consumer's file", 'no related location in the builder file'],
-  ["src/ layout with absolute imports × sdpa attn_mask × inverted in the builder's file", 'no related location in the builder file'],
-  ["src/ layout with absolute imports × sdpa attn_mask × inverted in the consumer's file", 'no related location in the builder file'],
-  ["src/ layout with absolute imports × masked_fill -inf × inverted in the builder's file", 'no related location in the builder file'],
-  ["src/ layout with absolute imports × masked_fill -inf × inverted in the consumer's file", 'no related location in the builder file'],
   ["a script at the root builds the mask and calls the model × key_padding_mask × inverted in the builder's file", 'silent'],
   ["a script at the root builds the mask and calls the model × key_padding_mask × inverted in the consumer's file", 'silent'],
   ["a script at the root builds the mask and calls the model × sdpa attn_mask × inverted in the builder's file", 'silent'],
