@@ -53,6 +53,29 @@ const MAX_SUMMARIES = 400;
 const MAX_ATTRIBUTE_IMPORTERS = 8;
 /** ...directly or through one file between (generate.py → model.py → attention.py). */
 const ATTRIBUTE_IMPORT_HOPS = 2;
+/**
+ * Methods of torch.nn.Module that return the module itself (`model = Net().cuda()`, `.to(device).eval()`): the
+ * documentation says "Returns: self" for each. Not `zero_grad()` (None). Precision evidence of `.half()` is read
+ * from the file's text (precision.ts), whatever the receiver.
+ */
+const RETURNS_THE_MODULE = new Set([
+  'apply',
+  'bfloat16',
+  'cpu',
+  'cuda',
+  'double',
+  'eval',
+  'float',
+  'half',
+  'ipu',
+  'requires_grad_',
+  'share_memory',
+  'to',
+  'to_empty',
+  'train',
+  'type',
+  'xpu',
+]);
 /** `<obj>.attr = ...` (not `==`): an attribute assigned on an object. */
 const OUTSIDE_ASSIGNMENT = /([\w.\])]+)\.([A-Za-z_]\w*)\s*=(?!=)/g;
 
@@ -1520,6 +1543,9 @@ export class Evaluator {
         return isCacheName(recv.object.cls.name) || isCacheName(c.recvNode ? this.text(c.recvNode) : '') ? markFromCache(r) : r;
       }
       const attr = this.attributeOfObject(recv, c.name);
+      // `Encoder(vocab=1000).to(device).eval()`: a method the class inherits from its framework base class
+      // (it defines no such method or attribute) that returns the module itself keeps the instance.
+      if ((!attr || attr.kind === 'unknown') && RETURNS_THE_MODULE.has(c.name) && recv.object.cls.bases.length > 0) return recv;
       const out =
         attr && attr.kind !== 'unknown' && attr.kind !== 'tensor'
           ? this.applyValue(attr, c.calleeNode!, c.node, c.args, c.ctx)

@@ -75,6 +75,17 @@ describe('examples/crossfile: findings whose evidence is in another file', () =>
     );
   });
 
+  it('the same ATT002 when train.py builds the encoder with a chained `.cuda()` (a method returning the module)', async () => {
+    const chained = files['train.py'].replace('encoder = Encoder(vocab=1000)\n', 'encoder = Encoder(vocab=1000).cuda()\n').replace('    encoder.cuda()\n', '');
+    assert.notEqual(chained, files['train.py']);
+    const fs = await lintModel({ ...files, 'train.py': chained });
+    const mask = positionOf('model.py', 'key_padding_mask=pad_mask', 'pad_mask)');
+    assert.deepEqual(
+      fs.filter((f) => f.code === 'ATT002').map((f) => `${f.line}:${f.column}`),
+      [`${mask.line}:${mask.column}`],
+    );
+  });
+
   it('model.py alone shows none of that evidence, and is silent', async () => {
     assert.deepEqual(await lintModel({ 'model.py': files['model.py'] }), []);
   });
