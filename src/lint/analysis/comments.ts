@@ -114,15 +114,13 @@ export function maskFromDoc(description: string): { dtype?: 'bool' | 'int' | 'fl
   const out: { dtype?: 'bool' | 'int' | 'float'; polarity?: 'keep' | 'ignore'; additive?: boolean } = {};
   // A float mask's values written as floats ("1.0 = may attend, 0.0 = padding") are the 1 and 0 of the statements
   // below; the 0 after the point of "1.0" is not a statement about 0 (it read "1.0 = keep" as "0 = keep").
-  const doc = description.replace(/(?<![\w.])([01])\.0*(?![\w.])/g, '$1');
+  // An arrow to a shape describes what the code makes of the parameter ("(B, S) 1 = attend -> (B, 1, 1, S)
+  // additive"), which the code itself shows: only the text before it describes the parameter ("True -> pad",
+  // an arrow to a word, still states a meaning).
+  const doc = (description.split(/(?:->|=>|\u2192)\s*[([]/)[0] ?? description).replace(/(?<![\w.])([01])\.0*(?![\w.])/g, '$1');
   if (/\bbool(ean)?\b/i.test(doc)) out.dtype = 'bool';
   else if (/\b(long|int(64|32)?)\b/i.test(doc)) out.dtype = 'int';
   else if (/\bfloat\b/i.test(doc)) out.dtype = 'float';
-  if (/additive|-inf\b|large negative|(?<![\w.])0\s*(=|for|at)\s*(keep|attend)/i.test(doc)) {
-    // "additive mask (0 for valid, -inf for invalid)": the 0 is a bias value, not a False entry of a boolean mask.
-    out.additive = true;
-    return out;
-  }
   const ignoreWords =
     "(pad|padding|padded|masked|mask(ed)?\\s*out|ignore[d]?|not\\s+allowed|do\\s+not\\s+attend|don't\\s+attend|invalid|blocked|excluded|hidden|future)";
   const keepWords = '(keep|kept|attend|attended|real|valid|token|tokens|visible|allowed|may\\s+attend|can\\s+attend|present)';
@@ -149,6 +147,13 @@ export function maskFromDoc(description: string): { dtype?: 'bool' | 'int' | 'fl
     new RegExp(`${one}${sep}(?!not|non)${keepWords}`, 'i'),
     new RegExp(`${zero}${sep}(?!not|non)${ignoreWords}`, 'i'),
   );
+  // "additive mask (0 for valid, -inf for invalid)": the 0 is a bias value, not a False entry of a boolean mask.
+  // A True/1 meaning stated before it ("1 = attend, made additive below") is what the parameter holds.
+  const additiveAt = /additive|-inf\b|large negative|(?<![\w.])0\s*(=|for|at)\s*(keep|attend)/i.exec(doc)?.index ?? Infinity;
+  if (additiveAt !== Infinity && additiveAt <= Math.min(ignoreAt, keepAt)) {
+    out.additive = true;
+    return out;
+  }
   if (ignoreAt < keepAt) out.polarity = 'ignore';
   else if (keepAt < ignoreAt) out.polarity = 'keep';
   return out;
