@@ -114,7 +114,10 @@ export function maskFromDoc(description: string): { dtype?: 'bool' | 'int' | 'fl
   const out: { dtype?: 'bool' | 'int' | 'float'; polarity?: 'keep' | 'ignore'; additive?: boolean } = {};
   // A float mask's values written as floats ("1.0 = may attend, 0.0 = padding") are the 1 and 0 of the statements
   // below; the 0 after the point of "1.0" is not a statement about 0 (it read "1.0 = keep" as "0 = keep").
-  const doc = description.replace(/(?<![\w.])([01])\.0*(?![\w.])/g, '$1');
+  // An arrow to a shape describes what the code makes of the parameter ("(B, S) 1 = attend -> (B, 1, 1, S)
+  // additive"), which the code itself shows: only the text before it describes the parameter ("True -> pad",
+  // an arrow to a word, still states a meaning).
+  const doc = (description.split(/(?:->|=>|\u2192)\s*[([]/)[0] ?? description).replace(/(?<![\w.])([01])\.0*(?![\w.])/g, '$1');
   if (/\bbool(ean)?\b/i.test(doc)) out.dtype = 'bool';
   else if (/\b(long|int(64|32)?)\b/i.test(doc)) out.dtype = 'int';
   else if (/\bfloat\b/i.test(doc)) out.dtype = 'float';

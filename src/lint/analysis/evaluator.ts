@@ -283,8 +283,10 @@ export class Evaluator {
     this.lines = new LineIndex(tree.source);
     this.file = new FileFacts(tree, sr);
     const own = sourcePrecision(tree.source);
-    // No evidence in the file itself: a workspace file that imports it may run it in half precision (a trainer).
-    this.precision = !own.fp16 && !own.bf16 && link?.importers ? (importerPrecision(link, tree.source) ?? own) : own;
+    // No evidence in the file's code: a workspace file that imports it may run it in half precision (a trainer).
+    // That code outranks this file's comments and docstrings, which only corroborate it.
+    const ownCode = (own.fp16 || own.bf16) && !own.fromProse;
+    this.precision = !ownCode && link?.importers ? (importerPrecision(link, tree.source) ?? own) : own;
     const from = this.precision.from;
     if (from) this.foreignEvidence.push({ ...from, message: msg(this.precision.fp16 ? PHRASES.halfPrecisionSetInImporter : PHRASES.bfloat16SetInImporter) });
     this.halfPrecision = this.precision.fp16 || this.precision.bf16;

@@ -10,6 +10,8 @@ export interface PrecisionEvidence {
   readonly fp16: boolean;
   /** The file runs (some of) its code in bfloat16. */
   readonly bf16: boolean;
+  /** Only comments or docstrings say so (no code does): corroboration, which code evidence elsewhere outranks. */
+  readonly fromProse?: boolean;
   /**
    * When the evidence is in another workspace file that imports this one (a trainer with GradScaler or
    * autocast): that file's path and where the evidence is (1-based line and column).
@@ -83,7 +85,8 @@ const FP16_PROSE = /--fp16\b|\bfp16\b|\bfloat16\b|half[- ]precision|mixed[- ]pre
  * compatibility`, copied with BERT's extended attention mask into many models): it says the code supports half
  * precision, not that this file runs in it.
  */
-const FP16_COMPATIBILITY = /\b(?:fp16|float16|half[- ]precision)[- ](?:compatib\w*|compat\b)/gi;
+const FP16_COMPATIBILITY =
+  /\b(?:fp16|float16|half[- ]precision)[- ](?:compatib\w*|compat\b|safe\b|friendly\b)|\b(?:fits?|fitting|safe|representable|finite|range)\s+(?:(?:in|into|for|with|under|of)\s+)?(?:fp16|float16|half(?:[- ]precision)?)\b/gi;
 
 /** An `autocast(` call that does not turn autocast off (`autocast(enabled=False)` runs its body in float32). */
 const AUTOCAST_ON = /autocast\s*\((?![^)]*\benabled\s*=\s*False\b)/;
@@ -126,7 +129,7 @@ export function precisionEvidence(code: string, prose: string): PrecisionEvidenc
     } else if (/\benabled\s*=\s*False\b/.test(args)) continue;
     else fp16 = true;
   }
-  if (!fp16 && !bf16 && FP16_PROSE.test(prose.replace(FP16_COMPATIBILITY, ''))) fp16 = true;
+  if (!fp16 && !bf16 && FP16_PROSE.test(prose.replace(FP16_COMPATIBILITY, ''))) return { fp16: true, bf16, fromProse: true };
   return { fp16, bf16 };
 }
 
@@ -146,7 +149,8 @@ export function precisionSource(source: string, which: 'fp16' | 'bf16'): { start
   }
   if (which === 'bf16') return undefined;
   const prose = new RegExp(FP16_PROSE.source, 'gi');
-  for (let m = prose.exec(source); m; m = prose.exec(source)) {
+  const stated = source.replace(FP16_COMPATIBILITY, (m) => m.replace(/[^\n]/g, ' '));
+  for (let m = prose.exec(stated); m; m = prose.exec(stated)) {
     if (blanked.charCodeAt(m.index) === 32 && source.charCodeAt(m.index) !== 32) return { start: m.index, end: m.index + m[0].length };
   }
   return undefined;

@@ -117,6 +117,15 @@ describe('comments and names', () => {
     assert.deepEqual(maskFromDoc(' True at padding (unlike a tokenizer mask, which is 1 at real tokens)'), { polarity: 'ignore' });
   });
 
+  it('reads what a parameter holds, not what the code makes of it: the text after an arrow to a shape is the result', () => {
+    // The text after `-> (B, 1, 1, S)` describes the helper's result, which the code shows: the parameter is 1 = attend.
+    assert.deepEqual(maskFromDoc(' (B, S) 1 = attend -> (B, 1, 1, S) additive, 0 kept, min where masked'), { polarity: 'keep' });
+    // An additive mask stated before the arrow is still one; an arrow to a word still states a meaning.
+    assert.deepEqual(maskFromDoc(' (B, 1, 1, S) additive, 0 = keep, -inf = masked'), { additive: true });
+    assert.deepEqual(maskFromDoc(' additive -> (B, H, T, S) after broadcasting'), { additive: true });
+    assert.deepEqual(maskFromDoc(' bool, True -> padding'), { dtype: 'bool', polarity: 'ignore' });
+  });
+
   it('reads a float mask whose values are written as floats, and no 0 or 1 inside another number', () => {
     // The 0 after the point of "1.0" is not a statement "0 = may attend" (read as True/1 = masked out).
     assert.deepEqual(maskFromDoc(' (B, T, T) 1.0 = may attend'), { polarity: 'keep' });
@@ -154,6 +163,16 @@ describe('comments and names', () => {
     assert.equal(sourcePrecision('with torch.cuda.amp.autocast():\n    y = f(x)\n').fp16, true);
     assert.equal(sourcePrecision('model, opt = amp.initialize(model, opt)\n').fp16, true);
     assert.equal(sourcePrecision('scaler = torch.cuda.amp.GradScaler()\n').fp16, true);
+  });
+
+  it('takes prose that says the file runs in half precision as evidence from prose, and "fits float16" as none', () => {
+    assert.deepEqual(sourcePrecision('x = 1\n# trained in half precision on the GPU\n'), { fp16: true, bf16: false, fromProse: true });
+    // Code evidence is code evidence, whatever the comments say.
+    assert.deepEqual(sourcePrecision('model = model.half()  # half precision\n'), { fp16: true, bf16: false });
+    // A value chosen to stay in float16's range says the code supports half precision, not that it runs in it.
+    assert.equal(sourcePrecision('scores = scores.masked_fill(pad, -1e4)  # fits float16\n').fp16, false);
+    assert.equal(sourcePrecision('x = 1\n# -1e4 is safe for fp16, float16-safe\n').fp16, false);
+    assert.equal(sourcePrecision('x = 1\n# keeps the bias finite in half precision\n').fp16, false);
   });
 
   it('does not take a test of a dtype against float16 for evidence that the file runs in float16', () => {

@@ -115,6 +115,22 @@ Trainer(model=model, args=args).train()
     assert.deepEqual(await lint(project('-1e9', 'fp16=False'), 'nets/layers/attention.py'), []);
   });
 
+  it("a comment that says half precision does not hide the trainer: the related location is train.py's fp16=True", async () => {
+    const prose = '\n# runs in half precision on the GPU\n';
+    const files = (precision: string) => ({ ...project('-1e9', precision), 'nets/layers/attention.py': attention('-1e9', prose) });
+    const fs = await lint(files('fp16=True'), 'nets/layers/attention.py');
+    assert.deepEqual(codes(fs), ['ATT007@8']);
+    assert.match(fs[0]?.message ?? '', /train\.py:6/);
+    assert.deepEqual(foreign(fs[0]), [['train.py', 6, 33]]);
+    // With no trainer, the comment is the only evidence: reported as before, pointing at the comment.
+    const alone = await lint({ 'attention.py': attention('-1e9', prose) }, 'attention.py');
+    assert.deepEqual(codes(alone), ['ATT007@8']);
+    assert.deepEqual(foreign(alone[0]), []);
+    assert.match(alone[0]?.related?.[0]?.message ?? '', /half precision/);
+    // A comment that the fill fits float16 is no evidence that the file runs in it.
+    assert.deepEqual(await lint({ 'attention.py': attention('-1e9', '\n# the fill fits float16\n') }, 'attention.py'), []);
+  });
+
   it("the related location is the trainer's line, not a mention of fp16 in the model file's leading comment", async () => {
     const files = {
       'models/__init__.py': '',
