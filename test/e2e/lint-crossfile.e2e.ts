@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { ProblemRow } from './driver/workbench';
 import { useWorkbench } from './session';
 import { repoRoot } from './support/paths';
+import { positionOf } from './support/text';
 
 const SOURCE = 'attention-inspector';
 const FOLDER = 'crossfile';
@@ -15,16 +16,6 @@ const FOLDER = 'crossfile';
 const PUBLISH_MS = 120_000;
 
 const read = (name: string) => readFileSync(join(repoRoot, 'examples', FOLDER, name), 'utf8');
-
-/** 1-based line and column of `needle` on the first line of `text` that contains `lineHint`. */
-function positionOf(text: string, lineHint: string, needle: string): { line: number; column: number } {
-  const lines = text.split('\n');
-  const index = lines.findIndex((l) => l.includes(lineHint));
-  assert.ok(index >= 0, `no line contains ${JSON.stringify(lineHint)}`);
-  const column = lines[index].indexOf(needle);
-  assert.ok(column >= 0, `line ${index + 1} has no ${JSON.stringify(needle)}`);
-  return { line: index + 1, column: column + 1 };
-}
 
 const ours = (rows: ProblemRow[]) => rows.filter((r) => r.file === 'model.py' && r.source === SOURCE);
 const describeRows = (rows: ProblemRow[]) =>

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { ProblemRow } from './driver/workbench';
 import { useWorkbench } from './session';
 import { repoRoot } from './support/paths';
+import { positionOf } from './support/text';
 
 const SOURCE = 'attention-inspector';
 const CLEAN_COPIES = 80;
@@ -18,16 +19,6 @@ const readExample = (name: string) => readFileSync(join(examples, name), 'utf8')
 
 const cleanCopies: Record<string, string> = {};
 for (let i = 0; i < CLEAN_COPIES; i++) cleanCopies[`models/block_${String(i).padStart(2, '0')}.py`] = readExample('attention_fixed.py');
-
-/** 1-based line and column of `needle` on the first line of `text` that contains `lineHint`. */
-function positionOf(text: string, lineHint: string, needle: string): { line: number; column: number } {
-  const lines = text.split('\n');
-  const index = lines.findIndex((l) => l.includes(lineHint));
-  assert.ok(index >= 0, `no line contains ${JSON.stringify(lineHint)}`);
-  const column = lines[index].indexOf(needle);
-  assert.ok(column >= 0, `line ${index + 1} has no ${JSON.stringify(needle)}`);
-  return { line: index + 1, column: column + 1 };
-}
 
 /** Files Lint Workspace searches (.py, .pyi, .ipynb), found by walking the folder. */
 function pythonFiles(folder: string): string[] {

@@ -2,7 +2,7 @@
 //   npm run screenshots     → test-artifacts/e2e/readme-*.png; copy the chosen ones to docs/images/
 // It checks only that what it photographs is there (the panel's token count, the Problems rows). The last
 // two suites photograph the panel in the light and high-contrast themes (theme-*.png), to look at by hand.
-import { useWorkbench } from '../session';
+import { useWorkbench, type Workbench } from '../session';
 
 const SENTENCE = 'The cat sat on the mat because it was tired.';
 
@@ -81,6 +81,16 @@ for (const [name, theme] of [
 
 // Cross-file findings (examples/crossfile): model.py's ATT002, whose mask data.py builds and train.py passes, with
 // its related locations expanded in the Problems view, and its hover; in the dark, light and high-contrast themes.
+/** Opens examples/crossfile/model.py and waits for its three cross-file findings, each with its related locations. */
+async function openCrossFileModel(workbench: Workbench): Promise<void> {
+  await workbench.openFile('crossfile/model.py');
+  await workbench.waitForProblems(
+    (rows) => ['ATT002', 'ATT007', 'ATT008'].every((code) => rows.some((r) => r.file === 'model.py' && r.code === code && (r.related ?? []).length > 0)),
+    'the three cross-file findings of model.py with their related locations',
+    120_000,
+  );
+}
+
 for (const [name, theme] of [
   ['dark', 'Default Dark Modern'],
   ['light', 'Default Light Modern'],
@@ -92,12 +102,7 @@ for (const [name, theme] of [
 
     it('the Problems view with the related locations, and the hover', async function () {
       const workbench = session.workbench;
-      await workbench.openFile('crossfile/model.py');
-      await workbench.waitForProblems(
-        (rows) => ['ATT002', 'ATT007', 'ATT008'].every((code) => rows.some((r) => r.file === 'model.py' && r.code === code && (r.related ?? []).length > 0)),
-        'the three cross-file findings of model.py with their related locations',
-        120_000,
-      );
+      await openCrossFileModel(workbench);
       await workbench.screenshot(`crossfile-${name}-problems`);
       await workbench.hoverContent({ line: 25, column: 51 }, { screenshot: `crossfile-${name}-hover` });
     });
@@ -111,12 +116,7 @@ describe('a cross-file finding in zh-cn', function () {
 
   it('the Problems view with the related locations, and the hover', async function () {
     const workbench = session.workbench;
-    await workbench.openFile('crossfile/model.py');
-    await workbench.waitForProblems(
-      (rows) => ['ATT002', 'ATT007', 'ATT008'].every((code) => rows.some((r) => r.file === 'model.py' && r.code === code && (r.related ?? []).length > 0)),
-      'the three cross-file findings of model.py with their related locations',
-      120_000,
-    );
+    await openCrossFileModel(workbench);
     await workbench.hoverContent({ line: 25, column: 51 }, { screenshot: 'crossfile-zh-cn-hover' });
   });
 });
