@@ -217,12 +217,17 @@ export function callAcrossFiles(
     const at = lineColumn(owner.tree.source, node.start);
     return { ...origin, line: at.line, column: at.column };
   };
-  let out = r.mask ? withBuiltIn(portable(r, builtAt(r), 0, call), builtAt(r)) : portable(r, origin, 0, call);
+  // A returned mask (each mask item of a tuple) crosses named by, and keeping, where it was built.
+  const crossMask = (v: AValue, depth: number): AValue => {
+    const place = builtAt(v);
+    return withBuiltIn(portable(v, place, depth, call), place);
+  };
+  let out = r.mask ? crossMask(r, 0) : portable(r, origin, 0, call);
   if (r.elements && out.elements && r.elements.some((e) => e.mask)) {
     const items = r.elements;
     out = {
       ...out,
-      elements: out.elements.map((e, i) => (items[i]?.mask ? withBuiltIn(portable(items[i], builtAt(items[i]), 1, call), builtAt(items[i])) : e)),
+      elements: out.elements.map((e, i) => (items[i]?.mask ? crossMask(items[i], 1) : e)),
     };
   }
   if (out.attn)
