@@ -1410,6 +1410,7 @@ export class Evaluator {
         dtype: m.dtype,
         padding: v.mask?.padding,
         padAxes: v.mask?.padAxes,
+        documented: true,
         why: msg(m.polarity === 'keep' ? PHRASES.documentedKeep : PHRASES.documentedIgnore, `\`${name}\``, `\`${doc.trim().slice(0, 60).replace(/`/g, "'")}\``),
       },
     };

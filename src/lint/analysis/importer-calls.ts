@@ -41,7 +41,8 @@ export interface ImporterCall {
 }
 
 /**
- * Module-level functions of this file holding a mask site whose mask is unknown or known only by a name, and
+ * Module-level functions of this file holding a mask site whose mask is unknown or known only by a name or a
+ * comment, and
  * that take parameters: the functions whose callers decide.
  */
 export function functionsCallersDecide(ev: Evaluator): Scope[] {
@@ -53,7 +54,8 @@ export function functionsCallersDecide(ev: Evaluator): Scope[] {
     // A module-level function, or the forward of a module-level class (`model(x, mask)` in the caller).
     const method = scope.ownerClass && scope.parent?.parent === ev.sr.module && MODULE_CALL.has(scope.name);
     if (scope.parent !== ev.sr.module && !method) continue;
-    if (!m || m.polarity === undefined || m.byName) out.add(scope);
+    // A polarity stated only in prose (the parameter's docstring) is weighed against what the callers pass.
+    if (!m || m.polarity === undefined || m.byName || m.documented) out.add(scope);
   }
   // SDPA with a causal flag this file does not settle (`is_causal=self.causal`) in a method of a module-level class:
   // the files that build and call the module decide the flag and whether the keys hold a cache. Its forward is read.

@@ -66,6 +66,7 @@ export function combineMasks(a: MaskInfo, b: MaskInfo, op: 'and' | 'or'): MaskIn
     padAxes: padAxes.length > 0 ? padAxes : undefined,
     why: msg(PHRASES.combined, a.why, op === 'and' ? '&' : '|', b.why),
     byName: a.byName || b.byName ? true : undefined,
+    documented: a.documented || b.documented ? true : undefined,
     nameSource: a.nameSource ?? b.nameSource,
     // A causal part combined with padding keeps its alignment.
     ...(a.align && !b.causal && !b.tri ? { align: a.align, sizes: a.sizes } : b.align && !a.causal && !a.tri ? { align: b.align, sizes: b.sizes } : {}),

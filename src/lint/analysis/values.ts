@@ -70,6 +70,11 @@ export interface MaskInfo {
   readonly why: MessageArg;
   /** Polarity inferred from a parameter's name only (PyTorch/HF naming conventions). */
   readonly byName?: boolean;
+  /**
+   * Polarity read from prose only: a parameter's comment or docstring ("mask: True at padding"). Code evidence of
+   * a caller (another evaluation context of the same use) outranks it, as it outranks a name.
+   */
+  readonly documented?: boolean;
   /** For polarities inferred from a name: that name (bare, lower case), to weigh its other uses in the file. */
   readonly nameSource?: string;
   /** A 0/1 mask times a large positive number (subtracted from the scores to mask them). */

@@ -145,7 +145,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
         sites.push(site);
       },
       end() {
-        for (const s of sites) if (s.mask.mask?.polarity && !s.mask.mask.byName) knownElsewhere.add(s.maskNode.id);
+        for (const s of sites) if (s.mask.mask?.polarity && !s.mask.mask.byName && !s.mask.mask.documented) knownElsewhere.add(s.maskNode.id);
         for (const site of sites) check(site);
       },
     };
@@ -153,8 +153,9 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
     function check(site: MaskSite): void {
       const m = site.mask.mask;
       if (!m || m.additive || !m.polarity) return;
-      // Where a caller's context shows what the mask really is, that evidence decides, not the parameter's name.
-      if (m.byName && knownElsewhere.has(site.maskNode.id)) return;
+      // Where a caller's context shows what the mask really is, that evidence decides, not the parameter's name
+      // nor its docstring: code outranks prose.
+      if ((m.byName || m.documented) && knownElsewhere.has(site.maskNode.id)) return;
       // A polarity known only from a name, against the name the code itself stores the mask under
       // (`remove_from_window = attention_mask != 0`: inside a layer whose `attention_mask` is already additive,
       // `!= 0` is True at the positions to remove): the names conflict, so nothing is known.
