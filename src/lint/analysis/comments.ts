@@ -121,11 +121,6 @@ export function maskFromDoc(description: string): { dtype?: 'bool' | 'int' | 'fl
   if (/\bbool(ean)?\b/i.test(doc)) out.dtype = 'bool';
   else if (/\b(long|int(64|32)?)\b/i.test(doc)) out.dtype = 'int';
   else if (/\bfloat\b/i.test(doc)) out.dtype = 'float';
-  if (/additive|-inf\b|large negative|(?<![\w.])0\s*(=|for|at)\s*(keep|attend)/i.test(doc)) {
-    // "additive mask (0 for valid, -inf for invalid)": the 0 is a bias value, not a False entry of a boolean mask.
-    out.additive = true;
-    return out;
-  }
   const ignoreWords =
     "(pad|padding|padded|masked|mask(ed)?\\s*out|ignore[d]?|not\\s+allowed|do\\s+not\\s+attend|don't\\s+attend|invalid|blocked|excluded|hidden|future)";
   const keepWords = '(keep|kept|attend|attended|real|valid|token|tokens|visible|allowed|may\\s+attend|can\\s+attend|present)';
@@ -152,6 +147,16 @@ export function maskFromDoc(description: string): { dtype?: 'bool' | 'int' | 'fl
     new RegExp(`${one}${sep}(?!not|non)${keepWords}`, 'i'),
     new RegExp(`${zero}${sep}(?!not|non)${ignoreWords}`, 'i'),
   );
+  // "additive mask (0 for valid, -inf for invalid)": the 0 is a bias value, not a False entry of a boolean mask. But
+  // "additive" said after a True/1 statement ("1 for real tokens, 0 for padding, made additive below") describes what
+  // the code makes of the mask: the first statement is still the meaning. Offered as another form the parameter may
+  // take ("bool (True = masked out) or an additive float mask"), it leaves the meaning open, read as additive.
+  const additiveAt = /additive|-inf\b|large negative|(?<![\w.])0\s*(=|for|at)\s*(keep|attend)/i.exec(doc)?.index ?? Infinity;
+  const alternative = /\bor\s+(?:an?\s+)?(?:\w+\s+){0,2}(?:additive|-inf\b|large negative)/i.test(doc);
+  if (additiveAt !== Infinity && (alternative || additiveAt <= Math.min(ignoreAt, keepAt))) {
+    out.additive = true;
+    return out;
+  }
   if (ignoreAt < keepAt) out.polarity = 'ignore';
   else if (keepAt < ignoreAt) out.polarity = 'keep';
   return out;

@@ -2,7 +2,7 @@
 // does (`GradScaler()`, `autocast()`, `.half()`, `--fp16`). The files that can import it sit in its directory
 // or above it; each is read once per version (its import lines and its precision evidence, no parse), and a
 // file that imports the linted one and runs in half precision makes the linted file's fills judged in it.
-import { precisionEvidenceAt, sourcePrecision, type PrecisionEvidence } from './precision';
+import { fullPrecisionAt, precisionEvidenceAt, sourcePrecision, type PrecisionEvidence } from './precision';
 import { dirOf, moduleBases, moduleFile, type ModuleLink, type WorkspaceFiles } from './workspace';
 
 /** Files looked at, at most, per lint (the directory of the linted file, those above it and beside those). */
@@ -15,6 +15,8 @@ export interface ImporterFacts {
   readonly imports: readonly { level: number; parts: string[]; names: string[] }[];
   readonly precision: PrecisionEvidence;
   readonly at?: { line: number; column: number };
+  /** Where the file's code sets full precision on purpose (`fp16=False`, `dtype=torch.float32`), if it does. */
+  readonly fullAt?: { line: number; column: number };
   /** The file turns autocast off somewhere (`autocast(enabled=False)`): what it calls runs in float32 there. */
   readonly autocastOff?: boolean;
   /** The array frameworks the file imports (`torch`, `tensorflow`, `jax`), by its import lines. */
@@ -64,7 +66,15 @@ export function readFacts(source: string): ImporterFacts {
   const precision = sourcePrecision(source);
   const at = precision.fp16 || precision.bf16 ? precisionEvidenceAt(source) : undefined;
   const autocastOff = AUTOCAST_OFF.test(source);
-  return { imports, precision, ...(at ? { at } : {}), ...(autocastOff ? { autocastOff } : {}), frameworks: frameworksOf(source) };
+  const fullAt = fullPrecisionAt(source);
+  return {
+    imports,
+    precision,
+    ...(at ? { at } : {}),
+    ...(fullAt ? { fullAt } : {}),
+    ...(autocastOff ? { autocastOff } : {}),
+    frameworks: frameworksOf(source),
+  };
 }
 
 /** Facts of the files a lint has looked at (each file's version is asked once per lint, not once per question). */
@@ -202,7 +212,9 @@ const MAX_CHAIN = 3;
  * to MAX_CHAIN importing files (a trainer importing the network that imports the attention module), found in
  * the linted file's directory, those above it and the directories beside those; or undefined. A file of the
  * chain that turns autocast off (`autocast(enabled=False)`, the attention run in float32) stops it there, the
- * linted file too. The files read are noted as dependencies of the lint.
+ * linted file too. Failing that, a file of the chain whose code sets full precision (`fp16=False`,
+ * `dtype=torch.float32`): evidence of float32 (`float32From`), which outranks the linted file's prose. The files read
+ * are noted as dependencies of the lint.
  */
 export function importerPrecision(link: ModuleLink, source: string): PrecisionEvidence | undefined {
   if (AUTOCAST_OFF.test(source)) return undefined;
@@ -210,8 +222,10 @@ export function importerPrecision(link: ModuleLink, source: string): PrecisionEv
   // Each file reached → the file of the chain it imports (the linted file for a direct importer).
   const imports = new Map<string, string>();
   let found: PrecisionEvidence | undefined;
+  let float32From: PrecisionEvidence['float32From'];
   walkImporters(link, { hops: MAX_CHAIN, near: false, star: true }, (candidate, facts, target) => {
     imports.set(candidate, target);
+    if (!float32From && facts.fullAt && !facts.at && !otherFramework(lintedFrameworks, facts.frameworks)) float32From = { path: candidate, ...facts.fullAt };
     if ((facts.precision.fp16 || facts.precision.bf16) && facts.at && !otherFramework(lintedFrameworks, facts.frameworks)) {
       // The files between: the one that imports the linted file first.
       const via: string[] = [];
@@ -222,7 +236,8 @@ export function importerPrecision(link: ModuleLink, source: string): PrecisionEv
     }
     return facts.autocastOff ? 'leaf' : 'follow';
   });
-  return found;
+  // No importer runs the file in half precision, and one sets full precision in its code: that code is the evidence.
+  return found ?? (float32From ? { fp16: false, bf16: false, float32From } : undefined);
 }
 
 /**

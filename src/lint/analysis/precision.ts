@@ -13,6 +13,11 @@ export interface PrecisionEvidence {
   /** Only comments or docstrings say so (no code does): corroboration, which code evidence elsewhere outranks. */
   readonly fromProse?: boolean;
   /**
+   * A workspace file importing this one sets full precision in its code (`fp16=False`, `dtype=torch.float32`) and
+   * none runs it in half: where (fp16 and bf16 are then false, whatever this file's prose says).
+   */
+  readonly float32From?: { readonly path: string; readonly line: number; readonly column: number };
+  /**
    * When the evidence is in another workspace file that imports this one (a trainer with GradScaler or
    * autocast): that file's path and where the evidence is (1-based line and column).
    */
@@ -87,6 +92,24 @@ const FP16_PROSE = /--fp16\b|\bfp16\b|\bfloat16\b|half[- ]precision|mixed[- ]pre
  */
 const FP16_COMPATIBILITY =
   /\b(?:fp16|float16|half[- ]precision)[- ](?:compatib\w*|compat\b|safe\b|friendly\b)|\b(?:fits?|fitting|safe|representable|finite|range)\s+(?:(?:in|into|for|with|under|of)\s+)?(?:fp16|float16|half(?:[- ]precision)?)\b/gi;
+
+/**
+ * Code that sets full precision on purpose: a half-precision flag passed or set False (`Trainer(model, fp16=False)`,
+ * `use_amp = False`), float32 named as a dtype (`.to(device, dtype=torch.float32)`, `torch_dtype=torch.float32`,
+ * `torch.set_default_dtype(torch.float32)`), Lightning's `precision=32`. In a file importing the linted one it is
+ * code evidence that outranks the linted file's prose ("runs in fp16"): code outranks prose.
+ */
+const FULL_PRECISION_CODE =
+  /\b(?:fp16|bf16|use_amp\w*|amp|mixed_precision|half_precision\w*)\s*(?::\s*bool\s*)?=\s*False\b|\b(?:torch_)?dtype\s*=\s*(?:(?:torch|np|numpy|jnp)\.float32\b|["']float32["'])|set_default_dtype\(\s*torch\.float32\b|\bprecision\s*=\s*(?:32\b|["']32(?:-true)?["'])/;
+
+/** 1-based line and column of the first code setting full precision on purpose (FULL_PRECISION_CODE), if any. */
+export function fullPrecisionAt(src: string): { line: number; column: number } | undefined {
+  const code = src.replace(/("""|\'\'\')[\s\S]*?\1|#[^\n]*/g, (m) => m.replace(/[^\n]/g, ' '));
+  const m = FULL_PRECISION_CODE.exec(code);
+  if (!m) return undefined;
+  const lineStart = code.lastIndexOf('\n', m.index - 1) + 1;
+  return { line: code.slice(0, m.index).split('\n').length, column: m.index - lineStart + 1 };
+}
 
 /** An `autocast(` call that does not turn autocast off (`autocast(enabled=False)` runs its body in float32). */
 const AUTOCAST_ON = /autocast\s*\((?![^)]*\benabled\s*=\s*False\b)/;
