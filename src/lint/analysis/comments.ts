@@ -16,16 +16,21 @@ export function parseShapeItems(inner: string): AxisInfo[] | undefined {
   if (items.some((i, k) => i === '...' && k > 0)) return undefined;
   // A single item without a trailing comma is an ordinary parenthetical, not a shape.
   if (items.length === 1 && !/,\s*$/.test(inner)) return undefined;
-  return items.map((i) => {
+  const axes = items.map((i): AxisInfo => {
     if (i === '...') return { sizeText: '...' };
     if (i === '1') return { size1: true };
     if (/^[A-Za-z_][\w.]*$/.test(i)) {
       const label = axisLabelOfName(i);
-      return label ? { label, sizeText: i } : { sizeText: i };
+      return label ? { label, sizeText: i, stated: true } : { sizeText: i };
     }
-    if (/\/\/?\s*(n_?heads?|num_heads|nh|h|heads)\b/i.test(i)) return { label: 'feat' as const, sizeText: i };
+    if (/\/\/?\s*(n_?heads?|num_heads|nh|h|heads)\b/i.test(i)) return { label: 'feat' as const, sizeText: i, stated: true };
     return { sizeText: i };
   });
+  // A shape naming the batch or the heads twice (`(b, bs, s)`) does not say which axis is which: its rank stands,
+  // those labels do not (a comment decides an axis only when it names the axes unambiguously).
+  const twice = (['batch', 'head'] as const).filter((l) => axes.filter((a) => a.label === l).length > 1);
+  if (twice.length === 0) return axes;
+  return axes.map((a) => (a.label && (twice as readonly string[]).includes(a.label) ? { ...(a.sizeText !== undefined ? { sizeText: a.sizeText } : {}) } : a));
 }
 
 /**

@@ -22,6 +22,8 @@ export interface AxisInfo {
   readonly size1?: boolean;
   /** Source text of the size expression when known (`T`, `self.head_dim`). */
   readonly sizeText?: string;
+  /** The label comes from a shape comment or docstring (`# (B, T, S)`), not from the code: the code outranks it. */
+  readonly stated?: boolean;
 }
 
 export type Role = 'query' | 'key' | 'value';
