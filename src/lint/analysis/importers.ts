@@ -249,10 +249,26 @@ export function importingChain(link: ModuleLink, hops: number, max: number): str
   return importing(link, { hops, near: false, star: true }, max);
 }
 
-/** Workspace files (its directory and those above) that import the linted file, at most `max`; each noted as a dependency. */
+/**
+ * Workspace files (its directory and those above) that import the linted file, at most `max`; each noted as a
+ * dependency. Read as the import resolution reads them (workspace.ts, cross-file.ts): a star import counts
+ * (`from pkg.model import *`, `from . import *`), and a package's `__init__.py` that imports the linted file (star
+ * or by name) passes it on, so the files importing that package are its importers too (`from pkg import *`,
+ * `from pkg import Encoder`).
+ */
 export function importingFiles(link: ModuleLink, max: number): string[] {
-  return importing(link, { hops: 1, near: true, star: false }, max);
+  const out: string[] = [];
+  if (max <= 0) return out;
+  // The second hop goes only through a package's __init__.py (a re-export), never through an ordinary module.
+  walkImporters(link, { hops: 2, near: true, star: true }, (candidate) => {
+    out.push(candidate);
+    if (out.length >= max) return 'stop';
+    return isPackageInit(candidate) ? 'follow' : 'leaf';
+  });
+  return out;
 }
+
+const isPackageInit = (path: string): boolean => path === '__init__.py' || path.endsWith('/__init__.py');
 
 /** The files a walk reaches, every one followed, at most `max`. */
 function importing(link: ModuleLink, options: { hops: number; near: boolean; star: boolean }, max: number): string[] {

@@ -1,6 +1,6 @@
 // The files that import the linted one (src/lint/analysis/importers.ts), as each of its callers asks for them:
-// `importingFiles` (the calls importer-calls.ts reads: the linted file's directory and those above it, direct
-// importers) and `importingChain` (the attributes the evaluator reads as set from outside: those directories and
+// `importingFiles` (the calls importer-calls.ts reads: the linted file's directory and those above it, direct importers,
+// star imports too, and those importing a package whose __init__.py imports it) and `importingChain` (the attributes the evaluator reads as set from outside: those directories and
 // the ones beside them, through one importing file between). One small project, each caller's answer pinned.
 import { strict as assert } from 'node:assert';
 import { importingChain, importingFiles } from '../../../src/lint/analysis/importers';
