@@ -149,7 +149,7 @@ out = weights @ v`,
         const ax = axes[at];
         if (
           ax?.label === 'batch' &&
-          !(ax.stated && codeSaysKeyAxis(site, consumers, attnEvidence)) &&
+          !(ax.stated && codeSaysKeyAxis(site, consumers, attnEvidence, at - n)) &&
           (attnEvidence || input.attn !== undefined || consumers.length > 0 || maskedBeforeSoftmax(input) || attentionName(ctx, site))
         ) {
           // The key axis: the last sequence axis besides the batch ((B, S), or (B, T, S) whose last axis is the keys').
@@ -250,15 +250,13 @@ out = weights @ v`,
     };
 
     /**
-     * Whether the code shows the softmax's axis is the key axis: the key axis of the scores' product (the keys the
+     * Whether the code shows the softmax's axis (`nd`, negative) is the key axis: the key axis of the scores' product (the keys the
      * right operand: the last), or a product with the values that sums the weights over that very axis. A shape
      * comment's label for the axis (`# (T, S, B)`, a stale `# (B, S)`) gives way to it: code outranks prose.
      */
-    function codeSaysKeyAxis(site: SoftmaxSite, consumers: readonly Consumer[], attnEvidence: boolean): boolean {
-      const nd = normalisedDim(site);
-      if (nd === undefined) return false;
-      if (attnEvidence && site.input.attn?.keyAxis === nd) return true;
-      return consumers.some((c) => (c.withValues || c.normalisedKept) && c.normalised === nd && c.contracted === nd);
+    function codeSaysKeyAxis(site: SoftmaxSite, consumers: readonly Consumer[], attnEvidence: boolean, nd: number): boolean {
+      if (site.input.attn?.keyAxis === nd && attnEvidence) return true;
+      return consumers.some((c) => c.withValues && c.normalised === nd && c.contracted === nd);
     }
 
     /**
