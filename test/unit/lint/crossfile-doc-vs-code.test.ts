@@ -66,6 +66,11 @@ describe("cross-file: a caller's mask construction outranks the module's documen
     assert.match(fs[0].message, /train\.py/);
   });
 
+  it('the caller inverts a padding comparison, `~(ids == PAD)` (True at real tokens): ATT002', async () => {
+    const caller = padCaller('==').replace('mask = ids == PAD', 'mask = ~(ids == PAD)');
+    assert.deepEqual(codes(await lint({ 'block.py': encoder(doc), 'train.py': caller }, 'block.py')), ['ATT002@16']);
+  });
+
   it('fixed: the caller passes `ids == PAD`: silent', async () => {
     assert.deepEqual(codes(await lint({ 'block.py': encoder(doc), 'train.py': padCaller('==') }, 'block.py')), []);
   });
