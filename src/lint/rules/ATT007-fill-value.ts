@@ -90,7 +90,7 @@ scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
 scores = scores.masked_fill(pad_mask.unsqueeze(-2), torch.finfo(scores.dtype).min)  # or scores.masked_fill_(...)
 weights = scores.softmax(dim=-1)`,
       whereReported:
-        'At the fill value, the use (at the call when the fill is a name); a discarded masking op at its expression, the statement. Related locations: for every finding on a fill given by name (`NEG_INF = float("-inf")`), where it is defined; for a fill below the half-precision range, where the file shows that it runs in float16 or bfloat16 (`.half()`, `autocast(...)`, a flag; when a workspace file importing it does, that place, named in the message) and, when the fill builds an additive mask, where the mask being filled was built; for a fill that does not mask, the softmax that normalises the filled scores; for a -inf fill where a row can be fully masked and for a mask multiplied by -inf, where the mask is built and the softmax; for a discarded masking op, the softmax that normalises the unmasked scores and where the mask is built. A mask that comes in as a parameter is named as such.',
+        'At the fill value, the use (at the call when the fill is a name); a discarded masking op at its expression, the statement. Related locations: for every finding on a fill given by name (`NEG_INF = float("-inf")`), where it is defined; for a fill below the half-precision range, where the file shows that it runs in float16 or bfloat16 (`.half()`, `autocast(...)`, a flag; when a workspace file importing it does, that place, named in the message) and, when the fill builds an additive mask, where the mask being filled was built; for a fill that does not mask, the softmax that normalises the filled scores; for a -inf fill where a row can be fully masked, where the mask is built and the softmax; for a mask multiplied by -inf, where the mask is built; for a discarded masking op, the softmax that normalises the unmasked scores and where the mask is built. A mask that comes in as a parameter is named as such.',
       fixSafety:
         "The fix replaces the fill with `torch.finfo(x.dtype).min`, which fits every float dtype and keeps fully masked rows finite (uniform instead of NaN). It changes values, so it is offered as an unsafe quick fix and never applied by a fix-all. It is not offered for a number that is subtracted (`scores - 1e9 * mask`), where finfo's minimum would add a huge value, nor for a mask multiplied by -inf. For a discarded masking op whose scores are a name of the function itself (every definition reaching it is there), the fix assigns the result back to that name (`scores = scores.masked_fill(...)`); it too changes what the softmax normalises, and is unsafe.",
       references: [
@@ -319,7 +319,8 @@ weights = scores.softmax(dim=-1)`,
           ctx.report({
             node: location(site),
             message: msg(T.infTimesMask, fillText, quote(ctx.text(site.maskNode), 40)),
-            related: [...fillDefinition(site), ...maskBuilt(ev, site.mask?.mask), ...softmaxOf(site)],
+            // The fill writes into the 0/1 mask (the scores come later, in a sum): no softmax of it to name.
+            related: [...fillDefinition(site), ...maskBuilt(ev, site.mask?.mask)],
           });
           return;
         }
