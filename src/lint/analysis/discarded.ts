@@ -54,7 +54,8 @@ const OUT_OF_PLACE_METHODS: ReadonlyMap<string, string | undefined> = new Map([
 ]);
 
 /** Library functions that return a new array (never write into an argument unless given `out=`). */
-const OUT_OF_PLACE_FUNCTIONS = /^(torch|numpy|jax\.numpy|jax\.lax|tensorflow|tensorflow\.math|mlx\.core)\.(where|masked_fill|select|add|subtract|sub|multiply|mul)$/;
+const OUT_OF_PLACE_FUNCTIONS =
+  /^(torch|numpy|jax\.numpy|jax\.lax|tensorflow|tensorflow\.math|mlx\.core)\.(where|masked_fill|select|add|subtract|sub|multiply|mul)$/;
 
 const OUT_OF_PLACE_OPERATORS = new Set(['+', '-', '*']);
 
@@ -216,9 +217,16 @@ function sameOp(a: PathOp, b: PathOp): boolean {
  */
 function reachesUnmasked(input: AValue, before: readonly (readonly PathOp[])[]): boolean {
   const alts = input.ops && input.ops.length > 0 ? input.ops : [[]];
-  return alts.some((a) =>
-    before.some((p) => p.length <= a.length && p.every((o, i) => sameOp(o, a[i]!)) && a.slice(p.length).every((o) => o.kind !== 'mask')),
-  );
+  return alts.some((a) => before.some((p) => startsWith(a, p) && a.slice(p.length).every((o) => o.kind !== 'mask')));
+}
+
+/** `path` begins with the steps of `prefix`, in order. */
+function startsWith(path: readonly PathOp[], prefix: readonly PathOp[]): boolean {
+  if (prefix.length > path.length) return false;
+  return prefix.every((o, i) => {
+    const step = path[i];
+    return step !== undefined && sameOp(o, step);
+  });
 }
 
 function within(n: PyNode | undefined, outer: PyNode): boolean {

@@ -21,7 +21,7 @@ function onlyDiscarded(findings: readonly Finding[], line: number): Finding {
     findings.map((f) => `${f.line} ${DISCARDED.test(f.message) ? 'discarded' : f.message}`),
     [`${line} discarded`],
   );
-  return findings[0]!;
+  return findings[0];
 }
 
 const torchForms: [string, string, string][] = [
@@ -54,10 +54,7 @@ describe('discarded masks (ATT007): a masking op whose result is dropped', () =>
         if (twin) assert.match(f.message, new RegExp(`or use the in-place \`${twin}\``));
         else assert.doesNotMatch(f.message, /in-place/);
         assert.equal(f.fix?.safety, 'unsafe');
-        assert.deepEqual(
-          f.related?.map((r) => `${r.line} ${r.message}`).slice(0, 1),
-          ['8 torch.softmax normalises the scores here, without the mask'],
-        );
+        assert.deepEqual(f.related?.map((r) => `${r.line} ${r.message}`).slice(0, 1), ['8 torch.softmax normalises the scores here, without the mask']);
         const fixed = applyFixes(src, [f]);
         assert.equal(fixed, torchAttention(`scores = ${stmt}`));
         assert.deepEqual(await att007(fixed), []);
@@ -82,7 +79,7 @@ with torch.autocast("cuda"):
       // Assigned, the same fill is judged for its range as before.
       const assigned = await att007(src.replace('    scores.masked_fill(', '    scores = scores.masked_fill('));
       assert.equal(assigned.length, 1);
-      assert.match(assigned[0]!.message, /below float16's minimum/);
+      assert.match(assigned[0].message, /below float16's minimum/);
     });
 
     it('under `if mask is not None:` and with a causal mask applied before it: still the unmasked path', async () => {
@@ -262,7 +259,7 @@ def attention(q, k, v, pad):
         fs.map((f) => `${f.line}:${f.column}`),
         ['8:33'],
       );
-      assert.match(fs[0]!.message, /below float16's minimum .* rounds to -inf/);
+      assert.match(fs[0].message, /below float16's minimum .* rounds to -inf/);
     });
 
     it('an update that is no fill (a cache written at a position) keeps the array as it was', async () => {
