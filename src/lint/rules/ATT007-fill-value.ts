@@ -39,6 +39,8 @@ const T = defineTemplates({
     '{0} returns the masked scores and this statement discards them, so the mask {1} is never applied: {2} normalises {3} unmasked. Assign the result ({4}) or use the in-place {5}.',
   discarded:
     '{0} returns the masked scores and this statement discards them, so the mask {1} is never applied: {2} normalises {3} unmasked. Assign the result ({4}).',
+  discardedInPlaceOnly:
+    '{0} returns the masked scores and this statement discards them, so the mask {1} is never applied: {2} normalises {3} unmasked. Use the in-place {4}: an assignment here would make {3} local to this function.',
   normalisesUnmasked: '{0} normalises the scores here, without the mask',
   assignFix: 'Assign the result to {0} (changes values)',
 });
@@ -92,7 +94,7 @@ weights = scores.softmax(dim=-1)`,
       whereReported:
         'At the fill value, the use (at the call when the fill is a name); a discarded masking op at its expression, the statement. Related locations: for every finding on a fill given by name (`NEG_INF = float("-inf")`), where it is defined; for a fill below the half-precision range, where the file shows that it runs in float16 or bfloat16 (`.half()`, `autocast(...)`, a flag; when a workspace file importing it does, that place, named in the message) and, when the fill builds an additive mask, where the mask being filled was built; for a fill that does not mask, the softmax that normalises the filled scores; for a -inf fill where a row can be fully masked, where the mask is built and the softmax; for a mask multiplied by -inf, where the mask is built; for a discarded masking op, the softmax that normalises the unmasked scores and where the mask is built. A mask that comes in as a parameter is named as such.',
       fixSafety:
-        "The fix replaces the fill with `torch.finfo(x.dtype).min`, which fits every float dtype and keeps fully masked rows finite (uniform instead of NaN). It changes values, so it is offered as an unsafe quick fix and never applied by a fix-all. It is not offered for a number that is subtracted (`scores - 1e9 * mask`), where finfo's minimum would add a huge value, nor for a mask multiplied by -inf. For a discarded masking op whose scores are a name of the function itself (every definition reaching it is there), the fix assigns the result back to that name (`scores = scores.masked_fill(...)`); it too changes what the softmax normalises, and is unsafe.",
+        "The fix replaces the fill with `torch.finfo(x.dtype).min`, which fits every float dtype and keeps fully masked rows finite (uniform instead of NaN). It changes values, so it is offered as an unsafe quick fix and never applied by a fix-all. It is not offered for a number that is subtracted (`scores - 1e9 * mask`), where finfo's minimum would add a huge value, nor for a mask multiplied by -inf. For a discarded masking op whose scores are a name of the function itself (every definition reaching it is there), the fix assigns the result back to that name (`scores = scores.masked_fill(...)`); it too changes what the softmax normalises, and is unsafe. In a function nested in the one that owns the name, an assignment would make the name local there, so no fix is offered and the message names only the in-place method (`masked_fill_`).",
       references: [
         { title: 'torch.finfo', url: 'https://pytorch.org/docs/stable/type_info.html#torch.finfo' },
         { title: 'PyTorch issue: NaN from fully masked rows in attention', url: 'https://github.com/pytorch/pytorch/issues/41508' },
@@ -250,9 +252,14 @@ weights = scores.softmax(dim=-1)`,
       const expr = ctx.text(d.node);
       const assigned = quote(`${name} = ${expr}`, 60);
       const softmax = apiName(d.softmax.display);
-      const message = d.inPlaceTwin
-        ? msg(T.discardedInPlace, quote(expr, 50), quote(ctx.text(d.maskNode), 40), softmax, quote(name), assigned, quote(d.inPlaceTwin))
-        : msg(T.discarded, quote(expr, 50), quote(ctx.text(d.maskNode), 40), softmax, quote(name), assigned);
+      const what = [quote(expr, 50), quote(ctx.text(d.maskNode), 40), softmax, quote(name)] as const;
+      // In a function nested in the one that owns the name, only the in-place method keeps it the same variable.
+      const message =
+        d.inPlaceTwin && !d.receiverLocal
+          ? msg(T.discardedInPlaceOnly, ...what, quote(d.inPlaceTwin))
+          : d.inPlaceTwin
+            ? msg(T.discardedInPlace, ...what, assigned, quote(d.inPlaceTwin))
+            : msg(T.discarded, ...what, assigned);
       const fix: FixSpec | undefined = d.receiverLocal
         ? { title: msg(T.assignFix, quote(name)), safety: 'unsafe', edits: [{ start: d.statement.start, end: d.statement.start, newText: `${name} = ` }] }
         : undefined;

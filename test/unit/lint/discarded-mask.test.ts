@@ -147,6 +147,25 @@ def reassigned(q, k, mask, other):
       assert.deepEqual(await att007(src), []);
     });
 
+    it('in a function nested in the one that owns the scores: the in-place method only, and no fix', async () => {
+      const src = `import math
+import torch
+
+
+def attention(q, k, v, mask):
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+
+    def apply_mask():
+        scores.masked_fill(mask == 0, -1e9)
+
+    apply_mask()
+    return torch.softmax(scores, dim=-1) @ v
+`;
+      const f = onlyDiscarded(await att007(src), 9);
+      assert.match(f.message, /Use the in-place `masked_fill_`: an assignment here would make `scores` local to this function\.$/);
+      assert.equal(f.fix, undefined);
+    });
+
     it('a bare call of the code’s own helper is not judged (it may work in place)', async () => {
       const src = `import math
 import torch
