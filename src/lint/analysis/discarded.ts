@@ -169,6 +169,9 @@ function judge(ev: Evaluator, e: PyNode, x: PyNode, ctx: Ctx, form: Form): Disca
   if (!op || op.kind !== 'mask' || !op.maskNode || !last.every((o) => o?.kind === 'mask' && within(o.node, x))) return undefined;
   const maskNode = op.maskNode;
   const before = alts.map((a) => a.slice(0, -1));
+  // The scores were masked with the same mask already on every path (a line repeated): redundant, not missing.
+  const maskText = ev.text(op.maskNode);
+  if (before.every((p) => p.some((o) => o.kind === 'mask' && o.maskNode !== undefined && ev.text(o.maskNode) === maskText))) return undefined;
   const formed = v.attn.formedAt;
   // The operand that holds those scores, a plain name.
   const receiver = form.operands.find((n) => {

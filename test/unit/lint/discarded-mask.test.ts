@@ -97,7 +97,7 @@ def attention(q, k, v, causal, pad=None):
       onlyDiscarded(await att007(src), 9);
     });
 
-    it('correct forms stay silent: in place, assigned, returned, as an argument, out=, never read again, masked later', async () => {
+    it('correct forms stay silent: in place, assigned, returned, as an argument, out=, never read again, masked later or already', async () => {
       const src = `import math
 import torch
 
@@ -135,6 +135,13 @@ def masked_later(q, k, mask):
     scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
     scores.masked_fill(mask == 0, -1e9)
     scores.masked_fill_(mask == 0, -1e9)
+    return scores.softmax(dim=-1)
+
+
+def repeated(q, k, mask):
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+    scores = scores.masked_fill(mask == 0, -1e9)
+    scores.masked_fill(mask == 0, -1e9)
     return scores.softmax(dim=-1)
 
 
