@@ -518,6 +518,12 @@ export class Evaluator {
 
   // ---------------------------------------------------------------------------------------------- nodes
 
+  /** The value `node` was evaluated to in ctx, when it was (nothing is evaluated here; a value still in progress is not one). */
+  evaluatedValue(node: PyNode, ctx: Ctx): AValue | undefined {
+    const v = this.memo.get(ctx.id)?.get(node.id);
+    return v === IN_PROGRESS ? undefined : v;
+  }
+
   eval(node: PyNode | undefined, ctx: Ctx): AValue {
     if (!node) return UNKNOWN;
     let m = this.memo.get(ctx.id);

@@ -785,8 +785,11 @@ function choiceOfKeepMasks(ev: Evaluator, c: Call, x: AValue, y: AValue): AValue
   };
 }
 
-/** x[mask] = -inf */
-export function setItemFill(ev: Evaluator, prev: AValue, target: PyNode, fillNode: PyNode, fill: AValue, ctx: Ctx): AValue {
+/**
+ * x[mask] = -inf, and JAX's functional form `x.at[mask].set(-inf)`, a copy of x written so (`base`: the array, x, when
+ * the subscript's value is not: `x.at`).
+ */
+export function setItemFill(ev: Evaluator, prev: AValue, target: PyNode, fillNode: PyNode, fill: AValue, ctx: Ctx, base?: PyNode): AValue {
   const subs = childrenByField(target, 'subscript');
   const maskNode = subs[0];
   if (!isMaskingFill(fill) || subs.length !== 1 || !maskNode) return prev;
@@ -796,14 +799,14 @@ export function setItemFill(ev: Evaluator, prev: AValue, target: PyNode, fillNod
     ctx,
     how: 'setitem',
     target: prev,
-    targetNode: childByField(target, 'value'),
+    targetNode: base ?? childByField(target, 'value'),
     fillNode,
     fill,
     mask,
     maskNode,
     maskSelectsFill: true,
   });
-  if (mask.mask && attentionTarget(ev, prev, childByField(target, 'value')))
+  if (mask.mask && attentionTarget(ev, prev, base ?? childByField(target, 'value')))
     ev.facts.mask.push({ node: target, ctx, display: 'index assignment', param: 'index', expects: 'ignore', convention: 'fill', maskNode, mask });
   if (prev.attn?.stage === 'scores') return addOp(prev, { kind: 'mask', node: target, how: 'setitem', maskNode });
   // Weights already normalised, written in place at masked positions (`att[~mask] = -inf` after the softmax,
@@ -812,7 +815,7 @@ export function setItemFill(ev: Evaluator, prev: AValue, target: PyNode, fillNod
     ev.facts.weightsMask.push({ node: target, ctx, weights: prev, maskNode, inPlace: true });
     return { ...prev, attn: { ...prev.attn, postMask: [...(prev.attn.postMask ?? []), target] } };
   }
-  return filledByIndex(ev, prev, target, mask) ?? prev;
+  return filledByIndex(ev, prev, target, mask, base) ?? prev;
 }
 
 /**
@@ -820,9 +823,9 @@ export function setItemFill(ev: Evaluator, prev: AValue, target: PyNode, fillNod
  * it selects itself (`m = tril(ones(L, L)); m[m == 0] = -inf; m[m == 1] = 0`). What it holds after the fill is 0
  * (or the rest of a 0/1 mask, set to 0 next) and a large negative number: an additive mask, no longer a 0/1 one.
  */
-function filledByIndex(ev: Evaluator, prev: AValue, target: PyNode, selector: AValue): AValue | undefined {
+function filledByIndex(ev: Evaluator, prev: AValue, target: PyNode, selector: AValue, array?: PyNode): AValue | undefined {
   if (prev.kind !== 'tensor' || prev.attn) return undefined;
-  const base = childByField(target, 'value');
+  const base = array ?? childByField(target, 'value');
   const sub = childrenByField(target, 'subscript')[0];
   if (!base || !sub) return undefined;
   const baseText = ev.text(unparen(base));

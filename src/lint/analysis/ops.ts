@@ -34,6 +34,7 @@ import {
   maskLogic,
   maskMethod,
   pairProduct,
+  setItemFill,
   sliceCausalMask,
   spreadMask,
   subscriptSpread,
@@ -1301,6 +1302,8 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
   const m = c.name;
   const cached = cacheMethod(ev, c);
   if (cached) return cached;
+  const updated = m === 'set' ? functionalIndexUpdate(ev, c) : undefined;
+  if (updated) return updated;
   // `weights.append(scores.softmax(dim=-1))`: a list's append runs its argument (its sites are the code's own).
   if ((recv.kind === 'tuple' || recv.kind === 'unknown') && LIST_ADDERS.has(m)) {
     for (const a of c.args.positional) ev.eval(a, c.ctx);
@@ -1556,6 +1559,23 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
       if (c.recvNode && isCacheName(rootName(ev, c.recvNode) ?? '')) return tensor({ fromCache: true });
       return t.role || t.attn ? addOp(tensor(), { kind: 'opaque', node: c.node }) : tensor();
   }
+}
+
+/**
+ * JAX's functional index update `x.at[idx].set(v)`: a copy of x with v written where idx selects, what `x[idx] = v`
+ * writes in place (a mask filled so, `scores.at[~keep].set(-jnp.inf)`; other updates, a cache's `.at[:, pos].set(k)`,
+ * are no fill and keep x's value).
+ */
+function functionalIndexUpdate(ev: Evaluator, c: Call): AValue | undefined {
+  const sub = c.recvNode ? unparen(c.recvNode) : undefined;
+  const at = sub?.type === 'subscript' ? childByField(sub, 'value') : undefined;
+  const attr = at?.type === 'attribute' ? childByField(at, 'attribute') : undefined;
+  const base = attr && ev.text(attr) === 'at' ? childByField(at!, 'object') : undefined;
+  const fillNode = arg(c, 'values', 0);
+  if (!sub || !base || !fillNode) return undefined;
+  const prev = ev.eval(base, c.ctx);
+  if (prev.kind !== 'tensor' && prev.kind !== 'unknown') return undefined;
+  return setItemFill(ev, tensorish(prev), sub, fillNode, ev.eval(fillNode, c.ctx), c.ctx, base);
 }
 
 function numberMethod(ev: Evaluator, c: Call, recv: AValue): AValue {

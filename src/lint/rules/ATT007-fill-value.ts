@@ -1,5 +1,6 @@
 // ATT007: fill values that break: finite fills below float16's range in half-precision code, and -inf
 // fills where a fully masked row is reachable.
+import { bareOutOfPlace, discardedMasks, type DiscardedMaskSite } from '../analysis/discarded';
 import { runsIn } from '../analysis/precision';
 import type { FillSite, SoftmaxSite } from '../analysis/facts';
 import { emptyRowReason } from '../analysis/masks';
@@ -34,6 +35,14 @@ const T = defineTemplates({
   fillDefinedHere: 'the fill {0} is defined here',
   normalisesFilled: '{0} normalises the filled scores here',
   finfoFix: 'Fill with {0} (changes values)',
+  discardedInPlace:
+    '{0} returns the masked scores and this statement discards them, so the mask {1} is never applied: {2} normalises {3} unmasked. Assign the result ({4}) or use the in-place {5}.',
+  discarded:
+    '{0} returns the masked scores and this statement discards them, so the mask {1} is never applied: {2} normalises {3} unmasked. Assign the result ({4}).',
+  discardedInPlaceOnly:
+    '{0} returns the masked scores and this statement discards them, so the mask {1} is never applied: {2} normalises {3} unmasked. Use the in-place {4}: an assignment here would make {3} local to this function.',
+  normalisesUnmasked: '{0} normalises the scores here, without the mask',
+  assignFix: 'Assign the result to {0} (changes values)',
 });
 
 const FP16_MIN = -65504;
@@ -63,21 +72,29 @@ export const ATT007: Rule = {
     docs: {
       summary: 'Mask fill values that overflow float16 or bfloat16, fills that do not mask, or -inf fills where a fully masked row makes NaN.',
       whatItDoes:
-        'Checks the value written into masked positions (`masked_fill`, `torch.where` (including a choice of the scores against a constant, `torch.where(keep, scores, 0.0)`), index assignment, `mask * -1e9`, `torch.full_like(x, v)`, `torch.ones_like(x) * v`, a bias `torch.zeros_like(scores).masked_fill(mask, v)`). Scores computed from float32 copies (`q.float() @ k.float().transpose(-2, -1)`, an einsum of float32 operands, `.float()`/`.to(torch.float32)`/`.to(device, torch.float32)` on the scores) are float32, where -1e9 fits, and so is an additive mask built from an integer or boolean mask times a Python float (`(1.0 - keep.long()) * -1e9`, `(ids == pad) * -1e9`: PyTorch\'s default dtype, float32, which the sum with float16 scores keeps; one cast to the scores\' dtype first, `.to(scores.dtype)`, is judged in their precision; likewise a mask cast to the dtype of a float32 scalar and subtracted from it, TensorFlow\'s `one = tf.constant(1.0)`, `(one - tf.cast(mask, one.dtype)) * -1e8`), and a fill in a branch that runs only for float32 data (the `else` of `if x.dtype == torch.float16:`, also with the dtype read by a helper, `if get_parameter_dtype(self) == torch.float16:`, an `elif x.dtype == torch.float32:`, `if x.dtype != torch.float16:` or `is not`). In a file that runs in float16 (`.half()`, `torch.float16` (not a dtype tested against it, `x.dtype == jnp.float16`, which asks what the data is), CUDA `autocast` without a dtype, `GradScaler`, apex amp, fp16 and mixed-precision flags (not a flag set to False, `use_amp=False`), Lightning `precision="16-mixed"`), or that a workspace file running in float16 imports (a trainer; the message names it; not a file of another framework, such as a PyTorch conversion script calling `.half()` that imports a package holding TensorFlow or Flax model files), a finite fill below float16\'s minimum of -65504 (`-1e9`, `-1e10`, `-float("1e9")`, `torch.finfo(torch.float32).min`) is reported; in a file that runs in bfloat16 (`torch.bfloat16`, bf16 flags, `autocast(dtype=torch.bfloat16)`), only fills below bfloat16\'s minimum (float32\'s minimum) are, since -1e9 fits there. A comment or docstring that says the file runs in half precision counts only when no code does, in the file or in a workspace file importing it (whose code is then the evidence named), and no importing file\'s code sets full precision (`Trainer(model, fp16=False)`, `.to(device, dtype=torch.float32)`, `precision=32`) while none runs it in half: code outranks prose; one that says a value fits float16 or is safe for fp16 says the code supports half precision, and is no evidence. A fill on attention scores that does not mask at all is reported whatever the precision: zero, a tiny negative number (`-1e-9`, a typo for `-1e9`), or a positive one (`-float("-inf")` is +inf). A `-inf` fill is reported when the mask can hide every key of a row: a causal mask that also hides the diagonal (`triu(ones)` without `diagonal=1`), or padding that varies along the query axis (`pad.unsqueeze(-1)`, an outer product of padding masks). A 0/1 mask multiplied by -inf to build an additive mask (`(1 - keep) * float("-inf")`, also the fill term of a blend `dots * m + (1 - m) * float("-inf")`) is always reported: 0 × inf is NaN, so every kept position is NaN.',
+        'Checks the value written into masked positions (`masked_fill`, `torch.where` (including a choice of the scores against a constant, `torch.where(keep, scores, 0.0)`), index assignment (and JAX\'s functional form, `scores.at[mask].set(v)`), `mask * -1e9`, `torch.full_like(x, v)`, `torch.ones_like(x) * v`, a bias `torch.zeros_like(scores).masked_fill(mask, v)`). Scores computed from float32 copies (`q.float() @ k.float().transpose(-2, -1)`, an einsum of float32 operands, `.float()`/`.to(torch.float32)`/`.to(device, torch.float32)` on the scores) are float32, where -1e9 fits, and so is an additive mask built from an integer or boolean mask times a Python float (`(1.0 - keep.long()) * -1e9`, `(ids == pad) * -1e9`: PyTorch\'s default dtype, float32, which the sum with float16 scores keeps; one cast to the scores\' dtype first, `.to(scores.dtype)`, is judged in their precision; likewise a mask cast to the dtype of a float32 scalar and subtracted from it, TensorFlow\'s `one = tf.constant(1.0)`, `(one - tf.cast(mask, one.dtype)) * -1e8`), and a fill in a branch that runs only for float32 data (the `else` of `if x.dtype == torch.float16:`, also with the dtype read by a helper, `if get_parameter_dtype(self) == torch.float16:`, an `elif x.dtype == torch.float32:`, `if x.dtype != torch.float16:` or `is not`). In a file that runs in float16 (`.half()`, `torch.float16` (not a dtype tested against it, `x.dtype == jnp.float16`, which asks what the data is), CUDA `autocast` without a dtype, `GradScaler`, apex amp, fp16 and mixed-precision flags (not a flag set to False, `use_amp=False`), Lightning `precision="16-mixed"`), or that a workspace file running in float16 imports (a trainer; the message names it; not a file of another framework, such as a PyTorch conversion script calling `.half()` that imports a package holding TensorFlow or Flax model files), a finite fill below float16\'s minimum of -65504 (`-1e9`, `-1e10`, `-float("1e9")`, `torch.finfo(torch.float32).min`) is reported; in a file that runs in bfloat16 (`torch.bfloat16`, bf16 flags, `autocast(dtype=torch.bfloat16)`), only fills below bfloat16\'s minimum (float32\'s minimum) are, since -1e9 fits there. A comment or docstring that says the file runs in half precision counts only when no code does, in the file or in a workspace file importing it (whose code is then the evidence named), and no importing file\'s code sets full precision (`Trainer(model, fp16=False)`, `.to(device, dtype=torch.float32)`, `precision=32`) while none runs it in half: code outranks prose; one that says a value fits float16 or is safe for fp16 says the code supports half precision, and is no evidence. A fill on attention scores that does not mask at all is reported whatever the precision: zero, a tiny negative number (`-1e-9`, a typo for `-1e9`), or a positive one (`-float("-inf")` is +inf). A `-inf` fill is reported when the mask can hide every key of a row: a causal mask that also hides the diagonal (`triu(ones)` without `diagonal=1`), or padding that varies along the query axis (`pad.unsqueeze(-1)`, an outer product of padding masks). A 0/1 mask multiplied by -inf to build an additive mask (`(1 - keep) * float("-inf")`, also the fill term of a blend `dots * m + (1 - m) * float("-inf")`) is always reported: 0 × inf is NaN, so every kept position is NaN. A masking op whose result is discarded (an out-of-place `masked_fill`, `torch.where`, `np.where`, `tf.where` or `jnp.where`, JAX\'s `scores.at[idx].set(fill)`, `scores + mask` or `scores.add(mask)`, written as a statement of its own) is reported when the data flow shows that it matters: the scores\' name is read again with no definition in between, and a softmax of the file normalises scores formed at the same place along that path with no mask added after it. The in-place `masked_fill_` or `add_`, `out=`, an assignment, a return or a call as an argument keep the result and are not reported; neither is a discarded op whose name is never read again, whose scores are masked later, or whose scores were masked with the same mask already (dead code or a repeated line, not a mask that is missing), nor a helper of the code\'s own called as a statement (it may work in place). A discarded fill gets no other message of this rule: it fills nothing.',
       whyIsThisBad:
-        '`masked_fill` with -1e9 on a float16 tensor raises "value cannot be converted to type at::Half without overflow", and under autocast additive masks overflow to -inf. JAX, TensorFlow, MLX and NumPy raise nothing: the fill silently becomes -inf in float16 (the message says so for a file that does not import torch, and names the library\'s minimum, `jnp.finfo(x.dtype).min`, `x.dtype.min`). A row whose every entry is -inf goes through softmax as exp(-inf - (-inf)) = NaN, and the NaN spreads through the rest of the network on the next step.',
+        '`masked_fill` with -1e9 on a float16 tensor raises "value cannot be converted to type at::Half without overflow", and under autocast additive masks overflow to -inf. JAX, TensorFlow, MLX and NumPy raise nothing: the fill silently becomes -inf in float16 (the message says so for a file that does not import torch, and names the library\'s minimum, `jnp.finfo(x.dtype).min`, `x.dtype.min`). A row whose every entry is -inf goes through softmax as exp(-inf - (-inf)) = NaN, and the NaN spreads through the rest of the network on the next step. A masking op that returns a new tensor (`masked_fill`, `torch.where`, `np.where`, `tf.where`, `x.at[idx].set(v)`, `scores + mask`) written as a statement of its own changes nothing: the scores keep their values, so padding and future positions get attention weight, and nothing raises.',
       example: `pad_mask = input_ids == pad_id  # (B, T), True at padding
 scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
 scores = scores.masked_fill(pad_mask.unsqueeze(-1), float("-inf"))  # padded query rows are all -inf
-weights = scores.softmax(dim=-1)  # NaN rows`,
+weights = scores.softmax(dim=-1)  # NaN rows
+
+scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+scores.masked_fill(pad_mask.unsqueeze(-2), torch.finfo(scores.dtype).min)  # result discarded: nothing is masked
+weights = scores.softmax(dim=-1)`,
       useInstead: `pad_mask = input_ids == pad_id  # (B, T), True at padding
 scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
 scores = scores.masked_fill(pad_mask.unsqueeze(-2), torch.finfo(scores.dtype).min)  # mask keys, finite fill
+weights = scores.softmax(dim=-1)
+
+scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+scores = scores.masked_fill(pad_mask.unsqueeze(-2), torch.finfo(scores.dtype).min)  # or scores.masked_fill_(...)
 weights = scores.softmax(dim=-1)`,
       whereReported:
-        'At the fill value, the use (at the call when the fill is a name). Related locations: where the file shows that it runs in float16 or bfloat16 (`.half()`, `autocast(...)`, a flag), where the mask being filled is built, and the softmax that normalises the filled scores.',
+        'At the fill value, the use (at the call when the fill is a name); a discarded masking op at its expression, the statement. Related locations: for every finding on a fill given by name (`NEG_INF = float("-inf")`), where it is defined; for a fill below the half-precision range, where the file shows that it runs in float16 or bfloat16 (`.half()`, `autocast(...)`, a flag; when a workspace file importing it does, that place, named in the message) and, when the fill builds an additive mask, where the mask being filled was built; for a fill that does not mask, the softmax that normalises the filled scores; for a -inf fill where a row can be fully masked, where the mask is built and the softmax; for a mask multiplied by -inf, where the mask is built; for a discarded masking op, the softmax that normalises the unmasked scores and where the mask is built. A mask that comes in as a parameter is named as such.',
       fixSafety:
-        "The fix replaces the fill with `torch.finfo(x.dtype).min`, which fits every float dtype and keeps fully masked rows finite (uniform instead of NaN). It changes values, so it is offered as an unsafe quick fix and never applied by a fix-all. It is not offered for a number that is subtracted (`scores - 1e9 * mask`), where finfo's minimum would add a huge value, nor for a mask multiplied by -inf.",
+        "The fix replaces the fill with `torch.finfo(x.dtype).min`, which fits every float dtype and keeps fully masked rows finite (uniform instead of NaN). It changes values, so it is offered as an unsafe quick fix and never applied by a fix-all. It is not offered for a number that is subtracted (`scores - 1e9 * mask`), where finfo's minimum would add a huge value, nor for a mask multiplied by -inf. For a discarded masking op whose scores are a name of the function itself (every definition reaching it is there), the fix assigns the result back to that name (`scores = scores.masked_fill(...)`); it too changes what the softmax normalises, and is unsafe. In a function nested in the one that owns the name, an assignment would make the name local there, so no fix is offered and the message names only the in-place method (`masked_fill_`).",
       references: [
         { title: 'torch.finfo', url: 'https://pytorch.org/docs/stable/type_info.html#torch.finfo' },
         { title: 'PyTorch issue: NaN from fully masked rows in attention', url: 'https://github.com/pytorch/pytorch/issues/41508' },
@@ -225,9 +242,43 @@ weights = scores.softmax(dim=-1)`,
       return { title: msg(T.finfoFix, newText), safety: 'unsafe', edits: [{ start: site.fillNode.start, end: site.fillNode.end, newText }] };
     }
 
+    /**
+     * Scores masked by an out-of-place op whose result the statement drops, when a softmax normalises them unmasked
+     * (analysis/discarded.ts). The fix assigns the result back to the name, when every definition reaching it is of
+     * the statement's own function (an assignment cannot then make a global's or a closure's name local).
+     */
+    function reportDiscarded(d: DiscardedMaskSite): void {
+      const name = ctx.text(d.receiver);
+      const expr = ctx.text(d.node);
+      const assigned = quote(`${name} = ${expr}`, 60);
+      const softmax = apiName(d.softmax.display);
+      const what = [quote(expr, 50), quote(ctx.text(d.maskNode), 40), softmax, quote(name)] as const;
+      // In a function nested in the one that owns the name, only the in-place method keeps it the same variable.
+      const message =
+        d.inPlaceTwin && !d.receiverLocal
+          ? msg(T.discardedInPlaceOnly, ...what, quote(d.inPlaceTwin))
+          : d.inPlaceTwin
+            ? msg(T.discardedInPlace, ...what, assigned, quote(d.inPlaceTwin))
+            : msg(T.discarded, ...what, assigned);
+      const fix: FixSpec | undefined = d.receiverLocal
+        ? { title: msg(T.assignFix, quote(name)), safety: 'unsafe', edits: [{ start: d.statement.start, end: d.statement.start, newText: `${name} = ` }] }
+        : undefined;
+      ctx.report({
+        node: d.node,
+        message,
+        ...(fix ? { fix } : {}),
+        related: [{ node: d.softmax.node, message: msg(T.normalisesUnmasked, softmax) }, ...maskBuilt(ev, d.mask)],
+      });
+    }
+
     return {
+      end() {
+        for (const d of discardedMasks(ev)) reportDiscarded(d);
+      },
       fill(site: FillSite) {
         if (reported.has(site.fillNode.id)) return;
+        // A fill whose result is discarded writes nothing: reported as such (end), or dead code.
+        if (bareOutOfPlace(ev, site.node, site.ctx)) return;
         const fill = fillNumber(site.fill);
         if (!fill) return;
         const target = site.target;
@@ -265,7 +316,7 @@ weights = scores.softmax(dim=-1)`,
             node: location(site),
             message: msg(template, fillText),
             fix: finfoFix(site),
-            related: softmaxOf(site),
+            related: [...fillDefinition(site), ...softmaxOf(site)],
           });
           return;
         }
@@ -275,7 +326,8 @@ weights = scores.softmax(dim=-1)`,
           ctx.report({
             node: location(site),
             message: msg(T.infTimesMask, fillText, quote(ctx.text(site.maskNode), 40)),
-            related: [...maskBuilt(ev, site.mask?.mask), ...softmaxOf(site)],
+            // The fill writes into the 0/1 mask (the scores come later, in a sum): no softmax of it to name.
+            related: [...fillDefinition(site), ...maskBuilt(ev, site.mask?.mask)],
           });
           return;
         }
@@ -288,7 +340,7 @@ weights = scores.softmax(dim=-1)`,
             node: location(site),
             message: msg(T.minusInfEmptyRows, fillText, quote(ctx.text(site.maskNode!), 40), reason),
             fix: finfoFix(site),
-            related: [...maskBuilt(ev, site.mask.mask), ...softmaxOf(site)],
+            related: [...fillDefinition(site), ...maskBuilt(ev, site.mask.mask), ...softmaxOf(site)],
           });
         }
       },

@@ -244,6 +244,55 @@ def attend(q, k, v):
     relatedAt(fp16, at(ATT007, '.half()'), /this file runs in float16/);
   });
 
+  it('ATT007: a fill given by name is defined where every finding on it says; a discarded fill names the softmax and the mask', async () => {
+    const src = `import math
+import torch
+
+NEG_INF = float("-inf")
+NO_MASK = 0.0
+
+
+def causal_attend(q, k, v):
+    L = q.size(-2)
+    causal = torch.triu(torch.ones(L, L, dtype=torch.bool))
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+    scores = scores.masked_fill(causal, NEG_INF)
+    return torch.softmax(scores, dim=-1) @ v
+
+
+def weak_attend(q, k, v, mask):
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+    scores = scores.masked_fill(mask == 0, NO_MASK)
+    return torch.softmax(scores, dim=-1) @ v
+
+
+def inf_times_mask(q, k, v, input_ids, pad_id):
+    keep = input_ids != pad_id  # (B, S), True at real tokens
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+    bias = (1 - keep[:, None, None, :].float()) * NEG_INF
+    return torch.softmax(scores + bias, dim=-1) @ v
+
+
+def discarded_attend(q, k, v):
+    L = q.size(-2)
+    future = torch.triu(torch.ones(L, L, dtype=torch.bool), diagonal=1)
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+    scores.masked_fill(future, -1e9)
+    return torch.softmax(scores, dim=-1) @ v
+`;
+    const findings = (await linter()).lintPython(src, { select: ['ATT007'] });
+    assert.equal(findings.length, 4, JSON.stringify(findings, null, 1));
+    const [rows, weak, times, discarded] = findings;
+    relatedAt(rows, at(src, 'NEG_INF = '), /the fill `NEG_INF` is defined here/);
+    relatedAt(weak, at(src, 'NO_MASK = '), /the fill `NO_MASK` is defined here/);
+    relatedAt(times, at(src, 'NEG_INF = '), /the fill `NEG_INF` is defined here/);
+    relatedAt(times, at(src, 'input_ids != pad_id'), /the mask is built here/);
+    relatedAt(rows, at(src, 'torch.triu'), /the mask is built here/);
+    relatedAt(weak, at(src, 'torch.softmax', 'def weak_attend'), /normalises the filled scores here/);
+    relatedAt(discarded, at(src, 'torch.softmax', 'def discarded_attend'), /torch\.softmax normalises the scores here, without the mask/);
+    relatedAt(discarded, at(src, 'torch.triu', 'def discarded_attend'), /the mask is built here \(True\/1 at positions to ignore\)/);
+  });
+
   it('ATT008: the cache concatenation, and the attn_mask passed with is_causal', async () => {
     const findings = (await linter()).lintPython(ATT008, { select: ['ATT008'] });
     const cache = findings.find((f) => f.message.startsWith('is_causal=True on keys'))!;
