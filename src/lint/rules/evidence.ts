@@ -145,6 +145,44 @@ export function testOracle(ev: Evaluator, node: PyNode): boolean {
 }
 
 /**
+ * The attention is a graph pattern to be matched, not a computation that runs: its function (or one it is nested in)
+ * is handed by name to a graph rewriter as the pattern, `replace_pattern(gm, pattern, replacement)` or
+ * `replace_pattern_with_filters(...)` (torch.fx's subgraph rewriter, or a copy of it) or Inductor's
+ * `register_replacement(search_fn, replace_fn, ...)`. A pattern must reproduce the traced graph it matches, scale or
+ * no scale (a model that folded the scale into q earlier, T5), and the replacement says what runs instead.
+ */
+export function graphPattern(ev: Evaluator, node: PyNode): boolean {
+  const patterns = ev.file.perNode('graph patterns', ev.tree.root, () => {
+    const names = new Set<string>();
+    walk(ev.tree.root, (n) => {
+      if (n.type !== 'call') return;
+      const f = n.children.find((c) => c.field === 'function');
+      const callee =
+        f && (f.type === 'identifier' ? ev.text(f) : f.type === 'attribute' ? ev.text(f.children.find((c) => c.field === 'attribute')!) : undefined);
+      const slot =
+        callee === 'replace_pattern' || callee === 'replace_pattern_with_filters'
+          ? { pos: 1, kw: 'pattern' }
+          : callee === 'register_replacement'
+            ? { pos: 0, kw: 'search_fn' }
+            : undefined;
+      if (!slot) return;
+      const args = n.children.find((c) => c.field === 'arguments')?.children.filter((c) => c.named && c.type !== 'comment') ?? [];
+      const positional = args.filter((a) => a.type !== 'keyword_argument');
+      const kw = args.find((a) => a.type === 'keyword_argument' && ev.text(a.children.find((c) => c.field === 'name')!) === slot.kw);
+      const arg = kw ? kw.children.find((c) => c.field === 'value') : positional[slot.pos];
+      if (arg?.type === 'identifier') names.add(ev.text(arg));
+    });
+    return names;
+  });
+  if (patterns.size === 0) return false;
+  for (let fn = enclosingFunction(node); fn; fn = enclosingFunction(fn)) {
+    const name = fn.children.find((c) => c.field === 'name');
+    if (name && patterns.has(ev.text(name))) return true;
+  }
+  return false;
+}
+
+/**
  * A test's reference computation, also in a helper of the test: the site's function is a test oracle
  * (`testOracle`), or every function of the file that calls it (by name, up to two helpers deep:
  * `attention_mask_func` ← `forward_torch_softmax` ← `test_masked_softmax_forward`) is a test that compares results
