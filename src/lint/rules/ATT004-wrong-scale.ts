@@ -151,11 +151,14 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       return holder.children.find((c) => !c.named && (c.type === '/' || c.type === '/=' || c.type === '*' || c.type === '*='))?.type;
     };
 
-    /** The function (or lambda) a node is written in; undefined at module level. */
-    const enclosingFunction = (node: PyNode): PyNode | undefined => {
-      for (let p = node.parent; p; p = p.parent) if (p.type === 'function_definition' || p.type === 'lambda') return p;
-      return undefined;
+    /** The function a node is written in; null at module level. */
+    const enclosingFunction = (node: PyNode): PyNode | null => {
+      let fn: PyNode | null = node.parent;
+      while (fn && fn.type !== 'function_definition') fn = fn.parent;
+      return fn;
     };
+    const divides = (o: ScaleOp): boolean => /^\//.test(String(operatorOf(o)));
+    const multiplies = (o: ScaleOp): boolean => /^\*/.test(String(operatorOf(o)));
 
     /**
      * The weights divided by a factor and multiplied by the same factor (or the reverse) in one function: a
@@ -164,16 +167,16 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
      */
     const roundTrip = (site: ScaleSite): boolean => {
       const op = site.op;
-      const token = operatorOf(op)?.[0];
-      if (token !== '*' && token !== '/') return false;
       const fn = enclosingFunction(op.node);
       const factor = ctx.text(op.factorNode);
-      return ev.facts.scale.some((other) => {
-        const o = other.op;
-        if (o === op || o.on !== 'weights' || ctx.text(o.factorNode) !== factor) return false;
-        const t = operatorOf(o)?.[0];
-        return t !== undefined && t !== token && enclosingFunction(o.node) === fn;
-      });
+      return ev.facts.scale.some(
+        ({ op: o }) =>
+          o.on === 'weights' &&
+          divides(o) !== divides(op) &&
+          multiplies(o) !== multiplies(op) &&
+          ctx.text(o.factorNode) === factor &&
+          enclosingFunction(o.node) === fn,
+      );
     };
 
     /**

@@ -184,7 +184,7 @@ weights = scores.softmax(dim=-1)`,
         const cmp = DTYPE_COMPARISON.exec(t);
         if (!cmp) continue;
         const [, sym, word, against = ''] = cmp;
-        const op = sym ?? word ?? '';
+        const op = sym ?? word;
         const negated = op === '!=' || op === 'is not' || op === 'not in';
         const half = /\b(float16|half|bfloat16)\b/.test(against);
         const full = !half && /\b(float32|float|float64|double)\b/.test(against);

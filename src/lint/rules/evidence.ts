@@ -145,6 +145,14 @@ export function testOracle(ev: Evaluator, node: PyNode): boolean {
 }
 
 /**
+ * A function handed over by name as a graph pattern: the second argument of `replace_pattern(gm, pattern, ...)` or
+ * `replace_pattern_with_filters` (also as `pattern=`), the first of `register_replacement(search_fn, ...)` or its
+ * `search_fn=`. Not an attribute or a call (`self.pattern`, `make_pattern()`).
+ */
+const GRAPH_PATTERN_ARGUMENT =
+  /\breplace_pattern(?:_with_filters)?\s*\(\s*[^,()]+,\s*(?:pattern\s*=\s*)?([A-Za-z_]\w*)\b(?![\w.([])|\bregister_replacement\s*\(\s*([A-Za-z_]\w*)\b(?![\w.([=])|\bsearch_fn\s*=\s*([A-Za-z_]\w*)\b(?![\w.([])/g;
+
+/**
  * The attention is a graph pattern to be matched, not a computation that runs: its function (or one it is nested in)
  * is handed by name to a graph rewriter as the pattern, `replace_pattern(gm, pattern, replacement)` or
  * `replace_pattern_with_filters(...)` (torch.fx's subgraph rewriter, or a copy of it) or Inductor's
@@ -152,28 +160,13 @@ export function testOracle(ev: Evaluator, node: PyNode): boolean {
  * no scale (a model that folded the scale into q earlier, T5), and the replacement says what runs instead.
  */
 export function graphPattern(ev: Evaluator, node: PyNode): boolean {
-  const patterns = ev.file.perNode('graph patterns', ev.tree.root, () => {
-    const names = new Set<string>();
-    walk(ev.tree.root, (n) => {
-      if (n.type !== 'call') return;
-      const f = n.children.find((c) => c.field === 'function');
-      const callee =
-        f && (f.type === 'identifier' ? ev.text(f) : f.type === 'attribute' ? ev.text(f.children.find((c) => c.field === 'attribute')!) : undefined);
-      const slot =
-        callee === 'replace_pattern' || callee === 'replace_pattern_with_filters'
-          ? { pos: 1, kw: 'pattern' }
-          : callee === 'register_replacement'
-            ? { pos: 0, kw: 'search_fn' }
-            : undefined;
-      if (!slot) return;
-      const args = n.children.find((c) => c.field === 'arguments')?.children.filter((c) => c.named && c.type !== 'comment') ?? [];
-      const positional = args.filter((a) => a.type !== 'keyword_argument');
-      const kw = args.find((a) => a.type === 'keyword_argument' && ev.text(a.children.find((c) => c.field === 'name')!) === slot.kw);
-      const arg = kw ? kw.children.find((c) => c.field === 'value') : positional[slot.pos];
-      if (arg?.type === 'identifier') names.add(ev.text(arg));
-    });
-    return names;
-  });
+  // Read off the source: the call that hands the pattern over usually sits in a function of its own (`register()`),
+  // which holds no attention code and is not parsed.
+  const patterns = ev.file.perNode(
+    'graph patterns',
+    ev.tree.root,
+    () => new Set([...ev.tree.source.matchAll(GRAPH_PATTERN_ARGUMENT)].map((m) => m.slice(1).join(''))),
+  );
   if (patterns.size === 0) return false;
   for (let fn = enclosingFunction(node); fn; fn = enclosingFunction(fn)) {
     const name = fn.children.find((c) => c.field === 'name');
