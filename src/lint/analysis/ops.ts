@@ -135,6 +135,11 @@ function constantDtype(ev: Evaluator, c: Call, value: PyNode): { dtype?: DType }
   return FLOAT_LITERAL.test(ev.text(value)) ? { dtype: 'float32' } : {};
 }
 
+/** The dtype a finfo (or a TensorFlow DType's min/max) is of: a known float width, else that of some tensor. */
+function finfoOfDtype(dt: DType | undefined): NonNullable<AValue['finfo']> {
+  return dt === 'float16' || dt === 'bfloat16' || dt === 'float64' || dt === 'float32' ? dt : 'of-tensor';
+}
+
 function dtypeOfQname(q: string): DType | undefined {
   const last = q.split('.').pop() ?? q;
   switch (last) {
@@ -510,7 +515,7 @@ function power(ev: Evaluator, lv: AValue, rv: AValue): AValue {
  * and `fill` is a masking number, the two terms together are `where(m, scores, fill)`: the product is replaced by a
  * `where` mask of the sum. Undefined for anything else (`fill` not a large negative number, another mask than m).
  */
-function blendFill(ev: Evaluator, scores: AValue, fillTerm: PyNode, node: PyNode, ctx: Ctx): AValue | undefined {
+function blendFill(ev: Evaluator, scores: AValue, fillTerm: PyNode, node: PyNode, ctx: Ctx, subtracted = false): AValue | undefined {
   const alts = scores.ops;
   if (!alts || alts.length === 0) return undefined;
   const last = alts.map((a) => a[a.length - 1]);
@@ -529,9 +534,19 @@ function blendFill(ev: Evaluator, scores: AValue, fillTerm: PyNode, node: PyNode
   };
   const i = sides.findIndex(isOneMinusMask);
   const fill = i < 0 ? undefined : sides[1 - i];
-  if (!fill || !isMaskingFill(ev.eval(fill, ctx))) return undefined;
+  if (!fill) return undefined;
+  const f = ev.eval(fill, ctx);
+  // Subtracted (`scores * m - 10000.0 * (1.0 - m)`, Megatron's form), the fill is a large positive number.
+  if (subtracted ? !isLargePositive(f) : !isMaskingFill(f)) return undefined;
   const where: MaskOp = { kind: 'mask', node, how: 'where', maskNode: mul.maskNode };
   return { ...scores, ops: alts.map((a) => [...a.slice(0, -1), where]) };
+}
+
+/** A large positive number (`10000.0`, `1e9`, `finfo(dtype).max`): subtracted where a mask is 1, it masks. */
+function isLargePositive(v: AValue): boolean {
+  if (v.kind !== 'number') return false;
+  if (v.finfo) return v.finfoMax === true;
+  return v.num !== undefined && v.num >= 1e4;
 }
 
 /**
@@ -585,9 +600,11 @@ function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | u
         : {};
     return flipped ? { ...rv, ...float32, mask: flipped } : tensor({ ndim: rv.ndim, axes: rv.axes, ...float32 });
   }
-  // `scores * m + (1 - m) * -1e9`: a blend that keeps the scores where m is 1 and fills the rest, a `where`.
-  if (op === '+' && lv.attn?.stage === 'scores' && r) {
-    const blended = blendFill(ev, lv, r, node, _ctx);
+  // `scores * m + (1 - m) * -1e9` or `scores * m - 1e4 * (1 - m)`: a blend that keeps the scores where m is 1 and
+  // fills the rest, a `where`. Read from the expression, whatever is known of m's values (a caller's mask built in a way
+  // the analysis cannot follow).
+  if ((op === '+' || op === '-') && lv.attn?.stage === 'scores' && r) {
+    const blended = blendFill(ev, lv, r, node, _ctx, op === '-');
     if (blended) return blended;
   }
   // Scores + mask: an additive mask (or scores - large * mask).
@@ -765,6 +782,10 @@ export function evalAttributeOf(ev: Evaluator, obj: AValue, attr: string, node: 
   }
   // `one_cst.dtype` of a scalar tensor made from a number (`one_cst = tf.constant(1.0)`).
   if (obj.kind === 'number' && attr === 'dtype' && obj.dtype) return { kind: 'dtype', dtypeName: obj.dtype };
+  // `dot.dtype.min`, `tf.float16.max`: a TensorFlow DType's lowest (highest) value, as `finfo(dtype).min` (`.max`) is
+  // (neither torch nor numpy dtypes have these attributes). An integer or boolean dtype's min is no masking fill.
+  if (obj.kind === 'dtype' && (attr === 'min' || attr === 'max') && obj.dtypeName !== 'int' && obj.dtypeName !== 'bool')
+    return number({ finfo: finfoOfDtype(obj.dtypeName), ...(attr === 'max' ? { finfoMax: true } : {}) });
   if (obj.kind === 'finfo') {
     if (attr === 'min' || attr === 'max') return number({ finfo: obj.finfoOf ?? 'of-tensor', ...(attr === 'max' ? { finfoMax: true } : {}) });
     return number();
@@ -1853,21 +1874,7 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
   if (qname === 'torch.finfo' || qname === 'numpy.finfo' || qname === 'jax.numpy.finfo') {
     const a = val(ev, c, c.args.positional[0]);
     const dt = a.kind === 'dtype' ? a.dtypeName : dtypeOfValue(a);
-    return {
-      kind: 'finfo',
-      finfoOf:
-        a.kind === 'dtype' && !a.dtypeName
-          ? 'of-tensor'
-          : dt === 'float16'
-            ? 'float16'
-            : dt === 'bfloat16'
-              ? 'bfloat16'
-              : dt === 'float64'
-                ? 'float64'
-                : dt === 'float32'
-                  ? 'float32'
-                  : 'of-tensor',
-    };
+    return { kind: 'finfo', finfoOf: a.kind === 'dtype' && !a.dtypeName ? 'of-tensor' : finfoOfDtype(dt) };
   }
   // Math on sizes: sqrt, pow, rsqrt (any array library: keras.ops, mlx.core, paddle, ... name them alike).
   if (last === 'sqrt' || last === 'rsqrt' || qname === 'math.isqrt') {

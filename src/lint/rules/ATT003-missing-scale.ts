@@ -2,7 +2,18 @@
 import type { SdpaSite, SoftmaxSite } from '../analysis/facts';
 import type { AttnInfo, AValue, ScaleOp } from '../analysis/values';
 import { unparen, type PyNode } from '../syntax/tree';
-import { alternatives, byNode, isT5Family, unitScaleNearby, hasOpaque, qkNormalised, scaleOmittedOnPurpose, scaleOps, testOracle } from './evidence';
+import {
+  alternatives,
+  byNode,
+  isT5Family,
+  unitScaleNearby,
+  hasOpaque,
+  qkNormalised,
+  scaleOmittedOnPurpose,
+  scaleOps,
+  testOracle,
+  graphPattern,
+} from './evidence';
 import { defineTemplates, msg } from '../message';
 import { apiName, parenthesize, quote, type FixSpec, type Rule, type RuleContext } from './rule';
 import { definitions, factorDefinitions } from './related';
@@ -39,7 +50,7 @@ export const ATT003: Rule = {
     docs: {
       summary: 'Dot-product scores go into softmax with no 1/sqrt(d) scale.',
       whatItDoes:
-        "Follows the scores `q @ k.transpose(-2, -1)` (also `matmul`, `bmm`, `einsum`) to the softmax and reports when no scaling happens anywhere on the way: not on the scores, not folded into `q` or `k`, not through `scale=` or `baddbmm(alpha=...)`. Attention pooling against one learned query, a parameter of shape (d,), (d, 1) on the right of the keys or (1, d) on their left (`keys @ self.query`, or an einsum that sums every index of the parameter away: `\"bsd,d->bs\"`; also broadcast over the batch, `self.query.unsqueeze(0).expand(B, -1, -1)` of shape (B, 1, d), or one query per head, a (heads, head_dim) parameter: `einsum(\"bhsd,hd->bhs\", k, self.query)`, `k @ self.query.unsqueeze(-1)`), is not scaled dot-product attention between two sequences: the parameter learns its own norm, and pooling layers do not scale it, so it is not reported (additive `v(tanh(W k))` scores are no dot product at all). A learned matrix of several queries against the keys (the Set Transformer PMA, per head too, Perceiver latents: `self.queries @ k.transpose(-2, -1)`) is scaled dot-product attention and is reported unscaled. Scores that pass through a function it cannot see into, and code that says the scale is omitted on purpose (T5 folds it into the initialisation), are left alone, as is the T5 family by its code: a class or function named for it or annotated with its config (`def __init__(self, config: T5Config)` of the class whose `__call__` forms the scores), or a file that builds T5's bucketed relative position bias (`config.relative_attention_num_buckets`, as MLX's `RelativePositionBias` does). Scores of q and k that each pass through a normalisation layer first (qk-norm: `q, k = self.q_norm(q), self.k_norm(k)` with LayerNorm or RMSNorm, a GroupNorm on the fused `qkv` they are split from, as in Axial-DeepLab) are not reported: the norm's learned gain sets the scale of the logits (a norm on the layer's input, `x = nn.LayerNorm()(x)` before the projections, is no such thing). Neither is a test's reference computation (a `test_…` function, or a method of a `Test…` class, that compares results with `assert_allclose`, `assertAllClose`, `assert_close` or `allclose`, or asserts a difference under a tolerance, `assert error < 1e-3`): it must reproduce the convention of the code under test, and the test fails if the two differ. A helper function whose q or k is a parameter is cleared by a caller that passes them scaled, in the same file or, in a workspace, in a file that imports it (`attention(q * self.scale, k, v)` in `layers.py`). A fused kernel told `scale=1.0` (which switches its own 1/sqrt(E) off) is reported when q and k reach it unscaled in every context that reaches it: a helper whose caller passes a pre-scaled q is right. A projection built with the scale folded into its weights (`self.in_proj = ScaledLinear(d, 2 * h * hd, initial_scale=hd ** -0.25)`: a keyword named for a scale whose value is a negative power of a width) scales its outputs, q and k alike.",
+        "Follows the scores `q @ k.transpose(-2, -1)` (also `matmul`, `bmm`, `einsum`) to the softmax and reports when no scaling happens anywhere on the way: not on the scores, not folded into `q` or `k`, not through `scale=` or `baddbmm(alpha=...)`. Attention pooling against one learned query, a parameter of shape (d,), (d, 1) on the right of the keys or (1, d) on their left (`keys @ self.query`, or an einsum that sums every index of the parameter away: `\"bsd,d->bs\"`; also broadcast over the batch, `self.query.unsqueeze(0).expand(B, -1, -1)` of shape (B, 1, d), or one query per head, a (heads, head_dim) parameter: `einsum(\"bhsd,hd->bhs\", k, self.query)`, `k @ self.query.unsqueeze(-1)`), is not scaled dot-product attention between two sequences: the parameter learns its own norm, and pooling layers do not scale it, so it is not reported (additive `v(tanh(W k))` scores are no dot product at all). A learned matrix of several queries against the keys (the Set Transformer PMA, per head too, Perceiver latents: `self.queries @ k.transpose(-2, -1)`) is scaled dot-product attention and is reported unscaled. Scores that pass through a function it cannot see into, and code that says the scale is omitted on purpose (T5 folds it into the initialisation), are left alone, as is the T5 family by its code: a class or function named for it or annotated with its config (`def __init__(self, config: T5Config)` of the class whose `__call__` forms the scores), or a file that builds T5's bucketed relative position bias (`config.relative_attention_num_buckets`, as MLX's `RelativePositionBias` does). Scores of q and k that each pass through a normalisation layer first (qk-norm: `q, k = self.q_norm(q), self.k_norm(k)` with LayerNorm or RMSNorm, a GroupNorm on the fused `qkv` they are split from, as in Axial-DeepLab) are not reported: the norm's learned gain sets the scale of the logits (a norm on the layer's input, `x = nn.LayerNorm()(x)` before the projections, is no such thing). Neither is a test's reference computation (a `test_…` function, or a method of a `Test…` class, that compares results with `assert_allclose`, `assertAllClose`, `assert_close` or `allclose`, or asserts a difference under a tolerance, `assert error < 1e-3`): it must reproduce the convention of the code under test, and the test fails if the two differ. Nor is a graph pattern to be matched (a function handed as the pattern to torch.fx's `replace_pattern(gm, pattern, replacement)` or `replace_pattern_with_filters`, or as the `search_fn` of Inductor's `register_replacement`): it must reproduce the traced graph, which has no scale when the model applied it earlier, and does not run; the replacement does, and is checked. A helper function whose q or k is a parameter is cleared by a caller that passes them scaled, in the same file or, in a workspace, in a file that imports it (`attention(q * self.scale, k, v)` in `layers.py`). A fused kernel told `scale=1.0` (which switches its own 1/sqrt(E) off) is reported when q and k reach it unscaled in every context that reaches it: a helper whose caller passes a pre-scaled q is right. A projection built with the scale folded into its weights (`self.in_proj = ScaledLinear(d, 2 * h * hd, initial_scale=hd ** -0.25)`: a keyword named for a scale whose value is a negative power of a width) scales its outputs, q and k alike.",
       whyIsThisBad:
         'The dot product of two d-dimensional vectors with unit-variance entries has variance d. Without dividing by sqrt(d), the logits grow with the head size, the softmax saturates to one-hot rows, and its gradients vanish: training becomes slow or unstable, and larger heads make it worse.',
       example: `scores = q @ k.transpose(-2, -1)
@@ -142,7 +153,14 @@ weights = scores.softmax(dim=-1)`,
         const a = site && dotProductScores(site.input);
         if (!site || !a || !group.every(unscaled)) continue;
         if (postSoftmaxScale(site)) continue;
-        if (scaleOmittedOnPurpose(ev, site.node) || isT5Family(ev, site.node) || unitScaleNearby(ev, site.node) || testOracle(ev, site.node)) continue;
+        if (
+          scaleOmittedOnPurpose(ev, site.node) ||
+          isT5Family(ev, site.node) ||
+          unitScaleNearby(ev, site.node) ||
+          testOracle(ev, site.node) ||
+          graphPattern(ev, site.node)
+        )
+          continue;
         if (qkNormalised(ev, a.formedAt, a.queryText, a.keyText)) continue;
         // A helper whose callers in the files that import it pass a pre-scaled q (or k).
         if (scaledByImporters(site)) continue;

@@ -145,6 +145,37 @@ export function testOracle(ev: Evaluator, node: PyNode): boolean {
 }
 
 /**
+ * A function handed over by name as a graph pattern: the second argument of `replace_pattern(gm, pattern, ...)` or
+ * `replace_pattern_with_filters` (also as `pattern=`), the first of `register_replacement(search_fn, ...)` or its
+ * `search_fn=`. Not an attribute or a call (`self.pattern`, `make_pattern()`).
+ */
+const GRAPH_PATTERN_ARGUMENT =
+  /\breplace_pattern(?:_with_filters)?\s*\(\s*[^,()]+,\s*(?:pattern\s*=\s*)?([A-Za-z_]\w*)\b(?![\w.([])|\bregister_replacement\s*\(\s*([A-Za-z_]\w*)\b(?![\w.([=])|\bsearch_fn\s*=\s*([A-Za-z_]\w*)\b(?![\w.([])/g;
+
+/**
+ * The attention is a graph pattern to be matched, not a computation that runs: its function (or one it is nested in)
+ * is handed by name to a graph rewriter as the pattern, `replace_pattern(gm, pattern, replacement)` or
+ * `replace_pattern_with_filters(...)` (torch.fx's subgraph rewriter, or a copy of it) or Inductor's
+ * `register_replacement(search_fn, replace_fn, ...)`. A pattern must reproduce the traced graph it matches, scale or
+ * no scale (a model that folded the scale into q earlier, T5), and the replacement says what runs instead.
+ */
+export function graphPattern(ev: Evaluator, node: PyNode): boolean {
+  // Read off the source: the call that hands the pattern over usually sits in a function of its own (`register()`),
+  // which holds no attention code and is not parsed.
+  const patterns = ev.file.perNode(
+    'graph patterns',
+    ev.tree.root,
+    () => new Set([...ev.tree.source.matchAll(GRAPH_PATTERN_ARGUMENT)].map((m) => m.slice(1).join(''))),
+  );
+  if (patterns.size === 0) return false;
+  for (let fn = enclosingFunction(node); fn; fn = enclosingFunction(fn)) {
+    const name = fn.children.find((c) => c.field === 'name');
+    if (name && patterns.has(ev.text(name))) return true;
+  }
+  return false;
+}
+
+/**
  * A test's reference computation, also in a helper of the test: the site's function is a test oracle
  * (`testOracle`), or every function of the file that calls it (by name, up to two helpers deep:
  * `attention_mask_func` ← `forward_torch_softmax` ← `test_masked_softmax_forward`) is a test that compares results
