@@ -206,6 +206,23 @@ export class CaseWorkspace {
     const prefix = dir === '' ? '' : `${dir}/`;
     return [...this.files.keys()].filter((p) => p.startsWith(prefix) && !p.slice(prefix.length).includes('/') && p.endsWith('.py'));
   }
+
+  /**
+   * The directories directly in `dir` that hold a file of the case, as workspace-relative paths: what the editor's
+   * and the CLI's disk workspace (`diskWorkspace` in src/cli/lint-workspace.ts) answer, so importers in sibling
+   * directories (`models/net.py` calling `layers/attention.py`) are looked for here as they are for a user.
+   */
+  listDirs(dir: string): string[] {
+    const prefix = dir === '' ? '' : `${dir}/`;
+    const dirs = new Set<string>();
+    for (const p of this.files.keys()) {
+      if (!p.startsWith(prefix)) continue;
+      const rest = p.slice(prefix.length);
+      const slash = rest.indexOf('/');
+      if (slash > 0) dirs.add(prefix + rest.slice(0, slash));
+    }
+    return [...dirs].sort();
+  }
 }
 
 /** The redacted files of a case: what a user's workspace would hold. */

@@ -219,6 +219,20 @@ describe('lint unseen: loader and scorer', () => {
     }
   });
 
+  it('a CaseWorkspace lists the directories directly in a directory, as the disk workspace does', () => {
+    const workspace = new CaseWorkspace();
+    workspace.use('dirs', [
+      { path: 'train.py', text: '' },
+      { path: 'models/net.py', text: '' },
+      { path: 'models/blocks/attn.py', text: '' },
+      { path: 'layers/attention.py', text: '' },
+    ]);
+    assert.deepEqual(workspace.listDirs(''), ['layers', 'models']);
+    assert.deepEqual(workspace.listDirs('models'), ['models/blocks']);
+    assert.deepEqual(workspace.listDirs('layers'), []);
+    assert.deepEqual(workspace.listPython(''), ['train.py']);
+  });
+
   it('records a linter that throws as a crash and keeps scoring the other files', () => {
     const c = parseUnseenCase('one', false, [{ path: 'one.py', text: `${header('one')}\nx = 1  # expect: ATT001\n` }]);
     const boom: UnseenLinter = {
