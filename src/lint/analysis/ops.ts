@@ -733,7 +733,7 @@ export function evalAttributeOf(ev: Evaluator, obj: AValue, attr: string, node: 
     const q = `${obj.qname}.${attr}`;
     const dt = dtypeOfQname(q);
     if (dt && /^(torch|numpy|jax\.numpy|tensorflow)\.[a-z0-9_]+$/.test(q)) return { kind: 'dtype', dtypeName: dt };
-    if (/^(torch|numpy|math|jax\.numpy)\.inf$/.test(q)) return number({ num: Infinity });
+    if (/^(torch|numpy|math|jax\.numpy|mlx\.core)\.inf$/.test(q)) return number({ num: Infinity });
     if (/^(numpy)\.(NINF)$/.test(q)) return number({ num: -Infinity });
     if (/^(math|numpy|torch)\.pi$/.test(q)) return number({ num: Math.PI });
     return { kind: 'module', qname: q };

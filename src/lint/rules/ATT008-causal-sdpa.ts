@@ -1,5 +1,6 @@
 // ATT008: causal pitfalls of F.scaled_dot_product_attention.
-import type { FillSite, MaskSite, SdpaSite } from '../analysis/facts';
+import type { FillSite, MaskSite, SdpaSite, SoftmaxSite } from '../analysis/facts';
+import { alternatives } from './evidence';
 import type { Def } from '../analysis/scopes';
 import { cacheReachesKeys, truthWithCache, type FlagReader } from '../analysis/kv-cache';
 import { causalForCausalModule, causalOffWithCache, functionScope, maskSkippedWithCache, runsOnlyWithoutCache } from '../analysis/cache-paths';
@@ -409,6 +410,36 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
             cacheJoined(ev, first.b, msg(T.theKeys)),
           ],
         });
+      },
+      softmax(site: SoftmaxSite) {
+        // Hand-written attention: a causal mask built top-left over L queries and S keys, made additive
+        // (`where(1 - tril(ones(L, S)), -inf, 0)`, `(1 - tril(...)) * -1e9`) and added to scores whose keys include
+        // a KV cache (`scores = scores + mask`): the same misalignment as the masked_fill form above.
+        const attn = site.input.attn;
+        if (attn?.stage !== 'scores') return;
+        for (const alt of alternatives(site.input)) {
+          for (const op of alt) {
+            if (op.kind !== 'mask' || op.how !== 'add' || !op.maskNode || reported.has(op.maskNode.id)) continue;
+            const m = ev.eval(op.maskNode, site.ctx).mask;
+            const sizes = m?.additive ? topLeftRectangleSizes(m) : undefined;
+            if (!sizes) continue;
+            const formed = ev.facts.matmulAt(attn.formedAt);
+            const [first] = formed;
+            if (!first || !formed.every((mm) => cacheReachesKeys(ev, mm.b) && !mm.a.fromCache) || lengthGuarded(op.node)) continue;
+            if (runsOnlyWithoutCache(flags, op.node, first.b.cacheAt)) continue;
+            reported.add(op.maskNode.id);
+            const [l, sz] = sizes;
+            ctx.report({
+              node: op.maskNode,
+              message: msg(T.topLeftBufferOnCache, quote(ctx.text(op.maskNode), 40), l, sz),
+              related: [
+                ...maskBuilt(ev, m, msg(MASK_NAMES.theCausalMask)),
+                { node: first.node, message: msg(T.scoresAgainstCachedKeys) },
+                cacheJoined(ev, first.b, msg(T.theKeys)),
+              ],
+            });
+          }
+        }
       },
       mask(site: MaskSite) {
         // A causal attn_mask cut or built top-left over L queries and S keys (`tril(ones(L, S))`, `bias[..., :L, :S]`)
