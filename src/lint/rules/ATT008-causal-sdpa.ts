@@ -1,5 +1,5 @@
 // ATT008: causal pitfalls of F.scaled_dot_product_attention.
-import type { FillSite, MaskSite, SdpaSite, SoftmaxSite } from '../analysis/facts';
+import type { Ctx, FillSite, MaskSite, MatmulSite, SdpaSite, SoftmaxSite } from '../analysis/facts';
 import { alternatives } from './evidence';
 import type { Def } from '../analysis/scopes';
 import { cacheReachesKeys, truthWithCache, type FlagReader } from '../analysis/kv-cache';
@@ -177,6 +177,45 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
     /** Where a causal flag passed by name is set (`is_causal = True` in the cache branch). */
     function flagDefinitions(site: SdpaSite, valueNode: PyNode): RelatedSpec[] {
       return definitions(ev, valueNode, site.ctx, (t) => msg(T.setHere, quote(t, 30)));
+    }
+
+    /** An additive causal mask aligned top-left (topLeftRectangleSizes) added on the path of `v`, on cached keys. */
+    function addedTopLeftOnCache(v: AValue, siteCtx: Ctx): void {
+      const formedAt = v.attn?.formedAt;
+      if (!formedAt) return;
+      for (const alt of alternatives(v)) {
+        for (const op of alt) {
+          if (op.kind !== 'mask' || op.how !== 'add' || !op.maskNode || reported.has(op.maskNode.id)) continue;
+          const m = ev.eval(op.maskNode, siteCtx).mask;
+          const sizes = m?.additive ? topLeftRectangleSizes(m) : undefined;
+          if (!sizes) continue;
+          const formed = formedIn(formedAt, siteCtx);
+          const [first] = formed;
+          if (!first || !formed.every((mm) => cacheReachesKeys(ev, mm.b) && !mm.a.fromCache) || lengthGuarded(op.node)) continue;
+          if (runsOnlyWithoutCache(flags, op.node, first.b.cacheAt)) continue;
+          reported.add(op.maskNode.id);
+          const [l, sz] = sizes;
+          ctx.report({
+            node: op.maskNode,
+            message: msg(T.topLeftBufferOnCache, quote(ctx.text(op.maskNode), 40), l, sz),
+            related: [
+              ...maskBuilt(ev, m, msg(MASK_NAMES.theCausalMask)),
+              { node: first.node, message: msg(T.scoresAgainstCachedKeys) },
+              cacheJoined(ev, first.b, msg(T.theKeys)),
+            ],
+          });
+        }
+      }
+    }
+
+    /**
+     * The products that formed the scores, in the context the site is judged in when they were recorded there (a
+     * helper called with cached keys: `attend(q, torch.cat([past_k, k], dim=-2), v)`), else in every context.
+     */
+    function formedIn(formedAt: PyNode, siteCtx: Ctx): readonly MatmulSite[] {
+      const all = ev.facts.matmulAt(formedAt);
+      const same = all.filter((mm) => mm.ctx === siteCtx);
+      return same.length > 0 ? same : all;
     }
 
     /**
@@ -395,7 +434,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         const sizes = topLeftRectangleSizes(m);
         const attn = site.target.attn;
         if (!site.maskNode || !sizes || attn?.stage !== 'scores' || reported.has(site.maskNode.id)) return;
-        const formed = ev.facts.matmulAt(attn.formedAt);
+        const formed = formedIn(attn.formedAt, site.ctx);
         const [first] = formed;
         if (!first || !formed.every((mm) => cacheReachesKeys(ev, mm.b) && !mm.a.fromCache) || lengthGuarded(site.node)) return;
         if (runsOnlyWithoutCache(flags, site.node, first.b.cacheAt)) return;
@@ -415,31 +454,12 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         // Hand-written attention: a causal mask built top-left over L queries and S keys, made additive
         // (`where(1 - tril(ones(L, S)), -inf, 0)`, `(1 - tril(...)) * -1e9`) and added to scores whose keys include
         // a KV cache (`scores = scores + mask`): the same misalignment as the masked_fill form above.
-        const attn = site.input.attn;
-        if (attn?.stage !== 'scores') return;
-        for (const alt of alternatives(site.input)) {
-          for (const op of alt) {
-            if (op.kind !== 'mask' || op.how !== 'add' || !op.maskNode || reported.has(op.maskNode.id)) continue;
-            const m = ev.eval(op.maskNode, site.ctx).mask;
-            const sizes = m?.additive ? topLeftRectangleSizes(m) : undefined;
-            if (!sizes) continue;
-            const formed = ev.facts.matmulAt(attn.formedAt);
-            const [first] = formed;
-            if (!first || !formed.every((mm) => cacheReachesKeys(ev, mm.b) && !mm.a.fromCache) || lengthGuarded(op.node)) continue;
-            if (runsOnlyWithoutCache(flags, op.node, first.b.cacheAt)) continue;
-            reported.add(op.maskNode.id);
-            const [l, sz] = sizes;
-            ctx.report({
-              node: op.maskNode,
-              message: msg(T.topLeftBufferOnCache, quote(ctx.text(op.maskNode), 40), l, sz),
-              related: [
-                ...maskBuilt(ev, m, msg(MASK_NAMES.theCausalMask)),
-                { node: first.node, message: msg(T.scoresAgainstCachedKeys) },
-                cacheJoined(ev, first.b, msg(T.theKeys)),
-              ],
-            });
-          }
-        }
+        if (site.input.attn?.stage === 'scores') addedTopLeftOnCache(site.input, site.ctx);
+      },
+      matmul(site: MatmulSite) {
+        // The same, read at the product with the values, in the context that formed the scores: a softmax written as
+        // a helper (`softmax(scores, axis=-1)`) is judged in the helper's own context, the scores in their caller's.
+        if (site.a.attn?.stage === 'weights') addedTopLeftOnCache(site.a, site.ctx);
       },
       mask(site: MaskSite) {
         // A causal attn_mask cut or built top-left over L queries and S keys (`tril(ones(L, S))`, `bias[..., :L, :S]`)

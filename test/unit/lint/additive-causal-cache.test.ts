@@ -3,9 +3,12 @@
 // include a KV cache (`scores = scores + mask`): the new queries see only the first keys, as with the masked_fill form
 // (ATT008); the bottom-right form `tril(ones(L, S), k=S - L)` is right. (2) MLX's array functions (`mlx.core`), which
 // follow NumPy's (`tril(x, k)`, `where`, `concatenate(axis=)`, `matmul`, `mx.inf`), read as NumPy's; `mx.softmax`
-// normalises over every axis unless given one, as SciPy's. Small examples written fresh, each with its fixed form.
+// normalises over every axis unless given one (MLX's documentation). (3) The mask built in a helper, the keys
+// joined with the cache by its caller (`attend(q, torch.cat([past_k, k]), v)`), in the same file or in a file
+// importing the helper: judged as the caller calls it. Small examples written fresh, each with its fixed form.
 import { strict as assert } from 'node:assert';
-import { linter } from './helpers';
+import { createLinter, type ExtendedLinter } from '../../../src/lint';
+import { grammar, linter, memoryWorkspace } from './helpers';
 
 const torchAdditive = `import torch
 
@@ -75,5 +78,92 @@ def attention(q, k, v):
       ['6 ATT001'],
     );
     assert.deepEqual(l.lintPython(src.replace('mx.softmax(s)', 'mx.softmax(s, axis=-1)')), []);
+  });
+});
+
+const HELPER = `import torch
+
+
+def softmax_last(x):
+    e = torch.exp(x - x.amax(dim=-1, keepdim=True))
+    return e / e.sum(dim=-1, keepdim=True)
+
+
+def attend(q, k, v):
+    n_q, n_k = q.size(-2), k.size(-2)
+    logits = q @ k.transpose(-2, -1) * q.size(-1) ** -0.5
+    hidden = 1 - torch.tril(torch.ones(n_q, n_k))
+    logits = logits + torch.where(hidden.bool(), float("-inf"), 0.0)
+    return softmax_last(logits) @ v
+`;
+
+const CALLER = `import torch
+
+from ops import attend
+
+
+class Layer:
+    def __init__(self, proj):
+        self.proj = proj
+        self.past_k = None
+        self.past_v = None
+
+    def step(self, x):
+        q, k, v = self.proj(x).chunk(3, dim=-1)
+        if self.past_k is not None:
+            k = torch.cat([self.past_k, k], dim=-2)
+            v = torch.cat([self.past_v, v], dim=-2)
+        self.past_k, self.past_v = k, v
+        return attend(q, k, v)
+`;
+
+async function workspaceLinter(files: Record<string, string>): Promise<ExtendedLinter> {
+  return createLinter(grammar(), { workspace: memoryWorkspace(files), onInternalError: (e) => assert.fail(String(e)) });
+}
+
+describe('lint: a top-left causal mask in a helper whose caller passes cached keys (ATT008)', () => {
+  it('same file: the helper called with keys joined with the cache is reported at the added mask', async () => {
+    const src = `${HELPER}
+
+def decode(q, k_new, v_new, past_k, past_v):
+    return attend(q, torch.cat([past_k, k_new], dim=-2), torch.cat([past_v, v_new], dim=-2))
+`;
+    assert.deepEqual(await att008Lines(src), [13]);
+    const fixed = src.replace('torch.tril(torch.ones(n_q, n_k))', 'torch.tril(torch.ones(n_q, n_k), diagonal=n_k - n_q)');
+    assert.deepEqual(await att008Lines(fixed), []);
+  });
+  it('same file: the helper called only with the new keys is silent', async () => {
+    const src = `${HELPER}
+
+def encode(q, k, v):
+    return attend(q, k, v)
+`;
+    assert.deepEqual(await att008Lines(src), []);
+  });
+  it('cross-file: the cache joined in the importing file is reported in the helper, with the join as a related location there', async () => {
+    const l = await workspaceLinter({ 'ops.py': HELPER, 'layer.py': CALLER });
+    const fs = l.lintPython(HELPER, { path: 'ops.py' }).filter((f) => f.code === 'ATT008');
+    assert.deepEqual(
+      fs.map((f) => f.line),
+      [13],
+    );
+    assert.ok(fs[0]?.related?.some((r) => r.path === 'layer.py' && r.line === 15));
+  });
+  it('cross-file, fixed: the bottom-right mask in the helper is silent', async () => {
+    const fixed = HELPER.replace('torch.tril(torch.ones(n_q, n_k))', 'torch.tril(torch.ones(n_q, n_k), diagonal=n_k - n_q)');
+    const l = await workspaceLinter({ 'ops.py': fixed, 'layer.py': CALLER });
+    assert.deepEqual(
+      l.lintPython(fixed, { path: 'ops.py' }).filter((f) => f.code === 'ATT008'),
+      [],
+    );
+  });
+  it('cross-file: an importing file that passes no cache leaves the helper silent', async () => {
+    const noCache = CALLER.replace(/        if self.past_k is not None:\n.*\n.*\n        self.past_k, self.past_v = k, v\n/, '');
+    assert.ok(!noCache.includes('torch.cat'));
+    const l = await workspaceLinter({ 'ops.py': HELPER, 'layer.py': noCache });
+    assert.deepEqual(
+      l.lintPython(HELPER, { path: 'ops.py' }).filter((f) => f.code === 'ATT008'),
+      [],
+    );
   });
 });
