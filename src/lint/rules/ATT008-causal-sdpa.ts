@@ -180,9 +180,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
     }
 
     /** An additive causal mask aligned top-left (topLeftRectangleSizes) added on the path of `v`, on cached keys. */
-    function addedTopLeftOnCache(v: AValue, siteCtx: Ctx): void {
-      const formedAt = v.attn?.formedAt;
-      if (!formedAt) return;
+    function addedTopLeftOnCache(v: AValue, formedAt: PyNode, siteCtx: Ctx): void {
       for (const alt of alternatives(v)) {
         for (const op of alt) {
           if (op.kind !== 'mask' || op.how !== 'add' || !op.maskNode || reported.has(op.maskNode.id)) continue;
@@ -454,12 +452,12 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         // Hand-written attention: a causal mask built top-left over L queries and S keys, made additive
         // (`where(1 - tril(ones(L, S)), -inf, 0)`, `(1 - tril(...)) * -1e9`) and added to scores whose keys include
         // a KV cache (`scores = scores + mask`): the same misalignment as the masked_fill form above.
-        if (site.input.attn?.stage === 'scores') addedTopLeftOnCache(site.input, site.ctx);
+        if (site.input.attn?.stage === 'scores') addedTopLeftOnCache(site.input, site.input.attn.formedAt, site.ctx);
       },
       matmul(site: MatmulSite) {
         // The same, read at the product with the values, in the context that formed the scores: a softmax written as
         // a helper (`softmax(scores, axis=-1)`) is judged in the helper's own context, the scores in their caller's.
-        if (site.a.attn?.stage === 'weights') addedTopLeftOnCache(site.a, site.ctx);
+        if (site.a.attn?.stage === 'weights') addedTopLeftOnCache(site.a, site.a.attn.formedAt, site.ctx);
       },
       mask(site: MaskSite) {
         // A causal attn_mask cut or built top-left over L queries and S keys (`tril(ones(L, S))`, `bias[..., :L, :S]`)
