@@ -11,7 +11,7 @@ import { childByField, namedChildren, unparen, walk, type PyNode } from '../synt
 import type { Evaluator } from './evaluator';
 import { noteMaskPlaces } from './cross-file';
 import { truthOf } from './flags';
-import { importingFiles } from './importers';
+import { importingFiles, importingFilesAround } from './importers';
 import { portable } from './portable';
 import type { Ctx } from './facts';
 import type { ValueOrigin } from './portable';
@@ -100,7 +100,7 @@ export function callsFromImporters(ev: Evaluator, fns: readonly Scope[]): Import
   const byName = new Map(fns.filter((f) => !f.ownerClass).map((f) => [f.name, f]));
   const byClass = new Map(fns.filter((f) => f.ownerClass).map((f) => [f.ownerClass!.name, f]));
   const out: ImporterCall[] = [];
-  for (const path of importingFiles(link, MAX_IMPORTERS)) {
+  for (const path of importingFilesAround(link, MAX_IMPORTERS)) {
     const m = link.workspace.module(path);
     if (!m) continue;
     // Instances are called through any name (`model(x, mask)`): only in a file that names one of the classes.

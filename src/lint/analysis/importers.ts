@@ -234,6 +234,15 @@ export function importingChain(link: ModuleLink, hops: number, max: number): str
   return importing(link, { hops, near: false, star: true }, max);
 }
 
+/**
+ * Workspace files that import the linted file directly, found in its directory, those above and the directories
+ * beside them (a model in models/ importing a layer of layers/), nearest first, at most `max`; each noted as a
+ * dependency.
+ */
+export function importingFilesAround(link: ModuleLink, max: number): string[] {
+  return importing(link, { hops: 1, near: false, star: false }, max);
+}
+
 /** Workspace files (its directory and those above) that import the linted file, at most `max`; each noted as a dependency. */
 export function importingFiles(link: ModuleLink, max: number): string[] {
   return importing(link, { hops: 1, near: true, star: false }, max);
