@@ -93,6 +93,15 @@ export const API_TABLE: readonly ApiRow[] = [
     display: 'scipy.special.softmax',
     softmax: { dimParam: 'axis', dimPos: 1, defaultDim: 'all' },
   },
+  {
+    // MLX: softmax over the full array unless an axis is given (mlx.core.softmax(a, axis=None)).
+    api: 'mlx.core.softmax',
+    kind: 'softmax',
+    form: 'function',
+    framework: 'scipy',
+    display: 'mx.softmax',
+    softmax: { dimParam: 'axis', dimPos: 1, defaultDim: 'all' },
+  },
   { api: 'jax.nn.softmax', kind: 'softmax', form: 'function', framework: 'jax', display: 'jax.nn.softmax', softmax: AXIS_LAST },
   { api: 'flax.linen.softmax', kind: 'softmax', form: 'function', framework: 'jax', display: 'nn.softmax', softmax: AXIS_LAST },
   { api: 'tensorflow.nn.softmax', kind: 'softmax', form: 'function', framework: 'tf', display: 'tf.nn.softmax', softmax: TF_AXIS_LAST },

@@ -168,6 +168,9 @@ function canonicalUncached(q: string): string {
   s = s.replace(/^jax\.numpy\./, 'jax.numpy.');
   s = s.replace(/^jax\._src\.nn\.functions\./, 'jax.nn.');
   s = s.replace(/^numpy\./, 'numpy.');
+  // MLX's array functions follow NumPy's (`tril(x, k)`, `where`, `concatenate(axis=)`, `matmul`, `ones(shape)`, with
+  // NumPy's defaults); its softmax has an entry of its own (over every axis unless one is given).
+  s = s.replace(/^mlx\.core\.(?!softmax$)/, 'numpy.');
   s = s.replace(/^torch\.Tensor$/, 'torch.Tensor');
   return s;
 }

@@ -16,7 +16,9 @@ import { portable } from './portable';
 import type { Ctx } from './facts';
 import type { ValueOrigin } from './portable';
 import type { ParamInfo, Scope } from './scopes';
-import type { AValue, ObjectInfo } from './values';
+import { opsAlternatives, type AValue, type ObjectInfo } from './values';
+import { cacheReachesKeys } from './kv-cache';
+import { topLeftRectangle } from './masks';
 import { lineOf } from './workspace';
 
 const T = defineTemplates({
@@ -57,6 +59,30 @@ export function functionsCallersDecide(ev: Evaluator): Scope[] {
     // A polarity stated only in prose (the parameter's docstring) is weighed against what the callers pass.
     if (!m || m.polarity === undefined || m.byName || m.documented) out.add(scope);
   }
+  // A causal mask cut or built top-left over L queries and S keys applied to scores whose keys show no cache here
+  // (`def attend(q, k, v): ... scores + where(1 - tril(ones(L, S)), -inf, 0)`): whether the keys include a cache is
+  // the callers' to say (`k, v = cache.update_and_fetch(k, v); attend(q, k, v)` in the model's file).
+  const topLeftHere = (scores: AValue, m: AValue | undefined): boolean => {
+    if (!topLeftRectangle(m?.mask) || scores.attn?.stage !== 'scores') return false;
+    return !ev.facts.matmulAt(scores.attn.formedAt).some((mm) => cacheReachesKeys(ev, mm.b));
+  };
+  const addCaller = (ctx: Ctx): void => {
+    const scope = ctx.scope;
+    if (ctx.bindings !== undefined || scope.kind !== 'function' || scope.params.length === 0) return;
+    const method = scope.ownerClass && scope.parent?.parent === ev.sr.module && MODULE_CALL.has(scope.name);
+    if (scope.parent === ev.sr.module || method) out.add(scope);
+  };
+  for (const site of ev.facts.fill) if (topLeftHere(site.target, site.mask)) addCaller(site.ctx);
+  // Added to the scores (`scores + mask`): read on the scores a softmax takes, or on the weights multiplied with the
+  // values (a softmax written as a helper is evaluated in a context of its own).
+  const addedTopLeft = (v: AValue, ctx: Ctx): void => {
+    if (ctx.bindings !== undefined || !v.attn) return;
+    const scores: AValue = { ...v, attn: { ...v.attn, stage: 'scores' } };
+    for (const alt of opsAlternatives(v))
+      for (const op of alt) if (op.kind === 'mask' && op.how === 'add' && op.maskNode && topLeftHere(scores, ev.eval(op.maskNode, ctx))) addCaller(ctx);
+  };
+  for (const site of ev.facts.softmax) if (site.input.attn?.stage === 'scores') addedTopLeft(site.input, site.ctx);
+  for (const site of ev.facts.matmul) if (site.a.attn?.stage === 'weights') addedTopLeft(site.a, site.ctx);
   // SDPA with a causal flag this file does not settle (`is_causal=self.causal`) in a method of a module-level class:
   // the files that build and call the module decide the flag and whether the keys hold a cache. Its forward is read.
   for (const site of ev.facts.sdpa) {
@@ -76,7 +102,7 @@ export function callsFromImporters(ev: Evaluator, fns: readonly Scope[]): Import
   const byName = new Map(fns.filter((f) => !f.ownerClass).map((f) => [f.name, f]));
   const byClass = new Map(fns.filter((f) => f.ownerClass).map((f) => [f.ownerClass!.name, f]));
   const out: ImporterCall[] = [];
-  for (const path of importingFiles(link, MAX_IMPORTERS)) {
+  for (const path of importingFiles(link, MAX_IMPORTERS, true)) {
     const m = link.workspace.module(path);
     if (!m) continue;
     // Instances are called through any name (`model(x, mask)`): only in a file that names one of the classes.

@@ -250,17 +250,18 @@ export function importingChain(link: ModuleLink, hops: number, max: number): str
 }
 
 /**
- * Workspace files (its directory and those above) that import the linted file, at most `max`; each noted as a
- * dependency. Read as the import resolution reads them (workspace.ts, cross-file.ts): a star import counts
- * (`from pkg.model import *`, `from . import *`), and a package's `__init__.py` that imports the linted file (star
- * or by name) passes it on, so the files importing that package are its importers too (`from pkg import *`,
+ * Workspace files that import the linted file, at most `max`; each noted as a dependency. Found in its directory and
+ * those above, and with `beside` also in the directories beside them (a model in models/ importing a layer of
+ * layers/), nearest first. Read as the import resolution reads them (workspace.ts, cross-file.ts): a star import
+ * counts (`from pkg.model import *`, `from . import *`), and a package's `__init__.py` that imports the linted file
+ * (star or by name) passes it on, so the files importing that package are its importers too (`from pkg import *`,
  * `from pkg import Encoder`).
  */
-export function importingFiles(link: ModuleLink, max: number): string[] {
+export function importingFiles(link: ModuleLink, max: number, beside = false): string[] {
   const out: string[] = [];
   if (max <= 0) return out;
   // The second hop goes only through a package's __init__.py (a re-export), never through an ordinary module.
-  walkImporters(link, { hops: 2, near: true, star: true }, (candidate) => {
+  walkImporters(link, { hops: 2, near: !beside, star: true }, (candidate) => {
     out.push(candidate);
     if (out.length >= max) return 'stop';
     return isPackageInit(candidate) ? 'follow' : 'leaf';

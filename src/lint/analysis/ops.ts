@@ -375,7 +375,11 @@ function multiply(ev: Evaluator, lv: AValue, rv: AValue, l: PyNode | undefined, 
   const [t, other, otherNode] = lv.attn ? [lv, rv, r] : rv.attn ? [rv, lv, l] : [undefined, undefined, undefined];
   if (t && other && otherNode) {
     if (isMaskLike(ev, other, otherNode)) {
-      if (t.attn!.stage === 'scores') return addOp(t, { kind: 'mask', node, how: 'mul', maskNode: otherNode });
+      if (t.attn!.stage === 'scores') {
+        // Multiplying the scores by a 0/1 mask keeps them where it is 1 (Megatron's unfused `scores * m - 1e4 * (1 - m)`).
+        ev.facts.mask.push({ node, ctx, display: 'scores × mask', param: 'mask', expects: 'keep', convention: 'fill', maskNode: otherNode, mask: other });
+        return addOp(t, { kind: 'mask', node, how: 'mul', maskNode: otherNode });
+      }
       if (!isHeadMask(ev, otherNode)) {
         ev.facts.weightsMask.push({ node, ctx, weights: t, maskNode: otherNode });
         return { ...t, attn: { ...t.attn!, postMask: [...(t.attn!.postMask ?? []), node] } };
@@ -515,6 +519,13 @@ function power(ev: Evaluator, lv: AValue, rv: AValue): AValue {
  * and `fill` is a masking number, the two terms together are `where(m, scores, fill)`: the product is replaced by a
  * `where` mask of the sum. Undefined for anything else (`fill` not a large negative number, another mask than m).
  */
+/** Forgets the `scores × mask` polarity site of the product at `product` (a blend judged at its fill term instead). */
+function dropProductSite(ev: Evaluator, product: PyNode): void {
+  const u = unparen(product);
+  const own = ev.facts.mask.findIndex((m) => m.node === u && m.display === 'scores × mask');
+  if (own >= 0) ev.facts.mask.splice(own, 1);
+}
+
 function blendFill(ev: Evaluator, scores: AValue, fillTerm: PyNode, node: PyNode, ctx: Ctx, subtracted = false): AValue | undefined {
   const alts = scores.ops;
   if (!alts || alts.length === 0) return undefined;
@@ -538,6 +549,8 @@ function blendFill(ev: Evaluator, scores: AValue, fillTerm: PyNode, node: PyNode
   const f = ev.eval(fill, ctx);
   // Subtracted (`scores * m - 10000.0 * (1.0 - m)`, Megatron's form), the fill is a large positive number.
   if (subtracted ? !isLargePositive(f) : !isMaskingFill(f)) return undefined;
+  // One expression, one judgement: the fill term's polarity is checked there, not the product's as well.
+  dropProductSite(ev, mul.node);
   const where: MaskOp = { kind: 'mask', node, how: 'where', maskNode: mul.maskNode };
   return { ...scores, ops: alts.map((a) => [...a.slice(0, -1), where]) };
 }
@@ -600,6 +613,8 @@ function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | u
         : {};
     return flipped ? { ...rv, ...float32, mask: flipped } : tensor({ ndim: rv.ndim, axes: rv.axes, ...float32 });
   }
+  // `scores * m + m2 * -1e9` in one expression: one blend, judged once, at its fill term (a fill site of its own).
+  if (op === '+' && lv.attn?.stage === 'scores' && l && r && rv.mask?.additive) dropProductSite(ev, l);
   // `scores * m + (1 - m) * -1e9` or `scores * m - 1e4 * (1 - m)`: a blend that keeps the scores where m is 1 and
   // fills the rest, a `where`. Read from the expression, whatever is known of m's values (a caller's mask built in a way
   // the analysis cannot follow).
@@ -751,7 +766,7 @@ export function evalAttributeOf(ev: Evaluator, obj: AValue, attr: string, node: 
     const q = `${obj.qname}.${attr}`;
     const dt = dtypeOfQname(q);
     if (dt && /^(torch|numpy|jax\.numpy|tensorflow)\.[a-z0-9_]+$/.test(q)) return { kind: 'dtype', dtypeName: dt };
-    if (/^(torch|numpy|math|jax\.numpy)\.inf$/.test(q)) return number({ num: Infinity });
+    if (/^(torch|numpy|math|jax\.numpy|mlx\.core)\.inf$/.test(q)) return number({ num: Infinity });
     if (/^(numpy)\.(NINF)$/.test(q)) return number({ num: -Infinity });
     if (/^(math|numpy|torch)\.pi$/.test(q)) return number({ num: Math.PI });
     return { kind: 'module', qname: q };
