@@ -383,9 +383,14 @@ export interface UnseenBatch {
   dir: string;
   /** Reported with the other batches of its group (absent: `unseen`). */
   group?: UnseenGroup;
+  /**
+   * Reported on its own only, not yet added to its group's combined runs (the prefixes and the group total): a batch
+   * gathered in parallel with another one, whose combined line the integrator adds once both have landed.
+   */
+  alone?: boolean;
 }
 
-export const UNSEEN_BATCHES: readonly UnseenBatch[] = [
+const UNSEEN_BATCHES_BEFORE_9: readonly UnseenBatch[] = [
   { id: 'batch-1', dir: UNSEEN_DIR, group: 'regression' },
   { id: 'batch-2', dir: join(__dirname, 'batch-2', 'cases'), group: 'regression' },
   { id: 'batch-3', dir: join(__dirname, 'batch-3', 'cases'), group: 'unseen' },
@@ -394,6 +399,15 @@ export const UNSEEN_BATCHES: readonly UnseenBatch[] = [
   { id: 'batch-6', dir: join(__dirname, 'batch-6', 'cases'), group: 'unseen' },
   { id: 'batch-7', dir: join(__dirname, 'batch-7', 'cases'), group: 'unseen' },
 ];
+
+/**
+ * Batch 9 (session 26, curator B), gathered in parallel with batch 8: reported alone until the integrator adds it
+ * to the unseen measure after batch 8 (then `alone` goes and the batches 3 to 9 line follows it).
+ */
+const BATCH_9: UnseenBatch = { id: 'batch-9', dir: join(__dirname, 'batch-9', 'cases'), group: 'unseen', alone: true };
+
+/** Every batch, in order (`UNSEEN_BATCHES_BEFORE_9` above, then the batches gathered in session 26). */
+export const UNSEEN_BATCHES: readonly UnseenBatch[] = [...UNSEEN_BATCHES_BEFORE_9, BATCH_9];
 
 const GROUP_TITLES: Record<UnseenGroup, string> = {
   regression: 'regression batches',
@@ -455,6 +469,7 @@ export function runUnseenBatches(
     const { linted, crashes } = lintCases(linter, cases, caseWorkspace);
     allLinted.push(...linted);
     allCrashes.push(...crashes);
+    if (batch.alone === true) return { batch, cases, run: summariseUnseen(linted, crashes) };
     const group = batch.group ?? 'unseen';
     const g = byGroup.get(group) ?? { batches: [], cases: [], linted: [], crashes: [], prefixes: [] };
     g.batches.push(batch);
@@ -487,7 +502,7 @@ export function formatUnseenBatchesReport(result: ReturnType<typeof runUnseenBat
   const blocks: string[] = [];
   for (const { group, batches, cases, run, prefixes } of result.groups) {
     if (group === 'unseen' && batches.length > 1) {
-      const alone = result.perBatch.filter((b) => (b.batch.group ?? 'unseen') === 'unseen');
+      const alone = result.perBatch.filter((b) => (b.batch.group ?? 'unseen') === 'unseen' && b.batch.alone !== true);
       alone.forEach((one, i) => {
         blocks.push(formatUnseenReport(one.run, one.cases, title(group, [one.batch])));
         // prefixes[k] holds the first k + 2 batches: print it right after its last batch.
@@ -497,6 +512,10 @@ export function formatUnseenBatchesReport(result: ReturnType<typeof runUnseenBat
       continue;
     }
     blocks.push(formatUnseenReport(run, cases, title(group, batches)));
+  }
+  // Batches reported on their own only (`alone`: not yet part of their group's combined measures), last.
+  for (const one of result.perBatch.filter((b) => b.batch.alone === true)) {
+    blocks.push(formatUnseenReport(one.run, one.cases, title(one.batch.group ?? 'unseen', [one.batch])));
   }
   return blocks.join('\n\n');
 }
