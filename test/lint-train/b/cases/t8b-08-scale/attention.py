@@ -32,8 +32,7 @@ class QKVAttention(nn.Module):
         linear_key = self.key_layer(input_key)
         linear_value = self.value_layer(input_value)
 
-        score_tensor = F.softmax(
-            torch.matmul(linear_query, linear_key.transpose(-2, -1)), dim=-1
-        ) / math.sqrt(self.hidden_dim)  # expect: ATT004
+        scores = torch.matmul(linear_query, linear_key.transpose(-2, -1))
+        score_tensor = F.softmax(scores, dim=-1) / math.sqrt(self.hidden_dim)  # expect: ATT004
         forced_tensor = torch.matmul(score_tensor, linear_value)
         return self.dropout_layer(forced_tensor)
