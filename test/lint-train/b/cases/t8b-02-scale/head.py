@@ -1,0 +1,35 @@
+# case: t8b-02-scale
+# modelled-on: ryansenn/byteGPT https://github.com/ryansenn/byteGPT/commit/692a5d911d94b404aa6f039fc51e7865dd82a22f
+# label: correct
+# class: fixed
+# pattern: a character-level GPT built up step by step: a single causal self-attention head (key/query/value Linear(n_embd, head_size), a tril buffer) in its own module, driven by a bigram language model in another file that embeds tokens and positions and calls the head
+# why: correct: after the fix the scores are multiplied by C**-0.5 where C is the width of x; the only caller builds the head with head_size == n_embd (one head as wide as the embedding), so C is the head width and the factor is the paper's 1/sqrt(d_k); the causal mask keeps the diagonal and the softmax runs over the keys
+# looks-like: ATT003, ATT004, ATT007
+# source: https://github.com/ryansenn/byteGPT https://github.com/ryansenn/byteGPT/commit/692a5d911d94b404aa6f039fc51e7865dd82a22f self_attention.py
+import torch
+import torch.nn as nn
+
+
+class Head(nn.Module):
+    """One head of causal self-attention."""
+
+    def __init__(self, block_size, n_embd, head_size):
+        super().__init__()
+        self.head_size = head_size
+        self.key = nn.Linear(n_embd, head_size, bias=False)
+        self.query = nn.Linear(n_embd, head_size, bias=False)
+        self.value = nn.Linear(n_embd, head_size, bias=False)
+        self.register_buffer("tril", torch.tril(torch.ones(block_size, block_size)))
+
+    def forward(self, x):
+        B, T, C = x.shape
+
+        q = self.query(x)  # B, T, head_size
+        k = self.key(x)  # B, T, head_size
+
+        wei = q @ k.transpose(-2, -1) * C**-0.5
+        wei = wei.masked_fill(self.tril[:T, :T] == 0, float("-inf"))
+        wei = nn.functional.softmax(wei, dim=-1)
+
+        v = self.value(x)
+        return wei @ v
