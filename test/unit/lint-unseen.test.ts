@@ -699,7 +699,17 @@ describe('lint unseen: the third batch (the unseen measure)', () => {
     assert.ok(excluded.size > 100, `${excluded.size} repositories of the regression sets`);
     for (const c of earlier) excluded.add(c.header.repo.toLowerCase());
     // Sessions 22 to 26's lists too: batch 3 stays unseen only while no later rule author reads its repositories.
-    for (const list of [STUDIED_LIST, STUDIED_LIST_3, STUDIED_LIST_4, STUDIED_LIST_5, STUDIED_LIST_6, STUDIED_LIST_7, STUDIED_LIST_8, STUDIED_LIST_9, SCAN_LIST])
+    for (const list of [
+      STUDIED_LIST,
+      STUDIED_LIST_3,
+      STUDIED_LIST_4,
+      STUDIED_LIST_5,
+      STUDIED_LIST_6,
+      STUDIED_LIST_7,
+      STUDIED_LIST_8,
+      STUDIED_LIST_9,
+      SCAN_LIST,
+    ])
       for (const repo of listedRepos(list)) excluded.add(repo);
     for (const repo of trainingSetRepos()) excluded.add(repo);
     assertNoOverlap(cases, excluded);
@@ -872,7 +882,17 @@ describe('lint unseen: batch-9 (gathered in session 26 with batch 8, reported al
     const excluded = regressionSetRepos();
     assert.ok(excluded.size > 100, `${excluded.size} repositories of the regression sets`);
     for (const c of earlier) excluded.add(c.header.repo.toLowerCase());
-    for (const list of [STUDIED_LIST, STUDIED_LIST_3, STUDIED_LIST_4, STUDIED_LIST_5, STUDIED_LIST_6, STUDIED_LIST_7, STUDIED_LIST_8, STUDIED_LIST_9, SCAN_LIST])
+    for (const list of [
+      STUDIED_LIST,
+      STUDIED_LIST_3,
+      STUDIED_LIST_4,
+      STUDIED_LIST_5,
+      STUDIED_LIST_6,
+      STUDIED_LIST_7,
+      STUDIED_LIST_8,
+      STUDIED_LIST_9,
+      SCAN_LIST,
+    ])
       for (const repo of listedRepos(list)) excluded.add(repo);
     assertNoOverlap(cases, excluded);
   });
@@ -959,7 +979,17 @@ function describeGatheredBatch(floors: GatheredBatchFloors): void {
       assert.ok(excluded.size > 100, `${excluded.size} repositories of the regression sets`);
       for (const c of earlier) excluded.add(c.header.repo.toLowerCase());
       // Every session's list: a batch stays unseen only while no later rule author reads its repositories.
-      for (const list of [STUDIED_LIST, STUDIED_LIST_3, STUDIED_LIST_4, STUDIED_LIST_5, STUDIED_LIST_6, STUDIED_LIST_7, STUDIED_LIST_8, STUDIED_LIST_9, SCAN_LIST])
+      for (const list of [
+        STUDIED_LIST,
+        STUDIED_LIST_3,
+        STUDIED_LIST_4,
+        STUDIED_LIST_5,
+        STUDIED_LIST_6,
+        STUDIED_LIST_7,
+        STUDIED_LIST_8,
+        STUDIED_LIST_9,
+        SCAN_LIST,
+      ])
         for (const repo of listedRepos(list)) excluded.add(repo);
       // The training set is read case by case by rule engineers: its repositories are spent for the unseen measure.
       for (const repo of trainingSetRepos()) excluded.add(repo);
