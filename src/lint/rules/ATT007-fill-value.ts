@@ -4,7 +4,7 @@ import { bareOutOfPlace, discardedMasks, type DiscardedMaskSite } from '../analy
 import { runsIn } from '../analysis/precision';
 import type { FillSite, SoftmaxSite } from '../analysis/facts';
 import { emptyRowReason } from '../analysis/masks';
-import type { AValue } from '../analysis/values';
+import { negAxis, type AValue } from '../analysis/values';
 import { integerValued, rootName } from '../analysis/ops';
 import { unparen, type PyNode } from '../syntax/tree';
 import { defineTemplates, msg, type MessageArg } from '../message';
@@ -135,6 +135,21 @@ weights = scores.softmax(dim=-1)`,
       if (v.kind === 'number') return v;
       if (v.kind === 'tensor' && v.fillValue !== undefined) return { kind: 'number', num: v.fillValue };
       return undefined;
+    }
+
+    /**
+     * The layout of the filled scores as far as the code states it: the key axis (the scores' own, or the axis the
+     * softmax normalising them takes, `softmax(scores, dim=1)` of (batch, keys, heads) scores) and the query axis.
+     */
+    function scoreAxes(site: FillSite): { keyAxis?: number; queryAxis?: number } {
+      const a = site.target.attn;
+      let keyAxis = a?.keyAxis;
+      if (keyAxis === undefined && a?.formedAt) {
+        softmaxOf(site);
+        const s = firstSoftmaxOf?.get(a.formedAt);
+        if (s && typeof s.dim === 'number') keyAxis = negAxis(s.dim, s.input.ndim ?? site.target.ndim);
+      }
+      return { keyAxis, queryAxis: a?.queryAxis };
     }
 
     /** Fills that write into attention scores or into a mask being built (not arbitrary tensors). */
@@ -335,7 +350,7 @@ weights = scores.softmax(dim=-1)`,
         }
         // 2. -inf where a whole row can be masked.
         if (fill.num === -Infinity && site.mask?.mask) {
-          const reason = emptyRowReason(site.mask.mask);
+          const reason = emptyRowReason(site.mask.mask, scoreAxes(site));
           if (!reason || ev.facts.nanGuarded.has(site.ctx.scope.id)) return;
           reported.add(site.fillNode.id);
           ctx.report({
