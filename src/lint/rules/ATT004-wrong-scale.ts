@@ -46,6 +46,7 @@ const T = defineTemplates({
   sqrtFix: 'Use sqrt({0}) (changes the weights)',
 });
 import { factorReapplied, isKernelScaleName, scaleForm } from './scale-defs';
+import { constructionsPassSame } from '../analysis/importer-calls';
 import type { Def } from '../analysis/scopes';
 import type { PyNode } from '../syntax/tree';
 
@@ -123,16 +124,22 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
     const queryProjectionOf = (target: ScaleSite['target']): ScaleSite['target']['proj'] =>
       target.attn?.queryProj ?? (target.role === 'query' || target.role === 'key' ? target.proj : undefined);
 
-    const isProjectionInputWidth = (op: ScaleOp, target: ScaleSite['target']): string | undefined => {
+    const isProjectionInputWidth = (op: ScaleOp, target: ScaleSite['target'], site: ScaleSite): string | undefined => {
       const proj = queryProjectionOf(target);
       if (!proj || !op.dim) return undefined;
       if (!proj.inText || !proj.outText || bare(proj.inText) === bare(proj.outText)) return undefined;
       // A fused projection (`nn.Linear(dim, 3 * dim)` split into q, k, v) gives each part the input's width: on one head
       // that width is the head width, and a split into heads is judged as the model width below.
       if (fusedWidthOf(bare(proj.outText)) === bare(proj.inText) && oneHead(target)) return undefined;
-      if (op.dim.ofTensor && op.dim.ofTensor === proj.input && op.dim.lastAxisOf) return proj.inText;
-      if (bare(op.dim.text) === bare(proj.inText)) return proj.inText;
-      return undefined;
+      const inputWidth = (op.dim.ofTensor && op.dim.ofTensor === proj.input && op.dim.lastAxisOf) || bare(op.dim.text) === bare(proj.inText);
+      if (!inputWidth) return undefined;
+      // `nn.Linear(n_embd, head_size)` with both widths parameters of the class, and every construction of the class
+      // the workspace shows passing the same value for both (`Head(block_size, n_embed, n_embed)`: one head as wide as
+      // the embedding): the projection keeps the width, so the input's width is the head width.
+      const cls = site.ctx.scope.ownerClass;
+      const simple = /^[A-Za-z_]\w*$/;
+      if (cls && simple.test(proj.inText) && simple.test(proj.outText) && constructionsPassSame(ev, cls, proj.inText, proj.outText)) return undefined;
+      return proj.inText;
     };
 
     /** The factor is the last axis of the tensor the query projection was applied to (`x.shape[-1]`, `B, N, C = x.shape`). */
@@ -309,7 +316,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
             report(op.factorNode, msg(T.sequenceLength, f, seq), undefined, evidence);
             return;
           }
-          const inWidth = isProjectionInputWidth(op, target);
+          const inWidth = isProjectionInputWidth(op, target, site);
           if (inWidth) {
             report(op.factorNode, msg(T.projectionInput, f, inWidth), undefined, evidence);
             return;
