@@ -4,7 +4,7 @@ import { bareOutOfPlace, discardedMasks, type DiscardedMaskSite } from '../analy
 import { runsIn } from '../analysis/precision';
 import type { FillSite, SoftmaxSite } from '../analysis/facts';
 import { emptyRowReason } from '../analysis/masks';
-import { negAxis, type AValue } from '../analysis/values';
+import type { AValue } from '../analysis/values';
 import { integerValued, rootName } from '../analysis/ops';
 import { unparen, type PyNode } from '../syntax/tree';
 import { defineTemplates, msg, type MessageArg } from '../message';
@@ -138,18 +138,12 @@ weights = scores.softmax(dim=-1)`,
     }
 
     /**
-     * The layout of the filled scores as far as the code states it: the key axis (the scores' own, or the axis the
-     * softmax normalising them takes, `softmax(scores, dim=1)` of (batch, keys, heads) scores) and the query axis.
+     * The layout of the filled scores as far as the code states it (the einsum or product that formed them, the softmax
+     * that normalises them): the key axis (`softmax(scores, dim=1)` of (batch, keys, heads) scores) and the query axis.
      */
     function scoreAxes(site: FillSite): { keyAxis?: number; queryAxis?: number } {
       const a = site.target.attn;
-      let keyAxis = a?.keyAxis;
-      if (keyAxis === undefined && a?.formedAt) {
-        softmaxOf(site);
-        const s = firstSoftmaxOf?.get(a.formedAt);
-        if (s && typeof s.dim === 'number') keyAxis = negAxis(s.dim, s.input.ndim ?? site.target.ndim);
-      }
-      return { keyAxis, queryAxis: a?.queryAxis };
+      return { keyAxis: a?.keyAxis, queryAxis: a?.queryAxis };
     }
 
     /** Fills that write into attention scores or into a mask being built (not arbitrary tensors). */
