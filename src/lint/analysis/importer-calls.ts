@@ -15,7 +15,7 @@ import { importingFiles } from './importers';
 import { portable } from './portable';
 import type { Ctx } from './facts';
 import type { ValueOrigin } from './portable';
-import type { ParamInfo, Scope } from './scopes';
+import type { ClassInfo, ParamInfo, Scope } from './scopes';
 import { opsAlternatives, type AValue, type ObjectInfo } from './values';
 import { cacheReachesKeys } from './kv-cache';
 import { topLeftRectangle } from './masks';
@@ -294,4 +294,89 @@ function innermostScope(scopes: readonly Scope[], node: PyNode): Scope | undefin
     if (s.node.start <= node.start && node.end <= s.node.end && (!best || s.node.start >= best.node.start)) best = s;
   }
   return best;
+}
+
+/** Constructions of one class read, at most, in this file and in each importing file. */
+const MAX_CONSTRUCTIONS_READ = 8;
+
+/**
+ * The argument lists of the calls `Name(...)` written in `source` (not `class Name(...)`, not `obj.Name(...)`), each
+ * split at its top-level commas; undefined for a call whose arguments are unpacked (`*args`, `**kw`) or cut short.
+ * Read from the text, since a block with no attention site (the model that builds the head) is not parsed.
+ */
+function constructionArgLists(source: string, name: string): string[][] | undefined {
+  const out: string[][] = [];
+  const re = new RegExp(`(?<![\\w.])${name}\\s*\\(`, 'g');
+  for (let m = re.exec(source); m; m = re.exec(source)) {
+    const lineStart = source.lastIndexOf('\n', m.index - 1) + 1;
+    const before = source.slice(lineStart, m.index);
+    if (/\bclass\s+$/.test(before) || before.includes('#')) continue;
+    const args: string[] = [];
+    let depth = 0;
+    let cur = '';
+    let i = m.index + m[0].length;
+    for (; i < source.length; i++) {
+      const ch = source[i];
+      if (ch === '(' || ch === '[' || ch === '{') depth++;
+      else if (ch === ')' || ch === ']' || ch === '}') {
+        if (depth === 0) break;
+        depth--;
+      } else if (ch === ',' && depth === 0) {
+        args.push(cur.trim());
+        cur = '';
+        continue;
+      } else if (ch === '#' || ch === '"' || ch === "'") return undefined;
+      cur += ch;
+    }
+    if (i >= source.length) return undefined;
+    if (cur.trim()) args.push(cur.trim());
+    if (args.some((a) => a.startsWith('*'))) return undefined;
+    out.push(args.map((a) => a.replace(/\s+/g, '')));
+    if (out.length > MAX_CONSTRUCTIONS_READ) return undefined;
+  }
+  return out;
+}
+
+/**
+ * Whether every place the workspace builds class `cls` (calls `Cls(...)` in this file and in the files importing
+ * it) passes the same argument for its `__init__` parameters `a` and `b`: the same expression (`Head(bs, n_embd,
+ * n_embd)`), or two equal number literals (`Head(8, 32, 32)`); a parameter left out counts as its default. False
+ * when no construction is found, when one unpacks arguments (`Cls(*args)`), or when any passes two different ones.
+ */
+export function constructionsPassSame(ev: Evaluator, cls: ClassInfo, a: string, b: string): boolean {
+  const init = cls.methods.get('__init__');
+  const pa = init?.params.find((p) => p.name === a);
+  const pb = init?.params.find((p) => p.name === b);
+  const plain = (p: ParamInfo | undefined): p is ParamInfo => !!p && (p.kind === 'positional' || p.kind === 'keyword-only');
+  if (!init || !plain(pa) || !plain(pb) || !/^\w+$/.test(cls.name)) return false;
+  const sources = [ev.tree.source];
+  if (ev.link) {
+    for (const path of importingFiles(ev.link, MAX_IMPORTERS, true)) {
+      const m = ev.link.workspace.module(path);
+      if (m && m.tree.source.includes(cls.name)) sources.push(m.tree.source);
+    }
+  }
+  const argument = (args: readonly string[], p: ParamInfo): string | undefined => {
+    const kw = args.find((x) => x.startsWith(`${p.name}=`) && !x.startsWith(`${p.name}==`));
+    if (kw) return kw.slice(p.name.length + 1);
+    const positional = args.filter((x) => !/^\w+=(?!=)/.test(x));
+    const pos = p.kind === 'positional' && p.index !== undefined ? positional[p.index - 1] : undefined;
+    if (pos !== undefined) return pos;
+    return p.default ? ev.text(p.default).replace(/\s+/g, '') : undefined;
+  };
+  let found = 0;
+  for (const source of sources) {
+    const lists = constructionArgLists(source, cls.name);
+    if (!lists) return false;
+    for (const args of lists) {
+      found++;
+      const x = argument(args, pa);
+      const y = argument(args, pb);
+      if (x === undefined || y === undefined) return false;
+      if (x === y) continue;
+      const nx = /^\d+$/.test(x) ? Number(x) : NaN;
+      if (!(nx === (/^\d+$/.test(y) ? Number(y) : NaN))) return false;
+    }
+  }
+  return found > 0;
 }

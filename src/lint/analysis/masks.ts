@@ -101,13 +101,21 @@ export function topLeftRectangle(m: MaskInfo | undefined): boolean {
  * Whether a row of the mask can have every key masked: a causal mask that also masks the diagonal
  * (`triu(ones)` used as "ignore", `tril(ones, -1)` used as "keep"), or padding that varies along the
  * query axis (`pad_mask.unsqueeze(-1)`, an outer product of padding masks).
+ *
+ * `axes` is what the masked scores say about their layout (negative indices): the key axis (the one the softmax
+ * normalises) and the query axis. The usual layout is (..., queries, keys); scores laid out otherwise
+ * (`einsum("bhd,bthd->bth")` softmaxed over dim=1: (batch, keys, heads)) have no query axis at -2, so padding that
+ * varies along -2 there hides keys, not queries. With the key axis known and not last, padding counts as query
+ * padding only along a query axis the scores state.
  */
-export function emptyRowReason(m: MaskInfo): MessageParts | undefined {
+export function emptyRowReason(m: MaskInfo, axes?: { readonly keyAxis?: number; readonly queryAxis?: number }): MessageParts | undefined {
   if (m.tri) {
     if (m.tri.region === 'upper' && m.tri.k <= 0) return msg(PHRASES.hidesDiagonal);
     if (m.tri.region === 'lower' && m.tri.k < 0) return msg(PHRASES.hidesDiagonal);
   }
-  if (m.padAxes?.includes(-2)) return msg(PHRASES.padsQueryAxis);
+  const key = axes?.keyAxis;
+  const queryAxis = axes?.queryAxis ?? (key === undefined || key === -1 ? -2 : undefined);
+  if (queryAxis !== undefined && queryAxis !== key && m.padAxes?.includes(queryAxis)) return msg(PHRASES.padsQueryAxis);
   if (m.causal && m.padding && !m.tri) return msg(PHRASES.causalWithPadding);
   return undefined;
 }
