@@ -22,6 +22,8 @@ const T = defineTemplates({
     '{0} multiplies the queries by the keys {1} without transposing them: with token-major q and k (features last) it contracts the query features with the key tokens, not (L × S) scores over the features.',
   keysReshaped:
     '{0} reshapes the keys {1} to swap their last two sizes ({2}) instead of transposing them: view and reshape keep the order of the elements, so each "key" row now mixes the features of several tokens. Use {3}.',
+  keysViewedFeaturesFirst:
+    '{0} views the token-major keys {1} with the per-head features before the tokens ({2}) for q @ kᵀ: view and reshape keep the order of the elements, so this is not a transpose and each "key" column mixes the features of several tokens. Split the heads with the tokens first, then swap the last two axes ({3}).',
   scoresFormed: 'the scores are formed here',
   transposeKeysFix: 'Transpose the keys instead (changes the result)',
   useSwapFix: 'Use {0} (changes the result)',
@@ -37,7 +39,7 @@ export const ATT005: Rule = {
     docs: {
       summary: 'The keys are transposed over the wrong axes for q @ kᵀ.',
       whatItDoes:
-        'Looks at the right operand of the score product `q @ k...`: with batched keys of known rank, `k.transpose(0, 1)`, `k.transpose(1, 2)` on 4-D keys, `k.T` and `k.t()` do not swap the last two axes, and `q.transpose(-2, -1) @ k` (with token-major q and k, i.e. not a channel-first layout) contracts the tokens instead of the features (unless the weights then meet the values over their features, as channel attention does: `attn @ v.transpose(-2, -1)` or `v @ attn.transpose(-2, -1)`), and `q @ k` / `torch.matmul(q, k)` with token-major q and k of the same known rank, normalised by a softmax (or gated by a sigmoid, as sigmoid attention does), has no transpose at all (a call that transposes its second operand itself, `tf.matmul(q, k, transpose_b=True)`, is right, and so are keys projected along the sequence, Linformer\'s `proj_k(k.transpose(1, 2))`, whose features come before their last axis). Keys "transposed" with a reshape, `k.view(B, H, D, L)` where `B, H, L, D = k.size()` (or `k.reshape(k.size(0), k.size(2), k.size(1))`), keep the order of their elements and are reported at the reshape. A view whose last size is a flattened grid (`N = H * W`) puts the tokens last (channel-first q and k, where `q.transpose(-2, -1) @ k` is right). The rank and layout come from the code (`view`, `reshape`, `permute`, `flatten`/`unflatten`, `movedim`, `chunk`/`split`/`unbind`, `rearrange`, Linear outputs, `B, T, C = x.size()`, shape comments).',
+        'Looks at the right operand of the score product `q @ k...`: with batched keys of known rank, `k.transpose(0, 1)`, `k.transpose(1, 2)` on 4-D keys, `k.T` and `k.t()` do not swap the last two axes, and `q.transpose(-2, -1) @ k` (with token-major q and k, i.e. not a channel-first layout) contracts the tokens instead of the features (unless the weights then meet the values over their features, as channel attention does: `attn @ v.transpose(-2, -1)` or `v @ attn.transpose(-2, -1)`), and `q @ k` / `torch.matmul(q, k)` with token-major q and k of the same known rank, normalised by a softmax (or gated by a sigmoid, as sigmoid attention does), has no transpose at all (a call that transposes its second operand itself, `tf.matmul(q, k, transpose_b=True)`, is right, and so are keys projected along the sequence, Linformer\'s `proj_k(k.transpose(1, 2))`, whose features come before their last axis). Keys "transposed" with a reshape, `k.view(B, H, D, L)` where `B, H, L, D = k.size()` (or `k.reshape(k.size(0), k.size(2), k.size(1))`), keep the order of their elements and are reported at the reshape, and so are token-major keys (a Linear output, features last) viewed with a per-head feature size before the tokens, `k.view(B, H, hd, -1)`, for `q @ k` (keys transposed or channel-first before the view are right). A view whose last size is a flattened grid (`N = H * W`) puts the tokens last (channel-first q and k, where `q.transpose(-2, -1) @ k` is right). The rank and layout come from the code (`view`, `reshape`, `permute`, `flatten`/`unflatten`, `movedim`, `chunk`/`split`/`unbind`, `rearrange`, Linear outputs, `B, T, C = x.size()`, shape comments).',
       whyIsThisBad:
         'The score matrix must be (…, L, S): queries against keys, contracted over the feature axis. Swapping the batch and sequence axes, or reversing every axis with `.T`, either fails on a shape mismatch only for some shapes or silently mixes examples of the batch (or features with tokens) when the sizes happen to agree, which is exactly the case in small tests.',
       example: `k = self.k_proj(x).view(B, T, n_head, hd).transpose(1, 2)  # (B, nh, T, hd)
@@ -179,6 +181,42 @@ att = q @ k.transpose(-2, -1)`,
     }
 
     /**
+     * `k.view(B, H, hd, -1)` for kᵀ where the keys are token-major (a Linear output, features last): the view puts a
+     * per-head feature size before the token axis, but a reshape does not move elements, so the last axis is not the
+     * tokens. Decided from the layouts the code states: the keys' source has its features last (and is not
+     * channel-first or already transposed), the view's second-to-last size is a per-head feature size and its last
+     * the rest (`-1`) or a sequence length, and the queries of the same rank end in their features; the product is
+     * normalised as scores.
+     */
+    function checkKeysViewedFeaturesFirst(site: MatmulSite, a: PyNode, b: PyNode): void {
+      if (transposeOf(b) || site.transA || site.transB || site.contractB !== -2) return;
+      const reshape = reshapeOf(b, site);
+      if (!reshape || reshape.args.length < 3) return;
+      const src = ev.eval(reshape.base, site.ctx);
+      if (!isKey(src) || !src.featLast || src.channelFirst || src.featAt !== undefined) return;
+      const srcLast = axisAt(src, -1)?.label;
+      if ((srcLast !== undefined && srcLast !== 'feat') || axisAt(src, -2)?.label === 'feat') return;
+      const k = ev.eval(b, site.ctx);
+      const q = ev.eval(a, site.ctx);
+      const n = reshape.args.length;
+      if (k.ndim !== n || q.ndim !== n || !isQuery(q) || axisAt(q, -1)?.label !== 'feat') return;
+      const kLast = axisAt(k, -1);
+      if (axisAt(k, -2)?.label !== 'feat' || !(kLast?.label === 'seq' || (kLast?.label === undefined && kLast?.sizeText === '-1'))) return;
+      if (!ev.facts.softmax.some((sm) => sm.input.attn?.formedAt === site.node) && !ev.facts.sigmoidScores.has(site.node.id)) return;
+      const sizes = reshape.sizes.slice(-2).join(', ');
+      const inner = reshape.sizes.slice(0, -2);
+      // (B, L, H, hd) then (B, H, hd, L): the tokens second, the feature size last; then they move to the end.
+      const perm = [0, ...Array.from({ length: n - 2 }, (_, i) => i + 2), 1];
+      const tokensFirst = `${ctx.text(reshape.base)}.view(${[inner[0], reshape.sizes[n - 1], ...inner.slice(1), reshape.sizes[n - 2]].join(', ')}).permute(${perm.join(', ')})`;
+      report(
+        reshape.call,
+        msg(T.keysViewedFeaturesFirst, quote(ctx.text(reshape.call), 40), quote(ctx.text(reshape.base), 24), sizes, quote(tokensFirst, 80)),
+        undefined,
+        [{ node: site.node, message: msg(T.scoresFormed) }, ...layoutOf(reshape.base, site, 'keys')],
+      );
+    }
+
+    /**
      * The axis of the keys a size argument reads: `k.size(2)`, `k.shape[-1]`, or a name unpacked from the keys' shape
      * (`B, H, L, D = k.size()` then `D`: axis 3), that one definition reaching the reshape.
      */
@@ -307,6 +345,7 @@ att = q @ k.transpose(-2, -1)`,
         if (!isQuery(aVal) && !isQuery(site.a)) return;
         checkKeyOperand(site, b);
         checkKeysReshaped(site, b);
+        checkKeysViewedFeaturesFirst(site, a, b);
         checkQueryTransposed(site, a, b);
         checkKeysNotTransposed(site, a, b);
       },
