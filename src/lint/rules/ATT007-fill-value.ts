@@ -2,11 +2,11 @@
 // fills where a fully masked row is reachable.
 import { bareOutOfPlace, discardedMasks, type DiscardedMaskSite } from '../analysis/discarded';
 import { runsIn } from '../analysis/precision';
-import type { FillSite, SoftmaxSite } from '../analysis/facts';
+import type { FillSite, SoftmaxSite, WeakAdditiveMaskSite } from '../analysis/facts';
 import { emptyRowReason } from '../analysis/masks';
 import type { AValue } from '../analysis/values';
 import { integerValued, rootName } from '../analysis/ops';
-import { unparen, type PyNode } from '../syntax/tree';
+import { childByField, unparen, type PyNode } from '../syntax/tree';
 import { defineTemplates, msg, type MessageArg } from '../message';
 import { apiName, quote, type FixSpec, type RelatedSpec, type Rule, type RuleContext } from './rule';
 import { definitions, maskBuilt, precisionShown } from './related';
@@ -32,6 +32,9 @@ const T = defineTemplates({
     '{0} fills positions masked by {1}, and {2}: softmax of a row of -inf is NaN. Use a finite fill (torch.finfo(x.dtype).min) or guard fully masked rows.',
   infTimesMask:
     '{0} multiplies the mask {1}: where the mask is 0, 0 × inf is NaN, so the positions it keeps become NaN as well and softmax returns NaN rows. Multiply by a finite value (torch.finfo(x.dtype).min) instead.',
+  weakAdditiveMask:
+    "{0} scales the mask {1} by {2} before it is added to the scores: a term this small leaves every logit as it was, so softmax gives the masked positions their full weight. Multiply by a large negative number where the mask marks positions to hide (-1e9, or the dtype's minimum).",
+  addedToScoresHere: 'added to the scores here',
   fillDefinedHere: 'the fill {0} is defined here',
   normalisesFilled: '{0} normalises the filled scores here',
   finfoFix: 'Fill with {0} (changes values)',
@@ -73,7 +76,7 @@ export const ATT007: Rule = {
     docs: {
       summary: 'Mask fill values that overflow float16 or bfloat16, fills that do not mask, or -inf fills where a fully masked row makes NaN.',
       whatItDoes:
-        'Checks the value written into masked positions (`masked_fill`, `torch.where` (including a choice of the scores against a constant, `torch.where(keep, scores, 0.0)`), index assignment (and JAX\'s functional form, `scores.at[mask].set(v)`), `mask * -1e9`, `torch.full_like(x, v)`, `torch.ones_like(x) * v`, a bias `torch.zeros_like(scores).masked_fill(mask, v)`). Scores computed from float32 copies (`q.float() @ k.float().transpose(-2, -1)`, an einsum of float32 operands, `.float()`/`.to(torch.float32)`/`.to(device, torch.float32)` on the scores) are float32, where -1e9 fits, and so is an additive mask built from an integer or boolean mask times a Python float (`(1.0 - keep.long()) * -1e9`, `(ids == pad) * -1e9`: PyTorch\'s default dtype, float32, which the sum with float16 scores keeps; one cast to the scores\' dtype first, `.to(scores.dtype)`, is judged in their precision; likewise a mask cast to the dtype of a float32 scalar and subtracted from it, TensorFlow\'s `one = tf.constant(1.0)`, `(one - tf.cast(mask, one.dtype)) * -1e8`), and a fill in a branch that runs only for float32 data (the `else` of `if x.dtype == torch.float16:`, with or without spaces around the operator (`attn_score.dtype==tf.float16`), also with the dtype read by a helper, `if get_parameter_dtype(self) == torch.float16:`, an `elif x.dtype == torch.float32:`, `if x.dtype != torch.float16:` or `is not`). In a file that runs in float16 (`.half()`, `torch.float16` (not a dtype tested against it, `x.dtype == jnp.float16`, which asks what the data is), CUDA `autocast` without a dtype, `GradScaler`, apex amp, fp16 and mixed-precision flags (not a flag set to False, `use_amp=False`), Lightning `precision="16-mixed"`), or that a workspace file running in float16 imports (a trainer; the message names it; not a file of another framework, such as a PyTorch conversion script calling `.half()` that imports a package holding TensorFlow or Flax model files), a finite fill below float16\'s minimum of -65504 (`-1e9`, `-1e10`, `-float("1e9")`, `torch.finfo(torch.float32).min`) is reported; in a file that runs in bfloat16 (`torch.bfloat16`, bf16 flags, `autocast(dtype=torch.bfloat16)`), only fills below bfloat16\'s minimum (float32\'s minimum) are, since -1e9 fits there. A comment or docstring that says the file runs in half precision counts only when no code does, in the file or in a workspace file importing it (whose code is then the evidence named), and no importing file\'s code sets full precision (`Trainer(model, fp16=False)`, `.to(device, dtype=torch.float32)`, `precision=32`) while none runs it in half: code outranks prose; one that says a value fits float16 or is safe for fp16 says the code supports half precision, and is no evidence. A fill on attention scores that does not mask at all is reported whatever the precision: zero, a tiny negative number (`-1e-9`, a typo for `-1e9`), or a positive one (`-float("-inf")` is +inf). A `-inf` fill is reported when the mask can hide every key of a row: a causal mask that also hides the diagonal (`triu(ones)` without `diagonal=1`), or padding that varies along the query axis (`pad.unsqueeze(-1)`, an outer product of padding masks). A 0/1 mask multiplied by -inf to build an additive mask (`(1 - keep) * float("-inf")`, also the fill term of a blend `dots * m + (1 - m) * float("-inf")`) is always reported: 0 × inf is NaN, so every kept position is NaN. A masking op whose result is discarded (an out-of-place `masked_fill`, `torch.where`, `np.where`, `tf.where` or `jnp.where`, JAX\'s `scores.at[idx].set(fill)`, `scores + mask` or `scores.add(mask)`, written as a statement of its own) is reported when the data flow shows that it matters: the scores\' name is read again with no definition in between, and a softmax of the file normalises scores formed at the same place along that path with no mask added after it. The in-place `masked_fill_` or `add_`, `out=`, an assignment, a return or a call as an argument keep the result and are not reported; neither is a discarded op whose name is never read again, whose scores are masked later, or whose scores were masked with the same mask already (dead code or a repeated line, not a mask that is missing), nor a helper of the code\'s own called as a statement (it may work in place). A discarded fill gets no other message of this rule: it fills nothing.',
+        "Checks the value written into masked positions (`masked_fill`, `torch.where` (including a choice of the scores against a constant, `torch.where(keep, scores, 0.0)`), index assignment (and JAX's functional form, `scores.at[mask].set(v)`), `mask * -1e9`, `torch.full_like(x, v)`, `torch.ones_like(x) * v`, a bias `torch.zeros_like(scores).masked_fill(mask, v)`). Scores computed from float32 copies (`q.float() @ k.float().transpose(-2, -1)`, an einsum of float32 operands, `.float()`/`.to(torch.float32)`/`.to(device, torch.float32)` on the scores) are float32, where -1e9 fits, and so is an additive mask built from an integer or boolean mask times a Python float (`(1.0 - keep.long()) * -1e9`, `(ids == pad) * -1e9`: PyTorch's default dtype, float32, which the sum with float16 scores keeps; one cast to the scores' dtype first, `.to(scores.dtype)`, is judged in their precision; likewise a mask cast to the dtype of a float32 scalar and subtracted from it, TensorFlow's `one = tf.constant(1.0)`, `(one - tf.cast(mask, one.dtype)) * -1e8`), and a fill in a branch that runs only for float32 data (the `else` of `if x.dtype == torch.float16:`, with or without spaces around the operator (`attn_score.dtype==tf.float16`), also with the dtype read by a helper, `if get_parameter_dtype(self) == torch.float16:`, an `elif x.dtype == torch.float32:`, `if x.dtype != torch.float16:` or `is not`). In a file that runs in float16 (`.half()`, `torch.float16` (not a dtype tested against it, `x.dtype == jnp.float16`, which asks what the data is), CUDA `autocast` without a dtype, `GradScaler`, apex amp, fp16 and mixed-precision flags (not a flag set to False, `use_amp=False`), Lightning `precision=\"16-mixed\"`), or that a workspace file running in float16 imports (a trainer; the message names it; not a file of another framework, such as a PyTorch conversion script calling `.half()` that imports a package holding TensorFlow or Flax model files), a finite fill below float16's minimum of -65504 (`-1e9`, `-1e10`, `-float(\"1e9\")`, `torch.finfo(torch.float32).min`) is reported; in a file that runs in bfloat16 (`torch.bfloat16`, bf16 flags, `autocast(dtype=torch.bfloat16)`), only fills below bfloat16's minimum (float32's minimum) are, since -1e9 fits there. A comment or docstring that says the file runs in half precision counts only when no code does, in the file or in a workspace file importing it (whose code is then the evidence named), and no importing file's code sets full precision (`Trainer(model, fp16=False)`, `.to(device, dtype=torch.float32)`, `precision=32`) while none runs it in half: code outranks prose; one that says a value fits float16 or is safe for fp16 says the code supports half precision, and is no evidence. A fill on attention scores that does not mask at all is reported whatever the precision: zero, a tiny negative number (`-1e-9`, a typo for `-1e9`), or a positive one (`-float(\"-inf\")` is +inf). Likewise an additive mask scaled too small to mask, a 0/1 mask times a constant of magnitude 1e-3 or less (`mask * 1e-9`, `mask / 1e9`) added to scores a softmax normalises (`logits += mask * 1e-9`, any framework; the operand it is added to decides, and a mask already additive, 0/-inf, is left alone). A `-inf` fill is reported when the mask can hide every key of a row: a causal mask that also hides the diagonal (`triu(ones)` without `diagonal=1`), or padding that varies along the query axis (`pad.unsqueeze(-1)`, an outer product of padding masks). A 0/1 mask multiplied by -inf to build an additive mask (`(1 - keep) * float(\"-inf\")`, also the fill term of a blend `dots * m + (1 - m) * float(\"-inf\")`) is always reported: 0 × inf is NaN, so every kept position is NaN. A masking op whose result is discarded (an out-of-place `masked_fill`, `torch.where`, `np.where`, `tf.where` or `jnp.where`, JAX's `scores.at[idx].set(fill)`, `scores + mask` or `scores.add(mask)`, written as a statement of its own) is reported when the data flow shows that it matters: the scores' name is read again with no definition in between, and a softmax of the file normalises scores formed at the same place along that path with no mask added after it. The in-place `masked_fill_` or `add_`, `out=`, an assignment, a return or a call as an argument keep the result and are not reported; neither is a discarded op whose name is never read again, whose scores are masked later, or whose scores were masked with the same mask already (dead code or a repeated line, not a mask that is missing), nor a helper of the code's own called as a statement (it may work in place). A discarded fill gets no other message of this rule: it fills nothing.",
       whyIsThisBad:
         '`masked_fill` with -1e9 on a float16 tensor raises "value cannot be converted to type at::Half without overflow", and under autocast additive masks overflow to -inf. JAX, TensorFlow, MLX and NumPy raise nothing: the fill silently becomes -inf in float16 (the message says so for a file that does not import torch, and names the library\'s minimum, `jnp.finfo(x.dtype).min`, `x.dtype.min`). A row whose every entry is -inf goes through softmax as exp(-inf - (-inf)) = NaN, and the NaN spreads through the rest of the network on the next step. A masking op that returns a new tensor (`masked_fill`, `torch.where`, `np.where`, `tf.where`, `x.at[idx].set(v)`, `scores + mask`) written as a statement of its own changes nothing: the scores keep their values, so padding and future positions get attention weight, and nothing raises.',
       example: `pad_mask = input_ids == pad_id  # (B, T), True at padding
@@ -93,7 +96,7 @@ scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
 scores = scores.masked_fill(pad_mask.unsqueeze(-2), torch.finfo(scores.dtype).min)  # or scores.masked_fill_(...)
 weights = scores.softmax(dim=-1)`,
       whereReported:
-        'At the fill value, the use (at the call when the fill is a name); a discarded masking op at its expression, the statement. Related locations: for every finding on a fill given by name (`NEG_INF = float("-inf")`), where it is defined; for a fill below the half-precision range, where the file shows that it runs in float16 or bfloat16 (`.half()`, `autocast(...)`, a flag; when a workspace file importing it does, that place, named in the message) and, when the fill builds an additive mask, where the mask being filled was built; for a fill that does not mask, the softmax that normalises the filled scores; for a -inf fill where a row can be fully masked, where the mask is built and the softmax; for a mask multiplied by -inf, where the mask is built; for a discarded masking op, the softmax that normalises the unmasked scores and where the mask is built. A mask that comes in as a parameter is named as such.',
+        'At the fill value, the use (at the call when the fill is a name); a discarded masking op at its expression, the statement; a mask scaled too small to mask, at the factor. Related locations: for every finding on a fill given by name (`NEG_INF = float("-inf")`), where it is defined; for a fill below the half-precision range, where the file shows that it runs in float16 or bfloat16 (`.half()`, `autocast(...)`, a flag; when a workspace file importing it does, that place, named in the message) and, when the fill builds an additive mask, where the mask being filled was built; for a fill that does not mask, the softmax that normalises the filled scores; for a -inf fill where a row can be fully masked, where the mask is built and the softmax; for a mask multiplied by -inf, where the mask is built; for a mask scaled too small to mask, where it is added to the scores, the softmax and where the mask is built; for a discarded masking op, the softmax that normalises the unmasked scores and where the mask is built. A mask that comes in as a parameter is named as such.',
       fixSafety:
         "The fix replaces the fill with `torch.finfo(x.dtype).min`, which fits every float dtype and keeps fully masked rows finite (uniform instead of NaN). It changes values, so it is offered as an unsafe quick fix and never applied by a fix-all. It is not offered for a number that is subtracted (`scores - 1e9 * mask`), where finfo's minimum would add a huge value, nor for a mask multiplied by -inf. For a discarded masking op whose scores are a name of the function itself (every definition reaching it is there), the fix assigns the result back to that name (`scores = scores.masked_fill(...)`); it too changes what the softmax normalises, and is unsafe. In a function nested in the one that owns the name, an assignment would make the name local there, so no fix is offered and the message names only the in-place method (`masked_fill_`).",
       references: [
@@ -273,9 +276,47 @@ weights = scores.softmax(dim=-1)`,
       });
     }
 
+    /**
+     * `scores + mask * 1e-9` / `logits += mask * 1e-9` (any framework): a mask scaled by a constant too small to mask,
+     * added to scores a softmax normalises. The operand the product is added to decides it, not a name.
+     */
+    function reportWeakAdditive(site: WeakAdditiveMaskSite): void {
+      if (reported.has(site.factorNode.id)) return;
+      let inner = site.node;
+      let parent = inner.parent;
+      while (parent?.type === 'parenthesized_expression') {
+        inner = parent;
+        parent = parent.parent;
+      }
+      if (!parent) return;
+      const op = parent.type === 'binary_operator' || parent.type === 'augmented_assignment' ? ev.text(childByField(parent, 'operator') ?? parent) : '';
+      if (!/^[+-]=?$/.test(op)) return;
+      const left = childByField(parent, 'left');
+      const right = childByField(parent, 'right');
+      // The other operand (for `-`, the product must be the one subtracted).
+      const other = left?.id === inner.id ? right : left;
+      if (!other || (op.startsWith('-') && left?.id === inner.id)) return;
+      const scores = ev.eval(other, site.ctx);
+      const formed = scores.attn?.stage === 'scores' ? scores.attn.formedAt : undefined;
+      if (!formed) return;
+      const softmax = ev.facts.softmaxFormedAt(formed)[0];
+      if (!softmax) return;
+      reported.add(site.factorNode.id);
+      ctx.report({
+        node: site.factorNode,
+        message: msg(T.weakAdditiveMask, quote(ctx.text(site.node), 40), quote(ctx.text(site.maskNode ?? site.node), 24), quote(ctx.text(site.factorNode), 16)),
+        related: [
+          { node: parent, message: msg(T.addedToScoresHere) },
+          { node: softmax.node, message: msg(T.normalisesFilled, apiName(softmax.display)) },
+          ...maskBuilt(ev, site.mask.mask, msg(T.theMaskFilled)),
+        ],
+      });
+    }
+
     return {
       end() {
         for (const d of discardedMasks(ev)) reportDiscarded(d);
+        for (const w of ev.facts.weakAdditiveMask) reportWeakAdditive(w);
       },
       fill(site: FillSite) {
         if (reported.has(site.fillNode.id)) return;
