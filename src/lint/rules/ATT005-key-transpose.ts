@@ -16,6 +16,8 @@ const T = defineTemplates({
   tFails: '{0} on {1}-D keys {2} fails (t() needs 2-D); q @ kᵀ needs only the last two axes swapped.',
   swapsWrongAxes:
     '{0} swaps axes {1} and {2} of the {3}-D keys {4}, not the last two (sequence and features): the product no longer compares each query with each key.',
+  permutesWrongAxes:
+    '{0} puts axis {1} of the {2}-D keys {3} second to last, but their features are axis {4}: q @ k contracts the query features with that axis, not with the key features. Permute so the features come second to last and the tokens last ({5}).',
   transposesQuery:
     '{0} transposes the query instead of the keys: with token-major q and k (features last) this contracts over the tokens and gives a (d × d) matrix, not (L × S) scores.',
   keysNotTransposed:
@@ -39,7 +41,7 @@ export const ATT005: Rule = {
     docs: {
       summary: 'The keys are transposed over the wrong axes for q @ kᵀ.',
       whatItDoes:
-        'Looks at the right operand of the score product `q @ k...`: with batched keys of known rank, `k.transpose(0, 1)`, `k.transpose(1, 2)` on 4-D keys, `k.T` and `k.t()` do not swap the last two axes, and `q.transpose(-2, -1) @ k` (with token-major q and k, i.e. not a channel-first layout) contracts the tokens instead of the features (unless the weights then meet the values over their features, as channel attention does: `attn @ v.transpose(-2, -1)` or `v @ attn.transpose(-2, -1)`), and `q @ k` / `torch.matmul(q, k)` with token-major q and k of the same known rank, normalised by a softmax (or gated by a sigmoid, as sigmoid attention does), has no transpose at all (a call that transposes its second operand itself, `tf.matmul(q, k, transpose_b=True)`, is right, and so are keys projected along the sequence, Linformer\'s `proj_k(k.transpose(1, 2))`, whose features come before their last axis). Keys "transposed" with a reshape, `k.view(B, H, D, L)` where `B, H, L, D = k.size()` (or `k.reshape(k.size(0), k.size(2), k.size(1))`), keep the order of their elements and are reported at the reshape, and so are token-major keys (a Linear output, features last) viewed with a per-head feature size before the tokens, `k.view(B, H, hd, -1)`, for `q @ k` (keys transposed or channel-first before the view are right). A view whose last size is a flattened grid (`N = H * W`) puts the tokens last (channel-first q and k, where `q.transpose(-2, -1) @ k` is right). The rank and layout come from the code (`view`, `reshape`, `permute`, `flatten`/`unflatten`, `movedim`, `chunk`/`split`/`unbind`, `rearrange`, Linear outputs, `B, T, C = x.size()`, shape comments).',
+        'Looks at the right operand of the score product `q @ k...`: with batched keys of known rank, `k.transpose(0, 1)`, `k.transpose(1, 2)` on 4-D keys, `k.T` and `k.t()` do not swap the last two axes, and `q.transpose(-2, -1) @ k` (with token-major q and k, i.e. not a channel-first layout) contracts the tokens instead of the features (unless the weights then meet the values over their features, as channel attention does: `attn @ v.transpose(-2, -1)` or `v @ attn.transpose(-2, -1)`), and `q @ k` / `torch.matmul(q, k)` with token-major q and k of the same known rank, normalised by a softmax (or gated by a sigmoid, as sigmoid attention does), has no transpose at all (a call that transposes its second operand itself, `tf.matmul(q, k, transpose_b=True)`, is right, and so are keys projected along the sequence, Linformer\'s `proj_k(k.transpose(1, 2))`, whose features come before their last axis). Keys "transposed" with a reshape, `k.view(B, H, D, L)` where `B, H, L, D = k.size()` (or `k.reshape(k.size(0), k.size(2), k.size(1))`), keep the order of their elements and are reported at the reshape, and so are token-major keys (a Linear output, features last) viewed with a per-head feature size before the tokens, `k.view(B, H, hd, -1)`, for `q @ k` (keys transposed or channel-first before the view are right). A permutation of token-major keys of known rank that does not put their features second to last, `q @ k.permute(0, 2, 1, 3)` on (B, T, H, hd) keys, contracts the query features with another axis and is reported (`k.permute(0, 2, 3, 1)` is right). A view whose last size is a flattened grid (`N = H * W`) puts the tokens last (channel-first q and k, where `q.transpose(-2, -1) @ k` is right). The rank and layout come from the code (`view`, `reshape`, `permute`, `flatten`/`unflatten`, `movedim`, `chunk`/`split`/`unbind`, `rearrange`, Linear outputs, `B, T, C = x.size()`, shape comments).',
       whyIsThisBad:
         'The score matrix must be (…, L, S): queries against keys, contracted over the feature axis. Swapping the batch and sequence axes, or reversing every axis with `.T`, either fails on a shape mismatch only for some shapes or silently mixes examples of the batch (or features with tokens) when the sizes happen to agree, which is exactly the case in small tests.',
       example: `k = self.k_proj(x).view(B, T, n_head, hd).transpose(1, 2)  # (B, nh, T, hd)
@@ -101,6 +103,63 @@ att = q @ k.transpose(-2, -1)`,
         if (k.channelFirst || (last?.label && last.label !== 'feat')) return;
         report(b, msg(T.swapsWrongAxes, quote(ctx.text(b), 30), t.a, t.b, n, kText), fix(b, t.base), layoutOf(t.base, site, 'keys'));
       }
+    }
+
+    /**
+     * `q @ k.permute(0, 2, 1, 3)`: a permutation of keys of known rank whose features are last (token-major, not
+     * channel-first) that does not bring the features second to last, with queries of the same rank ending in their
+     * features. The product then contracts the query features with another axis of the keys.
+     */
+    function checkKeyPermute(site: MatmulSite, a: PyNode, b: PyNode): void {
+      if (site.transA || site.transB || site.contractB !== -2) return;
+      const p = permuteOf(b);
+      if (!p) return;
+      const k = ev.eval(p.base, site.ctx);
+      const q = ev.eval(a, site.ctx);
+      const n = k.ndim;
+      if (!isKey(k) || !isQuery(q) || n === undefined || n < 3 || p.perm.length !== n || q.ndim !== n) return;
+      const perm = p.perm.map((x) => (x < 0 ? x + n : x));
+      if (perm.some((x) => x < 0 || x >= n) || new Set(perm).size !== n) return;
+      if (!k.featLast || k.channelFirst || k.featAt !== undefined || axisAt(k, -1)?.label !== 'feat' || axisAt(k, -2)?.label === 'feat') return;
+      if (!q.featLast || q.channelFirst || axisAt(q, -1)?.label !== 'feat') return;
+      const second = perm[n - 2] as number;
+      if (second === n - 1) return;
+      // The suggested order: the other axes as the code permutes them, then the features, then the token axis (the
+      // one the keys' layout labels as the sequence; without one, only the swap of the last two is named).
+      const tokens = k.axes?.findIndex((ax) => ax.label === 'seq');
+      const right = tokens !== undefined && tokens >= 0 ? [...perm.filter((x) => x !== n - 1 && x !== tokens), n - 1, tokens] : undefined;
+      const hint = right ? quote(`${ctx.text(p.base)}.permute(${right.join(', ')})`, 48) : quote(`${ctx.text(p.base)}.${swapName()}(-2, -1)`, 48);
+      report(
+        b,
+        msg(T.permutesWrongAxes, quote(ctx.text(b), 30), second, n, quote(ctx.text(p.base), 24), n - 1, hint),
+        undefined,
+        layoutOf(p.base, site, 'keys'),
+      );
+    }
+
+    /** `k.permute(0, 2, 1, 3)` / `k.permute((0, 2, 1, 3))` / `torch.permute(k, (0, 2, 1, 3))`: integer literals only. */
+    function permuteOf(node: PyNode): { base: PyNode; perm: number[] } | undefined {
+      const n = unparen(node);
+      if (n.type !== 'call') return undefined;
+      const f = childByField(n, 'function');
+      const args = childByField(n, 'arguments');
+      if (f?.type !== 'attribute' || !args) return undefined;
+      const attr = childByField(f, 'attribute');
+      const obj = childByField(f, 'object');
+      if (!attr || !obj) return undefined;
+      let list = namedChildren(args);
+      let base: PyNode | undefined;
+      if (ctx.text(attr) === 'permute' && dottedName(ev.tree, f)?.join('.') === 'torch.permute') {
+        base = list[0];
+        list = list.slice(1);
+      } else if (ctx.text(attr) === 'permute') base = obj;
+      else if (ctx.text(attr) === 'contiguous' && list.length === 0) return permuteOf(obj);
+      if (!base) return undefined;
+      const only = list.length === 1 ? unparen(list[0] as PyNode) : undefined;
+      if (only && (only.type === 'tuple' || only.type === 'list')) list = namedChildren(only);
+      const perm = list.map((x) => intLiteral(ev.tree, x));
+      if (perm.length === 0 || perm.some((x) => x === undefined)) return undefined;
+      return { base, perm: perm as number[] };
     }
 
     /** q.transpose(-2, -1) @ k with token-major q and k. */
@@ -346,6 +405,7 @@ att = q @ k.transpose(-2, -1)`,
         checkKeyOperand(site, b);
         checkKeysReshaped(site, b);
         checkKeysViewedFeaturesFirst(site, a, b);
+        checkKeyPermute(site, a, b);
         checkQueryTransposed(site, a, b);
         checkKeysNotTransposed(site, a, b);
       },
