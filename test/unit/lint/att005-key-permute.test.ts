@@ -3,7 +3,8 @@
 // v, reused for the keys). Decided from the stated layout; permutations that bring the features second to last, and
 // keys of unknown rank or layout, stay silent.
 import { strict as assert } from 'node:assert';
-import { linter } from './helpers';
+import { createLinter } from '../../../src/lint';
+import { grammar, linter, memoryWorkspace } from './helpers';
 
 const SRC = `import torch
 import torch.nn as nn
@@ -61,5 +62,39 @@ def attend(q, k, v):
     return torch.softmax(q @ k.permute(0, 2, 1, 3), dim=-1) @ v
 `;
     assert.deepEqual(await att005(src), []);
+  });
+  it('cross-file: keys split into (B, T, H, hd) by a helper of another file, permuted (0, 2, 1, 3), are reported; (0, 2, 3, 1) is silent', async () => {
+    const heads = `def split_heads(x, heads):
+    B, T, C = x.shape
+    return x.view(B, T, heads, C // heads)
+`;
+    const attn = `import torch
+import torch.nn as nn
+
+from heads import split_heads
+
+
+class Attention(nn.Module):
+    def __init__(self, dim, heads):
+        super().__init__()
+        self.heads = heads
+        self.to_q = nn.Linear(dim, dim)
+        self.to_k = nn.Linear(dim, dim)
+        self.to_v = nn.Linear(dim, dim)
+
+    def forward(self, x):
+        q = split_heads(self.to_q(x), self.heads).transpose(1, 2)
+        k = split_heads(self.to_k(x), self.heads)
+        v = split_heads(self.to_v(x), self.heads).transpose(1, 2)
+        att = torch.softmax(q @ k.permute(0, 2, 1, 3) / q.size(-1) ** 0.5, dim=-1)
+        return att @ v
+`;
+    const lines = async (text: string) =>
+      (await createLinter(grammar(), { workspace: memoryWorkspace({ 'heads.py': heads, 'attn.py': text }), onInternalError: (e) => assert.fail(String(e)) }))
+        .lintPython(text, { path: 'attn.py' })
+        .filter((f) => f.code === 'ATT005')
+        .map((f) => f.line);
+    assert.deepEqual(await lines(attn), [19]);
+    assert.deepEqual(await lines(attn.replace('k.permute(0, 2, 1, 3)', 'k.permute(0, 2, 3, 1)')), []);
   });
 });
