@@ -126,7 +126,7 @@ export interface WeakAdditiveMaskSite {
   readonly node: PyNode;
   readonly ctx: Ctx;
   readonly mask: AValue;
-  readonly maskNode?: PyNode;
+  readonly maskNode: PyNode;
   readonly factorNode: PyNode;
   /** The factor the mask is multiplied by (1/divisor for a division). */
   readonly factor: number;

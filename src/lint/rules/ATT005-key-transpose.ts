@@ -111,24 +111,30 @@ att = q @ k.transpose(-2, -1)`,
      * features. The product then contracts the query features with another axis of the keys.
      */
     function checkKeyPermute(site: MatmulSite, a: PyNode, b: PyNode): void {
-      if (site.transA || site.transB || site.contractB !== -2) return;
       const p = permuteOf(b);
       if (!p) return;
       const k = ev.eval(p.base, site.ctx);
       const q = ev.eval(a, site.ctx);
-      const n = k.ndim;
-      if (!isKey(k) || !isQuery(q) || n === undefined || n < 3 || p.perm.length !== n || q.ndim !== n) return;
-      const perm = p.perm.map((x) => (x < 0 ? x + n : x));
-      if (perm.some((x) => x < 0 || x >= n) || new Set(perm).size !== n) return;
-      if (!k.featLast || k.channelFirst || k.featAt !== undefined || axisAt(k, -1)?.label !== 'feat' || axisAt(k, -2)?.label === 'feat') return;
-      if (!q.featLast || q.channelFirst || axisAt(q, -1)?.label !== 'feat') return;
-      const second = perm[n - 2] as number;
-      if (second === n - 1) return;
+      const n = p.perm.length;
+      // Negative axes counted from the end; the axis the permutation puts second to last.
+      const perm = p.perm.map((x) => (x + n) % n);
+      const second = perm.slice(-2, -1).join('');
+      if (
+        site.transB ||
+        !isKey(k) ||
+        k.ndim !== n ||
+        q.ndim !== n ||
+        axisAt(k, -1)?.label !== 'feat' ||
+        axisAt(q, -1)?.label !== 'feat' ||
+        second === '' ||
+        second === String(n - 1)
+      )
+        return;
       // The suggested order: the other axes as the code permutes them, then the features, then the token axis (the
       // one the keys' layout labels as the sequence; without one, only the swap of the last two is named).
-      const tokens = k.axes?.findIndex((ax) => ax.label === 'seq');
-      const right = tokens !== undefined && tokens >= 0 ? [...perm.filter((x) => x !== n - 1 && x !== tokens), n - 1, tokens] : undefined;
-      const hint = right ? quote(`${ctx.text(p.base)}.permute(${right.join(', ')})`, 48) : quote(`${ctx.text(p.base)}.${swapName()}(-2, -1)`, 48);
+      const tokens = Array.from({ length: n }, (_, i) => axisAt(k, i)?.label).indexOf('seq');
+      const right = [...perm.filter((x) => x !== n - 1 && x !== tokens), n - 1, tokens];
+      const hint = quote(tokens >= 0 ? `${ctx.text(p.base)}.permute(${right.join(', ')})` : `${ctx.text(p.base)}.${swapName()}(-2, -1)`, 48);
       report(
         b,
         msg(T.permutesWrongAxes, quote(ctx.text(b), 30), second, n, quote(ctx.text(p.base), 24), n - 1, hint),
@@ -140,25 +146,22 @@ att = q @ k.transpose(-2, -1)`,
     /** `k.permute(0, 2, 1, 3)` / `k.permute((0, 2, 1, 3))` / `torch.permute(k, (0, 2, 1, 3))`: integer literals only. */
     function permuteOf(node: PyNode): { base: PyNode; perm: number[] } | undefined {
       const n = unparen(node);
-      if (n.type !== 'call') return undefined;
-      const f = childByField(n, 'function');
+      const f = n.type === 'call' ? childByField(n, 'function') : undefined;
       const args = childByField(n, 'arguments');
-      if (f?.type !== 'attribute' || !args) return undefined;
-      const attr = childByField(f, 'attribute');
-      const obj = childByField(f, 'object');
-      if (!attr || !obj) return undefined;
+      const attr = f?.type === 'attribute' ? childByField(f, 'attribute') : undefined;
+      const obj = f && childByField(f, 'object');
+      if (!f || !args || !attr || !obj) return undefined;
+      const method = ctx.text(attr);
+      if (method === 'contiguous') return permuteOf(obj);
       let list = namedChildren(args);
-      let base: PyNode | undefined;
-      if (ctx.text(attr) === 'permute' && dottedName(ev.tree, f)?.join('.') === 'torch.permute') {
-        base = list[0];
-        list = list.slice(1);
-      } else if (ctx.text(attr) === 'permute') base = obj;
-      else if (ctx.text(attr) === 'contiguous' && list.length === 0) return permuteOf(obj);
-      if (!base) return undefined;
-      const only = list.length === 1 ? unparen(list[0] as PyNode) : undefined;
-      if (only && (only.type === 'tuple' || only.type === 'list')) list = namedChildren(only);
+      const fnForm = dottedName(ev.tree, f)?.join('.') === 'torch.permute';
+      const base = fnForm ? list[0] : obj;
+      if (fnForm) list = list.slice(1);
+      const [first] = list;
+      const inner = first && unparen(first);
+      if (list.length === 1 && inner && (inner.type === 'tuple' || inner.type === 'list')) list = namedChildren(inner);
       const perm = list.map((x) => intLiteral(ev.tree, x));
-      if (perm.length === 0 || perm.some((x) => x === undefined)) return undefined;
+      if (method !== 'permute' || !base || perm.length === 0 || perm.some((x) => x === undefined)) return undefined;
       return { base, perm: perm as number[] };
     }
 
@@ -248,20 +251,30 @@ att = q @ k.transpose(-2, -1)`,
      * normalised as scores.
      */
     function checkKeysViewedFeaturesFirst(site: MatmulSite, a: PyNode, b: PyNode): void {
-      if (transposeOf(b) || site.transA || site.transB || site.contractB !== -2) return;
       const reshape = reshapeOf(b, site);
-      if (!reshape || reshape.args.length < 3) return;
+      if (!reshape) return;
       const src = ev.eval(reshape.base, site.ctx);
-      if (!isKey(src) || !src.featLast || src.channelFirst || src.featAt !== undefined) return;
-      const srcLast = axisAt(src, -1)?.label;
-      if ((srcLast !== undefined && srcLast !== 'feat') || axisAt(src, -2)?.label === 'feat') return;
       const k = ev.eval(b, site.ctx);
       const q = ev.eval(a, site.ctx);
       const n = reshape.args.length;
-      if (k.ndim !== n || q.ndim !== n || !isQuery(q) || axisAt(q, -1)?.label !== 'feat') return;
+      const srcLast = axisAt(src, -1)?.label ?? 'feat';
       const kLast = axisAt(k, -1);
-      if (axisAt(k, -2)?.label !== 'feat' || !(kLast?.label === 'seq' || (kLast?.label === undefined && kLast?.sizeText === '-1'))) return;
-      if (!ev.facts.softmax.some((sm) => sm.input.attn?.formedAt === site.node) && !ev.facts.sigmoidScores.has(site.node.id)) return;
+      const normalised = ev.facts.softmax.some((sm) => sm.input.attn?.formedAt === site.node) || ev.facts.sigmoidScores.has(site.node.id);
+      if (
+        site.transB ||
+        n < 3 ||
+        !isKey(src) ||
+        !src.featLast ||
+        src.channelFirst ||
+        srcLast !== 'feat' ||
+        k.ndim !== n ||
+        q.ndim !== n ||
+        axisAt(q, -1)?.label !== 'feat' ||
+        axisAt(k, -2)?.label !== 'feat' ||
+        !(kLast?.label === 'seq' || kLast?.sizeText === '-1') ||
+        !normalised
+      )
+        return;
       const sizes = reshape.sizes.slice(-2).join(', ');
       const inner = reshape.sizes.slice(0, -2);
       // (B, L, H, hd) then (B, H, hd, L): the tokens second, the feature size last; then they move to the end.

@@ -281,30 +281,28 @@ weights = scores.softmax(dim=-1)`,
      * added to scores a softmax normalises. The operand the product is added to decides it, not a name.
      */
     function reportWeakAdditive(site: WeakAdditiveMaskSite): void {
-      if (reported.has(site.factorNode.id)) return;
       let inner = site.node;
-      let parent = inner.parent;
-      while (parent?.type === 'parenthesized_expression') {
-        inner = parent;
-        parent = parent.parent;
-      }
-      if (!parent) return;
-      const op = parent.type === 'binary_operator' || parent.type === 'augmented_assignment' ? ev.text(childByField(parent, 'operator') ?? parent) : '';
-      if (!/^[+-]=?$/.test(op)) return;
-      const left = childByField(parent, 'left');
-      const right = childByField(parent, 'right');
-      // The other operand (for `-`, the product must be the one subtracted).
-      const other = left?.id === inner.id ? right : left;
-      if (!other || (op.startsWith('-') && left?.id === inner.id)) return;
-      const scores = ev.eval(other, site.ctx);
-      const formed = scores.attn?.stage === 'scores' ? scores.attn.formedAt : undefined;
-      if (!formed) return;
-      const softmax = ev.facts.softmaxFormedAt(formed)[0];
-      if (!softmax) return;
+      while (inner.parent?.type === 'parenthesized_expression') inner = inner.parent;
+      const parent = inner.parent;
+      const left = parent && childByField(parent, 'left');
+      const right = parent && childByField(parent, 'right');
+      const op =
+        parent && left && right
+          ? ctx
+              .text(parent)
+              .slice(left.end - parent.start, right.start - parent.start)
+              .trim()
+          : '';
+      // The scores the product is added to, or subtracted from (`scores - mask / 1e9`, not `mask * 1e-9 - scores`).
+      const other = left?.id === inner.id ? undefined : left;
+      const scores = other && /^[+-]=?$/.test(op) ? ev.eval(other, site.ctx) : undefined;
+      const formed = scores?.attn?.stage === 'scores' ? scores.attn.formedAt : undefined;
+      const softmax = formed && ev.facts.softmaxFormedAt(formed)[0];
+      if (!parent || !softmax || reported.has(site.factorNode.id)) return;
       reported.add(site.factorNode.id);
       ctx.report({
         node: site.factorNode,
-        message: msg(T.weakAdditiveMask, quote(ctx.text(site.node), 40), quote(ctx.text(site.maskNode ?? site.node), 24), quote(ctx.text(site.factorNode), 16)),
+        message: msg(T.weakAdditiveMask, quote(ctx.text(site.node), 40), quote(ctx.text(site.maskNode), 24), String(site.factor)),
         related: [
           { node: parent, message: msg(T.addedToScoresHere) },
           { node: softmax.node, message: msg(T.normalisesFilled, apiName(softmax.display)) },
