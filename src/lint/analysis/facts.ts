@@ -118,6 +118,20 @@ export interface FillSite {
   readonly subtracted?: boolean;
 }
 
+/**
+ * A mask multiplied by a constant too small to mask (`mask * 1e-9`, `mask / 1e9`), a typo for -1e9 or a sign slip:
+ * whether it is then added to attention scores is the rule's to decide.
+ */
+export interface WeakAdditiveMaskSite {
+  readonly node: PyNode;
+  readonly ctx: Ctx;
+  readonly mask: AValue;
+  readonly maskNode: PyNode;
+  readonly factorNode: PyNode;
+  /** The factor the mask is multiplied by (1/divisor for a division). */
+  readonly factor: number;
+}
+
 export interface ScaleSite {
   readonly ctx: Ctx;
   readonly op: ScaleOp;
@@ -163,6 +177,7 @@ export class Facts {
   readonly scale: ScaleSite[] = [];
   readonly sdpa: SdpaSite[] = [];
   readonly weightsMask: WeightsMaskSite[] = [];
+  readonly weakAdditiveMask: WeakAdditiveMaskSite[] = [];
   /** Softmax site node id → contexts in which its output was renormalised (divided by its own sum). */
   readonly renormalised = new Map<number, number[]>();
   /** Post-softmax mask node id → true when renormalised afterwards. */

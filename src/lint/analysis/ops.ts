@@ -294,6 +294,13 @@ function scaleTensor(ev: Evaluator, t: AValue, factor: AValue, factorNode: PyNod
     });
     return tensor({ ndim: t.ndim, axes: t.axes, mask: { ...t.mask, scaledPositive: true, why: msg(PHRASES.timesLargePositive, t.mask.why) } });
   }
+  // A 0/1 mask scaled by a constant too small to mask (`mask * 1e-9`, `mask / 1e9`): the rule decides whether the
+  // product is added to attention scores. Masks already additive (0/-inf) are left alone.
+  if (t.mask && !t.mask.additive && factor.kind === 'number' && factor.num !== undefined && factor.num !== 0 && Number.isFinite(factor.num)) {
+    const effective = divide ? 1 / factor.num : factor.num;
+    if (Math.abs(effective) <= 1e-3)
+      ev.facts.weakAdditiveMask.push({ node: opNode, ctx, mask: t, maskNode: tNode ?? childByField(opNode, 'left') ?? opNode, factorNode, factor: effective });
+  }
   // normalize(x) * sqrt(d) * gamma is an RMS norm's rescaling, not an attention scale.
   if (on && t.normalized && on !== 'scores' && on !== 'weights') return addOp(t, { kind: 'opaque', node: opNode });
   if (on) {

@@ -16,12 +16,16 @@ const T = defineTemplates({
   tFails: '{0} on {1}-D keys {2} fails (t() needs 2-D); q @ kᵀ needs only the last two axes swapped.',
   swapsWrongAxes:
     '{0} swaps axes {1} and {2} of the {3}-D keys {4}, not the last two (sequence and features): the product no longer compares each query with each key.',
+  permutesWrongAxes:
+    '{0} puts axis {1} of the {2}-D keys {3} second to last, but their features are axis {4}: q @ k contracts the query features with that axis, not with the key features. Permute so the features come second to last and the tokens last ({5}).',
   transposesQuery:
     '{0} transposes the query instead of the keys: with token-major q and k (features last) this contracts over the tokens and gives a (d × d) matrix, not (L × S) scores.',
   keysNotTransposed:
     '{0} multiplies the queries by the keys {1} without transposing them: with token-major q and k (features last) it contracts the query features with the key tokens, not (L × S) scores over the features.',
   keysReshaped:
     '{0} reshapes the keys {1} to swap their last two sizes ({2}) instead of transposing them: view and reshape keep the order of the elements, so each "key" row now mixes the features of several tokens. Use {3}.',
+  keysViewedFeaturesFirst:
+    '{0} views the token-major keys {1} with the per-head features before the tokens ({2}) for q @ kᵀ: view and reshape keep the order of the elements, so this is not a transpose and each "key" column mixes the features of several tokens. Split the heads with the tokens first, then swap the last two axes ({3}).',
   scoresFormed: 'the scores are formed here',
   transposeKeysFix: 'Transpose the keys instead (changes the result)',
   useSwapFix: 'Use {0} (changes the result)',
@@ -37,7 +41,7 @@ export const ATT005: Rule = {
     docs: {
       summary: 'The keys are transposed over the wrong axes for q @ kᵀ.',
       whatItDoes:
-        'Looks at the right operand of the score product `q @ k...`: with batched keys of known rank, `k.transpose(0, 1)`, `k.transpose(1, 2)` on 4-D keys, `k.T` and `k.t()` do not swap the last two axes, and `q.transpose(-2, -1) @ k` (with token-major q and k, i.e. not a channel-first layout) contracts the tokens instead of the features (unless the weights then meet the values over their features, as channel attention does: `attn @ v.transpose(-2, -1)` or `v @ attn.transpose(-2, -1)`), and `q @ k` / `torch.matmul(q, k)` with token-major q and k of the same known rank, normalised by a softmax (or gated by a sigmoid, as sigmoid attention does), has no transpose at all (a call that transposes its second operand itself, `tf.matmul(q, k, transpose_b=True)`, is right, and so are keys projected along the sequence, Linformer\'s `proj_k(k.transpose(1, 2))`, whose features come before their last axis). Keys "transposed" with a reshape, `k.view(B, H, D, L)` where `B, H, L, D = k.size()` (or `k.reshape(k.size(0), k.size(2), k.size(1))`), keep the order of their elements and are reported at the reshape. A view whose last size is a flattened grid (`N = H * W`) puts the tokens last (channel-first q and k, where `q.transpose(-2, -1) @ k` is right). The rank and layout come from the code (`view`, `reshape`, `permute`, `flatten`/`unflatten`, `movedim`, `chunk`/`split`/`unbind`, `rearrange`, Linear outputs, `B, T, C = x.size()`, shape comments).',
+        'Looks at the right operand of the score product `q @ k...`: with batched keys of known rank, `k.transpose(0, 1)`, `k.transpose(1, 2)` on 4-D keys, `k.T` and `k.t()` do not swap the last two axes, and `q.transpose(-2, -1) @ k` (with token-major q and k, i.e. not a channel-first layout) contracts the tokens instead of the features (unless the weights then meet the values over their features, as channel attention does: `attn @ v.transpose(-2, -1)` or `v @ attn.transpose(-2, -1)`), and `q @ k` / `torch.matmul(q, k)` with token-major q and k of the same known rank, normalised by a softmax (or gated by a sigmoid, as sigmoid attention does), has no transpose at all (a call that transposes its second operand itself, `tf.matmul(q, k, transpose_b=True)`, is right, and so are keys projected along the sequence, Linformer\'s `proj_k(k.transpose(1, 2))`, whose features come before their last axis). Keys "transposed" with a reshape, `k.view(B, H, D, L)` where `B, H, L, D = k.size()` (or `k.reshape(k.size(0), k.size(2), k.size(1))`), keep the order of their elements and are reported at the reshape, and so are token-major keys (a Linear output, features last) viewed with a per-head feature size before the tokens, `k.view(B, H, hd, -1)`, for `q @ k` (keys transposed or channel-first before the view are right). A permutation of token-major keys of known rank that does not put their features second to last, `q @ k.permute(0, 2, 1, 3)` on (B, T, H, hd) keys, contracts the query features with another axis and is reported (`k.permute(0, 2, 3, 1)` is right). A view whose last size is a flattened grid (`N = H * W`) puts the tokens last (channel-first q and k, where `q.transpose(-2, -1) @ k` is right). The rank and layout come from the code (`view`, `reshape`, `permute`, `flatten`/`unflatten`, `movedim`, `chunk`/`split`/`unbind`, `rearrange`, Linear outputs, `B, T, C = x.size()`, shape comments).',
       whyIsThisBad:
         'The score matrix must be (…, L, S): queries against keys, contracted over the feature axis. Swapping the batch and sequence axes, or reversing every axis with `.T`, either fails on a shape mismatch only for some shapes or silently mixes examples of the batch (or features with tokens) when the sizes happen to agree, which is exactly the case in small tests.',
       example: `k = self.k_proj(x).view(B, T, n_head, hd).transpose(1, 2)  # (B, nh, T, hd)
@@ -99,6 +103,66 @@ att = q @ k.transpose(-2, -1)`,
         if (k.channelFirst || (last?.label && last.label !== 'feat')) return;
         report(b, msg(T.swapsWrongAxes, quote(ctx.text(b), 30), t.a, t.b, n, kText), fix(b, t.base), layoutOf(t.base, site, 'keys'));
       }
+    }
+
+    /**
+     * `q @ k.permute(0, 2, 1, 3)`: a permutation of keys of known rank whose features are last (token-major, not
+     * channel-first) that does not bring the features second to last, with queries of the same rank ending in their
+     * features. The product then contracts the query features with another axis of the keys.
+     */
+    function checkKeyPermute(site: MatmulSite, a: PyNode, b: PyNode): void {
+      const p = permuteOf(b);
+      if (!p) return;
+      const k = ev.eval(p.base, site.ctx);
+      const q = ev.eval(a, site.ctx);
+      const n = p.perm.length;
+      // Negative axes counted from the end; the axis the permutation puts second to last.
+      const perm = p.perm.map((x) => (x + n) % n);
+      const second = perm.slice(-2, -1).join('');
+      if (
+        site.transB ||
+        !isKey(k) ||
+        k.ndim !== n ||
+        q.ndim !== n ||
+        axisAt(k, -1)?.label !== 'feat' ||
+        axisAt(q, -1)?.label !== 'feat' ||
+        second === '' ||
+        second === String(n - 1)
+      )
+        return;
+      // The suggested order: the other axes as the code permutes them, then the features, then the token axis (the
+      // one the keys' layout labels as the sequence; without one, only the swap of the last two is named).
+      const tokens = Array.from({ length: n }, (_, i) => axisAt(k, i)?.label).indexOf('seq');
+      const right = [...perm.filter((x) => x !== n - 1 && x !== tokens), n - 1, tokens];
+      const hint = quote(tokens >= 0 ? `${ctx.text(p.base)}.permute(${right.join(', ')})` : `${ctx.text(p.base)}.${swapName()}(-2, -1)`, 48);
+      report(
+        b,
+        msg(T.permutesWrongAxes, quote(ctx.text(b), 30), second, n, quote(ctx.text(p.base), 24), n - 1, hint),
+        undefined,
+        layoutOf(p.base, site, 'keys'),
+      );
+    }
+
+    /** `k.permute(0, 2, 1, 3)` / `k.permute((0, 2, 1, 3))` / `torch.permute(k, (0, 2, 1, 3))`: integer literals only. */
+    function permuteOf(node: PyNode): { base: PyNode; perm: number[] } | undefined {
+      const n = unparen(node);
+      const f = n.type === 'call' ? childByField(n, 'function') : undefined;
+      const args = childByField(n, 'arguments');
+      const attr = f?.type === 'attribute' ? childByField(f, 'attribute') : undefined;
+      const obj = f && childByField(f, 'object');
+      if (!f || !args || !attr || !obj) return undefined;
+      const method = ctx.text(attr);
+      if (method === 'contiguous') return permuteOf(obj);
+      let list = namedChildren(args);
+      const fnForm = dottedName(ev.tree, f)?.join('.') === 'torch.permute';
+      const base = fnForm ? list[0] : obj;
+      if (fnForm) list = list.slice(1);
+      const [first] = list;
+      const inner = first && unparen(first);
+      if (list.length === 1 && inner && (inner.type === 'tuple' || inner.type === 'list')) list = namedChildren(inner);
+      const perm = list.map((x) => intLiteral(ev.tree, x));
+      if (method !== 'permute' || !base || perm.length === 0 || perm.some((x) => x === undefined)) return undefined;
+      return { base, perm: perm as number[] };
     }
 
     /** q.transpose(-2, -1) @ k with token-major q and k. */
@@ -176,6 +240,52 @@ att = q @ k.transpose(-2, -1)`,
         { node: site.node, message: msg(T.scoresFormed) },
         ...layoutOf(reshape.base, site, 'keys'),
       ]);
+    }
+
+    /**
+     * `k.view(B, H, hd, -1)` for kᵀ where the keys are token-major (a Linear output, features last): the view puts a
+     * per-head feature size before the token axis, but a reshape does not move elements, so the last axis is not the
+     * tokens. Decided from the layouts the code states: the keys' source has its features last (and is not
+     * channel-first or already transposed), the view's second-to-last size is a per-head feature size and its last
+     * the rest (`-1`) or a sequence length, and the queries of the same rank end in their features; the product is
+     * normalised as scores.
+     */
+    function checkKeysViewedFeaturesFirst(site: MatmulSite, a: PyNode, b: PyNode): void {
+      const reshape = reshapeOf(b, site);
+      if (!reshape) return;
+      const src = ev.eval(reshape.base, site.ctx);
+      const k = ev.eval(b, site.ctx);
+      const q = ev.eval(a, site.ctx);
+      const n = reshape.args.length;
+      const srcLast = axisAt(src, -1)?.label ?? 'feat';
+      const kLast = axisAt(k, -1);
+      const normalised = ev.facts.softmax.some((sm) => sm.input.attn?.formedAt === site.node) || ev.facts.sigmoidScores.has(site.node.id);
+      if (
+        site.transB ||
+        n < 3 ||
+        !isKey(src) ||
+        !src.featLast ||
+        src.channelFirst ||
+        srcLast !== 'feat' ||
+        k.ndim !== n ||
+        q.ndim !== n ||
+        axisAt(q, -1)?.label !== 'feat' ||
+        axisAt(k, -2)?.label !== 'feat' ||
+        !(kLast?.label === 'seq' || kLast?.sizeText === '-1') ||
+        !normalised
+      )
+        return;
+      const sizes = reshape.sizes.slice(-2).join(', ');
+      const inner = reshape.sizes.slice(0, -2);
+      // (B, L, H, hd) then (B, H, hd, L): the tokens second, the feature size last; then they move to the end.
+      const perm = [0, ...Array.from({ length: n - 2 }, (_, i) => i + 2), 1];
+      const tokensFirst = `${ctx.text(reshape.base)}.view(${[inner[0], reshape.sizes[n - 1], ...inner.slice(1), reshape.sizes[n - 2]].join(', ')}).permute(${perm.join(', ')})`;
+      report(
+        reshape.call,
+        msg(T.keysViewedFeaturesFirst, quote(ctx.text(reshape.call), 40), quote(ctx.text(reshape.base), 24), sizes, quote(tokensFirst, 80)),
+        undefined,
+        [{ node: site.node, message: msg(T.scoresFormed) }, ...layoutOf(reshape.base, site, 'keys')],
+      );
     }
 
     /**
@@ -307,6 +417,8 @@ att = q @ k.transpose(-2, -1)`,
         if (!isQuery(aVal) && !isQuery(site.a)) return;
         checkKeyOperand(site, b);
         checkKeysReshaped(site, b);
+        checkKeysViewedFeaturesFirst(site, a, b);
+        checkKeyPermute(site, a, b);
         checkQueryTransposed(site, a, b);
         checkKeysNotTransposed(site, a, b);
       },
