@@ -6,7 +6,7 @@ import { cacheReachesKeys, truthWithCache, type FlagReader } from '../analysis/k
 import { causalForCausalModule, causalOffWithCache, functionScope, maskSkippedWithCache, runsOnlyWithoutCache } from '../analysis/cache-paths';
 import { truthOf } from '../analysis/flags';
 import { originRef } from '../analysis/portable';
-import type { AValue } from '../analysis/values';
+import type { AValue, MaskInfo } from '../analysis/values';
 import { topLeftRectangleSizes } from '../analysis/masks';
 import { comparesLengths, ordersLengths } from '../analysis/length-guards';
 import { childByField, namedChildren, unparen, type PyNode } from '../syntax/tree';
@@ -179,6 +179,29 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
       return definitions(ev, valueNode, site.ctx, (t) => msg(T.setHere, quote(t, 30)));
     }
 
+    /**
+     * A causal mask cut or built top-left over L queries and S keys (`sizes`), applied at `node` to the scores formed
+     * at `formedAt`: reported at the mask when every product that formed them (in the context the site is judged in)
+     * takes keys that include a cache and no guard or flag keeps the cached path away.
+     */
+    function topLeftOnCache(maskNode: PyNode, m: MaskInfo | undefined, sizes: readonly [string, string], node: PyNode, formedAt: PyNode, siteCtx: Ctx): void {
+      const formed = formedIn(formedAt, siteCtx);
+      const [first] = formed;
+      if (!first || !formed.every((mm) => cacheReachesKeys(ev, mm.b) && !mm.a.fromCache) || lengthGuarded(node)) return;
+      if (runsOnlyWithoutCache(flags, node, first.b.cacheAt)) return;
+      reported.add(maskNode.id);
+      const [l, sz] = sizes;
+      ctx.report({
+        node: maskNode,
+        message: msg(T.topLeftBufferOnCache, quote(ctx.text(maskNode), 40), l, sz),
+        related: [
+          ...maskBuilt(ev, m, msg(MASK_NAMES.theCausalMask)),
+          { node: first.node, message: msg(T.scoresAgainstCachedKeys) },
+          cacheJoined(ev, first.b, msg(T.theKeys)),
+        ],
+      });
+    }
+
     /** An additive causal mask aligned top-left (topLeftRectangleSizes) added on the path of `v`, on cached keys. */
     function addedTopLeftOnCache(v: AValue, formedAt: PyNode, siteCtx: Ctx): void {
       for (const alt of alternatives(v)) {
@@ -186,22 +209,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
           if (op.kind !== 'mask' || op.how !== 'add' || !op.maskNode || reported.has(op.maskNode.id)) continue;
           const m = ev.eval(op.maskNode, siteCtx).mask;
           const sizes = m?.additive ? topLeftRectangleSizes(m) : undefined;
-          if (!sizes) continue;
-          const formed = formedIn(formedAt, siteCtx);
-          const [first] = formed;
-          if (!first || !formed.every((mm) => cacheReachesKeys(ev, mm.b) && !mm.a.fromCache) || lengthGuarded(op.node)) continue;
-          if (runsOnlyWithoutCache(flags, op.node, first.b.cacheAt)) continue;
-          reported.add(op.maskNode.id);
-          const [l, sz] = sizes;
-          ctx.report({
-            node: op.maskNode,
-            message: msg(T.topLeftBufferOnCache, quote(ctx.text(op.maskNode), 40), l, sz),
-            related: [
-              ...maskBuilt(ev, m, msg(MASK_NAMES.theCausalMask)),
-              { node: first.node, message: msg(T.scoresAgainstCachedKeys) },
-              cacheJoined(ev, first.b, msg(T.theKeys)),
-            ],
-          });
+          if (sizes) topLeftOnCache(op.maskNode, m, sizes, op.node, formedAt, siteCtx);
         }
       }
     }
@@ -432,21 +440,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         const sizes = topLeftRectangleSizes(m);
         const attn = site.target.attn;
         if (!site.maskNode || !sizes || attn?.stage !== 'scores' || reported.has(site.maskNode.id)) return;
-        const formed = formedIn(attn.formedAt, site.ctx);
-        const [first] = formed;
-        if (!first || !formed.every((mm) => cacheReachesKeys(ev, mm.b) && !mm.a.fromCache) || lengthGuarded(site.node)) return;
-        if (runsOnlyWithoutCache(flags, site.node, first.b.cacheAt)) return;
-        reported.add(site.maskNode.id);
-        const [l, sz] = sizes;
-        ctx.report({
-          node: site.maskNode,
-          message: msg(T.topLeftBufferOnCache, quote(ctx.text(site.maskNode), 40), l, sz),
-          related: [
-            ...maskBuilt(ev, m, msg(MASK_NAMES.theCausalMask)),
-            { node: first.node, message: msg(T.scoresAgainstCachedKeys) },
-            cacheJoined(ev, first.b, msg(T.theKeys)),
-          ],
-        });
+        topLeftOnCache(site.maskNode, m, sizes, site.node, attn.formedAt, site.ctx);
       },
       softmax(site: SoftmaxSite) {
         // Hand-written attention: a causal mask built top-left over L queries and S keys, made additive
