@@ -485,7 +485,17 @@ export class CodeServerWorkbench implements Workbench {
         await this.page.keyboard.press('Escape');
         throw new Error(`the active editor has ${total} occurrence(s) of "${text}", wanted occurrence ${occurrence}`);
       }
-      for (let i = 1; i < occurrence; i++) await this.page.keyboard.press('Enter');
+      // Each Enter moves to the next match: wait for the status bar to leave the last one before the next press, so the
+      // last wait below cannot take a lagging earlier match (same length) for the wanted one (seen under load).
+      await this.waitForSelection((s) => s.selected === text.length, 'the first match selected');
+      for (let i = 1; i < occurrence; i++) {
+        const last = await this.selection();
+        await this.page.keyboard.press('Enter');
+        await this.waitForSelection(
+          (s) => s.selected === text.length && (s.line !== last.line || s.column !== last.column),
+          `match ${i + 1} selected, not the one at ${last.line}:${last.column}`,
+        );
+      }
       await poll(async () => ((await count.innerText()).trim().startsWith(`${occurrence} of`) ? true : undefined), STEP_TIMEOUT_MS);
       // Close the find widget; the match stays selected. Escape sometimes does not reach the widget (seen with
       // a webview in the same editor group), so fall back to its close button.
