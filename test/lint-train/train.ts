@@ -25,12 +25,19 @@ export interface TrainBatch {
   id: string;
   /** The batch folder (its README and its cases, in `cases/` or next to the README). */
   dir: string;
+  /**
+   * What every case name of the batch starts with, before `-NN-<kind>`: `t8a` for session 26's batch a (the default,
+   * `t8<id>`), `t10c` for session 27's batch c. The session number in the prefix keeps names unique across sessions.
+   */
+  namePrefix?: string;
 }
 
 /** The batches the report and the unit test read; a batch whose folder is missing is empty. */
 export const TRAIN_BATCHES: readonly TrainBatch[] = [
   { id: 'a', dir: join(__dirname, 'a') },
   { id: 'b', dir: join(__dirname, 'b') },
+  // Session 27, curator B (curator A's batch c goes before it).
+  { id: 'd', dir: join(__dirname, 'd'), namePrefix: 't10d' },
 ];
 
 /** Entries of a batch folder that are not cases when the cases sit next to the README. */
@@ -45,9 +52,9 @@ export function trainCasesDir(batch: TrainBatch): string | null {
   return existsSync(cases) && statSync(cases).isDirectory() ? cases : batch.dir;
 }
 
-/** The name a case of batch `id` must have: `t8<id>-NN-<kind>`. */
-export function trainCaseNamePattern(id: string): RegExp {
-  return new RegExp(`^t8${id}-\\d\\d-(softmax|mask|scale|causal|transpose|fill|postmask|clean)$`);
+/** The name a case of batch `id` must have: `<prefix>-NN-<kind>`, the prefix `t8<id>` unless the batch names another. */
+export function trainCaseNamePattern(id: string, namePrefix = `t8${id}`): RegExp {
+  return new RegExp(`^${namePrefix}-\\d\\d-(softmax|mask|scale|causal|transpose|fill|postmask|clean)$`);
 }
 
 /** Every batch's cases (a missing folder is an empty batch); throws on a malformed case or a case name used twice. */

@@ -3,6 +3,8 @@
 // with batches 3 + 4 after batch 4, 3 + 4 + 5 after batch 5, ..., and 3 + ... + 9 after batch 9 (overall
 // precision, recall and F1; per-rule precision and recall; counts by class). It never prints which cases were
 // missed: a batch stays unseen only as long as nobody tuning the rules reads its misses.
+// Batch 11 (session 27, curator B, `alone`) is printed on its own, after the combined lines, until the integrator
+// adds it to the unseen measure after batch 10.
 import { createLinter } from '../../src/lint';
 import { readGrammarWasm } from '../lint-corpus/load';
 import { CaseWorkspace, formatUnseenBatchesReport, loadUnseenBatches, runUnseenBatches } from './unseen';

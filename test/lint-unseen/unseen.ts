@@ -424,6 +424,8 @@ export const UNSEEN_BATCHES: readonly UnseenBatch[] = [
   { id: 'batch-7', dir: join(__dirname, 'batch-7', 'cases'), group: 'unseen' },
   { id: 'batch-8', dir: join(__dirname, 'batch-8', 'cases'), group: 'unseen' },
   { id: 'batch-9', dir: join(__dirname, 'batch-9', 'cases'), group: 'unseen' },
+  // Session 27, curator B: printed on its own (last) until the integrator adds it to the measure after batch 10.
+  { id: 'batch-11', dir: join(__dirname, 'batch-11', 'cases'), group: 'unseen', alone: true },
 ];
 
 const GROUP_TITLES: Record<UnseenGroup, string> = {

@@ -4,7 +4,7 @@
 //     empty batch, cases may sit in <batch>/cases/ or next to the README, every miss and false finding is listed
 //     with its case, file, line and rule, and --rule filters the list but not the tables.
 //  2. The set itself: every case well formed (the unseen set's header, label, class, source and expectation
-//     checks), named t8<batch>-NN-<kind>, valid Python before and after redaction, listed in its batch README,
+//     checks), named t8<batch>-NN-<kind> (or the prefix a batch names: t10c), valid Python before and after redaction, listed in its batch README,
 //     and sharing no case name with the unseen set.
 //  3. The linter run: prints the aggregates and the discrepancies; it fails only if the linter throws (no threshold).
 import { strict as assert } from 'node:assert';
@@ -98,10 +98,11 @@ describe('lint train: the set', () => {
     loaded = loadTrainBatches();
   });
 
-  it('every case is well formed, named t8<batch>-NN-<kind>, and its expectations agree with its label', () => {
+  it('every case is well formed, named <prefix>-NN-<kind> (t8<batch>, or the prefix its batch names), and its expectations agree with its label', () => {
     for (const { batch, cases } of loaded) {
       for (const c of cases) {
-        assert.match(c.name, trainCaseNamePattern(batch.id), `${c.name}: named t8${batch.id}-NN-<kind>`);
+        const prefix = batch.namePrefix ?? `t8${batch.id}`;
+        assert.match(c.name, trainCaseNamePattern(batch.id, batch.namePrefix), `${c.name}: named ${prefix}-NN-<kind>`);
         const n = c.files.reduce((k, f) => k + f.expectations.length, 0);
         assert.equal(n > 0, c.header.label === 'buggy', `${c.name}: expectations agree with the label`);
       }
@@ -148,11 +149,17 @@ describe('lint train: the set', () => {
     }
   });
 
-  it('reads the batches a and b', () => {
+  it('reads the batches a, b and d (session 27, curator B, named t10d-NN-<kind>)', () => {
     assert.deepEqual(
-      TRAIN_BATCHES.map((b) => b.id),
-      ['a', 'b'],
+      TRAIN_BATCHES.map((b) => [b.id, b.namePrefix ?? `t8${b.id}`]),
+      [
+        ['a', 't8a'],
+        ['b', 't8b'],
+        ['d', 't10d'],
+      ],
     );
+    assert.ok(trainCaseNamePattern('d', 't10d').test('t10d-01-scale'));
+    assert.ok(!trainCaseNamePattern('d', 't10d').test('t8d-01-scale'));
   });
 });
 
