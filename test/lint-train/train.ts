@@ -37,6 +37,7 @@ export const TRAIN_BATCHES: readonly TrainBatch[] = [
   { id: 'a', dir: join(__dirname, 'a') },
   { id: 'b', dir: join(__dirname, 'b') },
   { id: 'c', dir: join(__dirname, 'c'), namePrefix: 't10c' },
+  { id: 'd', dir: join(__dirname, 'd'), namePrefix: 't10d' },
 ];
 
 /** Entries of a batch folder that are not cases when the cases sit next to the README. */

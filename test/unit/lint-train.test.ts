@@ -149,21 +149,21 @@ describe('lint train: the set', () => {
     }
   });
 
-  it('reads the batches a, b and c', () => {
+  it('reads the batches a, b, c and d (session 27: c from curator A, d from curator B, named t10c-/t10d-NN-<kind>)', () => {
     assert.deepEqual(
-      TRAIN_BATCHES.map((b) => b.id),
-      ['a', 'b', 'c'],
+      TRAIN_BATCHES.map((b) => [b.id, b.namePrefix ?? `t8${b.id}`]),
+      [
+        ['a', 't8a'],
+        ['b', 't8b'],
+        ['c', 't10c'],
+        ['d', 't10d'],
+      ],
     );
-  });
-
-  it('names session 27 cases with the session in the prefix (t10c-NN-<kind>), and batches a and b keep t8<batch>', () => {
     assert.ok(trainCaseNamePattern('c', 't10c').test('t10c-01-mask'));
     assert.ok(!trainCaseNamePattern('c', 't10c').test('t8c-01-mask'));
+    assert.ok(trainCaseNamePattern('d', 't10d').test('t10d-01-scale'));
+    assert.ok(!trainCaseNamePattern('d', 't10d').test('t8d-01-scale'));
     assert.ok(trainCaseNamePattern('a').test('t8a-05-mask'));
-    assert.deepEqual(
-      TRAIN_BATCHES.map((b) => b.namePrefix ?? `t8${b.id}`),
-      ['t8a', 't8b', 't10c'],
-    );
   });
 });
 
