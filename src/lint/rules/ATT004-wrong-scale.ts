@@ -365,7 +365,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
         const explicitInverseSqrt = !!site.scaleNode && explicitScale?.kind === 'number' && explicitScale.dimPow?.power === -0.5;
         if (site.scaleNode && !(explicitScale && explicitScale.kind === 'none') && !explicitInverseSqrt) return;
         /** A scaling by hand of q or k: by 1/sqrt(d), or by a factor named as the scale whose value is not known. */
-        const manualScale = (o: ScaleOp): boolean => o.on !== 'weights' && (isInverseSqrtDim(o) || (o.power === undefined && !!o.named));
+        const manualScale = (o: ScaleOp): boolean => o.on !== 'weights' && !o.init && (isInverseSqrtDim(o) || (o.power === undefined && !!o.named));
         for (const [value, node] of [
           [site.q, site.qNode],
           [site.k, site.kNode],
@@ -432,7 +432,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
             for (const alt of alternatives(site.input)) {
               // One scaling statement counts once: a comprehension over `(q, k, v)` gives each element the join of
               // all three, so q's scaling shows on the keys' path too (`(t * s for t in (q, k))` is then left unsaid).
-              const sqrt = distinctScalings(scaleOps(alt).filter((o) => o.on !== 'weights' && isInverseSqrtDim(o)));
+              const sqrt = distinctScalings(scaleOps(alt).filter((o) => o.on !== 'weights' && !o.init && isInverseSqrtDim(o)));
               const [first] = sqrt;
               const second = sqrt.at(-1);
               // `first && second` hold whenever there are two or more
