@@ -121,7 +121,6 @@ out = weights @ v`,
 
     const judge = (site: SoftmaxSite): Verdict | undefined => {
       const input = site.input;
-      if (process.env.P6A_DEBUG) console.error("DBG", JSON.stringify({dim: site.dim, ndim: input.ndim, axes: input.axes, ctx: site.ctx.id}));
       const attnEvidence = hasRoles(input);
       const consumers = consumersOf(ev, site.node).filter((c) => c.softmaxCtxId === undefined || c.softmaxCtxId === site.ctx.id);
       const renorm = wasRenormalised(ev, site.node);
