@@ -247,6 +247,7 @@ export function stripFacts(t: AValue): AValue {
 /** x[a, None, ..., b:c]: rank and axis bookkeeping; keeps mask and attention facts when the last axes stay. */
 export function indexTensor(ev: Evaluator, v: AValue, subs: PyNode[], scalarIndex?: (node: PyNode) => boolean): AValue {
   type Item = 'keep' | 'drop' | 'new' | 'ellipsis' | 'unknown';
+  let byName = false;
   const items: Item[] = subs.map((s) => {
     const u = unparen(s);
     if (u.type === 'slice') return 'keep';
@@ -256,13 +257,19 @@ export function indexTensor(ev: Evaluator, v: AValue, subs: PyNode[], scalarInde
     if (intLiteral(ev.tree, u) !== undefined) return 'drop';
     // A name the code says holds one integer (`destination: int`, a size): it picks one entry of that axis, as a
     // literal does (`self.queries[destination]`, one row of a learned table).
-    if ((u.type === 'identifier' || u.type === 'attribute') && scalarIndex?.(u)) return 'drop';
+    if ((u.type === 'identifier' || u.type === 'attribute') && scalarIndex?.(u)) {
+      byName = true;
+      return 'drop';
+    }
     return 'unknown';
   });
   if (items.includes('unknown')) return gatheredEntries(v);
   // Map each old negative axis index to the new one (undefined = dropped/unknown).
   const ell = items.indexOf('ellipsis');
   const out = mutable(v);
+  // One entry of a learned table picked by a name (`self.w_q[layer]`): its operations are those of its initial value
+  // (`randn(...) * 0.02`), not of the data, as for any other index not known (gatheredEntries).
+  if (byName && v.learned) delete out.ops;
   const ndim = v.ndim;
   let mapNeg: (axis: number) => number | undefined;
   let newNdim: number | undefined;

@@ -383,9 +383,9 @@ weights = scores.softmax(dim=-1)`,
         }
         // 2. -inf where a whole row can be masked.
         if (fill.num === -Infinity && site.mask?.mask) {
-          // A 0/1 mask filled by masked_fill or where: the region filled is known from the op.
-          const fills =
-            (site.how === 'masked_fill' || site.how === 'where') && !site.mask.mask.additive ? (site.maskSelectsFill ? 'true' : 'false') : undefined;
+          // The op says which region of the mask it fills: masked_fill and index assignment where it is True, `where`
+          // where its condition selects the fill.
+          const fills = site.maskSelectsFill ? 'true' : 'false';
           const reason = emptyRowReason(site.mask.mask, scoreAxes(site), fills);
           if (!reason || ev.facts.nanGuarded.has(site.ctx.scope.id)) return;
           reported.add(site.fillNode.id);
