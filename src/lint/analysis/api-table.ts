@@ -54,7 +54,8 @@ export interface ApiRow {
   readonly callOnly?: boolean;
 }
 
-const TORCH_SOFTMAX = { dimParam: 'dim', dimPos: 1, defaultDim: 'implicit' } as const;
+/** PyTorch's argument parser also takes NumPy's `axis=` for `dim=` (`torch.softmax(x, axis=-1)`). */
+const TORCH_SOFTMAX = { dimParam: 'dim', dimPos: 1, defaultDim: 'implicit', dimAlias: 'axis' } as const;
 const AXIS_LAST = { dimParam: 'axis', dimPos: 1, defaultDim: -1 } as const;
 /** TF 1 also took the axis as `dim=` (deprecated for `axis=`, still accepted). */
 const TF_AXIS_LAST = { ...AXIS_LAST, dimAlias: 'dim' } as const;

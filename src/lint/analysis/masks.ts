@@ -108,10 +108,18 @@ export function topLeftRectangle(m: MaskInfo | undefined): boolean {
  * varies along -2 there hides keys, not queries. With the key axis known and not last, padding counts as query
  * padding only along a query axis the scores state.
  */
-export function emptyRowReason(m: MaskInfo, axes?: { readonly keyAxis?: number; readonly queryAxis?: number }): MessageParts | undefined {
+export function emptyRowReason(
+  m: MaskInfo,
+  axes: { readonly keyAxis?: number; readonly queryAxis?: number } | undefined,
+  fills: 'true' | 'false',
+): MessageParts | undefined {
   if (m.tri) {
-    if (m.tri.region === 'upper' && m.tri.k <= 0) return msg(PHRASES.hidesDiagonal);
-    if (m.tri.region === 'lower' && m.tri.k < 0) return msg(PHRASES.hidesDiagonal);
+    // The op says which region it fills (masked_fill fills where the mask is True, `where(m, scores, -inf)` where it
+    // is False), whatever the mask's polarity is thought to be: the first query row is all filled only when the
+    // filled region is an upper triangle from the diagonal or below it (j - i >= k with k <= 0). Used the wrong way
+    // round (`triu(ones) == 0` filled: the strict lower triangle), a triangle empties no row (ATT002's finding).
+    const filled: TriRegion = fills === 'true' ? m.tri : m.tri.region === 'upper' ? { region: 'lower', k: m.tri.k - 1 } : { region: 'upper', k: m.tri.k + 1 };
+    if (filled.region === 'upper' && filled.k <= 0) return msg(PHRASES.hidesDiagonal);
   }
   const key = axes?.keyAxis;
   const queryAxis = axes?.queryAxis ?? (key === undefined || key === -1 ? -2 : undefined);

@@ -50,6 +50,7 @@ import { dimOfName, isCacheName, isHeadCountName, isPackedProjection, isProjecti
 import {
   broadcastLayout,
   broadcastResult,
+  stretchedBy,
   withoutSize1,
   constantString,
   dimOfShape,
@@ -309,8 +310,10 @@ function scaleTensor(ev: Evaluator, t: AValue, factor: AValue, factorNode: PyNod
     out = addOp(t, op);
   } else if (t.kind === 'tensor' && !t.mask && !t.attn) {
     // `q, k, v = qkv[0] * self.scale, qkv[1], qkv[2]`: scaled before it is named. Keep the op (it may become
-    // q or k) without reporting it as a site.
-    out = addOp(t, scaleOp(ev, factor, factorNode, opNode, divide, 'query'));
+    // q or k) without reporting it as a site. A random draw scaled (`np.random.randn(d, d_k) * np.sqrt(2.0 / d)`,
+    // a projection's initialiser) keeps it too, marked as an initialiser's spread.
+    const op = scaleOp(ev, factor, factorNode, opNode, divide, 'query');
+    out = addOp(t, t.randomDraw ? { ...op, init: true } : op);
   }
   if (out.mask && (out.mask.additive || factor.num === 1)) return out;
   if (out.mask) {
@@ -638,12 +641,13 @@ function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | u
     if (isMaskLike(ev, rv, r) || rv.mask?.additive) {
       return addOp(lv, { kind: 'mask', node, how: 'add', maskNode: r });
     }
-    // Subtracting the row max (numerical stability) or adding a position bias keeps the scores.
-    return lv;
+    // Subtracting the row max (numerical stability) or adding a position bias keeps the scores, with any length-1
+    // axis the other operand stretches (`(x @ W.T)[:, None, :] + keys_proj`, read as scores until shown otherwise).
+    return stretchedBy(lv, rv);
   }
   if (rv.attn && rv.attn.stage === 'scores' && l && op === '+') {
     if (isMaskLike(ev, lv, l) || lv.mask?.additive) return addOp(rv, { kind: 'mask', node, how: 'add', maskNode: l });
-    return rv;
+    return stretchedBy(rv, lv);
   }
   if (lv.attn && lv.attn.stage === 'weights') return lv; // weights + eps (slot attention)
   // additive mask + additive mask
@@ -727,7 +731,10 @@ export function evalSubscript(ev: Evaluator, node: PyNode, ctx: Ctx): AValue {
   }
   if (v.kind !== 'tensor' && v.kind !== 'unknown') return UNKNOWN;
   const cacheRead = valueNode && isCacheName(rootName(ev, valueNode) ?? '');
-  const indexed = indexTensor(ev, tensorish(v), subs);
+  const indexed = indexTensor(ev, tensorish(v), subs, (n) => {
+    const i = ev.eval(n, ctx);
+    return i.kind === 'number' && (i.num === undefined || Number.isInteger(i.num));
+  });
   const blocks = subs[0] !== undefined && unparen(subs[0]).type === 'ellipsis' && !v.mask?.tri && !v.mask?.causal;
   const spread = v.mask && (v.ndim === undefined || v.ndim === 2 || blocks) ? subscriptSpread(ev, subs) : undefined;
   const out = sliceCausalMask(ev, spread ? spreadMask(ev, indexed, valueNode, spread.rank, spread.axis) : indexed, subs);
@@ -1489,9 +1496,12 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
     case 'unbind':
       return splitValue(ev, c, t, undefined, a0 ?? arg(c, 'dim'), 'unbind');
     case 'softmax': {
-      const dimValue = arg(c, 'dim', 0);
+      // PyTorch's argument parser takes NumPy's `axis=` for `dim=` (`scores.softmax(axis=-1)`), as do home-made
+      // NumPy-backed Tensor classes: the axis is given.
+      const [dimName, dimPos] = !arg(c, 'dim', 0) && c.args.keywords.has('axis') ? ['axis', undefined] : ['dim', 0];
+      const dimValue = arg(c, dimName, dimPos);
       return softmax(ev, c, SOFTMAX_METHOD, t, c.recvNode, {
-        dimNode: argumentNode(c.args, 'dim', 0),
+        dimNode: argumentNode(c.args, dimName, dimPos),
         dimValueNode: dimValue,
         ownerNode: c.node,
         argListNode: c.args.list,
@@ -1688,6 +1698,7 @@ function creation(ev: Evaluator, c: Call, kind: string, sizeArgs: PyNode[]): AVa
   const out: Mutable<AValue> = tensor({ ...(ndim !== undefined ? { ndim, axes } : {}), ...(dt ? { dtype: dt } : {}) });
   if (kind === 'ones' || kind === 'ones_like') out.ones = true;
   if (kind === 'zeros' || kind === 'zeros_like') out.zeros = true;
+  if (kind === 'random' || kind === 'randn' || kind === 'rand') out.randomDraw = true;
   if (kind === 'full') {
     const fillNode = arg(c, 'fill_value', 1);
     const fill = fillNode ? ev.eval(fillNode, c.ctx) : undefined;

@@ -159,6 +159,31 @@ export function withoutSize1(t: AValue): AValue {
 }
 
 /**
+ * `t` (attention scores) with a tensor added to it (a bias, `scores + other`): the sum keeps the scores' facts, but a
+ * length-1 axis of theirs that the other operand has longer (or may have: its axis there is not known to be 1, or its
+ * rank is unknown) is stretched by broadcasting, so it is no longer known to have length 1. The scores' rank stays.
+ */
+export function stretchedBy(t: AValue, other: AValue): AValue {
+  if (other.kind !== 'tensor' || (!t.lastSize1 && !t.axes?.some((a) => a.size1))) return t;
+  if (other.ndim === undefined || t.ndim === undefined) return withoutSize1(t);
+  const n = t.ndim;
+  const on = other.ndim;
+  const ox = axesOf(other);
+  const out = mutable(t);
+  if (t.axes)
+    out.axes = t.axes.map((a, i) => {
+      // aligned from the right, as broadcasting aligns them
+      const j = i - (n - on);
+      const o = j >= 0 ? ox?.[j] : undefined;
+      if (!a.size1 || j < 0 || o?.size1) return a;
+      const { size1: _, ...rest } = a;
+      return rest;
+    });
+  if (t.lastSize1 && on > 0 && !axisAt(other, -1)?.size1) delete out.lastSize1;
+  return out;
+}
+
+/**
  * The layout two tensors broadcast to (see broadcastResult). Against a tensor of unknown rank (a parameter, an
  * attribute, `w * h`), the known operand's axes stay, aligned from the right as broadcasting aligns them, with its
  * length-1 axes no longer known to be 1 (the other operand may stretch them; its last axis only when that is not
@@ -220,8 +245,9 @@ export function stripFacts(t: AValue): AValue {
 }
 
 /** x[a, None, ..., b:c]: rank and axis bookkeeping; keeps mask and attention facts when the last axes stay. */
-export function indexTensor(ev: Evaluator, v: AValue, subs: PyNode[]): AValue {
+export function indexTensor(ev: Evaluator, v: AValue, subs: PyNode[], scalarIndex?: (node: PyNode) => boolean): AValue {
   type Item = 'keep' | 'drop' | 'new' | 'ellipsis' | 'unknown';
+  let byName = false;
   const items: Item[] = subs.map((s) => {
     const u = unparen(s);
     if (u.type === 'slice') return 'keep';
@@ -229,12 +255,21 @@ export function indexTensor(ev: Evaluator, v: AValue, subs: PyNode[]): AValue {
     if (u.type === 'attribute' && /^(tf|np|jnp|numpy|tensorflow|torch)\.newaxis$/.test(ev.text(u))) return 'new';
     if (u.type === 'ellipsis') return 'ellipsis';
     if (intLiteral(ev.tree, u) !== undefined) return 'drop';
+    // A name the code says holds one integer (`destination: int`, a size): it picks one entry of that axis, as a
+    // literal does (`self.queries[destination]`, one row of a learned table).
+    if ((u.type === 'identifier' || u.type === 'attribute') && scalarIndex?.(u)) {
+      byName = true;
+      return 'drop';
+    }
     return 'unknown';
   });
   if (items.includes('unknown')) return gatheredEntries(v);
   // Map each old negative axis index to the new one (undefined = dropped/unknown).
   const ell = items.indexOf('ellipsis');
   const out = mutable(v);
+  // One entry of a learned table picked by a name (`self.w_q[layer]`): its operations are those of its initial value
+  // (`randn(...) * 0.02`), not of the data, as for any other index not known (gatheredEntries).
+  if (byName && v.learned) delete out.ops;
   const ndim = v.ndim;
   let mapNeg: (axis: number) => number | undefined;
   let newNdim: number | undefined;

@@ -127,6 +127,11 @@ export interface ScaleOp {
   readonly named?: string;
   /** The factor is a known constant that no dimension enters (a fixed temperature such as 0.5). */
   readonly constant?: number;
+  /**
+   * The factor scales a fresh random draw (`np.random.randn(d, d_k) * np.sqrt(2.0 / d)`): an initialiser's spread, set
+   * once on a parameter that training then moves, not a factor every forward applies to the logits.
+   */
+  readonly init?: boolean;
   readonly on: 'query' | 'key' | 'scores' | 'weights';
 }
 
@@ -291,6 +296,8 @@ export interface AValue {
   readonly ones?: boolean;
   /** Built by torch.eye (True/1 on the diagonal only): a mask whose meaning its use decides. */
   readonly identity?: boolean;
+  /** A fresh random draw (torch.randn, np.random.randn, np.random.normal, ...): a factor on it sets its spread. */
+  readonly randomDraw?: boolean;
   /** Built by torch.zeros / zeros_like (so `m[i, :a, :b] = 1` marks the kept region of a padding mask). */
   readonly zeros?: boolean;
   /** Built by torch.full(..., value): the constant. */

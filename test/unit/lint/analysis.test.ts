@@ -18,9 +18,9 @@ import { renderMessage } from '../../../src/lint/message';
 import { operandSources } from '../../../src/lint/analysis/operand-sources';
 import type { MaskInfo } from '../../../src/lint/analysis/values';
 
-/** Why a row can be fully masked, as English text. */
-const reason = (m: MaskInfo): string | undefined => {
-  const r = emptyRowReason(m);
+/** Why a row can be fully masked when the op fills where the mask is True (masked_fill), as English text. */
+const reason = (m: MaskInfo, fills: 'true' | 'false' = 'true'): string | undefined => {
+  const r = emptyRowReason(m, undefined, fills);
   return r && renderMessage(r);
 };
 
@@ -38,9 +38,17 @@ describe('mask polarity algebra', () => {
 
   it('finds rows that can be fully masked', () => {
     assert.match(reason(triMask({ region: 'upper', k: 0 }, 'bool', 'triu(ones)'))!, /diagonal/);
-    assert.equal(emptyRowReason(triMask({ region: 'upper', k: 1 }, 'bool', 'triu(ones, 1)')), undefined);
+    assert.equal(reason(triMask({ region: 'upper', k: 1 }, 'bool', 'triu(ones, 1)')), undefined);
+    // The region filled decides, not the polarity: `triu(ones) == 0` filled by masked_fill is the strict lower
+    // triangle (the wrong way round, ATT002's finding), which empties no row; kept by `where(m, scores, -inf)` it
+    // fills the diagonal and above, which empties the first row.
+    const pastOnly = flipMask(triMask({ region: 'upper', k: 0 }, 'bool', 'triu(ones)'), '== 0')!;
+    assert.equal(reason(pastOnly), undefined);
+    assert.match(reason(pastOnly, 'false')!, /diagonal/);
+    assert.equal(reason(triMask({ region: 'lower', k: 0 }, 'bool', 'tril(ones)'), 'false'), undefined);
+    assert.match(reason(triMask({ region: 'lower', k: -1 }, 'bool', 'tril(ones, -1)'), 'false')!, /diagonal/);
     assert.match(reason({ polarity: 'ignore', padding: true, padAxes: [-2], why: 'pad' })!, /query axis/);
-    assert.equal(emptyRowReason({ polarity: 'ignore', padding: true, padAxes: [-1], why: 'pad' }), undefined);
+    assert.equal(reason({ polarity: 'ignore', padding: true, padAxes: [-1], why: 'pad' }), undefined);
     const both = combineMasks(triMask({ region: 'lower', k: 0 }, 'bool', 'tril'), { polarity: 'keep', padding: true, padAxes: [-1], why: 'am' }, 'and')!;
     assert.match(reason(both)!, /left padding/);
     assert.equal(combineMasks({ polarity: 'keep', why: 'a' }, { polarity: 'ignore', why: 'b' }, 'and'), undefined);

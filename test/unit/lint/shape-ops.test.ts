@@ -10,6 +10,8 @@ import { analyseScopes } from '../../../src/lint/analysis/scopes';
 import {
   dimOfShape,
   broadcastLayout,
+  indexTensor,
+  stretchedBy,
   expandAsValue,
   flattenValue,
   matmulLayout,
@@ -188,6 +190,34 @@ describe('shape transfer functions (values in, values out)', () => {
     assert.deepEqual(broadcastLayout(tensor(), w), { ndim: 3, axes: [{ label: 'batch' }, { label: 'seq' }, {}] });
     assert.deepEqual(broadcastLayout(tensor({ lastSize1: true }), tensor({ lastSize1: true })), { lastSize1: true });
     assert.deepEqual(broadcastLayout(tensor(), tensor()), {});
+  });
+
+  it('stretchedBy: scores plus a tensor keep their facts, with the length-1 axes the other operand has longer', () => {
+    // Bahdanau energies read as scores: (B, 1, A) + (B, S, A) is (B, S, A), its axis 1 no longer of length 1.
+    const s = scores({ ndim: 3, axes: [{ size1: true }, { size1: true }, {}] });
+    const keys = tensor({ ndim: 3, axes: [{ size1: true }, { sizeText: 'S' }, {}] });
+    const out = stretchedBy(s, keys);
+    assert.deepEqual(out.axes, [{ size1: true }, {}, {}]);
+    assert.equal(out.attn, s.attn, 'still the scores');
+    // The row max (keepdims) stretches nothing; a bias of unknown rank may stretch any of them.
+    const rowMax = tensor({ ndim: 3, axes: [{ size1: true }, { size1: true }, { size1: true }] });
+    assert.deepEqual(stretchedBy(s, rowMax).axes, s.axes);
+    assert.deepEqual(stretchedBy(s, tensor()).axes, [{}, {}, {}]);
+    assert.equal(stretchedBy(s, { kind: 'number', num: 1 }), s, 'a number stretches nothing');
+    const last1 = scores({ lastSize1: true, ndim: undefined, axes: undefined });
+    assert.equal(stretchedBy(last1, tensor({ ndim: 2, axes: [{}, {}] })).lastSize1, undefined);
+    assert.equal(stretchedBy(last1, tensor({ ndim: 2, axes: [{}, { size1: true }] })).lastSize1, undefined, 'scores of unknown rank: nothing known to stay 1');
+  });
+
+  it('indexTensor: a name the code says is one integer drops its axis as a literal does', () => {
+    const table = tensor({ ndim: 2, axes: [{}, { label: 'feat' }], learned: true, ops: [[{ kind: 'opaque' }]] });
+    const name = { type: 'identifier', start: 0, end: 1, children: [], namedChildren: [] } as unknown as PyNode;
+    const evStub = { text: () => 'destination', tree: {} } as unknown as Parameters<typeof indexTensor>[0];
+    const picked = indexTensor(evStub, table, [name], () => true);
+    assert.equal(picked.ndim, 1);
+    assert.equal(picked.learned, true, 'still a learned parameter (a pooling query)');
+    assert.equal(picked.ops, undefined, "a learned table's initial operations are not the data's");
+    assert.equal(indexTensor(evStub, table, [name], () => false).ndim, undefined, 'not known to be an integer: entries gathered');
   });
 
   it("broadcastLayout against a tensor of unknown rank keeps the known operand's axes, its length-1 axes stretched", () => {
