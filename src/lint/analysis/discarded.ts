@@ -157,6 +157,16 @@ export function bareOutOfPlace(ev: Evaluator, node: PyNode, ctx: Ctx): boolean {
   return !!form && !!libraryOp(ev, form, ctx);
 }
 
+/**
+ * A fill, a mask's use or a post-softmax mask (a `FillSite`, `MaskSite` or `WeightsMaskSite`) inside a bare statement
+ * of an out-of-place op: the statement throws its result away, so the fill has no effect, hence neither a polarity, a
+ * value nor a position to judge. Every rule that reads these sites skips such ones (ATT002, ATT006, ATT007, ATT008);
+ * ATT007 reports the discarded statement itself where it matters (`discardedMasks`).
+ */
+export function discardedSite(ev: Evaluator, site: { readonly node: PyNode; readonly ctx: Ctx }): boolean {
+  return bareOutOfPlace(ev, site.node, site.ctx);
+}
+
 function judge(ev: Evaluator, e: PyNode, x: PyNode, ctx: Ctx, form: Form): DiscardedMaskSite | undefined {
   const v = ev.evaluatedValue(e, ctx);
   if (!v || v.kind !== 'tensor' || v.attn?.stage !== 'scores') return undefined;

@@ -1,6 +1,6 @@
 // ATT007: fill values that break: finite fills below float16's range in half-precision code, and -inf
 // fills where a fully masked row is reachable.
-import { bareOutOfPlace, discardedMasks, type DiscardedMaskSite } from '../analysis/discarded';
+import { discardedMasks, discardedSite, type DiscardedMaskSite } from '../analysis/discarded';
 import { runsIn } from '../analysis/precision';
 import type { FillSite, SoftmaxSite, WeakAdditiveMaskSite } from '../analysis/facts';
 import { emptyRowReason } from '../analysis/masks';
@@ -328,7 +328,7 @@ weights = scores.softmax(dim=-1)`,
       fill(site: FillSite) {
         if (reported.has(site.fillNode.id)) return;
         // A fill whose result is discarded writes nothing: reported as such (end), or dead code.
-        if (bareOutOfPlace(ev, site.node, site.ctx)) return;
+        if (discardedSite(ev, site)) return;
         const fill = fillNumber(site.fill);
         if (!fill) return;
         const target = site.target;
