@@ -233,7 +233,16 @@ function constructorArguments(ev: Evaluator, init: { readonly call: PyNode; read
   return direct ? [direct] : [];
 }
 
-/** Calls `name(...)` or `mod.name(...)` in a module whose name `wanted` accepts, in source order (at most `max`). */
+/**
+ * The name `callsNamed` gives a call of a call's result (`Attention(dim)(x, mask)`, `make_layer()(x)`): no name of the
+ * code's can be it, so only a search for any instance's call (a name that is not a class's) accepts it.
+ */
+const CALL_OF_CALL = '()';
+
+/**
+ * Calls `name(...)` or `mod.name(...)` in a module whose name `wanted` accepts, in source order (at most `max`); a call
+ * of a call's result (`Attention(dim)(x, mask)`: a module built and called in one expression) is named `CALL_OF_CALL`.
+ */
 function callsNamed(ev: Evaluator, wanted: (name: string) => boolean, max: number): PyNode[] {
   const calls: PyNode[] = [];
   walk(ev.tree.root, (n) => {
@@ -241,7 +250,14 @@ function callsNamed(ev: Evaluator, wanted: (name: string) => boolean, max: numbe
     if (n.type !== 'call') return;
     const fn = childByField(n, 'function');
     const u = fn ? unparen(fn) : undefined;
-    const name = u?.type === 'identifier' ? ev.text(u) : u?.type === 'attribute' ? ev.text(childByField(u, 'attribute') ?? u) : undefined;
+    const name =
+      u?.type === 'identifier'
+        ? ev.text(u)
+        : u?.type === 'attribute'
+          ? ev.text(childByField(u, 'attribute') ?? u)
+          : u?.type === 'call'
+            ? CALL_OF_CALL
+            : undefined;
     if (name !== undefined && wanted(name)) calls.push(n);
   });
   return calls;
