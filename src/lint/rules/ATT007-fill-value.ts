@@ -243,8 +243,10 @@ weights = scores.softmax(dim=-1)`,
       if (site.how === 'masked_fill') return { name: 'masked_fill', raises: true };
       if (site.how === 'setitem') return { name: msg(T.indexAssignment), raises: true };
       if (site.how === 'where') {
-        const fn = site.node.type === 'call' ? childByField(site.node, 'function') : undefined;
-        return { name: fn ? apiName(ctx.text(fn)) : 'where', raises: false };
+        // A `where` fill site is the call itself (`torch.where(...)`, `np.where(...)`): named as written.
+        const fn = childByField(site.node, 'function');
+        /* c8 ignore next: the grammar gives every call a function; the types make it optional */
+        return { name: fn ? ctx.text(fn) : 'where', raises: false };
       }
       return { name: msg(T.additiveMask), raises: false };
     }

@@ -36,7 +36,7 @@ def run(q, k, v, ids, slopes):
 `;
 
 async function att006(source: string): Promise<string[]> {
-  return (await (await linter()).lintPython(source, { select: ['ATT006'] })).map((f) => `${f.line} ${f.code}`);
+  return (await linter()).lintPython(source, { select: ['ATT006'] }).map((f) => `${f.line} ${f.code}`);
 }
 
 describe('a bias added to the scores is read from its construction, not its name', () => {
@@ -67,7 +67,7 @@ from attn import attention
 ${caller(build)}`;
       const files = { 'attn.py': ATTENTION, 'run.py': run };
       const l = await createLinter(grammar(), { workspace: memoryWorkspace(files), onInternalError: (e) => assert.fail(String(e)) });
-      return (await l.lintPython(files['attn.py'], { path: 'attn.py', select: ['ATT006'] })).map((f) => `${f.line} ${f.code}`);
+      return l.lintPython(files['attn.py'], { path: 'attn.py', select: ['ATT006'] }).map((f) => `${f.line} ${f.code}`);
     }
 
     it('built there as a padding mask: silent', async () => {

@@ -60,7 +60,7 @@ describe('ATT007 names the op that writes an out-of-range fill', () => {
     it(`${form}: the message says what it does; finfo's minimum is right`, async () => {
       const fs = await att007(attention(stmt));
       assert.equal(fs.length, 1, fs.map((f) => f.message).join('\n'));
-      const f = fs[0]!;
+      const f = fs[0];
       assert.equal(f.line, 8);
       assert.match(f.message, en);
       if (!/masked_fill/.test(form)) assert.doesNotMatch(f.message, /masked_fill raises/);
@@ -110,14 +110,14 @@ def main(q, k, v, ids):
     it('torch.where there: named, and no "masked_fill raises"', async () => {
       const fs = await lintModel('s = torch.where(pad, -1e9, s)');
       assert.equal(fs.length, 1);
-      assert.match(fs[0]!.message, /train\.py/);
-      assert.match(fs[0]!.message, /torch\.where makes it -inf in float16/);
+      assert.match(fs[0].message, /train\.py/);
+      assert.match(fs[0].message, /torch\.where makes it -inf in float16/);
     });
 
     it('masked_fill there: it raises', async () => {
       const fs = await lintModel('s = s.masked_fill(pad, -1e9)');
       assert.equal(fs.length, 1);
-      assert.match(fs[0]!.message, /masked_fill raises an overflow error on float16 tensors/);
+      assert.match(fs[0].message, /masked_fill raises an overflow error on float16 tensors/);
     });
 
     it('the correct fill: nothing', async () => {

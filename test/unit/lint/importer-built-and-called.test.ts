@@ -29,7 +29,7 @@ class Attention(nn.Module):
 async function lintAttention(run: string): Promise<string[]> {
   const files = { 'attn.py': ATTENTION, 'run.py': run };
   const l = await createLinter(grammar(), { workspace: memoryWorkspace(files), onInternalError: (e) => assert.fail(String(e)) });
-  const fs = await l.lintPython(files['attn.py'], { path: 'attn.py', select: ['ATT002'] });
+  const fs = l.lintPython(files['attn.py'], { path: 'attn.py', select: ['ATT002'] });
   return fs.map((f) => `${f.line} ${f.code}`);
 }
 
@@ -127,7 +127,7 @@ def step(x, past_kv):
   async function lintAttn(run: string): Promise<string[]> {
     const files = { 'attn.py': attn, 'model.py': run };
     const l = await createLinter(grammar(), { workspace: memoryWorkspace(files), onInternalError: (e) => assert.fail(String(e)) });
-    return (await l.lintPython(files['attn.py'], { path: 'attn.py', select: ['ATT008'] })).map((f) => `${f.line} ${f.code}`);
+    return l.lintPython(files['attn.py'], { path: 'attn.py', select: ['ATT008'] }).map((f) => `${f.line} ${f.code}`);
   }
 
   it('Attention(64, 4, causal=True)(x, past_kv): the causal flag on cached keys is reported; causal=False is not', async () => {

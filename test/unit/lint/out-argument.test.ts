@@ -10,7 +10,7 @@ import { grammar, linter, memoryWorkspace } from './helpers';
 const SELECT = ['ATT002', 'ATT003', 'ATT004', 'ATT006', 'ATT007'];
 
 async function lint(source: string): Promise<string[]> {
-  const fs = await (await linter()).lintPython(source, { select: SELECT });
+  const fs = (await linter()).lintPython(source, { select: SELECT });
   return fs.map((f) => `${f.line} ${f.code}`);
 }
 
@@ -83,7 +83,7 @@ def attend(q, k, v, ids, pad_id):
     async function lintCaller(stmt: string): Promise<string[]> {
       const files = { 'masks.py': helper, 'model.py': caller(stmt) };
       const l = await createLinter(grammar(), { workspace: memoryWorkspace(files), onInternalError: (e) => assert.fail(String(e)) });
-      const fs: Finding[] = await l.lintPython(files['model.py'], { path: 'model.py', select: SELECT });
+      const fs: Finding[] = l.lintPython(files['model.py'], { path: 'model.py', select: SELECT });
       return fs.map((f) => `${f.line} ${f.code}`);
     }
 

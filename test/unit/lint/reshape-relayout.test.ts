@@ -18,7 +18,7 @@ const kinds = (fs: readonly Finding[]): string[] =>
   );
 
 async function att005(source: string): Promise<string[]> {
-  return kinds(await (await linter()).lintPython(source, { select: ['ATT005'] }));
+  return kinds((await linter()).lintPython(source, { select: ['ATT005'] }));
 }
 
 const module = (split: string, product: string) => `import torch
@@ -89,7 +89,7 @@ class Attention(nn.Module):
     async function lintCaller(split: string, product: string): Promise<string[]> {
       const files = { 'heads.py': helper(split), 'model.py': caller(product) };
       const l = await createLinter(grammar(), { workspace: memoryWorkspace(files), onInternalError: (e) => assert.fail(String(e)) });
-      return kinds(await l.lintPython(files['model.py'], { path: 'model.py', select: ['ATT005'] }));
+      return kinds(l.lintPython(files['model.py'], { path: 'model.py', select: ['ATT005'] }));
     }
 
     it('split as (b, h, d, -1) there: the product on that layout is no transposed query here', async () => {
