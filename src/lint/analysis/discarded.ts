@@ -176,7 +176,8 @@ function judge(ev: Evaluator, e: PyNode, x: PyNode, ctx: Ctx, form: Form): Disca
   const alts = v.ops && v.ops.length > 0 ? v.ops : [];
   const last = alts.map((a) => a[a.length - 1]);
   const op = last[0];
-  if (!op || op.kind !== 'mask' || !op.maskNode || !last.every((o) => o?.kind === 'mask' && within(o.node, x))) return undefined;
+  // A term the code does not show (`scores + attn_bias` with no caller in view) is no mask that was meant to apply.
+  if (!op || op.kind !== 'mask' || !op.maskNode || op.unshown || !last.every((o) => o?.kind === 'mask' && within(o.node, x))) return undefined;
   const maskNode = op.maskNode;
   const before = alts.map((a) => a.slice(0, -1));
   // The scores were masked with the same mask already on every path (a line repeated): redundant, not missing.

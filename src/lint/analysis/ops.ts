@@ -655,7 +655,7 @@ function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | u
     // A bias parameter that no caller in view passes (`scores + attn_bias`): what it holds is not shown, and callers
     // often build it as an additive mask (-inf where masked). Read as one that may mask, so the scores are not
     // claimed unmasked from its name; a caller in view that passes a mask or a position bias decides in its context.
-    if (op === '+' && unseenBias(ev, rv, r, _ctx)) return addOp(lv, { kind: 'mask', node, how: 'add', maskNode: r });
+    if (op === '+' && unseenBias(ev, rv, r, _ctx)) return addOp(lv, { kind: 'mask', node, how: 'add', maskNode: r, unshown: true });
     // Subtracting the row max (numerical stability) or adding a position bias keeps the scores.
     return lv;
   }

@@ -151,7 +151,8 @@ out = weights @ v`,
             // AllenNLP's masked_softmax: softmax(x * mask), then the weights masked again and renormalised.
             if (maskedAndRenormalisedAfter(site)) continue;
             for (const alt of alternatives(site.input)) {
-              const masks = alt.filter((o): o is MaskOp => o.kind === 'mask');
+              // A term the code does not show (`+ attn_bias` with no caller in view) is no mask beside the 0/1 one.
+              const masks = alt.filter((o): o is MaskOp => o.kind === 'mask' && !o.unshown);
               const bad = masks.filter((m) => m.how === 'mul' || m.how === 'add01');
               const op = bad[0];
               if (op === undefined || masks.length !== bad.length) continue; // none bad, or not all of them

@@ -60,6 +60,33 @@ describe('a bias added to the scores is read from its construction, not its name
     assert.deepEqual(await att006(ATTENTION.replace(/attn_bias/g, 'position_bias')), ['8 ATT006']);
   });
 
+  it('an unshown bias is no evidence of a mask: a bare `scores + attn_bias` is not a discarded mask', async () => {
+    const src = `import math
+import torch
+
+
+def attention(q, k, v, attn_bias):
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+    scores + attn_bias
+    return torch.softmax(scores, dim=-1) @ v
+`;
+    assert.deepEqual((await linter()).lintPython(src, { select: ['ATT007'] }), []);
+  });
+
+  it('an unshown bias beside a 0/1 product: the product is still the only mask, reported', async () => {
+    const src = `import math
+import torch
+
+
+def attention(q, k, v, attn_bias, ids):
+    keep = (ids != 0)[:, None, None, :].float()
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+    scores = scores * keep + attn_bias
+    return torch.softmax(scores, dim=-1) @ v
+`;
+    assert.deepEqual(await att006(src), ['8 ATT006']);
+  });
+
   describe('cross-file: the caller in a file that imports the attention function', () => {
     async function lintAttention(build: string): Promise<string[]> {
       const run = `import torch
