@@ -1,6 +1,6 @@
 // ATT007's half-precision range message names the op that writes the fill and says what that op does with a value
-// out of range: masked_fill, an index assignment and torch.full_like convert the Python number with a range check
-// and raise; torch.where and an additive mask compute with it and cast, so it becomes -inf and nothing raises. Each
+// out of range: masked_fill and torch.full_like convert the Python number with a range check and raise; an index
+// assignment, torch.where and an additive mask cast it, so it becomes -inf and nothing raises (as PyTorch 2 does). Each
 // form in a float16 file, the correct fill (finfo's minimum) giving nothing, each message rendered in zh-cn, and a
 // cross-file pair (the model file imported by a training script that runs it in half precision).
 import { strict as assert } from 'node:assert';
@@ -30,7 +30,12 @@ model = torch.nn.Linear(4, 4).half()
 // [form, statement, what the message says the op does, its zh-cn counterpart]
 const forms: [string, string, RegExp, RegExp][] = [
   ['masked_fill', 's = s.masked_fill(pad, -1e9)', /: masked_fill raises an overflow error on float16 tensors\./, /masked_fill 在 float16 张量上会抛出溢出错误/],
-  ['an index assignment', 's[pad] = -1e9', /: the index assignment raises an overflow error on float16 tensors\./, /索引赋值 在 float16 张量上会抛出溢出错误/],
+  [
+    'an index assignment',
+    's[pad] = -1e9',
+    /: the index assignment makes it -inf in float16 \(no error is raised\), and a row whose keys are all masked becomes NaN after softmax\./,
+    /索引赋值 在 float16 中会把它变为 -inf（不会报错）/,
+  ],
   [
     'torch.full_like as the fill of torch.where',
     's = torch.where(pad, torch.full_like(s, -1e9), s)',
