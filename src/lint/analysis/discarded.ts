@@ -157,6 +157,16 @@ export function bareOutOfPlace(ev: Evaluator, node: PyNode, ctx: Ctx): boolean {
   return !!form && !!libraryOp(ev, form, ctx);
 }
 
+/**
+ * A fill, a mask's use or a post-softmax mask (a `FillSite`, `MaskSite` or `WeightsMaskSite`) inside a bare statement
+ * of an out-of-place op: the statement throws its result away, so the fill has no effect, hence neither a polarity, a
+ * value nor a position to judge. Every rule that reads these sites skips such ones (ATT002, ATT006, ATT007, ATT008);
+ * ATT007 reports the discarded statement itself where it matters (`discardedMasks`).
+ */
+export function discardedSite(ev: Evaluator, site: { readonly node: PyNode; readonly ctx: Ctx }): boolean {
+  return bareOutOfPlace(ev, site.node, site.ctx);
+}
+
 function judge(ev: Evaluator, e: PyNode, x: PyNode, ctx: Ctx, form: Form): DiscardedMaskSite | undefined {
   const v = ev.evaluatedValue(e, ctx);
   if (!v || v.kind !== 'tensor' || v.attn?.stage !== 'scores') return undefined;
@@ -166,7 +176,8 @@ function judge(ev: Evaluator, e: PyNode, x: PyNode, ctx: Ctx, form: Form): Disca
   const alts = v.ops && v.ops.length > 0 ? v.ops : [];
   const last = alts.map((a) => a[a.length - 1]);
   const op = last[0];
-  if (!op || op.kind !== 'mask' || !op.maskNode || !last.every((o) => o?.kind === 'mask' && within(o.node, x))) return undefined;
+  // A term the code does not show (`scores + attn_bias` with no caller in view) is no mask that was meant to apply.
+  if (!op || op.kind !== 'mask' || !op.maskNode || op.unshown || !last.every((o) => o?.kind === 'mask' && within(o.node, x))) return undefined;
   const maskNode = op.maskNode;
   const before = alts.map((a) => a.slice(0, -1));
   // The scores were masked with the same mask already on every path (a line repeated): redundant, not missing.

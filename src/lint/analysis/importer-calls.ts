@@ -82,6 +82,13 @@ export function functionsCallersDecide(ev: Evaluator): Scope[] {
       for (const op of alt) if (op.kind === 'mask' && op.how === 'add' && op.maskNode && topLeftHere(scores, ev.eval(op.maskNode, ctx))) addCaller(ctx);
   };
   for (const site of ev.facts.softmax) if (site.input.attn?.stage === 'scores') addedTopLeft(site.input, site.ctx);
+  // A bias parameter added to the scores that nothing here explains (`scores + attn_bias`, ops.ts): the callers build
+  // it, as an additive mask or a position bias, and their construction says which.
+  for (const site of ev.facts.softmax) {
+    if (site.ctx.bindings !== undefined || site.input.attn?.stage !== 'scores') continue;
+    for (const alt of opsAlternatives(site.input))
+      for (const op of alt) if (op.kind === 'mask' && op.how === 'add' && op.maskNode && biasParameter(ev, op.maskNode, site.ctx.scope)) addCaller(site.ctx);
+  }
   for (const site of ev.facts.matmul) if (site.a.attn?.stage === 'weights') addedTopLeft(site.a, site.ctx);
   // SDPA with a causal flag this file does not settle (`is_causal=self.causal`) in a method of a module-level class:
   // the files that build and call the module decide the flag and whether the keys hold a cache. Its forward is read.
@@ -93,6 +100,14 @@ export function functionsCallersDecide(ev: Evaluator): Scope[] {
     if (flag && !/^(True|False)$/.test(ev.text(flag)) && truthOf(ev.eval(flag, site.ctx)) === undefined) out.add(forward);
   }
   return [...out];
+}
+
+/** `attn_bias`: a parameter of `scope` named as a bias (not as a position bias), as ops.ts's `unseenBias` reads it. */
+function biasParameter(ev: Evaluator, node: PyNode, scope: Scope): boolean {
+  const u = unparen(node);
+  if (u.type !== 'identifier') return false;
+  const name = ev.text(u);
+  return /bias/i.test(name) && !/pos|rel|alibi|rope/i.test(name) && scope.params.some((p) => p.name === name);
 }
 
 /** The calls that files importing this one make of `fns` (by name, `f(...)` or `module.f(...)`), with argument values. */
@@ -233,7 +248,16 @@ function constructorArguments(ev: Evaluator, init: { readonly call: PyNode; read
   return direct ? [direct] : [];
 }
 
-/** Calls `name(...)` or `mod.name(...)` in a module whose name `wanted` accepts, in source order (at most `max`). */
+/**
+ * The name `callsNamed` gives a call of a call's result (`Attention(dim)(x, mask)`, `make_layer()(x)`): no name of the
+ * code's can be it, so only a search for any instance's call (a name that is not a class's) accepts it.
+ */
+const CALL_OF_CALL = '()';
+
+/**
+ * Calls `name(...)` or `mod.name(...)` in a module whose name `wanted` accepts, in source order (at most `max`); a call
+ * of a call's result (`Attention(dim)(x, mask)`: a module built and called in one expression) is named `CALL_OF_CALL`.
+ */
 function callsNamed(ev: Evaluator, wanted: (name: string) => boolean, max: number): PyNode[] {
   const calls: PyNode[] = [];
   walk(ev.tree.root, (n) => {
@@ -241,7 +265,14 @@ function callsNamed(ev: Evaluator, wanted: (name: string) => boolean, max: numbe
     if (n.type !== 'call') return;
     const fn = childByField(n, 'function');
     const u = fn ? unparen(fn) : undefined;
-    const name = u?.type === 'identifier' ? ev.text(u) : u?.type === 'attribute' ? ev.text(childByField(u, 'attribute') ?? u) : undefined;
+    const name =
+      u?.type === 'identifier'
+        ? ev.text(u)
+        : u?.type === 'attribute'
+          ? ev.text(childByField(u, 'attribute') ?? u)
+          : u?.type === 'call'
+            ? CALL_OF_CALL
+            : undefined;
     if (name !== undefined && wanted(name)) calls.push(n);
   });
   return calls;

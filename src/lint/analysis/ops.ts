@@ -248,6 +248,20 @@ function scaleTarget(v: AValue): ScaleOp['on'] | undefined {
   return undefined;
 }
 
+/**
+ * `attn_bias` / `bias` as a parameter of this function that no caller in view binds, whose value says nothing (no mask
+ * facts): a term added to the scores that may be a position bias or an additive mask. Names that say position
+ * (`pos`, `rel`, `alibi`) are position biases.
+ */
+function unseenBias(ev: Evaluator, v: AValue, node: PyNode, ctx: Ctx): boolean {
+  const u = unparen(node);
+  if (u.type !== 'identifier' || v.mask || v.attn || (v.kind !== 'tensor' && v.kind !== 'unknown')) return false;
+  const name = ev.text(u);
+  if (!/bias/i.test(name) || /pos|rel|alibi|rope/i.test(name)) return false;
+  const defs = ev.resolve(u, name);
+  return !!defs && defs.length > 0 && defs.every((d) => d.kind === 'param' && !!d.param && !ctx.bindings?.has(d.param.name));
+}
+
 /** tensor * number or tensor / number. */
 function scaleTensor(ev: Evaluator, t: AValue, factor: AValue, factorNode: PyNode, opNode: PyNode, divide: boolean, ctx: Ctx, tNode?: PyNode): AValue {
   const on = scaleTarget(t);
@@ -641,6 +655,10 @@ function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | u
     if (isMaskLike(ev, rv, r) || rv.mask?.additive) {
       return addOp(lv, { kind: 'mask', node, how: 'add', maskNode: r });
     }
+    // A bias parameter that no caller in view passes (`scores + attn_bias`): what it holds is not shown, and callers
+    // often build it as an additive mask (-inf where masked). Read as one that may mask, so the scores are not
+    // claimed unmasked from its name; a caller in view that passes a mask or a position bias decides in its context.
+    if (op === '+' && unseenBias(ev, rv, r, _ctx)) return addOp(lv, { kind: 'mask', node, how: 'add', maskNode: r, unshown: true });
     // Subtracting the row max (numerical stability) or adding a position bias keeps the scores, with any length-1
     // axis the other operand stretches (`(x @ W.T)[:, None, :] + keys_proj`, read as scores until shown otherwise).
     return stretchedBy(lv, rv);

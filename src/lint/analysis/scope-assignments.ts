@@ -105,6 +105,23 @@ function inplaceReceiver(w: ScopeWalk, call: PyNode, scope: Scope): string | und
   return w.boundName(unparen(obj), scope);
 }
 
+/**
+ * The name a library call's `out=` argument redefines (`torch.div(scores, scale, out=scores)`,
+ * `torch.where(m, fill, scores, out=scores)`, `np.add(a, b, out=a)`): the call writes its result into that tensor.
+ */
+function outReceiver(w: ScopeWalk, call: PyNode, scope: Scope): string | undefined {
+  const args = childByField(call, 'arguments');
+  if (!args || args.type !== 'argument_list') return undefined;
+  for (const a of args.children) {
+    if (a.type !== 'keyword_argument') continue;
+    const key = childByField(a, 'name');
+    const value = childByField(a, 'value');
+    if (!key || !value || text(w.src, key) !== 'out') continue;
+    return w.boundName(unparen(value), scope);
+  }
+  return undefined;
+}
+
 export function visitExpressionStatementPart(w: ScopeWalk, e: PyNode, env: Env, scope: Scope): void {
   if (e.type === 'assignment') {
     visitAssignment(w, e, env, scope);
@@ -129,6 +146,9 @@ export function visitExpressionStatementPart(w: ScopeWalk, e: PyNode, env: Env, 
   if (call.type === 'call') {
     const recv = inplaceReceiver(w, call, scope);
     if (recv) w.addDef(env, { name: recv, kind: 'inplace', target: call, value: call, path: [], scope, prev: env.get(recv) ?? [] });
+    // `torch.add(scores, mask, out=scores)`: the result is written into the `out=` tensor, as an assignment would.
+    const out = outReceiver(w, call, scope);
+    if (out && out !== recv) w.addDef(env, { name: out, kind: 'inplace', target: call, value: call, path: [], scope, prev: env.get(out) ?? [] });
     noteRegisterBuffer(w, call, env, scope);
   }
 }

@@ -638,14 +638,21 @@ export function reshapeValue(ev: Evaluator, c: Call, t0: AValue, sizeNodes: PyNo
   const lastNode = unparen(last);
   // A starred last size (`view(-1, *x.shape[2:])`) may merge or split anything: not the same last axis.
   const lastIsProduct = (splatAxes !== undefined && isStarred(last)) || last.type === 'list_splat' || isProduct(ev, lastNode) || namesProduct(ev, lastNode);
-  const lastSameAsBefore = !lastIsProduct;
+  // The sizes place the feature axis before the last (`view(B, H, hd, -1)`, `reshape(b, h, d, n)`), or name another
+  // axis last where the features were (`view(B, H, hd, T)` of a token-major tensor): the layout is the one the sizes
+  // give, not the input's, so its last axis is not the one that was last before.
+  const lastLabel = axes[n - 1]?.label;
+  const featBefore = lastLabel === 'feat' ? -1 : axes.findIndex((a) => a.label === 'feat');
+  const relaid = featBefore >= 0 || (!!t.featLast && lastLabel !== undefined && lastLabel !== 'feat');
+  const lastSameAsBefore = !lastIsProduct && !relaid;
   // Which size is the second to last axis is not known when a starred shape spreads among the sizes.
   const secondProduct = splatAxes !== undefined || secondIsProduct(ev, nodes);
   delete out.lastSize1;
   if (axes.some((a) => a.label === 'head')) out.multiHead = true;
-  if (axes[n - 1]?.label === 'feat') out.featLast = true;
-  else if (!(t.featLast && lastSameAsBefore)) delete out.featLast;
   delete out.featAt;
+  if (lastLabel === 'feat') out.featLast = true;
+  else if (!(t.featLast && lastSameAsBefore)) delete out.featLast;
+  if (featBefore >= 0 && axes.filter((a) => a.label === 'feat').length === 1) out.featAt = featBefore - n;
   if (t.attn) {
     const a: Mutable<AttnInfo> = { ...t.attn };
     if (!(lastSameAsBefore && a.keyAxis === -1)) delete a.keyAxis;

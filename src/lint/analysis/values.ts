@@ -141,6 +141,11 @@ export interface MaskOp {
   /** 'add01': a 0/1 (boolean) mask added to the scores as if it were additive. */
   readonly how: 'fill' | 'where' | 'add' | 'add01' | 'mul' | 'setitem';
   readonly maskNode?: PyNode;
+  /**
+   * A term the code does not show (`scores + attn_bias`, a bias parameter no caller in view passes): it may mask, so
+   * the scores are not claimed unmasked, but it is no evidence of a mask (nothing is reported from it).
+   */
+  readonly unshown?: true;
 }
 
 /** An operation whose effect on scale is unknown (an unknown function applied to q, k or the scores). */

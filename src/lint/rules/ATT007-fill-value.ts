@@ -1,6 +1,6 @@
 // ATT007: fill values that break: finite fills below float16's range in half-precision code, and -inf
 // fills where a fully masked row is reachable.
-import { bareOutOfPlace, discardedMasks, type DiscardedMaskSite } from '../analysis/discarded';
+import { discardedMasks, discardedSite, type DiscardedMaskSite } from '../analysis/discarded';
 import { runsIn } from '../analysis/precision';
 import type { FillSite, SoftmaxSite, WeakAdditiveMaskSite } from '../analysis/facts';
 import { emptyRowReason } from '../analysis/masks';
@@ -13,10 +13,17 @@ import { definitions, maskBuilt, precisionShown } from './related';
 
 const T = defineTemplates({
   subtractedFill: '{0} (subtracted, so a fill of -{1})',
-  belowFloat16:
-    "{0} is below float16's minimum (-65504) and {1}: masked_fill raises an overflow error on float16 tensors, and additive masks overflow to -inf. Use torch.finfo(x.dtype).min.",
-  belowBfloat16:
-    "{0} is below bfloat16's minimum (-3.3895e38) and {1}: masked_fill raises an overflow error on bfloat16 tensors (float32's minimum does not fit). Use torch.finfo(x.dtype).min.",
+  // PyTorch by the op that writes the fill: a fill converted as a scalar to the tensor's dtype with a range check
+  // (masked_fill, full/full_like) raises; one cast (an index assignment, torch.where, an additive mask) becomes -inf.
+  belowFloat16Raises: "{0} is below float16's minimum (-65504) and {1}: {2} raises an overflow error on float16 tensors. Use torch.finfo(x.dtype).min.",
+  belowBfloat16Raises:
+    "{0} is below bfloat16's minimum (-3.3895e38) and {1}: {2} raises an overflow error on bfloat16 tensors (float32's minimum does not fit). Use torch.finfo(x.dtype).min.",
+  belowFloat16Cast:
+    "{0} is below float16's minimum (-65504) and {1}: {2} makes it -inf in float16 (no error is raised), and a row whose keys are all masked becomes NaN after softmax. Use torch.finfo(x.dtype).min.",
+  belowBfloat16Cast:
+    "{0} is below bfloat16's minimum (-3.3895e38) and {1}: {2} makes it -inf in bfloat16 (float32's minimum does not fit; no error is raised), and a row whose keys are all masked becomes NaN after softmax. Use torch.finfo(x.dtype).min.",
+  indexAssignment: 'the index assignment',
+  additiveMask: 'the additive mask',
   belowFloat16Array:
     "{0} is below float16's minimum (-65504) and {1}: in float16 the fill rounds to -inf (no error is raised), and a row whose keys are all masked becomes NaN after softmax. Use {2}.",
   belowBfloat16Array:
@@ -78,7 +85,7 @@ export const ATT007: Rule = {
       whatItDoes:
         "Checks the value written into masked positions (`masked_fill`, `torch.where` (including a choice of the scores against a constant, `torch.where(keep, scores, 0.0)`), index assignment (and JAX's functional form, `scores.at[mask].set(v)`), `mask * -1e9`, `torch.full_like(x, v)`, `torch.ones_like(x) * v`, a bias `torch.zeros_like(scores).masked_fill(mask, v)`). Scores computed from float32 copies (`q.float() @ k.float().transpose(-2, -1)`, an einsum of float32 operands, `.float()`/`.to(torch.float32)`/`.to(device, torch.float32)` on the scores) are float32, where -1e9 fits, and so is an additive mask built from an integer or boolean mask times a Python float (`(1.0 - keep.long()) * -1e9`, `(ids == pad) * -1e9`: PyTorch's default dtype, float32, which the sum with float16 scores keeps; one cast to the scores' dtype first, `.to(scores.dtype)`, is judged in their precision; likewise a mask cast to the dtype of a float32 scalar and subtracted from it, TensorFlow's `one = tf.constant(1.0)`, `(one - tf.cast(mask, one.dtype)) * -1e8`), and a fill in a branch that runs only for float32 data (the `else` of `if x.dtype == torch.float16:`, with or without spaces around the operator (`attn_score.dtype==tf.float16`), also with the dtype read by a helper, `if get_parameter_dtype(self) == torch.float16:`, an `elif x.dtype == torch.float32:`, `if x.dtype != torch.float16:` or `is not`). In a file that runs in float16 (`.half()`, `torch.float16` (not a dtype tested against it, `x.dtype == jnp.float16`, which asks what the data is), CUDA `autocast` without a dtype, `GradScaler`, apex amp, fp16 and mixed-precision flags (not a flag set to False, `use_amp=False`), Lightning `precision=\"16-mixed\"`), or that a workspace file running in float16 imports (a trainer; the message names it; not a file of another framework, such as a PyTorch conversion script calling `.half()` that imports a package holding TensorFlow or Flax model files), a finite fill below float16's minimum of -65504 (`-1e9`, `-1e10`, `-float(\"1e9\")`, `torch.finfo(torch.float32).min`) is reported; in a file that runs in bfloat16 (`torch.bfloat16`, bf16 flags, `autocast(dtype=torch.bfloat16)`), only fills below bfloat16's minimum (float32's minimum) are, since -1e9 fits there. A comment or docstring that says the file runs in half precision counts only when no code does, in the file or in a workspace file importing it (whose code is then the evidence named), and no importing file's code sets full precision (`Trainer(model, fp16=False)`, `.to(device, dtype=torch.float32)`, `precision=32`) while none runs it in half: code outranks prose; one that says a value fits float16 or is safe for fp16 says the code supports half precision, and is no evidence. A fill on attention scores that does not mask at all is reported whatever the precision: zero, a tiny negative number (`-1e-9`, a typo for `-1e9`), or a positive one (`-float(\"-inf\")` is +inf). Likewise an additive mask scaled too small to mask, a 0/1 mask times a constant of magnitude 1e-3 or less (`mask * 1e-9`, `mask / 1e9`) added to scores a softmax normalises (`logits += mask * 1e-9`, any framework; the operand it is added to decides, and a mask already additive, 0/-inf, is left alone). A `-inf` fill is reported when the mask can hide every key of a row: a causal mask that also hides the diagonal (`triu(ones)` without `diagonal=1`), or padding that varies along the query axis (`pad.unsqueeze(-1)`, an outer product of padding masks), read from the axes the code states: scores laid out (batch, keys, heads), `einsum('bhd,bthd->bth')` softmaxed over dim=1, have their keys at -2, so padding there hides keys and no row is emptied; scores laid out (batch, keys, queries) are judged along their last axis. A 0/1 mask multiplied by -inf to build an additive mask (`(1 - keep) * float(\"-inf\")`, also the fill term of a blend `dots * m + (1 - m) * float(\"-inf\")`) is always reported: 0 × inf is NaN, so every kept position is NaN. A masking op whose result is discarded (an out-of-place `masked_fill`, `torch.where`, `np.where`, `tf.where` or `jnp.where`, JAX's `scores.at[idx].set(fill)`, `scores + mask` or `scores.add(mask)`, written as a statement of its own) is reported when the data flow shows that it matters: the scores' name is read again with no definition in between, and a softmax of the file normalises scores formed at the same place along that path with no mask added after it. The in-place `masked_fill_` or `add_`, `out=`, an assignment, a return or a call as an argument keep the result and are not reported; neither is a discarded op whose name is never read again, whose scores are masked later, or whose scores were masked with the same mask already (dead code or a repeated line, not a mask that is missing), nor a helper of the code's own called as a statement (it may work in place). A discarded fill gets no other message of this rule: it fills nothing. Which rows a triangular mask empties is read from the region the op fills (masked_fill and index assignment: where the mask is True; `where(m, scores, -inf)`: where it is False), so `triu(ones) == 0` filled the wrong way round (ATT002's finding: the strict lower triangle) empties no row and gets no NaN claim.",
       whyIsThisBad:
-        '`masked_fill` with -1e9 on a float16 tensor raises "value cannot be converted to type at::Half without overflow", and under autocast additive masks overflow to -inf. JAX, TensorFlow, MLX and NumPy raise nothing: the fill silently becomes -inf in float16 (the message says so for a file that does not import torch, and names the library\'s minimum, `jnp.finfo(x.dtype).min`, `x.dtype.min`). A row whose every entry is -inf goes through softmax as exp(-inf - (-inf)) = NaN, and the NaN spreads through the rest of the network on the next step. A masking op that returns a new tensor (`masked_fill`, `torch.where`, `np.where`, `tf.where`, `x.at[idx].set(v)`, `scores + mask`) written as a statement of its own changes nothing: the scores keep their values, so padding and future positions get attention weight, and nothing raises.',
+        '`masked_fill` with -1e9 on a float16 tensor raises "value cannot be converted to type at::Half without overflow" (so does `torch.full_like(scores, -1e9)`), while an index assignment (`scores[mask] = -1e9`), `torch.where(mask, -1e9, scores)` and additive masks (`mask * -1e9` in float16, or under autocast) silently turn it into -inf; the message names the op used and what it does. JAX, TensorFlow, MLX and NumPy raise nothing: the fill silently becomes -inf in float16 (the message says so for a file that does not import torch, and names the library\'s minimum, `jnp.finfo(x.dtype).min`, `x.dtype.min`). A row whose every entry is -inf goes through softmax as exp(-inf - (-inf)) = NaN, and the NaN spreads through the rest of the network on the next step. A masking op that returns a new tensor (`masked_fill`, `torch.where`, `np.where`, `tf.where`, `x.at[idx].set(v)`, `scores + mask`) written as a statement of its own changes nothing: the scores keep their values, so padding and future positions get attention weight, and nothing raises.',
       example: `pad_mask = input_ids == pad_id  # (B, T), True at padding
 scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
 scores = scores.masked_fill(pad_mask.unsqueeze(-1), float("-inf"))  # padded query rows are all -inf
@@ -223,12 +230,39 @@ weights = scores.softmax(dim=-1)`,
     }
 
     /**
+     * The PyTorch op that writes the fill, and whether it raises on a value out of the tensor's range: masked_fill and
+     * `torch.full`/`full_like` convert the Python number to the tensor's dtype with a range check (RuntimeError "value
+     * cannot be converted to type c10::Half without overflow"); an index assignment (`s[mask] = -1e9`), `torch.where`
+     * and an additive mask (`mask * -1e9`, `scores - 1e9 * mask`) cast it, and it becomes -inf with no error (checked
+     * on PyTorch 2 on CPU).
+     */
+    function torchFillOp(site: FillSite): { name: MessageArg; raises: boolean } {
+      const fill = unparen(site.fillNode);
+      const fillFn = fill.type === 'call' ? childByField(fill, 'function') : undefined;
+      const fillFnText = fillFn ? ctx.text(fillFn) : '';
+      if (/(^|\.)full(_like)?$/.test(fillFnText)) return { name: quote(fillFnText), raises: true };
+      if (site.how === 'masked_fill') return { name: 'masked_fill', raises: true };
+      if (site.how === 'setitem') return { name: msg(T.indexAssignment), raises: false };
+      if (site.how === 'where') {
+        // A `where` fill site is the call itself (`torch.where(...)`, `np.where(...)`): named as written.
+        const fn = childByField(site.node, 'function');
+        /* c8 ignore next: the grammar gives every call a function; the types make it optional */
+        return { name: fn ? ctx.text(fn) : 'where', raises: false };
+      }
+      return { name: msg(T.additiveMask), raises: false };
+    }
+
+    /**
      * PyTorch's masked_fill raises on a fill out of the tensor's range; JAX, TensorFlow, MLX and NumPy round it to
      * -inf silently. A file that does not import torch gets that wording and its library's minimum.
      */
-    function belowRangeMessage(which: 'fp16' | 'bf16', fillText: MessageArg, runs: MessageArg) {
+    function belowRangeMessage(which: 'fp16' | 'bf16', fillText: MessageArg, runs: MessageArg, site: FillSite) {
       const lib = ev.file.importsTorch ? undefined : ev.file.arrayLibrary;
-      if (!lib) return msg(which === 'fp16' ? T.belowFloat16 : T.belowBfloat16, fillText, runs);
+      if (!lib) {
+        const op = torchFillOp(site);
+        if (op.raises) return msg(which === 'fp16' ? T.belowFloat16Raises : T.belowBfloat16Raises, fillText, runs, op.name);
+        return msg(which === 'fp16' ? T.belowFloat16Cast : T.belowBfloat16Cast, fillText, runs, op.name);
+      }
       return msg(which === 'fp16' ? T.belowFloat16Array : T.belowBfloat16Array, fillText, runs, DTYPE_MINIMUM[lib]);
     }
 
@@ -328,7 +362,7 @@ weights = scores.softmax(dim=-1)`,
       fill(site: FillSite) {
         if (reported.has(site.fillNode.id)) return;
         // A fill whose result is discarded writes nothing: reported as such (end), or dead code.
-        if (bareOutOfPlace(ev, site.node, site.ctx)) return;
+        if (discardedSite(ev, site)) return;
         const fill = fillNumber(site.fill);
         if (!fill) return;
         const target = site.target;
@@ -347,7 +381,7 @@ weights = scores.softmax(dim=-1)`,
             reported.add(site.fillNode.id);
             ctx.report({
               node: location(site),
-              message: belowRangeMessage(which, fillText, runsIn(ev.precision, which)),
+              message: belowRangeMessage(which, fillText, runsIn(ev.precision, which), site),
               fix: finfoFix(site),
               related: [precisionShown(ev, which), ...fillDefinition(site), ...maskBuilt(ev, site.target.mask, msg(T.theMaskFilled))],
             });

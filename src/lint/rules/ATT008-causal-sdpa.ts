@@ -4,6 +4,7 @@ import { alternatives } from './evidence';
 import type { Def } from '../analysis/scopes';
 import { cacheReachesKeys, truthWithCache, type FlagReader } from '../analysis/kv-cache';
 import { causalForCausalModule, causalOffWithCache, functionScope, maskSkippedWithCache, runsOnlyWithoutCache } from '../analysis/cache-paths';
+import { discardedSite } from '../analysis/discarded';
 import { truthOf } from '../analysis/flags';
 import { originRef } from '../analysis/portable';
 import type { AValue, MaskInfo } from '../analysis/values';
@@ -433,7 +434,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         }
       },
       fill(site: FillSite) {
-        if (causalOnlyWithoutCache(site)) return;
+        if (discardedSite(ev, site) || causalOnlyWithoutCache(site)) return;
         // Hand-written attention: the scores of queries against keys that include a cache, masked with a causal mask
         // cut top-left from a buffer (`att.masked_fill(self.bias[:, :, :T, :S] == 0, -inf)`).
         const m = site.mask?.mask;
@@ -454,6 +455,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         if (site.a.attn?.stage === 'weights') addedTopLeftOnCache(site.a, site.a.attn.formedAt, site.ctx);
       },
       mask(site: MaskSite) {
+        if (discardedSite(ev, site)) return;
         // A causal attn_mask cut or built top-left over L queries and S keys (`tril(ones(L, S))`, `bias[..., :L, :S]`)
         // on keys that include a KV cache: the same misalignment as is_causal=True.
         const sizes = topLeftRectangleSizes(site.mask.mask);
