@@ -1021,7 +1021,7 @@ export function matmul(
     if (a.kind === 'tensor' && b.kind === 'tensor' && !a.mask && !b.mask) {
       const scores = result({
         attn: { stage: 'scores', formedAt: c.node },
-        ops: crossOps(a, b),
+        ops: crossOps(a, b, { weightInit: true }),
         multiHead: a.multiHead || b.multiHead || ndim === 4 || undefined,
       });
       return scores;

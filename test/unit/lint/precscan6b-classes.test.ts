@@ -1,0 +1,174 @@
+// Classes of correct code read wrongly by the scale and mask rules, found by the false-positive scan of session 27
+// (test/lint-scan/results/2026-12-04-scan-precscan6b.md). Small examples written fresh, each with its buggy form,
+// which must still be reported.
+//  1. ATT004: a learned weight initialised with a fan-in scale (`nn.Parameter(torch.randn(r, d) / math.sqrt(d))`)
+//     and multiplied into the data (`x @ self.V.t()`, a low-rank or hand-written projection). The init sets the
+//     variance the weight starts from; it is no factor on q or k, so the scores' own 1/sqrt(d_head) is the only one.
+//  2. ATT002: a triangle whose diagonal is minus a window (`tril(ones, diagonal=-self.sliding_window)`) marks the keys
+//     that fell out of the window, not the causal keep side: its meaning is not known from the triangle alone.
+import { strict as assert } from 'node:assert';
+import { createLinter, type ExtendedLinter } from '../../../src/lint';
+import { grammar, linter, memoryWorkspace } from './helpers';
+
+async function codes(src: string, code: string): Promise<number[]> {
+  const l = await linter();
+  return l
+    .lintPython(src)
+    .filter((f) => f.code === code)
+    .map((f) => f.line);
+}
+
+const LOW_RANK = `import math
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class LowRankLinear(nn.Module):
+    def __init__(self, in_features, out_features, rank):
+        super().__init__()
+        self.U = nn.Parameter(torch.randn(out_features, rank) / math.sqrt(rank))
+        self.V = nn.Parameter(torch.randn(rank, in_features) / math.sqrt(in_features))
+
+    def forward(self, x):
+        return x @ self.V.t() @ self.U.t()
+
+
+class Block(nn.Module):
+    def __init__(self, d_model=256, n_heads=4):
+        super().__init__()
+        self.n_heads = n_heads
+        self.d_head = d_model // n_heads
+        self.q_proj = LowRankLinear(d_model, d_model, 32)
+        self.k_proj = LowRankLinear(d_model, d_model, 32)
+        self.v_proj = LowRankLinear(d_model, d_model, 32)
+
+    def forward(self, x):
+        B, T, C = x.shape
+        q = self.q_proj(x).view(B, T, self.n_heads, self.d_head).transpose(1, 2)
+        k = self.k_proj(x).view(B, T, self.n_heads, self.d_head).transpose(1, 2)
+        v = self.v_proj(x).view(B, T, self.n_heads, self.d_head).transpose(1, 2)
+        att = (q @ k.transpose(-2, -1)) / math.sqrt(self.d_head)
+        att = F.softmax(att, dim=-1)
+        return (att @ v).transpose(1, 2).reshape(B, T, C)
+`;
+
+const RAW_WEIGHTS = `import math
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class RawAttention(nn.Module):
+    def __init__(self, d_model=256, n_heads=4):
+        super().__init__()
+        self.n_heads = n_heads
+        self.d_head = d_model // n_heads
+        self.wq = nn.Parameter(torch.randn(d_model, d_model) / math.sqrt(d_model))
+        self.wk = nn.Parameter(torch.randn(d_model, d_model) / math.sqrt(d_model))
+
+    def forward(self, x, v):
+        B, T, C = x.shape
+        q = (x @ self.wq).view(B, T, self.n_heads, self.d_head).transpose(1, 2)
+        k = (x @ self.wk).view(B, T, self.n_heads, self.d_head).transpose(1, 2)
+        att = (q @ k.transpose(-2, -1)) / math.sqrt(self.d_head)
+        return F.softmax(att, dim=-1) @ v
+`;
+
+describe('lint: a fan-in initialised weight multiplied into the data is no scaling of q or k (ATT004)', () => {
+  it('a low-rank projection whose factors are initialised with 1/sqrt(in_features), scores / sqrt(d_head): silent', async () => {
+    assert.deepEqual(await codes(LOW_RANK, 'ATT004'), []);
+  });
+  it('buggy: the same block with q also divided by sqrt(d_head) before the product is reported once', async () => {
+    const src = LOW_RANK.replace(
+      'q = self.q_proj(x).view(B, T, self.n_heads, self.d_head).transpose(1, 2)',
+      'q = self.q_proj(x).view(B, T, self.n_heads, self.d_head).transpose(1, 2) / math.sqrt(self.d_head)',
+    );
+    assert.deepEqual(await codes(src, 'ATT004'), [31]);
+  });
+  it('hand-written projections `x @ self.wq` with a fan-in init: silent', async () => {
+    assert.deepEqual(await codes(RAW_WEIGHTS, 'ATT004'), []);
+  });
+  it('buggy: the weight scaled by 1/sqrt(d_head) where it is used (`x @ (self.wq / sqrt(d_head))`) still counts', async () => {
+    const src = RAW_WEIGHTS.replace('(x @ self.wq)', '(x @ (self.wq / math.sqrt(self.d_head)))');
+    assert.deepEqual(await codes(src, 'ATT004'), [19]);
+  });
+  it('a learned temperature initialised at 1/sqrt(d) and multiplied into the scores is still a scale (ATT003 silent)', async () => {
+    const src = `import math
+import torch
+import torch.nn as nn
+
+
+class TempAttention(nn.Module):
+    def __init__(self, d_head=64):
+        super().__init__()
+        self.scale = nn.Parameter(torch.ones(1) * d_head ** -0.5)
+
+    def forward(self, q, k, v):
+        att = (q @ k.transpose(-2, -1)) * self.scale
+        return torch.softmax(att, dim=-1) @ v
+`;
+    assert.deepEqual(await codes(src, 'ATT003'), []);
+  });
+});
+
+const LOWRANK_LAYER = LOW_RANK.slice(0, LOW_RANK.indexOf('\n\nclass Block'));
+const MODEL = `import math
+import torch.nn as nn
+import torch.nn.functional as F
+from layers.lowrank import LowRankLinear
+
+${LOW_RANK.slice(LOW_RANK.indexOf('class Block'))}`;
+
+async function workspaceLinter(files: Record<string, string>): Promise<ExtendedLinter> {
+  return createLinter(grammar(), { workspace: memoryWorkspace(files), onInternalError: (e) => assert.fail(String(e)) });
+}
+
+describe('lint: the fan-in initialised projection defined in another file (ATT004, cross-file)', () => {
+  it('layers/lowrank.py defines the projection, models/block.py scales the scores once: silent', async () => {
+    const l = await workspaceLinter({ 'layers/lowrank.py': LOWRANK_LAYER, 'models/block.py': MODEL });
+    assert.deepEqual(
+      l.lintPython(MODEL, { path: 'models/block.py' }).filter((f) => f.code === 'ATT004'),
+      [],
+    );
+  });
+  it('buggy: models/block.py also divides q by sqrt(d_head): reported', async () => {
+    const src = MODEL.replace(
+      'q = self.q_proj(x).view(B, T, self.n_heads, self.d_head).transpose(1, 2)',
+      'q = self.q_proj(x).view(B, T, self.n_heads, self.d_head).transpose(1, 2) / math.sqrt(self.d_head)',
+    );
+    const l = await workspaceLinter({ 'layers/lowrank.py': LOWRANK_LAYER, 'models/block.py': src });
+    assert.equal(l.lintPython(src, { path: 'models/block.py' }).filter((f) => f.code === 'ATT004').length, 1);
+  });
+});
+
+const WINDOW = `import torch
+
+
+def window_bias(attention_mask, hidden_states, sliding_window):
+    min_dtype = torch.finfo(hidden_states.dtype).min
+    too_far = torch.tril(torch.ones_like(attention_mask, dtype=torch.bool), diagonal=-sliding_window)
+    return torch.where(too_far, min_dtype, attention_mask)
+
+
+def attend(q, k, v, attention_mask, sliding_window):
+    scores = q @ k.transpose(-2, -1) / q.size(-1) ** 0.5
+    scores = scores + window_bias(attention_mask, q, sliding_window)
+    return torch.softmax(scores, dim=-1) @ v
+`;
+
+describe('lint: a triangle at minus a window from the diagonal is not the causal keep side (ATT002)', () => {
+  it('tril(ones, diagonal=-sliding_window) used as the positions to fill with the minimum: silent', async () => {
+    assert.deepEqual(await codes(WINDOW, 'ATT002'), []);
+  });
+  it('the offset written -(w - 1) or -self.window + 1 is read the same way: silent', async () => {
+    assert.deepEqual(await codes(WINDOW.replace('diagonal=-sliding_window', 'diagonal=-(sliding_window - 1)'), 'ATT002'), []);
+    assert.deepEqual(await codes(WINDOW.replace('diagonal=-sliding_window', 'diagonal=-sliding_window + 1'), 'ATT002'), []);
+  });
+  it('buggy: the causal triangle (diagonal 0, True on and before it) filled with the minimum is reported', async () => {
+    assert.deepEqual(await codes(WINDOW.replace('diagonal=-sliding_window', 'diagonal=0'), 'ATT002'), [7]);
+  });
+  it('buggy: a window triangle on the positive side (tril(ones, diagonal=sliding_window), keys up to w ahead) is still a keep side: reported', async () => {
+    assert.deepEqual(await codes(WINDOW.replace('diagonal=-sliding_window', 'diagonal=sliding_window'), 'ATT002'), [7]);
+  });
+});
