@@ -357,9 +357,12 @@ export function callOperator(ev: Evaluator, op: string, lv: AValue, rv: AValue, 
 }
 
 function onesTimesNumber(ones: AValue, n: AValue): AValue | undefined {
-  if (ones.kind !== 'tensor' || !ones.ones || ones.mask || ones.attn || n.kind !== 'number' || n.num === undefined) return undefined;
+  if (ones.kind !== 'tensor' || !ones.ones || ones.mask || ones.attn || n.kind !== 'number') return undefined;
+  // `torch.ones(L, S) * torch.finfo(dtype).min` is filled with the dtype's minimum, as `torch.full(..., finfo.min)` is.
+  const fill = n.num ?? (n.finfo && !n.finfoMax ? -Infinity : undefined);
+  if (fill === undefined) return undefined;
   const { ones: _ones, ops: _ops, ...rest } = ones;
-  return { ...rest, fillValue: n.num };
+  return { ...rest, fillValue: fill };
 }
 
 function multiply(ev: Evaluator, lv: AValue, rv: AValue, l: PyNode | undefined, r: PyNode | undefined, node: PyNode, ctx: Ctx): AValue {

@@ -152,6 +152,19 @@ export function maskedAfterItsSoftmax(ev: Evaluator, fill: FillSite): { softmax:
   return undefined;
 }
 
+/**
+ * The fill writes into scores whose every softmax in the fill's function ran before it (`alpha = softmax(energy)`,
+ * then `energy_safe = energy.masked_fill(causal, 0.0)` for the mean energy under alpha): the filled copy is no
+ * softmax input there. False when no softmax of the scores is in that function, or the fill sits in a loop.
+ */
+export function filledAfterEverySoftmax(ev: Evaluator, fill: FillSite): boolean {
+  const formed = fill.target.attn?.stage === 'scores' ? fill.target.attn.formedAt : undefined;
+  if (!formed || insideLoop(fill.node, fill.ctx.scope.node)) return false;
+  const all = ev.facts.softmaxFormedAt(formed);
+  const same = all.filter((s) => s.ctx.scope === fill.ctx.scope);
+  return same.length > 0 && same.length === all.length && same.every((s) => s.node.end <= fill.node.start);
+}
+
 function insideLoop(node: PyNode, until: PyNode): boolean {
   for (let p = node.parent; p && p !== until; p = p.parent) if (p.type === 'for_statement' || p.type === 'while_statement') return true;
   return false;

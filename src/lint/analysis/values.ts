@@ -665,6 +665,12 @@ export function join(a: AValue, b: AValue): AValue {
       out.cacheIn = a.cacheIn ?? b.cacheIn;
       out.tokenIds = a.tokenIds && b.tokenIds ? true : undefined;
       out.index = a.index && b.index && a.index.axis === b.index.axis && a.index.offset === b.index.offset ? a.index : undefined;
+      // A parameter assigned in two places (`self.V = nn.Parameter(init)`, later `self.V = nn.Parameter(resized)`)
+      // is still learned, and still carries only the operations of its initial values when each side does.
+      if (a.learned && b.learned) {
+        out.learned = true;
+        if (out.ops && (!a.ops || a.ops === a.initOps) && (!b.ops || b.ops === b.initOps)) out.initOps = out.ops;
+      }
       break;
     }
     case 'number': {

@@ -4,6 +4,7 @@ import { bareOutOfPlace, discardedMasks, type DiscardedMaskSite } from '../analy
 import { runsIn } from '../analysis/precision';
 import type { FillSite, SoftmaxSite, WeakAdditiveMaskSite } from '../analysis/facts';
 import { emptyRowReason } from '../analysis/masks';
+import { filledAfterEverySoftmax } from '../analysis/post-softmax-masks';
 import type { AValue } from '../analysis/values';
 import { integerValued, rootName } from '../analysis/ops';
 import { childByField, unparen, type PyNode } from '../syntax/tree';
@@ -66,6 +67,8 @@ const DTYPE_COMPARISON = /dtype\b(?:\([^()]*\))?(?: ?(==|!=) ?| (is not|is|not i
 const BF16_MIN = -3.3895313892515355e38;
 /** A fill above this does not hide a position from softmax (exp(-1) is a third of exp(0)). */
 const WEAKEST_MASKING_FILL = -1;
+/** A name for a mask or bias being built (`attn_mask`, `bias`), not a masked copy of something (`D_masked`). */
+const MASK_OR_BIAS_NAME = /mask(?!ed)|bias/i;
 
 export const ATT007: Rule = {
   meta: {
@@ -156,7 +159,7 @@ weights = scores.softmax(dim=-1)`,
       if (t.mask || site.how === 'add') return true;
       if (t.kind === 'tensor' && (t.fillValue === 0 || t.zeros === true)) return true; // zeros_like(scores).masked_fill(pad, -big): an additive bias
       const name = site.targetNode && rootName(ev, site.targetNode);
-      return !!name && /mask|bias/i.test(name);
+      return !!name && MASK_OR_BIAS_NAME.test(name);
     }
 
     /**
@@ -174,7 +177,8 @@ weights = scores.softmax(dim=-1)`,
         softmaxInputs = new Set();
         for (const s of ev.facts.softmax) if (s.input.attn?.formedAt) softmaxInputs.add(s.input.attn.formedAt);
       }
-      return softmaxInputs.has(a.formedAt);
+      // A copy of the scores filled after every softmax of them ran (the mean energy under the weights) is no softmax input.
+      return softmaxInputs.has(a.formedAt) && !filledAfterEverySoftmax(ev, site);
     }
 
     /** The fill writes into a mask or bias tensor that is being built (additive attention mask), not into scores. */
@@ -182,7 +186,7 @@ weights = scores.softmax(dim=-1)`,
       if (site.target.attn) return false;
       if (site.target.mask) return true;
       const name = site.targetNode && rootName(ev, site.targetNode);
-      return !!name && /mask|bias/i.test(name);
+      return !!name && MASK_OR_BIAS_NAME.test(name);
     }
 
     /** The call that writes the fill; the fill argument itself when it is written inline (its own line in a multi-line call). */

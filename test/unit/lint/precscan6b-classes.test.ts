@@ -172,3 +172,108 @@ describe('lint: a triangle at minus a window from the diagonal is not the causal
     assert.deepEqual(await codes(WINDOW.replace('diagonal=-sliding_window', 'diagonal=sliding_window'), 'ATT002'), [7]);
   });
 });
+
+describe('lint: a parameter re-created elsewhere in its class is still a fan-in initialised weight (ATT004)', () => {
+  it('self.V re-assigned as nn.Parameter(resized) in a resize method: the product is still silent', async () => {
+    const src = LOW_RANK.replace(
+      `    def forward(self, x):
+        return x @ self.V.t() @ self.U.t()`,
+      `    def forward(self, x):
+        return x @ self.V.t() @ self.U.t()
+
+    @torch.no_grad()
+    def resize(self, rank):
+        w = self.U @ self.V
+        u, s, vh = torch.linalg.svd(w, full_matrices=False)
+        self.U = nn.Parameter(u[:, :rank] * s[:rank].sqrt())
+        self.V = nn.Parameter(s[:rank].sqrt().unsqueeze(1) * vh[:rank])`,
+    );
+    assert.deepEqual(await codes(src, 'ATT004'), []);
+  });
+});
+
+describe('lint: an additive causal mask written ones(L, S) * finfo(dtype).min, then triu(1) (ATT006)', () => {
+  const EXACT = `import torch
+
+
+def exact_attention(query, key, value, softmax_scale, causal=False):
+    qk = query @ key.transpose(-1, -2) * softmax_scale
+    if causal:
+        qk += (
+            (torch.ones(query.shape[2], key.shape[2], device=query.device) * torch.finfo(query.dtype).min)
+            .triu(1)
+            .reshape(1, 1, query.shape[2], key.shape[2])
+        )
+    return qk.softmax(dim=-1) @ value
+`;
+  it('the ones times the dtype minimum are a large negative fill: an additive mask, silent', async () => {
+    assert.deepEqual(await codes(EXACT, 'ATT006'), []);
+  });
+  it('buggy: the 0/1 triangle added without the minimum is reported', async () => {
+    assert.deepEqual(await codes(EXACT.replace(' * torch.finfo(query.dtype).min', ''), 'ATT006'), [7]);
+  });
+});
+
+describe('lint: fills that never reach a softmax (ATT007)', () => {
+  const HEAT = `import math
+import torch
+import torch.nn.functional as F
+
+
+def mean_energy(q, k, seq_len):
+    energy = torch.matmul(q, k.transpose(-2, -1)) / math.sqrt(q.shape[-1])
+    causal = torch.triu(torch.ones(seq_len, seq_len, dtype=torch.bool), diagonal=1)
+    energy = energy.masked_fill(causal, float("-inf"))
+    alpha = F.softmax(energy, dim=-1)
+    energy_safe = energy.masked_fill(causal, 0.0)
+    return (alpha * energy_safe).sum(-1)
+`;
+  it('a zero fill of the scores after their softmax ran (the mean energy under the weights): silent', async () => {
+    assert.deepEqual(await codes(HEAT, 'ATT007'), []);
+  });
+  it('buggy: the zero fill before the softmax is reported', async () => {
+    const src = HEAT.replace('float("-inf")', '0.0');
+    assert.deepEqual(await codes(src, 'ATT007'), [9]);
+  });
+  const NEAREST = `import torch
+
+
+def nearest_rows(A):
+    n = A.shape[-1]
+    D = torch.cdist(A, A)
+    D_masked = D.clone()
+    eye = torch.eye(n, dtype=torch.bool)
+    D_masked = D_masked.masked_fill(eye, float("inf"))
+    return D_masked.topk(k=2, dim=-1, largest=False)
+`;
+  it('+inf written into a masked copy of distances (`D_masked`, a smallest-k search): silent', async () => {
+    assert.deepEqual(await codes(NEAREST, 'ATT007'), []);
+  });
+  it('buggy: +inf written into a bias being built (`attn_bias`) is reported', async () => {
+    assert.deepEqual(await codes(NEAREST.replaceAll('D_masked', 'attn_bias'), 'ATT007'), [9]);
+  });
+});
+
+describe('lint: one query picked by a range counter gives one row of scores (ATT001)', () => {
+  const REF = `import torch
+
+
+def reference(d, s):
+    query = torch.randn(1, 1, s, d)
+    q = query[0, 0]
+    rows = torch.empty((3, d))
+    out = torch.empty((s, d))
+    for i in range(s):
+        scores = torch.exp((q[i] @ rows.T) / d**0.5)
+        probs = scores / scores.sum()
+        out[i, :] = probs @ rows
+    return out
+`;
+  it('q[i] with i from range(s) is one query: its scores are a vector and sum() is over the keys, silent', async () => {
+    assert.deepEqual(await codes(REF, 'ATT001'), []);
+  });
+  it('buggy: all the queries at once (q, not q[i]) normalised with sum() over every element is reported', async () => {
+    const src = REF.replace('(q[i] @ rows.T)', '(q @ rows.T)').replace('out[i, :] = probs @ rows', 'out = probs @ rows');
+    assert.deepEqual(await codes(src, 'ATT001'), [11]);
+  });
+});
