@@ -277,3 +277,29 @@ def reference(d, s):
     assert.deepEqual(await codes(src, 'ATT001'), [11]);
   });
 });
+
+describe('lint: a zero fill after the softmax inside a loop (ATT007)', () => {
+  const LOOP = `import math
+import torch
+import torch.nn.functional as F
+
+
+def energies(qs, ks, seq_len):
+    causal = torch.triu(torch.ones(seq_len, seq_len, dtype=torch.bool), diagonal=1)
+    out = []
+    for q, k in zip(qs, ks):
+        energy = torch.matmul(q, k.transpose(-2, -1)) / math.sqrt(q.shape[-1])
+        energy = energy.masked_fill(causal, float("-inf"))
+        alpha = F.softmax(energy, dim=-1)
+        energy_safe = energy.masked_fill(causal, 0.0)
+        out.append((alpha * energy_safe).sum(-1))
+    return out
+`;
+  it('each iteration forms the scores anew, softmaxes them, then fills a copy with 0: silent', async () => {
+    assert.deepEqual(await codes(LOOP, 'ATT007'), []);
+  });
+  it('buggy: in the same loop, the zero fill before the softmax is reported', async () => {
+    const src = LOOP.replace('float("-inf")', '0.0');
+    assert.deepEqual(await codes(src, 'ATT007'), [11]);
+  });
+});
