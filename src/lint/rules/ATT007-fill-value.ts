@@ -177,8 +177,20 @@ weights = scores.softmax(dim=-1)`,
         softmaxInputs = new Set();
         for (const s of ev.facts.softmax) if (s.input.attn?.formedAt) softmaxInputs.add(s.input.attn.formedAt);
       }
-      // A copy of the scores filled after every softmax of them ran (the mean energy under the weights) is no softmax input.
-      return softmaxInputs.has(a.formedAt) && !filledAfterEverySoftmax(ev, site);
+      // A copy of the scores zero-filled under a name of its own after every softmax of them ran (`energy_safe =
+      // energy.masked_fill(causal, 0.0)`, the mean energy under the weights) is no softmax input.
+      return softmaxInputs.has(a.formedAt) && !(zeroFilledCopy(site) && filledAfterEverySoftmax(ev, site));
+    }
+
+    /** An out-of-place zero fill bound to a name other than the scores' (`safe = scores.masked_fill(m, 0.0)`). */
+    function zeroFilledCopy(site: FillSite): boolean {
+      if (site.how !== 'masked_fill' || fillNumber(site.fill)?.num !== 0 || !site.targetNode) return false;
+      const fn = childByField(site.node, 'function');
+      const method = fn?.type === 'attribute' ? ctx.text(childByField(fn, 'attribute') ?? fn) : undefined;
+      if (method !== 'masked_fill') return false;
+      const parent = site.node.parent;
+      const left = parent?.type === 'assignment' ? childByField(parent, 'left') : undefined;
+      return left?.type === 'identifier' && ctx.text(left) !== rootName(ev, site.targetNode);
     }
 
     /** The fill writes into a mask or bias tensor that is being built (additive attention mask), not into scores. */

@@ -231,6 +231,13 @@ def mean_energy(q, k, seq_len):
   it('a zero fill of the scores after their softmax ran (the mean energy under the weights): silent', async () => {
     assert.deepEqual(await codes(HEAT, 'ATT007'), []);
   });
+  it('buggy: a positive fill written into the scores in place after their softmax is still reported', async () => {
+    const src = HEAT.replace(
+      '    energy_safe = energy.masked_fill(causal, 0.0)\n',
+      '    energy.masked_fill_(causal, -float("-inf"))\n    energy_safe = energy\n',
+    );
+    assert.deepEqual(await codes(src, 'ATT007'), [11]);
+  });
   it('buggy: the zero fill before the softmax is reported', async () => {
     const src = HEAT.replace('float("-inf")', '0.0');
     assert.deepEqual(await codes(src, 'ATT007'), [9]);
