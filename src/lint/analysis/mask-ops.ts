@@ -866,6 +866,10 @@ function triValue(ev: Evaluator, c: Call, base0: AValue, region: 'upper' | 'lowe
       mask: { additive: true, causal: true, ...(k !== undefined ? { tri: { region, k } } : {}), why, ...placed },
     });
   }
+  // A diagonal that is minus a size the code does not fix (`tril(ones, diagonal=-self.sliding_window)`): the triangle
+  // lies that many keys behind each query, so tril marks the keys that fell out of the window (to be ignored) and triu
+  // the window's keys and the future alike. Neither is the causal keep or ignore side: its meaning is not known.
+  if (k === undefined && kNode && negatedOffset(kNode)) return tensor({ ndim: base.ndim, axes: base.axes, dtype: base.dtype });
   // A boolean tensor that is not already a triangle counts as ones (a triangle of a triangle is a band, not a mask).
   if (base.ones || (base.mask?.tri === undefined && !base.mask?.causal && base.dtype === 'bool' && base.ones !== false)) {
     const dtype = base.dtype ?? 'float';
@@ -881,6 +885,13 @@ function triValue(ev: Evaluator, c: Call, base0: AValue, region: 'upper' | 'lowe
     return tensor({ ndim: base.ndim, axes: base.axes, dtype, mask: { ...mask, ...placed } });
   }
   return tensor({ ndim: base.ndim, axes: base.axes, dtype: base.dtype });
+}
+
+/** `-w`, `-(w - 1)`, `-self.window + 1`: a diagonal offset written as minus a size. */
+function negatedOffset(node: PyNode): boolean {
+  let u = unparen(node);
+  if (u.type === 'binary_operator') u = unparen(childByField(u, 'left') ?? u);
+  return u.type === 'unary_operator' && u.children[0]?.type === '-';
 }
 
 /** The last two sizes of `torch.ones(L, S)`, `torch.full((L, S), v)`, `x.new_ones(L, S)` (following one assignment). */

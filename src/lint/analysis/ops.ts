@@ -374,9 +374,12 @@ export function callOperator(ev: Evaluator, op: string, lv: AValue, rv: AValue, 
 }
 
 function onesTimesNumber(ones: AValue, n: AValue): AValue | undefined {
-  if (ones.kind !== 'tensor' || !ones.ones || ones.mask || ones.attn || n.kind !== 'number' || n.num === undefined) return undefined;
+  if (ones.kind !== 'tensor' || !ones.ones || ones.mask || ones.attn || n.kind !== 'number') return undefined;
+  // `torch.ones(L, S) * torch.finfo(dtype).min` is filled with the dtype's minimum, as `torch.full(..., finfo.min)` is.
+  const fill = n.num ?? (n.finfo && !n.finfoMax ? -Infinity : undefined);
+  if (fill === undefined) return undefined;
   const { ones: _ones, ops: _ops, ...rest } = ones;
-  return { ...rest, fillValue: n.num };
+  return { ...rest, fillValue: fill };
 }
 
 function multiply(ev: Evaluator, lv: AValue, rv: AValue, l: PyNode | undefined, r: PyNode | undefined, node: PyNode, ctx: Ctx): AValue {
@@ -1903,7 +1906,8 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
   if (batches) return batches;
   // A learned parameter is the tensor it wraps (`nn.Parameter(torch.randn(d, 1))` keeps its length-1 axis).
   if (qname === 'torch.nn.Parameter' || qname === 'torch.nn.parameter.Parameter' || qname === 'tensorflow.Variable') {
-    return { ...tensorish(val(ev, c, c.args.positional[0] ?? arg(c, 'data') ?? arg(c, 'initial_value'))), learned: true };
+    const init = tensorish(val(ev, c, c.args.positional[0] ?? arg(c, 'data') ?? arg(c, 'initial_value')));
+    return { ...init, learned: true, ...(init.ops ? { initOps: init.ops } : {}) };
   }
   // A PackedSequence is not a tensor: a recurrent layer run on one returns one (no layout); pad_packed_sequence
   // unpacks it as its `batch_first` says (default False: sequence first).

@@ -152,6 +152,28 @@ export function maskedAfterItsSoftmax(ev: Evaluator, fill: FillSite): { softmax:
   return undefined;
 }
 
+/**
+ * The fill writes into scores whose every softmax in the fill's function ran before it (`alpha = softmax(energy)`,
+ * then `energy_safe = energy.masked_fill(causal, 0.0)` for the mean energy under alpha): the filled copy is no
+ * softmax input there. False when no softmax of the scores is in that function, or the fill sits in a loop
+ * that does not form the scores anew each time.
+ */
+export function filledAfterEverySoftmax(ev: Evaluator, fill: FillSite): boolean {
+  const formed = fill.target.attn?.stage === 'scores' ? fill.target.attn.formedAt : undefined;
+  if (!formed) return false;
+  // In a loop, source order is the order things run in only when each iteration forms the scores anew.
+  const loop = innermostLoop(fill.node, fill.ctx.scope.node);
+  if (loop && !(formed.start >= loop.start && formed.end <= loop.end)) return false;
+  const all = ev.facts.softmaxFormedAt(formed);
+  const same = all.filter((s) => s.ctx.scope === fill.ctx.scope);
+  return same.length > 0 && same.length === all.length && same.every((s) => s.node.end <= fill.node.start);
+}
+
+function innermostLoop(node: PyNode, until: PyNode): PyNode | undefined {
+  for (let p = node.parent; p && p !== until; p = p.parent) if (p.type === 'for_statement' || p.type === 'while_statement') return p;
+  return undefined;
+}
+
 function insideLoop(node: PyNode, until: PyNode): boolean {
   for (let p = node.parent; p && p !== until; p = p.parent) if (p.type === 'for_statement' || p.type === 'while_statement') return true;
   return false;

@@ -240,6 +240,21 @@ function gatheredEntries(v: AValue): AValue {
   return tensor({ ...(v.ops ? { ops: v.ops } : {}), ...(v.role ? { role: v.role } : {}), ...(v.roleText ? { roleText: v.roleText } : {}) });
 }
 
+/** A name bound only as the counter of `for i in range(...)`: an integer, so `x[i]` drops the axis it indexes. */
+function rangeCounter(ev: Evaluator, u: PyNode): boolean {
+  if (u.type !== 'identifier') return false;
+  const defs = ev.resolve(u, ev.text(u)) ?? [];
+  return (
+    defs.length > 0 &&
+    defs.every((d) => {
+      if (d.kind !== 'for' || d.path.length > 0 || !d.value) return false;
+      const it = unparen(d.value);
+      const fn = it.type === 'call' ? childByField(it, 'function') : undefined;
+      return !!fn && ev.text(fn) === 'range';
+    })
+  );
+}
+
 export function stripFacts(t: AValue): AValue {
   return tensor({ ndim: t.ndim, axes: t.axes, multiHead: t.multiHead });
 }
@@ -255,6 +270,7 @@ export function indexTensor(ev: Evaluator, v: AValue, subs: PyNode[], scalarInde
     if (u.type === 'attribute' && /^(tf|np|jnp|numpy|tensorflow|torch)\.newaxis$/.test(ev.text(u))) return 'new';
     if (u.type === 'ellipsis') return 'ellipsis';
     if (intLiteral(ev.tree, u) !== undefined) return 'drop';
+    if (rangeCounter(ev, u)) return 'drop';
     // A name the code says holds one integer (`destination: int`, a size): it picks one entry of that axis, as a
     // literal does (`self.queries[destination]`, one row of a learned table).
     if ((u.type === 'identifier' || u.type === 'attribute') && scalarIndex?.(u)) {
@@ -1063,7 +1079,7 @@ export function matmul(
     if (a.kind === 'tensor' && b.kind === 'tensor' && !a.mask && !b.mask) {
       const scores = result({
         attn: { stage: 'scores', formedAt: c.node },
-        ops: crossOps(a, b),
+        ops: crossOps(a, b, { weightInit: true }),
         multiHead: a.multiHead || b.multiHead || ndim === 4 || undefined,
       });
       return scores;

@@ -324,6 +324,11 @@ export interface AValue {
   readonly featAt?: number;
   /** A learned parameter as created (`nn.Parameter(...)`, `tf.Variable(...)`), possibly by a helper: not computed scores. */
   readonly learned?: boolean;
+  /**
+   * A learned parameter's operations as created (`nn.Parameter(torch.randn(r, d) / math.sqrt(d))`): the same
+   * reference as `ops` until an operation is applied to the parameter where it is used (`self.W * scale`).
+   */
+  readonly initOps?: readonly (readonly PathOp[])[];
   /** The last axis has length 1 (Linear/Dense to one feature) even though the rank is unknown. */
   readonly lastSize1?: boolean;
   /** `.T` of a tensor of unknown rank (all axes reversed). */
@@ -460,13 +465,23 @@ export function addOp(v: AValue, op: PathOp): AValue {
  * into an operand before the product (`x = x * x_mask`, features zeroed at padded tokens) zeroes vectors, not scores:
  * it is no mask of the scores the product forms, so it does not travel into them.
  */
-export function crossOps(a: AValue, b: AValue): readonly (readonly PathOp[])[] | undefined {
-  const aa = a.ops && a.ops.length > 0 ? a.ops : [[]];
-  const bb = b.ops && b.ops.length > 0 ? b.ops : [[]];
+export function crossOps(a: AValue, b: AValue, opts: { weightInit?: boolean } = {}): readonly (readonly PathOp[])[] | undefined {
+  // weightInit: a product of data with a learned weight as initialised (`x @ self.V.t()`, `self.V =
+  // nn.Parameter(torch.randn(r, d) / math.sqrt(d))`): the weight's operations set the variance it starts from (a
+  // fan-in init), not a factor on the data's values, so the product, a projection, does not carry them.
+  const ao = opts.weightInit && initOnly(a) && !b.learned ? undefined : a.ops;
+  const bo = opts.weightInit && initOnly(b) && !a.learned ? undefined : b.ops;
+  const aa = ao && ao.length > 0 ? ao : [[]];
+  const bb = bo && bo.length > 0 ? bo : [[]];
   const out: PathOp[][] = [];
   const kept = (ops: readonly PathOp[]): PathOp[] => ops.filter((o) => !(o.kind === 'mask' && o.how === 'mul'));
   for (const x of aa) for (const y of bb) if (out.length < MAX_ALTERNATIVES) out.push([...kept(x), ...kept(y)]);
   return out.every((o) => o.length === 0) ? undefined : out;
+}
+
+/** A learned parameter carrying no operation but those of its initial value. */
+function initOnly(v: AValue): boolean {
+  return v.learned === true && v.ops !== undefined && v.ops === v.initOps;
 }
 
 export function opsAlternatives(v: AValue): readonly (readonly PathOp[])[] {
@@ -662,6 +677,12 @@ export function join(a: AValue, b: AValue): AValue {
       out.cacheIn = a.cacheIn ?? b.cacheIn;
       out.tokenIds = a.tokenIds && b.tokenIds ? true : undefined;
       out.index = a.index && b.index && a.index.axis === b.index.axis && a.index.offset === b.index.offset ? a.index : undefined;
+      // A parameter assigned in two places (`self.V = nn.Parameter(init)`, later `self.V = nn.Parameter(resized)`)
+      // is still learned, and still carries only the operations of its initial values when each side does.
+      if (a.learned && b.learned) {
+        out.learned = true;
+        if (out.ops && (!a.ops || a.ops === a.initOps) && (!b.ops || b.ops === b.initOps)) out.initOps = out.ops;
+      }
       break;
     }
     case 'number': {
