@@ -1906,7 +1906,8 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
   if (batches) return batches;
   // A learned parameter is the tensor it wraps (`nn.Parameter(torch.randn(d, 1))` keeps its length-1 axis).
   if (qname === 'torch.nn.Parameter' || qname === 'torch.nn.parameter.Parameter' || qname === 'tensorflow.Variable') {
-    const init = tensorish(val(ev, c, c.args.positional[0] ?? arg(c, 'data') ?? arg(c, 'initial_value')));
+    // Once wrapped it is no fresh draw: a factor applied where it is used (`x @ (self.wq / sqrt(d))`) scales q.
+    const { randomDraw: _fresh, ...init } = tensorish(val(ev, c, c.args.positional[0] ?? arg(c, 'data') ?? arg(c, 'initial_value')));
     return { ...init, learned: true, ...(init.ops ? { initOps: init.ops } : {}) };
   }
   // A PackedSequence is not a tensor: a recurrent layer run on one returns one (no layout); pad_packed_sequence

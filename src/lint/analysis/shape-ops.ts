@@ -270,13 +270,13 @@ export function indexTensor(ev: Evaluator, v: AValue, subs: PyNode[], scalarInde
     if (u.type === 'attribute' && /^(tf|np|jnp|numpy|tensorflow|torch)\.newaxis$/.test(ev.text(u))) return 'new';
     if (u.type === 'ellipsis') return 'ellipsis';
     if (intLiteral(ev.tree, u) !== undefined) return 'drop';
-    if (rangeCounter(ev, u)) return 'drop';
     // A name the code says holds one integer (`destination: int`, a size): it picks one entry of that axis, as a
     // literal does (`self.queries[destination]`, one row of a learned table).
     if ((u.type === 'identifier' || u.type === 'attribute') && scalarIndex?.(u)) {
       byName = true;
       return 'drop';
     }
+    if (rangeCounter(ev, u)) return 'drop';
     return 'unknown';
   });
   if (items.includes('unknown')) return gatheredEntries(v);

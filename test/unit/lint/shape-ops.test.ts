@@ -212,7 +212,7 @@ describe('shape transfer functions (values in, values out)', () => {
   it('indexTensor: a name the code says is one integer drops its axis as a literal does', () => {
     const table = tensor({ ndim: 2, axes: [{}, { label: 'feat' }], learned: true, ops: [[{ kind: 'opaque' }]] });
     const name = { type: 'identifier', start: 0, end: 1, children: [], namedChildren: [] } as unknown as PyNode;
-    const evStub = { text: () => 'destination', tree: {} } as unknown as Parameters<typeof indexTensor>[0];
+    const evStub = { text: () => 'destination', tree: {}, resolve: () => undefined } as unknown as Parameters<typeof indexTensor>[0];
     const picked = indexTensor(evStub, table, [name], () => true);
     assert.equal(picked.ndim, 1);
     assert.equal(picked.learned, true, 'still a learned parameter (a pooling query)');
