@@ -49,9 +49,21 @@ export interface ImporterCall {
  */
 export function functionsCallersDecide(ev: Evaluator): Scope[] {
   const out = new Set<Scope>();
+  // A module-level function, or the forward of a module-level class, taking parameters.
+  const decidable = (scope: Scope): boolean =>
+    scope.kind === 'function' &&
+    scope.params.length > 0 &&
+    (scope.parent === ev.sr.module || (!!scope.ownerClass && scope.parent?.parent === ev.sr.module && MODULE_CALL.has(scope.name)));
   for (const site of ev.facts.mask) {
     const m = site.mask.mask;
     const scope = site.ctx.scope;
+    // A site this file reaches through a call from another of its functions (an encoder's forward calling its
+    // attention layers with its own `padding_mask`), with the mask unknown there too: that caller's callers decide,
+    // and evaluating it as they call it evaluates the layer's call again (one level of calls in this file).
+    if (site.ctx.bindings !== undefined && site.ctx.callSite && (!m || m.polarity === undefined || m.byName || m.documented)) {
+      const caller = innermostScope(ev.sr.scopes, site.ctx.callSite);
+      if (caller && caller !== scope && decidable(caller)) out.add(caller);
+    }
     if (site.ctx.bindings !== undefined || scope.kind !== 'function' || scope.params.length === 0) continue;
     // A module-level function, or the forward of a module-level class (`model(x, mask)` in the caller).
     const method = scope.ownerClass && scope.parent?.parent === ev.sr.module && MODULE_CALL.has(scope.name);

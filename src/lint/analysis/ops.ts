@@ -2342,10 +2342,20 @@ function appendedItems(ev: Evaluator, name: PyNode, at: PyNode): PyNode[] | unde
     if (n !== fn && n.type === 'function_definition') return false;
     if (n.type === 'assignment' || n.type === 'augmented_assignment') {
       const left = childByField(n, 'left');
+      const right = childByField(n, 'right');
+      const emptyList = (r: PyNode | undefined): boolean => !!r && unparen(r).type === 'list' && namedChildren(unparen(r)).length === 0;
       if (left && ev.text(left) === text) {
-        const right = childByField(n, 'right');
-        if (n.type === 'assignment' && right && unparen(right).type === 'list' && namedChildren(unparen(right)).length === 0) bindings++;
+        if (n.type === 'assignment' && emptyList(right ?? undefined)) bindings++;
         else other = true;
+      } else if (left && (left.type === 'pattern_list' || left.type === 'tuple_pattern')) {
+        // `wavs, masks = [], []`: each name bound to its own empty list.
+        const i = namedChildren(left).findIndex((t) => ev.text(t) === text);
+        if (i >= 0) {
+          const r = right ? unparen(right) : undefined;
+          const parts = r && (r.type === 'expression_list' || r.type === 'tuple') ? namedChildren(r) : undefined;
+          if (n.type === 'assignment' && parts?.length === namedChildren(left).length && emptyList(parts[i])) bindings++;
+          else other = true;
+        }
       }
     } else if (n.type === 'call' && n.end <= at.start) {
       const f = childByField(n, 'function');

@@ -796,6 +796,25 @@ describe('mask lattice: regions written into zeros', () => {
     assert.equal(polarity(await valueOf('m = torch.zeros(T, S, dtype=torch.bool)\nm[-1, :L] = True', 'm')), 'unknown');
     assert.equal(polarity(await valueOf('m = torch.zeros(T, S)\nm[0, :L] = 1', 'm')), 'unknown');
   });
+  it('the other per-example fills: 1 written from each length on marks the padding; ones cut to 0 from the length keep, before it ignore', async () => {
+    const loop = (init: string, fill: string): string => `m = torch.${init}(x.shape[0], S, dtype=torch.bool)\nfor i in range(x.shape[0]):\n    m[i, ${fill}`;
+    assert.equal(polarity(await valueOf(loop('zeros', 'lengths[i]:] = True'), 'm')), 'ignore');
+    assert.equal(polarity(await valueOf(loop('ones', 'lengths[i]:] = False'), 'm')), 'keep');
+    assert.equal(polarity(await valueOf(loop('ones', ':lengths[i]] = False'), 'm')), 'ignore');
+    // 0/1 floats read the same way.
+    assert.equal(polarity(await valueOf('m = torch.ones(x.shape[0], S)\nfor i, n in enumerate(lengths):\n    m[i, n:] = 0', 'm')), 'keep');
+    // Writing what is already there (1 on ones, 0 on zeros) builds nothing.
+    assert.equal(polarity(await valueOf(loop('ones', ':lengths[i]] = True'), 'm')), 'unknown');
+    assert.equal(polarity(await valueOf(loop('zeros', 'lengths[i]:] = False'), 'm')), 'unknown');
+    // Both kinds of slice in one write mark no one region.
+    assert.equal(polarity(await valueOf('m = torch.zeros(x.shape[0], T, S)\nfor i in range(x.shape[0]):\n    m[i, :lengths[i], lengths[i]:] = 1', 'm')), 'unknown');
+  });
+  it("one example's mask in a helper (`m = zeros(L); m[:n] = True`) is a keep mask when its bound is a value, not a literal", async () => {
+    assert.equal(polarity(await valueOf('n = x.size(-1)\nm = torch.zeros(L, dtype=torch.bool)\nm[:n] = True', 'm')), 'keep');
+    assert.equal(polarity(await valueOf('n = x.size(-1)\nm = torch.ones(L, dtype=torch.bool)\nm[n:] = False', 'm')), 'keep');
+    assert.equal(polarity(await valueOf('n = x.size(-1)\nm = torch.zeros(L, dtype=torch.bool)\nm[n:] = True', 'm')), 'ignore');
+    assert.equal(polarity(await valueOf('m = torch.zeros(L, dtype=torch.bool)\nm[:1] = True', 'm')), 'unknown');
+  });
 });
 
 describe('mask lattice: additive biases built in zeros', () => {
