@@ -903,7 +903,12 @@ export class Evaluator {
     const cls = obj.object?.cls;
     if (!cls) return undefined;
     const owner = this.ownerOf(cls.scope);
-    if (owner !== this) return owner?.attributeOfObject({ kind: 'object', object: { cls } }, attr) ?? this.declaredField(cls, attr, obj);
+    if (owner !== this) {
+      // A dataclass instance returned from its file carries the fields its constructor call set (cross-file.ts).
+      const carried = obj.kwargs?.find(([k]) => k === attr);
+      if (carried) return carried[1];
+      return owner?.attributeOfObject({ kind: 'object', object: { cls } }, attr) ?? this.declaredField(cls, attr, obj);
+    }
     const defs = this.classAttrDefs(cls, `self.${attr}`);
     // Set by a base class of another workspace file (`self.scale` in its __init__): its file evaluates it.
     const inherited = defs[0] && !this.owns(defs[0].scope) ? defs[0].scope.ownerClass : undefined;
