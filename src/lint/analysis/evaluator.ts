@@ -1268,10 +1268,11 @@ export class Evaluator {
    * A padding mask built by filling each example's region in a loop over the batch: `mask = zeros(B, Lq, Lk);
    * mask[i, :len_q[i], :len_k[i]] = 1` (set-transformer style) is a keep mask whose padding runs along every axis cut
    * by a `:n` slice, so with a query-side cut every padded query row is fully masked. The other fills read the same
-   * way from what the slices cover: zeros with True/1 written from each length on (`m[i, n:] = True`) mark the
-   * padding (ignore); ones with False/0 written from each length on (`m[i, n:] = False`) keep the real positions, and
-   * ones with False/0 written before each length mark the padding. A one-axis mask (`m = zeros(L); m[:n] = True`, one
-   * example's mask made in a helper) counts when its bound is a value, not a literal.
+   * way from what the slices cover, written per example (indexed by the loop's example, `m[i, ...]`): zeros with
+   * True/1 written from each length on (`m[i, n:] = True`) mark the padding (ignore); ones with False/0 written from
+   * each length on (`m[i, n:] = False`) keep the real positions, and ones with False/0 written before each length mark
+   * the padding. A one-axis mask (`m = zeros(L); m[:n] = True`, one example's mask made in a helper) counts when its
+   * bound is a value, not a literal.
    */
   private keptRegion(prev: AValue, target: PyNode, fill: AValue): AValue | undefined {
     if (prev.kind !== 'tensor' || (!prev.zeros && !prev.ones) || prev.mask) return undefined;
@@ -1303,6 +1304,11 @@ export class Evaluator {
     });
     // Slices of both kinds in one fill (`m[i, :n, n:]`) mark no one region.
     if ((before.length === 0) === (past.length === 0)) return undefined;
+    // Other than 1s up to a length in zeros, a write over several axes counts only per example, in a loop over the
+    // batch (`m[i, n:] = True`): `t[:, :, :n_sink] = 0` on ones drops a fixed number of leading keys for every row, and
+    // its 1s are the keys kept, not padding.
+    const usual = prev.zeros && before.length > 0;
+    if (!usual && subs.length > 1 && !subs.some((s) => s.type === 'identifier')) return undefined;
     const padAxes = rank === undefined ? undefined : before.length > 0 ? before : past;
     // 1 inside the lengths (zeros, `:n` = 1; ones, `n:` = 0) keeps; 1 past them marks the padding.
     const keep = prev.zeros ? before.length > 0 : past.length > 0;
