@@ -167,7 +167,10 @@ describe('class 2: the mask a collate function returns, reaching the model throu
     const viaCollator = train.replace('import collate', 'import Collator').replace('collate_fn=collate', 'collate_fn=Collator()');
     assert.deepEqual(codes(await lint({ 'data/collate.py': collator, 'model/layers.py': layers, 'train.py': viaCollator }, 'model/layers.py')), ['ATT002@10']);
     const dataclass = collate(':n')
-      .replace('import torch\n', 'from dataclasses import dataclass\n\nimport torch\n\n\n@dataclass\nclass Batch:\n    feats: torch.Tensor\n    padding_mask: torch.Tensor\n')
+      .replace(
+        'import torch\n',
+        'from dataclasses import dataclass\n\nimport torch\n\n\n@dataclass\nclass Batch:\n    feats: torch.Tensor\n    padding_mask: torch.Tensor\n',
+      )
       .replace('return {"feats": feats, "padding_mask": mask}', 'return Batch(feats=feats, padding_mask=mask)');
     const byAttribute = train.replace('model(batch["feats"], padding_mask=batch["padding_mask"])', 'model(batch.feats, padding_mask=batch.padding_mask)');
     assert.deepEqual(codes(await lint({ 'data/collate.py': dataclass, 'model/layers.py': layers, 'train.py': byAttribute }, 'model/layers.py')), ['ATT002@10']);

@@ -809,7 +809,10 @@ describe('mask lattice: regions written into zeros', () => {
     // Not per example (no batch index): a fixed number of leading keys dropped from every row, whose 1s are kept keys.
     assert.equal(polarity(await valueOf('m = torch.ones(x.shape[0], T, S)\nm[:, :, :d] = 0', 'm')), 'unknown');
     // Both kinds of slice in one write mark no one region.
-    assert.equal(polarity(await valueOf('m = torch.zeros(x.shape[0], T, S)\nfor i in range(x.shape[0]):\n    m[i, :lengths[i], lengths[i]:] = 1', 'm')), 'unknown');
+    assert.equal(
+      polarity(await valueOf('m = torch.zeros(x.shape[0], T, S)\nfor i in range(x.shape[0]):\n    m[i, :lengths[i], lengths[i]:] = 1', 'm')),
+      'unknown',
+    );
   });
   it("one example's mask in a helper (`m = zeros(L); m[:n] = True`) is a keep mask when its bound is a value, not a literal", async () => {
     assert.equal(polarity(await valueOf('n = x.size(-1)\nm = torch.zeros(L, dtype=torch.bool)\nm[:n] = True', 'm')), 'keep');
