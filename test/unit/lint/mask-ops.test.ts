@@ -81,6 +81,16 @@ describe('mask lattice: comparisons', () => {
     assert.equal(polarity(await valueOf('m = torch.arange(S)[None, :] >= lengths[:, None]', 'm')), 'ignore');
     assert.equal(polarity(await valueOf('m = lengths[:, None] > torch.arange(S)[None, :]', 'm')), 'keep');
   });
+  it('positions against lengths in the forms data code writes them: expand, unsqueeze, `.lt`/`.ge`, through a conversion into an array', async () => {
+    assert.equal(polarity(await valueOf('m = torch.arange(S).expand(x.shape[0], S) < lengths.unsqueeze(1)', 'm')), 'keep');
+    assert.equal(polarity(await valueOf('m = torch.arange(S).unsqueeze(0).lt(lengths.unsqueeze(1))', 'm')), 'keep');
+    assert.equal(polarity(await valueOf('m = torch.arange(S).unsqueeze(0).ge(lengths.unsqueeze(1))', 'm')), 'ignore');
+    assert.equal(polarity(await valueOf('m = torch.arange(S)[None, :] < torch.tensor(lengths)[:, None]', 'm')), 'keep');
+    assert.equal(polarity(await valueOf('m = torch.arange(S)[None, :] >= torch.as_tensor(lengths, device=x.device).unsqueeze(1)', 'm')), 'ignore');
+    assert.equal(polarity(await valueOf('import numpy as np\nm = np.arange(S)[None, :] < np.asarray(lengths)[:, None]', 'm')), 'keep');
+    // A conversion of something that is not lengths says nothing.
+    assert.equal(polarity(await valueOf('m = torch.arange(S)[None, :] < torch.tensor(x)[:, None]', 'm')), 'unknown');
+  });
   it('positions against positions: `arange(T)[:, None] >= arange(T)[None, :]` is a lower (keep) triangle', async () => {
     const v = await valueOf('i = torch.arange(T)\nm = i[:, None] >= i[None, :]', 'm');
     assert.deepEqual([polarity(v), v.mask?.tri], ['keep', { region: 'lower', k: 0 }]);
