@@ -322,9 +322,14 @@ export class Evaluator {
   /** Evaluates a function's body as another file calls it (importer-calls.ts), recording its sites in that context. */
   private evaluateCalledWith(c: ImporterCall): void {
     if (c.scope.node.skipped) return;
-    const ctx: Ctx = { id: this.nextCtxId++, scope: c.scope, bindings: this.bindArguments(c.scope, c.positional, c.keywords, c.self), depth: 1 };
+    const ctx = this.importerContext(c);
     this.evaluateBody(ctx);
     this.returnValue(c.scope, ctx);
+  }
+
+  /** The context of a function of this file as another file calls it (importer-calls.ts). */
+  importerContext(c: ImporterCall): Ctx {
+    return { id: this.nextCtxId++, scope: c.scope, bindings: this.bindArguments(c.scope, c.positional, c.keywords, c.self), depth: 1 };
   }
 
   /**

@@ -108,7 +108,7 @@ export function functionsCallersDecide(ev: Evaluator): Scope[] {
 }
 
 /** The calls that files importing this one make of `fns` (by name, `f(...)` or `module.f(...)`), with argument values. */
-export function callsFromImporters(ev: Evaluator, fns: readonly Scope[]): ImporterCall[] {
+export function callsFromImporters(ev: Evaluator, fns: readonly Scope[], hops = 0): ImporterCall[] {
   const link = ev.link;
   if (!link || fns.length === 0) return [];
   const byName = new Map(fns.filter((f) => !f.ownerClass).map((f) => [f.name, f]));
@@ -151,7 +151,7 @@ export function callsFromImporters(ev: Evaluator, fns: readonly Scope[]): Import
           ? { ...p, cacheIn: { path, source: m.tree.source, start: v.cacheAt.start, end: v.cacheAt.end } }
           : p;
       };
-      for (const at of [ctx, ...callerContexts(m.ev, scope)]) {
+      for (const at of [ctx, ...callerContexts(m.ev, scope, hops)]) {
         const fn = at === ctx ? callee : m.ev.eval(fnNode, at);
         const positional: AValue[] = [];
         const keywords = new Map<string, AValue>();
@@ -184,7 +184,7 @@ const MAX_CALLER_CONTEXTS = 4;
  * Contexts of a function of the importing file as that file calls it (`attn(x, kv_cache=layer_cache)` for
  * `Attention.forward`, `helper(x)` for a module-level `helper`): the arguments it passes on are then known there.
  */
-function callerContexts(ev: Evaluator, scope: Scope): Ctx[] {
+function callerContexts(ev: Evaluator, scope: Scope, hops: number): Ctx[] {
   if (scope.kind !== 'function') return [];
   const cls = scope.ownerClass;
   const viaInstance = cls && MODULE_CALL.has(scope.name) && scope.parent?.parent === ev.sr.module;
@@ -202,8 +202,18 @@ function callerContexts(ev: Evaluator, scope: Scope): Ctx[] {
     const c = ev.callContext(scope, call, ev.argsOf(call), atCtx, viaInstance ? callee : undefined);
     if (c && !out.includes(c)) out.push(c);
   }
+  // Not called in its own file (a model's forward that a training script calls): as the files importing that file
+  // call it, one more hop (`layers.py` ← `model.py`'s `Encoder.forward` ← `train.py`'s loop over a DataLoader).
+  if (out.length === 0 && hops < MAX_IMPORTER_HOPS)
+    for (const c of callsFromImporters(ev, [scope], hops + 1)) {
+      if (out.length >= MAX_CALLER_CONTEXTS) break;
+      out.push(ev.importerContext(c));
+    }
   return out;
 }
+
+/** Files between a mask site's file and the file whose call decides it, at most, beyond the first importer. */
+const MAX_IMPORTER_HOPS = 1;
 
 /** Ways an importing file builds one instance, at most. */
 const MAX_CONSTRUCTIONS = 4;
