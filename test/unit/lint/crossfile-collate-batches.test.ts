@@ -175,6 +175,25 @@ describe('class 2: the mask a collate function returns, reaching the model throu
     const byAttribute = train.replace('model(batch["feats"], padding_mask=batch["padding_mask"])', 'model(batch.feats, padding_mask=batch.padding_mask)');
     assert.deepEqual(codes(await lint({ 'data/collate.py': dataclass, 'model/layers.py': layers, 'train.py': byAttribute }, 'model/layers.py')), ['ATT002@10']);
   });
+  it("the encoder in one file, its layer in another: the layer's finding as the training script calls the encoder (one importer hop more)", async () => {
+    const layerOnly = layers.slice(0, layers.indexOf('class Encoder'));
+    const encoderFile = `import torch.nn as nn
+
+from model.layers import Layer
+
+
+${layers.slice(layers.indexOf('class Encoder'))}`;
+    const files = (fill: string): Record<string, string> => ({
+      'data/collate.py': collate(fill),
+      'model/layers.py': layerOnly,
+      'model/encoder.py': encoderFile,
+      'train.py': train.replace('model.layers', 'model.encoder'),
+    });
+    const fs = await lint(files(':n'), 'model/layers.py');
+    assert.deepEqual(codes(fs), ['ATT002@10']);
+    assert.ok(foreign(fs[0]).includes('data/collate.py:11:9 the mask is built in `collate` (data/collate.py:11)'), foreign(fs[0]).join('\n'));
+    assert.deepEqual(await lint(files('n:'), 'model/layers.py'), []);
+  });
   it('a collate function and a model linked by nothing the code states (no DataLoader, no call): silent', async () => {
     assert.deepEqual(await lint({ 'data/collate.py': collate(':n'), 'model/layers.py': layers }, 'model/layers.py'), []);
   });
