@@ -209,6 +209,8 @@ const EAGER_DEFS: ReadonlySet<Def['kind']> = new Set(['assign', 'aug', 'for', 'w
 const ARGS_OF_CALL = new WeakMap<PyNode, CallArgs>();
 
 const BUILTINS = new Set([
+  'iter',
+  'next',
   'float',
   'int',
   'len',

@@ -135,7 +135,8 @@ export function callsFromImporters(ev: Evaluator, fns: readonly Scope[], hops = 
       found++;
       const argList = childByField(call, 'arguments');
       const args = argList ? namedChildren(argList) : [];
-      if (args.some((a) => a.type === 'list_splat' || a.type === 'dictionary_splat')) continue;
+      // `model(**batch)` passes a dict's entries by keyword when its keys are known (below); `*args` passes unknown positions.
+      if (args.some((a) => a.type === 'list_splat')) continue;
       const line = lineOf(m.tree.source, call.start);
       const column = call.start - m.tree.source.lastIndexOf('\n', call.start - 1);
       const origin = { path, line, column, name: scope.name };
@@ -155,13 +156,22 @@ export function callsFromImporters(ev: Evaluator, fns: readonly Scope[], hops = 
         const fn = at === ctx ? callee : m.ev.eval(fnNode, at);
         const positional: AValue[] = [];
         const keywords = new Map<string, AValue>();
+        let unknownKeys = false;
         for (const a of args) {
           if (a.type === 'keyword_argument') {
             const k = childByField(a, 'name');
             const v = childByField(a, 'value');
             if (k && v) keywords.set(m.ev.text(k), crossing(m.ev.eval(v, at)));
+          } else if (a.type === 'dictionary_splat') {
+            // A dict whose keys are known (a collate function's batch): each entry by keyword. Any other splat may
+            // pass anything, so this way of calling says nothing.
+            const inner = namedChildren(a)[0];
+            const d = inner ? m.ev.eval(inner, at) : undefined;
+            if (d?.kind !== 'unknown' || !d.kwargs) unknownKeys = true;
+            else for (const [k, v] of d.kwargs) keywords.set(k, crossing(v));
           } else positional.push(crossing(m.ev.eval(a, at)));
         }
+        if (unknownKeys) continue;
         if (!target.ownerClass) {
           out.push({ scope: target, positional, keywords });
           continue;

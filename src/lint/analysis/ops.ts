@@ -2237,6 +2237,14 @@ function builtin(ev: Evaluator, c: Call, name: string): AValue {
       const v = val(ev, c, a0);
       return v.kind === 'tuple' ? v : UNKNOWN;
     }
+    case 'iter': {
+      // `iter(loader)`: the same items, one at a time (`next(iter(loader))` is one batch).
+      const v = c.args.positional.length === 1 && !c.args.hasSplat ? val(ev, c, a0) : UNKNOWN;
+      return v.kind === 'tuple' ? v : UNKNOWN;
+    }
+    case 'next':
+      // `next(it)`: one item (with a default, the default may come instead: unknown).
+      return c.args.positional.length === 1 && !c.args.hasSplat ? itemOf(val(ev, c, a0)) : UNKNOWN;
     case 'zip': {
       // `for layer, layer_past in zip(self.layers, past_key_values)`: each item pairs one item of every argument.
       if (c.args.hasSplat || c.args.positional.length === 0) return UNKNOWN;

@@ -194,6 +194,21 @@ ${layers.slice(layers.indexOf('class Encoder'))}`;
     assert.ok(foreign(fs[0]).includes('data/collate.py:11:9 the mask is built in `collate` (data/collate.py:11)'), foreign(fs[0]).join('\n'));
     assert.deepEqual(await lint(files('n:'), 'model/layers.py'), []);
   });
+  it("one batch taken with `next(iter(loader))` and passed as `model(**batch)`: the dict's entries by keyword; a dict of unknown keys says nothing", async () => {
+    const oneBatch = train.replace(
+      '    for batch in DataLoader(dataset, batch_size=8, collate_fn=collate):\n        out = model(batch["feats"], padding_mask=batch["padding_mask"])\n        out.sum().backward()',
+      '    batch = next(iter(DataLoader(dataset, batch_size=8, collate_fn=collate)))\n    return model(**batch)',
+    );
+    assert.notEqual(oneBatch, train);
+    assert.deepEqual(codes(await lint({ 'data/collate.py': collate(':n'), 'model/layers.py': layers, 'train.py': oneBatch }, 'model/layers.py')), [
+      'ATT002@10',
+    ]);
+    assert.deepEqual(await lint({ 'data/collate.py': collate('n:'), 'model/layers.py': layers, 'train.py': oneBatch }, 'model/layers.py'), []);
+    const unknownKeys = oneBatch
+      .replace('return model(**batch)', 'return model(**{**batch, **extra})')
+      .replace('def train(dataset):', 'def train(dataset, extra):');
+    assert.deepEqual(await lint({ 'data/collate.py': collate(':n'), 'model/layers.py': layers, 'train.py': unknownKeys }, 'model/layers.py'), []);
+  });
   it('a collate function and a model linked by nothing the code states (no DataLoader, no call): silent', async () => {
     assert.deepEqual(await lint({ 'data/collate.py': collate(':n'), 'model/layers.py': layers }, 'model/layers.py'), []);
   });

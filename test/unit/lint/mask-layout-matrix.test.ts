@@ -469,12 +469,6 @@ const TODAY_ATT002: ReadonlyMap<string, Outcome> = new Map<string, Outcome>([
   ["the base class's forward applies the mask, the subclass in another file builds it × sdpa attn_mask × inverted in the consumer's file", 'silent'],
   ["the base class's forward applies the mask, the subclass in another file builds it × masked_fill -inf × inverted in the builder's file", 'silent'],
   ["the base class's forward applies the mask, the subclass in another file builds it × masked_fill -inf × inverted in the consumer's file", 'silent'],
-  ["data path: a collate_fn returns a dict; batch = next(iter(loader)); model(**batch) × key_padding_mask × inverted in the builder's file", 'silent'],
-  ["data path: a collate_fn returns a dict; batch = next(iter(loader)); model(**batch) × key_padding_mask × inverted in the consumer's file", 'silent'],
-  ["data path: a collate_fn returns a dict; batch = next(iter(loader)); model(**batch) × sdpa attn_mask × inverted in the builder's file", 'silent'],
-  ["data path: a collate_fn returns a dict; batch = next(iter(loader)); model(**batch) × sdpa attn_mask × inverted in the consumer's file", 'silent'],
-  ["data path: a collate_fn returns a dict; batch = next(iter(loader)); model(**batch) × masked_fill -inf × inverted in the builder's file", 'silent'],
-  ["data path: a collate_fn returns a dict; batch = next(iter(loader)); model(**batch) × masked_fill -inf × inverted in the consumer's file", 'silent'],
 ]);
 
 describe('ATT002 mask layout matrix: project layout × consumer × where the inversion is', () => {
