@@ -230,6 +230,24 @@ export function callAcrossFiles(
       elements: out.elements.map((e, i) => (items[i]?.mask ? crossMask(items[i], 1) : e)),
     };
   }
+  // An instance of a dataclass built at the return (`return Batch(feats=x, padding_mask=m)`): its constructor call is a
+  // node of that file, so the fields it sets cross with it, as a dict's entries do (read back as `batch.padding_mask`).
+  const cls = r.kind === 'object' && r.object?.init ? r.object.cls : undefined;
+  const fields = cls ? owner.declaredFields(cls) : undefined;
+  const fieldMasks: AValue[] = [];
+  if (cls && fields && out.kind === 'object') {
+    const entries = fields.flatMap(({ name }) => {
+      const v = owner.attributeOfObject(r, name);
+      if (v?.mask) fieldMasks.push(v);
+      return v ? [[name, v.mask ? crossMask(v, 1) : portable(v, origin, 1, call)] as const] : [];
+    });
+    if (entries.length > 0) out = { ...out, kwargs: entries };
+  }
+  // The same for each mask entry of a dict with known keys (`return {"feats": x, "padding_mask": m}`).
+  if (r.kwargs && out.kwargs && r.kwargs.some(([, x]) => x.mask)) {
+    const entries = r.kwargs;
+    out = { ...out, kwargs: out.kwargs.map((e, i) => (entries[i]?.[1].mask ? ([e[0], crossMask(entries[i][1], 1)] as const) : e)) };
+  }
   if (out.attn)
     ev.noteForeignEvidence({
       path: origin.path,
@@ -237,7 +255,7 @@ export function callAcrossFiles(
       column: origin.column,
       message: msg(PHRASES.scoresFormedIn, `\`${origin.name}\``, originRef(origin)),
     });
-  const masks = r.mask ? [r] : (r.elements ?? []).filter((e) => e.mask);
+  const masks = r.mask ? [r] : [...maskItems(r), ...fieldMasks];
   // A mask that crossed files before it reached that file's return (built in a third file) names both places.
   const places = masks.flatMap((m) => (m.mask?.builtIn ? [m.mask.builtIn, builtAt(m)] : [builtAt(m)]));
   for (const place of new Map(places.map((o) => [originRef(o), o])).values())
@@ -250,14 +268,19 @@ export function callAcrossFiles(
   return out;
 }
 
+/** The masks a tuple's items or a dict's entries hold. */
+function maskItems(v: AValue): AValue[] {
+  return [...(v.elements ?? []), ...(v.kwargs ?? []).map(([, x]) => x)].filter((e) => e.mask);
+}
+
 /** A mask returned from another file keeps the first place it was built (a mask that crossed before keeps its own). */
 function withBuiltIn(v: AValue, place: ValueOrigin): AValue {
   return v.mask && !v.mask.builtIn ? { ...v, mask: { ...v.mask, builtIn: place } } : v;
 }
 
-/** Notes where each mask in `v` (or its tuple items) was built in another file: a finding quoting that place links it. */
+/** Notes where each mask in `v` (or its tuple items, or its dict entries) was built in another file: a finding quoting that place links it. */
 export function noteMaskPlaces(ev: Evaluator, v: AValue): void {
-  for (const item of v.mask ? [v] : (v.elements ?? [])) {
+  for (const item of v.mask ? [v] : maskItems(v)) {
     const place = item.mask?.builtIn;
     if (place)
       ev.noteForeignEvidence({

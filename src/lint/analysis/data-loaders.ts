@@ -21,10 +21,13 @@ export function dataLoaderBatches(ev: Evaluator, qname: string, c: Call): AValue
   if (!/^torch\.utils\.data(\.dataloader)?\.DataLoader$/.test(qname)) return undefined;
   const fnNode = argument(c.args, 'collate_fn', COLLATE_POSITION);
   const batch = fnNode ? collated(ev, fnNode, c) : defaultCollated(ev, c);
-  return !batch || batch.kind === 'unknown' || batch.kind === 'none' ? undefined : { kind: 'tuple', elements: [batch] };
+  // A dict with known keys (`{"feats": x, "padding_mask": m}`, see Evaluator.evalDictionary) is an unknown value that
+  // holds its entries: each batch is that dict, read back by key (`batch["padding_mask"]`).
+  const known = batch && (batch.kind !== 'unknown' || batch.kwargs !== undefined) && batch.kind !== 'none';
+  return known ? { kind: 'tuple', elements: [batch] } : undefined;
 }
 
-/** What a collate function returns for a batch: `f`, or `functools.partial(f, *bound, **keywords)`. */
+/** What a collate function returns for a batch: `f`, `functools.partial(f, *bound, **keywords)`, or an instance's `__call__`. */
 function collated(ev: Evaluator, fnNode: PyNode, c: Call): AValue | undefined {
   const u = unparen(fnNode);
   if (u.type === 'call' && isPartial(ev, u, c)) {
@@ -37,6 +40,10 @@ function collated(ev: Evaluator, fnNode: PyNode, c: Call): AValue | undefined {
     return ev.callWithValues(fn, [...bound.map((b) => ev.eval(b, c.ctx)), UNKNOWN], c.node, c.ctx, args.keywords);
   }
   const fn = ev.eval(fnNode, c.ctx);
+  // `collate_fn=AudioCollator(...)`: an instance whose `__call__` makes each batch.
+  const cls = fn.kind === 'object' ? fn.object?.cls : undefined;
+  const call = cls ? ev.classMethod(cls, '__call__') : undefined;
+  if (call) return ev.callWithValues({ kind: 'function', fn: { scope: call, self: fn } }, [UNKNOWN], c.node, c.ctx);
   if (fn.kind !== 'function') return undefined;
   return ev.callWithValues(fn, [UNKNOWN], c.node, c.ctx);
 }
@@ -63,9 +70,11 @@ function defaultCollated(ev: Evaluator, c: Call): AValue | undefined {
   return stacked(sample);
 }
 
-/** A sample as the default collate stacks it: tensors lose their known rank and axes, tuples keep their items. */
+/** A sample as the default collate stacks it: tensors lose their known rank and axes, tuples and dicts keep their items. */
 function stacked(v: AValue): AValue {
   if (v.kind === 'tuple') return v.elements ? { ...v, elements: v.elements.map(stacked) } : v;
+  // A dict of tensors is collated key by key.
+  if (v.kind === 'unknown' && v.kwargs) return { ...v, kwargs: v.kwargs.map(([k, x]) => [k, stacked(x)] as const) };
   if (v.kind !== 'tensor') return v;
   const { ndim: _ndim, axes: _axes, ...rest } = v;
   return rest;

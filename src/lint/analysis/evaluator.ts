@@ -209,6 +209,8 @@ const EAGER_DEFS: ReadonlySet<Def['kind']> = new Set(['assign', 'aug', 'for', 'w
 const ARGS_OF_CALL = new WeakMap<PyNode, CallArgs>();
 
 const BUILTINS = new Set([
+  'iter',
+  'next',
   'float',
   'int',
   'len',
@@ -322,9 +324,14 @@ export class Evaluator {
   /** Evaluates a function's body as another file calls it (importer-calls.ts), recording its sites in that context. */
   private evaluateCalledWith(c: ImporterCall): void {
     if (c.scope.node.skipped) return;
-    const ctx: Ctx = { id: this.nextCtxId++, scope: c.scope, bindings: this.bindArguments(c.scope, c.positional, c.keywords, c.self), depth: 1 };
+    const ctx = this.importerContext(c);
     this.evaluateBody(ctx);
     this.returnValue(c.scope, ctx);
+  }
+
+  /** The context of a function of this file as another file calls it (importer-calls.ts). */
+  importerContext(c: ImporterCall): Ctx {
+    return { id: this.nextCtxId++, scope: c.scope, bindings: this.bindArguments(c.scope, c.positional, c.keywords, c.self), depth: 1 };
   }
 
   /**
@@ -903,7 +910,12 @@ export class Evaluator {
     const cls = obj.object?.cls;
     if (!cls) return undefined;
     const owner = this.ownerOf(cls.scope);
-    if (owner !== this) return owner?.attributeOfObject({ kind: 'object', object: { cls } }, attr) ?? this.declaredField(cls, attr, obj);
+    if (owner !== this) {
+      // A dataclass instance returned from its file carries the fields its constructor call set (cross-file.ts).
+      const carried = obj.kwargs?.find(([k]) => k === attr);
+      if (carried) return carried[1];
+      return owner?.attributeOfObject({ kind: 'object', object: { cls } }, attr) ?? this.declaredField(cls, attr, obj);
+    }
     const defs = this.classAttrDefs(cls, `self.${attr}`);
     // Set by a base class of another workspace file (`self.scale` in its __init__): its file evaluates it.
     const inherited = defs[0] && !this.owns(defs[0].scope) ? defs[0].scope.ownerClass : undefined;
@@ -1260,32 +1272,61 @@ export class Evaluator {
   }
 
   /**
-   * `mask = zeros(B, Lq, Lk); mask[i, :len_q[i], :len_k[i]] = 1` (set-transformer style): a keep mask whose padding
-   * runs along every axis cut by a `:n` slice, so with a query-side cut every padded query row is fully masked.
+   * A padding mask built by filling each example's region in a loop over the batch: `mask = zeros(B, Lq, Lk);
+   * mask[i, :len_q[i], :len_k[i]] = 1` (set-transformer style) is a keep mask whose padding runs along every axis cut
+   * by a `:n` slice, so with a query-side cut every padded query row is fully masked. The other fills read the same
+   * way from what the slices cover, written per example (indexed by the loop's example, `m[i, ...]`): zeros with
+   * True/1 written from each length on (`m[i, n:] = True`) mark the padding (ignore); ones with False/0 written from
+   * each length on (`m[i, n:] = False`) keep the real positions, and ones with False/0 written before each length mark
+   * the padding. A one-axis mask (`m = zeros(L); m[:n] = True`, one example's mask made in a helper) counts when its
+   * bound is a value, not a literal.
    */
   private keptRegion(prev: AValue, target: PyNode, fill: AValue): AValue | undefined {
-    if (prev.kind !== 'tensor' || !prev.zeros || prev.ndim === undefined || prev.mask) return undefined;
-    if (
-      !(fill.kind === 'number' && fill.num === 1) &&
-      !(fill.kind === 'bool' && text(this.tree, unparen(childByField(target.parent ?? target, 'right') ?? target)) === 'True')
-    )
-      return undefined;
+    if (prev.kind !== 'tensor' || (!prev.zeros && !prev.ones) || prev.mask) return undefined;
+    const rhsText = text(this.tree, unparen(childByField(target.parent ?? target, 'right') ?? target));
+    const one = (fill.kind === 'number' && fill.num === 1) || (fill.kind === 'bool' && rhsText === 'True');
+    const zero = (fill.kind === 'number' && fill.num === 0) || (fill.kind === 'bool' && rhsText === 'False');
+    // What the fill writes against what was there: 1 on zeros or 0 on ones changes the slices' region.
+    if (prev.zeros ? !one : !zero) return undefined;
     const subs = namedChildren(target).filter((c) => c.field === 'subscript');
-    if (subs.length < 2 || subs.length !== prev.ndim) return undefined;
+    // Every axis indexed; a rank the code does not state (`zeros(max_len)`, max_len a parameter) is taken as one axis only
+    // for a single index, and then which axis is padded is left unknown.
+    if (subs.length === 0 || (prev.ndim === undefined ? subs.length !== 1 : subs.length !== prev.ndim)) return undefined;
+    const rank = prev.ndim;
     // A fixed row (`mask[-1, :M] = True`, the summary query barred from the memory keys) marks one region, not each
     // example's lengths: what its 1s mean is not known from the construction.
     if (subs.some((s) => s.type === 'integer' || (s.type === 'unary_operator' && namedChildren(s)[0]?.type === 'integer'))) return undefined;
-    const padAxes: number[] = [];
+    const before: number[] = [];
+    const past: number[] = [];
     subs.forEach((s, i) => {
       if (s.type !== 'slice') return;
       const parts = namedChildren(s);
       const t = text(this.tree, s).replace(/\s+/g, '');
-      // `:n` only (starts at 0, ends at a per-example length)
-      if (t.startsWith(':') && parts.length === 1) padAxes.push(i - prev.ndim!);
+      if (parts.length !== 1) return;
+      // One axis alone: a literal bound is a fixed region (`m[:1] = True`), not a length.
+      if (subs.length === 1 && parts[0]?.type === 'integer') return;
+      // `:n` (starts at 0, ends at a per-example length) or `n:` (from the length to the end)
+      if (t.startsWith(':')) before.push(i - subs.length);
+      else if (t.endsWith(':')) past.push(i - subs.length);
     });
-    if (padAxes.length === 0) return undefined;
-    const why = msg(PHRASES.onesInsideLengths, `\`${text(this.tree, target)} = 1\``);
-    return { ...prev, zeros: undefined, mask: { polarity: 'keep', padding: true, padAxes, dtype: prev.dtype ?? 'float', why } };
+    // Slices of both kinds in one fill (`m[i, :n, n:]`) mark no one region.
+    if ((before.length === 0) === (past.length === 0)) return undefined;
+    // Other than 1s up to a length in zeros, a write over several axes counts only per example, in a loop over the
+    // batch (`m[i, n:] = True`): `t[:, :, :n_sink] = 0` on ones drops a fixed number of leading keys for every row, and
+    // its 1s are the keys kept, not padding.
+    const usual = prev.zeros && before.length > 0;
+    if (!usual && subs.length > 1 && !subs.some((s) => s.type === 'identifier')) return undefined;
+    const padAxes = rank === undefined ? undefined : before.length > 0 ? before : past;
+    // 1 inside the lengths (zeros, `:n` = 1; ones, `n:` = 0) keeps; 1 past them marks the padding.
+    const keep = prev.zeros ? before.length > 0 : past.length > 0;
+    const written = `\`${text(this.tree, target)} = ${prev.zeros && before.length > 0 ? '1' : rhsText}\``;
+    const why = prev.zeros
+      ? msg(keep ? PHRASES.onesInsideLengths : PHRASES.onesPastLengths, written)
+      : msg(keep ? PHRASES.zerosPastLengths : PHRASES.zerosInsideLengths, written);
+    const { zeros: _zeros, ones: _ones, ...rest } = prev;
+    const polarity = keep ? 'keep' : 'ignore';
+    const filledInto = { base: prev.zeros ? 'zeros' : 'ones', polarity } as const;
+    return { ...rest, mask: { polarity, padding: true, ...(padAxes ? { padAxes } : {}), dtype: prev.dtype ?? 'float', why, filledInto } };
   }
 
   private paramValue(def: Def, ctx: Ctx): AValue {

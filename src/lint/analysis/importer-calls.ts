@@ -49,9 +49,21 @@ export interface ImporterCall {
  */
 export function functionsCallersDecide(ev: Evaluator): Scope[] {
   const out = new Set<Scope>();
+  // A module-level function, or the forward of a module-level class, taking parameters.
+  const decidable = (scope: Scope): boolean =>
+    scope.kind === 'function' &&
+    scope.params.length > 0 &&
+    (scope.parent === ev.sr.module || (!!scope.ownerClass && scope.parent?.parent === ev.sr.module && MODULE_CALL.has(scope.name)));
   for (const site of ev.facts.mask) {
     const m = site.mask.mask;
     const scope = site.ctx.scope;
+    // A site this file reaches through a call from another of its functions (an encoder's forward calling its
+    // attention layers with its own `padding_mask`), with the mask unknown there too: that caller's callers decide,
+    // and evaluating it as they call it evaluates the layer's call again (one level of calls in this file).
+    if (site.ctx.bindings !== undefined && site.ctx.callSite && (!m || m.polarity === undefined || m.byName || m.documented)) {
+      const caller = innermostScope(ev.sr.scopes, site.ctx.callSite);
+      if (caller && caller !== scope && decidable(caller)) out.add(caller);
+    }
     if (site.ctx.bindings !== undefined || scope.kind !== 'function' || scope.params.length === 0) continue;
     // A module-level function, or the forward of a module-level class (`model(x, mask)` in the caller).
     const method = scope.ownerClass && scope.parent?.parent === ev.sr.module && MODULE_CALL.has(scope.name);
@@ -111,7 +123,7 @@ function biasParameter(ev: Evaluator, node: PyNode, scope: Scope): boolean {
 }
 
 /** The calls that files importing this one make of `fns` (by name, `f(...)` or `module.f(...)`), with argument values. */
-export function callsFromImporters(ev: Evaluator, fns: readonly Scope[]): ImporterCall[] {
+export function callsFromImporters(ev: Evaluator, fns: readonly Scope[], hops = 0): ImporterCall[] {
   const link = ev.link;
   if (!link || fns.length === 0) return [];
   const byName = new Map(fns.filter((f) => !f.ownerClass).map((f) => [f.name, f]));
@@ -138,7 +150,8 @@ export function callsFromImporters(ev: Evaluator, fns: readonly Scope[]): Import
       found++;
       const argList = childByField(call, 'arguments');
       const args = argList ? namedChildren(argList) : [];
-      if (args.some((a) => a.type === 'list_splat' || a.type === 'dictionary_splat')) continue;
+      // `model(**batch)` passes a dict's entries by keyword when its keys are known (below); `*args` passes unknown positions.
+      if (args.some((a) => a.type === 'list_splat')) continue;
       const line = lineOf(m.tree.source, call.start);
       const column = call.start - m.tree.source.lastIndexOf('\n', call.start - 1);
       const origin = { path, line, column, name: scope.name };
@@ -154,17 +167,26 @@ export function callsFromImporters(ev: Evaluator, fns: readonly Scope[]): Import
           ? { ...p, cacheIn: { path, source: m.tree.source, start: v.cacheAt.start, end: v.cacheAt.end } }
           : p;
       };
-      for (const at of [ctx, ...callerContexts(m.ev, scope)]) {
+      for (const at of [ctx, ...callerContexts(m.ev, scope, hops)]) {
         const fn = at === ctx ? callee : m.ev.eval(fnNode, at);
         const positional: AValue[] = [];
         const keywords = new Map<string, AValue>();
+        let unknownKeys = false;
         for (const a of args) {
           if (a.type === 'keyword_argument') {
             const k = childByField(a, 'name');
             const v = childByField(a, 'value');
             if (k && v) keywords.set(m.ev.text(k), crossing(m.ev.eval(v, at)));
+          } else if (a.type === 'dictionary_splat') {
+            // A dict whose keys are known (a collate function's batch): each entry by keyword. Any other splat may
+            // pass anything, so this way of calling says nothing.
+            const inner = namedChildren(a)[0];
+            const d = inner ? m.ev.eval(inner, at) : undefined;
+            if (d?.kind !== 'unknown' || !d.kwargs) unknownKeys = true;
+            else for (const [k, v] of d.kwargs) keywords.set(k, crossing(v));
           } else positional.push(crossing(m.ev.eval(a, at)));
         }
+        if (unknownKeys) continue;
         if (!target.ownerClass) {
           out.push({ scope: target, positional, keywords });
           continue;
@@ -187,7 +209,7 @@ const MAX_CALLER_CONTEXTS = 4;
  * Contexts of a function of the importing file as that file calls it (`attn(x, kv_cache=layer_cache)` for
  * `Attention.forward`, `helper(x)` for a module-level `helper`): the arguments it passes on are then known there.
  */
-function callerContexts(ev: Evaluator, scope: Scope): Ctx[] {
+function callerContexts(ev: Evaluator, scope: Scope, hops: number): Ctx[] {
   if (scope.kind !== 'function') return [];
   const cls = scope.ownerClass;
   const viaInstance = cls && MODULE_CALL.has(scope.name) && scope.parent?.parent === ev.sr.module;
@@ -205,8 +227,18 @@ function callerContexts(ev: Evaluator, scope: Scope): Ctx[] {
     const c = ev.callContext(scope, call, ev.argsOf(call), atCtx, viaInstance ? callee : undefined);
     if (c && !out.includes(c)) out.push(c);
   }
+  // Not called in its own file (a model's forward that a training script calls): as the files importing that file
+  // call it, one more hop (`layers.py` ← `model.py`'s `Encoder.forward` ← `train.py`'s loop over a DataLoader).
+  if (out.length === 0 && hops < MAX_IMPORTER_HOPS)
+    for (const c of callsFromImporters(ev, [scope], hops + 1)) {
+      if (out.length >= MAX_CALLER_CONTEXTS) break;
+      out.push(ev.importerContext(c));
+    }
   return out;
 }
+
+/** Files between a mask site's file and the file whose call decides it, at most, beyond the first importer. */
+const MAX_IMPORTER_HOPS = 1;
 
 /** Ways an importing file builds one instance, at most. */
 const MAX_CONSTRUCTIONS = 4;

@@ -371,6 +371,33 @@ function stringSwitch(op: string, av: AValue, bv: AValue, node: PyNode): AValue 
   return { kind: 'bool', truth: (av.str === bv.str) === (op === '=='), setAt: node };
 }
 
+/** Conversions that carry a list of lengths into an array as it is (`np.asarray(lens)`, `torch.tensor(lengths)`). */
+const AS_ARRAY = /(^|\.)(asarray|array|tensor|as_tensor|from_numpy|LongTensor|IntTensor|convert_to_tensor)$/;
+
+/**
+ * The name of the lengths a position index is compared with: the root name of the expression (`lengths[:, None]`,
+ * `x_lens.unsqueeze(1)`), looking through a conversion into an array (`np.asarray(lens)[:, None]`).
+ */
+function lengthsName(ev: Evaluator, node: PyNode): string {
+  let n = unparen(node);
+  for (let i = 0; i < 8; i++) {
+    while (n.type === 'subscript') n = unparen(childByField(n, 'value') ?? n);
+    const f = n.type === 'call' ? childByField(n, 'function') : undefined;
+    // A method on the result (`.unsqueeze(1)`, `.to(device)`): its object.
+    if (f?.type === 'attribute' && !AS_ARRAY.test(ev.text(f))) {
+      const obj = childByField(f, 'object');
+      if (obj && unparen(obj).type !== 'identifier') {
+        n = unparen(obj);
+        continue;
+      }
+    }
+    const first = f && AS_ARRAY.test(ev.text(f)) ? namedChildren(childByField(n, 'arguments') ?? n)[0] : undefined;
+    if (!first || first.type === 'keyword_argument') break;
+    n = unparen(first);
+  }
+  return rootName(ev, n) ?? ev.text(n);
+}
+
 function compare(ev: Evaluator, op: string, av: AValue, bv: AValue, a: PyNode, b: PyNode): AValue {
   if (av.kind !== 'tensor' && bv.kind !== 'tensor' && av.kind !== 'unknown' && bv.kind !== 'unknown') return { kind: 'bool' };
   const ndim = av.ndim !== undefined && bv.ndim !== undefined ? Math.max(av.ndim, bv.ndim) : av.kind === 'tensor' && bv.kind !== 'tensor' ? av.ndim : undefined;
@@ -396,7 +423,7 @@ function compare(ev: Evaluator, op: string, av: AValue, bv: AValue, a: PyNode, b
   const lengthMask = (posFirst: boolean): AValue | undefined => {
     const [pos, len, lenNode] = posFirst ? [av, bv, b] : [bv, av, a];
     if (!pos.index || len.index || len.mask) return undefined;
-    const lenName = rootName(ev, lenNode) ?? ev.text(lenNode);
+    const lenName = lengthsName(ev, lenNode);
     if (!/(^|_)(len|lens|length|lengths|seq_lens?|seqlens?|valid_lens?|n_tokens|num_tokens|ntokens)($|_)|lengths?$|lens$/i.test(lenName)) return undefined;
     const o = posFirst ? op : mirror(op);
     const keep = o === '<' ? true : o === '>=' ? false : undefined;

@@ -2271,6 +2271,14 @@ function builtin(ev: Evaluator, c: Call, name: string): AValue {
       const v = val(ev, c, a0);
       return v.kind === 'tuple' ? v : UNKNOWN;
     }
+    case 'iter': {
+      // `iter(loader)`: the same items, one at a time (`next(iter(loader))` is one batch).
+      const v = c.args.positional.length === 1 && !c.args.hasSplat ? val(ev, c, a0) : UNKNOWN;
+      return v.kind === 'tuple' ? v : UNKNOWN;
+    }
+    case 'next':
+      // `next(it)`: one item (with a default, the default may come instead: unknown).
+      return c.args.positional.length === 1 && !c.args.hasSplat ? itemOf(val(ev, c, a0)) : UNKNOWN;
     case 'zip': {
       // `for layer, layer_past in zip(self.layers, past_key_values)`: each item pairs one item of every argument.
       if (c.args.hasSplat || c.args.positional.length === 0) return UNKNOWN;
@@ -2376,10 +2384,20 @@ function appendedItems(ev: Evaluator, name: PyNode, at: PyNode): PyNode[] | unde
     if (n !== fn && n.type === 'function_definition') return false;
     if (n.type === 'assignment' || n.type === 'augmented_assignment') {
       const left = childByField(n, 'left');
+      const right = childByField(n, 'right');
+      const emptyList = (r: PyNode | undefined): boolean => !!r && unparen(r).type === 'list' && namedChildren(unparen(r)).length === 0;
       if (left && ev.text(left) === text) {
-        const right = childByField(n, 'right');
-        if (n.type === 'assignment' && right && unparen(right).type === 'list' && namedChildren(unparen(right)).length === 0) bindings++;
+        if (n.type === 'assignment' && emptyList(right ?? undefined)) bindings++;
         else other = true;
+      } else if (left && (left.type === 'pattern_list' || left.type === 'tuple_pattern')) {
+        // `wavs, masks = [], []`: each name bound to its own empty list.
+        const i = namedChildren(left).findIndex((t) => ev.text(t) === text);
+        if (i >= 0) {
+          const r = right ? unparen(right) : undefined;
+          const parts = r && (r.type === 'expression_list' || r.type === 'tuple') ? namedChildren(r) : undefined;
+          if (n.type === 'assignment' && parts?.length === namedChildren(left).length && emptyList(parts[i])) bindings++;
+          else other = true;
+        }
       }
     } else if (n.type === 'call' && n.end <= at.start) {
       const f = childByField(n, 'function');

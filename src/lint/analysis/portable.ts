@@ -2,7 +2,7 @@
 // the file it was computed in (where scores were formed, the operations on the way to them, a layer's
 // constructor); those mean nothing in another file's tree, so they are dropped at the boundary. What is
 // proven of the value itself stays: rank and axes, dtype, roles, mask polarity and kind, cache origin,
-// numbers and their dimensions, tuple structure. Operations of unknown effect stay unknown (an opaque
+// numbers and their dimensions, tuple structure and a dict's entries by key. Operations of unknown effect stay unknown (an opaque
 // step), so rules judging a path of operations stay silent rather than guess.
 //
 // Values returned to the caller also say where their evidence lives: a mask's explanation gains
@@ -138,6 +138,8 @@ function portableTensor(v: AValue, origin: ValueOrigin | undefined, depth: numbe
     out.ops = [[{ kind: 'opaque' }]];
   }
   if (v.shapeOf) out.shapeOf = portable(v.shapeOf, undefined, depth + 1);
+  // A dict with known keys (a collate function's `{"feats": x, "padding_mask": m}`): its entries cross as values do.
+  if (v.kwargs) out.kwargs = v.kwargs.map(([k, x]) => [k, portable(x, origin, depth + 1, at)] as const);
   return out;
 }
 

@@ -82,6 +82,12 @@ export interface MaskInfo {
   /** A 0/1 mask times a large positive number (subtracted from the scores to mask them). */
   readonly scaledPositive?: boolean;
   /** For additive masks built as `m * -1e9` / `masked_fill(m, -inf)`: the polarity of m (must be 'ignore'). */
+  /**
+   * Written per example into a fresh tensor of zeros or ones (`m = zeros(B, L); m[i, :n] = 1`, `m = ones(B, L);
+   * m[i, n:] = 0`): before any example is written, that tensor is the same mask with no region marked. With the
+   * polarity the writes gave, so a mask flipped since (`~m`) no longer counts as that tensor.
+   */
+  readonly filledInto?: { readonly base: 'zeros' | 'ones'; readonly polarity: 'keep' | 'ignore' };
   readonly builtFrom?: 'keep' | 'ignore';
   /**
    * For causal masks: where the diagonal starts when there are fewer queries (L) than keys (S). 'top-left': query i
@@ -623,6 +629,12 @@ function withoutUndefined<T extends object>(v: T): T {
   return out as T;
 }
 
+/** Whether `fresh` (zeros or ones, no mask) is the tensor mask `m` was written into per example, with m's polarity. */
+function filledFrom(fresh: AValue, m: MaskInfo | undefined): boolean {
+  const f = m?.filledInto;
+  return !!f && f.polarity === m.polarity && (f.base === 'zeros' ? !!fresh.zeros : !!fresh.ones);
+}
+
 export function join(a: AValue, b: AValue): AValue {
   if (a === b) return a;
   // A zeros tensor and the keep mask a loop builds in it (`m[i, :n_i] = 1`): before any example is marked the
@@ -630,6 +642,13 @@ export function join(a: AValue, b: AValue): AValue {
   if (a.kind === 'tensor' && b.kind === 'tensor') {
     if (a.zeros && !a.mask && b.mask?.polarity === 'keep' && b.mask.padding && a.ndim === b.ndim) return b;
     if (b.zeros && !b.mask && a.mask?.polarity === 'keep' && a.mask.padding && a.ndim === b.ndim) return a;
+    // A keep padding mask on one path and all True on the other (`return wav, torch.ones(L, dtype=torch.bool)` when
+    // nothing is padded, the built mask otherwise): all True is that mask with every position kept.
+    if (a.ones && !a.mask && a.dtype === 'bool' && b.mask?.polarity === 'keep' && b.mask.padding && !b.mask.byName && a.ndim === b.ndim) return b;
+    if (b.ones && !b.mask && b.dtype === 'bool' && a.mask?.polarity === 'keep' && a.mask.padding && !a.mask.byName && a.ndim === b.ndim) return a;
+    // The same for each example's region written into zeros or ones, whatever the polarity the writes give.
+    if (!a.mask && filledFrom(a, b.mask) && a.ndim === b.ndim) return b;
+    if (!b.mask && filledFrom(b, a.mask) && a.ndim === b.ndim) return a;
     // A zeros bias and the additive mask a branch fills into it (`bias = zeros(...)`, then `if mask is not None:
     // bias.masked_fill_(mask, -inf)`): the zeros are that additive bias with nothing masked, so adding the bias to the
     // scores masks them wherever the branch ran.
@@ -683,6 +702,8 @@ export function join(a: AValue, b: AValue): AValue {
         out.learned = true;
         if (out.ops && (!a.ops || a.ops === a.initOps) && (!b.ops || b.ops === b.initOps)) out.initOps = out.ops;
       }
+      // All ones on both paths (`torch.ones(L, dtype=torch.bool)` returned from two branches) is all ones.
+      out.ones = a.ones && b.ones && !a.mask && !b.mask ? true : undefined;
       break;
     }
     case 'number': {

@@ -463,54 +463,12 @@ async function outcomeOf(cell: Cell, code: string): Promise<{ outcome: Outcome; 
  * the call in the file between (no cell today: a mask keeps where it was built as it crosses files, MaskInfo.builtIn).
  */
 const TODAY_ATT002: ReadonlyMap<string, Outcome> = new Map<string, Outcome>([
-  ["a script at the root builds the mask and calls the model × key_padding_mask × inverted in the builder's file", 'silent'],
-  ["a script at the root builds the mask and calls the model × key_padding_mask × inverted in the consumer's file", 'silent'],
-  ["a script at the root builds the mask and calls the model × sdpa attn_mask × inverted in the builder's file", 'silent'],
-  ["a script at the root builds the mask and calls the model × sdpa attn_mask × inverted in the consumer's file", 'silent'],
-  ["a script at the root builds the mask and calls the model × masked_fill -inf × inverted in the builder's file", 'silent'],
-  ["a script at the root builds the mask and calls the model × masked_fill -inf × inverted in the consumer's file", 'silent'],
   ["the base class's forward applies the mask, the subclass in another file builds it × key_padding_mask × inverted in the builder's file", 'silent'],
   ["the base class's forward applies the mask, the subclass in another file builds it × key_padding_mask × inverted in the consumer's file", 'silent'],
   ["the base class's forward applies the mask, the subclass in another file builds it × sdpa attn_mask × inverted in the builder's file", 'silent'],
   ["the base class's forward applies the mask, the subclass in another file builds it × sdpa attn_mask × inverted in the consumer's file", 'silent'],
   ["the base class's forward applies the mask, the subclass in another file builds it × masked_fill -inf × inverted in the builder's file", 'silent'],
   ["the base class's forward applies the mask, the subclass in another file builds it × masked_fill -inf × inverted in the consumer's file", 'silent'],
-  [
-    "data path: Dataset.__getitem__ returns a dict; for batch in loader: model(batch['ids'], batch['mask']) × key_padding_mask × inverted in the builder's file",
-    'silent',
-  ],
-  [
-    "data path: Dataset.__getitem__ returns a dict; for batch in loader: model(batch['ids'], batch['mask']) × key_padding_mask × inverted in the consumer's file",
-    'silent',
-  ],
-  [
-    "data path: Dataset.__getitem__ returns a dict; for batch in loader: model(batch['ids'], batch['mask']) × sdpa attn_mask × inverted in the builder's file",
-    'silent',
-  ],
-  [
-    "data path: Dataset.__getitem__ returns a dict; for batch in loader: model(batch['ids'], batch['mask']) × sdpa attn_mask × inverted in the consumer's file",
-    'silent',
-  ],
-  [
-    "data path: Dataset.__getitem__ returns a dict; for batch in loader: model(batch['ids'], batch['mask']) × masked_fill -inf × inverted in the builder's file",
-    'silent',
-  ],
-  [
-    "data path: Dataset.__getitem__ returns a dict; for batch in loader: model(batch['ids'], batch['mask']) × masked_fill -inf × inverted in the consumer's file",
-    'silent',
-  ],
-  ["data path: a collate_fn returns a dict; batch = next(iter(loader)); model(**batch) × key_padding_mask × inverted in the builder's file", 'silent'],
-  ["data path: a collate_fn returns a dict; batch = next(iter(loader)); model(**batch) × key_padding_mask × inverted in the consumer's file", 'silent'],
-  ["data path: a collate_fn returns a dict; batch = next(iter(loader)); model(**batch) × sdpa attn_mask × inverted in the builder's file", 'silent'],
-  ["data path: a collate_fn returns a dict; batch = next(iter(loader)); model(**batch) × sdpa attn_mask × inverted in the consumer's file", 'silent'],
-  ["data path: a collate_fn returns a dict; batch = next(iter(loader)); model(**batch) × masked_fill -inf × inverted in the builder's file", 'silent'],
-  ["data path: a collate_fn returns a dict; batch = next(iter(loader)); model(**batch) × masked_fill -inf × inverted in the consumer's file", 'silent'],
-  ["data path: a collate_fn returns a tuple; for ids, mask in loader: model(ids, mask) × key_padding_mask × inverted in the builder's file", 'silent'],
-  ["data path: a collate_fn returns a tuple; for ids, mask in loader: model(ids, mask) × key_padding_mask × inverted in the consumer's file", 'silent'],
-  ["data path: a collate_fn returns a tuple; for ids, mask in loader: model(ids, mask) × sdpa attn_mask × inverted in the builder's file", 'silent'],
-  ["data path: a collate_fn returns a tuple; for ids, mask in loader: model(ids, mask) × sdpa attn_mask × inverted in the consumer's file", 'silent'],
-  ["data path: a collate_fn returns a tuple; for ids, mask in loader: model(ids, mask) × masked_fill -inf × inverted in the builder's file", 'silent'],
-  ["data path: a collate_fn returns a tuple; for ids, mask in loader: model(ids, mask) × masked_fill -inf × inverted in the consumer's file", 'silent'],
 ]);
 
 describe('ATT002 mask layout matrix: project layout × consumer × where the inversion is', () => {

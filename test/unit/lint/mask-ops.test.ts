@@ -81,6 +81,16 @@ describe('mask lattice: comparisons', () => {
     assert.equal(polarity(await valueOf('m = torch.arange(S)[None, :] >= lengths[:, None]', 'm')), 'ignore');
     assert.equal(polarity(await valueOf('m = lengths[:, None] > torch.arange(S)[None, :]', 'm')), 'keep');
   });
+  it('positions against lengths in the forms data code writes them: expand, unsqueeze, `.lt`/`.ge`, through a conversion into an array', async () => {
+    assert.equal(polarity(await valueOf('m = torch.arange(S).expand(x.shape[0], S) < lengths.unsqueeze(1)', 'm')), 'keep');
+    assert.equal(polarity(await valueOf('m = torch.arange(S).unsqueeze(0).lt(lengths.unsqueeze(1))', 'm')), 'keep');
+    assert.equal(polarity(await valueOf('m = torch.arange(S).unsqueeze(0).ge(lengths.unsqueeze(1))', 'm')), 'ignore');
+    assert.equal(polarity(await valueOf('m = torch.arange(S)[None, :] < torch.tensor(lengths)[:, None]', 'm')), 'keep');
+    assert.equal(polarity(await valueOf('m = torch.arange(S)[None, :] >= torch.as_tensor(lengths, device=x.device).unsqueeze(1)', 'm')), 'ignore');
+    assert.equal(polarity(await valueOf('import numpy as np\nm = np.arange(S)[None, :] < np.asarray(lengths)[:, None]', 'm')), 'keep');
+    // A conversion of something that is not lengths says nothing.
+    assert.equal(polarity(await valueOf('m = torch.arange(S)[None, :] < torch.tensor(x)[:, None]', 'm')), 'unknown');
+  });
   it('positions against positions: `arange(T)[:, None] >= arange(T)[None, :]` is a lower (keep) triangle', async () => {
     const v = await valueOf('i = torch.arange(T)\nm = i[:, None] >= i[None, :]', 'm');
     assert.deepEqual([polarity(v), v.mask?.tri], ['keep', { region: 'lower', k: 0 }]);
@@ -795,6 +805,30 @@ describe('mask lattice: regions written into zeros', () => {
     assert.equal(polarity(await valueOf(perExample, 'm')), 'keep');
     assert.equal(polarity(await valueOf('m = torch.zeros(T, S, dtype=torch.bool)\nm[-1, :L] = True', 'm')), 'unknown');
     assert.equal(polarity(await valueOf('m = torch.zeros(T, S)\nm[0, :L] = 1', 'm')), 'unknown');
+  });
+  it('the other per-example fills: 1 written from each length on marks the padding; ones cut to 0 from the length keep, before it ignore', async () => {
+    const loop = (init: string, fill: string): string => `m = torch.${init}(x.shape[0], S, dtype=torch.bool)\nfor i in range(x.shape[0]):\n    m[i, ${fill}`;
+    assert.equal(polarity(await valueOf(loop('zeros', 'lengths[i]:] = True'), 'm')), 'ignore');
+    assert.equal(polarity(await valueOf(loop('ones', 'lengths[i]:] = False'), 'm')), 'keep');
+    assert.equal(polarity(await valueOf(loop('ones', ':lengths[i]] = False'), 'm')), 'ignore');
+    // 0/1 floats read the same way.
+    assert.equal(polarity(await valueOf('m = torch.ones(x.shape[0], S)\nfor i, n in enumerate(lengths):\n    m[i, n:] = 0', 'm')), 'keep');
+    // Writing what is already there (1 on ones, 0 on zeros) builds nothing.
+    assert.equal(polarity(await valueOf(loop('ones', ':lengths[i]] = True'), 'm')), 'unknown');
+    assert.equal(polarity(await valueOf(loop('zeros', 'lengths[i]:] = False'), 'm')), 'unknown');
+    // Not per example (no batch index): a fixed number of leading keys dropped from every row, whose 1s are kept keys.
+    assert.equal(polarity(await valueOf('m = torch.ones(x.shape[0], T, S)\nm[:, :, :d] = 0', 'm')), 'unknown');
+    // Both kinds of slice in one write mark no one region.
+    assert.equal(
+      polarity(await valueOf('m = torch.zeros(x.shape[0], T, S)\nfor i in range(x.shape[0]):\n    m[i, :lengths[i], lengths[i]:] = 1', 'm')),
+      'unknown',
+    );
+  });
+  it("one example's mask in a helper (`m = zeros(L); m[:n] = True`) is a keep mask when its bound is a value, not a literal", async () => {
+    assert.equal(polarity(await valueOf('n = x.size(-1)\nm = torch.zeros(L, dtype=torch.bool)\nm[:n] = True', 'm')), 'keep');
+    assert.equal(polarity(await valueOf('n = x.size(-1)\nm = torch.ones(L, dtype=torch.bool)\nm[n:] = False', 'm')), 'keep');
+    assert.equal(polarity(await valueOf('n = x.size(-1)\nm = torch.zeros(L, dtype=torch.bool)\nm[n:] = True', 'm')), 'ignore');
+    assert.equal(polarity(await valueOf('m = torch.zeros(L, dtype=torch.bool)\nm[:1] = True', 'm')), 'unknown');
   });
 });
 
