@@ -43,6 +43,8 @@ const T = defineTemplates({
   eachOperand:
     'The queries and the keys are each scaled by 1/sqrt(d) ({0} and {1}), so their product, the scores, is divided by d, a dimension, not by its square root: the logits become too small and the attention nearly uniform. Scale only one of them, or scale the scores once.',
   otherOperand: 'the other operand is scaled by {0} here',
+  eachDividedByDim:
+    'The queries and the keys are each divided by {0}, which grows with the dimension {1} itself, not with its fourth root: their product, the scores, is divided by the square of it, so the logits become far too small and the attention nearly uniform. Divide the scores once by sqrt({1}) instead.',
   sqrtFix: 'Use sqrt({0}) (changes the weights)',
 });
 import { factorReapplied, isKernelScaleName, scaleForm } from './scale-defs';
@@ -293,6 +295,24 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
         // `B, N, C = x.shape` then `q = self.q(x)`: C is the feature width of the projection's input, a width whatever
         // the head count, so dividing the scores by C itself (not its square root) is wrong even where which is unknown.
         if (op.power === -1 && (knownDim || projectionInputLastAxis(op, target))) {
+          // The queries and the keys each divided by the same dimension (`q / (head_dim ** 1 / float(4))` and the same
+          // for k, meant as fourth roots): one mistake, reported once, at the query, with the key's scaling as evidence.
+          const other = op.on === 'query' ? 'key' : op.on === 'key' ? 'query' : undefined;
+          const factor = ctx.text(op.factorNode);
+          const fn = other && enclosingFunction(op.node);
+          const twin =
+            other &&
+            ev.facts.scale.find(
+              (s) => s.op.on === other && s.op.power === -1 && s.op !== op && ctx.text(s.op.factorNode) === factor && enclosingFunction(s.op.node) === fn,
+            );
+          if (twin) {
+            if (op.on === 'key') return;
+            report(op.factorNode, msg(T.eachDividedByDim, f, dim.text), undefined, [
+              { node: twin.op.node, message: msg(T.otherOperand, quote(ctx.text(twin.op.factorNode), 30)) },
+              ...evidence,
+            ]);
+            return;
+          }
           const fix = op.factorNode.type === 'identifier' || op.factorNode.type === 'attribute' || op.factorNode.type === 'call' ? sqrtFix(op) : undefined;
           // A scale multiplied in (`* self.scale` with `self.scale = head_dim ** -1`) is one over the dimension; say which.
           const token = operatorOf(op);
