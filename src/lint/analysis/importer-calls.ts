@@ -417,7 +417,9 @@ function constructionsPassConstant(ev: Evaluator, cls: ClassInfo, name: string, 
   const valueText = def.kind === 'assign' && def.value ? ev.text(def.value).replace(/\s+/g, '') : '';
   const number = /^\d+$/.test(valueText) ? Number(valueText) : undefined;
   const imports =
-    fromModule && /^\w+$/.test(fromModule) ? new RegExp(`^\\s*from\\s+(?:\\.*|[\\w.]*\\.)${fromModule}\\s+import\\s+[^\\n#]*\\b${name}\\b(?!\\s+as\\b)`, 'm') : undefined;
+    fromModule && /^\w+$/.test(fromModule)
+      ? new RegExp(`^\\s*from\\s+(?:\\.*|[\\w.]*\\.)${fromModule}\\s+import\\s+[^\\n#]*\\b${name}\\b(?!\\s+as\\b)`, 'm')
+      : undefined;
   const rebinds = new RegExp(`(?:^|[^\\w.])${name}\\s*(?:=(?!=)|:[^\\n]*=)|\\bdef\\s+\\w+\\s*\\([^)]*\\b${name}\\b|\\bas\\s+${name}\\b`);
   // This file without the constant's own statement: read as text, since a class with no attention site (the model
   // that builds the head) is not walked for its scopes.

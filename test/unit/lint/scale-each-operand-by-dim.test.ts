@@ -41,10 +41,10 @@ class ModelConfig:
 `;
 
 const CFG_ATTN = (f: string): string =>
-  ATTN(f, f, 'self.head_dim = cfg.head_dim', 'from config import ModelConfig\n', 'cfg: ModelConfig').replace(
-    'self.n_heads = n_heads',
-    'self.n_heads = cfg.n_heads',
-  ).replace(/nn\.Linear\(d_model, 3 \* d_model\)/, 'nn.Linear(cfg.d_model, 3 * cfg.d_model)').replace('nn.Linear(d_model, d_model)', 'nn.Linear(cfg.d_model, cfg.d_model)');
+  ATTN(f, f, 'self.head_dim = cfg.head_dim', 'from config import ModelConfig\n', 'cfg: ModelConfig')
+    .replace('self.n_heads = n_heads', 'self.n_heads = cfg.n_heads')
+    .replace(/nn\.Linear\(d_model, 3 \* d_model\)/, 'nn.Linear(cfg.d_model, 3 * cfg.d_model)')
+    .replace('nn.Linear(d_model, d_model)', 'nn.Linear(cfg.d_model, cfg.d_model)');
 
 async function att004(src: string): Promise<number[]> {
   const l = await linter();

@@ -85,7 +85,7 @@ describe('lint: a one-head model whose head is built as wide as a module-level e
   it('built in the same file as Head(n_embd), the module constant: silent', async () => {
     assert.deepEqual(await att004(HEAD + MODEL_BODY('n_embd')), []);
   });
-  it('built with the constant\'s value, by keyword (Head(head_size=32) with n_embd = 32): silent', async () => {
+  it("built with the constant's value, by keyword (Head(head_size=32) with n_embd = 32): silent", async () => {
     assert.deepEqual(await att004(HEAD + MODEL_BODY('head_size=32')), []);
   });
   it('buggy: built narrower than the embedding (Head(n_embd // 4), Head(16)) is reported', async () => {
