@@ -408,10 +408,33 @@ function constructionArgLists(source: string, name: string): string[][] | undefi
  */
 export function constructionsPassSame(ev: Evaluator, cls: ClassInfo, a: string, b: string): boolean {
   const init = cls.methods.get('__init__');
-  const pa = init?.params.find((p) => p.name === a);
   const pb = init?.params.find((p) => p.name === b);
   const plain = (p: ParamInfo | undefined): p is ParamInfo => !!p && (p.kind === 'positional' || p.kind === 'keyword-only');
-  if (!init || !plain(pa) || !plain(pb) || !/^\w+$/.test(cls.name)) return false;
+  if (!init || !plain(pb) || !/^\w+$/.test(cls.name)) return false;
+  const pa = init.params.find((p) => p.name === a);
+  // `a` not a parameter: a width the module fixes (`n_embd = 32` at module level, `nn.Linear(n_embd, head_size)`).
+  if (!pa) return constructionsPassConstant(ev, cls, a, pb);
+  if (!plain(pa)) return false;
+  const sources = constructionSources(ev, cls);
+  let found = 0;
+  for (const source of sources) {
+    const lists = constructionArgLists(source, cls.name);
+    if (!lists) return false;
+    for (const args of lists) {
+      found++;
+      const x = argument(ev, args, pa);
+      const y = argument(ev, args, pb);
+      if (x === undefined || y === undefined) return false;
+      if (x === y) continue;
+      const nx = /^\d+$/.test(x) ? Number(x) : NaN;
+      if (!(nx === (/^\d+$/.test(y) ? Number(y) : NaN))) return false;
+    }
+  }
+  return found > 0;
+}
+
+/** This file's source and those of the files importing it that name the class. */
+function constructionSources(ev: Evaluator, cls: ClassInfo): string[] {
   const sources = [ev.tree.source];
   if (ev.link) {
     for (const path of importingFiles(ev.link, MAX_IMPORTERS, true)) {
@@ -419,26 +442,65 @@ export function constructionsPassSame(ev: Evaluator, cls: ClassInfo, a: string, 
       if (m && m.tree.source.includes(cls.name)) sources.push(m.tree.source);
     }
   }
-  const argument = (args: readonly string[], p: ParamInfo): string | undefined => {
-    const kw = args.find((x) => x.startsWith(`${p.name}=`) && !x.startsWith(`${p.name}==`));
-    if (kw) return kw.slice(p.name.length + 1);
-    const positional = args.filter((x) => !/^\w+=(?!=)/.test(x));
-    const pos = p.kind === 'positional' && p.index !== undefined ? positional[p.index - 1] : undefined;
-    if (pos !== undefined) return pos;
-    return p.default ? ev.text(p.default).replace(/\s+/g, '') : undefined;
-  };
+  return sources;
+}
+
+/** The argument a construction's text passes for parameter `p` (its default when left out). */
+function argument(ev: Evaluator, args: readonly string[], p: ParamInfo): string | undefined {
+  const kw = args.find((x) => x.startsWith(`${p.name}=`) && !x.startsWith(`${p.name}==`));
+  if (kw) return kw.slice(p.name.length + 1);
+  const positional = args.filter((x) => !/^\w+=(?!=)/.test(x));
+  const pos = p.kind === 'positional' && p.index !== undefined ? positional[p.index - 1] : undefined;
+  if (pos !== undefined) return pos;
+  return p.default ? ev.text(p.default).replace(/\s+/g, '') : undefined;
+}
+
+/**
+ * Whether every construction of `cls` the workspace shows passes, for parameter `pb`, the width `name` that this
+ * module fixes by one module-level assignment (`n_embedding = 32`, the projection `nn.Linear(n_embedding,
+ * head_size)`): the same name (`Head(n_embedding)`: one head as wide as the embedding), or, when the constant is a
+ * number, an equal number literal (`Head(32)`). The name counts only where it is that constant: in this file when no
+ * function binds the name for itself (a parameter or a local); in an importing file when it imports the name and
+ * binds it nowhere else (`from model import Head, n_embedding`).
+ */
+function constructionsPassConstant(ev: Evaluator, cls: ClassInfo, name: string, pb: ParamInfo): boolean {
+  if (!/^[A-Za-z_]\w*$/.test(name)) return false;
+  const defs = ev.sr.module.envAtEnd.get(name);
+  const def = defs?.length === 1 ? defs[0] : undefined;
+  if (!def || def.path.length > 0 || def.scope !== ev.sr.module) return false;
+  // The module an importing file must take the name from: this one for a constant assigned here, the same module as
+  // this file's for an imported one (`from config import n_embd`, not renamed).
+  const fromModule =
+    def.kind === 'assign' && def.value
+      ? ev.link?.path.replace(/^.*[\\/]/, '').replace(/\.py$/, '')
+      : def.kind === 'import' && def.importFrom && def.importFrom.moduleParts > 0 && def.target.type === 'dotted_name' && def.importPath?.at(-1) === name
+        ? def.importPath.at(def.importFrom.moduleParts - 1)
+        : undefined;
+  if (def.kind !== 'import' && !(def.kind === 'assign' && def.value)) return false;
+  const valueText = def.kind === 'assign' && def.value ? ev.text(def.value).replace(/\s+/g, '') : '';
+  const number = /^\d+$/.test(valueText) ? Number(valueText) : undefined;
+  const imports =
+    fromModule && /^\w+$/.test(fromModule)
+      ? new RegExp(`^\\s*from\\s+(?:\\.*|[\\w.]*\\.)${fromModule}\\s+import\\s+[^\\n#]*\\b${name}\\b(?!\\s+as\\b)`, 'm')
+      : undefined;
+  const rebinds = new RegExp(`(?:^|[^\\w.])${name}\\s*(?:=(?!=)|:[^\\n]*=)|\\bdef\\s+\\w+\\s*\\([^)]*\\b${name}\\b|\\bas\\s+${name}\\b`);
+  // This file without the constant's own statement: read as text, since a class with no attention site (the model
+  // that builds the head) is not walked for its scopes.
+  const stmt = def.kind === 'assign' ? (def.target.parent ?? def.target) : undefined;
+  const own = stmt ? ev.tree.source.slice(0, stmt.start) + ev.tree.source.slice(stmt.end) : ev.tree.source;
+  if (rebinds.test(own)) return false;
   let found = 0;
-  for (const source of sources) {
+  for (const [i, source] of constructionSources(ev, cls).entries()) {
     const lists = constructionArgLists(source, cls.name);
     if (!lists) return false;
+    const nameIsConstant = i === 0 || (!!imports?.test(source) && !rebinds.test(source));
     for (const args of lists) {
       found++;
-      const x = argument(args, pa);
-      const y = argument(args, pb);
-      if (x === undefined || y === undefined) return false;
-      if (x === y) continue;
-      const nx = /^\d+$/.test(x) ? Number(x) : NaN;
-      if (!(nx === (/^\d+$/.test(y) ? Number(y) : NaN))) return false;
+      const y = argument(ev, args, pb);
+      if (y === undefined) return false;
+      if (y === name && nameIsConstant) continue;
+      if (number !== undefined && /^\d+$/.test(y) && Number(y) === number) continue;
+      return false;
     }
   }
   return found > 0;

@@ -484,6 +484,10 @@ function divide(ev: Evaluator, lv: AValue, rv: AValue, _l: PyNode | undefined, r
     if (lv.num !== undefined && rv.num !== undefined && rv.num !== 0) out.num = lv.num / rv.num;
     if (rv.dimPow && lv.num !== undefined && lv.num > 0) out.dimPow = { dim: rv.dimPow.dim, power: -rv.dimPow.power };
     else if (lv.dimPow && rv.headCount) out.dimPow = { dim: { which: 'head', text: `${lv.dimPow.dim.text} / heads` }, power: 1 };
+    // One head's width divided by a positive constant (`head_dim ** 1 / float(4)`, where `**` binds first: head_dim / 4)
+    // still grows with that width, to the same power; a model width divided by a constant may be the split into heads
+    // (`d_model / 8`), so what it is stays unknown.
+    else if (lv.dimPow && rv.num !== undefined && rv.num > 0 && lv.dimPow.dim.which === 'head') out.dimPow = lv.dimPow;
     else if (lv.dimPow && rv.num !== undefined) out.dimPow = undefined;
     if (rv.scaleName || lv.scaleName) out.scaleName = rv.scaleName ?? lv.scaleName;
     return out;
