@@ -432,7 +432,9 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
             for (const alt of alternatives(site.input)) {
               // One scaling statement counts once: a comprehension over `(q, k, v)` gives each element the join of
               // all three, so q's scaling shows on the keys' path too (`(t * s for t in (q, k))` is then left unsaid).
-              const sqrt = distinctScalings(scaleOps(alt).filter((o) => o.on !== 'weights' && isInverseSqrtDim(o)));
+              // A 1/sqrt of a size read off another axis than the features (`math.sqrt(rows)` with `rows, cols, batch,
+              // embed = x.shape`: tied row attention, whose scores sum over the rows too) is a count, not a second d.
+              const sqrt = distinctScalings(scaleOps(alt).filter((o) => o.on !== 'weights' && isInverseSqrtDim(o) && !o.dim?.otherAxis));
               const [first] = sqrt;
               const second = sqrt.at(-1);
               // `first && second` hold whenever there are two or more

@@ -3,7 +3,8 @@
 import { bareOutOfPlace, discardedMasks, type DiscardedMaskSite } from '../analysis/discarded';
 import { runsIn } from '../analysis/precision';
 import type { FillSite, SoftmaxSite, WeakAdditiveMaskSite } from '../analysis/facts';
-import { emptyRowReason } from '../analysis/masks';
+import { causalWithPaddingOnly, emptyRowReason } from '../analysis/masks';
+import { leftPaddingShown } from '../analysis/left-padding';
 import type { AValue } from '../analysis/values';
 import { integerValued, rootName } from '../analysis/ops';
 import { childByField, unparen, type PyNode } from '../syntax/tree';
@@ -383,8 +384,14 @@ weights = scores.softmax(dim=-1)`,
         }
         // 2. -inf where a whole row can be masked.
         if (fill.num === -Infinity && site.mask?.mask) {
-          const reason = emptyRowReason(site.mask.mask, scoreAxes(site));
+          const axes = scoreAxes(site);
+          const reason = emptyRowReason(site.mask.mask, axes);
           if (!reason || ev.facts.nanGuarded.has(site.ctx.scope.id)) return;
+          // Causal and key padding empty a row only with left padding: reported when the code shows some (a right-aligned
+          // write into a padded batch, `padding_side="left"`, a comment saying so), silent for the right padding of
+          // training code and decoders.
+          const onlyLeftPadding = causalWithPaddingOnly(site.mask.mask) && !emptyRowReason({ ...site.mask.mask, causal: false }, axes);
+          if (onlyLeftPadding && !leftPaddingShown(ev)) return;
           reported.add(site.fillNode.id);
           ctx.report({
             node: location(site),
