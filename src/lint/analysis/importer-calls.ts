@@ -52,6 +52,12 @@ export function functionsCallersDecide(ev: Evaluator): Scope[] {
   for (const site of ev.facts.mask) {
     const m = site.mask.mask;
     const scope = site.ctx.scope;
+    // Reached through a module of this file that passes its own mask on (`SelfAttention.forward` calling
+    // `self.core(q, k, v, mask=mask)`): the files importing this one call that module, so its forward is what they decide.
+    if (site.ctx.bindings !== undefined && (!m || m.polarity === undefined || m.byName) && site.ctx.callSite) {
+      const outer = passingModule(ev, site.ctx.callSite);
+      if (outer) out.add(outer);
+    }
     if (site.ctx.bindings !== undefined || scope.kind !== 'function' || scope.params.length === 0) continue;
     // A module-level function, or the forward of a module-level class (`model(x, mask)` in the caller).
     const method = scope.ownerClass && scope.parent?.parent === ev.sr.module && MODULE_CALL.has(scope.name);
@@ -93,6 +99,16 @@ export function functionsCallersDecide(ev: Evaluator): Scope[] {
     if (flag && !/^(True|False)$/.test(ev.text(flag)) && truthOf(ev.eval(flag, site.ctx)) === undefined) out.add(forward);
   }
   return [...out];
+}
+
+/**
+ * The forward of a module-level class of this file that makes `call` (a wrapper calling the module it holds), when
+ * it takes parameters to pass on.
+ */
+function passingModule(ev: Evaluator, call: PyNode): Scope | undefined {
+  const at = innermostScope(ev.sr.scopes, call);
+  if (!at || at.kind !== 'function' || at.params.length === 0 || !at.ownerClass) return undefined;
+  return at.parent?.parent === ev.sr.module && MODULE_CALL.has(at.name) ? at : undefined;
 }
 
 /** The calls that files importing this one make of `fns` (by name, `f(...)` or `module.f(...)`), with argument values. */
