@@ -1678,6 +1678,14 @@ export class Evaluator {
     return this.initCtxThrough(base, target, obj, superCall, passed, c, depth + 1);
   }
 
+  /**
+   * A context of `c.scope` as a file importing this one calls it (importer-calls.ts), made for reading the calls it
+   * makes on (its arguments known there), not evaluated as a whole.
+   */
+  importerCallContext(c: ImporterCall): Ctx {
+    return { id: this.nextCtxId++, scope: c.scope, bindings: this.bindArguments(c.scope, c.positional, c.keywords, c.self), depth: 1, defaultsHold: true };
+  }
+
   private readonly builtElsewhereCtxs = new Map<string, Ctx>();
   /** The context of `__init__` as another workspace file built the instance (its arguments crossed as portable values). */
   private builtElsewhereCtx(scope: Scope, obj: AValue, initArgs: NonNullable<ObjectInfo['initArgs']>): Ctx {

@@ -112,7 +112,7 @@ function passingModule(ev: Evaluator, call: PyNode): Scope | undefined {
 }
 
 /** The calls that files importing this one make of `fns` (by name, `f(...)` or `module.f(...)`), with argument values. */
-export function callsFromImporters(ev: Evaluator, fns: readonly Scope[]): ImporterCall[] {
+export function callsFromImporters(ev: Evaluator, fns: readonly Scope[], hop = 0): ImporterCall[] {
   const link = ev.link;
   if (!link || fns.length === 0) return [];
   const byName = new Map(fns.filter((f) => !f.ownerClass).map((f) => [f.name, f]));
@@ -155,7 +155,7 @@ export function callsFromImporters(ev: Evaluator, fns: readonly Scope[]): Import
           ? { ...p, cacheIn: { path, source: m.tree.source, start: v.cacheAt.start, end: v.cacheAt.end } }
           : p;
       };
-      for (const at of [ctx, ...callerContexts(m.ev, scope)]) {
+      for (const at of [ctx, ...callerContexts(m.ev, scope, hop)]) {
         const fn = at === ctx ? callee : m.ev.eval(fnNode, at);
         const positional: AValue[] = [];
         const keywords = new Map<string, AValue>();
@@ -188,7 +188,7 @@ const MAX_CALLER_CONTEXTS = 4;
  * Contexts of a function of the importing file as that file calls it (`attn(x, kv_cache=layer_cache)` for
  * `Attention.forward`, `helper(x)` for a module-level `helper`): the arguments it passes on are then known there.
  */
-function callerContexts(ev: Evaluator, scope: Scope): Ctx[] {
+function callerContexts(ev: Evaluator, scope: Scope, hop = 0): Ctx[] {
   if (scope.kind !== 'function') return [];
   const cls = scope.ownerClass;
   const viaInstance = cls && MODULE_CALL.has(scope.name) && scope.parent?.parent === ev.sr.module;
@@ -205,6 +205,24 @@ function callerContexts(ev: Evaluator, scope: Scope): Ctx[] {
     if (!ok) continue;
     const c = ev.callContext(scope, call, ev.argsOf(call), atCtx, viaInstance ? callee : undefined);
     if (c && !out.includes(c)) out.push(c);
+    // The caller is itself a module a further file builds and calls with its arguments (`Encoder.forward(tokens,
+    // pad_mask)` called by the model's file, passing `pad_mask` on to each layer): one hop more, as that file calls it.
+    if (
+      hop === 0 &&
+      at.kind === 'function' &&
+      at.params.length > 0 &&
+      (at.parent === ev.sr.module || (at.ownerClass && at.parent?.parent === ev.sr.module && MODULE_CALL.has(at.name)))
+    ) {
+      for (const outer of callsFromImporters(ev, [at], hop + 1)) {
+        if (out.length >= MAX_CALLER_CONTEXTS) break;
+        const bound = ev.importerCallContext(outer);
+        const through = ev.eval(unparen(childByField(call, 'function')!), bound);
+        const okThrough = viaInstance ? through.kind === 'object' && through.object?.cls === cls : through.kind === 'function' && through.fn?.scope === scope;
+        if (!okThrough) continue;
+        const c2 = ev.callContext(scope, call, ev.argsOf(call), bound, viaInstance ? through : undefined);
+        if (c2 && !out.includes(c2)) out.push(c2);
+      }
+    }
   }
   return out;
 }

@@ -311,3 +311,88 @@ def attend(q, k, v, tokens, pad_id):
     assert.deepEqual(await inWorkspace({ 'masking.py': HELPER('!='), 'attend.py': USER }, 'attend.py', 'ATT002'), []);
   });
 });
+
+// ---------------------------------------------------------------------------------------------- 5. two importing hops
+
+// The attention fills where its padding mask is 1; the mask is built two files away (the model builds it, the
+// encoder's file passes it from `Encoder.forward` through each layer to the attention): the model file's code decides.
+const ATTN5 = `import math
+
+import torch
+import torch.nn as nn
+
+
+class PaddedAttention(nn.Module):
+    def __init__(self, dim, heads):
+        super().__init__()
+        self.heads = heads
+        self.qkv = nn.Linear(dim, 3 * dim)
+
+    def forward(self, x, pad_mask=None):
+        b, t, c = x.shape
+        q, k, v = self.qkv(x).view(b, t, 3, self.heads, c // self.heads).permute(2, 0, 3, 1, 4)
+        scores = q @ k.transpose(-2, -1) / math.sqrt(c // self.heads)
+        if pad_mask is not None:
+            scores = scores.masked_fill(pad_mask == 1, -1e9)
+        return (scores.softmax(dim=-1) @ v).transpose(1, 2).reshape(b, t, c)
+`;
+
+const ENCODER5 = `import torch.nn as nn
+
+from attn import PaddedAttention
+
+
+class Layer(nn.Module):
+    def __init__(self, dim, heads):
+        super().__init__()
+        self.attn = PaddedAttention(dim, heads)
+        self.norm = nn.LayerNorm(dim)
+
+    def forward(self, x, pad_mask):
+        return self.norm(x + self.attn(x, pad_mask=pad_mask))
+
+
+class Encoder(nn.Module):
+    def __init__(self, vocab, dim, heads, depth):
+        super().__init__()
+        self.embed = nn.Embedding(vocab, dim)
+        self.layers = nn.ModuleList([Layer(dim, heads) for _ in range(depth)])
+
+    def forward(self, tokens, pad_mask):
+        x = self.embed(tokens)
+        for layer in self.layers:
+            x = layer(x, pad_mask)
+        return x
+`;
+
+const MODEL5 = (cmp: string): string => `import torch.nn as nn
+
+from encoder import Encoder
+
+
+class Classifier(nn.Module):
+    def __init__(self, vocab, classes, pad, dim=64):
+        super().__init__()
+        self.pad = pad
+        self.encoder = Encoder(vocab, dim, 4, 2)
+        self.head = nn.Linear(dim, classes)
+
+    def forward(self, tokens):
+        pad_mask = (tokens ${cmp} self.pad).unsqueeze(1).unsqueeze(2)
+        return self.head(self.encoder(tokens, pad_mask))
+`;
+
+describe('train c, class 5: a mask passed through a module of an importing file, built by a file importing that one', () => {
+  it('the model builds tokens != pad (True on real tokens) and the attention fills where it is 1: reported', async () => {
+    const files = { 'attn.py': ATTN5, 'encoder.py': ENCODER5, 'model.py': MODEL5('!=') };
+    assert.deepEqual(await inWorkspace(files, 'attn.py', 'ATT002'), [18]);
+  });
+  it('fixed form: the model builds tokens == pad: silent', async () => {
+    const files = { 'attn.py': ATTN5, 'encoder.py': ENCODER5, 'model.py': MODEL5('==') };
+    assert.deepEqual(await inWorkspace(files, 'attn.py', 'ATT002'), []);
+  });
+  it('without the model file, the mask is unknown: silent', async () => {
+    const files = { 'attn.py': ATTN5, 'encoder.py': ENCODER5 };
+    assert.deepEqual(await inWorkspace(files, 'attn.py', 'ATT002'), []);
+  });
+});
