@@ -463,12 +463,6 @@ async function outcomeOf(cell: Cell, code: string): Promise<{ outcome: Outcome; 
  * the call in the file between (no cell today: a mask keeps where it was built as it crosses files, MaskInfo.builtIn).
  */
 const TODAY_ATT002: ReadonlyMap<string, Outcome> = new Map<string, Outcome>([
-  ["a script at the root builds the mask and calls the model × key_padding_mask × inverted in the builder's file", 'silent'],
-  ["a script at the root builds the mask and calls the model × key_padding_mask × inverted in the consumer's file", 'silent'],
-  ["a script at the root builds the mask and calls the model × sdpa attn_mask × inverted in the builder's file", 'silent'],
-  ["a script at the root builds the mask and calls the model × sdpa attn_mask × inverted in the consumer's file", 'silent'],
-  ["a script at the root builds the mask and calls the model × masked_fill -inf × inverted in the builder's file", 'silent'],
-  ["a script at the root builds the mask and calls the model × masked_fill -inf × inverted in the consumer's file", 'silent'],
   ["the base class's forward applies the mask, the subclass in another file builds it × key_padding_mask × inverted in the builder's file", 'silent'],
   ["the base class's forward applies the mask, the subclass in another file builds it × key_padding_mask × inverted in the consumer's file", 'silent'],
   ["the base class's forward applies the mask, the subclass in another file builds it × sdpa attn_mask × inverted in the builder's file", 'silent'],

@@ -27,7 +27,7 @@ async function workspaceLinter(files: Record<string, string>): Promise<ExtendedL
 async function inWorkspace(files: Record<string, string>, path: string, code: string): Promise<number[]> {
   const l = await workspaceLinter(files);
   return l
-    .lintPython(files[path]!, { path })
+    .lintPython(files[path], { path })
     .filter((f) => f.code === code)
     .map((f) => f.line);
 }
