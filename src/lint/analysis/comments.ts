@@ -111,7 +111,8 @@ export function paramDoc(textBlock: string, name: string): string | undefined {
   const m = re.exec(textBlock);
   if (!m) return undefined;
   // Stop at the next "word:" that starts another parameter's description.
-  return m[1]?.split(/[,.]\s+[A-Za-z_]\w*\s*:/)[0];
+  // A one-line docstring ends the description with its closing quotes (`"""x: (B, S); mask: (B, S), True on padding."""`).
+  return m[1]?.split(/[,.]\s+[A-Za-z_]\w*\s*:/)[0]?.replace(/\s*("""|''')[\s\S]*$/, '');
 }
 
 /** Mask semantics a parameter's description states: dtype and what True/1 means. */

@@ -1187,7 +1187,7 @@ export class Evaluator {
       case 'walrus':
       case 'with':
       case 'buffer': {
-        const v = unpack(this.eval(def.value, ctx), def.path, def.star);
+        const v = unpack(this.eval(def.value, ctx), def.path, def.star, unpackArity(def));
         // `past_k, past_v = layer_past`: the pieces unpacked from a KV cache are cached keys and values.
         if (def.path.length === 1 && !def.star && def.value && isCacheName(rootName(this, def.value) ?? '') && (v.kind === 'tensor' || v.kind === 'unknown'))
           // (a cache a caller passes whose items are not known, `zip(self.layers, past_key_values)`, still holds cached keys)
@@ -1719,6 +1719,14 @@ export class Evaluator {
     return this.initCtxThrough(base, target, obj, superCall, passed, c, depth + 1);
   }
 
+  /**
+   * A context of `c.scope` as a file importing this one calls it (importer-calls.ts), made for reading the calls it
+   * makes on (its arguments known there), not evaluated as a whole.
+   */
+  importerCallContext(c: ImporterCall): Ctx {
+    return { ...this.importerContext(c), defaultsHold: true };
+  }
+
   private readonly builtElsewhereCtxs = new Map<string, Ctx>();
   /** The context of `__init__` as another workspace file built the instance (its arguments crossed as portable values). */
   private builtElsewhereCtx(scope: Scope, obj: AValue, initArgs: NonNullable<ObjectInfo['initArgs']>): Ctx {
@@ -1892,13 +1900,25 @@ function bindingsKey(bindings: ReadonlyMap<string, AValue>): string {
   return k;
 }
 
-function unpack(v: AValue, path: readonly number[], star?: boolean): AValue {
+/**
+ * How many names the innermost pattern of a plain unpacking holds (`B, T, C = x.shape`: 3), without a starred name:
+ * the rank of the tuple being unpacked, were it a shape.
+ */
+function unpackArity(def: Def): number | undefined {
+  const p = def.target.parent;
+  if (def.star || def.path.length === 0 || !p || (p.type !== 'pattern_list' && p.type !== 'tuple_pattern')) return undefined;
+  const names = p.children.filter((c) => c.named && c.type !== 'comment');
+  return names.every((c) => c.type === 'identifier' || c.type === 'attribute' || c.type === 'subscript') ? names.length : undefined;
+}
+
+function unpack(v: AValue, path: readonly number[], star?: boolean, arity?: number): AValue {
   let cur = v;
-  for (const i of path) {
+  for (const [n, i] of path.entries()) {
     if (cur.kind === 'tuple' && cur.elements) {
       cur = cur.elements[i] ?? UNKNOWN;
     } else if (cur.kind === 'tuple' && cur.shapeOf) {
-      cur = opsImpl.dimOfShape(cur.shapeOf, i);
+      // The innermost pattern's arity is the rank of a shape unpacked there (`rows, cols, batch, embed = x.shape`).
+      cur = opsImpl.dimOfShape(cur.shapeOf, i, n === path.length - 1 ? arity : undefined);
     } else if (cur.kind === 'tensor') {
       // Unpacking a tensor iterates its first axis.
       cur = opsImpl.dropFirstAxis(cur);

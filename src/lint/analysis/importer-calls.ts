@@ -49,11 +49,6 @@ export interface ImporterCall {
  */
 export function functionsCallersDecide(ev: Evaluator): Scope[] {
   const out = new Set<Scope>();
-  // A module-level function, or the forward of a module-level class, taking parameters.
-  const decidable = (scope: Scope): boolean =>
-    scope.kind === 'function' &&
-    scope.params.length > 0 &&
-    (scope.parent === ev.sr.module || (!!scope.ownerClass && scope.parent?.parent === ev.sr.module && MODULE_CALL.has(scope.name)));
   for (const site of ev.facts.mask) {
     const m = site.mask.mask;
     const scope = site.ctx.scope;
@@ -62,7 +57,7 @@ export function functionsCallersDecide(ev: Evaluator): Scope[] {
     // and evaluating it as they call it evaluates the layer's call again (one level of calls in this file).
     if (site.ctx.bindings !== undefined && site.ctx.callSite && (!m || m.polarity === undefined || m.byName || m.documented)) {
       const caller = innermostScope(ev.sr.scopes, site.ctx.callSite);
-      if (caller && caller !== scope && decidable(caller)) out.add(caller);
+      if (caller && caller !== scope && callableFromImporters(ev, caller)) out.add(caller);
     }
     if (site.ctx.bindings !== undefined || scope.kind !== 'function' || scope.params.length === 0) continue;
     // A module-level function, or the forward of a module-level class (`model(x, mask)` in the caller).
@@ -120,6 +115,15 @@ function biasParameter(ev: Evaluator, node: PyNode, scope: Scope): boolean {
   if (u.type !== 'identifier') return false;
   const name = ev.text(u);
   return /bias/i.test(name) && !/pos|rel|alibi|rope/i.test(name) && scope.params.some((p) => p.name === name);
+}
+
+/** A module-level function, or the forward of a module-level class, taking parameters: importing files call it. */
+function callableFromImporters(ev: Evaluator, scope: Scope): boolean {
+  return (
+    scope.kind === 'function' &&
+    scope.params.length > 0 &&
+    (scope.parent === ev.sr.module || (!!scope.ownerClass && scope.parent?.parent === ev.sr.module && MODULE_CALL.has(scope.name)))
+  );
 }
 
 /** The calls that files importing this one make of `fns` (by name, `f(...)` or `module.f(...)`), with argument values. */
@@ -226,6 +230,19 @@ function callerContexts(ev: Evaluator, scope: Scope, hops: number): Ctx[] {
     if (!ok) continue;
     const c = ev.callContext(scope, call, ev.argsOf(call), atCtx, viaInstance ? callee : undefined);
     if (c && !out.includes(c)) out.push(c);
+    // The caller is itself a module a further file builds and calls with its arguments (`Encoder.forward(tokens,
+    // pad_mask)` called by the model's file, passing `pad_mask` on to each layer): one hop more, as that file calls it.
+    if (hops < MAX_IMPORTER_HOPS && callableFromImporters(ev, at)) {
+      for (const outer of callsFromImporters(ev, [at], hops + 1)) {
+        if (out.length >= MAX_CALLER_CONTEXTS) break;
+        const bound = ev.importerCallContext(outer);
+        const through = ev.eval(unparen(childByField(call, 'function')!), bound);
+        const okThrough = viaInstance ? through.kind === 'object' && through.object?.cls === cls : through.kind === 'function' && through.fn?.scope === scope;
+        if (!okThrough) continue;
+        const c2 = ev.callContext(scope, call, ev.argsOf(call), bound, viaInstance ? through : undefined);
+        if (c2 && !out.includes(c2)) out.push(c2);
+      }
+    }
   }
   // Not called in its own file (a model's forward that a training script calls): as the files importing that file
   // call it, one more hop (`layers.py` ← `model.py`'s `Encoder.forward` ← `train.py`'s loop over a DataLoader).

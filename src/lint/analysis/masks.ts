@@ -124,8 +124,16 @@ export function emptyRowReason(
   const key = axes?.keyAxis;
   const queryAxis = axes?.queryAxis ?? (key === undefined || key === -1 ? -2 : undefined);
   if (queryAxis !== undefined && queryAxis !== key && m.padAxes?.includes(queryAxis)) return msg(PHRASES.padsQueryAxis);
-  if (m.causal && m.padding && !m.tri) return msg(PHRASES.causalWithPadding);
+  if (causalWithPaddingOnly(m)) return msg(PHRASES.causalWithPadding);
   return undefined;
+}
+
+/**
+ * The mask combines a causal part with a padding part and no triangle of its own: rows empty only when the padding is
+ * on the left (emptyRowReason's last case; the caller asks the code whether it pads there, leftPaddingShown).
+ */
+export function causalWithPaddingOnly(m: MaskInfo): boolean {
+  return !!m.causal && !!m.padding && !m.tri;
 }
 
 export function describePolarity(p: 'keep' | 'ignore'): MessageParts {

@@ -1511,6 +1511,11 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
     case 'broadcast_to':
     case 'tile': {
       const first = a0 ? unparen(a0) : undefined;
+      // `m.expand(scores.shape)`, `jnp.broadcast_to(m, scores.shape)`: another tensor's shape, the layout of `expand_as`.
+      if ((m === 'expand' || m === 'broadcast_to') && c.args.positional.length === 1 && first && first.type !== 'tuple' && first.type !== 'list') {
+        const shape = ev.eval(first, c.ctx);
+        if (shape.kind === 'tuple' && shape.shapeOf) return expandAsValue(t, shape.shapeOf);
+      }
       const sizeNodes = c.args.positional.length === 1 && first && (first.type === 'tuple' || first.type === 'list') ? namedChildren(first) : c.args.positional;
       return expandValue(ev, c, t, sizeNodes, m === 'expand' || m === 'broadcast_to' ? -1 : 1);
     }
@@ -1795,6 +1800,8 @@ const BINARY_FUNCTION_OPERATORS: ReadonlyMap<string, string> = new Map([
 const METHOD_LIKE_FUNCTIONS = new Set([
   // `tf.tile(m, [heads, 1])`, `np.tile`, `torch.tile`: copies of the value, whose mask meaning they keep.
   'tile',
+  // `jnp.broadcast_to(m, shape)`, `torch.broadcast_to(m, size)`: the method's layout, and the mask meaning it keeps.
+  'broadcast_to',
   'flip',
   'roll',
   'any',
@@ -2098,7 +2105,7 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
     return shapeNode ? reshapeValue(ev, c, tensorish(x), [shapeNode]) : stripRank(tensorish(x));
   }
   if (qname === 'tensorflow.expand_dims' || qname === 'numpy.expand_dims' || qname === 'jax.numpy.expand_dims') {
-    return unsqueezeValue(val(ev, c, c.args.positional[0]), intOf(ev, c, c.args.positional[1] ?? arg(c, 'axis')));
+    return expandDimsValue(ev, c, val(ev, c, c.args.positional[0]), c.args.positional[1] ?? arg(c, 'axis'));
   }
   if (qname === 'tensorflow.shape') return { kind: 'tuple', shapeOf: tensorish(val(ev, c, c.args.positional[0])) };
   if (matches(/^(torch|numpy|jax\.numpy|tensorflow|tensorflow\.math)\.(sum|reduce_sum)$/, qname)) {
@@ -2132,7 +2139,7 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
     const [p0, p1] = c.args.positional;
     if (operator && p0 && p1 && c.args.positional.length === 2 && !c.args.hasSplat)
       return callOperator(ev, operator, val(ev, c, p0), val(ev, c, p1), p0, p1, c.node, c.ctx);
-    if (last === 'expand_dims') return unsqueezeValue(val(ev, c, c.args.positional[0]), intOf(ev, c, c.args.positional[1] ?? arg(c, 'axis')));
+    if (last === 'expand_dims') return expandDimsValue(ev, c, val(ev, c, c.args.positional[0]), c.args.positional[1] ?? arg(c, 'axis'));
     return asMethod(ev, c, last);
   }
   if (qname === 'math.log' || qname === 'math.exp') return number();
@@ -2431,5 +2438,22 @@ function withoutLength1(x: AValue): AValue {
   const out = mutable(x);
   delete out.lastSize1;
   if (x.axes) out.axes = x.axes.map((a) => (a.label ? { label: a.label } : {}));
+  return out;
+}
+
+/**
+ * `expand_dims(x, axis)`: one axis, or (NumPy, JAX) a tuple of them, `jnp.expand_dims(m, axis=(0, 2))`, each a
+ * position in the result. Non-negative positions are inserted in increasing order, as NumPy places them; a tuple with
+ * a negative position needs the rank, and without it the value keeps no facts (as an unknown axis does).
+ */
+function expandDimsValue(ev: Evaluator, c: Call, x: AValue, axisNode: PyNode | undefined): AValue {
+  const node = axisNode ? unparen(axisNode) : undefined;
+  if (!node || (node.type !== 'tuple' && node.type !== 'list')) return unsqueezeValue(x, intOf(ev, c, axisNode));
+  const items = namedChildren(node).map((n) => intOf(ev, c, n));
+  const rank = x.kind === 'tensor' ? x.ndim : undefined;
+  const positions = items.map((a) => (a === undefined ? undefined : a >= 0 ? a : rank === undefined ? undefined : a + rank + items.length));
+  if (positions.length === 0 || positions.some((p) => p === undefined || p < 0)) return unsqueezeValue(x, undefined);
+  let out = x;
+  for (const p of (positions as number[]).sort((a, b) => a - b)) out = unsqueezeValue(out, p);
   return out;
 }

@@ -40,8 +40,11 @@ import {
   type MaskInfo,
 } from './values';
 
-/** The dimension an axis of a tensor stands for, as a number value (`k.size(-1)`, `q.shape[-1]`). */
-export function dimOfShape(t: AValue, index: number): AValue {
+/**
+ * The dimension an axis of a tensor stands for, as a number value (`k.size(-1)`, `q.shape[-1]`). `rank` is the
+ * tensor's rank where the code states it otherwise (the names of `B, T, C = x.shape`); it only marks the other axes.
+ */
+export function dimOfShape(t: AValue, index: number, rank?: number): AValue {
   const ax = axisAt(t, index);
   // An axis known to have length 1 (`x.unsqueeze(2).size(2)`) is the number 1.
   if (ax?.size1) return number({ num: 1 });
@@ -65,7 +68,10 @@ export function dimOfShape(t: AValue, index: number): AValue {
           : 'unknown';
     return number({ dimPow: { dim: { which, text, ofTensor: t, ...(isLast ? { lastAxisOf: true } : {}) }, power: 1 } });
   }
-  return number({ dimPow: { dim: { which: 'unknown', text, ofTensor: t }, power: 1 } });
+  // An axis known not to be the last (`x.shape[0]` of `rows, cols, batch, embed = x.shape`, `x.shape[-2]`): a length or a count.
+  const n = ndim ?? rank;
+  const otherAxis = index < -1 || (n !== undefined && index >= 0 && index < n - 1);
+  return number({ dimPow: { dim: { which: 'unknown', text, ofTensor: t, ...(otherAxis ? { otherAxis: true } : {}) }, power: 1 } });
 }
 
 export function dropFirstAxis(v: AValue): AValue {

@@ -36,6 +36,11 @@ export interface DimInfo {
   /** For sizes read off a tensor (`x.shape[-1]`, `B, T, C = x.shape`): that tensor, and whether it is its last axis. */
   readonly ofTensor?: AValue;
   readonly lastAxisOf?: boolean;
+  /**
+   * Read off an axis known not to be the last and not a feature axis (`rows` of `rows, cols, batch, embed = x.shape`,
+   * `x.shape[-2]`): a length or a count (rows, positions, batch), not a width.
+   */
+  readonly otherAxis?: boolean;
 }
 
 /** Triangular boolean region: True where j - i >= k ('upper') or j - i <= k ('lower'). */

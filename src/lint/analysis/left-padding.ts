@@ -1,0 +1,34 @@
+// Evidence that a batch is padded on the left, which is what makes a causal mask combined with a key-padding mask
+// empty whole rows (a left-pad query may only see earlier keys, all of them padding). Right padding, what training
+// code and seq2seq decoders use, never does: every real query sees the real keys before it. Read from the code
+// (a tokenizer's `padding_side="left"`, a sequence written right-aligned into a padded buffer,
+// `mask[row, longest - len(ids):] = 1`) or from a comment that says it (`# 0 at the LEFT padding`), in the linted
+// file or a workspace file importing it.
+import type { Evaluator } from './evaluator';
+import { importingChain } from './importers';
+
+/** `padding_side="left"` / `padding_side = 'left'` (Hugging Face tokenizers), in code or a keyword argument. */
+const PADDING_SIDE_LEFT = /\bpadding_side\s*=\s*["']left["']/;
+/** A right-aligned write into a padded buffer: `buf[row, longest - len(ids):] = ...` (the padding stays on the left). */
+const RIGHT_ALIGNED_WRITE = /\[[^\]\n]*-\s*len\([^()\n]*\)\s*:\s*\]\s*=[^=]/;
+/** A comment that says the padding is on the left (`# 0 at the LEFT padding`, `# left-padded batch`). */
+const LEFT_PAD_COMMENT = /#[^\n]*\bleft[- ]?pad/i;
+
+const MAX_CHAIN_HOPS = 3;
+const MAX_IMPORTERS = 8;
+
+function saysLeftPadding(source: string): boolean {
+  return PADDING_SIDE_LEFT.test(source) || RIGHT_ALIGNED_WRITE.test(source) || LEFT_PAD_COMMENT.test(source);
+}
+
+/** Whether the linted file, or a workspace file importing it (up to a few hops), pads on the left. */
+export function leftPaddingShown(ev: Evaluator): boolean {
+  if (saysLeftPadding(ev.tree.source)) return true;
+  const link = ev.link;
+  if (!link?.importers) return false;
+  for (const path of importingChain(link, MAX_CHAIN_HOPS, MAX_IMPORTERS)) {
+    const m = link.workspace.module(path);
+    if (m && saysLeftPadding(m.tree.source)) return true;
+  }
+  return false;
+}
