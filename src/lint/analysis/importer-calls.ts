@@ -220,14 +220,19 @@ function callerContexts(ev: Evaluator, scope: Scope, hops: number): Ctx[] {
   if (cls && !viaInstance) return [];
   const out: Ctx[] = [];
   const wanted = (name: string): boolean => (viaInstance ? name !== cls.name : name === scope.name);
+  // The callee of `call` as the function making it sees it in `callerCtx`, when it is `scope` (its instance, for a forward).
+  const calleeIn = (call: PyNode, callerCtx: Ctx): AValue | undefined => {
+    const callee = ev.eval(unparen(childByField(call, 'function')!), callerCtx);
+    const ok = viaInstance ? callee.kind === 'object' && callee.object?.cls === cls : callee.kind === 'function' && callee.fn?.scope === scope;
+    return ok ? callee : undefined;
+  };
   for (const call of callsNamed(ev, wanted, MAX_CALLEES_PER_FILE)) {
     if (out.length >= MAX_CALLER_CONTEXTS) break;
     const at = innermostScope(ev.sr.scopes, call) ?? ev.sr.module;
     if (at === scope) continue;
     const atCtx = ev.defaultCtx(at);
-    const callee = ev.eval(unparen(childByField(call, 'function')!), atCtx);
-    const ok = viaInstance ? callee.kind === 'object' && callee.object?.cls === cls : callee.kind === 'function' && callee.fn?.scope === scope;
-    if (!ok) continue;
+    const callee = calleeIn(call, atCtx);
+    if (!callee) continue;
     const c = ev.callContext(scope, call, ev.argsOf(call), atCtx, viaInstance ? callee : undefined);
     if (c && !out.includes(c)) out.push(c);
     // The caller is itself a module a further file builds and calls with its arguments (`Encoder.forward(tokens,
@@ -236,10 +241,8 @@ function callerContexts(ev: Evaluator, scope: Scope, hops: number): Ctx[] {
       for (const outer of callsFromImporters(ev, [at], hops + 1)) {
         if (out.length >= MAX_CALLER_CONTEXTS) break;
         const bound = ev.importerCallContext(outer);
-        const through = ev.eval(unparen(childByField(call, 'function')!), bound);
-        const okThrough = viaInstance ? through.kind === 'object' && through.object?.cls === cls : through.kind === 'function' && through.fn?.scope === scope;
-        if (!okThrough) continue;
-        const c2 = ev.callContext(scope, call, ev.argsOf(call), bound, viaInstance ? through : undefined);
+        const through = calleeIn(call, bound);
+        const c2 = through && ev.callContext(scope, call, ev.argsOf(call), bound, viaInstance ? through : undefined);
         if (c2 && !out.includes(c2)) out.push(c2);
       }
     }
