@@ -38,6 +38,7 @@ export const TRAIN_BATCHES: readonly TrainBatch[] = [
   { id: 'b', dir: join(__dirname, 'b') },
   { id: 'c', dir: join(__dirname, 'c'), namePrefix: 't10c' },
   { id: 'd', dir: join(__dirname, 'd'), namePrefix: 't10d' },
+  { id: 'e', dir: join(__dirname, 'e'), namePrefix: 't12e' },
 ];
 
 /** Entries of a batch folder that are not cases when the cases sit next to the README. */

@@ -149,7 +149,7 @@ describe('lint train: the set', () => {
     }
   });
 
-  it('reads the batches a, b, c and d (session 27: c from curator A, d from curator B, named t10c-/t10d-NN-<kind>)', () => {
+  it('reads the batches a to e (session 27: c from curator A, d from curator B, named t10c-/t10d-NN-<kind>; e from curator C, named t12e-NN-<kind>)', () => {
     assert.deepEqual(
       TRAIN_BATCHES.map((b) => [b.id, b.namePrefix ?? `t8${b.id}`]),
       [
@@ -157,12 +157,15 @@ describe('lint train: the set', () => {
         ['b', 't8b'],
         ['c', 't10c'],
         ['d', 't10d'],
+        ['e', 't12e'],
       ],
     );
     assert.ok(trainCaseNamePattern('c', 't10c').test('t10c-01-mask'));
     assert.ok(!trainCaseNamePattern('c', 't10c').test('t8c-01-mask'));
     assert.ok(trainCaseNamePattern('d', 't10d').test('t10d-01-scale'));
     assert.ok(!trainCaseNamePattern('d', 't10d').test('t8d-01-scale'));
+    assert.ok(trainCaseNamePattern('e', 't12e').test('t12e-08-fill'));
+    assert.ok(!trainCaseNamePattern('e', 't12e').test('t10e-08-fill'));
     assert.ok(trainCaseNamePattern('a').test('t8a-05-mask'));
   });
 });

@@ -387,7 +387,7 @@ describe('lint unseen: loader and scorer', () => {
     );
   });
 
-  it('puts batches 1 and 2 in the regression group and batches 3 to 11 in the unseen group, none reported alone', () => {
+  it('puts batches 1 and 2 in the regression group and batches 3 to 12 in the unseen group, none reported alone', () => {
     assert.deepEqual(
       UNSEEN_BATCHES.map((b) => [b.id, b.group, b.alone === true]),
       [
@@ -402,6 +402,7 @@ describe('lint unseen: loader and scorer', () => {
         ['batch-9', 'unseen', false],
         ['batch-10', 'unseen', false],
         ['batch-11', 'unseen', false],
+        ['batch-12', 'unseen', false],
       ],
     );
   });
@@ -1037,6 +1038,104 @@ describe('lint unseen: batch-11 (gathered in session 27 with batch 10, measured 
 
   it('batch-11/README.md lists every case once, with its class and repository', () => {
     assertReadmeTable(join(BATCH11.dir, '..', 'README.md'), cases);
+  });
+});
+
+// Batch 12 (session 27, curator C) was gathered alone after batches 10 and 11, from its half of the repositories (the
+// same coin: 0-7 unseen, 8-f the training set, here test/lint-train/e), with masks (polarity, fills, causal masks with
+// KV caches) and the axis and scale as its focus and correct code using those APIs in unusual ways its fair share. It
+// joins the unseen measure directly (batches 3 to 12). Floors: the size and spread it was gathered with
+// (batch-12/README.md "What is in it"): real ATT002, ATT007 and ATT008 bugs; one TensorFlow case.
+const BATCH12 = UNSEEN_BATCHES.find((b) => b.id === 'batch-12')!;
+/** The rules' authors' studied list of session 27 as it was at batch 12's final check (the integrator refreshes it at merge). */
+const STUDIED_LIST_12 = join(BATCH12.dir, '..', 'lintrules-studied-repos.txt');
+
+describe('lint unseen: batch-12 (gathered in session 27 by curator C, after batches 10 and 11)', () => {
+  let cases: UnseenCase[] = [];
+  let earlier: UnseenCase[] = [];
+  let loaded: ReturnType<typeof loadUnseenBatches> = [];
+  before(() => {
+    loaded = loadUnseenBatches();
+    earlier = loaded.filter((b) => b.batch.id !== 'batch-12').flatMap((b) => b.cases);
+    cases = loaded.find((b) => b.batch.id === 'batch-12')!.cases;
+  });
+
+  it('every entry of batch-12/cases is a well-formed case whose expectations agree with its label', () => {
+    assert.equal(cases.length, readdirSync(BATCH12.dir).length, 'every entry of batch-12/cases is a case');
+    for (const c of cases) {
+      const expected = c.files.reduce((k, f) => k + f.expectations.length, 0);
+      assert.equal(expected > 0, c.header.label === 'buggy', `${c.name}: expectations agree with the label`);
+      assert.match(c.name, /^b12-\d\d-(softmax|mask|scale|causal|transpose|fill|postmask|clean)$/, `${c.name}: named b12-NN-<kind>`);
+    }
+  });
+
+  it('has the size and spread it was gathered with: cases, real-bug findings, rules, frameworks, folder cases', () => {
+    const count = (pred: (c: UnseenCase) => boolean) => cases.filter(pred).length;
+    const expectations = (c: UnseenCase) => c.files.flatMap((f) => f.expectations);
+    assert.ok(cases.length >= 12, `${cases.length} cases`);
+    const realBugFindings = cases.filter((c) => c.header.cls === 'real-bug').flatMap(expectations);
+    assert.ok(realBugFindings.length >= 4, `${realBugFindings.length} expected findings from real bugs`);
+    assert.ok(count((c) => c.header.cls === 'real-bug') >= 4, 'real-bug cases');
+    assert.ok(count((c) => c.header.cls === 'fixed') >= 2, 'fixed cases');
+    assert.ok(count((c) => c.header.cls === 'clean') >= 6, 'clean cases');
+    const rules = new Set(realBugFindings.map((e) => e.code));
+    const looksLike = new Set(cases.flatMap((c) => c.header.looksLike));
+    for (const code of RULE_CODES) assert.ok(rules.has(code) || looksLike.has(code), `${code} is covered by a real bug or a correct look-alike`);
+    for (const code of ['ATT002', 'ATT008'] as const) assert.ok(rules.has(code), `${code} has a real-bug expectation (issue 11)`);
+    assert.ok(rules.size >= 3, `${rules.size} rules have a real-bug expectation`);
+    assert.ok(count((c) => c.folder) >= 10, 'folder (cross-file) cases');
+    const imports = (re: RegExp) => count((c) => c.files.some((f) => re.test(f.text)));
+    assert.ok(imports(/^\s*(import torch|from torch)/m) >= 9, 'PyTorch cases');
+    assert.ok(imports(/^\s*(import tensorflow|from tensorflow)/m) >= 1, 'TensorFlow cases');
+    assert.ok(imports(/^\s*(import jax|from jax|import flax|from flax)/m) >= 1, 'JAX cases');
+    const numpyOnly = count(
+      (c) =>
+        c.files.some((f) => /^\s*import numpy as np\s*$/m.test(f.text)) &&
+        !c.files.some((f) =>
+          /^\s*(import torch|from torch|import tensorflow|from tensorflow|import jax|from jax|from flax|import keras|from keras)/m.test(f.text),
+        ),
+    );
+    assert.ok(numpyOnly >= 1, `${numpyOnly} NumPy-only cases`);
+    const repos = new Set(cases.map((c) => c.header.repo.toLowerCase()));
+    for (const repo of repos) assert.ok(count((c) => c.header.repo.toLowerCase() === repo) <= 3, 'at most 3 cases per repository');
+  });
+
+  it('names no repository in a case name', () => {
+    for (const c of cases) {
+      const [owner, name] = c.header.repo.toLowerCase().split('/');
+      for (const part of [owner, name]) assert.ok(!c.name.includes(part), `${c.name}: the case name contains part of its repository's name`);
+    }
+  });
+
+  it("uses no repository of the regression sets, of the other batches, of the scan, of the training set, or of the lists the rules' authors studied", () => {
+    const excluded = regressionSetRepos();
+    assert.ok(excluded.size > 100, `${excluded.size} repositories of the regression sets`);
+    for (const c of earlier) excluded.add(c.header.repo.toLowerCase());
+    for (const list of [
+      STUDIED_LIST,
+      STUDIED_LIST_3,
+      STUDIED_LIST_4,
+      STUDIED_LIST_5,
+      STUDIED_LIST_6,
+      STUDIED_LIST_7,
+      STUDIED_LIST_8,
+      STUDIED_LIST_9,
+      STUDIED_LIST_10,
+      STUDIED_LIST_11,
+      STUDIED_LIST_12,
+      SCAN_LIST,
+    ])
+      for (const repo of listedRepos(list)) excluded.add(repo);
+    for (const repo of trainingSetRepos()) excluded.add(repo);
+    assertNoOverlap(cases, excluded);
+  });
+
+  it('every file is valid Python before and after redaction, and the redaction removes every label', async () => {
+    assert.deepEqual(await invalidPython(cases), []);
+  });
+
+  it('batch-12/README.md lists every case once, with its class and repository', () => {
+    assertReadmeTable(join(BATCH12.dir, '..', 'README.md'), cases);
   });
 });
 
