@@ -14,6 +14,10 @@ const T = defineTemplates({
   oneOverDim: '{0} is 1/{1}, one over a dimension, not 1/sqrt({2}): the logits become too small and the attention nearly uniform. Use {1} ** -0.5.',
   dividedByDim:
     'The scores are divided by {0}, a dimension, instead of its square root: the logits become too small and the attention nearly uniform. Use sqrt({1}).',
+  queriesDividedByDim:
+    'The queries are divided by {0}, a dimension, instead of its square root: the scores they give become too small and the attention nearly uniform. Use sqrt({1}).',
+  keysDividedByDim:
+    'The keys are divided by {0}, a dimension, instead of its square root: the scores they give become too small and the attention nearly uniform. Use sqrt({1}).',
   dividedByInverse:
     '{0} is already 1/sqrt({1}): dividing by it multiplies the scores by sqrt({1}) instead of dividing, so the logits grow with the head size and the softmax saturates. Multiply by it instead.',
   multipliedByDim:
@@ -318,7 +322,9 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           const token = operatorOf(op);
           const named = token === '*' || token === '*=';
           const d = /^[\w.]+(\[[^\]]*\])?$/.test(dim.text) ? dim.text : `(${dim.text})`;
-          report(op.factorNode, named ? msg(T.oneOverDim, f, d, dim.text) : msg(T.dividedByDim, f, ctx.text(op.factorNode)), fix, evidence);
+          // Name what is divided: the scores, or only the queries or the keys (`q / self.head_dim`).
+          const divided = op.on === 'query' ? T.queriesDividedByDim : op.on === 'key' ? T.keysDividedByDim : T.dividedByDim;
+          report(op.factorNode, named ? msg(T.oneOverDim, f, d, dim.text) : msg(divided, f, ctx.text(op.factorNode)), fix, evidence);
           return;
         }
         if (op.power > 0 && knownDim) {
