@@ -1895,6 +1895,22 @@ function matches(re: RegExp, qname: string): boolean {
 /** Functions that convert a value's type or container without changing what it is. */
 const CONVERSIONS: ReadonlySet<string> = new Set(['cast', 'convert_to_tensor', 'as_tensor', 'asarray', 'stop_gradient', 'cast_to_floatx', 'array']);
 
+/**
+ * `functools.partial(f, *args, **keywords)` of a function of the workspace (or of another partial): that function,
+ * with those arguments bound, as they are where the partial is made (calling it binds them first, evaluator.ts:
+ * callBound). A `*`/`**` spread, a class or anything else is not known.
+ */
+function partialFunction(ev: Evaluator, c: Call): AValue {
+  const [target, ...rest] = c.args.positional;
+  if (!target || c.args.hasSplat) return UNKNOWN;
+  const fn = ev.eval(target, c.ctx);
+  if (fn.kind !== 'function' || !fn.fn) return UNKNOWN;
+  const keywords = new Map(fn.fn.bound?.keywords ?? []);
+  for (const [name, kw] of c.args.keywords) keywords.set(name, ev.eval(kw.value, c.ctx));
+  const positional = [...(fn.fn.bound?.positional ?? []), ...rest.map((a) => ev.eval(a, c.ctx))];
+  return { kind: 'function', fn: { ...fn.fn, bound: { positional, keywords } } };
+}
+
 export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
   const c: Call = { ...c0, name: qname };
   const fw = frameworkOf(qname);
@@ -1913,6 +1929,7 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
     });
   }
   if (SDPA_FUNCTIONS[qname]) return sdpa(ev, c, qname);
+  if (qname === 'functools.partial') return partialFunction(ev, c);
   const batches = last === 'DataLoader' ? dataLoaderBatches(ev, qname, c) : undefined;
   if (batches) return batches;
   // A learned parameter is the tensor it wraps (`nn.Parameter(torch.randn(d, 1))` keeps its length-1 axis).
