@@ -1895,6 +1895,9 @@ function matches(re: RegExp, qname: string): boolean {
 /** Functions that convert a value's type or container without changing what it is. */
 const CONVERSIONS: ReadonlySet<string> = new Set(['cast', 'convert_to_tensor', 'as_tensor', 'asarray', 'stop_gradient', 'cast_to_floatx', 'array']);
 
+/** Compilers and tracers that return a function computing what the function they are given computes. */
+const FUNCTION_WRAPPERS: ReadonlySet<string> = new Set(['jax.jit', 'torch.compile', 'tensorflow.function']);
+
 /**
  * `functools.partial(f, *args, **keywords)` of a function of the workspace (or of another partial): that function,
  * with those arguments bound, as they are where the partial is made (calling it binds them first, evaluator.ts:
@@ -1930,6 +1933,12 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
   }
   if (SDPA_FUNCTIONS[qname]) return sdpa(ev, c, qname);
   if (qname === 'functools.partial') return partialFunction(ev, c);
+  if (FUNCTION_WRAPPERS.has(qname)) {
+    // `jax.jit(f)`, `torch.compile(f)`, `tf.function(f)`: the function compiled, computing what it computes.
+    const wrapped = c.args.positional[0];
+    const fn = wrapped && !c.args.hasSplat ? ev.eval(wrapped, c.ctx) : UNKNOWN;
+    if (fn.kind === 'function') return fn;
+  }
   const batches = last === 'DataLoader' ? dataLoaderBatches(ev, qname, c) : undefined;
   if (batches) return batches;
   // A learned parameter is the tensor it wraps (`nn.Parameter(torch.randn(d, 1))` keeps its length-1 axis).

@@ -1,5 +1,6 @@
 // `functools.partial(f, *args, **keywords)` read as `f` with those arguments bound (ops.ts: partialFunction;
-// evaluator.ts: callBound), wherever it is made, not only for a DataLoader's collate function. A module that binds
+// evaluator.ts: callBound), wherever it is made, not only for a DataLoader's collate function; a function compiled
+// (`torch.compile(f)`, `jax.jit(f)`, `tf.function(f)`) as the function itself. A module that binds
 // its attention function's scale in the constructor (`self.attend = partial(attention, scale=1.0 / self.head_dim)`)
 // and calls `self.attend(q, k, v)` in forward is judged as if it called `attention(q, k, v, scale=...)`: the
 // partial's positionals come first, the call's keywords override the partial's. Small examples written fresh, with
@@ -97,6 +98,20 @@ describe('lint: functools.partial binds its arguments where the partial is calle
   });
   it('a partial of a partial keeps both bindings', async () => {
     assert.deepEqual(await att004(ATTN('partial(partial(attention, scale=1.0 / self.head_dim), v=None)', 'self.attend(q, k, v=v)')), [8]);
+  });
+  it('buggy: the partial compiled, torch.compile(partial(attention, scale=1.0 / self.head_dim)), computes the same', async () => {
+    assert.deepEqual(await att004(ATTN('torch.compile(partial(attention, scale=1.0 / self.head_dim))')), [8]);
+  });
+  it('correct: torch.compile(partial(attention, scale=self.head_dim ** -0.5)): silent', async () => {
+    assert.deepEqual(await att004(ATTN('torch.compile(partial(attention, scale=self.head_dim ** -0.5))')), []);
+  });
+  it('buggy: jax.jit of the partial, in JAX code, computes the same', async () => {
+    const src = ATTN('jax.jit(partial(attention, scale=1.0 / self.head_dim))')
+      .replace('import torch\n', 'import jax\nimport torch\n')
+      .replace('scores = q @ k.transpose(-2, -1) * scale', 'scores = jnp.matmul(q, k.transpose(0, 1, 3, 2)) * scale')
+      .replace('return torch.softmax(scores, dim=-1) @ v', 'return jnp.matmul(jax.nn.softmax(scores, axis=-1), v)')
+      .replace('import jax\n', 'import jax\nimport jax.numpy as jnp\n');
+    assert.deepEqual(await att004(src), [10]);
   });
   it('cross-file: a partial of a helper of helpers.py that scales q by 1/sqrt(dim), then the scores scaled again: twice on the path', async () => {
     assert.deepEqual(await att004In({ 'helpers.py': HELPERS, 'model.py': MODEL('q @ k.transpose(-2, -1) * self.scale') }, 'model.py'), [22]);
