@@ -1636,7 +1636,12 @@ export class Evaluator {
         if (!callee.object) return UNKNOWN;
         const cls = callee.object.cls;
         const fwd = this.classMethod(cls, 'forward') ?? this.classMethod(cls, '__call__') ?? this.classMethod(cls, 'call');
-        return fwd ? this.callFunction(fwd, node, args, ctx, callee) : UNKNOWN;
+        if (!fwd) return UNKNOWN;
+        // A workspace class written as a Linear layer (its input times a weight shaped by its constructor): a projection.
+        const first = args.hasSplat ? undefined : args.positional[0];
+        const projected =
+          first && args.positional.length === 1 ? opsImpl.userProjection(this, callee.object, fwd, this.eval(first, ctx), calleeNode) : undefined;
+        return projected ?? this.callFunction(fwd, node, args, ctx, callee);
       }
       default: {
         const name = dottedName(this.tree, calleeNode);
