@@ -1951,8 +1951,9 @@ export function userProjection(ev: Evaluator, obj: ObjectInfo, fwd: Scope, input
   if (rhs)
     walk(rhs, (n) => {
       const items = n.type === 'tuple' || n.type === 'list' ? namedChildren(n) : n.type === 'argument_list' ? namedChildren(n) : undefined;
-      if (items?.length !== 2 || !items.every((i) => i.type === 'identifier' && params.has(ev.text(i)))) return;
-      const pair: [string, string] = [ev.text(items[0]!), ev.text(items[1]!)];
+      const [a, b] = items ?? [];
+      if (items?.length !== 2 || !a || !b || !items.every((i) => i.type === 'identifier' && params.has(ev.text(i)))) return;
+      const pair: [string, string] = [ev.text(a), ev.text(b)];
       if (shape && (shape[0] !== pair[0] || shape[1] !== pair[1])) ambiguous = true;
       shape = pair;
     });

@@ -78,7 +78,7 @@ async function att004(src: string): Promise<number[]> {
 async function att004In(files: Record<string, string>, path: string): Promise<number[]> {
   const l = await createLinter(grammar(), { workspace: memoryWorkspace(files) });
   return l
-    .lintPython(files[path]!, { path })
+    .lintPython(files[path], { path })
     .filter((f) => f.code === 'ATT004')
     .map((f) => f.line);
 }

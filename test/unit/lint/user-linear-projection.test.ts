@@ -94,7 +94,7 @@ describe('lint: a workspace class that multiplies its input by a weight it shape
   it('the message names the width the constructor call passes', async () => {
     const l = await linter();
     const [f] = l.lintPython(JAX()).filter((x) => x.code === 'ATT004');
-    assert.match(f!.message, /uses width, the width going into the query projection/);
+    assert.match(f.message, /uses width, the width going into the query projection/);
   });
   it('correct: the scale taken per head, sqrt(C // num_heads): silent', async () => {
     assert.deepEqual(await att004(JAX({ scale: 'jnp.sqrt(C // num_heads)' })), []);
