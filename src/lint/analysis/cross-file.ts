@@ -193,12 +193,14 @@ export function callAcrossFiles(
   ctx: Ctx,
   self: AValue | undefined,
   argValues?: readonly AValue[],
+  keywordValues?: ReadonlyMap<string, AValue>,
 ): AValue {
   const link = ev.link;
   const owner = link?.workspace.ownerOf(scope);
   if (!link || !owner || !owner.link || args.hasSplat || link.workspace.crossings >= MAX_FILE_DEPTH) return UNKNOWN;
   const positional = (argValues ?? args.positional.map((a) => ev.eval(a, ctx))).map((v) => portable(v));
   const keywords = new Map<string, AValue>();
+  for (const [name, v] of keywordValues ?? []) keywords.set(name, portable(v));
   for (const [name, kw] of args.keywords) keywords.set(name, portable(ev.eval(kw.value, ctx)));
   link.workspace.crossings++;
   let r: AValue;

@@ -38,7 +38,7 @@ import { invertsParam, polarityByFill } from './mask-ops';
 import { callOperator, evalAttributeOf, evalBinary, evalComparison, evalSubscript, evalUnary, setItemFill, type Call } from './ops';
 import { portable } from './portable';
 import { valueKey } from './summaries';
-import { join, joinAll, NONE, number, tensor, UNKNOWN, withRank, type AValue, type AxisInfo, type MaskInfo, type ObjectInfo } from './values';
+import { join, joinAll, NONE, number, tensor, UNKNOWN, withRank, type AValue, type AxisInfo, type FunctionRef, type MaskInfo, type ObjectInfo } from './values';
 import type { ModuleLink } from './workspace';
 
 const MAX_CALL_DEPTH = 3;
@@ -1620,6 +1620,7 @@ export class Evaluator {
         if (isWorkspaceModule(callee)) return UNKNOWN;
         return callee.qname ? opsImpl.callQualified(this, canonicalQualifiedName(callee.qname), { node, ctx, args, name: callee.qname, calleeNode }) : UNKNOWN;
       case 'function':
+        if (callee.fn?.bound) return this.callBound(callee.fn, node, args, ctx);
         if (callee.fn) return this.callFunction(callee.fn.scope, node, args, ctx, callee.fn.self);
         // One of several functions (`attn_fn = chunked_attention if flag else attention`): each runs as called here.
         return callee.fnChoices ? joinAll(callee.fnChoices.map((f) => this.callFunction(f.scope, node, args, ctx, f.self))) : UNKNOWN;
@@ -1635,7 +1636,12 @@ export class Evaluator {
         if (!callee.object) return UNKNOWN;
         const cls = callee.object.cls;
         const fwd = this.classMethod(cls, 'forward') ?? this.classMethod(cls, '__call__') ?? this.classMethod(cls, 'call');
-        return fwd ? this.callFunction(fwd, node, args, ctx, callee) : UNKNOWN;
+        if (!fwd) return UNKNOWN;
+        // A workspace class written as a Linear layer (its input times a weight shaped by its constructor): a projection.
+        const first = args.hasSplat ? undefined : args.positional[0];
+        const projected =
+          first && args.positional.length === 1 ? opsImpl.userProjection(this, callee.object, fwd, this.eval(first, ctx), calleeNode) : undefined;
+        return projected ?? this.callFunction(fwd, node, args, ctx, callee);
       }
       default: {
         const name = dottedName(this.tree, calleeNode);
@@ -1650,6 +1656,24 @@ export class Evaluator {
     if (scope.node.skipped) return UNKNOWN;
     const c = this.callContext(scope, call, args, ctx, self) ?? this.defaultCtx(scope);
     return this.returnValue(scope, c);
+  }
+
+  /**
+   * Calls a `functools.partial` of a function (`attend = partial(attention, scale=s)`, then `attend(q, k, v)`): the
+   * function with the partial's positionals before the call's own and the call's keywords over the partial's.
+   */
+  private callBound(fn: FunctionRef, call: PyNode, args: CallArgs, ctx: Ctx): AValue {
+    const bound = fn.bound;
+    if (!bound || args.hasSplat) return UNKNOWN;
+    const scope = fn.scope;
+    const positional = [...bound.positional, ...args.positional.map((a) => this.eval(a, ctx))];
+    const keywords = new Map<string, AValue>();
+    for (const [name, v] of bound.keywords) if (acceptsKeyword(scope, name)) keywords.set(name, v);
+    for (const [name, v] of this.keywordValues(scope, args, ctx)) keywords.set(name, v);
+    if (!this.owns(scope)) return callAcrossFiles(this, scope, call, { ...args, keywords: new Map() }, ctx, fn.self, positional, keywords);
+    if (scope.node.skipped || ctx.depth >= MAX_CALL_DEPTH) return UNKNOWN;
+    const c = this.contextFor(scope, call, args, ctx, this.bindArguments(scope, positional, keywords, fn.self));
+    return c ? this.returnValue(scope, c) : UNKNOWN;
   }
 
   /** A context for evaluating `scope` as called at `call` (undefined when too deep or too many). */

@@ -95,6 +95,8 @@ import {
   type RecurrentInfo,
   type ScaleOp,
 } from './values';
+import type { ObjectInfo } from './values';
+import type { Scope } from './scopes';
 
 export { rootName, type Call, dimOfShape, dropFirstAxis };
 
@@ -1895,6 +1897,101 @@ function matches(re: RegExp, qname: string): boolean {
 /** Functions that convert a value's type or container without changing what it is. */
 const CONVERSIONS: ReadonlySet<string> = new Set(['cast', 'convert_to_tensor', 'as_tensor', 'asarray', 'stop_gradient', 'cast_to_floatx', 'array']);
 
+/** Products that multiply their first argument by their second, as a Linear layer multiplies its input by its weight. */
+const WEIGHT_PRODUCTS: ReadonlySet<string> = new Set([
+  'numpy.dot',
+  'numpy.matmul',
+  'jax.numpy.dot',
+  'jax.numpy.matmul',
+  'torch.matmul',
+  'torch.mm',
+  'tensorflow.matmul',
+]);
+
+/**
+ * An instance of a workspace class whose `__call__`/`forward` is its input times a weight shaped by two of its
+ * constructor's parameters (`self.weights = init(key, (n_in, n_out))`, `torch.randn(n_in, n_out)`; then `return
+ * jnp.dot(x, self.weights)` or `x @ self.weights`), called on `input`: a projection from the width the constructor
+ * call passes as `n_in` to the one it passes as `n_out` (`Linear(cfg.hidden, 3 * cfg.hidden, key)`), read as
+ * `nn.Linear(n_in, n_out)` is. Undefined for anything else (a bias, an activation, a transposed weight, a constructor
+ * call not in view).
+ */
+export function userProjection(ev: Evaluator, obj: ObjectInfo, fwd: Scope, input: AValue, calleeNode: PyNode): AValue | undefined {
+  const init = obj.init;
+  const ctor = obj.cls.methods.get('__init__');
+  // Read as text of this file: the class, its methods and the constructor call all written here.
+  if (!init || !ctor || fwd.returns.length !== 1 || !fwd.selfName || !ev.owns(fwd) || !ev.owns(ctor) || !ev.owns(init.ctx.scope)) return undefined;
+  const inputParam = fwd.params.find((p) => p.index === 1 && p.kind === 'positional')?.name;
+  const ret = fwd.returns[0] ? unparen(fwd.returns[0]) : undefined;
+  if (!inputParam || !ret) return undefined;
+  // The two factors: `x @ self.w`, or `jnp.dot(x, self.w)` with a product the API names.
+  let factors: PyNode[] | undefined;
+  if (ret.type === 'binary_operator' && ret.children.some((c) => !c.named && c.type === '@'))
+    factors = [childByField(ret, 'left'), childByField(ret, 'right')].filter((n): n is PyNode => !!n);
+  else if (ret.type === 'call') {
+    const callee = childByField(ret, 'function');
+    const f = callee ? ev.eval(callee, ev.defaultCtx(fwd)) : UNKNOWN;
+    const args = ev.argsOf(ret);
+    if (f.kind === 'module' && f.qname && WEIGHT_PRODUCTS.has(canonicalQualifiedName(f.qname)) && !args.hasSplat && args.keywords.size === 0)
+      factors = [...args.positional];
+  }
+  if (factors?.length !== 2) return undefined;
+  const [x, w] = factors.map((n) => unparen(n));
+  if (x?.type !== 'identifier' || ev.text(x) !== inputParam || w?.type !== 'attribute') return undefined;
+  const wText = ev.text(w).replace(/\s+/g, '');
+  if (!wText.startsWith(`${fwd.selfName}.`)) return undefined;
+  // The weight, assigned once, in __init__, from a draw shaped (n_in, n_out) by two of its parameters.
+  const defs = ev.classAttrDefs(obj.cls, `self.${wText.slice(fwd.selfName.length + 1)}`);
+  const def = defs.length === 1 ? defs[0] : undefined;
+  if (!def || def.scope !== ctor || !def.value || def.kind !== 'assign') return undefined;
+  const rhs = def.value.type === 'assignment' ? childByField(def.value, 'right') : def.value;
+  const params = new Map(ctor.params.filter((p) => p.kind === 'positional' && p.index !== undefined && p.index > 0).map((p) => [p.name, p] as const));
+  let shape: [string, string] | undefined;
+  let ambiguous = false;
+  if (rhs)
+    walk(rhs, (n) => {
+      const items = n.type === 'tuple' || n.type === 'list' ? namedChildren(n) : n.type === 'argument_list' ? namedChildren(n) : undefined;
+      const [a, b] = items ?? [];
+      if (items?.length !== 2 || !a || !b || !items.every((i) => i.type === 'identifier' && params.has(ev.text(i)))) return;
+      const pair: [string, string] = [ev.text(a), ev.text(b)];
+      if (shape && (shape[0] !== pair[0] || shape[1] !== pair[1])) ambiguous = true;
+      shape = pair;
+    });
+  if (!shape || ambiguous || shape[0] === shape[1]) return undefined;
+  // The widths as the constructor call writes them.
+  const callArgs = ev.argsOf(init.call);
+  if (callArgs.hasSplat) return undefined;
+  const passed = (name: string): PyNode | undefined => {
+    const p = params.get(name);
+    return callArgs.keywords.get(name)?.value ?? (p?.index !== undefined ? callArgs.positional[p.index - 1] : undefined);
+  };
+  const inNode = passed(shape[0]);
+  const outNode = passed(shape[1]);
+  if (!inNode || !outNode) return undefined;
+  const name = calleeNode.type === 'attribute' ? ev.text(childByField(calleeNode, 'attribute') ?? calleeNode) : ev.text(calleeNode);
+  const t = tensorish(input);
+  return projectionOf(t, projectionRole(name), undefined, isPackedProjection(name), { input, inText: ev.text(inNode), outText: ev.text(outNode) });
+}
+
+/** Compilers and tracers that return a function computing what the function they are given computes. */
+const FUNCTION_WRAPPERS: ReadonlySet<string> = new Set(['jax.jit', 'torch.compile', 'tensorflow.function']);
+
+/**
+ * `functools.partial(f, *args, **keywords)` of a function of the workspace (or of another partial): that function,
+ * with those arguments bound, as they are where the partial is made (calling it binds them first, evaluator.ts:
+ * callBound). A `*`/`**` spread, a class or anything else is not known.
+ */
+function partialFunction(ev: Evaluator, c: Call): AValue {
+  const [target, ...rest] = c.args.positional;
+  if (!target || c.args.hasSplat) return UNKNOWN;
+  const fn = ev.eval(target, c.ctx);
+  if (fn.kind !== 'function' || !fn.fn) return UNKNOWN;
+  const keywords = new Map(fn.fn.bound?.keywords ?? []);
+  for (const [name, kw] of c.args.keywords) keywords.set(name, ev.eval(kw.value, c.ctx));
+  const positional = [...(fn.fn.bound?.positional ?? []), ...rest.map((a) => ev.eval(a, c.ctx))];
+  return { kind: 'function', fn: { ...fn.fn, bound: { positional, keywords } } };
+}
+
 export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
   const c: Call = { ...c0, name: qname };
   const fw = frameworkOf(qname);
@@ -1913,6 +2010,13 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
     });
   }
   if (SDPA_FUNCTIONS[qname]) return sdpa(ev, c, qname);
+  if (qname === 'functools.partial') return partialFunction(ev, c);
+  if (FUNCTION_WRAPPERS.has(qname)) {
+    // `jax.jit(f)`, `torch.compile(f)`, `tf.function(f)`: the function compiled, computing what it computes.
+    const wrapped = c.args.positional[0];
+    const fn = wrapped && !c.args.hasSplat ? ev.eval(wrapped, c.ctx) : UNKNOWN;
+    if (fn.kind === 'function') return fn;
+  }
   const batches = last === 'DataLoader' ? dataLoaderBatches(ev, qname, c) : undefined;
   if (batches) return batches;
   // A learned parameter is the tensor it wraps (`nn.Parameter(torch.randn(d, 1))` keeps its length-1 axis).

@@ -758,8 +758,8 @@ function reshapeAxis(ev: Evaluator, c: Call, node: PyNode, i: number, all: PyNod
   const lit = intLiteral(ev.tree, u);
   const sizeText = ev.text(u);
   if (lit === 1) return { size1: true, sizeText };
-  // `x.size(2)` of an axis known to have length 1.
-  if (lit === undefined && (u.type === 'call' || u.type === 'subscript')) {
+  // `x.size(2)` of an axis known to have length 1; a name this context binds to 1 (`num_heads` a caller passes as 1).
+  if (lit === undefined && (u.type === 'call' || u.type === 'subscript' || u.type === 'identifier' || u.type === 'attribute')) {
     const v = ev.eval(u, c.ctx);
     if (v.kind === 'number' && v.num === 1) return { size1: true, sizeText };
   }

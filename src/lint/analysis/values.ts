@@ -411,6 +411,14 @@ export interface AValue {
 export interface FunctionRef {
   readonly scope: Scope;
   readonly self?: AValue;
+  /** `functools.partial(f, *positional, **keywords)`: the arguments it binds, as evaluated where the partial was made. */
+  readonly bound?: BoundArguments;
+}
+
+/** Arguments a `functools.partial` binds: its positionals come before a call's own, a call's keywords override its keywords. */
+export interface BoundArguments {
+  readonly positional: readonly AValue[];
+  readonly keywords: ReadonlyMap<string, AValue>;
 }
 
 /** At most this many functions a call may dispatch to (`fnChoices`). */
