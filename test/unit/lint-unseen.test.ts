@@ -59,6 +59,7 @@ import {
   redactedWorkspace,
   runUnseen,
   runUnseenBatches,
+  type UnseenBatch,
   type UnseenCase,
   type UnseenLinter,
 } from '../lint-unseen/unseen';
@@ -852,94 +853,23 @@ const BATCH9 = UNSEEN_BATCHES.find((b) => b.id === 'batch-9')!;
 /** The rules' authors' studied list of session 26 as it was at batch 9's final check (the integrator refreshes it at merge). */
 const STUDIED_LIST_9 = join(BATCH9.dir, '..', 'lintrules-studied-repos.txt');
 
-describe('lint unseen: batch-9 (gathered in session 26 with batch 8, reported alone)', () => {
-  let cases: UnseenCase[] = [];
-  let earlier: UnseenCase[] = [];
-  let loaded: ReturnType<typeof loadUnseenBatches> = [];
-  before(() => {
-    loaded = loadUnseenBatches();
-    earlier = loaded.filter((b) => b.batch.id !== 'batch-9').flatMap((b) => b.cases);
-    cases = loaded.find((b) => b.batch.id === 'batch-9')!.cases;
-  });
+describeLaterBatch({
+  batch: BATCH9,
+  title: 'batch-9 (gathered in session 26 with batch 8, measured after it)',
+  floors: { cases: 18, realBugFindings: 9, realBug: 5, fixed: 1, clean: 5, folder: 10, torch: 12, tensorflow: 1, jax: 3 },
+  uncovered: ['ATT006'],
+  realBugRules: ['ATT002'],
+  minRules: 4,
+  studied: [STUDIED_LIST_10],
+});
 
-  it('every entry of batch-9/cases is a well-formed case whose expectations agree with its label', () => {
-    assert.equal(cases.length, readdirSync(BATCH9.dir).length, 'every entry of batch-9/cases is a case');
-    for (const c of cases) {
-      const expected = c.files.reduce((k, f) => k + f.expectations.length, 0);
-      assert.equal(expected > 0, c.header.label === 'buggy', `${c.name}: expectations agree with the label`);
-      assert.match(c.name, /^b9-\d\d-(softmax|mask|scale|causal|transpose|fill|postmask|clean)$/, `${c.name}: named b9-NN-<kind>`);
-    }
-  });
-
-  it('has the size and spread it was gathered with: cases, real-bug findings, rules, frameworks, folder cases', () => {
-    const count = (pred: (c: UnseenCase) => boolean) => cases.filter(pred).length;
-    const expectations = (c: UnseenCase) => c.files.flatMap((f) => f.expectations);
-    assert.ok(cases.length >= 18, `${cases.length} cases`);
-    const realBugFindings = cases.filter((c) => c.header.cls === 'real-bug').flatMap(expectations);
-    assert.ok(realBugFindings.length >= 9, `${realBugFindings.length} expected findings from real bugs`);
-    assert.ok(count((c) => c.header.cls === 'real-bug') >= 5, 'real-bug cases');
-    assert.ok(count((c) => c.header.cls === 'fixed') >= 1, 'fixed cases');
-    assert.ok(count((c) => c.header.cls === 'clean') >= 5, 'clean cases');
-    const rules = new Set(realBugFindings.map((e) => e.code));
-    const looksLike = new Set(cases.flatMap((c) => c.header.looksLike));
-    for (const code of RULE_CODES.filter((r) => r !== 'ATT006'))
-      assert.ok(rules.has(code) || looksLike.has(code), `${code} is covered by a real bug or a correct look-alike`);
-    assert.ok(rules.has('ATT002'), 'ATT002 has a real-bug expectation (issue 11)');
-    assert.ok(rules.size >= 4, `${rules.size} rules have a real-bug expectation`);
-    assert.ok(count((c) => c.folder) >= 10, 'folder (cross-file) cases');
-    const imports = (re: RegExp) => count((c) => c.files.some((f) => re.test(f.text)));
-    assert.ok(imports(/^\s*(import torch|from torch)/m) >= 12, 'PyTorch cases');
-    assert.ok(imports(/^\s*(import tensorflow|from tensorflow)/m) >= 1, 'TensorFlow / Keras cases');
-    assert.ok(imports(/^\s*(import jax|from jax|import flax|from flax)/m) >= 3, 'JAX cases');
-    const numpyOnly = count(
-      (c) =>
-        c.files.some((f) => /^\s*import numpy as np\s*$/m.test(f.text)) &&
-        !c.files.some((f) => /^\s*(import torch|from torch|import tensorflow|from tensorflow|import jax|from jax|from flax)/m.test(f.text)),
-    );
-    assert.ok(numpyOnly >= 2, `${numpyOnly} NumPy-only cases`);
-    const repos = new Set(cases.map((c) => c.header.repo.toLowerCase()));
-    for (const repo of repos) assert.ok(count((c) => c.header.repo.toLowerCase() === repo) <= 3, 'at most 3 cases per repository');
-  });
-
-  it('names no repository in a case name', () => {
-    for (const c of cases) {
-      const [owner, name] = c.header.repo.toLowerCase().split('/');
-      for (const part of [owner, name]) assert.ok(!c.name.includes(part), `${c.name}: the case name contains part of its repository's name`);
-    }
-  });
-
-  it("uses no repository of the regression sets, of the other batches, of the scan, or of the lists the rules' authors studied", () => {
-    const excluded = regressionSetRepos();
-    assert.ok(excluded.size > 100, `${excluded.size} repositories of the regression sets`);
-    for (const c of earlier) excluded.add(c.header.repo.toLowerCase());
-    for (const list of [
-      STUDIED_LIST,
-      STUDIED_LIST_3,
-      STUDIED_LIST_4,
-      STUDIED_LIST_5,
-      STUDIED_LIST_6,
-      STUDIED_LIST_7,
-      STUDIED_LIST_8,
-      STUDIED_LIST_9,
-      STUDIED_LIST_10,
-      SCAN_LIST,
-    ])
-      for (const repo of listedRepos(list)) excluded.add(repo);
-    assertNoOverlap(cases, excluded);
-  });
-
+describe('lint unseen: batch-9 and the batches before it', () => {
   it("keeps batches 3 to 7 clear of session 26's studied list too", () => {
     const studied = new Set(listedRepos(STUDIED_LIST_9));
-    const older = loaded.filter((b) => ['batch-3', 'batch-4', 'batch-5', 'batch-6', 'batch-7'].includes(b.batch.id)).flatMap((b) => b.cases);
+    const older = loadUnseenBatches()
+      .filter((b) => ['batch-3', 'batch-4', 'batch-5', 'batch-6', 'batch-7'].includes(b.batch.id))
+      .flatMap((b) => b.cases);
     assertNoOverlap(older, studied);
-  });
-
-  it('every file is valid Python before and after redaction, and the redaction removes every label', async () => {
-    assert.deepEqual(await invalidPython(cases), []);
-  });
-
-  it('batch-9/README.md lists every case once, with its class and repository', () => {
-    assertReadmeTable(join(BATCH9.dir, '..', 'README.md'), cases);
   });
 });
 
@@ -953,92 +883,13 @@ const BATCH11 = UNSEEN_BATCHES.find((b) => b.id === 'batch-11')!;
 /** The rules' authors' studied list of session 27 as it was at batch 11's final check (the integrator refreshes it at merge). */
 const STUDIED_LIST_11 = join(BATCH11.dir, '..', 'lintrules-studied-repos.txt');
 
-describe('lint unseen: batch-11 (gathered in session 27 with batch 10, measured after it)', () => {
-  let cases: UnseenCase[] = [];
-  let earlier: UnseenCase[] = [];
-  let loaded: ReturnType<typeof loadUnseenBatches> = [];
-  before(() => {
-    loaded = loadUnseenBatches();
-    earlier = loaded.filter((b) => b.batch.id !== 'batch-11').flatMap((b) => b.cases);
-    cases = loaded.find((b) => b.batch.id === 'batch-11')!.cases;
-  });
-
-  it('every entry of batch-11/cases is a well-formed case whose expectations agree with its label', () => {
-    assert.equal(cases.length, readdirSync(BATCH11.dir).length, 'every entry of batch-11/cases is a case');
-    for (const c of cases) {
-      const expected = c.files.reduce((k, f) => k + f.expectations.length, 0);
-      assert.equal(expected > 0, c.header.label === 'buggy', `${c.name}: expectations agree with the label`);
-      assert.match(c.name, /^b11-\d\d-(softmax|mask|scale|causal|transpose|fill|postmask|clean)$/, `${c.name}: named b11-NN-<kind>`);
-    }
-  });
-
-  it('has the size and spread it was gathered with: cases, real-bug findings, rules, frameworks, folder cases', () => {
-    const count = (pred: (c: UnseenCase) => boolean) => cases.filter(pred).length;
-    const expectations = (c: UnseenCase) => c.files.flatMap((f) => f.expectations);
-    assert.ok(cases.length >= 16, `${cases.length} cases`);
-    const realBugFindings = cases.filter((c) => c.header.cls === 'real-bug').flatMap(expectations);
-    assert.ok(realBugFindings.length >= 5, `${realBugFindings.length} expected findings from real bugs`);
-    assert.ok(count((c) => c.header.cls === 'real-bug') >= 4, 'real-bug cases');
-    assert.ok(count((c) => c.header.cls === 'fixed') >= 2, 'fixed cases');
-    assert.ok(count((c) => c.header.cls === 'clean') >= 10, 'clean cases');
-    const rules = new Set(realBugFindings.map((e) => e.code));
-    const looksLike = new Set(cases.flatMap((c) => c.header.looksLike));
-    for (const code of RULE_CODES) assert.ok(rules.has(code) || looksLike.has(code), `${code} is covered by a real bug or a correct look-alike`);
-    assert.ok(rules.has('ATT002'), 'ATT002 has a real-bug expectation (issue 11)');
-    assert.ok(rules.size >= 4, `${rules.size} rules have a real-bug expectation`);
-    assert.ok(count((c) => c.folder) >= 10, 'folder (cross-file) cases');
-    const imports = (re: RegExp) => count((c) => c.files.some((f) => re.test(f.text)));
-    assert.ok(imports(/^\s*(import torch|from torch)/m) >= 8, 'PyTorch cases');
-    assert.ok(imports(/^\s*(import tensorflow|from tensorflow)/m) >= 1, 'TensorFlow cases');
-    assert.ok(imports(/^\s*(import keras|from keras)/m) >= 3, 'Keras cases');
-    assert.ok(imports(/^\s*(import jax|from jax|import flax|from flax)/m) >= 2, 'JAX cases');
-    const numpyOnly = count(
-      (c) =>
-        c.files.some((f) => /^\s*import numpy as np\s*$/m.test(f.text)) &&
-        !c.files.some((f) =>
-          /^\s*(import torch|from torch|import tensorflow|from tensorflow|import jax|from jax|from flax|import keras|from keras)/m.test(f.text),
-        ),
-    );
-    assert.ok(numpyOnly >= 2, `${numpyOnly} NumPy-only cases`);
-    const repos = new Set(cases.map((c) => c.header.repo.toLowerCase()));
-    for (const repo of repos) assert.ok(count((c) => c.header.repo.toLowerCase() === repo) <= 3, 'at most 3 cases per repository');
-  });
-
-  it('names no repository in a case name', () => {
-    for (const c of cases) {
-      const [owner, name] = c.header.repo.toLowerCase().split('/');
-      for (const part of [owner, name]) assert.ok(!c.name.includes(part), `${c.name}: the case name contains part of its repository's name`);
-    }
-  });
-
-  it("uses no repository of the regression sets, of the other batches, of the scan, of the training set, or of the lists the rules' authors studied", () => {
-    const excluded = regressionSetRepos();
-    assert.ok(excluded.size > 100, `${excluded.size} repositories of the regression sets`);
-    for (const c of earlier) excluded.add(c.header.repo.toLowerCase());
-    for (const list of [
-      STUDIED_LIST,
-      STUDIED_LIST_3,
-      STUDIED_LIST_4,
-      STUDIED_LIST_5,
-      STUDIED_LIST_6,
-      STUDIED_LIST_7,
-      STUDIED_LIST_8,
-      STUDIED_LIST_9,
-      STUDIED_LIST_11,
-      SCAN_LIST,
-    ])
-      for (const repo of listedRepos(list)) excluded.add(repo);
-    for (const repo of trainingSetRepos()) excluded.add(repo);
-    assertNoOverlap(cases, excluded);
-  });
-
-  it('every file is valid Python before and after redaction, and the redaction removes every label', async () => {
-    assert.deepEqual(await invalidPython(cases), []);
-  });
-
-  it('batch-11/README.md lists every case once, with its class and repository', () => {
-    assertReadmeTable(join(BATCH11.dir, '..', 'README.md'), cases);
-  });
+describeLaterBatch({
+  batch: BATCH11,
+  title: 'batch-11 (gathered in session 27 with batch 10, measured after it)',
+  floors: { cases: 16, realBugFindings: 5, realBug: 4, fixed: 2, clean: 10, folder: 10, torch: 8, tensorflow: 1, keras: 3, jax: 2, numpyOnly: 2 },
+  realBugRules: ['ATT002'],
+  minRules: 4,
+  studied: [STUDIED_LIST_11],
 });
 
 // Batch 12 (session 27, curator C) was gathered alone after batches 10 and 11, from its half of the repositories (the
@@ -1050,94 +901,123 @@ const BATCH12 = UNSEEN_BATCHES.find((b) => b.id === 'batch-12')!;
 /** The rules' authors' studied list of session 27 as it was at batch 12's final check (the integrator refreshes it at merge). */
 const STUDIED_LIST_12 = join(BATCH12.dir, '..', 'lintrules-studied-repos.txt');
 
-describe('lint unseen: batch-12 (gathered in session 27 by curator C, after batches 10 and 11)', () => {
-  let cases: UnseenCase[] = [];
-  let earlier: UnseenCase[] = [];
-  let loaded: ReturnType<typeof loadUnseenBatches> = [];
-  before(() => {
-    loaded = loadUnseenBatches();
-    earlier = loaded.filter((b) => b.batch.id !== 'batch-12').flatMap((b) => b.cases);
-    cases = loaded.find((b) => b.batch.id === 'batch-12')!.cases;
-  });
-
-  it('every entry of batch-12/cases is a well-formed case whose expectations agree with its label', () => {
-    assert.equal(cases.length, readdirSync(BATCH12.dir).length, 'every entry of batch-12/cases is a case');
-    for (const c of cases) {
-      const expected = c.files.reduce((k, f) => k + f.expectations.length, 0);
-      assert.equal(expected > 0, c.header.label === 'buggy', `${c.name}: expectations agree with the label`);
-      assert.match(c.name, /^b12-\d\d-(softmax|mask|scale|causal|transpose|fill|postmask|clean)$/, `${c.name}: named b12-NN-<kind>`);
-    }
-  });
-
-  it('has the size and spread it was gathered with: cases, real-bug findings, rules, frameworks, folder cases', () => {
-    const count = (pred: (c: UnseenCase) => boolean) => cases.filter(pred).length;
-    const expectations = (c: UnseenCase) => c.files.flatMap((f) => f.expectations);
-    assert.ok(cases.length >= 12, `${cases.length} cases`);
-    const realBugFindings = cases.filter((c) => c.header.cls === 'real-bug').flatMap(expectations);
-    assert.ok(realBugFindings.length >= 4, `${realBugFindings.length} expected findings from real bugs`);
-    assert.ok(count((c) => c.header.cls === 'real-bug') >= 4, 'real-bug cases');
-    assert.ok(count((c) => c.header.cls === 'fixed') >= 2, 'fixed cases');
-    assert.ok(count((c) => c.header.cls === 'clean') >= 6, 'clean cases');
-    const rules = new Set(realBugFindings.map((e) => e.code));
-    const looksLike = new Set(cases.flatMap((c) => c.header.looksLike));
-    for (const code of RULE_CODES) assert.ok(rules.has(code) || looksLike.has(code), `${code} is covered by a real bug or a correct look-alike`);
-    for (const code of ['ATT002', 'ATT008'] as const) assert.ok(rules.has(code), `${code} has a real-bug expectation (issue 11)`);
-    assert.ok(rules.size >= 3, `${rules.size} rules have a real-bug expectation`);
-    assert.ok(count((c) => c.folder) >= 10, 'folder (cross-file) cases');
-    const imports = (re: RegExp) => count((c) => c.files.some((f) => re.test(f.text)));
-    assert.ok(imports(/^\s*(import torch|from torch)/m) >= 9, 'PyTorch cases');
-    assert.ok(imports(/^\s*(import tensorflow|from tensorflow)/m) >= 1, 'TensorFlow cases');
-    assert.ok(imports(/^\s*(import jax|from jax|import flax|from flax)/m) >= 1, 'JAX cases');
-    const numpyOnly = count(
-      (c) =>
-        c.files.some((f) => /^\s*import numpy as np\s*$/m.test(f.text)) &&
-        !c.files.some((f) =>
-          /^\s*(import torch|from torch|import tensorflow|from tensorflow|import jax|from jax|from flax|import keras|from keras)/m.test(f.text),
-        ),
-    );
-    assert.ok(numpyOnly >= 1, `${numpyOnly} NumPy-only cases`);
-    const repos = new Set(cases.map((c) => c.header.repo.toLowerCase()));
-    for (const repo of repos) assert.ok(count((c) => c.header.repo.toLowerCase() === repo) <= 3, 'at most 3 cases per repository');
-  });
-
-  it('names no repository in a case name', () => {
-    for (const c of cases) {
-      const [owner, name] = c.header.repo.toLowerCase().split('/');
-      for (const part of [owner, name]) assert.ok(!c.name.includes(part), `${c.name}: the case name contains part of its repository's name`);
-    }
-  });
-
-  it("uses no repository of the regression sets, of the other batches, of the scan, of the training set, or of the lists the rules' authors studied", () => {
-    const excluded = regressionSetRepos();
-    assert.ok(excluded.size > 100, `${excluded.size} repositories of the regression sets`);
-    for (const c of earlier) excluded.add(c.header.repo.toLowerCase());
-    for (const list of [
-      STUDIED_LIST,
-      STUDIED_LIST_3,
-      STUDIED_LIST_4,
-      STUDIED_LIST_5,
-      STUDIED_LIST_6,
-      STUDIED_LIST_7,
-      STUDIED_LIST_8,
-      STUDIED_LIST_9,
-      STUDIED_LIST_10,
-      STUDIED_LIST_11,
-      STUDIED_LIST_12,
-      SCAN_LIST,
-    ])
-      for (const repo of listedRepos(list)) excluded.add(repo);
-    for (const repo of trainingSetRepos()) excluded.add(repo);
-    assertNoOverlap(cases, excluded);
-  });
-
-  it('every file is valid Python before and after redaction, and the redaction removes every label', async () => {
-    assert.deepEqual(await invalidPython(cases), []);
-  });
-
-  it('batch-12/README.md lists every case once, with its class and repository', () => {
-    assertReadmeTable(join(BATCH12.dir, '..', 'README.md'), cases);
-  });
+describeLaterBatch({
+  batch: BATCH12,
+  title: 'batch-12 (gathered in session 27 by curator C, after batches 10 and 11)',
+  floors: { cases: 12, realBugFindings: 4, realBug: 4, fixed: 2, clean: 6, folder: 10, torch: 9, tensorflow: 1, jax: 1, numpyOnly: 1 },
+  realBugRules: ['ATT002', 'ATT008'],
+  minRules: 3,
+  studied: [STUDIED_LIST_10, STUDIED_LIST_11, STUDIED_LIST_12],
 });
+
+/** The floors a batch gathered after session 25 was gathered with (its README's "What is in it"). */
+interface LaterBatch {
+  batch: UnseenBatch;
+  title: string;
+  floors: {
+    cases: number;
+    realBugFindings: number;
+    realBug: number;
+    fixed: number;
+    clean: number;
+    folder: number;
+    torch: number;
+    tensorflow: number;
+    keras?: number;
+    jax: number;
+    numpyOnly?: number;
+  };
+  /** Rules with neither a real bug nor a correct look-alike in the batch (its focus left them out). */
+  uncovered?: readonly RuleCode[];
+  /** Rules of issue 11 the batch has a real bug of. */
+  realBugRules: readonly RuleCode[];
+  minRules: number;
+  /** The rules' authors' studied lists of the batch's session, beside every earlier one. */
+  studied: readonly string[];
+}
+
+/** The checks of a batch gathered in sessions 26 and 27 (batches 9, 11 and 12): one describe block per batch. */
+function describeLaterBatch(spec: LaterBatch): void {
+  const { batch, floors } = spec;
+  const n = batch.id.replace('batch-', '');
+  describe(`lint unseen: ${spec.title}`, () => {
+    let cases: UnseenCase[] = [];
+    let earlier: UnseenCase[] = [];
+    before(() => {
+      const loaded = loadUnseenBatches();
+      earlier = loaded.filter((b) => b.batch.id !== batch.id).flatMap((b) => b.cases);
+      cases = loaded.find((b) => b.batch.id === batch.id)!.cases;
+    });
+
+    it(`every entry of ${batch.id}/cases is a well-formed case whose expectations agree with its label`, () => {
+      assert.equal(cases.length, readdirSync(batch.dir).length, `every entry of ${batch.id}/cases is a case`);
+      const name = new RegExp(`^b${n}-\\d\\d-(softmax|mask|scale|causal|transpose|fill|postmask|clean)$`);
+      for (const c of cases) {
+        const expected = c.files.reduce((k, f) => k + f.expectations.length, 0);
+        assert.equal(expected > 0, c.header.label === 'buggy', `${c.name}: expectations agree with the label`);
+        assert.match(c.name, name, `${c.name}: named b${n}-NN-<kind>`);
+      }
+    });
+
+    it('has the size and spread it was gathered with: cases, real-bug findings, rules, frameworks, folder cases', () => {
+      const count = (pred: (c: UnseenCase) => boolean) => cases.filter(pred).length;
+      const expectations = (c: UnseenCase) => c.files.flatMap((f) => f.expectations);
+      assert.ok(cases.length >= floors.cases, `${cases.length} cases`);
+      const realBugFindings = cases.filter((c) => c.header.cls === 'real-bug').flatMap(expectations);
+      assert.ok(realBugFindings.length >= floors.realBugFindings, `${realBugFindings.length} expected findings from real bugs`);
+      assert.ok(count((c) => c.header.cls === 'real-bug') >= floors.realBug, 'real-bug cases');
+      assert.ok(count((c) => c.header.cls === 'fixed') >= floors.fixed, 'fixed cases');
+      assert.ok(count((c) => c.header.cls === 'clean') >= floors.clean, 'clean cases');
+      const rules = new Set(realBugFindings.map((e) => e.code));
+      const looksLike = new Set(cases.flatMap((c) => c.header.looksLike));
+      for (const code of RULE_CODES.filter((r) => !spec.uncovered?.includes(r)))
+        assert.ok(rules.has(code) || looksLike.has(code), `${code} is covered by a real bug or a correct look-alike`);
+      for (const code of spec.realBugRules) assert.ok(rules.has(code), `${code} has a real-bug expectation (issue 11)`);
+      assert.ok(rules.size >= spec.minRules, `${rules.size} rules have a real-bug expectation`);
+      assert.ok(count((c) => c.folder) >= floors.folder, 'folder (cross-file) cases');
+      const imports = (re: RegExp) => count((c) => c.files.some((f) => re.test(f.text)));
+      assert.ok(imports(/^\s*(import torch|from torch)/m) >= floors.torch, 'PyTorch cases');
+      assert.ok(imports(/^\s*(import tensorflow|from tensorflow)/m) >= floors.tensorflow, 'TensorFlow cases');
+      assert.ok(imports(/^\s*(import keras|from keras)/m) >= (floors.keras ?? 0), 'Keras cases');
+      assert.ok(imports(/^\s*(import jax|from jax|import flax|from flax)/m) >= floors.jax, 'JAX cases');
+      const numpyOnly = count(
+        (c) =>
+          c.files.some((f) => /^\s*import numpy as np\s*$/m.test(f.text)) &&
+          !c.files.some((f) =>
+            /^\s*(import torch|from torch|import tensorflow|from tensorflow|import jax|from jax|from flax|import keras|from keras)/m.test(f.text),
+          ),
+      );
+      assert.ok(numpyOnly >= (floors.numpyOnly ?? 0), `${numpyOnly} NumPy-only cases`);
+      const repos = new Set(cases.map((c) => c.header.repo.toLowerCase()));
+      for (const repo of repos) assert.ok(count((c) => c.header.repo.toLowerCase() === repo) <= 3, 'at most 3 cases per repository');
+    });
+
+    it('names no repository in a case name', () => {
+      for (const c of cases) {
+        const [owner, name] = c.header.repo.toLowerCase().split('/');
+        for (const part of [owner, name]) assert.ok(!c.name.includes(part), `${c.name}: the case name contains part of its repository's name`);
+      }
+    });
+
+    it("uses no repository of the regression sets, of the other batches, of the scan, of the training set, or of the lists the rules' authors studied", () => {
+      const excluded = regressionSetRepos();
+      assert.ok(excluded.size > 100, `${excluded.size} repositories of the regression sets`);
+      for (const c of earlier) excluded.add(c.header.repo.toLowerCase());
+      const lists = [STUDIED_LIST, STUDIED_LIST_3, STUDIED_LIST_4, STUDIED_LIST_5, STUDIED_LIST_6, STUDIED_LIST_7, STUDIED_LIST_8, STUDIED_LIST_9];
+      for (const list of [...lists, ...spec.studied, SCAN_LIST]) for (const repo of listedRepos(list)) excluded.add(repo);
+      for (const repo of trainingSetRepos()) excluded.add(repo);
+      assertNoOverlap(cases, excluded);
+    });
+
+    it('every file is valid Python before and after redaction, and the redaction removes every label', async () => {
+      assert.deepEqual(await invalidPython(cases), []);
+    });
+
+    it(`${batch.id}/README.md lists every case once, with its class and repository`, () => {
+      assertReadmeTable(join(batch.dir, '..', 'README.md'), cases);
+    });
+  });
+}
 
 function describeGatheredBatch(floors: GatheredBatchFloors): void {
   const batch = UNSEEN_BATCHES.find((b) => b.id === floors.id)!;
