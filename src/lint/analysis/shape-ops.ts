@@ -674,6 +674,10 @@ export function reshapeValue(ev: Evaluator, c: Call, t0: AValue, sizeNodes: PyNo
   delete out.featAt;
   if (lastLabel === 'feat') out.featLast = true;
   else if (!(t.featLast && lastSameAsBefore)) delete out.featLast;
+  // `qkv(x).view(B, N, 3, 4, -1)`: a view that adds axes and ends in -1 may have split the projection's width (a
+  // literal head count, the packed q/k/v), so its last axis is no longer known to be that whole width.
+  if (out.projectedWidth && lastLabel !== 'feat' && intLiteral(ev.tree, lastNode) === -1 && (t.ndim !== undefined ? n > t.ndim : n >= 4))
+    delete out.projectedWidth;
   if (featBefore >= 0 && axes.filter((a) => a.label === 'feat').length === 1) out.featAt = featBefore - n;
   if (t.attn) {
     const a: Mutable<AttnInfo> = { ...t.attn };
