@@ -527,6 +527,9 @@ export function transposeValue(t0: AValue, a: number | undefined, b: number | un
     // swapping two leading axes keeps the last one where it is only if rank > 2: unknown.
     delete out.featLast;
   } else delete out.featLast;
+  // Likewise a last axis of length 1 (`self.energy(h).transpose(1, 2)`, a Linear(..., 1) turned into a row of
+  // scores): with the rank unknown, the swap may have moved it away from the last place.
+  delete out.lastSize1;
   return out;
 }
 
