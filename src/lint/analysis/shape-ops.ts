@@ -669,7 +669,9 @@ export function reshapeValue(ev: Evaluator, c: Call, t0: AValue, sizeNodes: PyNo
   const lastLabel = axes[n - 1]?.label;
   const featBefore = lastLabel === 'feat' ? -1 : axes.findIndex((a) => a.label === 'feat');
   const relaid = featBefore >= 0 || (!!t.featLast && lastLabel !== undefined && lastLabel !== 'feat');
-  const lastSameAsBefore = !lastIsProduct && !relaid;
+  // `w.view(n, 1)` of a vector: the literal 1 appends a unit axis, and what was last is now second to last.
+  const lastIsUnit = axes[n - 1]?.size1 === true && !t.lastSize1;
+  const lastSameAsBefore = !lastIsProduct && !relaid && !lastIsUnit;
   // Which size is the second to last axis is not known when a starred shape spreads among the sizes.
   const secondProduct = splatAxes !== undefined || secondIsProduct(ev, nodes);
   delete out.lastSize1;
