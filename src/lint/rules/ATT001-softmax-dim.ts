@@ -7,7 +7,8 @@ import { definedHere, definitions } from './related';
 import { defineTemplates, msg, type MessageArg, type MessageParts } from '../message';
 import { PHRASES } from '../analysis/phrases';
 import { isHeadCountName } from '../analysis/names';
-import { childByField, unparen } from '../syntax/tree';
+import { childByField, namedChildren, unparen, walk } from '../syntax/tree';
+import { intLiteral, operatorText } from '../syntax/python';
 import { apiName, insertKeyword, quote, type FixSpec, type RelatedSpec, type Rule, type RuleContext } from './rule';
 
 const T = defineTemplates({
@@ -235,6 +236,7 @@ out = weights @ v`,
         // in both operands and its output while it sums the weights over another axis ('bsh,bshd->bhd').
         if (!(c.withValues || c.normalisedKept) || c.normalised === undefined || c.contracted === undefined) continue;
         if (!attnEvidence && pooledByAssignment(c, nd)) continue;
+        if (dividedByOwnSum(c)) continue;
         if (c.normalised === c.contracted) right = true;
         else {
           reasons.push(msg(T.summedOverAxisIn, c.contracted, quote(ev.text(c.site.node), 50)));
@@ -299,6 +301,43 @@ out = weights @ v`,
      * each row normalised over the clusters, then transposed so that the clusters are the product's rows and the
      * features are pooled over the nodes. No product with values: one output row per cluster, as the softmax's axis says.
      */
+    /**
+     * `torch.bmm(w, v) / w.sum(-1, keepdim=True)`: the product with the values divided by the weights' own sum over
+     * the axis it summed them over is a weighted mean over that axis, the weights renormalised there after the fact
+     * (a soft assignment normalised over the slots, each slot then averaging the pixels it was given).
+     */
+    function dividedByOwnSum(c: Consumer): boolean {
+      const product = c.site.node;
+      let node = product;
+      let parent = node.parent;
+      while (parent && parent.type === 'parenthesized_expression') {
+        node = parent;
+        parent = parent.parent;
+      }
+      if (!parent || parent.type !== 'binary_operator' || operatorText(ev.tree, parent) !== '/') return false;
+      const left = childByField(parent, 'left');
+      const right = childByField(parent, 'right');
+      if (!left || !right || unparen(left).id !== product.id || c.contracted === undefined) return false;
+      const weights = [c.site.aNode, c.site.bNode].filter((n): n is NonNullable<typeof n> => n !== undefined).map((n) => ev.text(unparen(n)));
+      let found = false;
+      walk(right, (n) => {
+        if (found || n.type !== 'call') return;
+        const fn = childByField(n, 'function');
+        const obj = fn?.type === 'attribute' ? childByField(fn, 'object') : undefined;
+        const attr = fn?.type === 'attribute' ? childByField(fn, 'attribute') : undefined;
+        if (!obj || !attr || ev.text(attr) !== 'sum' || !weights.includes(ev.text(unparen(obj)))) return;
+        const args = childByField(n, 'arguments');
+        if (!args) return;
+        const list = namedChildren(args);
+        const keepdim = list.some((a) => a.type === 'keyword_argument' && ev.text(a).replace(/\s+/g, '') === 'keepdim=True');
+        const dimNode = list.find((a) => a.type !== 'keyword_argument') ?? list.find((a) => a.type === 'keyword_argument' && /^dim\s*=/.test(ev.text(a)));
+        const dimValue = dimNode?.type === 'keyword_argument' ? childByField(dimNode, 'value') : dimNode;
+        const axis = intLiteral(ev.tree, dimValue);
+        if (keepdim && axis !== undefined && axis < 0 && axis === c.contracted) found = true;
+      });
+      return found;
+    }
+
     function pooledByAssignment(c: Consumer, nd: number): boolean {
       // The weights, moved so that their normalised axis is the rows, are the left operand; the right one is pooled.
       if (c.normalised === nd || c.normalised !== -2 || c.contracted !== -1 || c.site.a.attn?.stage !== 'weights') return false;
