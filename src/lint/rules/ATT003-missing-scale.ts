@@ -1,7 +1,7 @@
 // ATT003: attention scores reach softmax without any 1/sqrt(d) scaling.
 import type { SdpaSite, SoftmaxSite } from '../analysis/facts';
 import type { AttnInfo, AValue, ScaleOp } from '../analysis/values';
-import { unparen, type PyNode } from '../syntax/tree';
+import { childByField, unparen, walk, type PyNode } from '../syntax/tree';
 import {
   alternatives,
   byNode,
@@ -153,6 +153,7 @@ weights = scores.softmax(dim=-1)`,
         const a = site && dotProductScores(site.input);
         if (!site || !a || !group.every(unscaled)) continue;
         if (postSoftmaxScale(site)) continue;
+        if (onlyArgmaxed(site)) continue;
         if (
           scaleOmittedOnPurpose(ev, site.node) ||
           isT5Family(ev, site.node) ||
@@ -199,6 +200,34 @@ weights = scores.softmax(dim=-1)`,
         return alts.length > 0 && alts.every((alt) => scaleOps(alt).length > 0);
       };
       return importerCallPassing(ev, fn.name, params, scaled) !== undefined;
+    }
+
+    /**
+     * `w = torch.softmax(q @ keys.t(), dim=-1)` read only through `w.argmax(-1)` (a hard choice of one rule or
+     * expert, `one_hot(w.argmax(-1))`): no weight is used, and the argmax is the same whatever scales the logits.
+     */
+    function onlyArgmaxed(site: SoftmaxSite): boolean {
+      let call: PyNode = site.node;
+      while (call.parent?.type === 'parenthesized_expression') call = call.parent;
+      const assign = call.parent;
+      if (assign?.type !== 'assignment' || childByField(assign, 'right')?.id !== call.id) return false;
+      const target = childByField(assign, 'left');
+      if (target?.type !== 'identifier') return false;
+      const name = ctx.text(target);
+      let fn: PyNode | undefined = assign.parent ?? undefined;
+      while (fn && fn.type !== 'function_definition') fn = fn.parent ?? undefined;
+      if (!fn) return false;
+      let uses = 0;
+      let other = false;
+      walk(fn, (n) => {
+        if (other || n.type !== 'identifier' || n.id === target.id || ctx.text(n) !== name) return;
+        uses += 1;
+        const p = n.parent;
+        const argmaxMethod = p?.type === 'attribute' && childByField(p, 'object')?.id === n.id && ctx.text(childByField(p, 'attribute') ?? p) === 'argmax' && p.parent?.type === 'call';
+        const argmaxCall = p?.type === 'argument_list' && p.parent?.type === 'call' && /(^|\.)argmax$/.test(ctx.text(childByField(p.parent, 'function') ?? p.parent));
+        if (!argmaxMethod && !argmaxCall) other = true;
+      });
+      return uses > 0 && !other;
     }
 
     /** A scale applied after softmax is reported by ATT004 instead. */
