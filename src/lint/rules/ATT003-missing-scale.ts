@@ -1,7 +1,7 @@
 // ATT003: attention scores reach softmax without any 1/sqrt(d) scaling.
 import type { SdpaSite, SoftmaxSite } from '../analysis/facts';
 import type { AttnInfo, AValue, ScaleOp } from '../analysis/values';
-import { childByField, unparen, walk, type PyNode } from '../syntax/tree';
+import { unparen, type PyNode } from '../syntax/tree';
 import {
   alternatives,
   byNode,
@@ -207,32 +207,17 @@ weights = scores.softmax(dim=-1)`,
      * expert, `one_hot(w.argmax(-1))`): no weight is used, and the argmax is the same whatever scales the logits.
      */
     function onlyArgmaxed(site: SoftmaxSite): boolean {
-      let call: PyNode = site.node;
-      while (call.parent?.type === 'parenthesized_expression') call = call.parent;
-      const assign = call.parent;
-      if (assign?.type !== 'assignment' || childByField(assign, 'right')?.id !== call.id) return false;
-      const target = childByField(assign, 'left');
-      if (target?.type !== 'identifier') return false;
-      const name = ctx.text(target);
-      let fn: PyNode | undefined = assign.parent ?? undefined;
-      while (fn && fn.type !== 'function_definition') fn = fn.parent ?? undefined;
-      if (!fn) return false;
-      let uses = 0;
-      let other = false;
-      walk(fn, (n) => {
-        if (other || n.type !== 'identifier' || n.id === target.id || ctx.text(n) !== name) return;
-        uses += 1;
-        const p = n.parent;
-        const argmaxMethod =
-          p?.type === 'attribute' &&
-          childByField(p, 'object')?.id === n.id &&
-          ctx.text(childByField(p, 'attribute') ?? p) === 'argmax' &&
-          p.parent?.type === 'call';
-        const argmaxCall =
-          p?.type === 'argument_list' && p.parent?.type === 'call' && /(^|\.)argmax$/.test(ctx.text(childByField(p.parent, 'function') ?? p.parent));
-        if (!argmaxMethod && !argmaxCall) other = true;
-      });
-      return uses > 0 && !other;
+      // `name = softmax(...)` as a statement of its own, then every other mention of name in the function is `name.argmax(`.
+      /* c8 ignore next -- a softmax call always sits in a statement, so it has a parent and a grandparent; the type allows a root */
+      const line = ctx.text(site.node.parent?.parent ?? site.node);
+      const m = /^(\w+)\s*=\s*(.*)$/s.exec(line);
+      let fn: PyNode | null = site.node;
+      while (fn && fn.type !== 'function_definition') fn = fn.parent;
+      if (!m || !fn || m[2] !== ctx.text(site.node)) return false;
+      const name = m[1] as string;
+      const body = ctx.text(fn);
+      const mentions = [...body.matchAll(new RegExp(`\\b${name}\\b(\\.argmax\\()?`, 'g'))].map((x) => x[0]);
+      return mentions.length > 1 && mentions.filter((t) => t === name).length === 1;
     }
 
     /** A scale applied after softmax is reported by ATT004 instead. */
