@@ -214,7 +214,7 @@ weights = scores.softmax(dim=-1)`,
       let fn: PyNode | null = site.node;
       while (fn && fn.type !== 'function_definition') fn = fn.parent;
       if (!m || !fn || m[2] !== ctx.text(site.node)) return false;
-      const name = m[1] as string;
+      const name = m[1];
       const body = ctx.text(fn);
       const mentions = [...body.matchAll(new RegExp(`\\b${name}\\b(\\.argmax\\()?`, 'g'))].map((x) => x[0]);
       return mentions.length > 1 && mentions.filter((t) => t === name).length === 1;
