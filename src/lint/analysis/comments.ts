@@ -66,6 +66,9 @@ export function trailingCommentShape(comment: string): AxisInfo[] | undefined {
   if (arrow >= 0) target = body.slice(arrow + 2);
   const m = /^\s*(?:shape\s*[:=]?\s*)?[([]([^()[\]]*)[)\]]/.exec(target) ?? (arrow >= 0 ? /[([]([^()[\]]*)[)\]]/.exec(target) : null);
   if (!m) return undefined;
+  // "# [B, K, 1] or [B, K, C]": shapes offered as alternatives (the value takes one or the other by a setting) state
+  // neither, so no axis of them is known to have length 1.
+  if (/^\s*(?:or\b|\|)\s*(?:shape\s*)?[([]/i.test(target.slice(m.index + m[0].length))) return undefined;
   return parseShapeItems(m[1] ?? ''); // a regex group of a match is there
 }
 

@@ -1268,7 +1268,7 @@ export class Evaluator {
     if (region) return region;
     const copied = copiedIntoZeros(prev, fill);
     if (copied) return copied;
-    return setItemFill(this, prev, def.target, rhs, fill, ctx);
+    return overwrittenOnes(setItemFill(this, prev, def.target, rhs, fill, ctx), fill, this.text(unparen(rhs)));
   }
 
   /**
@@ -1978,6 +1978,19 @@ function markFromCache(v: AValue): AValue {
 function onesAsMask(name: string, v: AValue): AValue {
   if (v.kind !== 'tensor' || !v.ones || v.mask || !maskOfName(name)) return v;
   return { ...v, mask: { polarity: 'keep', ...(v.dtype ? { dtype: v.dtype } : {}), why: msg(PHRASES.allOnesPassedAs, `\`${name}\``) } };
+}
+
+/**
+ * `m = torch.ones(T, T, dtype=torch.bool); m[r0:r1, c0:c1] = False` (a block-causal or graph mask cleared where pairs
+ * may attend): ones with entries overwritten by anything but 1 are no longer all ones, so they are no evidence of a
+ * mask that masks nothing (onesAsMask); what the mask means is left to what the writes say, here nothing.
+ */
+function overwrittenOnes(v: AValue, fill: AValue, fillText: string): AValue {
+  if (v.kind !== 'tensor' || !v.ones) return v;
+  const one = (fill.kind === 'number' && fill.num === 1) || (fill.kind === 'bool' && fillText === 'True');
+  if (one) return v;
+  const { ones: _ones, ...rest } = v;
+  return rest;
 }
 
 /**

@@ -527,6 +527,9 @@ export function transposeValue(t0: AValue, a: number | undefined, b: number | un
     // swapping two leading axes keeps the last one where it is only if rank > 2: unknown.
     delete out.featLast;
   } else delete out.featLast;
+  // Likewise a last axis of length 1 (`self.energy(h).transpose(1, 2)`, a Linear(..., 1) turned into a row of
+  // scores): with the rank unknown, the swap may have moved it away from the last place.
+  delete out.lastSize1;
   return out;
 }
 
@@ -666,7 +669,9 @@ export function reshapeValue(ev: Evaluator, c: Call, t0: AValue, sizeNodes: PyNo
   const lastLabel = axes[n - 1]?.label;
   const featBefore = lastLabel === 'feat' ? -1 : axes.findIndex((a) => a.label === 'feat');
   const relaid = featBefore >= 0 || (!!t.featLast && lastLabel !== undefined && lastLabel !== 'feat');
-  const lastSameAsBefore = !lastIsProduct && !relaid;
+  // `w.view(n, 1)` of a vector: the literal 1 appends a unit axis, and what was last is now second to last.
+  const lastIsUnit = axes[n - 1]?.size1 === true && !t.lastSize1;
+  const lastSameAsBefore = !lastIsProduct && !relaid && !lastIsUnit;
   // Which size is the second to last axis is not known when a starred shape spreads among the sizes.
   const secondProduct = splatAxes !== undefined || secondIsProduct(ev, nodes);
   delete out.lastSize1;
@@ -674,6 +679,10 @@ export function reshapeValue(ev: Evaluator, c: Call, t0: AValue, sizeNodes: PyNo
   delete out.featAt;
   if (lastLabel === 'feat') out.featLast = true;
   else if (!(t.featLast && lastSameAsBefore)) delete out.featLast;
+  // `qkv(x).view(B, N, 3, 4, -1)`: a view that adds axes and ends in -1 may have split the projection's width (a
+  // literal head count, the packed q/k/v), so its last axis is no longer known to be that whole width.
+  if (out.projectedWidth && lastLabel !== 'feat' && intLiteral(ev.tree, lastNode) === -1 && (t.ndim !== undefined ? n > t.ndim : n >= 4))
+    delete out.projectedWidth;
   if (featBefore >= 0 && axes.filter((a) => a.label === 'feat').length === 1) out.featAt = featBefore - n;
   if (t.attn) {
     const a: Mutable<AttnInfo> = { ...t.attn };
