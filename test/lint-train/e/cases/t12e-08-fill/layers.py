@@ -1,9 +1,9 @@
 # case: t12e-08-fill
 # modelled-on: regorie/Transformer-from-scratch https://github.com/regorie/Transformer-from-scratch/commit/e4a0f249009f9b77e7dd844d829d2bba5e87415b
-# label: buggy
-# class: real-bug
+# label: correct
+# class: clean
 # pattern: a from-scratch translation transformer whose collate function builds keep masks (True = real token) and whose multi-head attention takes a query padding mask and a key padding mask: after the causal triu fill it fills -inf where ~key_mask (broadcast as (B, 1, 1, S)) and also where ~query_mask (broadcast as (B, 1, T, 1)), softmaxes, and then replaces the NaN the padded query rows produce with zeros via torch.where(isnan(...))
-# why: buggy: the query padding mask varies along the query axis, so every padded query row is -inf at every key and the softmax of that row is NaN (exp(-inf - (-inf))); the torch.where patch zeroes the forward values but the softmax backward of a NaN row is still NaN, so the gradients of the scores, and the projections, become NaN; the author's next commit removed the query padding mask (and later the NaN patch), keeping only the key padding mask; the key padding fill and the causal fill are right
+# why: correct (relabelled in session 27, see ../../README.md "Notes on labels"): the query padding mask empties every padded query row and its softmax is NaN, but the torch.where(isnan(...)) patch zeroes those rows in the forward pass, and in the backward pass masked_fill's gradient is zero at every position it filled (a whole padded row), so the NaN the softmax backward produces there never reaches the scores' inputs: a PyTorch 1.13 run of this file with padded batches gives finite outputs and finite gradients for every parameter (NaN in both without the patch). The author's next commit removed the query padding mask (and later the patch), keeping only the key padding mask
 # source: https://github.com/regorie/Transformer-from-scratch https://github.com/regorie/Transformer-from-scratch/commit/fb07859e623ed7c8e9553c34284dab4f5508e339 layer.py
 import math
 
@@ -38,7 +38,7 @@ class MultiheadAttention(nn.Module):
             attention = attention.masked_fill(~kmask, float("-inf"))
         if q_padding_mask is not None:
             qmask = q_padding_mask.unsqueeze(1).unsqueeze(-1)  # (b, 1, t, 1)
-            attention = attention.masked_fill(~qmask, float("-inf"))  # expect: ATT007
+            attention = attention.masked_fill(~qmask, float("-inf"))
         attention = F.softmax(attention, dim=-1)
         attention = torch.where(torch.isnan(attention), torch.zeros_like(attention), attention)
         out = torch.matmul(attention, v).transpose(1, 2).reshape(b, t, self.n_head * self.d_v)
