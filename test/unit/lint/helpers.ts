@@ -1,5 +1,6 @@
 // Shared by the lint tests: one linter per process (grammar read from node_modules), and a helper that
 // applies fixes to a source text the way an editor would.
+import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLinter, type ExtendedLinter, type Finding, type TextEdit } from '../../../src/lint';
@@ -66,4 +67,21 @@ export function memoryWorkspace(files: Record<string, string>): WorkspaceFiles {
       return [...out].sort();
     },
   };
+}
+
+/** The lines of `code`'s findings in `src`, linted on its own. */
+export async function findingLines(src: string, code: string): Promise<number[]> {
+  return (await linter())
+    .lintPython(src)
+    .filter((f) => f.code === code)
+    .map((f) => f.line);
+}
+
+/** The lines of `code`'s findings in `path`, linted in an in-memory workspace of `files` (its imports followed). */
+export async function workspaceFindingLines(files: Record<string, string>, path: string, code: string): Promise<number[]> {
+  const l = await createLinter(grammar(), { workspace: memoryWorkspace(files), onInternalError: (e) => assert.fail(String(e)) });
+  return l
+    .lintPython(files[path] ?? '', { path })
+    .filter((f) => f.code === code)
+    .map((f) => f.line);
 }

@@ -8,15 +8,9 @@
 //     that fell out of the window, not the causal keep side: its meaning is not known from the triangle alone.
 import { strict as assert } from 'node:assert';
 import { createLinter, type ExtendedLinter } from '../../../src/lint';
-import { grammar, linter, memoryWorkspace } from './helpers';
+import { findingLines, grammar, memoryWorkspace } from './helpers';
 
-async function codes(src: string, code: string): Promise<number[]> {
-  const l = await linter();
-  return l
-    .lintPython(src)
-    .filter((f) => f.code === code)
-    .map((f) => f.line);
-}
+const codes = findingLines;
 
 const LOW_RANK = `import math
 import torch

@@ -10,27 +10,11 @@
 //      of the same file, which the importing model calls with its mask: judged with that mask.
 //   4. JAX shape ops keep a mask's meaning: `jnp.expand_dims(m, axis=(0, 2))` and `jnp.broadcast_to(m, s.shape)`.
 import { strict as assert } from 'node:assert';
-import { createLinter, type ExtendedLinter } from '../../../src/lint';
-import { grammar, linter, memoryWorkspace } from './helpers';
+import { findingLines, workspaceFindingLines } from './helpers';
 
-async function codes(src: string, code: string): Promise<number[]> {
-  return (await linter())
-    .lintPython(src, { select: [code as 'ATT004'] })
-    .filter((f) => f.code === code)
-    .map((f) => f.line);
-}
+const codes = findingLines;
 
-async function workspaceLinter(files: Record<string, string>): Promise<ExtendedLinter> {
-  return createLinter(grammar(), { workspace: memoryWorkspace(files), onInternalError: (e) => assert.fail(String(e)) });
-}
-
-async function inWorkspace(files: Record<string, string>, path: string, code: string): Promise<number[]> {
-  const l = await workspaceLinter(files);
-  return l
-    .lintPython(files[path], { path })
-    .filter((f) => f.code === code)
-    .map((f) => f.line);
-}
+const inWorkspace = workspaceFindingLines;
 
 // ---------------------------------------------------------------------------------------------- 1. ATT004
 

@@ -10,27 +10,11 @@
 //      padding mask from its name, `padding_mask`, and varies along the queries by `.unsqueeze(-1)`; the cross-file
 //      pair builds it from the ids, `ids != pad_id`, in another file.)
 import { strict as assert } from 'node:assert';
-import { createLinter, type ExtendedLinter } from '../../../src/lint';
-import { grammar, linter, memoryWorkspace } from './helpers';
+import { findingLines, workspaceFindingLines } from './helpers';
 
-async function codes(src: string, code: string): Promise<number[]> {
-  return (await linter())
-    .lintPython(src, { select: [code as 'ATT007'] })
-    .filter((f) => f.code === code)
-    .map((f) => f.line);
-}
+const codes = findingLines;
 
-async function workspaceLinter(files: Record<string, string>): Promise<ExtendedLinter> {
-  return createLinter(grammar(), { workspace: memoryWorkspace(files), onInternalError: (e) => assert.fail(String(e)) });
-}
-
-async function inWorkspace(files: Record<string, string>, path: string, code: string): Promise<number[]> {
-  const l = await workspaceLinter(files);
-  return l
-    .lintPython(files[path], { path })
-    .filter((f) => f.code === code)
-    .map((f) => f.line);
-}
+const inWorkspace = workspaceFindingLines;
 
 const PATCH = '        w = torch.where(torch.isnan(w), torch.zeros_like(w), w)\n';
 
