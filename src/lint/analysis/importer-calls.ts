@@ -20,6 +20,7 @@ import { opsAlternatives, type AValue, type ObjectInfo } from './values';
 import { cacheReachesKeys } from './kv-cache';
 import { topLeftRectangle } from './masks';
 import { lineOf } from './workspace';
+import { isMaskableBiasName } from './names';
 
 const T = defineTemplates({
   calledFromImporter: '{0} is called here, in a file that imports this one',
@@ -59,10 +60,8 @@ export function functionsCallersDecide(ev: Evaluator): Scope[] {
       const caller = innermostScope(ev.sr.scopes, site.ctx.callSite);
       if (caller && caller !== scope && callableFromImporters(ev, caller)) out.add(caller);
     }
-    if (site.ctx.bindings !== undefined || scope.kind !== 'function' || scope.params.length === 0) continue;
     // A module-level function, or the forward of a module-level class (`model(x, mask)` in the caller).
-    const method = scope.ownerClass && scope.parent?.parent === ev.sr.module && MODULE_CALL.has(scope.name);
-    if (scope.parent !== ev.sr.module && !method) continue;
+    if (site.ctx.bindings !== undefined || !callableFromImporters(ev, scope)) continue;
     // A polarity stated only in prose (the parameter's docstring) is weighed against what the callers pass.
     if (!m || m.polarity === undefined || m.byName || m.documented) out.add(scope);
   }
@@ -74,10 +73,7 @@ export function functionsCallersDecide(ev: Evaluator): Scope[] {
     return !ev.facts.matmulAt(scores.attn.formedAt).some((mm) => cacheReachesKeys(ev, mm.b));
   };
   const addCaller = (ctx: Ctx): void => {
-    const scope = ctx.scope;
-    if (ctx.bindings !== undefined || scope.kind !== 'function' || scope.params.length === 0) return;
-    const method = scope.ownerClass && scope.parent?.parent === ev.sr.module && MODULE_CALL.has(scope.name);
-    if (scope.parent === ev.sr.module || method) out.add(scope);
+    if (ctx.bindings === undefined && callableFromImporters(ev, ctx.scope)) out.add(ctx.scope);
   };
   for (const site of ev.facts.fill) if (topLeftHere(site.target, site.mask)) addCaller(site.ctx);
   // Added to the scores (`scores + mask`): read on the scores a softmax takes, or on the weights multiplied with the
@@ -114,7 +110,7 @@ function biasParameter(ev: Evaluator, node: PyNode, scope: Scope): boolean {
   const u = unparen(node);
   if (u.type !== 'identifier') return false;
   const name = ev.text(u);
-  return /bias/i.test(name) && !/pos|rel|alibi|rope/i.test(name) && scope.params.some((p) => p.name === name);
+  return isMaskableBiasName(name) && scope.params.some((p) => p.name === name);
 }
 
 /** A module-level function, or the forward of a module-level class, taking parameters: importing files call it. */

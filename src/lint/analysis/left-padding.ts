@@ -21,8 +21,17 @@ function saysLeftPadding(source: string): boolean {
   return PADDING_SIDE_LEFT.test(source) || RIGHT_ALIGNED_WRITE.test(source) || LEFT_PAD_COMMENT.test(source);
 }
 
+/** Per linted file (one evaluator): the answer, read once whatever the number of fills that ask. */
+const shown = new WeakMap<Evaluator, boolean>();
+
 /** Whether the linted file, or a workspace file importing it (up to a few hops), pads on the left. */
 export function leftPaddingShown(ev: Evaluator): boolean {
+  let answer = shown.get(ev);
+  if (answer === undefined) shown.set(ev, (answer = readLeftPadding(ev)));
+  return answer;
+}
+
+function readLeftPadding(ev: Evaluator): boolean {
   if (saysLeftPadding(ev.tree.source)) return true;
   const link = ev.link;
   if (!link?.importers) return false;

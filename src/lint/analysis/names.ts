@@ -418,6 +418,16 @@ function isTokenIdsNameUncached(name: string): boolean {
 }
 
 /** Names of KV caches (`past_key_value`, `layer_past`, `kv_cache`, `cache_k`, `past_k`). */
+/**
+ * A name for a bias that may be an additive mask (`attn_bias`, `bias`), not one that says position (`pos_bias`,
+ * `rel_bias`, `alibi_bias`, `rope_bias`): what its value holds decides, where the code shows it.
+ */
+export function isMaskableBiasName(name: string): boolean {
+  return /bias/i.test(name) && !POSITION_BIAS.test(name);
+}
+/** A name that says position (a relative-position, ALiBi or rotary bias). */
+export const POSITION_BIAS = /pos|rel|alibi|rope/i;
+
 export const isCacheName = memo((name: string): boolean => isCacheNameUncached(name));
 function isCacheNameUncached(name: string): boolean {
   const b = bareName(name).toLowerCase();

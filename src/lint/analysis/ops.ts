@@ -46,7 +46,17 @@ import { padPackedOutputs, recurrentOutputs } from './recurrent';
 import { truthOf } from './flags';
 import { msg } from '../message';
 import { PHRASES } from './phrases';
-import { dimOfName, isCacheName, isHeadCountName, isPackedProjection, isProjectionName, isScaleName, projectionRole } from './names';
+import {
+  dimOfName,
+  isCacheName,
+  isMaskableBiasName,
+  POSITION_BIAS,
+  isHeadCountName,
+  isPackedProjection,
+  isProjectionName,
+  isScaleName,
+  projectionRole,
+} from './names';
 import {
   broadcastLayout,
   broadcastResult,
@@ -253,13 +263,13 @@ function scaleTarget(v: AValue): ScaleOp['on'] | undefined {
 /**
  * `attn_bias` / `bias` as a parameter of this function that no caller in view binds, whose value says nothing (no mask
  * facts): a term added to the scores that may be a position bias or an additive mask. Names that say position
- * (`pos`, `rel`, `alibi`) are position biases.
+ * (`pos`, `rel`, `alibi`, `rope`: names.ts `isMaskableBiasName`) are position biases.
  */
 function unseenBias(ev: Evaluator, v: AValue, node: PyNode, ctx: Ctx): boolean {
   const u = unparen(node);
   if (u.type !== 'identifier' || v.mask || v.attn || (v.kind !== 'tensor' && v.kind !== 'unknown')) return false;
   const name = ev.text(u);
-  if (!/bias/i.test(name) || /pos|rel|alibi|rope/i.test(name)) return false;
+  if (!isMaskableBiasName(name)) return false;
   const defs = ev.resolve(u, name);
   return !!defs && defs.length > 0 && defs.every((d) => d.kind === 'param' && !!d.param && !ctx.bindings?.has(d.param.name));
 }
@@ -1301,7 +1311,7 @@ function scoresThroughHelper(ev: Evaluator, c: Call, name: string): AValue | und
   const v = ev.eval(first, c.ctx);
   if (v.attn?.stage !== 'scores') return undefined;
   if (/mask/i.test(name)) return addOp(v, { kind: 'mask', node: c.node, how: 'fill' });
-  if (/bias|pos|rel|alibi|rope/i.test(name)) return v;
+  if (/bias/i.test(name) || POSITION_BIAS.test(name)) return v;
   if (/softmax/i.test(name)) return undefined;
   return addOp(v, { kind: 'opaque', node: c.node });
 }
