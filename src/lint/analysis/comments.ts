@@ -62,8 +62,11 @@ function joinWordedSizes(items: string[]): string[] | undefined {
 export function trailingCommentShape(comment: string): AxisInfo[] | undefined {
   const body = comment.replace(/^#\s*/, '');
   let target = body;
-  const arrow = body.lastIndexOf('->');
-  if (arrow >= 0) target = body.slice(arrow + 2);
+  // "(B, L, H) -> (B, L)", "=> (B, L)" and "→ (B, L)" all read input to output: the value is the last shape.
+  const arrows = [...body.matchAll(/->|=>|\u2192/g)];
+  const last = arrows[arrows.length - 1];
+  const arrow = last ? last.index : -1;
+  if (last) target = body.slice(last.index + last[0].length);
   const m = /^\s*(?:shape\s*[:=]?\s*)?[([]([^()[\]]*)[)\]]/.exec(target) ?? (arrow >= 0 ? /[([]([^()[\]]*)[)\]]/.exec(target) : null);
   if (!m) return undefined;
   // "# [B, K, 1] or [B, K, C]": shapes offered as alternatives (the value takes one or the other by a setting) state

@@ -88,6 +88,9 @@ describe('comments and names', () => {
   it('reads shapes from trailing comments and parameter descriptions', () => {
     assert.equal(trailingCommentShape('# (B, nh, T, hs)')!.length, 4);
     assert.equal(trailingCommentShape('# (B, nh, T, T) x (B, nh, T, hs) -> (B, nh, T, hs)')!.length, 4);
+    // "=>" and "→" read input to output as "->" does: the value on the line is the last shape.
+    assert.equal(trailingCommentShape('# (B, L, H) => (B, L)  # "weight logits"')!.length, 2);
+    assert.equal(trailingCommentShape('# (B, L, 1) → (B, L)')!.length, 2);
     assert.equal(trailingCommentShape('# see (section 3)'), undefined);
     const m = namedShapes('q: (n_head * B, L, d_k); k: (n_head * B, S, d_k)\nmask: [B, 1, S]');
     assert.deepEqual([...m.keys()], ['q', 'k', 'mask']);
