@@ -650,11 +650,15 @@ function maskedFill(ev: Evaluator, c: Call, target0: AValue, maskNode: PyNode | 
   // known to be of masked logits. (Zeros, ones or a constant filled so are masks being built, below.)
   if (masking && !target.mask && !target.attn && !target.zeros && !target.ones && target.fillValue === undefined && isMaskLike(ev, mask, maskNode))
     return addOp(target, { kind: 'mask', node: c.node, how: 'fill', maskNode });
+  // masked_fill never changes the receiver's dtype: a mask built in float32 (`torch.zeros(..., dtype=torch.float32)`)
+  // stays float32 through every fill, so a second fill of it is judged in float32 too.
+  const kept = target.dtype ? { dtype: target.dtype } : {};
   // Building an additive mask: float_mask.masked_fill(mask == 0, -inf)
   if (masking && mask.mask && mask.mask.polarity) {
     return tensor({
       ndim: target.ndim ?? mask.ndim,
       axes: target.axes ?? mask.axes,
+      ...kept,
       mask: {
         ...mask.mask,
         additive: true,
@@ -673,6 +677,7 @@ function maskedFill(ev: Evaluator, c: Call, target0: AValue, maskNode: PyNode | 
     return tensor({
       ndim: target.ndim ?? mask.ndim,
       axes: target.axes ?? mask.axes,
+      ...kept,
       mask: { ...facts, additive: true, dtype: 'float', why: msg(PHRASES.filledLargeNegative, mask.mask?.why ?? `\`${ev.text(maskNode)}\``) },
     });
   }
