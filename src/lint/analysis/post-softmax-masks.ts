@@ -132,6 +132,53 @@ export function isDropoutMask(ev: Evaluator, node: PyNode, depth = 0): boolean {
   return found;
 }
 
+/** `1 - p` / `1.0 - p` (parenthesised or not): the keep probability of a dropout with rate p. */
+function oneMinus(ev: Evaluator, node: PyNode | undefined): boolean {
+  const n = node && unparen(node);
+  if (n?.type !== 'binary_operator' || operatorText(ev, n) !== '-') return false;
+  return isOne(ev, childByField(n, 'left'));
+}
+
+function isOne(ev: Evaluator, node: PyNode | undefined): boolean {
+  const n = node && unparen(node);
+  return !!n && (n.type === 'integer' || n.type === 'float') && Number(ev.text(n)) === 1;
+}
+
+function operatorText(ev: Evaluator, n: PyNode): string {
+  const op = childByField(n, 'operator');
+  return op ? ev.text(op) : '';
+}
+
+/** `1 / (1 - p)`, or a name of the same function bound to it (`pinv = 1.0 / (1.0 - p)`). */
+function keepReciprocal(ev: Evaluator, node: PyNode | undefined, depth = 0): boolean {
+  const n = node && unparen(node);
+  if (!n) return false;
+  if (n.type === 'binary_operator') return operatorText(ev, n) === '/' && isOne(ev, childByField(n, 'left')) && oneMinus(ev, childByField(n, 'right'));
+  if (n.type !== 'identifier' || depth >= MAX_DEPTH) return false;
+  const defs = (ev.resolve(n, ev.text(n)) ?? []).filter((d) => d.value && d.path.length === 0 && d.kind === 'assign');
+  return defs.length > 0 && defs.every((d) => keepReciprocal(ev, d.value, depth + 1));
+}
+
+/**
+ * The weights times a mask, rescaled in the same expression by the reciprocal of a keep probability
+ * (`w * drop_mask * pinv` with `pinv = 1.0 / (1.0 - p)`, `w * drop_mask / (1 - p)`): inverted dropout written by hand,
+ * right in expectation, whatever made the mask (a fused kernel, a saved tensor in a backward pass). A mask that hides
+ * keys is never rescaled so.
+ */
+export function rescaledAsDropout(ev: Evaluator, product: PyNode): boolean {
+  let inner = product;
+  while (inner.parent?.type === 'parenthesized_expression') inner = inner.parent;
+  const parent = inner.parent;
+  if (parent?.type !== 'binary_operator') return false;
+  const left = childByField(parent, 'left');
+  const right = childByField(parent, 'right');
+  const op = operatorText(ev, parent);
+  if (left?.id !== inner.id || !right) return op === '*' && keepReciprocal(ev, left);
+  if (op === '*') return keepReciprocal(ev, right);
+  if (op === '/') return oneMinus(ev, right);
+  return false;
+}
+
 /**
  * A mask written into the scores after a softmax of those same scores already ran (`attn = dots.softmax(-1)`, then
  * `dots.masked_fill_(mask, ...)`), in the same function, with no softmax of them after it and the weights used
