@@ -1054,7 +1054,9 @@ function layerFromCtor(ev: Evaluator, c: Call, qname: string): AValue | undefine
   if (lin) {
     const out = argument(c.args, lin.outParam, lin.outPos);
     const inNode = 'inParam' in lin && lin.inParam ? argument(c.args, lin.inParam, lin.inPos) : undefined;
-    const outIsOne = out ? intOf(ev, c, out) === 1 : undefined;
+    // A size that is 1 only by the default of a parameter no call in view settles (`n_languages=1`) is what callers
+    // pass: not known to be 1.
+    const outIsOne = out && !ev.eval(out, c.ctx).unbound ? intOf(ev, c, out) === 1 : undefined;
     // Keras' Dense(1, activation='softmax'): its softmax runs over the one output unit.
     const activation = qname === 'keras.layers.Dense' && outIsOne ? argumentNode(c.args, 'activation', 1) : undefined;
     const softmaxActivation = activation && isSoftmaxActivation(ev, c, argument(c.args, 'activation', 1)) ? activation : undefined;
