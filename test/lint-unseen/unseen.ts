@@ -427,6 +427,8 @@ export const UNSEEN_BATCHES: readonly UnseenBatch[] = [
   { id: 'batch-10', dir: join(__dirname, 'batch-10', 'cases'), group: 'unseen' },
   { id: 'batch-11', dir: join(__dirname, 'batch-11', 'cases'), group: 'unseen' },
   { id: 'batch-12', dir: join(__dirname, 'batch-12', 'cases'), group: 'unseen' },
+  // Batch 14 (session 28, curator B): reported alone until the integrator adds it to the measure after batch 13.
+  { id: 'batch-14', dir: join(__dirname, 'batch-14', 'cases'), group: 'unseen', alone: true },
 ];
 
 const GROUP_TITLES: Record<UnseenGroup, string> = {

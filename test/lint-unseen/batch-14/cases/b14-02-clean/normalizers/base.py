@@ -1,0 +1,5 @@
+import torch
+
+
+class BaseNormalizer(torch.nn.Module):
+    """Maps attention scores to weights."""
