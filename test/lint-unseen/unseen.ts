@@ -427,6 +427,7 @@ export const UNSEEN_BATCHES: readonly UnseenBatch[] = [
   { id: 'batch-10', dir: join(__dirname, 'batch-10', 'cases'), group: 'unseen' },
   { id: 'batch-11', dir: join(__dirname, 'batch-11', 'cases'), group: 'unseen' },
   { id: 'batch-12', dir: join(__dirname, 'batch-12', 'cases'), group: 'unseen' },
+  { id: 'batch-13', dir: join(__dirname, 'batch-13', 'cases'), group: 'unseen' },
 ];
 
 const GROUP_TITLES: Record<UnseenGroup, string> = {

@@ -387,7 +387,7 @@ describe('lint unseen: loader and scorer', () => {
     );
   });
 
-  it('puts batches 1 and 2 in the regression group and batches 3 to 12 in the unseen group, none reported alone', () => {
+  it('puts batches 1 and 2 in the regression group and batches 3 to 13 in the unseen group, none reported alone', () => {
     assert.deepEqual(
       UNSEEN_BATCHES.map((b) => [b.id, b.group, b.alone === true]),
       [
@@ -403,6 +403,7 @@ describe('lint unseen: loader and scorer', () => {
         ['batch-10', 'unseen', false],
         ['batch-11', 'unseen', false],
         ['batch-12', 'unseen', false],
+        ['batch-13', 'unseen', false],
       ],
     );
   });
@@ -740,7 +741,7 @@ describe('lint unseen: the third batch (the unseen measure)', () => {
  * its README), so that a lost case fails the test.
  */
 interface GatheredBatchFloors {
-  id: 'batch-4' | 'batch-5' | 'batch-6' | 'batch-7' | 'batch-8' | 'batch-9' | 'batch-10' | 'batch-11' | 'batch-12';
+  id: 'batch-4' | 'batch-5' | 'batch-6' | 'batch-7' | 'batch-8' | 'batch-9' | 'batch-10' | 'batch-11' | 'batch-12' | 'batch-13';
   session: number;
   /** How the batch came about, in its describe title; absent: the unseen measure of its session. */
   title?: string;
@@ -943,6 +944,34 @@ describeGatheredBatch({
   numpyOnlyCases: 1,
 });
 
+// Batch 13 (session 28, curator A) was gathered in parallel with batch 14 (curator B), each from its half of the
+// repositories (the same coin: 0-7 unseen, 8-f the training set, here test/lint-train/f), with masks (polarity, fills,
+// causal masks with KV caches) as its focus and correct code using those APIs in unusual ways its fair share. It joins
+// the unseen measure directly after batch 12 (batches 3 to 13). Floors: the size and spread it was gathered with
+// (batch-13/README.md "What is in it"): real ATT002, ATT007 and ATT008 bugs (no fix pair on this side); PyTorch,
+// TensorFlow, Keras and JAX cases.
+const BATCH13 = UNSEEN_BATCHES.find((b) => b.id === 'batch-13')!;
+/** The rules' authors' studied list of session 28 as it was at batch 13's final check. */
+const STUDIED_LIST_13 = join(BATCH13.dir, '..', 'lintrules-studied-repos.txt');
+
+describeGatheredBatch({
+  id: 'batch-13',
+  session: 28,
+  title: 'gathered in session 28 by curator A, in parallel with batch 14',
+  cases: 15,
+  realBugFindings: 6,
+  realBugCases: 4,
+  fixedCases: 0,
+  cleanCases: 11,
+  requiredRealBugRules: ['ATT002', 'ATT008'],
+  rulesWithRealBugs: 3,
+  folderCases: 13,
+  torchCases: 8,
+  tensorflowCases: 2,
+  kerasCases: 2,
+  jaxCases: 4,
+});
+
 function describeGatheredBatch(floors: GatheredBatchFloors): void {
   const batch = UNSEEN_BATCHES.find((b) => b.id === floors.id)!;
   const n = floors.id.slice('batch-'.length);
@@ -1026,6 +1055,7 @@ function describeGatheredBatch(floors: GatheredBatchFloors): void {
         STUDIED_LIST_10,
         STUDIED_LIST_11,
         STUDIED_LIST_12,
+        STUDIED_LIST_13,
         SCAN_LIST,
       ])
         for (const repo of listedRepos(list)) excluded.add(repo);
