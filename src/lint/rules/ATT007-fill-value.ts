@@ -220,6 +220,7 @@ weights = scores.softmax(dim=-1)`,
       if (!formed || site.how !== 'masked_fill' || scope.kind !== 'function') return false;
       const fn = childByField(site.node, 'function');
       if (fn?.type !== 'attribute' || ctx.text(childByField(fn, 'attribute') ?? fn) !== 'masked_fill') return false;
+      if (!boundToOwnName(site)) return false;
       const softmaxes = ev.facts.softmaxFormedAt(formed);
       if (softmaxes.length === 0) return false;
       let escapesChecked = false;
@@ -231,6 +232,27 @@ weights = scores.softmax(dim=-1)`,
           escapesChecked = true;
         } else return false;
       }
+      return true;
+    }
+
+    /**
+     * The filled copy is kept under a local name of its own or used inside a larger expression (`.sum(-1)`): not
+     * written back under the scores' own name (`energy = energy.masked_fill(causal, 0.0)` reads as the scores being
+     * masked, in the wrong place) nor stored on an object (`self.safe = ...`).
+     */
+    function boundToOwnName(site: FillSite): boolean {
+      let child = site.node;
+      for (let p = child.parent; p; child = p, p = p.parent) {
+        if (p.type === 'assignment' || p.type === 'augmented_assignment') {
+          const left = childByField(p, 'left');
+          if (left?.type !== 'identifier') return false;
+          /* c8 ignore next -- a masked_fill always names what it fills (the receiver, or the first argument) */
+          const target = site.targetNode ?? site.node;
+          return unparen(childByField(p, 'right') ?? p) !== site.node || ctx.text(left) !== rootName(ev, target);
+        }
+        if (p.type.endsWith('statement') || p.type === 'block' || p.type === 'module') return true;
+      }
+      /* c8 ignore next -- a call always sits inside a statement */
       return true;
     }
 
