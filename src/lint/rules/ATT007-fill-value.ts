@@ -8,7 +8,7 @@ import { leftPaddingShown } from '../analysis/left-padding';
 import { filledAfterEverySoftmax } from '../analysis/post-softmax-masks';
 import type { AValue } from '../analysis/values';
 import { integerValued, rootName } from '../analysis/ops';
-import { childByField, namedChildren, unparen, walk, type PyNode } from '../syntax/tree';
+import { childByField, namedChildren, unparen, type PyNode } from '../syntax/tree';
 import type { Def } from '../analysis/scopes';
 import { defineTemplates, msg, type MessageArg } from '../message';
 import { apiName, quote, type FixSpec, type RelatedSpec, type Rule, type RuleContext } from './rule';
@@ -215,18 +215,18 @@ weights = scores.softmax(dim=-1)`,
      * reported). Any other softmax (in a function the copy is handed to) counts as reading it.
      */
     function zeroFilledCopyNoSoftmaxReads(site: FillSite): boolean {
-      const formed = site.target.attn?.formedAt;
+      // writesScores found a softmax of these scores, so the loop below judges one at least.
+      const formed = site.target.attn!.formedAt;
       const scope = site.ctx.scope;
-      if (!formed || site.how !== 'masked_fill' || scope.kind !== 'function') return false;
+      if (site.how !== 'masked_fill' || scope.kind !== 'function' || !boundToOwnName(site)) return false;
       const fn = childByField(site.node, 'function');
-      if (fn?.type !== 'attribute' || ctx.text(childByField(fn, 'attribute') ?? fn) !== 'masked_fill') return false;
-      if (!boundToOwnName(site)) return false;
-      const softmaxes = ev.facts.softmaxFormedAt(formed);
-      if (softmaxes.length === 0) return false;
+      /* c8 ignore next -- the grammar gives every call a function; the type makes it optional */
+      if (!fn || ctx.text(fn).endsWith('masked_fill_')) return false;
       let escapesChecked = false;
-      for (const s of softmaxes) {
+      for (const s of ev.facts.softmaxFormedAt(formed)) {
         if (s.ctx.scope === scope) {
-          if (!s.inputNode || scoresPassThrough(s.inputNode, site, formed)) return false;
+          /* c8 ignore next -- a softmax records the input it normalises (it is where its attention info comes from) */
+          if (scoresPassThrough(s.inputNode ?? s.node, site, formed)) return false;
         } else if (within(formed, s.ctx.scope.node) && !within(formed, scope.node)) {
           if (!escapesChecked && escapes(site, formed)) return false;
           escapesChecked = true;
@@ -243,14 +243,14 @@ weights = scores.softmax(dim=-1)`,
     function boundToOwnName(site: FillSite): boolean {
       let child = site.node;
       for (let p = child.parent; p; child = p, p = p.parent) {
-        if (p.type === 'assignment' || p.type === 'augmented_assignment') {
+        if (p.type === 'assignment') {
           const left = childByField(p, 'left');
           if (left?.type !== 'identifier') return false;
           /* c8 ignore next -- a masked_fill always names what it fills (the receiver, or the first argument) */
           const target = site.targetNode ?? site.node;
-          return unparen(childByField(p, 'right') ?? p) !== site.node || ctx.text(left) !== rootName(ev, target);
+          return child !== site.node || ctx.text(left) !== rootName(ev, target);
         }
-        if (p.type.endsWith('statement') || p.type === 'block' || p.type === 'module') return true;
+        if (p.type.endsWith('statement')) return true;
       }
       /* c8 ignore next -- a call always sits inside a statement */
       return true;
@@ -261,86 +261,59 @@ weights = scores.softmax(dim=-1)`,
       return node.start >= outer.start && node.end <= outer.end;
     }
 
-    /** The value (or an element of a tuple or list) holds the scores or weights formed at `formed`. */
-    function carriesScores(v: AValue, formed: PyNode, depth = 0): boolean {
-      if (v.attn?.formedAt === formed) return true;
-      if (depth > 3) return false;
-      return (v.elements ?? []).some((e) => carriesScores(e, formed, depth + 1)) || (!!v.items && carriesScores(v.items, formed, depth + 1));
+    /** The value (or an element of a tuple) holds the scores or weights formed at `formed`. */
+    function carriesScores(v: AValue, formed: PyNode): boolean {
+      return v.attn?.formedAt === formed || v.elements?.some((e) => carriesScores(e, formed)) === true;
     }
 
     /**
      * Whether the scores `expr` holds pass through the fill: followed back through the subexpressions that carry the
-     * scores (a receiver, an operand, an argument) and the definitions of the names they read (an in-place or
-     * augmented definition also through the definitions before it), within the fill's function. A search that grows
-     * too large answers yes.
+     * scores (a receiver, an operand, an argument) and the definitions of the names they read (an in-place definition,
+     * `scores.add_(bias)`, also through its arguments and the definitions before it), within the fill's function. An
+     * attribute that carries the scores (`self.att`, `scores.T`) is taken to pass through it.
      */
     function scoresPassThrough(expr: PyNode, site: FillSite, formed: PyNode): boolean {
       const seen = new Set<number>();
       const work: PyNode[] = [expr];
-      let budget = 300;
       const carries = (n: PyNode): boolean => carriesScores(ev.eval(n, site.ctx), formed);
       while (work.length > 0) {
         const n = work.pop()!;
         if (seen.has(n.id)) continue;
         seen.add(n.id);
-        if (--budget < 0 || n.id === site.node.id) return true;
-        switch (n.type) {
-          case 'argument_list':
-          case 'keyword_argument':
-          case 'parenthesized_expression':
-          case 'expression_list':
-          case 'tuple':
-          case 'list':
-            work.push(...namedChildren(n));
-            break;
-          case 'identifier':
-          case 'attribute': {
-            if (!carries(n)) break;
-            const pending: Def[] = [...(ev.sr.uses[n.id] ?? [])];
-            for (let def = pending.pop(); def; def = pending.pop()) {
-              if (def.value) work.push(def.value);
-              // `parts.append(copy)`, `buf.copy_(copy)`: what the call writes in is its arguments, whatever it returns.
-              const args = def.kind === 'inplace' && def.value?.type === 'call' ? childByField(def.value, 'arguments') : undefined;
-              if (args) work.push(args);
-              if (def.prev) pending.push(...def.prev);
-            }
-            const obj = n.type === 'attribute' ? childByField(n, 'object') : undefined;
-            if (obj) work.push(obj);
-            break;
-          }
-          case 'call': {
-            if (!carries(n)) break;
-            const f = childByField(n, 'function');
-            const recv = f?.type === 'attribute' ? childByField(f, 'object') : undefined;
-            if (recv) work.push(recv);
-            const args = childByField(n, 'arguments');
-            if (args) work.push(args);
-            break;
-          }
-          default:
-            if (carries(n)) work.push(...namedChildren(n));
+        if (n.id === site.node.id) return true;
+        if (n.type === 'argument_list' || n.type === 'keyword_argument' || n.type === 'parenthesized_expression') {
+          work.push(...namedChildren(n));
+          continue;
         }
+        if (!carries(n)) continue;
+        if (n.type === 'attribute') return true;
+        if (n.type === 'identifier') {
+          const pending: Def[] = [...(ev.sr.uses[n.id] ?? [])];
+          for (let def = pending.pop(); def; def = pending.pop()) {
+            if (def.value) work.push(def.value);
+            if (def.prev) pending.push(...def.prev);
+          }
+          continue;
+        }
+        if (n.type === 'call') {
+          // The receiver and the arguments, not the method's name (`scores.masked_fill`).
+          const f = childByField(n, 'function');
+          if (f?.type === 'attribute') work.push(childByField(f, 'object')!);
+          work.push(childByField(n, 'arguments')!);
+          continue;
+        }
+        work.push(...namedChildren(n));
       }
       return false;
     }
 
-    /** Something the fill's function returns or stores on an object (`self.x = ...`, `out[i] = ...`) carries the scores. */
+    /** Something the fill's function returns or stores on `self` or into a subscript (`out[i] = ...`) carries the scores. */
     function escapes(site: FillSite, formed: PyNode): boolean {
       if (carriesScores(ev.returnValue(site.ctx.scope, site.ctx), formed)) return true;
-      let found = false;
-      const body = childByField(site.ctx.scope.node, 'body');
-      /* c8 ignore next -- a function definition always has a body */
-      if (!body) return true;
-      walk(body, (n) => {
-        if (found || n.type === 'function_definition' || n.type === 'class_definition' || n.type === 'lambda') return false;
-        if (n.type === 'assignment' || n.type === 'augmented_assignment') {
-          const left = childByField(n, 'left');
-          const right = childByField(n, 'right');
-          if (left && right && (left.type === 'attribute' || left.type === 'subscript')) found = carriesScores(ev.eval(right, site.ctx), formed);
-        }
-        return !found;
-      });
-      return found;
+      /* c8 ignore next -- the helper has the scores for a parameter, a definition of its scope */
+      const defs = ev.sr.defsOfScope.get(site.ctx.scope.id) ?? [];
+      const stores = defs.filter((d) => d.kind === 'setitem' || d.name.includes('.'));
+      return stores.some((d) => carriesScores(ev.eval(d.value, site.ctx), formed));
     }
 
     /** The fill writes into a mask or bias tensor that is being built (additive attention mask), not into scores. */
@@ -552,7 +525,10 @@ weights = scores.softmax(dim=-1)`,
         // Into a mask being built, a zero fill is the "keep" half of an additive mask: only a tiny negative
         // number (a typo for -1e9) or +inf is wrong there.
         const weakForMask = weak && (fill.num === Infinity || (fill.num < 0 && fill.num > WEAKEST_MASKING_FILL));
-        if ((weak && writesScores(site) && !(fill.num === 0 && (zeroFilledCopy(site) || zeroFilledCopyNoSoftmaxReads(site)))) || (weakForMask && buildsMask(site))) {
+        if (
+          (weak && writesScores(site) && !(fill.num === 0 && (zeroFilledCopy(site) || zeroFilledCopyNoSoftmaxReads(site)))) ||
+          (weakForMask && buildsMask(site))
+        ) {
           reported.add(site.fillNode.id);
           const template = fill.num === Infinity ? T.fillPlusInf : fill.num > 0 ? T.fillPositive : T.fillZero;
           ctx.report({

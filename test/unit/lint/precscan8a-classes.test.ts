@@ -55,7 +55,7 @@ describe('lint: a zero-filled copy of the scores summed in a helper is no softma
     const src = CHUNK_ORACLE.replace('return mass.topk(2, dim=-1).indices', 'return F.softmax(s, dim=-1)');
     assert.deepEqual(await codes(src, 'ATT007'), [8]);
   });
-  it('buggy: the helper fills the caller\'s scores in place (`masked_fill_`), which the caller then normalises', async () => {
+  it("buggy: the helper fills the caller's scores in place (`masked_fill_`), which the caller then normalises", async () => {
     const src = CHUNK_ORACLE.replace('    s = scores.float().masked_fill(~valid, 0.0)\n', '    scores.masked_fill_(~valid, 0.0)\n    s = scores\n')
       .replace('top = chunk_mass(scores.detach(), valid, n_chunks)', 'top = chunk_mass(scores, valid, n_chunks)')
       .replace('    scores = scores.masked_fill(~valid, float("-inf"))\n', '');
