@@ -210,6 +210,11 @@ export interface ProjectionInfo {
   readonly input: AValue;
   readonly inText?: string;
   readonly outText?: string;
+  /**
+   * The projection's whole output width was split into heads afterwards (`reshape(x, (B, T, heads, -1))`, or a last
+   * size `out // heads`): each head's features are a part of `outText`, so `outText` is the model width there.
+   */
+  readonly splitIntoHeads?: true;
 }
 
 export interface ObjectInfo {

@@ -347,12 +347,20 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
             report(op.factorNode, msg(T.projectionInput, f, inWidth), undefined, evidence);
             return;
           }
+          const multiHead = target.multiHead || (target.attn !== undefined && target.ndim === 4);
+          // The size the product contracts (q's and k's feature axis, wherever it sits) is each head's width, whatever its name.
+          const contracted = (): boolean => [...ev.facts.contractedSizes(target.attn?.formedAt)].some((t) => bare(t) === bare(dim.text));
+          // The factor is the whole output width of the projection that made the queries (`Dense(d_k)`), which the code
+          // then split into heads (`reshape(x, (B, T, heads, -1))`): the code, not the name, says it is all heads' width.
+          const proj = target.attn?.queryProj;
+          if (proj?.splitIntoHeads && proj.outText && bare(proj.outText) === bare(dim.text) && multiHead && !oneHead(target) && !contracted()) {
+            report(op.factorNode, msg(T.modelWidth, f, dim.text), undefined, evidence);
+            return;
+          }
           if (which === 'head') headWidthSomewhere.add(op.factorNode.id);
           if (which !== 'model') return;
-          const multiHead = target.multiHead || (target.attn !== undefined && target.ndim === 4);
           if (!multiHead || oneHead(target)) return;
-          // The size the product contracts (q's and k's feature axis, wherever it sits) is each head's width, whatever its name.
-          if ([...ev.facts.contractedSizes(target.attn?.formedAt)].some((t) => bare(t) === bare(dim.text))) return;
+          if (contracted()) return;
           // Decided at the end: another context (a caller, the constructor call that bound it) may show it is a head's width.
           modelWidth.push({
             node: op.factorNode,
