@@ -167,6 +167,8 @@ export interface WeightsMaskSite {
   readonly maskNode: PyNode;
   /** Written into the weights tensor itself (`w[~mask] = -inf`): a caller that passed them in sees the change. */
   readonly inPlace?: boolean;
+  /** An additive mask (0 / a large negative number or -inf) added to the weights (`w + (1 - m) * -10000.0`). */
+  readonly additive?: true;
 }
 
 export class Facts {

@@ -641,7 +641,7 @@ function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | u
     const { maybeNone: _n, unbound: _u, ...added } = rv;
     const shape = lv.ndim !== undefined ? { ndim: lv.ndim, axes: lv.axes } : {};
     const known = rv.mask && (rv.mask.polarity || rv.mask.additive || rv.mask.dtype === 'bool');
-    return { ...added, ...shape, mask: known ? rv.mask : { ...(rv.mask ?? { why: `\`${ev.text(r)}\`` }), additive: true, dtype: 'float' } };
+    return { ...added, ...shape, mask: known ? rv.mask : { ...(rv.mask ?? { why: `\`${ev.text(r)}\`` }), additive: true, additiveAssumed: true, dtype: 'float' } };
   }
   // `scores - 1e30 * mask`: subtracting a mask times a large positive number masks.
   if (op === '-' && lv.attn?.stage === 'scores' && rv.mask?.scaledPositive && r) return addOp(lv, { kind: 'mask', node, how: 'add', maskNode: r });
@@ -685,6 +685,16 @@ function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | u
   if (rv.attn && rv.attn.stage === 'scores' && l && op === '+') {
     if (isMaskLike(ev, lv, l) || lv.mask?.additive) return addOp(rv, { kind: 'mask', node, how: 'add', maskNode: l });
     return stretchedBy(rv, lv);
+  }
+  // Weights + an additive mask (`w + (1.0 - m) * -10000.0`, `w += bias` with bias zeros filled with -inf): the mask acts
+  // after the softmax, on probabilities (ATT006). Only a mask the code shows additive (times a large negative number,
+  // filled with one), not one read as additive for want of a meaning.
+  if (op === '+') {
+    const [w, m, mNode] = lv.attn?.stage === 'weights' ? [lv, rv, r] : rv.attn?.stage === 'weights' ? [rv, lv, l] : [];
+    if (w?.attn && m?.kind === 'tensor' && mNode && m.mask?.additive && !m.mask.additiveAssumed && !isHeadMask(ev, mNode)) {
+      ev.facts.weightsMask.push({ node, ctx: _ctx, weights: w, maskNode: mNode, additive: true });
+      return { ...w, attn: { ...w.attn, postMask: [...(w.attn.postMask ?? []), node] } };
+    }
   }
   if (lv.attn && lv.attn.stage === 'weights') return lv; // weights + eps (slot attention)
   // additive mask + additive mask

@@ -65,6 +65,8 @@ export interface MaskInfo {
   readonly polarity?: 'keep' | 'ignore';
   /** Additive mask: 0 where kept, a large negative number (or -inf) where masked. */
   readonly additive?: boolean;
+  /** Read as additive only because nothing shows its meaning (`bias = zeros(...); bias += attn_mask`), not built so. */
+  readonly additiveAssumed?: true;
   readonly dtype?: DType;
   readonly tri?: TriRegion;
   /** Contains a causal (triangular) part, possibly combined with other masks. */
