@@ -184,8 +184,12 @@ export class Facts {
   readonly renormalised = new Map<number, number[]>();
   /** Post-softmax mask node id → true when renormalised afterwards. */
   readonly postMaskRenormalised = new Set<number>();
-  /** Function scope id → whether it handles NaN (nan_to_num, isnan) anywhere. */
-  readonly nanGuarded = new Set<number>();
+  /**
+   * Values a NaN test or replacement reads (`torch.nan_to_num(w)`, `torch.isnan(w)`, `w.isnan()`), by the function
+   * scope it is written in: a guard protects the rows of the scores or weights it reads, not whatever else the function
+   * handles (a loss checked for NaN, an assert on the input).
+   */
+  readonly nanGuards = new Map<number, AValue[]>();
   /** Node ids of score products whose output is gated by an elementwise sigmoid (sigmoid attention) instead of a softmax. */
   readonly sigmoidScores = new Set<number>();
 
@@ -282,4 +286,11 @@ function indexByNode<T extends { readonly node: PyNode }>(sites: readonly T[], c
     else byNode.set(s.node, [s]);
   }
   return { sites: sites.length, byNode };
+}
+
+/** Notes a NaN guard on `value`, written in the function scope `scopeId`. */
+export function noteNanGuard(facts: Facts, scopeId: number, value: AValue): void {
+  const l = facts.nanGuards.get(scopeId);
+  if (l) l.push(value);
+  else facts.nanGuards.set(scopeId, [value]);
 }

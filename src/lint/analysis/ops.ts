@@ -21,7 +21,7 @@ import {
 } from './apis';
 import { arg, emptyArgs, intOf, isStarred, mutable, rootName, tensorish, val, type Call, type Mutable } from './call';
 import type { Evaluator } from './evaluator';
-import type { Ctx } from './facts';
+import { noteNanGuard, type Ctx } from './facts';
 import { cacheMethod, isGrowingState } from './kv-cache';
 import { dataLoaderBatches } from './data-loaders';
 import {
@@ -1443,6 +1443,8 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
   }
   const masked = maskMethod(ev, c, t);
   if (masked) return masked;
+  // `w.isnan()`: a NaN test of the value it is called on (read by ATT007 as a guard of those rows).
+  if (m === 'isnan') noteNanGuard(ev.facts, c.ctx.scope.id, t);
   switch (m) {
     case 'to':
     case 'type':
@@ -1621,7 +1623,7 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
     case 'nan_to_num':
     case 'nan_to_num_':
     case 'fill_diagonal_':
-      if (m.startsWith('nan_to_num')) ev.facts.nanGuarded.add(c.ctx.scope.id);
+      if (m.startsWith('nan_to_num')) noteNanGuard(ev.facts, c.ctx.scope.id, t);
       return t;
     case 'new_ones':
     case 'new_zeros':
@@ -2206,7 +2208,7 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
     return last === 'pad' ? withoutLength1(x) : tensor();
   }
   if (qname === 'torch.nan_to_num' || qname === 'numpy.nan_to_num' || qname === 'torch.isnan' || qname === 'numpy.isnan') {
-    ev.facts.nanGuarded.add(c.ctx.scope.id);
+    noteNanGuard(ev.facts, c.ctx.scope.id, tensorish(val(ev, c, c.args.positional[0])));
     return last === 'isnan' ? tensor({ dtype: 'bool' }) : tensorish(val(ev, c, c.args.positional[0]));
   }
   if (matches(/^(tensorflow)\.(transpose)$/, qname)) {
