@@ -100,6 +100,8 @@ export interface MaskSite {
   readonly convention: 'api' | 'fill';
   readonly maskNode: PyNode;
   readonly mask: AValue;
+  /** The API adds a float mask to the scores (PyTorch's attn_mask, key_padding_mask): only a boolean one is read as True/False. */
+  readonly floatAdded?: true;
 }
 
 export interface FillSite {

@@ -988,12 +988,23 @@ export function maskConsumerArgs(ev: Evaluator, c: Call, consumer: MaskConsumer,
         convention: 'api',
         maskNode: c.args.dictSplat,
         mask: passedOn,
+        ...(p.additive ? { floatAdded: true as const } : {}),
       });
       continue;
     }
     if (!node || unparen(node).type === 'none') continue;
     const mask = ev.eval(node, c.ctx);
-    ev.facts.mask.push({ node: c.node, ctx: c.ctx, display: consumer.display, param: p.name, expects: p.expects, convention: 'api', maskNode: node, mask });
+    ev.facts.mask.push({
+      node: c.node,
+      ctx: c.ctx,
+      display: consumer.display,
+      param: p.name,
+      expects: p.expects,
+      convention: 'api',
+      maskNode: node,
+      mask,
+      ...(p.additive ? { floatAdded: true as const } : {}),
+    });
   }
 }
 
