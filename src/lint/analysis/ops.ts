@@ -641,7 +641,11 @@ function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | u
     const { maybeNone: _n, unbound: _u, ...added } = rv;
     const shape = lv.ndim !== undefined ? { ndim: lv.ndim, axes: lv.axes } : {};
     const known = rv.mask && (rv.mask.polarity || rv.mask.additive || rv.mask.dtype === 'bool');
-    return { ...added, ...shape, mask: known ? rv.mask : { ...(rv.mask ?? { why: `\`${ev.text(r)}\`` }), additive: true, additiveAssumed: true, dtype: 'float' } };
+    return {
+      ...added,
+      ...shape,
+      mask: known ? rv.mask : { ...(rv.mask ?? { why: `\`${ev.text(r)}\`` }), additive: true, additiveAssumed: true, dtype: 'float' },
+    };
   }
   // `scores - 1e30 * mask`: subtracting a mask times a large positive number masks.
   if (op === '-' && lv.attn?.stage === 'scores' && rv.mask?.scaledPositive && r) return addOp(lv, { kind: 'mask', node, how: 'add', maskNode: r });

@@ -232,16 +232,21 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
       const asBool = m.polarity === site.expects ? `${parenthesize(node, t)}.bool()` : `(${t} == 0)`;
       ctx.report({
         node,
-        message: msg(T.floatAdded, quote(t, 50), msg(m.polarity === 'keep' ? T.meansKeep : T.meansIgnore), m.why, apiName(site.display), site.param, quote(asBool, 60)),
+        message: msg(
+          T.floatAdded,
+          quote(t, 50),
+          msg(m.polarity === 'keep' ? T.meansKeep : T.meansIgnore),
+          m.why,
+          apiName(site.display),
+          site.param,
+          quote(asBool, 60),
+        ),
         fix: {
           title: msg(T.boolFix, quote(asBool, 60)),
           safety: 'unsafe',
           edits: [{ start: node.start, end: node.end, newText: asBool }],
         },
-        related: [
-          ...maskBuilt(ctx.analysis, m),
-          { node: site.node, message: msg(T.addsFloat, apiName(site.display), site.param) },
-        ],
+        related: [...maskBuilt(ctx.analysis, m), { node: site.node, message: msg(T.addsFloat, apiName(site.display), site.param) }],
       });
     }
 
