@@ -461,6 +461,11 @@ export function axesOf(v: AValue): readonly AxisInfo[] | undefined {
 }
 
 /** Axis info at a (possibly negative) index, when the rank is known. */
+/** The size each axis was written with (`reshape(b, n, h, d)` gives b, n, h, d; spaces dropped), '' where not known. */
+export function writtenSizes(v: AValue): string[] {
+  return (v.axes ?? []).map((a) => (a.sizeText ?? '').replace(/\s+/g, ''));
+}
+
 export function axisAt(v: AValue, dim: number): AxisInfo | undefined {
   const axes = axesOf(v);
   if (!axes) return undefined;

@@ -35,6 +35,8 @@ const T = defineTemplates({
 /** Words a mask's own name uses to say what its True entries mean (not the library names `attention_mask`, `key_padding_mask`). */
 const REMOVE_WORDS = /(?:^|_)(?:remove|removed|drop|dropped|exclude|excluded|ignore|ignored|masked|invalid|disallowed|blocked)(?:_|$)/i;
 const KEEP_WORDS = /(?:^|_)(?:keep|kept|valid|attend|attended|allowed|visible)(?:_|$)/i;
+/** The floating dtypes a mask's construction can give it. */
+const FLOAT_DTYPES: ReadonlySet<string> = new Set(['float', 'float16', 'bfloat16', 'float32', 'float64']);
 /** The fields where an identifier names no value of its own (a call's function, a keyword, an attribute's name). */
 const NOT_VALUE_FIELDS: ReadonlySet<string | null> = new Set(['function', 'name', 'attribute']);
 function polarityOfOwnName(name: string): 'keep' | 'ignore' | undefined {
@@ -218,8 +220,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
 
     /** The mask's dtype, as the code makes it, is a floating one. */
     function floatByCode(site: MaskSite): boolean {
-      const d = site.mask.dtype ?? site.mask.mask?.dtype;
-      return d === 'float' || d === 'float16' || d === 'bfloat16' || d === 'float32' || d === 'float64';
+      return FLOAT_DTYPES.has(String(site.mask.dtype));
     }
 
     function reportFloatAdded(site: MaskSite): void {

@@ -1,6 +1,6 @@
 // ATT005: the keys are transposed the wrong way before q @ kᵀ.
 import type { MatmulSite } from '../analysis/facts';
-import { axisAt, type AValue } from '../analysis/values';
+import { axisAt, writtenSizes, type AValue } from '../analysis/values';
 import { dottedName, intLiteral } from '../syntax/python';
 import { childByField, namedChildren, unparen, walk, type PyNode } from '../syntax/tree';
 import { consumersOf } from './evidence';
@@ -226,14 +226,14 @@ att = q @ k.transpose(-2, -1)`,
       // The axis of the keys each size reads (`B, H, L, D = k.size()` then `D`: axis 3), or none.
       const n = k.ndim;
       // Or the size the keys' layout records for one axis (`k = proj(x).reshape(b, n, h, d).permute(0, 2, 1, 3)` then
-      // `k.reshape(b, h, d, n)`): one axis only, not a number, not a size a shape comment states, and written in the
-      // view or reshape that made the keys in this function (the keys' one definition), so it names the same value here.
+      // `k.reshape(b, h, d, n)`): one axis only, and written in the view or reshape that made the keys in this function
+      // (the keys' one definition), so it names the same value here.
       const made = layoutSizesOf(reshape.base, site);
+      const written = writtenSizes(k);
       const bySize = (a: PyNode): number | undefined => {
         const t = ctx.text(a).replace(/\s+/g, '');
-        if (/^-?\d+$/.test(t) || !made.has(t)) return undefined;
-        const found = (k.axes ?? []).flatMap((ax, j) => (!ax.stated && ax.sizeText?.replace(/\s+/g, '') === t ? [j] : []));
-        return found.length === 1 ? found[0] : undefined;
+        const at = written.indexOf(t);
+        return made.has(t) && at === written.lastIndexOf(t) ? at : undefined;
       };
       const axes = reshape.args.map((a) => axisOfKeys(a, reshape.base, n, site) ?? bySize(a));
       if (!axes.every((axis, i) => axis === (i === n - 1 ? n - 2 : i === n - 2 ? n - 1 : i))) return;

@@ -102,12 +102,12 @@ out = weights @ v`,
           // An additive mask (a large negative number or -inf where masked) added to the weights is wrong whatever
           // came before it or follows: nothing before the softmax or after it makes probabilities plus -1e9 weights.
           if (site.additive) {
-            const attention = (attn.queryText && attn.keyText) || consumersOf(ev, attn.softmax.site).length > 0;
+            // The masked weights reach the product with the values (not a masked copy kept for logging).
             const consumers = consumersOf(ev, attn.softmax.site);
-            if (!attention || (consumers.length > 0 && !consumers.some((c) => carriesPostMask(c, site)))) continue;
+            if (!consumers.some((c) => carriesPostMask(c, site))) continue;
             reported.add(site.node.id);
             // `w += bias`: the statement, not its target.
-            const holder = site.node.parent?.type === 'augmented_assignment' && site.node.field === 'left' ? site.node.parent : site.node;
+            const holder = site.node.parent?.type === 'augmented_assignment' ? site.node.parent : site.node;
             ctx.report({
               node: holder,
               message: msg(T.additiveAfterSoftmax, quote(ctx.text(holder), 50)),
