@@ -666,9 +666,15 @@ function maskedFill(ev: Evaluator, c: Call, target0: AValue, maskNode: PyNode | 
     });
   }
   // Zeros filled with a large negative value where a mask whose meaning is not known is True
-  // (`bias = torch.zeros(B, H, L, S); bias.masked_fill_(attn_mask, float("-inf"))`): an additive bias all the same,
-  // -inf wherever that mask is True. Added to the scores it masks them, whichever positions those are.
-  if (masking && target.zeros && !target.mask && isMaskLike(ev, mask, maskNode)) {
+  // (`bias = torch.zeros(B, H, L, S); bias.masked_fill_(attn_mask, float("-inf"))`, or a comparison of a tensor whose
+  // meaning is not known, `masked_fill(pad == 0, float("-inf"))`): an additive bias all the same, -inf wherever that
+  // mask is True. Added to the scores it masks them, whichever positions those are.
+  if (
+    masking &&
+    target.zeros &&
+    !target.mask &&
+    (isMaskLike(ev, mask, maskNode) || (mask.dtype === 'bool' && unparen(maskNode).type === 'comparison_operator'))
+  ) {
     const { polarity: _p, builtFrom: _b, byName: _n, nameSource: _s, ...facts } = mask.mask ?? {};
     return tensor({
       ndim: target.ndim ?? mask.ndim,

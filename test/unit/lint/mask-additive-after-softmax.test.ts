@@ -1,7 +1,7 @@
 // Class from the session-27 leftovers: an additive mask (0 where kept, a large negative number or -inf where masked)
 // added to the attention weights after the softmax (`w = softmax(s); w = w + (1 - m) * -10000.0`, `w += bias`), where
 // it belongs on the scores before it. Decided from the mask's construction (times a large negative number, zeros
-// filled with -inf where a mask is True), never from its name: `w + attn_mask` with nothing known of attn_mask stays
+// filled with -inf where a mask or a comparison is True), never from its name: `w + attn_mask` with nothing known of attn_mask stays
 // silent. Small examples written fresh, with their fixed forms and a cross-file pair.
 import { strict as assert } from 'node:assert';
 import { findingLines, workspaceFindingLines } from './helpers';
@@ -26,6 +26,14 @@ def attend_bias(q, k, v, ids):
     w = torch.softmax(scores, dim=-1)
     w += bias
     return w @ v
+
+
+def attend_pad(q, k, v, pad):
+    scores = q @ k.transpose(-2, -1) / q.size(-1) ** 0.5
+    bias_mask = torch.zeros_like(scores).masked_fill(pad == 0, float("-inf"))
+    w = torch.softmax(scores, dim=-1)
+    w += bias_mask
+    return w @ v
 `;
 
 const BEFORE = `import torch
@@ -45,6 +53,14 @@ def attend_bias(q, k, v, ids):
     scores = q @ k.transpose(-2, -1) / q.size(-1) ** 0.5
     bias = torch.zeros_like(scores).masked_fill(~keep[:, None, None, :], float("-inf"))
     scores += bias
+    w = torch.softmax(scores, dim=-1)
+    return w @ v
+
+
+def attend_pad(q, k, v, pad):
+    scores = q @ k.transpose(-2, -1) / q.size(-1) ** 0.5
+    bias_mask = torch.zeros_like(scores).masked_fill(pad == 0, float("-inf"))
+    scores += bias_mask
     w = torch.softmax(scores, dim=-1)
     return w @ v
 
@@ -78,8 +94,8 @@ def attend(q, k, v, ids):
 `;
 
 describe('ATT006: an additive mask added to the weights after softmax', () => {
-  it('reports w + (1 - m) * -10000.0 and w += bias (zeros filled with -inf) after the softmax', async () => {
-    assert.deepEqual(await findingLines(AFTER, 'ATT006'), [10, 19]);
+  it('reports w + (1 - m) * -10000.0 and w += bias (zeros filled with -inf, also where a comparison of an unknown tensor holds) after the softmax', async () => {
+    assert.deepEqual(await findingLines(AFTER, 'ATT006'), [10, 19, 27]);
   });
   it('stays silent on the fixed forms, on a mask known only by name and on an epsilon', async () => {
     assert.deepEqual(await findingLines(BEFORE, 'ATT006'), []);
