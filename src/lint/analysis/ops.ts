@@ -788,10 +788,21 @@ export function evalSubscript(ev: Evaluator, node: PyNode, ctx: Ctx): AValue {
   });
   const blocks = subs[0] !== undefined && unparen(subs[0]).type === 'ellipsis' && !v.mask?.tri && !v.mask?.causal;
   const spread = v.mask && (v.ndim === undefined || v.ndim === 2 || blocks) ? subscriptSpread(ev, subs) : undefined;
-  const out = sliceCausalMask(ev, spread ? spreadMask(ev, indexed, valueNode, spread.rank, spread.axis) : indexed, subs);
+  const out = sliceCausalMask(ev, spread ? spreadMask(ev, withSpreadPadding(v, indexed, spread), valueNode, spread.rank, spread.axis) : indexed, subs);
   // A slice of keys that include a cache (`torch.cat([self.keys, k], dim=-2)[..., -window:, :]`) still includes it.
   if (v.kind === 'tensor' && v.fromCache && !out.fromCache) return { ...out, fromCache: true, ...(v.cacheAt ? { cacheAt: v.cacheAt } : {}) };
   return cacheRead ? { ...out, fromCache: true } : out;
+}
+
+/**
+ * A (B, S) padding mask of unknown rank placed by indexing (`pad[:, None, :, None]`, two slices: rank 2): its padding,
+ * along its last axis, goes where the indexing puts that axis (-2 there: the queries), as `pad.unsqueeze(1).unsqueeze(-1)`
+ * gives. Only when the indexing lost it (a known rank keeps it through the index) and the mask varied along its last axis.
+ */
+function withSpreadPadding(v: AValue, indexed: AValue, spread: { rank: number; axis: number }): AValue {
+  const pad = v.mask?.padAxes;
+  if (!indexed.mask || indexed.mask.padAxes || spread.rank !== 2 || pad?.length !== 1 || pad[0] !== -1) return indexed;
+  return { ...indexed, mask: { ...indexed.mask, padAxes: [spread.axis] } };
 }
 
 /** `t[a:b]` of a tuple (a shape) with literal bounds and no step: those elements; otherwise a tuple of unknown length. */

@@ -83,7 +83,30 @@ def attend(q, k, v, ids):
     return torch.softmax(scores + bias, dim=-1) @ v
 `;
 
+// A (B, S) padding mask of unknown rank placed on the query axis by indexing (`pad[:, None, :, None]`) varies along the
+// queries, as `pad.unsqueeze(1).unsqueeze(-1)` does; placed on the keys (`pad[:, None, None, :]`) it empties no row.
+const INDEXED = (place: string): string => `import torch
+import torch.nn.functional as F
+
+
+def fill(q, k, v, ids):
+    pad = ids == 0
+    scores = q @ k.transpose(-2, -1) / q.size(-1) ** 0.5
+    scores = scores.masked_fill(pad${place}, float("-inf"))
+    return F.softmax(scores, dim=-1) @ v
+
+
+def bias(q, k, v, ids):
+    keep = ids != 0
+    b = torch.where(keep${place}, 0.0, float("-inf"))
+    return F.softmax(q @ k.transpose(-2, -1) / q.size(-1) ** 0.5 + b, dim=-1) @ v
+`;
+
 describe('ATT007: an additive -inf bias from a padding mask that varies along the queries', () => {
+  it('reads a padding mask placed on the queries by indexing, for the fill and the bias alike', async () => {
+    assert.deepEqual(await findingLines(INDEXED('[:, None, :, None]'), 'ATT007'), [8, 14]);
+    assert.deepEqual(await findingLines(INDEXED('[:, None, None, :]'), 'ATT007'), []);
+  });
   it('reports the bias filled with -inf and the bias chosen with where', async () => {
     assert.deepEqual(await findingLines(BUGGY, 'ATT007'), [8, 16]);
   });
