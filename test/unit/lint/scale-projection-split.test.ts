@@ -88,6 +88,31 @@ describe('ATT004: a projection width split into heads afterwards, used as the sc
   it('stays silent when the heads are not split from the projection (one head)', async () => {
     assert.deepEqual(await findingLines(LAYER('d_k', 'self.d_k', 'self.d_k').replace('return tf.transpose(x, perm=(0, 2, 1, 3))', 'return x'), 'ATT004'), []);
   });
+  it('reads PyTorch the same way: nn.Linear(d_model, d_k) viewed as (B, T, h, -1), scaled by sqrt(self.d_k)', async () => {
+    const torchLayer = (out: string): string => `import math
+import torch.nn as nn
+
+
+class MHA(nn.Module):
+    def __init__(self, d_model, d_k, n_heads):
+        super().__init__()
+        self.h = n_heads
+        self.d_k = d_k
+        self.q = nn.Linear(d_model, ${out})
+        self.k = nn.Linear(d_model, ${out})
+        self.v = nn.Linear(d_model, ${out})
+
+    def forward(self, x):
+        B, T, _ = x.shape
+        q = self.q(x).view(B, T, self.h, -1).transpose(1, 2)
+        k = self.k(x).view(B, T, self.h, -1).transpose(1, 2)
+        v = self.v(x).view(B, T, self.h, -1).transpose(1, 2)
+        att = q @ k.transpose(-2, -1) / math.sqrt(self.d_k)
+        return att.softmax(-1) @ v
+`;
+    assert.deepEqual(await findingLines(torchLayer('d_k'), 'ATT004'), [19]);
+    assert.deepEqual(await findingLines(torchLayer('d_k * n_heads'), 'ATT004'), []);
+  });
   it('reports across files: the caller passes self.d_k and q, k split from Dense(d_k)', async () => {
     assert.deepEqual(await workspaceFindingLines({ 'dot.py': DOT, 'mha.py': CALLER('d_k', 'self.heads, -1', 'self.d_k') }, 'dot.py', 'ATT004'), [7]);
   });
