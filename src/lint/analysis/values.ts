@@ -217,6 +217,8 @@ export interface ProjectionInfo {
    * size `out // heads`): each head's features are a part of `outText`, so `outText` is the model width there.
    */
   readonly splitIntoHeads?: true;
+  /** Split so in another workspace file, whose call passed the projected values here: that call's place. */
+  readonly splitIn?: { readonly path: string; readonly line: number };
 }
 
 export interface ObjectInfo {
