@@ -1473,7 +1473,9 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
     case 'transpose':
     case 'swapaxes':
     case 'swapdims': {
-      if (m === 'transpose' && (c.args.positional.length !== 2 || ev.numpyStyleTranspose)) {
+      // torch's `k.transpose(dim0=-1, dim1=-2)` names the two axes it swaps: not NumPy's reversal of every axis.
+      const named = !ev.numpyStyleTranspose && c.args.positional.length < 2 && (a0 ?? arg(c, 'dim0')) && (a1 ?? arg(c, 'dim1'));
+      if (m === 'transpose' && !named && (c.args.positional.length !== 2 || ev.numpyStyleTranspose)) {
         if (c.args.positional.length === 0) return reverseAxes(t);
         const perm = permFromArgs(ev, c, c.args.positional);
         return perm ? permuteValue(t, perm) : stripRank(t);
