@@ -2055,6 +2055,11 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
   }
   const layer = layerFromCtor(ev, c, qname);
   if (layer) return layer;
+  // `copy.deepcopy(layer)`: a copy of a module is built like it (the annotated transformer's `clones(layer, N)`).
+  if (qname === 'copy.deepcopy' || qname === 'copy.copy') {
+    const v = val(ev, c, arg(c, 'x', 0));
+    return v.kind === 'layer' || v.kind === 'object' || v.passedArg !== undefined ? v : UNKNOWN;
+  }
   if (qname.startsWith('builtins.')) return builtin(ev, c, last);
   if (qname === 'torch.finfo' || qname === 'numpy.finfo' || qname === 'jax.numpy.finfo') {
     const a = val(ev, c, c.args.positional[0]);

@@ -420,6 +420,28 @@ export function remapFacts(out: Mutable<AValue>, v: AValue, mapNeg: (axis: numbe
 
 // ================================================================================================ shape ops
 
+/**
+ * The width of a projection's output still whole: projected (`self.w_k(x)`, a Linear to `d_model`), with no head
+ * axis and no reshape of its feature axis since (a view that splits or merges heads names another size there).
+ */
+function unsplitWidth(v: AValue): string | undefined {
+  const out = v.proj?.outText;
+  if (!v.projectedWidth || v.multiHead || !out) return undefined;
+  const axes = axesOf(v);
+  if (axes) {
+    if (axes.some((a) => a.label === 'head')) return undefined;
+    const feat = axes.find((a) => a.label === 'feat') ?? axisAt(v, v.featAt ?? -1);
+    if (feat?.sizeText !== undefined && feat.sizeText.replace(/^self\./, '') !== out.replace(/^self\./, '')) return undefined;
+  }
+  return out;
+}
+
+/** Queries and keys both whole projections to the same width: that width (see AttnInfo.unsplitWidth). */
+function sameUnsplitWidth(q: AValue, k: AValue): string | undefined {
+  const wq = unsplitWidth(q);
+  return wq !== undefined && wq === unsplitWidth(k) ? wq : undefined;
+}
+
 export function reverseAxes(v: AValue): AValue {
   const t = tensorish(v);
   if (t.ndim === 2) return transposeLastTwo(t);
@@ -1119,6 +1141,7 @@ export function matmul(
     keyIsKey: (ra === 'query' ? rb : ra) === 'key' || undefined,
     ...(learnedPoolingQuery ? { learnedPoolingQuery: true } : {}),
     queryProj: qa.proj,
+    unsplitWidth: sameUnsplitWidth(qa, ra === 'query' ? b : a),
     queryAxes: axesOf(qa),
     queryNode: qNode && unparen(qNode).type === 'identifier' ? unparen(qNode) : undefined,
   };

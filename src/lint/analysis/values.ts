@@ -189,6 +189,11 @@ export interface AttnInfo {
   /** The right-hand operand is named as keys (k, key_states), not as encoder context/memory. */
   readonly keyIsKey?: boolean;
   /**
+   * Queries and keys both straight out of a projection to this width (its out-features text), never split into
+   * heads (no head axis, no reshape of the feature axis): each score is a dot product over the whole width.
+   */
+  readonly unsplitWidth?: string;
+  /**
    * The query is one learned parameter, not a projection of a sequence: a vector (d,), a column (d, 1) on the
    * right of the keys or a row (1, d) on their left (attention pooling, `keys @ self.query`).
    */
@@ -389,6 +394,12 @@ export interface AValue {
   readonly elements?: readonly AValue[];
   /** A list of unknown length whose every item is this (`[Block(d) for _ in range(depth)]`, its nn.ModuleList). */
   readonly items?: AValue;
+  /**
+   * In a helper of another file: the stand-in for the caller's positional argument of this index, a value that
+   * cannot cross files (a layer, whose constructor is a node of the caller's file). A helper that hands it back
+   * (copied, `copy.deepcopy(module)`, or as every item of a list) returns the caller's own value there.
+   */
+  readonly passedArg?: number;
   /** For x.shape / x.size(): the tensor whose shape this is. */
   readonly shapeOf?: AValue;
   // ---- modules, layers, objects, functions, dtypes
@@ -617,6 +628,7 @@ function joinAttn(a: AttnInfo | undefined, b: AttnInfo | undefined): AttnInfo | 
     queryAxes: same(a.queryAxes, b.queryAxes),
     keyText: same(a.keyText, b.keyText),
     keyIsKey: a.keyIsKey && b.keyIsKey ? true : undefined,
+    unsplitWidth: same(a.unsplitWidth, b.unsplitWidth),
     queryNode: same(a.queryNode, b.queryNode),
     softmax,
     postMask,

@@ -180,3 +180,158 @@ class Attention(nn.Module):
     assert.deepEqual(await lines(heads.replace('C // num_heads)', 'C // num_heads).transpose(1, 2)')), []);
   });
 });
+
+// ATT004, class "a multi-head layer that never splits into heads but scales by one head's width": q, k and v are
+// projected to the model width d and used whole (no view into heads), while the scores are divided by
+// sqrt(d // num_heads), sqrt(num_heads) too little. Decided from values: the queries and keys are whole outputs of
+// Linear(·, d), and the scale's width is that same d divided by a count. Projections split into heads (in every
+// context the code shows), a head width not derived from the projection's width, and unknown operands stay silent.
+// The projections may come from `clones(nn.Linear(d, d), 4)` (copies of one layer, the annotated transformer's helper),
+// also when the helper lives in another file.
+const WHOLE = `import math
+
+import torch
+from torch import nn
+
+
+class MultiHeadAttention(nn.Module):
+    def __init__(self, d_model, num_heads):
+        super().__init__()
+        self.d_k = d_model // num_heads
+        self.w_q = nn.Linear(d_model, d_model)
+        self.w_k = nn.Linear(d_model, d_model)
+        self.w_v = nn.Linear(d_model, d_model)
+
+    def forward(self, x):
+        query = self.w_q(x)
+        key = self.w_k(x)
+        value = self.w_v(x)
+        scores = torch.matmul(query, key.transpose(-2, -1)) / math.sqrt(self.d_k)
+        return torch.matmul(scores.softmax(dim=-1), value)
+`;
+
+async function att004(src: string): Promise<number[]> {
+  return (await linter())
+    .lintPython(src)
+    .filter((f) => f.code === 'ATT004')
+    .map((f) => f.line);
+}
+
+describe("lint: one head's width as the scale of scores over whole, unsplit projections (ATT004)", () => {
+  it('q and k projected to d_model and never split, divided by sqrt(d_model // num_heads): reported at the scale', async () => {
+    const [f, ...rest] = (await linter()).lintPython(WHOLE).filter((x) => x.code === 'ATT004');
+    assert.ok(f);
+    assert.equal(rest.length, 0);
+    assert.equal(f.line, 19);
+    assert.match(f.message, /never split into heads/);
+    assert.match(f.message, /sqrt\(d_model\)/);
+    // The scale inline, and 1/sqrt multiplied in, are the same class.
+    assert.deepEqual(
+      await att004(
+        WHOLE.replace('/ math.sqrt(self.d_k)', '* (d_k ** -0.5)').replace('        query = self.w_q(x)', '        d_k = self.d_k\n        query = self.w_q(x)'),
+      ),
+      [20],
+    );
+  });
+  it('fixed: split into heads with a view, or divided by sqrt(d_model), is silent', async () => {
+    const split = WHOLE.replace(/(\w+) = self\.w_(\w)\(x\)/g, '$1 = self.w_$2(x).view(x.size(0), -1, self.h, self.d_k).transpose(1, 2)').replace(
+      '        self.d_k = d_model // num_heads',
+      '        self.h = num_heads\n        self.d_k = d_model // num_heads',
+    );
+    assert.deepEqual(await att004(split), []);
+    const whole = WHOLE.replace('        self.d_k = d_model // num_heads', '        self.d_k = d_model');
+    assert.deepEqual(await att004(whole), []);
+  });
+  it('without the evidence it is silent: operands of unknown width, a head width not derived from the projection width', async () => {
+    const params = `import math
+
+import torch
+
+
+def attention(query, key, value, d_model, num_heads):
+    d_k = d_model // num_heads
+    scores = torch.matmul(query, key.transpose(-2, -1)) / math.sqrt(d_k)
+    return torch.matmul(scores.softmax(dim=-1), value)
+`;
+    assert.deepEqual(await att004(params), []);
+    // A projection to another width than the one divided: nothing ties the scale to the keys' width.
+    const other = WHOLE.replace('self.d_k = d_model // num_heads', 'self.d_k = hidden // num_heads').replace(
+      'def __init__(self, d_model, num_heads):',
+      'def __init__(self, d_model, num_heads, hidden):',
+    );
+    assert.deepEqual(await att004(other), []);
+  });
+  it('cloned projections (the annotated transformer idiom): unsplit is reported, split into heads is silent', async () => {
+    const src = `import copy
+import math
+
+import torch
+from torch import nn
+
+
+def clones(module, n):
+    return nn.ModuleList([copy.deepcopy(module) for _ in range(n)])
+
+
+class MultiHeadedAttention(nn.Module):
+    def __init__(self, h, d_model):
+        super().__init__()
+        self.d_k = d_model // h
+        self.h = h
+        self.linears = clones(nn.Linear(d_model, d_model), 4)
+
+    def attention(self, query, key, value):
+        scores = torch.matmul(query, key.transpose(-2, -1)) / math.sqrt(self.d_k)
+        return torch.matmul(scores.softmax(dim=-1), value)
+
+    def forward(self, query, key, value):
+        query, key, value = [lin(x) for lin, x in zip(self.linears, (query, key, value))]
+        x = self.attention(query, key, value)
+        return self.linears[-1](x)
+`;
+    assert.deepEqual(await att004(src), [20]);
+    const split = src.replace('[lin(x) for lin, x in', '[lin(x).view(query.size(0), -1, self.h, self.d_k).transpose(1, 2) for lin, x in');
+    assert.deepEqual(await att004(split), []);
+  });
+  it('cross-file: the clones helper in another file hands back copies of the layer; unsplit is reported, split is silent', async () => {
+    const utils = `import copy
+
+from torch import nn
+
+
+def clone_layers(module, n):
+    return nn.ModuleList([copy.deepcopy(module) for _ in range(n)])
+`;
+    const attn = `import math
+
+import torch
+from torch import nn
+
+from utils import clone_layers
+
+
+class MultiHeadAttention(nn.Module):
+    def __init__(self, head_size, num_heads):
+        super().__init__()
+        self.num_heads = num_heads
+        self.d_k = head_size // num_heads
+        self.weight_matrices = clone_layers(nn.Linear(head_size, head_size), 4)
+
+    def _attention(self, query, key, value):
+        scores = torch.matmul(query, key.transpose(-2, -1)) / math.sqrt(self.d_k)
+        return torch.matmul(scores.softmax(dim=-1), value)
+
+    def forward(self, query, key, value):
+        query, key, value = [w(x) for w, x in zip(self.weight_matrices, (query, key, value))]
+        return self.weight_matrices[-1](self._attention(query, key, value))
+`;
+    const lines = async (text: string) =>
+      (await createLinter(grammar(), { workspace: memoryWorkspace({ 'utils.py': utils, 'attn.py': text }), onInternalError: (e) => assert.fail(String(e)) }))
+        .lintPython(text, { path: 'attn.py' })
+        .filter((f) => f.code === 'ATT004')
+        .map((f) => f.line);
+    assert.deepEqual(await lines(attn), [17]);
+    const split = attn.replace('[w(x) for w, x in', '[w(x).view(query.size(0), -1, self.num_heads, self.d_k).transpose(1, 2) for w, x in');
+    assert.deepEqual(await lines(split), []);
+  });
+});
