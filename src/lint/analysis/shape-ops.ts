@@ -36,6 +36,7 @@ import {
   type AValue,
   type AttnInfo,
   type AxisInfo,
+  type AxisLabel,
   type DimInfo,
   type MaskInfo,
 } from './values';
@@ -434,6 +435,29 @@ function unsplitWidth(v: AValue): string | undefined {
     if (feat?.sizeText !== undefined && feat.sizeText.replace(/^self\./, '') !== out.replace(/^self\./, '')) return undefined;
   }
   return out;
+}
+
+/**
+ * Queries (…, H, hd) and keys turned to (…, hd, H), both laid out so by the code (not by a comment): the product
+ * pairs heads with heads (AttnInfo.headsPaired), and whether the keys were turned by a swap of two axes.
+ */
+function headsPaired(ev: Evaluator, q: AValue, k: AValue, kNode: PyNode | undefined): Pick<AttnInfo, 'headsPaired' | 'headsPairedBySwap'> {
+  const by = (v: AValue, i: number, label: AxisLabel): AxisInfo | undefined => {
+    const x = axisAt(v, i);
+    return x?.label === label && !x.stated ? x : undefined;
+  };
+  const heads = by(q, -2, 'head');
+  if (!heads || !by(q, -1, 'feat') || !by(k, -1, 'head') || !by(k, -2, 'feat') || q.ndim === undefined || q.ndim !== k.ndim) return {};
+  const n = kNode && unparen(kNode);
+  const fn = n?.type === 'call' ? childByField(n, 'function') : undefined;
+  const method = fn?.type === 'attribute' ? childByField(fn, 'attribute') : undefined;
+  const args = n?.type === 'call' ? namedChildren(childByField(n, 'arguments') ?? n).length : 0;
+  const name = method ? ev.text(method) : n?.type === 'attribute' ? ev.text(childByField(n, 'attribute') ?? n) : '';
+  // `k.transpose(-2, -1)` (two axes), `torch.transpose(k, -2, -1)` (the tensor and two axes), `k.mT`.
+  const obj = fn?.type === 'attribute' ? childByField(fn, 'object') : undefined;
+  const moduleForm = !!obj && /^(torch|np|numpy|jnp|jax\.numpy)$/.test(ev.text(obj));
+  const swap = name === 'mT' || (n?.type === 'call' && ['transpose', 'swapaxes', 'swapdims'].includes(name) && args === (moduleForm ? 3 : 2));
+  return { headsPaired: heads.sizeText ?? 'heads', ...(swap ? { headsPairedBySwap: true } : {}) };
 }
 
 /** Queries and keys both whole projections to the same width: that width (see AttnInfo.unsplitWidth). */
@@ -1142,6 +1166,7 @@ export function matmul(
     ...(learnedPoolingQuery ? { learnedPoolingQuery: true } : {}),
     queryProj: qa.proj,
     unsplitWidth: sameUnsplitWidth(qa, ra === 'query' ? b : a),
+    ...headsPaired(ev, qa, ra === 'query' ? b : a, ra === 'query' ? bNode : aNode),
     queryAxes: axesOf(qa),
     queryNode: qNode && unparen(qNode).type === 'identifier' ? unparen(qNode) : undefined,
   };

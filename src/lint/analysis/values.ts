@@ -194,6 +194,13 @@ export interface AttnInfo {
    */
   readonly unsplitWidth?: string;
   /**
+   * Queries and keys laid out by the code with the heads after the tokens, (…, T, H, hd): the product's rows and
+   * columns are heads (this is the head count's text). `headsPairedBySwap`: the keys were turned with a swap of their
+   * last two axes (`k.transpose(-2, -1)`, `.mT`), where ATT005 reports it; otherwise by a full permutation.
+   */
+  readonly headsPaired?: string;
+  readonly headsPairedBySwap?: boolean;
+  /**
    * The query is one learned parameter, not a projection of a sequence: a vector (d,), a column (d, 1) on the
    * right of the keys or a row (1, d) on their left (attention pooling, `keys @ self.query`).
    */
@@ -629,6 +636,8 @@ function joinAttn(a: AttnInfo | undefined, b: AttnInfo | undefined): AttnInfo | 
     keyText: same(a.keyText, b.keyText),
     keyIsKey: a.keyIsKey && b.keyIsKey ? true : undefined,
     unsplitWidth: same(a.unsplitWidth, b.unsplitWidth),
+    headsPaired: same(a.headsPaired, b.headsPaired),
+    headsPairedBySwap: same(a.headsPairedBySwap, b.headsPairedBySwap),
     queryNode: same(a.queryNode, b.queryNode),
     softmax,
     postMask,

@@ -335,3 +335,109 @@ class MultiHeadAttention(nn.Module):
     assert.deepEqual(await lines(split), []);
   });
 });
+
+// ATT001, class "scores of q and k laid out with the heads after the tokens, normalised over their last axis": a head
+// split that leaves (…, T, H, hd) (NumPy's `reshape(B, H, T, dk).transpose(0, 2, 1, 3)`, which the comments believe
+// gives (B, H, T, dk)) and keys turned by a full permutation (`k.transpose(0, 1, 3, 2)`, `k.permute(0, 1, 3, 2)`):
+// the scores are (…, T, H, H) and the softmax over the last axis normalises across the heads. Decided from the layout
+// the code gives q and k. When the keys are turned by a swap of their last two axes (`k.transpose(-2, -1)`), ATT005
+// reports the same mistake at the swap and this rule stays silent (one finding per mistake).
+const NUMPY_SPLIT = `import numpy as np
+
+
+def split_heads(t, batch_size, num_heads, seq_len, d_k):
+    t = t.reshape(batch_size, num_heads, seq_len, d_k)
+    return t.transpose(0, 2, 1, 3)
+
+
+def attention(X, W_q, W_k, W_v, batch_size, num_heads, seq_len, d_k):
+    q = split_heads(X @ W_q, batch_size, num_heads, seq_len, d_k)
+    k = split_heads(X @ W_k, batch_size, num_heads, seq_len, d_k)
+    v = split_heads(X @ W_v, batch_size, num_heads, seq_len, d_k)
+    scores = q @ k.transpose(0, 1, 3, 2) / np.sqrt(d_k)
+    weights = np.exp(scores - np.max(scores, axis=-1, keepdims=True))
+    weights = weights / np.sum(weights, axis=-1, keepdims=True)
+    return weights @ v
+`;
+
+async function codes(src: string, ...which: string[]): Promise<string[]> {
+  return (await linter())
+    .lintPython(src)
+    .filter((f) => which.includes(f.code))
+    .map((f) => `${f.code}:${f.line}`);
+}
+
+describe('lint: softmax over the heads of q @ kᵀ laid out (…, T, H, hd) (ATT001)', () => {
+  it('NumPy: reshape (B, H, T, dk) then transpose (0, 2, 1, 3), keys permuted (0, 1, 3, 2): the softmax axis is reported', async () => {
+    assert.deepEqual(await codes(NUMPY_SPLIT, 'ATT001', 'ATT005'), ['ATT001:15']);
+    const [f] = (await linter()).lintPython(NUMPY_SPLIT).filter((x) => x.code === 'ATT001');
+    assert.match(f?.message ?? '', /heads after the tokens/);
+  });
+  it('fixed: reshape (B, T, H, dk) then transpose (0, 2, 1, 3) is silent', async () => {
+    const fixed = NUMPY_SPLIT.replace('t.reshape(batch_size, num_heads, seq_len, d_k)', 't.reshape(batch_size, seq_len, num_heads, d_k)');
+    assert.deepEqual(await codes(fixed, 'ATT001', 'ATT005'), []);
+  });
+  it('torch: (B, T, H, hd) keys permuted (0, 1, 3, 2) are reported by ATT001; swapped (-2, -1), by ATT005 alone', async () => {
+    const src = `import torch
+import torch.nn as nn
+
+
+class Attention(nn.Module):
+    def __init__(self, dim, n_heads):
+        super().__init__()
+        self.n_heads = n_heads
+        self.head_dim = dim // n_heads
+        self.qkv = nn.Linear(dim, 3 * dim)
+
+    def forward(self, x):
+        B, T, C = x.shape
+        q, k, v = self.qkv(x).view(B, T, 3, self.n_heads, self.head_dim).unbind(2)
+        att = torch.softmax(q @ k.permute(0, 1, 3, 2) / self.head_dim**0.5, dim=-1)
+        return (att @ v).reshape(B, T, C)
+`;
+    assert.deepEqual(await codes(src, 'ATT001', 'ATT005'), ['ATT001:15']);
+    assert.deepEqual(await codes(src.replace('k.permute(0, 1, 3, 2)', 'k.transpose(-2, -1)'), 'ATT001', 'ATT005'), ['ATT005:15']);
+    const fixed = src.replace('.unbind(2)', '.permute(2, 0, 3, 1, 4)').replace('k.permute(0, 1, 3, 2)', 'k.transpose(-2, -1)');
+    assert.deepEqual(await codes(fixed, 'ATT001', 'ATT005'), []);
+  });
+  it('a layout stated only in a comment is silent', async () => {
+    const src = `import numpy as np
+
+
+def attention(q, k, v):
+    # q, k, v: (batch, seq, heads, d_k)
+    scores = q @ k.transpose(0, 1, 3, 2)
+    weights = np.exp(scores - np.max(scores, axis=-1, keepdims=True))
+    weights = weights / np.sum(weights, axis=-1, keepdims=True)
+    return weights @ v
+`;
+    assert.deepEqual(await codes(src, 'ATT001', 'ATT005'), []);
+  });
+  it('cross-file: the head split in another file leaves (B, T, H, dk); the softmax is reported, and silent once the split is fixed', async () => {
+    const heads = `def split_heads(t, batch_size, num_heads, seq_len, d_k):
+    t = t.reshape(batch_size, num_heads, seq_len, d_k)
+    return t.transpose(0, 2, 1, 3)
+`;
+    const attn = `import numpy as np
+
+from heads import split_heads
+
+
+def attention(X, W_q, W_k, W_v, batch_size, num_heads, seq_len, d_k):
+    q = split_heads(X @ W_q, batch_size, num_heads, seq_len, d_k)
+    k = split_heads(X @ W_k, batch_size, num_heads, seq_len, d_k)
+    v = split_heads(X @ W_v, batch_size, num_heads, seq_len, d_k)
+    scores = q @ k.transpose(0, 1, 3, 2) / np.sqrt(d_k)
+    weights = np.exp(scores - np.max(scores, axis=-1, keepdims=True))
+    weights = weights / np.sum(weights, axis=-1, keepdims=True)
+    return weights @ v
+`;
+    const lines = async (h: string) =>
+      (await createLinter(grammar(), { workspace: memoryWorkspace({ 'heads.py': h, 'attn.py': attn }), onInternalError: (e) => assert.fail(String(e)) }))
+        .lintPython(attn, { path: 'attn.py' })
+        .filter((f) => f.code === 'ATT001' || f.code === 'ATT005')
+        .map((f) => `${f.code}:${f.line}`);
+    assert.deepEqual(await lines(heads), ['ATT001:12']);
+    assert.deepEqual(await lines(heads.replace('reshape(batch_size, num_heads, seq_len, d_k)', 'reshape(batch_size, seq_len, num_heads, d_k)')), []);
+  });
+});
