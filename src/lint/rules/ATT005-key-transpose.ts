@@ -125,16 +125,12 @@ att = q @ k.transpose(-2, -1)`,
         const pair = new Set([t.a < 0 ? t.a + n : t.a, t.b < 0 ? t.b + n : t.b]);
         if (!pair.has(n - 1) || !pair.has(n - 2)) return;
       }
-      const byCode = (v: AValue, i: number, label: 'head' | 'feat'): boolean => {
-        const x = axisAt(v, i);
-        return x?.label === label && !x.stated;
-      };
-      if (!byCode(k, -2, 'head') || !byCode(k, -1, 'feat') || !byCode(q, -2, 'head') || !byCode(q, -1, 'feat')) return;
-      const layout = (axisAt(k, 0)?.label === 'batch' ? ['B'] : []).concat(
-        Array.from({ length: n - 3 - (axisAt(k, 0)?.label === 'batch' ? 1 : 0) }, () => '…'),
-      );
-      const now = [...layout, 'T', 'H', 'hd'].join(', ');
-      const want = [...layout, 'H', 'T', 'hd'].join(', ');
+      // The last two axes as the code labels them (a label read from a comment does not count).
+      const lastTwo = (v: AValue): string => [axisAt(v, -2), axisAt(v, -1)].map((x) => (x && !x.stated ? x.label : '')).join(',');
+      if (lastTwo(k) !== 'head,feat' || lastTwo(q) !== 'head,feat') return;
+      const lead = Array.from({ length: n - 3 }, () => '…');
+      const now = [...lead, 'T', 'H', 'hd'].join(', ');
+      const want = [...lead, 'H', 'T', 'hd'].join(', ');
       report(b, msg(T.pairsHeads, quote(ctx.text(b), 30), quote(ctx.text(t.base), 24), now, want), undefined, layoutOf(t.base, site, 'keys'));
     }
 
@@ -437,11 +433,15 @@ att = q @ k.transpose(-2, -1)`,
           // Axes by position or by keyword (torch's dim0= / dim1=, NumPy's axis1= / axis2=).
           const axis = (i: 0 | 1): number | undefined => {
             const x = list[i];
-            if (x?.type !== 'keyword_argument') return intLiteral(ev.tree, x);
-            const key = childByField(x, 'name');
-            const value = childByField(x, 'value');
+            /* c8 ignore next: the list has two arguments (tested above); the index type allows undefined */
+            if (!x || x.type !== 'keyword_argument') return intLiteral(ev.tree, x);
             const names = i === 0 ? ['dim0', 'axis1'] : ['dim1', 'axis2'];
-            return key && value && names.includes(ctx.text(key)) ? intLiteral(ev.tree, value) : undefined;
+            // `dim0=-1`: the name before the `=`, the literal after it.
+            const [key, value] = ctx
+              .text(x)
+              .split('=')
+              .map((p) => p.trim());
+            return names.includes(String(key)) && /^-?\d+$/.test(String(value)) ? Number(value) : undefined;
           };
           return { kind: 'transpose', base: obj, a: axis(0), b: axis(1) };
         }
