@@ -109,6 +109,7 @@ function portableTensor(v: AValue, origin: ValueOrigin | undefined, depth: numbe
     'zeros',
     'fillValue',
     'projectedWidth',
+    'widthCut',
     'featAt',
     'lastSize1',
     'learned',

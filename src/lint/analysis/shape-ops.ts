@@ -268,6 +268,13 @@ export function stripFacts(t: AValue): AValue {
 
 /** x[a, None, ..., b:c]: rank and axis bookkeeping; keeps mask and attention facts when the last axes stay. */
 export function indexTensor(ev: Evaluator, v: AValue, subs: PyNode[], scalarIndex?: (node: PyNode) => boolean): AValue {
+  const out = indexTensorAxes(ev, v, subs, scalarIndex);
+  // A slice that is not the whole axis (`q[..., i * d:(i + 1) * d]`) may cut a projection's width into a head's.
+  const cuts = v.projectedWidth && out.kind === 'tensor' && subs.some((s) => unparen(s).type === 'slice' && ev.text(unparen(s)).trim() !== ':');
+  return cuts ? { ...out, widthCut: true } : out;
+}
+
+function indexTensorAxes(ev: Evaluator, v: AValue, subs: PyNode[], scalarIndex?: (node: PyNode) => boolean): AValue {
   type Item = 'keep' | 'drop' | 'new' | 'ellipsis' | 'unknown';
   let byName = false;
   const items: Item[] = subs.map((s) => {
@@ -427,7 +434,7 @@ export function remapFacts(out: Mutable<AValue>, v: AValue, mapNeg: (axis: numbe
  */
 function unsplitWidth(v: AValue): string | undefined {
   const out = v.proj?.outText;
-  if (!v.projectedWidth || v.multiHead || !out) return undefined;
+  if (!v.projectedWidth || v.widthCut || v.multiHead || !out) return undefined;
   const axes = axesOf(v);
   if (axes) {
     if (axes.some((a) => a.label === 'head')) return undefined;
@@ -898,6 +905,8 @@ export function splitValue(
     if (p !== undefined) elem.axes = axes.map((a, i) => (i === p ? { ...(a.label ? { label: a.label } : {}) } : a));
   } else if (axes) elem.axes = axes.map((a) => ({ ...(a.label ? { label: a.label } : {}) }));
   if (dim === -1 || (t.ndim !== undefined && dim === t.ndim - 1)) delete elem.lastSize1;
+  // Pieces along the last axis (or an axis not known) of a projection's output: no longer its whole width.
+  if (t.projectedWidth && (dim === undefined || dim === -1 || (t.ndim !== undefined && dim === t.ndim - 1) || t.ndim === undefined)) elem.widthCut = true;
   const n = count ?? 3;
   return { kind: 'tuple', elements: Array.from({ length: n }, () => elem) };
 }

@@ -341,6 +341,11 @@ export interface AValue {
   };
   /** Output of a projection to the full model width (not yet split into heads). */
   readonly projectedWidth?: boolean;
+  /**
+   * The last axis of a projection's output may have been cut since (split or chunked along it, sliced): each piece
+   * is no longer known to be the projection's whole width (the heads taken one by one, `q[..., i * d:(i + 1) * d]`).
+   */
+  readonly widthCut?: boolean;
   /** For Linear outputs: the projection's input and widths (kept through reshapes). */
   readonly proj?: ProjectionInfo;
   /** Negative index of the feature axis when it is not last (after a transpose of unknown rank). */

@@ -261,6 +261,41 @@ def attention(query, key, value, d_model, num_heads):
     );
     assert.deepEqual(await att004(other), []);
   });
+  it('heads taken one by one from the whole projection (split, chunk, cat of splits, slices along the features) are silent', async () => {
+    const forms = [
+      ['torch.cat(torch.split(self.w_q(x), self.d_k, dim=-1), dim=0)', 'torch.cat(torch.split(self.w_k(x), self.d_k, dim=-1), dim=0)'],
+      ['torch.stack(self.w_q(x).chunk(self.h, dim=-1), dim=1)', 'torch.stack(self.w_k(x).chunk(self.h, dim=-1), dim=1)'],
+      ['self.w_q(x)[..., i * self.d_k : (i + 1) * self.d_k]', 'self.w_k(x)[:, :, i * self.d_k : (i + 1) * self.d_k]'],
+    ];
+    for (const [q, k] of forms) {
+      const layer = `import math
+
+import torch
+from torch import nn
+
+
+class PerHead(nn.Module):
+    def __init__(self, d_model, num_heads):
+        super().__init__()
+        self.h = num_heads
+        self.d_k = d_model // num_heads
+        self.w_q = nn.Linear(d_model, d_model)
+        self.w_k = nn.Linear(d_model, d_model)
+
+    def forward(self, x, i=0):
+        q = ${q}
+        k = ${k}
+        return (q @ k.transpose(-2, -1) / math.sqrt(self.d_k)).softmax(dim=-1)
+`;
+      assert.deepEqual(await att004(layer), [], q);
+    }
+    const loop = WHOLE.replace(
+      '        scores = torch.matmul(query, key.transpose(-2, -1)) / math.sqrt(self.d_k)\n        return torch.matmul(scores.softmax(dim=-1), value)',
+      '        out = []\n        for q, k in zip(query.split(self.d_k, dim=-1), key.split(self.d_k, dim=-1)):\n            out.append((q @ k.transpose(-2, -1) / math.sqrt(self.d_k)).softmax(dim=-1))\n        return out',
+    );
+    assert.notEqual(loop, WHOLE);
+    assert.deepEqual(await att004(loop), []);
+  });
   it('cloned projections (the annotated transformer idiom): unsplit is reported, split into heads is silent', async () => {
     const src = `import copy
 import math
