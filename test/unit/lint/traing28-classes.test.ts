@@ -366,6 +366,20 @@ class MultiHeadAttention(nn.Module):
         .filter((f) => f.code === 'ATT004')
         .map((f) => f.line);
     assert.deepEqual(await lines(attn), [17]);
+    // A helper that hands the layer back as it is, or in a tuple, gives the caller its own layer too.
+    const same = utils + '\n\ndef pair(module):\n    return module, module\n';
+    const paired = attn
+      .replace('from utils import clone_layers', 'from utils import pair')
+      .replace('self.weight_matrices = clone_layers(nn.Linear(head_size, head_size), 4)', 'self.wq, self.wk = pair(nn.Linear(head_size, head_size))')
+      .replace('query, key, value = [w(x) for w, x in zip(self.weight_matrices, (query, key, value))]', 'query, key = self.wq(query), self.wk(key)')
+      .replace('return self.weight_matrices[-1](self._attention(query, key, value))', 'return self._attention(query, key, value)');
+    const pairedLines = (
+      await createLinter(grammar(), { workspace: memoryWorkspace({ 'utils.py': same, 'attn.py': paired }), onInternalError: (e) => assert.fail(String(e)) })
+    )
+      .lintPython(paired, { path: 'attn.py' })
+      .filter((f) => f.code === 'ATT004')
+      .map((f) => f.line);
+    assert.deepEqual(pairedLines, [17]);
     const split = attn.replace('[w(x) for w, x in', '[w(x).view(query.size(0), -1, self.num_heads, self.d_k).transpose(1, 2) for w, x in');
     assert.deepEqual(await lines(split), []);
   });
