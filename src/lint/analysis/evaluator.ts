@@ -731,10 +731,11 @@ export class Evaluator {
         }
       }
     }
-    // `[Block(d) for _ in range(depth)]`: as many items as the loop runs, each what the body builds (a module's layers).
+    // `[Block(d) for _ in range(depth)]`: as many items as the loop runs, each what the body builds (a module's layers,
+    // or copies of one layer, `[copy.deepcopy(nn.Linear(d, d)) for _ in range(4)]`).
     if (iter.kind === 'number' || (iterNode && /^range\s*\(/.test(text(this.tree, unparen(iterNode))))) {
       const item = this.eval(body, ctx);
-      return item.kind === 'object' ? { kind: 'tuple', items: item } : UNKNOWN;
+      return item.kind === 'object' || item.kind === 'layer' || item.passedArg !== undefined ? { kind: 'tuple', items: item } : UNKNOWN;
     }
     if (iter.kind !== 'tuple' || !iter.elements) return UNKNOWN;
     // Each element is evaluated through the comprehension variable's definition: the join of every element.

@@ -1500,7 +1500,9 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
     case 'transpose':
     case 'swapaxes':
     case 'swapdims': {
-      if (m === 'transpose' && (c.args.positional.length !== 2 || ev.numpyStyleTranspose)) {
+      // torch's `k.transpose(dim0=-1, dim1=-2)` names the two axes it swaps: not NumPy's reversal of every axis.
+      const named = !ev.numpyStyleTranspose && c.args.positional.length < 2 && (a0 ?? arg(c, 'dim0')) && (a1 ?? arg(c, 'dim1'));
+      if (m === 'transpose' && !named && (c.args.positional.length !== 2 || ev.numpyStyleTranspose)) {
         if (c.args.positional.length === 0) return reverseAxes(t);
         const perm = permFromArgs(ev, c, c.args.positional);
         return perm ? permuteValue(t, perm) : stripRank(t);
@@ -2080,6 +2082,11 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
   }
   const layer = layerFromCtor(ev, c, qname);
   if (layer) return layer;
+  // `copy.deepcopy(layer)`: a copy of a module is built like it (the annotated transformer's `clones(layer, N)`).
+  if (qname === 'copy.deepcopy' || qname === 'copy.copy') {
+    const v = val(ev, c, arg(c, 'x', 0));
+    return v.kind === 'layer' || v.kind === 'object' || v.passedArg !== undefined ? v : UNKNOWN;
+  }
   if (qname.startsWith('builtins.')) return builtin(ev, c, last);
   if (qname === 'torch.finfo' || qname === 'numpy.finfo' || qname === 'jax.numpy.finfo') {
     const a = val(ev, c, c.args.positional[0]);
