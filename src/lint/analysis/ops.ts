@@ -1696,11 +1696,34 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
       return keepShape(t);
     case 'update':
       return { kind: 'tuple', elements: [tensor({ fromCache: true, role: 'key' }), tensor({ fromCache: true, role: 'value' })] };
+    case 'repeat_interleave':
+      return repeatInterleaved(ev, c, t);
     default:
       // Methods of a KV cache object we cannot see into return cached keys/values.
       if (c.recvNode && isCacheName(rootName(ev, c.recvNode) ?? '')) return tensor({ fromCache: true });
       return t.role || t.attn ? addOp(tensor(), { kind: 'opaque', node: c.node }) : tensor();
   }
+}
+
+/**
+ * `x.repeat_interleave(n, dim=d)` (grouped-query attention's key and value heads, one copy per query head): each
+ * slice along d repeated, the rank, the other axes, the role and a cache the value includes kept (the key axis and
+ * its length too, unless d is that axis); the length of axis d is no longer known. Without `dim` the result is
+ * flattened: nothing is kept.
+ */
+function repeatInterleaved(ev: Evaluator, c: Call, t: AValue): AValue {
+  const dimNode = c.args.positional[1] ?? arg(c, 'dim');
+  if (!dimNode) return t.role || t.attn ? addOp(tensor(), { kind: 'opaque', node: c.node }) : tensor();
+  const d = intOf(ev, c, dimNode);
+  const at = d === undefined || (d < 0 && t.ndim === undefined) ? undefined : d < 0 ? t.ndim! + d : d;
+  const axes = axesOf(t)?.map((ax, i) => {
+    if (at !== undefined && i !== at) return ax;
+    const { size1: _size1, sizeText: _sizeText, ...rest } = ax;
+    return rest;
+  });
+  const last = d === -1 || (t.ndim !== undefined && at === t.ndim - 1) || at === undefined;
+  const { lastSize1: _lastSize1, ...rest } = t;
+  return { ...(last ? rest : t), ...(axes ? { axes } : {}) };
 }
 
 /**
@@ -1859,6 +1882,8 @@ const BINARY_FUNCTION_OPERATORS: ReadonlyMap<string, string> = new Map([
 const METHOD_LIKE_FUNCTIONS = new Set([
   // `tf.tile(m, [heads, 1])`, `np.tile`, `torch.tile`: copies of the value, whose mask meaning they keep.
   'tile',
+  // `torch.repeat_interleave(k, n, dim=1)`: the method's copies along one axis.
+  'repeat_interleave',
   // `jnp.broadcast_to(m, shape)`, `torch.broadcast_to(m, size)`: the method's layout, and the mask meaning it keeps.
   'broadcast_to',
   'flip',

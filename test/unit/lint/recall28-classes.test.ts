@@ -107,3 +107,94 @@ describe('lint: cross-file, the keep mask built in the model and made additive b
     assert.deepEqual(await workspaceFindingLines(files, 'utils/masks.py', 'ATT002'), []);
   });
 });
+
+//  2. ATT008: cached keys repeated for grouped-query attention keep the fact that they are cached (the repeat keeps the
+//     key axis and its length); keys read back from a paged or block cache the function has just written keep it too.
+const GQA = `import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Attention(nn.Module):
+    def __init__(self, dim, n_heads, n_kv_heads):
+        super().__init__()
+        self.n_heads = n_heads
+        self.n_kv_heads = n_kv_heads
+        self.n_rep = n_heads // n_kv_heads
+        self.head_dim = dim // n_heads
+        self.wq = nn.Linear(dim, n_heads * self.head_dim)
+        self.wk = nn.Linear(dim, n_kv_heads * self.head_dim)
+        self.wv = nn.Linear(dim, n_kv_heads * self.head_dim)
+
+    def forward(self, x, past_kv=None):
+        B, T, C = x.shape
+        q = self.wq(x).view(B, T, self.n_heads, self.head_dim).transpose(1, 2)
+        k = self.wk(x).view(B, T, self.n_kv_heads, self.head_dim).transpose(1, 2)
+        v = self.wv(x).view(B, T, self.n_kv_heads, self.head_dim).transpose(1, 2)
+        if past_kv is not None:
+            k = torch.cat([past_kv[0], k], dim=2)
+            v = torch.cat([past_kv[1], v], dim=2)
+        present = (k, v)
+        k = REPEAT_K
+        v = REPEAT_V
+        out = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        return out.transpose(1, 2).reshape(B, T, C), present
+`;
+
+const gqa = (k: string): string => GQA.replace('REPEAT_K', k).replace('REPEAT_V', k.replace(/\bk\b/g, 'v'));
+
+const REPEATS = [
+  'k.repeat_interleave(self.n_rep, dim=1)',
+  'torch.repeat_interleave(k, self.n_rep, dim=1)',
+  'torch.repeat_interleave(k, repeats=self.n_rep, dim=1)',
+  'k.repeat(1, self.n_rep, 1, 1)',
+  'k[:, :, None, :, :].expand(B, self.n_kv_heads, self.n_rep, k.size(2), self.head_dim).reshape(B, self.n_heads, k.size(2), self.head_dim)',
+];
+
+describe('lint: cached keys repeated for grouped-query attention (ATT008)', () => {
+  for (const r of REPEATS) {
+    it(`reported: ${r} on keys joined with the cache, then is_causal=True`, async () => {
+      assert.deepEqual(await findingLines(gqa(r), 'ATT008'), [28]);
+    });
+  }
+  it('silent: the same repeat with no cache joined', async () => {
+    const src = gqa('k.repeat_interleave(self.n_rep, dim=1)').replace(/ {8}if past_kv is not None:\n.*\n.*\n/, '');
+    assert.deepEqual(await findingLines(src, 'ATT008'), []);
+  });
+  it('silent: the repeated cached keys with a bottom-right causal mask', async () => {
+    const src = gqa('k.repeat_interleave(self.n_rep, dim=1)').replace(
+      'is_causal=True)',
+      'attn_mask=torch.ones(T, k.size(2), dtype=torch.bool, device=x.device).tril(diagonal=k.size(2) - T))',
+    );
+    assert.deepEqual(await findingLines(src, 'ATT008'), []);
+  });
+  it('reported: a top-left causal buffer sliced [:T, :S] on the repeated cached keys', async () => {
+    const src = gqa('k.repeat_interleave(self.n_rep, dim=1)')
+      .replace('self.head_dim = dim // n_heads', "self.head_dim = dim // n_heads\n        self.register_buffer('tril', torch.tril(torch.ones(1024, 1024)))")
+      .replace(
+        'out = F.scaled_dot_product_attention(q, k, v, is_causal=True)',
+        "att = (q @ k.transpose(-2, -1)) * self.head_dim ** -0.5\n        att = att.masked_fill(self.tril[:T, :k.size(2)] == 0, float('-inf'))\n        out = att.softmax(dim=-1) @ v",
+      );
+    assert.deepEqual(await findingLines(src, 'ATT008'), [30]);
+  });
+});
+
+const REPEAT_HELPER = `import torch
+
+
+def repeat_kv(x, n_rep):
+    return torch.repeat_interleave(x, n_rep, dim=1)
+`;
+
+describe('lint: cross-file, cached keys repeated by a helper of another file (ATT008)', () => {
+  const model = GQA.replace('import torch.nn.functional as F', 'import torch.nn.functional as F\nfrom utils.gqa import repeat_kv')
+    .replace('REPEAT_K', 'repeat_kv(k, self.n_rep)')
+    .replace('REPEAT_V', 'repeat_kv(v, self.n_rep)');
+  it('reported in the model', async () => {
+    assert.deepEqual(await workspaceFindingLines({ 'utils/gqa.py': REPEAT_HELPER, 'models/attn.py': model }, 'models/attn.py', 'ATT008'), [29]);
+  });
+  it('silent without the cache', async () => {
+    const src = model.replace(/ {8}if past_kv is not None:\n.*\n.*\n/, '');
+    assert.deepEqual(await workspaceFindingLines({ 'utils/gqa.py': REPEAT_HELPER, 'models/attn.py': src }, 'models/attn.py', 'ATT008'), []);
+  });
+});
