@@ -198,3 +198,80 @@ describe('lint: cross-file, cached keys repeated by a helper of another file (AT
     assert.deepEqual(await workspaceFindingLines({ 'utils/gqa.py': REPEAT_HELPER, 'models/attn.py': src }, 'models/attn.py', 'ATT008'), []);
   });
 });
+
+// Keys read back from a per-layer buffer or a paged cache object that this function has just written.
+const LAYERED = `import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Attention(nn.Module):
+    def __init__(self, dim, heads, n_layers, max_len, batch):
+        super().__init__()
+        self.heads = heads
+        self.qkv = nn.Linear(dim, 3 * dim)
+        self.k_cache = [torch.zeros(batch, heads, max_len, dim // heads) for _ in range(n_layers)]
+        self.v_cache = [torch.zeros(batch, heads, max_len, dim // heads) for _ in range(n_layers)]
+
+    def forward(self, x, layer_idx, start_pos):
+        B, T, C = x.shape
+        q, k, v = self.qkv(x).view(B, T, 3, self.heads, C // self.heads).permute(2, 0, 3, 1, 4)
+        WRITE
+        keys = self.k_cache[layer_idx][:B, :, :start_pos + T]
+        values = self.v_cache[layer_idx][:B, :, :start_pos + T]
+        out = F.scaled_dot_product_attention(q, keys, values, is_causal=True)
+        return out.transpose(1, 2).reshape(B, T, C)
+`;
+
+const WRITES = 'self.k_cache[layer_idx][:B, :, start_pos:start_pos + T] = k\n        self.v_cache[layer_idx][:B, :, start_pos:start_pos + T] = v';
+
+const PAGED = `import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from cache import PagedKVCache
+
+
+class Attention(nn.Module):
+    def __init__(self, dim, heads, max_len):
+        super().__init__()
+        self.heads = heads
+        self.qkv = nn.Linear(dim, 3 * dim)
+        self.kv_cache = PagedKVCache(heads, dim // heads, max_len)
+
+    def forward(self, x, seq_id, positions):
+        B, T, C = x.shape
+        q, k, v = self.qkv(x).view(B, T, 3, self.heads, C // self.heads).permute(2, 0, 3, 1, 4)
+        WRITE
+        keys = self.kv_cache.k_cache[:, :, :READ]
+        values = self.kv_cache.v_cache[:, :, :READ]
+        out = F.scaled_dot_product_attention(q, keys, values, is_causal=True)
+        return out.transpose(1, 2).reshape(B, T, C)
+`;
+
+const paged = (write: string, read = 'positions.max() + 1'): string => PAGED.replace('WRITE', write).replace(/READ/g, read);
+
+describe('lint: keys read back from a per-layer buffer or a paged cache the function writes (ATT008)', () => {
+  it('reported: a per-layer buffer written at the new positions and read from 0', async () => {
+    assert.deepEqual(await findingLines(LAYERED.replace('WRITE', WRITES), 'ATT008'), [21]);
+  });
+  it('silent: the per-layer buffer read but never written here', async () => {
+    assert.deepEqual(await findingLines(LAYERED.replace('WRITE', 'pass'), 'ATT008'), []);
+  });
+  it('reported: a paged cache handed the new keys, then its buffer read from 0', async () => {
+    assert.deepEqual(await findingLines(paged('self.kv_cache.update_cache(seq_id, positions, k, v)'), 'ATT008'), [20]);
+  });
+  it('silent: the paged buffer read with no write in view', async () => {
+    assert.deepEqual(await findingLines(paged('pass'), 'ATT008'), []);
+  });
+  it('silent: only the new positions read back (a window that holds no earlier key)', async () => {
+    const src = paged('self.kv_cache.update_cache(seq_id, positions, k, v)').replace(/\[:, :, :positions.max\(\) \+ 1\]/g, '[:, :, positions]');
+    assert.deepEqual(await findingLines(src, 'ATT008'), []);
+  });
+  it('silent: a bottom-right mask on the keys read back', async () => {
+    const src = paged('self.kv_cache.update_cache(seq_id, positions, k, v)').replace(
+      'is_causal=True)',
+      'attn_mask=torch.ones(T, keys.size(2), dtype=torch.bool).tril(diagonal=keys.size(2) - T))',
+    );
+    assert.deepEqual(await findingLines(src, 'ATT008'), []);
+  });
+});
