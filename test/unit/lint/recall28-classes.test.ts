@@ -275,3 +275,49 @@ describe('lint: keys read back from a per-layer buffer or a paged cache the func
     assert.deepEqual(await findingLines(src, 'ATT008'), []);
   });
 });
+
+//  3. An in-place fill through a view (`scores.view(B, H, T, S).masked_fill_(...)`, `w[:, :, :T, :T].masked_fill_(...)`)
+//     writes into the storage of the base tensor: the base is masked (here: the scores are masked before the softmax,
+//     so re-zeroing the padding after it is no ATT006 finding).
+const VIEW_FILL = `import torch
+import torch.nn.functional as F
+
+
+def attend(q, k, v, pad_mask, bsz, heads):
+    # q, k, v: (bsz * heads, len, head_dim); pad_mask: (bsz, len_k), True at padding
+    len_q, len_k = q.size(1), k.size(1)
+    scores = torch.bmm(q, k.transpose(1, 2)) * q.size(-1) ** -0.5
+    FILL
+    weights = F.softmax(scores, dim=-1)
+    weights = weights * (~pad_mask).repeat_interleave(heads, dim=0)[:, None, :].float()
+    return torch.bmm(weights, v)
+`;
+
+const VIEW_FILLS = [
+  "scores.view(bsz, heads, len_q, len_k).masked_fill_(pad_mask[:, None, None, :], float('-inf'))",
+  "scores.unsqueeze(0).masked_fill_(pad_mask.repeat_interleave(heads, dim=0)[None, :, None, :], float('-inf'))",
+  "scores[:, :, :].masked_fill_(pad_mask.repeat_interleave(heads, dim=0)[:, None, :], float('-inf'))",
+  "scores.view(bsz, heads, len_q, len_k).transpose(1, 2).masked_fill_(pad_mask[:, None, None, :], float('-inf'))",
+];
+
+describe('lint: an in-place fill through a view masks the base tensor (ATT006)', () => {
+  for (const f of VIEW_FILLS) {
+    it(`silent: ${f}`, async () => {
+      assert.deepEqual(await findingLines(VIEW_FILL.replace('FILL', f), 'ATT006'), []);
+    });
+  }
+  it('reported: nothing masks the scores before the softmax', async () => {
+    assert.deepEqual(await findingLines(VIEW_FILL.replace('FILL', 'pass'), 'ATT006'), [11]);
+  });
+  it('reported: the fill writes into a copy (advanced indexing, `scores[idx]`), not into the scores', async () => {
+    const src = VIEW_FILL.replace(
+      'FILL',
+      "scores[torch.arange(scores.size(0))].masked_fill_(pad_mask.repeat_interleave(heads, dim=0)[:, None, :], float('-inf'))",
+    );
+    assert.deepEqual(await findingLines(src, 'ATT006'), [11]);
+  });
+  it('reported: the fill writes into a copy (`reshape` after a transpose may copy; not read as a view)', async () => {
+    const src = VIEW_FILL.replace('FILL', "scores.transpose(1, 2).reshape(bsz, heads, len_k, len_q).masked_fill_(pad_mask[:, None, :, None], float('-inf'))");
+    assert.deepEqual(await findingLines(src, 'ATT006'), [11]);
+  });
+});
