@@ -321,3 +321,70 @@ describe('lint: an in-place fill through a view masks the base tensor (ATT006)',
     assert.deepEqual(await findingLines(src, 'ATT006'), [11]);
   });
 });
+
+//  4. ATT008: a causal mask chosen by "more than one query" on keys that include a cache. `T > 1` proves there are
+//     several queries, not that the cache is empty (a second multi-token call, a chunked prefill, sees a filled cache):
+//     the flag `is_causal=T > 1` and the hand-written top-left mask under `if T > 1:` are read alike, both reported.
+//     A comparison of the query and key lengths (`T == S`) proves the alignment does not matter: silent.
+const GUARDED = `import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Attention(nn.Module):
+    def __init__(self, dim, heads, max_len):
+        super().__init__()
+        self.heads = heads
+        self.qkv = nn.Linear(dim, 3 * dim)
+        self.register_buffer('tril', torch.tril(torch.ones(max_len, max_len)))
+
+    def forward(self, x, past_kv=None):
+        B, T, C = x.shape
+        q, k, v = self.qkv(x).view(B, T, 3, self.heads, C // self.heads).permute(2, 0, 3, 1, 4)
+        if past_kv is not None:
+            k = torch.cat([past_kv[0], k], dim=2)
+            v = torch.cat([past_kv[1], v], dim=2)
+        S = k.size(2)
+        BODY
+        return out.transpose(1, 2).reshape(B, T, C), (k, v)
+`;
+
+const guarded = (body: string): string =>
+  GUARDED.replace(
+    'BODY',
+    body
+      .split(';; ')
+      .map((s, i) => (i === 0 ? s : `        ${s}`))
+      .join('\n'),
+  );
+
+const HAND =
+  "att = (q @ k.transpose(-2, -1)) * (C // self.heads) ** -0.5;; COND;;     att = att.masked_fill(self.tril[:T, :S] == 0, float('-inf'));; out = att.softmax(dim=-1) @ v";
+
+describe('lint: a causal mask chosen by "more than one query" on cached keys (ATT008)', () => {
+  it('reported: is_causal=T > 1', async () => {
+    assert.deepEqual(await findingLines(guarded('out = F.scaled_dot_product_attention(q, k, v, is_causal=T > 1)'), 'ATT008'), [20]);
+  });
+  it('reported: is_causal = q.size(2) > 1 assigned first', async () => {
+    assert.deepEqual(
+      await findingLines(guarded('is_causal = q.size(2) > 1;; out = F.scaled_dot_product_attention(q, k, v, is_causal=is_causal)'), 'ATT008'),
+      [21],
+    );
+  });
+  it('reported: the hand-written top-left mask under if T > 1', async () => {
+    assert.deepEqual(await findingLines(guarded(HAND.replace('COND', 'if T > 1:')), 'ATT008'), [22]);
+  });
+  it('silent: is_causal=T == S (the lengths compared: no cache in the way)', async () => {
+    assert.deepEqual(await findingLines(guarded('out = F.scaled_dot_product_attention(q, k, v, is_causal=T == S)'), 'ATT008'), []);
+  });
+  it('silent: the hand-written top-left mask under if T == S', async () => {
+    assert.deepEqual(await findingLines(guarded(HAND.replace('COND', 'if T == S:')), 'ATT008'), []);
+  });
+  it('silent: is_causal=T > 1 with no cache joined', async () => {
+    const src = guarded('out = F.scaled_dot_product_attention(q, k, v, is_causal=T > 1)').replace(/ {8}if past_kv is not None:\n.*\n.*\n/, '');
+    assert.deepEqual(await findingLines(src, 'ATT008'), []);
+  });
+  it('silent: a flag comparing something that is not the query count (is_causal=self.heads > 1)', async () => {
+    assert.deepEqual(await findingLines(guarded('out = F.scaled_dot_product_attention(q, k, v, is_causal=self.heads > 1)'), 'ATT008'), []);
+  });
+});
