@@ -365,9 +365,9 @@ describe('lint: a causal mask chosen by "more than one query" on cached keys (AT
   it('reported: is_causal=T > 1', async () => {
     assert.deepEqual(await findingLines(guarded('out = F.scaled_dot_product_attention(q, k, v, is_causal=T > 1)'), 'ATT008'), [20]);
   });
-  it('reported: is_causal = q.size(2) > 1 assigned first', async () => {
+  it('reported: is_causal = q.size(-2) > 1 assigned first', async () => {
     assert.deepEqual(
-      await findingLines(guarded('is_causal = q.size(2) > 1;; out = F.scaled_dot_product_attention(q, k, v, is_causal=is_causal)'), 'ATT008'),
+      await findingLines(guarded('is_causal = q.size(-2) > 1;; out = F.scaled_dot_product_attention(q, k, v, is_causal=is_causal)'), 'ATT008'),
       [21],
     );
   });
