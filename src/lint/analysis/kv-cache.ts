@@ -78,7 +78,7 @@ function readsPrefix(sub: PyNode): boolean {
       if (part.type === 'slice') {
         const colon = part.children.find((ch) => ch.type === ':');
         const bounds = namedChildren(part);
-        if (colon && bounds.length === 1 && bounds[0].start > colon.start) return true;
+        if (colon && bounds.length === 1 && bounds.every((b) => b.start > colon.start)) return true;
       }
   return false;
 }
