@@ -679,6 +679,26 @@ function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | u
   }
   // `scores - 1e30 * mask`: subtracting a mask times a large positive number masks.
   if (op === '-' && lv.attn?.stage === 'scores' && rv.mask?.scaledPositive && r) return addOp(lv, { kind: 'mask', node, how: 'add', maskNode: r });
+  // `scores + (1 - keep) * 10000.0`: a large positive number added where the mask is 1, which after softmax is the
+  // flipped mask times a large negative number (a constant added to every score changes nothing): judged as the
+  // additive mask built from the flipped mask, at the addition (no fix: `== 0` of the product is no inverse).
+  if (op === '+' && lv.attn?.stage === 'scores' && rv.mask?.scaledPositive && rv.mask.polarity && r) {
+    const flipped = flipMask(rv.mask, rv.mask.why);
+    if (flipped) {
+      const mask = { ...flipped, why: msg(PHRASES.addedLargePositive, rv.mask.why), fromAdditive: true };
+      ev.facts.mask.push({
+        node,
+        ctx: _ctx,
+        display: 'additive mask',
+        param: 'mask',
+        expects: 'ignore',
+        convention: 'fill',
+        maskNode: r,
+        mask: { ...rv, mask },
+      });
+    }
+    return addOp(lv, { kind: 'mask', node, how: 'add', maskNode: r });
+  }
   // `1 - (keep - 1)` is 2 - keep: no mask of either meaning.
   if (op === '-' && lv.kind === 'number' && lv.num === 1 && rv.mask?.negated) return stripFacts(rv);
   // `keep - 1` is `-(1 - keep)`: the flipped mask negated (-1 where keep is 0, 0 where it is 1). Read as nonzero it is

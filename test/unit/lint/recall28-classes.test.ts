@@ -54,6 +54,10 @@ const SIGN_FORMS: readonly (readonly [string, number | undefined])[] = [
   ['(extended - 1.0) * -10000.0', 30],
   ['(extended - 1) * torch.finfo(torch.float32).min', 30],
   ['-1e9 * (extended - 1.0)', 30],
+  // A large positive number added: right on the kept side (the same after softmax as the padding side made negative),
+  // wrong on the padding side (reported where it is added to the scores).
+  ['extended * 10000.0', undefined],
+  ['(1.0 - extended) * 10000.0', 16],
 ];
 
 describe('lint: a keep mask made additive with the sign carried through `keep - 1` (ATT002)', () => {
