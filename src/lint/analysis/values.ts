@@ -88,6 +88,12 @@ export interface MaskInfo {
   readonly nameSource?: string;
   /** A 0/1 mask times a large positive number (subtracted from the scores to mask them). */
   readonly scaledPositive?: boolean;
+  /**
+   * The mask's values are -1 where it is True and 0 elsewhere: a 0/1 mask minus 1 (`keep - 1.0` is `-(1 - keep)`, the
+   * flipped mask negated). Read as nonzero it is the flipped mask (`polarity`); times a constant c it is the flipped
+   * mask times -c, so the sign of c decides which side gets the large negative number.
+   */
+  readonly negated?: boolean;
   /** For additive masks built as `m * -1e9` / `masked_fill(m, -inf)`: the polarity of m (must be 'ignore'). */
   /**
    * Written per example into a fresh tensor of zeros or ones (`m = zeros(B, L); m[i, :n] = 1`, `m = ones(B, L);
@@ -113,7 +119,10 @@ export interface MaskInfo {
    * helper's return): kept as it crosses on to further files, so a finding that quotes it links there.
    */
   readonly builtIn?: MaskPlace;
-  /** Read from an additive mask as a 0/1 one (`additive.bool()`, `1 - additive`): `== 0` does not invert it. */
+  /**
+   * Read from an additive mask as a 0/1 one (`additive.bool()`, `1 - additive`), or through `keep - 1` times a negative
+   * number: `== 0` does not invert it.
+   */
   readonly fromAdditive?: boolean;
   /**
    * A per-example (B, S) mask placed along one axis of a larger tensor (`m[:, None, :, None]`,
