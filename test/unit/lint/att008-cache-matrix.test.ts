@@ -164,12 +164,9 @@ class Attention(nn.Module):
   {
     id: 'hf_update_causal_q_len',
     form: 'Cache.update(k, v, layer_idx)',
-    // Several queries, not an empty cache (session 28): a second multi-token call on the filled cache (a chunked
-    // prefill, a chat turn continued) gets the top-left mask, as under the hand-written `if T > 1:` guard.
-    causal: 'is_causal=q_len > 1, several queries on a cache that may be filled',
+    causal: 'is_causal=q_len > 1',
     of: 'hf_update_is_causal',
     replace: [['is_causal=True', 'is_causal=q.shape[-2] > 1']],
-    bugAt: 'is_causal=q.shape[-2] > 1',
   },
   {
     id: 'llama_prealloc_is_causal',
