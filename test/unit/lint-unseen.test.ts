@@ -35,6 +35,9 @@
 // 9d. The fourteenth batch (batch-14/, gathered in session 28 by curator B in parallel with batch 13; its training-side
 //     twin is test/lint-train/g): the same checks, against every list including session 28's
 //     (batch-14/lintrules-studied-repos.txt), held to its own floors (batch-14/README.md); reported alone; counts only.
+// 9e. The fifteenth batch (batch-15/, gathered in session 28 by curator C after batches 13 and 14; its training-side
+//     twin is test/lint-train/h): the same checks, against every list including session 28's as it was at its final
+//     check (batch-15/lintrules-studied-repos.txt), held to its own floors (batch-15/README.md); counts only.
 // 10. The linter run: prints the aggregates only (never a per-case miss), the regression batches (1 and 2)
 //     together, the unseen batches (3 to 10) each on its own, with 3 + 4, 3 + 4 + 5, ... and 3 + ... + 10 after
 //     batches 4 to 10, and asserts no threshold; it fails only if the linter throws.
@@ -390,7 +393,7 @@ describe('lint unseen: loader and scorer', () => {
     );
   });
 
-  it('puts batches 1 and 2 in the regression group and batches 3 to 14 in the unseen group, none reported alone', () => {
+  it('puts batches 1 and 2 in the regression group and batches 3 to 15 in the unseen group, none reported alone', () => {
     assert.deepEqual(
       UNSEEN_BATCHES.map((b) => [b.id, b.group, b.alone === true]),
       [
@@ -408,6 +411,7 @@ describe('lint unseen: loader and scorer', () => {
         ['batch-12', 'unseen', false],
         ['batch-13', 'unseen', false],
         ['batch-14', 'unseen', false],
+        ['batch-15', 'unseen', false],
       ],
     );
   });
@@ -745,7 +749,7 @@ describe('lint unseen: the third batch (the unseen measure)', () => {
  * its README), so that a lost case fails the test.
  */
 interface GatheredBatchFloors {
-  id: 'batch-4' | 'batch-5' | 'batch-6' | 'batch-7' | 'batch-8' | 'batch-9' | 'batch-10' | 'batch-11' | 'batch-12' | 'batch-13' | 'batch-14';
+  id: 'batch-4' | 'batch-5' | 'batch-6' | 'batch-7' | 'batch-8' | 'batch-9' | 'batch-10' | 'batch-11' | 'batch-12' | 'batch-13' | 'batch-14' | 'batch-15';
   session: number;
   /** How the batch came about, in its describe title; absent: the unseen measure of its session. */
   title?: string;
@@ -1004,6 +1008,35 @@ describeGatheredBatch({
   numpyOnlyCases: 2,
 });
 
+// Batch 15 (session 28, curator C) was gathered alone after batches 13 and 14, from its half of the repositories (the
+// same coin: 0-7 unseen, 8-f the training set, here test/lint-train/h), with mask polarity (ATT002) first and wrong or
+// missing scales next as its focus, and correct code that uses those APIs in unusual ways its fair share. It joins the
+// unseen measure directly after batch 14 (batches 3 to 15; batch-15/README.md). Floors: the size and spread it was
+// gathered with (batch-15/README.md "What is in it"): real ATT001, ATT002 and ATT007 bugs, one fix pair, no real ATT008
+// bug and no case that looks like ATT008, no JAX or NumPy-only case.
+const BATCH15 = UNSEEN_BATCHES.find((b) => b.id === 'batch-15')!;
+/** The rules' authors' studied list of session 28 as it was at batch 15's final check. */
+const STUDIED_LIST_15 = join(BATCH15.dir, '..', 'lintrules-studied-repos.txt');
+
+describeGatheredBatch({
+  id: 'batch-15',
+  session: 28,
+  title: 'gathered in session 28 by curator C, after batches 13 and 14',
+  cases: 15,
+  realBugFindings: 6,
+  realBugCases: 6,
+  fixedCases: 1,
+  cleanCases: 8,
+  requiredRealBugRules: ['ATT001', 'ATT002', 'ATT007'],
+  rulesWithRealBugs: 3,
+  uncoveredRules: ['ATT008'],
+  folderCases: 11,
+  torchCases: 11,
+  tensorflowCases: 4,
+  jaxCases: 0,
+  numpyOnlyCases: 0,
+});
+
 function describeGatheredBatch(floors: GatheredBatchFloors): void {
   const batch = UNSEEN_BATCHES.find((b) => b.id === floors.id)!;
   const n = floors.id.slice('batch-'.length);
@@ -1089,6 +1122,7 @@ function describeGatheredBatch(floors: GatheredBatchFloors): void {
         STUDIED_LIST_12,
         STUDIED_LIST_13,
         STUDIED_LIST_14,
+        STUDIED_LIST_15,
         SCAN_LIST,
       ])
         for (const repo of listedRepos(list)) excluded.add(repo);
