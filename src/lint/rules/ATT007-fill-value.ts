@@ -8,7 +8,8 @@ import { leftPaddingShown } from '../analysis/left-padding';
 import { filledAfterEverySoftmax } from '../analysis/post-softmax-masks';
 import type { AValue } from '../analysis/values';
 import { integerValued, rootName } from '../analysis/ops';
-import { childByField, unparen, type PyNode } from '../syntax/tree';
+import { childByField, namedChildren, unparen, type PyNode } from '../syntax/tree';
+import type { Def } from '../analysis/scopes';
 import { defineTemplates, msg, type MessageArg } from '../message';
 import { apiName, quote, type FixSpec, type RelatedSpec, type Rule, type RuleContext } from './rule';
 import { definitions, maskBuilt, precisionShown } from './related';
@@ -87,7 +88,7 @@ export const ATT007: Rule = {
     docs: {
       summary: 'Mask fill values that overflow float16 or bfloat16, fills that do not mask, or -inf fills where a fully masked row makes NaN.',
       whatItDoes:
-        "Checks the value written into masked positions (`masked_fill`, `torch.where` (including a choice of the scores against a constant, `torch.where(keep, scores, 0.0)`), index assignment (and JAX's functional form, `scores.at[mask].set(v)`), `mask * -1e9`, `torch.full_like(x, v)`, `torch.ones_like(x) * v`, a bias `torch.zeros_like(scores).masked_fill(mask, v)`). Scores computed from float32 copies (`q.float() @ k.float().transpose(-2, -1)`, an einsum of float32 operands, `.float()`/`.to(torch.float32)`/`.to(device, torch.float32)` on the scores) are float32, where -1e9 fits (as is a bias made with `dtype=torch.float32` and filled more than once: masked_fill keeps its dtype), and so is an additive mask built from an integer or boolean mask times a Python float (`(1.0 - keep.long()) * -1e9`, `(ids == pad) * -1e9`: PyTorch's default dtype, float32, which the sum with float16 scores keeps; one cast to the scores' dtype first, `.to(scores.dtype)`, is judged in their precision; likewise a mask cast to the dtype of a float32 scalar and subtracted from it, TensorFlow's `one = tf.constant(1.0)`, `(one - tf.cast(mask, one.dtype)) * -1e8`), and a fill in a branch that runs only for float32 data (the `else` of `if x.dtype == torch.float16:`, with or without spaces around the operator (`attn_score.dtype==tf.float16`), also with the dtype read by a helper, `if get_parameter_dtype(self) == torch.float16:`, an `elif x.dtype == torch.float32:`, `if x.dtype != torch.float16:` or `is not`). In a file that runs in float16 (`.half()`, `torch.float16` (not a dtype tested against it, `x.dtype == jnp.float16`, which asks what the data is), CUDA `autocast` without a dtype, `GradScaler`, apex amp, fp16 and mixed-precision flags (not a flag set to False, `use_amp=False`), Lightning `precision=\"16-mixed\"`), or that a workspace file running in float16 imports (a trainer; the message names it; not a file of another framework, such as a PyTorch conversion script calling `.half()` that imports a package holding TensorFlow or Flax model files), a finite fill below float16's minimum of -65504 (`-1e9`, `-1e10`, `-float(\"1e9\")`, `torch.finfo(torch.float32).min`) is reported; in a file that runs in bfloat16 (`torch.bfloat16`, bf16 flags, `autocast(dtype=torch.bfloat16)`), only fills below bfloat16's minimum (float32's minimum) are, since -1e9 fits there. A comment or docstring that says the file runs in half precision counts only when no code does, in the file or in a workspace file importing it (whose code is then the evidence named), and no importing file's code sets full precision (`Trainer(model, fp16=False)`, `.to(device, dtype=torch.float32)`, `precision=32`) while none runs it in half: code outranks prose; one that says a value fits float16 or is safe for fp16 says the code supports half precision, and is no evidence. A fill on attention scores that does not mask at all is reported whatever the precision: zero, a tiny negative number (`-1e-9`, a typo for `-1e9`), or a positive one (`-float(\"-inf\")` is +inf). Likewise an additive mask scaled too small to mask, a 0/1 mask times a constant of magnitude 1e-3 or less (`mask * 1e-9`, `mask / 1e9`) added to scores a softmax normalises (`logits += mask * 1e-9`, any framework; the operand it is added to decides, and a mask already additive, 0/-inf, is left alone). A `-inf` fill is reported when the mask can hide every key of a row: a causal mask that also hides the diagonal (`triu(ones)` without `diagonal=1`), or padding that varies along the query axis (`pad.unsqueeze(-1)`, an outer product of padding masks, also built in another file and passed through a wrapper module of the linted file, `SelfAttention.forward` calling `self.core(q, k, v, mask=mask)`), or a causal mask combined with a key-padding mask where the code shows left padding (a sequence written right-aligned into a padded batch, `ids[row, longest - len(s):] = ...`, a tokenizer's `padding_side=\"left\"`, a comment saying the batch is left-padded; in the file or a workspace file importing it): with right padding, what training code uses, every query row keeps the real keys before it, so that combination alone is not reported; read from the axes the code states: scores laid out (batch, keys, heads), `einsum('bhd,bthd->bth')` softmaxed over dim=1, have their keys at -2, so padding there hides keys and no row is emptied; scores laid out (batch, keys, queries) are judged along their last axis. A 0/1 mask multiplied by -inf to build an additive mask (`(1 - keep) * float(\"-inf\")`, also the fill term of a blend `dots * m + (1 - m) * float(\"-inf\")`) is always reported: 0 × inf is NaN, so every kept position is NaN. A masking op whose result is discarded (an out-of-place `masked_fill`, `torch.where`, `np.where`, `tf.where` or `jnp.where`, JAX's `scores.at[idx].set(fill)`, `scores + mask` or `scores.add(mask)`, written as a statement of its own) is reported when the data flow shows that it matters: the scores' name is read again with no definition in between, and a softmax of the file normalises scores formed at the same place along that path with no mask added after it. The in-place `masked_fill_` or `add_`, `out=`, an assignment, a return or a call as an argument keep the result and are not reported; neither is a discarded op whose name is never read again, whose scores are masked later, or whose scores were masked with the same mask already (dead code or a repeated line, not a mask that is missing), nor a helper of the code's own called as a statement (it may work in place). A discarded fill gets no other message of this rule: it fills nothing. Which rows a triangular mask empties is read from the region the op fills (masked_fill and index assignment: where the mask is True; `where(m, scores, -inf)`: where it is False), so `triu(ones) == 0` filled the wrong way round (ATT002's finding: the strict lower triangle) empties no row and gets no NaN claim. A zero fill of scores after every softmax of them in the function ran, bound to a name of its own (`energy_safe = energy.masked_fill(causal, 0.0)`, the mean energy under the weights; in a loop, only when each iteration forms the scores anew), is no softmax input and is not reported; nor is +inf written into a masked copy of something that is not a mask (`D_masked = D.masked_fill(eye, float('inf'))` before a smallest-k search), since only a name for a mask or a bias being built (`attn_mask`, `bias`) says the fill builds one.",
+        "Checks the value written into masked positions (`masked_fill`, `torch.where` (including a choice of the scores against a constant, `torch.where(keep, scores, 0.0)`), index assignment (and JAX's functional form, `scores.at[mask].set(v)`), `mask * -1e9`, `torch.full_like(x, v)`, `torch.ones_like(x) * v`, a bias `torch.zeros_like(scores).masked_fill(mask, v)`). Scores computed from float32 copies (`q.float() @ k.float().transpose(-2, -1)`, an einsum of float32 operands, `.float()`/`.to(torch.float32)`/`.to(device, torch.float32)` on the scores) are float32, where -1e9 fits (as is a bias made with `dtype=torch.float32` and filled more than once: masked_fill keeps its dtype), and so is an additive mask built from an integer or boolean mask times a Python float (`(1.0 - keep.long()) * -1e9`, `(ids == pad) * -1e9`: PyTorch's default dtype, float32, which the sum with float16 scores keeps; one cast to the scores' dtype first, `.to(scores.dtype)`, is judged in their precision; likewise a mask cast to the dtype of a float32 scalar and subtracted from it, TensorFlow's `one = tf.constant(1.0)`, `(one - tf.cast(mask, one.dtype)) * -1e8`), and a fill in a branch that runs only for float32 data (the `else` of `if x.dtype == torch.float16:`, with or without spaces around the operator (`attn_score.dtype==tf.float16`), also with the dtype read by a helper, `if get_parameter_dtype(self) == torch.float16:`, an `elif x.dtype == torch.float32:`, `if x.dtype != torch.float16:` or `is not`). In a file that runs in float16 (`.half()`, `torch.float16` (not a dtype tested against it, `x.dtype == jnp.float16`, which asks what the data is), CUDA `autocast` without a dtype, `GradScaler`, apex amp, fp16 and mixed-precision flags (not a flag set to False, `use_amp=False`), Lightning `precision=\"16-mixed\"`), or that a workspace file running in float16 imports (a trainer; the message names it; not a file of another framework, such as a PyTorch conversion script calling `.half()` that imports a package holding TensorFlow or Flax model files), a finite fill below float16's minimum of -65504 (`-1e9`, `-1e10`, `-float(\"1e9\")`, `torch.finfo(torch.float32).min`) is reported; in a file that runs in bfloat16 (`torch.bfloat16`, bf16 flags, `autocast(dtype=torch.bfloat16)`), only fills below bfloat16's minimum (float32's minimum) are, since -1e9 fits there. A comment or docstring that says the file runs in half precision counts only when no code does, in the file or in a workspace file importing it (whose code is then the evidence named), and no importing file's code sets full precision (`Trainer(model, fp16=False)`, `.to(device, dtype=torch.float32)`, `precision=32`) while none runs it in half: code outranks prose; one that says a value fits float16 or is safe for fp16 says the code supports half precision, and is no evidence. A fill on attention scores that does not mask at all is reported whatever the precision: zero, a tiny negative number (`-1e-9`, a typo for `-1e9`), or a positive one (`-float(\"-inf\")` is +inf). Likewise an additive mask scaled too small to mask, a 0/1 mask times a constant of magnitude 1e-3 or less (`mask * 1e-9`, `mask / 1e9`) added to scores a softmax normalises (`logits += mask * 1e-9`, any framework; the operand it is added to decides, and a mask already additive, 0/-inf, is left alone). A `-inf` fill is reported when the mask can hide every key of a row (on the scores, or in an additive bias then added to them, `mask.float().masked_fill(mask == 0, float(\"-inf\"))` or `torch.where(keep, 0.0, float(\"-inf\"))`, judged the same way): a causal mask that also hides the diagonal (`triu(ones)` without `diagonal=1`), or padding that varies along the query axis (`pad.unsqueeze(-1)`, `pad[:, None, :, None]` of a (B, S) mask, an outer product of padding masks, also built in another file and passed through a wrapper module of the linted file, `SelfAttention.forward` calling `self.core(q, k, v, mask=mask)`), or a causal mask combined with a key-padding mask where the code shows left padding (a sequence written right-aligned into a padded batch, `ids[row, longest - len(s):] = ...`, a tokenizer's `padding_side=\"left\"`, a comment saying the batch is left-padded; in the file or a workspace file importing it): with right padding, what training code uses, every query row keeps the real keys before it, so that combination alone is not reported; read from the axes the code states: scores laid out (batch, keys, heads), `einsum('bhd,bthd->bth')` softmaxed over dim=1, have their keys at -2, so padding there hides keys and no row is emptied; scores laid out (batch, keys, queries) are judged along their last axis. A NaN guard on the rows the fill empties silences it: a NaN test or replacement of the softmax's output or input formed at the same product (`torch.nan_to_num(w)`, `w.masked_fill(w.isnan(), 0)`, `torch.where(torch.isnan(w), 0, w)`; for a bias being built, of the scores or weights of its function); a NaN test of anything else (an assert on the input, a loss check) guards no row. A 0/1 mask multiplied by -inf to build an additive mask (`(1 - keep) * float(\"-inf\")`, also the fill term of a blend `dots * m + (1 - m) * float(\"-inf\")`) is always reported: 0 × inf is NaN, so every kept position is NaN. A masking op whose result is discarded (an out-of-place `masked_fill`, `torch.where`, `np.where`, `tf.where` or `jnp.where`, JAX's `scores.at[idx].set(fill)`, `scores + mask` or `scores.add(mask)`, written as a statement of its own) is reported when the data flow shows that it matters: the scores' name is read again with no definition in between, and a softmax of the file normalises scores formed at the same place along that path with no mask added after it. The in-place `masked_fill_` or `add_`, `out=`, an assignment, a return or a call as an argument keep the result and are not reported; neither is a discarded op whose name is never read again, whose scores are masked later, or whose scores were masked with the same mask already (dead code or a repeated line, not a mask that is missing), nor a helper of the code's own called as a statement (it may work in place). A discarded fill gets no other message of this rule: it fills nothing. Which rows a triangular mask empties is read from the region the op fills (masked_fill and index assignment: where the mask is True; `where(m, scores, -inf)`: where it is False), so `triu(ones) == 0` filled the wrong way round (ATT002's finding: the strict lower triangle) empties no row and gets no NaN claim. A zero fill of scores after every softmax of them in the function ran, bound to a name of its own (`energy_safe = energy.masked_fill(causal, 0.0)`, the mean energy under the weights; in a loop, only when each iteration forms the scores anew), is no softmax input and is not reported; nor is a zero-filled copy made for a statistic (`mass = scores.masked_fill(~valid, 0.0)`, summed per chunk of keys or ranked with `topk` into a keep mask) that no softmax reads: in the softmax's own function when the scores it normalises, followed back through the expressions and names that carry them, never pass through the zero fill (the softmax of the scores filled with -inf after the copy was ranked), or in a helper the scores are handed to that neither returns the copy nor stores it on an object, every softmax of the scores sitting in the function that formed them (a helper that returns the zero-filled scores to a caller that normalises them is reported, and so is a copy that reaches the softmax through `torch.where` or a loop); nor is +inf written into a masked copy of something that is not a mask (`D_masked = D.masked_fill(eye, float('inf'))` before a smallest-k search), since only a name for a mask or a bias being built (`attn_mask`, `bias`) says the fill builds one.",
       whyIsThisBad:
         '`masked_fill` with -1e9 on a float16 tensor raises "value cannot be converted to type at::Half without overflow" (so does `torch.full_like(scores, -1e9)`), while an index assignment (`scores[mask] = -1e9`), `torch.where(mask, -1e9, scores)` and additive masks (`mask * -1e9` in float16, or under autocast) silently turn it into -inf; the message names the op used and what it does. JAX, TensorFlow, MLX and NumPy raise nothing: the fill silently becomes -inf in float16 (the message says so for a file that does not import torch, and names the library\'s minimum, `jnp.finfo(x.dtype).min`, `x.dtype.min`). A row whose every entry is -inf goes through softmax as exp(-inf - (-inf)) = NaN, and the NaN spreads through the rest of the network on the next step. A masking op that returns a new tensor (`masked_fill`, `torch.where`, `np.where`, `tf.where`, `x.at[idx].set(v)`, `scores + mask`) written as a statement of its own changes nothing: the scores keep their values, so padding and future positions get attention weight, and nothing raises.',
       example: `pad_mask = input_ids == pad_id  # (B, T), True at padding
@@ -142,6 +143,21 @@ weights = scores.softmax(dim=-1)`,
       }
       const s = firstSoftmaxOf.get(formed);
       return s ? [{ node: s.node, message: msg(T.normalisesFilled, apiName(s.display)) }] : [];
+    }
+
+    /**
+     * A NaN guard applies to the rows this fill empties: a NaN test or replacement of the scores or weights formed at
+     * the same product, in any function (`torch.nan_to_num(w)`, `w.masked_fill(w.isnan(), 0)`, `torch.where(torch.isnan(w),
+     * 0, w)`); for a bias being built (no scores yet), one of the scores or weights of its own function. A NaN test of
+     * anything else (a loss, an assert on the input) protects no row.
+     */
+    function nanGuarded(site: FillSite): boolean {
+      const formed = site.target.attn?.formedAt;
+      if (formed) {
+        for (const guards of ev.facts.nanGuards.values()) if (guards.some((g) => g.attn?.formedAt === formed)) return true;
+        return false;
+      }
+      return (ev.facts.nanGuards.get(site.ctx.scope.id) ?? []).some((g) => g.attn !== undefined);
     }
 
     /** The fill as a number: a literal, a finfo bound, or a tensor made with full(..., value). */
@@ -200,6 +216,127 @@ weights = scores.softmax(dim=-1)`,
       /* c8 ignore next -- a masked_fill always names what it fills (the receiver, or the first argument) */
       const target = site.targetNode ?? site.node;
       return ctx.text(left) !== rootName(ev, target) && filledAfterEverySoftmax(ev, site);
+    }
+
+    /**
+     * A zero-filled copy of the scores that no softmax reads: made for a statistic (`mass = scores.masked_fill(~valid,
+     * 0.0).sum(-1)`, summed per chunk of keys and ranked with topk) while the softmax normalises the scores masked
+     * another way. Evidence, all of it required: an out-of-place masked_fill, and for every softmax of these scores
+     * either (a) it sits in the fill's own function and the scores it normalises, followed back through the
+     * expressions and definitions that carry them, never pass through the fill (a keep mask built from a ranking of
+     * the copy is not the scores), or (b) the fill sits in a helper the scores are handed to (they were formed
+     * outside it), the softmax sits in the function that formed them, and nothing the helper returns or stores on
+     * an object carries the scores (`return scores.masked_fill(m, 0.0)` to a caller that normalises it is still
+     * reported). Any other softmax (in a function the copy is handed to) counts as reading it.
+     */
+    function zeroFilledCopyNoSoftmaxReads(site: FillSite): boolean {
+      // writesScores found a softmax of these scores, so the loop below judges one at least.
+      const formed = site.target.attn!.formedAt;
+      const scope = site.ctx.scope;
+      if (site.how !== 'masked_fill' || scope.kind !== 'function' || !boundToOwnName(site)) return false;
+      const fn = childByField(site.node, 'function');
+      /* c8 ignore next -- the grammar gives every call a function; the type makes it optional */
+      if (!fn || ctx.text(fn).endsWith('masked_fill_')) return false;
+      let escapesChecked = false;
+      for (const s of ev.facts.softmaxFormedAt(formed)) {
+        if (s.ctx.scope === scope) {
+          /* c8 ignore next -- a softmax records the input it normalises (it is where its attention info comes from) */
+          if (scoresPassThrough(s.inputNode ?? s.node, site, formed)) return false;
+        } else if (within(formed, s.ctx.scope.node) && !within(formed, scope.node)) {
+          if (!escapesChecked && escapes(site, formed)) return false;
+          escapesChecked = true;
+        } else return false;
+      }
+      return true;
+    }
+
+    /**
+     * The filled copy is kept under a local name of its own or used inside a larger expression (`.sum(-1)`): not
+     * written back under the scores' own name (`energy = energy.masked_fill(causal, 0.0)` reads as the scores being
+     * masked, in the wrong place) nor stored on an object (`self.safe = ...`).
+     */
+    function boundToOwnName(site: FillSite): boolean {
+      let child = site.node;
+      for (let p = child.parent; p; child = p, p = p.parent) {
+        if (p.type === 'assignment') {
+          const left = childByField(p, 'left');
+          if (left?.type !== 'identifier') return false;
+          /* c8 ignore next -- a masked_fill always names what it fills (the receiver, or the first argument) */
+          const target = site.targetNode ?? site.node;
+          return child !== site.node || ctx.text(left) !== rootName(ev, target);
+        }
+        if (p.type.endsWith('statement')) return true;
+      }
+      /* c8 ignore next -- a call always sits inside a statement */
+      return true;
+    }
+
+    /** The node lies inside `outer`. */
+    function within(node: PyNode, outer: PyNode): boolean {
+      return node.start >= outer.start && node.end <= outer.end;
+    }
+
+    /** The value (or an element of a tuple) holds the scores or weights formed at `formed`. */
+    function carriesScores(v: AValue, formed: PyNode): boolean {
+      return v.attn?.formedAt === formed || v.elements?.some((e) => carriesScores(e, formed)) === true;
+    }
+
+    /**
+     * Whether the scores `expr` holds pass through the fill: followed back through the subexpressions that carry the
+     * scores (a receiver, an operand, an argument) and the definitions of the names they read (an in-place definition,
+     * `scores.add_(bias)`, also through its arguments and the definitions before it), within the fill's function. An
+     * attribute that carries the scores (`self.att`, `scores.T`) is taken to pass through it.
+     */
+    function scoresPassThrough(expr: PyNode, site: FillSite, formed: PyNode): boolean {
+      const seen = new Set<number>();
+      const work: PyNode[] = [expr];
+      const carries = (n: PyNode): boolean => carriesScores(ev.eval(n, site.ctx), formed);
+      while (work.length > 0) {
+        const n = work.pop()!;
+        if (seen.has(n.id)) continue;
+        seen.add(n.id);
+        if (n.id === site.node.id) return true;
+        if (n.type === 'argument_list' || n.type === 'keyword_argument' || n.type === 'parenthesized_expression') {
+          work.push(...namedChildren(n));
+          continue;
+        }
+        if (!carries(n)) continue;
+        if (n.type === 'attribute') return true;
+        if (n.type === 'identifier') {
+          const pending: Def[] = [...(ev.sr.uses[n.id] ?? [])];
+          for (let def = pending.pop(); def; def = pending.pop()) {
+            if (def.value) work.push(def.value);
+            if (def.prev) pending.push(...def.prev);
+          }
+          continue;
+        }
+        if (n.type === 'call') {
+          // The receiver and the arguments, not the method's name (`scores.masked_fill`).
+          const f = childByField(n, 'function');
+          if (f?.type === 'attribute') work.push(childByField(f, 'object')!);
+          work.push(childByField(n, 'arguments')!);
+          continue;
+        }
+        work.push(...namedChildren(n));
+      }
+      return false;
+    }
+
+    /** Something the fill's function returns or stores on `self` or into a subscript (`out[i] = ...`) carries the scores. */
+    function escapes(site: FillSite, formed: PyNode): boolean {
+      if (carriesScores(ev.returnValue(site.ctx.scope, site.ctx), formed)) return true;
+      /* c8 ignore next -- the helper has the scores for a parameter, a definition of its scope */
+      const defs = ev.sr.defsOfScope.get(site.ctx.scope.id) ?? [];
+      const stores = defs.filter((d) => d.kind === 'setitem' || d.name.includes('.'));
+      return stores.some((d) => carriesScores(ev.eval(d.value, site.ctx), formed));
+    }
+
+    /**
+     * `torch.where(keep, 0.0, fill)` (or `where(pad, fill, 0.0)`): the fill chosen against a zero builds an additive bias
+     * (0 where kept), as `zeros.masked_fill(~keep, fill)` does.
+     */
+    function whereBias(site: FillSite): boolean {
+      return site.how === 'where' && site.target.kind === 'number' && site.target.num === 0;
     }
 
     /** The fill writes into a mask or bias tensor that is being built (additive attention mask), not into scores. */
@@ -384,7 +521,8 @@ weights = scores.softmax(dim=-1)`,
         const fill = fillNumber(site.fill);
         if (!fill) return;
         const target = site.target;
-        if (!relevantTarget(site)) return;
+        // `torch.where(keep, 0.0, float("-inf"))`: an additive bias built against a zero, judged as a -inf fill of it.
+        if (!relevantTarget(site) && !(fill.num === -Infinity && whereBias(site))) return;
         const fillText: MessageArg = site.subtracted
           ? msg(T.subtractedFill, quote(ctx.text(site.fillNode), 40), ctx.text(site.fillNode).trim())
           : quote(ctx.text(site.fillNode), 40);
@@ -411,7 +549,10 @@ weights = scores.softmax(dim=-1)`,
         // Into a mask being built, a zero fill is the "keep" half of an additive mask: only a tiny negative
         // number (a typo for -1e9) or +inf is wrong there.
         const weakForMask = weak && (fill.num === Infinity || (fill.num < 0 && fill.num > WEAKEST_MASKING_FILL));
-        if ((weak && writesScores(site) && !(fill.num === 0 && zeroFilledCopy(site))) || (weakForMask && buildsMask(site))) {
+        if (
+          (weak && writesScores(site) && !(fill.num === 0 && (zeroFilledCopy(site) || zeroFilledCopyNoSoftmaxReads(site)))) ||
+          (weakForMask && buildsMask(site))
+        ) {
           reported.add(site.fillNode.id);
           const template = fill.num === Infinity ? T.fillPlusInf : fill.num > 0 ? T.fillPositive : T.fillZero;
           ctx.report({
@@ -440,7 +581,7 @@ weights = scores.softmax(dim=-1)`,
           const fills = site.maskSelectsFill ? 'true' : 'false';
           const axes = scoreAxes(site);
           const reason = emptyRowReason(site.mask.mask, axes, fills);
-          if (!reason || ev.facts.nanGuarded.has(site.ctx.scope.id)) return;
+          if (!reason || nanGuarded(site)) return;
           // Causal and key padding empty a row only with left padding: reported when the code shows some (a right-aligned
           // write into a padded batch, `padding_side="left"`, a comment saying so), silent for the right padding of
           // training code and decoders.
