@@ -100,6 +100,8 @@ export interface MaskSite {
   readonly convention: 'api' | 'fill';
   readonly maskNode: PyNode;
   readonly mask: AValue;
+  /** The API adds a float mask to the scores (PyTorch's attn_mask, key_padding_mask): only a boolean one is read as True/False. */
+  readonly floatAdded?: true;
 }
 
 export interface FillSite {
@@ -167,6 +169,8 @@ export interface WeightsMaskSite {
   readonly maskNode: PyNode;
   /** Written into the weights tensor itself (`w[~mask] = -inf`): a caller that passed them in sees the change. */
   readonly inPlace?: boolean;
+  /** An additive mask (0 / a large negative number or -inf) added to the weights (`w + (1 - m) * -10000.0`). */
+  readonly additive?: true;
 }
 
 export class Facts {
@@ -182,8 +186,12 @@ export class Facts {
   readonly renormalised = new Map<number, number[]>();
   /** Post-softmax mask node id → true when renormalised afterwards. */
   readonly postMaskRenormalised = new Set<number>();
-  /** Function scope id → whether it handles NaN (nan_to_num, isnan) anywhere. */
-  readonly nanGuarded = new Set<number>();
+  /**
+   * Values a NaN test or replacement reads (`torch.nan_to_num(w)`, `torch.isnan(w)`, `w.isnan()`), by the function
+   * scope it is written in: a guard protects the rows of the scores or weights it reads, not whatever else the function
+   * handles (a loss checked for NaN, an assert on the input).
+   */
+  readonly nanGuards = new Map<number, AValue[]>();
   /** Node ids of score products whose output is gated by an elementwise sigmoid (sigmoid attention) instead of a softmax. */
   readonly sigmoidScores = new Set<number>();
 
@@ -280,4 +288,11 @@ function indexByNode<T extends { readonly node: PyNode }>(sites: readonly T[], c
     else byNode.set(s.node, [s]);
   }
   return { sites: sites.length, byNode };
+}
+
+/** Notes a NaN guard on `value`, written in the function scope `scopeId`. */
+export function noteNanGuard(facts: Facts, scopeId: number, value: AValue): void {
+  const l = facts.nanGuards.get(scopeId);
+  if (l) l.push(value);
+  else facts.nanGuards.set(scopeId, [value]);
 }

@@ -31,8 +31,8 @@ const MAX_IMPORTERS = 8;
 const MAX_CALLS_PER_FILE = 8;
 const MAX_CALLEES_PER_FILE = 64;
 
-/** The methods a call of an instance runs (`model(x, mask)` runs forward). */
-const MODULE_CALL: ReadonlySet<string> = new Set(['forward', '__call__']);
+/** The methods a call of an instance runs (`model(x, mask)` runs forward; a Keras layer's, call). */
+const MODULE_CALL: ReadonlySet<string> = new Set(['forward', '__call__', 'call']);
 
 /** One call of a function of this file, as an importing file makes it. */
 export interface ImporterCall {
@@ -93,6 +93,14 @@ export function functionsCallersDecide(ev: Evaluator): Scope[] {
       for (const op of alt) if (op.kind === 'mask' && op.how === 'add' && op.maskNode && biasParameter(ev, op.maskNode, site.ctx.scope)) addCaller(site.ctx);
   }
   for (const site of ev.facts.matmul) if (site.a.attn?.stage === 'weights') addedTopLeft(site.a, site.ctx);
+  // Scores scaled by a dimension that is a parameter of a module-level function or a module's forward
+  // (`def call(self, q, k, v, d_k)`: `/ sqrt(d_k)`): whether d_k is one head's width or all heads' is the callers' to
+  // show (`self.attend(q, k, v, self.d_k)` on q and k split into heads from a `Dense(d_k)` projection, ATT004).
+  for (const site of ev.facts.scale) {
+    const dim = site.op.dim;
+    if (site.ctx.bindings !== undefined || !dim || dim.ofTensor || site.op.power !== -0.5 || site.target.attn?.stage !== 'scores') continue;
+    if (site.ctx.scope.params.some((p) => p.name === dim.text)) addCaller(site.ctx);
+  }
   // SDPA with a causal flag this file does not settle (`is_causal=self.causal`) in a method of a module-level class:
   // the files that build and call the module decide the flag and whether the keys hold a cache. Its forward is read.
   for (const site of ev.facts.sdpa) {

@@ -670,9 +670,15 @@ function maskedFill(ev: Evaluator, c: Call, target0: AValue, maskNode: PyNode | 
     });
   }
   // Zeros filled with a large negative value where a mask whose meaning is not known is True
-  // (`bias = torch.zeros(B, H, L, S); bias.masked_fill_(attn_mask, float("-inf"))`): an additive bias all the same,
-  // -inf wherever that mask is True. Added to the scores it masks them, whichever positions those are.
-  if (masking && target.zeros && !target.mask && isMaskLike(ev, mask, maskNode)) {
+  // (`bias = torch.zeros(B, H, L, S); bias.masked_fill_(attn_mask, float("-inf"))`, or a comparison of a tensor whose
+  // meaning is not known, `masked_fill(pad == 0, float("-inf"))`): an additive bias all the same, -inf wherever that
+  // mask is True. Added to the scores it masks them, whichever positions those are.
+  if (
+    masking &&
+    target.zeros &&
+    !target.mask &&
+    (isMaskLike(ev, mask, maskNode) || (mask.dtype === 'bool' && unparen(maskNode).type === 'comparison_operator'))
+  ) {
     const { polarity: _p, builtFrom: _b, byName: _n, nameSource: _s, ...facts } = mask.mask ?? {};
     return tensor({
       ndim: target.ndim ?? mask.ndim,
@@ -993,12 +999,23 @@ export function maskConsumerArgs(ev: Evaluator, c: Call, consumer: MaskConsumer,
         convention: 'api',
         maskNode: c.args.dictSplat,
         mask: passedOn,
+        ...(p.additive ? { floatAdded: true as const } : {}),
       });
       continue;
     }
     if (!node || unparen(node).type === 'none') continue;
     const mask = ev.eval(node, c.ctx);
-    ev.facts.mask.push({ node: c.node, ctx: c.ctx, display: consumer.display, param: p.name, expects: p.expects, convention: 'api', maskNode: node, mask });
+    ev.facts.mask.push({
+      node: c.node,
+      ctx: c.ctx,
+      display: consumer.display,
+      param: p.name,
+      expects: p.expects,
+      convention: 'api',
+      maskNode: node,
+      mask,
+      ...(p.additive ? { floatAdded: true as const } : {}),
+    });
   }
 }
 

@@ -21,7 +21,7 @@ import {
 } from './apis';
 import { arg, emptyArgs, intOf, isStarred, mutable, rootName, tensorish, val, type Call, type Mutable } from './call';
 import type { Evaluator } from './evaluator';
-import type { Ctx } from './facts';
+import { noteNanGuard, type Ctx } from './facts';
 import { cacheMethod, isGrowingState } from './kv-cache';
 import { dataLoaderBatches } from './data-loaders';
 import {
@@ -641,7 +641,11 @@ function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | u
     const { maybeNone: _n, unbound: _u, ...added } = rv;
     const shape = lv.ndim !== undefined ? { ndim: lv.ndim, axes: lv.axes } : {};
     const known = rv.mask && (rv.mask.polarity || rv.mask.additive || rv.mask.dtype === 'bool');
-    return { ...added, ...shape, mask: known ? rv.mask : { ...(rv.mask ?? { why: `\`${ev.text(r)}\`` }), additive: true, dtype: 'float' } };
+    return {
+      ...added,
+      ...shape,
+      mask: known ? rv.mask : { ...(rv.mask ?? { why: `\`${ev.text(r)}\`` }), additive: true, additiveAssumed: true, dtype: 'float' },
+    };
   }
   // `scores - 1e30 * mask`: subtracting a mask times a large positive number masks.
   if (op === '-' && lv.attn?.stage === 'scores' && rv.mask?.scaledPositive && r) return addOp(lv, { kind: 'mask', node, how: 'add', maskNode: r });
@@ -685,6 +689,16 @@ function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | u
   if (rv.attn && rv.attn.stage === 'scores' && l && op === '+') {
     if (isMaskLike(ev, lv, l) || lv.mask?.additive) return addOp(rv, { kind: 'mask', node, how: 'add', maskNode: l });
     return stretchedBy(rv, lv);
+  }
+  // Weights + an additive mask (`w + (1.0 - m) * -10000.0`, `w += bias` with bias zeros filled with -inf): the mask acts
+  // after the softmax, on probabilities (ATT006). Only a mask the code shows additive (times a large negative number,
+  // filled with one), not one read as additive for want of a meaning.
+  if (op === '+') {
+    const [w, m, mNode] = lv.attn?.stage === 'weights' ? [lv, rv, r] : rv.attn?.stage === 'weights' ? [rv, lv, l] : [];
+    if (w?.attn && m?.kind === 'tensor' && mNode && m.mask?.additive && !m.mask.additiveAssumed && !isHeadMask(ev, mNode)) {
+      ev.facts.weightsMask.push({ node, ctx: _ctx, weights: w, maskNode: mNode, additive: true });
+      return { ...w, attn: { ...w.attn, postMask: [...(w.attn.postMask ?? []), node] } };
+    }
   }
   if (lv.attn && lv.attn.stage === 'weights') return lv; // weights + eps (slot attention)
   // additive mask + additive mask
@@ -774,10 +788,21 @@ export function evalSubscript(ev: Evaluator, node: PyNode, ctx: Ctx): AValue {
   });
   const blocks = subs[0] !== undefined && unparen(subs[0]).type === 'ellipsis' && !v.mask?.tri && !v.mask?.causal;
   const spread = v.mask && (v.ndim === undefined || v.ndim === 2 || blocks) ? subscriptSpread(ev, subs) : undefined;
-  const out = sliceCausalMask(ev, spread ? spreadMask(ev, indexed, valueNode, spread.rank, spread.axis) : indexed, subs);
+  const out = sliceCausalMask(ev, spread ? spreadMask(ev, withSpreadPadding(v, indexed, spread), valueNode, spread.rank, spread.axis) : indexed, subs);
   // A slice of keys that include a cache (`torch.cat([self.keys, k], dim=-2)[..., -window:, :]`) still includes it.
   if (v.kind === 'tensor' && v.fromCache && !out.fromCache) return { ...out, fromCache: true, ...(v.cacheAt ? { cacheAt: v.cacheAt } : {}) };
   return cacheRead ? { ...out, fromCache: true } : out;
+}
+
+/**
+ * A (B, S) padding mask of unknown rank placed by indexing (`pad[:, None, :, None]`, two slices: rank 2): its padding,
+ * along its last axis, goes where the indexing puts that axis (-2 there: the queries), as `pad.unsqueeze(1).unsqueeze(-1)`
+ * gives. Only when the indexing lost it (a known rank keeps it through the index) and the mask varied along its last axis.
+ */
+function withSpreadPadding(v: AValue, indexed: AValue, spread: { rank: number; axis: number }): AValue {
+  const pad = v.mask?.padAxes;
+  if (!indexed.mask || indexed.mask.padAxes || spread.rank !== 2 || pad?.length !== 1 || pad[0] !== -1) return indexed;
+  return { ...indexed, mask: { ...indexed.mask, padAxes: [spread.axis] } };
 }
 
 /** `t[a:b]` of a tuple (a shape) with literal bounds and no step: those elements; otherwise a tuple of unknown length. */
@@ -1435,6 +1460,8 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
   }
   const masked = maskMethod(ev, c, t);
   if (masked) return masked;
+  // `w.isnan()`: a NaN test of the value it is called on (read by ATT007 as a guard of those rows).
+  if (m === 'isnan') noteNanGuard(ev.facts, c.ctx.scope.id, t);
   switch (m) {
     case 'to':
     case 'type':
@@ -1613,7 +1640,7 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
     case 'nan_to_num':
     case 'nan_to_num_':
     case 'fill_diagonal_':
-      if (m.startsWith('nan_to_num')) ev.facts.nanGuarded.add(c.ctx.scope.id);
+      if (m.startsWith('nan_to_num')) noteNanGuard(ev.facts, c.ctx.scope.id, t);
       return t;
     case 'new_ones':
     case 'new_zeros':
@@ -2198,7 +2225,7 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
     return last === 'pad' ? withoutLength1(x) : tensor();
   }
   if (qname === 'torch.nan_to_num' || qname === 'numpy.nan_to_num' || qname === 'torch.isnan' || qname === 'numpy.isnan') {
-    ev.facts.nanGuarded.add(c.ctx.scope.id);
+    noteNanGuard(ev.facts, c.ctx.scope.id, tensorish(val(ev, c, c.args.positional[0])));
     return last === 'isnan' ? tensor({ dtype: 'bool' }) : tensorish(val(ev, c, c.args.positional[0]));
   }
   if (matches(/^(tensorflow)\.(transpose)$/, qname)) {

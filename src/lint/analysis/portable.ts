@@ -138,6 +138,16 @@ function portableTensor(v: AValue, origin: ValueOrigin | undefined, depth: numbe
     out.ops = [[{ kind: 'opaque' }]];
   }
   if (v.shapeOf) out.shapeOf = portable(v.shapeOf, undefined, depth + 1);
+  // A projection's widths as written there, when the code split its whole width into heads (`Dense(d_k)` then
+  // `reshape(x, (B, T, heads, -1))`): a scale by that width here is the model width's (ATT004). Its input stays there.
+  if (v.proj?.splitIntoHeads && v.proj.outText)
+    out.proj = {
+      input: { kind: 'unknown' },
+      outText: v.proj.outText,
+      ...(v.proj.inText ? { inText: v.proj.inText } : {}),
+      splitIntoHeads: true,
+      ...(origin ? { splitIn: { path: origin.path, line: origin.line } } : v.proj.splitIn ? { splitIn: v.proj.splitIn } : {}),
+    };
   // A dict with known keys (a collate function's `{"feats": x, "padding_mask": m}`): its entries cross as values do.
   if (v.kwargs) out.kwargs = v.kwargs.map(([k, x]) => [k, portable(x, origin, depth + 1, at)] as const);
   return out;

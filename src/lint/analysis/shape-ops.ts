@@ -684,6 +684,10 @@ export function reshapeValue(ev: Evaluator, c: Call, t0: AValue, sizeNodes: PyNo
   if (out.projectedWidth && lastLabel !== 'feat' && intLiteral(ev.tree, lastNode) === -1 && (t.ndim !== undefined ? n > t.ndim : n >= 4))
     delete out.projectedWidth;
   if (featBefore >= 0 && axes.filter((a) => a.label === 'feat').length === 1) out.featAt = featBefore - n;
+  // The whole width of a projection (`Dense(d_k)(x)`) split into heads, the last size -1 or that width over the head
+  // count: its `outText` is then the width of all heads together, not one head's.
+  if (t.proj?.outText && t.projectedWidth && lastLabel === 'feat' && axes.at(-2)?.label === 'head' && splitsWidth(ev, lastNode, t.proj.outText))
+    out.proj = { ...t.proj, splitIntoHeads: true };
   if (t.attn) {
     const a: Mutable<AttnInfo> = { ...t.attn };
     if (!(lastSameAsBefore && a.keyAxis === -1)) delete a.keyAxis;
@@ -723,6 +727,15 @@ function splatReshapeAxes(ev: Evaluator, c: Call, all: readonly PyNode[]): AxisI
     else axes.push(reshapeAxis(ev, c, node, i, [...all]));
   }
   return axes;
+}
+
+/** The last size of a head split is -1 or the projection's width over the head count (`d_k // self.heads`). */
+function splitsWidth(ev: Evaluator, last: PyNode, outText: string): boolean {
+  if (intLiteral(ev.tree, last) === -1) return true;
+  if (last.type !== 'binary_operator' || !/^\/\/?$/.test(operatorText(ev.tree, last) ?? '')) return false;
+  const l = childByField(last, 'left');
+  const bare = (x: string): string => x.replace(/^self\./, '').replace(/\s+/g, '');
+  return !!l && bare(ev.text(l)) === bare(outText);
 }
 
 function isProduct(ev: Evaluator, node: PyNode): boolean {

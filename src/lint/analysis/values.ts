@@ -65,6 +65,8 @@ export interface MaskInfo {
   readonly polarity?: 'keep' | 'ignore';
   /** Additive mask: 0 where kept, a large negative number (or -inf) where masked. */
   readonly additive?: boolean;
+  /** Read as additive only because nothing shows its meaning (`bias = zeros(...); bias += attn_mask`), not built so. */
+  readonly additiveAssumed?: true;
   readonly dtype?: DType;
   readonly tri?: TriRegion;
   /** Contains a causal (triangular) part, possibly combined with other masks. */
@@ -210,6 +212,13 @@ export interface ProjectionInfo {
   readonly input: AValue;
   readonly inText?: string;
   readonly outText?: string;
+  /**
+   * The projection's whole output width was split into heads afterwards (`reshape(x, (B, T, heads, -1))`, or a last
+   * size `out // heads`): each head's features are a part of `outText`, so `outText` is the model width there.
+   */
+  readonly splitIntoHeads?: true;
+  /** Split so in another workspace file, whose call passed the projected values here: that call's place. */
+  readonly splitIn?: { readonly path: string; readonly line: number };
 }
 
 export interface ObjectInfo {
@@ -454,6 +463,11 @@ export function axesOf(v: AValue): readonly AxisInfo[] | undefined {
 }
 
 /** Axis info at a (possibly negative) index, when the rank is known. */
+/** The size each axis was written with (`reshape(b, n, h, d)` gives b, n, h, d; spaces dropped), '' where not known. */
+export function writtenSizes(v: AValue): string[] {
+  return (v.axes ?? []).map((a) => (a.sizeText ?? '').replace(/\s+/g, ''));
+}
+
 export function axisAt(v: AValue, dim: number): AxisInfo | undefined {
   const axes = axesOf(v);
   if (!axes) return undefined;

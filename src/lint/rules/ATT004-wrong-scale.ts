@@ -28,6 +28,8 @@ const T = defineTemplates({
   projectionInput:
     "The scale {0} uses {1}, the width going into the query projection, not the dimension of each head's q and k: divide the scores by sqrt(head_dim) instead.",
   modelWidth: 'The scale {0} uses the model width ({1}), but these are per-head scores: divide by sqrt of the head dimension (d_model / n_heads) instead.',
+  splitWidthInCaller:
+    'The scale {0} uses {1}, the width of the projection that the call in {2} splits into heads before it passes the queries and keys here, but these are per-head scores: divide by sqrt of the head dimension ({1} / n_heads) instead.',
   kernelOneOverDim:
     '{0} is given {1}, one over a dimension ({2}): the scores are divided by the dimension instead of its square root, so the logits become too small. Pass {3}=1/sqrt(...) of it or leave {3} out (the default).',
   kernelTimesDim: '{0} is given {1}, which multiplies the scores by a dimension (power {2}) instead of dividing by its square root: the softmax saturates.',
@@ -53,6 +55,7 @@ const T = defineTemplates({
 });
 import { factorReapplied, isKernelScaleName, scaleForm } from './scale-defs';
 import { constructionsPassSame } from '../analysis/importer-calls';
+import { originRef } from '../analysis/portable';
 import type { Def } from '../analysis/scopes';
 import type { PyNode } from '../syntax/tree';
 
@@ -347,12 +350,25 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
             report(op.factorNode, msg(T.projectionInput, f, inWidth), undefined, evidence);
             return;
           }
+          const multiHead = target.multiHead || (target.attn !== undefined && target.ndim === 4);
+          // The size the product contracts (q's and k's feature axis, wherever it sits) is each head's width, whatever its name.
+          const contracted = (): boolean => [...ev.facts.contractedSizes(target.attn?.formedAt)].some((t) => bare(t) === bare(dim.text));
+          // The factor is the whole output width of the projection that made the queries (`Dense(d_k)`), which the code
+          // then split into heads (`reshape(x, (B, T, heads, -1))`): the code, not the name, says it is all heads' width.
+          const proj = target.attn?.queryProj;
+          if (proj?.splitIntoHeads && proj.outText && bare(proj.outText) === bare(dim.text) && multiHead && !oneHead(target) && !contracted()) {
+            report(
+              op.factorNode,
+              proj.splitIn ? msg(T.splitWidthInCaller, f, dim.text, originRef(proj.splitIn)) : msg(T.modelWidth, f, dim.text),
+              undefined,
+              evidence,
+            );
+            return;
+          }
           if (which === 'head') headWidthSomewhere.add(op.factorNode.id);
           if (which !== 'model') return;
-          const multiHead = target.multiHead || (target.attn !== undefined && target.ndim === 4);
           if (!multiHead || oneHead(target)) return;
-          // The size the product contracts (q's and k's feature axis, wherever it sits) is each head's width, whatever its name.
-          if ([...ev.facts.contractedSizes(target.attn?.formedAt)].some((t) => bare(t) === bare(dim.text))) return;
+          if (contracted()) return;
           // Decided at the end: another context (a caller, the constructor call that bound it) may show it is a head's width.
           modelWidth.push({
             node: op.factorNode,

@@ -1,8 +1,8 @@
 // ATT005: the keys are transposed the wrong way before q @ kᵀ.
 import type { MatmulSite } from '../analysis/facts';
-import { axisAt, type AValue } from '../analysis/values';
+import { axisAt, writtenSizes, type AValue } from '../analysis/values';
 import { dottedName, intLiteral } from '../syntax/python';
-import { childByField, namedChildren, unparen, type PyNode } from '../syntax/tree';
+import { childByField, namedChildren, unparen, walk, type PyNode } from '../syntax/tree';
 import { consumersOf } from './evidence';
 import { defineTemplates, msg, type MessageParts } from '../message';
 import { quote, type FixSpec, type RelatedSpec, type Rule, type RuleContext } from './rule';
@@ -41,7 +41,7 @@ export const ATT005: Rule = {
     docs: {
       summary: 'The keys are transposed over the wrong axes for q @ kᵀ.',
       whatItDoes:
-        'Looks at the right operand of the score product `q @ k...`: with batched keys of known rank, `k.transpose(0, 1)`, `k.transpose(1, 2)` on 4-D keys, `k.T` and `k.t()` do not swap the last two axes, and `q.transpose(-2, -1) @ k` (with token-major q and k, i.e. not a channel-first layout) contracts the tokens instead of the features (unless the weights then meet the values over their features, as channel attention does: `attn @ v.transpose(-2, -1)` or `v @ attn.transpose(-2, -1)`), and `q @ k` / `torch.matmul(q, k)` with token-major q and k of the same known rank, normalised by a softmax (or gated by a sigmoid, as sigmoid attention does), has no transpose at all (a call that transposes its second operand itself, `tf.matmul(q, k, transpose_b=True)`, is right, and so are keys projected along the sequence, Linformer\'s `proj_k(k.transpose(1, 2))`, whose features come before their last axis). Keys "transposed" with a reshape, `k.view(B, H, D, L)` where `B, H, L, D = k.size()` (or `k.reshape(k.size(0), k.size(2), k.size(1))`), keep the order of their elements and are reported at the reshape, and so are token-major keys (a Linear output, features last) viewed with a per-head feature size before the tokens, `k.view(B, H, hd, -1)`, for `q @ k` (keys transposed or channel-first before the view are right). A permutation of token-major keys of known rank that does not put their features second to last, `q @ k.permute(0, 2, 1, 3)` on (B, T, H, hd) keys, contracts the query features with another axis and is reported (`k.permute(0, 2, 3, 1)` is right). A view whose last size is a flattened grid (`N = H * W`) puts the tokens last (channel-first q and k, where `q.transpose(-2, -1) @ k` is right). The rank and layout come from the code (`view`, `reshape`, `permute`, `flatten`/`unflatten`, `movedim`, `chunk`/`split`/`unbind`, `rearrange`, Linear outputs, `B, T, C = x.size()`, shape comments).',
+        'Looks at the right operand of the score product `q @ k...`: with batched keys of known rank, `k.transpose(0, 1)`, `k.transpose(1, 2)` on 4-D keys, `k.T` and `k.t()` do not swap the last two axes, and `q.transpose(-2, -1) @ k` (with token-major q and k, i.e. not a channel-first layout) contracts the tokens instead of the features (unless the weights then meet the values over their features, as channel attention does: `attn @ v.transpose(-2, -1)` or `v @ attn.transpose(-2, -1)`), and `q @ k` / `torch.matmul(q, k)` with token-major q and k of the same known rank, normalised by a softmax (or gated by a sigmoid, as sigmoid attention does), has no transpose at all (a call that transposes its second operand itself, `tf.matmul(q, k, transpose_b=True)`, is right, and so are keys projected along the sequence, Linformer\'s `proj_k(k.transpose(1, 2))`, whose features come before their last axis). Keys "transposed" with a reshape, `k.view(B, H, D, L)` where `B, H, L, D = k.size()` (or `k.reshape(k.size(0), k.size(2), k.size(1))`, or sizes written where the function made the keys, `k = proj(x).reshape(b, n, h, d).permute(0, 2, 1, 3)` then `k.reshape(b, h, d, n)`; not sizes a shape comment states, nor two equal last sizes), keep the order of their elements and are reported at the reshape, and so are token-major keys (a Linear output, features last) viewed with a per-head feature size before the tokens, `k.view(B, H, hd, -1)`, for `q @ k` (keys transposed or channel-first before the view are right). A permutation of token-major keys of known rank that does not put their features second to last, `q @ k.permute(0, 2, 1, 3)` on (B, T, H, hd) keys, contracts the query features with another axis and is reported (`k.permute(0, 2, 3, 1)` is right). A view whose last size is a flattened grid (`N = H * W`) puts the tokens last (channel-first q and k, where `q.transpose(-2, -1) @ k` is right). The rank and layout come from the code (`view`, `reshape`, `permute`, `flatten`/`unflatten`, `movedim`, `chunk`/`split`/`unbind`, `rearrange`, Linear outputs, `B, T, C = x.size()`, shape comments).',
       whyIsThisBad:
         'The score matrix must be (…, L, S): queries against keys, contracted over the feature axis. Swapping the batch and sequence axes, or reversing every axis with `.T`, either fails on a shape mismatch only for some shapes or silently mixes examples of the batch (or features with tokens) when the sizes happen to agree, which is exactly the case in small tests.',
       example: `k = self.k_proj(x).view(B, T, n_head, hd).transpose(1, 2)  # (B, nh, T, hd)
@@ -225,7 +225,17 @@ att = q @ k.transpose(-2, -1)`,
       if (!isKey(k) || k.ndim === undefined || k.ndim < 2 || reshape.args.length !== k.ndim) return;
       // The axis of the keys each size reads (`B, H, L, D = k.size()` then `D`: axis 3), or none.
       const n = k.ndim;
-      const axes = reshape.args.map((a) => axisOfKeys(a, reshape.base, n, site));
+      // Or the size the keys' layout records for one axis (`k = proj(x).reshape(b, n, h, d).permute(0, 2, 1, 3)` then
+      // `k.reshape(b, h, d, n)`): one axis only, and written in the view or reshape that made the keys in this function
+      // (the keys' one definition), so it names the same value here.
+      const made = layoutSizesOf(reshape.base, site);
+      const written = writtenSizes(k);
+      const bySize = (a: PyNode): number | undefined => {
+        const t = ctx.text(a).replace(/\s+/g, '');
+        const at = written.indexOf(t);
+        return made.has(t) && at === written.lastIndexOf(t) ? at : undefined;
+      };
+      const axes = reshape.args.map((a) => axisOfKeys(a, reshape.base, n, site) ?? bySize(a));
       if (!axes.every((axis, i) => axis === (i === n - 1 ? n - 2 : i === n - 2 ? n - 1 : i))) return;
       // The keys' own order of the two sizes (the view's, swapped back).
       const sizes = reshape.sizes.slice(-2).reverse().join(', ');
@@ -306,6 +316,22 @@ att = q @ k.transpose(-2, -1)`,
         only.path.length === 1 &&
         shapes.includes(ctx.text(only.value).replace(/\s+/g, ''));
       return unpacked ? only.path[0] : undefined;
+    }
+
+    /** The size arguments of the views and reshapes in the one definition of the keys' name in this function. */
+    function layoutSizesOf(base: PyNode, site: MatmulSite): Set<string> {
+      const out = new Set<string>();
+      const u = unparen(base);
+      const [only, ...more] = u.type === 'identifier' ? liveDefinitions(ev, u, site.ctx) : [];
+      if (!only?.value || only.kind !== 'assign' || more.length > 0) return out;
+      walk(only.value, (n) => {
+        if (n.type !== 'call') return;
+        const f = childByField(n, 'function');
+        const name = f?.type === 'attribute' ? childByField(f, 'attribute') : undefined;
+        const args = name && /^(view|reshape)$/.test(ctx.text(name)) ? childByField(n, 'arguments') : undefined;
+        for (const a of args ? namedChildren(args) : []) out.add(ctx.text(a).replace(/\s+/g, ''));
+      });
+      return out;
     }
 
     /** `k.view(a, b, ...)` / `k.reshape(...)`, written at the operand or as the one definition of the name there. */
