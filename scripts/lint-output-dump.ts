@@ -4,8 +4,8 @@
 //     argument), which takes in cross-file evidence and related locations;
 //   - the library's findings in full (fixes and their edits included), each file linted alone with
 //     createLinter().lintPython / lintNotebook.
-// Inputs: test/lint-corpus/cases, test/lint-holdout/cases, examples/, test/unit/lint/fixtures, the regression batches
-// (/work/wt/tools/regression-batches when present, or --batches DIR) and the benches' generated files
+// Inputs: test/lint-corpus/cases, test/lint-holdout/cases, examples/, test/unit/lint/fixtures, with --batches DIR
+// each folder of DIR as a set of its own, and the benches' generated files
 // (bench/lint-inputs.ts: the dense file, the 1/4-attention file, the scaling kinds).
 //
 //   npx tsx scripts/lint-output-dump.ts --out dump.txt              this tree's output, written to a file
@@ -21,17 +21,16 @@ import { basename, join, relative, resolve } from 'node:path';
 import { generatedFile, notebook, python } from '../bench/lint-inputs';
 
 const HERE = resolve(__dirname, '..');
-const DEFAULT_BATCHES = '/work/wt/tools/regression-batches';
 
 /** Copies every input set into `root`, one directory per set; returns the set names. */
-function materialise(root: string, batches: string, extra: readonly string[]): string[] {
+function materialise(root: string, batches: string | undefined, extra: readonly string[]): string[] {
   const sets: [string, string][] = [
     ['corpus', join(HERE, 'test/lint-corpus/cases')],
     ['holdout', join(HERE, 'test/lint-holdout/cases')],
     ['examples', join(HERE, 'examples')],
     ['unit-fixtures', join(HERE, 'test/unit/lint/fixtures')],
   ];
-  if (existsSync(batches)) for (const b of readdirSync(batches).sort()) sets.push([`regression-${b}`, join(batches, b)]);
+  if (batches !== undefined && existsSync(batches)) for (const b of readdirSync(batches).sort()) sets.push([`regression-${b}`, join(batches, b)]);
   extra.forEach((dir, i) => sets.push([`extra-${i}-${basename(resolve(dir))}`, dir]));
   for (const [name, src] of sets) cpSync(src, join(root, name), { recursive: true });
   const gen = join(root, 'bench');
@@ -121,7 +120,7 @@ function main(): void {
   const root = mkdtempSync(join(tmpdir(), 'lint-dump-'));
   try {
     const extra = args.flatMap((a, i) => (a === '--extra' && args[i + 1] !== undefined ? [args[i + 1]] : []));
-    const sets = materialise(root, opt('--batches') ?? DEFAULT_BATCHES, extra);
+    const sets = materialise(root, opt('--batches'), extra);
     const against = opt('--against');
     if (against === undefined) {
       const text = dump(resolve(opt('--tree') ?? HERE), root, sets);

@@ -39,6 +39,8 @@ export const TRAIN_BATCHES: readonly TrainBatch[] = [
   { id: 'c', dir: join(__dirname, 'c'), namePrefix: 't10c' },
   { id: 'd', dir: join(__dirname, 'd'), namePrefix: 't10d' },
   { id: 'e', dir: join(__dirname, 'e'), namePrefix: 't12e' },
+  { id: 'f', dir: join(__dirname, 'f'), namePrefix: 't13f' },
+  { id: 'g', dir: join(__dirname, 'g'), namePrefix: 't14g' },
 ];
 
 /** Entries of a batch folder that are not cases when the cases sit next to the README. */

@@ -149,7 +149,7 @@ describe('lint train: the set', () => {
     }
   });
 
-  it('reads the batches a to e (session 27: c from curator A, d from curator B, named t10c-/t10d-NN-<kind>; e from curator C, named t12e-NN-<kind>)', () => {
+  it('reads the batches a to g (session 27: c from curator A, d from curator B, named t10c-/t10d-NN-<kind>; e from curator C, named t12e-NN-<kind>; session 28: f from curator A, g from curator B, named t13f-/t14g-NN-<kind>)', () => {
     assert.deepEqual(
       TRAIN_BATCHES.map((b) => [b.id, b.namePrefix ?? `t8${b.id}`]),
       [
@@ -158,6 +158,8 @@ describe('lint train: the set', () => {
         ['c', 't10c'],
         ['d', 't10d'],
         ['e', 't12e'],
+        ['f', 't13f'],
+        ['g', 't14g'],
       ],
     );
     assert.ok(trainCaseNamePattern('c', 't10c').test('t10c-01-mask'));
@@ -166,6 +168,10 @@ describe('lint train: the set', () => {
     assert.ok(!trainCaseNamePattern('d', 't10d').test('t8d-01-scale'));
     assert.ok(trainCaseNamePattern('e', 't12e').test('t12e-08-fill'));
     assert.ok(!trainCaseNamePattern('e', 't12e').test('t10e-08-fill'));
+    assert.ok(trainCaseNamePattern('f', 't13f').test('t13f-09-causal'));
+    assert.ok(!trainCaseNamePattern('f', 't13f').test('t12f-09-causal'));
+    assert.ok(trainCaseNamePattern('g', 't14g').test('t14g-07-transpose'));
+    assert.ok(!trainCaseNamePattern('g', 't14g').test('t8g-07-transpose'));
     assert.ok(trainCaseNamePattern('a').test('t8a-05-mask'));
   });
 });
