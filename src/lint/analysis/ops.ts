@@ -550,7 +550,10 @@ function power(ev: Evaluator, lv: AValue, rv: AValue): AValue {
   const p = rv.num;
   if (p === undefined) return number();
   const out: Mutable<AValue> = { kind: 'number' };
-  if (lv.num !== undefined) out.num = lv.num ** p;
+  // A square root of a whole number written out (`64 ** 0.5`, `self.temperature = 64 ** -0.5`) is the 1/sqrt(d) scale
+  // with d given as a literal, the same as `math.sqrt(64)` (which keeps no value either): not a fixed temperature.
+  const rootOfCount = lv.num !== undefined && !lv.dimPow && Number.isInteger(lv.num) && lv.num > 1 && Math.abs(p) === 0.5;
+  if (lv.num !== undefined && !rootOfCount) out.num = lv.num ** p;
   if (lv.dimPow) out.dimPow = { dim: lv.dimPow.dim, power: lv.dimPow.power * p };
   else if (lv.headCount) out.dimPow = { dim: { which: 'heads', text: 'num_heads' }, power: p };
   if (lv.scaleName) out.scaleName = lv.scaleName;

@@ -133,14 +133,14 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
     const queryProjectionOf = (target: ScaleSite['target']): ScaleSite['target']['proj'] =>
       target.attn?.queryProj ?? (target.role === 'query' || target.role === 'key' ? target.proj : undefined);
 
-    const isProjectionInputWidth = (op: ScaleOp, target: ScaleSite['target'], site: ScaleSite): string | undefined => {
+    const isProjectionInputWidth = (dim: DimInfo | undefined, target: ScaleSite['target'], site: ScaleSite | SdpaSite): string | undefined => {
       const proj = queryProjectionOf(target);
-      if (!proj || !op.dim) return undefined;
+      if (!proj || !dim) return undefined;
       if (!proj.inText || !proj.outText || bare(proj.inText) === bare(proj.outText)) return undefined;
       // A fused projection (`nn.Linear(dim, 3 * dim)` split into q, k, v) gives each part the input's width: on one head
       // that width is the head width, and a split into heads is judged as the model width below.
       if (fusedWidthOf(bare(proj.outText)) === bare(proj.inText) && oneHead(target)) return undefined;
-      const inputWidth = (op.dim.ofTensor && op.dim.ofTensor === proj.input && op.dim.lastAxisOf) || bare(op.dim.text) === bare(proj.inText);
+      const inputWidth = (dim.ofTensor && dim.ofTensor === proj.input && dim.lastAxisOf) || bare(dim.text) === bare(proj.inText);
       if (!inputWidth) return undefined;
       // `nn.Linear(n_embd, head_size)` with both widths parameters of the class, and every construction of the class
       // the workspace shows passing the same value for both (`Head(block_size, n_embed, n_embed)`: one head as wide as
@@ -165,6 +165,17 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       const parent = op.node.parent;
       const holder = parent?.type === 'augmented_assignment' && op.node.field === 'left' ? parent : op.node;
       return holder.children.find((c) => !c.named && (c.type === '/' || c.type === '/=' || c.type === '*' || c.type === '*='))?.type;
+    };
+
+    /** The same factor, to the same power, on the other operand (the keys of a scaled query, the queries of scaled keys) in one function. */
+    const otherOperandTwin = (op: ScaleOp, power: number): ScaleSite | undefined => {
+      const other = op.on === 'query' ? 'key' : op.on === 'key' ? 'query' : undefined;
+      if (!other) return undefined;
+      const factor = ctx.text(op.factorNode);
+      const fn = enclosingFunction(op.node);
+      return ev.facts.scale.find(
+        (s) => s.op.on === other && s.op.power === power && s.op !== op && ctx.text(s.op.factorNode) === factor && enclosingFunction(s.op.node) === fn,
+      );
     };
 
     /** The function a node is written in; null at module level. */
@@ -304,14 +315,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
         if (op.power === -1 && (knownDim || projectionInputLastAxis(op, target))) {
           // The queries and the keys each divided by the same dimension (`q / (head_dim ** 1 / float(4))` and the same
           // for k, meant as fourth roots): one mistake, reported once, at the query, with the key's scaling as evidence.
-          const other = op.on === 'query' ? 'key' : op.on === 'key' ? 'query' : undefined;
-          const factor = ctx.text(op.factorNode);
-          const fn = other && enclosingFunction(op.node);
-          const twin =
-            other &&
-            ev.facts.scale.find(
-              (s) => s.op.on === other && s.op.power === -1 && s.op !== op && ctx.text(s.op.factorNode) === factor && enclosingFunction(s.op.node) === fn,
-            );
+          const twin = otherOperandTwin(op, -1);
           if (twin) {
             if (op.on === 'key') return;
             report(op.factorNode, msg(T.eachDividedByDim, f, dim.text), undefined, [
@@ -339,13 +343,17 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           report(op.factorNode, msg(T.fromHeadCount, f), undefined, evidence);
           return;
         }
-        if (op.power === -0.5) {
+        // The queries and the keys each scaled by the same d ** -0.25 (a fourth root on either side of the product): the
+        // scores carry d ** -0.5, so the width is judged as one 1/sqrt(d) on them would be, once, at the query.
+        const quarterPair = op.power === -0.25 && (op.on === 'query' || op.on === 'key') && !!otherOperandTwin(op, -0.25);
+        if (quarterPair && op.on === 'key') return;
+        if (op.power === -0.5 || quarterPair) {
           const seq = sequenceSize(op, target);
           if (seq) {
             report(op.factorNode, msg(T.sequenceLength, f, seq), undefined, evidence);
             return;
           }
-          const inWidth = isProjectionInputWidth(op, target, site);
+          const inWidth = isProjectionInputWidth(dim, target, site);
           if (inWidth) {
             report(op.factorNode, msg(T.projectionInput, f, inWidth), undefined, evidence);
             return;
@@ -399,6 +407,13 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
             return;
           }
           if (which === 'model' && dp.power === -0.5 && (site.q.multiHead || site.q.ndim === 4)) {
+            report(site.scaleNode, msg(T.kernelModelWidth, apiName(site.display), f, dp.dim.text), undefined, given());
+            return;
+          }
+          // The width going into the query projection (`B, T, C = x.size()` then `scale=C ** -0.5`) on queries that
+          // projection split into heads: the same model width as a manual `/ math.sqrt(C)` on the scores would be.
+          const inWidth = dp.power === -0.5 && which === 'unknown' && !oneHead(site.q) ? isProjectionInputWidth(dp.dim, site.q, site) : undefined;
+          if (inWidth) {
             report(site.scaleNode, msg(T.kernelModelWidth, apiName(site.display), f, dp.dim.text), undefined, given());
             return;
           }
