@@ -388,8 +388,11 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       sdpa(site: SdpaSite) {
         // Every check below is about the kernel's own scale: a kernel that takes none (F.multi_head_attention_forward) has nothing to judge.
         const param = site.scaleParam;
-        if (site.framework !== 'torch' || !param) return;
+        if (!param) return;
         const explicitScale = site.scale;
+        // A scale handed over is judged on every kernel that documents one (torch's, and jax.nn.dot_product_attention's
+        // `scale=`, 1/sqrt(H) by default); what a kernel does with no scale given is judged on torch's kernels only.
+        if (site.framework !== 'torch' && !site.scaleNode) return;
         // A scale handed to the kernel that is a dimension itself, or 1/d, or 1/sqrt of the model width.
         const dp = explicitScale?.kind === 'number' ? explicitScale.dimPow : undefined;
         if (site.scaleNode && dp && !ev.mup) {
