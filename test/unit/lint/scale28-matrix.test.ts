@@ -827,23 +827,23 @@ const WRITTEN: readonly Cell[] = [
 
 /**
  * Buggy cells the linter leaves silent today although the code holds the evidence (holes left, by class). A literal
- * width: the head width written as a number (`view(B, T, 8, 64)`, then `/ math.sqrt(64)` or `/ 64`) is not read as a
- * width, because a number carries no axis today; the evidence is there (the literal equals the queries' last axis as
- * the view states it, and `512` the projection's), so each of these is a hole to close, not an undecidable cell.
+ * width: a whole number is read as a width only where it equals the size the scores' product sums over as the view
+ * states it (`view(B, T, 8, 64)`, then `/ 64`, `/ math.sqrt(64)`); the model width `512` is the projection's, which a
+ * literal view does not label as split into heads, and `64 ** -1`, `1.0 / 64` or a literal on q alone or handed to a
+ * kernel are not compared with the stated sizes. The evidence is in the code: holes to close, not undecidable cells.
  */
 const LITERAL_FORMS: Record<string, readonly Variant[]> = {
-  div_math_sqrt: ['model', 'nosqrt', 'twice', 'after'],
-  div_np_sqrt: ['model', 'nosqrt', 'twice', 'after'],
-  div_pow_half: ['model', 'nosqrt', 'twice', 'after'],
-  mul_pow_neg_half: ['model', 'nosqrt', 'twice', 'after'],
-  mul_rsqrt_tensor: ['model', 'nosqrt', 'twice', 'after'],
-  folded_into_q: ['model', 'nosqrt', 'twice'],
-  q_and_k_quarter: ['model', 'nosqrt'],
-  sdpa_default: ['twice'],
-  sdpa_scale_kwarg: ['model', 'nosqrt', 'twice'],
-  self_scale_in_init: ['model', 'nosqrt', 'twice'],
-  softmax_over_temperature: ['model', 'nosqrt', 'twice'],
-  temperature_module: ['model', 'nosqrt', 'twice'],
+  div_math_sqrt: ['model'],
+  div_np_sqrt: ['model'],
+  div_pow_half: ['model'],
+  mul_pow_neg_half: ['model', 'nosqrt'],
+  mul_rsqrt_tensor: ['model'],
+  folded_into_q: ['model', 'nosqrt'],
+  q_and_k_quarter: ['model'],
+  sdpa_scale_kwarg: ['model', 'nosqrt'],
+  self_scale_in_init: ['model', 'nosqrt'],
+  softmax_over_temperature: ['model'],
+  temperature_module: ['model', 'nosqrt'],
 };
 /** Today's decision of each cell the linter decides wrongly: the rule it reports, or 'none'; and why. */
 const TODAY: ReadonlyMap<string, { readonly found: Expect; readonly why: string }> = new Map([
