@@ -1,7 +1,7 @@
 // ATT004: a scale that is there but wrong: d instead of sqrt(d), sqrt(d_model) on per-head scores,
 // scaling twice, or scaling after softmax.
 import type { ScaleSite, SdpaSite, SoftmaxSite } from '../analysis/facts';
-import type { DimInfo, ScaleOp } from '../analysis/values';
+import { axisAt, type DimInfo, type ScaleOp } from '../analysis/values';
 import { alternatives, byNode, hasRoles, isInverseSqrtDim, scaleOps } from './evidence';
 import { defineTemplates, msg, type MessageParts } from '../message';
 import { apiName, insertKeyword, quote, type FixSpec, type RelatedSpec, type Rule, type RuleContext } from './rule';
@@ -167,6 +167,10 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       return holder.children.find((c) => !c.named && (c.type === '/' || c.type === '/=' || c.type === '*' || c.type === '*='))?.type;
     };
 
+    /** A root of a whole number (`math.sqrt(2)`) that is not the size the scores formed at `formedAt` sum over as stated. */
+    const unplacedLiteral = (op: ScaleOp, formedAt: PyNode | undefined): boolean =>
+      op.dim?.literal !== undefined && !ev.facts.contractedSizes(formedAt).has(String(op.dim.literal));
+
     /** A factor that is a whole number equal to the stated size the scores' product sums over: that width, one head's. */
     const literalHeadWidth = (op: ScaleOp, target: ScaleSite['target']): { dim: DimInfo; power: number } | undefined => {
       const n = op.dim?.literal ?? (op.power === undefined && !op.named ? op.constant : undefined);
@@ -309,6 +313,8 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
         if (op.on === 'weights') {
           // Any factor after the softmax is misplaced, but only a dimension or a factor named as the scale is known to be the scale.
           if (op.power === undefined && !op.named) return;
+          // A root of a whole number the code does not show to be a width (`* math.sqrt(2)`) is no known scale.
+          if (unplacedLiteral(op, target.attn?.formedAt) && !op.named) return;
           if (roundTrip(site)) return;
           report(op.factorNode, msg(T.scalesWeights, f), undefined, evidence);
           return;
@@ -438,7 +444,11 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
         const explicitInverseSqrt = !!site.scaleNode && explicitScale?.kind === 'number' && explicitScale.dimPow?.power === -0.5;
         if (site.scaleNode && !(explicitScale && explicitScale.kind === 'none') && !explicitInverseSqrt) return;
         /** A scaling by hand of q or k: by 1/sqrt(d), or by a factor named as the scale whose value is not known. */
-        const manualScale = (o: ScaleOp): boolean => o.on !== 'weights' && !o.init && (isInverseSqrtDim(o) || (o.power === undefined && !!o.named));
+        const qWidth = axisAt(site.q, -1)?.sizeText;
+        const manualScale = (o: ScaleOp): boolean =>
+          o.on !== 'weights' &&
+          !o.init &&
+          ((isInverseSqrtDim(o) && (o.dim?.literal === undefined || String(o.dim.literal) === qWidth)) || (o.power === undefined && !!o.named));
         for (const [value, node] of [
           [site.q, site.qNode],
           [site.k, site.kNode],
@@ -507,7 +517,10 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
               // all three, so q's scaling shows on the keys' path too (`(t * s for t in (q, k))` is then left unsaid).
               // A 1/sqrt of a size read off another axis than the features (`math.sqrt(rows)` with `rows, cols, batch,
               // embed = x.shape`: tied row attention, whose scores sum over the rows too) is a count, not a second d.
-              const sqrt = distinctScalings(scaleOps(alt).filter((o) => o.on !== 'weights' && !o.init && isInverseSqrtDim(o) && !o.dim?.otherAxis));
+              const formedAt = site.input.attn?.formedAt;
+              const sqrt = distinctScalings(
+                scaleOps(alt).filter((o) => o.on !== 'weights' && !o.init && isInverseSqrtDim(o) && !o.dim?.otherAxis && !unplacedLiteral(o, formedAt)),
+              );
               const [first] = sqrt;
               const second = sqrt.at(-1);
               // `first && second` hold whenever there are two or more

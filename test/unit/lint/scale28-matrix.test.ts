@@ -814,6 +814,29 @@ const WRITTEN: readonly Cell[] = [
     files: { 'alibi.py': CONTIGUOUS('q @ k.transpose(-2, -1)', ' + self.alibi[:, :T, :T]') },
   },
   {
+    id: 'look-alike: two score terms, each scaled, summed and divided by math.sqrt(2) (a literal root that is no width)',
+    expect: 'none',
+    files: {
+      'relpos.py': `${TORCH_HEADER}class RelPosAttention(nn.Module):
+    def __init__(self, dim, num_heads, max_len=512):
+        super().__init__()
+        self.num_heads = num_heads
+        self.head_dim = dim // num_heads
+        self.qkv = nn.Linear(dim, dim * 3)
+        self.rel = nn.Parameter(torch.randn(max_len, self.head_dim) * 0.02)
+
+    def forward(self, x):
+        B, T, C = x.shape
+        q, k, v = self.qkv(x).reshape(B, T, 3, self.num_heads, self.head_dim).permute(2, 0, 3, 1, 4)
+        content = q @ k.transpose(-2, -1) / math.sqrt(self.head_dim)
+        position = q @ self.rel[:T].transpose(0, 1).unsqueeze(0).unsqueeze(0) / math.sqrt(self.head_dim)
+        scores = (content + position) / math.sqrt(2)
+        attn = scores.softmax(dim=-1)
+        return (attn @ v).transpose(1, 2).reshape(B, T, C)
+`,
+    },
+  },
+  {
     id: 'look-alike: contiguous().reshape split × model',
     expect: 'ATT004',
     files: { 'alibi.py': CONTIGUOUS('q @ k.transpose(-2, -1) / math.sqrt(self.embed_dim)') },
