@@ -562,7 +562,7 @@ function power(ev: Evaluator, lv: AValue, rv: AValue): AValue {
   // with d given as a literal, the same as `math.sqrt(64)` (which keeps no value either): not a fixed temperature.
   const rootOfCount = lv.num !== undefined && !lv.dimPow && !lv.headCount && !lv.scaleName && Number.isInteger(lv.num) && lv.num > 1 && Math.abs(p) === 0.5;
   if (lv.num !== undefined && !rootOfCount) out.num = lv.num ** p;
-  if (rootOfCount) out.dimPow = literalWidthRoot(lv.num!, p);
+  if (rootOfCount) out.dimPow = literalWidthRoot(lv.num, p);
   else if (lv.dimPow) out.dimPow = { dim: lv.dimPow.dim, power: lv.dimPow.power * p };
   else if (lv.headCount) out.dimPow = { dim: { which: 'heads', text: 'num_heads' }, power: p };
   if (lv.scaleName) out.scaleName = lv.scaleName;

@@ -407,6 +407,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       sdpa(site: SdpaSite) {
         // Every check below is about the kernel's own scale: a kernel that takes none (F.multi_head_attention_forward) has nothing to judge.
         const param = site.scaleParam;
+        /* c8 ignore next -- every kernel of the API table names its scale parameter; the type leaves it optional */
         if (!param) return;
         const explicitScale = site.scale;
         // A scale handed over is judged on every kernel that documents one (torch's, and jax.nn.dot_product_attention's
@@ -436,7 +437,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           // projection split into heads: the same model width as a manual `/ math.sqrt(C)` on the scores would be.
           const inWidth = dp.power === -0.5 && which === 'unknown' && !oneHead(site.q) ? isProjectionInputWidth(dp.dim, site.q, site) : undefined;
           if (inWidth) {
-            report(site.scaleNode, msg(T.kernelModelWidth, apiName(site.display), f, dp.dim.text), undefined, given());
+            report(site.scaleNode, msg(T.kernelModelWidth, apiName(site.display), f, inWidth), undefined, given());
             return;
           }
         }
