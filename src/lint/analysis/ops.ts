@@ -105,7 +105,7 @@ import {
   type RecurrentInfo,
   type ScaleOp,
 } from './values';
-import type { ObjectInfo } from './values';
+import type { DimInfo, ObjectInfo } from './values';
 import type { Scope } from './scopes';
 
 export { rootName, type Call, dimOfShape, dropFirstAxis };
@@ -578,14 +578,26 @@ function floorDivide(ev: Evaluator, lv: AValue, rv: AValue, l: PyNode | undefine
   return number();
 }
 
+/**
+ * A square root of a whole number written out (`math.sqrt(64)`, `64 ** -0.5`): the 1/sqrt(d) form with d a literal,
+ * whose width is not known yet (which: 'unknown'); a rule may place it by comparing it with the sizes the code states.
+ */
+function literalWidthRoot(n: number, p: number): { dim: DimInfo; power: number } {
+  return { dim: { which: 'unknown', text: String(n), literal: n }, power: p };
+}
+
 function power(ev: Evaluator, lv: AValue, rv: AValue): AValue {
   void ev;
   if (lv.kind !== 'number' && lv.kind !== 'tensor') return UNKNOWN;
   const p = rv.num;
   if (p === undefined) return number();
   const out: Mutable<AValue> = { kind: 'number' };
-  if (lv.num !== undefined) out.num = lv.num ** p;
-  if (lv.dimPow) out.dimPow = { dim: lv.dimPow.dim, power: lv.dimPow.power * p };
+  // A square root of a whole number written out (`64 ** 0.5`, `self.temperature = 64 ** -0.5`) is the 1/sqrt(d) scale
+  // with d given as a literal, the same as `math.sqrt(64)` (which keeps no value either): not a fixed temperature.
+  const rootOfCount = lv.num !== undefined && !lv.dimPow && !lv.headCount && !lv.scaleName && Number.isInteger(lv.num) && lv.num > 1 && Math.abs(p) === 0.5;
+  if (lv.num !== undefined && !rootOfCount) out.num = lv.num ** p;
+  if (rootOfCount) out.dimPow = literalWidthRoot(lv.num, p);
+  else if (lv.dimPow) out.dimPow = { dim: lv.dimPow.dim, power: lv.dimPow.power * p };
   else if (lv.headCount) out.dimPow = { dim: { which: 'heads', text: 'num_heads' }, power: p };
   if (lv.scaleName) out.scaleName = lv.scaleName;
   return out;
@@ -2189,6 +2201,8 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
     const p = last === 'rsqrt' ? -0.5 : 0.5;
     if (a.kind === 'tensor' && !a.dimPow) return tensor({ ndim: a.ndim, axes: a.axes });
     if (a.headCount && !a.dimPow) return number({ dimPow: { dim: { which: 'heads', text: ev.text(c.args.positional[0] ?? c.node) }, power: p } });
+    if (!a.dimPow && !a.scaleName && a.kind === 'number' && a.num !== undefined && Number.isInteger(a.num) && a.num > 1)
+      return number({ dimPow: literalWidthRoot(a.num, p) });
     return a.dimPow ? number({ dimPow: { dim: a.dimPow.dim, power: a.dimPow.power * p } }) : number();
   }
   if (last === 'pow' || last === 'power' || last === 'float_power') {

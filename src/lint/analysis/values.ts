@@ -41,6 +41,8 @@ export interface DimInfo {
    * `x.shape[-2]`): a length or a count (rows, positions, batch), not a width.
    */
   readonly otherAxis?: boolean;
+  /** The dimension is a whole number written out (`math.sqrt(64)`): its value, to compare with the sizes the code states. */
+  readonly literal?: number;
 }
 
 /** Triangular boolean region: True where j - i >= k ('upper') or j - i <= k ('lower'). */

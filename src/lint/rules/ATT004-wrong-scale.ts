@@ -1,7 +1,7 @@
 // ATT004: a scale that is there but wrong: d instead of sqrt(d), sqrt(d_model) on per-head scores,
 // scaling twice, or scaling after softmax.
 import type { ScaleSite, SdpaSite, SoftmaxSite } from '../analysis/facts';
-import type { DimInfo, ScaleOp } from '../analysis/values';
+import { axisAt, type DimInfo, type ScaleOp } from '../analysis/values';
 import { alternatives, byNode, hasRoles, isInverseSqrtDim, scaleOps } from './evidence';
 import { defineTemplates, msg, type MessageParts } from '../message';
 import { apiName, insertKeyword, quote, type FixSpec, type RelatedSpec, type Rule, type RuleContext } from './rule';
@@ -71,7 +71,7 @@ export const ATT004: Rule = {
     docs: {
       summary: 'The attention scale is wrong: d instead of sqrt(d), sqrt(d_model) for per-head scores, applied twice, or after softmax.',
       whatItDoes:
-        "Classifies every factor that multiplies or divides q, k, the scores or the weights: a dimension (`d_k`, `k.size(-1)`, `self.head_dim`; a name that says it is a root or an inverse, `self.sqrt_att_head_size`, `inv_sqrt_dim`, is not read as a dimension, and no name is read at all in a method whose class did not parse, such as a cookiecutter template's `class TF{{cookiecutter.camelcase_modelname}}SelfAttention`, whose `self.` definitions are then missing), its square root, or a named scale whose definition it follows (`self.scale = head_dim ** -0.5`, `self.scaling = config.hidden_size ** -0.5`: a constructor's config object is read by its fields, and a field a config dataclass declares only as a number (`d_model: int = 768`, in this file or in config.py, read through `cfg: ModelConfig`) by its name; a temperature its caller binds, `ScaledDotProductAttention(temperature=d_k ** 0.5)`; a named scale kept in a range, `jnp.maximum(self.tau, 0.01)`). It reports a division by the dimension itself (also one head's width over a constant, `head_dim ** 1 / float(4)`, which `**` makes head_dim / 4; the queries and the keys each divided by it are one finding, at the query; or by a scale that is already 1/sqrt(d): `/ self.scale` with `self.scale = head_dim ** -0.5`, or `/= theta_x.shape[-1] ** -0.5`, also on scores of operands with no query/key names, a non-local block's conv features `matmul(theta_x, phi_x)`, when the factor is the size their product sums over and a softmax follows, unless the operands are unit-normalised (cosine logits); also the width of the projection's input, `B, N, C = x.shape` then `/ C`, whatever follows it, a temperature included), a square root of the model width (`d_model`, `embed_dim`, the `C` that was split into heads, the number of heads times one head's width read off 4-D q or k, `B, H, L, D = k.size()` then `sqrt(H * D)`) on multi-head scores (not when a caller binds that name to one head's width, `C // n_heads`, nor for a last axis named `D` of a tensor already split into heads, nor for the size the product itself sums over wherever it sits (`D` of `einsum('bhdl,bhds->bhls', q, k)` with `q: (B, H, D, L)`, `d_k` unpacked from keys stated as `(B, H, d, S)`), nor on single-head scores: with one head, whether the queries have no head axis or one of length 1, and a fused `nn.Linear(dim, 3 * dim)` cut into q, k and v, the model width is the head width), the converse, one head's width `d_model // num_heads` on scores of queries and keys that are whole outputs of `nn.Linear(·, d_model)` never split into heads (also copies of one layer, `clones(nn.Linear(d_model, d_model), 4)`, by a helper of this or another file, applied in `[lin(x) for lin, x in zip(self.linears, (query, key, value))]`; not when the head width is not that projection width divided, nor when another context shows the scores split), a square root of the width going into a query projection that narrows it or is split into several heads (`nn.Linear(n_embd, head_size)`, or a class of the file written as one, its input times a weight its constructor shapes `(n_in, n_out)`, `jnp.dot(x, self.weights)`, then `C ** -0.5` with `B, T, C = x.shape`; arguments bound with `functools.partial`, also under `jax.jit` or `torch.compile`, count as the call's; not when every construction of the class the workspace shows, in the file or in a file importing it, passes the same value for both widths, `Head(block_size, n_embd, n_embd)`: one head as wide as the embedding, or, when the input width is a module-level constant (`n_embd = 32` in the file, or imported from a config module), passes that constant or its value as the head width, `Head(n_embd)`, a name an importing file takes from the same module and that no function rebinds), two 1/sqrt(d) factors on one path (not a 1/sqrt of a size read off another axis than the features, `math.sqrt(rows)` with `rows, cols, batch, embed = x.shape`: tied row attention's scores sum over the rows too, so `head_dim ** -0.5 / math.sqrt(rows)` is one scaling; also when a helper of another workspace file returns the scaled `q`; also when a module scales q and then calls a function of its file that scales q again, directly or through a name bound to it or to one of several such functions, `attn_fn = chunked_attention if flag else attention`, reported at the caller's factor since the function is right for its other callers; one scaling written once in a comprehension over `(q, k, v)` counts once; including a pre-scaled `q` given to `F.scaled_dot_product_attention`, `flash_attn_func` or xformers' `memory_efficient_attention`, which scale by 1/sqrt(E) again unless `scale=` / `softmax_scale=` is passed, or which are handed `scale=` 1/sqrt(d) on top; the queries and the keys each divided by sqrt(C) are reported as what they are, scores divided by C, the same bug as `/ d_k`, unless a temperature then scales the scores (LoFTR-style matching, `einsum('nlc,nsc->nls', feat0, feat1) / temperature`), where the 1/C is a deliberate normalisation of each feature set and the temperature sets the sharpness), a scale applied to the weights after softmax (not a quantise-dequantise round trip that divides the weights by a factor and multiplies them by the same factor in one function, `clamp(w / a_scale, -448, 448).to(torch.float8_e4m3fn)` then `* a_scale`), and a `scale=`/`softmax_scale=` handed to a fused kernel that is 1/d, a dimension, or 1/sqrt of the model width on per-head scores, and a fused kernel (`F.scaled_dot_product_attention`, flash-attn's `flash_attn_func`) called without `scale=`/`softmax_scale=` although the module computes its own scale with a factor beyond 1/sqrt(d) (a layer-index or YaRN factor, a constant, 1/d): the kernel then silently uses its default. A sqrt of the head width multiplied into q or k on their way to such a kernel called without `scale=`, next to a scale of the module's own (`q = q * self.scale / (q.shape[-1] ** -0.5)`), is not reported: it cancels the kernel's default 1/sqrt(E), so the net scale is the module's (a way to hand a custom scale to a kernel that takes none); alone, or on the way to a product written by hand, it is. A factor on a fresh random draw (`np.random.randn(d, d_k) * np.sqrt(2.0 / d)`, `nn.Parameter(torch.randn(d, d) / math.sqrt(d))`: a projection's initialiser, its spread set once and then trained) is no second 1/sqrt(d) on the logits. A learned weight multiplied into the data as it was initialised (`x @ self.V.t()` with `self.V = nn.Parameter(torch.randn(r, d) / math.sqrt(d))`, also when the class re-creates the parameter elsewhere) is a projection: its fan-in initialisation is no factor on q or k. A weight scaled where it is used (`x @ (self.wq / math.sqrt(d))`) still is one. A view that adds axes and ends in -1 (`qkv(x).view(B, N, 3, 4, -1)`, a literal head count) may split the projection's width, so `q.shape[-1]` after it is not read as the model width; a width read before the split still is.",
+        "Classifies every factor that multiplies or divides q, k, the scores or the weights: a dimension (`d_k`, `k.size(-1)`, `self.head_dim`; a name that says it is a root or an inverse, `self.sqrt_att_head_size`, `inv_sqrt_dim`, is not read as a dimension, and no name is read at all in a method whose class did not parse, such as a cookiecutter template's `class TF{{cookiecutter.camelcase_modelname}}SelfAttention`, whose `self.` definitions are then missing), its square root, or a named scale whose definition it follows (`self.scale = head_dim ** -0.5`, `self.scaling = config.hidden_size ** -0.5`: a constructor's config object is read by its fields, and a field a config dataclass declares only as a number (`d_model: int = 768`, in this file or in config.py, read through `cfg: ModelConfig`) by its name; a temperature its caller binds, `ScaledDotProductAttention(temperature=d_k ** 0.5)`; a named scale kept in a range, `jnp.maximum(self.tau, 0.01)`). It reports a division by the dimension itself (also one head's width over a constant, `head_dim ** 1 / float(4)`, which `**` makes head_dim / 4; the queries and the keys each divided by it are one finding, at the query; or by a scale that is already 1/sqrt(d): `/ self.scale` with `self.scale = head_dim ** -0.5`, or `/= theta_x.shape[-1] ** -0.5`, also on scores of operands with no query/key names, a non-local block's conv features `matmul(theta_x, phi_x)`, when the factor is the size their product sums over and a softmax follows, unless the operands are unit-normalised (cosine logits); also the width of the projection's input, `B, N, C = x.shape` then `/ C`, whatever follows it, a temperature included), a square root of the model width (`d_model`, `embed_dim`, the `C` that was split into heads, the number of heads times one head's width read off 4-D q or k, `B, H, L, D = k.size()` then `sqrt(H * D)`) on multi-head scores (not when a caller binds that name to one head's width, `C // n_heads`, nor for a last axis named `D` of a tensor already split into heads, nor for the size the product itself sums over wherever it sits (`D` of `einsum('bhdl,bhds->bhls', q, k)` with `q: (B, H, D, L)`, `d_k` unpacked from keys stated as `(B, H, d, S)`), nor on single-head scores: with one head, whether the queries have no head axis or one of length 1, and a fused `nn.Linear(dim, 3 * dim)` cut into q, k and v, the model width is the head width), the converse, one head's width `d_model // num_heads` on scores of queries and keys that are whole outputs of `nn.Linear(·, d_model)` never split into heads (also copies of one layer, `clones(nn.Linear(d_model, d_model), 4)`, by a helper of this or another file, applied in `[lin(x) for lin, x in zip(self.linears, (query, key, value))]`; not when the head width is not that projection width divided, nor when another context shows the scores split), a square root of the width going into a query projection that narrows it or is split into several heads (`nn.Linear(n_embd, head_size)`, or a class of the file written as one, its input times a weight its constructor shapes `(n_in, n_out)`, `jnp.dot(x, self.weights)`, then `C ** -0.5` with `B, T, C = x.shape`; arguments bound with `functools.partial`, also under `jax.jit` or `torch.compile`, count as the call's; not when every construction of the class the workspace shows, in the file or in a file importing it, passes the same value for both widths, `Head(block_size, n_embd, n_embd)`: one head as wide as the embedding, or, when the input width is a module-level constant (`n_embd = 32` in the file, or imported from a config module), passes that constant or its value as the head width, `Head(n_embd)`, a name an importing file takes from the same module and that no function rebinds), two 1/sqrt(d) factors on one path (not a 1/sqrt of a size read off another axis than the features, `math.sqrt(rows)` with `rows, cols, batch, embed = x.shape`: tied row attention's scores sum over the rows too, so `head_dim ** -0.5 / math.sqrt(rows)` is one scaling; also when a helper of another workspace file returns the scaled `q`; also when a module scales q and then calls a function of its file that scales q again, directly or through a name bound to it or to one of several such functions, `attn_fn = chunked_attention if flag else attention`, reported at the caller's factor since the function is right for its other callers; one scaling written once in a comprehension over `(q, k, v)` counts once; including a pre-scaled `q` given to `F.scaled_dot_product_attention`, `flash_attn_func` or xformers' `memory_efficient_attention`, which scale by 1/sqrt(E) again unless `scale=` / `softmax_scale=` is passed, or which are handed `scale=` 1/sqrt(d) on top; the queries and the keys each divided by sqrt(C) are reported as what they are, scores divided by C, the same bug as `/ d_k`, unless a temperature then scales the scores (LoFTR-style matching, `einsum('nlc,nsc->nls', feat0, feat1) / temperature`), where the 1/C is a deliberate normalisation of each feature set and the temperature sets the sharpness), a scale applied to the weights after softmax (not a quantise-dequantise round trip that divides the weights by a factor and multiplies them by the same factor in one function, `clamp(w / a_scale, -448, 448).to(torch.float8_e4m3fn)` then `* a_scale`), and a `scale=`/`softmax_scale=` handed to a fused kernel (`jax.nn.dot_product_attention`'s `scale=` too) that is 1/d, a dimension, or 1/sqrt of the model width on per-head scores (the width going into a query projection split into heads, `B, T, C = x.size()` then `scale=C ** -0.5`, included); the queries and the keys each scaled by the same fourth root, `q * C ** -0.25` and `k * C ** -0.25`, are judged as one 1/sqrt(C) on the scores, once, at the query; a whole number written where a width goes (`/ 64`, `/ math.sqrt(64)`, `64 ** -0.5`) is read as one head's width where it equals the size the scores' product sums over as the code states it (`view(B, T, 8, 64)`), so `/ 64` is a division by the dimension and two `math.sqrt(64)` factors are two scalings; and a fused kernel (`F.scaled_dot_product_attention`, flash-attn's `flash_attn_func`) called without `scale=`/`softmax_scale=` although the module computes its own scale with a factor beyond 1/sqrt(d) (a layer-index or YaRN factor, a constant, 1/d): the kernel then silently uses its default. A sqrt of the head width multiplied into q or k on their way to such a kernel called without `scale=`, next to a scale of the module's own (`q = q * self.scale / (q.shape[-1] ** -0.5)`), is not reported: it cancels the kernel's default 1/sqrt(E), so the net scale is the module's (a way to hand a custom scale to a kernel that takes none); alone, or on the way to a product written by hand, it is. A factor on a fresh random draw (`np.random.randn(d, d_k) * np.sqrt(2.0 / d)`, `nn.Parameter(torch.randn(d, d) / math.sqrt(d))`: a projection's initialiser, its spread set once and then trained) is no second 1/sqrt(d) on the logits. A learned weight multiplied into the data as it was initialised (`x @ self.V.t()` with `self.V = nn.Parameter(torch.randn(r, d) / math.sqrt(d))`, also when the class re-creates the parameter elsewhere) is a projection: its fan-in initialisation is no factor on q or k. A weight scaled where it is used (`x @ (self.wq / math.sqrt(d))`) still is one. A view that adds axes and ends in -1 (`qkv(x).view(B, N, 3, 4, -1)`, a literal head count) may split the projection's width, so `q.shape[-1]` after it is not read as the model width; a width read before the split still is.",
       whyIsThisBad:
         'The scale keeps the logits at unit variance. Dividing by d instead of sqrt(d) (or scaling twice) makes the logits too small and the attention nearly uniform; sqrt(d_model) on per-head scores over-shrinks them by sqrt(n_heads); a scale after softmax does nothing to the logits and breaks the rows-sum-to-1 property.',
       example: `scores = q @ k.transpose(-2, -1) / self.head_dim
@@ -139,14 +139,14 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
     const queryProjectionOf = (target: ScaleSite['target']): ScaleSite['target']['proj'] =>
       target.attn?.queryProj ?? (target.role === 'query' || target.role === 'key' ? target.proj : undefined);
 
-    const isProjectionInputWidth = (op: ScaleOp, target: ScaleSite['target'], site: ScaleSite): string | undefined => {
+    const isProjectionInputWidth = (dim: DimInfo | undefined, target: ScaleSite['target'], site: ScaleSite | SdpaSite): string | undefined => {
       const proj = queryProjectionOf(target);
-      if (!proj || !op.dim) return undefined;
+      if (!proj || !dim) return undefined;
       if (!proj.inText || !proj.outText || bare(proj.inText) === bare(proj.outText)) return undefined;
       // A fused projection (`nn.Linear(dim, 3 * dim)` split into q, k, v) gives each part the input's width: on one head
       // that width is the head width, and a split into heads is judged as the model width below.
       if (fusedWidthOf(bare(proj.outText)) === bare(proj.inText) && oneHead(target)) return undefined;
-      const inputWidth = (op.dim.ofTensor && op.dim.ofTensor === proj.input && op.dim.lastAxisOf) || bare(op.dim.text) === bare(proj.inText);
+      const inputWidth = (dim.ofTensor && dim.ofTensor === proj.input && dim.lastAxisOf) || bare(dim.text) === bare(proj.inText);
       if (!inputWidth) return undefined;
       // `nn.Linear(n_embd, head_size)` with both widths parameters of the class, and every construction of the class
       // the workspace shows passing the same value for both (`Head(block_size, n_embed, n_embed)`: one head as wide as
@@ -171,6 +171,30 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       const parent = op.node.parent;
       const holder = parent?.type === 'augmented_assignment' && op.node.field === 'left' ? parent : op.node;
       return holder.children.find((c) => !c.named && (c.type === '/' || c.type === '/=' || c.type === '*' || c.type === '*='))?.type;
+    };
+
+    /** A root of a whole number (`math.sqrt(2)`) that is not the size the scores formed at `formedAt` sum over as stated. */
+    const unplacedLiteral = (op: ScaleOp, formedAt: PyNode | undefined): boolean =>
+      op.dim?.literal !== undefined && !ev.facts.contractedSizes(formedAt).has(String(op.dim.literal));
+
+    /** A factor that is a whole number equal to the stated size the scores' product sums over: that width, one head's. */
+    const literalHeadWidth = (op: ScaleOp, target: ScaleSite['target']): { dim: DimInfo; power: number } | undefined => {
+      const n = op.dim?.literal ?? (op.power === undefined && !op.named ? op.constant : undefined);
+      if (n === undefined || !Number.isInteger(n) || n <= 1 || op.on !== 'scores') return undefined;
+      if (!ev.facts.contractedSizes(target.attn?.formedAt).has(String(n))) return undefined;
+      const power = op.dim ? op.power : divides(op) ? -1 : multiplies(op) ? 1 : undefined;
+      return power === undefined ? undefined : { dim: { which: 'head', text: String(n), literal: n }, power };
+    };
+
+    /** The same factor, to the same power, on the other operand (the keys of a scaled query, the queries of scaled keys) in one function. */
+    const otherOperandTwin = (op: ScaleOp, power: number): ScaleSite | undefined => {
+      const other = op.on === 'query' ? 'key' : op.on === 'key' ? 'query' : undefined;
+      if (!other) return undefined;
+      const factor = ctx.text(op.factorNode);
+      const fn = enclosingFunction(op.node);
+      return ev.facts.scale.find(
+        (s) => s.op.on === other && s.op.power === power && s.op !== op && ctx.text(s.op.factorNode) === factor && enclosingFunction(s.op.node) === fn,
+      );
     };
 
     /** The function a node is written in; null at module level. */
@@ -295,29 +319,28 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
         if (op.on === 'weights') {
           // Any factor after the softmax is misplaced, but only a dimension or a factor named as the scale is known to be the scale.
           if (op.power === undefined && !op.named) return;
+          // A root of a whole number the code does not show to be a width (`* math.sqrt(2)`) is no known scale.
+          if (unplacedLiteral(op, target.attn?.formedAt) && !op.named) return;
           if (roundTrip(site)) return;
           report(op.factorNode, msg(T.scalesWeights, f), undefined, evidence);
           return;
         }
         // The multiplier is dim^power: power and dim are known together, or neither is.
-        const dim = op.dim;
-        if (op.power === undefined || !dim || ev.mup) return;
+        // A whole number written where a width goes (`/ 64`, `* 64 ** -0.5`) that equals the size the scores' product
+        // sums over as the code states it (`view(B, T, 8, 64)`): one head's width, judged as the name would be.
+        const literal = literalHeadWidth(op, target);
+        const dim = literal?.dim ?? op.dim;
+        const power = literal?.power ?? op.power;
+        if (power === undefined || !dim || ev.mup) return;
         // A bare number (a float parameter, a shape we cannot place) is not known to be the head or model width.
         const which = dimWhich(dim);
         const knownDim = which === 'head' || which === 'model';
         // `B, N, C = x.shape` then `q = self.q(x)`: C is the feature width of the projection's input, a width whatever
         // the head count, so dividing the scores by C itself (not its square root) is wrong even where which is unknown.
-        if (op.power === -1 && (knownDim || projectionInputLastAxis(op, target))) {
+        if (power === -1 && (knownDim || projectionInputLastAxis(op, target))) {
           // The queries and the keys each divided by the same dimension (`q / (head_dim ** 1 / float(4))` and the same
           // for k, meant as fourth roots): one mistake, reported once, at the query, with the key's scaling as evidence.
-          const other = op.on === 'query' ? 'key' : op.on === 'key' ? 'query' : undefined;
-          const factor = ctx.text(op.factorNode);
-          const fn = other && enclosingFunction(op.node);
-          const twin =
-            other &&
-            ev.facts.scale.find(
-              (s) => s.op.on === other && s.op.power === -1 && s.op !== op && ctx.text(s.op.factorNode) === factor && enclosingFunction(s.op.node) === fn,
-            );
+          const twin = otherOperandTwin(op, -1);
           if (twin) {
             if (op.on === 'key') return;
             report(op.factorNode, msg(T.eachDividedByDim, f, dim.text), undefined, [
@@ -336,22 +359,26 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           report(op.factorNode, named ? msg(T.oneOverDim, f, d, dim.text) : msg(divided, f, ctx.text(op.factorNode)), fix, evidence);
           return;
         }
-        if (op.power > 0 && knownDim) {
-          if (op.power === 0.5 && which === 'head' && (op.on === 'query' || op.on === 'key') && compensatesKernelDefault(op)) return;
-          reportTimesDim(site, op, dim, op.power);
+        if (power > 0 && knownDim) {
+          if (power === 0.5 && which === 'head' && (op.on === 'query' || op.on === 'key') && compensatesKernelDefault(op)) return;
+          reportTimesDim(site, op, dim, power);
           return;
         }
         if (which === 'heads') {
           report(op.factorNode, msg(T.fromHeadCount, f), undefined, evidence);
           return;
         }
-        if (op.power === -0.5) {
+        // The queries and the keys each scaled by the same d ** -0.25 (a fourth root on either side of the product): the
+        // scores carry d ** -0.5, so the width is judged as one 1/sqrt(d) on them would be, once, at the query.
+        const quarterPair = power === -0.25 && (op.on === 'query' || op.on === 'key') && !!otherOperandTwin(op, -0.25);
+        if (quarterPair && op.on === 'key') return;
+        if (power === -0.5 || quarterPair) {
           const seq = sequenceSize(op, target);
           if (seq) {
             report(op.factorNode, msg(T.sequenceLength, f, seq), undefined, evidence);
             return;
           }
-          const inWidth = isProjectionInputWidth(op, target, site);
+          const inWidth = isProjectionInputWidth(dim, target, site);
           if (inWidth) {
             report(op.factorNode, msg(T.projectionInput, f, inWidth), undefined, evidence);
             return;
@@ -399,8 +426,12 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       sdpa(site: SdpaSite) {
         // Every check below is about the kernel's own scale: a kernel that takes none (F.multi_head_attention_forward) has nothing to judge.
         const param = site.scaleParam;
-        if (site.framework !== 'torch' || !param) return;
+        /* c8 ignore next -- every kernel of the API table names its scale parameter; the type leaves it optional */
+        if (!param) return;
         const explicitScale = site.scale;
+        // A scale handed over is judged on every kernel that documents one (torch's, and jax.nn.dot_product_attention's
+        // `scale=`, 1/sqrt(H) by default); what a kernel does with no scale given is judged on torch's kernels only.
+        if (site.framework !== 'torch' && !site.scaleNode) return;
         // A scale handed to the kernel that is a dimension itself, or 1/d, or 1/sqrt of the model width.
         const dp = explicitScale?.kind === 'number' ? explicitScale.dimPow : undefined;
         if (site.scaleNode && dp && !ev.mup) {
@@ -421,12 +452,23 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
             report(site.scaleNode, msg(T.kernelModelWidth, apiName(site.display), f, dp.dim.text), undefined, given());
             return;
           }
+          // The width going into the query projection (`B, T, C = x.size()` then `scale=C ** -0.5`) on queries that
+          // projection split into heads: the same model width as a manual `/ math.sqrt(C)` on the scores would be.
+          const inWidth = dp.power === -0.5 && which === 'unknown' && !oneHead(site.q) ? isProjectionInputWidth(dp.dim, site.q, site) : undefined;
+          if (inWidth) {
+            report(site.scaleNode, msg(T.kernelModelWidth, apiName(site.display), f, inWidth), undefined, given());
+            return;
+          }
         }
         // An explicit 1/sqrt(d) (`scale=self.scale`) on inputs already scaled by hand scales twice as surely as the default.
         const explicitInverseSqrt = !!site.scaleNode && explicitScale?.kind === 'number' && explicitScale.dimPow?.power === -0.5;
         if (site.scaleNode && !(explicitScale && explicitScale.kind === 'none') && !explicitInverseSqrt) return;
         /** A scaling by hand of q or k: by 1/sqrt(d), or by a factor named as the scale whose value is not known. */
-        const manualScale = (o: ScaleOp): boolean => o.on !== 'weights' && !o.init && (isInverseSqrtDim(o) || (o.power === undefined && !!o.named));
+        const qWidth = axisAt(site.q, -1)?.sizeText;
+        const manualScale = (o: ScaleOp): boolean =>
+          o.on !== 'weights' &&
+          !o.init &&
+          ((isInverseSqrtDim(o) && (o.dim?.literal === undefined || String(o.dim.literal) === qWidth)) || (o.power === undefined && !!o.named));
         for (const [value, node] of [
           [site.q, site.qNode],
           [site.k, site.kNode],
@@ -496,7 +538,10 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
               // all three, so q's scaling shows on the keys' path too (`(t * s for t in (q, k))` is then left unsaid).
               // A 1/sqrt of a size read off another axis than the features (`math.sqrt(rows)` with `rows, cols, batch,
               // embed = x.shape`: tied row attention, whose scores sum over the rows too) is a count, not a second d.
-              const sqrt = distinctScalings(scaleOps(alt).filter((o) => o.on !== 'weights' && !o.init && isInverseSqrtDim(o) && !o.dim?.otherAxis));
+              const formedAt = site.input.attn?.formedAt;
+              const sqrt = distinctScalings(
+                scaleOps(alt).filter((o) => o.on !== 'weights' && !o.init && isInverseSqrtDim(o) && !o.dim?.otherAxis && !unplacedLiteral(o, formedAt)),
+              );
               const [first] = sqrt;
               const second = sqrt.at(-1);
               // `first && second` hold whenever there are two or more
