@@ -241,6 +241,14 @@ const BUILTINS = new Set([
   'type',
 ]);
 
+/** A step hook of a training loop and the hook of its class whose DataLoader feeds it (PyTorch Lightning's). */
+const STEP_HOOK_LOADERS: Readonly<Record<string, string>> = {
+  training_step: 'train_dataloader',
+  validation_step: 'val_dataloader',
+  test_step: 'test_dataloader',
+  predict_step: 'predict_dataloader',
+};
+
 export class Evaluator {
   readonly facts = new Facts();
   readonly lines: LineIndex;
@@ -1335,6 +1343,8 @@ export class Evaluator {
     if (bound) return this.conventionOfUses(def, bound);
     const scope = def.scope;
     if (scope.selfName === p.name && scope.ownerClass) return { kind: 'object', object: { cls: scope.ownerClass } };
+    const batch = this.stepHookBatch(def, ctx);
+    if (batch) return batch;
     const v = this.unboundParamValue(def, ctx);
     // With no caller in view the parameter may be anything a caller passes, None included.
     return ctx.defaultsHold || v.kind === 'unknown' ? v : { ...v, unbound: true };
@@ -1355,6 +1365,26 @@ export class Evaluator {
       this.usedConvention.set(def.id, used);
     }
     return used ? { ...v, mask: { ...v.mask, ...used } } : v;
+  }
+
+  /**
+   * The `batch` of a training loop's step hook (`training_step(self, batch, batch_idx)`, and the validation, test and
+   * predict ones): the loop calls it with each batch of the DataLoader the same class's hook returns
+   * (`train_dataloader()`, ...), so when the class defines that hook, the batch is what its loader yields (a collate
+   * function's dict, read back by key). Undefined when the class has no such hook or its loader is not understood.
+   */
+  private stepHookBatch(def: Def, ctx: Ctx): AValue | undefined {
+    const scope = def.scope;
+    const cls = scope.ownerClass;
+    const hook = cls && Object.hasOwn(STEP_HOOK_LOADERS, scope.name) ? STEP_HOOK_LOADERS[scope.name] : undefined;
+    if (!cls || !hook || !scope.selfName || def.param?.index !== 1) return undefined;
+    const loader = this.classMethod(cls, hook);
+    if (!loader || loader.params.length !== 1) return undefined;
+    const self: AValue = { kind: 'object', object: { cls } };
+    const batches = this.callWithValues({ kind: 'function', fn: { scope: loader, self } }, [], def.param.node, ctx);
+    // dataLoaderBatches: a sequence whose one element stands for every batch.
+    const batch = batches.kind === 'tuple' && batches.elements?.length === 1 ? batches.elements[0] : undefined;
+    return batch && (batch.kind !== 'unknown' || batch.kwargs !== undefined) ? batch : undefined;
   }
 
   private unboundParamValue(def: Def, ctx: Ctx): AValue {

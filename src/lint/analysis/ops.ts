@@ -1778,6 +1778,13 @@ function creation(ev: Evaluator, c: Call, kind: string, sizeArgs: PyNode[]): AVa
       else if (fill.finfo) out.fillValue = -Infinity;
       if (fill.num === 1) out.ones = true;
     }
+    // `torch.full((L, L), True)` is all True (a boolean tensor, as torch infers from the fill): the ones tril/triu cut a
+    // causal mask from; `torch.full((B, 1), False)` all False.
+    if (fill?.kind === 'bool' && fill.truth !== undefined) {
+      if (fill.truth) out.ones = true;
+      else out.zeros = true;
+      out.dtype ??= 'bool';
+    }
   }
   return out;
 }
@@ -2476,8 +2483,29 @@ function concat(ev: Evaluator, c: Call): AValue {
     multiHead: vals.some((v) => v.multiHead) || undefined,
   });
   if (cached) out.fromCache = true;
-  if (vals.every((v) => v.mask) && vals.length > 0) out.mask = vals[0]?.mask;
+  const joinedMask = joinedMaskOf(vals);
+  if (joinedMask) out.mask = joinedMask;
   return c.name.endsWith('.stack') ? stacked(ev, c, out) : out;
+}
+
+/**
+ * The mask that pieces joined by cat/stack make. Masks with one meaning joined keep it; a constant block joined to them
+ * (`torch.cat([torch.full((B, 1), True), pad_keep], dim=1)`, a position prepended for a CLS or memory token, or
+ * `new_zeros`) holds one value everywhere, which takes the meaning the masks give True/1: the joined mask keeps that
+ * meaning. Its triangle, if any, no longer lies where it did, so only the polarity and what the masks were made of stay.
+ * Pieces with different meanings, or other pieces, make no mask of known meaning (the first piece's was kept before).
+ */
+function joinedMaskOf(vals: readonly AValue[]): MaskInfo | undefined {
+  const masks = vals.flatMap((v) => (v.mask ? [v.mask] : []));
+  const first = masks[0];
+  if (!first) return undefined;
+  const constant = (v: AValue): boolean => v.kind === 'tensor' && !v.mask && !v.attn && (!!v.ones || !!v.zeros);
+  if (!vals.every((v) => v.mask || constant(v))) return undefined;
+  if (masks.length === vals.length) return first;
+  if (!first.polarity || first.additive || first.byName || first.documented) return undefined;
+  if (!masks.every((m) => m.polarity === first.polarity && !m.additive && !m.byName && !m.documented)) return undefined;
+  const { tri: _tri, align: _align, sizes: _sizes, ...rest } = first;
+  return rest;
 }
 
 /**

@@ -52,7 +52,7 @@ interface Carrier {
   readonly name: string;
   readonly families: readonly Family[];
   readonly frameworks: readonly Framework[];
-  carry(expr: string, b: Builder): Carried;
+  carry(expr: string, b: Builder, meaning: Meaning): Carried;
 }
 
 interface Consumer {
@@ -140,6 +140,42 @@ const BUILDERS: readonly Builder[] = [
     family: 'causal',
     keep: 'torch.arange(L)[None, :] <= torch.arange(L)[:, None]',
     ignore: 'torch.arange(L)[None, :] > torch.arange(L)[:, None]',
+  },
+  {
+    name: 'arange.expand < lengths.unsqueeze / >=',
+    fw: 'torch',
+    family: 'pad',
+    keep: 'torch.arange(S, device=lengths.device).expand(len(lengths), S) < lengths.unsqueeze(1)',
+    ignore: 'torch.arange(S, device=lengths.device).unsqueeze(0).expand(len(lengths), S) >= lengths.unsqueeze(-1)',
+  },
+  {
+    name: 'tokenizer output moved .to(device), .to(torch.bool) / .eq(0)',
+    fw: 'torch',
+    family: 'pad',
+    pre: 'enc = tokenizer(texts, padding=True, return_tensors="pt").to(ids.device)',
+    keep: 'enc["attention_mask"].to(torch.bool)',
+    ignore: 'enc["attention_mask"].eq(0)',
+  },
+  {
+    name: 'numpy subsequent_mask == 0 / .bool()',
+    fw: 'torch',
+    family: 'causal',
+    keep: 'torch.from_numpy(np.triu(np.ones((L, L)), k=1).astype("uint8")) == 0',
+    ignore: 'torch.from_numpy(np.triu(np.ones((L, L)), k=1).astype("uint8")).bool()',
+  },
+  {
+    name: 'square subsequent mask == 0 / isinf',
+    fw: 'torch',
+    family: 'causal',
+    keep: 'nn.Transformer.generate_square_subsequent_mask(L) == 0',
+    ignore: 'torch.isinf(nn.Transformer.generate_square_subsequent_mask(L))',
+  },
+  {
+    name: 'full(True).tril() / full(True).triu(1)',
+    fw: 'torch',
+    family: 'causal',
+    keep: 'torch.full((L, L), True).tril()',
+    ignore: 'torch.full((L, L), True).triu(1)',
   },
   // TensorFlow: the tutorial's padding and look-ahead masks are 1 where hidden; sequence_mask keeps.
   {
@@ -283,6 +319,94 @@ const CARRIERS: readonly Carrier[] = [
   },
 ];
 
+const PREPEND = (m: Meaning): string => (m === 'keep' ? 'True' : 'False');
+
+const MORE_CARRIERS: readonly Carrier[] = [
+  {
+    name: 'a CLS position prepended with torch.cat',
+    families: ['pad'],
+    frameworks: ['torch'],
+    carry: (e, b, m) => ({ body: `${pre(b)}mask = ${e}\nmask = torch.cat([torch.full((B, 1), ${PREPEND(m)}, device=mask.device), mask], dim=1)` }),
+  },
+  {
+    name: 'a CLS position prepended with F.pad',
+    families: ['pad'],
+    frameworks: ['torch'],
+    carry: (e, b, m) => ({ body: `${pre(b)}mask = F.pad(${e}, (1, 0), value=${PREPEND(m)})` }),
+  },
+  {
+    name: 'collate tuple unpacked in the loop',
+    families: ['pad'],
+    frameworks: ['torch'],
+    carry: (e, b) => ({
+      helpers: `${COLLATE_HEAD}\n${indent(pre(b), 4)}    return ids, ${e}\n`,
+      params: 'mask',
+      body: '',
+      after: [
+        'def train(dataset, x):',
+        '    model = Model()',
+        '    for ids, mask in DataLoader(dataset, batch_size=8, collate_fn=collate):',
+        '        model(x, mask).sum().backward()',
+        '',
+      ].join('\n'),
+    }),
+  },
+  {
+    name: 'collate dataclass',
+    families: ['pad'],
+    frameworks: ['torch'],
+    carry: (e, b) => ({
+      helpers: `@dataclass\nclass Batch:\n    input_ids: torch.Tensor\n    mask: torch.Tensor\n\n\n${COLLATE_HEAD}\n${indent(pre(b), 4)}    return Batch(input_ids=ids, mask=${e})\n`,
+      params: 'mask',
+      body: '',
+      after: [
+        'def train(dataset, x):',
+        '    model = Model()',
+        '    loader = DataLoader(dataset, batch_size=8, collate_fn=collate)',
+        '    for batch in loader:',
+        '        model(x, batch.mask).sum().backward()',
+        '',
+      ].join('\n'),
+    }),
+  },
+  {
+    name: 'dict splat into forward(**batch)',
+    families: ['pad'],
+    frameworks: ['torch'],
+    carry: (e, b) => ({
+      params: 'input_ids=None, attention_mask=None',
+      body: 'mask = attention_mask',
+      after: [
+        `def run(x, ${VARS}):`,
+        '    model = Model()',
+        ...(b.pre ? [`    ${b.pre}`] : []),
+        `    batch = {"input_ids": ids, "attention_mask": ${e}}`,
+        '    return model(x, **batch)',
+        '',
+      ].join('\n'),
+    }),
+  },
+  {
+    name: 'training_step over its own train_dataloader',
+    families: ['pad'],
+    frameworks: ['torch'],
+    carry: (e, b) => ({
+      helpers: `${COLLATE_HEAD}\n${indent(pre(b), 4)}    return {"input_ids": ids, "attention_mask": ${e}}\n`,
+      params: 'mask',
+      body: '',
+      init: 'self.embed = nn.Embedding(30522, d_model)',
+      methods: [
+        'def train_dataloader(self):',
+        '    return DataLoader(self.dataset, batch_size=8, collate_fn=collate)',
+        '',
+        'def training_step(self, batch, batch_idx):',
+        '    return self(self.embed(batch["input_ids"]), batch["attention_mask"]).sum()',
+        '',
+      ].join('\n'),
+    }),
+  },
+];
+
 const SHAPES: readonly { name: string; pad: (m: string) => string; causal: (m: string) => string }[] = [
   { name: '[None] indexing', pad: (m) => `${m}[:, None, None, :]`, causal: (m) => `${m}[None, None]` },
   { name: 'unsqueeze', pad: (m) => `${m}.unsqueeze(1).unsqueeze(2)`, causal: (m) => `${m}.unsqueeze(0).unsqueeze(0)` },
@@ -290,6 +414,9 @@ const SHAPES: readonly { name: string; pad: (m: string) => string; causal: (m: s
   { name: 'view + expand', pad: (m) => `${m}.view(B, 1, 1, S).expand(B, H, L, S)`, causal: (m) => `${m}[None, None].expand(B, H, L, L)` },
   { name: 'repeat', pad: (m) => `${m}[:, None, None, :].repeat(1, H, L, 1)`, causal: (m) => `${m}.unsqueeze(0).unsqueeze(0).repeat(B, H, 1, 1)` },
   { name: '.bool() then [None]', pad: (m) => `${m}.bool()[:, None, None, :]`, causal: (m) => `${m}.bool()[None, None]` },
+  { name: 'einops rearrange', pad: (m) => `rearrange(${m}, "b s -> b 1 1 s")`, causal: (m) => `rearrange(${m}, "i j -> 1 1 i j")` },
+  { name: 'einops repeat', pad: (m) => `repeat(${m}, "b s -> b h t s", h=H, t=L)`, causal: (m) => `repeat(${m}, "i j -> b h i j", b=B, h=H)` },
+  { name: 'unsqueeze(-2) twice', pad: (m) => `${m}.unsqueeze(-2).unsqueeze(-2)`, causal: (m) => `${m}.reshape(1, 1, L, L)` },
   { name: '.to(torch.bool) then unsqueeze', pad: (m) => `${m}.to(torch.bool).unsqueeze(1).unsqueeze(1)`, causal: (m) => `${m}.to(torch.bool)` },
 ];
 
@@ -371,6 +498,70 @@ const CONSUMERS: readonly Consumer[] = [
     families: ['pad', 'causal'],
     use: (f, s) => `${SCORES}\nscores += ${s('mask', f)}.to(scores.dtype) * -1e9\n${OUT}`,
   },
+  {
+    name: 'masked_fill(~m, -inf)',
+    fw: 'torch',
+    expects: 'keep',
+    families: ['pad', 'causal'],
+    use: (f, s) => `${SCORES}\nscores = scores.masked_fill(~${s('mask', f)}, float("-inf"))\n${OUT}`,
+  },
+  {
+    name: 'masked_fill(m.logical_not(), finfo.min)',
+    fw: 'torch',
+    expects: 'keep',
+    families: ['pad', 'causal'],
+    use: (f, s) => `${SCORES}\nscores = scores.masked_fill(${s('mask', f)}.logical_not(), torch.finfo(scores.dtype).min)\n${OUT}`,
+  },
+  {
+    name: 'additive (1 - m) * finfo.min to SDPA',
+    fw: 'torch',
+    expects: 'keep',
+    families: ['pad', 'causal'],
+    use: (f, s) => `bias = (1.0 - ${s('mask', f)}.to(q.dtype)) * torch.finfo(q.dtype).min\nreturn F.scaled_dot_product_attention(q, k, v, attn_mask=bias)`,
+  },
+  {
+    name: 'TransformerDecoder tgt_key_padding_mask / tgt_mask',
+    fw: 'torch',
+    expects: 'ignore',
+    families: ['pad', 'causal'],
+    init: 'self.decoder = nn.TransformerDecoder(nn.TransformerDecoderLayer(d_model, n_heads, batch_first=True), num_layers=2)',
+    use: (f) => `return self.decoder(x, x, ${f === 'pad' ? 'tgt_key_padding_mask' : 'tgt_mask'}=mask)`,
+  },
+  // TensorFlow.
+  {
+    name: 'tf additive (1 - mask) * -10000',
+    fw: 'tf',
+    expects: 'keep',
+    families: ['pad', 'causal'],
+    use: (f) =>
+      [
+        'logits = tf.matmul(q, k, transpose_b=True) / tf.math.sqrt(tf.cast(tf.shape(k)[-1], tf.float32))',
+        `logits = logits + (1.0 - tf.cast(${f === 'pad' ? 'mask[:, None, None, :]' : 'mask'}, tf.float32)) * -10000.0`,
+        'return tf.matmul(tf.nn.softmax(logits, axis=-1), v)',
+      ].join('\n'),
+  },
+  {
+    name: 'keras Attention mask=[q, v]',
+    fw: 'tf',
+    expects: 'keep',
+    families: ['pad'],
+    use: () => 'attn = tf.keras.layers.Attention()\nreturn attn([x, x], mask=[tf.cast(mask, tf.bool), tf.cast(mask, tf.bool)])',
+  },
+  {
+    name: 'flax MultiHeadDotProductAttention mask=',
+    fw: 'jax',
+    expects: 'keep',
+    families: ['pad', 'causal'],
+    use: (f) =>
+      `attn = nn.MultiHeadDotProductAttention(num_heads=4)\nreturn attn(x, x, mask=${f === 'pad' ? 'nn.make_attention_mask(mask, mask)' : 'mask[None, None]'})`,
+  },
+  {
+    name: 'jax.nn.dot_product_attention mask=',
+    fw: 'jax',
+    expects: 'keep',
+    families: ['pad', 'causal'],
+    use: (f) => `return jax.nn.dot_product_attention(q, k, v, mask=${f === 'pad' ? 'mask[:, None, None, :]' : 'mask[None, None]'})`,
+  },
   // TensorFlow.
   {
     name: 'tf logits += mask * -1e9',
@@ -434,6 +625,8 @@ const TORCH_IMPORTS = [
   'from torch.nn.utils.rnn import pad_sequence',
   'from torch.utils.data import DataLoader',
   'from transformers import AutoTokenizer',
+  'import numpy as np',
+  'from einops import rearrange, repeat',
 ].join('\n');
 const TOKENIZER = 'tokenizer = AutoTokenizer.from_pretrained("bert-base-uncased")';
 
@@ -449,7 +642,7 @@ interface Cell {
 function programOf(cell: Cell, meaning: Meaning): Record<string, string> {
   const { builder: b, carrier: c, consumer: u } = cell;
   const expr = meaning === 'keep' ? b.keep : b.ignore;
-  const carried = c.carry(expr, b);
+  const carried = c.carry(expr, b, meaning);
   const shape = (m: string, f: Family): string => (f === 'pad' ? cell.shape.pad(m) : cell.shape.causal(m));
   const use = u.use(b.family, shape);
   if (b.fw !== 'torch') {
@@ -506,7 +699,7 @@ function cells(): Cell[] {
   };
   BUILDERS.forEach((b, i) => {
     const us = CONSUMERS.filter((u) => u.fw === b.fw && u.families.includes(b.family));
-    const cs = CARRIERS.filter((c) => c.frameworks.includes(b.fw) && c.families.includes(b.family));
+    const cs = [...CARRIERS, ...MORE_CARRIERS].filter((c) => c.frameworks.includes(b.fw) && c.families.includes(b.family));
     us.forEach((u, j) => {
       for (let r = 0; r < 2; r++) {
         const c = cs[(i + j + r * 3) % cs.length]!;
@@ -557,9 +750,9 @@ describe('ATT002 polarity matrix (session 28): consumer convention × builder ×
   const all = cells();
 
   it('is a sample of hundreds of programs covering every dimension value', () => {
-    assert.ok(all.length >= 200 && all.length <= 800, `${all.length} cells`);
+    assert.ok(all.length >= 200 && all.length <= 1200, `${all.length} cells`);
     for (const b of BUILDERS) assert.ok(all.some((c) => c.builder === b), b.name);
-    for (const c of CARRIERS) assert.ok(all.some((x) => x.carrier === c), c.name);
+    for (const c of [...CARRIERS, ...MORE_CARRIERS]) assert.ok(all.some((x) => x.carrier === c), c.name);
     for (const u of CONSUMERS) assert.ok(all.some((x) => x.consumer === u), u.name);
     for (const s of SHAPES) assert.ok(all.some((x) => x.shape === s), s.name);
   });
