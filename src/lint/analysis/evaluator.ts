@@ -15,7 +15,7 @@ import {
   type ForeignEvidence,
 } from './cross-file';
 import { FileFacts } from './file-facts';
-import { msg } from '../message';
+import { msg, type MessageArg } from '../message';
 import { PHRASES } from './phrases';
 import { importerPrecision, importingChain } from './importers';
 import { callsFromImporters, functionsCallersDecide, type ImporterCall } from './importer-calls';
@@ -240,6 +240,17 @@ const BUILTINS = new Set([
   'hasattr',
   'type',
 ]);
+
+/** Whether a mask's description goes back to a tokenizer's attention_mask (its phrase, or one nested in it). */
+function readsTokenizerMask(why: MessageArg): boolean {
+  return typeof why === 'object' && (why.template === PHRASES.tokenizerMask || why.args.some(readsTokenizerMask));
+}
+
+/** The innermost function (or lambda) around a node. */
+function enclosingFunctionNode(node: PyNode): PyNode | undefined {
+  for (let p = node.parent; p; p = p.parent) if (p.type === 'function_definition' || p.type === 'lambda') return p;
+  return undefined;
+}
 
 /** A step hook of a training loop and the hook of its class whose DataLoader feeds it (PyTorch Lightning's). */
 const STEP_HOOK_LOADERS: Readonly<Record<string, string>> = {
@@ -504,6 +515,46 @@ export class Evaluator {
       for (const d of this.sr.defsOfScope.get(child.id) ?? []) if (d.value && this.isRootDef(d)) this.evalDef(d, ctx);
     }
   }
+
+  /**
+   * Whether the file's own code stores, under the key `attention_mask` (a dict literal's entry, `dict(attention_mask=...)`
+   * or `batch["attention_mask"] = ...`), a mask its construction shows True at the positions to ignore (a collate
+   * function's `"attention_mask": ids == pad_id`). Then the key does not follow the tokenizers' convention in this file,
+   * and a batch of unknown origin read by that key (`batch["attention_mask"]` in a step whose batch the analysis does not
+   * trace) is no evidence of a keep mask. Computed once per file.
+   */
+  attentionMaskKeyInverted(): boolean {
+    if (this.attentionMaskKeyInvertedMemo !== undefined) return this.attentionMaskKeyInvertedMemo;
+    // Re-entry while the stores are evaluated reads the key as the tokenizers' (the answer so far).
+    this.attentionMaskKeyInvertedMemo = false;
+    const values: PyNode[] = [];
+    walkTree(this.tree.root, (n) => {
+      if (n.type === 'pair' && stringLiteral(this.tree, childByField(n, 'key')) === 'attention_mask') {
+        const v = childByField(n, 'value');
+        if (v) values.push(v);
+      } else if (n.type === 'keyword_argument' && text(this.tree, childByField(n, 'name') ?? n) === 'attention_mask') {
+        const call = n.parent?.parent;
+        const fn = call?.type === 'call' ? childByField(call, 'function') : undefined;
+        const v = childByField(n, 'value');
+        if (fn && v && text(this.tree, fn) === 'dict') values.push(v);
+      } else if (n.type === 'assignment') {
+        const left = childByField(n, 'left');
+        const right = childByField(n, 'right');
+        const sub = left?.type === 'subscript' ? childByField(left, 'subscript') : undefined;
+        if (right && sub && stringLiteral(this.tree, sub) === 'attention_mask') values.push(right);
+      }
+    });
+    const inverted = values.some((v) => {
+      const fn = enclosingFunctionNode(v);
+      const scope = (fn ? this.sr.scopeOfNode.get(fn.id) : undefined) ?? this.sr.module;
+      const m = this.eval(v, this.defaultCtx(scope)).mask;
+      // A store made from the key's own mask (`"attention_mask": 1 - enc["attention_mask"]`) states no other convention.
+      return !!m && m.polarity === 'ignore' && !m.additive && !m.byName && !m.documented && !readsTokenizerMask(m.why);
+    });
+    this.attentionMaskKeyInvertedMemo = inverted;
+    return inverted;
+  }
+  private attentionMaskKeyInvertedMemo: boolean | undefined;
 
   defaultCtx(scope: Scope): Ctx {
     const s = this.ctxScope(scope);

@@ -825,12 +825,18 @@ function sliceTuple(ev: Evaluator, elements: readonly AValue[], slice: PyNode): 
 
 function dictItem(ev: Evaluator, v: AValue, key: string, valueNode: PyNode | undefined): AValue {
   void valueNode;
-  void ev;
   // A dict whose entries are known (a literal, `dict(k=v)`, a helper returning one): the value stored under the key,
   // whose construction decides over what the key's name suggests.
   const entry = v.kwargs?.find(([k]) => k === key)?.[1];
   if (entry && (entry.kind !== 'unknown' || entry.mask)) return entry;
-  if (key === 'attention_mask') return tokenizerAttentionMask(`\`["attention_mask"]\``);
+  // A tokenizer's output holds its attention_mask (1 at real tokens); a dict of unknown origin is read by the same key's
+  // convention unless the file's own code stores a mask of the other meaning under it.
+  if (key === 'attention_mask')
+    return v.kind === 'object' && v.tokenizerOutput
+      ? tokenizerAttentionMask(`\`["attention_mask"]\``)
+      : ev.attentionMaskKeyInverted()
+        ? UNKNOWN
+        : tokenizerAttentionMask(`\`["attention_mask"]\``);
   if (key === 'input_ids') return tensor({ tokenIds: true, ndim: 2, axes: [{ label: 'batch' }, { label: 'seq' }] });
   if (v.kind === 'object') return UNKNOWN;
   return UNKNOWN;
@@ -1432,6 +1438,8 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
       const key = stringLiteral(ev.tree, c.args.positional[0]);
       if (key) return dictItem(ev, recv, key, undefined);
     }
+    // `tokenizer(texts, return_tensors="pt").to(device)`: the same encoding, moved.
+    if (m === 'to') return recv;
     return UNKNOWN;
   }
   if (recv.kind !== 'tensor' && recv.kind !== 'unknown') {
@@ -2501,7 +2509,7 @@ function joinedMaskOf(vals: readonly AValue[]): MaskInfo | undefined {
   if (!first) return undefined;
   const constant = (v: AValue): boolean => v.kind === 'tensor' && !v.mask && !v.attn && (!!v.ones || !!v.zeros);
   if (!vals.every((v) => v.mask || constant(v))) return undefined;
-  if (masks.length === vals.length) return first;
+  if (masks.length === vals.length) return masks.every((m) => m.polarity === first.polarity && !!m.additive === !!first.additive) ? first : undefined;
   if (!first.polarity || first.additive || first.byName || first.documented) return undefined;
   if (!masks.every((m) => m.polarity === first.polarity && !m.additive && !m.byName && !m.documented)) return undefined;
   const { tri: _tri, align: _align, sizes: _sizes, ...rest } = first;

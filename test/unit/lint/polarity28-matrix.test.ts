@@ -13,7 +13,7 @@
 // Every program is written here from those conventions; none is copied from a repository.
 import { strict as assert } from 'node:assert';
 import { createLinter, type ExtendedLinter, type Finding } from '../../../src/lint';
-import { grammar, linter } from './helpers';
+import { grammar, linter, memoryWorkspace } from './helpers';
 
 type Meaning = 'keep' | 'ignore';
 type Family = 'pad' | 'causal';
@@ -767,4 +767,93 @@ describe('ATT002 polarity matrix (session 28): consumer convention × builder ×
       else assert.equal(inverted.found.length, 1, `inverted form: ${inverted.found.length} findings\n${inverted.found.join('\n')}\n${inverted.text}`);
     });
   }
+});
+
+// The classes the matrix found, each as one small program with its fixed form (and a cross-file pair where it applies).
+describe('ATT002 polarity classes found by the session-28 matrix', () => {
+  const lintOne = async (src: string): Promise<string[]> => (await linter()).lintPython(src).filter((f) => f.code === 'ATT002').map((f) => `${f.code}@${f.line}`);
+  const lintFiles = async (fs: Record<string, string>, path: string): Promise<string[]> => {
+    const l = await createLinter(grammar(), { workspace: memoryWorkspace(fs) });
+    return l.lintPython(fs[path] ?? '', { path }).filter((f) => f.code === 'ATT002').map((f) => `${f.code}@${f.line}`);
+  };
+  const stepModule = (collate: string, loaderHook: boolean, use: string): string => `import torch
+import torch.nn as nn
+from torch.nn.utils.rnn import pad_sequence
+from torch.utils.data import DataLoader
+${collate}
+
+class Classifier(nn.Module):
+    def __init__(self, vocab, d_model=64, n_heads=4):
+        super().__init__()
+        self.embed = nn.Embedding(vocab, d_model)
+        self.mha = nn.MultiheadAttention(d_model, n_heads, batch_first=True)
+${loaderHook ? '\n    def train_dataloader(self):\n        return DataLoader(self.dataset, batch_size=16, collate_fn=collate)\n' : ''}
+    def training_step(self, batch, batch_idx):
+        x = self.embed(batch["input_ids"])
+        out, _ = self.mha(x, x, x, key_padding_mask=${use})
+        return out.mean()
+`;
+  const collate = (mask: string): string => `
+def collate(samples, pad_id=0):
+    ids = pad_sequence([torch.tensor(s) for s in samples], batch_first=True, padding_value=pad_id)
+    return {"input_ids": ids, "attention_mask": ${mask}}
+`;
+
+  it("a step hook's batch is what its class's *_dataloader yields: the collate's mask decides, not the key's name", async () => {
+    assert.deepEqual(await lintOne(stepModule(collate('ids == pad_id'), true, 'batch["attention_mask"]')), []);
+    assert.deepEqual(await lintOne(stepModule(collate('ids != pad_id'), true, 'batch["attention_mask"]')), ['ATT002@22']);
+    assert.deepEqual(await lintOne(stepModule(collate('ids != pad_id'), true, '~batch["attention_mask"]')), []);
+  });
+
+  it("with no loader hook, a file that stores a padding-True mask under 'attention_mask' does not read the key as a tokenizer's", async () => {
+    // Nothing links the collate to the step: its key's convention only says the tokenizers' reading is not this file's.
+    assert.deepEqual(await lintOne(stepModule(collate('ids == pad_id'), false, 'batch["attention_mask"]')), []);
+    assert.deepEqual(await lintOne(stepModule(collate('ids == pad_id'), false, '~batch["attention_mask"].bool()')), []);
+    // A file whose own stores follow the tokenizers' convention keeps the reading: the HF-style bug is still reported.
+    assert.deepEqual(await lintOne(stepModule(collate('ids != pad_id'), false, 'batch["attention_mask"]')), ['ATT002@19']);
+  });
+
+  it('the step-hook batch across files: a collate in utils.py', async () => {
+    const utils = `import torch\nfrom torch.nn.utils.rnn import pad_sequence\n${collate('ids != pad_id')}`;
+    const model = stepModule('from utils import collate\n', true, 'batch["attention_mask"]');
+    assert.deepEqual(await lintFiles({ 'utils.py': utils, 'model.py': model }, 'model.py'), ['ATT002@19']);
+    const fixed = stepModule('from utils import collate\n', true, 'batch["attention_mask"] == 0');
+    assert.deepEqual(await lintFiles({ 'utils.py': utils, 'model.py': fixed }, 'model.py'), []);
+  });
+
+  const sdpa = (build: string): string => `import torch
+import torch.nn.functional as F
+
+
+def attend(q, k, v, ids, pad_id):
+    B, S = ids.shape
+    keep = ids != pad_id
+${build
+  .split('\n')
+  .map((l) => `    ${l}`)
+  .join('\n')}
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=mask[:, None, None, :])
+`;
+
+  it('a position prepended to a mask with torch.cat / new_ones keeps its meaning (a CLS token)', async () => {
+    assert.deepEqual(await lintOne(sdpa('mask = torch.cat([keep.new_ones(B, 1), keep], dim=1).bool()')), []);
+    assert.deepEqual(await lintOne(sdpa('mask = torch.cat([torch.full((B, 1), True, device=keep.device), keep.bool()], dim=1)')), []);
+    assert.deepEqual(await lintOne(sdpa('pad = ids == pad_id\nmask = torch.cat([torch.zeros(B, 1, dtype=torch.bool), pad], dim=1)')), ['ATT002@10']);
+    // Masks of two meanings joined say nothing.
+    assert.deepEqual(await lintOne(sdpa('mask = torch.cat([keep == 0, keep.bool()], dim=1)')), []);
+  });
+
+  it('torch.full(shape, True) is all True: tril/triu of it is a causal mask', async () => {
+    const causal = (m: string): string => `import torch
+import torch.nn.functional as F
+
+
+def causal_attention(q, k, v):
+    T = q.size(-2)
+    mask = ${m}
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
+`;
+    assert.deepEqual(await lintOne(causal('torch.full((T, T), True, device=q.device).tril()')), []);
+    assert.deepEqual(await lintOne(causal('torch.full((T, T), True, device=q.device).triu(1)')), ['ATT002@8']);
+  });
 });
