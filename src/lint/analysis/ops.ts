@@ -40,7 +40,7 @@ import {
   subscriptSpread,
   tokenizerAttentionMask,
 } from './mask-ops';
-import { flipMask, withMaskDtype } from './masks';
+import { flipMask, infOfAdditive, withMaskDtype } from './masks';
 import { einopsAxisMap, parseEinopsPattern } from './layout';
 import { padPackedOutputs, recurrentOutputs } from './recurrent';
 import { truthOf } from './flags';
@@ -2238,6 +2238,12 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
         },
       });
     return last === 'pad' ? withoutLength1(x) : tensor();
+  }
+  // `torch.isinf(generate_square_subsequent_mask(T))`: True where an additive mask of -inf masks.
+  if (matches(/^(torch|numpy)\.(isinf|isneginf|isfinite)$/, qname)) {
+    const x = tensorish(val(ev, c, c.args.positional[0] ?? arg(c, 'input')));
+    const m = infOfAdditive(x.mask, last === 'isfinite' ? 'finite' : 'inf', `\`${ev.text(c.node)}\``);
+    return tensor({ ndim: x.ndim, axes: x.axes, dtype: 'bool', ...(m ? { mask: m } : {}) });
   }
   if (qname === 'torch.nan_to_num' || qname === 'numpy.nan_to_num' || qname === 'torch.isnan' || qname === 'numpy.isnan') {
     noteNanGuard(ev.facts, c.ctx.scope.id, tensorish(val(ev, c, c.args.positional[0])));

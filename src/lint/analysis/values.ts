@@ -113,6 +113,11 @@ export interface MaskInfo {
    * helper's return): kept as it crosses on to further files, so a finding that quotes it links there.
    */
   readonly builtIn?: MaskPlace;
+  /**
+   * An additive mask whose masked entries are -inf, as its construction shows (`generate_square_subsequent_mask`,
+   * `triu(full(-inf), 1)`, `masked_fill(m, float('-inf'))`): `isinf` of it is True exactly where it masks.
+   */
+  readonly negInf?: true;
   /** Read from an additive mask as a 0/1 one (`additive.bool()`, `1 - additive`): `== 0` does not invert it. */
   readonly fromAdditive?: boolean;
   /**
