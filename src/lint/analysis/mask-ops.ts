@@ -908,7 +908,14 @@ function triValue(ev: Evaluator, c: Call, base0: AValue, region: 'upper' | 'lowe
       ndim: base.ndim,
       axes: base.axes,
       dtype: 'float',
-      mask: { additive: true, causal: true, ...(base.fillValue === -Infinity ? { negInf: true as const } : {}), ...(k !== undefined ? { tri: { region, k } } : {}), why, ...placed },
+      mask: {
+        additive: true,
+        causal: true,
+        ...(base.fillValue === -Infinity ? { negInf: true as const } : {}),
+        ...(k !== undefined ? { tri: { region, k } } : {}),
+        why,
+        ...placed,
+      },
     });
   }
   // A diagonal that is minus a size the code does not fix (`tril(ones, diagonal=-self.sliding_window)`): the triangle

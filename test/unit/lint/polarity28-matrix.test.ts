@@ -82,7 +82,7 @@ const BUILDERS: readonly Builder[] = [
   { name: 'ids > 0 / ids == 0', fw: 'torch', family: 'pad', keep: '(ids > 0)', ignore: '(ids == 0)' },
   { name: 'int mask == 0', fw: 'torch', family: 'pad', keep: '(ids == pad_id).int() == 0', ignore: '(ids != pad_id).int() == 0' },
   {
-    name: "tokenizer attention_mask .bool() / == 0",
+    name: 'tokenizer attention_mask .bool() / == 0',
     fw: 'torch',
     family: 'pad',
     pre: TOKENIZE,
@@ -90,7 +90,7 @@ const BUILDERS: readonly Builder[] = [
     ignore: 'enc["attention_mask"] == 0',
   },
   {
-    name: "tokenizer attention_mask > 0 / (1 - m).bool()",
+    name: 'tokenizer attention_mask > 0 / (1 - m).bool()',
     fw: 'torch',
     family: 'pad',
     pre: TOKENIZE,
@@ -98,7 +98,7 @@ const BUILDERS: readonly Builder[] = [
     ignore: '(1 - enc["attention_mask"]).bool()',
   },
   {
-    name: "tokenizer .attention_mask == 1 / ~m.bool()",
+    name: 'tokenizer .attention_mask == 1 / ~m.bool()',
     fw: 'torch',
     family: 'pad',
     pre: TOKENIZE,
@@ -201,7 +201,13 @@ const BUILDERS: readonly Builder[] = [
   },
   // JAX.
   { name: 'jnp ids != pad / ==', fw: 'jax', family: 'pad', keep: 'ids != pad_id', ignore: 'ids == pad_id' },
-  { name: 'jnp arange < lengths / >=', fw: 'jax', family: 'pad', keep: 'jnp.arange(S)[None, :] < lengths[:, None]', ignore: 'jnp.arange(S)[None, :] >= lengths[:, None]' },
+  {
+    name: 'jnp arange < lengths / >=',
+    fw: 'jax',
+    family: 'pad',
+    keep: 'jnp.arange(S)[None, :] < lengths[:, None]',
+    ignore: 'jnp.arange(S)[None, :] >= lengths[:, None]',
+  },
   {
     name: 'jnp tril / triu(k=1)',
     fw: 'jax',
@@ -267,7 +273,10 @@ const CARRIERS: readonly Carrier[] = [
     name: 'self attribute set in another method',
     families: ['pad', 'causal'],
     frameworks: ['torch'],
-    carry: (e, b) => ({ methods: `def set_inputs(self, ${VARS}):\n${indent(pre(b), 4)}    self.mask = ${e}\n`, body: `self.set_inputs(${VARS})\nmask = self.mask` }),
+    carry: (e, b) => ({
+      methods: `def set_inputs(self, ${VARS}):\n${indent(pre(b), 4)}    self.mask = ${e}\n`,
+      body: `self.set_inputs(${VARS})\nmask = self.mask`,
+    }),
   },
   {
     name: 'dict batch',
@@ -300,7 +309,9 @@ const CARRIERS: readonly Carrier[] = [
     families: ['pad'],
     frameworks: ['torch'],
     carry: (e, b) => ({
-      files: { 'utils.py': `${TORCH_IMPORTS}\n\n${b.pre ? `${TOKENIZER}\n\n` : ''}${COLLATE_HEAD}\n${indent(pre(b), 4)}    return {"input_ids": ids, "attention_mask": ${e}}\n` },
+      files: {
+        'utils.py': `${TORCH_IMPORTS}\n\n${b.pre ? `${TOKENIZER}\n\n` : ''}${COLLATE_HEAD}\n${indent(pre(b), 4)}    return {"input_ids": ids, "attention_mask": ${e}}\n`,
+      },
       imports: 'from utils import collate',
       params: 'mask',
       body: '',
@@ -759,10 +770,26 @@ describe('ATT002 polarity matrix (session 28): consumer convention × builder ×
 
   it('is a sample of hundreds of programs covering every dimension value', () => {
     assert.ok(all.length >= 200 && all.length <= 1200, `${all.length} cells`);
-    for (const b of BUILDERS) assert.ok(all.some((c) => c.builder === b), b.name);
-    for (const c of [...CARRIERS, ...MORE_CARRIERS]) assert.ok(all.some((x) => x.carrier === c), c.name);
-    for (const u of CONSUMERS) assert.ok(all.some((x) => x.consumer === u), u.name);
-    for (const s of SHAPES) assert.ok(all.some((x) => x.shape === s), s.name);
+    for (const b of BUILDERS)
+      assert.ok(
+        all.some((c) => c.builder === b),
+        b.name,
+      );
+    for (const c of [...CARRIERS, ...MORE_CARRIERS])
+      assert.ok(
+        all.some((x) => x.carrier === c),
+        c.name,
+      );
+    for (const u of CONSUMERS)
+      assert.ok(
+        all.some((x) => x.consumer === u),
+        u.name,
+      );
+    for (const s of SHAPES)
+      assert.ok(
+        all.some((x) => x.shape === s),
+        s.name,
+      );
   });
 
   for (const cell of all) {
@@ -779,10 +806,17 @@ describe('ATT002 polarity matrix (session 28): consumer convention × builder ×
 
 // The classes the matrix found, each as one small program with its fixed form (and a cross-file pair where it applies).
 describe('ATT002 polarity classes found by the session-28 matrix', () => {
-  const lintOne = async (src: string): Promise<string[]> => (await linter()).lintPython(src).filter((f) => f.code === 'ATT002').map((f) => `${f.code}@${f.line}`);
+  const lintOne = async (src: string): Promise<string[]> =>
+    (await linter())
+      .lintPython(src)
+      .filter((f) => f.code === 'ATT002')
+      .map((f) => `${f.code}@${f.line}`);
   const lintFiles = async (fs: Record<string, string>, path: string): Promise<string[]> => {
     const l = await createLinter(grammar(), { workspace: memoryWorkspace(fs) });
-    return l.lintPython(fs[path] ?? '', { path }).filter((f) => f.code === 'ATT002').map((f) => `${f.code}@${f.line}`);
+    return l
+      .lintPython(fs[path] ?? '', { path })
+      .filter((f) => f.code === 'ATT002')
+      .map((f) => `${f.code}@${f.line}`);
   };
   const stepModule = (collate: string, loaderHook: boolean, use: string): string => `import torch
 import torch.nn as nn
