@@ -712,13 +712,13 @@ function cells(): Cell[] {
     const us = CONSUMERS.filter((u) => u.fw === b.fw && u.families.includes(b.family));
     const cs = [...CARRIERS, ...MORE_CARRIERS].filter((c) => c.frameworks.includes(b.fw) && c.families.includes(b.family));
     us.forEach((u, j) => {
-      for (let r = 0; r < 2; r++) {
+      for (let r = 0; r < 1; r++) {
         const c = cs[(i + j + r * 3) % cs.length];
         add(b, c, u, SHAPES[(i * 3 + j + r) % SHAPES.length]);
       }
     });
     cs.forEach((c, j) => {
-      for (let r = 0; r < 2; r++) add(b, c, us[(i + j * 2 + r) % us.length], SHAPES[(i + j + r * 2) % SHAPES.length]);
+      for (let r = 0; r < 1; r++) add(b, c, us[(i + j * 2 + r) % us.length], SHAPES[(i + j + r * 2) % SHAPES.length]);
     });
   });
   return [...out.values()];
