@@ -3,7 +3,7 @@
 // dicts and dataclasses, collate functions read through a DataLoader, helpers and collate functions in another file).
 // Each cell is one small program written twice: with the builder form whose meaning the consumer documents (silent)
 // and with the opposite form (exactly one ATT002). The product is sampled by a fixed rotation (never random) so that
-// every builder meets every consumer and every carrier, and every shape step appears with every consumer.
+// every builder meets every consumer and every carrier that fit its framework and family, and every shape step appears.
 // Conventions, from the APIs' documentation:
 //   nn.MultiheadAttention key_padding_mask / boolean attn_mask, nn.Transformer* *_key_padding_mask / mask / tgt_mask:
 //   True = ignore; F.scaled_dot_product_attention boolean attn_mask: True = attend; masked_fill(m, -inf/-1e9): True is
@@ -790,6 +790,18 @@ describe('ATT002 polarity matrix (session 28): consumer convention × builder ×
         all.some((x) => x.shape === s),
         s.name,
       );
+    for (const b of BUILDERS) {
+      for (const u of CONSUMERS.filter((x) => x.fw === b.fw && x.families.includes(b.family)))
+        assert.ok(
+          all.some((x) => x.builder === b && x.consumer === u),
+          `${b.name} × ${u.name}`,
+        );
+      for (const c of [...CARRIERS, ...MORE_CARRIERS].filter((x) => x.frameworks.includes(b.fw) && x.families.includes(b.family)))
+        assert.ok(
+          all.some((x) => x.builder === b && x.carrier === c),
+          `${b.name} × ${c.name}`,
+        );
+    }
   });
 
   for (const cell of all) {
