@@ -2222,6 +2222,10 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
   if (qname === 'torch.nn.functional.dropout' || qname === 'tensorflow.nn.dropout' || qname === 'torch.dropout')
     return tensorish(val(ev, c, c.args.positional[0] ?? arg(c, 'input')));
   if (qname === 'torch.nn.functional.linear') return projectionOf(tensorish(val(ev, c, c.args.positional[0])), undefined, undefined, false);
+  if (qname === 'torch.nn.utils.rnn.pad_sequence') {
+    const padded = paddedOnes(ev, c);
+    if (padded) return padded;
+  }
   if (qname === 'torch.nn.functional.pad' || qname === 'torch.nn.functional.unfold') {
     const x = tensorish(val(ev, c, c.args.positional[0] ?? arg(c, 'input')));
     const fillArg = arg(c, 'value', 3);
@@ -2568,6 +2572,44 @@ function stacked(ev: Evaluator, c: Call, joined: AValue): AValue {
  * The values appended to a list named `name` in the function that uses it, when that is all the function does to
  * it: bound once to `[]`, then only `name.append(x)` before the use. Undefined otherwise (unknown contents).
  */
+/**
+ * `pad_sequence([torch.ones(n, dtype=torch.bool) for n in lengths], batch_first=True)`: every sequence all ones, padded
+ * with zeros (the default padding_value) to the longest: 1 at each example's real positions, 0 in its padding, a keep
+ * mask (padding along the last axis when batch_first). Undefined for any other pad_sequence (its usual padded ids).
+ */
+function paddedOnes(ev: Evaluator, c: Call): AValue | undefined {
+  const seqNode = c.args.positional[0] ?? arg(c, 'sequences');
+  const u = seqNode ? unparen(seqNode) : undefined;
+  if (!u) return undefined;
+  const comprehension = u.type === 'list_comprehension' || u.type === 'generator_expression';
+  const body = comprehension ? childByField(u, 'body') : undefined;
+  const items = comprehension ? (body ? [body] : []) : u.type === 'list' || u.type === 'tuple' ? namedChildren(u) : u.type === 'identifier' ? appendedItems(ev, u, c.node) : undefined;
+  if (!items || items.length === 0) return undefined;
+  const vals = items.map((n) => tensorish(ev.eval(n, c.ctx)));
+  if (!vals.every((v) => v.ones && !v.mask && !v.attn)) return undefined;
+  const padNode = arg(c, 'padding_value', 2);
+  if (padNode) {
+    const pad = ev.eval(padNode, c.ctx);
+    if (!isZero(pad) && !(pad.kind === 'bool' && pad.truth === false)) return undefined;
+  }
+  const bfNode = arg(c, 'batch_first', 1);
+  const batchFirst = bfNode ? ev.eval(bfNode, c.ctx) : undefined;
+  const rows = batchFirst?.kind === 'bool' && batchFirst.truth === true;
+  const dtype = vals[0]?.dtype ?? 'float';
+  return tensor({
+    ndim: 2,
+    axes: rows ? [{ label: 'batch' }, { label: 'seq' }] : [{}, {}],
+    dtype,
+    mask: {
+      polarity: 'keep',
+      dtype,
+      padding: true,
+      ...(rows ? { padAxes: [-1] } : {}),
+      why: msg(PHRASES.onesZeroPadded, `\`${ev.text(c.node).slice(0, 50)}\``, 'pad_sequence'),
+    },
+  });
+}
+
 function appendedItems(ev: Evaluator, name: PyNode, at: PyNode): PyNode[] | undefined {
   let fn: PyNode | null | undefined = at.parent;
   while (fn && fn.type !== 'function_definition') fn = fn.parent;

@@ -177,6 +177,20 @@ const BUILDERS: readonly Builder[] = [
     keep: 'torch.full((L, L), True).tril()',
     ignore: 'torch.full((L, L), True).triu(1)',
   },
+  {
+    name: 'pad_sequence of per-example ones / its inverse',
+    fw: 'torch',
+    family: 'pad',
+    keep: 'pad_sequence([torch.ones(int(n), dtype=torch.bool) for n in lengths], batch_first=True)',
+    ignore: '~pad_sequence([torch.ones(int(n), dtype=torch.bool) for n in lengths], batch_first=True)',
+  },
+  {
+    name: 'keras Embedding(mask_zero=True).compute_mask / logical_not',
+    fw: 'tf',
+    family: 'pad',
+    keep: 'tf.cast(tf.keras.layers.Embedding(30522, 64, mask_zero=True).compute_mask(ids), tf.float32)',
+    ignore: 'tf.cast(tf.logical_not(tf.keras.layers.Embedding(30522, 64, mask_zero=True).compute_mask(ids)), tf.float32)',
+  },
   // TensorFlow: the tutorial's padding and look-ahead masks are 1 where hidden; sequence_mask keeps.
   {
     name: 'tf not_equal / equal cast float',
@@ -508,6 +522,20 @@ const CONSUMERS: readonly Consumer[] = [
     expects: 'ignore',
     families: ['pad', 'causal'],
     use: (f, s) => `${SCORES}\nscores += ${s('mask', f)}.to(scores.dtype) * -1e9\n${OUT}`,
+  },
+  {
+    name: 'torch.where(~m, -inf, scores)',
+    fw: 'torch',
+    expects: 'keep',
+    families: ['pad', 'causal'],
+    use: (f, s) => `${SCORES}\nscores = torch.where(~${s('mask', f)}, float("-inf"), scores)\n${OUT}`,
+  },
+  {
+    name: 'masked_fill(m == False, -1e4)',
+    fw: 'torch',
+    expects: 'keep',
+    families: ['pad', 'causal'],
+    use: (f, s) => `${SCORES}\nscores = scores.masked_fill(${s('mask', f)} == False, -1e4)\n${OUT}`,
   },
   {
     name: 'masked_fill(~m, -inf)',
