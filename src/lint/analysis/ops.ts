@@ -2583,7 +2583,15 @@ function paddedOnes(ev: Evaluator, c: Call): AValue | undefined {
   if (!u) return undefined;
   const comprehension = u.type === 'list_comprehension' || u.type === 'generator_expression';
   const body = comprehension ? childByField(u, 'body') : undefined;
-  const items = comprehension ? (body ? [body] : []) : u.type === 'list' || u.type === 'tuple' ? namedChildren(u) : u.type === 'identifier' ? appendedItems(ev, u, c.node) : undefined;
+  const items = comprehension
+    ? body
+      ? [body]
+      : []
+    : u.type === 'list' || u.type === 'tuple'
+      ? namedChildren(u)
+      : u.type === 'identifier'
+        ? appendedItems(ev, u, c.node)
+        : undefined;
   if (!items || items.length === 0) return undefined;
   const vals = items.map((n) => tensorish(ev.eval(n, c.ctx)));
   if (!vals.every((v) => v.ones && !v.mask && !v.attn)) return undefined;
