@@ -15,7 +15,7 @@ import {
   type ForeignEvidence,
 } from './cross-file';
 import { FileFacts } from './file-facts';
-import { msg } from '../message';
+import { msg, type MessageArg } from '../message';
 import { PHRASES } from './phrases';
 import { importerPrecision, importingChain } from './importers';
 import { callsFromImporters, functionsCallersDecide, type ImporterCall } from './importer-calls';
@@ -241,6 +241,25 @@ const BUILTINS = new Set([
   'hasattr',
   'type',
 ]);
+
+/** Whether a mask's description goes back to a tokenizer's attention_mask (its phrase, or one nested in it). */
+function readsTokenizerMask(why: MessageArg): boolean {
+  return typeof why === 'object' && (why.template === PHRASES.tokenizerMask || why.args.some(readsTokenizerMask));
+}
+
+/** The innermost function (or lambda) around a node. */
+function enclosingFunctionNode(node: PyNode): PyNode | undefined {
+  for (let p = node.parent; p; p = p.parent) if (p.type === 'function_definition' || p.type === 'lambda') return p;
+  return undefined;
+}
+
+/** A step hook of a training loop and the hook of its class whose DataLoader feeds it (PyTorch Lightning's). */
+const STEP_HOOK_LOADERS: Readonly<Record<string, string>> = {
+  training_step: 'train_dataloader',
+  validation_step: 'val_dataloader',
+  test_step: 'test_dataloader',
+  predict_step: 'predict_dataloader',
+};
 
 export class Evaluator {
   readonly facts = new Facts();
@@ -497,6 +516,46 @@ export class Evaluator {
       for (const d of this.sr.defsOfScope.get(child.id) ?? []) if (d.value && this.isRootDef(d)) this.evalDef(d, ctx);
     }
   }
+
+  /**
+   * Whether the file's own code stores, under the key `attention_mask` (a dict literal's entry, `dict(attention_mask=...)`
+   * or `batch["attention_mask"] = ...`), a mask its construction shows True at the positions to ignore (a collate
+   * function's `"attention_mask": ids == pad_id`). Then the key does not follow the tokenizers' convention in this file,
+   * and a batch of unknown origin read by that key (`batch["attention_mask"]` in a step whose batch the analysis does not
+   * trace) is no evidence of a keep mask. Computed once per file.
+   */
+  attentionMaskKeyInverted(): boolean {
+    if (this.attentionMaskKeyInvertedMemo !== undefined) return this.attentionMaskKeyInvertedMemo;
+    // Re-entry while the stores are evaluated reads the key as the tokenizers' (the answer so far).
+    this.attentionMaskKeyInvertedMemo = false;
+    const values: PyNode[] = [];
+    walkTree(this.tree.root, (n) => {
+      if (n.type === 'pair' && stringLiteral(this.tree, childByField(n, 'key')) === 'attention_mask') {
+        const v = childByField(n, 'value');
+        if (v) values.push(v);
+      } else if (n.type === 'keyword_argument' && text(this.tree, childByField(n, 'name') ?? n) === 'attention_mask') {
+        const call = n.parent?.parent;
+        const fn = call?.type === 'call' ? childByField(call, 'function') : undefined;
+        const v = childByField(n, 'value');
+        if (fn && v && text(this.tree, fn) === 'dict') values.push(v);
+      } else if (n.type === 'assignment') {
+        const left = childByField(n, 'left');
+        const right = childByField(n, 'right');
+        const sub = left?.type === 'subscript' ? childByField(left, 'subscript') : undefined;
+        if (right && sub && stringLiteral(this.tree, sub) === 'attention_mask') values.push(right);
+      }
+    });
+    const inverted = values.some((v) => {
+      const fn = enclosingFunctionNode(v);
+      const scope = (fn ? this.sr.scopeOfNode.get(fn.id) : undefined) ?? this.sr.module;
+      const m = this.eval(v, this.defaultCtx(scope)).mask;
+      // A store made from the key's own mask (`"attention_mask": 1 - enc["attention_mask"]`) states no other convention.
+      return !!m && m.polarity === 'ignore' && !m.additive && !m.byName && !m.documented && !readsTokenizerMask(m.why);
+    });
+    this.attentionMaskKeyInvertedMemo = inverted;
+    return inverted;
+  }
+  private attentionMaskKeyInvertedMemo: boolean | undefined;
 
   defaultCtx(scope: Scope): Ctx {
     const s = this.ctxScope(scope);
@@ -1346,6 +1405,8 @@ export class Evaluator {
     if (bound) return this.conventionOfUses(def, bound);
     const scope = def.scope;
     if (scope.selfName === p.name && scope.ownerClass) return { kind: 'object', object: { cls: scope.ownerClass } };
+    const batch = this.stepHookBatch(def, ctx);
+    if (batch) return batch;
     const v = this.unboundParamValue(def, ctx);
     // With no caller in view the parameter may be anything a caller passes, None included.
     return ctx.defaultsHold || v.kind === 'unknown' ? v : { ...v, unbound: true };
@@ -1366,6 +1427,26 @@ export class Evaluator {
       this.usedConvention.set(def.id, used);
     }
     return used ? { ...v, mask: { ...v.mask, ...used } } : v;
+  }
+
+  /**
+   * The `batch` of a training loop's step hook (`training_step(self, batch, batch_idx)`, and the validation, test and
+   * predict ones): the loop calls it with each batch of the DataLoader the same class's hook returns
+   * (`train_dataloader()`, ...), so when the class defines that hook, the batch is what its loader yields (a collate
+   * function's dict, read back by key). Undefined when the class has no such hook or its loader is not understood.
+   */
+  private stepHookBatch(def: Def, ctx: Ctx): AValue | undefined {
+    const scope = def.scope;
+    const cls = scope.ownerClass;
+    const hook = cls && Object.hasOwn(STEP_HOOK_LOADERS, scope.name) ? STEP_HOOK_LOADERS[scope.name] : undefined;
+    if (!cls || !hook || !scope.selfName || def.param?.index !== 1) return undefined;
+    const loader = this.classMethod(cls, hook);
+    if (!loader || loader.params.length !== 1) return undefined;
+    const self: AValue = { kind: 'object', object: { cls } };
+    const batches = this.callWithValues({ kind: 'function', fn: { scope: loader, self } }, [], def.param.node, ctx);
+    // dataLoaderBatches: a sequence whose one element stands for every batch.
+    const batch = batches.kind === 'tuple' && batches.elements?.length === 1 ? batches.elements[0] : undefined;
+    return batch && (batch.kind !== 'unknown' || batch.kwargs !== undefined) ? batch : undefined;
   }
 
   private unboundParamValue(def: Def, ctx: Ctx): AValue {

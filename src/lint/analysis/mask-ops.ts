@@ -8,7 +8,7 @@ import { displayName, type MaskConsumer } from './apis';
 import type { Evaluator } from './evaluator';
 import type { Ctx } from './facts';
 import type { Def, Scope } from './scopes';
-import { combineMasks, flipMask, triMask, withMaskDtype } from './masks';
+import { combineMasks, flipMask, infOfAdditive, triMask, withMaskDtype } from './masks';
 import { isPadIdName, isTokenIdsName, maskOfName } from './names';
 import { msg } from '../message';
 import { PHRASES } from './phrases';
@@ -35,6 +35,12 @@ export function maskMethod(ev: Evaluator, c: Call, t: AValue): AValue | undefine
       return maskedFill(ev, c, t, a0 ?? arg(c, 'mask'), a1 ?? arg(c, 'value'));
     case 'where':
       return where(ev, c, a0 ?? arg(c, 'condition'), c.recvNode, a1 ?? arg(c, 'other'), t);
+    case 'isinf':
+    case 'isneginf':
+    case 'isfinite': {
+      const m0 = c.recvNode ? infOfAdditive(t.mask, m === 'isfinite' ? 'finite' : 'inf', `\`${ev.text(c.node)}\``) : undefined;
+      return tensor({ ndim: t.ndim, axes: t.axes, dtype: 'bool', ...(m0 ? { mask: m0 } : {}) });
+    }
     case 'logical_not':
     case 'bitwise_not':
     case 'logical_not_': {
@@ -665,6 +671,7 @@ function maskedFill(ev: Evaluator, c: Call, target0: AValue, maskNode: PyNode | 
         polarity: undefined,
         dtype: 'float',
         builtFrom: mask.mask.polarity,
+        negInf: fill.kind === 'number' && fill.num === -Infinity ? true : undefined,
         why: msg(PHRASES.filledLargeNegative, mask.mask.why),
       },
     });
@@ -901,7 +908,14 @@ function triValue(ev: Evaluator, c: Call, base0: AValue, region: 'upper' | 'lowe
       ndim: base.ndim,
       axes: base.axes,
       dtype: 'float',
-      mask: { additive: true, causal: true, ...(k !== undefined ? { tri: { region, k } } : {}), why, ...placed },
+      mask: {
+        additive: true,
+        causal: true,
+        ...(base.fillValue === -Infinity ? { negInf: true as const } : {}),
+        ...(k !== undefined ? { tri: { region, k } } : {}),
+        why,
+        ...placed,
+      },
     });
   }
   // A diagonal that is minus a size the code does not fix (`tril(ones, diagonal=-self.sliding_window)`): the triangle
@@ -1024,7 +1038,7 @@ export function causalAdditive(ev: Evaluator, c: Call): AValue {
     ndim: 2,
     axes: [{ label: 'seq' }, { label: 'seq' }],
     dtype: 'float',
-    mask: { additive: true, tri: { region: 'upper', k: 1 }, why: msg(PHRASES.additiveCausal, `\`${ev.text(c.node)}\``) },
+    mask: { additive: true, negInf: true, tri: { region: 'upper', k: 1 }, why: msg(PHRASES.additiveCausal, `\`${ev.text(c.node)}\``) },
   });
 }
 

@@ -20,6 +20,16 @@ export function additiveAsZeroOne(m: MaskInfo, dtype?: DType): MaskInfo | undefi
   return { ...rest, polarity: 'ignore', dtype: dtype ?? m.dtype, why: msg(PHRASES.additiveReadAsZeroOne, m.why), fromAdditive: true };
 }
 
+/**
+ * `isinf(m)` / `isneginf(m)` of an additive mask whose masked entries are -inf: True where it masks (ignore);
+ * `isfinite(m)`: True where it keeps. Undefined for any other mask (a finite large negative value is never inf).
+ */
+export function infOfAdditive(m: MaskInfo | undefined, test: 'inf' | 'finite', how: MessageArg): MaskInfo | undefined {
+  if (!m?.additive || !m.negInf || m.byName) return undefined;
+  const { additive: _additive, builtFrom: _builtFrom, negInf: _negInf, ...rest } = m;
+  return { ...rest, polarity: test === 'inf' ? 'ignore' : 'keep', dtype: 'bool', why: msg(PHRASES.sameAs, how, m.why) };
+}
+
 /** `~m`, `m == 0`, `1 - m`, `logical_not(m)`: True and False swap. An additive mask is first read as a 0/1 one. */
 export function flipMask(m0: MaskInfo, how: MessageArg, dtype?: DType): MaskInfo | undefined {
   // A negated mask (`keep - 1`, -1 where True) compared with 0 or negated logically (`== 0`, `logical_not`) is a 0/1

@@ -40,7 +40,7 @@ import {
   subscriptSpread,
   tokenizerAttentionMask,
 } from './mask-ops';
-import { flipMask, withMaskDtype } from './masks';
+import { flipMask, infOfAdditive, withMaskDtype } from './masks';
 import { einopsAxisMap, parseEinopsPattern } from './layout';
 import { padPackedOutputs, recurrentOutputs } from './recurrent';
 import { truthOf } from './flags';
@@ -902,12 +902,18 @@ function sliceTuple(ev: Evaluator, elements: readonly AValue[], slice: PyNode): 
 
 function dictItem(ev: Evaluator, v: AValue, key: string, valueNode: PyNode | undefined): AValue {
   void valueNode;
-  void ev;
   // A dict whose entries are known (a literal, `dict(k=v)`, a helper returning one): the value stored under the key,
   // whose construction decides over what the key's name suggests.
   const entry = v.kwargs?.find(([k]) => k === key)?.[1];
   if (entry && (entry.kind !== 'unknown' || entry.mask)) return entry;
-  if (key === 'attention_mask') return tokenizerAttentionMask(`\`["attention_mask"]\``);
+  // A tokenizer's output holds its attention_mask (1 at real tokens); a dict of unknown origin is read by the same key's
+  // convention unless the file's own code stores a mask of the other meaning under it.
+  if (key === 'attention_mask')
+    return v.kind === 'object' && v.tokenizerOutput
+      ? tokenizerAttentionMask(`\`["attention_mask"]\``)
+      : ev.attentionMaskKeyInverted()
+        ? UNKNOWN
+        : tokenizerAttentionMask(`\`["attention_mask"]\``);
   if (key === 'input_ids') return tensor({ tokenIds: true, ndim: 2, axes: [{ label: 'batch' }, { label: 'seq' }] });
   if (v.kind === 'object') return UNKNOWN;
   return UNKNOWN;
@@ -1509,6 +1515,8 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
       const key = stringLiteral(ev.tree, c.args.positional[0]);
       if (key) return dictItem(ev, recv, key, undefined);
     }
+    // `tokenizer(texts, return_tensors="pt").to(device)`: the same encoding, moved.
+    if (m === 'to') return recv;
     return UNKNOWN;
   }
   if (recv.kind !== 'tensor' && recv.kind !== 'unknown') {
@@ -1879,6 +1887,13 @@ function creation(ev: Evaluator, c: Call, kind: string, sizeArgs: PyNode[]): AVa
       if (fill.num !== undefined) out.fillValue = fill.num;
       else if (fill.finfo) out.fillValue = -Infinity;
       if (fill.num === 1) out.ones = true;
+    }
+    // `torch.full((L, L), True)` is all True (a boolean tensor, as torch infers from the fill): the ones tril/triu cut a
+    // causal mask from; `torch.full((B, 1), False)` all False.
+    if (fill?.kind === 'bool' && fill.truth !== undefined) {
+      if (fill.truth) out.ones = true;
+      else out.zeros = true;
+      out.dtype ??= 'bool';
     }
   }
   return out;
@@ -2318,6 +2333,10 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
   if (qname === 'torch.nn.functional.dropout' || qname === 'tensorflow.nn.dropout' || qname === 'torch.dropout')
     return tensorish(val(ev, c, c.args.positional[0] ?? arg(c, 'input')));
   if (qname === 'torch.nn.functional.linear') return projectionOf(tensorish(val(ev, c, c.args.positional[0])), undefined, undefined, false);
+  if (qname === 'torch.nn.utils.rnn.pad_sequence') {
+    const padded = paddedOnes(ev, c);
+    if (padded) return padded;
+  }
   if (qname === 'torch.nn.functional.pad' || qname === 'torch.nn.functional.unfold') {
     const x = tensorish(val(ev, c, c.args.positional[0] ?? arg(c, 'input')));
     const fillArg = arg(c, 'value', 3);
@@ -2334,6 +2353,12 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
         },
       });
     return last === 'pad' ? withoutLength1(x) : tensor();
+  }
+  // `torch.isinf(generate_square_subsequent_mask(T))`: True where an additive mask of -inf masks.
+  if (matches(/^(torch|numpy)\.(isinf|isneginf|isfinite)$/, qname)) {
+    const x = tensorish(val(ev, c, c.args.positional[0] ?? arg(c, 'input')));
+    const m = infOfAdditive(x.mask, last === 'isfinite' ? 'finite' : 'inf', `\`${ev.text(c.node)}\``);
+    return tensor({ ndim: x.ndim, axes: x.axes, dtype: 'bool', ...(m ? { mask: m } : {}) });
   }
   if (qname === 'torch.nan_to_num' || qname === 'numpy.nan_to_num' || qname === 'torch.isnan' || qname === 'numpy.isnan') {
     noteNanGuard(ev.facts, c.ctx.scope.id, tensorish(val(ev, c, c.args.positional[0])));
@@ -2587,8 +2612,29 @@ function concat(ev: Evaluator, c: Call): AValue {
     multiHead: vals.some((v) => v.multiHead) || undefined,
   });
   if (cached) out.fromCache = true;
-  if (vals.every((v) => v.mask) && vals.length > 0) out.mask = vals[0]?.mask;
+  const joinedMask = joinedMaskOf(vals);
+  if (joinedMask) out.mask = joinedMask;
   return c.name.endsWith('.stack') ? stacked(ev, c, out) : out;
+}
+
+/**
+ * The mask that pieces joined by cat/stack make. Masks with one meaning joined keep it; a constant block joined to them
+ * (`torch.cat([torch.full((B, 1), True), pad_keep], dim=1)`, a position prepended for a CLS or memory token, or
+ * `new_zeros`) holds one value everywhere, which takes the meaning the masks give True/1: the joined mask keeps that
+ * meaning. Its triangle, if any, no longer lies where it did, so only the polarity and what the masks were made of stay.
+ * Pieces with different meanings, or other pieces, make no mask of known meaning (the first piece's was kept before).
+ */
+function joinedMaskOf(vals: readonly AValue[]): MaskInfo | undefined {
+  const masks = vals.flatMap((v) => (v.mask ? [v.mask] : []));
+  const first = masks[0];
+  if (!first) return undefined;
+  const constant = (v: AValue): boolean => v.kind === 'tensor' && !v.mask && !v.attn && (!!v.ones || !!v.zeros);
+  if (!vals.every((v) => v.mask || constant(v))) return undefined;
+  if (masks.length === vals.length) return masks.every((m) => m.polarity === first.polarity && !!m.additive === !!first.additive) ? first : undefined;
+  if (!first.polarity || first.additive || first.byName || first.documented) return undefined;
+  if (!masks.every((m) => m.polarity === first.polarity && !m.additive && !m.byName && !m.documented)) return undefined;
+  const { tri: _tri, align: _align, sizes: _sizes, ...rest } = first;
+  return rest;
 }
 
 /**
@@ -2637,6 +2683,52 @@ function stacked(ev: Evaluator, c: Call, joined: AValue): AValue {
  * The values appended to a list named `name` in the function that uses it, when that is all the function does to
  * it: bound once to `[]`, then only `name.append(x)` before the use. Undefined otherwise (unknown contents).
  */
+/**
+ * `pad_sequence([torch.ones(n, dtype=torch.bool) for n in lengths], batch_first=True)`: every sequence all ones, padded
+ * with zeros (the default padding_value) to the longest: 1 at each example's real positions, 0 in its padding, a keep
+ * mask (padding along the last axis when batch_first). Undefined for any other pad_sequence (its usual padded ids).
+ */
+function paddedOnes(ev: Evaluator, c: Call): AValue | undefined {
+  const seqNode = c.args.positional[0] ?? arg(c, 'sequences');
+  const u = seqNode ? unparen(seqNode) : undefined;
+  if (!u) return undefined;
+  const comprehension = u.type === 'list_comprehension' || u.type === 'generator_expression';
+  const body = comprehension ? childByField(u, 'body') : undefined;
+  const items = comprehension
+    ? body
+      ? [body]
+      : []
+    : u.type === 'list' || u.type === 'tuple'
+      ? namedChildren(u)
+      : u.type === 'identifier'
+        ? appendedItems(ev, u, c.node)
+        : undefined;
+  if (!items || items.length === 0) return undefined;
+  const vals = items.map((n) => tensorish(ev.eval(n, c.ctx)));
+  if (!vals.every((v) => v.ones && !v.mask && !v.attn)) return undefined;
+  const padNode = arg(c, 'padding_value', 2);
+  if (padNode) {
+    const pad = ev.eval(padNode, c.ctx);
+    if (!isZero(pad) && !(pad.kind === 'bool' && pad.truth === false)) return undefined;
+  }
+  const bfNode = arg(c, 'batch_first', 1);
+  const batchFirst = bfNode ? ev.eval(bfNode, c.ctx) : undefined;
+  const rows = batchFirst?.kind === 'bool' && batchFirst.truth === true;
+  const dtype = vals[0]?.dtype ?? 'float';
+  return tensor({
+    ndim: 2,
+    axes: rows ? [{ label: 'batch' }, { label: 'seq' }] : [{}, {}],
+    dtype,
+    mask: {
+      polarity: 'keep',
+      dtype,
+      padding: true,
+      ...(rows ? { padAxes: [-1] } : {}),
+      why: msg(PHRASES.onesZeroPadded, `\`${ev.text(c.node).slice(0, 50)}\``, 'pad_sequence'),
+    },
+  });
+}
+
 function appendedItems(ev: Evaluator, name: PyNode, at: PyNode): PyNode[] | undefined {
   let fn: PyNode | null | undefined = at.parent;
   while (fn && fn.type !== 'function_definition') fn = fn.parent;

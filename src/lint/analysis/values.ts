@@ -122,6 +122,11 @@ export interface MaskInfo {
    */
   readonly builtIn?: MaskPlace;
   /**
+   * An additive mask whose masked entries are -inf, as its construction shows (`generate_square_subsequent_mask`,
+   * `triu(full(-inf), 1)`, `masked_fill(m, float('-inf'))`): `isinf` of it is True exactly where it masks.
+   */
+  readonly negInf?: true;
+  /**
    * Read from an additive mask as a 0/1 one (`additive.bool()`, `1 - additive`), or through `keep - 1` times a negative
    * number: `== 0` does not invert it.
    */
