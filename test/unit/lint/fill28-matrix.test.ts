@@ -1,0 +1,94 @@
+// A generated matrix of fill-value (ATT007) and mask-after-softmax (ATT006) forms (fill28-matrix.cells.ts): for each
+// composed program, the correct variant is silent (no finding of any rule) and the buggy variant gets exactly one
+// finding, of the right rule, on the right line. `TODAY` records the cells today's linter decides wrongly (the
+// findings it reports, as `RULE@line text`; [] = silent), so that a fix removes the entries of the cells it changes
+// and a regression shows as a cell leaving the matrix's expectation.
+import { strict as assert } from 'node:assert';
+import { createLinter, type ExtendedLinter } from '../../../src/lint';
+import { grammar, memoryWorkspace } from './helpers';
+import { matrixCells, type MatrixCell } from './fill28-matrix.cells';
+
+const TODAY: Readonly<Record<string, readonly string[]>> = {
+  'range/half/full_like/finfo_f32': [],
+  'range/autocast/full_like/finfo_f32': [],
+  'range/autocast_bf16/full_like/finfo_f32': [],
+  'range/gradscaler/full_like/finfo_f32': [],
+  'range/lightning_16_mixed/full_like/finfo_f32': [],
+  'range/trainer_other_file/full_like/finfo_f32': [],
+  'nonmasking/none/index/zero': [],
+  'nonmasking/none/index/m1e_9': [],
+  'nonmasking/none/index/pinf': [],
+  'nonmasking/none/full_like/zero': [],
+  'nonmasking/none/full_like/m1e_9': [],
+  'nonmasking/none/full_like/pinf': [],
+  'nonmasking/half/index/zero': [],
+  'nonmasking/half/index/m1e_9': [],
+  'nonmasking/half/index/pinf': [],
+  'nonmasking/half/full_like/zero': [],
+  'nonmasking/half/full_like/m1e_9': [],
+  'nonmasking/half/full_like/pinf': [],
+  'nonmasking/nan_cleanup/where_isnan_scalar': ['ATT007@scores = torch.where(torch.isnan(scores), 0.0, scores)'],
+  'nonmasking/nan_cleanup/masked_fill_isnan': ['ATT007@scores = scores.masked_fill(scores.isnan(), 0.0)'],
+  'rows/causal_diagonal_hidden/full_like/finite_finfo_dtype': ['ATT007@scores = torch.where(m, hidden, scores)'],
+  'rows/query_padding/full_like/finite_finfo_dtype': ['ATT007@scores = torch.where(m, hidden, scores)'],
+  'rows/query_padding_unsqueeze/full_like/finite_finfo_dtype': ['ATT007@scores = torch.where(m, hidden, scores)'],
+  'rows/pair_padding/full_like/finite_finfo_dtype': ['ATT007@scores = torch.where(m, hidden, scores)'],
+  'rows/causal_and_padding_left_collate/full_like/finite_finfo_dtype': ['ATT007@scores = torch.where(m, hidden, scores)'],
+  'rows/causal_and_padding_left_tokenizer/full_like/finite_finfo_dtype': ['ATT007@scores = torch.where(m, hidden, scores)'],
+  'rows/causal_and_padding_left_other_file/full_like/finite_finfo_dtype': ['ATT007@scores = torch.where(m, hidden, scores)'],
+  'jax/fp32/at_set/zero': [],
+  'jax/fp16/at_set/zero': [],
+  'jax/bf16/at_set/zero': [],
+  'tf/mixed_float16/where_fill/m1e9': [],
+  'tf/mixed_float16/additive/m1e9': [],
+};
+
+function decided(l: ExtendedLinter, cell: MatrixCell): string[] {
+  const src = cell.files[cell.path] ?? '';
+  const lines = src.split('\n');
+  return l.lintPython(src, { path: cell.path }).map((f) => `${f.code}@${lines[f.line - 1]?.trim()}`);
+}
+
+function expected(cell: MatrixCell): string[] {
+  if (!cell.bugAt) return [];
+  const line = (cell.files[cell.path] ?? '').split('\n').find((l) => l.includes(cell.bugAt!));
+  assert.ok(line, `${cell.id}: the program holds ${JSON.stringify(cell.bugAt)}`);
+  return [`${cell.rule}@${line.trim()}`];
+}
+
+describe('fill28 matrix: fill values and masks after softmax, composed from their dimensions', function () {
+  this.timeout(120_000);
+  const cells = matrixCells();
+  let single: ExtendedLinter;
+  before(async () => {
+    single = await createLinter(grammar(), { onInternalError: (e) => assert.fail(String(e)) });
+  });
+
+  it('has distinct cell ids, a few hundred of them, and every TODAY entry names a cell', () => {
+    const ids = new Set(cells.map((c) => c.id));
+    assert.equal(ids.size, cells.length);
+    assert.ok(cells.length >= 300 && cells.length <= 1500, `${cells.length} cells`);
+    for (const id of Object.keys(TODAY)) assert.ok(ids.has(id), `TODAY names ${id}, not a cell`);
+  });
+
+  const groups = new Map<string, MatrixCell[]>();
+  for (const c of cells) {
+    const g = c.id.split('/').slice(0, 2).join('/');
+    groups.set(g, [...(groups.get(g) ?? []), c]);
+  }
+  for (const [group, members] of groups) {
+    it(`${group} (${members.length} programs)`, async () => {
+      const wrong: string[] = [];
+      for (const cell of members) {
+        const l =
+          Object.keys(cell.files).length > 1
+            ? await createLinter(grammar(), { workspace: memoryWorkspace(cell.files), onInternalError: (e) => assert.fail(String(e)) })
+            : single;
+        const got = decided(l, cell);
+        const want = TODAY[cell.id] ?? expected(cell);
+        if (JSON.stringify(got) !== JSON.stringify(want)) wrong.push(`${cell.id}: expected ${JSON.stringify(want)}, got ${JSON.stringify(got)}`);
+      }
+      assert.deepEqual(wrong, []);
+    });
+  }
+});
