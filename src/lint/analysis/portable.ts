@@ -106,6 +106,7 @@ function portableTensor(v: AValue, origin: ValueOrigin | undefined, depth: numbe
     'identity',
     'zeros',
     'fillValue',
+    'fillFinfo',
     'projectedWidth',
     'featAt',
     'lastSize1',

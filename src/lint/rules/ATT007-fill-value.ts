@@ -4,10 +4,11 @@ import { discardedMasks, discardedSite, type DiscardedMaskSite } from '../analys
 import { runsIn } from '../analysis/precision';
 import type { FillSite, SoftmaxSite, WeakAdditiveMaskSite } from '../analysis/facts';
 import { causalWithPaddingOnly, emptyRowReason } from '../analysis/masks';
+import { testsItself, weakFillValue } from '../analysis/mask-ops';
 import { leftPaddingShown } from '../analysis/left-padding';
 import { filledAfterEverySoftmax } from '../analysis/post-softmax-masks';
 import type { AValue } from '../analysis/values';
-import { integerValued, rootName } from '../analysis/ops';
+import { fillNumberOf, integerValued, rootName } from '../analysis/ops';
 import { childByField, namedChildren, unparen, type PyNode } from '../syntax/tree';
 import type { Def } from '../analysis/scopes';
 import { defineTemplates, msg, type MessageArg } from '../message';
@@ -163,7 +164,7 @@ weights = scores.softmax(dim=-1)`,
     /** The fill as a number: a literal, a finfo bound, or a tensor made with full(..., value). */
     function fillNumber(v: AValue): AValue | undefined {
       if (v.kind === 'number') return v;
-      if (v.kind === 'tensor' && v.fillValue !== undefined) return { kind: 'number', num: v.fillValue };
+      if (v.kind === 'tensor') return fillNumberOf(v) ?? weakFillValue(v);
       return undefined;
     }
 
@@ -189,9 +190,9 @@ weights = scores.softmax(dim=-1)`,
     /**
      * The fill replaces entries of attention scores (a q·kᵀ-shaped product, its operands named q and k or not)
      * that a softmax normalises: a masked_fill on the scores, not an additive bias or a post-softmax fill
-     * (fixture ATT007/unnamed_scores_and_mask_building.py). Only masked_fill records fills that do not mask
-     * (where, index assignment and additive masks record fills of -1e4 or less: analysis/mask-ops.ts), so the
-     * weak fills judged here are masked_fill's.
+     * (fixture ATT007/unnamed_scores_and_mask_building.py). masked_fill records every fill; where and index assignment
+     * (also `.at[].set`) record a fill that does not mask only when it writes into scores (analysis/mask-ops.ts), and
+     * additive masks only fills of -1e4 or less.
      */
     function writesScores(site: FillSite): boolean {
       const a = site.target.attn;
@@ -202,6 +203,15 @@ weights = scores.softmax(dim=-1)`,
         for (const s of ev.facts.softmax) if (s.input.attn?.formedAt) softmaxInputs.add(s.input.attn.formedAt);
       }
       return softmaxInputs.has(a.formedAt);
+    }
+
+    /**
+     * A constant written where the scores test themselves (`scores.masked_fill(scores.isnan(), 0.0)`, `scores[torch.isinf(
+     * scores)] = 0.0`, `torch.where(torch.isnan(scores), 0.0, scores)`): a clean-up of values that are not numbers, or
+     * a pruning of the scores by their own size, not a mask of positions that should get no weight.
+     */
+    function cleanUp(site: FillSite): boolean {
+      return !!site.maskNode && !!site.targetNode && testsItself(ev, site.maskNode, site.targetNode);
     }
 
     /**
@@ -392,7 +402,14 @@ weights = scores.softmax(dim=-1)`,
      * on PyTorch 2 on CPU).
      */
     function torchFillOp(site: FillSite): { name: MessageArg; raises: boolean } {
-      const fill = unparen(site.fillNode);
+      let fill = unparen(site.fillNode);
+      // A fill given by name (`hidden = torch.full_like(scores, -1e9)`, then `torch.where(m, hidden, scores)`): the
+      // op that wrote the number into the scores' dtype is the one its single definition calls.
+      if (fill.type === 'identifier') {
+        const defs = ev.resolve(fill, ctx.text(fill)) ?? [];
+        const value = defs.length === 1 && defs[0]!.value ? unparen(defs[0]!.value) : undefined;
+        if (value?.type === 'call') fill = value;
+      }
       const fillFn = fill.type === 'call' ? childByField(fill, 'function') : undefined;
       const fillFnText = fillFn ? ctx.text(fillFn) : '';
       if (/(^|\.)full(_like)?$/.test(fillFnText)) return { name: quote(fillFnText), raises: true };
@@ -550,7 +567,7 @@ weights = scores.softmax(dim=-1)`,
         // number (a typo for -1e9) or +inf is wrong there.
         const weakForMask = weak && (fill.num === Infinity || (fill.num < 0 && fill.num > WEAKEST_MASKING_FILL));
         if (
-          (weak && writesScores(site) && !(fill.num === 0 && (zeroFilledCopy(site) || zeroFilledCopyNoSoftmaxReads(site)))) ||
+          (weak && writesScores(site) && !cleanUp(site) && !(fill.num === 0 && (zeroFilledCopy(site) || zeroFilledCopyNoSoftmaxReads(site)))) ||
           (weakForMask && buildsMask(site))
         ) {
           reported.add(site.fillNode.id);

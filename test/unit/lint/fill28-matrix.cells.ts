@@ -62,7 +62,7 @@ interface Op {
 }
 
 const OPS: readonly Op[] = [
-  { id: 'masked_fill', lines: (m, f) => `        scores = scores.masked_fill(${m}, ${f})\n`, at: (f) => `masked_fill(`, casts: false },
+  { id: 'masked_fill', lines: (m, f) => `        scores = scores.masked_fill(${m}, ${f})\n`, at: () => 'masked_fill(', casts: false },
   { id: 'where', lines: (m, f) => `        scores = torch.where(${m}, ${f}, scores)\n`, at: () => 'torch.where(', casts: true },
   { id: 'index', lines: (m, f) => `        scores[${m}.expand_as(scores)] = ${f}\n`, at: () => '.expand_as(scores)] =', casts: true },
   {
@@ -289,6 +289,16 @@ function rangeCells(): MatrixCell[] {
         });
       }
     }
+  }
+  // Zeros chosen for the masked positions (`torch.where(m, torch.zeros_like(scores), scores)`): a fill of 0.
+  for (const prec of PRECISIONS.filter((p) => p.id === 'none' || p.id === 'half')) {
+    cells.push({
+      id: `nonmasking/${prec.id}/where_zeros_like/zero`,
+      rule: 'ATT007',
+      files: prec.project('        scores = torch.where(m, torch.zeros_like(scores), scores)\n', OPS[1]!),
+      path: 'model.py',
+      bugAt: 'torch.where(m, torch.zeros_like',
+    });
   }
   // A NaN (or inf) cleanup of the scores before the softmax writes 0 where the scores are themselves NaN: no mask.
   const cleanups: readonly [string, string][] = [

@@ -8,40 +8,7 @@ import { createLinter, type ExtendedLinter } from '../../../src/lint';
 import { grammar, memoryWorkspace } from './helpers';
 import { matrixCells, type MatrixCell } from './fill28-matrix.cells';
 
-const TODAY: Readonly<Record<string, readonly string[]>> = {
-  'range/half/full_like/finfo_f32': [],
-  'range/autocast/full_like/finfo_f32': [],
-  'range/autocast_bf16/full_like/finfo_f32': [],
-  'range/gradscaler/full_like/finfo_f32': [],
-  'range/lightning_16_mixed/full_like/finfo_f32': [],
-  'range/trainer_other_file/full_like/finfo_f32': [],
-  'nonmasking/none/index/zero': [],
-  'nonmasking/none/index/m1e_9': [],
-  'nonmasking/none/index/pinf': [],
-  'nonmasking/none/full_like/zero': [],
-  'nonmasking/none/full_like/m1e_9': [],
-  'nonmasking/none/full_like/pinf': [],
-  'nonmasking/half/index/zero': [],
-  'nonmasking/half/index/m1e_9': [],
-  'nonmasking/half/index/pinf': [],
-  'nonmasking/half/full_like/zero': [],
-  'nonmasking/half/full_like/m1e_9': [],
-  'nonmasking/half/full_like/pinf': [],
-  'nonmasking/nan_cleanup/where_isnan_scalar': ['ATT007@scores = torch.where(torch.isnan(scores), 0.0, scores)'],
-  'nonmasking/nan_cleanup/masked_fill_isnan': ['ATT007@scores = scores.masked_fill(scores.isnan(), 0.0)'],
-  'rows/causal_diagonal_hidden/full_like/finite_finfo_dtype': ['ATT007@scores = torch.where(m, hidden, scores)'],
-  'rows/query_padding/full_like/finite_finfo_dtype': ['ATT007@scores = torch.where(m, hidden, scores)'],
-  'rows/query_padding_unsqueeze/full_like/finite_finfo_dtype': ['ATT007@scores = torch.where(m, hidden, scores)'],
-  'rows/pair_padding/full_like/finite_finfo_dtype': ['ATT007@scores = torch.where(m, hidden, scores)'],
-  'rows/causal_and_padding_left_collate/full_like/finite_finfo_dtype': ['ATT007@scores = torch.where(m, hidden, scores)'],
-  'rows/causal_and_padding_left_tokenizer/full_like/finite_finfo_dtype': ['ATT007@scores = torch.where(m, hidden, scores)'],
-  'rows/causal_and_padding_left_other_file/full_like/finite_finfo_dtype': ['ATT007@scores = torch.where(m, hidden, scores)'],
-  'jax/fp32/at_set/zero': [],
-  'jax/fp16/at_set/zero': [],
-  'jax/bf16/at_set/zero': [],
-  'tf/mixed_float16/where_fill/m1e9': [],
-  'tf/mixed_float16/additive/m1e9': [],
-};
+const TODAY: Readonly<Record<string, readonly string[]>> = {};
 
 function decided(l: ExtendedLinter, cell: MatrixCell): string[] {
   const src = cell.files[cell.path] ?? '';
