@@ -295,7 +295,7 @@ function rangeCells(): MatrixCell[] {
     cells.push({
       id: `nonmasking/${prec.id}/where_zeros_like/zero`,
       rule: 'ATT007',
-      files: prec.project('        scores = torch.where(m, torch.zeros_like(scores), scores)\n', OPS[1]!),
+      files: prec.project('        scores = torch.where(m, torch.zeros_like(scores), scores)\n', OPS[1]),
       path: 'model.py',
       bugAt: 'torch.where(m, torch.zeros_like',
     });
@@ -312,7 +312,7 @@ function rangeCells(): MatrixCell[] {
     cells.push({
       id: `nonmasking/nan_cleanup/${id}`,
       rule: 'ATT007',
-      files: { 'model.py': module({ fillLines: `${OPS[0]!.lines('m', 'torch.finfo(scores.dtype).min')}${line}` }) },
+      files: { 'model.py': module({ fillLines: `${OPS[0].lines('m', 'torch.finfo(scores.dtype).min')}${line}` }) },
       path: 'model.py',
     });
   }
