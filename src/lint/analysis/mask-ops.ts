@@ -240,8 +240,8 @@ export function weakFillValue(v: AValue): AValue | undefined {
  */
 export function testsItself(ev: Evaluator, condNode: PyNode, valuesNode: PyNode): boolean {
   const name = rootName(ev, valuesNode);
-  const conds = [unparen(condNode)];
-  const u = conds[0];
+  const u = unparen(condNode);
+  const conds = [u];
   if (u.type === 'identifier') for (const d of ev.resolve(u, ev.text(u)) ?? []) if (d.value) conds.push(unparen(d.value));
   const mentions = (n: PyNode): boolean => !!name && new RegExp(`(^|[^\\w.])${name.replace(/[.]/g, '\\.')}\\b`).test(ev.text(n));
   return conds.some((c) => /\bis(?:nan|inf|finite|neginf|posinf)\b/.test(ev.text(c)) || (c.type === 'comparison_operator' && mentions(c)));

@@ -13,7 +13,7 @@ import { childByField, namedChildren, unparen, type PyNode } from '../syntax/tre
 import type { Def } from '../analysis/scopes';
 import { defineTemplates, msg, type MessageArg } from '../message';
 import { apiName, quote, type FixSpec, type RelatedSpec, type Rule, type RuleContext } from './rule';
-import { definitions, maskBuilt, precisionShown } from './related';
+import { definitions, liveDefinitions, maskBuilt, precisionShown } from './related';
 
 const T = defineTemplates({
   subtractedFill: '{0} (subtracted, so a fill of -{1})',
@@ -406,9 +406,8 @@ weights = scores.softmax(dim=-1)`,
       let fill = unparen(site.fillNode);
       // A fill given by name (`hidden = torch.full_like(scores, -1e9)`, then `torch.where(m, hidden, scores)`): the
       // op that wrote the number into the scores' dtype is the one its single definition calls.
-      const defs = fill.type === 'identifier' ? ev.resolve(fill, ctx.text(fill)) : undefined;
-      const sole = defs?.length === 1 ? defs[0].value : undefined;
-      if (sole?.type === 'call') fill = sole;
+      const [only, ...others] = fill.type === 'identifier' ? liveDefinitions(ev, fill, site.ctx) : [];
+      if (others.length === 0 && only?.value?.type === 'call') fill = only.value;
       const fillFn = fill.type === 'call' ? childByField(fill, 'function') : undefined;
       const fillFnText = fillFn ? ctx.text(fillFn) : '';
       if (/(^|\.)full(_like)?$/.test(fillFnText)) return { name: quote(fillFnText), raises: true };
