@@ -215,6 +215,20 @@ if __name__ == "__main__":
 `,
     }),
   },
+  ...(
+    [
+      ['accelerate_fp16', 'fp16', 'from accelerate import Accelerator\n', 'accelerator = Accelerator(mixed_precision="fp16")'],
+      ['accelerate_bf16', 'bf16', 'from accelerate import Accelerator\n', 'accelerator = Accelerator(mixed_precision="bf16")'],
+      ['training_args_fp16', 'fp16', 'from transformers import TrainingArguments\n', 'args = TrainingArguments("out", fp16=True)'],
+      ['training_args_bf16', 'bf16', 'from transformers import TrainingArguments\n', 'args = TrainingArguments("out", bf16=True)'],
+      ['deepspeed_bf16', 'bf16', '', 'ds_config = {"train_batch_size": 32, "bf16": {"enabled": True}}'],
+      ['to_dtype_fp16', 'fp16', '', 'model = Attention(512, 8).to(device="cuda", dtype=torch.float16)'],
+    ] as const
+  ).map(([id, dtype, head, line]): Precision => ({
+    id,
+    dtype,
+    project: (f) => ({ 'model.py': module({ fillLines: f, head, tail: `\n\ndef setup():\n    ${line}\n    return ${line.split(' = ')[0]}\n` }) }),
+  })),
   {
     id: 'scores_float32_first',
     dtype: 'fp32',
