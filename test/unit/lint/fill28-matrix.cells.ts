@@ -314,6 +314,20 @@ function rangeCells(): MatrixCell[] {
       bugAt: 'torch.where(m, torch.zeros_like',
     });
   }
+  // Honest silences: the evidence is not in the code.
+  cells.push({
+    id: 'nonmasking/undecidable/index_by_parameter',
+    rule: 'ATT007',
+    files: {
+      'model.py': module({
+        fillLines: '        scores[sel] = 0.0\n',
+        tail: '',
+      }).replace('def forward(self, x, pad_mask):', 'def forward(self, x, pad_mask, sel=None):'),
+    },
+    path: 'model.py',
+    silentBecause:
+      'an index that comes in as a parameter may be integer indices or a boolean selection of anything (a row of the batch, a head): nothing says it marks positions to hide',
+  });
   // A NaN (or inf) cleanup of the scores before the softmax writes 0 where the scores are themselves NaN: no mask.
   const cleanups: readonly [string, string][] = [
     ['where_isnan', '        scores = torch.where(torch.isnan(scores), torch.zeros_like(scores), scores)\n'],

@@ -31,6 +31,10 @@ describe('fill28 matrix: fill values and masks after softmax, composed from thei
     single = await createLinter(grammar(), { onInternalError: (e) => assert.fail(String(e)) });
   });
 
+  it('gives a reason for every expected silence of a buggy-looking program, and expects none of a buggy one', () => {
+    for (const c of cells) if (c.silentBecause) assert.ok(!c.bugAt && c.silentBecause.length > 20, c.id);
+  });
+
   it('has distinct cell ids, a few hundred of them, and every TODAY entry names a cell', () => {
     const ids = new Set(cells.map((c) => c.id));
     assert.equal(ids.size, cells.length);
