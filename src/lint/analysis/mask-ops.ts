@@ -14,7 +14,7 @@ import { msg } from '../message';
 import { PHRASES } from './phrases';
 import { arg, intOf, rootName, tensorish, val, type Call } from './call';
 import { broadcastResult, stripFacts } from './shape-ops';
-import { addOp, join, tensor, UNKNOWN, type AValue, type MaskInfo } from './values';
+import { addOp, join, number, tensor, UNKNOWN, type AValue, type MaskInfo } from './values';
 
 // ================================================================================================ helpers
 
@@ -225,6 +225,32 @@ export function maskFunction(ev: Evaluator, c: Call, qname: string): AValue | un
     );
   }
   return undefined;
+}
+
+/**
+ * A constant written into scores that does not mask (zero, a tiny or positive number, +inf): a number, or a tensor
+ * filled with one (`torch.full_like(scores, 0.0)`, `torch.zeros_like(scores)`), as that number; undefined otherwise.
+ */
+export function weakFillValue(v: AValue): AValue | undefined {
+  if (v.kind === 'number') return v.num !== undefined && !isMaskingFill(v) ? v : undefined;
+  if (v.kind !== 'tensor' || v.mask || v.attn) return undefined;
+  if (v.fillValue !== undefined && v.fillFinfo === undefined && !isMaskingFill(v)) return number({ num: v.fillValue });
+  return v.zeros && v.fillValue === undefined ? number({ num: 0 }) : undefined;
+}
+
+/**
+ * A condition that tests values rather than positions (`torch.isnan(scores)`, `~torch.isfinite(scores)`,
+ * `scores.isinf()`), or compares the values it selects from (`scores < t`), bound to a name first or not: a clean-up
+ * or pruning of those values, not a mask of positions. A mention of the values for their shape alone
+ * (`m.expand_as(scores)`) tests nothing.
+ */
+export function testsItself(ev: Evaluator, condNode: PyNode, valuesNode: PyNode): boolean {
+  const name = rootName(ev, valuesNode);
+  const u = unparen(condNode);
+  const conds = [u];
+  if (u.type === 'identifier') for (const d of ev.resolve(u, ev.text(u)) ?? []) if (d.value) conds.push(unparen(d.value));
+  const mentions = (n: PyNode): boolean => !!name && new RegExp(`(^|[^\\w.])${name.replace(/[.]/g, '\\.')}\\b`).test(ev.text(n));
+  return conds.some((c) => /\bis(?:nan|inf|finite|neginf|posinf)\b/.test(ev.text(c)) || (c.type === 'comparison_operator' && mentions(c)));
 }
 
 /** A large negative or -inf fill (what masking writes). */
@@ -787,7 +813,8 @@ function where(ev: Evaluator, c: Call, condNode: PyNode | undefined, xNode: PyNo
   if (xFill && !yFill) return keptAgainstFill(y, yNode, x, xNode, true);
   // Scores chosen against a constant that does not mask (`torch.where(keep, scores, 0.0)`): recorded as a fill of the
   // scores, so ATT007 can say the other positions keep a weight after the softmax; the scores are not masked by it.
-  const weakFill = (v: AValue): boolean => v.kind === 'number' && v.num !== undefined && !isMaskingFill(v);
+  // So is a tensor filled with such a constant (`torch.full_like(scores, 0.0)`, `torch.zeros_like(scores)`).
+  const weakFill = (v: AValue): boolean => weakFillValue(v) !== undefined;
   if (x.attn?.stage === 'scores' && weakFill(y) && !weakFill(x)) {
     recordFill(x, xNode, y, yNode, false);
     return x;
@@ -837,7 +864,21 @@ function choiceOfKeepMasks(ev: Evaluator, c: Call, x: AValue, y: AValue): AValue
 export function setItemFill(ev: Evaluator, prev: AValue, target: PyNode, fillNode: PyNode, fill: AValue, ctx: Ctx, base?: PyNode): AValue {
   const subs = childrenByField(target, 'subscript');
   const maskNode = subs[0];
-  if (!isMaskingFill(fill) || subs.length !== 1 || !maskNode) return prev;
+  if (subs.length !== 1 || !maskNode) return prev;
+  if (!isMaskingFill(fill)) {
+    // Scores written with a constant that does not mask, where a boolean index selects (`scores[pad] = 0.0`,
+    // `scores.at[pad].set(0.0)`): recorded as a fill of the scores, as masked_fill's is (ATT007 says the positions
+    // keep their weight); the scores are not masked by it.
+    const weak = fill.kind === 'number' ? weakFillValue(fill) : undefined;
+    if (weak && prev.attn?.stage === 'scores') {
+      const mask = ev.eval(maskNode, ctx);
+      if (mask.mask || mask.dtype === 'bool') {
+        const targetNode = base ?? childByField(target, 'value');
+        ev.facts.fill.push({ node: target, ctx, how: 'setitem', target: prev, targetNode, fillNode, fill, mask, maskNode, maskSelectsFill: true });
+      }
+    }
+    return prev;
+  }
   const mask = ev.eval(maskNode, ctx);
   ev.facts.fill.push({
     node: target,

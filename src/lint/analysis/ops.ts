@@ -422,10 +422,26 @@ export function callOperator(ev: Evaluator, op: string, lv: AValue, rv: AValue, 
 function onesTimesNumber(ones: AValue, n: AValue): AValue | undefined {
   if (ones.kind !== 'tensor' || !ones.ones || ones.mask || ones.attn || n.kind !== 'number') return undefined;
   // `torch.ones(L, S) * torch.finfo(dtype).min` is filled with the dtype's minimum, as `torch.full(..., finfo.min)` is.
-  const fill = n.num ?? (n.finfo && !n.finfoMax ? -Infinity : undefined);
-  if (fill === undefined) return undefined;
+  const fill = filledWith(n);
+  if (!fill) return undefined;
   const { ones: _ones, ops: _ops, ...rest } = ones;
-  return { ...rest, fillValue: fill };
+  return { ...rest, ...fill };
+}
+
+/**
+ * What a tensor filled with the number `n` records: its value, or for a finfo minimum -Infinity (the lowest a mask
+ * can write) and which dtype's bound it is (a finite value: fillFinfo).
+ */
+function filledWith(n: AValue): Pick<AValue, 'fillValue' | 'fillFinfo'> | undefined {
+  if (n.kind !== 'number') return undefined;
+  if (n.num !== undefined) return { fillValue: n.num };
+  return n.finfo && !n.finfoMax ? { fillValue: -Infinity, fillFinfo: n.finfo } : undefined;
+}
+
+/** A tensor's fill as the number it holds (a finfo bound as that bound). */
+export function fillNumberOf(t: AValue): AValue | undefined {
+  if (t.kind !== 'tensor' || t.fillValue === undefined) return undefined;
+  return number(t.fillFinfo ? { finfo: t.fillFinfo } : { num: t.fillValue });
 }
 
 function multiply(ev: Evaluator, lv: AValue, rv: AValue, l: PyNode | undefined, r: PyNode | undefined, node: PyNode, ctx: Ctx): AValue {
@@ -438,7 +454,7 @@ function multiply(ev: Evaluator, lv: AValue, rv: AValue, l: PyNode | undefined, 
   // tensor * tensor
   if (lv.mask && rv.mask) return pairProduct(lv, rv) ?? maskLogic(lv, rv, 'and');
   if (lv.mask?.additive === undefined && rv.kind === 'tensor' && rv.fillValue !== undefined && lv.mask)
-    return scaleTensor(ev, lv, number({ num: rv.fillValue }), r!, node, false, ctx);
+    return scaleTensor(ev, lv, fillNumberOf(rv)!, r!, node, false, ctx);
   // q * k broadcast against each other where q and k came out of an unnamed product (`x @ W`, read as possible
   // scores): the pair is the scores' precursor, not scores times something.
   if (lv.attn?.stage !== 'weights' && rv.attn?.stage !== 'weights' && (lv.attn || rv.attn)) {
@@ -1854,7 +1870,7 @@ const SHAPE_ARGUMENT: Readonly<Record<string, { param: string; pos: number }>> =
 /** torch.ones/zeros/full/empty/randn(sizes...): rank from the sizes. */
 function creation(ev: Evaluator, c: Call, kind: string, sizeArgs: PyNode[]): AValue {
   let nodes = sizeArgs;
-  if (kind === 'full' || kind === 'full_like') nodes = sizeArgs.slice(0, 1);
+  if (kind === 'full' || kind === 'full_like' || kind === 'fill') nodes = sizeArgs.slice(0, 1);
   let ndim: number | undefined;
   let sizeNodes: readonly PyNode[] | undefined = nodes.length > 1 ? nodes : undefined;
   let valueAxes: AxisInfo[] | undefined;
@@ -1880,12 +1896,12 @@ function creation(ev: Evaluator, c: Call, kind: string, sizeArgs: PyNode[]): AVa
   if (kind === 'ones' || kind === 'ones_like') out.ones = true;
   if (kind === 'zeros' || kind === 'zeros_like') out.zeros = true;
   if (kind === 'random' || kind === 'randn' || kind === 'rand') out.randomDraw = true;
-  if (kind === 'full') {
-    const fillNode = arg(c, 'fill_value', 1);
+  if (kind === 'full' || kind === 'fill') {
+    // torch/np/jnp.full(shape, fill_value); tf.fill(dims, value).
+    const fillNode = arg(c, kind === 'fill' ? 'value' : 'fill_value', 1);
     const fill = fillNode ? ev.eval(fillNode, c.ctx) : undefined;
     if (fill && fill.kind === 'number') {
-      if (fill.num !== undefined) out.fillValue = fill.num;
-      else if (fill.finfo) out.fillValue = -Infinity;
+      Object.assign(out, filledWith(fill));
       if (fill.num === 1) out.ones = true;
     }
     // `torch.full((L, L), True)` is all True (a boolean tensor, as torch infers from the fill): the ones tril/triu cut a
@@ -2234,7 +2250,14 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
     const a = val(ev, c, a0);
     if (CONVERSIONS.has(last) && a.kind === 'tensor') {
       // `tf.cast(mask, dtype=one.dtype)`: the cast's dtype, known or not, is the value's now.
-      const dt = dtypeOfValue(val(ev, c, c.args.positional[1] ?? arg(c, 'dtype')));
+      const dtNode = c.args.positional[1] ?? arg(c, 'dtype');
+      const dt = dtypeOfValue(val(ev, c, dtNode));
+      // `tf.cast(mask, scores.dtype)`: the dtype of another tensor, some floating dtype the code does not show (as
+      // `.to(scores.dtype)` is read): no longer a boolean or integer mask, and judged in that tensor's precision.
+      if (!dt && dtNode && /\bdtype$/.test(ev.text(dtNode))) {
+        const { dtype: _dtype, ...rest } = a;
+        return { ...rest, ...(a.mask ? { mask: withMaskDtype(a.mask, 'float') } : {}) };
+      }
       if (!dt) return a;
       return { ...a, dtype: dt, ...(a.mask ? { mask: withMaskDtype(a.mask, dt === 'bool' || dt === 'int' ? dt : 'float') } : {}) };
     }
@@ -2254,13 +2277,14 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
       if (last === 'zeros_like') out.zeros = true;
       if (last === 'full_like') {
         const fill = val(ev, c, c.args.positional[1] ?? arg(c, 'fill_value'));
-        if (fill.kind === 'number' && fill.num !== undefined) out.fillValue = fill.num;
-        else if (fill.kind === 'number' && fill.finfo) out.fillValue = -Infinity;
+        Object.assign(out, filledWith(fill));
       }
       return out;
     }
     return creation(ev, c, last, c.args.positional);
   }
+  // tf.fill(dims, value): a tensor of that shape filled with the value, as torch.full is.
+  if (qname === 'tensorflow.fill') return creation(ev, c, 'fill', c.args.positional);
   // Random and variable initialisers whose shape is one argument: tf.random.normal(shape), np.random.normal(loc,
   // scale, size), jax.random.normal(key, shape), tf.get_variable(name, shape); np.random.randn(d0, d1, ...).
   const shapeArg = SHAPE_ARGUMENT[qname];

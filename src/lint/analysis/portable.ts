@@ -108,6 +108,7 @@ function portableTensor(v: AValue, origin: ValueOrigin | undefined, depth: numbe
     'identity',
     'zeros',
     'fillValue',
+    'fillFinfo',
     'projectedWidth',
     'widthCut',
     'featAt',

@@ -355,6 +355,12 @@ export interface AValue {
   readonly zeros?: boolean;
   /** Built by torch.full(..., value): the constant. */
   readonly fillValue?: number;
+  /**
+   * The constant is a finfo bound (`torch.full_like(s, torch.finfo(s.dtype).min)`, `ones * finfo(float32).min`): of
+   * which dtype. `fillValue` is then -Infinity (the lowest a mask can write), but the value is finite: a fully
+   * masked row stays finite (uniform), and only a bound of a wider dtype overflows a narrower one.
+   */
+  readonly fillFinfo?: AValue['finfo'];
   /** A reduction (sum/max/norm) of another value over an axis. */
   readonly reduced?: {
     readonly kind: 'sum' | 'max' | 'norm' | 'other';
