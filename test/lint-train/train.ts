@@ -41,6 +41,7 @@ export const TRAIN_BATCHES: readonly TrainBatch[] = [
   { id: 'e', dir: join(__dirname, 'e'), namePrefix: 't12e' },
   { id: 'f', dir: join(__dirname, 'f'), namePrefix: 't13f' },
   { id: 'g', dir: join(__dirname, 'g'), namePrefix: 't14g' },
+  { id: 'h', dir: join(__dirname, 'h'), namePrefix: 't15h' },
 ];
 
 /** Entries of a batch folder that are not cases when the cases sit next to the README. */

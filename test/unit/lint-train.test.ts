@@ -149,7 +149,7 @@ describe('lint train: the set', () => {
     }
   });
 
-  it('reads the batches a to g (session 27: c from curator A, d from curator B, named t10c-/t10d-NN-<kind>; e from curator C, named t12e-NN-<kind>; session 28: f from curator A, g from curator B, named t13f-/t14g-NN-<kind>)', () => {
+  it('reads the batches a to h (session 27: c from curator A, d from curator B, named t10c-/t10d-NN-<kind>; e from curator C, named t12e-NN-<kind>; session 28: f from curator A, g from curator B, h from curator C, named t13f-/t14g-/t15h-NN-<kind>)', () => {
     assert.deepEqual(
       TRAIN_BATCHES.map((b) => [b.id, b.namePrefix ?? `t8${b.id}`]),
       [
@@ -160,6 +160,7 @@ describe('lint train: the set', () => {
         ['e', 't12e'],
         ['f', 't13f'],
         ['g', 't14g'],
+        ['h', 't15h'],
       ],
     );
     assert.ok(trainCaseNamePattern('c', 't10c').test('t10c-01-mask'));
@@ -172,6 +173,8 @@ describe('lint train: the set', () => {
     assert.ok(!trainCaseNamePattern('f', 't13f').test('t12f-09-causal'));
     assert.ok(trainCaseNamePattern('g', 't14g').test('t14g-07-transpose'));
     assert.ok(!trainCaseNamePattern('g', 't14g').test('t8g-07-transpose'));
+    assert.ok(trainCaseNamePattern('h', 't15h').test('t15h-05-softmax'));
+    assert.ok(!trainCaseNamePattern('h', 't15h').test('t14h-05-softmax'));
     assert.ok(trainCaseNamePattern('a').test('t8a-05-mask'));
   });
 });

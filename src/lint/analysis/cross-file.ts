@@ -198,7 +198,9 @@ export function callAcrossFiles(
   const link = ev.link;
   const owner = link?.workspace.ownerOf(scope);
   if (!link || !owner || !owner.link || args.hasSplat || link.workspace.crossings >= MAX_FILE_DEPTH) return UNKNOWN;
-  const positional = (argValues ?? args.positional.map((a) => ev.eval(a, ctx))).map((v) => portable(v));
+  const given = argValues ?? args.positional.map((a) => ev.eval(a, ctx));
+  // A layer cannot cross (its constructor is a node of this file): it goes as a stand-in the helper may hand back.
+  const positional = given.map((v, i) => (v.kind === 'layer' ? { kind: 'unknown' as const, passedArg: i } : withoutStandIn(portable(v))));
   const keywords = new Map<string, AValue>();
   for (const [name, v] of keywordValues ?? []) keywords.set(name, portable(v));
   for (const [name, kw] of args.keywords) keywords.set(name, portable(ev.eval(kw.value, ctx)));
@@ -225,6 +227,13 @@ export function callAcrossFiles(
     return withBuiltIn(portable(v, place, depth, call), place);
   };
   let out = r.mask ? crossMask(r, 0) : portable(r, origin, 0, call);
+  // Copies of a layer passed in, handed back (`clones(nn.Linear(d, d), 4)`): the caller's layer itself.
+  const passed = (x: AValue | undefined): AValue | undefined => (x?.passedArg !== undefined ? given[x.passedArg] : undefined);
+  if (passed(out)) out = passed(out) ?? out;
+  else if (out.kind === 'tuple' && passed(out.items)) out = { ...out, items: passed(out.items) };
+  else if (out.kind === 'tuple' && out.elements?.some((e) => e.passedArg !== undefined))
+    out = { ...out, elements: out.elements.map((e) => passed(e) ?? withoutStandIn(e)) };
+  out = withoutStandIn(out);
   if (r.elements && out.elements && r.elements.some((e) => e.mask)) {
     const items = r.elements;
     out = {
@@ -271,6 +280,13 @@ export function callAcrossFiles(
 }
 
 /** The masks a tuple's items or a dict's entries hold. */
+/** A stand-in of another call's argument means nothing here: plain unknown. */
+function withoutStandIn(v: AValue): AValue {
+  if (v.passedArg === undefined) return v;
+  const { passedArg: _passedArg, ...rest } = v;
+  return rest;
+}
+
 function maskItems(v: AValue): AValue[] {
   return [...(v.elements ?? []), ...(v.kwargs ?? []).map(([, x]) => x)].filter((e) => e.mask);
 }

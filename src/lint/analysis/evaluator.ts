@@ -39,6 +39,7 @@ import { callOperator, evalAttributeOf, evalBinary, evalComparison, evalSubscrip
 import { portable } from './portable';
 import { valueKey } from './summaries';
 import { join, joinAll, NONE, number, tensor, UNKNOWN, withRank, type AValue, type AxisInfo, type FunctionRef, type MaskInfo, type ObjectInfo } from './values';
+import { viewBase } from './scope-assignments';
 import type { ModuleLink } from './workspace';
 
 const MAX_CALL_DEPTH = 3;
@@ -731,10 +732,11 @@ export class Evaluator {
         }
       }
     }
-    // `[Block(d) for _ in range(depth)]`: as many items as the loop runs, each what the body builds (a module's layers).
+    // `[Block(d) for _ in range(depth)]`: as many items as the loop runs, each what the body builds (a module's layers,
+    // or copies of one layer, `[copy.deepcopy(nn.Linear(d, d)) for _ in range(4)]`).
     if (iter.kind === 'number' || (iterNode && /^range\s*\(/.test(text(this.tree, unparen(iterNode))))) {
       const item = this.eval(body, ctx);
-      return item.kind === 'object' ? { kind: 'tuple', items: item } : UNKNOWN;
+      return item.kind === 'object' || item.kind === 'layer' || item.passedArg !== undefined ? { kind: 'tuple', items: item } : UNKNOWN;
     }
     if (iter.kind !== 'tuple' || !iter.elements) return UNKNOWN;
     // Each element is evaluated through the comprehension variable's definition: the join of every element.
@@ -1219,8 +1221,17 @@ export class Evaluator {
         const rhs = this.eval(def.value, ctx);
         return callOperator(this, def.op ?? '', prev, rhs, def.target, def.value, def.target, ctx);
       }
-      case 'inplace':
-        return this.eval(def.value, ctx);
+      case 'inplace': {
+        const filled = this.eval(def.value, ctx);
+        // Through a view (`scores.view(B, H, T, S).masked_fill_(...)`): the base tensor, in its own layout, with the
+        // operations the fill added (its masking) on its paths.
+        const fn = def.value && def.value.type === 'call' ? childByField(def.value, 'function') : undefined;
+        const recv = fn?.type === 'attribute' ? childByField(fn, 'object') : undefined;
+        if (!recv || viewBase(this.tree, unparen(recv)) === unparen(recv)) return filled;
+        const base = joinAll((def.prev ?? []).map((d) => this.evalDef(d, ctx)));
+        if (base.kind !== 'tensor' || filled.kind !== 'tensor') return filled;
+        return filled.ops ? { ...base, ops: filled.ops } : base;
+      }
       case 'setitem':
         return this.evalSetItem(def, ctx);
       case 'param':

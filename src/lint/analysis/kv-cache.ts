@@ -2,7 +2,7 @@
 // causal flag is True relative to a cache being present (`is_causal=cache is not None or self.causal`,
 // `is_causal = True` set inside `if past_kv is not None:` or in the arm that joins the keys with the cache),
 // read path by path from the flag's definitions (if/elif/else arms; loop, try and match bodies may not run).
-import { childByField, namedChildren, unparen, type PyNode } from '../syntax/tree';
+import { childByField, namedChildren, unparen, walk, type PyNode } from '../syntax/tree';
 import type { Evaluator } from './evaluator';
 import { isCacheName } from './names';
 import { rootName, type Call } from './call';
@@ -64,9 +64,49 @@ export function cacheReachesKeys(ev: Evaluator, v: AValue): boolean {
   if (!at) return true;
   if (at.type === 'call') return true;
   if (at.type !== 'subscript') return false;
-  const root = childByField(at, 'value');
+  // A buffer per layer read through its layer first (`self.k_cache[layer_idx][:B, :, :pos + T]`): the buffer's name.
+  let root = childByField(at, 'value');
+  while (root?.type === 'subscript') root = childByField(root, 'value');
   if (!root || (root.type !== 'identifier' && root.type !== 'attribute') || !inTree(at, ev.tree.root)) return false;
-  return writtenInFile(ev.tree.source, ev.text(root));
+  return writtenInFile(ev.tree.source, ev.text(root)) || (readsPrefix(at) && holderHandedKeys(ev, root, at));
+}
+
+/** A read of positions from the first on (`[:, :, :end]`, `[0, :, :positions.max() + 1]`): a slice with a stop and no start. */
+function readsPrefix(sub: PyNode): boolean {
+  for (let s: PyNode | undefined = sub; s?.type === 'subscript'; s = childByField(s, 'value'))
+    for (const part of namedChildren(s).filter((p) => p.field === 'subscript'))
+      if (part.type === 'slice') {
+        const colon = part.children.find((ch) => ch.type === ':');
+        const bounds = namedChildren(part);
+        if (colon && bounds.length === 1 && bounds.every((b) => b.start > colon.start)) return true;
+      }
+  return false;
+}
+
+/**
+ * The object holding the buffer (`self.kv_cache` of `self.kv_cache.k_cache`) is handed tensors by one of its methods,
+ * as a statement of its own, earlier in the same function (`self.kv_cache.update_cache(seq_id, positions, k, v)`):
+ * the function writes the new keys into the cache before reading it back.
+ */
+function holderHandedKeys(ev: Evaluator, buffer: PyNode, read: PyNode): boolean {
+  if (buffer.type !== 'attribute') return false;
+  const holder = childByField(buffer, 'object');
+  if (!holder || (holder.type !== 'identifier' && holder.type !== 'attribute')) return false;
+  const holderText = ev.text(holder);
+  let fn = read.parent;
+  while (fn && fn.type !== 'function_definition') fn = fn.parent;
+  const body = fn ? childByField(fn, 'body') : undefined;
+  if (!body) return false;
+  let found = false;
+  walk(body, (n) => {
+    if (found || n.type !== 'expression_statement' || n.end > read.start) return;
+    const call = namedChildren(n)[0];
+    const callee = call?.type === 'call' ? childByField(call, 'function') : undefined;
+    const args = call ? childByField(call, 'arguments') : undefined;
+    const obj = callee?.type === 'attribute' ? childByField(callee, 'object') : undefined;
+    if (obj && ev.text(obj) === holderText && args && namedChildren(args).length >= 2) found = true;
+  });
+  return found;
 }
 
 /** The node belongs to this tree (not to another workspace file's). */

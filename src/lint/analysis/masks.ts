@@ -22,7 +22,10 @@ export function additiveAsZeroOne(m: MaskInfo, dtype?: DType): MaskInfo | undefi
 
 /** `~m`, `m == 0`, `1 - m`, `logical_not(m)`: True and False swap. An additive mask is first read as a 0/1 one. */
 export function flipMask(m0: MaskInfo, how: MessageArg, dtype?: DType): MaskInfo | undefined {
-  const m = m0.additive ? additiveAsZeroOne(m0) : m0;
+  // A negated mask (`keep - 1`, -1 where True) compared with 0 or negated logically (`== 0`, `logical_not`) is a 0/1
+  // (boolean) mask again; `1 - m` of it is no mask at all (ops.ts: addSub).
+  const { negated: _negated, ...m1 } = m0;
+  const m = m1.additive ? additiveAsZeroOne(m1) : m1;
   if (!m) return undefined;
   // A mask of unknown polarity flipped is still a mask of unknown polarity.
   if (!m.polarity) return { ...m, dtype: dtype ?? m.dtype, why: msg(PHRASES.flippedOf, how, m.why) };
@@ -50,6 +53,11 @@ export function transposeMask(m: MaskInfo): MaskInfo {
 /** A mask converted to another dtype; an additive mask made boolean is True where it masked (`additive.bool()`). */
 export function withMaskDtype(m: MaskInfo, dtype: DType | undefined): MaskInfo {
   if (m.additive && dtype === 'bool') return additiveAsZeroOne(m, 'bool') ?? { ...m, dtype };
+  // A negated mask (`keep - 1`, -1 where True) made boolean is True where it was -1: an ordinary mask of that meaning.
+  if (m.negated && dtype === 'bool') {
+    const { negated: _negated, ...rest } = m;
+    return { ...rest, dtype };
+  }
   return dtype === m.dtype ? m : { ...m, dtype };
 }
 

@@ -212,6 +212,13 @@ function classUnparsed(ev: Evaluator, node: PyNode): boolean {
   return first?.type === 'identifier' && ev.text(first) === 'self';
 }
 
+/** -v of a number (`finfo(dtype).min` and `.max` swap), undefined for anything else. */
+function negateNumber(v: AValue): AValue | undefined {
+  if (v.kind !== 'number') return undefined;
+  if (v.finfo) return { kind: 'number', finfo: v.finfo, ...(v.finfoMax ? {} : { finfoMax: true }) };
+  return v.num === undefined ? undefined : number({ num: -v.num });
+}
+
 /** Multiplier classification of a number used to scale: dim^power, a named scale, or unknown. */
 function scaleOp(ev: Evaluator, factor: AValue, factorNode: PyNode, opNode: PyNode, divide: boolean, on: ScaleOp['on']): ScaleOp {
   const name = rootName(ev, factorNode);
@@ -278,6 +285,33 @@ function unseenBias(ev: Evaluator, v: AValue, node: PyNode, ctx: Ctx): boolean {
 function scaleTensor(ev: Evaluator, t: AValue, factor: AValue, factorNode: PyNode, opNode: PyNode, divide: boolean, ctx: Ctx, tNode?: PyNode): AValue {
   const on = scaleTarget(t);
   let out = t;
+  // A negated mask (`keep - 1`: -1 where True, 0 elsewhere) times c is the mask (True where keep is 0) times -c.
+  if (t.mask?.negated && !divide) {
+    const m = t.mask;
+    const negatedFactor = negateNumber(factor);
+    // c large positive: -c large negative where the mask is True, an additive mask built from it.
+    if (negatedFactor && isMaskingFill(negatedFactor)) {
+      const { negated: _negated, ...plain } = m;
+      return scaleTensor(ev, { ...t, mask: plain }, negatedFactor, factorNode, opNode, divide, ctx, tNode);
+    }
+    // c large negative: +|c| where keep is 0 and 0 where it is 1, which after softmax is `keep * c` (a constant added
+    // to every score changes nothing): the additive mask built from the unflipped mask.
+    if (isMaskingFill(factor)) {
+      const unflipped = flipMask(m, m.why);
+      // `== 0` of `keep - 1` is not its inverse either: no simple fix (fromAdditive).
+      if (unflipped)
+        return scaleTensor(
+          ev,
+          { ...t, mask: { ...unflipped, why: msg(PHRASES.minusOneTimesLargeNegative, m.why), fromAdditive: true } },
+          factor,
+          factorNode,
+          opNode,
+          divide,
+          ctx,
+          tNode,
+        );
+    }
+  }
   // A mask times a large negative constant is an additive mask built from it.
   if (t.mask && !t.mask.additive && !divide && isMaskingFill(factor)) {
     const m = t.mask;
@@ -649,6 +683,37 @@ function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | u
   }
   // `scores - 1e30 * mask`: subtracting a mask times a large positive number masks.
   if (op === '-' && lv.attn?.stage === 'scores' && rv.mask?.scaledPositive && r) return addOp(lv, { kind: 'mask', node, how: 'add', maskNode: r });
+  // `scores + (1 - keep) * 10000.0`: a large positive number added where the mask is 1, which after softmax is the
+  // flipped mask times a large negative number (a constant added to every score changes nothing): judged as the
+  // additive mask built from the flipped mask, at the addition (no fix: `== 0` of the product is no inverse).
+  if (op === '+' && lv.attn?.stage === 'scores' && rv.mask?.scaledPositive && rv.mask.polarity && r) {
+    const flipped = flipMask(rv.mask, rv.mask.why);
+    if (flipped) {
+      const mask = { ...flipped, why: msg(PHRASES.addedLargePositive, rv.mask.why), fromAdditive: true };
+      ev.facts.mask.push({
+        node,
+        ctx: _ctx,
+        display: 'additive mask',
+        param: 'mask',
+        expects: 'ignore',
+        convention: 'fill',
+        maskNode: r,
+        mask: { ...rv, mask },
+      });
+    }
+    return addOp(lv, { kind: 'mask', node, how: 'add', maskNode: r });
+  }
+  // `1 - (keep - 1)` is 2 - keep: no mask of either meaning.
+  if (op === '-' && lv.kind === 'number' && lv.num === 1 && rv.mask?.negated) return stripFacts(rv);
+  // `keep - 1` is `-(1 - keep)`: the flipped mask negated (-1 where keep is 0, 0 where it is 1). Read as nonzero it is
+  // the flipped mask; times a constant, the constant's sign decides which side gets the large negative number.
+  if (op === '-' && rv.kind === 'number' && rv.num === 1 && lv.kind === 'tensor' && lv.mask && !lv.mask.additive && !lv.mask.negated && lv.mask.polarity && l) {
+    const flipped = flipMask(lv.mask, `\`${ev.text(node)}\``, 'float');
+    if (flipped) {
+      const float32 = FLOAT_LITERAL.test(ev.text(r!)) && integerValued(lv) ? { dtype: 'float32' as const } : {};
+      return { ...lv, ...float32, mask: { ...flipped, negated: true, why: msg(PHRASES.minusOne, lv.mask.why) } };
+    }
+  }
   // 1 - mask flips a 0/1 mask.
   if (op === '-' && lv.kind === 'number' && lv.num === 1 && rv.mask && r) {
     const flipped = flipMask(rv.mask, `\`1 - ${ev.text(r)}\``, 'float');
@@ -1500,7 +1565,9 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
     case 'transpose':
     case 'swapaxes':
     case 'swapdims': {
-      if (m === 'transpose' && (c.args.positional.length !== 2 || ev.numpyStyleTranspose)) {
+      // torch's `k.transpose(dim0=-1, dim1=-2)` names the two axes it swaps: not NumPy's reversal of every axis.
+      const named = !ev.numpyStyleTranspose && c.args.positional.length < 2 && (a0 ?? arg(c, 'dim0')) && (a1 ?? arg(c, 'dim1'));
+      if (m === 'transpose' && !named && (c.args.positional.length !== 2 || ev.numpyStyleTranspose)) {
         if (c.args.positional.length === 0) return reverseAxes(t);
         const perm = permFromArgs(ev, c, c.args.positional);
         return perm ? permuteValue(t, perm) : stripRank(t);
@@ -1678,11 +1745,34 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
       return keepShape(t);
     case 'update':
       return { kind: 'tuple', elements: [tensor({ fromCache: true, role: 'key' }), tensor({ fromCache: true, role: 'value' })] };
+    case 'repeat_interleave':
+      return repeatInterleaved(ev, c, t);
     default:
       // Methods of a KV cache object we cannot see into return cached keys/values.
       if (c.recvNode && isCacheName(rootName(ev, c.recvNode) ?? '')) return tensor({ fromCache: true });
       return t.role || t.attn ? addOp(tensor(), { kind: 'opaque', node: c.node }) : tensor();
   }
+}
+
+/**
+ * `x.repeat_interleave(n, dim=d)` (grouped-query attention's key and value heads, one copy per query head): each
+ * slice along d repeated, the rank, the other axes, the role and a cache the value includes kept (the key axis and
+ * its length too, unless d is that axis); the length of axis d is no longer known. Without `dim` the result is
+ * flattened: nothing is kept.
+ */
+function repeatInterleaved(ev: Evaluator, c: Call, t: AValue): AValue {
+  const dimNode = c.args.positional[1] ?? arg(c, 'dim');
+  if (!dimNode) return t.role || t.attn ? addOp(tensor(), { kind: 'opaque', node: c.node }) : tensor();
+  const d = intOf(ev, c, dimNode);
+  const at = d === undefined || (d < 0 && t.ndim === undefined) ? undefined : d < 0 ? t.ndim! + d : d;
+  const axes = axesOf(t)?.map((ax, i) => {
+    if (at !== undefined && i !== at) return ax;
+    const { size1: _size1, sizeText: _sizeText, ...rest } = ax;
+    return rest;
+  });
+  const last = d === -1 || (t.ndim !== undefined && at === t.ndim - 1) || at === undefined;
+  const { lastSize1: _lastSize1, ...rest } = t;
+  return { ...(last ? rest : t), ...(axes ? { axes } : {}) };
 }
 
 /**
@@ -1841,6 +1931,8 @@ const BINARY_FUNCTION_OPERATORS: ReadonlyMap<string, string> = new Map([
 const METHOD_LIKE_FUNCTIONS = new Set([
   // `tf.tile(m, [heads, 1])`, `np.tile`, `torch.tile`: copies of the value, whose mask meaning they keep.
   'tile',
+  // `torch.repeat_interleave(k, n, dim=1)`: the method's copies along one axis.
+  'repeat_interleave',
   // `jnp.broadcast_to(m, shape)`, `torch.broadcast_to(m, size)`: the method's layout, and the mask meaning it keeps.
   'broadcast_to',
   'flip',
@@ -2080,6 +2172,11 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
   }
   const layer = layerFromCtor(ev, c, qname);
   if (layer) return layer;
+  // `copy.deepcopy(layer)`: a copy of a module is built like it (the annotated transformer's `clones(layer, N)`).
+  if (qname === 'copy.deepcopy' || qname === 'copy.copy') {
+    const v = val(ev, c, arg(c, 'x', 0));
+    return v.kind === 'layer' || v.kind === 'object' || v.passedArg !== undefined ? v : UNKNOWN;
+  }
   if (qname.startsWith('builtins.')) return builtin(ev, c, last);
   if (qname === 'torch.finfo' || qname === 'numpy.finfo' || qname === 'jax.numpy.finfo') {
     const a = val(ev, c, c.args.positional[0]);

@@ -36,6 +36,11 @@ export const PHRASES = defineTemplates({
   pairOfMasks: '{0} spread over the query axis times {1} spread over the key axis (a pair is kept only where both positions are, so True/1 = keep)',
   additiveReadAsZeroOne: '{0}, an additive mask read as a 0/1 mask (nonzero, so True/1, where it masks)',
   timesLargePositive: '{0} times a large positive number',
+  addedLargePositive:
+    '{0}, added to the scores: a large positive number where the mask is 1, the same after softmax as the opposite mask times a large negative number',
+  minusOne: '{0}, minus 1 (-1 where it was 0, 0 where it was 1)',
+  minusOneTimesLargeNegative:
+    '{0}, times a large negative number: a large positive number where the mask was 0, the same after softmax as the mask itself times that negative number',
   onesZeroPadded: '{0} (ones zero-padded by {1}: 1 inside, 0 in the padding)',
   onesInsideLengths: "{0} on zeros (1 inside each example's lengths)",
   onesPastLengths: "{0} on zeros (1 past each example's length: at the padding)",

@@ -66,6 +66,8 @@ export function portable(v: AValue, origin?: ValueOrigin, depth = 0, at?: PyNode
       const out: { -readonly [K in keyof AValue]: AValue[K] } = { kind: 'tuple' };
       if (v.maybeNone) out.maybeNone = true;
       if (v.elements) out.elements = v.elements.map((e) => portable(e, origin, depth + 1, at));
+      // Copies of an argument the caller passed (`[copy.deepcopy(module) for _ in range(n)]`) cross as the stand-in.
+      if (v.items?.passedArg !== undefined) out.items = { kind: 'unknown', passedArg: v.items.passedArg };
       if (v.shapeOf) out.shapeOf = portable(v.shapeOf, undefined, depth + 1);
       return out;
     }
@@ -107,10 +109,12 @@ function portableTensor(v: AValue, origin: ValueOrigin | undefined, depth: numbe
     'zeros',
     'fillValue',
     'projectedWidth',
+    'widthCut',
     'featAt',
     'lastSize1',
     'learned',
     'reversedUnknownRank',
+    'passedArg',
   ]);
   // Operations on the way (scales, masks) name nodes of the other file: their effect is unknown here, except a
   // scale by a known power of a dimension in a value a helper returns (`return q / math.sqrt(q.size(-1))`), kept

@@ -102,7 +102,64 @@ function inplaceReceiver(w: ScopeWalk, call: PyNode, scope: Scope): string | und
   if (!attr || !obj) return undefined;
   const m = text(w.src, attr);
   if (!/^[a-z][a-z0-9_]*[a-z0-9]_$/.test(m)) return undefined;
-  return w.boundName(unparen(obj), scope);
+  return w.boundName(viewBase(w.src, unparen(obj)), scope);
+}
+
+/**
+ * Torch methods that always return a view of their receiver (the same storage): an in-place method called on the
+ * result writes into the receiver (`scores.view(B, H, T, S).masked_fill_(pad, -inf)` masks `scores`). `reshape`,
+ * `contiguous` and `flatten` are left out: they copy when the layout requires it, which the code does not show, and an
+ * in-place fill of a copy changes nothing; `expand` too (an in-place write into an expanded tensor fails).
+ */
+const VIEW_METHODS: ReadonlySet<string> = new Set([
+  'view',
+  'view_as',
+  'transpose',
+  'swapaxes',
+  'swapdims',
+  't',
+  'permute',
+  'unsqueeze',
+  'squeeze',
+  'narrow',
+  'select',
+  'movedim',
+  'moveaxis',
+  'unflatten',
+]);
+
+/** Basic indexing (slices, integer literals, None, `...`) returns a view; indexing by a tensor or list copies. */
+function basicIndex(src: { readonly source: string }, sub: PyNode): boolean {
+  const parts = childrenByField(sub, 'subscript');
+  return (
+    parts.length > 0 &&
+    parts.every(
+      (p) =>
+        p.type === 'slice' ||
+        p.type === 'none' ||
+        p.type === 'ellipsis' ||
+        (p.type === 'integer' && /^\d+$/.test(text(src, p))) ||
+        (p.type === 'unary_operator' && /^-\s*\d+$/.test(text(src, p))),
+    )
+  );
+}
+
+/** The tensor whose storage `node` shares: through view methods and basic indexing, else `node` itself. */
+export function viewBase(src: { readonly source: string }, node: PyNode): PyNode {
+  let n = node;
+  for (;;) {
+    if (n.type === 'call') {
+      const fn = childByField(n, 'function');
+      const attr = fn?.type === 'attribute' ? childByField(fn, 'attribute') : undefined;
+      const obj = fn?.type === 'attribute' ? childByField(fn, 'object') : undefined;
+      if (!attr || !obj || !VIEW_METHODS.has(text(src, attr))) return n;
+      n = unparen(obj);
+    } else if (n.type === 'subscript' && basicIndex(src, n)) {
+      const value = childByField(n, 'value');
+      if (!value) return n;
+      n = unparen(value);
+    } else return n;
+  }
 }
 
 /**

@@ -36,6 +36,7 @@ import {
   type AValue,
   type AttnInfo,
   type AxisInfo,
+  type AxisLabel,
   type DimInfo,
   type MaskInfo,
 } from './values';
@@ -267,6 +268,13 @@ export function stripFacts(t: AValue): AValue {
 
 /** x[a, None, ..., b:c]: rank and axis bookkeeping; keeps mask and attention facts when the last axes stay. */
 export function indexTensor(ev: Evaluator, v: AValue, subs: PyNode[], scalarIndex?: (node: PyNode) => boolean): AValue {
+  const out = indexTensorAxes(ev, v, subs, scalarIndex);
+  // A slice that is not the whole axis (`q[..., i * d:(i + 1) * d]`) may cut a projection's width into a head's.
+  const cuts = v.projectedWidth && out.kind === 'tensor' && subs.some((s) => unparen(s).type === 'slice' && ev.text(unparen(s)).trim() !== ':');
+  return cuts ? { ...out, widthCut: true } : out;
+}
+
+function indexTensorAxes(ev: Evaluator, v: AValue, subs: PyNode[], scalarIndex?: (node: PyNode) => boolean): AValue {
   type Item = 'keep' | 'drop' | 'new' | 'ellipsis' | 'unknown';
   let byName = false;
   const items: Item[] = subs.map((s) => {
@@ -419,6 +427,51 @@ export function remapFacts(out: Mutable<AValue>, v: AValue, mapNeg: (axis: numbe
 }
 
 // ================================================================================================ shape ops
+
+/**
+ * The width of a projection's output still whole: projected (`self.w_k(x)`, a Linear to `d_model`), with no head
+ * axis and no reshape of its feature axis since (a view that splits or merges heads names another size there).
+ */
+function unsplitWidth(v: AValue): string | undefined {
+  const out = v.proj?.outText;
+  if (!v.projectedWidth || v.widthCut || v.multiHead || !out) return undefined;
+  const axes = axesOf(v);
+  if (axes) {
+    if (axes.some((a) => a.label === 'head')) return undefined;
+    const feat = axes.find((a) => a.label === 'feat') ?? axisAt(v, v.featAt ?? -1);
+    if (feat?.sizeText !== undefined && feat.sizeText.replace(/^self\./, '') !== out.replace(/^self\./, '')) return undefined;
+  }
+  return out;
+}
+
+/**
+ * Queries (…, H, hd) and keys turned to (…, hd, H), both laid out so by the code (not by a comment): the product
+ * pairs heads with heads (AttnInfo.headsPaired), and whether the keys were turned by a swap of two axes.
+ */
+function headsPaired(ev: Evaluator, q: AValue, k: AValue, kNode: PyNode | undefined): Pick<AttnInfo, 'headsPaired' | 'headsPairedBySwap'> {
+  const by = (v: AValue, i: number, label: AxisLabel): AxisInfo | undefined => {
+    const x = axisAt(v, i);
+    return x?.label === label && !x.stated ? x : undefined;
+  };
+  const heads = by(q, -2, 'head');
+  if (!heads || !by(q, -1, 'feat') || !by(k, -1, 'head') || !by(k, -2, 'feat') || q.ndim === undefined || q.ndim !== k.ndim) return {};
+  const n = kNode && unparen(kNode);
+  const fn = n?.type === 'call' ? childByField(n, 'function') : undefined;
+  const method = fn?.type === 'attribute' ? childByField(fn, 'attribute') : undefined;
+  const args = n?.type === 'call' ? namedChildren(childByField(n, 'arguments') ?? n).length : 0;
+  const name = method ? ev.text(method) : n?.type === 'attribute' ? ev.text(childByField(n, 'attribute') ?? n) : '';
+  // `k.transpose(-2, -1)` (two axes), `torch.transpose(k, -2, -1)` (the tensor and two axes), `k.mT`.
+  const obj = fn?.type === 'attribute' ? childByField(fn, 'object') : undefined;
+  const moduleForm = !!obj && /^(torch|np|numpy|jnp|jax\.numpy)$/.test(ev.text(obj));
+  const swap = name === 'mT' || (n?.type === 'call' && ['transpose', 'swapaxes', 'swapdims'].includes(name) && args === (moduleForm ? 3 : 2));
+  return { headsPaired: heads.sizeText ?? 'heads', ...(swap ? { headsPairedBySwap: true } : {}) };
+}
+
+/** Queries and keys both whole projections to the same width: that width (see AttnInfo.unsplitWidth). */
+function sameUnsplitWidth(q: AValue, k: AValue): string | undefined {
+  const wq = unsplitWidth(q);
+  return wq !== undefined && wq === unsplitWidth(k) ? wq : undefined;
+}
 
 export function reverseAxes(v: AValue): AValue {
   const t = tensorish(v);
@@ -865,6 +918,8 @@ export function splitValue(
     if (p !== undefined) elem.axes = axes.map((a, i) => (i === p ? { ...(a.label ? { label: a.label } : {}) } : a));
   } else if (axes) elem.axes = axes.map((a) => ({ ...(a.label ? { label: a.label } : {}) }));
   if (dim === -1 || (t.ndim !== undefined && dim === t.ndim - 1)) delete elem.lastSize1;
+  // Pieces along the last axis (or an axis not known) of a projection's output: no longer its whole width.
+  if (t.projectedWidth && (dim === undefined || dim === -1 || (t.ndim !== undefined && dim === t.ndim - 1) || t.ndim === undefined)) elem.widthCut = true;
   const n = count ?? 3;
   return { kind: 'tuple', elements: Array.from({ length: n }, () => elem) };
 }
@@ -1132,6 +1187,8 @@ export function matmul(
     keyIsKey: (ra === 'query' ? rb : ra) === 'key' || undefined,
     ...(learnedPoolingQuery ? { learnedPoolingQuery: true } : {}),
     queryProj: qa.proj,
+    unsplitWidth: sameUnsplitWidth(qa, ra === 'query' ? b : a),
+    ...headsPaired(ev, qa, ra === 'query' ? b : a, ra === 'query' ? bNode : aNode),
     queryAxes: axesOf(qa),
     queryNode: qNode && unparen(qNode).type === 'identifier' ? unparen(qNode) : undefined,
   };

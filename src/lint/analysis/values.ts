@@ -88,6 +88,12 @@ export interface MaskInfo {
   readonly nameSource?: string;
   /** A 0/1 mask times a large positive number (subtracted from the scores to mask them). */
   readonly scaledPositive?: boolean;
+  /**
+   * The mask's values are -1 where it is True and 0 elsewhere: a 0/1 mask minus 1 (`keep - 1.0` is `-(1 - keep)`, the
+   * flipped mask negated). Read as nonzero it is the flipped mask (`polarity`); times a constant c it is the flipped
+   * mask times -c, so the sign of c decides which side gets the large negative number.
+   */
+  readonly negated?: boolean;
   /** For additive masks built as `m * -1e9` / `masked_fill(m, -inf)`: the polarity of m (must be 'ignore'). */
   /**
    * Written per example into a fresh tensor of zeros or ones (`m = zeros(B, L); m[i, :n] = 1`, `m = ones(B, L);
@@ -113,7 +119,10 @@ export interface MaskInfo {
    * helper's return): kept as it crosses on to further files, so a finding that quotes it links there.
    */
   readonly builtIn?: MaskPlace;
-  /** Read from an additive mask as a 0/1 one (`additive.bool()`, `1 - additive`): `== 0` does not invert it. */
+  /**
+   * Read from an additive mask as a 0/1 one (`additive.bool()`, `1 - additive`), or through `keep - 1` times a negative
+   * number: `== 0` does not invert it.
+   */
   readonly fromAdditive?: boolean;
   /**
    * A per-example (B, S) mask placed along one axis of a larger tensor (`m[:, None, :, None]`,
@@ -190,6 +199,18 @@ export interface AttnInfo {
   readonly keyText?: string;
   /** The right-hand operand is named as keys (k, key_states), not as encoder context/memory. */
   readonly keyIsKey?: boolean;
+  /**
+   * Queries and keys both straight out of a projection to this width (its out-features text), never split into
+   * heads (no head axis, no reshape of the feature axis): each score is a dot product over the whole width.
+   */
+  readonly unsplitWidth?: string;
+  /**
+   * Queries and keys laid out by the code with the heads after the tokens, (…, T, H, hd): the product's rows and
+   * columns are heads (this is the head count's text). `headsPairedBySwap`: the keys were turned with a swap of their
+   * last two axes (`k.transpose(-2, -1)`, `.mT`), where ATT005 reports it; otherwise by a full permutation.
+   */
+  readonly headsPaired?: string;
+  readonly headsPairedBySwap?: boolean;
   /**
    * The query is one learned parameter, not a projection of a sequence: a vector (d,), a column (d, 1) on the
    * right of the keys or a row (1, d) on their left (attention pooling, `keys @ self.query`).
@@ -338,6 +359,11 @@ export interface AValue {
   };
   /** Output of a projection to the full model width (not yet split into heads). */
   readonly projectedWidth?: boolean;
+  /**
+   * The last axis of a projection's output may have been cut since (split or chunked along it, sliced): each piece
+   * is no longer known to be the projection's whole width (the heads taken one by one, `q[..., i * d:(i + 1) * d]`).
+   */
+  readonly widthCut?: boolean;
   /** For Linear outputs: the projection's input and widths (kept through reshapes). */
   readonly proj?: ProjectionInfo;
   /** Negative index of the feature axis when it is not last (after a transpose of unknown rank). */
@@ -398,6 +424,12 @@ export interface AValue {
   readonly elements?: readonly AValue[];
   /** A list of unknown length whose every item is this (`[Block(d) for _ in range(depth)]`, its nn.ModuleList). */
   readonly items?: AValue;
+  /**
+   * In a helper of another file: the stand-in for the caller's positional argument of this index, a value that
+   * cannot cross files (a layer, whose constructor is a node of the caller's file). A helper that hands it back
+   * (copied, `copy.deepcopy(module)`, or as every item of a list) returns the caller's own value there.
+   */
+  readonly passedArg?: number;
   /** For x.shape / x.size(): the tensor whose shape this is. */
   readonly shapeOf?: AValue;
   // ---- modules, layers, objects, functions, dtypes
@@ -631,6 +663,9 @@ function joinAttn(a: AttnInfo | undefined, b: AttnInfo | undefined): AttnInfo | 
     queryAxes: same(a.queryAxes, b.queryAxes),
     keyText: same(a.keyText, b.keyText),
     keyIsKey: a.keyIsKey && b.keyIsKey ? true : undefined,
+    unsplitWidth: same(a.unsplitWidth, b.unsplitWidth),
+    headsPaired: same(a.headsPaired, b.headsPaired),
+    headsPairedBySwap: same(a.headsPairedBySwap, b.headsPairedBySwap),
     queryNode: same(a.queryNode, b.queryNode),
     softmax,
     postMask,

@@ -26,6 +26,8 @@ const T = defineTemplates({
     '{0} reshapes the keys {1} to swap their last two sizes ({2}) instead of transposing them: view and reshape keep the order of the elements, so each "key" row now mixes the features of several tokens. Use {3}.',
   keysViewedFeaturesFirst:
     '{0} views the token-major keys {1} with the per-head features before the tokens ({2}) for q @ kᵀ: view and reshape keep the order of the elements, so this is not a transpose and each "key" column mixes the features of several tokens. Split the heads with the tokens first, then swap the last two axes ({3}).',
+  pairsHeads:
+    '{0} swaps the last two axes of the keys {1}, but those are the heads and the per-head features ({2}): with the heads after the tokens, q @ kᵀ compares the heads of one token with each other, never a query token with a key token. Move the heads before the tokens in q, k and v first ({3}).',
   scoresFormed: 'the scores are formed here',
   transposeKeysFix: 'Transpose the keys instead (changes the result)',
   useSwapFix: 'Use {0} (changes the result)',
@@ -41,7 +43,7 @@ export const ATT005: Rule = {
     docs: {
       summary: 'The keys are transposed over the wrong axes for q @ kᵀ.',
       whatItDoes:
-        'Looks at the right operand of the score product `q @ k...`: with batched keys of known rank, `k.transpose(0, 1)`, `k.transpose(1, 2)` on 4-D keys, `k.T` and `k.t()` do not swap the last two axes, and `q.transpose(-2, -1) @ k` (with token-major q and k, i.e. not a channel-first layout) contracts the tokens instead of the features (unless the weights then meet the values over their features, as channel attention does: `attn @ v.transpose(-2, -1)` or `v @ attn.transpose(-2, -1)`), and `q @ k` / `torch.matmul(q, k)` with token-major q and k of the same known rank, normalised by a softmax (or gated by a sigmoid, as sigmoid attention does), has no transpose at all (a call that transposes its second operand itself, `tf.matmul(q, k, transpose_b=True)`, is right, and so are keys projected along the sequence, Linformer\'s `proj_k(k.transpose(1, 2))`, whose features come before their last axis). Keys "transposed" with a reshape, `k.view(B, H, D, L)` where `B, H, L, D = k.size()` (or `k.reshape(k.size(0), k.size(2), k.size(1))`, or sizes written where the function made the keys, `k = proj(x).reshape(b, n, h, d).permute(0, 2, 1, 3)` then `k.reshape(b, h, d, n)`; not sizes a shape comment states, nor two equal last sizes), keep the order of their elements and are reported at the reshape, and so are token-major keys (a Linear output, features last) viewed with a per-head feature size before the tokens, `k.view(B, H, hd, -1)`, for `q @ k` (keys transposed or channel-first before the view are right). A permutation of token-major keys of known rank that does not put their features second to last, `q @ k.permute(0, 2, 1, 3)` on (B, T, H, hd) keys, contracts the query features with another axis and is reported (`k.permute(0, 2, 3, 1)` is right). A view whose last size is a flattened grid (`N = H * W`) puts the tokens last (channel-first q and k, where `q.transpose(-2, -1) @ k` is right). The rank and layout come from the code (`view`, `reshape`, `permute`, `flatten`/`unflatten`, `movedim`, `chunk`/`split`/`unbind`, `rearrange`, Linear outputs, `B, T, C = x.size()`, shape comments).',
+        'Looks at the right operand of the score product `q @ k...`: with batched keys of known rank, `k.transpose(0, 1)`, `k.transpose(1, 2)` on 4-D keys, `k.T` and `k.t()` do not swap the last two axes, and `q.transpose(-2, -1) @ k` (with token-major q and k, i.e. not a channel-first layout) contracts the tokens instead of the features (unless the weights then meet the values over their features, as channel attention does: `attn @ v.transpose(-2, -1)` or `v @ attn.transpose(-2, -1)`), and `q @ k` / `torch.matmul(q, k)` with token-major q and k of the same known rank, normalised by a softmax (or gated by a sigmoid, as sigmoid attention does), has no transpose at all (a call that transposes its second operand itself, `tf.matmul(q, k, transpose_b=True)`, is right, and so are keys projected along the sequence, Linformer\'s `proj_k(k.transpose(1, 2))`, whose features come before their last axis). Keys "transposed" with a reshape, `k.view(B, H, D, L)` where `B, H, L, D = k.size()` (or `k.reshape(k.size(0), k.size(2), k.size(1))`, or sizes written where the function made the keys, `k = proj(x).reshape(b, n, h, d).permute(0, 2, 1, 3)` then `k.reshape(b, h, d, n)`; not sizes a shape comment states, nor two equal last sizes), keep the order of their elements and are reported at the reshape, and so are token-major keys (a Linear output, features last) viewed with a per-head feature size before the tokens, `k.view(B, H, hd, -1)`, for `q @ k` (keys transposed or channel-first before the view are right). A permutation of token-major keys of known rank that does not put their features second to last, `q @ k.permute(0, 2, 1, 3)` on (B, T, H, hd) keys, contracts the query features with another axis and is reported (`k.permute(0, 2, 3, 1)` is right). Keys and queries split into heads after the tokens, (B, T, H, hd) (a fused `qkv.reshape(B, N, 3, H, hd).permute(2, 0, 1, 3, 4)`, or a head split with no transpose), whose last two axes are swapped for `q @ k.transpose(-2, -1)` compare the heads of one token with each other and are reported at the transpose (`permute(2, 0, 3, 1, 4)`, heads before tokens, is right; a layout read only from a comment says nothing). A view whose last size is a flattened grid (`N = H * W`) puts the tokens last (channel-first q and k, where `q.transpose(-2, -1) @ k` is right). The rank and layout come from the code (`view`, `reshape`, `permute`, `flatten`/`unflatten`, `movedim`, `chunk`/`split`/`unbind`, `rearrange`, Linear outputs, `B, T, C = x.size()`, shape comments).',
       whyIsThisBad:
         'The score matrix must be (…, L, S): queries against keys, contracted over the feature axis. Swapping the batch and sequence axes, or reversing every axis with `.T`, either fails on a shape mismatch only for some shapes or silently mixes examples of the batch (or features with tokens) when the sizes happen to agree, which is exactly the case in small tests.',
       example: `k = self.k_proj(x).view(B, T, n_head, hd).transpose(1, 2)  # (B, nh, T, hd)
@@ -103,6 +105,33 @@ att = q @ k.transpose(-2, -1)`,
         if (k.channelFirst || (last?.label && last.label !== 'feat')) return;
         report(b, msg(T.swapsWrongAxes, quote(ctx.text(b), 30), t.a, t.b, n, kText), fix(b, t.base), layoutOf(t.base, site, 'keys'));
       }
+    }
+
+    /**
+     * `q @ k.transpose(-2, -1)` with q and k split into heads after the tokens, (…, T, H, hd): the code's layout (a
+     * view or reshape sized with the head count and the per-head width, a permute that leaves the heads second to
+     * last) puts the heads where the tokens belong, so the product pairs heads with heads. Layouts read only from
+     * comments say nothing.
+     */
+    function checkKeysHeadsLast(site: MatmulSite, a: PyNode, b: PyNode): void {
+      const t = transposeOf(b);
+      if (!t || !(t.kind === 'mT' || t.kind === 'transpose') || site.transB) return;
+      const k = ev.eval(t.base, site.ctx);
+      const q = ev.eval(a, site.ctx);
+      const n = k.ndim;
+      if (!isKey(k) || n === undefined || n < 3 || q.ndim !== n || k.channelFirst || q.channelFirst) return;
+      if (t.kind === 'transpose') {
+        if (t.a === undefined || t.b === undefined) return;
+        const pair = new Set([t.a < 0 ? t.a + n : t.a, t.b < 0 ? t.b + n : t.b]);
+        if (!pair.has(n - 1) || !pair.has(n - 2)) return;
+      }
+      // The last two axes as the code labels them (a label read from a comment does not count).
+      const lastTwo = (v: AValue): string => [axisAt(v, -2), axisAt(v, -1)].map((x) => (x && !x.stated ? x.label : '')).join(',');
+      if (lastTwo(k) !== 'head,feat' || lastTwo(q) !== 'head,feat') return;
+      const lead = Array.from({ length: n - 3 }, () => '…');
+      const now = [...lead, 'T', 'H', 'hd'].join(', ');
+      const want = [...lead, 'H', 'T', 'hd'].join(', ');
+      report(b, msg(T.pairsHeads, quote(ctx.text(b), 30), quote(ctx.text(t.base), 24), now, want), undefined, layoutOf(t.base, site, 'keys'));
     }
 
     /**
@@ -427,7 +456,20 @@ att = q @ k.transpose(-2, -1)`,
         if (name === 'contiguous' || name === 'float' || name === 'to') return transposeOf(obj);
         if (name === 't' && list.length === 0) return { kind: 't', base: obj };
         if ((name === 'transpose' || name === 'swapaxes' || name === 'swapdims') && list.length === 2) {
-          return { kind: 'transpose', base: obj, a: intLiteral(ev.tree, list[0]), b: intLiteral(ev.tree, list[1]) };
+          // Axes by position or by keyword (torch's dim0= / dim1=, NumPy's axis1= / axis2=).
+          const axis = (i: 0 | 1): number | undefined => {
+            const x = list[i];
+            /* c8 ignore next: the list has two arguments (tested above); the index type allows undefined */
+            if (!x || x.type !== 'keyword_argument') return intLiteral(ev.tree, x);
+            const names = i === 0 ? ['dim0', 'axis1'] : ['dim1', 'axis2'];
+            // `dim0=-1`: the name before the `=`, the literal after it.
+            const [key, value] = ctx
+              .text(x)
+              .split('=')
+              .map((p) => p.trim());
+            return names.includes(String(key)) && /^-?\d+$/.test(String(value)) ? Number(value) : undefined;
+          };
+          return { kind: 'transpose', base: obj, a: axis(0), b: axis(1) };
         }
       }
       return undefined;
@@ -445,6 +487,7 @@ att = q @ k.transpose(-2, -1)`,
         checkKeysReshaped(site, b);
         checkKeysViewedFeaturesFirst(site, a, b);
         checkKeyPermute(site, a, b);
+        checkKeysHeadsLast(site, a, b);
         checkQueryTransposed(site, a, b);
         checkKeysNotTransposed(site, a, b);
       },
