@@ -800,6 +800,7 @@ export class Evaluator {
       const { live, asNone } = splitByNoneGuards(this, node, defs);
       const values = live.map((d) => this.evalDef(d, ctx));
       v = joinAll([...values, ...(asNone.length > 0 ? [NONE] : [])]);
+      if (v.kind === 'tensor' && !v.multiHead && this.splitWhenSeveralHeads(node, live, values)) v = { ...v, multiHead: true };
       // A definition computed from a value still being computed counts as the cycle itself.
       const provisional = live.map((d) => this.provisional(d, ctx));
       v = loopCarriedMask(
@@ -827,6 +828,32 @@ export class Evaluator {
     if (!given.maybeNone || (given.kind !== 'unknown' && given.kind !== 'tensor')) return undefined;
     if (given.kind === 'tensor' && given.mask && (!given.mask.byName || given.mask.documented)) return undefined;
     return fill;
+  }
+
+  /**
+   * Heads split only when there are several (`if self.nb_head > 1: Q = self._fold(Q, batch, q_len)`): the path that
+   * skips the block has one head, whose width is the model width, so wherever there are several heads the value is
+   * split into them. True when every definition made in such a block (top level of its consequence, no `else`, ending
+   * before the read) is a multi-head tensor and the others come before the block.
+   */
+  private splitWhenSeveralHeads(use: PyNode, defs: readonly Def[], values: readonly AValue[]): boolean {
+    let guard: PyNode | undefined;
+    let split = false;
+    for (let i = 0; i < defs.length; i++) {
+      const d = defs[i]!;
+      const stmt = d.kind === 'assign' && d.target.parent?.type === 'assignment' ? d.target.parent.parent : undefined;
+      const block = stmt?.type === 'expression_statement' ? stmt.parent : undefined;
+      const ifStmt = block?.type === 'block' && block.field === 'consequence' ? block.parent : undefined;
+      const cond = ifStmt?.type === 'if_statement' && !childByField(ifStmt, 'alternative') ? childByField(ifStmt, 'condition') : undefined;
+      const m = cond ? /^\s*([\w.]+)\s*(?:>\s*1|>=\s*2|!=\s*1)\s*$/.exec(text(this.tree, cond)) : null;
+      if (ifStmt && m?.[1] && isHeadCountName(m[1]) && ifStmt.end <= use.start && (!guard || guard === ifStmt)) {
+        if (!values[i]?.multiHead) return false;
+        guard = ifStmt;
+        split = true;
+      }
+    }
+    // Every other definition comes before the block (the unsplit value the block splits).
+    return split && !!guard && defs.every((d) => d.target.end <= guard.start || (guard.start <= d.target.start && d.target.end <= guard.end));
   }
 
   /** Reaching definitions of a name read at `node`: local ones, else the enclosing scopes'. */

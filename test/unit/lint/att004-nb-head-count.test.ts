@@ -3,7 +3,10 @@
 // `(batch, length, nb_head, head_dim)` heads and folds them into the batch (`[batch * nb_head, length, head_dim]`) has
 // per-head scores: dividing them by sqrt(embedding_size) uses the model width. The count was not read as a head count,
 // so the split was not seen. Decided from the reshape's axes (a head count before the per-head width), as for `n_head`.
-// Written fresh: the buggy scale, the fixed one (sqrt(head_dim)), and one head (no split) that stays silent.
+// The same layer often splits only when there are several heads (`if self.nb_head > 1: q = self._fold(q, ...)`): the
+// path that skips the split has one head, whose width is the model width, so wherever there are several heads the
+// scores are per-head, and the read after the block is taken as split. Written fresh: the buggy scale, the fixed one
+// (sqrt(head_dim)), the split guarded by the head count, and one head (no split) that stays silent.
 import { strict as assert } from 'node:assert';
 import { findingLines } from './helpers';
 
@@ -36,6 +39,18 @@ class HeadsAttention(tf.keras.layers.Layer):
         return tf.matmul(weights, v)
 `;
 
+const GUARDED = (scale: string): string =>
+  LAYER(scale).replace(
+    `        q = self._fold(self.wq(q_in), batch, tf.shape(q_in)[1])
+        k = self._fold(self.wk(k_in), batch, tf.shape(k_in)[1])
+        v = self._fold(self.wv(v_in), batch, tf.shape(k_in)[1])`,
+    `        q, k, v = self.wq(q_in), self.wk(k_in), self.wv(v_in)
+        if self.nb_head > 1:
+            q = self._fold(q, batch, tf.shape(q_in)[1])
+            k = self._fold(k, batch, tf.shape(k_in)[1])
+            v = self._fold(v, batch, tf.shape(k_in)[1])`,
+  );
+
 const ONE_HEAD = `import tensorflow as tf
 
 
@@ -59,6 +74,11 @@ describe('ATT004: heads counted as nb_head', () => {
 
   it('reports it on the 4-D heads too', async () => {
     assert.deepEqual(await findingLines(LAYER('tf.math.sqrt(float(self.embedding_size))', false), 'ATT004'), [25]);
+  });
+
+  it('reports it when the heads are split only if there are several', async () => {
+    assert.deepEqual(await findingLines(GUARDED('tf.math.sqrt(float(self.embedding_size))'), 'ATT004'), [27]);
+    assert.deepEqual(await findingLines(GUARDED('tf.math.sqrt(float(self.head_dim))'), 'ATT004'), []);
   });
 
   it('stays silent on the per-head width and on one head', async () => {
