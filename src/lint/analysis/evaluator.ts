@@ -839,8 +839,7 @@ export class Evaluator {
   private splitWhenSeveralHeads(use: PyNode, defs: readonly Def[], values: readonly AValue[]): boolean {
     let guard: PyNode | undefined;
     let split = false;
-    for (let i = 0; i < defs.length; i++) {
-      const d = defs[i]!;
+    for (const [i, d] of defs.entries()) {
       const stmt = d.kind === 'assign' && d.target.parent?.type === 'assignment' ? d.target.parent.parent : undefined;
       const block = stmt?.type === 'expression_statement' ? stmt.parent : undefined;
       const ifStmt = block?.type === 'block' && block.field === 'consequence' ? block.parent : undefined;

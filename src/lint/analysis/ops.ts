@@ -670,7 +670,8 @@ function isDiagonalOfOnes(ev: Evaluator, node: PyNode): boolean {
   if (/(?:^|\.)eye$/.test(fnText)) return true;
   if (!/(?:^|\.)(?:band_part|matrix_band_part)$/.test(fnText) || !args) return false;
   const p = namedChildren(args);
-  return p.length === 3 && intLiteral(ev.tree, unparen(p[1]!)) === 0 && intLiteral(ev.tree, unparen(p[2]!)) === 0;
+  const [, lo, hi] = p;
+  return p.length === 3 && !!lo && !!hi && intLiteral(ev.tree, unparen(lo)) === 0 && intLiteral(ev.tree, unparen(hi)) === 0;
 }
 
 function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | undefined, r: PyNode | undefined, node: PyNode, _ctx: Ctx): AValue {
