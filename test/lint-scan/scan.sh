@@ -14,6 +14,10 @@ grep -v '^#' "$here/repos.txt" | while read -r repo commit; do
   key="${repo/\//+}"
   git_dir="$mirror/$key/repo"
   dest="$out/src/$key"
+  if [ ! -d "$dest" ] && [ ! -d "$git_dir" ]; then
+    echo "scan.sh: no snapshot of $repo at $git_dir; skipped" >&2
+    continue
+  fi
   if [ ! -d "$dest" ]; then
     mkdir -p "$dest"
     # Blob by blob: a snapshot may lack its largest files, which must not stop the rest.

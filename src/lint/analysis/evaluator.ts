@@ -27,7 +27,7 @@ import { callArgs, dottedName, intLiteral, numberLiteral, operatorText, stringLi
 import { childByField, firstNamedChild, namedChildren, text, unparen, walk as walkTree, type PyNode, type PyTree } from '../syntax/tree';
 import { canonicalQualifiedName } from './apis';
 import { maskFromDoc, namedShapes, paramDoc, trailingCommentShape } from './comments';
-import { splitByNoneGuards } from './none-guards';
+import { noneDefaultFill, splitByNoneGuards } from './none-guards';
 import { boolLiteral, boolOp, armDeadInCtx, conditionalBranch, liveInCtx, noneComparison, noneTest, notValue, undecided } from './flags';
 import { Facts, type Ctx } from './facts';
 import { isStarred, rootName } from './call';
@@ -852,11 +852,14 @@ export class Evaluator {
     // Definitions in an `if` arm that cannot run in this context (its condition known False) do not reach the read.
     const defs = resolved && resolved.length > 1 ? liveInCtx(this, resolved, ctx) : resolved;
     let v: AValue;
-    if (defs && defs.length > 1) {
+    const filled = defs && defs.length > 1 ? this.noneFilledMask(node, defs, ctx) : undefined;
+    if (filled) v = filled;
+    else if (defs && defs.length > 1) {
       // `if mask is not None: mask = f(mask)`: what reaches only through the skipped block is None.
       const { live, asNone } = splitByNoneGuards(this, node, defs);
       const values = live.map((d) => this.evalDef(d, ctx));
       v = joinAll([...values, ...(asNone.length > 0 ? [NONE] : [])]);
+      if (v.kind === 'tensor' && !v.multiHead && this.splitWhenSeveralHeads(node, live, values)) v = { ...v, multiHead: true };
       // A definition computed from a value still being computed counts as the cycle itself.
       const provisional = live.map((d) => this.provisional(d, ctx));
       v = loopCarriedMask(
@@ -866,6 +869,49 @@ export class Evaluator {
     } else if (defs && defs.length > 0) v = joinAll(defs.map((d) => this.evalDef(d, ctx)));
     else v = this.unresolvedName(name);
     return this.nameRole(v, name);
+  }
+
+  /**
+   * A mask parameter defaulting to None that its function fills in with a mask it builds (`if pad_mask is None:
+   * pad_mask = (tokens != PAD).float()`), where nothing but the parameter's name says what callers give: the mask the
+   * code builds is what the function uses when none is given, and code outranks a name. Undefined otherwise (a caller's
+   * mask known from code, no mask built, or definitions of another form): the ordinary join decides.
+   */
+  private noneFilledMask(node: PyNode, defs: readonly Def[], ctx: Ctx): AValue | undefined {
+    const nf = noneDefaultFill(this, node, defs);
+    if (!nf) return undefined;
+    const fill = joinAll(nf.fills.map((d) => this.evalDef(d, ctx)));
+    if (fill.kind !== 'tensor' || !fill.mask?.polarity || fill.mask.byName || fill.mask.documented) return undefined;
+    const given = this.evalDef(nf.param, ctx);
+    if (given.kind === 'none') return fill;
+    if (!given.maybeNone || (given.kind !== 'unknown' && given.kind !== 'tensor')) return undefined;
+    if (given.kind === 'tensor' && given.mask && (!given.mask.byName || given.mask.documented)) return undefined;
+    return fill;
+  }
+
+  /**
+   * Heads split only when there are several (`if self.nb_head > 1: Q = self._fold(Q, batch, q_len)`): the path that
+   * skips the block has one head, whose width is the model width, so wherever there are several heads the value is
+   * split into them. True when every definition made in such a block (top level of its consequence, no `else`, ending
+   * before the read) is a multi-head tensor and the others come before the block.
+   */
+  private splitWhenSeveralHeads(use: PyNode, defs: readonly Def[], values: readonly AValue[]): boolean {
+    let guard: PyNode | undefined;
+    let split = false;
+    for (const [i, d] of defs.entries()) {
+      const stmt = d.kind === 'assign' && d.target.parent?.type === 'assignment' ? d.target.parent.parent : undefined;
+      const block = stmt?.type === 'expression_statement' ? stmt.parent : undefined;
+      const ifStmt = block?.type === 'block' && block.field === 'consequence' ? block.parent : undefined;
+      const cond = ifStmt?.type === 'if_statement' && !childByField(ifStmt, 'alternative') ? childByField(ifStmt, 'condition') : undefined;
+      const m = cond ? /^\s*([\w.]+)\s*(?:>\s*1|>=\s*2|!=\s*1)\s*$/.exec(text(this.tree, cond)) : null;
+      if (ifStmt && m?.[1] && isHeadCountName(m[1]) && ifStmt.end <= use.start && (!guard || guard === ifStmt)) {
+        if (!values[i]?.multiHead) return false;
+        guard = ifStmt;
+        split = true;
+      }
+    }
+    // Every other definition comes before the block (the unsplit value the block splits).
+    return split && !!guard && defs.every((d) => d.target.end <= guard.start || (guard.start <= d.target.start && d.target.end <= guard.end));
   }
 
   /** Reaching definitions of a name read at `node`: local ones, else the enclosing scopes'. */

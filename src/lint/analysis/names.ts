@@ -245,6 +245,8 @@ const HEAD_COUNT_NAMES = new Set([
   'n_heads_kv',
   'num_kv_heads',
   'n_kv_head',
+  'nb_head',
+  'nb_heads',
 ]);
 
 function bareName(name: string): string {

@@ -72,3 +72,35 @@ export function splitByNoneGuards(host: NoneGuardHost, use: PyNode, defs: readon
   }
   return live.length > 0 ? { live, asNone } : { live: [...defs], asNone: [] };
 }
+
+/** `if <name> is None:` (the test alone, no `and`/`or`). */
+function testsNone(host: NoneGuardHost, cond0: PyNode, name: string): boolean {
+  const cond = unparen(cond0);
+  return cond.type === 'comparison_operator' && /^\s*(\w+)\s+is\s+None\s*$/.exec(host.text(cond))?.[1] === name;
+}
+
+/**
+ * A parameter defaulting to None that its own function fills in (`def forward(self, tokens, pad_mask=None):` then
+ * `if pad_mask is None: pad_mask = (tokens != PAD).float()`): the read's reaching definitions are the parameter and
+ * assignments at the top level of that block (which ends before the read). Returns the parameter's definition and the
+ * fills, or undefined when the definitions are anything else.
+ */
+export function noneDefaultFill(host: NoneGuardHost, use: PyNode, defs: readonly Def[]): { param: Def; fills: Def[] } | undefined {
+  const params = defs.filter((d) => d.kind === 'param');
+  const param = params.length === 1 ? params[0] : undefined;
+  const dflt = param?.param?.default;
+  if (!param || !dflt || host.text(dflt) !== 'None') return undefined;
+  const fills = defs.filter((d) => d !== param);
+  if (fills.length === 0) return undefined;
+  for (const d of fills) {
+    if (d.kind !== 'assign') return undefined;
+    const stmt = d.target.parent?.type === 'assignment' ? d.target.parent.parent : undefined;
+    const block = stmt?.type === 'expression_statement' ? stmt.parent : undefined;
+    const ifStmt = block?.type === 'block' && block.field === 'consequence' ? block.parent : undefined;
+    const cond = ifStmt?.type === 'if_statement' ? childByField(ifStmt, 'condition') : undefined;
+    if (!ifStmt || !cond || ifStmt.end > use.start || !testsNone(host, cond, d.name)) return undefined;
+    // The block has no `else`: the parameter reaches the read only where the caller gave it.
+    if (childByField(ifStmt, 'alternative')) return undefined;
+  }
+  return { param, fills };
+}

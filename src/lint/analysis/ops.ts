@@ -688,6 +688,20 @@ export function integerValued(t: AValue): boolean {
   return d === 'int' || d === 'bool';
 }
 
+/** The ones on a diagonal: `tf.linalg.band_part(x, 0, 0)` (also `tf.matrix_band_part`), `torch.eye(n)`, `tf.eye(n)`. */
+function isDiagonalOfOnes(ev: Evaluator, node: PyNode): boolean {
+  const u = unparen(node);
+  if (u.type !== 'call') return false;
+  const fn = childByField(u, 'function');
+  const args = childByField(u, 'arguments');
+  const fnText = fn ? ev.text(fn) : '';
+  if (/(?:^|\.)eye$/.test(fnText)) return true;
+  if (!/(?:^|\.)(?:band_part|matrix_band_part)$/.test(fnText) || !args) return false;
+  const p = namedChildren(args);
+  const [, lo, hi] = p;
+  return p.length === 3 && !!lo && !!hi && intLiteral(ev.tree, unparen(lo)) === 0 && intLiteral(ev.tree, unparen(hi)) === 0;
+}
+
 function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | undefined, r: PyNode | undefined, node: PyNode, _ctx: Ctx): AValue {
   if (lv.kind === 'number' && rv.kind === 'number') {
     if (lv.num !== undefined && rv.num !== undefined) return number({ num: op === '+' ? lv.num + rv.num : lv.num - rv.num });
@@ -730,6 +744,12 @@ function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | u
       });
     }
     return addOp(lv, { kind: 'mask', node, how: 'add', maskNode: r });
+  }
+  // A triangle of ones minus its diagonal (`band_part(ones, 0, -1) - band_part(ones, 0, 0)`, `triu(ones) - eye(n)`):
+  // the strict triangle, the same side of the diagonal without it.
+  if (op === '-' && lv.kind === 'tensor' && lv.mask?.tri && lv.mask.tri.k === 0 && !lv.mask.additive && r && isDiagonalOfOnes(ev, r)) {
+    const tri = { ...lv.mask.tri, k: lv.mask.tri.region === 'upper' ? 1 : -1 };
+    return { ...lv, mask: { ...lv.mask, tri, why: `\`${ev.text(node)}\`` } };
   }
   // `1 - (keep - 1)` is 2 - keep: no mask of either meaning.
   if (op === '-' && lv.kind === 'number' && lv.num === 1 && rv.mask?.negated) return stripFacts(rv);
