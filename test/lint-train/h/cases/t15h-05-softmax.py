@@ -36,9 +36,9 @@ class FrameSelfAttention(nn.Module):
             far = torch.tril(ones, -self.aperture) + torch.triu(ones, self.aperture)
             logits[far == 1] = -float("Inf")
 
-        att = nn.functional.softmax(logits, dim=-1)  # expect: ATT001
+        att = nn.functional.softmax(logits, dim=-1)
         weights = self.drop(att)
-        y = torch.matmul(V.transpose(1, 0), weights).transpose(1, 0)
+        y = torch.matmul(V.transpose(1, 0), weights).transpose(1, 0)  # expect: ATT001
         return self.out(y), att
 
 
