@@ -438,6 +438,17 @@ function filledWith(n: AValue): Pick<AValue, 'fillValue' | 'fillFinfo'> | undefi
   return n.finfo && !n.finfoMax ? { fillValue: -Infinity, fillFinfo: n.finfo } : undefined;
 }
 
+/**
+ * A tensor filled with a known number times another known number (`tf.ones(shape) * np.inf * -1`, read left to right
+ * as `(ones * inf) * -1`): still filled, with the product (-inf there, not the +inf of the first factor). A finfo bound,
+ * a mask or scores are left to the general product.
+ */
+function filledTimesNumber(t: AValue, n: AValue): AValue | undefined {
+  if (t.kind !== 'tensor' || t.fillValue === undefined || t.fillFinfo !== undefined || t.mask || t.attn) return undefined;
+  if (n.kind !== 'number' || n.num === undefined) return undefined;
+  return { ...t, fillValue: t.fillValue * n.num };
+}
+
 /** A tensor's fill as the number it holds (a finfo bound as that bound). */
 export function fillNumberOf(t: AValue): AValue | undefined {
   if (t.kind !== 'tensor' || t.fillValue === undefined) return undefined;
@@ -447,7 +458,7 @@ export function fillNumberOf(t: AValue): AValue | undefined {
 function multiply(ev: Evaluator, lv: AValue, rv: AValue, l: PyNode | undefined, r: PyNode | undefined, node: PyNode, ctx: Ctx): AValue {
   if (lv.kind === 'number' && rv.kind === 'number') return numberTimes(lv, rv, ev.text(node));
   // `torch.ones_like(x) * -1e9`: a tensor filled with that number (a fill value, as full_like gives).
-  const filled = onesTimesNumber(lv, rv) ?? onesTimesNumber(rv, lv);
+  const filled = onesTimesNumber(lv, rv) ?? onesTimesNumber(rv, lv) ?? filledTimesNumber(lv, rv) ?? filledTimesNumber(rv, lv);
   if (filled) return filled;
   if (isNumberLike(rv) && l && r) return scaleTensor(ev, tensorish(lv), rv, r, node, false, ctx, l);
   if (isNumberLike(lv) && l && r) return scaleTensor(ev, tensorish(rv), lv, l, node, false, ctx, r);
