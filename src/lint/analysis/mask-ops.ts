@@ -1042,9 +1042,7 @@ export function maskConsumerArgs(ev: Evaluator, c: Call, consumer: MaskConsumer,
   // `layer(x, x, x, **kwargs)`: the keywords a caller bound into `**kwargs` (`model(x, key_padding_mask=pad)`).
   const spread = c.args.dictSplat ? ev.eval(c.args.dictSplat, c.ctx).kwargs : undefined;
   for (const p of consumer.params) {
-    const node = argument(c.args, p.name, p.pos !== undefined ? p.pos - offset : undefined);
-    const passedOn = !node && c.args.dictSplat ? spread?.find(([name]) => name === p.name)?.[1] : undefined;
-    if (passedOn && c.args.dictSplat && passedOn.kind !== 'none') {
+    const push = (maskNode: PyNode, mask: AValue): void => {
       ev.facts.mask.push({
         node: c.node,
         ctx: c.ctx,
@@ -1052,25 +1050,15 @@ export function maskConsumerArgs(ev: Evaluator, c: Call, consumer: MaskConsumer,
         param: p.name,
         expects: p.expects,
         convention: 'api',
-        maskNode: c.args.dictSplat,
-        mask: passedOn,
+        maskNode,
+        mask,
         ...(p.additive ? { floatAdded: true as const } : {}),
       });
-      continue;
-    }
-    if (!node || unparen(node).type === 'none') continue;
-    const mask = ev.eval(node, c.ctx);
-    ev.facts.mask.push({
-      node: c.node,
-      ctx: c.ctx,
-      display: consumer.display,
-      param: p.name,
-      expects: p.expects,
-      convention: 'api',
-      maskNode: node,
-      mask,
-      ...(p.additive ? { floatAdded: true as const } : {}),
-    });
+    };
+    const node = argument(c.args, p.name, p.pos !== undefined ? p.pos - offset : undefined);
+    const passedOn = !node && c.args.dictSplat ? spread?.find(([name]) => name === p.name)?.[1] : undefined;
+    if (passedOn && c.args.dictSplat && passedOn.kind !== 'none') push(c.args.dictSplat, passedOn);
+    else if (node && unparen(node).type !== 'none') push(node, ev.eval(node, c.ctx));
   }
 }
 
