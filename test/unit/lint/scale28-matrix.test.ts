@@ -879,13 +879,6 @@ const TODAY: ReadonlyMap<string, { readonly found: Expect; readonly why: string 
   // `self.temperature = 64` is read as a fixed temperature (a constant no dimension enters), so ATT003 reports the
   // scores as unscaled; the literal 64 is the head width, and ATT004's "d instead of sqrt(d)" is the finding wanted.
   ['literal × softmax_over_temperature × nosqrt', { found: 'ATT003', why: 'a literal width is not read as a width (hole left)' }],
-  // jax.nn.dot_product_attention documents softmax(QK^T / sqrt(H)) when no scale= is given, so a query scaled by hand
-  // before it is scaled twice; but the fixture ATT004/kernel_inputs_ok.py keeps exactly that (`jax_attention`) as
-  // correct, so what a kernel does with no scale= is still judged on torch's kernels only (left to decide).
-  [
-    'jax.nn.dot_product_attention × twice (pre-scaled q, default scale)',
-    { found: 'none', why: "a JAX kernel's default scale is not judged (a fixture says it is correct)" },
-  ],
 ]);
 
 const scaleFindings = (fs: readonly Finding[]): Finding[] => fs.filter((f) => f.code === 'ATT003' || f.code === 'ATT004' || f.code === 'ATT000');
