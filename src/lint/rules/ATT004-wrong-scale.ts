@@ -429,10 +429,9 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
         /* c8 ignore next -- every kernel of the API table names its scale parameter; the type leaves it optional */
         if (!param) return;
         const explicitScale = site.scale;
-        // A scale handed over is judged on every kernel that documents one; what a kernel does with no scale given is
-        // judged where its default is documented: torch's kernels and jax.nn.dot_product_attention (`scale=None` is
-        // 1/sqrt(H), so queries scaled by hand are scaled twice, as with SDPA).
-        if (site.framework !== 'torch' && site.framework !== 'jax' && !site.scaleNode) return;
+        // Every kernel with a scale parameter documents its default, 1/sqrt of the head width (torch's SDPA, flash-attn,
+        // xformers and jax.nn.dot_product_attention, `scale=None`), so what it does with no scale given is judged on
+        // each: queries scaled by hand are scaled twice.
         // A scale handed to the kernel that is a dimension itself, or 1/d, or 1/sqrt of the model width.
         const dp = explicitScale?.kind === 'number' ? explicitScale.dimPow : undefined;
         if (site.scaleNode && dp && !ev.mup) {
