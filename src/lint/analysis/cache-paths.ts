@@ -2,18 +2,11 @@
 // no cache is passed (`if cache is None: att = att.masked_fill(self.future[:T, :T], -inf)`) on keys a cache object
 // extends in place, and a module's own causal flag (`self.causal = causal` from `__init__`, whose parameter defaults
 // to True) read True on keys a cache grows, since a module decoding with a KV cache is built causal.
-import { childByField, namedChildren, unparen, walk, type PyNode } from '../syntax/tree';
+import { childByField, enclosingFunction, namedChildren, unparen, walk, type PyNode } from '../syntax/tree';
 import type { Evaluator } from './evaluator';
 import type { FillSite, MatmulSite } from './facts';
 import type { Scope } from './scopes';
 import { isGrowingState, truthWithCache, type FlagReader } from './kv-cache';
-
-/** The function definition around `node`, if any. */
-function enclosingFunction(node: PyNode): PyNode | undefined {
-  let fn = node.parent;
-  while (fn && fn.type !== 'function_definition') fn = fn.parent;
-  return fn ?? undefined;
-}
 
 /**
  * The `if` conditions around `node` inside its function, each with whether `node` sits in the arm where the

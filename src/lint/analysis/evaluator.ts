@@ -24,7 +24,7 @@ import { sourcePrecision, type PrecisionEvidence } from './precision';
 import { PREFILTERS } from './prefilters';
 import { LineIndex } from '../syntax/positions';
 import { callArgs, dottedName, intLiteral, numberLiteral, operatorText, stringLiteral, type CallArgs } from '../syntax/python';
-import { childByField, firstNamedChild, namedChildren, text, unparen, walk as walkTree, type PyNode, type PyTree } from '../syntax/tree';
+import { childByField, enclosingFunction, firstNamedChild, namedChildren, text, unparen, walk as walkTree, type PyNode, type PyTree } from '../syntax/tree';
 import { canonicalQualifiedName } from './apis';
 import { maskFromDoc, namedShapes, paramDoc, trailingCommentShape } from './comments';
 import { noneDefaultFill, splitByNoneGuards } from './none-guards';
@@ -245,12 +245,6 @@ const BUILTINS = new Set([
 /** Whether a mask's description goes back to a tokenizer's attention_mask (its phrase, or one nested in it). */
 function readsTokenizerMask(why: MessageArg): boolean {
   return typeof why === 'object' && (why.template === PHRASES.tokenizerMask || why.args.some(readsTokenizerMask));
-}
-
-/** The innermost function (or lambda) around a node. */
-function enclosingFunctionNode(node: PyNode): PyNode | undefined {
-  for (let p = node.parent; p; p = p.parent) if (p.type === 'function_definition' || p.type === 'lambda') return p;
-  return undefined;
 }
 
 /** A step hook of a training loop and the hook of its class whose DataLoader feeds it (PyTorch Lightning's). */
@@ -546,7 +540,7 @@ export class Evaluator {
       }
     });
     const inverted = values.some((v) => {
-      const fn = enclosingFunctionNode(v);
+      const fn = enclosingFunction(v, true);
       const scope = (fn ? this.sr.scopeOfNode.get(fn.id) : undefined) ?? this.sr.module;
       const m = this.eval(v, this.defaultCtx(scope)).mask;
       // A store made from the key's own mask (`"attention_mask": 1 - enc["attention_mask"]`) states no other convention.

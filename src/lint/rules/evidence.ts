@@ -6,7 +6,7 @@ import { negAxis, opsAlternatives, type AValue, type PathOp, type ScaleOp } from
 import { rootName } from '../analysis/ops';
 import { operandSources } from '../analysis/operand-sources';
 import { isContextName } from '../analysis/names';
-import { namedChildren, unparen, walk, type PyNode } from '../syntax/tree';
+import { enclosingFunction, namedChildren, unparen, walk, type PyNode } from '../syntax/tree';
 
 export interface Consumer {
   site: MatmulSite;
@@ -185,12 +185,6 @@ export function graphPattern(ev: Evaluator, node: PyNode): boolean {
 export function testReference(ev: Evaluator, node: PyNode): boolean {
   const fn = enclosingFunction(node);
   return fn !== undefined && referenceOfTests(ev, fn, 2);
-}
-
-function enclosingFunction(node: PyNode): PyNode | undefined {
-  let fn: PyNode | null = node.parent;
-  while (fn && fn.type !== 'function_definition') fn = fn.parent;
-  return fn ?? undefined;
 }
 
 /** `fn` is a comparing test, or every function of the file that calls it is one (through up to `depth` helpers). */

@@ -426,6 +426,12 @@ export function cloneBlock(block: CopiedBlock): CopiedBlock {
 // ---------------------------------------------------------------------------------------------------------
 // Small accessors used everywhere.
 
+/** The innermost function definition around `node` (with `lambdas`, a lambda counts as one too), if any. */
+export function enclosingFunction(node: PyNode, lambdas = false): PyNode | undefined {
+  for (let p = node.parent; p; p = p.parent) if (p.type === 'function_definition' || (lambdas && p.type === 'lambda')) return p;
+  return undefined;
+}
+
 export function text(tree: { source: string }, node: PyNode): string {
   return tree.source.slice(node.start, node.end);
 }
