@@ -38,6 +38,9 @@
 // 9e. The fifteenth batch (batch-15/, gathered in session 28 by curator C after batches 13 and 14; its training-side
 //     twin is test/lint-train/h): the same checks, against every list including session 28's as it was at its final
 //     check (batch-15/lintrules-studied-repos.txt), held to its own floors (batch-15/README.md); counts only.
+// 9f. The sixteenth batch (batch-16/, gathered in session 29 by curator A in parallel with curator B's batch 17; its
+//     training-side twin is test/lint-train/i): the same checks, against every list including session 29's as it was
+//     at its final check (batch-16/lintrules-studied-repos.txt), held to its own floors (batch-16/README.md); counts only.
 // 10. The linter run: prints the aggregates only (never a per-case miss), the regression batches (1 and 2)
 //     together, the unseen batches (3 to 10) each on its own, with 3 + 4, 3 + 4 + 5, ... and 3 + ... + 10 after
 //     batches 4 to 10, and asserts no threshold; it fails only if the linter throws.
@@ -393,7 +396,7 @@ describe('lint unseen: loader and scorer', () => {
     );
   });
 
-  it('puts batches 1 and 2 in the regression group and batches 3 to 15 in the unseen group, none reported alone', () => {
+  it('puts batches 1 and 2 in the regression group and batches 3 to 16 in the unseen group, none reported alone', () => {
     assert.deepEqual(
       UNSEEN_BATCHES.map((b) => [b.id, b.group, b.alone === true]),
       [
@@ -412,6 +415,7 @@ describe('lint unseen: loader and scorer', () => {
         ['batch-13', 'unseen', false],
         ['batch-14', 'unseen', false],
         ['batch-15', 'unseen', false],
+        ['batch-16', 'unseen', false],
       ],
     );
   });
@@ -749,7 +753,20 @@ describe('lint unseen: the third batch (the unseen measure)', () => {
  * its README), so that a lost case fails the test.
  */
 interface GatheredBatchFloors {
-  id: 'batch-4' | 'batch-5' | 'batch-6' | 'batch-7' | 'batch-8' | 'batch-9' | 'batch-10' | 'batch-11' | 'batch-12' | 'batch-13' | 'batch-14' | 'batch-15';
+  id:
+    | 'batch-4'
+    | 'batch-5'
+    | 'batch-6'
+    | 'batch-7'
+    | 'batch-8'
+    | 'batch-9'
+    | 'batch-10'
+    | 'batch-11'
+    | 'batch-12'
+    | 'batch-13'
+    | 'batch-14'
+    | 'batch-15'
+    | 'batch-16';
   session: number;
   /** How the batch came about, in its describe title; absent: the unseen measure of its session. */
   title?: string;
@@ -1037,6 +1054,36 @@ describeGatheredBatch({
   numpyOnlyCases: 0,
 });
 
+// Batch 16 (session 29, curator A) was gathered in parallel with curator B's batch 17, from its half of the repositories
+// (the same coin: 0-7 unseen, 8-f the training set, here test/lint-train/i), with masks as its focus (polarity, masks
+// after the softmax, fill values, causal masks with KV caches and is_causal) and correct code that uses those APIs in
+// unusual ways its fair share. It joins the unseen measure directly after batch 15 (batches 3 to 16;
+// batch-16/README.md). Floors: the size and spread it was gathered with (batch-16/README.md "What is in it"): real
+// ATT008 bugs only (no real ATT002 bug on this side of the split, and no fix pair), no case for ATT001 or ATT005
+// (curator B's focus), one NumPy-only case, no JAX case.
+const BATCH16 = UNSEEN_BATCHES.find((b) => b.id === 'batch-16')!;
+/** The rules' authors' studied list of session 29 as it was at batch 16's final check. */
+const STUDIED_LIST_16 = join(BATCH16.dir, '..', 'lintrules-studied-repos.txt');
+
+describeGatheredBatch({
+  id: 'batch-16',
+  session: 29,
+  title: 'gathered in session 29 by curator A, in parallel with batch 17',
+  cases: 10,
+  realBugFindings: 2,
+  realBugCases: 2,
+  fixedCases: 0,
+  cleanCases: 8,
+  requiredRealBugRules: ['ATT008'],
+  rulesWithRealBugs: 1,
+  uncoveredRules: ['ATT001', 'ATT005'],
+  folderCases: 8,
+  torchCases: 6,
+  tensorflowCases: 3,
+  jaxCases: 0,
+  numpyOnlyCases: 1,
+});
+
 function describeGatheredBatch(floors: GatheredBatchFloors): void {
   const batch = UNSEEN_BATCHES.find((b) => b.id === floors.id)!;
   const n = floors.id.slice('batch-'.length);
@@ -1123,6 +1170,7 @@ function describeGatheredBatch(floors: GatheredBatchFloors): void {
         STUDIED_LIST_13,
         STUDIED_LIST_14,
         STUDIED_LIST_15,
+        STUDIED_LIST_16,
         SCAN_LIST,
       ])
         for (const repo of listedRepos(list)) excluded.add(repo);
