@@ -430,6 +430,9 @@ export const UNSEEN_BATCHES: readonly UnseenBatch[] = [
   { id: 'batch-13', dir: join(__dirname, 'batch-13', 'cases'), group: 'unseen' },
   { id: 'batch-14', dir: join(__dirname, 'batch-14', 'cases'), group: 'unseen' },
   { id: 'batch-15', dir: join(__dirname, 'batch-15', 'cases'), group: 'unseen' },
+  // Session 29, curator B (gathered in parallel with curator A's batch 16): reported alone until the integrator adds it
+  // to the measure after batch 16.
+  { id: 'batch-17', dir: join(__dirname, 'batch-17', 'cases'), group: 'unseen', alone: true },
 ];
 
 const GROUP_TITLES: Record<UnseenGroup, string> = {
