@@ -431,6 +431,7 @@ export const UNSEEN_BATCHES: readonly UnseenBatch[] = [
   { id: 'batch-14', dir: join(__dirname, 'batch-14', 'cases'), group: 'unseen' },
   { id: 'batch-15', dir: join(__dirname, 'batch-15', 'cases'), group: 'unseen' },
   { id: 'batch-16', dir: join(__dirname, 'batch-16', 'cases'), group: 'unseen' },
+  { id: 'batch-17', dir: join(__dirname, 'batch-17', 'cases'), group: 'unseen' },
 ];
 
 const GROUP_TITLES: Record<UnseenGroup, string> = {

@@ -41,6 +41,10 @@
 // 9f. The sixteenth batch (batch-16/, gathered in session 29 by curator A in parallel with curator B's batch 17; its
 //     training-side twin is test/lint-train/i): the same checks, against every list including session 29's as it was
 //     at its final check (batch-16/lintrules-studied-repos.txt), held to its own floors (batch-16/README.md); counts only.
+// 9g. The seventeenth batch (batch-17/, gathered in session 29 by curator B in parallel with curator A's batch 16; its
+//     training-side twin is test/lint-train/j): the same checks, against every list including session 29's as it was at
+//     its final check (batch-17/lintrules-studied-repos.txt), held to its own floors (batch-17/README.md); it joins
+//     the measure after batch 16 (batches 3 to 17); counts only.
 // 10. The linter run: prints the aggregates only (never a per-case miss), the regression batches (1 and 2)
 //     together, the unseen batches (3 to 10) each on its own, with 3 + 4, 3 + 4 + 5, ... and 3 + ... + 10 after
 //     batches 4 to 10, and asserts no threshold; it fails only if the linter throws.
@@ -396,7 +400,7 @@ describe('lint unseen: loader and scorer', () => {
     );
   });
 
-  it('puts batches 1 and 2 in the regression group and batches 3 to 16 in the unseen group, none reported alone', () => {
+  it('puts batches 1 and 2 in the regression group and batches 3 to 17 in the unseen group, none reported alone', () => {
     assert.deepEqual(
       UNSEEN_BATCHES.map((b) => [b.id, b.group, b.alone === true]),
       [
@@ -416,6 +420,7 @@ describe('lint unseen: loader and scorer', () => {
         ['batch-14', 'unseen', false],
         ['batch-15', 'unseen', false],
         ['batch-16', 'unseen', false],
+        ['batch-17', 'unseen', false],
       ],
     );
   });
@@ -766,7 +771,8 @@ interface GatheredBatchFloors {
     | 'batch-13'
     | 'batch-14'
     | 'batch-15'
-    | 'batch-16';
+    | 'batch-16'
+    | 'batch-17';
   session: number;
   /** How the batch came about, in its describe title; absent: the unseen measure of its session. */
   title?: string;
@@ -1084,6 +1090,36 @@ describeGatheredBatch({
   numpyOnlyCases: 1,
 });
 
+// Batch 17 (session 29, curator B) was gathered in parallel with curator A's batch 16, each from its half of the
+// repositories (the same coin: 0-7 unseen, 8-f the training set, here test/lint-train/j), with the softmax axis, the
+// scale and the key transpose as its focus and correct code that uses those APIs in unusual ways its fair share. It joins
+// the unseen measure after batch 16 (batches 3 to 17; added by the session's integrator; batch-17/README.md). Floors: the size
+// and spread it was gathered with (batch-17/README.md "What is in it"): real ATT001 and ATT005 bugs, two fix pairs, no
+// real mask bug, no case that looks like ATT008, no JAX or NumPy-only case.
+const BATCH17 = UNSEEN_BATCHES.find((b) => b.id === 'batch-17')!;
+/** The rules' authors' studied list of session 29 as it was at batch 17's final check. */
+const STUDIED_LIST_17 = join(BATCH17.dir, '..', 'lintrules-studied-repos.txt');
+
+describeGatheredBatch({
+  id: 'batch-17',
+  session: 29,
+  title: 'gathered in session 29 by curator B, in parallel with batch 16',
+  cases: 12,
+  realBugFindings: 3,
+  realBugCases: 3,
+  fixedCases: 2,
+  cleanCases: 7,
+  requiredRealBugRules: ['ATT001', 'ATT005'],
+  rulesWithRealBugs: 2,
+  uncoveredRules: ['ATT008'],
+  folderCases: 9,
+  torchCases: 10,
+  tensorflowCases: 2,
+  kerasCases: 1,
+  jaxCases: 0,
+  numpyOnlyCases: 0,
+});
+
 function describeGatheredBatch(floors: GatheredBatchFloors): void {
   const batch = UNSEEN_BATCHES.find((b) => b.id === floors.id)!;
   const n = floors.id.slice('batch-'.length);
@@ -1171,6 +1207,7 @@ function describeGatheredBatch(floors: GatheredBatchFloors): void {
         STUDIED_LIST_14,
         STUDIED_LIST_15,
         STUDIED_LIST_16,
+        STUDIED_LIST_17,
         SCAN_LIST,
       ])
         for (const repo of listedRepos(list)) excluded.add(repo);
