@@ -103,6 +103,13 @@ export const SHAPE_KEEPING_LAYERS: ReadonlySet<string> = new Set([
   'flax.linen.LayerNorm',
 ]);
 
+/**
+ * Embedding tables: token ids in, floating-point vectors out (whatever the ids' dtype). Keras' Embedding with
+ * `mask_zero=True` also computes a mask, True at the ids that are not 0 (`compute_mask(ids)`; the layer's output
+ * carries it to the Keras layers that take masks).
+ */
+export const EMBEDDING_LAYERS: ReadonlySet<string> = new Set(['torch.nn.Embedding', 'keras.layers.Embedding', 'flax.linen.Embed']);
+
 export const LINEAR_LAYERS: Readonly<Record<string, { outParam: string; outPos: number; inParam?: string; inPos?: number }>> = {
   'torch.nn.Linear': { outParam: 'out_features', outPos: 1, inParam: 'in_features', inPos: 0 },
   'torch.nn.LazyLinear': { outParam: 'out_features', outPos: 0 },

@@ -764,12 +764,6 @@ const EXPECTED_SILENT: readonly { readonly match: (c: Cell) => boolean; readonly
     match: (c) => c.consumer.name === 'keras Attention mask=[q, v]',
     why: 'hole: keras.layers.Attention is not in the API table',
   },
-  {
-    // A hole left open: `Embedding(..., mask_zero=True).compute_mask(ids)` is True at the real tokens (ids != 0), but
-    // the analysis knows no Keras Embedding layer, so the mask it computes has no meaning there yet.
-    match: (c) => c.builder.name === 'keras Embedding(mask_zero=True).compute_mask / logical_not',
-    why: 'hole: keras Embedding.compute_mask is not modelled',
-  },
 ];
 
 const att002 = (fs: readonly Finding[]): string[] => fs.filter((f) => f.code === 'ATT002').map((f) => `${f.line}:${f.column} ${f.message}`);
