@@ -1034,6 +1034,8 @@ function bandPart(ev: Evaluator, c: Call, base0: AValue, lowerNode: PyNode | und
     return tensor({ ndim: base.ndim, axes: base.axes, dtype: 'float', mask: triMask({ region: 'lower', k: upper }, 'float', why) });
   if (upper === -1 && lower !== undefined && lower >= 0)
     return tensor({ ndim: base.ndim, axes: base.axes, dtype: 'float', mask: triMask({ region: 'upper', k: -lower }, 'float', why) });
+  // `band_part(ones, 0, 0)`: the diagonal of ones, as torch.eye is (also when stored under a name first).
+  if (lower === 0 && upper === 0) return tensor({ ndim: base.ndim, axes: base.axes, dtype: 'float', identity: true });
   return tensor({ ndim: base.ndim, axes: base.axes });
 }
 

@@ -45,6 +45,7 @@ import { flipMask, infOfAdditive, withMaskDtype } from './masks';
 import { einopsAxisMap, parseEinopsPattern } from './layout';
 import { padPackedOutputs, recurrentOutputs } from './recurrent';
 import { truthOf } from './flags';
+import { decoratorsOf } from './scope-params';
 import { msg } from '../message';
 import { PHRASES } from './phrases';
 import {
@@ -772,7 +773,7 @@ function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | u
   }
   // A triangle of ones minus its diagonal (`band_part(ones, 0, -1) - band_part(ones, 0, 0)`, `triu(ones) - eye(n)`):
   // the strict triangle, the same side of the diagonal without it.
-  if (op === '-' && lv.kind === 'tensor' && lv.mask?.tri && lv.mask.tri.k === 0 && !lv.mask.additive && r && isDiagonalOfOnes(ev, r)) {
+  if (op === '-' && lv.kind === 'tensor' && lv.mask?.tri && lv.mask.tri.k === 0 && !lv.mask.additive && r && (isDiagonalOfOnes(ev, r) || (rv.identity && !rv.mask))) {
     const tri = { ...lv.mask.tri, k: lv.mask.tri.region === 'upper' ? 1 : -1 };
     return { ...lv, mask: { ...lv.mask, tri, why: `\`${ev.text(node)}\`` } };
   }
@@ -980,6 +981,13 @@ function dictItem(ev: Evaluator, v: AValue, key: string, valueNode: PyNode | und
   return UNKNOWN;
 }
 
+/** A method (of this file or another workspace file) decorated `@property` or `@functools.cached_property`: reading the attribute calls it. */
+function isPropertyGetter(ev: Evaluator, scope: Scope): boolean {
+  const owner = ev.owns(scope) ? ev : ev.link?.workspace.ownerOf(scope);
+  if (!owner || scope.node.type !== 'function_definition') return false;
+  return decoratorsOf(scope.node).some((d) => /^(?:property|(?:functools\.)?cached_property)$/.test(owner.text(d)));
+}
+
 export function evalAttributeOf(ev: Evaluator, obj: AValue, attr: string, node: PyNode, ctx: Ctx): AValue {
   void ctx;
   if (obj.kind === 'module' && obj.qname) {
@@ -998,6 +1006,8 @@ export function evalAttributeOf(ev: Evaluator, obj: AValue, attr: string, node: 
   }
   if (obj.kind === 'object') {
     const a = ev.attributeOfObject(obj, attr);
+    // A property (`@property def mask(self): return self._mask`): read, it is what its getter returns for this instance.
+    if (a?.kind === 'function' && a.fn?.self && isPropertyGetter(ev, a.fn.scope)) return ev.applyValue(a, node, node, emptyArgs(), ctx);
     if (a) return a;
     // A dataclass field's default or a class constant read through an instance (`cfg.mask_value`): a constructor may
     // pass another value, so only a fill value is taken from it (a flag's or a scale's default says nothing of the

@@ -355,3 +355,72 @@ class Encoder(nn.Module):
     assert.deepEqual(await att002In({ 'utils.py': utils, 'model.py': model('padding_bias(tokens, x).bool()') }, 'model.py'), []);
   });
 });
+
+describe('ATT002: a mask made by a class and read through a property (session 29)', () => {
+  const maskClass = (tri: string): string => `import torch
+
+
+class FutureMask:
+    """Causal mask for a decoder's self-attention."""
+
+    def __init__(self, length, device=None):
+        self._mask = ${tri}
+
+    @property
+    def mask(self):
+        return self._mask
+`;
+  const decoder = (imports: string): string => `import torch.nn as nn
+import torch.nn.functional as F
+${imports}
+
+class Decoder(nn.Module):
+    def forward(self, q, k, v):
+        T = q.size(-2)
+        causal = FutureMask(T, q.device).mask
+        return F.scaled_dot_product_attention(q, k, v, attn_mask=causal)
+`;
+  const ignoreTri = 'torch.ones(length, length, dtype=torch.bool, device=device).triu(1)';
+  const keepTri = 'torch.ones(length, length, dtype=torch.bool, device=device).tril()';
+
+  it('in one file: the getter returns what __init__ stored', async () => {
+    assert.deepEqual(await att002(`${maskClass(ignoreTri)}\n\n${decoder('')}`), [23]);
+    assert.deepEqual(await att002(`${maskClass(keepTri)}\n\n${decoder('')}`), []);
+  });
+
+  it('across files: the class in masks.py, read in model.py', async () => {
+    const files = (tri: string): Record<string, string> => ({ 'masks.py': maskClass(tri), 'model.py': decoder('from masks import FutureMask\n') });
+    assert.deepEqual(await att002In(files(ignoreTri), 'model.py'), [10]);
+    assert.deepEqual(await att002In(files(keepTri), 'model.py'), []);
+  });
+
+  it('a plain method is not a property: reading it is no call', async () => {
+    const src = `${maskClass(ignoreTri).replace('    @property\n', '')}\n\n${decoder('')}`;
+    assert.deepEqual(await att002(src), []);
+  });
+});
+
+describe('ATT002: the strict triangle band_part(ones, 0, -1) - band_part(ones, 0, 0) with its parts named (session 29)', () => {
+  // The diagonal stored under a name first (`diag = band_part(ones, 0, 0)`, `upper - diag`) is the same diagonal.
+  const tf = (build: string): string => `import tensorflow as tf
+
+
+def future_mask(length):
+${build
+  .split('\n')
+  .map((l) => `    ${l}`)
+  .join('\n')}
+
+
+def attend(q, k, v):
+    mask = future_mask(tf.shape(q)[1])
+    score = tf.matmul(q, k, transpose_b=True) / tf.math.sqrt(tf.cast(tf.shape(k)[-1], tf.float32))
+    score += mask * -1e9
+    return tf.matmul(tf.nn.softmax(score, axis=-1), v)
+`;
+  it('upper - diag is 1 strictly above the diagonal: right for `mask * -1e9`, wrong flipped', async () => {
+    const strict = 'upper = tf.linalg.band_part(tf.ones([length, length]), 0, -1)\ndiag = tf.linalg.band_part(tf.ones([length, length]), 0, 0)\nreturn upper - diag';
+    assert.deepEqual(await att002(tf(strict)), []);
+    assert.deepEqual(await att002(tf(strict.replace('return upper - diag', 'return 1.0 - (upper - diag)'))), [13]);
+  });
+});
