@@ -54,6 +54,8 @@ export interface MaskParam {
   expects: Polarity;
   /** A float mask is accepted and added to the scores (PyTorch); false: boolean (or 0/1) masks only (JAX, Keras). */
   additive: boolean;
+  /** The argument is a list of masks, each in this convention (Keras `Attention`: `mask=[query_mask, value_mask]`). */
+  list?: boolean;
 }
 
 export interface MaskConsumer {

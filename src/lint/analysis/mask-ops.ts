@@ -1060,7 +1060,12 @@ export function maskConsumerArgs(ev: Evaluator, c: Call, consumer: MaskConsumer,
     const node = argument(c.args, p.name, p.pos !== undefined ? p.pos - offset : undefined);
     const passedOn = !node && c.args.dictSplat ? spread?.find(([name]) => name === p.name)?.[1] : undefined;
     if (passedOn && c.args.dictSplat && passedOn.kind !== 'none') push(c.args.dictSplat, passedOn);
-    else if (node && unparen(node).type !== 'none') push(node, ev.eval(node, c.ctx));
+    else if (node && p.list) {
+      // `mask=[query_mask, value_mask]`: each mask of the list, where the code writes it (a list held elsewhere is not read).
+      const u = unparen(node);
+      if (u.type === 'list' || u.type === 'tuple')
+        for (const el of namedChildren(u)) if (unparen(el).type !== 'none' && el.type !== 'comment') push(el, ev.eval(el, c.ctx));
+    } else if (node && unparen(node).type !== 'none') push(node, ev.eval(node, c.ctx));
   }
 }
 

@@ -424,3 +424,55 @@ def attend(q, k, v):
     assert.deepEqual(await att002(tf(strict.replace('return upper - diag', 'return 1.0 - (upper - diag)'))), [13]);
   });
 });
+
+describe('ATT002: Keras Attention / AdditiveAttention take mask=[query_mask, value_mask], True at real positions (session 29)', () => {
+  const luong = (layer: string, qMask: string, vMask: string): string => `import tensorflow as tf
+from tensorflow.keras import layers
+
+
+def build(vocab, d_model=64):
+    q_ids = tf.keras.Input(shape=(None,), dtype="int32")
+    v_ids = tf.keras.Input(shape=(None,), dtype="int32")
+    embed = layers.Embedding(vocab, d_model)
+    q_mask = ${qMask}
+    v_mask = ${vMask}
+    ctx = layers.${layer}()([embed(q_ids), embed(v_ids)], mask=[q_mask, v_mask])
+    return tf.keras.Model([q_ids, v_ids], ctx)
+`;
+  for (const layer of ['Attention', 'AdditiveAttention']) {
+    it(`${layer}: keep masks are right, padding masks inverted (one finding per mask)`, async () => {
+      assert.deepEqual(await att002(luong(layer, 'tf.not_equal(q_ids, 0)', 'v_ids != 0')), []);
+      assert.deepEqual(await att002(luong(layer, 'tf.equal(q_ids, 0)', 'v_ids != 0')), [11]);
+      assert.deepEqual(await att002(luong(layer, 'tf.not_equal(q_ids, 0)', 'tf.math.equal(v_ids, 0)')), [11]);
+    });
+  }
+
+  it('a value mask only (None for the query), and an Embedding(mask_zero=True) mask', async () => {
+    const src = (v: string): string => `import tensorflow as tf
+
+
+def attend(q, v, ids):
+    emb = tf.keras.layers.Embedding(1000, 64, mask_zero=True)
+    v_mask = ${v}
+    return tf.keras.layers.Attention(use_scale=True)([q, v], mask=[None, v_mask])
+`;
+    assert.deepEqual(await att002(src('emb.compute_mask(ids)')), []);
+    assert.deepEqual(await att002(src('tf.logical_not(emb.compute_mask(ids))')), [7]);
+  });
+
+  it('a class of the code named Attention is not Keras', async () => {
+    const src = `import torch
+import torch.nn as nn
+
+
+class Attention(nn.Module):
+    def forward(self, x, mask=None):
+        return x
+
+
+def run(x, ids):
+    return Attention()(x, mask=[ids == 0, ids == 0])
+`;
+    assert.deepEqual(await att002(src), []);
+  });
+});
