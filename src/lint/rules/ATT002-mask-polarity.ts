@@ -30,6 +30,7 @@ const T = defineTemplates({
   boolFix: 'Pass the boolean mask {0} (changes which positions are attended)',
   invertTilde: 'Invert the mask with ~ (changes which positions are attended)',
   invertEqualsZero: 'Invert the mask with == 0 (changes which positions are attended)',
+  invertOneMinus: 'Invert the mask with 1.0 - m (changes which positions are attended)',
 });
 
 /** Words a mask's own name uses to say what its True entries mean (not the library names `attention_mask`, `key_padding_mask`). */
@@ -282,6 +283,14 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
       // `(1 - additive) == 0` is False everywhere (1 where kept, +inf where masked): no simple inversion of an
       // additive mask read as 0/1 arithmetic.
       if (m.fromAdditive) return undefined;
+      // A float 0/1 mask turned additive (`keep * -1e9`): `(1.0 - keep) * -1e9`, as code of every framework writes it
+      // (`keep == 0` would be a boolean, which TensorFlow does not multiply by a float).
+      if (site.display === 'additive mask' && dtype === 'float')
+        return {
+          title: msg(T.invertOneMinus),
+          safety: 'unsafe',
+          edits: [{ start: node.start, end: node.end, newText: `(1.0 - ${t})` }],
+        };
       if (dtype === 'int' || dtype === 'float')
         return {
           title: msg(T.invertEqualsZero),

@@ -3,7 +3,7 @@
 // made float by `.to(x.dtype)` / `.type_as(x)` / `.to(x)`, Keras masks, and the TF fix title. Every program is written
 // here from the APIs' documented conventions; none is copied from a repository.
 import { strict as assert } from 'node:assert';
-import { findingLines, linter, workspaceFindingLines } from './helpers';
+import { applyFixes, findingLines, linter, workspaceFindingLines } from './helpers';
 
 const att002 = (src: string): Promise<number[]> => findingLines(src, 'ATT002');
 const att002In = (files: Record<string, string>, path: string): Promise<number[]> => workspaceFindingLines(files, path, 'ATT002');
@@ -474,5 +474,44 @@ def run(x, ids):
     return Attention()(x, mask=[ids == 0, ids == 0])
 `;
     assert.deepEqual(await att002(src), []);
+  });
+});
+
+describe('ATT002: the fix for a float keep mask turned additive the wrong way reads (1.0 - m) (session 29)', () => {
+  const tf = (additive: string): string => `import tensorflow as tf
+
+
+def attention(q, k, v, ids):
+    keep = tf.cast(tf.math.not_equal(ids, 0), tf.float32)[:, tf.newaxis, tf.newaxis, :]
+    logits = tf.matmul(q, k, transpose_b=True) / tf.math.sqrt(tf.cast(tf.shape(k)[-1], tf.float32))
+    logits += ${additive}
+    return tf.matmul(tf.nn.softmax(logits, axis=-1), v)
+`;
+  it('TensorFlow: keep * -1e9 is fixed to (1.0 - keep) * -1e9, which is silent', async () => {
+    const src = tf('keep * -1e9');
+    const found = (await linter()).lintPython(src).filter((f) => f.code === 'ATT002');
+    assert.equal(found.length, 1);
+    assert.equal(found[0]?.fix?.title, 'Invert the mask with 1.0 - m (changes which positions are attended)');
+    const fixed = applyFixes(src, found);
+    assert.ok(fixed.includes('logits += (1.0 - keep) * -1e9'), fixed);
+    assert.deepEqual(await att002(fixed), []);
+    assert.deepEqual(await att002(tf('(1.0 - keep) * -1e9')), []);
+  });
+
+  it('PyTorch: the same for a float mask; a boolean mask keeps ~, masked_fill keeps == 0', async () => {
+    const torch = (build: string, use: string): string => `import torch
+
+
+def attention(q, k, v, ids, pad_id=0):
+    keep = ${build}
+    scores = q @ k.transpose(-2, -1) / q.size(-1) ** 0.5
+    scores = ${use}
+    return scores.softmax(dim=-1) @ v
+`;
+    const titleOf = async (src: string): Promise<string | undefined> =>
+      (await linter()).lintPython(src).find((f) => f.code === 'ATT002')?.fix?.title;
+    assert.equal(await titleOf(torch('(ids != pad_id).float()[:, None, None, :]', 'scores + keep * -1e9')), 'Invert the mask with 1.0 - m (changes which positions are attended)');
+    assert.equal(await titleOf(torch('(ids != pad_id)[:, None, None, :]', 'scores.masked_fill(keep, -1e9)')), 'Invert the mask with ~ (changes which positions are attended)');
+    assert.equal(await titleOf(torch('(ids != pad_id).long()[:, None, None, :]', 'scores.masked_fill(keep, -1e9)')), 'Invert the mask with == 0 (changes which positions are attended)');
   });
 });
