@@ -773,7 +773,15 @@ function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | u
   }
   // A triangle of ones minus its diagonal (`band_part(ones, 0, -1) - band_part(ones, 0, 0)`, `triu(ones) - eye(n)`):
   // the strict triangle, the same side of the diagonal without it.
-  if (op === '-' && lv.kind === 'tensor' && lv.mask?.tri && lv.mask.tri.k === 0 && !lv.mask.additive && r && (isDiagonalOfOnes(ev, r) || (rv.identity && !rv.mask))) {
+  if (
+    op === '-' &&
+    lv.kind === 'tensor' &&
+    lv.mask?.tri &&
+    lv.mask.tri.k === 0 &&
+    !lv.mask.additive &&
+    r &&
+    (isDiagonalOfOnes(ev, r) || (rv.identity && !rv.mask))
+  ) {
     const tri = { ...lv.mask.tri, k: lv.mask.tri.region === 'upper' ? 1 : -1 };
     return { ...lv, mask: { ...lv.mask, tri, why: `\`${ev.text(node)}\`` } };
   }

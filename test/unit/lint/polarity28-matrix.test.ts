@@ -759,8 +759,7 @@ function cells(): Cell[] {
  * Cells the linter stays silent on for both forms, each with the reason the evidence is not in the code (or the hole
  * not yet fixed). Keyed by a part of the cell id.
  */
-const EXPECTED_SILENT: readonly { readonly match: (c: Cell) => boolean; readonly why: string }[] = [
-];
+const EXPECTED_SILENT: readonly { readonly match: (c: Cell) => boolean; readonly why: string }[] = [];
 
 const att002 = (fs: readonly Finding[]): string[] => fs.filter((f) => f.code === 'ATT002').map((f) => `${f.line}:${f.column} ${f.message}`);
 
@@ -835,7 +834,12 @@ describe('ATT002 polarity matrix (session 28): consumer convention × builder ×
       const inverted = await lint(cell, cell.consumer.expects === 'keep' ? 'ignore' : 'keep');
       const silent = EXPECTED_SILENT.find((e) => e.match(cell));
       if (silent) assert.deepEqual(inverted.found, [], `listed as silent (${silent.why}), now reported:\n${inverted.text}`);
-      else assert.equal(inverted.found.length, cell.consumer.findings ?? 1, `inverted form: ${inverted.found.length} findings\n${inverted.found.join('\n')}\n${inverted.text}`);
+      else
+        assert.equal(
+          inverted.found.length,
+          cell.consumer.findings ?? 1,
+          `inverted form: ${inverted.found.length} findings\n${inverted.found.join('\n')}\n${inverted.text}`,
+        );
     });
   }
 });

@@ -152,10 +152,7 @@ class Decoder(nn.Module):
 `;
     assert.deepEqual(await att002(src('torch.full((T, T), float("-inf"), device=x.device).triu(1)')), []);
     assert.deepEqual(await att002(src('torch.zeros(T, T).masked_fill(torch.ones(T, T, dtype=torch.bool).triu(1), float("-inf"))')), []);
-    assert.deepEqual(
-      await att002(src('torch.zeros(T, T).masked_fill(torch.tril(torch.ones(T, T)) == 0, float("-inf")).to(x.device)')),
-      [],
-    );
+    assert.deepEqual(await att002(src('torch.zeros(T, T).masked_fill(torch.tril(torch.ones(T, T)) == 0, float("-inf")).to(x.device)')), []);
   });
 
   it('flax make_attention_mask / make_causal_mask / combine_masks (True = attend)', async () => {
@@ -241,6 +238,9 @@ def run(q, k, v, ids, pad_id):
 `;
     assert.deepEqual(await att002(src('~mask')), []);
     assert.deepEqual(await att002(src('mask.logical_not()')), []);
+    // Each call is judged with the flag it passes: a padding mask given without the flag is reported.
+    const wrong = src('~mask').replace('ids == pad_id, mask_is_padding=True', 'ids == pad_id');
+    assert.deepEqual(await att002(wrong), [8]);
   });
 
   it('a keep mask from a tokenizer, made additive inside the model with (1.0 - m) * -10000.0', async () => {
@@ -419,7 +419,8 @@ def attend(q, k, v):
     return tf.matmul(tf.nn.softmax(score, axis=-1), v)
 `;
   it('upper - diag is 1 strictly above the diagonal: right for `mask * -1e9`, wrong flipped', async () => {
-    const strict = 'upper = tf.linalg.band_part(tf.ones([length, length]), 0, -1)\ndiag = tf.linalg.band_part(tf.ones([length, length]), 0, 0)\nreturn upper - diag';
+    const strict =
+      'upper = tf.linalg.band_part(tf.ones([length, length]), 0, -1)\ndiag = tf.linalg.band_part(tf.ones([length, length]), 0, 0)\nreturn upper - diag';
     assert.deepEqual(await att002(tf(strict)), []);
     assert.deepEqual(await att002(tf(strict.replace('return upper - diag', 'return 1.0 - (upper - diag)'))), [13]);
   });
@@ -508,10 +509,18 @@ def attention(q, k, v, ids, pad_id=0):
     scores = ${use}
     return scores.softmax(dim=-1) @ v
 `;
-    const titleOf = async (src: string): Promise<string | undefined> =>
-      (await linter()).lintPython(src).find((f) => f.code === 'ATT002')?.fix?.title;
-    assert.equal(await titleOf(torch('(ids != pad_id).float()[:, None, None, :]', 'scores + keep * -1e9')), 'Invert the mask with 1.0 - m (changes which positions are attended)');
-    assert.equal(await titleOf(torch('(ids != pad_id)[:, None, None, :]', 'scores.masked_fill(keep, -1e9)')), 'Invert the mask with ~ (changes which positions are attended)');
-    assert.equal(await titleOf(torch('(ids != pad_id).long()[:, None, None, :]', 'scores.masked_fill(keep, -1e9)')), 'Invert the mask with == 0 (changes which positions are attended)');
+    const titleOf = async (src: string): Promise<string | undefined> => (await linter()).lintPython(src).find((f) => f.code === 'ATT002')?.fix?.title;
+    assert.equal(
+      await titleOf(torch('(ids != pad_id).float()[:, None, None, :]', 'scores + keep * -1e9')),
+      'Invert the mask with 1.0 - m (changes which positions are attended)',
+    );
+    assert.equal(
+      await titleOf(torch('(ids != pad_id)[:, None, None, :]', 'scores.masked_fill(keep, -1e9)')),
+      'Invert the mask with ~ (changes which positions are attended)',
+    );
+    assert.equal(
+      await titleOf(torch('(ids != pad_id).long()[:, None, None, :]', 'scores.masked_fill(keep, -1e9)')),
+      'Invert the mask with == 0 (changes which positions are attended)',
+    );
   });
 });
