@@ -1015,7 +1015,11 @@ export function evalAttributeOf(ev: Evaluator, obj: AValue, attr: string, node: 
   if (obj.kind === 'object') {
     const a = ev.attributeOfObject(obj, attr);
     // A property (`@property def mask(self): return self._mask`): read, it is what its getter returns for this instance.
-    if (a?.kind === 'function' && a.fn?.self && isPropertyGetter(ev, a.fn.scope)) return ev.applyValue(a, node, node, emptyArgs(), ctx);
+    // Taken for masks only (what ATT002 follows); any other value read through a property stays as it was.
+    if (a?.kind === 'function' && a.fn?.self && isPropertyGetter(ev, a.fn.scope)) {
+      const got = ev.applyValue(a, node, node, emptyArgs(), ctx);
+      if (got.kind === 'tensor' && got.mask) return got;
+    }
     if (a) return a;
     // A dataclass field's default or a class constant read through an instance (`cfg.mask_value`): a constructor may
     // pass another value, so only a fill value is taken from it (a flag's or a scale's default says nothing of the
