@@ -524,3 +524,100 @@ def attention(q, k, v, ids, pad_id=0):
     );
   });
 });
+
+describe('ATT002: more correct forms, with a conversion or a flip on the way (session 29)', () => {
+  it('the annotated-transformer subsequent_mask == 0, joined with a padding mask and converted with type_as', async () => {
+    const src = (ret: string): string => `import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+def subsequent_mask(size):
+    sub = torch.triu(torch.ones((1, size, size)), diagonal=1).type(torch.uint8)
+    return ${ret}
+
+
+def attention(query, key, value, mask=None):
+    scores = torch.matmul(query, key.transpose(-2, -1)) / np.sqrt(query.size(-1))
+    if mask is not None:
+        scores = scores.masked_fill(mask == 0, -1e9)
+    return torch.matmul(F.softmax(scores, dim=-1), value)
+
+
+class Decoder(nn.Module):
+    def __init__(self, vocab, d=64, pad=0):
+        super().__init__()
+        self.pad = pad
+        self.embed = nn.Embedding(vocab, d)
+        self.qkv = nn.Linear(d, 3 * d)
+
+    def forward(self, tgt):
+        q, k, v = self.qkv(self.embed(tgt)).chunk(3, dim=-1)
+        tgt_mask = (tgt != self.pad).unsqueeze(-2)
+        joined = tgt_mask & subsequent_mask(tgt.size(-1)).type_as(tgt_mask.data)
+        return attention(q, k, v, joined), attention(q, k, v, subsequent_mask(tgt.size(-1)).type_as(tgt_mask))
+`;
+    assert.deepEqual(await att002(src('sub == 0')), []);
+    // Returned without `== 0`, the triangle is 1 on the future: inverted for `masked_fill(mask == 0, ...)`.
+    assert.deepEqual(await att002(src('sub')), [15]);
+  });
+
+  it('ESPnet-style: a non-padding mask turned into the positions to fill with .eq(0) inside the attention', async () => {
+    const src = (build: string): string => `import math
+
+import torch
+import torch.nn as nn
+
+
+def make_pad_mask(lengths):
+    maxlen = int(max(lengths))
+    seq_range = torch.arange(0, maxlen, dtype=torch.int64).unsqueeze(0).expand(len(lengths), maxlen)
+    return seq_range >= lengths.unsqueeze(-1)
+
+
+class MultiHeadedAttention(nn.Module):
+    def __init__(self, n_head=4, n_feat=64):
+        super().__init__()
+        self.h, self.d_k = n_head, n_feat // n_head
+        self.linear_qkv = nn.Linear(n_feat, 3 * n_feat)
+
+    def forward(self, x, mask):
+        B = x.size(0)
+        q, k, v = self.linear_qkv(x).view(B, -1, 3, self.h, self.d_k).permute(2, 0, 3, 1, 4)
+        scores = torch.matmul(q, k.transpose(-2, -1)) / math.sqrt(self.d_k)
+        mask = mask.unsqueeze(1).eq(0)
+        scores = scores.masked_fill(mask, torch.finfo(scores.dtype).min)
+        attn = torch.softmax(scores, dim=-1).masked_fill(mask, 0.0)
+        return torch.matmul(attn, v)
+
+
+class Encoder(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.att = MultiHeadedAttention()
+
+    def forward(self, xs, ilens):
+        masks = ${build}
+        return self.att(xs, masks)
+`;
+    assert.deepEqual(await att002(src('(~make_pad_mask(ilens)[:, None, :]).to(xs.device)')), []);
+    assert.deepEqual(await att002(src('make_pad_mask(ilens)[:, None, :].to(xs.device)')), [24]);
+  });
+
+  it('additive biases built with torch.where from a keep or a padding mask', async () => {
+    const src = (bias: string): string => `import torch
+import torch.nn.functional as F
+
+
+def attend(q, k, v, ids, pad_id=0):
+    keep = ids != pad_id
+    pad = ids == pad_id
+    bias = ${bias}
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=bias[:, None, None, :])
+`;
+    assert.deepEqual(await att002(src('torch.where(keep, 0.0, float("-inf"))')), []);
+    assert.deepEqual(await att002(src('torch.where(pad, float("-inf"), 0.0)')), []);
+    assert.deepEqual(await att002(src('torch.where(pad, 0.0, float("-inf"))')), [8]);
+  });
+});
