@@ -697,9 +697,10 @@ const FLOAT_LITERAL = /^\s*\d*\.\d*(?:e[-+]?\d+)?\s*$|^\s*\d+e[-+]?\d+\s*$/i;
 
 /**
  * A tensor's dtype as the code shows it: the one it was given, else 'float' (some floating dtype) when how it was made
- * says it holds real numbers: an embedding table's output, a projection, attention scores or weights, queries, keys or
- * values, a learned parameter, a random draw, convolution features. The one reading of `x.dtype`, `.type_as(x)` and
- * `.to(x)` (a mask converted to the dtype of the hidden states is a float mask, added by the APIs that take one).
+ * says it holds real numbers: an embedding table's output, a projection, attention scores or weights, a learned
+ * parameter, a random draw, convolution features (not a name: a parameter called `q` says nothing of its dtype). The
+ * one reading of `x.dtype`, `.type_as(x)` and `.to(x)` (a mask converted to the dtype of the hidden states is a float
+ * mask, added by the APIs that take one).
  */
 export function dtypeOfTensor(t: AValue): DType | undefined {
   if (t.dtype) return t.dtype;
