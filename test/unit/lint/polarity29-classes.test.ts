@@ -325,6 +325,8 @@ def attend(q, k, v, tokens, x):
     return F.scaled_dot_product_attention(q, k, v, attn_mask=pad_mask)
 `;
     assert.deepEqual(await att002(src), []);
+    // Nor does a name: a parameter called `q` handed to SDPA is no evidence of a floating dtype here.
+    assert.deepEqual(await att002(src.replace('.to(dtype=x.dtype)', '.to(q.dtype)')), []);
   });
 
   it('across files: a helper that converts the mask to the dtype of the tensor it is given', async () => {
