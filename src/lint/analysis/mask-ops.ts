@@ -1034,6 +1034,8 @@ function bandPart(ev: Evaluator, c: Call, base0: AValue, lowerNode: PyNode | und
     return tensor({ ndim: base.ndim, axes: base.axes, dtype: 'float', mask: triMask({ region: 'lower', k: upper }, 'float', why) });
   if (upper === -1 && lower !== undefined && lower >= 0)
     return tensor({ ndim: base.ndim, axes: base.axes, dtype: 'float', mask: triMask({ region: 'upper', k: -lower }, 'float', why) });
+  // `band_part(ones, 0, 0)`: the diagonal of ones, as torch.eye is (also when stored under a name first).
+  if (lower === 0 && upper === 0) return tensor({ ndim: base.ndim, axes: base.axes, dtype: 'float', identity: true });
   return tensor({ ndim: base.ndim, axes: base.axes });
 }
 
@@ -1058,7 +1060,12 @@ export function maskConsumerArgs(ev: Evaluator, c: Call, consumer: MaskConsumer,
     const node = argument(c.args, p.name, p.pos !== undefined ? p.pos - offset : undefined);
     const passedOn = !node && c.args.dictSplat ? spread?.find(([name]) => name === p.name)?.[1] : undefined;
     if (passedOn && c.args.dictSplat && passedOn.kind !== 'none') push(c.args.dictSplat, passedOn);
-    else if (node && unparen(node).type !== 'none') push(node, ev.eval(node, c.ctx));
+    else if (node && p.list) {
+      // `mask=[query_mask, value_mask]`: each mask of the list, where the code writes it (a list held elsewhere is not read).
+      const u = unparen(node);
+      if (u.type === 'list' || u.type === 'tuple')
+        for (const el of namedChildren(u)) if (unparen(el).type !== 'none' && el.type !== 'comment') push(el, ev.eval(el, c.ctx));
+    } else if (node && unparen(node).type !== 'none') push(node, ev.eval(node, c.ctx));
   }
 }
 

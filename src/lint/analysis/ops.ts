@@ -4,6 +4,7 @@ import { argument, argumentNode, intLiteral, numberLiteral, operatorText, string
 import { childByField, childrenByField, namedChildren, unparen, walk, type PyNode } from '../syntax/tree';
 import {
   CONV_LAYERS,
+  EMBEDDING_LAYERS,
   LINEAR_LAYERS,
   MASK_FUNCTIONS,
   MASK_LAYERS,
@@ -44,6 +45,7 @@ import { flipMask, infOfAdditive, withMaskDtype } from './masks';
 import { einopsAxisMap, parseEinopsPattern } from './layout';
 import { padPackedOutputs, recurrentOutputs } from './recurrent';
 import { truthOf } from './flags';
+import { decoratorsOf } from './scope-params';
 import { msg } from '../message';
 import { PHRASES } from './phrases';
 import {
@@ -693,6 +695,20 @@ function addsZeroOne(m: MaskInfo): boolean {
 /** A Python float literal (`1.0`, `1.`, `1e0`). */
 const FLOAT_LITERAL = /^\s*\d*\.\d*(?:e[-+]?\d+)?\s*$|^\s*\d+e[-+]?\d+\s*$/i;
 
+/**
+ * A tensor's dtype as the code shows it: the one it was given, else 'float' (some floating dtype) when how it was made
+ * says it holds real numbers: an embedding table's output, a projection, attention scores or weights, a learned
+ * parameter, a random draw, convolution features (not a name: a parameter called `q` says nothing of its dtype). The
+ * one reading of `x.dtype`, `.type_as(x)` and `.to(x)` (a mask converted to the dtype of the hidden states is a float
+ * mask, added by the APIs that take one).
+ */
+export function dtypeOfTensor(t: AValue): DType | undefined {
+  if (t.dtype) return t.dtype;
+  if (t.kind !== 'tensor' || t.mask || t.tokenIds || t.index) return undefined;
+  const made = t.proj !== undefined || t.projectedWidth || t.attn !== undefined || t.learned || t.randomDraw || t.expOfScores || t.fromConv;
+  return made ? 'float' : undefined;
+}
+
 /** A tensor known to hold integers or booleans (`.long()`, a comparison, a mask documented as long or bool). */
 export function integerValued(t: AValue): boolean {
   const d = t.dtype ?? t.mask?.dtype;
@@ -758,7 +774,15 @@ function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | u
   }
   // A triangle of ones minus its diagonal (`band_part(ones, 0, -1) - band_part(ones, 0, 0)`, `triu(ones) - eye(n)`):
   // the strict triangle, the same side of the diagonal without it.
-  if (op === '-' && lv.kind === 'tensor' && lv.mask?.tri && lv.mask.tri.k === 0 && !lv.mask.additive && r && isDiagonalOfOnes(ev, r)) {
+  if (
+    op === '-' &&
+    lv.kind === 'tensor' &&
+    lv.mask?.tri &&
+    lv.mask.tri.k === 0 &&
+    !lv.mask.additive &&
+    r &&
+    (isDiagonalOfOnes(ev, r) || (rv.identity && !rv.mask))
+  ) {
     const tri = { ...lv.mask.tri, k: lv.mask.tri.region === 'upper' ? 1 : -1 };
     return { ...lv, mask: { ...lv.mask, tri, why: `\`${ev.text(node)}\`` } };
   }
@@ -966,6 +990,13 @@ function dictItem(ev: Evaluator, v: AValue, key: string, valueNode: PyNode | und
   return UNKNOWN;
 }
 
+/** A method (of this file or another workspace file) decorated `@property` or `@functools.cached_property`: reading the attribute calls it. */
+function isPropertyGetter(ev: Evaluator, scope: Scope): boolean {
+  const owner = ev.owns(scope) ? ev : ev.link?.workspace.ownerOf(scope);
+  if (!owner || scope.node.type !== 'function_definition') return false;
+  return decoratorsOf(scope.node).some((d) => /^(?:property|(?:functools\.)?cached_property)$/.test(owner.text(d)));
+}
+
 export function evalAttributeOf(ev: Evaluator, obj: AValue, attr: string, node: PyNode, ctx: Ctx): AValue {
   void ctx;
   if (obj.kind === 'module' && obj.qname) {
@@ -984,6 +1015,12 @@ export function evalAttributeOf(ev: Evaluator, obj: AValue, attr: string, node: 
   }
   if (obj.kind === 'object') {
     const a = ev.attributeOfObject(obj, attr);
+    // A property (`@property def mask(self): return self._mask`): read, it is what its getter returns for this instance.
+    // Taken for masks only (what ATT002 follows); any other value read through a property stays as it was.
+    if (a?.kind === 'function' && a.fn?.self && isPropertyGetter(ev, a.fn.scope)) {
+      const got = ev.applyValue(a, node, node, emptyArgs(), ctx);
+      if (got.kind === 'tensor' && got.mask) return got;
+    }
     if (a) return a;
     // A dataclass field's default or a class constant read through an instance (`cfg.mask_value`): a constructor may
     // pass another value, so only a fill value is taken from it (a flag's or a scale's default says nothing of the
@@ -1019,8 +1056,10 @@ export function evalAttributeOf(ev: Evaluator, obj: AValue, attr: string, node: 
         return transposeLastTwo(obj);
       case 'shape':
         return { kind: 'tuple', shapeOf: obj, ...(obj.ndim !== undefined ? { elements: Array.from({ length: obj.ndim }, (_, i) => dimOfShape(obj, i)) } : {}) };
-      case 'dtype':
-        return obj.dtype ? { kind: 'dtype', dtypeName: obj.dtype } : { kind: 'dtype' };
+      case 'dtype': {
+        const dt = dtypeOfTensor(obj);
+        return dt ? { kind: 'dtype', dtypeName: dt } : { kind: 'dtype' };
+      }
       case 'ndim':
         return obj.ndim !== undefined ? number({ num: obj.ndim }) : number();
       case 'attention_mask':
@@ -1257,6 +1296,10 @@ function layerFromCtor(ev: Evaluator, c: Call, qname: string): AValue | undefine
     const layers = c.args.positional.map((n) => ev.eval(n, c.ctx));
     return { kind: 'layer', layer: { api: qname, ctor: c.node, ctorCtxId: c.ctx.id, layers } };
   }
+  if (EMBEDDING_LAYERS.has(qname)) {
+    const maskZero = qname === 'keras.layers.Embedding' && truthOf(val(ev, c, arg(c, 'mask_zero'))) === true;
+    return { kind: 'layer', layer: { api: qname, ctor: c.node, ctorCtxId: c.ctx.id, ...(maskZero ? { maskZero: true as const } : {}) } };
+  }
   if (MASK_LAYERS[qname] || PASS_THROUGH_LAYERS.has(qname) || SHAPE_KEEPING_LAYERS.has(qname)) {
     return { kind: 'layer', layer: { api: qname, ctor: c.node, ctorCtxId: c.ctx.id } };
   }
@@ -1341,6 +1384,8 @@ export function applyLayer(ev: Evaluator, layerValue: AValue, c: Call, inputOver
       dimValue: layer.dim,
     });
   }
+  // An embedding table's output is floating point whatever the ids' dtype (nothing else of it is claimed here).
+  if (EMBEDDING_LAYERS.has(api)) return tensor({ dtype: 'float' });
   if (LINEAR_LAYERS[api]) {
     const name = calleeName(ev, c);
     const out = projectionOf(input, projectionRole(name), layer.outIsOne, isPackedProjection(name), { input, inText: layer.inText, outText: layer.outText });
@@ -1430,7 +1475,17 @@ export function callLayerMethod(ev: Evaluator, c: Call): AValue {
   const layer = c.recv!.layer!;
   if (c.name === 'generate_square_subsequent_mask') return causalAdditive(ev, c);
   if (c.name === 'forward' || c.name === '__call__' || c.name === 'call') return applyLayer(ev, c.recv!, c);
-  void layer;
+  // Keras `Embedding(..., mask_zero=True).compute_mask(ids)`: True at the ids that are not 0 (the padding id).
+  if (c.name === 'compute_mask' && layer.maskZero) {
+    const idsNode = arg(c, 'inputs', 0);
+    const ids = tensorish(val(ev, c, idsNode));
+    return tensor({
+      ndim: ids.ndim,
+      axes: ids.axes,
+      dtype: 'bool',
+      mask: { polarity: 'keep', padding: true, padAxes: [-1], dtype: 'bool', why: msg(PHRASES.trueAtRealTokensPadZero, `\`${ev.text(c.node)}\``) },
+    });
+  }
   return UNKNOWN;
 }
 
@@ -1601,10 +1656,15 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
     case 'astype': {
       const out = mutable(t);
       // `.to(dtype)`, `.to(device, dtype)`, `.to(device, dtype=...)`, `.to(dtype=...)`.
-      const dt = (a0 ? dtypeOfValue(val(ev, c, a0)) : undefined) ?? (m === 'to' && a1 ? dtypeOfValue(val(ev, c, a1)) : undefined) ?? dtypeKwarg(ev, c);
-      if (m === 'type_as' && a0) {
-        const other = val(ev, c, a0);
-        if (other.dtype) out.dtype = other.dtype;
+      // `.type_as(x)` and `.to(x)` of another tensor: x's dtype, read as `x.dtype` is.
+      const other = a0 && (m === 'type_as' || m === 'to') ? val(ev, c, a0) : undefined;
+      const dt =
+        (other?.kind === 'tensor' ? dtypeOfTensor(other) : undefined) ??
+        (a0 && m !== 'type_as' ? dtypeOfValue(val(ev, c, a0)) : undefined) ??
+        (m === 'to' && a1 ? dtypeOfValue(val(ev, c, a1)) : undefined) ??
+        dtypeKwarg(ev, c);
+      if (m === 'type_as' && !dt) {
+        // `.type_as(x)` of a tensor whose dtype nothing shows: unknown.
       } else if (dt) {
         out.dtype = dt;
         if (out.mask) out.mask = withMaskDtype(out.mask, dt === 'bool' || dt === 'int' ? dt : 'float');

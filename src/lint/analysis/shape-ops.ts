@@ -95,9 +95,15 @@ export function dropFirstAxis(v: AValue): AValue {
 export function broadcastResult(a: AValue, b: AValue): AValue {
   if (a.kind === 'tensor' && b.kind !== 'tensor') return b.kind === 'unknown' ? withoutSize1(stripFacts(a)) : stripFacts(a);
   if (b.kind === 'tensor' && a.kind !== 'tensor') return a.kind === 'unknown' ? withoutSize1(stripFacts(b)) : stripFacts(b);
-  if (a.kind === 'tensor' && b.kind === 'tensor') return tensor(broadcastLayout(a, b));
+  if (a.kind === 'tensor' && b.kind === 'tensor') {
+    // Two floating tensors combined (`wte(ids) + wpe(pos)`) are floating; any other dtype is left unknown.
+    const floating = FLOATING.has(String(a.dtype)) && FLOATING.has(String(b.dtype));
+    return tensor({ ...broadcastLayout(a, b), ...(floating ? { dtype: a.dtype === b.dtype ? a.dtype : 'float' } : {}) });
+  }
   return UNKNOWN;
 }
+
+const FLOATING: ReadonlySet<string> = new Set(['float', 'float16', 'bfloat16', 'float32', 'float64']);
 
 /**
  * q * k (or q' + k', `how: 'sum'`) broadcast against each other (`q.unsqueeze(2) * k.unsqueeze(1)`): where q has length 1 and k does not is

@@ -284,6 +284,8 @@ export interface LayerInfo {
   readonly recurrent?: RecurrentInfo;
   /** nn.Sequential: its layers in order. */
   readonly layers?: readonly AValue[];
+  /** Keras `Embedding(..., mask_zero=True)`: its `compute_mask(ids)` is True at the ids that are not 0. */
+  readonly maskZero?: true;
 }
 
 /** What a recurrent layer's construction says about its outputs (undefined fields: not known from the code). */
