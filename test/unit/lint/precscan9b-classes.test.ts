@@ -1,0 +1,84 @@
+// Classes of correct code found by the false-positive scan of session 29 on encoder-decoder translation and seq2seq
+// transformers, Whisper/T5 from scratch and relative-position attention
+// (test/lint-scan/results/2026-12-05-scan-precscan9b.md), written fresh, each with its buggy form, which must still be
+// reported.
+//  1. ATT007: float16's own limits (`np.finfo(np.float16).min`, `torch.finfo(torch.half).min`, `tf.float16.min`) kept
+//     as the fill for float16 data say the code supports half precision, not that it runs in it: a -1e9 fill elsewhere
+//     in the file is not below the range of anything the code shows. Code that does run in float16 (`.half()`,
+//     autocast, an importer's GradScaler) is still reported.
+import { strict as assert } from 'node:assert';
+import { findingLines, workspaceFindingLines } from './helpers';
+
+const TF_UTILS = `import numpy as np
+import tensorflow as tf
+
+NEG_INF_FP32 = -1e9
+NEG_INF_FP16 = np.finfo(np.float16).min
+
+
+def causal_bias(length, dtype=tf.float32):
+    neg_inf = NEG_INF_FP16 if dtype == tf.float16 else NEG_INF_FP32
+    band = tf.linalg.band_part(tf.ones([length, length], dtype=dtype), -1, 0)
+    return neg_inf * (1.0 - band)[None, None]
+
+
+def padding_bias(ids, pad_id=0):
+    pad = tf.cast(tf.equal(ids, pad_id), tf.float32)
+    bias = pad * NEG_INF_FP32
+    return bias[:, None, None, :]
+
+
+def attend(q, k, v, pad):
+    logits = tf.matmul(q, k, transpose_b=True)
+    logits = tf.where(pad[:, None, None, :], -1e9, logits)
+    return tf.matmul(tf.nn.softmax(logits, axis=-1), v)
+`;
+
+const TORCH_ATTN = `import math
+import torch
+import torch.nn.functional as F
+
+FP16_MIN = torch.finfo(torch.half).min
+
+
+def attend(q, k, v, pad):
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+    fill = FP16_MIN if scores.dtype == torch.float16 else -1e9
+    scores = scores.masked_fill(pad, -1e9)
+    return F.softmax(scores, dim=-1) @ v
+`;
+
+describe('lint: float16 limits kept for float16 data are no evidence the file runs in float16 (ATT007)', () => {
+  it('TensorFlow: NEG_INF_FP16 = np.finfo(np.float16).min beside a -1e9 padding bias: silent', async () => {
+    assert.deepEqual(await findingLines(TF_UTILS, 'ATT007'), []);
+  });
+  it('TensorFlow: tf.float16.min spelled as the limit: silent', async () => {
+    const src = TF_UTILS.replace('np.finfo(np.float16).min', 'tf.float16.min');
+    assert.deepEqual(await findingLines(src, 'ATT007'), []);
+  });
+  it('PyTorch: torch.finfo(torch.half).min kept as a constant beside masked_fill(pad, -1e9): silent', async () => {
+    assert.deepEqual(await findingLines(TORCH_ATTN, 'ATT007'), []);
+  });
+  it('buggy: the same TensorFlow file setting the mixed_float16 policy is reported at the -1e9 fill of the logits', async () => {
+    const src = TF_UTILS.replace('NEG_INF_FP32 = -1e9\n', 'NEG_INF_FP32 = -1e9\ntf.keras.mixed_precision.set_global_policy("mixed_float16")\n');
+    assert.deepEqual(await findingLines(src, 'ATT007'), [23]);
+  });
+  it('buggy: the PyTorch file calling .half() on its inputs is reported', async () => {
+    const src = TORCH_ATTN.replace('def attend(q, k, v, pad):\n', 'def attend(q, k, v, pad):\n    q, k, v = q.half(), k.half(), v.half()\n');
+    assert.deepEqual(await findingLines(src, 'ATT007'), [12]);
+  });
+  it('cross-file buggy: a trainer importing it with autocast and GradScaler is still the evidence', async () => {
+    const train = `import torch
+from model.attn import attend
+
+scaler = torch.cuda.amp.GradScaler()
+
+
+def step(q, k, v, pad):
+    with torch.autocast("cuda"):
+        return attend(q, k, v, pad)
+`;
+    const files = { 'model/__init__.py': '', 'model/attn.py': TORCH_ATTN, 'train.py': train };
+    assert.deepEqual(await workspaceFindingLines(files, 'model/attn.py', 'ATT007'), [11]);
+  });
+});
