@@ -82,3 +82,69 @@ def step(q, k, v, pad):
     assert.deepEqual(await workspaceFindingLines(files, 'model/attn.py', 'ATT007'), [11]);
   });
 });
+
+//  2. ATT006: a product of the scores with a mask known only by its name, in an `if gate_mask is not None:` (or
+//     `!= None`) arm, reached through a wrapper that passes its own `gate_mask=None` on: where the wrapper's callers in
+//     view leave the mask out, no call in view takes that arm (a product with None never runs). The attention function
+//     with no caller in view, or a caller passing a real 0/1 mask, is still reported.
+const GATED = `import math
+import torch
+import torch.nn.functional as F
+
+
+def attention(q, k, v, pad_mask=None, gate_mask=None):
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+    if gate_mask is not None:
+        scores = scores * gate_mask
+    if pad_mask is not None:
+        scores = scores.masked_fill(pad_mask, float("-inf"))
+    weights = F.softmax(scores, dim=-1)
+    return weights @ v
+
+
+def encoder(x, pad_mask=None, gate_mask=None):
+    for _ in range(2):
+        x = attention(x, x, x, pad_mask=pad_mask, gate_mask=gate_mask)
+    return x
+
+
+class Model:
+    def __init__(self, x, ids):
+        self.out = encoder(x, pad_mask=(ids == 0)[:, None, None, :])
+`;
+
+describe('lint: scores times a mask in an arm that no call in view takes (ATT006)', () => {
+  it('the wrapper passes gate_mask on and its caller leaves it out: silent', async () => {
+    assert.deepEqual(await findingLines(GATED, 'ATT006'), []);
+  });
+  it('the same with the arm written `if gate_mask != None:`: silent', async () => {
+    assert.deepEqual(await findingLines(GATED.replace('if gate_mask is not None:', 'if gate_mask != None:'), 'ATT006'), []);
+  });
+  it('the caller passing gate_mask=None explicitly: silent', async () => {
+    const src = GATED.replace('pad_mask=(ids == 0)[:, None, None, :])', 'pad_mask=(ids == 0)[:, None, None, :], gate_mask=None)');
+    assert.deepEqual(await findingLines(src, 'ATT006'), []);
+  });
+  it('buggy: the caller passes a 0/1 keep mask for gate_mask: reported at the product', async () => {
+    const src = GATED.replace('pad_mask=(ids == 0)[:, None, None, :])', 'gate_mask=(ids != 0).float()[:, None, None, :])');
+    assert.deepEqual(await findingLines(src, 'ATT006'), [9]);
+  });
+  it('buggy: the attention function with no caller in view is reported (the mask may be anything a caller passes)', async () => {
+    const src = GATED.slice(0, GATED.indexOf('\n\ndef encoder'));
+    assert.deepEqual(await findingLines(src + '\n', 'ATT006'), [9]);
+  });
+  it('buggy: the wrapper with no caller in view is reported (its gate_mask is open)', async () => {
+    const src = GATED.slice(0, GATED.indexOf('\n\nclass Model'));
+    assert.deepEqual(await findingLines(src + '\n', 'ATT006'), [9]);
+  });
+  it('cross-file buggy: a model file importing the attention and passing a 0/1 mask: the attention file is reported', async () => {
+    const attn = GATED.slice(0, GATED.indexOf('\n\ndef encoder')) + '\n';
+    const model = `from layers.attn import attention
+
+
+def block(x, ids):
+    return attention(x, x, x, gate_mask=(ids != 0).float()[:, None, None, :])
+`;
+    const files = { 'layers/__init__.py': '', 'layers/attn.py': attn, 'model.py': model };
+    assert.deepEqual(await workspaceFindingLines(files, 'layers/attn.py', 'ATT006'), [9]);
+  });
+});
