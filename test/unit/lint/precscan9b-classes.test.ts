@@ -147,4 +147,29 @@ def block(x, ids):
     const files = { 'layers/__init__.py': '', 'layers/attn.py': attn, 'model.py': model };
     assert.deepEqual(await workspaceFindingLines(files, 'layers/attn.py', 'ATT006'), [9]);
   });
+  // The wrapper called from another file: a call whose every argument is known passes the defaults of those it leaves
+  // out, as a call in the same file does.
+  const WRAPPERS = GATED.slice(0, GATED.indexOf('\n\nclass Model')) + '\n';
+  it('cross-file: a model file calls the wrapper leaving gate_mask out: silent', async () => {
+    const model = `import torch
+from layers import attn
+
+
+def build(x, ids):
+    return attn.encoder(x, pad_mask=(ids == 0)[:, None, None, :])
+`;
+    const files = { 'layers/__init__.py': '', 'layers/attn.py': WRAPPERS, 'model.py': model };
+    assert.deepEqual(await workspaceFindingLines(files, 'layers/attn.py', 'ATT006'), []);
+  });
+  it('cross-file buggy: the model file passes a 0/1 keep mask to the wrapper: reported', async () => {
+    const model = `import torch
+from layers import attn
+
+
+def build(x, ids):
+    return attn.encoder(x, gate_mask=(ids != 0).float()[:, None, None, :])
+`;
+    const files = { 'layers/__init__.py': '', 'layers/attn.py': WRAPPERS, 'model.py': model };
+    assert.deepEqual(await workspaceFindingLines(files, 'layers/attn.py', 'ATT006'), [9]);
+  });
 });
