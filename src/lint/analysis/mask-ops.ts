@@ -258,6 +258,8 @@ export function isMaskingFill(v: AValue): boolean {
   if (v.kind === 'tensor' && v.fillValue !== undefined) return v.fillValue <= -1e4;
   if (v.kind !== 'number') return false;
   if (v.finfo && !v.finfoMax) return true;
+  // A masking fill on every path, a different one on each (`FP16_MIN if dtype == tf.float16 else -1e9`).
+  if (v.maskingFill) return true;
   return v.num !== undefined && v.num <= -1e4;
 }
 

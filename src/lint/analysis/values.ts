@@ -416,6 +416,12 @@ export interface AValue {
   readonly finfo?: 'of-tensor' | 'float32' | 'float16' | 'bfloat16' | 'float64';
   /** The finfo value is `.max` (positive) rather than `.min`. */
   readonly finfoMax?: boolean;
+  /**
+   * A number that is a masking fill on every path (a large negative number or a dtype's minimum) but not the same one
+   * on each (`NEG_INF_FP16 if dtype == tf.float16 else NEG_INF_FP32`, `-1e9` or `dtype.min` after
+   * `if dtype != tf.float32:`): it masks, whichever path ran, though which value it is is not known.
+   */
+  readonly maskingFill?: boolean;
   /** For torch.finfo(...) objects: which dtype. */
   readonly finfoOf?: 'of-tensor' | 'float32' | 'float16' | 'bfloat16' | 'float64';
   // ---- booleans (the flag lattice: known True / False, unknown, or a parameter's whatever-the-caller-passes)
@@ -710,6 +716,11 @@ function filledFrom(fresh: AValue, m: MaskInfo | undefined): boolean {
   return !!f && f.polarity === m.polarity && (f.base === 'zeros' ? !!fresh.zeros : !!fresh.ones);
 }
 
+/** A number that masks where it fills (as mask-ops' isMaskingFill reads one): -1e4 or less, a dtype's minimum. */
+function masksOnItsPath(v: AValue): boolean {
+  return !!v.maskingFill || (!!v.finfo && !v.finfoMax) || (v.num !== undefined && v.num <= -1e4);
+}
+
 export function join(a: AValue, b: AValue): AValue {
   if (a === b) return a;
   // A zeros tensor and the keep mask a loop builds in it (`m[i, :n_i] = 1`): before any example is marked the
@@ -790,6 +801,7 @@ export function join(a: AValue, b: AValue): AValue {
       out.scaleName = a.scaleName ?? b.scaleName;
       out.headCount = a.headCount && b.headCount ? true : undefined;
       out.finfo = same(a.finfo, b.finfo);
+      if (out.num === undefined && out.finfo === undefined && masksOnItsPath(a) && masksOnItsPath(b)) out.maskingFill = true;
       break;
     }
     case 'string':

@@ -173,3 +173,68 @@ def build(x, ids):
     assert.deepEqual(await workspaceFindingLines(files, 'layers/attn.py', 'ATT006'), [9]);
   });
 });
+
+//  3. ATT002 (and every rule reading masking fills): a fill chosen by dtype, a large negative number on one path and
+//     another (or a dtype's minimum) on the other (`NEG_INF_FP16 if dtype == tf.float16 else NEG_INF_FP32`, THUMT's
+//     `if dtype != tf.float32: inf = dtype.min`), masks whichever path runs: an additive mask built with it is read as
+//     one, so a keep band or keep mask turned additive the wrong way round is reported, and the right way is silent.
+const TF_BIAS = `import numpy as np
+import tensorflow as tf
+
+NEG_INF_FP32 = -1e9
+NEG_INF_FP16 = np.finfo(np.float16).min
+
+
+def decoder_bias(length, dtype=tf.float32):
+    neg_inf = NEG_INF_FP16 if dtype == tf.float16 else NEG_INF_FP32
+    valid = tf.linalg.band_part(tf.ones([length, length], dtype=dtype), -1, 0)
+    valid = tf.reshape(valid, [1, 1, length, length])
+    return neg_inf * (1.0 - valid)
+
+
+def attention_bias(inputs, mode, inf=-1e9, dtype=None):
+    if dtype is None:
+        dtype = tf.float32
+    if dtype != tf.float32:
+        inf = dtype.min
+    if mode == "masking":
+        ret = (1.0 - inputs) * inf
+        return tf.expand_dims(tf.expand_dims(ret, 1), 1)
+    raise ValueError(mode)
+
+
+def attend(q, k, v, bias):
+    q = q * (q.shape[-1] ** -0.5)
+    logits = tf.matmul(q, k, transpose_b=True)
+    logits += bias
+    return tf.matmul(tf.nn.softmax(logits), v)
+
+
+def decode(q, k, v, length):
+    return attend(q, k, v, decoder_bias(length))
+
+
+def encode(q, k, v, ids, lengths):
+    keep = tf.sequence_mask(lengths, maxlen=tf.shape(ids)[1], dtype=tf.float32)
+    return attend(q, k, v, attention_bias(keep, "masking"))
+`;
+
+describe('lint: a masking fill chosen by dtype still masks (ATT002)', () => {
+  it('the lower band and the sequence keep mask turned additive: silent', async () => {
+    assert.deepEqual(await findingLines(TF_BIAS, 'ATT002'), []);
+  });
+  it('buggy: the upper band (future positions kept) with the dtype-chosen fill is reported', async () => {
+    assert.deepEqual(await findingLines(TF_BIAS.replace('dtype=dtype), -1, 0)', 'dtype=dtype), 0, -1)'), 'ATT002'), [12]);
+  });
+  it('buggy: a padding mask (1 at padding) given where the keep mask goes, with THUMT-style fill, is reported', async () => {
+    const src = TF_BIAS.replace('keep = tf.sequence_mask(lengths, maxlen=tf.shape(ids)[1], dtype=tf.float32)', 'keep = tf.cast(tf.equal(ids, 0), tf.float32)');
+    assert.deepEqual(await findingLines(src, 'ATT002'), [21]);
+  });
+  it('a fill that is -1e9 on one path and a small number on the other is no masking fill: silent', async () => {
+    const src = TF_BIAS.replace(
+      'neg_inf = NEG_INF_FP16 if dtype == tf.float16 else NEG_INF_FP32',
+      'neg_inf = -1e-3 if dtype == tf.float16 else NEG_INF_FP32',
+    ).replace('dtype=dtype), -1, 0)', 'dtype=dtype), 0, -1)');
+    assert.deepEqual(await findingLines(src, 'ATT002'), []);
+  });
+});
