@@ -96,6 +96,12 @@ export interface MaskInfo {
    * mask times -c, so the sign of c decides which side gets the large negative number.
    */
   readonly negated?: boolean;
+  /**
+   * The sum of two 0/1 masks of one meaning (`pad_mask + subsequent_mask`, jadore801120's form): 0, 1 or 2, nonzero
+   * where either is, so read as nonzero (`> 0`, `.gt(0)`, `!= 0`, `.bool()`, a masked_fill's mask) it is their or, and
+   * `== 0` is its flip; `== 1`, `1 - m`, `~m` and `&` are no logical operation on it.
+   */
+  readonly count?: boolean;
   /** For additive masks built as `m * -1e9` / `masked_fill(m, -inf)`: the polarity of m (must be 'ignore'). */
   /**
    * Written per example into a fresh tensor of zeros or ones (`m = zeros(B, L); m[i, :n] = 1`, `m = ones(B, L);

@@ -238,3 +238,83 @@ describe('lint: a masking fill chosen by dtype still masks (ATT002)', () => {
     assert.deepEqual(await findingLines(src, 'ATT002'), []);
   });
 });
+
+//  4. ATT002: two 0/1 masks of one meaning added (`(pad_mask + subsequent_mask).gt(0)`, the most copied PyTorch
+//     translation transformer's form) are nonzero where either is: `> 0`, `.gt(0)`, `!= 0`, `.bool()` or the sum used as
+//     is read as their or, `== 0` as its flip; `== 1` (exactly one) and `1 - sum` are no logical reading and stay silent.
+const SUMMED = `import numpy as np
+import torch
+import torch.nn as nn
+
+PAD = 0
+
+
+def key_pad_mask(seq_k, seq_q):
+    pad = seq_k.eq(PAD)
+    return pad.unsqueeze(1).expand(-1, seq_q.size(1), -1)
+
+
+def subsequent_mask(seq):
+    b, n = seq.size()
+    sub = torch.triu(torch.ones((n, n), device=seq.device, dtype=torch.uint8), diagonal=1)
+    return sub.unsqueeze(0).expand(b, -1, -1)
+
+
+class Attention(nn.Module):
+    def __init__(self, d_k):
+        super().__init__()
+        self.temperature = np.power(d_k, 0.5)
+
+    def forward(self, q, k, v, mask=None):
+        attn = torch.bmm(q, k.transpose(1, 2)) / self.temperature
+        if mask is not None:
+            attn = attn.masked_fill(mask, -np.inf)
+        return torch.bmm(torch.softmax(attn, dim=2), v)
+
+
+class Decoder(nn.Module):
+    def __init__(self, d_k):
+        super().__init__()
+        self.attn = Attention(d_k)
+
+    def forward(self, tgt_seq, q, k, v):
+        slf_mask = (key_pad_mask(tgt_seq, tgt_seq) + subsequent_mask(tgt_seq)).gt(0)
+        return self.attn(q, k, v, mask=slf_mask)
+`;
+
+describe('lint: the sum of two masks of one meaning is their or (ATT002)', () => {
+  const combined = (expr: string): string =>
+    SUMMED.replace(
+      '(key_pad_mask(tgt_seq, tgt_seq) + subsequent_mask(tgt_seq)).gt(0)',
+      expr.replace(/PAD_M/g, 'key_pad_mask(tgt_seq, tgt_seq)').replace(/SUB_M/g, 'subsequent_mask(tgt_seq)'),
+    );
+  for (const expr of [
+    '(PAD_M + SUB_M).gt(0)',
+    '(PAD_M + SUB_M) > 0',
+    'torch.gt(PAD_M + SUB_M, 0)',
+    '(PAD_M.byte() + SUB_M).bool()',
+    'PAD_M + SUB_M',
+    '(PAD_M + SUB_M) != 0',
+  ]) {
+    it(`padding and future positions, \`${expr}\`: silent`, async () => {
+      assert.deepEqual(await findingLines(combined(expr), 'ATT002'), []);
+    });
+  }
+  it('keep masks summed and compared `== 0`: silent (True where neither keeps)', async () => {
+    const src = combined('(PAD_M.eq(0) + SUB_M.eq(0)).eq(0)');
+    assert.deepEqual(await findingLines(src, 'ATT002'), []);
+  });
+  it('buggy: the sum compared `.eq(0)` (True where neither masks) is reported at the fill', async () => {
+    assert.deepEqual(await findingLines(combined('(PAD_M + SUB_M).eq(0)'), 'ATT002'), [27]);
+  });
+  it('buggy: two keep masks summed and compared `.gt(0)` is reported at the fill', async () => {
+    assert.deepEqual(await findingLines(combined('(PAD_M.eq(0) + SUB_M.eq(0)).gt(0)'), 'ATT002'), [27]);
+  });
+  it('`== 1` (exactly one of them) and `1 - sum` are no logical reading: silent', async () => {
+    assert.deepEqual(await findingLines(combined('(PAD_M + SUB_M) == 1'), 'ATT002'), []);
+    assert.deepEqual(await findingLines(combined('1 - (PAD_M + SUB_M)'), 'ATT002'), []);
+  });
+  it('masks of different meanings summed give no mask: silent', async () => {
+    assert.deepEqual(await findingLines(combined('(PAD_M + SUB_M.eq(0)).gt(0)'), 'ATT002'), []);
+  });
+});
