@@ -85,6 +85,7 @@ out = weights @ v`,
      * of them takes.
      */
     const notTakenByCallers = (site: SoftmaxSite, op: MaskOp, readings: readonly SoftmaxSite[]): boolean => {
+      /* c8 ignore next: a product of the scores with a mask is always recorded with its mask (ops.ts, multiply); the type keeps it optional */
       if (!op.maskNode) return false;
       const v = ev.eval(op.maskNode, site.ctx);
       // This reading's calls pass None for the mask (`if m != None:` is no None test the evaluator narrows by).
