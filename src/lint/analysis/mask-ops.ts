@@ -258,6 +258,8 @@ export function isMaskingFill(v: AValue): boolean {
   if (v.kind === 'tensor' && v.fillValue !== undefined) return v.fillValue <= -1e4;
   if (v.kind !== 'number') return false;
   if (v.finfo && !v.finfoMax) return true;
+  // A masking fill on every path, a different one on each (`FP16_MIN if dtype == tf.float16 else -1e9`).
+  if (v.maskingFill) return true;
   return v.num !== undefined && v.num <= -1e4;
 }
 
@@ -324,6 +326,8 @@ export function pairProduct(lv: AValue, rv: AValue): AValue | undefined {
 }
 
 export function maskLogic(lv: AValue, rv: AValue, op: 'and' | 'or'): AValue {
+  // A count of masks (0 to 2) bitwise-and another mask is no logical and (2 & 1 is 0).
+  if (op === 'and' && (lv.mask?.count || rv.mask?.count)) return broadcastResult(stripFacts(lv), stripFacts(rv));
   if (op === 'and') {
     const pair = pairProduct(lv, rv);
     if (pair) return pair;
@@ -524,6 +528,15 @@ function compare(ev: Evaluator, op: string, av: AValue, bv: AValue, a: PyNode, b
       if ((o === '==' && finfoLike) || (o === '<' && constant === 0) || (o === '!=' && constant === 0))
         return tensor({ ...shape, dtype: 'bool', mask: { ...m.mask, additive: undefined, polarity: 'ignore', dtype: 'bool', why } });
       return tensor({ ...shape, dtype: 'bool' });
+    }
+    // A count of masks (`pad + subsequent`, 0 to 2): only nonzero and zero are a logical reading of it.
+    if (constant !== undefined && m.mask.count) {
+      const { count: _count, ...or } = m.mask;
+      const nonzero = (o === '!=' && constant === 0) || (o === '>' && constant >= 0 && constant < 1) || (o === '>=' && constant > 0 && constant <= 1);
+      const zero = (o === '==' && constant === 0) || (o === '<' && constant > 0 && constant <= 1) || (o === '<=' && constant >= 0 && constant < 1);
+      if (nonzero) return { ...m, dtype: 'bool', mask: withMaskDtype({ ...or, why: msg(PHRASES.sameAs, why, or.why) }, 'bool') };
+      const f = zero ? flipMask(or, why, 'bool') : undefined;
+      return tensor({ ...shape, ndim: m.ndim, axes: m.axes, dtype: 'bool', ...(f ? { mask: f } : {}) });
     }
     if (constant !== undefined) {
       const same =

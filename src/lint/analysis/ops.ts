@@ -41,7 +41,7 @@ import {
   subscriptSpread,
   tokenizerAttentionMask,
 } from './mask-ops';
-import { flipMask, infOfAdditive, withMaskDtype } from './masks';
+import { combineMasks, flipMask, infOfAdditive, withMaskDtype } from './masks';
 import { einopsAxisMap, parseEinopsPattern } from './layout';
 import { padPackedOutputs, recurrentOutputs } from './recurrent';
 import { truthOf } from './flags';
@@ -849,6 +849,11 @@ function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | u
     }
   }
   if (lv.attn && lv.attn.stage === 'weights') return lv; // weights + eps (slot attention)
+  // 0/1 mask + 0/1 mask of one meaning (`(pad_mask + subsequent_mask).gt(0)`): nonzero where either is, a count.
+  if (op === '+') {
+    const counted = maskCount(lv, rv);
+    if (counted) return counted;
+  }
   // additive mask + additive mask
   if (lv.mask?.additive && rv.mask?.additive)
     return {
@@ -874,6 +879,25 @@ function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | u
   }
   // q' + k' broadcast against each other (additive attention over every pair of positions).
   return (op === '+' ? pairwiseProduct(ev, lv, rv, l, r, node, 'sum') : undefined) ?? broadcastResult(lv, rv);
+}
+
+/**
+ * The sum of two 0/1 masks (boolean or integer, never additive or negated) whose construction says they mean the same
+ * (`seq_k.eq(PAD)` expanded plus `triu(ones, diagonal=1)`, both True = ignore): the or of the two as a count (MaskInfo
+ * `count`). Masks of different meanings, or known only by name, give no mask (the generic sum).
+ */
+function maskCount(lv: AValue, rv: AValue): AValue | undefined {
+  const a = lv.mask;
+  const b = rv.mask;
+  if (lv.kind !== 'tensor' || rv.kind !== 'tensor' || lv.attn || rv.attn || !a || !b) return undefined;
+  if (a.additive || b.additive || a.negated || b.negated || a.scaledPositive || b.scaledPositive || a.byName || b.byName) return undefined;
+  const m = combineMasks(a, b, 'or');
+  if (!m) return undefined;
+  const ndim = lv.ndim !== undefined && rv.ndim !== undefined ? Math.max(lv.ndim, rv.ndim) : undefined;
+  return tensor({
+    ...(ndim !== undefined ? { ndim, axes: Array.from({ length: ndim }, () => ({})) } : {}),
+    mask: { ...m, dtype: 'int', count: true },
+  });
 }
 
 export function evalUnary(ev: Evaluator, node: PyNode, ctx: Ctx): AValue {
