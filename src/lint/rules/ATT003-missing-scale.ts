@@ -1,5 +1,5 @@
 // ATT003: attention scores reach softmax without any 1/sqrt(d) scaling.
-import type { SdpaSite, SoftmaxSite } from '../analysis/facts';
+import { isWidthConstant, type SdpaSite, type SoftmaxSite } from '../analysis/facts';
 import type { AttnInfo, AValue, ScaleOp } from '../analysis/values';
 import { unparen, type PyNode } from '../syntax/tree';
 import {
@@ -95,11 +95,15 @@ weights = scores.softmax(dim=-1)`,
      * A fixed softmax temperature (`self.temp = 0.5`): a constant named as a temperature that no dimension
      * enters. It sharpens or flattens the weights but does not undo the growth of q·k with d.
      */
-    const fixedTemperature = (op: ScaleOp): boolean => op.constant !== undefined && !!op.named && /temp|tau/i.test(op.named);
+    const fixedTemperature = (op: ScaleOp, widths: ReadonlySet<string>): boolean =>
+      op.constant !== undefined && !!op.named && /temp|tau/i.test(op.named) && !isWidthConstant(op.constant, widths);
     /** Every path from q and k to here is free of scaling and of unknown functions. */
     const noScale = (v: AValue): boolean => {
+      // The sizes the scores' product sums over as the code states them (`view(B, T, 8, 64)`): a temperature that is
+      // one of them, its square root or an inverse (`self.temperature = 8` over 64 features) is a width's scale.
+      const widths = ev.facts.contractedSizes(v.attn?.formedAt);
       for (const alt of alternatives(v)) {
-        if (scaleOps(alt).some((op) => !fixedTemperature(op)) || hasOpaque(alt)) return false;
+        if (scaleOps(alt).some((op) => !fixedTemperature(op, widths)) || hasOpaque(alt)) return false;
       }
       return true;
     };

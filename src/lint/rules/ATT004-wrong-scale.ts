@@ -1,6 +1,6 @@
 // ATT004: a scale that is there but wrong: d instead of sqrt(d), sqrt(d_model) on per-head scores,
 // scaling twice, or scaling after softmax.
-import type { ScaleSite, SdpaSite, SoftmaxSite } from '../analysis/facts';
+import { widthPower, type ScaleSite, type SdpaSite, type SoftmaxSite } from '../analysis/facts';
 import { axisAt, type DimInfo, type ScaleOp } from '../analysis/values';
 import { alternatives, byNode, hasRoles, isInverseSqrtDim, scaleOps } from './evidence';
 import { defineTemplates, msg, type MessageParts } from '../message';
@@ -179,11 +179,12 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
 
     /** A factor that is a whole number equal to the stated size the scores' product sums over: that width, one head's. */
     const literalHeadWidth = (op: ScaleOp, target: ScaleSite['target']): { dim: DimInfo; power: number } | undefined => {
-      const n = op.dim?.literal ?? (op.power === undefined && !op.named ? op.constant : undefined);
-      if (n === undefined || !Number.isInteger(n) || n <= 1 || op.on !== 'scores') return undefined;
-      if (!ev.facts.contractedSizes(target.attn?.formedAt).has(String(n))) return undefined;
-      const power = op.dim ? op.power : divides(op) ? -1 : multiplies(op) ? 1 : undefined;
-      return power === undefined ? undefined : { dim: { which: 'head', text: String(n), literal: n }, power };
+      if (op.on !== 'scores') return undefined;
+      // A constant multiplier, written out or held by a named scale (`* 64 ** -1`, `self.scale = 1.0 / 64`,
+      // `self.temperature = 64` divided by): the width itself or one over it (facts.ts: widthPower).
+      const way = divides(op) || (multiplies(op) ? false : undefined);
+      const found = widthPower(op.dim?.literal, op.power, op.constant, way, ev.facts.contractedSizes(target.attn?.formedAt));
+      return found && { dim: { which: 'head', text: String(found.n), literal: found.n }, power: found.power };
     };
 
     /** The same factor, to the same power, on the other operand (the keys of a scaled query, the queries of scaled keys) in one function. */

@@ -8,7 +8,7 @@ import { discardedSite } from '../analysis/discarded';
 import { truthOf } from '../analysis/flags';
 import { originRef } from '../analysis/portable';
 import type { AValue, MaskInfo } from '../analysis/values';
-import { topLeftRectangleSizes } from '../analysis/masks';
+import { cacheColumnsAfter, topLeftRectangleSizes } from '../analysis/masks';
 import { comparesLengths, ordersLengths } from '../analysis/length-guards';
 import { childByField, namedChildren, unparen, type PyNode } from '../syntax/tree';
 import { defineTemplates, msg, type MessageParts } from '../message';
@@ -31,6 +31,7 @@ const T = defineTemplates({
     '{0} on keys {1} that include a KV cache: the causal mask is top-left aligned, so with fewer queries than keys the new tokens cannot see the most recent cached keys. Build a bottom-right aligned mask (tril(diagonal=S - L)) or use causal_lower_right.',
   theKeysCode: 'the keys {0}',
   theKeys: 'the keys',
+  theKeysOfScores: 'the keys of these scores',
   topLeftBufferOnCache:
     '{0} is a causal mask aligned top-left over {1} queries and {2} keys, and the keys of these scores include a KV cache: query i sees only keys 0..i, so the new tokens cannot see the most recent cached keys. Align it bottom-right (rows {2} - {1}:{2} of the causal buffer, or tril(diagonal={2} - {1})).',
   scoresAgainstCachedKeys: 'the scores of the queries against the cached keys are formed here',
@@ -40,6 +41,8 @@ const T = defineTemplates({
     '{0} turns the causal mask off whenever a KV cache is passed, and the keys come from a cache filled in place ({1}): the prompt can only reach that cache through a call with the cache attached and several queries, which then attend without a causal mask, so each prompt token sees the tokens after it (and the leaked states are cached). Pass a causal mask whenever there is more than one query, aligned bottom-right over the cached keys.',
   topLeftBiasOnCache:
     '{0} is a causal mask aligned top-left, and the keys {1} include a KV cache: with fewer queries than keys query i sees only keys 0..i, so the new tokens cannot see the most recent cached keys (a single new token sees only the first). Use the bottom-right aligned form, {2}.',
+  cacheColumnsAfterTriangle:
+    "{0} joins the causal triangle over the {1} new tokens with the {2} columns of the cache after it, but {3} hold the cached keys first: the triangle lies over the first cached keys and the new tokens see the columns after it, their own future tokens among them. Put the {2} columns of the cache first, before the triangle (first in torch.cat, or as F.pad's left padding).",
   topLeftMaskOnCache:
     '{0} is a causal mask aligned top-left over {1} queries and {2} keys, and the keys {3} include a KV cache: query i sees only keys 0..i, so the new tokens cannot see the most recent cached keys. Align it bottom-right (tril(diagonal={2} - {1}), or rows {2} - {1}:{2} of a causal buffer).',
 });
@@ -192,9 +195,12 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
       if (runsOnlyWithoutCache(flags, node, first.b.cacheAt)) return;
       reported.add(maskNode.id);
       const [l, sz] = sizes;
+      const after = cacheColumnsAfter(m);
       ctx.report({
         node: maskNode,
-        message: msg(T.topLeftBufferOnCache, quote(ctx.text(maskNode), 40), l, sz),
+        message: after
+          ? msg(T.cacheColumnsAfterTriangle, quote(ctx.text(maskNode), 40), `\`${l}\``, after, msg(T.theKeysOfScores))
+          : msg(T.topLeftBufferOnCache, quote(ctx.text(maskNode), 40), l, sz),
         related: [
           ...maskBuilt(ev, m, msg(MASK_NAMES.theCausalMask)),
           { node: first.node, message: msg(T.scoresAgainstCachedKeys) },
@@ -466,9 +472,12 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         reported.add(site.maskNode.id);
         const [l, s] = sizes;
         const keys = quote(ctx.text(sdpa.kNode), 30);
+        const after = cacheColumnsAfter(site.mask.mask);
         ctx.report({
           node: site.maskNode,
-          message: msg(T.topLeftMaskOnCache, quote(ctx.text(site.maskNode), 40), l, s, keys),
+          message: after
+            ? msg(T.cacheColumnsAfterTriangle, quote(ctx.text(site.maskNode), 40), `\`${l}\``, after, msg(T.theKeysCode, keys))
+            : msg(T.topLeftMaskOnCache, quote(ctx.text(site.maskNode), 40), l, s, keys),
           related: [...maskBuilt(ev, site.mask.mask, msg(MASK_NAMES.attnMask)), cacheJoined(ev, sdpa.k, msg(T.theKeysCode, keys))],
         });
       },
