@@ -55,8 +55,8 @@ function readOffset(flags: FlagReader, join: PyNode): string | undefined {
   for (let s: PyNode | undefined = unparen(join); s?.type === 'subscript'; s = childByField(s, 'value'))
     for (const part of namedChildren(s).filter((p) => p.field === 'subscript')) {
       const colon = part.type === 'slice' ? part.children.find((ch) => ch.type === ':') : undefined;
-      const bounds = namedChildren(part);
-      const stop = bounds.length === 1 && colon && bounds[0].start > colon.start ? unparen(bounds[0]) : undefined;
+      const [only, ...more] = namedChildren(part);
+      const stop = only && more.length === 0 && colon && only.start > colon.start ? unparen(only) : undefined;
       if (stop?.type !== 'binary_operator' || stop.children.find((c) => !c.named)?.type !== '+') continue;
       const left = childByField(stop, 'left');
       if (left && (left.type === 'identifier' || left.type === 'attribute')) return flags.text(left);
