@@ -308,17 +308,18 @@ function wholeNumber(x: number): number | undefined {
  * them, `view(B, T, 8, 64)`): a root or power of a whole number written out (`literal`, with its `power`), or a constant
  * multiplier (`constant`, divided by when `divides`; undefined: applied some other way) that is a width N itself or 1/N (`* 64 ** -1`, `self.scale =
  * 1.0 / 64`, `/ self.temperature` with `self.temperature = 64`), never a guess at a root. N and the power of N the
- * factor multiplies the scores by.
+ * factor multiplies the scores by. `widths` is called only when a whole number is to be compared.
  */
 export function widthPower(
   literal: number | undefined,
   power: number | undefined,
   constant: number | undefined,
   divides: boolean | undefined,
-  widths: ReadonlySet<string>,
+  widths: () => ReadonlySet<string>,
 ): { n: number; power: number } | undefined {
+  // The stated sizes are looked up only for a whole number (each lookup scans the file's products).
   const stated = (n: number | undefined, p: number | undefined): { n: number; power: number } | undefined =>
-    n !== undefined && p !== undefined && Number.isInteger(n) && n > 1 && widths.has(String(n)) ? { n, power: p } : undefined;
+    n !== undefined && p !== undefined && Number.isInteger(n) && n > 1 && widths().has(String(n)) ? { n, power: p } : undefined;
   if (literal !== undefined) return stated(literal, power);
   if (power !== undefined || constant === undefined || constant <= 0 || divides === undefined) return undefined;
   const m = divides ? 1 / constant : constant;

@@ -183,7 +183,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       // A constant multiplier, written out or held by a named scale (`* 64 ** -1`, `self.scale = 1.0 / 64`,
       // `self.temperature = 64` divided by): the width itself or one over it (facts.ts: widthPower).
       const way = divides(op) || (multiplies(op) ? false : undefined);
-      const found = widthPower(op.dim?.literal, op.power, op.constant, way, ev.facts.contractedSizes(target.attn?.formedAt));
+      const found = widthPower(op.dim?.literal, op.power, op.constant, way, () => ev.facts.contractedSizes(target.attn?.formedAt));
       return found && { dim: { which: 'head', text: String(found.n), literal: found.n }, power: found.power };
     };
 
