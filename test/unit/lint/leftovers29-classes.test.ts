@@ -14,8 +14,8 @@
 //     joined but never written back it is no evidence.
 //  3. ATT008 precision: a call in an `if` arm where the offset a preallocated buffer is read up to is zero
 //     (`keys = self.cache_k[:B, :, :start_pos + T]` under `if start_pos == 0:`) has as many keys as queries.
-//  4. ATT004: a constant on the scores that is the stated width of the product (`view(B, T, 8, 64)`) or one over it
-//     (`* 64 ** -1`, `self.scale = 1.0 / 64`, `/ self.temperature` with `self.temperature = 64`) is d, not sqrt(d);
+//  4. ATT004: a constant on the scores (or on q) that is the stated width of the product (`view(B, T, 8, 64)`) or one over it
+//     (`* 64 ** -1`, `self.scale = 1.0 / 64`, `self.temperature = 64`, `q / 64`, `temperature=64`) is d, not sqrt(d);
 //     its root (`self.temperature = 8`) is the width's scale, not a fixed temperature (ATT003 silent).
 import { strict as assert } from 'node:assert';
 import { findingLines, workspaceFindingLines } from './helpers';
@@ -1082,6 +1082,266 @@ class Attention(nn.Module):
         return y.transpose(1, 2).reshape(B, T, 512)
 `,
   ],
+  [
+    'o8_temp_module',
+    'literal width: temperature module built with temperature=8',
+    `import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class ScaledDotProductAttention(nn.Module):
+    def __init__(self, temperature):
+        super().__init__()
+        self.temperature = temperature
+
+    def forward(self, q, k, v):
+        attn = torch.matmul(q / self.temperature, k.transpose(2, 3))
+        return torch.matmul(F.softmax(attn, dim=-1), v)
+
+
+class Attention(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.qkv = nn.Linear(512, 3 * 512)
+        self.attention = ScaledDotProductAttention(temperature=8)
+
+    def forward(self, x):
+        B, T, _ = x.shape
+        q, k, v = self.qkv(x).view(B, T, 3, 8, 64).permute(2, 0, 3, 1, 4)
+        return self.attention(q, k, v).transpose(1, 2).reshape(B, T, 512)
+`,
+  ],
+  [
+    'a1_neox',
+    'GPT-NeoX-style layer_past, is_causal=attention_mask is None and q_len > 1',
+    `import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Attention(nn.Module):
+    def __init__(self, hidden, heads):
+        super().__init__()
+        self.heads = heads
+        self.head_size = hidden // heads
+        self.query_key_value = nn.Linear(hidden, 3 * hidden)
+
+    def forward(self, x, attention_mask=None, layer_past=None, use_cache=False):
+        B, T, C = x.shape
+        qkv = self.query_key_value(x).view(B, T, self.heads, 3 * self.head_size).permute(0, 2, 1, 3)
+        q, k, v = qkv.chunk(3, dim=-1)
+        if layer_past is not None:
+            past_key, past_value = layer_past
+            k = torch.cat((past_key, k), dim=-2)
+            v = torch.cat((past_value, v), dim=-2)
+        present = (k, v) if use_cache else None
+        q_len = q.shape[2]
+        out = F.scaled_dot_product_attention(q, k, v, attn_mask=attention_mask, is_causal=attention_mask is None and q_len > 1)
+        return out.transpose(1, 2).reshape(B, T, C), present
+`,
+  ],
+  [
+    'a2_llama1_mask',
+    'Llama 1: buffer read back, mask triu(diagonal=start_pos + 1) only when seqlen > 1',
+    `import math
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Attention(nn.Module):
+    def __init__(self, dim, n_heads, max_batch, max_seq):
+        super().__init__()
+        self.n_heads = n_heads
+        self.head_dim = dim // n_heads
+        self.wq = nn.Linear(dim, dim, bias=False)
+        self.wk = nn.Linear(dim, dim, bias=False)
+        self.wv = nn.Linear(dim, dim, bias=False)
+        self.cache_k = torch.zeros(max_batch, max_seq, n_heads, self.head_dim)
+        self.cache_v = torch.zeros(max_batch, max_seq, n_heads, self.head_dim)
+
+    def forward(self, x, start_pos, mask):
+        bsz, seqlen, _ = x.shape
+        xq = self.wq(x).view(bsz, seqlen, self.n_heads, self.head_dim)
+        xk = self.wk(x).view(bsz, seqlen, self.n_heads, self.head_dim)
+        xv = self.wv(x).view(bsz, seqlen, self.n_heads, self.head_dim)
+        self.cache_k[:bsz, start_pos : start_pos + seqlen] = xk
+        self.cache_v[:bsz, start_pos : start_pos + seqlen] = xv
+        keys = self.cache_k[:bsz, : start_pos + seqlen].transpose(1, 2)
+        values = self.cache_v[:bsz, : start_pos + seqlen].transpose(1, 2)
+        xq = xq.transpose(1, 2)
+        scores = torch.matmul(xq, keys.transpose(2, 3)) / math.sqrt(self.head_dim)
+        if mask is not None:
+            scores = scores + mask
+        scores = F.softmax(scores.float(), dim=-1).type_as(xq)
+        return torch.matmul(scores, values).transpose(1, 2).reshape(bsz, seqlen, -1)
+
+
+class Transformer(nn.Module):
+    def __init__(self, dim, n_heads):
+        super().__init__()
+        self.layer = Attention(dim, n_heads, 4, 512)
+
+    def forward(self, h, start_pos):
+        seqlen = h.shape[1]
+        mask = None
+        if seqlen > 1:
+            mask = torch.full((1, 1, seqlen, seqlen), float("-inf"), device=h.device)
+            mask = torch.triu(mask, diagonal=start_pos + 1).type_as(h)
+        return self.layer(h, start_pos, mask)
+`,
+  ],
+  [
+    'a3_mlx',
+    'MLX cache tuple joined by mx.concatenate, additive causal mask of the prompt',
+    `import mlx.core as mx
+import mlx.nn as nn
+
+
+class Attention(nn.Module):
+    def __init__(self, dims, n_heads):
+        super().__init__()
+        self.n_heads = n_heads
+        self.scale = (dims // n_heads) ** -0.5
+        self.wq = nn.Linear(dims, dims, bias=False)
+        self.wk = nn.Linear(dims, dims, bias=False)
+        self.wv = nn.Linear(dims, dims, bias=False)
+
+    def __call__(self, x, mask=None, cache=None):
+        B, L, D = x.shape
+        q = self.wq(x).reshape(B, L, self.n_heads, -1).transpose(0, 2, 1, 3)
+        k = self.wk(x).reshape(B, L, self.n_heads, -1).transpose(0, 2, 1, 3)
+        v = self.wv(x).reshape(B, L, self.n_heads, -1).transpose(0, 2, 1, 3)
+        if cache is not None:
+            key_cache, value_cache = cache
+            k = mx.concatenate([key_cache, k], axis=2)
+            v = mx.concatenate([value_cache, v], axis=2)
+        scores = (q * self.scale) @ k.transpose(0, 1, 3, 2)
+        if mask is not None:
+            scores = scores + mask
+        scores = mx.softmax(scores, axis=-1)
+        return (scores @ v).transpose(0, 2, 1, 3).reshape(B, L, -1), (k, v)
+
+
+def generate(model, x):
+    mask = nn.MultiHeadAttention.create_additive_causal_mask(x.shape[1])
+    out, cache = model(x, mask=mask)
+    return out, cache
+`,
+  ],
+  [
+    'a4_lucid',
+    'dim_head ** -0.5 with inner_dim = dim_head * heads (einops split)',
+    `import torch
+import torch.nn as nn
+from einops import rearrange
+
+
+class Attention(nn.Module):
+    def __init__(self, dim, heads=8, dim_head=64):
+        super().__init__()
+        inner_dim = dim_head * heads
+        self.heads = heads
+        self.scale = dim_head ** -0.5
+        self.to_qkv = nn.Linear(dim, inner_dim * 3, bias=False)
+        self.to_out = nn.Linear(inner_dim, dim)
+
+    def forward(self, x):
+        qkv = self.to_qkv(x).chunk(3, dim=-1)
+        q, k, v = map(lambda t: rearrange(t, "b n (h d) -> b h n d", h=self.heads), qkv)
+        dots = torch.matmul(q, k.transpose(-1, -2)) * self.scale
+        attn = dots.softmax(dim=-1)
+        out = torch.matmul(attn, v)
+        return self.to_out(rearrange(out, "b h n d -> b n (h d)"))
+`,
+  ],
+  [
+    'a5_karpathy_head',
+    'single head, k.shape[-1] ** -0.5',
+    `import torch
+import torch.nn as nn
+from torch.nn import functional as F
+
+
+class Head(nn.Module):
+    def __init__(self, n_embd, head_size, block_size):
+        super().__init__()
+        self.key = nn.Linear(n_embd, head_size, bias=False)
+        self.query = nn.Linear(n_embd, head_size, bias=False)
+        self.value = nn.Linear(n_embd, head_size, bias=False)
+        self.register_buffer("tril", torch.tril(torch.ones(block_size, block_size)))
+
+    def forward(self, x):
+        B, T, C = x.shape
+        k = self.key(x)
+        q = self.query(x)
+        wei = q @ k.transpose(-2, -1) * k.shape[-1] ** -0.5
+        wei = wei.masked_fill(self.tril[:T, :T] == 0, float("-inf"))
+        wei = F.softmax(wei, dim=-1)
+        return wei @ self.value(x)
+`,
+  ],
+  [
+    'a6_mqa',
+    'multi-query attention, one key head, 1/sqrt(head_dim)',
+    `import math
+import torch
+import torch.nn as nn
+
+
+class MultiQueryAttention(nn.Module):
+    def __init__(self, d_model, n_heads):
+        super().__init__()
+        self.n_heads = n_heads
+        self.head_dim = d_model // n_heads
+        self.softmax_scale = 1 / math.sqrt(self.head_dim)
+        self.Wqkv = nn.Linear(d_model, d_model + 2 * self.head_dim)
+
+    def forward(self, x):
+        B, T, C = x.shape
+        qkv = self.Wqkv(x)
+        q, k, v = qkv.split([C, self.head_dim, self.head_dim], dim=2)
+        q = q.view(B, T, self.n_heads, self.head_dim).transpose(1, 2)
+        k = k.view(B, T, 1, self.head_dim).transpose(1, 2)
+        v = v.view(B, T, 1, self.head_dim).transpose(1, 2)
+        attn = q.matmul(k.transpose(-2, -1)) * self.softmax_scale
+        attn = torch.softmax(attn, dim=-1)
+        return attn.matmul(v).transpose(1, 2).reshape(B, T, C)
+`,
+  ],
+  [
+    'a7_annotated',
+    'Annotated Transformer: attention() helper with query.size(-1)',
+    `import math
+import torch
+import torch.nn as nn
+
+
+def attention(query, key, value, mask=None, dropout=None):
+    d_k = query.size(-1)
+    scores = torch.matmul(query, key.transpose(-2, -1)) / math.sqrt(d_k)
+    if mask is not None:
+        scores = scores.masked_fill(mask == 0, -1e9)
+    p_attn = scores.softmax(dim=-1)
+    return torch.matmul(p_attn, value), p_attn
+
+
+class MultiHeadedAttention(nn.Module):
+    def __init__(self, h, d_model):
+        super().__init__()
+        self.d_k = d_model // h
+        self.h = h
+        self.linears = nn.ModuleList([nn.Linear(d_model, d_model) for _ in range(4)])
+
+    def forward(self, query, key, value, mask=None):
+        nbatches = query.size(0)
+        query, key, value = [lin(x).view(nbatches, -1, self.h, self.d_k).transpose(1, 2) for lin, x in zip(self.linears, (query, key, value))]
+        x, self.attn = attention(query, key, value, mask=mask)
+        x = x.transpose(1, 2).contiguous().view(nbatches, -1, self.h * self.d_k)
+        return self.linears[-1](x)
+`,
+  ],
 ];
 
 const BUGGY: readonly (readonly [id: string, code: string, line: number, what: string, src: string])[] = [
@@ -1334,6 +1594,67 @@ class Attention(nn.Module):
         v = self.v_proj(x).view(B, T, 8, 64).transpose(1, 2)
         y = F.softmax(q @ k.transpose(-2, -1) / self.temperature, dim=-1) @ v
         return y.transpose(1, 2).reshape(B, T, 512)
+`,
+  ],
+  [
+    'n2_fold_q',
+    'ATT004',
+    20,
+    'literal width: q = q / 64 over view(B, T, 8, 64)',
+    `import math
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Attention(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.q_proj = nn.Linear(512, 512)
+        self.k_proj = nn.Linear(512, 512)
+        self.v_proj = nn.Linear(512, 512)
+
+
+    def forward(self, x):
+        B, T, _ = x.shape
+        q = self.q_proj(x).view(B, T, 8, 64).transpose(1, 2)
+        k = self.k_proj(x).view(B, T, 8, 64).transpose(1, 2)
+        v = self.v_proj(x).view(B, T, 8, 64).transpose(1, 2)
+        q = q / 64
+        y = (q @ k.transpose(-2, -1)).softmax(dim=-1) @ v
+        return y.transpose(1, 2).reshape(B, T, 512)
+`,
+  ],
+  [
+    'n7_temp_module',
+    'ATT004',
+    12,
+    'literal width: temperature module built with temperature=64, reported where q is divided',
+    `import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class ScaledDotProductAttention(nn.Module):
+    def __init__(self, temperature):
+        super().__init__()
+        self.temperature = temperature
+
+    def forward(self, q, k, v):
+        attn = torch.matmul(q / self.temperature, k.transpose(2, 3))
+        return torch.matmul(F.softmax(attn, dim=-1), v)
+
+
+class Attention(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.qkv = nn.Linear(512, 3 * 512)
+        self.attention = ScaledDotProductAttention(temperature=64)
+
+    def forward(self, x):
+        B, T, _ = x.shape
+        q, k, v = self.qkv(x).view(B, T, 3, 8, 64).permute(2, 0, 3, 1, 4)
+        return self.attention(q, k, v).transpose(1, 2).reshape(B, T, 512)
 `,
   ],
 ];
