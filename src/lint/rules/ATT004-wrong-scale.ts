@@ -179,8 +179,8 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
 
     /** A factor that is a whole number equal to the stated size the scores' product sums over: that width, one head's. */
     const literalHeadWidth = (op: ScaleOp, target: ScaleSite['target']): { dim: DimInfo; power: number } | undefined => {
-      if (op.on === 'weights') return undefined;
-      // On q or k (`q = q / 64`): the product of scores their path reaches, whose stated sizes are compared.
+      // On q or k (`q = q / 64`): the product of scores their path reaches, whose stated sizes are compared (a factor
+      // after the softmax is judged before this is asked).
       const formedAt = (): PyNode | undefined => (op.on === 'scores' ? target.attn?.formedAt : scoresReached(op));
       // A constant multiplier, written out or held by a named scale (`* 64 ** -1`, `self.scale = 1.0 / 64`,
       // `self.temperature = 64` divided by): the width itself or one over it (facts.ts: widthPower).
