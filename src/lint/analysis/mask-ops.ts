@@ -1001,7 +1001,7 @@ function negatedOffset(node: PyNode): boolean {
 }
 
 /** The last two sizes of `torch.ones(L, S)`, `torch.full((L, S), v)`, `x.new_ones(L, S)` (following one assignment). */
-function creationSizes(ev: Evaluator, node: PyNode, depth = 0): readonly [string, string] | undefined {
+export function creationSizes(ev: Evaluator, node: PyNode, depth = 0): readonly [string, string] | undefined {
   const u = unparen(node);
   if (u.type === 'identifier' && depth === 0) {
     const defs = ev.resolve(u, ev.text(u)) ?? [];

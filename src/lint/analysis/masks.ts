@@ -117,6 +117,14 @@ export function topLeftRectangleSizes(m: MaskInfo | undefined): readonly [string
   return m?.align === 'top-left' && m.sizes && m.sizes[0] !== m.sizes[1] ? m.sizes : undefined;
 }
 
+/**
+ * The width of the cache's columns a square causal triangle was joined with on its right (values.ts: cachedColumns),
+ * quoted; undefined for every other mask.
+ */
+export function cacheColumnsAfter(m: MaskInfo | undefined): string | undefined {
+  return m?.cachedColumns?.side === 'right' ? `\`${m.cachedColumns.width}\`` : undefined;
+}
+
 /** A causal mask that is top-left aligned over a rectangle whose two sides are written differently (L×S). */
 export function topLeftRectangle(m: MaskInfo | undefined): boolean {
   return topLeftRectangleSizes(m) !== undefined;

@@ -23,10 +23,11 @@ import {
 import { arg, emptyArgs, intOf, isStarred, mutable, rootName, tensorish, val, type Call, type Mutable } from './call';
 import type { Evaluator } from './evaluator';
 import { noteNanGuard, type Ctx } from './facts';
-import { cacheMethod, isGrowingState } from './kv-cache';
+import { cacheMethod, isGrowingState, isStoredBack } from './kv-cache';
 import { dataLoaderBatches } from './data-loaders';
 import {
   causalAdditive,
+  creationSizes,
   isHeadMask,
   isMaskingFill,
   isMaskLike,
@@ -2456,7 +2457,7 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
     }
     return spreadMask(ev, out, src, parsed.lhs.groups.length, einopsAxisMap(parsed.lhs, parsed.rhs)(-1));
   }
-  if (matches(/^(torch|numpy|jax\.numpy|tensorflow)\.(cat|concat|concatenate|stack)$/, qname)) return concat(ev, c);
+  if (matches(/^(torch|numpy|jax\.numpy|tensorflow)\.(cat|concat|concatenate|stack|hstack)$/, qname)) return concat(ev, c);
   if (qname === 'torch.nn.functional.normalize') {
     // F.normalize(weights, p=1, dim=d): the weights renormalised to sum to 1 along d.
     const x = tensorish(val(ev, c, c.args.positional[0] ?? arg(c, 'input')));
@@ -2491,6 +2492,8 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
           why: msg(PHRASES.onesZeroPadded, `\`${ev.text(c.node).slice(0, 50)}\``, displayName(qname)),
         },
       });
+    const placed = last === 'pad' ? paddedCacheColumns(ev, c, x, fillArg) : undefined;
+    if (placed) return tensor({ ndim: x.ndim, axes: x.axes, dtype: x.dtype, mask: placed });
     return last === 'pad' ? withoutLength1(x) : tensor();
   }
   // `torch.isinf(generate_square_subsequent_mask(T))`: True where an additive mask of -inf masks.
@@ -2737,7 +2740,12 @@ function concat(ev: Evaluator, c: Call): AValue {
   if (!items) return tensor();
   const vals = items.map((n) => tensorish(ev.eval(n, c.ctx)));
   const fromCache = items.map(
-    (n, i) => vals[i]?.fromCache || isCacheName(rootName(ev, n) ?? '') || /past|cache|prev/i.test(ev.text(n)) || isGrowingState(ev, n, c.node, c.ctx.scope),
+    (n, i) =>
+      vals[i]?.fromCache ||
+      isCacheName(rootName(ev, n) ?? '') ||
+      /past|cache|prev/i.test(ev.text(n)) ||
+      isGrowingState(ev, n, c.node, c.ctx.scope) ||
+      isStoredBack(ev, n, c.node),
   );
   const cached = fromCache.some(Boolean);
   const fresh = vals.find((_v, i) => !fromCache[i]);
@@ -2751,9 +2759,80 @@ function concat(ev: Evaluator, c: Call): AValue {
     multiHead: vals.some((v) => v.multiHead) || undefined,
   });
   if (cached) out.fromCache = true;
-  const joinedMask = joinedMaskOf(vals);
+  const joinedMask = cachedColumnsJoined(ev, c, items, vals) ?? joinedMaskOf(vals);
   if (joinedMask) out.mask = joinedMask;
   return c.name.endsWith('.stack') ? stacked(ev, c, out) : out;
+}
+
+/** A square causal triangle aligned top-left (`triu(full((T, T), -inf), 1)`, `tril(ones(T, T))`): its side, T. */
+function squareTriangle(v: AValue): string | undefined {
+  const m = v.mask;
+  return m?.causal && m.align === 'top-left' && m.sizes && m.sizes[0] === m.sizes[1] && !m.cachedColumns ? m.sizes[0] : undefined;
+}
+
+/**
+ * The value a mask gives to kept entries holds in the block `v`: zeros for an additive or an ignore (True = masked)
+ * mask, ones for a keep mask.
+ */
+function keptBlock(m: MaskInfo, v: AValue): boolean {
+  if (v.kind !== 'tensor' || v.mask || v.attn) return false;
+  if (m.additive) return !!v.zeros;
+  return m.polarity === 'keep' ? !!v.ones : m.polarity === 'ignore' ? !!v.zeros : false;
+}
+
+/**
+ * A square causal triangle over the T new tokens joined along the key axis with a block of kept columns of another
+ * width (`torch.cat([torch.zeros(T, start), tri], dim=-1)`, `torch.hstack([tri, zeros])`): the columns of the cache
+ * a decode step's keys hold before the new ones. Placed first, the mask is bottom-right aligned (every new token
+ * sees every cached key); placed last, the triangle lies over the first cached keys, top-left aligned over T queries
+ * and start + T keys. The block's size must be written (`zeros(T, start)`, its rows the triangle's): the columns are
+ * then as many as the keys only when the block is as wide as the cache.
+ */
+function cachedColumnsJoined(ev: Evaluator, c: Call, items: readonly PyNode[], vals: readonly AValue[]): MaskInfo | undefined {
+  if (items.length !== 2 || c.name.endsWith('.stack')) return undefined;
+  const triAt = vals.findIndex((v) => squareTriangle(v) !== undefined);
+  const tri = vals[triAt];
+  const block = vals[1 - triAt];
+  const blockNode = items[1 - triAt];
+  const side = tri && squareTriangle(tri);
+  if (!tri?.mask || !block || !blockNode || side === undefined || !keptBlock(tri.mask, block)) return undefined;
+  // Along the last axis: `dim=-1`, the second axis of 2-D pieces, or hstack of 2-D pieces.
+  const dim = c.name.endsWith('.hstack') ? 1 : intOf(ev, c, c.args.positional[1] ?? arg(c, 'dim') ?? arg(c, 'axis'));
+  const ndim = tri.ndim ?? (c.name.endsWith('.hstack') ? undefined : 2);
+  if (dim !== -1 && !(dim === 1 && ndim === 2)) return undefined;
+  const sizes = creationSizes(ev, blockNode);
+  if (!sizes || sizes[0] !== side || sizes[1] === side) return undefined;
+  return placedColumns(tri.mask, side, sizes[1], triAt === 1 ? 'left' : 'right');
+}
+
+/** The triangle's mask with `width` kept cache columns placed on `at` of it (cachedColumnsJoined, F.pad). */
+function placedColumns(m: MaskInfo, side: string, width: string, at: 'left' | 'right'): MaskInfo {
+  const { tri: _tri, align: _align, sizes: _sizes, ...rest } = m;
+  const cachedColumns = { side: at, width };
+  return at === 'left'
+    ? { ...rest, causal: true, cachedColumns, align: 'bottom-right' }
+    : { ...rest, causal: true, cachedColumns, align: 'top-left', sizes: [side, `${width}+${side}`] };
+}
+
+/**
+ * `F.pad(tri, (start, 0), value=...)`: a square causal triangle padded on one side of its last axis (the keys) with
+ * columns its mask keeps (0 on an additive or ignore mask, True or 1 on a keep mask), as cachedColumnsJoined joins them.
+ */
+function paddedCacheColumns(ev: Evaluator, c: Call, x: AValue, fillArg: PyNode | undefined): MaskInfo | undefined {
+  const side = squareTriangle(x);
+  const padNode = c.args.positional[1] ?? arg(c, 'pad');
+  const pad = padNode ? unparen(padNode) : undefined;
+  if (side === undefined || !x.mask || (pad?.type !== 'tuple' && pad?.type !== 'list')) return undefined;
+  const sides = namedChildren(pad);
+  const [left, right] = sides;
+  if (sides.length !== 2 || !left || !right) return undefined;
+  const fill = fillArg ? ev.text(fillArg).replace(/\s+/g, '') : '0';
+  const keeps = x.mask.additive || x.mask.polarity === 'ignore' ? /^(0|0\.0|False)$/.test(fill) : x.mask.polarity === 'keep' && /^(1|1\.0|True)$/.test(fill);
+  if (!keeps) return undefined;
+  const zero = (n: PyNode): boolean => intLiteral(ev.tree, n) === 0;
+  if (zero(right) && !zero(left)) return placedColumns(x.mask, side, ev.text(left).replace(/\s+/g, ''), 'left');
+  if (zero(left) && !zero(right)) return placedColumns(x.mask, side, ev.text(right).replace(/\s+/g, ''), 'right');
+  return undefined;
 }
 
 /**

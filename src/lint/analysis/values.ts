@@ -118,6 +118,12 @@ export interface MaskInfo {
   readonly align?: 'top-left' | 'bottom-right';
   /** Source texts of the query-side and key-side lengths of a causal mask, when its construction shows them. */
   readonly sizes?: readonly [string, string];
+  /**
+   * A square causal triangle over the new tokens joined along the key axis with a block of kept columns as wide as the
+   * cache (`cat([zeros(T, start), tri], dim=-1)`, `F.pad(tri, (start, 0))`): the side the kept columns went to. Keys
+   * are laid out `[cached | new]`, so 'left' is bottom-right aligned and 'right' top-left (`width`: the block's).
+   */
+  readonly cachedColumns?: { readonly side: 'left' | 'right'; readonly width: string };
   /** Where this mask was built (the expression that first produced it; see origins.ts): a related location. */
   readonly origin?: MaskOrigin;
   /** The last place its meaning was inverted since (`~m`, `m == 0`, `1 - m`), when it was. */
