@@ -669,18 +669,31 @@ function firstNamedChildOf(node: PyNode): PyNode | undefined {
 
 export function reshapeValue(ev: Evaluator, c: Call, t0: AValue, sizeNodes: PyNode[]): AValue {
   const t = tensorish(t0);
+  // Sizes this reshape does not let us read: the rank and axes are lost, and so is the knowledge that the last axis is
+  // still a projection's whole width (the sizes may split it into heads, `view(shape)` with `shape = (B, -1, h, d)`).
+  const unread = (): AValue => {
+    const out = mutable(stripRank(t));
+    delete out.projectedWidth;
+    return out;
+  };
   let nodes = sizeNodes;
-  // view(*output_size): the splat is not a positional argument; take it when it is the only argument.
-  // With `output_size = (a, b, c, d)` assigned once in this function, its elements are the sizes.
+  // view(*output_size), or view(output_size) (the tuple itself as the one argument): with `output_size = (a, b, c, d)`
+  // assigned once in this function, its elements are the sizes. The splat is not a positional argument: take it when
+  // it is the only argument.
+  const namedTuple = (name: PyNode | undefined): PyNode[] | undefined => {
+    const defs = name && name.type === 'identifier' ? ev.resolve(name, ev.text(name)) : undefined;
+    const def = defs && defs.length === 1 ? defs[0] : undefined;
+    const value = def?.kind === 'assign' && def.path.length === 0 ? def.value : undefined;
+    const tuple = value ? unparen(value) : undefined;
+    return tuple && (tuple.type === 'tuple' || tuple.type === 'list') && !namedChildren(tuple).some((e) => e.type === 'list_splat')
+      ? namedChildren(tuple)
+      : undefined;
+  };
   if (nodes.length === 0 && c.args.hasSplat && c.args.list) {
     const all = namedChildren(c.args.list);
     const only = all.length === 1 ? all[0] : undefined;
     const inner = only?.type === 'list_splat' ? firstNamedChildOf(only) : undefined;
-    const defs = inner && inner.type === 'identifier' ? ev.resolve(inner, ev.text(inner)) : undefined;
-    const def = defs && defs.length === 1 ? defs[0] : undefined;
-    const value = def?.kind === 'assign' && def.path.length === 0 ? def.value : undefined;
-    const tuple = value ? unparen(value) : undefined;
-    if (tuple && (tuple.type === 'tuple' || tuple.type === 'list') && !namedChildren(tuple).some((e) => e.type === 'list_splat')) nodes = namedChildren(tuple);
+    nodes = namedTuple(inner) ?? nodes;
   }
   // view(*x.size()[:3], -1): a splatted shape among the sizes spreads its elements, each an axis.
   let splatAxes: AxisInfo[] | undefined;
@@ -688,7 +701,7 @@ export function reshapeValue(ev: Evaluator, c: Call, t0: AValue, sizeNodes: PyNo
     const all = namedChildren(c.args.list);
     if (c.args.hasSplat || all.some(isStarred)) {
       splatAxes = splatReshapeAxes(ev, c, all);
-      if (!splatAxes) return stripRank(t);
+      if (!splatAxes) return unread();
       nodes = all;
     }
   }
@@ -698,15 +711,17 @@ export function reshapeValue(ev: Evaluator, c: Call, t0: AValue, sizeNodes: PyNo
     if (u.type === 'tuple' || u.type === 'list') nodes = namedChildren(u);
     else {
       const v = ev.eval(u, c.ctx);
+      const named = v.kind === 'tuple' && !v.shapeOf ? namedTuple(u) : undefined;
       if (v.kind === 'tuple' && v.shapeOf && v.shapeOf.ndim !== undefined)
         return { ...t, ndim: v.shapeOf.ndim, axes: v.shapeOf.axes, attn: t.attn, mask: t.mask };
-      if (v.kind === 'tuple' && v.elements) nodes = [];
-      else if (v.kind !== 'number') return stripRank(t);
+      if (named) nodes = named;
+      else if (v.kind === 'tuple' && v.elements) nodes = [];
+      else if (v.kind !== 'number') return unread();
     }
   }
   const last = nodes.at(-1);
-  if (nodes.length === 0 || !last) return stripRank(t);
-  if (!splatAxes && nodes.some((n) => n.type === 'list_splat')) return stripRank(t);
+  if (nodes.length === 0 || !last) return unread();
+  if (!splatAxes && nodes.some((n) => n.type === 'list_splat')) return unread();
   const axes: AxisInfo[] = splatAxes ?? nodes.map((node, i) => reshapeAxis(ev, c, node, i, nodes));
   const n = axes.length;
   const out = mutable(t);
