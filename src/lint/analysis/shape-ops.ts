@@ -669,13 +669,6 @@ function firstNamedChildOf(node: PyNode): PyNode | undefined {
 
 export function reshapeValue(ev: Evaluator, c: Call, t0: AValue, sizeNodes: PyNode[]): AValue {
   const t = tensorish(t0);
-  // Sizes this reshape does not let us read: the rank and axes are lost, and so is the knowledge that the last axis is
-  // still a projection's whole width (the sizes may split it into heads, `view(shape)` with `shape = (B, -1, h, d)`).
-  const unread = (): AValue => {
-    const out = mutable(stripRank(t));
-    delete out.projectedWidth;
-    return out;
-  };
   let nodes = sizeNodes;
   // view(*output_size), or view(output_size) (the tuple itself as the one argument): with `output_size = (a, b, c, d)`
   // assigned once in this function, its elements are the sizes. The splat is not a positional argument: take it when
@@ -701,7 +694,7 @@ export function reshapeValue(ev: Evaluator, c: Call, t0: AValue, sizeNodes: PyNo
     const all = namedChildren(c.args.list);
     if (c.args.hasSplat || all.some(isStarred)) {
       splatAxes = splatReshapeAxes(ev, c, all);
-      if (!splatAxes) return unread();
+      if (!splatAxes) return stripRank(t);
       nodes = all;
     }
   }
@@ -716,12 +709,12 @@ export function reshapeValue(ev: Evaluator, c: Call, t0: AValue, sizeNodes: PyNo
         return { ...t, ndim: v.shapeOf.ndim, axes: v.shapeOf.axes, attn: t.attn, mask: t.mask };
       if (named) nodes = named;
       else if (v.kind === 'tuple' && v.elements) nodes = [];
-      else if (v.kind !== 'number') return unread();
+      else if (v.kind !== 'number') return stripRank(t);
     }
   }
   const last = nodes.at(-1);
-  if (nodes.length === 0 || !last) return unread();
-  if (!splatAxes && nodes.some((n) => n.type === 'list_splat')) return unread();
+  if (nodes.length === 0 || !last) return stripRank(t);
+  if (!splatAxes && nodes.some((n) => n.type === 'list_splat')) return stripRank(t);
   const axes: AxisInfo[] = splatAxes ?? nodes.map((node, i) => reshapeAxis(ev, c, node, i, nodes));
   const n = axes.length;
   const out = mutable(t);
@@ -827,6 +820,9 @@ function secondIsProduct(ev: Evaluator, nodes: readonly PyNode[]): boolean {
 
 export function stripRank(t: AValue): AValue {
   const out = mutable(t);
+  // Axes no longer known: nor is it known that the last one is still a projection's whole width (the op may have
+  // split it into heads: an einops pattern held in a variable, a reshape to sizes the code does not show).
+  delete out.projectedWidth;
   delete out.pairwise;
   delete out.lastSize1;
   delete out.ndim;
@@ -1515,6 +1511,9 @@ export function unflattenValue(ev: Evaluator, c: Call, t0: AValue, dim: number |
     remapFacts(out, t, map);
     moveFeatAt(out, t, map);
     if (dim === -1 && parts[k - 1]?.label === 'feat') out.featLast = true;
+    if (parts.some((a) => a.label === 'head')) out.multiHead = true;
+    // The last axis cut into several (`unflatten(-1, (heads, -1))`): no longer a projection's whole width.
+    if (dim === -1 && k > 1) delete out.projectedWidth;
     return out;
   }
   const p = posAxis(dim, n);
@@ -1531,6 +1530,7 @@ export function unflattenValue(ev: Evaluator, c: Call, t0: AValue, dim: number |
   moveFeatAt(out, t, map);
   if (p === n - 1 && parts[k - 1]?.label === 'feat') out.featLast = true;
   if (parts.some((a) => a.label === 'head')) out.multiHead = true;
+  if (p === n - 1 && k > 1) delete out.projectedWidth;
   return out;
 }
 

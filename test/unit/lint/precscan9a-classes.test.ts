@@ -8,6 +8,10 @@
 //     projection" fact and `/ math.sqrt(self.d_head)` was reported as one head's width on unsplit scores. The tuple
 //     bound once in the function is now read as the view's sizes (as `view(*heads_shape)` already was), and a reshape
 //     whose sizes cannot be read no longer leaves the width known to be whole.
+//  2. ATT004, the same class through other shape ops: any op whose effect on the axes is not known (an einops pattern
+//     held in an attribute, `rearrange(t, self.split, h=h)`) drops the "still the projection's whole width" fact with
+//     the rank; `unflatten(-1, (heads, -1))` of a projection output (rank not known) marks the value multi-head and
+//     its width cut, as the same split by `view` does.
 import { strict as assert } from 'node:assert';
 import { findingLines, workspaceFindingLines } from './helpers';
 
@@ -49,7 +53,10 @@ describe('lint: a head split whose sizes are a tuple bound to a name (ATT004)', 
     assert.deepEqual(await codes(CROSS, 'ATT004'), []);
   });
   it('the same tuple naming the sequence length (self-attention), and `reshape(heads_shape)`: silent', async () => {
-    const src = CROSS.replace('(batch_size, -1, self.n_heads', '(batch_size, seq_len, self.n_heads').replace('k = self.k_proj(context).view', 'k = self.k_proj(context).reshape');
+    const src = CROSS.replace('(batch_size, -1, self.n_heads', '(batch_size, seq_len, self.n_heads').replace(
+      'k = self.k_proj(context).view',
+      'k = self.k_proj(context).reshape',
+    );
     assert.deepEqual(await codes(src, 'ATT004'), []);
   });
   it('the same split written with the sizes inline is silent too (the two forms read alike)', async () => {
@@ -68,17 +75,20 @@ describe('lint: a head split whose sizes are a tuple bound to a name (ATT004)', 
     assert.deepEqual(await codes(src, 'ATT004'), [26]);
   });
   it('buggy: the named tuple keeps the whole width as one axis, `(B, -1, d_embed)`: reported', async () => {
-    const src = CROSS.replace('def __init__(self, n_heads, d_embed, d_cross):', 'def __init__(self, n_heads, d_embed, d_cross):\n        self.d_embed = d_embed')
+    const src = CROSS.replace(
+      'def __init__(self, n_heads, d_embed, d_cross):',
+      'def __init__(self, n_heads, d_embed, d_cross):\n        self.d_embed = d_embed',
+    )
       .replace('heads_shape = (batch_size, -1, self.n_heads, self.d_head)', 'heads_shape = (batch_size, -1, self.d_embed)')
       .replaceAll('.view(heads_shape).transpose(1, 2)', '.view(heads_shape)')
       .replace('(weight @ v).transpose(1, 2).reshape(input_shape)', 'weight @ v');
     assert.deepEqual(await codes(src, 'ATT004'), [27]);
   });
   it('buggy: split by the named tuple but scaled by the model width: reported', async () => {
-    const src = CROSS.replace('def __init__(self, n_heads, d_embed, d_cross):', 'def __init__(self, n_heads, d_embed, d_cross):\n        self.d_embed = d_embed').replace(
-      'math.sqrt(self.d_head)',
-      'math.sqrt(self.d_embed)',
-    );
+    const src = CROSS.replace(
+      'def __init__(self, n_heads, d_embed, d_cross):',
+      'def __init__(self, n_heads, d_embed, d_cross):\n        self.d_embed = d_embed',
+    ).replace('math.sqrt(self.d_head)', 'math.sqrt(self.d_embed)');
     assert.deepEqual(await codes(src, 'ATT004'), [27]);
   });
 });
@@ -107,5 +117,65 @@ describe('lint: the cross-attention module used from the UNet of another file (A
   it('buggy: the module never splits into heads, still reported with its caller in another file', async () => {
     const bug = CROSS.replaceAll('.view(heads_shape).transpose(1, 2)', '').replace('(weight @ v).transpose(1, 2).reshape(input_shape)', 'weight @ v');
     assert.deepEqual(await workspaceFindingLines({ 'attention.py': bug, 'unet.py': UNET }, 'attention.py', 'ATT004'), [26]);
+  });
+});
+
+const OPS = `import math
+import torch
+import torch.nn.functional as F
+from torch import nn
+from einops import rearrange
+
+
+class PatternAttention(nn.Module):
+    def __init__(self, n_heads, d_embed, d_cross):
+        super().__init__()
+        self.q_proj = nn.Linear(d_embed, d_embed)
+        self.k_proj = nn.Linear(d_cross, d_embed)
+        self.v_proj = nn.Linear(d_cross, d_embed)
+        self.n_heads = n_heads
+        self.d_head = d_embed // n_heads
+        self.split = "b n (h d) -> b h n d"
+
+    def forward(self, x, context):
+        q = rearrange(self.q_proj(x), self.split, h=self.n_heads)
+        k = rearrange(self.k_proj(context), self.split, h=self.n_heads)
+        v = rearrange(self.v_proj(context), self.split, h=self.n_heads)
+        w = F.softmax(q @ k.transpose(-1, -2) / math.sqrt(self.d_head), dim=-1)
+        return w @ v
+
+
+class UnflattenAttention(nn.Module):
+    def __init__(self, n_heads, d_embed):
+        super().__init__()
+        self.q_proj = nn.Linear(d_embed, d_embed)
+        self.k_proj = nn.Linear(d_embed, d_embed)
+        self.n_heads = n_heads
+        self.d_head = d_embed // n_heads
+        self.d_embed = d_embed
+
+    def forward(self, x, context):
+        q = self.q_proj(x).unflatten(-1, (self.n_heads, -1)).transpose(1, 2)
+        k = self.k_proj(context).unflatten(-1, (self.n_heads, -1)).transpose(1, 2)
+        return F.softmax(q @ k.transpose(-1, -2) / math.sqrt(self.d_head), dim=-1)
+`;
+
+describe('lint: heads split by an op whose sizes are not read, or by unflatten (ATT004)', () => {
+  it('an einops pattern held in an attribute, and `unflatten(-1, (heads, -1))`, each scaled by one head width: silent', async () => {
+    assert.deepEqual(await codes(OPS, 'ATT004'), []);
+  });
+  it('buggy: the same modules with the projections never split, scaled by one head width: both reported', async () => {
+    const src = OPS.replaceAll(/rearrange\((self\.[qkv]_proj\((?:x|context)\)), self\.split, h=self\.n_heads\)/g, '$1').replaceAll(
+      '.unflatten(-1, (self.n_heads, -1)).transpose(1, 2)',
+      '',
+    );
+    assert.deepEqual(await codes(src, 'ATT004'), [22, 38]);
+  });
+  it('buggy: split by unflatten but scaled by the model width: reported', async () => {
+    const src = OPS.replace(
+      'return F.softmax(q @ k.transpose(-1, -2) / math.sqrt(self.d_head)',
+      'return F.softmax(q @ k.transpose(-1, -2) / math.sqrt(self.d_embed)',
+    );
+    assert.deepEqual(await codes(src, 'ATT004'), [38]);
   });
 });
