@@ -164,6 +164,17 @@ describe('lint: heads split by an op whose sizes are not read, or by unflatten (
   it('an einops pattern held in an attribute, and `unflatten(-1, (heads, -1))`, each scaled by one head width: silent', async () => {
     assert.deepEqual(await codes(OPS, 'ATT004'), []);
   });
+  it('a helper splitting heads with a starred shape of unknown length, `t.reshape(*t.shape[:-1], h, -1)`: silent', async () => {
+    const src = OPS.replace(
+      '        q = self.q_proj(x).unflatten(-1, (self.n_heads, -1)).transpose(1, 2)\n        k = self.k_proj(context).unflatten(-1, (self.n_heads, -1)).transpose(1, 2)\n',
+      '        q = self.split_heads(self.q_proj(x))\n        k = self.split_heads(self.k_proj(context))\n',
+    ).replace(
+      '    def forward(self, x, context):\n        q = self.split_heads',
+      '    def split_heads(self, t):\n        return t.reshape(*t.shape[:-1], self.n_heads, -1).transpose(-2, -3)\n\n    def forward(self, x, context):\n        q = self.split_heads',
+    );
+    assert.ok(src.includes('def split_heads'));
+    assert.deepEqual(await codes(src, 'ATT004'), []);
+  });
   it('buggy: the same modules with the projections never split, scaled by one head width: both reported', async () => {
     const src = OPS.replaceAll(/rearrange\((self\.[qkv]_proj\((?:x|context)\)), self\.split, h=self\.n_heads\)/g, '$1').replaceAll(
       '.unflatten(-1, (self.n_heads, -1)).transpose(1, 2)',
