@@ -74,6 +74,19 @@ describe('lint: a head split whose sizes are a tuple bound to a name (ATT004)', 
     const src = CROSS.replaceAll('.view(heads_shape).transpose(1, 2)', '').replace('(weight @ v).transpose(1, 2).reshape(input_shape)', 'weight @ v');
     assert.deepEqual(await codes(src, 'ATT004'), [26]);
   });
+  it('buggy: never split, the keys turned by ops of known effect on a rank-unknown value: still reported', async () => {
+    const unsplit = CROSS.replaceAll('.view(heads_shape).transpose(1, 2)', '').replace('(weight @ v).transpose(1, 2).reshape(input_shape)', 'weight @ v');
+    for (const turned of [
+      'torch.bmm(q, k.permute(0, 2, 1))',
+      'q @ k.mT',
+      'q.float() @ k.float().transpose(-2, -1)',
+      'q @ k.transpose(-2, -1).expand(q.shape[0], -1, -1)',
+    ]) {
+      const src = unsplit.replace('weight = q @ k.transpose(-1, -2)', `weight = ${turned}`);
+      assert.ok(src.includes(turned));
+      assert.deepEqual(await codes(src, 'ATT004'), [26], turned);
+    }
+  });
   it('buggy: the named tuple keeps the whole width as one axis, `(B, -1, d_embed)`: reported', async () => {
     const src = CROSS.replace(
       'def __init__(self, n_heads, d_embed, d_cross):',
