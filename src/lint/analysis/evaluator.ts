@@ -347,7 +347,13 @@ export class Evaluator {
 
   /** The context of a function of this file as another file calls it (importer-calls.ts). */
   importerContext(c: ImporterCall): Ctx {
-    return { id: this.nextCtxId++, scope: c.scope, bindings: this.bindArguments(c.scope, c.positional, c.keywords, c.self), depth: 1 };
+    return {
+      id: this.nextCtxId++,
+      scope: c.scope,
+      bindings: this.bindArguments(c.scope, c.positional, c.keywords, c.self),
+      depth: 1,
+      ...(c.at ? { calledAt: c.at } : {}),
+    };
   }
 
   /**

@@ -14,6 +14,8 @@ export interface Ctx {
   readonly bindings?: ReadonlyMap<string, AValue>;
   readonly depth: number;
   readonly callSite?: PyNode;
+  /** A context made for a call an importing file makes (importer-calls.ts): where that call is. */
+  readonly calledAt?: { readonly path: string; readonly line: number };
   /**
    * Made for a call whose arguments are all in view (no `*args`/`**kwargs`): a parameter the call leaves out has its
    * default, so a default is evidence here (in a default context it is not: another caller may pass anything).
