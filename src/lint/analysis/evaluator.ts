@@ -338,7 +338,9 @@ export class Evaluator {
   /** Evaluates a function's body as another file calls it (importer-calls.ts), recording its sites in that context. */
   private evaluateCalledWith(c: ImporterCall): void {
     if (c.scope.node.skipped) return;
-    const ctx = this.importerContext(c);
+    // Every argument of the call is known (importer-calls.ts leaves out `*args` and unknown `**kwargs`): a parameter
+    // it leaves out takes its default, as in a call of this file.
+    const ctx: Ctx = { ...this.importerContext(c), defaultsHold: true };
     this.evaluateBody(ctx);
     this.returnValue(c.scope, ctx);
   }
