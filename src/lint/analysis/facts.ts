@@ -104,6 +104,12 @@ export interface MaskSite {
   readonly mask: AValue;
   /** The API adds a float mask to the scores (PyTorch's attn_mask, key_padding_mask): only a boolean one is read as True/False. */
   readonly floatAdded?: true;
+  /**
+   * Judged only when a softmax of the file normalises scores formed at this node: a penalty subtracted from logits
+   * (`logits - mask * 1e12`) masks attention only if a softmax reads them; span or pair logits scored by a loss
+   * (GlobalPointer's lower triangle) follow no attention convention.
+   */
+  readonly normalisedAt?: PyNode;
 }
 
 export interface FillSite {

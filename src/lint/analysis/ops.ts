@@ -751,8 +751,31 @@ function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | u
       mask: known ? rv.mask : { ...(rv.mask ?? { why: `\`${ev.text(r)}\`` }), additive: true, additiveAssumed: true, dtype: 'float' },
     };
   }
-  // `scores - 1e30 * mask`: subtracting a mask times a large positive number masks.
-  if (op === '-' && lv.attn?.stage === 'scores' && rv.mask?.scaledPositive && r) return addOp(lv, { kind: 'mask', node, how: 'add', maskNode: r });
+  // `scores - 1e30 * mask`: subtracting a mask times a large positive number masks, where the mask is True/1, as
+  // `scores + mask * -1e30` does (TensorFlow/Keras code writes `e -= (1.0 - keep) * 1e9`): judged as that additive
+  // mask, at the mask factor of the product when the product is written here (its fix inverts that factor), and only
+  // when a softmax of the file normalises these scores (a penalty on span logits a loss scores is no attention mask). Not after
+  // the scores were multiplied by a mask (`scores * m - 1e4 * (1 - m)`, a blend): the product's site judges that one.
+  if (op === '-' && lv.attn?.stage === 'scores' && rv.mask?.scaledPositive && r) {
+    const lastOps = (lv.ops ?? []).map((a) => a[a.length - 1]);
+    const blend = lastOps.some((o) => o?.kind === 'mask' && o.how === 'mul');
+    if (rv.mask.polarity && !blend) {
+      const product = unparen(r);
+      const factor =
+        product.type === 'binary_operator' && operatorText(ev.tree, product) === '*'
+          ? [childByField(product, 'left'), childByField(product, 'right')].find((n) => {
+              if (!n) return false;
+              const v = ev.eval(n, _ctx);
+              return v.kind === 'tensor' && !!v.mask?.polarity && !v.mask.additive && !v.mask.scaledPositive;
+            })
+          : undefined;
+      const { scaledPositive: _sp, ...plain } = rv.mask;
+      const site = factor ? { maskNode: factor, mask: ev.eval(factor, _ctx) } : { maskNode: r, mask: { ...rv, mask: { ...plain, fromAdditive: true } } };
+      const normalisedAt = lv.attn.formedAt;
+      ev.facts.mask.push({ node, ctx: _ctx, display: 'additive mask', param: 'mask', expects: 'ignore', convention: 'fill', normalisedAt, ...site });
+    }
+    return addOp(lv, { kind: 'mask', node, how: 'add', maskNode: r });
+  }
   // `scores + (1 - keep) * 10000.0`: a large positive number added where the mask is 1, which after softmax is the
   // flipped mask times a large negative number (a constant added to every score changes nothing): judged as the
   // additive mask built from the flipped mask, at the addition (no fix: `== 0` of the product is no inverse).
