@@ -5,6 +5,12 @@
 // marks the tokens, so `real` keeps and `~real` is True at the padding; `real[i, :W - len(p)] = True` marks the
 // padding. A bound counted back by something other than a sequence's length (`L - pad_len`, `-n`) may count the
 // tokens or the padding, so no polarity is read from it.
+//
+// ATT007, class "a term constant along the keys combined into the mask of a -inf fill": `visible & keep` where `keep`
+// has a length-1 key axis (`block_keep.view(B, 1, N, 1).repeat_interleave(bs, dim=2)`) and the fill goes where the
+// mask is False (`torch.where(mask, 0.0, -inf)`), or `hide | drop` with such a `drop` filled where True: a query row
+// the term masks is masked at every key, and softmax of it is NaN. Decided from the shapes; the fixed form that ORs
+// each row's own keys back in (`(visible & keep) | own_block`), a finite fill, and a term along the keys stay silent.
 import { strict as assert } from 'node:assert';
 import { findingLines, workspaceFindingLines } from './helpers';
 
@@ -84,5 +90,67 @@ def attend(q, k, v, prompts, pad_id):
 `;
     assert.deepEqual(await workspaceFindingLines({ 'batch.py': batch, 'attn.py': use('pad_mask') }, 'attn.py', 'ATT002'), []);
     assert.deepEqual(await workspaceFindingLines({ 'batch.py': batch, 'attn.py': use('real') }, 'attn.py', 'ATT002'), [10]);
+  });
+});
+
+const blockMask = (combine: string, fill = 'float("-inf")', keepView = 'view(B, 1, N, 1)'): string => `import torch
+
+
+def block_mask(anchors, block_keep, ctx_len, block_size):
+    B, N = anchors.shape
+    q_idx = torch.arange(N * block_size).view(1, 1, -1, 1)
+    kv_idx = torch.arange(ctx_len + N * block_size).view(1, 1, 1, -1)
+    anchor = anchors.view(B, 1, N, 1).repeat_interleave(block_size, dim=2)
+    visible = (kv_idx < ctx_len) & (kv_idx < anchor)
+    own = (kv_idx >= ctx_len) & ((kv_idx - ctx_len) // block_size == q_idx // block_size)
+    keep = block_keep.${keepView}.repeat_interleave(block_size, dim=2)
+    allowed = ${combine}
+    return torch.where(allowed, 0.0, ${fill})
+`;
+
+describe('lint: a term constant along the keys combined into the mask of a -inf fill (ATT007)', () => {
+  it('(visible | own) & keep, keep of length 1 along the keys: the -inf fill is reported', async () => {
+    assert.deepEqual(await findingLines(blockMask('(visible | own) & keep'), 'ATT007'), [13]);
+  });
+  it('the fixed form, (visible & keep) | own, keeps every row its own block: silent', async () => {
+    assert.deepEqual(await findingLines(blockMask('(visible & keep) | own'), 'ATT007'), []);
+  });
+  it('a finite fill (finfo min) empties no row into NaN: silent', async () => {
+    assert.deepEqual(await findingLines(blockMask('(visible | own) & keep', 'torch.finfo(torch.float32).min'), 'ATT007'), []);
+  });
+  it('a term along the keys (view(B, 1, 1, N)) hides keys, not rows: silent', async () => {
+    const src = blockMask('(visible | own) & keep', 'float("-inf")', 'view(B, 1, 1, N)').replace('repeat_interleave(block_size, dim=2)\n    allowed', 'repeat_interleave(block_size, dim=3)\n    allowed');
+    assert.deepEqual(await findingLines(src, 'ATT007'), []);
+  });
+  it('masked_fill where True of hide | drop, drop constant along the keys: reported; drop along the keys: silent', async () => {
+    const src = (view: string): string => `import torch
+
+
+def attend(q, k, hide, dropped):
+    B, T = dropped.shape
+    scores = q @ k.transpose(-2, -1)
+    scores = scores.masked_fill(hide | dropped.view(${view}), float("-inf"))
+    return scores.softmax(dim=-1)
+`;
+    assert.deepEqual(await findingLines(src('B, 1, T, 1'), 'ATT007'), [7]);
+    assert.deepEqual(await findingLines(src('B, 1, 1, T'), 'ATT007'), []);
+  });
+  it('cross-file: the row term comes from a helper in another module', async () => {
+    const rows = `def rows_kept(block_keep, block_size):
+    B, N = block_keep.shape
+    return block_keep.view(B, 1, N, 1).repeat_interleave(block_size, dim=2)
+`;
+    const build = (combine: string): string => `import torch
+
+from rows import rows_kept
+
+
+def block_mask(visible, own, block_keep, block_size):
+    keep = rows_kept(block_keep, block_size)
+    allowed = ${combine}
+    return torch.where(allowed, 0.0, float("-inf"))
+`;
+    assert.deepEqual(await workspaceFindingLines({ 'rows.py': rows, 'mask.py': build('(visible | own) & keep') }, 'mask.py', 'ATT007'), [9]);
+    assert.deepEqual(await workspaceFindingLines({ 'rows.py': rows, 'mask.py': build('(visible & keep) | own') }, 'mask.py', 'ATT007'), []);
   });
 });
