@@ -12,7 +12,7 @@
 // the term masks is masked at every key, and softmax of it is NaN. Decided from the shapes; the fixed form that ORs
 // each row's own keys back in (`(visible & keep) | own_block`), a finite fill, and a term along the keys stay silent.
 import { strict as assert } from 'node:assert';
-import { findingLines, workspaceFindingLines } from './helpers';
+import { findingLines, linter, workspaceFindingLines } from './helpers';
 
 const leftPad = (slice: string, negate: boolean): string => `import torch
 
@@ -152,5 +152,56 @@ def block_mask(visible, own, block_keep, block_size):
 `;
     assert.deepEqual(await workspaceFindingLines({ 'rows.py': rows, 'mask.py': build('(visible | own) & keep') }, 'mask.py', 'ATT007'), [9]);
     assert.deepEqual(await workspaceFindingLines({ 'rows.py': rows, 'mask.py': build('(visible & keep) | own') }, 'mask.py', 'ATT007'), []);
+  });
+});
+
+const planes = (pad: string, combine: string, fullDtype = 'dtype'): string => `import torch
+
+
+def causal_padding_bias(attention_mask, seq_len, dtype):
+    floor = torch.finfo(dtype).min
+    causal = torch.triu(torch.full((seq_len, seq_len), floor, dtype=${fullDtype}), diagonal=1)
+    causal = causal[None, None]
+    pad = ${pad}
+    return ${combine}
+`;
+
+describe('lint: two additive mask planes of finfo(D).min added in D (ATT007)', () => {
+  const keepPlane = '((1.0 - attention_mask.to(dtype)) * floor).unsqueeze(1).unsqueeze(2)';
+  it('causal plane + padding plane: the sum is reported', async () => {
+    const lint = (await linter()).lintPython(planes(keepPlane, 'causal + pad'));
+    const f = lint.filter((x) => x.code === 'ATT007');
+    assert.deepEqual(
+      f.map((x) => x.line),
+      [9],
+    );
+    assert.match(f[0]!.message, /-inf/);
+  });
+  it('the same sum clamped back to the floor: silent', async () => {
+    assert.deepEqual(await findingLines(planes(keepPlane, '(causal + pad).clamp(min=floor)'), 'ATT007'), []);
+  });
+  it('the padding written once with torch.where over the causal plane: silent', async () => {
+    const src = planes('(attention_mask == 0)[:, None, None, :]', 'torch.where(pad, torch.tensor(floor, dtype=dtype), causal)');
+    assert.deepEqual(await findingLines(src, 'ATT007'), []);
+  });
+  it('a where-built padding plane in D: reported; a causal plane made in float32 with the minimum of another D: silent', async () => {
+    const wherePlane = 'torch.where(attention_mask[:, None, None, :] == 0, torch.tensor(floor, dtype=dtype), torch.tensor(0.0, dtype=dtype))';
+    assert.deepEqual(await findingLines(planes(wherePlane, 'causal + pad'), 'ATT007'), [9]);
+    assert.deepEqual(await findingLines(planes(wherePlane, 'causal + pad', 'torch.float32'), 'ATT007'), []);
+  });
+  it('cross-file: the planes are built in a mask module, the sum is reported there and not in the attention importing it', async () => {
+    const masks = planes(keepPlane, 'causal + pad');
+    const attn = `import torch
+
+from masks import causal_padding_bias
+
+
+def attend(q, k, v, attention_mask):
+    bias = causal_padding_bias(attention_mask, q.shape[-2], q.dtype)
+    w = torch.softmax(q @ k.transpose(-2, -1) * q.shape[-1] ** -0.5 + bias, dim=-1)
+    return w @ v
+`;
+    assert.deepEqual(await workspaceFindingLines({ 'masks.py': masks, 'attn.py': attn }, 'masks.py', 'ATT007'), [9]);
+    assert.deepEqual(await workspaceFindingLines({ 'masks.py': masks, 'attn.py': attn }, 'attn.py', 'ATT007'), []);
   });
 });
