@@ -1421,7 +1421,8 @@ export class Evaluator {
       // A bound counted back from the end: `W - len(s)` / `-len(s)` starts each example's tokens written
       // right-aligned (left padding), so `W - len(s):` covers the tokens and `:W - len(s)` the padding; a bound minus
       // anything else (`L - pad_len`, `-n`) may count the tokens or the padding: no region is known.
-      const fromEnd = boundFromEnd(this.tree, parts[0]!);
+      const bound = parts[0];
+      const fromEnd = bound ? boundFromEnd(this.tree, bound) : undefined;
       if (fromEnd === 'unclear') unclear = true;
       if (fromEnd === 'len') rightAligned = true;
       const inside = fromEnd === 'len' ? t.endsWith(':') : t.startsWith(':');

@@ -79,7 +79,7 @@ export function maskMethod(ev: Evaluator, c: Call, t: AValue): AValue | undefine
       // A mask repeated along an axis (one copy per head: `attn_mask.repeat_interleave(h, dim=0)`) means the same; the
       // other axes keep their length 1 (`keep.view(B, 1, N, 1).repeat_interleave(bs, dim=2)` is still constant along keys).
       if (!t.mask || !(a1 ?? arg(c, 'dim'))) return undefined;
-      const d = intOf(ev, c, (a1 ?? arg(c, 'dim'))!);
+      const d = intOf(ev, c, a1 ?? arg(c, 'dim'));
       const at = d === undefined || t.ndim === undefined ? undefined : d < 0 ? t.ndim + d : d;
       const keeps = (ax: NonNullable<AValue['axes']>[number], i: number): boolean => at !== undefined && i !== at && ax.size1 === true;
       return {

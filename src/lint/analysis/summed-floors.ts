@@ -17,6 +17,8 @@ export interface SummedFloors {
   readonly right: PyNode;
   /** The dtype both planes are made in and whose minimum they hold (its source text). */
   readonly dtype: string;
+  /** The context of the function holding the sum. */
+  readonly ctx: Ctx;
 }
 
 const MAX_DEPTH = 12;
@@ -39,7 +41,7 @@ export function summedFloors(ev: Evaluator): SummedFloors[] {
     if (!a) return;
     const b = planeOf(ev, right, ctx, 0);
     if (!b || a !== b || clamped(ev, n)) return;
-    out.push({ node: n, left, right, dtype: a });
+    out.push({ node: n, left, right, dtype: a, ctx });
   });
   return out;
 }
@@ -55,7 +57,8 @@ function clamped(ev: Evaluator, n: PyNode): boolean {
   let u = n;
   while (u.parent?.type === 'parenthesized_expression') u = u.parent;
   const p = u.parent;
-  if (p?.type === 'attribute' && childByField(p, 'object')?.id === u.id) return /^(clamp|clamp_|clamp_min|clip|nan_to_num)$/.test(text(ev.tree, childByField(p, 'attribute') ?? p));
+  if (p?.type === 'attribute' && childByField(p, 'object')?.id === u.id)
+    return /^(clamp|clamp_|clamp_min|clip|nan_to_num)$/.test(text(ev.tree, childByField(p, 'attribute') ?? p));
   const call = p?.type === 'argument_list' ? p.parent : undefined;
   const fn = call?.type === 'call' ? childByField(call, 'function') : undefined;
   return !!fn && /(^|\.)(clamp|clamp_min|clip|maximum|nan_to_num)$/.test(text(ev.tree, fn));
@@ -143,7 +146,8 @@ export function planeOf(ev: Evaluator, node: PyNode, ctx: Ctx, depth: number): s
   if (m && SAME_VALUES.has(m.name)) {
     // `.to(torch.float32)` and the like change the dtype; `.to(D)` of the plane's own D, or a device, do not.
     const d = planeOf(ev, m.recv, ctx, depth + 1);
-    if (m.name === 'to' && d && m.args.some((a) => /(float|half|bfloat|double)/.test(text(ev.tree, a)) && text(ev.tree, a).replace(/\s+/g, '') !== d)) return undefined;
+    if (m.name === 'to' && d && m.args.some((a) => /(float|half|bfloat|double)/.test(text(ev.tree, a)) && text(ev.tree, a).replace(/\s+/g, '') !== d))
+      return undefined;
     return d;
   }
   if (m && m.name === 'masked_fill') {
@@ -161,8 +165,9 @@ export function planeOf(ev: Evaluator, node: PyNode, ctx: Ctx, depth: number): s
       const d = dtype ? floorOf(ev, positional[1], ctx, 0) : undefined;
       return d && d === text(ev.tree, dtype!).replace(/\s+/g, '') ? d : undefined;
     }
-    if (/^torch\.where$/.test(fn) && positional.length === 3) {
-      return floorValue(ev, positional[1]!, ctx, 0) ?? floorValue(ev, positional[2]!, ctx, 0);
+    const [, chosen, other] = positional;
+    if (/^torch\.where$/.test(fn) && positional.length === 3 && chosen && other) {
+      return floorValue(ev, chosen, ctx, 0) ?? floorValue(ev, other, ctx, 0);
     }
     return undefined;
   }
@@ -194,7 +199,8 @@ function castTo(ev: Evaluator, node: PyNode): string | undefined {
   let found: string | undefined;
   walk(unparen(node), (c) => {
     const m = methodCall(ev, c);
-    if (m && (m.name === 'to' || m.name === 'type') && m.args.length === 1 && m.args[0]!.type !== 'keyword_argument') found ??= text(ev.tree, m.args[0]!).replace(/\s+/g, '');
+    const only = m && (m.name === 'to' || m.name === 'type') && m.args.length === 1 ? m.args[0] : undefined;
+    if (only && only.type !== 'keyword_argument') found ??= text(ev.tree, only).replace(/\s+/g, '');
   });
   return found;
 }

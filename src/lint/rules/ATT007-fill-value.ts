@@ -10,7 +10,7 @@ import { summedFloors, type SummedFloors } from '../analysis/summed-floors';
 import { filledAfterEverySoftmax } from '../analysis/post-softmax-masks';
 import type { AValue } from '../analysis/values';
 import { fillNumberOf, integerValued, rootName } from '../analysis/ops';
-import { childByField, enclosingFunction, namedChildren, unparen, type PyNode } from '../syntax/tree';
+import { childByField, namedChildren, unparen, type PyNode } from '../syntax/tree';
 import type { Def } from '../analysis/scopes';
 import { defineTemplates, msg, type MessageArg } from '../message';
 import { apiName, quote, type FixSpec, type RelatedSpec, type Rule, type RuleContext } from './rule';
@@ -45,8 +45,7 @@ const T = defineTemplates({
   summedFloors:
     '{0} adds two additive masks that each hold the minimum of {1} ({2} and {3}): where both mask, the sum is beyond the range of {1} and becomes -inf, and the softmax or its backward returns NaN. Write the minimum once (torch.where(pad, torch.finfo({1}).min, causal)) or clamp the sum (.clamp(min=torch.finfo({1}).min)).',
   planeBuiltHere: 'the mask {0} is built here',
-  rowFactorEmptiesRows:
-    'its term {0}, combined by `{1}`, has a length-1 key axis, so every query row that term masks is masked at every key',
+  rowFactorEmptiesRows: 'its term {0}, combined by `{1}`, has a length-1 key axis, so every query row that term masks is masked at every key',
   rowFactorHere: 'the mask is built here; {0} decides whole query rows',
   infTimesMask:
     '{0} multiplies the mask {1}: where the mask is 0, 0 × inf is NaN, so the positions it keeps become NaN as well and softmax returns NaN rows. Multiply by a finite value (torch.finfo(x.dtype).min) instead.',
@@ -194,10 +193,11 @@ weights = scores.softmax(dim=-1)`,
       if (expr.type === 'identifier') {
         const defs = liveDefinitions(ev, expr, site.ctx);
         // An assignment's definition holds the value assigned (`bool_mask = (a | b) & keep`).
-        const value = defs.length === 1 && defs[0]!.kind === 'assign' ? defs[0]!.value : undefined;
+        const only = defs.length === 1 ? defs[0] : undefined;
+        const value = only?.kind === 'assign' ? only.value : undefined;
         if (!value) return undefined;
         expr = unparen(value);
-        at = value.parent?.type === 'assignment' ? value.parent : value;
+        at = value;
       }
       const op = fills === 'false' ? '&' : '|';
       const terms: PyNode[] = [];
@@ -205,7 +205,14 @@ weights = scores.softmax(dim=-1)`,
         const u = unparen(n);
         const l = u.type === 'binary_operator' ? childByField(u, 'left') : undefined;
         const r = u.type === 'binary_operator' ? childByField(u, 'right') : undefined;
-        if (l && r && ctx.text(u).slice(l.end - u.start, r.start - u.start).trim() === op) {
+        if (
+          l &&
+          r &&
+          ctx
+            .text(u)
+            .slice(l.end - u.start, r.start - u.start)
+            .trim() === op
+        ) {
           flatten(l);
           flatten(r);
         } else terms.push(u);
@@ -216,7 +223,9 @@ weights = scores.softmax(dim=-1)`,
       const term = terms.find((t) => {
         const v = ev.eval(t, site.ctx);
         const ax = v.kind === 'tensor' && v.ndim !== undefined && v.ndim >= 2 ? v.axes : undefined;
-        return !!ax && ax.length >= 2 && ax[ax.length - 1]!.size1 === true && ax[ax.length - 2]!.size1 !== true;
+        const last = ax?.[ax.length - 1];
+        const before = ax?.[ax.length - 2];
+        return last?.size1 === true && !!before && before.size1 !== true;
       });
       return term ? { term, at, op } : undefined;
     }
@@ -539,10 +548,7 @@ weights = scores.softmax(dim=-1)`,
 
     /** Two additive masks each holding finfo(D).min added in D (analysis/summed-floors.ts): -inf where both mask. */
     function reportSummedFloors(f: SummedFloors): void {
-      const fn = enclosingFunction(f.node, true);
-      const scope = (fn ? ev.sr.scopeOfNode.get(fn.id) : undefined) ?? ev.sr.module;
-      const c = ev.defaultCtx(scope);
-      const plane = (n: PyNode): RelatedSpec[] => definitions(ev, n, c, (t) => msg(T.planeBuiltHere, quote(t, 40)), 1);
+      const plane = (n: PyNode): RelatedSpec[] => definitions(ev, n, f.ctx, (t) => msg(T.planeBuiltHere, quote(t, 40)), 1);
       ctx.report({
         node: f.node,
         message: msg(T.summedFloors, quote(ctx.text(f.node), 50), f.dtype, quote(ctx.text(f.left), 30), quote(ctx.text(f.right), 30)),
@@ -673,7 +679,8 @@ weights = scores.softmax(dim=-1)`,
             fix: finfoFix(site),
             related: [
               ...fillDefinition(site),
-              ...(m ? maskBuilt(ev, m) : rowFactor ? [{ node: rowFactor.at, message: msg(T.rowFactorHere, quote(ctx.text(rowFactor.term), 40)) }] : []),
+              ...(m ? maskBuilt(ev, m) : []),
+              ...(rowFactor ? [{ node: rowFactor.at, message: msg(T.rowFactorHere, quote(ctx.text(rowFactor.term), 40)) }] : []),
               ...softmaxOf(site),
             ],
           });
