@@ -29,12 +29,18 @@ const SAME_VALUES = new Set(['unsqueeze', 'expand', 'expand_as', 'contiguous', '
 export function summedFloors(ev: Evaluator): SummedFloors[] {
   if (!ev.tree.source.includes('finfo')) return [];
   const out: SummedFloors[] = [];
+  // The planes and the floor they hold are built where they are added: only functions that name finfo are read.
+  const namesFinfo = new Map<number, boolean>();
   walk(ev.tree.root, (n) => {
     if (n.type !== 'binary_operator' || opOf(ev, n) !== '+') return;
     const left = childByField(n, 'left');
     const right = childByField(n, 'right');
     if (!left || !right) return;
     const fn = enclosingFunction(n, true);
+    const key = fn?.id ?? -1;
+    let named = namesFinfo.get(key);
+    if (named === undefined) namesFinfo.set(key, (named = fn ? ev.tree.source.slice(fn.start, fn.end).includes('finfo') : true));
+    if (!named) return;
     const scope = (fn ? ev.sr.scopeOfNode.get(fn.id) : undefined) ?? ev.sr.module;
     const ctx = ev.defaultCtx(scope);
     const a = planeOf(ev, left, ctx, 0);
