@@ -1414,8 +1414,11 @@ export class Evaluator {
     // A fixed row (`mask[-1, :M] = True`, the summary query barred from the memory keys) marks one region, not each
     // example's lengths: what its 1s mean is not known from the construction.
     if (subs.some((s) => s.type === 'integer' || (s.type === 'unary_operator' && namedChildren(s)[0]?.type === 'integer'))) return undefined;
+    // `before`: the slice covers each example's tokens (`:n`, or `W - len(s):` right-aligned); `past`: its padding.
     const before: number[] = [];
     const past: number[] = [];
+    let rightAligned = false;
+    let unclear = false;
     subs.forEach((s, i) => {
       if (s.type !== 'slice') return;
       const parts = namedChildren(s);
@@ -1423,10 +1426,18 @@ export class Evaluator {
       if (parts.length !== 1) return;
       // One axis alone: a literal bound is a fixed region (`m[:1] = True`), not a length.
       if (subs.length === 1 && parts[0]?.type === 'integer') return;
+      // A bound counted back from the end: `W - len(s)` / `-len(s)` starts each example's tokens written
+      // right-aligned (left padding), so `W - len(s):` covers the tokens and `:W - len(s)` the padding; a bound minus
+      // anything else (`L - pad_len`, `-n`) may count the tokens or the padding: no region is known.
+      const bound = parts[0];
+      const fromEnd = bound ? boundFromEnd(this.tree, bound) : undefined;
+      if (fromEnd === 'unclear') unclear = true;
+      if (fromEnd === 'len') rightAligned = true;
+      const inside = fromEnd === 'len' ? t.endsWith(':') : t.startsWith(':');
       // `:n` (starts at 0, ends at a per-example length) or `n:` (from the length to the end)
-      if (t.startsWith(':')) before.push(i - subs.length);
-      else if (t.endsWith(':')) past.push(i - subs.length);
+      if (t.startsWith(':') || t.endsWith(':')) (inside ? before : past).push(i - subs.length);
     });
+    if (unclear) return undefined;
     // Slices of both kinds in one fill (`m[i, :n, n:]`) mark no one region.
     if ((before.length === 0) === (past.length === 0)) return undefined;
     // Other than 1s up to a length in zeros, a write over several axes counts only per example, in a loop over the
@@ -1438,9 +1449,13 @@ export class Evaluator {
     // 1 inside the lengths (zeros, `:n` = 1; ones, `n:` = 0) keeps; 1 past them marks the padding.
     const keep = prev.zeros ? before.length > 0 : past.length > 0;
     const written = `\`${text(this.tree, target)} = ${prev.zeros && before.length > 0 ? '1' : rhsText}\``;
-    const why = prev.zeros
-      ? msg(keep ? PHRASES.onesInsideLengths : PHRASES.onesPastLengths, written)
-      : msg(keep ? PHRASES.zerosPastLengths : PHRASES.zerosInsideLengths, written);
+    const why = rightAligned
+      ? prev.zeros
+        ? msg(keep ? PHRASES.onesOnRightAligned : PHRASES.onesBeforeRightAligned, written)
+        : msg(keep ? PHRASES.zerosBeforeRightAligned : PHRASES.zerosOnRightAligned, written)
+      : prev.zeros
+        ? msg(keep ? PHRASES.onesInsideLengths : PHRASES.onesPastLengths, written)
+        : msg(keep ? PHRASES.zerosPastLengths : PHRASES.zerosInsideLengths, written);
     const { zeros: _zeros, ones: _ones, ...rest } = prev;
     const polarity = keep ? 'keep' : 'ignore';
     const filledInto = { base: prev.zeros ? 'zeros' : 'ones', polarity } as const;
@@ -2142,4 +2157,21 @@ function copiedIntoZeros(buffer: AValue, written: AValue): AValue | undefined {
   if (buffer.kind !== 'tensor' || !buffer.zeros || buffer.mask || buffer.attn) return undefined;
   if (written.kind !== 'tensor' || written.mask || written.attn || !written.ops?.length) return undefined;
   return { ...buffer, zeros: undefined, ops: written.ops, ...(written.role ? { role: written.role } : {}) };
+}
+
+/**
+ * How a slice bound counts: `W - len(s)` or `-len(s)` counts back from the end by a sequence's length (its tokens
+ * written right-aligned); minus a literal (`n - 1`) or no minus at all is a length counted from the start; minus
+ * anything else (`L - pad_len`, `-n`) may be a count of tokens or of padding.
+ */
+function boundFromEnd(tree: PyTree, bound: PyNode): 'len' | 'unclear' | undefined {
+  const b = unparen(bound);
+  let subtrahend: PyNode | undefined;
+  if (b.type === 'unary_operator' && text(tree, b).trimStart().startsWith('-')) subtrahend = childByField(b, 'argument') ?? namedChildren(b)[0];
+  else if (b.type === 'binary_operator' && operatorText(tree, b) === '-') subtrahend = childByField(b, 'right');
+  if (!subtrahend) return undefined;
+  const sub = unparen(subtrahend);
+  if (sub.type === 'integer') return undefined;
+  if (sub.type === 'call' && text(tree, childByField(sub, 'function') ?? sub) === 'len') return 'len';
+  return 'unclear';
 }

@@ -76,9 +76,16 @@ export function maskMethod(ev: Evaluator, c: Call, t: AValue): AValue | undefine
     case 'triu_':
       return triValue(ev, c, t, m.startsWith('tril') ? 'lower' : 'upper', a0 ?? arg(c, 'diagonal'), m, c.recvNode);
     case 'repeat_interleave':
-      // A mask repeated along an axis (one copy per head: `attn_mask.repeat_interleave(h, dim=0)`) means the same.
+      // A mask repeated along an axis (one copy per head: `attn_mask.repeat_interleave(h, dim=0)`) means the same; the
+      // other axes keep their length 1 (`keep.view(B, 1, N, 1).repeat_interleave(bs, dim=2)` is still constant along keys).
       if (!t.mask || !(a1 ?? arg(c, 'dim'))) return undefined;
-      return { ...t, ...(t.axes ? { axes: t.axes.map((ax) => (ax.label ? { label: ax.label } : {})) } : {}) };
+      const d = intOf(ev, c, a1 ?? arg(c, 'dim'));
+      const at = d === undefined || t.ndim === undefined ? undefined : d < 0 ? t.ndim + d : d;
+      const keeps = (ax: NonNullable<AValue['axes']>[number], i: number): boolean => at !== undefined && i !== at && ax.size1 === true;
+      return {
+        ...t,
+        ...(t.axes ? { axes: t.axes.map((ax, i) => ({ ...(ax.label ? { label: ax.label } : {}), ...(keeps(ax, i) ? { size1: true } : {}) })) } : {}),
+      };
     default:
       return undefined;
   }
