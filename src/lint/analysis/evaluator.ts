@@ -338,14 +338,22 @@ export class Evaluator {
   /** Evaluates a function's body as another file calls it (importer-calls.ts), recording its sites in that context. */
   private evaluateCalledWith(c: ImporterCall): void {
     if (c.scope.node.skipped) return;
-    const ctx = this.importerContext(c);
+    // Every argument of the call is known (importer-calls.ts leaves out `*args` and unknown `**kwargs`): a parameter
+    // it leaves out takes its default, as in a call of this file.
+    const ctx: Ctx = { ...this.importerContext(c), defaultsHold: true };
     this.evaluateBody(ctx);
     this.returnValue(c.scope, ctx);
   }
 
   /** The context of a function of this file as another file calls it (importer-calls.ts). */
   importerContext(c: ImporterCall): Ctx {
-    return { id: this.nextCtxId++, scope: c.scope, bindings: this.bindArguments(c.scope, c.positional, c.keywords, c.self), depth: 1 };
+    return {
+      id: this.nextCtxId++,
+      scope: c.scope,
+      bindings: this.bindArguments(c.scope, c.positional, c.keywords, c.self),
+      depth: 1,
+      ...(c.at ? { calledAt: c.at } : {}),
+    };
   }
 
   /**

@@ -14,6 +14,8 @@ export const PHRASES = defineTemplates({
   trueWhereKeyLater: '{0} (True where the key comes after the query: the future)',
   trueWhereKeyEarlier: '{0} (True where the key comes before the query, or with it)',
   builtFrom: '{0} (built from {1})',
+  // A value judged as a file importing this one calls the code (its rank or layout comes from there).
+  asCalledAt: '{0} (as called at {1})',
   trueAtRealTokens: '{0} (True at real tokens)',
   trueAtPadding: '{0} (True at padding)',
   trueAtRealTokensPadZero: '{0} (True at real tokens, with padding id 0)',
