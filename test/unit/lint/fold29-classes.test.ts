@@ -9,7 +9,7 @@
 //  4. Kernels' own scale parameters (flash-attn softmax_scale, its default, xformers scale=).
 // Each class's buggy twin stays reported.
 import { strict as assert } from 'node:assert';
-import { findingLines } from './helpers';
+import { findingLines, workspaceFindingLines } from './helpers';
 
 const CORRECT: readonly (readonly [id: string, what: string, code: string])[] = [
   [
@@ -605,6 +605,36 @@ class MemEffAttention(nn.Module):
   ],
 ];
 
+// Class 3, cross-file: the scale applied by a wrapper function of another file.
+const UTIL = `import math
+
+
+def scale_queries(q):
+    return q * (1.0 / math.sqrt(q.shape[-1]))
+
+
+def attention_probs(q, k):
+    return (q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))).softmax(dim=-1)
+`;
+const MODEL = `import torch.nn as nn
+from .util import scale_queries, attention_probs
+
+
+class Attention(nn.Module):
+    def __init__(self, dim, heads):
+        super().__init__()
+        self.heads = heads
+        self.qkv = nn.Linear(dim, 3 * dim)
+
+    def forward(self, x):
+        B, T, C = x.shape
+        q, k, v = self.qkv(x).view(B, T, 3, self.heads, -1).permute(2, 0, 3, 1, 4)
+        q = scale_queries(q)
+        attn = (q @ k.transpose(-2, -1)).softmax(dim=-1)
+        return (attn @ v).transpose(1, 2).reshape(B, T, C)
+`;
+const PLAIN = MODEL.replace('        q = scale_queries(q)\n', '');
+
 describe('fold29: scales folded into weights, learnt, normalised or passed to kernels (ATT003/ATT004)', () => {
   for (const [id, what, code] of CORRECT) {
     it(`correct, silent: ${id} (${what})`, async () => {
@@ -618,4 +648,13 @@ describe('fold29: scales folded into weights, learnt, normalised or passed to ke
       assert.deepEqual(await findingLines(src, code === 'ATT003' ? 'ATT004' : 'ATT003'), []);
     });
   }
+  it('cross-file: q scaled by a wrapper function imported from another file (silent)', async () => {
+    const files = { 'pkg/util.py': UTIL, 'pkg/model.py': MODEL, 'pkg/__init__.py': '' };
+    assert.deepEqual(await workspaceFindingLines(files, 'pkg/model.py', 'ATT003'), []);
+    assert.deepEqual(await workspaceFindingLines(files, 'pkg/model.py', 'ATT004'), []);
+  });
+  it('cross-file twin: without the wrapper the scores are unscaled (ATT003)', async () => {
+    const files = { 'pkg/util.py': UTIL, 'pkg/model.py': PLAIN, 'pkg/__init__.py': '' };
+    assert.deepEqual(await workspaceFindingLines(files, 'pkg/model.py', 'ATT003'), [14]);
+  });
 });
