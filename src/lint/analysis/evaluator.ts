@@ -1181,13 +1181,13 @@ export class Evaluator {
     const owner = (n: PyNode | undefined): string | undefined =>
       n ? /^self\.(\w+)\.(?:weight|kernel)(?:\.data)?$/.exec(this.text(unparen(n)))?.[1] : undefined;
     const record = (name: string | undefined, factorNode: PyNode | undefined, divide: boolean, at: PyNode): void => {
-      if (!name || !factorNode || found!.has(name)) return;
+      if (!name || !factorNode || found.has(name)) return;
       const fn = enclosingFunction(at);
       const scope = fn ? this.sr.scopeOfNode.get(fn.id) : undefined;
       if (!scope) return;
       const f = this.eval(factorNode, this.defaultCtx(this.ctxScope(scope)));
       if (!f.dimPow || (divide ? f.dimPow.power <= 0 : f.dimPow.power >= 0)) return;
-      found!.set(name, { factor: f, node: factorNode, divide });
+      found.set(name, { factor: f, node: factorNode, divide });
     };
     // `W * s`, `s * W` or `W / s` of the same weight: the factor and whether it divides.
     const productOf = (name: string | undefined, e: PyNode | undefined, at: PyNode): void => {
