@@ -209,6 +209,13 @@ const EAGER_DEFS: ReadonlySet<Def['kind']> = new Set(['assign', 'aug', 'for', 'w
  */
 const ARGS_OF_CALL = new WeakMap<PyNode, CallArgs>();
 
+/** A scale folded into a layer's weights in place: the factor, its node, and whether the weights are divided by it. */
+interface FoldedScale {
+  readonly factor: AValue;
+  readonly node: PyNode;
+  readonly divide: boolean;
+}
+
 const BUILTINS = new Set([
   'iter',
   'next',
@@ -1146,6 +1153,8 @@ export class Evaluator {
    */
   private scaledLayerOutput(cls: ClassInfo, c: Call, out: AValue): AValue {
     if (out.kind !== 'tensor') return out;
+    const folded = this.foldedWeightScales(cls).get(c.name) ?? this.foldedEntryScales().get(c.name);
+    if (folded) return opsImpl.scaledByFoldedWeights(this, out, folded.factor, folded.node, folded.divide, c);
     const defs = this.classAttrDefs(cls, `self.${c.name}`);
     const def = defs.length === 1 ? defs[0] : undefined;
     if (!def || !this.owns(def.scope)) return out;
@@ -1153,6 +1162,140 @@ export class Evaluator {
     const ctor = value ? unparen(value) : undefined;
     if (!ctor || ctor.type !== 'call') return out;
     return opsImpl.scaledAtConstruction(this, out, ctor, this.defaultCtx(this.ctxScope(def.scope)), c);
+  }
+
+  private readonly foldedCache = new Map<ClassInfo, Map<string, FoldedScale>>();
+
+  /**
+   * The layers of a class whose weights the class scales in place by a negative power of a width (the attention scale
+   * folded into the query projection: `self.q_proj.weight.mul_(head_dim ** -0.5)`, `self.q_proj.weight.data *= s`,
+   * `.copy_(self.q_proj.weight * s)`, Keras `self.wq.kernel.assign(self.wq.kernel * s)`, or a division by a positive
+   * power): their outputs carry that factor. Only the weight (or kernel) counts, and only a factor that is a power of a
+   * width in its own function.
+   */
+  private foldedWeightScales(cls: ClassInfo): Map<string, FoldedScale> {
+    let found = this.foldedCache.get(cls);
+    if (found) return found;
+    found = new Map();
+    this.foldedCache.set(cls, found);
+    const owner = (n: PyNode | undefined): string | undefined =>
+      n ? /^self\.(\w+)\.(?:weight|kernel)(?:\.data)?$/.exec(this.text(unparen(n)))?.[1] : undefined;
+    const record = (name: string | undefined, factorNode: PyNode | undefined, divide: boolean, at: PyNode): void => {
+      if (!name || !factorNode || found.has(name)) return;
+      const fn = enclosingFunction(at);
+      const scope = fn ? this.sr.scopeOfNode.get(fn.id) : undefined;
+      if (!scope) return;
+      const f = this.eval(factorNode, this.defaultCtx(this.ctxScope(scope)));
+      if (!f.dimPow || (divide ? f.dimPow.power <= 0 : f.dimPow.power >= 0)) return;
+      found.set(name, { factor: f, node: factorNode, divide });
+    };
+    // `W * s`, `s * W` or `W / s` of the same weight: the factor and whether it divides.
+    const productOf = (name: string | undefined, e: PyNode | undefined, at: PyNode): void => {
+      const b = e ? unparen(e) : undefined;
+      if (!name || !b || b.type !== 'binary_operator') return;
+      const op = operatorText(this.tree, b);
+      const l = childByField(b, 'left');
+      const r = childByField(b, 'right');
+      if (op === '*' && owner(l) === name) record(name, r, false, at);
+      else if (op === '*' && owner(r) === name) record(name, l, false, at);
+      else if (op === '/' && owner(l) === name) record(name, r, true, at);
+    };
+    walkTree(cls.node, (n) => {
+      if (n.type === 'call') {
+        const fn = childByField(n, 'function');
+        if (!fn || fn.type !== 'attribute') return;
+        const method = this.text(childByField(fn, 'attribute') ?? fn);
+        const name = owner(childByField(fn, 'object'));
+        const args = childByField(n, 'arguments');
+        const first = args ? namedChildren(args).find((a) => a.type !== 'keyword_argument') : undefined;
+        if (method === 'mul_') record(name, first, false, n);
+        else if (method === 'div_') record(name, first, true, n);
+        else if (method === 'copy_' || method === 'assign') productOf(name, first, n);
+      } else if (n.type === 'augmented_assignment') {
+        const op = operatorText(this.tree, n);
+        const name = owner(childByField(n, 'left'));
+        if (op === '*=') record(name, childByField(n, 'right'), false, n);
+        else if (op === '/=') record(name, childByField(n, 'right'), true, n);
+      } else if (n.type === 'assignment') {
+        productOf(owner(childByField(n, 'left')), childByField(n, 'right'), n);
+      }
+    });
+    return found;
+  }
+
+  private foldedEntries: Map<string, FoldedScale> | undefined;
+
+  /**
+   * Layers whose weights a checkpoint conversion or a load hook of this file scales by a negative power of a width,
+   * editing the state dict entry in place: `sd[name] = sd[name] * head_dim ** -0.5` (also `*=`, `.mul_(s)`, `/ sqrt`)
+   * where the key names the layer's weight (`sd[prefix + "q_proj.weight"]`) or an enclosing `if` tests it
+   * (`if name.endswith("q_proj.weight"):`). Keyed by the layer's attribute name (`q_proj`).
+   */
+  private foldedEntryScales(): Map<string, FoldedScale> {
+    if (this.foldedEntries) return this.foldedEntries;
+    const found = new Map<string, FoldedScale>();
+    this.foldedEntries = found;
+    // Most files name no weight in a string: no walk.
+    if (!/\.(?:weight|kernel)\b[^'"\n]*['"]/.test(this.tree.source)) return found;
+    const names = (n: PyNode): string[] => {
+      const out: string[] = [];
+      walkTree(n, (x) => {
+        if (x.type !== 'string') return;
+        for (const m of this.text(x).matchAll(/(\w+)\.(?:weight|kernel)\b/g)) if (m[1]) out.push(m[1]);
+        return false;
+      });
+      return out;
+    };
+    /** The layers a subscripted entry `sd[key]` is: named in its key, or else in the conditions of the `if`s around it. */
+    const layersOf = (target: PyNode): string[] => {
+      const t = unparen(target);
+      if (t.type !== 'subscript') return [];
+      const key = childByField(t, 'subscript');
+      const own = key ? names(key) : [];
+      if (own.length > 0) return own;
+      for (let p = t.parent; p && p.type !== 'function_definition'; p = p.parent) {
+        const cond = p.type === 'if_statement' || p.type === 'elif_clause' ? childByField(p, 'condition') : undefined;
+        const inCond = cond ? names(cond) : [];
+        if (inCond.length > 0) return inCond;
+      }
+      return [];
+    };
+    const record = (target: PyNode | undefined, factorNode: PyNode | undefined, divide: boolean, at: PyNode): void => {
+      if (!target || !factorNode) return;
+      const layers = layersOf(target);
+      if (layers.length === 0) return;
+      const fn = enclosingFunction(at);
+      const scope = (fn ? this.sr.scopeOfNode.get(fn.id) : undefined) ?? this.sr.module;
+      const f = this.eval(factorNode, this.defaultCtx(this.ctxScope(scope)));
+      if (!f.dimPow || (divide ? f.dimPow.power <= 0 : f.dimPow.power >= 0)) return;
+      for (const l of layers) if (!found.has(l)) found.set(l, { factor: f, node: factorNode, divide });
+    };
+    walkTree(this.tree.root, (n) => {
+      if (n.type === 'call') {
+        const fn = childByField(n, 'function');
+        if (!fn || fn.type !== 'attribute') return;
+        const method = this.text(childByField(fn, 'attribute') ?? fn);
+        if (method !== 'mul_' && method !== 'div_') return;
+        const args = childByField(n, 'arguments');
+        record(childByField(fn, 'object'), args ? namedChildren(args).find((a) => a.type !== 'keyword_argument') : undefined, method === 'div_', n);
+      } else if (n.type === 'augmented_assignment') {
+        const op = operatorText(this.tree, n);
+        if (op === '*=' || op === '/=') record(childByField(n, 'left'), childByField(n, 'right'), op === '/=', n);
+      } else if (n.type === 'assignment') {
+        const left = childByField(n, 'left');
+        const right = childByField(n, 'right');
+        const b = right ? unparen(right) : undefined;
+        if (!left || !b || b.type !== 'binary_operator') return;
+        const op = operatorText(this.tree, b);
+        const l = childByField(b, 'left');
+        const r = childByField(b, 'right');
+        const same = (x: PyNode | undefined): boolean => !!x && this.text(unparen(x)) === this.text(unparen(left));
+        if (op === '*' && same(l)) record(left, r, false, n);
+        else if (op === '*' && same(r)) record(left, l, false, n);
+        else if (op === '/' && same(l)) record(left, r, true, n);
+      }
+    });
+    return found;
   }
 
   classAttrDefs(cls: ClassInfo, name: string, seen?: Set<ClassInfo>): Def[] {

@@ -1415,6 +1415,15 @@ export function scaledAtConstruction(ev: Evaluator, out: AValue, ctor: PyNode, c
   return out;
 }
 
+/**
+ * A layer whose weights the class scales in place (`self.q_proj.weight.mul_(head_dim ** -0.5)`, evaluator.ts:
+ * foldedWeightScales): its outputs carry that factor, as if multiplied by it after the layer.
+ */
+export function scaledByFoldedWeights(ev: Evaluator, out: AValue, factor: AValue, factorNode: PyNode, divide: boolean, c: Call): AValue {
+  if (out.kind !== 'tensor' || out.attn || out.mask) return out;
+  return scaleTensor(ev, out, factor, factorNode, c.node, divide, c.ctx);
+}
+
 export function applyLayer(ev: Evaluator, layerValue: AValue, c: Call, inputOverride?: AValue): AValue {
   const layer = layerValue.layer!;
   const api = layer.api;
