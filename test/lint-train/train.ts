@@ -42,6 +42,9 @@ export const TRAIN_BATCHES: readonly TrainBatch[] = [
   { id: 'f', dir: join(__dirname, 'f'), namePrefix: 't13f' },
   { id: 'g', dir: join(__dirname, 'g'), namePrefix: 't14g' },
   { id: 'h', dir: join(__dirname, 'h'), namePrefix: 't15h' },
+  { id: 'i', dir: join(__dirname, 'i'), namePrefix: 't16i' },
+  // Session 29, curator B (after curator A's `i`).
+  { id: 'j', dir: join(__dirname, 'j'), namePrefix: 't17j' },
 ];
 
 /** Entries of a batch folder that are not cases when the cases sit next to the README. */

@@ -20,8 +20,11 @@ export type ApiKind = 'softmax' | 'product' | 'kernel' | 'layer' | 'fill' | 'mas
 /** How code reaches the API: a qualified function, a tensor method, a layer (constructed, then called), an operator. */
 export type ApiForm = 'function' | 'method' | 'layer' | 'operator';
 
-/** The kernel's own scale when none is passed: 1/sqrt(E), E the last dimension of q (per head for layers). */
-export type DefaultScale = 'inverse-sqrt-head-dim';
+/**
+ * The kernel's own scale when none is passed: 1/sqrt(E), E the last dimension of q (per head for layers); 'none' for
+ * a layer that scales nothing by default (Keras' Luong `Attention` and Bahdanau `AdditiveAttention`).
+ */
+export type DefaultScale = 'inverse-sqrt-head-dim' | 'none';
 
 export interface KernelParams {
   /** The mask tensor's parameter and position (absent: the kernel takes no boolean mask). */
@@ -405,6 +408,29 @@ export const API_TABLE: readonly ApiRow[] = [
       { name: 'key_mask', expects: 'keep', additive: false },
     ],
     defaultScale: 'inverse-sqrt-head-dim',
+  },
+  {
+    // Luong attention: call(inputs=[query, value(, key)], mask=[query_mask, value_mask]), each a Keras mask (True at a
+    // real position); dot-product scores with no 1/sqrt(d) of its own (`use_scale=True` learns a scalar instead).
+    api: 'keras.layers.Attention',
+    kind: 'layer',
+    form: 'layer',
+    framework: 'tf',
+    display: 'keras.layers.Attention',
+    masks: [{ name: 'mask', pos: 1, expects: 'keep', additive: false, list: true }],
+    defaultScale: 'none',
+    // Constructed by that name (a bare `Attention` is too common a word for the prefilters).
+    text: String.raw`\bAttention\(`,
+  },
+  {
+    // Bahdanau attention: the same call and masks as keras.layers.Attention, additive scores.
+    api: 'keras.layers.AdditiveAttention',
+    kind: 'layer',
+    form: 'layer',
+    framework: 'tf',
+    display: 'keras.layers.AdditiveAttention',
+    masks: [{ name: 'mask', pos: 1, expects: 'keep', additive: false, list: true }],
+    defaultScale: 'none',
   },
 
   {

@@ -54,6 +54,8 @@ export interface MaskParam {
   expects: Polarity;
   /** A float mask is accepted and added to the scores (PyTorch); false: boolean (or 0/1) masks only (JAX, Keras). */
   additive: boolean;
+  /** The argument is a list of masks, each in this convention (Keras `Attention`: `mask=[query_mask, value_mask]`). */
+  list?: boolean;
 }
 
 export interface MaskConsumer {
@@ -102,6 +104,13 @@ export const SHAPE_KEEPING_LAYERS: ReadonlySet<string> = new Set([
   'keras.layers.LayerNormalization',
   'flax.linen.LayerNorm',
 ]);
+
+/**
+ * Embedding tables: token ids in, floating-point vectors out (whatever the ids' dtype). Keras' Embedding with
+ * `mask_zero=True` also computes a mask, True at the ids that are not 0 (`compute_mask(ids)`; the layer's output
+ * carries it to the Keras layers that take masks).
+ */
+export const EMBEDDING_LAYERS: ReadonlySet<string> = new Set(['torch.nn.Embedding', 'keras.layers.Embedding', 'flax.linen.Embed']);
 
 export const LINEAR_LAYERS: Readonly<Record<string, { outParam: string; outPos: number; inParam?: string; inPos?: number }>> = {
   'torch.nn.Linear': { outParam: 'out_features', outPos: 1, inParam: 'in_features', inPos: 0 },

@@ -40,7 +40,58 @@ export function functionScope(ev: Evaluator, node: PyNode): Scope | undefined {
  */
 export function runsOnlyWithoutCache(flags: FlagReader, node: PyNode, join: PyNode | undefined): boolean {
   const reader = { ...flags, cacheJoinedAt: join };
-  return armsAround(node).some(({ cond, holds }) => truthWithCache(reader, cond).cached === !holds);
+  const offset = join ? readOffset(flags, join) : undefined;
+  return armsAround(node).some(
+    ({ cond, holds }) => truthWithCache(reader, cond).cached === !holds || (offset !== undefined && zeroIn(flags, cond, offset) === holds),
+  );
+}
+
+/**
+ * The offset a preallocated buffer is read up to, past the cached positions: `start_pos` of
+ * `self.cache_k[:B, :, :start_pos + T]` (a read from the first position on whose stop is the offset plus the new
+ * length). Where the offset is zero the read holds only the new keys, as many as the queries (the prompt's step).
+ */
+function readOffset(flags: FlagReader, join: PyNode): string | undefined {
+  for (let s: PyNode | undefined = unparen(join); s?.type === 'subscript'; s = childByField(s, 'value'))
+    for (const part of namedChildren(s).filter((p) => p.field === 'subscript')) {
+      const colon = part.type === 'slice' ? part.children.find((ch) => ch.type === ':') : undefined;
+      const [only, ...more] = namedChildren(part);
+      const stop = only && more.length === 0 && colon && only.start > colon.start ? unparen(only) : undefined;
+      if (stop?.type !== 'binary_operator' || stop.children.find((c) => !c.named)?.type !== '+') continue;
+      const left = childByField(stop, 'left');
+      if (left && (left.type === 'identifier' || left.type === 'attribute')) return flags.text(left);
+    }
+  return undefined;
+}
+
+/**
+ * Whether `cond` holding says `name` is zero (true: `name == 0`, `0 == name`, `not name`) or not holding does
+ * (false: `name > 0`, `name != 0`, `name`, `0 < name`); undefined when it says neither.
+ */
+function zeroIn(flags: FlagReader, cond: PyNode, name: string): boolean | undefined {
+  const c = unparen(cond);
+  if (flags.text(c) === name) return false;
+  if (c.type === 'boolean_operator') {
+    // `a and b` holding makes both hold; `a or b` failing makes both fail.
+    const op = c.children.find((ch) => !ch.named)?.type;
+    const sides = namedChildren(c).map((p) => zeroIn(flags, p, name));
+    if (op === 'and' && sides.includes(true)) return true;
+    if (op === 'or' && sides.includes(false)) return false;
+    return undefined;
+  }
+  if (c.type === 'not_operator') {
+    const arg = childByField(c, 'argument');
+    return arg && flags.text(unparen(arg)) === name ? true : undefined;
+  }
+  if (c.type !== 'comparison_operator') return undefined;
+  const parts = namedChildren(c);
+  const ops = c.children.filter((ch) => !ch.named).map((ch) => ch.type);
+  if (parts.length !== 2 || ops.length !== 1) return undefined;
+  const [a, b] = parts.map((p) => flags.text(unparen(p)));
+  const op = ops[0];
+  if (a === name && b === '0') return op === '==' ? true : op === '!=' || op === '>' ? false : undefined;
+  if (b === name && a === '0') return op === '==' ? true : op === '!=' || op === '<' ? false : undefined;
+  return undefined;
 }
 
 /** A cache object updated in place (`cache.update(k, v)`) or the class's own growing state: not a `past` handed back. */

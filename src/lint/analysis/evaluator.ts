@@ -209,6 +209,13 @@ const EAGER_DEFS: ReadonlySet<Def['kind']> = new Set(['assign', 'aug', 'for', 'w
  */
 const ARGS_OF_CALL = new WeakMap<PyNode, CallArgs>();
 
+/** A scale folded into a layer's weights in place: the factor, its node, and whether the weights are divided by it. */
+interface FoldedScale {
+  readonly factor: AValue;
+  readonly node: PyNode;
+  readonly divide: boolean;
+}
+
 const BUILTINS = new Set([
   'iter',
   'next',
@@ -338,14 +345,22 @@ export class Evaluator {
   /** Evaluates a function's body as another file calls it (importer-calls.ts), recording its sites in that context. */
   private evaluateCalledWith(c: ImporterCall): void {
     if (c.scope.node.skipped) return;
-    const ctx = this.importerContext(c);
+    // Every argument of the call is known (importer-calls.ts leaves out `*args` and unknown `**kwargs`): a parameter
+    // it leaves out takes its default, as in a call of this file.
+    const ctx: Ctx = { ...this.importerContext(c), defaultsHold: true };
     this.evaluateBody(ctx);
     this.returnValue(c.scope, ctx);
   }
 
   /** The context of a function of this file as another file calls it (importer-calls.ts). */
   importerContext(c: ImporterCall): Ctx {
-    return { id: this.nextCtxId++, scope: c.scope, bindings: this.bindArguments(c.scope, c.positional, c.keywords, c.self), depth: 1 };
+    return {
+      id: this.nextCtxId++,
+      scope: c.scope,
+      bindings: this.bindArguments(c.scope, c.positional, c.keywords, c.self),
+      depth: 1,
+      ...(c.at ? { calledAt: c.at } : {}),
+    };
   }
 
   /**
@@ -1138,6 +1153,8 @@ export class Evaluator {
    */
   private scaledLayerOutput(cls: ClassInfo, c: Call, out: AValue): AValue {
     if (out.kind !== 'tensor') return out;
+    const folded = this.foldedWeightScales(cls).get(c.name) ?? this.foldedEntryScales().get(c.name);
+    if (folded) return opsImpl.scaledByFoldedWeights(this, out, folded.factor, folded.node, folded.divide, c);
     const defs = this.classAttrDefs(cls, `self.${c.name}`);
     const def = defs.length === 1 ? defs[0] : undefined;
     if (!def || !this.owns(def.scope)) return out;
@@ -1145,6 +1162,140 @@ export class Evaluator {
     const ctor = value ? unparen(value) : undefined;
     if (!ctor || ctor.type !== 'call') return out;
     return opsImpl.scaledAtConstruction(this, out, ctor, this.defaultCtx(this.ctxScope(def.scope)), c);
+  }
+
+  private readonly foldedCache = new Map<ClassInfo, Map<string, FoldedScale>>();
+
+  /**
+   * The layers of a class whose weights the class scales in place by a negative power of a width (the attention scale
+   * folded into the query projection: `self.q_proj.weight.mul_(head_dim ** -0.5)`, `self.q_proj.weight.data *= s`,
+   * `.copy_(self.q_proj.weight * s)`, Keras `self.wq.kernel.assign(self.wq.kernel * s)`, or a division by a positive
+   * power): their outputs carry that factor. Only the weight (or kernel) counts, and only a factor that is a power of a
+   * width in its own function.
+   */
+  private foldedWeightScales(cls: ClassInfo): Map<string, FoldedScale> {
+    let found = this.foldedCache.get(cls);
+    if (found) return found;
+    found = new Map();
+    this.foldedCache.set(cls, found);
+    const owner = (n: PyNode | undefined): string | undefined =>
+      n ? /^self\.(\w+)\.(?:weight|kernel)(?:\.data)?$/.exec(this.text(unparen(n)))?.[1] : undefined;
+    const record = (name: string | undefined, factorNode: PyNode | undefined, divide: boolean, at: PyNode): void => {
+      if (!name || !factorNode || found.has(name)) return;
+      const fn = enclosingFunction(at);
+      const scope = fn ? this.sr.scopeOfNode.get(fn.id) : undefined;
+      if (!scope) return;
+      const f = this.eval(factorNode, this.defaultCtx(this.ctxScope(scope)));
+      if (!f.dimPow || (divide ? f.dimPow.power <= 0 : f.dimPow.power >= 0)) return;
+      found.set(name, { factor: f, node: factorNode, divide });
+    };
+    // `W * s`, `s * W` or `W / s` of the same weight: the factor and whether it divides.
+    const productOf = (name: string | undefined, e: PyNode | undefined, at: PyNode): void => {
+      const b = e ? unparen(e) : undefined;
+      if (!name || !b || b.type !== 'binary_operator') return;
+      const op = operatorText(this.tree, b);
+      const l = childByField(b, 'left');
+      const r = childByField(b, 'right');
+      if (op === '*' && owner(l) === name) record(name, r, false, at);
+      else if (op === '*' && owner(r) === name) record(name, l, false, at);
+      else if (op === '/' && owner(l) === name) record(name, r, true, at);
+    };
+    walkTree(cls.node, (n) => {
+      if (n.type === 'call') {
+        const fn = childByField(n, 'function');
+        if (!fn || fn.type !== 'attribute') return;
+        const method = this.text(childByField(fn, 'attribute') ?? fn);
+        const name = owner(childByField(fn, 'object'));
+        const args = childByField(n, 'arguments');
+        const first = args ? namedChildren(args).find((a) => a.type !== 'keyword_argument') : undefined;
+        if (method === 'mul_') record(name, first, false, n);
+        else if (method === 'div_') record(name, first, true, n);
+        else if (method === 'copy_' || method === 'assign') productOf(name, first, n);
+      } else if (n.type === 'augmented_assignment') {
+        const op = operatorText(this.tree, n);
+        const name = owner(childByField(n, 'left'));
+        if (op === '*=') record(name, childByField(n, 'right'), false, n);
+        else if (op === '/=') record(name, childByField(n, 'right'), true, n);
+      } else if (n.type === 'assignment') {
+        productOf(owner(childByField(n, 'left')), childByField(n, 'right'), n);
+      }
+    });
+    return found;
+  }
+
+  private foldedEntries: Map<string, FoldedScale> | undefined;
+
+  /**
+   * Layers whose weights a checkpoint conversion or a load hook of this file scales by a negative power of a width,
+   * editing the state dict entry in place: `sd[name] = sd[name] * head_dim ** -0.5` (also `*=`, `.mul_(s)`, `/ sqrt`)
+   * where the key names the layer's weight (`sd[prefix + "q_proj.weight"]`) or an enclosing `if` tests it
+   * (`if name.endswith("q_proj.weight"):`). Keyed by the layer's attribute name (`q_proj`).
+   */
+  private foldedEntryScales(): Map<string, FoldedScale> {
+    if (this.foldedEntries) return this.foldedEntries;
+    const found = new Map<string, FoldedScale>();
+    this.foldedEntries = found;
+    // Most files name no weight in a string: no walk.
+    if (!/\.(?:weight|kernel)\b[^'"\n]*['"]/.test(this.tree.source)) return found;
+    const names = (n: PyNode): string[] => {
+      const out: string[] = [];
+      walkTree(n, (x) => {
+        if (x.type !== 'string') return;
+        for (const m of this.text(x).matchAll(/(\w+)\.(?:weight|kernel)\b/g)) if (m[1]) out.push(m[1]);
+        return false;
+      });
+      return out;
+    };
+    /** The layers a subscripted entry `sd[key]` is: named in its key, or else in the conditions of the `if`s around it. */
+    const layersOf = (target: PyNode): string[] => {
+      const t = unparen(target);
+      if (t.type !== 'subscript') return [];
+      const key = childByField(t, 'subscript');
+      const own = key ? names(key) : [];
+      if (own.length > 0) return own;
+      for (let p = t.parent; p && p.type !== 'function_definition'; p = p.parent) {
+        const cond = p.type === 'if_statement' || p.type === 'elif_clause' ? childByField(p, 'condition') : undefined;
+        const inCond = cond ? names(cond) : [];
+        if (inCond.length > 0) return inCond;
+      }
+      return [];
+    };
+    const record = (target: PyNode | undefined, factorNode: PyNode | undefined, divide: boolean, at: PyNode): void => {
+      if (!target || !factorNode) return;
+      const layers = layersOf(target);
+      if (layers.length === 0) return;
+      const fn = enclosingFunction(at);
+      const scope = (fn ? this.sr.scopeOfNode.get(fn.id) : undefined) ?? this.sr.module;
+      const f = this.eval(factorNode, this.defaultCtx(this.ctxScope(scope)));
+      if (!f.dimPow || (divide ? f.dimPow.power <= 0 : f.dimPow.power >= 0)) return;
+      for (const l of layers) if (!found.has(l)) found.set(l, { factor: f, node: factorNode, divide });
+    };
+    walkTree(this.tree.root, (n) => {
+      if (n.type === 'call') {
+        const fn = childByField(n, 'function');
+        if (!fn || fn.type !== 'attribute') return;
+        const method = this.text(childByField(fn, 'attribute') ?? fn);
+        if (method !== 'mul_' && method !== 'div_') return;
+        const args = childByField(n, 'arguments');
+        record(childByField(fn, 'object'), args ? namedChildren(args).find((a) => a.type !== 'keyword_argument') : undefined, method === 'div_', n);
+      } else if (n.type === 'augmented_assignment') {
+        const op = operatorText(this.tree, n);
+        if (op === '*=' || op === '/=') record(childByField(n, 'left'), childByField(n, 'right'), op === '/=', n);
+      } else if (n.type === 'assignment') {
+        const left = childByField(n, 'left');
+        const right = childByField(n, 'right');
+        const b = right ? unparen(right) : undefined;
+        if (!left || !b || b.type !== 'binary_operator') return;
+        const op = operatorText(this.tree, b);
+        const l = childByField(b, 'left');
+        const r = childByField(b, 'right');
+        const same = (x: PyNode | undefined): boolean => !!x && this.text(unparen(x)) === this.text(unparen(left));
+        if (op === '*' && same(l)) record(left, r, false, n);
+        else if (op === '*' && same(r)) record(left, l, false, n);
+        else if (op === '/' && same(l)) record(left, r, true, n);
+      }
+    });
+    return found;
   }
 
   classAttrDefs(cls: ClassInfo, name: string, seen?: Set<ClassInfo>): Def[] {
@@ -1406,8 +1557,11 @@ export class Evaluator {
     // A fixed row (`mask[-1, :M] = True`, the summary query barred from the memory keys) marks one region, not each
     // example's lengths: what its 1s mean is not known from the construction.
     if (subs.some((s) => s.type === 'integer' || (s.type === 'unary_operator' && namedChildren(s)[0]?.type === 'integer'))) return undefined;
+    // `before`: the slice covers each example's tokens (`:n`, or `W - len(s):` right-aligned); `past`: its padding.
     const before: number[] = [];
     const past: number[] = [];
+    let rightAligned = false;
+    let unclear = false;
     subs.forEach((s, i) => {
       if (s.type !== 'slice') return;
       const parts = namedChildren(s);
@@ -1415,10 +1569,18 @@ export class Evaluator {
       if (parts.length !== 1) return;
       // One axis alone: a literal bound is a fixed region (`m[:1] = True`), not a length.
       if (subs.length === 1 && parts[0]?.type === 'integer') return;
+      // A bound counted back from the end: `W - len(s)` / `-len(s)` starts each example's tokens written
+      // right-aligned (left padding), so `W - len(s):` covers the tokens and `:W - len(s)` the padding; a bound minus
+      // anything else (`L - pad_len`, `-n`) may count the tokens or the padding: no region is known.
+      const bound = parts[0];
+      const fromEnd = bound ? boundFromEnd(this.tree, bound) : undefined;
+      if (fromEnd === 'unclear') unclear = true;
+      if (fromEnd === 'len') rightAligned = true;
+      const inside = fromEnd === 'len' ? t.endsWith(':') : t.startsWith(':');
       // `:n` (starts at 0, ends at a per-example length) or `n:` (from the length to the end)
-      if (t.startsWith(':')) before.push(i - subs.length);
-      else if (t.endsWith(':')) past.push(i - subs.length);
+      if (t.startsWith(':') || t.endsWith(':')) (inside ? before : past).push(i - subs.length);
     });
+    if (unclear) return undefined;
     // Slices of both kinds in one fill (`m[i, :n, n:]`) mark no one region.
     if ((before.length === 0) === (past.length === 0)) return undefined;
     // Other than 1s up to a length in zeros, a write over several axes counts only per example, in a loop over the
@@ -1430,9 +1592,13 @@ export class Evaluator {
     // 1 inside the lengths (zeros, `:n` = 1; ones, `n:` = 0) keeps; 1 past them marks the padding.
     const keep = prev.zeros ? before.length > 0 : past.length > 0;
     const written = `\`${text(this.tree, target)} = ${prev.zeros && before.length > 0 ? '1' : rhsText}\``;
-    const why = prev.zeros
-      ? msg(keep ? PHRASES.onesInsideLengths : PHRASES.onesPastLengths, written)
-      : msg(keep ? PHRASES.zerosPastLengths : PHRASES.zerosInsideLengths, written);
+    const why = rightAligned
+      ? prev.zeros
+        ? msg(keep ? PHRASES.onesOnRightAligned : PHRASES.onesBeforeRightAligned, written)
+        : msg(keep ? PHRASES.zerosBeforeRightAligned : PHRASES.zerosOnRightAligned, written)
+      : prev.zeros
+        ? msg(keep ? PHRASES.onesInsideLengths : PHRASES.onesPastLengths, written)
+        : msg(keep ? PHRASES.zerosPastLengths : PHRASES.zerosInsideLengths, written);
     const { zeros: _zeros, ones: _ones, ...rest } = prev;
     const polarity = keep ? 'keep' : 'ignore';
     const filledInto = { base: prev.zeros ? 'zeros' : 'ones', polarity } as const;
@@ -2134,4 +2300,21 @@ function copiedIntoZeros(buffer: AValue, written: AValue): AValue | undefined {
   if (buffer.kind !== 'tensor' || !buffer.zeros || buffer.mask || buffer.attn) return undefined;
   if (written.kind !== 'tensor' || written.mask || written.attn || !written.ops?.length) return undefined;
   return { ...buffer, zeros: undefined, ops: written.ops, ...(written.role ? { role: written.role } : {}) };
+}
+
+/**
+ * How a slice bound counts: `W - len(s)` or `-len(s)` counts back from the end by a sequence's length (its tokens
+ * written right-aligned); minus a literal (`n - 1`) or no minus at all is a length counted from the start; minus
+ * anything else (`L - pad_len`, `-n`) may be a count of tokens or of padding.
+ */
+function boundFromEnd(tree: PyTree, bound: PyNode): 'len' | 'unclear' | undefined {
+  const b = unparen(bound);
+  let subtrahend: PyNode | undefined;
+  if (b.type === 'unary_operator' && text(tree, b).trimStart().startsWith('-')) subtrahend = childByField(b, 'argument') ?? namedChildren(b)[0];
+  else if (b.type === 'binary_operator' && operatorText(tree, b) === '-') subtrahend = childByField(b, 'right');
+  if (!subtrahend) return undefined;
+  const sub = unparen(subtrahend);
+  if (sub.type === 'integer') return undefined;
+  if (sub.type === 'call' && text(tree, childByField(sub, 'function') ?? sub) === 'len') return 'len';
+  return 'unclear';
 }

@@ -14,6 +14,8 @@ export interface Ctx {
   readonly bindings?: ReadonlyMap<string, AValue>;
   readonly depth: number;
   readonly callSite?: PyNode;
+  /** A context made for a call an importing file makes (importer-calls.ts): where that call is. */
+  readonly calledAt?: { readonly path: string; readonly line: number };
   /**
    * Made for a call whose arguments are all in view (no `*args`/`**kwargs`): a parameter the call leaves out has its
    * default, so a default is evidence here (in a default context it is not: another caller may pass anything).
@@ -102,6 +104,12 @@ export interface MaskSite {
   readonly mask: AValue;
   /** The API adds a float mask to the scores (PyTorch's attn_mask, key_padding_mask): only a boolean one is read as True/False. */
   readonly floatAdded?: true;
+  /**
+   * Judged only when a softmax of the file normalises scores formed at this node: a penalty subtracted from logits
+   * (`logits - mask * 1e12`) masks attention only if a softmax reads them; span or pair logits scored by a loss
+   * (GlobalPointer's lower triangle) follow no attention convention.
+   */
+  readonly normalisedAt?: PyNode;
 }
 
 export interface FillSite {
@@ -295,4 +303,41 @@ export function noteNanGuard(facts: Facts, scopeId: number, value: AValue): void
   const l = facts.nanGuards.get(scopeId);
   if (l) l.push(value);
   else facts.nanGuards.set(scopeId, [value]);
+}
+
+/** The whole number `x` is, within rounding (`1 / 0.015625` is 64); undefined when it is none. */
+function wholeNumber(x: number): number | undefined {
+  const n = Math.round(x);
+  return Math.abs(x - n) < 1e-9 * Math.max(1, Math.abs(x)) ? n : undefined;
+}
+
+/**
+ * A factor on the scores read as a stated width (`widths`: the sizes the scores' product sums over as the code states
+ * them, `view(B, T, 8, 64)`): a root or power of a whole number written out (`literal`, with its `power`), or a constant
+ * multiplier (`constant`, divided by when `divides`; undefined: applied some other way) that is a width N itself or 1/N (`* 64 ** -1`, `self.scale =
+ * 1.0 / 64`, `/ self.temperature` with `self.temperature = 64`), never a guess at a root. N and the power of N the
+ * factor multiplies the scores by. `widths` is called only when a whole number is to be compared.
+ */
+export function widthPower(
+  literal: number | undefined,
+  power: number | undefined,
+  constant: number | undefined,
+  divides: boolean | undefined,
+  widths: () => ReadonlySet<string>,
+): { n: number; power: number } | undefined {
+  // The stated sizes are looked up only for a whole number (each lookup scans the file's products).
+  const stated = (n: number | undefined, p: number | undefined): { n: number; power: number } | undefined =>
+    n !== undefined && p !== undefined && Number.isInteger(n) && n > 1 && widths().has(String(n)) ? { n, power: p } : undefined;
+  if (literal !== undefined) return stated(literal, power);
+  if (power !== undefined || constant === undefined || constant <= 0 || divides === undefined) return undefined;
+  const m = divides ? 1 / constant : constant;
+  return stated(wholeNumber(m), 1) ?? stated(wholeNumber(1 / m), -1);
+}
+
+/** `c`, 1/c, c² or 1/c² is a whole number among `widths` (the stated sizes a product of scores sums over). */
+export function isWidthConstant(c: number, widths: ReadonlySet<string>): boolean {
+  return [c, 1 / c, c * c, 1 / (c * c)].some((x) => {
+    const n = wholeNumber(x);
+    return n !== undefined && n > 1 && widths.has(String(n));
+  });
 }

@@ -41,6 +41,8 @@ export interface ImporterCall {
   readonly self?: AValue;
   readonly positional: readonly AValue[];
   readonly keywords: ReadonlyMap<string, AValue>;
+  /** Where the importing file makes the call (a finding judged in this context names it). */
+  readonly at?: { readonly path: string; readonly line: number };
 }
 
 /**
@@ -101,6 +103,17 @@ export function functionsCallersDecide(ev: Evaluator): Scope[] {
     if (site.ctx.bindings !== undefined || !dim || dim.ofTensor || site.op.power !== -0.5 || site.target.attn?.stage !== 'scores') continue;
     if (site.ctx.scope.params.some((p) => p.name === dim.text)) addCaller(site.ctx);
   }
+  // Keys transposed whole (`k.T`, `k.t()`) or scores softmaxed over a written non-negative axis, in a module-level
+  // function or module forward whose input rank this file does not show: the files that call it give the rank (a
+  // batch axis the model adds, `x.unsqueeze(0)`, `pos[None]`), and the product and the softmax are judged as called.
+  for (const site of ev.facts.matmul) {
+    if (site.ctx.bindings !== undefined || site.b.role !== 'key' || site.b.ndim !== undefined || !site.bNode) continue;
+    if (wholeTranspose(ev, site.bNode)) addCaller(site.ctx);
+  }
+  for (const site of ev.facts.softmax) {
+    if (site.ctx.bindings !== undefined || site.input.attn?.stage !== 'scores' || site.input.ndim !== undefined) continue;
+    if (typeof site.dim === 'number' && site.dim >= 0) addCaller(site.ctx);
+  }
   // SDPA with a causal flag this file does not settle (`is_causal=self.causal`) in a method of a module-level class:
   // the files that build and call the module decide the flag and whether the keys hold a cache. Its forward is read.
   for (const site of ev.facts.sdpa) {
@@ -111,6 +124,16 @@ export function functionsCallersDecide(ev: Evaluator): Scope[] {
     if (flag && !/^(True|False)$/.test(ev.text(flag)) && truthOf(ev.eval(flag, site.ctx)) === undefined) out.add(forward);
   }
   return [...out];
+}
+
+/** `k.T` or `k.t()`: every axis reversed (or a 2-D transpose), whatever the rank. */
+function wholeTranspose(ev: Evaluator, node: PyNode): boolean {
+  const n = unparen(node);
+  if (n.type === 'attribute') return ev.text(childByField(n, 'attribute') ?? n) === 'T';
+  if (n.type !== 'call') return false;
+  const f = childByField(n, 'function');
+  const args = childByField(n, 'arguments');
+  return f?.type === 'attribute' && ev.text(childByField(f, 'attribute') ?? f) === 't' && !!args && namedChildren(args).length === 0;
 }
 
 /** `attn_bias`: a parameter of `scope` named as a bias (not as a position bias), as ops.ts's `unseenBias` reads it. */
@@ -196,14 +219,14 @@ export function callsFromImporters(ev: Evaluator, fns: readonly Scope[], hops = 
         }
         if (unknownKeys) continue;
         if (!target.ownerClass) {
-          out.push({ scope: target, positional, keywords });
+          out.push({ scope: target, positional, keywords, at: origin });
           continue;
         }
         // The instance as the importing file built it: one call per way it is built (its constructor's arguments).
         const cls = target.ownerClass;
         const built = fn.kind === 'object' && fn.object?.init ? constructorArguments(m.ev, fn.object.init, origin) : [];
-        if (built.length === 0) out.push({ scope: target, positional, keywords, self: { kind: 'object', object: { cls } } });
-        for (const initArgs of built) out.push({ scope: target, positional, keywords, self: { kind: 'object', object: { cls, initArgs } } });
+        if (built.length === 0) out.push({ scope: target, positional, keywords, at: origin, self: { kind: 'object', object: { cls } } });
+        for (const initArgs of built) out.push({ scope: target, positional, keywords, at: origin, self: { kind: 'object', object: { cls, initArgs } } });
       }
     }
   }

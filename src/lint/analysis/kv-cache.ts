@@ -49,6 +49,48 @@ export function isGrowingState(ev: Evaluator, piece: PyNode, concat: PyNode, sco
 }
 
 /**
+ * A piece of a concatenation read from an entry of a store that the same function writes back under the same key
+ * with the concatenation: `old = self.store.get(layer)`, `k = torch.cat([old[0], k], dim=-2)`,
+ * `self.store[layer] = (k, v)`. Whatever the store and the entry are called, keys kept across calls under a key and
+ * extended by the new ones are a KV cache.
+ */
+export function isStoredBack(ev: Evaluator, piece: PyNode, concat: PyNode): boolean {
+  const u = unparen(piece);
+  const base = u.type === 'subscript' ? childByField(u, 'value') : undefined;
+  const index = u.type === 'subscript' ? namedChildren(u).find((n) => n.field === 'subscript') : undefined;
+  const at = index?.type === 'integer' ? Number(ev.text(index)) : undefined;
+  if (base?.type !== 'identifier' || at === undefined) return false;
+  const defs = ev.resolve(base, ev.text(base)) ?? [];
+  const read = defs.length === 1 && defs[0]?.path.length === 0 && defs[0].value ? unparen(defs[0].value) : undefined;
+  const fn = read?.type === 'call' ? childByField(read, 'function') : undefined;
+  const store = fn?.type === 'attribute' && ev.text(childByField(fn, 'attribute') ?? fn) === 'get' ? childByField(fn, 'object') : undefined;
+  const key = read ? namedChildren(childByField(read, 'arguments') ?? read)[0] : undefined;
+  if (!store || !key || key.type === 'keyword_argument') return false;
+  const storeText = ev.text(store);
+  const keyText = ev.text(key);
+  let body: PyNode | null = concat.parent;
+  while (body && body.type !== 'function_definition') body = body.parent;
+  if (!body) return false;
+  let found = false;
+  walk(body, (n) => {
+    if (found) return false;
+    if (n.type !== 'assignment') return true;
+    const left = childByField(n, 'left');
+    const right = childByField(n, 'right');
+    if (left?.type !== 'subscript' || !right || ev.text(childByField(left, 'value') ?? left) !== storeText) return true;
+    const leftKey = namedChildren(left).find((c) => c.field === 'subscript');
+    if (!leftKey || ev.text(leftKey) !== keyText) return true;
+    const r = unparen(right);
+    const item = r.type === 'tuple' || r.type === 'expression_list' || r.type === 'list' ? namedChildren(r)[at] : undefined;
+    const holds = (x: PyNode): boolean => x.start <= concat.start && concat.end <= x.end;
+    if (item && holds(item)) found = true;
+    else if (item?.type === 'identifier') for (const def of ev.sr.uses[item.id] ?? []) if (def.value && holds(def.value)) found = true;
+    return false;
+  });
+  return found;
+}
+
+/**
  * Whether the code shows a cache reaching the keys `v` (marked `fromCache`), not only a name that suggests one: the
  * keys were joined with the cache where they entered (`cacheAt`: a call such as `torch.cat([past_k, k])` or
  * `cache.update(k, v)`, or a read of a buffer the file also writes, as in Llama's

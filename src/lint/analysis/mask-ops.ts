@@ -76,9 +76,16 @@ export function maskMethod(ev: Evaluator, c: Call, t: AValue): AValue | undefine
     case 'triu_':
       return triValue(ev, c, t, m.startsWith('tril') ? 'lower' : 'upper', a0 ?? arg(c, 'diagonal'), m, c.recvNode);
     case 'repeat_interleave':
-      // A mask repeated along an axis (one copy per head: `attn_mask.repeat_interleave(h, dim=0)`) means the same.
+      // A mask repeated along an axis (one copy per head: `attn_mask.repeat_interleave(h, dim=0)`) means the same; the
+      // other axes keep their length 1 (`keep.view(B, 1, N, 1).repeat_interleave(bs, dim=2)` is still constant along keys).
       if (!t.mask || !(a1 ?? arg(c, 'dim'))) return undefined;
-      return { ...t, ...(t.axes ? { axes: t.axes.map((ax) => (ax.label ? { label: ax.label } : {})) } : {}) };
+      const d = intOf(ev, c, a1 ?? arg(c, 'dim'));
+      const at = d === undefined || t.ndim === undefined ? undefined : d < 0 ? t.ndim + d : d;
+      const keeps = (ax: NonNullable<AValue['axes']>[number], i: number): boolean => at !== undefined && i !== at && ax.size1 === true;
+      return {
+        ...t,
+        ...(t.axes ? { axes: t.axes.map((ax, i) => ({ ...(ax.label ? { label: ax.label } : {}), ...(keeps(ax, i) ? { size1: true } : {}) })) } : {}),
+      };
     default:
       return undefined;
   }
@@ -258,6 +265,8 @@ export function isMaskingFill(v: AValue): boolean {
   if (v.kind === 'tensor' && v.fillValue !== undefined) return v.fillValue <= -1e4;
   if (v.kind !== 'number') return false;
   if (v.finfo && !v.finfoMax) return true;
+  // A masking fill on every path, a different one on each (`FP16_MIN if dtype == tf.float16 else -1e9`).
+  if (v.maskingFill) return true;
   return v.num !== undefined && v.num <= -1e4;
 }
 
@@ -324,6 +333,8 @@ export function pairProduct(lv: AValue, rv: AValue): AValue | undefined {
 }
 
 export function maskLogic(lv: AValue, rv: AValue, op: 'and' | 'or'): AValue {
+  // A count of masks (0 to 2) bitwise-and another mask is no logical and (2 & 1 is 0).
+  if (op === 'and' && (lv.mask?.count || rv.mask?.count)) return broadcastResult(stripFacts(lv), stripFacts(rv));
   if (op === 'and') {
     const pair = pairProduct(lv, rv);
     if (pair) return pair;
@@ -524,6 +535,15 @@ function compare(ev: Evaluator, op: string, av: AValue, bv: AValue, a: PyNode, b
       if ((o === '==' && finfoLike) || (o === '<' && constant === 0) || (o === '!=' && constant === 0))
         return tensor({ ...shape, dtype: 'bool', mask: { ...m.mask, additive: undefined, polarity: 'ignore', dtype: 'bool', why } });
       return tensor({ ...shape, dtype: 'bool' });
+    }
+    // A count of masks (`pad + subsequent`, 0 to 2): only nonzero and zero are a logical reading of it.
+    if (constant !== undefined && m.mask.count) {
+      const { count: _count, ...or } = m.mask;
+      const nonzero = (o === '!=' && constant === 0) || (o === '>' && constant >= 0 && constant < 1) || (o === '>=' && constant > 0 && constant <= 1);
+      const zero = (o === '==' && constant === 0) || (o === '<' && constant > 0 && constant <= 1) || (o === '<=' && constant >= 0 && constant < 1);
+      if (nonzero) return { ...m, dtype: 'bool', mask: withMaskDtype({ ...or, why: msg(PHRASES.sameAs, why, or.why) }, 'bool') };
+      const f = zero ? flipMask(or, why, 'bool') : undefined;
+      return tensor({ ...shape, ndim: m.ndim, axes: m.axes, dtype: 'bool', ...(f ? { mask: f } : {}) });
     }
     if (constant !== undefined) {
       const same =
@@ -988,7 +1008,7 @@ function negatedOffset(node: PyNode): boolean {
 }
 
 /** The last two sizes of `torch.ones(L, S)`, `torch.full((L, S), v)`, `x.new_ones(L, S)` (following one assignment). */
-function creationSizes(ev: Evaluator, node: PyNode, depth = 0): readonly [string, string] | undefined {
+export function creationSizes(ev: Evaluator, node: PyNode, depth = 0): readonly [string, string] | undefined {
   const u = unparen(node);
   if (u.type === 'identifier' && depth === 0) {
     const defs = ev.resolve(u, ev.text(u)) ?? [];
@@ -1034,6 +1054,8 @@ function bandPart(ev: Evaluator, c: Call, base0: AValue, lowerNode: PyNode | und
     return tensor({ ndim: base.ndim, axes: base.axes, dtype: 'float', mask: triMask({ region: 'lower', k: upper }, 'float', why) });
   if (upper === -1 && lower !== undefined && lower >= 0)
     return tensor({ ndim: base.ndim, axes: base.axes, dtype: 'float', mask: triMask({ region: 'upper', k: -lower }, 'float', why) });
+  // `band_part(ones, 0, 0)`: the diagonal of ones, as torch.eye is (also when stored under a name first).
+  if (lower === 0 && upper === 0) return tensor({ ndim: base.ndim, axes: base.axes, dtype: 'float', identity: true });
   return tensor({ ndim: base.ndim, axes: base.axes });
 }
 
@@ -1058,7 +1080,12 @@ export function maskConsumerArgs(ev: Evaluator, c: Call, consumer: MaskConsumer,
     const node = argument(c.args, p.name, p.pos !== undefined ? p.pos - offset : undefined);
     const passedOn = !node && c.args.dictSplat ? spread?.find(([name]) => name === p.name)?.[1] : undefined;
     if (passedOn && c.args.dictSplat && passedOn.kind !== 'none') push(c.args.dictSplat, passedOn);
-    else if (node && unparen(node).type !== 'none') push(node, ev.eval(node, c.ctx));
+    else if (node && p.list) {
+      // `mask=[query_mask, value_mask]`: each mask of the list, where the code writes it (a list held elsewhere is not read).
+      const u = unparen(node);
+      if (u.type === 'list' || u.type === 'tuple')
+        for (const el of namedChildren(u)) if (unparen(el).type !== 'none' && el.type !== 'comment') push(el, ev.eval(el, c.ctx));
+    } else if (node && unparen(node).type !== 'none') push(node, ev.eval(node, c.ctx));
   }
 }
 

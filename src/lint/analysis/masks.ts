@@ -32,6 +32,8 @@ export function infOfAdditive(m: MaskInfo | undefined, test: 'inf' | 'finite', h
 
 /** `~m`, `m == 0`, `1 - m`, `logical_not(m)`: True and False swap. An additive mask is first read as a 0/1 one. */
 export function flipMask(m0: MaskInfo, how: MessageArg, dtype?: DType): MaskInfo | undefined {
+  // A count of masks (0 to 2): `1 - m` is -1 where both are, `~m` nonzero everywhere; no flip (compare reads `== 0`).
+  if (m0.count && !m0.additive) return undefined;
   // A negated mask (`keep - 1`, -1 where True) compared with 0 or negated logically (`== 0`, `logical_not`) is a 0/1
   // (boolean) mask again; `1 - m` of it is no mask at all (ops.ts: addSub).
   const { negated: _negated, ...m1 } = m0;
@@ -62,6 +64,11 @@ export function transposeMask(m: MaskInfo): MaskInfo {
 
 /** A mask converted to another dtype; an additive mask made boolean is True where it masked (`additive.bool()`). */
 export function withMaskDtype(m: MaskInfo, dtype: DType | undefined): MaskInfo {
+  // A count of masks made boolean is True where it is nonzero: the or it stands for.
+  if (m.count && dtype === 'bool') {
+    const { count: _count, ...or } = m;
+    return withMaskDtype(or, dtype);
+  }
   if (m.additive && dtype === 'bool') return additiveAsZeroOne(m, 'bool') ?? { ...m, dtype };
   // A negated mask (`keep - 1`, -1 where True) made boolean is True where it was -1: an ordinary mask of that meaning.
   if (m.negated && dtype === 'bool') {
@@ -108,6 +115,14 @@ export function maskMeaning(m: MaskInfo | undefined): MaskMeaning {
 /** The sides (L, S) of a causal mask that is top-left aligned over a rectangle whose two sides are written differently. */
 export function topLeftRectangleSizes(m: MaskInfo | undefined): readonly [string, string] | undefined {
   return m?.align === 'top-left' && m.sizes && m.sizes[0] !== m.sizes[1] ? m.sizes : undefined;
+}
+
+/**
+ * The width of the cache's columns a square causal triangle was joined with on its right (values.ts: cachedColumns),
+ * quoted; undefined for every other mask.
+ */
+export function cacheColumnsAfter(m: MaskInfo | undefined): string | undefined {
+  return m?.cachedColumns?.side === 'right' ? `\`${m.cachedColumns.width}\`` : undefined;
 }
 
 /** A causal mask that is top-left aligned over a rectangle whose two sides are written differently (L×S). */

@@ -4,6 +4,7 @@ import { argument, argumentNode, intLiteral, numberLiteral, operatorText, string
 import { childByField, childrenByField, namedChildren, unparen, walk, type PyNode } from '../syntax/tree';
 import {
   CONV_LAYERS,
+  EMBEDDING_LAYERS,
   LINEAR_LAYERS,
   MASK_FUNCTIONS,
   MASK_LAYERS,
@@ -22,10 +23,11 @@ import {
 import { arg, emptyArgs, intOf, isStarred, mutable, rootName, tensorish, val, type Call, type Mutable } from './call';
 import type { Evaluator } from './evaluator';
 import { noteNanGuard, type Ctx } from './facts';
-import { cacheMethod, isGrowingState } from './kv-cache';
+import { cacheMethod, isGrowingState, isStoredBack } from './kv-cache';
 import { dataLoaderBatches } from './data-loaders';
 import {
   causalAdditive,
+  creationSizes,
   isHeadMask,
   isMaskingFill,
   isMaskLike,
@@ -40,10 +42,11 @@ import {
   subscriptSpread,
   tokenizerAttentionMask,
 } from './mask-ops';
-import { flipMask, infOfAdditive, withMaskDtype } from './masks';
+import { combineMasks, flipMask, infOfAdditive, withMaskDtype } from './masks';
 import { einopsAxisMap, parseEinopsPattern } from './layout';
 import { padPackedOutputs, recurrentOutputs } from './recurrent';
 import { truthOf } from './flags';
+import { decoratorsOf } from './scope-params';
 import { msg } from '../message';
 import { PHRASES } from './phrases';
 import {
@@ -693,6 +696,20 @@ function addsZeroOne(m: MaskInfo): boolean {
 /** A Python float literal (`1.0`, `1.`, `1e0`). */
 const FLOAT_LITERAL = /^\s*\d*\.\d*(?:e[-+]?\d+)?\s*$|^\s*\d+e[-+]?\d+\s*$/i;
 
+/**
+ * A tensor's dtype as the code shows it: the one it was given, else 'float' (some floating dtype) when how it was made
+ * says it holds real numbers: an embedding table's output, a projection, attention scores or weights, a learned
+ * parameter, a random draw, convolution features (not a name: a parameter called `q` says nothing of its dtype). The
+ * one reading of `x.dtype`, `.type_as(x)` and `.to(x)` (a mask converted to the dtype of the hidden states is a float
+ * mask, added by the APIs that take one).
+ */
+export function dtypeOfTensor(t: AValue): DType | undefined {
+  if (t.dtype) return t.dtype;
+  if (t.kind !== 'tensor' || t.mask || t.tokenIds || t.index) return undefined;
+  const made = t.proj !== undefined || t.projectedWidth || t.attn !== undefined || t.learned || t.randomDraw || t.expOfScores || t.fromConv;
+  return made ? 'float' : undefined;
+}
+
 /** A tensor known to hold integers or booleans (`.long()`, a comparison, a mask documented as long or bool). */
 export function integerValued(t: AValue): boolean {
   const d = t.dtype ?? t.mask?.dtype;
@@ -734,8 +751,31 @@ function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | u
       mask: known ? rv.mask : { ...(rv.mask ?? { why: `\`${ev.text(r)}\`` }), additive: true, additiveAssumed: true, dtype: 'float' },
     };
   }
-  // `scores - 1e30 * mask`: subtracting a mask times a large positive number masks.
-  if (op === '-' && lv.attn?.stage === 'scores' && rv.mask?.scaledPositive && r) return addOp(lv, { kind: 'mask', node, how: 'add', maskNode: r });
+  // `scores - 1e30 * mask`: subtracting a mask times a large positive number masks, where the mask is True/1, as
+  // `scores + mask * -1e30` does (TensorFlow/Keras code writes `e -= (1.0 - keep) * 1e9`): judged as that additive
+  // mask, at the mask factor of the product when the product is written here (its fix inverts that factor), and only
+  // when a softmax of the file normalises these scores (a penalty on span logits a loss scores is no attention mask). Not after
+  // the scores were multiplied by a mask (`scores * m - 1e4 * (1 - m)`, a blend): the product's site judges that one.
+  if (op === '-' && lv.attn?.stage === 'scores' && rv.mask?.scaledPositive && r) {
+    const lastOps = (lv.ops ?? []).map((a) => a[a.length - 1]);
+    const blend = lastOps.some((o) => o?.kind === 'mask' && o.how === 'mul');
+    if (rv.mask.polarity && !blend) {
+      const product = unparen(r);
+      const factor =
+        product.type === 'binary_operator' && operatorText(ev.tree, product) === '*'
+          ? [childByField(product, 'left'), childByField(product, 'right')].find((n) => {
+              if (!n) return false;
+              const v = ev.eval(n, _ctx);
+              return v.kind === 'tensor' && !!v.mask?.polarity && !v.mask.additive && !v.mask.scaledPositive;
+            })
+          : undefined;
+      const { scaledPositive: _sp, ...plain } = rv.mask;
+      const site = factor ? { maskNode: factor, mask: ev.eval(factor, _ctx) } : { maskNode: r, mask: { ...rv, mask: { ...plain, fromAdditive: true } } };
+      const normalisedAt = lv.attn.formedAt;
+      ev.facts.mask.push({ node, ctx: _ctx, display: 'additive mask', param: 'mask', expects: 'ignore', convention: 'fill', normalisedAt, ...site });
+    }
+    return addOp(lv, { kind: 'mask', node, how: 'add', maskNode: r });
+  }
   // `scores + (1 - keep) * 10000.0`: a large positive number added where the mask is 1, which after softmax is the
   // flipped mask times a large negative number (a constant added to every score changes nothing): judged as the
   // additive mask built from the flipped mask, at the addition (no fix: `== 0` of the product is no inverse).
@@ -758,7 +798,15 @@ function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | u
   }
   // A triangle of ones minus its diagonal (`band_part(ones, 0, -1) - band_part(ones, 0, 0)`, `triu(ones) - eye(n)`):
   // the strict triangle, the same side of the diagonal without it.
-  if (op === '-' && lv.kind === 'tensor' && lv.mask?.tri && lv.mask.tri.k === 0 && !lv.mask.additive && r && isDiagonalOfOnes(ev, r)) {
+  if (
+    op === '-' &&
+    lv.kind === 'tensor' &&
+    lv.mask?.tri &&
+    lv.mask.tri.k === 0 &&
+    !lv.mask.additive &&
+    r &&
+    (isDiagonalOfOnes(ev, r) || (rv.identity && !rv.mask))
+  ) {
     const tri = { ...lv.mask.tri, k: lv.mask.tri.region === 'upper' ? 1 : -1 };
     return { ...lv, mask: { ...lv.mask, tri, why: `\`${ev.text(node)}\`` } };
   }
@@ -825,6 +873,11 @@ function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | u
     }
   }
   if (lv.attn && lv.attn.stage === 'weights') return lv; // weights + eps (slot attention)
+  // 0/1 mask + 0/1 mask of one meaning (`(pad_mask + subsequent_mask).gt(0)`): nonzero where either is, a count.
+  if (op === '+') {
+    const counted = maskCount(lv, rv);
+    if (counted) return counted;
+  }
   // additive mask + additive mask
   if (lv.mask?.additive && rv.mask?.additive)
     return {
@@ -850,6 +903,25 @@ function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | u
   }
   // q' + k' broadcast against each other (additive attention over every pair of positions).
   return (op === '+' ? pairwiseProduct(ev, lv, rv, l, r, node, 'sum') : undefined) ?? broadcastResult(lv, rv);
+}
+
+/**
+ * The sum of two 0/1 masks (boolean or integer, never additive or negated) whose construction says they mean the same
+ * (`seq_k.eq(PAD)` expanded plus `triu(ones, diagonal=1)`, both True = ignore): the or of the two as a count (MaskInfo
+ * `count`). Masks of different meanings, or known only by name, give no mask (the generic sum).
+ */
+function maskCount(lv: AValue, rv: AValue): AValue | undefined {
+  const a = lv.mask;
+  const b = rv.mask;
+  if (lv.kind !== 'tensor' || rv.kind !== 'tensor' || lv.attn || rv.attn || !a || !b) return undefined;
+  if (a.additive || b.additive || a.negated || b.negated || a.scaledPositive || b.scaledPositive || a.byName || b.byName) return undefined;
+  const m = combineMasks(a, b, 'or');
+  if (!m) return undefined;
+  const ndim = lv.ndim !== undefined && rv.ndim !== undefined ? Math.max(lv.ndim, rv.ndim) : undefined;
+  return tensor({
+    ...(ndim !== undefined ? { ndim, axes: Array.from({ length: ndim }, () => ({})) } : {}),
+    mask: { ...m, dtype: 'int', count: true },
+  });
 }
 
 export function evalUnary(ev: Evaluator, node: PyNode, ctx: Ctx): AValue {
@@ -966,6 +1038,13 @@ function dictItem(ev: Evaluator, v: AValue, key: string, valueNode: PyNode | und
   return UNKNOWN;
 }
 
+/** A method (of this file or another workspace file) decorated `@property` or `@functools.cached_property`: reading the attribute calls it. */
+function isPropertyGetter(ev: Evaluator, scope: Scope): boolean {
+  const owner = ev.owns(scope) ? ev : ev.link?.workspace.ownerOf(scope);
+  if (!owner || scope.node.type !== 'function_definition') return false;
+  return decoratorsOf(scope.node).some((d) => /^(?:property|(?:functools\.)?cached_property)$/.test(owner.text(d)));
+}
+
 export function evalAttributeOf(ev: Evaluator, obj: AValue, attr: string, node: PyNode, ctx: Ctx): AValue {
   void ctx;
   if (obj.kind === 'module' && obj.qname) {
@@ -984,6 +1063,12 @@ export function evalAttributeOf(ev: Evaluator, obj: AValue, attr: string, node: 
   }
   if (obj.kind === 'object') {
     const a = ev.attributeOfObject(obj, attr);
+    // A property (`@property def mask(self): return self._mask`): read, it is what its getter returns for this instance.
+    // Taken for masks only (what ATT002 follows); any other value read through a property stays as it was.
+    if (a?.kind === 'function' && a.fn?.self && isPropertyGetter(ev, a.fn.scope)) {
+      const got = ev.applyValue(a, node, node, emptyArgs(), ctx);
+      if (got.kind === 'tensor' && got.mask) return got;
+    }
     if (a) return a;
     // A dataclass field's default or a class constant read through an instance (`cfg.mask_value`): a constructor may
     // pass another value, so only a fill value is taken from it (a flag's or a scale's default says nothing of the
@@ -1019,8 +1104,10 @@ export function evalAttributeOf(ev: Evaluator, obj: AValue, attr: string, node: 
         return transposeLastTwo(obj);
       case 'shape':
         return { kind: 'tuple', shapeOf: obj, ...(obj.ndim !== undefined ? { elements: Array.from({ length: obj.ndim }, (_, i) => dimOfShape(obj, i)) } : {}) };
-      case 'dtype':
-        return obj.dtype ? { kind: 'dtype', dtypeName: obj.dtype } : { kind: 'dtype' };
+      case 'dtype': {
+        const dt = dtypeOfTensor(obj);
+        return dt ? { kind: 'dtype', dtypeName: dt } : { kind: 'dtype' };
+      }
       case 'ndim':
         return obj.ndim !== undefined ? number({ num: obj.ndim }) : number();
       case 'attention_mask':
@@ -1257,6 +1344,10 @@ function layerFromCtor(ev: Evaluator, c: Call, qname: string): AValue | undefine
     const layers = c.args.positional.map((n) => ev.eval(n, c.ctx));
     return { kind: 'layer', layer: { api: qname, ctor: c.node, ctorCtxId: c.ctx.id, layers } };
   }
+  if (EMBEDDING_LAYERS.has(qname)) {
+    const maskZero = qname === 'keras.layers.Embedding' && truthOf(val(ev, c, arg(c, 'mask_zero'))) === true;
+    return { kind: 'layer', layer: { api: qname, ctor: c.node, ctorCtxId: c.ctx.id, ...(maskZero ? { maskZero: true as const } : {}) } };
+  }
   if (MASK_LAYERS[qname] || PASS_THROUGH_LAYERS.has(qname) || SHAPE_KEEPING_LAYERS.has(qname)) {
     return { kind: 'layer', layer: { api: qname, ctor: c.node, ctorCtxId: c.ctx.id } };
   }
@@ -1324,6 +1415,15 @@ export function scaledAtConstruction(ev: Evaluator, out: AValue, ctor: PyNode, c
   return out;
 }
 
+/**
+ * A layer whose weights the class scales in place (`self.q_proj.weight.mul_(head_dim ** -0.5)`, evaluator.ts:
+ * foldedWeightScales): its outputs carry that factor, as if multiplied by it after the layer.
+ */
+export function scaledByFoldedWeights(ev: Evaluator, out: AValue, factor: AValue, factorNode: PyNode, divide: boolean, c: Call): AValue {
+  if (out.kind !== 'tensor' || out.attn || out.mask) return out;
+  return scaleTensor(ev, out, factor, factorNode, c.node, divide, c.ctx);
+}
+
 export function applyLayer(ev: Evaluator, layerValue: AValue, c: Call, inputOverride?: AValue): AValue {
   const layer = layerValue.layer!;
   const api = layer.api;
@@ -1341,6 +1441,8 @@ export function applyLayer(ev: Evaluator, layerValue: AValue, c: Call, inputOver
       dimValue: layer.dim,
     });
   }
+  // An embedding table's output is floating point whatever the ids' dtype (nothing else of it is claimed here).
+  if (EMBEDDING_LAYERS.has(api)) return tensor({ dtype: 'float' });
   if (LINEAR_LAYERS[api]) {
     const name = calleeName(ev, c);
     const out = projectionOf(input, projectionRole(name), layer.outIsOne, isPackedProjection(name), { input, inText: layer.inText, outText: layer.outText });
@@ -1430,7 +1532,17 @@ export function callLayerMethod(ev: Evaluator, c: Call): AValue {
   const layer = c.recv!.layer!;
   if (c.name === 'generate_square_subsequent_mask') return causalAdditive(ev, c);
   if (c.name === 'forward' || c.name === '__call__' || c.name === 'call') return applyLayer(ev, c.recv!, c);
-  void layer;
+  // Keras `Embedding(..., mask_zero=True).compute_mask(ids)`: True at the ids that are not 0 (the padding id).
+  if (c.name === 'compute_mask' && layer.maskZero) {
+    const idsNode = arg(c, 'inputs', 0);
+    const ids = tensorish(val(ev, c, idsNode));
+    return tensor({
+      ndim: ids.ndim,
+      axes: ids.axes,
+      dtype: 'bool',
+      mask: { polarity: 'keep', padding: true, padAxes: [-1], dtype: 'bool', why: msg(PHRASES.trueAtRealTokensPadZero, `\`${ev.text(c.node)}\``) },
+    });
+  }
   return UNKNOWN;
 }
 
@@ -1601,10 +1713,15 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
     case 'astype': {
       const out = mutable(t);
       // `.to(dtype)`, `.to(device, dtype)`, `.to(device, dtype=...)`, `.to(dtype=...)`.
-      const dt = (a0 ? dtypeOfValue(val(ev, c, a0)) : undefined) ?? (m === 'to' && a1 ? dtypeOfValue(val(ev, c, a1)) : undefined) ?? dtypeKwarg(ev, c);
-      if (m === 'type_as' && a0) {
-        const other = val(ev, c, a0);
-        if (other.dtype) out.dtype = other.dtype;
+      // `.type_as(x)` and `.to(x)` of another tensor: x's dtype, read as `x.dtype` is.
+      const other = a0 && (m === 'type_as' || m === 'to') ? val(ev, c, a0) : undefined;
+      const dt =
+        (other?.kind === 'tensor' ? dtypeOfTensor(other) : undefined) ??
+        (a0 && m !== 'type_as' ? dtypeOfValue(val(ev, c, a0)) : undefined) ??
+        (m === 'to' && a1 ? dtypeOfValue(val(ev, c, a1)) : undefined) ??
+        dtypeKwarg(ev, c);
+      if (m === 'type_as' && !dt) {
+        // `.type_as(x)` of a tensor whose dtype nothing shows: unknown.
       } else if (dt) {
         out.dtype = dt;
         if (out.mask) out.mask = withMaskDtype(out.mask, dt === 'bool' || dt === 'int' ? dt : 'float');
@@ -2372,7 +2489,7 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
     }
     return spreadMask(ev, out, src, parsed.lhs.groups.length, einopsAxisMap(parsed.lhs, parsed.rhs)(-1));
   }
-  if (matches(/^(torch|numpy|jax\.numpy|tensorflow)\.(cat|concat|concatenate|stack)$/, qname)) return concat(ev, c);
+  if (matches(/^(torch|numpy|jax\.numpy|tensorflow)\.(cat|concat|concatenate|stack|hstack)$/, qname)) return concat(ev, c);
   if (qname === 'torch.nn.functional.normalize') {
     // F.normalize(weights, p=1, dim=d): the weights renormalised to sum to 1 along d.
     const x = tensorish(val(ev, c, c.args.positional[0] ?? arg(c, 'input')));
@@ -2407,6 +2524,8 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
           why: msg(PHRASES.onesZeroPadded, `\`${ev.text(c.node).slice(0, 50)}\``, displayName(qname)),
         },
       });
+    const placed = last === 'pad' ? paddedCacheColumns(ev, c, x, fillArg) : undefined;
+    if (placed) return tensor({ ndim: x.ndim, axes: x.axes, dtype: x.dtype, mask: placed });
     return last === 'pad' ? withoutLength1(x) : tensor();
   }
   // `torch.isinf(generate_square_subsequent_mask(T))`: True where an additive mask of -inf masks.
@@ -2653,7 +2772,12 @@ function concat(ev: Evaluator, c: Call): AValue {
   if (!items) return tensor();
   const vals = items.map((n) => tensorish(ev.eval(n, c.ctx)));
   const fromCache = items.map(
-    (n, i) => vals[i]?.fromCache || isCacheName(rootName(ev, n) ?? '') || /past|cache|prev/i.test(ev.text(n)) || isGrowingState(ev, n, c.node, c.ctx.scope),
+    (n, i) =>
+      vals[i]?.fromCache ||
+      isCacheName(rootName(ev, n) ?? '') ||
+      /past|cache|prev/i.test(ev.text(n)) ||
+      isGrowingState(ev, n, c.node, c.ctx.scope) ||
+      isStoredBack(ev, n, c.node),
   );
   const cached = fromCache.some(Boolean);
   const fresh = vals.find((_v, i) => !fromCache[i]);
@@ -2667,9 +2791,80 @@ function concat(ev: Evaluator, c: Call): AValue {
     multiHead: vals.some((v) => v.multiHead) || undefined,
   });
   if (cached) out.fromCache = true;
-  const joinedMask = joinedMaskOf(vals);
+  const joinedMask = cachedColumnsJoined(ev, c, items, vals) ?? joinedMaskOf(vals);
   if (joinedMask) out.mask = joinedMask;
   return c.name.endsWith('.stack') ? stacked(ev, c, out) : out;
+}
+
+/** A square causal triangle aligned top-left (`triu(full((T, T), -inf), 1)`, `tril(ones(T, T))`): its side, T. */
+function squareTriangle(v: AValue): string | undefined {
+  const m = v.mask;
+  return m?.causal && m.align === 'top-left' && m.sizes && m.sizes[0] === m.sizes[1] && !m.cachedColumns ? m.sizes[0] : undefined;
+}
+
+/**
+ * The value a mask gives to kept entries holds in the block `v`: zeros for an additive or an ignore (True = masked)
+ * mask, ones for a keep mask.
+ */
+function keptBlock(m: MaskInfo, v: AValue): boolean {
+  if (v.kind !== 'tensor' || v.mask || v.attn) return false;
+  if (m.additive) return !!v.zeros;
+  return m.polarity === 'keep' ? !!v.ones : m.polarity === 'ignore' ? !!v.zeros : false;
+}
+
+/**
+ * A square causal triangle over the T new tokens joined along the key axis with a block of kept columns of another
+ * width (`torch.cat([torch.zeros(T, start), tri], dim=-1)`, `torch.hstack([tri, zeros])`): the columns of the cache
+ * a decode step's keys hold before the new ones. Placed first, the mask is bottom-right aligned (every new token
+ * sees every cached key); placed last, the triangle lies over the first cached keys, top-left aligned over T queries
+ * and start + T keys. The block's size must be written (`zeros(T, start)`, its rows the triangle's): the columns are
+ * then as many as the keys only when the block is as wide as the cache.
+ */
+function cachedColumnsJoined(ev: Evaluator, c: Call, items: readonly PyNode[], vals: readonly AValue[]): MaskInfo | undefined {
+  if (items.length !== 2 || c.name.endsWith('.stack')) return undefined;
+  const triAt = vals.findIndex((v) => squareTriangle(v) !== undefined);
+  const tri = vals[triAt];
+  const block = vals[1 - triAt];
+  const blockNode = items[1 - triAt];
+  const side = tri && squareTriangle(tri);
+  if (!tri?.mask || !block || !blockNode || side === undefined || !keptBlock(tri.mask, block)) return undefined;
+  // Along the last axis: `dim=-1`, the second axis of 2-D pieces, or hstack of 2-D pieces.
+  const dim = c.name.endsWith('.hstack') ? 1 : intOf(ev, c, c.args.positional[1] ?? arg(c, 'dim') ?? arg(c, 'axis'));
+  const ndim = tri.ndim ?? (c.name.endsWith('.hstack') ? undefined : 2);
+  if (dim !== -1 && !(dim === 1 && ndim === 2)) return undefined;
+  const sizes = creationSizes(ev, blockNode);
+  if (!sizes || sizes[0] !== side || sizes[1] === side) return undefined;
+  return placedColumns(tri.mask, side, sizes[1], triAt === 1 ? 'left' : 'right');
+}
+
+/** The triangle's mask with `width` kept cache columns placed on `at` of it (cachedColumnsJoined, F.pad). */
+function placedColumns(m: MaskInfo, side: string, width: string, at: 'left' | 'right'): MaskInfo {
+  const { tri: _tri, align: _align, sizes: _sizes, ...rest } = m;
+  const cachedColumns = { side: at, width };
+  return at === 'left'
+    ? { ...rest, causal: true, cachedColumns, align: 'bottom-right' }
+    : { ...rest, causal: true, cachedColumns, align: 'top-left', sizes: [side, `${width}+${side}`] };
+}
+
+/**
+ * `F.pad(tri, (start, 0), value=...)`: a square causal triangle padded on one side of its last axis (the keys) with
+ * columns its mask keeps (0 on an additive or ignore mask, True or 1 on a keep mask), as cachedColumnsJoined joins them.
+ */
+function paddedCacheColumns(ev: Evaluator, c: Call, x: AValue, fillArg: PyNode | undefined): MaskInfo | undefined {
+  const side = squareTriangle(x);
+  const padNode = c.args.positional[1] ?? arg(c, 'pad');
+  const pad = padNode ? unparen(padNode) : undefined;
+  if (side === undefined || !x.mask || (pad?.type !== 'tuple' && pad?.type !== 'list')) return undefined;
+  const sides = namedChildren(pad);
+  const [left, right] = sides;
+  if (sides.length !== 2 || !left || !right) return undefined;
+  const fill = fillArg ? ev.text(fillArg).replace(/\s+/g, '') : '0';
+  const keeps = x.mask.additive || x.mask.polarity === 'ignore' ? /^(0|0\.0|False)$/.test(fill) : x.mask.polarity === 'keep' && /^(1|1\.0|True)$/.test(fill);
+  if (!keeps) return undefined;
+  const zero = (n: PyNode): boolean => intLiteral(ev.tree, n) === 0;
+  if (zero(right) && !zero(left)) return placedColumns(x.mask, side, ev.text(left).replace(/\s+/g, ''), 'left');
+  if (zero(left) && !zero(right)) return placedColumns(x.mask, side, ev.text(right).replace(/\s+/g, ''), 'right');
+  return undefined;
 }
 
 /**

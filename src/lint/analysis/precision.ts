@@ -41,8 +41,17 @@ export function sourcePrecision(src: string): PrecisionEvidence {
  * not evidence that the file runs in float16. Blanked to spaces (same offsets).
  */
 const DTYPE_TEST = /(?:==|!=|\bis(?:\s+not)?|\bin)\s*\(?\s*(?:(?:torch|jnp|np|numpy|tf|mx)\.)?(?:float16|half)\b/g;
+/**
+ * float16's own limits (`np.finfo(np.float16).min`, `torch.finfo(torch.half).min`, `tf.float16.min`) are the fill that
+ * fits float16, named for when the data is float16 (`_NEG_INF_FP16 = np.finfo(np.float16).min`, chosen by a dtype
+ * test): the code supports half precision, as a dtype test or an "fp16-safe" comment says, and does not show it runs
+ * in it. Blanked as the dtype tests are.
+ */
+const FLOAT16_LIMIT =
+  /\b(?:torch|jnp|np|numpy|tf|mx)\.finfo\(\s*(?:(?:torch|jnp|np|numpy|tf|mx)\.)?(?:float16|half)\s*\)|\b(?:tf|jnp|np|numpy)\.float16\.(?:min|max)\b/g;
 function withoutDtypeTests(code: string): string {
-  return code.replace(DTYPE_TEST, (m) => m.replace(/[^\n]/g, ' '));
+  const blank = (m: string): string => m.replace(/[^\n]/g, ' ');
+  return code.replace(DTYPE_TEST, blank).replace(FLOAT16_LIMIT, blank);
 }
 
 /** 1-based line and column of the first evidence of half precision in a source's code, if any. */

@@ -39,6 +39,12 @@ const ROOT_WORDS = String.raw`//|\.sum\(|nan|scal|sqrt|rsqrt|temperature|registe
  */
 const BODY_WORDS = String.raw`attn|atten|mask|normalize\(|\.sum\(|scale|sqrt|transpose|permute|swapaxes|causal|cache|register_buffer|float16|half|autocast|quer|\bkeys?\b|\bkv_idx\b`;
 
+/**
+ * A layer's weight named in a string (`state_dict[prefix + "q_proj.weight"]`, `name.endswith("q_proj.weight")`):
+ * a conversion or a load hook that may fold the attention scale into the weights (evaluator.ts: foldedEntryScales).
+ */
+const WEIGHT_ENTRIES = String.raw`\.(?:weight|kernel)\b[^'"\n]*['"]`;
+
 function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -80,8 +86,8 @@ export function buildPrefilters(table: readonly ApiRow[]): Prefilters {
   const active = regex(apis, maskArguments, FILL_VALUES, MASKING_WORDS, ATTENTION_WORDS);
   return {
     file: regex(apis, maskArguments, HAND_WRITTEN_SOFTMAX, FILL_VALUES, OWN_ATTENTION_CLASSES),
-    block: regex(apis, maskArguments, MASK_KEYWORD_ARGUMENTS, FILL_VALUES, String.raw`\btimes`, OWN_ATTENTION_CLASSES),
-    body: regex(apis, maskArguments, FILL_VALUES, OWN_ATTENTION_CLASSES, BODY_WORDS),
+    block: regex(apis, maskArguments, MASK_KEYWORD_ARGUMENTS, FILL_VALUES, String.raw`\btimes`, OWN_ATTENTION_CLASSES, WEIGHT_ENTRIES),
+    body: regex(apis, maskArguments, FILL_VALUES, OWN_ATTENTION_CLASSES, BODY_WORDS, WEIGHT_ENTRIES),
     activeFunction: active,
     rootStatement: regex(active.source, ROOT_WORDS),
   };

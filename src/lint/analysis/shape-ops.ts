@@ -95,9 +95,15 @@ export function dropFirstAxis(v: AValue): AValue {
 export function broadcastResult(a: AValue, b: AValue): AValue {
   if (a.kind === 'tensor' && b.kind !== 'tensor') return b.kind === 'unknown' ? withoutSize1(stripFacts(a)) : stripFacts(a);
   if (b.kind === 'tensor' && a.kind !== 'tensor') return a.kind === 'unknown' ? withoutSize1(stripFacts(b)) : stripFacts(b);
-  if (a.kind === 'tensor' && b.kind === 'tensor') return tensor(broadcastLayout(a, b));
+  if (a.kind === 'tensor' && b.kind === 'tensor') {
+    // Two floating tensors combined (`wte(ids) + wpe(pos)`) are floating; any other dtype is left unknown.
+    const floating = FLOATING.has(String(a.dtype)) && FLOATING.has(String(b.dtype));
+    return tensor({ ...broadcastLayout(a, b), ...(floating ? { dtype: a.dtype === b.dtype ? a.dtype : 'float' } : {}) });
+  }
   return UNKNOWN;
 }
+
+const FLOATING: ReadonlySet<string> = new Set(['float', 'float16', 'bfloat16', 'float32', 'float64']);
 
 /**
  * q * k (or q' + k', `how: 'sum'`) broadcast against each other (`q.unsqueeze(2) * k.unsqueeze(1)`): where q has length 1 and k does not is
@@ -670,17 +676,23 @@ function firstNamedChildOf(node: PyNode): PyNode | undefined {
 export function reshapeValue(ev: Evaluator, c: Call, t0: AValue, sizeNodes: PyNode[]): AValue {
   const t = tensorish(t0);
   let nodes = sizeNodes;
-  // view(*output_size): the splat is not a positional argument; take it when it is the only argument.
-  // With `output_size = (a, b, c, d)` assigned once in this function, its elements are the sizes.
+  // view(*output_size), or view(output_size) (the tuple itself as the one argument): with `output_size = (a, b, c, d)`
+  // assigned once in this function, its elements are the sizes. The splat is not a positional argument: take it when
+  // it is the only argument.
+  const namedTuple = (name: PyNode | undefined): PyNode[] | undefined => {
+    const defs = name && name.type === 'identifier' ? ev.resolve(name, ev.text(name)) : undefined;
+    const def = defs && defs.length === 1 ? defs[0] : undefined;
+    const value = def?.kind === 'assign' && def.path.length === 0 ? def.value : undefined;
+    const tuple = value ? unparen(value) : undefined;
+    return tuple && (tuple.type === 'tuple' || tuple.type === 'list') && !namedChildren(tuple).some((e) => e.type === 'list_splat')
+      ? namedChildren(tuple)
+      : undefined;
+  };
   if (nodes.length === 0 && c.args.hasSplat && c.args.list) {
     const all = namedChildren(c.args.list);
     const only = all.length === 1 ? all[0] : undefined;
     const inner = only?.type === 'list_splat' ? firstNamedChildOf(only) : undefined;
-    const defs = inner && inner.type === 'identifier' ? ev.resolve(inner, ev.text(inner)) : undefined;
-    const def = defs && defs.length === 1 ? defs[0] : undefined;
-    const value = def?.kind === 'assign' && def.path.length === 0 ? def.value : undefined;
-    const tuple = value ? unparen(value) : undefined;
-    if (tuple && (tuple.type === 'tuple' || tuple.type === 'list') && !namedChildren(tuple).some((e) => e.type === 'list_splat')) nodes = namedChildren(tuple);
+    nodes = namedTuple(inner) ?? nodes;
   }
   // view(*x.size()[:3], -1): a splatted shape among the sizes spreads its elements, each an axis.
   let splatAxes: AxisInfo[] | undefined;
@@ -698,9 +710,11 @@ export function reshapeValue(ev: Evaluator, c: Call, t0: AValue, sizeNodes: PyNo
     if (u.type === 'tuple' || u.type === 'list') nodes = namedChildren(u);
     else {
       const v = ev.eval(u, c.ctx);
+      const named = v.kind === 'tuple' && !v.shapeOf ? namedTuple(u) : undefined;
       if (v.kind === 'tuple' && v.shapeOf && v.shapeOf.ndim !== undefined)
         return { ...t, ndim: v.shapeOf.ndim, axes: v.shapeOf.axes, attn: t.attn, mask: t.mask };
-      if (v.kind === 'tuple' && v.elements) nodes = [];
+      if (named) nodes = named;
+      else if (v.kind === 'tuple' && v.elements) nodes = [];
       else if (v.kind !== 'number') return stripRank(t);
     }
   }
@@ -812,6 +826,9 @@ function secondIsProduct(ev: Evaluator, nodes: readonly PyNode[]): boolean {
 
 export function stripRank(t: AValue): AValue {
   const out = mutable(t);
+  // Axes no longer known: nor is it known that the last one is still a projection's whole width (the op may have
+  // split it into heads: an einops pattern held in a variable, a reshape to sizes the code does not show).
+  delete out.projectedWidth;
   delete out.pairwise;
   delete out.lastSize1;
   delete out.ndim;
@@ -1500,6 +1517,9 @@ export function unflattenValue(ev: Evaluator, c: Call, t0: AValue, dim: number |
     remapFacts(out, t, map);
     moveFeatAt(out, t, map);
     if (dim === -1 && parts[k - 1]?.label === 'feat') out.featLast = true;
+    if (parts.some((a) => a.label === 'head')) out.multiHead = true;
+    // The last axis cut into several (`unflatten(-1, (heads, -1))`): no longer a projection's whole width.
+    if (dim === -1 && k > 1) delete out.projectedWidth;
     return out;
   }
   const p = posAxis(dim, n);
@@ -1516,6 +1536,7 @@ export function unflattenValue(ev: Evaluator, c: Call, t0: AValue, dim: number |
   moveFeatAt(out, t, map);
   if (p === n - 1 && parts[k - 1]?.label === 'feat') out.featLast = true;
   if (parts.some((a) => a.label === 'head')) out.multiHead = true;
+  if (p === n - 1 && k > 1) delete out.projectedWidth;
   return out;
 }
 

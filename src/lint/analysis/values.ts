@@ -96,6 +96,12 @@ export interface MaskInfo {
    * mask times -c, so the sign of c decides which side gets the large negative number.
    */
   readonly negated?: boolean;
+  /**
+   * The sum of two 0/1 masks of one meaning (`pad_mask + subsequent_mask`, jadore801120's form): 0, 1 or 2, nonzero
+   * where either is, so read as nonzero (`> 0`, `.gt(0)`, `!= 0`, `.bool()`, a masked_fill's mask) it is their or, and
+   * `== 0` is its flip; `== 1`, `1 - m`, `~m` and `&` are no logical operation on it.
+   */
+  readonly count?: boolean;
   /** For additive masks built as `m * -1e9` / `masked_fill(m, -inf)`: the polarity of m (must be 'ignore'). */
   /**
    * Written per example into a fresh tensor of zeros or ones (`m = zeros(B, L); m[i, :n] = 1`, `m = ones(B, L);
@@ -112,6 +118,12 @@ export interface MaskInfo {
   readonly align?: 'top-left' | 'bottom-right';
   /** Source texts of the query-side and key-side lengths of a causal mask, when its construction shows them. */
   readonly sizes?: readonly [string, string];
+  /**
+   * A square causal triangle over the new tokens joined along the key axis with a block of kept columns as wide as the
+   * cache (`cat([zeros(T, start), tri], dim=-1)`, `F.pad(tri, (start, 0))`): the side the kept columns went to. Keys
+   * are laid out `[cached | new]`, so 'left' is bottom-right aligned and 'right' top-left (`width`: the block's).
+   */
+  readonly cachedColumns?: { readonly side: 'left' | 'right'; readonly width: string };
   /** Where this mask was built (the expression that first produced it; see origins.ts): a related location. */
   readonly origin?: MaskOrigin;
   /** The last place its meaning was inverted since (`~m`, `m == 0`, `1 - m`), when it was. */
@@ -284,6 +296,8 @@ export interface LayerInfo {
   readonly recurrent?: RecurrentInfo;
   /** nn.Sequential: its layers in order. */
   readonly layers?: readonly AValue[];
+  /** Keras `Embedding(..., mask_zero=True)`: its `compute_mask(ids)` is True at the ids that are not 0. */
+  readonly maskZero?: true;
 }
 
 /** What a recurrent layer's construction says about its outputs (undefined fields: not known from the code). */
@@ -416,6 +430,12 @@ export interface AValue {
   readonly finfo?: 'of-tensor' | 'float32' | 'float16' | 'bfloat16' | 'float64';
   /** The finfo value is `.max` (positive) rather than `.min`. */
   readonly finfoMax?: boolean;
+  /**
+   * A number that is a masking fill on every path (a large negative number or a dtype's minimum) but not the same one
+   * on each (`NEG_INF_FP16 if dtype == tf.float16 else NEG_INF_FP32`, `-1e9` or `dtype.min` after
+   * `if dtype != tf.float32:`): it masks, whichever path ran, though which value it is is not known.
+   */
+  readonly maskingFill?: boolean;
   /** For torch.finfo(...) objects: which dtype. */
   readonly finfoOf?: 'of-tensor' | 'float32' | 'float16' | 'bfloat16' | 'float64';
   // ---- booleans (the flag lattice: known True / False, unknown, or a parameter's whatever-the-caller-passes)
@@ -710,6 +730,11 @@ function filledFrom(fresh: AValue, m: MaskInfo | undefined): boolean {
   return !!f && f.polarity === m.polarity && (f.base === 'zeros' ? !!fresh.zeros : !!fresh.ones);
 }
 
+/** A number that masks where it fills (as mask-ops' isMaskingFill reads one): -1e4 or less, a dtype's minimum. */
+function masksOnItsPath(v: AValue): boolean {
+  return !!v.maskingFill || (!!v.finfo && !v.finfoMax) || (v.num !== undefined && v.num <= -1e4);
+}
+
 export function join(a: AValue, b: AValue): AValue {
   if (a === b) return a;
   // A zeros tensor and the keep mask a loop builds in it (`m[i, :n_i] = 1`): before any example is marked the
@@ -790,6 +815,7 @@ export function join(a: AValue, b: AValue): AValue {
       out.scaleName = a.scaleName ?? b.scaleName;
       out.headCount = a.headCount && b.headCount ? true : undefined;
       out.finfo = same(a.finfo, b.finfo);
+      if (out.num === undefined && out.finfo === undefined && masksOnItsPath(a) && masksOnItsPath(b)) out.maskingFill = true;
       break;
     }
     case 'string':

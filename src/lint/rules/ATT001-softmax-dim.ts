@@ -3,7 +3,7 @@ import { torchImplicitSoftmaxDim } from '../analysis/apis';
 import type { MatmulSite, SoftmaxSite } from '../analysis/facts';
 import { axesOf, axisAt, negAxis, type AttnInfo } from '../analysis/values';
 import { alternatives, byNode, consumersOf, definingNames, hasRoles, normalisedDim, wasRenormalised, type Consumer } from './evidence';
-import { definedHere, definitions } from './related';
+import { asCalledAt, definedHere, definitions } from './related';
 import { defineTemplates, msg, type MessageArg, type MessageParts } from '../message';
 import { PHRASES } from '../analysis/phrases';
 import { isHeadCountName } from '../analysis/names';
@@ -408,7 +408,7 @@ out = weights @ v`,
           ? msg(site.input.learned ? T.length1Learned : T.length1Value, apiName(site.display), quote(ctx.text(site.inputNode), 40), dimText)
           : site.dim === 'implicit' || site.dim === 'all'
             ? msg(T.appliedWithout, apiName(site.display), describeInput(ctx, site), dimText, v.why, site.framework === 'torch' ? 'dim' : 'axis', suggested)
-            : msg(T.notKeyAxis, apiName(site.display), describeInput(ctx, site), dimText, v.why);
+            : msg(T.notKeyAxis, apiName(site.display), asCalledAt(describeInput(ctx, site), site.ctx), dimText, v.why);
       ctx.report({ node: where, message, fix: fixFor(v), related: relatedFor(site) });
     }
 

@@ -6,7 +6,7 @@ import { childByField, namedChildren, unparen, walk, type PyNode } from '../synt
 import { consumersOf } from './evidence';
 import { defineTemplates, msg, type MessageParts } from '../message';
 import { quote, type FixSpec, type RelatedSpec, type Rule, type RuleContext } from './rule';
-import { definitions, foreignHelperReturn, liveDefinitions } from './related';
+import { asCalledAt, definitions, foreignHelperReturn, liveDefinitions } from './related';
 
 const T = defineTemplates({
   keysLayoutHere: 'the keys {0} get their layout here',
@@ -91,7 +91,12 @@ att = q @ k.transpose(-2, -1)`,
       const kText = quote(ctx.text(t.base), 24);
       if (t.kind === 'T' || t.kind === 't') {
         if (n === undefined || n < 3) return;
-        report(b, msg(t.kind === 'T' ? T.reversesAxes : T.tFails, quote(ctx.text(b), 30), n, kText), fix(b, t.base), layoutOf(t.base, site, 'keys'));
+        report(
+          b,
+          msg(t.kind === 'T' ? T.reversesAxes : T.tFails, quote(ctx.text(b), 30), n, asCalledAt(kText, site.ctx)),
+          fix(b, t.base),
+          layoutOf(t.base, site, 'keys'),
+        );
         return;
       }
       if (t.kind === 'transpose' && !ev.numpyStyleTranspose) {

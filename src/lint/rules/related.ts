@@ -9,7 +9,9 @@ import type { Ctx } from '../analysis/facts';
 import type { Def } from '../analysis/scopes';
 import { precisionSource } from '../analysis/precision';
 import type { AValue, MaskInfo, MaskOrigin } from '../analysis/values';
-import { defineTemplates, msg, type MessageParts } from '../message';
+import { defineTemplates, msg, type MessageArg, type MessageParts } from '../message';
+import { PHRASES } from '../analysis/phrases';
+import { originRef } from '../analysis/portable';
 import { childByField, unparen, type PyNode } from '../syntax/tree';
 import { quote, type RelatedSpec } from './rule';
 
@@ -183,4 +185,12 @@ export function factorDefinitions(ev: Evaluator, factor: PyNode, ctx: Ctx, max =
 /** "`name` is defined here" (a definition as a related location). */
 export function definedHere(text: string, max = 30): MessageParts {
   return msg(T.isDefinedHere, quote(text, max));
+}
+
+/**
+ * `arg (as called at pkg/model.py:21)` for a site judged in the context of a call an importing file makes (its rank
+ * or layout comes from there; the engine links that place as a related location); `arg` itself otherwise.
+ */
+export function asCalledAt(arg: MessageArg, ctx: Ctx): MessageArg {
+  return ctx.calledAt ? msg(PHRASES.asCalledAt, arg, originRef(ctx.calledAt)) : arg;
 }

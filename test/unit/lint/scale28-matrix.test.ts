@@ -852,21 +852,23 @@ const WRITTEN: readonly Cell[] = [
  * Buggy cells the linter leaves silent today although the code holds the evidence (holes left, by class). A literal
  * width: a whole number is read as a width only where it equals the size the scores' product sums over as the view
  * states it (`view(B, T, 8, 64)`, then `/ 64`, `/ math.sqrt(64)`); the model width `512` is the projection's, which a
- * literal view does not label as split into heads, and `64 ** -1`, `1.0 / 64` or a literal on q alone or handed to a
- * kernel are not compared with the stated sizes. The evidence is in the code: holes to close, not undecidable cells.
+ * literal view does not label as split into heads, and a literal handed to a kernel (`scale=1.0 / 64`) is not compared
+ * with the stated sizes. A constant on the scores or on q is (session 29): `* 64 ** -1`, `self.scale = 1.0 / 64`,
+ * `/ self.temperature` with `self.temperature = 64`, `q = q / 64` and a temperature module bound to `temperature=64`
+ * are the width, not its root. The evidence is in the code: holes to close, not undecidable cells.
  */
 const LITERAL_FORMS: Record<string, readonly Variant[]> = {
   div_math_sqrt: ['model'],
   div_np_sqrt: ['model'],
   div_pow_half: ['model'],
-  mul_pow_neg_half: ['model', 'nosqrt'],
+  mul_pow_neg_half: ['model'],
   mul_rsqrt_tensor: ['model'],
-  folded_into_q: ['model', 'nosqrt'],
+  folded_into_q: ['model'],
   q_and_k_quarter: ['model'],
   sdpa_scale_kwarg: ['model', 'nosqrt'],
-  self_scale_in_init: ['model', 'nosqrt'],
+  self_scale_in_init: ['model'],
   softmax_over_temperature: ['model'],
-  temperature_module: ['model', 'nosqrt'],
+  temperature_module: ['model'],
 };
 /** Today's decision of each cell the linter decides wrongly: the rule it reports, or 'none'; and why. */
 const TODAY: ReadonlyMap<string, { readonly found: Expect; readonly why: string }> = new Map([
@@ -876,9 +878,6 @@ const TODAY: ReadonlyMap<string, { readonly found: Expect; readonly why: string 
       { found: 'none', why: 'a literal width is not read as a width (hole left)' },
     ]),
   ),
-  // `self.temperature = 64` is read as a fixed temperature (a constant no dimension enters), so ATT003 reports the
-  // scores as unscaled; the literal 64 is the head width, and ATT004's "d instead of sqrt(d)" is the finding wanted.
-  ['literal × softmax_over_temperature × nosqrt', { found: 'ATT003', why: 'a literal width is not read as a width (hole left)' }],
 ]);
 
 const scaleFindings = (fs: readonly Finding[]): Finding[] => fs.filter((f) => f.code === 'ATT003' || f.code === 'ATT004' || f.code === 'ATT000');
