@@ -1,5 +1,6 @@
 // What a length bound counts, for masks built from per-example bounds: `m[i, :n] = True` in a loop over the batch and
 // its vectorised twin `arange(W)[None, :] < n[:, None]`. The same bound reads the same way in both forms.
+import { callArgs } from '../syntax/python';
 import { childByField, namedChildren, unparen, type PyNode } from '../syntax/tree';
 import type { Evaluator } from './evaluator';
 import type { Ctx } from './facts';
@@ -62,8 +63,42 @@ export function boundCount(ev: Evaluator, node: PyNode, ctx: Ctx, depth = 0): 't
     if (c) return c;
   }
   // A name that says it counts padding, with no definition above showing it: either count.
-  return /(^|_)(n_?)?pad(s|ding)?(_|$)|^num_?pad|^npad/i.test(ev.text(n)) ? 'unclear' : undefined;
+  if (/(^|_)(n_?)?pad(s|ding)?(_|$)|^num_?pad|^npad/i.test(ev.text(n))) return 'unclear';
+  // A bare parameter (`def make(n, width)`, `m[i, :n] = True`) counts what the caller passes: tokens or padding, unless
+  // it is named a length as the vectorised form reads lengths.
+  const defs = ev.resolve(n, ev.text(n)) ?? [];
+  const p = defs.length === 1 && defs[0]?.kind === 'param' ? defs[0] : undefined;
+  if (!p || LENGTHS_NAME.test(ev.text(n))) return undefined;
+  // With no call in view (the helper analysed alone, the context another file's reading takes) or a call in another
+  // file (importer-calls.ts), the argument is not read here: as before, a length.
+  if (ctx.calledAt || !ctx.callSite || ctx.scope !== p.scope) return undefined;
+  const arg = argumentFor(ev, ctx.callSite, p);
+  if (!arg || depth >= 3) return 'unclear';
+  // The argument this call passes: a length shown (`len(s)`, `lengths[i]`) reads as before; anything else may count
+  // either. Call sites passing the same abstract values share a context, so this call's argument decides no new
+  // polarity, only whether the old reading stands.
+  const a = unparen(arg);
+  const root = a.type === 'subscript' ? unparen(childByField(a, 'value') ?? a) : a;
+  return lengthShown(ev, arg, ctx, depth + 1) || (root.type === 'identifier' && LENGTHS_NAME.test(ev.text(root))) ? undefined : 'unclear';
 }
+
+/** The argument a call passes for a parameter, by keyword or position (a method's self not passed). */
+function argumentFor(ev: Evaluator, call: PyNode, p: Def): PyNode | undefined {
+  if (call.type !== 'call' || !p.param) return undefined;
+  // The call of this function itself (`make(n, w)`, `self.make(n, w)`), not one passing it on (`map(make, ns)`).
+  const f = childByField(call, 'function');
+  const callee = f?.type === 'attribute' ? childByField(f, 'attribute') : f;
+  if (!callee || ev.text(callee) !== p.scope.name) return undefined;
+  const args = callArgs(ev.tree, call);
+  const kw = args.keywords.get(p.param.name);
+  if (kw) return kw.value;
+  if (args.hasSplat || p.param.index === undefined || p.param.kind !== 'positional') return undefined;
+  const index = p.param.index - (p.scope.selfName ? 1 : 0);
+  return index >= 0 ? args.positional[index] : undefined;
+}
+
+/** Names of per-example lengths, as the vectorised form (`arange(S)[None, :] < lengths[:, None]`) reads them. */
+export const LENGTHS_NAME = /(^|_)(len|lens|length|lengths|seq_lens?|seqlens?|valid_lens?|n_tokens|num_tokens|ntokens)($|_)|lengths?$|lens$/i;
 
 /** The one plain assignment reaching a name read (`n = ...`), if there is exactly one. */
 function singleAssign(ev: Evaluator, n: PyNode): Def | undefined {
@@ -80,6 +115,17 @@ function lengthShown(ev: Evaluator, node: PyNode, ctx: Ctx, depth: number): bool
   let n = unparen(node);
   while (n.type === 'subscript') n = unparen(childByField(n, 'value') ?? n);
   if (n.type === 'identifier') {
+    const defs = ev.resolve(n, ev.text(n)) ?? [];
+    // `for i, n in enumerate(lengths)` / `zip(xs, lens)`: an item of a list of lengths.
+    const loop = defs.length === 1 && defs[0]?.kind === 'for' ? defs[0].value : undefined;
+    if (loop)
+      return (
+        /\blen\(/.test(ev.text(loop)) ||
+        ev
+          .text(loop)
+          .split(/[^A-Za-z0-9_]+/)
+          .some((w) => w !== '' && LENGTHS_NAME.test(w))
+      );
     const d = singleAssign(ev, n);
     return !!d?.value && depth < 3 && lengthShown(ev, d.value, ctx, depth + 1);
   }

@@ -153,3 +153,54 @@ def attend(scores, lengths):
     assert.deepEqual(await findingLines(src, 'ATT002'), []);
   });
 });
+
+// A bound that is a bare parameter counts what the caller passes: a helper building one example's mask
+// (`m = zeros(width); m[:count] = True`) keeps the tokens when its caller passes a length, marks the padding when it
+// passes a count of padding; with no call in view (another file's call) the old reading, a length, stands.
+const helper = (passed: string, negate: boolean, called = true): string => `import torch
+
+
+def row_mask(count, width):
+    m = torch.zeros(width, dtype=torch.bool)
+    m[:count] = True
+    return m
+
+
+def pad_batch(prompts, width):
+    rows = []
+    for p in prompts:
+        rows.append(row_mask(${passed}, width))
+    marked = torch.stack(rows)
+    return ${negate ? '~marked' : 'marked'}
+
+
+def attend(scores, pad):
+    scores = scores.masked_fill(pad[:, None, None, :], float("-inf"))
+    return scores.softmax(dim=-1)
+${called ? '\n\ndef run(q, k, prompts, width):\n    return attend(q @ k.transpose(-2, -1), pad_batch(prompts, width))\n' : ''}`;
+
+describe('lint: a slice bound that is a bare parameter (ATT002)', () => {
+  it('the caller passes a length: read as before (reported where misused, silent negated)', async () => {
+    assert.deepEqual(await findingLines(helper('len(p)', false), 'ATT002'), [19]);
+    assert.deepEqual(await findingLines(helper('len(p)', true), 'ATT002'), []);
+  });
+  it('cross-file: the helper in a module of its own, called with a length or a count of padding', async () => {
+    const [masks, rest] = helper('PASSED', false).split('\n\n\ndef pad_batch');
+    const attn = (passed: string): string => `import torch\n\nfrom masks import row_mask\n\n\ndef pad_batch${rest}`.replace('PASSED', passed);
+    const lines = async (passed: string): Promise<number[]> =>
+      workspaceFindingLines({ 'masks.py': `${masks}\n`, 'attn.py': attn(passed) }, 'attn.py', 'ATT002');
+    const fill =
+      attn('x')
+        .split('\n')
+        .findIndex((l) => l.includes('masked_fill')) + 1;
+    // Read in the helper's module with no call in view, the bound keeps the old reading (a length) either way: the
+    // argument another file passes is not read there (left as it was, so no true finding is lost).
+    assert.deepEqual(await lines('len(p)'), [fill]);
+    assert.deepEqual(await lines('width - len(p)'), [fill]);
+  });
+  it('the caller in the same file passes a count of padding or an unknown value: silent either way', async () => {
+    for (const passed of ['width - len(p)', 'p.count(0)']) {
+      for (const negate of [false, true]) assert.deepEqual(await findingLines(helper(passed, negate), 'ATT002'), [], passed);
+    }
+  });
+});
