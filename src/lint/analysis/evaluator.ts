@@ -23,6 +23,7 @@ import { latestDefinition, withOrigin } from './origins';
 import { sourcePrecision, type PrecisionEvidence } from './precision';
 import { PREFILTERS } from './prefilters';
 import { LineIndex } from '../syntax/positions';
+import { boundCount } from './bound-counts';
 import { callArgs, dottedName, intLiteral, numberLiteral, operatorText, stringLiteral, type CallArgs } from '../syntax/python';
 import { childByField, enclosingFunction, firstNamedChild, namedChildren, text, unparen, walk as walkTree, type PyNode, type PyTree } from '../syntax/tree';
 import { canonicalQualifiedName } from './apis';
@@ -1525,7 +1526,7 @@ export class Evaluator {
     const rhs = assign ? childByField(assign, 'right') : undefined;
     if (!rhs) return prev;
     const fill = this.eval(rhs, ctx);
-    const region = this.keptRegion(prev, def.target, fill);
+    const region = this.keptRegion(prev, def.target, fill, ctx);
     if (region) return region;
     const copied = copiedIntoZeros(prev, fill);
     if (copied) return copied;
@@ -1542,7 +1543,7 @@ export class Evaluator {
    * the padding. A one-axis mask (`m = zeros(L); m[:n] = True`, one example's mask made in a helper) counts when its
    * bound is a value, not a literal.
    */
-  private keptRegion(prev: AValue, target: PyNode, fill: AValue): AValue | undefined {
+  private keptRegion(prev: AValue, target: PyNode, fill: AValue, ctx: Ctx): AValue | undefined {
     if (prev.kind !== 'tensor' || (!prev.zeros && !prev.ones) || prev.mask) return undefined;
     const rhsText = text(this.tree, unparen(childByField(target.parent ?? target, 'right') ?? target));
     const one = (fill.kind === 'number' && fill.num === 1) || (fill.kind === 'bool' && rhsText === 'True');
@@ -1573,7 +1574,7 @@ export class Evaluator {
       // right-aligned (left padding), so `W - len(s):` covers the tokens and `:W - len(s)` the padding; a bound minus
       // anything else (`L - pad_len`, `-n`) may count the tokens or the padding: no region is known.
       const bound = parts[0];
-      const fromEnd = bound ? boundFromEnd(this.tree, bound) : undefined;
+      const fromEnd = bound ? readBound(this.tree, bound, () => countedFromEnd(boundCount(this, bound, ctx))) : undefined;
       if (fromEnd === 'unclear') unclear = true;
       if (fromEnd === 'len') rightAligned = true;
       const inside = fromEnd === 'len' ? t.endsWith(':') : t.startsWith(':');
@@ -2300,6 +2301,19 @@ function copiedIntoZeros(buffer: AValue, written: AValue): AValue | undefined {
   if (buffer.kind !== 'tensor' || !buffer.zeros || buffer.mask || buffer.attn) return undefined;
   if (written.kind !== 'tensor' || written.mask || written.attn || !written.ops?.length) return undefined;
   return { ...buffer, zeros: undefined, ops: written.ops, ...(written.role ? { role: written.role } : {}) };
+}
+
+/** A bound minus something (`W - n`) counted by boundFromEnd, or what boundCount reads where the code shows more. */
+function readBound(tree: PyTree, bound: PyNode, counted: () => 'len' | 'unclear' | undefined): 'len' | 'unclear' | undefined {
+  const fromEnd = boundFromEnd(tree, bound);
+  if (fromEnd === 'len') return fromEnd;
+  const c = counted();
+  return fromEnd === 'unclear' ? (c ?? 'unclear') : c;
+}
+
+/** A bound counting the padding reads like one counted back from the end by a length; one that may count either, unclear. */
+function countedFromEnd(c: ReturnType<typeof boundCount>): 'len' | 'unclear' | undefined {
+  return c === 'padding' ? 'len' : c === 'unclear' ? 'unclear' : undefined;
 }
 
 /**

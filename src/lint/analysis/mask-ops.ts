@@ -3,6 +3,7 @@
 // is handed to code that reads it (a MaskSite: masked_fill, where, index assignment, library mask parameters).
 // Shape, reduction and matmul transfer functions live in ops.ts; the algebra on MaskInfo itself in masks.ts.
 import { argument } from '../syntax/python';
+import { boundCount } from './bound-counts';
 import { childByField, childrenByField, namedChildren, unparen, walk, type PyNode } from '../syntax/tree';
 import { displayName, type MaskConsumer } from './apis';
 import type { Evaluator } from './evaluator';
@@ -58,7 +59,7 @@ export function maskMethod(ev: Evaluator, c: Call, t: AValue): AValue | undefine
     case 'le':
     case 'equal': {
       const op = { eq: '==', equal: '==', ne: '!=', gt: '>', lt: '<', ge: '>=', le: '<=' }[m];
-      return c.recvNode && a0 ? compare(ev, op, t, val(ev, c, a0), c.recvNode, a0) : tensor({ dtype: 'bool' });
+      return c.recvNode && a0 ? compare(ev, op, t, val(ev, c, a0), c.recvNode, a0, c.ctx) : tensor({ dtype: 'bool' });
     }
     case 'logical_and':
     case 'logical_or':
@@ -222,7 +223,7 @@ export function maskFunction(ev: Evaluator, c: Call, qname: string): AValue | un
   if (WHERE_FUNCTIONS.has(qname))
     return where(ev, c, p[0] ?? arg(c, 'condition'), p[1] ?? arg(c, 'input') ?? arg(c, 'x'), p[2] ?? arg(c, 'other') ?? arg(c, 'y'));
   const eqOp = EQUALITY_FUNCTIONS[qname];
-  if (eqOp) return p[0] && p[1] ? compare(ev, eqOp, val(ev, c, p[0]), val(ev, c, p[1]), p[0], p[1]) : tensor({ dtype: 'bool' });
+  if (eqOp) return p[0] && p[1] ? compare(ev, eqOp, val(ev, c, p[0]), val(ev, c, p[1]), p[0], p[1], c.ctx) : tensor({ dtype: 'bool' });
   if (NOT_FUNCTIONS.has(qname)) {
     const xNode = p[0] ?? arg(c, 'input') ?? arg(c, 'x');
     return maskMethod(
@@ -400,7 +401,7 @@ export function evalComparison(ev: Evaluator, node: PyNode, ctx: Ctx): AValue {
   const bv = ev.eval(b, ctx);
   const switched = stringSwitch(op, av, bv, node);
   if (switched) return switched;
-  return compare(ev, op, av, bv, a, b);
+  return compare(ev, op, av, bv, a, b, ctx);
 }
 
 /**
@@ -441,7 +442,7 @@ function lengthsName(ev: Evaluator, node: PyNode): string {
   return rootName(ev, n) ?? ev.text(n);
 }
 
-function compare(ev: Evaluator, op: string, av: AValue, bv: AValue, a: PyNode, b: PyNode): AValue {
+function compare(ev: Evaluator, op: string, av: AValue, bv: AValue, a: PyNode, b: PyNode, ctx: Ctx): AValue {
   if (av.kind !== 'tensor' && bv.kind !== 'tensor' && av.kind !== 'unknown' && bv.kind !== 'unknown') return { kind: 'bool' };
   const ndim = av.ndim !== undefined && bv.ndim !== undefined ? Math.max(av.ndim, bv.ndim) : av.kind === 'tensor' && bv.kind !== 'tensor' ? av.ndim : undefined;
   const shape = ndim !== undefined ? { ndim, axes: Array.from({ length: ndim }, () => ({})) } : {};
@@ -466,12 +467,23 @@ function compare(ev: Evaluator, op: string, av: AValue, bv: AValue, a: PyNode, b
   const lengthMask = (posFirst: boolean): AValue | undefined => {
     const [pos, len, lenNode] = posFirst ? [av, bv, b] : [bv, av, a];
     if (!pos.index || len.index || len.mask) return undefined;
+    // What the bound counts, read as in the loop form (`m[i, :n] = True`, bound-counts.ts): a count of padding
+    // (`W - lens`, `(ids == pad_id).sum(-1)`) puts True before it at the left padding; one that may count either
+    // (`W - n`, `pad_len`) gives no polarity.
+    const counted = boundCount(ev, lenNode, ctx);
+    if (counted === 'unclear') return undefined;
+    const padCount = counted === 'padding';
     const lenName = lengthsName(ev, lenNode);
-    if (!/(^|_)(len|lens|length|lengths|seq_lens?|seqlens?|valid_lens?|n_tokens|num_tokens|ntokens)($|_)|lengths?$|lens$/i.test(lenName)) return undefined;
+    if (!padCount && !/(^|_)(len|lens|length|lengths|seq_lens?|seqlens?|valid_lens?|n_tokens|num_tokens|ntokens)($|_)|lengths?$|lens$/i.test(lenName))
+      return undefined;
     const o = posFirst ? op : mirror(op);
-    const keep = o === '<' ? true : o === '>=' ? false : undefined;
-    if (keep === undefined) return undefined;
-    const why = msg(keep ? PHRASES.trueBeforeLengths : PHRASES.truePastLengths, `\`${ev.text(a)} ${op} ${ev.text(b)}\``);
+    const before = o === '<' ? true : o === '>=' ? false : undefined;
+    if (before === undefined) return undefined;
+    const keep = before !== padCount;
+    const shown = `\`${ev.text(a)} ${op} ${ev.text(b)}\``;
+    const why = padCount
+      ? msg(before ? PHRASES.trueBeforePadCounts : PHRASES.truePastPadCounts, shown)
+      : msg(before ? PHRASES.trueBeforeLengths : PHRASES.truePastLengths, shown);
     const m: MaskInfo = { polarity: keep ? 'keep' : 'ignore', dtype: 'bool', padding: true, ...(pos.index.axis === -1 ? { padAxes: [-1] } : {}), why };
     return tensor({ ...shape, dtype: 'bool', mask: m });
   };

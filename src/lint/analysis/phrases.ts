@@ -11,6 +11,8 @@ export const PHRASES = defineTemplates({
   addedMasks: '{0} + {1}',
   trueBeforeLengths: '{0} (True at positions before each length)',
   truePastLengths: '{0} (True at positions past each length)',
+  trueBeforePadCounts: '{0} (True at positions before each count of padding: the left padding)',
+  truePastPadCounts: '{0} (True from each count of padding on: the tokens, right-aligned)',
   trueWhereKeyLater: '{0} (True where the key comes after the query: the future)',
   trueWhereKeyEarlier: '{0} (True where the key comes before the query, or with it)',
   builtFrom: '{0} (built from {1})',
