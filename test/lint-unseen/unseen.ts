@@ -432,6 +432,8 @@ export const UNSEEN_BATCHES: readonly UnseenBatch[] = [
   { id: 'batch-15', dir: join(__dirname, 'batch-15', 'cases'), group: 'unseen' },
   { id: 'batch-16', dir: join(__dirname, 'batch-16', 'cases'), group: 'unseen' },
   { id: 'batch-17', dir: join(__dirname, 'batch-17', 'cases'), group: 'unseen' },
+  // Session 30, curator A (curator B's batch 19 follows).
+  { id: 'batch-18', dir: join(__dirname, 'batch-18', 'cases'), group: 'unseen' },
 ];
 
 const GROUP_TITLES: Record<UnseenGroup, string> = {

@@ -45,6 +45,10 @@
 //     training-side twin is test/lint-train/j): the same checks, against every list including session 29's as it was at
 //     its final check (batch-17/lintrules-studied-repos.txt), held to its own floors (batch-17/README.md); it joins
 //     the measure after batch 16 (batches 3 to 17); counts only.
+// 9h. The eighteenth batch (batch-18/, gathered in session 30 by curator A in parallel with curator B's batch 19; its
+//     training-side twin is test/lint-train/k): the same checks, against every list including session 30's as it was
+//     at its final check (batch-18/lintrules-studied-repos.txt), held to its own floors (batch-18/README.md); it joins
+//     the measure after batch 17 (batches 3 to 18); counts only.
 // 10. The linter run: prints the aggregates only (never a per-case miss), the regression batches (1 and 2)
 //     together, the unseen batches (3 to 10) each on its own, with 3 + 4, 3 + 4 + 5, ... and 3 + ... + 10 after
 //     batches 4 to 10, and asserts no threshold; it fails only if the linter throws.
@@ -421,6 +425,7 @@ describe('lint unseen: loader and scorer', () => {
         ['batch-15', 'unseen', false],
         ['batch-16', 'unseen', false],
         ['batch-17', 'unseen', false],
+        ['batch-18', 'unseen', false],
       ],
     );
   });
@@ -772,7 +777,8 @@ interface GatheredBatchFloors {
     | 'batch-14'
     | 'batch-15'
     | 'batch-16'
-    | 'batch-17';
+    | 'batch-17'
+    | 'batch-18';
   session: number;
   /** How the batch came about, in its describe title; absent: the unseen measure of its session. */
   title?: string;
@@ -1120,6 +1126,36 @@ describeGatheredBatch({
   numpyOnlyCases: 0,
 });
 
+// Batch 18 (session 30, curator A) was gathered in parallel with curator B's batch 19, from its half of the repositories
+// (the same coin: 0-7 unseen, 8-f the training set, here test/lint-train/k), with masks as its focus (polarity, masks
+// after the softmax, fill values, causal masks with KV caches and is_causal) and correct code that uses those APIs in
+// unusual ways its fair share. It joins the unseen measure directly after batch 17 (batches 3 to 18;
+// batch-18/README.md). Floors: the size and spread it was gathered with (batch-18/README.md "What is in it"): one real
+// ATT002 bug with its fixed form (a JAX mask), no real ATT008 bug on this side of the split, no case for ATT001 or
+// ATT005 (curator B's focus), three JAX cases, no TensorFlow case.
+const BATCH18 = UNSEEN_BATCHES.find((b) => b.id === 'batch-18')!;
+/** The rules' authors' studied list of session 30 as it was at batch 18's final check. */
+const STUDIED_LIST_18 = join(BATCH18.dir, '..', 'lintrules-studied-repos.txt');
+
+describeGatheredBatch({
+  id: 'batch-18',
+  session: 30,
+  title: 'gathered in session 30 by curator A, in parallel with batch 19',
+  cases: 9,
+  realBugFindings: 1,
+  realBugCases: 1,
+  fixedCases: 1,
+  cleanCases: 7,
+  requiredRealBugRules: ['ATT002'],
+  rulesWithRealBugs: 1,
+  uncoveredRules: ['ATT001', 'ATT005'],
+  folderCases: 6,
+  torchCases: 6,
+  tensorflowCases: 0,
+  jaxCases: 3,
+  numpyOnlyCases: 0,
+});
+
 function describeGatheredBatch(floors: GatheredBatchFloors): void {
   const batch = UNSEEN_BATCHES.find((b) => b.id === floors.id)!;
   const n = floors.id.slice('batch-'.length);
@@ -1208,6 +1244,7 @@ function describeGatheredBatch(floors: GatheredBatchFloors): void {
         STUDIED_LIST_15,
         STUDIED_LIST_16,
         STUDIED_LIST_17,
+        STUDIED_LIST_18,
         SCAN_LIST,
       ])
         for (const repo of listedRepos(list)) excluded.add(repo);
