@@ -432,6 +432,9 @@ export const UNSEEN_BATCHES: readonly UnseenBatch[] = [
   { id: 'batch-15', dir: join(__dirname, 'batch-15', 'cases'), group: 'unseen' },
   { id: 'batch-16', dir: join(__dirname, 'batch-16', 'cases'), group: 'unseen' },
   { id: 'batch-17', dir: join(__dirname, 'batch-17', 'cases'), group: 'unseen' },
+  // Session 30, curator B (gathered in parallel with curator A's batch 18): reported alone until the integrator adds it
+  // to the measure after batch 18.
+  { id: 'batch-19', dir: join(__dirname, 'batch-19', 'cases'), group: 'unseen', alone: true },
 ];
 
 const GROUP_TITLES: Record<UnseenGroup, string> = {
