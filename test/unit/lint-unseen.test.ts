@@ -49,6 +49,10 @@
 //     training-side twin is test/lint-train/k): the same checks, against every list including session 30's as it was
 //     at its final check (batch-18/lintrules-studied-repos.txt), held to its own floors (batch-18/README.md); it joins
 //     the measure after batch 17 (batches 3 to 18); counts only.
+// 9i. The nineteenth batch (batch-19/, gathered in session 30 by curator B in parallel with curator A's batch 18; its
+//     training-side twin is test/lint-train/l): the same checks, against every list including session 30's as it was at
+//     its final check (batch-19/lintrules-studied-repos.txt), held to its own floors (batch-19/README.md); it joins
+//     the measure after batch 18 (batches 3 to 19; added by the integrator); counts only.
 // 10. The linter run: prints the aggregates only (never a per-case miss), the regression batches (1 and 2)
 //     together, the unseen batches (3 to 10) each on its own, with 3 + 4, 3 + 4 + 5, ... and 3 + ... + 10 after
 //     batches 4 to 10, and asserts no threshold; it fails only if the linter throws.
@@ -404,7 +408,7 @@ describe('lint unseen: loader and scorer', () => {
     );
   });
 
-  it('puts batches 1 and 2 in the regression group and batches 3 to 17 in the unseen group, none reported alone', () => {
+  it('puts batches 1 and 2 in the regression group and batches 3 to 19 in the unseen group', () => {
     assert.deepEqual(
       UNSEEN_BATCHES.map((b) => [b.id, b.group, b.alone === true]),
       [
@@ -426,6 +430,7 @@ describe('lint unseen: loader and scorer', () => {
         ['batch-16', 'unseen', false],
         ['batch-17', 'unseen', false],
         ['batch-18', 'unseen', false],
+        ['batch-19', 'unseen', false],
       ],
     );
   });
@@ -778,7 +783,8 @@ interface GatheredBatchFloors {
     | 'batch-15'
     | 'batch-16'
     | 'batch-17'
-    | 'batch-18';
+    | 'batch-18'
+    | 'batch-19';
   session: number;
   /** How the batch came about, in its describe title; absent: the unseen measure of its session. */
   title?: string;
@@ -1156,6 +1162,35 @@ describeGatheredBatch({
   numpyOnlyCases: 0,
 });
 
+// Batch 19 (session 30, curator B) was gathered in parallel with curator A's batch 18, each from its half of the
+// repositories (the same coin: 0-7 unseen, 8-f the training set, here test/lint-train/l), with the softmax axis, the
+// scale and the key transpose as its focus and correct code that uses those APIs in unusual ways its fair share. It joins
+// the unseen measure after batch 18 (batches 3 to 19; added by the session's integrator; batch-19/README.md). Floors: the size
+// and spread it was gathered with (batch-19/README.md "What is in it"): real ATT002 and ATT006 bugs with their fixed
+// forms and a real ATT004 bug, PyTorch only, no real ATT001, ATT003 or ATT005 bug (one more unseen-side scale bug was
+// dropped: curator A's batch 18 uses its repository).
+const BATCH19 = UNSEEN_BATCHES.find((b) => b.id === 'batch-19')!;
+/** The rules' authors' studied list of session 30 as it was at batch 19's final check. */
+const STUDIED_LIST_19 = join(BATCH19.dir, '..', 'lintrules-studied-repos.txt');
+
+describeGatheredBatch({
+  id: 'batch-19',
+  session: 30,
+  title: 'gathered in session 30 by curator B, in parallel with batch 18',
+  cases: 8,
+  realBugFindings: 3,
+  realBugCases: 3,
+  fixedCases: 2,
+  cleanCases: 3,
+  requiredRealBugRules: ['ATT002', 'ATT004', 'ATT006'],
+  rulesWithRealBugs: 3,
+  folderCases: 5,
+  torchCases: 8,
+  tensorflowCases: 0,
+  jaxCases: 0,
+  numpyOnlyCases: 0,
+});
+
 function describeGatheredBatch(floors: GatheredBatchFloors): void {
   const batch = UNSEEN_BATCHES.find((b) => b.id === floors.id)!;
   const n = floors.id.slice('batch-'.length);
@@ -1245,6 +1280,7 @@ function describeGatheredBatch(floors: GatheredBatchFloors): void {
         STUDIED_LIST_16,
         STUDIED_LIST_17,
         STUDIED_LIST_18,
+        STUDIED_LIST_19,
         SCAN_LIST,
       ])
         for (const repo of listedRepos(list)) excluded.add(repo);
