@@ -394,9 +394,10 @@ export function evalComparison(ev: Evaluator, node: PyNode, ctx: Ctx): AValue {
   const ops = childrenByField(node, 'operators').map((o) => ev.text(o));
   if (operands.length !== 2 || ops.length !== 1) return { kind: 'bool' };
   const op = ops[0] ?? ''; // one operator (checked above)
-  if (op === 'is' || op === 'is not' || op === 'in' || op === 'not in') return { kind: 'bool' };
   const [a, b] = operands;
   if (!a || !b) return { kind: 'bool' }; // two operands (checked above)
+  if (op === 'in' || op === 'not in') return stringMembership(ev, op, a, b, node, ctx) ?? { kind: 'bool' };
+  if (op === 'is' || op === 'is not') return { kind: 'bool' };
   const av = ev.eval(a, ctx);
   const bv = ev.eval(b, ctx);
   const switched = stringSwitch(op, av, bv, node);
@@ -413,6 +414,23 @@ function stringSwitch(op: string, av: AValue, bv: AValue, node: PyNode): AValue 
   if (av.kind !== 'string' || bv.kind !== 'string' || av.str === undefined || bv.str === undefined) return undefined;
   if (av.unbound || bv.unbound || av.maybeNone || bv.maybeNone) return undefined;
   return { kind: 'bool', truth: (av.str === bv.str) === (op === '=='), setAt: node };
+}
+
+/**
+ * `kind in ("k", "key", "keys")` (or `not in`) where the string is known in this context and the container is a
+ * tuple, list or set written out of string literals: a flag with that truth, as `kind == "key"` is (a string switch
+ * with aliases per arm). Any other container (a name, a non-literal element) is not known.
+ */
+function stringMembership(ev: Evaluator, op: string, a: PyNode, b: PyNode, node: PyNode, ctx: Ctx): AValue | undefined {
+  const box = unparen(b);
+  if (box.type !== 'tuple' && box.type !== 'list' && box.type !== 'set') return undefined;
+  const items = namedChildren(box).filter((c) => c.type !== 'comment');
+  const strs = items.map((c) => (c.type === 'string' ? ev.eval(c, ctx) : undefined));
+  if (items.length === 0 || strs.some((v) => v?.kind !== 'string' || v.str === undefined)) return undefined;
+  const av = ev.eval(a, ctx);
+  if (av.kind !== 'string' || av.str === undefined || av.unbound || av.maybeNone) return undefined;
+  const found = strs.some((v) => v?.kind === 'string' && v.str === av.str);
+  return { kind: 'bool', truth: found === (op === 'in'), setAt: node };
 }
 
 /** Conversions that carry a list of lengths into an array as it is (`np.asarray(lens)`, `torch.tensor(lengths)`). */
