@@ -4,7 +4,7 @@
 // (`tril(diagonal=-1)` kept, or `triu(diagonal=0)` hidden) whose first row would have no key at all. Code that knows
 // it gives that row its own key back by index (`allowed[0, 0] = True`, `hide[0, 0] = False`) before filling with
 // -inf. After such a write the mask is no longer the triangle it was built as, so which rows it empties is not known
-// from its construction: no NaN claim. The write keeps the mask's polarity (ATT002 still reads a keep mask passed
+// from its construction: no NaN claim. So is a diagonal rewritten in place (`hide.fill_diagonal_(False)`). The write keeps the mask's polarity (ATT002 still reads a keep mask passed
 // where True means masked), and an index write that builds an additive mask (`bias[bias == 1] = -inf`) is unchanged.
 import { strict as assert } from 'node:assert';
 import { findingLines, workspaceFindingLines } from './helpers';
@@ -42,6 +42,22 @@ describe('lint: a triangular mask edited by index with a constant (ATT007, ATT00
   it('the hide-mask form (`triu(diagonal=0)`, `hide[0, 0] = False`) reads the same way', async () => {
     assert.deepEqual(await findingLines(fillHide('hide[0, 0] = False'), 'ATT007'), []);
     assert.deepEqual(await findingLines(fillHide('pass'), 'ATT007'), [10]);
+  });
+  it('a diagonal rewritten in place (`hide.fill_diagonal_(False)` on `triu()`) reads the same way', async () => {
+    const diag = (edit: string): string => `import torch
+import torch.nn.functional as F
+
+
+def attend(q, k, v):
+    L = q.size(-2)
+    hide = torch.ones(L, L, dtype=torch.bool).triu()
+    ${edit}
+    s = q @ k.transpose(-2, -1) / q.size(-1) ** 0.5
+    s = s.masked_fill(hide, float("-inf"))
+    return F.softmax(s, dim=-1) @ v
+`;
+    assert.deepEqual(await findingLines(diag('hide.fill_diagonal_(False)'), 'ATT007'), []);
+    assert.deepEqual(await findingLines(diag('pass'), 'ATT007'), [10]);
   });
   it('the edit keeps the polarity: a keep mask passed as attn_mask is still reported, its negation is not', async () => {
     const mha = (passed: string): string => `import numpy as np
