@@ -1530,6 +1530,8 @@ export class Evaluator {
     if (region) return region;
     const copied = copiedIntoZeros(prev, fill);
     if (copied) return copied;
+    const edited = editedTriangle(prev, def.target, fill);
+    if (edited) return edited;
     return overwrittenOnes(setItemFill(this, prev, def.target, rhs, fill, ctx), fill, this.text(unparen(rhs)));
   }
 
@@ -2284,6 +2286,28 @@ function onesAsMask(name: string, v: AValue): AValue {
  * may attend): ones with entries overwritten by anything but 1 are no longer all ones, so they are no evidence of a
  * mask that masks nothing (onesAsMask); what the mask means is left to what the writes say, here nothing.
  */
+/**
+ * `allowed = ones(L, L, dtype=bool).tril(-1); allowed[0, 0] = True`: a triangular mask written into by index with a
+ * constant (a strict-past mask whose first row is given back its own key, a prefix opened to every query) is no longer
+ * that triangle, so which rows it empties is not known from its construction: the triangle is dropped, the mask stays
+ * causal and keeps its polarity. Undefined for anything else (a fill of scores, a tensor that is no triangle).
+ */
+function editedTriangle(prev: AValue, target: PyNode, fill: AValue): AValue | undefined {
+  if (prev.kind !== 'tensor' || !prev.mask?.tri || prev.attn) return undefined;
+  // A 0/1 or boolean entry (not -inf written where a mask is, `m[m == 1] = float('-inf')`, which builds an additive
+  // mask), at positions given by integers and slices (not by a mask).
+  if (!(fill.kind === 'bool' || (fill.kind === 'number' && (fill.num === 0 || fill.num === 1)))) return undefined;
+  const positional = (s: PyNode): boolean => {
+    const u = unparen(s);
+    if (u.type === 'integer' || u.type === 'slice' || u.type === 'ellipsis') return true;
+    return u.type === 'unary_operator' && namedChildren(u)[0]?.type === 'integer';
+  };
+  const subs = namedChildren(target).filter((c) => c.field === 'subscript');
+  if (subs.length === 0 || !subs.every(positional)) return undefined;
+  const { tri: _tri, ...rest } = prev.mask;
+  return { ...prev, mask: { ...rest, causal: true } };
+}
+
 function overwrittenOnes(v: AValue, fill: AValue, fillText: string): AValue {
   if (v.kind !== 'tensor' || !v.ones) return v;
   const one = (fill.kind === 'number' && fill.num === 1) || (fill.kind === 'bool' && fillText === 'True');

@@ -76,6 +76,14 @@ export function maskMethod(ev: Evaluator, c: Call, t: AValue): AValue | undefine
     case 'triu':
     case 'triu_':
       return triValue(ev, c, t, m.startsWith('tril') ? 'lower' : 'upper', a0 ?? arg(c, 'diagonal'), m, c.recvNode);
+    case 'fill_diagonal_': {
+      // `hide = ones(L, L, dtype=bool).triu(); hide.fill_diagonal_(False)`: a triangle whose diagonal is rewritten is
+      // no longer the triangle it was built as (evaluator's editedTriangle, for index writes): it stays causal and
+      // keeps its polarity, and which rows it empties is no longer read from its construction.
+      if (t.kind !== 'tensor' || !t.mask?.tri || t.attn) return undefined;
+      const { tri: _tri, ...rest } = t.mask;
+      return { ...t, mask: { ...rest, causal: true } };
+    }
     case 'repeat_interleave':
       // A mask repeated along an axis (one copy per head: `attn_mask.repeat_interleave(h, dim=0)`) means the same; the
       // other axes keep their length 1 (`keep.view(B, 1, N, 1).repeat_interleave(bs, dim=2)` is still constant along keys).
