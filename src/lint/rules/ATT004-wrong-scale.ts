@@ -154,6 +154,11 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       const cls = site.ctx.scope.ownerClass;
       const simple = /^[A-Za-z_]\w*$/;
       if (cls && simple.test(proj.inText) && simple.test(proj.outText) && constructionsPassSame(ev, cls, proj.inText, proj.outText)) return undefined;
+      // The same with a projection the code splits into heads (`nn.Linear(in_dim, 3 * head_dim * n_heads)`, then
+      // `view(B, T, self.n_heads, 3 * self.head_dim)` and `chunk(3, dim=-1)`): the queries' last axis, as the code
+      // states it, is a `self.` attribute holding a constructor parameter, and every construction passes the same value
+      // for it and for the input width (`SelfAttention(d_model, d_model, n_heads)`): each head is as wide as the input.
+      if (simple.test(proj.inText) && headAsWide(proj.inText, target, site)) return undefined;
       return proj.inText;
     };
 
@@ -305,6 +310,31 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       return compensating.has(op);
     };
 
+    /** The constructor parameter a `self.` attribute holds wherever the class assigns it (`self.head_dim = head_dim`). */
+    const constructorParamOf = (site: { ctx: ScaleSite['ctx'] }, text: string | undefined): string | undefined => {
+      const cls = site.ctx.scope.ownerClass;
+      const params = cls?.methods.get('__init__')?.params ?? [];
+      // A width read back to the parameter itself (`self.in_dim`, whose definition is `in_dim`).
+      if (text && /^[A-Za-z_]\w*$/.test(text)) return params.some((p) => p.name === text) ? text : undefined;
+      if (!cls || !text || !/^self\.\w+$/.test(text)) return undefined;
+      const defs = ev.classAttrDefs(cls, text);
+      const values = new Set(defs.map((d) => (d.value !== undefined && d.path.length === 0 ? ev.text(d.value) : '')));
+      const [value] = values;
+      return defs.length > 0 && values.size === 1 && value && params.some((p) => p.name === value) ? value : undefined;
+    };
+
+    /**
+     * The queries' last axis, as the code states it (`view(B, T, self.n_heads, 3 * self.head_dim)` then `chunk(3,
+     * dim=-1)`), is a `self.` attribute holding a constructor parameter, and every construction of the class the
+     * workspace shows passes the same value for it and for `param` (`SelfAttention(d_model, d_model, n_heads)`): each
+     * head is as wide as the width `param` names, so a scale by that width is the head width's.
+     */
+    const headAsWide = (param: string | undefined, target: ScaleSite['target'], site: { ctx: ScaleSite['ctx'] }): boolean => {
+      const cls = site.ctx.scope.ownerClass;
+      const head = constructorParamOf(site, target.attn?.queryAxes?.at(-1)?.sizeText);
+      return !!cls && !!param && !!head && head !== param && constructionsPassSame(ev, cls, param, head);
+    };
+
     // The factor's `self.` attributes are, in the class that forms the scores, the very width its projections output
     // (`self.n_hidden = n_hidden` beside `nn.Linear(dim, n_hidden)`): the scale is the size the product sums over,
     // whatever a caller binds that width to (`Head(dim, n_hidden // num_heads)`, whose `n_hidden` is the caller's).
@@ -440,6 +470,10 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           if (which !== 'model') return;
           if (!multiHead || oneHead(target)) return;
           if (contracted()) return;
+          if (headAsWide(constructorParamOf(site, dim.text), target, site)) {
+            headWidthSomewhere.add(op.factorNode.id);
+            return;
+          }
           // Decided at the end: another context (a caller, the constructor call that bound it) may show it is a head's width.
           modelWidth.push({
             node: op.factorNode,
