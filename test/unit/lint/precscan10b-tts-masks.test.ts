@@ -182,3 +182,62 @@ describe('lint: speech-synthesis padding masks built from lengths in another fil
     assert.deepEqual(await workspaceFindingLines(ws, 'layers.py', 'ATT002'), [64]);
   });
 });
+
+// The TensorFlow versions (Transformer-TTS in TF): a padding mask True at padding made float and given a head and a
+// query axis, a look-ahead mask `1 - band_part(ones, -1, 0)`, the two joined with `tf.maximum` (the or of two
+// ignore masks), added to the logits times -1e9 in another file. Silent; the padding mask built True at real tokens is
+// reported.
+const TF_MASKS = `import tensorflow as tf
+
+
+def create_padding_mask(seq):
+    seq = tf.cast(tf.math.equal(seq, 0), tf.float32)
+    return seq[:, tf.newaxis, tf.newaxis, :]
+
+
+def create_look_ahead_mask(size):
+    return 1 - tf.linalg.band_part(tf.ones((size, size)), -1, 0)
+
+
+def create_masks(inp, tar):
+    enc_padding_mask = create_padding_mask(inp)
+    dec_padding_mask = create_padding_mask(inp)
+    look_ahead_mask = create_look_ahead_mask(tf.shape(tar)[1])
+    dec_target_padding_mask = create_padding_mask(tar)
+    combined_mask = tf.maximum(dec_target_padding_mask, look_ahead_mask)
+    return enc_padding_mask, combined_mask, dec_padding_mask
+`;
+
+const TF_ATTN = `import tensorflow as tf
+
+from masks import create_masks
+
+
+def scaled_dot_product_attention(q, k, v, mask):
+    matmul_qk = tf.matmul(q, k, transpose_b=True)
+    dk = tf.cast(tf.shape(k)[-1], tf.float32)
+    scaled_attention_logits = matmul_qk / tf.math.sqrt(dk)
+    if mask is not None:
+        scaled_attention_logits += mask * -1e9
+    attention_weights = tf.nn.softmax(scaled_attention_logits, axis=-1)
+    return tf.matmul(attention_weights, v), attention_weights
+
+
+def decode(q_enc, q_dec, inp, tar):
+    enc_mask, combined_mask, dec_mask = create_masks(inp, tar)
+    x, _ = scaled_dot_product_attention(q_dec, q_dec, q_dec, combined_mask)
+    y, _ = scaled_dot_product_attention(x, q_enc, q_enc, dec_mask)
+    return y
+`;
+
+describe('lint: TensorFlow padding and look-ahead masks built in another file (ATT002)', () => {
+  it('the correct forms: silent', async () => {
+    const ws = { 'masks.py': TF_MASKS, 'attn.py': TF_ATTN };
+    for (const code of ['ATT001', 'ATT002', 'ATT003', 'ATT004', 'ATT006', 'ATT007', 'ATT008'])
+      assert.deepEqual(await workspaceFindingLines(ws, 'attn.py', code), [], code);
+  });
+  it('buggy: the padding mask True at real tokens (not_equal), added times -1e9: reported', async () => {
+    const ws = { 'masks.py': TF_MASKS.replace('tf.math.equal(seq, 0)', 'tf.math.not_equal(seq, 0)'), 'attn.py': TF_ATTN };
+    assert.deepEqual(await workspaceFindingLines(ws, 'attn.py', 'ATT002'), [11]);
+  });
+});
