@@ -932,13 +932,28 @@ export function splitValue(
   const axes = axesOf(t);
   if (axes && dim !== undefined) {
     const p = posAxis(dim, axes.length);
-    if (p !== undefined) elem.axes = axes.map((a, i) => (i === p ? { ...(a.label ? { label: a.label } : {}) } : a));
+    // chunk(n) of an axis stated as `n * X` (`view(B, T, h, 3 * self.head_dim)` then `chunk(3, dim=-1)`): each piece is X wide.
+    const piece = (a: AxisInfo): string | undefined => (mode === 'chunk' && count !== undefined ? chunkPieceSize(a.sizeText, count) : undefined);
+    if (p !== undefined)
+      elem.axes = axes.map((a, i) => {
+        if (i !== p) return a;
+        const size = piece(a);
+        return { ...(a.label ? { label: a.label } : {}), ...(size ? { sizeText: size } : {}) };
+      });
   } else if (axes) elem.axes = axes.map((a) => ({ ...(a.label ? { label: a.label } : {}) }));
   if (dim === -1 || (t.ndim !== undefined && dim === t.ndim - 1)) delete elem.lastSize1;
   // Pieces along the last axis (or an axis not known) of a projection's output: no longer its whole width.
   if (t.projectedWidth && (dim === undefined || dim === -1 || (t.ndim !== undefined && dim === t.ndim - 1) || t.ndim === undefined)) elem.widthCut = true;
   const n = count ?? 3;
   return { kind: 'tuple', elements: Array.from({ length: n }, () => elem) };
+}
+
+/** The size of each of `count` pieces of an axis stated as `count * X` or `X * count` (X a name or `self.` attribute). */
+function chunkPieceSize(sizeText: string | undefined, count: number): string | undefined {
+  const m = /^\s*(\d+)\s*\*\s*((?:self\.)?[A-Za-z_]\w*)\s*$/.exec(sizeText ?? '') ?? /^\s*((?:self\.)?[A-Za-z_]\w*)\s*\*\s*(\d+)\s*$/.exec(sizeText ?? '');
+  if (!m) return undefined;
+  const [n, x] = /^\d/.test(m[1] ?? '') ? [m[1], m[2]] : [m[2], m[1]];
+  return Number(n) === count ? x : undefined;
 }
 
 function clearPackedRole(t: AValue): AValue {
