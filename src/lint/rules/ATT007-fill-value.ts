@@ -235,6 +235,23 @@ weights = scores.softmax(dim=-1)`,
       return { keyAxis: a?.keyAxis, queryAxis: a?.queryAxis };
     }
 
+    /**
+     * The op writes its constant over whole query rows: a broadcasting fill (masked_fill, `where`) whose mask has a
+     * length-1 key axis (`(~has_keys).view(1, 1, T, 1)`, `pad.unsqueeze(-1)`, `pad[..., None]`), scores with their keys
+     * last. Every key of a selected row gets the same value, and softmax is unchanged by a constant added to a row,
+     * so the row comes out uniform whatever the fill is: the fill's value decides nothing (a NaN guard for rows whose
+     * keys were all filled with -inf, before their weights are zeroed). Read from the shapes; unknown is not length 1.
+     */
+    function wholeRowFill(site: FillSite): boolean {
+      if (!site.maskNode || (site.how !== 'masked_fill' && site.how !== 'where')) return false;
+      const key = site.target.attn?.keyAxis;
+      if (key !== undefined && key !== -1) return false;
+      const m = ev.eval(site.maskNode, site.ctx);
+      if (m.kind !== 'tensor') return false;
+      const last = m.axes?.[m.axes.length - 1];
+      return last ? last.size1 === true : m.lastSize1 === true;
+    }
+
     /** Fills that write into attention scores or into a mask being built (not arbitrary tensors). */
     function relevantTarget(site: FillSite): boolean {
       const t = site.target;
@@ -633,7 +650,11 @@ weights = scores.softmax(dim=-1)`,
         // number (a typo for -1e9) or +inf is wrong there.
         const weakForMask = weak && (fill.num === Infinity || (fill.num < 0 && fill.num > WEAKEST_MASKING_FILL));
         if (
-          (weak && writesScores(site) && !cleanUp(site) && !(fill.num === 0 && (zeroFilledCopy(site) || zeroFilledCopyNoSoftmaxReads(site)))) ||
+          (weak &&
+            writesScores(site) &&
+            !cleanUp(site) &&
+            !wholeRowFill(site) &&
+            !(fill.num === 0 && (zeroFilledCopy(site) || zeroFilledCopyNoSoftmaxReads(site)))) ||
           (weakForMask && buildsMask(site))
         ) {
           reported.add(site.fillNode.id);
