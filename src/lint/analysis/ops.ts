@@ -947,7 +947,7 @@ export function evalUnary(ev: Evaluator, node: PyNode, ctx: Ctx): AValue {
       return f ? { ...v, mask: f } : stripFacts(v);
     }
     if (v.index) return UNKNOWN;
-    return v.kind === 'tensor' ? tensor({ ndim: v.ndim, axes: v.axes, dtype: 'bool' }) : UNKNOWN;
+    return v.kind === 'tensor' ? tensor({ ndim: v.ndim, axes: v.axes, ...(v.lastSize1 ? { lastSize1: true } : {}), dtype: 'bool' }) : UNKNOWN;
   }
   return UNKNOWN;
 }
@@ -2797,7 +2797,7 @@ function concat(ev: Evaluator, c: Call): AValue {
 }
 
 /** The extent along the joined axis written in a ones/zeros call (`np.zeros(K - n)`, `np.ones((1, n))` joined on axis 1). */
-function joinedExtent(ev: Evaluator, piece: PyNode, axis: number | undefined): PyNode | undefined {
+function joinedExtent(piece: PyNode, axis: number | undefined): PyNode | undefined {
   const u = unparen(piece);
   if (u.type !== 'call') return undefined;
   const args = childByField(u, 'arguments');
@@ -2828,7 +2828,7 @@ function lengthPaddedOnes(ev: Evaluator, c: Call, items: readonly PyNode[], vals
   const axisVal = axisNode ? ev.eval(axisNode, c.ctx) : undefined;
   const axis = axisNode ? (axisVal?.kind === 'number' && Number.isInteger(axisVal.num) ? axisVal.num : NaN) : undefined;
   if (axis !== undefined && Number.isNaN(axis)) return undefined;
-  const ext = items.map((n) => joinedExtent(ev, n, axis));
+  const ext = items.map((n) => joinedExtent(n, axis));
   const norm = (n: PyNode): string => ev.text(n).replace(/\s+/g, '');
   // Which block is the padding: the one whose extent is `max - L`, L the other block's extent.
   const padAt = [0, 1].find((i) => {

@@ -32,6 +32,21 @@ describe('ATT007: a constant written over whole query rows is no fill that fails
     assert.deepEqual(await findingLines(guarded('(~has_keys).unsqueeze(-1)'), 'ATT007'), []);
     assert.deepEqual(await findingLines(guarded('~has_keys[..., None]'), 'ATT007'), []);
   });
+  it('rows of a mask of unknown rank: any(dim=-1, keepdim=True) inverted, has[..., None] in torch.where, are silent', async () => {
+    const src = (fill: string): string => `import torch
+
+
+def attend(q, k, v, visible):
+    s = q @ k.transpose(-1, -2) * q.size(-1) ** -0.5
+    s = s.masked_fill(~visible, float("-inf"))
+    has = visible.any(dim=-1, keepdim=True)
+    s = ${fill}
+    return torch.softmax(s, dim=-1) @ v
+`;
+    assert.deepEqual(await findingLines(src('s.masked_fill(~has, 0.0)'), 'ATT007'), []);
+    assert.deepEqual(await findingLines(src('torch.where(has.squeeze(-1)[..., None], s, 0.0)'), 'ATT007'), []);
+    assert.deepEqual(await findingLines(src('torch.where(visible, s, 0.0)'), 'ATT007'), [8]);
+  });
   it('a zero fill of padded query rows (pad.unsqueeze(-1) of a (B, T) mask) is silent', async () => {
     const src = `import torch
 
