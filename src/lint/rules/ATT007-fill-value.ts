@@ -246,8 +246,8 @@ weights = scores.softmax(dim=-1)`,
       if (!site.maskNode || (site.how !== 'masked_fill' && site.how !== 'where')) return false;
       const key = site.target.attn?.keyAxis;
       if (key !== undefined && key !== -1) return false;
+      // A mask that is no tensor has no axes, so it never counts as constant along the keys.
       const m = ev.eval(site.maskNode, site.ctx);
-      if (m.kind !== 'tensor') return false;
       const last = m.axes?.[m.axes.length - 1];
       return last ? last.size1 === true : m.lastSize1 === true;
     }

@@ -47,6 +47,19 @@ def attend(q, k, v, visible):
     assert.deepEqual(await findingLines(src('torch.where(has.squeeze(-1)[..., None], s, 0.0)'), 'ATT007'), []);
     assert.deepEqual(await findingLines(src('torch.where(visible, s, 0.0)'), 'ATT007'), [8]);
   });
+  it('scores laid out (batch, keys, heads): pad[:, :, None] varies along the keys, so its zero fill is still reported', async () => {
+    const src = `import torch
+
+
+def attend(q, k, v, ids):
+    pad = ids == 0  # (B, T)
+    scores = torch.einsum("bhd,bthd->bth", q, k) / q.size(-1) ** 0.5
+    scores = scores.masked_fill(pad[:, :, None], 0.0)
+    w = torch.softmax(scores, dim=1)
+    return torch.einsum("bth,bthd->bhd", w, v)
+`;
+    assert.deepEqual(await findingLines(src, 'ATT007'), [7]);
+  });
   it('a zero fill of padded query rows (pad.unsqueeze(-1) of a (B, T) mask) is silent', async () => {
     const src = `import torch
 
