@@ -2,7 +2,7 @@
 // empty whole rows (a left-pad query may only see earlier keys, all of them padding). Right padding, what training
 // code and seq2seq decoders use, never does: every real query sees the real keys before it. Read from the code
 // (a tokenizer's `padding_side="left"`, a sequence written right-aligned into a padded buffer,
-// `mask[row, longest - len(ids):] = 1`) or from a comment that says it (`# 0 at the LEFT padding`), in the linted
+// `mask[row, longest - len(ids):] = 1`, padding of the missing length joined in front, `np.concatenate([np.zeros(K - n), x])`) or from a comment that says it (`# 0 at the LEFT padding`), in the linted
 // file or a workspace file importing it.
 import type { Evaluator } from './evaluator';
 import { importingChain } from './importers';
@@ -11,6 +11,13 @@ import { importingChain } from './importers';
 const PADDING_SIDE_LEFT = /\bpadding_side\s*=\s*["']left["']/;
 /** A right-aligned write into a padded buffer: `buf[row, longest - len(ids):] = ...` (the padding stays on the left). */
 const RIGHT_ALIGNED_WRITE = /\[[^\]\n]*-\s*len\([^()\n]*\)\s*:\s*\]\s*=[^=]/;
+/**
+ * Padding joined in front of the data: a constant block whose length along the join is a maximum less a length,
+ * written first (`np.concatenate([np.zeros((1, K - tlen, d)), seg], axis=1)`, `torch.cat([torch.zeros(max_len - n), x])`),
+ * as decision-transformer loaders left-pad each trajectory.
+ */
+const PAD_JOINED_FIRST =
+  /\b(?:concatenate|cat|concat|hstack)\(\s*\[\s*(?:np|numpy|torch|jnp|tf)\.(?:zeros|ones|full)\(\s*\(?\s*(?:1\s*,\s*)?[A-Za-z_][\w.]*\s*-\s*[A-Za-z_(]/;
 /** A comment that says the padding is on the left (`# 0 at the LEFT padding`, `# left-padded batch`). */
 const LEFT_PAD_COMMENT = /#[^\n]*\bleft[- ]?pad/i;
 
@@ -18,7 +25,7 @@ const MAX_CHAIN_HOPS = 3;
 const MAX_IMPORTERS = 8;
 
 function saysLeftPadding(source: string): boolean {
-  return PADDING_SIDE_LEFT.test(source) || RIGHT_ALIGNED_WRITE.test(source) || LEFT_PAD_COMMENT.test(source);
+  return PADDING_SIDE_LEFT.test(source) || RIGHT_ALIGNED_WRITE.test(source) || PAD_JOINED_FIRST.test(source) || LEFT_PAD_COMMENT.test(source);
 }
 
 /** Per linted file (one evaluator): the answer, read once whatever the number of fills that ask. */

@@ -947,7 +947,7 @@ export function evalUnary(ev: Evaluator, node: PyNode, ctx: Ctx): AValue {
       return f ? { ...v, mask: f } : stripFacts(v);
     }
     if (v.index) return UNKNOWN;
-    return v.kind === 'tensor' ? tensor({ ndim: v.ndim, axes: v.axes, dtype: 'bool' }) : UNKNOWN;
+    return v.kind === 'tensor' ? tensor({ ndim: v.ndim, axes: v.axes, ...(v.lastSize1 ? { lastSize1: true } : {}), dtype: 'bool' }) : UNKNOWN;
   }
   return UNKNOWN;
 }
@@ -2791,9 +2791,70 @@ function concat(ev: Evaluator, c: Call): AValue {
     multiHead: vals.some((v) => v.multiHead) || undefined,
   });
   if (cached) out.fromCache = true;
-  const joinedMask = cachedColumnsJoined(ev, c, items, vals) ?? joinedMaskOf(vals);
+  const joinedMask = cachedColumnsJoined(ev, c, items, vals) ?? joinedMaskOf(vals) ?? lengthPaddedOnes(ev, c, items, vals);
   if (joinedMask) out.mask = joinedMask;
   return c.name.endsWith('.stack') ? stacked(ev, c, out) : out;
+}
+
+/** The extent along the joined axis written in a ones/zeros call (`np.zeros(K - n)`, `np.ones((1, n))` joined on axis 1). */
+function joinedExtent(piece: PyNode, axis: number | undefined): PyNode | undefined {
+  const u = unparen(piece);
+  if (u.type !== 'call') return undefined;
+  const args = childByField(u, 'arguments');
+  const first = args ? namedChildren(args).find((n) => n.type !== 'keyword_argument' && n.type !== 'comment') : undefined;
+  if (!first) return undefined;
+  const shape = unparen(first);
+  if (shape.type !== 'tuple' && shape.type !== 'list') return axis === undefined || axis === 0 || axis === -1 ? shape : undefined;
+  const dims = namedChildren(shape).filter((n) => n.type !== 'comment');
+  const at = axis === undefined ? 0 : axis < 0 ? dims.length + axis : axis;
+  return dims[at];
+}
+
+/**
+ * Ones and zeros joined along one axis, one of them as long as a length L and the other as long as a maximum less
+ * that length (`np.concatenate([np.zeros(K - tlen), np.ones(tlen)])`, `torch.cat([torch.ones(n), torch.zeros(max_len
+ * - n)])`): a padding mask written by hand, the block of L marking the real positions and the block of `max - L`
+ * the padding, as ones zero-padded by F.pad are. Ones of length L make a keep mask (1 at real positions); ones of
+ * length `max - L`, an ignore mask. Read from the sizes written: a subtraction whose right side is the other block's
+ * length, word for word; anything else is no evidence.
+ */
+function lengthPaddedOnes(ev: Evaluator, c: Call, items: readonly PyNode[], vals: readonly AValue[]): MaskInfo | undefined {
+  if (items.length !== 2 || c.name.endsWith('.stack')) return undefined;
+  const [a, b] = vals;
+  if (!a || !b || a.mask || b.mask || a.attn || b.attn) return undefined;
+  const onesAt = a.ones && b.zeros ? 0 : b.ones && a.zeros ? 1 : -1;
+  if (onesAt < 0) return undefined;
+  const axisNode = arg(c, 'dim') ?? arg(c, 'axis') ?? c.args.positional[1];
+  const axisVal = axisNode ? ev.eval(axisNode, c.ctx) : undefined;
+  const axis = axisNode ? (axisVal?.kind === 'number' && Number.isInteger(axisVal.num) ? axisVal.num : NaN) : undefined;
+  if (axis !== undefined && Number.isNaN(axis)) return undefined;
+  const ext = items.map((n) => joinedExtent(n, axis));
+  const norm = (n: PyNode): string => ev.text(n).replace(/\s+/g, '');
+  // Which block is the padding: the one whose extent is `max - L`, L the other block's extent.
+  const padAt = [0, 1].find((i) => {
+    const e = ext[i] && unparen(ext[i]);
+    const other = ext[1 - i];
+    if (!e || !other || e.type !== 'binary_operator') return false;
+    const l = childByField(e, 'left');
+    const r = childByField(e, 'right');
+    const op =
+      l && r
+        ? ev
+            .text(e)
+            .slice(l.end - e.start, r.start - e.start)
+            .trim()
+        : '';
+    return op === '-' && !!r && norm(r) === norm(unparen(other));
+  });
+  if (padAt === undefined) return undefined;
+  const dtype = vals[onesAt]?.dtype ?? 'float';
+  const keep = padAt !== onesAt;
+  return {
+    polarity: keep ? 'keep' : 'ignore',
+    dtype,
+    padding: true,
+    why: msg(keep ? PHRASES.onesOverLength : PHRASES.onesOverPadding, `\`${ev.text(c.node).replace(/\s+/g, ' ').slice(0, 60)}\``),
+  };
 }
 
 /** A square causal triangle aligned top-left (`triu(full((T, T), -inf), 1)`, `tril(ones(T, T))`): its side, T. */
@@ -2987,8 +3048,14 @@ function appendedItems(ev: Evaluator, name: PyNode, at: PyNode): PyNode[] | unde
   const items: PyNode[] = [];
   let bindings = 0;
   let other = false;
+  // The join rebinding the name to its result (`mask = np.concatenate(mask, axis=0)`), or any assignment after the
+  // join outside a loop around it, cannot change what the list held when it was joined.
+  let inLoop = false;
+  for (let p = at.parent; p && p !== fn; p = p.parent) if (p.type === 'for_statement' || p.type === 'while_statement') inLoop = true;
+  const afterJoin = (n: PyNode): boolean => (n.start <= at.start && at.end <= n.end) || (!inLoop && n.start >= at.end);
   walk(fn, (n) => {
     if (n !== fn && n.type === 'function_definition') return false;
+    if ((n.type === 'assignment' || n.type === 'augmented_assignment') && afterJoin(n)) return true;
     if (n.type === 'assignment' || n.type === 'augmented_assignment') {
       const left = childByField(n, 'left');
       const right = childByField(n, 'right');

@@ -46,6 +46,8 @@ export const PHRASES = defineTemplates({
   minusOneTimesLargeNegative:
     '{0}, times a large negative number: a large positive number where the mask was 0, the same after softmax as the mask itself times that negative number',
   onesZeroPadded: '{0} (ones zero-padded by {1}: 1 inside, 0 in the padding)',
+  onesOverLength: '{0} (ones over the length, zeros up to the maximum: 1 at real positions, 0 in the padding)',
+  onesOverPadding: '{0} (zeros over the length, ones up to the maximum: 1 in the padding)',
   onesInsideLengths: "{0} on zeros (1 inside each example's lengths)",
   onesPastLengths: "{0} on zeros (1 past each example's length: at the padding)",
   zerosPastLengths: "{0} on ones (0 past each example's length, so 1 inside it)",

@@ -380,6 +380,8 @@ function indexTensorAxes(ev: Evaluator, v: AValue, subs: PyNode[], scalarIndex?:
     delete out.axes;
   }
   remapFacts(out, v, mapNeg);
+  // Unknown rank ending in a new axis (`has[..., None]`): the last axis has length 1.
+  if (ndim === undefined && items[items.length - 1] === 'new') out.lastSize1 = true;
   return out;
 }
 
