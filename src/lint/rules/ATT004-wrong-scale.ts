@@ -177,6 +177,18 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
     const unplacedLiteral = (op: ScaleOp, formedAt: PyNode | undefined): boolean =>
       op.dim?.literal !== undefined && !ev.facts.contractedSizes(formedAt).has(String(op.dim.literal));
 
+    /**
+     * A number handed to a kernel as its scale (`scale=1.0 / 64`, `softmax_scale=1 / 64`; the kernel multiplies the
+     * scores by it) that is the queries' stated width (`view(B, T, 3, 8, 64)`) or one over it, as `/ 64` on the scores
+     * is read; nothing when the width is not stated.
+     */
+    const literalKernelWidth = (num: number | undefined, site: SdpaSite): { dim: DimInfo; power: number } | undefined => {
+      const width = axisAt(site.q, -1)?.sizeText;
+      if (num === undefined || !width || !/^\d+$/.test(width)) return undefined;
+      const found = widthPower(undefined, undefined, num, false, () => new Set([width]));
+      return found && { dim: { which: 'head', text: String(found.n), literal: found.n }, power: found.power };
+    };
+
     /** A factor that is a whole number equal to the stated size the scores' product sums over: that width, one head's. */
     const literalHeadWidth = (op: ScaleOp, target: ScaleSite['target']): { dim: DimInfo; power: number } | undefined => {
       // On q or k (`q = q / 64`): the product of scores their path reaches, whose stated sizes are compared (a factor
@@ -458,7 +470,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
         // xformers and jax.nn.dot_product_attention, `scale=None`), so what it does with no scale given is judged on
         // each: queries scaled by hand are scaled twice.
         // A scale handed to the kernel that is a dimension itself, or 1/d, or 1/sqrt of the model width.
-        const dp = explicitScale?.kind === 'number' ? explicitScale.dimPow : undefined;
+        const dp = explicitScale?.kind === 'number' ? (explicitScale.dimPow ?? literalKernelWidth(explicitScale.num, site)) : undefined;
         if (site.scaleNode && dp && !ev.mup) {
           const which = dimWhich(dp.dim);
           const f = quote(ctx.text(site.scaleNode), 40);

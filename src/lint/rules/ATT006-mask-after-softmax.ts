@@ -61,6 +61,31 @@ out = weights @ v`,
       if (m?.padAxes && m.padAxes.length === 1 && m.padAxes[0] === -2) return true;
       return /\.unsqueeze\(\s*(-1|dim\s*=\s*-1)\s*\)\s*$|\[\s*\.\.\.\s*,\s*None\s*\]\s*$/.test(ctx.text(site.maskNode));
     };
+    /** Only a causal triangle the code built masked the scores before the softmax, on every path. */
+    const causalOnlyBefore = (site: WeightsMaskSite): boolean =>
+      alternatives(site.weights).every((alt) => {
+        const masks = alt.filter((o): o is MaskOp => o.kind === 'mask');
+        return (
+          masks.length > 0 &&
+          masks.every((o) => {
+            if (o.unshown || !o.maskNode || o.how === 'mul' || o.how === 'add01') return false;
+            const m = ev.eval(o.maskNode, site.ctx).mask;
+            return !!m && !!m.causal && !m.byName && !m.padding && !(m.padAxes && m.padAxes.length > 0);
+          })
+        );
+      });
+    /**
+     * A mask over the key axis only, shown by the code: built from the tokens (padding on the key side), or a 2-D
+     * (batch, keys) mask broadcast over heads and queries by its indexing (`m[:, None, None, :]`, `.unsqueeze(1).unsqueeze(2)`).
+     */
+    const keyAxisMask = (site: WeightsMaskSite): boolean => {
+      const m = ev.eval(site.maskNode, site.ctx).mask;
+      if (m?.causal || m?.tri) return false;
+      if (m && !m.byName && m.padAxes?.length === 1 && m.padAxes[0] === -1) return true;
+      return /\[\s*:\s*,\s*None\s*,\s*None\s*(,\s*:\s*)?\]\s*$|\.unsqueeze\(\s*1\s*\)\s*\.unsqueeze\(\s*[12]\s*\)\s*$/.test(ctx.text(site.maskNode));
+    };
+    /** A key mask applied after a softmax whose scores only a causal triangle masked (two different masks). */
+    const keyMaskAfterCausalOnly = (site: WeightsMaskSite): boolean => causalOnlyBefore(site) && keyAxisMask(site);
     const reported = new Set<number>();
     /** The product consumes the weights with this post-softmax masking applied. */
     const carriesPostMask = (c: Consumer, site: WeightsMaskSite): boolean =>
@@ -146,7 +171,9 @@ out = weights @ v`,
           if (ev.facts.postMaskRenormalised.has(site.node.id)) continue;
           // Scores masked before softmax on every path: zeroing afterwards only cleans NaN/fully-masked rows.
           const premasked = alternatives(w).some((alt) => alt.some((o) => o.kind === 'mask'));
-          if (premasked) continue;
+          // ...unless the code shows the mask before was a causal triangle only and the one after is another mask, over
+          // the keys (a padding mask multiplied in after a causal softmax): the padded keys kept their share.
+          if (premasked && !keyMaskAfterCausalOnly(site)) continue;
           const attention = (attn.queryText && attn.keyText) || consumersOf(ev, attn.softmax.site).length > 0;
           if (!attention) continue;
           // Zeroing whole query rows (padded queries) after softmax is harmless: only the key axis must sum to 1.
