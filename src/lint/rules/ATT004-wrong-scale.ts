@@ -6,6 +6,7 @@ import { alternatives, byNode, hasRoles, isInverseSqrtDim, scaleOps } from './ev
 import { defineTemplates, msg, type MessageParts } from '../message';
 import { apiName, insertKeyword, quote, type FixSpec, type RelatedSpec, type Rule, type RuleContext } from './rule';
 import { factorDefinitions } from './related';
+import { childByField } from '../syntax/tree';
 
 const T = defineTemplates({
   softmaxBeforeScaling: 'the softmax is applied here, before this scaling',
@@ -170,7 +171,12 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
     const operatorOf = (op: ScaleOp): string | undefined => {
       const parent = op.node.parent;
       const holder = parent?.type === 'augmented_assignment' && op.node.field === 'left' ? parent : op.node;
-      return holder.children.find((c) => !c.named && (c.type === '/' || c.type === '/=' || c.type === '*' || c.type === '*='))?.type;
+      const token = holder.children.find((c) => !c.named && (c.type === '/' || c.type === '/=' || c.type === '*' || c.type === '*='))?.type;
+      if (token || op.node.type !== 'call') return token;
+      // The operator written as a function or method (`torch.mul(s, c)`, `tf.multiply`, `s.div(c)`, `tf.math.truediv`).
+      const fn = childByField(op.node, 'function');
+      const name = fn ? ctx.text(fn).replace(/^.*\./, '') : '';
+      return /^(mul|mul_|multiply)$/.test(name) ? '*' : /^(div|div_|divide|true_divide|truediv)$/.test(name) ? '/' : undefined;
     };
 
     /** A root of a whole number (`math.sqrt(2)`) that is not the size the scores formed at `formedAt` sum over as stated. */
