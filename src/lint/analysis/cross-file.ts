@@ -204,7 +204,11 @@ export function callAcrossFiles(
   // A count passed as it is read in a same-file call (bound-counts.ts): one that shows no length says so (a number, or
   // a value nothing is known of: `p.count(0)` may be a tensor's count).
   const counted = (v: AValue, node: PyNode | undefined): AValue =>
-    node && (v.kind === 'number' || v.kind === 'unknown' || (v.kind === 'tensor' && !v.mask && !v.attn)) && v.passedArg === undefined && countLike(node) && !argumentShowsLength(ev, node, ctx)
+    node &&
+    (v.kind === 'number' || v.kind === 'unknown' || (v.kind === 'tensor' && !v.mask && !v.attn)) &&
+    v.passedArg === undefined &&
+    countLike(node) &&
+    !argumentShowsLength(ev, node, ctx)
       ? { ...v, boundNotLength: true }
       : v;
   const positional = given.map((v, i) =>

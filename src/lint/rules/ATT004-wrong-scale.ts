@@ -58,6 +58,21 @@ const T = defineTemplates({
   sqrtFix: 'Use sqrt({0}) (changes the weights)',
 });
 import { factorReapplied, isKernelScaleName, scaleForm } from './scale-defs';
+
+/** Calls that are a multiplication or a division of their receiver or first argument (ops.ts reads them so). */
+const CALL_OPERATORS: ReadonlyMap<string, '*' | '/'> = new Map([
+  ['mul', '*'],
+  ['mul_', '*'],
+  ['multiply', '*'],
+  ['elemwise_mul', '*'],
+  ['broadcast_mul', '*'],
+  ['div', '/'],
+  ['div_', '/'],
+  ['divide', '/'],
+  ['true_divide', '/'],
+  ['elemwise_div', '/'],
+  ['broadcast_div', '/'],
+]);
 import { constructionsPassSame } from '../analysis/importer-calls';
 import { originRef } from '../analysis/portable';
 import type { Def } from '../analysis/scopes';
@@ -173,10 +188,12 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       const holder = parent?.type === 'augmented_assignment' && op.node.field === 'left' ? parent : op.node;
       const token = holder.children.find((c) => !c.named && (c.type === '/' || c.type === '/=' || c.type === '*' || c.type === '*='))?.type;
       if (token || op.node.type !== 'call') return token;
-      // The operator written as a function or method (`torch.mul(s, c)`, `tf.multiply`, `s.div(c)`, `tf.math.truediv`).
+      // The operator written as a function or method (`torch.mul(s, c)`, `tf.multiply`, `s.div(c)`); another call that
+      // scales (`torch.baddbmm(..., alpha=c)`) names no operator.
       const fn = childByField(op.node, 'function');
-      const name = fn ? ctx.text(fn).replace(/^.*\./, '') : '';
-      return /^(mul|mul_|multiply)$/.test(name) ? '*' : /^(div|div_|divide|true_divide|truediv)$/.test(name) ? '/' : undefined;
+      /* c8 ignore next -- the grammar gives every call a function; the type makes it optional */
+      if (!fn) return undefined;
+      return CALL_OPERATORS.get(ctx.text(fn).replace(/^.*\./, ''));
     };
 
     /** A root of a whole number (`math.sqrt(2)`) that is not the size the scores formed at `formedAt` sum over as stated. */

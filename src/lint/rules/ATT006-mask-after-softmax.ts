@@ -70,7 +70,7 @@ out = weights @ v`,
           masks.every((o) => {
             if (o.unshown || !o.maskNode || o.how === 'mul' || o.how === 'add01') return false;
             const m = ev.eval(o.maskNode, site.ctx).mask;
-            return !!m && !!m.causal && !m.byName && !m.padding && !(m.padAxes && m.padAxes.length > 0);
+            return !!m && !!m.causal && !m.byName && !m.padding && !m.padAxes;
           })
         );
       });
