@@ -69,6 +69,9 @@ export function boundCount(ev: Evaluator, node: PyNode, ctx: Ctx, depth = 0): 't
   const defs = ev.resolve(n, ev.text(n)) ?? [];
   const p = defs.length === 1 && defs[0]?.kind === 'param' ? defs[0] : undefined;
   if (!p || LENGTHS_NAME.test(ev.text(n))) return undefined;
+  // A call in another file that imports the helper (callAcrossFiles) read its argument there, as a same-file call
+  // is read below, and says so on the value it passes: no length shown.
+  if (!ctx.callSite && ctx.scope === p.scope && p.param && ctx.bindings?.get(p.param.name)?.boundNotLength) return 'unclear';
   // With no call in view (the helper analysed alone, the context another file's reading takes) or a call in another
   // file (importer-calls.ts), the argument is not read here: as before, a length.
   if (ctx.calledAt || !ctx.callSite || ctx.scope !== p.scope) return undefined;
@@ -77,9 +80,17 @@ export function boundCount(ev: Evaluator, node: PyNode, ctx: Ctx, depth = 0): 't
   // The argument this call passes: a length shown (`len(s)`, `lengths[i]`) reads as before; anything else may count
   // either. Call sites passing the same abstract values share a context, so this call's argument decides no new
   // polarity, only whether the old reading stands.
+  return argumentShowsLength(ev, arg, ctx, depth + 1) ? undefined : 'unclear';
+}
+
+/**
+ * An argument passed for a bound shows a length: `len(s)`, an item of a list of lengths, a sum of a keep mask, or a
+ * name (indexed or not) that says lengths.
+ */
+export function argumentShowsLength(ev: Evaluator, arg: PyNode, ctx: Ctx, depth = 1): boolean {
   const a = unparen(arg);
   const root = a.type === 'subscript' ? unparen(childByField(a, 'value') ?? a) : a;
-  return lengthShown(ev, arg, ctx, depth + 1) || (root.type === 'identifier' && LENGTHS_NAME.test(ev.text(root))) ? undefined : 'unclear';
+  return lengthShown(ev, arg, ctx, depth) || (root.type === 'identifier' && LENGTHS_NAME.test(ev.text(root)));
 }
 
 /** The argument a call passes for a parameter, by keyword or position (a method's self not passed). */

@@ -10,6 +10,7 @@ import type { Ctx } from './facts';
 import { liveInCtx } from './flags';
 import { PHRASES } from './phrases';
 import { portable, originRef, type ValueOrigin } from './portable';
+import { argumentShowsLength } from './bound-counts';
 import type { ClassInfo, Def, Scope } from './scopes';
 import { joinAll, UNKNOWN, type AValue } from './values';
 import { lineOf, moduleBases, moduleDefs, moduleFile, MAX_FILE_DEPTH, type ModuleLink } from './workspace';
@@ -200,10 +201,22 @@ export function callAcrossFiles(
   if (!link || !owner || !owner.link || args.hasSplat || link.workspace.crossings >= MAX_FILE_DEPTH) return UNKNOWN;
   const given = argValues ?? args.positional.map((a) => ev.eval(a, ctx));
   // A layer cannot cross (its constructor is a node of this file): it goes as a stand-in the helper may hand back.
-  const positional = given.map((v, i) => (v.kind === 'layer' ? { kind: 'unknown' as const, passedArg: i } : withoutStandIn(portable(v))));
+  // A count passed as it is read in a same-file call (bound-counts.ts): one that shows no length says so (a number, or
+  // a value nothing is known of: `p.count(0)` may be a tensor's count).
+  const counted = (v: AValue, node: PyNode | undefined): AValue =>
+    node &&
+    (v.kind === 'number' || v.kind === 'unknown' || (v.kind === 'tensor' && !v.mask && !v.attn)) &&
+    v.passedArg === undefined &&
+    countLike(node) &&
+    !argumentShowsLength(ev, node, ctx)
+      ? { ...v, boundNotLength: true }
+      : v;
+  const positional = given.map((v, i) =>
+    v.kind === 'layer' ? { kind: 'unknown' as const, passedArg: i } : counted(withoutStandIn(portable(v)), argValues ? undefined : args.positional[i]),
+  );
   const keywords = new Map<string, AValue>();
   for (const [name, v] of keywordValues ?? []) keywords.set(name, portable(v));
-  for (const [name, kw] of args.keywords) keywords.set(name, portable(ev.eval(kw.value, ctx)));
+  for (const [name, kw] of args.keywords) keywords.set(name, counted(portable(ev.eval(kw.value, ctx)), kw.value));
   link.workspace.crossings++;
   let r: AValue;
   try {
@@ -277,6 +290,15 @@ export function callAcrossFiles(
       message: msg(PHRASES.maskBuiltIn, `\`${place.name}\``, originRef(place)),
     });
   return out;
+}
+
+/**
+ * An argument that may be a count (a difference, a call, a name or an item of one): not a literal, a string, a tensor
+ * expression the code builds (a comparison) or a container.
+ */
+function countLike(node: PyNode): boolean {
+  const n = unparen(node);
+  return n.type === 'binary_operator' || n.type === 'call' || n.type === 'identifier' || n.type === 'subscript';
 }
 
 /** The masks a tuple's items or a dict's entries hold. */

@@ -110,6 +110,8 @@ export interface MaskSite {
    * (GlobalPointer's lower triangle) follow no attention convention.
    */
   readonly normalisedAt?: PyNode;
+  /** A mask times a large positive number subtracted from the scores (`e -= keep * 1e9`): named so in the message. */
+  readonly subtracted?: true;
 }
 
 export interface FillSite {

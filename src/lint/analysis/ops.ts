@@ -772,7 +772,17 @@ function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | u
       const { scaledPositive: _sp, ...plain } = rv.mask;
       const site = factor ? { maskNode: factor, mask: ev.eval(factor, _ctx) } : { maskNode: r, mask: { ...rv, mask: { ...plain, fromAdditive: true } } };
       const normalisedAt = lv.attn.formedAt;
-      ev.facts.mask.push({ node, ctx: _ctx, display: 'additive mask', param: 'mask', expects: 'ignore', convention: 'fill', normalisedAt, ...site });
+      ev.facts.mask.push({
+        node,
+        ctx: _ctx,
+        display: 'additive mask',
+        param: 'mask',
+        expects: 'ignore',
+        convention: 'fill',
+        normalisedAt,
+        subtracted: true,
+        ...site,
+      });
     }
     return addOp(lv, { kind: 'mask', node, how: 'add', maskNode: r });
   }

@@ -463,6 +463,12 @@ export interface AValue {
    * (copied, `copy.deepcopy(module)`, or as every item of a list) returns the caller's own value there.
    */
   readonly passedArg?: number;
+  /**
+   * In a helper of another file: a number (or unknown) the importing file's call passes that shows no length
+   * (`W - len(p)`, `p.count(0)`), read there as a same-file call's argument is (bound-counts.ts): a slice bound it is
+   * may count tokens or padding.
+   */
+  readonly boundNotLength?: true;
   /** For x.shape / x.size(): the tensor whose shape this is. */
   readonly shapeOf?: AValue;
   // ---- modules, layers, objects, functions, dtypes

@@ -13,6 +13,8 @@ import { testReference } from './evidence';
 const T = defineTemplates({
   receiverMaskedFill: 'masked_fill with a large negative value',
   receiverAdditive: 'an additive mask (mask × large negative value)',
+  receiverSubtracted: 'subtracting it times a large number from the scores',
+  masksWhereTrue: 'masks where the mask is True/1',
   receiverParam: "{0}'s {1}",
   fillsWhereTrue: 'fills where the mask is True/1',
   receiverScoresTimes: 'multiplying the scores by it',
@@ -193,12 +195,13 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
         site.display === 'masked_fill'
           ? msg(T.receiverMaskedFill)
           : site.display === 'additive mask'
-            ? msg(T.receiverAdditive)
+            ? msg(site.subtracted ? T.receiverSubtracted : T.receiverAdditive)
             : site.display === 'scores × mask'
               ? msg(T.receiverScoresTimes)
               : msg(T.receiverParam, apiName(site.display), site.param);
-      const expectation =
-        site.display === 'masked_fill' || site.display === 'additive mask'
+      const expectation = site.subtracted
+        ? msg(T.masksWhereTrue)
+        : site.display === 'masked_fill' || site.display === 'additive mask'
           ? msg(T.fillsWhereTrue)
           : site.display === 'scores × mask'
             ? msg(T.keepsWhereTrue)

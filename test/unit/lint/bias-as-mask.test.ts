@@ -48,8 +48,14 @@ describe('a bias added to the scores is read from its construction, not its name
     assert.deepEqual(await att006(ATTENTION + caller(PADDING_BIAS)), []);
   });
 
-  it('a caller builds it from a causal triangle: masked, silent', async () => {
-    assert.deepEqual(await att006(ATTENTION + caller(CAUSAL_BIAS)), []);
+  it('a caller builds it from a causal triangle: masked causally only, so the padded keys zeroed after are reported', async () => {
+    // leftovers30: the bias masks no padded key; zeroing them after the softmax (a key mask, another mask) leaves
+    // rows that do not sum to 1.
+    assert.deepEqual(await att006(ATTENTION + caller(CAUSAL_BIAS)), ['8 ATT006']);
+  });
+  it('a caller builds it from a causal triangle and the same triangle is zeroed after: silent', async () => {
+    const src = ATTENTION + caller(CAUSAL_BIAS).replace('return attention(q, k, v, bias, pad)', 'return attention(q, k, v, bias, causal)');
+    assert.deepEqual(await att006(src), []);
   });
 
   it('a caller builds it as a position bias (ALiBi): the weights masked after the softmax are reported', async () => {

@@ -193,10 +193,18 @@ describe('lint: a slice bound that is a bare parameter (ATT002)', () => {
       attn('x')
         .split('\n')
         .findIndex((l) => l.includes('masked_fill')) + 1;
-    // Read in the helper's module with no call in view, the bound keeps the old reading (a length) either way: the
-    // argument another file passes is not read there (left as it was, so no true finding is lost).
+    // The argument the importing file passes is read there as a same-file call's is (leftovers30): a length keeps the
+    // old reading, a count of padding or an unknown value gives no polarity.
     assert.deepEqual(await lines('len(p)'), [fill]);
-    assert.deepEqual(await lines('width - len(p)'), [fill]);
+    assert.deepEqual(await lines('width - len(p)'), []);
+    assert.deepEqual(await lines('p.count(0)'), []);
+    assert.deepEqual(await lines('lengths[i]'), [fill]);
+  });
+  it('cross-file, negated: a length passed keeps the tokens (silent), a count of padding gives no polarity (silent)', async () => {
+    const [masks, rest] = helper('PASSED', true).split('\n\n\ndef pad_batch');
+    const attn = (passed: string): string => `import torch\n\nfrom masks import row_mask\n\n\ndef pad_batch${rest}`.replace('PASSED', passed);
+    for (const passed of ['len(p)', 'width - len(p)'])
+      assert.deepEqual(await workspaceFindingLines({ 'masks.py': `${masks}\n`, 'attn.py': attn(passed) }, 'attn.py', 'ATT002'), [], passed);
   });
   it('the caller in the same file passes a count of padding or an unknown value: silent either way', async () => {
     for (const passed of ['width - len(p)', 'p.count(0)']) {

@@ -852,8 +852,8 @@ const WRITTEN: readonly Cell[] = [
  * Buggy cells the linter leaves silent today although the code holds the evidence (holes left, by class). A literal
  * width: a whole number is read as a width only where it equals the size the scores' product sums over as the view
  * states it (`view(B, T, 8, 64)`, then `/ 64`, `/ math.sqrt(64)`); the model width `512` is the projection's, which a
- * literal view does not label as split into heads, and a literal handed to a kernel (`scale=1.0 / 64`) is not compared
- * with the stated sizes. A constant on the scores or on q is (session 29): `* 64 ** -1`, `self.scale = 1.0 / 64`,
+ * literal view does not label as split into heads. A literal handed to a kernel (`scale=1.0 / 64`) is compared with
+ * the stated sizes (session 30). A constant on the scores or on q is (session 29): `* 64 ** -1`, `self.scale = 1.0 / 64`,
  * `/ self.temperature` with `self.temperature = 64`, `q = q / 64` and a temperature module bound to `temperature=64`
  * are the width, not its root. The evidence is in the code: holes to close, not undecidable cells.
  */
@@ -865,7 +865,7 @@ const LITERAL_FORMS: Record<string, readonly Variant[]> = {
   mul_rsqrt_tensor: ['model'],
   folded_into_q: ['model'],
   q_and_k_quarter: ['model'],
-  sdpa_scale_kwarg: ['model', 'nosqrt'],
+  sdpa_scale_kwarg: ['model'],
   self_scale_in_init: ['model'],
   softmax_over_temperature: ['model'],
   temperature_module: ['model'],
