@@ -835,7 +835,9 @@ export class Evaluator {
     // or copies of one layer, `[copy.deepcopy(nn.Linear(d, d)) for _ in range(4)]`).
     if (iter.kind === 'number' || (iterNode && /^range\s*\(/.test(text(this.tree, unparen(iterNode))))) {
       const item = this.eval(body, ctx);
-      return item.kind === 'object' || item.kind === 'layer' || item.passedArg !== undefined ? { kind: 'tuple', items: item } : UNKNOWN;
+      // So are masks of one meaning built per example (`[pad_mask(ids[i]) for i in range(B)]`).
+      const masks = item.kind === 'tensor' && !!item.mask?.polarity;
+      return item.kind === 'object' || item.kind === 'layer' || item.passedArg !== undefined || masks ? { kind: 'tuple', items: item } : UNKNOWN;
     }
     if (iter.kind !== 'tuple' || !iter.elements) {
       // `[make_pad_mask(row, pad_id) for row in ids]`: how many items is not known, but each is a mask of one

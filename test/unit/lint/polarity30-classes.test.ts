@@ -65,6 +65,19 @@ def attend(q, k, v, rows):
     );
   });
 
+  it('over range(B): the helper given one row at a time', async () => {
+    await both(
+      (b, mark) => `${helper(b)}
+
+def attend(q, k, v, ids):
+    m = torch.stack([pad_mask(ids[i]) for i in range(ids.size(0))])
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=m[:, None, None, :])${mark}
+`,
+      'ids != pad_id',
+      'ids == pad_id',
+    );
+  });
+
   it('a list of masks iterated with zip or indexed, each given to nn.MultiheadAttention (True = ignore)', async () => {
     const tmpl =
       (loop: string) =>
