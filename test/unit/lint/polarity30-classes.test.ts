@@ -116,7 +116,7 @@ def attend(q, k, v, rows):
     });
     assert.deepEqual(await att002In(files('ids != pad_id', ''), 'model.py'), []);
     const bad = files('ids == pad_id', '  # wrong');
-    assert.deepEqual(await att002In(bad, 'model.py'), marked(bad['model.py']!));
+    assert.deepEqual(await att002In(bad, 'model.py'), marked(bad['model.py']));
   });
 
   it('items of two meanings, chosen per row, and a stacked mask used for pooling stay silent', async () => {
