@@ -119,6 +119,51 @@ def attend(q, k, v, rows):
     assert.deepEqual(await att002In(bad, 'model.py'), marked(bad['model.py']));
   });
 
+  it('across files: a collate function stacking per-example length masks, read through a DataLoader', async () => {
+    const files = (b: string, mark: string): Record<string, string> => ({
+      'data.py': `import torch
+
+
+def length_mask(length, T):
+    return ${b}
+
+
+def collate(batch):
+    T = max(len(s) for s in batch)
+    ids = torch.stack([torch.nn.functional.pad(torch.tensor(s), (0, T - len(s))) for s in batch])
+    mask = torch.stack([length_mask(len(s), T) for s in batch])
+    return ids, mask
+`,
+      'train.py': `import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from torch.utils.data import DataLoader
+
+from data import collate
+
+
+class Model(nn.Module):
+    def __init__(self, d=64):
+        super().__init__()
+        self.emb = nn.Embedding(100, d)
+        self.qkv = nn.Linear(d, 3 * d)
+
+    def forward(self, ids, mask):
+        q, k, v = self.qkv(self.emb(ids)).chunk(3, dim=-1)
+        return F.scaled_dot_product_attention(q, k, v, attn_mask=mask[:, None, :])${mark}
+
+
+def train(ds):
+    model = Model()
+    for ids, mask in DataLoader(ds, batch_size=8, collate_fn=collate):
+        model(ids, mask)
+`,
+    });
+    assert.deepEqual(await att002In(files('torch.arange(T) < length', ''), 'train.py'), []);
+    const bad = files('torch.arange(T) >= length', '  # wrong');
+    assert.deepEqual(await att002In(bad, 'train.py'), marked(bad['train.py']));
+  });
+
   it('items of two meanings, chosen per row, and a stacked mask used for pooling stay silent', async () => {
     assert.deepEqual(
       await att002(`${helper('ids != pad_id')}
