@@ -2325,7 +2325,7 @@ function vmappedFunction(ev: Evaluator, c: Call): AValue {
   const target = c.args.positional[0] ?? arg(c, 'fun');
   if (!target || c.args.hasSplat) return UNKNOWN;
   const fn = ev.eval(target, c.ctx);
-  if (fn.kind !== 'function' || !fn.fn || fn.fn.mapped) return UNKNOWN;
+  if (fn.kind !== 'function' || !fn.fn) return UNKNOWN;
   const axesNode = arg(c, 'in_axes', 1);
   const axes = axesNode ? unparen(axesNode) : undefined;
   let mapped: readonly boolean[] | true = true;
@@ -2336,6 +2336,14 @@ function vmappedFunction(ev: Evaluator, c: Call): AValue {
     const before = fn.fn.bound?.positional.length ?? 0;
     if (items.every((n) => n.type === 'none' || n.type === 'integer' || n.type === 'unary_operator'))
       mapped = [...Array.from({ length: before }, () => false), ...items.map((n) => n.type !== 'none')];
+  }
+  // A vmap of a vmap (`jax.vmap(jax.vmap(head, in_axes), in_axes)`, over the heads then the batch): an argument is
+  // sliced if either maps it.
+  const inner = fn.fn.mapped;
+  if (inner === true || (inner && mapped === true)) mapped = true;
+  else if (inner && mapped !== true) {
+    const outer = mapped;
+    mapped = Array.from({ length: Math.max(inner.length, outer.length) }, (_, i) => inner[i] !== false || outer[i] !== false);
   }
   return { kind: 'function', fn: { ...fn.fn, mapped } };
 }

@@ -244,6 +244,8 @@ def attend(q, k, v, mask):
       `jax.vmap(attend, in_axes=(0, 0, 0, None))(q, k, v, causal)`,
       `per_head = jax.vmap(attend, in_axes=(0, 0, 0, None))\n    return per_head(q, k, v, causal)`,
       `jax.vmap(functools.partial(attend, mask=causal))(q, k, v)`,
+      // Over the heads, then the batch.
+      `jax.vmap(jax.vmap(attend, in_axes=(0, 0, 0, None)), in_axes=(0, 0, 0, None))(q, k, v, causal)`,
     ]) {
       const tmpl = (b: string, mark: string): string => `${attend(mark)}
 
