@@ -39,7 +39,21 @@ import { invertsParam, polarityByFill } from './mask-ops';
 import { callOperator, evalAttributeOf, evalBinary, evalComparison, evalSubscript, evalUnary, setItemFill, type Call } from './ops';
 import { portable } from './portable';
 import { valueKey } from './summaries';
-import { join, joinAll, NONE, number, tensor, UNKNOWN, withRank, type AValue, type AxisInfo, type FunctionRef, type MaskInfo, type ObjectInfo } from './values';
+import {
+  join,
+  joinAll,
+  NONE,
+  number,
+  tensor,
+  UNKNOWN,
+  withRank,
+  mappedSlice,
+  type AValue,
+  type AxisInfo,
+  type FunctionRef,
+  type MaskInfo,
+  type ObjectInfo,
+} from './values';
 import { viewBase } from './scope-assignments';
 import type { ModuleLink } from './workspace';
 
@@ -168,6 +182,20 @@ const CALLED_NAME = /(self\.)?\b([A-Za-z_]\w*)\s*\(/g;
 /** `name = value` on one line (group 1: the name, without `self.`; group 2: the value). */
 const FUNCTION_ALIAS = /(?:self\.)?\b([A-Za-z_]\w*)[ \t]*=[ \t]*([^=\n#][^\n#]*?)[ \t]*(?=#|\r?\n|$)/gm;
 
+/** A function mapped with `jax.vmap(f, ...)` (also of `functools.partial(f, ...)`): calling the result calls it (group 1). */
+const VMAPPED_NAME = /\bvmap\s*\(\s*(?:(?:functools\.)?partial\s*\(\s*)?([A-Za-z_]\w*)/g;
+
+/** Names of functions `t` maps with jax.vmap (their calls are calls of those functions). */
+function vmappedNames(t: string, into: { push(n: string): unknown } | Set<string>): void {
+  if (!t.includes('vmap')) return;
+  VMAPPED_NAME.lastIndex = 0;
+  for (let m = VMAPPED_NAME.exec(t); m; m = VMAPPED_NAME.exec(t)) {
+    const n = m[1] ?? '';
+    if (into instanceof Set) into.add(n);
+    else into.push(n);
+  }
+}
+
 const FUNCTION_VALUE_NAME = /(?:[^=!<>]=|\belse\b)[ \t]*([A-Za-z_]\w*)[ \t]*(?=\bif\b|#|\r?\n|$)/gm;
 
 /** Text of statements evaluated eagerly (see Evaluator.isRoot; built from the API table). */
@@ -191,6 +219,7 @@ function rootTextFacts(t: string): RootTextFacts {
     if (m[1] !== undefined) return { rootText: false, callsSelf: true, called: [] };
     called.push(m[2] ?? ''); // the name group of a match is there
   }
+  vmappedNames(t, called);
   return { rootText: false, callsSelf: false, called };
 }
 
@@ -387,6 +416,7 @@ export class Evaluator {
       }
       FUNCTION_VALUE_NAME.lastIndex = 0;
       for (let m = FUNCTION_VALUE_NAME.exec(t); m; m = FUNCTION_VALUE_NAME.exec(t)) names.add(m[1] ?? '');
+      vmappedNames(t, names);
       called.set(f, names);
     }
     // Callers of active functions become active (they create the contexts sites are judged in).
@@ -805,9 +835,16 @@ export class Evaluator {
     // or copies of one layer, `[copy.deepcopy(nn.Linear(d, d)) for _ in range(4)]`).
     if (iter.kind === 'number' || (iterNode && /^range\s*\(/.test(text(this.tree, unparen(iterNode))))) {
       const item = this.eval(body, ctx);
-      return item.kind === 'object' || item.kind === 'layer' || item.passedArg !== undefined ? { kind: 'tuple', items: item } : UNKNOWN;
+      // So are masks of one meaning built per example (`[pad_mask(ids[i]) for i in range(B)]`).
+      const masks = item.kind === 'tensor' && !!item.mask?.polarity;
+      return item.kind === 'object' || item.kind === 'layer' || item.passedArg !== undefined || masks ? { kind: 'tuple', items: item } : UNKNOWN;
     }
-    if (iter.kind !== 'tuple' || !iter.elements) return UNKNOWN;
+    if (iter.kind !== 'tuple' || !iter.elements) {
+      // `[make_pad_mask(row, pad_id) for row in ids]`: how many items is not known, but each is a mask of one
+      // meaning, the body's with the variable as any item (then stacked or iterated, it keeps that meaning).
+      const item = this.eval(body, ctx);
+      return item.kind === 'tensor' && item.mask?.polarity ? { kind: 'tuple', items: item } : UNKNOWN;
+    }
     // Each element is evaluated through the comprehension variable's definition: the join of every element.
     return { kind: 'tuple', elements: iter.elements.map(() => this.eval(body, ctx)) };
   }
@@ -1921,7 +1958,7 @@ export class Evaluator {
         if (isWorkspaceModule(callee)) return UNKNOWN;
         return callee.qname ? opsImpl.callQualified(this, canonicalQualifiedName(callee.qname), { node, ctx, args, name: callee.qname, calleeNode }) : UNKNOWN;
       case 'function':
-        if (callee.fn?.bound) return this.callBound(callee.fn, node, args, ctx);
+        if (callee.fn?.bound || callee.fn?.mapped) return this.callBound(callee.fn, node, args, ctx);
         if (callee.fn) return this.callFunction(callee.fn.scope, node, args, ctx, callee.fn.self);
         // One of several functions (`attn_fn = chunked_attention if flag else attention`): each runs as called here.
         return callee.fnChoices ? joinAll(callee.fnChoices.map((f) => this.callFunction(f.scope, node, args, ctx, f.self))) : UNKNOWN;
@@ -1964,13 +2001,27 @@ export class Evaluator {
    * function with the partial's positionals before the call's own and the call's keywords over the partial's.
    */
   private callBound(fn: FunctionRef, call: PyNode, args: CallArgs, ctx: Ctx): AValue {
-    const bound = fn.bound;
-    if (!bound || args.hasSplat) return UNKNOWN;
+    const bound = fn.bound ?? { positional: [], keywords: new Map<string, AValue>() };
+    if ((!fn.bound && !fn.mapped) || args.hasSplat) return UNKNOWN;
     const scope = fn.scope;
-    const positional = [...bound.positional, ...args.positional.map((a) => this.eval(a, ctx))];
+    let positional = [...bound.positional, ...args.positional.map((a) => this.eval(a, ctx))];
     const keywords = new Map<string, AValue>();
     for (const [name, v] of bound.keywords) if (acceptsKeyword(scope, name)) keywords.set(name, v);
     for (const [name, v] of this.keywordValues(scope, args, ctx)) keywords.set(name, v);
+    // `jax.vmap(f, in_axes=(0, None))(x, mask)`: f sees a slice of each mapped argument (keywords are always mapped)
+    // and returns a slice of what the call returns.
+    const mapped = fn.mapped;
+    if (mapped) {
+      positional = positional.map((v, i) => (mapped === true || mapped[i] !== false ? mappedSlice(v) : v));
+      for (const [name, v] of keywords) keywords.set(name, mappedSlice(v));
+      const out = this.callBound(
+        { scope, ...(fn.self ? { self: fn.self } : {}), bound: { positional, keywords } },
+        call,
+        { ...args, positional: [], keywords: new Map() },
+        ctx,
+      );
+      return mappedSlice(out);
+    }
     if (!this.owns(scope)) return callAcrossFiles(this, scope, call, { ...args, keywords: new Map() }, ctx, fn.self, positional, keywords);
     if (scope.node.skipped || ctx.depth >= MAX_CALL_DEPTH) return UNKNOWN;
     const c = this.contextFor(scope, call, args, ctx, this.bindArguments(scope, positional, keywords, fn.self));

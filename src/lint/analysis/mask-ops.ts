@@ -23,6 +23,11 @@ function isZero(v: AValue): boolean {
   return v.kind === 'number' && v.num === 0;
 }
 
+/** A tensor of zeros that is no mask nor attention (`jnp.zeros(shape)`, `jnp.full(shape, 0.0)`, `torch.zeros_like(s)`). */
+function zeroTensor(v: AValue): boolean {
+  return v.kind === 'tensor' && !v.mask && !v.attn && ((!!v.zeros && v.fillValue === undefined) || v.fillValue === 0);
+}
+
 // ================================================================================================ dispatch
 
 /** Tensor methods that build, combine or read masks; undefined for every other method. */
@@ -847,7 +852,10 @@ function where(ev: Evaluator, c: Call, condNode: PyNode | undefined, xNode: PyNo
   // `where(cond, fill, y)` fills where cond holds (an ignore mask).
   const keptAgainstFill = (kept: AValue, keptNode: PyNode, fill: AValue, fillNode: PyNode, condSelectsFill: boolean): AValue => {
     recordFill(kept, keptNode, fill, fillNode, condSelectsFill);
-    if (kept.attn?.stage === 'scores' || isZero(kept) || attentionTarget(ev, kept, keptNode))
+    // Zeros on the kept side, a number or a tensor of them (`lax.select(m, jnp.zeros(shape), jnp.full(shape, -1e10))`,
+    // Flax's way of turning a mask into a bias): an additive bias built from the condition.
+    const zeroKept = isZero(kept) || zeroTensor(kept);
+    if (kept.attn?.stage === 'scores' || zeroKept || attentionTarget(ev, kept, keptNode))
       ev.facts.mask.push({
         node: c.node,
         ctx: c.ctx,
@@ -859,7 +867,7 @@ function where(ev: Evaluator, c: Call, condNode: PyNode | undefined, xNode: PyNo
         mask: cond,
       });
     if (kept.attn?.stage === 'scores') return addOp(kept, { kind: 'mask', node: c.node, how: 'where', maskNode: condNode });
-    if (isZero(kept) && cond.mask?.polarity)
+    if (zeroKept && cond.mask?.polarity)
       return tensor({
         ndim: cond.ndim,
         axes: cond.axes,

@@ -983,6 +983,8 @@ export function evalSubscript(ev: Evaluator, node: PyNode, ctx: Ctx): AValue {
         return v.elements[idx] ?? UNKNOWN; // past either end: unknown
       }
       if (v.elements && subs[0]?.type === 'slice') return sliceTuple(ev, v.elements, subs[0]);
+      // `masks[i]` of a list of masks of one meaning and unknown length (a comprehension's): one of them.
+      if (!v.elements && v.items?.kind === 'tensor' && v.items.mask && subs[0] && unparen(subs[0]).type !== 'slice') return v.items;
     }
     return UNKNOWN;
   }
@@ -2324,6 +2326,38 @@ function partialFunction(ev: Evaluator, c: Call): AValue {
   return { kind: 'function', fn: { ...fn.fn, bound: { positional, keywords } } };
 }
 
+/**
+ * `jax.vmap(f, in_axes=...)` of a function of the workspace: f, called with a slice of each mapped argument. `in_axes`
+ * an integer (0 by default) maps every positional argument; None maps none; a tuple or list maps those not None.
+ * Anything else (a pytree of axes, a name) maps every one: a slice keeps less of a value than the whole.
+ */
+function vmappedFunction(ev: Evaluator, c: Call): AValue {
+  const target = c.args.positional[0] ?? arg(c, 'fun');
+  if (!target || c.args.hasSplat) return UNKNOWN;
+  const fn = ev.eval(target, c.ctx);
+  if (fn.kind !== 'function' || !fn.fn) return UNKNOWN;
+  const axesNode = arg(c, 'in_axes', 1);
+  const axes = axesNode ? unparen(axesNode) : undefined;
+  let mapped: readonly boolean[] | true = true;
+  if (axes?.type === 'none') mapped = [];
+  else if (axes && (axes.type === 'tuple' || axes.type === 'list')) {
+    const items = namedChildren(axes);
+    // Entries past the function's bound positionals: the partial's own come first, mapped as the call's are not.
+    const before = fn.fn.bound?.positional.length ?? 0;
+    if (items.every((n) => n.type === 'none' || n.type === 'integer' || n.type === 'unary_operator'))
+      mapped = [...Array.from({ length: before }, () => false), ...items.map((n) => n.type !== 'none')];
+  }
+  // A vmap of a vmap (`jax.vmap(jax.vmap(head, in_axes), in_axes)`, over the heads then the batch): an argument is
+  // sliced if either maps it.
+  const inner = fn.fn.mapped;
+  if (inner === true || (inner && mapped === true)) mapped = true;
+  else if (inner && mapped !== true) {
+    const outer = mapped;
+    mapped = Array.from({ length: Math.max(inner.length, outer.length) }, (_, i) => inner[i] !== false || outer[i] !== false);
+  }
+  return { kind: 'function', fn: { ...fn.fn, mapped } };
+}
+
 export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
   const c: Call = { ...c0, name: qname };
   const fw = frameworkOf(qname);
@@ -2343,6 +2377,7 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
   }
   if (SDPA_FUNCTIONS[qname]) return sdpa(ev, c, qname);
   if (qname === 'functools.partial') return partialFunction(ev, c);
+  if (qname === 'jax.vmap') return vmappedFunction(ev, c);
   if (FUNCTION_WRAPPERS.has(qname)) {
     // `jax.jit(f)`, `torch.compile(f)`, `tf.function(f)`: the function compiled, computing what it computes.
     const wrapped = c.args.positional[0];
@@ -2775,7 +2810,13 @@ function concat(ev: Evaluator, c: Call): AValue {
     const clause = namedChildren(u).find((n) => n.type === 'for_in_clause');
     const iterable = clause ? childByField(clause, 'right') : undefined;
     const iterName = iterable ? (rootName(ev, iterable) ?? ev.text(iterable)) : '';
-    return iterable && (isCacheName(iterName) || /past|cache/i.test(ev.text(iterable))) ? tensor({ fromCache: true }) : tensor();
+    if (iterable && (isCacheName(iterName) || /past|cache/i.test(ev.text(iterable)))) return tensor({ fromCache: true });
+    return comprehendedMask(ev, c, ev.eval(u, c.ctx));
+  }
+  // A list of masks of unknown length bound to a name (`masks = [make_pad_mask(r, pad) for r in ids]`).
+  if (u?.type === 'identifier') {
+    const listed = ev.eval(u, c.ctx);
+    if (listed.kind === 'tuple' && listed.items && !listed.elements) return comprehendedMask(ev, c, listed);
   }
   // A list built by appends in this function (`weights = []; for fc in self.fcs: weights.append(fc(z).view(b, c, 1, 1))`).
   const items = u && (u.type === 'list' || u.type === 'tuple') ? namedChildren(u) : u?.type === 'identifier' ? appendedItems(ev, u, c.node) : undefined;
@@ -2865,6 +2906,23 @@ function lengthPaddedOnes(ev: Evaluator, c: Call, items: readonly PyNode[], vals
     padding: true,
     why: msg(keep ? PHRASES.onesOverLength : PHRASES.onesOverPadding, `\`${ev.text(c.node).replace(/\s+/g, ' ').slice(0, 60)}\``),
   };
+}
+
+/**
+ * cat/stack of a comprehension's items whose number is not known, each a mask of one meaning
+ * (`torch.stack([make_pad_mask(row, pad_id) for row in ids])`): the joined mask keeps that meaning. Its triangle, if
+ * any, lies where it did only for a stack (cat moves it); a plain tensor otherwise.
+ */
+function comprehendedMask(ev: Evaluator, c: Call, listed: AValue): AValue {
+  const item = listed.kind === 'tuple' && !listed.elements ? listed.items : undefined;
+  const m = item?.kind === 'tensor' ? item.mask : undefined;
+  if (!item || !m?.polarity) return tensor();
+  if (c.name.endsWith('.stack')) {
+    const { padAxes: _padAxes, ...kept } = m;
+    return stacked(ev, c, tensor({ ...(item.ndim !== undefined ? { ndim: item.ndim, axes: item.axes } : {}), dtype: item.dtype, mask: kept }));
+  }
+  const { tri: _tri, align: _align, sizes: _sizes, padAxes: _padAxes, ...rest } = m;
+  return tensor({ dtype: item.dtype, mask: rest });
 }
 
 /** A square causal triangle aligned top-left (`triu(full((T, T), -inf), 1)`, `tril(ones(T, T))`): its side, T. */

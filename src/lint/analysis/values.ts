@@ -493,6 +493,11 @@ export interface FunctionRef {
   readonly self?: AValue;
   /** `functools.partial(f, *positional, **keywords)`: the arguments it binds, as evaluated where the partial was made. */
   readonly bound?: BoundArguments;
+  /**
+   * `jax.vmap(f, in_axes)`: which positional arguments are mapped (`true` for every one; keywords always are). The
+   * function sees one slice of a mapped argument, so only what a slice keeps of it reaches it (mappedSlice).
+   */
+  readonly mapped?: readonly boolean[] | true;
 }
 
 /** Arguments a `functools.partial` binds: its positionals come before a call's own, a call's keywords override its keywords. */
@@ -888,4 +893,24 @@ export function joinAll(values: readonly AValue[]): AValue {
   let v = values[0] ?? UNKNOWN; // not empty (checked above)
   for (let i = 1; i < values.length; i++) v = join(v, values[i] ?? UNKNOWN);
   return v;
+}
+
+/**
+ * What a function vmapped over an argument sees of it: one slice along the mapped axis, so neither its rank nor where
+ * its axes lie, nor a triangle's or a padding axis's place; a mask keeps its meaning (each slice of a padding or causal
+ * mask means what the whole does), a tensor what it holds (a slice of the queries is queries). Anything but a tensor
+ * is unknown (a pytree's leaves are sliced each).
+ */
+export function mappedSlice(v: AValue): AValue {
+  if (v.kind !== 'tensor') return v.kind === 'number' || v.kind === 'none' ? v : UNKNOWN;
+  const m = v.mask;
+  // What a slice keeps: its dtype, what it holds (the queries, token ids), and a mask's meaning.
+  const kept = tensor({
+    ...(v.dtype ? { dtype: v.dtype } : {}),
+    ...(v.role ? { role: v.role, roleText: v.roleText } : {}),
+    ...(v.tokenIds ? { tokenIds: true } : {}),
+  });
+  if (!m) return kept;
+  const { tri: _tri, align: _align, sizes: _sizes, padAxes: _padAxes, cachedColumns: _cached, spread: _spread, ...rest } = m;
+  return { ...kept, mask: rest };
 }

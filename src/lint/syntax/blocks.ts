@@ -235,7 +235,9 @@ export function selectBlocks(source: string, blocks: readonly SourceBlock[], hel
   // three levels (a model that builds an encoder that builds the attention layer, and the code that calls the model).
   let callees = blocks.filter((b, i) => keep[i] && (b.kind === 'def' || b.kind === 'class') && b.name).map((b) => b.name!);
   for (let round = 0; round < 3 && callees.length > 0; round++) {
-    const callRe = new RegExp(`\\b(?:${callees.slice(0, 300).join('|')})\\s*\\(`);
+    // ... or maps one with jax.vmap (`jax.vmap(attend, in_axes=(0, None))(q, mask)`: calling the result calls it).
+    const names = callees.slice(0, 300).join('|');
+    const callRe = new RegExp(`\\b(?:${names})\\s*\\(|\\bvmap\\s*\\(\\s*(?:(?:functools\\.)?partial\\s*\\(\\s*)?(?:${names})\\b`);
     // ... or names one as a value to call it through another name (`attn_fn = chunked_attention if flag else attention`).
     const valueRe = new RegExp(`(?:[^=!<>]=|\\belse)[ \\t]*(?:${callees.slice(0, 300).join('|')})[ \\t]*(?:\\bif\\b|#|\\r?\\n|$)`, 'm');
     // A subclass of a site-holding class runs its methods (`class CausalAttention(Attention)`): built, it is called.
