@@ -45,6 +45,10 @@ export const TRAIN_BATCHES: readonly TrainBatch[] = [
   { id: 'i', dir: join(__dirname, 'i'), namePrefix: 't16i' },
   // Session 29, curator B (after curator A's `i`).
   { id: 'j', dir: join(__dirname, 'j'), namePrefix: 't17j' },
+  // Session 30, curator A (curator B's `l` follows).
+  { id: 'k', dir: join(__dirname, 'k'), namePrefix: 't18k' },
+  // Session 30, curator B (after curator A's `k`).
+  { id: 'l', dir: join(__dirname, 'l'), namePrefix: 't19l' },
 ];
 
 /** Entries of a batch folder that are not cases when the cases sit next to the README. */

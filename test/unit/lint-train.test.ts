@@ -149,7 +149,7 @@ describe('lint train: the set', () => {
     }
   });
 
-  it('reads the batches a to j (session 27: c from curator A, d from curator B, named t10c-/t10d-NN-<kind>; e from curator C, named t12e-NN-<kind>; session 28: f from curator A, g from curator B, h from curator C, named t13f-/t14g-/t15h-NN-<kind>; session 29: i from curator A, j from curator B, named t16i-/t17j-NN-<kind>)', () => {
+  it('reads the batches a to l (session 27: c from curator A, d from curator B, named t10c-/t10d-NN-<kind>; e from curator C, named t12e-NN-<kind>; session 28: f from curator A, g from curator B, h from curator C, named t13f-/t14g-/t15h-NN-<kind>; session 29: i from curator A, j from curator B, named t16i-/t17j-NN-<kind>; session 30: k from curator A, l from curator B, named t18k-/t19l-NN-<kind>)', () => {
     assert.deepEqual(
       TRAIN_BATCHES.map((b) => [b.id, b.namePrefix ?? `t8${b.id}`]),
       [
@@ -163,6 +163,8 @@ describe('lint train: the set', () => {
         ['h', 't15h'],
         ['i', 't16i'],
         ['j', 't17j'],
+        ['k', 't18k'],
+        ['l', 't19l'],
       ],
     );
     assert.ok(trainCaseNamePattern('c', 't10c').test('t10c-01-mask'));
@@ -181,6 +183,10 @@ describe('lint train: the set', () => {
     assert.ok(!trainCaseNamePattern('i', 't16i').test('t15i-06-fill'));
     assert.ok(trainCaseNamePattern('j', 't17j').test('t17j-02-softmax'));
     assert.ok(!trainCaseNamePattern('j', 't17j').test('t15j-02-softmax'));
+    assert.ok(trainCaseNamePattern('k', 't18k').test('t18k-03-mask'));
+    assert.ok(!trainCaseNamePattern('k', 't18k').test('t16k-03-mask'));
+    assert.ok(trainCaseNamePattern('l', 't19l').test('t19l-02-scale'));
+    assert.ok(!trainCaseNamePattern('l', 't19l').test('t17l-02-scale'));
     assert.ok(trainCaseNamePattern('a').test('t8a-05-mask'));
   });
 });
