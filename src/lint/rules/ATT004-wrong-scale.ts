@@ -23,6 +23,8 @@ const T = defineTemplates({
   multipliedByDim:
     'The scores are multiplied by {0} (a dimension to the power {1}) instead of divided by sqrt(d): the logits grow with the head size and the softmax saturates.',
   fromHeadCount: 'The scale {0} is built from the number of heads, not the head dimension: divide the scores by sqrt(head_dim).',
+  headsFloorWidth:
+    'The scale {0} floor-divides the number of heads by {1}, the width the code splits into those heads: the quotient is 0 (a head is wider than one feature), so the scores are multiplied by 0 and the attention is uniform. Use true division, {2} / {1}, which is 1/head_dim.',
   sequenceLength:
     'The scale {0} uses {1}, a sequence length (a non-feature axis of the queries), not the key dimension: the scaling then changes with the input length. Divide by sqrt(head_dim).',
   projectionInput:
@@ -60,7 +62,9 @@ import { factorReapplied, isKernelScaleName, scaleForm } from './scale-defs';
 import { constructionsPassSame } from '../analysis/importer-calls';
 import { originRef } from '../analysis/portable';
 import type { Def } from '../analysis/scopes';
-import type { PyNode } from '../syntax/tree';
+import { childByField, unparen, type PyNode } from '../syntax/tree';
+import { dottedName, numberLiteral, operatorText } from '../syntax/python';
+import { isHeadCountName } from '../analysis/names';
 
 export const ATT004: Rule = {
   meta: {
@@ -142,7 +146,10 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
     const isProjectionInputWidth = (dim: DimInfo | undefined, target: ScaleSite['target'], site: ScaleSite | SdpaSite): string | undefined => {
       const proj = queryProjectionOf(target);
       if (!proj || !dim) return undefined;
-      if (!proj.inText || !proj.outText || bare(proj.inText) === bare(proj.outText)) return undefined;
+      if (!proj.inText || !proj.outText) return undefined;
+      // A projection that keeps the width (`nn.Linear(n_embed, n_embed)`) whose queries are then split into several
+      // heads: the last axis of its input read off the tensor (`_, T, C = x.shape`) is the width of all heads together.
+      if (bare(proj.inText) === bare(proj.outText)) return keptWidthSplit(dim, proj, target) ? proj.inText : undefined;
       // A fused projection (`nn.Linear(dim, 3 * dim)` split into q, k, v) gives each part the input's width: on one head
       // that width is the head width, and a split into heads is judged as the model width below.
       if (fusedWidthOf(bare(proj.outText)) === bare(proj.inText) && oneHead(target)) return undefined;
@@ -155,6 +162,52 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       const simple = /^[A-Za-z_]\w*$/;
       if (cls && simple.test(proj.inText) && simple.test(proj.outText) && constructionsPassSame(ev, cls, proj.inText, proj.outText)) return undefined;
       return proj.inText;
+    };
+
+    /**
+     * `dim` is the last axis read off the input of a projection that keeps its width (`B, T, C = x.shape` beside
+     * `nn.Linear(C, C)`), and the queries of these scores carry an axis of several heads with a per-head feature axis of
+     * another size (`view(B, T, n_heads, head_size)`): C is the model width, not each head's.
+     */
+    const keptWidthSplit = (dim: DimInfo, proj: NonNullable<ScaleSite['target']['proj']>, target: ScaleSite['target']): boolean => {
+      if (!dim.lastAxisOf || dim.ofTensor !== proj.input) return false;
+      const axes = target.attn?.queryAxes;
+      const feat = axes?.at(-1);
+      if (!axes?.some((a) => a.label === 'head') || oneHead(target) || feat?.label !== 'feat' || !feat.sizeText) return false;
+      return bare(feat.sizeText) !== bare(dim.text) && bare(feat.sizeText) !== bare(proj.inText ?? '');
+    };
+
+    /**
+     * The factor is, under a square root, `float()`/`int()` or parentheses, `heads // width` where `heads` is a head
+     * count and the code floor-divides `width` by a head count to get each head's width (`dh = self.channels //
+     * self.heads`, ev.modelDimTexts): width is heads times a head's width, so the quotient is 0 unless heads are one
+     * feature wide. Undefined for anything else.
+     */
+    const headsFloorWidth = (factor: PyNode): { heads: string; width: string } | undefined => {
+      let n: PyNode | undefined = unparen(factor);
+      for (let i = 0; n && i < 4 && n.type !== 'binary_operator'; i++) {
+        if (n.type !== 'call') return undefined;
+        const name = dottedName(ev.tree, childByField(n, 'function') ?? n)?.at(-1);
+        if (name !== 'sqrt' && name !== 'float' && name !== 'int') return undefined;
+        const arg: PyNode | undefined = childByField(n, 'arguments')?.children.find((c) => c.named);
+        n = arg && unparen(arg);
+      }
+      if (!n || n.type !== 'binary_operator') return undefined;
+      if (operatorText(ev.tree, n) === '**') {
+        const p = numberLiteral(ev.tree, childByField(n, 'right'));
+        const base = childByField(n, 'left');
+        if (p === undefined || p <= 0 || !base) return undefined;
+        n = unparen(base);
+      }
+      if (n.type !== 'binary_operator' || operatorText(ev.tree, n) !== '//') return undefined;
+      const l = childByField(n, 'left');
+      const r = childByField(n, 'right');
+      const heads = l && dottedName(ev.tree, l);
+      const width = r && dottedName(ev.tree, r);
+      if (!heads || !width || !isHeadCountName(heads.at(-1)!)) return undefined;
+      const w = width.join('.');
+      if (![...ev.modelDimTexts].some((t) => bare(t) === bare(w))) return undefined;
+      return { heads: heads.join('.'), width: w };
     };
 
     /** The factor is the last axis of the tensor the query projection was applied to (`x.shape[-1]`, `B, N, C = x.shape`). */
@@ -348,6 +401,12 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           if (unplacedLiteral(op, target.attn?.formedAt) && !op.named) return;
           if (roundTrip(site)) return;
           report(op.factorNode, msg(T.scalesWeights, f), undefined, evidence);
+          return;
+        }
+        // `np.sqrt(self.heads // self.channels)`: a head count floor-divided by the width the code splits into heads.
+        const floored = op.power === undefined ? headsFloorWidth(op.factorNode) : undefined;
+        if (floored) {
+          report(op.factorNode, msg(T.headsFloorWidth, f, floored.width, floored.heads), undefined, evidence);
           return;
         }
         // The multiplier is dim^power: power and dim are known together, or neither is.
