@@ -1773,6 +1773,17 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
       return movedimValue(t, intOf(ev, c, a0 ?? arg(c, 'source')), intOf(ev, c, a1 ?? arg(c, 'destination')));
     case 'unsqueeze': {
       const d = intOf(ev, c, a0 ?? arg(c, 'dim'));
+      // A (B, S) mask already spread once to three axes (`(ids != pad).unsqueeze(1)`, `m[:, None, :]`): a second
+      // unsqueeze counts from that layout, so `.unsqueeze(3)` appends a last axis ((B, 1, S, 1): the padding moves to
+      // the query axis), as `.unsqueeze(-1)` would.
+      const spread = t.mask?.spread;
+      if (spread && t.ndim === undefined && d !== undefined && d >= 0 && d <= 3) {
+        const out = unsqueezeValue(t, d - 4);
+        if (!out.mask) return out;
+        const axis = d === 3 ? spread.axis - 1 : spread.axis;
+        const { spread: _old, ...m } = out.mask;
+        return { ...out, mask: axis === -1 || axis === -2 ? { ...m, spread: { ...spread, axis } } : m };
+      }
       const out = unsqueezeValue(t, d);
       // A (B, S) mask made (B, S, 1) or (B, 1, S): where its S axis went (for pairProduct).
       if (!t.mask || (t.ndim !== undefined && t.ndim !== 2) || d === undefined) return out;

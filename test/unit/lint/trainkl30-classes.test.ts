@@ -10,6 +10,11 @@
 //    beside `dh = self.channels // self.heads`): the quotient is 0, so the scores are multiplied by 0 (t19l-01-scale).
 //    Silent on true division (`np.sqrt(self.heads / self.channels)`, 1/sqrt(head_dim)), on the head width itself, and
 //    when the code never divides that width by the head count (no evidence that it is the heads' total width).
+// 3. A (B, S) padding mask spread to four axes by two positive unsqueezes, `(tgt != pad).unsqueeze(1).unsqueeze(3)`:
+//    the second counts from the three axes of the first, so the padding sits on the query axis (B, 1, S, 1), as
+//    `.unsqueeze(1).unsqueeze(-1)` and `[:, None, :, None]` already read; filled with -inf, every padded query row is
+//    fully masked and its softmax is NaN (ATT007, t18k-04-fill, the mask built in another file). Silent on the key
+//    mask `.unsqueeze(1).unsqueeze(2)`, on a finite fill (-1e9 in float32, t18k-05-fill; a finfo minimum).
 import { strict as assert } from 'node:assert';
 import { findingLines, workspaceFindingLines } from './helpers';
 
@@ -121,5 +126,74 @@ describe('trainkl30: a head count floor-divided by the width split into heads', 
     assert.deepEqual(await findingLines(UNITS('(self.channels // self.heads) ** -0.5'), 'ATT004'), []);
     assert.deepEqual(await findingLines(UNITS('dh ** -0.5'), 'ATT004'), []);
     assert.deepEqual(await findingLines(UNITS('np.sqrt(self.heads // self.channels)', '16'), 'ATT004'), []);
+  });
+});
+
+const DECODER = (fill: string, spread = '.unsqueeze(1).unsqueeze(3)'): string => `import torch
+
+
+def attend(q, k, v, tgt, pad_id):
+    keep = (tgt != pad_id)${spread}
+    scores = torch.matmul(q, k.transpose(-2, -1)) / (q.size(-1) ** 0.5)
+    scores = scores.masked_fill(keep == 0, ${fill})
+    weights = torch.softmax(scores, dim=-1)
+    return torch.matmul(weights, v)
+`;
+
+const ATTN = (fill: string): string => `import torch
+from torch import nn
+
+
+class ScaledAttention(nn.Module):
+    def forward(self, q, k, v, mask=None):
+        scores = torch.matmul(q, k.transpose(-2, -1)) / (q.size(-1) ** 0.5)
+        if mask is not None:
+            scores = scores.masked_fill(mask == 0, ${fill})
+        return torch.matmul(torch.softmax(scores, dim=-1), v)
+`;
+
+const MODEL = (spread: string): string => `import torch
+from torch import nn
+
+from .attention import ScaledAttention
+
+
+class Decoder(nn.Module):
+    def __init__(self, pad_id):
+        super().__init__()
+        self.pad_id = pad_id
+        self.attn = ScaledAttention()
+
+    def tgt_mask(self, tgt):
+        pad = (tgt != self.pad_id)${spread}
+        length = tgt.shape[1]
+        sub = torch.tril(torch.ones(length, length, device=tgt.device)).type(torch.uint8)
+        return pad & sub
+
+    def forward(self, q, k, v, tgt):
+        return self.attn(q, k, v, self.tgt_mask(tgt))
+`;
+
+describe('trainkl30: a padding mask spread to the query axis by two positive unsqueezes', () => {
+  it('reports a -inf fill', async () => {
+    assert.deepEqual(await findingLines(DECODER('float("-inf")'), 'ATT007'), [7]);
+    assert.deepEqual(await findingLines(DECODER('float("-inf")', '[:, None, :].unsqueeze(3)'), 'ATT007'), [7]);
+  });
+
+  it('stays silent on the key mask and on finite fills', async () => {
+    assert.deepEqual(await findingLines(DECODER('float("-inf")', '.unsqueeze(1).unsqueeze(2)'), 'ATT007'), []);
+    assert.deepEqual(await findingLines(DECODER('-1e9'), 'ATT007'), []);
+    assert.deepEqual(await findingLines(DECODER('torch.finfo(scores.dtype).min'), 'ATT007'), []);
+  });
+
+  it('reports it with the mask built in another file, and not its finite fix', async () => {
+    const files = (fill: string, spread = '.unsqueeze(1).unsqueeze(3)') => ({
+      'nmt/__init__.py': '',
+      'nmt/attention.py': ATTN(fill),
+      'nmt/model.py': MODEL(spread),
+    });
+    assert.deepEqual(await workspaceFindingLines(files('float("-inf")'), 'nmt/attention.py', 'ATT007'), [9]);
+    assert.deepEqual(await workspaceFindingLines(files('-1e9'), 'nmt/attention.py', 'ATT007'), []);
+    assert.deepEqual(await workspaceFindingLines(files('float("-inf")', '.unsqueeze(1).unsqueeze(2)'), 'nmt/attention.py', 'ATT007'), []);
   });
 });
