@@ -560,7 +560,7 @@ function divide(ev: Evaluator, lv: AValue, rv: AValue, _l: PyNode | undefined, r
     if (lv.num !== undefined && rv.num !== undefined && rv.num !== 0) out.num = lv.num / rv.num;
     // The head count over the width split into those heads (`self.heads / self.channels`, heads defaulting to 4):
     // one over each head's width, not a power of the model width.
-    if (lv.headCount && rv.dimPow?.power === 1 && rv.dimPow.dim.which !== 'heads' && rv.dimPow.dim.which !== 'head')
+    if (lv.headCount && rv.dimPow?.power === 1 && !rv.dimPow.dim.otherAxis && rv.dimPow.dim.which !== 'heads' && rv.dimPow.dim.which !== 'head')
       out.dimPow = { dim: { which: 'head', text: `${rv.dimPow.dim.text} / heads` }, power: -1 };
     else if (rv.dimPow && lv.num !== undefined && lv.num > 0) out.dimPow = { dim: rv.dimPow.dim, power: -rv.dimPow.power };
     else if (lv.dimPow && rv.headCount) out.dimPow = { dim: { which: 'head', text: `${lv.dimPow.dim.text} / heads` }, power: 1 };

@@ -125,6 +125,16 @@ describe('trainkl30: a head count floor-divided by the width split into heads', 
     assert.deepEqual(await findingLines(UNITS('np.sqrt(self.heads / self.channels)'), 'ATT004'), []);
     assert.deepEqual(await findingLines(UNITS('(self.channels // self.heads) ** -0.5'), 'ATT004'), []);
     assert.deepEqual(await findingLines(UNITS('dh ** -0.5'), 'ATT004'), []);
+    assert.deepEqual(
+      await findingLines(
+        UNITS('self.temperature').replace(
+          'self.channels, self.heads = channels, heads',
+          'self.channels, self.heads = channels, heads\n        self.temperature = nn.Parameter(torch.ones(1))',
+        ),
+        'ATT004',
+      ),
+      [],
+    );
     assert.deepEqual(await findingLines(UNITS('np.sqrt(self.heads // self.channels)', '16'), 'ATT004'), []);
   });
 });
@@ -184,6 +194,8 @@ describe('trainkl30: a padding mask spread to the query axis by two positive uns
     assert.deepEqual(await findingLines(DECODER('float("-inf")', '.unsqueeze(1).unsqueeze(2)'), 'ATT007'), []);
     assert.deepEqual(await findingLines(DECODER('-1e9'), 'ATT007'), []);
     assert.deepEqual(await findingLines(DECODER('torch.finfo(scores.dtype).min'), 'ATT007'), []);
+    const guarded = DECODER('float("-inf")').replace('weights = torch.softmax(scores, dim=-1)', 'weights = torch.nan_to_num(torch.softmax(scores, dim=-1))');
+    assert.deepEqual(await findingLines(guarded, 'ATT007'), []);
   });
 
   it('reports it with the mask built in another file, and not its finite fix', async () => {
