@@ -62,9 +62,14 @@ import { factorReapplied, isKernelScaleName, scaleForm } from './scale-defs';
 import { constructionsPassSame } from '../analysis/importer-calls';
 import { originRef } from '../analysis/portable';
 import type { Def } from '../analysis/scopes';
-import { childByField, unparen, type PyNode } from '../syntax/tree';
-import { dottedName, numberLiteral, operatorText } from '../syntax/python';
+import type { PyNode } from '../syntax/tree';
 import { isHeadCountName } from '../analysis/names';
+
+/**
+ * `heads // width` under square roots, `float()`/`int()`, parentheses or a positive power: `np.sqrt((self.heads //
+ * self.channels))`, `(self.heads // self.channels) ** 0.5`. Group 1 is the numerator, group 2 the width.
+ */
+const FLOOR_HEADS = /^(?:[\w.]*(?:sqrt|float|int)\(|\()*\s*([A-Za-z_][\w.]*)\s*\/\/\s*([A-Za-z_][\w.]*)\s*\)*(?:\s*\*\*\s*(?:0?\.5|1|2))?\s*\)*$/;
 
 export const ATT004: Rule = {
   meta: {
@@ -169,13 +174,8 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
      * `nn.Linear(C, C)`), and the queries of these scores carry an axis of several heads with a per-head feature axis of
      * another size (`view(B, T, n_heads, head_size)`): C is the model width, not each head's.
      */
-    const keptWidthSplit = (dim: DimInfo, proj: NonNullable<ScaleSite['target']['proj']>, target: ScaleSite['target']): boolean => {
-      if (!dim.lastAxisOf || dim.ofTensor !== proj.input) return false;
-      const axes = target.attn?.queryAxes;
-      const feat = axes?.at(-1);
-      if (!axes?.some((a) => a.label === 'head') || oneHead(target) || feat?.label !== 'feat' || !feat.sizeText) return false;
-      return bare(feat.sizeText) !== bare(dim.text) && bare(feat.sizeText) !== bare(proj.inText ?? '');
-    };
+    const keptWidthSplit = (dim: DimInfo, proj: NonNullable<ScaleSite['target']['proj']>, target: ScaleSite['target']): boolean =>
+      !!dim.lastAxisOf && dim.ofTensor === proj.input && !!target.attn?.queryAxes?.some((a) => a.label === 'head');
 
     /**
      * The factor is, under a square root, `float()`/`int()` or parentheses, `heads // width` where `heads` is a head
@@ -184,30 +184,12 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
      * feature wide. Undefined for anything else.
      */
     const headsFloorWidth = (factor: PyNode): { heads: string; width: string } | undefined => {
-      let n: PyNode | undefined = unparen(factor);
-      for (let i = 0; n && i < 4 && n.type !== 'binary_operator'; i++) {
-        if (n.type !== 'call') return undefined;
-        const name = dottedName(ev.tree, childByField(n, 'function') ?? n)?.at(-1);
-        if (name !== 'sqrt' && name !== 'float' && name !== 'int') return undefined;
-        const arg: PyNode | undefined = childByField(n, 'arguments')?.children.find((c) => c.named);
-        n = arg && unparen(arg);
-      }
-      if (!n || n.type !== 'binary_operator') return undefined;
-      if (operatorText(ev.tree, n) === '**') {
-        const p = numberLiteral(ev.tree, childByField(n, 'right'));
-        const base = childByField(n, 'left');
-        if (p === undefined || p <= 0 || !base) return undefined;
-        n = unparen(base);
-      }
-      if (n.type !== 'binary_operator' || operatorText(ev.tree, n) !== '//') return undefined;
-      const l = childByField(n, 'left');
-      const r = childByField(n, 'right');
-      const heads = l && dottedName(ev.tree, l);
-      const width = r && dottedName(ev.tree, r);
-      if (!heads || !width || !isHeadCountName(heads.at(-1)!)) return undefined;
-      const w = width.join('.');
-      if (![...ev.modelDimTexts].some((t) => bare(t) === bare(w))) return undefined;
-      return { heads: heads.join('.'), width: w };
+      const m = FLOOR_HEADS.exec(ctx.text(factor));
+      if (!m) return undefined;
+      const heads = String(m[1]);
+      const width = String(m[2]);
+      if (!isHeadCountName(heads.replace(/^.*\./, ''))) return undefined;
+      return [...ev.modelDimTexts].some((t) => bare(t) === bare(width)) ? { heads, width } : undefined;
     };
 
     /** The factor is the last axis of the tensor the query projection was applied to (`x.shape[-1]`, `B, N, C = x.shape`). */
