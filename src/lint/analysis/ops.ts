@@ -558,7 +558,11 @@ function divide(ev: Evaluator, lv: AValue, rv: AValue, _l: PyNode | undefined, r
   if (lv.kind === 'number' && rv.kind === 'number') {
     const out: Mutable<AValue> = { kind: 'number' };
     if (lv.num !== undefined && rv.num !== undefined && rv.num !== 0) out.num = lv.num / rv.num;
-    if (rv.dimPow && lv.num !== undefined && lv.num > 0) out.dimPow = { dim: rv.dimPow.dim, power: -rv.dimPow.power };
+    // The head count over the width split into those heads (`self.heads / self.channels`, heads defaulting to 4):
+    // one over each head's width, not a power of the model width.
+    if (lv.headCount && rv.dimPow?.power === 1 && !rv.dimPow.dim.otherAxis && rv.dimPow.dim.which !== 'heads' && rv.dimPow.dim.which !== 'head')
+      out.dimPow = { dim: { which: 'head', text: `${rv.dimPow.dim.text} / heads` }, power: -1 };
+    else if (rv.dimPow && lv.num !== undefined && lv.num > 0) out.dimPow = { dim: rv.dimPow.dim, power: -rv.dimPow.power };
     else if (lv.dimPow && rv.headCount) out.dimPow = { dim: { which: 'head', text: `${lv.dimPow.dim.text} / heads` }, power: 1 };
     // One head's width divided by a positive constant (`head_dim ** 1 / float(4)`, where `**` binds first: head_dim / 4)
     // still grows with that width, to the same power; a model width divided by a constant may be the split into heads
@@ -1781,6 +1785,17 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
       return movedimValue(t, intOf(ev, c, a0 ?? arg(c, 'source')), intOf(ev, c, a1 ?? arg(c, 'destination')));
     case 'unsqueeze': {
       const d = intOf(ev, c, a0 ?? arg(c, 'dim'));
+      // A (B, S) mask already spread once to three axes (`(ids != pad).unsqueeze(1)`, `m[:, None, :]`): a second
+      // unsqueeze counts from that layout, so `.unsqueeze(3)` appends a last axis ((B, 1, S, 1): the padding moves to
+      // the query axis), as `.unsqueeze(-1)` would.
+      const spread = t.mask?.spread;
+      if (spread && t.ndim === undefined && d !== undefined && d >= 0 && d <= 3) {
+        const out = unsqueezeValue(t, d - 4);
+        if (!out.mask) return out;
+        const axis = d === 3 ? spread.axis - 1 : spread.axis;
+        const { spread: _old, ...m } = out.mask;
+        return { ...out, mask: axis === -1 || axis === -2 ? { ...m, spread: { ...spread, axis } } : m };
+      }
       const out = unsqueezeValue(t, d);
       // A (B, S) mask made (B, S, 1) or (B, 1, S): where its S axis went (for pairProduct).
       if (!t.mask || (t.ndim !== undefined && t.ndim !== 2) || d === undefined) return out;
