@@ -356,6 +356,9 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           addAll(sd.q);
           addAll(sd.k);
         }
+        // Scores summed out of a pairwise product (`(q[..., :, None, :] * k[..., None, :, :]).sum(-1)`) made by no
+        // matmul: the scalings of q and k their softmax's input carries.
+        for (const s of ev.facts.softmax) if (s.input.attn?.stage === 'scores' && s.input.attn.queryText && s.input.attn.keyText && isPairwise(s.input)) addAll(s.input);
       }
       return reaching.has(op);
     };
@@ -804,6 +807,12 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       return dim.ofTensor
         ? dim.ofTensor === product.a && product.contractA === -1
         : [...ev.facts.contractedSizes(product.node)].some((size) => bare(size) === bare(dim.text));
+    }
+
+    /** Scores formed by a pairwise product summed over the features, not by a matmul (`formedAt` is the product `q_ * k_`). */
+    function isPairwise(v: SoftmaxSite['input']): boolean {
+      const at = v.attn?.formedAt;
+      return !!at && !ev.facts.matmul.some((m) => m.node === at);
     }
 
     /** The scalings of a path, each scaling expression once. */
