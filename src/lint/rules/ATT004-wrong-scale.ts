@@ -714,11 +714,13 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
                   ]);
                   break;
                 }
+                // Each path's second factor is a finding of its own: branches that each scale the scores again after one
+                // scaling of q (`if bias is None: s = (q @ kT) * self.scale` / `else: s = (q @ kT) * self.scale + bias`)
+                // are two wrong factors; a factor shared by several paths is reported once (report keys on the node).
                 report(second.factorNode, msg(T.twiceOnPath, quote(ctx.text(first.factorNode), 30), quote(ctx.text(second.factorNode), 30)), undefined, [
                   { node: first.node, message: msg(T.firstFactor, quote(ctx.text(first.factorNode), 30)) },
                   ...factorDefinitions(ev, second.factorNode, site.ctx, 1),
                 ]);
-                break;
               }
             }
           }
