@@ -75,7 +75,8 @@ const CALL_OPERATORS: ReadonlyMap<string, '*' | '/'> = new Map([
   ['elemwise_div', '/'],
   ['broadcast_div', '/'],
 ]);
-import { constructionsPassSame } from '../analysis/importer-calls';
+import { constructionsPassSame, constructionsPassSameWithHeads } from '../analysis/importer-calls';
+import { isHeadCountName } from '../analysis/names';
 import { originRef } from '../analysis/portable';
 import type { Def } from '../analysis/scopes';
 import type { PyNode } from '../syntax/tree';
@@ -417,6 +418,19 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       return !!cls && !!param && !!head && head !== param && constructionsPassSame(ev, cls, param, head);
     };
 
+    /**
+     * `factor` holds a constructor parameter (`self.d_k`) and `width` is another (`d_model`), and every construction of
+     * the class passes the same value for both and a number above 1 for its one head-count parameter.
+     */
+    const boundToWholeWidth = (factor: string, width: string, site: ScaleSite): boolean => {
+      const cls = site.ctx.scope.ownerClass;
+      const a = constructorParamOf(site, factor.replace(/\s+/g, ''));
+      const b = constructorParamOf(site, width.replace(/\s+/g, ''));
+      const heads = (cls?.methods.get('__init__')?.params ?? []).filter((p) => isHeadCountName(p.name));
+      const [h] = heads;
+      return !!cls && !!a && !!b && a !== b && heads.length === 1 && !!h && constructionsPassSameWithHeads(ev, cls, a, b, h.name);
+    };
+
     // The factor's `self.` attributes are, in the class that forms the scores, the very width its projections output
     // (`self.n_hidden = n_hidden` beside `nn.Linear(dim, n_hidden)`): the scale is the size the product sums over,
     // whatever a caller binds that width to (`Head(dim, n_hidden // num_heads)`, whose `n_hidden` is the caller's).
@@ -539,6 +553,14 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
               undefined,
               evidence,
             );
+            return;
+          }
+          // The factor is a constructor parameter (`self.d_k = d_k`) that every construction of the class binds to the
+          // projection's whole output width (`Dense(d_model)`, split into heads), with a head count above 1:
+          // `MultiHeadAttention(h, d_k, d_model)` after `h = 8; d_k = 512; d_model = 512`. The callers, not the name,
+          // say the scale is all heads' width.
+          if (proj?.splitIntoHeads && proj.outText && multiHead && !oneHead(target) && !contracted() && boundToWholeWidth(dim.text, proj.outText, site)) {
+            report(op.factorNode, msg(T.modelWidth, f, dim.text), undefined, evidence);
             return;
           }
           if (which === 'head') headWidthSomewhere.add(op.factorNode.id);
