@@ -1379,7 +1379,12 @@ export function reduction(
   const scores = kind === 'sum' && typeof axis === 'number' && keepdim !== undefined ? scoresOfPairwise(t, axis, keepdim) : undefined;
   const out: AValue = { ...reduced, ...layout, ...(scores ?? {}), ...(opts.mean ? pooledTokens(t, axis) : {}) };
   // Factors applied to the pairwise product before the sum are factors on these scores: judged as such (ATT004).
-  if (scores) for (const s of t.pairwise?.scaled ?? []) ev.facts.scale.push({ ctx: s.ctx, op: s.op, target: out });
+  if (scores && t.pairwise) {
+    // The size summed over, as the code states it (`view(B, T, 3, 8, 64)`): a literal width on the scores is read against it.
+    const size = typeof axis === 'number' ? axisAt(t, axis)?.sizeText : undefined;
+    if (size) ev.facts.pairwiseContracted.set(t.pairwise.formedAt, size);
+    for (const s of t.pairwise.scaled ?? []) ev.facts.scale.push({ ctx: s.ctx, op: s.op, target: out });
+  }
   return out;
 }
 
