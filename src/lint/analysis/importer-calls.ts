@@ -20,7 +20,7 @@ import { opsAlternatives, type AValue, type ObjectInfo } from './values';
 import { cacheReachesKeys } from './kv-cache';
 import { topLeftRectangle } from './masks';
 import { lineOf } from './workspace';
-import { isMaskableBiasName } from './names';
+import { isHeadCountName, isMaskableBiasName } from './names';
 
 const T = defineTemplates({
   calledFromImporter: '{0} is called here, in a file that imports this one',
@@ -574,14 +574,18 @@ function argumentNumber(ev: Evaluator, cls: ClassInfo, text: string, own: boolea
 /**
  * Whether every construction of `cls` the workspace shows (this file and the files importing it) passes the same
  * value for its `__init__` parameters `a` and `b` (the same expression, or equal numbers as argumentNumber reads
- * them) and a number above 1 for `heads`: `MultiHeadAttention(h, d_k, d_model)` with `h = 8`, `d_k = 512`,
+ * them) and a number above 1 for its one head-count parameter: `MultiHeadAttention(h, d_k, d_model)` with `h = 8`, `d_k = 512`,
  * `d_model = 512` at module level. False when no construction is found or any does not show all three.
  */
-export function constructionsPassSameWithHeads(ev: Evaluator, cls: ClassInfo, a: string, b: string, heads: string): boolean {
+export function constructionsPassSameWithHeads(ev: Evaluator, cls: ClassInfo | undefined, a: string | undefined, b: string | undefined): boolean {
+  if (!cls || !a || !b || a === b || !/^\w+$/.test(cls.name)) return false;
   const init = cls.methods.get('__init__');
   const plain = (p: ParamInfo | undefined): p is ParamInfo => !!p && (p.kind === 'positional' || p.kind === 'keyword-only');
-  const [pa, pb, ph] = [a, b, heads].map((n) => init?.params.find((p) => p.name === n));
-  if (!plain(pa) || !plain(pb) || !plain(ph) || a === b || !/^\w+$/.test(cls.name)) return false;
+  // The one head-count parameter of the constructor (`h`, `num_heads`).
+  const heads = init?.params.filter((p) => isHeadCountName(p.name)) ?? [];
+  const [pa, pb] = [a, b].map((n) => init?.params.find((p) => p.name === n));
+  const ph = heads.length === 1 ? heads[0] : undefined;
+  if (!plain(pa) || !plain(pb) || !plain(ph)) return false;
   let found = 0;
   for (const [i, source] of constructionSources(ev, cls).entries()) {
     const lists = constructionArgLists(source, cls.name);

@@ -18,10 +18,10 @@ import { findingLines, workspaceFindingLines } from './helpers';
 
 const CASES: readonly (readonly [id: string, cls: string, what: string, expect: Readonly<Record<string, readonly number[]>>, code: string])[] = [
   [
-    "p1_ok",
-    "1",
-    "a 1/sqrt(head_dim) on the pairwise product before .sum(-1)",
-    {"ATT003": [], "ATT004": []},
+    'p1_ok',
+    '1',
+    'a 1/sqrt(head_dim) on the pairwise product before .sum(-1)',
+    { ATT003: [], ATT004: [] },
     `import torch
 import torch.nn as nn
 
@@ -43,10 +43,10 @@ class PairAttention(nn.Module):
 `,
   ],
   [
-    "p1_times_dim",
-    "1",
-    "the pairwise product multiplied by head_dim before the sum",
-    {"ATT003": [], "ATT004": [16]},
+    'p1_times_dim',
+    '1',
+    'the pairwise product multiplied by head_dim before the sum',
+    { ATT003: [], ATT004: [16] },
     `import torch
 import torch.nn as nn
 
@@ -68,10 +68,10 @@ class PairAttention(nn.Module):
 `,
   ],
   [
-    "p1_div_dim",
-    "1",
-    "the pairwise product divided by head_dim before the sum",
-    {"ATT003": [], "ATT004": [16]},
+    'p1_div_dim',
+    '1',
+    'the pairwise product divided by head_dim before the sum',
+    { ATT003: [], ATT004: [16] },
     `import torch
 import torch.nn as nn
 
@@ -93,10 +93,10 @@ class PairAttention(nn.Module):
 `,
   ],
   [
-    "p1_missing",
-    "1",
-    "no scale on the pairwise product",
-    {"ATT003": [17], "ATT004": []},
+    'p1_missing',
+    '1',
+    'no scale on the pairwise product',
+    { ATT003: [17], ATT004: [] },
     `import torch
 import torch.nn as nn
 
@@ -118,10 +118,10 @@ class PairAttention(nn.Module):
 `,
   ],
   [
-    "p1_model",
-    "1",
-    "C ** -0.5 (the projection input width) on per-head pairwise scores",
-    {"ATT003": [], "ATT004": [16]},
+    'p1_model',
+    '1',
+    'C ** -0.5 (the projection input width) on per-head pairwise scores',
+    { ATT003: [], ATT004: [16] },
     `import torch
 import torch.nn as nn
 
@@ -143,10 +143,10 @@ class PairAttention(nn.Module):
 `,
   ],
   [
-    "p1_twice",
-    "1",
-    "q scaled, then the pairwise product scaled again",
-    {"ATT003": [], "ATT004": [17]},
+    'p1_twice',
+    '1',
+    'q scaled, then the pairwise product scaled again',
+    { ATT003: [], ATT004: [17] },
     `import torch
 import torch.nn as nn
 
@@ -169,10 +169,10 @@ class PairAttention(nn.Module):
 `,
   ],
   [
-    "p1_q_div_dim",
-    "1",
-    "q divided by head_dim before a pairwise product",
-    {"ATT003": [], "ATT004": [16]},
+    'p1_q_div_dim',
+    '1',
+    'q divided by head_dim before a pairwise product',
+    { ATT003: [], ATT004: [16] },
     `import torch
 import torch.nn as nn
 
@@ -195,10 +195,10 @@ class PairAttention(nn.Module):
 `,
   ],
   [
-    "tf1_ok",
-    "1",
-    "tf.reduce_sum(q_ * k_ * depth ** -0.5, -1)",
-    {"ATT003": [], "ATT004": []},
+    'tf1_ok',
+    '1',
+    'tf.reduce_sum(q_ * k_ * depth ** -0.5, -1)',
+    { ATT003: [], ATT004: [] },
     `import tensorflow as tf
 
 
@@ -228,10 +228,10 @@ class MHA(tf.keras.layers.Layer):
 `,
   ],
   [
-    "tf1_one_over_dim",
-    "1",
-    "tf.reduce_sum(q_ * k_ * (1.0 / depth), -1)",
-    {"ATT003": [], "ATT004": [24]},
+    'tf1_one_over_dim',
+    '1',
+    'tf.reduce_sum(q_ * k_ * (1.0 / depth), -1)',
+    { ATT003: [], ATT004: [24] },
     `import tensorflow as tf
 
 
@@ -261,10 +261,10 @@ class MHA(tf.keras.layers.Layer):
 `,
   ],
   [
-    "tf1_missing",
-    "1",
-    "tf.reduce_sum(q_ * k_, -1) unscaled",
-    {"ATT003": [25], "ATT004": []},
+    'tf1_missing',
+    '1',
+    'tf.reduce_sum(q_ * k_, -1) unscaled',
+    { ATT003: [25], ATT004: [] },
     `import tensorflow as tf
 
 
@@ -294,10 +294,10 @@ class MHA(tf.keras.layers.Layer):
 `,
   ],
   [
-    "tf1_multiply_div_dim",
-    "1",
-    "tf.reduce_sum(tf.multiply(q, k), -1) / depth after a head split and expand_dims",
-    {"ATT003": [], "ATT004": [22]},
+    'tf1_multiply_div_dim',
+    '1',
+    'tf.reduce_sum(tf.multiply(q, k), -1) / depth after a head split and expand_dims',
+    { ATT003: [], ATT004: [22] },
     `import tensorflow as tf
 
 
@@ -325,10 +325,10 @@ class MHA(tf.keras.layers.Layer):
 `,
   ],
   [
-    "tf1_multiply_ok",
-    "1",
-    "tf.reduce_sum(tf.multiply(q, k), -1) / sqrt(depth)",
-    {"ATT003": [], "ATT004": []},
+    'tf1_multiply_ok',
+    '1',
+    'tf.reduce_sum(tf.multiply(q, k), -1) / sqrt(depth)',
+    { ATT003: [], ATT004: [] },
     `import tensorflow as tf
 
 
@@ -356,10 +356,10 @@ class MHA(tf.keras.layers.Layer):
 `,
   ],
   [
-    "tf1_multiply_missing",
-    "1",
-    "tf.reduce_sum(tf.multiply(q, k), -1) unscaled",
-    {"ATT003": [23], "ATT004": []},
+    'tf1_multiply_missing',
+    '1',
+    'tf.reduce_sum(tf.multiply(q, k), -1) unscaled',
+    { ATT003: [23], ATT004: [] },
     `import tensorflow as tf
 
 
@@ -387,10 +387,10 @@ class MHA(tf.keras.layers.Layer):
 `,
   ],
   [
-    "p1_literal",
-    "1",
-    "the pairwise product divided by 64, the stated head width",
-    {"ATT003": [], "ATT004": [15]},
+    'p1_literal',
+    '1',
+    'the pairwise product divided by 64, the stated head width',
+    { ATT003: [], ATT004: [15] },
     `import torch
 import torch.nn as nn
 
@@ -411,10 +411,10 @@ class PairAttention(nn.Module):
 `,
   ],
   [
-    "c2_q_then_scores",
-    "2",
-    "q * scale, then scores * scale",
-    {"ATT004": [23]},
+    'c2_q_then_scores',
+    '2',
+    'q * scale, then scores * scale',
+    { ATT004: [23] },
     `import math
 import torch
 import torch.nn as nn
@@ -443,10 +443,10 @@ class Attn(nn.Module):
 `,
   ],
   [
-    "c2_two_divisions",
-    "2",
-    "scores / self.scaling at two places of one forward",
-    {"ATT004": [24]},
+    'c2_two_divisions',
+    '2',
+    'scores / self.scaling at two places of one forward',
+    { ATT004: [24] },
     `import math
 import torch
 import torch.nn as nn
@@ -476,10 +476,10 @@ class Attn(nn.Module):
 `,
   ],
   [
-    "c2_three",
-    "2",
-    "q and the scores divided by sqrt(d) three times on one path: one finding, at the last",
-    {"ATT004": [25]},
+    'c2_three',
+    '2',
+    'q and the scores divided by sqrt(d) three times on one path: one finding, at the last',
+    { ATT004: [25] },
     `import math
 import torch
 import torch.nn as nn
@@ -510,10 +510,10 @@ class Attn(nn.Module):
 `,
   ],
   [
-    "c2_branches",
-    "2",
-    "q scaled, then each of two branches scales the scores again: two findings",
-    {"ATT004": [18, 20]},
+    'c2_branches',
+    '2',
+    'q scaled, then each of two branches scales the scores again: two findings',
+    { ATT004: [18, 20] },
     `import torch
 import torch.nn as nn
 
@@ -539,10 +539,10 @@ class Attn(nn.Module):
 `,
   ],
   [
-    "c3_names",
-    "3",
-    "Dense(d_model) split into h heads, d_k = 512 = d_model by module constants",
-    {"ATT004": [23]},
+    'c3_names',
+    '3',
+    'Dense(d_model) split into h heads, d_k = 512 = d_model by module constants',
+    { ATT004: [23] },
     `import tensorflow as tf
 from tensorflow.keras.layers import Dense, Layer
 
@@ -578,10 +578,10 @@ layer = MultiHeadAttention(h, d_k, d_model)
 `,
   ],
   [
-    "c3_head",
-    "3",
-    "the same with d_k = 64",
-    {"ATT004": []},
+    'c3_head',
+    '3',
+    'the same with d_k = 64',
+    { ATT004: [] },
     `import tensorflow as tf
 from tensorflow.keras.layers import Dense, Layer
 
@@ -617,10 +617,10 @@ layer = MultiHeadAttention(h, d_k, d_model)
 `,
   ],
   [
-    "c3_alias",
-    "3",
-    "d_k = d_model at module level",
-    {"ATT004": [23]},
+    'c3_alias',
+    '3',
+    'd_k = d_model at module level',
+    { ATT004: [23] },
     `import tensorflow as tf
 from tensorflow.keras.layers import Dense, Layer
 
@@ -656,10 +656,10 @@ layer = MultiHeadAttention(h, d_k, d_model)
 `,
   ],
   [
-    "c3_divided",
-    "3",
-    "d_k = d_model // h",
-    {"ATT004": []},
+    'c3_divided',
+    '3',
+    'd_k = d_model // h',
+    { ATT004: [] },
     `import tensorflow as tf
 from tensorflow.keras.layers import Dense, Layer
 
@@ -695,10 +695,10 @@ layer = MultiHeadAttention(h, d_k, d_model)
 `,
   ],
   [
-    "c3_literals",
-    "3",
-    "MultiHeadAttention(8, 512, 512)",
-    {"ATT004": [23]},
+    'c3_literals',
+    '3',
+    'MultiHeadAttention(8, 512, 512)',
+    { ATT004: [23] },
     `import tensorflow as tf
 from tensorflow.keras.layers import Dense, Layer
 
@@ -734,10 +734,10 @@ layer = MultiHeadAttention(8, 512, 512)
 `,
   ],
   [
-    "c3_one_head",
-    "3",
-    "h = 1: one head is as wide as the model",
-    {"ATT004": []},
+    'c3_one_head',
+    '3',
+    'h = 1: one head is as wide as the model',
+    { ATT004: [] },
     `import tensorflow as tf
 from tensorflow.keras.layers import Dense, Layer
 
@@ -773,10 +773,10 @@ layer = MultiHeadAttention(h, d_k, d_model)
 `,
   ],
   [
-    "c4_config_or",
-    "4",
-    "self.scale = config.attn_scale or head_dim ** -0.5",
-    {"ATT003": [], "ATT004": []},
+    'c4_config_or',
+    '4',
+    'self.scale = config.attn_scale or head_dim ** -0.5',
+    { ATT003: [], ATT004: [] },
     `import torch
 import torch.nn as nn
 
@@ -801,10 +801,10 @@ class Attention(nn.Module):
 `,
   ],
   [
-    "c4_gemma_scalar",
-    "4",
-    "config head_dim 256 != 3072 // 16, query_pre_attn_scalar ** -0.5 folded into q",
-    {"ATT003": [], "ATT004": []},
+    'c4_gemma_scalar',
+    '4',
+    'config head_dim 256 != 3072 // 16, query_pre_attn_scalar ** -0.5 folded into q',
+    { ATT003: [], ATT004: [] },
     `from dataclasses import dataclass
 
 import torch
@@ -840,10 +840,10 @@ class Attention(nn.Module):
 `,
   ],
   [
-    "c4_gemma_head_dim",
-    "4",
-    "config head_dim 256 != 3072 // 16, head_dim ** -0.5",
-    {"ATT003": [], "ATT004": []},
+    'c4_gemma_head_dim',
+    '4',
+    'config head_dim 256 != 3072 // 16, head_dim ** -0.5',
+    { ATT003: [], ATT004: [] },
     `from dataclasses import dataclass
 
 import torch
@@ -879,10 +879,10 @@ class Attention(nn.Module):
 `,
   ],
   [
-    "c4_gemma_kernel",
-    "4",
-    "pre-scaled q handed to SDPA with scale=1.0",
-    {"ATT003": [], "ATT004": []},
+    'c4_gemma_kernel',
+    '4',
+    'pre-scaled q handed to SDPA with scale=1.0',
+    { ATT003: [], ATT004: [] },
     `from dataclasses import dataclass
 
 import torch
@@ -1072,5 +1072,8 @@ describe('scale30: ATT004/ATT003 recall classes (pairwise scores, twice per path
     for (const rule of ['ATT003', 'ATT004']) assert.deepEqual(await workspaceFindingLines({ 'config.py': GEMMA_CONFIG, 'attn.py': C4_X }, 'attn.py', rule), []);
     const headDim = C4_X.replace('config.query_pre_attn_scalar ** -0.5', 'self.head_dim ** -0.5');
     assert.deepEqual(await workspaceFindingLines({ 'config.py': GEMMA_CONFIG, 'attn.py': headDim }, 'attn.py', 'ATT004'), []);
+    // Its buggy twin: the model width (config.hidden_size) on the per-head scores.
+    const modelWidth = C4_X.replace('config.query_pre_attn_scalar ** -0.5', 'config.hidden_size ** -0.5');
+    assert.deepEqual(await workspaceFindingLines({ 'config.py': GEMMA_CONFIG, 'attn.py': modelWidth }, 'attn.py', 'ATT004'), [22]);
   });
 });
