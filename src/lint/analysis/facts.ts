@@ -186,6 +186,8 @@ export interface WeightsMaskSite {
 export class Facts {
   readonly softmax: SoftmaxSite[] = [];
   readonly matmul: MatmulSite[] = [];
+  /** The stated size of the feature axis a pairwise q * k product is summed over, by the product (`formedAt`) of the scores. */
+  readonly pairwiseContracted = new Map<PyNode, string>();
   readonly mask: MaskSite[] = [];
   readonly fill: FillSite[] = [];
   readonly scale: ScaleSite[] = [];
@@ -258,6 +260,8 @@ export class Facts {
         if (t) out.add(t);
       }
     }
+    const pairwise = formedAt && this.pairwiseContracted.get(formedAt);
+    if (pairwise) out.add(pairwise);
     return out;
   }
 

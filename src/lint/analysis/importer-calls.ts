@@ -20,7 +20,7 @@ import { opsAlternatives, type AValue, type ObjectInfo } from './values';
 import { cacheReachesKeys } from './kv-cache';
 import { topLeftRectangle } from './masks';
 import { lineOf } from './workspace';
-import { isMaskableBiasName } from './names';
+import { isHeadCountName, isMaskableBiasName } from './names';
 
 const T = defineTemplates({
   calledFromImporter: '{0} is called here, in a file that imports this one',
@@ -548,6 +548,57 @@ function constructionsPassConstant(ev: Evaluator, cls: ClassInfo, name: string, 
       if (y === name && nameIsConstant) continue;
       if (number !== undefined && /^\d+$/.test(y) && Number(y) === number) continue;
       return false;
+    }
+  }
+  return found > 0;
+}
+
+/**
+ * A construction's argument as a number: a whole-number literal, or, in the class's own file (`own`), a name
+ * bound once at module level, by no function, to such a literal or to another such name (`d_model = 512`,
+ * `d_k = d_model`). Undefined when the value is not shown.
+ */
+function argumentNumber(ev: Evaluator, cls: ClassInfo, text: string, own: boolean, depth = 0): number | undefined {
+  if (/^\d+$/.test(text)) return Number(text);
+  if (!own || depth > 3 || !/^[A-Za-z_]\w*$/.test(text)) return undefined;
+  const defs = ev.sr.module.envAtEnd.get(text);
+  const def = defs?.length === 1 ? defs[0] : undefined;
+  if (!def || def.kind !== 'assign' || !def.value || def.path.length > 0 || def.scope !== ev.sr.module) return undefined;
+  // The file without the class itself (its own constructor's parameters bear the same names).
+  const src = ev.tree.source.slice(0, cls.node.start) + ev.tree.source.slice(cls.node.end);
+  const binds = src.match(new RegExp(`(?:^|[^\\w.])${text}\\s*(?:=(?!=)|:[^\\n]*=)`, 'gm'))?.length ?? 0;
+  if (binds !== 1 || new RegExp(`\\bdef\\s+\\w+\\s*\\([^)]*\\b${text}\\b|\\bas\\s+${text}\\b|\\bfor\\s+${text}\\b`).test(src)) return undefined;
+  return argumentNumber(ev, cls, ev.text(def.value).replace(/\s+/g, ''), own, depth + 1);
+}
+
+/**
+ * Whether every construction of `cls` the workspace shows (this file and the files importing it) passes the same
+ * value for its `__init__` parameters `a` and `b` (the same expression, or equal numbers as argumentNumber reads
+ * them) and a number above 1 for its one head-count parameter: `MultiHeadAttention(h, d_k, d_model)` with `h = 8`, `d_k = 512`,
+ * `d_model = 512` at module level. False when no construction is found or any does not show all three.
+ */
+export function constructionsPassSameWithHeads(ev: Evaluator, cls: ClassInfo | undefined, a: string | undefined, b: string | undefined): boolean {
+  if (!cls || !a || !b || a === b || !/^\w+$/.test(cls.name)) return false;
+  const init = cls.methods.get('__init__');
+  const plain = (p: ParamInfo | undefined): p is ParamInfo => !!p && (p.kind === 'positional' || p.kind === 'keyword-only');
+  // The one head-count parameter of the constructor (`h`, `num_heads`).
+  const heads = init?.params.filter((p) => isHeadCountName(p.name)) ?? [];
+  const [pa, pb] = [a, b].map((n) => init?.params.find((p) => p.name === n));
+  const ph = heads.length === 1 ? heads[0] : undefined;
+  if (!plain(pa) || !plain(pb) || !plain(ph)) return false;
+  let found = 0;
+  for (const [i, source] of constructionSources(ev, cls).entries()) {
+    const lists = constructionArgLists(source, cls.name);
+    if (!lists) return false;
+    for (const args of lists) {
+      found++;
+      const [x, y, h] = [pa, pb, ph].map((p) => argument(ev, args, p));
+      if (x === undefined || y === undefined || h === undefined) return false;
+      const hn = argumentNumber(ev, cls, h, i === 0);
+      if (hn === undefined || hn <= 1) return false;
+      if (x === y) continue;
+      const nx = argumentNumber(ev, cls, x, i === 0);
+      if (nx === undefined || nx !== argumentNumber(ev, cls, y, i === 0)) return false;
     }
   }
   return found > 0;

@@ -371,6 +371,11 @@ function scaleTensor(ev: Evaluator, t: AValue, factor: AValue, factorNode: PyNod
     const op = scaleOp(ev, factor, factorNode, opNode, divide, on);
     ev.facts.scale.push({ ctx, op, target: t });
     out = addOp(t, op);
+  } else if (t.pairwise && !t.pairwise.additive && !t.mask) {
+    // A factor on q * k broadcast pairwise before its features are summed: a factor on the scores the sum forms (the sum is
+    // linear). Recorded as a scale site by the reduction that makes them scores (shape-ops.ts, scoresOfPairwise).
+    const op = scaleOp(ev, factor, factorNode, opNode, divide, 'scores');
+    out = { ...addOp(t, op), pairwise: { ...t.pairwise, scaled: [...(t.pairwise.scaled ?? []), { op, ctx }] } };
   } else if (t.kind === 'tensor' && !t.mask && !t.attn) {
     // `q, k, v = qkv[0] * self.scale, qkv[1], qkv[2]`: scaled before it is named. Keep the op (it may become
     // q or k) without reporting it as a site. A random draw scaled (`np.random.randn(d, d_k) * np.sqrt(2.0 / d)`,

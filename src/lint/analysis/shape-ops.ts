@@ -150,6 +150,7 @@ export function pairwiseProduct(
       keyText: describe(ev, kNode, k),
       ...(roleOf(ev, k, kNode) === 'key' ? { keyIsKey: true } : {}),
       ...(how === 'sum' ? { additive: true } : {}),
+      ...(q.proj ? { queryProj: q.proj } : {}),
     },
   });
 }
@@ -1376,7 +1377,15 @@ export function reduction(
   const keepdim = keepdimOf(ev, c, opts.keepdimPos);
   const layout = reducedLayout(t, axis, keepdim);
   const scores = kind === 'sum' && typeof axis === 'number' && keepdim !== undefined ? scoresOfPairwise(t, axis, keepdim) : undefined;
-  return { ...reduced, ...layout, ...(scores ?? {}), ...(opts.mean ? pooledTokens(t, axis) : {}) };
+  const out: AValue = { ...reduced, ...layout, ...(scores ?? {}), ...(opts.mean ? pooledTokens(t, axis) : {}) };
+  // Factors applied to the pairwise product before the sum are factors on these scores: judged as such (ATT004).
+  if (scores && t.pairwise) {
+    // The size summed over, as the code states it (`view(B, T, 3, 8, 64)`): a literal width on the scores is read against it.
+    const size = typeof axis === 'number' ? axisAt(t, axis)?.sizeText : undefined;
+    if (size) ev.facts.pairwiseContracted.set(t.pairwise.formedAt, size);
+    for (const s of t.pairwise.scaled ?? []) ev.facts.scale.push({ ctx: s.ctx, op: s.op, target: out });
+  }
+  return out;
 }
 
 /**
@@ -1420,6 +1429,7 @@ function scoresOfPairwise(t: AValue, axis: number, keepdim: boolean): Pick<AValu
     queryText: p.queryText,
     keyText: p.keyText,
     keyIsKey: p.keyIsKey,
+    ...(p.queryProj ? { queryProj: p.queryProj } : {}),
   };
   // Additive scores (tanh, then a projection) follow no 1/sqrt(d) convention: their scale is opaque.
   const ops = p.additive ? [[{ kind: 'opaque' as const, node: p.formedAt }]] : t.ops;

@@ -418,6 +418,13 @@ export interface AValue {
     readonly keyText?: string;
     readonly keyIsKey?: boolean;
     readonly additive?: boolean;
+    /** Where the queries came from when they are a Linear projection (as AttnInfo.queryProj). */
+    readonly queryProj?: ProjectionInfo;
+    /**
+     * Factors applied to the product before its features are summed (`(q[..., None, :] * k[..., None, :, :] * s).sum(-1)`,
+     * `tf.reduce_sum(q_ * k_ * scale, -1)`): a factor on the scores, recorded as a scale site once the sum makes them.
+     */
+    readonly scaled?: readonly { readonly op: ScaleOp; readonly ctx: Ctx }[];
   };
   // ---- numbers
   readonly num?: number;
