@@ -112,7 +112,9 @@ export function functionsCallersDecide(ev: Evaluator): Scope[] {
     else if (writtenAxesTranspose(ev, site.bNode, site.ctx)) addCaller(site.ctx);
   }
   for (const site of ev.facts.softmax) {
-    if (site.ctx.bindings !== undefined || site.input.attn?.stage !== 'scores' || site.input.ndim !== undefined) continue;
+    // Also a softmax helper whose input nothing here shows to be scores (`def masked_softmax(scores, keep)`): the
+    // callers pass the scores, and the axis is judged on them.
+    if (site.ctx.bindings !== undefined || (site.input.attn !== undefined && site.input.attn.stage !== 'scores') || site.input.ndim !== undefined) continue;
     if (typeof site.dim === 'number' && site.dim >= 0) addCaller(site.ctx);
   }
   // SDPA with a causal flag this file does not settle (`is_causal=self.causal`) in a method of a module-level class:
@@ -209,8 +211,13 @@ export function callsFromImporters(ev: Evaluator, fns: readonly Scope[], hops = 
       // The call as its own function runs: unbound (its default context), and as that file calls the function.
       // An argument as it crosses: keys joined with a cache there keep where (a related location in that file), and
       // a mask that file got from a third one names where it was built (a related location there).
-      const crossing = (v: AValue): AValue => {
-        const p = portable(v, origin);
+      // Attention scores passed in (`masked_softmax(q @ k.transpose(-2, -1), keep)`) keep their key axis, as scores a
+      // helper returns do: said to come in at the parameter that receives them, formed in that file.
+      const offset = target.ownerClass ? 1 : 0;
+      const paramNode = (key: number | string): PyNode | undefined =>
+        target.params.find((p) => (typeof key === 'number' ? p.kind === 'positional' && p.index === key + offset : p.name === key))?.node;
+      const crossing = (v: AValue, key: number | string): AValue => {
+        const p = portable(v, origin, 0, v.attn?.stage === 'scores' ? paramNode(key) : undefined);
         noteMaskPlaces(ev, p);
         return v.fromCache && v.cacheAt && !p.cacheIn && p.kind === 'tensor'
           ? { ...p, cacheIn: { path, source: m.tree.source, start: v.cacheAt.start, end: v.cacheAt.end } }
@@ -225,15 +232,15 @@ export function callsFromImporters(ev: Evaluator, fns: readonly Scope[], hops = 
           if (a.type === 'keyword_argument') {
             const k = childByField(a, 'name');
             const v = childByField(a, 'value');
-            if (k && v) keywords.set(m.ev.text(k), crossing(m.ev.eval(v, at)));
+            if (k && v) keywords.set(m.ev.text(k), crossing(m.ev.eval(v, at), m.ev.text(k)));
           } else if (a.type === 'dictionary_splat') {
             // A dict whose keys are known (a collate function's batch): each entry by keyword. Any other splat may
             // pass anything, so this way of calling says nothing.
             const inner = namedChildren(a)[0];
             const d = inner ? m.ev.eval(inner, at) : undefined;
             if (d?.kind !== 'unknown' || !d.kwargs) unknownKeys = true;
-            else for (const [k, v] of d.kwargs) keywords.set(k, crossing(v));
-          } else positional.push(crossing(m.ev.eval(a, at)));
+            else for (const [k, v] of d.kwargs) keywords.set(k, crossing(v, k));
+          } else positional.push(crossing(m.ev.eval(a, at), positional.length));
         }
         if (unknownKeys) continue;
         if (!target.ownerClass) {

@@ -74,9 +74,13 @@ def make_pad_mask(input_ids, pad_id=0):
     keep = input_ids ${bug ? '==' : '!='} pad_id
     return keep[:, None, None, :]
 `,
-    rest: () => MODULE(`        mask = make_pad_mask(input_ids)
+    rest: () =>
+      MODULE(
+        `        mask = make_pad_mask(input_ids)
         y = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
-`, ', x, input_ids'),
+`,
+        ', x, input_ids',
+      ),
   },
   {
     id: 'att002_causal_sdpa',
@@ -89,7 +93,8 @@ def make_pad_mask(input_ids, pad_id=0):
 def causal_mask(n, device=None):
     return torch.${bug ? 'triu' : 'tril'}(torch.ones(n, n, dtype=torch.bool, device=device)${bug ? ', diagonal=1' : ''})
 `,
-    rest: () => MODULE(`        mask = causal_mask(T, device=x.device)
+    rest: () =>
+      MODULE(`        mask = causal_mask(T, device=x.device)
         y = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
 `),
   },
@@ -127,9 +132,13 @@ class Encoder(nn.Module):
 
 PAD_ID = 0
 `,
-    rest: (bug) => MODULE(`        mask = (input_ids ${bug ? '==' : '!='} PAD_ID)[:, None, None, :]
+    rest: (bug) =>
+      MODULE(
+        `        mask = (input_ids ${bug ? '==' : '!='} PAD_ID)[:, None, None, :]
         y = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
-`, ', x, input_ids'),
+`,
+        ', x, input_ids',
+      ),
   },
   {
     id: 'att002_collate_mask',
@@ -144,10 +153,14 @@ def collate(batch):
     attention_mask = ids ${bug ? '==' : '!='} 0
     return ids, attention_mask
 `,
-    rest: () => `${MODULE(`        y = F.scaled_dot_product_attention(q, k, v, attn_mask=mask[:, None, None, :])
-`, ', x, mask')}
+    rest: () => `${MODULE(
+      `        y = F.scaled_dot_product_attention(q, k, v, attn_mask=mask[:, None, None, :])
+`,
+      ', x, mask',
+    )}
 
-def step(model, embed, batch):
+def step(embed, batch):
+    model = Attention()
     ids, mask = collate(batch)
     return model(embed(ids), mask)
 `,
@@ -164,7 +177,8 @@ def step(model, embed, batch):
 def attention_scores(q, k):
     return q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
 `,
-    rest: (bug) => MODULE(`        w = F.softmax(attention_scores(q, k), dim=${bug ? '1' : '-1'})
+    rest: (bug) =>
+      MODULE(`        w = F.softmax(attention_scores(q, k), dim=${bug ? '1' : '-1'})
         y = w @ v
 `),
   },
@@ -181,7 +195,8 @@ def attend(q, k, v):
     weights = torch.softmax(scores, dim=${bug ? '-2' : '-1'})
     return torch.matmul(weights, v)
 `,
-    rest: () => MODULE(`        y = attend(q, k, v)
+    rest: () =>
+      MODULE(`        y = attend(q, k, v)
 `),
   },
   // ---- ATT003: missing scale
@@ -197,7 +212,8 @@ def attend(q, k, v):
     scores = q @ k.transpose(-2, -1)${bug ? '' : ' / math.sqrt(q.size(-1))'}
     return scores.softmax(dim=-1) @ v
 `,
-    rest: () => MODULE(`        y = attend(q, k, v)
+    rest: () =>
+      MODULE(`        y = attend(q, k, v)
 `),
   },
   {
@@ -270,16 +286,22 @@ ${SPLIT_HEADS}        scores = q @ k.transpose(-2, -1) / ${bug ? 'self.head_dim'
     id: 'att004_width_consts',
     rule: 'ATT004',
     piece: 'const',
-    names: ['D_MODEL', 'N_HEAD'],
+    names: ['D_MODEL', 'N_HEAD', 'D_HEAD'],
     header: TORCH,
     moved: () => `
 
 D_MODEL = 512
 N_HEAD = 8
+D_HEAD = D_MODEL // N_HEAD
 `,
-    rest: (bug) => MODULE(`        scores = q @ k.transpose(-2, -1) / math.sqrt(${bug ? 'D_MODEL' : 'D_MODEL // N_HEAD'})
+    rest: (bug) =>
+      MODULE(
+        `        scores = q @ k.transpose(-2, -1) / ${bug ? 'D_HEAD' : 'math.sqrt(D_HEAD)'}
         y = scores.softmax(dim=-1) @ v
-`, ', x', PROJ_INIT('D_MODEL', 'N_HEAD')),
+`,
+        ', x',
+        PROJ_INIT('D_MODEL', 'N_HEAD'),
+      ),
   },
   {
     id: 'att004_config_class',
@@ -312,18 +334,19 @@ def build():
 `,
   },
   {
-    id: 'att004_attend_helper_twice',
+    id: 'att004_attend_helper_nosqrt',
     rule: 'ATT004',
     piece: 'helper',
     names: ['attend'],
     header: TORCH,
     moved: (bug) => `
 
-def attend(q, k, v, scale):
-    scores = (q * scale) @ k.transpose(-2, -1)${bug ? ' * scale' : ''}
+def attend(q, k, v, head_dim):
+    scores = q @ k.transpose(-2, -1) / ${bug ? 'head_dim' : 'math.sqrt(head_dim)'}
     return scores.softmax(dim=-1) @ v
 `,
-    rest: () => MODULE(`        y = attend(q, k, v, self.head_dim ** -0.5)
+    rest: () =>
+      MODULE(`        y = attend(q, k, v, self.head_dim)
 `),
   },
   // ---- ATT005: key transpose
@@ -338,7 +361,8 @@ def attend(q, k, v, scale):
 def attention_scores(q, k):
     return q @ k.transpose(${bug ? '1, 2' : '-2, -1'}) / math.sqrt(q.size(-1))
 `,
-    rest: () => MODULE(`        w = F.softmax(attention_scores(q, k), dim=-1)
+    rest: () =>
+      MODULE(`        w = F.softmax(attention_scores(q, k), dim=-1)
         y = w @ v
 `),
   },
@@ -375,19 +399,20 @@ ${SPLIT_HEADS}        scores = q @ k.transpose(${bug ? '1, 2' : '-2, -1'}) / mat
 def causal_mask(n, device=None):
     return torch.tril(torch.ones(n, n, device=device))
 `,
-    rest: (bug) => MODULE(
-      bug
-        ? `        mask = causal_mask(T, device=x.device)
+    rest: (bug) =>
+      MODULE(
+        bug
+          ? `        mask = causal_mask(T, device=x.device)
         w = F.softmax(q @ k.transpose(-2, -1) / math.sqrt(self.head_dim), dim=-1)
         w = w * mask
         y = w @ v
 `
-        : `        mask = causal_mask(T, device=x.device)
+          : `        mask = causal_mask(T, device=x.device)
         scores = q @ k.transpose(-2, -1) / math.sqrt(self.head_dim)
         scores = scores.masked_fill(mask == 0, float("-inf"))
         y = F.softmax(scores, dim=-1) @ v
 `,
-    ),
+      ),
   },
   {
     id: 'att006_pad_builder',
@@ -400,20 +425,21 @@ def causal_mask(n, device=None):
 def make_pad_mask(input_ids, pad_id=0):
     return (input_ids == pad_id)[:, None, None, :]
 `,
-    rest: (bug) => MODULE(
-      bug
-        ? `        pad = make_pad_mask(input_ids)
+    rest: (bug) =>
+      MODULE(
+        bug
+          ? `        pad = make_pad_mask(input_ids)
         w = F.softmax(q @ k.transpose(-2, -1) / math.sqrt(self.head_dim), dim=-1)
         w = w.masked_fill(pad, 0.0)
         y = w @ v
 `
-        : `        pad = make_pad_mask(input_ids)
+          : `        pad = make_pad_mask(input_ids)
         scores = q @ k.transpose(-2, -1) / math.sqrt(self.head_dim)
         w = F.softmax(scores.masked_fill(pad, -1e9), dim=-1)
         y = w @ v
 `,
-      ', x, input_ids',
-    ),
+        ', x, input_ids',
+      ),
   },
   // ---- ATT007: fill value
   {
@@ -426,10 +452,13 @@ def make_pad_mask(input_ids, pad_id=0):
 
 NEG_INF = ${bug ? '-1e9' : '-1e4'}
 `,
-    rest: () => `${MODULE(`        scores = q @ k.transpose(-2, -1) / math.sqrt(self.head_dim)
+    rest: () => `${MODULE(
+      `        scores = q @ k.transpose(-2, -1) / math.sqrt(self.head_dim)
         scores = scores.masked_fill(input_ids[:, None, None, :] == 0, NEG_INF)
         y = F.softmax(scores, dim=-1) @ v
-`, ', x, input_ids')}
+`,
+      ', x, input_ids',
+    )}
 
 def run(model, x, input_ids):
     model = model.half()
@@ -446,10 +475,14 @@ def run(model, x, input_ids):
 
 MASK_FILL = ${bug ? '0.0' : '-1e9'}
 `,
-    rest: () => MODULE(`        scores = q @ k.transpose(-2, -1) / math.sqrt(self.head_dim)
+    rest: () =>
+      MODULE(
+        `        scores = q @ k.transpose(-2, -1) / math.sqrt(self.head_dim)
         scores = scores.masked_fill(input_ids[:, None, None, :] == 0, MASK_FILL)
         y = F.softmax(scores, dim=-1) @ v
-`, ', x, input_ids'),
+`,
+        ', x, input_ids',
+      ),
   },
   {
     id: 'att007_pad_builder_zero_fill',
@@ -462,10 +495,14 @@ MASK_FILL = ${bug ? '0.0' : '-1e9'}
 def make_pad_mask(input_ids, pad_id=0):
     return (input_ids == pad_id)[:, None, None, :]
 `,
-    rest: (bug) => MODULE(`        scores = q @ k.transpose(-2, -1) / math.sqrt(self.head_dim)
+    rest: (bug) =>
+      MODULE(
+        `        scores = q @ k.transpose(-2, -1) / math.sqrt(self.head_dim)
         scores = scores.masked_fill(make_pad_mask(input_ids), ${bug ? '0' : 'float("-inf")'})
         y = F.softmax(scores, dim=-1) @ v
-`, ', x, input_ids'),
+`,
+        ', x, input_ids',
+      ),
   },
   // ---- ATT008: causal SDPA
   {
@@ -479,9 +516,13 @@ def make_pad_mask(input_ids, pad_id=0):
 def make_pad_mask(input_ids, pad_id=0):
     return (input_ids != pad_id)[:, None, None, :]
 `,
-    rest: (bug) => MODULE(`        mask = make_pad_mask(input_ids)
+    rest: (bug) =>
+      MODULE(
+        `        mask = make_pad_mask(input_ids)
         y = F.scaled_dot_product_attention(q, k, v, attn_mask=mask${bug ? ', is_causal=True' : ''})
-`, ', x, input_ids'),
+`,
+        ', x, input_ids',
+      ),
   },
   {
     id: 'att008_sdpa_helper',
@@ -494,16 +535,380 @@ def make_pad_mask(input_ids, pad_id=0):
 def sdpa(q, k, v, mask=None, causal=False):
     return F.scaled_dot_product_attention(q, k, v, attn_mask=mask, is_causal=causal)
 `,
-    rest: (bug) => MODULE(`        mask = (input_ids != 0)[:, None, None, :]
+    rest: (bug) =>
+      MODULE(
+        `        mask = (input_ids != 0)[:, None, None, :]
         y = sdpa(q, k, v, ${bug ? 'mask' : 'None'}, causal=True)
-`, ', x, input_ids'),
+`,
+        ', x, input_ids',
+      ),
+  },
+  // ---- more pieces: mask builders with other rules, base classes holding buffers and flags, configs, collate dicts
+  {
+    id: 'att001_pad_builder',
+    rule: 'ATT001',
+    piece: 'mask',
+    names: ['make_pad_mask'],
+    header: TORCH,
+    moved: () => `
+
+def make_pad_mask(input_ids, pad_id=0):
+    return (input_ids == pad_id)[:, None, None, :]
+`,
+    rest: (bug) =>
+      MODULE(
+        `        scores = q @ k.transpose(-2, -1) / math.sqrt(self.head_dim)
+        scores = scores.masked_fill(make_pad_mask(input_ids), float("-inf"))
+        y = F.softmax(scores, dim=${bug ? '2' : '-1'}) @ v
+`,
+        ', x, input_ids',
+      ),
+  },
+  {
+    id: 'att001_masked_softmax_helper',
+    rule: 'ATT001',
+    piece: 'helper',
+    names: ['masked_softmax'],
+    header: TORCH,
+    moved: (bug) => `
+
+def masked_softmax(scores, keep):
+    return scores.masked_fill(~keep, float("-inf")).softmax(dim=${bug ? '1' : '-1'})
+`,
+    rest: () =>
+      MODULE(
+        `        scores = q @ k.transpose(-2, -1) / math.sqrt(self.head_dim)
+        y = masked_softmax(scores, (input_ids != 0)[:, None, None, :]) @ v
+`,
+        ', x, input_ids',
+      ),
+  },
+  {
+    id: 'att001_base_heads',
+    rule: 'ATT001',
+    piece: 'base',
+    names: ['AttentionBase'],
+    header: TORCH,
+    moved: () => `
+
+class AttentionBase(nn.Module):
+    def __init__(self, dim=512, heads=8):
+        super().__init__()
+${PROJ_INIT('dim', 'heads')}`,
+    rest: (bug) => `
+
+class Attention(AttentionBase):
+    def forward(self, x):
+${SPLIT_HEADS}        scores = q @ k.transpose(-2, -1) / math.sqrt(self.head_dim)
+        y = scores.softmax(dim=${bug ? '-2' : '-1'}) @ v
+        return self.out(y.transpose(1, 2).reshape(B, T, C))
+`,
+  },
+  {
+    id: 'att002_base_causal_buffer',
+    rule: 'ATT002',
+    piece: 'base',
+    names: ['CausalBase'],
+    header: TORCH,
+    moved: (bug) => `
+
+class CausalBase(nn.Module):
+    def __init__(self, dim=512, heads=8, block_size=256):
+        super().__init__()
+${PROJ_INIT('dim', 'heads')}        self.register_buffer("bias", torch.${bug ? 'triu' : 'tril'}(torch.ones(block_size, block_size)${bug ? ', diagonal=1' : ''}))
+`,
+    rest: () => `
+
+class Attention(CausalBase):
+    def forward(self, x):
+${SPLIT_HEADS}        scores = q @ k.transpose(-2, -1) / math.sqrt(self.head_dim)
+        scores = scores.masked_fill(self.bias[:T, :T] == 0, float("-inf"))
+        y = F.softmax(scores, dim=-1) @ v
+        return self.out(y.transpose(1, 2).reshape(B, T, C))
+`,
+  },
+  {
+    id: 'att002_base_pad_id',
+    rule: 'ATT002',
+    piece: 'base',
+    names: ['AttentionBase'],
+    header: TORCH,
+    moved: () => `
+
+class AttentionBase(nn.Module):
+    def __init__(self, dim=512, heads=8, pad_id=0):
+        super().__init__()
+${PROJ_INIT('dim', 'heads')}        self.pad_id = pad_id
+`,
+    rest: (bug) => `
+
+class Attention(AttentionBase):
+    def forward(self, x, input_ids):
+${SPLIT_HEADS}        mask = (input_ids ${bug ? '==' : '!='} self.pad_id)[:, None, None, :]
+        y = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
+        return self.out(y.transpose(1, 2).reshape(B, T, C))
+`,
+  },
+  {
+    id: 'att002_config_pad_token',
+    rule: 'ATT002',
+    piece: 'config',
+    names: ['ModelConfig'],
+    header: `${TORCH}from dataclasses import dataclass\n`,
+    moved: () => `
+
+@dataclass
+class ModelConfig:
+    hidden_size: int = 512
+    num_heads: int = 8
+    pad_token_id: int = 0
+`,
+    rest: (bug) => `
+
+class Attention(nn.Module):
+    def __init__(self, config: ModelConfig):
+        super().__init__()
+${PROJ_INIT('config.hidden_size', 'config.num_heads')}        self.pad_token_id = config.pad_token_id
+
+    def forward(self, x, input_ids):
+${SPLIT_HEADS}        mask = input_ids.${bug ? 'eq' : 'ne'}(self.pad_token_id)[:, None, None, :]
+        y = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
+        return self.out(y.transpose(1, 2).reshape(B, T, C))
+
+
+def build():
+    return Attention(ModelConfig())
+`,
+  },
+  {
+    id: 'att002_collate_dict',
+    rule: 'ATT002',
+    piece: 'collate',
+    names: ['collate_fn'],
+    header: `${TORCH}from torch.nn.utils.rnn import pad_sequence\n`,
+    moved: (bug) => `
+
+def collate_fn(batch):
+    input_ids = pad_sequence([torch.tensor(b) for b in batch], batch_first=True, padding_value=0)
+    return {"input_ids": input_ids, "attention_mask": input_ids ${bug ? '==' : '!='} 0}
+`,
+    rest: () => `
+
+class Encoder(nn.Module):
+    def __init__(self, vocab=1000, d_model=256, nhead=4):
+        super().__init__()
+        self.embed = nn.Embedding(vocab, d_model)
+        self.attn = nn.MultiheadAttention(d_model, nhead, batch_first=True)
+
+    def forward(self, input_ids, attention_mask):
+        x = self.embed(input_ids)
+        out, _ = self.attn(x, x, x, key_padding_mask=~attention_mask)
+        return out
+
+
+def train_step(batch):
+    model = Encoder()
+    return model(**collate_fn(batch))
+`,
+  },
+  {
+    id: 'att003_pad_builder',
+    rule: 'ATT003',
+    piece: 'mask',
+    names: ['make_pad_mask'],
+    header: TORCH,
+    moved: () => `
+
+def make_pad_mask(input_ids, pad_id=0):
+    return (input_ids == pad_id)[:, None, None, :]
+`,
+    rest: (bug) =>
+      MODULE(
+        `        scores = q @ k.transpose(-2, -1)${bug ? '' : ' / math.sqrt(self.head_dim)'}
+        scores = scores.masked_fill(make_pad_mask(input_ids), float("-inf"))
+        y = F.softmax(scores, dim=-1) @ v
+`,
+        ', x, input_ids',
+      ),
+  },
+  {
+    id: 'att004_config_hf',
+    rule: 'ATT004',
+    piece: 'config',
+    names: ['BertConfig'],
+    header: TORCH,
+    moved: () => `
+
+class BertConfig:
+    def __init__(self, hidden_size=768, num_attention_heads=12):
+        self.hidden_size = hidden_size
+        self.num_attention_heads = num_attention_heads
+`,
+    rest: (bug) => `
+
+class SelfAttention(nn.Module):
+    def __init__(self, config):
+        super().__init__()
+        self.n_head = config.num_attention_heads
+        self.head_dim = config.hidden_size // config.num_attention_heads
+        self.hidden_size = config.hidden_size
+        self.q_proj = nn.Linear(config.hidden_size, config.hidden_size)
+        self.k_proj = nn.Linear(config.hidden_size, config.hidden_size)
+        self.v_proj = nn.Linear(config.hidden_size, config.hidden_size)
+        self.out = nn.Linear(config.hidden_size, config.hidden_size)
+
+    def forward(self, x):
+${SPLIT_HEADS}        scores = q @ k.transpose(-2, -1) / math.sqrt(${bug ? 'self.hidden_size' : 'self.head_dim'})
+        y = scores.softmax(dim=-1) @ v
+        return self.out(y.transpose(1, 2).reshape(B, T, C))
+
+
+def build():
+    return SelfAttention(BertConfig())
+`,
+  },
+  {
+    id: 'att004_model_width_const',
+    rule: 'ATT004',
+    piece: 'const',
+    names: ['HEAD_DIM', 'D_MODEL'],
+    header: TORCH,
+    moved: () => `
+
+HEAD_DIM = 64
+D_MODEL = 512
+`,
+    rest: (bug) => `
+
+class Attention(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.qkv = nn.Linear(512, 1536)
+
+    def forward(self, x):
+        B, T, C = x.shape
+        q, k, v = self.qkv(x).view(B, T, 3, 8, HEAD_DIM).permute(2, 0, 3, 1, 4)
+        scores = q @ k.transpose(-2, -1) / math.sqrt(${bug ? 'D_MODEL' : 'HEAD_DIM'})
+        return (scores.softmax(dim=-1) @ v).transpose(1, 2).reshape(B, T, C)
+`,
+  },
+  {
+    id: 'att005_pad_builder',
+    rule: 'ATT005',
+    piece: 'mask',
+    names: ['make_pad_mask'],
+    header: TORCH,
+    moved: () => `
+
+def make_pad_mask(input_ids, pad_id=0):
+    return (input_ids == pad_id)[:, None, None, :]
+`,
+    rest: (bug) =>
+      MODULE(
+        `        scores = q @ k.transpose(${bug ? '1, 2' : '-2, -1'}) / math.sqrt(self.head_dim)
+        scores = scores.masked_fill(make_pad_mask(input_ids), float("-inf"))
+        y = F.softmax(scores, dim=-1) @ v
+`,
+        ', x, input_ids',
+      ),
+  },
+  {
+    id: 'att006_base_causal_buffer',
+    rule: 'ATT006',
+    piece: 'base',
+    names: ['CausalBase'],
+    header: TORCH,
+    moved: () => `
+
+class CausalBase(nn.Module):
+    def __init__(self, dim=512, heads=8, block_size=256):
+        super().__init__()
+${PROJ_INIT('dim', 'heads')}        self.register_buffer("bias", torch.tril(torch.ones(block_size, block_size)))
+`,
+    rest: (bug) => `
+
+class Attention(CausalBase):
+    def forward(self, x):
+${SPLIT_HEADS}        scores = q @ k.transpose(-2, -1) / math.sqrt(self.head_dim)
+${
+  bug
+    ? `        w = F.softmax(scores, dim=-1)
+        w = w * self.bias[:T, :T]
+`
+    : `        w = F.softmax(scores.masked_fill(self.bias[:T, :T] == 0, float("-inf")), dim=-1)
+`
+}        y = w @ v
+        return self.out(y.transpose(1, 2).reshape(B, T, C))
+`,
+  },
+  {
+    id: 'att007_base_fill',
+    rule: 'ATT007',
+    piece: 'base',
+    names: ['AttentionBase'],
+    header: TORCH,
+    moved: (bug) => `
+
+class AttentionBase(nn.Module):
+    def __init__(self, dim=512, heads=8):
+        super().__init__()
+${PROJ_INIT('dim', 'heads')}        self.mask_value = ${bug ? '0.0' : '-1e9'}
+`,
+    rest: () => `
+
+class Attention(AttentionBase):
+    def forward(self, x, input_ids):
+${SPLIT_HEADS}        scores = q @ k.transpose(-2, -1) / math.sqrt(self.head_dim)
+        scores = scores.masked_fill(input_ids[:, None, None, :] == 0, self.mask_value)
+        y = F.softmax(scores, dim=-1) @ v
+        return self.out(y.transpose(1, 2).reshape(B, T, C))
+`,
+  },
+  {
+    id: 'att008_base_causal_flag',
+    rule: 'ATT008',
+    piece: 'base',
+    names: ['AttentionBase'],
+    header: TORCH,
+    moved: (bug) => `
+
+class AttentionBase(nn.Module):
+    def __init__(self, dim=512, heads=8):
+        super().__init__()
+${PROJ_INIT('dim', 'heads')}        self.causal = ${bug ? 'True' : 'False'}
+`,
+    rest: () => `
+
+class Attention(AttentionBase):
+    def forward(self, x, input_ids):
+${SPLIT_HEADS}        mask = (input_ids != 0)[:, None, None, :]
+        y = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, is_causal=self.causal)
+        return self.out(y.transpose(1, 2).reshape(B, T, C))
+`,
+  },
+  {
+    id: 'att008_causal_const',
+    rule: 'ATT008',
+    piece: 'const',
+    names: ['IS_CAUSAL'],
+    header: TORCH,
+    moved: (bug) => `
+
+IS_CAUSAL = ${bug ? 'True' : 'False'}
+`,
+    rest: () =>
+      MODULE(
+        `        mask = (input_ids != 0)[:, None, None, :]
+        y = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, is_causal=IS_CAUSAL)
+`,
+        ', x, input_ids',
+      ),
   },
 ];
 
 /** The rest's text with each moved name rewritten as `style` reads it, and the import line. */
 function importing(ex: Example, rest: string, style: Style, modelPath: string): { text: string; line: string } {
-  const rename = (f: (n: string) => string): string =>
-    ex.names.reduce((t, n) => t.replace(new RegExp(`(?<![\\w.])${n}\\b`, 'g'), f(n)), rest);
+  const rename = (f: (n: string) => string): string => ex.names.reduce((t, n) => t.replace(new RegExp(`(?<![\\w.])${n}\\b`, 'g'), f(n)), rest);
   const names = ex.names.join(', ');
   switch (style) {
     case 'rel':
@@ -536,7 +941,12 @@ const single = (ex: Example, bug: boolean): string => `${ex.header}${ex.moved(bu
 function tally(fs: readonly Finding[]): string {
   const n = new Map<string, number>();
   for (const f of fs) n.set(f.code, (n.get(f.code) ?? 0) + 1);
-  return [...n].sort().map(([c, k]) => `${c}x${k}`).join(' ') || 'none';
+  return (
+    [...n]
+      .sort()
+      .map(([c, k]) => `${c}x${k}`)
+      .join(' ') || 'none'
+  );
 }
 
 async function lintSplit(files: Record<string, string>): Promise<Finding[]> {
