@@ -995,3 +995,33 @@ describe('cross-file splits give the single file findings (crossfile30)', () => 
     });
   }
 });
+
+// The correct look-alikes of the classes the split cells taught the importer calls: the callers' values decide, and
+// correct callers keep the helper silent.
+describe('crossfile30: helpers judged as the importing files call them, correct callers', () => {
+  const H = 'import math\n\nimport torch\nimport torch.nn.functional as F\n';
+  const lintAll = async (files: Record<string, string>): Promise<string> => tally(await lintSplit(files));
+
+  it('keys transposed over axes written from the front: 3-D keys (B, T, D) from the caller are right (silent), 4-D ones wrong', async () => {
+    const utils = `${H}\n\ndef attention_scores(q, k):\n    return q @ k.transpose(1, 2) / math.sqrt(q.size(-1))\n`;
+    const model = (shape: string) =>
+      `${H}from .utils import attention_scores\n\n\ndef attend(x, v):\n    B, T, C = x.shape\n    q = x.view(${shape})\n    k = x.view(${shape})\n    return F.softmax(attention_scores(q, k), dim=-1) @ v\n`;
+    const files = (shape: string) => ({ 'pkg/__init__.py': '', 'pkg/utils.py': utils, 'pkg/model.py': model(shape) });
+    assert.equal(await lintAll(files('B, T, C')), 'none');
+    assert.equal(await lintAll(files('B, T, 8, C // 8')), 'ATT005x1');
+  });
+
+  it('a softmax helper over dim=1: classifier logits (B, C) from the caller are no attention scores (silent)', async () => {
+    const utils = `${H}\n\ndef masked_softmax(logits, keep):\n    return logits.masked_fill(~keep, float("-inf")).softmax(dim=1)\n`;
+    const model = `${H}from .utils import masked_softmax\n\n\ndef classify(head, x, keep):\n    return masked_softmax(head(x.mean(1)), keep)\n`;
+    assert.equal(await lintAll({ 'pkg/__init__.py': '', 'pkg/utils.py': utils, 'pkg/model.py': model }), 'none');
+  });
+
+  it('a softmax helper over dim=-1 given scores: silent; over dim=1 given (B, T, S) scores from bmm: wrong', async () => {
+    const utils = (dim: string) => `${H}\n\ndef masked_softmax(scores, keep):\n    return scores.masked_fill(~keep, float("-inf")).softmax(dim=${dim})\n`;
+    const model = `${H}from .utils import masked_softmax\n\n\ndef attend(q, k, v, keep):\n    scores = torch.bmm(q, k.transpose(1, 2)) / math.sqrt(q.size(-1))\n    return torch.bmm(masked_softmax(scores, keep), v)\n`;
+    const files = (dim: string) => ({ 'pkg/__init__.py': '', 'pkg/utils.py': utils(dim), 'pkg/model.py': model });
+    assert.equal(await lintAll(files('-1')), 'none');
+    assert.equal(await lintAll(files('1')), 'ATT001x1');
+  });
+});
