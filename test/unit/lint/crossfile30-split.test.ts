@@ -904,6 +904,68 @@ IS_CAUSAL = ${bug ? 'True' : 'False'}
         ', x, input_ids',
       ),
   },
+  {
+    id: 'att002_attend_helper_mask',
+    rule: 'ATT002',
+    piece: 'helper',
+    names: ['attend'],
+    header: TORCH,
+    moved: () => `
+
+def attend(q, k, v, mask):
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+    scores = scores.masked_fill(mask == 0, float("-inf"))
+    return F.softmax(scores, dim=-1) @ v
+`,
+    rest: (bug) =>
+      MODULE(
+        `        y = attend(q, k, v, (input_ids ${bug ? '==' : '!='} 0)[:, None, None, :])
+`,
+        ', x, input_ids',
+      ),
+  },
+  {
+    id: 'att007_attend_helper_fill',
+    rule: 'ATT007',
+    piece: 'helper',
+    names: ['attend'],
+    header: TORCH,
+    moved: (bug) => `
+
+def attend(q, k, v, pad):
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+    scores = scores.masked_fill(pad, ${bug ? '0.0' : '-1e9'})
+    return F.softmax(scores, dim=-1) @ v
+`,
+    rest: () =>
+      MODULE(
+        `        y = attend(q, k, v, (input_ids == 0)[:, None, None, :])
+`,
+        ', x, input_ids',
+      ),
+  },
+  {
+    id: 'att006_attend_helper_causal',
+    rule: 'ATT006',
+    piece: 'helper',
+    names: ['attend'],
+    header: TORCH,
+    moved: (bug) => `
+
+def attend(q, k, v, causal):
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+${
+  bug
+    ? `    w = F.softmax(scores, dim=-1) * causal
+`
+    : `    w = F.softmax(scores.masked_fill(causal == 0, float("-inf")), dim=-1)
+`
+}    return w @ v
+`,
+    rest: () =>
+      MODULE(`        y = attend(q, k, v, torch.tril(torch.ones(T, T, device=x.device)))
+`),
+  },
 ];
 
 /** The rest's text with each moved name rewritten as `style` reads it, and the import line. */
@@ -957,7 +1019,11 @@ async function lintSplit(files: Record<string, string>): Promise<Finding[]> {
 }
 
 /** Buggy cells the split decides differently from the single file today: cell id → what the split gives, and why. */
-const TODAY: ReadonlyMap<string, { readonly found: string; readonly why: string }> = new Map([]);
+const ATT006_HELPER =
+  "a helper of another file multiplying the weights after softmax by a mask parameter (`softmax(scores) * causal`): functionsCallersDecide does not pick it, so the caller's tril(ones) mask never reaches the helper";
+const TODAY: ReadonlyMap<string, { readonly found: string; readonly why: string }> = new Map(
+  STYLES.map((s) => [`att006_attend_helper_causal/${s}`, { found: 'none', why: ATT006_HELPER }] as const),
+);
 
 describe('cross-file splits give the single file findings (crossfile30)', () => {
   it('every example is decided in the single file: buggy reported by its rule, fixed silent', async () => {
