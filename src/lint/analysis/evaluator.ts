@@ -1367,6 +1367,13 @@ export class Evaluator {
     if (owner !== this) return owner ? owner.baseClasses(cls) : [];
     const out: ClassInfo[] = [];
     for (const b of cls.bases) {
+      if (b.type === 'attribute' && this.link) {
+        // A base class read through an imported module of the workspace (`import pkg.layers as L`, `L.AttentionBase`;
+        // `from . import layers`, `layers.AttentionBase`).
+        const v = this.eval(b, this.defaultCtx(this.sr.module));
+        if (v.kind === 'class' && v.cls) out.push(v.cls);
+        continue;
+      }
       if (b.type !== 'identifier') continue;
       const defs = this.resolve(b, text(this.tree, b));
       for (const d of defs ?? []) {

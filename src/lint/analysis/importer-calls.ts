@@ -107,11 +107,14 @@ export function functionsCallersDecide(ev: Evaluator): Scope[] {
   // function or module forward whose input rank this file does not show: the files that call it give the rank (a
   // batch axis the model adds, `x.unsqueeze(0)`, `pos[None]`), and the product and the softmax are judged as called.
   for (const site of ev.facts.matmul) {
-    if (site.ctx.bindings !== undefined || site.b.role !== 'key' || site.b.ndim !== undefined || !site.bNode) continue;
-    if (wholeTranspose(ev, site.bNode)) addCaller(site.ctx);
+    if (site.ctx.bindings !== undefined || site.b.role !== 'key' || !site.bNode) continue;
+    if (site.b.ndim === undefined && wholeTranspose(ev, site.bNode)) addCaller(site.ctx);
+    else if (writtenAxesTranspose(ev, site.bNode, site.ctx)) addCaller(site.ctx);
   }
   for (const site of ev.facts.softmax) {
-    if (site.ctx.bindings !== undefined || site.input.attn?.stage !== 'scores' || site.input.ndim !== undefined) continue;
+    // Also a softmax helper whose input nothing here shows to be scores (`def masked_softmax(scores, keep)`): the
+    // callers pass the scores, and the axis is judged on them.
+    if (site.ctx.bindings !== undefined || (site.input.attn !== undefined && site.input.attn.stage !== 'scores') || site.input.ndim !== undefined) continue;
     if (typeof site.dim === 'number' && site.dim >= 0) addCaller(site.ctx);
   }
   // SDPA with a causal flag this file does not settle (`is_causal=self.causal`) in a method of a module-level class:
@@ -134,6 +137,22 @@ function wholeTranspose(ev: Evaluator, node: PyNode): boolean {
   const f = childByField(n, 'function');
   const args = childByField(n, 'arguments');
   return f?.type === 'attribute' && ev.text(childByField(f, 'attribute') ?? f) === 't' && !!args && namedChildren(args).length === 0;
+}
+
+/**
+ * `k.transpose(1, 2)`, `k.swapaxes(1, 2)`: two axes written from the front, which are the last two only at one rank
+ * (3-D keys, not 4-D ones split into heads).
+ */
+function writtenAxesTranspose(ev: Evaluator, node: PyNode, ctx: Ctx): boolean {
+  const n = unparen(node);
+  if (n.type !== 'call') return false;
+  const f = childByField(n, 'function');
+  const args = childByField(n, 'arguments');
+  const base = f?.type === 'attribute' ? childByField(f, 'object') : undefined;
+  if (!base || !args || !/^(transpose|swapaxes)$/.test(ev.text(childByField(f!, 'attribute') ?? f!))) return false;
+  const axes = namedChildren(args);
+  // The keys' own rank unknown here (the transposed value's may be read from the axes written).
+  return axes.length === 2 && axes.every((a) => a.type === 'integer') && ev.eval(base, ctx).ndim === undefined;
 }
 
 /** `attn_bias`: a parameter of `scope` named as a bias (not as a position bias), as ops.ts's `unseenBias` reads it. */
@@ -165,7 +184,8 @@ export function callsFromImporters(ev: Evaluator, fns: readonly Scope[], hops = 
     if (!m) continue;
     // Instances are called through any name (`model(x, mask)`): only in a file that names one of the classes.
     const instances = byClass.size > 0 && [...byClass.keys()].some((c) => m.tree.source.includes(c));
-    const calls = callsNamed(m.ev, (name) => byName.has(name) || (instances && !byClass.has(name)), MAX_CALLEES_PER_FILE);
+    const aliases = importAliases(m.ev, (name) => byName.has(name));
+    const calls = callsNamed(m.ev, (name) => byName.has(name) || aliases.has(name) || (instances && !byClass.has(name)), MAX_CALLEES_PER_FILE);
     let found = 0;
     for (const call of calls) {
       if (found >= MAX_CALLS_PER_FILE) break;
@@ -191,8 +211,13 @@ export function callsFromImporters(ev: Evaluator, fns: readonly Scope[], hops = 
       // The call as its own function runs: unbound (its default context), and as that file calls the function.
       // An argument as it crosses: keys joined with a cache there keep where (a related location in that file), and
       // a mask that file got from a third one names where it was built (a related location there).
-      const crossing = (v: AValue): AValue => {
-        const p = portable(v, origin);
+      // Attention scores passed in (`masked_softmax(q @ k.transpose(-2, -1), keep)`) keep their key axis, as scores a
+      // helper returns do: said to come in at the parameter that receives them, formed in that file.
+      const offset = target.ownerClass ? 1 : 0;
+      const paramNode = (key: number | string): PyNode | undefined =>
+        target.params.find((p) => (typeof key === 'number' ? p.kind === 'positional' && p.index === key + offset : p.name === key))?.node;
+      const crossing = (v: AValue, key: number | string): AValue => {
+        const p = portable(v, origin, 0, v.attn?.stage === 'scores' ? paramNode(key) : undefined);
         noteMaskPlaces(ev, p);
         return v.fromCache && v.cacheAt && !p.cacheIn && p.kind === 'tensor'
           ? { ...p, cacheIn: { path, source: m.tree.source, start: v.cacheAt.start, end: v.cacheAt.end } }
@@ -207,15 +232,15 @@ export function callsFromImporters(ev: Evaluator, fns: readonly Scope[], hops = 
           if (a.type === 'keyword_argument') {
             const k = childByField(a, 'name');
             const v = childByField(a, 'value');
-            if (k && v) keywords.set(m.ev.text(k), crossing(m.ev.eval(v, at)));
+            if (k && v) keywords.set(m.ev.text(k), crossing(m.ev.eval(v, at), m.ev.text(k)));
           } else if (a.type === 'dictionary_splat') {
             // A dict whose keys are known (a collate function's batch): each entry by keyword. Any other splat may
             // pass anything, so this way of calling says nothing.
             const inner = namedChildren(a)[0];
             const d = inner ? m.ev.eval(inner, at) : undefined;
             if (d?.kind !== 'unknown' || !d.kwargs) unknownKeys = true;
-            else for (const [k, v] of d.kwargs) keywords.set(k, crossing(v));
-          } else positional.push(crossing(m.ev.eval(a, at)));
+            else for (const [k, v] of d.kwargs) keywords.set(k, crossing(v, k));
+          } else positional.push(crossing(m.ev.eval(a, at), positional.length));
         }
         if (unknownKeys) continue;
         if (!target.ownerClass) {
@@ -357,6 +382,21 @@ function callsNamed(ev: Evaluator, wanted: (name: string) => boolean, max: numbe
   return calls;
 }
 
+/**
+ * The names a module binds by importing, under another name, something `wanted` accepts (`from pkg.utils import
+ * make_mask as mm` binds `mm` for `make_mask`): its calls are calls of that function (the callee is still checked).
+ */
+function importAliases(ev: Evaluator, wanted: (name: string) => boolean): ReadonlySet<string> {
+  const out = new Set<string>();
+  for (const [name, defs] of ev.sr.module.envAtEnd) {
+    for (const d of defs) {
+      const imported = d.kind === 'import' && d.importFrom ? d.importPath?.at(-1) : undefined;
+      if (imported !== undefined && imported !== name && wanted(imported)) out.add(name);
+    }
+  }
+  return out;
+}
+
 /** Where an importing file calls a function of the linted file. */
 export interface CallSite {
   readonly path: string;
@@ -375,7 +415,8 @@ export function importerCallPassing(ev: Evaluator, fnName: string, params: reado
   for (const path of importingFiles(link, MAX_IMPORTERS)) {
     const m = link.workspace.module(path);
     if (!m) continue;
-    const found = callsNamed(m.ev, (name) => name === fnName, MAX_CALLEES_PER_FILE).find((call) => passes(m.ev, call, params, accept));
+    const aliases = importAliases(m.ev, (name) => name === fnName);
+    const found = callsNamed(m.ev, (name) => name === fnName || aliases.has(name), MAX_CALLEES_PER_FILE).find((call) => passes(m.ev, call, params, accept));
     if (found) {
       const { line, column } = m.ev.lines.position(found.start);
       return { path, line, column };
