@@ -316,6 +316,7 @@ export class Evaluator {
   /** Per parameter def: the convention its own function's uses state against a name (conventionOfUses), null when none. */
   private readonly usedConvention = new Map<number, MaskInfo | null>();
   private readonly embeddedParams = new Map<number, boolean>();
+  private fileBuildsEmbedding: boolean | undefined;
   private readonly pending: Ctx[] = [];
   private readonly bodiesDone = new Set<number>();
   private readonly commentShapeCache = new Map<number, { byName: Map<string, AxisInfo[]>; block: string }>();
@@ -1742,6 +1743,9 @@ export class Evaluator {
    * name (`trg`, `smiles`, `chars`), so `trg == 0` compares them with the padding id as `input_ids == 0` does.
    */
   private embeddedParam(def: Def): boolean {
+    // Only a file that builds an embedding table (`nn.Embedding(`, `layers.Embedding(`, `nn.Embed(`) is searched.
+    this.fileBuildsEmbedding ??= /\bEmbed(ding)?\s*\(/.test(this.tree.source);
+    if (!this.fileBuildsEmbedding) return false;
     const cached = this.embeddedParams.get(def.id);
     if (cached !== undefined) return cached;
     this.embeddedParams.set(def.id, false);
