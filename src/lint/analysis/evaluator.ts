@@ -316,7 +316,8 @@ export class Evaluator {
   /** Per parameter def: the convention its own function's uses state against a name (conventionOfUses), null when none. */
   private readonly usedConvention = new Map<number, MaskInfo | null>();
   private readonly embeddedParams = new Map<number, boolean>();
-  private fileBuildsEmbedding: boolean | undefined;
+  /** Names this file assigns an embedding table to (`self.embed = nn.Embedding(...)` gives `embed`). */
+  private embeddingNames: ReadonlySet<string> | undefined;
   private readonly pending: Ctx[] = [];
   private readonly bodiesDone = new Set<number>();
   private readonly commentShapeCache = new Map<number, { byName: Map<string, AxisInfo[]>; block: string }>();
@@ -1743,9 +1744,11 @@ export class Evaluator {
    * name (`trg`, `smiles`, `chars`), so `trg == 0` compares them with the padding id as `input_ids == 0` does.
    */
   private embeddedParam(def: Def): boolean {
-    // Only a file that builds an embedding table (`nn.Embedding(`, `layers.Embedding(`, `nn.Embed(`) is searched.
-    this.fileBuildsEmbedding ??= /\bEmbed(ding)?\s*\(/.test(this.tree.source);
-    if (!this.fileBuildsEmbedding) return false;
+    // Only calls of names the file assigns an embedding table to (`nn.Embedding(`, `layers.Embedding(`, `nn.Embed(`)
+    // are evaluated; a file that builds none is not searched.
+    this.embeddingNames ??= new Set([...this.tree.source.matchAll(/(\w+)\s*=\s*(?:[\w.]+\.)?Embed(?:ding)?\s*\(/g)].map((m) => m[1]!));
+    const names = this.embeddingNames;
+    if (names.size === 0) return false;
     const cached = this.embeddedParams.get(def.id);
     if (cached !== undefined) return cached;
     this.embeddedParams.set(def.id, false);
@@ -1761,7 +1764,8 @@ export class Evaluator {
         const a0 = args.length === 1 ? args[0] : undefined;
         if (a0?.type !== 'identifier' || text(this.tree, a0) !== name || !(this.sr.uses[a0.id] ?? []).includes(def)) return true;
         const f = childByField(n, 'function');
-        if (!f) return true;
+        const last = f?.type === 'attribute' ? childByField(f, 'attribute') : f;
+        if (!f || !last || !names.has(text(this.tree, last))) return true;
         const callee = this.eval(f, this.defaultCtx(scope));
         if (callee.kind === 'layer' && callee.layer && EMBEDDING_LAYERS.has(callee.layer.api)) found = true;
         return !found;
