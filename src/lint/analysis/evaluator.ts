@@ -1746,7 +1746,7 @@ export class Evaluator {
   private embeddedParam(def: Def): boolean {
     // Only calls of names the file assigns an embedding table to (`nn.Embedding(`, `layers.Embedding(`, `nn.Embed(`)
     // are evaluated; a file that builds none is not searched.
-    this.embeddingNames ??= new Set([...this.tree.source.matchAll(/(\w+)\s*=\s*(?:[\w.]+\.)?Embed(?:ding)?\s*\(/g)].map((m) => m[1]!));
+    this.embeddingNames ??= new Set([...this.tree.source.matchAll(/(\w+)\s*=\s*(?:[\w.]+\.)?Embed(?:ding)?\s*\(/g)].flatMap((m) => (m[1] ? [m[1]] : [])));
     const names = this.embeddingNames;
     if (names.size === 0) return false;
     const cached = this.embeddedParams.get(def.id);
