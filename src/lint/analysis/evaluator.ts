@@ -26,7 +26,7 @@ import { LineIndex } from '../syntax/positions';
 import { boundCount } from './bound-counts';
 import { callArgs, dottedName, intLiteral, numberLiteral, operatorText, stringLiteral, type CallArgs } from '../syntax/python';
 import { childByField, enclosingFunction, firstNamedChild, namedChildren, text, unparen, walk as walkTree, type PyNode, type PyTree } from '../syntax/tree';
-import { canonicalQualifiedName } from './apis';
+import { canonicalQualifiedName, EMBEDDING_LAYERS } from './apis';
 import { maskFromDoc, namedShapes, paramDoc, trailingCommentShape } from './comments';
 import { noneDefaultFill, splitByNoneGuards } from './none-guards';
 import { boolLiteral, boolOp, armDeadInCtx, conditionalBranch, liveInCtx, noneComparison, noneTest, notValue, undecided } from './flags';
@@ -315,6 +315,9 @@ export class Evaluator {
   private readonly defMemo = new Map<number, Map<number, AValue>>();
   /** Per parameter def: the convention its own function's uses state against a name (conventionOfUses), null when none. */
   private readonly usedConvention = new Map<number, MaskInfo | null>();
+  private readonly embeddedParams = new Map<number, boolean>();
+  /** Names this file assigns an embedding table to (`self.embed = nn.Embedding(...)` gives `embed`). */
+  private embeddingNames: ReadonlySet<string> | undefined;
   private readonly pending: Ctx[] = [];
   private readonly bodiesDone = new Set<number>();
   private readonly commentShapeCache = new Map<number, { byName: Map<string, AxisInfo[]>; block: string }>();
@@ -1719,6 +1722,7 @@ export class Evaluator {
       if (used) v = { ...v, mask: { ...v.mask, ...used } };
     } else v = this.conventionOfUses(def, v);
     if (v.kind === 'tensor' && !v.role) v = this.nameRole(v, p.name);
+    if (v.kind === 'tensor' && !v.tokenIds && !v.mask && this.embeddedParam(def)) v = { ...v, tokenIds: true };
     if (p.default) {
       const d = this.eval(p.default, this.defaultCtx(scope.parent ?? scope));
       // A call that leaves the parameter out passes its default: a flag's literal, None (a mask, a cache). A size
@@ -1732,6 +1736,43 @@ export class Evaluator {
       else if (d.kind === 'string') v = d;
     }
     return v;
+  }
+
+  /**
+   * A parameter its own function hands, as it is, to an embedding table (`self.embed(trg)` with `self.embed =
+   * nn.Embedding(...)`, a Keras `Embedding` or a Flax `Embed`): the code shows it holds token ids, whatever its
+   * name (`trg`, `smiles`, `chars`), so `trg == 0` compares them with the padding id as `input_ids == 0` does.
+   */
+  private embeddedParam(def: Def): boolean {
+    // Only calls of names the file assigns an embedding table to (`nn.Embedding(`, `layers.Embedding(`, `nn.Embed(`)
+    // are evaluated; a file that builds none is not searched.
+    this.embeddingNames ??= new Set([...this.tree.source.matchAll(/(\w+)\s*=\s*(?:[\w.]+\.)?Embed(?:ding)?\s*\(/g)].flatMap((m) => (m[1] ? [m[1]] : [])));
+    const names = this.embeddingNames;
+    if (names.size === 0) return false;
+    const cached = this.embeddedParams.get(def.id);
+    if (cached !== undefined) return cached;
+    this.embeddedParams.set(def.id, false);
+    const scope = def.scope;
+    const name = def.param!.name;
+    const body = childByField(scope.node, 'body');
+    let found = false;
+    if (body && new RegExp(`\\(\\s*${name}\\s*\\)`).test(text(this.tree, body))) {
+      walkTree(body, (n) => {
+        if (found) return false;
+        if (n.type !== 'call') return true;
+        const args = namedChildren(childByField(n, 'arguments') ?? n);
+        const a0 = args.length === 1 ? args[0] : undefined;
+        if (a0?.type !== 'identifier' || text(this.tree, a0) !== name || !(this.sr.uses[a0.id] ?? []).includes(def)) return true;
+        const f = childByField(n, 'function');
+        const last = f?.type === 'attribute' ? childByField(f, 'attribute') : f;
+        if (!f || !last || !names.has(text(this.tree, last))) return true;
+        const callee = this.eval(f, this.defaultCtx(scope));
+        if (callee.kind === 'layer' && callee.layer && EMBEDDING_LAYERS.has(callee.layer.api)) found = true;
+        return !found;
+      });
+    }
+    this.embeddedParams.set(def.id, found);
+    return found;
   }
 
   /** What a parameter's name (and annotation) says about its value. */
