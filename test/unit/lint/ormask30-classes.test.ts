@@ -83,23 +83,23 @@ describe('ATT002: keep masks joined with or, ignore masks with and (ormask30)', 
     // nn.MultiheadAttention reads a boolean attn_mask as True = ignore.
     const mha = `    mha = nn.MultiheadAttention(64, 4, batch_first=True)
     return mha(q, k, v, attn_mask=m[0, 0])[0]`;
-    await wrong(torchProgram(IGNORE_CAUSAL, IGNORE_PADS[0]!, 'c & p', mha, '  # wrong'));
-    await right(torchProgram(IGNORE_CAUSAL, IGNORE_PADS[0]!, 'c | p', mha));
+    await wrong(torchProgram(IGNORE_CAUSAL, IGNORE_PADS[0], 'c & p', mha, '  # wrong'));
+    await right(torchProgram(IGNORE_CAUSAL, IGNORE_PADS[0], 'c | p', mha));
   });
 
   it('one keep and one ignore part joined with any operator is reported; inverted first it is silent', async () => {
     for (const op of [...AND_FORMS, ...OR_FORMS]) {
-      await wrong(torchProgram(KEEP_CAUSAL, IGNORE_PADS[0]!, op, FILL_IGNORE, '  # wrong'));
-      await wrong(torchProgram(IGNORE_CAUSAL, KEEP_PADS[0]!, op, SDPA, '  # wrong'));
+      await wrong(torchProgram(KEEP_CAUSAL, IGNORE_PADS[0], op, FILL_IGNORE, '  # wrong'));
+      await wrong(torchProgram(IGNORE_CAUSAL, KEEP_PADS[0], op, SDPA, '  # wrong'));
     }
     // `~pad | causal_ignore`, `causal_keep & ~pad_ignore`: one part inverted before the join.
-    await right(torchProgram(IGNORE_CAUSAL, KEEP_PADS[0]!, '~p | c', FILL_IGNORE));
-    await right(torchProgram(KEEP_CAUSAL, IGNORE_PADS[0]!, 'c & ~p', SDPA));
-    await right(torchProgram(KEEP_CAUSAL, IGNORE_PADS[0]!, 'torch.logical_and(c, torch.logical_not(p))', FILL_KEEP));
+    await right(torchProgram(IGNORE_CAUSAL, KEEP_PADS[0], '~p | c', FILL_IGNORE));
+    await right(torchProgram(KEEP_CAUSAL, IGNORE_PADS[0], 'c & ~p', SDPA));
+    await right(torchProgram(KEEP_CAUSAL, IGNORE_PADS[0], 'torch.logical_and(c, torch.logical_not(p))', FILL_KEEP));
   });
 
   it('a union of keep masks read the other way round is the polarity finding, reported once at the use', async () => {
-    const src = torchProgram(KEEP_CAUSAL, KEEP_PADS[0]!, 'c | p', FILL_IGNORE);
+    const src = torchProgram(KEEP_CAUSAL, KEEP_PADS[0], 'c | p', FILL_IGNORE);
     assert.deepEqual(await att002(src), [12]);
   });
 
@@ -168,8 +168,8 @@ def attend(q, k, v, texts):
   });
 
   it('a combination nothing reads, or two padding masks joined by or, is silent', async () => {
-    await right(torchProgram(KEEP_CAUSAL, KEEP_PADS[0]!, 'c | p', '    return m'));
-    await right(torchProgram('(ids != 0)[:, None, None, :]', KEEP_PADS[0]!, 'c & p', SDPA));
+    await right(torchProgram(KEEP_CAUSAL, KEEP_PADS[0], 'c | p', '    return m'));
+    await right(torchProgram('(ids != 0)[:, None, None, :]', KEEP_PADS[0], 'c & p', SDPA));
   });
 
   it('additive masks: a causal and a padding bias added, or their minimum, are silent', async () => {
@@ -229,12 +229,12 @@ def attend(q, k, v, ids, pad_id):
   });
 
   it('the finding names the combination, both parts as related locations and the use', async () => {
-    const src = torchProgram(KEEP_CAUSAL, KEEP_PADS[0]!, 'c | p', SDPA);
-    const f = (await (await linter()).lintPython(src)).filter((x) => x.code === 'ATT002');
+    const src = torchProgram(KEEP_CAUSAL, KEEP_PADS[0], 'c | p', SDPA);
+    const f = (await linter()).lintPython(src).filter((x) => x.code === 'ATT002');
     assert.equal(f.length, 1);
-    assert.match(f[0]!.message, /union of two keep masks keeps every key either keeps/);
+    assert.match(f[0].message, /union of two keep masks keeps every key either keeps/);
     assert.deepEqual(
-      f[0]!.related?.map((r) => r.line),
+      f[0].related?.map((r) => r.line),
       [8, 9, 11],
     );
   });
