@@ -252,6 +252,8 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
     function checkJoin(site: MaskSite, m: MaskInfo, j: MaskJoin): boolean {
       if (j.kind !== 'mixed' && m.polarity !== site.expects) return false;
       if (testReference(ctx.analysis, site.node)) return true;
+      // origins.ts stamps the combination's expression on the mask it makes; the type keeps the field optional.
+      /* c8 ignore next: a joined mask always carries its origin (the combination), as origins.ts records it */
       const at = m.origin?.node ?? site.maskNode;
       if (reportedJoins.has(at.id)) return true;
       reportedJoins.add(at.id);
