@@ -127,12 +127,15 @@ function causalPart(m: MaskInfo): boolean {
 }
 
 /**
- * A padding mask built from padding: a comparison of token ids with the padding id, a tokenizer's mask, lengths that
- * count tokens. Not a mask of a prefix's columns (`arange(S) < prefix_len`), which a prefix LM joins with its causal
+ * A padding mask of the keys built from padding: a comparison of token ids with the padding id, a tokenizer's mask,
+ * lengths that count tokens. Not a mask of a prefix's columns (`arange(S) < prefix_len`), which a prefix LM joins with its causal
  * mask by or on purpose.
  */
 function paddingPart(m: MaskInfo): boolean {
   if (!shownByCode(m) || !m.padding || m.causal || m.tri) return false;
+  // Padding of the keys only: a causal mask joined with a mask of the real queries (`future & real_q[:, :, None]`)
+  // leaves the padding queries' rows unmasked on purpose (no row of -inf), and their outputs are dropped.
+  if (m.padAxes?.length !== 1 || m.padAxes[0] !== -1) return false;
   if (m.lengthBound !== undefined) return TOKEN_LENGTHS.test(m.lengthBound.slice(m.lengthBound.lastIndexOf('.') + 1));
   return true;
 }

@@ -167,6 +167,11 @@ def attend(q, k, v, texts):
     await right(tok('&'));
   });
 
+  it('a causal mask joined with a mask of the queries (padding rows left unmasked on purpose) is silent', async () => {
+    await right(torchProgram(IGNORE_CAUSAL, '(ids != pad_id)[:, None, :, None]', 'c & p', FILL_IGNORE));
+    await right(torchProgram(KEEP_CAUSAL, '(ids == pad_id)[:, None, :, None]', 'c | p', SDPA));
+  });
+
   it('a combination nothing reads, or two padding masks joined by or, is silent', async () => {
     await right(torchProgram(KEEP_CAUSAL, KEEP_PADS[0], 'c | p', '    return m'));
     await right(torchProgram('(ids != 0)[:, None, None, :]', KEEP_PADS[0], 'c & p', SDPA));
