@@ -1612,6 +1612,7 @@ export class Evaluator {
     const past: number[] = [];
     let rightAligned = false;
     let unclear = false;
+    let boundName: string | undefined;
     subs.forEach((s, i) => {
       if (s.type !== 'slice') return;
       const parts = namedChildren(s);
@@ -1623,6 +1624,7 @@ export class Evaluator {
       // right-aligned (left padding), so `W - len(s):` covers the tokens and `:W - len(s)` the padding; a bound minus
       // anything else (`L - pad_len`, `-n`) may count the tokens or the padding: no region is known.
       const bound = parts[0];
+      boundName ??= bound ? /^[\w.]+/.exec(text(this.tree, bound))?.[0] : undefined;
       const fromEnd = bound ? readBound(this.tree, bound, () => countedFromEnd(boundCount(this, bound, ctx))) : undefined;
       if (fromEnd === 'unclear') unclear = true;
       if (fromEnd === 'len') rightAligned = true;
@@ -1652,7 +1654,10 @@ export class Evaluator {
     const { zeros: _zeros, ones: _ones, ...rest } = prev;
     const polarity = keep ? 'keep' : 'ignore';
     const filledInto = { base: prev.zeros ? 'zeros' : 'ones', polarity } as const;
-    return { ...rest, mask: { polarity, padding: true, ...(padAxes ? { padAxes } : {}), dtype: prev.dtype ?? 'float', why, filledInto } };
+    return {
+      ...rest,
+      mask: { polarity, padding: true, ...(padAxes ? { padAxes } : {}), dtype: prev.dtype ?? 'float', why, filledInto, lengthBound: boundName ?? '' },
+    };
   }
 
   private paramValue(def: Def, ctx: Ctx): AValue {

@@ -515,7 +515,14 @@ function compare(ev: Evaluator, op: string, av: AValue, bv: AValue, a: PyNode, b
     const why = padCount
       ? msg(before ? PHRASES.trueBeforePadCounts : PHRASES.truePastPadCounts, shown)
       : msg(before ? PHRASES.trueBeforeLengths : PHRASES.truePastLengths, shown);
-    const m: MaskInfo = { polarity: keep ? 'keep' : 'ignore', dtype: 'bool', padding: true, ...(pos.index.axis === -1 ? { padAxes: [-1] } : {}), why };
+    const m: MaskInfo = {
+      polarity: keep ? 'keep' : 'ignore',
+      dtype: 'bool',
+      padding: true,
+      ...(pos.index.axis === -1 ? { padAxes: [-1] } : {}),
+      ...(padCount ? {} : { lengthBound: lenName }),
+      why,
+    };
     return tensor({ ...shape, dtype: 'bool', mask: m });
   };
   const fromLengths = lengthMask(true) ?? lengthMask(false);

@@ -2,7 +2,7 @@
 // transposition and combination change it. Pure functions over MaskInfo.
 import { msg, type MessageArg, type MessageParts } from '../message';
 import { PHRASES } from './phrases';
-import type { DType, MaskInfo, TriRegion } from './values';
+import type { DType, MaskInfo, MaskJoin, TriRegion } from './values';
 
 /** A triangular mask's polarity: True above the diagonal marks the future (ignore); True on/below it keeps. */
 export function triMask(tri: TriRegion, dtype: DType | undefined, why: MessageArg): MaskInfo {
@@ -78,10 +78,21 @@ export function withMaskDtype(m: MaskInfo, dtype: DType | undefined): MaskInfo {
   return dtype === m.dtype ? m : { ...m, dtype };
 }
 
-/** `a & b`, `a * b` (logical and) or `a | b` (logical or) of two masks with the same polarity. */
+/**
+ * `a & b`, `a * b` (logical and) or `a | b` (logical or) of two masks with the same polarity. A causal and a padding
+ * part known from their construction combined the way their polarities do not combine (keep masks with or, ignore
+ * masks with and, or one of each with any operator) carry that as `join`, for ATT002 to report where a use reads the
+ * result; one of each has no polarity.
+ */
 export function combineMasks(a: MaskInfo, b: MaskInfo, op: 'and' | 'or'): MaskInfo | undefined {
   if (a.additive && b.additive && op === 'and') return undefined;
+  if (a.polarity && b.polarity && a.polarity !== b.polarity) {
+    const join = wrongJoin(a, b, op);
+    if (!join) return undefined;
+    return { ...(a.dtype === b.dtype && a.dtype ? { dtype: a.dtype } : {}), why: msg(PHRASES.combined, a.why, op === 'and' ? '&' : '|', b.why), join };
+  }
   if (!a.polarity || a.polarity !== b.polarity) return undefined;
+  const join = wrongJoin(a, b, op);
   const padAxes = [...new Set([...(a.padAxes ?? []), ...(b.padAxes ?? [])])];
   return {
     polarity: a.polarity,
@@ -95,7 +106,51 @@ export function combineMasks(a: MaskInfo, b: MaskInfo, op: 'and' | 'or'): MaskIn
     nameSource: a.nameSource ?? b.nameSource,
     // A causal part combined with padding keeps its alignment.
     ...(a.align && !b.causal && !b.tri ? { align: a.align, sizes: a.sizes } : b.align && !a.causal && !a.tri ? { align: b.align, sizes: b.sizes } : {}),
+    ...(join ? { join } : {}),
   };
+}
+
+/**
+ * The bound names of a mask from lengths that count each example's tokens (`lengths`, `src_lens`, `seq_len`): a
+ * prefix's or a window's length (`prefix_len`) builds the same comparison over columns that are no padding.
+ */
+const TOKEN_LENGTHS = /^(?:(?:src|tgt|seq|input|text|token|valid|x|y|enc|dec|batch)_?)?(?:lens?|lengths?|seq_?lens?|seqlens?|n_tokens|num_tokens|ntokens)$/i;
+
+/** A part whose meaning the code shows (not a name or prose), not itself an additive mask or a count. */
+function shownByCode(m: MaskInfo): boolean {
+  return !!m.polarity && !m.byName && !m.documented && !m.additive && !m.count && !m.negated && !m.scaledPositive && !m.join;
+}
+
+/** A causal triangle (or a causal mask built from positions) with no padding in it. */
+function causalPart(m: MaskInfo): boolean {
+  return shownByCode(m) && (!!m.tri || !!m.causal) && !m.padding;
+}
+
+/**
+ * A padding mask of the keys built from padding: a comparison of token ids with the padding id, a tokenizer's mask,
+ * lengths that count tokens. Not a mask of a prefix's columns (`arange(S) < prefix_len`), which a prefix LM joins with its causal
+ * mask by or on purpose.
+ */
+function paddingPart(m: MaskInfo): boolean {
+  if (!shownByCode(m) || !m.padding || m.causal || m.tri) return false;
+  // Padding of the keys only: a causal mask joined with a mask of the real queries (`future & real_q[:, :, None]`)
+  // leaves the padding queries' rows unmasked on purpose (no row of -inf), and their outputs are dropped.
+  if (m.padAxes?.length !== 1 || m.padAxes[0] !== -1) return false;
+  if (m.lengthBound !== undefined) return TOKEN_LENGTHS.test(m.lengthBound.slice(m.lengthBound.lastIndexOf('.') + 1));
+  return true;
+}
+
+/**
+ * Keep masks combine with and, ignore masks with or: a causal and a padding part joined otherwise (keep with or,
+ * ignore with and, or one of each) is the join ATT002 reports, with both parts.
+ */
+function wrongJoin(a: MaskInfo, b: MaskInfo, op: 'and' | 'or'): MaskJoin | undefined {
+  const [causal, pad] = causalPart(a) && paddingPart(b) ? [a, b] : causalPart(b) && paddingPart(a) ? [b, a] : [undefined, undefined];
+  if (!causal || !pad) return undefined;
+  if (causal.polarity !== pad.polarity) return { kind: 'mixed', causal, pad };
+  if (causal.polarity === 'keep' && op === 'or') return { kind: 'keepUnion', causal, pad };
+  if (causal.polarity === 'ignore' && op === 'and') return { kind: 'ignoreIntersection', causal, pad };
+  return undefined;
 }
 
 /** The mask lattice as the rules name it: what a 1/True entry means, and for causal masks where the diagonal starts. */

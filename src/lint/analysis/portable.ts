@@ -161,7 +161,8 @@ function portableTensor(v: AValue, origin: ValueOrigin | undefined, depth: numbe
 function portableMask(m: MaskInfo, origin: ValueOrigin | undefined): MaskInfo {
   // `origin` and `flippedAt` are nodes of the other file: here the mask is first seen at the call that returned it
   // (origins.ts).
-  const { origin: _origin, flippedAt: _flippedAt, ...rest } = m;
+  // A wrong join is reported at its combination, a place of the other file; it is judged where it is built.
+  const { origin: _origin, flippedAt: _flippedAt, join: _join, ...rest } = m;
   if (!origin) return rest;
   return { ...rest, why: msg(PHRASES.fromOtherFile, m.why, `\`${origin.name}\``, originRef(origin)) };
 }

@@ -148,6 +148,24 @@ export interface MaskInfo {
    * `rearrange(m, 'b j -> b () () j')`, `m.unsqueeze(-1)`): the source's text and the negative index its S axis went to.
    */
   readonly spread?: { readonly source: string; readonly axis: number };
+  /**
+   * A mask from lengths (`arange(S) < lengths[:, None]`): the bound's name. Such a mask marks padding only when the
+   * bound counts each example's tokens; `prefix_len` gives the same construction over a prefix's columns.
+   */
+  readonly lengthBound?: string;
+  /**
+   * A causal part and a padding part, both known from their construction, combined the way their polarities do not
+   * combine (masks.ts: combineMasks): a union of keep masks, an intersection of ignore masks, or one of each.
+   */
+  readonly join?: MaskJoin;
+}
+
+/** A causal and a padding mask combined with the operator of the wrong polarity (MaskInfo.join). */
+export interface MaskJoin {
+  /** 'keepUnion': `causal_keep | pad_keep`; 'ignoreIntersection': `causal_ignore & pad_ignore`; 'mixed': one of each. */
+  readonly kind: 'keepUnion' | 'ignoreIntersection' | 'mixed';
+  readonly causal: MaskInfo;
+  readonly pad: MaskInfo;
 }
 
 /** A place a mask fact comes from, with what True meant there. */

@@ -300,9 +300,11 @@ describe('lint: the sum of two masks of one meaning is their or (ATT002)', () =>
       assert.deepEqual(await findingLines(combined(expr), 'ATT002'), []);
     });
   }
-  it('keep masks summed and compared `== 0`: silent (True where neither keeps)', async () => {
-    const src = combined('(PAD_M.eq(0) + SUB_M.eq(0)).eq(0)');
-    assert.deepEqual(await findingLines(src, 'ATT002'), []);
+  it('keep masks summed and compared `== 0`: True where neither keeps, the union of the keep masks flipped', async () => {
+    // Its polarity fits masked_fill, but the union of a causal and a padding keep mask hides the future only at the
+    // padding: reported at the combination (ormask30); their product flipped is the right form.
+    assert.deepEqual(await findingLines(combined('(PAD_M.eq(0) + SUB_M.eq(0)).eq(0)'), 'ATT002'), [37]);
+    assert.deepEqual(await findingLines(combined('(PAD_M.eq(0) * SUB_M.eq(0)).eq(0)'), 'ATT002'), []);
   });
   it('buggy: the sum compared `.eq(0)` (True where neither masks) is reported at the fill', async () => {
     assert.deepEqual(await findingLines(combined('(PAD_M + SUB_M).eq(0)'), 'ATT002'), [27]);
@@ -314,7 +316,7 @@ describe('lint: the sum of two masks of one meaning is their or (ATT002)', () =>
     assert.deepEqual(await findingLines(combined('(PAD_M + SUB_M) == 1'), 'ATT002'), []);
     assert.deepEqual(await findingLines(combined('1 - (PAD_M + SUB_M)'), 'ATT002'), []);
   });
-  it('masks of different meanings summed give no mask: silent', async () => {
-    assert.deepEqual(await findingLines(combined('(PAD_M + SUB_M.eq(0)).gt(0)'), 'ATT002'), []);
+  it('masks of different meanings summed: a causal and a padding part, reported at the combination (ormask30)', async () => {
+    assert.deepEqual(await findingLines(combined('(PAD_M + SUB_M.eq(0)).gt(0)'), 'ATT002'), [37]);
   });
 });
