@@ -83,6 +83,8 @@ const DTYPE_COMPARISON = /dtype\b(?:\([^()]*\))?(?: ?(==|!=) ?| (is not|is|not i
 const BF16_MIN = -3.3895313892515355e38;
 /** A fill above this does not hide a position from softmax (exp(-1) is a third of exp(0)). */
 const WEAKEST_MASKING_FILL = -1;
+/** A positive fill this small is no mask (`1e-9`, a typo for `-1e9`). */
+const TINY_FILL = 1e-3;
 /** A name for a mask or bias being built (`attn_mask`, `bias`), not a masked copy of something (`D_masked`). */
 const MASK_OR_BIAS_NAME = /mask(?!ed)|bias/i;
 
@@ -429,7 +431,26 @@ weights = scores.softmax(dim=-1)`,
       if (site.target.attn) return false;
       if (site.target.mask) return true;
       const name = site.targetNode && rootName(ev, site.targetNode);
-      return !!name && MASK_OR_BIAS_NAME.test(name);
+      if (name && MASK_OR_BIAS_NAME.test(name)) return true;
+      // Zeros filled and bound to a name for a mask or a bias (`bias = torch.zeros_like(scores).masked_fill(pad, v)`):
+      // the additive mask being built, as `bias.masked_fill_(pad, v)` is.
+      const bound = zerosBase(site.target) ? boundName(site.node) : undefined;
+      return !!bound && MASK_OR_BIAS_NAME.test(bound);
+    }
+
+    /** A tensor of zeros (`torch.zeros_like(scores)`, `torch.zeros(shape)`, `torch.full(shape, 0.0)`). */
+    function zerosBase(t: AValue): boolean {
+      return t.kind === 'tensor' && (t.zeros === true || t.fillValue === 0);
+    }
+
+    /** The name an expression's value is bound to (`bias = <node>`, `self.bias = <node>`); undefined elsewhere. */
+    function boundName(node: PyNode): string | undefined {
+      let n = node;
+      while (n.parent?.type === 'parenthesized_expression') n = n.parent;
+      const p = n.parent;
+      if (p?.type !== 'assignment' || childByField(p, 'right')?.id !== n.id) return undefined;
+      const left = childByField(p, 'left');
+      return left && (left.type === 'identifier' || left.type === 'attribute') ? rootName(ev, left) : undefined;
     }
 
     /** The call that writes the fill; the fill argument itself when it is written inline (its own line in a multi-line call). */
@@ -648,7 +669,12 @@ weights = scores.softmax(dim=-1)`,
         const weak = fill.num !== undefined && fill.num > WEAKEST_MASKING_FILL;
         // Into a mask being built, a zero fill is the "keep" half of an additive mask: only a tiny negative
         // number (a typo for -1e9) or +inf is wrong there.
-        const weakForMask = weak && (fill.num === Infinity || (fill.num < 0 && fill.num > WEAKEST_MASKING_FILL));
+        // In zeros (an additive bias being built) a tiny positive number masks nothing either.
+        const weakForMask =
+          weak &&
+          (fill.num === Infinity ||
+            (fill.num < 0 && fill.num > WEAKEST_MASKING_FILL) ||
+            (fill.num > 0 && fill.num <= TINY_FILL && zerosBase(site.target)));
         if (
           (weak &&
             writesScores(site) &&
