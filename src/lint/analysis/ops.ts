@@ -109,7 +109,7 @@ import {
   type ScaleOp,
 } from './values';
 import type { DimInfo, ObjectInfo } from './values';
-import type { Scope } from './scopes';
+import type { ClassInfo, Scope } from './scopes';
 
 export { rootName, type Call, dimOfShape, dropFirstAxis };
 
@@ -686,6 +686,20 @@ function blendFill(ev: Evaluator, scores: AValue, fillTerm: PyNode, node: PyNode
   return { ...scores, ops: alts.map((a) => [...a.slice(0, -1), where]) };
 }
 
+/** NAME is assigned in the class body with no annotation (`MASK_VALUE = -1e-9`) and never with one (a field). */
+function plainClassConstant(ev: Evaluator, cls: ClassInfo, name: string): boolean {
+  const body = childByField(cls.node, 'body');
+  let plain = false;
+  for (const stmt of body?.children ?? []) {
+    const a = stmt.type === 'expression_statement' ? namedChildren(stmt)[0] : undefined;
+    const left = a?.type === 'assignment' ? childByField(a, 'left') : undefined;
+    if (!a || left?.type !== 'identifier' || ev.text(left) !== name) continue;
+    if (childByField(a, 'type')) return false;
+    plain = true;
+  }
+  return plain;
+}
+
 /** A number too small to mask, of either sign (`1e-9`, `-1e-9`): what a weak additive mask is scaled by. */
 function isTinyFill(v: AValue): boolean {
   return v.kind === 'number' && v.num !== undefined && v.num !== 0 && Math.abs(v.num) <= 1e-3;
@@ -1104,6 +1118,9 @@ export function evalAttributeOf(ev: Evaluator, obj: AValue, attr: string, node: 
     // instance: `use_qk_norm: bool = False` in a flax module is set by whoever builds it).
     const b = obj.object ? ev.classBodyValue(obj.object.cls, attr) : undefined;
     if (b?.kind === 'number' && b.num !== undefined && (b.num <= -1e4 || !Number.isFinite(b.num))) return b;
+    // A negative fraction assigned in the class body with no annotation (`MASK_VALUE = -1e-9`, a typo for -1e9): a
+    // class constant, not a field a constructor sets; read as it is, so that a fill of it can be judged.
+    if (b?.kind === 'number' && b.num !== undefined && b.num < 0 && !Number.isInteger(b.num) && obj.object && plainClassConstant(ev, obj.object.cls, attr)) return b;
     const field = obj.object ? ev.classField(obj.object.cls, attr) : undefined;
     // A field declared only as a number (`d_model: int = 768` of a config dataclass, here or in config.py): its
     // name says which dimension it is, as for an attribute the analysis cannot see.

@@ -426,6 +426,17 @@ weights = scores.softmax(dim=-1)`,
       return site.how === 'where' && site.target.kind === 'number' && site.target.num === 0;
     }
 
+    /**
+     * Zeros chosen against a tiny constant (`bias = torch.where(pad, -1e-9, 0.0)`, also against `torch.zeros_like(s)`)
+     * and bound to a name for a mask or a bias: an additive mask being built whose fill does not mask.
+     */
+    function tinyWhereBias(site: FillSite, num: number | undefined): boolean {
+      if (site.how !== 'where' || num === undefined || num === 0 || Math.abs(num) > TINY_FILL) return false;
+      if (!(site.target.kind === 'number' && site.target.num === 0) && !zerosBase(site.target)) return false;
+      const bound = boundName(site.node);
+      return !!bound && MASK_OR_BIAS_NAME.test(bound);
+    }
+
     /** The fill writes into a mask or bias tensor that is being built (additive attention mask), not into scores. */
     function buildsMask(site: FillSite): boolean {
       if (site.target.attn) return false;
@@ -595,6 +606,34 @@ weights = scores.softmax(dim=-1)`,
     }
 
     /**
+     * The first place in the function after `assignment` where the name it binds is added to something, or subtracted
+     * from it (`scores += bias`, `scores = scores + bias`), reading that assignment's value: the sum and the other
+     * operand. Undefined when none does.
+     */
+    function addedByName(name: PyNode, assignment: PyNode, c: WeakAdditiveMaskSite['ctx']): { added: PyNode; scores: PyNode } | undefined {
+      let fn: PyNode | null = assignment.parent;
+      while (fn && fn.type !== 'function_definition' && fn.type !== 'module') fn = fn.parent;
+      if (!fn) return undefined;
+      const text = ctx.text(name);
+      let found: { added: PyNode; scores: PyNode } | undefined;
+      const visit = (n: PyNode): void => {
+        if (found) return;
+        if (n.type === 'identifier' && n.start > assignment.end && ctx.text(n) === text) {
+          const p = n.parent;
+          const l = p && childByField(p, 'left');
+          const r = p && childByField(p, 'right');
+          const opText = p && l && r ? ctx.text(p).slice(l.end - p.start, r.start - p.start).trim() : '';
+          if (p && l && r?.id === n.id && /^[+-]=?$/.test(opText) && liveDefinitions(ev, n, c).some((d) => d.value?.id === childByField(assignment, 'right')?.id))
+            found = { added: p, scores: l };
+          return;
+        }
+        for (const ch of namedChildren(n)) visit(ch);
+      };
+      visit(fn);
+      return found;
+    }
+
+    /**
      * `scores + mask * 1e-9` / `logits += mask * 1e-9` (any framework): a mask scaled by a constant too small to mask,
      * added to scores a softmax normalises. The operand the product is added to decides it, not a name.
      */
@@ -611,18 +650,22 @@ weights = scores.softmax(dim=-1)`,
               .slice(left.end - parent.start, right.start - parent.start)
               .trim()
           : '';
-      // The scores the product is added to, or subtracted from (`scores - mask / 1e9`, not `mask * 1e-9 - scores`).
+      // The scores the product is added to, or subtracted from (`scores - mask / 1e9`, not `mask * 1e-9 - scores`);
+      // or, bound to a name first (`bias = (1.0 - keep) * 1e-9`), where that name is added to them (`scores += bias`).
       const other = left?.id === inner.id ? undefined : left;
-      const scores = other && /^[+-]=?$/.test(op) ? ev.eval(other, site.ctx) : undefined;
+      const direct = other && /^[+-]=?$/.test(op) ? { added: parent!, scores: other } : undefined;
+      const via = parent?.type === 'assignment' && right?.id === inner.id && left?.type === 'identifier' ? addedByName(left, parent, site.ctx) : undefined;
+      const use = direct ?? via;
+      const scores = use ? ev.eval(use.scores, site.ctx) : undefined;
       const formed = scores?.attn?.stage === 'scores' ? scores.attn.formedAt : undefined;
       const softmax = formed && ev.facts.softmaxFormedAt(formed)[0];
-      if (!parent || !softmax || reported.has(site.factorNode.id)) return;
+      if (!use || !softmax || reported.has(site.factorNode.id)) return;
       reported.add(site.factorNode.id);
       ctx.report({
         node: site.factorNode,
         message: msg(T.weakAdditiveMask, quote(ctx.text(site.node), 40), quote(ctx.text(site.maskNode), 24), String(site.factor)),
         related: [
-          { node: parent, message: msg(T.addedToScoresHere) },
+          { node: use.added, message: msg(T.addedToScoresHere) },
           { node: softmax.node, message: msg(T.normalisesFilled, apiName(softmax.display)) },
           ...maskBuilt(ev, site.mask.mask, msg(T.theMaskFilled)),
         ],
@@ -643,7 +686,7 @@ weights = scores.softmax(dim=-1)`,
         if (!fill) return;
         const target = site.target;
         // `torch.where(keep, 0.0, float("-inf"))`: an additive bias built against a zero, judged as a -inf fill of it.
-        if (!relevantTarget(site) && !(fill.num === -Infinity && whereBias(site))) return;
+        if (!relevantTarget(site) && !(fill.num === -Infinity && whereBias(site)) && !tinyWhereBias(site, fill.num)) return;
         const fillText: MessageArg = site.subtracted
           ? msg(T.subtractedFill, quote(ctx.text(site.fillNode), 40), ctx.text(site.fillNode).trim())
           : quote(ctx.text(site.fillNode), 40);
@@ -681,10 +724,11 @@ weights = scores.softmax(dim=-1)`,
             !cleanUp(site) &&
             !wholeRowFill(site) &&
             !(fill.num === 0 && (zeroFilledCopy(site) || zeroFilledCopyNoSoftmaxReads(site)))) ||
-          (weakForMask && buildsMask(site))
+          (weakForMask && buildsMask(site)) ||
+          tinyWhereBias(site, fill.num)
         ) {
           reported.add(site.fillNode.id);
-          const template = fill.num === Infinity ? T.fillPlusInf : fill.num > 0 ? T.fillPositive : T.fillZero;
+          const template = fill.num === Infinity ? T.fillPlusInf : (fill.num ?? 0) > 0 ? T.fillPositive : T.fillZero;
           ctx.report({
             node: location(site),
             message: msg(template, fillText),
