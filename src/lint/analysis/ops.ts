@@ -688,6 +688,8 @@ function blendFill(ev: Evaluator, scores: AValue, fillTerm: PyNode, node: PyNode
 
 /** NAME is assigned in the class body with no annotation (`MASK_VALUE = -1e-9`) and never with one (a field). */
 function plainClassConstant(ev: Evaluator, cls: ClassInfo, name: string): boolean {
+  // A class of another workspace file is read there (its text is not this file's).
+  if (!ev.owns(cls.scope)) return false;
   const body = childByField(cls.node, 'body');
   let plain = false;
   for (const stmt of body?.children ?? []) {
@@ -1120,7 +1122,8 @@ export function evalAttributeOf(ev: Evaluator, obj: AValue, attr: string, node: 
     if (b?.kind === 'number' && b.num !== undefined && (b.num <= -1e4 || !Number.isFinite(b.num))) return b;
     // A negative fraction assigned in the class body with no annotation (`MASK_VALUE = -1e-9`, a typo for -1e9): a
     // class constant, not a field a constructor sets; read as it is, so that a fill of it can be judged.
-    if (b?.kind === 'number' && b.num !== undefined && b.num < 0 && !Number.isInteger(b.num) && obj.object && plainClassConstant(ev, obj.object.cls, attr)) return b;
+    if (b?.kind === 'number' && b.num !== undefined && b.num < 0 && !Number.isInteger(b.num) && obj.object && plainClassConstant(ev, obj.object.cls, attr))
+      return b;
     const field = obj.object ? ev.classField(obj.object.cls, attr) : undefined;
     // A field declared only as a number (`d_model: int = 768` of a config dataclass, here or in config.py): its
     // name says which dimension it is, as for an attribute the analysis cannot see.

@@ -283,15 +283,7 @@ def train(loader, epochs=10):
 ];
 const prec = (id: string): Prec => PRECS.find((p) => p.id === id)!;
 
-function torchModule(o: {
-  fill: string;
-  mask: Mask;
-  head: string;
-  init: string;
-  tail: string;
-  classBody?: string;
-  param?: string;
-}): string {
+function torchModule(o: { fill: string; mask: Mask; head: string; init: string; tail: string; classBody?: string; param?: string }): string {
   return `import math
 
 import torch
