@@ -432,7 +432,6 @@ weights = scores.softmax(dim=-1)`,
      */
     function tinyWhereBias(site: FillSite, num: number | undefined): boolean {
       if (site.how !== 'where' || num === undefined || num === 0 || Math.abs(num) > TINY_FILL) return false;
-      if (!(site.target.kind === 'number' && site.target.num === 0) && !zerosBase(site.target)) return false;
       const bound = boundName(site.node);
       return !!bound && MASK_OR_BIAS_NAME.test(bound);
     }
@@ -445,7 +444,7 @@ weights = scores.softmax(dim=-1)`,
       if (name && MASK_OR_BIAS_NAME.test(name)) return true;
       // Zeros filled and bound to a name for a mask or a bias (`bias = torch.zeros_like(scores).masked_fill(pad, v)`):
       // the additive mask being built, as `bias.masked_fill_(pad, v)` is.
-      const bound = zerosBase(site.target) ? boundName(site.node) : undefined;
+      const bound = zerosBase(site.target) && boundName(site.node);
       return !!bound && MASK_OR_BIAS_NAME.test(bound);
     }
 
@@ -456,12 +455,8 @@ weights = scores.softmax(dim=-1)`,
 
     /** The name an expression's value is bound to (`bias = <node>`, `self.bias = <node>`); undefined elsewhere. */
     function boundName(node: PyNode): string | undefined {
-      let n = node;
-      while (n.parent?.type === 'parenthesized_expression') n = n.parent;
-      const p = n.parent;
-      if (p?.type !== 'assignment' || childByField(p, 'right')?.id !== n.id) return undefined;
-      const left = childByField(p, 'left');
-      return left && (left.type === 'identifier' || left.type === 'attribute') ? rootName(ev, left) : undefined;
+      const p = node.parent;
+      return p?.type === 'assignment' && childByField(p, 'right')?.id === node.id ? rootName(ev, childByField(p, 'left')) : undefined;
     }
 
     /** The call that writes the fill; the fill argument itself when it is written inline (its own line in a multi-line call). */
@@ -611,10 +606,10 @@ weights = scores.softmax(dim=-1)`,
      * operand. Undefined when none does.
      */
     function addedByName(name: PyNode, assignment: PyNode, c: WeakAdditiveMaskSite['ctx']): { added: PyNode; scores: PyNode } | undefined {
-      let fn: PyNode | null = assignment.parent;
-      while (fn && fn.type !== 'function_definition' && fn.type !== 'module') fn = fn.parent;
-      if (!fn) return undefined;
+      let fn = assignment;
+      while (fn.parent && fn.type !== 'function_definition') fn = fn.parent;
       const text = ctx.text(name);
+      const value = childByField(assignment, 'right');
       let found: { added: PyNode; scores: PyNode } | undefined;
       const visit = (n: PyNode): void => {
         if (found) return;
@@ -622,21 +617,13 @@ weights = scores.softmax(dim=-1)`,
           const p = n.parent;
           const l = p && childByField(p, 'left');
           const r = p && childByField(p, 'right');
-          const opText =
-            p && l && r
-              ? ctx
-                  .text(p)
-                  .slice(l.end - p.start, r.start - p.start)
-                  .trim()
-              : '';
-          if (
-            p &&
-            l &&
-            r?.id === n.id &&
-            /^[+-]=?$/.test(opText) &&
-            liveDefinitions(ev, n, c).some((d) => d.value?.id === childByField(assignment, 'right')?.id)
-          )
-            found = { added: p, scores: l };
+          if (p && l && r && r.id === n.id) {
+            const opText = ctx
+              .text(p)
+              .slice(l.end - p.start, r.start - p.start)
+              .trim();
+            if (/^[+-]=?$/.test(opText) && liveDefinitions(ev, n, c).some((d) => d.value?.id === value?.id)) found = { added: p, scores: l };
+          }
           return;
         }
         for (const ch of namedChildren(n)) visit(ch);
@@ -666,7 +653,8 @@ weights = scores.softmax(dim=-1)`,
       // or, bound to a name first (`bias = (1.0 - keep) * 1e-9`), where that name is added to them (`scores += bias`).
       const other = left?.id === inner.id ? undefined : left;
       const direct = other && /^[+-]=?$/.test(op) ? { added: parent!, scores: other } : undefined;
-      const via = parent?.type === 'assignment' && right?.id === inner.id && left?.type === 'identifier' ? addedByName(left, parent, site.ctx) : undefined;
+      const bound = !direct && !!parent && parent.type === 'assignment' && !!right && right.id === inner.id && !!left && left.type === 'identifier';
+      const via = bound ? addedByName(left, parent, site.ctx) : undefined;
       const use = direct ?? via;
       const scores = use ? ev.eval(use.scores, site.ctx) : undefined;
       const formed = scores?.attn?.stage === 'scores' ? scores.attn.formedAt : undefined;
@@ -728,17 +716,19 @@ weights = scores.softmax(dim=-1)`,
         const weakForMask =
           weak &&
           (fill.num === Infinity || (fill.num < 0 && fill.num > WEAKEST_MASKING_FILL) || (fill.num > 0 && fill.num <= TINY_FILL && zerosBase(site.target)));
+        const num = fill.num;
         if (
-          (weak &&
+          num !== undefined &&
+          ((weak &&
             writesScores(site) &&
             !cleanUp(site) &&
             !wholeRowFill(site) &&
             !(fill.num === 0 && (zeroFilledCopy(site) || zeroFilledCopyNoSoftmaxReads(site)))) ||
-          (weakForMask && buildsMask(site)) ||
-          tinyWhereBias(site, fill.num)
+            (weakForMask && buildsMask(site)) ||
+            tinyWhereBias(site, num))
         ) {
           reported.add(site.fillNode.id);
-          const template = fill.num === Infinity ? T.fillPlusInf : (fill.num ?? 0) > 0 ? T.fillPositive : T.fillZero;
+          const template = num === Infinity ? T.fillPlusInf : num > 0 ? T.fillPositive : T.fillZero;
           ctx.report({
             node: location(site),
             message: msg(template, fillText),
