@@ -896,6 +896,13 @@ function where(ev: Evaluator, c: Call, condNode: PyNode | undefined, xNode: PyNo
     recordFill(y, yNode, x, xNode, true);
     return y;
   }
+  // Zeros chosen against a constant too small to mask (`torch.where(pad, -1e-9, 0.0)`, a typo for -1e9): an additive
+  // bias being built with a fill that does not mask, recorded so that ATT007 can judge it where the code says it builds
+  // a bias (by the name it is bound to). Nothing is masked by it.
+  const tiny = (v: AValue): boolean => v.kind === 'number' && v.num !== undefined && v.num !== 0 && Math.abs(v.num) <= 1e-3;
+  const zeroSide = (v: AValue): boolean => isZero(v) || zeroTensor(v);
+  if (zeroSide(x) && tiny(y)) recordFill(x, xNode, y, yNode, false);
+  else if (zeroSide(y) && tiny(x)) recordFill(y, yNode, x, xNode, true);
   // Zeroing attention weights after softmax: torch.where(mask, w, 0.), torch.where(~mask, torch.zeros_like(w), w).
   const zeroLike = (v: AValue): boolean => isZero(v) || (v.kind === 'tensor' && v.zeros === true && !v.mask);
   const selfCondition = (wNode: PyNode): boolean => conditionOnWeights(ev, condNode, wNode);

@@ -109,7 +109,7 @@ import {
   type ScaleOp,
 } from './values';
 import type { DimInfo, ObjectInfo } from './values';
-import type { Scope } from './scopes';
+import type { ClassInfo, Scope } from './scopes';
 
 export { rootName, type Call, dimOfShape, dropFirstAxis };
 
@@ -644,7 +644,8 @@ function power(ev: Evaluator, lv: AValue, rv: AValue): AValue {
 
 /**
  * `scores * m + (1 - m) * fill` (TF ports of masked_fill): when every path of the scores ends in the product with m
- * and `fill` is a masking number, the two terms together are `where(m, scores, fill)`: the product is replaced by a
+ * and `fill` is a masking number (or one too small to mask, which ATT007 reports as such), the two terms together
+ * are `where(m, scores, fill)`: the product is replaced by a
  * `where` mask of the sum. Undefined for anything else (`fill` not a large negative number, another mask than m).
  */
 /** Forgets the `scores × mask` polarity site of the product at `product` (a blend judged at its fill term instead). */
@@ -676,11 +677,34 @@ function blendFill(ev: Evaluator, scores: AValue, fillTerm: PyNode, node: PyNode
   if (!fill) return undefined;
   const f = ev.eval(fill, ctx);
   // Subtracted (`scores * m - 10000.0 * (1.0 - m)`, Megatron's form), the fill is a large positive number.
-  if (subtracted ? !isLargePositive(f) : !isMaskingFill(f)) return undefined;
+  // A fill term too small to mask (`(1 - m) * -1e-9`, a typo for -1e9) is still the `where` the expression writes:
+  // ATT007 reports its value (a weak additive mask), so the product is not a second finding of a 0/1 mask.
+  if (subtracted ? !isLargePositive(f) : !isMaskingFill(f) && !isTinyFill(f)) return undefined;
   // One expression, one judgement: the fill term's polarity is checked there, not the product's as well.
   dropProductSite(ev, mul.node);
   const where: MaskOp = { kind: 'mask', node, how: 'where', maskNode: mul.maskNode };
   return { ...scores, ops: alts.map((a) => [...a.slice(0, -1), where]) };
+}
+
+/** NAME is assigned in the class body with no annotation (`MASK_VALUE = -1e-9`) and never with one (a field). */
+function plainClassConstant(ev: Evaluator, cls: ClassInfo, name: string): boolean {
+  // A class of another workspace file is read there (its text is not this file's).
+  if (!ev.owns(cls.scope)) return false;
+  const body = childByField(cls.node, 'body');
+  let plain = false;
+  for (const stmt of body?.children ?? []) {
+    const a = stmt.type === 'expression_statement' ? namedChildren(stmt)[0] : undefined;
+    const left = a?.type === 'assignment' ? childByField(a, 'left') : undefined;
+    if (!a || left?.type !== 'identifier' || ev.text(left) !== name) continue;
+    if (childByField(a, 'type')) return false;
+    plain = true;
+  }
+  return plain;
+}
+
+/** A number too small to mask, of either sign (`1e-9`, `-1e-9`): what a weak additive mask is scaled by. */
+function isTinyFill(v: AValue): boolean {
+  return v.kind === 'number' && v.num !== undefined && v.num !== 0 && Math.abs(v.num) <= 1e-3;
 }
 
 /** A large positive number (`10000.0`, `1e9`, `finfo(dtype).max`): subtracted where a mask is 1, it masks. */
@@ -1096,6 +1120,10 @@ export function evalAttributeOf(ev: Evaluator, obj: AValue, attr: string, node: 
     // instance: `use_qk_norm: bool = False` in a flax module is set by whoever builds it).
     const b = obj.object ? ev.classBodyValue(obj.object.cls, attr) : undefined;
     if (b?.kind === 'number' && b.num !== undefined && (b.num <= -1e4 || !Number.isFinite(b.num))) return b;
+    // A negative fraction assigned in the class body with no annotation (`MASK_VALUE = -1e-9`, a typo for -1e9): a
+    // class constant, not a field a constructor sets; read as it is, so that a fill of it can be judged.
+    if (b?.kind === 'number' && b.num !== undefined && b.num < 0 && !Number.isInteger(b.num) && obj.object && plainClassConstant(ev, obj.object.cls, attr))
+      return b;
     const field = obj.object ? ev.classField(obj.object.cls, attr) : undefined;
     // A field declared only as a number (`d_model: int = 768` of a config dataclass, here or in config.py): its
     // name says which dimension it is, as for an attribute the analysis cannot see.
