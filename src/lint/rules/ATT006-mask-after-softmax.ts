@@ -146,10 +146,12 @@ out = weights @ v`,
         // Where calls in view reach a post-softmax mask (a helper `weights(scores, mask)` that normalises the scores its
         // callers hand it), they decide what came before the softmax: the reading with no caller, where the scores are
         // an unknown parameter, is no evidence that they were not masked.
-        const calledPost = new Set(post.filter((s) => s.ctx.callSite !== undefined).map((s) => s.node.id));
+        // Calls from files importing this one (importer-calls.ts) decide as calls of the file do.
+        const isCalled = (s: WeightsMaskSite): boolean => s.ctx.callSite !== undefined || s.ctx.calledAt !== undefined;
+        const calledPost = new Set(post.filter(isCalled).map((s) => s.node.id));
         for (const site of post) {
           if (reported.has(site.node.id)) continue;
-          if (site.ctx.callSite === undefined && calledPost.has(site.node.id)) continue;
+          if (!isCalled(site) && calledPost.has(site.node.id)) continue;
           const w = site.weights;
           const attn = w.attn;
           if (!attn?.softmax) continue;
