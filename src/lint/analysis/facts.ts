@@ -206,6 +206,11 @@ export class Facts {
   readonly nanGuards = new Map<number, AValue[]>();
   /** Node ids of score products whose output is gated by an elementwise sigmoid (sigmoid attention) instead of a softmax. */
   readonly sigmoidScores = new Set<number>();
+  /**
+   * Functions (read with no caller) multiplying the weights after softmax by a parameter nothing here shows to be a
+   * mask (`softmax(scores) * causal`): the calls that reach them, from importing files too, say what it is.
+   */
+  readonly weightsTimesParam = new Set<Scope>();
 
   private consumers: Map<number, MatmulSite[]> | undefined;
   private formedIndex: { sites: number; byFormed: Map<PyNode, SoftmaxSite[]> } | undefined;

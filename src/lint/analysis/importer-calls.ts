@@ -78,6 +78,14 @@ export function functionsCallersDecide(ev: Evaluator): Scope[] {
     if (ctx.bindings === undefined && callableFromImporters(ev, ctx.scope)) out.add(ctx.scope);
   };
   for (const site of ev.facts.fill) if (topLeftHere(site.target, site.mask)) addCaller(site.ctx);
+  // The weights masked after softmax by a mask this file does not build (`w * mask.float()`, a parameter), or multiplied
+  // by a parameter nothing here shows to be a mask (`softmax(scores) * causal`): the callers say what the mask is and
+  // whether they masked the scores they hand over before the softmax (ATT006).
+  for (const site of ev.facts.weightsMask) {
+    const m = ev.eval(site.maskNode, site.ctx).mask;
+    if (!m || m.byName || m.documented) addCaller(site.ctx);
+  }
+  for (const scope of ev.facts.weightsTimesParam) if (callableFromImporters(ev, scope)) out.add(scope);
   // Added to the scores (`scores + mask`): read on the scores a softmax takes, or on the weights multiplied with the
   // values (a softmax written as a helper is evaluated in a context of its own).
   const addedTopLeft = (v: AValue, ctx: Ctx): void => {

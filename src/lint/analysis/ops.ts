@@ -463,6 +463,12 @@ export function fillNumberOf(t: AValue): AValue | undefined {
   return number(t.fillFinfo ? { finfo: t.fillFinfo } : { num: t.fillValue });
 }
 
+/** A parameter of the function read, as written (`causal`). */
+function isParameter(ev: Evaluator, node: PyNode, ctx: Ctx): boolean {
+  const u = unparen(node);
+  return u.type === 'identifier' && ctx.scope.params.some((p) => p.name === ev.text(u));
+}
+
 function multiply(ev: Evaluator, lv: AValue, rv: AValue, l: PyNode | undefined, r: PyNode | undefined, node: PyNode, ctx: Ctx): AValue {
   if (lv.kind === 'number' && rv.kind === 'number') return numberTimes(lv, rv, ev.text(node));
   // `torch.ones_like(x) * -1e9`: a tensor filled with that number (a fill value, as full_like gives).
@@ -494,6 +500,10 @@ function multiply(ev: Evaluator, lv: AValue, rv: AValue, l: PyNode | undefined, 
       }
       return t;
     }
+    // The weights times a parameter of a function read with no caller (`softmax(scores) * causal`): its callers say
+    // whether it is a mask (importer-calls.ts reads the importing files' calls of the function).
+    if (t.attn!.stage === 'weights' && ctx.bindings === undefined && other.kind !== 'number' && isParameter(ev, otherNode, ctx))
+      ev.facts.weightsTimesParam.add(ctx.scope);
     // Scores times a tensor-valued scale (logit_scale.exp(), a temperature tensor).
     const name = rootName(ev, otherNode);
     if (other.kind === 'number' || (name && isScaleName(name)) || other.scaleName) return scaleTensor(ev, t, other, otherNode, node, false, ctx);

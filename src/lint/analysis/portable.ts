@@ -140,7 +140,13 @@ function portableTensor(v: AValue, origin: ValueOrigin | undefined, depth: numbe
       ...(a.keyIsKey ? { keyIsKey: true } : {}),
       ...(a.queryAxes ? { queryAxes: a.queryAxes } : {}),
     };
-    out.ops = [[{ kind: 'opaque' }]];
+    // Scores masked there (a fill, a where, an additive mask) are not unmasked here: each such path keeps a mask the
+    // code here does not show (no evidence of a mask for any rule, but the scores are not claimed unmasked: a helper
+    // multiplying the weights by the same mask after the softmax only zeroes them, ATT006).
+    const masked = (alt: readonly PathOp[]): boolean => alt.some((o) => o.kind === 'mask' && o.how !== 'mul' && o.how !== 'add01' && !o.unshown);
+    out.ops = v.ops?.some(masked)
+      ? v.ops.map((alt): PathOp[] => (masked(alt) ? [{ kind: 'mask', node: at, how: 'add', unshown: true }, { kind: 'opaque' }] : [{ kind: 'opaque' }]))
+      : [[{ kind: 'opaque' }]];
   }
   if (v.shapeOf) out.shapeOf = portable(v.shapeOf, undefined, depth + 1);
   // A projection's widths as written there, when the code split its whole width into heads (`Dense(d_k)` then

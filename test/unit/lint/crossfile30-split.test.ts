@@ -1018,12 +1018,12 @@ async function lintSplit(files: Record<string, string>): Promise<Finding[]> {
     .flatMap((p) => l.lintPython(files[p] ?? '', { path: p }));
 }
 
-/** Buggy cells the split decides differently from the single file today: cell id → what the split gives, and why. */
-const ATT006_HELPER =
-  "a helper of another file multiplying the weights after softmax by a mask parameter (`softmax(scores) * causal`): functionsCallersDecide does not pick it, so the caller's tril(ones) mask never reaches the helper";
-const TODAY: ReadonlyMap<string, { readonly found: string; readonly why: string }> = new Map(
-  STYLES.map((s) => [`att006_attend_helper_causal/${s}`, { found: 'none', why: ATT006_HELPER }] as const),
-);
+/**
+ * Buggy cells the split decides differently from the single file today: cell id → what the split gives, and why.
+ * Empty since att006helper30 (session 30): the five `att006_attend_helper_causal` cells (a helper of another file
+ * multiplying the weights after softmax by its caller's mask parameter) are decided by the importing files' calls.
+ */
+const TODAY: ReadonlyMap<string, { readonly found: string; readonly why: string }> = new Map();
 
 describe('cross-file splits give the single file findings (crossfile30)', () => {
   it('every example is decided in the single file: buggy reported by its rule, fixed silent', async () => {
@@ -1075,6 +1075,33 @@ describe('crossfile30: helpers judged as the importing files call them, correct 
     const files = (shape: string) => ({ 'pkg/__init__.py': '', 'pkg/utils.py': utils, 'pkg/model.py': model(shape) });
     assert.equal(await lintAll(files('B, T, C')), 'none');
     assert.equal(await lintAll(files('B, T, 8, C // 8')), 'ATT005x1');
+  });
+
+  it("a helper masking the weights after softmax with its caller's mask: correct forms silent in every import style (ATT006)", async () => {
+    const helper = (name: string, body: string, callArgs: string): Example => ({
+      id: `att006_helper_ok_${name}`,
+      rule: 'ATT006',
+      piece: 'helper',
+      names: ['attend'],
+      header: TORCH,
+      moved: () => `\n\ndef attend(q, k, v, causal=None):\n    scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))\n${body}    return w @ v\n`,
+      rest: () => MODULE(`        y = attend(q, k, v${callArgs})\n`),
+    });
+    const tril = ', torch.tril(torch.ones(T, T, device=x.device))';
+    const cases = [
+      // The scores masked with the same mask before the softmax; the product only zeroes fully masked rows (AKT).
+      helper('premasked', '    w = F.softmax(scores.masked_fill(causal == 0, float("-inf")), dim=-1) * causal\n', tril),
+      // Renormalised after the product: the rows sum to 1 again.
+      helper('renorm', '    w = F.softmax(scores, dim=-1) * causal\n    w = w / w.sum(dim=-1, keepdim=True)\n', tril),
+      // The caller passes no mask: the product is in an arm no call takes.
+      helper('nomask', '    w = F.softmax(scores, dim=-1)\n    if causal is not None:\n        w = w * causal\n', ''),
+    ];
+    const got: string[] = [];
+    for (const ex of cases) for (const style of STYLES) got.push(`${ex.id}/${style}: ${await lintAll(splitFiles(ex, false, style))}`);
+    assert.deepEqual(
+      got.filter((g) => !g.endsWith(': none')),
+      [],
+    );
   });
 
   it('a softmax helper over dim=1: classifier logits (B, C) from the caller are no attention scores (silent)', async () => {
