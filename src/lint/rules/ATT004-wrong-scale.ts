@@ -80,6 +80,7 @@ import { originRef } from '../analysis/portable';
 import type { Def } from '../analysis/scopes';
 import type { PyNode } from '../syntax/tree';
 import { isHeadCountName } from '../analysis/names';
+import { constantNumber } from '../analysis/module-constants';
 
 /**
  * `heads // width` under square roots, `float()`/`int()`, parentheses or a positive power: `np.sqrt((self.heads //
@@ -174,7 +175,12 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       // A fused projection (`nn.Linear(dim, 3 * dim)` split into q, k, v) gives each part the input's width: on one head
       // that width is the head width, and a split into heads is judged as the model width below.
       if (fusedWidthOf(bare(proj.outText)) === bare(proj.inText) && oneHead(target)) return undefined;
-      const inputWidth = (dim.ofTensor && dim.ofTensor === proj.input && dim.lastAxisOf) || bare(dim.text) === bare(proj.inText);
+      // The width as a number when the factor is one (`math.sqrt(D_MODEL)` evaluates to 512) and the projection states
+      // it with module-level constants (`nn.Linear(D_MODEL, 3 * D_MODEL)`).
+      const inputWidth =
+        (dim.ofTensor && dim.ofTensor === proj.input && dim.lastAxisOf) ||
+        bare(dim.text) === bare(proj.inText) ||
+        (dim.literal !== undefined && constantNumber(ev, proj.inText) === dim.literal);
       if (!inputWidth) return undefined;
       // `nn.Linear(n_embd, head_size)` with both widths parameters of the class, and every construction of the class
       // the workspace shows passing the same value for both (`Head(block_size, n_embed, n_embed)`: one head as wide as
@@ -236,9 +242,23 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       return CALL_OPERATORS.get(ctx.text(fn).replace(/^.*\./, ''));
     };
 
+    /**
+     * The stated sizes the scores formed at `formedAt` sum over, each also as the number it stands for when it is
+     * written with module-level constants (`HEAD_DIM` of `view(B, T, N_HEADS, HEAD_DIM)` after `HEAD_DIM = D_MODEL //
+     * N_HEADS`, `D_MODEL = 512`, `N_HEADS = 8`: also 64).
+     */
+    const contractedSizes = (formedAt: PyNode | undefined): Set<string> => {
+      const out = ev.facts.contractedSizes(formedAt);
+      for (const t of [...out]) {
+        const n = /^\d+$/.test(t) ? undefined : constantNumber(ev, t);
+        if (n !== undefined) out.add(String(n));
+      }
+      return out;
+    };
+
     /** A root of a whole number (`math.sqrt(2)`) that is not the size the scores formed at `formedAt` sum over as stated. */
     const unplacedLiteral = (op: ScaleOp, formedAt: PyNode | undefined): boolean =>
-      op.dim?.literal !== undefined && !ev.facts.contractedSizes(formedAt).has(String(op.dim.literal));
+      op.dim?.literal !== undefined && !contractedSizes(formedAt).has(String(op.dim.literal));
 
     /**
      * A number handed to a kernel as its scale (`scale=1.0 / 64`, `softmax_scale=1 / 64`; the kernel multiplies the
@@ -246,9 +266,10 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
      * is read; nothing when the width is not stated.
      */
     const literalKernelWidth = (num: number | undefined, site: SdpaSite): { dim: DimInfo; power: number } | undefined => {
-      const width = axisAt(site.q, -1)?.sizeText;
-      if (num === undefined || !width || !/^\d+$/.test(width)) return undefined;
-      const found = widthPower(undefined, undefined, num, false, () => new Set([width]));
+      const stated = axisAt(site.q, -1)?.sizeText;
+      const width = stated === undefined ? undefined : constantNumber(ev, stated);
+      if (num === undefined || width === undefined) return undefined;
+      const found = widthPower(undefined, undefined, num, false, () => new Set([String(width)]));
       return found && { dim: { which: 'head', text: String(found.n), literal: found.n }, power: found.power };
     };
 
@@ -260,7 +281,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       // A constant multiplier, written out or held by a named scale (`* 64 ** -1`, `self.scale = 1.0 / 64`,
       // `self.temperature = 64` divided by): the width itself or one over it (facts.ts: widthPower).
       const way = divides(op) || (multiplies(op) ? false : undefined);
-      const found = widthPower(op.dim?.literal, op.power, op.constant, way, () => ev.facts.contractedSizes(formedAt()));
+      const found = widthPower(op.dim?.literal, op.power, op.constant, way, () => contractedSizes(formedAt()));
       return found && { dim: { which: 'head', text: String(found.n), literal: found.n }, power: found.power };
     };
 
@@ -536,7 +557,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           }
           const multiHead = target.multiHead || (target.attn !== undefined && target.ndim === 4);
           // The size the product contracts (q's and k's feature axis, wherever it sits) is each head's width, whatever its name.
-          const contracted = (): boolean => [...ev.facts.contractedSizes(target.attn?.formedAt)].some((t) => bare(t) === bare(dim.text));
+          const contracted = (): boolean => [...contractedSizes(target.attn?.formedAt)].some((t) => bare(t) === bare(dim.text));
           // The factor is the whole output width of the projection that made the queries (`Dense(d_k)`), which the code
           // then split into heads (`reshape(x, (B, T, heads, -1))`): the code, not the name, says it is all heads' width.
           const proj = target.attn?.queryProj;
