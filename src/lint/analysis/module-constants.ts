@@ -32,7 +32,8 @@ function nameNumber(ev: Evaluator, name: string, depth: number): number | undefi
   const def = defs?.length === 1 ? defs[0] : undefined;
   if (!def || def.path.length > 0 || def.scope !== ev.sr.module) return undefined;
   const src = ev.tree.source;
-  if (new RegExp(`\\bdef\\s+\\w+\\s*\\([^)]*\\b${name}\\b|\\bas\\s+${name}\\b|\\bfor\\s+${name}\\b|\\bglobal\\s+[^\\n]*\\b${name}\\b`).test(src)) return undefined;
+  if (new RegExp(`\\bdef\\s+\\w+\\s*\\([^)]*\\b${name}\\b|\\bas\\s+${name}\\b|\\bfor\\s+${name}\\b|\\bglobal\\s+[^\\n]*\\b${name}\\b`).test(src))
+    return undefined;
   const binds = src.match(new RegExp(`(?:^|[^\\w.])${name}\\s*(?:=(?!=)|:[^\\n]*=|[-+*/]=)`, 'gm'))?.length ?? 0;
   if (def.kind === 'assign' && def.value) {
     if (binds !== 1) return undefined;

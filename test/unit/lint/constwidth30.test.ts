@@ -45,27 +45,103 @@ const CASES: readonly (readonly [id: string, cls: string, what: string, lines: r
   ['c1_dim', '1', 'the scores divided by HEAD_DIM', [SCORES], attn('pass', 'att = (q @ k.transpose(-2, -1)) / HEAD_DIM')],
   ['c1_ok_sqrt', '1', 'the scores divided by math.sqrt(HEAD_DIM)', [], attn('pass', 'att = (q @ k.transpose(-2, -1)) / math.sqrt(HEAD_DIM)')],
   ['c1_ok_inv', '1', 'the scores times 1 / math.sqrt(HEAD_DIM)', [], attn('pass', 'att = (q @ k.transpose(-2, -1)) * (1 / math.sqrt(HEAD_DIM))')],
-  ['c1_ok_expr', '1', 'the scores divided by math.sqrt(D_MODEL // N_HEADS)', [], attn('pass', 'att = (q @ k.transpose(-2, -1)) / math.sqrt(D_MODEL // N_HEADS)')],
+  [
+    'c1_ok_expr',
+    '1',
+    'the scores divided by math.sqrt(D_MODEL // N_HEADS)',
+    [],
+    attn('pass', 'att = (q @ k.transpose(-2, -1)) / math.sqrt(D_MODEL // N_HEADS)'),
+  ],
   ['c1_ok_named', '1', 'self.scale = HEAD_DIM ** -0.5 applied once', [], FOR_TEST],
-  ['c2_twice', '2', 'self.scale = HEAD_DIM ** -0.5 applied to q and again to the scores', [SCORES + 1], attn('self.scale = HEAD_DIM ** -0.5', 'q = q * self.scale\n        att = (q @ k.transpose(-2, -1)) * self.scale')],
-  ['c3_literal_twice', '3', '64 ** -0.5 on q and again on the scores, the split stating HEAD_DIM', [SCORES + 1], attn('pass', 'q = q * 64 ** -0.5\n        att = (q @ k.transpose(-2, -1)) * 64 ** -0.5')],
+  [
+    'c2_twice',
+    '2',
+    'self.scale = HEAD_DIM ** -0.5 applied to q and again to the scores',
+    [SCORES + 1],
+    attn('self.scale = HEAD_DIM ** -0.5', 'q = q * self.scale\n        att = (q @ k.transpose(-2, -1)) * self.scale'),
+  ],
+  [
+    'c3_literal_twice',
+    '3',
+    '64 ** -0.5 on q and again on the scores, the split stating HEAD_DIM',
+    [SCORES + 1],
+    attn('pass', 'q = q * 64 ** -0.5\n        att = (q @ k.transpose(-2, -1)) * 64 ** -0.5'),
+  ],
   ['c3_literal_dim', '3', 'the scores divided by 64, the split stating HEAD_DIM', [SCORES], attn('pass', 'att = (q @ k.transpose(-2, -1)) / 64')],
   ['c3_ok_literal', '3', 'the scores times 64 ** -0.5 once', [], attn('pass', 'att = (q @ k.transpose(-2, -1)) * 64 ** -0.5')],
-  ['c3_literal_root_twice', '3', 'math.sqrt(64) on the scores twice, the split stating HEAD_DIM', [SCORES + 1], attn('pass', 'att = (q @ k.transpose(-2, -1)) / math.sqrt(64)\n        att = att / math.sqrt(64)')],
+  [
+    'c3_literal_root_twice',
+    '3',
+    'math.sqrt(64) on the scores twice, the split stating HEAD_DIM',
+    [SCORES + 1],
+    attn('pass', 'att = (q @ k.transpose(-2, -1)) / math.sqrt(64)\n        att = att / math.sqrt(64)'),
+  ],
   ['c3_ok_literal_root', '3', 'the scores divided by math.sqrt(64) once', [], attn('pass', 'att = (q @ k.transpose(-2, -1)) / math.sqrt(64)')],
-  ['c3_kernel', '3', 'scale=1.0 / 64 handed to SDPA, the split stating HEAD_DIM', [SCORES], attn('pass', 'att = F.scaled_dot_product_attention(q, k, v, scale=1.0 / 64)', `import math\nimport torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n${CONSTS}`)],
-  ['c3_ok_kernel', '3', 'scale=64 ** -0.5 handed to SDPA', [], attn('pass', 'att = F.scaled_dot_product_attention(q, k, v, scale=64 ** -0.5)', `import math\nimport torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n${CONSTS}`)],
+  [
+    'c3_kernel',
+    '3',
+    'scale=1.0 / 64 handed to SDPA, the split stating HEAD_DIM',
+    [SCORES],
+    attn(
+      'pass',
+      'att = F.scaled_dot_product_attention(q, k, v, scale=1.0 / 64)',
+      `import math\nimport torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n${CONSTS}`,
+    ),
+  ],
+  [
+    'c3_ok_kernel',
+    '3',
+    'scale=64 ** -0.5 handed to SDPA',
+    [],
+    attn(
+      'pass',
+      'att = F.scaled_dot_product_attention(q, k, v, scale=64 ** -0.5)',
+      `import math\nimport torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n${CONSTS}`,
+    ),
+  ],
   ['c4_model', '4', 'math.sqrt(D_MODEL) on the per-head scores', [SCORES], attn('pass', 'att = (q @ k.transpose(-2, -1)) / math.sqrt(D_MODEL)')],
   ['c4_model_pow', '4', 'D_MODEL ** -0.5 on the per-head scores', [SCORES], attn('pass', 'att = (q @ k.transpose(-2, -1)) * D_MODEL ** -0.5')],
-  ['c4_ok_head', '4', 'sqrt(D_MODEL // N_HEADS) beside nn.Linear(D_MODEL, 3 * D_MODEL)', [], attn('pass', 'att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(D_MODEL // N_HEADS))')],
-  ['c5_rebound', '5', 'D_MODEL rebound at module level: / 64 is not placed', [], attn('pass', 'att = (q @ k.transpose(-2, -1)) / 64', `import math\nimport torch\nimport torch.nn as nn\n${CONSTS}D_MODEL = 1024`)],
-  ['c5_in_function', '5', 'HEAD_DIM assigned in a function too: / 64 is not placed', [], attn('pass', 'att = (q @ k.transpose(-2, -1)) / 64', `import math\nimport torch\nimport torch.nn as nn\n${CONSTS.replace('HEAD_DIM = D_MODEL // N_HEADS\n', 'HEAD_DIM = 64\ndef f():\n    HEAD_DIM = 32\n    return HEAD_DIM')}`)],
-  ['c5_true_division', '5', 'HEAD_DIM = D_MODEL / N_HEADS (a float expression) is not read: / 64 is not placed', [], attn('pass', 'att = (q @ k.transpose(-2, -1)) / 64', `import math\nimport torch\nimport torch.nn as nn\n${CONSTS.replace('//', '/')}`)],
+  [
+    'c4_ok_head',
+    '4',
+    'sqrt(D_MODEL // N_HEADS) beside nn.Linear(D_MODEL, 3 * D_MODEL)',
+    [],
+    attn('pass', 'att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(D_MODEL // N_HEADS))'),
+  ],
+  [
+    'c5_rebound',
+    '5',
+    'D_MODEL rebound at module level: / 64 is not placed',
+    [],
+    attn('pass', 'att = (q @ k.transpose(-2, -1)) / 64', `import math\nimport torch\nimport torch.nn as nn\n${CONSTS}D_MODEL = 1024`),
+  ],
+  [
+    'c5_in_function',
+    '5',
+    'HEAD_DIM assigned in a function too: / 64 is not placed',
+    [],
+    attn(
+      'pass',
+      'att = (q @ k.transpose(-2, -1)) / 64',
+      `import math\nimport torch\nimport torch.nn as nn\n${CONSTS.replace('HEAD_DIM = D_MODEL // N_HEADS\n', 'HEAD_DIM = 64\ndef f():\n    HEAD_DIM = 32\n    return HEAD_DIM')}`,
+    ),
+  ],
+  [
+    'c5_true_division',
+    '5',
+    'HEAD_DIM = D_MODEL / N_HEADS (a float expression) is not read: / 64 is not placed',
+    [],
+    attn('pass', 'att = (q @ k.transpose(-2, -1)) / 64', `import math\nimport torch\nimport torch.nn as nn\n${CONSTS.replace('//', '/')}`),
+  ],
 ];
 
 /** The same module taking its constants from config.py. */
 const imported = (scores: string, from = 'config'): string =>
-  attn('pass', scores, `import math\nimport torch\nimport torch.nn as nn\n\nfrom ${from} import D_MODEL, N_HEADS, HEAD_DIM\n\n# the widths are those of config.py\n`);
+  attn(
+    'pass',
+    scores,
+    `import math\nimport torch\nimport torch.nn as nn\n\nfrom ${from} import D_MODEL, N_HEADS, HEAD_DIM\n\n# the widths are those of config.py\n`,
+  );
 
 describe('constwidth30: ATT004 widths held in module constants', () => {
   for (const [id, cls, what, lines, code] of CASES) {
@@ -75,7 +151,8 @@ describe('constwidth30: ATT004 widths held in module constants', () => {
   }
   it('cross-file: constants imported from config.py (absolute and relative import), each buggy form and its correct form', async () => {
     for (const from of ['config', '.config']) {
-      const lint = (scores: string): Promise<number[]> => workspaceFindingLines({ 'config.py': CONSTS, 'attn.py': imported(scores, from) }, 'attn.py', 'ATT004');
+      const lint = (scores: string): Promise<number[]> =>
+        workspaceFindingLines({ 'config.py': CONSTS, 'attn.py': imported(scores, from) }, 'attn.py', 'ATT004');
       assert.deepEqual(await lint('att = (q @ k.transpose(-2, -1)) / 64'), [SCORES], from);
       assert.deepEqual(await lint('att = (q @ k.transpose(-2, -1)) / math.sqrt(D_MODEL)'), [SCORES], from);
       assert.deepEqual(await lint('att = (q @ k.transpose(-2, -1)) / HEAD_DIM'), [SCORES], from);
