@@ -37,6 +37,9 @@ class SelfAttention(nn.Module):
         return self.proj(y)
 `;
 
+/** The same constants with the head width written as a number. */
+const LIT = `import math\nimport torch\nimport torch.nn as nn\n\n${CONSTS.replace('D_MODEL // N_HEADS', '64')}`;
+
 // Line numbers: imports and constants take lines 1-8, the class starts at 10, the scores line is 23.
 const SCORES = 23;
 const FOR_TEST = attn('self.scale = HEAD_DIM ** -0.5', 'att = (q @ k.transpose(-2, -1)) * self.scale');
@@ -53,6 +56,34 @@ const CASES: readonly (readonly [id: string, cls: string, what: string, lines: r
     attn('pass', 'att = (q @ k.transpose(-2, -1)) / math.sqrt(D_MODEL // N_HEADS)'),
   ],
   ['c1_ok_named', '1', 'self.scale = HEAD_DIM ** -0.5 applied once', [], FOR_TEST],
+  [
+    'c1_dim_literal_const',
+    '1',
+    'the scores divided by HEAD_DIM = 64 (a constant bound to a number)',
+    [SCORES],
+    attn('pass', 'att = (q @ k.transpose(-2, -1)) / HEAD_DIM', LIT),
+  ],
+  [
+    'c1_ok_literal_const',
+    '1',
+    'the scores divided by math.sqrt(HEAD_DIM), HEAD_DIM = 64',
+    [],
+    attn('pass', 'att = (q @ k.transpose(-2, -1)) / math.sqrt(HEAD_DIM)', LIT),
+  ],
+  [
+    'c2_twice_literal_const',
+    '2',
+    'self.scale = HEAD_DIM ** -0.5 (HEAD_DIM = 64) on q and again on the scores',
+    [SCORES + 1],
+    attn('self.scale = HEAD_DIM ** -0.5', 'q = q * self.scale\n        att = (q @ k.transpose(-2, -1)) * self.scale', LIT),
+  ],
+  [
+    'c2_ok_literal_const',
+    '2',
+    'self.scale = HEAD_DIM ** -0.5 (HEAD_DIM = 64) once',
+    [],
+    attn('self.scale = HEAD_DIM ** -0.5', 'att = (q @ k.transpose(-2, -1)) * self.scale', LIT),
+  ],
   [
     'c2_twice',
     '2',
