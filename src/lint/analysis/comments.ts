@@ -72,6 +72,8 @@ export function trailingCommentShape(comment: string): AxisInfo[] | undefined {
   // "# [B, K, 1] or [B, K, C]": shapes offered as alternatives (the value takes one or the other by a setting) state
   // neither, so no axis of them is known to have length 1.
   if (/^\s*(?:or\b|\|)\s*(?:shape\s*)?[([]/i.test(target.slice(m.index + m[0].length))) return undefined;
+  // "# (bs, T, 1, S) * heads": the shape of each of `heads` tensors in a list the line builds, not of the value.
+  if (/^\s*(?:\*|\u00d7|x)\s*(?:[A-Za-z_]\w*|\d+)\b(?!\s*[([])/.test(target.slice(m.index + m[0].length))) return undefined;
   return parseShapeItems(m[1] ?? ''); // a regex group of a match is there
 }
 
