@@ -295,10 +295,8 @@ const STEP_HOOK_LOADERS: Readonly<Record<string, string>> = {
 export class Evaluator {
   readonly facts = new Facts();
   readonly lines: LineIndex;
-  /** File-level evidence that code runs in float16 or bfloat16 (.half(), torch.float16, autocast, fp16/bf16 flags). */
-  readonly halfPrecision: boolean;
-  /** Which half precision: float16 and bfloat16 break different fills. */
-  readonly precision: PrecisionEvidence;
+  /** See `precision`: computed on first use. */
+  private precisionKnown: PrecisionEvidence | undefined;
   /** The file imports numpy/jax but not torch: `x.transpose(a, b)` is a permutation. */
   readonly numpyStyleTranspose: boolean;
   /**
@@ -338,16 +336,27 @@ export class Evaluator {
   ) {
     this.lines = new LineIndex(tree.source);
     this.file = new FileFacts(tree, sr);
-    const own = sourcePrecision(tree.source);
+    this.numpyStyleTranspose = /^[ \t]*(import|from)[ \t]+(numpy|jax)/m.test(tree.source) && !/^[ \t]*(import|from)[ \t]+torch/m.test(tree.source);
+    this.mup = /(?<![A-Za-z0-9])mu[pP](?![A-Za-z0-9])|MuReadout|mu_param|attn_mult/.test(tree.source);
+  }
+
+  /**
+   * File-level evidence that the code runs in float16 or bfloat16 (.half(), torch.float16, autocast, fp16/bf16
+   * flags): which half precision, since float16 and bfloat16 break different fills. Computed on first use (only a
+   * fill below a half-precision range asks), since in a workspace it walks the files importing this one; that walk
+   * notes them as dependencies of the lint, and a place found there is foreign evidence, linked to the findings of
+   * the rule that asked (engine.ts links a rule's reports after its visit).
+   */
+  get precision(): PrecisionEvidence {
+    if (this.precisionKnown) return this.precisionKnown;
+    const own = sourcePrecision(this.tree.source);
     // No evidence in the file's code: a workspace file that imports it may run it in half precision (a trainer).
     // That code outranks this file's comments and docstrings, which only corroborate it.
     const ownCode = (own.fp16 || own.bf16) && !own.fromProse;
-    this.precision = !ownCode && link?.importers ? (importerPrecision(link, tree.source) ?? own) : own;
-    const from = this.precision.from;
-    if (from) this.foreignEvidence.push({ ...from, message: msg(this.precision.fp16 ? PHRASES.halfPrecisionSetInImporter : PHRASES.bfloat16SetInImporter) });
-    this.halfPrecision = this.precision.fp16 || this.precision.bf16;
-    this.numpyStyleTranspose = /^[ \t]*(import|from)[ \t]+(numpy|jax)/m.test(tree.source) && !/^[ \t]*(import|from)[ \t]+torch/m.test(tree.source);
-    this.mup = /(?<![A-Za-z0-9])mu[pP](?![A-Za-z0-9])|MuReadout|mu_param|attn_mult/.test(tree.source);
+    const known = !ownCode && this.link?.importers ? (importerPrecision(this.link, this.tree.source) ?? own) : own;
+    this.precisionKnown = known;
+    if (known.from) this.foreignEvidence.push({ ...known.from, message: msg(known.fp16 ? PHRASES.halfPrecisionSetInImporter : PHRASES.bfloat16SetInImporter) });
+    return known;
   }
 
   // ---------------------------------------------------------------------------------------------- driver
@@ -1751,7 +1760,10 @@ export class Evaluator {
   private embeddedParam(def: Def): boolean {
     // Only calls of names the file assigns an embedding table to (`nn.Embedding(`, `layers.Embedding(`, `nn.Embed(`)
     // are evaluated; a file that builds none is not searched.
-    this.embeddingNames ??= new Set([...this.tree.source.matchAll(/(\w+)\s*=\s*(?:[\w.]+\.)?Embed(?:ding)?\s*\(/g)].flatMap((m) => (m[1] ? [m[1]] : [])));
+    // (A match starts at a word boundary: the leftmost match does anyway, and the engine need not try each letter.)
+    this.embeddingNames ??= this.tree.source.includes('Embed')
+      ? new Set([...this.tree.source.matchAll(/\b(\w+)\s*=\s*(?:[\w.]+\.)?Embed(?:ding)?\s*\(/g)].flatMap((m) => (m[1] ? [m[1]] : [])))
+      : new Set<string>();
     const names = this.embeddingNames;
     if (names.size === 0) return false;
     const cached = this.embeddedParams.get(def.id);

@@ -10,9 +10,17 @@ const MAX_CANDIDATES = 200;
 /** Directories beside the linted file's and its parents' that are listed, at most, per lint (a monorepo's root). */
 const MAX_SIBLING_DIRS = 64;
 
+/** What a walk over possible importers reads of every candidate: its import statements, nothing else. */
 export interface ImporterFacts {
   /** Modules named by the file's import statements: [level, dotted parts, imported names]. */
   readonly imports: readonly { level: number; parts: string[]; names: string[] }[];
+}
+
+/**
+ * The precision evidence of a file that does import the linted one (read only for those: most candidates of a walk
+ * import something else, and these regular expressions run over the whole text).
+ */
+interface ImporterPrecisionFacts {
   readonly precision: PrecisionEvidence;
   readonly at?: { line: number; column: number };
   /** Where the file's code sets full precision on purpose (`fp16=False`, `dtype=torch.float32`), if it does. */
@@ -63,12 +71,15 @@ export function readFacts(source: string): ImporterFacts {
   for (const m of source.matchAll(PLAIN_IMPORT)) {
     for (const item of (m[1] ?? '').split(',')) imports.push({ level: 0, parts: (item.trim().split(/\s+/)[0] ?? '').split('.'), names: [] });
   }
+  return { imports };
+}
+
+function readPrecisionFacts(source: string): ImporterPrecisionFacts {
   const precision = sourcePrecision(source);
   const at = precision.fp16 || precision.bf16 ? precisionEvidenceAt(source) : undefined;
   const autocastOff = AUTOCAST_OFF.test(source);
   const fullAt = fullPrecisionAt(source);
   return {
-    imports,
     precision,
     ...(at ? { at } : {}),
     ...(fullAt ? { fullAt } : {}),
@@ -155,15 +166,20 @@ function moduleNameOf(path: string): string | undefined {
   return stem[stem.length - 1] === '__init__' ? stem[stem.length - 2] : stem[stem.length - 1];
 }
 
+/** A file a walk may find imported, with the module name every import of it spells. */
+interface Target {
+  readonly path: string;
+  readonly name: string | undefined;
+}
+
 /**
  * Which of `targets` `candidate` (with its facts) imports, if any: a test on the names first (a star import passes
  * it when `star`), then the resolution.
  */
-function importedTarget(files: WorkspaceFiles, candidate: string, facts: ImporterFacts, targets: readonly string[], star: boolean): string | undefined {
-  for (const target of targets) {
-    const name = moduleNameOf(target);
+function importedTarget(files: WorkspaceFiles, candidate: string, facts: ImporterFacts, targets: readonly Target[], star: boolean): string | undefined {
+  for (const { path, name } of targets) {
     if (name === undefined || !facts.imports.some((i) => i.parts.includes(name) || i.names.includes(name) || (star && i.names.includes('*')))) continue;
-    if (importsFile(files, candidate, facts, target)) return target;
+    if (importsFile(files, candidate, facts, path)) return path;
   }
   return undefined;
 }
@@ -189,10 +205,11 @@ function walkImporters(
   let frontier: string[] = [link.path];
   for (let hop = 0; hop < options.hops && frontier.length > 0; hop++) {
     const next: string[] = [];
+    const targets = frontier.map((path) => ({ path, name: moduleNameOf(path) }));
     for (const candidate of within) {
       if (reached.has(candidate)) continue;
       const facts = factsOf(link, candidate);
-      const imported = facts ? importedTarget(files, candidate, facts, frontier, options.star) : undefined;
+      const imported = facts ? importedTarget(files, candidate, facts, targets, options.star) : undefined;
       if (!facts || imported === undefined) continue;
       reached.add(candidate);
       link.deps.set(candidate, files.version(candidate));
@@ -223,8 +240,10 @@ export function importerPrecision(link: ModuleLink, source: string): PrecisionEv
   const imports = new Map<string, string>();
   let found: PrecisionEvidence | undefined;
   let float32From: PrecisionEvidence['float32From'];
-  walkImporters(link, { hops: MAX_CHAIN, near: false, star: true }, (candidate, facts, target) => {
+  walkImporters(link, { hops: MAX_CHAIN, near: false, star: true }, (candidate, _imports, target) => {
     imports.set(candidate, target);
+    const facts = link.workspace.textFacts(candidate, readPrecisionFacts);
+    if (!facts) return 'leaf';
     if (!float32From && facts.fullAt && !facts.at && !otherFramework(lintedFrameworks, facts.frameworks)) float32From = { path: candidate, ...facts.fullAt };
     if ((facts.precision.fp16 || facts.precision.bf16) && facts.at && !otherFramework(lintedFrameworks, facts.frameworks)) {
       // The files between: the one that imports the linted file first.
