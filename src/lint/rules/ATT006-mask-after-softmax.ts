@@ -5,7 +5,7 @@ import type { MaskOp } from '../analysis/values';
 import { alternatives, byNode, consumersOf, hasRoles, type Consumer } from './evidence';
 import { defineTemplates, msg } from '../message';
 import { apiName, quote, type Rule, type RuleContext } from './rule';
-import { maskBuilt } from './related';
+import { asCalledAt, maskBuilt } from './related';
 import { discardedSite } from '../analysis/discarded';
 import { isDropoutMask, maskedAfterItsSoftmax, rescaledAsDropout, selectsWholeRows } from '../analysis/post-softmax-masks';
 
@@ -48,7 +48,7 @@ out = weights @ v`,
 weights = F.softmax(scores, dim=-1)
 out = weights @ v`,
       whereReported:
-        'At the masking after the softmax (or the multiplication of the scores by a 0/1 mask), the use. Related locations: the softmax, where the mask is built, and where the weights are used.',
+        'At the masking after the softmax (or the multiplication of the scores by a 0/1 mask), the use. Related locations: the softmax, where the mask is built, and where the weights are used; for a helper judged as a file importing it calls it (the mask being that call\'s argument), that call, which the message names (`(as called at pkg/model.py:9)`).',
       fixSafety: 'No automatic fix: where the mask should go depends on the surrounding code.',
       references: [{ title: 'The Annotated Transformer (masking before softmax)', url: 'https://nlp.seas.harvard.edu/annotated-transformer/' }],
     },
@@ -166,7 +166,7 @@ out = weights @ v`,
             const holder = site.node.parent?.type === 'augmented_assignment' ? site.node.parent : site.node;
             ctx.report({
               node: holder,
-              message: msg(T.additiveAfterSoftmax, quote(ctx.text(holder), 50)),
+              message: msg(T.additiveAfterSoftmax, asCalledAt(quote(ctx.text(holder), 50), site.ctx)),
               related: [
                 { node: attn.softmax.site, message: msg(T.softmaxBeforeMask) },
                 ...maskBuilt(ev, ev.eval(site.maskNode, site.ctx).mask),
@@ -199,7 +199,7 @@ out = weights @ v`,
           reported.add(site.node.id);
           ctx.report({
             node: site.node,
-            message: msg(T.maskedAfterSoftmax, quote(ctx.text(site.node), 50)),
+            message: msg(T.maskedAfterSoftmax, asCalledAt(quote(ctx.text(site.node), 50), site.ctx)),
             // Reported at the masking (after the softmax); the softmax, the mask's origin and the product with the values are the evidence.
             related: [
               { node: attn.softmax.site, message: msg(T.softmaxBeforeMask) },
@@ -216,7 +216,7 @@ out = weights @ v`,
           reported.add(site.node.id);
           ctx.report({
             node: site.node,
-            message: msg(T.scoresMaskedLate, quote(ctx.text(site.node), 50)),
+            message: msg(T.scoresMaskedLate, asCalledAt(quote(ctx.text(site.node), 50), site.ctx)),
             related: [
               { node: late.softmax.node, message: msg(T.normalisesBeforeMasked, late.softmax.display) },
               // A fill of the scores is a masked_fill, where or index assignment: its mask is always written.
@@ -245,7 +245,7 @@ out = weights @ v`,
               if (op.how === 'mul' && notTakenByCallers(site, op, readings)) continue;
               reported.add(op.node.id);
               const added = op.maskNode && ev.eval(op.maskNode, site.ctx).mask;
-              const quoted = quote(ctx.text(op.node), 50);
+              const quoted = asCalledAt(quote(ctx.text(op.node), 50), site.ctx);
               ctx.report({
                 node: op.node,
                 // A 0/1 mask that is not boolean is known from its construction: its meaning (and, from another

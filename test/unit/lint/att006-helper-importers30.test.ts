@@ -8,7 +8,8 @@
 // boolean mask and the scores were not masked before the softmax; silent when every caller masks the scores first,
 // passes no mask, or the weights are renormalised after the product.
 import { strict as assert } from 'node:assert';
-import { workspaceFindingLines } from './helpers';
+import { createLinter } from '../../../src/lint';
+import { grammar, memoryWorkspace, workspaceFindingLines } from './helpers';
 
 const H = 'import math\n\nimport torch\nimport torch.nn.functional as F\n';
 
@@ -55,6 +56,17 @@ def run(q, k, v, input_ids):
   });
   it('module imported under an alias (`import pkg.attn as A`): reported', async () => {
     assert.deepEqual(await lines(attendHelper(), modelCalling('A.attend(q, k, v, torch.tril(torch.ones(T, T)))', 'import pkg.attn as A')), [POST]);
+  });
+  it('the finding decided by an importing call says so and links that call (issue 11: evidence in another file)', async () => {
+    const ws = files(attendHelper(), modelCalling('attend(q, k, v, torch.tril(torch.ones(T, T)))'));
+    const l = await createLinter(grammar(), { workspace: memoryWorkspace(ws), onInternalError: (e) => assert.fail(String(e)) });
+    const [f, ...rest] = l.lintPython(ws['pkg/attn.py']!, { path: 'pkg/attn.py' }).filter((x) => x.code === 'ATT006');
+    assert.equal(rest.length, 0);
+    assert.match(f!.message, /\(as called at pkg\/model\.py:9\)/);
+    const call = f!.related?.find((r) => r.path === 'pkg/model.py');
+    assert.ok(call, JSON.stringify(f!.related));
+    assert.equal(call.line, 9);
+    assert.match(call.message, /`attend` is called here, in a file that imports this one/);
   });
   it('no caller in view: silent (the mask parameter alone says nothing)', async () => {
     assert.deepEqual(await workspaceFindingLines({ 'pkg/__init__.py': '', 'pkg/attn.py': attendHelper() }, 'pkg/attn.py', 'ATT006'), []);
