@@ -219,8 +219,10 @@ function relatedLocations(r: Report, lines: LineIndex): RelatedLocation[] {
 
 /** A finding whose message quotes evidence from another file ("utils.py:12") gets that place as a related location. */
 function linkForeignEvidence(f: Finding, evidence: readonly ForeignEvidence[]): void {
+  // Named by the message, or by one of its related locations (a mask that comes in as a parameter, passed by a call
+  // of an importing file).
   const related = evidence
-    .filter((e) => f.message.includes(originRef(e)))
+    .filter((e) => f.message.includes(originRef(e)) || !!f.related?.some((r) => r.message.includes(originRef(e))))
     .map((e) => ({ path: e.path, line: e.line, column: e.column, message: renderMessage(e.message), messageParts: e.message }));
   if (related.length > 0) f.related = [...(f.related ?? []), ...related];
 }

@@ -1,0 +1,60 @@
+// Session 31: a mask that an importing file passes to a helper is evidence in another file (issue 11: such a
+// diagnostic says so and links it). The related location at the helper's parameter names the call that passes the
+// mask, and that call is linked as a related location in the importing file, whatever the rule's own message says.
+import { strict as assert } from 'node:assert';
+import { createLinter } from '../../../src/lint';
+import type { Finding } from '../../../src/lint';
+import { grammar, memoryWorkspace } from './helpers';
+
+const HELPER = `import math
+
+import torch
+import torch.nn.functional as F
+
+
+def attend(q, k, v, mask):
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+    scores = scores.masked_fill(mask, float("-inf"))
+    return F.softmax(scores, dim=-1) @ v
+`;
+
+const model = (build: string): string => `import torch
+from .attn import attend
+
+
+def run(q, k, v, ids):
+    pad = ids == 0
+    ${build}
+    return attend(q, k, v, hide)
+`;
+
+async function lint(files: Record<string, string>, path: string, code: string): Promise<Finding[]> {
+  const l = await createLinter(grammar(), { workspace: memoryWorkspace(files), onInternalError: (e) => assert.fail(String(e)) });
+  return l.lintPython(files[path] ?? '', { path }).filter((f) => f.code === code);
+}
+
+describe('lint: a mask passed by an importing file is named and linked where it comes in (related locations)', () => {
+  it('ATT007 -inf fill of a padding mask varying along the queries, built by the caller: the call is named and linked', async () => {
+    const files = { 'pkg/__init__.py': '', 'pkg/attn.py': HELPER, 'pkg/model.py': model('hide = pad[:, None, :, None] | pad[:, None, None, :]') };
+    const [f, ...rest] = await lint(files, 'pkg/attn.py', 'ATT007');
+    assert.equal(rest.length, 0);
+    assert.equal(f!.line, 9);
+    const param = f!.related?.find((r) => r.path === undefined || r.path === 'pkg/attn.py');
+    assert.match(param!.message, /comes in as the parameter `mask`, passed by `run` in pkg\/model\.py:8/);
+    const call = f!.related?.find((r) => r.path === 'pkg/model.py');
+    assert.equal(call?.line, 8, JSON.stringify(f!.related));
+  });
+  it('the same helper, the caller passing a key-only padding mask: no finding (rows keep their real keys)', async () => {
+    const files = { 'pkg/__init__.py': '', 'pkg/attn.py': HELPER, 'pkg/model.py': model('hide = pad[:, None, None, :]') };
+    assert.deepEqual(await lint(files, 'pkg/attn.py', 'ATT007'), []);
+  });
+  it('helper and caller in one file: the finding stands, and no other file is named', async () => {
+    const one = HELPER + '\n\n' + model('hide = pad[:, None, :, None] | pad[:, None, None, :]').replace('from .attn import attend\n', '');
+    const found = await lint({ 'pkg/__init__.py': '', 'pkg/one.py': one }, 'pkg/one.py', 'ATT007');
+    assert.equal(found.length, 1);
+    for (const r of found[0]!.related ?? []) {
+      assert.doesNotMatch(r.message, /passed by/);
+      assert.ok(r.path === undefined || r.path === 'pkg/one.py', JSON.stringify(r));
+    }
+  });
+});
