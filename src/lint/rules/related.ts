@@ -22,6 +22,7 @@ const T = defineTemplates({
   ignoreMeaning: 'True/1 at positions to ignore',
   comesInAsParameter: '{0} comes in as the parameter {1}',
   comesInAsParameterFrom: '{0} comes in as the parameter {1}, passed by {2} in {3}',
+  comesFromOtherFile: '{0} comes from {1} in {2}',
   isBuiltHere: '{0} is built here',
   builtWithMeaning: '{0} ({1})',
   builtWithMeaningByName: '{0} ({1}, read from its name)',
@@ -47,15 +48,18 @@ export function maskBuilt(ev: Evaluator, m: MaskInfo | undefined, what: MessageP
   const meaning = (p: MaskOrigin): MessageParts | undefined =>
     p.additive ? msg(T.additiveMeaning) : p.polarity === 'keep' ? msg(T.keepMeaning) : p.polarity === 'ignore' ? msg(T.ignoreMeaning) : undefined;
   const at = meaning(o);
-  // A mask an importing file passes (portable.ts: its meaning is said to come `from` that file's function): the call
-  // is named, and so linked (engine.ts, linkForeignEvidence), whatever the rule's own message says.
+  // A mask an importing file passes, or a helper of another file returns (portable.ts: its meaning is said to come
+  // `from` that file's function): that place is named, and so linked (engine.ts, linkForeignEvidence), whatever the
+  // rule's own message says.
   const crossed = typeof m.why === 'object' && m.why.template === PHRASES.fromOtherFile ? m.why.args : undefined;
   const source =
     o.node.type === 'identifier' && isParameter(o.node)
       ? crossed && crossed.length === 3
         ? msg(T.comesInAsParameterFrom, what, quote(ev.text(o.node), 30), crossed[1]!, crossed[2]!)
         : msg(T.comesInAsParameter, what, quote(ev.text(o.node), 30))
-      : msg(T.isBuiltHere, what);
+      : crossed && crossed.length === 3
+        ? msg(T.comesFromOtherFile, what, crossed[1]!, crossed[2]!)
+        : msg(T.isBuiltHere, what);
   const out: RelatedSpec[] = [{ node: o.node, message: at ? msg(m.byName ? T.builtWithMeaningByName : T.builtWithMeaning, source, at) : source }];
   // An inversion is recorded only between two known polarities (origins.ts), so it always has one.
   const flip = m.flippedAt;

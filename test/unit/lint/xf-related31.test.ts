@@ -48,6 +48,19 @@ describe('lint: a mask passed by an importing file is named and linked where it 
     const files = { 'pkg/__init__.py': '', 'pkg/attn.py': HELPER, 'pkg/model.py': model('hide = pad[:, None, None, :]') };
     assert.deepEqual(await lint(files, 'pkg/attn.py', 'ATT007'), []);
   });
+  it('ATT007: the mask returned by a helper of another file: the related location names it, and it is linked there', async () => {
+    const masks = 'import torch\n\n\ndef make_mask(ids):\n    pad = ids == 0\n    return pad[:, None, :, None] | pad[:, None, None, :]\n';
+    const attn = HELPER.replace('import torch.nn.functional as F\n', 'import torch.nn.functional as F\nfrom .masks import make_mask\n')
+      .replace('def attend(q, k, v, mask):', 'def attend(q, k, v, ids):')
+      .replace('masked_fill(mask,', 'masked_fill(make_mask(ids),');
+    const [f, ...rest] = await lint({ 'pkg/__init__.py': '', 'pkg/masks.py': masks, 'pkg/attn.py': attn }, 'pkg/attn.py', 'ATT007');
+    assert.equal(rest.length, 0);
+    assert.ok(
+      f!.related?.some((r) => /the mask comes from `make_mask` in pkg\/masks\.py:6/.test(r.message)),
+      JSON.stringify(f!.related),
+    );
+    assert.equal(f!.related?.find((r) => r.path === 'pkg/masks.py')?.line, 6, JSON.stringify(f!.related));
+  });
   it('helper and caller in one file: the finding stands, and no other file is named', async () => {
     const one = HELPER + '\n\n' + model('hide = pad[:, None, :, None] | pad[:, None, None, :]').replace('from .attn import attend\n', '');
     const found = await lint({ 'pkg/__init__.py': '', 'pkg/one.py': one }, 'pkg/one.py', 'ATT007');
