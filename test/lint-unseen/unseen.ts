@@ -436,6 +436,8 @@ export const UNSEEN_BATCHES: readonly UnseenBatch[] = [
   { id: 'batch-18', dir: join(__dirname, 'batch-18', 'cases'), group: 'unseen' },
   // Session 30, curator B (gathered in parallel with curator A's batch 18; added to the measure after it by the integrator).
   { id: 'batch-19', dir: join(__dirname, 'batch-19', 'cases'), group: 'unseen' },
+  // Session 31, curator A (curator B's batch 21 follows).
+  { id: 'batch-20', dir: join(__dirname, 'batch-20', 'cases'), group: 'unseen' },
 ];
 
 const GROUP_TITLES: Record<UnseenGroup, string> = {

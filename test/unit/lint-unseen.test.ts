@@ -53,6 +53,10 @@
 //     training-side twin is test/lint-train/l): the same checks, against every list including session 30's as it was at
 //     its final check (batch-19/lintrules-studied-repos.txt), held to its own floors (batch-19/README.md); it joins
 //     the measure after batch 18 (batches 3 to 19; added by the integrator); counts only.
+// 9j. The twentieth batch (batch-20/, gathered in session 31 by curator A in parallel with curator B's batch 21; its
+//     training-side twin is test/lint-train/m): the same checks, against every list including session 31's as it was
+//     at its final check (batch-20/lintrules-studied-repos.txt), held to its own floors (batch-20/README.md); it joins
+//     the measure after batch 19 (batches 3 to 20); counts only.
 // 10. The linter run: prints the aggregates only (never a per-case miss), the regression batches (1 and 2)
 //     together, the unseen batches (3 to 10) each on its own, with 3 + 4, 3 + 4 + 5, ... and 3 + ... + 10 after
 //     batches 4 to 10, and asserts no threshold; it fails only if the linter throws.
@@ -408,7 +412,7 @@ describe('lint unseen: loader and scorer', () => {
     );
   });
 
-  it('puts batches 1 and 2 in the regression group and batches 3 to 19 in the unseen group', () => {
+  it('puts batches 1 and 2 in the regression group and batches 3 to 20 in the unseen group', () => {
     assert.deepEqual(
       UNSEEN_BATCHES.map((b) => [b.id, b.group, b.alone === true]),
       [
@@ -431,6 +435,7 @@ describe('lint unseen: loader and scorer', () => {
         ['batch-17', 'unseen', false],
         ['batch-18', 'unseen', false],
         ['batch-19', 'unseen', false],
+        ['batch-20', 'unseen', false],
       ],
     );
   });
@@ -784,7 +789,8 @@ interface GatheredBatchFloors {
     | 'batch-16'
     | 'batch-17'
     | 'batch-18'
-    | 'batch-19';
+    | 'batch-19'
+    | 'batch-20';
   session: number;
   /** How the batch came about, in its describe title; absent: the unseen measure of its session. */
   title?: string;
@@ -1191,6 +1197,36 @@ describeGatheredBatch({
   numpyOnlyCases: 0,
 });
 
+// Batch 20 (session 31, curator A) was gathered in parallel with curator B's batch 21, from its half of the repositories
+// (the same coin: 0-7 unseen, 8-f the training set, here test/lint-train/m), with masks as its focus (polarity, masks
+// after the softmax, fill values, causal masks with KV caches and is_causal) and correct code that uses those APIs in
+// unusual but correct ways its fair share. It joins the unseen measure directly after batch 19 (batches 3 to 20;
+// batch-20/README.md). Floors: the size and spread it was gathered with (batch-20/README.md "What is in it"): real
+// ATT002 and ATT007 bugs with no fix pair (no fix exists for either), no real ATT008 bug, no case for ATT003, one
+// TensorFlow case.
+const BATCH20 = UNSEEN_BATCHES.find((b) => b.id === 'batch-20')!;
+/** The rules' authors' studied list of session 31 as it was at batch 20's final check. */
+const STUDIED_LIST_20 = join(BATCH20.dir, '..', 'lintrules-studied-repos.txt');
+
+describeGatheredBatch({
+  id: 'batch-20',
+  session: 31,
+  title: 'gathered in session 31 by curator A, in parallel with batch 21',
+  cases: 12,
+  realBugFindings: 2,
+  realBugCases: 2,
+  fixedCases: 0,
+  cleanCases: 10,
+  requiredRealBugRules: ['ATT002', 'ATT007'],
+  rulesWithRealBugs: 2,
+  uncoveredRules: ['ATT003'],
+  folderCases: 9,
+  torchCases: 11,
+  tensorflowCases: 1,
+  jaxCases: 0,
+  numpyOnlyCases: 0,
+});
+
 function describeGatheredBatch(floors: GatheredBatchFloors): void {
   const batch = UNSEEN_BATCHES.find((b) => b.id === floors.id)!;
   const n = floors.id.slice('batch-'.length);
@@ -1281,6 +1317,7 @@ function describeGatheredBatch(floors: GatheredBatchFloors): void {
         STUDIED_LIST_17,
         STUDIED_LIST_18,
         STUDIED_LIST_19,
+        STUDIED_LIST_20,
         SCAN_LIST,
       ])
         for (const repo of listedRepos(list)) excluded.add(repo);
