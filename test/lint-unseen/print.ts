@@ -3,7 +3,8 @@
 // with batches 3 + 4 after batch 4, 3 + 4 + 5 after batch 5, ..., and 3 + ... + 19 after batch 19 (overall
 // precision, recall and F1; per-rule precision and recall; counts by class). It never prints which cases were
 // missed: a batch stays unseen only as long as nobody tuning the rules reads its misses.
-// A batch marked `alone` (none today) is printed on its own, after the combined lines, until it joins the measure.
+// A batch marked `alone` (batch 21, session 31's curator B, today) is printed on its own, after the combined lines, until
+// it joins the measure.
 import { createLinter } from '../../src/lint';
 import { readGrammarWasm } from '../lint-corpus/load';
 import { CaseWorkspace, formatUnseenBatchesReport, loadUnseenBatches, runUnseenBatches } from './unseen';

@@ -436,6 +436,9 @@ export const UNSEEN_BATCHES: readonly UnseenBatch[] = [
   { id: 'batch-18', dir: join(__dirname, 'batch-18', 'cases'), group: 'unseen' },
   // Session 30, curator B (gathered in parallel with curator A's batch 18; added to the measure after it by the integrator).
   { id: 'batch-19', dir: join(__dirname, 'batch-19', 'cases'), group: 'unseen' },
+  // Session 31, curator B (gathered in parallel with curator A's batch 20): reported alone until the integrator adds it
+  // to the measure after batch 20.
+  { id: 'batch-21', dir: join(__dirname, 'batch-21', 'cases'), group: 'unseen', alone: true },
 ];
 
 const GROUP_TITLES: Record<UnseenGroup, string> = {
