@@ -51,6 +51,8 @@ export const TRAIN_BATCHES: readonly TrainBatch[] = [
   { id: 'l', dir: join(__dirname, 'l'), namePrefix: 't19l' },
   // Session 31, curator A (curator B's `n` follows).
   { id: 'm', dir: join(__dirname, 'm'), namePrefix: 't20m' },
+  // Session 31, curator B (after curator A's `m`).
+  { id: 'n', dir: join(__dirname, 'n'), namePrefix: 't21n' },
 ];
 
 /** Entries of a batch folder that are not cases when the cases sit next to the README. */

@@ -438,6 +438,8 @@ export const UNSEEN_BATCHES: readonly UnseenBatch[] = [
   { id: 'batch-19', dir: join(__dirname, 'batch-19', 'cases'), group: 'unseen' },
   // Session 31, curator A (curator B's batch 21 follows).
   { id: 'batch-20', dir: join(__dirname, 'batch-20', 'cases'), group: 'unseen' },
+  // Session 31, curator B (gathered in parallel with curator A's batch 20), in the measure after it.
+  { id: 'batch-21', dir: join(__dirname, 'batch-21', 'cases'), group: 'unseen' },
 ];
 
 const GROUP_TITLES: Record<UnseenGroup, string> = {

@@ -57,6 +57,10 @@
 //     training-side twin is test/lint-train/m): the same checks, against every list including session 31's as it was
 //     at its final check (batch-20/lintrules-studied-repos.txt), held to its own floors (batch-20/README.md); it joins
 //     the measure after batch 19 (batches 3 to 20); counts only.
+// 9k. The twenty-first batch (batch-21/, gathered in session 31 by curator B in parallel with curator A's batch 20; its
+//     training-side twin is test/lint-train/n): the same checks, against every list including session 31's as it was at
+//     its final check (batch-21/lintrules-studied-repos.txt), held to its own floors (batch-21/README.md); in the measure
+//     after batch 20 (batches 3 to 21); counts only.
 // 10. The linter run: prints the aggregates only (never a per-case miss), the regression batches (1 and 2)
 //     together, the unseen batches (3 to 10) each on its own, with 3 + 4, 3 + 4 + 5, ... and 3 + ... + 10 after
 //     batches 4 to 10, and asserts no threshold; it fails only if the linter throws.
@@ -412,7 +416,7 @@ describe('lint unseen: loader and scorer', () => {
     );
   });
 
-  it('puts batches 1 and 2 in the regression group and batches 3 to 20 in the unseen group', () => {
+  it('puts batches 1 and 2 in the regression group and batches 3 to 21 in the unseen group', () => {
     assert.deepEqual(
       UNSEEN_BATCHES.map((b) => [b.id, b.group, b.alone === true]),
       [
@@ -436,6 +440,7 @@ describe('lint unseen: loader and scorer', () => {
         ['batch-18', 'unseen', false],
         ['batch-19', 'unseen', false],
         ['batch-20', 'unseen', false],
+        ['batch-21', 'unseen', false],
       ],
     );
   });
@@ -790,7 +795,8 @@ interface GatheredBatchFloors {
     | 'batch-17'
     | 'batch-18'
     | 'batch-19'
-    | 'batch-20';
+    | 'batch-20'
+    | 'batch-21';
   session: number;
   /** How the batch came about, in its describe title; absent: the unseen measure of its session. */
   title?: string;
@@ -1227,6 +1233,34 @@ describeGatheredBatch({
   numpyOnlyCases: 0,
 });
 
+// Batch 21 (session 31, curator B) was gathered in parallel with curator A's batch 20, each from its half of the
+// repositories (the same coin: 0-7 unseen, 8-f the training set, here test/lint-train/n), with the softmax axis, the
+// scale and the key transpose as its focus and correct code that uses those APIs in unusual ways its fair share. It joins
+// the unseen measure after batch 20 (batches 3 to 21; batch-21/README.md). Floors: the size
+// and spread it was gathered with (batch-21/README.md "What is in it"): real ATT004 bugs (one with its fixed form) and a
+// real ATT002 bug, PyTorch, JAX and NumPy, no real ATT001, ATT003, ATT005, ATT006, ATT007 or ATT008 bug.
+const BATCH21 = UNSEEN_BATCHES.find((b) => b.id === 'batch-21')!;
+/** The rules' authors' studied list of session 31 as it was at batch 21's final check. */
+const STUDIED_LIST_21 = join(BATCH21.dir, '..', 'lintrules-studied-repos.txt');
+
+describeGatheredBatch({
+  id: 'batch-21',
+  session: 31,
+  title: 'gathered in session 31 by curator B, in parallel with batch 20',
+  cases: 14,
+  realBugFindings: 4,
+  realBugCases: 3,
+  fixedCases: 1,
+  cleanCases: 10,
+  requiredRealBugRules: ['ATT002', 'ATT004'],
+  rulesWithRealBugs: 2,
+  folderCases: 8,
+  torchCases: 12,
+  tensorflowCases: 0,
+  jaxCases: 1,
+  numpyOnlyCases: 1,
+});
+
 function describeGatheredBatch(floors: GatheredBatchFloors): void {
   const batch = UNSEEN_BATCHES.find((b) => b.id === floors.id)!;
   const n = floors.id.slice('batch-'.length);
@@ -1318,6 +1352,7 @@ function describeGatheredBatch(floors: GatheredBatchFloors): void {
         STUDIED_LIST_18,
         STUDIED_LIST_19,
         STUDIED_LIST_20,
+        STUDIED_LIST_21,
         SCAN_LIST,
       ])
         for (const repo of listedRepos(list)) excluded.add(repo);
