@@ -1,0 +1,105 @@
+// Session 31 (leftovers31): classes noticed in earlier sessions, each with its natural example, its correct form
+// (silent) and, where it applies, a cross-file pair.
+//  1. ATT004, widths held in class attributes: `class Cfg: HEAD_DIM = 64` read as `Cfg.HEAD_DIM`, or as `cfg.HEAD_DIM`
+//     after `cfg = Cfg()` at module level, is that number wherever widths are compared (a literal `/ 64` against the
+//     split `view(B, T, Cfg.N_HEADS, Cfg.HEAD_DIM)`); in the file, imported (`from config import Cfg`) and
+//     star-imported. Not when anything assigns the attribute, the class binds it twice, or the instance is made with
+//     arguments.
+//  2. ATT004, widths held in module constants a star import brings in (`from config import *`): read as the
+//     explicitly imported ones are.
+import { strict as assert } from 'node:assert';
+import { findingLines, workspaceFindingLines } from './helpers';
+
+/** A multi-head self-attention whose widths are read as `${P}D_MODEL`, `${P}N_HEADS`, `${P}HEAD_DIM`. */
+const attn = (P: string, scores: string, header: string): string => `${header}
+
+class SelfAttention(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.qkv = nn.Linear(${P}D_MODEL, 3 * ${P}D_MODEL)
+        self.proj = nn.Linear(${P}D_MODEL, ${P}D_MODEL)
+
+    def forward(self, x):
+        B, T, C = x.shape
+        q, k, v = self.qkv(x).split(${P}D_MODEL, dim=2)
+        q = q.view(B, T, ${P}N_HEADS, ${P}HEAD_DIM).transpose(1, 2)
+        k = k.view(B, T, ${P}N_HEADS, ${P}HEAD_DIM).transpose(1, 2)
+        v = v.view(B, T, ${P}N_HEADS, ${P}HEAD_DIM).transpose(1, 2)
+        ${scores}
+        att = torch.softmax(att, dim=-1)
+        y = (att @ v).transpose(1, 2).contiguous().view(B, T, C)
+        return self.proj(y)
+`;
+const IMPORTS = `import math\nimport torch\nimport torch.nn as nn\n`;
+const CFG_CLASS = `class Cfg:\n    D_MODEL = 512\n    N_HEADS = 8\n    HEAD_DIM = D_MODEL // N_HEADS  # 64\n`;
+/** Imports, the config class and its instance: lines 1-10; the scores line is 25. */
+const inFile = (P: string, scores: string, cls = CFG_CLASS, instance = 'cfg = Cfg()'): string => attn(P, scores, `${IMPORTS}\n${cls}\n${instance}\n`);
+const AT = 25;
+const DIV64 = 'att = (q @ k.transpose(-2, -1)) / 64';
+const ROOT64 = 'att = (q @ k.transpose(-2, -1)) * 64 ** -0.5';
+
+describe('leftovers31 class 1: ATT004 widths held in class attributes', () => {
+  for (const P of ['Cfg.', 'cfg.']) {
+    it(`${P}HEAD_DIM = 64: / 64 on the scores is 1/d (at ${AT}); 64 ** -0.5 and math.sqrt(${P}HEAD_DIM) stay silent`, async () => {
+      assert.deepEqual(await findingLines(inFile(P, DIV64), 'ATT004'), [AT]);
+      assert.deepEqual(await findingLines(inFile(P, 'q = q * 64 ** -0.5\n        att = (q @ k.transpose(-2, -1)) * 64 ** -0.5'), 'ATT004'), [AT + 1]);
+      assert.deepEqual(await findingLines(inFile(P, ROOT64), 'ATT004'), []);
+      assert.deepEqual(await findingLines(inFile(P, `att = (q @ k.transpose(-2, -1)) / math.sqrt(${P}HEAD_DIM)`), 'ATT004'), []);
+    });
+  }
+  it('a dataclass with annotated fields (HEAD_DIM: int = 64), and a class whose body the analysis reads (a method mentions the attention)', async () => {
+    const dc = `from dataclasses import dataclass\n\n@dataclass\nclass Cfg:\n    D_MODEL: int = 512\n    N_HEADS: int = 8\n    HEAD_DIM: int = 64\n`;
+    assert.deepEqual(await findingLines(inFile('cfg.', DIV64, dc), 'ATT004'), [AT + 3]);
+    assert.deepEqual(await findingLines(inFile('cfg.', ROOT64, dc), 'ATT004'), []);
+    const read = `${CFG_CLASS}\n    def attention_scale(self):\n        return 1.0 / math.sqrt(self.HEAD_DIM)\n`;
+    assert.deepEqual(await findingLines(inFile('Cfg.', DIV64, read), 'ATT004'), [AT + 3]);
+    assert.deepEqual(await findingLines(inFile('Cfg.', ROOT64, read), 'ATT004'), []);
+  });
+  it('not constants (silent): the attribute assigned anywhere, bound twice in the class, or the instance made with arguments', async () => {
+    assert.deepEqual(await findingLines(inFile('cfg.', DIV64, CFG_CLASS, 'cfg = Cfg()\ncfg.HEAD_DIM = 32'), 'ATT004'), []);
+    assert.deepEqual(await findingLines(inFile('Cfg.', DIV64, `${CFG_CLASS}    HEAD_DIM = 32\n`), 'ATT004'), []);
+    assert.deepEqual(await findingLines(inFile('cfg.', DIV64, CFG_CLASS, 'cfg = Cfg(HEAD_DIM=32)'), 'ATT004'), []);
+    const init = `class Cfg:\n    D_MODEL = 512\n    N_HEADS = 8\n    HEAD_DIM = 64\n\n    def __init__(self, head_dim=32):\n        self.HEAD_DIM = head_dim\n`;
+    assert.deepEqual(await findingLines(inFile('cfg.', DIV64, init), 'ATT004'), []);
+  });
+  it('cross-file: the class imported from config.py (from config import Cfg) or star-imported, each buggy form and its correct form', async () => {
+    for (const header of [`${IMPORTS}\nfrom config import Cfg\n`, `${IMPORTS}\nfrom config import *\n`, `${IMPORTS}\nfrom .config import Cfg\n`]) {
+      const lint = (scores: string): Promise<number[]> =>
+        workspaceFindingLines({ 'config.py': CFG_CLASS, 'attn.py': attn('Cfg.', scores, header) }, 'attn.py', 'ATT004');
+      assert.deepEqual(await lint(DIV64), [20], header);
+      assert.deepEqual(await lint(ROOT64), [], header);
+      assert.deepEqual(await lint('att = (q @ k.transpose(-2, -1)) / math.sqrt(Cfg.HEAD_DIM)'), [], header);
+    }
+    // An instance made in config.py (`cfg = Cfg()`), imported by name.
+    const withInstance = `${CFG_CLASS}\ncfg = Cfg()\n`;
+    const lintInstance = (scores: string): Promise<number[]> =>
+      workspaceFindingLines({ 'config.py': withInstance, 'attn.py': attn('cfg.', scores, `${IMPORTS}\nfrom config import cfg\n`) }, 'attn.py', 'ATT004');
+    assert.deepEqual(await lintInstance(DIV64), [20]);
+    assert.deepEqual(await lintInstance(ROOT64), []);
+    // config.py's class holds another width (32): `/ 64` is not the stated one, silent.
+    const other = CFG_CLASS.replace('D_MODEL // N_HEADS  # 64', '32');
+    assert.deepEqual(
+      await workspaceFindingLines({ 'config.py': other, 'attn.py': attn('Cfg.', DIV64, `${IMPORTS}\nfrom config import Cfg\n`) }, 'attn.py', 'ATT004'),
+      [],
+    );
+  });
+});
+
+const CONSTS = `D_MODEL = 512\nN_HEADS = 8\nHEAD_DIM = D_MODEL // N_HEADS\n`;
+
+describe('leftovers31 class 2: ATT004 widths a star import brings in', () => {
+  const lint = (scores: string, config = CONSTS, star = 'from config import *'): Promise<number[]> =>
+    workspaceFindingLines({ 'config.py': config, 'attn.py': attn('', scores, `${IMPORTS}\n${star}\n`) }, 'attn.py', 'ATT004');
+  it('from config import *: / 64 and math.sqrt(D_MODEL) reported; 64 ** -0.5 and math.sqrt(HEAD_DIM) silent', async () => {
+    assert.deepEqual(await lint(DIV64), [20]);
+    assert.deepEqual(await lint('att = (q @ k.transpose(-2, -1)) / math.sqrt(D_MODEL)'), [20]);
+    assert.deepEqual(await lint(ROOT64), []);
+    assert.deepEqual(await lint('att = (q @ k.transpose(-2, -1)) / math.sqrt(HEAD_DIM)'), []);
+    assert.deepEqual(await lint(DIV64, CONSTS, 'from .config import *'), [20]);
+  });
+  it('silent when the name is not the module constant: left out of __all__, rebound in config.py, or bound in the importing file', async () => {
+    assert.deepEqual(await lint(DIV64, `__all__ = ["D_MODEL", "N_HEADS"]\n${CONSTS}`), []);
+    assert.deepEqual(await lint(DIV64, `${CONSTS}HEAD_DIM = 32\n`), []);
+    assert.deepEqual(await lint(DIV64, CONSTS, 'from config import *\nHEAD_DIM = 32'), []);
+  });
+});
