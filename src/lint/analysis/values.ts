@@ -166,6 +166,13 @@ export interface MaskJoin {
   readonly kind: 'keepUnion' | 'ignoreIntersection' | 'mixed';
   readonly causal: MaskInfo;
   readonly pad: MaskInfo;
+  /**
+   * Where the wrong combination was made, when the mask carrying this record was combined further (`(causal | pad) &
+   * valid_rows`): the inner combination, which is where the finding goes.
+   */
+  readonly at?: MaskOrigin;
+  /** The combination, when it was made in another workspace file and returned from a helper there (portable.ts). */
+  readonly elsewhere?: { readonly path: string; readonly start: number; readonly end: number };
 }
 
 /** A place a mask fact comes from, with what True meant there. */

@@ -7,7 +7,7 @@ import { maskOfName } from '../analysis/names';
 import type { MaskInfo, MaskJoin } from '../analysis/values';
 import { defineTemplates, msg, type MessageParts } from '../message';
 import { walk } from '../syntax/tree';
-import { apiName, parenthesize, quote, type FixSpec, type Rule, type RuleContext } from './rule';
+import { apiName, parenthesize, quote, type FixSpec, type RelatedSpec, type Rule, type RuleContext } from './rule';
 import { maskBuilt } from './related';
 import { testReference } from './evidence';
 
@@ -43,6 +43,7 @@ const T = defineTemplates({
   theCausalPart: 'the causal part',
   thePaddingPart: 'the padding part',
   readsCombined: '{0} reads the combined mask here',
+  combinedElsewhere: 'the causal and the padding part are combined here, and {0} returns the result',
 });
 
 /** Words a mask's own name uses to say what its True entries mean (not the library names `attention_mask`, `key_padding_mask`). */
@@ -254,7 +255,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
       if (testReference(ctx.analysis, site.node)) return true;
       // origins.ts stamps the combination's expression on the mask it makes; the type keeps the field optional.
       /* c8 ignore next: a joined mask always carries its origin (the combination), as origins.ts records it */
-      const at = m.origin?.node ?? site.maskNode;
+      const at = j.at?.node ?? m.origin?.node ?? site.maskNode;
       if (reportedJoins.has(at.id)) return true;
       reportedJoins.add(at.id);
       const meaning = (p: MaskInfo): MessageParts => msg(p.polarity === 'keep' ? T.meansKeep : T.meansIgnore);
@@ -265,10 +266,21 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
         related: [
           ...maskBuilt(ctx.analysis, j.causal, msg(T.theCausalPart)),
           ...maskBuilt(ctx.analysis, j.pad, msg(T.thePaddingPart)),
+          combinedElsewhere(j, at),
           { node: site.node, message: msg(T.readsCombined, receiverOf(site)) },
         ],
       });
       return true;
+    }
+
+    /** The combination in another workspace file, returned by the helper whose call `at` is (portable.ts). */
+    function combinedElsewhere(j: MaskJoin, at: { start: number; end: number }): RelatedSpec | undefined {
+      const e = j.elsewhere;
+      const source = e && ctx.analysis.link?.workspace.module(e.path)?.tree.source;
+      if (!e || source === undefined) return undefined;
+      const call = ctx.analysis.tree.source.slice(at.start, at.end);
+      const helper = /^\s*([A-Za-z_][\w.]*)\s*\(/.exec(call)?.[1] ?? call;
+      return { node: { start: e.start, end: e.end }, file: { path: e.path, source }, message: msg(T.combinedElsewhere, quote(helper, 40)) };
     }
 
     /** The mask's dtype, as the code makes it, is a floating one. */

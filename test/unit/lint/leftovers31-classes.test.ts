@@ -8,7 +8,8 @@
 //  2. ATT004, widths held in module constants a star import brings in (`from config import *`): read as the
 //     explicitly imported ones are.
 import { strict as assert } from 'node:assert';
-import { findingLines, workspaceFindingLines } from './helpers';
+import { createLinter } from '../../../src/lint';
+import { findingLines, grammar, memoryWorkspace, workspaceFindingLines } from './helpers';
 
 /** A multi-head self-attention whose widths are read as `${P}D_MODEL`, `${P}N_HEADS`, `${P}HEAD_DIM`. */
 const attn = (P: string, scores: string, header: string): string => `${header}
@@ -101,5 +102,94 @@ describe('leftovers31 class 2: ATT004 widths a star import brings in', () => {
     assert.deepEqual(await lint(DIV64, `__all__ = ["D_MODEL", "N_HEADS"]\n${CONSTS}`), []);
     assert.deepEqual(await lint(DIV64, `${CONSTS}HEAD_DIM = 32\n`), []);
     assert.deepEqual(await lint(DIV64, CONSTS, 'from config import *\nHEAD_DIM = 32'), []);
+  });
+});
+
+// ------------------------------------------------------------------------------------------------ ATT002
+//  3. A causal and a padding mask joined with the operator of the wrong polarity (ormask30), then combined further
+//     with a mask of the same meaning (`(causal | pad) & valid_rows`, `~(...)`, the other operand first): still the
+//     misjoin, reported once at the inner combination. Joined correctly and combined further: silent.
+//  4. The misjoin made in a helper of another workspace file and returned (`return causal | pad`): reported where the
+//     importing file reads it (at the call), the combination in the other file as a related location; the helper
+//     joining correctly: silent.
+
+function program(combine: string, consumer: string, extra = ''): string {
+  return `import torch
+import torch.nn.functional as F
+
+
+def attend(q, k, v, ids, pad_id):
+    T = ids.shape[1]
+    c = torch.tril(torch.ones(T, T, dtype=torch.bool, device=ids.device))[None, None]
+    p = (ids != pad_id)[:, None, None, :]
+    m = ${combine}
+    rows = (ids != pad_id)[:, None, :, None]${extra}
+${consumer}
+`;
+}
+const FILL_KEEP = `    s = (q @ k.transpose(-2, -1)) / q.shape[-1] ** 0.5
+    s = s.masked_fill(m == 0, float('-inf'))
+    return s.softmax(dim=-1) @ v`;
+const FILL_IGNORE = `    s = (q @ k.transpose(-2, -1)) / q.shape[-1] ** 0.5
+    s = s.masked_fill(m, float('-inf'))
+    return s.softmax(dim=-1) @ v`;
+const SDPA = '    return F.scaled_dot_product_attention(q, k, v, attn_mask=m)';
+const att002 = (src: string): Promise<number[]> => findingLines(src, 'ATT002');
+
+describe('leftovers31 class 3: ATT002 a wrong join combined further keeps its record', () => {
+  it('keep masks: (c | p) & rows, rows & (c | p), logical_and, on a later line: reported at the union (line 9); (c & p) & rows silent', async () => {
+    for (const consumer of [FILL_KEEP, SDPA]) {
+      assert.deepEqual(await att002(program('c | p', consumer, '\n    m = m & rows')), [9]);
+      assert.deepEqual(await att002(program('(c | p) & (ids != pad_id)[:, None, :, None]', consumer)), [9]);
+      assert.deepEqual(await att002(program('(ids != pad_id)[:, None, :, None] & (c | p)', consumer)), [9]);
+      assert.deepEqual(await att002(program('torch.logical_and(c | p, (ids != pad_id)[:, None, :, None])', consumer)), [9]);
+      assert.deepEqual(await att002(program('c & p', consumer, '\n    m = m & rows')), []);
+      assert.deepEqual(await att002(program('(c & p) & (ids != pad_id)[:, None, :, None]', consumer)), []);
+    }
+  });
+  it('ignore masks: ~(c | p) read as an ignore mask is the intersection of ignore masks, combined further still reported; ~(c & p) silent', async () => {
+    assert.deepEqual(await att002(program('~(c | p)', FILL_IGNORE, '\n    m = m | ~rows')), [9]);
+    assert.deepEqual(await att002(program('~(c & p)', FILL_IGNORE, '\n    m = m | ~rows')), []);
+  });
+});
+
+const HELPER = (op: string): string => `import torch
+
+
+def make_mask(ids, pad_id):
+    T = ids.shape[1]
+    causal = torch.tril(torch.ones(T, T, dtype=torch.bool, device=ids.device))[None, None]
+    pad = (ids != pad_id)[:, None, None, :]
+    return causal ${op} pad
+`;
+const USER = (extra = ''): string => `import torch
+
+from masks import make_mask
+
+
+def attend(q, k, v, ids, pad_id):
+    m = make_mask(ids, pad_id)${extra}
+    s = (q @ k.transpose(-2, -1)) / q.shape[-1] ** 0.5
+    s = s.masked_fill(m == 0, float('-inf'))
+    return s.softmax(dim=-1) @ v
+`;
+
+describe('leftovers31 class 4: ATT002 a wrong join made in a helper of another file', () => {
+  it('return causal | pad in masks.py, read as a keep mask in attn.py: reported at the call, the combination a related location', async () => {
+    const l = await createLinter(grammar(), { workspace: memoryWorkspace({ 'masks.py': HELPER('|'), 'attn.py': USER() }) });
+    const found = l.lintPython(USER(), { path: 'attn.py' }).filter((f) => f.code === 'ATT002');
+    assert.deepEqual(
+      found.map((f) => f.line),
+      [7],
+    );
+    const rel = found[0]?.related?.find((r) => r.path === 'masks.py' && r.message.includes('combined here'));
+    assert.equal(rel?.line, 8);
+    assert.match(found[0]?.message ?? '', /masks\.py:8/);
+  });
+  it('combined further in the importing file, still reported once; the helper joining with and: silent', async () => {
+    const files = (op: string, extra = ''): Record<string, string> => ({ 'masks.py': HELPER(op), 'attn.py': USER(extra) });
+    assert.deepEqual(await workspaceFindingLines(files('|', '\n    m = m & (ids != pad_id)[:, None, :, None]'), 'attn.py', 'ATT002'), [7]);
+    assert.deepEqual(await workspaceFindingLines(files('&'), 'attn.py', 'ATT002'), []);
+    assert.deepEqual(await workspaceFindingLines(files('&', '\n    m = m & (ids != pad_id)[:, None, :, None]'), 'attn.py', 'ATT002'), []);
   });
 });
