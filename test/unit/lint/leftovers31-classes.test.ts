@@ -193,3 +193,54 @@ describe('leftovers31 class 4: ATT002 a wrong join made in a helper of another f
     assert.deepEqual(await workspaceFindingLines(files('&', '\n    m = m & (ids != pad_id)[:, None, :, None]'), 'attn.py', 'ATT002'), []);
   });
 });
+
+// ------------------------------------------------------------------------------------------------ ATT007
+//  5. A -1e9 fill of scores under autocast: float16 where autocast runs on CUDA with no dtype (`torch.autocast("cuda")`,
+//     `torch.cuda.amp.autocast()`), in the file or in a trainer importing it; silent where the dtype is bfloat16 (a CPU
+//     autocast, `dtype=torch.bfloat16`) and where the code does not say which device it names
+//     (`torch.autocast(device_type=device)`, `torch.autocast(x.device.type)`: CUDA's float16 or the CPU's bfloat16).
+
+const ATTEND = `import torch
+
+
+def attend(q, k, v, mask):
+    s = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
+    s = s.masked_fill(mask == 0, -1e9)
+    return s.softmax(dim=-1) @ v
+`;
+const underAutocast = (call: string): string => `${ATTEND}
+
+
+def run(q, k, v, mask, device):
+    with ${call}:
+        return attend(q, k, v, mask)
+`;
+
+describe('leftovers31 class 5: ATT007 -1e9 fills under autocast, decided by the device and dtype the code spells', () => {
+  it('CUDA autocast with no dtype, or dtype=torch.float16: the fill overflows float16 (at 6)', async () => {
+    for (const call of [
+      'torch.autocast("cuda")',
+      'torch.autocast(device_type="cuda", dtype=torch.float16)',
+      'torch.cuda.amp.autocast()',
+      'torch.autocast(device, dtype=torch.float16)',
+    ])
+      assert.deepEqual(await findingLines(underAutocast(call), 'ATT007'), [6], call);
+  });
+  it('bfloat16 autocast, or a device the code does not spell: silent', async () => {
+    for (const call of [
+      'torch.autocast("cpu")',
+      'torch.autocast("cuda", dtype=torch.bfloat16)',
+      'torch.autocast(device_type=device)',
+      'torch.autocast(q.device.type)',
+      'torch.amp.autocast(device_type=device.type, enabled=True)',
+    ])
+      assert.deepEqual(await findingLines(underAutocast(call), 'ATT007'), [], call);
+    assert.deepEqual(await findingLines(ATTEND, 'ATT007'), []);
+  });
+  it('cross-file: the trainer runs the attention under autocast("cuda") (reported) or autocast(device_type=device) (silent)', async () => {
+    const train = (call: string): string =>
+      `import torch\n\nfrom attn import attend\n\n\ndef step(q, k, v, mask, device):\n    with ${call}:\n        return attend(q, k, v, mask).sum()\n`;
+    assert.deepEqual(await workspaceFindingLines({ 'attn.py': ATTEND, 'train.py': train('torch.autocast("cuda")') }, 'attn.py', 'ATT007'), [6]);
+    assert.deepEqual(await workspaceFindingLines({ 'attn.py': ATTEND, 'train.py': train('torch.autocast(device_type=device)') }, 'attn.py', 'ATT007'), []);
+  });
+});
