@@ -6,7 +6,7 @@ import { alternatives, byNode, hasRoles, isInverseSqrtDim, scaleOps } from './ev
 import { defineTemplates, msg, type MessageParts } from '../message';
 import { apiName, insertKeyword, quote, type FixSpec, type RelatedSpec, type Rule, type RuleContext } from './rule';
 import { factorDefinitions } from './related';
-import { childByField } from '../syntax/tree';
+import { childByField, namedChildren, unparen } from '../syntax/tree';
 
 const T = defineTemplates({
   softmaxBeforeScaling: 'the softmax is applied here, before this scaling',
@@ -296,6 +296,63 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       );
     };
 
+    /**
+     * The scale `op` is, alone or with the factor applied just before it, a count over a width (`A / B`: `x * A / B`,
+     * `x / B * A`, `x * (A / B)`), and the size the scores formed at the target's product sum over is stated as `B // A`
+     * (or `B / A`), directly or through a name bound once in the function (`g, dg = self.groups, self.cout //
+     * self.groups`): the factor is 1/that size. The node to report and the size's text.
+     */
+    function countOverWidth(op: ScaleOp, target: ScaleSite['target']): { node: PyNode; text: string; size: string } | undefined {
+      const pair = countAndWidth(op);
+      if (!pair) return undefined;
+      const norm = (t: string): string => t.replace(/\s+/g, '');
+      const quotients = new Set([`${pair.width}//${pair.count}`, `${pair.width}/${pair.count}`]);
+      const fn = enclosingFunction(op.node);
+      for (const size of ev.facts.contractedSizes(target.attn?.formedAt)) {
+        if (quotients.has(norm(size))) return { node: pair.node, text: `${pair.count} / ${pair.width}`, size };
+        const bound = fn && /^[A-Za-z_]\w*$/.test(size) ? boundOnce(fn, size) : undefined;
+        if (bound && quotients.has(norm(bound))) return { node: pair.node, text: `${pair.count} / ${pair.width}`, size };
+      }
+      return undefined;
+    }
+
+    /** The count and the width of `* A / B`, `/ B * A` or `* (A / B)` (names or attributes), and the node to report. */
+    function countAndWidth(op: ScaleOp): { count: string; width: string; node: PyNode } | undefined {
+      const simple = /^[A-Za-z_][\w.]*$/;
+      const factor = unparen(op.factorNode);
+      const token = operatorOf(op);
+      if (token === '*' && factor.type === 'binary_operator') {
+        const l = childByField(factor, 'left');
+        const r = childByField(factor, 'right');
+        const opText = factor.children.find((c) => !c.named)?.type;
+        if (opText === '/' && l && r && simple.test(ctx.text(l)) && simple.test(ctx.text(r)))
+          return { count: ctx.text(l), width: ctx.text(r), node: op.factorNode };
+        return undefined;
+      }
+      if ((token !== '*' && token !== '/') || op.node.type !== 'binary_operator') return undefined;
+      const inner = childByField(op.node, 'left');
+      const innerOp = inner?.type === 'binary_operator' ? inner.children.find((c) => !c.named)?.type : undefined;
+      const other = inner && childByField(inner, 'right');
+      if (!other || !innerOp || innerOp === token || (innerOp !== '*' && innerOp !== '/')) return undefined;
+      const mine = ctx.text(op.factorNode);
+      const theirs = ctx.text(other);
+      if (!simple.test(mine) || !simple.test(theirs)) return undefined;
+      return token === '/' ? { count: theirs, width: mine, node: op.factorNode } : { count: mine, width: theirs, node: op.factorNode };
+    }
+
+    /** The value text a name is bound to once in a function (an element of a tuple assignment included). */
+    function boundOnce(fn: PyNode, name: string): string | undefined {
+      const scope = ev.sr.scopeOfNode.get(fn.id);
+      const defs = scope ? (ev.sr.defsOfScope.get(scope.id) ?? []).filter((d) => d.name === name) : [];
+      const [d] = defs;
+      if (defs.length !== 1 || !d || d.kind !== 'assign' || !d.value) return undefined;
+      if (d.path.length === 0) return ctx.text(d.value);
+      const value = unparen(d.value);
+      if (d.path.length !== 1 || (value.type !== 'expression_list' && value.type !== 'tuple')) return undefined;
+      const el = namedChildren(value)[d.path[0] ?? -1];
+      return el ? ctx.text(el) : undefined;
+    }
+
     /** The function a node is written in; null at module level. */
     const enclosingFunction = (node: PyNode): PyNode | null => {
       let fn: PyNode | null = node.parent;
@@ -495,6 +552,14 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
         const floored = op.power === undefined ? headsFloorWidth(op.factorNode) : undefined;
         if (floored) {
           report(op.factorNode, msg(T.headsFloorWidth, f, floored.width, floored.heads), undefined, evidence);
+          return;
+        }
+        // A count over the width split into that count (`* self.groups / self.cout`, `* (heads / channels)`) where the
+        // size the scores sum over is stated as that width floor-divided by the count (`dg = self.cout // self.groups`):
+        // 1/d, whatever the names.
+        const over = op.on === 'scores' ? countOverWidth(op, target) : undefined;
+        if (over) {
+          report(over.node, msg(T.oneOverDim, quote(over.text, 40), over.size, over.size), undefined, evidence);
           return;
         }
         // The multiplier is dim^power: power and dim are known together, or neither is.

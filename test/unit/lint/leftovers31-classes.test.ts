@@ -244,3 +244,88 @@ describe('leftovers31 class 5: ATT007 -1e9 fills under autocast, decided by the 
     assert.deepEqual(await workspaceFindingLines({ 'attn.py': ATTEND, 'train.py': train('torch.autocast(device_type=device)') }, 'attn.py', 'ATT007'), []);
   });
 });
+
+// ------------------------------------------------------------------------------------------------ local windows
+//  6. Local attention over a window of keys per query (stand-alone self-attention): q `(B, G, d, H, W, 1)` times the
+//     keys unfolded to `(B, G, d, H, W, k*k)`, summed over the channels of a group: scores with a key axis (the window)
+//     and no query axis of their own. ATT004: a count over the width split into that count (`* self.groups /
+//     self.out_ch`, `/ self.out_ch * self.groups`, `* (self.groups / self.out_ch)`) where the summed size is stated as
+//     `self.out_ch // self.groups` is 1/d; its square root and `d ** -0.5` are silent. ATT003: the paper's local logits
+//     are unscaled, so no scale is silent. ATT001: the softmax over the window (dim=-1) is silent, over another axis
+//     reported. The same count-over-width reading on ordinary multi-head scores.
+
+const local = (scale: string, softmaxDim = '-1'): string => `import math
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class LocalAttention2d(nn.Module):
+    def __init__(self, in_ch, out_ch, window=7, groups=8):
+        super().__init__()
+        self.out_ch, self.window, self.groups = out_ch, window, groups
+        self.to_q = nn.Conv2d(in_ch, out_ch, 1, bias=False)
+        self.to_k = nn.Conv2d(in_ch, out_ch, 1, bias=False)
+        self.to_v = nn.Conv2d(in_ch, out_ch, 1, bias=False)
+
+    def forward(self, x):
+        b, _, h, w = x.shape
+        cg = self.out_ch // self.groups
+        pad = self.window // 2
+        xp = F.pad(x, [pad, pad, pad, pad])
+        q = self.to_q(x).view(b, self.groups, cg, h, w, 1)
+        k = self.to_k(xp).unfold(2, self.window, 1).unfold(3, self.window, 1)
+        v = self.to_v(xp).unfold(2, self.window, 1).unfold(3, self.window, 1)
+        k = k.contiguous().view(b, self.groups, cg, h, w, -1)
+        v = v.contiguous().view(b, self.groups, cg, h, w, -1)
+        logits = ${scale}
+        attn = F.softmax(logits, dim=${softmaxDim})
+        return (attn * v).sum(dim=-1).view(b, -1, h, w)
+`;
+const LOCAL_AT = 26;
+
+describe('leftovers31 class 6: local-window attention scores (ATT004, ATT003, ATT001)', () => {
+  it('a count over the width split into it, 1/d: reported at the scale; its root, d ** -0.5 and no scale are silent', async () => {
+    for (const s of [
+      '(q * k).sum(dim=2) * self.groups / self.out_ch',
+      '(q * k).sum(dim=2) / self.out_ch * self.groups',
+      '(q * k).sum(dim=2) * (self.groups / self.out_ch)',
+    ])
+      assert.deepEqual(await findingLines(local(s), 'ATT004'), [LOCAL_AT], s);
+    for (const s of [
+      '(q * k).sum(dim=2) * math.sqrt(self.groups / self.out_ch)',
+      '(q * k).sum(dim=2) * cg ** -0.5',
+      '(q * k).sum(dim=2) / math.sqrt(cg)',
+      '(q * k).sum(dim=2)',
+    ])
+      for (const code of ['ATT001', 'ATT003', 'ATT004']) assert.deepEqual(await findingLines(local(s), code), [], `${code} ${s}`);
+  });
+  it('the softmax over another axis than the window: ATT001', async () => {
+    assert.deepEqual(await findingLines(local('(q * k).sum(dim=2) * cg ** -0.5', '3'), 'ATT001'), [LOCAL_AT + 1]);
+  });
+  it('ordinary multi-head scores times heads / dim, with head_dim = self.dim // self.heads: 1/d (reported); sqrt of it silent', async () => {
+    const mha = (scale: string): string => `import math
+
+import torch
+import torch.nn as nn
+
+
+class MHA(nn.Module):
+    def __init__(self, dim, heads=8):
+        super().__init__()
+        self.dim, self.heads = dim, heads
+        self.qkv = nn.Linear(dim, 3 * dim)
+
+    def forward(self, x):
+        B, T, _ = x.shape
+        head_dim = self.dim // self.heads
+        q, k, v = self.qkv(x).view(B, T, 3, self.heads, head_dim).permute(2, 0, 3, 1, 4)
+        s = (q @ k.transpose(-2, -1)) ${scale}
+        return (s.softmax(dim=-1) @ v).transpose(1, 2).reshape(B, T, self.dim)
+`;
+    assert.deepEqual(await findingLines(mha('* self.heads / self.dim'), 'ATT004'), [17]);
+    assert.deepEqual(await findingLines(mha('* math.sqrt(self.heads / self.dim)'), 'ATT004'), []);
+    assert.deepEqual(await findingLines(mha('/ math.sqrt(head_dim)'), 'ATT004'), []);
+  });
+});
