@@ -31,6 +31,11 @@ const T = defineTemplates({
   projectionInput:
     "The scale {0} uses {1}, the width going into the query projection, not the dimension of each head's q and k: divide the scores by sqrt(head_dim) instead.",
   modelWidth: 'The scale {0} uses the model width ({1}), but these are per-head scores: divide by sqrt of the head dimension (d_model / n_heads) instead.',
+  boundToModelWidth:
+    'The scale {0} uses {1}, which every construction of {2} binds to the same value as {3}, the width split into its heads ({4}, line {5}): these are per-head scores, so divide by sqrt of the head dimension ({3} / n_heads) instead.',
+  boundToModelWidthElsewhere:
+    'The scale {0} uses {1}, which every construction of {2} binds to the same value as {3}, the width split into its heads ({4} in {5}): these are per-head scores, so divide by sqrt of the head dimension ({3} / n_heads) instead.',
+  constructedHere: '{0} is built here, with {1} as wide as {2}',
   splitWidthInCaller:
     'The scale {0} uses {1}, the width of the projection that the call in {2} splits into heads before it passes the queries and keys here, but these are per-head scores: divide by sqrt of the head dimension ({1} / n_heads) instead.',
   headOfWholeWidth:
@@ -75,7 +80,8 @@ const CALL_OPERATORS: ReadonlyMap<string, '*' | '/'> = new Map([
   ['elemwise_div', '/'],
   ['broadcast_div', '/'],
 ]);
-import { constructionsPassSame, constructionsPassSameWithHeads } from '../analysis/importer-calls';
+import { constructionsPassSame, constructionsPassSameWithHeads, firstConstruction } from '../analysis/importer-calls';
+import { lineOf } from '../analysis/workspace';
 import { originRef } from '../analysis/portable';
 import type { Def } from '../analysis/scopes';
 import type { PyNode } from '../syntax/tree';
@@ -640,7 +646,27 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           // `MultiHeadAttention(h, d_k, d_model)` after `h = 8; d_k = 512; d_model = 512`. The callers, not the name,
           // say the scale is all heads' width.
           if (proj?.splitIntoHeads && proj.outText && multiHead && !oneHead(target) && !contracted() && boundToWholeWidth(dim.text, proj.outText, site)) {
-            report(op.factorNode, msg(T.modelWidth, f, dim.text), undefined, evidence);
+            // Say where the callers bind it: the first construction, in this file or one importing it.
+            const cls = site.ctx.scope.ownerClass;
+            const built = cls ? firstConstruction(ev, cls) : undefined;
+            if (!cls || !built) {
+              report(op.factorNode, msg(T.modelWidth, f, dim.text), undefined, evidence);
+              return;
+            }
+            const call = quote(built.source.slice(built.start, built.end), 50);
+            const line = lineOf(built.source, built.start);
+            const width = bare(proj.outText);
+            const args = [f, dim.text, `\`${cls.name}\``, `\`${width}\``, call] as const;
+            const message =
+              built.path !== undefined ? msg(T.boundToModelWidthElsewhere, ...args, `${built.path}:${line}`) : msg(T.boundToModelWidth, ...args, line);
+            report(op.factorNode, message, undefined, [
+              ...evidence,
+              {
+                node: { start: built.start, end: built.end },
+                ...(built.path !== undefined ? { file: { path: built.path, source: built.source } } : {}),
+                message: msg(T.constructedHere, `\`${cls.name}\``, `\`${bare(dim.text)}\``, `\`${width}\``),
+              },
+            ]);
             return;
           }
           if (which === 'head') headWidthSomewhere.add(op.factorNode.id);

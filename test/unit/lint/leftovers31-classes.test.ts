@@ -9,7 +9,7 @@
 //     explicitly imported ones are.
 import { strict as assert } from 'node:assert';
 import { createLinter } from '../../../src/lint';
-import { findingLines, grammar, memoryWorkspace, workspaceFindingLines } from './helpers';
+import { findingLines, grammar, linter, memoryWorkspace, workspaceFindingLines } from './helpers';
 
 /** A multi-head self-attention whose widths are read as `${P}D_MODEL`, `${P}N_HEADS`, `${P}HEAD_DIM`. */
 const attn = (P: string, scores: string, header: string): string => `${header}
@@ -327,5 +327,62 @@ class MHA(nn.Module):
     assert.deepEqual(await findingLines(mha('* self.heads / self.dim'), 'ATT004'), [17]);
     assert.deepEqual(await findingLines(mha('* math.sqrt(self.heads / self.dim)'), 'ATT004'), []);
     assert.deepEqual(await findingLines(mha('/ math.sqrt(head_dim)'), 'ATT004'), []);
+  });
+});
+
+//  7. ATT004, a head width held by a constructor parameter that every construction binds to the width split into
+//     heads (`MultiHeadAttention(h, d_k, d_model)` after `d_k = 512`, `d_model = 512`): the message says where it was
+//     bound (the construction, in this file or in a file importing it) and names it as a related location.
+
+const KERAS_MHA = `import tensorflow as tf
+from tensorflow.keras.layers import Dense, Layer
+
+
+class MultiHeadAttention(Layer):
+    def __init__(self, h, d_k, d_model):
+        super().__init__()
+        self.heads = h
+        self.d_k = d_k
+        self.W_q = Dense(d_model)
+        self.W_k = Dense(d_model)
+        self.W_v = Dense(d_model)
+
+    def split(self, x):
+        x = tf.reshape(x, shape=(tf.shape(x)[0], tf.shape(x)[1], self.heads, -1))
+        return tf.transpose(x, perm=(0, 2, 1, 3))
+
+    def call(self, queries, keys, values):
+        q = self.split(self.W_q(queries))
+        k = self.split(self.W_k(keys))
+        v = self.split(self.W_v(values))
+        scores = tf.matmul(q, k, transpose_b=True) / tf.math.sqrt(tf.cast(self.d_k, tf.float32))
+        return tf.matmul(tf.nn.softmax(scores), v)
+`;
+const BUILD = (dk: number): string => `\n\nd_model = 512\nh = 8\nd_k = ${dk}\nlayer = MultiHeadAttention(h, d_k, d_model)\n`;
+
+describe('leftovers31 class 7: ATT004 says where the callers bind the head width', () => {
+  it('in the file: the message names the construction and its line; d_k = 64 silent', async () => {
+    const l = await linter();
+    const found = l.lintPython(KERAS_MHA + BUILD(512)).filter((f) => f.code === 'ATT004');
+    assert.deepEqual(
+      found.map((f) => f.line),
+      [22],
+    );
+    assert.match(found[0]?.message ?? '', /`MultiHeadAttention\(h, d_k, d_model\)`, line 29/);
+    assert.ok(found[0]?.related?.some((r) => r.line === 29 && r.path === undefined));
+    assert.deepEqual(await findingLines(KERAS_MHA + BUILD(64), 'ATT004'), []);
+  });
+  it('cross-file: built in model.py, the message names model.py and the line, the construction a related location there', async () => {
+    const model = (dk: number): string => `from attn import MultiHeadAttention\n\nlayer = MultiHeadAttention(8, ${dk}, 512)\n`;
+    const files = { 'attn.py': KERAS_MHA, 'model.py': model(512) };
+    const l = await createLinter(grammar(), { workspace: memoryWorkspace(files) });
+    const found = l.lintPython(KERAS_MHA, { path: 'attn.py' }).filter((f) => f.code === 'ATT004');
+    assert.deepEqual(
+      found.map((f) => f.line),
+      [22],
+    );
+    assert.match(found[0]?.message ?? '', /in model\.py:3/);
+    assert.ok(found[0]?.related?.some((r) => r.path === 'model.py' && r.line === 3));
+    assert.deepEqual(await workspaceFindingLines({ 'attn.py': KERAS_MHA, 'model.py': model(64) }, 'attn.py', 'ATT004'), []);
   });
 });
