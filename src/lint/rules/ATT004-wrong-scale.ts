@@ -656,7 +656,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
             const call = quote(built.source.slice(built.start, built.end), 50);
             const line = lineOf(built.source, built.start);
             const width = bare(proj.outText);
-            const args = [f, dim.text, `\`${cls.name}\``, `\`${width}\``, call] as const;
+            const args = [f, `\`${dim.text}\``, `\`${cls.name}\``, `\`${width}\``, call] as const;
             const message =
               built.path !== undefined ? msg(T.boundToModelWidthElsewhere, ...args, `${built.path}:${line}`) : msg(T.boundToModelWidth, ...args, line);
             report(op.factorNode, message, undefined, [
