@@ -279,8 +279,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
       const source = e && ctx.analysis.link?.workspace.module(e.path)?.tree.source;
       if (!e || source === undefined) return undefined;
       const call = ctx.analysis.tree.source.slice(at.start, at.end);
-      const helper = /^\s*([A-Za-z_][\w.]*)\s*\(/.exec(call)?.[1] ?? call;
-      return { node: { start: e.start, end: e.end }, file: { path: e.path, source }, message: msg(T.combinedElsewhere, quote(helper, 40)) };
+      return { node: { start: e.start, end: e.end }, file: { path: e.path, source }, message: msg(T.combinedElsewhere, quote(call, 40)) };
     }
 
     /** The mask's dtype, as the code makes it, is a floating one. */

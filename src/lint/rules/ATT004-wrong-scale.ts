@@ -83,7 +83,8 @@ const CALL_OPERATORS: ReadonlyMap<string, '*' | '/'> = new Map([
 import { constructionsPassSame, constructionsPassSameWithHeads, firstConstruction } from '../analysis/importer-calls';
 import { lineOf } from '../analysis/workspace';
 import { originRef } from '../analysis/portable';
-import type { Def } from '../analysis/scopes';
+import type { Def, Scope } from '../analysis/scopes';
+import { operatorText } from '../syntax/python';
 import type { PyNode } from '../syntax/tree';
 import { isHeadCountName } from '../analysis/names';
 import { constantNumber } from '../analysis/module-constants';
@@ -308,55 +309,52 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
      * (or `B / A`), directly or through a name bound once in the function (`g, dg = self.groups, self.cout //
      * self.groups`): the factor is 1/that size. The node to report and the size's text.
      */
-    function countOverWidth(op: ScaleOp, target: ScaleSite['target']): { node: PyNode; text: string; size: string } | undefined {
+    function countOverWidth(op: ScaleOp, target: ScaleSite['target'], scope: Scope): { node: PyNode; text: string; size: string } | undefined {
       const pair = countAndWidth(op);
       if (!pair) return undefined;
-      const norm = (t: string): string => t.replace(/\s+/g, '');
       const quotients = new Set([`${pair.width}//${pair.count}`, `${pair.width}/${pair.count}`]);
-      const fn = enclosingFunction(op.node);
       for (const size of ev.facts.contractedSizes(target.attn?.formedAt)) {
-        if (quotients.has(norm(size))) return { node: pair.node, text: `${pair.count} / ${pair.width}`, size };
-        const bound = fn && /^[A-Za-z_]\w*$/.test(size) ? boundOnce(fn, size) : undefined;
-        if (bound && quotients.has(norm(bound))) return { node: pair.node, text: `${pair.count} / ${pair.width}`, size };
+        const stated = /^[A-Za-z_]\w*$/.test(size) ? (boundOnce(scope, size) ?? size) : size;
+        if (quotients.has(stated.replace(/\s+/g, ''))) return { node: pair.node, text: `${pair.count} / ${pair.width}`, size };
       }
       return undefined;
     }
 
     /** The count and the width of `* A / B`, `/ B * A` or `* (A / B)` (names or attributes), and the node to report. */
     function countAndWidth(op: ScaleOp): { count: string; width: string; node: PyNode } | undefined {
-      const simple = /^[A-Za-z_][\w.]*$/;
-      const factor = unparen(op.factorNode);
       const token = operatorOf(op);
-      if (token === '*' && factor.type === 'binary_operator') {
-        const l = childByField(factor, 'left');
-        const r = childByField(factor, 'right');
-        const opText = factor.children.find((c) => !c.named)?.type;
-        if (opText === '/' && l && r && simple.test(ctx.text(l)) && simple.test(ctx.text(r)))
-          return { count: ctx.text(l), width: ctx.text(r), node: op.factorNode };
-        return undefined;
-      }
-      if ((token !== '*' && token !== '/') || op.node.type !== 'binary_operator') return undefined;
-      const inner = childByField(op.node, 'left');
-      const innerOp = inner?.type === 'binary_operator' ? inner.children.find((c) => !c.named)?.type : undefined;
-      const other = inner && childByField(inner, 'right');
-      if (!other || !innerOp || innerOp === token || (innerOp !== '*' && innerOp !== '/')) return undefined;
-      const mine = ctx.text(op.factorNode);
-      const theirs = ctx.text(other);
-      if (!simple.test(mine) || !simple.test(theirs)) return undefined;
-      return token === '/' ? { count: theirs, width: mine, node: op.factorNode } : { count: mine, width: theirs, node: op.factorNode };
+      const factor = unparen(op.factorNode);
+      // `* (A / B)`: the factor itself; `x * A / B` or `x / B * A`: this factor and the one applied just before it.
+      const inner = token === '*' && factor.type === 'binary_operator' ? factor : undefined;
+      const outer = !inner && op.node.type === 'binary_operator' ? childByField(op.node, 'left') : undefined;
+      const parts = inner ?? (outer?.type === 'binary_operator' ? outer : undefined);
+      if (!parts) return undefined;
+      const shape = `${operatorText(ev.tree, parts)} ${inner ? '' : token}`;
+      const first = childByField(parts, inner ? 'left' : 'right');
+      const second = inner ? childByField(parts, 'right') : op.factorNode;
+      /* c8 ignore next -- the grammar gives every binary operator both operands; the type makes them optional */
+      if (!first || !second) return undefined;
+      const m = /^([A-Za-z_][\w.]*) ([A-Za-z_][\w.]*)$/.exec(`${ctx.text(first)} ${ctx.text(second)}`);
+      if (!m?.[1] || !m[2]) return undefined;
+      // `A / B` alone, `(x * A) / B`: count A, width B; `(x / B) * A`: count A (this factor), width B (the one before).
+      if (shape === '/ ' || shape === '* /') return { count: m[1], width: m[2], node: op.factorNode };
+      if (shape === '/ *') return { count: m[2], width: m[1], node: op.factorNode };
+      return undefined;
     }
 
-    /** The value text a name is bound to once in a function (an element of a tuple assignment included). */
-    function boundOnce(fn: PyNode, name: string): string | undefined {
-      const scope = ev.sr.scopeOfNode.get(fn.id);
-      const defs = scope ? (ev.sr.defsOfScope.get(scope.id) ?? []).filter((d) => d.name === name) : [];
-      const [d] = defs;
-      if (defs.length !== 1 || !d || d.kind !== 'assign' || !d.value) return undefined;
-      if (d.path.length === 0) return ctx.text(d.value);
-      const value = unparen(d.value);
-      if (d.path.length !== 1 || (value.type !== 'expression_list' && value.type !== 'tuple')) return undefined;
-      const el = namedChildren(value)[d.path[0] ?? -1];
-      return el ? ctx.text(el) : undefined;
+    /**
+     * The value a name is bound to by its one assignment in the scope, written out (`cg = self.out_ch // self.groups`)
+     * or as its element of a tuple written out (`g, cg = self.groups, self.out_ch // self.groups`).
+     */
+    function boundOnce(scope: Scope, name: string): string | undefined {
+      /* c8 ignore next -- a scope that applies a scale holds definitions (its parameters at least); the map leaves it optional */
+      const defs = (ev.sr.defsOfScope.get(scope.id) ?? []).filter((d) => d.name === name && d.kind === 'assign');
+      const d = defs.length === 1 ? defs[0] : undefined;
+      const value = d?.value ? unparen(d.value) : undefined;
+      if (!d || !value) return undefined;
+      const items = d.path.length === 0 ? [value] : value.type === 'expression_list' || value.type === 'tuple' ? namedChildren(value) : [];
+      const el = items[d.path.length === 0 ? 0 : Number(d.path[0])];
+      return el && d.path.length <= 1 ? ctx.text(el) : undefined;
     }
 
     /** The function a node is written in; null at module level. */
@@ -563,9 +561,10 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
         // A count over the width split into that count (`* self.groups / self.cout`, `* (heads / channels)`) where the
         // size the scores sum over is stated as that width floor-divided by the count (`dg = self.cout // self.groups`):
         // 1/d, whatever the names.
-        const over = op.on === 'scores' ? countOverWidth(op, target) : undefined;
+        const over = op.on === 'scores' ? countOverWidth(op, target, site.ctx.scope) : undefined;
         if (over) {
-          report(over.node, msg(T.oneOverDim, quote(over.text, 40), over.size, over.size), undefined, evidence);
+          const d = /^[\w.]+$/.test(over.size) ? over.size : `(${over.size})`;
+          report(over.node, msg(T.oneOverDim, quote(over.text, 40), d, over.size), undefined, evidence);
           return;
         }
         // The multiplier is dim^power: power and dim are known together, or neither is.
@@ -648,7 +647,8 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           if (proj?.splitIntoHeads && proj.outText && multiHead && !oneHead(target) && !contracted() && boundToWholeWidth(dim.text, proj.outText, site)) {
             // Say where the callers bind it: the first construction, in this file or one importing it.
             const cls = site.ctx.scope.ownerClass;
-            const built = cls ? firstConstruction(ev, cls) : undefined;
+            const built = cls && firstConstruction(ev, cls);
+            /* c8 ignore next -- boundToWholeWidth found the class and a construction of it; the types keep both optional */
             if (!cls || !built) {
               report(op.factorNode, msg(T.modelWidth, f, dim.text), undefined, evidence);
               return;
