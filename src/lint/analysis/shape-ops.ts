@@ -138,8 +138,8 @@ export function pairwiseProduct(
   const [queryAxis] = queryAxes;
   // No query axis: each query meets keys of its own along the key axis, the other axes aligned (a local window of
   // keys unfolded around each query position, SASA's `(q * k).sum(dim=2)`), when q and k are otherwise the same shape
-  // as stated (every other axis of the same size text) and the feature axes are not the key axis.
-  const local = queryAxes.length === 0 && keyAxis !== undefined && keyAxes.length === 1 && alignedBesides(qx, kx, keyAxis);
+  // as stated (every other axis of the same size text). Products only: a sum (additive attention) stays unread.
+  const local = how === 'product' && queryAxes.length === 0 && keyAxis !== undefined && keyAxes.length === 1 && alignedBesides(qx, kx, keyAxis);
   if (keyAxes.length !== 1 || keyAxis === undefined || (!local && (queryAxes.length !== 1 || queryAxis === undefined))) return undefined;
   return tensor({
     ...broadcastLayout(q, k),
