@@ -386,3 +386,50 @@ describe('leftovers31 class 7: ATT004 says where the callers bind the head width
     assert.deepEqual(await workspaceFindingLines({ 'attn.py': KERAS_MHA, 'model.py': model(64) }, 'attn.py', 'ATT004'), []);
   });
 });
+
+//  8. ATT004, multi-head scores split by a count the code does not name as heads (`groups`): the square root of that
+//     count over the width split into it (`math.sqrt(self.groups / self.dim)`, `(self.groups / self.dim) ** 0.5`, a
+//     `self.scale` bound to it from the constructor's parameters) is 1/sqrt(head_dim), the right scale: silent (main
+//     read it as the projection's input width or the groups as a sequence length); the count over the width without the
+//     root, held by `self.scale`, is 1/d: reported, naming the summed size.
+
+const grouped = (init: string, scale: string): string => `import math
+
+import torch
+import torch.nn as nn
+
+
+class GroupedAttention(nn.Module):
+    def __init__(self, dim, groups=8):
+        super().__init__()
+        self.dim, self.groups = dim, groups
+        self.qkv = nn.Linear(dim, 3 * dim)
+        ${init}
+
+    def forward(self, x):
+        B, T, _ = x.shape
+        q, k, v = self.qkv(x).view(B, T, 3, self.groups, self.dim // self.groups).permute(2, 0, 3, 1, 4)
+        s = (q @ k.transpose(-2, -1)) ${scale}
+        return (s.softmax(dim=-1) @ v).transpose(1, 2).reshape(B, T, self.dim)
+`;
+
+describe('leftovers31 class 8: ATT004 the root of a count over the width split into it is the right scale', () => {
+  it('correct forms, written out or held by self.scale: silent', async () => {
+    for (const [init, scale] of [
+      ['pass', '* math.sqrt(self.groups / self.dim)'],
+      ['pass', '* (self.groups / self.dim) ** 0.5'],
+      ['self.scale = math.sqrt(groups / dim)', '* self.scale'],
+      ['self.scale = math.sqrt(self.groups / self.dim)', '* self.scale'],
+    ])
+      assert.deepEqual(await findingLines(grouped(init, scale), 'ATT004'), [], `${init} ${scale}`);
+  });
+  it('self.scale = self.groups / self.dim, multiplied in: 1/d, reported with the summed size', async () => {
+    const l = await linter();
+    const found = l.lintPython(grouped('self.scale = self.groups / self.dim', '* self.scale')).filter((f) => f.code === 'ATT004');
+    assert.deepEqual(
+      found.map((f) => f.line),
+      [17],
+    );
+    assert.match(found[0]?.message ?? '', /1\/\(self\.dim \/\/ self\.groups\)/);
+  });
+});
