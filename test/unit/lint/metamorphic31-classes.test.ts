@@ -1,0 +1,113 @@
+// Session 31 (metamorphic31): classes found by the metamorphic run (test/lint-metamorphic; scripts/lint-metamorphic.ts),
+// where a finding changed under a rewrite that does not change what the code computes. Each class with its natural
+// example, its rewritten form (what the run showed) and its fixed form:
+//  1. ATT008 (precision; `rename`): the cache tested against None is whatever the cached piece of the key
+//     concatenation is read from (`torch.cat([state[0], k])` → `state`), not only a name that says cache. Before, a
+//     guard `if state is None and seqlen > 1: sdpa(..., is_causal=True)` was read as unknown and the prompt-only
+//     causal call reported on keys a caller's `past_key_values[i]` extends.
+//  2. ATT008 (recall; `rename`): a container the function reads the past keys from and writes the extended keys back
+//     into in place (`store[:] = [k, v]`, `store[0] = k`) is a KV cache, whatever it is called.
+import { strict as assert } from 'node:assert';
+import { findingLines } from './helpers';
+
+const GUARDED = `import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Attention(nn.Module):
+    def __init__(self, dim, n_heads):
+        super().__init__()
+        self.n_heads = n_heads
+        self.head_dim = dim // n_heads
+        self.wq = nn.Linear(dim, dim, bias=False)
+        self.wk = nn.Linear(dim, dim, bias=False)
+        self.wv = nn.Linear(dim, dim, bias=False)
+        self.wo = nn.Linear(dim, dim, bias=False)
+
+    def forward(self, x, mask, state=None):
+        bsz, seqlen, _ = x.shape
+        xq = self.wq(x).view(bsz, seqlen, self.n_heads, self.head_dim).transpose(1, 2)
+        xk = self.wk(x).view(bsz, seqlen, self.n_heads, self.head_dim).transpose(1, 2)
+        xv = self.wv(x).view(bsz, seqlen, self.n_heads, self.head_dim).transpose(1, 2)
+        if state is not None:
+            xk = torch.cat([state[0], xk], dim=2)
+            xv = torch.cat([state[1], xv], dim=2)
+        if state is None and seqlen > 1:
+            out = F.scaled_dot_product_attention(xq, xk, xv, is_causal=True)
+        else:
+            out = F.scaled_dot_product_attention(xq, xk, xv, attn_mask=mask)
+        return self.wo(out.transpose(1, 2).reshape(bsz, seqlen, -1)), (xk, xv)
+
+
+class Model(nn.Module):
+    def __init__(self, vocab, dim, n_heads, n_layers):
+        super().__init__()
+        self.emb = nn.Embedding(vocab, dim)
+        self.layers = nn.ModuleList([Attention(dim, n_heads) for _ in range(n_layers)])
+
+    def forward(self, tokens, mask, past_key_values=None):
+        h = self.emb(tokens)
+        new_kvs = []
+        for i, layer in enumerate(self.layers):
+            pkv = past_key_values[i] if past_key_values is not None else None
+            a, kv = layer(h, mask, pkv)
+            h = h + a
+            new_kvs.append(kv)
+        return h, new_kvs
+`;
+
+const GROWN = `import torch
+import torch.nn as nn
+
+
+class CachedSelfAttention(nn.Module):
+    def __init__(self, hidden, heads, causal=True):
+        super().__init__()
+        self.heads = heads
+        self.qkv = nn.Linear(hidden, 3 * hidden)
+        self.causal = causal
+
+    def forward(self, x, store=None):
+        b, l, _ = x.shape
+        q, k, v = self.qkv(x).reshape(b, l, 3, self.heads, -1).permute(2, 0, 3, 1, 4)
+        if store is not None:
+            k = torch.cat([store[0], k], dim=2)
+            v = torch.cat([store[1], v], dim=2)
+            store[:] = [k, v]
+        out = nn.functional.scaled_dot_product_attention(q, k, v, is_causal=store is not None or self.causal)
+        return out.permute(0, 2, 1, 3).reshape(b, l, -1)
+`;
+
+describe('metamorphic31 classes', () => {
+  describe('1. ATT008: a cache tested against None under any name', () => {
+    it('is_causal only when the container the cached keys come from is None: silent', async () => {
+      assert.deepEqual(await findingLines(GUARDED, 'ATT008'), []);
+      assert.deepEqual(await findingLines(GUARDED.replaceAll('state', 'past_key_value'), 'ATT008'), []);
+    });
+    it('is_causal whenever more than one query, cache or not: reported', async () => {
+      assert.deepEqual(await findingLines(GUARDED.replace('if state is None and seqlen > 1:', 'if seqlen > 1:'), 'ATT008'), [25]);
+    });
+    it('the new keys tested against None are not the cache', async () => {
+      assert.deepEqual(await findingLines(GUARDED.replace('if state is None and seqlen > 1:', 'if xk is None and seqlen > 1:'), 'ATT008'), [25]);
+    });
+  });
+  describe('2. ATT008: a container written back with the extended keys is a KV cache', () => {
+    it('is_causal true whenever the written-back container is passed: reported, under any name', async () => {
+      assert.deepEqual(await findingLines(GROWN, 'ATT008'), [19]);
+      assert.deepEqual(await findingLines(GROWN.replaceAll('store', 'kv_cache'), 'ATT008'), [19]);
+    });
+    it('not written back (what it holds is not in view): silent', async () => {
+      assert.deepEqual(await findingLines(GROWN.replace('store[:] = [k, v]', 'pass'), 'ATT008'), []);
+    });
+    it('written back one entry at a time: reported', async () => {
+      assert.deepEqual(await findingLines(GROWN.replace('store[:] = [k, v]', 'store[0] = k\n            store[1] = v'), 'ATT008'), [20]);
+    });
+    it('fixed (causal only without the cache): silent', async () => {
+      assert.deepEqual(
+        await findingLines(GROWN.replace('is_causal=store is not None or self.causal', 'is_causal=store is None and self.causal'), 'ATT008'),
+        [],
+      );
+    });
+  });
+});
