@@ -785,7 +785,7 @@ function constView(view: FileView): FileRewrite | null {
   const defs: string[] = [];
   const anchors: Place[] = [];
   for (const s of sites) {
-    const name = fresh(taken, 'K_1');
+    const name = fresh(taken, 'VAL_1');
     defs.push(`${name} = ${textOf(src, s.node)}\n`);
     anchors.push(place(view.path, lineAt(s.node.start)));
     edits.push({ start: s.node.start, end: s.node.end, text: name });
@@ -827,7 +827,7 @@ function cfgView(view: FileView): FileRewrite | null {
     const firstStmt = body ? named(body)[0] : undefined;
     if (!body || !firstStmt || !beginsLine(src, firstStmt)) continue;
     for (const s of ss) {
-      const fname = fresh(taken, 'k_1');
+      const fname = fresh(taken, 'val_1');
       const lit = textOf(src, s.node);
       const type = s.node.type === 'integer' || (s.node.type === 'unary_operator' && field(s.node, 'argument')?.type === 'integer') ? 'int' : 'float';
       fields.push(`    ${fname}: ${type} = ${lit}\n`);

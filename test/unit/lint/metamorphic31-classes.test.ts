@@ -7,8 +7,12 @@
 //     causal call reported on keys a caller's `past_key_values[i]` extends.
 //  2. ATT008 (recall; `rename`): a container the function reads the past keys from and writes the extended keys back
 //     into in place (`store[:] = [k, v]`, `store[0] = k`) is a KV cache, whatever it is called.
+//  3. ATT006 (precision; `cfg`): the blend `w * b + fill * (1 - b)` (or `w * b - fill * (1 - b)`) with a fill the code
+//     does not show (a constructor argument, a config field, an imported constant from outside the workspace) is still
+//     the `where` of a blend, not scores times a 0/1 mask: an unshown mask step, silent. Before, only a fill known to be
+//     a large number made it a blend, and an unknown one left `w * b` reported as a 0/1 product.
 import { strict as assert } from 'node:assert';
-import { findingLines } from './helpers';
+import { findingLines, workspaceFindingLines } from './helpers';
 
 const GUARDED = `import torch
 import torch.nn as nn
@@ -55,6 +59,33 @@ class Model(nn.Module):
             h = h + a
             new_kvs.append(kv)
         return h, new_kvs
+`;
+
+const BLEND = `import math
+
+import torch
+import torch.nn as nn
+
+
+class Attention(nn.Module):
+    def __init__(self, n_embd, n_head, n_ctx, fill):
+        super().__init__()
+        self.n_head = n_head
+        self.fill = fill
+        self.register_buffer("b", torch.tril(torch.ones(n_ctx, n_ctx)).view(1, 1, n_ctx, n_ctx))
+        self.c_attn = nn.Linear(n_embd, 3 * n_embd)
+
+    def forward(self, x):
+        B, T, C = x.shape
+        q, k, v = self.c_attn(x).split(C, dim=2)
+        q = q.view(B, T, self.n_head, -1).transpose(1, 2)
+        k = k.view(B, T, self.n_head, -1).transpose(1, 2)
+        v = v.view(B, T, self.n_head, -1).transpose(1, 2)
+        w = q @ k.transpose(-2, -1) / math.sqrt(k.size(-1))
+        b = self.b[:, :, :T, :T]
+        w = w * b + self.fill * (1 - b)
+        w = w.softmax(dim=-1)
+        return (w @ v).transpose(1, 2).reshape(B, T, C)
 `;
 
 const GROWN = `import torch
@@ -108,6 +139,33 @@ describe('metamorphic31 classes', () => {
         await findingLines(GROWN.replace('is_causal=store is not None or self.causal', 'is_causal=store is None and self.causal'), 'ATT008'),
         [],
       );
+    });
+  });
+  describe('3. ATT006: a blend with a fill the code does not show', () => {
+    it('fill from a constructor argument: silent', async () => {
+      assert.deepEqual(await findingLines(BLEND, 'ATT006'), []);
+    });
+    it('fill subtracted, from a config field: silent', async () => {
+      const src = BLEND.replace('w = w * b + self.fill * (1 - b)', 'w = w * b - self.cfg.neg * (1.0 - b)');
+      assert.deepEqual(await findingLines(src, 'ATT006'), []);
+    });
+    it('the literal fill (the form it was rewritten from): silent', async () => {
+      assert.deepEqual(await findingLines(BLEND.replace('self.fill * (1 - b)', '-1e9 * (1 - b)'), 'ATT006'), []);
+    });
+    it('the scores times the mask alone: reported', async () => {
+      assert.deepEqual(await findingLines(BLEND.replace('w = w * b + self.fill * (1 - b)', 'w = w * b'), 'ATT006'), [23]);
+    });
+    it('another term than the complement of the mask: still reported', async () => {
+      assert.deepEqual(await findingLines(BLEND.replace('self.fill * (1 - b)', 'self.fill * (1 - x)'), 'ATT006'), [23]);
+    });
+    it('fixed (masked_fill with -inf): silent', async () => {
+      assert.deepEqual(await findingLines(BLEND.replace('w = w * b + self.fill * (1 - b)', 'w = w.masked_fill(b == 0, float("-inf"))'), 'ATT006'), []);
+    });
+    it('cross-file: the fill imported from a module outside the workspace: silent; the product alone: reported', async () => {
+      const withImport = BLEND.replace('import math\n', 'import math\n\nfrom settings import NEG_FILL\n').replace('self.fill * (1 - b)', 'NEG_FILL * (1 - b)');
+      assert.deepEqual(await workspaceFindingLines({ 'model/attn.py': withImport }, 'model/attn.py', 'ATT006'), []);
+      const alone = withImport.replace('w = w * b + NEG_FILL * (1 - b)', 'w = w * b');
+      assert.deepEqual(await workspaceFindingLines({ 'model/attn.py': alone }, 'model/attn.py', 'ATT006'), [25]);
     });
   });
 });
