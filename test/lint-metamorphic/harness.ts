@@ -30,6 +30,21 @@ export interface WorkspaceLinter {
   lintFiles(files: ReadonlyArray<{ path: string; text: string }>): Promise<Array<{ path: string; line: number; code: string; message: string }>>;
 }
 
+/** Header keys of the corpus, holdout and training formats (the training set's adds `class` and `source`). */
+const HEADER_KEYS = new Set(['case', 'modelled-on', 'label', 'class', 'pattern', 'why', 'looks-like', 'source']);
+
+/** Blanks the leading header block (each `# key: ...` line becomes `#`), keeping every line where it was. */
+export function blankHeader(text: string): string {
+  if (!/^#\s*case:/.test(text)) return text;
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^#\s*([a-z-]+):/.exec(lines[i]);
+    if (!m || !HEADER_KEYS.has(m[1])) break;
+    lines[i] = '#';
+  }
+  return lines.join('\n');
+}
+
 /** Reads the cases of one cases folder (notebooks skipped: they are not rewritten). */
 export function readMetaCases(set: string, dir: string): { cases: MetaCase[]; skipped: string[] } {
   const cases: MetaCase[] = [];
@@ -42,7 +57,7 @@ export function readMetaCases(set: string, dir: string): { cases: MetaCase[]; sk
     const raw = cf.files ?? [{ path: cf.file, text: cf.text }];
     const expected = new Set<string>();
     for (const f of raw) for (const e of parseExpectations(f.text, null, `${set}/${cf.file}${f.path}`, f.path)) expected.add(`${f.path}|${e.line}|${e.code}`);
-    const files = raw.map((f) => ({ path: f.path, text: redactSource(f.text, /^#\s*case:/.test(f.text)) }));
+    const files = raw.map((f) => ({ path: f.path, text: redactSource(blankHeader(f.text), false) }));
     cases.push({ set, name: cf.file, files, expected, label: expected.size > 0 ? 'buggy' : 'correct' });
   }
   return { cases, skipped };

@@ -572,6 +572,8 @@ function extractions(src: string, root: SNode): Extraction[] {
     }
     const body = field(fn, 'body');
     if (!body) continue;
+    const softmaxes = all(body, (m) => m.type === 'call' && enclosingFunction(m) === fn && ['softmax', 'log_softmax'].includes(calleeName(src, m)?.last ?? ''));
+    const firstSoftmax = softmaxes.length > 0 ? Math.min(...softmaxes.map((m) => m.start)) : undefined;
     for (const stmt of all(body, 'expression_statement')) {
       if (enclosingFunction(stmt) !== fn || !beginsLine(src, stmt)) continue;
       const asg = stmt.children[0];
@@ -579,10 +581,12 @@ function extractions(src: string, root: SNode): Extraction[] {
       const target = field(asg, 'left');
       const value = field(asg, 'right');
       if (!target || !value || target.type !== 'identifier' || field(asg, 'type')) continue;
-      const interesting =
-        containsMatmul(src, value) ||
-        all(value, (m) => m.type === 'call' && ['masked_fill', 'where', 'tril', 'triu', 'softmax'].includes(calleeName(src, m)?.last ?? '')).length > 0;
-      if (!interesting) continue;
+      // The scores (a product before the function's first softmax) or a mask / filled scores, never the softmax itself
+      // or the product of the weights with the values.
+      const callsOf = (names: string[]) => all(value, (m) => m.type === 'call' && names.includes(calleeName(src, m)?.last ?? '')).length > 0;
+      if (callsOf(['softmax', 'log_softmax'])) continue;
+      const scores = containsMatmul(src, value) && (firstSoftmax === undefined || stmt.end <= firstSoftmax);
+      if (!scores && !callsOf(['masked_fill', 'where', 'tril', 'triu'])) continue;
       const bad = all(
         value,
         (m) => SCOPED_FOR_EXTRACT.has(m.type) || (m.type === 'call' && ['super', 'locals', 'vars', 'eval', 'exec'].includes(calleeName(src, m)?.dotted ?? '')),
@@ -871,7 +875,7 @@ export const REWRITES: readonly Rewrite[] = [
   { name: 'sqrt-form', doc: 'math.sqrt(d) ↔ d ** 0.5; d ** -0.5 → 1.0 / math.sqrt(d)', file: sqrtFormView },
   {
     name: 'extract',
-    doc: 'the statement computing the scores / mask / filled scores moved to a new module-level function in the file',
+    doc: 'each statement computing the scores (a product before the first softmax) or a mask / the filled scores moved to a new module-level function in the file, called with the names it uses',
     file: (v) => extractView(v, false),
   },
   { name: 'extract-xfile', doc: 'the same function moved to a new _util.py beside the file and imported', file: (v) => extractView(v, true) },

@@ -11,6 +11,10 @@
 //     does not show (a constructor argument, a config field, an imported constant from outside the workspace) is still
 //     the `where` of a blend, not scores times a 0/1 mask: an unshown mask step, silent. Before, only a fill known to be
 //     a large number made it a blend, and an unknown one left `w * b` reported as a 0/1 product.
+//  4. ATT004 (recall; `hoist`): a scale held in a local defined once (`norm = math.sqrt(T)` then `/ norm`) is read
+//     through its definition wherever the rule reads the factor's expression: the sequence length under the root, and
+//     the head count floor-divided by the width, whatever the local is called. Before, only the factor written inline
+//     was read.
 import { strict as assert } from 'node:assert';
 import { findingLines, workspaceFindingLines } from './helpers';
 
@@ -86,6 +90,54 @@ class Attention(nn.Module):
         w = w * b + self.fill * (1 - b)
         w = w.softmax(dim=-1)
         return (w @ v).transpose(1, 2).reshape(B, T, C)
+`;
+
+const SEQ_NORM = `import math
+
+import torch
+import torch.nn as nn
+
+
+class Attention(nn.Module):
+    def __init__(self, d_model, d_head):
+        super().__init__()
+        self.q = nn.Linear(d_model, d_head)
+        self.k = nn.Linear(d_model, d_head)
+        self.v = nn.Linear(d_model, d_head)
+
+    def forward(self, x):
+        B, T, C = x.shape
+        q = self.q(x).view(B, T, -1)
+        k = self.k(x).view(B, T, -1)
+        v = self.v(x)
+        norm = math.sqrt(T)
+        scores = q @ k.transpose(1, 2) / norm
+        return scores.softmax(dim=-1) @ v
+`;
+
+const FLOOR_NORM = `import numpy as np
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Attention(nn.Module):
+    def __init__(self, cout, heads):
+        super().__init__()
+        self.cout, self.heads = cout, heads
+        self.q = nn.Linear(cout, cout)
+        self.k = nn.Linear(cout, cout)
+        self.v = nn.Linear(cout, cout)
+
+    def forward(self, x):
+        b, n, _ = x.shape
+        dh = self.cout // self.heads
+        q = self.q(x).view(b, n, self.heads, dh).transpose(1, 2)
+        k = self.k(x).view(b, n, self.heads, dh).transpose(1, 2)
+        v = self.v(x).view(b, n, self.heads, dh).transpose(1, 2)
+        norm = np.sqrt(self.heads // self.cout)
+        att = q @ k.transpose(-2, -1) * norm
+        att = F.softmax(att, dim=-1)
+        return (att @ v).transpose(1, 2).reshape(b, n, -1)
 `;
 
 const GROWN = `import torch
@@ -166,6 +218,24 @@ describe('metamorphic31 classes', () => {
       assert.deepEqual(await workspaceFindingLines({ 'model/attn.py': withImport }, 'model/attn.py', 'ATT006'), []);
       const alone = withImport.replace('w = w * b + NEG_FILL * (1 - b)', 'w = w * b');
       assert.deepEqual(await workspaceFindingLines({ 'model/attn.py': alone }, 'model/attn.py', 'ATT006'), [25]);
+    });
+  });
+  describe('4. ATT004: a scale held in a local is read through its definition', () => {
+    it('sqrt of the sequence length held in a local: reported at the factor, as inline', async () => {
+      assert.deepEqual(await findingLines(SEQ_NORM, 'ATT004'), [20]);
+      const inline = SEQ_NORM.replace('        norm = math.sqrt(T)\n', '').replace('/ norm', '/ math.sqrt(T)');
+      assert.deepEqual(await findingLines(inline, 'ATT004'), [19]);
+    });
+    it('fixed (sqrt of the head width in the local): silent', async () => {
+      assert.deepEqual(await findingLines(SEQ_NORM.replace('math.sqrt(T)', 'math.sqrt(q.size(-1))'), 'ATT004'), []);
+    });
+    it('a local assigned twice is not read through (which definition reaches is not one): silent', async () => {
+      const twice = SEQ_NORM.replace('        norm = math.sqrt(T)\n', '        norm = math.sqrt(T)\n        if C > 0:\n            norm = math.sqrt(q.size(-1))\n');
+      assert.deepEqual(await findingLines(twice, 'ATT004'), []);
+    });
+    it('heads floor-divided by the width, held in a local: reported; true division: silent', async () => {
+      assert.deepEqual(await findingLines(FLOOR_NORM, 'ATT004'), [21]);
+      assert.deepEqual(await findingLines(FLOOR_NORM.replace('self.heads // self.cout', 'self.heads / self.cout'), 'ATT004'), []);
     });
   });
 });
