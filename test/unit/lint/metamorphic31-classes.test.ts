@@ -15,6 +15,10 @@
 //     through its definition wherever the rule reads the factor's expression: the sequence length under the root, and
 //     the head count floor-divided by the width, whatever the local is called. Before, only the factor written inline
 //     was read.
+//  5. ATT007 (precision; `inline`): scores whose layout the operands do not name (`einsum('bhd,bthd->bth', q,
+//     k_cache[:, idx])`, the keys an indexed cache rather than a local called K) have their key axis where every softmax
+//     of them normalises (dim=1: keys at -2), so padding along -2 hides keys and empties no query row. Before, the
+//     query axis defaulted to -2 and the decode step was reported as fully masking padded query rows.
 import { strict as assert } from 'node:assert';
 import { findingLines, workspaceFindingLines } from './helpers';
 
@@ -140,6 +144,34 @@ class Attention(nn.Module):
         return (att @ v).transpose(1, 2).reshape(b, n, -1)
 `;
 
+const DECODE = `import math
+
+import torch
+
+
+def decode_step(q, k_cache, v_cache, idx, lens):
+    pos = torch.arange(idx.shape[1], device=q.device)
+    s = torch.einsum("bhd,bthd->bth", q, k_cache[:, idx]) / math.sqrt(q.shape[-1])
+    valid = pos[None, :] < lens[:, None]
+    s = s.masked_fill(~valid.unsqueeze(-1), float("-inf"))
+    w = torch.softmax(s, dim=1)
+    return torch.einsum("bth,bthd->bhd", w, v_cache[:, idx])
+`;
+
+const PAD_QUERIES = `import math
+
+import torch
+
+
+def attend(x, wq, wk, wv, lens):
+    pos = torch.arange(x.shape[1], device=x.device)
+    s = torch.einsum("bqd,bkd->bqk", x @ wq, x @ wk) / math.sqrt(wq.shape[-1])
+    valid = pos[None, :] < lens[:, None]
+    s = s.masked_fill(~valid.unsqueeze(-1), float("-inf"))
+    w = torch.softmax(s, dim=-1)
+    return torch.einsum("bqk,bkd->bqd", w, x @ wv)
+`;
+
 const GROWN = `import torch
 import torch.nn as nn
 
@@ -230,12 +262,33 @@ describe('metamorphic31 classes', () => {
       assert.deepEqual(await findingLines(SEQ_NORM.replace('math.sqrt(T)', 'math.sqrt(q.size(-1))'), 'ATT004'), []);
     });
     it('a local assigned twice is not read through (which definition reaches is not one): silent', async () => {
-      const twice = SEQ_NORM.replace('        norm = math.sqrt(T)\n', '        norm = math.sqrt(T)\n        if C > 0:\n            norm = math.sqrt(q.size(-1))\n');
+      const twice = SEQ_NORM.replace(
+        '        norm = math.sqrt(T)\n',
+        '        norm = math.sqrt(T)\n        if C > 0:\n            norm = math.sqrt(q.size(-1))\n',
+      );
       assert.deepEqual(await findingLines(twice, 'ATT004'), []);
     });
     it('heads floor-divided by the width, held in a local: reported; true division: silent', async () => {
       assert.deepEqual(await findingLines(FLOOR_NORM, 'ATT004'), [21]);
       assert.deepEqual(await findingLines(FLOOR_NORM.replace('self.heads // self.cout', 'self.heads / self.cout'), 'ATT004'), []);
+    });
+  });
+  describe('5. ATT007: the key axis of unnamed scores is where their softmax normalises', () => {
+    it('decode step, keys at -2 (softmax over dim=1), padding along them: silent', async () => {
+      assert.deepEqual(await findingLines(DECODE, 'ATT007'), []);
+      // the same with the keys bound to a local first (the form it was inlined from)
+      const local = DECODE.replace('q, k_cache[:, idx])', 'q, K)').replace('    s = torch.einsum(', '    K = k_cache[:, idx]\n    s = torch.einsum(');
+      assert.deepEqual(await findingLines(local, 'ATT007'), []);
+    });
+    it('(batch, queries, keys) scores softmaxed over the last axis, padding along the queries: reported', async () => {
+      assert.deepEqual(await findingLines(PAD_QUERIES, 'ATT007'), [10]);
+    });
+    it('fixed (padding along the keys): silent', async () => {
+      assert.deepEqual(await findingLines(PAD_QUERIES.replace('~valid.unsqueeze(-1)', '~valid.unsqueeze(1)'), 'ATT007'), []);
+    });
+    it('two softmaxes of the same scores over different axes: no key axis is read from them (reported as before)', async () => {
+      const two = DECODE.replace('    w = torch.softmax(s, dim=1)\n', '    w = torch.softmax(s, dim=1)\n    u = torch.softmax(s, dim=-1)\n');
+      assert.deepEqual(await findingLines(two, 'ATT007'), [10]);
     });
   });
 });
