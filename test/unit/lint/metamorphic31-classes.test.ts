@@ -19,6 +19,10 @@
 //     k_cache[:, idx])`, the keys an indexed cache rather than a local called K) have their key axis where every softmax
 //     of them normalises (dim=1: keys at -2), so padding along -2 hides keys and empties no query row. Before, the
 //     query axis defaulted to -2 and the decode step was reported as fully masking padded query rows.
+//  6. ATT004 (precision; `extract`): a module-level helper that forms the scores for a method (`wei = scores(q, k, C)`
+//     in `Head.forward`) is read with its caller's class, so the constructions that exempt the method (`Head(n_embd)`:
+//     one head as wide as the embedding) exempt the helper. Before, the helper had no class, and `C ** -0.5` there was
+//     reported as the projection's input width.
 import { strict as assert } from 'node:assert';
 import { findingLines, workspaceFindingLines } from './helpers';
 
@@ -172,6 +176,41 @@ def attend(x, wq, wk, wv, lens):
     return torch.einsum("bqk,bkd->bqd", w, x @ wv)
 `;
 
+const HELPER_SCORES = `import torch.nn as nn
+from torch.nn import functional as F
+
+n_embd = 32
+
+
+def scores(q, k, C):
+    return q @ k.transpose(-2, -1) * C**-0.5
+
+
+class Head(nn.Module):
+    def __init__(self, head_size):
+        super().__init__()
+        self.key = nn.Linear(n_embd, head_size, bias=False)
+        self.query = nn.Linear(n_embd, head_size, bias=False)
+        self.value = nn.Linear(n_embd, head_size, bias=False)
+
+    def forward(self, x):
+        B, T, C = x.shape
+        k = self.key(x)
+        q = self.query(x)
+        wei = scores(q, k, C)
+        wei = F.softmax(wei, dim=-1)
+        return wei @ self.value(x)
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.head = Head(n_embd)
+
+    def forward(self, x):
+        return self.head(x)
+`;
+
 const GROWN = `import torch
 import torch.nn as nn
 
@@ -289,6 +328,18 @@ describe('metamorphic31 classes', () => {
     it('two softmaxes of the same scores over different axes: no key axis is read from them (reported as before)', async () => {
       const two = DECODE.replace('    w = torch.softmax(s, dim=1)\n', '    w = torch.softmax(s, dim=1)\n    u = torch.softmax(s, dim=-1)\n');
       assert.deepEqual(await findingLines(two, 'ATT007'), [10]);
+    });
+  });
+  describe("6. ATT004: a helper forming a method's scores is read with the caller's class", () => {
+    it('one head as wide as the embedding, scores formed by a module-level helper: silent', async () => {
+      assert.deepEqual(await findingLines(HELPER_SCORES, 'ATT004'), []);
+    });
+    it('a narrower head (the input width is then not the head width): reported at the helper', async () => {
+      assert.deepEqual(await findingLines(HELPER_SCORES.replace('Head(n_embd)', 'Head(16)'), 'ATT004'), [8]);
+    });
+    it('fixed (the head width read off the keys): silent', async () => {
+      const fixed = HELPER_SCORES.replace('Head(n_embd)', 'Head(16)').replace('scores(q, k, C)', 'scores(q, k, k.size(-1))');
+      assert.deepEqual(await findingLines(fixed, 'ATT004'), []);
     });
   });
 });
