@@ -23,7 +23,6 @@ import {
   lazyBetween,
   lineStart,
   named,
-  paramIdentifiers,
   statementOf,
   textOf,
   topLevelOf,
@@ -189,7 +188,7 @@ function renameView(view: FileView): FileRewrite | null {
   const { src, root } = view;
   const taken = new Set<string>();
   for (const f of view.others) for (const t of identifierTexts(f.src, f.root)) taken.add(t);
-  const fns = attentionFunctions(src, root).filter((fn, i, arr) => !arr.some((o) => o !== fn && contains(o, fn)));
+  const fns = attentionFunctions(src, root).filter((fn, _i, arr) => !arr.some((o) => o !== fn && contains(o, fn)));
   const edits: Edit[] = [];
   let counter = 0;
   for (const fn of fns) {
@@ -288,7 +287,7 @@ function hoistView(view: FileView): FileRewrite | null {
   const lineAt = lineIndex(src);
   const chosen: SNode[] = [];
   for (const e of hoistCandidates(src, root).sort((a, b) => a.start - b.start)) {
-    const stmt = statementOf(src, e);
+    const stmt = statementOf(e);
     if (!stmt || !beginsLine(src, stmt) || e.start === stmt.start) continue;
     if (stmt.type !== 'expression_statement' && stmt.type !== 'return_statement') continue;
     if (lazyBetween(e, stmt)) continue;
@@ -300,7 +299,7 @@ function hoistView(view: FileView): FileRewrite | null {
   const edits: Edit[] = [];
   const byStmt = new Map<SNode, SNode[]>();
   for (const e of chosen) {
-    const stmt = statementOf(src, e)!;
+    const stmt = statementOf(e)!;
     byStmt.set(stmt, [...(byStmt.get(stmt) ?? []), e]);
   }
   for (const [stmt, exprs] of byStmt) {
@@ -420,7 +419,7 @@ function softmaxFormView(view: FileView): FileRewrite | null {
     } else {
       if (!hasTorch) continue;
       // `obj.softmax(...)` is Tensor.softmax only when its one argument is an axis (`self.softmax(scores)` calls a module)
-      if (!isTensorSoftmaxCall(src, args)) continue;
+      if (!isTensorSoftmaxCall(args)) continue;
       const inner = rest.map((a) => textOf(src, a));
       edits.push({ start: fnNode.start, end: call.end, text: `torch.softmax(${textOf(src, c.object)}, ${inner.join(', ')})` });
     }
@@ -429,7 +428,7 @@ function softmaxFormView(view: FileView): FileRewrite | null {
 }
 
 /** `x.softmax(-1)`, `x.softmax(dim=d)`: a method call whose one argument is an axis (a literal, or the keyword dim). */
-function isTensorSoftmaxCall(src: string, args: CallArgs): boolean {
+function isTensorSoftmaxCall(args: CallArgs): boolean {
   if (args.splat) return false;
   if (args.positional.length === 1 && args.keywords.size === 0) return isNumber(args.positional[0]);
   return args.positional.length === 0 && args.keywords.has('dim');
@@ -446,7 +445,7 @@ function softmaxKwPosView(view: FileView): FileRewrite | null {
     if (args.splat) continue;
     const functional = isModuleObject(src, c.object);
     if (functional && !['F', 'torch', 'nn.functional', 'torch.nn.functional', 'functional'].includes(textOf(src, c.object))) continue;
-    if (!functional && !isTensorSoftmaxCall(src, args)) continue;
+    if (!functional && !isTensorSoftmaxCall(args)) continue;
     const dimAt = functional ? 1 : 0;
     const kw = args.keywords.get('dim');
     if (kw && args.positional.length === dimAt) {

@@ -251,7 +251,7 @@ export function fresh(taken: Set<string>, base: string): string {
 }
 
 /** The statement (a child of a block or of the module) holding `n`, and whether it starts its line. */
-export function statementOf(src: string, n: SNode): SNode | undefined {
+export function statementOf(n: SNode): SNode | undefined {
   let s: SNode | null = n;
   while (s?.parent && s.parent.type !== 'block' && s.parent.type !== 'module') s = s.parent;
   if (!s?.parent) return undefined;

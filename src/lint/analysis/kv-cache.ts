@@ -339,7 +339,8 @@ function joinedCacheHolders(r: FlagReader, join: PyNode): string[] {
   const pieces = namedChildren(seq);
   if (pieces.length < 2) return [];
   const out: string[] = [];
-  for (let n: PyNode | undefined = unparen(pieces[0]!); n;) {
+  const head = pieces[0];
+  for (let n: PyNode | undefined = head ? unparen(head) : undefined; n;) {
     if (n.type === 'subscript') n = childByField(n, 'value');
     else if (n.type === 'identifier') {
       if (r.text(n) !== 'self') out.push(r.text(n));
