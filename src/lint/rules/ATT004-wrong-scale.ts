@@ -2,12 +2,12 @@
 // scaling twice, or scaling after softmax.
 import { widthPower, type ScaleSite, type SdpaSite, type SoftmaxSite } from '../analysis/facts';
 import { axisAt, type DimInfo, type ScaleOp } from '../analysis/values';
-import type { ClassInfo } from '../analysis/scopes';
+import { callerClass, heldValue } from '../analysis/call';
 import { alternatives, byNode, hasRoles, isInverseSqrtDim, scaleOps } from './evidence';
 import { defineTemplates, msg, type MessageParts } from '../message';
 import { apiName, insertKeyword, quote, type FixSpec, type RelatedSpec, type Rule, type RuleContext } from './rule';
 import { factorDefinitions } from './related';
-import { childByField, unparen } from '../syntax/tree';
+import { childByField } from '../syntax/tree';
 
 const T = defineTemplates({
   softmaxBeforeScaling: 'the softmax is applied here, before this scaling',
@@ -188,7 +188,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       // the embedding): the projection keeps the width, so the input's width is the head width.
       // A module-level helper of the file that forms the scores for a method (`wei = _scores(q, k, C)` in `Head.forward`)
       // is read with its caller's class: the constructions that exempt the method exempt the helper it calls.
-      const cls = site.ctx.scope.ownerClass ?? callerClass(site.ctx);
+      const cls = site.ctx.scope.ownerClass ?? callerClass(ev, site.ctx);
       const simple = /^[A-Za-z_]\w*$/;
       if (cls && simple.test(proj.inText) && simple.test(proj.outText) && constructionsPassSame(ev, cls, proj.inText, proj.outText)) return undefined;
       // The same with a projection the code splits into heads (`nn.Linear(in_dim, 3 * head_dim * n_heads)`, then
@@ -197,13 +197,6 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       // for it and for the input width (`SelfAttention(d_model, d_model, n_heads)`): each head is as wide as the input.
       if (simple.test(proj.inText) && headAsWide(proj.inText, target, site)) return undefined;
       return proj.inText;
-    };
-
-    /** The class of the method whose call (in this file) made the context of a helper outside any class. */
-    const callerClass = (c: ScaleSite['ctx']): ClassInfo | undefined => {
-      if (!c.callSite || c.calledAt) return undefined;
-      const fn = enclosingFunction(c.callSite);
-      return fn ? ev.sr.scopeOfNode.get(fn.id)?.ownerClass : undefined;
     };
 
     /**
@@ -215,25 +208,13 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       !!dim.lastAxisOf && dim.ofTensor === proj.input && !!target.attn?.queryAxes?.some((a) => a.label === 'head');
 
     /**
-     * The value a local factor holds (`t = np.sqrt(K)` then `/ t`): its one definition in this scope, a plain assignment;
-     * undefined for anything else. Rules that read the factor's expression read it there too, whatever the local is
-     * called.
-     */
-    const definedAs = (factor: PyNode): PyNode | undefined => {
-      const u = unparen(factor);
-      if (u.type !== 'identifier') return undefined;
-      const defs = ev.resolve(u, ctx.text(u)) ?? [];
-      return defs.length === 1 && defs[0]?.path.length === 0 ? defs[0].value : undefined;
-    };
-
-    /**
      * The factor is, under a square root, `float()`/`int()` or parentheses, `heads // width` where `heads` is a head
      * count and the code floor-divides `width` by a head count to get each head's width (`dh = self.channels //
      * self.heads`, ev.modelDimTexts): width is heads times a head's width, so the quotient is 0 unless heads are one
      * feature wide. Undefined for anything else.
      */
     const headsFloorWidth = (factor: PyNode): { heads: string; width: string } | undefined => {
-      const held = definedAs(factor);
+      const held = heldValue(ev, factor);
       const m = FLOOR_HEADS.exec(ctx.text(factor)) ?? (held ? FLOOR_HEADS.exec(ctx.text(held)) : null);
       if (!m) return undefined;
       const heads = String(m[1]);
@@ -366,7 +347,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
     const sequenceSize = (op: ScaleOp, target: ScaleSite['target']): string | undefined => {
       const axes = target.attn?.queryAxes;
       if (!axes || axes.length < 2) return undefined;
-      const held = definedAs(op.factorNode);
+      const held = heldValue(ev, op.factorNode);
       const text = `${ctx.text(op.factorNode)}${held ? ` ${ctx.text(held)}` : ''}`;
       const names = new Set([...text.matchAll(/[A-Za-z_][\w.]*/g)].map((m) => bare(m[0])));
       const last = axes.at(-1)?.sizeText;

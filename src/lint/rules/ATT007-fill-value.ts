@@ -239,16 +239,8 @@ weights = scores.softmax(dim=-1)`,
      */
     function scoreAxes(site: FillSite): { keyAxis?: number; queryAxis?: number } {
       const a = site.target.attn;
-      if (!a || a.keyAxis !== undefined || a.queryAxis !== undefined || !a.formedAt) return { keyAxis: a?.keyAxis, queryAxis: a?.queryAxis };
-      const axes = new Set<number>();
-      for (const s of ev.facts.softmax) {
-        if (s.input.attn?.formedAt !== a.formedAt) continue;
-        const ndim = s.input.ndim;
-        const neg = typeof s.dim !== 'number' ? undefined : s.dim < 0 ? s.dim : ndim !== undefined ? s.dim - ndim : undefined;
-        if (neg === undefined) return {};
-        axes.add(neg);
-      }
-      return axes.size === 1 ? { keyAxis: [...axes][0] } : {};
+      if (a?.keyAxis === undefined && a?.queryAxis === undefined && a?.formedAt) return { keyAxis: ev.facts.softmaxKeyAxis(a.formedAt) };
+      return { keyAxis: a?.keyAxis, queryAxis: a?.queryAxis };
     }
 
     /**
