@@ -23,6 +23,9 @@
 //     in `Head.forward`) is read with its caller's class, so the constructions that exempt the method (`Head(n_embd)`:
 //     one head as wide as the embedding) exempt the helper. Before, the helper had no class, and `C ** -0.5` there was
 //     reported as the projection's input width.
+//  7. ATT004 (precision; `const`): a fused projection whose part count is a module-level constant (`nn.Linear(dim,
+//     dim * N_PARTS)` with `N_PARTS = 3`) is read as `3 * dim` is: on one head each part is as wide as the input, so
+//     sqrt(C) of the input's last axis is the head width. Before, only a literal count was read.
 import { strict as assert } from 'node:assert';
 import { findingLines, workspaceFindingLines } from './helpers';
 
@@ -211,6 +214,45 @@ class Model(nn.Module):
         return self.head(x)
 `;
 
+const FUSED_CONST = `import math
+
+import torch.nn as nn
+
+N_PARTS = 3
+
+
+class Attention(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.qkv = nn.Linear(dim, dim * N_PARTS)
+
+    def forward(self, x):
+        B, N, C = x.shape
+        q, k, v = self.qkv(x).chunk(N_PARTS, dim=-1)
+        attn = (q @ k.transpose(-2, -1)) / math.sqrt(C)
+        return attn.softmax(dim=-1) @ v
+`;
+
+const FUSED_CONST_HEADS = `import math
+
+import torch.nn as nn
+
+N_PARTS = 3
+
+
+class Attention(nn.Module):
+    def __init__(self, dim, heads=8):
+        super().__init__()
+        self.heads = heads
+        self.qkv = nn.Linear(dim, dim * N_PARTS)
+
+    def forward(self, x):
+        B, N, C = x.shape
+        q, k, v = self.qkv(x).view(B, N, N_PARTS, self.heads, C // self.heads).permute(2, 0, 3, 1, 4)
+        attn = (q @ k.transpose(-2, -1)) / math.sqrt(C)
+        return (attn.softmax(dim=-1) @ v).transpose(1, 2).reshape(B, N, C)
+`;
+
 const GROWN = `import torch
 import torch.nn as nn
 
@@ -340,6 +382,22 @@ describe('metamorphic31 classes', () => {
     it('fixed (the head width read off the keys): silent', async () => {
       const fixed = HELPER_SCORES.replace('Head(n_embd)', 'Head(16)').replace('scores(q, k, C)', 'scores(q, k, k.size(-1))');
       assert.deepEqual(await findingLines(fixed, 'ATT004'), []);
+    });
+  });
+  describe('7. ATT004: a fused projection whose part count is a module constant', () => {
+    it('one head, count held in a constant: silent (as with the literal 3)', async () => {
+      assert.deepEqual(await findingLines(FUSED_CONST, 'ATT004'), []);
+      assert.deepEqual(await findingLines(FUSED_CONST.replace('dim * N_PARTS', 'dim * 3'), 'ATT004'), []);
+    });
+    it('split into several heads: sqrt of the model width reported', async () => {
+      assert.deepEqual(await findingLines(FUSED_CONST_HEADS, 'ATT004'), [17]);
+    });
+    it('fixed (sqrt of the head width): silent', async () => {
+      assert.deepEqual(await findingLines(FUSED_CONST_HEADS.replace('math.sqrt(C)', 'math.sqrt(C // self.heads)'), 'ATT004'), []);
+    });
+    it('a constant that is no part count (N_PARTS = 1) is not a fused projection', async () => {
+      const one = FUSED_CONST.replace('N_PARTS = 3', 'N_PARTS = 1').replace('.chunk(N_PARTS, dim=-1)', '.chunk(3, dim=-1)');
+      assert.deepEqual(await findingLines(one, 'ATT004'), await findingLines(one.replace('dim * N_PARTS', 'dim * 1'), 'ATT004'));
     });
   });
 });
