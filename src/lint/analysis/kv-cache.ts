@@ -57,6 +57,9 @@ function writtenBackInPlace(ev: Evaluator, base: string, at: number, concat: PyN
   let body: PyNode | null = concat.parent;
   while (body && body.type !== 'function_definition') body = body.parent;
   if (!body) return false;
+  // Cheap first: no `base[...] =` anywhere in the function's text, no write-back to look for in its tree.
+  // (`base` is an identifier: no character of it needs escaping.)
+  if (!new RegExp(`\\b${base}\\s*\\[[^\\]]*\\]\\s*=(?!=)`).test(ev.text(body))) return false;
   const holds = (x: PyNode): boolean => {
     if (x.start <= concat.start && concat.end <= x.end) return true;
     if (x.type === 'identifier')
