@@ -55,10 +55,10 @@ export function maskBuilt(ev: Evaluator, m: MaskInfo | undefined, what: MessageP
   const source =
     o.node.type === 'identifier' && isParameter(o.node)
       ? crossed && crossed.length === 3
-        ? msg(T.comesInAsParameterFrom, what, quote(ev.text(o.node), 30), crossed[1]!, crossed[2]!)
+        ? msg(T.comesInAsParameterFrom, what, quote(ev.text(o.node), 30), crossed[1], crossed[2])
         : msg(T.comesInAsParameter, what, quote(ev.text(o.node), 30))
       : crossed && crossed.length === 3
-        ? msg(T.comesFromOtherFile, what, crossed[1]!, crossed[2]!)
+        ? msg(T.comesFromOtherFile, what, crossed[1], crossed[2])
         : msg(T.isBuiltHere, what);
   const out: RelatedSpec[] = [{ node: o.node, message: at ? msg(m.byName ? T.builtWithMeaningByName : T.builtWithMeaning, source, at) : source }];
   // An inversion is recorded only between two known polarities (origins.ts), so it always has one.

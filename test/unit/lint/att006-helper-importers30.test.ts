@@ -60,11 +60,11 @@ def run(q, k, v, input_ids):
   it('the finding decided by an importing call says so and links that call (issue 11: evidence in another file)', async () => {
     const ws = files(attendHelper(), modelCalling('attend(q, k, v, torch.tril(torch.ones(T, T)))'));
     const l = await createLinter(grammar(), { workspace: memoryWorkspace(ws), onInternalError: (e) => assert.fail(String(e)) });
-    const [f, ...rest] = l.lintPython(ws['pkg/attn.py']!, { path: 'pkg/attn.py' }).filter((x) => x.code === 'ATT006');
+    const [f, ...rest] = l.lintPython(ws['pkg/attn.py'], { path: 'pkg/attn.py' }).filter((x) => x.code === 'ATT006');
     assert.equal(rest.length, 0);
-    assert.match(f!.message, /\(as called at pkg\/model\.py:9\)/);
-    const call = f!.related?.find((r) => r.path === 'pkg/model.py');
-    assert.ok(call, JSON.stringify(f!.related));
+    assert.match(f.message, /\(as called at pkg\/model\.py:9\)/);
+    const call = f.related?.find((r) => r.path === 'pkg/model.py');
+    assert.ok(call, JSON.stringify(f.related));
     assert.equal(call.line, 9);
     assert.match(call.message, /`attend` is called here, in a file that imports this one/);
   });

@@ -38,11 +38,11 @@ describe('lint: a mask passed by an importing file is named and linked where it 
     const files = { 'pkg/__init__.py': '', 'pkg/attn.py': HELPER, 'pkg/model.py': model('hide = pad[:, None, :, None] | pad[:, None, None, :]') };
     const [f, ...rest] = await lint(files, 'pkg/attn.py', 'ATT007');
     assert.equal(rest.length, 0);
-    assert.equal(f!.line, 9);
-    const param = f!.related?.find((r) => r.path === undefined || r.path === 'pkg/attn.py');
+    assert.equal(f.line, 9);
+    const param = f.related?.find((r) => r.path === undefined || r.path === 'pkg/attn.py');
     assert.match(param!.message, /comes in as the parameter `mask`, passed by `run` in pkg\/model\.py:8/);
-    const call = f!.related?.find((r) => r.path === 'pkg/model.py');
-    assert.equal(call?.line, 8, JSON.stringify(f!.related));
+    const call = f.related?.find((r) => r.path === 'pkg/model.py');
+    assert.equal(call?.line, 8, JSON.stringify(f.related));
   });
   it('the same helper, the caller passing a key-only padding mask: no finding (rows keep their real keys)', async () => {
     const files = { 'pkg/__init__.py': '', 'pkg/attn.py': HELPER, 'pkg/model.py': model('hide = pad[:, None, None, :]') };
@@ -56,16 +56,16 @@ describe('lint: a mask passed by an importing file is named and linked where it 
     const [f, ...rest] = await lint({ 'pkg/__init__.py': '', 'pkg/masks.py': masks, 'pkg/attn.py': attn }, 'pkg/attn.py', 'ATT007');
     assert.equal(rest.length, 0);
     assert.ok(
-      f!.related?.some((r) => /the mask comes from `make_mask` in pkg\/masks\.py:6/.test(r.message)),
-      JSON.stringify(f!.related),
+      f.related?.some((r) => /the mask comes from `make_mask` in pkg\/masks\.py:6/.test(r.message)),
+      JSON.stringify(f.related),
     );
-    assert.equal(f!.related?.find((r) => r.path === 'pkg/masks.py')?.line, 6, JSON.stringify(f!.related));
+    assert.equal(f.related?.find((r) => r.path === 'pkg/masks.py')?.line, 6, JSON.stringify(f.related));
   });
   it('helper and caller in one file: the finding stands, and no other file is named', async () => {
     const one = HELPER + '\n\n' + model('hide = pad[:, None, :, None] | pad[:, None, None, :]').replace('from .attn import attend\n', '');
     const found = await lint({ 'pkg/__init__.py': '', 'pkg/one.py': one }, 'pkg/one.py', 'ATT007');
     assert.equal(found.length, 1);
-    for (const r of found[0]!.related ?? []) {
+    for (const r of found[0].related ?? []) {
       assert.doesNotMatch(r.message, /passed by/);
       assert.ok(r.path === undefined || r.path === 'pkg/one.py', JSON.stringify(r));
     }
