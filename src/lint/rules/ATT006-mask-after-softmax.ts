@@ -48,7 +48,7 @@ out = weights @ v`,
 weights = F.softmax(scores, dim=-1)
 out = weights @ v`,
       whereReported:
-        'At the masking after the softmax (or the multiplication of the scores by a 0/1 mask), the use. Related locations: the softmax, where the mask is built, and where the weights are used; for a helper judged as a file importing it calls it (the mask being that call\'s argument), that call, which the message names (`(as called at pkg/model.py:9)`).',
+        "At the masking after the softmax (or the multiplication of the scores by a 0/1 mask), the use. Related locations: the softmax, where the mask is built, and where the weights are used; for a helper judged as a file importing it calls it (the mask being that call's argument), that call, which the message names (`(as called at pkg/model.py:9)`).",
       fixSafety: 'No automatic fix: where the mask should go depends on the surrounding code.',
       references: [{ title: 'The Annotated Transformer (masking before softmax)', url: 'https://nlp.seas.harvard.edu/annotated-transformer/' }],
     },
