@@ -49,6 +49,10 @@ export const TRAIN_BATCHES: readonly TrainBatch[] = [
   { id: 'k', dir: join(__dirname, 'k'), namePrefix: 't18k' },
   // Session 30, curator B (after curator A's `k`).
   { id: 'l', dir: join(__dirname, 'l'), namePrefix: 't19l' },
+  // Session 31, curator A (curator B's `n` follows).
+  { id: 'm', dir: join(__dirname, 'm'), namePrefix: 't20m' },
+  // Session 31, curator B (after curator A's `m`).
+  { id: 'n', dir: join(__dirname, 'n'), namePrefix: 't21n' },
 ];
 
 /** Entries of a batch folder that are not cases when the cases sit next to the README. */
