@@ -1018,7 +1018,10 @@ function triValue(ev: Evaluator, c: Call, base0: AValue, region: 'upper' | 'lowe
     ev.facts.weightsMask.push({ node: c.node, ctx: c.ctx, weights: base, maskNode: c.node });
     return { ...base, attn: { ...base.attn, postMask: [...(base.attn.postMask ?? []), c.node] } };
   }
-  const k = kNode ? intOf(ev, c, kNode) : 0;
+  // A diagonal offset the caller passes (`triu(ones(t, S), diagonal=past_length + 1)` with `past_length=0` a parameter,
+  // the cache length at the cached calls): its default is the value of the calls without a cache, not a fixed offset,
+  // so it shows neither the exact triangle nor its alignment; the side of the diagonal still gives the polarity.
+  const k = kNode ? (offsetFromCaller(ev, kNode) ? undefined : intOf(ev, c, kNode)) : 0;
   const why = `\`${ev.text(c.node).length <= 60 ? ev.text(c.node) : fnName}\``;
   const sizes = baseNode ? creationSizes(ev, baseNode) : undefined;
   const align = triangleAlign(ev, region, k, kNode, sizes);
@@ -1058,6 +1061,26 @@ function triValue(ev: Evaluator, c: Call, base0: AValue, region: 'upper' | 'lowe
     return tensor({ ndim: base.ndim, axes: base.axes, dtype, mask: { ...mask, ...placed } });
   }
   return tensor({ ndim: base.ndim, axes: base.axes, dtype: base.dtype });
+}
+
+/**
+ * A diagonal offset that is not a literal and reads a parameter with a default (directly or through a local name bound
+ * from it): `diagonal=past_length + 1`, `offset = start_pos; tril(ones, diagonal=offset)`. The number the evaluator
+ * gives it is the default's, what a call that leaves it out passes, not what the callers that pass it do.
+ */
+function offsetFromCaller(ev: Evaluator, node: PyNode, depth = 0): boolean {
+  if (depth > 2 || unparen(node).type === 'integer') return false;
+  let found = false;
+  walk(node, (n) => {
+    if (found) return false;
+    if (n.type === 'attribute') return false;
+    if (n.type !== 'identifier') return true;
+    for (const d of ev.resolve(n, ev.text(n)) ?? []) {
+      if (d.param ? d.param.default !== undefined : d.value !== undefined && offsetFromCaller(ev, d.value, depth + 1)) found = true;
+    }
+    return false;
+  });
+  return found;
 }
 
 /** `-w`, `-(w - 1)`, `-self.window + 1`: a diagonal offset written as minus a size. */

@@ -1,0 +1,208 @@
+// Classes from training folders m and n (session 31), written fresh.
+//
+// 1. A causal mask whose diagonal offset is a parameter the callers pass (`triu(ones(t, S), diagonal=past_length + 1)`
+//    with `past_length=0` the default and the cache length at the cached calls, t21n-03-clean): the default is the value
+//    of the calls without a cache, not a fixed offset, so it shows no top-left alignment (ATT008). Silent on the
+//    parameter, on a local name bound from it and on the keep form `tril(..., diagonal=past_length)` handed to SDPA;
+//    the literal `diagonal=1` on keys that include a cache stays reported, here and with the caller in another file.
+// 2. `1 - m` handed as it is to a PyTorch mask parameter that adds float masks (`key_padding_mask=(1 - attention_mask)`,
+//    t20m-01-mask): PyTorch has no `-` for boolean tensors, so `1 - m` is a number tensor, added to the scores (0 or 1:
+//    nothing masked) or rejected when integer (ATT002). Decided from the arithmetic and the receiver's convention, not
+//    from the name. Silent on `(1 - m).bool()`, `m == 0`, an additive `(1.0 - m) * -1e9`, `(1 - m) > 0`, and when the
+//    operand is known boolean or integer (legacy uint8 masks; PyTorch itself raises on `1 - bool`).
+import { strict as assert } from 'node:assert';
+import { applyFixes, findingLines, linter, workspaceFindingLines } from './helpers';
+
+const CACHED = (diag: string, bind = ''): string => `import math
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class CachedAttention(nn.Module):
+    def __init__(self, d_model, n_heads):
+        super().__init__()
+        self.h = n_heads
+        self.dh = d_model // n_heads
+        self.qkv = nn.Linear(d_model, 3 * d_model)
+        self.out = nn.Linear(d_model, d_model)
+
+    def forward(self, x, kv_cache=None, past_length=0):
+        b, t, d = x.shape
+        q, k, v = self.qkv(x).view(b, t, 3, self.h, self.dh).permute(2, 0, 3, 1, 4)
+        if kv_cache is not None:
+            k = torch.cat([kv_cache[0], k], dim=2)
+            v = torch.cat([kv_cache[1], v], dim=2)
+        scores = q @ k.transpose(-2, -1) / math.sqrt(self.dh)${bind}
+        future = torch.triu(torch.ones(t, k.size(2), device=x.device), diagonal=${diag}).bool()
+        scores = scores.masked_fill(future, float("-inf"))
+        out = F.softmax(scores, dim=-1) @ v
+        return self.out(out.transpose(1, 2).reshape(b, t, d)), (k, v)
+`;
+
+const GENERATE = `
+
+@torch.no_grad()
+def generate(layer, prompt, steps):
+    y, cache = layer(prompt)
+    x = y[:, -1:]
+    for _ in range(steps):
+        x, cache = layer(x, kv_cache=cache, past_length=cache[0].size(2))
+    return x
+`;
+
+const SDPA_KEEP = (diag: string): string => `import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class LatentAttention(nn.Module):
+    def __init__(self, d_model, n_heads):
+        super().__init__()
+        self.h = n_heads
+        self.dh = d_model // n_heads
+        self.qkv = nn.Linear(d_model, 3 * d_model)
+
+    def forward(self, x, kv_cache=None, past_length=0):
+        b, s, d = x.shape
+        q, k, v = self.qkv(x).view(b, s, 3, self.h, self.dh).permute(2, 0, 3, 1, 4)
+        if kv_cache is not None:
+            k = torch.cat([kv_cache[0], k], dim=2)
+            v = torch.cat([kv_cache[1], v], dim=2)
+        keep = torch.tril(torch.ones(s, k.size(2), dtype=torch.bool, device=x.device), diagonal=${diag})
+        out = F.scaled_dot_product_attention(q, k, v, attn_mask=keep)
+        return out.transpose(1, 2).reshape(b, s, d), (k, v)
+`;
+
+describe('trainmn31: a causal diagonal offset passed by the caller (the cache length)', () => {
+  it('is silent on triu(ones(t, S), diagonal=past_length + 1) with past_length a parameter', async () => {
+    assert.deepEqual(await findingLines(CACHED('past_length + 1') + GENERATE, 'ATT008'), []);
+    assert.deepEqual(await findingLines(CACHED('past_length + 1'), 'ATT008'), []);
+  });
+  it('is silent on a local name bound from the parameter', async () => {
+    assert.deepEqual(await findingLines(CACHED('offset + 1', '\n        offset = past_length') + GENERATE, 'ATT008'), []);
+  });
+  it('still reports the literal diagonal=1 on keys that include the cache', async () => {
+    assert.deepEqual(await findingLines(CACHED('1') + GENERATE, 'ATT008'), [24]);
+  });
+  it('is silent on the keep form tril(..., diagonal=past_length) given to SDPA, and reports diagonal=0', async () => {
+    assert.deepEqual(await findingLines(SDPA_KEEP('past_length'), 'ATT008'), []);
+    assert.deepEqual(await findingLines(SDPA_KEEP('0'), 'ATT008'), [20]);
+  });
+  it('judges the module as another file calls it: silent on the parameter, reported on the literal', async () => {
+    const caller = `import torch
+
+from kv.attn import CachedAttention
+
+
+@torch.no_grad()
+def generate(layer: CachedAttention, prompt, steps):
+    y, cache = layer(prompt)
+    x = y[:, -1:]
+    for _ in range(steps):
+        x, cache = layer(x, kv_cache=cache, past_length=cache[0].size(2))
+    return x
+`;
+    const files = (diag: string): Record<string, string> => ({ 'kv/__init__.py': '', 'kv/attn.py': CACHED(diag), 'kv/generate.py': caller });
+    assert.deepEqual(await workspaceFindingLines(files('past_length + 1'), 'kv/attn.py', 'ATT008'), []);
+    assert.deepEqual(await workspaceFindingLines(files('1'), 'kv/attn.py', 'ATT008'), [24]);
+  });
+});
+
+const LAYER = (pad: string, sdpa: string): string => `import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class EncoderLayer(nn.Module):
+    def __init__(self, d, h):
+        super().__init__()
+        self.attn = nn.MultiheadAttention(d, h, batch_first=True)
+        self.norm = nn.LayerNorm(d)
+
+    def forward(self, x, attention_mask=None):
+        # attention_mask: (batch, seq), 1 for tokens and 0 for padding
+        pad = ${pad} if attention_mask is not None else None
+        out, _ = self.attn(x, x, x, key_padding_mask=pad)
+        return self.norm(x + out)
+
+
+def sdpa(q, k, v, attention_mask):
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=${sdpa})
+`;
+
+describe('trainmn31: 1 - m given where PyTorch adds a float mask', () => {
+  it('reports (1 - attention_mask) as key_padding_mask and as SDPA attn_mask', async () => {
+    assert.deepEqual(await findingLines(LAYER('(1 - attention_mask)', '(1 - attention_mask)[:, None, None, :]'), 'ATT002'), [15, 20]);
+  });
+  it('reports it passed inline, with the .bool() fix at the flip', async () => {
+    const src = `import torch.nn as nn
+
+
+class Layer(nn.Module):
+    def __init__(self, d, h):
+        super().__init__()
+        self.attn = nn.MultiheadAttention(d, h, batch_first=True)
+
+    def forward(self, x, attention_mask):
+        out, _ = self.attn(x, x, x, key_padding_mask=(1 - attention_mask))
+        return out
+`;
+    const findings = (await linter()).lintPython(src).filter((f) => f.code === 'ATT002');
+    assert.deepEqual(
+      findings.map((f) => f.line),
+      [10],
+    );
+    assert.match(findings[0]!.message, /number tensor/);
+    assert.match(applyFixes(src, findings), /key_padding_mask=\(\(1 - attention_mask\)\.bool\(\)\)/);
+  });
+  it('reports (1 - m).float() without a fix', async () => {
+    const findings = (await linter())
+      .lintPython(LAYER('(1 - attention_mask).float()', 'attention_mask[:, None, None, :].bool()'))
+      .filter((f) => f.code === 'ATT002');
+    assert.deepEqual(
+      findings.map((f) => [f.line, f.fix === undefined]),
+      [[15, true]],
+    );
+  });
+  it('is silent on the boolean, compared and additive forms', async () => {
+    assert.deepEqual(await findingLines(LAYER('(1 - attention_mask).bool()', 'attention_mask[:, None, None, :].bool()'), 'ATT002'), []);
+    assert.deepEqual(await findingLines(LAYER('attention_mask == 0', '(1.0 - attention_mask)[:, None, None, :] * -1e9'), 'ATT002'), []);
+    assert.deepEqual(await findingLines(LAYER('(1 - attention_mask) > 0', '(1 - attention_mask[:, None, None, :]) < 1'), 'ATT002'), []);
+  });
+  it('is silent when the operand is known boolean or integer (an error PyTorch raises, or a legacy uint8 mask)', async () => {
+    assert.deepEqual(await findingLines(LAYER('1 - attention_mask.long()', '(1 - attention_mask.bool())[:, None, None, :]'), 'ATT002'), []);
+  });
+  it('judges a layer of another file with the mask its caller flips', async () => {
+    const layer = `import torch.nn as nn
+
+
+class Layer(nn.Module):
+    def __init__(self, d, h):
+        super().__init__()
+        self.attn = nn.MultiheadAttention(d, h, batch_first=True)
+
+    def forward(self, x, pad):
+        out, _ = self.attn(x, x, x, key_padding_mask=pad)
+        return out
+`;
+    const model = (flip: string): string => `import torch.nn as nn
+
+from enc.layer import Layer
+
+
+class Encoder(nn.Module):
+    def __init__(self, vocab, d, h):
+        super().__init__()
+        self.embed = nn.Embedding(vocab, d)
+        self.layer = Layer(d, h)
+
+    def forward(self, ids, attention_mask):
+        return self.layer(self.embed(ids), ${flip})
+`;
+    const files = (flip: string): Record<string, string> => ({ 'enc/__init__.py': '', 'enc/layer.py': layer, 'enc/model.py': model(flip) });
+    assert.deepEqual(await workspaceFindingLines(files('1 - (ids != 0).float()'), 'enc/layer.py', 'ATT002'), [10]);
+    assert.deepEqual(await workspaceFindingLines(files('ids == 0'), 'enc/layer.py', 'ATT002'), []);
+  });
+});
