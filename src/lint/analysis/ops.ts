@@ -1100,16 +1100,21 @@ function isPropertyGetter(ev: Evaluator, scope: Scope): boolean {
   return decoratorsOf(scope.node).some((d) => /^(?:property|(?:functools\.)?cached_property)$/.test(owner.text(d)));
 }
 
+/** A library's numeric constant by its qualified name (`numpy.inf`, `math.pi`), read as `np.inf` or `from numpy import inf`. */
+export function moduleConstant(q: string): AValue | undefined {
+  if (/^(torch|numpy|math|jax\.numpy|mlx\.core)\.inf$/.test(q)) return number({ num: Infinity });
+  if (/^(numpy)\.(NINF)$/.test(q)) return number({ num: -Infinity });
+  if (/^(math|numpy|torch)\.pi$/.test(q)) return number({ num: Math.PI });
+  return undefined;
+}
+
 export function evalAttributeOf(ev: Evaluator, obj: AValue, attr: string, node: PyNode, ctx: Ctx): AValue {
   void ctx;
   if (obj.kind === 'module' && obj.qname) {
     const q = `${obj.qname}.${attr}`;
     const dt = dtypeOfQname(q);
     if (dt && /^(torch|numpy|jax\.numpy|tensorflow)\.[a-z0-9_]+$/.test(q)) return { kind: 'dtype', dtypeName: dt };
-    if (/^(torch|numpy|math|jax\.numpy|mlx\.core)\.inf$/.test(q)) return number({ num: Infinity });
-    if (/^(numpy)\.(NINF)$/.test(q)) return number({ num: -Infinity });
-    if (/^(math|numpy|torch)\.pi$/.test(q)) return number({ num: Math.PI });
-    return { kind: 'module', qname: q };
+    return moduleConstant(q) ?? { kind: 'module', qname: q };
   }
   // `Consts.MASK_VALUE`: a class attribute assigned in the class body (here or in another workspace file).
   if (obj.kind === 'class' && obj.cls) {

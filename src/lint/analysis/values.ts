@@ -381,6 +381,11 @@ export interface AValue {
   readonly ones?: boolean;
   /** Built by torch.eye (True/1 on the diagonal only): a mask whose meaning its use decides. */
   readonly identity?: boolean;
+  /**
+   * Attention scores cut to a triangle (`torch.triu(scores)`): zero on the other side, so `!= 0` of them (at the call
+   * that cut them) is that triangle as a mask. `node` is the tril/triu call.
+   */
+  readonly triCut?: { readonly region: 'upper' | 'lower'; readonly k: number; readonly node: PyNode };
   /** A fresh random draw (torch.randn, np.random.randn, np.random.normal, ...): a factor on it sets its spread. */
   readonly randomDraw?: boolean;
   /** Built by torch.zeros / zeros_like (so `m[i, :a, :b] = 1` marks the kept region of a padding mask). */

@@ -10,6 +10,10 @@
 //    nothing masked) or rejected when integer (ATT002). Decided from the arithmetic and the receiver's convention, not
 //    from the name. Silent on `(1 - m).bool()`, `m == 0`, an additive `(1.0 - m) * -1e9`, `(1 - m) > 0`, and when the
 //    operand is known boolean or integer (legacy uint8 masks; PyTorch itself raises on `1 - bool`).
+// 3. Attention scores cut to a triangle and their zeros made -inf (`weights = torch.triu(weights)` then
+//    `torch.where(weights != 0, weights, -inf)`, t21n-02-mask): `!= 0` of the cut scores is the triangle kept, and triu
+//    keeps each query's future keys (ATT002, as triu of ones read as a keep mask). Silent on tril (the past and the
+//    key itself), also in the `== 0` / masked_fill forms; `from numpy import inf` is numpy's inf, as `np.inf` is.
 import { strict as assert } from 'node:assert';
 import { applyFixes, findingLines, linter, workspaceFindingLines } from './helpers';
 
@@ -204,5 +208,69 @@ class Encoder(nn.Module):
     const files = (flip: string): Record<string, string> => ({ 'enc/__init__.py': '', 'enc/layer.py': layer, 'enc/model.py': model(flip) });
     assert.deepEqual(await workspaceFindingLines(files('1 - (ids != 0).float()'), 'enc/layer.py', 'ATT002'), [10]);
     assert.deepEqual(await workspaceFindingLines(files('ids == 0'), 'enc/layer.py', 'ATT002'), []);
+  });
+});
+
+const CUT = (tri: string, fill: string, inf = 'float("-inf")', head = ''): string => `import torch
+import torch.nn as nn
+${head}
+
+class ConvAttention(nn.Module):
+    def __init__(self, c_in, c_out):
+        super().__init__()
+        self.q = nn.Conv2d(c_in, c_out, kernel_size=1)
+        self.k = nn.Conv2d(c_in, c_out, kernel_size=1)
+        self.v = nn.Conv2d(c_in, c_out, kernel_size=1)
+
+    def forward(self, x, causal=False):
+        b = x.size(0)
+        q = self.q(x).reshape(b, -1, x.size(-1))
+        k = self.k(x).reshape(b, -1, x.size(-1))
+        v = self.v(x).reshape(b, -1, x.size(-1))
+        scores = torch.einsum("bdt,bds->bts", q, k) / q.size(1) ** 0.5
+        if causal:
+            scores = torch.${tri}(scores)
+            blocked = torch.full_like(scores, ${inf})
+            scores = ${fill}
+        probs = scores.softmax(dim=-1)
+        return torch.einsum("bts,bds->bdt", probs, v)
+`;
+
+describe('trainmn31: scores cut to a triangle whose zeros are made -inf', () => {
+  const WHERE = 'torch.where(scores != 0, scores, blocked)';
+  const FILL = "scores.masked_fill(scores == 0, float('-inf'))";
+  it('reports triu (the future kept) in the where and masked_fill forms', async () => {
+    assert.deepEqual(await findingLines(CUT('triu', WHERE), 'ATT002'), [21]);
+    assert.deepEqual(await findingLines(CUT('triu', FILL), 'ATT002'), [21]);
+    assert.deepEqual(await findingLines(CUT('triu', 'torch.where(scores == 0, blocked, scores)'), 'ATT002'), [21]);
+  });
+  it('is silent on tril (the past and the key itself)', async () => {
+    assert.deepEqual(await findingLines(CUT('tril', WHERE), 'ATT002'), []);
+    assert.deepEqual(await findingLines(CUT('tril', FILL), 'ATT002'), []);
+  });
+  it('reads from numpy import inf as numpy.inf', async () => {
+    assert.deepEqual(await findingLines(CUT('triu', WHERE, 'float(-inf)', 'from numpy import inf\n'), 'ATT002'), [22]);
+    assert.deepEqual(await findingLines(CUT('tril', WHERE, 'float(-inf)', 'from numpy import inf\n'), 'ATT002'), []);
+  });
+  it('reads nothing from scores changed after the cut', async () => {
+    assert.deepEqual(await findingLines(CUT('triu', '(scores + 1).masked_fill(scores + 1 == 0, -1e9)'), 'ATT002'), []);
+  });
+  it('judges the block as a model of another file calls it with causal=True', async () => {
+    const model = `import torch.nn as nn
+
+from net.blocks import ConvAttention
+
+
+class CausalNet(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.attn = ConvAttention(8, 8)
+
+    def forward(self, x):
+        return self.attn(x, causal=True)
+`;
+    const files = (tri: string): Record<string, string> => ({ 'net/__init__.py': '', 'net/blocks.py': CUT(tri, WHERE), 'net/model.py': model });
+    assert.deepEqual(await workspaceFindingLines(files('triu'), 'net/blocks.py', 'ATT002'), [21]);
+    assert.deepEqual(await workspaceFindingLines(files('tril'), 'net/blocks.py', 'ATT002'), []);
   });
 });
