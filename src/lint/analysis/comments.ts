@@ -3,7 +3,8 @@
 import { axisLabelOfName } from './names';
 import type { AxisInfo } from './values';
 
-const DIM_ITEM = /^\s*(?:[A-Za-z_][\w.]*|\d+|\.\.\.)(?:\s*[*/+\-]{1,2}\s*(?:[A-Za-z_][\w.]*|\d+))*\s*$/;
+// A size may carry a mark (`S*`, `S'`: a variant of S, such as the windowed part of a sequence).
+const DIM_ITEM = /^\s*(?:[A-Za-z_][\w.]*['*]?|\d+|\.\.\.)(?:\s*[*/+\-]{1,2}\s*(?:[A-Za-z_][\w.]*|\d+))*\s*$/;
 
 /** Parses the inside of a parenthesised shape: "B, nh, T, hs" → axis infos; undefined if it is not a shape. */
 export function parseShapeItems(inner: string): AxisInfo[] | undefined {

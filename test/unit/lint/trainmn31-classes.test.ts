@@ -14,6 +14,10 @@
 //    `torch.where(weights != 0, weights, -inf)`, t21n-02-mask): `!= 0` of the cut scores is the triangle kept, and triu
 //    keeps each query's future keys (ATT002, as triu of ones read as a keep mask). Silent on tril (the past and the
 //    key itself), also in the `== 0` / masked_fill forms; `from numpy import inf` is numpy's inf, as `np.inf` is.
+// 4. A softmax over the last axis of scores whose shape comment marks a size (`score = Dot(axes=[2, 2])([s, t])  #
+//    (B, S*, 1)`, t21n-06-softmax, a Keras Luong layer with `Activation('softmax')`): the mark is a variant of a size
+//    (`S*`, `S'`), so the comment states the shape as `(B, S, 1)` does, and the normalised axis has length 1 (ATT001).
+//    Silent when the comment puts the sequence last (`(B, hops, S*)`) and on the softmax over axis 1.
 import { strict as assert } from 'node:assert';
 import { applyFixes, findingLines, linter, workspaceFindingLines } from './helpers';
 
@@ -272,5 +276,32 @@ class CausalNet(nn.Module):
     const files = (tri: string): Record<string, string> => ({ 'net/__init__.py': '', 'net/blocks.py': CUT(tri, WHERE), 'net/model.py': model });
     assert.deepEqual(await workspaceFindingLines(files('triu'), 'net/blocks.py', 'ATT002'), [21]);
     assert.deepEqual(await workspaceFindingLines(files('tril'), 'net/blocks.py', 'ATT002'), []);
+  });
+});
+
+const LUONG = (shape: string, softmax = 'Activation("softmax")(score)'): string => `import tensorflow as tf
+from tensorflow.keras.layers import Activation, Dot, Layer
+
+
+class LuongAttention(Layer):
+    def call(self, inputs):
+        source_states = inputs[0]                                   # (B, S*, H)
+        target_state = tf.expand_dims(inputs[1], axis=1)            # (B, 1, H)
+        score = Dot(axes=[2, 2])([source_states, target_state])     # ${shape}
+        weights = ${softmax}
+        return tf.reduce_sum(source_states * weights, axis=1)
+`;
+
+describe("trainmn31: shape comments whose sizes carry a mark (S*, S')", () => {
+  it("reports a softmax over a last axis of length 1 stated as (B, S*, 1) or (B, S', 1)", async () => {
+    assert.deepEqual(await findingLines(LUONG('(B, S*, 1)'), 'ATT001'), [10]);
+    assert.deepEqual(await findingLines(LUONG("(B, S', 1)"), 'ATT001'), [10]);
+  });
+  it('is silent over the sequence axis, and when the sequence is last', async () => {
+    assert.deepEqual(await findingLines(LUONG('(B, S*, 1)', 'tf.nn.softmax(score, axis=1)'), 'ATT001'), []);
+    assert.deepEqual(await findingLines(LUONG('(B, 1, S*)'), 'ATT001'), []);
+  });
+  it('still reads a product written in the comment as before', async () => {
+    assert.deepEqual(await findingLines(LUONG('(B, S * 2, 1)'), 'ATT001'), [10]);
   });
 });
