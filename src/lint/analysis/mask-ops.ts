@@ -919,6 +919,11 @@ function where(ev: Evaluator, c: Call, condNode: PyNode | undefined, xNode: PyNo
     ev.facts.weightsMask.push({ node: c.node, ctx: c.ctx, weights: y, maskNode: condNode });
     return { ...y, attn: { ...y.attn, postMask: [...(y.attn.postMask ?? []), c.node] } };
   }
+  // Features zeroed at some positions (`tf.where(keep, queries, tf.zeros_like(queries))`, padding cleared before the
+  // heads are split): the same tensor, its layout and projection kept.
+  const plain = (v: AValue): boolean => v.kind === 'tensor' && !v.mask && !v.attn && !v.zeros;
+  if (plain(x) && zeroLike(y)) return x;
+  if (plain(y) && zeroLike(x)) return y;
   return choiceOfKeepMasks(ev, c, x, y) ?? join(tensorish(x), tensorish(y));
 }
 

@@ -414,6 +414,11 @@ export interface AValue {
    * is no longer known to be the projection's whole width (the heads taken one by one, `q[..., i * d:(i + 1) * d]`).
    */
   readonly widthCut?: boolean;
+  /**
+   * One of the equal pieces a projection's whole width was split into along its last axis by a count
+   * (`tf.split(q, num_heads, axis=2)`): joined back along the batch axis, they are the heads stacked on it.
+   */
+  readonly widthPiece?: true;
   /** For Linear outputs: the projection's input and widths (kept through reshapes). */
   readonly proj?: ProjectionInfo;
   /** Negative index of the feature axis when it is not last (after a transpose of unknown rank). */

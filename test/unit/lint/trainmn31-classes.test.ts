@@ -18,6 +18,14 @@
 //    (B, S*, 1)`, t21n-06-softmax, a Keras Luong layer with `Activation('softmax')`): the mark is a variant of a size
 //    (`S*`, `S'`), so the comment states the shape as `(B, S, 1)` does, and the normalised axis has length 1 (ATT001).
 //    Silent when the comment puts the sequence last (`(B, hops, S*)`) and on the softmax over axis 1.
+// 5. TF1 multi-head code that stacks the heads on the batch axis (`tf.concat(tf.split(q, num_heads, axis=2), axis=0)`,
+//    t21n-05-scale) and divides by the projection's whole width (`tf.constant(num_units ** 0.5)` after
+//    `tf.layers.dense(inputs, num_units)`): equal pieces of a projection's width joined back along the batch axis are
+//    its heads, so the width is all heads' (ATT004). The pieces TF1 code is read through: functional
+//    `tf.layers.dense(x, units)`, `x.get_shape().as_list()`, `tf.split(..., axis=)`, padding zeroed with
+//    `tf.where(keep, q, tf.zeros_like(q))`, a root of a name written out (`tf.constant(n ** 0.5)`, `tf.sqrt(n)`) and
+//    `[B x M x E]` shapes in docstrings. Silent on the head's width, on pieces of the sequence axis stacked on the batch
+//    (blocks, not heads), and with one head; the torch form `torch.cat(torch.split(q, d_head, dim=-1), dim=0)` alike.
 import { strict as assert } from 'node:assert';
 import { applyFixes, findingLines, linter, workspaceFindingLines } from './helpers';
 
@@ -303,5 +311,84 @@ describe("trainmn31: shape comments whose sizes carry a mark (S*, S')", () => {
   });
   it('still reads a product written in the comment as before', async () => {
     assert.deepEqual(await findingLines(LUONG('(B, S * 2, 1)'), 'ATT001'), [10]);
+  });
+});
+
+const TF1 = (scale: string, opts: { split?: string; zero?: boolean } = {}): string => `import tensorflow as tf
+
+
+def multi_head_attention(inputs, num_heads):
+    """inputs: [B x M x E] -> [B x M x E]"""
+    num_units = inputs.get_shape().as_list()[-1]
+    queries = tf.layers.dense(inputs, num_units, activation=tf.tanh)
+    keys = tf.layers.dense(inputs, num_units, activation=tf.tanh)
+    values = tf.layers.dense(inputs, num_units, activation=tf.tanh)
+    ${opts.zero ? 'queries = tf.where(tf.not_equal(queries, 0.0), queries, tf.zeros_like(queries))' : 'pass'}
+    queries = tf.concat(tf.split(queries, num_heads, axis=${opts.split ?? '2'}), axis=0)
+    keys = tf.concat(tf.split(keys, num_heads, axis=${opts.split ?? '2'}), axis=0)
+    values = tf.concat(tf.split(values, num_heads, axis=${opts.split ?? '2'}), axis=0)
+    scores = tf.matmul(queries, tf.transpose(keys, [0, 2, 1]))
+    scores = tf.math.divide(scores, ${scale})
+    weights = tf.nn.softmax(scores)
+    out = tf.matmul(weights, values)
+    return tf.concat(tf.split(out, num_heads, axis=0), axis=2)
+`;
+
+describe('trainmn31: TF1 heads stacked on the batch axis, scaled by the whole width', () => {
+  it('reports num_units ** 0.5 after tf.concat(tf.split(q, num_heads, axis=2), axis=0)', async () => {
+    assert.deepEqual(await findingLines(TF1('tf.constant(num_units ** 0.5)'), 'ATT004'), [15]);
+    assert.deepEqual(await findingLines(TF1('tf.sqrt(tf.cast(num_units, tf.float32))'), 'ATT004'), [15]);
+    assert.deepEqual(await findingLines(TF1('tf.constant(num_units ** 0.5)', { zero: true }), 'ATT004'), [15]);
+  });
+  it("is silent on the head's width", async () => {
+    assert.deepEqual(await findingLines(TF1('tf.constant((num_units / num_heads) ** 0.5)'), 'ATT004'), []);
+    assert.deepEqual(await findingLines(TF1('tf.sqrt(float(num_units // num_heads))'), 'ATT004'), []);
+  });
+  it('is silent when the pieces are not of the width (blocks of the sequence stacked on the batch)', async () => {
+    assert.deepEqual(await findingLines(TF1('tf.constant(num_units ** 0.5)', { split: '1' }), 'ATT004'), []);
+  });
+  it('is silent with one head (no split)', async () => {
+    const one = TF1('tf.constant(num_units ** 0.5)').replace(/ {4}(queries|keys|values) = tf\.concat\(tf\.split\([^\n]*\n/g, '');
+    assert.deepEqual(await findingLines(one, 'ATT004'), []);
+  });
+  it('reads tf.layers.dense(x, 1) as a projection to one unit', async () => {
+    const src = `import tensorflow as tf
+
+
+def pool(states):
+    """states: [B x T x H]"""
+    energy = tf.layers.dense(states, 1, activation=tf.tanh)
+    alpha = tf.nn.softmax(energy)
+    return tf.reduce_sum(alpha * states, axis=1)
+`;
+    assert.deepEqual(await findingLines(src, 'ATT001'), [7]);
+    assert.deepEqual(await findingLines(src.replace('tf.nn.softmax(energy)', 'tf.nn.softmax(energy, axis=1)'), 'ATT001'), []);
+  });
+  it('reads torch.cat(torch.split(q, d_head, dim=-1), dim=0) the same way', async () => {
+    const src = (scale: string): string => `import math
+
+import torch
+import torch.nn as nn
+
+
+class StackedHeads(nn.Module):
+    def __init__(self, d_model, n_heads):
+        super().__init__()
+        self.d_model = d_model
+        self.d_head = d_model // n_heads
+        self.q = nn.Linear(d_model, d_model)
+        self.k = nn.Linear(d_model, d_model)
+        self.v = nn.Linear(d_model, d_model)
+
+    def forward(self, x):
+        q = torch.cat(torch.split(self.q(x), self.d_head, dim=-1), dim=0)
+        k = torch.cat(torch.split(self.k(x), self.d_head, dim=-1), dim=0)
+        v = torch.cat(torch.split(self.v(x), self.d_head, dim=-1), dim=0)
+        scores = torch.bmm(q, k.transpose(1, 2)) / math.sqrt(${scale})
+        out = torch.bmm(torch.softmax(scores, dim=-1), v)
+        return torch.cat(torch.split(out, x.size(0), dim=0), dim=-1)
+`;
+    assert.deepEqual(await findingLines(src('self.d_model'), 'ATT004'), [20]);
+    assert.deepEqual(await findingLines(src('self.d_head'), 'ATT004'), []);
   });
 });
