@@ -294,17 +294,11 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
     function oneMinusFlip(site: MaskSite): PyNode | undefined {
       const m = site.mask.mask!;
       const at = m.flippedAt?.node;
-      if (!at || m.fromAdditive || m.count) return undefined;
-      const dtype = site.mask.dtype;
-      if (m.dtype === 'bool' || dtype === 'bool' || dtype === 'int') return undefined;
-      const u = unparen(at);
-      if (u.type !== 'binary_operator' || u.children[1]?.type !== '-') return undefined;
-      const left = childByField(u, 'left');
-      const right = childByField(u, 'right');
-      if (!left || !right || !/^1(\.0*)?$/.test(ctx.text(unparen(left)))) return undefined;
-      // The operand a tensor whose dtype the code leaves open or makes floating (a bool or integer one is judged above).
-      const operand = ctx.analysis.eval(right, site.ctx);
-      if (operand.kind !== 'tensor' || operand.dtype === 'bool' || operand.dtype === 'int') return undefined;
+      const u = at ? unparen(at) : undefined;
+      if (!u || m.fromAdditive || m.dtype === 'bool' || site.mask.dtype === 'bool' || site.mask.dtype === 'int') return undefined;
+      // `1 - m` or `1.0 - m` (not `m - 1`, `~m`, `m == 0`).
+      const left = u.type === 'binary_operator' && u.children[1]?.type === '-' ? childByField(u, 'left') : undefined;
+      if (!left || !/^1(\.0*)?$/.test(ctx.text(unparen(left)))) return undefined;
       return u;
     }
 

@@ -567,7 +567,8 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           // Only a name this function binds itself: a parameter is what each caller passes (`d_k // heads`), whatever
           // its name shares with the projection's width in the caller.
           const rooted = rootedNameNode(ev, op.factorNode, true) ?? rootedNameNode(ev, op.factorNode, false);
-          const ownName = rooted?.type === 'identifier' && (ev.resolve(rooted, ctx.text(rooted)) ?? []).every((d) => d.kind !== 'param');
+          const defs = rooted?.type === 'identifier' ? ev.resolve(rooted, ctx.text(rooted)) : undefined;
+          const ownName = !!defs && defs.length > 0 && defs.every((d) => d.kind !== 'param');
           const sameWidth =
             !!proj?.outText &&
             (bare(proj.outText) === bare(dim.text) || (power === -0.5 && !!rooted && ownName && bare(ctx.text(rooted)) === bare(proj.outText)));

@@ -170,7 +170,7 @@ class Layer(nn.Module):
       findings.map((f) => f.line),
       [10],
     );
-    assert.match(findings[0]!.message, /number tensor/);
+    assert.match(findings[0]?.message ?? '', /number tensor/);
     assert.match(applyFixes(src, findings), /key_padding_mask=\(\(1 - attention_mask\)\.bool\(\)\)/);
   });
   it('reports (1 - m).float() without a fix', async () => {
