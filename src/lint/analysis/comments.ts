@@ -3,11 +3,14 @@
 import { axisLabelOfName } from './names';
 import type { AxisInfo } from './values';
 
-const DIM_ITEM = /^\s*(?:[A-Za-z_][\w.]*|\d+|\.\.\.)(?:\s*[*/+\-]{1,2}\s*(?:[A-Za-z_][\w.]*|\d+))*\s*$/;
+// A size may carry a mark (`S*`, `S'`: a variant of S, such as the windowed part of a sequence).
+const DIM_ITEM = /^\s*(?:[A-Za-z_][\w.]*['*]?|\d+|\.\.\.)(?:\s*[*/+\-]{1,2}\s*(?:[A-Za-z_][\w.]*|\d+))*\s*$/;
 
 /** Parses the inside of a parenthesised shape: "B, nh, T, hs" → axis infos; undefined if it is not a shape. */
 export function parseShapeItems(inner: string): AxisInfo[] | undefined {
-  const items = joinWordedSizes(inner.split(',').map((s) => s.trim()));
+  // "[B x M x E]": sizes separated by a spaced x instead of commas (no comma at all).
+  const byX = !inner.includes(',') && /^\s*[A-Za-z_]\w*(?:\s+x\s+[A-Za-z_]\w*)+\s*$/.test(inner);
+  const items = joinWordedSizes((byX ? inner.split(/\s+x\s+/) : inner.split(',')).map((s) => s.trim()));
   if (!items) return undefined;
   if (items.length > 0 && items[items.length - 1] === '') items.pop();
   if (items.length < 1 || items.length > 6) return undefined;

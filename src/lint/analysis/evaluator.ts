@@ -1548,7 +1548,9 @@ export class Evaluator {
         if (ws) return ws;
         // A relative import outside a workspace: only the imported name is known.
         const parts = def.importFrom && def.importFrom.level > 0 ? (def.importPath ?? []).slice(def.importFrom.moduleParts) : (def.importPath ?? []);
-        return { kind: 'module', qname: canonicalQualifiedName(parts.join('.')) };
+        const qname = canonicalQualifiedName(parts.join('.'));
+        // `from numpy import inf`: the constant, as `np.inf` is (not a relative import of a name of one's own).
+        return (!def.importFrom || def.importFrom.level === 0 ? opsImpl.moduleConstant(qname) : undefined) ?? { kind: 'module', qname };
       }
       case 'funcdef':
         return def.defines ? { kind: 'function', fn: { scope: def.defines } } : UNKNOWN;

@@ -2,7 +2,7 @@
 // value's mask lattice (MaskInfo: keep / ignore / additive, causal alignment, padding axes), and where a mask
 // is handed to code that reads it (a MaskSite: masked_fill, where, index assignment, library mask parameters).
 // Shape, reduction and matmul transfer functions live in ops.ts; the algebra on MaskInfo itself in masks.ts.
-import { argument } from '../syntax/python';
+import { argument, intLiteral } from '../syntax/python';
 import { boundCount } from './bound-counts';
 import { childByField, childrenByField, namedChildren, unparen, walk, type PyNode } from '../syntax/tree';
 import { displayName, type MaskConsumer } from './apis';
@@ -477,6 +477,11 @@ function compare(ev: Evaluator, op: string, av: AValue, bv: AValue, a: PyNode, b
   if (av.kind !== 'tensor' && bv.kind !== 'tensor' && av.kind !== 'unknown' && bv.kind !== 'unknown') return { kind: 'bool' };
   const ndim = av.ndim !== undefined && bv.ndim !== undefined ? Math.max(av.ndim, bv.ndim) : av.kind === 'tensor' && bv.kind !== 'tensor' ? av.ndim : undefined;
   const shape = ndim !== undefined ? { ndim, axes: Array.from({ length: ndim }, () => ({})) } : {};
+  // Scores cut to a triangle compared with 0 (`torch.triu(scores) != 0`): the triangle they were cut to, as
+  // triu/tril of ones gives it (True on the kept side for `!=`, the other side for `==`). Only the value of the call
+  // itself or of a name bound to it alone, so arithmetic on the cut scores in between reads nothing.
+  const cut = triCutCompared(ev, op, av, bv, a, b) ?? triCutCompared(ev, op, bv, av, b, a);
+  if (cut) return tensor({ ...shape, dtype: 'bool', mask: cut });
   // Causal masks from positions: arange(T)[:, None] >= arange(T)[None, :]
   if (av.index && bv.index && av.index.axis !== bv.index.axis) {
     const tri = indexCompare(op, av.index, bv.index);
@@ -914,6 +919,11 @@ function where(ev: Evaluator, c: Call, condNode: PyNode | undefined, xNode: PyNo
     ev.facts.weightsMask.push({ node: c.node, ctx: c.ctx, weights: y, maskNode: condNode });
     return { ...y, attn: { ...y.attn, postMask: [...(y.attn.postMask ?? []), c.node] } };
   }
+  // Features zeroed at some positions (`tf.where(keep, queries, tf.zeros_like(queries))`, padding cleared before the
+  // heads are split): the same tensor, its layout and projection kept.
+  const plain = (v: AValue): boolean => v.kind === 'tensor' && !v.mask && !v.attn && !v.zeros;
+  if (plain(x) && zeroLike(y)) return x;
+  if (plain(y) && zeroLike(x)) return y;
   return choiceOfKeepMasks(ev, c, x, y) ?? join(tensorish(x), tensorish(y));
 }
 
@@ -1018,7 +1028,13 @@ function triValue(ev: Evaluator, c: Call, base0: AValue, region: 'upper' | 'lowe
     ev.facts.weightsMask.push({ node: c.node, ctx: c.ctx, weights: base, maskNode: c.node });
     return { ...base, attn: { ...base.attn, postMask: [...(base.attn.postMask ?? []), c.node] } };
   }
-  const k = kNode ? intOf(ev, c, kNode) : 0;
+  // A diagonal offset the caller passes (`triu(ones(t, S), diagonal=past_length + 1)` with `past_length=0` a parameter,
+  // the cache length at the cached calls): its default is the value of the calls without a cache, not a fixed offset,
+  // so it shows neither the exact triangle nor its alignment; the side of the diagonal still gives the polarity.
+  const k = kNode ? (offsetFromCaller(ev, kNode) ? undefined : intOf(ev, c, kNode)) : 0;
+  // Attention scores cut to a triangle (`weights = torch.triu(weights)`, then `torch.where(weights != 0, weights, -inf)`):
+  // still the scores, zero on the other side of the diagonal; `!= 0` of them reads the triangle (compare).
+  if (base.attn?.stage === 'scores' && !base.mask && (!kNode || k !== undefined)) return { ...base, triCut: { region, k: k ?? 0, node: c.node } };
   const why = `\`${ev.text(c.node).length <= 60 ? ev.text(c.node) : fnName}\``;
   const sizes = baseNode ? creationSizes(ev, baseNode) : undefined;
   const align = triangleAlign(ev, region, k, kNode, sizes);
@@ -1058,6 +1074,38 @@ function triValue(ev: Evaluator, c: Call, base0: AValue, region: 'upper' | 'lowe
     return tensor({ ndim: base.ndim, axes: base.axes, dtype, mask: { ...mask, ...placed } });
   }
   return tensor({ ndim: base.ndim, axes: base.axes, dtype: base.dtype });
+}
+
+/**
+ * A diagonal offset that is not a literal and reads a parameter with a default (directly or through a local name bound
+ * from it): `diagonal=past_length + 1`, `offset = start_pos; tril(ones, diagonal=offset)`. The number the evaluator
+ * gives it is the default's, what a call that leaves it out passes, not what the callers that pass it do.
+ */
+function offsetFromCaller(ev: Evaluator, node: PyNode, depth = 0): boolean {
+  if (depth > 2 || unparen(node).type === 'integer') return false;
+  let found = false;
+  walk(node, (n) => {
+    if (found) return false;
+    if (n.type === 'attribute') return false;
+    if (n.type !== 'identifier') return true;
+    for (const d of ev.resolve(n, ev.text(n)) ?? []) {
+      if (d.param ? d.param.default !== undefined : d.value !== undefined && offsetFromCaller(ev, d.value, depth + 1)) found = true;
+    }
+    return false;
+  });
+  return found;
+}
+
+/** `torch.triu(scores) != 0` (or `== 0`, also with the cut scores under a name bound once): the triangle as a mask. */
+function triCutCompared(ev: Evaluator, op: string, sv: AValue, zv: AValue, sNode: PyNode, zNode: PyNode): MaskInfo | undefined {
+  const cut = sv.triCut;
+  if (!cut || (op !== '!=' && op !== '==') || zv.kind !== 'number' || zv.num !== 0 || intLiteral(ev.tree, unparen(zNode)) !== 0) return undefined;
+  const u = unparen(sNode);
+  const defs = u.type === 'identifier' ? (ev.resolve(u, ev.text(u)) ?? []) : [];
+  const at = u.type === 'identifier' ? (defs.length === 1 && defs[0]?.value ? unparen(defs[0].value) : undefined) : u;
+  if (at?.id !== cut.node.id) return undefined;
+  const m = triMask({ region: cut.region, k: cut.k }, 'bool', `\`${ev.text(cut.node)}\``);
+  return op === '!=' ? m : flipMask(m, `\`${ev.text(sNode)} == ${ev.text(zNode)}\``, 'bool');
 }
 
 /** `-w`, `-(w - 1)`, `-self.window + 1`: a diagonal offset written as minus a size. */

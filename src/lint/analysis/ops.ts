@@ -238,9 +238,50 @@ function scaleOp(ev: Evaluator, factor: AValue, factorNode: PyNode, opNode: PyNo
     op.power = divide ? -1 : 1;
     op.dim = { ...byName, text: ev.text(bareFactor) };
   }
+  // The inverse square root of a size the evaluator cannot follow, written out (`/ tf.constant(num_units ** 0.5)`,
+  // `/ math.sqrt(n)`, `* n ** -0.5`): a 1/sqrt of that name, whose meaning the rule reads from the code around it (the
+  // projection width it names), not from the name.
+  const root = !op.dim && !named && !(factor.kind === 'number' && factor.num !== undefined) ? rootedName(ev, factorNode, divide) : undefined;
+  if (root) {
+    op.power = -0.5;
+    op.dim = { which: dimOfName(root)?.which ?? 'unknown', text: root };
+  }
   if (named) op.named = named;
   if (factor.kind === 'number' && factor.num !== undefined && !factor.dimPow) op.constant = factor.num;
   return op;
+}
+
+/** Wrappers that keep a number as it is (`tf.constant(x)`, `float(x)`, `tf.cast(x, tf.float32)`). */
+const NUMBER_WRAPPERS = /^(?:tf\.constant|tensorflow\.constant|float|tf\.cast|tf\.to_float|np\.float32|np\.float64|torch\.tensor)$/;
+
+/**
+ * The name N of a factor that is 1/sqrt(N) as written: `N ** 0.5` or `sqrt(N)` divided by, `N ** -0.5` multiplied
+ * by, inside one wrapper that keeps the number. N is a name or a `self.` attribute; undefined otherwise.
+ */
+export function rootedName(ev: Evaluator, node: PyNode, divide: boolean): string | undefined {
+  const n = rootedNameNode(ev, node, divide);
+  return n ? ev.text(n) : undefined;
+}
+
+/** The node of rootedName's N. */
+export function rootedNameNode(ev: Evaluator, node: PyNode, divide: boolean): PyNode | undefined {
+  let u = unparen(node);
+  const callee = (n: PyNode): string => ev.text(childByField(n, 'function') ?? n);
+  const firstArg = (n: PyNode): PyNode | undefined => namedChildren(childByField(n, 'arguments') ?? n).find((a) => a.type !== 'keyword_argument');
+  if (u.type === 'call' && NUMBER_WRAPPERS.test(callee(u))) u = unparen(firstArg(u) ?? u);
+  let base: PyNode | undefined;
+  if (u.type === 'binary_operator' && u.children[1]?.type === '**') {
+    const exp = ev.text(unparen(childByField(u, 'right') ?? u)).replace(/\s+/g, '');
+    if ((divide && exp === '0.5') || (!divide && exp === '-0.5')) base = childByField(u, 'left');
+  } else if (divide && u.type === 'call' && /^(?:math|np|numpy|tf|tf\.math|torch|jnp)\.sqrt$|^sqrt$/.test(callee(u))) base = firstArg(u);
+  if (!base) return undefined;
+  let b = unparen(base);
+  if (b.type === 'call' && NUMBER_WRAPPERS.test(callee(b))) {
+    const inner = firstArg(b);
+    if (!inner) return undefined;
+    b = unparen(inner);
+  }
+  return b.type === 'identifier' || b.type === 'attribute' ? b : undefined;
 }
 
 /**
@@ -1096,16 +1137,21 @@ function isPropertyGetter(ev: Evaluator, scope: Scope): boolean {
   return decoratorsOf(scope.node).some((d) => /^(?:property|(?:functools\.)?cached_property)$/.test(owner.text(d)));
 }
 
+/** A library's numeric constant by its qualified name (`numpy.inf`, `math.pi`), read as `np.inf` or `from numpy import inf`. */
+export function moduleConstant(q: string): AValue | undefined {
+  if (/^(torch|numpy|math|jax\.numpy|mlx\.core)\.inf$/.test(q)) return number({ num: Infinity });
+  if (/^(numpy)\.(NINF)$/.test(q)) return number({ num: -Infinity });
+  if (/^(math|numpy|torch)\.pi$/.test(q)) return number({ num: Math.PI });
+  return undefined;
+}
+
 export function evalAttributeOf(ev: Evaluator, obj: AValue, attr: string, node: PyNode, ctx: Ctx): AValue {
   void ctx;
   if (obj.kind === 'module' && obj.qname) {
     const q = `${obj.qname}.${attr}`;
     const dt = dtypeOfQname(q);
     if (dt && /^(torch|numpy|jax\.numpy|tensorflow)\.[a-z0-9_]+$/.test(q)) return { kind: 'dtype', dtypeName: dt };
-    if (/^(torch|numpy|math|jax\.numpy|mlx\.core)\.inf$/.test(q)) return number({ num: Infinity });
-    if (/^(numpy)\.(NINF)$/.test(q)) return number({ num: -Infinity });
-    if (/^(math|numpy|torch)\.pi$/.test(q)) return number({ num: Math.PI });
-    return { kind: 'module', qname: q };
+    return moduleConstant(q) ?? { kind: 'module', qname: q };
   }
   // `Consts.MASK_VALUE`: a class attribute assigned in the class body (here or in another workspace file).
   if (obj.kind === 'class' && obj.cls) {
@@ -1722,6 +1768,8 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
   }
   if (recv.kind === 'tuple') {
     if (m === 'update' && recv.kind === 'tuple') return { kind: 'tuple', elements: [tensor({ fromCache: true }), tensor({ fromCache: true })] };
+    // TensorFlow's `x.get_shape().as_list()` (`x.shape.as_list()`): the same sizes, as a list.
+    if (m === 'as_list' && recv.shapeOf && c.args.positional.length === 0) return recv;
     return UNKNOWN;
   }
   if (recv.kind === 'object' && recv.tokenizerOutput) {
@@ -1878,7 +1926,7 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
       return expandValue(ev, c, t, sizeNodes, m === 'expand' || m === 'broadcast_to' ? -1 : 1);
     }
     case 'split':
-      return splitValue(ev, c, t, a0, a1 ?? arg(c, 'dim'), 'split');
+      return splitValue(ev, c, t, a0, a1 ?? arg(c, 'dim') ?? arg(c, 'axis'), 'split');
     case 'chunk':
       return splitValue(ev, c, t, a0 ?? arg(c, 'chunks'), a1 ?? arg(c, 'dim'), 'chunk');
     case 'unbind':
@@ -2462,6 +2510,11 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
   }
   const layer = layerFromCtor(ev, c, qname);
   if (layer) return layer;
+  // TF1's functional `tf.layers.dense(inputs, units, ...)`: the Keras layer `Dense(units, ...)` built and applied at once.
+  if (qname === 'tensorflow.layers.dense' && c.args.positional[0]) {
+    const built = layerFromCtor(ev, { ...c, args: { ...c.args, positional: c.args.positional.slice(1) } }, 'keras.layers.Dense');
+    if (built) return applyLayer(ev, built, { ...c, args: { ...c.args, positional: c.args.positional.slice(0, 1) } });
+  }
   // `copy.deepcopy(layer)`: a copy of a module is built like it (the annotated transformer's `clones(layer, N)`).
   if (qname === 'copy.deepcopy' || qname === 'copy.copy') {
     const v = val(ev, c, arg(c, 'x', 0));
@@ -2867,6 +2920,13 @@ function concat(ev: Evaluator, c: Call): AValue {
     if (iterable && (isCacheName(iterName) || /past|cache/i.test(ev.text(iterable)))) return tensor({ fromCache: true });
     return comprehendedMask(ev, c, ev.eval(u, c.ctx));
   }
+  // The pieces of a projection's width split by a head count joined back along the batch axis
+  // (`tf.concat(tf.split(q, num_heads, axis=2), axis=0)`, TF1 multi-head code): the heads stacked on the batch axis,
+  // each piece a head's width, so the projection's width is all heads' (ProjectionInfo.splitIntoHeads).
+  if (u?.type === 'call') {
+    const stacked = headsOnBatch(ev, c, ev.eval(u, c.ctx));
+    if (stacked) return stacked;
+  }
   // A list of masks of unknown length bound to a name (`masks = [make_pad_mask(r, pad) for r in ids]`).
   if (u?.type === 'identifier') {
     const listed = ev.eval(u, c.ctx);
@@ -2899,6 +2959,15 @@ function concat(ev: Evaluator, c: Call): AValue {
   const joinedMask = cachedColumnsJoined(ev, c, items, vals) ?? joinedMaskOf(vals) ?? lengthPaddedOnes(ev, c, items, vals);
   if (joinedMask) out.mask = joinedMask;
   return c.name.endsWith('.stack') ? stacked(ev, c, out) : out;
+}
+
+/** `tf.concat(pieces, axis=0)` of the head-count pieces of a projection's width (AValue.widthPiece): heads on the batch. */
+function headsOnBatch(ev: Evaluator, c: Call, pieces: AValue): AValue | undefined {
+  const piece = pieces.kind === 'tuple' ? pieces.elements?.[0] : undefined;
+  const axisNode = c.args.positional[1] ?? arg(c, 'axis') ?? arg(c, 'dim');
+  if (!piece?.widthPiece || !piece.proj || !axisNode || intOf(ev, c, axisNode) !== 0) return undefined;
+  const { widthPiece: _widthPiece, ...rest } = piece;
+  return { ...rest, multiHead: true, proj: { ...piece.proj, splitIntoHeads: true } };
 }
 
 /** The extent along the joined axis written in a ones/zeros call (`np.zeros(K - n)`, `np.ones((1, n))` joined on axis 1). */

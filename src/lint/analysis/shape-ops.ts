@@ -958,6 +958,12 @@ export function splitValue(
   if (dim === -1 || (t.ndim !== undefined && dim === t.ndim - 1)) delete elem.lastSize1;
   // Pieces along the last axis (or an axis not known) of a projection's output: no longer its whole width.
   if (t.projectedWidth && (dim === undefined || dim === -1 || (t.ndim !== undefined && dim === t.ndim - 1) || t.ndim === undefined)) elem.widthCut = true;
+  // Equal pieces of the whole width (`tf.split(q, num_heads, axis=2)`, `torch.split(q, d_head, dim=-1)`; not a list of
+  // sizes, nor a literal 1): joined back along the batch axis, the heads (ops.ts: headsOnBatch).
+  const lastAxis = dim === -1 || (t.ndim !== undefined && dim === t.ndim - 1);
+  const equal =
+    mode === 'split' && countNode !== undefined && !['list', 'tuple'].includes(unparen(countNode).type) && intLiteral(ev.tree, unparen(countNode)) !== 1;
+  if (t.projectedWidth && t.proj?.outText && !t.widthCut && !t.multiHead && lastAxis && equal) elem.widthPiece = true;
   const n = count ?? 3;
   return { kind: 'tuple', elements: Array.from({ length: n }, () => elem) };
 }

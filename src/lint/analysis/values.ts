@@ -393,6 +393,11 @@ export interface AValue {
   readonly ones?: boolean;
   /** Built by torch.eye (True/1 on the diagonal only): a mask whose meaning its use decides. */
   readonly identity?: boolean;
+  /**
+   * Attention scores cut to a triangle (`torch.triu(scores)`): zero on the other side, so `!= 0` of them (at the call
+   * that cut them) is that triangle as a mask. `node` is the tril/triu call.
+   */
+  readonly triCut?: { readonly region: 'upper' | 'lower'; readonly k: number; readonly node: PyNode };
   /** A fresh random draw (torch.randn, np.random.randn, np.random.normal, ...): a factor on it sets its spread. */
   readonly randomDraw?: boolean;
   /** Built by torch.zeros / zeros_like (so `m[i, :a, :b] = 1` marks the kept region of a padding mask). */
@@ -421,6 +426,11 @@ export interface AValue {
    * is no longer known to be the projection's whole width (the heads taken one by one, `q[..., i * d:(i + 1) * d]`).
    */
   readonly widthCut?: boolean;
+  /**
+   * One of the equal pieces a projection's whole width was split into along its last axis by a count
+   * (`tf.split(q, num_heads, axis=2)`): joined back along the batch axis, they are the heads stacked on it.
+   */
+  readonly widthPiece?: true;
   /** For Linear outputs: the projection's input and widths (kept through reshapes). */
   readonly proj?: ProjectionInfo;
   /** Negative index of the feature axis when it is not last (after a transpose of unknown rank). */
