@@ -51,14 +51,17 @@ export function maskBuilt(ev: Evaluator, m: MaskInfo | undefined, what: MessageP
   // A mask an importing file passes, or a helper of another file returns (portable.ts: its meaning is said to come
   // `from` that file's function): that place is named, and so linked (engine.ts, linkForeignEvidence), whatever the
   // rule's own message says.
-  const crossed = typeof m.why === 'object' && m.why.template === PHRASES.fromOtherFile ? m.why.args : undefined;
+  const crossed = typeof m.why === 'object' && m.why.template === PHRASES.fromOtherFile ? m.why.args : [];
+  // fromOtherFile's arguments: what the mask is, the function there, and its place (`pkg/masks.py:6`).
+  const [, by, place] = crossed;
+  const param = o.node.type === 'identifier' && isParameter(o.node) ? quote(ev.text(o.node), 30) : undefined;
   const source =
-    o.node.type === 'identifier' && isParameter(o.node)
-      ? crossed && crossed.length === 3
-        ? msg(T.comesInAsParameterFrom, what, quote(ev.text(o.node), 30), crossed[1], crossed[2])
-        : msg(T.comesInAsParameter, what, quote(ev.text(o.node), 30))
-      : crossed && crossed.length === 3
-        ? msg(T.comesFromOtherFile, what, crossed[1], crossed[2])
+    by !== undefined && place !== undefined
+      ? param !== undefined
+        ? msg(T.comesInAsParameterFrom, what, param, by, place)
+        : msg(T.comesFromOtherFile, what, by, place)
+      : param !== undefined
+        ? msg(T.comesInAsParameter, what, param)
         : msg(T.isBuiltHere, what);
   const out: RelatedSpec[] = [{ node: o.node, message: at ? msg(m.byName ? T.builtWithMeaningByName : T.builtWithMeaning, source, at) : source }];
   // An inversion is recorded only between two known polarities (origins.ts), so it always has one.
