@@ -143,6 +143,24 @@ export function starImportedName(link: ModuleLink, tree: PyTree, fromPath: strin
 }
 
 /**
+ * The workspace files of this file's star imports (`from .config import *`) that export `name` and define it at module
+ * level, in import order (the last one is the binding Python keeps).
+ */
+export function starImportedFiles(link: ModuleLink, tree: PyTree, fromPath: string, name: string): string[] {
+  if (name.startsWith('_')) return [];
+  const out: string[] = [];
+  const files = link.workspace.files;
+  for (const star of starImports(tree)) {
+    for (const base of moduleBases(files, fromPath, star.level)) {
+      const file = moduleFile(files, base, star.parts);
+      const m = file === undefined || file === fromPath ? undefined : link.workspace.module(file);
+      if (file && m && exported(link, file, name) && moduleDefs(m, name).length > 0) out.push(file);
+    }
+  }
+  return out;
+}
+
+/**
  * Whether `from m import *` binds `name`: listed in m's `__all__` when m spells it as a list or tuple of strings,
  * else any public name (names starting with `_` were left out by the caller).
  */

@@ -541,6 +541,42 @@ function constructionSources(ev: Evaluator, cls: ClassInfo): string[] {
   return sources;
 }
 
+/**
+ * The first place the workspace builds class `cls` (`MultiHeadAttention(h, d_k, d_model)`), in this file (no path)
+ * or, failing that, in a file importing it: for a finding that rests on how the class is built.
+ */
+export function firstConstruction(ev: Evaluator, cls: ClassInfo): { path?: string; source: string; start: number; end: number } | undefined {
+  const files: { path?: string; source: string }[] = [{ source: ev.tree.source }];
+  if (ev.link) {
+    for (const path of importingFiles(ev.link, MAX_IMPORTERS, true)) {
+      const m = ev.link.workspace.module(path);
+      if (m && m.tree.source.includes(cls.name)) files.push({ path, source: m.tree.source });
+    }
+  }
+  const re = new RegExp(`(?<![\\w.])${cls.name}\\s*\\(`, 'g');
+  for (const f of files) {
+    re.lastIndex = 0;
+    for (let m = re.exec(f.source); m; m = re.exec(f.source)) {
+      const lineStart = f.source.lastIndexOf('\n', m.index - 1) + 1;
+      const before = f.source.slice(lineStart, m.index);
+      if (/\bclass\s+$/.test(before) || before.includes('#')) continue;
+      let depth = 0;
+      let i = m.index + m[0].length;
+      for (; i < f.source.length; i++) {
+        const ch = f.source[i];
+        if (ch === '(') depth++;
+        else if (ch === ')') {
+          if (depth === 0) break;
+          depth--;
+        }
+      }
+      if (i >= f.source.length) continue;
+      return { ...(f.path !== undefined ? { path: f.path } : {}), source: f.source, start: m.index, end: i + 1 };
+    }
+  }
+  return undefined;
+}
+
 /** The argument a construction's text passes for parameter `p` (its default when left out). */
 function argument(ev: Evaluator, args: readonly string[], p: ParamInfo): string | undefined {
   const kw = args.find((x) => x.startsWith(`${p.name}=`) && !x.startsWith(`${p.name}==`));

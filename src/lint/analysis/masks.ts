@@ -91,8 +91,12 @@ export function combineMasks(a: MaskInfo, b: MaskInfo, op: 'and' | 'or'): MaskIn
     if (!join) return undefined;
     return { ...(a.dtype === b.dtype && a.dtype ? { dtype: a.dtype } : {}), why: msg(PHRASES.combined, a.why, op === 'and' ? '&' : '|', b.why), join };
   }
+  // A combination of one meaning and nothing else (the mixed join, no polarity) stays that: combined further it is
+  // still garbled.
+  if (!a.polarity && a.join?.kind === 'mixed') return { why: msg(PHRASES.combined, a.why, op === 'and' ? '&' : '|', b.why), join: carriedJoin(a) };
+  if (!b.polarity && b.join?.kind === 'mixed') return { why: msg(PHRASES.combined, a.why, op === 'and' ? '&' : '|', b.why), join: carriedJoin(b) };
   if (!a.polarity || a.polarity !== b.polarity) return undefined;
-  const join = wrongJoin(a, b, op);
+  const join = wrongJoin(a, b, op) ?? furtherJoined(a, b);
   const padAxes = [...new Set([...(a.padAxes ?? []), ...(b.padAxes ?? [])])];
   return {
     polarity: a.polarity,
@@ -151,6 +155,27 @@ function wrongJoin(a: MaskInfo, b: MaskInfo, op: 'and' | 'or'): MaskJoin | undef
   if (causal.polarity === 'keep' && op === 'or') return { kind: 'keepUnion', causal, pad };
   if (causal.polarity === 'ignore' && op === 'and') return { kind: 'ignoreIntersection', causal, pad };
   return undefined;
+}
+
+/**
+ * A wrongly joined mask combined further with a mask of the same meaning (`(causal | pad) & valid_rows`, `rows &
+ * (causal | pad)`): the and of a union of keep masks keeps every future key the union let through where the other
+ * part allows it, so the record stays, pointing at the inner combination. Not when the other part is itself causal
+ * and padding at once (it could be the correct combination, which and-ed in repairs the union).
+ */
+function furtherJoined(a: MaskInfo, b: MaskInfo): MaskJoin | undefined {
+  const [joined, other] = a.join ? [a, b] : b.join ? [b, a] : [undefined, undefined];
+  if (!joined || !other) return undefined;
+  if ((other.causal || other.tri) && other.padding && !other.join) return undefined;
+  return carriedJoin(joined);
+}
+
+/** The join record of `m`, placed at the combination that made it (its first one, if it was carried before). */
+function carriedJoin(m: MaskInfo): MaskJoin | undefined {
+  const j = m.join;
+  if (!j) return undefined;
+  const at = j.at ?? m.origin;
+  return at ? { ...j, at } : j;
 }
 
 /** The mask lattice as the rules name it: what a 1/True entry means, and for causal masks where the diagonal starts. */

@@ -22,7 +22,7 @@ import {
 } from './apis';
 import { arg, emptyArgs, intOf, isStarred, mutable, rootName, tensorish, val, type Call, type Mutable } from './call';
 import type { Evaluator } from './evaluator';
-import { noteNanGuard, type Ctx } from './facts';
+import { noteNanGuard, type Ctx, type MaskSite } from './facts';
 import { cacheMethod, isGrowingState, isStoredBack } from './kv-cache';
 import { dataLoaderBatches } from './data-loaders';
 import {
@@ -330,8 +330,7 @@ function scaleTensor(ev: Evaluator, t: AValue, factor: AValue, factorNode: PyNod
       maskNode: tNode,
       maskSelectsFill: true,
     });
-    if (tNode)
-      ev.facts.mask.push({ node: opNode, ctx, display: 'additive mask', param: 'mask', expects: 'ignore', convention: 'fill', maskNode: tNode, mask: t });
+    if (tNode) pushAdditiveMaskFact(ev, { node: opNode, ctx, maskNode: tNode, mask: t });
     return tensor({
       ndim: t.ndim,
       axes: t.axes,
@@ -773,6 +772,14 @@ function isDiagonalOfOnes(ev: Evaluator, node: PyNode): boolean {
   return p.length === 3 && !!lo && !!hi && intLiteral(ev.tree, unparen(lo)) === 0 && intLiteral(ev.tree, unparen(hi)) === 0;
 }
 
+/**
+ * A mask written into the scores by arithmetic (`mask * -1e9`, `scores - 1e9 * mask`, `scores + (1 - keep) * 1e4`): a
+ * mask site of the code's own convention whose mask must be True/1 at the positions to ignore (ATT002 judges it).
+ */
+function pushAdditiveMaskFact(ev: Evaluator, site: Omit<MaskSite, 'display' | 'param' | 'expects' | 'convention'>): void {
+  ev.facts.mask.push({ display: 'additive mask', param: 'mask', expects: 'ignore', convention: 'fill', ...site });
+}
+
 function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | undefined, r: PyNode | undefined, node: PyNode, _ctx: Ctx): AValue {
   if (lv.kind === 'number' && rv.kind === 'number') {
     if (lv.num !== undefined && rv.num !== undefined) return number({ num: op === '+' ? lv.num + rv.num : lv.num - rv.num });
@@ -815,17 +822,7 @@ function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | u
       const { scaledPositive: _sp, ...plain } = rv.mask;
       const site = factor ? { maskNode: factor, mask: ev.eval(factor, _ctx) } : { maskNode: r, mask: { ...rv, mask: { ...plain, fromAdditive: true } } };
       const normalisedAt = lv.attn.formedAt;
-      ev.facts.mask.push({
-        node,
-        ctx: _ctx,
-        display: 'additive mask',
-        param: 'mask',
-        expects: 'ignore',
-        convention: 'fill',
-        normalisedAt,
-        subtracted: true,
-        ...site,
-      });
+      pushAdditiveMaskFact(ev, { node, ctx: _ctx, normalisedAt, subtracted: true, ...site });
     }
     return addOp(lv, { kind: 'mask', node, how: 'add', maskNode: r });
   }
@@ -836,16 +833,7 @@ function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | u
     const flipped = flipMask(rv.mask, rv.mask.why);
     if (flipped) {
       const mask = { ...flipped, why: msg(PHRASES.addedLargePositive, rv.mask.why), fromAdditive: true };
-      ev.facts.mask.push({
-        node,
-        ctx: _ctx,
-        display: 'additive mask',
-        param: 'mask',
-        expects: 'ignore',
-        convention: 'fill',
-        maskNode: r,
-        mask: { ...rv, mask },
-      });
+      pushAdditiveMaskFact(ev, { node, ctx: _ctx, maskNode: r, mask: { ...rv, mask } });
     }
     return addOp(lv, { kind: 'mask', node, how: 'add', maskNode: r });
   }

@@ -11,7 +11,7 @@
 import type { PyNode } from '../syntax/tree';
 import { msg } from '../message';
 import { PHRASES } from './phrases';
-import type { AValue, DimInfo, MaskInfo, PathOp } from './values';
+import type { AValue, DimInfo, MaskInfo, MaskJoin, PathOp } from './values';
 
 /** Where a value returned from another file was computed. */
 export interface ValueOrigin {
@@ -167,10 +167,20 @@ function portableTensor(v: AValue, origin: ValueOrigin | undefined, depth: numbe
 function portableMask(m: MaskInfo, origin: ValueOrigin | undefined): MaskInfo {
   // `origin` and `flippedAt` are nodes of the other file: here the mask is first seen at the call that returned it
   // (origins.ts).
-  // A wrong join is reported at its combination, a place of the other file; it is judged where it is built.
   const { origin: _origin, flippedAt: _flippedAt, join: _join, ...rest } = m;
   if (!origin) return rest;
-  return { ...rest, why: msg(PHRASES.fromOtherFile, m.why, `\`${origin.name}\``, originRef(origin)) };
+  // A wrong join made there and returned from a helper is judged where the mask is read: its parts cross as masks
+  // do, and the combination's place in the other file goes with them (a related location of the finding).
+  const j = m.join;
+  const node = j?.at?.node ?? m.origin?.node;
+  const elsewhere = j?.elsewhere ?? (node ? { path: origin.path, start: node.start, end: node.end } : undefined);
+  const join: MaskJoin | undefined = j && {
+    kind: j.kind,
+    causal: portableMask(j.causal, origin),
+    pad: portableMask(j.pad, origin),
+    ...(elsewhere ? { elsewhere } : {}),
+  };
+  return { ...rest, why: msg(PHRASES.fromOtherFile, m.why, `\`${origin.name}\``, originRef(origin)), ...(join ? { join } : {}) };
 }
 
 function portableOp(o: PathOp, at: PyNode): PathOp {

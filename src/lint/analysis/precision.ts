@@ -123,10 +123,10 @@ export function fullPrecisionAt(src: string): { line: number; column: number } |
 /** An `autocast(` call that does not turn autocast off (`autocast(enabled=False)` runs its body in float32). */
 const AUTOCAST_ON = /autocast\s*\((?![^)]*\benabled\s*=\s*False\b)/;
 
-/** The argument text of each `autocast(...)` call (balanced parentheses), with where it sits. */
-function autocastArgs(code: string): string[] {
-  const out: string[] = [];
-  const re = /autocast\s*\(/g;
+/** The argument text of each `autocast(...)` call (balanced parentheses), and what the call is written as before it. */
+function autocastArgs(code: string): { args: string; callee: string }[] {
+  const out: { args: string; callee: string }[] = [];
+  const re = /([\w.]*)autocast\s*\(/g;
   for (let m = re.exec(code); m; m = re.exec(code)) {
     let depth = 1;
     let i = m.index + m[0].length;
@@ -137,24 +137,40 @@ function autocastArgs(code: string): string[] {
       else if (ch === ')') depth--;
       i++;
     }
-    out.push(code.slice(start, i - 1));
+    out.push({ args: code.slice(start, i - 1), callee: m[1] ?? '' });
   }
   return out;
 }
 
 /**
+ * The device an autocast call names by an expression the code does not spell (`torch.autocast(device_type=device)`,
+ * `torch.autocast(x.device.type)`): CUDA's autocast runs in float16, the CPU's in bfloat16, so which one is not
+ * known. A call under `torch.cuda` (`torch.cuda.amp.autocast(...)`) or with no device at all (`autocast()` imported
+ * from `torch.cuda.amp`) is CUDA's; a string names its device.
+ */
+function deviceUnknown(args: string, callee: string): boolean {
+  if (/\bcuda\.(?:amp\.)?$/.test(callee)) return false;
+  const kw = /\bdevice_type\s*=\s*([^,]+)/.exec(args)?.[1];
+  const first = args.trim().split(',')[0]?.trim() ?? '';
+  const device = kw ?? (first !== '' && !/^\w+\s*=/.test(first) ? first : undefined);
+  return device !== undefined && !/^["']/.test(device.trim());
+}
+
+/**
  * `code` is the source without comments and docstrings; `prose` is the comments and docstrings only.
  * Autocast counts as float16 when its dtype says so or it has none on CUDA (`torch.autocast("cuda")`,
- * `torch.cuda.amp.autocast()`); `dtype=torch.bfloat16` or a CPU autocast (bfloat16 by default) counts as bfloat16.
+ * `torch.cuda.amp.autocast()`); `dtype=torch.bfloat16` or a CPU autocast (bfloat16 by default) counts as bfloat16;
+ * one on a device the code does not spell (`torch.autocast(device_type=device)`) and with no dtype counts as neither.
  */
 export function precisionEvidence(code: string, prose: string): PrecisionEvidence {
   let fp16 = FP16_CODE.test(code);
   let bf16 = BF16_CODE.test(code);
   if (!bf16 && HALF_FLAG_CODE.test(code)) fp16 = true;
-  for (const args of autocastArgs(code)) {
+  for (const { args, callee } of autocastArgs(code)) {
     if (/bfloat16|bf16/.test(args)) bf16 = true;
     else if (/float16|\bhalf\b|fp16/.test(args)) fp16 = true;
     else if (/["']cpu["']|device_type\s*=\s*["']cpu["']/.test(args)) bf16 = true;
+    else if (deviceUnknown(args, callee)) continue;
     else if (/\bdtype\s*=/.test(args)) {
       // dtype from a variable: whatever the file spells elsewhere
       if (!bf16) fp16 = true;

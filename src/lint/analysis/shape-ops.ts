@@ -136,7 +136,11 @@ export function pairwiseProduct(
   const queryAxes = kx.map((x, i) => (x.size1 && !qx[i]?.size1 ? i : -1)).filter((i) => i >= 0);
   const [keyAxis] = keyAxes;
   const [queryAxis] = queryAxes;
-  if (keyAxes.length !== 1 || queryAxes.length !== 1 || keyAxis === undefined || queryAxis === undefined) return undefined;
+  // No query axis: each query meets keys of its own along the key axis, the other axes aligned (a local window of
+  // keys unfolded around each query position, SASA's `(q * k).sum(dim=2)`), when q and k are otherwise the same shape
+  // as stated (every other axis of the same size text). Products only: a sum (additive attention) stays unread.
+  const local = how === 'product' && queryAxes.length === 0 && keyAxis !== undefined && keyAxes.length === 1 && alignedBesides(qx, kx, keyAxis);
+  if (keyAxes.length !== 1 || keyAxis === undefined || (!local && (queryAxes.length !== 1 || queryAxis === undefined))) return undefined;
   return tensor({
     ...broadcastLayout(q, k),
     // A sum (additive attention, then tanh and a projection) has no 1/sqrt(d) convention: its scale is opaque.
@@ -144,7 +148,7 @@ export function pairwiseProduct(
     ...(q.multiHead || k.multiHead ? { multiHead: true } : {}),
     pairwise: {
       formedAt: node,
-      queryAxis: queryAxis - n,
+      ...(queryAxis !== undefined && !local ? { queryAxis: queryAxis - n } : {}),
       keyAxis: keyAxis - n,
       queryText: describe(ev, qNode, q),
       keyText: describe(ev, kNode, k),
@@ -153,6 +157,12 @@ export function pairwiseProduct(
       ...(q.proj ? { queryProj: q.proj } : {}),
     },
   });
+}
+
+/** Every axis but `except` has a size the code states (a name or a number), the same text in both operands. */
+function alignedBesides(qx: readonly AxisInfo[], kx: readonly AxisInfo[], except: number): boolean {
+  if (qx.length !== kx.length || qx.length < 3) return false;
+  return qx.every((a, i) => i === except || (!!a.sizeText && a.sizeText === kx[i]?.sizeText && !a.size1 === !kx[i]?.size1));
 }
 
 /**
@@ -421,10 +431,11 @@ export function remapFacts(out: Mutable<AValue>, v: AValue, mapNeg: (axis: numbe
     out.mask = m;
   }
   if (v.pairwise) {
-    const queryAxis = mapNeg(v.pairwise.queryAxis);
+    const local = v.pairwise.queryAxis === undefined;
+    const queryAxis = local ? undefined : mapNeg(v.pairwise.queryAxis);
     const keyAxis = mapNeg(v.pairwise.keyAxis);
-    if (queryAxis === undefined || keyAxis === undefined) delete out.pairwise;
-    else out.pairwise = { ...v.pairwise, queryAxis, keyAxis };
+    if ((!local && queryAxis === undefined) || keyAxis === undefined) delete out.pairwise;
+    else out.pairwise = { ...v.pairwise, ...(queryAxis !== undefined ? { queryAxis } : {}), keyAxis };
   }
   if (v.featLast && mapNeg(-1) !== -1) delete out.featLast;
   if (v.lastSize1 && mapNeg(-1) !== -1) delete out.lastSize1;
@@ -1425,7 +1436,7 @@ function scoresOfPairwise(t: AValue, axis: number, keepdim: boolean): Pick<AValu
     formedAt: p.formedAt,
     keyAxis,
     keyAxisWhy: msg(PHRASES.keysVaryInBroadcast, `\`${p.keyText ?? 'k'}\``, keyAxis),
-    queryAxis: map(p.queryAxis),
+    ...(p.queryAxis !== undefined ? { queryAxis: map(p.queryAxis) } : { local: true as const }),
     queryText: p.queryText,
     keyText: p.keyText,
     keyIsKey: p.keyIsKey,

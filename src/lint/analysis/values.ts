@@ -166,6 +166,13 @@ export interface MaskJoin {
   readonly kind: 'keepUnion' | 'ignoreIntersection' | 'mixed';
   readonly causal: MaskInfo;
   readonly pad: MaskInfo;
+  /**
+   * Where the wrong combination was made, when the mask carrying this record was combined further (`(causal | pad) &
+   * valid_rows`): the inner combination, which is where the finding goes.
+   */
+  readonly at?: MaskOrigin;
+  /** The combination, when it was made in another workspace file and returned from a helper there (portable.ts). */
+  readonly elsewhere?: { readonly path: string; readonly start: number; readonly end: number };
 }
 
 /** A place a mask fact comes from, with what True meant there. */
@@ -253,6 +260,11 @@ export interface AttnInfo {
    * right of the keys or a row (1, d) on their left (attention pooling, `keys @ self.query`).
    */
   readonly learnedPoolingQuery?: true;
+  /**
+   * Each query is paired with its own keys (a local window, `(q * k).sum(dim=2)` with q `(B, G, d, H, W, 1)` and the
+   * keys unfolded to `(B, G, d, H, W, k*k)`): the scores have a key axis and no query axis of their own.
+   */
+  readonly local?: true;
   /** The query operand's axes when known (to tell a sequence length from a feature size in a scale). */
   readonly queryAxes?: readonly AxisInfo[];
   /** Where the query came from when it is a Linear projection: its input and the layer's in/out widths. */
@@ -430,7 +442,8 @@ export interface AValue {
    */
   readonly pairwise?: {
     readonly formedAt: PyNode;
-    readonly queryAxis: number;
+    /** Undefined for a local window (AttnInfo.local): the queries are aligned with the keys' other axes. */
+    readonly queryAxis?: number;
     readonly keyAxis: number;
     readonly queryText?: string;
     readonly keyText?: string;

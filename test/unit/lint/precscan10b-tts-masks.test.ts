@@ -238,6 +238,9 @@ describe('lint: TensorFlow padding and look-ahead masks built in another file (A
   });
   it('buggy: the padding mask True at real tokens (not_equal), added times -1e9: reported', async () => {
     const ws = { 'masks.py': TF_MASKS.replace('tf.math.equal(seq, 0)', 'tf.math.not_equal(seq, 0)'), 'attn.py': TF_ATTN };
-    assert.deepEqual(await workspaceFindingLines(ws, 'attn.py', 'ATT002'), [11]);
+    // At the fill (the padding mask read the wrong way round), and at the call that returns combined_mask: there the
+    // keep padding mask is joined by tf.maximum with the ignore look-ahead mask (session 31: a join made in another file
+    // is reported where it is read, as it is in one file).
+    assert.deepEqual(await workspaceFindingLines(ws, 'attn.py', 'ATT002'), [11, 17]);
   });
 });
