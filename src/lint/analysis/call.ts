@@ -1,9 +1,10 @@
 // What a call looks like to the transfer functions: its node, context, arguments and receiver, and the small
 // helpers every handler uses to read them (an argument by name or position, its value, an integer literal).
 import { argument, intLiteral, type CallArgs } from '../syntax/python';
-import { childByField, unparen, type PyNode } from '../syntax/tree';
+import { childByField, enclosingFunction, unparen, type PyNode } from '../syntax/tree';
 import type { Evaluator } from './evaluator';
 import type { Ctx } from './facts';
+import type { ClassInfo } from './scopes';
 import { UNKNOWN, tensor, type AValue } from './values';
 
 export interface Call {
@@ -37,6 +38,27 @@ export function intOf(ev: Evaluator, c: Call, node: PyNode | undefined): number 
 }
 
 /** Base identifier of an expression: `k.transpose(-2, -1)` → k, `self.key(x)` → key, `ctx[0]` → ctx. */
+/**
+ * The value a local holds (`t = np.sqrt(K)` then `/ t`): its one definition reaching `node`, a plain assignment;
+ * undefined for anything else (not a name, defined twice, unpacked from a tuple, not resolved).
+ */
+export function heldValue(ev: Evaluator, node: PyNode): PyNode | undefined {
+  const u = unparen(node);
+  if (u.type !== 'identifier') return undefined;
+  const defs = ev.resolve(u, ev.text(u)) ?? [];
+  const only = defs.length === 1 ? defs[0] : undefined;
+  return only?.path.length === 0 ? only.value : undefined;
+}
+
+/**
+ * The class of the method whose call, in this file, made `ctx` (a module-level helper called as `wei = scores(q, k, C)`
+ * from `Head.forward`); undefined for a default context or a call an importing file makes.
+ */
+export function callerClass(ev: Evaluator, ctx: Ctx): ClassInfo | undefined {
+  const fn = ctx.callSite && !ctx.calledAt ? enclosingFunction(ctx.callSite) : undefined;
+  return fn ? ev.sr.scopeOfNode.get(fn.id)?.ownerClass : undefined;
+}
+
 export function rootName(ev: Evaluator, node: PyNode | undefined): string | undefined {
   let n = node ? unparen(node) : undefined;
   while (n) {

@@ -234,6 +234,20 @@ export class Facts {
     return this.sdpaIndex.byNode.get(node) ?? [];
   }
 
+  /**
+   * The one axis (negative index) every softmax of the scores formed at `formed` normalises: where their keys are when
+   * the operands do not say (`einsum('bhd,bthd->bth', q, k_cache[:, idx])` then `softmax(s, dim=1)`: -2). Undefined
+   * when there is no softmax of them, a dim is not a literal, or two softmaxes disagree.
+   */
+  softmaxKeyAxis(formed: PyNode): number | undefined {
+    const axes = new Set<number | undefined>();
+    for (const s of this.softmaxFormedAt(formed)) {
+      const ndim = s.input.ndim;
+      axes.add(typeof s.dim !== 'number' ? undefined : s.dim < 0 ? s.dim : ndim !== undefined ? s.dim - ndim : undefined);
+    }
+    return axes.size === 1 ? [...axes][0] : undefined;
+  }
+
   softmaxFormedAt(formed: PyNode): readonly SoftmaxSite[] {
     if (this.formedIndex?.sites !== this.softmax.length) {
       const byFormed = new Map<PyNode, SoftmaxSite[]>();

@@ -49,6 +49,45 @@ export function isGrowingState(ev: Evaluator, piece: PyNode, concat: PyNode, sco
 }
 
 /**
+ * The container a piece was read from (`past` of `past[0]`) gets the concatenation back in place in the same function:
+ * `past[:] = [k, v]` or `past[0] = k`, with `k` the concatenation or a name it defines. The caller's container then
+ * holds the extended keys for its next call: a KV cache, whatever it is called.
+ */
+function writtenBackInPlace(ev: Evaluator, base: string, at: number, concat: PyNode): boolean {
+  let body: PyNode | null = concat.parent;
+  while (body && body.type !== 'function_definition') body = body.parent;
+  if (!body) return false;
+  // Cheap first: no `base[...] =` anywhere in the function's text, no write-back to look for in its tree.
+  // (`base` is an identifier: no character of it needs escaping.)
+  if (!new RegExp(`\\b${base}\\s*\\[[^\\]]*\\]\\s*=(?!=)`).test(ev.text(body))) return false;
+  const holds = (x: PyNode): boolean => {
+    if (x.start <= concat.start && concat.end <= x.end) return true;
+    if (x.type === 'identifier')
+      for (const def of ev.sr.uses[x.id] ?? []) if (def.value && def.value.start <= concat.start && concat.end <= def.value.end) return true;
+    return false;
+  };
+  let found = false;
+  walk(body, (n) => {
+    if (found) return false;
+    if (n.type !== 'assignment') return true;
+    const left = childByField(n, 'left');
+    const right = childByField(n, 'right');
+    if (left?.type !== 'subscript' || !right || n.start < concat.end) return true;
+    const value = childByField(left, 'value');
+    if (value?.type !== 'identifier' || ev.text(value) !== base) return true;
+    const index = namedChildren(left).find((c) => c.field === 'subscript');
+    if (!index) return true;
+    const r = unparen(right);
+    if (index.type === 'slice' && namedChildren(index).length === 0) {
+      const item = r.type === 'tuple' || r.type === 'expression_list' || r.type === 'list' ? namedChildren(r)[at] : undefined;
+      if (item && holds(unparen(item))) found = true;
+    } else if (index.type === 'integer' && Number(ev.text(index)) === at && holds(r)) found = true;
+    return false;
+  });
+  return found;
+}
+
+/**
  * A piece of a concatenation read from an entry of a store that the same function writes back under the same key
  * with the concatenation: `old = self.store.get(layer)`, `k = torch.cat([old[0], k], dim=-2)`,
  * `self.store[layer] = (k, v)`. Whatever the store and the entry are called, keys kept across calls under a key and
@@ -60,6 +99,7 @@ export function isStoredBack(ev: Evaluator, piece: PyNode, concat: PyNode): bool
   const index = u.type === 'subscript' ? namedChildren(u).find((n) => n.field === 'subscript') : undefined;
   const at = index?.type === 'integer' ? Number(ev.text(index)) : undefined;
   if (base?.type !== 'identifier' || at === undefined) return false;
+  if (writtenBackInPlace(ev, ev.text(base), at, concat)) return true;
   const defs = ev.resolve(base, ev.text(base)) ?? [];
   const read = defs.length === 1 && defs[0]?.path.length === 0 && defs[0].value ? unparen(defs[0].value) : undefined;
   const fn = read?.type === 'call' ? childByField(read, 'function') : undefined;
@@ -282,7 +322,41 @@ function isCacheOperand(r: FlagReader, node: PyNode): boolean {
   if (u.type !== 'identifier' && u.type !== 'attribute') return false;
   const name = u.type === 'attribute' ? r.text(childByField(u, 'attribute') ?? u) : r.text(u);
   // A boolean about caching (`use_cache`, `prev_causal`) is not the cache.
-  return isCacheName(name) && !/causal|^(use|is|has)_|enabled?$|flag/i.test(name);
+  if (isCacheName(name) && !/causal|^(use|is|has)_|enabled?$|flag/i.test(name)) return true;
+  return r.cacheJoinedAt !== undefined && joinedCacheHolders(r, r.cacheJoinedAt).includes(r.text(u));
+}
+
+/**
+ * What the cached part of a concatenation along the keys is read from, whatever it is called: the first piece of
+ * `torch.cat([past[0], k], dim=2)` (the cached positions come before the new ones), as the names it is read through
+ * (`past[0]` → `past`; `layer_past.key` → `layer_past.key`, `layer_past`), never `self` alone. Testing one of them
+ * against None (`if past is None:`) is testing for the cache.
+ */
+function joinedCacheHolders(r: FlagReader, join: PyNode): string[] {
+  const j = unparen(join);
+  if (j.type !== 'call') return [];
+  const args = childByField(j, 'arguments');
+  const first = args ? namedChildren(args)[0] : undefined;
+  const seq = first ? unparen(first) : undefined;
+  if (!seq || (seq.type !== 'list' && seq.type !== 'tuple')) return [];
+  const pieces = namedChildren(seq);
+  if (pieces.length < 2) return [];
+  const out: string[] = [];
+  const head = pieces[0];
+  for (let n: PyNode | undefined = head ? unparen(head) : undefined; n;) {
+    if (n.type === 'subscript') n = childByField(n, 'value');
+    else if (n.type === 'identifier') {
+      if (r.text(n) !== 'self') out.push(r.text(n));
+      n = undefined;
+    } else if (n.type === 'attribute') {
+      const obj = childByField(n, 'object');
+      if (obj && !(obj.type === 'identifier' && r.text(obj) === 'self' && out.length > 0)) out.push(r.text(n));
+      n = obj;
+    } else n = undefined;
+  }
+  // The new keys are not the cache: a name the other pieces read is left out.
+  const others = pieces.slice(1).map((p) => r.text(unparen(p)));
+  return out.filter((name) => !others.some((o) => o === name || o.startsWith(`${name}[`) || o.startsWith(`${name}.`)));
 }
 
 function flagFromDefinitions(r: FlagReader, use: PyNode, depth: number): CacheTruth {

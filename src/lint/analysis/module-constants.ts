@@ -213,3 +213,21 @@ function balanced(s: string): boolean {
   }
   return level === 0;
 }
+
+/**
+ * The width of each part of a fused projection's output width (`3 * dim`, `dim * 3`, or a count held in a module-level
+ * constant, `dim * N_PARTS` with `N_PARTS = 3`): the other factor, as written; undefined when no factor is a whole
+ * number from 2 to 9.
+ */
+export function fusedPartWidth(ev: Evaluator, out: string): string | undefined {
+  const t = out.replace(/\s+/g, '');
+  const written = (/^[2-9]\*(.+)$/.exec(t) ?? /^(.+)\*[2-9]$/.exec(t))?.[1];
+  if (written !== undefined) return written;
+  const m = /^([^*]+)\*([^*]+)$/.exec(t);
+  if (!m?.[1] || !m[2]) return undefined;
+  const parts = (f: string): boolean => {
+    const n = constantNumber(ev, f);
+    return n !== undefined && Number.isInteger(n) && n >= 2 && n <= 9;
+  };
+  return parts(m[2]) ? m[1] : parts(m[1]) ? m[2] : undefined;
+}

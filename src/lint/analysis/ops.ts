@@ -685,6 +685,14 @@ function blendFill(ev: Evaluator, scores: AValue, fillTerm: PyNode, node: PyNode
   const fill = i < 0 ? undefined : sides[1 - i];
   if (!fill) return undefined;
   const f = ev.eval(fill, ctx);
+  // A fill the code does not show (`self.cfg.neg * (1 - m)`, a config field, a parameter, a name imported from a module
+  // outside the workspace): still the `where` of a
+  // blend, not scores times a 0/1 mask; with its value unknown it is no evidence either way (an unshown mask step).
+  if (f.kind === 'unknown' || f.kind === 'module' || (f.kind === 'number' && f.num === undefined && !f.finfo)) {
+    dropProductSite(ev, mul.node);
+    const unshown: MaskOp = { kind: 'mask', node, how: 'where', maskNode: mul.maskNode, unshown: true };
+    return { ...scores, ops: alts.map((a) => [...a.slice(0, -1), unshown]) };
+  }
   // Subtracted (`scores * m - 10000.0 * (1.0 - m)`, Megatron's form), the fill is a large positive number.
   // A fill term too small to mask (`(1 - m) * -1e-9`, a typo for -1e9) is still the `where` the expression writes:
   // ATT007 reports its value (a weak additive mask), so the product is not a second finding of a 0/1 mask.
