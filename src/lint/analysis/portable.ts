@@ -119,7 +119,8 @@ function portableTensor(v: AValue, origin: ValueOrigin | undefined, depth: numbe
   ]);
   // Operations on the way (scales, masks) name nodes of the other file: their effect is unknown here, except a
   // scale by a known power of a dimension in a value a helper returns (`return q / math.sqrt(q.size(-1))`), kept
-  // as a scale applied at the call that returned it.
+  // as a scale applied at the call that returned it, and a mask step (`return s.masked_fill(m == 0, -inf)`), kept as
+  // a mask applied there (portableOp).
   if (v.ops && v.ops.some((alt) => alt.length > 0)) out.ops = at ? v.ops.map((alt) => alt.map((o) => portableOp(o, at))) : [[{ kind: 'opaque' }]];
   if (v.mask) out.mask = portableMask(v.mask, origin);
   if (v.attn?.stage === 'scores' && origin && at) {
@@ -184,6 +185,13 @@ function portableMask(m: MaskInfo, origin: ValueOrigin | undefined): MaskInfo {
 }
 
 function portableOp(o: PathOp, at: PyNode): PathOp {
+  // The stand-in of an argument's history in this crossing (cross-file.ts) holds no node: it crosses back as it is.
+  if (o.kind === 'opaque') return o.passed !== undefined ? { kind: 'opaque', passed: o.passed } : { kind: 'opaque' };
+  // A mask step there (a fill, a where, an additive mask, an index assignment) is a mask step at the call here: the
+  // scores were masked, though not by a mask this file can read (no mask node, so no rule judges the mask itself).
+  // A product with a 0/1 mask or a 0/1 mask added stays unknown: reporting it is for the file that shows it.
+  if (o.kind === 'mask')
+    return o.how === 'mul' || o.how === 'add01' ? { kind: 'opaque' } : { kind: 'mask', node: at, how: o.how, ...(o.unshown ? { unshown: true } : {}) };
   if (o.kind !== 'scale' || o.power === undefined || !o.dim) return { kind: 'opaque' };
   return { kind: 'scale', node: at, factorNode: at, power: o.power, dim: portableDim(o.dim), on: o.on, ...(o.named ? { named: o.named } : {}) };
 }
