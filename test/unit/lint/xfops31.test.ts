@@ -55,4 +55,64 @@ describe('lint: a mask applied to the scores by a helper of another file (xfops3
       assert.equal((await lint(files, 'pkg/attn.py', 'ATT006')).length, 1);
     });
   });
+
+  // Class 2: scores q·kᵀ formed by a helper of another file and normalised here. Their steps there cross as steps
+  // (scales of known form, masks), so scores formed with no scale on the way reach the softmax unscaled (ATT003), as
+  // they do when the helper is in the same file; a helper that scales them, or operands scaled here, are silent.
+  describe('ATT003: scores formed by a helper of another file, softmaxed here', () => {
+    const scoresHelper = (body: string): string => `import math
+
+import torch
+
+
+def attention_scores(q, k):
+    ${body}
+`;
+    const caller = (imp: string, args = 'q, k'): string => `import torch
+import torch.nn as nn
+import torch.nn.functional as F
+${imp}
+
+class SelfAttention(nn.Module):
+    def __init__(self, dim, heads):
+        super().__init__()
+        self.heads = heads
+        self.qkv = nn.Linear(dim, 3 * dim)
+
+    def forward(self, x):
+        B, T, C = x.shape
+        q, k, v = self.qkv(x).view(B, T, 3, self.heads, C // self.heads).permute(2, 0, 3, 1, 4)
+        scores = attention_scores(${args})
+        weights = F.softmax(scores, dim=-1)
+        return (weights @ v).transpose(1, 2).reshape(B, T, C)
+`;
+    const UNSCALED = 'return q @ k.transpose(-2, -1)';
+    const SCALED = 'return q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))';
+    it('two files, no scale anywhere: reported at the softmax', async () => {
+      const files = { 'pkg/__init__.py': '', 'pkg/ops.py': scoresHelper(UNSCALED), 'pkg/attn.py': caller('from .ops import attention_scores\n') };
+      const found = await lint(files, 'pkg/attn.py', 'ATT003');
+      assert.equal(found.length, 1, JSON.stringify(found));
+      assert.equal(found[0].line, 17);
+    });
+    it('one file, no scale anywhere: reported', async () => {
+      const one = caller(scoresHelper(UNSCALED).replace('import math\n\nimport torch\n', '') + '\n');
+      assert.equal((await lint({ 'pkg/__init__.py': '', 'pkg/attn.py': one }, 'pkg/attn.py', 'ATT003')).length, 1);
+    });
+    it('two files, the helper scales the scores by 1/sqrt(d): silent', async () => {
+      const files = { 'pkg/__init__.py': '', 'pkg/ops.py': scoresHelper(SCALED), 'pkg/attn.py': caller('from .ops import attention_scores\n') };
+      assert.deepEqual(await lint(files, 'pkg/attn.py', 'ATT003'), []);
+    });
+    it('two files, the caller scales the queries it passes: silent', async () => {
+      const files = {
+        'pkg/__init__.py': '',
+        'pkg/ops.py': scoresHelper(UNSCALED),
+        'pkg/attn.py': caller('from .ops import attention_scores\n', 'q * (C // self.heads) ** -0.5, k'),
+      };
+      assert.deepEqual(await lint(files, 'pkg/attn.py', 'ATT003'), []);
+    });
+    it('two files, the helper is not in the workspace: silent', async () => {
+      const files = { 'pkg/__init__.py': '', 'pkg/attn.py': caller('from .ops import attention_scores\n') };
+      assert.deepEqual(await lint(files, 'pkg/attn.py', 'ATT003'), []);
+    });
+  });
 });
