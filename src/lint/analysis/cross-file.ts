@@ -12,7 +12,7 @@ import { PHRASES } from './phrases';
 import { portable, originRef, type ValueOrigin } from './portable';
 import { argumentShowsLength } from './bound-counts';
 import type { ClassInfo, Def, Scope } from './scopes';
-import { joinAll, UNKNOWN, type AValue } from './values';
+import { joinAll, UNKNOWN, type AValue, type PathOp } from './values';
 import { lineOf, moduleBases, moduleDefs, moduleFile, MAX_FILE_DEPTH, type ModuleLink } from './workspace';
 
 /** Marks a module value that is a workspace module: `\u0001ws:<base dir>\u0001<dotted name>`. */
@@ -232,6 +232,10 @@ export function callAcrossFiles(
   const positional = given.map((v, i) =>
     v.kind === 'layer' ? { kind: 'unknown' as const, passedArg: i } : counted(withoutStandIn(portable(v)), argValues ? undefined : args.positional[i]),
   );
+  // Scores formed here and passed to the helper (`scores = fill_masked(scores, mask)`) go with a stand-in of their
+  // history, so that the scores it hands back keep this file's steps before its own (resumed).
+  for (const [i, v] of given.entries())
+    if (v.attn?.stage === 'scores' && positional[i]?.kind === 'tensor') positional[i] = { ...positional[i], ops: [[{ kind: 'opaque', passed: i }]] };
   const keywords = new Map<string, AValue>();
   for (const [name, v] of keywordValues ?? []) keywords.set(name, portable(v));
   for (const [name, kw] of args.keywords) keywords.set(name, counted(portable(ev.eval(kw.value, ctx)), kw.value));
@@ -257,7 +261,7 @@ export function callAcrossFiles(
     const place = builtAt(v);
     return withBuiltIn(portable(v, place, depth, call), place);
   };
-  let out = r.mask ? crossMask(r, 0) : portable(r, origin, 0, call);
+  let out = r.mask ? crossMask(r, 0) : resumed(portable(r, origin, 0, call), given);
   // Copies of a layer passed in, handed back (`clones(nn.Linear(d, d), 4)`): the caller's layer itself.
   const passed = (x: AValue | undefined): AValue | undefined => (x?.passedArg !== undefined ? given[x.passedArg] : undefined);
   if (passed(out)) out = passed(out) ?? out;
@@ -320,6 +324,27 @@ function countLike(node: PyNode): boolean {
 }
 
 /** The masks a tuple's items or a dict's entries hold. */
+const MAX_RESUMED = 8;
+
+/**
+ * Scores passed to a helper of another file and handed back after steps there (every path of the returned value
+ * starts with the stand-in of the same argument): this file's steps before the call, then the helper's, whose
+ * masks cross as masks at the call (portable.ts), so the scores a helper masked are not read as unmasked here.
+ * Only the steps resume: what else is known of the value is what crossed back (portable.ts).
+ */
+function resumed(out: AValue, given: readonly AValue[]): AValue {
+  const ops = out.ops;
+  const first = ops?.[0]?.[0];
+  if (out.kind !== 'tensor' || !ops || first?.kind !== 'opaque' || first.passed === undefined) return out;
+  const i = first.passed;
+  if (!ops.every((alt) => alt[0]?.kind === 'opaque' && alt[0].passed === i)) return out;
+  const arg = given[i];
+  if (arg?.attn?.stage !== 'scores') return out;
+  const before = arg.ops && arg.ops.length > 0 ? arg.ops : [[]];
+  if (before.length * ops.length > MAX_RESUMED) return out;
+  return { ...out, ops: before.flatMap((b) => ops.map((alt): PathOp[] => [...b, ...alt.slice(1)])) };
+}
+
 /** A stand-in of another call's argument means nothing here: plain unknown. */
 function withoutStandIn(v: AValue): AValue {
   if (v.passedArg === undefined) return v;

@@ -119,12 +119,12 @@ function portableTensor(v: AValue, origin: ValueOrigin | undefined, depth: numbe
   ]);
   // Operations on the way (scales, masks) name nodes of the other file: their effect is unknown here, except a
   // scale by a known power of a dimension in a value a helper returns (`return q / math.sqrt(q.size(-1))`), kept
-  // as a scale applied at the call that returned it.
+  // as a scale applied at the call that returned it, and a mask step (`return s.masked_fill(m == 0, -inf)`), kept as
+  // a mask applied there (portableOp).
   if (v.ops && v.ops.some((alt) => alt.length > 0)) out.ops = at ? v.ops.map((alt) => alt.map((o) => portableOp(o, at))) : [[{ kind: 'opaque' }]];
   if (v.mask) out.mask = portableMask(v.mask, origin);
   if (v.attn?.stage === 'scores' && origin && at) {
-    // Scores q·kᵀ formed by a helper of the other file: the key axis stays known; whether (and how) they were
-    // scaled on the way is left unknown (an opaque step), so only rules about the axes judge them here.
+    // Scores q·kᵀ formed by a helper of the other file: the key axis stays known, and so do their steps (below).
     const a = v.attn;
     out.attn = {
       stage: 'scores',
@@ -140,13 +140,12 @@ function portableTensor(v: AValue, origin: ValueOrigin | undefined, depth: numbe
       ...(a.keyIsKey ? { keyIsKey: true } : {}),
       ...(a.queryAxes ? { queryAxes: a.queryAxes } : {}),
     };
-    // Scores masked there (a fill, a where, an additive mask) are not unmasked here: each such path keeps a mask the
-    // code here does not show (no evidence of a mask for any rule, but the scores are not claimed unmasked: a helper
-    // multiplying the weights by the same mask after the softmax only zeroes them, ATT006).
-    const masked = (alt: readonly PathOp[]): boolean => alt.some((o) => o.kind === 'mask' && o.how !== 'mul' && o.how !== 'add01' && !o.unshown);
-    out.ops = v.ops?.some(masked)
-      ? v.ops.map((alt): PathOp[] => (masked(alt) ? [{ kind: 'mask', node: at, how: 'add', unshown: true }, { kind: 'opaque' }] : [{ kind: 'opaque' }]))
-      : [[{ kind: 'opaque' }]];
+    // Their steps there cross as other values' do (portableOp): a scale by a known power of a dimension and a mask
+    // step (a fill, a where, an additive mask) as applied at the call, anything else (an unknown function, a
+    // product with a 0/1 mask, a scale of unknown form) as an unknown step; scores formed there with no step on the
+    // way (`return q @ k.transpose(-2, -1)`) are unscaled here too (ATT003), as they would be in one file. Operands
+    // that came in with steps of this file (`helper(q * s, k)`) crossed as unknown steps, so their product is unknown.
+    out.ops = (v.ops ?? []).map((alt) => alt.map((o) => portableOp(o, at)));
   }
   if (v.shapeOf) out.shapeOf = portable(v.shapeOf, undefined, depth + 1);
   // A projection's widths as written there, when the code split its whole width into heads (`Dense(d_k)` then
@@ -184,6 +183,13 @@ function portableMask(m: MaskInfo, origin: ValueOrigin | undefined): MaskInfo {
 }
 
 function portableOp(o: PathOp, at: PyNode): PathOp {
+  // The stand-in of an argument's history in this crossing (cross-file.ts) holds no node: it crosses back as it is.
+  if (o.kind === 'opaque') return o.passed !== undefined ? { kind: 'opaque', passed: o.passed } : { kind: 'opaque' };
+  // A mask step there (a fill, a where, an additive mask, an index assignment) is a mask step at the call here: the
+  // scores were masked, though not by a mask this file can read (no mask node, so no rule judges the mask itself).
+  // A product with a 0/1 mask or a 0/1 mask added stays unknown: reporting it is for the file that shows it.
+  if (o.kind === 'mask')
+    return o.how === 'mul' || o.how === 'add01' ? { kind: 'opaque' } : { kind: 'mask', node: at, how: o.how, ...(o.unshown ? { unshown: true } : {}) };
   if (o.kind !== 'scale' || o.power === undefined || !o.dim) return { kind: 'opaque' };
   return { kind: 'scale', node: at, factorNode: at, power: o.power, dim: portableDim(o.dim), on: o.on, ...(o.named ? { named: o.named } : {}) };
 }

@@ -218,6 +218,11 @@ export interface MaskOp {
 export interface OpaqueOp {
   readonly kind: 'opaque';
   readonly node?: PyNode;
+  /**
+   * The history of positional argument `passed` of a call into another file (cross-file.ts): unknown there, and
+   * replaced by the caller's own steps when the helper returns that argument with steps of its own after it.
+   */
+  readonly passed?: number;
 }
 
 export type PathOp = ScaleOp | MaskOp | OpaqueOp;
