@@ -240,11 +240,13 @@ function scaleOp(ev: Evaluator, factor: AValue, factorNode: PyNode, opNode: PyNo
   }
   // The inverse square root of a size the evaluator cannot follow, written out (`/ tf.constant(num_units ** 0.5)`,
   // `/ math.sqrt(n)`, `* n ** -0.5`): a 1/sqrt of that name, whose meaning the rule reads from the code around it (the
-  // projection width it names), not from the name.
+  // projection width it names), not from the name: its kind stays unknown (a name such as `dim` or `emb_dim` read as the
+  // model width made false findings on a helper's parameter a caller binds to one head's width, and on a per-head
+  // product of two axes).
   const root = !op.dim && !named && !(factor.kind === 'number' && factor.num !== undefined) ? rootedName(ev, factorNode, divide) : undefined;
   if (root) {
     op.power = -0.5;
-    op.dim = { which: dimOfName(root)?.which ?? 'unknown', text: root };
+    op.dim = { which: 'unknown', text: root, rooted: true };
   }
   if (named) op.named = named;
   if (factor.kind === 'number' && factor.num !== undefined && !factor.dimPow) op.constant = factor.num;

@@ -195,7 +195,7 @@ function portableOp(o: PathOp, at: PyNode): PathOp {
 }
 
 function portableDim(d: DimInfo): DimInfo {
-  return { which: d.which, text: d.text };
+  return { which: d.which, text: d.text, ...(d.rooted ? { rooted: d.rooted } : {}) };
 }
 
 function copy(out: { -readonly [P in keyof AValue]: AValue[P] }, v: AValue, keys: readonly (keyof AValue)[]): void {

@@ -43,6 +43,11 @@ export interface DimInfo {
   readonly otherAxis?: boolean;
   /** The dimension is a whole number written out (`math.sqrt(64)`): its value, to compare with the sizes the code states. */
   readonly literal?: number;
+  /**
+   * Known only as the name under a root written out (`tf.constant(n ** 0.5)`, ops.ts: rootedName), a size the evaluator
+   * could not follow: its meaning comes from the code around it, never from the name or a namesake elsewhere in the file.
+   */
+  readonly rooted?: true;
 }
 
 /** Triangular boolean region: True where j - i >= k ('upper') or j - i <= k ('lower'). */

@@ -161,6 +161,9 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
     const bare = (t: string): string => t.replace(/^self\./, '').replace(/\s+/g, '');
     const dimWhich = (dim: DimInfo): 'head' | 'model' | 'heads' | 'unknown' => {
       if (dim.which !== 'unknown') return dim.which;
+      // A name under a root written out is not matched by its text with a model width elsewhere in the file (a helper's
+      // `dim` parameter is not the class's `dim` split into heads).
+      if (dim.rooted) return 'unknown';
       for (const t of ev.modelDimTexts) if (bare(t) === bare(dim.text)) return 'model';
       return 'unknown';
     };
@@ -661,6 +664,17 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
         const quarterPair = power === -0.25 && (op.on === 'query' || op.on === 'key') && !!otherOperandTwin(op, -0.25);
         if (quarterPair && op.on === 'key') return;
         if (power === -0.5 || quarterPair) {
+          // The width the projection was given by name, written under the root (`tf.constant(num_units ** 0.5)` after
+          // `tf.layers.dense(x, num_units)`), is that width whatever the value the evaluator follows for the name.
+          // Only a name this function binds itself: a parameter is what each caller passes (`d_k // heads`), whatever
+          // its name shares with the projection's width in the caller.
+          const rooted = rootedNameNode(ev, op.factorNode, true) ?? rootedNameNode(ev, op.factorNode, false);
+          const defs = rooted?.type === 'identifier' ? ev.resolve(rooted, ctx.text(rooted)) : undefined;
+          const ownName = !!defs && defs.length > 0 && defs.every((d) => d.kind !== 'param');
+          // Known only as a name under a root written out, and that name a parameter: what each caller passes decides,
+          // in the contexts of its calls (where the evaluator follows the value); its text says nothing here (a helper's
+          // `dim` is not the caller's `nn.Linear(dim, ...)` input nor its `dim // n_heads`).
+          if (dim.rooted && !ownName) return;
           const seq = sequenceSize(op, target);
           if (seq) {
             report(op.factorNode, msg(T.sequenceLength, f, seq), undefined, evidence);
@@ -677,13 +691,6 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           // The factor is the whole output width of the projection that made the queries (`Dense(d_k)`), which the code
           // then split into heads (`reshape(x, (B, T, heads, -1))`): the code, not the name, says it is all heads' width.
           const proj = target.attn?.queryProj;
-          // The width the projection was given by name, written under the root (`tf.constant(num_units ** 0.5)` after
-          // `tf.layers.dense(x, num_units)`), is that width whatever the value the evaluator follows for the name.
-          // Only a name this function binds itself: a parameter is what each caller passes (`d_k // heads`), whatever
-          // its name shares with the projection's width in the caller.
-          const rooted = rootedNameNode(ev, op.factorNode, true) ?? rootedNameNode(ev, op.factorNode, false);
-          const defs = rooted?.type === 'identifier' ? ev.resolve(rooted, ctx.text(rooted)) : undefined;
-          const ownName = !!defs && defs.length > 0 && defs.every((d) => d.kind !== 'param');
           const sameWidth =
             !!proj?.outText &&
             (bare(proj.outText) === bare(dim.text) || (power === -0.5 && !!rooted && ownName && bare(ctx.text(rooted)) === bare(proj.outText)));
