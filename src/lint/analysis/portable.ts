@@ -129,6 +129,7 @@ function portableTensor(v: AValue, origin: ValueOrigin | undefined, depth: numbe
     out.attn = {
       stage: 'scores',
       formedAt: at,
+      formedIn: { path: origin.path, line: origin.line, column: origin.column, name: origin.name },
       ...(a.keyAxis !== undefined
         ? {
             keyAxis: a.keyAxis,

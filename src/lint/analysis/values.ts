@@ -251,6 +251,11 @@ export interface AttnInfo {
   readonly queryAxis?: number;
   readonly queryText?: string;
   readonly keyText?: string;
+  /**
+   * Scores q·kᵀ a helper of another workspace file formed and returned (portable.ts): that helper and where it forms
+   * them (`queryText` and `keyText` are that file's text).
+   */
+  readonly formedIn?: { readonly path: string; readonly line: number; readonly column: number; readonly name: string };
   /** The right-hand operand is named as keys (k, key_states), not as encoder context/memory. */
   readonly keyIsKey?: boolean;
   /**

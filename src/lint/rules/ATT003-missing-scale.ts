@@ -19,6 +19,7 @@ import { apiName, parenthesize, quote, type FixSpec, type Rule, type RuleContext
 import { definitions, factorDefinitions } from './related';
 import { importerCallPassing } from '../analysis/importer-calls';
 import { roleOfName } from '../analysis/names';
+import { originRef } from '../analysis/portable';
 
 const T = defineTemplates({
   sdpaUnitScale: '{0} is told scale={1}, but {2} and {3} were not scaled by 1/sqrt(d) beforehand: the scores reach the softmax unscaled.',
@@ -26,6 +27,10 @@ const T = defineTemplates({
   unscaledScores:
     'The scores {0} reach {1} without a 1/sqrt(d) scale (none on the scores, none folded into {2} or {3}): the softmax saturates as the head size grows.',
   scoresFormedFrom: 'the scores {0} are formed here, from {1} and {2}',
+  unscaledScoresElsewhere:
+    'The scores {0} reach {1} without a 1/sqrt(d) scale: {2} forms them in {3} from {4} and {5} with none, and none is applied here. The softmax saturates as the head size grows.',
+  scoresReturnedBy: 'the scores {0} come from {1} here, unscaled',
+  formedUnscaledThere: 'the scores are formed here, with no 1/sqrt(d) scale',
   normalisesUnscaled: '{0} normalises them here, unscaled',
   divideFix: 'Divide the scores by sqrt({0}.shape[-1]) (changes the weights)',
 });
@@ -58,7 +63,7 @@ weights = scores.softmax(dim=-1)`,
       useInstead: `scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
 weights = scores.softmax(dim=-1)`,
       whereReported:
-        'At the scores as they enter the softmax, the use (for `scale=1.0` on a fused kernel, at the call). Related locations: where q·kᵀ is formed, where q (and k) are defined, and the softmax.',
+        'At the scores as they enter the softmax, the use (for `scale=1.0` on a fused kernel, at the call). Related locations: where q·kᵀ is formed, where q (and k) are defined, and the softmax; for scores a helper of another workspace file forms and returns, the call here and the product there, which the message names (`` `raw_scores` forms them in pkg/scores.py:5 ``).',
       fixSafety:
         "The fix divides the scores by sqrt of the query's last dimension. It changes the weights, so it is offered as an unsafe quick fix and never applied by a fix-all.",
       references: [
@@ -178,7 +183,21 @@ weights = scores.softmax(dim=-1)`,
         const target = site.inputNode ?? a.formedAt;
         if (reported.has(target.id)) continue;
         reported.add(target.id);
-        const message = msg(T.unscaledScores, quote(ctx.text(a.formedAt), 50), apiName(site.display), quote(a.queryText, 20), quote(a.keyText, 20));
+        // Scores a helper of another file formed and returned: that helper and its place are named (its q and k are
+        // that file's text), and the place is linked (engine.ts: linkForeignEvidence).
+        const there = a.formedIn;
+        if (there) ev.noteForeignEvidence({ path: there.path, line: there.line, column: there.column, message: msg(T.formedUnscaledThere) });
+        const message = there
+          ? msg(
+              T.unscaledScoresElsewhere,
+              quote(ctx.text(a.formedAt), 50),
+              apiName(site.display),
+              `\`${there.name}\``,
+              originRef(there),
+              quote(a.queryText, 20),
+              quote(a.keyText, 20),
+            )
+          : msg(T.unscaledScores, quote(ctx.text(a.formedAt), 50), apiName(site.display), quote(a.queryText, 20), quote(a.keyText, 20));
         // Reported where the scores enter the softmax; their product and the softmax are the evidence.
         ctx.report({
           node: target,
@@ -187,7 +206,9 @@ weights = scores.softmax(dim=-1)`,
           related: [
             {
               node: a.formedAt,
-              message: msg(T.scoresFormedFrom, quote(ctx.text(a.formedAt), 40), quote(a.queryText, 20), quote(a.keyText, 20)),
+              message: there
+                ? msg(T.scoresReturnedBy, quote(ctx.text(a.formedAt), 40), `\`${there.name}\``)
+                : msg(T.scoresFormedFrom, quote(ctx.text(a.formedAt), 40), quote(a.queryText, 20), quote(a.keyText, 20)),
             },
             ...definitions(ev, a.queryNode, site.ctx, (t) => msg(T.definedNoFactor, quote(t, 20)), 1),
             { node: site.node, message: msg(T.normalisesUnscaled, apiName(site.display)) },

@@ -61,6 +61,16 @@ describe('lint: a mask passed by an importing file is named and linked where it 
     );
     assert.equal(f.related?.find((r) => r.path === 'pkg/masks.py')?.line, 6, JSON.stringify(f.related));
   });
+  it('ATT003: scores formed unscaled by a helper of another file: the message names the helper and its place, linked there', async () => {
+    const scores = 'import torch\n\n\ndef raw_scores(q, k):\n    return q @ k.transpose(-2, -1)\n';
+    const model =
+      'import torch\nimport torch.nn.functional as F\nfrom .scores import raw_scores\n\n\ndef attend(q, k, v):\n    s = raw_scores(q, k)\n    w = F.softmax(s, dim=-1)\n    return w @ v\n';
+    const [f, ...rest] = await lint({ 'pkg/__init__.py': '', 'pkg/scores.py': scores, 'pkg/model.py': model }, 'pkg/model.py', 'ATT003');
+    assert.equal(rest.length, 0);
+    assert.equal(f?.line, 8);
+    assert.match(f?.message ?? '', /`raw_scores` forms them in pkg\/scores\.py:5/);
+    assert.equal(f?.related?.find((r) => r.path === 'pkg/scores.py')?.line, 5, JSON.stringify(f?.related));
+  });
   it('helper and caller in one file: the finding stands, and no other file is named', async () => {
     const one = HELPER + '\n\n' + model('hide = pad[:, None, :, None] | pad[:, None, None, :]').replace('from .attn import attend\n', '');
     const found = await lint({ 'pkg/__init__.py': '', 'pkg/one.py': one }, 'pkg/one.py', 'ATT007');
