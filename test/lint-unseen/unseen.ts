@@ -440,6 +440,8 @@ export const UNSEEN_BATCHES: readonly UnseenBatch[] = [
   { id: 'batch-20', dir: join(__dirname, 'batch-20', 'cases'), group: 'regression' },
   // Session 31, curator B (gathered in parallel with curator A's batch 20), in the measure after it.
   { id: 'batch-21', dir: join(__dirname, 'batch-21', 'cases'), group: 'regression' },
+  // Session 32, curator A (curator B's batch 23 follows).
+  { id: 'batch-22', dir: join(__dirname, 'batch-22', 'cases'), group: 'unseen' },
 ];
 
 const GROUP_TITLES: Record<UnseenGroup, string> = {

@@ -61,6 +61,10 @@
 //     training-side twin is test/lint-train/n): the same checks, against every list including session 31's as it was at
 //     its final check (batch-21/lintrules-studied-repos.txt), held to its own floors (batch-21/README.md); in the measure
 //     after batch 20 (batches 3 to 21); counts only.
+// 9l. The twenty-second batch (batch-22/, gathered in session 32 by curator A in parallel with curator B's batch 23; its
+//     training-side twin is test/lint-train/o): the same checks, against every list including session 32's as it was
+//     at its final check (batch-22/lintrules-studied-repos.txt), held to its own floors (batch-22/README.md); in the
+//     unseen group after batch 19; counts only.
 // 10. The linter run: prints the aggregates only (never a per-case miss), the regression batches (1 and 2)
 //     together, the unseen batches (3 to 10) each on its own, with 3 + 4, 3 + 4 + 5, ... and 3 + ... + 10 after
 //     batches 4 to 10, and asserts no threshold; it fails only if the linter throws.
@@ -416,7 +420,7 @@ describe('lint unseen: loader and scorer', () => {
     );
   });
 
-  it('puts batches 1, 2, 13-15, 17, 18, 20 and 21 in the regression group and batches 3-12, 16 and 19 in the unseen group', () => {
+  it('puts batches 1, 2, 13-15, 17, 18, 20 and 21 in the regression group and batches 3-12, 16, 19 and 22 in the unseen group', () => {
     assert.deepEqual(
       UNSEEN_BATCHES.map((b) => [b.id, b.group, b.alone === true]),
       [
@@ -441,6 +445,7 @@ describe('lint unseen: loader and scorer', () => {
         ['batch-19', 'unseen', false],
         ['batch-20', 'regression', false],
         ['batch-21', 'regression', false],
+        ['batch-22', 'unseen', false],
       ],
     );
   });
@@ -796,7 +801,8 @@ interface GatheredBatchFloors {
     | 'batch-18'
     | 'batch-19'
     | 'batch-20'
-    | 'batch-21';
+    | 'batch-21'
+    | 'batch-22';
   session: number;
   /** How the batch came about, in its describe title; absent: the unseen measure of its session. */
   title?: string;
@@ -1261,6 +1267,33 @@ describeGatheredBatch({
   numpyOnlyCases: 1,
 });
 
+// Batch 22 (session 32, curator A) was gathered in parallel with curator B's batch 23, from its half of the repositories
+// (the same coin: 0-7 unseen, 8-f the training set, here test/lint-train/o), with masks as its focus (polarity, masks
+// after the softmax, fill values, causal masks with KV caches and is_causal) and correct code that uses those APIs in
+// unusual but correct ways its fair share. It joins the unseen measure directly after batch 19, the last unseen-group batch
+// before it (batch-22/README.md). Floors: the size and spread it was gathered with (batch-22/README.md "What is in it").
+const BATCH22 = UNSEEN_BATCHES.find((b) => b.id === 'batch-22')!;
+/** The rules' authors' studied list of session 32 as it was at batch 22's final check. */
+const STUDIED_LIST_22 = join(BATCH22.dir, '..', 'lintrules-studied-repos.txt');
+
+describeGatheredBatch({
+  id: 'batch-22',
+  session: 32,
+  title: 'gathered in session 32 by curator A, in parallel with batch 23',
+  cases: 16,
+  realBugFindings: 3,
+  realBugCases: 3,
+  fixedCases: 2,
+  cleanCases: 11,
+  requiredRealBugRules: ['ATT002', 'ATT004', 'ATT008'],
+  rulesWithRealBugs: 3,
+  folderCases: 9,
+  torchCases: 16,
+  tensorflowCases: 0,
+  jaxCases: 0,
+  numpyOnlyCases: 0,
+});
+
 function describeGatheredBatch(floors: GatheredBatchFloors): void {
   const batch = UNSEEN_BATCHES.find((b) => b.id === floors.id)!;
   const n = floors.id.slice('batch-'.length);
@@ -1353,6 +1386,7 @@ function describeGatheredBatch(floors: GatheredBatchFloors): void {
         STUDIED_LIST_19,
         STUDIED_LIST_20,
         STUDIED_LIST_21,
+        STUDIED_LIST_22,
         SCAN_LIST,
       ])
         for (const repo of listedRepos(list)) excluded.add(repo);
