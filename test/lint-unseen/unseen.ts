@@ -440,6 +440,9 @@ export const UNSEEN_BATCHES: readonly UnseenBatch[] = [
   { id: 'batch-20', dir: join(__dirname, 'batch-20', 'cases'), group: 'regression' },
   // Session 31, curator B (gathered in parallel with curator A's batch 20), in the measure after it.
   { id: 'batch-21', dir: join(__dirname, 'batch-21', 'cases'), group: 'regression' },
+  // Session 32, curator B (gathered in parallel with curator A's batch 22): reported alone until the integrator adds it
+  // to the measure after batch 22.
+  { id: 'batch-23', dir: join(__dirname, 'batch-23', 'cases'), group: 'unseen', alone: true },
 ];
 
 const GROUP_TITLES: Record<UnseenGroup, string> = {
