@@ -64,10 +64,14 @@
 // 9l. The twenty-second batch (batch-22/, gathered in session 32 by curator A in parallel with curator B's batch 23; its
 //     training-side twin is test/lint-train/o): the same checks, against every list including session 32's as it was
 //     at its final check (batch-22/lintrules-studied-repos.txt), held to its own floors (batch-22/README.md); in the
-//     unseen group after batch 19; counts only.
-// 10. The linter run: prints the aggregates only (never a per-case miss), the regression batches (1 and 2)
-//     together, the unseen batches (3 to 10) each on its own, with 3 + 4, 3 + 4 + 5, ... and 3 + ... + 10 after
-//     batches 4 to 10, and asserts no threshold; it fails only if the linter throws.
+//     regression group (its overall line and case file names reached the integrator); counts only.
+// 9m. The twenty-third batch (batch-23/, gathered in session 32 by curator B in parallel with curator A's batch 22; its
+//     training-side twin is test/lint-train/p): the same checks, against every list including session 32's as it was at
+//     its final check (batch-23/lintrules-studied-repos.txt), held to its own floors (batch-23/README.md); in the unseen
+//     group after batch 19; counts only.
+// 10. The linter run: prints the aggregates only (never a per-case miss), the regression batches (1, 2, 13-15, 17, 18,
+//     20-22) together, the unseen batches (3-12, 16, 19, 23) each on its own and after each the unseen batches so far
+//     together, and asserts no threshold; it fails only if the linter throws.
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -420,7 +424,7 @@ describe('lint unseen: loader and scorer', () => {
     );
   });
 
-  it('puts batches 1, 2, 13-15, 17, 18, 20 and 21 in the regression group and batches 3-12, 16, 19 and 22 in the unseen group', () => {
+  it('puts batches 1, 2, 13-15, 17, 18 and 20-22 in the regression group and batches 3-12, 16, 19 and 23 in the unseen group', () => {
     assert.deepEqual(
       UNSEEN_BATCHES.map((b) => [b.id, b.group, b.alone === true]),
       [
@@ -445,7 +449,8 @@ describe('lint unseen: loader and scorer', () => {
         ['batch-19', 'unseen', false],
         ['batch-20', 'regression', false],
         ['batch-21', 'regression', false],
-        ['batch-22', 'unseen', false],
+        ['batch-22', 'regression', false],
+        ['batch-23', 'unseen', false],
       ],
     );
   });
@@ -784,6 +789,7 @@ describe('lint unseen: the third batch (the unseen measure)', () => {
  */
 interface GatheredBatchFloors {
   id:
+    | 'batch-23'
     | 'batch-4'
     | 'batch-5'
     | 'batch-6'
@@ -1294,6 +1300,33 @@ describeGatheredBatch({
   numpyOnlyCases: 0,
 });
 
+// Batch 23 (session 32, curator B) was gathered in parallel with curator A's batch 22, each from its half of the
+// repositories (the same coin: 0-7 unseen, 8-f the training set, here test/lint-train/p), with the softmax axis, the
+// scale and the key transpose as its focus and correct code that uses those APIs in unusual ways its fair share. It is
+// in the unseen measure after batch 19 since batch 22 is a regression batch (batch-23/README.md). Floors: the
+// size and spread it was gathered with (batch-23/README.md "What is in it").
+const BATCH23 = UNSEEN_BATCHES.find((b) => b.id === 'batch-23')!;
+/** The rules' authors' studied list of session 32 as it was at batch 23's final check. */
+const STUDIED_LIST_23 = join(BATCH23.dir, '..', 'lintrules-studied-repos.txt');
+
+describeGatheredBatch({
+  id: 'batch-23',
+  session: 32,
+  title: 'gathered in session 32 by curator B, in parallel with batch 22',
+  cases: 16,
+  realBugFindings: 2,
+  realBugCases: 2,
+  fixedCases: 1,
+  cleanCases: 13,
+  requiredRealBugRules: ['ATT001', 'ATT003'],
+  rulesWithRealBugs: 2,
+  folderCases: 8,
+  torchCases: 14,
+  tensorflowCases: 0,
+  jaxCases: 2,
+  numpyOnlyCases: 0,
+});
+
 function describeGatheredBatch(floors: GatheredBatchFloors): void {
   const batch = UNSEEN_BATCHES.find((b) => b.id === floors.id)!;
   const n = floors.id.slice('batch-'.length);
@@ -1388,6 +1421,7 @@ function describeGatheredBatch(floors: GatheredBatchFloors): void {
         STUDIED_LIST_21,
         STUDIED_LIST_22,
         SCAN_LIST,
+        STUDIED_LIST_23,
       ])
         for (const repo of listedRepos(list)) excluded.add(repo);
       // The training set is read case by case by rule engineers: its repositories are spent for the unseen measure.
