@@ -86,6 +86,7 @@ export function functionsCallersDecide(ev: Evaluator): Scope[] {
     if (!m || m.byName || m.documented) addCaller(site.ctx);
   }
   for (const scope of ev.facts.weightsTimesParam) if (callableFromImporters(ev, scope)) out.add(scope);
+  for (const scope of ev.facts.whereOfParams) if (callableFromImporters(ev, scope)) out.add(scope);
   // Added to the scores (`scores + mask`): read on the scores a softmax takes, or on the weights multiplied with the
   // values (a softmax written as a helper is evaluated in a context of its own).
   const addedTopLeft = (v: AValue, ctx: Ctx): void => {

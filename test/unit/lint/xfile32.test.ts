@@ -4,7 +4,8 @@
 // judged as they call it (importer-calls.ts), with what the caller does after the call carried along with the scores:
 // whether a softmax there normalises them and whether the weights are cleared of NaN there (also by a helper of the
 // other file). Class 2: scores handed back by such a helper with their key axis where it was are still the caller's
-// scores (cross-file.ts: resumed), as a helper of the same file would leave them.
+// scores (cross-file.ts: resumed), as a helper of the same file would leave them. Class 3: a helper choosing between
+// two of its parameters (`torch.where(keep, scores, fill)`): which one is the fill is what the callers pass.
 import { strict as assert } from 'node:assert';
 import { createLinter } from '../../../src/lint';
 import type { Finding } from '../../../src/lint';
@@ -278,6 +279,60 @@ class Attention(nn.Module):
     it('one file: silent', async () => {
       const files = { 'pkg/__init__.py': '', 'pkg/attn.py': oneFile(caller, turning) };
       assert.deepEqual(await lint(files, 'pkg/attn.py', 'ATT001'), []);
+    });
+  });
+  describe('ATT007: torch.where between two parameters of a helper of another file, the fill passed by the caller', () => {
+    const SELECT = `import torch
+
+
+def select_scores(keep, scores, fill):
+    return torch.where(keep, scores, fill)
+`;
+    const caller = (fill: string, imp = 'from .masks import select_scores'): string => `import torch
+import torch.nn.functional as F
+${imp}
+
+def attend(q, k, v, keep, head_dim):
+    # q, k, v: (B, H, T, hd); keep: (B, 1, T, T) bool, True = attend
+    scores = torch.matmul(q, k.transpose(-2, -1)) * head_dim ** -0.5
+    big_neg = ${fill}
+    scores = select_scores(keep, scores, big_neg)
+    return torch.matmul(F.softmax(scores, dim=-1), v)
+
+
+def run(q, k, v, keep):
+    with torch.autocast(device_type="cuda", dtype=torch.float16):
+        return attend(q, k, v, keep, q.shape[-1])
+`;
+    it('two files, a fill below float16 under autocast: reported in the helper', async () => {
+      const files = { 'pkg/__init__.py': '', 'pkg/masks.py': SELECT, 'pkg/attn.py': caller('-2.3819763e38') };
+      const found = await lint(files, 'pkg/masks.py', 'ATT007');
+      assert.equal(found.length, 1, JSON.stringify(found));
+      assert.match(found[0].message, /float16/);
+    });
+    it('one file: reported', async () => {
+      const one = caller('-2.3819763e38', '') + '\n\n' + SELECT.replace('import torch\n', '');
+      assert.equal((await lint({ 'pkg/__init__.py': '', 'pkg/attn.py': one }, 'pkg/attn.py', 'ATT007')).length, 1);
+    });
+    it('two files, fixed (finfo min of the scores): silent', async () => {
+      const files = { 'pkg/__init__.py': '', 'pkg/masks.py': SELECT, 'pkg/attn.py': caller('torch.finfo(scores.dtype).min') };
+      assert.deepEqual(await lint(files, 'pkg/masks.py', 'ATT007'), []);
+    });
+    it('two files, the helper chooses between two feature maps (no fill): silent', async () => {
+      const blend = `import torch
+from .masks import select_scores
+
+
+def gate(x, y, keep):
+    return select_scores(keep, x, y)
+
+
+def run(x, y, keep):
+    with torch.autocast(device_type="cuda", dtype=torch.float16):
+        return gate(x, y, keep)
+`;
+      const files = { 'pkg/__init__.py': '', 'pkg/masks.py': SELECT, 'pkg/attn.py': blend };
+      assert.deepEqual(await lint(files, 'pkg/masks.py', 'ATT007'), []);
     });
   });
 });
