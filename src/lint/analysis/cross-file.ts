@@ -6,7 +6,7 @@ import { msg, type MessageParts } from '../message';
 import type { CallArgs } from '../syntax/python';
 import { childByField, unparen, type PyNode, type PyTree } from '../syntax/tree';
 import type { Evaluator } from './evaluator';
-import type { Ctx } from './facts';
+import { noteNanGuard, type Ctx } from './facts';
 import { liveInCtx } from './flags';
 import { PHRASES } from './phrases';
 import { portable, originRef, type ValueOrigin } from './portable';
@@ -234,8 +234,28 @@ export function callAcrossFiles(
   );
   // Scores formed here and passed to the helper (`scores = fill_masked(scores, mask)`) go with a stand-in of their
   // history, so that the scores it hands back keep this file's steps before its own (resumed).
-  for (const [i, v] of given.entries())
-    if (v.attn?.stage === 'scores' && positional[i]?.kind === 'tensor') positional[i] = { ...positional[i], ops: [[{ kind: 'opaque', passed: i }]] };
+  // They go in as scores whose key axis is known (formed at the parameter that receives them), so that the helper's
+  // evaluation follows that axis through what it does: handed back unmoved, they are this file's scores again.
+  const offset = self ? 1 : 0;
+  const scoresIn = new Map<number, PyNode>();
+  // Weights passed in go with a stand-in of where they came from too: a NaN guard the helper writes on them (`torch.where(
+  // torch.isnan(w), 0, w)`) is then a guard on this file's weights, as it would be in one file (ATT007's fully masked rows).
+  const weightsIn: number[] = [];
+  for (const [i, v] of given.entries()) {
+    if (v.attn?.stage === 'weights' && positional[i]?.kind === 'tensor') {
+      weightsIn.push(i);
+      positional[i] = { ...positional[i], ops: [[{ kind: 'opaque', passed: i }]] };
+    }
+    if (v.attn?.stage !== 'scores' || positional[i]?.kind !== 'tensor') continue;
+    const param = scope.params.find((p) => p.kind === 'positional' && p.index === i + offset)?.node;
+    const keyAxis = v.attn.keyAxis;
+    if (param && keyAxis !== undefined) scoresIn.set(i, param);
+    positional[i] = {
+      ...positional[i],
+      ops: [[{ kind: 'opaque', passed: i }]],
+      ...(param && keyAxis !== undefined ? { attn: { stage: 'scores' as const, formedAt: param, keyAxis } } : {}),
+    };
+  }
   const keywords = new Map<string, AValue>();
   for (const [name, v] of keywordValues ?? []) keywords.set(name, portable(v));
   for (const [name, kw] of args.keywords) keywords.set(name, counted(portable(ev.eval(kw.value, ctx)), kw.value));
@@ -245,6 +265,11 @@ export function callAcrossFiles(
     r = owner.summaryCall(scope, positional, keywords, self ? portable(self) : undefined);
   } finally {
     link.workspace.crossings--;
+  }
+  const guards = weightsIn.length > 0 ? (owner.facts.nanGuards.get(scope.id) ?? []) : [];
+  for (const i of weightsIn) {
+    const arg = given[i];
+    if (arg && guards.some((g) => g.ops?.some((alt) => alt[0]?.kind === 'opaque' && alt[0].passed === i))) noteNanGuard(ev.facts, ctx.scope.id, arg);
   }
   const origin = originOf(owner.link.path, scope, owner);
   // A mask is named by where it was built in that file (the comparison, the triangle), not by the return
@@ -261,7 +286,10 @@ export function callAcrossFiles(
     const place = builtAt(v);
     return withBuiltIn(portable(v, place, depth, call), place);
   };
-  let out = r.mask ? crossMask(r, 0) : resumed(portable(r, origin, 0, call), given);
+  // Scores handed back from the ones passed in (formed at that parameter), with the key axis where it was.
+  const passedBack = r.attn?.stage === 'scores' ? [...scoresIn].find(([, p]) => p === r.attn?.formedAt) : undefined;
+  const keysKept = !!passedBack && r.attn?.keyAxis !== undefined && r.attn.keyAxis === given[passedBack[0]]?.attn?.keyAxis;
+  let out = r.mask ? crossMask(r, 0) : resumed(portable(passedBack ? withoutAttn(r) : r, origin, 0, call), given, keysKept);
   // Copies of a layer passed in, handed back (`clones(nn.Linear(d, d), 4)`): the caller's layer itself.
   const passed = (x: AValue | undefined): AValue | undefined => (x?.passedArg !== undefined ? given[x.passedArg] : undefined);
   if (passed(out)) out = passed(out) ?? out;
@@ -294,7 +322,7 @@ export function callAcrossFiles(
     const entries = r.kwargs;
     out = { ...out, kwargs: out.kwargs.map((e, i) => (entries[i]?.[1].mask ? ([e[0], crossMask(entries[i][1], 1)] as const) : e)) };
   }
-  if (out.attn)
+  if (out.attn?.formedIn)
     ev.noteForeignEvidence({
       path: origin.path,
       line: origin.line,
@@ -332,7 +360,7 @@ const MAX_RESUMED = 8;
  * masks cross as masks at the call (portable.ts), so the scores a helper masked are not read as unmasked here.
  * Only the steps resume: what else is known of the value is what crossed back (portable.ts).
  */
-function resumed(out: AValue, given: readonly AValue[]): AValue {
+function resumed(out: AValue, given: readonly AValue[], keysKept = false): AValue {
   const ops = out.ops;
   const first = ops?.[0]?.[0];
   if (out.kind !== 'tensor' || !ops || first?.kind !== 'opaque' || first.passed === undefined) return out;
@@ -342,7 +370,16 @@ function resumed(out: AValue, given: readonly AValue[]): AValue {
   if (arg?.attn?.stage !== 'scores') return out;
   const before = arg.ops && arg.ops.length > 0 ? arg.ops : [[]];
   if (before.length * ops.length > MAX_RESUMED) return out;
-  return { ...out, ops: before.flatMap((b) => ops.map((alt): PathOp[] => [...b, ...alt.slice(1)])) };
+  const steps = before.flatMap((b) => ops.map((alt): PathOp[] => [...b, ...alt.slice(1)]));
+  // The same scores handed back with their key axis where it was (a helper that masks them, `s.masked_fill(m, -inf)`):
+  // still the attention scores this file formed, as a helper of the file would leave them (keysKept, callAcrossFiles).
+  return keysKept ? { ...out, attn: arg.attn, ops: steps } : { ...out, ops: steps };
+}
+
+/** `v` without what is known of it as attention scores or weights. */
+function withoutAttn(v: AValue): AValue {
+  const { attn: _attn, ...rest } = v;
+  return rest;
 }
 
 /** A stand-in of another call's argument means nothing here: plain unknown. */

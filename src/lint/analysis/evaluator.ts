@@ -557,6 +557,11 @@ export class Evaluator {
     return false;
   }
 
+  /** Evaluates a function's body in `ctx` (its sites recorded), once: another file asks what it does after a call. */
+  evaluateFunction(ctx: Ctx): void {
+    this.evaluateBody(ctx);
+  }
+
   private evaluateBody(ctx: Ctx): void {
     if (this.bodiesDone.has(ctx.id)) return;
     this.bodiesDone.add(ctx.id);

@@ -211,6 +211,11 @@ export class Facts {
    * mask (`softmax(scores) * causal`): the calls that reach them, from importing files too, say what it is.
    */
   readonly weightsTimesParam = new Set<Scope>();
+  /**
+   * Functions (read with no caller) choosing between two of their parameters under a condition (`torch.where(keep, scores,
+   * big_neg)` in `def fill(keep, scores, big_neg)`): which one is a fill, and what it fills, is what the callers pass.
+   */
+  readonly whereOfParams = new Set<Scope>();
 
   private consumers: Map<number, MatmulSite[]> | undefined;
   private formedIndex: { sites: number; byFormed: Map<PyNode, SoftmaxSite[]> } | undefined;

@@ -86,6 +86,7 @@ export function functionsCallersDecide(ev: Evaluator): Scope[] {
     if (!m || m.byName || m.documented) addCaller(site.ctx);
   }
   for (const scope of ev.facts.weightsTimesParam) if (callableFromImporters(ev, scope)) out.add(scope);
+  for (const scope of ev.facts.whereOfParams) if (callableFromImporters(ev, scope)) out.add(scope);
   // Added to the scores (`scores + mask`): read on the scores a softmax takes, or on the weights multiplied with the
   // values (a softmax written as a helper is evaluated in a context of its own).
   const addedTopLeft = (v: AValue, ctx: Ctx): void => {
@@ -111,6 +112,11 @@ export function functionsCallersDecide(ev: Evaluator): Scope[] {
     if (site.ctx.bindings !== undefined || !dim || dim.ofTensor || site.op.power !== -0.5 || site.target.attn?.stage !== 'scores') continue;
     if (site.ctx.scope.params.some((p) => p.name === dim.text)) addCaller(site.ctx);
   }
+  // A masking helper (`def fill(scores, mask): return scores.masked_fill(mask == 0, -1e9)`) fills a parameter that nothing
+  // here shows to be attention scores: the callers pass them, and the fill (its value, the precision, the rows it empties)
+  // and the mask's polarity are judged as they call it (the scores crossing with what the caller does after the call).
+  for (const site of ev.facts.fill)
+    if (site.ctx.bindings === undefined && !site.target.attn && fillsParameter(ev, site.targetNode, site.ctx.scope)) addCaller(site.ctx);
   // Keys transposed whole (`k.T`, `k.t()`) or scores softmaxed over a written non-negative axis, in a module-level
   // function or module forward whose input rank this file does not show: the files that call it give the rank (a
   // batch axis the model adds, `x.unsqueeze(0)`, `pos[None]`), and the product and the softmax are judged as called.
@@ -224,8 +230,8 @@ export function callsFromImporters(ev: Evaluator, fns: readonly Scope[], hops = 
       const offset = target.ownerClass ? 1 : 0;
       const paramNode = (key: number | string): PyNode | undefined =>
         target.params.find((p) => (typeof key === 'number' ? p.kind === 'positional' && p.index === key + offset : p.name === key))?.node;
-      const crossing = (v: AValue, key: number | string): AValue => {
-        const p = portable(v, origin, 0, v.attn?.stage === 'scores' ? paramNode(key) : undefined);
+      const crossing = (v: AValue, key: number | string, at: Ctx): AValue => {
+        const p = afterTheCall(m.ev, at, v, portable(v, origin, 0, v.attn?.stage === 'scores' ? paramNode(key) : undefined), path);
         noteMaskPlaces(ev, p);
         return v.fromCache && v.cacheAt && !p.cacheIn && p.kind === 'tensor'
           ? { ...p, cacheIn: { path, source: m.tree.source, start: v.cacheAt.start, end: v.cacheAt.end } }
@@ -240,15 +246,15 @@ export function callsFromImporters(ev: Evaluator, fns: readonly Scope[], hops = 
           if (a.type === 'keyword_argument') {
             const k = childByField(a, 'name');
             const v = childByField(a, 'value');
-            if (k && v) keywords.set(m.ev.text(k), crossing(m.ev.eval(v, at), m.ev.text(k)));
+            if (k && v) keywords.set(m.ev.text(k), crossing(m.ev.eval(v, at), m.ev.text(k), at));
           } else if (a.type === 'dictionary_splat') {
             // A dict whose keys are known (a collate function's batch): each entry by keyword. Any other splat may
             // pass anything, so this way of calling says nothing.
             const inner = namedChildren(a)[0];
             const d = inner ? m.ev.eval(inner, at) : undefined;
             if (d?.kind !== 'unknown' || !d.kwargs) unknownKeys = true;
-            else for (const [k, v] of d.kwargs) keywords.set(k, crossing(v, k));
-          } else positional.push(crossing(m.ev.eval(a, at), positional.length));
+            else for (const [k, v] of d.kwargs) keywords.set(k, crossing(v, k, at));
+          } else positional.push(crossing(m.ev.eval(a, at), positional.length, at));
         }
         if (unknownKeys) continue;
         if (!target.ownerClass) {
@@ -687,4 +693,38 @@ export function constructionsPassSameWithHeads(ev: Evaluator, cls: ClassInfo | u
     }
   }
   return found > 0;
+}
+
+/** `node` is a parameter of `scope`, read as it came in (`scores` of `scores.masked_fill(...)` in `def fill(scores, mask)`). */
+function fillsParameter(ev: Evaluator, node: PyNode | undefined, scope: Scope): boolean {
+  const u = node ? unparen(node) : undefined;
+  if (u?.type !== 'identifier') return false;
+  const name = ev.text(u);
+  return scope.params.some((p) => p.name === name) && (ev.resolve(u, name) ?? []).every((d) => d.kind === 'param');
+}
+
+/**
+ * Scores an importing file passes (`v`, as that file knows them; `p`, as they cross): what that file does with them
+ * after the call, which this file cannot see, goes with them. A softmax there that normalises them (or what the callee
+ * hands back, still those scores: cross-file.ts) and a NaN guard there on the weights (`nan_to_num`, `where(isnan(w),
+ * 0, w)`) are found by where the scores were formed in that file.
+ */
+function afterTheCall(importer: Evaluator, at: Ctx, v: AValue, p: AValue, path: string): AValue {
+  const formed = v.attn?.stage === 'scores' ? v.attn.formedAt : undefined;
+  if (!formed || !p.attn) return p;
+  // The function making the call, evaluated whole in that context (a module's analysis is read on demand).
+  importer.evaluateFunction(at);
+  const src = importer.tree.source;
+  const softmax = importer.facts.softmax.find((s) => s.input.attn?.formedAt === formed);
+  let guard: AValue | undefined;
+  for (const guards of importer.facts.nanGuards.values()) guard ??= guards.find((g) => g.attn?.formedAt === formed);
+  if (!softmax && !guard) return p;
+  return {
+    ...p,
+    attn: {
+      ...p.attn,
+      ...(softmax ? { softmaxIn: { path, line: lineOf(src, softmax.node.start) } } : {}),
+      ...(guard ? { nanGuardIn: { path, line: lineOf(src, formed.start) } } : {}),
+    },
+  };
 }

@@ -889,6 +889,8 @@ function where(ev: Evaluator, c: Call, condNode: PyNode | undefined, xNode: PyNo
   };
   if (yFill && !xFill) return keptAgainstFill(x, xNode, y, yNode, false);
   if (xFill && !yFill) return keptAgainstFill(y, yNode, x, xNode, true);
+  // Two parameters chosen between, read with no caller: the callers say which is the fill (importer-calls.ts).
+  if (c.ctx.bindings === undefined && isParameter(ev, xNode, c.ctx) && isParameter(ev, yNode, c.ctx)) ev.facts.whereOfParams.add(c.ctx.scope);
   // Scores chosen against a constant that does not mask (`torch.where(keep, scores, 0.0)`): recorded as a fill of the
   // scores, so ATT007 can say the other positions keep a weight after the softmax; the scores are not masked by it.
   // So is a tensor filled with such a constant (`torch.full_like(scores, 0.0)`, `torch.zeros_like(scores)`).
@@ -1409,4 +1411,13 @@ export function polarityByFill(ev: Evaluator, scope: Scope, def: Def, name: stri
 function tokenIdsNamed(ids: AValue, name: string): boolean {
   if (name && maskOfName(name)) return false;
   return !!ids.tokenIds || isTokenIdsName(name);
+}
+
+/** `node` is a name bound only as a parameter of the function `ctx` reads (`big_neg` in `def fill(keep, s, big_neg)`). */
+function isParameter(ev: Evaluator, node: PyNode, ctx: Ctx): boolean {
+  const u = unparen(node);
+  if (u.type !== 'identifier') return false;
+  const name = ev.text(u);
+  const defs = ev.resolve(u, name) ?? [];
+  return defs.length > 0 && defs.every((d) => d.kind === 'param') && ctx.scope.params.some((p) => p.name === name);
 }

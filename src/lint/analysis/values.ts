@@ -256,6 +256,14 @@ export interface AttnInfo {
    * them (`queryText` and `keyText` are that file's text).
    */
   readonly formedIn?: { readonly path: string; readonly line: number; readonly column: number; readonly name: string };
+  /**
+   * Scores a file importing this one passes to a function of this file (importer-calls.ts): what that file does with
+   * them after the call, which this file cannot see. `softmaxIn`: a softmax there normalises them (or what the function
+   * hands back); `nanGuardIn`: the weights are cleared of NaN there (`nan_to_num`, a `where(isnan(...))`). Each names
+   * that file and a line (the softmax; where the scores are formed).
+   */
+  readonly softmaxIn?: { readonly path: string; readonly line: number };
+  readonly nanGuardIn?: { readonly path: string; readonly line: number };
   /** The right-hand operand is named as keys (k, key_states), not as encoder context/memory. */
   readonly keyIsKey?: boolean;
   /**

@@ -14,7 +14,7 @@ import { childByField, namedChildren, unparen, type PyNode } from '../syntax/tre
 import type { Def } from '../analysis/scopes';
 import { defineTemplates, msg, type MessageArg } from '../message';
 import { apiName, quote, type FixSpec, type RelatedSpec, type Rule, type RuleContext } from './rule';
-import { definitions, liveDefinitions, maskBuilt, precisionShown } from './related';
+import { asCalledAt, definitions, liveDefinitions, maskBuilt, precisionShown } from './related';
 
 const T = defineTemplates({
   subtractedFill: '{0} (subtracted, so a fill of -{1})',
@@ -161,6 +161,8 @@ weights = scores.softmax(dim=-1)`,
      * anything else (a loss, an assert on the input) protects no row.
      */
     function nanGuarded(site: FillSite): boolean {
+      // Scores a file importing this one passes, whose weights it clears of NaN after the call (importer-calls.ts).
+      if (site.target.attn?.nanGuardIn) return true;
       const formed = site.target.attn?.formedAt;
       if (formed) {
         for (const guards of ev.facts.nanGuards.values()) if (guards.some((g) => g.attn?.formedAt === formed)) return true;
@@ -280,6 +282,8 @@ weights = scores.softmax(dim=-1)`,
     function writesScores(site: FillSite): boolean {
       const a = site.target.attn;
       if (!a || a.stage !== 'scores') return false;
+      // Scores a file importing this one passes and normalises after the call (importer-calls.ts).
+      if (a.softmaxIn) return true;
       // Scores without named q and k count when a softmax normalises them (an unnamed product that is attention).
       if (!softmaxInputs) {
         softmaxInputs = new Set();
@@ -693,9 +697,11 @@ weights = scores.softmax(dim=-1)`,
         const target = site.target;
         // `torch.where(keep, 0.0, float("-inf"))`: an additive bias built against a zero, judged as a -inf fill of it.
         if (!relevantTarget(site) && !(fill.num === -Infinity && whereBias(site)) && !tinyWhereBias(site, fill.num)) return;
-        const fillText: MessageArg = site.subtracted
-          ? msg(T.subtractedFill, quote(ctx.text(site.fillNode), 40), ctx.text(site.fillNode).trim())
-          : quote(ctx.text(site.fillNode), 40);
+        // A fill judged as a file importing this one calls its function names that call (linked as a related location).
+        const fillText: MessageArg = asCalledAt(
+          site.subtracted ? msg(T.subtractedFill, quote(ctx.text(site.fillNode), 40), ctx.text(site.fillNode).trim()) : quote(ctx.text(site.fillNode), 40),
+          site.ctx,
+        );
         // 1. Below float16's range in half-precision code.
         const finite = fill.num !== undefined && Number.isFinite(fill.num);
         const belowFp32 = (finite && fill.num < BF16_MIN) || (!fill.finfoMax && (fill.finfo === 'float32' || fill.finfo === 'float64'));
