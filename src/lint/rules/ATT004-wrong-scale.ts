@@ -3,7 +3,7 @@
 import { widthPower, type ScaleSite, type SdpaSite, type SoftmaxSite } from '../analysis/facts';
 import { axisAt, type DimInfo, type ScaleOp } from '../analysis/values';
 import { callerClass, heldValue } from '../analysis/call';
-import { alternatives, byNode, hasRoles, isInverseSqrtDim, scaleOps } from './evidence';
+import { alternatives, byNode, consumersOf, hasRoles, isInverseSqrtDim, scaleOps } from './evidence';
 import { defineTemplates, msg, type MessageParts } from '../message';
 import { apiName, insertKeyword, quote, type FixSpec, type RelatedSpec, type Rule, type RuleContext } from './rule';
 import { factorDefinitions } from './related';
@@ -151,10 +151,25 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       ctx.report({ node, message, fix, related });
     };
 
+    /**
+     * Weights of a product whose operands have no q/k roles (`einsum('bhqd,bhkd->bhqk', a, b)` of two slices of one fused
+     * projection, whatever they are called) that a later product sums over the very axis the softmax normalised (the ·V
+     * step, `einsum('bhal,bhlv->bhav', w, c)`): attention weights by what the code does with them, not by a name.
+     */
+    const mixedOverNormalisedAxis = (attn: NonNullable<ScaleSite['target']['attn']>): boolean => {
+      const softmaxNode = attn.softmax?.site;
+      if (!softmaxNode) return false;
+      // Both operands of the scores are projections of the data (a router's or a prototype pooling's learned matrix,
+      // or a tensor the code shows nothing of, is not): token features against token features.
+      const formed = ev.facts.matmulAt(attn.formedAt);
+      if (formed.length === 0 || !formed.every((m) => m.a.proj !== undefined && m.b.proj !== undefined && !m.a.learned && !m.b.learned)) return false;
+      return consumersOf(ev, softmaxNode).some((c) => c.normalised !== undefined && c.contracted === c.normalised && !c.normalisedKept);
+    };
+
     const onAttention = (site: ScaleSite): boolean => {
       const t = site.target;
       // Weights count only when they are the softmax of q·kᵀ scores (not a softmax of q or k in linear attention).
-      if (t.attn) return t.attn.stage === 'weights' ? !!(t.attn.queryText && t.attn.keyText) : hasRoles(t) || t.attn.keyAxis !== undefined;
+      if (t.attn) return t.attn.stage === 'weights' ? !!(t.attn.queryText && t.attn.keyText) || mixedOverNormalisedAxis(t.attn) : hasRoles(t) || t.attn.keyAxis !== undefined;
       return t.role === 'query' || t.role === 'key';
     };
 
