@@ -735,8 +735,22 @@ function maskedFill(ev: Evaluator, c: Call, target0: AValue, maskNode: PyNode | 
   // filled with a large negative value where a mask known by construction is True build an additive mask
   // (`torch.zeros(B, S).masked_fill(ids == pad_id, -inf)`), whatever the names.
   const buildsAdditive = !!(target.zeros && mask.mask?.polarity && !mask.mask.byName);
-  if (masking && (attentionTarget(ev, target, c.recvNode) || buildsAdditive))
-    ev.facts.mask.push({ node: c.node, ctx: c.ctx, display: 'masked_fill', param: 'mask', expects: 'ignore', convention: 'fill', maskNode, mask });
+  const named = masking && (attentionTarget(ev, target, c.recvNode) || buildsAdditive);
+  // Values the code shows nothing of (not a mask being built, not scores or weights): a masking fill of them is judged
+  // where a softmax then reads them (the step stays on their path, below).
+  const unshown = masking && !named && opaqueLogits(target);
+  if (named || unshown)
+    ev.facts.mask.push({
+      node: c.node,
+      ctx: c.ctx,
+      display: 'masked_fill',
+      param: 'mask',
+      expects: 'ignore',
+      convention: 'fill',
+      maskNode,
+      mask,
+      ...(unshown ? { softmaxOf: c.node } : {}),
+    });
   if (target.attn?.stage === 'scores') {
     if (masking) return addOp(target, { kind: 'mask', node: c.node, how: 'fill', maskNode });
     return target;
@@ -839,6 +853,22 @@ function conditionOnWeights(ev: Evaluator, condNode: PyNode, weightsNode: PyNode
   const u = unparen(condNode);
   if (u.type === 'identifier') for (const d of ev.resolve(u, ev.text(u)) ?? []) if (d.value) texts.push(ev.text(d.value));
   return texts.some((t) => re.test(t) || /isnan|isinf/.test(t));
+}
+
+/** A tensor the code shows nothing of: no mask, no attention stage, no constant content, not a size or an index. */
+function opaqueLogits(v: AValue): boolean {
+  return (
+    v.kind === 'tensor' &&
+    !v.mask &&
+    !v.attn &&
+    !v.zeros &&
+    !v.ones &&
+    v.fillValue === undefined &&
+    !v.identity &&
+    !v.tokenIds &&
+    v.dtype !== 'bool' &&
+    v.dtype !== 'int'
+  );
 }
 
 /** Attention scores, or a mask/bias under construction (by its facts or its name). */

@@ -9,7 +9,7 @@ import { defineTemplates, msg, type MessageParts } from '../message';
 import { childByField, unparen, walk, type PyNode } from '../syntax/tree';
 import { apiName, parenthesize, quote, type FixSpec, type RelatedSpec, type Rule, type RuleContext } from './rule';
 import { maskBuilt } from './related';
-import { testReference } from './evidence';
+import { alternatives, testReference } from './evidence';
 
 const T = defineTemplates({
   receiverMaskedFill: 'masked_fill with a large negative value',
@@ -174,10 +174,18 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
         sites.push(site);
       },
       end() {
+        // A fill of logits the code shows nothing of counts only where a softmax reads what it produced.
+        const unread = sites.filter((s) => s.softmaxOf !== undefined && !softmaxReads(s.softmaxOf));
+        for (const s of unread) sites.splice(sites.indexOf(s), 1);
         for (const s of sites) if (s.mask.mask?.polarity && !s.mask.mask.byName && !s.mask.mask.documented) knownElsewhere.add(s.maskNode.id);
         for (const site of sites) check(site);
       },
     };
+
+    /** Some softmax of the file normalises values on whose path this masking step lies. */
+    function softmaxReads(step: PyNode): boolean {
+      return ctx.analysis.facts.softmax.some((s) => alternatives(s.input).some((alt) => alt.some((o) => o.kind === 'mask' && o.node === step)));
+    }
 
     function check(site: MaskSite): void {
       const m = site.mask.mask;
