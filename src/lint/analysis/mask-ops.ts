@@ -107,7 +107,15 @@ export function maskMethod(ev: Evaluator, c: Call, t: AValue): AValue | undefine
 
 const TRIANGLE_FUNCTIONS = new Set(['torch', 'numpy', 'jax.numpy', 'tensorflow.experimental.numpy'].flatMap((m) => [`${m}.tril`, `${m}.triu`]));
 /** `where(condition, x, y)`: x where the condition holds, y elsewhere (CNTK's `element_select(flag, value_if_true, value_if_false)` too). */
-const WHERE_FUNCTIONS = new Set(['torch.where', 'numpy.where', 'jax.numpy.where', 'tensorflow.where', 'jax.lax.select', 'cntk.element_select', 'cntk.ops.element_select']);
+const WHERE_FUNCTIONS = new Set([
+  'torch.where',
+  'numpy.where',
+  'jax.numpy.where',
+  'tensorflow.where',
+  'jax.lax.select',
+  'cntk.element_select',
+  'cntk.ops.element_select',
+]);
 const EQUALITY_FUNCTIONS: Readonly<Record<string, string>> = {
   'tensorflow.equal': '==',
   'tensorflow.math.equal': '==',

@@ -159,7 +159,7 @@ describe('lint: findings that hung on a name rest on what the code does (rename3
   });
 
   describe('ATT002: a masking fill of logits the code shows nothing of, read by a softmax', () => {
-    it('an MLP\'s pair logits filled where a keep mask is True, then softmaxed: reported at the fill', async () => {
+    it("an MLP's pair logits filled where a keep mask is True, then softmaxed: reported at the fill", async () => {
       assert.deepEqual(await findingLines(OPAQUE_LOGITS, 'ATT002'), [19]);
     });
     it('fixed, filled where the mask is False: silent', async () => {
