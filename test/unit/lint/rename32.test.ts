@@ -122,6 +122,35 @@ class PairAttention(nn.Module):
         return einsum("b h i j, b h j d -> b h i d", p, v)
 `;
 
+// Keys joined with pieces of a parameter (`carry[0]`) and handed back to the caller in the parameter's own layout
+// (`return y, (k, v)`): the caller passes the extended keys back in on its next call, a KV cache whatever the
+// parameter is called (before, only a cache-like name, `past`, `layer_past`, made the join a cache).
+const KEYS_HANDED_BACK = `import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Block(nn.Module):
+    def __init__(self, width: int, heads: int):
+        super().__init__()
+        self.heads = heads
+        self.qkv = nn.Linear(width, 3 * width)
+        self.proj = nn.Linear(width, width)
+
+    def forward(self, x: torch.Tensor, carry: tuple = None):
+        B, T, C = x.shape
+        q, k, v = self.qkv(x).split(C, dim=2)
+        q = q.view(B, T, self.heads, -1).transpose(1, 2)
+        k = k.view(B, T, self.heads, -1).transpose(1, 2)
+        v = v.view(B, T, self.heads, -1).transpose(1, 2)
+        if carry is not None:
+            k = torch.cat([carry[0], k], dim=2)
+            v = torch.cat([carry[1], v], dim=2)
+        y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        y = y.transpose(1, 2).contiguous().view(B, T, C)
+        return self.proj(y), (k, v)
+`;
+
 describe('lint: findings that hung on a name rest on what the code does (rename32)', () => {
   describe('ATT004: a scale after the softmax of an unnamed product of two projections', () => {
     it('slices of one fused projection, the weights mixed over the normalised axis: reported at the scale', async () => {
@@ -179,6 +208,27 @@ describe('lint: findings that hung on a name rest on what the code does (rename3
       const buggy = KEEP_MASK_NAMED_PAD.replace('masked_fill(~pad_mask', 'masked_fill(pad_mask');
       assert.notEqual(buggy, KEEP_MASK_NAMED_PAD);
       assert.deepEqual(await findingLines(buggy, 'ATT002'), [22]);
+    });
+  });
+
+  describe('ATT008: keys extended with a parameter and handed back are a KV cache', () => {
+    it('is_causal=True on keys joined with carry[0] and returned as (k, v): reported at the flag', async () => {
+      assert.deepEqual(await findingLines(KEYS_HANDED_BACK, 'ATT008'), [22]);
+    });
+    it('fixed, causal only without a cache (is_causal=carry is None): silent', async () => {
+      const fixed = KEYS_HANDED_BACK.replace('is_causal=True)', 'is_causal=carry is None)');
+      assert.notEqual(fixed, KEYS_HANDED_BACK);
+      assert.deepEqual(await findingLines(fixed, 'ATT008'), []);
+    });
+    it('the joined keys not handed back (a fixed prefix the caller passes each time): silent', async () => {
+      const prefix = KEYS_HANDED_BACK.replace('return self.proj(y), (k, v)', 'return self.proj(y)');
+      assert.notEqual(prefix, KEYS_HANDED_BACK);
+      assert.deepEqual(await findingLines(prefix, 'ATT008'), []);
+    });
+    it('handed back in another layout than the one read ((v, k) for carry[0] = keys): silent', async () => {
+      const swapped = KEYS_HANDED_BACK.replace('return self.proj(y), (k, v)', 'return self.proj(y), (v, k)');
+      assert.notEqual(swapped, KEYS_HANDED_BACK);
+      assert.deepEqual(await findingLines(swapped, 'ATT008'), []);
     });
   });
 });
