@@ -906,7 +906,10 @@ function where(ev: Evaluator, c: Call, condNode: PyNode | undefined, xNode: PyNo
     // Zeros on the kept side, a number or a tensor of them (`lax.select(m, jnp.zeros(shape), jnp.full(shape, -1e10))`,
     // Flax's way of turning a mask into a bias): an additive bias built from the condition.
     const zeroKept = isZero(kept) || zeroTensor(kept);
-    if (kept.attn?.stage === 'scores' || zeroKept || attentionTarget(ev, kept, keptNode))
+    const named = kept.attn?.stage === 'scores' || zeroKept || attentionTarget(ev, kept, keptNode);
+    // Logits the code shows nothing of, chosen against a masking fill: judged where a softmax reads the choice (as masked_fill).
+    const unshown = !named && isMaskingFill(fill) && opaqueLogits(kept);
+    if (named || unshown)
       ev.facts.mask.push({
         node: c.node,
         ctx: c.ctx,
@@ -916,8 +919,9 @@ function where(ev: Evaluator, c: Call, condNode: PyNode | undefined, xNode: PyNo
         convention: 'fill',
         maskNode: condNode,
         mask: cond,
+        ...(unshown ? { softmaxOf: c.node } : {}),
       });
-    if (kept.attn?.stage === 'scores') return addOp(kept, { kind: 'mask', node: c.node, how: 'where', maskNode: condNode });
+    if (kept.attn?.stage === 'scores' || unshown) return addOp(kept, { kind: 'mask', node: c.node, how: 'where', maskNode: condNode });
     if (zeroKept && cond.mask?.polarity)
       return tensor({
         ndim: cond.ndim,

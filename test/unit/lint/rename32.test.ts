@@ -201,6 +201,24 @@ describe('lint: findings that hung on a name rest on what the code does (rename3
       assert.notEqual(gate, OPAQUE_LOGITS);
       assert.deepEqual(await findingLines(gate, 'ATT002'), []);
     });
+    it('the same logits chosen against the fill with torch.where where the keep mask is False: reported at the condition', async () => {
+      const chosen = OPAQUE_LOGITS.replace('u.masked_fill_(both, -torch.finfo(u.dtype).max)', 'u = torch.where(~both, u, -torch.finfo(u.dtype).max)');
+      assert.notEqual(chosen, OPAQUE_LOGITS);
+      assert.deepEqual(await findingLines(chosen, 'ATT002'), [19]);
+    });
+    it('torch.where keeping the logits where the keep mask is True: silent', async () => {
+      const chosen = OPAQUE_LOGITS.replace('u.masked_fill_(both, -torch.finfo(u.dtype).max)', 'u = torch.where(both, u, -torch.finfo(u.dtype).max)');
+      assert.notEqual(chosen, OPAQUE_LOGITS);
+      assert.deepEqual(await findingLines(chosen, 'ATT002'), []);
+    });
+    it('a keep mask named pad_mask (ids != pad_id), chosen with torch.where where True: silent', async () => {
+      const chosen = KEEP_MASK_NAMED_PAD.replace(
+        'u = u.masked_fill(~pad_mask[:, None, None, :], float("-inf"))',
+        'u = torch.where(pad_mask[:, None, None, :], u, float("-inf"))',
+      );
+      assert.notEqual(chosen, KEEP_MASK_NAMED_PAD);
+      assert.deepEqual(await findingLines(chosen, 'ATT002'), []);
+    });
     it('a keep mask named pad_mask (ids != pad_id), filled where False: silent', async () => {
       assert.deepEqual(await findingLines(KEEP_MASK_NAMED_PAD, 'ATT002'), []);
     });
