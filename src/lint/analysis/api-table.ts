@@ -453,6 +453,9 @@ export const API_TABLE: readonly ApiRow[] = [
   { api: 'jax.numpy.where', kind: 'fill', form: 'function', framework: 'jax', display: 'jnp.where', callOnly: true },
   { api: 'tensorflow.where', kind: 'fill', form: 'function', framework: 'tf', display: 'tf.where', callOnly: true },
   { api: 'jax.lax.select', kind: 'fill', form: 'function', framework: 'jax', display: 'jax.lax.select', callOnly: true },
+  // CNTK: element_select(flag, value_if_true, value_if_false), the library's where.
+  { api: 'cntk.element_select', kind: 'fill', form: 'function', framework: 'user', display: 'C.element_select' },
+  { api: 'cntk.ops.element_select', kind: 'fill', form: 'function', framework: 'user', display: 'C.element_select' },
 
   // ---------------------------------------------------------------------------------------------- mask builders
   { api: 'torch.tril', kind: 'mask-builder', form: 'function', framework: 'torch', display: 'torch.tril', callOnly: true },

@@ -110,6 +110,12 @@ export interface MaskSite {
    * (GlobalPointer's lower triangle) follow no attention convention.
    */
   readonly normalisedAt?: PyNode;
+  /**
+   * Judged only when a softmax reads the values this masking step produced (the step on its input's path): logits
+   * the code shows nothing of (an MLP's output, `sim = self.to_attn_mlp(m_ij)`) filled with a large negative value
+   * are attention logits by what is done with them next, not by what they are called.
+   */
+  readonly softmaxOf?: PyNode;
   /** A mask times a large positive number subtracted from the scores (`e -= keep * 1e9`): named so in the message. */
   readonly subtracted?: true;
 }

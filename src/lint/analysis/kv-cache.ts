@@ -88,6 +88,50 @@ function writtenBackInPlace(ev: Evaluator, base: string, at: number, concat: PyN
 }
 
 /**
+ * A piece of a concatenation read from a parameter (`P[0]` of `torch.cat([P[0], k], dim=2)`) whose joined result the
+ * function hands back to its caller in the same place (`return y, (k, v)` with `k` the concatenation, at index 0): the
+ * caller's next call passes the extended keys back in. Keys that enter as an argument, are extended by the new ones
+ * and returned in the argument's own layout are a KV cache, whatever the parameter is called (GPT-2's `layer_past`
+ * and `present`, a `past` renamed `n1`).
+ */
+export function isHandedBack(ev: Evaluator, piece: PyNode, concat: PyNode): boolean {
+  const u = unparen(piece);
+  const base = u.type === 'subscript' ? childByField(u, 'value') : undefined;
+  const index = u.type === 'subscript' ? namedChildren(u).find((n) => n.field === 'subscript') : undefined;
+  const at = index?.type === 'integer' ? Number(ev.text(index)) : undefined;
+  if (base?.type !== 'identifier' || at === undefined) return false;
+  const defs = ev.resolve(base, ev.text(base)) ?? [];
+  if (defs.length === 0 || !defs.every((d) => d.kind === 'param')) return false;
+  let body: PyNode | null = concat.parent;
+  while (body && body.type !== 'function_definition') body = body.parent;
+  if (!body) return false;
+  const holds = (x: PyNode): boolean => {
+    if (x.start <= concat.start && concat.end <= x.end) return true;
+    if (x.type === 'identifier')
+      for (const def of ev.sr.uses[x.id] ?? []) if (def.value && def.value.start <= concat.start && concat.end <= def.value.end) return true;
+    return false;
+  };
+  const fn = body;
+  let found = false;
+  walk(fn, (n) => {
+    if (found || (n !== fn && (n.type === 'function_definition' || n.type === 'lambda'))) return false;
+    if (n.type !== 'return_statement' || n.start < concat.end) return true;
+    const ret = namedChildren(n)[0];
+    const r = ret ? unparen(ret) : undefined;
+    if (!r) return false;
+    // The pair itself (`return k, v`) or a pair inside the returned tuple (`return y, (k, v)`).
+    const pairs = [r, ...(r.type === 'tuple' || r.type === 'expression_list' ? namedChildren(r).map(unparen) : [])];
+    for (const pair of pairs) {
+      if (pair.type !== 'tuple' && pair.type !== 'expression_list' && pair.type !== 'list') continue;
+      const item = namedChildren(pair)[at];
+      if (item && namedChildren(pair).length >= 2 && holds(unparen(item))) found = true;
+    }
+    return false;
+  });
+  return found;
+}
+
+/**
  * A piece of a concatenation read from an entry of a store that the same function writes back under the same key
  * with the concatenation: `old = self.store.get(layer)`, `k = torch.cat([old[0], k], dim=-2)`,
  * `self.store[layer] = (k, v)`. Whatever the store and the entry are called, keys kept across calls under a key and

@@ -106,7 +106,16 @@ export function maskMethod(ev: Evaluator, c: Call, t: AValue): AValue | undefine
 }
 
 const TRIANGLE_FUNCTIONS = new Set(['torch', 'numpy', 'jax.numpy', 'tensorflow.experimental.numpy'].flatMap((m) => [`${m}.tril`, `${m}.triu`]));
-const WHERE_FUNCTIONS = new Set(['torch.where', 'numpy.where', 'jax.numpy.where', 'tensorflow.where', 'jax.lax.select']);
+/** `where(condition, x, y)`: x where the condition holds, y elsewhere (CNTK's `element_select(flag, value_if_true, value_if_false)` too). */
+const WHERE_FUNCTIONS = new Set([
+  'torch.where',
+  'numpy.where',
+  'jax.numpy.where',
+  'tensorflow.where',
+  'jax.lax.select',
+  'cntk.element_select',
+  'cntk.ops.element_select',
+]);
 const EQUALITY_FUNCTIONS: Readonly<Record<string, string>> = {
   'tensorflow.equal': '==',
   'tensorflow.math.equal': '==',
@@ -734,8 +743,22 @@ function maskedFill(ev: Evaluator, c: Call, target0: AValue, maskNode: PyNode | 
   // filled with a large negative value where a mask known by construction is True build an additive mask
   // (`torch.zeros(B, S).masked_fill(ids == pad_id, -inf)`), whatever the names.
   const buildsAdditive = !!(target.zeros && mask.mask?.polarity && !mask.mask.byName);
-  if (masking && (attentionTarget(ev, target, c.recvNode) || buildsAdditive))
-    ev.facts.mask.push({ node: c.node, ctx: c.ctx, display: 'masked_fill', param: 'mask', expects: 'ignore', convention: 'fill', maskNode, mask });
+  const named = masking && (attentionTarget(ev, target, c.recvNode) || buildsAdditive);
+  // Values the code shows nothing of (not a mask being built, not scores or weights): a masking fill of them is judged
+  // where a softmax then reads them (the step stays on their path, below).
+  const unshown = masking && !named && opaqueLogits(target);
+  if (named || unshown)
+    ev.facts.mask.push({
+      node: c.node,
+      ctx: c.ctx,
+      display: 'masked_fill',
+      param: 'mask',
+      expects: 'ignore',
+      convention: 'fill',
+      maskNode,
+      mask,
+      ...(unshown ? { softmaxOf: c.node } : {}),
+    });
   if (target.attn?.stage === 'scores') {
     if (masking) return addOp(target, { kind: 'mask', node: c.node, how: 'fill', maskNode });
     return target;
@@ -840,6 +863,22 @@ function conditionOnWeights(ev: Evaluator, condNode: PyNode, weightsNode: PyNode
   return texts.some((t) => re.test(t) || /isnan|isinf/.test(t));
 }
 
+/** A tensor the code shows nothing of: no mask, no attention stage, no constant content, not a size or an index. */
+function opaqueLogits(v: AValue): boolean {
+  return (
+    v.kind === 'tensor' &&
+    !v.mask &&
+    !v.attn &&
+    !v.zeros &&
+    !v.ones &&
+    v.fillValue === undefined &&
+    !v.identity &&
+    !v.tokenIds &&
+    v.dtype !== 'bool' &&
+    v.dtype !== 'int'
+  );
+}
+
 /** Attention scores, or a mask/bias under construction (by its facts or its name). */
 function attentionTarget(ev: Evaluator, target: AValue, node: PyNode | undefined): boolean {
   if (target.attn?.stage === 'scores' || target.mask) return true;
@@ -867,7 +906,10 @@ function where(ev: Evaluator, c: Call, condNode: PyNode | undefined, xNode: PyNo
     // Zeros on the kept side, a number or a tensor of them (`lax.select(m, jnp.zeros(shape), jnp.full(shape, -1e10))`,
     // Flax's way of turning a mask into a bias): an additive bias built from the condition.
     const zeroKept = isZero(kept) || zeroTensor(kept);
-    if (kept.attn?.stage === 'scores' || zeroKept || attentionTarget(ev, kept, keptNode))
+    const named = kept.attn?.stage === 'scores' || zeroKept || attentionTarget(ev, kept, keptNode);
+    // Logits the code shows nothing of, chosen against a masking fill: judged where a softmax reads the choice (as masked_fill).
+    const unshown = !named && isMaskingFill(fill) && opaqueLogits(kept);
+    if (named || unshown)
       ev.facts.mask.push({
         node: c.node,
         ctx: c.ctx,
@@ -877,8 +919,9 @@ function where(ev: Evaluator, c: Call, condNode: PyNode | undefined, xNode: PyNo
         convention: 'fill',
         maskNode: condNode,
         mask: cond,
+        ...(unshown ? { softmaxOf: c.node } : {}),
       });
-    if (kept.attn?.stage === 'scores') return addOp(kept, { kind: 'mask', node: c.node, how: 'where', maskNode: condNode });
+    if (kept.attn?.stage === 'scores' || unshown) return addOp(kept, { kind: 'mask', node: c.node, how: 'where', maskNode: condNode });
     if (zeroKept && cond.mask?.polarity)
       return tensor({
         ndim: cond.ndim,

@@ -23,7 +23,7 @@ import {
 import { arg, emptyArgs, intOf, isStarred, mutable, rootName, tensorish, val, type Call, type Mutable } from './call';
 import type { Evaluator } from './evaluator';
 import { noteNanGuard, type Ctx, type MaskSite } from './facts';
-import { cacheMethod, isGrowingState, isStoredBack } from './kv-cache';
+import { cacheMethod, isGrowingState, isHandedBack, isStoredBack } from './kv-cache';
 import { dataLoaderBatches } from './data-loaders';
 import {
   causalAdditive,
@@ -2944,7 +2944,8 @@ function concat(ev: Evaluator, c: Call): AValue {
       isCacheName(rootName(ev, n) ?? '') ||
       /past|cache|prev/i.test(ev.text(n)) ||
       isGrowingState(ev, n, c.node, c.ctx.scope) ||
-      isStoredBack(ev, n, c.node),
+      isStoredBack(ev, n, c.node) ||
+      isHandedBack(ev, n, c.node),
   );
   const cached = fromCache.some(Boolean);
   const fresh = vals.find((_v, i) => !fromCache[i]);
