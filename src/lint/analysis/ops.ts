@@ -2411,6 +2411,28 @@ export function userProjection(ev: Evaluator, obj: ObjectInfo, fwd: Scope, input
   return projectionOf(t, projectionRole(name), undefined, isPackedProjection(name), { input, inText: ev.text(inNode), outText: ev.text(outNode) });
 }
 
+/**
+ * The axes of a learned weight with the sizes its creation writes (`torch.randn(d_in, d_out)`,
+ * `tf.random.truncated_normal([d_in, d_out], stddev=s)`, `shape=(d_in, d_out)`, also under a factor, `torch.randn(d_in,
+ * d_out) / math.sqrt(d_in)`) as each axis's size text, so that a product with the weight reads them where the axes
+ * then are (shape-ops.ts: weightProjection). Only names, one per axis; undefined otherwise.
+ */
+function withWrittenSizes(ev: Evaluator, init: AValue, node: PyNode): AxisInfo[] | undefined {
+  const axes = axesOf(init);
+  if (init.ndim === undefined || !axes) return undefined;
+  let u = unparen(node);
+  while (u.type === 'binary_operator') u = unparen(childByField(u, 'left') ?? u);
+  if (u.type !== 'call') return undefined;
+  const args = ev.argsOf(u);
+  const shape = args.keywords.get('shape')?.value ?? args.keywords.get('size')?.value;
+  const listed = args.positional.filter((p) => p.type === 'tuple' || p.type === 'list');
+  const sizeList = shape ?? (listed.length === 1 ? listed[0] : undefined);
+  const sizes = sizeList ? namedChildren(unparen(sizeList)) : args.positional;
+  const named = /^[A-Za-z_][\w.]*$/;
+  if (sizes.length !== init.ndim || !sizes.every((n) => (n.type === 'identifier' || n.type === 'attribute') && named.test(ev.text(n)))) return undefined;
+  return axes.map((ax, i) => ({ ...ax, sizeText: ev.text(sizes[i] ?? node) }));
+}
+
 /** Compilers and tracers that return a function computing what the function they are given computes. */
 const FUNCTION_WRAPPERS: ReadonlySet<string> = new Set(['jax.jit', 'torch.compile', 'tensorflow.function']);
 
@@ -2493,8 +2515,10 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
   // A learned parameter is the tensor it wraps (`nn.Parameter(torch.randn(d, 1))` keeps its length-1 axis).
   if (qname === 'torch.nn.Parameter' || qname === 'torch.nn.parameter.Parameter' || qname === 'tensorflow.Variable') {
     // Once wrapped it is no fresh draw: a factor applied where it is used (`x @ (self.wq / sqrt(d))`) scales q.
-    const { randomDraw: _fresh, ...init } = tensorish(val(ev, c, c.args.positional[0] ?? arg(c, 'data') ?? arg(c, 'initial_value')));
-    return { ...init, learned: true, ...(init.ops ? { initOps: init.ops } : {}) };
+    const initNode = c.args.positional[0] ?? arg(c, 'data') ?? arg(c, 'initial_value');
+    const { randomDraw: _fresh, ...init } = tensorish(val(ev, c, initNode));
+    const sized = initNode ? withWrittenSizes(ev, init, initNode) : undefined;
+    return { ...init, ...(sized ? { axes: sized } : {}), learned: true, ...(init.ops ? { initOps: init.ops } : {}) };
   }
   // A PackedSequence is not a tensor: a recurrent layer run on one returns one (no layout); pad_packed_sequence
   // unpacks it as its `batch_first` says (default False: sequence first).

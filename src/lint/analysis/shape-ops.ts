@@ -39,6 +39,7 @@ import {
   type AxisLabel,
   type DimInfo,
   type MaskInfo,
+  type ProjectionInfo,
 } from './values';
 
 /**
@@ -1131,6 +1132,27 @@ export function singleQueryKeyAxis(
 }
 
 /**
+ * Data times a learned 2-D weight whose sizes the code writes where it creates it (`self.w_q =
+ * nn.Parameter(torch.randn(d_in, d_out))`, `tf.Variable(tf.random.truncated_normal([d_in, d_out]))`, used as `x @
+ * self.w_q`, `tf.matmul(x, self.w_q)`; `(d_out, d_in)` used as `x @ self.w_q.T`): a projection from the width the
+ * product sums over to the other one, read as `nn.Linear(d_in, d_out)` is (its widths as the creation writes them).
+ * Undefined for anything else: a weight of unwritten or equal sizes or with an axis of length 1 (a learned query
+ * column, attention pooling), a learned weight on the left, data that are already scores or a mask, and queries
+ * against learned keys or memory slots (`q @ self.keys`, `q @ self.memory`), which are scores.
+ */
+function weightProjection(ev: Evaluator, a: AValue, b: AValue, aNode: PyNode | undefined, bNode: PyNode | undefined): ProjectionInfo | undefined {
+  if (!b.learned || b.ndim !== 2 || a.kind !== 'tensor' || a.learned || a.attn || a.mask || a.pairwise) return undefined;
+  const [inAxis, outAxis] = axesOf(b) ?? [];
+  const named = /^[A-Za-z_][\w.]*$/;
+  const inText = inAxis?.sizeText;
+  const outText = outAxis?.sizeText;
+  if (!inText || !outText || inAxis.size1 || outAxis.size1 || !named.test(inText) || !named.test(outText) || inText === outText) return undefined;
+  const rb = roleOf(ev, b, bNode);
+  if (rb === 'context' || (rb === 'key' && roleOf(ev, a, aNode) === 'query')) return undefined;
+  return { input: a, inText, outText };
+}
+
+/**
  * a @ b. Forms attention scores when the operands are a query and keys (by name or role), records
  * the contraction when attention weights meet the values, and keeps ranks.
  */
@@ -1175,6 +1197,15 @@ export function matmul(
     });
     return r;
   };
+  const weight = weightProjection(ev, a, b, aNode, bNode);
+  if (weight)
+    return result({
+      featLast: true,
+      proj: weight,
+      ops: crossOps(a, b, { weightInit: true }),
+      ...(a.multiHead ? { multiHead: true } : {}),
+      ...(a.fromCache ? { fromCache: true } : {}),
+    });
   if (a.attn?.stage === 'weights' || b.attn?.stage === 'weights') {
     // weights · V: the attention output (B, ..., L, hd).
     const w = a.attn?.stage === 'weights' ? a : b;

@@ -1,0 +1,117 @@
+// Session 32 (leftovers32): classes learnt from the training misses, each with its natural example, its correct form
+// (silent) and a cross-file pair.
+//  1. ATT004, a projection written as data times a learned 2-D weight (`self.w_q = nn.Parameter(torch.randn(d_in,
+//     d_out))` then `x @ self.w_q`; TF's `tf.Variable(tf.random.truncated_normal([d_in, d_out]))` then
+//     `tf.matmul(x, w)`, also held in a literal dict or made by a helper `glorot(rows, cols)` of this or another file;
+//     `(d_out, d_in)` used as `x @ self.w_q.T`) is read as `nn.Linear(d_in, d_out)`: a square root of the width going
+//     in (`math.sqrt(self.d_in)`) on scores of queries that are `d_out` wide is reported as the projection's input
+//     width, as it is for `nn.Linear`. Silent for the width going out, for constructions that pass one value for both
+//     widths, for queries against learned keys or memory slots (`q @ self.keys`: scores, not a projection), and for
+//     sizes the creation does not write as names at the call.
+import { strict as assert } from 'node:assert';
+import { findingLines, workspaceFindingLines } from './helpers';
+
+const TORCH = `import math\nimport torch\nimport torch.nn as nn\n`;
+
+/** A single-head attention with raw weights created by `init` (its two sizes) and scaled by `scale`; scores at line 16. */
+const torchHead = (init: string, use: string, scale: string, after = ''): string => `${TORCH}
+
+class Head(nn.Module):
+    def __init__(self, d_in, d_out):
+        super().__init__()
+        self.d_in, self.d_out = d_in, d_out
+        self.w_q = nn.Parameter(${init})
+        self.w_k = nn.Parameter(${init})
+
+    def forward(self, x):
+        q = x @ self.w_q${use}
+        k = x @ self.w_k${use}
+        scores = q @ k.transpose(-2, -1) / math.sqrt(self.${scale})
+        return torch.softmax(scores, dim=-1)
+${after}`;
+const AT = 16;
+
+describe('leftovers32 class 1: ATT004 on a projection written as data times a learned weight', () => {
+  it('nn.Parameter(torch.randn(d_in, d_out)) used as x @ w: sqrt(d_in) reported at the scale; sqrt(d_out) silent', async () => {
+    assert.deepEqual(await findingLines(torchHead('torch.randn(d_in, d_out)', '', 'd_in'), 'ATT004'), [AT]);
+    assert.deepEqual(await findingLines(torchHead('torch.randn(d_in, d_out)', '', 'd_out'), 'ATT004'), []);
+    // A fan-in initialisation factor on the draw changes nothing.
+    assert.deepEqual(await findingLines(torchHead('torch.randn(d_in, d_out) / math.sqrt(d_in)', '', 'd_in'), 'ATT004'), [AT]);
+    assert.deepEqual(await findingLines(torchHead('torch.randn(d_in, d_out) / math.sqrt(d_in)', '', 'd_out'), 'ATT004'), []);
+  });
+  it('(d_out, d_in) used as x @ w.T: the product sums over d_in, so sqrt(d_in) is reported and sqrt(d_out) is silent', async () => {
+    assert.deepEqual(await findingLines(torchHead('torch.randn(d_out, d_in)', '.T', 'd_in'), 'ATT004'), [AT]);
+    assert.deepEqual(await findingLines(torchHead('torch.randn(d_out, d_in)', '.T', 'd_out'), 'ATT004'), []);
+  });
+  it('silent when every construction in view passes one value for both widths (one head as wide as its input)', async () => {
+    assert.deepEqual(await findingLines(torchHead('torch.randn(d_in, d_out)', '', 'd_in', '\nhead = Head(64, 64)\n'), 'ATT004'), []);
+    assert.deepEqual(await findingLines(torchHead('torch.randn(d_in, d_out)', '', 'd_in', '\nhead = Head(64, 16)\n'), 'ATT004'), [AT]);
+  });
+  it('silent where the sizes are not written as two different names (literals, one name twice, a length-1 query column)', async () => {
+    assert.deepEqual(await findingLines(torchHead('torch.randn(64, 16)', '', 'd_in'), 'ATT004'), []);
+    assert.deepEqual(await findingLines(torchHead('torch.randn(d_in, d_in)', '', 'd_in'), 'ATT004'), []);
+    assert.deepEqual(await findingLines(torchHead('torch.randn(d_in, 1)', '', 'd_in'), 'ATT004'), []);
+  });
+  it('queries against learned keys or memory slots are scores, not a projection of the queries (unchanged)', async () => {
+    const memory = (name: string, scale: string): string => `${TORCH}
+
+class Memory(nn.Module):
+    def __init__(self, d, n_slots):
+        super().__init__()
+        self.d = d
+        self.${name} = nn.Parameter(torch.randn(d, n_slots))
+
+    def forward(self, query):
+        scores = query @ self.${name}${scale}
+        return torch.softmax(scores, dim=-1)
+`;
+    for (const name of ['keys', 'memory']) {
+      assert.deepEqual(await findingLines(memory(name, ' / math.sqrt(self.d)'), 'ATT004'), [], name);
+      assert.deepEqual(await findingLines(memory(name, ' / self.d'), 'ATT004'), [13], name);
+    }
+  });
+
+  /** TF2 eager attention with raw variables made by `make(a, b)`; `header` defines make; scores at line `at`. */
+  const tfHead = (header: string, make: string, scale: string): string => `import math
+import tensorflow as tf
+${header}
+
+class SelfAttention:
+    def __init__(self, input_nums, hidden_nums):
+        self.input_nums, self.hidden_nums = input_nums, hidden_nums
+        self.w = {"q": ${make}, "k": ${make}}
+
+    def __call__(self, x):
+        q = tf.matmul(x, self.w["q"])
+        k = tf.matmul(x, self.w["k"])
+        score = tf.matmul(q, tf.transpose(k, [0, 2, 1])) / math.sqrt(self.${scale})
+        return tf.nn.softmax(score, axis=-1)
+`;
+  const GLOROT = `\n\ndef glorot(rows, cols):\n    return tf.Variable(tf.random.truncated_normal([rows, cols], stddev=tf.math.sqrt(2.0 / (rows + cols))))\n`;
+  const TF_AT = 17;
+  it('TF: tf.Variable(tf.random.truncated_normal([input_nums, hidden_nums])) in a literal dict, used with tf.matmul', async () => {
+    const make = 'tf.Variable(tf.random.truncated_normal([input_nums, hidden_nums]))';
+    assert.deepEqual(await findingLines(tfHead('', make, 'input_nums'), 'ATT004'), [TF_AT - 4]);
+    assert.deepEqual(await findingLines(tfHead('', make, 'hidden_nums'), 'ATT004'), []);
+  });
+  it('TF: the variable made by a helper of the file, glorot(rows, cols), read with the sizes its call writes', async () => {
+    assert.deepEqual(await findingLines(tfHead(GLOROT, 'glorot(input_nums, hidden_nums)', 'input_nums'), 'ATT004'), [TF_AT]);
+    assert.deepEqual(await findingLines(tfHead(GLOROT, 'glorot(input_nums, hidden_nums)', 'hidden_nums'), 'ATT004'), []);
+    // The helper's sizes are not plain names at the call: not known there.
+    assert.deepEqual(await findingLines(tfHead(GLOROT, 'glorot(input_nums, 2 * input_nums)', 'input_nums'), 'ATT004'), []);
+    // A size that is no parameter of the helper (its own local) is not known at the call either.
+    const local = `\n\ndef glorot(rows, cols):\n    width = cols\n    return tf.Variable(tf.random.truncated_normal([rows, width]))\n`;
+    assert.deepEqual(await findingLines(tfHead(local, 'glorot(input_nums, hidden_nums)', 'input_nums'), 'ATT004'), []);
+  });
+  it('cross-file: the helper imported from init.py, and the class built in model.py with equal or different widths', async () => {
+    const helper = `import tensorflow as tf${GLOROT}`;
+    const attn = (scale: string): string => tfHead('from init import glorot', 'glorot(input_nums, hidden_nums)', scale);
+    const lint = (scale: string, model?: string): Promise<number[]> =>
+      workspaceFindingLines({ 'init.py': helper, 'attn.py': attn(scale), ...(model ? { 'model.py': model } : {}) }, 'attn.py', 'ATT004');
+    assert.deepEqual(await lint('input_nums'), [TF_AT - 4]);
+    assert.deepEqual(await lint('hidden_nums'), []);
+    const build = (a: string, b: string): string => `from attn import SelfAttention\n\n\ndef build():\n    return SelfAttention(${a}, ${b})\n`;
+    assert.deepEqual(await lint('input_nums', build('8', '16')), [TF_AT - 4]);
+    assert.deepEqual(await lint('input_nums', build('16', '16')), []);
+  });
+});
