@@ -22,7 +22,7 @@ import {
 import { transposeMask } from './masks';
 import { msg, type MessageArg } from '../message';
 import { PHRASES } from './phrases';
-import { axisLabelOfName, dimOfName, isContextName, isHeadCountName, roleOfName } from './names';
+import { axisLabelOfName, dimOfName, isContextName, isHeadCountName, roleOfName, weightRole } from './names';
 import {
   UNKNOWN,
   addOp,
@@ -40,6 +40,7 @@ import {
   type DimInfo,
   type MaskInfo,
   type ProjectionInfo,
+  type Role,
 } from './values';
 
 /**
@@ -1132,24 +1133,40 @@ export function singleQueryKeyAxis(
 }
 
 /**
- * Data times a learned 2-D weight whose sizes the code writes where it creates it (`self.w_q =
- * nn.Parameter(torch.randn(d_in, d_out))`, `tf.Variable(tf.random.truncated_normal([d_in, d_out]))`, used as `x @
- * self.w_q`, `tf.matmul(x, self.w_q)`; `(d_out, d_in)` used as `x @ self.w_q.T`): a projection from the width the
- * product sums over to the other one, read as `nn.Linear(d_in, d_out)` is (its widths as the creation writes them).
- * Undefined for anything else: a weight of unwritten or equal sizes or with an axis of length 1 (a learned query
- * column, attention pooling), a learned weight on the left, data that are already scores or a mask, and queries
- * against learned keys or memory slots (`q @ self.keys`, `q @ self.memory`), which are scores.
+ * Data times a weight: a projection, read as `nn.Linear` and `self.q_proj(x)` are. Its widths when the weight is learned
+ * and 2-D and its creation writes its sizes as names (`self.w_q = nn.Parameter(torch.randn(d_in, d_out))`,
+ * `tf.Variable(tf.random.truncated_normal([d_in, d_out]))`, used as `x @ self.w_q`, `tf.matmul(x, self.w_q)`;
+ * `(d_out, d_in)` used as `x @ self.w_q.T`): from the width the product sums over to the other one. Its role when the
+ * data have none and the weight's name says it is a projection's (`x_t @ W_q`, `x @ self.key_proj`: a role with a
+ * layer-ish word, not `self.query` alone), as a layer's name gives its output one. Undefined for anything else: a
+ * weight of unwritten or equal sizes and no such name, a weight with an axis of length 1 or a vector (a learned query
+ * column, attention pooling), a learned weight on the left, data that are already scores or a mask, and queries against
+ * learned keys or memory slots (`q @ self.keys`, `q @ self.memory`), which are scores.
  */
-function weightProjection(ev: Evaluator, a: AValue, b: AValue, aNode: PyNode | undefined, bNode: PyNode | undefined): ProjectionInfo | undefined {
-  if (!b.learned || b.ndim !== 2 || a.kind !== 'tensor' || a.learned || a.attn || a.mask || a.pairwise) return undefined;
-  const [inAxis, outAxis] = axesOf(b) ?? [];
-  const named = /^[A-Za-z_][\w.]*$/;
-  const inText = inAxis?.sizeText;
-  const outText = outAxis?.sizeText;
-  if (!inText || !outText || inAxis.size1 || outAxis.size1 || !named.test(inText) || !named.test(outText) || inText === outText) return undefined;
+function weightOperand(
+  ev: Evaluator,
+  a: AValue,
+  b: AValue,
+  aNode: PyNode | undefined,
+  bNode: PyNode | undefined,
+): { readonly proj?: ProjectionInfo; readonly role?: Role } | undefined {
+  if (a.kind !== 'tensor' || a.learned || a.attn || a.mask || a.pairwise) return undefined;
+  if (b.attn || b.mask || b.pairwise || b.ndim === 1 || b.lastSize1 || axisAt(b, -1)?.size1) return undefined;
+  const ra = roleOf(ev, a, aNode);
   const rb = roleOf(ev, b, bNode);
-  if (rb === 'context' || (rb === 'key' && roleOf(ev, a, aNode) === 'query')) return undefined;
-  return { input: a, inText, outText };
+  if (rb === 'context' || (rb === 'key' && ra === 'query')) return undefined;
+  let proj: ProjectionInfo | undefined;
+  if (b.learned && b.ndim === 2) {
+    const [inAxis, outAxis] = axesOf(b) ?? [];
+    const named = /^[A-Za-z_][\w.]*$/;
+    const inText = inAxis?.sizeText;
+    const outText = outAxis?.sizeText;
+    if (inText && outText && !inAxis.size1 && named.test(inText) && named.test(outText) && inText !== outText) proj = { input: a, inText, outText };
+  }
+  const bName = ra === undefined ? rootName(ev, bNode) : undefined;
+  const role = bName !== undefined && (b.ndim === undefined || b.ndim === 2) ? weightRole(bName) : undefined;
+  if (!proj && !role) return undefined;
+  return { ...(proj ? { proj } : {}), ...(role ? { role } : {}) };
 }
 
 /**
@@ -1197,11 +1214,11 @@ export function matmul(
     });
     return r;
   };
-  const weight = weightProjection(ev, a, b, aNode, bNode);
+  const weight = weightOperand(ev, a, b, aNode, bNode);
   if (weight)
     return result({
       featLast: true,
-      proj: weight,
+      ...weight,
       ops: crossOps(a, b, { weightInit: true }),
       ...(a.multiHead ? { multiHead: true } : {}),
       ...(a.fromCache ? { fromCache: true } : {}),

@@ -8,6 +8,11 @@
 //     width, as it is for `nn.Linear`. Silent for the width going out, for constructions that pass one value for both
 //     widths, for queries against learned keys or memory slots (`q @ self.keys`: scores, not a projection), and for
 //     sizes the creation does not write as names at the call.
+//  2. The role of such a product when it is written inline (the metamorphic `inline` rewrite): data times a weight whose
+//     name says it is a projection's (`x_t @ W_q`, `x @ self.key_proj`: a role token with a layer-ish word) are that
+//     role's projection, as `self.q_proj(x)` is, so `torch.matmul((x_t @ W_q), K.transpose(-2, -1))` forms the scores
+//     that `Q = x_t @ W_q` then `torch.matmul(Q, ...)` forms. A role word alone (`h @ query`, learned queries or keys
+//     themselves) and weights whose names say nothing (`x_t @ A`) give no role.
 import { strict as assert } from 'node:assert';
 import { findingLines, workspaceFindingLines } from './helpers';
 
@@ -113,5 +118,38 @@ class SelfAttention:
     const build = (a: string, b: string): string => `from attn import SelfAttention\n\n\ndef build():\n    return SelfAttention(${a}, ${b})\n`;
     assert.deepEqual(await lint('input_nums', build('8', '16')), [TF_AT - 4]);
     assert.deepEqual(await lint('input_nums', build('16', '16')), []);
+  });
+});
+
+describe('leftovers32 class 2: the role of data times a weight named for a projection', () => {
+  /** One decoding step with raw weights; `scores` is line 8 (the softmax line 9). */
+  const step = (scores: string, extra = ''): string => `import torch
+import torch.nn.functional as F
+
+
+def step(x_t, W_q, W_k, W_v${extra}):
+    K = x_t @ W_k
+    V = x_t @ W_v
+    ${scores}
+    return torch.matmul(F.softmax(scores, dim=-1), V)
+`;
+  it('x_t @ W_q written inline forms scores with the keys, as Q = x_t @ W_q does: ATT003 when unscaled, silent when scaled', async () => {
+    assert.deepEqual(await findingLines(step('scores = torch.matmul((x_t @ W_q), K.transpose(-2, -1))'), 'ATT003'), [9]);
+    assert.deepEqual(await findingLines(step('Q = x_t @ W_q\n    scores = torch.matmul(Q, K.transpose(-2, -1))'), 'ATT003'), [10]);
+    assert.deepEqual(await findingLines(step('scores = torch.matmul((x_t @ W_q), K.transpose(-2, -1)) / d_k ** 0.5', ', d_k'), 'ATT003'), []);
+    assert.deepEqual(await findingLines(step('scores = torch.matmul((x_t @ W_q) / d_k ** 0.5, K.transpose(-2, -1))', ', d_k'), 'ATT003'), []);
+  });
+  it('no role from a role word alone or from names that say nothing (silent, as before)', async () => {
+    const pool = `import torch\nimport torch.nn.functional as F\n\n\ndef pool(h, query):\n    scores = h @ query\n    return torch.matmul(F.softmax(scores, dim=-1), h)\n`;
+    assert.deepEqual(await findingLines(pool, 'ATT003'), []);
+    const unnamed = step('scores = torch.matmul((x_t @ A), (x_t @ B).transpose(-2, -1))').replace('W_q, W_k, W_v', 'A, B, W_k, W_v');
+    assert.deepEqual(await findingLines(unnamed, 'ATT003'), []);
+  });
+  it('cross-file: the weights made in model.py and passed to the step of attn.py', async () => {
+    const model = `import torch\n\nfrom attn import step\n\n\ndef run(x, d_model, d_k):\n    W_q, W_k, W_v = (torch.randn(d_model, d_k) for _ in range(3))\n    return step(x, W_q, W_k, W_v)\n`;
+    const lint = (scores: string, extra = ''): Promise<number[]> =>
+      workspaceFindingLines({ 'attn.py': step(scores, extra), 'model.py': model }, 'attn.py', 'ATT003');
+    assert.deepEqual(await lint('scores = torch.matmul((x_t @ W_q), K.transpose(-2, -1))'), [9]);
+    assert.deepEqual(await lint('scores = torch.matmul((x_t @ W_q), K.transpose(-2, -1)) / d_k ** 0.5', ', d_k=64'), []);
   });
 });
