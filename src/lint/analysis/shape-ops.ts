@@ -1066,10 +1066,16 @@ function roleOf(ev: Evaluator, v: AValue, node: PyNode | undefined): 'query' | '
   return undefined;
 }
 
+/**
+ * How a message names an operand: its text, cut to 40 characters when longer (`self.key_layer(input_key).transpose(-2,
+ * …`), so that a long operand written inline is still named (and the product still known as q·kᵀ) as its name would
+ * be; the role's text when there is no node.
+ */
 function describe(ev: Evaluator, node: PyNode | undefined, v: AValue): string | undefined {
   if (node) {
     const t = ev.text(node);
     if (t.length <= 40) return t;
+    return v.roleText ?? `${t.slice(0, 39).trimEnd()}…`;
   }
   return v.roleText;
 }

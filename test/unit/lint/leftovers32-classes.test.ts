@@ -13,6 +13,9 @@
 //     role's projection, as `self.q_proj(x)` is, so `torch.matmul((x_t @ W_q), K.transpose(-2, -1))` forms the scores
 //     that `Q = x_t @ W_q` then `torch.matmul(Q, ...)` forms. A role word alone (`h @ query`, learned queries or keys
 //     themselves) and weights whose names say nothing (`x_t @ A`) give no role.
+//  3. Operands written inline whose text is long (`self.key_layer(input_key).transpose(-2, -1)`, 43 characters) are
+//     still named, so their product is known as q·kᵀ as it is with short names: a scale applied to its softmax weights
+//     (`F.softmax(scores, dim=-1) / math.sqrt(self.hidden_dim)` inside the product with the values) is reported.
 import { strict as assert } from 'node:assert';
 import { findingLines, workspaceFindingLines } from './helpers';
 
@@ -151,5 +154,41 @@ def step(x_t, W_q, W_k, W_v${extra}):
       workspaceFindingLines({ 'attn.py': step(scores, extra), 'model.py': model }, 'attn.py', 'ATT003');
     assert.deepEqual(await lint('scores = torch.matmul((x_t @ W_q), K.transpose(-2, -1))'), [9]);
     assert.deepEqual(await lint('scores = torch.matmul((x_t @ W_q), K.transpose(-2, -1)) / d_k ** 0.5', ', d_k=64'), []);
+  });
+});
+
+describe('leftovers32 class 3: q·kᵀ of operands with long inline texts', () => {
+  /** QKV attention whose parameters are named `${p}query`, `${p}key`, `${p}value`; `out` is line 16. */
+  const qkv = (p: string, out: string): string => `import math
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class QKVAttention(nn.Module):
+    def __init__(self, query_dim, key_dim, value_dim, hidden_dim, output_dim):
+        super().__init__()
+        self.hidden_dim = hidden_dim
+        self.query_layer = nn.Linear(query_dim, hidden_dim)
+        self.key_layer = nn.Linear(key_dim, hidden_dim)
+        self.value_layer = nn.Linear(value_dim, output_dim)
+
+    def forward(self, ${p}query, ${p}key, ${p}value):
+        scores = torch.matmul(self.query_layer(${p}query), self.key_layer(${p}key).transpose(-2, -1))
+        ${out}
+`;
+  const AFTER = (p: string): string => `return torch.matmul(F.softmax(scores, dim=-1) / math.sqrt(self.hidden_dim), self.value_layer(${p}value))`;
+  const BEFORE = (p: string): string => `return torch.matmul(F.softmax(scores / math.sqrt(self.hidden_dim), dim=-1), self.value_layer(${p}value))`;
+  it("a scale after the softmax is reported whatever the length of the operands' text; the scale before it is silent", async () => {
+    for (const p of ['', 'input_']) {
+      assert.deepEqual(await findingLines(qkv(p, AFTER(p)), 'ATT004'), [17], p);
+      assert.deepEqual(await findingLines(qkv(p, BEFORE(p)), 'ATT004'), [], p);
+    }
+  });
+  it('cross-file: the module built and called in model.py (same findings)', async () => {
+    const model = `from attention import QKVAttention\n\n\ndef build(d):\n    return QKVAttention(d, d, d, 64, d)\n`;
+    const lint = (out: string): Promise<number[]> => workspaceFindingLines({ 'attention.py': qkv('input_', out), 'model.py': model }, 'attention.py', 'ATT004');
+    assert.deepEqual(await lint(AFTER('input_')), [17]);
+    assert.deepEqual(await lint(BEFORE('input_')), []);
   });
 });
