@@ -16,6 +16,10 @@
 //  3. Operands written inline whose text is long (`self.key_layer(input_key).transpose(-2, -1)`, 43 characters) are
 //     still named, so their product is known as q·kᵀ as it is with short names: a scale applied to its softmax weights
 //     (`F.softmax(scores, dim=-1) / math.sqrt(self.hidden_dim)` inside the product with the values) is reported.
+//  4. A dict the class fills with one kind of value, read under a key the code computes: `self.w = {}` then
+//     `self.w[name + str(i)] = glorot(d_in, d_out)` in loops, or `self.w = {"q" + str(i): glorot(...) for i in ...}`,
+//     read as `self.w["q" + str(i)]`: the value read is one of those stored (the weights, so class 1 applies). Not when
+//     the dict is also bound to something else or holds values that are not tensors.
 import { strict as assert } from 'node:assert';
 import { findingLines, workspaceFindingLines } from './helpers';
 
@@ -190,5 +194,59 @@ class QKVAttention(nn.Module):
     const lint = (out: string): Promise<number[]> => workspaceFindingLines({ 'attention.py': qkv('input_', out), 'model.py': model }, 'attention.py', 'ATT004');
     assert.deepEqual(await lint(AFTER('input_')), [17]);
     assert.deepEqual(await lint(BEFORE('input_')), []);
+  });
+});
+
+describe('leftovers32 class 4: a dict the class fills with one kind of value, read under a computed key', () => {
+  const GLOROT = `def glorot(rows, cols):\n    return tf.Variable(tf.random.truncated_normal([rows, cols], stddev=0.1))\n`;
+  /** TF2 per-head attention with weights in `self.w`, filled by `fill`; the scale is on line 21 (one-line fill) or 24 (the loop). */
+  const heads = (fill: string, scale: string, header = GLOROT): string => `import math
+import tensorflow as tf
+
+
+${header}
+
+class SelfAttention:
+    def __init__(self, input_nums, hidden_nums, multi_head=1):
+        self.multi_head = multi_head
+        self.input_nums, self.hidden_nums = input_nums, hidden_nums
+        ${fill}
+
+    def __call__(self, x):
+        outs = []
+        for i in range(self.multi_head):
+            q = tf.matmul(x, self.w["q" + str(i)])
+            k = tf.matmul(x, self.w["k" + str(i)])
+            score = tf.matmul(q, tf.transpose(k, [0, 2, 1]))
+            score = score / math.sqrt(self.${scale})
+            outs.append(tf.matmul(tf.nn.softmax(score, axis=2), x))
+        return tf.concat(outs, -1)
+`;
+  const LOOP =
+    'self.w = {}\n        for i in range(multi_head):\n            for name in ("q", "k"):\n                self.w[name + str(i)] = glorot(input_nums, hidden_nums)';
+  const COMP = 'self.w = {n + str(i): glorot(input_nums, hidden_nums) for i in range(multi_head) for n in ("q", "k")}';
+  const LOOP_AT = 24;
+  const COMP_AT = 21;
+  it('filled in loops: sqrt(input_nums) on hidden_nums-wide queries reported; sqrt(hidden_nums) silent', async () => {
+    assert.deepEqual(await findingLines(heads(LOOP, 'input_nums'), 'ATT004'), [LOOP_AT]);
+    assert.deepEqual(await findingLines(heads(LOOP, 'hidden_nums'), 'ATT004'), []);
+  });
+  it('a dict comprehension: the same', async () => {
+    assert.deepEqual(await findingLines(heads(COMP, 'input_nums'), 'ATT004'), [COMP_AT]);
+    assert.deepEqual(await findingLines(heads(COMP, 'hidden_nums'), 'ATT004'), []);
+  });
+  it('silent when the dict is bound to something else too, or holds values that are not tensors', async () => {
+    const rebound = `${LOOP}\n        if input_nums > 4096:\n            self.w = load_weights()`;
+    assert.deepEqual(await findingLines(heads(rebound, 'input_nums'), 'ATT004'), []);
+    const mixed = `${LOOP}\n        self.w["scale"] = 0.5`;
+    assert.deepEqual(await findingLines(heads(mixed, 'input_nums'), 'ATT004'), []);
+  });
+  it('cross-file: built in layers.py with different or equal widths', async () => {
+    const layers = (a: string, b: string): string =>
+      `from attention import SelfAttention\n\n\ndef build():\n    return SelfAttention(${a}, ${b}, multi_head=2)\n`;
+    const lint = (model: string): Promise<number[]> =>
+      workspaceFindingLines({ 'attention.py': heads(LOOP, 'input_nums'), 'layers.py': model }, 'attention.py', 'ATT004');
+    assert.deepEqual(await lint(layers('8', '16')), [LOOP_AT]);
+    assert.deepEqual(await lint(layers('16', '16')), []);
   });
 });
