@@ -40,6 +40,7 @@ import { callOperator, evalAttributeOf, evalBinary, evalComparison, evalSubscrip
 import { portable } from './portable';
 import { valueKey } from './summaries';
 import {
+  axesOf,
   join,
   joinAll,
   NONE,
@@ -2062,10 +2063,10 @@ export class Evaluator {
 
   /** Calls a function defined in this file: its return value in a context for this call site. */
   callFunction(scope: Scope, call: PyNode, args: CallArgs, ctx: Ctx, self?: AValue): AValue {
-    if (!this.owns(scope)) return callAcrossFiles(this, scope, call, args, ctx, self);
+    if (!this.owns(scope)) return writtenSizesAtCall(this, callAcrossFiles(this, scope, call, args, ctx, self), scope, args);
     if (scope.node.skipped) return UNKNOWN;
     const c = this.callContext(scope, call, args, ctx, self) ?? this.defaultCtx(scope);
-    return this.returnValue(scope, c);
+    return writtenSizesAtCall(this, this.returnValue(scope, c), scope, args);
   }
 
   /**
@@ -2478,4 +2479,33 @@ function boundFromEnd(tree: PyTree, bound: PyNode): 'len' | 'unclear' | undefine
   if (sub.type === 'integer') return undefined;
   if (sub.type === 'call' && text(tree, childByField(sub, 'function') ?? sub) === 'len') return 'len';
   return 'unclear';
+}
+
+/**
+ * A learned weight a function of the file creates and returns (`def glorot(rows, cols): return
+ * tf.Variable(tf.random.truncated_normal([rows, cols]))`) carries the sizes its creation writes in the function's own
+ * names (ops.ts: withWrittenSizes): at the call they are the arguments written there (`glorot(d_in, d_out)`), and a
+ * size that is no parameter, or whose argument is not a plain name, is not known at the call.
+ */
+function writtenSizesAtCall(ev: Evaluator, ret: AValue, scope: Scope, args: CallArgs): AValue {
+  const axes = ret.kind === 'tensor' && ret.learned ? axesOf(ret) : undefined;
+  if (!axes?.some((a) => a.sizeText !== undefined)) return ret;
+  const offset = scope.selfName ? 1 : 0;
+  const named = /^[A-Za-z_][\w.]*$/;
+  const atCall = (text: string): string | undefined => {
+    const p = scope.params.find((q) => q.name === text && (q.kind === 'positional' || q.kind === 'keyword-only'));
+    if (!p || args.hasSplat) return undefined;
+    const node = args.keywords.get(p.name)?.value ?? (p.index !== undefined ? args.positional[p.index - offset] : undefined);
+    const t = node ? ev.text(node) : undefined;
+    return t !== undefined && named.test(t) ? t : undefined;
+  };
+  return {
+    ...ret,
+    axes: axes.map((a) => {
+      if (a.sizeText === undefined) return a;
+      const { sizeText, ...rest } = a;
+      const t = atCall(sizeText);
+      return t === undefined ? rest : { ...rest, sizeText: t };
+    }),
+  };
 }

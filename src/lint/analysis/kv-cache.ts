@@ -2,7 +2,7 @@
 // causal flag is True relative to a cache being present (`is_causal=cache is not None or self.causal`,
 // `is_causal = True` set inside `if past_kv is not None:` or in the arm that joins the keys with the cache),
 // read path by path from the flag's definitions (if/elif/else arms; loop, try and match bodies may not run).
-import { childByField, namedChildren, unparen, walk, type PyNode } from '../syntax/tree';
+import { childByField, enclosingFunction, namedChildren, unparen, walk, type PyNode } from '../syntax/tree';
 import type { Evaluator } from './evaluator';
 import { isCacheName } from './names';
 import { rootName, type Call } from './call';
@@ -38,14 +38,48 @@ export function isGrowingState(ev: Evaluator, piece: PyNode, concat: PyNode, sco
     let value = d.value ? unparen(d.value) : undefined;
     if (value && d.path.length === 1 && (value.type === 'expression_list' || value.type === 'tuple')) value = namedChildren(value)[d.path[0] ?? -1];
     else if (d.path.length > 0) continue;
-    if (!value) continue;
-    if (value === concat || (value.start <= concat.start && concat.end <= value.end)) return true;
     // `self.keys = k` where k's definition reaching that line is the concatenation, or holds it (a window cut from it,
     // `k = torch.cat([self.keys, k], dim=-2)[..., -window:, :]`).
-    if (value.type === 'identifier')
-      for (const def of ev.sr.uses[value.id] ?? []) if (def.value && def.value.start <= concat.start && concat.end <= def.value.end) return true;
+    if (value && holdsConcat(ev, value, concat)) return true;
   }
   return false;
+}
+
+/**
+ * `x` holds the concatenation: it is the concatenation or an expression around it, or a name whose definition reaching
+ * `x` is (`k` of `self.keys = k` after `k = torch.cat([self.keys, k])`).
+ */
+function holdsConcat(ev: Evaluator, x: PyNode, concat: PyNode): boolean {
+  if (x.start <= concat.start && concat.end <= x.end) return true;
+  if (x.type === 'identifier')
+    for (const def of ev.sr.uses[x.id] ?? []) if (def.value && def.value.start <= concat.start && concat.end <= def.value.end) return true;
+  return false;
+}
+
+/**
+ * Whether the function `body` assigns to a subscript (`base[i] = ...`, `store[key] = ...`) that `test` accepts, given
+ * the subscript written to, the value and the assignment: `test` answers undefined for an assignment that is not one
+ * it looks for (the walk goes on inside it, `a[0] = b[0] = k`), a boolean for one it judged.
+ */
+function writesSubscript(body: PyNode, test: (left: PyNode, right: PyNode, assignment: PyNode) => boolean | undefined): boolean {
+  let found = false;
+  walk(body, (n) => {
+    if (found) return false;
+    if (n.type !== 'assignment') return true;
+    const left = childByField(n, 'left');
+    const right = childByField(n, 'right');
+    if (left?.type !== 'subscript' || !right) return true;
+    const judged = test(left, right, n);
+    if (judged === undefined) return true;
+    found = judged;
+    return false;
+  });
+  return found;
+}
+
+/** The `at`-th item of a tuple, list or bare `a, b` written as a value. */
+function itemAt(value: PyNode, at: number): PyNode | undefined {
+  return value.type === 'tuple' || value.type === 'expression_list' || value.type === 'list' ? namedChildren(value)[at] : undefined;
 }
 
 /**
@@ -54,37 +88,24 @@ export function isGrowingState(ev: Evaluator, piece: PyNode, concat: PyNode, sco
  * holds the extended keys for its next call: a KV cache, whatever it is called.
  */
 function writtenBackInPlace(ev: Evaluator, base: string, at: number, concat: PyNode): boolean {
-  let body: PyNode | null = concat.parent;
-  while (body && body.type !== 'function_definition') body = body.parent;
+  const body = enclosingFunction(concat);
   if (!body) return false;
   // Cheap first: no `base[...] =` anywhere in the function's text, no write-back to look for in its tree.
   // (`base` is an identifier: no character of it needs escaping.)
   if (!new RegExp(`\\b${base}\\s*\\[[^\\]]*\\]\\s*=(?!=)`).test(ev.text(body))) return false;
-  const holds = (x: PyNode): boolean => {
-    if (x.start <= concat.start && concat.end <= x.end) return true;
-    if (x.type === 'identifier')
-      for (const def of ev.sr.uses[x.id] ?? []) if (def.value && def.value.start <= concat.start && concat.end <= def.value.end) return true;
-    return false;
-  };
-  let found = false;
-  walk(body, (n) => {
-    if (found) return false;
-    if (n.type !== 'assignment') return true;
-    const left = childByField(n, 'left');
-    const right = childByField(n, 'right');
-    if (left?.type !== 'subscript' || !right || n.start < concat.end) return true;
+  return writesSubscript(body, (left, right, n) => {
+    if (n.start < concat.end) return undefined;
     const value = childByField(left, 'value');
-    if (value?.type !== 'identifier' || ev.text(value) !== base) return true;
+    if (value?.type !== 'identifier' || ev.text(value) !== base) return undefined;
     const index = namedChildren(left).find((c) => c.field === 'subscript');
-    if (!index) return true;
+    if (!index) return undefined;
     const r = unparen(right);
     if (index.type === 'slice' && namedChildren(index).length === 0) {
-      const item = r.type === 'tuple' || r.type === 'expression_list' || r.type === 'list' ? namedChildren(r)[at] : undefined;
-      if (item && holds(unparen(item))) found = true;
-    } else if (index.type === 'integer' && Number(ev.text(index)) === at && holds(r)) found = true;
-    return false;
+      const item = itemAt(r, at);
+      return !!item && holdsConcat(ev, unparen(item), concat);
+    }
+    return index.type === 'integer' && Number(ev.text(index)) === at && holdsConcat(ev, r, concat);
   });
-  return found;
 }
 
 /**
@@ -152,26 +173,15 @@ export function isStoredBack(ev: Evaluator, piece: PyNode, concat: PyNode): bool
   if (!store || !key || key.type === 'keyword_argument') return false;
   const storeText = ev.text(store);
   const keyText = ev.text(key);
-  let body: PyNode | null = concat.parent;
-  while (body && body.type !== 'function_definition') body = body.parent;
+  const body = enclosingFunction(concat);
   if (!body) return false;
-  let found = false;
-  walk(body, (n) => {
-    if (found) return false;
-    if (n.type !== 'assignment') return true;
-    const left = childByField(n, 'left');
-    const right = childByField(n, 'right');
-    if (left?.type !== 'subscript' || !right || ev.text(childByField(left, 'value') ?? left) !== storeText) return true;
+  return writesSubscript(body, (left, right) => {
+    if (ev.text(childByField(left, 'value') ?? left) !== storeText) return undefined;
     const leftKey = namedChildren(left).find((c) => c.field === 'subscript');
-    if (!leftKey || ev.text(leftKey) !== keyText) return true;
-    const r = unparen(right);
-    const item = r.type === 'tuple' || r.type === 'expression_list' || r.type === 'list' ? namedChildren(r)[at] : undefined;
-    const holds = (x: PyNode): boolean => x.start <= concat.start && concat.end <= x.end;
-    if (item && holds(item)) found = true;
-    else if (item?.type === 'identifier') for (const def of ev.sr.uses[item.id] ?? []) if (def.value && holds(def.value)) found = true;
-    return false;
+    if (!leftKey || ev.text(leftKey) !== keyText) return undefined;
+    const item = itemAt(unparen(right), at);
+    return !!item && holdsConcat(ev, item, concat);
   });
-  return found;
 }
 
 /**

@@ -95,6 +95,29 @@ function isContextNameUncached(name: string): boolean {
   return tokens.some((t) => CONTEXT_TOKENS.has(t)) && !tokens.some((t) => t === 'mask' || t === 'len' || t === 'layer');
 }
 
+/** Words that, beside a role token, name a projection layer or weight (`q_proj`, `to_q`, `W_q`, `query_dense`). */
+const LAYERISH: ReadonlySet<string> = new Set([
+  'proj',
+  'projection',
+  'linear',
+  'lin',
+  'fc',
+  'w',
+  'to',
+  'dense',
+  'layer',
+  'net',
+  'map',
+  'conv',
+  'in',
+  'matrix',
+  'transform',
+  'head',
+  'heads',
+  'embed',
+  'l',
+]);
+
 /** The role of a projection layer from its attribute name: `self.q_proj`, `self.to_q`, `self.W_q`, `self.query`. */
 export const projectionRole = memo((name: string): Role | undefined => projectionRoleUncached(name));
 function projectionRoleUncached(attr: string): Role | undefined {
@@ -103,29 +126,18 @@ function projectionRoleUncached(attr: string): Role | undefined {
   const r = roleOfNameLoose(tokens);
   if (!r) return undefined;
   // Only names that look like layers: a single role token or role + a layer-ish word.
-  const layerish = new Set([
-    'proj',
-    'projection',
-    'linear',
-    'lin',
-    'fc',
-    'w',
-    'to',
-    'dense',
-    'layer',
-    'net',
-    'map',
-    'conv',
-    'in',
-    'matrix',
-    'transform',
-    'head',
-    'heads',
-    'embed',
-    'l',
-  ]);
-  if (tokens.every((t) => layerish.has(t) || QUERY_TOKENS.has(t) || KEY_TOKENS.has(t) || VALUE_TOKENS.has(t))) return r;
+  if (tokens.every((t) => LAYERISH.has(t) || QUERY_TOKENS.has(t) || KEY_TOKENS.has(t) || VALUE_TOKENS.has(t))) return r;
   return undefined;
+}
+
+/**
+ * The role of a weight the data are multiplied by, from its name, when the name says it is a projection's weight: a role
+ * token with a layer-ish word (`W_q`, `q_proj`, `key_proj`, `w_value`), not a role token alone (`self.query`, `keys`:
+ * learned queries or keys themselves).
+ */
+export function weightRole(name: string): Role | undefined {
+  const r = projectionRole(name);
+  return r && nameTokens(name).some((t) => LAYERISH.has(t)) ? r : undefined;
 }
 
 /** The one role the tokens name (`q`, `key`, `values`, ...), or undefined when they name none or more than one. */

@@ -1,7 +1,7 @@
 // What operations do to abstract values: operators, tensor methods, library functions and layers.
 // Each handler takes evaluated operands and returns the result's AValue, recording sites on the way.
 import { argument, argumentNode, intLiteral, numberLiteral, operatorText, stringLiteral, type CallArgs } from '../syntax/python';
-import { childByField, childrenByField, namedChildren, unparen, walk, type PyNode } from '../syntax/tree';
+import { childByField, childrenByField, enclosingFunction, namedChildren, unparen, walk, type PyNode } from '../syntax/tree';
 import {
   CONV_LAYERS,
   EMBEDDING_LAYERS,
@@ -1055,6 +1055,8 @@ export function evalSubscript(ev: Evaluator, node: PyNode, ctx: Ctx): AValue {
   if (subs.length === 1) {
     const key = stringLiteral(ev.tree, subs[0]);
     if (key !== undefined) return dictItem(ev, v, key, valueNode);
+    const stored = valueNode ? storedInSelfDict(ev, valueNode, ctx) : undefined;
+    if (stored) return stored;
   }
   if (v.kind === 'tuple') {
     if (subs.length === 1) {
@@ -1111,6 +1113,50 @@ function sliceTuple(ev: Evaluator, elements: readonly AValue[], slice: PyNode): 
     else stop = n;
   }
   return { kind: 'tuple', elements: elements.slice(start, stop) };
+}
+
+/**
+ * `self.w[name + str(i)]` under a key the code computes, of a dict the class fills with one kind of value: bound only to
+ * `{}` or to a dict comprehension, and written only as `self.w[...] = value` (`for name in ("q", "k"): self.w[name +
+ * str(i)] = glorot(d_in, d_out)`): whatever the key, the value read is one of those stored, all tensors (their join).
+ * Undefined for anything else (a dict bound elsewhere or to other values, no stored value, a stored value not a tensor).
+ */
+function storedInSelfDict(ev: Evaluator, valueNode: PyNode, ctx: Ctx): AValue | undefined {
+  const u = unparen(valueNode);
+  const obj = u.type === 'attribute' ? childByField(u, 'object') : undefined;
+  const attr = u.type === 'attribute' ? childByField(u, 'attribute') : undefined;
+  const cls = ctx.scope.ownerClass;
+  if (!obj || !attr || !cls || obj.type !== 'identifier' || ev.text(obj) !== ctx.scope.selfName) return undefined;
+  const name = ev.text(attr);
+  // The writes `self.w[k] = v` are defs of their own (setitem), read below from the class's code.
+  const defs = ev.classAttrDefs(cls, `self.${name}`).filter((d) => d.kind !== 'setitem');
+  if (defs.length === 0 || !defs.every((d) => ev.owns(d.scope) && d.kind === 'assign' && d.path.length === 0 && d.value)) return undefined;
+  const stored: AValue[] = [];
+  for (const d of defs) {
+    const rhs = unparen(d.value!.type === 'assignment' ? (childByField(d.value!, 'right') ?? d.value!) : d.value!);
+    if (rhs.type === 'dictionary' && namedChildren(rhs).length === 0) continue;
+    const body = rhs.type === 'dictionary_comprehension' ? namedChildren(rhs).find((n) => n.type === 'pair') : undefined;
+    const value = body ? childByField(body, 'value') : undefined;
+    if (!value) return undefined;
+    stored.push(ev.eval(value, ev.defaultCtx(ev.ctxScope(d.scope))));
+  }
+  const selfName = ctx.scope.selfName;
+  let other = false;
+  walk(cls.scope.node, (n) => {
+    if (other) return false;
+    if (n.type !== 'assignment') return true;
+    const left = childByField(n, 'left');
+    const right = childByField(n, 'right');
+    const base = left?.type === 'subscript' ? childByField(left, 'value') : undefined;
+    if (!base || !right || ev.text(base).replace(/\s+/g, '') !== `${selfName}.${name}`) return true;
+    const fn = enclosingFunction(n);
+    const scope = fn ? ev.sr.scopeOfNode.get(fn.id) : undefined;
+    if (!scope || scope.selfName !== selfName) other = true;
+    else stored.push(ev.eval(right, ev.defaultCtx(scope)));
+    return false;
+  });
+  if (other || stored.length === 0 || !stored.every((v) => v.kind === 'tensor')) return undefined;
+  return joinAll(stored);
 }
 
 function dictItem(ev: Evaluator, v: AValue, key: string, valueNode: PyNode | undefined): AValue {
@@ -2411,6 +2457,28 @@ export function userProjection(ev: Evaluator, obj: ObjectInfo, fwd: Scope, input
   return projectionOf(t, projectionRole(name), undefined, isPackedProjection(name), { input, inText: ev.text(inNode), outText: ev.text(outNode) });
 }
 
+/**
+ * The axes of a learned weight with the sizes its creation writes (`torch.randn(d_in, d_out)`,
+ * `tf.random.truncated_normal([d_in, d_out], stddev=s)`, `shape=(d_in, d_out)`, also under a factor, `torch.randn(d_in,
+ * d_out) / math.sqrt(d_in)`) as each axis's size text, so that a product with the weight reads them where the axes
+ * then are (shape-ops.ts: weightProjection). Only names, one per axis; undefined otherwise.
+ */
+function withWrittenSizes(ev: Evaluator, init: AValue, node: PyNode): AxisInfo[] | undefined {
+  const axes = axesOf(init);
+  if (init.ndim === undefined || !axes) return undefined;
+  let u = unparen(node);
+  while (u.type === 'binary_operator') u = unparen(childByField(u, 'left') ?? u);
+  if (u.type !== 'call') return undefined;
+  const args = ev.argsOf(u);
+  const shape = args.keywords.get('shape')?.value ?? args.keywords.get('size')?.value;
+  const listed = args.positional.filter((p) => p.type === 'tuple' || p.type === 'list');
+  const sizeList = shape ?? (listed.length === 1 ? listed[0] : undefined);
+  const sizes = sizeList ? namedChildren(unparen(sizeList)) : args.positional;
+  const named = /^[A-Za-z_][\w.]*$/;
+  if (sizes.length !== init.ndim || !sizes.every((n) => (n.type === 'identifier' || n.type === 'attribute') && named.test(ev.text(n)))) return undefined;
+  return axes.map((ax, i) => ({ ...ax, sizeText: ev.text(sizes[i] ?? node) }));
+}
+
 /** Compilers and tracers that return a function computing what the function they are given computes. */
 const FUNCTION_WRAPPERS: ReadonlySet<string> = new Set(['jax.jit', 'torch.compile', 'tensorflow.function']);
 
@@ -2493,8 +2561,10 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
   // A learned parameter is the tensor it wraps (`nn.Parameter(torch.randn(d, 1))` keeps its length-1 axis).
   if (qname === 'torch.nn.Parameter' || qname === 'torch.nn.parameter.Parameter' || qname === 'tensorflow.Variable') {
     // Once wrapped it is no fresh draw: a factor applied where it is used (`x @ (self.wq / sqrt(d))`) scales q.
-    const { randomDraw: _fresh, ...init } = tensorish(val(ev, c, c.args.positional[0] ?? arg(c, 'data') ?? arg(c, 'initial_value')));
-    return { ...init, learned: true, ...(init.ops ? { initOps: init.ops } : {}) };
+    const initNode = c.args.positional[0] ?? arg(c, 'data') ?? arg(c, 'initial_value');
+    const { randomDraw: _fresh, ...init } = tensorish(val(ev, c, initNode));
+    const sized = initNode ? withWrittenSizes(ev, init, initNode) : undefined;
+    return { ...init, ...(sized ? { axes: sized } : {}), learned: true, ...(init.ops ? { initOps: init.ops } : {}) };
   }
   // A PackedSequence is not a tensor: a recurrent layer run on one returns one (no layout); pad_packed_sequence
   // unpacks it as its `batch_first` says (default False: sequence first).

@@ -22,7 +22,7 @@ import {
 import { transposeMask } from './masks';
 import { msg, type MessageArg } from '../message';
 import { PHRASES } from './phrases';
-import { axisLabelOfName, dimOfName, isContextName, isHeadCountName, roleOfName } from './names';
+import { axisLabelOfName, dimOfName, isContextName, isHeadCountName, roleOfName, weightRole } from './names';
 import {
   UNKNOWN,
   addOp,
@@ -39,6 +39,8 @@ import {
   type AxisLabel,
   type DimInfo,
   type MaskInfo,
+  type ProjectionInfo,
+  type Role,
 } from './values';
 
 /**
@@ -1064,10 +1066,16 @@ function roleOf(ev: Evaluator, v: AValue, node: PyNode | undefined): 'query' | '
   return undefined;
 }
 
+/**
+ * How a message names an operand: its text, cut to 40 characters when longer (`self.key_layer(input_key).transpose(-2,
+ * …`), so that a long operand written inline is still named (and the product still known as q·kᵀ) as its name would
+ * be; the role's text when there is no node.
+ */
 function describe(ev: Evaluator, node: PyNode | undefined, v: AValue): string | undefined {
   if (node) {
     const t = ev.text(node);
     if (t.length <= 40) return t;
+    return v.roleText ?? `${t.slice(0, 39).trimEnd()}…`;
   }
   return v.roleText;
 }
@@ -1131,6 +1139,43 @@ export function singleQueryKeyAxis(
 }
 
 /**
+ * Data times a weight: a projection, read as `nn.Linear` and `self.q_proj(x)` are. Its widths when the weight is learned
+ * and 2-D and its creation writes its sizes as names (`self.w_q = nn.Parameter(torch.randn(d_in, d_out))`,
+ * `tf.Variable(tf.random.truncated_normal([d_in, d_out]))`, used as `x @ self.w_q`, `tf.matmul(x, self.w_q)`;
+ * `(d_out, d_in)` used as `x @ self.w_q.T`): from the width the product sums over to the other one. Its role when the
+ * data have none and the weight's name says it is a projection's (`x_t @ W_q`, `x @ self.key_proj`: a role with a
+ * layer-ish word, not `self.query` alone), as a layer's name gives its output one. Undefined for anything else: a
+ * weight of unwritten or equal sizes and no such name, a weight with an axis of length 1 or a vector (a learned query
+ * column, attention pooling), a learned weight on the left, data that are already scores or a mask, and queries against
+ * learned keys or memory slots (`q @ self.keys`, `q @ self.memory`), which are scores.
+ */
+function weightOperand(
+  ev: Evaluator,
+  a: AValue,
+  b: AValue,
+  aNode: PyNode | undefined,
+  bNode: PyNode | undefined,
+): { readonly proj?: ProjectionInfo; readonly role?: Role } | undefined {
+  if (a.kind !== 'tensor' || a.learned || a.attn || a.mask || a.pairwise) return undefined;
+  if (b.attn || b.mask || b.pairwise || b.ndim === 1 || b.lastSize1 || axisAt(b, -1)?.size1) return undefined;
+  const ra = roleOf(ev, a, aNode);
+  const rb = roleOf(ev, b, bNode);
+  if (rb === 'context' || (rb === 'key' && ra === 'query')) return undefined;
+  let proj: ProjectionInfo | undefined;
+  if (b.learned && b.ndim === 2) {
+    const [inAxis, outAxis] = axesOf(b) ?? [];
+    const named = /^[A-Za-z_][\w.]*$/;
+    const inText = inAxis?.sizeText;
+    const outText = outAxis?.sizeText;
+    if (inText && outText && !inAxis.size1 && named.test(inText) && named.test(outText) && inText !== outText) proj = { input: a, inText, outText };
+  }
+  const bName = ra === undefined ? rootName(ev, bNode) : undefined;
+  const role = bName !== undefined && (b.ndim === undefined || b.ndim === 2) ? weightRole(bName) : undefined;
+  if (!proj && !role) return undefined;
+  return { ...(proj ? { proj } : {}), ...(role ? { role } : {}) };
+}
+
+/**
  * a @ b. Forms attention scores when the operands are a query and keys (by name or role), records
  * the contraction when attention weights meet the values, and keeps ranks.
  */
@@ -1175,6 +1220,15 @@ export function matmul(
     });
     return r;
   };
+  const weight = weightOperand(ev, a, b, aNode, bNode);
+  if (weight)
+    return result({
+      featLast: true,
+      ...weight,
+      ops: crossOps(a, b, { weightInit: true }),
+      ...(a.multiHead ? { multiHead: true } : {}),
+      ...(a.fromCache ? { fromCache: true } : {}),
+    });
   if (a.attn?.stage === 'weights' || b.attn?.stage === 'weights') {
     // weights · V: the attention output (B, ..., L, hd).
     const w = a.attn?.stage === 'weights' ? a : b;

@@ -322,45 +322,29 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
     }
 
     function reportOneMinusAdded(site: MaskSite): void {
-      const m = site.mask.mask!;
-      const flip = oneMinusFlip(site)!;
-      if (reported.has(site.maskNode.id) || testReference(ctx.analysis, site.node)) return;
-      reported.add(site.maskNode.id);
-      const t = ctx.text(flip);
-      // The boolean mask the API reads as intended: the same meaning (`.bool()`), or flipped (`== 0`).
-      const asBool = m.polarity === site.expects ? `${parenthesize(flip, t)}.bool()` : `(${t} == 0)`;
-      ctx.report({
-        node: site.maskNode,
-        message: msg(
-          T.oneMinusAdded,
-          quote(t, 50),
-          msg(m.polarity === 'keep' ? T.meansKeep : T.meansIgnore),
-          m.why,
-          apiName(site.display),
-          site.param,
-          quote(asBool, 60),
-        ),
-        // The edit rewrites the flip itself, so only where nothing converts it after (`(1 - m).float()` would stay float).
-        fix:
-          site.mask.dtype === undefined
-            ? { title: msg(T.boolFix, quote(asBool, 60)), safety: 'unsafe', edits: [{ start: flip.start, end: flip.end, newText: asBool }] }
-            : undefined,
-        related: [...maskBuilt(ctx.analysis, m), { node: site.node, message: msg(T.addsFloat, apiName(site.display), site.param) }],
-      });
+      // The edit rewrites the flip itself, so only where nothing converts it after (`(1 - m).float()` would stay float).
+      reportAddedAsFloat(site, T.oneMinusAdded, oneMinusFlip(site)!, site.mask.dtype === undefined);
     }
 
     function reportFloatAdded(site: MaskSite): void {
+      reportAddedAsFloat(site, T.floatAdded, site.maskNode, true);
+    }
+
+    /**
+     * A 0/1 mask given as a number tensor to a parameter that adds float masks (`template` says how it became one):
+     * reported at the mask, with the boolean mask the API reads as intended put in place of `written` as the fix.
+     */
+    function reportAddedAsFloat(site: MaskSite, template: typeof T.floatAdded, written: PyNode, withFix: boolean): void {
       const m = site.mask.mask!;
       if (reported.has(site.maskNode.id) || testReference(ctx.analysis, site.node)) return;
       reported.add(site.maskNode.id);
-      const node = site.maskNode;
-      const t = ctx.text(node);
+      const t = ctx.text(written);
       // The boolean mask the API reads as intended: the same meaning (`.bool()`), or flipped (`== 0`).
-      const asBool = m.polarity === site.expects ? `${parenthesize(node, t)}.bool()` : `(${t} == 0)`;
+      const asBool = m.polarity === site.expects ? `${parenthesize(written, t)}.bool()` : `(${t} == 0)`;
       ctx.report({
-        node,
+        node: site.maskNode,
         message: msg(
-          T.floatAdded,
+          template,
           quote(t, 50),
           msg(m.polarity === 'keep' ? T.meansKeep : T.meansIgnore),
           m.why,
@@ -368,11 +352,9 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
           site.param,
           quote(asBool, 60),
         ),
-        fix: {
-          title: msg(T.boolFix, quote(asBool, 60)),
-          safety: 'unsafe',
-          edits: [{ start: node.start, end: node.end, newText: asBool }],
-        },
+        fix: withFix
+          ? { title: msg(T.boolFix, quote(asBool, 60)), safety: 'unsafe', edits: [{ start: written.start, end: written.end, newText: asBool }] }
+          : undefined,
         related: [...maskBuilt(ctx.analysis, m), { node: site.node, message: msg(T.addsFloat, apiName(site.display), site.param) }],
       });
     }
