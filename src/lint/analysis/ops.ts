@@ -41,6 +41,7 @@ import {
   spreadMask,
   subscriptSpread,
   tokenizerAttentionMask,
+  isUnshownScalar,
 } from './mask-ops';
 import { combineMasks, flipMask, infOfAdditive, withMaskDtype } from './masks';
 import { einopsAxisMap, parseEinopsPattern } from './layout';
@@ -325,6 +326,18 @@ function unseenBias(ev: Evaluator, v: AValue, node: PyNode, ctx: Ctx): boolean {
   if (!isMaskableBiasName(name)) return false;
   const defs = ev.resolve(u, name);
   return !!defs && defs.length > 0 && defs.every((d) => d.kind === 'param' && !!d.param && !ctx.bindings?.has(d.param.name));
+}
+
+/** `m * c` (or `c * m`): a 0/1 mask the code shows times a scalar whose value it does not show. */
+function maskTimesUnshown(ev: Evaluator, node: PyNode, ctx: Ctx): boolean {
+  const u = unparen(node);
+  if (u.type !== 'binary_operator' || operatorText(ev.tree, u) !== '*') return false;
+  const l = childByField(u, 'left');
+  const r = childByField(u, 'right');
+  if (!l || !r) return false;
+  const [lv, rv] = [ev.eval(l, ctx), ev.eval(r, ctx)];
+  const zeroOne = (v: AValue): boolean => v.kind === 'tensor' && !!v.mask && !v.mask.additive;
+  return (zeroOne(lv) && isUnshownScalar(rv)) || (zeroOne(rv) && isUnshownScalar(lv));
 }
 
 /** tensor * number or tensor / number. */
@@ -946,6 +959,9 @@ function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | u
     // often build it as an additive mask (-inf where masked). Read as one that may mask, so the scores are not
     // claimed unmasked from its name; a caller in view that passes a mask or a position bias decides in its context.
     if (op === '+' && unseenBias(ev, rv, r, _ctx)) return addOp(lv, { kind: 'mask', node, how: 'add', maskNode: r, unshown: true });
+    // A 0/1 mask the code shows times a value it does not show (`scores += m * self.neg`, a config field of a class not
+    // in view): an additive mask if that value is a large negative number, nothing if not; no evidence either way.
+    if (maskTimesUnshown(ev, r, _ctx)) return addOp(lv, { kind: 'mask', node, how: 'add', maskNode: r, unshown: true, scaledByUnshown: true });
     // Subtracting the row max (numerical stability) or adding a position bias keeps the scores, with any length-1
     // axis the other operand stretches (`(x @ W.T)[:, None, :] + keys_proj`, read as scores until shown otherwise).
     return stretchedBy(lv, rv);

@@ -187,6 +187,9 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       // A fused projection (`nn.Linear(dim, 3 * dim)` split into q, k, v) gives each part the input's width: on one head
       // that width is the head width, and a split into heads is judged as the model width below.
       if (fusedWidthOf(bare(proj.outText)) === bare(proj.inText) && oneHead(target)) return undefined;
+      // The input's width times a count the code does not show (`nn.Linear(d, d * n_parts)`, `d * self.cfg.k`): each of
+      // the parts the output is cut into may be as wide as the input; nothing says the projection narrows it.
+      if (timesUnshownCount(bare(proj.outText), bare(proj.inText))) return undefined;
       // The width as a number when the factor is one (`math.sqrt(D_MODEL)` evaluates to 512) and the projection states
       // it with module-level constants (`nn.Linear(D_MODEL, 3 * D_MODEL)`).
       const inputWidth =
@@ -1027,6 +1030,13 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
     }
 
     /** The width of each part of a fused projection's output written `k * w` or `w * k` (k a digit from 2 to 9: q, k, v or k, v fused). */
+    /** `out` is `inp * X` or `X * inp` with X neither a whole number written out nor a constant the file binds to one. */
+    function timesUnshownCount(out: string, inp: string): boolean {
+      const m = /^([^*]+)\*([^*]+)$/.exec(out);
+      const other = m?.[1] === inp ? m[2] : m?.[2] === inp ? m[1] : undefined;
+      return other !== undefined && constantNumber(ev, other) === undefined;
+    }
+
     function fusedWidthOf(out: string): string | undefined {
       return fusedPartWidth(ev, out);
     }

@@ -237,7 +237,8 @@ out = weights @ v`,
             if (maskedAndRenormalisedAfter(site)) continue;
             for (const alt of alternatives(site.input)) {
               // A term the code does not show (`+ attn_bias` with no caller in view) is no mask beside the 0/1 one.
-              const masks = alt.filter((o): o is MaskOp => o.kind === 'mask' && !o.unshown);
+              // A mask the code shows times a value it does not show (`scores += m * self.neg`) may be that mask.
+              const masks = alt.filter((o): o is MaskOp => o.kind === 'mask' && (!o.unshown || !!o.scaledByUnshown));
               const bad = masks.filter((m) => m.how === 'mul' || m.how === 'add01');
               const op = bad[0];
               if (op === undefined || masks.length !== bad.length) continue; // none bad, or not all of them
