@@ -1189,7 +1189,15 @@ export function evalAttributeOf(ev: Evaluator, obj: AValue, attr: string, node: 
     // pass another value, so only a fill value is taken from it (a flag's or a scale's default says nothing of the
     // instance: `use_qk_norm: bool = False` in a flax module is set by whoever builds it).
     const b = obj.object ? ev.classBodyValue(obj.object.cls, attr) : undefined;
+    // A config class's field: what the constructions in view pass for it decides (`Cfg(neg=-1e4)` overrides the
+    // default; `Cfg(neg=args.neg)`, set at run time, or two constructions that differ, leave it unknown).
+    const built = obj.object && b?.kind === 'number' ? ev.constructedFieldValue(obj.object.cls, attr) : undefined;
+    if (built === null) return UNKNOWN;
+    if (built) return built;
     if (b?.kind === 'number' && b.num !== undefined && (b.num <= -1e4 || !Number.isFinite(b.num))) return b;
+    // A config instance held in a class attribute (`cfg = Cfg()` in the class body) that no method replaces on the
+    // instance and no code sets from outside: every instance reads that object (its fields through its construction).
+    if (b?.kind === 'object' && b.object?.init && !ev.attributeSetOutside(attr)) return b;
     // A negative fraction assigned in the class body with no annotation (`MASK_VALUE = -1e-9`, a typo for -1e9): a
     // class constant, not a field a constructor sets; read as it is, so that a fill of it can be judged.
     if (b?.kind === 'number' && b.num !== undefined && b.num < 0 && !Number.isInteger(b.num) && obj.object && plainClassConstant(ev, obj.object.cls, attr))

@@ -304,14 +304,39 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
     };
 
     /** The same factor, to the same power, on the other operand (the keys of a scaled query, the queries of scaled keys) in one function. */
-    const otherOperandTwin = (op: ScaleOp, power: number): ScaleSite | undefined => {
+    const otherOperandTwin = (op: ScaleOp, power: number, at: ScaleSite['ctx']): ScaleSite | undefined => {
       const other = op.on === 'query' ? 'key' : op.on === 'key' ? 'query' : undefined;
       if (!other) return undefined;
-      const factor = ctx.text(op.factorNode);
       const fn = enclosingFunction(op.node);
       return ev.facts.scale.find(
-        (s) => s.op.on === other && s.op.power === power && s.op !== op && ctx.text(s.op.factorNode) === factor && enclosingFunction(s.op.node) === fn,
+        (s) =>
+          s.op.on === other &&
+          s.op.power === power &&
+          s.op !== op &&
+          enclosingFunction(s.op.node) === fn &&
+          sameFactor(op.factorNode, at, s.op.factorNode, s.ctx),
       );
+    };
+
+    /**
+     * Two factors written alike, or alike but for parts that hold the same known number (`d ** VAL_1 / 4` and `d ** VAL_2
+     * / 4` with both constants 1, two config fields of one value): one factor.
+     */
+    const sameFactor = (a: PyNode, ca: ScaleSite['ctx'], b: PyNode, cb: ScaleSite['ctx'], depth = 0): boolean => {
+      if (ctx.text(a) === ctx.text(b)) return true;
+      if (depth > 6) return false;
+      const an = namedChildren(a);
+      const bn = namedChildren(b);
+      const tokens = (n: PyNode): string =>
+        n.children
+          .filter((c) => !c.named)
+          .map((c) => c.type)
+          .join(' ');
+      if (a.type === b.type && an.length > 0 && an.length === bn.length && a.type !== 'attribute' && tokens(a) === tokens(b))
+        return an.every((c, i) => sameFactor(c, ca, bn[i] ?? c, cb, depth + 1));
+      const va = ev.eval(a, ca);
+      const vb = ev.eval(b, cb);
+      return va.kind === 'number' && vb.kind === 'number' && va.num !== undefined && va.num === vb.num;
     };
 
     /**
@@ -634,7 +659,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
         if (power === -1 && (knownDim || projectionInputLastAxis(op, target))) {
           // The queries and the keys each divided by the same dimension (`q / (head_dim ** 1 / float(4))` and the same
           // for k, meant as fourth roots): one mistake, reported once, at the query, with the key's scaling as evidence.
-          const twin = otherOperandTwin(op, -1);
+          const twin = otherOperandTwin(op, -1, site.ctx);
           if (twin) {
             if (op.on === 'key') return;
             report(op.factorNode, msg(T.eachDividedByDim, f, dim.text), undefined, [
@@ -664,7 +689,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
         }
         // The queries and the keys each scaled by the same d ** -0.25 (a fourth root on either side of the product): the
         // scores carry d ** -0.5, so the width is judged as one 1/sqrt(d) on them would be, once, at the query.
-        const quarterPair = power === -0.25 && (op.on === 'query' || op.on === 'key') && !!otherOperandTwin(op, -0.25);
+        const quarterPair = power === -0.25 && (op.on === 'query' || op.on === 'key') && !!otherOperandTwin(op, -0.25, site.ctx);
         if (quarterPair && op.on === 'key') return;
         if (power === -0.5 || quarterPair) {
           // The width the projection was given by name, written under the root (`tf.constant(num_units ** 0.5)` after
