@@ -1149,16 +1149,16 @@ export class Evaluator {
 
   /**
    * A field of a config class with no `__init__` (`neg: float = -1e9` of a dataclass) as the constructions the workspace
-   * shows set it: a number they all pass written out, null when they differ or one passes a value not shown, undefined
-   * when none is in view or they all leave it at its default (read as before).
+   * shows set it: a number they all pass written out, 'default' when they all leave it out, null when they differ or
+   * one passes a value not shown, undefined when none is in view.
    */
-  constructedFieldValue(cls: ClassInfo, attr: string): AValue | null | undefined {
+  constructedFieldValue(cls: ClassInfo, attr: string): AValue | 'default' | null | undefined {
     const owner = this.ownerOf(cls.scope);
     const fields = owner?.declaredFields(cls);
     const index = fields ? fields.findIndex((f) => f.name === attr) : -1;
     if (index < 0) return undefined;
     const built = constructedField(this, cls, attr, index);
-    return typeof built === 'number' ? number({ num: built }) : built === null ? null : undefined;
+    return typeof built === 'number' ? number({ num: built }) : built;
   }
 
   /** The fields declared in a class body (`name: type [= default]`) of a class with no `__init__` of its own, in order. */

@@ -1191,8 +1191,12 @@ export function evalAttributeOf(ev: Evaluator, obj: AValue, attr: string, node: 
     const b = obj.object ? ev.classBodyValue(obj.object.cls, attr) : undefined;
     // A config class's field: what the constructions in view pass for it decides (`Cfg(neg=-1e4)` overrides the
     // default; `Cfg(neg=args.neg)`, set at run time, or two constructions that differ, leave it unknown).
-    const built = obj.object && b?.kind === 'number' ? ev.constructedFieldValue(obj.object.cls, attr) : undefined;
+    // Only for a field whose default is no positive whole number (a fill, a scale, a rate): a size (`n_embd: int = 768`) is
+    // read by its name below, which holds whatever value a construction gives it.
+    const valued = b?.kind === 'number' && b.num !== undefined && !(Number.isInteger(b.num) && b.num > 0);
+    const built = obj.object && valued ? ev.constructedFieldValue(obj.object.cls, attr) : undefined;
     if (built === null) return UNKNOWN;
+    if (built === 'default') return b;
     if (built) return built;
     if (b?.kind === 'number' && b.num !== undefined && (b.num <= -1e4 || !Number.isFinite(b.num))) return b;
     // A config instance held in a class attribute (`cfg = Cfg()` in the class body) that no method replaces on the

@@ -136,7 +136,7 @@ weights = scores.softmax(dim=-1)`,
     const reported = new Set<number>();
     /** Where a fill given by name is defined (`big_neg = -1e9`). */
     function fillDefinition(site: FillSite): RelatedSpec[] {
-      return definitions(ev, site.fillNode, site.ctx, (t) => msg(T.fillDefinedHere, quote(t, 30)), 1);
+      return definitions(ev, site.fillNode, site.ctx, (t) => msg(T.fillDefinedHere, quote(t, 30)), 1, true);
     }
 
     /** The softmaxes that normalise the filled scores (where the fill takes effect). */
