@@ -1196,8 +1196,9 @@ export function evalAttributeOf(ev: Evaluator, obj: AValue, attr: string, node: 
     const valued = b?.kind === 'number' && b.num !== undefined && !(Number.isInteger(b.num) && b.num > 0);
     const built = obj.object && valued ? ev.constructedFieldValue(obj.object.cls, attr) : undefined;
     if (built === null) return UNKNOWN;
-    if (built === 'default') return b;
-    if (built) return built;
+    if (built === 'default') {
+      if (b) return b;
+    } else if (built) return built;
     if (b?.kind === 'number' && b.num !== undefined && (b.num <= -1e4 || !Number.isFinite(b.num))) return b;
     // A config instance held in a class attribute (`cfg = Cfg()` in the class body) that no method replaces on the
     // instance and no code sets from outside: every instance reads that object (its fields through its construction).

@@ -322,9 +322,8 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
      * Two factors written alike, or alike but for parts that hold the same known number (`d ** VAL_1 / 4` and `d ** VAL_2
      * / 4` with both constants 1, two config fields of one value): one factor.
      */
-    const sameFactor = (a: PyNode, ca: ScaleSite['ctx'], b: PyNode, cb: ScaleSite['ctx'], depth = 0): boolean => {
+    const sameFactor = (a: PyNode, ca: ScaleSite['ctx'], b: PyNode, cb: ScaleSite['ctx']): boolean => {
       if (ctx.text(a) === ctx.text(b)) return true;
-      if (depth > 6) return false;
       const an = namedChildren(a);
       const bn = namedChildren(b);
       const tokens = (n: PyNode): string =>
@@ -333,7 +332,8 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           .map((c) => c.type)
           .join(' ');
       if (a.type === b.type && an.length > 0 && an.length === bn.length && a.type !== 'attribute' && tokens(a) === tokens(b))
-        return an.every((c, i) => sameFactor(c, ca, bn[i] ?? c, cb, depth + 1));
+        /* c8 ignore next -- both lists have one length (tested above); the index type allows undefined */
+        return an.every((c, i) => sameFactor(c, ca, bn[i] ?? c, cb));
       const va = ev.eval(a, ca);
       const vb = ev.eval(b, cb);
       return va.kind === 'number' && vb.kind === 'number' && va.num !== undefined && va.num === vb.num;

@@ -160,8 +160,10 @@ export function definitions(
 /** The class-body definitions of field `attr` of the config instance `obj` evaluates to (`self.cfg`, `cfg`). */
 function configFieldDefs(ev: Evaluator, obj: PyNode, attr: string, ctx: Ctx): readonly Def[] {
   const v = ev.eval(obj, ctx);
+  /* c8 ignore next -- an object that is no class instance (a tokenizer's output) holds no fill a rule judges */
   const cls = v.kind === 'object' ? v.object?.cls : undefined;
   if (!cls) return [];
+  /* c8 ignore next -- a field whose value a rule judged is one its class body declares (one set in an `__init__` is not read through an instance) */
   return (cls.scope.envAtEnd.get(attr) ?? []).filter((d) => d.value !== undefined && d.kind !== 'import');
 }
 
