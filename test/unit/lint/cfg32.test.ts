@@ -241,6 +241,24 @@ const CASES: readonly (readonly [id: string, code: string, what: string, lines: 
     [FILL_AT],
     fp16Model('-1e-9', 'model = Attention(AttnConfig())').replace('.cuda().half()', ''),
   ],
+  [
+    'c4_namedtuple',
+    'ATT007',
+    'a NamedTuple config built with no arguments: its default -1e9',
+    [FILL_AT - 1],
+    fp16Model('-1e9', HALF('AttnConfig()'))
+      .replace('from dataclasses import dataclass', 'from typing import NamedTuple')
+      .replace('@dataclass\nclass AttnConfig:', 'class AttnConfig(NamedTuple):'),
+  ],
+  [
+    'c4_ok_namedtuple_positional',
+    'ATT007',
+    'a NamedTuple config built AttnConfig(512, 8, -1e4): the positional value wins',
+    [],
+    fp16Model('-1e9', HALF('AttnConfig(512, 8, -1e4)'))
+      .replace('from dataclasses import dataclass', 'from typing import NamedTuple')
+      .replace('@dataclass\nclass AttnConfig:', 'class AttnConfig(NamedTuple):'),
+  ],
   ['c4_class_attr', 'ATT007', 'a class-attribute config (cfg = Cfg()) whose fill field is -1e-9', [CLS_FILL_AT], classAttrConfig('-1e-9')],
   ['c4_ok_class_attr', 'ATT007', 'the same with -1e9', [], classAttrConfig('-1e9')],
   ['c4_ok_class_attr_override', 'ATT007', 'a class-attribute config built Cfg(neg=-1e9) over a -1e-9 default', [], classAttrConfig('-1e-9', 'Cfg(neg=-1e9)')],
