@@ -18,7 +18,7 @@ import { FileFacts } from './file-facts';
 import { msg, type MessageArg } from '../message';
 import { PHRASES } from './phrases';
 import { importerPrecision, importingChain } from './importers';
-import { callsFromImporters, functionsCallersDecide, type ImporterCall } from './importer-calls';
+import { callsFromImporters, constructedField, functionsCallersDecide, type ImporterCall } from './importer-calls';
 import { latestDefinition, withOrigin } from './origins';
 import { sourcePrecision, type PrecisionEvidence } from './precision';
 import { PREFILTERS } from './prefilters';
@@ -1045,6 +1045,11 @@ export class Evaluator {
     return this.outsideAssigned.has(attr);
   }
 
+  /** `<obj>.attr = ...` with `<obj>` not `self`, in this file or in a workspace file importing it. */
+  attributeSetOutside(attr: string): boolean {
+    return this.setFromOutside(attr);
+  }
+
   /**
    * Where a workspace file importing this one sets `attr` on an object of this file (`model.cache = KVCache(...)`
    * in generate.py) when this file itself does not: the statement's place in that file.
@@ -1146,6 +1151,20 @@ export class Evaluator {
     if (!field.value) return undefined;
     const value = owner.eval(field.value, owner.defaultCtx(cls.scope));
     return owner === this ? value : portable(value);
+  }
+
+  /**
+   * A field of a config class with no `__init__` (`neg: float = -1e9` of a dataclass) as the constructions the workspace
+   * shows set it: a number they all pass written out, 'default' when they all leave it out, null when they differ or
+   * one passes a value not shown, undefined when none is in view.
+   */
+  constructedFieldValue(cls: ClassInfo, attr: string): AValue | 'default' | null | undefined {
+    const owner = this.ownerOf(cls.scope);
+    const fields = owner?.declaredFields(cls);
+    const index = fields ? fields.findIndex((f) => f.name === attr) : -1;
+    if (index < 0) return undefined;
+    const built = constructedField(this, cls, attr, index);
+    return typeof built === 'number' ? number({ num: built }) : built;
   }
 
   /** The fields declared in a class body (`name: type [= default]`) of a class with no `__init__` of its own, in order. */

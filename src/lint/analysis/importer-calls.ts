@@ -728,3 +728,38 @@ function afterTheCall(importer: Evaluator, at: Ctx, v: AValue, p: AValue, path: 
     },
   };
 }
+
+/** A number written out as a construction's argument: `-1e4`, `0.5`, `float("-inf")`, `-float('inf')`. */
+function literalNumber(text: string): number | undefined {
+  if (/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(text)) return Number(text);
+  const inf = /^(-?)float\((["'])(-?)inf\2\)$/.exec(text);
+  if (inf) return (inf[1] === '-') !== (inf[3] === '-') ? -Infinity : Infinity;
+  return undefined;
+}
+
+/**
+ * What the constructions of a config class with no `__init__` of its own (a dataclass, a NamedTuple) that the workspace
+ * shows (calls `Cls(...)` in this file and in the files importing it) pass for its field `field` (index `index` in
+ * declaration order): `'default'` when every one leaves it out, the number when every one passes the same number written
+ * out (`Cfg(neg=-1e4)`), undefined when none is found, null when they differ or one passes a value the text does not
+ * show (`Cfg(neg=args.neg)`, a value set at run time) or unpacks its arguments (`Cfg(**kw)`).
+ */
+export function constructedField(ev: Evaluator, cls: ClassInfo, field: string, index: number): 'default' | number | null | undefined {
+  if (!/^\w+$/.test(cls.name)) return undefined;
+  let found = 0;
+  let out: 'default' | number | undefined;
+  for (const source of constructionSources(ev, cls)) {
+    const lists = constructionArgLists(source, cls.name);
+    if (!lists) return null;
+    for (const args of lists) {
+      found++;
+      const kw = args.find((x) => x.startsWith(`${field}=`) && !x.startsWith(`${field}==`));
+      const positional = args.filter((x) => !/^\w+=(?!=)/.test(x));
+      const text = kw ? kw.slice(field.length + 1) : positional[index];
+      const value = text === undefined ? 'default' : literalNumber(text);
+      if (value === undefined || (out !== undefined && out !== value)) return null;
+      out = value;
+    }
+  }
+  return found > 0 ? out : undefined;
+}

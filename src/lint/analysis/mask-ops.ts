@@ -284,6 +284,15 @@ export function testsItself(ev: Evaluator, condNode: PyNode, valuesNode: PyNode)
 }
 
 /** A large negative or -inf fill (what masking writes). */
+/**
+ * A scalar whose value the code does not show (a constructor argument, a config field whose class is not in view, a
+ * name imported from a module outside the workspace): it may be a masking fill or not; no evidence either way.
+ */
+export function isUnshownScalar(v: AValue): boolean {
+  if (v.kind === 'unknown' || v.kind === 'module') return true;
+  return v.kind === 'number' && v.num === undefined && !v.finfo && !v.maskingFill;
+}
+
 export function isMaskingFill(v: AValue): boolean {
   if (v.kind === 'tensor' && v.fillValue !== undefined) return v.fillValue <= -1e4;
   if (v.kind !== 'number') return false;
@@ -821,6 +830,11 @@ function maskedFill(ev: Evaluator, c: Call, target0: AValue, maskNode: PyNode | 
   if (target.mask?.additive && isZero(fill)) return target;
   const zeroOne = zeroOneFill(target, mask, fill, `\`${ev.text(c.node)}\``);
   if (zeroOne) return zeroOne;
+  // A mask filled with a value the code does not show (`m.float().masked_fill(m == 0, self.fill)`, a config field of
+  // a class not in view): what it holds afterwards is not known, neither a 0/1 mask nor an additive one.
+  if (target.mask && isUnshownScalar(fill)) {
+    return tensor({ ndim: target.ndim, axes: target.axes, ...kept });
+  }
   return target;
 }
 

@@ -41,6 +41,7 @@ import {
   spreadMask,
   subscriptSpread,
   tokenizerAttentionMask,
+  isUnshownScalar,
 } from './mask-ops';
 import { combineMasks, flipMask, infOfAdditive, withMaskDtype } from './masks';
 import { einopsAxisMap, parseEinopsPattern } from './layout';
@@ -325,6 +326,18 @@ function unseenBias(ev: Evaluator, v: AValue, node: PyNode, ctx: Ctx): boolean {
   if (!isMaskableBiasName(name)) return false;
   const defs = ev.resolve(u, name);
   return !!defs && defs.length > 0 && defs.every((d) => d.kind === 'param' && !!d.param && !ctx.bindings?.has(d.param.name));
+}
+
+/** `m * c` (or `c * m`): a 0/1 mask the code shows times a scalar whose value it does not show. */
+function maskTimesUnshown(ev: Evaluator, node: PyNode, ctx: Ctx): boolean {
+  const u = unparen(node);
+  if (u.type !== 'binary_operator' || operatorText(ev.tree, u) !== '*') return false;
+  const l = childByField(u, 'left');
+  const r = childByField(u, 'right');
+  if (!l || !r) return false;
+  const [lv, rv] = [ev.eval(l, ctx), ev.eval(r, ctx)];
+  const zeroOne = (v: AValue): boolean => v.kind === 'tensor' && !!v.mask && !v.mask.additive;
+  return (zeroOne(lv) && isUnshownScalar(rv)) || (zeroOne(rv) && isUnshownScalar(lv));
 }
 
 /** tensor * number or tensor / number. */
@@ -946,6 +959,9 @@ function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | u
     // often build it as an additive mask (-inf where masked). Read as one that may mask, so the scores are not
     // claimed unmasked from its name; a caller in view that passes a mask or a position bias decides in its context.
     if (op === '+' && unseenBias(ev, rv, r, _ctx)) return addOp(lv, { kind: 'mask', node, how: 'add', maskNode: r, unshown: true });
+    // A 0/1 mask the code shows times a value it does not show (`scores += m * self.neg`, a config field of a class not
+    // in view): an additive mask if that value is a large negative number, nothing if not; no evidence either way.
+    if (maskTimesUnshown(ev, r, _ctx)) return addOp(lv, { kind: 'mask', node, how: 'add', maskNode: r, unshown: true, scaledByUnshown: true });
     // Subtracting the row max (numerical stability) or adding a position bias keeps the scores, with any length-1
     // axis the other operand stretches (`(x @ W.T)[:, None, :] + keys_proj`, read as scores until shown otherwise).
     return stretchedBy(lv, rv);
@@ -1219,7 +1235,20 @@ export function evalAttributeOf(ev: Evaluator, obj: AValue, attr: string, node: 
     // pass another value, so only a fill value is taken from it (a flag's or a scale's default says nothing of the
     // instance: `use_qk_norm: bool = False` in a flax module is set by whoever builds it).
     const b = obj.object ? ev.classBodyValue(obj.object.cls, attr) : undefined;
+    // A config class's field: what the constructions in view pass for it decides (`Cfg(neg=-1e4)` overrides the
+    // default; `Cfg(neg=args.neg)`, set at run time, or two constructions that differ, leave it unknown).
+    // Only for a field whose default is no positive whole number (a fill, a scale, a rate): a size (`n_embd: int = 768`) is
+    // read by its name below, which holds whatever value a construction gives it.
+    const valued = b?.kind === 'number' && b.num !== undefined && !(Number.isInteger(b.num) && b.num > 0);
+    const built = obj.object && valued ? ev.constructedFieldValue(obj.object.cls, attr) : undefined;
+    if (built === null) return UNKNOWN;
+    if (built === 'default') {
+      if (b) return b;
+    } else if (built) return built;
     if (b?.kind === 'number' && b.num !== undefined && (b.num <= -1e4 || !Number.isFinite(b.num))) return b;
+    // A config instance held in a class attribute (`cfg = Cfg()` in the class body) that no method replaces on the
+    // instance and no code sets from outside: every instance reads that object (its fields through its construction).
+    if (b?.kind === 'object' && b.object?.init && !ev.attributeSetOutside(attr)) return b;
     // A negative fraction assigned in the class body with no annotation (`MASK_VALUE = -1e-9`, a typo for -1e9): a
     // class constant, not a field a constructor sets; read as it is, so that a fill of it can be judged.
     if (b?.kind === 'number' && b.num !== undefined && b.num < 0 && !Number.isInteger(b.num) && obj.object && plainClassConstant(ev, obj.object.cls, attr))

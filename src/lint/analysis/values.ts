@@ -217,6 +217,11 @@ export interface MaskOp {
    * the scores are not claimed unmasked, but it is no evidence of a mask (nothing is reported from it).
    */
   readonly unshown?: true;
+  /**
+   * With `unshown`: a mask the code shows times a value it does not show (`scores += m * self.neg`): an additive mask
+   * when that value is a large negative number, so it may be the mask beside a 0/1 product of the scores.
+   */
+  readonly scaledByUnshown?: true;
 }
 
 /** An operation whose effect on scale is unknown (an unknown function applied to q, k or the scores). */

@@ -109,7 +109,14 @@ export function liveDefinitions(ev: Evaluator, name: PyNode, ctx: Ctx): readonly
   return liveInCtx(ev, ev.resolve(name, ev.text(name)) ?? [], ctx);
 }
 
-export function definitions(ev: Evaluator, node: PyNode | undefined, ctx: Ctx, message: (text: string) => MessageParts, max = 2): RelatedSpec[] {
+export function definitions(
+  ev: Evaluator,
+  node: PyNode | undefined,
+  ctx: Ctx,
+  message: (text: string) => MessageParts,
+  max = 2,
+  configFields = false,
+): RelatedSpec[] {
   if (!node) return [];
   const u = unparen(node);
   let targets: PyNode[] = [];
@@ -124,11 +131,14 @@ export function definitions(ev: Evaluator, node: PyNode | undefined, ctx: Ctx, m
     const obj = childByField(u, 'object');
     const attr = childByField(u, 'attribute');
     const cls = ctx.scope.ownerClass;
-    const defs =
+    let defs =
       obj && attr && cls && obj.type === 'identifier' && ev.text(obj) === 'self'
         ? ev.classAttrDefs(cls, `self.${ev.text(attr)}`)
         : // `Consts.MASK_VALUE`: its assignment in the class body (here or in another workspace file).
           classConstantDefs(ev, obj, attr, ctx);
+    // With `configFields`, `self.cfg.mask_fill` of a config instance whose class is in view (a value read from it, a
+    // fill): the field's line in its class body, where the value it holds is declared.
+    if (defs.length === 0 && configFields && obj && attr) defs = configFieldDefs(ev, obj, ev.text(attr), ctx);
     file = foreignFileOf(ev, defs);
     targets = defs.map((d) => statementOf(d.target));
   }
@@ -145,6 +155,16 @@ export function definitions(ev: Evaluator, node: PyNode | undefined, ctx: Ctx, m
     });
   }
   return out;
+}
+
+/** The class-body definitions of field `attr` of the config instance `obj` evaluates to (`self.cfg`, `cfg`). */
+function configFieldDefs(ev: Evaluator, obj: PyNode, attr: string, ctx: Ctx): readonly Def[] {
+  const v = ev.eval(obj, ctx);
+  /* c8 ignore next -- an object that is no class instance (a tokenizer's output) holds no fill a rule judges */
+  const cls = v.kind === 'object' ? v.object?.cls : undefined;
+  if (!cls) return [];
+  /* c8 ignore next -- a field whose value a rule judged is one its class body declares (one set in an `__init__` is not read through an instance) */
+  return (cls.scope.envAtEnd.get(attr) ?? []).filter((d) => d.value !== undefined && d.kind !== 'import');
 }
 
 /** The whole statement a definition's target sits in (`self.scale = head_dim ** -0.5`), else the target. */

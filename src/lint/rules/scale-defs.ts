@@ -30,12 +30,14 @@ export interface ScaleDefinition {
 
 /**
  * Classifies one definition of a scale named `name` (`self.scaling = ...`, `self.scaling /= ...`).
- * `text` reads a node's source.
+ * `text` reads a node's source; `value`, when given, the number an exponent holds that is not written out
+ * (`head_dim ** self.cfg.power` with the config's field -0.5, `d ** EXP` with a module constant).
  */
-export function scaleForm(def: Def, text: (n: PyNode) => string): ScaleDefinition {
-  const value = def.value;
+export function scaleForm(def: Def, text: (n: PyNode) => string, value?: (n: PyNode) => number | undefined): ScaleDefinition {
+  const valueOf = value;
+  const defined = def.value;
   const unknown = { form: 'unknown' as const, others: [] };
-  if (!value || def.path.length > 0) return unknown;
+  if (!defined || def.path.length > 0) return unknown;
   const name = def.name;
   const factors: Factor[] = [];
   const others: string[] = [];
@@ -44,7 +46,7 @@ export function scaleForm(def: Def, text: (n: PyNode) => string): ScaleDefinitio
     if (def.op !== '*' && def.op !== '/') return unknown;
     factors.push('self');
   } else if (def.kind !== 'assign') return unknown;
-  collect(unparen(value), name, text, factors, false, others, inverse);
+  collect(unparen(defined), name, text, factors, false, others, inverse, valueOf);
   if (factors.includes('unknown')) return unknown;
   const divides = inverse.length === 0 || inverse.some((i) => i !== inverse[0]) ? undefined : !inverse[0];
   const sqrt = factors.filter((f) => f === 'sqrtdim' || f === 'self').length;
@@ -96,23 +98,49 @@ export function factorReapplied(others: readonly string[], owner: PyNode, skip: 
 }
 
 /** Pushes the factors of `node` to `out`; for each sqrt(d) among them, whether it ends up as 1/sqrt(d) to `inverse`. */
-function collect(node: PyNode, name: string, text: (n: PyNode) => string, out: Factor[], divided: boolean, others: string[], inverse: boolean[]): void {
+function collect(
+  node: PyNode,
+  name: string,
+  text: (n: PyNode) => string,
+  out: Factor[],
+  divided: boolean,
+  others: string[],
+  inverse: boolean[],
+  value?: (n: PyNode) => number | undefined,
+): void {
   const n = unparen(node);
   if (n.type === 'binary_operator') {
     const op = n.children.find((c) => !c.named)?.type;
     const l = n.children.find((c) => c.field === 'left');
     const r = n.children.find((c) => c.field === 'right');
     if (l && r && (op === '*' || op === '/')) {
-      collect(l, name, text, out, divided, others, inverse);
-      collect(r, name, text, out, op === '/' ? !divided : divided, others, inverse);
+      collect(l, name, text, out, divided, others, inverse, value);
+      collect(r, name, text, out, op === '/' ? !divided : divided, others, inverse, value);
       return;
     }
+  }
+  // `d ** p` with p a name or field holding -0.5 (`head_dim ** self.cfg.power`): one over the square root.
+  const root = value && rootExponent(n, value);
+  if (root !== undefined) {
+    inverse.push(root < 0 !== divided);
+    out.push('sqrtdim');
+    return;
   }
   const f = leaf(n, name, text, divided);
   if (f === 'other') others.push(text(n).replace(/\s+/g, ''));
   // `rsqrt(d)` and `d ** -0.5` are 1/sqrt(d); `sqrt(d)` and `d ** 0.5` are sqrt(d); dividing by one flips it.
   if (f === 'sqrtdim') inverse.push(/rsqrt\(|\*\*\(?-/.test(text(n).replace(/\s+/g, '')) !== divided);
   out.push(f);
+}
+
+/** The exponent of `x ** p` when `p` is not written as a number but holds -0.5 (a name, an attribute): 1/sqrt(x). */
+function rootExponent(n: PyNode, value: (n: PyNode) => number | undefined): number | undefined {
+  if (n.type !== 'binary_operator' || !n.children.some((c) => !c.named && c.type === '**')) return undefined;
+  const r = n.children.find((c) => c.field === 'right');
+  const u = r && unparen(r);
+  if (!u || (u.type !== 'identifier' && u.type !== 'attribute')) return undefined;
+  const p = value(u);
+  return p === -0.5 ? p : undefined;
 }
 
 function leaf(n: PyNode, name: string, text: (n: PyNode) => string, divided: boolean): Factor {

@@ -63,6 +63,12 @@ export interface PyTree {
 export const RELEVANT = PREFILTERS.body;
 
 const SKIPPABLE = new Set(['function_definition', 'class_definition']);
+/**
+ * A small class with no method (a config: `@dataclass class Cfg: n_embd: int = 768`, a NamedTuple, class attributes) is
+ * copied whatever its text: its fields are values the attention code reads (`self.cfg.n_embd`).
+ */
+const DATA_CLASS = /^class\b(?![\s\S]*\b(?:async\s+)?def\s)/;
+const MAX_DATA_CLASS = 4000;
 
 /**
  * Nodes nested deeper than this in a block are not copied: the node at this depth becomes a childless
@@ -319,7 +325,8 @@ export function copyBlock(
         // Needs the node's text: read its range now.
         setLeafRange(node);
         node.missing = false;
-        if (!RELEVANT.test(source.slice(node.start, node.end))) {
+        const body = source.slice(node.start, node.end);
+        if (!RELEVANT.test(body) && !DATA_CLASS.test(body.length <= MAX_DATA_CLASS ? body : '')) {
           node.skipped = true;
           descend = false;
         }
