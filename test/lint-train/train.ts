@@ -53,6 +53,8 @@ export const TRAIN_BATCHES: readonly TrainBatch[] = [
   { id: 'm', dir: join(__dirname, 'm'), namePrefix: 't20m' },
   // Session 31, curator B (after curator A's `m`).
   { id: 'n', dir: join(__dirname, 'n'), namePrefix: 't21n' },
+  // Session 32, curator A (curator B's `p` follows).
+  { id: 'o', dir: join(__dirname, 'o'), namePrefix: 't22o' },
 ];
 
 /** Entries of a batch folder that are not cases when the cases sit next to the README. */

@@ -149,7 +149,7 @@ describe('lint train: the set', () => {
     }
   });
 
-  it('reads the batches a to n (session 27: c from curator A, d from curator B, named t10c-/t10d-NN-<kind>; e from curator C, named t12e-NN-<kind>; session 28: f from curator A, g from curator B, h from curator C, named t13f-/t14g-/t15h-NN-<kind>; session 29: i from curator A, j from curator B, named t16i-/t17j-NN-<kind>; session 30: k from curator A, l from curator B, named t18k-/t19l-NN-<kind>; session 31: m from curator A, n from curator B, named t20m-/t21n-NN-<kind>)', () => {
+  it('reads the batches a to o (session 27: c from curator A, d from curator B, named t10c-/t10d-NN-<kind>; e from curator C, named t12e-NN-<kind>; session 28: f from curator A, g from curator B, h from curator C, named t13f-/t14g-/t15h-NN-<kind>; session 29: i from curator A, j from curator B, named t16i-/t17j-NN-<kind>; session 30: k from curator A, l from curator B, named t18k-/t19l-NN-<kind>; session 31: m from curator A, n from curator B, named t20m-/t21n-NN-<kind>; session 32: o from curator A, named t22o-NN-<kind>)', () => {
     assert.deepEqual(
       TRAIN_BATCHES.map((b) => [b.id, b.namePrefix ?? `t8${b.id}`]),
       [
@@ -167,6 +167,7 @@ describe('lint train: the set', () => {
         ['l', 't19l'],
         ['m', 't20m'],
         ['n', 't21n'],
+        ['o', 't22o'],
       ],
     );
     assert.ok(trainCaseNamePattern('c', 't10c').test('t10c-01-mask'));
@@ -193,6 +194,8 @@ describe('lint train: the set', () => {
     assert.ok(!trainCaseNamePattern('m', 't20m').test('t18m-01-mask'));
     assert.ok(trainCaseNamePattern('n', 't21n').test('t21n-06-softmax'));
     assert.ok(!trainCaseNamePattern('n', 't21n').test('t19n-06-softmax'));
+    assert.ok(trainCaseNamePattern('o', 't22o').test('t22o-01-mask'));
+    assert.ok(!trainCaseNamePattern('o', 't22o').test('t21o-01-mask'));
     assert.ok(trainCaseNamePattern('a').test('t8a-05-mask'));
   });
 });
