@@ -55,6 +55,8 @@ export const TRAIN_BATCHES: readonly TrainBatch[] = [
   { id: 'n', dir: join(__dirname, 'n'), namePrefix: 't21n' },
   // Session 32, curator A (curator B's `p` follows).
   { id: 'o', dir: join(__dirname, 'o'), namePrefix: 't22o' },
+  // Session 32, curator B (after curator A's `o`).
+  { id: 'p', dir: join(__dirname, 'p'), namePrefix: 't23p' },
 ];
 
 /** Entries of a batch folder that are not cases when the cases sit next to the README. */
