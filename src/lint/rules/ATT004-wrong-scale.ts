@@ -468,6 +468,46 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       return undefined;
     };
 
+    /**
+     * The size of the queries' query axis read off the very operand that forms the scores (`dk = q.shape[1]` with q
+     * `(B, N, d)` and the scores `q @ k.transpose(1, 2)`): a matmul contracts the last axis of its left operand and makes
+     * the one before it the scores' rows, so that axis is the number of queries (a set or sequence length), whatever the
+     * name it is held in. Only a product written as a matmul of the queries as they are (no einsum, no `transpose_a`),
+     * the tensor read being that operand's value in this context, and a positive index placed by its known rank (by
+     * the code or a stated shape; `q.shape[-2]` needs none);
+     * an axis of length 1 is the number 1, never read here. The text of the read (`q.shape[1]`, `q.size(1)`), or undefined.
+     */
+    const queryAxisRead = (op: ScaleOp, dim: DimInfo, target: ScaleSite['target'], site: ScaleSite): string | undefined => {
+      if (op.on !== 'scores' || !dim.ofTensor || !dim.otherAxis) return undefined;
+      const index = /\.shape\[(-?\d+)\]$/.exec(dim.text)?.[1];
+      const rank = dim.ofTensor.ndim;
+      const i = Number(index);
+      // A negative index needs no rank (`q.shape[-2]`); a positive one is placed by the operand's known rank.
+      if (index === undefined || (i < 0 ? i : rank === undefined ? undefined : i - rank) !== -2) return undefined;
+      const formedAt = target.attn?.formedAt;
+      const m = formedAt && ev.facts.matmul.find((x) => x.node.id === formedAt.id && x.aNode);
+      if (!m?.aNode || m.display === 'einsum' || m.transA || m.contractA !== -1) return undefined;
+      if (ev.eval(m.aNode, site.ctx) !== dim.ofTensor) return undefined;
+      // Shown as the code reads it: the shape read inside the factor, or in the one definition of a local it holds.
+      let shown: string | undefined;
+      const visit = (n: PyNode, follow: boolean): void => {
+        if (shown) return;
+        const t = ctx.text(n);
+        if ((n.type === 'subscript' || n.type === 'call') && /^[\w.]+\.(?:shape\s*\[[^\]]*\]|size\s*\([^()]*\))$/.test(t) && t.length <= 40) {
+          shown = t;
+          return;
+        }
+        if (n.type === 'identifier' && follow) {
+          const held = heldValue(ev, n);
+          if (held) visit(held, false);
+          return;
+        }
+        for (const c of namedChildren(n)) visit(c, follow);
+      };
+      visit(op.factorNode, true);
+      return shown ?? dim.text;
+    };
+
     /** Scale ops that reach attention scores (a q/k scaling that never meets its partner is not attention). */
     let reaching: Set<ScaleOp> | undefined;
     /** The product of scores (hand-written, of named queries and keys) whose path holds this scale of q or k. */
@@ -675,7 +715,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           // in the contexts of its calls (where the evaluator follows the value); its text says nothing here (a helper's
           // `dim` is not the caller's `nn.Linear(dim, ...)` input nor its `dim // n_heads`).
           if (dim.rooted && !ownName) return;
-          const seq = sequenceSize(op, target);
+          const seq = sequenceSize(op, target) ?? queryAxisRead(op, dim, target, site);
           if (seq) {
             report(op.factorNode, msg(T.sequenceLength, f, seq), undefined, evidence);
             return;
