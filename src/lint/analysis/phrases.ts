@@ -90,6 +90,6 @@ export const PHRASES = defineTemplates({
   maskBuiltIn: 'the mask is built in {0} ({1})',
   halfPrecisionSetInImporter: 'half precision is set here, in a file that imports this one',
   bfloat16SetInImporter: 'bfloat16 is set here, in a file that imports this one',
-  halfPrecisionSetInPackage: 'half precision is set here, in the training loop of this file\'s package, which runs the model it is given',
-  bfloat16SetInPackage: 'bfloat16 is set here, in the training loop of this file\'s package, which runs the model it is given',
+  halfPrecisionSetInPackage: "half precision is set here, in the training loop of this file's package, which runs the model it is given",
+  bfloat16SetInPackage: "bfloat16 is set here, in the training loop of this file's package, which runs the model it is given",
 });

@@ -182,11 +182,14 @@ def attend(q, k, v):
   });
   it('the product in a helper of the file (`logits = scores_of(q, k)`): its left operand in that call is the q read', async () => {
     const helper = (dk: string): string =>
-      oneHead(dk).replace('    logits = q @ k.transpose(1, 2)', '    logits = scores_of(q, k)') + '\n\ndef scores_of(a, b):\n    return a @ b.transpose(1, 2)\n';
+      oneHead(dk).replace('    logits = q @ k.transpose(1, 2)', '    logits = scores_of(q, k)') +
+      '\n\ndef scores_of(a, b):\n    return a @ b.transpose(1, 2)\n';
     assert.deepEqual(await findingLines(helper('q.shape[1]'), 'ATT004'), [SOFTMAX_LINE]);
     assert.deepEqual(await findingLines(helper('q.shape[2]'), 'ATT004'), []);
     // The helper multiplies the other operand on the left: q is its right operand, whose axis 1 it contracts.
-    const swapped = oneHead('q.shape[1]').replace('    logits = q @ k.transpose(1, 2)', '    logits = scores_of(q, k)') + '\n\ndef scores_of(a, b):\n    return b @ a.transpose(1, 2)\n';
+    const swapped =
+      oneHead('q.shape[1]').replace('    logits = q @ k.transpose(1, 2)', '    logits = scores_of(q, k)') +
+      '\n\ndef scores_of(a, b):\n    return b @ a.transpose(1, 2)\n';
     assert.deepEqual(await findingLines(swapped, 'ATT004'), []);
   });
   it('cross-file pair: the routine in one module, the blocks that call it in another (reported in the routine)', async () => {
