@@ -478,45 +478,40 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
      * an axis of length 1 is the number 1, never read here. The text of the read (`q.shape[1]`, `q.size(1)`), or undefined.
      */
     const queryAxisRead = (op: ScaleOp, dim: DimInfo, target: ScaleSite['target'], site: ScaleSite): string | undefined => {
-      if (op.on !== 'scores' || !dim.ofTensor || !dim.otherAxis) return undefined;
-      const index = /\.shape\[(-?\d+)\]$/.exec(dim.text)?.[1];
-      const rank = dim.ofTensor.ndim;
-      const i = Number(index);
+      // Read off an axis known not to be the last (shape-ops.ts: dimOfShape, whose text is `x.shape[i]`).
+      if (!dim.otherAxis) return undefined;
+      const i = Number(/-?\d+\]$/.exec(dim.text)?.[0].slice(0, -1));
       // A negative index needs no rank (`q.shape[-2]`); a positive one is placed by the operand's known rank.
-      if (index === undefined || (i < 0 ? i : rank === undefined ? undefined : i - rank) !== -2) return undefined;
-      const formedAt = target.attn?.formedAt;
+      const fromEnd = i < 0 ? i : i - Number(dim.ofTensor?.ndim);
+      if (fromEnd !== -2) return undefined;
+      const formedAt = target.attn?.formedAt.id;
       // The product may sit in a helper of the file the scores come back from (`logits = scores_of(q, k)`): its left
       // operand, in the context of that call, is the very tensor whose axis is read.
-      const m =
-        formedAt &&
-        ev.facts.matmul.find(
-          (x) =>
-            x.node.id === formedAt.id &&
-            !!x.aNode &&
-            x.display !== 'einsum' &&
-            !x.transA &&
-            x.contractA === -1 &&
-            (ev.eval(x.aNode, x.ctx) === dim.ofTensor || (x.ctx.scope === site.ctx.scope && ev.eval(x.aNode, site.ctx) === dim.ofTensor)),
-        );
+      const m = ev.facts.matmul.find(
+        (x) =>
+          x.node.id === formedAt &&
+          !!x.aNode &&
+          x.display !== 'einsum' &&
+          !x.transA &&
+          x.contractA === -1 &&
+          (ev.eval(x.aNode, x.ctx) === dim.ofTensor || (x.ctx.scope === site.ctx.scope && ev.eval(x.aNode, site.ctx) === dim.ofTensor)),
+      );
       if (!m) return undefined;
       // Shown as the code reads it: the shape read inside the factor, or in the one definition of a local it holds.
-      let shown: string | undefined;
-      const visit = (n: PyNode, follow: boolean): void => {
-        if (shown) return;
+      const find = (n: PyNode, follow: boolean): string | undefined => {
         const t = ctx.text(n);
-        if ((n.type === 'subscript' || n.type === 'call') && /^[\w.]+\.(?:shape\s*\[[^\]]*\]|size\s*\([^()]*\))$/.test(t) && t.length <= 40) {
-          shown = t;
-          return;
+        if ((n.type === 'subscript' || n.type === 'call') && /^[\w.]+\.(?:shape\s*\[[^\]]*\]|size\s*\([^()]*\))$/.test(t) && t.length <= 40) return t;
+        if (n.type === 'identifier') {
+          const held = follow ? heldValue(ev, n) : undefined;
+          return held && find(held, false);
         }
-        if (n.type === 'identifier' && follow) {
-          const held = heldValue(ev, n);
-          if (held) visit(held, false);
-          return;
+        for (const c of namedChildren(n)) {
+          const found = find(c, follow);
+          if (found) return found;
         }
-        for (const c of namedChildren(n)) visit(c, follow);
+        return undefined;
       };
-      visit(op.factorNode, true);
-      return shown ?? dim.text;
+      return find(op.factorNode, true) ?? dim.text;
     };
 
     /** Scale ops that reach attention scores (a q/k scaling that never meets its partner is not attention). */
