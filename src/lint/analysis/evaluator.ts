@@ -356,7 +356,8 @@ export class Evaluator {
     const imported = !ownCode && this.link?.importers ? importerPrecision(this.link, this.tree.source) : undefined;
     // No importing file decides it either way: the training loop of the file's package may run it (a trainer beside it
     // that runs the model it is given, importing none).
-    const packaged = !ownCode && !imported && this.link?.importers ? packageTrainerPrecision(this.link, this.tree.source) : undefined;
+    const silent = !own.fp16 && !own.bf16;
+    const packaged = silent && !imported && this.link?.importers ? packageTrainerPrecision(this.link, this.tree.source) : undefined;
     const known = imported ?? packaged ?? own;
     this.precisionKnown = known;
     if (known.from) {

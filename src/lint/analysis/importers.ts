@@ -279,14 +279,18 @@ function importsWorkspaceModule(files: WorkspaceFiles, path: string, facts: Impo
  * that runs a model it is given, not one it names: it imports no workspace module and defines no torch module class
  * of its own (`def train(model, loader, scaler)`, `Trainer.__init__(self, model, ...)` then `self.model(batch)` under
  * autocast), so the only model it can run is the package's. Asked only when no importing file decides the precision
- * (importerPrecision). Not a file of another framework, nor one that turns autocast off anywhere (part of what it
+ * (importerPrecision) and the linted file says nothing of its precision, in code or prose; only in a package (an
+ * `__init__.py` beside the file: a folder of standalone scripts is no package whose model one of them trains). Not a file of another framework, nor one that turns autocast off anywhere (part of what it
  * runs is then float32 on purpose), nor `__init__.py`. The files read are noted as dependencies of the lint.
  */
 export function packageTrainerPrecision(link: ModuleLink, source: string): PrecisionEvidence | undefined {
   const files = link.workspace.files;
   if (!files.listPython || AUTOCAST_OFF.test(source)) return undefined;
   const lintedFrameworks = frameworksOf(source);
-  for (const candidate of files.listPython(dirOf(link.path))) {
+  const beside = files.listPython(dirOf(link.path));
+  // A package (its `__init__.py` beside the file), not a folder of standalone scripts each running its own code.
+  if (!beside.some(isPackageInit)) return undefined;
+  for (const candidate of beside) {
     if (candidate === link.path || isPackageInit(candidate)) continue;
     const facts = factsOf(link, candidate);
     const prec = link.workspace.textFacts(candidate, readPrecisionFacts);

@@ -59,6 +59,9 @@ def train(model, loader, optimizer):
         optimizer.step()
 `;
 
+/** The package's `__init__.py`: the directory is a package, not a folder of standalone scripts. */
+const PKG = { 'pkg/__init__.py': '' };
+
 async function att007(files: Record<string, string>, path = 'pkg/attention.py'): Promise<number[]> {
   return workspaceFindingLines(files, path, 'ATT007');
 }
@@ -74,19 +77,19 @@ describe('trainop32b class 1: ATT007, the training loop of the package runs the 
   });
   it('a training function given the model (autocast()): reported; -1e10 and float("-1e9") too', async () => {
     for (const fill of ['-1e9', '-1e10', '-float("1e9")']) {
-      assert.deepEqual(await att007({ 'pkg/attention.py': attention(fill), 'pkg/train_utils.py': trainFunction('autocast()') }), [FILL_LINE], fill);
+      assert.deepEqual(await att007({ ...PKG, 'pkg/attention.py': attention(fill), 'pkg/train_utils.py': trainFunction('autocast()') }), [FILL_LINE], fill);
     }
   });
   it('fixed forms stay silent: -1e4, the dtype minimum, a fill chosen by the dtype of the scores', async () => {
     const trainer = trainerClass('amp.autocast(enabled=self.use_amp)');
     for (const fill of ['-1e4', 'torch.finfo(scores.dtype).min', '-1e9 if scores.dtype == torch.float32 else -1e4']) {
-      assert.deepEqual(await att007({ 'pkg/attention.py': attention(fill), 'pkg/trainer.py': trainer }), [], fill);
+      assert.deepEqual(await att007({ ...PKG, 'pkg/attention.py': attention(fill), 'pkg/trainer.py': trainer }), [], fill);
     }
   });
   it('bfloat16 in the trainer: -1e9 fits (silent); float32 minimum is reported', async () => {
     const bf16 = trainFunction('torch.autocast("cuda", dtype=torch.bfloat16)');
-    assert.deepEqual(await att007({ 'pkg/attention.py': attention('-1e9'), 'pkg/loop.py': bf16 }), []);
-    assert.deepEqual(await att007({ 'pkg/attention.py': attention('torch.finfo(torch.float32).min'), 'pkg/loop.py': bf16 }), [FILL_LINE]);
+    assert.deepEqual(await att007({ ...PKG, 'pkg/attention.py': attention('-1e9'), 'pkg/loop.py': bf16 }), []);
+    assert.deepEqual(await att007({ ...PKG, 'pkg/attention.py': attention('torch.finfo(torch.float32).min'), 'pkg/loop.py': bf16 }), [FILL_LINE]);
   });
   it('cross-file pair: a trainer that imports the attention (importer evidence) is reported as before, named as an importer', async () => {
     const files = {
@@ -103,24 +106,40 @@ describe('trainop32b class 1: ATT007, the training loop of the package runs the 
   });
   it('naive misreadings stay silent: a trainer of a model it imports, or builds itself, or in another directory', async () => {
     const own = `${trainFunction('autocast()')}\nfrom pkg.cnn import Classifier\n`;
-    assert.deepEqual(await att007({ 'pkg/attention.py': attention('-1e9'), 'pkg/cnn.py': 'import torch\n', 'pkg/train_cnn.py': own }), []);
+    assert.deepEqual(await att007({ ...PKG, 'pkg/attention.py': attention('-1e9'), 'pkg/cnn.py': 'import torch\n', 'pkg/train_cnn.py': own }), []);
     const builds = `${trainFunction('autocast()')}\n\nclass Probe(torch.nn.Module):\n    def forward(self, x):\n        return x\n`;
-    assert.deepEqual(await att007({ 'pkg/attention.py': attention('-1e9'), 'pkg/probe.py': builds }), []);
+    assert.deepEqual(await att007({ ...PKG, 'pkg/attention.py': attention('-1e9'), 'pkg/probe.py': builds }), []);
     const builds2 = `import torch.nn as nn\n${trainFunction('autocast()')}\n\nclass Head(nn.Module):\n    pass\n`;
-    assert.deepEqual(await att007({ 'pkg/attention.py': attention('-1e9'), 'pkg/probe.py': builds2 }), []);
-    assert.deepEqual(await att007({ 'pkg/attention.py': attention('-1e9'), 'scripts/train.py': trainFunction('autocast()') }), []);
+    assert.deepEqual(await att007({ ...PKG, 'pkg/attention.py': attention('-1e9'), 'pkg/probe.py': builds2 }), []);
+    assert.deepEqual(await att007({ ...PKG, 'pkg/attention.py': attention('-1e9'), 'scripts/train.py': trainFunction('autocast()') }), []);
   });
   it('naive misreadings stay silent: autocast turned off, a flag shown False, only a comment, another framework', async () => {
-    assert.deepEqual(await att007({ 'pkg/attention.py': attention('-1e9'), 'pkg/loop.py': trainFunction('autocast(enabled=False)') }), []);
+    assert.deepEqual(await att007({ ...PKG, 'pkg/attention.py': attention('-1e9'), 'pkg/loop.py': trainFunction('autocast(enabled=False)') }), []);
     const off = `import torch\n\ndef train(model, loader, use_amp=False):\n    for x in loader:\n        loss = model(x)\n`;
-    assert.deepEqual(await att007({ 'pkg/attention.py': attention('-1e9'), 'pkg/loop.py': off }), []);
+    assert.deepEqual(await att007({ ...PKG, 'pkg/attention.py': attention('-1e9'), 'pkg/loop.py': off }), []);
     const prose = `import torch\n\n# trains in fp16 with mixed precision on the cluster\ndef train(model, loader):\n    for x in loader:\n        loss = model(x)\n`;
-    assert.deepEqual(await att007({ 'pkg/attention.py': attention('-1e9'), 'pkg/loop.py': prose }), []);
+    assert.deepEqual(await att007({ ...PKG, 'pkg/attention.py': attention('-1e9'), 'pkg/loop.py': prose }), []);
     const tf = `import tensorflow as tf\n\ntf.keras.mixed_precision.set_global_policy("mixed_float16")\n\ndef train(model, ds):\n    model.fit(ds)\n`;
-    assert.deepEqual(await att007({ 'pkg/attention.py': attention('-1e9'), 'pkg/loop.py': tf }), []);
+    assert.deepEqual(await att007({ ...PKG, 'pkg/attention.py': attention('-1e9'), 'pkg/loop.py': tf }), []);
+  });
+  it('not a package (no __init__.py: a folder of standalone scripts), or the file itself says its precision: silent / its own', async () => {
+    assert.deepEqual(
+      await workspaceFindingLines(
+        { 'scripts/attention.py': attention('-1e9'), 'scripts/loop.py': trainFunction('autocast()') },
+        'scripts/attention.py',
+        'ATT007',
+      ),
+      [],
+    );
+    // The file's own prose says fp16: it stands (the bfloat16 trainer beside it does not replace it).
+    const prose = attention('-1e9').replace('def attention(', '# runs in fp16 on the serving GPUs\ndef attention(');
+    assert.deepEqual(await att007({ ...PKG, 'pkg/attention.py': prose, 'pkg/loop.py': trainFunction('torch.autocast("cuda", dtype=torch.bfloat16)') }), [
+      FILL_LINE + 1,
+    ]);
   });
   it('an importing file that sets full precision outranks the trainer beside it', async () => {
     const files = {
+      ...PKG,
       'pkg/attention.py': attention('-1e9'),
       'pkg/loop.py': trainFunction('autocast()'),
       'pkg/run.py': `import torch\nfrom pkg.attention import attention\n\nx = torch.zeros(2, dtype=torch.float32)\n`,
