@@ -17,7 +17,7 @@ import {
 import { FileFacts } from './file-facts';
 import { msg, type MessageArg } from '../message';
 import { PHRASES } from './phrases';
-import { importerPrecision, importingChain } from './importers';
+import { importerPrecision, importingChain, packageTrainerPrecision } from './importers';
 import { callsFromImporters, constructedField, functionsCallersDecide, type ImporterCall } from './importer-calls';
 import { latestDefinition, withOrigin } from './origins';
 import { sourcePrecision, type PrecisionEvidence } from './precision';
@@ -354,9 +354,23 @@ export class Evaluator {
     // No evidence in the file's code: a workspace file that imports it may run it in half precision (a trainer).
     // That code outranks this file's comments and docstrings, which only corroborate it.
     const ownCode = (own.fp16 || own.bf16) && !own.fromProse;
-    const known = !ownCode && this.link?.importers ? (importerPrecision(this.link, this.tree.source) ?? own) : own;
+    const imported = !ownCode && this.link?.importers ? importerPrecision(this.link, this.tree.source) : undefined;
+    // No importing file decides it either way: the training loop of the file's package may run it (a trainer beside it
+    // that runs the model it is given, importing none).
+    const silent = !own.fp16 && !own.bf16;
+    const packaged = silent && !imported && this.link?.importers ? packageTrainerPrecision(this.link, this.tree.source) : undefined;
+    const known = imported ?? packaged ?? own;
     this.precisionKnown = known;
-    if (known.from) this.foreignEvidence.push({ ...known.from, message: msg(known.fp16 ? PHRASES.halfPrecisionSetInImporter : PHRASES.bfloat16SetInImporter) });
+    if (known.from) {
+      const message = known.from.package
+        ? known.fp16
+          ? PHRASES.halfPrecisionSetInPackage
+          : PHRASES.bfloat16SetInPackage
+        : known.fp16
+          ? PHRASES.halfPrecisionSetInImporter
+          : PHRASES.bfloat16SetInImporter;
+      this.foreignEvidence.push({ path: known.from.path, line: known.from.line, column: known.from.column, message: msg(message) });
+    }
     return known;
   }
 

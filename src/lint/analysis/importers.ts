@@ -259,6 +259,52 @@ export function importerPrecision(link: ModuleLink, source: string): PrecisionEv
   return found ?? (float32From ? { fp16: false, bf16: false, float32From } : undefined);
 }
 
+/** A class of the file deriving from a torch module (`class Net(nn.Module)`): the file builds a model of its own. */
+const OWN_MODULE_CLASS = /^[ \t]*class[ \t]+\w+[ \t]*\([^)]*\b(?:nn\.|torch\.nn\.)?Module[ \t]*[,)]/m;
+
+/** Whether any import statement of `path` names a module of the workspace (a file or a package it holds). */
+function importsWorkspaceModule(files: WorkspaceFiles, path: string, facts: ImporterFacts): boolean {
+  for (const imp of facts.imports) {
+    for (const base of moduleBases(files, path, imp.level)) {
+      if (moduleFile(files, base, imp.parts) !== undefined) return true;
+      for (const name of imp.names) if (moduleFile(files, base, [...imp.parts, name]) !== undefined) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Half-precision evidence from the training loop of the linted file's package: a module beside it (same directory)
+ * whose code runs in float16 or bfloat16 (`autocast()`, `GradScaler()`, `.half()`, as sourcePrecision reads it) and
+ * that runs a model it is given, not one it names: it imports no workspace module and defines no torch module class
+ * of its own (`def train(model, loader, scaler)`, `Trainer.__init__(self, model, ...)` then `self.model(batch)` under
+ * autocast), so the only model it can run is the package's. Asked only when no importing file decides the precision
+ * (importerPrecision) and the linted file says nothing of its precision, in code or prose; only in a package (an
+ * `__init__.py` beside the file: a folder of standalone scripts is no package whose model one of them trains). Not a file of another framework, nor one that turns autocast off anywhere (part of what it
+ * runs is then float32 on purpose), nor `__init__.py`. The files read are noted as dependencies of the lint.
+ */
+export function packageTrainerPrecision(link: ModuleLink, source: string): PrecisionEvidence | undefined {
+  const files = link.workspace.files;
+  if (!files.listPython || AUTOCAST_OFF.test(source)) return undefined;
+  const lintedFrameworks = frameworksOf(source);
+  const beside = files.listPython(dirOf(link.path));
+  // A package (its `__init__.py` beside the file), not a folder of standalone scripts each running its own code.
+  if (!beside.some(isPackageInit)) return undefined;
+  for (const candidate of beside) {
+    if (candidate === link.path || isPackageInit(candidate)) continue;
+    const facts = factsOf(link, candidate);
+    const prec = link.workspace.textFacts(candidate, readPrecisionFacts);
+    if (!facts || !prec) continue;
+    link.deps.set(candidate, files.version(candidate));
+    const p = prec.precision;
+    if (!(p.fp16 || p.bf16) || p.fromProse || !prec.at || prec.autocastOff || otherFramework(lintedFrameworks, prec.frameworks)) continue;
+    if (importsWorkspaceModule(files, candidate, facts)) continue;
+    if (link.workspace.textFacts(candidate, (src) => OWN_MODULE_CLASS.test(src))) continue;
+    return { fp16: p.fp16, bf16: p.bf16, from: { path: candidate, line: prec.at.line, column: prec.at.column, package: true } };
+  }
+  return undefined;
+}
+
 /**
  * Workspace files that import the linted one directly or through at most `hops - 1` importing files between (a
  * generate.py importing the model that imports the attention module), nearest first, at most `max`; the same

@@ -83,9 +83,13 @@ export const PHRASES = defineTemplates({
   importerRunsInBfloat16: 'this file runs in bfloat16 (set at {1}, in a file that imports it)',
   importerRunsInHalfVia: 'this file runs in half precision (set at {1}, in a file that imports it through {2})',
   importerRunsInBfloat16Via: 'this file runs in bfloat16 (set at {1}, in a file that imports it through {2})',
+  packageRunsInHalf: 'this file runs in half precision (set at {1}, in the training loop of its package, which runs the model it is given)',
+  packageRunsInBfloat16: 'this file runs in bfloat16 (set at {1}, in the training loop of its package, which runs the model it is given)',
   // Evidence in another file.
   scoresFormedIn: 'the scores are formed in {0} ({1})',
   maskBuiltIn: 'the mask is built in {0} ({1})',
   halfPrecisionSetInImporter: 'half precision is set here, in a file that imports this one',
   bfloat16SetInImporter: 'bfloat16 is set here, in a file that imports this one',
+  halfPrecisionSetInPackage: "half precision is set here, in the training loop of this file's package, which runs the model it is given",
+  bfloat16SetInPackage: "bfloat16 is set here, in the training loop of this file's package, which runs the model it is given",
 });

@@ -27,6 +27,11 @@ export interface PrecisionEvidence {
     readonly column: number;
     /** The files between, when the import is indirect: the linted file's importer first (`model.py` of train ← model ← attention). */
     readonly via?: readonly string[];
+    /**
+     * The file does not import the linted one: it is the training loop of its package, running the model it is given
+     * (importers.ts: packageTrainerPrecision).
+     */
+    readonly package?: true;
   };
 }
 
@@ -208,6 +213,7 @@ export function precisionSource(source: string, which: 'fp16' | 'bf16'): { start
 export function runsIn(p: PrecisionEvidence, which: 'fp16' | 'bf16'): MessageParts {
   if (!p.from) return msg(which === 'fp16' ? PHRASES.fileRunsInHalf : PHRASES.fileRunsInBfloat16);
   const at = `${p.from.path}:${p.from.line}`;
+  if (p.from.package) return msg(which === 'fp16' ? PHRASES.packageRunsInHalf : PHRASES.packageRunsInBfloat16, p.from.path, at);
   if (p.from.via && p.from.via.length > 0)
     return msg(which === 'fp16' ? PHRASES.importerRunsInHalfVia : PHRASES.importerRunsInBfloat16Via, p.from.path, at, p.from.via.join(', '));
   return msg(which === 'fp16' ? PHRASES.importerRunsInHalf : PHRASES.importerRunsInBfloat16, p.from.path, at);
