@@ -23,11 +23,19 @@ export interface MetaCase {
   /** `path|line|code` of every expectation. */
   expected: Set<string>;
   label: 'buggy' | 'correct';
+  /** The rest of the workspace (repos mode): files read from disk, neither rewritten nor linted. */
+  context?: CaseContext;
+}
+
+/** Where the rest of a case's workspace is read from: a repository's directory and its `.py` paths. */
+export interface CaseContext {
+  root: string;
+  pythonPaths: readonly string[];
 }
 
 /** The linter as the harness calls it: one workspace per linted case. */
 export interface WorkspaceLinter {
-  lintFiles(files: ReadonlyArray<{ path: string; text: string }>): Promise<Array<{ path: string; line: number; code: string; message: string }>>;
+  lintFiles(files: ReadonlyArray<{ path: string; text: string }>, context?: CaseContext): Promise<Array<{ path: string; line: number; code: string; message: string }>>;
 }
 
 /** Header keys of the corpus, holdout and training formats (the training set's adds `class` and `source`). */
@@ -116,9 +124,9 @@ interface Located {
   message: string;
 }
 
-async function lintMapped(linter: WorkspaceLinter, files: readonly MappedFile[]): Promise<Located[]> {
+async function lintMapped(linter: WorkspaceLinter, files: readonly MappedFile[], context?: CaseContext): Promise<Located[]> {
   const byPath = new Map(files.map((f) => [f.path, f]));
-  return (await linter.lintFiles(files)).map((f) => ({
+  return (await linter.lintFiles(files, context)).map((f) => ({
     code: f.code,
     message: f.message,
     places: byPath.get(f.path)?.lines[f.line - 1] ?? new Set([place(f.path, f.line)]),
@@ -200,6 +208,7 @@ export async function runMetamorphic(
       await lintMapped(
         linter,
         c.files.map((f) => identity(f.path, f.text)),
+        c.context,
       )
     ).map((f) => ({ code: f.code, at: [...f.places][0] ?? '', message: f.message }));
     run.originalFindings += original.length;
@@ -214,7 +223,7 @@ export async function runMetamorphic(
         continue;
       }
       tally.applied++;
-      const { kept, lost, gained, moved } = compareFindings(original, await lintMapped(linter, outcome.files));
+      const { kept, lost, gained, moved } = compareFindings(original, await lintMapped(linter, outcome.files, c.context));
       tally.kept += kept.length;
       tally.moved += moved.length;
       tally.lost += lost.length;
