@@ -10,7 +10,7 @@ import { parseExpectations } from '../lint-corpus/score';
 import { redactSource } from '../lint-holdout/holdout';
 import { TRAIN_BATCHES, trainCasesDir } from '../lint-train/train';
 import { identity, place, type MappedFile, type Place } from './edits';
-import { applyRewrite, REWRITES, type Rewrite, type SourceFile } from './rewrites';
+import { applyRewrite, parseViews, REWRITES, type Rewrite, type SourceFile } from './rewrites';
 import type { PyParser } from './syntax';
 
 export interface MetaCase {
@@ -213,9 +213,11 @@ export async function runMetamorphic(
     ).map((f) => ({ code: f.code, at: [...f.places][0] ?? '', message: f.message }));
     run.originalFindings += original.length;
     const met = new Set(original.map((o) => `${o.at}|${o.code}`).filter((k) => c.expected.has(k)));
+    // repos mode: the case's files parsed once for every rewrite (large cases)
+    const views = c.context === undefined ? undefined : parseViews(c.files, parser);
     for (const rw of rewrites) {
       const tally = run.perRewrite.get(rw.name)!;
-      const outcome = applyRewrite(rw, c.files, parser);
+      const outcome = applyRewrite(rw, c.files, parser, views);
       if (outcome.kind === 'not-applicable') continue;
       if (outcome.kind === 'unsafe') {
         tally.unsafe++;

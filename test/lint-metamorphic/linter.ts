@@ -56,19 +56,83 @@ function swappableWorkspace(): { workspace: WorkspaceFiles; set(files: ReadonlyM
   };
 }
 
+type Found = Array<{ path: string; line: number; code: string; message: string }>;
+
+/** A question the linter asked the workspace while it linted one file, and the answer it got. */
+interface Asked {
+  kind: 'read' | 'exists' | 'listPython' | 'listDirs';
+  arg: string;
+  answer: string | undefined;
+}
+
+function answer(ws: WorkspaceFiles, kind: Asked['kind'], arg: string): string | undefined {
+  if (kind === 'read') return ws.read(arg);
+  // the linter asks a file's version before every use of its cached analysis: the answer that matters is its text
+  if (kind === 'exists') return ws.version(arg) === undefined ? undefined : (ws.read(arg) ?? '');
+  if (kind === 'listPython') return ws.listPython?.(arg).join('\n');
+  return ws.listDirs?.(arg).join('\n');
+}
+
+/** The workspace as the linter sees it, every question it asks written down while `asked` is set. */
+function recording(ws: WorkspaceFiles): { workspace: WorkspaceFiles; start(): Asked[]; stop(): void } {
+  let asked: Asked[] | undefined;
+  const note = <T>(kind: Asked['kind'], arg: string, v: T): T => {
+    asked?.push({ kind, arg, answer: answer(ws, kind, arg) });
+    return v;
+  };
+  return {
+    workspace: {
+      read: (p) => note('read', p, ws.read(p)),
+      version: (p) => note('exists', p, ws.version(p)),
+      listPython: (d) => note('listPython', d, ws.listPython?.(d) ?? []),
+      listDirs: (d) => note('listDirs', d, ws.listDirs?.(d) ?? []),
+    },
+    start: () => (asked = []),
+    stop: () => (asked = undefined),
+  };
+}
+
 /**
  * One linter for every case (a linter per case exhausts the wasm runtime's tables): the workspace's files are
  * replaced before each case and their version changes, so no case sees another's files or cached analysis.
+ * In the repos mode (a case with a context), a file's findings are reused when its text and every answer the
+ * workspace gave while it was linted (the texts it read, the files that exist, the directory listings) are the
+ * same as then: a rewrite of one file of a repository relints only that file and the files that read it.
  */
 export function caseLinter(grammar: { treeSitter: Uint8Array; python: Uint8Array }): WorkspaceLinter {
   const ws = swappableWorkspace();
+  const rec = recording(ws.workspace);
   let made: ReturnType<typeof createLinter> | undefined;
+  let memoRoot: string | undefined;
+  let memo = new Map<string, Array<{ text: string; asked: Asked[]; found: Found }>>();
   return {
     async lintFiles(files, context) {
-      made ??= createLinter(grammar, { workspace: ws.workspace });
+      made ??= createLinter(grammar, { workspace: rec.workspace });
       const linter = await made;
       ws.set(new Map(files.map((f) => [f.path, f.text])), context);
-      return files.flatMap((f) => linter.lintPython(f.text, { path: f.path }).map((x) => ({ path: f.path, line: x.line, code: x.code, message: x.message })));
+      const lint = (f: { path: string; text: string }): Found =>
+        linter.lintPython(f.text, { path: f.path }).map((x) => ({ path: f.path, line: x.line, code: x.code, message: x.message }));
+      if (context === undefined) return files.flatMap(lint);
+      if (memoRoot !== context.root) {
+        memoRoot = context.root;
+        memo = new Map();
+      }
+      return files.flatMap((f) => {
+        const seen = memo.get(f.path) ?? [];
+        const hit = seen.find((m) => m.text === f.text && m.asked.every((a) => answer(ws.workspace, a.kind, a.arg) === a.answer));
+        if (hit) return hit.found;
+        const asked = rec.start();
+        let found: Found;
+        try {
+          found = lint(f);
+        } finally {
+          rec.stop();
+        }
+        seen.push({ text: f.text, asked, found });
+        if (seen.length > 4) seen.shift();
+        memo.set(f.path, seen);
+        return found;
+      });
     },
   };
 }
