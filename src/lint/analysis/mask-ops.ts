@@ -798,7 +798,26 @@ function maskedFill(ev: Evaluator, c: Call, target0: AValue, maskNode: PyNode | 
   if (target.mask?.additive && isZero(fill)) return target;
   const zeroOne = zeroOneFill(target, mask, fill, `\`${ev.text(c.node)}\``);
   if (zeroOne) return zeroOne;
+  // A mask filled, where another mask says, with a value the code does not show (a parameter, a config field, an
+  // imported constant): those positions now hold a value nobody knows, so the result is no longer the mask it was
+  // (`keep.float().masked_fill(keep == 0, cfg.neg)` is additive if that value is -inf, still a 0/1 mask if it is 0).
+  // What it means is not known: silent downstream, never the receiver's meaning kept.
+  if (target.mask && fillNotShown(fill)) {
+    const { mask: _mask, ...rest } = target;
+    return rest;
+  }
   return target;
+}
+
+/**
+ * A fill value the code does not show: anything but a number, a truth value or a scalar tensor whose value is known
+ * (or known to mask): a name imported from outside the workspace, a config field, a parameter nobody passes.
+ */
+function fillNotShown(fill: AValue): boolean {
+  if (fill.kind === 'number') return fill.num === undefined && !fill.finfo && !fill.maskingFill;
+  if (fill.kind === 'bool') return fill.truth === undefined;
+  if (fill.kind === 'tensor') return fill.fillValue === undefined;
+  return true;
 }
 
 /**
