@@ -986,6 +986,12 @@ export function setItemFill(ev: Evaluator, prev: AValue, target: PyNode, fillNod
         ev.facts.fill.push({ node: target, ctx, how: 'setitem', target: prev, targetNode, fillNode, fill, mask, maskNode, maskSelectsFill: true });
       }
     }
+    // A mask written, where an index selects, with a value the code does not show (`m[m == 0] = cfg.neg`): as for
+    // masked_fill, it is no longer the mask it was, and what it means is not known.
+    if (prev.mask && fillNotShown(fill)) {
+      const { mask: _mask, ...rest } = prev;
+      return rest;
+    }
     return prev;
   }
   const mask = ev.eval(maskNode, ctx);

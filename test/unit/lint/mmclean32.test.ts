@@ -6,7 +6,7 @@
 //     .masked_fill(mask == 0, self.cfg.neg).masked_fill(mask == 1, 0.0)`, the fill a config field, a parameter, an
 //     imported constant) is no longer that 0/1 mask: what it means is not known, so no rule judges it. Before, the fill
 //     with an unknown value left the receiver's meaning ("1 where kept") in place, and nn.Transformer* reported a
-//     float keep mask added to the scores.
+//     float keep mask added to the scores. The same for a mask written by index (`m[m == 0] = NEG`).
 import { strict as assert } from 'node:assert';
 import { findingLines, workspaceFindingLines } from './helpers';
 
@@ -63,6 +63,16 @@ describe('mmclean32: classes of correct code a meaning-preserving rewrite made t
     it('the same mask with its fill imported from a module outside the workspace is silent', async () => {
       const files = { 'model.py': SQUARE('NEG', 'float(0.0)', 'from outside_pkg.consts import NEG') };
       assert.deepEqual(await workspaceFindingLines(files, 'model.py', 'ATT002'), []);
+    });
+    it('the mask written by index with a fill the code does not show (m[m == 0] = NEG) is silent; with 0.0 it is reported', async () => {
+      const byIndex = (neg: string, head: string) =>
+        SQUARE(neg, 'float(0.0)', head).replace(
+          `        mask = mask.float().masked_fill(mask == 0, ${neg}).masked_fill(mask == 1, float(0.0))\n`,
+          `        mask = mask.float()\n        mask[mask == 0] = ${neg}\n`,
+        );
+      assert.deepEqual(await findingLines(byIndex('NEG', 'from outside_pkg.consts import NEG'), 'ATT002'), []);
+      assert.deepEqual(await findingLines(byIndex("float('-inf')", ''), 'ATT002'), []);
+      assert.deepEqual(await findingLines(byIndex('0.0', ''), 'ATT002'), [23]);
     });
     it('the float 0/1 keep mask handed to the encoder unfilled is still reported', async () => {
       const buggy = SQUARE("float('-inf')", 'float(0.0)', '').replace(
