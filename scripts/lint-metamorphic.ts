@@ -42,7 +42,10 @@ async function main(): Promise<void> {
     else if (a === '--limit') limit = Number(argv[++i]);
     else if (a === '--grep') grep = new RegExp(argv[++i] ?? '');
     else if (a === '--seed') seed = Number(argv[++i]);
-    else throw new Error(`unknown argument ${a} (expected --out FILE, --rewrite NAMES, --case SUBSTRING, --show, --repos DIR, --limit N, --grep REGEX or --seed N)`);
+    else
+      throw new Error(
+        `unknown argument ${a} (expected --out FILE, --rewrite NAMES, --case SUBSTRING, --show, --repos DIR, --limit N, --grep REGEX or --seed N)`,
+      );
   }
   const rewrites = only === undefined ? REWRITES : REWRITES.filter((r) => only.includes(r.name));
   if (only !== undefined && rewrites.length !== only.length)

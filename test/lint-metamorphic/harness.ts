@@ -35,7 +35,10 @@ export interface CaseContext {
 
 /** The linter as the harness calls it: one workspace per linted case. */
 export interface WorkspaceLinter {
-  lintFiles(files: ReadonlyArray<{ path: string; text: string }>, context?: CaseContext): Promise<Array<{ path: string; line: number; code: string; message: string }>>;
+  lintFiles(
+    files: ReadonlyArray<{ path: string; text: string }>,
+    context?: CaseContext,
+  ): Promise<Array<{ path: string; line: number; code: string; message: string }>>;
 }
 
 /** Header keys of the corpus, holdout and training formats (the training set's adds `class` and `source`). */

@@ -109,7 +109,14 @@ export function loadRepoCases(dir: string, opts: RepoOptions = {}): { cases: Rep
     }
     for (let i = 0; i < attention.length; i += MAX_CASE_FILES) {
       const part = attention.length > MAX_CASE_FILES ? `#${i / MAX_CASE_FILES + 1}` : '';
-      cases.push({ set: 'repos', name: `${repo}${part}`, files: attention.slice(i, i + MAX_CASE_FILES), expected: new Set(), label: 'correct', context: { root, pythonPaths } });
+      cases.push({
+        set: 'repos',
+        name: `${repo}${part}`,
+        files: attention.slice(i, i + MAX_CASE_FILES),
+        expected: new Set(),
+        label: 'correct',
+        context: { root, pythonPaths },
+      });
     }
   }
   return { cases, repos, skipped };

@@ -88,7 +88,12 @@ describe('lint metamorphic harness: repos mode', () => {
     await linter();
     const parser = await createPyParser(grammar().python);
     const { cases } = loadRepoCases(dir, { grep: /^bob/ });
-    const run = await runMetamorphic(cases, parser, caseLinter(grammar()), REWRITES.filter((r) => r.name === 'softmax-form'));
+    const run = await runMetamorphic(
+      cases,
+      parser,
+      caseLinter(grammar()),
+      REWRITES.filter((r) => r.name === 'softmax-form'),
+    );
     assert.equal(run.originalFindings, 1);
     assert.deepEqual(run.perRewrite.get('softmax-form'), { applied: 1, unsafe: 0, kept: 1, moved: 0, lost: 0, gained: 0 });
   });

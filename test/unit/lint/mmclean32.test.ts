@@ -49,7 +49,10 @@ describe('mmclean32: classes of correct code a meaning-preserving rewrite made t
     it('the same mask with its fill a parameter of the builder, passed from a constructor argument, is silent', async () => {
       const param = SQUARE('neg', 'float(0.0)', '')
         .replace('def causal_mask(self, n):', 'def causal_mask(self, n, neg):')
-        .replace('def __init__(self, ntoken, d_model, nhead, nlayers):', 'def __init__(self, ntoken, d_model, nhead, nlayers, neg_fill):\n        self.neg_fill = neg_fill')
+        .replace(
+          'def __init__(self, ntoken, d_model, nhead, nlayers):',
+          'def __init__(self, ntoken, d_model, nhead, nlayers, neg_fill):\n        self.neg_fill = neg_fill',
+        )
         .replace('self.causal_mask(len(src))', 'self.causal_mask(len(src), self.neg_fill)');
       assert.deepEqual(await findingLines(param, 'ATT002'), []);
     });
