@@ -6,13 +6,19 @@
 // finding. Deterministic; reads no network and never test/lint-unseen.
 //
 //   npx tsx scripts/lint-metamorphic.ts [--out FILE] [--rewrite NAME[,NAME...]] [--case SUBSTRING] [--show]
+//                                       [--repos DIR [--limit N] [--grep REGEX] [--seed N]]
 //
 //   --show   print the rewritten files of the selected cases instead of linting them
+//   --repos  instead of the readable sets, the repositories under DIR (one subdirectory each; test/lint-metamorphic/
+//            repos.ts): each one's Python files holding attention code are one unlabelled workspace case, the rest of
+//            the repository readable; --limit takes N repositories in a seeded order (--seed, default 32), --grep
+//            those whose directory name matches
 import { writeFileSync } from 'node:fs';
 import { createLinter } from '../src/lint';
 import { readGrammarWasm } from '../test/lint-corpus/load';
 import { formatMetaReport, loadMetaCases, runMetamorphic } from '../test/lint-metamorphic/harness';
 import { caseLinter } from '../test/lint-metamorphic/linter';
+import { loadRepoCases } from '../test/lint-metamorphic/repos';
 import { applyRewrite, REWRITES } from '../test/lint-metamorphic/rewrites';
 import { createPyParser } from '../test/lint-metamorphic/syntax';
 
@@ -22,13 +28,24 @@ async function main(): Promise<void> {
   let only: string[] | undefined;
   let caseFilter: string | undefined;
   let show = false;
+  let reposDir: string | undefined;
+  let limit: number | undefined;
+  let grep: RegExp | undefined;
+  let seed: number | undefined;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--out') out = argv[++i];
     else if (a === '--rewrite') only = (argv[++i] ?? '').split(',');
     else if (a === '--case') caseFilter = argv[++i];
     else if (a === '--show') show = true;
-    else throw new Error(`unknown argument ${a} (expected --out FILE, --rewrite NAMES, --case SUBSTRING or --show)`);
+    else if (a === '--repos') reposDir = argv[++i];
+    else if (a === '--limit') limit = Number(argv[++i]);
+    else if (a === '--grep') grep = new RegExp(argv[++i] ?? '');
+    else if (a === '--seed') seed = Number(argv[++i]);
+    else
+      throw new Error(
+        `unknown argument ${a} (expected --out FILE, --rewrite NAMES, --case SUBSTRING, --show, --repos DIR, --limit N, --grep REGEX or --seed N)`,
+      );
   }
   const rewrites = only === undefined ? REWRITES : REWRITES.filter((r) => only.includes(r.name));
   if (only !== undefined && rewrites.length !== only.length)
@@ -37,7 +54,8 @@ async function main(): Promise<void> {
   // the linter starts the tree-sitter runtime the rewrites' parser uses
   await createLinter(grammar);
   const parser = await createPyParser(grammar.python);
-  const loaded = loadMetaCases();
+  const fromRepos = reposDir === undefined ? undefined : loadRepoCases(reposDir, { limit, grep, seed });
+  const loaded = fromRepos ?? loadMetaCases();
   const cases = caseFilter === undefined ? loaded.cases : loaded.cases.filter((c) => `${c.set}/${c.name}`.includes(caseFilter));
   if (show) {
     // the rewritten files of the selected cases, to read a rewrite's output
@@ -54,10 +72,14 @@ async function main(): Promise<void> {
   const run = await runMetamorphic(cases, parser, caseLinter(grammar), rewrites);
   const seconds = ((Date.now() - t0) / 1000).toFixed(1);
   const sets = [...new Set(cases.map((c) => c.set.split('/')[0]))].map((s) => `${s} ${cases.filter((c) => c.set.split('/')[0] === s).length}`);
+  const files = cases.reduce((n, c) => n + c.files.length, 0);
+  const lines = cases.reduce((n, c) => n + c.files.reduce((m, f) => m + f.text.split('\n').length, 0), 0);
   const header = [
     `# lint metamorphic`,
     ``,
-    `cases: ${sets.join(', ')}; notebooks not rewritten: ${loaded.skipped.length}; rewrites: ${rewrites.map((r) => r.name).join(', ')}`,
+    fromRepos === undefined
+      ? `cases: ${sets.join(', ')}; notebooks not rewritten: ${loaded.skipped.length}; rewrites: ${rewrites.map((r) => r.name).join(', ')}`
+      : `repositories: ${fromRepos.repos.length} (${reposDir}${limit === undefined ? '' : `, --limit ${limit} --seed ${seed ?? 32}`}${grep === undefined ? '' : `, --grep ${grep.source}`}); attention files: ${files} (${lines} lines) in ${cases.length} cases; files over the line cap left out: ${fromRepos.skipped.length}; rewrites: ${rewrites.map((r) => r.name).join(', ')}`,
     ...rewrites.map((r) => `- ${r.name}: ${r.doc}`),
   ].join('\n');
   const report = formatMetaReport(run, header);

@@ -10,7 +10,7 @@ import { parseExpectations } from '../lint-corpus/score';
 import { redactSource } from '../lint-holdout/holdout';
 import { TRAIN_BATCHES, trainCasesDir } from '../lint-train/train';
 import { identity, place, type MappedFile, type Place } from './edits';
-import { applyRewrite, REWRITES, type Rewrite, type SourceFile } from './rewrites';
+import { applyRewrite, parseViews, REWRITES, type Rewrite, type SourceFile } from './rewrites';
 import type { PyParser } from './syntax';
 
 export interface MetaCase {
@@ -23,11 +23,22 @@ export interface MetaCase {
   /** `path|line|code` of every expectation. */
   expected: Set<string>;
   label: 'buggy' | 'correct';
+  /** The rest of the workspace (repos mode): files read from disk, neither rewritten nor linted. */
+  context?: CaseContext;
+}
+
+/** Where the rest of a case's workspace is read from: a repository's directory and its `.py` paths. */
+export interface CaseContext {
+  root: string;
+  pythonPaths: readonly string[];
 }
 
 /** The linter as the harness calls it: one workspace per linted case. */
 export interface WorkspaceLinter {
-  lintFiles(files: ReadonlyArray<{ path: string; text: string }>): Promise<Array<{ path: string; line: number; code: string; message: string }>>;
+  lintFiles(
+    files: ReadonlyArray<{ path: string; text: string }>,
+    context?: CaseContext,
+  ): Promise<Array<{ path: string; line: number; code: string; message: string }>>;
 }
 
 /** Header keys of the corpus, holdout and training formats (the training set's adds `class` and `source`). */
@@ -116,9 +127,9 @@ interface Located {
   message: string;
 }
 
-async function lintMapped(linter: WorkspaceLinter, files: readonly MappedFile[]): Promise<Located[]> {
+async function lintMapped(linter: WorkspaceLinter, files: readonly MappedFile[], context?: CaseContext): Promise<Located[]> {
   const byPath = new Map(files.map((f) => [f.path, f]));
-  return (await linter.lintFiles(files)).map((f) => ({
+  return (await linter.lintFiles(files, context)).map((f) => ({
     code: f.code,
     message: f.message,
     places: byPath.get(f.path)?.lines[f.line - 1] ?? new Set([place(f.path, f.line)]),
@@ -200,13 +211,16 @@ export async function runMetamorphic(
       await lintMapped(
         linter,
         c.files.map((f) => identity(f.path, f.text)),
+        c.context,
       )
     ).map((f) => ({ code: f.code, at: [...f.places][0] ?? '', message: f.message }));
     run.originalFindings += original.length;
     const met = new Set(original.map((o) => `${o.at}|${o.code}`).filter((k) => c.expected.has(k)));
+    // repos mode: the case's files parsed once for every rewrite (large cases)
+    const views = c.context === undefined ? undefined : parseViews(c.files, parser);
     for (const rw of rewrites) {
       const tally = run.perRewrite.get(rw.name)!;
-      const outcome = applyRewrite(rw, c.files, parser);
+      const outcome = applyRewrite(rw, c.files, parser, views);
       if (outcome.kind === 'not-applicable') continue;
       if (outcome.kind === 'unsafe') {
         tally.unsafe++;
@@ -214,7 +228,7 @@ export async function runMetamorphic(
         continue;
       }
       tally.applied++;
-      const { kept, lost, gained, moved } = compareFindings(original, await lintMapped(linter, outcome.files));
+      const { kept, lost, gained, moved } = compareFindings(original, await lintMapped(linter, outcome.files, c.context));
       tally.kept += kept.length;
       tally.moved += moved.length;
       tally.lost += lost.length;

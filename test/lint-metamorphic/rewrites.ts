@@ -884,10 +884,16 @@ export const REWRITES: readonly Rewrite[] = [
 
 export type RewriteOutcome = { kind: 'applied'; files: MappedFile[] } | { kind: 'not-applicable' } | { kind: 'unsafe'; why: string };
 
-/** Applies one rewrite to every file of a case; a rewritten file that no longer parses makes the case `unsafe`. */
-export function applyRewrite(rewrite: Rewrite, files: readonly SourceFile[], parser: PyParser): RewriteOutcome {
+/** The parsed files of a case, as every rewrite sees them (parsed once per case when the caller keeps them). */
+export function parseViews(files: readonly SourceFile[], parser: PyParser): FileView[] {
   const views: FileView[] = [];
   for (const f of files) views.push({ path: f.path, src: f.text, root: parser.parse(f.text), others: views });
+  return views;
+}
+
+/** Applies one rewrite to every file of a case; a rewritten file that no longer parses makes the case `unsafe`. */
+export function applyRewrite(rewrite: Rewrite, files: readonly SourceFile[], parser: PyParser, parsed?: readonly FileView[]): RewriteOutcome {
+  const views = parsed ?? parseViews(files, parser);
   const out: MappedFile[] = [];
   let changed = false;
   for (const v of views) {

@@ -283,7 +283,6 @@ export function testsItself(ev: Evaluator, condNode: PyNode, valuesNode: PyNode)
   return conds.some((c) => /\bis(?:nan|inf|finite|neginf|posinf)\b/.test(ev.text(c)) || (c.type === 'comparison_operator' && mentions(c)));
 }
 
-/** A large negative or -inf fill (what masking writes). */
 /**
  * A scalar whose value the code does not show (a constructor argument, a config field whose class is not in view, a
  * name imported from a module outside the workspace): it may be a masking fill or not; no evidence either way.
@@ -293,6 +292,7 @@ export function isUnshownScalar(v: AValue): boolean {
   return v.kind === 'number' && v.num === undefined && !v.finfo && !v.maskingFill;
 }
 
+/** A large negative or -inf fill (what masking writes). */
 export function isMaskingFill(v: AValue): boolean {
   if (v.kind === 'tensor' && v.fillValue !== undefined) return v.fillValue <= -1e4;
   if (v.kind !== 'number') return false;
@@ -830,12 +830,25 @@ function maskedFill(ev: Evaluator, c: Call, target0: AValue, maskNode: PyNode | 
   if (target.mask?.additive && isZero(fill)) return target;
   const zeroOne = zeroOneFill(target, mask, fill, `\`${ev.text(c.node)}\``);
   if (zeroOne) return zeroOne;
-  // A mask filled with a value the code does not show (`m.float().masked_fill(m == 0, self.fill)`, a config field of
-  // a class not in view): what it holds afterwards is not known, neither a 0/1 mask nor an additive one.
-  if (target.mask && isUnshownScalar(fill)) {
+  // A mask filled, where another mask says, with a value the code does not show (a parameter, a config field of a class
+  // not in view, an imported constant): those positions now hold a value nobody knows, so the result is no longer the
+  // mask it was (`keep.float().masked_fill(keep == 0, cfg.neg)` is additive if that value is -inf, still a 0/1 mask if it
+  // is 0). What it means is not known: silent downstream, never the receiver's meaning kept.
+  if (target.mask && fillNotShown(fill)) {
     return tensor({ ndim: target.ndim, axes: target.axes, ...kept });
   }
   return target;
+}
+
+/**
+ * A fill value the code does not show: anything but a number, a truth value or a scalar tensor whose value is known
+ * (or known to mask): a name imported from outside the workspace, a config field, a parameter nobody passes.
+ */
+function fillNotShown(fill: AValue): boolean {
+  if (fill.kind === 'number') return fill.num === undefined && !fill.finfo && !fill.maskingFill;
+  if (fill.kind === 'bool') return fill.truth === undefined;
+  if (fill.kind === 'tensor') return fill.fillValue === undefined;
+  return true;
 }
 
 /**
@@ -1025,6 +1038,12 @@ export function setItemFill(ev: Evaluator, prev: AValue, target: PyNode, fillNod
         const targetNode = base ?? childByField(target, 'value');
         ev.facts.fill.push({ node: target, ctx, how: 'setitem', target: prev, targetNode, fillNode, fill, mask, maskNode, maskSelectsFill: true });
       }
+    }
+    // A mask written, where an index selects, with a value the code does not show (`m[m == 0] = cfg.neg`): as for
+    // masked_fill, it is no longer the mask it was, and what it means is not known.
+    if (prev.mask && fillNotShown(fill)) {
+      const { mask: _mask, ...rest } = prev;
+      return rest;
     }
     return prev;
   }
