@@ -9,7 +9,7 @@ import { truthOf } from '../analysis/flags';
 import { originRef } from '../analysis/portable';
 import type { AValue, MaskInfo } from '../analysis/values';
 import { cacheColumnsAfter, topLeftRectangleSizes } from '../analysis/masks';
-import { comparesLengths, ordersLengths } from '../analysis/length-guards';
+import { comparesLengths, ordersLengths, provesEqualLengths } from '../analysis/length-guards';
 import { childByField, namedChildren, unparen, type PyNode } from '../syntax/tree';
 import { defineTemplates, msg, type MessageParts } from '../message';
 import { apiName, quote, type RelatedSpec, type Rule, type RuleContext } from './rule';
@@ -237,12 +237,17 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
      * `elif q_len == 1: <no mask>`, `else: is_causal=...`: only equal lengths are left).
      */
     function lengthGuarded(node: PyNode): boolean {
+      // The keys the guarded SDPA call attends to: a zero test of their length minus the queries' proves no cache.
+      const keys = ev.facts.sdpaAt(node)[0]?.kNode;
       for (let child: PyNode = node, p = node.parent; p; child = p, p = p.parent) {
+        // The arm's own condition holds here (length-guards.ts: provesEqualLengths, also `use_sdpa = ... and past_len == 0`).
+        const own = (p.type === 'if_statement' || p.type === 'elif_clause') && child.field === 'consequence' ? childByField(p, 'condition') : undefined;
+        if (own && provesEqualLengths(ev, own, true, keys)) return true;
         if ((child.type === 'elif_clause' || child.type === 'else_clause') && p.type === 'if_statement') {
-          // The conditions of the arms before this one (they end before it starts).
+          // The conditions of the arms before this one (they end before it starts), which failed here.
           for (const arm of [p, ...p.children.filter((c) => c.type === 'elif_clause')]) {
             const cond = childByField(arm, 'condition');
-            if (cond && cond.end <= child.start && ordersLengths(ev, cond)) return true;
+            if (cond && cond.end <= child.start && (ordersLengths(ev, cond) || provesEqualLengths(ev, cond, false, keys))) return true;
           }
         }
         if (p.type === 'if_statement' || p.type === 'elif_clause' || p.type === 'conditional_expression') {
