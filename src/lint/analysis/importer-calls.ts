@@ -268,7 +268,7 @@ export function callsFromImporters(ev: Evaluator, fns: readonly Scope[], hops = 
           // The instance as the importing file built it: one call per way it is built (its constructor's arguments).
           const cls = target.ownerClass;
           const inst = ours(fn);
-          const built = inst?.init && inst.cls === cls ? constructorArguments(m.ev, inst.init, origin) : [];
+          const built = inst?.init ? constructorArguments(m.ev, inst.init, origin) : [];
           if (built.length === 0) out.push({ scope: target, positional, keywords, at: origin, self: { kind: 'object', object: { cls } } });
           for (const initArgs of built) out.push({ scope: target, positional, keywords, at: origin, self: { kind: 'object', object: { cls, initArgs } } });
         }
