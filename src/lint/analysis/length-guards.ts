@@ -81,7 +81,7 @@ export function provesEqualLengths(ev: Evaluator, cond: PyNode, holds: boolean, 
   const ops = c.children.filter((ch) => !ch.named).map((ch) => ch.type);
   if (parts.length !== 2 || ops.length !== 1) return false;
   const [a, b] = parts as [PyNode, PyNode];
-  const op = ops[0];
+  const op = ops[0] ?? '';
   if (((op === '==' && holds) || (op === '!=' && !holds)) && isLength(ev, a) && isLength(ev, b)) return true;
   // The difference d (keys minus another length, never negative) compared with 0: zero when `d == 0` / `d <= 0` hold or
   // `d != 0` / `d > 0` fail (and the mirrored forms with 0 on the left).
@@ -101,7 +101,8 @@ function isZero(ev: Evaluator, n: PyNode): boolean {
 /** The value of a name's one reaching definition (a plain assignment, not a tuple unpacking). */
 function onlyValue(ev: Evaluator, n: PyNode): PyNode | undefined {
   const defs = ev.resolve(n, ev.text(n)) ?? [];
-  return defs.length === 1 && defs[0]!.path.length === 0 ? defs[0]!.value : undefined;
+  const only = defs.length === 1 ? defs[0] : undefined;
+  return only?.path.length === 0 ? only.value : undefined;
 }
 
 /** `k_len - q_len` (directly or as a name's one value) whose left side is a length read off `keys` and right side a length. */
