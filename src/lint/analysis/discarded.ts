@@ -10,6 +10,7 @@
 import { childByField, unparen, walk, type PyNode } from '../syntax/tree';
 import { canonicalQualifiedName } from './apis';
 import type { Evaluator } from './evaluator';
+import { armDeadInCtx } from './flags';
 import type { Ctx, SoftmaxSite } from './facts';
 import type { Def } from './scopes';
 import type { AValue, MaskInfo, MaskOp, PathOp } from './values';
@@ -160,11 +161,13 @@ export function bareOutOfPlace(ev: Evaluator, node: PyNode, ctx: Ctx): boolean {
 /**
  * A fill, a mask's use or a post-softmax mask (a `FillSite`, `MaskSite` or `WeightsMaskSite`) inside a bare statement
  * of an out-of-place op: the statement throws its result away, so the fill has no effect, hence neither a polarity, a
- * value nor a position to judge. Every rule that reads these sites skips such ones (ATT002, ATT006, ATT007, ATT008);
+ * value nor a position to judge; nor has one in an arm that cannot run in its context. Every rule that reads these sites skips such ones (ATT002, ATT006, ATT007, ATT008);
  * ATT007 reports the discarded statement itself where it matters (`discardedMasks`).
  */
 export function discardedSite(ev: Evaluator, site: { readonly node: PyNode; readonly ctx: Ctx }): boolean {
-  return bareOutOfPlace(ev, site.node, site.ctx);
+  // Also a site in an `if` arm that cannot run in the site's context (its condition known False there, such as
+  // `else:` after `if mask.dtype == torch.bool:` where the caller passes a boolean mask): judged only where it runs.
+  return bareOutOfPlace(ev, site.node, site.ctx) || armDeadInCtx(ev, site.node, site.ctx);
 }
 
 function judge(ev: Evaluator, e: PyNode, x: PyNode, ctx: Ctx, form: Form): DiscardedMaskSite | undefined {

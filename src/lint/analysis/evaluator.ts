@@ -2077,7 +2077,17 @@ export class Evaluator {
       case 'layer':
         return opsImpl.applyLayer(this, callee, { node, ctx, args, name: '', calleeNode });
       case 'object': {
-        if (!callee.object) return UNKNOWN;
+        // One of several modules (`self.attention` built from one of two classes by a config switch): each whose forward
+        // takes the call's arguments runs as called here.
+        if (!callee.object)
+          return callee.objectChoices
+            ? joinAll(
+                callee.objectChoices.map((o) => {
+                  const f = this.classMethod(o.cls, 'forward') ?? this.classMethod(o.cls, '__call__') ?? this.classMethod(o.cls, 'call');
+                  return f && acceptsCall(f, args) ? this.applyValue({ kind: 'object', object: o }, calleeNode, node, args, ctx) : UNKNOWN;
+                }),
+              )
+            : UNKNOWN;
         const cls = callee.object.cls;
         const fwd = this.classMethod(cls, 'forward') ?? this.classMethod(cls, '__call__') ?? this.classMethod(cls, 'call');
         if (!fwd) return UNKNOWN;
@@ -2371,6 +2381,14 @@ export class Evaluator {
 }
 
 /** Whether a call may pass `name` by keyword to `scope`: a parameter of that name, or a `**kwargs` to hold it. */
+/** A method (self first) takes the call's positional arguments and keywords. */
+function acceptsCall(scope: Scope, args: CallArgs): boolean {
+  if (args.hasSplat) return false;
+  const positional = scope.params.filter((p) => p.kind === 'positional').length - 1;
+  if (args.positional.length > positional && !scope.params.some((p) => p.kind === 'star')) return false;
+  return [...args.keywords.keys()].every((name) => acceptsKeyword(scope, name));
+}
+
 function acceptsKeyword(scope: Scope, name: string): boolean {
   return scope.params.some((p) => (p.name === name && p.kind !== 'star') || p.kind === 'kwstar');
 }

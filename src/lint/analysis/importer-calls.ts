@@ -16,7 +16,7 @@ import { portable } from './portable';
 import type { Ctx } from './facts';
 import type { ValueOrigin } from './portable';
 import type { ClassInfo, ParamInfo, Scope } from './scopes';
-import { opsAlternatives, type AValue, type ObjectInfo } from './values';
+import { objectChoices, opsAlternatives, type AValue, type ObjectInfo } from './values';
 import { cacheReachesKeys } from './kv-cache';
 import { topLeftRectangle } from './masks';
 import { lineOf } from './workspace';
@@ -208,64 +208,76 @@ export function callsFromImporters(ev: Evaluator, fns: readonly Scope[], hops = 
       const ctx = m.ev.defaultCtx(scope);
       // The callee must be this file's function, or an instance of this file's class (not a namesake).
       const callee = m.ev.eval(fnNode, ctx);
-      const calleeScope = callee.kind === 'function' && callee.fn ? callee.fn.scope : callee.kind === 'object' ? callee.object?.cls.scope : undefined;
-      if (!calleeScope || link.workspace.ownerOf(calleeScope)?.link?.path !== link.path) continue;
-      const target = callee.kind === 'function' ? byName.get(calleeScope.name) : byClass.get(calleeScope.name);
-      if (!target) continue;
-      found++;
-      const argList = childByField(call, 'arguments');
-      const args = argList ? namedChildren(argList) : [];
-      // `model(**batch)` passes a dict's entries by keyword when its keys are known (below); `*args` passes unknown positions.
-      if (args.some((a) => a.type === 'list_splat')) continue;
-      const line = lineOf(m.tree.source, call.start);
-      const column = call.start - m.tree.source.lastIndexOf('\n', call.start - 1);
-      const origin = { path, line, column, name: scope.name };
-      const what = target.ownerClass ? `${target.ownerClass.name}.${target.name}` : target.name;
-      ev.noteForeignEvidence({ path, line, column, message: msg(T.calledFromImporter, `\`${what}\``) });
-      // The call as its own function runs: unbound (its default context), and as that file calls the function.
-      // An argument as it crosses: keys joined with a cache there keep where (a related location in that file), and
-      // a mask that file got from a third one names where it was built (a related location there).
-      // Attention scores passed in (`masked_softmax(q @ k.transpose(-2, -1), keep)`) keep their key axis, as scores a
-      // helper returns do: said to come in at the parameter that receives them, formed in that file.
-      const offset = target.ownerClass ? 1 : 0;
-      const paramNode = (key: number | string): PyNode | undefined =>
-        target.params.find((p) => (typeof key === 'number' ? p.kind === 'positional' && p.index === key + offset : p.name === key))?.node;
-      const crossing = (v: AValue, key: number | string, at: Ctx): AValue => {
-        const p = afterTheCall(m.ev, at, v, portable(v, origin, 0, v.attn?.stage === 'scores' ? paramNode(key) : undefined), path);
-        noteMaskPlaces(ev, p);
-        return v.fromCache && v.cacheAt && !p.cacheIn && p.kind === 'tensor'
-          ? { ...p, cacheIn: { path, source: m.tree.source, start: v.cacheAt.start, end: v.cacheAt.end } }
-          : p;
-      };
-      for (const at of [ctx, ...callerContexts(m.ev, scope, hops)]) {
-        const fn = at === ctx ? callee : m.ev.eval(fnNode, at);
-        const positional: AValue[] = [];
-        const keywords = new Map<string, AValue>();
-        let unknownKeys = false;
-        for (const a of args) {
-          if (a.type === 'keyword_argument') {
-            const k = childByField(a, 'name');
-            const v = childByField(a, 'value');
-            if (k && v) keywords.set(m.ev.text(k), crossing(m.ev.eval(v, at), m.ev.text(k), at));
-          } else if (a.type === 'dictionary_splat') {
-            // A dict whose keys are known (a collate function's batch): each entry by keyword. Any other splat may
-            // pass anything, so this way of calling says nothing.
-            const inner = namedChildren(a)[0];
-            const d = inner ? m.ev.eval(inner, at) : undefined;
-            if (d?.kind !== 'unknown' || !d.kwargs) unknownKeys = true;
-            else for (const [k, v] of d.kwargs) keywords.set(k, crossing(v, k, at));
-          } else positional.push(crossing(m.ev.eval(a, at), positional.length, at));
+      // An instance of one of several classes (`self.attention` built by a config switch): each of this file's, in turn.
+      const choices = callee.kind === 'object' && !callee.object ? objectChoices(callee) : [undefined];
+      for (const choice of choices) {
+        const ours = (v: AValue): ObjectInfo | undefined => (choice ? objectChoices(v).find((o) => o.cls === choice.cls) : v.object);
+        const calleeScope = callee.kind === 'function' && callee.fn ? callee.fn.scope : ours(callee)?.cls.scope;
+        if (!calleeScope || link.workspace.ownerOf(calleeScope)?.link?.path !== link.path) continue;
+        const target = callee.kind === 'function' ? byName.get(calleeScope.name) : byClass.get(calleeScope.name);
+        if (!target) continue;
+        const argList = childByField(call, 'arguments');
+        const args = argList ? namedChildren(argList) : [];
+        // Of several classes, this one's forward must take the call's keywords (the call may be meant for another).
+        const takes = (a: PyNode): boolean => {
+          const k = a.type === 'keyword_argument' ? childByField(a, 'name') : undefined;
+          return !k || target.params.some((p) => p.kind === 'kwstar' || (p.name === m.ev.text(k) && p.kind !== 'star'));
+        };
+        if (choice && !args.every(takes)) continue;
+        found++;
+        // `model(**batch)` passes a dict's entries by keyword when its keys are known (below); `*args` passes unknown positions.
+        if (args.some((a) => a.type === 'list_splat')) continue;
+        const line = lineOf(m.tree.source, call.start);
+        const column = call.start - m.tree.source.lastIndexOf('\n', call.start - 1);
+        const origin = { path, line, column, name: scope.name };
+        const what = target.ownerClass ? `${target.ownerClass.name}.${target.name}` : target.name;
+        ev.noteForeignEvidence({ path, line, column, message: msg(T.calledFromImporter, `\`${what}\``) });
+        // The call as its own function runs: unbound (its default context), and as that file calls the function.
+        // An argument as it crosses: keys joined with a cache there keep where (a related location in that file), and
+        // a mask that file got from a third one names where it was built (a related location there).
+        // Attention scores passed in (`masked_softmax(q @ k.transpose(-2, -1), keep)`) keep their key axis, as scores a
+        // helper returns do: said to come in at the parameter that receives them, formed in that file.
+        const offset = target.ownerClass ? 1 : 0;
+        const paramNode = (key: number | string): PyNode | undefined =>
+          target.params.find((p) => (typeof key === 'number' ? p.kind === 'positional' && p.index === key + offset : p.name === key))?.node;
+        const crossing = (v: AValue, key: number | string, at: Ctx): AValue => {
+          const p = afterTheCall(m.ev, at, v, portable(v, origin, 0, v.attn?.stage === 'scores' ? paramNode(key) : undefined), path);
+          noteMaskPlaces(ev, p);
+          return v.fromCache && v.cacheAt && !p.cacheIn && p.kind === 'tensor'
+            ? { ...p, cacheIn: { path, source: m.tree.source, start: v.cacheAt.start, end: v.cacheAt.end } }
+            : p;
+        };
+        for (const at of [ctx, ...callerContexts(m.ev, scope, hops)]) {
+          const fn = at === ctx ? callee : m.ev.eval(fnNode, at);
+          const positional: AValue[] = [];
+          const keywords = new Map<string, AValue>();
+          let unknownKeys = false;
+          for (const a of args) {
+            if (a.type === 'keyword_argument') {
+              const k = childByField(a, 'name');
+              const v = childByField(a, 'value');
+              if (k && v) keywords.set(m.ev.text(k), crossing(m.ev.eval(v, at), m.ev.text(k), at));
+            } else if (a.type === 'dictionary_splat') {
+              // A dict whose keys are known (a collate function's batch): each entry by keyword. Any other splat may
+              // pass anything, so this way of calling says nothing.
+              const inner = namedChildren(a)[0];
+              const d = inner ? m.ev.eval(inner, at) : undefined;
+              if (d?.kind !== 'unknown' || !d.kwargs) unknownKeys = true;
+              else for (const [k, v] of d.kwargs) keywords.set(k, crossing(v, k, at));
+            } else positional.push(crossing(m.ev.eval(a, at), positional.length, at));
+          }
+          if (unknownKeys) continue;
+          if (!target.ownerClass) {
+            out.push({ scope: target, positional, keywords, at: origin });
+            continue;
+          }
+          // The instance as the importing file built it: one call per way it is built (its constructor's arguments).
+          const cls = target.ownerClass;
+          const inst = ours(fn);
+          const built = inst?.init ? constructorArguments(m.ev, inst.init, origin) : [];
+          if (built.length === 0) out.push({ scope: target, positional, keywords, at: origin, self: { kind: 'object', object: { cls } } });
+          for (const initArgs of built) out.push({ scope: target, positional, keywords, at: origin, self: { kind: 'object', object: { cls, initArgs } } });
         }
-        if (unknownKeys) continue;
-        if (!target.ownerClass) {
-          out.push({ scope: target, positional, keywords, at: origin });
-          continue;
-        }
-        // The instance as the importing file built it: one call per way it is built (its constructor's arguments).
-        const cls = target.ownerClass;
-        const built = fn.kind === 'object' && fn.object?.init ? constructorArguments(m.ev, fn.object.init, origin) : [];
-        if (built.length === 0) out.push({ scope: target, positional, keywords, at: origin, self: { kind: 'object', object: { cls } } });
-        for (const initArgs of built) out.push({ scope: target, positional, keywords, at: origin, self: { kind: 'object', object: { cls, initArgs } } });
       }
     }
   }
@@ -289,7 +301,7 @@ function callerContexts(ev: Evaluator, scope: Scope, hops: number): Ctx[] {
   // The callee of `call` as the function making it sees it in `callerCtx`, when it is `scope` (its instance, for a forward).
   const calleeIn = (call: PyNode, callerCtx: Ctx): AValue | undefined => {
     const callee = ev.eval(unparen(childByField(call, 'function')!), callerCtx);
-    const ok = viaInstance ? callee.kind === 'object' && callee.object?.cls === cls : callee.kind === 'function' && callee.fn?.scope === scope;
+    const ok = viaInstance ? objectChoices(callee).some((o) => o.cls === cls) : callee.kind === 'function' && callee.fn?.scope === scope;
     return ok ? callee : undefined;
   };
   for (const call of callsNamed(ev, wanted, MAX_CALLEES_PER_FILE)) {

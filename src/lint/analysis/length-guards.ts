@@ -1,6 +1,6 @@
 // Whether a condition compares a query length with a key length (`if Tq == Tk:`, `q.size(2) == k.size(2)`):
 // code under it runs only when the two agree, so a top-left causal mask there is right.
-import { unparen, type PyNode } from '../syntax/tree';
+import { childByField, namedChildren, unparen, type PyNode } from '../syntax/tree';
 import type { Evaluator } from './evaluator';
 
 /** `.size(…)`, `.shape[…]`, `len(…)`: a length read off a tensor or sequence. */
@@ -47,4 +47,99 @@ function someComparison(cond: PyNode, test: (ops: readonly string[], parts: read
     }
   }
   return false;
+}
+
+/**
+ * Whether `cond` having the truth value `holds` proves the query and key lengths equal (no cached keys beyond the new
+ * ones), for code in the arm it guards: a `==` of two lengths, or a zero test of the keys' length minus another length
+ * (`past_len == 0`, `not past_len`, `past_len > 0` failing, with `past_len = k_len - q_len` and `k_len = k.shape[2]`
+ * read off `keys`, the keys the guarded call attends to). Parts joined by `and` that hold, or by `or` that fail, count
+ * one by one, also through a local name bound once to such a condition (`use_sdpa = self.training and past_len == 0`;
+ * `if use_sdpa:`), and through `not`. A difference read off other tensors, a name bound more than once or a part of
+ * an `or` that holds proves nothing.
+ */
+export function provesEqualLengths(ev: Evaluator, cond: PyNode, holds: boolean, keys: PyNode | undefined, depth = 0): boolean {
+  const c = unparen(cond);
+  if (depth > 4) return false;
+  if (c.type === 'boolean_operator') {
+    const op = c.children.find((ch) => !ch.named)?.type;
+    if ((op === 'and' && holds) || (op === 'or' && !holds)) return namedChildren(c).some((p) => provesEqualLengths(ev, p, holds, keys, depth + 1));
+    return false;
+  }
+  if (c.type === 'not_operator') {
+    const arg = childByField(c, 'argument');
+    return arg !== undefined && provesEqualLengths(ev, arg, !holds, keys, depth + 1);
+  }
+  if (c.type === 'identifier') {
+    const only = onlyValue(ev, c);
+    if (only && CONDITION_TYPES.has(unparen(only).type)) return provesEqualLengths(ev, only, holds, keys, depth + 1);
+    // `if past_len:` failing: the difference is zero.
+    return !holds && keysMinusLength(ev, c, keys);
+  }
+  if (c.type !== 'comparison_operator') return false;
+  const parts = namedChildren(c).map(unparen);
+  const ops = c.children.filter((ch) => !ch.named).map((ch) => ch.type);
+  if (parts.length !== 2 || ops.length !== 1) return false;
+  const [a, b] = parts as [PyNode, PyNode];
+  const op = ops[0] ?? '';
+  if (((op === '==' && holds) || (op === '!=' && !holds)) && isLength(ev, a) && isLength(ev, b)) return true;
+  // The difference d (keys minus another length, never negative) compared with 0: zero when `d == 0` / `d <= 0` hold or
+  // `d != 0` / `d > 0` fail (and the mirrored forms with 0 on the left).
+  const d = isZero(ev, b) ? a : isZero(ev, a) ? b : undefined;
+  if (!d || !keysMinusLength(ev, d, keys)) return false;
+  const mirrored: Record<string, string> = { '<': '>', '>': '<', '<=': '>=', '>=': '<=' };
+  const o = d === a ? op : (mirrored[op] ?? op);
+  return holds ? o === '==' || o === '<=' : o === '!=' || o === '>';
+}
+
+const CONDITION_TYPES = new Set(['boolean_operator', 'comparison_operator', 'not_operator']);
+
+function isZero(ev: Evaluator, n: PyNode): boolean {
+  return n.type === 'integer' && ev.text(n) === '0';
+}
+
+/** The value of a name's one reaching definition (a plain assignment, not a tuple unpacking). */
+function onlyValue(ev: Evaluator, n: PyNode): PyNode | undefined {
+  const defs = ev.resolve(n, ev.text(n)) ?? [];
+  const only = defs.length === 1 ? defs[0] : undefined;
+  return only?.path.length === 0 ? only.value : undefined;
+}
+
+/** `k_len - q_len` (directly or as a name's one value) whose left side is a length read off `keys` and right side a length. */
+function keysMinusLength(ev: Evaluator, n: PyNode, keys: PyNode | undefined): boolean {
+  const u = unparen(n);
+  const diff = u.type === 'identifier' ? onlyValue(ev, u) : u;
+  if (!keys || diff?.type !== 'binary_operator' || diff.children.find((ch) => !ch.named)?.type !== '-') return false;
+  const left = childByField(diff, 'left');
+  const right = childByField(diff, 'right');
+  return left !== undefined && right !== undefined && isLength(ev, right) && readsLengthOf(ev, left, keys);
+}
+
+/** A length read off the tensor `keys` names (`k.shape[2]`, `k.size(-2)`, or a name bound to one, also by unpacking `k.shape`). */
+function readsLengthOf(ev: Evaluator, n: PyNode, keys: PyNode, depth = 0): boolean {
+  const k = unparen(keys);
+  if (k.type !== 'identifier' || depth > 1) return false;
+  const u = unparen(n);
+  if (u.type === 'identifier') {
+    const defs = ev.resolve(u, ev.text(u)) ?? [];
+    return defs.length > 0 && defs.every((d) => d.value !== undefined && readsLengthOf(ev, d.value, keys, depth + 1));
+  }
+  if (!LENGTH_READ.test(ev.text(u))) return false;
+  let base: PyNode | undefined = u;
+  while (base && base.type !== 'identifier')
+    base =
+      base.type === 'subscript'
+        ? childByField(base, 'value')
+        : base.type === 'call'
+          ? childByField(base, 'function')
+          : base.type === 'attribute'
+            ? childByField(base, 'object')
+            : undefined;
+  if (!base) return false;
+  const same = (x: PyNode) =>
+    (ev.resolve(x, ev.text(x)) ?? [])
+      .map((d) => d.id)
+      .sort()
+      .join(',');
+  return ev.text(base) === ev.text(k) && same(base) !== '' && same(base) === same(k);
 }

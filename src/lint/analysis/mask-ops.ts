@@ -15,7 +15,7 @@ import { msg } from '../message';
 import { PHRASES } from './phrases';
 import { arg, intOf, rootName, tensorish, val, type Call } from './call';
 import { broadcastResult, stripFacts } from './shape-ops';
-import { addOp, join, number, tensor, UNKNOWN, type AValue, type MaskInfo } from './values';
+import { addOp, join, number, tensor, UNKNOWN, type AValue, type DType, type MaskInfo } from './values';
 
 // ================================================================================================ helpers
 
@@ -431,7 +431,7 @@ export function evalComparison(ev: Evaluator, node: PyNode, ctx: Ctx): AValue {
   if (op === 'is' || op === 'is not') return { kind: 'bool' };
   const av = ev.eval(a, ctx);
   const bv = ev.eval(b, ctx);
-  const switched = stringSwitch(op, av, bv, node);
+  const switched = stringSwitch(op, av, bv, node) ?? dtypeSwitch(op, av, bv, node);
   if (switched) return switched;
   return compare(ev, op, av, bv, a, b, ctx);
 }
@@ -445,6 +445,27 @@ function stringSwitch(op: string, av: AValue, bv: AValue, node: PyNode): AValue 
   if (av.kind !== 'string' || bv.kind !== 'string' || av.str === undefined || bv.str === undefined) return undefined;
   if (av.unbound || bv.unbound || av.maybeNone || bv.maybeNone) return undefined;
   return { kind: 'bool', truth: (av.str === bv.str) === (op === '=='), setAt: node };
+}
+
+/**
+ * `mask.dtype == torch.bool` (or `!=`) where the tensor's dtype is known in this context (a boolean mask built or
+ * passed here, a float one): a flag with that truth, so an `if`/`elif` chain over dtypes runs only its arm for the
+ * mask the code really holds. Two kinds (bool, integer, floating) that differ are unequal; a floating dtype of
+ * unknown width against another floating one says nothing.
+ */
+function dtypeSwitch(op: string, av: AValue, bv: AValue, node: PyNode): AValue | undefined {
+  if (op !== '==' && op !== '!=') return undefined;
+  if (av.kind !== 'dtype' || bv.kind !== 'dtype' || !av.dtypeName || !bv.dtypeName) return undefined;
+  const same = dtypeEquality(av.dtypeName, bv.dtypeName);
+  return same === undefined ? undefined : { kind: 'bool', truth: same === (op === '=='), setAt: node };
+}
+
+/** Whether two known dtypes are equal: undefined for a floating dtype of unknown width against another floating one. */
+export function dtypeEquality(a: DType, b: DType): boolean | undefined {
+  const family = (d: DType): string => (d === 'bool' || d === 'int' ? d : 'float');
+  if (family(a) !== family(b)) return false;
+  if (a === b) return a !== 'float' ? true : undefined;
+  return a === 'float' || b === 'float' ? undefined : false;
 }
 
 /**
@@ -1439,6 +1460,17 @@ export function invertsParam(ev: Evaluator, scope: Scope, def: Def): boolean {
   }
 }
 
+/** `node` sits in an `if`/`elif`/`else` arm (below `top`) of a chain whose conditions test `name`'s dtype. */
+function underDtypeTest(ev: Evaluator, node: PyNode, top: PyNode, name: string): boolean {
+  const test = new RegExp(`\\b${name}\\s*\\.\\s*(dtype\\b|is_floating_point\\b)|is_floating_point\\(\\s*${name}\\s*\\)`);
+  for (let p = node.parent; p && p !== top; p = p.parent) {
+    if (p.type !== 'if_statement') continue;
+    const arms = [p, ...p.children.filter((c) => c.type === 'elif_clause')];
+    if (arms.some((a) => test.test(ev.text(childByField(a, 'condition') ?? a).slice(0, 200)))) return true;
+  }
+  return false;
+}
+
 /**
  * A mask parameter whose name says nothing about its meaning (`mask`), which its own function fills where it is
  * True with a large negative value (`dots.masked_fill(mask, -torch.finfo(dots.dtype).max)`, through indexing and
@@ -1466,7 +1498,10 @@ export function polarityByFill(ev: Evaluator, scope: Scope, def: Def, name: stri
       if (new RegExp(`\\b${name}\\b`).test(ev.text(a0))) other = true;
       return true;
     }
-    if (isMaskingFill(ev.eval(a1, ev.defaultCtx(scope)))) fills++;
+    // A fill in an arm chosen by the parameter's dtype (`if mask.dtype == torch.bool:`) states the meaning of masks
+    // of that dtype only: the other arms read other masks (a float keep mask made additive with `1 - mask`).
+    if (underDtypeTest(ev, n, body, name)) other = true;
+    else if (isMaskingFill(ev.eval(a1, ev.defaultCtx(scope)))) fills++;
     else other = true;
     return true;
   });

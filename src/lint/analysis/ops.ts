@@ -2787,6 +2787,12 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
     const m = infOfAdditive(x.mask, last === 'isfinite' ? 'finite' : 'inf', `\`${ev.text(c.node)}\``);
     return tensor({ ndim: x.ndim, axes: x.axes, dtype: 'bool', ...(m ? { mask: m } : {}) });
   }
+  // `torch.is_floating_point(mask)`: known where the tensor's dtype is (a boolean mask: False).
+  if (qname === 'torch.is_floating_point') {
+    const x = val(ev, c, c.args.positional[0] ?? arg(c, 'input'));
+    const dt = x.kind === 'tensor' ? dtypeOfTensor(x) : undefined;
+    return dt ? { kind: 'bool', truth: dt !== 'bool' && dt !== 'int', setAt: c.node } : { kind: 'bool' };
+  }
   if (qname === 'torch.nan_to_num' || qname === 'numpy.nan_to_num' || qname === 'torch.isnan' || qname === 'numpy.isnan') {
     noteNanGuard(ev.facts, c.ctx.scope.id, tensorish(val(ev, c, c.args.positional[0])));
     return last === 'isnan' ? tensor({ dtype: 'bool' }) : tensorish(val(ev, c, c.args.positional[0]));

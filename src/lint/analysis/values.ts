@@ -557,6 +557,12 @@ export interface AValue {
    * `getattr(self, self.mode)` over the methods it may name); `fn` is then absent. A call runs each.
    */
   readonly fnChoices?: readonly FunctionRef[];
+  /**
+   * One of several modules of this file's classes, chosen at run time (`self.attention = GroupedAttention(...)` in one
+   * arm of `if cfg.use_gqa:`, `LegacyAttention(...)` in the other); `object` is then absent. Calling it runs each
+   * whose `forward` accepts the call's arguments.
+   */
+  readonly objectChoices?: readonly ObjectInfo[];
   readonly cls?: ClassInfo;
   readonly dtypeName?: DType;
   /** Tokenizer output (has attention_mask / input_ids). */
@@ -589,6 +595,12 @@ const MAX_FUNCTION_CHOICES = 4;
 export function functionChoices(v: AValue): readonly FunctionRef[] {
   if (v.kind !== 'function') return [];
   return v.fn ? [v.fn] : (v.fnChoices ?? []);
+}
+
+/** The instances an object value may be: its one instance, or its choices. */
+export function objectChoices(v: AValue): readonly ObjectInfo[] {
+  if (v.kind !== 'object') return [];
+  return v.object ? [v.object] : (v.objectChoices ?? []);
 }
 
 export const UNKNOWN: AValue = Object.freeze({ kind: 'unknown' });
@@ -935,10 +947,18 @@ export function join(a: AValue, b: AValue): AValue {
           dimNode: a.layer.dim === b.layer.dim ? a.layer.dimNode : undefined,
         };
       break;
-    case 'object':
-      if (!a.object || !b.object || a.object.cls !== b.object.cls) return { kind: 'unknown', maybeNone: out.maybeNone };
-      out.object = a.object;
+    case 'object': {
+      if (a.object && b.object && a.object.cls === b.object.cls) {
+        out.object = a.object;
+        break;
+      }
+      // Instances of different classes on two paths: a call runs one of them (each is evaluated as called).
+      const choices: ObjectInfo[] = [];
+      for (const o of [...objectChoices(a), ...objectChoices(b)]) if (!choices.some((c) => c.cls === o.cls)) choices.push(o);
+      if (choices.length < 2 || choices.length > MAX_FUNCTION_CHOICES) return { kind: 'unknown', maybeNone: out.maybeNone };
+      out.objectChoices = choices;
       break;
+    }
     case 'function': {
       if (a.fn && b.fn && a.fn.scope === b.fn.scope) {
         out.fn = a.fn;
