@@ -57,6 +57,8 @@ export const TRAIN_BATCHES: readonly TrainBatch[] = [
   { id: 'o', dir: join(__dirname, 'o'), namePrefix: 't22o' },
   // Session 32, curator B (after curator A's `o`).
   { id: 'p', dir: join(__dirname, 'p'), namePrefix: 't23p' },
+  // Session 32, curator C (in parallel with curators D and E).
+  { id: 'q', dir: join(__dirname, 'q'), namePrefix: 't24q' },
 ];
 
 /** Entries of a batch folder that are not cases when the cases sit next to the README. */

@@ -169,6 +169,7 @@ describe('lint train: the set', () => {
         ['n', 't21n'],
         ['o', 't22o'],
         ['p', 't23p'],
+        ['q', 't24q'],
       ],
     );
     assert.ok(trainCaseNamePattern('c', 't10c').test('t10c-01-mask'));
@@ -199,6 +200,8 @@ describe('lint train: the set', () => {
     assert.ok(!trainCaseNamePattern('o', 't22o').test('t21o-01-mask'));
     assert.ok(trainCaseNamePattern('p', 't23p').test('t23p-06-scale'));
     assert.ok(!trainCaseNamePattern('p', 't23p').test('t21p-06-scale'));
+    assert.ok(trainCaseNamePattern('q', 't24q').test('t24q-02-clean'));
+    assert.ok(!trainCaseNamePattern('q', 't24q').test('t23q-02-clean'));
     assert.ok(trainCaseNamePattern('a').test('t8a-05-mask'));
   });
 });

@@ -69,6 +69,10 @@
 //     training-side twin is test/lint-train/p): the same checks, against every list including session 32's as it was at
 //     its final check (batch-23/lintrules-studied-repos.txt), held to its own floors (batch-23/README.md); in the unseen
 //     group after batch 19; counts only.
+// 9n. The twenty-fourth batch (batch-24/, gathered in session 32 by curator C in parallel with curators D and E; its
+//     training-side twin is test/lint-train/q): the same checks, against every list including session 32's as it was at
+//     its final check (batch-24/lintrules-studied-repos.txt), held to its own floors (batch-24/README.md); marked alone
+//     (printed on its own) until the integrator adds it to the unseen group; counts only.
 // 10. The linter run: prints the aggregates only (never a per-case miss), the regression batches (1, 2, 13-15, 17, 18,
 //     20-22) together, the unseen batches (3-12, 16, 19, 23) each on its own and after each the unseen batches so far
 //     together, and asserts no threshold; it fails only if the linter throws.
@@ -451,6 +455,7 @@ describe('lint unseen: loader and scorer', () => {
         ['batch-21', 'regression', false],
         ['batch-22', 'regression', false],
         ['batch-23', 'unseen', false],
+        ['batch-24', 'unseen', true],
       ],
     );
   });
@@ -808,7 +813,8 @@ interface GatheredBatchFloors {
     | 'batch-19'
     | 'batch-20'
     | 'batch-21'
-    | 'batch-22';
+    | 'batch-22'
+    | 'batch-24';
   session: number;
   /** How the batch came about, in its describe title; absent: the unseen measure of its session. */
   title?: string;
@@ -1327,6 +1333,33 @@ describeGatheredBatch({
   numpyOnlyCases: 0,
 });
 
+// Batch 24 (session 32, curator C) was gathered in parallel with curators D and E, from its half of the repositories
+// (the same coin: 0-7 unseen, 8-f the training set, here test/lint-train/q). It is marked alone (printed on its own)
+// until the integrator adds it to the unseen group. Floors: the size and spread it was gathered with
+// (batch-24/README.md "What is in it").
+const BATCH24 = UNSEEN_BATCHES.find((b) => b.id === 'batch-24')!;
+/** The rules' authors' studied list of session 32 as it was at batch 24's final check. */
+const STUDIED_LIST_24 = join(BATCH24.dir, '..', 'lintrules-studied-repos.txt');
+
+describeGatheredBatch({
+  id: 'batch-24',
+  session: 32,
+  title: 'gathered in session 32 by curator C, in parallel with curators D and E',
+  cases: 5,
+  realBugFindings: 0,
+  realBugCases: 0,
+  fixedCases: 0,
+  cleanCases: 5,
+  requiredRealBugRules: [],
+  rulesWithRealBugs: 0,
+  uncoveredRules: ['ATT001'],
+  folderCases: 2,
+  torchCases: 5,
+  tensorflowCases: 0,
+  jaxCases: 0,
+  numpyOnlyCases: 0,
+});
+
 function describeGatheredBatch(floors: GatheredBatchFloors): void {
   const batch = UNSEEN_BATCHES.find((b) => b.id === floors.id)!;
   const n = floors.id.slice('batch-'.length);
@@ -1422,6 +1455,7 @@ function describeGatheredBatch(floors: GatheredBatchFloors): void {
         STUDIED_LIST_22,
         SCAN_LIST,
         STUDIED_LIST_23,
+        STUDIED_LIST_24,
       ])
         for (const repo of listedRepos(list)) excluded.add(repo);
       // The training set is read case by case by rule engineers: its repositories are spent for the unseen measure.
