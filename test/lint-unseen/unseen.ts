@@ -445,6 +445,9 @@ export const UNSEEN_BATCHES: readonly UnseenBatch[] = [
   { id: 'batch-22', dir: join(__dirname, 'batch-22', 'cases'), group: 'regression' },
   // Session 32, curator B (gathered in parallel with curator A's batch 22), in the unseen measure after batch 19.
   { id: 'batch-23', dir: join(__dirname, 'batch-23', 'cases'), group: 'unseen' },
+  // Session 32, curator D (gathered in parallel with curators C and E): reported alone until the integrator adds it to
+  // the measure.
+  { id: 'batch-25', dir: join(__dirname, 'batch-25', 'cases'), group: 'unseen', alone: true },
 ];
 
 const GROUP_TITLES: Record<UnseenGroup, string> = {

@@ -169,6 +169,7 @@ describe('lint train: the set', () => {
         ['n', 't21n'],
         ['o', 't22o'],
         ['p', 't23p'],
+        ['r', 't25r'],
       ],
     );
     assert.ok(trainCaseNamePattern('c', 't10c').test('t10c-01-mask'));
@@ -199,6 +200,8 @@ describe('lint train: the set', () => {
     assert.ok(!trainCaseNamePattern('o', 't22o').test('t21o-01-mask'));
     assert.ok(trainCaseNamePattern('p', 't23p').test('t23p-06-scale'));
     assert.ok(!trainCaseNamePattern('p', 't23p').test('t21p-06-scale'));
+    assert.ok(trainCaseNamePattern('r', 't25r').test('t25r-02-clean'));
+    assert.ok(!trainCaseNamePattern('r', 't25r').test('t23r-02-clean'));
     assert.ok(trainCaseNamePattern('a').test('t8a-05-mask'));
   });
 });
