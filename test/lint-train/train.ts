@@ -59,6 +59,8 @@ export const TRAIN_BATCHES: readonly TrainBatch[] = [
   { id: 'p', dir: join(__dirname, 'p'), namePrefix: 't23p' },
   // Session 32, curator C (in parallel with curators D and E).
   { id: 'q', dir: join(__dirname, 'q'), namePrefix: 't24q' },
+  // Session 32, curator D (in parallel with curators C and E).
+  { id: 'r', dir: join(__dirname, 'r'), namePrefix: 't25r' },
 ];
 
 /** Entries of a batch folder that are not cases when the cases sit next to the README. */

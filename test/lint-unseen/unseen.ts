@@ -447,6 +447,9 @@ export const UNSEEN_BATCHES: readonly UnseenBatch[] = [
   { id: 'batch-23', dir: join(__dirname, 'batch-23', 'cases'), group: 'unseen' },
   // Session 32, curator C (gathered in parallel with curators D and E): printed on its own until the integrator adds it.
   { id: 'batch-24', dir: join(__dirname, 'batch-24', 'cases'), group: 'unseen', alone: true },
+  // Session 32, curator D (gathered in parallel with curators C and E): reported alone until the integrator adds it to
+  // the measure.
+  { id: 'batch-25', dir: join(__dirname, 'batch-25', 'cases'), group: 'unseen', alone: true },
 ];
 
 const GROUP_TITLES: Record<UnseenGroup, string> = {

@@ -170,6 +170,7 @@ describe('lint train: the set', () => {
         ['o', 't22o'],
         ['p', 't23p'],
         ['q', 't24q'],
+        ['r', 't25r'],
       ],
     );
     assert.ok(trainCaseNamePattern('c', 't10c').test('t10c-01-mask'));
@@ -202,6 +203,8 @@ describe('lint train: the set', () => {
     assert.ok(!trainCaseNamePattern('p', 't23p').test('t21p-06-scale'));
     assert.ok(trainCaseNamePattern('q', 't24q').test('t24q-02-clean'));
     assert.ok(!trainCaseNamePattern('q', 't24q').test('t23q-02-clean'));
+    assert.ok(trainCaseNamePattern('r', 't25r').test('t25r-02-clean'));
+    assert.ok(!trainCaseNamePattern('r', 't25r').test('t23r-02-clean'));
     assert.ok(trainCaseNamePattern('a').test('t8a-05-mask'));
   });
 });

@@ -73,6 +73,10 @@
 //     training-side twin is test/lint-train/q): the same checks, against every list including session 32's as it was at
 //     its final check (batch-24/lintrules-studied-repos.txt), held to its own floors (batch-24/README.md); marked alone
 //     (printed on its own) until the integrator adds it to the unseen group; counts only.
+// 9o. The twenty-fifth batch (batch-25/, gathered in session 32 by curator D in parallel with curators C and E; its
+//     training-side twin is test/lint-train/r): the same checks, against every list including session 32's as it was at
+//     its final check (batch-25/lintrules-studied-repos.txt), held to its own floors (batch-25/README.md); reported alone
+//     until the integrator adds it to the measure; counts only.
 // 10. The linter run: prints the aggregates only (never a per-case miss), the regression batches (1, 2, 13-15, 17, 18,
 //     20-22) together, the unseen batches (3-12, 16, 19, 23) each on its own and after each the unseen batches so far
 //     together, and asserts no threshold; it fails only if the linter throws.
@@ -456,6 +460,7 @@ describe('lint unseen: loader and scorer', () => {
         ['batch-22', 'regression', false],
         ['batch-23', 'unseen', false],
         ['batch-24', 'unseen', true],
+        ['batch-25', 'unseen', true],
       ],
     );
   });
@@ -814,7 +819,8 @@ interface GatheredBatchFloors {
     | 'batch-20'
     | 'batch-21'
     | 'batch-22'
-    | 'batch-24';
+    | 'batch-24'
+    | 'batch-25';
   session: number;
   /** How the batch came about, in its describe title; absent: the unseen measure of its session. */
   title?: string;
@@ -1360,6 +1366,33 @@ describeGatheredBatch({
   numpyOnlyCases: 0,
 });
 
+// Batch 25 (session 32, curator D) was gathered in parallel with curators C and E, from its half of the repositories
+// (the same coin: 0-7 unseen, 8-f the training set, here test/lint-train/r), with scales and axes as its focus, correct
+// code first. It is reported alone until the integrator adds it to the measure (batch-25/README.md). Floors: the size and
+// spread it was gathered with (batch-25/README.md "What is in it").
+const BATCH25 = UNSEEN_BATCHES.find((b) => b.id === 'batch-25')!;
+/** The rules' authors' studied list of session 32 as it was at batch 25's final check. */
+const STUDIED_LIST_25 = join(BATCH25.dir, '..', 'lintrules-studied-repos.txt');
+
+describeGatheredBatch({
+  id: 'batch-25',
+  session: 32,
+  title: 'gathered in session 32 by curator D, in parallel with batches 24 and 26',
+  cases: 6,
+  realBugFindings: 3,
+  realBugCases: 3,
+  fixedCases: 1,
+  cleanCases: 2,
+  uncoveredRules: ['ATT001'],
+  requiredRealBugRules: ['ATT002', 'ATT007'],
+  rulesWithRealBugs: 2,
+  folderCases: 2,
+  torchCases: 6,
+  tensorflowCases: 0,
+  jaxCases: 0,
+  numpyOnlyCases: 0,
+});
+
 function describeGatheredBatch(floors: GatheredBatchFloors): void {
   const batch = UNSEEN_BATCHES.find((b) => b.id === floors.id)!;
   const n = floors.id.slice('batch-'.length);
@@ -1456,6 +1489,7 @@ function describeGatheredBatch(floors: GatheredBatchFloors): void {
         SCAN_LIST,
         STUDIED_LIST_23,
         STUDIED_LIST_24,
+        STUDIED_LIST_25,
       ])
         for (const repo of listedRepos(list)) excluded.add(repo);
       // The training set is read case by case by rule engineers: its repositories are spent for the unseen measure.
