@@ -57,6 +57,8 @@ export const TRAIN_BATCHES: readonly TrainBatch[] = [
   { id: 'o', dir: join(__dirname, 'o'), namePrefix: 't22o' },
   // Session 32, curator B (after curator A's `o`).
   { id: 'p', dir: join(__dirname, 'p'), namePrefix: 't23p' },
+  // Session 32, curator E (in parallel with curators C and D).
+  { id: 's', dir: join(__dirname, 's'), namePrefix: 't26s' },
 ];
 
 /** Entries of a batch folder that are not cases when the cases sit next to the README. */

@@ -445,6 +445,8 @@ export const UNSEEN_BATCHES: readonly UnseenBatch[] = [
   { id: 'batch-22', dir: join(__dirname, 'batch-22', 'cases'), group: 'regression' },
   // Session 32, curator B (gathered in parallel with curator A's batch 22), in the unseen measure after batch 19.
   { id: 'batch-23', dir: join(__dirname, 'batch-23', 'cases'), group: 'unseen' },
+  // Session 32, curator E (gathered in parallel with curators C and D): printed on its own until the integrator adds it.
+  { id: 'batch-26', dir: join(__dirname, 'batch-26', 'cases'), group: 'unseen', alone: true },
 ];
 
 const GROUP_TITLES: Record<UnseenGroup, string> = {

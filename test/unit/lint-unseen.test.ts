@@ -69,6 +69,10 @@
 //     training-side twin is test/lint-train/p): the same checks, against every list including session 32's as it was at
 //     its final check (batch-23/lintrules-studied-repos.txt), held to its own floors (batch-23/README.md); in the unseen
 //     group after batch 19; counts only.
+// 9p. The twenty-sixth batch (batch-26/, gathered in session 32 by curator E in parallel with curators C and D; its
+//     training-side twin is test/lint-train/s): the same checks, against every list including session 32's as it was at
+//     its final check (batch-26/lintrules-studied-repos.txt), held to its own floors (batch-26/README.md); marked alone
+//     (printed on its own until the integrator adds it to the unseen measure); counts only.
 // 10. The linter run: prints the aggregates only (never a per-case miss), the regression batches (1, 2, 13-15, 17, 18,
 //     20-22) together, the unseen batches (3-12, 16, 19, 23) each on its own and after each the unseen batches so far
 //     together, and asserts no threshold; it fails only if the linter throws.
@@ -424,7 +428,7 @@ describe('lint unseen: loader and scorer', () => {
     );
   });
 
-  it('puts batches 1, 2, 13-15, 17, 18 and 20-22 in the regression group and batches 3-12, 16, 19 and 23 in the unseen group', () => {
+  it('puts batches 1, 2, 13-15, 17, 18 and 20-22 in the regression group and batches 3-12, 16, 19, 23 and 26 (alone) in the unseen group', () => {
     assert.deepEqual(
       UNSEEN_BATCHES.map((b) => [b.id, b.group, b.alone === true]),
       [
@@ -451,6 +455,7 @@ describe('lint unseen: loader and scorer', () => {
         ['batch-21', 'regression', false],
         ['batch-22', 'regression', false],
         ['batch-23', 'unseen', false],
+        ['batch-26', 'unseen', true],
       ],
     );
   });
@@ -808,7 +813,8 @@ interface GatheredBatchFloors {
     | 'batch-19'
     | 'batch-20'
     | 'batch-21'
-    | 'batch-22';
+    | 'batch-22'
+    | 'batch-26';
   session: number;
   /** How the batch came about, in its describe title; absent: the unseen measure of its session. */
   title?: string;
@@ -1327,6 +1333,34 @@ describeGatheredBatch({
   numpyOnlyCases: 0,
 });
 
+// Batch 26 (session 32, curator E) was gathered in parallel with curators C and D (batches 24 and 25), from its half of
+// the repositories (the same coin: 0-7 unseen, 8-f the training set, here test/lint-train/s), with whole small projects
+// from new domains and correct folder cases first. It is marked alone: printed on its own until the integrator adds it
+// to the unseen measure (batch-26/README.md). Floors: the size and spread it was gathered with (batch-26/README.md
+// "What is in it").
+const BATCH26 = UNSEEN_BATCHES.find((b) => b.id === 'batch-26')!;
+/** The rules' authors' studied list of session 32 as it was at batch 26's final check. */
+const STUDIED_LIST_26 = join(BATCH26.dir, '..', 'lintrules-studied-repos.txt');
+
+describeGatheredBatch({
+  id: 'batch-26',
+  session: 32,
+  title: 'gathered in session 32 by curator E, in parallel with batches 24 and 25, reported alone',
+  cases: 9,
+  realBugFindings: 3,
+  realBugCases: 3,
+  fixedCases: 1,
+  cleanCases: 5,
+  uncoveredRules: ['ATT003'],
+  requiredRealBugRules: ['ATT002', 'ATT004', 'ATT007'],
+  rulesWithRealBugs: 3,
+  folderCases: 9,
+  torchCases: 9,
+  tensorflowCases: 0,
+  jaxCases: 0,
+  numpyOnlyCases: 0,
+});
+
 function describeGatheredBatch(floors: GatheredBatchFloors): void {
   const batch = UNSEEN_BATCHES.find((b) => b.id === floors.id)!;
   const n = floors.id.slice('batch-'.length);
@@ -1422,6 +1456,7 @@ function describeGatheredBatch(floors: GatheredBatchFloors): void {
         STUDIED_LIST_22,
         SCAN_LIST,
         STUDIED_LIST_23,
+        STUDIED_LIST_26,
       ])
         for (const repo of listedRepos(list)) excluded.add(repo);
       // The training set is read case by case by rule engineers: its repositories are spent for the unseen measure.
