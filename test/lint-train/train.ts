@@ -61,6 +61,8 @@ export const TRAIN_BATCHES: readonly TrainBatch[] = [
   { id: 'q', dir: join(__dirname, 'q'), namePrefix: 't24q' },
   // Session 32, curator D (in parallel with curators C and E).
   { id: 'r', dir: join(__dirname, 'r'), namePrefix: 't25r' },
+  // Session 32, curator E (in parallel with curators C and D).
+  { id: 's', dir: join(__dirname, 's'), namePrefix: 't26s' },
 ];
 
 /** Entries of a batch folder that are not cases when the cases sit next to the README. */
