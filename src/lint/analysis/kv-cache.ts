@@ -78,6 +78,16 @@ function writesSubscript(body: PyNode, test: (left: PyNode, right: PyNode, assig
 }
 
 /** The `at`-th item of a tuple, list or bare `a, b` written as a value. */
+/** `P[0]`: a name indexed by a whole number written out, as the name's node and the index (undefined for any other piece). */
+function constantItemOfName(ev: Evaluator, piece: PyNode): { base: PyNode; at: number } | undefined {
+  const u = unparen(piece);
+  if (u.type !== 'subscript') return undefined;
+  const base = childByField(u, 'value');
+  const index = namedChildren(u).find((n) => n.field === 'subscript');
+  if (base?.type !== 'identifier' || index?.type !== 'integer') return undefined;
+  return { base, at: Number(ev.text(index)) };
+}
+
 function itemAt(value: PyNode, at: number): PyNode | undefined {
   return value.type === 'tuple' || value.type === 'expression_list' || value.type === 'list' ? namedChildren(value)[at] : undefined;
 }
@@ -116,11 +126,9 @@ function writtenBackInPlace(ev: Evaluator, base: string, at: number, concat: PyN
  * and `present`, a `past` renamed `n1`).
  */
 export function isHandedBack(ev: Evaluator, piece: PyNode, concat: PyNode): boolean {
-  const u = unparen(piece);
-  const base = u.type === 'subscript' ? childByField(u, 'value') : undefined;
-  const index = u.type === 'subscript' ? namedChildren(u).find((n) => n.field === 'subscript') : undefined;
-  const at = index?.type === 'integer' ? Number(ev.text(index)) : undefined;
-  if (base?.type !== 'identifier' || at === undefined) return false;
+  const item = constantItemOfName(ev, piece);
+  if (!item) return false;
+  const { base, at } = item;
   const defs = ev.resolve(base, ev.text(base)) ?? [];
   if (defs.length === 0 || !defs.every((d) => d.kind === 'param')) return false;
   let body: PyNode | null = concat.parent;
@@ -159,11 +167,9 @@ export function isHandedBack(ev: Evaluator, piece: PyNode, concat: PyNode): bool
  * extended by the new ones are a KV cache.
  */
 export function isStoredBack(ev: Evaluator, piece: PyNode, concat: PyNode): boolean {
-  const u = unparen(piece);
-  const base = u.type === 'subscript' ? childByField(u, 'value') : undefined;
-  const index = u.type === 'subscript' ? namedChildren(u).find((n) => n.field === 'subscript') : undefined;
-  const at = index?.type === 'integer' ? Number(ev.text(index)) : undefined;
-  if (base?.type !== 'identifier' || at === undefined) return false;
+  const item = constantItemOfName(ev, piece);
+  if (!item) return false;
+  const { base, at } = item;
   if (writtenBackInPlace(ev, ev.text(base), at, concat)) return true;
   const defs = ev.resolve(base, ev.text(base)) ?? [];
   const read = defs.length === 1 && defs[0]?.path.length === 0 && defs[0].value ? unparen(defs[0].value) : undefined;
