@@ -41,9 +41,56 @@ export function functionScope(ev: Evaluator, node: PyNode): Scope | undefined {
 export function runsOnlyWithoutCache(flags: FlagReader, node: PyNode, join: PyNode | undefined): boolean {
   const reader = { ...flags, cacheJoinedAt: join };
   const offset = join ? readOffset(flags, join) : undefined;
+  const holders = join ? cacheHolders(flags, join) : [];
+  const isOffset = (t: string): boolean => t === offset;
+  const countsHolder = (t: string): boolean => holders.some((h) => readsCountOf(t, h));
   return armsAround(node).some(
-    ({ cond, holds }) => truthWithCache(reader, cond).cached === !holds || (offset !== undefined && zeroIn(flags, cond, offset) === holds),
+    ({ cond, holds }) =>
+      truthWithCache(reader, cond).cached === !holds ||
+      (offset !== undefined && zeroIn(flags, cond, isOffset) === holds) ||
+      (holders.length > 0 && zeroIn(flags, cond, countsHolder) === holds),
   );
+}
+
+/**
+ * The code at `node` runs only with a KV cache: an enclosing `if` arm whose condition is known False without it
+ * (`if past is not None:` around the call, or the arm that joins the keys with the cache).
+ */
+export function runsOnlyWithCache(flags: FlagReader, node: PyNode, join: PyNode | undefined): boolean {
+  const reader = { ...flags, cacheJoinedAt: join };
+  return armsAround(node).some(({ cond, holds }) => truthWithCache(reader, cond).uncached === !holds);
+}
+
+/**
+ * The cache objects the keys were joined with at `join`: the receiver of `cache.update(k, v)`, the container the
+ * cached piece of `torch.cat([past[0], k], dim=2)` is read from (`past`); never `self` alone.
+ */
+function cacheHolders(flags: FlagReader, join: PyNode): string[] {
+  const j = unparen(join);
+  if (j.type !== 'call') return [];
+  const fn = childByField(j, 'function');
+  if (fn?.type === 'attribute' && flags.text(childByField(fn, 'attribute') ?? fn) === 'update') {
+    const obj = childByField(fn, 'object');
+    return obj && flags.text(obj) !== 'self' ? [flags.text(obj)] : [];
+  }
+  const list = namedChildren(childByField(j, 'arguments') ?? j)[0];
+  const head = list && (list.type === 'list' || list.type === 'tuple') && namedChildren(list).length >= 2 ? namedChildren(list)[0] : undefined;
+  let root = head ? unparen(head) : undefined;
+  while (root?.type === 'subscript') root = childByField(root, 'value');
+  return root && (root.type === 'identifier' || root.type === 'attribute') && flags.text(root) !== 'self' ? [flags.text(root)] : [];
+}
+
+/**
+ * `t` reads how many positions the cache object `holder` holds: a count, length or position read off it
+ * (`cache.offset`, `past_key_value.get_seq_length()`, `past[0].size(2)`, `len(cache)`), not another attribute such as
+ * its layer (`cache.layer_idx`). Where that is zero, the cache adds no keys to the new ones.
+ */
+function readsCountOf(t: string, holder: string): boolean {
+  const h = holder.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  if (new RegExp(`^len\\(\\s*${h}\\s*\\)$`).test(t)) return true;
+  if (!new RegExp(`^${h}[.[]`).test(t)) return false;
+  const rest = t.slice(holder.length);
+  return /len|size|shape|offset|pos|seq|count|step|tokens|filled|cur/i.test(rest) && !/layer/i.test(rest);
 }
 
 /**
@@ -65,23 +112,26 @@ function readOffset(flags: FlagReader, join: PyNode): string | undefined {
 }
 
 /**
- * Whether `cond` holding says `name` is zero (true: `name == 0`, `0 == name`, `not name`) or not holding does
+ * Whether `cond` holding says a name `isName` accepts is zero (true: `name == 0`, `0 == name`, `not name`) or not holding does
  * (false: `name > 0`, `name != 0`, `name`, `0 < name`); undefined when it says neither.
  */
-function zeroIn(flags: FlagReader, cond: PyNode, name: string): boolean | undefined {
+const CONDITION_TYPES = new Set(['comparison_operator', 'boolean_operator', 'not_operator']);
+
+function zeroIn(flags: FlagReader, cond: PyNode, isName: (text: string) => boolean): boolean | undefined {
   const c = unparen(cond);
-  if (flags.text(c) === name) return false;
+  // The name tested for truth (`if start_pos:`, `if cache.offset:`): it holds when the name is not zero.
+  if (!CONDITION_TYPES.has(c.type) && isName(flags.text(c))) return false;
   if (c.type === 'boolean_operator') {
     // `a and b` holding makes both hold; `a or b` failing makes both fail.
     const op = c.children.find((ch) => !ch.named)?.type;
-    const sides = namedChildren(c).map((p) => zeroIn(flags, p, name));
+    const sides = namedChildren(c).map((p) => zeroIn(flags, p, isName));
     if (op === 'and' && sides.includes(true)) return true;
     if (op === 'or' && sides.includes(false)) return false;
     return undefined;
   }
   if (c.type === 'not_operator') {
     const arg = childByField(c, 'argument');
-    return arg && flags.text(unparen(arg)) === name ? true : undefined;
+    return arg && isName(flags.text(unparen(arg))) ? true : undefined;
   }
   if (c.type !== 'comparison_operator') return undefined;
   const parts = namedChildren(c);
@@ -89,8 +139,8 @@ function zeroIn(flags: FlagReader, cond: PyNode, name: string): boolean | undefi
   if (parts.length !== 2 || ops.length !== 1) return undefined;
   const [a, b] = parts.map((p) => flags.text(unparen(p)));
   const op = ops[0];
-  if (a === name && b === '0') return op === '==' ? true : op === '!=' || op === '>' ? false : undefined;
-  if (b === name && a === '0') return op === '==' ? true : op === '!=' || op === '<' ? false : undefined;
+  if (a !== undefined && isName(a) && b === '0') return op === '==' ? true : op === '!=' || op === '>' ? false : undefined;
+  if (b !== undefined && isName(b) && a === '0') return op === '==' ? true : op === '!=' || op === '<' ? false : undefined;
   return undefined;
 }
 

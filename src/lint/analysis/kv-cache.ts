@@ -204,13 +204,39 @@ export function cacheReachesKeys(ev: Evaluator, v: AValue): boolean {
   const at = v.cacheAt ? unparen(v.cacheAt) : undefined;
   // No place recorded: the value came from a call the evaluator followed (a method of a cache class).
   if (!at) return true;
-  if (at.type === 'call') return true;
+  if (at.type === 'call') return callJoinsKeys(ev, at);
   if (at.type !== 'subscript') return false;
   // A buffer per layer read through its layer first (`self.k_cache[layer_idx][:B, :, :pos + T]`): the buffer's name.
   let root = childByField(at, 'value');
   while (root?.type === 'subscript') root = childByField(root, 'value');
   if (!root || (root.type !== 'identifier' && root.type !== 'attribute') || !inTree(at, ev.tree.root)) return false;
   return writtenInFile(ev.tree.source, ev.text(root)) || (readsPrefix(at) && holderHandedKeys(ev, root, at));
+}
+
+/** Array-library names whose `.cat(...)`-style functions are called through the module (`torch.cat`, `np.concatenate`). */
+const JOINS = /^(cat|concat|concatenate|hstack|vstack|dstack|stack|column_stack|append)$/;
+
+/**
+ * A call the keys came out of shows them joined with the cache: a concatenation (`torch.cat([past_k, k])`), a
+ * function or module called on tensors (`repeat_kv(k, n)`), or a method of a cache object that is handed the new
+ * keys (`cache.update(k, v, layer_idx)`, two tensors or more, `k = cache.extend(k)`, the keys themselves) or was
+ * handed them by an earlier statement of the function (`cache.append(layer, k, v)` then `k, v = cache.get(layer)`).
+ * A method that is handed neither (`k, v = kv_cache.get(layer_idx)`) reads what a cache holds on its name alone: how
+ * many keys that is against the queries is not in view.
+ */
+function callJoinsKeys(ev: Evaluator, call: PyNode): boolean {
+  const fn = childByField(call, 'function');
+  if (fn?.type !== 'attribute') return true;
+  const method = ev.text(childByField(fn, 'attribute') ?? fn);
+  const holder = childByField(fn, 'object');
+  if (JOINS.test(method) || !holder || (holder.type !== 'identifier' && holder.type !== 'attribute')) return true;
+  const args = namedChildren(childByField(call, 'arguments') ?? call).filter((a) => a.type !== 'keyword_argument');
+  if (args.length >= 2) return true;
+  // `k = cache.extend(k)`: the new keys handed in are the name the result is bound to.
+  const assigned = call.parent?.type === 'assignment' ? childByField(call.parent, 'left') : undefined;
+  const targets = assigned ? (assigned.type === 'identifier' ? [assigned] : namedChildren(assigned)) : [];
+  if (args.some((a) => targets.some((t) => ev.text(t) === ev.text(a)))) return true;
+  return handedBefore(ev, holder, call);
 }
 
 /** A read of positions from the first on (`[:, :, :end]`, `[0, :, :positions.max() + 1]`): a slice with a stop and no start. */
@@ -234,6 +260,11 @@ function holderHandedKeys(ev: Evaluator, buffer: PyNode, read: PyNode): boolean 
   if (buffer.type !== 'attribute') return false;
   const holder = childByField(buffer, 'object');
   if (!holder || (holder.type !== 'identifier' && holder.type !== 'attribute')) return false;
+  return handedBefore(ev, holder, read);
+}
+
+/** `holder` is handed tensors by one of its methods (two arguments or more), as a statement of its own, before `read`. */
+function handedBefore(ev: Evaluator, holder: PyNode, read: PyNode): boolean {
   const holderText = ev.text(holder);
   let fn = read.parent;
   while (fn && fn.type !== 'function_definition') fn = fn.parent;

@@ -143,3 +143,43 @@ function readsLengthOf(ev: Evaluator, n: PyNode, keys: PyNode, depth = 0): boole
       .join(',');
   return ev.text(base) === ev.text(k) && same(base) !== '' && same(base) === same(k);
 }
+
+/**
+ * Whether `cond` having the truth value `holds` proves more than one query for the code it guards: a length
+ * (`q_len = q.size(2)`, `T` of `B, T, C = x.shape`, `x.shape[1]` in place) compared with 1 (`q_len > 1`,
+ * `T != 1`, `seqlen >= 2` holding; `q_len == 1`, `T <= 1`, `T < 2` failing). Parts joined by `and` that hold, or by
+ * `or` that fail, count one by one, and through `not`. Code that takes its causal path only for several queries
+ * shows a design where several queries are the prompt (a single query is the decode step): whether a call with
+ * several queries ever meets a filled cache (a chunked prefill) is not in view.
+ */
+export function provesSeveralQueries(ev: Evaluator, cond: PyNode, holds: boolean, depth = 0): boolean {
+  const c = unparen(cond);
+  if (depth > 4) return false;
+  if (c.type === 'boolean_operator') {
+    const op = c.children.find((ch) => !ch.named)?.type;
+    if ((op === 'and' && holds) || (op === 'or' && !holds)) return namedChildren(c).some((p) => provesSeveralQueries(ev, p, holds, depth + 1));
+    return false;
+  }
+  if (c.type === 'not_operator') {
+    const arg = childByField(c, 'argument');
+    return arg !== undefined && provesSeveralQueries(ev, arg, !holds, depth + 1);
+  }
+  if (c.type === 'identifier') {
+    const only = onlyValue(ev, c);
+    return !!only && CONDITION_TYPES.has(unparen(only).type) && provesSeveralQueries(ev, only, holds, depth + 1);
+  }
+  if (c.type !== 'comparison_operator') return false;
+  const parts = namedChildren(c).map(unparen);
+  const ops = c.children.filter((ch) => !ch.named).map((ch) => ch.type);
+  if (parts.length !== 2 || ops.length !== 1) return false;
+  const [a, b] = parts as [PyNode, PyNode];
+  const num = (n: PyNode): number | undefined => (n.type === 'integer' ? Number(ev.text(n)) : undefined);
+  const mirrored: Record<string, string> = { '<': '>', '>': '<', '<=': '>=', '>=': '<=' };
+  const [len, bound, op] =
+    num(b) !== undefined ? [a, num(b), ops[0] ?? ''] : num(a) !== undefined ? [b, num(a), mirrored[ops[0] ?? ''] ?? ops[0] ?? ''] : [undefined, undefined, ''];
+  if (!len || bound === undefined || !isLength(ev, len)) return false;
+  // The operator that holds here: the written one, or its negation where the condition failed.
+  const negated: Record<string, string> = { '==': '!=', '!=': '==', '<': '>=', '>=': '<', '>': '<=', '<=': '>' };
+  const o = holds ? op : (negated[op] ?? '');
+  return (o === '>' && bound >= 1) || (o === '>=' && bound >= 2) || (o === '!=' && bound === 1);
+}

@@ -3,13 +3,13 @@ import type { Ctx, FillSite, MaskSite, MatmulSite, SdpaSite, SoftmaxSite } from 
 import { alternatives } from './evidence';
 import type { Def } from '../analysis/scopes';
 import { cacheReachesKeys, truthWithCache, type FlagReader } from '../analysis/kv-cache';
-import { causalForCausalModule, causalOffWithCache, functionScope, maskSkippedWithCache, runsOnlyWithoutCache } from '../analysis/cache-paths';
+import { causalForCausalModule, causalOffWithCache, functionScope, maskSkippedWithCache, runsOnlyWithCache, runsOnlyWithoutCache } from '../analysis/cache-paths';
 import { discardedSite } from '../analysis/discarded';
 import { truthOf } from '../analysis/flags';
 import { originRef } from '../analysis/portable';
 import type { AValue, MaskInfo } from '../analysis/values';
 import { cacheColumnsAfter, topLeftRectangleSizes } from '../analysis/masks';
-import { comparesLengths, ordersLengths, provesEqualLengths } from '../analysis/length-guards';
+import { comparesLengths, ordersLengths, provesEqualLengths, provesSeveralQueries } from '../analysis/length-guards';
 import { childByField, namedChildren, unparen, type PyNode } from '../syntax/tree';
 import { defineTemplates, msg, type MessageParts } from '../message';
 import { apiName, quote, type RelatedSpec, type Rule, type RuleContext } from './rule';
@@ -191,7 +191,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
     function topLeftOnCache(maskNode: PyNode, m: MaskInfo | undefined, sizes: readonly [string, string], node: PyNode, formedAt: PyNode, siteCtx: Ctx): void {
       const formed = formedIn(formedAt, siteCtx);
       const [first] = formed;
-      if (!first || !formed.every((mm) => cacheReachesKeys(ev, mm.b) && !mm.a.fromCache) || lengthGuarded(node)) return;
+      if (!first || !formed.every((mm) => cacheReachesKeys(ev, mm.b) && !mm.a.fromCache) || lengthGuarded(node) || queryCountGuarded(node, first.b.cacheAt)) return;
       if (runsOnlyWithoutCache(flags, node, first.b.cacheAt)) return;
       reported.add(maskNode.id);
       const [l, sz] = sizes;
@@ -256,6 +256,49 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
             return true;
         }
         if (p.type === 'function_definition') break;
+      }
+      return false;
+    }
+
+    /**
+     * The code at `node` runs only for several queries (length-guards.ts: provesSeveralQueries): an enclosing arm
+     * whose condition says so (`if q_len > 1:`, the `else` of `if q.size(2) == 1:`), or an earlier `if` of the
+     * function (no `else`) that returns or raises for one query (`if T == 1: return sdpa(q, k, v)`). Code that
+     * chooses its causal path by the query count treats several queries as the prompt; whether such a call ever
+     * meets a filled cache is not in view. It says nothing about a mask skipped with the cache (the prompt still
+     * goes through unmasked), so only the top-left alignment findings ask it. Code that also runs only with the cache
+     * (`if past is not None and q_len > 1:`) shows several queries meeting the cache, and is not excused.
+     */
+    function queryCountGuarded(node: PyNode, join: PyNode | undefined): boolean {
+      return severalQueriesAt(node) && !runsOnlyWithCache(flags, node, join);
+    }
+
+    function severalQueriesAt(node: PyNode): boolean {
+      for (let child: PyNode = node, p = node.parent; p && p.type !== 'function_definition'; child = p, p = p.parent) {
+        if ((p.type === 'if_statement' || p.type === 'elif_clause') && child.field === 'consequence') {
+          const cond = childByField(p, 'condition');
+          if (cond && provesSeveralQueries(ev, cond, true)) return true;
+        }
+        if ((child.type === 'elif_clause' || child.type === 'else_clause') && p.type === 'if_statement') {
+          for (const arm of [p, ...p.children.filter((c) => c.type === 'elif_clause')]) {
+            const cond = childByField(arm, 'condition');
+            if (cond && cond.end <= child.start && provesSeveralQueries(ev, cond, false)) return true;
+          }
+        }
+        if (p.type === 'conditional_expression') {
+          const [yes, cond] = namedChildren(p);
+          if (cond && yes && (yes === child ? provesSeveralQueries(ev, cond, true) : cond !== child && provesSeveralQueries(ev, cond, false))) return true;
+        }
+        if (p.type !== 'block') continue;
+        // An earlier `if <one query>: ... return` of the block: past it, there are several queries.
+        for (const s of p.children) {
+          if (s.start >= child.start) break;
+          if (s.type !== 'if_statement' || s.children.some((c) => c.type === 'elif_clause' || c.type === 'else_clause')) continue;
+          const cond = childByField(s, 'condition');
+          const body = childByField(s, 'consequence');
+          const last = body && namedChildren(body).filter((c) => c.type !== 'comment').pop();
+          if (cond && last && (last.type === 'return_statement' || last.type === 'raise_statement') && provesSeveralQueries(ev, cond, false)) return true;
+        }
       }
       return false;
     }
@@ -327,6 +370,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         reported.has(bias.node.id) ||
         !cacheReachesKeys(ev, site.k) ||
         lengthGuarded(site.node) ||
+        queryCountGuarded(site.node, site.k.cacheAt) ||
         runsOnlyWithoutCache(flags, site.node, site.k.cacheAt)
       )
         return;
@@ -404,6 +448,8 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
           });
           return;
         }
+        // Past here the findings are of a top-left alignment: a causal path taken only for several queries is the prompt's.
+        if (queryCountGuarded(site.node, site.k.cacheAt)) return;
         const withCache = truthWithCache({ ...flags, cacheJoinedAt: site.k.cacheAt }, valueNode).cached;
         // Known True in this context (every path of it, so with the cache too), unless read False with the cache.
         const trueHere = known === true && withCache !== false;
@@ -472,7 +518,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         const sizes = topLeftRectangleSizes(site.mask.mask);
         if (site.convention !== 'api' || !sizes || reported.has(site.maskNode.id)) return;
         const sdpa = ev.facts.sdpaAt(site.node).find((s) => s.ctx === site.ctx);
-        if (!sdpa?.kNode || !cacheReachesKeys(ev, sdpa.k) || sdpa.q.fromCache || lengthGuarded(sdpa.node)) return;
+        if (!sdpa?.kNode || !cacheReachesKeys(ev, sdpa.k) || sdpa.q.fromCache || lengthGuarded(sdpa.node) || queryCountGuarded(sdpa.node, sdpa.k.cacheAt)) return;
         if (runsOnlyWithoutCache(flags, sdpa.node, sdpa.k.cacheAt)) return;
         reported.add(site.maskNode.id);
         const [l, s] = sizes;

@@ -281,11 +281,14 @@ describe('metamorphic31 classes', () => {
       assert.deepEqual(await findingLines(GUARDED, 'ATT008'), []);
       assert.deepEqual(await findingLines(GUARDED.replaceAll('state', 'past_key_value'), 'ATT008'), []);
     });
-    it('is_causal whenever more than one query, cache or not: reported', async () => {
-      assert.deepEqual(await findingLines(GUARDED.replace('if state is None and seqlen > 1:', 'if seqlen > 1:'), 'ATT008'), [25]);
+    it('is_causal whenever more than one query, cache or not: silent (several queries are the prompt; a chunked prefill is not in view)', async () => {
+      assert.deepEqual(await findingLines(GUARDED.replace('if state is None and seqlen > 1:', 'if seqlen > 1:'), 'ATT008'), []);
+    });
+    it('is_causal with the cache and more than one query: reported', async () => {
+      assert.deepEqual(await findingLines(GUARDED.replace('if state is None and seqlen > 1:', 'if state is not None and seqlen > 1:'), 'ATT008'), [25]);
     });
     it('the new keys tested against None are not the cache', async () => {
-      assert.deepEqual(await findingLines(GUARDED.replace('if state is None and seqlen > 1:', 'if xk is None and seqlen > 1:'), 'ATT008'), [25]);
+      assert.deepEqual(await findingLines(GUARDED.replace('if state is None and seqlen > 1:', 'if xk is None:'), 'ATT008'), [25]);
     });
   });
   describe('2. ATT008: a container written back with the extended keys is a KV cache', () => {

@@ -1,0 +1,255 @@
+// Session 34 (prec-cache34): ATT008's evidence that a KV cache puts more keys than queries under a top-left causal
+// mask, read from what the code does rather than from names.
+//  1. A causal path the code takes only for several queries (`if q_len > 1:`, the `else` of `if q.size(2) == 1:`, past
+//     an `if T == 1: return ...`) is the prompt's: code that picks its causal form by the query count treats a single
+//     query as the decode step and several as the prompt, and whether a call with several queries ever meets a filled
+//     cache (a chunked prefill) is not in view. Silent, as `is_causal = q_len > 1` already was; reported when the same
+//     arm also runs only with the cache (`if past is not None and q_len > 1:`), and never an excuse for a mask skipped
+//     whenever a cache is passed (the prompt still goes through unmasked).
+//  2. A zero test of how many positions the cache object holds (`if cache.offset == 0:`, `past.get_seq_length() == 0`,
+//     `not len(cache)`) around the causal call: there the cache adds no keys to the new ones (as `if start_pos == 0:`
+//     for a preallocated buffer already was).
+//  3. Keys read from a method of an object named like a cache (`k, v = kv_cache.get(layer_idx)`) are cached keys only
+//     when the code hands that object the new keys (`cache.update(k, v)`, `k = cache.extend(k)`, or an earlier
+//     `cache.append(layer, k, v)`): read on the name alone, how many keys they are against the queries is not in view.
+import { strict as assert } from 'node:assert';
+import { findingLines, workspaceFindingLines } from './helpers';
+
+// q: (B, H, T, D); k, v: (B, H, T, D) joined with the cached (B, H, P, D) along the key axis.
+const JOINED = `import torch
+import torch.nn.functional as F
+
+
+class Attention(torch.nn.Module):
+    def forward(self, q, k, v, past_key_value=None):
+        if past_key_value is not None:
+            k = torch.cat([past_key_value[0], k], dim=2)
+            v = torch.cat([past_key_value[1], v], dim=2)
+        q_len = q.size(2)
+        out = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        return out, (k, v)
+`;
+
+const CALL = '        out = F.scaled_dot_product_attention(q, k, v, is_causal=True)\n';
+const withCall = (by: string): string => {
+  assert.ok(JOINED.includes(CALL));
+  return JOINED.replace(CALL, by);
+};
+
+describe('prec-cache34 1. ATT008: a causal path taken only for several queries', () => {
+  it('the natural bug, is_causal=True on keys joined with the cache for every query count: reported', async () => {
+    assert.deepEqual(await findingLines(JOINED, 'ATT008'), [11]);
+  });
+  it('fixed: a bottom-right mask, tril(diagonal=S - L)', async () => {
+    const fixed = withCall(
+      '        S = k.size(2)\n        keep = torch.ones(q_len, S, dtype=torch.bool, device=q.device).tril(diagonal=S - q_len)\n        out = F.scaled_dot_product_attention(q, k, v, attn_mask=keep)\n',
+    );
+    assert.deepEqual(await findingLines(fixed, 'ATT008'), []);
+  });
+  it('`if q_len > 1:` causal, else no mask (one query sees every key): silent', async () => {
+    const src = withCall(
+      '        if q_len > 1:\n            out = F.scaled_dot_product_attention(q, k, v, is_causal=True)\n        else:\n            out = F.scaled_dot_product_attention(q, k, v)\n',
+    );
+    assert.deepEqual(await findingLines(src, 'ATT008'), []);
+  });
+  it('the else of `if q.size(2) == 1:` and of `if q_len != 1` negated, and a length unpacked from x.shape: silent', async () => {
+    const elseArm = withCall(
+      '        if q.size(2) == 1:\n            out = F.scaled_dot_product_attention(q, k, v)\n        else:\n            out = F.scaled_dot_product_attention(q, k, v, is_causal=True)\n',
+    );
+    assert.deepEqual(await findingLines(elseArm, 'ATT008'), []);
+    const notOne = withCall('        if not q_len == 1:\n            out = F.scaled_dot_product_attention(q, k, v, is_causal=True)\n        else:\n            out = F.scaled_dot_product_attention(q, k, v)\n');
+    assert.deepEqual(await findingLines(notOne, 'ATT008'), []);
+    const unpacked = withCall('        B, H, T, D = q.shape\n        if T >= 2:\n            out = F.scaled_dot_product_attention(q, k, v, is_causal=True)\n        else:\n            out = F.scaled_dot_product_attention(q, k, v)\n');
+    assert.deepEqual(await findingLines(unpacked, 'ATT008'), []);
+  });
+  it('past an early return for one query: silent', async () => {
+    const src = withCall(
+      '        if q_len == 1:\n            return F.scaled_dot_product_attention(q, k, v), (k, v)\n        out = F.scaled_dot_product_attention(q, k, v, is_causal=True)\n',
+    );
+    assert.deepEqual(await findingLines(src, 'ATT008'), []);
+  });
+  it('the same arm also runs only with the cache (`if past_key_value is not None and q_len > 1:`): reported', async () => {
+    const src = withCall(
+      '        if past_key_value is not None and q_len > 1:\n            out = F.scaled_dot_product_attention(q, k, v, is_causal=True)\n        else:\n            out = F.scaled_dot_product_attention(q, k, v)\n',
+    );
+    assert.deepEqual(await findingLines(src, 'ATT008'), [12]);
+  });
+  it('the causal call in the one-query arm (`if q_len == 1:`), or under a test that says nothing about the count: reported', async () => {
+    const oneQuery = withCall(
+      '        if q_len > 1:\n            out = F.scaled_dot_product_attention(q, k, v)\n        else:\n            out = F.scaled_dot_product_attention(q, k, v, is_causal=True)\n',
+    );
+    assert.deepEqual(await findingLines(oneQuery, 'ATT008'), [14]);
+    const other = withCall('        if q_len > 0:\n            out = F.scaled_dot_product_attention(q, k, v, is_causal=True)\n        else:\n            out = F.scaled_dot_product_attention(q, k, v)\n');
+    assert.deepEqual(await findingLines(other, 'ATT008'), [12]);
+  });
+  it('a hand-written top-left mask applied only for several queries: silent; for every count: reported', async () => {
+    const hand = (guard: string) => `import torch
+
+
+def attend(q, k, v, past=None):
+    # q: (B, H, T, D); past: (k, v) of (B, H, P, D)
+    if past is not None:
+        k = torch.cat([past[0], k], dim=-2)
+        v = torch.cat([past[1], v], dim=-2)
+    T, S = q.size(-2), k.size(-2)
+    scores = q @ k.transpose(-2, -1) / q.size(-1) ** 0.5
+${guard}
+    return scores.softmax(dim=-1) @ v, (k, v)
+`;
+    const mask = 'scores = scores.masked_fill(torch.tril(torch.ones(T, S, dtype=torch.bool)) == 0, float("-inf"))';
+    assert.deepEqual(await findingLines(hand(`    ${mask}`), 'ATT008'), [11]);
+    assert.deepEqual(await findingLines(hand(`    if T > 1:\n        ${mask}`), 'ATT008'), []);
+  });
+  it('a mask skipped whenever the cache is passed stays reported under a query-count guard', async () => {
+    const src = `import torch
+import torch.nn as nn
+
+
+class Attention(nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.register_buffer("future", torch.triu(torch.ones(n, n, dtype=torch.bool), 1))
+
+    def forward(self, q, k, v, cache=None):
+        # q, k, v: (B, H, T, D)
+        T = q.size(2)
+        if cache is not None:
+            k, v = cache.update(k, v)
+        att = q @ k.transpose(-2, -1) / q.size(-1) ** 0.5
+        if T > 1:
+            if cache is None:
+                att = att.masked_fill(self.future[:T, :T], float("-inf"))
+        return att.softmax(dim=-1) @ v
+`;
+    assert.deepEqual(await findingLines(src, 'ATT008'), [18]);
+  });
+  it('cross-file: keys a store of another file extends, the causal call only for several queries: silent; for all: reported', async () => {
+    const store = `import torch
+
+
+class Store:
+    def __init__(self):
+        self.k = None
+        self.v = None
+
+    def append(self, k, v):
+        if self.k is None:
+            self.k, self.v = k, v
+        else:
+            self.k = torch.cat([self.k, k], dim=2)
+            self.v = torch.cat([self.v, v], dim=2)
+        return self.k, self.v
+`;
+    const model = (attend: string) => `import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from store import Store
+
+
+class Decoder(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.store = Store()
+
+    def forward(self, q, k, v):
+        # q, k, v: (B, H, T, D)
+        k, v = self.store.append(k, v)
+${attend}
+`;
+    const all = model('        return F.scaled_dot_product_attention(q, k, v, is_causal=True)');
+    assert.deepEqual(await workspaceFindingLines({ 'store.py': store, 'model.py': all }, 'model.py', 'ATT008'), [15]);
+    const guarded = model(
+      '        if q.size(2) == 1:\n            return F.scaled_dot_product_attention(q, k, v)\n        return F.scaled_dot_product_attention(q, k, v, is_causal=True)',
+    );
+    assert.deepEqual(await workspaceFindingLines({ 'store.py': store, 'model.py': guarded }, 'model.py', 'ATT008'), []);
+  });
+});
+
+describe('prec-cache34 2. ATT008: a zero test of what the cache object holds', () => {
+  const cached = (cond: string, armCausal = true) => `import torch
+import torch.nn.functional as F
+
+
+class Attention(torch.nn.Module):
+    def forward(self, q, k, v, cache):
+        # q, k, v: (B, H, T, D); the cache grows the keys along T
+        k, v = cache.update(k, v)
+        if ${cond}:
+            out = F.scaled_dot_product_attention(q, k, v${armCausal ? ', is_causal=True' : ''})
+        else:
+            out = F.scaled_dot_product_attention(q, k, v${armCausal ? '' : ', is_causal=True'})
+        return out
+`;
+  it('causal only where the cache holds nothing (offset, get_seq_length(), len, not): silent', async () => {
+    for (const cond of ['cache.offset == 0', 'cache.get_seq_length() == 0', 'len(cache) == 0', 'not cache.seq_len', '0 == cache.pos'])
+      assert.deepEqual(await findingLines(cached(cond), 'ATT008'), [], cond);
+    // The else of a test that the cache holds something.
+    assert.deepEqual(await findingLines(cached('cache.offset > 0', false), 'ATT008'), []);
+  });
+  it('causal where the cache holds something, or under a test of another attribute (its layer): reported', async () => {
+    assert.deepEqual(await findingLines(cached('cache.offset > 0'), 'ATT008'), [10]);
+    assert.deepEqual(await findingLines(cached('cache.layer_idx == 0'), 'ATT008'), [10]);
+    assert.deepEqual(await findingLines(cached('other.offset == 0'), 'ATT008'), [10]);
+  });
+  it('the container a concatenation reads the cached keys from, tested for its length: silent', async () => {
+    const src = JOINED.replace(
+      CALL,
+      '        if past_key_value is None or past_key_value[0].size(2) == 0:\n            out = F.scaled_dot_product_attention(q, k, v, is_causal=True)\n        else:\n            out = F.scaled_dot_product_attention(q, k, v)\n',
+    );
+    assert.deepEqual(await findingLines(src, 'ATT008'), []);
+  });
+});
+
+describe('prec-cache34 3. ATT008: keys read from a cache object that is never handed the new keys', () => {
+  const read = (body: string) => `import torch
+import torch.nn.functional as F
+
+
+class Attention(torch.nn.Module):
+    def forward(self, q, k, v, kv_cache=None, layer_idx=0):
+        # q, k, v: (B, H, T, D)
+${body}
+        return F.scaled_dot_product_attention(q, k, v, is_causal=True)
+`;
+  it('`k, v = kv_cache.get(layer_idx)` on its name alone: silent', async () => {
+    assert.deepEqual(await findingLines(read('        if kv_cache is not None:\n            k, v = kv_cache.get(layer_idx)'), 'ATT008'), []);
+  });
+  it('handed the new keys first (`kv_cache.append(layer_idx, k, v)`), or by the read itself: reported', async () => {
+    assert.deepEqual(await findingLines(read('        kv_cache.append(layer_idx, k, v)\n        k, v = kv_cache.get(layer_idx)'), 'ATT008'), [10]);
+    assert.deepEqual(await findingLines(read('        k, v = kv_cache.update(k, v, layer_idx)'), 'ATT008'), [9]);
+    assert.deepEqual(await findingLines(read('        k = kv_cache.extend_keys(k)\n        v = kv_cache.extend_values(v)'), 'ATT008'), [10]);
+  });
+  it('cross-file: a cache class of another file that only returns what it holds: silent; handed the keys first: reported', async () => {
+    const cache = `class LayerCache:
+    def __init__(self):
+        self.k = {}
+        self.v = {}
+
+    def put(self, layer, k, v):
+        self.k[layer] = k
+        self.v[layer] = v
+
+    def get(self, layer):
+        return self.k[layer], self.v[layer]
+`;
+    const model = (body: string) => `import torch.nn as nn
+import torch.nn.functional as F
+from layer_cache import LayerCache
+
+
+class Attention(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.kv_cache = LayerCache()
+
+    def forward(self, q, k, v, layer):
+        # q, k, v: (B, H, T, D)
+${body}
+        return F.scaled_dot_product_attention(q, k, v, is_causal=True)
+`;
+    const onlyRead = model('        k, v = self.kv_cache.get(layer)');
+    assert.deepEqual(await workspaceFindingLines({ 'layer_cache.py': cache, 'model.py': onlyRead }, 'model.py', 'ATT008'), []);
+    const handed = model('        self.kv_cache.put(layer, k, v)\n        k, v = self.kv_cache.get(layer)');
+    assert.deepEqual(await workspaceFindingLines({ 'layer_cache.py': cache, 'model.py': handed }, 'model.py', 'ATT008'), [15]);
+  });
+});
