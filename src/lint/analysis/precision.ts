@@ -41,11 +41,19 @@ export function sourcePrecision(src: string): PrecisionEvidence {
 }
 
 /**
- * A dtype compared with float16 (`x.dtype == torch.float16`, `dtype in (jnp.float16, jnp.bfloat16)`) asks what
+ * A dtype compared with float16 (`x.dtype == torch.float16`, `dtype in (jnp.float16, jnp.bfloat16)`; any order:
+ * DTYPE_MEMBERSHIP) asks what
  * the data is, often to cast it to float32 (`x.astype(jnp.float32) if x.dtype == jnp.float16 else x`): a question,
  * not evidence that the file runs in float16. Blanked to spaces (same offsets).
  */
 const DTYPE_TEST = /(?:==|!=|\bis(?:\s+not)?|\bin)\s*\(?\s*(?:(?:torch|jnp|np|numpy|tf|mx)\.)?(?:float16|half)\b/g;
+/**
+ * A dtype tested for membership in a written collection of dtypes (`k.dtype in (jnp.bfloat16, jnp.float16)`,
+ * `x.dtype not in {torch.float16, torch.bfloat16}`): a question about the data whichever half dtype comes first, not
+ * evidence that the file runs in either. Blanked as the dtype tests are.
+ */
+const DTYPE_MEMBERSHIP =
+  /\bin\s*[([{]\s*(?:(?:torch|jnp|np|numpy|tf|mx)\.(?:b?float(?:16|32|64)|half|float)\s*,\s*)*(?:torch|jnp|np|numpy|tf|mx)\.(?:b?float(?:16|32|64)|half|float)\s*,?\s*[)\]}]/g;
 /**
  * float16's own limits (`np.finfo(np.float16).min`, `torch.finfo(torch.half).min`, `tf.float16.min`) are the fill that
  * fits float16, named for when the data is float16 (`_NEG_INF_FP16 = np.finfo(np.float16).min`, chosen by a dtype
@@ -56,7 +64,7 @@ const FLOAT16_LIMIT =
   /\b(?:torch|jnp|np|numpy|tf|mx)\.finfo\(\s*(?:(?:torch|jnp|np|numpy|tf|mx)\.)?(?:float16|half)\s*\)|\b(?:tf|jnp|np|numpy)\.float16\.(?:min|max)\b/g;
 function withoutDtypeTests(code: string): string {
   const blank = (m: string): string => m.replace(/[^\n]/g, ' ');
-  return code.replace(DTYPE_TEST, blank).replace(FLOAT16_LIMIT, blank);
+  return code.replace(DTYPE_MEMBERSHIP, blank).replace(DTYPE_TEST, blank).replace(FLOAT16_LIMIT, blank);
 }
 
 /** 1-based line and column of the first evidence of half precision in a source's code, if any. */
