@@ -42,8 +42,8 @@ export function runsOnlyWithoutCache(flags: FlagReader, node: PyNode, join: PyNo
   const reader = { ...flags, cacheJoinedAt: join };
   const offset = join ? readOffset(flags, join) : undefined;
   const holders = join ? cacheHolders(flags, join) : [];
-  const isOffset = (t: string): boolean => t === offset;
-  const countsHolder = (t: string): boolean => holders.some((h) => readsCountOf(t, h));
+  const isOffset = (n: PyNode): boolean => flags.text(n) === offset;
+  const countsHolder = (n: PyNode): boolean => holders.some((h) => readsCountOf(flags.text(n), h)) || countNameOf(flags, n, holders);
   return armsAround(node).some(
     ({ cond, holds }) =>
       truthWithCache(reader, cond).cached === !holds ||
@@ -78,6 +78,20 @@ function cacheHolders(flags: FlagReader, join: PyNode): string[] {
   let root = head ? unparen(head) : undefined;
   while (root?.type === 'subscript') root = childByField(root, 'value');
   return root && (root.type === 'identifier' || root.type === 'attribute') && flags.text(root) !== 'self' ? [flags.text(root)] : [];
+}
+
+/**
+ * A local name every definition of which is 0 or a count of one of the cache objects (`past_len = 0`, then
+ * `past_len = past_key_value[0].size(2)` where the cache is passed): zero exactly when the cache holds nothing.
+ */
+function countNameOf(flags: FlagReader, n: PyNode, holders: readonly string[]): boolean {
+  if (n.type !== 'identifier') return false;
+  const defs = flags.definitions(n);
+  if (!defs || defs.length === 0) return false;
+  return defs.every((d) => {
+    const v = d.value && d.path.length === 0 ? unparen(d.value) : undefined;
+    return !!v && (flags.text(v) === '0' || holders.some((h) => readsCountOf(flags.text(v), h)));
+  });
 }
 
 /**
@@ -117,10 +131,10 @@ function readOffset(flags: FlagReader, join: PyNode): string | undefined {
  */
 const CONDITION_TYPES = new Set(['comparison_operator', 'boolean_operator', 'not_operator']);
 
-function zeroIn(flags: FlagReader, cond: PyNode, isName: (text: string) => boolean): boolean | undefined {
+function zeroIn(flags: FlagReader, cond: PyNode, isName: (node: PyNode) => boolean): boolean | undefined {
   const c = unparen(cond);
   // The name tested for truth (`if start_pos:`, `if cache.offset:`): it holds when the name is not zero.
-  if (!CONDITION_TYPES.has(c.type) && isName(flags.text(c))) return false;
+  if (!CONDITION_TYPES.has(c.type) && isName(c)) return false;
   if (c.type === 'boolean_operator') {
     // `a and b` holding makes both hold; `a or b` failing makes both fail.
     const op = c.children.find((ch) => !ch.named)?.type;
@@ -131,16 +145,17 @@ function zeroIn(flags: FlagReader, cond: PyNode, isName: (text: string) => boole
   }
   if (c.type === 'not_operator') {
     const arg = childByField(c, 'argument');
-    return arg && isName(flags.text(unparen(arg))) ? true : undefined;
+    return arg && isName(unparen(arg)) ? true : undefined;
   }
   if (c.type !== 'comparison_operator') return undefined;
   const parts = namedChildren(c);
   const ops = c.children.filter((ch) => !ch.named).map((ch) => ch.type);
   if (parts.length !== 2 || ops.length !== 1) return undefined;
+  const [pa, pb] = parts.map((p) => unparen(p));
   const [a, b] = parts.map((p) => flags.text(unparen(p)));
   const op = ops[0];
-  if (a !== undefined && isName(a) && b === '0') return op === '==' ? true : op === '!=' || op === '>' ? false : undefined;
-  if (b !== undefined && isName(b) && a === '0') return op === '==' ? true : op === '!=' || op === '<' ? false : undefined;
+  if (pa && isName(pa) && b === '0') return op === '==' ? true : op === '!=' || op === '>' ? false : undefined;
+  if (pb && isName(pb) && a === '0') return op === '==' ? true : op === '!=' || op === '<' ? false : undefined;
   return undefined;
 }
 

@@ -191,6 +191,30 @@ class Attention(torch.nn.Module):
     assert.deepEqual(await findingLines(cached('cache.layer_idx == 0'), 'ATT008'), [10]);
     assert.deepEqual(await findingLines(cached('other.offset == 0'), 'ATT008'), [10]);
   });
+  it('a local that is 0 or the length of the cached keys, tested for zero: silent in its zero arm, reported in the other', async () => {
+    const src = (zeroArm: string, otherArm: string, pastLen = 'past_key_value[0].size(2)') => `import torch
+import torch.nn.functional as F
+
+
+class Attention(torch.nn.Module):
+    def forward(self, q, k, v, past_key_value=None):
+        # q, k, v: (B, H, T, D); past_key_value: (k, v) of (B, H, P, D)
+        past_len = 0
+        if past_key_value is not None:
+            past_len = ${pastLen}
+            k = torch.cat([past_key_value[0], k], dim=2)
+            v = torch.cat([past_key_value[1], v], dim=2)
+        if past_len > 0:
+            out = F.scaled_dot_product_attention(q, k, v${otherArm})
+        else:
+            out = F.scaled_dot_product_attention(q, k, v${zeroArm})
+        return out, (k, v)
+`;
+    assert.deepEqual(await findingLines(src(', is_causal=True', ''), 'ATT008'), []);
+    assert.deepEqual(await findingLines(src('', ', is_causal=True'), 'ATT008'), [14]);
+    // A local bound to something that is not what the cache holds proves nothing.
+    assert.deepEqual(await findingLines(src(', is_causal=True', '', 'self.window'), 'ATT008'), [16]);
+  });
   it('the container a concatenation reads the cached keys from, tested for its length: silent', async () => {
     const src = JOINED.replace(
       CALL,
