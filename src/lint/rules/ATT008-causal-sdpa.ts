@@ -10,7 +10,7 @@ import { originRef } from '../analysis/portable';
 import type { AValue, MaskInfo } from '../analysis/values';
 import { cacheColumnsAfter, topLeftRectangleSizes } from '../analysis/masks';
 import { comparesLengths, ordersLengths, provesEqualLengths, provesSeveralQueries } from '../analysis/length-guards';
-import { childByField, namedChildren, unparen, type PyNode } from '../syntax/tree';
+import { childByField, enclosingFunction, namedChildren, unparen, walk, type PyNode } from '../syntax/tree';
 import { defineTemplates, msg, type MessageParts } from '../message';
 import { apiName, quote, type RelatedSpec, type Rule, type RuleContext } from './rule';
 import { cacheAttached, cacheJoined, definitions, maskBuilt, MASK_NAMES } from './related';
@@ -126,11 +126,53 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
       const names = new Set(words.filter((n) => /^[A-Za-z_]\w*$/.test(n) && !/^(self|not|and|or|is|None|True|False|if|else)$/.test(n)));
       const source = ev.tree.source;
       for (const name of names) {
-        if (new RegExp(`\\b${name}\\s*(:[^=\\n,)]*)?=\\s*True\\b`).test(source)) return true;
+        for (const m of source.matchAll(new RegExp(`\\b${name}\\s*(:[^=\\n,)]*)?=\\s*True\\b`, 'g'))) if (mayReach(m.index, valueNode)) return true;
         // A loop over literal values that include True (`for causal in (False, True):`).
         if (new RegExp(`\\bfor\\s+${name}\\s+in\\s+[([][^)\\]]*\\bTrue\\b`).test(source)) return true;
       }
       return false;
+    }
+
+    /**
+     * Whether the `name = True` written at `offset` may set the flag read at `valueNode`: not the default of a
+     * parameter of another function (`def sample(logits, causal=True)`, another class's `__init__`), nor a keyword of a
+     * call to a function or class of this file other than the one holding the flag (`make_mask(T, causal=True)`), whose
+     * parameter of that name is another flag. The flag's own function, the methods of its class, assignments and
+     * keywords of calls the file does not define (`layer(x, state, prefill=True)`) may.
+     */
+    function mayReach(offset: number, valueNode: PyNode): boolean {
+      const fn = enclosingFunction(valueNode);
+      const cls = fn?.parent?.parent?.type === 'class_definition' ? fn.parent.parent : undefined;
+      const own = (f: PyNode | undefined): boolean => !!f && (f === fn || (!!cls && f.parent?.parent === cls));
+      let at: PyNode | undefined;
+      walk(ev.tree.root, (n) => {
+        if (n.start > offset || n.end <= offset) return false;
+        at = n;
+        return true;
+      });
+      for (let p: PyNode | null | undefined = at; p; p = p.parent) {
+        if (p.type === 'parameters') return own(p.parent ?? undefined);
+        if (p.type === 'keyword_argument') {
+          const call = p.parent?.parent;
+          const callee = call?.type === 'call' ? childByField(call, 'function') : undefined;
+          const calleeName = callee?.type === 'identifier' ? ctx.text(callee) : callee?.type === 'attribute' ? ctx.text(childByField(callee, 'attribute') ?? callee) : undefined;
+          if (!calleeName) return true;
+          const defined = definedHere(calleeName);
+          return !defined || defined === fn || defined === cls || (!!cls && defined.parent?.parent === cls);
+        }
+        if (p.type === 'function_definition' || p.type === 'class_definition') return true;
+      }
+      return true;
+    }
+
+    /** The function or class of this file defined under `name` (at module level or as a method), if exactly one. */
+    function definedHere(name: string): PyNode | undefined {
+      const found: PyNode[] = [];
+      walk(ev.tree.root, (n) => {
+        if ((n.type === 'function_definition' || n.type === 'class_definition') && ctx.text(childByField(n, 'name') ?? n) === name) found.push(n);
+        return true;
+      });
+      return found.length === 1 ? found[0] : undefined;
     }
 
     function resetToFalse(site: SdpaSite, valueNode: PyNode): boolean {
@@ -411,7 +453,11 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
           (site.mask?.kind === 'tensor' && !site.mask.maybeNone && !resetToFalse(site, valueNode) && !falseAfterEarlyExit(site.node, valueNode));
         // A flag whose value no code in view gives (a parameter, an attribute set from one) is evidence only when the
         // file sets a flag of that name True somewhere (`prefill=True` where the layers are called, a default of True).
-        const flagSeenTrue = causal === 'true' || known === true || setTrueInFile(valueNode);
+        // Calls in view that give the flag a value (known in their contexts) settle it: the default context's guess from
+        // names is not needed (True there is reported there; False there is no error).
+        const settledElsewhere =
+          !site.ctx.bindings && ev.facts.sdpaAt(site.node).some((s) => s.ctx !== site.ctx && truthOf(ev.eval(valueNode, s.ctx)) !== undefined);
+        const flagSeenTrue = causal === 'true' || known === true || (!settledElsewhere && setTrueInFile(valueNode));
         if (causal && maskGiven && flagOk && flagSeenTrue) {
           reported.add(site.node.id);
           const flag =

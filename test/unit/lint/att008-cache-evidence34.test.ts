@@ -277,3 +277,108 @@ ${body}
     assert.deepEqual(await workspaceFindingLines({ 'layer_cache.py': cache, 'model.py': handed }, 'model.py', 'ATT008'), [15]);
   });
 });
+
+describe('prec-cache34 4. ATT008: a causal flag passed with a mask, "True on some calls" read from where it can come from', () => {
+  // A helper passing its flag and a mask to SDPA; the flag's value is not in view in the helper's own (default) context.
+  const helper = (rest: string, defaultCausal = 'False') => `import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+def attention(q, k, v, mask, causal=${defaultCausal}):
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=mask, is_causal=causal)
+${rest}`;
+  const encoder = (call: string) => `
+
+class Encoder(nn.Module):
+    def __init__(self, dim, heads):
+        super().__init__()
+        self.heads = heads
+        self.qkv = nn.Linear(dim, 3 * dim)
+
+    def forward(self, x, pad):
+        # x: (B, T, C); pad: (B, T), True at padding
+        B, T, C = x.shape
+        q, k, v = self.qkv(x).view(B, T, 3, self.heads, -1).permute(2, 0, 3, 1, 4)
+        keep = ~pad[:, None, None, :]
+        return ${call}.transpose(1, 2).reshape(B, T, C)
+`;
+  const decoderDefault = `
+
+class Decoder(nn.Module):
+    def __init__(self, dim, causal=True):
+        super().__init__()
+        self.causal = causal
+`;
+  it('the only call passes the mask and leaves the flag False; `causal=True` is another class\'s default: silent', async () => {
+    assert.deepEqual(await findingLines(helper(encoder('attention(q, k, v, keep)') + decoderDefault), 'ATT008'), []);
+  });
+  it('a call passes the mask with causal=True: reported', async () => {
+    assert.deepEqual(await findingLines(helper(encoder('attention(q, k, v, keep, causal=True)')), 'ATT008'), [7]);
+  });
+  it('no call in view: a default of another function is no sign (silent); a keyword of a call the file does not define is (reported)', async () => {
+    const otherDefault = helper('\n\ndef sample(logits, causal=True):\n    return logits.argmax(-1)\n');
+    assert.deepEqual(await findingLines(otherDefault, 'ATT008'), []);
+    const otherCall = helper('\n\ndef make(q, k, v, mask, masked_attention):\n    return masked_attention(q, k, v, mask, causal=True)\n');
+    assert.deepEqual(await findingLines(otherCall, 'ATT008'), [7]);
+    // A keyword of a call to another function this file defines sets that function's flag.
+    const ownOther = helper('\n\ndef make_mask(T, causal=False):\n    return torch.ones(T, T).tril() if causal else torch.ones(T, T)\n\n\nM = make_mask(4, causal=True)\n');
+    assert.deepEqual(await findingLines(ownOther, 'ATT008'), []);
+    // The helper's own default of True is a sign.
+    assert.deepEqual(await findingLines(helper('', 'True'), 'ATT008'), [7]);
+  });
+  it('a module flag: a builder in view leaves it False (silent), builds it causal (reported); an unrelated default True is no sign', async () => {
+    const mod = (build: string) => `import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Attention(nn.Module):
+    def __init__(self, dim, heads, causal=False):
+        super().__init__()
+        self.causal = causal
+        self.heads = heads
+        self.qkv = nn.Linear(dim, 3 * dim)
+
+    def forward(self, x, mask):
+        # x: (B, T, C); mask: (B, T), True at real tokens
+        B, T, C = x.shape
+        q, k, v = self.qkv(x).view(B, T, 3, self.heads, -1).permute(2, 0, 3, 1, 4)
+        mask = mask[:, None, None, :].bool()
+        y = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, is_causal=self.causal)
+        return y.transpose(1, 2).reshape(B, T, C)
+
+
+class TextEncoder(nn.Module):
+    def __init__(self, dim, heads):
+        super().__init__()
+        self.attn = ${build}
+
+    def forward(self, x, mask):
+        return self.attn(x, mask)
+
+
+def sample(logits, causal=True):
+    return logits.argmax(-1)
+`;
+    assert.deepEqual(await findingLines(mod('Attention(dim, heads)'), 'ATT008'), []);
+    assert.deepEqual(await findingLines(mod('Attention(dim, heads, causal=True)'), 'ATT008'), [18]);
+  });
+  it('cross-file: the helper in attend.py, a file importing it calls it with the mask only: silent', async () => {
+    const attend = helper('');
+    const model = `import torch.nn as nn
+from attend import attention
+
+
+class Decoder(nn.Module):
+    def __init__(self, causal=True):
+        super().__init__()
+        self.causal = causal
+
+    def forward(self, q, k, v, keep):
+        return attention(q, k, v, keep)
+`;
+    assert.deepEqual(await workspaceFindingLines({ 'attend.py': attend, 'model.py': model }, 'attend.py', 'ATT008'), []);
+    assert.deepEqual(await workspaceFindingLines({ 'attend.py': attend, 'model.py': model.replace('attention(q, k, v, keep)', 'attention(q, k, v, keep, causal=True)') }, 'attend.py', 'ATT008'), [7]);
+  });
+});
