@@ -10,7 +10,7 @@ import { originRef } from '../analysis/portable';
 import type { AValue, MaskInfo } from '../analysis/values';
 import { cacheColumnsAfter, topLeftRectangleSizes } from '../analysis/masks';
 import { comparesLengths, ordersLengths, provesEqualLengths, provesSeveralQueries } from '../analysis/length-guards';
-import { childByField, enclosingFunction, namedChildren, unparen, walk, type PyNode } from '../syntax/tree';
+import { childByField, enclosingFunction, namedChildren, unparen, type PyNode } from '../syntax/tree';
 import { defineTemplates, msg, type MessageParts } from '../message';
 import { apiName, quote, type RelatedSpec, type Rule, type RuleContext } from './rule';
 import { cacheAttached, cacheJoined, definitions, maskBuilt, MASK_NAMES } from './related';
@@ -141,38 +141,50 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
      * keywords of calls the file does not define (`layer(x, state, prefill=True)`) may.
      */
     function mayReach(offset: number, valueNode: PyNode): boolean {
+      const source = ev.tree.source;
       const fn = enclosingFunction(valueNode);
       const cls = fn?.parent?.parent?.type === 'class_definition' ? fn.parent.parent : undefined;
-      const own = (f: PyNode | undefined): boolean => !!f && (f === fn || (!!cls && f.parent?.parent === cls));
-      let at: PyNode | undefined;
-      walk(ev.tree.root, (n) => {
-        if (n.start > offset || n.end <= offset) return false;
-        at = n;
-        return true;
-      });
-      for (let p: PyNode | null | undefined = at; p; p = p.parent) {
-        if (p.type === 'parameters') return own(p.parent ?? undefined);
-        if (p.type === 'keyword_argument') {
-          const call = p.parent?.parent;
-          const callee = call?.type === 'call' ? childByField(call, 'function') : undefined;
-          const calleeName = callee?.type === 'identifier' ? ctx.text(callee) : callee?.type === 'attribute' ? ctx.text(childByField(callee, 'attribute') ?? callee) : undefined;
-          if (!calleeName) return true;
-          const defined = definedHere(calleeName);
-          return !defined || defined === fn || defined === cls || (!!cls && defined.parent?.parent === cls);
-        }
-        if (p.type === 'function_definition' || p.type === 'class_definition') return true;
+      const nameOf = (n: PyNode | undefined): string | undefined => (n ? ctx.text(childByField(n, 'name') ?? n) : undefined);
+      // The functions whose parameters may be the flag: its own, and the methods of its class (`__init__`'s `causal`).
+      const ownNames = new Set([nameOf(fn), ...(cls ? methodNames(cls) : [])].filter((n): n is string => !!n));
+      const ownClass = nameOf(cls);
+      // The parenthesis the match sits in (read from the text: code outside the attention may be kept unparsed).
+      let depth = 0;
+      let open = -1;
+      for (let i = offset - 1; i >= 0; i--) {
+        const ch = source[i];
+        if (ch === ')' || ch === ']' || ch === '}') depth++;
+        else if (ch === '(' || ch === '[' || ch === '{') {
+          if (depth === 0) {
+            open = ch === '(' ? i : -1;
+            break;
+          }
+          depth--;
+        } else if (ch === '\n' && depth === 0 && !/[,(\\]\s*$/.test(source.slice(Math.max(0, i - 200), i))) break;
       }
-      return true;
+      if (open < 0) return true;
+      const before = source.slice(Math.max(0, open - 200), open);
+      const def = /\bdef\s+(\w+)\s*$/.exec(before);
+      if (def) return ownNames.has(def[1] ?? '');
+      const callee = /([A-Za-z_]\w*)\s*$/.exec(before)?.[1];
+      if (!callee || !definedInFile(callee)) return true;
+      return ownNames.has(callee) || callee === ownClass;
     }
 
-    /** The function or class of this file defined under `name` (at module level or as a method), if exactly one. */
-    function definedHere(name: string): PyNode | undefined {
-      const found: PyNode[] = [];
-      walk(ev.tree.root, (n) => {
-        if ((n.type === 'function_definition' || n.type === 'class_definition') && ctx.text(childByField(n, 'name') ?? n) === name) found.push(n);
-        return true;
-      });
-      return found.length === 1 ? found[0] : undefined;
+    /** The names of the methods a class defines. */
+    function methodNames(cls: PyNode): string[] {
+      const body = childByField(cls, 'body');
+      const out: string[] = [];
+      for (const st of body ? namedChildren(body) : []) {
+        const d = st.type === 'decorated_definition' ? childByField(st, 'definition') : st;
+        if (d?.type === 'function_definition') out.push(ctx.text(childByField(d, 'name') ?? d));
+      }
+      return out;
+    }
+
+    /** A function or class of this file is defined under `name` (read from the text, unparsed code included). */
+    function definedInFile(name: string): boolean {
+      return new RegExp(`^[ \\t]*(?:async[ \\t]+)?(?:def|class)[ \\t]+${name}\\b`, 'm').test(ev.tree.source);
     }
 
     function resetToFalse(site: SdpaSite, valueNode: PyNode): boolean {
