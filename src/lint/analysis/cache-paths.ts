@@ -267,11 +267,19 @@ export function causalOffWithCache(
 /**
  * `self.causal` whose every assignment in the class is `self.causal = causal`, a parameter of `__init__` named for
  * causality with a default of True, known True where some call in view builds the module (`seenTrue`), or set
- * True by keyword somewhere in the file (`causal=True`): True (a module
+ * True by keyword where the file may build the module with it (`keywordTrue`: `causal=True` in a call of the class
+ * itself or of a callable the file does not define, `partial(Attention, causal=True)`; not another class's default
+ * or a call of another function of the file): True (a module
  * whose keys grow by a KV cache decodes autoregressively, and the code says it is built causal); undefined for
  * anything else. A parameter with no default and no True in view says nothing about the value: a guess, not evidence.
  */
-function constructorCausalFlag(ev: Evaluator, r: FlagReader, node: PyNode, seenTrue: (node: PyNode) => boolean): boolean | undefined {
+function constructorCausalFlag(
+  ev: Evaluator,
+  r: FlagReader,
+  node: PyNode,
+  seenTrue: (node: PyNode) => boolean,
+  keywordTrue: (name: string) => boolean,
+): boolean | undefined {
   const u = unparen(node);
   const defs = u.type === 'attribute' && /causal/i.test(ev.text(childByField(u, 'attribute') ?? u)) ? r.definitions(u) : undefined;
   if (!defs || defs.length === 0) return undefined;
@@ -286,7 +294,7 @@ function constructorCausalFlag(ev: Evaluator, r: FlagReader, node: PyNode, seenT
     // (`SelfAttention(dim, causal=True)` in an importing file), or a keyword of that name set True in the file
     // (where the module is built in a way the evaluator does not follow).
     const defaultTrue = !!param.default && ev.text(unparen(param.default)) === 'True';
-    if (!defaultTrue && !seenTrue(u) && !new RegExp(`\\b${param.name}\\s*=\\s*True\\b`).test(ev.tree.source)) return undefined;
+    if (!defaultTrue && !seenTrue(u) && !keywordTrue(param.name)) return undefined;
   }
   return true;
 }
@@ -309,8 +317,9 @@ export function causalForCausalModule(
   valueNode: PyNode,
   cacheAt: PyNode | undefined,
   seenTrue: (node: PyNode) => boolean,
+  keywordTrue: (name: string) => boolean,
 ): { when?: PyNode } | undefined {
-  const reader: FlagReader = { ...flags, cacheJoinedAt: cacheAt, assume: (n) => constructorCausalFlag(ev, flags, n, seenTrue) };
+  const reader: FlagReader = { ...flags, cacheJoinedAt: cacheAt, assume: (n) => constructorCausalFlag(ev, flags, n, seenTrue, keywordTrue) };
   const u = unparen(valueNode);
   const text = ev.text(u);
   if (/shape|size\(|\blen\(|_len\b|seq/i.test(text) || /[<>]|==|!=/.test(text.replace(/\bis\s+(not\s+)?None\b/g, ''))) return undefined;

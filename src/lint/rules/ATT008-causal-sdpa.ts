@@ -165,7 +165,9 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
       if (open < 0) return true;
       const before = source.slice(Math.max(0, open - 200), open);
       const def = /\bdef\s+(\w+)\s*$/.exec(before);
-      if (def) return ownNames.has(def[1] ?? '');
+      // A parameter's default: of the flag's own function, or of a method of its class (the def inside the class).
+      const home = cls ?? fn;
+      if (def) return !!home && home.start <= open && open < home.end;
       const callee = /([A-Za-z_]\w*)\s*$/.exec(before)?.[1];
       if (!callee || !definedInFile(callee)) return true;
       return ownNames.has(callee) || callee === ownClass;
@@ -385,7 +387,10 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
       const settled = ev.facts.sdpaAt(site.node).some((s) => s.ctx !== site.ctx && truthOf(ev.eval(valueNode, s.ctx)) !== undefined);
       // The module's flag itself (`self.causal`) known True in some context of this call: where a file in view builds it.
       const seenTrue = (n: PyNode): boolean => ev.facts.sdpaAt(site.node).some((s) => truthOf(ev.eval(n, s.ctx)) === true);
-      return settled ? undefined : causalForCausalModule(ev, flags, valueNode, site.k.cacheAt, seenTrue);
+      // `causal=True` written in the file where it may set this module's parameter (mayReach).
+      const keywordTrue = (name: string): boolean =>
+        [...ev.tree.source.matchAll(new RegExp(`\\b${name}\\s*=\\s*True\\b`, 'g'))].some((m) => mayReach(m.index, valueNode));
+      return settled ? undefined : causalForCausalModule(ev, flags, valueNode, site.k.cacheAt, seenTrue, keywordTrue);
     }
 
     /**

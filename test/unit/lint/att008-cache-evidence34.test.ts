@@ -382,3 +382,37 @@ class Decoder(nn.Module):
     assert.deepEqual(await workspaceFindingLines({ 'attend.py': attend, 'model.py': model.replace('attention(q, k, v, keep)', 'attention(q, k, v, keep, causal=True)') }, 'attend.py', 'ATT008'), [7]);
   });
 });
+
+describe('prec-cache34 5. ATT008: a module causal flag read True on cached keys only from a `causal=True` that may build it', () => {
+  const cached = (rest: string) => `import functools
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Attention(nn.Module):
+    def __init__(self, dim, heads, causal=False):
+        super().__init__()
+        self.causal = causal
+        self.heads = heads
+        self.qkv = nn.Linear(dim, 3 * dim)
+
+    def forward(self, x, cache):
+        # x: (B, T, C); the cache grows the keys along T
+        B, T, C = x.shape
+        q, k, v = self.qkv(x).view(B, T, 3, self.heads, -1).permute(2, 0, 3, 1, 4)
+        k, v = cache.update(k, v)
+        y = F.scaled_dot_product_attention(q, k, v, is_causal=self.causal)
+        return y.transpose(1, 2).reshape(B, T, C)
+${rest}`;
+  it('built causal through a callable the file does not define (functools.partial): reported', async () => {
+    assert.deepEqual(await findingLines(cached('\n\nmake_layer = functools.partial(Attention, causal=True)\n'), 'ATT008'), [20]);
+  });
+  it('`causal=True` only as another class\'s default or a keyword of another function of the file: silent', async () => {
+    const other = '\n\nclass Pooler(nn.Module):\n    def __init__(self, causal=True):\n        super().__init__()\n        self.causal = causal\n';
+    assert.deepEqual(await findingLines(cached(other), 'ATT008'), []);
+    const fnCall = '\n\ndef make_mask(T, causal=False):\n    return torch.ones(T, T).tril() if causal else torch.ones(T, T)\n\n\nMASK = make_mask(8, causal=True)\n';
+    assert.deepEqual(await findingLines(cached(fnCall), 'ATT008'), []);
+  });
+});
