@@ -416,3 +416,61 @@ ${rest}`;
     assert.deepEqual(await findingLines(cached(fnCall), 'ATT008'), []);
   });
 });
+
+describe('prec-cache34 6. ATT008: is_causal=True with a mask parameter every call in view leaves None', () => {
+  const attn = `import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Attention(nn.Module):
+    def __init__(self, dim, heads):
+        super().__init__()
+        self.heads = heads
+        self.qkv = nn.Linear(dim, 3 * dim)
+
+    def forward(self, x, mask=None):
+        # x: (B, T, C)
+        B, T, C = x.shape
+        q, k, v = self.qkv(x).view(B, T, 3, self.heads, -1).permute(2, 0, 3, 1, 4)
+        y = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, is_causal=True)
+        return y.transpose(1, 2).reshape(B, T, C)
+`;
+  const block = (call: string) => `${attn}
+
+class Block(nn.Module):
+    def __init__(self, dim, heads):
+        super().__init__()
+        self.attn = Attention(dim, heads)
+
+    def forward(self, x, pad=None):
+        return x + ${call}
+`;
+  it('the block calls it without a mask: silent; fixed form (no mask parameter): silent', async () => {
+    assert.deepEqual(await findingLines(block('self.attn(x)'), 'ATT008'), []);
+    const fixed = block('self.attn(x)').replace('def forward(self, x, mask=None):', 'def forward(self, x):').replace('attn_mask=mask, ', '');
+    assert.deepEqual(await findingLines(fixed, 'ATT008'), []);
+  });
+  it('the block passes a mask (a tensor, or a parameter that may be one): reported', async () => {
+    assert.deepEqual(await findingLines(block('self.attn(x, mask=~pad[:, None, None, :])'), 'ATT008'), [16]);
+    assert.deepEqual(await findingLines(block('self.attn(x, pad)'), 'ATT008'), [16]);
+  });
+  it('no call in view: the parameter is there to be passed, reported', async () => {
+    assert.deepEqual(await findingLines(attn, 'ATT008'), [16]);
+  });
+  it('cross-file: a model of another file passes the mask: reported in attention.py', async () => {
+    const model = `import torch.nn as nn
+from attention import Attention
+
+
+class Model(nn.Module):
+    def __init__(self, dim, heads):
+        super().__init__()
+        self.attn = Attention(dim, heads)
+
+    def forward(self, x, pad):
+        return self.attn(x, mask=~pad[:, None, None, :])
+`;
+    assert.deepEqual(await workspaceFindingLines({ 'attention.py': block('self.attn(x)'), 'model.py': model }, 'attention.py', 'ATT008'), [16]);
+  });
+});
