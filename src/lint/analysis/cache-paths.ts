@@ -10,11 +10,23 @@ import { isGrowingState, truthWithCache, type FlagReader } from './kv-cache';
 
 /**
  * The `if` conditions around `node` inside its function, each with whether `node` sits in the arm where the
- * condition holds (the `if`/`elif` arm itself) or where it failed (a later arm).
+ * condition holds (the `if`/`elif` arm itself) or where it failed (a later arm, or past an earlier `if` of an
+ * enclosing block, with no other arm, whose body ends in a return or raise: `if cache.offset > 0: return ...`).
  */
 function armsAround(node: PyNode): { cond: PyNode; holds: boolean }[] {
   const out: { cond: PyNode; holds: boolean }[] = [];
   for (let child: PyNode = node, p = node.parent; p && p.type !== 'function_definition'; child = p, p = p.parent) {
+    if (p.type === 'block') {
+      for (const s of p.children) {
+        if (s.start >= child.start) break;
+        if (s.type !== 'if_statement' || s.children.some((c) => c.type === 'elif_clause' || c.type === 'else_clause')) continue;
+        const cond = childByField(s, 'condition');
+        const body = childByField(s, 'consequence');
+        const last = body && namedChildren(body).filter((c) => c.type !== 'comment').pop();
+        if (cond && (last?.type === 'return_statement' || last?.type === 'raise_statement')) out.push({ cond, holds: false });
+      }
+      continue;
+    }
     const ifNode = p.type === 'if_statement' ? p : p.type === 'elif_clause' || p.type === 'else_clause' ? p.parent : undefined;
     const mine = p.type === 'if_statement' ? (child.field === 'consequence' ? p : undefined) : p;
     if (ifNode?.type !== 'if_statement' || !mine) continue;

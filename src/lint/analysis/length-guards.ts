@@ -145,8 +145,8 @@ function readsLengthOf(ev: Evaluator, n: PyNode, keys: PyNode, depth = 0): boole
 }
 
 /**
- * Whether `cond` having the truth value `holds` proves more than one query for the code it guards: a length
- * (`q_len = q.size(2)`, `T` of `B, T, C = x.shape`, `x.shape[1]` in place) compared with 1 (`q_len > 1`,
+ * Whether `cond` having the truth value `holds` proves more than one query for the code it guards: a token count
+ * (isTokenCount: `q_len = q.size(2)`, `T` of `B, T, C = x.shape`, `x.shape[1]` in place) compared with 1 (`q_len > 1`,
  * `T != 1`, `seqlen >= 2` holding; `q_len == 1`, `T <= 1`, `T < 2` failing). Parts joined by `and` that hold, or by
  * `or` that fail, count one by one, and through `not`. Code that takes its causal path only for several queries
  * shows a design where several queries are the prompt (a single query is the decode step): whether a call with
@@ -177,9 +177,41 @@ export function provesSeveralQueries(ev: Evaluator, cond: PyNode, holds: boolean
   const mirrored: Record<string, string> = { '<': '>', '>': '<', '<=': '>=', '>=': '<=' };
   const [len, bound, op] =
     num(b) !== undefined ? [a, num(b), ops[0] ?? ''] : num(a) !== undefined ? [b, num(a), mirrored[ops[0] ?? ''] ?? ops[0] ?? ''] : [undefined, undefined, ''];
-  if (!len || bound === undefined || !isLength(ev, len)) return false;
+  if (!len || bound === undefined || !isTokenCount(ev, len)) return false;
   // The operator that holds here: the written one, or its negation where the condition failed.
   const negated: Record<string, string> = { '==': '!=', '!=': '==', '<': '>=', '>=': '<', '>': '<=', '<=': '>' };
   const o = holds ? op : (negated[op] ?? '');
   return (o === '>' && bound >= 1) || (o === '>=' && bound >= 2) || (o === '!=' && bound === 1);
+}
+
+/**
+ * A length read off a tensor that can count tokens: not its first axis (the batch: `q.shape[0]`, `B` of
+ * `B, T, C = x.shape`, `len(x)`) nor its last (the features: `x.size(-1)`), also through a name every definition of
+ * which is such a read.
+ */
+function isTokenCount(ev: Evaluator, n: PyNode): boolean {
+  const u = unparen(n);
+  if (u.type === 'identifier') {
+    const defs = ev.resolve(u, ev.text(u)) ?? [];
+    return (
+      defs.length > 0 &&
+      defs.every((d) => {
+        if (!d.value || !LENGTH_READ.test(ev.text(d.value))) return false;
+        // `T, S = q.size(-2), k.size(-2)`: the item itself; `B, T, C = x.shape`: the first item is the batch.
+        const whole = unparen(d.value);
+        const item = d.path.length === 1 && (whole.type === 'expression_list' || whole.type === 'tuple') ? namedChildren(whole)[d.path[0] ?? -1] : undefined;
+        if (item) return tokenAxisRead(ev.text(unparen(item)));
+        if (d.path.length === 1) return d.path[0] !== 0 && /\.(shape|size\(\))\s*$/.test(ev.text(d.value).trim());
+        return d.path.length === 0 && tokenAxisRead(ev.text(unparen(d.value)));
+      })
+    );
+  }
+  return tokenAxisRead(ev.text(u));
+}
+
+/** `x.shape[i]` / `x.size(i)` with i neither 0 nor -1. */
+function tokenAxisRead(t: string): boolean {
+  const m = /^[\w.]+(?:\.shape\[\s*(-?\d+)\s*\]|\.size\(\s*(-?\d+)\s*\))$/.exec(t.replace(/\s+/g, ''));
+  const i = m ? Number(m[1] ?? m[2]) : undefined;
+  return i !== undefined && i !== 0 && i !== -1;
 }

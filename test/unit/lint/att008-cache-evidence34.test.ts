@@ -82,6 +82,13 @@ describe('prec-cache34 1. ATT008: a causal path taken only for several queries',
     const other = withCall('        if q_len > 0:\n            out = F.scaled_dot_product_attention(q, k, v, is_causal=True)\n        else:\n            out = F.scaled_dot_product_attention(q, k, v)\n');
     assert.deepEqual(await findingLines(other, 'ATT008'), [12]);
   });
+  it('a count that is not the tokens (the batch, `B` of `q.shape` or `q.shape[0]`; the features, `q.size(-1)`; len(q)): reported', async () => {
+    for (const guard of ['B, H, T, D = q.shape\n        if B > 1:', 'if q.shape[0] > 1:', 'if q.size(-1) > 1:', 'if len(q) > 1:']) {
+      const src = withCall(`        ${guard}\n            out = F.scaled_dot_product_attention(q, k, v, is_causal=True)\n        else:\n            out = F.scaled_dot_product_attention(q, k, v)\n`);
+      const line = guard.includes('\n') ? 13 : 12;
+      assert.deepEqual(await findingLines(src, 'ATT008'), [line], guard);
+    }
+  });
   it('a hand-written top-left mask applied only for several queries: silent; for every count: reported', async () => {
     const hand = (guard: string) => `import torch
 
