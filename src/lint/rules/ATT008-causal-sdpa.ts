@@ -10,7 +10,7 @@ import { originRef } from '../analysis/portable';
 import type { AValue, MaskInfo } from '../analysis/values';
 import { cacheColumnsAfter, topLeftRectangleSizes } from '../analysis/masks';
 import { comparesLengths, ordersLengths, provesEqualLengths, provesSeveralQueries } from '../analysis/length-guards';
-import { childByField, enclosingFunction, namedChildren, unparen, type PyNode } from '../syntax/tree';
+import { childByField, childrenByField, enclosingFunction, namedChildren, unparen, type PyNode } from '../syntax/tree';
 import { defineTemplates, msg, type MessageParts } from '../message';
 import { apiName, quote, type RelatedSpec, type Rule, type RuleContext } from './rule';
 import { cacheAttached, cacheJoined, definitions, maskBuilt, MASK_NAMES } from './related';
@@ -144,25 +144,21 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
       const source = ev.tree.source;
       const fn = enclosingFunction(valueNode);
       const cls = fn?.parent?.parent?.type === 'class_definition' ? fn.parent.parent : undefined;
-      const nameOf = (n: PyNode | undefined): string | undefined => (n ? ctx.text(childByField(n, 'name') ?? n) : undefined);
-      // The functions whose parameters may be the flag: its own, and the methods of its class (`__init__`'s `causal`).
-      const ownNames = new Set([nameOf(fn), ...(cls ? methodNames(cls) : [])].filter((n): n is string => !!n));
-      const ownClass = nameOf(cls);
+      // The functions and the class whose names a call may use to set the flag: its own function, the methods of its
+      // class (`__init__`'s `causal`) and the class itself.
+      const ownNames = new Set([fn, cls, ...(cls ? methodsOf(cls) : [])].flatMap((n) => (n ? childrenByField(n, 'name') : [])).map((n) => ctx.text(n)));
       // The parenthesis the match sits in (read from the text: code outside the attention may be kept unparsed).
       let depth = 0;
       let open = -1;
-      for (let i = offset - 1; i >= 0; i--) {
-        const ch = source[i];
-        if (ch === ')' || ch === ']' || ch === '}') depth++;
-        else if (ch === '(' || ch === '[' || ch === '{') {
-          if (depth === 0) {
-            open = ch === '(' ? i : -1;
-            break;
-          }
+      for (let i = offset - 1; i >= 0 && open < 0; i--) {
+        const ch = source.charAt(i);
+        if (')]}'.includes(ch)) depth++;
+        else if ('([{'.includes(ch)) {
+          if (depth === 0) open = i;
           depth--;
         } else if (ch === '\n' && depth === 0 && !/[,(\\]\s*$/.test(source.slice(Math.max(0, i - 200), i))) break;
       }
-      if (open < 0) return true;
+      if (source[open] !== '(') return true;
       const before = source.slice(Math.max(0, open - 200), open);
       const def = /\bdef\s+(\w+)\s*$/.exec(before);
       // A parameter's default: of the flag's own function, or of a method of its class (the def inside the class).
@@ -170,18 +166,15 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
       if (def) return !!home && home.start <= open && open < home.end;
       const callee = /([A-Za-z_]\w*)\s*$/.exec(before)?.[1];
       if (!callee || !definedInFile(callee)) return true;
-      return ownNames.has(callee) || callee === ownClass;
+      return ownNames.has(callee);
     }
 
-    /** The names of the methods a class defines. */
-    function methodNames(cls: PyNode): string[] {
-      const body = childByField(cls, 'body');
-      const out: string[] = [];
-      for (const st of body ? namedChildren(body) : []) {
-        const d = st.type === 'decorated_definition' ? childByField(st, 'definition') : st;
-        if (d?.type === 'function_definition') out.push(ctx.text(childByField(d, 'name') ?? d));
-      }
-      return out;
+    /** The methods a class defines (decorated ones too). */
+    function methodsOf(cls: PyNode): PyNode[] {
+      return childrenByField(cls, 'body')
+        .flatMap(namedChildren)
+        .flatMap((st) => (st.type === 'decorated_definition' ? childrenByField(st, 'definition') : [st]))
+        .filter((d) => d.type === 'function_definition');
     }
 
     /** A function or class of this file is defined under `name` (read from the text, unparsed code included). */
@@ -341,10 +334,11 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
             if (cond && cond.end <= child.start && provesSeveralQueries(ev, cond, false)) return true;
           }
         }
-        if (p.type === 'conditional_expression') {
-          const [yes, cond] = namedChildren(p);
-          if (cond && yes && (yes === child ? provesSeveralQueries(ev, cond, true) : cond !== child && provesSeveralQueries(ev, cond, false))) return true;
-        }
+        // `sdpa(..., is_causal=True) if q_len > 1 else sdpa(...)`: the value taken where the condition holds (first) or fails (last).
+        const parts = p.type === 'conditional_expression' ? namedChildren(p) : [];
+        const at = parts.indexOf(child);
+        const cond = parts[1];
+        if (cond && at !== 1 && at >= 0 && provesSeveralQueries(ev, cond, at === 0)) return true;
         if (p.type !== 'block') continue;
         // An earlier `if <one query>: ... return` of the block: past it, there are several queries.
         for (const s of p.children) {
