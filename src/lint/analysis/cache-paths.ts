@@ -22,7 +22,11 @@ function armsAround(node: PyNode): { cond: PyNode; holds: boolean }[] {
         if (s.type !== 'if_statement' || s.children.some((c) => c.type === 'elif_clause' || c.type === 'else_clause')) continue;
         const cond = childByField(s, 'condition');
         const body = childByField(s, 'consequence');
-        const last = body && namedChildren(body).filter((c) => c.type !== 'comment').pop();
+        const last =
+          body &&
+          namedChildren(body)
+            .filter((c) => c.type !== 'comment')
+            .pop();
         if (cond && (last?.type === 'return_statement' || last?.type === 'raise_statement')) out.push({ cond, holds: false });
       }
       continue;

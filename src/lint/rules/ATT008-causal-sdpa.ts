@@ -3,7 +3,14 @@ import type { Ctx, FillSite, MaskSite, MatmulSite, SdpaSite, SoftmaxSite } from 
 import { alternatives } from './evidence';
 import type { Def } from '../analysis/scopes';
 import { cacheReachesKeys, truthWithCache, type FlagReader } from '../analysis/kv-cache';
-import { causalForCausalModule, causalOffWithCache, functionScope, maskSkippedWithCache, runsOnlyWithCache, runsOnlyWithoutCache } from '../analysis/cache-paths';
+import {
+  causalForCausalModule,
+  causalOffWithCache,
+  functionScope,
+  maskSkippedWithCache,
+  runsOnlyWithCache,
+  runsOnlyWithoutCache,
+} from '../analysis/cache-paths';
 import { discardedSite } from '../analysis/discarded';
 import { truthOf } from '../analysis/flags';
 import { originRef } from '../analysis/portable';
@@ -240,7 +247,8 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
     function topLeftOnCache(maskNode: PyNode, m: MaskInfo | undefined, sizes: readonly [string, string], node: PyNode, formedAt: PyNode, siteCtx: Ctx): void {
       const formed = formedIn(formedAt, siteCtx);
       const [first] = formed;
-      if (!first || !formed.every((mm) => cacheReachesKeys(ev, mm.b) && !mm.a.fromCache) || lengthGuarded(node) || queryCountGuarded(node, first.b.cacheAt)) return;
+      if (!first || !formed.every((mm) => cacheReachesKeys(ev, mm.b) && !mm.a.fromCache) || lengthGuarded(node) || queryCountGuarded(node, first.b.cacheAt))
+        return;
       if (runsOnlyWithoutCache(flags, node, first.b.cacheAt)) return;
       reported.add(maskNode.id);
       const [l, sz] = sizes;
@@ -346,7 +354,11 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
           if (s.type !== 'if_statement' || s.children.some((c) => c.type === 'elif_clause' || c.type === 'else_clause')) continue;
           const cond = childByField(s, 'condition');
           const body = childByField(s, 'consequence');
-          const last = body && namedChildren(body).filter((c) => c.type !== 'comment').pop();
+          const last =
+            body &&
+            namedChildren(body)
+              .filter((c) => c.type !== 'comment')
+              .pop();
           if (cond && last && (last.type === 'return_statement' || last.type === 'raise_statement') && provesSeveralQueries(ev, cond, false)) return true;
         }
       }
@@ -458,8 +470,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         // calls are the code's own uses (`self.attn(x)` where `forward(self, x, mask=None)` passes it to SDPA).
         const others = site.ctx.bindings ? [] : ev.facts.sdpaAt(site.node).filter((s) => s.ctx !== site.ctx);
         const noneWhereCalled = others.length > 0 && others.every((s) => s.mask?.kind === 'none');
-        const maskGiven =
-          site.maskNode && site.mask && site.mask.kind !== 'none' && unparen(site.maskNode).type !== 'none' && !noneWhereCalled;
+        const maskGiven = site.maskNode && site.mask && site.mask.kind !== 'none' && unparen(site.maskNode).type !== 'none' && !noneWhereCalled;
         // A flag (not a literal True) only counts when the mask is certainly there and the code never resets the
         // flag to False itself (x-transformers: `if exists(mask) and causal: ...; causal = False`) nor returns
         // earlier whenever it is True.
@@ -580,7 +591,8 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         const sizes = topLeftRectangleSizes(site.mask.mask);
         if (site.convention !== 'api' || !sizes || reported.has(site.maskNode.id)) return;
         const sdpa = ev.facts.sdpaAt(site.node).find((s) => s.ctx === site.ctx);
-        if (!sdpa?.kNode || !cacheReachesKeys(ev, sdpa.k) || sdpa.q.fromCache || lengthGuarded(sdpa.node) || queryCountGuarded(sdpa.node, sdpa.k.cacheAt)) return;
+        if (!sdpa?.kNode || !cacheReachesKeys(ev, sdpa.k) || sdpa.q.fromCache || lengthGuarded(sdpa.node) || queryCountGuarded(sdpa.node, sdpa.k.cacheAt))
+          return;
         if (runsOnlyWithoutCache(flags, sdpa.node, sdpa.k.cacheAt)) return;
         reported.add(site.maskNode.id);
         const [l, s] = sizes;

@@ -57,9 +57,13 @@ describe('prec-cache34 1. ATT008: a causal path taken only for several queries',
       '        if q.size(2) == 1:\n            out = F.scaled_dot_product_attention(q, k, v)\n        else:\n            out = F.scaled_dot_product_attention(q, k, v, is_causal=True)\n',
     );
     assert.deepEqual(await findingLines(elseArm, 'ATT008'), []);
-    const notOne = withCall('        if not q_len == 1:\n            out = F.scaled_dot_product_attention(q, k, v, is_causal=True)\n        else:\n            out = F.scaled_dot_product_attention(q, k, v)\n');
+    const notOne = withCall(
+      '        if not q_len == 1:\n            out = F.scaled_dot_product_attention(q, k, v, is_causal=True)\n        else:\n            out = F.scaled_dot_product_attention(q, k, v)\n',
+    );
     assert.deepEqual(await findingLines(notOne, 'ATT008'), []);
-    const unpacked = withCall('        B, H, T, D = q.shape\n        if T >= 2:\n            out = F.scaled_dot_product_attention(q, k, v, is_causal=True)\n        else:\n            out = F.scaled_dot_product_attention(q, k, v)\n');
+    const unpacked = withCall(
+      '        B, H, T, D = q.shape\n        if T >= 2:\n            out = F.scaled_dot_product_attention(q, k, v, is_causal=True)\n        else:\n            out = F.scaled_dot_product_attention(q, k, v)\n',
+    );
     assert.deepEqual(await findingLines(unpacked, 'ATT008'), []);
   });
   it('past an early return for one query: silent', async () => {
@@ -79,12 +83,16 @@ describe('prec-cache34 1. ATT008: a causal path taken only for several queries',
       '        if q_len > 1:\n            out = F.scaled_dot_product_attention(q, k, v)\n        else:\n            out = F.scaled_dot_product_attention(q, k, v, is_causal=True)\n',
     );
     assert.deepEqual(await findingLines(oneQuery, 'ATT008'), [14]);
-    const other = withCall('        if q_len > 0:\n            out = F.scaled_dot_product_attention(q, k, v, is_causal=True)\n        else:\n            out = F.scaled_dot_product_attention(q, k, v)\n');
+    const other = withCall(
+      '        if q_len > 0:\n            out = F.scaled_dot_product_attention(q, k, v, is_causal=True)\n        else:\n            out = F.scaled_dot_product_attention(q, k, v)\n',
+    );
     assert.deepEqual(await findingLines(other, 'ATT008'), [12]);
   });
   it('a count that is not the tokens (the batch, `B` of `q.shape` or `q.shape[0]`; the features, `q.size(-1)`; len(q)): reported', async () => {
     for (const guard of ['B, H, T, D = q.shape\n        if B > 1:', 'if q.shape[0] > 1:', 'if q.size(-1) > 1:', 'if len(q) > 1:']) {
-      const src = withCall(`        ${guard}\n            out = F.scaled_dot_product_attention(q, k, v, is_causal=True)\n        else:\n            out = F.scaled_dot_product_attention(q, k, v)\n`);
+      const src = withCall(
+        `        ${guard}\n            out = F.scaled_dot_product_attention(q, k, v, is_causal=True)\n        else:\n            out = F.scaled_dot_product_attention(q, k, v)\n`,
+      );
       const line = guard.includes('\n') ? 13 : 12;
       assert.deepEqual(await findingLines(src, 'ATT008'), [line], guard);
     }
@@ -317,7 +325,7 @@ class Decoder(nn.Module):
         super().__init__()
         self.causal = causal
 `;
-  it('the only call passes the mask and leaves the flag False; `causal=True` is another class\'s default: silent', async () => {
+  it("the only call passes the mask and leaves the flag False; `causal=True` is another class's default: silent", async () => {
     assert.deepEqual(await findingLines(helper(encoder('attention(q, k, v, keep)') + decoderDefault), 'ATT008'), []);
   });
   it('a call passes the mask with causal=True: reported', async () => {
@@ -329,7 +337,9 @@ class Decoder(nn.Module):
     const otherCall = helper('\n\ndef make(q, k, v, mask, masked_attention):\n    return masked_attention(q, k, v, mask, causal=True)\n');
     assert.deepEqual(await findingLines(otherCall, 'ATT008'), [7]);
     // A keyword of a call to another function this file defines sets that function's flag.
-    const ownOther = helper('\n\ndef make_mask(T, causal=False):\n    return torch.ones(T, T).tril() if causal else torch.ones(T, T)\n\n\nM = make_mask(4, causal=True)\n');
+    const ownOther = helper(
+      '\n\ndef make_mask(T, causal=False):\n    return torch.ones(T, T).tril() if causal else torch.ones(T, T)\n\n\nM = make_mask(4, causal=True)\n',
+    );
     assert.deepEqual(await findingLines(ownOther, 'ATT008'), []);
     // The helper's own default of True is a sign.
     assert.deepEqual(await findingLines(helper('', 'True'), 'ATT008'), [7]);
@@ -386,7 +396,14 @@ class Decoder(nn.Module):
         return attention(q, k, v, keep)
 `;
     assert.deepEqual(await workspaceFindingLines({ 'attend.py': attend, 'model.py': model }, 'attend.py', 'ATT008'), []);
-    assert.deepEqual(await workspaceFindingLines({ 'attend.py': attend, 'model.py': model.replace('attention(q, k, v, keep)', 'attention(q, k, v, keep, causal=True)') }, 'attend.py', 'ATT008'), [7]);
+    assert.deepEqual(
+      await workspaceFindingLines(
+        { 'attend.py': attend, 'model.py': model.replace('attention(q, k, v, keep)', 'attention(q, k, v, keep, causal=True)') },
+        'attend.py',
+        'ATT008',
+      ),
+      [7],
+    );
   });
 });
 
@@ -416,10 +433,11 @@ ${rest}`;
   it('built causal through a callable the file does not define (functools.partial): reported', async () => {
     assert.deepEqual(await findingLines(cached('\n\nmake_layer = functools.partial(Attention, causal=True)\n'), 'ATT008'), [20]);
   });
-  it('`causal=True` only as another class\'s default or a keyword of another function of the file: silent', async () => {
+  it("`causal=True` only as another class's default or a keyword of another function of the file: silent", async () => {
     const other = '\n\nclass Pooler(nn.Module):\n    def __init__(self, causal=True):\n        super().__init__()\n        self.causal = causal\n';
     assert.deepEqual(await findingLines(cached(other), 'ATT008'), []);
-    const fnCall = '\n\ndef make_mask(T, causal=False):\n    return torch.ones(T, T).tril() if causal else torch.ones(T, T)\n\n\nMASK = make_mask(8, causal=True)\n';
+    const fnCall =
+      '\n\ndef make_mask(T, causal=False):\n    return torch.ones(T, T).tril() if causal else torch.ones(T, T)\n\n\nMASK = make_mask(8, causal=True)\n';
     assert.deepEqual(await findingLines(cached(fnCall), 'ATT008'), []);
   });
 });
