@@ -499,3 +499,23 @@ class Model(nn.Module):
     assert.deepEqual(await workspaceFindingLines({ 'attention.py': block('self.attn(x)'), 'model.py': model }, 'attention.py', 'ATT008'), [16]);
   });
 });
+
+describe('prec-cache34 7. ATT008: an early exit with the cache leaves the rest of the function to the prompt', () => {
+  const src = (test: string) => `import torch
+import torch.nn.functional as F
+
+
+def attend(q, k, v, past=None):
+    # q, k, v: (B, H, T, D); past: (k, v) of (B, H, P, D)
+    if past is not None:
+        k = torch.cat([past[0], k], dim=2)
+        v = torch.cat([past[1], v], dim=2)
+    if ${test}:
+        return F.scaled_dot_product_attention(q, k, v), (k, v)
+    return F.scaled_dot_product_attention(q, k, v, is_causal=True), (k, v)
+`;
+  it('`if past is not None: return ...` first: silent; `if past is None: return ...` first: reported', async () => {
+    assert.deepEqual(await findingLines(src('past is not None'), 'ATT008'), []);
+    assert.deepEqual(await findingLines(src('past is None'), 'ATT008'), [12]);
+  });
+});
