@@ -55,7 +55,9 @@ export function functionScope(ev: Evaluator, node: PyNode): Scope | undefined {
  * with `join` (where the keys were joined with the cache) as the cached world's marker.
  */
 export function runsOnlyWithoutCache(flags: FlagReader, node: PyNode, join: PyNode | undefined): boolean {
-  const reader = { ...flags, cacheJoinedAt: join };
+  // A module's `self.training` is False where a cache decodes (generation runs in eval mode): read so only to excuse a
+  // path (`if self.training or past is None: sdpa(..., is_causal=True)`), never to report one.
+  const reader: FlagReader = { ...flags, cacheJoinedAt: join, assume: (n) => (isSelfTraining(flags, n) ? false : flags.assume?.(n)) };
   const offset = join ? readOffset(flags, join) : undefined;
   const holders = join ? cacheHolders(flags, join) : [];
   const isOffset = (n: PyNode): boolean => flags.text(n) === offset;
@@ -66,6 +68,11 @@ export function runsOnlyWithoutCache(flags: FlagReader, node: PyNode, join: PyNo
       (offset !== undefined && zeroIn(flags, cond, isOffset) === holds) ||
       (holders.length > 0 && zeroIn(flags, cond, countsHolder) === holds),
   );
+}
+
+/** `self.training` (nn.Module's mode flag). */
+function isSelfTraining(flags: FlagReader, n: PyNode): boolean {
+  return flags.text(n) === 'self.training';
 }
 
 /**

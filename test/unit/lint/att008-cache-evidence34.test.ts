@@ -519,3 +519,18 @@ def attend(q, k, v, past=None):
     assert.deepEqual(await findingLines(src('past is None'), 'ATT008'), [12]);
   });
 });
+
+describe('prec-cache34 8. ATT008: a causal path taken in training or without the cache', () => {
+  const src = (test: string) =>
+    JOINED.replace(
+      CALL,
+      `        if ${test}:\n            out = F.scaled_dot_product_attention(q, k, v, is_causal=True)\n        else:\n            out = F.scaled_dot_product_attention(q, k, v)\n`,
+    );
+  it('`if self.training or past_key_value is None:` (a cache decodes in eval mode): silent', async () => {
+    assert.deepEqual(await findingLines(src('self.training or past_key_value is None'), 'ATT008'), []);
+    assert.deepEqual(await findingLines(src('self.training'), 'ATT008'), []);
+  });
+  it('`if not self.training or past_key_value is None:` (causal in eval, with the cache): reported', async () => {
+    assert.deepEqual(await findingLines(src('not self.training or past_key_value is None'), 'ATT008'), [12]);
+  });
+});
