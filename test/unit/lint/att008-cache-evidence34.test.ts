@@ -534,3 +534,32 @@ describe('prec-cache34 8. ATT008: a causal path taken in training or without the
     assert.deepEqual(await findingLines(src('not self.training or past_key_value is None'), 'ATT008'), [12]);
   });
 });
+
+describe('prec-cache34 9. ATT008: is_causal=True with a mask the code has just tested to be None', () => {
+  const fn = (body: string) => `import torch
+import torch.nn.functional as F
+
+
+def attend(q, k, v, attn_mask=None):
+    # q, k, v: (B, H, T, D); attn_mask: (B, 1, T, T) keep mask or None
+${body}
+`;
+  const BOTH = 'F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask, is_causal=True)';
+  it('the arm where `attn_mask is None`, the else of `is not None`, past an early return or raise, past an assert: silent', async () => {
+    for (const body of [
+      `    if attn_mask is None:\n        return ${BOTH}\n    return F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask)`,
+      `    if attn_mask is not None:\n        out = F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask)\n    else:\n        out = ${BOTH}\n    return out`,
+      `    if attn_mask is not None:\n        return F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask)\n    return ${BOTH}`,
+      `    if q.size(0) == 0 or attn_mask is not None:\n        raise ValueError("causal attention takes no mask")\n    return ${BOTH}`,
+      `    assert attn_mask is None, "causal attention takes no mask"\n    return ${BOTH}`,
+      `    if not (attn_mask is not None) and q.size(2) > 0:\n        return ${BOTH}\n    return q`,
+    ])
+      assert.deepEqual(await findingLines(fn(body), 'ATT008'), [], body);
+  });
+  it('the arm where the mask is given, or a mask built after the test: reported', async () => {
+    assert.deepEqual(await findingLines(fn(`    if attn_mask is not None:\n        return ${BOTH}\n    return q`), 'ATT008'), [8]);
+    const rebuilt = `    if attn_mask is None:\n        attn_mask = torch.ones(q.size(2), k.size(2), dtype=torch.bool).tril()\n        return ${BOTH}\n    return q`;
+    assert.deepEqual(await findingLines(fn(rebuilt), 'ATT008'), [9]);
+    assert.deepEqual(await findingLines(fn(`    if attn_mask is None or q.size(0) > 0:\n        return ${BOTH}\n    return q`), 'ATT008'), [8]);
+  });
+});
