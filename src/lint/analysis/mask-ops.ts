@@ -753,12 +753,12 @@ function indexCompare(
   }
 }
 
-export function tokenizerAttentionMask(source: string): AValue {
+export function tokenizerAttentionMask(source: string, keyConvention = false): AValue {
   return tensor({
     ndim: 2,
     axes: [{ label: 'batch' }, { label: 'seq' }],
     dtype: 'int',
-    mask: { polarity: 'keep', dtype: 'int', padding: true, padAxes: [-1], why: msg(PHRASES.tokenizerMask, source) },
+    mask: { polarity: 'keep', dtype: 'int', padding: true, padAxes: [-1], why: msg(PHRASES.tokenizerMask, source), ...(keyConvention ? { keyConvention: true } : {}) },
   });
 }
 

@@ -1188,7 +1188,7 @@ function dictItem(ev: Evaluator, v: AValue, key: string, valueNode: PyNode | und
       ? tokenizerAttentionMask(`\`["attention_mask"]\``)
       : ev.attentionMaskKeyInverted()
         ? UNKNOWN
-        : tokenizerAttentionMask(`\`["attention_mask"]\``);
+        : tokenizerAttentionMask(`\`["attention_mask"]\``, true);
   if (key === 'input_ids') return tensor({ tokenIds: true, ndim: 2, axes: [{ label: 'batch' }, { label: 'seq' }] });
   if (v.kind === 'object') return UNKNOWN;
   return UNKNOWN;
@@ -1289,7 +1289,7 @@ export function evalAttributeOf(ev: Evaluator, obj: AValue, attr: string, node: 
       case 'ndim':
         return obj.ndim !== undefined ? number({ num: obj.ndim }) : number();
       case 'attention_mask':
-        return tokenizerAttentionMask(`\`.attention_mask\``);
+        return tokenizerAttentionMask(`\`.attention_mask\``, true);
       case 'input_ids':
         return tensor({ tokenIds: true, ndim: 2, axes: [{ label: 'batch' }, { label: 'seq' }] });
       case 'data':

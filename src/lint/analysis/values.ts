@@ -144,6 +144,11 @@ export interface MaskInfo {
    */
   readonly negInf?: true;
   /**
+   * Read by a key's name from a dict or object the code shows nothing of (`batch["attention_mask"]` of a batch of
+   * unknown origin, `.attention_mask`): the polarity is the key's convention, a name, not a construction.
+   */
+  readonly keyConvention?: true;
+  /**
    * Read from an additive mask as a 0/1 one (`additive.bool()`, `1 - additive`), or through `keep - 1` times a negative
    * number: `== 0` does not invert it.
    */

@@ -3,6 +3,8 @@ import type { MaskSite } from '../analysis/facts';
 import { rootName } from '../analysis/call';
 import { discardedSite } from '../analysis/discarded';
 import { describePolarity } from '../analysis/masks';
+import { workspaceConvention, workspaceStoresOf } from '../analysis/name-stores';
+import { PHRASES } from '../analysis/phrases';
 import { maskOfName } from '../analysis/names';
 import type { MaskInfo, MaskJoin } from '../analysis/values';
 import { defineTemplates, msg, type MessageParts } from '../message';
@@ -46,6 +48,9 @@ const T = defineTemplates({
   thePaddingPart: 'the padding part',
   readsCombined: '{0} reads the combined mask here',
   combinedElsewhere: 'the causal and the padding part are combined here, and {0} returns the result',
+  workspaceStores: 'as the workspace stores {0}: {1}',
+  storedUnder: 'the workspace stores a mask under {0} here ({1})',
+  readAsStored: '{0} is read here as the workspace stores it',
 });
 
 /** Words a mask's own name uses to say what its True entries mean (not the library names `attention_mask`, `key_padding_mask`). */
@@ -55,6 +60,13 @@ const KEEP_WORDS = /(?:^|_)(?:keep|kept|valid|attend|attended|allowed|visible)(?
 const FLOAT_DTYPES: ReadonlySet<string> = new Set(['float', 'float16', 'bfloat16', 'float32', 'float64']);
 /** The fields where an identifier names no value of its own (a call's function, a keyword, an attribute's name). */
 const NOT_VALUE_FIELDS: ReadonlySet<string | null> = new Set(['function', 'name', 'attribute']);
+/** Whether a message argument is, or contains, a phrase of the given template. */
+function mentions(why: unknown, template: unknown): boolean {
+  if (typeof why !== 'object' || why === null) return false;
+  const w = why as { template?: unknown; args?: readonly unknown[] };
+  return w.template === template || (w.args ?? []).some((a) => mentions(a, template));
+}
+
 function polarityOfOwnName(name: string): 'keep' | 'ignore' | undefined {
   const remove = REMOVE_WORDS.test(name);
   const keep = KEEP_WORDS.test(name);
@@ -213,6 +225,13 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
       // (`remove_from_window = attention_mask != 0`: inside a layer whose `attention_mask` is already additive,
       // `!= 0` is True at the positions to remove): the names conflict, so nothing is known.
       if (m.byName && storedNamePolarity(site) !== undefined && storedNamePolarity(site) !== m.polarity) return;
+      // A polarity known only from a name, against what the workspace's own code stores under that name
+      // (`"encoder_padding_mask": enc["attention_mask"]` in a features module: a keep mask under PyTorch's padding
+      // name): the project does not follow the name's library convention, so the name says nothing.
+      if (m.byName && nameConventionContradicted(m)) {
+        checkWorkspaceReading(site, m);
+        return;
+      }
       if (m.byName && (site.convention === 'api' ? nameContradicted(m.nameSource) || !apiNameCorroborated(site) : !nameCorroborated(site))) return;
       if (m.polarity === site.expects) return;
       if (reported.has(site.maskNode.id)) return;
@@ -244,6 +263,71 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
           site.convention === 'api'
             ? { node: site.node, message: msg(T.readsAs, apiName(site.display), site.param, describePolarity(site.expects)) }
             : undefined,
+        ],
+      });
+    }
+
+    /** The workspace stores a mask of the other meaning (or of both meanings) under the name the polarity comes from. */
+    function nameConventionContradicted(m: MaskInfo): boolean {
+      const name = m.nameSource;
+      const convention = name === undefined ? undefined : maskOfName(name)?.polarity;
+      if (name === undefined || convention === undefined) return false;
+      const stored = workspaceConvention(ctx.analysis, name);
+      return stored !== undefined && stored !== convention;
+    }
+
+    /**
+     * The polarity a site's mask has when its name is read as the workspace's stores read it, where that is all the
+     * mask is: the name's value (reshaped, converted, flipped), combined with nothing else, its meaning from the name.
+     * Undefined otherwise.
+     */
+    function workspaceReading(s: MaskSite, name: string, convention: 'keep' | 'ignore'): 'keep' | 'ignore' | undefined {
+      const sm = s.mask.mask;
+      if (!sm?.byName || sm.documented || sm.nameSource !== name || !sm.polarity || sm.additive || sm.join || mentions(sm.why, PHRASES.combined)) return undefined;
+      if (maskOfName(name)?.polarity === convention) return undefined;
+      return sm.polarity === 'keep' ? 'ignore' : 'keep';
+    }
+
+    /**
+     * A mask known by a name whose library convention the workspace contradicts, every store there agreeing on the
+     * other meaning (`"encoder_padding_mask": enc["attention_mask"]`, 1 on tokens): read in the workspace's meaning,
+     * it is judged only when another use in the file reads the same name that way (`masked_fill(1 - m, -inf)` beside
+     * the reported `masked_fill(m, -inf)`) and no other use reads it the name's way. Two uses of one parameter cannot
+     * both be right; the workspace's construction says which.
+     */
+    function checkWorkspaceReading(site: MaskSite, m: MaskInfo): void {
+      const name = m.nameSource!;
+      const convention = workspaceConvention(ctx.analysis, name);
+      if (convention !== 'keep' && convention !== 'ignore') return;
+      const polarity = workspaceReading(site, name, convention);
+      if (!polarity || polarity === site.expects || reported.has(site.maskNode.id)) return;
+      const others = sites.filter((s) => s !== site && s.maskNode.id !== site.maskNode.id && s.mask.mask?.nameSource === name);
+      const readings = others.map((s) => ({ s, p: workspaceReading(s, name, convention) }));
+      if (readings.some((r) => r.p === undefined || r.p !== r.s.expects) || readings.length === 0) return;
+      if (testReference(ctx.analysis, site.node)) return;
+      const store = workspaceStoresOf(ctx.analysis, name)[0]!;
+      reported.add(site.maskNode.id);
+      const why = msg(T.workspaceStores, quote(name, 40), store.why);
+      const message = msg(
+        T.polarityMismatch,
+        quote(ctx.text(site.maskNode), 50),
+        msg(polarity === 'keep' ? T.meansKeep : T.meansIgnore),
+        why,
+        receiverOf(site),
+        site.display === 'masked_fill' || site.display === 'additive mask' ? msg(T.fillsWhereTrue) : msg(T.expects, describePolarity(site.expects)),
+        msg(site.expects === 'keep' ? T.ignoredAttended : T.keptMaskedOut),
+      );
+      ctx.report({
+        node: site.display === 'masked_fill' ? site.node : site.maskNode,
+        message,
+        fix: fixFor(site),
+        related: [
+          {
+            node: store.node,
+            ...(store.path !== undefined ? { file: { path: store.path, source: store.source } } : {}),
+            message: msg(T.storedUnder, quote(name, 40), describePolarity(store.polarity)),
+          },
+          ...readings.map((r) => ({ node: r.s.node, message: msg(T.readAsStored, quote(name, 40)) })),
         ],
       });
     }

@@ -1,0 +1,121 @@
+// What the workspace's own code stores under a mask's name. A polarity read from a name (`encoder_padding_mask` as
+// PyTorch's True = padding, `attention_mask` as the tokenizers' 1 = token) is a guess about which library's convention
+// the code follows; where the project itself builds a mask and stores it under that very name (a dict entry
+// `"encoder_padding_mask": enc["attention_mask"]`, a keyword `f(key_padding_mask=ids == pad)`, an assignment
+// `src_mask = (src != pad)`), the construction shows the convention the project gives the name. ATT002 asks this of
+// a finding that rests on a name: a store that contradicts the name's convention silences it.
+//
+// Read from the linted file and the workspace files near it (its directory, those above, the directories beside
+// them: importers.ts's candidates), each one first matched as text, then only the files naming the mask are parsed.
+import { childByField, enclosingFunction, text, walk, type PyNode } from '../syntax/tree';
+import { stringLiteral } from '../syntax/python';
+import type { Evaluator } from './evaluator';
+import { nearbyFiles } from './importers';
+import type { MessageArg } from '../message';
+import type { MaskInfo } from './values';
+
+/** A store of the name found in the workspace, with the polarity its construction shows. */
+export interface NameStore {
+  readonly polarity: 'keep' | 'ignore';
+  /** The workspace file (undefined: the linted file) and the stored value. */
+  readonly path?: string;
+  readonly node: PyNode;
+  /** That file's source (for a related location in another file). */
+  readonly source: string;
+  /** What the construction is, as the evaluator says it. */
+  readonly why: MessageArg;
+}
+
+/** Files (besides the linted one) whose stores of a name are read, at most. */
+const MAX_FILES = 24;
+
+const perLint = new WeakMap<Evaluator, Map<string, readonly NameStore[]>>();
+
+/**
+ * The stores of `name` in the workspace whose construction shows a polarity (not a name, a docstring, an additive
+ * mask or a count): the linted file's own, then those of the files near it. A store made from the name's own value
+ * (`encoder_padding_mask = encoder_padding_mask.unsqueeze(2)`) is read from the name and counts for nothing.
+ */
+export function workspaceStoresOf(ev: Evaluator, name: string): readonly NameStore[] {
+  let memo = perLint.get(ev);
+  if (!memo) perLint.set(ev, (memo = new Map()));
+  const hit = memo.get(name);
+  if (hit) return hit;
+  // Re-entry while the stores are evaluated sees none.
+  memo.set(name, []);
+  const out: NameStore[] = [...storesIn(ev, name, undefined)];
+  const link = ev.link;
+  if (link?.importers) {
+    const named = storeText(name);
+    let read = 0;
+    for (const path of nearbyFiles(link)) {
+      if (read >= MAX_FILES) break;
+      if (!link.workspace.textFacts(path, (src) => named.test(src))) continue;
+      const m = link.workspace.module(path);
+      if (!m) continue;
+      read++;
+      link.deps.set(path, link.workspace.files.version(path));
+      out.push(...storesIn(m.ev, name, path));
+    }
+  }
+  memo.set(name, out);
+  return out;
+}
+
+/** A text match of a store of `name`: a dict key, a keyword or an assignment (a prefilter; the tree decides). */
+function storeText(name: string): RegExp {
+  const n = name.replace(/[^\w]/g, '');
+  return new RegExp(`["']${n}["']\\s*[:\\]]|\\b${n}\\s*=[^=]`);
+}
+
+/** A mask whose polarity its construction shows. */
+function shown(m: MaskInfo | undefined): m is MaskInfo & { polarity: 'keep' | 'ignore' } {
+  return !!m?.polarity && !m.byName && !m.documented && !m.additive && !m.count && !m.negated && !m.join && !m.keyConvention;
+}
+
+function storesIn(ev: Evaluator, name: string, path: string | undefined): NameStore[] {
+  const values: PyNode[] = [];
+  const tree = ev.tree;
+  walk(tree.root, (n) => {
+    if (n.type === 'pair') {
+      if (stringLiteral(tree, childByField(n, 'key')) === name) push(values, childByField(n, 'value'));
+    } else if (n.type === 'keyword_argument') {
+      const k = childByField(n, 'name');
+      if (k && text(tree, k) === name) push(values, childByField(n, 'value'));
+    } else if (n.type === 'assignment') {
+      const left = childByField(n, 'left');
+      const target =
+        left?.type === 'identifier'
+          ? text(tree, left)
+          : left?.type === 'attribute'
+            ? text(tree, childByField(left, 'attribute') ?? left)
+            : left?.type === 'subscript'
+              ? stringLiteral(tree, childByField(left, 'subscript'))
+              : undefined;
+      if (target === name) push(values, childByField(n, 'right'));
+    }
+  });
+  const out: NameStore[] = [];
+  for (const v of values) {
+    const fn = enclosingFunction(v, true);
+    const scope = (fn ? ev.sr.scopeOfNode.get(fn.id) : undefined) ?? ev.sr.module;
+    const m = ev.eval(v, ev.defaultCtx(scope)).mask;
+    if (shown(m)) out.push({ polarity: m.polarity, ...(path !== undefined ? { path } : {}), node: v, source: tree.source, why: m.why });
+  }
+  return out;
+}
+
+function push(values: PyNode[], v: PyNode | undefined): void {
+  if (v) values.push(v);
+}
+
+/**
+ * The convention the workspace's stores give `name`: 'keep' or 'ignore' when every store that shows one agrees,
+ * 'both' when they disagree, undefined when none shows one.
+ */
+export function workspaceConvention(ev: Evaluator, name: string): 'keep' | 'ignore' | 'both' | undefined {
+  const stores = workspaceStoresOf(ev, name);
+  if (stores.length === 0) return undefined;
+  const first = stores[0]!.polarity;
+  return stores.every((s) => s.polarity === first) ? first : 'both';
+}
