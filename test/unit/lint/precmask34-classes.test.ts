@@ -6,7 +6,7 @@
 // the workspace stores masks of both meanings under the name, nothing is known: silence. Where it stores one that
 // agrees with the name, or none, the name (with the second use agreeing) decides as before.
 import { strict as assert } from 'node:assert';
-import { workspaceFindingLines } from './helpers';
+import { findingLines, workspaceFindingLines } from './helpers';
 
 // Two modules of one file reading the same parameter, one fill as it is, one as `1 - mask`.
 // scores: (B, L, 1); encoder_padding_mask: (B, L) -> (B, L, 1); softmax over the source positions (dim=1).
@@ -151,4 +151,136 @@ class FastBlock(nn.Module):
     );
     assert.deepEqual(padStored, [25]);
   });
+});
+
+// A parameter's description that states only the kept positions' 0 beside a large negative value names an additive
+// mask's values, not a 0/1 mask: "0 kept, -inf masked" on `scores + mask` is the additive mask done right.
+const additiveAdded = (comment: string) => `import torch
+import torch.nn as nn
+
+
+class Attention(nn.Module):
+    def __init__(self, d, h):
+        super().__init__()
+        self.h = h
+        self.qkv = nn.Linear(d, 3 * d)
+
+    def forward(self, x, mask=None):
+        b, n, d = x.shape
+        q, k, v = self.qkv(x).view(b, n, 3, self.h, d // self.h).permute(2, 0, 3, 1, 4)  # (B, H, N, hd)
+        scores = q @ k.transpose(-2, -1) / (d // self.h) ** 0.5  # (B, H, N, N)
+        if mask is not None:
+            scores = scores + mask  # additive float mask: 0 kept, -inf masked
+        attn = scores.softmax(dim=-1)
+        return attn @ v
+
+`.replace('# additive float mask: 0 kept, -inf masked', comment);
+
+describe('prec-mask 34: descriptions of additive masks, and correct masks the name-free paths leave alone', () => {
+  for (const comment of ['# additive float mask: 0 kept, -inf masked', '# mask: 0 kept, -1e9 masked', '# mask: 0 = valid, -10000 = padding']) {
+    it(`\`scores + mask  ${comment}\`: an additive mask added to the scores, silent`, async () => {
+      assert.deepEqual(await findingLines(additiveAdded(comment), 'ATT006'), []);
+    });
+  }
+
+  it('a description stating a 0/1 mask ("1 kept, 0 masked") added to the scores is still reported (ATT006)', async () => {
+    assert.deepEqual(await findingLines(additiveAdded('# mask: 1 kept, 0 masked'), 'ATT006'), [16]);
+  });
+
+  const correct: Record<string, string> = {
+    "a Hugging Face attention_mask handed to a helper that turns it additive, `(1.0 - m) * finfo.min`": `import torch
+import torch.nn as nn
+
+
+def extend(attention_mask, dtype):
+    # attention_mask: (B, S), 1 = token, 0 = padding (Hugging Face)
+    ext = attention_mask[:, None, None, :].to(dtype)
+    return (1.0 - ext) * torch.finfo(dtype).min
+
+
+class SelfAttention(nn.Module):
+    def __init__(self, d, h):
+        super().__init__()
+        self.h = h
+        self.q = nn.Linear(d, d)
+        self.k = nn.Linear(d, d)
+        self.v = nn.Linear(d, d)
+
+    def forward(self, x, attention_mask):
+        b, n, d = x.shape
+        q = self.q(x).view(b, n, self.h, -1).transpose(1, 2)  # (B, H, N, hd)
+        k = self.k(x).view(b, n, self.h, -1).transpose(1, 2)
+        v = self.v(x).view(b, n, self.h, -1).transpose(1, 2)
+        scores = q @ k.transpose(-1, -2) / (d // self.h) ** 0.5
+        scores = scores + extend(attention_mask, scores.dtype)
+        return scores.softmax(-1) @ v
+
+
+class Encoder(nn.Module):
+    def __init__(self, d, h):
+        super().__init__()
+        self.attn = SelfAttention(d, h)
+
+    def forward(self, x, attention_mask):
+        return self.attn(x, attention_mask)
+`,
+    'a keep mask and an additive bias built by `torch.where` from the padding comparison': `import torch
+import torch.nn.functional as F
+
+
+def attend(q, k, v, ids, pad_id):
+    # q, k, v: (B, H, N, hd); ids: (B, N)
+    keep = torch.where(ids == pad_id, 0, 1).bool()[:, None, None, :]  # True = token
+    bias = torch.where(ids == pad_id, float("-inf"), 0.0)[:, None, None, :]
+    scores = q @ k.transpose(-2, -1) * q.shape[-1] ** -0.5 + bias
+    w = scores.softmax(-1)
+    out1 = w @ v
+    out2 = F.scaled_dot_product_attention(q, k, v, attn_mask=keep)
+    return out1, out2
+`,
+    'key_padding_mask built as `src == pad_idx`, and the same name filled where True': `import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def __init__(self, vocab, d, h, pad_idx):
+        super().__init__()
+        self.pad_idx = pad_idx
+        self.emb = nn.Embedding(vocab, d, padding_idx=pad_idx)
+        self.mha = nn.MultiheadAttention(d, h, batch_first=True)
+
+    def forward(self, src):
+        key_padding_mask = src == self.pad_idx  # (B, S) True at padding
+        x = self.emb(src)
+        out, _ = self.mha(x, x, x, key_padding_mask=key_padding_mask)
+        return out
+
+    def masked(self, x, key_padding_mask):
+        scores = x @ x.transpose(1, 2)  # (B, S, S)
+        scores = scores.masked_fill(key_padding_mask.unsqueeze(1), float("-inf"))
+        return scores.softmax(-1) @ x
+`,
+    '`1 - mask` on a mask of unknown polarity (an additive fill and a masked_fill)': `import torch
+
+
+def attention(q, k, v, mask):
+    # q: (B, T, d), k, v: (B, S, d); mask: (B, 1, S)
+    scores = torch.bmm(q, k.transpose(1, 2)) / q.size(-1) ** 0.5
+    scores = scores - 1e9 * (1 - mask)
+    w = torch.softmax(scores, dim=-1)
+    return torch.bmm(w, v)
+
+
+def attention2(q, k, v, mask):
+    scores = torch.bmm(q, k.transpose(1, 2)) / q.size(-1) ** 0.5
+    scores = scores.masked_fill(1 - mask, -1e9)
+    w = torch.softmax(scores, dim=-1)
+    return torch.bmm(w, v)
+`,
+  };
+  for (const [what, src] of Object.entries(correct)) {
+    it(`${what}: no ATT002, ATT006 or ATT007`, async () => {
+      for (const code of ['ATT002', 'ATT006', 'ATT007']) assert.deepEqual(await findingLines(src, code), [], code);
+    });
+  }
 });
