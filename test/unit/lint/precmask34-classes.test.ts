@@ -284,3 +284,49 @@ def attention2(q, k, v, mask):
     });
   }
 });
+
+// A trainer that imports torch.cuda.amp's GradScaler and autocast but never calls them trains in float32: the import
+// names what the file may use, not what it runs. The fill of -1e9 in the model it imports is right there; once the
+// trainer calls them (`GradScaler()`, `with autocast():`), the scores are float16 and -1e9 overflows (ATT007).
+const fillModel = `import math
+import torch
+import torch.nn as nn
+
+
+class Attention(nn.Module):
+    def forward(self, q, k, v, mask=None):
+        scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))  # (B, H, T, S)
+        if mask is not None:
+            scores = scores.masked_fill(mask == 0, -1e9)
+        return torch.softmax(scores, dim=-1) @ v
+`;
+
+const trainer = (body: string) => `import torch
+from torch.cuda.amp import GradScaler, autocast
+
+from model import Attention
+
+
+def train(loader, q, k, v):
+    model = Attention()
+${body}
+`;
+
+describe('prec-mask 34: half precision from an import alone', () => {
+  it('GradScaler and autocast imported, never used: no half precision, no ATT007 in the model', async () => {
+    const files = { 'model.py': fillModel, 'train.py': trainer('    for mask in loader:\n        out = model(q, k, v, mask)\n        out.sum().backward()') };
+    assert.deepEqual(await workspaceFindingLines(files, 'model.py', 'ATT007'), []);
+  });
+
+  it('the trainer calls them: the fill overflows float16 (ATT007)', async () => {
+    const body = '    scaler = GradScaler()\n    for mask in loader:\n        with autocast():\n            out = model(q, k, v, mask)\n        scaler.scale(out.sum()).backward()';
+    assert.deepEqual(await workspaceFindingLines({ 'model.py': fillModel, 'train.py': trainer(body) }, 'model.py', 'ATT007'), [10]);
+  });
+
+  it('`from apex import amp` without amp.initialize is no evidence either; with it, it is', async () => {
+    const apex = (body: string) => `from apex import amp\nfrom model import Attention\n\n\ndef train(opt, q, k, v, mask):\n    model = Attention()\n${body}\n    return model(q, k, v, mask)\n`;
+    assert.deepEqual(await workspaceFindingLines({ 'model.py': fillModel, 'train.py': apex('    pass') }, 'model.py', 'ATT007'), []);
+    const used = apex('    model, opt = amp.initialize(model, opt, opt_level="O1")');
+    assert.deepEqual(await workspaceFindingLines({ 'model.py': fillModel, 'train.py': used }, 'model.py', 'ATT007'), [10]);
+  });
+});
