@@ -433,6 +433,13 @@ export interface AValue {
   readonly triCut?: { readonly region: 'upper' | 'lower'; readonly k: number; readonly node: PyNode };
   /** A fresh random draw (torch.randn, np.random.randn, np.random.normal, ...): a factor on it sets its spread. */
   readonly randomDraw?: boolean;
+  /**
+   * Made by a factory given no dtype (`torch.zeros(B, 1, 1, T)`, `torch.ones(T, T)`, not a `*_like`), in the function
+   * scope with this id: the framework's default dtype (float32, or an integer or boolean one by the fill), whatever
+   * precision the model runs in (autocast leaves factories alone, `.half()` converts parameters and buffers, not
+   * tensors a forward makes). A fill below float16's range fits there.
+   */
+  readonly factoryScope?: number;
   /** Built by torch.zeros / zeros_like (so `m[i, :a, :b] = 1` marks the kept region of a padding mask). */
   readonly zeros?: boolean;
   /** Built by torch.full(..., value): the constant. */

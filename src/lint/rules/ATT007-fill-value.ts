@@ -561,6 +561,18 @@ weights = scores.softmax(dim=-1)`,
       return site.how === 'add' && site.fill.kind === 'number' && unparen(site.fillNode).type !== 'call' && integerValued(site.target);
     }
 
+    /**
+     * The filled tensor is one the same function made with a factory given no dtype (`bias = torch.zeros(B, 1, 1, T)`,
+     * then `bias.masked_fill(pad, -1e9)`; `torch.ones(T, T).triu(1) * -1e9`): float32 (or wider) whatever precision the
+     * model runs in, since autocast leaves factories alone and `.half()` converts parameters and buffers only; the
+     * fill fits, and added to float16 scores the sum is promoted to float32. Not a `*_like` of the scores, a tensor
+     * given `dtype=`, nor an attribute (a buffer `.half()` converts).
+     */
+    function defaultDtypeFactory(site: FillSite): boolean {
+      const t = site.target;
+      return t.kind === 'tensor' && t.factoryScope !== undefined && t.factoryScope === site.ctx.scope.id;
+    }
+
     function finfoFix(site: FillSite): FixSpec | undefined {
       // `scores - mask * 1e9`: the written number is subtracted, so finfo's minimum there would add a huge value.
       if (site.subtracted) return undefined;
@@ -706,7 +718,7 @@ weights = scores.softmax(dim=-1)`,
         const finite = fill.num !== undefined && Number.isFinite(fill.num);
         const belowFp32 = (finite && fill.num < BF16_MIN) || (!fill.finfoMax && (fill.finfo === 'float32' || fill.finfo === 'float64'));
         const belowFp16 = belowFp32 || (finite && fill.num < FP16_MIN);
-        if (!explicitlyFloat32(target) && !float32AdditiveMask(site) && !float32Branch(site.node)) {
+        if (!explicitlyFloat32(target) && !float32AdditiveMask(site) && !float32Branch(site.node) && !defaultDtypeFactory(site)) {
           // The narrowest precision the file runs in whose range the fill is below.
           const which = belowFp16 && ev.precision.fp16 ? 'fp16' : belowFp32 && ev.precision.bf16 ? 'bf16' : undefined;
           if (which) {

@@ -330,3 +330,95 @@ describe('prec-mask 34: half precision from an import alone', () => {
     assert.deepEqual(await workspaceFindingLines({ 'model.py': fillModel, 'train.py': used }, 'model.py', 'ATT007'), [10]);
   });
 });
+
+// A bias or mask the forward makes with a factory given no dtype (`torch.zeros(B, 1, 1, T)`, `torch.ones(T, T)`) is
+// float32 whatever precision the model runs in: autocast leaves factories alone and `.half()` converts parameters and
+// buffers, not tensors a forward makes. -1e9 fits there, and added to float16 scores the sum is promoted to float32.
+// A `*_like` of the scores, a factory given the scores' dtype, a conversion to it, and the scores themselves are half.
+const amp = (lines: string) => `import torch
+import torch.nn as nn
+
+
+class Attn(nn.Module):
+    def forward(self, q, k, v, pad):
+        # q, k, v: (B, H, T, hd); pad: (B, T) True at padding
+        T = q.size(-2)
+        scores = q @ k.transpose(-2, -1) * q.size(-1) ** -0.5  # (B, H, T, T)
+${lines}
+        return scores.softmax(-1) @ v
+
+
+def train(model, batches):
+    scaler = torch.cuda.amp.GradScaler()
+    for q, k, v, pad in batches:
+        with torch.autocast("cuda"):
+            out = model(q, k, v, pad)
+        scaler.scale(out.sum()).backward()
+`;
+
+describe('prec-mask 34: fills of float32 factory tensors in half-precision code (ATT007)', () => {
+  const silent: Record<string, string> = {
+    'zeros filled where padded, added': `        bias = torch.zeros(q.size(0), 1, 1, T, device=q.device)
+        bias = bias.masked_fill(pad[:, None, None, :], -1e9)
+        scores = scores + bias`,
+    'ones cut to the future triangle times -1e9, added': `        causal = torch.ones(T, T, device=q.device).triu(1) * -1e9
+        scores = scores + causal`,
+  };
+  for (const [what, lines] of Object.entries(silent)) {
+    it(`${what}: float32, silent`, async () => {
+      assert.deepEqual(await findingLines(amp(lines), 'ATT007'), []);
+    });
+  }
+
+  const reported: Record<string, [string, number]> = {
+    'zeros_like of the scores filled with -1e9': [
+      `        bias = torch.zeros_like(scores).masked_fill(pad[:, None, None, :], -1e9)
+        scores = scores + bias`,
+      10,
+    ],
+    'zeros given the scores dtype, filled with -1e9': [
+      `        bias = torch.zeros(q.size(0), 1, 1, T, dtype=scores.dtype, device=q.device)
+        bias = bias.masked_fill(pad[:, None, None, :], -1e9)
+        scores = scores + bias`,
+      11,
+    ],
+    'ones triangle converted to the scores dtype, times -1e9': [
+      `        causal = torch.ones(T, T, device=q.device).triu(1).to(scores.dtype) * -1e9
+        scores = scores + causal`,
+      10,
+    ],
+    'the scores filled with -1e9': [`        scores = scores.masked_fill(pad[:, None, None, :], -1e9)`, 10],
+  };
+  for (const [what, [lines, line]] of Object.entries(reported)) {
+    it(`${what}: half, ATT007`, async () => {
+      assert.deepEqual(await findingLines(amp(lines), 'ATT007'), [line]);
+    });
+  }
+
+  it('cross-file: the trainer in another file runs autocast; the model builds its bias with torch.zeros: silent, with zeros_like: ATT007', async () => {
+    const model = (bias: string) => `import torch
+import torch.nn as nn
+
+
+class Attn(nn.Module):
+    def forward(self, q, k, v, pad):
+        scores = q @ k.transpose(-2, -1) * q.size(-1) ** -0.5  # (B, H, T, S)
+        bias = ${bias}.masked_fill(pad[:, None, None, :], -1e9)
+        return (scores + bias).softmax(-1) @ v
+`;
+    const train = `import torch
+from model import Attn
+
+
+def train(batches):
+    model = Attn()
+    scaler = torch.cuda.amp.GradScaler()
+    for q, k, v, pad in batches:
+        with torch.autocast("cuda"):
+            out = model(q, k, v, pad)
+        scaler.scale(out.sum()).backward()
+`;
+    assert.deepEqual(await workspaceFindingLines({ 'model.py': model('torch.zeros(pad.size(0), 1, 1, pad.size(1))'), 'train.py': train }, 'model.py', 'ATT007'), []);
+    assert.deepEqual(await workspaceFindingLines({ 'model.py': model('torch.zeros_like(scores)'), 'train.py': train }, 'model.py', 'ATT007'), [8]);
+  });
+});
