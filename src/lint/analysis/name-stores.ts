@@ -11,6 +11,7 @@ import { childByField, enclosingFunction, text, walk, type PyNode } from '../syn
 import { stringLiteral } from '../syntax/python';
 import type { Evaluator } from './evaluator';
 import { nearbyFiles } from './importers';
+import type { Scope } from './scopes';
 import type { MessageArg } from '../message';
 import type { MaskInfo } from './values';
 
@@ -75,13 +76,14 @@ function shown(m: MaskInfo | undefined): m is MaskInfo & { polarity: 'keep' | 'i
 
 function storesIn(ev: Evaluator, name: string, path: string | undefined): NameStore[] {
   const values: PyNode[] = [];
+  const keywords: PyNode[] = [];
   const tree = ev.tree;
   walk(tree.root, (n) => {
     if (n.type === 'pair') {
       if (stringLiteral(tree, childByField(n, 'key')) === name) push(values, childByField(n, 'value'));
     } else if (n.type === 'keyword_argument') {
       const k = childByField(n, 'name');
-      if (k && text(tree, k) === name) push(values, childByField(n, 'value'));
+      if (k && text(tree, k) === name) keywords.push(n);
     } else if (n.type === 'assignment') {
       const left = childByField(n, 'left');
       const target =
@@ -95,14 +97,28 @@ function storesIn(ev: Evaluator, name: string, path: string | undefined): NameSt
       if (target === name) push(values, childByField(n, 'right'));
     }
   });
+  // A keyword of a library's mask parameter (`nn.MultiheadAttention`'s `key_padding_mask=`) is a use whose convention
+  // the library fixes, judged there (a keep mask given to it is a bug, not the project's convention for the name).
+  for (const kw of keywords) {
+    const v = childByField(kw, 'value');
+    const call = kw.parent?.parent;
+    if (!v) continue;
+    // The call evaluated records its mask sites (a module of another file is evaluated only as far as it is asked).
+    if (call?.type === 'call') ev.eval(call, ev.defaultCtx(scopeOf(ev, call)));
+    if (!ev.facts.mask.some((s) => s.convention === 'api' && s.maskNode.start >= kw.start && s.maskNode.end <= kw.end)) values.push(v);
+  }
   const out: NameStore[] = [];
   for (const v of values) {
-    const fn = enclosingFunction(v, true);
-    const scope = (fn ? ev.sr.scopeOfNode.get(fn.id) : undefined) ?? ev.sr.module;
-    const m = ev.eval(v, ev.defaultCtx(scope)).mask;
+    const m = ev.eval(v, ev.defaultCtx(scopeOf(ev, v))).mask;
     if (shown(m)) out.push({ polarity: m.polarity, ...(path !== undefined ? { path } : {}), node: v, source: tree.source, why: m.why });
   }
   return out;
+}
+
+/** The scope of the function (or lambda) a node sits in, or the module's. */
+function scopeOf(ev: Evaluator, node: PyNode): Scope {
+  const fn = enclosingFunction(node, true);
+  return (fn ? ev.sr.scopeOfNode.get(fn.id) : undefined) ?? ev.sr.module;
 }
 
 function push(values: PyNode[], v: PyNode | undefined): void {

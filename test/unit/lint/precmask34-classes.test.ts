@@ -422,3 +422,25 @@ def train(batches):
     assert.deepEqual(await workspaceFindingLines({ 'model.py': model('torch.zeros_like(scores)'), 'train.py': train }, 'model.py', 'ATT007'), [8]);
   });
 });
+
+describe("prec-mask 34: a library's mask keyword is a use, not the project's store", () => {
+  it('a keep mask given to nn.MultiheadAttention as key_padding_mask is reported there, and does not silence the name elsewhere', async () => {
+    const model = `import torch
+import torch.nn as nn
+
+
+class Block(nn.Module):
+    def __init__(self, d, h):
+        super().__init__()
+        self.mha = nn.MultiheadAttention(d, h, batch_first=True)
+
+    def forward(self, x, ids, pad_id):
+        out, _ = self.mha(x, x, x, key_padding_mask=ids != pad_id)
+        return out
+`;
+    const other = BUGGY.replace(/encoder_padding_mask/g, 'key_padding_mask');
+    const files = { 'net/block.py': model, 'net/attention.py': other };
+    assert.deepEqual(await workspaceFindingLines(files, 'net/block.py', 'ATT002'), [11]);
+    assert.deepEqual(await workspaceFindingLines(files, 'net/attention.py', 'ATT002'), [27]);
+  });
+});
