@@ -5,6 +5,8 @@
 // `src_mask = (src != pad)`), the construction shows the convention the project gives the name. ATT002 asks this of
 // a finding that rests on a name: a store that contradicts the name's convention silences it.
 //
+// A store is a dict entry, a keyword argument (not of a library's mask parameter, a use judged there), an attribute or
+// `x["name"] =` assignment, and in the linted file also a local variable of the name.
 // Read from the linted file and the workspace files near it (its directory, those above, the directories beside
 // them: importers.ts's candidates), each one first matched as text, then only the files naming the mask are parsed.
 import { childByField, enclosingFunction, text, walk, type PyNode } from '../syntax/tree';
@@ -86,9 +88,14 @@ function storesIn(ev: Evaluator, name: string, path: string | undefined): NameSt
       if (k && text(tree, k) === name) keywords.push(n);
     } else if (n.type === 'assignment') {
       const left = childByField(n, 'left');
+      // A local variable of another file (`attention_mask = ~torch.tril(...)` handed on by position) names a value inside
+      // one function there; only values passed on under the name (dict keys, keywords, attributes, `batch["name"] =`)
+      // cross into other files. In the linted file its own locals count too.
       const target =
         left?.type === 'identifier'
-          ? text(tree, left)
+          ? path === undefined
+            ? text(tree, left)
+            : undefined
           : left?.type === 'attribute'
             ? text(tree, childByField(left, 'attribute') ?? left)
             : left?.type === 'subscript'

@@ -444,3 +444,21 @@ class Block(nn.Module):
     assert.deepEqual(await workspaceFindingLines(files, 'net/attention.py', 'ATT002'), [27]);
   });
 });
+
+describe('prec-mask 34: a local variable of another file is no store of the name', () => {
+  it("`key_padding_mask = ids != PAD` inside another file's function (handed on by position) does not decide the name here", async () => {
+    const other = `from attention import Attn
+
+PAD = 0
+
+
+def encode(model, enc_out, ids, s):
+    key_padding_mask = ids != PAD  # True at tokens, a local name of this function
+    return model(enc_out, key_padding_mask.float(), s)
+`;
+    const files = { 'net/run.py': other, 'net/attention.py': BUGGY.replace(/encoder_padding_mask/g, 'key_padding_mask') };
+    assert.deepEqual(await workspaceFindingLines(files, 'net/attention.py', 'ATT002'), [27]);
+    const collate = { ...files, 'net/collate.py': keepCollate.replace('"encoder_padding_mask"', '"key_padding_mask"') };
+    assert.deepEqual(await workspaceFindingLines(collate, 'net/attention.py', 'ATT002'), [14]);
+  });
+});
