@@ -138,7 +138,7 @@ function push(values: PyNode[], v: PyNode | undefined): void {
  */
 export function workspaceConvention(ev: Evaluator, name: string): 'keep' | 'ignore' | 'both' | undefined {
   const stores = workspaceStoresOf(ev, name);
-  if (stores.length === 0) return undefined;
-  const first = stores[0]!.polarity;
+  const first = stores[0]?.polarity;
+  if (first === undefined) return undefined;
   return stores.every((s) => s.polarity === first) ? first : 'both';
 }

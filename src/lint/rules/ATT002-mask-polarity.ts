@@ -283,7 +283,8 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
      */
     function workspaceReading(s: MaskSite, name: string, convention: 'keep' | 'ignore'): 'keep' | 'ignore' | undefined {
       const sm = s.mask.mask;
-      if (!sm?.byName || sm.documented || sm.nameSource !== name || !sm.polarity || sm.additive || sm.join || mentions(sm.why, PHRASES.combined)) return undefined;
+      if (!sm?.byName || sm.documented || sm.nameSource !== name || !sm.polarity || sm.additive || sm.join || mentions(sm.why, PHRASES.combined))
+        return undefined;
       if (maskOfName(name)?.polarity === convention) return undefined;
       return sm.polarity === 'keep' ? 'ignore' : 'keep';
     }
@@ -304,8 +305,8 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
       const others = sites.filter((s) => s !== site && s.maskNode.id !== site.maskNode.id && s.mask.mask?.nameSource === name);
       const readings = others.map((s) => ({ s, p: workspaceReading(s, name, convention) }));
       if (readings.some((r) => r.p === undefined || r.p !== r.s.expects) || readings.length === 0) return;
-      if (testReference(ctx.analysis, site.node)) return;
-      const store = workspaceStoresOf(ctx.analysis, name)[0]!;
+      const store = workspaceStoresOf(ctx.analysis, name)[0];
+      if (!store || testReference(ctx.analysis, site.node)) return;
       reported.add(site.maskNode.id);
       const why = msg(T.workspaceStores, quote(name, 40), store.why);
       const message = msg(

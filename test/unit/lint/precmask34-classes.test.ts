@@ -68,17 +68,28 @@ const keepCollate = paddingCollate.replace('ids == PAD', 'ids != PAD');
 
 describe('prec-mask 34: a mask name read as the workspace stores it', () => {
   it("the workspace stores the tokenizer's keep mask under the padding name: the plain fill is the bug, `1 - mask` is right", async () => {
-    const lines = await workspaceFindingLines({ 'pg/attention.py': BUGGY, 'pg/features.py': tokenizerFeatures, 'pg/__init__.py': '' }, 'pg/attention.py', 'ATT002');
+    const lines = await workspaceFindingLines(
+      { 'pg/attention.py': BUGGY, 'pg/features.py': tokenizerFeatures, 'pg/__init__.py': '' },
+      'pg/attention.py',
+      'ATT002',
+    );
     assert.deepEqual(lines, [14]);
   });
 
   it('fixed: both fills read the keep mask the workspace stores the right way round: silent', async () => {
-    const lines = await workspaceFindingLines({ 'pg/attention.py': FIXED, 'pg/features.py': tokenizerFeatures, 'pg/__init__.py': '' }, 'pg/attention.py', 'ATT002');
+    const lines = await workspaceFindingLines(
+      { 'pg/attention.py': FIXED, 'pg/features.py': tokenizerFeatures, 'pg/__init__.py': '' },
+      'pg/attention.py',
+      'ATT002',
+    );
     assert.deepEqual(lines, []);
   });
 
   it('a collate in another directory stores `ids != PAD` (a keep mask) under the name, as a keyword of dict(): the plain fill', async () => {
-    const collate = keepCollate.replace('return {"input_ids": ids, "encoder_padding_mask": ids != PAD}', 'return dict(input_ids=ids, encoder_padding_mask=ids != PAD)');
+    const collate = keepCollate.replace(
+      'return {"input_ids": ids, "encoder_padding_mask": ids != PAD}',
+      'return dict(input_ids=ids, encoder_padding_mask=ids != PAD)',
+    );
     const lines = await workspaceFindingLines({ 'model/attention.py': BUGGY, 'data/collate.py': collate }, 'model/attention.py', 'ATT002');
     assert.deepEqual(lines, [14]);
   });
@@ -155,7 +166,8 @@ class FastBlock(nn.Module):
 
 // A parameter's description that states only the kept positions' 0 beside a large negative value names an additive
 // mask's values, not a 0/1 mask: "0 kept, -inf masked" on `scores + mask` is the additive mask done right.
-const additiveAdded = (comment: string) => `import torch
+const additiveAdded = (comment: string) =>
+  `import torch
 import torch.nn as nn
 
 
@@ -188,7 +200,7 @@ describe('prec-mask 34: descriptions of additive masks, and correct masks the na
   });
 
   const correct: Record<string, string> = {
-    "a Hugging Face attention_mask handed to a helper that turns it additive, `(1.0 - m) * finfo.min`": `import torch
+    'a Hugging Face attention_mask handed to a helper that turns it additive, `(1.0 - m) * finfo.min`': `import torch
 import torch.nn as nn
 
 
@@ -319,12 +331,14 @@ describe('prec-mask 34: half precision from an import alone', () => {
   });
 
   it('the trainer calls them: the fill overflows float16 (ATT007)', async () => {
-    const body = '    scaler = GradScaler()\n    for mask in loader:\n        with autocast():\n            out = model(q, k, v, mask)\n        scaler.scale(out.sum()).backward()';
+    const body =
+      '    scaler = GradScaler()\n    for mask in loader:\n        with autocast():\n            out = model(q, k, v, mask)\n        scaler.scale(out.sum()).backward()';
     assert.deepEqual(await workspaceFindingLines({ 'model.py': fillModel, 'train.py': trainer(body) }, 'model.py', 'ATT007'), [10]);
   });
 
   it('`from apex import amp` without amp.initialize is no evidence either; with it, it is', async () => {
-    const apex = (body: string) => `from apex import amp\nfrom model import Attention\n\n\ndef train(opt, q, k, v, mask):\n    model = Attention()\n${body}\n    return model(q, k, v, mask)\n`;
+    const apex = (body: string) =>
+      `from apex import amp\nfrom model import Attention\n\n\ndef train(opt, q, k, v, mask):\n    model = Attention()\n${body}\n    return model(q, k, v, mask)\n`;
     assert.deepEqual(await workspaceFindingLines({ 'model.py': fillModel, 'train.py': apex('    pass') }, 'model.py', 'ATT007'), []);
     const used = apex('    model, opt = amp.initialize(model, opt, opt_level="O1")');
     assert.deepEqual(await workspaceFindingLines({ 'model.py': fillModel, 'train.py': used }, 'model.py', 'ATT007'), [10]);
@@ -418,7 +432,10 @@ def train(batches):
             out = model(q, k, v, pad)
         scaler.scale(out.sum()).backward()
 `;
-    assert.deepEqual(await workspaceFindingLines({ 'model.py': model('torch.zeros(pad.size(0), 1, 1, pad.size(1))'), 'train.py': train }, 'model.py', 'ATT007'), []);
+    assert.deepEqual(
+      await workspaceFindingLines({ 'model.py': model('torch.zeros(pad.size(0), 1, 1, pad.size(1))'), 'train.py': train }, 'model.py', 'ATT007'),
+      [],
+    );
     assert.deepEqual(await workspaceFindingLines({ 'model.py': model('torch.zeros_like(scores)'), 'train.py': train }, 'model.py', 'ATT007'), [8]);
   });
 });
