@@ -4,7 +4,6 @@ import { rootName } from '../analysis/call';
 import { discardedSite } from '../analysis/discarded';
 import { describePolarity } from '../analysis/masks';
 import { workspaceConvention, workspaceStoresOf } from '../analysis/name-stores';
-import { PHRASES } from '../analysis/phrases';
 import { maskOfName } from '../analysis/names';
 import type { MaskInfo, MaskJoin } from '../analysis/values';
 import { defineTemplates, msg, type MessageParts } from '../message';
@@ -56,16 +55,12 @@ const T = defineTemplates({
 /** Words a mask's own name uses to say what its True entries mean (not the library names `attention_mask`, `key_padding_mask`). */
 const REMOVE_WORDS = /(?:^|_)(?:remove|removed|drop|dropped|exclude|excluded|ignore|ignored|masked|invalid|disallowed|blocked)(?:_|$)/i;
 const KEEP_WORDS = /(?:^|_)(?:keep|kept|valid|attend|attended|allowed|visible)(?:_|$)/i;
+/** The other polarity (undefined for none). */
+const FLIPPED: Readonly<Record<string, 'keep' | 'ignore' | undefined>> = { keep: 'ignore', ignore: 'keep' };
 /** The floating dtypes a mask's construction can give it. */
 const FLOAT_DTYPES: ReadonlySet<string> = new Set(['float', 'float16', 'bfloat16', 'float32', 'float64']);
 /** The fields where an identifier names no value of its own (a call's function, a keyword, an attribute's name). */
 const NOT_VALUE_FIELDS: ReadonlySet<string | null> = new Set(['function', 'name', 'attribute']);
-/** Whether a message argument is, or contains, a phrase of the given template. */
-function mentions(why: unknown, template: unknown): boolean {
-  if (typeof why !== 'object' || why === null) return false;
-  const w = why as { template?: unknown; args?: readonly unknown[] };
-  return w.template === template || (w.args ?? []).some((a) => mentions(a, template));
-}
 
 function polarityOfOwnName(name: string): 'keep' | 'ignore' | undefined {
   const remove = REMOVE_WORDS.test(name);
@@ -277,16 +272,14 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
     }
 
     /**
-     * The polarity a site's mask has when its name is read as the workspace's stores read it, where that is all the
-     * mask is: the name's value (reshaped, converted, flipped), combined with nothing else, its meaning from the name.
-     * Undefined otherwise.
+     * The polarity a site's mask has when its name is read as the workspace's stores read it: the name's value
+     * (reshaped, converted, flipped) with the name's meaning swapped. (A mask combined with a causal triangle,
+     * `m | triu(ones, 1)`, reaches its fill with no nameSource and is not asked: fixture mask_name_stored_combined_ok.)
      */
-    function workspaceReading(s: MaskSite, name: string, convention: 'keep' | 'ignore'): 'keep' | 'ignore' | undefined {
-      const sm = s.mask.mask;
-      if (!sm?.byName || sm.documented || sm.nameSource !== name || !sm.polarity || sm.additive || sm.join || mentions(sm.why, PHRASES.combined))
-        return undefined;
-      if (maskOfName(name)?.polarity === convention) return undefined;
-      return sm.polarity === 'keep' ? 'ignore' : 'keep';
+    function workspaceReading(s: MaskSite): 'keep' | 'ignore' | undefined {
+      // Only sites whose mask carries the name's convention (nameSource) are asked: the name's polarity, flipped by the
+      // workspace's stores; a name with a convention always gives one (names.ts: maskOfName).
+      return FLIPPED[String(s.mask.mask?.polarity)];
     }
 
     /**
@@ -298,15 +291,14 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
      */
     function checkWorkspaceReading(site: MaskSite, m: MaskInfo): void {
       const name = m.nameSource!;
-      const convention = workspaceConvention(ctx.analysis, name);
-      if (convention !== 'keep' && convention !== 'ignore') return;
-      const polarity = workspaceReading(site, name, convention);
+      const store = workspaceStoresOf(ctx.analysis, name)[0];
+      // Stores of both meanings: nothing is known.
+      if (!store || workspaceConvention(ctx.analysis, name) === 'both') return;
+      const polarity = workspaceReading(site);
       if (!polarity || polarity === site.expects || reported.has(site.maskNode.id)) return;
       const others = sites.filter((s) => s !== site && s.maskNode.id !== site.maskNode.id && s.mask.mask?.nameSource === name);
-      const readings = others.map((s) => ({ s, p: workspaceReading(s, name, convention) }));
-      if (readings.some((r) => r.p === undefined || r.p !== r.s.expects) || readings.length === 0) return;
-      const store = workspaceStoresOf(ctx.analysis, name)[0];
-      if (!store || testReference(ctx.analysis, site.node)) return;
+      const readings = others.map((s) => ({ s, p: workspaceReading(s) }));
+      if (readings.length === 0 || readings.some((r) => r.p !== r.s.expects) || testReference(ctx.analysis, site.node)) return;
       reported.add(site.maskNode.id);
       const why = msg(T.workspaceStores, quote(name, 40), store.why);
       const message = msg(
