@@ -168,9 +168,15 @@ export function maskFromDoc(description: string): { dtype?: 'bool' | 'int' | 'fl
   // "additive" said after a True/1 statement ("1 for real tokens, 0 for padding, made additive below") describes what
   // the code makes of the mask: the first statement is still the meaning. Offered as another form the parameter may
   // take ("bool (True = masked out) or an additive float mask"), it leaves the meaning open, read as additive.
-  const additiveAt = /additive|-inf\b|large negative|(?<![\w.])0\s*(=|for|at)\s*(keep|attend)/i.exec(doc)?.index ?? Infinity;
+  const additiveAt = /additive|-\s*inf\b|large negative|-\s*1e\d|-\s*10{3,}\b|(?<![\w.])0\s*(=|for|at)\s*(keep|attend)/i.exec(doc)?.index ?? Infinity;
   const alternative = /\bor\s+(?:an?\s+)?(?:\w+\s+){0,2}(?:additive|-inf\b|large negative)/i.test(doc);
-  if (additiveAt !== Infinity && (alternative || additiveAt <= Math.min(ignoreAt, keepAt))) {
+  // A description whose only statements are about 0 ("0 kept, -inf masked", "0 = valid, -1e9 = padding") names the
+  // values of an additive mask: a 0/1 mask holds no -inf, and the 0 is the bias of the kept positions, wherever the
+  // -inf is written. A True/1 statement ("1 for real tokens, 0 for padding, -inf after the conversion below") still
+  // states a 0/1 mask's meaning first.
+  const oneAt = first(new RegExp(`${one}${sep}(?:${not})?(?:${keepWords}|${ignoreWords})`, 'i'));
+  const zeroOnly = additiveAt !== Infinity && oneAt === Infinity && /-\s*inf\b|large negative|-\s*1e\d|-\s*10{3,}\b/i.test(doc);
+  if (additiveAt !== Infinity && (alternative || zeroOnly || additiveAt <= Math.min(ignoreAt, keepAt))) {
     out.additive = true;
     return out;
   }

@@ -111,6 +111,16 @@ export function importsFile(files: WorkspaceFiles, importer: string, facts: Impo
   return false;
 }
 
+/**
+ * The workspace files near the linted one (its directory, those above it, and the directories beside those), the
+ * candidates an importer walk looks at, whether or not they import it; at most MAX_CANDIDATES. Files a caller reads
+ * must be noted as dependencies by that caller.
+ */
+export function nearbyFiles(link: ModuleLink): readonly string[] {
+  if (!link.workspace.files.listPython) return [];
+  return candidates(link, false);
+}
+
 /** The candidates of one lint: those near the linted file, and (once asked for) all of them. */
 interface Candidates {
   readonly near: readonly string[];

@@ -753,12 +753,19 @@ function indexCompare(
   }
 }
 
-export function tokenizerAttentionMask(source: string): AValue {
+export function tokenizerAttentionMask(source: string, keyConvention = false): AValue {
   return tensor({
     ndim: 2,
     axes: [{ label: 'batch' }, { label: 'seq' }],
     dtype: 'int',
-    mask: { polarity: 'keep', dtype: 'int', padding: true, padAxes: [-1], why: msg(PHRASES.tokenizerMask, source) },
+    mask: {
+      polarity: 'keep',
+      dtype: 'int',
+      padding: true,
+      padAxes: [-1],
+      why: msg(PHRASES.tokenizerMask, source),
+      ...(keyConvention ? { keyConvention: true } : {}),
+    },
   });
 }
 
@@ -1140,19 +1147,22 @@ function triValue(ev: Evaluator, c: Call, base0: AValue, region: 'upper' | 'lowe
   const placed = { ...(align ? { align } : {}), ...(sizes ? { sizes } : {}) };
   if (base.fillValue !== undefined && base.fillValue <= -1e4 && region === 'upper') {
     // triu(full(-inf), 1): additive causal mask
-    return tensor({
-      ndim: base.ndim,
-      axes: base.axes,
-      dtype: 'float',
-      mask: {
-        additive: true,
-        causal: true,
-        ...(base.fillValue === -Infinity ? { negInf: true as const } : {}),
-        ...(k !== undefined ? { tri: { region, k } } : {}),
-        why,
-        ...placed,
-      },
-    });
+    return {
+      ...tensor({
+        ndim: base.ndim,
+        axes: base.axes,
+        dtype: 'float',
+        mask: {
+          additive: true,
+          causal: true,
+          ...(base.fillValue === -Infinity ? { negInf: true as const } : {}),
+          ...(k !== undefined ? { tri: { region, k } } : {}),
+          why,
+          ...placed,
+        },
+      }),
+      ...factoryOf(base),
+    };
   }
   // A diagonal that is minus a size the code does not fix (`tril(ones, diagonal=-self.sliding_window)`): the triangle
   // lies that many keys behind each query, so tril marks the keys that fell out of the window (to be ignored) and triu
@@ -1170,9 +1180,14 @@ function triValue(ev: Evaluator, c: Call, base0: AValue, region: 'upper' | 'lowe
             dtype,
             why: msg(region === 'upper' ? PHRASES.trueFutureSideOfDiagonal : PHRASES.trueOnAndBeforeDiagonal, why, `\`${ev.text(kNode!)}\``),
           };
-    return tensor({ ndim: base.ndim, axes: base.axes, dtype, mask: { ...mask, ...placed } });
+    return { ...tensor({ ndim: base.ndim, axes: base.axes, dtype, mask: { ...mask, ...placed } }), ...factoryOf(base) };
   }
-  return tensor({ ndim: base.ndim, axes: base.axes, dtype: base.dtype });
+  return { ...tensor({ ndim: base.ndim, axes: base.axes, dtype: base.dtype }), ...factoryOf(base) };
+}
+
+/** A triangle cut from a factory's tensor keeps its default dtype (values.ts: factoryScope). */
+function factoryOf(base: AValue): { factoryScope?: number } {
+  return base.factoryScope !== undefined ? { factoryScope: base.factoryScope } : {};
 }
 
 /**

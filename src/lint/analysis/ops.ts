@@ -1188,7 +1188,7 @@ function dictItem(ev: Evaluator, v: AValue, key: string, valueNode: PyNode | und
       ? tokenizerAttentionMask(`\`["attention_mask"]\``)
       : ev.attentionMaskKeyInverted()
         ? UNKNOWN
-        : tokenizerAttentionMask(`\`["attention_mask"]\``);
+        : tokenizerAttentionMask(`\`["attention_mask"]\``, true);
   if (key === 'input_ids') return tensor({ tokenIds: true, ndim: 2, axes: [{ label: 'batch' }, { label: 'seq' }] });
   if (v.kind === 'object') return UNKNOWN;
   return UNKNOWN;
@@ -1289,7 +1289,7 @@ export function evalAttributeOf(ev: Evaluator, obj: AValue, attr: string, node: 
       case 'ndim':
         return obj.ndim !== undefined ? number({ num: obj.ndim }) : number();
       case 'attention_mask':
-        return tokenizerAttentionMask(`\`.attention_mask\``);
+        return tokenizerAttentionMask(`\`.attention_mask\``, true);
       case 'input_ids':
         return tensor({ tokenIds: true, ndim: 2, axes: [{ label: 'batch' }, { label: 'seq' }] });
       case 'data':
@@ -1874,6 +1874,8 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
     const out = mutable(t);
     if (dtypeChange !== 'same') {
       out.dtype = dtypeChange;
+      // `.half()`, `.bfloat16()`: no longer the factory's default dtype.
+      if (dtypeChange === 'float16' || dtypeChange === 'bfloat16') delete out.factoryScope;
       if (out.mask)
         out.mask = withMaskDtype(
           out.mask,
@@ -1900,6 +1902,8 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
         (a0 && m !== 'type_as' ? dtypeOfValue(val(ev, c, a0)) : undefined) ??
         (m === 'to' && a1 ? dtypeOfValue(val(ev, c, a1)) : undefined) ??
         dtypeKwarg(ev, c);
+      // Converted to a dtype that may be half (`.to(q.dtype)`, `.type_as(scores)`): no longer the factory's default.
+      if (dt !== 'float32' && dt !== 'float64' && dt !== 'int' && dt !== 'bool') delete out.factoryScope;
       if (m === 'type_as' && !dt) {
         // `.type_as(x)` of a tensor whose dtype nothing shows: unknown.
       } else if (dt) {
@@ -2234,6 +2238,7 @@ function creation(ev: Evaluator, c: Call, kind: string, sizeArgs: PyNode[]): AVa
   const out: Mutable<AValue> = tensor({ ...(ndim !== undefined ? { ndim, axes } : {}), ...(dt ? { dtype: dt } : {}) });
   if (kind === 'ones' || kind === 'ones_like') out.ones = true;
   if (kind === 'zeros' || kind === 'zeros_like') out.zeros = true;
+  if (!kind.endsWith('_like') && !arg(c, 'dtype')) out.factoryScope = c.ctx.scope.id;
   if (kind === 'random' || kind === 'randn' || kind === 'rand') out.randomDraw = true;
   if (kind === 'full' || kind === 'fill') {
     // torch/np/jnp.full(shape, fill_value); tf.fill(dims, value).

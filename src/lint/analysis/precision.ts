@@ -62,9 +62,15 @@ const DTYPE_MEMBERSHIP =
  */
 const FLOAT16_LIMIT =
   /\b(?:torch|jnp|np|numpy|tf|mx)\.finfo\(\s*(?:(?:torch|jnp|np|numpy|tf|mx)\.)?(?:float16|half)\s*\)|\b(?:tf|jnp|np|numpy)\.float16\.(?:min|max)\b/g;
+/**
+ * Import statements (`from torch.cuda.amp import GradScaler, autocast`, `from apex import amp`) name what a file may
+ * use, not what it runs: a trainer importing GradScaler and never calling it trains in float32. What counts is the use
+ * (`GradScaler()`, `autocast(...)`, `amp.initialize`). Blanked as the dtype tests are.
+ */
+const IMPORT_STATEMENT = /^[ \t]*(?:from[ \t]+[\w.]+[ \t]+)?import[ \t]+(?:\([^)]*\)|[^\n]*)/gm;
 function withoutDtypeTests(code: string): string {
   const blank = (m: string): string => m.replace(/[^\n]/g, ' ');
-  return code.replace(DTYPE_MEMBERSHIP, blank).replace(DTYPE_TEST, blank).replace(FLOAT16_LIMIT, blank);
+  return code.replace(IMPORT_STATEMENT, blank).replace(DTYPE_MEMBERSHIP, blank).replace(DTYPE_TEST, blank).replace(FLOAT16_LIMIT, blank);
 }
 
 /** 1-based line and column of the first evidence of half precision in a source's code, if any. */

@@ -144,6 +144,11 @@ export interface MaskInfo {
    */
   readonly negInf?: true;
   /**
+   * Read by a key's name from a dict or object the code shows nothing of (`batch["attention_mask"]` of a batch of
+   * unknown origin, `.attention_mask`): the polarity is the key's convention, a name, not a construction.
+   */
+  readonly keyConvention?: true;
+  /**
    * Read from an additive mask as a 0/1 one (`additive.bool()`, `1 - additive`), or through `keep - 1` times a negative
    * number: `== 0` does not invert it.
    */
@@ -428,6 +433,13 @@ export interface AValue {
   readonly triCut?: { readonly region: 'upper' | 'lower'; readonly k: number; readonly node: PyNode };
   /** A fresh random draw (torch.randn, np.random.randn, np.random.normal, ...): a factor on it sets its spread. */
   readonly randomDraw?: boolean;
+  /**
+   * Made by a factory given no dtype (`torch.zeros(B, 1, 1, T)`, `torch.ones(T, T)`, not a `*_like`), in the function
+   * scope with this id: the framework's default dtype (float32, or an integer or boolean one by the fill), whatever
+   * precision the model runs in (autocast leaves factories alone, `.half()` converts parameters and buffers, not
+   * tensors a forward makes). A fill below float16's range fits there.
+   */
+  readonly factoryScope?: number;
   /** Built by torch.zeros / zeros_like (so `m[i, :a, :b] = 1` marks the kept region of a padding mask). */
   readonly zeros?: boolean;
   /** Built by torch.full(..., value): the constant. */
