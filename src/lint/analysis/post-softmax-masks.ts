@@ -150,7 +150,7 @@ function operatorText(ev: Evaluator, n: PyNode): string {
 }
 
 /** `1 / (1 - p)`, or a name of the same function bound to it (`pinv = 1.0 / (1.0 - p)`). */
-function keepReciprocal(ev: Evaluator, node: PyNode | undefined, depth = 0): boolean {
+export function keepReciprocal(ev: Evaluator, node: PyNode | undefined, depth = 0): boolean {
   const n = node && unparen(node);
   if (!n) return false;
   if (n.type === 'binary_operator') return operatorText(ev, n) === '/' && isOne(ev, childByField(n, 'left')) && oneMinus(ev, childByField(n, 'right'));
@@ -166,6 +166,7 @@ function keepReciprocal(ev: Evaluator, node: PyNode | undefined, depth = 0): boo
  * keys is never rescaled so.
  */
 export function rescaledAsDropout(ev: Evaluator, product: PyNode): boolean {
+  if (product.type === 'call') return selectsRescaled(ev, product);
   let inner = product;
   while (inner.parent?.type === 'parenthesized_expression') inner = inner.parent;
   const parent = inner.parent;
@@ -177,6 +178,26 @@ export function rescaledAsDropout(ev: Evaluator, product: PyNode): boolean {
   if (op === '*') return keepReciprocal(ev, right);
   if (op === '/') return oneMinus(ev, right);
   return false;
+}
+
+/**
+ * `where(mask, w_dp, 0)` whose kept operand is the weights already rescaled by the reciprocal of a keep probability
+ * (`w_dp = w * scale` with `scale = 1 / (1 - p)`, or `w / (1 - p)`), bound once in the same function: inverted
+ * dropout written as a select (a NumPy reference of flash attention's dropout).
+ */
+function selectsRescaled(ev: Evaluator, call: PyNode): boolean {
+  const args = namedChildren(childByField(call, 'arguments') ?? call).filter((a) => a.type !== 'keyword_argument');
+  const kept = args[1] && unparen(args[1]);
+  if (kept?.type !== 'identifier' && kept?.type !== 'binary_operator') return false;
+  const defs = kept.type === 'identifier' ? (ev.resolve(kept, ev.text(kept)) ?? []).filter((d) => d.value && d.path.length === 0 && d.kind === 'assign') : [];
+  const def = defs.length === 1 ? defs[0] : undefined;
+  const v = kept.type === 'binary_operator' ? kept : def?.value && unparen(def.value);
+  if (v?.type !== 'binary_operator') return false;
+  const op = operatorText(ev, v);
+  const left = childByField(v, 'left');
+  const right = childByField(v, 'right');
+  if (op === '*') return keepReciprocal(ev, right) || keepReciprocal(ev, left);
+  return op === '/' && oneMinus(ev, right);
 }
 
 /**
