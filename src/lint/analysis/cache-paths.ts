@@ -3,6 +3,7 @@
 // extends in place, and a module's own causal flag (`self.causal = causal` from `__init__`, whose parameter defaults
 // to True) read True on keys a cache grows, since a module decoding with a KV cache is built causal.
 import { childByField, enclosingFunction, namedChildren, unparen, walk, type PyNode } from '../syntax/tree';
+import { earlyExitCondition } from '../syntax/python';
 import type { Evaluator } from './evaluator';
 import type { FillSite, MatmulSite } from './facts';
 import type { Scope } from './scopes';
@@ -19,15 +20,8 @@ function armsAround(node: PyNode): { cond: PyNode; holds: boolean }[] {
     if (p.type === 'block') {
       for (const s of p.children) {
         if (s.start >= child.start) break;
-        if (s.type !== 'if_statement' || s.children.some((c) => c.type === 'elif_clause' || c.type === 'else_clause')) continue;
-        const cond = childByField(s, 'condition');
-        const body = childByField(s, 'consequence');
-        const last =
-          body &&
-          namedChildren(body)
-            .filter((c) => c.type !== 'comment')
-            .pop();
-        if (cond && (last?.type === 'return_statement' || last?.type === 'raise_statement')) out.push({ cond, holds: false });
+        const cond = earlyExitCondition(s);
+        if (cond) out.push({ cond, holds: false });
       }
       continue;
     }

@@ -18,6 +18,7 @@ import type { AValue, MaskInfo } from '../analysis/values';
 import { cacheColumnsAfter, topLeftRectangleSizes } from '../analysis/masks';
 import { comparesLengths, ordersLengths, provesEqualLengths, provesSeveralQueries } from '../analysis/length-guards';
 import { childByField, childrenByField, enclosingFunction, namedChildren, unparen, walk, type PyNode } from '../syntax/tree';
+import { earlyExitCondition } from '../syntax/python';
 import { defineTemplates, msg, type MessageParts } from '../message';
 import { apiName, quote, type RelatedSpec, type Rule, type RuleContext } from './rule';
 import { cacheAttached, cacheJoined, definitions, maskBuilt, MASK_NAMES } from './related';
@@ -207,15 +208,8 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         if (p.type !== 'block') continue;
         for (const s of p.children) {
           if (s.start >= stmt.start) break;
-          if (s.type !== 'if_statement' || childByField(s, 'alternative')) continue;
-          const cond = childByField(s, 'condition');
-          const body = childByField(s, 'consequence');
-          const last =
-            body &&
-            namedChildren(body)
-              .filter((c) => c.type !== 'comment')
-              .pop();
-          if (cond && ctx.text(unparen(cond)) === flag && last && (last.type === 'return_statement' || last.type === 'raise_statement')) return true;
+          const cond = earlyExitCondition(s);
+          if (cond && ctx.text(unparen(cond)) === flag) return true;
         }
       }
       return false;
@@ -351,15 +345,8 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         // An earlier `if <one query>: ... return` of the block: past it, there are several queries.
         for (const s of p.children) {
           if (s.start >= child.start) break;
-          if (s.type !== 'if_statement' || s.children.some((c) => c.type === 'elif_clause' || c.type === 'else_clause')) continue;
-          const cond = childByField(s, 'condition');
-          const body = childByField(s, 'consequence');
-          const last =
-            body &&
-            namedChildren(body)
-              .filter((c) => c.type !== 'comment')
-              .pop();
-          if (cond && last && (last.type === 'return_statement' || last.type === 'raise_statement') && provesSeveralQueries(ev, cond, false)) return true;
+          const cond = earlyExitCondition(s);
+          if (cond && provesSeveralQueries(ev, cond, false)) return true;
         }
       }
       return false;
@@ -402,14 +389,8 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
             const cond = namedChildren(st)[0];
             if (cond && before(st) && noneIn(cond, name, true)) return true;
           }
-          if (st.type !== 'if_statement' || st.children.some((c) => c.type === 'elif_clause' || c.type === 'else_clause')) continue;
-          const cond = childByField(st, 'condition');
-          const last = childrenByField(st, 'consequence')
-            .flatMap(namedChildren)
-            .filter((c) => c.type !== 'comment')
-            .pop();
-          const exits = last?.type === 'return_statement' || last?.type === 'raise_statement';
-          if (cond && exits && before(st) && noneIn(cond, name, false)) return true;
+          const cond = earlyExitCondition(st);
+          if (cond && before(st) && noneIn(cond, name, false)) return true;
         }
       }
       return false;

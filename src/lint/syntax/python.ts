@@ -1,5 +1,5 @@
 // Python-specific readers over PyNodes: dotted names, call arguments, literals.
-import { childByField, firstNamedChild, namedChildren, text, unparen, type PyNode } from './tree';
+import { childByField, childrenByField, firstNamedChild, namedChildren, text, unparen, type PyNode } from './tree';
 
 interface Src {
   source: string;
@@ -221,4 +221,17 @@ export function targetNames(node: PyNode, path: number[] = [], out: TargetName[]
 export function operatorText(src: Src, node: PyNode): string | undefined {
   const op = childByField(node, 'operator');
   return op ? text(src, op) : undefined;
+}
+
+/**
+ * The condition of an `if` statement with no `elif`/`else` whose body ends in `return` or `raise` (an early exit: past
+ * the statement, the condition failed); undefined for any other statement.
+ */
+export function earlyExitCondition(stmt: PyNode): PyNode | undefined {
+  if (stmt.type !== 'if_statement' || stmt.children.some((c) => c.type === 'elif_clause' || c.type === 'else_clause')) return undefined;
+  const last = childrenByField(stmt, 'consequence')
+    .flatMap(namedChildren)
+    .filter((c) => c.type !== 'comment')
+    .pop();
+  return last?.type === 'return_statement' || last?.type === 'raise_statement' ? childByField(stmt, 'condition') : undefined;
 }
