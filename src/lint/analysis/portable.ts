@@ -140,19 +140,6 @@ function portableTensor(v: AValue, origin: ValueOrigin | undefined, depth: numbe
       ...(a.keyText !== undefined ? { keyText: a.keyText } : {}),
       ...(a.keyIsKey ? { keyIsKey: true } : {}),
       ...(a.queryAxes ? { queryAxes: a.queryAxes } : {}),
-      // The queries' projection, when the code split its whole width into heads (as a value's own, below): a scale here
-      // by that width is the model width's, as it is when the product is written in this file.
-      ...(a.queryProj?.splitIntoHeads && a.queryProj.outText
-        ? {
-            queryProj: {
-              input: { kind: 'unknown' as const },
-              outText: a.queryProj.outText,
-              ...(a.queryProj.inText ? { inText: a.queryProj.inText } : {}),
-              splitIntoHeads: true as const,
-              ...(a.queryProj.splitIn ? { splitIn: a.queryProj.splitIn } : {}),
-            },
-          }
-        : {}),
     };
     // Their steps there cross as other values' do (portableOp): a scale by a known power of a dimension and a mask
     // step (a fill, a where, an additive mask) as applied at the call, anything else (an unknown function, a
