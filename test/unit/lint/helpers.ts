@@ -85,3 +85,22 @@ export async function workspaceFindingLines(files: Record<string, string>, path:
     .filter((f) => f.code === code)
     .map((f) => f.line);
 }
+
+/** store.py of the cross-file KV-cache pairs: a class that keeps keys and values and extends them by concatenation
+ * along T (axis 2 of (B, H, T, D)) whatever it is called, returning all of them. */
+export const KV_STORE_PY = `import torch
+
+
+class Store:
+    def __init__(self):
+        self.k = None
+        self.v = None
+
+    def append(self, k, v):
+        if self.k is None:
+            self.k, self.v = k, v
+        else:
+            self.k = torch.cat([self.k, k], dim=2)
+            self.v = torch.cat([self.v, v], dim=2)
+        return self.k, self.v
+`;

@@ -5,7 +5,7 @@
 // know (an additive conversion of a mask parameter), judged in its own file as the files importing it call it.
 import { strict as assert } from 'node:assert';
 import { createLinter, type ExtendedLinter, type Finding } from '../../../src/lint';
-import { grammar, memoryWorkspace as workspace } from './helpers';
+import { grammar, KV_STORE_PY, memoryWorkspace as workspace } from './helpers';
 
 async function workspaceLinter(files: Record<string, string>): Promise<ExtendedLinter> {
   return createLinter(grammar(), { workspace: workspace(files), onInternalError: (e) => assert.fail(String(e)) });
@@ -14,22 +14,7 @@ async function workspaceLinter(files: Record<string, string>): Promise<ExtendedL
 const codes = (fs: readonly Finding[]): string[] => fs.map((f) => `${f.code}@${f.line}`);
 
 describe('workspace: a KV cache kept by a class of another file', () => {
-  const STORE = `import torch
-
-
-class Store:
-    def __init__(self):
-        self.k = None
-        self.v = None
-
-    def append(self, k, v):
-        if self.k is None:
-            self.k, self.v = k, v
-        else:
-            self.k = torch.cat([self.k, k], dim=2)
-            self.v = torch.cat([self.v, v], dim=2)
-        return self.k, self.v
-`;
+  const STORE = KV_STORE_PY;
   const model = (attend: string) => `import torch
 import torch.nn as nn
 import torch.nn.functional as F
