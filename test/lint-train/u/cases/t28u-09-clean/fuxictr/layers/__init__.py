@@ -1,0 +1,3 @@
+from .dot_product_attention import ScaledDotProductAttention
+
+__all__ = ["ScaledDotProductAttention"]
