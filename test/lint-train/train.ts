@@ -67,6 +67,8 @@ export const TRAIN_BATCHES: readonly TrainBatch[] = [
   { id: 't', dir: join(__dirname, 't'), namePrefix: 't27t' },
   // Session 34, curator U (scales and axes, correct code first; in parallel with curator T's masks and caches).
   { id: 'u', dir: join(__dirname, 'u'), namePrefix: 't28u' },
+  // Session 34, curator V (scales and softmax axes in under-represented code; in parallel with curator W's masks and caches).
+  { id: 'v', dir: join(__dirname, 'v'), namePrefix: 't29v' },
 ];
 
 /** Entries of a batch folder that are not cases when the cases sit next to the README. */
