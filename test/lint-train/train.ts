@@ -67,6 +67,9 @@ export const TRAIN_BATCHES: readonly TrainBatch[] = [
   { id: 't', dir: join(__dirname, 't'), namePrefix: 't27t' },
   // Session 34, curator U (scales and axes, correct code first; in parallel with curator T's masks and caches).
   { id: 'u', dir: join(__dirname, 'u'), namePrefix: 't28u' },
+  // Session 34, curator W (masks and caches in decoders with caches, speech, translators and collate-built masks,
+  // correct code first; in parallel with curator V's scales and axes).
+  { id: 'w', dir: join(__dirname, 'w'), namePrefix: 't30w' },
 ];
 
 /** Entries of a batch folder that are not cases when the cases sit next to the README. */
