@@ -69,6 +69,9 @@ export const TRAIN_BATCHES: readonly TrainBatch[] = [
   { id: 'u', dir: join(__dirname, 'u'), namePrefix: 't28u' },
   // Session 34, curator V (scales and softmax axes in under-represented code; in parallel with curator W's masks and caches).
   { id: 'v', dir: join(__dirname, 'v'), namePrefix: 't29v' },
+  // Session 34, curator W (masks and caches in decoders with caches, speech, translators and collate-built masks,
+  // correct code first; in parallel with curator V's scales and axes).
+  { id: 'w', dir: join(__dirname, 'w'), namePrefix: 't30w' },
 ];
 
 /** Entries of a batch folder that are not cases when the cases sit next to the README. */
