@@ -7,6 +7,7 @@ import {
   byNode,
   isT5Family,
   unitScaleNearby,
+  unitScaleInRelatedClass,
   hasOpaque,
   qkNormalised,
   scaleOmittedOnPurpose,
@@ -172,6 +173,7 @@ weights = scores.softmax(dim=-1)`,
           scaleOmittedOnPurpose(ev, site.node) ||
           isT5Family(ev, site.node) ||
           unitScaleNearby(ev, site.node) ||
+          unitScaleInRelatedClass(ev, site.node) ||
           testOracle(ev, site.node) ||
           graphPattern(ev, site.node)
         )

@@ -91,6 +91,7 @@ import { isHeadCountName } from '../analysis/names';
 import { keepReciprocal } from '../analysis/post-softmax-masks';
 import { constantNumber, fusedPartWidth } from '../analysis/module-constants';
 import { rootedNameNode } from '../analysis/ops';
+import { unsplitWidth } from '../analysis/shape-ops';
 
 /**
  * `heads // width` under square roots, `float()`/`int()`, parentheses or a positive power: `np.sqrt((self.heads //
@@ -562,6 +563,34 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       return find(op.factorNode, true) ?? dim.text;
     };
 
+    /**
+     * What the sizes the scores' product sums over hold in the scale's context (AxisInfo.sizeValue): the product whose
+     * path carries this scale of q or k, or that formed the scaled scores in this context.
+     */
+    const contractedValues = (op: ScaleOp, site: ScaleSite): string[] => {
+      const formedAt = site.target.attn?.formedAt;
+      const m =
+        op.on === 'scores'
+          ? ev.facts.matmul.find((x) => x.node === formedAt && x.ctx === site.ctx)
+          : ev.facts.matmul.find((x) => x.result.attn?.stage === 'scores' && x.result.ops?.some((alt) => alt.includes(op)));
+      if (!m) return [];
+      const out: string[] = [];
+      for (const [v, axis] of [
+        [m.a, m.contractA],
+        [m.b, m.contractB],
+      ] as const) {
+        const held = axis === undefined ? undefined : axisAt(v, axis)?.sizeValue;
+        if (held) out.push(held);
+      }
+      return out;
+    };
+
+    /** The queries of these scores (or the scaled q or k itself) are a projection's whole output with no head axis. */
+    const queriesUnsplit = (target: ScaleSite['target']): boolean => {
+      if (target.attn) return target.attn.queryUnsplit !== undefined && !target.attn.queryAxes?.some((a) => a.label === 'head');
+      return (target.role === 'query' || target.role === 'key') && unsplitWidth(target) !== undefined;
+    };
+
     /** Scale ops that reach attention scores (a q/k scaling that never meets its partner is not attention). */
     let reaching: Set<ScaleOp> | undefined;
     /** The product of scores (hand-written, of named queries and keys) whose path holds this scale of q or k. */
@@ -785,7 +814,15 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           }
           const multiHead = target.multiHead || (target.attn !== undefined && target.ndim === 4);
           // The size the product contracts (q's and k's feature axis, wherever it sits) is each head's width, whatever its name.
-          const contracted = (): boolean => [...contractedSizes(target.attn?.formedAt)].some((t) => bare(t) === bare(dim.text));
+          // On q or k, the product their path reaches; a size compared by what it holds in this context too (`self.dim_key`
+          // of the view, bound by every construction in view to the caller's `dim`, is that `dim`).
+          const contracted = (): boolean => {
+            const formedAt = op.on === 'scores' ? target.attn?.formedAt : scoresReached(op);
+            return (
+              [...contractedSizes(formedAt)].some((t) => bare(t) === bare(dim.text)) ||
+              contractedValues(op, site).some((t) => bare(t) === bare(dim.text))
+            );
+          };
           // The factor is the whole output width of the projection that made the queries (`Dense(d_k)`), which the code
           // then split into heads (`reshape(x, (B, T, heads, -1))`): the code, not the name, says it is all heads' width.
           const proj = target.attn?.queryProj;
@@ -847,6 +884,9 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           }
           if (which !== 'model') return;
           if (!multiHead || oneHead(target)) return;
+          // The queries are their projection's whole output, never split into heads: a fourth axis (a stack of decoder
+          // layers, `proj(hs)` of `hs: [L, B, Q, C]`) is no head axis, so nothing shows per-head scores.
+          if (queriesUnsplit(target)) return;
           if (contracted()) return;
           if (headAsWide(constructorParamOf(site, dim.text), target, site)) {
             headWidthSomewhere.add(op.factorNode.id);

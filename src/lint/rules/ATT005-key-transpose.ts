@@ -3,7 +3,7 @@ import type { MatmulSite } from '../analysis/facts';
 import { axisAt, writtenSizes, type AValue } from '../analysis/values';
 import { dottedName, intLiteral } from '../syntax/python';
 import { childByField, namedChildren, unparen, walk, type PyNode } from '../syntax/tree';
-import { consumersOf } from './evidence';
+import { consumersOf, resultDiscarded } from './evidence';
 import { defineTemplates, msg, type MessageParts } from '../message';
 import { quote, type FixSpec, type RelatedSpec, type Rule, type RuleContext } from './rule';
 import { asCalledAt, definitions, foreignHelperReturn, liveDefinitions } from './related';
@@ -488,6 +488,8 @@ att = q @ k.transpose(-2, -1)`,
         const b = unparen(site.bNode);
         const aVal = ev.eval(a, site.ctx);
         if (!isQuery(aVal) && !isQuery(site.a)) return;
+        // Scores nothing reads (a leftover eager product beside the kernel call that does the work): no effect to report.
+        if (resultDiscarded(ev, site.node)) return;
         checkKeyOperand(site, b);
         checkKeysReshaped(site, b);
         checkKeysViewedFeaturesFirst(site, a, b);
