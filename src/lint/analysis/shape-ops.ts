@@ -454,7 +454,7 @@ export function remapFacts(out: Mutable<AValue>, v: AValue, mapNeg: (axis: numbe
  * The width of a projection's output still whole: projected (`self.w_k(x)`, a Linear to `d_model`), with no head
  * axis and no reshape of its feature axis since (a view that splits or merges heads names another size there).
  */
-export function unsplitWidth(v: AValue): string | undefined {
+function unsplitWidth(v: AValue): string | undefined {
   const out = v.proj?.outText;
   if (!v.projectedWidth || v.widthCut || v.multiHead || !out) return undefined;
   const axes = axesOf(v);
@@ -872,7 +872,8 @@ function reshapeAxis(ev: Evaluator, c: Call, node: PyNode, i: number, all: PyNod
     if (v.kind === 'number' && v.num === 1) return { size1: true, sizeText };
     // A name or attribute holding one width (a caller's `dim` bound to `self.dim_key`): kept beside the text written here.
     const held = v.kind === 'number' && v.dimPow?.power === 1 && v.dimPow.dim.which !== 'heads' ? v.dimPow.dim.text : undefined;
-    if (held !== undefined && held !== sizeText && (u.type === 'identifier' || u.type === 'attribute')) return withValue(reshapeAxisOf(ev, c, u, i, all, sizeText, lit), held);
+    if (held !== undefined && held !== sizeText && (u.type === 'identifier' || u.type === 'attribute'))
+      return withValue(reshapeAxisOf(ev, c, u, i, all, sizeText, lit), held);
   }
   return reshapeAxisOf(ev, c, u, i, all, sizeText, lit);
 }

@@ -91,7 +91,6 @@ import { isHeadCountName } from '../analysis/names';
 import { keepReciprocal } from '../analysis/post-softmax-masks';
 import { constantNumber, fusedPartWidth } from '../analysis/module-constants';
 import { rootedNameNode } from '../analysis/ops';
-import { unsplitWidth } from '../analysis/shape-ops';
 
 /**
  * `heads // width` under square roots, `float()`/`int()`, parentheses or a positive power: `np.sqrt((self.heads //
@@ -567,59 +566,33 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
      * What the sizes the scores' product sums over hold in the scale's context (AxisInfo.sizeValue): the product whose
      * path carries this scale of q or k, or that formed the scaled scores in this context.
      */
-    const contractedValues = (op: ScaleOp, site: ScaleSite): string[] => {
+    const contractedValues = (op: ScaleOp, site: ScaleSite): (string | false | undefined)[] => {
       const formedAt = site.target.attn?.formedAt;
-      const m =
-        op.on === 'scores'
-          ? ev.facts.matmul.find((x) => x.node === formedAt && x.ctx === site.ctx)
-          : ev.facts.matmul.find((x) => x.result.attn?.stage === 'scores' && x.result.ops?.some((alt) => alt.includes(op)));
-      if (!m) return [];
-      const out: string[] = [];
-      for (const [v, axis] of [
-        [m.a, m.contractA],
-        [m.b, m.contractB],
-      ] as const) {
-        const held = axis === undefined ? undefined : axisAt(v, axis)?.sizeValue;
-        if (held) out.push(held);
-      }
-      return out;
+      const m = ev.facts.matmul.find((x) => (x.node === formedAt && x.ctx === site.ctx) || x.result.ops?.some((alt) => alt.includes(op)));
+      return [m?.contractA !== undefined && axisAt(m.a, m.contractA)?.sizeValue, m?.contractB !== undefined && axisAt(m.b, m.contractB)?.sizeValue];
     };
 
     /**
      * The projection that made the queries is as wide as the factor times a head count (`nn.Linear(query_dim, dim *
-     * heads)`, `heads * d`, or a name the class binds once to such a product, `inner_dim = dim * heads`): split into
-     * those heads, each is the factor wide, whatever its name says (`dim` is no model width here).
+     * heads)`, `heads * d`, or a name the constructor of the class binds once to such a product, `inner = dim * heads`):
+     * split into those heads, each is the factor wide, whatever its name says (`dim` is no model width here).
      */
     const timesHeadCount = (dim: DimInfo, target: ScaleSite['target'], site: ScaleSite): boolean => {
-      const proj = queryProjectionOf(target);
-      if (!proj?.outText) return false;
-      const product = (t: string): boolean => {
-        const m = /^\(?\s*([A-Za-z_][\w.]*)\s*\*\s*([A-Za-z_][\w.]*)\s*\)?$/.exec(t.trim());
-        if (!m?.[1] || !m[2]) return false;
-        const [a, b] = [bare(m[1]), bare(m[2])];
-        const f = bare(dim.text);
-        return (a === f && isHeadCountName(b)) || (b === f && isHeadCountName(a));
-      };
-      if (product(proj.outText)) return true;
-      // A name bound once, in the constructor of the class forming the scores or as its `self.` attribute, to such a product.
-      const cls = site.ctx.scope.ownerClass;
-      if (!cls || !/^(?:self\.)?[A-Za-z_]\w*$/.test(proj.outText.trim())) return false;
-      const name = proj.outText.trim();
-      if (name.startsWith('self.')) {
-        const defs = ev.classAttrDefs(cls, name);
-        const [d] = defs;
-        return defs.length === 1 && !!d?.value && d.path.length === 0 && product(ev.text(d.value));
-      }
-      const init = cls.methods.get('__init__');
-      if (!init) return false;
-      const held = boundOnce(init, name);
-      return !!held && product(ev.text(held));
+      const out = queryProjectionOf(target)?.outText?.trim() ?? '';
+      const init = /^[A-Za-z_]\w*$/.test(out) ? site.ctx.scope.ownerClass?.methods.get('__init__') : undefined;
+      const held = init && boundOnce(init, out);
+      return widthTimesHeads(out, dim) || (!!held && widthTimesHeads(ev.text(held), dim));
     };
-    /** The queries of these scores (or the scaled q or k itself) are a projection's whole output with no head axis. */
-    const queriesUnsplit = (target: ScaleSite['target']): boolean => {
-      if (target.attn) return target.attn.queryUnsplit !== undefined && !target.attn.queryAxes?.some((a) => a.label === 'head');
-      return (target.role === 'query' || target.role === 'key') && unsplitWidth(target) !== undefined;
+    /** `t` is `f * heads` or `heads * f`, f the factor's dimension and heads a head count. */
+    const widthTimesHeads = (t: string, dim: DimInfo): boolean => {
+      const m = /^\(?\s*([A-Za-z_][\w.]*)\s*\*\s*([A-Za-z_][\w.]*)\s*\)?$/.exec(t.trim());
+      const [a, b] = [bare(String(m?.[1])), bare(String(m?.[2]))];
+      const f = bare(dim.text);
+      return (a === f && isHeadCountName(b)) || (b === f && isHeadCountName(a));
     };
+    /** The queries of these scores are their projection's whole output, with no head axis. */
+    const queriesUnsplit = (target: ScaleSite['target']): boolean =>
+      target.attn?.queryUnsplit !== undefined && !target.attn.queryAxes?.some((a) => a.label === 'head');
 
     /** Scale ops that reach attention scores (a q/k scaling that never meets its partner is not attention). */
     let reaching: Set<ScaleOp> | undefined;
@@ -848,10 +821,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           // of the view, bound by every construction in view to the caller's `dim`, is that `dim`).
           const contracted = (): boolean => {
             const formedAt = op.on === 'scores' ? target.attn?.formedAt : scoresReached(op);
-            return (
-              [...contractedSizes(formedAt)].some((t) => bare(t) === bare(dim.text)) ||
-              contractedValues(op, site).some((t) => bare(t) === bare(dim.text))
-            );
+            return [...contractedSizes(formedAt), ...contractedValues(op, site)].some((t) => typeof t === 'string' && bare(t) === bare(dim.text));
           };
           // The factor is the whole output width of the projection that made the queries (`Dense(d_k)`), which the code
           // then split into heads (`reshape(x, (B, T, heads, -1))`): the code, not the name, says it is all heads' width.

@@ -409,13 +409,15 @@ export function unitScaleInRelatedClass(ev: Evaluator, node: PyNode): boolean {
   if (!cls) return false;
   const own = cls;
   return ev.file.perNode('unit scale in related class', own, () => {
-    const nameOf = (c: PyNode): string | undefined => {
-      const n = c.children.find((x) => x.field === 'name');
-      return n ? ev.text(n) : undefined;
-    };
+    /* c8 ignore next -- the grammar gives every class_definition a name; the type makes the field optional */
+    const nameOf = (c: PyNode): string => ev.text(c.children.find((x) => x.field === 'name') ?? c);
     const basesOf = (c: PyNode): string[] => {
       const s = c.children.find((x) => x.field === 'superclasses');
-      return s ? namedChildren(s).filter((b) => b.type !== 'keyword_argument').map((b) => ev.text(b)) : [];
+      return s
+        ? namedChildren(s)
+            .filter((b) => b.type !== 'keyword_argument')
+            .map((b) => ev.text(b))
+        : [];
     };
     const ownName = nameOf(own);
     const ownBases = new Set(basesOf(own));
@@ -423,20 +425,19 @@ export function unitScaleInRelatedClass(ev: Evaluator, node: PyNode): boolean {
     walk(ev.tree.root, (n) => {
       if (n.type !== 'class_definition') return true;
       const name = nameOf(n);
-      if (n === own || (ownName !== undefined && basesOf(n).includes(ownName)) || (name !== undefined && ownBases.has(name))) related.push(n);
+      if (n === own || basesOf(n).includes(ownName) || ownBases.has(name)) related.push(n);
       return true;
     });
     return related.some((c) => {
       let found = false;
       walk(c, (n) => {
-        if (found) return false;
-        if (n.type !== 'keyword_argument') return true;
+        if (n.type !== 'keyword_argument') return !found;
         const key = n.children.find((x) => x.field === 'name');
         const value = n.children.find((x) => x.field === 'value');
         if (!key || !value || !/^1(?:\.0*)?$/.test(ev.text(value).trim())) return false;
         const k = ev.text(key);
         const call = n.parent?.parent;
-        const fn = call?.type === 'call' ? call.children.find((x) => x.field === 'function') : undefined;
+        const fn = call?.type === 'call' && call.children.find((x) => x.field === 'function');
         if (k === 'softmax_scale' || (k === 'scale' && !!fn && /attn|attention|sdpa/i.test(ev.text(fn)))) found = true;
         return false;
       });
@@ -450,8 +451,8 @@ export function unitScaleInRelatedClass(ev: Evaluator, node: PyNode): boolean {
  * every later mention of that name in the function only feeds further assignments to the same name (`w = softmax(w)`,
  * `w = w.to(q.dtype)`), never read by anything else nor returned (a leftover eager computation beside the kernel call
  * that does the real work, as in HF's SAM 2 `Sam2MultiScaleAttention.forward`). Code whose result nothing uses has no
- * effect on the model: a layout error in it changes nothing. Undefined names, `global`/`nonlocal`, `locals()` or a
- * name read before it is bound (a loop) count as reads.
+ * effect on the model: a layout error in it changes nothing. Any other mention of the name counts as a read (a
+ * `global` or `nonlocal` statement, an attribute or keyword of that name, a read before it is bound in a loop).
  */
 export function resultDiscarded(ev: Evaluator, node: PyNode): boolean {
   const fn = enclosingFunction(node);
@@ -469,11 +470,6 @@ export function resultDiscarded(ev: Evaluator, node: PyNode): boolean {
     let read = false;
     walk(fn, (n) => {
       if (read) return false;
-      if (n.type === 'global_statement' || n.type === 'nonlocal_statement') {
-        if (namedChildren(n).some((c) => ev.text(c) === name)) read = true;
-        return false;
-      }
-      if (n.type === 'call' && /^locals$/.test(ev.text(n.children.find((c) => c.field === 'function') ?? n))) read = true;
       if (n.type !== 'identifier' || ev.text(n) !== name) return true;
       // A target of an assignment to the name: a rebinding, no read.
       if (n.field === 'left' && n.parent?.type === 'assignment') return false;
