@@ -864,13 +864,26 @@ export function sizeAxes(ev: Evaluator, nodes: readonly PyNode[]): AxisInfo[] {
 function reshapeAxis(ev: Evaluator, c: Call, node: PyNode, i: number, all: PyNode[]): AxisInfo {
   const u = unparen(node);
   const lit = intLiteral(ev.tree, u);
+  if (lit === 1) return { size1: true, sizeText: ev.text(u) };
   const sizeText = ev.text(u);
-  if (lit === 1) return { size1: true, sizeText };
   // `x.size(2)` of an axis known to have length 1; a name this context binds to 1 (`num_heads` a caller passes as 1).
   if (lit === undefined && (u.type === 'call' || u.type === 'subscript' || u.type === 'identifier' || u.type === 'attribute')) {
     const v = ev.eval(u, c.ctx);
     if (v.kind === 'number' && v.num === 1) return { size1: true, sizeText };
+    // A name or attribute holding one width (a caller's `dim` bound to `self.dim_key`): kept beside the text written here.
+    const held = v.kind === 'number' && v.dimPow?.power === 1 && v.dimPow.dim.which !== 'heads' ? v.dimPow.dim.text : undefined;
+    if (held !== undefined && held !== sizeText && (u.type === 'identifier' || u.type === 'attribute'))
+      return withValue(reshapeAxisOf(ev, c, u, i, all, sizeText, lit), held);
   }
+  return reshapeAxisOf(ev, c, u, i, all, sizeText, lit);
+}
+
+function withValue(a: AxisInfo, sizeValue: string): AxisInfo {
+  return { ...a, sizeValue };
+}
+
+/** reshapeAxis past its length-1 cases. */
+function reshapeAxisOf(ev: Evaluator, c: Call, u: PyNode, i: number, all: PyNode[], sizeText: string, lit: number | undefined): AxisInfo {
   if (lit === -1) {
     // -1 after a head count is the per-head feature axis (`view(B, T, nh, -1)`).
     const before = all[i - 1];
@@ -1294,6 +1307,7 @@ export function matmul(
     ...(learnedPoolingQuery ? { learnedPoolingQuery: true } : {}),
     queryProj: qa.proj,
     unsplitWidth: sameUnsplitWidth(qa, ra === 'query' ? b : a),
+    queryUnsplit: unsplitWidth(qa),
     ...headsPaired(ev, qa, ra === 'query' ? b : a, ra === 'query' ? bNode : aNode),
     queryAxes: axesOf(qa),
     queryNode: qNode && unparen(qNode).type === 'identifier' ? unparen(qNode) : undefined,

@@ -24,6 +24,12 @@ export interface AxisInfo {
   readonly sizeText?: string;
   /** The label comes from a shape comment or docstring (`# (B, T, S)`), not from the code: the code outranks it. */
   readonly stated?: boolean;
+  /**
+   * The dimension a view/reshape size evaluates to in this context, as its DimInfo's text (`self.dim_key` of
+   * `view(b, l, self.heads, self.dim_key)` where the constructions bind `dim_key` to a caller's `dim`: `dim`): the
+   * size compared by what it holds, not by the name written at the view.
+   */
+  readonly sizeValue?: string;
 }
 
 export type Role = 'query' | 'key' | 'value';
@@ -281,6 +287,11 @@ export interface AttnInfo {
    * heads (no head axis, no reshape of the feature axis): each score is a dot product over the whole width.
    */
   readonly unsplitWidth?: string;
+  /**
+   * The queries alone straight out of a projection to this width, never split into heads (no head axis, no reshape of
+   * their feature axis): whatever the scores' rank (a stack of decoder layers, `[L, B, Q, C]`), none of it is heads.
+   */
+  readonly queryUnsplit?: string;
   /**
    * Queries and keys laid out by the code with the heads after the tokens, (…, T, H, hd): the product's rows and
    * columns are heads (this is the head count's text). `headsPairedBySwap`: the keys were turned with a swap of their
@@ -808,6 +819,7 @@ function joinAttn(a: AttnInfo | undefined, b: AttnInfo | undefined): AttnInfo | 
     keyText: same(a.keyText, b.keyText),
     keyIsKey: a.keyIsKey && b.keyIsKey ? true : undefined,
     unsplitWidth: same(a.unsplitWidth, b.unsplitWidth),
+    queryUnsplit: same(a.queryUnsplit, b.queryUnsplit),
     headsPaired: same(a.headsPaired, b.headsPaired),
     headsPairedBySwap: same(a.headsPairedBySwap, b.headsPairedBySwap),
     queryNode: same(a.queryNode, b.queryNode),

@@ -395,3 +395,95 @@ export function unitScaleNearby(ev: Evaluator, node: PyNode): boolean {
   const f = fn;
   return ev.file.perNode('unit scale', f, () => /\b(?:softmax_)?scale\s*=\s*1(?:\.0*)?\s*[,)]/.test(ev.text(f)));
 }
+
+/**
+ * A class of the file tied to the one enclosing `node` by inheritance (the class itself, a class deriving from it, or
+ * a base class it derives from, as written in the file) hands an attention kernel a unit scale: `softmax_scale=1.0`,
+ * or `scale=1.0` to a call named for attention (HF's `GPTNeoFlashAttention2(GPTNeoSelfAttention)` passing
+ * `_flash_attention_forward(..., softmax_scale=1.0)`). The same attention written for a kernel states that it is
+ * unscaled by design, so the eager path's unscaled scores are that model's convention, not a missing factor.
+ */
+export function unitScaleInRelatedClass(ev: Evaluator, node: PyNode): boolean {
+  let cls: PyNode | null = node.parent;
+  while (cls && cls.type !== 'class_definition') cls = cls.parent;
+  if (!cls) return false;
+  const own = cls;
+  return ev.file.perNode('unit scale in related class', own, () => {
+    /* c8 ignore next -- the grammar gives every class_definition a name; the type makes the field optional */
+    const nameOf = (c: PyNode): string => ev.text(c.children.find((x) => x.field === 'name') ?? c);
+    const basesOf = (c: PyNode): string[] => {
+      const s = c.children.find((x) => x.field === 'superclasses');
+      return s
+        ? namedChildren(s)
+            .filter((b) => b.type !== 'keyword_argument')
+            .map((b) => ev.text(b))
+        : [];
+    };
+    const ownName = nameOf(own);
+    const ownBases = new Set(basesOf(own));
+    const related: PyNode[] = [];
+    walk(ev.tree.root, (n) => {
+      if (n.type !== 'class_definition') return true;
+      const name = nameOf(n);
+      if (n === own || basesOf(n).includes(ownName) || ownBases.has(name)) related.push(n);
+      return true;
+    });
+    return related.some((c) => {
+      let found = false;
+      walk(c, (n) => {
+        if (n.type !== 'keyword_argument') return !found;
+        const key = n.children.find((x) => x.field === 'name');
+        const value = n.children.find((x) => x.field === 'value');
+        if (!key || !value || !/^1(?:\.0*)?$/.test(ev.text(value).trim())) return false;
+        const k = ev.text(key);
+        const call = n.parent?.parent;
+        const fn = call?.type === 'call' && call.children.find((x) => x.field === 'function');
+        if (k === 'softmax_scale' || (k === 'scale' && !!fn && /attn|attention|sdpa/i.test(ev.text(fn)))) found = true;
+        return false;
+      });
+      return found;
+    });
+  });
+}
+
+/**
+ * The value of the expression at `node` is thrown away: it is the right side of `name = ...` in a function, and
+ * every later mention of that name in the function only feeds further assignments to the same name (`w = softmax(w)`,
+ * `w = w.to(q.dtype)`), never read by anything else nor returned (a leftover eager computation beside the kernel call
+ * that does the real work, as in HF's SAM 2 `Sam2MultiScaleAttention.forward`). Code whose result nothing uses has no
+ * effect on the model: a layout error in it changes nothing. Any other mention of the name counts as a read (a
+ * `global` or `nonlocal` statement, an attribute or keyword of that name, a read before it is bound in a loop).
+ */
+export function resultDiscarded(ev: Evaluator, node: PyNode): boolean {
+  const fn = enclosingFunction(node);
+  if (!fn) return false;
+  // `name = <expression holding node>`, as a statement of the function's own body or a nested block.
+  let assign: PyNode | null = node.parent;
+  while (assign && assign.type !== 'assignment' && assign !== fn && assign.type !== 'expression_statement') assign = assign.parent;
+  if (assign?.type !== 'assignment') return false;
+  const target = assign.children.find((c) => c.field === 'left');
+  const right = assign.children.find((c) => c.field === 'right');
+  if (target?.type !== 'identifier' || !right || node.start < right.start || node.end > right.end) return false;
+  const name = ev.text(target);
+  const own = assign;
+  return ev.file.perNode('result discarded', own, () => {
+    let read = false;
+    walk(fn, (n) => {
+      if (read) return false;
+      if (n.type !== 'identifier' || ev.text(n) !== name) return true;
+      // A target of an assignment to the name: a rebinding, no read.
+      if (n.field === 'left' && n.parent?.type === 'assignment') return false;
+      // Inside the right side of an assignment to the name at or after the discarded one: it feeds the chain.
+      for (let p: PyNode | null = n.parent; p && p !== fn; p = p.parent) {
+        if (p.type !== 'assignment') continue;
+        const left = p.children.find((c) => c.field === 'left');
+        const r = p.children.find((c) => c.field === 'right');
+        if (left?.type === 'identifier' && ev.text(left) === name && r && n.start >= r.start && n.end <= r.end && p.start >= own.start) return false;
+        break;
+      }
+      read = true;
+      return false;
+    });
+    return !read;
+  });
+}
