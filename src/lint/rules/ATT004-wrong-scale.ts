@@ -91,6 +91,7 @@ import { isHeadCountName } from '../analysis/names';
 import { keepReciprocal } from '../analysis/post-softmax-masks';
 import { constantNumber, fusedPartWidth } from '../analysis/module-constants';
 import { rootedNameNode } from '../analysis/ops';
+import { widerWidthProduct } from '../analysis/width-products';
 
 /**
  * `heads // width` under square roots, `float()`/`int()`, parentheses or a positive power: `np.sqrt((self.heads //
@@ -852,6 +853,9 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
             headWidthSomewhere.add(op.factorNode.id);
             return;
           }
+          // The code builds a wider width from it (`D = K * d` in the class or a config module): one piece of that width,
+          // whatever its name says (GMAN's `self._d ** 0.5` on heads of width d).
+          if (widerWidthProduct(ev, site.ctx.scope.ownerClass, [dim.text, constructorParamOf(site, dim.text) ?? ''])) return;
           // Decided at the end: another context (a caller, the constructor call that bound it) may show it is a head's width.
           modelWidth.push({
             node: op.factorNode,

@@ -1,0 +1,86 @@
+// A width the code builds as a product of a name with another size (`D = K * d` in GMAN's attention constructors,
+// `D = K * d` in a config module): the name is a factor of a wider width, one piece of it, so its name alone (`d`,
+// `dim`, `width`, which names.ts reads as a model width) does not make it the model width.
+import { childByField, unparen, type PyNode } from '../syntax/tree';
+import { operatorText } from '../syntax/python';
+import type { Evaluator } from './evaluator';
+import type { ClassInfo } from './scopes';
+import { moduleBases, moduleFile } from './workspace';
+
+/**
+ * The other factor says the product is not a wider feature width split into pieces: a ratio or multiplier
+ * (`dim * mlp_ratio`, `dim * expansion`), a part count of a fused projection (`dim * n_parts`), a sequence or
+ * spatial extent (`seq_len * dim`, a flattened size).
+ */
+const NOT_A_PIECE_COUNT = /ratio|mult|factor|expan|scale|rate|part|mlp|ffn|ff_|seq|len|token|patch|window|pix|size|layer|depth|batch|^[bnt]$|^l$/i;
+
+const bare = (t: string): string => t.replace(/^self\./, '').replace(/^_+/, '');
+
+/** `K * d` or `d * K` (names or `self.` attributes, neither a number), with one side `name`: the other side. */
+function otherFactor(ev: Evaluator, value: PyNode, name: string): string | undefined {
+  const u = unparen(value);
+  if (u.type !== 'binary_operator' || operatorText(ev.tree, u) !== '*') return undefined;
+  const l = childByField(u, 'left');
+  const r = childByField(u, 'right');
+  if (!l || !r) return undefined;
+  const names = [l, r].map((n) => unparen(n)).map((n) => (n.type === 'identifier' || (n.type === 'attribute' && /^self\.\w+$/.test(ev.text(n))) ? bare(ev.text(n)) : undefined));
+  const [a, b] = names;
+  if (a === undefined || b === undefined || a === b) return undefined;
+  const other = a === name ? b : b === name ? a : undefined;
+  return other !== undefined && !NOT_A_PIECE_COUNT.test(other) ? other : undefined;
+}
+
+/** Assignments `X = K * d` (or `self.X = ...`) under `root`, not descending into nested classes; the first whose product has `name` as a factor. */
+function productUnder(ev: Evaluator, root: PyNode, name: string, topLevelOnly: boolean): PyNode | undefined {
+  const stack: PyNode[] = [root];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (n.type === 'assignment') {
+      const left = childByField(n, 'left');
+      const right = childByField(n, 'right');
+      const target = left ? unparen(left) : undefined;
+      if (right && target && (target.type === 'identifier' || target.type === 'attribute') && otherFactor(ev, right, name) !== undefined) return right;
+      continue;
+    }
+    if (n !== root && (n.type === 'class_definition' || (topLevelOnly && (n.type === 'function_definition' || n.type === 'decorated_definition')))) continue;
+    for (const c of n.children) if (c.named) stack.push(c);
+  }
+  return undefined;
+}
+
+/** The workspace module `from M import name` reads `name` from, as an evaluator of that file. */
+function importedModule(ev: Evaluator, name: string): Evaluator | undefined {
+  const link = ev.link;
+  const defs = ev.sr.module.envAtEnd.get(name);
+  const def = defs?.length === 1 ? defs[0] : undefined;
+  const path = def?.kind === 'import' ? def.importPath : undefined;
+  const from = def?.importFrom;
+  if (!link || !path || !from || path.length !== from.moduleParts + 1 || path.at(-1) !== name) return undefined;
+  for (const base of moduleBases(link.workspace.files, link.path, from.level)) {
+    const file = moduleFile(link.workspace.files, base, path.slice(0, from.moduleParts));
+    const m = file === undefined ? undefined : link.workspace.module(file);
+    if (!file || !m) continue;
+    link.deps.set(file, m.version);
+    return m.ev;
+  }
+  return undefined;
+}
+
+/**
+ * The product `K * d` that makes a wider width of `name` (its text, `d`, `self._d`, or the constructor parameter a
+ * `self.` attribute holds): in the class `cls` (any method), at module level of the file, or at module level of the
+ * workspace module the file imports `name` from. Undefined when the code shows none.
+ */
+export function widerWidthProduct(ev: Evaluator, cls: ClassInfo | undefined, names: readonly string[]): { node: PyNode; ev: Evaluator } | undefined {
+  for (const raw of new Set(names.map(bare))) {
+    if (!/^[A-Za-z_]\w*$/.test(raw)) continue;
+    const inClass = cls ? productUnder(ev, cls.node, raw, false) : undefined;
+    if (inClass) return { node: inClass, ev };
+    const inModule = productUnder(ev, ev.tree.root, raw, true);
+    if (inModule) return { node: inModule, ev };
+    const other = importedModule(ev, raw);
+    const there = other ? productUnder(other, other.tree.root, raw, true) : undefined;
+    if (other && there) return { node: there, ev: other };
+  }
+  return undefined;
+}
