@@ -6,6 +6,7 @@ import { operatorText } from '../syntax/python';
 import type { Evaluator } from './evaluator';
 import type { ClassInfo } from './scopes';
 import { moduleBases, moduleFile } from './workspace';
+import { constructionArguments } from './importer-calls';
 
 /**
  * The other factor says the product is not a wider feature width split into pieces: a ratio or multiplier
@@ -30,6 +31,20 @@ function otherFactor(ev: Evaluator, value: PyNode, name: string): string | undef
   return other !== undefined && !NOT_A_PIECE_COUNT.test(other) ? other : undefined;
 }
 
+/**
+ * `X = K * d` or `K * d` as a call's argument, in a file's text (an importing file that builds the class, not parsed
+ * here): the same product, read with the same exclusions.
+ */
+function productInText(source: string, name: string): boolean {
+  const re = new RegExp(`(?:^|[=(,]\\s*)((?:self\\.)?[A-Za-z_]\\w*)\\s*\\*\\s*((?:self\\.)?[A-Za-z_]\\w*)\\s*(?=$|[),#\\n])`, 'gm');
+  for (let m = re.exec(source); m; m = re.exec(source)) {
+    const [a, b] = [bare(String(m[1])), bare(String(m[2]))];
+    const other = a === name ? b : b === name ? a : undefined;
+    if (other !== undefined && other !== name && !NOT_A_PIECE_COUNT.test(other)) return true;
+  }
+  return false;
+}
+
 /** Assignments `X = K * d` (or `self.X = ...`) under `root`, not descending into nested classes; the first whose product has `name` as a factor. */
 function productUnder(ev: Evaluator, root: PyNode, name: string, topLevelOnly: boolean): PyNode | undefined {
   const stack: PyNode[] = [root];
@@ -40,7 +55,10 @@ function productUnder(ev: Evaluator, root: PyNode, name: string, topLevelOnly: b
       const right = childByField(n, 'right');
       const target = left ? unparen(left) : undefined;
       if (right && target && (target.type === 'identifier' || target.type === 'attribute') && otherFactor(ev, right, name) !== undefined) return right;
-      continue;
+    }
+    // A width handed to a layer as the product itself (`nn.Linear(K * d, K * d)`, `GatedFusion(K * d, bn_decay)`).
+    if (n.type === 'argument_list') {
+      for (const a of n.children) if (a.named && otherFactor(ev, a, name) !== undefined) return a;
     }
     if (n !== root && (n.type === 'class_definition' || (topLevelOnly && (n.type === 'function_definition' || n.type === 'decorated_definition')))) continue;
     for (const c of n.children) if (c.named) stack.push(c);
@@ -71,7 +89,7 @@ function importedModule(ev: Evaluator, name: string): Evaluator | undefined {
  * `self.` attribute holds): in the class `cls` (any method), at module level of the file, or at module level of the
  * workspace module the file imports `name` from. Undefined when the code shows none.
  */
-export function widerWidthProduct(ev: Evaluator, cls: ClassInfo | undefined, names: readonly string[]): { node: PyNode; ev: Evaluator } | undefined {
+export function widerWidthProduct(ev: Evaluator, cls: ClassInfo | undefined, names: readonly string[]): { node?: PyNode; ev: Evaluator } | undefined {
   for (const raw of new Set(names.map(bare))) {
     if (!/^[A-Za-z_]\w*$/.test(raw)) continue;
     const inClass = cls ? productUnder(ev, cls.node, raw, false) : undefined;
@@ -81,6 +99,10 @@ export function widerWidthProduct(ev: Evaluator, cls: ClassInfo | undefined, nam
     const other = importedModule(ev, raw);
     const there = other ? productUnder(other, other.tree.root, raw, true) : undefined;
     if (other && there) return { node: there, ev: other };
+    // A constructor parameter every construction of the class fills with a name its file multiplies into a wider width
+    // (GMAN's `STAttBlock(K, d, ...)` beside `GatedFusion(K * d, ...)`, in model.py).
+    const passed = cls ? constructionArguments(ev, cls, raw) : undefined;
+    if (passed?.every((p) => /^(?:self\.)?[A-Za-z_]\w*$/.test(p.text) && productInText(p.source, bare(p.text)))) return { ev };
   }
   return undefined;
 }
