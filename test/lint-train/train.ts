@@ -63,6 +63,8 @@ export const TRAIN_BATCHES: readonly TrainBatch[] = [
   { id: 'r', dir: join(__dirname, 'r'), namePrefix: 't25r' },
   // Session 32, curator E (in parallel with curators C and D).
   { id: 's', dir: join(__dirname, 's'), namePrefix: 't26s' },
+  // Session 35, curator T (masks and caches, correct code first; in parallel with curator U's batch).
+  { id: 't', dir: join(__dirname, 't'), namePrefix: 't27t' },
   // Session 35, curator U (scales and axes, correct code first; in parallel with curator T's masks and caches).
   { id: 'u', dir: join(__dirname, 'u'), namePrefix: 't28u' },
 ];

@@ -149,7 +149,7 @@ describe('lint train: the set', () => {
     }
   });
 
-  it('reads the batches a to s and u (session 27: c from curator A, d from curator B, named t10c-/t10d-NN-<kind>; e from curator C, named t12e-NN-<kind>; session 28: f from curator A, g from curator B, h from curator C, named t13f-/t14g-/t15h-NN-<kind>; session 29: i from curator A, j from curator B, named t16i-/t17j-NN-<kind>; session 30: k from curator A, l from curator B, named t18k-/t19l-NN-<kind>; session 31: m from curator A, n from curator B, named t20m-/t21n-NN-<kind>; session 32: o from curator A, p from curator B, q from curator C, r from curator D, s from curator E, named t22o-/t23p-/t24q-/t25r-/t26s-NN-<kind>; session 35: u from curator U, named t28u-NN-<kind>)', () => {
+  it('reads the batches a to u (session 27: c from curator A, d from curator B, named t10c-/t10d-NN-<kind>; e from curator C, named t12e-NN-<kind>; session 28: f from curator A, g from curator B, h from curator C, named t13f-/t14g-/t15h-NN-<kind>; session 29: i from curator A, j from curator B, named t16i-/t17j-NN-<kind>; session 30: k from curator A, l from curator B, named t18k-/t19l-NN-<kind>; session 31: m from curator A, n from curator B, named t20m-/t21n-NN-<kind>; session 32: o from curator A, p from curator B, q from curator C, r from curator D, s from curator E, named t22o-/t23p-/t24q-/t25r-/t26s-NN-<kind>; session 35: t from curator T, u from curator U, named t27t-/t28u-NN-<kind>)', () => {
     assert.deepEqual(
       TRAIN_BATCHES.map((b) => [b.id, b.namePrefix ?? `t8${b.id}`]),
       [
@@ -172,6 +172,7 @@ describe('lint train: the set', () => {
         ['q', 't24q'],
         ['r', 't25r'],
         ['s', 't26s'],
+        ['t', 't27t'],
         ['u', 't28u'],
       ],
     );
@@ -209,6 +210,8 @@ describe('lint train: the set', () => {
     assert.ok(!trainCaseNamePattern('r', 't25r').test('t23r-02-clean'));
     assert.ok(trainCaseNamePattern('s', 't26s').test('t26s-05-mask'));
     assert.ok(!trainCaseNamePattern('s', 't26s').test('t23s-05-mask'));
+    assert.ok(trainCaseNamePattern('t', 't27t').test('t27t-08-causal'));
+    assert.ok(!trainCaseNamePattern('t', 't27t').test('t26t-08-causal'));
     assert.ok(trainCaseNamePattern('a').test('t8a-05-mask'));
   });
 });
