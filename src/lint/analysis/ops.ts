@@ -2699,8 +2699,7 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
     return node ? creation(ev, c, 'random', [node]) : tensor();
   }
   if (qname === 'numpy.random.randn' || qname === 'numpy.random.rand') return creation(ev, c, 'random', c.args.positional);
-  if (matches(/^(torch|numpy|jax\.numpy|tensorflow)\.(arange|range)$/, qname))
-    return tensor({ ndim: 1, axes: [{ label: 'seq' }], index: { axis: -1, offset: 0 } });
+  if (matches(/^(torch|numpy|jax\.numpy|tensorflow)\.(arange|range)$/, qname)) return arangeValue(ev, c);
   if (matches(/^(torch|numpy|jax\.numpy|tensorflow|tensorflow\.linalg)\.(matmul|dot|bmm|mm)$/, qname) || qname === 'tensorflow.linalg.matmul') {
     const a = c.args.positional[0] ?? arg(c, 'a');
     const b = c.args.positional[1] ?? arg(c, 'b');
@@ -3114,6 +3113,22 @@ function rejoinedPieces(ev: Evaluator, c: Call, inner: PyNode, pieces: AValue): 
   const joined = d < 0 ? d + piece.ndim : d;
   if (joined < 0 || joined >= piece.ndim) return undefined;
   return { ...piece, axes: piece.axes.map((a, i) => (i === joined ? (a.label === 'batch' ? { label: 'batch' } : {}) : a)) };
+}
+
+/**
+ * `arange(n)`: positions 0..n-1 along one axis, a position index. `arange(k, n)` (and a step of 1) with k a whole
+ * number: the same index shifted by k. Any other start or step (`arange(S - 1, S - L - 1, -1)`, a descending range of
+ * relative distances): positions in an order the code does not show, no index (AValue.unorderedRange).
+ */
+function arangeValue(ev: Evaluator, c: Call): AValue {
+  const seq = { ndim: 1, axes: [{ label: 'seq' as const }] };
+  const pos = c.args.positional;
+  const startNode = pos.length >= 2 ? pos[0] : arg(c, 'start');
+  const stepNode = pos[2] ?? arg(c, 'step') ?? arg(c, 'delta');
+  const start = startNode ? intLiteral(ev.tree, unparen(startNode)) : 0;
+  const step = stepNode ? intLiteral(ev.tree, unparen(stepNode)) : 1;
+  if (c.args.hasSplat || start === undefined || step !== 1) return tensor({ ...seq, unorderedRange: true });
+  return tensor({ ...seq, index: { axis: -1, offset: start } });
 }
 
 /** `tf.concat(pieces, axis=0)` of the head-count pieces of a projection's width (AValue.widthPiece): heads on the batch. */
