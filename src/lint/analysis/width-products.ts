@@ -1,11 +1,10 @@
-// A width the code builds as a product of a name with another size (`D = K * d` in GMAN's attention constructors,
-// `D = K * d` in a config module): the name is a factor of a wider width, one piece of it, so its name alone (`d`,
+// A width the code builds as a product of a name with another size (`D = K * d` in GMAN's attention constructors, or
+// in the model that builds them): the name is a factor of a wider width, one piece of it, so its name alone (`d`,
 // `dim`, `width`, which names.ts reads as a model width) does not make it the model width.
 import { childByField, unparen, type PyNode } from '../syntax/tree';
 import { operatorText } from '../syntax/python';
 import type { Evaluator } from './evaluator';
 import type { ClassInfo } from './scopes';
-import { moduleBases, moduleFile } from './workspace';
 import { constructionArguments } from './importer-calls';
 
 /**
@@ -66,28 +65,10 @@ function productUnder(ev: Evaluator, root: PyNode, name: string, topLevelOnly: b
   return undefined;
 }
 
-/** The workspace module `from M import name` reads `name` from, as an evaluator of that file. */
-function importedModule(ev: Evaluator, name: string): Evaluator | undefined {
-  const link = ev.link;
-  const defs = ev.sr.module.envAtEnd.get(name);
-  const def = defs?.length === 1 ? defs[0] : undefined;
-  const path = def?.kind === 'import' ? def.importPath : undefined;
-  const from = def?.importFrom;
-  if (!link || !path || !from || path.length !== from.moduleParts + 1 || path.at(-1) !== name) return undefined;
-  for (const base of moduleBases(link.workspace.files, link.path, from.level)) {
-    const file = moduleFile(link.workspace.files, base, path.slice(0, from.moduleParts));
-    const m = file === undefined ? undefined : link.workspace.module(file);
-    if (!file || !m) continue;
-    link.deps.set(file, m.version);
-    return m.ev;
-  }
-  return undefined;
-}
-
 /**
  * The product `K * d` that makes a wider width of `name` (its text, `d`, `self._d`, or the constructor parameter a
- * `self.` attribute holds): in the class `cls` (any method), at module level of the file, or at module level of the
- * workspace module the file imports `name` from. Undefined when the code shows none.
+ * `self.` attribute holds): in the class `cls` (any method), at module level of the file, or, for a constructor
+ * parameter, in every file that builds the class, with the name it passes for it. Undefined when the code shows none.
  */
 export function widerWidthProduct(ev: Evaluator, cls: ClassInfo | undefined, names: readonly string[]): { node?: PyNode; ev: Evaluator } | undefined {
   for (const raw of new Set(names.map(bare))) {
@@ -96,9 +77,6 @@ export function widerWidthProduct(ev: Evaluator, cls: ClassInfo | undefined, nam
     if (inClass) return { node: inClass, ev };
     const inModule = productUnder(ev, ev.tree.root, raw, true);
     if (inModule) return { node: inModule, ev };
-    const other = importedModule(ev, raw);
-    const there = other ? productUnder(other, other.tree.root, raw, true) : undefined;
-    if (other && there) return { node: there, ev: other };
     // A constructor parameter every construction of the class fills with a name its file multiplies into a wider width
     // (GMAN's `STAttBlock(K, d, ...)` beside `GatedFusion(K * d, ...)`, in model.py).
     const passed = cls ? constructionArguments(ev, cls, raw) : undefined;
