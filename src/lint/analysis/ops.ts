@@ -3085,12 +3085,18 @@ function concat(ev: Evaluator, c: Call): AValue {
  * NumPy's and JAX's split points.
  */
 function sectionsSplit(ev: Evaluator, c: Call, fw: string, last: string): AValue | undefined {
-  const counted = (last === 'split' && (fw === 'tf' || fw === 'numpy' || fw === 'jax')) || ((last === 'array_split' || last === 'tensor_split') && fw !== 'user');
+  const counted =
+    (last === 'split' && (fw === 'tf' || fw === 'numpy' || fw === 'jax')) || ((last === 'array_split' || last === 'tensor_split') && fw !== 'user');
   if (!counted || c.args.hasSplat) return undefined;
   const x = c.args.positional[0] ?? arg(c, 'value') ?? arg(c, 'ary') ?? arg(c, 'input');
   if (!x) return undefined;
   const countNode =
-    c.args.positional[1] ?? arg(c, 'num_or_size_splits') ?? arg(c, 'indices_or_sections') ?? arg(c, 'sections') ?? arg(c, 'indices') ?? arg(c, 'tensor_indices_or_sections');
+    c.args.positional[1] ??
+    arg(c, 'num_or_size_splits') ??
+    arg(c, 'indices_or_sections') ??
+    arg(c, 'sections') ??
+    arg(c, 'indices') ??
+    arg(c, 'tensor_indices_or_sections');
   const axisNode = c.args.positional[2] ?? arg(c, fw === 'torch' ? 'dim' : 'axis');
   return splitValue(ev, c, tensorish(val(ev, c, x)), countNode, axisNode, 'sections', fw !== 'tf');
 }

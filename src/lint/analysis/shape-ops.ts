@@ -974,7 +974,10 @@ export function splitValue(
   // sizes, nor a literal 1): joined back along the batch axis, the heads (ops.ts: headsOnBatch).
   const lastAxis = dim === -1 || (t.ndim !== undefined && dim === t.ndim - 1);
   const equal =
-    (mode === 'split' || mode === 'sections') && countNode !== undefined && !['list', 'tuple'].includes(unparen(countNode).type) && intLiteral(ev.tree, unparen(countNode)) !== 1;
+    (mode === 'split' || mode === 'sections') &&
+    countNode !== undefined &&
+    !['list', 'tuple'].includes(unparen(countNode).type) &&
+    intLiteral(ev.tree, unparen(countNode)) !== 1;
   if (t.projectedWidth && t.proj?.outText && !t.widthCut && !t.multiHead && lastAxis && equal) elem.widthPiece = true;
   const n = count ?? 3;
   return { kind: 'tuple', elements: Array.from({ length: n }, () => elem) };

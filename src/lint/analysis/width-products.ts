@@ -23,7 +23,9 @@ function otherFactor(ev: Evaluator, value: PyNode, name: string): string | undef
   const l = childByField(u, 'left');
   const r = childByField(u, 'right');
   if (!l || !r) return undefined;
-  const names = [l, r].map((n) => unparen(n)).map((n) => (n.type === 'identifier' || (n.type === 'attribute' && /^self\.\w+$/.test(ev.text(n))) ? bare(ev.text(n)) : undefined));
+  const names = [l, r]
+    .map((n) => unparen(n))
+    .map((n) => (n.type === 'identifier' || (n.type === 'attribute' && /^self\.\w+$/.test(ev.text(n))) ? bare(ev.text(n)) : undefined));
   const [a, b] = names;
   if (a === undefined || b === undefined || a === b) return undefined;
   const other = a === name ? b : b === name ? a : undefined;

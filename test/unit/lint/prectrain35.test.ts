@@ -295,8 +295,17 @@ describe('lint: a model-width name that the code builds a wider width from (ATT0
 describe('lint: split pieces have the width the API gives them (torch.split: a width; tf/np/jnp split, array_split: a count)', () => {
   it('torch.split(x, d, dim=-1) pieces are d wide; with the rank known the scale by d is the contracted size, silent', async () => {
     assert.deepEqual(await findingLines(SPLIT_WIDTH, 'ATT004'), []);
-    assert.equal(await pieceWidth('import torch\n\ndef f(x, B, T, d):\n    y = torch.split(x.view(B, T, 4 * d), d, dim=-1)\n', 'torch.split(x.view(B, T, 4 * d), d, dim=-1)'), 'd');
-    assert.equal(await pieceWidth('import torch\n\ndef f(x, B, T, d):\n    y = x.view(B, T, 4 * d).split(4, dim=-1)\n', 'x.view(B, T, 4 * d).split(4, dim=-1)'), '4');
+    assert.equal(
+      await pieceWidth(
+        'import torch\n\ndef f(x, B, T, d):\n    y = torch.split(x.view(B, T, 4 * d), d, dim=-1)\n',
+        'torch.split(x.view(B, T, 4 * d), d, dim=-1)',
+      ),
+      'd',
+    );
+    assert.equal(
+      await pieceWidth('import torch\n\ndef f(x, B, T, d):\n    y = x.view(B, T, 4 * d).split(4, dim=-1)\n', 'x.view(B, T, 4 * d).split(4, dim=-1)'),
+      '4',
+    );
   });
   it('tf.split, np.split, jnp.split and np.array_split count pieces: 4 pieces of a 4 * d axis are d wide, K pieces of K * d too', async () => {
     const tf = 'import tensorflow as tf\n\ndef f(x, B, T, d):\n    y = tf.split(tf.reshape(x, (B, T, 4 * d)), 4, axis=-1)\n';
