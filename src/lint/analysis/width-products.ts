@@ -68,21 +68,19 @@ function productUnder(ev: Evaluator, root: PyNode, name: string, topLevelOnly: b
 }
 
 /**
- * The product `K * d` that makes a wider width of `name` (its text, `d`, `self._d`, or the constructor parameter a
- * `self.` attribute holds): in the class `cls` (any method), at module level of the file, or, for a constructor
- * parameter, in every file that builds the class, with the name it passes for it. Undefined when the code shows none.
+ * Whether a product `K * d` that makes a wider width of `name` (its text, `d`, `self._d`, or the constructor parameter a
+ * `self.` attribute holds) is shown: in the class `cls` (any method), at module level of the file, or, for a constructor
+ * parameter, in every file that builds the class, with the name it passes for it.
  */
-export function widerWidthProduct(ev: Evaluator, cls: ClassInfo | undefined, names: readonly string[]): { node?: PyNode; ev: Evaluator } | undefined {
+export function widerWidthProduct(ev: Evaluator, cls: ClassInfo | undefined, names: readonly string[]): boolean {
   for (const raw of new Set(names.map(bare))) {
     if (!/^[A-Za-z_]\w*$/.test(raw)) continue;
-    const inClass = cls ? productUnder(ev, cls.node, raw, false) : undefined;
-    if (inClass) return { node: inClass, ev };
-    const inModule = productUnder(ev, ev.tree.root, raw, true);
-    if (inModule) return { node: inModule, ev };
+    if (cls && productUnder(ev, cls.node, raw, false)) return true;
+    if (productUnder(ev, ev.tree.root, raw, true)) return true;
     // A constructor parameter every construction of the class fills with a name its file multiplies into a wider width
     // (GMAN's `STAttBlock(K, d, ...)` beside `GatedFusion(K * d, ...)`, in model.py).
     const passed = cls ? constructionArguments(ev, cls, raw) : undefined;
-    if (passed?.every((p) => /^(?:self\.)?[A-Za-z_]\w*$/.test(p.text) && productInText(p.source, bare(p.text)))) return { ev };
+    if (passed?.every((p) => /^(?:self\.)?[A-Za-z_]\w*$/.test(p.text) && productInText(p.source, bare(p.text)))) return true;
   }
-  return undefined;
+  return false;
 }
