@@ -68,6 +68,7 @@ export function boundCount(ev: Evaluator, node: PyNode, ctx: Ctx, depth = 0): 't
   // it is named a length as the vectorised form reads lengths.
   const defs = ev.resolve(n, ev.text(n)) ?? [];
   const p = defs.length === 1 && defs[0]?.kind === 'param' ? defs[0] : undefined;
+  if (p && !ctx.callSite && LENGTHS_NAME.test(ev.text(n)) && passedUnorderedRange(ev, p)) return 'unclear';
   if (!p || LENGTHS_NAME.test(ev.text(n))) return undefined;
   // A call in another file that imports the helper (callAcrossFiles) read its argument there, as a same-file call
   // is read below, and says so on the value it passes: no length shown.
@@ -91,6 +92,39 @@ export function argumentShowsLength(ev: Evaluator, arg: PyNode, ctx: Ctx, depth 
   const a = unparen(arg);
   const root = a.type === 'subscript' ? unparen(childByField(a, 'value') ?? a) : a;
   return lengthShown(ev, arg, ctx, depth) || (root.type === 'identifier' && LENGTHS_NAME.test(ev.text(root)));
+}
+
+/**
+ * A call of the parameter's function in this file passes it a range of positions in an order the code does not show
+ * (`sequence_mask(lengths, S)` after `lengths = torch.arange(S - 1, S - L - 1, -1)`, Music Transformer's masking of
+ * relative distances; AValue.unorderedRange): read with no call in view, the bound may be that range, a triangle's
+ * edge, not a count of each example's tokens.
+ */
+function passedUnorderedRange(ev: Evaluator, p: Def): boolean {
+  let found = false;
+  const visit = (n: PyNode): void => {
+    if (found) return;
+    if (n.type === 'call') {
+      let a = argumentFor(ev, n, p);
+      if (a && unparen(a).type === 'identifier') a = singleAssign(ev, unparen(a))?.value ?? a;
+      if (a && unorderedArange(ev, unparen(a))) found = true;
+    }
+    for (const c of n.children) if (c.named) visit(c);
+  };
+  visit(ev.tree.root);
+  return found;
+}
+
+/** `arange(start, stop, step)` whose start is not a whole number written out or whose step is not 1 (ops.ts: arangeValue). */
+function unorderedArange(ev: Evaluator, n: PyNode): boolean {
+  const f = n.type === 'call' ? childByField(n, 'function') : undefined;
+  if (!f || !/(^|\.)arange$/.test(ev.text(f))) return false;
+  const args = callArgs(ev.tree, n);
+  const startNode = args.positional.length >= 2 ? args.positional[0] : args.keywords.get('start')?.value;
+  const stepNode = args.positional[2] ?? args.keywords.get('step')?.value;
+  const start = startNode ? ev.intLit(unparen(startNode)) : 0;
+  const step = stepNode ? ev.intLit(unparen(stepNode)) : 1;
+  return start === undefined || step !== 1;
 }
 
 /** The argument a call passes for a parameter, by keyword or position (a method's self not passed). */

@@ -775,3 +775,24 @@ export function constructedField(ev: Evaluator, cls: ClassInfo, field: string, i
   }
   return found > 0 ? out : undefined;
 }
+
+/**
+ * What every construction of `cls` the workspace shows (this file and the files importing it) passes for its
+ * `__init__` parameter `param` (`STAttBlock`'s `SpatialAttention(K, d, bn_decay)`: `d`), each with the source of its
+ * file. Undefined when no construction is found, or one unpacks its arguments or leaves the parameter out.
+ */
+export function constructionArguments(ev: Evaluator, cls: ClassInfo, param: string): { text: string; source: string }[] | undefined {
+  const p = cls.methods.get('__init__')?.params.find((x) => x.name === param);
+  if (!p || (p.kind !== 'positional' && p.kind !== 'keyword-only') || !/^\w+$/.test(cls.name)) return undefined;
+  const out: { text: string; source: string }[] = [];
+  for (const source of constructionSources(ev, cls)) {
+    const lists = constructionArgLists(source, cls.name);
+    if (!lists) return undefined;
+    for (const args of lists) {
+      const text = argument(ev, args, p);
+      if (text === undefined) return undefined;
+      out.push({ text, source });
+    }
+  }
+  return out.length > 0 ? out : undefined;
+}

@@ -541,7 +541,7 @@ function compare(ev: Evaluator, op: string, av: AValue, bv: AValue, a: PyNode, b
   // >= marks the padding (ignore).
   const lengthMask = (posFirst: boolean): AValue | undefined => {
     const [pos, len, lenNode] = posFirst ? [av, bv, b] : [bv, av, a];
-    if (!pos.index || len.index || len.mask) return undefined;
+    if (!pos.index || len.index || len.mask || len.unorderedRange) return undefined;
     // What the bound counts, read as in the loop form (`m[i, :n] = True`, bound-counts.ts): a count of padding
     // (`W - lens`, `(ids == pad_id).sum(-1)`) puts True before it at the left padding; one that may count either
     // (`W - n`, `pad_len`) gives no polarity.

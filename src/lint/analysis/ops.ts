@@ -2699,8 +2699,7 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
     return node ? creation(ev, c, 'random', [node]) : tensor();
   }
   if (qname === 'numpy.random.randn' || qname === 'numpy.random.rand') return creation(ev, c, 'random', c.args.positional);
-  if (matches(/^(torch|numpy|jax\.numpy|tensorflow)\.(arange|range)$/, qname))
-    return tensor({ ndim: 1, axes: [{ label: 'seq' }], index: { axis: -1, offset: 0 } });
+  if (matches(/^(torch|numpy|jax\.numpy|tensorflow)\.(arange|range)$/, qname)) return arangeValue(ev, c);
   if (matches(/^(torch|numpy|jax\.numpy|tensorflow|tensorflow\.linalg)\.(matmul|dot|bmm|mm)$/, qname) || qname === 'tensorflow.linalg.matmul') {
     const a = c.args.positional[0] ?? arg(c, 'a');
     const b = c.args.positional[1] ?? arg(c, 'b');
@@ -2849,6 +2848,8 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
   if (matches(/^(torch|numpy|jax\.numpy|tensorflow|tensorflow\.math)\.exp$/, qname)) return expOf(tensorish(val(ev, c, c.args.positional[0])));
   if (matches(/^(torch|numpy|jax\.numpy)\.(linalg\.norm|norm)$/, qname))
     return reduction(ev, c, val(ev, c, c.args.positional[0]), 'norm', undefined, undefined);
+  const sections = sectionsSplit(ev, c, fw, last);
+  if (sections) return sections;
   if (fw !== 'user' && METHOD_LIKE_FUNCTIONS.has(last)) {
     // `tf.multiply(p, x)`, `torch.add(a, b)`: the operator itself (`p * x`), with both operands as evaluated (a
     // parameter of unknown rank then scales x as it does in `p * x`, instead of being the receiver whose layout wins).
@@ -3036,8 +3037,11 @@ function concat(ev: Evaluator, c: Call): AValue {
   // (`tf.concat(tf.split(q, num_heads, axis=2), axis=0)`, TF1 multi-head code): the heads stacked on the batch axis,
   // each piece a head's width, so the projection's width is all heads' (ProjectionInfo.splitIntoHeads).
   if (u?.type === 'call') {
-    const stacked = headsOnBatch(ev, c, ev.eval(u, c.ctx));
+    const pieces = ev.eval(u, c.ctx);
+    const stacked = headsOnBatch(ev, c, pieces);
     if (stacked) return stacked;
+    const rejoined = rejoinedPieces(ev, c, u, pieces);
+    if (rejoined) return rejoined;
   }
   // A list of masks of unknown length bound to a name (`masks = [make_pad_mask(r, pad) for r in ids]`).
   if (u?.type === 'identifier') {
@@ -3072,6 +3076,65 @@ function concat(ev: Evaluator, c: Call): AValue {
   const joinedMask = cachedColumnsJoined(ev, c, items, vals) ?? joinedMaskOf(vals) ?? lengthPaddedOnes(ev, c, items, vals);
   if (joinedMask) out.mask = joinedMask;
   return c.name.endsWith('.stack') ? stacked(ev, c, out) : out;
+}
+
+/**
+ * Splits whose second argument counts the pieces (`tf.split(x, num_or_size_splits, axis)`, `np.split` / `jnp.split`
+ * / `np.array_split(x, indices_or_sections, axis)`, `torch.tensor_split`), not torch's `split(x, split_size, dim)`,
+ * which gives each piece's width: a number or name there is how many pieces, and a list is TF's piece sizes or
+ * NumPy's and JAX's split points.
+ */
+function sectionsSplit(ev: Evaluator, c: Call, fw: string, last: string): AValue | undefined {
+  const counted =
+    (last === 'split' && (fw === 'tf' || fw === 'numpy' || fw === 'jax')) || ((last === 'array_split' || last === 'tensor_split') && fw !== 'user');
+  if (!counted || c.args.hasSplat) return undefined;
+  const x = c.args.positional[0] ?? arg(c, 'value') ?? arg(c, 'ary') ?? arg(c, 'input');
+  if (!x) return undefined;
+  const countNode =
+    c.args.positional[1] ??
+    arg(c, 'num_or_size_splits') ??
+    arg(c, 'indices_or_sections') ??
+    arg(c, 'sections') ??
+    arg(c, 'indices') ??
+    arg(c, 'tensor_indices_or_sections');
+  const axisNode = c.args.positional[2] ?? arg(c, fw === 'torch' ? 'dim' : 'axis');
+  return splitValue(ev, c, tensorish(val(ev, c, x)), countNode, axisNode, 'sections', fw !== 'tf');
+}
+
+/**
+ * The pieces of one split joined back along another axis (`torch.cat(torch.split(x, self._d, dim=-1), dim=0)`, GMAN's
+ * heads stacked on the batch axis when no projection is known): each piece's layout, with the joined axis's size no
+ * longer known (the piece's width along the split axis stays, as splitValue states it). Anything else (a cat of the
+ * pieces along the split axis, a rank not known) is left to the generic join.
+ */
+function rejoinedPieces(ev: Evaluator, c: Call, inner: PyNode, pieces: AValue): AValue | undefined {
+  const fn = childByField(inner, 'function');
+  const name = fn ? ev.text(fn).split('.').pop() : undefined;
+  if (!name || !['split', 'chunk', 'array_split', 'tensor_split'].includes(name)) return undefined;
+  const piece = pieces.kind === 'tuple' ? pieces.elements?.[0] : undefined;
+  if (!piece || piece.kind !== 'tensor' || piece.ndim === undefined || !piece.axes) return undefined;
+  const axisNode = c.args.positional[1] ?? arg(c, 'axis') ?? arg(c, 'dim');
+  const d = axisNode ? intOf(ev, c, axisNode) : 0;
+  if (d === undefined) return undefined;
+  const joined = d < 0 ? d + piece.ndim : d;
+  if (joined < 0 || joined >= piece.ndim) return undefined;
+  return { ...piece, axes: piece.axes.map((a, i) => (i === joined ? (a.label === 'batch' ? { label: 'batch' } : {}) : a)) };
+}
+
+/**
+ * `arange(n)`: positions 0..n-1 along one axis, a position index. `arange(k, n)` (and a step of 1) with k a whole
+ * number: the same index shifted by k. Any other start or step (`arange(S - 1, S - L - 1, -1)`, a descending range of
+ * relative distances): positions in an order the code does not show, no index (AValue.unorderedRange).
+ */
+function arangeValue(ev: Evaluator, c: Call): AValue {
+  const seq = { ndim: 1, axes: [{ label: 'seq' as const }] };
+  const pos = c.args.positional;
+  const startNode = pos.length >= 2 ? pos[0] : arg(c, 'start');
+  const stepNode = pos[2] ?? arg(c, 'step') ?? arg(c, 'delta');
+  const start = startNode ? intLiteral(ev.tree, unparen(startNode)) : 0;
+  const step = stepNode ? intLiteral(ev.tree, unparen(stepNode)) : 1;
+  if (c.args.hasSplat || start === undefined || step !== 1) return tensor({ ...seq, unorderedRange: true });
+  return tensor({ ...seq, index: { axis: -1, offset: start } });
 }
 
 /** `tf.concat(pieces, axis=0)` of the head-count pieces of a projection's width (AValue.widthPiece): heads on the batch. */

@@ -935,7 +935,8 @@ export function splitValue(
   t0: AValue,
   countNode: PyNode | undefined,
   dimNode: PyNode | undefined,
-  mode: 'split' | 'chunk' | 'unbind',
+  mode: 'split' | 'sections' | 'chunk' | 'unbind',
+  indices = false,
 ): AValue {
   const t = tensorish(t0);
   const dim = dimNode ? intOf(ev, c, dimNode) : 0;
@@ -951,18 +952,27 @@ export function splitValue(
     return { kind: 'tuple', elements: Array.from({ length: n }, () => elem) };
   }
   let count: number | undefined;
-  if (mode === 'chunk') count = intOf(ev, c, countNode);
+  const listed = countNode ? ['list', 'tuple'].includes(unparen(countNode).type) : false;
+  if (mode === 'chunk' || (mode === 'sections' && !listed)) count = intOf(ev, c, countNode);
   else {
     const u = countNode ? unparen(countNode) : undefined;
-    // split([a, b, c], dim): one piece per size; split(size, dim): as many as the unpacking takes (3 assumed).
-    if (u && (u.type === 'list' || u.type === 'tuple')) count = namedChildren(u).length;
+    // split([a, b, c], dim): one piece per size (NumPy's and JAX's split points: one more piece than points); split(size,
+    // dim): as many as the unpacking takes (3 assumed).
+    if (u && (u.type === 'list' || u.type === 'tuple')) count = namedChildren(u).length + (indices ? 1 : 0);
   }
   const elem = mutable(clearPackedRole(t));
   const axes = axesOf(t);
   if (axes && dim !== undefined) {
     const p = posAxis(dim, axes.length);
-    // chunk(n) of an axis stated as `n * X` (`view(B, T, h, 3 * self.head_dim)` then `chunk(3, dim=-1)`): each piece is X wide.
-    const piece = (a: AxisInfo): string | undefined => (mode === 'chunk' && count !== undefined ? chunkPieceSize(a.sizeText, count) : undefined);
+    // chunk(n) of an axis stated as `n * X` (`view(B, T, h, 3 * self.head_dim)` then `chunk(3, dim=-1)`): each piece is X
+    // wide; so for a count of sections (`tf.split(x, K, axis=-1)` of an axis `K * d`: d wide). torch's split takes
+    // each piece's width (`torch.split(x, self._d, dim=-1)`: d wide), whatever the axis was.
+    const piece = (a: AxisInfo): string | undefined =>
+      countNode && !listed && (mode === 'chunk' || mode === 'sections')
+        ? chunkPieceSize(a.sizeText, count ?? ev.text(unparen(countNode)))
+        : mode === 'split' && countNode && !listed
+          ? ev.text(unparen(countNode))
+          : undefined;
     if (p !== undefined)
       elem.axes = axes.map((a, i) => {
         if (i !== p) return a;
@@ -977,18 +987,30 @@ export function splitValue(
   // sizes, nor a literal 1): joined back along the batch axis, the heads (ops.ts: headsOnBatch).
   const lastAxis = dim === -1 || (t.ndim !== undefined && dim === t.ndim - 1);
   const equal =
-    mode === 'split' && countNode !== undefined && !['list', 'tuple'].includes(unparen(countNode).type) && intLiteral(ev.tree, unparen(countNode)) !== 1;
+    (mode === 'split' || mode === 'sections') &&
+    countNode !== undefined &&
+    !['list', 'tuple'].includes(unparen(countNode).type) &&
+    intLiteral(ev.tree, unparen(countNode)) !== 1;
   if (t.projectedWidth && t.proj?.outText && !t.widthCut && !t.multiHead && lastAxis && equal) elem.widthPiece = true;
   const n = count ?? 3;
   return { kind: 'tuple', elements: Array.from({ length: n }, () => elem) };
 }
 
-/** The size of each of `count` pieces of an axis stated as `count * X` or `X * count` (X a name or `self.` attribute). */
-function chunkPieceSize(sizeText: string | undefined, count: number): string | undefined {
-  const m = /^\s*(\d+)\s*\*\s*((?:self\.)?[A-Za-z_]\w*)\s*$/.exec(sizeText ?? '') ?? /^\s*((?:self\.)?[A-Za-z_]\w*)\s*\*\s*(\d+)\s*$/.exec(sizeText ?? '');
+/**
+ * The size of each of `count` pieces of an axis stated as `count * X` or `X * count` (X a name or `self.` attribute;
+ * the count a number, or a name written as it is in the size, `K` of `K * d`).
+ */
+function chunkPieceSize(sizeText: string | undefined, count: number | string): string | undefined {
+  const name = /^(?:self\.)?[A-Za-z_]\w*$/;
+  const m = /^\s*([\w.]+)\s*\*\s*([\w.]+)\s*$/.exec(sizeText ?? '');
   if (!m) return undefined;
-  const [n, x] = /^\d/.test(m[1] ?? '') ? [m[1], m[2]] : [m[2], m[1]];
-  return Number(n) === count ? x : undefined;
+  const [l, r] = [String(m[1]), String(m[2])];
+  if (typeof count === 'number') {
+    const [n, x] = /^\d+$/.test(l) ? [l, r] : [r, l];
+    return /^\d+$/.test(n) && Number(n) === count && name.test(x) ? x : undefined;
+  }
+  if (!name.test(l) || !name.test(r) || l === r) return undefined;
+  return l === count ? r : r === count ? l : undefined;
 }
 
 function clearPackedRole(t: AValue): AValue {

@@ -433,6 +433,12 @@ export interface AValue {
   readonly tokenIds?: boolean;
   /** Position index from arange (for causal masks built by comparison). */
   readonly index?: { readonly axis: number; readonly offset: number };
+  /**
+   * An arange whose start or step the code does not show to be a whole number and 1 (`torch.arange(S - 1, S - L - 1,
+   * -1)`, Music Transformer's relative distances): positions in an order not known, so no index (its comparisons draw
+   * no known triangle), and no per-example lengths either (a mask against it marks no padding).
+   */
+  readonly unorderedRange?: true;
   /** Built by torch.ones / ones_like (so tril/triu of it is a 0/1 mask). */
   readonly ones?: boolean;
   /** Built by torch.eye (True/1 on the diagonal only): a mask whose meaning its use decides. */
