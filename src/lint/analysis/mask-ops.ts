@@ -2,7 +2,7 @@
 // value's mask lattice (MaskInfo: keep / ignore / additive, causal alignment, padding axes), and where a mask
 // is handed to code that reads it (a MaskSite: masked_fill, where, index assignment, library mask parameters).
 // Shape, reduction and matmul transfer functions live in ops.ts; the algebra on MaskInfo itself in masks.ts.
-import { argument, intLiteral } from '../syntax/python';
+import { argument, intLiteral, operatorText } from '../syntax/python';
 import { boundCount } from './bound-counts';
 import { childByField, childrenByField, namedChildren, unparen, walk, type PyNode } from '../syntax/tree';
 import { displayName, type MaskConsumer } from './apis';
@@ -1168,6 +1168,12 @@ function triValue(ev: Evaluator, c: Call, base0: AValue, region: 'upper' | 'lowe
   // lies that many keys behind each query, so tril marks the keys that fell out of the window (to be ignored) and triu
   // the window's keys and the future alike. Neither is the causal keep or ignore side: its meaning is not known.
   if (k === undefined && kNode && negatedOffset(kNode)) return tensor({ ndim: base.ndim, axes: base.axes, dtype: base.dtype });
+  // A diagonal whose sign the code does not show: a difference other than the keys' offset over the queries
+  // (`diagonal = past_length - sliding_window - 1`, also bound to a name first, or a parameter defaulting to a negative
+  // number), or a literal two or more keys off the main diagonal (`tril(ones, -4)`, `triu(ones, 3)`): the edge of a
+  // band or of a window, not of the causal triangle, so which side is kept is not known (HF's sliding-window mask
+  // fills `tril(ones, diagonal=past - window - 1)`: the keys too far back).
+  if (bandEdge(ev, region, k, kNode, align)) return { ...tensor({ ndim: base.ndim, axes: base.axes, dtype: base.dtype }), ...factoryOf(base) };
   // A boolean tensor that is not already a triangle counts as ones (a triangle of a triangle is a band, not a mask).
   if (base.ones || (base.mask?.tri === undefined && !base.mask?.causal && base.dtype === 'bool' && base.ones !== false)) {
     const dtype = base.dtype ?? 'float';
@@ -1220,6 +1226,39 @@ function triCutCompared(ev: Evaluator, op: string, sv: AValue, zv: AValue, sNode
   if (at?.id !== cut.node.id) return undefined;
   const m = triMask({ region: cut.region, k: cut.k }, 'bool', `\`${ev.text(cut.node)}\``);
   return op === '!=' ? m : flipMask(m, `\`${ev.text(sNode)} == ${ev.text(zNode)}\``, 'bool');
+}
+
+/**
+ * A triangle's diagonal that marks a band's or a window's edge rather than the causal one: a literal two or more keys
+ * off the main diagonal on the side away from it (tril below -1, triu above 1), or a non-literal offset whose sign the
+ * code does not show (a difference, a negation, a name bound to one, a parameter defaulting to a negative number), not
+ * the keys' offset over the queries (`S - L`, the bottom-right alignment, already read by triangleAlign).
+ */
+function bandEdge(ev: Evaluator, region: 'upper' | 'lower', k: number | undefined, kNode: PyNode | undefined, align: MaskInfo['align']): boolean {
+  if (!kNode) return false;
+  if (k !== undefined) return region === 'lower' ? k <= -2 : k >= 2;
+  if (align === 'bottom-right') return false;
+  return signUnshown(ev, kNode, 0);
+}
+
+function signUnshown(ev: Evaluator, node: PyNode, depth: number): boolean {
+  const u = unparen(node);
+  if (depth > 3) return false;
+  if (u.type === 'unary_operator') return u.children[0]?.type === '-';
+  if (u.type === 'binary_operator') {
+    const op = operatorText(ev.tree, u);
+    if (op === '-') return true;
+    if (op !== '+') return false;
+    const l = childByField(u, 'left');
+    const r = childByField(u, 'right');
+    return (!!l && signUnshown(ev, l, depth + 1)) || (!!r && signUnshown(ev, r, depth + 1));
+  }
+  if (u.type !== 'identifier') return false;
+  const defs = ev.resolve(u, ev.text(u)) ?? [];
+  return defs.some((d) => {
+    const v = d.param ? d.param.default : d.value;
+    return v !== undefined && v !== null && signUnshown(ev, v, depth + 1);
+  });
 }
 
 /** `-w`, `-(w - 1)`, `-self.window + 1`: a diagonal offset written as minus a size. */
