@@ -784,6 +784,9 @@ function maskedFill(ev: Evaluator, c: Call, target0: AValue, maskNode: PyNode | 
   // Values the code shows nothing of (not a mask being built, not scores or weights): a masking fill of them is judged
   // where a softmax then reads them (the step stays on their path, below).
   const unshown = masking && !named && opaqueLogits(target);
+  // Pairwise scores filled and handed back unread (`logits = logits.masked_fill(tril, -1e4); return logits`, a global
+  // pointer's span logits a loss or a decoder scores): they are attention scores only where a softmax normalises them.
+  const returned = named && target.attn?.stage === 'scores' && target.attn.formedAt && returnedUnread(ev, c) ? target.attn.formedAt : undefined;
   if (named || unshown)
     ev.facts.mask.push({
       node: c.node,
@@ -795,6 +798,7 @@ function maskedFill(ev: Evaluator, c: Call, target0: AValue, maskNode: PyNode | 
       maskNode,
       mask,
       ...(unshown ? { softmaxOf: c.node } : {}),
+      ...(returned ? { normalisedAt: returned, returnedFrom: enclosingFunction(c.node) } : {}),
     });
   if (target.attn?.stage === 'scores') {
     if (masking) return addOp(target, { kind: 'mask', node: c.node, how: 'fill', maskNode });
@@ -1119,6 +1123,51 @@ function filledByIndex(ev: Evaluator, prev: AValue, target: PyNode, selector: AV
   const builtFrom = selector.mask?.polarity;
   const { polarity: _polarity, byName: _byName, nameSource: _nameSource, ...rest } = prev.mask ?? selector.mask!;
   return { ...prev, zeros: undefined, mask: { ...rest, additive: true, dtype: 'float', ...(builtFrom ? { builtFrom } : {}) } };
+}
+
+/** The function definition a node lies in (undefined at module level). */
+function enclosingFunction(node: PyNode): PyNode | undefined {
+  for (let p = node.parent; p; p = p.parent) if (p.type === 'function_definition') return p;
+  return undefined;
+}
+
+/**
+ * A fill whose result leaves its function unread: returned as it is (`return s.masked_fill(m, v)`), or bound to a name
+ * (or filled in place on one) that the rest of the function reads only in its return statements.
+ */
+function returnedUnread(ev: Evaluator, c: Call): boolean {
+  const fn = enclosingFunction(c.node);
+  if (!fn) return false;
+  // Up through parentheses, method chains (`.float()`) and the tuple of a return.
+  let n: PyNode = c.node;
+  while (n.parent && ['parenthesized_expression', 'expression_list', 'attribute', 'call', 'tuple'].includes(n.parent.type)) n = n.parent;
+  const up = n.parent;
+  if (!up) return false;
+  if (up.type === 'return_statement') return true;
+  let name: PyNode | undefined;
+  let stmt: PyNode | undefined;
+  if (up.type === 'assignment' && childByField(up, 'right')?.id === n.id) {
+    name = childByField(up, 'left');
+    stmt = up.parent ?? undefined;
+  } else if (up.type === 'expression_statement' && /_$/.test(ev.text(childByField(c.node, 'function') ?? c.node))) {
+    name = c.recvNode;
+    stmt = up;
+  }
+  if (!name || !stmt || unparen(name).type !== 'identifier') return false;
+  const id = ev.text(unparen(name));
+  let reads = 0;
+  let other = false;
+  walk(fn, (x) => {
+    if (other) return false;
+    if (x.type === 'function_definition' && x.id !== fn.id) return false;
+    if (x.type !== 'identifier' || ev.text(x) !== id || x.start <= stmt.end) return true;
+    let s: PyNode | undefined = x.parent ?? undefined;
+    while (s && !/statement$|^assignment$/.test(s.type)) s = s.parent ?? undefined;
+    if (s?.type === 'return_statement') reads++;
+    else other = true;
+    return false;
+  });
+  return reads > 0 && !other;
 }
 
 /**

@@ -5,12 +5,16 @@ import { discardedSite } from '../analysis/discarded';
 import { describePolarity } from '../analysis/masks';
 import { workspaceConvention, workspaceStoresOf } from '../analysis/name-stores';
 import { maskOfName } from '../analysis/names';
+import { importingFiles } from '../analysis/importers';
 import type { MaskInfo, MaskJoin } from '../analysis/values';
 import { defineTemplates, msg, type MessageParts } from '../message';
 import { childByField, unparen, walk, type PyNode } from '../syntax/tree';
 import { apiName, parenthesize, quote, type FixSpec, type RelatedSpec, type Rule, type RuleContext } from './rule';
 import { maskBuilt } from './related';
 import { alternatives, testReference } from './evidence';
+
+/** A file's text, as the workspace caches it. */
+const sourceText = (source: string): string => source;
 
 const T = defineTemplates({
   receiverMaskedFill: 'masked_fill with a large negative value',
@@ -189,6 +193,29 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
       },
     };
 
+    /**
+     * Scores a function fills and returns unread are normalised by an importing file that calls the function (or, for a
+     * module's forward, names its class) and takes a softmax: a helper of attention split across files.
+     */
+    function importerSoftmaxes(fn: PyNode): boolean {
+      const link = ctx.analysis.link;
+      const nameNode = childByField(fn, 'name');
+      if (!link || !nameNode) return false;
+      let name = ctx.text(nameNode);
+      if (['forward', '__call__', 'call'].includes(name)) {
+        let cls: PyNode | null = fn.parent;
+        while (cls && cls.type !== 'class_definition') cls = cls.parent;
+        const clsName = cls ? childByField(cls, 'name') : undefined;
+        if (!clsName) return false;
+        name = ctx.text(clsName);
+      }
+      const called = new RegExp(`\\b${name}\\s*\\(`);
+      return importingFiles(link, 8, true).some((path) => {
+        const source = link.workspace.textFacts(path, sourceText);
+        return !!source && called.test(source) && /\bsoftmax\s*\(|\bSoftmax\s*\(/.test(source);
+      });
+    }
+
     /** Some softmax of the file normalises values on whose path this masking step lies. */
     function softmaxReads(step: PyNode): boolean {
       return ctx.analysis.facts.softmax.some((s) => alternatives(s.input).some((alt) => alt.some((o) => o.kind === 'mask' && o.node === step)));
@@ -198,7 +225,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
       const m = site.mask.mask;
       if (!m || m.additive) return;
       // A subtracted penalty masks attention only where a softmax reads the scores it is subtracted from.
-      if (site.normalisedAt && ctx.analysis.facts.softmaxFormedAt(site.normalisedAt).length === 0) return;
+      if (site.normalisedAt && ctx.analysis.facts.softmaxFormedAt(site.normalisedAt).length === 0 && !(site.returnedFrom && importerSoftmaxes(site.returnedFrom))) return;
       // A 0/1 mask the code makes float (`keep.float()`, `(ids != pad).to(torch.float32)`), given where a float mask is
       // added to the scores: whatever its polarity, it adds 0 or 1 and masks nothing.
       if (m.polarity && site.floatAdded && !m.byName && !m.documented && !m.fromAdditive && floatByCode(site)) {
