@@ -242,6 +242,21 @@ weights = scores.softmax(dim=-1)`,
     function scoreAxes(site: FillSite): { keyAxis?: number; queryAxis?: number } {
       const a = site.target.attn;
       if (a?.keyAxis === undefined && a?.queryAxis === undefined && a?.formedAt) return { keyAxis: ev.facts.softmaxKeyAxis(a.formedAt) };
+      // One product read in both directions (a bi-directional cross attention: `text_w = w.transpose(1, 2)` softmaxed
+      // over dim=-1, the axis the product's operands call the queries): the rows a softmax empties are along the axis it
+      // normalises, whatever the operands were called. Softmaxes of scores in this same layout that all normalise the
+      // stated query axis make it the key axis here.
+      if (a?.formedAt && a.keyAxis !== undefined && a.queryAxis !== undefined) {
+        const dims = new Set<number | undefined>();
+        for (const s of ev.facts.softmaxFormedAt(a.formedAt)) {
+          const sa = s.input.attn;
+          if (sa?.keyAxis !== a.keyAxis || sa.queryAxis !== a.queryAxis) continue;
+          const nd = s.input.ndim;
+          dims.add(typeof s.dim !== 'number' ? undefined : s.dim < 0 ? s.dim : nd !== undefined ? s.dim - nd : undefined);
+        }
+        const [d] = [...dims];
+        if (dims.size === 1 && d === a.queryAxis) return { keyAxis: a.queryAxis, queryAxis: a.keyAxis };
+      }
       return { keyAxis: a?.keyAxis, queryAxis: a?.queryAxis };
     }
 
