@@ -225,7 +225,12 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
       const m = site.mask.mask;
       if (!m || m.additive) return;
       // A subtracted penalty masks attention only where a softmax reads the scores it is subtracted from.
-      if (site.normalisedAt && ctx.analysis.facts.softmaxFormedAt(site.normalisedAt).length === 0 && !(site.returnedFrom && importerSoftmaxes(site.returnedFrom))) return;
+      if (
+        site.normalisedAt &&
+        ctx.analysis.facts.softmaxFormedAt(site.normalisedAt).length === 0 &&
+        !(site.returnedFrom && importerSoftmaxes(site.returnedFrom))
+      )
+        return;
       // A 0/1 mask the code makes float (`keep.float()`, `(ids != pad).to(torch.float32)`), given where a float mask is
       // added to the scores: whatever its polarity, it adds 0 or 1 and masks nothing.
       if (m.polarity && site.floatAdded && !m.byName && !m.documented && !m.fromAdditive && floatByCode(site)) {

@@ -45,7 +45,10 @@ describe('prec-mask35 1. ATT002: a triangle whose diagonal is a band or window e
   });
   it('a literal band edge, tril(ones, -4) filled and triu(ones, 3) to SDPA, and a parameter defaulting to -2: silent', async () => {
     assert.deepEqual(await findingLines(fillWith('        hide = torch.tril(torch.ones(T, S, dtype=torch.bool), -4)'), 'ATT002'), []);
-    assert.deepEqual(await findingLines(fillWith('        hide = torch.tril(torch.ones(T, S, dtype=torch.bool), diagonal=d)', 'self, q, k, v, d=-2'), 'ATT002'), []);
+    assert.deepEqual(
+      await findingLines(fillWith('        hide = torch.tril(torch.ones(T, S, dtype=torch.bool), diagonal=d)', 'self, q, k, v, d=-2'), 'ATT002'),
+      [],
+    );
     const sdpa = `import torch
 import torch.nn.functional as F
 
