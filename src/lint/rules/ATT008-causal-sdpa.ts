@@ -9,6 +9,7 @@ import {
   functionScope,
   maskSkippedWithCache,
   runsOnlyWithCache,
+  runsOnlyWithCallerMask,
   runsOnlyWithoutCache,
 } from '../analysis/cache-paths';
 import { discardedSite } from '../analysis/discarded';
@@ -482,7 +483,8 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         !cacheReachesKeys(ev, site.k) ||
         lengthGuarded(site.node) ||
         queryCountGuarded(site.node, site.k.cacheAt) ||
-        runsOnlyWithoutCache(flags, site.node, site.k.cacheAt)
+        runsOnlyWithoutCache(flags, site.node, site.k.cacheAt) ||
+        runsOnlyWithCallerMask(ev, site.node)
       )
         return;
       reported.add(bias.node.id);

@@ -284,3 +284,37 @@ def attend(q, k, v, pad_mask):
     assert.deepEqual(await findingLines(src, 'ATT007'), [6]);
   });
 });
+
+// torchscale's (fairseq-style) attention: an incremental state joins the cached keys; a flash path substitutes
+// xformers' top-left LowerTriangularMask for the causal mask the decoder passes, taken only when one is passed.
+const torchscale = (cond: string) => `import torch
+import xformers.ops as xops
+
+
+def attend(q, k, v, incremental_state=None, attn_mask=None, use_flash=True):
+    # q: (B*H, L, D); k, v: (B*H, S, D) with the cached keys first
+    if incremental_state is not None:
+        if "prev_key" in incremental_state:
+            k = torch.cat([incremental_state["prev_key"], k], dim=1)
+            v = torch.cat([incremental_state["prev_value"], v], dim=1)
+        incremental_state["prev_key"] = k
+        incremental_state["prev_value"] = v
+    if ${cond}:
+        return xops.memory_efficient_attention(q, k, v, xops.LowerTriangularMask())
+    w = torch.softmax(torch.bmm(q, k.transpose(1, 2)) / q.size(-1) ** 0.5, dim=-1)
+    return torch.bmm(w, v)
+`;
+
+describe('prec-mask35 5. ATT008: a top-left causal object taken only where the caller passes its own mask', () => {
+  it('the natural bug, the object on every flash call with the cache joined: reported', async () => {
+    assert.deepEqual(await findingLines(torchscale('use_flash'), 'ATT008'), [14]);
+  });
+  it("torchscale's form, the flash path only when the decoder passes attn_mask (never read there): silent", async () => {
+    assert.deepEqual(await findingLines(torchscale('use_flash and attn_mask is not None'), 'ATT008'), []);
+    assert.deepEqual(await findingLines(torchscale('not (attn_mask is None or not use_flash)'), 'ATT008'), []);
+  });
+  it('the path taken where no mask is passed (the decoding steps pass none), or under an `or`: reported', async () => {
+    assert.deepEqual(await findingLines(torchscale('use_flash and attn_mask is None'), 'ATT008'), [14]);
+    assert.deepEqual(await findingLines(torchscale('use_flash or attn_mask is not None'), 'ATT008'), [14]);
+  });
+});
