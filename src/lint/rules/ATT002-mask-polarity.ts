@@ -202,13 +202,10 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
       const nameNode = childByField(fn, 'name');
       if (!link || !nameNode) return false;
       let name = ctx.text(nameNode);
-      if (['forward', '__call__', 'call'].includes(name)) {
-        let cls: PyNode | null = fn.parent;
-        while (cls && cls.type !== 'class_definition') cls = cls.parent;
-        const clsName = cls ? childByField(cls, 'name') : undefined;
-        if (!clsName) return false;
-        name = ctx.text(clsName);
-      }
+      let cls: PyNode | null = fn.parent;
+      while (cls && cls.type !== 'class_definition') cls = cls.parent;
+      // A module's forward runs where its class is called (`self.pointer(x)` of a `GlobalPointer(...)`).
+      if (cls && ['forward', '__call__', 'call'].includes(name)) name = ctx.text(childByField(cls, 'name')!);
       const called = new RegExp(`\\b${name}\\s*\\(`);
       return importingFiles(link, 8, true).some((path) => {
         const source = link.workspace.textFacts(path, sourceText);

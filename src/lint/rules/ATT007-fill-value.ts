@@ -244,20 +244,11 @@ weights = scores.softmax(dim=-1)`,
       if (a?.keyAxis === undefined && a?.queryAxis === undefined && a?.formedAt) return { keyAxis: ev.facts.softmaxKeyAxis(a.formedAt) };
       // One product read in both directions (a bi-directional cross attention: `text_w = w.transpose(1, 2)` softmaxed
       // over dim=-1, the axis the product's operands call the queries): the rows a softmax empties are along the axis it
-      // normalises, whatever the operands were called. Softmaxes of scores in this same layout, the product's keys not
-      // last, that all normalise the stated query axis as the last one make it the key axis here (a softmax over the
-      // queries of scores laid out (..., queries, keys) is ATT001's finding, not a layout).
-      if (a?.formedAt && a.keyAxis !== undefined && a.keyAxis !== -1 && a.queryAxis === -1) {
-        const dims = new Set<number | undefined>();
-        for (const s of ev.facts.softmaxFormedAt(a.formedAt)) {
-          const sa = s.input.attn;
-          if (sa?.keyAxis !== a.keyAxis || sa.queryAxis !== a.queryAxis) continue;
-          const nd = s.input.ndim;
-          dims.add(typeof s.dim !== 'number' ? undefined : s.dim < 0 ? s.dim : nd !== undefined ? s.dim - nd : undefined);
-        }
-        const [d] = [...dims];
-        if (dims.size === 1 && d === a.queryAxis) return { keyAxis: a.queryAxis, queryAxis: a.keyAxis };
-      }
+      // normalises, whatever the operands were called. Scores transposed from the product (its keys not last, its
+      // queries last) whose softmaxes all normalise the last axis have their keys there (a softmax over the queries of
+      // scores laid out (..., queries, keys) is ATT001's finding, not a layout).
+      if (a?.formedAt && a.keyAxis !== undefined && a.keyAxis !== -1 && a.queryAxis === -1 && ev.facts.softmaxKeyAxis(a.formedAt) === -1)
+        return { keyAxis: -1, queryAxis: a.keyAxis };
       return { keyAxis: a?.keyAxis, queryAxis: a?.queryAxis };
     }
 
