@@ -38,6 +38,38 @@ function armsAround(node: PyNode): { cond: PyNode; holds: boolean }[] {
   return out;
 }
 
+/**
+ * The code at `node` runs only where the caller passes a mask of its own that the code there does not read: an arm
+ * whose condition requires a mask parameter of the function to be given (`if flash and attn_mask is not None:`, fairseq
+ * and torchscale code that substitutes `LowerTriangularMask()` for the causal mask its decoder passes), the parameter not
+ * used at `node`. The caller decides when that path runs, and its decoder may pass the mask only without a cache.
+ */
+export function runsOnlyWithCallerMask(ev: Evaluator, node: PyNode): boolean {
+  const scope = functionScope(ev, node);
+  const names = (scope?.params ?? []).map((p) => p.name).filter((n) => /mask|bias/i.test(n));
+  if (names.length === 0) return false;
+  const used = (name: string): boolean => new RegExp(`\\b${name}\\b`).test(ev.text(node));
+  return armsAround(node).some(({ cond, holds }) => names.some((name) => !used(name) && givenIn(ev, cond, name, holds)));
+}
+
+/** Whether `cond` having the truth value `holds` says `name` is given (`name is not None` holding, or within an `and`). */
+function givenIn(ev: Evaluator, cond: PyNode, name: string, holds: boolean): boolean {
+  const c = unparen(cond);
+  if (c.type === 'boolean_operator') {
+    const op = ev
+      .text(c)
+      .slice(childByField(c, 'left')!.end - c.start, childByField(c, 'right')!.start - c.start)
+      .trim();
+    return ((op === 'and' && holds) || (op === 'or' && !holds)) && namedChildren(c).some((part) => givenIn(ev, part, name, holds));
+  }
+  if (c.type === 'not_operator') {
+    const arg = childByField(c, 'argument');
+    return !!arg && givenIn(ev, arg, name, !holds);
+  }
+  const t = ev.text(c).replace(/\s+/g, ' ');
+  return (holds && t === `${name} is not None`) || (!holds && t === `${name} is None`);
+}
+
 /** The scope of the function around `node` (a method's, for `self.flag` read in it). */
 export function functionScope(ev: Evaluator, node: PyNode): Scope | undefined {
   return ev.sr.scopeOfNode.get(enclosingFunction(node)?.id ?? -1);

@@ -110,6 +110,8 @@ export interface MaskSite {
    * (GlobalPointer's lower triangle) follow no attention convention.
    */
   readonly normalisedAt?: PyNode;
+  /** Scores filled and returned unread from this function (normalisedAt set): a softmax of an importing file may read them. */
+  readonly returnedFrom?: PyNode;
   /**
    * Judged only when a softmax reads the values this masking step produced (the step on its input's path): logits
    * the code shows nothing of (an MLP's output, `sim = self.to_attn_mlp(m_ij)`) filled with a large negative value

@@ -2,7 +2,7 @@
 // value's mask lattice (MaskInfo: keep / ignore / additive, causal alignment, padding axes), and where a mask
 // is handed to code that reads it (a MaskSite: masked_fill, where, index assignment, library mask parameters).
 // Shape, reduction and matmul transfer functions live in ops.ts; the algebra on MaskInfo itself in masks.ts.
-import { argument, intLiteral } from '../syntax/python';
+import { argument, intLiteral, operatorText } from '../syntax/python';
 import { boundCount } from './bound-counts';
 import { childByField, childrenByField, namedChildren, unparen, walk, type PyNode } from '../syntax/tree';
 import { displayName, type MaskConsumer } from './apis';
@@ -784,6 +784,9 @@ function maskedFill(ev: Evaluator, c: Call, target0: AValue, maskNode: PyNode | 
   // Values the code shows nothing of (not a mask being built, not scores or weights): a masking fill of them is judged
   // where a softmax then reads them (the step stays on their path, below).
   const unshown = masking && !named && opaqueLogits(target);
+  // Pairwise scores filled and handed back unread (`logits = logits.masked_fill(tril, -1e4); return logits`, a global
+  // pointer's span logits a loss or a decoder scores): they are attention scores only where a softmax normalises them.
+  const returned = named && target.attn?.stage === 'scores' && target.attn.formedAt && returnedUnread(ev, c) ? target.attn.formedAt : undefined;
   if (named || unshown)
     ev.facts.mask.push({
       node: c.node,
@@ -795,6 +798,7 @@ function maskedFill(ev: Evaluator, c: Call, target0: AValue, maskNode: PyNode | 
       maskNode,
       mask,
       ...(unshown ? { softmaxOf: c.node } : {}),
+      ...(returned ? { normalisedAt: returned, returnedFrom: enclosingFunction(c.node) } : {}),
     });
   if (target.attn?.stage === 'scores') {
     if (masking) return addOp(target, { kind: 'mask', node: c.node, how: 'fill', maskNode });
@@ -1121,6 +1125,51 @@ function filledByIndex(ev: Evaluator, prev: AValue, target: PyNode, selector: AV
   return { ...prev, zeros: undefined, mask: { ...rest, additive: true, dtype: 'float', ...(builtFrom ? { builtFrom } : {}) } };
 }
 
+/** The function definition a node lies in (undefined at module level). */
+function enclosingFunction(node: PyNode): PyNode | undefined {
+  for (let p = node.parent; p; p = p.parent) if (p.type === 'function_definition') return p;
+  return undefined;
+}
+
+/**
+ * A fill whose result leaves its function unread: returned as it is (`return s.masked_fill(m, v)`), or bound to a name
+ * (or filled in place on one) that the rest of the function reads only in its return statements.
+ */
+function returnedUnread(ev: Evaluator, c: Call): boolean {
+  const fn = enclosingFunction(c.node);
+  if (!fn) return false;
+  // Up through parentheses, method chains (`.float()`) and the tuple of a return.
+  let n: PyNode = c.node;
+  while (n.parent && ['parenthesized_expression', 'expression_list', 'attribute', 'call', 'tuple'].includes(n.parent.type)) n = n.parent;
+  const up = n.parent;
+  if (!up) return false;
+  if (up.type === 'return_statement') return true;
+  let name: PyNode | undefined;
+  let stmt: PyNode | undefined;
+  if (up.type === 'assignment' && childByField(up, 'right')?.id === n.id) {
+    name = childByField(up, 'left');
+    stmt = up.parent ?? undefined;
+  } else if (up.type === 'expression_statement' && /_$/.test(ev.text(childByField(c.node, 'function') ?? c.node))) {
+    name = c.recvNode;
+    stmt = up;
+  }
+  if (!name || !stmt || unparen(name).type !== 'identifier') return false;
+  const id = ev.text(unparen(name));
+  let reads = 0;
+  let other = false;
+  walk(fn, (x) => {
+    if (other) return false;
+    if (x.type === 'function_definition' && x.id !== fn.id) return false;
+    if (x.type !== 'identifier' || ev.text(x) !== id || x.start <= stmt.end) return true;
+    let s: PyNode | undefined = x.parent ?? undefined;
+    while (s && !/statement$|^assignment$/.test(s.type)) s = s.parent ?? undefined;
+    if (s?.type === 'return_statement') reads++;
+    else other = true;
+    return false;
+  });
+  return reads > 0 && !other;
+}
+
 /**
  * tril/triu of ones (or a boolean tensor): a causal mask. A literal diagonal gives the exact triangle; a variable one
  * (`triu(ones, diagonal=d)`, a window or an offset) still gives the polarity, since the upper triangle is the future
@@ -1168,6 +1217,12 @@ function triValue(ev: Evaluator, c: Call, base0: AValue, region: 'upper' | 'lowe
   // lies that many keys behind each query, so tril marks the keys that fell out of the window (to be ignored) and triu
   // the window's keys and the future alike. Neither is the causal keep or ignore side: its meaning is not known.
   if (k === undefined && kNode && negatedOffset(kNode)) return tensor({ ndim: base.ndim, axes: base.axes, dtype: base.dtype });
+  // A diagonal whose sign the code does not show: a difference other than the keys' offset over the queries
+  // (`diagonal = past_length - sliding_window - 1`, also bound to a name first, or a parameter defaulting to a negative
+  // number), or a literal two or more keys off the main diagonal (`tril(ones, -4)`, `triu(ones, 3)`): the edge of a
+  // band or of a window, not of the causal triangle, so which side is kept is not known (HF's sliding-window mask
+  // fills `tril(ones, diagonal=past - window - 1)`: the keys too far back).
+  if (bandEdge(ev, region, k, kNode, align)) return { ...tensor({ ndim: base.ndim, axes: base.axes, dtype: base.dtype }), ...factoryOf(base) };
   // A boolean tensor that is not already a triangle counts as ones (a triangle of a triangle is a band, not a mask).
   if (base.ones || (base.mask?.tri === undefined && !base.mask?.causal && base.dtype === 'bool' && base.ones !== false)) {
     const dtype = base.dtype ?? 'float';
@@ -1220,6 +1275,39 @@ function triCutCompared(ev: Evaluator, op: string, sv: AValue, zv: AValue, sNode
   if (at?.id !== cut.node.id) return undefined;
   const m = triMask({ region: cut.region, k: cut.k }, 'bool', `\`${ev.text(cut.node)}\``);
   return op === '!=' ? m : flipMask(m, `\`${ev.text(sNode)} == ${ev.text(zNode)}\``, 'bool');
+}
+
+/**
+ * A triangle's diagonal that marks a band's or a window's edge rather than the causal one: a literal two or more keys
+ * off the main diagonal on the side away from it (tril below -1, triu above 1), or a non-literal offset whose sign the
+ * code does not show (a difference, a negation, a name bound to one, a parameter defaulting to a negative number), not
+ * the keys' offset over the queries (`S - L`, the bottom-right alignment, already read by triangleAlign).
+ */
+function bandEdge(ev: Evaluator, region: 'upper' | 'lower', k: number | undefined, kNode: PyNode | undefined, align: MaskInfo['align']): boolean {
+  if (!kNode) return false;
+  if (k !== undefined) return region === 'lower' ? k <= -2 : k >= 2;
+  if (align === 'bottom-right') return false;
+  return signUnshown(ev, kNode, 0);
+}
+
+function signUnshown(ev: Evaluator, node: PyNode, depth: number): boolean {
+  const u = unparen(node);
+  if (depth > 3) return false;
+  if (u.type === 'unary_operator') return u.children[0]?.type === '-';
+  if (u.type === 'binary_operator') {
+    const op = operatorText(ev.tree, u);
+    if (op === '-') return true;
+    if (op !== '+') return false;
+    const l = childByField(u, 'left');
+    const r = childByField(u, 'right');
+    return (!!l && signUnshown(ev, l, depth + 1)) || (!!r && signUnshown(ev, r, depth + 1));
+  }
+  if (u.type !== 'identifier') return false;
+  const defs = ev.resolve(u, ev.text(u)) ?? [];
+  return defs.some((d) => {
+    const v = d.param ? d.param.default : d.value;
+    return v !== undefined && v !== null && signUnshown(ev, v, depth + 1);
+  });
 }
 
 /** `-w`, `-(w - 1)`, `-self.window + 1`: a diagonal offset written as minus a size. */

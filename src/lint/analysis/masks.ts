@@ -15,7 +15,9 @@ export function triMask(tri: TriRegion, dtype: DType | undefined, why: MessageAr
  * Only for masks whose construction shows them additive (not a name), so the reading is a fact of the code.
  */
 export function additiveAsZeroOne(m: MaskInfo, dtype?: DType): MaskInfo | undefined {
-  if (!m.additive || m.byName) return undefined;
+  // An additive reading assumed for a mask of unknown meaning added to zeros (`bias = zeros(...) + attention_mask`,
+  // ops.ts: addSub) is no construction: the tensor may as well hold 0/1 (`1 - bias` then reads it as the code means).
+  if (!m.additive || m.byName || m.additiveAssumed) return undefined;
   const { additive: _additive, builtFrom: _builtFrom, ...rest } = m;
   return { ...rest, polarity: 'ignore', dtype: dtype ?? m.dtype, why: msg(PHRASES.additiveReadAsZeroOne, m.why), fromAdditive: true };
 }

@@ -750,6 +750,8 @@ function joinMask(a: MaskInfo | undefined, b: MaskInfo | undefined): MaskInfo | 
   return {
     polarity,
     additive,
+    // Additive on one path only by assumption (ops.ts: addSub) is additive by assumption on the join.
+    ...(additive && (a.additiveAssumed || b.additiveAssumed) ? { additiveAssumed: true as const } : {}),
     dtype: same(a.dtype, b.dtype),
     tri,
     causal: a.causal && b.causal ? true : undefined,
