@@ -5,6 +5,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLinter, type ExtendedLinter, type Finding, type TextEdit } from '../../../src/lint';
 import type { WorkspaceFiles } from '../../../src/lint/analysis/workspace';
+import { createPythonParser } from '../../../src/lint/parser';
+import { analyseScopes } from '../../../src/lint/analysis/scopes';
+import { Evaluator } from '../../../src/lint/analysis/evaluator';
+import { walk, type PyNode } from '../../../src/lint/syntax/tree';
+import type { AValue } from '../../../src/lint/analysis/values';
 
 export const ROOT = join(__dirname, '..', '..', '..');
 
@@ -104,3 +109,19 @@ class Store:
             self.v = torch.cat([self.v, v], dim=2)
         return self.k, self.v
 `;
+
+/** The evaluator's value of the last occurrence of exprText in src (in its innermost function). */
+export async function valueOf(src: string, exprText: string): Promise<AValue> {
+  const tree = (await createPythonParser(grammar())).parse(src, { full: true });
+  const sr = analyseScopes(tree);
+  const ev = new Evaluator(tree, sr);
+  ev.run();
+  let last: PyNode | undefined;
+  walk(tree.root, (n) => {
+    if (src.slice(n.start, n.end) === exprText && n.type !== 'expression_statement') last = n;
+  });
+  assert.ok(last, `${exprText} not found`);
+  const n = last;
+  const scope = [...sr.scopes].reverse().find((s) => s.node.start <= n.start && n.end <= s.node.end && s.kind !== 'comprehension') ?? sr.module;
+  return ev.eval(n, ev.defaultCtx(scope));
+}

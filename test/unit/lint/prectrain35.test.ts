@@ -11,28 +11,8 @@
 // `_qe_masking` (t27t-08-causal) compares `arange(S)` with a DESCENDING `arange(S - 1, S - L - 1, -1)` of relative
 // distances through a `sequence_mask(lengths, S)` helper; the range is no per-example length and no index from 0.
 import { strict as assert } from 'node:assert';
-import { grammar, findingLines, workspaceFindingLines } from './helpers';
-import { createPythonParser } from '../../../src/lint/parser';
-import { analyseScopes } from '../../../src/lint/analysis/scopes';
-import { Evaluator } from '../../../src/lint/analysis/evaluator';
-import { walk, type PyNode } from '../../../src/lint/syntax/tree';
+import { findingLines, valueOf, workspaceFindingLines } from './helpers';
 import { axisAt, type AValue } from '../../../src/lint/analysis/values';
-
-/** The evaluator's value of the last occurrence of exprText in src (in its innermost function). */
-async function valueOf(src: string, exprText: string): Promise<AValue> {
-  const tree = (await createPythonParser(grammar())).parse(src, { full: true });
-  const sr = analyseScopes(tree);
-  const ev = new Evaluator(tree, sr);
-  ev.run();
-  let last: PyNode | undefined;
-  walk(tree.root, (n) => {
-    if (src.slice(n.start, n.end) === exprText && n.type !== 'expression_statement') last = n;
-  });
-  assert.ok(last, `${exprText} not found`);
-  const n = last;
-  const scope = [...sr.scopes].reverse().find((s) => s.node.start <= n.start && n.end <= s.node.end && s.kind !== 'comprehension') ?? sr.module;
-  return ev.eval(n, ev.defaultCtx(scope));
-}
 
 /** The width of the first piece's last axis, as the code states it. */
 async function pieceWidth(src: string, expr: string): Promise<string | undefined> {

@@ -8,28 +8,7 @@
 // permute (heads before tokens), keys of unknown layout and layouts stated only in comments stay silent.
 import { strict as assert } from 'node:assert';
 import { createLinter } from '../../../src/lint';
-import { grammar, linter, memoryWorkspace } from './helpers';
-import { createPythonParser } from '../../../src/lint/parser';
-import { analyseScopes } from '../../../src/lint/analysis/scopes';
-import { Evaluator } from '../../../src/lint/analysis/evaluator';
-import { walk, type PyNode } from '../../../src/lint/syntax/tree';
-import type { AValue } from '../../../src/lint/analysis/values';
-
-/** The evaluator's value of the last occurrence of exprText in src (in its innermost function). */
-async function valueOf(src: string, exprText: string): Promise<AValue> {
-  const tree = (await createPythonParser(grammar())).parse(src, { full: true });
-  const sr = analyseScopes(tree);
-  const ev = new Evaluator(tree, sr);
-  ev.run();
-  let last: PyNode | undefined;
-  walk(tree.root, (n) => {
-    if (src.slice(n.start, n.end) === exprText && n.type !== 'expression_statement') last = n;
-  });
-  assert.ok(last, `${exprText} not found`);
-  const n = last;
-  const scope = [...sr.scopes].reverse().find((s) => s.node.start <= n.start && n.end <= s.node.end && s.kind !== 'comprehension') ?? sr.module;
-  return ev.eval(n, ev.defaultCtx(scope));
-}
+import { grammar, linter, memoryWorkspace, valueOf } from './helpers';
 
 const FUSED = `import torch
 import torch.nn as nn
