@@ -6,6 +6,7 @@ import { operatorText } from '../syntax/python';
 import type { Evaluator } from './evaluator';
 import type { ClassInfo } from './scopes';
 import { constructionArguments } from './importer-calls';
+import { constantNumber } from './module-constants';
 
 /**
  * The other factor says the product is not a wider feature width split into pieces: a ratio or multiplier
@@ -29,7 +30,12 @@ function otherFactor(ev: Evaluator, value: PyNode, name: string): string | undef
   const [a, b] = names;
   if (a === undefined || b === undefined || a === b) return undefined;
   const other = a === name ? b : b === name ? a : undefined;
-  return other !== undefined && !NOT_A_PIECE_COUNT.test(other) ? other : undefined;
+  if (other === undefined || NOT_A_PIECE_COUNT.test(other)) return undefined;
+  // A module constant bound to a number is that number (module-constants.ts), as a literal factor is: `VAL * n_embd`
+  // with `VAL = 3` is `3 * n_embd`, a fused projection's width, no product of names.
+  const otherNode = unparen(a === name ? r : l);
+  if (otherNode.type === 'identifier' && constantNumber(ev, ev.text(otherNode)) !== undefined) return undefined;
+  return other;
 }
 
 /**

@@ -257,6 +257,19 @@ describe('lint: a model-width name that the code builds a wider width from (ATT0
       assert.deepEqual(await findingLines(src, 'ATT004'), [20], other);
     }
   });
+  it('a module constant bound to a number is that number, as a literal factor is: `N_QKV * d` with N_QKV = 3 is no product of names', async () => {
+    // The same width written with the literal and with a module constant (the metamorphic `const` rewrite): one reading.
+    const literal = GMAN_TRANSFORM.replace('D = K * d', 'D = 3 * d');
+    assert.deepEqual(await findingLines(literal, 'ATT004'), [18]);
+    const constant = GMAN_TRANSFORM.replace('D = K * d', 'D = N_QKV * d').replace(
+      'import torch.nn.functional as F\n',
+      'import torch.nn.functional as F\n\nN_QKV = 3\n',
+    );
+    assert.deepEqual(await findingLines(constant, 'ATT004'), [20]);
+    // A name bound twice at module level is no constant: the product of names again.
+    const rebound = constant.replace('N_QKV = 3\n', 'N_QKV = 3\nN_QKV = 4\n');
+    assert.deepEqual(await findingLines(rebound, 'ATT004'), []);
+  });
   it('TF1 GMAN, tf.split(q, self.K, axis=-1) (a count) beside D = K * d, is silent', async () => {
     assert.deepEqual(await findingLines(TF_GMAN, 'ATT004'), []);
     assert.deepEqual(await findingLines(TF_GMAN.replace('        D = K * d\n', '        D = 64\n'), 'ATT004'), [15]);
