@@ -101,18 +101,21 @@ export function argumentShowsLength(ev: Evaluator, arg: PyNode, ctx: Ctx, depth 
  * edge, not a count of each example's tokens.
  */
 function passedUnorderedRange(ev: Evaluator, p: Def): boolean {
-  let found = false;
-  const visit = (n: PyNode): void => {
-    if (found) return;
-    if (n.type === 'call') {
-      let a = argumentFor(ev, n, p);
-      if (a && unparen(a).type === 'identifier') a = singleAssign(ev, unparen(a))?.value ?? a;
-      if (a && unorderedArange(ev, unparen(a))) found = true;
-    }
-    for (const c of n.children) if (c.named) visit(c);
-  };
-  visit(ev.tree.root);
-  return found;
+  // One walk of the file per parameter (a helper's length parameter is asked about at every read of it).
+  return ev.file.perNode('passed unordered range', p.target, () => {
+    let found = false;
+    const visit = (n: PyNode): void => {
+      if (found) return;
+      if (n.type === 'call') {
+        let a = argumentFor(ev, n, p);
+        if (a && unparen(a).type === 'identifier') a = singleAssign(ev, unparen(a))?.value ?? a;
+        if (a && unorderedArange(ev, unparen(a))) found = true;
+      }
+      for (const c of n.children) if (c.named) visit(c);
+    };
+    visit(ev.tree.root);
+    return found;
+  });
 }
 
 /** `arange(start, stop, step)` whose start is not a whole number written out or whose step is not 1 (ops.ts: arangeValue). */

@@ -4,7 +4,7 @@
 // Shape, reduction and matmul transfer functions live in ops.ts; the algebra on MaskInfo itself in masks.ts.
 import { argument, intLiteral, operatorText } from '../syntax/python';
 import { boundCount } from './bound-counts';
-import { childByField, childrenByField, namedChildren, unparen, walk, type PyNode } from '../syntax/tree';
+import { childByField, childrenByField, enclosingFunction, namedChildren, unparen, walk, type PyNode } from '../syntax/tree';
 import { displayName, type MaskConsumer } from './apis';
 import type { Evaluator } from './evaluator';
 import type { Ctx } from './facts';
@@ -1123,12 +1123,6 @@ function filledByIndex(ev: Evaluator, prev: AValue, target: PyNode, selector: AV
   const builtFrom = selector.mask?.polarity;
   const { polarity: _polarity, byName: _byName, nameSource: _nameSource, ...rest } = prev.mask ?? selector.mask!;
   return { ...prev, zeros: undefined, mask: { ...rest, additive: true, dtype: 'float', ...(builtFrom ? { builtFrom } : {}) } };
-}
-
-/** The function definition a node lies in (undefined at module level). */
-function enclosingFunction(node: PyNode): PyNode | undefined {
-  for (let p = node.parent; p; p = p.parent) if (p.type === 'function_definition') return p;
-  return undefined;
 }
 
 /**

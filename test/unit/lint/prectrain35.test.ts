@@ -111,28 +111,12 @@ class Attention(nn.Module):
 `;
 
 /** The same bug beside `hidden = dim * mlp_ratio`: a ratio times the width is no evidence that `dim` is a piece. */
-const MLP_RATIO_BUG = `import torch
-import torch.nn as nn
-import torch.nn.functional as F
-
-
-class Attention(nn.Module):
-    def __init__(self, dim, d_head, mlp_ratio):
-        super().__init__()
-        self.dim, self.d_head = dim, d_head
-        hidden = dim * mlp_ratio
-        self.fc_q = nn.Linear(dim, dim)
-        self.fc_k = nn.Linear(dim, dim)
-        self.mlp = nn.Sequential(nn.Linear(dim, hidden), nn.GELU(), nn.Linear(hidden, dim))
-
-    def forward(self, X):
-        B, N, T, C = X.shape
-        q = torch.cat(torch.split(self.fc_q(X), self.d_head, dim=-1), dim=0)
-        k = torch.cat(torch.split(self.fc_k(X), self.d_head, dim=-1), dim=0)
-        scores = torch.matmul(q, k.transpose(-2, -1))
-        scores = scores / self.dim ** 0.5
-        return F.softmax(scores, dim=-1)
-`;
+const MLP_RATIO_BUG = MODEL_WIDTH_BUG.replace('def __init__(self, dim, d_head):', 'def __init__(self, dim, d_head, mlp_ratio):')
+  .replace('        self.dim, self.d_head = dim, d_head\n', '        self.dim, self.d_head = dim, d_head\n        hidden = dim * mlp_ratio\n')
+  .replace(
+    '        self.fc_k = nn.Linear(dim, dim)\n',
+    '        self.fc_k = nn.Linear(dim, dim)\n        self.mlp = nn.Sequential(nn.Linear(dim, hidden), nn.GELU(), nn.Linear(hidden, dim))\n',
+  );
 
 /** TF1 GMAN: `tf.split(q, self.K, axis=-1)` counts K pieces; `D = K * d`. */
 const TF_GMAN = `import tensorflow as tf
