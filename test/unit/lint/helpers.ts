@@ -125,3 +125,20 @@ export async function valueOf(src: string, exprText: string): Promise<AValue> {
   const scope = [...sr.scopes].reverse().find((s) => s.node.start <= n.start && n.end <= s.node.end && s.kind !== 'comprehension') ?? sr.module;
   return ev.eval(n, ev.defaultCtx(scope));
 }
+
+/** model.py of those pairs: a decoder that extends its keys with the store of store.py, then `attend` (its last lines). */
+export const kvStoreModelPy = (attend: string): string => `import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from store import Store
+
+
+class Decoder(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.store = Store()
+
+    def forward(self, q, k, v):
+        k, v = self.store.append(k, v)
+${attend}
+`;

@@ -5,7 +5,7 @@
 // know (an additive conversion of a mask parameter), judged in its own file as the files importing it call it.
 import { strict as assert } from 'node:assert';
 import { createLinter, type ExtendedLinter, type Finding } from '../../../src/lint';
-import { grammar, KV_STORE_PY, memoryWorkspace as workspace } from './helpers';
+import { grammar, KV_STORE_PY, kvStoreModelPy, memoryWorkspace as workspace } from './helpers';
 
 async function workspaceLinter(files: Record<string, string>): Promise<ExtendedLinter> {
   return createLinter(grammar(), { workspace: workspace(files), onInternalError: (e) => assert.fail(String(e)) });
@@ -15,21 +15,7 @@ const codes = (fs: readonly Finding[]): string[] => fs.map((f) => `${f.code}@${f
 
 describe('workspace: a KV cache kept by a class of another file', () => {
   const STORE = KV_STORE_PY;
-  const model = (attend: string) => `import torch
-import torch.nn as nn
-import torch.nn.functional as F
-from store import Store
-
-
-class Decoder(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.store = Store()
-
-    def forward(self, q, k, v):
-        k, v = self.store.append(k, v)
-${attend}
-`;
+  const model = kvStoreModelPy;
 
   it('is_causal=True on the keys it returns: buggy (links the concatenation in store.py); a bottom-right mask: fixed', async () => {
     const buggy = model('        return F.scaled_dot_product_attention(q, k, v, is_causal=True)');
