@@ -72,6 +72,8 @@ export const TRAIN_BATCHES: readonly TrainBatch[] = [
   // Session 34, curator W (masks and caches in decoders with caches, speech, translators and collate-built masks,
   // correct code first; in parallel with curator V's scales and axes).
   { id: 'w', dir: join(__dirname, 'w'), namePrefix: 't30w' },
+  // Session 35, the curator of unseen batch 27 (its training-side twin: the 8-f half of the coin).
+  { id: 'x', dir: join(__dirname, 'x'), namePrefix: 't31x' },
 ];
 
 /** Entries of a batch folder that are not cases when the cases sit next to the README. */

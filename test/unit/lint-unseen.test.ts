@@ -81,9 +81,13 @@
 //     training-side twin is test/lint-train/s): the same checks, against every list including session 32's as it was at
 //     its final check (batch-26/lintrules-studied-repos.txt), held to its own floors (batch-26/README.md); in the
 //     regression group (two case file names with their kinds reached the integrator); counts only.
+// 9q. The twenty-seventh batch (batch-27/, gathered in session 35 by one curator working alone (brief curator36); its
+//     training-side twin is test/lint-train/x): the same checks, against every list including the shared studied list as
+//     it was at its final check (batch-27/lintrules-studied-repos.txt), held to its own floors (batch-27/README.md); in
+//     the unseen group after batch 23; counts only.
 // 10. The linter run: prints the aggregates only (never a per-case miss), the regression batches (1, 2, 13-15, 17, 18,
-//     20-22) together, the unseen batches (3-12, 16, 19, 23) each on its own and after each the unseen batches so far
-//     together, and asserts no threshold; it fails only if the linter throws.
+//     20-22, 24-26) together, the unseen batches (3-12, 16, 19, 23, 27) each on its own and after each the unseen batches
+//     so far together, and asserts no threshold; it fails only if the linter throws.
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -436,7 +440,7 @@ describe('lint unseen: loader and scorer', () => {
     );
   });
 
-  it('puts batches 1, 2, 13-15, 17, 18, 20-22 and 24-26 in the regression group and batches 3-12, 16, 19 and 23 in the unseen group', () => {
+  it('puts batches 1, 2, 13-15, 17, 18, 20-22 and 24-26 in the regression group and batches 3-12, 16, 19, 23 and 27 in the unseen group', () => {
     assert.deepEqual(
       UNSEEN_BATCHES.map((b) => [b.id, b.group, b.alone === true]),
       [
@@ -466,6 +470,7 @@ describe('lint unseen: loader and scorer', () => {
         ['batch-24', 'regression', false],
         ['batch-25', 'regression', false],
         ['batch-26', 'regression', false],
+        ['batch-27', 'unseen', false],
       ],
     );
   });
@@ -826,7 +831,8 @@ interface GatheredBatchFloors {
     | 'batch-22'
     | 'batch-24'
     | 'batch-25'
-    | 'batch-26';
+    | 'batch-26'
+    | 'batch-27';
   session: number;
   /** How the batch came about, in its describe title; absent: the unseen measure of its session. */
   title?: string;
@@ -1427,6 +1433,32 @@ describeGatheredBatch({
   numpyOnlyCases: 0,
 });
 
+// Batch 27 (session 35, brief curator36) was gathered by one curator working alone, from its half of the repositories
+// (the same coin: 0-7 unseen, 8-f the training set, here test/lint-train/x), small hand-written projects from mixed
+// domains, real bugs where the code has them and correct code first. The integrator decided before any result existed
+// that it joins the unseen measure after batch 23 (batch-27/README.md). Floors: the size and spread it was gathered with
+// (batch-27/README.md "What is in it").
+const BATCH27 = UNSEEN_BATCHES.find((b) => b.id === 'batch-27')!;
+/** The shared studied list (/work/wt/studied-repos.txt) as it was at batch 27's final check. */
+const STUDIED_LIST_27 = join(BATCH27.dir, '..', 'lintrules-studied-repos.txt');
+
+describeGatheredBatch({
+  id: 'batch-27',
+  session: 35,
+  title: 'gathered in session 35 by one curator, in the unseen measure after batch 23',
+  cases: 15,
+  realBugFindings: 3,
+  realBugCases: 3,
+  fixedCases: 0,
+  cleanCases: 12,
+  rulesWithRealBugs: 3,
+  folderCases: 10,
+  torchCases: 13,
+  tensorflowCases: 0,
+  jaxCases: 1,
+  numpyOnlyCases: 1,
+});
+
 function describeGatheredBatch(floors: GatheredBatchFloors): void {
   const batch = UNSEEN_BATCHES.find((b) => b.id === floors.id)!;
   const n = floors.id.slice('batch-'.length);
@@ -1525,6 +1557,7 @@ function describeGatheredBatch(floors: GatheredBatchFloors): void {
         STUDIED_LIST_24,
         STUDIED_LIST_25,
         STUDIED_LIST_26,
+        STUDIED_LIST_27,
       ])
         for (const repo of listedRepos(list)) excluded.add(repo);
       // The training set is read case by case by rule engineers: its repositories are spent for the unseen measure.

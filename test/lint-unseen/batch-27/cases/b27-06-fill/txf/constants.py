@@ -1,0 +1,3 @@
+import torch
+
+EPS = torch.finfo().eps
