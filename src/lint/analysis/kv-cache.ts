@@ -213,6 +213,42 @@ export function cacheReachesKeys(ev: Evaluator, v: AValue): boolean {
   return writtenInFile(ev.tree.source, ev.text(root)) || (readsPrefix(at) && holderHandedKeys(ev, root, at));
 }
 
+/**
+ * Keys read back from a buffer from its first position up to the queries' own count, with no offset
+ * (`self.cache_k[:B, :, :T]` for queries of length `T`, as a `prefill()` that writes the prompt at position 0 reads
+ * it back): as many keys as queries, whatever the buffer holds beyond, so a top-left causal mask over them is right.
+ * The read's last slice with a stop is the one along the positions (the batch comes first: `[:B, :, :T]`); it counts
+ * when its stop is written as the queries' length axis was sized (`T` of `q.view(B, T, h, d).transpose(1, 2)`), the
+ * second-to-last axis of queries laid out (..., L, E). A stop with an offset (`: start_pos + T`,
+ * `: positions.max() + 1`) or a name bound elsewhere (`: end_pos`) is not this.
+ */
+export function bufferReadOfQueryCount(ev: Evaluator, keys: AValue, queries: AValue): boolean {
+  if (queries.ndim === undefined || queries.ndim < 2) return false;
+  const length = queries.axes?.[queries.ndim - 2]?.sizeText?.replace(/\s+/g, '');
+  if (!length) return false;
+  // Keys read in a file importing this one (`attend(q, self.cache_k[:B, :, :T], ...)` there): the read's text.
+  if (keys.cacheIn) return lastSliceStop(keys.cacheIn.source.slice(keys.cacheIn.start, keys.cacheIn.end)) === length;
+  const at = keys.cacheAt ? unparen(keys.cacheAt) : undefined;
+  if (at?.type !== 'subscript' || !inTree(at, ev.tree.root)) return false;
+  return lastSliceStop(ev.text(at)) === length;
+}
+
+/**
+ * The stop of the last slice of a subscript read that has a bound, when that slice has a stop only (`T` of
+ * `self.cache_k[:B, :, :T]`, of `self.k[layer][:, :T]`), without spaces; undefined when the last bounded slice has a
+ * start (`[:, start:end]`), an offset is not a plain stop, or the text is no subscript of a name.
+ */
+function lastSliceStop(read: string): string | undefined {
+  const t = read.replace(/\s+/g, '');
+  const m = /^[A-Za-z_][\w.]*((?:\[[^[\]]*\])+)$/.exec(t);
+  if (!m?.[1]) return undefined;
+  const parts = (m[1].match(/\[[^[\]]*\]/g) ?? []).flatMap((b) => b.slice(1, -1).split(','));
+  const bounded = parts.filter((p) => p.includes(':') && p !== ':' && p !== '::');
+  const last = bounded[bounded.length - 1];
+  const slice = last ? /^:([^:]+)$/.exec(last) : undefined;
+  return slice?.[1];
+}
+
 /** Array-library names whose `.cat(...)`-style functions are called through the module (`torch.cat`, `np.concatenate`). */
 const JOINS = /^(cat|concat|concatenate|hstack|vstack|dstack|stack|column_stack|append)$/;
 

@@ -2,7 +2,7 @@
 import type { Ctx, FillSite, MaskSite, MatmulSite, SdpaSite, SoftmaxSite } from '../analysis/facts';
 import { alternatives } from './evidence';
 import type { Def } from '../analysis/scopes';
-import { cacheReachesKeys, truthWithCache, type FlagReader } from '../analysis/kv-cache';
+import { bufferReadOfQueryCount, cacheReachesKeys, truthWithCache, type FlagReader } from '../analysis/kv-cache';
 import {
   causalForCausalModule,
   causalOffWithCache,
@@ -98,6 +98,12 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
     const reported = new Set<number>();
     const flags: FlagReader = { text: (n) => ctx.text(n), definitions: (n) => (n.type === 'identifier' ? ev.resolve(n, ctx.text(n)) : selfAttributeDefs(n)) };
 
+    /**
+     * The keys include a KV cache beyond the queries: the code shows the cache reaching them (cacheReachesKeys), and
+     * they are not a buffer read back only up to the queries' own count (`self.cache_k[:B, :, :T]` in a prefill at
+     * position 0: as many keys as queries).
+     */
+    const cachedBeyondQueries = (keys: AValue, queries: AValue): boolean => cacheReachesKeys(ev, keys) && !bufferReadOfQueryCount(ev, keys, queries);
     /** Assignments to `self.flag` read at `node`: the method's own reaching ones, else the class's. */
     function selfAttributeDefs(node: PyNode): readonly Def[] | undefined {
       const local = ev.sr.uses[node.id];
@@ -242,7 +248,12 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
     function topLeftOnCache(maskNode: PyNode, m: MaskInfo | undefined, sizes: readonly [string, string], node: PyNode, formedAt: PyNode, siteCtx: Ctx): void {
       const formed = formedIn(formedAt, siteCtx);
       const [first] = formed;
-      if (!first || !formed.every((mm) => cacheReachesKeys(ev, mm.b) && !mm.a.fromCache) || lengthGuarded(node) || queryCountGuarded(node, first.b.cacheAt))
+      if (
+        !first ||
+        !formed.every((mm) => cachedBeyondQueries(mm.b, mm.a) && !mm.a.fromCache) ||
+        lengthGuarded(node) ||
+        queryCountGuarded(node, first.b.cacheAt)
+      )
         return;
       if (runsOnlyWithoutCache(flags, node, first.b.cacheAt)) return;
       reported.add(maskNode.id);
@@ -480,7 +491,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
       if (
         !bias ||
         reported.has(bias.node.id) ||
-        !cacheReachesKeys(ev, site.k) ||
+        !cachedBeyondQueries(site.k, site.q) ||
         lengthGuarded(site.node) ||
         queryCountGuarded(site.node, site.k.cacheAt) ||
         runsOnlyWithoutCache(flags, site.node, site.k.cacheAt) ||
@@ -557,7 +568,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         }
         if (
           !site.kNode ||
-          !cacheReachesKeys(ev, site.k) ||
+          !cachedBeyondQueries(site.k, site.q) ||
           site.q.fromCache ||
           lengthGuarded(site.node) ||
           runsOnlyWithoutCache(flags, site.node, site.k.cacheAt)
@@ -645,7 +656,13 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         const sizes = topLeftRectangleSizes(site.mask.mask);
         if (site.convention !== 'api' || !sizes || reported.has(site.maskNode.id)) return;
         const sdpa = ev.facts.sdpaAt(site.node).find((s) => s.ctx === site.ctx);
-        if (!sdpa?.kNode || !cacheReachesKeys(ev, sdpa.k) || sdpa.q.fromCache || lengthGuarded(sdpa.node) || queryCountGuarded(sdpa.node, sdpa.k.cacheAt))
+        if (
+          !sdpa?.kNode ||
+          !cachedBeyondQueries(sdpa.k, sdpa.q) ||
+          sdpa.q.fromCache ||
+          lengthGuarded(sdpa.node) ||
+          queryCountGuarded(sdpa.node, sdpa.k.cacheAt)
+        )
           return;
         if (runsOnlyWithoutCache(flags, sdpa.node, sdpa.k.cacheAt)) return;
         reported.add(site.maskNode.id);
