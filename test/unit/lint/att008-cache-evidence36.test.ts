@@ -8,6 +8,10 @@
 //     A read with an offset (`: start_pos + T`, `: positions.max() + 1`) or up to another length stays cached keys.
 //  3. A piece named as a cache joined along an axis the layout shows to be the heads or the features
 //     (`torch.cat([memory_k, k], dim=1)` of (B, h, T, d) keys) adds no positions: the name says nothing there.
+//  4. (recall, training t27t-08) a parameter that the arm joining the keys with the cache requires (`if cache_enabled:`)
+//     is True wherever the cache was joined; state kept as a pair and stored back (`c_k, c_v = self.kv_cache` ...
+//     `self.kv_cache = [k, v]`) is a cache the module extends in place; an `assert ... or T == 1 or ...` does not hold
+//     the query count to one. So a causal fill skipped behind `not cache_enabled` is the prompt left unmasked.
 import { strict as assert } from 'node:assert';
 import { findingLines, workspaceFindingLines } from './helpers';
 
@@ -186,5 +190,121 @@ describe('prec-cache36 3. ATT008: a cache-named piece joined along the heads or 
   it('cached features appended on the feature axis of the keys only (dim=-1, values widened alike): silent', async () => {
     const src = `${HEAD.replace('def forward(self, x):', 'def forward(self, x, cached_feats):')}        k = torch.cat([k, cached_feats], dim=-1)  # (B, h, T, dh + f)\n        q = self.widen(q)  # (B, h, T, dh + f)\n        return F.scaled_dot_product_attention(q, k, v, is_causal=True)\n`;
     assert.deepEqual(await findingLines(src, 'ATT008'), []);
+  });
+});
+
+// t27t-08's class: a use-flag parameter gates the arm that joins the keys with state the module keeps as a pair and
+// stores back (`c_k, c_v = self.kv_cache`, `self.kv_cache = [k, v]`), and the causal fill runs only without the flag.
+// q, k, v: (B, h, T, dh); the keys (B, h, past + T, dh) with the cache.
+const FLAGGED = `import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Attn(nn.Module):
+    def __init__(self, d, h, max_len=1024):
+        super().__init__()
+        self.h = h
+        self.qkv = nn.Linear(d, 3 * d)
+        self.register_buffer("future", torch.triu(torch.ones(max_len, max_len, dtype=torch.bool), diagonal=1))
+        self.kv_cache = None
+
+    def forward(self, x, cache_enabled=False):
+        B, T, C = x.shape
+        q, k, v = self.qkv(x).view(B, T, 3, self.h, C // self.h).permute(2, 0, 3, 1, 4)  # (B, h, T, dh)
+        if cache_enabled:
+            if self.kv_cache is not None:
+                c_k, c_v = self.kv_cache
+                k = torch.cat((c_k, k), dim=-2)  # (B, h, past + T, dh)
+                v = torch.cat((c_v, v), dim=-2)
+            self.kv_cache = [k, v]
+        att = (q @ k.transpose(-2, -1)) * (1.0 / (C // self.h) ** 0.5)  # (B, h, T, S)
+        if not cache_enabled:
+            att = att.masked_fill(self.future[:T, :T], float("-inf"))
+        return F.softmax(att, dim=-1) @ v
+`;
+const MASK_LINE = '        if not cache_enabled:\n            att = att.masked_fill(self.future[:T, :T], float("-inf"))\n';
+
+describe('prec-cache36 4. ATT008: a causal fill skipped behind the flag that turns on a cache kept on the module', () => {
+  it('the natural bug (the prompt with the flag on, empty cache, goes unmasked): reported at the mask', async () => {
+    assert.deepEqual(await findingLines(FLAGGED, 'ATT008'), [25]);
+  });
+  it('the same with the pair read by index (self.kv_cache[0]) and with a use_cache and-condition: reported', async () => {
+    const indexed = FLAGGED.replace('                c_k, c_v = self.kv_cache\n', '')
+      .replace('(c_k, k)', '(self.kv_cache[0], k)')
+      .replace('(c_v, v)', '(self.kv_cache[1], v)');
+    assert.deepEqual(await findingLines(indexed, 'ATT008'), [24]);
+    const anded = FLAGGED.replace('        if cache_enabled:\n', '        if cache_enabled and x.requires_grad is False:\n');
+    assert.deepEqual(await findingLines(anded, 'ATT008'), [25]);
+  });
+  it('an assert that allows several queries on an empty cache (an `or`) does not excuse it: reported', async () => {
+    const src = FLAGGED.replace(
+      '        B, T, C = x.shape\n',
+      '        B, T, C = x.shape\n        assert not cache_enabled or T == 1 or self.kv_cache is None\n',
+    );
+    assert.deepEqual(await findingLines(src, 'ATT008'), [26]);
+  });
+  it('fixed: a bottom-right cut of the causal buffer whatever the flag: silent', async () => {
+    const fixed = FLAGGED.replace(MASK_LINE, '        S = k.size(2)\n        att = att.masked_fill(self.future[S - T : S, :S], float("-inf"))\n');
+    assert.deepEqual(await findingLines(fixed, 'ATT008'), []);
+  });
+  it('decode-only designs: one query asserted, the mask also applied for the prefill, keys handed back: silent', async () => {
+    const oneQuery = FLAGGED.replace(
+      '        B, T, C = x.shape\n',
+      '        B, T, C = x.shape\n        assert T == 1 or not cache_enabled\n'.replace(' or not cache_enabled', ''),
+    );
+    assert.deepEqual(await findingLines(oneQuery, 'ATT008'), []);
+    const prefill = FLAGGED.replace('        if cache_enabled:\n', '        prefill = self.kv_cache is None\n        if cache_enabled:\n').replace(
+      '        if not cache_enabled:\n',
+      '        if not cache_enabled or prefill:\n',
+    );
+    assert.deepEqual(await findingLines(prefill, 'ATT008'), []);
+    const handed = FLAGGED.replace('        return F.softmax(att, dim=-1) @ v\n', '        return F.softmax(att, dim=-1) @ v, (k, v)\n');
+    assert.deepEqual(await findingLines(handed, 'ATT008'), []);
+  });
+  it('state grown directly (self.keys), its mask applied while the state is still empty (the prompt): silent', async () => {
+    const direct = `import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Attn(nn.Module):
+    def __init__(self, d, h, max_len=1024):
+        super().__init__()
+        self.h = h
+        self.qkv = nn.Linear(d, 3 * d)
+        self.register_buffer("future", torch.triu(torch.ones(max_len, max_len, dtype=torch.bool), diagonal=1))
+        self.keys = None
+        self.values = None
+
+    def forward(self, x, use_cache=False):
+        B, T, C = x.shape
+        q, k, v = self.qkv(x).view(B, T, 3, self.h, C // self.h).permute(2, 0, 3, 1, 4)  # (B, h, T, dh)
+        empty = self.keys is None
+        if use_cache:
+            if self.keys is not None:
+                k = torch.cat([self.keys, k], dim=2)  # (B, h, past + T, dh)
+                v = torch.cat([self.values, v], dim=2)
+            self.keys, self.values = k, v
+        att = (q @ k.transpose(-2, -1)) * (1.0 / (C // self.h) ** 0.5)
+        if not use_cache or empty:
+            att = att.masked_fill(self.future[:T, :T], float("-inf"))
+        return F.softmax(att, dim=-1) @ v
+`;
+    assert.deepEqual(await findingLines(direct, 'ATT008'), []);
+    assert.deepEqual(await findingLines(direct.replace('        if not use_cache or empty:\n', '        if not use_cache:\n'), 'ATT008'), [26]);
+  });
+  it("a flag that is not the join arm's condition (the join under `if self.kv_cache is not None:` alone): silent as before", async () => {
+    const src = FLAGGED.replace(
+      '        if cache_enabled:\n            if self.kv_cache is not None:\n',
+      '        if True:\n            if self.kv_cache is not None:\n',
+    );
+    assert.deepEqual(await findingLines(src, 'ATT008'), []);
+  });
+  it('cross-file: a model file that builds the layer and turns the flag on in eval mode: reported in the layer file; fixed layer: silent', async () => {
+    const model = `import torch.nn as nn\n\nfrom attention import Attn\n\n\nclass Model(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.attn = Attn(256, 4)\n\n    def forward(self, x):\n        return self.attn(x, cache_enabled=not self.training)\n`;
+    assert.deepEqual(await workspaceFindingLines({ 'attention.py': FLAGGED, 'model.py': model }, 'attention.py', 'ATT008'), [25]);
+    const fixed = FLAGGED.replace(MASK_LINE, '        S = k.size(2)\n        att = att.masked_fill(self.future[S - T : S, :S], float("-inf"))\n');
+    assert.deepEqual(await workspaceFindingLines({ 'attention.py': fixed, 'model.py': model }, 'attention.py', 'ATT008'), []);
   });
 });
