@@ -221,6 +221,41 @@ function extendedInPlace(ev: Evaluator, join: PyNode): boolean {
   return namedChildren(list).some((p) => isGrowingState(ev, p, call, scope));
 }
 
+/** The attributes of the module's own state a concatenation grows (`self.kv_cache` of `c_k, c_v = self.kv_cache`). */
+function grownState(ev: Evaluator, join: PyNode): string[] {
+  const call = unparen(join);
+  const fnNode = childByField(call, 'function');
+  const args = childByField(call, 'arguments');
+  const scope = functionScope(ev, call);
+  const list = args ? namedChildren(args)[0] : undefined;
+  if (call.type !== 'call' || !fnNode || !scope || !/\bcat$/.test(ev.text(fnNode)) || !list || (list.type !== 'list' && list.type !== 'tuple')) return [];
+  const out: string[] = [];
+  for (const p of namedChildren(list)) {
+    if (!isGrowingState(ev, p, call, scope)) continue;
+    // The state's attribute as written (`self.kv_cache`), through an index or a name unpacked from it.
+    const u = unparen(p);
+    const defs = u.type === 'identifier' ? (ev.resolve(u, ev.text(u)) ?? []) : [];
+    const from = defs.length === 1 && defs[0]?.value ? unparen(defs[0].value) : u.type === 'subscript' ? childByField(u, 'value') : u;
+    if (from?.type === 'attribute') out.push(ev.text(from));
+  }
+  return out;
+}
+
+/** The condition reads the state (`self.kv_cache is None`), directly or through a name bound once to such a test. */
+function readsState(ev: Evaluator, cond: PyNode, state: readonly string[], depth = 0): boolean {
+  const t = ev.text(cond);
+  if (state.some((a) => new RegExp(`(^|[^\\w.])${a.replace(/\./g, '\\.')}\\b`).test(t))) return true;
+  if (depth > 1) return false;
+  let found = false;
+  walk(cond, (n) => {
+    if (found || n.type !== 'identifier') return !found;
+    const defs = ev.resolve(n, ev.text(n)) ?? [];
+    if (defs.length === 1 && defs[0]?.value && defs[0].path.length === 0) found = readsState(ev, defs[0].value, state, depth + 1);
+    return false;
+  });
+  return found;
+}
+
 /**
  * The function hands its keys back (`return out, (k, v)`, `return out, present`): the caller may fill the cache
  * from a call without it and pass it only for single-token steps.
@@ -252,7 +287,9 @@ function returnsKeys(ev: Evaluator, fn: PyNode, join: PyNode): boolean {
 
 /** `assert T == 1` / `if q.size(-2) != 1: raise`: the function holds the query length to one token itself. */
 function checksQueryLength(ev: Evaluator, fn: PyNode): boolean {
-  return /\bassert\b[^\n]*(==|!=|<=?)\s*1\b|\bif\b[^\n]*(!=|>)\s*1\s*:\s*\n?\s*raise\b/.test(ev.text(fn));
+  // An assert whose test is an `or` (`assert not cache_enabled or x.shape[1] == 1 or self.kv_cache is None`) holds the
+  // length to one only when its other parts fail: the prompt on an empty cache still runs with several queries.
+  return /\bassert\b(?![^\n]*\bor\b)[^\n]*(==|!=|<=?)\s*1\b|\bif\b[^\n]*(!=|>)\s*1\s*:\s*\n?\s*raise\b/.test(ev.text(fn));
 }
 
 /**
@@ -280,11 +317,17 @@ export function maskSkippedWithCache(
   // The fill runs only in the world without a cache: some enclosing condition is known False with the cache.
   const reader = { ...flags, cacheJoinedAt: join };
   const skipped = armsAround(site.node).some(({ cond, holds }) => {
+    // Known skipped with the cache, and not known skipped without it too (a mask that never runs is no mask).
     const t = truthWithCache(reader, cond);
-    return t.cached === !holds && t.uncached === holds;
+    return t.cached === !holds && t.uncached !== !holds;
   });
   const fn = enclosingFunction(site.node);
   if (!skipped || !fn || guarded(site.node) || checksQueryLength(ev, fn) || returnsKeys(ev, fn, join)) return undefined;
+  // State the module grows is None or empty until the prompt fills it: a test of that state (`if self.keys is None:`,
+  // `prefill = self.kv_cache is None` then `if not cache_enabled or prefill:`) masks the prompt, not only calls with
+  // no cache attached.
+  const state = grownState(ev, join);
+  if (state.length > 0 && armsAround(site.node).some(({ cond }) => readsState(ev, cond, state))) return undefined;
   // Another mask or fill on the same scores (a padding or causal mask passed in, a bottom-right cut) may cover the
   // cached path.
   if (ev.facts.fill.some((f) => f.node !== site.node && f.target.attn?.formedAt === attn.formedAt)) return undefined;

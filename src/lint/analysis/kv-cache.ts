@@ -26,23 +26,48 @@ export function cacheMethod(ev: Evaluator, c: Call): AValue | undefined {
  * keys kept across calls and extended by the new ones are a KV cache.
  */
 export function isGrowingState(ev: Evaluator, piece: PyNode, concat: PyNode, scope: Scope): boolean {
-  const u = unparen(piece);
   const cls = scope.ownerClass;
-  if (u.type !== 'attribute' || !cls || !scope.selfName) return false;
-  const obj = childByField(u, 'object');
-  const attr = childByField(u, 'attribute');
-  if (!obj || !attr || obj.type !== 'identifier' || ev.text(obj) !== scope.selfName) return false;
+  if (!cls || !scope.selfName) return false;
+  const state = stateItem(ev, unparen(piece), scope.selfName);
+  if (!state) return false;
+  const { attr, at } = state;
   for (const d of ev.classAttrDefs(cls, `self.${ev.text(attr)}`)) {
     // A base class of another file sets it: its nodes and offsets are that file's, never this concatenation.
     if (!ev.owns(d.scope)) continue;
     let value = d.value ? unparen(d.value) : undefined;
     if (value && d.path.length === 1 && (value.type === 'expression_list' || value.type === 'tuple')) value = namedChildren(value)[d.path[0] ?? -1];
     else if (d.path.length > 0) continue;
+    // A pair stored back whole (`self.kv_cache = [k, v]`): the item the piece was read from.
+    if (value && at !== undefined) value = itemAt(value, at);
     // `self.keys = k` where k's definition reaching that line is the concatenation, or holds it (a window cut from it,
     // `k = torch.cat([self.keys, k], dim=-2)[..., -window:, :]`).
     if (value && holdsConcat(ev, value, concat)) return true;
   }
   return false;
+}
+
+/**
+ * The state a piece of a concatenation reads: `self.keys` itself, an item of a pair kept on the object
+ * (`self.kv_cache[0]`), or a name unpacked from one (`c_k, c_v = self.kv_cache`, the item at its position).
+ */
+function stateItem(ev: Evaluator, u: PyNode, selfName: string): { attr: PyNode; at?: number } | undefined {
+  const selfAttr = (n: PyNode | undefined): PyNode | undefined => {
+    const a = n ? unparen(n) : undefined;
+    const obj = a?.type === 'attribute' ? childByField(a, 'object') : undefined;
+    return obj?.type === 'identifier' && ev.text(obj) === selfName ? childByField(a!, 'attribute') : undefined;
+  };
+  const direct = selfAttr(u);
+  if (direct) return { attr: direct };
+  if (u.type === 'subscript') {
+    const index = namedChildren(u).find((n) => n.field === 'subscript');
+    const attr = selfAttr(childByField(u, 'value'));
+    return attr && index?.type === 'integer' ? { attr, at: Number(ev.text(index)) } : undefined;
+  }
+  if (u.type !== 'identifier') return undefined;
+  const defs = ev.resolve(u, ev.text(u)) ?? [];
+  const only = defs.length === 1 ? defs[0] : undefined;
+  const attr = only?.path.length === 1 && !only.star ? selfAttr(only.value) : undefined;
+  return attr ? { attr, at: only?.path[0] } : undefined;
 }
 
 /**
@@ -213,6 +238,42 @@ export function cacheReachesKeys(ev: Evaluator, v: AValue): boolean {
   return writtenInFile(ev.tree.source, ev.text(root)) || (readsPrefix(at) && holderHandedKeys(ev, root, at));
 }
 
+/**
+ * Keys read back from a buffer from its first position up to the queries' own count, with no offset
+ * (`self.cache_k[:B, :, :T]` for queries of length `T`, as a `prefill()` that writes the prompt at position 0 reads
+ * it back): as many keys as queries, whatever the buffer holds beyond, so a top-left causal mask over them is right.
+ * The read's last slice with a stop is the one along the positions (the batch comes first: `[:B, :, :T]`); it counts
+ * when its stop is written as the queries' length axis was sized (`T` of `q.view(B, T, h, d).transpose(1, 2)`), the
+ * second-to-last axis of queries laid out (..., L, E). A stop with an offset (`: start_pos + T`,
+ * `: positions.max() + 1`) or a name bound elsewhere (`: end_pos`) is not this.
+ */
+export function bufferReadOfQueryCount(ev: Evaluator, keys: AValue, queries: AValue): boolean {
+  if (queries.ndim === undefined || queries.ndim < 2) return false;
+  const length = queries.axes?.[queries.ndim - 2]?.sizeText?.replace(/\s+/g, '');
+  if (!length) return false;
+  // Keys read in a file importing this one (`attend(q, self.cache_k[:B, :, :T], ...)` there): the read's text.
+  if (keys.cacheIn) return lastSliceStop(keys.cacheIn.source.slice(keys.cacheIn.start, keys.cacheIn.end)) === length;
+  const at = keys.cacheAt ? unparen(keys.cacheAt) : undefined;
+  if (at?.type !== 'subscript' || !inTree(at, ev.tree.root)) return false;
+  return lastSliceStop(ev.text(at)) === length;
+}
+
+/**
+ * The stop of the last slice of a subscript read that has a bound, when that slice has a stop only (`T` of
+ * `self.cache_k[:B, :, :T]`, of `self.k[layer][:, :T]`), without spaces; undefined when the last bounded slice has a
+ * start (`[:, start:end]`), an offset is not a plain stop, or the text is no subscript of a name.
+ */
+function lastSliceStop(read: string): string | undefined {
+  const t = read.replace(/\s+/g, '');
+  const m = /^[A-Za-z_][\w.]*((?:\[[^[\]]*\])+)$/.exec(t);
+  if (!m?.[1]) return undefined;
+  const parts = (m[1].match(/\[[^[\]]*\]/g) ?? []).flatMap((b) => b.slice(1, -1).split(','));
+  const bounded = parts.filter((p) => p.includes(':') && p !== ':' && p !== '::');
+  const last = bounded[bounded.length - 1];
+  const slice = last ? /^:([^:]+)$/.exec(last) : undefined;
+  return slice?.[1];
+}
+
 /** Array-library names whose `.cat(...)`-style functions are called through the module (`torch.cat`, `np.concatenate`). */
 const JOINS = /^(cat|concat|concatenate|hstack|vstack|dstack|stack|column_stack|append)$/;
 
@@ -232,10 +293,12 @@ function callJoinsKeys(ev: Evaluator, call: PyNode): boolean {
   if (JOINS.test(method) || !holder || (holder.type !== 'identifier' && holder.type !== 'attribute')) return true;
   const args = namedChildren(childByField(call, 'arguments') ?? call).filter((a) => a.type !== 'keyword_argument');
   if (args.length >= 2) return true;
-  // `k = cache.extend(k)`: the new keys handed in are the name the result is bound to.
+  // `k = cache.extend(k)`, `k, v = cache.update(key_states=k, value_states=v, layer_idx=i)`: the new keys handed in,
+  // by position or by keyword, are the names the result is bound to.
   const assigned = call.parent?.type === 'assignment' ? childByField(call.parent, 'left') : undefined;
   const targets = assigned ? (assigned.type === 'identifier' ? [assigned] : namedChildren(assigned)) : [];
-  if (args.some((a) => targets.some((t) => ev.text(t) === ev.text(a)))) return true;
+  const handed = namedChildren(childByField(call, 'arguments') ?? call).map((a) => (a.type === 'keyword_argument' ? childByField(a, 'value') : a));
+  if (handed.some((a) => a && targets.some((t) => ev.text(t) === ev.text(a)))) return true;
   return handedBefore(ev, holder, call);
 }
 
@@ -401,11 +464,47 @@ export function truthWithCache(r: FlagReader, node: PyNode, depth = 0): CacheTru
       if (isCacheOperand(r, u)) return { cached: true, uncached: false };
       const assumed = r.assume?.(u);
       if (assumed !== undefined) return both(assumed);
-      return flagFromDefinitions(r, u, depth);
+      const t = flagFromDefinitions(r, u, depth);
+      // A parameter the arm joining the keys with the cache requires (`if cache_enabled:` around the join): True
+      // wherever the cache was joined, whatever its default says.
+      return requiredByJoin(r, u) ? { cached: true, uncached: t.uncached } : t;
     }
     default:
       return UNKNOWN_TRUTH;
   }
+}
+
+/**
+ * `name` is a parameter of the function (never assigned in it) that the condition of an `if`/`elif` arm around the
+ * join requires to hold: the condition itself (`if cache_enabled:`) or a part of an `and` of it
+ * (`if use_cache and past is not None:`). The keys were joined with the cache only where it held.
+ */
+function requiredByJoin(r: FlagReader, name: PyNode): boolean {
+  const join = r.cacheJoinedAt;
+  if (!join || name.type !== 'identifier') return false;
+  const defs = r.definitions(name);
+  if (!defs || defs.length === 0 || !defs.every((d) => d.target.parent?.type !== 'assignment' && isParameterTarget(d.target))) return false;
+  const text = r.text(name);
+  const requires = (cond: PyNode): boolean => {
+    const c = unparen(cond);
+    if (c.type === 'identifier') return r.text(c) === text;
+    if (c.type !== 'boolean_operator' || c.children.find((ch) => ch.field === 'operator')?.type !== 'and') return false;
+    return namedChildren(c).some(requires);
+  };
+  for (let child: PyNode = join, p = join.parent; p && p.type !== 'function_definition'; child = p, p = p.parent) {
+    if ((p.type === 'if_statement' || p.type === 'elif_clause') && child.field === 'consequence') {
+      const cond = childByField(p, 'condition');
+      if (cond && requires(cond)) return true;
+    }
+  }
+  return false;
+}
+
+/** A definition target that is a parameter of a function (`def f(x, cache_enabled=False)`). */
+function isParameterTarget(target: PyNode): boolean {
+  let n: PyNode | null = target;
+  while (n && n.type !== 'parameters' && n.type !== 'function_definition' && n.type !== 'block') n = n.parent;
+  return n?.type === 'parameters';
 }
 
 function isCacheOperand(r: FlagReader, node: PyNode): boolean {

@@ -1844,7 +1844,10 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
     return UNKNOWN;
   }
   if (recv.kind === 'tuple') {
-    if (m === 'update' && recv.kind === 'tuple') return { kind: 'tuple', elements: [tensor({ fromCache: true }), tensor({ fromCache: true })] };
+    // A tuple's `.update(...)` reads as a cache update only where the receiver is named as a cache (cacheMethod took
+    // those above): `self.stats.update(k, v)` of a running statistic is a method name, not a KV cache.
+    if (m === 'update' && recv.kind === 'tuple' && c.recvNode && isCacheName(rootName(ev, c.recvNode) ?? ''))
+      return { kind: 'tuple', elements: [tensor({ fromCache: true }), tensor({ fromCache: true })] };
     // TensorFlow's `x.get_shape().as_list()` (`x.shape.as_list()`): the same sizes, as a list.
     if (m === 'as_list' && recv.shapeOf && c.args.positional.length === 0) return recv;
     return UNKNOWN;
@@ -2123,7 +2126,12 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
     case 'abs':
       return keepShape(t);
     case 'update':
-      return { kind: 'tuple', elements: [tensor({ fromCache: true, role: 'key' }), tensor({ fromCache: true, role: 'value' })] };
+      // `k, v = self.kv_cache.update(k, v)` (Hugging Face's Cache.update and its copies): the keys and values, both
+      // including the cache, where the receiver is named as a cache. Any other object's `update` (a running
+      // statistic, a normaliser, an EMA: `k, v = self.stats.update(k, v)`) is a method name, not evidence of a cache.
+      if (c.recvNode && isCacheName(rootName(ev, c.recvNode) ?? ''))
+        return { kind: 'tuple', elements: [tensor({ fromCache: true, role: 'key' }), tensor({ fromCache: true, role: 'value' })] };
+      return t.role || t.attn ? addOp(tensor(), { kind: 'opaque', node: c.node }) : tensor();
     case 'repeat_interleave':
       return repeatInterleaved(ev, c, t);
     default:
@@ -3052,11 +3060,14 @@ function concat(ev: Evaluator, c: Call): AValue {
   const items = u && (u.type === 'list' || u.type === 'tuple') ? namedChildren(u) : u?.type === 'identifier' ? appendedItems(ev, u, c.node) : undefined;
   if (!items) return tensor();
   const vals = items.map((n) => tensorish(ev.eval(n, c.ctx)));
+  // A piece named as a cache (`past_k`, `memory_k`) adds cached positions only when joined along the positions: along an
+  // axis the other pieces' layout shows to be the heads or the features (`torch.cat([memory_k, k], dim=1)` of
+  // (B, h, T, d) pieces), the name says nothing about the number of keys.
+  const namedJoin = !joinAlongHeadsOrFeatures(ev, c, vals);
   const fromCache = items.map(
     (n, i) =>
       vals[i]?.fromCache ||
-      isCacheName(rootName(ev, n) ?? '') ||
-      /past|cache|prev/i.test(ev.text(n)) ||
+      (namedJoin && (isCacheName(rootName(ev, n) ?? '') || /past|cache|prev/i.test(ev.text(n)))) ||
       isGrowingState(ev, n, c.node, c.ctx.scope) ||
       isStoredBack(ev, n, c.node) ||
       isHandedBack(ev, n, c.node),
@@ -3320,6 +3331,23 @@ function joinedMaskOf(vals: readonly AValue[]): MaskInfo | undefined {
  * does not know it defers to the others: `cat([h.repeat(1, T, 1), enc], dim=2)` keeps enc's batch and time axes).
  * On the joined axis (cat) the sizes add up: no length 1, no size text.
  */
+/**
+ * A `cat` whose literal dim is an axis some piece's layout labels the heads or the features (`dim=1` of (B, h, T, d)
+ * pieces, `dim=-1` of features-last ones): the join does not add positions.
+ */
+function joinAlongHeadsOrFeatures(ev: Evaluator, c: Call, vals: readonly AValue[]): boolean {
+  if (c.name.endsWith('.stack')) return false;
+  const dimNode = c.args.positional[1] ?? arg(c, 'dim') ?? arg(c, 'axis');
+  const d = dimNode ? intOf(ev, c, dimNode) : 0;
+  if (d === undefined) return false;
+  return vals.some((v) => {
+    if (v.ndim === undefined || !v.axes) return false;
+    const i = d < 0 ? d + v.ndim : d;
+    const label = v.axes[i]?.label;
+    return label === 'head' || label === 'feat';
+  });
+}
+
 function joinedAxes(ev: Evaluator, c: Call, vals: readonly AValue[], base: AValue, ndim: number): AxisInfo[] | undefined {
   if (!vals.some((v) => v.axes)) return base.axes ? [...base.axes] : undefined;
   const isStack = c.name.endsWith('.stack');
