@@ -1,0 +1,85 @@
+// Session 36, prec-mask36 (path audit, /work/wt/briefs/prec-mask36-audit.md): ATT002's masking fills (masked_fill, an
+// additive `m * -1e9` builder) no longer judge a polarity known only from a library name (`attention_mask`,
+// `key_padding_mask`) because ANOTHER fill of the same file reads that name the conventional way. Inside a model one
+// name holds the 2-D keep mask, the 4-D additive one and boolean masks of either meaning from function to function; the
+// other fill is no data flow to this one, and the name decided which of the two was called wrong. What still counts at
+// a fill: the mask's construction (here or in a caller, also in another file), and the author's own second name for
+// this very value stating the same meaning (`valid = attention_mask != 0`, then filled where valid).
+import { strict as assert } from 'node:assert';
+import { findingLines, workspaceFindingLines } from './helpers';
+
+// scores: (B, H, S, S); attention_mask: (B, S).
+const attend = (name: string, maskExpr: string, prelude = '') => `import math
+
+
+def ${name}(q, k, v, attention_mask):
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))  # (B, H, S, S)
+${prelude}    scores = scores.masked_fill(${maskExpr}, float("-inf"))
+    return scores.softmax(-1) @ v
+`;
+
+describe('prec-mask36: a library mask name at a masking fill', () => {
+  it('the natural bug: the tokenizer mask stored under a keep name, then filled where True: reported', async () => {
+    const src = attend('attend', 'valid', '    valid = attention_mask[:, None, None, :] != 0\n');
+    assert.deepEqual(await findingLines(src, 'ATT002'), [7]);
+    const keep = attend('attend', 'keep_mask', '    keep_mask = attention_mask.bool()[:, None, None, :]\n');
+    assert.deepEqual(await findingLines(keep, 'ATT002'), [7]);
+  });
+
+  it('fixed: the keep-named mask inverted before the fill: silent', async () => {
+    const src = attend('attend', '~valid', '    valid = attention_mask[:, None, None, :] != 0\n');
+    assert.deepEqual(await findingLines(src, 'ATT002'), []);
+  });
+
+  it('a second name that agrees with the fill (`pad = attention_mask == 0`) is no finding either way', async () => {
+    const src = attend('attend', 'pad_mask', '    pad_mask = attention_mask[:, None, None, :] == 0\n');
+    assert.deepEqual(await findingLines(src, 'ATT002'), []);
+  });
+
+  it('misleading correct form: two functions read `attention_mask` in opposite ways (a caller may pass either): silent', async () => {
+    const conventional = attend('conventional', 'attention_mask[:, None, None, :] == 0');
+    const inverted = attend('inverted', 'attention_mask[:, None, None, :].bool()').replace(/^import math\n\n/, '');
+    assert.deepEqual(await findingLines(conventional + '\n' + inverted, 'ATT002'), []);
+  });
+
+  it('misleading correct form: additive builders reading the name both ways: silent', async () => {
+    const src = `def encoder_bias(attention_mask, dtype):
+    ext = attention_mask[:, None, None, :].to(dtype)  # (B, 1, 1, S)
+    return (1.0 - ext) * -10000.0
+
+
+def cross_bias(attention_mask, dtype):
+    ext = attention_mask[:, None, None, :].to(dtype)  # (B, 1, 1, S)
+    return ext * -10000.0
+
+
+def attend(q, k, v, bias):
+    s = q @ k.transpose(-2, -1) / q.size(-1) ** 0.5 + bias  # (B, H, S, S)
+    return s.softmax(-1) @ v
+
+
+def cross(q, k, v, attention_mask):
+    return attend(q, k, v, cross_bias(attention_mask, q.dtype))
+`;
+    assert.deepEqual(await findingLines(src, 'ATT002'), []);
+  });
+
+  it('a polarity known only from the name, alone: silent (unchanged)', async () => {
+    assert.deepEqual(await findingLines(attend('attend', 'attention_mask[:, None, None, :].bool()'), 'ATT002'), []);
+  });
+
+  it('cross-file pair: the conventional fill in another file corroborates nothing; a caller in another file that builds the mask decides', async () => {
+    const layers = attend('inverted', 'attention_mask[:, None, None, :].bool()');
+    const other = attend('conventional', 'attention_mask[:, None, None, :] == 0');
+    assert.deepEqual(await workspaceFindingLines({ 'layers.py': layers, 'other.py': other }, 'layers.py', 'ATT002'), []);
+    const keepCaller = `from layers import inverted
+
+
+def run(q, k, v, ids, pad_id):
+    return inverted(q, k, v, ids != pad_id)
+`;
+    assert.deepEqual(await workspaceFindingLines({ 'layers.py': layers, 'run.py': keepCaller }, 'layers.py', 'ATT002'), [6]);
+    const padCaller = keepCaller.replace('ids != pad_id', 'ids == pad_id');
+    assert.deepEqual(await workspaceFindingLines({ 'layers.py': layers, 'run.py': padCaller }, 'layers.py', 'ATT002'), []);
+  });
+});
