@@ -83,3 +83,67 @@ def run(q, k, v, ids, pad_id):
     assert.deepEqual(await workspaceFindingLines({ 'layers.py': layers, 'run.py': padCaller }, 'layers.py', 'ATT002'), []);
   });
 });
+
+// q, k, v: (B, H, T, d); key_padding_mask: (B, T).
+const sdpaHelper = `import torch.nn.functional as F
+
+
+def fast_self_attention(q, k, v, key_padding_mask):
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=key_padding_mask[:, None, None, :])
+`;
+const mhaModule = `import torch.nn as nn
+
+
+class CrossBlock(nn.Module):
+    def __init__(self, dim, heads):
+        super().__init__()
+        self.attn = nn.MultiheadAttention(dim, heads, batch_first=True)
+
+    def forward(self, x, memory, key_padding_mask):
+        return self.attn(x, memory, memory, key_padding_mask=key_padding_mask)[0]
+`;
+
+describe('prec-mask36: a library mask name at an API parameter, corroborated by another use', () => {
+  it('the natural bug: one function hands key_padding_mask to SDPA on its fast path and fills where True on its slow path: reported', async () => {
+    const src = `import torch.nn.functional as F
+
+
+def attend(q, k, v, key_padding_mask, fused=True):
+    if fused:
+        return F.scaled_dot_product_attention(q, k, v, attn_mask=key_padding_mask[:, None, None, :])
+    scores = q @ k.transpose(-2, -1) / q.size(-1) ** 0.5  # (B, H, T, T)
+    scores = scores.masked_fill(key_padding_mask[:, None, None, :], float("-inf"))
+    return scores.softmax(dim=-1) @ v
+`;
+    assert.deepEqual(await findingLines(src, 'ATT002'), [6]);
+    // fixed: the fast path inverts it.
+    assert.deepEqual(await findingLines(src.replace('attn_mask=key_padding_mask', 'attn_mask=~key_padding_mask'), 'ATT002'), []);
+  });
+
+  it('misleading correct form: the name given to nn.MultiheadAttention in another module of the file: silent', async () => {
+    const src = mhaModule + '\n\n' + sdpaHelper.replace(/^import torch\.nn\.functional as F\n\n\n/, 'import torch.nn.functional as F\n\n\n');
+    assert.deepEqual(await findingLines(src, 'ATT002'), []);
+  });
+
+  it('cross-file pair: the MHA use in another file is no evidence; a caller in another file that flips the tokenizer mask is', async () => {
+    assert.deepEqual(await workspaceFindingLines({ 'fast.py': sdpaHelper, 'blocks.py': mhaModule }, 'fast.py', 'ATT002'), []);
+    const caller = `from fast import fast_self_attention
+
+
+def run(q, k, v, ids, pad_id):
+    return fast_self_attention(q, k, v, ids == pad_id)
+`;
+    assert.deepEqual(await workspaceFindingLines({ 'fast.py': sdpaHelper, 'run.py': caller }, 'fast.py', 'ATT002'), [5]);
+  });
+
+  it('two names of the code agreeing still count: the tokenizer mask flipped and stored as pad_mask, given to SDPA', async () => {
+    const src = `import torch.nn.functional as F
+
+
+def attend(q, k, v, attention_mask):
+    pad_mask = (attention_mask == 0)[:, None, None, :]
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=pad_mask)
+`;
+    assert.deepEqual(await findingLines(src, 'ATT002'), [6]);
+  });
+});
