@@ -147,3 +147,46 @@ def attend(q, k, v, attention_mask):
     assert.deepEqual(await findingLines(src, 'ATT002'), [6]);
   });
 });
+
+// ATT007's half-precision evidence from prose: the dtype's bare name mentions it, a statement of how the code runs counts.
+// scores: (B, H, S, S); a boolean padding mask filled with a constant below float16's minimum.
+const fillMinus1e9 = (doc: string) => `import torch
+
+
+def attend(q, k, v, pad):
+    """${doc}"""
+    scores = q @ k.transpose(-2, -1) / q.size(-1) ** 0.5  # (B, H, S, S)
+    scores = scores.masked_fill(pad[:, None, None, :], -1e9)
+    return scores.softmax(-1) @ v
+`;
+
+describe('prec-mask36: ATT007 half precision read from prose', () => {
+  it('a docstring that says the code runs with --fp16: reported (the natural bug)', async () => {
+    assert.deepEqual(await findingLines(fillMinus1e9('q, k, v: (B, H, S, d), in the training dtype (half with --fp16).'), 'ATT007'), [7]);
+  });
+  it('fixed: the fill is torch.finfo(scores.dtype).min: silent', async () => {
+    const src = fillMinus1e9('q, k, v: (B, H, S, d), in the training dtype (half with --fp16).').replace('-1e9)', 'torch.finfo(scores.dtype).min)');
+    assert.deepEqual(await findingLines(src, 'ATT007'), []);
+  });
+  it('misleading correct forms: float16 only listed among accepted dtypes, or quoted from other code in a comment: silent', async () => {
+    assert.deepEqual(
+      await findingLines(fillMinus1e9('dtype: can be one of jax.numpy.float32, jax.numpy.float16 (on GPUs) and jax.numpy.bfloat16 (on TPUs).'), 'ATT007'),
+      [],
+    );
+    const quoted = fillMinus1e9('Attention.').replace('def attend', '# Llama does x.to(float16) * w whilst Gemma2 is (x * w).to(float16)\ndef attend');
+    assert.deepEqual(await findingLines(quoted, 'ATT007'), []);
+  });
+  it('cross-file pair: a trainer importing the module runs it under autocast: reported with the dtype name only in prose here', async () => {
+    const model = fillMinus1e9('dtype: float32 or float16.');
+    const train = `import torch
+from model import attend
+
+
+def step(q, k, v, pad):
+    with torch.autocast("cuda"):
+        return attend(q, k, v, pad)
+`;
+    assert.deepEqual(await workspaceFindingLines({ 'model.py': model, 'train.py': train }, 'model.py', 'ATT007'), [7]);
+    assert.deepEqual(await workspaceFindingLines({ 'model.py': model, 'other.py': 'x = 1\n' }, 'model.py', 'ATT007'), []);
+  });
+});
