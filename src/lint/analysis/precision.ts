@@ -111,8 +111,14 @@ const FP16_CODE =
  */
 const HALF_FLAG_CODE = /(?:use_amp\w*|\bmixed_precision|half_precision\w*)(?!\w)(?!\s*(?::\s*bool\s*)?=\s*(?:False|None|0)\b)|\bamp\.(?!autocast)/;
 const BF16_CODE = /bfloat16|\bbf16\b(?!\s*(?::\s*bool\s*)?=\s*(?:False|None|0)\b)|["']bf16-(?:mixed|true)["']/;
-/** What the authors wrote in comments and docstrings: "runs in fp16", "--fp16", "half precision", "mixed precision". */
-const FP16_PROSE = /--fp16\b|\bfp16\b|\bfloat16\b|half[- ]precision|mixed[- ]precision|autocast/i;
+/**
+ * What the authors wrote in comments and docstrings about how the code runs: "runs in fp16", "--fp16", "half
+ * precision", "mixed precision", autocast. The dtype's own name alone (`float16`) is no such statement: docstrings list
+ * it among the dtypes a module accepts ("Can be one of jax.numpy.float32, jax.numpy.float16 (on GPUs) and
+ * jax.numpy.bfloat16"), and comments quote other code with it ("Llama does x.to(float16) * w whilst Gemma2 is
+ * (x * w).to(float16)"): a mention of what exists, not of what this file runs in.
+ */
+const FP16_PROSE = /--fp16\b|\bfp16\b|half[- ]precision|mixed[- ]precision|autocast/i;
 /**
  * Prose that names fp16 only as something the code stays compatible with (`.to(dtype=self.dtype)  # fp16
  * compatibility`, copied with BERT's extended attention mask into many models): it says the code supports half

@@ -4,7 +4,8 @@
 // A features module of the same workspace stores the tokenizer's attention_mask (1 on tokens) under that name: the
 // project does not follow the name's library convention, so the first fill is the bug (t26s-04-mask's class). Where
 // the workspace stores masks of both meanings under the name, nothing is known: silence. Where it stores one that
-// agrees with the name, or none, the name (with the second use agreeing) decides as before.
+// agrees with the name, the name (with the second use agreeing) decides as before; where it stores none, the name
+// alone decides nothing at a fill (prec-mask36).
 import { strict as assert } from 'node:assert';
 import { findingLines, workspaceFindingLines } from './helpers';
 
@@ -121,8 +122,8 @@ def step(model, batch, enc_out, s, encoder_padding_mask):
     return out, feats
 `;
     const lines = await workspaceFindingLines({ 'attention.py': BUGGY, 'train.py': passOn }, 'attention.py', 'ATT002');
-    // No construction in view: the name's convention with the second fill agreeing, as before this change.
-    assert.deepEqual(lines, [27]);
+    // No construction in view: the name alone, with another fill of the file agreeing, is no evidence (prec-mask36).
+    assert.deepEqual(lines, []);
   });
 
   it('a library parameter: a collate stores a keep mask under `key_padding_mask`; the MultiheadAttention use is the bug, not the SDPA one', async () => {
@@ -458,7 +459,8 @@ class Block(nn.Module):
     const other = BUGGY.replace(/encoder_padding_mask/g, 'key_padding_mask');
     const files = { 'net/block.py': model, 'net/attention.py': other };
     assert.deepEqual(await workspaceFindingLines(files, 'net/block.py', 'ATT002'), [11]);
-    assert.deepEqual(await workspaceFindingLines(files, 'net/attention.py', 'ATT002'), [27]);
+    // The MHA use of another file stores nothing under the name; the name alone decides nothing here (prec-mask36).
+    assert.deepEqual(await workspaceFindingLines(files, 'net/attention.py', 'ATT002'), []);
   });
 });
 
@@ -474,7 +476,8 @@ def encode(model, enc_out, ids, s):
     return model(enc_out, key_padding_mask.float(), s)
 `;
     const files = { 'net/run.py': other, 'net/attention.py': BUGGY.replace(/encoder_padding_mask/g, 'key_padding_mask') };
-    assert.deepEqual(await workspaceFindingLines(files, 'net/attention.py', 'ATT002'), [27]);
+    // No store: the name alone, with another fill of the file agreeing, is no evidence (prec-mask36).
+    assert.deepEqual(await workspaceFindingLines(files, 'net/attention.py', 'ATT002'), []);
     const collate = { ...files, 'net/collate.py': keepCollate.replace('"encoder_padding_mask"', '"key_padding_mask"') };
     assert.deepEqual(await workspaceFindingLines(collate, 'net/attention.py', 'ATT002'), [14]);
   });
