@@ -87,7 +87,7 @@ import { originRef } from '../analysis/portable';
 import type { Def, Scope } from '../analysis/scopes';
 import { operatorText } from '../syntax/python';
 import type { PyNode } from '../syntax/tree';
-import { isHeadCountName } from '../analysis/names';
+import { dimOfName, isHeadCountName } from '../analysis/names';
 import { keepReciprocal } from '../analysis/post-softmax-masks';
 import { constantNumber, fusedPartWidth } from '../analysis/module-constants';
 import { rootedNameNode } from '../analysis/ops';
@@ -98,6 +98,48 @@ import { widerWidthProduct } from '../analysis/width-products';
  * self.channels))`, `(self.heads // self.channels) ** 0.5`. Group 1 is the numerator, group 2 the width.
  */
 const FLOOR_HEADS = /^(?:[\w.]*(?:sqrt|float|int)\(|\()*\s*([A-Za-z_][\w.]*)\s*\/\/\s*([A-Za-z_][\w.]*)\s*\)*(?:\s*\*\*\s*(?:0?\.5|1|2))?\s*\)*$/;
+
+/** A dense layer's construction: `nn.Linear(...)`, `Dense(...)`, `tf.layers.dense(...)`, `Linear(...)` of a class of the file. Group 1: its arguments. */
+const DENSE_CALL = /\b(?:Linear|LazyLinear|Dense|dense)\s*\(((?:[^()]|\([^()]*\))*)\)/g;
+
+/** Arguments split at the commas outside brackets. */
+function splitTopLevel(args: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let cur = '';
+  for (const ch of args) {
+    if (ch === '(' || ch === '[' || ch === '{') depth++;
+    else if (ch === ')' || ch === ']' || ch === '}') depth--;
+    if (ch === ',' && depth === 0) {
+      out.push(cur);
+      cur = '';
+    } else cur += ch;
+  }
+  out.push(cur);
+  return out;
+}
+
+/**
+ * The source divides `name` (or `self.name`, `cfg.name`) by a head count, with `/` or `//`, possibly under `int(...)`:
+ * `self.d_head = int(d_model / num_heads)`. The count is a name read as one (`num_heads`, `n_head`, `self.h`).
+ */
+function headQuotientOf(source: string, name: string): boolean {
+  const re = new RegExp(`(?<![\\w])(?:[A-Za-z_]\\w*\\.)*${name}\\s*//?\\s*((?:[A-Za-z_]\\w*\\.)*[A-Za-z_]\\w*)`, 'g');
+  for (const m of source.matchAll(re)) if (m[1] && isHeadCountName(m[1])) return true;
+  return false;
+}
+
+/** The last size of every `view(...)` / `reshape(...)` call of the source written as a name (`self.head_dim` → `head_dim`). */
+function lastReshapeSizes(source: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of source.matchAll(/\.(?:view|reshape)\s*\(((?:[^()]|\([^()]*\))*)\)/g)) {
+    const args = splitTopLevel(m[1] ?? '');
+    const last = args[args.length - 1]?.trim() ?? '';
+    const name = /^(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*)$/.exec(last)?.[1];
+    if (name && args.length > 1) out.add(name);
+  }
+  return out;
+}
 
 export const ATT004: Rule = {
   meta: {
@@ -135,7 +177,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
     const reported = new Set<number>();
     const softmaxSites: SoftmaxSite[] = [];
     /** Factors read as the model width in some context, reported at the end unless another context binds them to a head's width. */
-    const modelWidth: { node: PyNode; message: MessageParts; evidence: (RelatedSpec | undefined)[] }[] = [];
+    const modelWidth: { node: PyNode; message: MessageParts; evidence: (RelatedSpec | undefined)[]; byName?: string }[] = [];
     const headWidthSomewhere = new Set<number>();
     /** Factors that are a head's width (`d_model // n_heads`) on scores of whole, unsplit projections, reported at the end unless another context shows the scores split. */
     const headOnWhole: { node: PyNode; message: MessageParts; evidence: (RelatedSpec | undefined)[] }[] = [];
@@ -180,6 +222,43 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
     };
 
     const bare = (t: string): string => t.replace(/^self\./, '').replace(/\s+/g, '');
+    /** Its last dotted part (`self.cfg.d_model` → `d_model`). */
+    const field = (t: string): string => (/^[A-Za-z_][\w.]*$/.test(bare(t)) ? (bare(t).split('.').pop() ?? t) : bare(t));
+    /**
+     * A width the file divides by a head count (`dim // num_heads`, `view(B, T, h, d_model // h)`): the code, not the
+     * name, says it is the width split into heads. A name alone (`dim`, `d`, `embed_size`) says nothing of the sort:
+     * one head's own width, a caller's per-head size or a feature map's channels carry the same names.
+     */
+    const splitByHeadCount = (t: string): boolean =>
+      [...ev.modelDimTexts].some((m) => field(m) === field(t)) || headQuotientOf(ev.tree.source, field(t));
+    /**
+     * The name is, by itself, the input or output width of a dense layer the class builds (`nn.Linear(n_embd, 3 *
+     * n_embd)`, `tf.layers.dense(x, units=self.d_model)`, `Dense(d_model)`): a feature width of the module's tokens, not
+     * a product's piece (`nn.Linear(K * d, K * d)` names no `d`).
+     */
+    const classLayerWidth = (cls: Scope['ownerClass'], t: string): boolean => {
+      if (!cls) return false;
+      // The class itself, or a class of the file that builds it (the multi-head module around a `ScaledDotProduct`
+      // whose temperature it binds: `nn.Linear(d_model, n_head * d_k)` beside `ScaledDotProductAttention(temperature=
+      // np.power(d_model, 0.5))`).
+      const builds = new RegExp(`(?<![\\w.])${cls.name}\\s*\\(`);
+      const holders = ev.sr.classes.filter((c) => c === cls || (c.name !== cls.name && builds.test(ctx.text(c.node))));
+      return holders.some((c) => layerWidthIn(c, t));
+    };
+    const layerWidthIn = (cls: NonNullable<Scope['ownerClass']>, t: string): boolean => {
+      const want = field(t);
+      for (const m of ctx.text(cls.node).matchAll(DENSE_CALL)) {
+        const args = splitTopLevel(m[1] ?? '');
+        for (const a of args.slice(0, 3)) {
+          const v = a.replace(/^\s*(?:in_features|out_features|units|features|input_dim|output_dim|in_dim|out_dim)\s*=\s*/, '').trim();
+          if (/^(?:self\.)?[A-Za-z_]\w*(?:\.\w+)*$/.test(v) && field(v) === want) return true;
+        }
+      }
+      return false;
+    };
+    /** The name is the input or the output width the query projection is built with (`nn.Linear(d_model, d_model)`, `Dense(units=self.d_model)`). */
+    const projectionWidth = (proj: ScaleSite['target']['proj'], t: string): boolean =>
+      !!proj && [proj.inText, proj.outText].some((w) => w !== undefined && field(w) === field(t));
     const dimWhich = (dim: DimInfo): 'head' | 'model' | 'heads' | 'unknown' => {
       if (dim.which !== 'unknown') return dim.which;
       // A name under a root written out is not matched by its text with a model width elsewhere in the file (a helper's
@@ -293,6 +372,22 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
         if (n !== undefined) out.add(String(n));
       }
       return out;
+    };
+
+    /**
+     * A name read as a head count (`head`, `self.h`, `n_head`) that the code uses as each head's width: the size the
+     * scores' product sums over (`reshape(B, N, 3, self.heads, self.head)` then `q @ k.transpose(-2, -1)`), or the
+     * last size of a view or reshape of the file (`view(B, T, self.n, self.h)`), the per-head feature axis. Its root is
+     * then the right scale, whatever the name says.
+     */
+    const countIsHeadWidth = (text: string, op: ScaleOp, site: ScaleSite): boolean => {
+      const name = /^\(?\s*((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*)\s*\)?$/.exec(text)?.[1];
+      if (!name) return false;
+      const want = field(name);
+      const formedAt = op.on === 'scores' ? site.target.attn?.formedAt : scoresReached(op);
+      const sizes = [...contractedSizes(formedAt), ...contractedValues(op, site)];
+      if (sizes.some((t) => typeof t === 'string' && field(t) === want)) return true;
+      return lastReshapeSizes(ev.tree.source).has(want);
     };
 
     /** A root of a whole number (`math.sqrt(2)`) that is not the size the scores formed at `formedAt` sum over as stated. */
@@ -787,6 +882,8 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           return;
         }
         if (which === 'heads') {
+          // Read as a head count by its name alone (`head`, `h`): the code may show it is each head's width instead.
+          if (countIsHeadWidth(dim.text, op, site)) return;
           report(op.factorNode, msg(T.fromHeadCount, f), undefined, evidence);
           return;
         }
@@ -901,6 +998,12 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
             node: op.factorNode,
             message: msg(T.modelWidth, f, dim.text),
             evidence,
+            // Read as the model width by its name alone (`dim`, `d`, `embed_size`): kept only if the code divides that width
+            // by a head count somewhere in the file (checked at the end, when every such division has been read).
+            // The width going into or out of the projection that made these queries is shown by the code as well.
+            ...(dim.which === 'model' && dimOfName(dim.text)?.which === 'model' && !projectionWidth(proj, dim.text) && !classLayerWidth(site.ctx.scope.ownerClass, dim.text)
+              ? { byName: dim.text }
+              : {}),
           });
         }
       },
@@ -1008,7 +1111,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
         softmaxSites.push(site);
       },
       end() {
-        for (const m of modelWidth) if (!headWidthSomewhere.has(m.node.id)) report(m.node, m.message, undefined, m.evidence);
+        for (const m of modelWidth) if (!headWidthSomewhere.has(m.node.id) && (m.byName === undefined || splitByHeadCount(m.byName))) report(m.node, m.message, undefined, m.evidence);
         for (const m of headOnWhole) if (!headOnSplitSomewhere.has(m.node.id)) report(m.node, m.message, undefined, m.evidence);
         // Two definite 1/sqrt(d) factors on the same path to one softmax.
         for (const group of byNode(softmaxSites).values()) {
