@@ -83,6 +83,7 @@ const CALL_OPERATORS: ReadonlyMap<string, '*' | '/'> = new Map([
 ]);
 import { constructionsPassSame, constructionsPassSameWithHeads, firstConstruction } from '../analysis/importer-calls';
 import { lineOf } from '../analysis/workspace';
+import { importingFiles } from '../analysis/importers';
 import { originRef } from '../analysis/portable';
 import type { Def, Scope } from '../analysis/scopes';
 import { operatorText } from '../syntax/python';
@@ -390,6 +391,41 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       return lastReshapeSizes(ev.tree.source).has(want);
     };
 
+    const fromTheWeights = (op: ScaleOp): boolean => {
+      const held = heldValue(ev, op.factorNode);
+      const n = unparen(op.node);
+      if (!held || n.type !== 'binary_operator') return false;
+      const sides = [childByField(n, 'left'), childByField(n, 'right')].map((x) => x && unparen(x));
+      const other = sides.find((x) => x && x.id !== unparen(op.factorNode).id);
+      if (other?.type !== 'identifier') return false;
+      const w = ctx.text(other);
+      return new RegExp(`(?<![\\w.])${w}(?![\\w])`).test(ctx.text(held));
+    };
+
+    const helperParamByName = (op: ScaleOp, dim: DimInfo, site: ScaleSite): boolean => {
+      const u = unparen(op.factorNode);
+      // The dimension is a bare name (this parameter's, or a parameter's of a helper up the chain that passed it on,
+      // `f1(q, k, v, d)` → `attend(q, k, v, d_k)`), not a value a caller shows (`self.d_k`, `q.size(-1)`, `64`).
+      if (u.type !== 'identifier' || !/^[A-Za-z_]\w*$/.test(dim.text) || constantNumber(ev, dim.text) !== undefined) return false;
+      const bound = site.ctx.bindings?.get(ctx.text(u));
+      if (bound && !(bound.kind === 'number' && bound.dimPow?.dim.text === dim.text && bound.num === undefined)) return false;
+      const defs = ev.resolve(u, ctx.text(u)) ?? [];
+      if (defs.length === 0 || !defs.every((d) => d.kind === 'param' && d.scope.name !== '__init__' && d.scope.kind !== 'module')) return false;
+      // Only where the workspace shows a call of the helper the evaluator did not follow (in an importing file, or past
+      // the call depth): a value is passed there that this reading does not see. A helper no code calls keeps its name.
+      return calledSomewhere(defs[0]!.scope.name);
+    };
+    const calledSomewhere = (fn: string): boolean => {
+      const call = new RegExp(`(?<![\\w])${fn}\\s*\\(`, 'g');
+      const calls = (src: string): boolean => [...src.matchAll(call)].some((m) => !/\bdef\s+$/.test(src.slice(Math.max(0, m.index - 8), m.index)));
+      if (calls(ev.tree.source)) return true;
+      if (!ev.link) return false;
+      return importingFiles(ev.link, 8, true).some((path) => {
+        const m = ev.link!.workspace.module(path);
+        return !!m && calls(m.tree.source);
+      });
+    };
+
     /** A root of a whole number (`math.sqrt(2)`) that is not the size the scores formed at `formedAt` sum over as stated. */
     const unplacedLiteral = (op: ScaleOp, formedAt: PyNode | undefined): boolean =>
       op.dim?.literal !== undefined && !contractedSizes(formedAt).has(String(op.dim.literal));
@@ -416,6 +452,9 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       // `self.temperature = 64` divided by): the width itself or one over it (facts.ts: widthPower).
       const way = divides(op) || (multiplies(op) ? false : undefined);
       const found = widthPower(op.dim?.literal, op.power, op.constant, way, () => contractedSizes(formedAt()));
+      // A plain coefficient of 2 or 3 (`x_norm - 2 * x @ y.T + y_norm`, a squared distance over 2-D points) is arithmetic
+      // on the product, not a width, even where the axis it sums over has that length (coordinates, not head features).
+      if (found && op.dim?.literal === undefined && found.n < 4) return undefined;
       return found && { dim: { which: 'head', text: String(found.n), literal: found.n }, power: found.power };
     };
 
@@ -819,6 +858,10 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           // float(ratio))`): inverted dropout's rescaling of the kept weights, right in expectation, not the attention's
           // scale (ATT006 judges the dropout's mask).
           if (op.power === undefined && keepReciprocal(ev, op.factorNode)) return;
+          // A factor named like a scale (`log_alpha`) that its one definition computes from these very weights
+          // (`torch.where(alpha > eps, alpha.log(), 0)` beside `alpha * log_alpha`): a function of the weights (an
+          // entropy's p·log p), not a scale applied to them.
+          if (op.power === undefined && fromTheWeights(op)) return;
           // A root of a whole number the code does not show to be a width (`* math.sqrt(2)`) is no known scale.
           if (unplacedLiteral(op, target.attn?.formedAt) && !op.named) return;
           if (roundTrip(site)) return;
@@ -854,6 +897,10 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
         const knownDim = which === 'head' || which === 'model';
         // `B, N, C = x.shape` then `q = self.q(x)`: C is the feature width of the projection's input, a width whatever
         // the head count, so dividing the scores by C itself (not its square root) is wrong even where which is unknown.
+        // A helper's parameter read as a dimension by its name alone (`def attend(q, k, v, d_k)` then `/ d_k`), with no call
+        // in view binding it: what each caller passes decides (`attend(q, k, v, math.sqrt(self.dh))` in another file, or
+        // past the call depth), as for a name under a root below.
+        if (power === -1 && !literal && helperParamByName(op, dim, site)) return;
         if (power === -1 && (knownDim || projectionInputLastAxis(op, target))) {
           // The queries and the keys each divided by the same dimension (`q / (head_dim ** 1 / float(4))` and the same
           // for k, meant as fourth roots): one mistake, reported once, at the query, with the key's scaling as evidence.
