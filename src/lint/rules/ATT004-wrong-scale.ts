@@ -125,6 +125,7 @@ function splitTopLevel(args: string): string[] {
  * `self.d_head = int(d_model / num_heads)`. The count is a name read as one (`num_heads`, `n_head`, `self.h`).
  */
 function headQuotientOf(source: string, name: string): boolean {
+  if (!/^[A-Za-z_]\w*$/.test(name)) return false;
   const re = new RegExp(`(?<![\\w])(?:[A-Za-z_]\\w*\\.)*${name}\\s*//?\\s*((?:[A-Za-z_]\\w*\\.)*[A-Za-z_]\\w*)`, 'g');
   for (const m of source.matchAll(re)) if (m[1] && isHeadCountName(m[1])) return true;
   return false;
@@ -140,6 +141,20 @@ function lastReshapeSizes(source: string): Set<string> {
     if (name && args.length > 1) out.add(name);
   }
   return out;
+}
+
+/** The text from `start` (just after an opening parenthesis) to its matching closing parenthesis. */
+function balancedFrom(src: string, start: number): string {
+  let depth = 0;
+  for (let i = start; i < src.length; i++) {
+    const ch = src[i];
+    if (ch === '(' || ch === '[' || ch === '{') depth++;
+    else if (ch === ')' || ch === ']' || ch === '}') {
+      if (depth === 0) return src.slice(start, i);
+      depth--;
+    }
+  }
+  return src.slice(start);
 }
 
 export const ATT004: Rule = {
@@ -178,7 +193,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
     const reported = new Set<number>();
     const softmaxSites: SoftmaxSite[] = [];
     /** Factors read as the model width in some context, reported at the end unless another context binds them to a head's width. */
-    const modelWidth: { node: PyNode; message: MessageParts; evidence: (RelatedSpec | undefined)[]; byName?: string }[] = [];
+    const modelWidth: { node: PyNode; message: MessageParts; evidence: (RelatedSpec | undefined)[]; byName?: string[] }[] = [];
     const headWidthSomewhere = new Set<number>();
     /** Factors that are a head's width (`d_model // n_heads`) on scores of whole, unsplit projections, reported at the end unless another context shows the scores split. */
     const headOnWhole: { node: PyNode; message: MessageParts; evidence: (RelatedSpec | undefined)[] }[] = [];
@@ -231,7 +246,18 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
      * one head's own width, a caller's per-head size or a feature map's channels carry the same names.
      */
     const splitByHeadCount = (t: string): boolean =>
-      [...ev.modelDimTexts].some((m) => field(m) === field(t)) || headQuotientOf(ev.tree.source, field(t));
+      [...ev.modelDimTexts].some((m) => field(m) === field(t)) ||
+      headQuotientOf(ev.tree.source, field(t)) ||
+      depSources().some((src) => headQuotientOf(src, field(t)));
+    /** The workspace files read while analysing this one (a base class's module, a config module): where a split may sit. */
+    const depSources = (): string[] => {
+      const link = ev.link;
+      if (!link) return [];
+      return [...link.deps.keys()]
+        .filter((p) => p !== link.path)
+        .slice(0, 16)
+        .map((p) => link.workspace.module(p)?.tree.source ?? '');
+    };
     /**
      * The name is, by itself, the input or output width of a dense layer the class builds (`nn.Linear(n_embd, 3 *
      * n_embd)`, `tf.layers.dense(x, units=self.d_model)`, `Dense(d_model)`): a feature width of the module's tokens, not
@@ -257,9 +283,59 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       }
       return false;
     };
-    /** The name is the input or the output width the query projection is built with (`nn.Linear(d_model, d_model)`, `Dense(units=self.d_model)`). */
-    const projectionWidth = (proj: ScaleSite['target']['proj'], t: string): boolean =>
-      !!proj && [proj.inText, proj.outText].some((w) => w !== undefined && field(w) === field(t));
+    /**
+     * The name is the input or the output width the query projection is built with (`nn.Linear(d_model, d_model)`,
+     * `Dense(units=self.d_model)`), also written times 1 (`dim * 1`) or through a name the class binds once to it
+     * (`inner = dim` then `nn.Linear(query_dim, inner)`).
+     */
+    const projectionWidth = (proj: ScaleSite['target']['proj'], t: string, site: ScaleSite): boolean => {
+      if (!proj) return false;
+      const cls = site.ctx.scope.ownerClass;
+      const clsText = cls ? ctx.text(cls.node) : '';
+      return [proj.inText, proj.outText].some((w) => {
+        if (w === undefined) return false;
+        const plain = w
+          .replace(/\s*\*\s*1(?![\w.])/, '')
+          .replace(/^1\s*\*\s*/, '')
+          .trim();
+        if (field(plain) === field(t)) return true;
+        const alias = /^[A-Za-z_]\w*$/.test(plain) ? singleAlias(clsText, plain) : undefined;
+        return alias !== undefined && field(alias) === field(t);
+      });
+    };
+    /** The one name `name` is bound to in the class (`inner = dim`), if it is bound exactly once, to a name. */
+    const singleAlias = (clsText: string, name: string): string | undefined => {
+      const all = [...clsText.matchAll(new RegExp(`^[ \\t]*${name}[ \\t]*=[ \\t]*(.+?)[ \\t]*$`, 'gm'))];
+      const v = all.length === 1 ? all[0]?.[1] : undefined;
+      return v !== undefined && /^(?:self\.)?[A-Za-z_]\w*$/.test(v) ? v : undefined;
+    };
+    /**
+     * What the call that made this context passes for the factor's name (`attention_full_width(q, k, v, C)` binds
+     * `d_model` to `C`): that value's own text, checked like the name.
+     */
+    const boundTexts = (op: ScaleOp, site: ScaleSite): string[] => {
+      const n = rootedNameNode(ev, op.factorNode, true) ?? rootedNameNode(ev, op.factorNode, false) ?? unparen(op.factorNode);
+      if (n.type !== 'identifier') return [];
+      const name = ctx.text(n);
+      const out: string[] = [];
+      const v = site.ctx.bindings?.get(name);
+      if (v?.kind === 'number' && v.dimPow) out.push(v.dimPow.dim.text);
+      // The argument as written at the call that made this context (`C`, where the caller also writes `C // n_heads`).
+      const param = (ev.resolve(n, name) ?? []).find((d) => d.kind === 'param')?.param;
+      const args = site.ctx.callSite ? childByField(site.ctx.callSite, 'arguments') : undefined;
+      if (param && args) {
+        const all = namedChildren(args);
+        const kw = all.find((a) => a.type === 'keyword_argument' && ctx.text(childByField(a, 'name') ?? a) === name);
+        const positional = all.filter((a) => a.type !== 'keyword_argument' && a.type !== 'list_splat' && a.type !== 'dictionary_splat');
+        const method = site.ctx.scope.ownerClass !== undefined;
+        const at = param.index !== undefined ? param.index - (method ? 1 : 0) : undefined;
+        const arg = kw ? childByField(kw, 'value') : at !== undefined && at >= 0 ? positional[at] : undefined;
+        if (arg) out.push(ctx.text(arg));
+      }
+      return out;
+    };
+    /** Texts each context's call binds a factor to (by the factor's node), for the name-only model-width readings. */
+    const boundByNode = new Map<number, Set<string>>();
     const dimWhich = (dim: DimInfo): 'head' | 'model' | 'heads' | 'unknown' => {
       if (dim.which !== 'unknown') return dim.which;
       // A name under a root written out is not matched by its text with a model width elsewhere in the file (a helper's
@@ -410,19 +486,50 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       const bound = site.ctx.bindings?.get(ctx.text(u));
       if (bound && !(bound.kind === 'number' && bound.dimPow?.dim.text === dim.text && bound.num === undefined)) return false;
       const defs = ev.resolve(u, ctx.text(u)) ?? [];
-      if (defs.length === 0 || !defs.every((d) => d.kind === 'param' && d.scope.name !== '__init__' && d.scope.kind !== 'module')) return false;
-      // Only where the workspace shows a call of the helper the evaluator did not follow (in an importing file, or past
-      // the call depth): a value is passed there that this reading does not see. A helper no code calls keeps its name.
-      return calledSomewhere(defs[0]!.scope.name);
+      const [d] = defs;
+      if (!d || !defs.every((x) => x.kind === 'param' && x.scope.name !== '__init__' && x.scope.kind !== 'module')) return false;
+      // Only where the workspace shows a call of the helper whose argument is not a plain dimension (in this file or an
+      // importing one): a value is passed there that this reading does not see. A helper no code calls keeps its name.
+      return calledSomewhere(d.scope.name, d.param, d.scope.ownerClass !== undefined);
     };
-    const calledSomewhere = (fn: string): boolean => {
+    /**
+     * The workspace calls the helper (in this file or in an importing file) with an argument for the parameter that is
+     * not itself a plain dimension: `math.sqrt(self.dh)`, or a name the calling function only passes on (its own
+     * parameter, `f1(q, k, v, d)` → `attend(q, k, v, d)`). The value reaching the parameter is then not the one its name
+     * says. Calls that all pass a plain dimension (`attend(q, k, v, self.head_dim)`) leave the name's reading standing.
+     */
+    const calledSomewhere = (fn: string, param: Def['param'], method: boolean): boolean => {
+      if (!param) return false;
       const call = new RegExp(`(?<![\\w])${fn}\\s*\\(`, 'g');
-      const calls = (src: string): boolean => [...src.matchAll(call)].some((m) => !/\bdef\s+$/.test(src.slice(Math.max(0, m.index - 8), m.index)));
-      if (calls(ev.tree.source)) return true;
+      const at = param.index !== undefined ? param.index - (method ? 1 : 0) : undefined;
+      const notPlain = (src: string): boolean =>
+        [...src.matchAll(call)]
+          .filter((m) => !/\bdef\s+$/.test(src.slice(Math.max(0, m.index - 8), m.index)))
+          .some((m) => {
+            const args = splitTopLevel(balancedFrom(src, m.index + m[0].length));
+            const kw = args.map((a) => new RegExp(`^\\s*${param.name}\\s*=(?!=)\\s*(.+)$`, 's').exec(a)?.[1]).find((v) => v !== undefined);
+            const positional = args.filter((a) => !/^\s*\*|^\s*[A-Za-z_]\w*\s*=(?!=)/.test(a));
+            const arg = (kw ?? (at !== undefined && at >= 0 ? positional[at] : undefined))?.trim();
+            if (arg === undefined || !/^[A-Za-z_][\w.]*$/.test(arg) || dimOfName(arg) === undefined) return true;
+            // A bare name that the calling function takes as a parameter: passed on, not shown.
+            const defs = [...src.slice(0, m.index).matchAll(/\bdef\s+\w+\s*\(([^)]*)\)/g)];
+            const params = defs.length > 0 ? (defs[defs.length - 1]?.[1] ?? '') : '';
+            return (
+              !arg.includes('.') &&
+              splitTopLevel(params).some(
+                (p) =>
+                  p
+                    .trim()
+                    .replace(/[:=].*$/s, '')
+                    .trim() === arg,
+              )
+            );
+          });
+      if (notPlain(ev.tree.source)) return true;
       if (!ev.link) return false;
       return importingFiles(ev.link, 8, true).some((path) => {
         const m = ev.link!.workspace.module(path);
-        return !!m && calls(m.tree.source);
+        return !!m && notPlain(m.tree.source);
       });
     };
 
@@ -894,6 +1001,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
         if (power === undefined || !dim || ev.mup) return;
         // A bare number (a float parameter, a shape we cannot place) is not known to be the head or model width.
         const which = dimWhich(dim);
+        if (site.ctx.callSite) for (const t of boundTexts(op, site)) boundByNode.set(op.factorNode.id, (boundByNode.get(op.factorNode.id) ?? new Set()).add(t));
         const knownDim = which === 'head' || which === 'model';
         // `B, N, C = x.shape` then `q = self.q(x)`: C is the feature width of the projection's input, a width whatever
         // the head count, so dividing the scores by C itself (not its square root) is wrong even where which is unknown.
@@ -1048,8 +1156,11 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
             // Read as the model width by its name alone (`dim`, `d`, `embed_size`): kept only if the code divides that width
             // by a head count somewhere in the file (checked at the end, when every such division has been read).
             // The width going into or out of the projection that made these queries is shown by the code as well.
-            ...(dim.which === 'model' && dimOfName(dim.text)?.which === 'model' && !projectionWidth(proj, dim.text) && !classLayerWidth(site.ctx.scope.ownerClass, dim.text)
-              ? { byName: dim.text }
+            ...(dim.which === 'model' &&
+            dimOfName(dim.text)?.which === 'model' &&
+            !projectionWidth(proj, dim.text, site) &&
+            !classLayerWidth(site.ctx.scope.ownerClass, dim.text)
+              ? { byName: [dim.text, ...boundTexts(op, site)] }
               : {}),
           });
         }
@@ -1158,7 +1269,9 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
         softmaxSites.push(site);
       },
       end() {
-        for (const m of modelWidth) if (!headWidthSomewhere.has(m.node.id) && (m.byName === undefined || splitByHeadCount(m.byName))) report(m.node, m.message, undefined, m.evidence);
+        for (const m of modelWidth)
+          if (!headWidthSomewhere.has(m.node.id) && (m.byName === undefined || [...m.byName, ...(boundByNode.get(m.node.id) ?? [])].some(splitByHeadCount)))
+            report(m.node, m.message, undefined, m.evidence);
         for (const m of headOnWhole) if (!headOnSplitSomewhere.has(m.node.id)) report(m.node, m.message, undefined, m.evidence);
         // Two definite 1/sqrt(d) factors on the same path to one softmax.
         for (const group of byNode(softmaxSites).values()) {

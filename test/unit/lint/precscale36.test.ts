@@ -85,7 +85,7 @@ class MultiHeadAttention(nn.Module):
         v = v.permute(2, 0, 1, 3).contiguous().view(-1, len_x, self.d_v)
         return self.attention(q, k, v)
 `;
-  it('reports the model width a builder class shows as its dense layers\' input (GPT-SoVITS form)', async () => {
+  it("reports the model width a builder class shows as its dense layers' input (GPT-SoVITS form)", async () => {
     assert.deepEqual(await findingLines(TEMP + MHA('np.power(d_model, 0.5)'), 'ATT004'), [13]);
   });
   it('is silent on the per-head width in the same code (the fix)', async () => {
@@ -94,7 +94,8 @@ class MultiHeadAttention(nn.Module):
   it('reads the split in another file of the workspace the same way as a name alone: silent without a division there', async () => {
     const files = {
       'attn.py': HEADS_BY_NAME('dim ** -0.5'),
-      'model.py': 'import torch.nn as nn\n\nfrom attn import Attention\n\n\nclass Block(nn.Module):\n    def __init__(self, width):\n        super().__init__()\n        self.attn = Attention(width, heads=8)\n',
+      'model.py':
+        'import torch.nn as nn\n\nfrom attn import Attention\n\n\nclass Block(nn.Module):\n    def __init__(self, width):\n        super().__init__()\n        self.attn = Attention(width, heads=8)\n',
     };
     assert.deepEqual(await workspaceFindingLines(files, 'attn.py', 'ATT004'), []);
   });
@@ -134,7 +135,7 @@ class Attention(nn.Module):
         attn = attn.softmax(dim=-1)
         return (attn @ v).transpose(1, 2).reshape(B, N, C)
 `;
-  it('is silent on head ** -0.5 where `head` is each head\'s width (the last size of the split)', async () => {
+  it("is silent on head ** -0.5 where `head` is each head's width (the last size of the split)", async () => {
     assert.deepEqual(await findingLines(HEAD('head ** -0.5'), 'ATT004'), []);
   });
   it('still reports a scale built from the head count the split shows as the head axis (the bug)', async () => {
@@ -144,7 +145,7 @@ class Attention(nn.Module):
       .replace('self.head = head', 'self.head = dim // num_heads');
     assert.deepEqual(await findingLines(src, 'ATT004'), [16]);
   });
-  it('is silent on self.h ** 0.5 as a divisor where h is the view\'s per-head width', async () => {
+  it("is silent on self.h ** 0.5 as a divisor where h is the view's per-head width", async () => {
     const src = `import torch.nn as nn
 
 
