@@ -83,7 +83,16 @@ const CALL_OPERATORS: ReadonlyMap<string, '*' | '/'> = new Map([
 ]);
 import { constructionsPassSame, constructionsPassSameWithHeads, firstConstruction } from '../analysis/importer-calls';
 import { lineOf } from '../analysis/workspace';
-import { importingFiles } from '../analysis/importers';
+import {
+  boundSizeTexts,
+  classLayerWidth,
+  computedFromTheOperand,
+  fieldOf,
+  helperParamOnlyByName,
+  lastReshapeSizes,
+  sameProjectionWidth,
+  splitByHeadCount,
+} from '../analysis/name-evidence';
 import { originRef } from '../analysis/portable';
 import type { Def, Scope } from '../analysis/scopes';
 import { operatorText } from '../syntax/python';
@@ -99,63 +108,6 @@ import { widerWidthProduct } from '../analysis/width-products';
  * self.channels))`, `(self.heads // self.channels) ** 0.5`. Group 1 is the numerator, group 2 the width.
  */
 const FLOOR_HEADS = /^(?:[\w.]*(?:sqrt|float|int)\(|\()*\s*([A-Za-z_][\w.]*)\s*\/\/\s*([A-Za-z_][\w.]*)\s*\)*(?:\s*\*\*\s*(?:0?\.5|1|2))?\s*\)*$/;
-
-/** A dense layer's construction: `nn.Linear(...)`, `Dense(...)`, `tf.layers.dense(...)`, `Linear(...)` of a class of the file. Group 1: its arguments. */
-const DENSE_CALL = /\b(?:Linear|LazyLinear|Dense|dense)\s*\(((?:[^()]|\([^()]*\))*)\)/g;
-
-/** Arguments split at the commas outside brackets. */
-function splitTopLevel(args: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let cur = '';
-  for (const ch of args) {
-    if (ch === '(' || ch === '[' || ch === '{') depth++;
-    else if (ch === ')' || ch === ']' || ch === '}') depth--;
-    if (ch === ',' && depth === 0) {
-      out.push(cur);
-      cur = '';
-    } else cur += ch;
-  }
-  out.push(cur);
-  return out;
-}
-
-/**
- * The source divides `name` (or `self.name`, `cfg.name`) by a head count, with `/` or `//`, possibly under `int(...)`:
- * `self.d_head = int(d_model / num_heads)`. The count is a name read as one (`num_heads`, `n_head`, `self.h`).
- */
-function headQuotientOf(source: string, name: string): boolean {
-  if (!/^[A-Za-z_]\w*$/.test(name)) return false;
-  const re = new RegExp(`(?<![\\w])(?:[A-Za-z_]\\w*\\.)*${name}\\s*//?\\s*((?:[A-Za-z_]\\w*\\.)*[A-Za-z_]\\w*)`, 'g');
-  for (const m of source.matchAll(re)) if (m[1] && isHeadCountName(m[1])) return true;
-  return false;
-}
-
-/** The last size of every `view(...)` / `reshape(...)` call of the source written as a name (`self.head_dim` → `head_dim`). */
-function lastReshapeSizes(source: string): Set<string> {
-  const out = new Set<string>();
-  for (const m of source.matchAll(/\.(?:view|reshape)\s*\(((?:[^()]|\([^()]*\))*)\)/g)) {
-    const args = splitTopLevel(m[1] ?? '');
-    const last = args[args.length - 1]?.trim() ?? '';
-    const name = /^(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*)$/.exec(last)?.[1];
-    if (name && args.length > 1) out.add(name);
-  }
-  return out;
-}
-
-/** The text from `start` (just after an opening parenthesis) to its matching closing parenthesis. */
-function balancedFrom(src: string, start: number): string {
-  let depth = 0;
-  for (let i = start; i < src.length; i++) {
-    const ch = src[i];
-    if (ch === '(' || ch === '[' || ch === '{') depth++;
-    else if (ch === ')' || ch === ']' || ch === '}') {
-      if (depth === 0) return src.slice(start, i);
-      depth--;
-    }
-  }
-  return src.slice(start);
-}
 
 export const ATT004: Rule = {
   meta: {
@@ -238,102 +190,20 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
     };
 
     const bare = (t: string): string => t.replace(/^self\./, '').replace(/\s+/g, '');
-    /** Its last dotted part (`self.cfg.d_model` → `d_model`). */
-    const field = (t: string): string => (/^[A-Za-z_][\w.]*$/.test(bare(t)) ? (bare(t).split('.').pop() ?? t) : bare(t));
+    const field = fieldOf;
     /**
-     * A width the file divides by a head count (`dim // num_heads`, `view(B, T, h, d_model // h)`): the code, not the
-     * name, says it is the width split into heads. A name alone (`dim`, `d`, `embed_size`) says nothing of the sort:
-     * one head's own width, a caller's per-head size or a feature map's channels carry the same names.
+     * The name is the input or output width of the projection that made these queries (`nn.Linear(d_model, d_model)`,
+     * `Dense(units=self.d_model)`, `dim * 1`, `inner = dim`).
      */
-    const splitByHeadCount = (t: string): boolean =>
-      [...ev.modelDimTexts].some((m) => field(m) === field(t)) ||
-      headQuotientOf(ev.tree.source, field(t)) ||
-      depSources().some((src) => headQuotientOf(src, field(t)));
-    /** The workspace files read while analysing this one (a base class's module, a config module): where a split may sit. */
-    const depSources = (): string[] => {
-      const link = ev.link;
-      if (!link) return [];
-      return [...link.deps.keys()]
-        .filter((p) => p !== link.path)
-        .slice(0, 16)
-        .map((p) => link.workspace.module(p)?.tree.source ?? '');
-    };
+    const projectionWidth = (proj: ScaleSite['target']['proj'], t: string, site: ScaleSite): boolean =>
+      !!proj && [proj.inText, proj.outText].some((w) => w !== undefined && sameProjectionWidth(ev, site.ctx.scope.ownerClass, w, t));
     /**
-     * The name is, by itself, the input or output width of a dense layer the class builds (`nn.Linear(n_embd, 3 *
-     * n_embd)`, `tf.layers.dense(x, units=self.d_model)`, `Dense(d_model)`): a feature width of the module's tokens, not
-     * a product's piece (`nn.Linear(K * d, K * d)` names no `d`).
+     * What the call that made this context passes for the factor's name: the value's own text, and the argument as
+     * written at the call (`attention_full_width(q, k, v, C)` binds `d_model` to `C`, which the caller splits, `C //
+     * n_heads`), each checked like the name.
      */
-    const classLayerWidth = (cls: Scope['ownerClass'], t: string): boolean => {
-      if (!cls) return false;
-      // The class itself, or a class of the file that builds it (the multi-head module around a `ScaledDotProduct`
-      // whose temperature it binds: `nn.Linear(d_model, n_head * d_k)` beside `ScaledDotProductAttention(temperature=
-      // np.power(d_model, 0.5))`).
-      const builds = new RegExp(`(?<![\\w.])${cls.name}\\s*\\(`);
-      const holders = ev.sr.classes.filter((c) => c === cls || (c.name !== cls.name && builds.test(ctx.text(c.node))));
-      return holders.some((c) => layerWidthIn(c, t));
-    };
-    const layerWidthIn = (cls: NonNullable<Scope['ownerClass']>, t: string): boolean => {
-      const want = field(t);
-      for (const m of ctx.text(cls.node).matchAll(DENSE_CALL)) {
-        const args = splitTopLevel(m[1] ?? '');
-        for (const a of args.slice(0, 3)) {
-          const v = a.replace(/^\s*(?:in_features|out_features|units|features|input_dim|output_dim|in_dim|out_dim)\s*=\s*/, '').trim();
-          if (/^(?:self\.)?[A-Za-z_]\w*(?:\.\w+)*$/.test(v) && field(v) === want) return true;
-        }
-      }
-      return false;
-    };
-    /**
-     * The name is the input or the output width the query projection is built with (`nn.Linear(d_model, d_model)`,
-     * `Dense(units=self.d_model)`), also written times 1 (`dim * 1`) or through a name the class binds once to it
-     * (`inner = dim` then `nn.Linear(query_dim, inner)`).
-     */
-    const projectionWidth = (proj: ScaleSite['target']['proj'], t: string, site: ScaleSite): boolean => {
-      if (!proj) return false;
-      const cls = site.ctx.scope.ownerClass;
-      const clsText = cls ? ctx.text(cls.node) : '';
-      return [proj.inText, proj.outText].some((w) => {
-        if (w === undefined) return false;
-        const plain = w
-          .replace(/\s*\*\s*1(?![\w.])/, '')
-          .replace(/^1\s*\*\s*/, '')
-          .trim();
-        if (field(plain) === field(t)) return true;
-        const alias = /^[A-Za-z_]\w*$/.test(plain) ? singleAlias(clsText, plain) : undefined;
-        return alias !== undefined && field(alias) === field(t);
-      });
-    };
-    /** The one name `name` is bound to in the class (`inner = dim`), if it is bound exactly once, to a name. */
-    const singleAlias = (clsText: string, name: string): string | undefined => {
-      const all = [...clsText.matchAll(new RegExp(`^[ \\t]*${name}[ \\t]*=[ \\t]*(.+?)[ \\t]*$`, 'gm'))];
-      const v = all.length === 1 ? all[0]?.[1] : undefined;
-      return v !== undefined && /^(?:self\.)?[A-Za-z_]\w*$/.test(v) ? v : undefined;
-    };
-    /**
-     * What the call that made this context passes for the factor's name (`attention_full_width(q, k, v, C)` binds
-     * `d_model` to `C`): that value's own text, checked like the name.
-     */
-    const boundTexts = (op: ScaleOp, site: ScaleSite): string[] => {
-      const n = rootedNameNode(ev, op.factorNode, true) ?? rootedNameNode(ev, op.factorNode, false) ?? unparen(op.factorNode);
-      if (n.type !== 'identifier') return [];
-      const name = ctx.text(n);
-      const out: string[] = [];
-      const v = site.ctx.bindings?.get(name);
-      if (v?.kind === 'number' && v.dimPow) out.push(v.dimPow.dim.text);
-      // The argument as written at the call that made this context (`C`, where the caller also writes `C // n_heads`).
-      const param = (ev.resolve(n, name) ?? []).find((d) => d.kind === 'param')?.param;
-      const args = site.ctx.callSite ? childByField(site.ctx.callSite, 'arguments') : undefined;
-      if (param && args) {
-        const all = namedChildren(args);
-        const kw = all.find((a) => a.type === 'keyword_argument' && ctx.text(childByField(a, 'name') ?? a) === name);
-        const positional = all.filter((a) => a.type !== 'keyword_argument' && a.type !== 'list_splat' && a.type !== 'dictionary_splat');
-        const method = site.ctx.scope.ownerClass !== undefined;
-        const at = param.index !== undefined ? param.index - (method ? 1 : 0) : undefined;
-        const arg = kw ? childByField(kw, 'value') : at !== undefined && at >= 0 ? positional[at] : undefined;
-        if (arg) out.push(ctx.text(arg));
-      }
-      return out;
-    };
+    const boundTexts = (op: ScaleOp, site: ScaleSite): string[] =>
+      boundSizeTexts(ev, rootedNameNode(ev, op.factorNode, true) ?? rootedNameNode(ev, op.factorNode, false) ?? unparen(op.factorNode), site.ctx);
     /** Texts each context's call binds a factor to (by the factor's node), for the name-only model-width readings. */
     const boundByNode = new Map<number, Set<string>>();
     const dimWhich = (dim: DimInfo): 'head' | 'model' | 'heads' | 'unknown' => {
@@ -458,79 +328,10 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
      * then the right scale, whatever the name says.
      */
     const countIsHeadWidth = (text: string, op: ScaleOp, site: ScaleSite): boolean => {
-      const name = /^\(?\s*((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*)\s*\)?$/.exec(text)?.[1];
-      if (!name) return false;
-      const want = field(name);
+      const want = field(text.replace(/^\((.*)\)$/, '$1'));
       const formedAt = op.on === 'scores' ? site.target.attn?.formedAt : scoresReached(op);
       const sizes = [...contractedSizes(formedAt), ...contractedValues(op, site)];
-      if (sizes.some((t) => typeof t === 'string' && field(t) === want)) return true;
-      return lastReshapeSizes(ev.tree.source).has(want);
-    };
-
-    const fromTheWeights = (op: ScaleOp): boolean => {
-      const held = heldValue(ev, op.factorNode);
-      const n = unparen(op.node);
-      if (!held || n.type !== 'binary_operator') return false;
-      const sides = [childByField(n, 'left'), childByField(n, 'right')].map((x) => x && unparen(x));
-      const other = sides.find((x) => x && x.id !== unparen(op.factorNode).id);
-      if (other?.type !== 'identifier') return false;
-      const w = ctx.text(other);
-      return new RegExp(`(?<![\\w.])${w}(?![\\w])`).test(ctx.text(held));
-    };
-
-    const helperParamByName = (op: ScaleOp, dim: DimInfo, site: ScaleSite): boolean => {
-      const u = unparen(op.factorNode);
-      // The dimension is a bare name (this parameter's, or a parameter's of a helper up the chain that passed it on,
-      // `f1(q, k, v, d)` → `attend(q, k, v, d_k)`), not a value a caller shows (`self.d_k`, `q.size(-1)`, `64`).
-      if (u.type !== 'identifier' || !/^[A-Za-z_]\w*$/.test(dim.text) || constantNumber(ev, dim.text) !== undefined) return false;
-      const bound = site.ctx.bindings?.get(ctx.text(u));
-      if (bound && !(bound.kind === 'number' && bound.dimPow?.dim.text === dim.text && bound.num === undefined)) return false;
-      const defs = ev.resolve(u, ctx.text(u)) ?? [];
-      const [d] = defs;
-      if (!d || !defs.every((x) => x.kind === 'param' && x.scope.name !== '__init__' && x.scope.kind !== 'module')) return false;
-      // Only where the workspace shows a call of the helper whose argument is not a plain dimension (in this file or an
-      // importing one): a value is passed there that this reading does not see. A helper no code calls keeps its name.
-      return calledSomewhere(d.scope.name, d.param, d.scope.ownerClass !== undefined);
-    };
-    /**
-     * The workspace calls the helper (in this file or in an importing file) with an argument for the parameter that is
-     * not itself a plain dimension: `math.sqrt(self.dh)`, or a name the calling function only passes on (its own
-     * parameter, `f1(q, k, v, d)` → `attend(q, k, v, d)`). The value reaching the parameter is then not the one its name
-     * says. Calls that all pass a plain dimension (`attend(q, k, v, self.head_dim)`) leave the name's reading standing.
-     */
-    const calledSomewhere = (fn: string, param: Def['param'], method: boolean): boolean => {
-      if (!param) return false;
-      const call = new RegExp(`(?<![\\w])${fn}\\s*\\(`, 'g');
-      const at = param.index !== undefined ? param.index - (method ? 1 : 0) : undefined;
-      const notPlain = (src: string): boolean =>
-        [...src.matchAll(call)]
-          .filter((m) => !/\bdef\s+$/.test(src.slice(Math.max(0, m.index - 8), m.index)))
-          .some((m) => {
-            const args = splitTopLevel(balancedFrom(src, m.index + m[0].length));
-            const kw = args.map((a) => new RegExp(`^\\s*${param.name}\\s*=(?!=)\\s*(.+)$`, 's').exec(a)?.[1]).find((v) => v !== undefined);
-            const positional = args.filter((a) => !/^\s*\*|^\s*[A-Za-z_]\w*\s*=(?!=)/.test(a));
-            const arg = (kw ?? (at !== undefined && at >= 0 ? positional[at] : undefined))?.trim();
-            if (arg === undefined || !/^[A-Za-z_][\w.]*$/.test(arg) || dimOfName(arg) === undefined) return true;
-            // A bare name that the calling function takes as a parameter: passed on, not shown.
-            const defs = [...src.slice(0, m.index).matchAll(/\bdef\s+\w+\s*\(([^)]*)\)/g)];
-            const params = defs.length > 0 ? (defs[defs.length - 1]?.[1] ?? '') : '';
-            return (
-              !arg.includes('.') &&
-              splitTopLevel(params).some(
-                (p) =>
-                  p
-                    .trim()
-                    .replace(/[:=].*$/s, '')
-                    .trim() === arg,
-              )
-            );
-          });
-      if (notPlain(ev.tree.source)) return true;
-      if (!ev.link) return false;
-      return importingFiles(ev.link, 8, true).some((path) => {
-        const m = ev.link!.workspace.module(path);
-        return !!m && notPlain(m.tree.source);
-      });
+      return sizes.some((t) => typeof t === 'string' && field(t) === want) || lastReshapeSizes(ev.tree.source).has(want);
     };
 
     /** A root of a whole number (`math.sqrt(2)`) that is not the size the scores formed at `formedAt` sum over as stated. */
@@ -968,7 +769,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           // A factor named like a scale (`log_alpha`) that its one definition computes from these very weights
           // (`torch.where(alpha > eps, alpha.log(), 0)` beside `alpha * log_alpha`): a function of the weights (an
           // entropy's p·log p), not a scale applied to them.
-          if (op.power === undefined && fromTheWeights(op)) return;
+          if (op.power === undefined && computedFromTheOperand(ev, op.node, op.factorNode)) return;
           // A root of a whole number the code does not show to be a width (`* math.sqrt(2)`) is no known scale.
           if (unplacedLiteral(op, target.attn?.formedAt) && !op.named) return;
           if (roundTrip(site)) return;
@@ -1008,7 +809,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
         // A helper's parameter read as a dimension by its name alone (`def attend(q, k, v, d_k)` then `/ d_k`), with no call
         // in view binding it: what each caller passes decides (`attend(q, k, v, math.sqrt(self.dh))` in another file, or
         // past the call depth), as for a name under a root below.
-        if (power === -1 && !literal && helperParamByName(op, dim, site)) return;
+        if (power === -1 && !literal && helperParamOnlyByName(ev, op.factorNode, dim.text, site.ctx)) return;
         if (power === -1 && (knownDim || projectionInputLastAxis(op, target))) {
           // The queries and the keys each divided by the same dimension (`q / (head_dim ** 1 / float(4))` and the same
           // for k, meant as fourth roots): one mistake, reported once, at the query, with the key's scaling as evidence.
@@ -1159,7 +960,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
             ...(dim.which === 'model' &&
             dimOfName(dim.text)?.which === 'model' &&
             !projectionWidth(proj, dim.text, site) &&
-            !classLayerWidth(site.ctx.scope.ownerClass, dim.text)
+            !classLayerWidth(ev, site.ctx.scope.ownerClass, dim.text)
               ? { byName: [dim.text, ...boundTexts(op, site)] }
               : {}),
           });
@@ -1270,7 +1071,10 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       },
       end() {
         for (const m of modelWidth)
-          if (!headWidthSomewhere.has(m.node.id) && (m.byName === undefined || [...m.byName, ...(boundByNode.get(m.node.id) ?? [])].some(splitByHeadCount)))
+          if (
+            !headWidthSomewhere.has(m.node.id) &&
+            (m.byName === undefined || [...m.byName, ...(boundByNode.get(m.node.id) ?? [])].some((t) => splitByHeadCount(ev, t)))
+          )
             report(m.node, m.message, undefined, m.evidence);
         for (const m of headOnWhole) if (!headOnSplitSomewhere.has(m.node.id)) report(m.node, m.message, undefined, m.evidence);
         // Two definite 1/sqrt(d) factors on the same path to one softmax.
