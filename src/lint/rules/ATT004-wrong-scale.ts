@@ -960,7 +960,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
             ...(dim.which === 'model' &&
             dimOfName(dim.text)?.which === 'model' &&
             !projectionWidth(proj, dim.text, site) &&
-            !classLayerWidth(ev, site.ctx.scope.ownerClass, dim.text)
+            !classLayerWidth(ev, site.ctx.scope.ownerClass ?? callerClass(ev, site.ctx), dim.text)
               ? { byName: [dim.text, ...boundTexts(op, site)] }
               : {}),
           });
