@@ -473,7 +473,7 @@ export function callOperator(ev: Evaluator, op: string, lv: AValue, rv: AValue, 
     case '-':
       return addSub(ev, op, lv, rv, l, r, node, ctx);
     case '**':
-      return power(ev, lv, rv);
+      return power(ev, lv, rv, l);
     case '&':
     case '|':
       return maskLogic(lv, rv, op === '&' ? 'and' : 'or');
@@ -690,8 +690,7 @@ function literalWidthRoot(n: number, p: number): { dim: DimInfo; power: number }
   return { dim: { which: 'unknown', text: String(n), literal: n }, power: p };
 }
 
-function power(ev: Evaluator, lv: AValue, rv: AValue): AValue {
-  void ev;
+function power(ev: Evaluator, lv: AValue, rv: AValue, l?: PyNode): AValue {
   if (lv.kind !== 'number' && lv.kind !== 'tensor') return UNKNOWN;
   const p = rv.num;
   if (p === undefined) return number();
@@ -702,7 +701,8 @@ function power(ev: Evaluator, lv: AValue, rv: AValue): AValue {
   if (lv.num !== undefined && !rootOfCount) out.num = lv.num ** p;
   if (rootOfCount) out.dimPow = literalWidthRoot(lv.num, p);
   else if (lv.dimPow) out.dimPow = { dim: lv.dimPow.dim, power: lv.dimPow.power * p };
-  else if (lv.headCount) out.dimPow = { dim: { which: 'heads', text: 'num_heads' }, power: p };
+  // The count keeps the name it was read from (`self.n_heads ** -0.5`): a rule may check what else the code does with it.
+  else if (lv.headCount) out.dimPow = { dim: { which: 'heads', text: l ? ev.text(l) : 'num_heads' }, power: p };
   if (lv.scaleName) out.scaleName = lv.scaleName;
   return out;
 }

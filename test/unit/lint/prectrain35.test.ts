@@ -14,6 +14,13 @@ import { strict as assert } from 'node:assert';
 import { findingLines, valueOf, workspaceFindingLines } from './helpers';
 import { axisAt, type AValue } from '../../../src/lint/analysis/values';
 
+/**
+ * Since session 36 (prec-scale36) a model-width NAME alone (`d`) decides nothing; the reading stands where the code
+ * shows the name as a feature width, here a layer of the class `d` wide. The tests below that need the name's reading
+ * add this layer, so they still fail if the product check is dropped.
+ */
+const WITH_D_LAYER = (src: string): string => src.replace(/( +)(self\.fc_k = nn\.Linear\([^\n]*\)\n)/, '$1$2$1self.fc_o = nn.Linear(d, d)\n');
+
 /** The width of the first piece's last axis, as the code states it. */
 async function pieceWidth(src: string, expr: string): Promise<string | undefined> {
   const v = await valueOf(src, expr);
@@ -229,9 +236,12 @@ describe('lint: a model-width name that the code builds a wider width from (ATT0
     const attr = GMAN_TRANSFORM.replace('        D = K * d\n', '        self.D = self._K * d\n').replace(/nn\.Linear\(D, D\)/g, 'nn.Linear(self.D, self.D)');
     assert.deepEqual(await findingLines(attr, 'ATT004'), []);
   });
-  it('without the product the name decides as before: the transform attention is reported (this test fails if the product check is dropped)', async () => {
+  it('without the product, and with d a layer width of the class, the transform attention is reported (this test fails if the product check is dropped)', async () => {
     const bare = GMAN_TRANSFORM.replace('    def __init__(self, K, d):', '    def __init__(self, K, d, D):').replace('        D = K * d\n', '');
-    assert.deepEqual(await findingLines(bare, 'ATT004'), [17]);
+    assert.deepEqual(await findingLines(WITH_D_LAYER(bare), 'ATT004'), [18]);
+    assert.deepEqual(await findingLines(WITH_D_LAYER(GMAN_TRANSFORM), 'ATT004'), []);
+    // The name alone, with nothing in the code showing d as a width split into heads: silent (prec-scale36).
+    assert.deepEqual(await findingLines(bare, 'ATT004'), []);
   });
   it('a ratio, part count or extent times the width is no such product: the real bug stays reported', async () => {
     assert.deepEqual(await findingLines(MODEL_WIDTH_BUG, 'ATT004'), [18]);
@@ -243,29 +253,34 @@ describe('lint: a model-width name that the code builds a wider width from (ATT0
   });
   it('a module constant bound to a number is that number, as a literal factor is: `N_QKV * d` with N_QKV = 3 is no product of names', async () => {
     // The same width written with the literal and with a module constant (the metamorphic `const` rewrite): one reading.
-    const literal = GMAN_TRANSFORM.replace('D = K * d', 'D = 3 * d');
-    assert.deepEqual(await findingLines(literal, 'ATT004'), [18]);
-    const constant = GMAN_TRANSFORM.replace('D = K * d', 'D = N_QKV * d').replace(
-      'import torch.nn.functional as F\n',
-      'import torch.nn.functional as F\n\nN_QKV = 3\n',
-    );
-    assert.deepEqual(await findingLines(constant, 'ATT004'), [20]);
+    const literal = WITH_D_LAYER(GMAN_TRANSFORM.replace('D = K * d', 'D = 3 * d'));
+    assert.deepEqual(await findingLines(literal, 'ATT004'), [19]);
+    const constant = WITH_D_LAYER(GMAN_TRANSFORM)
+      .replace('D = K * d', 'D = N_QKV * d')
+      .replace('import torch.nn.functional as F\n', 'import torch.nn.functional as F\n\nN_QKV = 3\n');
+    assert.deepEqual(await findingLines(constant, 'ATT004'), [21]);
     // A name bound twice at module level is no constant: the product of names again.
     const rebound = constant.replace('N_QKV = 3\n', 'N_QKV = 3\nN_QKV = 4\n');
     assert.deepEqual(await findingLines(rebound, 'ATT004'), []);
   });
   it('TF1 GMAN, tf.split(q, self.K, axis=-1) (a count) beside D = K * d, is silent', async () => {
-    assert.deepEqual(await findingLines(TF_GMAN, 'ATT004'), []);
-    assert.deepEqual(await findingLines(TF_GMAN.replace('        D = K * d\n', '        D = 64\n'), 'ATT004'), [15]);
+    // `d` is also a layer width of the class (`tf.layers.Dense(d)`): the name's reading stands unless the product clears it.
+    const tfGman = TF_GMAN.replace(
+      '        self.K, self.d, self.D = K, d, D\n',
+      '        self.K, self.d, self.D = K, d, D\n        self.out = tf.layers.Dense(d)\n',
+    );
+    assert.deepEqual(await findingLines(tfGman, 'ATT004'), []);
+    assert.deepEqual(await findingLines(tfGman.replace('        D = K * d\n', '        D = 64\n'), 'ATT004'), [16]);
   });
   it('cross-file: the model that builds the class with D = K * d clears it; the attention file alone does not', async () => {
-    const files = { 'gman/__init__.py': '', 'gman/attention.py': ATTN_NO_PRODUCT, 'gman/model.py': MODEL_WITH_PRODUCT };
+    const attention = WITH_D_LAYER(ATTN_NO_PRODUCT);
+    const files = { 'gman/__init__.py': '', 'gman/attention.py': attention, 'gman/model.py': MODEL_WITH_PRODUCT };
     assert.deepEqual(await workspaceFindingLines(files, 'gman/attention.py', 'ATT004'), []);
-    const alone = { 'gman/__init__.py': '', 'gman/attention.py': ATTN_NO_PRODUCT };
-    assert.deepEqual(await workspaceFindingLines(alone, 'gman/attention.py', 'ATT004'), [17]);
+    const alone = { 'gman/__init__.py': '', 'gman/attention.py': attention };
+    assert.deepEqual(await workspaceFindingLines(alone, 'gman/attention.py', 'ATT004'), [18]);
     // A builder that passes a width it never multiplies says nothing.
     const flat = MODEL_WITH_PRODUCT.replace('D = K * d', 'D = 64');
-    assert.deepEqual(await workspaceFindingLines({ ...files, 'gman/model.py': flat }, 'gman/attention.py', 'ATT004'), [17]);
+    assert.deepEqual(await workspaceFindingLines({ ...files, 'gman/model.py': flat }, 'gman/attention.py', 'ATT004'), [18]);
   });
 });
 
