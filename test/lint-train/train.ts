@@ -74,6 +74,8 @@ export const TRAIN_BATCHES: readonly TrainBatch[] = [
   { id: 'w', dir: join(__dirname, 'w'), namePrefix: 't30w' },
   // Session 35, the curator of unseen batch 27 (its training-side twin: the 8-f half of the coin).
   { id: 'x', dir: join(__dirname, 'x'), namePrefix: 't31x' },
+  // Session 35, the curator of unseen batch 28 (its training-side twin: the 8-f half of the coin).
+  { id: 'y', dir: join(__dirname, 'y'), namePrefix: 't32y' },
 ];
 
 /** Entries of a batch folder that are not cases when the cases sit next to the README. */

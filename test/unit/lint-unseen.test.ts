@@ -85,8 +85,12 @@
 //     training-side twin is test/lint-train/x): the same checks, against every list including the shared studied list as
 //     it was at its final check (batch-27/lintrules-studied-repos.txt), held to its own floors (batch-27/README.md); in
 //     the unseen group after batch 23; counts only.
+// 9r. The twenty-eighth batch (batch-28/, gathered in session 35 by one curator working alone (brief curator37) after
+//     batch 27; its training-side twin is test/lint-train/y): the same checks, against every list including the shared
+//     studied list as it was at its final check (batch-28/lintrules-studied-repos.txt), held to its own floors
+//     (batch-28/README.md); in the unseen group after batch 27; counts only.
 // 10. The linter run: prints the aggregates only (never a per-case miss), the regression batches (1, 2, 13-15, 17, 18,
-//     20-22, 24-26) together, the unseen batches (3-12, 16, 19, 23, 27) each on its own and after each the unseen batches
+//     20-22, 24-26) together, the unseen batches (3-12, 16, 19, 23, 27, 28) each on its own and after each the unseen batches
 //     so far together, and asserts no threshold; it fails only if the linter throws.
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -440,7 +444,7 @@ describe('lint unseen: loader and scorer', () => {
     );
   });
 
-  it('puts batches 1, 2, 13-15, 17, 18, 20-22 and 24-26 in the regression group and batches 3-12, 16, 19, 23 and 27 in the unseen group', () => {
+  it('puts batches 1, 2, 13-15, 17, 18, 20-22 and 24-26 in the regression group and batches 3-12, 16, 19, 23, 27 and 28 in the unseen group', () => {
     assert.deepEqual(
       UNSEEN_BATCHES.map((b) => [b.id, b.group, b.alone === true]),
       [
@@ -471,6 +475,7 @@ describe('lint unseen: loader and scorer', () => {
         ['batch-25', 'regression', false],
         ['batch-26', 'regression', false],
         ['batch-27', 'unseen', false],
+        ['batch-28', 'unseen', false],
       ],
     );
   });
@@ -832,7 +837,8 @@ interface GatheredBatchFloors {
     | 'batch-24'
     | 'batch-25'
     | 'batch-26'
-    | 'batch-27';
+    | 'batch-27'
+    | 'batch-28';
   session: number;
   /** How the batch came about, in its describe title; absent: the unseen measure of its session. */
   title?: string;
@@ -1459,6 +1465,34 @@ describeGatheredBatch({
   numpyOnlyCases: 1,
 });
 
+// Batch 28 (session 35, brief curator37) was gathered by one curator working alone after batch 27, from its half of the
+// repositories (the same coin: 0-7 unseen, 8-f the training set, here test/lint-train/y), small hand-written projects
+// from mixed domains, real bugs where the code has them and correct code first. The integrator decided before any
+// result existed that it joins the unseen measure after batch 27 (batch-28/README.md). Floors: the size and spread it
+// was gathered with (batch-28/README.md "What is in it"); it found no real ATT002 or ATT008 bug (its README says so).
+const BATCH28 = UNSEEN_BATCHES.find((b) => b.id === 'batch-28')!;
+/** The shared studied list (/work/wt/studied-repos.txt) as it was at batch 28's final check. */
+const STUDIED_LIST_28 = join(BATCH28.dir, '..', 'lintrules-studied-repos.txt');
+
+describeGatheredBatch({
+  id: 'batch-28',
+  session: 35,
+  title: 'gathered in session 35 by one curator after batch 27, in the unseen measure after batch 27',
+  cases: 10,
+  realBugFindings: 2,
+  realBugCases: 2,
+  fixedCases: 0,
+  cleanCases: 8,
+  rulesWithRealBugs: 1,
+  requiredRealBugRules: ['ATT003'],
+  uncoveredRules: ['ATT006'],
+  folderCases: 2,
+  torchCases: 8,
+  tensorflowCases: 0,
+  jaxCases: 1,
+  numpyOnlyCases: 1,
+});
+
 function describeGatheredBatch(floors: GatheredBatchFloors): void {
   const batch = UNSEEN_BATCHES.find((b) => b.id === floors.id)!;
   const n = floors.id.slice('batch-'.length);
@@ -1558,6 +1592,7 @@ function describeGatheredBatch(floors: GatheredBatchFloors): void {
         STUDIED_LIST_25,
         STUDIED_LIST_26,
         STUDIED_LIST_27,
+        STUDIED_LIST_28,
       ])
         for (const repo of listedRepos(list)) excluded.add(repo);
       // The training set is read case by case by rule engineers: its repositories are spent for the unseen measure.
