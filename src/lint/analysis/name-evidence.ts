@@ -1,6 +1,6 @@
 // What the code shows about a size the linter first met as a NAME (`dim`, `d_model`, `head`, a helper's `d_k`):
 // read from the source text of the file, of the classes that build a class, and of the workspace files around it,
-// so that a rule reports a size's role only where the code, not the name, states it (session 36, prec-scale36).
+// so that a rule reports a size's role only where the code, not the name, states it (session 35, branch prec-scale36).
 import { heldValue } from './call';
 import type { Evaluator } from './evaluator';
 import type { Ctx } from './facts';
@@ -19,7 +19,7 @@ export function fieldOf(t: string): string {
 }
 
 /** Arguments split at the commas outside brackets. */
-export function splitTopLevel(args: string): string[] {
+export function splitArguments(args: string): string[] {
   const out: string[] = [];
   let depth = 0;
   let cur = '';
@@ -80,7 +80,7 @@ export function splitByHeadCount(ev: Evaluator, t: string): boolean {
 export function lastReshapeSizes(source: string): Set<string> {
   const out = new Set<string>();
   for (const m of source.matchAll(/\.(?:view|reshape)\s*\(((?:[^()]|\([^()]*\))*)\)/g)) {
-    const args = splitTopLevel(m[1] ?? '');
+    const args = splitArguments(m[1] ?? '');
     const name = /^(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*)$/.exec(args[args.length - 1]?.trim() ?? '')?.[1];
     if (name && args.length > 1) out.add(name);
   }
@@ -105,7 +105,7 @@ export function classLayerWidth(ev: Evaluator, cls: ClassInfo | undefined, t: st
     .filter((c) => c === cls || (c.name !== cls.name && builds.test(ev.text(c.node))))
     .some((c) =>
       [...ev.text(c.node).matchAll(DENSE_CALL)].some((m) =>
-        splitTopLevel(m[1] ?? '')
+        splitArguments(m[1] ?? '')
           .slice(0, 3)
           .some((a) => {
             const v = a.replace(WIDTH_KEYWORD, '').trim();
@@ -144,13 +144,13 @@ export function calledWithUnshownArgument(ev: Evaluator, fn: string, param: Para
     [...src.matchAll(call)]
       .filter((m) => !/\bdef\s+$/.test(src.slice(Math.max(0, m.index - 8), m.index)))
       .some((m) => {
-        const args = splitTopLevel(balancedFrom(src, m.index + m[0].length));
+        const args = splitArguments(balancedFrom(src, m.index + m[0].length));
         const positional = args.filter((a) => !/^\s*\*|^\s*[A-Za-z_]\w*\s*=(?!=)/.test(a));
         const arg = (args.map((a) => keyword.exec(a)?.[1]).find((v) => v !== undefined) ?? positional[at] ?? '').trim();
         if (!DOTTED.test(arg) || dimOfName(arg) === undefined) return true;
         // A bare name that the calling function takes as a parameter: passed on, not shown.
         const defs = [...src.slice(0, m.index).matchAll(/\bdef\s+\w+\s*\(([^)]*)\)/g)];
-        const params = splitTopLevel(defs[defs.length - 1]?.[1] ?? '').map((p) => p.replace(/[:=][\s\S]*$/, '').trim());
+        const params = splitArguments(defs[defs.length - 1]?.[1] ?? '').map((p) => p.replace(/[:=][\s\S]*$/, '').trim());
         return !arg.includes('.') && params.includes(arg);
       });
   if (unshown(ev.tree.source)) return true;

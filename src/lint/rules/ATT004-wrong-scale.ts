@@ -190,7 +190,6 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
     };
 
     const bare = (t: string): string => t.replace(/^self\./, '').replace(/\s+/g, '');
-    const field = fieldOf;
     /**
      * The name is the input or output width of the projection that made these queries (`nn.Linear(d_model, d_model)`,
      * `Dense(units=self.d_model)`, `dim * 1`, `inner = dim`).
@@ -328,10 +327,10 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
      * then the right scale, whatever the name says.
      */
     const countIsHeadWidth = (text: string, op: ScaleOp, site: ScaleSite): boolean => {
-      const want = field(text.replace(/^\((.*)\)$/, '$1'));
+      const want = fieldOf(text.replace(/^\((.*)\)$/, '$1'));
       const formedAt = op.on === 'scores' ? site.target.attn?.formedAt : scoresReached(op);
       const sizes = [...contractedSizes(formedAt), ...contractedValues(op, site)];
-      return sizes.some((t) => typeof t === 'string' && field(t) === want) || lastReshapeSizes(ev.tree.source).has(want);
+      return sizes.some((t) => typeof t === 'string' && fieldOf(t) === want) || lastReshapeSizes(ev.tree.source).has(want);
     };
 
     /** A root of a whole number (`math.sqrt(2)`) that is not the size the scores formed at `formedAt` sum over as stated. */
