@@ -10,12 +10,11 @@
 //   --dir COPY    read the batches from COPY/batch-N/ (a copy of each regression batch's cases folder; batch 1's is
 //                 test/lint-unseen/cases) instead of test/lint-unseen, so that a rules author works in a folder that
 //                 holds no unseen case
-import { join } from 'node:path';
 import { createLinter } from '../src/lint';
 import { readGrammarWasm } from '../test/lint-corpus/load';
 import { isRuleCode } from '../test/lint-corpus/score';
-import { formatTrainReport, loadTrainBatches, runTrain, type TrainBatch } from '../test/lint-train/train';
-import { CaseWorkspace, UNSEEN_BATCHES } from '../test/lint-unseen/unseen';
+import { formatTrainReport, loadTrainBatches, regressionBatchesAsTraining, runTrain } from '../test/lint-train/train';
+import { CaseWorkspace } from '../test/lint-unseen/unseen';
 
 function parseArgs(argv: string[]): { rule?: string; dir?: string } {
   const opts: { rule?: string; dir?: string } = {};
@@ -34,19 +33,11 @@ function parseArgs(argv: string[]): { rule?: string; dir?: string } {
   return opts;
 }
 
-/** The regression batches as training batches: their cases folders, or their copies under `copy`. */
-export function regressionBatches(copy?: string): TrainBatch[] {
-  return UNSEEN_BATCHES.filter((b) => b.group === 'regression').map((b) => ({
-    id: b.id,
-    dir: copy === undefined ? b.dir : join(copy, b.id),
-  }));
-}
-
 async function main(): Promise<void> {
   const opts = parseArgs(process.argv.slice(2));
   const workspace = new CaseWorkspace();
   const linter = await createLinter(readGrammarWasm(), { workspace });
-  const report = formatTrainReport(runTrain(linter, loadTrainBatches(regressionBatches(opts.dir)), workspace), opts);
+  const report = formatTrainReport(runTrain(linter, loadTrainBatches(regressionBatchesAsTraining(opts.dir)), workspace), opts);
   console.log(report.replace(/^lint train, /gm, 'lint regression, '));
 }
 

@@ -15,6 +15,7 @@ import {
   type UnseenCase,
   type UnseenLinter,
   type UnseenRun,
+  UNSEEN_BATCHES,
 } from '../lint-unseen/unseen';
 
 export const TRAIN_DIR = __dirname;
@@ -200,4 +201,17 @@ export function formatTrainReport(result: TrainRun, options: { rule?: string } =
   }
   blocks.push(lines.join('\n'));
   return blocks.join('\n\n');
+}
+
+/**
+ * The unseen set's REGRESSION batches (spent, see test/lint-unseen/README.md) as training batches: since session 36
+ * rule authors read them case by case (scripts/lint-regression-report.ts). Their cases folders, or, with `copy`, the
+ * folders `copy/batch-N/` of a copy of each (so that a rules author reads a folder that holds no unseen case). The
+ * unseen group's batches are never among them.
+ */
+export function regressionBatchesAsTraining(copy?: string): TrainBatch[] {
+  return UNSEEN_BATCHES.filter((b) => b.group === 'regression').map((b) => ({
+    id: b.id,
+    dir: copy === undefined ? b.dir : join(copy, b.id),
+  }));
 }

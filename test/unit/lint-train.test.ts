@@ -14,8 +14,8 @@ import { join } from 'node:path';
 import TreeSitter = require('web-tree-sitter');
 import { readGrammarWasm } from '../lint-corpus/load';
 import type { FindingLike } from '../lint-corpus/score';
-import { TRAIN_BATCHES, formatTrainReport, loadTrainBatches, runTrain, trainCaseNamePattern } from '../lint-train/train';
-import { CaseWorkspace, loadUnseenBatches, redactedWorkspace, type UnseenLinter } from '../lint-unseen/unseen';
+import { TRAIN_BATCHES, formatTrainReport, loadTrainBatches, regressionBatchesAsTraining, runTrain, trainCaseNamePattern } from '../lint-train/train';
+import { CaseWorkspace, UNSEEN_BATCHES, loadUnseenBatches, redactedWorkspace, type UnseenLinter } from '../lint-unseen/unseen';
 
 const header = (name: string, label: string, cls: string) =>
   [
@@ -89,6 +89,16 @@ describe('lint train: loader and report', () => {
 
   it('rejects a case name used in two batches', () => {
     assert.throws(() => loadTrainBatches([batches()[0], { id: 'again', dir: join(root, 'a') }]), /is used in a and again/);
+  });
+
+  it('reads the regression batches of the unseen set as training (or their copies), never a batch of the unseen group', () => {
+    const regression = UNSEEN_BATCHES.filter((b) => b.group === 'regression');
+    const unseenDirs = new Set(UNSEEN_BATCHES.filter((b) => b.group !== 'regression').map((b) => b.dir));
+    const own = regressionBatchesAsTraining();
+    assert.deepEqual(own.map((b) => b.id), regression.map((b) => b.id));
+    assert.ok(own.length >= 2 && own.every((b) => !unseenDirs.has(b.dir)));
+    const copied = regressionBatchesAsTraining('/some/copy');
+    assert.deepEqual(copied.map((b) => b.dir), regression.map((b) => join('/some/copy', b.id)));
   });
 });
 
