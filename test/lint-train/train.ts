@@ -77,6 +77,8 @@ export const TRAIN_BATCHES: readonly TrainBatch[] = [
   { id: 'x', dir: join(__dirname, 'x'), namePrefix: 't31x' },
   // Session 35, the curator of unseen batch 28 (its training-side twin: the 8-f half of the coin).
   { id: 'y', dir: join(__dirname, 'y'), namePrefix: 't32y' },
+  // Session 36, curator s36z (a training batch on its own: the 8-f half of the coin, no unseen twin).
+  { id: 'z', dir: join(__dirname, 'z'), namePrefix: 't33z' },
 ];
 
 /** Entries of a batch folder that are not cases when the cases sit next to the README. */
