@@ -5,7 +5,7 @@
 # pattern: a GPT-2-small training script in JAX with the PAX module library: fused q/k/v weights split with jnp.split, heads reshaped to (N, L, H, D/H) and never transposed, scores made by `einsum("NSHD,NTHD->NSTH", q, k) / sqrt(head_dim)` so the heads are the LAST axis of the scores, a lower-triangular boolean keep mask broadcast as `mask[None, :, :, None]`, `jnp.where(mask, scores, -inf)`, `jax.nn.softmax(scores, axis=2)`, and the values read with `einsum("NTHD,NSTH->NSHD", v, weights)`; float32 parameters throughout
 # why: correct: in the (N, S, T, H) layout axis 2 is T, the key axis, and the value einsum sums over exactly T; the mask's True (kept) entries are on and below the diagonal of (S, T), the jnp.where convention, and broadcast over the batch and the heads by the None axes; the scale is 1/sqrt(head_dim) (q.shape[-1] after the reshape); the -inf fill never fills a whole row (the diagonal is kept) and the scores are float32
 # looks-like: ATT001, ATT002, ATT004, ATT007
-# source: https://github.com/NTT123/jaxGPT https://github.com/NTT123/jaxGPT/blob/e8057e997336a9428afae95340c2b9b27914cf99/train.py train.py
+# source: https://github.com/NTT123/jaxGPT https://github.com/NTT123/jaxGPT/commit/e8057e997336a9428afae95340c2b9b27914cf99 train.py
 import math
 
 import jax

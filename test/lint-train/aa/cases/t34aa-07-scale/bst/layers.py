@@ -4,7 +4,7 @@
 # class: real-bug
 # pattern: a Behaviour Sequence Transformer (Alibaba's BST) for next-item recommendation: multi-head attention with per-head width att_dim // n_heads, scores `q @ k.transpose(-2, -1) / scale_factor` where `scale_factor = sqrt(n_heads)`, a keep mask (item != 0 and not in the future, uint8) built by the model in another module and applied with `masked_fill(mask == 0, -1e9)`, nn.Softmax(dim=-1)
 # why: buggy: the scores are divided by the square root of the number of heads (4 in the sample config, so 2) instead of the square root of the per-head width the dot products sum over (32 // 4 = 8, so 2.83), as the BST paper's multi-head attention (Vaswani et al.) prescribes; the two agree only when n_heads == att_dim // n_heads; the repository has no fix
-# source: https://github.com/nihalsangeeth/behaviour-seq-transformer https://github.com/nihalsangeeth/behaviour-seq-transformer/blob/74185eb5588b1e57a936de9901313dddcc10acf4/bst/layers.py bst/layers.py
+# source: https://github.com/nihalsangeeth/behaviour-seq-transformer https://github.com/nihalsangeeth/behaviour-seq-transformer/commit/74185eb5588b1e57a936de9901313dddcc10acf4 bst/layers.py
 import torch
 from torch import nn
 

@@ -5,7 +5,7 @@
 # pattern: an autoregressive Transformer over pen-stroke tokens (QuickDraw sketches), sequence-first: a square causal mask made as `(triu(ones) == 1).transpose(0, 1)` (True on and below the diagonal), turned into a float additive mask by `masked_fill(mask == 0, -inf)` then `masked_fill(mask == 1, 0.0)`, cached on the module and handed positionally to nn.TransformerEncoder built from ReZero encoder layers; the sampling script in another module rebuilds the mask through the model's private method for every prefix length and runs the whole prefix again (no key/value cache), and masks logits of the vocabulary with -inf before a nucleus sampler
 # why: correct: the additive float mask is 0 where a key is at or before the query and -inf after it, PyTorch's convention for a float `mask` of TransformerEncoder (added to the scores); the diagonal is always 0, so no row is fully masked; the boolean intermediate is never handed to an API; generation recomputes the full prefix with a mask of its own length, so there is no cached-key alignment to get wrong; the -inf fills in the sampler are on vocabulary logits, not attention scores
 # looks-like: ATT002, ATT007, ATT008
-# source: https://github.com/NTT123/sketch-transformer https://github.com/NTT123/sketch-transformer/blob/33af6bf60758374b29205a861f6d162243388a8d/model.py model.py
+# source: https://github.com/NTT123/sketch-transformer https://github.com/NTT123/sketch-transformer/commit/33af6bf60758374b29205a861f6d162243388a8d model.py
 import torch
 import torch.nn as nn
 from rezero.transformer import RZTXEncoderLayer

@@ -5,7 +5,7 @@
 # pattern: a from-scratch Retentive Network (Sun et al. 2023): per-head retention `(Q @ K.permute(0, 2, 1)) * D @ V` with no softmax and no 1/sqrt(d), where D is a causal decay matrix `gamma ** (n - m) * (n >= m).float()` whose NaN entries (inf * 0 above the diagonal) are zeroed by `D[D != D] = 0`; q and k rotated and length-scaled by an xPos module in another file; a recurrent form `s_n = gamma * s_{n-1} + K^T V`, `Q @ s_n`; heads concatenated, GroupNorm per head, swish gate
 # why: correct: retention has no softmax by design, so the 0/1 causal factor multiplied into the decay matrix is the whole mask and is exact (masked entries contribute nothing); the missing 1/sqrt(d) is absorbed by the per-head GroupNorm that follows, which is invariant to a constant scale of a head's output; `permute(0, 2, 1)` of 3-D keys is K^T; `D[D != D] = 0` replaces NaN, not a fill of scores; the recurrent form carries the same gamma decay as D
 # looks-like: ATT003, ATT005, ATT006, ATT007
-# source: https://github.com/Jamie-Stirling/RetNet https://github.com/Jamie-Stirling/RetNet/blob/a5841a3ebffd181c7ec1d964b46060519df4b6c8/src/retention.py src/retention.py
+# source: https://github.com/Jamie-Stirling/RetNet https://github.com/Jamie-Stirling/RetNet/commit/a5841a3ebffd181c7ec1d964b46060519df4b6c8 src/retention.py
 import math
 
 import torch
