@@ -79,6 +79,8 @@ export const TRAIN_BATCHES: readonly TrainBatch[] = [
   { id: 'y', dir: join(__dirname, 'y'), namePrefix: 't32y' },
   // Session 36, curator s36z (a training batch on its own: the 8-f half of the coin, no unseen twin).
   { id: 'z', dir: join(__dirname, 'z'), namePrefix: 't33z' },
+  // Session 36, curator s36aa (a training batch on its own after batch z: the 8-f half of the coin, no unseen twin).
+  { id: 'aa', dir: join(__dirname, 'aa'), namePrefix: 't34aa' },
 ];
 
 /** Entries of a batch folder that are not cases when the cases sit next to the README. */
