@@ -81,6 +81,8 @@ export const TRAIN_BATCHES: readonly TrainBatch[] = [
   { id: 'z', dir: join(__dirname, 'z'), namePrefix: 't33z' },
   // Session 36, curator s36aa (a training batch on its own after batch z: the 8-f half of the coin, no unseen twin).
   { id: 'aa', dir: join(__dirname, 'aa'), namePrefix: 't34aa' },
+  // Session 36, curator s36bb (a training batch on its own after batches z and aa: the 8-f half of the coin, no unseen twin).
+  { id: 'bb', dir: join(__dirname, 'bb'), namePrefix: 't35bb' },
 ];
 
 /** Entries of a batch folder that are not cases when the cases sit next to the README. */
