@@ -555,6 +555,13 @@ function multiply(ev: Evaluator, lv: AValue, rv: AValue, l: PyNode | undefined, 
       }
       return t;
     }
+    // The softmax's backward pass written out (`attn * (d_attn - (attn * d_attn).sum(-1, keepdims=True))`, NumPy and
+    // hand-written autograd code): the weights times the upstream gradient less its weighted sum over the rows is the
+    // gradient of the scores, not weights; later scales and products on it are the chain rule, not attention.
+    if (t.attn!.stage === 'weights' && softmaxBackward(ev, t, otherNode, ctx)) {
+      const { attn: _a, ops: _o, role: _r, ...grad } = scaledBy(t, other);
+      return grad;
+    }
     // The weights times a parameter of a function read with no caller (`softmax(scores) * causal`): its callers say
     // whether it is a mask (importer-calls.ts reads the importing files' calls of the function).
     if (t.attn!.stage === 'weights' && ctx.bindings === undefined && other.kind !== 'number' && isParameter(ev, otherNode, ctx))
@@ -584,6 +591,21 @@ function multiply(ev: Evaluator, lv: AValue, rv: AValue, l: PyNode | undefined, 
   if ((lv.role || lv.normalized) && rv.kind !== 'number' && !rv.mask && !rv.role) return addOp(scaledBy(lv, rv), { kind: 'opaque', node });
   if ((rv.role || rv.normalized) && lv.kind !== 'number' && !lv.mask && !lv.role) return addOp(scaledBy(rv, lv), { kind: 'opaque', node });
   return pairwiseProduct(ev, lv, rv, l, r, node) ?? broadcastResult(lv, rv);
+}
+
+/**
+ * `g - (w * g).sum(axis, keepdims=True)` (also `np.sum(w * g, axis=-1, keepdims=True)`) next to the weights `w` it is
+ * multiplied with: the vector-Jacobian product of the softmax that made `w`, a gradient of the scores.
+ */
+function softmaxBackward(ev: Evaluator, w: AValue, otherNode: PyNode, ctx: Ctx): boolean {
+  const diff = unparen(otherNode);
+  if (diff.type !== 'binary_operator' || operatorText(ev.tree, diff) !== '-') return false;
+  const sub = childByField(diff, 'right');
+  if (!sub) return false;
+  const red = ev.eval(sub, ctx).reduced;
+  if (red?.kind !== 'sum') return false;
+  const of = red.of.attn;
+  return of?.stage === 'weights' && (of.softmax?.site === undefined || of.softmax.site === w.attn?.softmax?.site);
 }
 
 /** t times a tensor of unknown meaning: t's facts, on the layout the two broadcast to (t's own when a rank is unknown). */

@@ -1,6 +1,7 @@
 // ATT003: attention scores reach softmax without any 1/sqrt(d) scaling.
 import { isWidthConstant, type SdpaSite, type SoftmaxSite } from '../analysis/facts';
 import type { AttnInfo, AValue, ScaleOp } from '../analysis/values';
+import { callArgs } from '../syntax/python';
 import { unparen, type PyNode } from '../syntax/tree';
 import {
   alternatives,
@@ -182,7 +183,7 @@ weights = scores.softmax(dim=-1)`,
         // A helper whose callers in the files that import it pass a pre-scaled q (or k).
         if (scaledByImporters(site)) continue;
         // The logits as they enter the softmax (its input argument); the product itself when it is inline.
-        const target = site.inputNode ?? a.formedAt;
+        const target = site.inputNode ?? scoresArgumentAtCall(site, a.formedAt) ?? a.formedAt;
         if (reported.has(target.id)) continue;
         reported.add(target.id);
         // Scores a helper of another file formed and returned: that helper and its place are named (its q and k are
@@ -217,6 +218,26 @@ weights = scores.softmax(dim=-1)`,
           ],
         });
       }
+    }
+
+    /**
+     * Scores formed by a caller and handed to a softmax helper of the file (`softmax_rows(scores)` with a hand-written
+     * exp / sum inside): the argument at that call, where they enter the softmax, as a library softmax's is.
+     */
+    function scoresArgumentAtCall(site: SoftmaxSite, formedAt: PyNode): PyNode | undefined {
+      const call = site.ctx.callSite;
+      const bindings = site.ctx.bindings;
+      if (!call || !bindings || call.type !== 'call') return undefined;
+      const fn = site.ctx.scope;
+      const args = callArgs(ev.tree, call);
+      for (const p of fn.params) {
+        if (bindings.get(p.name)?.attn?.formedAt !== formedAt) continue;
+        const kw = args.keywords.get(p.name);
+        if (kw) return kw.value;
+        if (args.hasSplat || p.index === undefined || p.kind !== 'positional') return undefined;
+        return args.positional[p.index - (fn.selfName ? 1 : 0)];
+      }
+      return undefined;
     }
 
     /**
