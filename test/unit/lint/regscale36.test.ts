@@ -199,3 +199,54 @@ def attention(Q, K, V):
     assert.deepEqual(await findingLines(src, 'ATT003'), [5]);
   });
 });
+
+// 4. A sqrt of the head width multiplied into q on its way to a fused kernel with its default 1/sqrt(E), alone: the two
+//    cancel and the kernel runs unscaled, as with `scale=1.0`. Where the code says unscaled attention is meant (a test's
+//    reference that must match unscaled attention within a tolerance, unittest's `assertLess(diff, 5e-5)` included),
+//    it is no wrong scale (rescan: TheApeMachine tests/test_decoupled_scores.py).
+const SDPA_UNIT = (fn: string, check: string): string => `import math
+import unittest
+
+import torch
+import torch.nn.functional as F
+
+
+class TestKernel(unittest.TestCase):
+    def ${fn}(self):
+        q = torch.randn(1, 2, 3, 16)  # (B, H, T, d)
+        k = torch.randn(1, 2, 5, 16)
+        v = torch.randn(1, 2, 5, 8)
+        dk = q.size(-1)
+        out = F.scaled_dot_product_attention(q * math.sqrt(dk), k, v)
+        ref = torch.softmax(q @ k.transpose(-2, -1), dim=-1) @ v
+${check}
+`;
+
+describe('regscale36: sqrt(E) cancelling a kernel default in a test reference (ATT004)', () => {
+  it('is silent in a test that holds the difference under a tolerance with assertLess', async () => {
+    const src = SDPA_UNIT('test_unit_scale', '        self.assertLess(float((out - ref).abs().max()), 5e-5)');
+    assert.deepEqual(await findingLines(src, 'ATT004'), []);
+  });
+  it('is silent with assertAlmostEqual', async () => {
+    const src = SDPA_UNIT('test_unit_scale', '        self.assertAlmostEqual(float((out - ref).abs().max()), 0.0, places=4)');
+    assert.deepEqual(await findingLines(src, 'ATT004'), []);
+  });
+  it('still reports it where nothing compares the kernel with unscaled attention', async () => {
+    const src = SDPA_UNIT('test_unit_scale', '        self.assertEqual(out.shape, ref.shape)');
+    assert.deepEqual(await findingLines(src, 'ATT004'), [14]);
+  });
+  it('still reports it in a model forward (no test)', async () => {
+    const src = `import math
+
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Attn(nn.Module):
+    def forward(self, q, k, v):
+        # q, k, v: (B, H, T, d)
+        return F.scaled_dot_product_attention(q * math.sqrt(q.size(-1)), k, v)
+`;
+    assert.deepEqual(await findingLines(src, 'ATT004'), [10]);
+  });
+});
