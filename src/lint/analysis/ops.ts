@@ -2536,11 +2536,22 @@ function withWrittenSizes(ev: Evaluator, init: AValue, node: PyNode): AxisInfo[]
   const args = ev.argsOf(u);
   const shape = args.keywords.get('shape')?.value ?? args.keywords.get('size')?.value;
   const listed = args.positional.filter((p) => p.type === 'tuple' || p.type === 'list');
-  const sizeList = shape ?? (listed.length === 1 ? listed[0] : undefined);
+  // The sizes as one tuple bound once to a name in the function (`shape = (d_in, head_size)` then `torch.randn(shape)`):
+  // read as written there.
+  const onlyName = !shape && listed.length === 0 && args.positional.length === 1 && args.positional[0]?.type === 'identifier' ? args.positional[0] : undefined;
+  const sizeList = shape ?? (listed.length === 1 ? listed[0] : onlyName ? tupleBoundOnce(ev, onlyName) : undefined);
   const sizes = sizeList ? namedChildren(unparen(sizeList)) : args.positional;
   const named = /^[A-Za-z_][\w.]*$/;
   if (sizes.length !== init.ndim || !sizes.every((n) => (n.type === 'identifier' || n.type === 'attribute') && named.test(ev.text(n)))) return undefined;
   return axes.map((ax, i) => ({ ...ax, sizeText: ev.text(sizes[i] ?? node) }));
+}
+
+/** The tuple or list literal a name is bound to by its one plain assignment (`shape = (d_in, d_out)`), if so. */
+function tupleBoundOnce(ev: Evaluator, name: PyNode): PyNode | undefined {
+  const defs = ev.resolve(name, ev.text(name));
+  const def = defs && defs.length === 1 ? defs[0] : undefined;
+  const value = def?.kind === 'assign' && def.path.length === 0 && def.value ? unparen(def.value) : undefined;
+  return value && (value.type === 'tuple' || value.type === 'list') && !namedChildren(value).some((e) => e.type === 'list_splat') ? value : undefined;
 }
 
 /** Compilers and tracers that return a function computing what the function they are given computes. */

@@ -901,6 +901,9 @@ function reshapeAxisOf(ev: Evaluator, c: Call, u: PyNode, i: number, all: PyNode
       if (l) ev.modelDimTexts.add(ev.text(l));
       return { label: 'feat', sizeText };
     }
+    // A head count floor-divided by a group size (`self.num_heads // self.n_rep`, grouped-query attention's key/value
+    // heads): still a count of heads.
+    if (op === '//' && l && r && isHeadCountName(rootName(ev, l) ?? ev.text(l))) return { label: 'head', sizeText };
     if (op === '*' && l && r) {
       const ll = labelOfSize(ev, c, l);
       const rl = labelOfSize(ev, c, r);

@@ -524,7 +524,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       const axes = target.attn?.queryAxes;
       if (axes?.some((a) => a.label === 'head')) return false;
       if (axes?.length === 4 && axes[1]?.size1) return true;
-      return !target.multiHead && target.ndim !== 4;
+      return !target.multiHead && (target.ndim === undefined || target.ndim < 4);
     };
 
     /**
@@ -866,7 +866,13 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           // its name shares with the projection's width in the caller.
           const rooted = rootedNameNode(ev, op.factorNode, true) ?? rootedNameNode(ev, op.factorNode, false);
           const defs = rooted?.type === 'identifier' ? ev.resolve(rooted, ctx.text(rooted)) : undefined;
-          const ownName = !!defs && defs.length > 0 && defs.every((d) => d.kind !== 'param');
+          // An attribute of the class forming the scores (`self.d_model = settings.get("d_model")`, a value the evaluator
+          // cannot follow): one object's field, the same value wherever the class reads it, its `nn.Linear(self.d_model,
+          // self.d_qk)` included; not a parameter of a helper whose name a caller's text may share.
+          const owner = site.ctx.scope.ownerClass;
+          const ownAttr =
+            rooted?.type === 'attribute' && /^self\.\w+$/.test(ctx.text(rooted)) && !!owner && ev.classAttrDefs(owner, ctx.text(rooted)).length > 0;
+          const ownName = ownAttr || (!!defs && defs.length > 0 && defs.every((d) => d.kind !== 'param'));
           // Known only as a name under a root written out, and that name a parameter: what each caller passes decides,
           // in the contexts of its calls (where the evaluator follows the value); its text says nothing here (a helper's
           // `dim` is not the caller's `nn.Linear(dim, ...)` input nor its `dim // n_heads`).
@@ -881,7 +887,9 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
             report(op.factorNode, msg(T.projectionInput, f, inWidth), undefined, evidence);
             return;
           }
-          const multiHead = target.multiHead || (target.attn !== undefined && target.ndim === 4);
+          // Scores of rank 4 or more (`(B, H, T, S)`, grouped-query `(B, kv_heads, group, T, S)`): axes beside the batch
+          // before the query and key axes, heads as the code lays them out.
+          const multiHead = target.multiHead || (target.attn !== undefined && target.ndim !== undefined && target.ndim >= 4);
           // The size the product contracts (q's and k's feature axis, wherever it sits) is each head's width, whatever its name.
           // On q or k, the product their path reaches; a size compared by what it holds in this context too (`self.dim_key`
           // of the view, bound by every construction in view to the caller's `dim`, is that `dim`).

@@ -250,3 +250,127 @@ class Attn(nn.Module):
     assert.deepEqual(await findingLines(src, 'ATT004'), [10]);
   });
 });
+
+// 5. An attribute of the class forming the scores, bound to a value the evaluator cannot follow (`self.d_model =
+//    settings.get("d_model")`), under a root: the same field as the query projection's input width
+//    (`nn.Linear(self.d_model, self.d_qk)`, narrowing): the width going into the projection (b21-03).
+const SETTINGS_HEAD = (scale: string, out = 'self.d_qk'): string => `import math
+
+import torch
+from torch import nn
+
+
+class Head(nn.Module):
+    def __init__(self, settings):
+        super().__init__()
+        self.d_model = settings.get("d_model")
+        self.d_qk = settings.get("d_qk")
+        self.WQ = nn.Linear(self.d_model, ${out})
+        self.WK = nn.Linear(self.d_model, ${out})
+
+    def forward(self, x):
+        Q = self.WQ(x)  # (B, T, d_qk)
+        K = self.WK(x)
+        return torch.softmax(torch.bmm(Q, K.transpose(1, 2)) / ${scale}, dim=-1)
+`;
+
+describe('regscale36: a class attribute under a root that is the query projection input width (ATT004)', () => {
+  it('reports sqrt(self.d_model) on the scores of a projection narrowing d_model to d_qk', async () => {
+    assert.deepEqual(await findingLines(SETTINGS_HEAD('math.sqrt(self.d_model)'), 'ATT004'), [18]);
+  });
+  it('is silent on sqrt(self.d_qk), the width the scores sum over', async () => {
+    assert.deepEqual(await findingLines(SETTINGS_HEAD('math.sqrt(self.d_qk)'), 'ATT004'), []);
+  });
+  it('is silent on one head as wide as its input (nn.Linear(self.d_model, self.d_model))', async () => {
+    assert.deepEqual(await findingLines(SETTINGS_HEAD('math.sqrt(self.d_model)', 'self.d_model'), 'ATT004'), []);
+  });
+  it('reports it with the settings class in another file', async () => {
+    const files = {
+      'settings.py': 'class Settings:\n    def __init__(self, values):\n        self.values = dict(values)\n\n    def get(self, key):\n        return self.values[key]\n',
+      'head.py': SETTINGS_HEAD('math.sqrt(self.d_model)').replace('from torch import nn\n', 'from torch import nn\n\nfrom settings import Settings\n'),
+    };
+    assert.deepEqual(await workspaceFindingLines(files, 'head.py', 'ATT004'), [20]);
+  });
+});
+
+// 6. A learned weight drawn with its sizes in a tuple bound to a name (`shape = (embedding_dim, head_size)` then
+//    `Parameter(torch.randn(shape) * 0.02)`): read as written there, so `x @ self.Q` is a projection of x narrowing it
+//    and `/ x.shape[-1]` divides by the input width itself (b21-12).
+const PARAM_HEAD = (shapeLine: string, scale: string): string => `import math
+
+import torch
+import torch.nn as nn
+from torch.nn.parameter import Parameter
+
+
+class SelfAttention(nn.Module):
+    def __init__(self, embedding_dim, num_heads):
+        super().__init__()
+        head_size = embedding_dim // num_heads
+        ${shapeLine}
+        self.Q = Parameter(torch.randn(shape) * 0.02)
+        self.K = Parameter(torch.randn(shape) * 0.02)
+
+    def forward(self, x):
+        # x: (batch, seq, embedding_dim)
+        q = x @ self.Q
+        k = x @ self.K
+        return torch.softmax(q @ k.transpose(1, 2) / ${scale}, dim=-1)
+`;
+
+describe('regscale36: a weight drawn from a shape tuple bound to a name is a projection (ATT004)', () => {
+  it('reports the scores divided by the input width itself', async () => {
+    assert.deepEqual(await findingLines(PARAM_HEAD('shape = (embedding_dim, head_size)', 'x.shape[-1]'), 'ATT004'), [20]);
+  });
+  it('is silent on sqrt of the keys width', async () => {
+    assert.deepEqual(await findingLines(PARAM_HEAD('shape = (embedding_dim, head_size)', 'math.sqrt(k.shape[-1])'), 'ATT004'), []);
+  });
+  it('is silent on sqrt of the input width when the weight keeps it (one head as wide as its input)', async () => {
+    assert.deepEqual(await findingLines(PARAM_HEAD('shape = (embedding_dim, embedding_dim)', 'math.sqrt(x.shape[-1])'), 'ATT004'), []);
+  });
+  it('is silent when the name is bound twice (the sizes are not known)', async () => {
+    const line = 'shape = (embedding_dim, head_size)\n        if num_heads == 1:\n            shape = (embedding_dim, embedding_dim)';
+    assert.deepEqual(await findingLines(PARAM_HEAD(line, 'math.sqrt(x.shape[-1])'), 'ATT004'), []);
+  });
+});
+
+// 7. Scores of rank 5 (grouped-query attention laid out `(B, kv_heads, group, T, S)`) are per-head scores as rank 4 ones
+//    are: a model width the code divides by the head count is no scale for them (b22-11).
+const GQA = (scale: string, split = 'self.head_dim = hidden_dim // num_heads'): string => `import torch
+import torch.nn as nn
+
+
+class GQA(nn.Module):
+    def __init__(self, hidden_dim, groups=2, num_heads=16):
+        super().__init__()
+        self.W_Q = nn.Linear(hidden_dim, hidden_dim, bias=False)
+        self.W_K = nn.Linear(hidden_dim, hidden_dim // groups, bias=False)
+        self.num_heads, self.groups = num_heads, groups
+        ${split}
+
+    def forward(self, x):
+        b, t, hidden_dim = x.shape
+        q = self.W_Q(x).view(b, t, self.num_heads // self.groups, self.groups, -1).permute(0, 2, 3, 1, 4)
+        k = self.W_K(x).view(b, t, self.num_heads // self.groups, 1, -1).permute(0, 2, 3, 4, 1)
+        scores = q @ k  # (b, kv_heads, groups, t, t)
+        return torch.softmax(scores / ${scale}, dim=-1)
+`;
+
+describe('regscale36: rank-5 grouped-query scores are per-head scores (ATT004)', () => {
+  it('reports the model width the code splits into heads', async () => {
+    assert.deepEqual(await findingLines(GQA('hidden_dim**0.5'), 'ATT004'), [18]);
+  });
+  it('is silent on the head width', async () => {
+    assert.deepEqual(await findingLines(GQA('self.head_dim**0.5'), 'ATT004'), []);
+  });
+  it('reports the input width read off x without any division by the head count: the view shows the split', async () => {
+    assert.deepEqual(await findingLines(GQA('hidden_dim**0.5', 'self.head_dim = 64'), 'ATT004'), [18]);
+  });
+  it('is silent on rank-5 scores whose third axis is no head axis and whose width is one head (the input kept whole)', async () => {
+    const src = GQA('hidden_dim**0.5').replace(
+      'q = self.W_Q(x).view(b, t, self.num_heads // self.groups, self.groups, -1).permute(0, 2, 3, 1, 4)\n        k = self.W_K(x).view(b, t, self.num_heads // self.groups, 1, -1).permute(0, 2, 3, 4, 1)',
+      'q = self.W_Q(x)[:, None, None]\n        k = self.W_Q(x)[:, None, None].transpose(-2, -1)',
+    );
+    assert.deepEqual(await findingLines(src, 'ATT004'), []);
+  });
+});
