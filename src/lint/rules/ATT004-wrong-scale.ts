@@ -27,6 +27,8 @@ const T = defineTemplates({
   fromHeadCount: 'The scale {0} is built from the number of heads, not the head dimension: divide the scores by sqrt(head_dim).',
   headsFloorWidth:
     'The scale {0} floor-divides the number of heads by {1}, the width the code splits into those heads: the quotient is 0 (a head is wider than one feature), so the scores are multiplied by 0 and the attention is uniform. Use true division, {2} / {1}, which is 1/head_dim.',
+  keyCount:
+    "The scale {0} uses {1}, the number of keys (the sequence axis of the keys or values, the scores' key axis), not the key dimension: the scaling then changes with the input length. Divide by sqrt(head_dim).",
   sequenceLength:
     'The scale {0} uses {1}, a sequence length (a non-feature axis of the queries), not the key dimension: the scaling then changes with the input length. Divide by sqrt(head_dim).',
   projectionInput:
@@ -567,6 +569,27 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
      * the code or a stated shape; `q.shape[-2]` needs none);
      * an axis of length 1 is the number 1, never read here. The text of the read (`q.shape[1]`, `q.size(1)`), or undefined.
      */
+    /** `k.transpose(2, 3)` / `k.transpose(-2, -1)` / `k.swapaxes(-1, -2)` of a tensor `isRead` accepts, of known rank for positive axes. */
+    const swappedKeys = (
+      bNode: PyNode,
+      x: { ctx: ScaleSite['ctx'] },
+      isRead: (n: PyNode, x: { ctx: ScaleSite['ctx'] }) => boolean,
+    ): boolean => {
+      const u = unparen(bNode);
+      const fn = u.type === 'call' ? childByField(u, 'function') : undefined;
+      const recv = fn?.type === 'attribute' ? childByField(fn, 'object') : undefined;
+      const name = fn?.type === 'attribute' ? ctx.text(childByField(fn, 'attribute') ?? fn) : '';
+      const args = u.type === 'call' ? childByField(u, 'arguments') : undefined;
+      if (!recv || !args || !/^(?:transpose|swapaxes|swapdims)$/.test(name) || !isRead(recv, x)) return false;
+      const ndim = ev.eval(recv, x.ctx).ndim;
+      const axes = namedChildren(args).map((a) => Number(ctx.text(a).replace(/\s+/g, '')));
+      if (axes.length !== 2 || axes.some((a) => !Number.isInteger(a))) return false;
+      const fromEnd = axes.map((a) => (a < 0 ? a : ndim === undefined ? NaN : a - ndim)).sort((p, q) => p - q);
+      return fromEnd[0] === -2 && fromEnd[1] === -1;
+    };
+
+    /** Factors (by node) whose length queryAxisRead found read off the keys: the number of keys. */
+    const keyCountReads = new Set<number>();
     const queryAxisRead = (op: ScaleOp, dim: DimInfo, target: ScaleSite['target'], site: ScaleSite): string | undefined => {
       // Read off an axis known not to be the last (shape-ops.ts: dimOfShape, whose text is `x.shape[i]`).
       if (!dim.otherAxis) return undefined;
@@ -575,18 +598,32 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       const fromEnd = i < 0 ? i : i - Number(dim.ofTensor?.ndim);
       if (fromEnd !== -2) return undefined;
       const formedAt = target.attn?.formedAt.id;
+      const isRead = (n: PyNode, x: { ctx: ScaleSite['ctx'] }): boolean =>
+        ev.eval(n, x.ctx) === dim.ofTensor || (x.ctx.scope === site.ctx.scope && ev.eval(n, site.ctx) === dim.ofTensor);
       // The product may sit in a helper of the file the scores come back from (`logits = scores_of(q, k)`): its left
       // operand, in the context of that call, is the very tensor whose axis is read.
-      const m = ev.facts.matmul.find(
-        (x) =>
-          x.node.id === formedAt &&
-          !!x.aNode &&
-          x.display !== 'einsum' &&
-          !x.transA &&
-          x.contractA === -1 &&
-          (ev.eval(x.aNode, x.ctx) === dim.ofTensor || (x.ctx.scope === site.ctx.scope && ev.eval(x.aNode, site.ctx) === dim.ofTensor)),
-      );
-      if (!m) return undefined;
+      // So for the keys: the tensor whose last two axes the product's right operand swaps (`q @ k.transpose(2, 3)`,
+      // `k.transpose(-2, -1)`, `tf.matmul(q, k, transpose_b=True)`), whose axis -2 becomes the scores' key axis: the
+      // number of keys, a length too.
+      const products = ev.facts.matmul.filter((x) => x.node.id === formedAt && x.display !== 'einsum');
+      const ofQueries = products.some((x) => !!x.aNode && !x.transA && x.contractA === -1 && isRead(x.aNode, x));
+      // And the values: the product of these scores' weights with them sums over their axis -2, one row per key
+      // (`tf.shape(value)[1]` of (batch, time_k, units) values).
+      const ofKeys =
+        !ofQueries &&
+        (products.some((x) => !!x.bNode && x.contractB === -2 && (x.transB ? isRead(x.bNode, x) : swappedKeys(x.bNode, x, isRead))) ||
+          ev.facts.matmul.some(
+            (x) =>
+              x.display !== 'einsum' &&
+              !x.transB &&
+              x.contractB === -2 &&
+              !!x.bNode &&
+              x.a.attn?.stage === 'weights' &&
+              x.a.attn.formedAt.id === formedAt &&
+              isRead(x.bNode, x),
+          ));
+      if (!ofQueries && !ofKeys) return undefined;
+      if (ofKeys) keyCountReads.add(op.factorNode.id);
       // Shown as the code reads it: the shape read inside the factor, or in the one definition of a local it holds.
       const find = (n: PyNode, follow: boolean): string | undefined => {
         const t = ctx.text(n);
@@ -877,9 +914,10 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           // in the contexts of its calls (where the evaluator follows the value); its text says nothing here (a helper's
           // `dim` is not the caller's `nn.Linear(dim, ...)` input nor its `dim // n_heads`).
           if (dim.rooted && !ownName) return;
-          const seq = sequenceSize(op, target) ?? queryAxisRead(op, dim, target, site);
+          const named = sequenceSize(op, target);
+          const seq = named ?? queryAxisRead(op, dim, target, site);
           if (seq) {
-            report(op.factorNode, msg(T.sequenceLength, f, seq), undefined, evidence);
+            report(op.factorNode, msg(!named && keyCountReads.has(op.factorNode.id) ? T.keyCount : T.sequenceLength, f, seq), undefined, evidence);
             return;
           }
           const inWidth = isProjectionInputWidth(dim, target, site);

@@ -374,3 +374,94 @@ describe('regscale36: rank-5 grouped-query scores are per-head scores (ATT004)',
     assert.deepEqual(await findingLines(src, 'ATT004'), []);
   });
 });
+
+// 8. A size read off the keys' or the values' sequence axis (`keys.shape[-2]` of keys turned by `transpose(2, 3)` for the
+//    product, `tf.shape(value)[1]` of the values the weights are multiplied with): the number of keys, a length, as the
+//    query axis read off the queries already is (t30w-06, t31x-02).
+const KEYS_READ = (scale: string): string => `import torch
+import torch.nn as nn
+
+
+class MHA(nn.Module):
+    def __init__(self, d, heads):
+        super().__init__()
+        self.heads, self.hd = heads, d // heads
+        self.q = nn.Linear(d, d)
+        self.k = nn.Linear(d, d)
+
+    def forward(self, x, v):
+        b, t, _ = x.shape
+        queries = self.q(x).view(b, t, self.heads, self.hd).transpose(1, 2)  # (b, heads, t, hd)
+        keys = self.k(x).view(b, t, self.heads, self.hd).transpose(1, 2)
+        scores = queries @ keys.transpose(2, 3)
+        return torch.softmax(scores / ${scale}, dim=-1) @ v
+`;
+const TF_VALUES = (scale: string): string => `import tensorflow as tf
+
+
+class Attention(tf.keras.layers.Layer):
+    def __init__(self, units):
+        super().__init__()
+        self.W_query = tf.keras.layers.Dense(units)
+        self.W_key = tf.keras.layers.Dense(units)
+        self.W_value = tf.keras.layers.Dense(units)
+
+    def call(self, query, value):
+        query = self.W_query(query)  # (batch, time_q, units)
+        key = self.W_key(value)  # (batch, time_k, units)
+        value = self.W_value(value)  # (batch, time_k, units)
+        score = tf.matmul(query, key, transpose_b=True)
+        score = score / tf.math.sqrt(tf.cast(${scale}, tf.float32))
+        return tf.matmul(tf.nn.softmax(score, axis=-1), value)
+`;
+
+describe('regscale36: a length read off the keys or the values is the number of keys (ATT004)', () => {
+  it('reports keys.shape[-2] ** 0.5 of keys swapped for the product', async () => {
+    assert.deepEqual(await findingLines(KEYS_READ('keys.shape[-2] ** 0.5'), 'ATT004'), [17]);
+  });
+  it('is silent on keys.shape[-1] ** 0.5', async () => {
+    assert.deepEqual(await findingLines(KEYS_READ('keys.shape[-1] ** 0.5'), 'ATT004'), []);
+  });
+  it('is silent on a read of the swapped keys own last axis (the number of keys would be -1 of the swapped, -2 is the width)', async () => {
+    const src = KEYS_READ('keys.transpose(2, 3).shape[-2] ** 0.5');
+    assert.deepEqual(await findingLines(src, 'ATT004'), []);
+  });
+  it('reports tf.shape(value)[1] of the values the weights are multiplied with', async () => {
+    assert.deepEqual(await findingLines(TF_VALUES('tf.shape(value)[1]'), 'ATT004'), [16]);
+  });
+  it('is silent on tf.shape(value)[-1], the projected width', async () => {
+    assert.deepEqual(await findingLines(TF_VALUES('tf.shape(value)[-1]'), 'ATT004'), []);
+  });
+});
+
+// 9. A shape comment written with `?` for a size known at run time only (`# (?, maxlen, 1)`, as TensorFlow 1 and Keras
+//    print a batch axis) states the rank and the length-1 axis like any other (b17-07).
+const KERAS_GATE = (comment: string, softmax: string): string => `import tensorflow as tf
+from keras import backend as K
+from keras.layers import Layer
+
+
+class Attention(Layer):
+    def build(self, input_shape):
+        self.w1 = self.add_weight(name="w1", shape=(64, input_shape[-1]))
+        self.w2 = self.add_weight(name="w2", shape=(64, 1))
+        super().build(input_shape)
+
+    def call(self, H):
+        A = K.tanh(K.dot(H, tf.transpose(self.w1)))  # (?, maxlen, 64)
+        A = K.dot(A, self.w2)  # ${comment}
+        A = ${softmax}
+        return A
+`;
+
+describe('regscale36: shape comments with ? for a run-time size (ATT001)', () => {
+  it('reports a softmax over the length-1 axis the comment states', async () => {
+    assert.deepEqual(await findingLines(KERAS_GATE('(?, maxlen, 1)', 'K.softmax(A)'), 'ATT001'), [15]);
+  });
+  it('is silent on a softmax over the time axis', async () => {
+    assert.deepEqual(await findingLines(KERAS_GATE('(?, maxlen, 1)', 'K.softmax(A, axis=1)'), 'ATT001'), []);
+  });
+  it('is silent when the comment offers alternatives', async () => {
+    assert.deepEqual(await findingLines(KERAS_GATE('(?, maxlen, 1) or (?, maxlen, r)', 'K.softmax(A)'), 'ATT001'), []);
+  });
+});
