@@ -230,14 +230,13 @@ weights = scores.softmax(dim=-1)`,
       if (!call || !bindings || call.type !== 'call') return undefined;
       const fn = site.ctx.scope;
       const args = callArgs(ev.tree, call);
-      for (const p of fn.params) {
-        if (bindings.get(p.name)?.attn?.formedAt !== formedAt) continue;
-        const kw = args.keywords.get(p.name);
-        if (kw) return kw.value;
-        if (args.hasSplat || p.index === undefined || p.kind !== 'positional') return undefined;
-        return args.positional[p.index - (fn.selfName ? 1 : 0)];
-      }
-      return undefined;
+      const p = fn.params.find((q) => bindings.get(q.name)?.attn?.formedAt === formedAt);
+      if (!p) return undefined;
+      const kw = args.keywords.get(p.name);
+      if (kw) return kw.value;
+      // Bound by position (a call with a `*` spread binds nothing: the evaluator makes no context for it).
+      /* c8 ignore next -- a parameter bound without a keyword is positional, so it has an index */
+      return p.index === undefined ? undefined : args.positional[p.index - (fn.selfName ? 1 : 0)];
     }
 
     /**

@@ -560,6 +560,19 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       return undefined;
     };
 
+    /** `k.transpose(2, 3)` / `k.transpose(-2, -1)` / `k.swapaxes(-1, -2)` of a tensor `isRead` accepts, of known rank for positive axes. */
+    const swappedKeys = (bNode: PyNode, x: { ctx: ScaleSite['ctx'] }, isRead: (n: PyNode, x: { ctx: ScaleSite['ctx'] }) => boolean): boolean => {
+      const u = unparen(bNode);
+      const m = /\.(?:transpose|swapaxes|swapdims)\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)$/.exec(ctx.text(u));
+      if (!m) return false;
+      /* c8 ignore next -- a call written `x.transpose(a, b)` has an attribute for its function, and it an object */
+      const recv = childByField(childByField(u, 'function') ?? u, 'object') ?? u;
+      if (!isRead(recv, x)) return false;
+      const ndim = ev.eval(recv, x.ctx).ndim ?? NaN;
+      const fromEnd = [Number(m[1]), Number(m[2])].map((a) => (a < 0 ? a : a - ndim)).sort((p, q) => p - q);
+      return fromEnd[0] === -2 && fromEnd[1] === -1;
+    };
+
     /**
      * The size of the queries' query axis read off the very operand that forms the scores (`dk = q.shape[1]` with q
      * `(B, N, d)` and the scores `q @ k.transpose(1, 2)`): a matmul contracts the last axis of its left operand and makes
@@ -569,24 +582,6 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
      * the code or a stated shape; `q.shape[-2]` needs none);
      * an axis of length 1 is the number 1, never read here. The text of the read (`q.shape[1]`, `q.size(1)`), or undefined.
      */
-    /** `k.transpose(2, 3)` / `k.transpose(-2, -1)` / `k.swapaxes(-1, -2)` of a tensor `isRead` accepts, of known rank for positive axes. */
-    const swappedKeys = (
-      bNode: PyNode,
-      x: { ctx: ScaleSite['ctx'] },
-      isRead: (n: PyNode, x: { ctx: ScaleSite['ctx'] }) => boolean,
-    ): boolean => {
-      const u = unparen(bNode);
-      const fn = u.type === 'call' ? childByField(u, 'function') : undefined;
-      const recv = fn?.type === 'attribute' ? childByField(fn, 'object') : undefined;
-      const name = fn?.type === 'attribute' ? ctx.text(childByField(fn, 'attribute') ?? fn) : '';
-      const args = u.type === 'call' ? childByField(u, 'arguments') : undefined;
-      if (!recv || !args || !/^(?:transpose|swapaxes|swapdims)$/.test(name) || !isRead(recv, x)) return false;
-      const ndim = ev.eval(recv, x.ctx).ndim;
-      const axes = namedChildren(args).map((a) => Number(ctx.text(a).replace(/\s+/g, '')));
-      if (axes.length !== 2 || axes.some((a) => !Number.isInteger(a))) return false;
-      const fromEnd = axes.map((a) => (a < 0 ? a : ndim === undefined ? NaN : a - ndim)).sort((p, q) => p - q);
-      return fromEnd[0] === -2 && fromEnd[1] === -1;
-    };
 
     /** Factors (by node) whose length queryAxisRead found read off the keys: the number of keys. */
     const keyCountReads = new Set<number>();

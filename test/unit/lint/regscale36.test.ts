@@ -286,7 +286,8 @@ describe('regscale36: a class attribute under a root that is the query projectio
   });
   it('reports it with the settings class in another file', async () => {
     const files = {
-      'settings.py': 'class Settings:\n    def __init__(self, values):\n        self.values = dict(values)\n\n    def get(self, key):\n        return self.values[key]\n',
+      'settings.py':
+        'class Settings:\n    def __init__(self, values):\n        self.values = dict(values)\n\n    def get(self, key):\n        return self.values[key]\n',
       'head.py': SETTINGS_HEAD('math.sqrt(self.d_model)').replace('from torch import nn\n', 'from torch import nn\n\nfrom settings import Settings\n'),
     };
     assert.deepEqual(await workspaceFindingLines(files, 'head.py', 'ATT004'), [20]);
