@@ -4,7 +4,8 @@ import { axisLabelOfName } from './names';
 import type { AxisInfo } from './values';
 
 // A size may carry a mark (`S*`, `S'`: a variant of S, such as the windowed part of a sequence).
-const DIM_ITEM = /^\s*(?:[A-Za-z_][\w.]*['*]?|\d+|\.\.\.)(?:\s*[*/+\-]{1,2}\s*(?:[A-Za-z_][\w.]*|\d+))*\s*$/;
+// `?` is a size not known until run time, as TensorFlow 1 and Keras print a batch axis (`(?, maxlen, 1)`).
+const DIM_ITEM = /^\s*(?:[A-Za-z_][\w.]*['*]?|\d+|\.\.\.|\?)(?:\s*[*/+\-]{1,2}\s*(?:[A-Za-z_][\w.]*|\d+))*\s*$/;
 
 /** Parses the inside of a parenthesised shape: "B, nh, T, hs" → axis infos; undefined if it is not a shape. */
 export function parseShapeItems(inner: string): AxisInfo[] | undefined {
@@ -21,6 +22,7 @@ export function parseShapeItems(inner: string): AxisInfo[] | undefined {
   if (items.length === 1 && !/,\s*$/.test(inner)) return undefined;
   const axes = items.map((i): AxisInfo => {
     if (i === '...') return { sizeText: '...' };
+    if (i === '?') return {};
     if (i === '1') return { size1: true };
     if (/^[A-Za-z_][\w.]*$/.test(i)) {
       const label = axisLabelOfName(i);

@@ -555,6 +555,13 @@ function multiply(ev: Evaluator, lv: AValue, rv: AValue, l: PyNode | undefined, 
       }
       return t;
     }
+    // The softmax's backward pass written out (`attn * (d_attn - (attn * d_attn).sum(-1, keepdims=True))`, NumPy and
+    // hand-written autograd code): the weights times the upstream gradient less its weighted sum over the rows is the
+    // gradient of the scores, not weights; later scales and products on it are the chain rule, not attention.
+    if (t.attn!.stage === 'weights' && softmaxBackward(ev, t, otherNode, ctx)) {
+      const { attn: _a, ops: _o, role: _r, ...grad } = scaledBy(t, other);
+      return grad;
+    }
     // The weights times a parameter of a function read with no caller (`softmax(scores) * causal`): its callers say
     // whether it is a mask (importer-calls.ts reads the importing files' calls of the function).
     if (t.attn!.stage === 'weights' && ctx.bindings === undefined && other.kind !== 'number' && isParameter(ev, otherNode, ctx))
@@ -584,6 +591,21 @@ function multiply(ev: Evaluator, lv: AValue, rv: AValue, l: PyNode | undefined, 
   if ((lv.role || lv.normalized) && rv.kind !== 'number' && !rv.mask && !rv.role) return addOp(scaledBy(lv, rv), { kind: 'opaque', node });
   if ((rv.role || rv.normalized) && lv.kind !== 'number' && !lv.mask && !lv.role) return addOp(scaledBy(rv, lv), { kind: 'opaque', node });
   return pairwiseProduct(ev, lv, rv, l, r, node) ?? broadcastResult(lv, rv);
+}
+
+/**
+ * `g - (w * g).sum(axis, keepdims=True)` (also `np.sum(w * g, axis=-1, keepdims=True)`) next to the weights `w` it is
+ * multiplied with: the vector-Jacobian product of the softmax that made `w`, a gradient of the scores.
+ */
+function softmaxBackward(ev: Evaluator, w: AValue, otherNode: PyNode, ctx: Ctx): boolean {
+  const diff = unparen(otherNode);
+  if (diff.type !== 'binary_operator' || operatorText(ev.tree, diff) !== '-') return false;
+  const sub = childByField(diff, 'right');
+  if (!sub) return false;
+  const red = ev.eval(sub, ctx).reduced;
+  if (red?.kind !== 'sum') return false;
+  const of = red.of.attn;
+  return of?.stage === 'weights' && (of.softmax?.site === undefined || of.softmax.site === w.attn?.softmax?.site);
 }
 
 /** t times a tensor of unknown meaning: t's facts, on the layout the two broadcast to (t's own when a rank is unknown). */
@@ -2514,11 +2536,22 @@ function withWrittenSizes(ev: Evaluator, init: AValue, node: PyNode): AxisInfo[]
   const args = ev.argsOf(u);
   const shape = args.keywords.get('shape')?.value ?? args.keywords.get('size')?.value;
   const listed = args.positional.filter((p) => p.type === 'tuple' || p.type === 'list');
-  const sizeList = shape ?? (listed.length === 1 ? listed[0] : undefined);
+  // The sizes as one tuple bound once to a name in the function (`shape = (d_in, head_size)` then `torch.randn(shape)`):
+  // read as written there.
+  const onlyName = !shape && listed.length === 0 && args.positional.length === 1 && args.positional[0]?.type === 'identifier' ? args.positional[0] : undefined;
+  const sizeList = shape ?? (listed.length === 1 ? listed[0] : onlyName ? tupleBoundOnce(ev, onlyName) : undefined);
   const sizes = sizeList ? namedChildren(unparen(sizeList)) : args.positional;
   const named = /^[A-Za-z_][\w.]*$/;
   if (sizes.length !== init.ndim || !sizes.every((n) => (n.type === 'identifier' || n.type === 'attribute') && named.test(ev.text(n)))) return undefined;
   return axes.map((ax, i) => ({ ...ax, sizeText: ev.text(sizes[i] ?? node) }));
+}
+
+/** The tuple or list literal a name is bound to by its one plain assignment (`shape = (d_in, d_out)`), if so. */
+function tupleBoundOnce(ev: Evaluator, name: PyNode): PyNode | undefined {
+  const defs = ev.resolve(name, ev.text(name));
+  const def = defs && defs.length === 1 ? defs[0] : undefined;
+  const value = def?.kind === 'assign' && def.path.length === 0 && def.value ? unparen(def.value) : undefined;
+  return value && (value.type === 'tuple' || value.type === 'list') && !namedChildren(value).some((e) => e.type === 'list_splat') ? value : undefined;
 }
 
 /** Compilers and tracers that return a function computing what the function they are given computes. */

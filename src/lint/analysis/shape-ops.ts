@@ -60,7 +60,10 @@ export function dimOfShape(t: AValue, index: number, rank?: number): AValue {
     const perHead = byName?.which === 'model' && isLast && (t.multiHead || !!t.axes?.some((a) => a.label === 'head'));
     if (byName) return number({ dimPow: { dim: { ...byName, ...(perHead ? { which: 'head' as const } : {}), ofTensor: t }, power: 1 } });
   }
-  if (ax?.label === 'head') return number({ headCount: true });
+  // A last axis labelled as heads by its name while an earlier axis is the head axis (`view(b, n, self.n_head, self.head)`):
+  // a tensor has one head axis, and the size after it is each head's width, whatever it is called.
+  const headAgain = isLast && ax?.label === 'head' && (t.axes ?? []).slice(0, -1).some((a) => a.label === 'head');
+  if (ax?.label === 'head' && !headAgain) return number({ headCount: true });
   if (ax?.label === 'feat' || isLast) {
     const which: DimInfo['which'] = t.multiHead
       ? 'head'
@@ -898,6 +901,9 @@ function reshapeAxisOf(ev: Evaluator, c: Call, u: PyNode, i: number, all: PyNode
       if (l) ev.modelDimTexts.add(ev.text(l));
       return { label: 'feat', sizeText };
     }
+    // A head count floor-divided by a group size (`self.num_heads // self.n_rep`, grouped-query attention's key/value
+    // heads): still a count of heads.
+    if (op === '//' && l && r && isHeadCountName(rootName(ev, l) ?? ev.text(l))) return { label: 'head', sizeText };
     if (op === '*' && l && r) {
       const ll = labelOfSize(ev, c, l);
       const rl = labelOfSize(ev, c, r);
@@ -916,6 +922,12 @@ function labelOfSize(ev: Evaluator, c: Call, node: PyNode): AxisInfo['label'] {
   const name = u.type === 'identifier' || u.type === 'attribute' ? ev.text(u) : undefined;
   if (name) {
     const byName = axisLabelOfName(name);
+    // A size named like a head count (`h`, `head`) whose value the code computes as one head's width (`h = d //
+    // self.n_head`, `self.head = dim // heads`): the code, not the name, says what the axis is.
+    if (byName === 'head') {
+      const v = ev.eval(u, c.ctx);
+      if (!v.headCount && v.dimPow?.power === 1 && v.dimPow.dim.which === 'head') return 'feat';
+    }
     if (byName) return byName;
   }
   const v = ev.eval(u, c.ctx);

@@ -125,7 +125,8 @@ export function isInverseSqrtDim(op: ScaleOp): boolean {
 /**
  * The attention is a test's reference computation (an oracle): it sits in a test function (`def test_…`, or a
  * method of a `Test…` class) that compares results with a closeness assertion (`np.testing.assert_allclose`,
- * `assertAllClose`, `torch.testing.assert_close`, `allclose`). Such a reference must reproduce the convention of
+ * `assertAllClose`, `torch.testing.assert_close`, `allclose`, unittest's `assertAlmostEqual`, or a difference held under
+ * a tolerance: `assert err < 1e-3`, `self.assertLess(max_diff, 5e-5)`). Such a reference must reproduce the convention of
  * the code under test (T5-style attention leaves the scores unscaled, its scale folded into the initialisation);
  * were the two to differ, the test itself would fail.
  */
@@ -214,7 +215,7 @@ function callersByName(ev: Evaluator): Map<string, PyNode[]> {
  * asserted under a tolerance (`assert error < 1e-3`, `assert (a - b).abs().max() <= 1e-5`, `assert max_diff < tol`).
  */
 const CLOSENESS_ASSERTION =
-  /\b(?:assert_allclose|assertAllClose|assert_close|allclose|assert_array_almost_equal|assertArrayAlmostEqual|assert_almost_equal)\s*\(|\bassert\b[^\n]*(?:\berr\w*|\bdiff\w*|\babs\(\))[^\n]*<=?\s*(?:\d*\.?\d+(?:e-\d+)?|\w*tol\w*)/;
+  /\b(?:assert_allclose|assertAllClose|assert_close|allclose|assert_array_almost_equal|assertArrayAlmostEqual|assert_almost_equal|assertAlmostEqual)\s*\(|\bassert\b[^\n]*(?:\berr\w*|\bdiff\w*|\babs\(\))[^\n]*<=?\s*(?:\d*\.?\d+(?:e-\d+)?|\w*tol\w*)|\bassertLess(?:Equal)?\s*\([^\n]*,\s*(?:\d*\.?\d+e-\d+|0\.0*[1-9]\d*|\w*tol\w*)\s*\)/;
 
 /** Comments in the enclosing function that say the missing scale is deliberate (T5, some linear attentions). */
 export function scaleOmittedOnPurpose(ev: Evaluator, node: PyNode): boolean {

@@ -205,11 +205,13 @@ def attend(q, k, v):
       '\n\ndef scores_of(a, b):\n    return a @ b.transpose(1, 2)\n';
     assert.deepEqual(await findingLines(helper('q.shape[1]'), 'ATT004'), [SOFTMAX_LINE]);
     assert.deepEqual(await findingLines(helper('q.shape[2]'), 'ATT004'), []);
-    // The helper multiplies the other operand on the left: q is its right operand, whose axis 1 it contracts.
-    const swapped =
-      oneHead('q.shape[1]').replace('    logits = q @ k.transpose(1, 2)', '    logits = scores_of(q, k)') +
+    // The helper multiplies the other operand on the left: q is its right operand, transposed, so it contracts q's axis
+    // 2 and q's axis 1 (n_token) becomes the scores' columns: a length all the same (reg-scale-s36, the number of keys).
+    const swapped = (dk: string): string =>
+      oneHead(dk).replace('    logits = q @ k.transpose(1, 2)', '    logits = scores_of(q, k)') +
       '\n\ndef scores_of(a, b):\n    return b @ a.transpose(1, 2)\n';
-    assert.deepEqual(await findingLines(swapped, 'ATT004'), []);
+    assert.deepEqual(await findingLines(swapped('q.shape[1]'), 'ATT004'), [SOFTMAX_LINE]);
+    assert.deepEqual(await findingLines(swapped('q.shape[2]'), 'ATT004'), []);
   });
   it('cross-file pair: the routine in one module, the blocks that call it in another (reported in the routine)', async () => {
     const files = (dk: string): Record<string, string> => ({
