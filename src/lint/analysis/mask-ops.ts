@@ -1130,10 +1130,18 @@ function filledByIndex(ev: Evaluator, prev: AValue, target: PyNode, selector: AV
  * (or filled in place on one) that the rest of the function reads only in its return statements.
  */
 function returnedUnread(ev: Evaluator, c: Call): boolean {
-  const fn = enclosingFunction(c.node);
+  return returnedUnreadAt(ev, c.node, /_$/.test(ev.text(childByField(c.node, 'function') ?? c.node)) ? c.recvNode : undefined);
+}
+
+/**
+ * The value computed at `node` is returned from its function and read nowhere else there: directly (`return x * m`), or
+ * bound to a name (or, for an in-place op, its receiver `inPlace`) that only return statements read afterwards.
+ */
+export function returnedUnreadAt(ev: Evaluator, node: PyNode, inPlace?: PyNode): boolean {
+  const fn = enclosingFunction(node);
   if (!fn) return false;
   // Up through parentheses, method chains (`.float()`) and the tuple of a return.
-  let n: PyNode = c.node;
+  let n: PyNode = node;
   while (n.parent && ['parenthesized_expression', 'expression_list', 'attribute', 'call', 'tuple'].includes(n.parent.type)) n = n.parent;
   const up = n.parent;
   if (!up) return false;
@@ -1143,8 +1151,8 @@ function returnedUnread(ev: Evaluator, c: Call): boolean {
   if (up.type === 'assignment' && childByField(up, 'right')?.id === n.id) {
     name = childByField(up, 'left');
     stmt = up.parent ?? undefined;
-  } else if (up.type === 'expression_statement' && /_$/.test(ev.text(childByField(c.node, 'function') ?? c.node))) {
-    name = c.recvNode;
+  } else if (up.type === 'expression_statement' && inPlace) {
+    name = inPlace;
     stmt = up;
   }
   if (!name || !stmt || unparen(name).type !== 'identifier') return false;

@@ -42,6 +42,7 @@ import {
   subscriptSpread,
   tokenizerAttentionMask,
   isUnshownScalar,
+  returnedUnreadAt,
 } from './mask-ops';
 import { combineMasks, flipMask, infOfAdditive, withMaskDtype } from './masks';
 import { einopsAxisMap, parseEinopsPattern } from './layout';
@@ -546,7 +547,23 @@ function multiply(ev: Evaluator, lv: AValue, rv: AValue, l: PyNode | undefined, 
     if (isMaskLike(ev, other, otherNode)) {
       if (t.attn!.stage === 'scores') {
         // Multiplying the scores by a 0/1 mask keeps them where it is 1 (Megatron's unfused `scores * m - 1e4 * (1 - m)`).
-        ev.facts.mask.push({ node, ctx, display: 'scores × mask', param: 'mask', expects: 'keep', convention: 'fill', maskNode: otherNode, mask: other });
+        // It masks attention only where a softmax reads the product (`softmaxOf`): a 0/1 gate on one term of the scores
+        // that is then added to another (relative-position logits `(~keep).float() * qe` skewed and added to q·kᵀ) leaves
+        // the sum's other term where the gate is 0, and masks no key. A product handed back unread from its function is
+        // judged where the file's (or an importing file's) softmax reads it.
+        const returned = t.attn!.formedAt && returnedUnreadAt(ev, node) ? { normalisedAt: t.attn!.formedAt, returnedFrom: enclosingFunction(node) } : {};
+        ev.facts.mask.push({
+          node,
+          ctx,
+          display: 'scores × mask',
+          param: 'mask',
+          expects: 'keep',
+          convention: 'fill',
+          maskNode: otherNode,
+          mask: other,
+          softmaxOf: node,
+          ...returned,
+        });
         return addOp(t, { kind: 'mask', node, how: 'mul', maskNode: otherNode });
       }
       if (!isHeadMask(ev, otherNode)) {

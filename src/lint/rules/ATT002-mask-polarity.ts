@@ -206,8 +206,11 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
         sites.push(site);
       },
       end() {
-        // A fill of logits the code shows nothing of counts only where a softmax reads what it produced.
-        const unread = sites.filter((s) => s.softmaxOf !== undefined && !softmaxReads(s.softmaxOf));
+        // A fill of logits the code shows nothing of, or a product of the scores with a mask, counts only where a softmax
+        // reads what it produced (or, handed back unread by its function, where an importing file's softmax may).
+        const unread = sites.filter(
+          (s) => s.softmaxOf !== undefined && !softmaxReads(s.softmaxOf) && !(s.returnedFrom && importerSoftmaxes(s.returnedFrom)),
+        );
         for (const s of unread) sites.splice(sites.indexOf(s), 1);
         for (const s of sites) if (s.mask.mask?.polarity && !s.mask.mask.byName && !s.mask.mask.documented) knownElsewhere.add(s.maskNode.id);
         for (const site of sites) check(site);
