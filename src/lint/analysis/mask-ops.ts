@@ -780,7 +780,10 @@ function maskedFill(ev: Evaluator, c: Call, target0: AValue, maskNode: PyNode | 
   // filled with a large negative value where a mask known by construction is True build an additive mask
   // (`torch.zeros(B, S).masked_fill(ids == pad_id, -inf)`), whatever the names.
   const buildsAdditive = !!(target.zeros && mask.mask?.polarity && !mask.mask.byName);
-  const named = masking && (attentionTarget(ev, target, c.recvNode) || buildsAdditive);
+  // A mask filled where the same mask says (`m.float().masked_fill(m == 0, -inf)`): the mask changing form, judged where
+  // the additive result is read, not here (a transpose may still follow).
+  const ownConversion = masking && !!target.mask && !target.attn && !!mask.mask && convertsOwnMask(ev, c.recvNode, maskNode);
+  const named = masking && !ownConversion && (attentionTarget(ev, target, c.recvNode) || buildsAdditive);
   // Values the code shows nothing of (not a mask being built, not scores or weights): a masking fill of them is judged
   // where a softmax then reads them (the step stays on their path, below).
   const unshown = masking && !named && opaqueLogits(target);
@@ -837,6 +840,7 @@ function maskedFill(ev: Evaluator, c: Call, target0: AValue, maskNode: PyNode | 
         dtype: 'float',
         builtFrom: mask.mask.polarity,
         negInf: fill.kind === 'number' && fill.num === -Infinity ? true : undefined,
+        ...(ownConversion ? { ownConversion: true as const } : {}),
         why: msg(PHRASES.filledLargeNegative, mask.mask.why),
       },
     });
@@ -870,6 +874,22 @@ function maskedFill(ev: Evaluator, c: Call, target0: AValue, maskNode: PyNode | 
     return tensor({ ndim: target.ndim, axes: target.axes, ...kept });
   }
   return target;
+}
+
+/**
+ * The fill's mask is the receiver's own mask (`allowed.float().masked_fill(allowed == 0, -inf)`, `m.masked_fill(~m,
+ * -1e9)`): the same name at the root of both, read through a comparison, a negation or method calls.
+ */
+function convertsOwnMask(ev: Evaluator, recvNode: PyNode | undefined, maskNode: PyNode): boolean {
+  const recv = recvNode ? rootName(ev, recvNode) : undefined;
+  if (!recv) return false;
+  let m = unparen(maskNode);
+  while (m.type === 'comparison_operator' || m.type === 'unary_operator' || m.type === 'not_operator') {
+    const first = namedChildren(m)[0];
+    if (!first) return false;
+    m = unparen(first);
+  }
+  return rootName(ev, m) === recv;
 }
 
 /**

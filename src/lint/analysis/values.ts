@@ -160,6 +160,13 @@ export interface MaskInfo {
    */
   readonly fromAdditive?: boolean;
   /**
+   * An additive mask made from its own boolean or 0/1 mask (`m.float().masked_fill(m == 0, -inf).masked_fill(m == 1,
+   * 0.0)`, PyTorch's `generate_square_subsequent_mask` idiom): the fill is a change of form, not a masking of scores,
+   * so the mask's polarity is judged where the additive result is read (its `tri`: the region of the large negative
+   * values), after any transpose on the way.
+   */
+  readonly ownConversion?: true;
+  /**
    * A per-example (B, S) mask placed along one axis of a larger tensor (`m[:, None, :, None]`,
    * `rearrange(m, 'b j -> b () () j')`, `m.unsqueeze(-1)`): the source's text and the negative index its S axis went to.
    */

@@ -54,6 +54,8 @@ const T = defineTemplates({
   workspaceStores: 'as the workspace stores {0}: {1}',
   storedUnder: 'the workspace stores a mask under {0} here ({1})',
   readAsStored: '{0} is read here as the workspace stores it',
+  convertedReversed:
+    '{0} is an additive mask made from its own mask ({1}) with its large negative values below the diagonal, and {2} adds it to the scores: each query is kept from the earlier keys and sees the later ones, the reverse of a causal mask. Build the triangle the other way round (`tril(ones) == 1`, or `triu(ones) == 1` transposed) before converting it.',
 });
 
 /** Words a mask's own name uses to say what its True entries mean (not the library names `attention_mask`, `key_padding_mask`). */
@@ -244,6 +246,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
 
     function check(site: MaskSite): void {
       const m = site.mask.mask;
+      if (m?.additive && m.ownConversion) checkConverted(site, m);
       if (!m || m.additive) return;
       // A subtracted penalty masks attention only where a softmax reads the scores it is subtracted from.
       if (
@@ -380,6 +383,23 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
           },
           ...readings.map((r) => ({ node: r.s.node, message: msg(T.readAsStored, quote(name, 40)) })),
         ],
+      });
+    }
+
+    /**
+     * An additive mask converted from its own triangle (`allowed.float().masked_fill(allowed == 0, -inf)`, mask-ops.ts:
+     * ownConversion), read by an API that adds it to the scores: large negative values on the lower triangle hide the
+     * earlier keys and show the later ones. The triangle's region after every transpose on the way decides (the
+     * conversion itself is no finding: `triu(ones) == 1` converted and then transposed is PyTorch's own helper).
+     */
+    function checkConverted(site: MaskSite, m: MaskInfo): void {
+      if (site.convention !== 'api' || !site.floatAdded || m.tri?.region !== 'lower' || m.byName || m.documented) return;
+      if (reported.has(site.maskNode.id) || testReference(ctx.analysis, site.node)) return;
+      reported.add(site.maskNode.id);
+      ctx.report({
+        node: site.maskNode,
+        message: msg(T.convertedReversed, quote(ctx.text(site.maskNode), 50), m.why, msg(T.receiverParam, apiName(site.display), site.param)),
+        related: [...maskBuilt(ctx.analysis, m), { node: site.node, message: msg(T.readsAs, apiName(site.display), site.param, describePolarity(site.expects)) }],
       });
     }
 

@@ -1,0 +1,169 @@
+// Session 36, reg-mask-s36: ATT002 classes from the regression batches' false findings and misses (read case by case
+// from this session). Each class is written here as small programs of its own: the natural bug, its fixed form, the
+// evidence in another file, and the misleading correct forms the rule is now silent on.
+import { strict as assert } from 'node:assert';
+import { findingLines, workspaceFindingLines } from './helpers';
+
+describe('reg-mask-s36: a product of scores with a 0/1 mask masks only what a softmax reads', () => {
+  // scores: (B, H, S, S); ids: (B, S).
+  const padded = (maskExpr: string) => `import torch
+
+
+def attend(q, k, v, ids, pad_id):
+    pad = (ids == pad_id)[:, None, None, :]  # (B, 1, 1, S): True at padding
+    scores = q @ k.transpose(-2, -1) / q.size(-1) ** 0.5  # (B, H, S, S)
+    scores = scores * ${maskExpr}
+    return torch.softmax(scores, dim=-1) @ v
+`;
+
+  it('the natural bug: the scores times a padding (ignore) mask, then softmaxed: reported', async () => {
+    assert.deepEqual(await findingLines(padded('pad.float()'), 'ATT002'), [7]);
+  });
+
+  it('fixed: times the keep mask: silent', async () => {
+    assert.deepEqual(await findingLines(padded('(~pad).float()'), 'ATT002'), []);
+  });
+
+  it('misleading correct form: a 0/1 gate on relative-position logits that are then added to q·kᵀ: silent', async () => {
+    const src = `import torch
+
+
+class RelAttention(torch.nn.Module):
+    def __init__(self, dh, max_len):
+        super().__init__()
+        self.rel = torch.nn.Parameter(torch.randn(max_len, dh))
+
+    def forward(self, q, k, v, lengths):
+        # q, k, v: (B, H, L, dh); lengths: (B,)
+        L = q.size(2)
+        rel = torch.einsum("bhld,md->bhlm", q, self.rel[-L:])  # (B, H, L, L)
+        over = torch.arange(L)[None, :] >= lengths[:, None]  # (B, L): True past each length
+        rel = rel * over[:, None, None, :].to(rel.dtype)
+        scores = (q @ k.transpose(-2, -1) + rel) / q.size(-1) ** 0.5  # (B, H, L, L)
+        return torch.softmax(scores, dim=-1) @ v
+`;
+    assert.deepEqual(await findingLines(src, 'ATT002'), []);
+  });
+
+  it('misleading correct form: the gate in a static helper that returns the product to the caller, which adds it: silent', async () => {
+    const src = `import torch
+
+
+class RelAttention(torch.nn.Module):
+    def __init__(self, dh, max_len):
+        super().__init__()
+        self.rel = torch.nn.Parameter(torch.randn(max_len, dh))
+
+    def forward(self, q, k, v, lengths):
+        L = q.size(2)
+        rel = self._gate(torch.einsum("bhld,md->bhlm", q, self.rel[-L:]), lengths)  # (B, H, L, L)
+        scores = (q @ k.transpose(-2, -1) + rel) / q.size(-1) ** 0.5
+        return torch.softmax(scores, dim=-1) @ v
+
+    @staticmethod
+    def _gate(rel, lengths):
+        over = torch.arange(rel.size(-1))[None, :] >= lengths[:, None]  # (B, L)
+        return over[:, None, None, :].to(rel.dtype) * rel
+`;
+    assert.deepEqual(await findingLines(src, 'ATT002'), []);
+  });
+
+  it('cross-file pair: the mask built in another file; the product softmaxed is reported, the gate summed into the scores is not', async () => {
+    const masks = `import torch
+
+
+def past_length(ids, pad_id):
+    return (ids == pad_id)[:, None, None, :]  # (B, 1, 1, S): True at padding
+`;
+    const model = `import torch
+
+from masks import past_length
+
+
+def attend(q, k, v, ids, pad_id):
+    scores = q @ k.transpose(-2, -1) / q.size(-1) ** 0.5  # (B, H, S, S)
+    scores = scores * past_length(ids, pad_id).float()
+    return torch.softmax(scores, dim=-1) @ v
+
+
+def attend_rel(q, k, v, rel_emb, ids, pad_id):
+    rel = torch.einsum("bhld,md->bhlm", q, rel_emb)  # (B, H, L, L)
+    rel = rel * past_length(ids, pad_id).float()
+    scores = (q @ k.transpose(-2, -1) + rel) / q.size(-1) ** 0.5
+    return torch.softmax(scores, dim=-1) @ v
+`;
+    assert.deepEqual(await workspaceFindingLines({ 'masks.py': masks, 'model.py': model }, 'model.py', 'ATT002'), [8]);
+  });
+});
+
+describe('reg-mask-s36: a mask converted to additive form from itself is judged where it is read', () => {
+  // PyTorch's generate_square_subsequent_mask idiom: m.float().masked_fill(m == 0, -inf).masked_fill(m == 1, 0.0).
+  const lm = (build: string) => `import torch
+import torch.nn as nn
+
+
+def subsequent(size):
+${build}
+
+
+class LM(nn.Module):
+    def __init__(self, d, h):
+        super().__init__()
+        self.body = nn.TransformerEncoder(nn.TransformerEncoderLayer(d, h), 2)
+
+    def forward(self, x):
+        # x: (S, B, d)
+        return self.body(x, subsequent(x.size(0)))
+`;
+  const convert = 'allowed.float().masked_fill(allowed == 0, float("-inf")).masked_fill(allowed == 1, float(0.0))';
+
+  it('the natural bug: the untransposed triangle converted and handed to the encoder: reported at the encoder', async () => {
+    const src = lm(`    allowed = torch.triu(torch.ones(size, size)) == 1  # (size, size): True for key j >= query i
+    return ${convert}`);
+    assert.deepEqual(await findingLines(src, 'ATT002'), [17]);
+  });
+
+  it("fixed: PyTorch's helper, transposed before the conversion: silent", async () => {
+    const src = lm(`    allowed = (torch.triu(torch.ones(size, size)) == 1).transpose(0, 1)  # True for j <= i
+    return ${convert}`);
+    assert.deepEqual(await findingLines(src, 'ATT002'), []);
+  });
+
+  it('misleading correct form: converted first, transposed after: silent (no finding at the conversion either)', async () => {
+    const src = lm(`    allowed = torch.triu(torch.ones(size, size)) == 1
+    additive = ${convert}
+    return additive.transpose(0, 1)`);
+    assert.deepEqual(await findingLines(src, 'ATT002'), []);
+  });
+
+  it('misleading correct form: a mask of unknown meaning converted: silent', async () => {
+    const src = lm(`    allowed = torch.ones(size, size) == 1
+    return ${convert}`);
+    assert.deepEqual(await findingLines(src, 'ATT002'), []);
+  });
+
+  it('cross-file pair: the conversion in a masks module, the encoder in the model: reported at the encoder', async () => {
+    const masks = `import torch
+
+
+def subsequent(size):
+    allowed = torch.triu(torch.ones(size, size)) == 1  # True for key j >= query i
+    return ${convert}
+`;
+    const model = `import torch.nn as nn
+
+from masks import subsequent
+
+
+class LM(nn.Module):
+    def __init__(self, d, h):
+        super().__init__()
+        self.body = nn.TransformerEncoder(nn.TransformerEncoderLayer(d, h), 2)
+
+    def forward(self, x):
+        return self.body(x, subsequent(x.size(0)))
+`;
+    assert.deepEqual(await workspaceFindingLines({ 'masks.py': masks, 'model.py': model }, 'model.py', 'ATT002'), [12]);
+    assert.deepEqual(await workspaceFindingLines({ 'masks.py': masks, 'model.py': model }, 'masks.py', 'ATT002'), []);
+  });
+});
