@@ -17,6 +17,7 @@ import {
 import { FileFacts } from './file-facts';
 import { msg, type MessageArg } from '../message';
 import { PHRASES } from './phrases';
+import { causalBoundOf } from './masks';
 import { importerPrecision, importingChain, packageTrainerPrecision } from './importers';
 import { callsFromImporters, constructedField, functionsCallersDecide, type ImporterCall } from './importer-calls';
 import { latestDefinition, withOrigin } from './origins';
@@ -1629,6 +1630,8 @@ export class Evaluator {
     if (copied) return copied;
     const edited = editedTriangle(prev, def.target, fill);
     if (edited) return edited;
+    const placed = triangleIntoZeros(prev, def.target, fill);
+    if (placed) return placed;
     return overwrittenOnes(setItemFill(this, prev, def.target, rhs, fill, ctx), fill, this.text(unparen(rhs)));
   }
 
@@ -2461,6 +2464,23 @@ function onesAsMask(name: string, v: AValue): AValue {
  * may attend): ones with entries overwritten by anything but 1 are no longer all ones, so they are no evidence of a
  * mask that masks nothing (onesAsMask); what the mask means is left to what the writes say, here nothing.
  */
+/**
+ * A causal triangle written into a slice of zeros (`m = zeros(L, P + L, dtype=bool); m[:, P:] = triu(ones(L, L), 1)`):
+ * the same mask on those columns and False on the rest (cached keys visible to an ignore triangle, memory hidden from a
+ * keep one). Its polarity stays; its geometry moved with the slice, so the triangle is not kept, only the bound it
+ * puts on what the mask can mean (masks.ts: causalBound). Only slices of the whole axes (no integer, no mask index).
+ */
+function triangleIntoZeros(prev: AValue, target: PyNode, written: AValue): AValue | undefined {
+  if (prev.kind !== 'tensor' || !prev.zeros || prev.mask || prev.attn) return undefined;
+  if (written.kind !== 'tensor' || !written.mask?.tri || written.attn) return undefined;
+  const bound = causalBoundOf(written.mask, undefined).causalBound;
+  if (!bound) return undefined;
+  const subs = namedChildren(target).filter((c) => c.field === 'subscript');
+  if (subs.length === 0 || !subs.every((s) => unparen(s).type === 'slice' || unparen(s).type === 'ellipsis')) return undefined;
+  const { tri: _tri, align: _align, sizes: _sizes, ...rest } = written.mask;
+  return { ...prev, zeros: undefined, mask: { ...rest, causal: true, causalBound: bound, ...(prev.dtype ? { dtype: prev.dtype } : {}) } };
+}
+
 /**
  * `allowed = ones(L, L, dtype=bool).tril(-1); allowed[0, 0] = True`: a triangular mask written into by index with a
  * constant (a strict-past mask whose first row is given back its own key, a prefix opened to every query) is no longer

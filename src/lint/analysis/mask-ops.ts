@@ -9,7 +9,7 @@ import { displayName, type MaskConsumer } from './apis';
 import type { Evaluator } from './evaluator';
 import type { Ctx } from './facts';
 import type { Def, Scope } from './scopes';
-import { combineMasks, flipMask, infOfAdditive, triMask, withMaskDtype } from './masks';
+import { causalBoundOf, combineMasks, flipMask, infOfAdditive, triMask, withMaskDtype } from './masks';
 import { isPadIdName, isTokenIdsName, maskOfName } from './names';
 import { msg } from '../message';
 import { PHRASES } from './phrases';
@@ -377,6 +377,16 @@ export function maskLogic(lv: AValue, rv: AValue, op: 'and' | 'or'): AValue {
     return tensor({ ...(ndim !== undefined ? { ndim, axes: Array.from({ length: ndim }, () => ({})) } : {}), ...(m ? { mask: m } : {}), dtype: 'bool' });
   }
   if (lv.mask && rv.kind !== 'tensor') return lv;
+  // A causal triangle with a tensor the code shows nothing of (`future | pad` of a helper's result): the result still
+  // contains the triangle's True entries (or) or lies within them (and).
+  const [tri, other] = lv.mask && !rv.mask ? [lv, rv] : rv.mask && !lv.mask ? [rv, lv] : [];
+  const bound = tri?.mask && other?.kind === 'tensor' && !other.attn && !other.tokenIds ? causalBoundOf(tri.mask, undefined) : {};
+  if (tri?.mask && bound.causalBound)
+    return {
+      ...broadcastResult(lv, rv),
+      mask: { why: msg(PHRASES.combined, tri.mask.why, op === 'and' ? '&' : '|', 'a tensor of unknown meaning'), ...bound },
+      dtype: 'bool',
+    };
   return broadcastResult(lv, rv);
 }
 
@@ -827,6 +837,16 @@ function maskedFill(ev: Evaluator, c: Call, target0: AValue, maskNode: PyNode | 
   // masked_fill never changes the receiver's dtype: a mask built in float32 (`torch.zeros(..., dtype=torch.float32)`)
   // stays float32 through every fill, so a second fill of it is judged in float32 too.
   const kept = target.dtype ? { dtype: target.dtype } : {};
+  // A boolean mask filled where it is itself True with a nonzero value (`m.masked_fill(m, float("-inf"))`) stays that
+  // boolean mask: the value is cast to the receiver's dtype, True, so nothing changes (no additive mask is made).
+  if (
+    ownConversion &&
+    target.dtype === 'bool' &&
+    target.mask?.dtype === 'bool' &&
+    unparen(maskNode).type !== 'comparison_operator' &&
+    sameValue(ev, c.recvNode, maskNode)
+  )
+    return target;
   // Building an additive mask: float_mask.masked_fill(mask == 0, -inf)
   if (masking && mask.mask && mask.mask.polarity) {
     return tensor({
@@ -890,6 +910,13 @@ function convertsOwnMask(ev: Evaluator, recvNode: PyNode | undefined, maskNode: 
     m = unparen(first);
   }
   return rootName(ev, m) === recv;
+}
+
+/** The receiver and the mask are the same name, written as it is (`m.masked_fill(m, v)`). */
+function sameValue(ev: Evaluator, recvNode: PyNode | undefined, maskNode: PyNode): boolean {
+  const r = recvNode ? unparen(recvNode) : undefined;
+  const m = unparen(maskNode);
+  return !!r && r.type === 'identifier' && m.type === 'identifier' && ev.text(r) === ev.text(m);
 }
 
 /**

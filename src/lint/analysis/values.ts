@@ -181,6 +181,13 @@ export interface MaskInfo {
    * combine (masks.ts: combineMasks): a union of keep masks, an intersection of ignore masks, or one of each.
    */
   readonly join?: MaskJoin;
+  /**
+   * A causal triangle the code builds (`triu(ones, 1)`, `tril(ones)`), combined by `&` or `|` with another mask whatever
+   * that holds (`future | pad`, `query_keep & future`): the result's True entries contain the triangle's (or) or lie
+   * within them (and), so read in the polarity opposite to the triangle's, every row sees its future keys or only them.
+   * The triangle's polarity as the combination is now read (flipped with it), and the triangle itself for messages.
+   */
+  readonly causalBound?: { readonly polarity: 'keep' | 'ignore'; readonly part: MaskInfo };
 }
 
 /** A causal and a padding mask combined with the operator of the wrong polarity (MaskInfo.join). */
@@ -751,7 +758,9 @@ function joinMask(a: MaskInfo | undefined, b: MaskInfo | undefined): MaskInfo | 
   if (a === b) return a;
   const polarity = same(a.polarity, b.polarity);
   const additive = a.additive && b.additive ? true : undefined;
-  if (!polarity && !additive && !(a.byName && b.byName)) return undefined;
+  // A causal triangle both paths' masks contain (or lie within), read the same way on both.
+  const bound = a.causalBound && b.causalBound && a.causalBound.polarity === b.causalBound.polarity ? { causalBound: a.causalBound } : {};
+  if (!polarity && !additive && !(a.byName && b.byName) && !bound.causalBound) return undefined;
   const tri = a.tri && b.tri && a.tri.region === b.tri.region && a.tri.k === b.tri.k ? a.tri : undefined;
   const padAxes = a.padAxes || b.padAxes ? [...new Set([...(a.padAxes ?? []), ...(b.padAxes ?? [])])] : undefined;
   return {
@@ -772,6 +781,7 @@ function joinMask(a: MaskInfo | undefined, b: MaskInfo | undefined): MaskInfo | 
     origin: a.origin ?? b.origin,
     flippedAt: a.flippedAt === b.flippedAt ? a.flippedAt : undefined,
     fromAdditive: a.fromAdditive || b.fromAdditive ? true : undefined,
+    ...bound,
   };
 }
 

@@ -54,6 +54,12 @@ const T = defineTemplates({
   workspaceStores: 'as the workspace stores {0}: {1}',
   storedUnder: 'the workspace stores a mask under {0} here ({1})',
   readAsStored: '{0} is read here as the workspace stores it',
+  boundReversed:
+    '{0} combines the causal mask {1} with another mask, and as read here its True/1 entries follow the triangle on the {2} side of the diagonal (they contain its entries, or lie within them); {3} {4}, so whatever the other part holds, {5}.',
+  futureSide: 'future',
+  pastSide: 'past',
+  boundSeesFuture: 'each query sees its future keys (or only those)',
+  boundHidesPast: 'each query is kept from its own and earlier keys (or sees only the future)',
   convertedReversed:
     '{0} is an additive mask made from its own mask ({1}) with its large negative values below the diagonal, and {2} adds it to the scores: each query is kept from the earlier keys and sees the later ones, the reverse of a causal mask. Build the triangle the other way round (`tril(ones) == 1`, or `triu(ones) == 1` transposed) before converting it.',
 });
@@ -210,9 +216,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
       end() {
         // A fill of logits the code shows nothing of, or a product of the scores with a mask, counts only where a softmax
         // reads what it produced (or, handed back unread by its function, where an importing file's softmax may).
-        const unread = sites.filter(
-          (s) => s.softmaxOf !== undefined && !softmaxReads(s.softmaxOf) && !(s.returnedFrom && importerSoftmaxes(s.returnedFrom)),
-        );
+        const unread = sites.filter((s) => s.softmaxOf !== undefined && !softmaxReads(s.softmaxOf) && !(s.returnedFrom && importerSoftmaxes(s.returnedFrom)));
         for (const s of unread) sites.splice(sites.indexOf(s), 1);
         for (const s of sites) if (s.mask.mask?.polarity && !s.mask.mask.byName && !s.mask.mask.documented) knownElsewhere.add(s.maskNode.id);
         for (const site of sites) check(site);
@@ -257,8 +261,11 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
         return;
       // A 0/1 mask the code makes float (`keep.float()`, `(ids != pad).to(torch.float32)`), given where a float mask is
       // added to the scores: whatever its polarity, it adds 0 or 1 and masks nothing.
-      if (m.polarity && site.floatAdded && !m.byName && !m.documented && !m.fromAdditive && floatByCode(site)) {
-        reportFloatAdded(site);
+      // A causal triangle the code builds inside it (masks.ts: causalBound) shows a 0/1 mask as well, whatever the other
+      // part is known from.
+      const shownPolarity = m.polarity && !m.byName && !m.documented ? m.polarity : m.causalBound?.polarity;
+      if (shownPolarity && site.floatAdded && !m.fromAdditive && floatByCode(site)) {
+        reportFloatAdded(site, shownPolarity);
         return;
       }
       // A mask flipped by arithmetic (`1 - m`), given as it is where a float mask is added to the scores.
@@ -268,6 +275,9 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
       }
       // A causal and a padding part combined with the operator of the wrong polarity: reported at the combination.
       if (m.join && checkJoin(site, m, m.join)) return;
+      // A causal triangle the code builds, combined with a mask whose meaning is not shown by code (a name, prose) or is
+      // the other one: the triangle alone decides when the use reads it the other way round.
+      if (m.causalBound && (!m.polarity || m.byName || m.documented) && checkBound(site, m, m.causalBound)) return;
       if (!m.polarity) return;
       // Where a caller's context shows what the mask really is, that evidence decides, not the parameter's name
       // nor its docstring: code outranks prose.
@@ -387,6 +397,48 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
     }
 
     /**
+     * A mask whose True entries contain a causal triangle's or lie within them (masks.ts: causalBound), read in the
+     * polarity opposite to the triangle's: wrong whatever the other part of the combination holds. True when reported.
+     */
+    function checkBound(site: MaskSite, m: MaskInfo, b: NonNullable<MaskInfo['causalBound']>): boolean {
+      if (reported.has(site.maskNode.id) || testReference(ctx.analysis, site.node)) return false;
+      // Made a float 0/1 mask (`.to(q.dtype)` of a boolean one) where the API adds float masks: it masks nothing either way.
+      if (site.floatAdded && !m.fromAdditive && m.dtype !== undefined && FLOAT_DTYPES.has(m.dtype)) {
+        reportFloatAdded(site, b.polarity);
+        return true;
+      }
+      if (b.polarity === site.expects) return false;
+      reported.add(site.maskNode.id);
+      const maskText = quote(ctx.text(site.maskNode), 50);
+      const expectation =
+        site.display === 'masked_fill' || site.display === 'additive mask'
+          ? msg(T.fillsWhereTrue)
+          : site.display === 'scores × mask'
+            ? msg(T.keepsWhereTrue)
+            : msg(T.expects, describePolarity(site.expects));
+      const side = msg(b.polarity === 'keep' ? T.pastSide : T.futureSide);
+      ctx.report({
+        node: site.display === 'masked_fill' ? site.node : site.maskNode,
+        message: msg(
+          T.boundReversed,
+          maskText,
+          b.part.why,
+          side,
+          receiverOf(site),
+          expectation,
+          msg(b.polarity === 'ignore' ? T.boundSeesFuture : T.boundHidesPast),
+        ),
+        related: [
+          ...maskBuilt(ctx.analysis, b.part, msg(T.theCausalPart)),
+          site.convention === 'api'
+            ? { node: site.node, message: msg(T.readsAs, apiName(site.display), site.param, describePolarity(site.expects)) }
+            : undefined,
+        ],
+      });
+      return true;
+    }
+
+    /**
      * An additive mask converted from its own triangle (`allowed.float().masked_fill(allowed == 0, -inf)`, mask-ops.ts:
      * ownConversion), read by an API that adds it to the scores: large negative values on the lower triangle hide the
      * earlier keys and show the later ones. The triangle's region after every transpose on the way decides (the
@@ -399,7 +451,10 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
       ctx.report({
         node: site.maskNode,
         message: msg(T.convertedReversed, quote(ctx.text(site.maskNode), 50), m.why, msg(T.receiverParam, apiName(site.display), site.param)),
-        related: [...maskBuilt(ctx.analysis, m), { node: site.node, message: msg(T.readsAs, apiName(site.display), site.param, describePolarity(site.expects)) }],
+        related: [
+          ...maskBuilt(ctx.analysis, m),
+          { node: site.node, message: msg(T.readsAs, apiName(site.display), site.param, describePolarity(site.expects)) },
+        ],
       });
     }
 
@@ -481,28 +536,29 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
       reportAddedAsFloat(site, T.oneMinusAdded, oneMinusFlip(site)!, site.mask.dtype === undefined);
     }
 
-    function reportFloatAdded(site: MaskSite): void {
-      reportAddedAsFloat(site, T.floatAdded, site.maskNode, true);
+    function reportFloatAdded(site: MaskSite, polarity: 'keep' | 'ignore'): void {
+      reportAddedAsFloat(site, T.floatAdded, site.maskNode, true, polarity);
     }
 
     /**
      * A 0/1 mask given as a number tensor to a parameter that adds float masks (`template` says how it became one):
      * reported at the mask, with the boolean mask the API reads as intended put in place of `written` as the fix.
      */
-    function reportAddedAsFloat(site: MaskSite, template: typeof T.floatAdded, written: PyNode, withFix: boolean): void {
+    function reportAddedAsFloat(site: MaskSite, template: typeof T.floatAdded, written: PyNode, withFix: boolean, shown?: 'keep' | 'ignore'): void {
       const m = site.mask.mask!;
+      const polarity = shown ?? m.polarity;
       if (reported.has(site.maskNode.id) || testReference(ctx.analysis, site.node)) return;
       reported.add(site.maskNode.id);
       const t = ctx.text(written);
       // The boolean mask the API reads as intended: the same meaning (`.bool()`), or flipped (`== 0`).
-      const asBool = m.polarity === site.expects ? `${parenthesize(written, t)}.bool()` : `(${t} == 0)`;
+      const asBool = polarity === site.expects ? `${parenthesize(written, t)}.bool()` : `(${t} == 0)`;
       ctx.report({
         node: site.maskNode,
         message: msg(
           template,
           quote(t, 50),
-          msg(m.polarity === 'keep' ? T.meansKeep : T.meansIgnore),
-          m.why,
+          msg(polarity === 'keep' ? T.meansKeep : T.meansIgnore),
+          shown && shown !== m.polarity && m.causalBound ? m.causalBound.part.why : m.why,
           apiName(site.display),
           site.param,
           quote(asBool, 60),

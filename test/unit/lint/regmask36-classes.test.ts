@@ -167,3 +167,109 @@ class LM(nn.Module):
     assert.deepEqual(await workspaceFindingLines({ 'masks.py': masks, 'model.py': model }, 'masks.py', 'ATT002'), []);
   });
 });
+
+describe('reg-mask-s36: a causal triangle combined with another mask bounds what the result can mean', () => {
+  // future: (t, t) True above the diagonal; attention_mask: (B, S) of a caller the file does not show.
+  const sdpa = (combine: string, read: string) => `import torch
+import torch.nn.functional as F
+
+
+def attend(q, k, v, attention_mask):
+    t = q.size(-2)
+    future = torch.triu(torch.ones((t, t), dtype=torch.bool), diagonal=1)  # (t, t): True on the future
+    bias = ${combine}
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=${read})
+`;
+
+  it('the natural bug: the future triangle or-ed with a padding mask of unknown meaning, read by SDPA as keep: reported', async () => {
+    assert.deepEqual(await findingLines(sdpa('future | attention_mask[:, None, None, :]', 'bias'), 'ATT002'), [9]);
+    assert.deepEqual(await findingLines(sdpa('future & attention_mask[:, None, None, :]', 'bias'), 'ATT002'), [9]);
+  });
+
+  it('fixed: the combination inverted before SDPA: silent', async () => {
+    assert.deepEqual(await findingLines(sdpa('future | attention_mask[:, None, None, :]', '~bias'), 'ATT002'), []);
+    assert.deepEqual(await findingLines(sdpa('~future & attention_mask[:, None, None, :]', 'bias'), 'ATT002'), []);
+  });
+
+  // (B, 1, n, 1) real queries and the future, as a translation model's target mask.
+  const fill = (fillMask: string) => `import torch
+
+
+def attend(q, k, v, tgt, pad):
+    n = tgt.size(1)
+    real_q = (tgt != pad).unsqueeze(1).unsqueeze(3)  # (B, 1, n, 1)
+    future = torch.triu(torch.ones(n, n), diagonal=1).bool()  # (n, n)
+    mask = real_q & future
+    scores = q @ k.transpose(-2, -1) / q.size(-1) ** 0.5  # (B, H, n, n)
+    scores = scores.masked_fill(${fillMask}, -1e9)
+    return scores.softmax(-1) @ v
+`;
+
+  it('the natural bug: real queries and-ed with the future, filled where the result is 0: reported', async () => {
+    assert.deepEqual(await findingLines(fill('mask == 0'), 'ATT002'), [10]);
+  });
+
+  it('misleading correct form: the same and filled where True (padded query rows left unmasked on purpose): silent', async () => {
+    assert.deepEqual(await findingLines(fill('mask'), 'ATT002'), []);
+  });
+
+  it('misleading correct form: a band of two window edges (no causal triangle of its own) read as keep: silent', async () => {
+    const src = `import torch
+import torch.nn.functional as F
+
+
+def attend(q, k, v, window):
+    t = q.size(-2)
+    ones = torch.ones((t, t), dtype=torch.bool)
+    band = torch.tril(ones) & torch.triu(ones, diagonal=-window)  # (t, t): the last window keys up to the query
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=band)
+`;
+    assert.deepEqual(await findingLines(src, 'ATT002'), []);
+  });
+
+  it('a triangle written into a slice of zeros (cached columns before it) keeps its meaning', async () => {
+    const src = `import torch
+import torch.nn.functional as F
+
+
+def causal_mask(length, past_len):
+    mask = torch.zeros((length, length + past_len), dtype=torch.bool)  # (L, P + L)
+    mask[:, past_len:] = torch.triu(torch.ones((length, length), dtype=torch.bool), diagonal=1)
+    return mask[None, None]
+
+
+def attend(q, k, v, past_len):
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=causal_mask(q.size(-2), past_len))
+
+
+def attend_ok(q, k, v, past_len):
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=~causal_mask(q.size(-2), past_len))
+`;
+    assert.deepEqual(await findingLines(src, 'ATT002'), [12]);
+  });
+
+  it('cross-file pair: the bias built in a masks module, a boolean mask filled with -inf in place (still boolean), made float and added', async () => {
+    const masks = `import torch
+
+
+def build_bias(ids, keep):
+    t = ids.size(1)
+    future = torch.triu(torch.ones((t, t), dtype=torch.bool), diagonal=1)  # (t, t)
+    return future[None, None] | (~keep.bool())[:, None, None, :]
+`;
+    const model = `import torch
+import torch.nn.functional as F
+
+from masks import build_bias
+
+
+def attend(q, k, v, ids, keep):
+    bias = build_bias(ids, keep)
+    bias = bias.masked_fill(bias, float("-inf")).to(q.dtype)  # masked_fill keeps the boolean dtype
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=bias)
+`;
+    assert.deepEqual(await workspaceFindingLines({ 'masks.py': masks, 'model.py': model }, 'model.py', 'ATT002'), [10]);
+    const fixed = model.replace('bias.masked_fill(bias, float("-inf")).to(q.dtype)', 'torch.zeros_like(bias, dtype=q.dtype).masked_fill(bias, float("-inf"))');
+    assert.deepEqual(await workspaceFindingLines({ 'masks.py': masks, 'model.py': fixed }, 'model.py', 'ATT002'), []);
+  });
+});
