@@ -1630,7 +1630,7 @@ export class Evaluator {
     if (copied) return copied;
     const edited = editedTriangle(prev, def.target, fill);
     if (edited) return edited;
-    const placed = triangleIntoZeros(prev, def.target, fill);
+    const placed = triangleIntoZeros(this.tree, prev, def.target, fill);
     if (placed) return placed;
     return overwrittenOnes(setItemFill(this, prev, def.target, rhs, fill, ctx), fill, this.text(unparen(rhs)));
   }
@@ -2470,13 +2470,18 @@ function onesAsMask(name: string, v: AValue): AValue {
  * keep one). Its polarity stays; its geometry moved with the slice, so the triangle is not kept, only the bound it
  * puts on what the mask can mean (masks.ts: causalBound). Only slices of the whole axes (no integer, no mask index).
  */
-function triangleIntoZeros(prev: AValue, target: PyNode, written: AValue): AValue | undefined {
+function triangleIntoZeros(tree: PyTree, prev: AValue, target: PyNode, written: AValue): AValue | undefined {
   if (prev.kind !== 'tensor' || !prev.zeros || prev.mask || prev.attn) return undefined;
   if (written.kind !== 'tensor' || !written.mask?.tri || written.attn) return undefined;
   const bound = causalBoundOf(written.mask, undefined).causalBound;
   if (!bound) return undefined;
   const subs = namedChildren(target).filter((c) => c.field === 'subscript');
   if (subs.length === 0 || !subs.every((s) => unparen(s).type === 'slice' || unparen(s).type === 'ellipsis')) return undefined;
+  // The last axis is the keys' (every axis written, or an ellipsis before it), cut from a start to the end (`P:`, the new
+  // keys after the cached ones): not the first columns of a wider mask (`:n`, a memory's).
+  const last = unparen(subs[subs.length - 1]!);
+  if (!(subs.length === prev.ndim || unparen(subs[0]!).type === 'ellipsis')) return undefined;
+  if (!/^[^:]*:$/.test(text(tree, last).replace(/\s+/g, ''))) return undefined;
   const { tri: _tri, align: _align, sizes: _sizes, ...rest } = written.mask;
   return { ...prev, zeros: undefined, mask: { ...rest, causal: true, causalBound: bound, ...(prev.dtype ? { dtype: prev.dtype } : {}) } };
 }

@@ -167,6 +167,13 @@ export interface MaskInfo {
    */
   readonly ownConversion?: true;
   /**
+   * An additive mask made from a causal triangle times a large negative number (`tri * -1e6`): the product, where its
+   * polarity site is (ops.ts). Added into the first columns of a wider mask (`mask[..., :n] + tri_bias`), the triangle is
+   * over those columns (a memory's, keys laid out `[memory | new]`), not over the queries' own keys, and the site is
+   * dropped. A node of this file: not carried to other files (portable.ts).
+   */
+  readonly triangleSiteAt?: PyNode;
+  /**
    * A per-example (B, S) mask placed along one axis of a larger tensor (`m[:, None, :, None]`,
    * `rearrange(m, 'b j -> b () () j')`, `m.unsqueeze(-1)`): the source's text and the negative index its S axis went to.
    */

@@ -211,6 +211,9 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
       mask(site: MaskSite) {
         // A fill whose result is discarded has no polarity (and is no use of the name's convention elsewhere).
         if (discardedSite(ctx.analysis, site)) return;
+        // An additive triangle added into the first columns of a wider mask (a memory's window): no causal mask of the
+        // queries' own keys.
+        if (site.display === 'additive mask' && ctx.analysis.facts.windowTriangles.has(site.node.id)) return;
         sites.push(site);
       },
       end() {

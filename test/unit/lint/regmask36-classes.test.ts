@@ -273,3 +273,75 @@ def attend(q, k, v, ids, keep):
     assert.deepEqual(await workspaceFindingLines({ 'masks.py': masks, 'model.py': fixed }, 'model.py', 'ATT002'), []);
   });
 });
+
+describe('reg-mask-s36: a triangle placed into the first columns of a wider mask is no causal mask of the own keys', () => {
+  // Keys laid out [memory (mem) | new (n)]; the bias is (n, mem + n), added to (B, H, n, mem + n) scores.
+  const windowed = (build: string) => `import torch
+
+
+def window_bias(n, mem):
+    ones = torch.ones(n, n)
+    future = torch.triu(ones, diagonal=1) * -1e9  # (n, n): the new keys after each query
+    bias = torch.cat([torch.zeros(n, mem), future], dim=-1)  # (n, mem + n)
+${build}
+
+
+def attend(q, k, v, mem):
+    n = q.size(-2)
+    scores = q @ k.transpose(-2, -1) / q.size(-1) ** 0.5 + window_bias(n, mem)  # (B, H, n, mem + n)
+    return scores.softmax(-1) @ v
+`;
+
+  it('misleading correct form: an equal window, the memory slots each query no longer reads added to the first columns: silent', async () => {
+    const src = windowed(`    behind = torch.tril(ones, diagonal=-1) * -1e9  # (n, n): memory slots behind each query
+    return torch.cat([bias[:, :n] + behind, bias[:, n:]], dim=-1)`);
+    assert.deepEqual(await findingLines(src, 'ATT002'), []);
+  });
+
+  it('the natural bug: the same triangle added over the whole bias (the own keys included): reported at the product', async () => {
+    const src = windowed(`    behind = torch.tril(ones, diagonal=-1) * -1e9  # (n, n)
+    return bias + torch.cat([torch.zeros(n, mem), behind], dim=-1)`);
+    assert.deepEqual(await findingLines(src, 'ATT002'), [8]);
+  });
+
+  it('a boolean triangle written into the first columns of zeros is not read as the causal mask; into the last ones it is', async () => {
+    const src = (cols: string) => `import torch
+import torch.nn.functional as F
+
+
+def causal_mask(n, mem):
+    mask = torch.zeros((n, mem + n), dtype=torch.bool)  # (n, mem + n)
+    mask[:, ${cols}] = torch.triu(torch.ones((n, n), dtype=torch.bool), diagonal=1)
+    return mask
+
+
+def attend(q, k, v, mem):
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=causal_mask(q.size(-2), mem))
+`;
+    assert.deepEqual(await findingLines(src('mem:'), 'ATT002'), [12]);
+    assert.deepEqual(await findingLines(src(':n'), 'ATT002'), []);
+  });
+
+  it('cross-file pair: the windowed bias built in another file: silent there and where it is added', async () => {
+    const masks = `import torch
+
+
+def window_bias(n, mem):
+    ones = torch.ones(n, n)
+    future = torch.triu(ones, diagonal=1) * -1e9  # (n, n)
+    mask = torch.cat([torch.zeros(n, mem), future], dim=-1)  # (n, mem + n)
+    behind = torch.tril(ones, diagonal=-1) * -1e9
+    return torch.cat([mask[:, :n] + behind, mask[:, n:]], dim=-1)
+`;
+    const model = `from masks import window_bias
+
+
+def attend(q, k, v, mem):
+    scores = q @ k.transpose(-2, -1) / q.size(-1) ** 0.5 + window_bias(q.size(-2), mem)
+    return scores.softmax(-1) @ v
+`;
+    const files = { 'masks.py': masks, 'model.py': model };
+    assert.deepEqual(await workspaceFindingLines(files, 'masks.py', 'ATT002'), []);
+    assert.deepEqual(await workspaceFindingLines(files, 'model.py', 'ATT002'), []);
+  });
+});
