@@ -27,12 +27,12 @@ import { LineIndex } from '../syntax/positions';
 import { boundCount } from './bound-counts';
 import { callArgs, dottedName, intLiteral, numberLiteral, operatorText, stringLiteral, type CallArgs } from '../syntax/python';
 import { childByField, enclosingFunction, firstNamedChild, namedChildren, text, unparen, walk as walkTree, type PyNode, type PyTree } from '../syntax/tree';
-import { canonicalQualifiedName, EMBEDDING_LAYERS } from './apis';
+import { canonicalQualifiedName, EMBEDDING_LAYERS, MASK_LAYERS } from './apis';
 import { maskFromDoc, namedShapes, paramDoc, trailingCommentShape } from './comments';
 import { noneDefaultFill, splitByNoneGuards } from './none-guards';
 import { boolLiteral, boolOp, armDeadInCtx, conditionalBranch, liveInCtx, noneComparison, noneTest, notValue, undecided } from './flags';
 import { Facts, type Ctx } from './facts';
-import { isStarred, rootName } from './call';
+import { emptyArgs, isStarred, rootName } from './call';
 import { dimOfName, isCacheName, isConfigName, isHeadCountName, isScaleName, isTokenIdsName, maskOfName, roleOfName } from './names';
 import type { ClassInfo, Def, Scope, ScopeResult } from './scopes';
 import * as opsImpl from './ops';
@@ -2014,12 +2014,38 @@ export class Evaluator {
         const callee = joinAll(local.map((d) => this.evalDef(d, ctx)));
         return this.applyValue(callee, f, node, args, ctx);
       }
+      const base = this.apiBaseOfSuper(objNode, attr, ctx);
+      if (base) return opsImpl.callLayerMethod(this, { node, ctx, args, name: attr, recv: base, recvNode: objNode, calleeNode: f });
       const recv = this.eval(objNode, ctx);
       const call: Call = { node, ctx, args, name: attr, recv, recvNode: objNode, calleeNode: f };
       return this.callOnValue(call);
     }
     const callee = this.eval(f, ctx);
     return this.applyValue(callee, f, node, args, ctx);
+  }
+
+  /**
+   * `super().call(...)` / `super().forward(...)` / `super().__call__(...)` in a class deriving from a library attention
+   * layer (`class PaddedMHA(keras.layers.MultiHeadAttention)`, `class MyMHA(nn.MultiheadAttention)`): that layer's call,
+   * with its mask conventions (the API table's). The layer as a base class names it; undefined for any other base.
+   */
+  private apiBaseOfSuper(objNode: PyNode, attr: string, ctx: Ctx): AValue | undefined {
+    if (attr !== 'call' && attr !== 'forward' && attr !== '__call__') return undefined;
+    const o = unparen(objNode);
+    const fn = o.type === 'call' ? childByField(o, 'function') : undefined;
+    if (!fn || fn.type !== 'identifier' || text(this.tree, fn) !== 'super') return undefined;
+    let cls: PyNode | null = o.parent;
+    while (cls && cls.type !== 'class_definition') cls = cls.parent;
+    const supers = cls ? childByField(cls, 'superclasses') : undefined;
+    if (!supers) return undefined;
+    for (const b of namedChildren(supers)) {
+      if (b.type === 'keyword_argument') continue;
+      const v = this.eval(b, ctx);
+      if (v.kind !== 'module' || !v.qname || isWorkspaceModule(v)) continue;
+      const layer = this.applyValue(v, b, o, emptyArgs(), ctx);
+      if (layer.kind === 'layer' && layer.layer && MASK_LAYERS[layer.layer.api]) return layer;
+    }
+    return undefined;
   }
 
   /** `recv.name(args)` for any receiver kind. */

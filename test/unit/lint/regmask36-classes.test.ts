@@ -345,3 +345,81 @@ def attend(q, k, v, mem):
     assert.deepEqual(await workspaceFindingLines(files, 'model.py', 'ATT002'), []);
   });
 });
+
+describe('reg-mask-s36: an additive mask given to a parameter that reads boolean keep masks', () => {
+  // tokens: (B, S); keep: (B, 1, 1, S) 1.0 at real tokens.
+  const keras = (built: string) => `import tensorflow as tf
+from tensorflow.keras.layers import MultiHeadAttention
+
+
+class Block(tf.keras.layers.Layer):
+    def __init__(self, heads, width):
+        super().__init__()
+        self.mha = MultiHeadAttention(num_heads=heads, key_dim=width)
+
+    def call(self, x, tokens):
+        keep = tf.cast(tokens != 0, tf.float32)[:, None, None, :]  # (B, 1, 1, S)
+        mask = ${built}
+        return self.mha(x, x, attention_mask=mask)
+`;
+
+  it('the natural bug: 0 / -1e9 handed to keras MultiHeadAttention: reported', async () => {
+    assert.deepEqual(await findingLines(keras('tf.where(keep == 0, -1e9, 0.0)'), 'ATT002'), [13]);
+    assert.deepEqual(await findingLines(keras('(1.0 - keep) * -1e9'), 'ATT002'), [13]);
+  });
+
+  it('fixed: the 0/1 keep mask itself: silent', async () => {
+    assert.deepEqual(await findingLines(keras('keep'), 'ATT002'), []);
+  });
+
+  it('misleading correct form: an additive mask given to a parameter that adds float masks (SDPA): silent', async () => {
+    const src = `import torch
+import torch.nn.functional as F
+
+
+def attend(q, k, v, ids, pad_id):
+    keep = (ids != pad_id)[:, None, None, :].float()  # (B, 1, 1, S)
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=(1.0 - keep) * -1e9)
+`;
+    assert.deepEqual(await findingLines(src, 'ATT002'), []);
+  });
+
+  it('a subclass of the library layer calling super().call reads masks as the layer does', async () => {
+    const src = (built: string) => `import tensorflow as tf
+from tensorflow.keras.layers import MultiHeadAttention
+
+
+class PaddedSelfAttention(MultiHeadAttention):
+    def call(self, query, value, key=None, attention_mask=None):
+        if attention_mask is not None:
+            attention_mask = ${built}
+        return super().call(query, value, key=key, attention_mask=attention_mask)
+`;
+    assert.deepEqual(await findingLines(src('tf.where(attention_mask == 0, -1e9, 0.0)'), 'ATT002'), [9]);
+    assert.deepEqual(await findingLines(src('tf.cast(attention_mask, tf.bool)'), 'ATT002'), []);
+  });
+
+  it('cross-file pair: the additive mask built in another file and passed to the layer', async () => {
+    const masks = `import tensorflow as tf
+
+
+def padding_bias(tokens):
+    keep = tf.cast(tokens != 0, tf.float32)[:, None, None, :]  # (B, 1, 1, S)
+    return (1.0 - keep) * -1e9
+`;
+    const model = `import tensorflow as tf
+
+from masks import padding_bias
+
+
+class Block(tf.keras.layers.Layer):
+    def __init__(self, heads, width):
+        super().__init__()
+        self.mha = tf.keras.layers.MultiHeadAttention(num_heads=heads, key_dim=width)
+
+    def call(self, x, tokens):
+        return self.mha(x, x, attention_mask=padding_bias(tokens))
+`;
+    assert.deepEqual(await workspaceFindingLines({ 'masks.py': masks, 'model.py': model }, 'model.py', 'ATT002'), [12]);
+  });
+});
