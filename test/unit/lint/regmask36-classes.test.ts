@@ -423,3 +423,80 @@ class Block(tf.keras.layers.Layer):
     assert.deepEqual(await workspaceFindingLines({ 'masks.py': masks, 'model.py': model }, 'model.py', 'ATT002'), [12]);
   });
 });
+
+describe("reg-mask-s36: a mask's rows gathered by a sampled index keep their meaning", () => {
+  // keep: (N, S) True at real tokens; a batch of B rows sampled for a step.
+  const step = (index: string, setup = '') => `import torch
+
+
+class Encoder(torch.nn.Module):
+    def __init__(self, dim, heads):
+        super().__init__()
+        self.attn = torch.nn.MultiheadAttention(dim, heads, batch_first=True)
+
+    def forward(self, x, ids, batch_size):
+        keep = ids != 0  # (N, S): True at real tokens
+${setup}        out, _ = self.attn(x, x, x, key_padding_mask=${index})
+        return out
+`;
+
+  it('the natural bug: the keep mask of a sampled batch handed to key_padding_mask: reported', async () => {
+    const setup = '        idx = torch.randint(0, ids.size(0), (batch_size,))\n';
+    assert.deepEqual(await findingLines(step('keep[idx]', setup), 'ATT002'), [12]);
+    assert.deepEqual(await findingLines(step('keep[idx, :batch_size]', '        idx = torch.randperm(ids.size(0))[:batch_size]\n'), 'ATT002'), [12]);
+  });
+
+  it('fixed: inverted before the gather: silent', async () => {
+    const setup = '        idx = torch.randint(0, ids.size(0), (batch_size,))\n';
+    assert.deepEqual(await findingLines(step('~keep[idx]', setup), 'ATT002'), []);
+  });
+
+  it('misleading correct form: the mask indexed by a tensor the code does not show to pick rows (it may flatten): silent', async () => {
+    assert.deepEqual(await findingLines(step('keep[sel]', '        sel = self.selector(ids)\n'), 'ATT002'), []);
+  });
+
+  it('cross-file pair: the mask built in a tokenizer module, sampled in the training step, read by the model', async () => {
+    const tokens = `import torch
+
+
+def tokenize_all(texts):
+    longest = max(len(t) for t in texts)
+    tokens = torch.zeros((len(texts), longest), dtype=torch.long)
+    mask = torch.zeros((len(texts), longest), dtype=torch.bool)
+    for i, text in enumerate(texts):
+        ids = torch.tensor([ord(c) for c in text])
+        tokens[i, : len(ids)] = ids
+        mask[i, : len(ids)] = 1
+    return tokens, mask
+`;
+    const model = `import torch
+
+
+class Encoder(torch.nn.Module):
+    def __init__(self, dim, heads):
+        super().__init__()
+        self.emb = torch.nn.Embedding(256, dim)
+        self.attn = torch.nn.MultiheadAttention(dim, heads, batch_first=True)
+
+    def forward(self, tokens, mask):
+        x = self.emb(tokens)
+        out, _ = self.attn(x, x, x, key_padding_mask=mask)
+        return out
+`;
+    const train = `import torch
+
+from model import Encoder
+from text_tokens import tokenize_all
+
+
+def train(texts, steps, batch_size):
+    tokens, mask = tokenize_all(texts)
+    model = Encoder(64, 8)
+    for _ in range(steps):
+        idx = torch.randint(0, len(tokens), (batch_size,))
+        out = model(tokens[idx], mask[idx])
+`;
+    const files = { 'text_tokens.py': tokens, 'model.py': model, 'train.py': train };
+    assert.deepEqual(await workspaceFindingLines(files, 'model.py', 'ATT002'), [12]);
+  });
+});
