@@ -2505,9 +2505,11 @@ function triangleIntoZeros(tree: PyTree, prev: AValue, target: PyNode, written: 
   if (subs.length === 0 || !subs.every((s) => unparen(s).type === 'slice' || unparen(s).type === 'ellipsis')) return undefined;
   // The last axis is the keys' (every axis written, or an ellipsis before it), cut from a start to the end (`P:`, the new
   // keys after the cached ones): not the first columns of a wider mask (`:n`, a memory's).
-  const last = unparen(subs[subs.length - 1]!);
-  if (!(subs.length === prev.ndim || unparen(subs[0]!).type === 'ellipsis')) return undefined;
-  if (!/^[^:]*:$/.test(text(tree, last).replace(/\s+/g, ''))) return undefined;
+  const head = subs[0];
+  const tail = subs.at(-1);
+  if (!head || !tail) return undefined;
+  if (!(subs.length === prev.ndim || unparen(head).type === 'ellipsis')) return undefined;
+  if (!/^[^:]*:$/.test(text(tree, unparen(tail)).replace(/\s+/g, ''))) return undefined;
   const { tri: _tri, align: _align, sizes: _sizes, ...rest } = written.mask;
   return { ...prev, zeros: undefined, mask: { ...rest, causal: true, causalBound: bound, ...(prev.dtype ? { dtype: prev.dtype } : {}) } };
 }

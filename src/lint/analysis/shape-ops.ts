@@ -279,8 +279,8 @@ const ROW_SAMPLERS =
  */
 function gatheredRows(ev: Evaluator, v: AValue, items: readonly string[], subs: readonly PyNode[]): AValue | undefined {
   if (!v.mask || v.attn || v.mask.tri || items[0] !== 'unknown' || !items.slice(1).every((i) => i === 'keep')) return undefined;
-  const first = unparen(subs[0]!);
-  if (items.length === 1 && !sampledRows(ev, first)) return undefined;
+  const head = subs[0];
+  if (!head || (items.length === 1 && !sampledRows(ev, unparen(head)))) return undefined;
   const { align: _align, sizes: _sizes, ...mask } = v.mask;
   return tensor({
     ...(v.dtype ? { dtype: v.dtype } : {}),
@@ -294,8 +294,9 @@ function sampledRows(ev: Evaluator, node: PyNode): boolean {
   let n = node;
   if (n.type === 'identifier') {
     const defs = ev.resolve(n, ev.text(n)) ?? [];
-    if (defs.length !== 1 || defs[0]!.kind !== 'assign' || defs[0]!.path.length > 0 || !defs[0]!.value) return false;
-    n = unparen(defs[0]!.value);
+    const [d] = defs;
+    if (defs.length !== 1 || !d || d.kind !== 'assign' || d.path.length > 0 || !d.value) return false;
+    n = unparen(d.value);
   }
   const fn = n.type === 'call' ? childByField(n, 'function') : undefined;
   return !!fn && ROW_SAMPLERS.test(ev.text(fn).replace(/\s+/g, ''));
