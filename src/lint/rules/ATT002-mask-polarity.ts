@@ -59,7 +59,7 @@ const T = defineTemplates({
   futureSide: 'future',
   pastSide: 'past',
   boundSeesFuture: 'each query sees its future keys (or only those)',
-  boundHidesPast: 'each query is kept from its own and earlier keys (or sees only the future)',
+  boundHidesPast: 'each query is kept from the keys before it and sees later ones',
   additiveAsBoolean:
     '{0} is an additive mask ({1}: 0 where kept, a large negative number where masked), but {2} reads a 0/1 or boolean mask, True/1 = attend: the kept positions read as 0, masked, and the masked ones as nonzero. Pass the 0/1 keep mask itself.',
   convertedReversed:

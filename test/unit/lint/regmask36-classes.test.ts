@@ -500,3 +500,26 @@ def train(texts, steps, batch_size):
     assert.deepEqual(await workspaceFindingLines(files, 'model.py', 'ATT002'), [12]);
   });
 });
+
+describe('reg-mask-s36: a local window joined with causal positions', () => {
+  // scores: (B, H, T, T); idx[None, :] indexes the keys j, idx[:, None] the queries i.
+  const local = (cond: string) => `import torch
+
+
+def local_attention(q, k, v, window):
+    T = q.size(-2)
+    scores = q @ k.transpose(-1, -2) / q.size(-1) ** 0.5  # (B, H, T, T)
+    idx = torch.arange(T)
+    mask = ${cond}
+    scores = scores.masked_fill(~mask[None, None], -1e4)
+    return torch.softmax(scores, dim=-1) @ v
+`;
+
+  it('the natural bug: the window kept on the future side (j >= i) of the diagonal: reported', async () => {
+    assert.deepEqual(await findingLines(local('(idx[None, :] - idx[:, None] < window) & (idx[None, :] >= idx[:, None])'), 'ATT002'), [9]);
+  });
+
+  it('fixed: the window on the past side (j <= i): silent', async () => {
+    assert.deepEqual(await findingLines(local('(idx[:, None] - idx[None, :] < window) & (idx[None, :] <= idx[:, None])'), 'ATT002'), []);
+  });
+});
