@@ -454,7 +454,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
       if (site.convention !== 'api' || site.floatAdded || site.expects !== 'keep') return;
       // Made additive by code (its 0 and large negative values), whatever its condition's meaning is known from; not one
       // the code shows putting its large negative values on the kept positions (read as a boolean, that one is right).
-      if (m.additiveAssumed || m.documented || m.fromAdditive || m.ownConversion || (m.builtFrom === 'keep' && !m.byName)) return;
+      if (m.additiveAssumed || m.documented || m.fromAdditive || (m.builtFrom === 'keep' && !m.byName)) return;
       if (reported.has(site.maskNode.id) || testReference(ctx.analysis, site.node)) return;
       reported.add(site.maskNode.id);
       ctx.report({
