@@ -17,6 +17,7 @@ import {
 import { FileFacts } from './file-facts';
 import { msg, type MessageArg } from '../message';
 import { PHRASES } from './phrases';
+import { causalBoundOf } from './masks';
 import { importerPrecision, importingChain, packageTrainerPrecision } from './importers';
 import { callsFromImporters, constructedField, functionsCallersDecide, type ImporterCall } from './importer-calls';
 import { latestDefinition, withOrigin } from './origins';
@@ -26,12 +27,12 @@ import { LineIndex } from '../syntax/positions';
 import { boundCount } from './bound-counts';
 import { callArgs, dottedName, intLiteral, numberLiteral, operatorText, stringLiteral, type CallArgs } from '../syntax/python';
 import { childByField, enclosingFunction, firstNamedChild, namedChildren, text, unparen, walk as walkTree, type PyNode, type PyTree } from '../syntax/tree';
-import { canonicalQualifiedName, EMBEDDING_LAYERS } from './apis';
+import { canonicalQualifiedName, EMBEDDING_LAYERS, MASK_LAYERS } from './apis';
 import { maskFromDoc, namedShapes, paramDoc, trailingCommentShape } from './comments';
 import { noneDefaultFill, splitByNoneGuards } from './none-guards';
 import { boolLiteral, boolOp, armDeadInCtx, conditionalBranch, liveInCtx, noneComparison, noneTest, notValue, undecided } from './flags';
 import { Facts, type Ctx } from './facts';
-import { isStarred, rootName } from './call';
+import { emptyArgs, isStarred, rootName } from './call';
 import { dimOfName, isCacheName, isConfigName, isHeadCountName, isScaleName, isTokenIdsName, maskOfName, roleOfName } from './names';
 import type { ClassInfo, Def, Scope, ScopeResult } from './scopes';
 import * as opsImpl from './ops';
@@ -1629,6 +1630,8 @@ export class Evaluator {
     if (copied) return copied;
     const edited = editedTriangle(prev, def.target, fill);
     if (edited) return edited;
+    const placed = triangleIntoZeros(this.tree, prev, def.target, fill);
+    if (placed) return placed;
     return overwrittenOnes(setItemFill(this, prev, def.target, rhs, fill, ctx), fill, this.text(unparen(rhs)));
   }
 
@@ -2011,12 +2014,38 @@ export class Evaluator {
         const callee = joinAll(local.map((d) => this.evalDef(d, ctx)));
         return this.applyValue(callee, f, node, args, ctx);
       }
+      const base = this.apiBaseOfSuper(objNode, attr, ctx);
+      if (base) return opsImpl.callLayerMethod(this, { node, ctx, args, name: attr, recv: base, recvNode: objNode, calleeNode: f });
       const recv = this.eval(objNode, ctx);
       const call: Call = { node, ctx, args, name: attr, recv, recvNode: objNode, calleeNode: f };
       return this.callOnValue(call);
     }
     const callee = this.eval(f, ctx);
     return this.applyValue(callee, f, node, args, ctx);
+  }
+
+  /**
+   * `super().call(...)` / `super().forward(...)` / `super().__call__(...)` in a class deriving from a library attention
+   * layer (`class PaddedMHA(keras.layers.MultiHeadAttention)`, `class MyMHA(nn.MultiheadAttention)`): that layer's call,
+   * with its mask conventions (the API table's). The layer as a base class names it; undefined for any other base.
+   */
+  private apiBaseOfSuper(objNode: PyNode, attr: string, ctx: Ctx): AValue | undefined {
+    if (attr !== 'call' && attr !== 'forward' && attr !== '__call__') return undefined;
+    const o = unparen(objNode);
+    const fn = o.type === 'call' ? childByField(o, 'function') : undefined;
+    if (!fn || fn.type !== 'identifier' || text(this.tree, fn) !== 'super') return undefined;
+    let cls: PyNode | null = o.parent;
+    while (cls && cls.type !== 'class_definition') cls = cls.parent;
+    const supers = cls ? childByField(cls, 'superclasses') : undefined;
+    if (!supers) return undefined;
+    for (const b of namedChildren(supers)) {
+      if (b.type === 'keyword_argument') continue;
+      const v = this.eval(b, ctx);
+      if (v.kind !== 'module' || !v.qname || isWorkspaceModule(v)) continue;
+      const layer = this.applyValue(v, b, o, emptyArgs(), ctx);
+      if (layer.kind === 'layer' && layer.layer && MASK_LAYERS[layer.layer.api]) return layer;
+    }
+    return undefined;
   }
 
   /** `recv.name(args)` for any receiver kind. */
@@ -2461,6 +2490,30 @@ function onesAsMask(name: string, v: AValue): AValue {
  * may attend): ones with entries overwritten by anything but 1 are no longer all ones, so they are no evidence of a
  * mask that masks nothing (onesAsMask); what the mask means is left to what the writes say, here nothing.
  */
+/**
+ * A causal triangle written into a slice of zeros (`m = zeros(L, P + L, dtype=bool); m[:, P:] = triu(ones(L, L), 1)`):
+ * the same mask on those columns and False on the rest (cached keys visible to an ignore triangle, memory hidden from a
+ * keep one). Its polarity stays; its geometry moved with the slice, so the triangle is not kept, only the bound it
+ * puts on what the mask can mean (masks.ts: causalBound). Only slices of the whole axes (no integer, no mask index).
+ */
+function triangleIntoZeros(tree: PyTree, prev: AValue, target: PyNode, written: AValue): AValue | undefined {
+  if (prev.kind !== 'tensor' || !prev.zeros || prev.mask || prev.attn) return undefined;
+  if (written.kind !== 'tensor' || !written.mask?.tri || written.attn) return undefined;
+  const bound = causalBoundOf(written.mask, undefined).causalBound;
+  if (!bound) return undefined;
+  const subs = namedChildren(target).filter((c) => c.field === 'subscript');
+  if (subs.length === 0 || !subs.every((s) => unparen(s).type === 'slice' || unparen(s).type === 'ellipsis')) return undefined;
+  // The last axis is the keys' (every axis written, or an ellipsis before it), cut from a start to the end (`P:`, the new
+  // keys after the cached ones): not the first columns of a wider mask (`:n`, a memory's).
+  const head = subs[0];
+  const tail = subs.at(-1);
+  if (!head || !tail) return undefined;
+  if (!(subs.length === prev.ndim || unparen(head).type === 'ellipsis')) return undefined;
+  if (!/^[^:]*:$/.test(text(tree, unparen(tail)).replace(/\s+/g, ''))) return undefined;
+  const { tri: _tri, align: _align, sizes: _sizes, ...rest } = written.mask;
+  return { ...prev, zeros: undefined, mask: { ...rest, causal: true, causalBound: bound, ...(prev.dtype ? { dtype: prev.dtype } : {}) } };
+}
+
 /**
  * `allowed = ones(L, L, dtype=bool).tril(-1); allowed[0, 0] = True`: a triangular mask written into by index with a
  * constant (a strict-past mask whose first row is given back its own key, a prefix opened to every query) is no longer

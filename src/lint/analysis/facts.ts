@@ -220,6 +220,12 @@ export class Facts {
    */
   readonly weightsTimesParam = new Set<Scope>();
   /**
+   * Node ids of additive triangles (`tri * -1e6`) some evaluation adds into the first columns of a wider mask
+   * (`mask[..., :n] + tri_bias`, ops.ts: dropWindowTriangleSite): their polarity sites are no causal masks of the
+   * queries' own keys, in any context.
+   */
+  readonly windowTriangles = new Set<number>();
+  /**
    * Functions (read with no caller) choosing between two of their parameters under a condition (`torch.where(keep, scores,
    * big_neg)` in `def fill(keep, scores, big_neg)`): which one is a fill, and what it fills, is what the callers pass.
    */

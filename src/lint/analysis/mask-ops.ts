@@ -9,7 +9,7 @@ import { displayName, type MaskConsumer } from './apis';
 import type { Evaluator } from './evaluator';
 import type { Ctx } from './facts';
 import type { Def, Scope } from './scopes';
-import { combineMasks, flipMask, infOfAdditive, triMask, withMaskDtype } from './masks';
+import { causalBoundOf, combineMasks, flipMask, infOfAdditive, triMask, withMaskDtype } from './masks';
 import { isPadIdName, isTokenIdsName, maskOfName } from './names';
 import { msg } from '../message';
 import { PHRASES } from './phrases';
@@ -377,6 +377,16 @@ export function maskLogic(lv: AValue, rv: AValue, op: 'and' | 'or'): AValue {
     return tensor({ ...(ndim !== undefined ? { ndim, axes: Array.from({ length: ndim }, () => ({})) } : {}), ...(m ? { mask: m } : {}), dtype: 'bool' });
   }
   if (lv.mask && rv.kind !== 'tensor') return lv;
+  // A causal triangle with a tensor the code shows nothing of (`future | pad` of a helper's result): the result still
+  // contains the triangle's True entries (or) or lies within them (and).
+  const [tri, other] = lv.mask && !rv.mask ? [lv, rv] : rv.mask && !lv.mask ? [rv, lv] : [];
+  const bound = tri?.mask && other?.kind === 'tensor' && !other.attn && !other.tokenIds ? causalBoundOf(tri.mask, undefined) : {};
+  if (tri?.mask && bound.causalBound)
+    return {
+      ...broadcastResult(lv, rv),
+      mask: { why: msg(PHRASES.combined, tri.mask.why, op === 'and' ? '&' : '|', 'a tensor of unknown meaning'), ...bound },
+      dtype: 'bool',
+    };
   return broadcastResult(lv, rv);
 }
 
@@ -780,7 +790,10 @@ function maskedFill(ev: Evaluator, c: Call, target0: AValue, maskNode: PyNode | 
   // filled with a large negative value where a mask known by construction is True build an additive mask
   // (`torch.zeros(B, S).masked_fill(ids == pad_id, -inf)`), whatever the names.
   const buildsAdditive = !!(target.zeros && mask.mask?.polarity && !mask.mask.byName);
-  const named = masking && (attentionTarget(ev, target, c.recvNode) || buildsAdditive);
+  // A mask filled where the same mask says (`m.float().masked_fill(m == 0, -inf)`): the mask changing form, judged where
+  // the additive result is read, not here (a transpose may still follow).
+  const ownConversion = masking && !!target.mask && !target.attn && !!mask.mask && convertsOwnMask(ev, c.recvNode, maskNode);
+  const named = masking && !ownConversion && (attentionTarget(ev, target, c.recvNode) || buildsAdditive);
   // Values the code shows nothing of (not a mask being built, not scores or weights): a masking fill of them is judged
   // where a softmax then reads them (the step stays on their path, below).
   const unshown = masking && !named && opaqueLogits(target);
@@ -824,6 +837,16 @@ function maskedFill(ev: Evaluator, c: Call, target0: AValue, maskNode: PyNode | 
   // masked_fill never changes the receiver's dtype: a mask built in float32 (`torch.zeros(..., dtype=torch.float32)`)
   // stays float32 through every fill, so a second fill of it is judged in float32 too.
   const kept = target.dtype ? { dtype: target.dtype } : {};
+  // A boolean mask filled where it is itself True with a nonzero value (`m.masked_fill(m, float("-inf"))`) stays that
+  // boolean mask: the value is cast to the receiver's dtype, True, so nothing changes (no additive mask is made).
+  if (
+    ownConversion &&
+    target.dtype === 'bool' &&
+    target.mask?.dtype === 'bool' &&
+    unparen(maskNode).type !== 'comparison_operator' &&
+    sameValue(ev, c.recvNode, maskNode)
+  )
+    return target;
   // Building an additive mask: float_mask.masked_fill(mask == 0, -inf)
   if (masking && mask.mask && mask.mask.polarity) {
     return tensor({
@@ -837,6 +860,7 @@ function maskedFill(ev: Evaluator, c: Call, target0: AValue, maskNode: PyNode | 
         dtype: 'float',
         builtFrom: mask.mask.polarity,
         negInf: fill.kind === 'number' && fill.num === -Infinity ? true : undefined,
+        ...(ownConversion ? { ownConversion: true as const } : {}),
         why: msg(PHRASES.filledLargeNegative, mask.mask.why),
       },
     });
@@ -870,6 +894,29 @@ function maskedFill(ev: Evaluator, c: Call, target0: AValue, maskNode: PyNode | 
     return tensor({ ndim: target.ndim, axes: target.axes, ...kept });
   }
   return target;
+}
+
+/**
+ * The fill's mask is the receiver's own mask (`allowed.float().masked_fill(allowed == 0, -inf)`, `m.masked_fill(~m,
+ * -1e9)`): the same name at the root of both, read through a comparison, a negation or method calls.
+ */
+function convertsOwnMask(ev: Evaluator, recvNode: PyNode | undefined, maskNode: PyNode): boolean {
+  const recv = recvNode ? rootName(ev, recvNode) : undefined;
+  if (!recv) return false;
+  let m = unparen(maskNode);
+  while (m.type === 'comparison_operator' || m.type === 'unary_operator' || m.type === 'not_operator') {
+    const first = namedChildren(m)[0];
+    if (!first) return false;
+    m = unparen(first);
+  }
+  return rootName(ev, m) === recv;
+}
+
+/** The receiver and the mask are the same name, written as it is (`m.masked_fill(m, v)`). */
+function sameValue(ev: Evaluator, recvNode: PyNode | undefined, maskNode: PyNode): boolean {
+  const r = recvNode ? unparen(recvNode) : undefined;
+  const m = unparen(maskNode);
+  return !!r && r.type === 'identifier' && m.type === 'identifier' && ev.text(r) === ev.text(m);
 }
 
 /**
@@ -1130,10 +1177,18 @@ function filledByIndex(ev: Evaluator, prev: AValue, target: PyNode, selector: AV
  * (or filled in place on one) that the rest of the function reads only in its return statements.
  */
 function returnedUnread(ev: Evaluator, c: Call): boolean {
-  const fn = enclosingFunction(c.node);
+  return returnedUnreadAt(ev, c.node, /_$/.test(ev.text(childByField(c.node, 'function') ?? c.node)) ? c.recvNode : undefined);
+}
+
+/**
+ * The value computed at `node` is returned from its function and read nowhere else there: directly (`return x * m`), or
+ * bound to a name (or, for an in-place op, its receiver `inPlace`) that only return statements read afterwards.
+ */
+export function returnedUnreadAt(ev: Evaluator, node: PyNode, inPlace?: PyNode): boolean {
+  const fn = enclosingFunction(node);
   if (!fn) return false;
   // Up through parentheses, method chains (`.float()`) and the tuple of a return.
-  let n: PyNode = c.node;
+  let n: PyNode = node;
   while (n.parent && ['parenthesized_expression', 'expression_list', 'attribute', 'call', 'tuple'].includes(n.parent.type)) n = n.parent;
   const up = n.parent;
   if (!up) return false;
@@ -1143,8 +1198,8 @@ function returnedUnread(ev: Evaluator, c: Call): boolean {
   if (up.type === 'assignment' && childByField(up, 'right')?.id === n.id) {
     name = childByField(up, 'left');
     stmt = up.parent ?? undefined;
-  } else if (up.type === 'expression_statement' && /_$/.test(ev.text(childByField(c.node, 'function') ?? c.node))) {
-    name = c.recvNode;
+  } else if (up.type === 'expression_statement' && inPlace) {
+    name = inPlace;
     stmt = up;
   }
   if (!name || !stmt || unparen(name).type !== 'identifier') return false;

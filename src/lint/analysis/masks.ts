@@ -42,11 +42,12 @@ export function flipMask(m0: MaskInfo, how: MessageArg, dtype?: DType): MaskInfo
   const m = m1.additive ? additiveAsZeroOne(m1) : m1;
   if (!m) return undefined;
   // A mask of unknown polarity flipped is still a mask of unknown polarity.
-  if (!m.polarity) return { ...m, dtype: dtype ?? m.dtype, why: msg(PHRASES.flippedOf, how, m.why) };
+  if (!m.polarity) return { ...m, ...flippedBound(m), dtype: dtype ?? m.dtype, why: msg(PHRASES.flippedOf, how, m.why) };
   const tri: TriRegion | undefined = m.tri ? (m.tri.region === 'upper' ? { region: 'lower', k: m.tri.k - 1 } : { region: 'upper', k: m.tri.k + 1 }) : undefined;
   return {
     ...m,
     polarity: m.polarity === 'keep' ? 'ignore' : 'keep',
+    ...flippedBound(m),
     tri,
     dtype: dtype ?? m.dtype,
     why: msg(PHRASES.flippedOf, how, m.why),
@@ -54,11 +55,35 @@ export function flipMask(m0: MaskInfo, how: MessageArg, dtype?: DType): MaskInfo
   };
 }
 
+/** A flipped mask's causal bound: the triangle's polarity flips with it (`~(future | pad)` is within the past). */
+function flippedBound(m: MaskInfo): Pick<MaskInfo, 'causalBound'> {
+  const b = m.causalBound;
+  return b ? { causalBound: { ...b, polarity: b.polarity === 'keep' ? 'ignore' : 'keep' } } : {};
+}
+
+/**
+ * A causal triangle the code builds, and nothing else: a literal diagonal on the causal edge (`triu(ones, 1)`,
+ * `triu(ones)`, `tril(ones)`, `tril(ones, -1)`; band and window edges have no polarity, mask-ops.ts: bandEdge).
+ */
+function causalTriangle(m: MaskInfo): boolean {
+  return shownByCode(m) && !m.padding && !!m.tri && Math.abs(m.tri.k) <= 1 && (m.tri.region === 'upper' ? m.tri.k >= 0 : m.tri.k <= 0);
+}
+
+/** The causal bound a combination with `a` and `b` keeps: one triangle's (or both, when they agree). */
+export function causalBoundOf(a: MaskInfo | undefined, b: MaskInfo | undefined): Pick<MaskInfo, 'causalBound'> {
+  const of = (m: MaskInfo | undefined): MaskInfo['causalBound'] =>
+    m ? (m.causalBound ?? (causalTriangle(m) && m.polarity ? { polarity: m.polarity, part: m } : undefined)) : undefined;
+  const [x, y] = [of(a), of(b)];
+  const bound = x && y ? (x.polarity === y.polarity ? x : undefined) : (x ?? y);
+  return bound ? { causalBound: bound } : {};
+}
+
 /** Swapping the last two axes of a mask: upper and lower triangles swap, query and key sides swap. */
 export function transposeMask(m: MaskInfo): MaskInfo {
   const tri: TriRegion | undefined = m.tri ? { region: m.tri.region === 'upper' ? 'lower' : 'upper', k: 0 - m.tri.k || 0 } : undefined;
   const padAxes = m.padAxes?.map((a) => (a === -1 ? -2 : a === -2 ? -1 : a));
-  const { align: _align, ...rest } = m;
+  // A transposed triangle is no longer on the causal side it was built on: no bound is kept.
+  const { align: _align, causalBound: _bound, ...rest } = m;
   const out: MaskInfo = { ...rest, tri, padAxes, ...(m.sizes ? { sizes: [m.sizes[1], m.sizes[0]] as const } : {}) };
   if (tri && !m.additive) return { ...out, polarity: tri.region === 'upper' ? 'ignore' : 'keep' };
   return out;
@@ -88,16 +113,20 @@ export function withMaskDtype(m: MaskInfo, dtype: DType | undefined): MaskInfo {
  */
 export function combineMasks(a: MaskInfo, b: MaskInfo, op: 'and' | 'or'): MaskInfo | undefined {
   if (a.additive && b.additive && op === 'and') return undefined;
+  const bound = causalBoundOf(a, b);
   if (a.polarity && b.polarity && a.polarity !== b.polarity) {
     const join = wrongJoin(a, b, op);
-    if (!join) return undefined;
-    return { ...(a.dtype === b.dtype && a.dtype ? { dtype: a.dtype } : {}), why: msg(PHRASES.combined, a.why, op === 'and' ? '&' : '|', b.why), join };
+    const dtype = a.dtype === b.dtype && a.dtype ? { dtype: a.dtype } : {};
+    // No polarity; a causal triangle in it still bounds what the result can mean (`query_keep & future`).
+    if (!join) return bound.causalBound ? { ...dtype, why: msg(PHRASES.combined, a.why, op === 'and' ? '&' : '|', b.why), ...bound } : undefined;
+    return { ...dtype, why: msg(PHRASES.combined, a.why, op === 'and' ? '&' : '|', b.why), join, ...bound };
   }
   // A combination of one meaning and nothing else (the mixed join, no polarity) stays that: combined further it is
   // still garbled.
   if (!a.polarity && a.join?.kind === 'mixed') return { why: msg(PHRASES.combined, a.why, op === 'and' ? '&' : '|', b.why), join: carriedJoin(a) };
   if (!b.polarity && b.join?.kind === 'mixed') return { why: msg(PHRASES.combined, a.why, op === 'and' ? '&' : '|', b.why), join: carriedJoin(b) };
-  if (!a.polarity || a.polarity !== b.polarity) return undefined;
+  if (!a.polarity || a.polarity !== b.polarity)
+    return bound.causalBound ? { why: msg(PHRASES.combined, a.why, op === 'and' ? '&' : '|', b.why), ...bound } : undefined;
   const join = wrongJoin(a, b, op) ?? furtherJoined(a, b);
   const padAxes = [...new Set([...(a.padAxes ?? []), ...(b.padAxes ?? [])])];
   return {
@@ -113,6 +142,7 @@ export function combineMasks(a: MaskInfo, b: MaskInfo, op: 'and' | 'or'): MaskIn
     // A causal part combined with padding keeps its alignment.
     ...(a.align && !b.causal && !b.tri ? { align: a.align, sizes: a.sizes } : b.align && !a.causal && !a.tri ? { align: b.align, sizes: b.sizes } : {}),
     ...(join ? { join } : {}),
+    ...bound,
   };
 }
 

@@ -42,6 +42,7 @@ import {
   subscriptSpread,
   tokenizerAttentionMask,
   isUnshownScalar,
+  returnedUnreadAt,
 } from './mask-ops';
 import { combineMasks, flipMask, infOfAdditive, withMaskDtype } from './masks';
 import { einopsAxisMap, parseEinopsPattern } from './layout';
@@ -392,7 +393,15 @@ function scaleTensor(ev: Evaluator, t: AValue, factor: AValue, factorNode: PyNod
       axes: t.axes,
       // An integer or boolean mask times a Python float is float32 (PyTorch's default dtype), as is a float32 one.
       ...(t.dtype === 'float32' || integerValued(t) ? { dtype: 'float32' as const } : {}),
-      mask: { ...m, additive: true, polarity: undefined, dtype: 'float', why: msg(PHRASES.timesLargeNegative, m.why), builtFrom: m.polarity },
+      mask: {
+        ...m,
+        additive: true,
+        polarity: undefined,
+        dtype: 'float',
+        why: msg(PHRASES.timesLargeNegative, m.why),
+        builtFrom: m.polarity,
+        ...(m.tri && tNode ? { triangleSiteAt: opNode } : {}),
+      },
     });
   }
   // A mask times a large positive constant, to be subtracted from the scores (`scores - 1e30 * mask`).
@@ -546,7 +555,23 @@ function multiply(ev: Evaluator, lv: AValue, rv: AValue, l: PyNode | undefined, 
     if (isMaskLike(ev, other, otherNode)) {
       if (t.attn!.stage === 'scores') {
         // Multiplying the scores by a 0/1 mask keeps them where it is 1 (Megatron's unfused `scores * m - 1e4 * (1 - m)`).
-        ev.facts.mask.push({ node, ctx, display: 'scores × mask', param: 'mask', expects: 'keep', convention: 'fill', maskNode: otherNode, mask: other });
+        // It masks attention only where a softmax reads the product (`softmaxOf`): a 0/1 gate on one term of the scores
+        // that is then added to another (relative-position logits `(~keep).float() * qe` skewed and added to q·kᵀ) leaves
+        // the sum's other term where the gate is 0, and masks no key. A product handed back unread from its function is
+        // judged where the file's (or an importing file's) softmax reads it.
+        const returned = t.attn!.formedAt && returnedUnreadAt(ev, node) ? { normalisedAt: t.attn!.formedAt, returnedFrom: enclosingFunction(node) } : {};
+        ev.facts.mask.push({
+          node,
+          ctx,
+          display: 'scores × mask',
+          param: 'mask',
+          expects: 'keep',
+          convention: 'fill',
+          maskNode: otherNode,
+          mask: other,
+          softmaxOf: node,
+          ...returned,
+        });
         return addOp(t, { kind: 'mask', node, how: 'mul', maskNode: otherNode });
       }
       if (!isHeadMask(ev, otherNode)) {
@@ -736,6 +761,28 @@ function power(ev: Evaluator, lv: AValue, rv: AValue, l?: PyNode): AValue {
  * `where` mask of the sum. Undefined for anything else (`fill` not a large negative number, another mask than m).
  */
 /** Forgets the `scores × mask` polarity site of the product at `product` (a blend judged at its fill term instead). */
+/**
+ * An additive triangle (`tri * -1e6`) added into the first columns of another mask (`mask[:, :, :, :n] + start_mask`,
+ * a slice with a stop and no start on the last axis): with keys laid out `[memory | new]` those columns are a memory's,
+ * and the triangle limits how far back each query reads it (an equal attention window), not the causal mask over its
+ * own keys. Its polarity sites, judged where the product was built, are not judged (ATT002 skips them).
+ */
+function dropWindowTriangleSite(ev: Evaluator, lv: AValue, rv: AValue, l: PyNode | undefined, r: PyNode | undefined): void {
+  const [tri, slice] = rv.mask?.triangleSiteAt && l ? [rv, l] : lv.mask?.triangleSiteAt && r ? [lv, r] : [];
+  const at = tri?.mask?.triangleSiteAt;
+  if (at && slice && firstColumns(ev, slice)) ev.facts.windowTriangles.add(at.id);
+}
+
+/** `x[..., :n]` / `x[:, :, :, :n]`: a subscript whose last index is a slice with a stop and no start. */
+function firstColumns(ev: Evaluator, node: PyNode): boolean {
+  const u = unparen(node);
+  if (u.type !== 'subscript') return false;
+  const last = unparen(childrenByField(u, 'subscript').at(-1) ?? u);
+  if (last.type !== 'slice') return false;
+  const text = ev.text(last).replace(/\s+/g, '');
+  return /^:[^:]+$/.test(text);
+}
+
 function dropProductSite(ev: Evaluator, product: PyNode): void {
   const u = unparen(product);
   const own = ev.facts.mask.findIndex((m) => m.node === u && m.display === 'scores × mask');
@@ -867,6 +914,7 @@ function pushAdditiveMaskFact(ev: Evaluator, site: Omit<MaskSite, 'display' | 'p
 }
 
 function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | undefined, r: PyNode | undefined, node: PyNode, _ctx: Ctx): AValue {
+  if (op === '+') dropWindowTriangleSite(ev, lv, rv, l, r);
   if (lv.kind === 'number' && rv.kind === 'number') {
     if (lv.num !== undefined && rv.num !== undefined) return number({ num: op === '+' ? lv.num + rv.num : lv.num - rv.num });
     return number({ ...(lv.finfo || rv.finfo ? { finfo: lv.finfo ?? rv.finfo } : {}) });

@@ -269,6 +269,42 @@ function gatheredEntries(v: AValue): AValue {
   return tensor({ ...(v.ops ? { ops: v.ops } : {}), ...(v.role ? { role: v.role } : {}), ...(v.roleText ? { roleText: v.roleText } : {}) });
 }
 
+/** Functions that draw a vector of row indices (`idx = torch.randint(0, N, (B,))`), as training loops sample a batch. */
+const ROW_SAMPLERS =
+  /^(?:torch|np|numpy|jnp|jax\.numpy|random|np\.random|numpy\.random|torch\.random)\.(?:randint|randperm|permutation|choice|arange|argsort)$/;
+
+/**
+ * A mask's rows gathered by an index along its first axis (`keep[idx]` with `idx = torch.randint(0, N, (B,))`,
+ * `keep[idx, :cut]`, `keep[rows]` of a 1-D selection): each row is still an example's mask, so the meaning (and what
+ * its last axes mean) stays; only the number of rows changes. The index must be the first item, every other one a
+ * slice, and either a slice follows it (a 2-D boolean index, which flattens, cannot be followed by one) or the index is
+ * drawn by a row sampler. Undefined for anything else.
+ */
+function gatheredRows(ev: Evaluator, v: AValue, items: readonly string[], subs: readonly PyNode[]): AValue | undefined {
+  if (!v.mask || v.attn || v.mask.tri || items[0] !== 'unknown' || !items.slice(1).every((i) => i === 'keep')) return undefined;
+  const head = subs[0];
+  if (!head || (items.length === 1 && !sampledRows(ev, unparen(head)))) return undefined;
+  const { align: _align, sizes: _sizes, ...mask } = v.mask;
+  return tensor({
+    ...(v.dtype ? { dtype: v.dtype } : {}),
+    ...(v.ndim !== undefined && v.axes ? { ndim: v.ndim, axes: v.axes.map((a) => ({ ...a, size1: undefined })) } : {}),
+    mask,
+  });
+}
+
+/** A name bound once to a row sampler's call (`idx = torch.randint(0, len(seq), (batch_size,))`), or that call itself. */
+function sampledRows(ev: Evaluator, node: PyNode): boolean {
+  let n = node;
+  if (n.type === 'identifier') {
+    const defs = ev.resolve(n, ev.text(n)) ?? [];
+    const [d] = defs;
+    if (defs.length !== 1 || !d || d.kind !== 'assign' || d.path.length > 0 || !d.value) return false;
+    n = unparen(d.value);
+  }
+  const fn = n.type === 'call' ? childByField(n, 'function') : undefined;
+  return !!fn && ROW_SAMPLERS.test(ev.text(fn).replace(/\s+/g, ''));
+}
+
 /** A name bound only as the counter of `for i in range(...)`: an integer, so `x[i]` drops the axis it indexes. */
 function rangeCounter(ev: Evaluator, u: PyNode): boolean {
   if (u.type !== 'identifier') return false;
@@ -315,7 +351,7 @@ function indexTensorAxes(ev: Evaluator, v: AValue, subs: PyNode[], scalarIndex?:
     if (rangeCounter(ev, u)) return 'drop';
     return 'unknown';
   });
-  if (items.includes('unknown')) return gatheredEntries(v);
+  if (items.includes('unknown')) return gatheredRows(ev, v, items, subs) ?? gatheredEntries(v);
   // Map each old negative axis index to the new one (undefined = dropped/unknown).
   const ell = items.indexOf('ellipsis');
   const out = mutable(v);

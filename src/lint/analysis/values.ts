@@ -160,6 +160,20 @@ export interface MaskInfo {
    */
   readonly fromAdditive?: boolean;
   /**
+   * An additive mask made from its own boolean or 0/1 mask (`m.float().masked_fill(m == 0, -inf).masked_fill(m == 1,
+   * 0.0)`, PyTorch's `generate_square_subsequent_mask` idiom): the fill is a change of form, not a masking of scores,
+   * so the mask's polarity is judged where the additive result is read (its `tri`: the region of the large negative
+   * values), after any transpose on the way.
+   */
+  readonly ownConversion?: true;
+  /**
+   * An additive mask made from a causal triangle times a large negative number (`tri * -1e6`): the product, where its
+   * polarity site is (ops.ts). Added into the first columns of a wider mask (`mask[..., :n] + tri_bias`), the triangle is
+   * over those columns (a memory's, keys laid out `[memory | new]`), not over the queries' own keys, and the site is
+   * dropped. A node of this file: not carried to other files (portable.ts).
+   */
+  readonly triangleSiteAt?: PyNode;
+  /**
    * A per-example (B, S) mask placed along one axis of a larger tensor (`m[:, None, :, None]`,
    * `rearrange(m, 'b j -> b () () j')`, `m.unsqueeze(-1)`): the source's text and the negative index its S axis went to.
    */
@@ -174,6 +188,13 @@ export interface MaskInfo {
    * combine (masks.ts: combineMasks): a union of keep masks, an intersection of ignore masks, or one of each.
    */
   readonly join?: MaskJoin;
+  /**
+   * A causal triangle the code builds (`triu(ones, 1)`, `tril(ones)`), combined by `&` or `|` with another mask whatever
+   * that holds (`future | pad`, `query_keep & future`): the result's True entries contain the triangle's (or) or lie
+   * within them (and), so read in the polarity opposite to the triangle's, every row sees its future keys or only them.
+   * The triangle's polarity as the combination is now read (flipped with it), and the triangle itself for messages.
+   */
+  readonly causalBound?: { readonly polarity: 'keep' | 'ignore'; readonly part: MaskInfo };
 }
 
 /** A causal and a padding mask combined with the operator of the wrong polarity (MaskInfo.join). */
@@ -744,7 +765,9 @@ function joinMask(a: MaskInfo | undefined, b: MaskInfo | undefined): MaskInfo | 
   if (a === b) return a;
   const polarity = same(a.polarity, b.polarity);
   const additive = a.additive && b.additive ? true : undefined;
-  if (!polarity && !additive && !(a.byName && b.byName)) return undefined;
+  // A causal triangle both paths' masks contain (or lie within), read the same way on both.
+  const bound = a.causalBound && b.causalBound && a.causalBound.polarity === b.causalBound.polarity ? { causalBound: a.causalBound } : {};
+  if (!polarity && !additive && !(a.byName && b.byName) && !bound.causalBound) return undefined;
   const tri = a.tri && b.tri && a.tri.region === b.tri.region && a.tri.k === b.tri.k ? a.tri : undefined;
   const padAxes = a.padAxes || b.padAxes ? [...new Set([...(a.padAxes ?? []), ...(b.padAxes ?? [])])] : undefined;
   return {
@@ -765,6 +788,7 @@ function joinMask(a: MaskInfo | undefined, b: MaskInfo | undefined): MaskInfo | 
     origin: a.origin ?? b.origin,
     flippedAt: a.flippedAt === b.flippedAt ? a.flippedAt : undefined,
     fromAdditive: a.fromAdditive || b.fromAdditive ? true : undefined,
+    ...bound,
   };
 }
 
