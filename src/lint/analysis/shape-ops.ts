@@ -1730,8 +1730,10 @@ export function expandAsValue(t0: AValue, other: AValue): AValue {
   out.ndim = n;
   out.axes = ox.map((o, i) => {
     const mine = tx && i - offset >= 0 ? tx[i - offset] : undefined;
-    // x's length-1 (or missing) axis takes other's length: copies of the same values along it.
-    return mine && !mine.size1 ? mine : { ...o, repeated: true };
+    if (mine && !mine.size1) return mine;
+    // x's length-1 axis (or one it lacks, its rank known) takes other's length: copies of the same values along it.
+    const copied = mine ? !!mine.size1 : t.ndim !== undefined && i - offset < 0;
+    return copied ? { ...o, repeated: true } : { ...o };
   });
   return out;
 }

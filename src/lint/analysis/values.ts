@@ -816,7 +816,11 @@ function joinAttn(a: AttnInfo | undefined, b: AttnInfo | undefined): AttnInfo | 
           : { site: a.softmax.site }
         : a.softmax.axis !== undefined && a.softmax.axis === b.softmax.axis
           ? a.softmax
-          : undefined
+          : a.softmax.axis === undefined || b.softmax.axis === undefined
+            ? // Softmaxes of modules chosen by a switch (`self.att = AttDot()` or `AttBahdanau(...)`), an axis not
+              // known on one path: normalised on both paths, over an axis not known.
+              { site: a.softmax.site }
+            : undefined
       : undefined;
   const formedAt = a.formedAt === b.formedAt ? a.formedAt : a.formedAt;
   const postMask = a.postMask || b.postMask ? [...new Set([...(a.postMask ?? []), ...(b.postMask ?? [])])] : undefined;
