@@ -1707,7 +1707,9 @@ export function expandValue(ev: Evaluator, c: Call, t0: AValue, sizeNodes: reado
   // An axis of length 1 (or a new one, on the left) brought to another length holds copies of the same values.
   const added = t.ndim !== undefined ? count - t.ndim : 0;
   out.axes = base.map((ax, i) =>
-    intOf(ev, c, sizeNodes[i]) === keep ? ax : { ...(ax.label ? { label: ax.label } : {}), ...(ax.size1 || ax.repeated || i < added ? { repeated: true } : {}) },
+    intOf(ev, c, sizeNodes[i]) === keep
+      ? ax
+      : { ...(ax.label ? { label: ax.label } : {}), ...(ax.size1 || ax.repeated || i < added ? { repeated: true } : {}) },
   );
   delete out.lastSize1;
   return out;

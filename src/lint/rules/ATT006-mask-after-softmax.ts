@@ -5,7 +5,7 @@ import { axisAt, type MaskOp } from '../analysis/values';
 import { alternatives, byNode, consumersOf, hasRoles, type Consumer } from './evidence';
 import { defineTemplates, msg } from '../message';
 import { apiName, quote, type Rule, type RuleContext } from './rule';
-import type { PyNode } from '../syntax/tree';
+import { enclosingFunction } from '../syntax/tree';
 import { asCalledAt, maskBuilt } from './related';
 import { discardedSite } from '../analysis/discarded';
 import { isDropoutMask, maskedAfterItsSoftmax, rescaledAsDropout, selectsWholeRows } from '../analysis/post-softmax-masks';
@@ -70,7 +70,7 @@ out = weights @ v`,
      */
     const constantAlongSoftmaxAxis = (site: WeightsMaskSite): boolean => {
       const axis = site.weights.attn?.softmax?.axis;
-      if (axis === undefined || axis >= 0) return false;
+      if (axis === undefined) return false;
       const m = ev.eval(site.maskNode, site.ctx);
       if (m.kind !== 'tensor' || m.ndim === undefined || site.weights.ndim === undefined) return false;
       if (m.ndim < -axis) return m.ndim >= 1 && site.weights.ndim >= -axis;
@@ -120,9 +120,8 @@ out = weights @ v`,
       if (call.end <= c.site.node.start && fn.start <= call.start && call.end <= fn.end) return true;
       // The product sits in a module or helper the same function calls after the in-place helper
       // (`self._mask_attention(att, n)`, then `self.apply_att(y, att)` doing `torch.bmm(att, y)`).
-      const via = c.site.ctx.callSite;
-      const caller = enclosingFunction(call);
-      return !!via && !!caller && via.start >= call.end && caller.start <= via.start && via.end <= caller.end && enclosingFunction(via) === caller;
+      const via = c.site.ctx.callSite ?? c.site.node;
+      return via.start >= call.end && enclosingFunction(via) === enclosingFunction(call);
     };
     /**
      * A mask known only by its name that reaches the product through a parameter with no caller in view (a wrapper's
@@ -291,9 +290,3 @@ out = weights @ v`,
     };
   },
 };
-
-/** The function definition a node sits in (undefined at module level). */
-function enclosingFunction(n: PyNode): PyNode | undefined {
-  for (let p = n.parent; p; p = p.parent) if (p.type === 'function_definition') return p;
-  return undefined;
-}
