@@ -241,16 +241,19 @@ function grownState(ev: Evaluator, join: PyNode): string[] {
   return out;
 }
 
-/** The condition reads the state (`self.kv_cache is None`), directly or through a name bound once to such a test. */
-function readsState(ev: Evaluator, cond: PyNode, state: readonly string[], depth = 0): boolean {
+/**
+ * The condition reads the state (`self.kv_cache is None`), directly or through a name bound once to such a test; with
+ * `before`, only a reading written before that offset (the state as the call found it, before the join grew it).
+ */
+function readsState(ev: Evaluator, cond: PyNode, state: readonly string[], depth = 0, before = Infinity): boolean {
   const t = ev.text(cond);
-  if (state.some((a) => new RegExp(`(^|[^\\w.])${a.replace(/\./g, '\\.')}\\b`).test(t))) return true;
+  if (cond.start < before && state.some((a) => new RegExp(`(^|[^\\w.])${a.replace(/\./g, '\\.')}\\b`).test(t))) return true;
   if (depth > 1) return false;
   let found = false;
   walk(cond, (n) => {
     if (found || n.type !== 'identifier') return !found;
     const defs = ev.resolve(n, ev.text(n)) ?? [];
-    if (defs.length === 1 && defs[0]?.value && defs[0].path.length === 0) found = readsState(ev, defs[0].value, state, depth + 1);
+    if (defs.length === 1 && defs[0]?.value && defs[0].path.length === 0) found = readsState(ev, defs[0].value, state, depth + 1, before);
     return false;
   });
   return found;
@@ -353,7 +356,12 @@ export function causalOffWithCache(
   const t = truthWithCache({ ...flags, cacheJoinedAt: join }, valueNode);
   if (t.cached !== false || t.uncached !== true) return undefined;
   const fn = enclosingFunction(call);
-  return fn && !guarded(call) && !checksQueryLength(ev, fn) && !returnsKeys(ev, fn, join) ? join : undefined;
+  if (!fn || guarded(call) || checksQueryLength(ev, fn) || returnsKeys(ev, fn, join)) return undefined;
+  // A flag that tests the state the module grows as the call found it (`prefill = self.kv_cache is None` before the
+  // join, then `is_causal=prefill`): the prompt meets that state empty and runs causal; only later calls, with the
+  // state filled, turn the mask off.
+  const state = grownState(ev, join);
+  return state.length > 0 && readsState(ev, valueNode, state, 0, join.start) ? undefined : join;
 }
 
 /**

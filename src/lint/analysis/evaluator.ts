@@ -30,7 +30,7 @@ import { childByField, enclosingFunction, firstNamedChild, namedChildren, text, 
 import { canonicalQualifiedName, EMBEDDING_LAYERS, MASK_LAYERS } from './apis';
 import { maskFromDoc, namedShapes, paramDoc, trailingCommentShape } from './comments';
 import { noneDefaultFill, splitByNoneGuards } from './none-guards';
-import { boolLiteral, boolOp, armDeadInCtx, conditionalBranch, liveInCtx, noneComparison, noneTest, notValue, undecided } from './flags';
+import { boolLiteral, boolOp, armDeadInCtx, conditionalBranch, liveInCtx, noneComparison, noneTest, notValue, overwrittenInCtx, undecided } from './flags';
 import { Facts, type Ctx } from './facts';
 import { emptyArgs, isStarred, rootName } from './call';
 import { dimOfName, isCacheName, isConfigName, isHeadCountName, isScaleName, isTokenIdsName, maskOfName, roleOfName } from './names';
@@ -930,7 +930,8 @@ export class Evaluator {
     const name = text(this.tree, node);
     const resolved = this.resolve(node, name);
     // Definitions in an `if` arm that cannot run in this context (its condition known False) do not reach the read.
-    const defs = resolved && resolved.length > 1 ? liveInCtx(this, resolved, ctx) : resolved;
+    // Nor do those an `if` arm certainly running here overwrites before the read.
+    const defs = resolved && resolved.length > 1 ? overwrittenInCtx(this, liveInCtx(this, resolved, ctx), node, ctx) : resolved;
     let v: AValue;
     const filled = defs && defs.length > 1 ? this.noneFilledMask(node, defs, ctx) : undefined;
     if (filled) v = filled;

@@ -186,3 +186,57 @@ export function liveInCtx(host: FlagHost, defs: readonly Def[], ctx: Ctx): reado
   const live = defs.filter((d) => !deadInCtx(host, d, ctx));
   return live.length > 0 ? live : defs;
 }
+
+/** The statement a node belongs to: the ancestor (or the node) whose parent is a block. */
+function statementOf(n: PyNode): PyNode | undefined {
+  for (let c: PyNode | null = n; c; c = c.parent) {
+    if (c.parent?.type === 'block') return c;
+    if (c.type === 'function_definition' || c.type === 'class_definition' || c.type === 'module') return undefined;
+  }
+  return undefined;
+}
+
+/** The `if` statement and arm whose own block holds `stmt` directly, when that arm certainly runs in this context. */
+function armRunningInCtx(host: FlagHost, stmt: PyNode, ctx: Ctx): PyNode | undefined {
+  const block = stmt.parent;
+  const arm = block?.parent;
+  if (!block || !arm) return undefined;
+  const ifNode = arm.type === 'if_statement' ? arm : arm.type === 'elif_clause' || arm.type === 'else_clause' ? arm.parent : undefined;
+  if (ifNode?.type !== 'if_statement') return undefined;
+  if (block !== (childByField(arm, 'consequence') ?? childByField(arm, 'body'))) return undefined;
+  const arms = [ifNode, ...ifNode.children.filter((c) => c.type === 'elif_clause' || c.type === 'else_clause')];
+  for (const a of arms) {
+    const cond = a.type === 'else_clause' ? undefined : childByField(a, 'condition');
+    const t = cond ? truthOf(host.eval(cond, ctx)) : true;
+    if (a === arm) return t === true ? ifNode : undefined;
+    if (t !== false) return undefined;
+  }
+  return undefined;
+}
+
+/**
+ * Definitions an `if` arm that certainly runs in this context overwrites before the read: `att = bmm(q, y)`, then
+ * `if self.softmax: att = softmax(att)` with `self.softmax` known True here (the module built with its default),
+ * read after the `if`: only the arm's definition reaches the read. The arm's definition is a statement of the arm's own
+ * block (it runs whenever the arm does); the overwritten one is a statement before the `if` in the same block, or a
+ * parameter when the `if` is a statement of the function's body.
+ */
+export function overwrittenInCtx(host: FlagHost, defs: readonly Def[], read: PyNode, ctx: Ctx): readonly Def[] {
+  if (defs.length < 2) return defs;
+  let out = defs;
+  for (const d of defs) {
+    if (d.kind !== 'assign' && d.kind !== 'aug') continue;
+    const stmt = statementOf(d.target);
+    const ifNode = stmt ? armRunningInCtx(host, stmt, ctx) : undefined;
+    if (!ifNode || read.start < ifNode.end) continue;
+    const body = ifNode.parent;
+    const fnBody = body?.parent?.type === 'function_definition' ? body : undefined;
+    out = out.filter((o) => {
+      if (o === d) return true;
+      if (o.kind === 'param') return !(fnBody && o.scope.node === fnBody.parent);
+      const s = statementOf(o.target);
+      return !(s && s.parent === body && s.end <= ifNode.start);
+    });
+  }
+  return out.length > 0 ? out : defs;
+}

@@ -154,19 +154,23 @@ function wholeTranspose(ev: Evaluator, node: PyNode): boolean {
 }
 
 /**
- * `k.transpose(1, 2)`, `k.swapaxes(1, 2)`: two axes written from the front, which are the last two only at one rank
- * (3-D keys, not 4-D ones split into heads).
+ * `k.transpose(1, 2)`, `k.swapaxes(1, 2)`, `torch.transpose(k, 0, 1)`: two axes written from the front, which are the
+ * last two only at one rank (3-D keys, not 4-D ones split into heads; 2-D keys, not batched ones).
  */
 function writtenAxesTranspose(ev: Evaluator, node: PyNode, ctx: Ctx): boolean {
   const n = unparen(node);
   if (n.type !== 'call') return false;
   const f = childByField(n, 'function');
   const args = childByField(n, 'arguments');
-  const base = f?.type === 'attribute' ? childByField(f, 'object') : undefined;
-  if (!base || !args || !/^(transpose|swapaxes)$/.test(ev.text(childByField(f!, 'attribute') ?? f!))) return false;
-  const axes = namedChildren(args);
+  if (f?.type !== 'attribute' || !args || !/^(transpose|swapaxes)$/.test(ev.text(childByField(f, 'attribute') ?? f))) return false;
+  const obj = childByField(f, 'object');
+  const list = namedChildren(args);
+  // `torch.transpose(k, 0, 1)`, `np.swapaxes(k, 1, 2)`: the library's function form, the keys its first argument.
+  const lib = !!obj && ev.eval(obj, ctx).kind === 'module';
+  const base = lib ? list[0] : obj;
+  const axes = lib ? list.slice(1) : list;
   // The keys' own rank unknown here (the transposed value's may be read from the axes written).
-  return axes.length === 2 && axes.every((a) => a.type === 'integer') && ev.eval(base, ctx).ndim === undefined;
+  return !!base && axes.length === 2 && axes.every((a) => a.type === 'integer') && ev.eval(base, ctx).ndim === undefined;
 }
 
 /** `attn_bias`: a parameter of `scope` named as a bias (not as a position bias), as ops.ts's `unseenBias` reads it. */

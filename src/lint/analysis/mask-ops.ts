@@ -588,7 +588,7 @@ function compare(ev: Evaluator, op: string, av: AValue, bv: AValue, a: PyNode, b
     const otherName = rootName(ev, otherNode) ?? ev.text(otherNode);
     const idsName = rootName(ev, idsNode) ?? '';
     if (isPadIdName(otherName) || /pad/i.test(ev.text(otherNode))) return ids.kind === 'tensor' || ids.kind === 'unknown';
-    if (other.kind === 'number' && other.num === 0 && tokenIdsNamed(ids, idsName) && !ids.mask) return true;
+    if (other.kind === 'number' && other.num === 0 && tokenIdsNamed(ids, idsName) && !ids.mask && !picksFromLastAxis(ev, idsNode)) return true;
     return false;
   };
   const fromIds = (ids: AValue, idsNode: PyNode): AValue => {
@@ -613,7 +613,7 @@ function compare(ev: Evaluator, op: string, av: AValue, bv: AValue, a: PyNode, b
         : (o === '<' && other.num === 1) || (o === '<=' && other.num === 0)
           ? false
           : undefined;
-    if (keep === undefined || !tokenIdsNamed(ids, rootName(ev, idsNode) ?? '')) return undefined;
+    if (keep === undefined || !tokenIdsNamed(ids, rootName(ev, idsNode) ?? '') || picksFromLastAxis(ev, idsNode)) return undefined;
     const why = msg(keep ? PHRASES.trueAtRealTokensPadZero : PHRASES.trueAtPaddingPadZero, `\`${ev.text(a)} ${op} ${ev.text(b)}\``);
     return tensor({
       ...(ids.ndim !== undefined ? { ndim: ids.ndim, axes: ids.axes } : {}),
@@ -1664,6 +1664,19 @@ export function polarityByFill(ev: Evaluator, scope: Scope, def: Def, name: stri
     byName: true,
     nameSource: `${name} (filled in ${scope.name}:${scope.id})`,
   };
+}
+
+/**
+ * `labels[..., 0]`, `ids[:, -1]`: an integer in the last place of a subscript of two places or more (or after an
+ * ellipsis) picks one entry of the last axis. What is compared is one channel of a one-hot tensor or one token per
+ * row, not a token at every position: compared with 0 it is no padding mask over the positions.
+ */
+function picksFromLastAxis(ev: Evaluator, node: PyNode): boolean {
+  const u = unparen(node);
+  if (u.type !== 'subscript') return false;
+  const idx = u.children.filter((c) => c.field === 'subscript');
+  const last = idx[idx.length - 1];
+  return idx.length >= 2 && !!last && intLiteral(ev.tree, last) !== undefined;
 }
 
 /**

@@ -153,6 +153,14 @@ function constantDtype(ev: Evaluator, c: Call, value: PyNode): { dtype?: DType }
   return FLOAT_LITERAL.test(ev.text(value)) ? { dtype: 'float32' } : {};
 }
 
+/** `finfo(dtype).eps`, `.tiny` (`.smallest_normal`) and `.resolution` of each float width. */
+const FINFO_SMALL: Readonly<Record<string, Readonly<Record<'float16' | 'bfloat16' | 'float32' | 'float64', number>>>> = {
+  eps: { float16: 0.0009765625, bfloat16: 0.0078125, float32: 1.1920928955078125e-7, float64: 2.220446049250313e-16 },
+  tiny: { float16: 6.103515625e-5, bfloat16: 1.1754943508222875e-38, float32: 1.1754943508222875e-38, float64: 2.2250738585072014e-308 },
+  smallest_normal: { float16: 6.103515625e-5, bfloat16: 1.1754943508222875e-38, float32: 1.1754943508222875e-38, float64: 2.2250738585072014e-308 },
+  resolution: { float16: 0.001, bfloat16: 0.01, float32: 1e-6, float64: 1e-15 },
+};
+
 /** The dtype a finfo (or a TensorFlow DType's min/max) is of: a known float width, else that of some tensor. */
 function finfoOfDtype(dt: DType | undefined): NonNullable<AValue['finfo']> {
   return dt === 'float16' || dt === 'bfloat16' || dt === 'float64' || dt === 'float32' ? dt : 'of-tensor';
@@ -1342,6 +1350,10 @@ export function evalAttributeOf(ev: Evaluator, obj: AValue, attr: string, node: 
     return number({ finfo: finfoOfDtype(obj.dtypeName), ...(attr === 'max' ? { finfoMax: true } : {}) });
   if (obj.kind === 'finfo') {
     if (attr === 'min' || attr === 'max') return number({ finfo: obj.finfoOf ?? 'of-tensor', ...(attr === 'max' ? { finfoMax: true } : {}) });
+    // The machine epsilon and smallest normal number of a known float width (`torch.finfo().eps`, 1.19e-7 in float32):
+    // tiny numbers, never a masking fill.
+    const small = obj.finfoOf && obj.finfoOf !== 'of-tensor' ? FINFO_SMALL[attr]?.[obj.finfoOf] : undefined;
+    if (small !== undefined) return number({ num: small });
     return number();
   }
   if (obj.kind === 'tensor' || obj.kind === 'unknown') {
@@ -2717,6 +2729,9 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
   }
   if (qname.startsWith('builtins.')) return builtin(ev, c, last);
   if (qname === 'torch.finfo' || qname === 'numpy.finfo' || qname === 'jax.numpy.finfo') {
+    // `torch.finfo()`: the default dtype's, float32.
+    if (qname === 'torch.finfo' && c.args.positional.length === 0 && c.args.keywords.size === 0 && !c.args.hasSplat)
+      return { kind: 'finfo', finfoOf: 'float32' };
     const a = val(ev, c, c.args.positional[0]);
     const dt = a.kind === 'dtype' ? a.dtypeName : dtypeOfValue(a);
     return { kind: 'finfo', finfoOf: a.kind === 'dtype' && !a.dtypeName ? 'of-tensor' : finfoOfDtype(dt) };

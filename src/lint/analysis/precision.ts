@@ -121,11 +121,12 @@ const BF16_CODE = /bfloat16|\bbf16\b(?!\s*(?::\s*bool\s*)?=\s*(?:False|None|0)\b
 const FP16_PROSE = /--fp16\b|\bfp16\b|half[- ]precision|mixed[- ]precision|autocast/i;
 /**
  * Prose that names fp16 only as something the code stays compatible with (`.to(dtype=self.dtype)  # fp16
- * compatibility`, copied with BERT's extended attention mask into many models): it says the code supports half
- * precision, not that this file runs in it.
+ * compatibility`, copied with BERT's extended attention mask into many models), or guards against (`# softmax in
+ * float32 for fp16 stability`, "more stable with f16 than dividing afterwards", "would overflow in fp16"): it says the
+ * code supports half precision, not that this file runs in it.
  */
 const FP16_COMPATIBILITY =
-  /\b(?:fp16|float16|half[- ]precision)[- ](?:compatib\w*|compat\b|safe\b|friendly\b)|\b(?:fits?|fitting|safe|representable|finite|range)\s+(?:(?:in|into|for|with|under|of)\s+)?(?:fp16|float16|half(?:[- ]precision)?)\b/gi;
+  /\b(?:fp16|float16|f16|half[- ]precision)[- ](?:compatib\w*|compat\b|safe\b|friendly\b|stab\w*|overflow\w*|underflow\w*|robust\w*|support\w*)|\b(?:fits?|fitting|safe|safer|representable|finite|range|stab\w*|overflow\w*|underflow\w*|robust\w*)\s+(?:(?:in|into|for|with|under|of|on)\s+)?(?:fp16|float16|f16|half(?:[- ]precision)?)\b/gi;
 
 /**
  * Code that sets full precision on purpose: a half-precision flag passed or set False (`Trainer(model, fp16=False)`,

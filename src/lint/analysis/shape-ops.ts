@@ -1752,7 +1752,13 @@ export function expandValue(ev: Evaluator, c: Call, t0: AValue, sizeNodes: reado
       ? [...Array.from({ length: count - t.ndim }, () => ({})), ...axes]
       : Array.from({ length: count }, (_, i) => (i === count - 1 && t.lastSize1 ? { size1: true } : {}));
   out.ndim = count;
-  out.axes = base.map((ax, i) => (intOf(ev, c, sizeNodes[i]) === keep ? ax : { ...(ax.label ? { label: ax.label } : {}) }));
+  // An axis of length 1 (or a new one, on the left) brought to another length holds copies of the same values.
+  const added = t.ndim !== undefined ? count - t.ndim : 0;
+  out.axes = base.map((ax, i) =>
+    intOf(ev, c, sizeNodes[i]) === keep
+      ? ax
+      : { ...(ax.label ? { label: ax.label } : {}), ...(ax.size1 || ax.repeated || i < added ? { repeated: true } : {}) },
+  );
   delete out.lastSize1;
   return out;
 }
@@ -1774,7 +1780,10 @@ export function expandAsValue(t0: AValue, other: AValue): AValue {
   out.ndim = n;
   out.axes = ox.map((o, i) => {
     const mine = tx && i - offset >= 0 ? tx[i - offset] : undefined;
-    return mine && !mine.size1 ? mine : { ...o };
+    if (mine && !mine.size1) return mine;
+    // x's length-1 axis (or one it lacks, its rank known) takes other's length: copies of the same values along it.
+    const copied = mine ? !!mine.size1 : t.ndim !== undefined && i - offset < 0;
+    return copied ? { ...o, repeated: true } : { ...o };
   });
   return out;
 }

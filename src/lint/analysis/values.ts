@@ -20,6 +20,11 @@ export type AxisLabel = 'batch' | 'head' | 'seq' | 'feat' | 'chan';
 export interface AxisInfo {
   readonly label?: AxisLabel;
   readonly size1?: boolean;
+  /**
+   * The axis holds copies of one slice: a length-1 axis (or a new one) expanded, tiled or repeated to a larger length
+   * (`tf.tile(m[:, None], [1, K, 1])`, `m.unsqueeze(1).expand(-1, K, -1)`). The values do not vary along it.
+   */
+  readonly repeated?: boolean;
   /** Source text of the size expression when known (`T`, `self.head_dim`). */
   readonly sizeText?: string;
   /** The label comes from a shape comment or docstring (`# (B, T, S)`), not from the code: the code outranks it. */
@@ -835,7 +840,11 @@ function joinAttn(a: AttnInfo | undefined, b: AttnInfo | undefined): AttnInfo | 
           : { site: a.softmax.site }
         : a.softmax.axis !== undefined && a.softmax.axis === b.softmax.axis
           ? a.softmax
-          : undefined
+          : a.softmax.axis === undefined || b.softmax.axis === undefined
+            ? // Softmaxes of modules chosen by a switch (`self.att = AttDot()` or `AttBahdanau(...)`), an axis not
+              // known on one path: normalised on both paths, over an axis not known.
+              { site: a.softmax.site }
+            : undefined
       : undefined;
   const formedAt = a.formedAt === b.formedAt ? a.formedAt : a.formedAt;
   const postMask = a.postMask || b.postMask ? [...new Set([...(a.postMask ?? []), ...(b.postMask ?? [])])] : undefined;

@@ -253,7 +253,8 @@ describe('shape transfer functions (values in, values out)', () => {
     const target = tensor({ ndim: 3, axes: [{ label: 'batch' }, { label: 'seq' }, { label: 'seq' }] });
     const out = expandAsValue(mask, target);
     assert.equal(out.ndim, 3);
-    assert.deepEqual(out.axes, [{ label: 'batch' }, { label: 'batch' }, { label: 'seq' }] as AxisInfo[]);
+    // The axis the mask lacks and its length-1 axis take the target's lengths: copies of the same values (repeated).
+    assert.deepEqual(out.axes, [{ label: 'batch', repeated: true }, { label: 'batch' }, { label: 'seq', repeated: true }] as AxisInfo[]);
     assert.deepEqual(out.mask?.padAxes, [-1]);
   });
 });
@@ -551,7 +552,8 @@ def f(hid, enc, img):
 `,
       ['a', 'b'],
     );
-    assert.deepEqual(v.get('a')!.axes, [{}, {}, {}]);
+    // The length-1 axis expanded to T holds copies of one slice.
+    assert.deepEqual(v.get('a')!.axes, [{}, { repeated: true }, {}]);
     assert.equal(v.get('a')!.ndim, 3);
     assert.equal(v.get('b')!.ndim, 3);
     assert.equal(v.get('b')!.axes![1].size1, undefined, 'the repeated axis is no longer of length 1');
