@@ -95,10 +95,16 @@ describe('lint train: loader and report', () => {
     const regression = UNSEEN_BATCHES.filter((b) => b.group === 'regression');
     const unseenDirs = new Set(UNSEEN_BATCHES.filter((b) => b.group !== 'regression').map((b) => b.dir));
     const own = regressionBatchesAsTraining();
-    assert.deepEqual(own.map((b) => b.id), regression.map((b) => b.id));
+    assert.deepEqual(
+      own.map((b) => b.id),
+      regression.map((b) => b.id),
+    );
     assert.ok(own.length >= 2 && own.every((b) => !unseenDirs.has(b.dir)));
     const copied = regressionBatchesAsTraining('/some/copy');
-    assert.deepEqual(copied.map((b) => b.dir), regression.map((b) => join('/some/copy', b.id)));
+    assert.deepEqual(
+      copied.map((b) => b.dir),
+      regression.map((b) => join('/some/copy', b.id)),
+    );
   });
 });
 
