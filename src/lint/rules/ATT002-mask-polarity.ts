@@ -7,7 +7,7 @@ import { workspaceConvention, workspaceStoresOf } from '../analysis/name-stores'
 import { maskOfName } from '../analysis/names';
 import { importingFiles } from '../analysis/importers';
 import type { MaskInfo, MaskJoin } from '../analysis/values';
-import { defineTemplates, msg, type MessageParts } from '../message';
+import { defineTemplates, msg, type MessageParts, type Template } from '../message';
 import { childByField, unparen, walk, type PyNode } from '../syntax/tree';
 import { apiName, parenthesize, quote, type FixSpec, type RelatedSpec, type Rule, type RuleContext } from './rule';
 import { maskBuilt } from './related';
@@ -455,16 +455,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
       // Made additive by code (its 0 and large negative values), whatever its condition's meaning is known from; not one
       // the code shows putting its large negative values on the kept positions (read as a boolean, that one is right).
       if (m.additiveAssumed || m.documented || m.fromAdditive || (m.builtFrom === 'keep' && !m.byName)) return;
-      if (reported.has(site.maskNode.id) || testReference(ctx.analysis, site.node)) return;
-      reported.add(site.maskNode.id);
-      ctx.report({
-        node: site.maskNode,
-        message: msg(T.additiveAsBoolean, quote(ctx.text(site.maskNode), 50), m.why, msg(T.receiverParam, apiName(site.display), site.param)),
-        related: [
-          ...maskBuilt(ctx.analysis, m),
-          { node: site.node, message: msg(T.readsAs, apiName(site.display), site.param, describePolarity(site.expects)) },
-        ],
-      });
+      reportAtApiSite(site, m, T.additiveAsBoolean);
     }
 
     /**
@@ -475,11 +466,20 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
      */
     function checkConverted(site: MaskSite, m: MaskInfo): void {
       if (site.convention !== 'api' || !site.floatAdded || m.tri?.region !== 'lower' || m.byName || m.documented) return;
+      reportAtApiSite(site, m, T.convertedReversed);
+    }
+
+    /**
+     * Reports `template` (quoting the mask, why its meaning is known, and the API parameter reading it) at the mask of an
+     * API site, once per mask node and never in a test's reference computation; the mask's construction and the reading
+     * parameter are its related locations.
+     */
+    function reportAtApiSite(site: MaskSite, m: MaskInfo, template: Template): void {
       if (reported.has(site.maskNode.id) || testReference(ctx.analysis, site.node)) return;
       reported.add(site.maskNode.id);
       ctx.report({
         node: site.maskNode,
-        message: msg(T.convertedReversed, quote(ctx.text(site.maskNode), 50), m.why, msg(T.receiverParam, apiName(site.display), site.param)),
+        message: msg(template, quote(ctx.text(site.maskNode), 50), m.why, msg(T.receiverParam, apiName(site.display), site.param)),
         related: [
           ...maskBuilt(ctx.analysis, m),
           { node: site.node, message: msg(T.readsAs, apiName(site.display), site.param, describePolarity(site.expects)) },
