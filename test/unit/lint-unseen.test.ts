@@ -92,11 +92,11 @@
 // 9s. The twenty-ninth batch (batch-29/, gathered in session 36 by one curator working alone (brief curator-s36u29),
 //     a fresh unseen batch measured with today's linter): the same checks, against every list including the shared
 //     studied list as it was at its final check (batch-29/lintrules-studied-repos.txt), held to its own floors
-//     (batch-29/README.md); in the unseen group but marked `alone` (printed on its own, decided before any result);
-//     counts only.
+//     (batch-29/README.md); in the regression group (a case file name with its kind reached the integrator, beside a
+//     batch-1 case whose code it largely repeats); counts only.
 // 10. The linter run: prints the aggregates only (never a per-case miss), the regression batches (1, 2, 13-15, 17, 18,
-//     20-22, 24-28) together, the unseen batches (3-12, 16, 19, 23) each on its own and after each the unseen batches
-//     so far together, then batch 29 on its own (alone), and asserts no threshold; it fails only if the linter throws.
+//     20-22, 24-29) together, the unseen batches (3-12, 16, 19, 23) each on its own and after each the unseen batches
+//     so far together, and asserts no threshold; it fails only if the linter throws.
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -449,7 +449,7 @@ describe('lint unseen: loader and scorer', () => {
     );
   });
 
-  it('puts batches 1, 2, 13-15, 17, 18, 20-22 and 24-28 in the regression group and batches 3-12, 16, 19, 23 and 29 (alone) in the unseen group', () => {
+  it('puts batches 1, 2, 13-15, 17, 18, 20-22 and 24-29 in the regression group and batches 3-12, 16, 19 and 23 in the unseen group', () => {
     assert.deepEqual(
       UNSEEN_BATCHES.map((b) => [b.id, b.group, b.alone === true]),
       [
@@ -481,7 +481,7 @@ describe('lint unseen: loader and scorer', () => {
         ['batch-26', 'regression', false],
         ['batch-27', 'regression', false],
         ['batch-28', 'regression', false],
-        ['batch-29', 'unseen', true],
+        ['batch-29', 'regression', false],
       ],
     );
   });
@@ -1504,8 +1504,9 @@ describeGatheredBatch({
 // Batch 29 (session 36, brief curator-s36u29) was gathered by one curator working alone, from its half of the
 // repositories (the same coin: 0-7 unseen, 8-f the training set), small hand-written projects from mixed domains, real
 // bugs where the code has them and correct code first: a fresh unseen batch measured with today's linter. The
-// integrator decided before any result existed that it is in the unseen group but marked `alone` this session (the next
-// session adds it to the measure). Floors: the size and spread it was gathered with (batch-29/README.md "What is in
+// integrator decided before any result existed that it is in the unseen group but marked `alone` this session; the
+// session's final review moved it to the regression group (a case file name, with its kind, reached the integrator beside
+// a batch-1 case whose code it largely repeats). Floors: the size and spread it was gathered with (batch-29/README.md "What is in
 // it"); it found no real ATT002 bug and no ATT006 case (its README says so).
 const BATCH29 = UNSEEN_BATCHES.find((b) => b.id === 'batch-29')!;
 /** The shared studied list (/work/wt/studied-repos.txt) as it was at batch 29's final check. */
@@ -1514,7 +1515,7 @@ const STUDIED_LIST_29 = join(BATCH29.dir, '..', 'lintrules-studied-repos.txt');
 describeGatheredBatch({
   id: 'batch-29',
   session: 36,
-  title: 'gathered in session 36 by one curator, in the unseen group, printed alone this session',
+  title: 'gathered in session 36 by one curator, a regression batch since the final review',
   cases: 10,
   realBugFindings: 2,
   realBugCases: 2,
