@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # False-positive scan: lint the .py/.ipynb files of the repositories in repos.txt (at the listed commits)
 # with the built CLI and summarise the findings per rule and repository.
-# Usage: [CLI=path/to/cli.js] bash test/lint-scan/scan.sh [OUT_DIR]   (run `npm run build` first)
+# Usage: [CLI=path/to/cli.js] [ISOLATE=1] bash test/lint-scan/scan.sh [OUT_DIR]   (run `npm run build` first)
+# ISOLATE=1 lints every .py file alone (file arguments: no workspace, no cross-file evidence), as a single-file case
+# of the labelled sets is linted; compared with a workspace run it shows the findings the rest of a repository
+# silences and the ones only its other files make.
 # Needs each repository's git directory at $MIRROR/<owner>+<name>/repo (MIRROR defaults to /work/.mirror).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -27,6 +30,12 @@ grep -v '^#' "$here/repos.txt" | while read -r repo commit; do
       git -C "$git_dir" cat-file blob "$sha" > "$dest/$path" 2>/dev/null || rm -f "$dest/$path"
     done
   fi
-  node "${CLI:-$root/dist/cli.js}" lint --format json "$dest" > "$out/json/$key.json" || true
+  if [ "${ISOLATE:-0}" = 1 ]; then
+    # One JSON array per chunk of files, merged into one array per repository.
+    find "$dest" -name '*.py' -print0 | sort -z | xargs -0 -r -n 400 node "${CLI:-$root/dist/cli.js}" lint --format json 2>/dev/null |
+      node -e 'let t="";process.stdin.on("data",(d)=>(t+=d)).on("end",()=>{const all=[];for(const c of t.split(/(?<=\])\s*(?=\[)/))if(c.trim())all.push(...JSON.parse(c));process.stdout.write(JSON.stringify(all));});' > "$out/json/$key.json" || true
+  else
+    node "${CLI:-$root/dist/cli.js}" lint --format json "$dest" > "$out/json/$key.json" || true
+  fi
 done
 node "$here/summarise.mjs" "$out"
