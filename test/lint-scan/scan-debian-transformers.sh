@@ -2,7 +2,8 @@
 # False-positive scan of Hugging Face transformers' model code as Debian packages it (python3-transformers, 5.12.1 in
 # sid: 2,459 .py files, about a million lines, most of them attention code whose numbers match their checkpoints), from
 # the sid root that scripts/setup-torch-sid.sh installs for the torch-2 tests (`.cache/torch-sid/root`).
-# Usage: [CLI=path/to/cli.js] bash test/lint-scan/scan-debian-transformers.sh [OUT_DIR]   (run `npm run build` first)
+# Usage: [CLI=path/to/cli.js] [ISOLATE=1] bash test/lint-scan/scan-debian-transformers.sh [OUT_DIR]   (run `npm run build` first)
+# ISOLATE=1 lints every file alone (lint-alone.sh), as scan.sh's isolation mode does.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -18,5 +19,9 @@ dest="$out/src/transformers-$version"
 rm -rf "$dest"
 mkdir -p "$dest"
 (cd "$pkg" && find . -name '*.py' -print0 | xargs -0 cp --parents -t "$dest")
-node "${CLI:-$root/dist/cli.js}" lint --format json "$dest" > "$out/json/transformers-$version.json" || true
+if [ "${ISOLATE:-0}" = 1 ]; then
+  bash "$here/lint-alone.sh" "$dest" > "$out/json/transformers-$version.json" || true
+else
+  node "${CLI:-$root/dist/cli.js}" lint --format json "$dest" > "$out/json/transformers-$version.json" || true
+fi
 node "$here/summarise.mjs" "$out"

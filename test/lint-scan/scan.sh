@@ -31,9 +31,7 @@ grep -v '^#' "$here/repos.txt" | while read -r repo commit; do
     done
   fi
   if [ "${ISOLATE:-0}" = 1 ]; then
-    # One JSON array per chunk of files, merged into one array per repository.
-    find "$dest" -name '*.py' -print0 | sort -z | xargs -0 -r -n 400 node "${CLI:-$root/dist/cli.js}" lint --format json 2>/dev/null |
-      node -e 'let t="";process.stdin.on("data",(d)=>(t+=d)).on("end",()=>{const all=[];for(const c of t.split(/(?<=\])\s*(?=\[)/))if(c.trim())all.push(...JSON.parse(c));process.stdout.write(JSON.stringify(all));});' > "$out/json/$key.json" || true
+    bash "$here/lint-alone.sh" "$dest" > "$out/json/$key.json" || true
   else
     node "${CLI:-$root/dist/cli.js}" lint --format json "$dest" > "$out/json/$key.json" || true
   fi
