@@ -94,9 +94,14 @@
 //     studied list as it was at its final check (batch-29/lintrules-studied-repos.txt), held to its own floors
 //     (batch-29/README.md); in the regression group (a case file name with its kind reached the integrator, beside a
 //     batch-1 case whose code it largely repeats); counts only.
+// 9t. The thirtieth batch (batch-30/, gathered in session 37 by one curator working alone (brief curator-s37u30), a
+//     fresh unseen batch measured with today's linter, its cases checked for repeated code against every other case
+//     under test/): the same checks, against every list including the shared studied list as it was at its final check
+//     (batch-30/lintrules-studied-repos.txt), held to its own floors (batch-30/floors.json); in the unseen group but
+//     marked `alone` (printed on its own, decided before any result); counts only.
 // 10. The linter run: prints the aggregates only (never a per-case miss), the regression batches (1, 2, 13-15, 17, 18,
 //     20-22, 24-29) together, the unseen batches (3-12, 16, 19, 23) each on its own and after each the unseen batches
-//     so far together, and asserts no threshold; it fails only if the linter throws.
+//     so far together, then batch 30 on its own (alone), and asserts no threshold; it fails only if the linter throws.
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -449,7 +454,7 @@ describe('lint unseen: loader and scorer', () => {
     );
   });
 
-  it('puts batches 1, 2, 13-15, 17, 18, 20-22 and 24-29 in the regression group and batches 3-12, 16, 19 and 23 in the unseen group', () => {
+  it('puts batches 1, 2, 13-15, 17, 18, 20-22 and 24-29 in the regression group and batches 3-12, 16, 19, 23 and 30 (alone) in the unseen group', () => {
     assert.deepEqual(
       UNSEEN_BATCHES.map((b) => [b.id, b.group, b.alone === true]),
       [
@@ -482,6 +487,7 @@ describe('lint unseen: loader and scorer', () => {
         ['batch-27', 'regression', false],
         ['batch-28', 'regression', false],
         ['batch-29', 'regression', false],
+        ['batch-30', 'unseen', true],
       ],
     );
   });
@@ -845,7 +851,8 @@ interface GatheredBatchFloors {
     | 'batch-26'
     | 'batch-27'
     | 'batch-28'
-    | 'batch-29';
+    | 'batch-29'
+    | 'batch-30';
   session: number;
   /** How the batch came about, in its describe title; absent: the unseen measure of its session. */
   title?: string;
@@ -1530,6 +1537,24 @@ describeGatheredBatch({
   jaxCases: 0,
 });
 
+// Batch 30 (session 37, brief curator-s37u30) was gathered by one curator working alone, from its half of the
+// repositories (the same coin: 0-7 unseen, 8-f the training set), every case checked to share no run of six code lines
+// with any other case under test/: a fresh unseen batch measured with today's linter. The integrator decided before any
+// result existed that it is in the unseen group but marked `alone` this session (the next session adds it to the
+// measure). Its floors (the size and spread it was gathered with) are kept in its own folder, batch-30/floors.json, so
+// that its make-up stays inside test/lint-unseen (batch-30/README.md explains them).
+const BATCH30 = UNSEEN_BATCHES.find((b) => b.id === 'batch-30')!;
+/** The shared studied list (/work/wt/studied-repos.txt) as it was at batch 30's final check. */
+const STUDIED_LIST_30 = join(BATCH30.dir, '..', 'lintrules-studied-repos.txt');
+const FLOORS_30 = JSON.parse(readFileSync(join(BATCH30.dir, '..', 'floors.json'), 'utf8')) as Omit<GatheredBatchFloors, 'id' | 'session' | 'title'>;
+
+describeGatheredBatch({
+  ...FLOORS_30,
+  id: 'batch-30',
+  session: 37,
+  title: 'gathered in session 37 by one curator, in the unseen group, printed alone this session',
+});
+
 function describeGatheredBatch(floors: GatheredBatchFloors): void {
   const batch = UNSEEN_BATCHES.find((b) => b.id === floors.id)!;
   const n = floors.id.slice('batch-'.length);
@@ -1631,6 +1656,7 @@ function describeGatheredBatch(floors: GatheredBatchFloors): void {
         STUDIED_LIST_27,
         STUDIED_LIST_28,
         STUDIED_LIST_29,
+        STUDIED_LIST_30,
       ])
         for (const repo of listedRepos(list)) excluded.add(repo);
       // The training set is read case by case by rule engineers: its repositories are spent for the unseen measure.
