@@ -105,3 +105,74 @@ class Attn(nn.Module):
     assert.deepEqual(await findingLines(src, 'ATT004'), [7]);
   });
 });
+
+// 2. qk-norm in the caller, scores in a helper: the module normalises q and k (and rotates them, which keeps their
+//    norm), then hands them to a method that forms the scores unscaled (Gemma 4's vision attention: `__call__` →
+//    `_compute_attn_vec` → `_qkv`). The norm's gain sets the logits' scale there as it does inline.
+const HEADS = `    def _heads(self, q, k, v):
+        q = q.contiguous()  # (B, heads, T, d)
+        return self._attend(q=q, k=k, v=v)
+
+`;
+const QK_NORM_IN_CALLER = (call: string, extra = '', between = ''): string => `import torch
+import torch.nn as nn
+from mypkg.pos import apply_rope
+
+
+class Attention(nn.Module):
+    def __init__(self, dim, heads):
+        super().__init__()
+        self.heads = heads
+        self.qkv = nn.Linear(dim, 3 * dim)
+        self.q_norm = nn.RMSNorm(dim // heads)
+        self.k_norm = nn.RMSNorm(dim // heads)
+
+    def forward(self, x, pos):
+        B, T, C = x.shape
+        # q, k, v: (B, heads, T, C // heads)
+        q, k, v = self.qkv(x).view(B, T, 3, self.heads, C // self.heads).permute(2, 0, 3, 1, 4)
+${extra}        return ${call}
+
+${between}    def _attend(self, q, k, v):
+        w = torch.softmax(q @ k.transpose(-2, -1), dim=-1)  # (B, heads, T, T)
+        return w @ v
+`;
+const NORMED = '        q, k = self.q_norm(q), self.k_norm(k)\n';
+const ROTATED = '        q = apply_rope(q, pos)\n        k = apply_rope(k, pos)\n';
+/** The line of the softmax in QK_NORM_IN_CALLER with `n` lines added before it. */
+const SOFTMAX = (n: number): number => 21 + n;
+
+describe('engscale37: qk-norm applied by the callers of the function forming the scores (ATT003)', () => {
+  it('is silent when the caller normalises q and k before the helper forms the scores', async () => {
+    assert.deepEqual(await findingLines(QK_NORM_IN_CALLER('self._attend(q, k, v)', NORMED), 'ATT003'), []);
+  });
+  it('is silent through two helpers, a rearrangement and a rotary embedding after the norm', async () => {
+    assert.deepEqual(await findingLines(QK_NORM_IN_CALLER('self._heads(q, k, v)', NORMED + ROTATED, HEADS), 'ATT003'), []);
+  });
+  it('is silent when the caller passes the norms\u2019 outputs directly', async () => {
+    assert.deepEqual(await findingLines(QK_NORM_IN_CALLER('self._attend(self.q_norm(q), self.k_norm(k), v)'), 'ATT003'), []);
+  });
+  it('still reports when no caller normalises q and k', async () => {
+    assert.deepEqual(await findingLines(QK_NORM_IN_CALLER('self._heads(q, k, v)', ROTATED, HEADS), 'ATT003'), [SOFTMAX(6)]);
+  });
+  it('still reports when only q is normalised', async () => {
+    assert.deepEqual(await findingLines(QK_NORM_IN_CALLER('self._attend(self.q_norm(q), k, v)'), 'ATT003'), [SOFTMAX(0)]);
+  });
+  it('still reports when one of two callers passes them unnormalised', async () => {
+    const raw = '    def raw(self, q, k, v):\n        return self._attend(q, k, v)\n\n';
+    assert.deepEqual(await findingLines(QK_NORM_IN_CALLER('self._attend(q, k, v)', NORMED, raw), 'ATT003'), [SOFTMAX(4)]);
+  });
+  it('still reports when the norm is on the layer input, before the projection', async () => {
+    assert.deepEqual(
+      await findingLines(
+        QK_NORM_IN_CALLER('self._attend(q, k, v)', '', '').replace('        B, T, C = x.shape\n', '        B, T, C = x.shape\n        x = self.q_norm(x)\n'),
+        'ATT003',
+      ),
+      [SOFTMAX(1)],
+    );
+  });
+  it('still reports a helper handed on as a function value (callers the file does not show)', async () => {
+    const escape = '    def _fn(self):\n        return self._attend\n\n';
+    assert.deepEqual(await findingLines(QK_NORM_IN_CALLER('self._attend(q, k, v)', NORMED, escape), 'ATT003'), [SOFTMAX(4)]);
+  });
+});
