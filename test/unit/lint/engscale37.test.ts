@@ -81,6 +81,18 @@ class Attn(nn.Module):
 `;
     assert.deepEqual(await findingLines(src, 'ATT003'), [16]);
   });
+  it('keeps today\u2019s reading of a layer built and applied in one expression (`Proj(d)(x)`): a layer, not a loader', async () => {
+    const src = `import torch
+from mypkg.layers import Proj
+
+
+def attend(x, d):
+    q = Proj(d)(x)  # (B, T, d)
+    k = Proj(d)(x)
+    return torch.softmax(q @ k.transpose(-2, -1), dim=-1)
+`;
+    assert.deepEqual(await findingLines(src, 'ATT003'), [8]);
+  });
   it('still reports q and k drawn by a known library call', async () => {
     const src = LOADED_INLINE.replace('q, k, v, out = load_data(idx=0)', 'q, k, v = torch.randn(3, 8, 16, 64).unbind(0)\n    out = None');
     assert.deepEqual(await findingLines(src, 'ATT003'), [9]);
