@@ -305,10 +305,11 @@ interface Param {
 
 /** The parameters of `fn` (without `self` / `cls`), with the positions a call passes them at. */
 function parametersOf(ev: Evaluator, fn: PyNode): Param[] {
-  const list = fn.children.find((c) => c.type === 'parameters');
   const out: Param[] = [];
   let i = 0;
-  for (const p of list ? namedChildren(list) : []) {
+  /* c8 ignore next -- the grammar gives every function_definition its parameters; the type makes the field optional */
+  for (const p of namedChildren(fn.children.find((c) => c.type === 'parameters') ?? fn)) {
+    // `*args`, `**kw` and the bare `*` (no name of its own) end the parameters a call passes by position.
     const id = p.type === 'identifier' ? p : p.children.find((c) => c.type === 'identifier');
     if (!id || /splat/.test(p.type)) return out;
     const name = ev.text(id);
@@ -326,7 +327,7 @@ function parameterOrigins(ev: Evaluator, fn: PyNode): Map<string, Param> {
   const out = new Map<string, Param>();
   for (const p of parametersOf(ev, fn)) out.set(p.name, p);
   walk(fn, (n) => {
-    if (n.type !== 'assignment' && n.type !== 'augmented_assignment') return;
+    if (n.type !== 'assignment') return;
     const targets: string[] = [];
     walk(n.children.at(0)!, (c) => {
       if (c.type === 'identifier' && c.field !== 'attribute') targets.push(ev.text(c));
@@ -334,7 +335,7 @@ function parameterOrigins(ev: Evaluator, fn: PyNode): Map<string, Param> {
     const right = unparen(n.children.at(-1)!);
     const values = /^(?:expression_list|tuple)$/.test(right.type) ? namedChildren(right) : [];
     targets.forEach((t, i) => {
-      const src = n.type === 'assignment' ? out.get(normalisedSource(ev, values[i] ?? right)) : undefined;
+      const src = out.get(normalisedSource(ev, values[i] ?? right));
       if (src) out.set(t, src);
       else out.delete(t);
     });
@@ -355,6 +356,7 @@ function enclosingClassOf(fn: PyNode): PyNode | undefined {
 function callsOfFunction(ev: Evaluator, fn: PyNode): readonly { call: PyNode; caller: PyNode | undefined }[] {
   return ev.file.perNode('calls of function', fn, () => {
     const nameNode = fn.children.find((c) => c.field === 'name');
+    /* c8 ignore next -- the grammar gives every function_definition a name; the type makes the field optional */
     if (!nameNode) return [];
     const name = ev.text(nameNode);
     const cls = enclosingClassOf(fn);
@@ -375,9 +377,10 @@ function callsOfFunction(ev: Evaluator, fn: PyNode): readonly { call: PyNode; ca
 /** The argument a call passes for `param` (by keyword, or at its position); undefined when a splat hides it. */
 function argumentFor(ev: Evaluator, call: PyNode, param: Param): PyNode | undefined {
   const list = call.children.find((c) => c.field === 'arguments');
+  /* c8 ignore next -- the grammar gives every call its arguments; the type makes the field optional */
   if (!list) return undefined;
   const args = namedChildren(list);
-  if (args.some((a) => a.type === 'list_splat' || a.type === 'dictionary_splat')) return undefined;
+  if (args.some((a) => /splat/.test(a.type))) return undefined;
   for (const a of args) {
     if (a.type !== 'keyword_argument') continue;
     const k = a.children.find((c) => c.field === 'name');
@@ -417,8 +420,8 @@ function normalisedSource(ev: Evaluator, n: PyNode): string {
     if (NORM_CALLEE.test(text)) return NORM_OUTPUT;
     // A rotary embedding rotates pairs of features: the norm of what it is given is kept (its first argument).
     if (ROTARY_CALLEE.test(text) && !LAYOUT_CALL.test(text)) {
-      const first = namedChildren(e.children.at(1)!).at(0);
-      if (!first || first.type === 'keyword_argument') return '';
+      const first = namedChildren(e.children.at(1)!).find((a) => a.type !== 'keyword_argument');
+      if (!first) return '';
       e = unparen(first);
       continue;
     }
