@@ -2452,6 +2452,9 @@ function unpack(v: AValue, path: readonly number[], star?: boolean, arity?: numb
     } else if (cur.kind === 'tensor') {
       // Unpacking a tensor iterates its first axis.
       cur = opsImpl.dropFirstAxis(cur);
+    } else if (cur.kind === 'unknown' && cur.ops) {
+      // The return of a function not in view, unpacked: each element keeps its unknown step (values.ts OpaqueOp).
+      cur = { kind: 'unknown', ops: cur.ops };
     } else return UNKNOWN;
   }
   if (star) return { kind: 'tuple' };

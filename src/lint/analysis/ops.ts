@@ -1868,7 +1868,12 @@ export function callUnknown(ev: Evaluator, c: Call): AValue {
   if (/rotary|rope|rotate_half|\brot_|_rot_|apply_rot|apply_pos/i.test(last)) return rotated(ev, c);
   if (c.name.startsWith('self.') || (c.calleeNode && c.calleeNode.type === 'attribute')) return callUnknownLayer(ev, { ...c, name: last });
   const input = val(ev, c, first);
-  return input.role || input.attn ? addOp(tensor(), { kind: 'opaque', node: c.node }) : UNKNOWN;
+  if (input.role || input.attn) return addOp(tensor(), { kind: 'opaque', node: c.node });
+  // A function of code not in view, called by its name (imported from a module the linter cannot read, or a name the
+  // file never binds), returns a value it made: what that code did to its scale is unknown (a loader may return q
+  // already scaled), so q or k read from it carry an unknown step, as they do through an unknown function applied to
+  // them. Not a layer built and applied in one expression (`nn.Conv(...)(x)`), whose kind the layer decides.
+  return c.calleeNode?.type === 'identifier' ? { kind: 'unknown', ops: [[{ kind: 'opaque', node: c.node }]] } : UNKNOWN;
 }
 
 // ================================================================================================ methods

@@ -252,21 +252,141 @@ function proseSaysScaleOmitted(ev: Evaluator, outer: PyNode): boolean {
  * self.k_norm(k)` with LayerNorm/RMSNorm, or one GroupNorm on the fused `qkv` they are split from, as in
  * Axial-DeepLab): the norm's learned gain sets the logits' scale, so a fixed 1/sqrt(d) is not missing. Read in the
  * function that forms the scores, in source order: a name assigned from a norm layer's output is normalised, and
- * so is a name assigned from an expression over normalised names (`query, key, value = jnp.split(qkv, ...)`).
- * Both the query's and the key's names must be normalised.
+ * so is a name assigned from an expression over normalised names (`query, key, value = jnp.split(qkv, ...)`), or
+ * from a rotary embedding of one (a rotation keeps the norm: `q = apply_rope(q, pos)` after `q = self.q_norm(q)`).
+ * A parameter of that function (rearranged there or not) is normalised when every call of the function in the file
+ * passes a normalised name for it, followed through up to three callers (the module's `__call__` normalises q and k,
+ * then hands them to `self._attend(q, k, v)`, which forms the scores). Both the query's and the key's names must be
+ * normalised.
  */
 export function qkNormalised(ev: Evaluator, node: PyNode, queryText: string, keyText: string): boolean {
   const fn = enclosingFunction(node);
   const normalised = fn ? ev.file.perNode('normalised names', fn, () => normalisedNames(ev, fn)) : new Set<string>();
   // The names the operands start from (`q` of `q.transpose(1, 2)`, `key` of `self.key`).
-  return [queryText, keyText].every((t) =>
-    normalised.has(
-      t
-        .replace(/^self\./, '')
-        .split(/\W/)
-        .at(0)!,
-    ),
+  return [queryText, keyText].every((t) => {
+    const name = t
+      .replace(/^self\./, '')
+      .split(/\W/)
+      .at(0)!;
+    return normalised.has(name) || (fn !== undefined && !t.startsWith('self.') && normalisedByCallers(ev, fn, name, 0));
+  });
+}
+
+/** How many callers qk-norm is followed through (the function forming the scores, then up to three callers). */
+const MAX_NORM_CALLERS = 3;
+
+/**
+ * `name` in `fn` rearranges one of `fn`'s parameters (or is one), and every call of `fn` in the file passes, for that
+ * parameter, a name its caller normalises (or the output of a norm layer itself).
+ */
+function normalisedByCallers(ev: Evaluator, fn: PyNode, name: string, depth: number): boolean {
+  if (depth >= MAX_NORM_CALLERS) return false;
+  const param = ev.file.perNode('parameter origins', fn, () => parameterOrigins(ev, fn)).get(name);
+  if (!param) return false;
+  const calls = callsOfFunction(ev, fn);
+  return (
+    calls.length > 0 &&
+    calls.every(({ call, caller }) => {
+      const a = argumentFor(ev, call, param);
+      if (!a) return false;
+      const src = normalisedSource(ev, a);
+      if (src === NORM_OUTPUT) return true;
+      if (!src || !caller) return false;
+      return ev.file.perNode('normalised names', caller, () => normalisedNames(ev, caller)).has(src) || normalisedByCallers(ev, caller, src, depth + 1);
+    })
   );
+}
+
+/** A parameter of a function: its name and its position among the arguments a call passes (after `self`). */
+interface Param {
+  readonly name: string;
+  readonly index: number;
+}
+
+/** The parameters of `fn` (without `self` / `cls`), with the positions a call passes them at. */
+function parametersOf(ev: Evaluator, fn: PyNode): Param[] {
+  const out: Param[] = [];
+  let i = 0;
+  /* c8 ignore next -- the grammar gives every function_definition its parameters; the type makes the field optional */
+  for (const p of namedChildren(fn.children.find((c) => c.type === 'parameters') ?? fn)) {
+    // `*args`, `**kw` and the bare `*` (no name of its own) end the parameters a call passes by position.
+    const id = p.type === 'identifier' ? p : p.children.find((c) => c.type === 'identifier');
+    if (!id || /splat/.test(p.type)) return out;
+    const name = ev.text(id);
+    if (i === 0 && out.length === 0 && (name === 'self' || name === 'cls') && enclosingClassOf(fn)) continue;
+    out.push({ name, index: i++ });
+  }
+  return out;
+}
+
+/**
+ * Names of `fn` that are one of its parameters, rearranged or not (`q = q.reshape(...)`), in source order: the
+ * parameter each holds. A name assigned from anything else no longer holds one.
+ */
+function parameterOrigins(ev: Evaluator, fn: PyNode): Map<string, Param> {
+  const out = new Map<string, Param>();
+  for (const p of parametersOf(ev, fn)) out.set(p.name, p);
+  walk(fn, (n) => {
+    if (n.type !== 'assignment') return;
+    const targets: string[] = [];
+    walk(n.children.at(0)!, (c) => {
+      if (c.type === 'identifier' && c.field !== 'attribute') targets.push(ev.text(c));
+    });
+    const right = unparen(n.children.at(-1)!);
+    const values = /^(?:expression_list|tuple)$/.test(right.type) ? namedChildren(right) : [];
+    targets.forEach((t, i) => {
+      const src = out.get(normalisedSource(ev, values[i] ?? right));
+      if (src) out.set(t, src);
+      else out.delete(t);
+    });
+  });
+  return out;
+}
+
+function enclosingClassOf(fn: PyNode): PyNode | undefined {
+  const p = fn.parent?.parent;
+  return p?.type === 'class_definition' ? p : undefined;
+}
+
+/**
+ * The calls of `fn` in the file, each with the function making it: `self.name(...)` in its class for a method,
+ * `name(...)` for a module-level function. A reference that is not a call (`f = self._attend`) lets others call it
+ * unseen: then none is returned.
+ */
+function callsOfFunction(ev: Evaluator, fn: PyNode): readonly { call: PyNode; caller: PyNode | undefined }[] {
+  return ev.file.perNode('calls of function', fn, () => {
+    const nameNode = fn.children.find((c) => c.field === 'name');
+    /* c8 ignore next -- the grammar gives every function_definition a name; the type makes the field optional */
+    if (!nameNode) return [];
+    const name = ev.text(nameNode);
+    const cls = enclosingClassOf(fn);
+    if (!cls && fn.parent?.type !== 'module') return [];
+    const wanted = cls ? `self.${name}` : name;
+    const out: { call: PyNode; caller: PyNode | undefined }[] = [];
+    let escapes = false;
+    walk(cls ?? ev.tree.root, (n) => {
+      if (n.type !== 'identifier' && n.type !== 'attribute') return;
+      if (ev.text(n) !== wanted || n === nameNode || (n.type === 'identifier' && n.parent?.type === 'attribute')) return;
+      if (n.parent?.type === 'call' && n.field === 'function') out.push({ call: n.parent, caller: enclosingFunction(n) });
+      else escapes = true;
+    });
+    return escapes ? [] : out;
+  });
+}
+
+/** The argument a call passes for `param` (by keyword, or at its position); undefined when a splat hides it. */
+function argumentFor(ev: Evaluator, call: PyNode, param: Param): PyNode | undefined {
+  const list = call.children.find((c) => c.field === 'arguments');
+  /* c8 ignore next -- the grammar gives every call its arguments; the type makes the field optional */
+  if (!list) return undefined;
+  const args = namedChildren(list);
+  if (args.some((a) => /splat/.test(a.type))) return undefined;
+  for (const a of args) {
+    if (a.type !== 'keyword_argument') continue;
+    const k = a.children.find((c) => c.field === 'name');
+    if (k && k.type === 'identifier' && ev.text(k) === param.name) return a.children.find((c) => c.field === 'value');
+  }
+  return args.filter((a) => a.type !== 'keyword_argument')[param.index];
 }
 
 /** A normalisation layer or function by its name (`nn.LayerNorm`, `RMSNorm`, `nn.GroupNorm`, `self.q_norm`, `self.k_ln`). */
@@ -277,6 +397,8 @@ const LAYOUT_CALL =
   /\.(?:reshape|view|transpose|permute|swapaxes|moveaxis|movedim|split|chunk|unbind|contiguous|astype|float|to|type_as|squeeze|unsqueeze|expand_dims|flatten|unflatten)$/;
 /** An array module's function (`jnp.split`, `torch.chunk`): it rearranges its first argument, not a receiver. */
 const ARRAY_FUNCTION = /^(?:np|jnp|numpy|torch|tf|mx|jax\.numpy)\.\w+$/;
+/** A rotary position embedding applied by a function (`apply_rotary_pos_emb(q, cos, sin)`, `apply_multidimensional_rope(q, pos)`). */
+const ROTARY_CALLEE = /(?:^|[._])(?:apply_)?(?:\w*_)?(?:rotary|rope)(?:_\w*)?$/i;
 /** What normalisedSource returns for a normalisation layer's output. */
 const NORM_OUTPUT = '(norm)';
 
@@ -296,6 +418,13 @@ function normalisedSource(ev: Evaluator, n: PyNode): string {
     const callee = e.children.at(0)!;
     const text = ev.text(callee);
     if (NORM_CALLEE.test(text)) return NORM_OUTPUT;
+    // A rotary embedding rotates pairs of features: the norm of what it is given is kept (its first argument).
+    if (ROTARY_CALLEE.test(text) && !LAYOUT_CALL.test(text)) {
+      const first = namedChildren(e.children.at(1)!).find((a) => a.type !== 'keyword_argument');
+      if (!first) return '';
+      e = unparen(first);
+      continue;
+    }
     if (!LAYOUT_CALL.test(text)) return '';
     // A method rearranges its receiver (`qkv.reshape(...)`); an array function its first argument (`jnp.split(qkv, ...)`).
     e = unparen(ARRAY_FUNCTION.test(text) ? [...namedChildren(e.children.at(1)!), callee].at(0)! : callee.children.at(0)!);
