@@ -1,0 +1,103 @@
+// Session 37, eng-mask-s37: ATT002 classes found by precision probes (small correct programs of everyday mask code
+// written for this session). Each class: the natural bug, its fixed form, the evidence in another file, and the
+// misleading correct forms the rule is now silent on.
+import { strict as assert } from 'node:assert';
+import { findingLines, workspaceFindingLines } from './helpers';
+
+describe('eng-mask-s37: a triangle over a pair matrix whose softmax normalises every pair at once is no causal mask', () => {
+  // A span extractor scores every (start i, end j) pair and chooses one span: the triangle says which pairs exist
+  // (j >= i), and the softmax over the flattened (T * T) pairs is one distribution, not each query's over its keys.
+  const span = (keep: string, norm: string) => `import torch
+
+
+def span_probs(start, end):
+    # start, end: (B, T, D) -> probabilities of the spans (i, j), (B, T * T)
+    B, T, _ = start.shape
+    logits = torch.einsum("bid,bjd->bij", start, end)  # (B, T, T)
+    ${keep}
+    logits = logits.masked_fill(~valid, -1e4)
+    return ${norm}
+`;
+
+  it('misleading correct form: ~triu(ones) filled, softmax over logits.view(B, -1): silent', async () => {
+    const src = span('valid = torch.ones(T, T, dtype=torch.bool).triu()  # j >= i', 'torch.softmax(logits.view(B, -1), dim=-1)');
+    assert.deepEqual(await findingLines(src, 'ATT002'), []);
+  });
+
+  it('the same with flatten(1), or reshape(B, T * T): silent', async () => {
+    const keep = 'valid = torch.ones(T, T, dtype=torch.bool).triu()  # j >= i';
+    assert.deepEqual(await findingLines(span(keep, 'torch.softmax(logits.flatten(1), dim=-1)'), 'ATT002'), []);
+    assert.deepEqual(await findingLines(span(keep, 'logits.reshape(B, T * T).softmax(-1)'), 'ATT002'), []);
+  });
+
+  it('the natural bug: the same triangle on causal attention scores, softmaxed per query over its keys: reported', async () => {
+    const src = `import torch
+
+
+def attend(q, k, v):
+    # q, k, v: (B, H, T, Dh)
+    T = q.size(-2)
+    tri = torch.triu(torch.ones(T, T))
+    s = q @ k.transpose(-2, -1) / q.size(-1) ** 0.5  # (B, H, T, T)
+    s = s.masked_fill(tri == 0, float("-inf"))
+    return torch.softmax(s, dim=-1) @ v
+`;
+    assert.deepEqual(await findingLines(src, 'ATT002'), [9]);
+    // fixed: the lower triangle kept
+    assert.deepEqual(await findingLines(src.replace('torch.triu(', 'torch.tril('), 'ATT002'), []);
+  });
+
+  it('scores viewed with their batch and heads merged (view(B * H, T, -1)) are still softmaxed per query: reported', async () => {
+    const src = `import torch
+
+
+def attend(q, k, v, B, H):
+    # q, k, v: (B, H, T, Dh)
+    T = q.size(-2)
+    tri = torch.triu(torch.ones(T, T))
+    s = q @ k.transpose(-2, -1) / q.size(-1) ** 0.5  # (B, H, T, T)
+    s = s.masked_fill(tri == 0, float("-inf"))
+    s = s.view(B * H, T, -1)  # (B * H, T, T)
+    return torch.softmax(s, dim=-1).view(B, H, T, T) @ v
+`;
+    assert.deepEqual(await findingLines(src, 'ATT002'), [9]);
+  });
+
+  it('a padding mask on the same pair matrix keeps its polarity check (only the triangle loses its causal role)', async () => {
+    const src = `import torch
+
+
+def span_probs(start, end, ids, pad_id):
+    B, T, _ = start.shape
+    logits = torch.einsum("bid,bjd->bij", start, end)  # (B, T, T)
+    pad = (ids == pad_id)[:, None, :]  # (B, 1, T): True at padding
+    logits = logits.masked_fill(~pad, -1e4)
+    return torch.softmax(logits.view(B, -1), dim=-1)
+`;
+    assert.deepEqual(await findingLines(src, 'ATT002'), [8]);
+  });
+
+  it('cross-file: the triangle built in another file; the softmax here decides (flattened: silent, per query: reported)', async () => {
+    const masks = `import torch
+
+
+def upper(T):
+    return torch.ones(T, T, dtype=torch.bool).triu()
+`;
+    const use = (norm: string) => `import torch
+from masks import upper
+
+
+def probs(a, b):
+    # a, b: (B, T, D)
+    B, T, _ = a.shape
+    logits = a @ b.transpose(1, 2)  # (B, T, T)
+    logits = logits.masked_fill(~upper(T), float("-inf"))
+    return ${norm}
+`;
+    const flat = { 'masks.py': masks, 'model.py': use('torch.softmax(logits.view(B, -1), dim=-1)') };
+    assert.deepEqual(await workspaceFindingLines(flat, 'model.py', 'ATT002'), []);
+    const rows = { 'masks.py': masks, 'model.py': use('torch.softmax(logits, dim=-1) @ b') };
+    assert.deepEqual(await workspaceFindingLines(rows, 'model.py', 'ATT002'), [9]);
+  });
+});
