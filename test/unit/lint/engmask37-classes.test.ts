@@ -101,3 +101,95 @@ def probs(a, b):
     assert.deepEqual(await workspaceFindingLines(rows, 'model.py', 'ATT002'), [9]);
   });
 });
+
+describe('eng-mask-s37: a triangle over scores laid out (keys, queries) is read over those axes', () => {
+  // Scores formed with the keys first, (B, S, T), and normalised over the keys (dim=1): a query i may see key j <= i,
+  // which in this layout is the UPPER triangle (row j, column i). The same triangle over (B, T, S) scores is the future.
+  const keysFirst = (mask: string, fill: string) => `import torch
+
+
+def attend(q, k, v):
+    # q, k, v: (B, T, D)
+    T = q.size(1)
+    s = torch.einsum("bkd,bqd->bkq", k, q) / q.size(-1) ** 0.5  # (B, S, T): keys first
+    ${mask}
+    s = ${fill}
+    w = torch.softmax(s, dim=1)  # over the keys
+    return torch.einsum("bkq,bkd->bqd", w, v)
+`;
+
+  it('misleading correct form: triu(ones) kept (key j <= query i) over keys-first scores: silent', async () => {
+    const src = keysFirst('keep = torch.triu(torch.ones(T, T, dtype=torch.bool))', 's.masked_fill(~keep, float("-inf"))');
+    assert.deepEqual(await findingLines(src, 'ATT002'), []);
+  });
+
+  it('the same as a strict-lower ignore mask, and through torch.where: silent', async () => {
+    assert.deepEqual(await findingLines(keysFirst('future = torch.tril(torch.ones(T, T), diagonal=-1).bool()', 's.masked_fill(future, -1e9)'), 'ATT002'), []);
+    assert.deepEqual(
+      await findingLines(
+        keysFirst('keep = torch.triu(torch.ones(T, T, dtype=torch.bool))', 'torch.where(keep, s, torch.full_like(s, float("-inf")))'),
+        'ATT002',
+      ),
+      [],
+    );
+  });
+
+  it('the natural bug in this layout: tril(ones) kept over keys-first scores (each query sees its future): reported', async () => {
+    const src = keysFirst('keep = torch.tril(torch.ones(T, T, dtype=torch.bool))', 's.masked_fill(~keep, float("-inf"))');
+    const findings = await findingLines(src, 'ATT002');
+    assert.deepEqual(findings, [9]);
+  });
+
+  it('scores formed (B, T, S) and transposed to keys first before the mask read the same way', async () => {
+    const src = (tri: string) => `import torch
+
+
+def attend(q, k, v):
+    T = q.size(1)
+    s = (q @ k.transpose(1, 2)).transpose(1, 2) / q.size(-1) ** 0.5  # (B, S, T)
+    keep = torch.${tri}(torch.ones(T, T, dtype=torch.bool))
+    s = s.masked_fill(~keep, float("-inf"))
+    w = torch.softmax(s, dim=1)
+    return torch.bmm(w.transpose(1, 2), v)
+`;
+    assert.deepEqual(await findingLines(src('triu'), 'ATT002'), []);
+    assert.deepEqual(await findingLines(src('tril'), 'ATT002'), [8]);
+  });
+
+  it('queries-first scores keep the usual reading (tril kept: silent; triu kept: reported)', async () => {
+    const src = (tri: string) => `import torch
+
+
+def attend(q, k, v):
+    T = q.size(1)
+    s = torch.einsum("bqd,bkd->bqk", q, k) / q.size(-1) ** 0.5  # (B, T, S)
+    keep = torch.${tri}(torch.ones(T, T, dtype=torch.bool))
+    s = s.masked_fill(~keep, float("-inf"))
+    return torch.einsum("bqk,bkd->bqd", torch.softmax(s, dim=-1), v)
+`;
+    assert.deepEqual(await findingLines(src('tril'), 'ATT002'), []);
+    assert.deepEqual(await findingLines(src('triu'), 'ATT002'), [8]);
+  });
+
+  it('cross-file: the triangle from a helper of another file, read over the keys-first scores here', async () => {
+    const masks = (tri: string) => `import torch
+
+
+def allowed(T):
+    return torch.${tri}(torch.ones(T, T, dtype=torch.bool))
+`;
+    const model = `import torch
+from masks import allowed
+
+
+def attend(q, k, v):
+    T = q.size(1)
+    s = torch.bmm(k, q.transpose(1, 2)) / q.size(-1) ** 0.5  # (B, S, T)
+    s = s.masked_fill(~allowed(T), float("-inf"))
+    w = torch.softmax(s, dim=1)
+    return torch.bmm(w.transpose(1, 2), v)
+`;
+    assert.deepEqual(await workspaceFindingLines({ 'masks.py': masks('triu'), 'model.py': model }, 'model.py', 'ATT002'), []);
+    assert.deepEqual(await workspaceFindingLines({ 'masks.py': masks('tril'), 'model.py': model }, 'model.py', 'ATT002'), [8]);
+  });
+});
