@@ -6,7 +6,7 @@ import { describePolarity } from '../analysis/masks';
 import { workspaceConvention, workspaceStoresOf } from '../analysis/name-stores';
 import { maskOfName } from '../analysis/names';
 import { importingFiles } from '../analysis/importers';
-import type { MaskInfo, MaskJoin } from '../analysis/values';
+import type { MaskInfo, MaskJoin, PathOp } from '../analysis/values';
 import { defineTemplates, msg, type MessageParts, type Template } from '../message';
 import { childByField, unparen, walk, type PyNode } from '../syntax/tree';
 import { apiName, parenthesize, quote, type FixSpec, type RelatedSpec, type Rule, type RuleContext } from './rule';
@@ -275,17 +275,18 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
      * 'queriesFirst' otherwise, and whenever the layout is not known.
      */
     function scoresLayout(site: MaskSite): 'queriesFirst' | 'keysFirst' {
+      // The scores a fill writes into (where the fill records them) must be keys first too.
       const fills = ctx.analysis.facts.fill.filter((f) => f.node === site.node && f.ctx === site.ctx);
-      const axes = fills.map((f) => [f.target.attn?.keyAxis, f.target.attn?.queryAxis] as const);
-      if (axes.length === 0 || axes.some(([k, q]) => k === undefined || q === undefined)) return 'queriesFirst';
-      const readers = ctx.analysis.facts.softmax.filter((s) => alternatives(s.input).some((alt) => alt.some((o) => o.kind === 'mask' && o.node === site.node)));
-      const normalised = (s: (typeof readers)[number]): number | undefined => {
+      if (fills.some((f) => f.target.attn && (f.target.attn.keyAxis !== -2 || f.target.attn.queryAxis !== -1))) return 'queriesFirst';
+      // The step on the scores' path is the fill itself, or the addition of an additive mask written there (`s + tri * -1e9`).
+      const step = (o: PathOp): boolean => o.kind === 'mask' && (o.node === site.node || (o.maskNode !== undefined && unparen(o.maskNode) === site.node));
+      const readers = ctx.analysis.facts.softmax.filter((s) => alternatives(s.input).some((alt) => alt.some(step)));
+      const keysFirst = (s: (typeof readers)[number]): boolean => {
         const n = s.input.ndim;
-        return typeof s.dim !== 'number' ? undefined : s.dim < 0 ? s.dim : n !== undefined ? s.dim - n : undefined;
+        const axis = typeof s.dim !== 'number' ? undefined : s.dim < 0 ? s.dim : n !== undefined ? s.dim - n : undefined;
+        return axis === -2 && s.input.attn?.keyAxis === -2 && s.input.attn.queryAxis === -1;
       };
-      return axes.every(([k, q]) => k === -2 && q === -1) && readers.length > 0 && readers.every((s) => normalised(s) === -2 && s.input.attn?.keyAxis === -2)
-        ? 'keysFirst'
-        : 'queriesFirst';
+      return readers.length > 0 && readers.every(keysFirst) ? 'keysFirst' : 'queriesFirst';
     }
 
     /** Some softmax of the file normalises values on whose path this masking step lies. */

@@ -171,6 +171,16 @@ def attend(q, k, v):
     assert.deepEqual(await findingLines(src('triu'), 'ATT002'), [8]);
   });
 
+  it('an additive triangle and a blend with a 0/1 triangle over keys-first scores read the same way', async () => {
+    const add = (tri: string) => keysFirst('pass', `s + torch.${tri} * -1e9`);
+    // keys after the query: below the diagonal in this layout
+    assert.deepEqual(await findingLines(add('tril(torch.ones(T, T), diagonal=-1)'), 'ATT002'), []);
+    assert.deepEqual(await findingLines(add('triu(torch.ones(T, T), diagonal=1)'), 'ATT002'), [9]);
+    const blend = (tri: string) => keysFirst(`keep = torch.${tri}(torch.ones(T, T))`, 's * keep - 1e9 * (1 - keep)');
+    assert.deepEqual(await findingLines(blend('triu'), 'ATT002'), []);
+    assert.deepEqual(await findingLines(blend('tril'), 'ATT002'), [9]);
+  });
+
   it('cross-file: the triangle from a helper of another file, read over the keys-first scores here', async () => {
     const masks = (tri: string) => `import torch
 
