@@ -1,5 +1,5 @@
 // ATT002: a mask whose True/1 entries mean the opposite of what the receiving API expects.
-import type { MaskSite } from '../analysis/facts';
+import { normalisedAxis, type MaskSite } from '../analysis/facts';
 import { rootName } from '../analysis/call';
 import { discardedSite } from '../analysis/discarded';
 import { describePolarity } from '../analysis/masks';
@@ -258,13 +258,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
      */
     function pairsNormalisedTogether(site: MaskSite): boolean {
       const readers = ctx.analysis.facts.softmax.filter((s) => alternatives(s.input).some((alt) => alt.some((o) => o.kind === 'mask' && o.node === site.node)));
-      const overPairs = (s: (typeof readers)[number]): boolean => {
-        if (s.dim === 'all') return true;
-        const n = s.input.ndim;
-        const last = s.dim === -1 || (typeof s.dim === 'number' && n !== undefined && s.dim === n - 1);
-        return last && s.input.attn?.pairsMerged === true;
-      };
-      return readers.length > 0 && readers.every(overPairs);
+      return readers.length > 0 && readers.every((s) => normalisedAxis(s) === -1 && s.input.attn?.pairsMerged === true);
     }
 
     /**
@@ -281,11 +275,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
       // The step on the scores' path is the fill itself, or the addition of an additive mask written there (`s + tri * -1e9`).
       const step = (o: PathOp): boolean => o.kind === 'mask' && (o.node === site.node || (o.maskNode !== undefined && unparen(o.maskNode) === site.node));
       const readers = ctx.analysis.facts.softmax.filter((s) => alternatives(s.input).some((alt) => alt.some(step)));
-      const keysFirst = (s: (typeof readers)[number]): boolean => {
-        const n = s.input.ndim;
-        const axis = typeof s.dim !== 'number' ? undefined : s.dim < 0 ? s.dim : n !== undefined ? s.dim - n : undefined;
-        return axis === -2 && s.input.attn?.keyAxis === -2 && s.input.attn.queryAxis === -1;
-      };
+      const keysFirst = (s: (typeof readers)[number]): boolean => normalisedAxis(s) === -2 && s.input.attn?.keyAxis === -2 && s.input.attn.queryAxis === -1;
       return readers.length > 0 && readers.every(keysFirst) ? 'keysFirst' : 'queriesFirst';
     }
 
@@ -304,8 +294,9 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
       if (site.convention === 'fill' && triangular && pairsNormalisedTogether(site)) return;
       // A triangle over scores the code lays out with the keys before the queries: read over their axes (below).
       const layout = site.convention === 'fill' && triangular ? scoresLayout(site) : 'queriesFirst';
-      const m: MaskInfo = layout === 'keysFirst' && m0.polarity ? { ...m0, polarity: FLIPPED[m0.polarity]!, why: msg(T.keysFirst, m0.why) } : m0;
-      if (layout === 'keysFirst' && (!m0.tri || m0.padding || m0.join || m0.causalBound)) return;
+      // Only a triangle alone is read over them (one joined with padding or another mask is not judged there).
+      if (layout === 'keysFirst' && (!m0.tri || !m0.polarity || m0.padding || m0.join || m0.causalBound)) return;
+      const m: MaskInfo = layout === 'keysFirst' ? { ...m0, polarity: FLIPPED[m0.polarity!]!, why: msg(T.keysFirst, m0.why) } : m0;
       // A subtracted penalty masks attention only where a softmax reads the scores it is subtracted from.
       if (
         site.normalisedAt &&
