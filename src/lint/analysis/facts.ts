@@ -191,6 +191,12 @@ export interface WeightsMaskSite {
   readonly additive?: true;
 }
 
+/** The axis a softmax normalises, as a negative index of its input: undefined when its dim is no literal or, for a dim counted from the front, the input's rank is not known. */
+export function normalisedAxis(s: SoftmaxSite): number | undefined {
+  const ndim = s.input.ndim;
+  return typeof s.dim !== 'number' ? undefined : s.dim < 0 ? s.dim : ndim !== undefined ? s.dim - ndim : undefined;
+}
+
 export class Facts {
   readonly softmax: SoftmaxSite[] = [];
   readonly matmul: MatmulSite[] = [];
@@ -260,10 +266,7 @@ export class Facts {
    */
   softmaxKeyAxis(formed: PyNode): number | undefined {
     const axes = new Set<number | undefined>();
-    for (const s of this.softmaxFormedAt(formed)) {
-      const ndim = s.input.ndim;
-      axes.add(typeof s.dim !== 'number' ? undefined : s.dim < 0 ? s.dim : ndim !== undefined ? s.dim - ndim : undefined);
-    }
+    for (const s of this.softmaxFormedAt(formed)) axes.add(normalisedAxis(s));
     return axes.size === 1 ? [...axes][0] : undefined;
   }
 

@@ -816,6 +816,13 @@ export function reshapeValue(ev: Evaluator, c: Call, t0: AValue, sizeNodes: PyNo
     if (!(lastSameAsBefore && !secondProduct && a.queryAxis === -2 && n >= 2)) delete a.queryAxis;
     if (a.softmax) a.softmax = { ...a.softmax, axis: lastSameAsBefore && a.softmax.axis === -1 ? -1 : undefined };
     if (a.renormAxis !== -1 || !lastSameAsBefore) delete a.renormAxis;
+    // At most two axes from three or more, the size before the last a single one (no `B * H`), the last one -1 or a
+    // product: the last axis takes the input's last two (and any between), the scores' rows and columns merged into one
+    // (`logits.view(B, -1)`). (`view(BH, T, -1)` may have merged leading axes under a name: not asked.)
+    const lastMerges = intLiteral(ev.tree, lastNode) === -1 || isProduct(ev, lastNode) || namesProduct(ev, lastNode);
+    const leadingSingle = !splatAxes && nodes.slice(0, -1).every((node) => !isProduct(ev, unparen(node)) && !namesProduct(ev, unparen(node)));
+    if (t.ndim !== undefined && t.ndim >= 3 && n <= 2 && lastMerges && leadingSingle) a.pairsMerged = true;
+    else if (t.ndim === undefined || n > t.ndim || lastIsUnit) delete a.pairsMerged;
     out.attn = a;
   }
   if (t.mask) {
@@ -1678,6 +1685,8 @@ export function flattenValue(t0: AValue, start: number, end: number): AValue {
     const p = a + n;
     return p < s ? p - newN : p > e ? a : undefined;
   });
+  // The last axis merged with the one before it: the scores' rows and columns in one axis.
+  if (out.attn && e === n - 1) out.attn = { ...out.attn, pairsMerged: true };
   moveFeatAt(out, t, (a) => {
     const p = a + n;
     return p < s ? p - newN : p > e ? a : undefined;

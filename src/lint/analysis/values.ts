@@ -346,6 +346,12 @@ export interface AttnInfo {
   readonly postMask?: readonly PyNode[];
   /** Set when the weights were divided by their own sum (renormalised); negative axis. */
   readonly renormAxis?: number;
+  /**
+   * The last axis merges the scores' last two axes (rows and columns) with each other, and with whatever came between:
+   * `logits.view(B, -1)`, `reshape(B, T * T)`, `flatten(1)` of a (B, T, T) pair matrix. A softmax over it normalises over
+   * every pair at once, not each query over its keys (a span's start and end, chosen together).
+   */
+  readonly pairsMerged?: true;
 }
 
 export interface ProjectionInfo {
