@@ -8,7 +8,7 @@ import { testsItself, weakFillValue } from '../analysis/mask-ops';
 import { leftPaddingShown } from '../analysis/left-padding';
 import { summedFloors, type SummedFloors } from '../analysis/summed-floors';
 import { filledAfterEverySoftmax } from '../analysis/post-softmax-masks';
-import type { AValue } from '../analysis/values';
+import type { AValue, MaskInfo } from '../analysis/values';
 import { fillNumberOf, integerValued, rootName } from '../analysis/ops';
 import { childByField, namedChildren, unparen, type PyNode } from '../syntax/tree';
 import type { Def } from '../analysis/scopes';
@@ -554,6 +554,54 @@ weights = scores.softmax(dim=-1)`,
       return msg(which === 'fp16' ? T.belowFloat16Array : T.belowBfloat16Array, fillText, runs, DTYPE_MINIMUM[lib]);
     }
 
+    /**
+     * Why a row of the filled scores can have every key masked, when the code shows it (the mask's own shape, a term that
+     * decides whole query rows, a causal mask joined with padding the code shows on the left), and no NaN guard on the
+     * rows: what makes a -inf fill, or a finite one that rounds to -inf, produce NaN.
+     */
+    function emptyRow(site: FillSite): { m?: MaskInfo; rowFactor?: ReturnType<typeof wholeRowFactor>; reason: MessageArg } | undefined {
+      // The op says which region of the mask it fills: masked_fill and index assignment where it is True, `where`
+      // where its condition selects the fill.
+      const fills = site.maskSelectsFill ? 'true' : 'false';
+      const axes = scoreAxes(site);
+      const m = site.mask?.mask;
+      const rowFactor = m ? undefined : wholeRowFactor(site, fills, axes);
+      const reason = m ? emptyRowReason(m, axes, fills) : rowFactor && msg(T.rowFactorEmptiesRows, quote(ctx.text(rowFactor.term), 40), rowFactor.op);
+      if (!reason || nanGuarded(site)) return undefined;
+      // Causal and key padding empty a row only with left padding: reported when the code shows some (a right-aligned
+      // write into a padded batch, `padding_side="left"`, a comment saying so), silent for the right padding of
+      // training code and decoders.
+      const onlyLeftPadding = !!m && causalWithPaddingOnly(m) && !emptyRowReason({ ...m, causal: false }, axes, fills);
+      if (onlyLeftPadding && !leftPaddingShown(ev)) return undefined;
+      return { m, rowFactor, reason };
+    }
+
+    /**
+     * A fill below the range of the precision the file runs in harms unless the code shows that no row can be all
+     * masked. PyTorch's masked_fill and `full`/`full_like` raise an overflow error whatever the mask; outside PyTorch
+     * (JAX, TensorFlow, NumPy, MLX) a 0/1 mask multiplied by the fill is converted to the mask's half dtype first, -inf,
+     * and 0 × -inf is NaN at every kept position (PyTorch computes a scalar product in float32 and rounds after: -0 and
+     * -inf). Every other op (an index assignment, `where`/`select`, `full(...).astype(half)`, PyTorch's additive mask)
+     * makes the masked positions -inf, which is NaN only in a row whose every key is masked: not reported when the mask
+     * the code builds cannot empty one (a causal triangle that keeps the diagonal, key padding, causal with right
+     * padding), as a -inf fill there is not. A mask the code does not show (a parameter known by its name) may.
+     */
+    function belowRangeHarms(site: FillSite): boolean {
+      const torch = ev.file.importsTorch || !ev.file.arrayLibrary;
+      if (torch && torchFillOp(site).raises) return true;
+      if (!torch && site.how === 'add' && site.maskNode) return true;
+      return !cannotEmptyRow(site);
+    }
+
+    /** The mask is one the code builds (a triangle, a causal or a padding mask along axes it states), and none of its rows is all masked. */
+    function cannotEmptyRow(site: FillSite): boolean {
+      const m = site.mask?.mask;
+      // Known from a name or a docstring only (`attention_mask`, "True = attend"), its shape is a guess: it may empty rows.
+      if (!m || m.byName || m.documented || m.additiveAssumed) return false;
+      const built = !!m.tri || (!!m.causal && !m.padding) || (!!m.padding && (m.padAxes?.length ?? 0) > 0);
+      return built && emptyRow(site) === undefined;
+    }
+
     function explicitlyFloat32(v: AValue): boolean {
       return v.dtype === 'float32' || v.dtype === 'float64';
     }
@@ -728,7 +776,7 @@ weights = scores.softmax(dim=-1)`,
         if (!explicitlyFloat32(target) && !float32AdditiveMask(site) && !float32Branch(site.node) && !defaultDtypeFactory(site)) {
           // The narrowest precision the file runs in whose range the fill is below.
           const which = belowFp16 && ev.precision.fp16 ? 'fp16' : belowFp32 && ev.precision.bf16 ? 'bf16' : undefined;
-          if (which) {
+          if (which && belowRangeHarms(site)) {
             reported.add(site.fillNode.id);
             ctx.report({
               node: location(site),
@@ -781,19 +829,9 @@ weights = scores.softmax(dim=-1)`,
         }
         // 2. -inf where a whole row can be masked.
         if (fill.num === -Infinity && (site.mask?.mask || site.maskNode)) {
-          // The op says which region of the mask it fills: masked_fill and index assignment where it is True, `where`
-          // where its condition selects the fill.
-          const fills = site.maskSelectsFill ? 'true' : 'false';
-          const axes = scoreAxes(site);
-          const m = site.mask?.mask;
-          const rowFactor = m ? undefined : wholeRowFactor(site, fills, axes);
-          const reason = m ? emptyRowReason(m, axes, fills) : rowFactor && msg(T.rowFactorEmptiesRows, quote(ctx.text(rowFactor.term), 40), rowFactor.op);
-          if (!reason || nanGuarded(site)) return;
-          // Causal and key padding empty a row only with left padding: reported when the code shows some (a right-aligned
-          // write into a padded batch, `padding_side="left"`, a comment saying so), silent for the right padding of
-          // training code and decoders.
-          const onlyLeftPadding = !!m && causalWithPaddingOnly(m) && !emptyRowReason({ ...m, causal: false }, axes, fills);
-          if (onlyLeftPadding && !leftPaddingShown(ev)) return;
+          const empty = emptyRow(site);
+          if (!empty) return;
+          const { m, rowFactor, reason } = empty;
           reported.add(site.fillNode.id);
           ctx.report({
             node: location(site),
