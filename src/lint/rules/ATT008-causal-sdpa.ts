@@ -365,6 +365,24 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
     }
 
     /**
+     * The call passes its caller's mask (`attn_mask=mask`, a parameter of the function), some call in view passes one
+     * (`attn(x, causal_mask(x))`), and in this context, whose caller passes none, the cache may be absent (built as
+     * `KVCache(...) if use_kv_cache else None`): the code shows callers that supply the causal mask, and which calls
+     * meet the cache is a correlation of conditions (`if use_kv_cache:` around the masked call) not read here. The
+     * prompt reaching the cache with no mask is then not shown (torchtune's fused-attention test script).
+     */
+    function callersMaskConditionalCache(site: SdpaSite): boolean {
+      const m = site.maskNode && unparen(site.maskNode);
+      if (!m || m.type !== 'identifier' || !site.ctx.bindings || !site.k.cacheAt) return false;
+      if (!(ev.resolve(m, ctx.text(m)) ?? []).some((d) => d.param)) return false;
+      const passed = ev.facts.sdpaAt(site.node).some((s) => s.ctx.bindings && s.mask !== undefined && s.mask.kind !== 'none' && !s.mask.maybeNone);
+      const join = unparen(site.k.cacheAt);
+      const fn = join.type === 'call' ? unparen(childByField(join, 'function') ?? join) : undefined;
+      const cache = fn?.type === 'attribute' ? childByField(fn, 'object') : undefined;
+      return passed && !!cache && !!ev.eval(cache, site.ctx).maybeNone;
+    }
+
+    /**
      * The mask, a local or parameter, is None at `call` by the code's own tests: an enclosing arm where `mask is None`
      * holds (or `mask is not None` failed), past an earlier `if mask is not None:` of an enclosing block that returns
      * or raises, or past `assert mask is None`, with no definition of the name between the test and the call.
@@ -575,7 +593,8 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
         )
           return;
         // `is_causal=past_key_value is None` on keys a cache object extends in place: the prompt goes through unmasked.
-        const offAt = maskGiven ? undefined : causalOffWithCache(ev, flags, valueNode, site.k.cacheAt, site.node, lengthGuarded);
+        const offAt =
+          maskGiven || callersMaskConditionalCache(site) ? undefined : causalOffWithCache(ev, flags, valueNode, site.k.cacheAt, site.node, lengthGuarded);
         if (offAt) {
           reported.add(site.node.id);
           const keys = quote(ctx.text(site.kNode), 30);
