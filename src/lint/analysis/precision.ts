@@ -93,7 +93,8 @@ export function precisionEvidenceAt(src: string): { line: number; column: number
  */
 function proseOf(src: string): string {
   const lead = /^(?:[ \t]*(?:#[^\n]*)?\r?\n)*/.exec(src)?.[0].length ?? 0;
-  return (src.slice(lead).match(/("""|''')[\s\S]*?\1|#[^\n]*/g) ?? []).join('\n');
+  // Pieces apart by a blank line: a sentence (withoutOptions) never runs from one comment or docstring into the next.
+  return (src.slice(lead).match(/("""|''')[\s\S]*?\1|#[^\n]*/g) ?? []).join('\n\n');
 }
 
 /** The source without docstrings (triple-quoted strings) and comments: what the code itself says. */
@@ -238,7 +239,10 @@ export function precisionSource(source: string, which: 'fp16' | 'bf16'): { start
   }
   if (which === 'bf16') return undefined;
   const prose = new RegExp(FP16_PROSE.source, 'gi');
-  const stated = withoutOptions(source.replace(FP16_COMPATIBILITY, (m) => m.replace(/[^\n]/g, ' ')));
+  // Option sentences are read in the prose alone (code blanked), so no sentence runs into code (`Optional`).
+  const prosePart = source.replace(/("""|''')[\s\S]*?\1|#[^\n]*|[^\n]/g, (m) => (m.length > 1 || m === '#' ? m : ' '));
+  const options = withoutOptions(prosePart.replace(FP16_COMPATIBILITY, (m) => m.replace(/[^\n]/g, ' ')));
+  const stated = options;
   for (let m = prose.exec(stated); m; m = prose.exec(stated)) {
     if (blanked.charCodeAt(m.index) === 32 && source.charCodeAt(m.index) !== 32) return { start: m.index, end: m.index + m[0].length };
   }

@@ -598,7 +598,7 @@ weights = scores.softmax(dim=-1)`,
       const m = site.mask?.mask;
       // Known from a name or a docstring only (`attention_mask`, "True = attend"), its shape is a guess: it may empty rows.
       if (!m || m.byName || m.documented || m.additiveAssumed) return false;
-      const built = !!m.tri || (!!m.causal && !m.padding) || (!!m.padding && (m.padAxes?.length ?? 0) > 0);
+      const built = !!m.tri || !!m.causal || !!m.padAxes?.length;
       return built && emptyRow(site) === undefined;
     }
 
