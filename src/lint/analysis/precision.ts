@@ -93,7 +93,8 @@ export function precisionEvidenceAt(src: string): { line: number; column: number
  */
 function proseOf(src: string): string {
   const lead = /^(?:[ \t]*(?:#[^\n]*)?\r?\n)*/.exec(src)?.[0].length ?? 0;
-  return (src.slice(lead).match(/("""|''')[\s\S]*?\1|#[^\n]*/g) ?? []).join('\n');
+  // Pieces apart by a blank line: a sentence (withoutOptions) never runs from one comment or docstring into the next.
+  return (src.slice(lead).match(/("""|''')[\s\S]*?\1|#[^\n]*/g) ?? []).join('\n\n');
 }
 
 /** The source without docstrings (triple-quoted strings) and comments: what the code itself says. */
@@ -183,6 +184,21 @@ function deviceUnknown(args: string, callee: string): boolean {
 }
 
 /**
+ * A sentence of prose that offers half precision as an option rather than saying the code runs in it: a modal verb or
+ * an option's wording next to it ("This can be used to enable mixed-precision training or half-precision inference on
+ * GPUs or TPUs", the docstring of every Flax model of Hugging Face, whose `dtype` field defaults to float32; "fp16 may
+ * be passed", "optionally in half precision", "if you want fp16"). What code may do is no evidence of what it does.
+ */
+const OPTION_WORDING = /\b(?:can|could|may|might|optional(?:ly)?|if\s+you)\b/i;
+/** A sentence: up to a full stop, question or exclamation mark followed by a space or the end (not `jax.numpy.float16`), or a blank line. */
+const SENTENCE = /(?:[^.!?\n]|[.!?](?!\s|$)|\n(?![ \t#]*\n))+[.!?]?/g;
+
+/** `text` with each sentence that offers half precision as an option blanked to spaces (same offsets). */
+function withoutOptions(text: string): string {
+  return text.replace(SENTENCE, (sentence) => (OPTION_WORDING.test(sentence) && FP16_PROSE.test(sentence) ? sentence.replace(/[^\n]/g, ' ') : sentence));
+}
+
+/**
  * `code` is the source without comments and docstrings; `prose` is the comments and docstrings only.
  * Autocast counts as float16 when its dtype says so or it has none on CUDA (`torch.autocast("cuda")`,
  * `torch.cuda.amp.autocast()`); `dtype=torch.bfloat16` or a CPU autocast (bfloat16 by default) counts as bfloat16;
@@ -203,7 +219,7 @@ export function precisionEvidence(code: string, prose: string): PrecisionEvidenc
     } else if (/\benabled\s*=\s*False\b/.test(args)) continue;
     else fp16 = true;
   }
-  if (!fp16 && !bf16 && FP16_PROSE.test(prose.replace(FP16_COMPATIBILITY, ''))) return { fp16: true, bf16, fromProse: true };
+  if (!fp16 && !bf16 && FP16_PROSE.test(withoutOptions(prose.replace(FP16_COMPATIBILITY, '')))) return { fp16: true, bf16, fromProse: true };
   return { fp16, bf16 };
 }
 
@@ -223,7 +239,10 @@ export function precisionSource(source: string, which: 'fp16' | 'bf16'): { start
   }
   if (which === 'bf16') return undefined;
   const prose = new RegExp(FP16_PROSE.source, 'gi');
-  const stated = source.replace(FP16_COMPATIBILITY, (m) => m.replace(/[^\n]/g, ' '));
+  // Option sentences are read in the prose alone (code blanked), so no sentence runs into code (`Optional`).
+  const prosePart = source.replace(/("""|''')[\s\S]*?\1|#[^\n]*|[^\n]/g, (m) => (m.length > 1 || m === '#' ? m : ' '));
+  const options = withoutOptions(prosePart.replace(FP16_COMPATIBILITY, (m) => m.replace(/[^\n]/g, ' ')));
+  const stated = options;
   for (let m = prose.exec(stated); m; m = prose.exec(stated)) {
     if (blanked.charCodeAt(m.index) === 32 && source.charCodeAt(m.index) !== 32) return { start: m.index, end: m.index + m[0].length };
   }

@@ -18,7 +18,7 @@ import torch
 
 
 def attend(q, k, v, ids):
-    pad = (ids == 0)[:, None, None, :]
+    pad = (ids == 0)[:, None, :, None] | (ids == 0)[:, None, None, :]
     s = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
     ${mask}
     return torch.softmax(s, dim=-1) @ v
@@ -93,7 +93,7 @@ import torch
 
 
 def attend(q, k, v, ids):
-    pad = (ids == 0)[:, None, None, :]
+    pad = (ids == 0)[:, None, :, None] | (ids == 0)[:, None, None, :]
     s = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
     ${stmt}
     return torch.softmax(s, dim=-1) @ v

@@ -125,11 +125,16 @@ interface Mask {
   readonly id: string;
   readonly lines: string;
   readonly empties: boolean;
+  /**
+   * Every row the mask can hide is built by code in view (not a parameter known by its name, `pad_mask`): a fill that
+   * rounds to -inf in half precision (not masked_fill's error) harms only where `empties`.
+   */
+  readonly rowsShown?: boolean;
   readonly tail?: string;
 }
 const MASKS: readonly Mask[] = [
   { id: 'key_padding', lines: '        hide = pad_mask[:, None, None, :]\n', empties: false },
-  { id: 'causal', lines: `${CAUSAL}        hide = causal\n`, empties: false },
+  { id: 'causal', lines: `${CAUSAL}        hide = causal\n`, empties: false, rowsShown: true },
   { id: 'causal_padding', lines: `${CAUSAL}        hide = causal | pad_mask[:, None, None, :]\n`, empties: false },
   {
     id: 'causal_left_padding',
@@ -309,6 +314,8 @@ ${o.tail}${o.mask.tail ?? ''}`;
 }
 
 const BF16_MIN = -3.3895313892515355e38;
+/** The forms that write the fill with masked_fill, which converts it with a range check and raises. */
+const RAISES = new Set(['masked_fill', 'masked_fill_', 'masked_fill_eq', 'bias_inplace']);
 
 /** Buggy by the rule page's definitions. */
 function buggy(form: Form, v: Value, dtype: Dtype, mask: Mask): boolean {
@@ -323,6 +330,8 @@ function buggy(form: Form, v: Value, dtype: Dtype, mask: Mask): boolean {
       // `torch.where(hide, -1e9, 0.0)` of two Python numbers is float32 (PyTorch's default dtype), and so is its sum
       // with float16 scores: no range is exceeded.
       if (form.id === 'bias_where') return false;
+      // masked_fill raises on a value out of range; every other form makes it -inf, NaN only in a row all masked.
+      if (mask.rowsShown && !mask.empties && !RAISES.has(form.id)) return false;
       return dtype === 'fp16' ? v.n < -65504 : dtype === 'bf16' ? v.n < BF16_MIN : false;
   }
 }

@@ -397,8 +397,10 @@ describe('prec-mask 34: fills of float32 factory tensors in half-precision code 
         scores = scores + bias`,
       11,
     ],
-    'ones triangle converted to the scores dtype, times -1e9': [
-      `        causal = torch.ones(T, T, device=q.device).triu(1).to(scores.dtype) * -1e9
+    // Session 37: converted to the scores' dtype, `triu(1)` (the diagonal kept) would be -inf only above the diagonal,
+    // which empties no row (silent, att007-fp16-rows37); a triangle that hides the diagonal empties the first row.
+    'ones triangle hiding the diagonal, converted to the scores dtype, times -1e9': [
+      `        causal = torch.ones(T, T, device=q.device).triu().to(scores.dtype) * -1e9
         scores = scores + causal`,
       10,
     ],
