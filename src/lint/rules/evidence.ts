@@ -326,6 +326,19 @@ function parametersOf(ev: Evaluator, fn: PyNode): Param[] {
 function parameterOrigins(ev: Evaluator, fn: PyNode): Map<string, Param> {
   const out = new Map<string, Param>();
   for (const p of parametersOf(ev, fn)) out.set(p.name, p);
+  forEachAssignedName(ev, fn, (t, value) => {
+    const src = out.get(normalisedSource(ev, value));
+    if (src) out.set(t, src);
+    else out.delete(t);
+  });
+  return out;
+}
+
+/**
+ * Every assignment in `fn`, in source order, as (name assigned, its value): the names assigned (not `x` of
+ * `self.x = ...`), and the value element by element for `q, k = f(q), g(k)` (the whole right side otherwise).
+ */
+function forEachAssignedName(ev: Evaluator, fn: PyNode, visit: (name: string, value: PyNode) => void): void {
   walk(fn, (n) => {
     if (n.type !== 'assignment') return;
     const targets: string[] = [];
@@ -334,13 +347,8 @@ function parameterOrigins(ev: Evaluator, fn: PyNode): Map<string, Param> {
     });
     const right = unparen(n.children.at(-1)!);
     const values = /^(?:expression_list|tuple)$/.test(right.type) ? namedChildren(right) : [];
-    targets.forEach((t, i) => {
-      const src = out.get(normalisedSource(ev, values[i] ?? right));
-      if (src) out.set(t, src);
-      else out.delete(t);
-    });
+    targets.forEach((t, i) => visit(t, values[i] ?? right));
   });
-  return out;
 }
 
 function enclosingClassOf(fn: PyNode): PyNode | undefined {
@@ -433,21 +441,11 @@ function normalisedSource(ev: Evaluator, n: PyNode): string {
 
 function normalisedNames(ev: Evaluator, fn: PyNode): Set<string> {
   const out = new Set<string>();
-  walk(fn, (n) => {
-    if (n.type !== 'assignment') return;
-    // The names assigned (not `x` of `self.x = ...`), and the value, element by element for `q, k = f(q), g(k)`.
-    const targets: string[] = [];
-    walk(n.children.at(0)!, (c) => {
-      if (c.type === 'identifier' && c.field !== 'attribute') targets.push(ev.text(c));
-    });
-    const right = unparen(n.children.at(-1)!);
-    const values = /^(?:expression_list|tuple)$/.test(right.type) ? namedChildren(right) : [];
-    targets.forEach((t, i) => {
-      const src = normalisedSource(ev, values[i] ?? right);
-      if (src === NORM_OUTPUT || out.has(src)) out.add(t);
-      // Assigned anew from something else: no longer normalised (`q = self.q_proj(x)` after a normalised q).
-      else out.delete(t);
-    });
+  forEachAssignedName(ev, fn, (t, value) => {
+    const src = normalisedSource(ev, value);
+    if (src === NORM_OUTPUT || out.has(src)) out.add(t);
+    // Assigned anew from something else: no longer normalised (`q = self.q_proj(x)` after a normalised q).
+    else out.delete(t);
   });
   return out;
 }
