@@ -396,8 +396,8 @@ export function loadUnseen(dir: string = UNSEEN_DIR, what = 'unseen', skip: (ent
  * authors, see the README; kept so that its numbers must not fall) or `unseen` (gathered by someone who does
  * not change the rules, never read case by case). Batches 1 and 2 are regression batches, and so since session 32 are
  * 13-15, 17, 18, 20-22 and 24-29 (their make-up, missed kinds or case names reached the integrator, a rules author);
- * batches 3 to 12, 16, 19, 23 and 30 are the unseen measure (batch 32, gathered in session 38, is in the unseen group
- * but printed on its own until a later session adds it).
+ * batches 3 to 12, 16, 19, 23 and 30 are the unseen measure (batches 31 and 32, gathered in parallel in session 38,
+ * are in the unseen group but each printed on its own until a later session adds them).
  */
 export type UnseenGroup = 'regression' | 'unseen';
 
@@ -469,6 +469,10 @@ export const UNSEEN_BATCHES: readonly UnseenBatch[] = [
   // decided before any result existed that it was printed on its own in session 37 (`alone`) and joins the unseen
   // measure in session 38, after batch 23.
   { id: 'batch-30', dir: join(__dirname, 'batch-30', 'cases'), group: 'unseen' },
+  // Session 38 (brief curator-s38u31), gathered by one curator in parallel with the curator of batch 32 (each from its
+  // half of the unseen coin): a fresh unseen batch measured with today's linter. The integrator decided before any
+  // result existed that it is printed on its own this session (`alone`); a later session adds it to the unseen measure.
+  { id: 'batch-31', dir: join(__dirname, 'batch-31', 'cases'), group: 'unseen', alone: true },
   // Session 38 (brief curator-s38u32), gathered in parallel with batch 31 (brief curator-s38u31), each curator from its
   // half of the coin's unseen side: a fresh unseen batch measured with today's linter. The integrator decided before any
   // result existed that it is printed on its own this session (`alone`); a later session adds it to the unseen measure.

@@ -100,6 +100,12 @@
 //     (batch-30/lintrules-studied-repos.txt), held to its own floors (batch-30/floors.json); in the unseen group,
 //     marked `alone` in session 37 (printed on its own, decided before any result), in the unseen measure after batch
 //     23 since session 38; counts only.
+// 9u. The thirty-first batch (batch-31/, gathered in session 38 by one curator (brief curator-s38u31) in parallel with
+//     the curator of batch 32, each from its half of the unseen coin, a fresh unseen batch measured with today's linter,
+//     its cases checked for repeated code against every other case under test/): the same checks, against every list
+//     including the shared studied list as it was at its final check (batch-31/lintrules-studied-repos.txt), held to its
+//     own floors (batch-31/floors.json); in the unseen group but marked `alone` (printed on its own, decided before any
+//     result); counts only.
 // 9v. The thirty-second batch (batch-32/, gathered in session 38 by curator-s38u32 in parallel with batch 31, a fresh
 //     unseen batch measured with today's linter, its cases checked for repeated code against every other case under
 //     test/): the same checks, against every list including the shared studied list as it was at its final check
@@ -107,8 +113,8 @@
 //     marked `alone` (printed on its own, decided before any result); counts only.
 // 10. The linter run: prints the aggregates only (never a per-case miss), the regression batches (1, 2, 13-15, 17, 18,
 //     20-22, 24-29) together, the unseen batches (3-12, 16, 19, 23, 30) each on its own and after each the unseen
-//     batches so far together, then batch 32 on its own (alone), and asserts no threshold; it fails only if the linter
-//     throws.
+//     batches so far together, then batches 31 and 32 each on its own (alone), and asserts no threshold; it fails only if
+//     the linter throws.
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -461,7 +467,7 @@ describe('lint unseen: loader and scorer', () => {
     );
   });
 
-  it('puts batches 1, 2, 13-15, 17, 18, 20-22 and 24-29 in the regression group and batches 3-12, 16, 19, 23, 30 and 32 (alone) in the unseen group', () => {
+  it('puts batches 1, 2, 13-15, 17, 18, 20-22 and 24-29 in the regression group and batches 3-12, 16, 19, 23, 30, 31 (alone) and 32 (alone) in the unseen group', () => {
     assert.deepEqual(
       UNSEEN_BATCHES.map((b) => [b.id, b.group, b.alone === true]),
       [
@@ -495,6 +501,7 @@ describe('lint unseen: loader and scorer', () => {
         ['batch-28', 'regression', false],
         ['batch-29', 'regression', false],
         ['batch-30', 'unseen', false],
+        ['batch-31', 'unseen', true],
         ['batch-32', 'unseen', true],
       ],
     );
@@ -861,6 +868,7 @@ interface GatheredBatchFloors {
     | 'batch-28'
     | 'batch-29'
     | 'batch-30'
+    | 'batch-31'
     | 'batch-32';
   session: number;
   /** How the batch came about, in its describe title; absent: the unseen measure of its session. */
@@ -1564,6 +1572,24 @@ describeGatheredBatch({
   title: 'gathered in session 37 by one curator, printed alone then, in the unseen measure since session 38',
 });
 
+// Batch 31 (session 38, brief curator-s38u31) was gathered by one curator in parallel with the curator of batch 32, each
+// from its half of the unseen coin (0-3 here, 4-7 there; 8-f the training set), every case checked to share no run of
+// six code lines with any other case under test/: a fresh unseen batch measured with today's linter. The integrator
+// decided before any result existed that it is in the unseen group but marked `alone` this session (a later session adds
+// it to the measure). Its floors (the size and spread it was gathered with) are kept in its own folder,
+// batch-31/floors.json, so that its make-up stays inside test/lint-unseen (batch-31/README.md explains them).
+const BATCH31 = UNSEEN_BATCHES.find((b) => b.id === 'batch-31')!;
+/** The shared studied list (/work/wt/studied-repos.txt) as it was at batch 31's final check. */
+const STUDIED_LIST_31 = join(BATCH31.dir, '..', 'lintrules-studied-repos.txt');
+const FLOORS_31 = JSON.parse(readFileSync(join(BATCH31.dir, '..', 'floors.json'), 'utf8')) as Omit<GatheredBatchFloors, 'id' | 'session' | 'title'>;
+
+describeGatheredBatch({
+  ...FLOORS_31,
+  id: 'batch-31',
+  session: 38,
+  title: 'gathered in session 38 by one curator in parallel with batch 32, in the unseen group, printed alone this session',
+});
+
 // Batch 32 (session 38, brief curator-s38u32) was gathered in parallel with batch 31 (brief curator-s38u31), each
 // curator from its half of the coin's unseen side (first hex digit 4-7 here; 8-f is the training set), every case
 // checked to share no run of six code lines with any other case under test/: a fresh unseen batch measured with today's
@@ -1684,6 +1710,7 @@ function describeGatheredBatch(floors: GatheredBatchFloors): void {
         STUDIED_LIST_28,
         STUDIED_LIST_29,
         STUDIED_LIST_30,
+        STUDIED_LIST_31,
         STUDIED_LIST_32,
       ])
         for (const repo of listedRepos(list)) excluded.add(repo);
