@@ -4,8 +4,8 @@
 // unseen group after its last batch (overall
 // precision, recall and F1; per-rule precision and recall; counts by class). It never prints which cases were
 // missed: a batch stays unseen only as long as nobody tuning the rules reads its misses.
-// A batch marked `alone` (today batches 31 and 32, gathered in parallel in session 38; batch 30 was, in session 37) is
-// printed on its own, after the combined lines, until it joins the measure.
+// A batch marked `alone` (today batches 31 and 32, gathered in parallel in session 38, and batch 33, gathered after them
+// in session 38; batch 30 was, in session 37) is printed on its own, after the combined lines, until it joins the measure.
 import { createLinter } from '../../src/lint';
 import { readGrammarWasm } from '../lint-corpus/load';
 import { CaseWorkspace, formatUnseenBatchesReport, loadUnseenBatches, runUnseenBatches } from './unseen';

@@ -397,7 +397,8 @@ export function loadUnseen(dir: string = UNSEEN_DIR, what = 'unseen', skip: (ent
  * not change the rules, never read case by case). Batches 1 and 2 are regression batches, and so since session 32 are
  * 13-15, 17, 18, 20-22 and 24-29 (their make-up, missed kinds or case names reached the integrator, a rules author);
  * batches 3 to 12, 16, 19, 23 and 30 are the unseen measure (batches 31 and 32, gathered in parallel in session 38,
- * are in the unseen group but each printed on its own until a later session adds them).
+ * and batch 33, gathered in session 38 after them in parallel with batch 34, are in the unseen group but each printed
+ * on its own until a later session adds them).
  */
 export type UnseenGroup = 'regression' | 'unseen';
 
@@ -477,6 +478,10 @@ export const UNSEEN_BATCHES: readonly UnseenBatch[] = [
   // half of the coin's unseen side: a fresh unseen batch measured with today's linter. The integrator decided before any
   // result existed that it is printed on its own this session (`alone`); a later session adds it to the unseen measure.
   { id: 'batch-32', dir: join(__dirname, 'batch-32', 'cases'), group: 'unseen', alone: true },
+  // Session 38 (brief curator-s38u33), gathered after batches 31 and 32 in parallel with batch 34, each curator from its
+  // half of the coin's unseen side: a fresh unseen batch measured with today's linter. The integrator decided before any
+  // result existed that it is printed on its own this session (`alone`), after batch 32; a later session adds it.
+  { id: 'batch-33', dir: join(__dirname, 'batch-33', 'cases'), group: 'unseen', alone: true },
 ];
 
 const GROUP_TITLES: Record<UnseenGroup, string> = {

@@ -111,10 +111,16 @@
 //     test/): the same checks, against every list including the shared studied list as it was at its final check
 //     (batch-32/lintrules-studied-repos.txt), held to its own floors (batch-32/floors.json); in the unseen group but
 //     marked `alone` (printed on its own, decided before any result); counts only.
+// 9w. The thirty-third batch (batch-33/, gathered in session 38 by curator-s38u33 after batches 31 and 32, in parallel
+//     with the curator of batch 34, each from its half of the unseen coin, a fresh unseen batch measured with today's
+//     linter, its cases checked for repeated code against every other case under test/): the same checks, against every
+//     list including the shared studied list as it was at its final check (batch-33/lintrules-studied-repos.txt), held
+//     to its own floors (batch-33/floors.json); in the unseen group but marked `alone` (printed on its own, decided
+//     before any result); counts only.
 // 10. The linter run: prints the aggregates only (never a per-case miss), the regression batches (1, 2, 13-15, 17, 18,
 //     20-22, 24-29) together, the unseen batches (3-12, 16, 19, 23, 30) each on its own and after each the unseen
-//     batches so far together, then batches 31 and 32 each on its own (alone), and asserts no threshold; it fails only if
-//     the linter throws.
+//     batches so far together, then batches 31, 32 and 33 each on its own (alone), and asserts no threshold; it fails
+//     only if the linter throws.
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -467,7 +473,7 @@ describe('lint unseen: loader and scorer', () => {
     );
   });
 
-  it('puts batches 1, 2, 13-15, 17, 18, 20-22 and 24-29 in the regression group and batches 3-12, 16, 19, 23, 30, 31 (alone) and 32 (alone) in the unseen group', () => {
+  it('puts batches 1, 2, 13-15, 17, 18, 20-22 and 24-29 in the regression group and batches 3-12, 16, 19, 23, 30, 31 (alone), 32 (alone) and 33 (alone) in the unseen group', () => {
     assert.deepEqual(
       UNSEEN_BATCHES.map((b) => [b.id, b.group, b.alone === true]),
       [
@@ -503,6 +509,7 @@ describe('lint unseen: loader and scorer', () => {
         ['batch-30', 'unseen', false],
         ['batch-31', 'unseen', true],
         ['batch-32', 'unseen', true],
+        ['batch-33', 'unseen', true],
       ],
     );
   });
@@ -869,7 +876,8 @@ interface GatheredBatchFloors {
     | 'batch-29'
     | 'batch-30'
     | 'batch-31'
-    | 'batch-32';
+    | 'batch-32'
+    | 'batch-33';
   session: number;
   /** How the batch came about, in its describe title; absent: the unseen measure of its session. */
   title?: string;
@@ -1608,6 +1616,24 @@ describeGatheredBatch({
   title: 'gathered in session 38 by curator-s38u32, in the unseen group, printed alone this session',
 });
 
+// Batch 33 (session 38, brief curator-s38u33) was gathered after batches 31 and 32, in parallel with batch 34, each
+// curator from its half of the coin's unseen side (first hex digit 0-3 here; 8-f is the training set), every case
+// checked to share no run of six code lines with any other case under test/: a fresh unseen batch measured with today's
+// linter. The integrator decided before any result existed that it is in the unseen group but marked `alone` this
+// session (a later session adds it to the measure). Its floors are kept in its own folder, batch-33/floors.json, so
+// that its make-up stays inside test/lint-unseen (batch-33/README.md explains them).
+const BATCH33 = UNSEEN_BATCHES.find((b) => b.id === 'batch-33')!;
+/** The shared studied list (/work/wt/studied-repos.txt) as it was at batch 33's final check. */
+const STUDIED_LIST_33 = join(BATCH33.dir, '..', 'lintrules-studied-repos.txt');
+const FLOORS_33 = JSON.parse(readFileSync(join(BATCH33.dir, '..', 'floors.json'), 'utf8')) as Omit<GatheredBatchFloors, 'id' | 'session' | 'title'>;
+
+describeGatheredBatch({
+  ...FLOORS_33,
+  id: 'batch-33',
+  session: 38,
+  title: 'gathered in session 38 by curator-s38u33, in the unseen group, printed alone this session',
+});
+
 function describeGatheredBatch(floors: GatheredBatchFloors): void {
   const batch = UNSEEN_BATCHES.find((b) => b.id === floors.id)!;
   const n = floors.id.slice('batch-'.length);
@@ -1712,6 +1738,7 @@ function describeGatheredBatch(floors: GatheredBatchFloors): void {
         STUDIED_LIST_30,
         STUDIED_LIST_31,
         STUDIED_LIST_32,
+        STUDIED_LIST_33,
       ])
         for (const repo of listedRepos(list)) excluded.add(repo);
       // The training set is read case by case by rule engineers: its repositories are spent for the unseen measure.
