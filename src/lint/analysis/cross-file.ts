@@ -12,7 +12,7 @@ import { PHRASES } from './phrases';
 import { portable, originRef, type ValueOrigin } from './portable';
 import { argumentShowsLength } from './bound-counts';
 import type { ClassInfo, Def, Scope } from './scopes';
-import { joinAll, UNKNOWN, type AValue, type PathOp } from './values';
+import { joinAll, sameCut, UNKNOWN, type AValue, type PathOp } from './values';
 import { lineOf, moduleBases, moduleDefs, moduleFile, MAX_FILE_DEPTH, type ModuleLink } from './workspace';
 
 /** Marks a module value that is a workspace module: `\u0001ws:<base dir>\u0001<dotted name>`. */
@@ -250,11 +250,12 @@ export function callAcrossFiles(
     const param = scope.params.find((p) => p.kind === 'positional' && p.index === i + offset)?.node;
     const keyAxis = v.attn.keyAxis;
     if (param && keyAxis !== undefined) scoresIn.set(i, param);
-    positional[i] = {
+    // The same tensor under a stand-in of its history: scores cut to a triangle here are still that cut there.
+    positional[i] = sameCut(v, {
       ...positional[i],
       ops: [[{ kind: 'opaque', passed: i }]],
       ...(param && keyAxis !== undefined ? { attn: { stage: 'scores' as const, formedAt: param, keyAxis } } : {}),
-    };
+    });
   }
   const keywords = new Map<string, AValue>();
   for (const [name, v] of keywordValues ?? []) keywords.set(name, portable(v));
@@ -297,6 +298,8 @@ export function callAcrossFiles(
   else if (out.kind === 'tuple' && out.elements?.some((e) => e.passedArg !== undefined))
     out = { ...out, elements: out.elements.map((e) => passed(e) ?? withoutStandIn(e)) };
   out = withoutStandIn(out);
+  // Scores cut to a triangle there and handed back unchanged (`return torch.triu(scores)`): still that cut here.
+  if (out.kind === 'tensor' && out.triCut) sameCut(r, out);
   if (r.elements && out.elements && r.elements.some((e) => e.mask)) {
     const items = r.elements;
     out = {

@@ -16,7 +16,7 @@ import { portable } from './portable';
 import type { Ctx } from './facts';
 import type { ValueOrigin } from './portable';
 import type { ClassInfo, ParamInfo, Scope } from './scopes';
-import { objectChoices, opsAlternatives, type AValue, type ObjectInfo } from './values';
+import { objectChoices, opsAlternatives, sameCut, type AValue, type ObjectInfo } from './values';
 import { cacheReachesKeys } from './kv-cache';
 import { topLeftRectangle } from './masks';
 import { lineOf } from './workspace';
@@ -140,7 +140,48 @@ export function functionsCallersDecide(ev: Evaluator): Scope[] {
     const flag = site.causalNode.type === 'keyword_argument' ? childByField(site.causalNode, 'value') : site.causalNode;
     if (flag && !/^(True|False)$/.test(ev.text(flag)) && truthOf(ev.eval(flag, site.ctx)) === undefined) out.add(forward);
   }
+  for (const scope of helpersOnlyImportersCall(ev)) out.add(scope);
   return [...out];
+}
+
+/**
+ * Module-level functions holding an attention site that reads one of their parameters, which no function of this file
+ * calls (`def scores(q, k, self): return q @ k.transpose(-2, -1) * self.scale` in utils.py, called by the model's file):
+ * a helper of the same file is judged in each context its callers give it, so a helper of another file is judged as the
+ * files importing it call it, whatever the site (a scale, a fill, a mask, a softmax, a product). Only the arguments
+ * those calls pass are new evidence; a helper no importing file calls stays judged on its own.
+ */
+function helpersOnlyImportersCall(ev: Evaluator): Scope[] {
+  const sites: Array<{ readonly ctx: Ctx; readonly node: PyNode }> = [
+    ...ev.facts.scale.map((s) => ({ ctx: s.ctx, node: s.op.node })),
+    ...ev.facts.fill,
+    ...ev.facts.mask,
+    ...ev.facts.softmax,
+    ...ev.facts.matmul,
+    ...ev.facts.weightsMask,
+  ];
+  const calledHere = new Set<Scope>();
+  for (const s of sites) if (s.ctx.bindings !== undefined) calledHere.add(s.ctx.scope);
+  const out = new Set<Scope>();
+  for (const s of sites) {
+    const scope = s.ctx.scope;
+    if (s.ctx.bindings !== undefined || out.has(scope) || calledHere.has(scope) || scope.ownerClass || !callableFromImporters(ev, scope)) continue;
+    if (readsParameter(ev, s.node, scope)) out.add(scope);
+  }
+  return [...out];
+}
+
+/** Whether the statement holding `node` reads a parameter of `scope` by name. */
+function readsParameter(ev: Evaluator, node: PyNode, scope: Scope): boolean {
+  let stmt: PyNode = node;
+  while (stmt.parent && !/_statement$/.test(stmt.type)) stmt = stmt.parent;
+  const names = new Set(scope.params.map((p) => p.name));
+  let found = false;
+  walk(stmt, (n) => {
+    if (found) return false;
+    if (n.type === 'identifier' && names.has(ev.text(n))) found = true;
+  });
+  return found;
 }
 
 /** `k.T` or `k.t()`: every axis reversed (or a 2-D transpose), whatever the rank. */
@@ -735,14 +776,15 @@ function afterTheCall(importer: Evaluator, at: Ctx, v: AValue, p: AValue, path: 
   let guard: AValue | undefined;
   for (const guards of importer.facts.nanGuards.values()) guard ??= guards.find((g) => g.attn?.formedAt === formed);
   if (!softmax && !guard) return p;
-  return {
+  // The same scores with what the caller does after the call (a scores tensor cut to a triangle there stays that cut).
+  return sameCut(p, {
     ...p,
     attn: {
       ...p.attn,
       ...(softmax ? { softmaxIn: { path, line: lineOf(src, softmax.node.start) } } : {}),
       ...(guard ? { nanGuardIn: { path, line: lineOf(src, formed.start) } } : {}),
     },
-  };
+  });
 }
 
 /** A number written out as a construction's argument: `-1e4`, `0.5`, `float("-inf")`, `-float('inf')`. */

@@ -15,7 +15,7 @@ import { msg } from '../message';
 import { PHRASES } from './phrases';
 import { arg, intOf, rootName, tensorish, val, type Call } from './call';
 import { broadcastResult, stripFacts } from './shape-ops';
-import { addOp, join, number, tensor, UNKNOWN, type AValue, type DType, type MaskInfo } from './values';
+import { addOp, isUnchangedCut, join, markCut, number, tensor, UNKNOWN, type AValue, type DType, type MaskInfo } from './values';
 
 // ================================================================================================ helpers
 
@@ -1238,7 +1238,9 @@ function triValue(ev: Evaluator, c: Call, base0: AValue, region: 'upper' | 'lowe
   const k = kNode ? (offsetFromCaller(ev, kNode) ? undefined : intOf(ev, c, kNode)) : 0;
   // Attention scores cut to a triangle (`weights = torch.triu(weights)`, then `torch.where(weights != 0, weights, -inf)`):
   // still the scores, zero on the other side of the diagonal; `!= 0` of them reads the triangle (compare).
-  if (base.attn?.stage === 'scores' && !base.mask && (!kNode || k !== undefined)) return { ...base, triCut: { region, k: k ?? 0, node: c.node } };
+  if (base.attn?.stage === 'scores' && !base.mask && (!kNode || k !== undefined)) {
+    return markCut({ ...base, triCut: { region, k: k ?? 0, node: c.node, text: ev.text(c.node) } });
+  }
   const why = `\`${ev.text(c.node).length <= 60 ? ev.text(c.node) : fnName}\``;
   const sizes = baseNode ? creationSizes(ev, baseNode) : undefined;
   const align = triangleAlign(ev, region, k, kNode, sizes);
@@ -1314,15 +1316,24 @@ function offsetFromCaller(ev: Evaluator, node: PyNode, depth = 0): boolean {
   return found;
 }
 
-/** `torch.triu(scores) != 0` (or `== 0`, also with the cut scores under a name bound once): the triangle as a mask. */
+/**
+ * `torch.triu(scores) != 0` (or `== 0`, also with the cut scores under a name bound once): the triangle as a mask. Also
+ * the cut scores unchanged under a parameter or a helper's result (`def block(w, fill): return torch.where(w != 0, w,
+ * fill)` called with them, `w = cut_upper(w)` with `def cut_upper(w): return torch.triu(w)`, in this file or another):
+ * the data flow shows the very value the cut made (isUnchangedCut), not a name.
+ */
 function triCutCompared(ev: Evaluator, op: string, sv: AValue, zv: AValue, sNode: PyNode, zNode: PyNode): MaskInfo | undefined {
   const cut = sv.triCut;
   if (!cut || (op !== '!=' && op !== '==') || zv.kind !== 'number' || zv.num !== 0 || intLiteral(ev.tree, unparen(zNode)) !== 0) return undefined;
   const u = unparen(sNode);
   const defs = u.type === 'identifier' ? (ev.resolve(u, ev.text(u)) ?? []) : [];
-  const at = u.type === 'identifier' ? (defs.length === 1 && defs[0]?.value ? unparen(defs[0].value) : undefined) : u;
-  if (at?.id !== cut.node.id) return undefined;
-  const m = triMask({ region: cut.region, k: cut.k }, 'bool', `\`${ev.text(cut.node)}\``);
+  const only = defs.length === 1 ? defs[0] : undefined;
+  const at = u.type === 'identifier' ? (only?.value ? unparen(only.value) : undefined) : u;
+  const written = !!cut.node && at?.id === cut.node.id;
+  // A parameter bound to the cut, or a name bound once to a call of a function (not a method of a tensor) that hands it back.
+  const throughCall = !!only && (only.kind === 'param' || (at?.type === 'call' && childByField(at, 'function')?.type === 'identifier'));
+  if (!written && !(throughCall && isUnchangedCut(sv))) return undefined;
+  const m = triMask({ region: cut.region, k: cut.k }, 'bool', `\`${cut.text}\``);
   return op === '!=' ? m : flipMask(m, `\`${ev.text(sNode)} == ${ev.text(zNode)}\``, 'bool');
 }
 
