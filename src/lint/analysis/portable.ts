@@ -11,7 +11,7 @@
 import type { PyNode } from '../syntax/tree';
 import { msg } from '../message';
 import { PHRASES } from './phrases';
-import { sameCut, type AValue, type DimInfo, type MaskInfo, type MaskJoin, type PathOp } from './values';
+import type { AValue, DimInfo, MaskInfo, MaskJoin, PathOp } from './values';
 
 /** Where a value returned from another file was computed. */
 export interface ValueOrigin {
@@ -161,10 +161,10 @@ function portableTensor(v: AValue, origin: ValueOrigin | undefined, depth: numbe
     };
   // A dict with known keys (a collate function's `{"feats": x, "padding_mask": m}`): its entries cross as values do.
   if (v.kwargs) out.kwargs = v.kwargs.map(([k, x]) => [k, portable(x, origin, depth + 1, at)] as const);
-  // Scores cut to a triangle there (`return torch.triu(scores)`): the cut crosses with its text, the call that made it
-  // stays there; crossing copies the value, so it is still the cut unchanged (values.ts: sameCut).
+  // Scores cut to a triangle there (`torch.triu(scores)`): the cut crosses with its text, the call that made it stays
+  // there. Whether the value is still that cut unchanged is for the crossing to show (cross-file.ts, importer-calls.ts).
   if (v.triCut) out.triCut = { region: v.triCut.region, k: v.triCut.k, text: v.triCut.text };
-  return sameCut(v, out);
+  return out;
 }
 
 function portableMask(m: MaskInfo, origin: ValueOrigin | undefined): MaskInfo {

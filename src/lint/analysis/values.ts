@@ -1084,9 +1084,9 @@ export function mappedSlice(v: AValue): AValue {
 }
 
 /**
- * Values that are attention scores just cut to a triangle (`torch.triu(scores)`), by identity: every operation makes a
- * new value, so a value found here is that cut unchanged, however it reached a comparison (returned from a helper,
- * passed to one as an argument, in this file or across files: `sameCut` keeps the mark on the copies that cross).
+ * Values that are attention scores just cut to a triangle (`torch.triu(scores)`), by identity, when the code shows it:
+ * the value the cut made, and a copy crossing a call or a file boundary where the code passes or returns the cut itself
+ * (mask-ops.ts: passesCut, returnsCut).
  */
 const unchangedCuts = new WeakSet<AValue>();
 
@@ -1099,10 +1099,4 @@ export function markCut(v: AValue): AValue {
 /** Whether `v` is scores cut to a triangle and not changed since (markCut). */
 export function isUnchangedCut(v: AValue): boolean {
   return unchangedCuts.has(v);
-}
-
-/** `copy` of `v` (the same tensor crossing a call or a file boundary) keeps its mark of an unchanged cut. */
-export function sameCut(v: AValue, copy: AValue): AValue {
-  if (unchangedCuts.has(v)) unchangedCuts.add(copy);
-  return copy;
 }
