@@ -140,6 +140,14 @@ function portableTensor(v: AValue, origin: ValueOrigin | undefined, depth: numbe
       ...(a.keyText !== undefined ? { keyText: a.keyText } : {}),
       ...(a.keyIsKey ? { keyIsKey: true } : {}),
       ...(a.queryAxes ? { queryAxes: a.queryAxes } : {}),
+      // What the code there shows of the scores' axes, in no node of that file: the query axis, heads paired with heads
+      // (q and k laid out (…, T, H, hd)), a local window (no query axis), a learned pooling query, pairs merged into one
+      // axis. The same facts a helper of this file would hand back.
+      ...(a.queryAxis !== undefined ? { queryAxis: a.queryAxis } : {}),
+      ...(a.headsPaired !== undefined ? { headsPaired: a.headsPaired, ...(a.headsPairedBySwap ? { headsPairedBySwap: true } : {}) } : {}),
+      ...(a.local ? { local: true as const } : {}),
+      ...(a.learnedPoolingQuery ? { learnedPoolingQuery: true as const } : {}),
+      ...(a.pairsMerged ? { pairsMerged: true as const } : {}),
     };
     // Their steps there cross as other values' do (portableOp): a scale by a known power of a dimension and a mask
     // step (a fill, a where, an additive mask) as applied at the call, anything else (an unknown function, a

@@ -182,3 +182,73 @@ class Model(nn.Module):
     assert.deepEqual(await findingLines(attention('return scores.masked_fill(mask, -1e9)'), 'ATT002'), []);
   });
 });
+
+describe("lint: what a helper of another file shows of the scores' axes crosses with them (xfile38, ATT001)", () => {
+  // SAGAN-style self-attention over the pixels of a feature map: q (B, N, C'), k (B, C', N), v (B, C, N).
+  const sagan = (product: string, imp = 'from .ops import energy_of'): string => `${H}${imp}
+
+
+class SelfAttn(nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        self.q = nn.Conv2d(c, c // 8, 1)
+        self.k = nn.Conv2d(c, c // 8, 1)
+        self.v = nn.Conv2d(c, c, 1)
+
+    def forward(self, x):
+        B, C, W, H = x.size()
+        N = W * H
+        q = self.q(x).view(B, -1, N).permute(0, 2, 1)  # (B, N, C')
+        k = self.k(x).view(B, -1, N)  # (B, C', N)
+        v = self.v(x).view(B, -1, N)  # (B, C, N)
+        attention = torch.softmax(energy_of(q, k), dim=-1)  # (B, N, N), each row one query
+        out = ${product}
+        return out.view(B, C, W, H)
+`;
+  const ops = `${H}\n\ndef energy_of(q, k):\n    return torch.bmm(q, k)\n`;
+  const files = (product: string): Record<string, string> => ({ 'pkg/__init__.py': '', 'pkg/ops.py': ops, 'pkg/model.py': sagan(product) });
+  const WRONG = 'torch.bmm(v, attention)';
+  const RIGHT = 'torch.bmm(v, attention.permute(0, 2, 1))';
+
+  it('weights of scores formed by a helper of another file, summed over their query axis: reported at the product', async () => {
+    assert.deepEqual(await workspaceFindingLines(files(WRONG), 'pkg/model.py', 'ATT001'), [20]);
+  });
+  it('the same helper in the same file: reported', async () => {
+    const one = `${ops}\n\n${sagan(WRONG, '').replace(`${H}\n\n\n`, '')}`;
+    assert.deepEqual(await findingLines(one, 'ATT001'), [23]);
+  });
+  it('correct form: the weights transposed before the product (sums over the keys): silent', async () => {
+    assert.deepEqual(await workspaceFindingLines(files(RIGHT), 'pkg/model.py', 'ATT001'), []);
+  });
+
+  // NumPy heads laid out after the tokens, (B, T, H, hd), keys turned by a full permutation: q @ kᵀ pairs heads.
+  const numpyModel = (split: string, imp = 'from ops import scores_of'): string => `import numpy as np
+${imp}
+
+B, T, H, D = 1, 3, 4, 8
+
+
+def split_heads(t):
+    ${split}
+
+
+def attend(q, k, v):
+    s = scores_of(q, k) / np.sqrt(q.shape[-1])
+    w = np.exp(s - s.max(axis=-1, keepdims=True))
+    w = w / w.sum(axis=-1, keepdims=True)
+    return w @ v
+
+
+x = np.ones((T, D))
+out = attend(split_heads(x), split_heads(x), split_heads(x))
+`;
+  const numpyOps = 'import numpy as np\n\n\ndef scores_of(q, k):\n    return q @ k.transpose(0, 1, 3, 2)\n';
+  const AFTER = 'return t.reshape(B, H, T, D // H).transpose(0, 2, 1, 3)  # (B, T, H, hd)';
+  const BEFORE = 'return t.reshape(B, T, H, D // H).transpose(0, 2, 1, 3)  # (B, H, T, hd)';
+  it('heads after the tokens, scores formed by a helper of another file: the softmax over the heads is reported', async () => {
+    assert.deepEqual(await workspaceFindingLines({ 'ops.py': numpyOps, 'model.py': numpyModel(AFTER) }, 'model.py', 'ATT001'), [14]);
+  });
+  it('correct form: heads before the tokens: silent', async () => {
+    assert.deepEqual(await workspaceFindingLines({ 'ops.py': numpyOps, 'model.py': numpyModel(BEFORE) }, 'model.py', 'ATT001'), []);
+  });
+});
