@@ -385,7 +385,7 @@ const MAX_CALLER_CONTEXTS = 4;
  * Contexts of a function of the importing file as that file calls it (`attn(x, kv_cache=layer_cache)` for
  * `Attention.forward`, `helper(x)` for a module-level `helper`): the arguments it passes on are then known there.
  */
-function callerContexts(ev: Evaluator, scope: Scope, hops: number): Ctx[] {
+function callerContexts(ev: Evaluator, scope: Scope, hops: number, levels = MAX_CALLER_LEVELS): Ctx[] {
   if (scope.kind !== 'function') return [];
   const cls = scope.ownerClass;
   const viaInstance = cls && MODULE_CALL.has(scope.name) && scope.parent?.parent === ev.sr.module;
@@ -407,6 +407,15 @@ function callerContexts(ev: Evaluator, scope: Scope, hops: number): Ctx[] {
     if (!callee) continue;
     const c = ev.callContext(scope, call, ev.argsOf(call), atCtx, viaInstance ? callee : undefined);
     if (c && !out.includes(c)) out.push(c);
+    // The caller as its own callers in this file call it (`main()` calling `encoder(text, text_mask=mask)`, whose forward
+    // calls each attention layer with that mask): their arguments reach this call, as they do when the whole file is read.
+    if (levels > 1)
+      for (const up of callerContexts(ev, at, MAX_IMPORTER_HOPS, levels - 1)) {
+        if (out.length >= MAX_CALLER_CONTEXTS) break;
+        const through = calleeIn(call, up);
+        const c3 = through && ev.callContext(scope, call, ev.argsOf(call), up, viaInstance ? through : undefined);
+        if (c3 && !out.includes(c3)) out.push(c3);
+      }
     // The caller is itself a module a further file builds and calls with its arguments (`Encoder.forward(tokens,
     // pad_mask)` called by the model's file, passing `pad_mask` on to each layer): one hop more, as that file calls it.
     if (hops < MAX_IMPORTER_HOPS && callableFromImporters(ev, at)) {

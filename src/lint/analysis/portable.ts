@@ -44,7 +44,7 @@ export function portable(v: AValue, origin?: ValueOrigin, depth = 0, at?: PyNode
       return portableTensor(v, origin, depth, at);
     case 'number': {
       const out: { -readonly [K in keyof AValue]: AValue[K] } = { kind: 'number' };
-      copy(out, v, ['maybeNone', 'num', 'scaleName', 'headCount', 'finfo', 'finfoMax']);
+      copy(out, v, ['maybeNone', 'num', 'scaleName', 'headCount', 'finfo', 'finfoMax', 'maskingFill']);
       if (v.dimPow) out.dimPow = { dim: portableDim(v.dimPow.dim), power: v.dimPow.power };
       return out;
     }

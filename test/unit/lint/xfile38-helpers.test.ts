@@ -252,3 +252,57 @@ out = attend(split_heads(x), split_heads(x), split_heads(x))
     assert.deepEqual(await workspaceFindingLines({ 'ops.py': numpyOps, 'model.py': numpyModel(BEFORE) }, 'model.py', 'ATT001'), []);
   });
 });
+
+describe("lint: a helper of another file called by a layer that its own file's callers call with the mask (xfile38, ATT002)", () => {
+  // model.py: run() builds a keep mask (True at real tokens) and calls the encoder, whose forward calls each attention
+  // layer, whose forward calls the helper of ops.py: the mask's meaning is two calls of model.py above the helper's call.
+  const model = (imp = 'from .ops import fill'): string => `${H}${imp}
+
+
+class Attention(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.qkv = nn.Linear(dim, dim * 3)
+
+    def forward(self, x, mask=None):
+        q, k, v = self.qkv(x).chunk(3, dim=-1)
+        sim = q @ k.transpose(-2, -1) / q.size(-1) ** 0.5
+        if mask is not None:
+            sim = fill(sim, mask[:, None, :], -torch.finfo(sim.dtype).max)
+        return sim.softmax(dim=-1) @ v
+
+
+class Encoder(nn.Module):
+    def __init__(self, dim, depth):
+        super().__init__()
+        self.layers = nn.ModuleList([Attention(dim) for _ in range(depth)])
+
+    def forward(self, x, keep=None):
+        for layer in self.layers:
+            x = layer(x, mask=keep) + x
+        return x
+
+
+def run(x, lengths):
+    encoder = Encoder(64, 2)
+    keep = torch.arange(x.shape[1])[None, :] < lengths[:, None]  # True at real tokens
+    return encoder(x, keep=keep)
+`;
+  const ops = (fill: string): string => `${H}\n\ndef fill(sim, mask, value):\n    return sim.masked_fill(${fill}, value)\n`;
+  const files = (fill: string): Record<string, string> => ({ 'pkg/__init__.py': '', 'pkg/ops.py': ops(fill), 'pkg/model.py': model() });
+
+  it('the keep mask filled where it is True: reported in the helper', async () => {
+    assert.deepEqual(await workspaceFindingLines(files('mask'), 'pkg/ops.py', 'ATT002'), [6]);
+  });
+  it('the same helper in the same file: reported', async () => {
+    const one = `${ops('mask')}\n\n${model('').replace(`${H}\n\n\n`, '')}`;
+    assert.deepEqual(await findingLines(one, 'ATT002'), [6]);
+  });
+  it('correct form: filled where it is False (`~mask`): silent', async () => {
+    assert.deepEqual(await workspaceFindingLines(files('~mask'), 'pkg/ops.py', 'ATT002'), []);
+  });
+  it('no function of the model file calls the encoder with a mask: the mask is unknown, silent', async () => {
+    const noRun = model().slice(0, model().indexOf('\n\ndef run('));
+    assert.deepEqual(await workspaceFindingLines({ 'pkg/__init__.py': '', 'pkg/ops.py': ops('mask'), 'pkg/model.py': noRun }, 'pkg/ops.py', 'ATT002'), []);
+  });
+});
