@@ -306,3 +306,36 @@ def run(x, lengths):
     assert.deepEqual(await workspaceFindingLines({ 'pkg/__init__.py': '', 'pkg/ops.py': ops('mask'), 'pkg/model.py': noRun }, 'pkg/ops.py', 'ATT002'), []);
   });
 });
+
+describe('lint: two minimum-filled planes added, one cut by a helper of the same file (xfile38, ATT007)', () => {
+  const build = (cut: string, sum: string): string => `import torch
+
+
+def cut_future(plane):
+    return ${cut}
+
+
+def build_mask(keep, dtype):
+    S = keep.shape[-1]
+    floor = torch.finfo(dtype).min
+    causal = torch.full((S, S), floor, dtype=dtype)
+    causal = cut_future(causal)
+    pad = (1.0 - keep.to(dtype)) * floor
+    return ${sum}
+`;
+  const SUM = 'causal[None, None] + pad[:, None, None, :]';
+  it("the causal plane cut by the helper, added to the padding plane: reported at the sum, as when the cut is written in place", async () => {
+    assert.deepEqual(await findingLines(build('torch.triu(plane, diagonal=1)', SUM), 'ATT007'), [14]);
+    const inPlace = build('torch.triu(plane, diagonal=1)', SUM).replace('causal = cut_future(causal)', 'causal = torch.triu(causal, diagonal=1)');
+    assert.deepEqual(await findingLines(inPlace, 'ATT007'), [14]);
+  });
+  it('correct form: the sum clamped back to the floor: silent', async () => {
+    assert.deepEqual(await findingLines(build('torch.triu(plane, diagonal=1)', `(${SUM}).clamp(min=floor)`), 'ATT007'), []);
+  });
+  it('a helper that hands back the plane in float32 (another dtype than the padding plane): silent', async () => {
+    assert.deepEqual(await findingLines(build('torch.triu(plane, diagonal=1).to(torch.float32)', SUM), 'ATT007'), []);
+  });
+  it('a helper that hands back something else than the plane (`torch.zeros_like(plane)`): silent', async () => {
+    assert.deepEqual(await findingLines(build('torch.zeros_like(plane)', SUM), 'ATT007'), []);
+  });
+});
