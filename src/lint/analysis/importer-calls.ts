@@ -202,7 +202,11 @@ function inFileCallersUp(ev: Evaluator, scope: Scope, from: Scope): Scope[] {
   for (let level = 0; level < MAX_CALLER_LEVELS && frontier.length > 0; level++) {
     const next: Scope[] = [];
     for (const s of frontier)
-      for (const c of inFileCallerScopes(ev, s)) if (c !== from && c !== scope && !out.includes(c)) (out.push(c), next.push(c));
+      for (const c of inFileCallerScopes(ev, s)) {
+        if (c === from || c === scope || out.includes(c)) continue;
+        out.push(c);
+        next.push(c);
+      }
     frontier = next;
   }
   return out;

@@ -1349,7 +1349,8 @@ function cutParameter(ev: Evaluator, def: Def | undefined, cut: NonNullable<AVal
   if (!param) return false;
   const args = ev.argsOf(call);
   const self = ctx.scope.params.some((p) => p.kind === 'positional' && p.index === 0 && p.name === 'self') ? 1 : 0;
-  const arg = args.keywords.get(param.name)?.value ?? (param.kind === 'positional' && param.index !== undefined ? args.positional[param.index - self] : undefined);
+  const arg =
+    args.keywords.get(param.name)?.value ?? (param.kind === 'positional' && param.index !== undefined ? args.positional[param.index - self] : undefined);
   // The argument as the caller's context reads it (a name it bound to a helper's result is read there).
   const callerScope = enclosingFunction(call, true);
   const callerCtx = callerScope ? ev.defaultCtx(ev.sr.scopeOfNode.get(callerScope.id) ?? ev.sr.module) : ev.defaultCtx(ev.sr.module);

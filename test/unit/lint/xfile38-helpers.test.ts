@@ -324,7 +324,7 @@ def build_mask(keep, dtype):
     return ${sum}
 `;
   const SUM = 'causal[None, None] + pad[:, None, None, :]';
-  it("the causal plane cut by the helper, added to the padding plane: reported at the sum, as when the cut is written in place", async () => {
+  it('the causal plane cut by the helper, added to the padding plane: reported at the sum, as when the cut is written in place', async () => {
     assert.deepEqual(await findingLines(build('torch.triu(plane, diagonal=1)', SUM), 'ATT007'), [14]);
     const inPlace = build('torch.triu(plane, diagonal=1)', SUM).replace('causal = cut_future(causal)', 'causal = torch.triu(causal, diagonal=1)');
     assert.deepEqual(await findingLines(inPlace, 'ATT007'), [14]);
