@@ -12,7 +12,8 @@ import { PHRASES } from './phrases';
 import { portable, originRef, type ValueOrigin } from './portable';
 import { argumentShowsLength } from './bound-counts';
 import type { ClassInfo, Def, Scope } from './scopes';
-import { joinAll, UNKNOWN, type AValue, type PathOp } from './values';
+import { joinAll, markCut, UNKNOWN, type AValue, type PathOp } from './values';
+import { passesCut, returnsCut } from './mask-ops';
 import { lineOf, moduleBases, moduleDefs, moduleFile, MAX_FILE_DEPTH, type ModuleLink } from './workspace';
 
 /** Marks a module value that is a workspace module: `\u0001ws:<base dir>\u0001<dotted name>`. */
@@ -250,11 +251,15 @@ export function callAcrossFiles(
     const param = scope.params.find((p) => p.kind === 'positional' && p.index === i + offset)?.node;
     const keyAxis = v.attn.keyAxis;
     if (param && keyAxis !== undefined) scoresIn.set(i, param);
-    positional[i] = {
+    const standIn: AValue = {
       ...positional[i],
       ops: [[{ kind: 'opaque', passed: i }]],
       ...(param && keyAxis !== undefined ? { attn: { stage: 'scores' as const, formedAt: param, keyAxis } } : {}),
     };
+    // Scores cut to a triangle passed as the cut itself (`keep_nonzero(weights, ...)`, `weights = torch.triu(weights)`):
+    // the same tensor under a stand-in of its history, still that cut there (mask-ops.ts: triCutCompared).
+    const node = argValues ? undefined : args.positional[i];
+    positional[i] = node && passesCut(ev, node, v, ctx) ? markCut(standIn) : standIn;
   }
   const keywords = new Map<string, AValue>();
   for (const [name, v] of keywordValues ?? []) keywords.set(name, portable(v));
@@ -297,6 +302,8 @@ export function callAcrossFiles(
   else if (out.kind === 'tuple' && out.elements?.some((e) => e.passedArg !== undefined))
     out = { ...out, elements: out.elements.map((e) => passed(e) ?? withoutStandIn(e)) };
   out = withoutStandIn(out);
+  // Scores cut to a triangle there and handed back as the cut itself (`return torch.triu(scores)`): still that cut here.
+  if (out.kind === 'tensor' && out.triCut && returnsCut(scope, r)) out = markCut(out);
   if (r.elements && out.elements && r.elements.some((e) => e.mask)) {
     const items = r.elements;
     out = {

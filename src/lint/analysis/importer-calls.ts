@@ -16,7 +16,8 @@ import { portable } from './portable';
 import type { Ctx } from './facts';
 import type { ValueOrigin } from './portable';
 import type { ClassInfo, ParamInfo, Scope } from './scopes';
-import { objectChoices, opsAlternatives, type AValue, type ObjectInfo } from './values';
+import { markCut, objectChoices, opsAlternatives, type AValue, type ObjectInfo } from './values';
+import { passesCut } from './mask-ops';
 import { cacheReachesKeys } from './kv-cache';
 import { topLeftRectangle } from './masks';
 import { lineOf } from './workspace';
@@ -57,10 +58,12 @@ export function functionsCallersDecide(ev: Evaluator): Scope[] {
     const scope = site.ctx.scope;
     // A site this file reaches through a call from another of its functions (an encoder's forward calling its
     // attention layers with its own `padding_mask`), with the mask unknown there too: that caller's callers decide,
-    // and evaluating it as they call it evaluates the layer's call again (one level of calls in this file).
+    // and evaluating it as they call it evaluates the layer's call again. The callers of that caller in this file too, a
+    // few levels up (a masking helper called by a scaled-attention module that a multi-head module of the file calls):
+    // the mask reaches the helper through each of them, as it would with the helper's body written in the caller.
     if (site.ctx.bindings !== undefined && site.ctx.callSite && (!m || m.polarity === undefined || m.byName || m.documented)) {
       const caller = innermostScope(ev.sr.scopes, site.ctx.callSite);
-      if (caller && caller !== scope && callableFromImporters(ev, caller)) out.add(caller);
+      if (caller && caller !== scope) for (const s of [caller, ...inFileCallersUp(ev, caller, scope)]) if (callableFromImporters(ev, s)) out.add(s);
     }
     // A module-level function, or the forward of a module-level class (`model(x, mask)` in the caller).
     if (site.ctx.bindings !== undefined || !callableFromImporters(ev, scope)) continue;
@@ -140,7 +143,94 @@ export function functionsCallersDecide(ev: Evaluator): Scope[] {
     const flag = site.causalNode.type === 'keyword_argument' ? childByField(site.causalNode, 'value') : site.causalNode;
     if (flag && !/^(True|False)$/.test(ev.text(flag)) && truthOf(ev.eval(flag, site.ctx)) === undefined) out.add(forward);
   }
+  for (const scope of helpersOnlyImportersCall(ev)) out.add(scope);
   return [...out];
+}
+
+/**
+ * Module-level functions holding an attention site that reads one of their parameters, which no function of this file
+ * calls (`def scores(q, k, self): return q @ k.transpose(-2, -1) * self.scale` in utils.py, called by the model's file):
+ * a helper of the same file is judged in each context its callers give it, so a helper of another file is judged as the
+ * files importing it call it, whatever the site (a scale, a fill, a mask, a softmax, a product). Only the arguments
+ * those calls pass are new evidence; a helper no importing file calls stays judged on its own.
+ */
+function helpersOnlyImportersCall(ev: Evaluator): Scope[] {
+  const sites: Array<{ readonly ctx: Ctx; readonly node: PyNode }> = [
+    ...ev.facts.scale.map((s) => ({ ctx: s.ctx, node: s.op.node })),
+    ...ev.facts.fill,
+    ...ev.facts.mask,
+    ...ev.facts.softmax,
+    ...ev.facts.matmul,
+    ...ev.facts.weightsMask,
+  ];
+  const calledHere = new Set<Scope>();
+  for (const s of sites) if (s.ctx.bindings !== undefined) calledHere.add(s.ctx.scope);
+  const out = new Set<Scope>();
+  for (const s of sites) {
+    const scope = s.ctx.scope;
+    if (s.ctx.bindings !== undefined || out.has(scope) || calledHere.has(scope) || scope.ownerClass || !callableFromImporters(ev, scope)) continue;
+    if (readsParameter(ev, s.node, scope)) out.add(scope);
+  }
+  return [...out];
+}
+
+/** Whether the statement holding `node` reads a parameter of `scope` by name. */
+function readsParameter(ev: Evaluator, node: PyNode, scope: Scope): boolean {
+  let stmt: PyNode = node;
+  while (stmt.parent && !/_statement$/.test(stmt.type)) stmt = stmt.parent;
+  const names = new Set(scope.params.map((p) => p.name));
+  let found = false;
+  walk(stmt, (n) => {
+    if (found) return false;
+    if (n.type === 'identifier' && names.has(ev.text(n))) found = true;
+  });
+  return found;
+}
+
+/** Levels of this file's calls walked up from a caller (inFileCallersUp). */
+const MAX_CALLER_LEVELS = 2;
+
+const callerScopesOf = new WeakMap<Scope, readonly Scope[]>();
+
+/**
+ * The functions of this file that call `scope` (a module-level function by its name, a module-level class's forward
+ * through an instance of the class), and theirs, up to MAX_CALLER_LEVELS levels; never `from` or `scope` itself.
+ */
+function inFileCallersUp(ev: Evaluator, scope: Scope, from: Scope): Scope[] {
+  const out: Scope[] = [];
+  let frontier = [scope];
+  for (let level = 0; level < MAX_CALLER_LEVELS && frontier.length > 0; level++) {
+    const next: Scope[] = [];
+    for (const s of frontier)
+      for (const c of inFileCallerScopes(ev, s)) {
+        if (c === from || c === scope || out.includes(c)) continue;
+        out.push(c);
+        next.push(c);
+      }
+    frontier = next;
+  }
+  return out;
+}
+
+/** The functions of this file that call `scope` (at most MAX_CALLEES_PER_FILE calls read). */
+function inFileCallerScopes(ev: Evaluator, scope: Scope): readonly Scope[] {
+  const known = callerScopesOf.get(scope);
+  if (known) return known;
+  const out: Scope[] = [];
+  const cls = scope.ownerClass;
+  const viaInstance = !!cls && MODULE_CALL.has(scope.name) && scope.parent?.parent === ev.sr.module;
+  if (scope.kind === 'function' && (!cls || viaInstance)) {
+    const wanted = (name: string): boolean => (viaInstance ? name !== cls?.name : name === scope.name);
+    for (const call of callsNamed(ev, wanted, MAX_CALLEES_PER_FILE)) {
+      const at = innermostScope(ev.sr.scopes, call);
+      if (!at || at === scope || at.kind !== 'function' || out.includes(at)) continue;
+      const callee = ev.eval(unparen(childByField(call, 'function')!), ev.defaultCtx(at));
+      const ok = viaInstance ? objectChoices(callee).some((o) => o.cls === cls) : callee.kind === 'function' && callee.fn?.scope === scope;
+      if (ok) out.push(at);
+    }
+  }
+  callerScopesOf.set(scope, out);
+  return out;
 }
 
 /** `k.T` or `k.t()`: every axis reversed (or a 2-D transpose), whatever the rank. */
@@ -244,12 +334,16 @@ export function callsFromImporters(ev: Evaluator, fns: readonly Scope[], hops = 
         const offset = target.ownerClass ? 1 : 0;
         const paramNode = (key: number | string): PyNode | undefined =>
           target.params.find((p) => (typeof key === 'number' ? p.kind === 'positional' && p.index === key + offset : p.name === key))?.node;
-        const crossing = (v: AValue, key: number | string, at: Ctx): AValue => {
+        const crossing = (v: AValue, key: number | string, at: Ctx, node?: PyNode): AValue => {
           const p = afterTheCall(m.ev, at, v, portable(v, origin, 0, v.attn?.stage === 'scores' ? paramNode(key) : undefined), path);
           noteMaskPlaces(ev, p);
-          return v.fromCache && v.cacheAt && !p.cacheIn && p.kind === 'tensor'
-            ? { ...p, cacheIn: { path, source: m.tree.source, start: v.cacheAt.start, end: v.cacheAt.end } }
-            : p;
+          const out =
+            v.fromCache && v.cacheAt && !p.cacheIn && p.kind === 'tensor'
+              ? { ...p, cacheIn: { path, source: m.tree.source, start: v.cacheAt.start, end: v.cacheAt.end } }
+              : p;
+          // Scores cut to a triangle and passed as the cut itself (`keep_nonzero(weights, ...)` with `weights = torch.triu(
+          // weights)`): still that cut in the helper (mask-ops.ts: triCutCompared).
+          return node && passesCut(m.ev, node, v, at) ? markCut(out) : out;
         };
         for (const at of [ctx, ...callerContexts(m.ev, scope, hops)]) {
           const fn = at === ctx ? callee : m.ev.eval(fnNode, at);
@@ -260,7 +354,7 @@ export function callsFromImporters(ev: Evaluator, fns: readonly Scope[], hops = 
             if (a.type === 'keyword_argument') {
               const k = childByField(a, 'name');
               const v = childByField(a, 'value');
-              if (k && v) keywords.set(m.ev.text(k), crossing(m.ev.eval(v, at), m.ev.text(k), at));
+              if (k && v) keywords.set(m.ev.text(k), crossing(m.ev.eval(v, at), m.ev.text(k), at, v));
             } else if (a.type === 'dictionary_splat') {
               // A dict whose keys are known (a collate function's batch): each entry by keyword. Any other splat may
               // pass anything, so this way of calling says nothing.
@@ -268,7 +362,7 @@ export function callsFromImporters(ev: Evaluator, fns: readonly Scope[], hops = 
               const d = inner ? m.ev.eval(inner, at) : undefined;
               if (d?.kind !== 'unknown' || !d.kwargs) unknownKeys = true;
               else for (const [k, v] of d.kwargs) keywords.set(k, crossing(v, k, at));
-            } else positional.push(crossing(m.ev.eval(a, at), positional.length, at));
+            } else positional.push(crossing(m.ev.eval(a, at), positional.length, at, a));
           }
           if (unknownKeys) continue;
           if (!target.ownerClass) {
@@ -295,7 +389,7 @@ const MAX_CALLER_CONTEXTS = 4;
  * Contexts of a function of the importing file as that file calls it (`attn(x, kv_cache=layer_cache)` for
  * `Attention.forward`, `helper(x)` for a module-level `helper`): the arguments it passes on are then known there.
  */
-function callerContexts(ev: Evaluator, scope: Scope, hops: number): Ctx[] {
+function callerContexts(ev: Evaluator, scope: Scope, hops: number, levels = MAX_CALLER_LEVELS): Ctx[] {
   if (scope.kind !== 'function') return [];
   const cls = scope.ownerClass;
   const viaInstance = cls && MODULE_CALL.has(scope.name) && scope.parent?.parent === ev.sr.module;
@@ -317,6 +411,15 @@ function callerContexts(ev: Evaluator, scope: Scope, hops: number): Ctx[] {
     if (!callee) continue;
     const c = ev.callContext(scope, call, ev.argsOf(call), atCtx, viaInstance ? callee : undefined);
     if (c && !out.includes(c)) out.push(c);
+    // The caller as its own callers in this file call it (`main()` calling `encoder(text, text_mask=mask)`, whose forward
+    // calls each attention layer with that mask): their arguments reach this call, as they do when the whole file is read.
+    if (levels > 1)
+      for (const up of callerContexts(ev, at, MAX_IMPORTER_HOPS, levels - 1)) {
+        if (out.length >= MAX_CALLER_CONTEXTS) break;
+        const through = calleeIn(call, up);
+        const c3 = through && ev.callContext(scope, call, ev.argsOf(call), up, viaInstance ? through : undefined);
+        if (c3 && !out.includes(c3)) out.push(c3);
+      }
     // The caller is itself a module a further file builds and calls with its arguments (`Encoder.forward(tokens,
     // pad_mask)` called by the model's file, passing `pad_mask` on to each layer): one hop more, as that file calls it.
     if (hops < MAX_IMPORTER_HOPS && callableFromImporters(ev, at)) {

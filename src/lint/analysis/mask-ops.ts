@@ -15,7 +15,7 @@ import { msg } from '../message';
 import { PHRASES } from './phrases';
 import { arg, intOf, rootName, tensorish, val, type Call } from './call';
 import { broadcastResult, stripFacts } from './shape-ops';
-import { addOp, join, number, tensor, UNKNOWN, type AValue, type DType, type MaskInfo } from './values';
+import { addOp, isUnchangedCut, join, markCut, number, tensor, UNKNOWN, type AValue, type DType, type MaskInfo } from './values';
 
 // ================================================================================================ helpers
 
@@ -529,7 +529,7 @@ function compare(ev: Evaluator, op: string, av: AValue, bv: AValue, a: PyNode, b
   // Scores cut to a triangle compared with 0 (`torch.triu(scores) != 0`): the triangle they were cut to, as
   // triu/tril of ones gives it (True on the kept side for `!=`, the other side for `==`). Only the value of the call
   // itself or of a name bound to it alone, so arithmetic on the cut scores in between reads nothing.
-  const cut = triCutCompared(ev, op, av, bv, a, b) ?? triCutCompared(ev, op, bv, av, b, a);
+  const cut = triCutCompared(ev, op, av, bv, a, b, ctx) ?? triCutCompared(ev, op, bv, av, b, a, ctx);
   if (cut) return tensor({ ...shape, dtype: 'bool', mask: cut });
   // Causal masks from positions: arange(T)[:, None] >= arange(T)[None, :]
   if (av.index && bv.index && av.index.axis !== bv.index.axis) {
@@ -1238,7 +1238,9 @@ function triValue(ev: Evaluator, c: Call, base0: AValue, region: 'upper' | 'lowe
   const k = kNode ? (offsetFromCaller(ev, kNode) ? undefined : intOf(ev, c, kNode)) : 0;
   // Attention scores cut to a triangle (`weights = torch.triu(weights)`, then `torch.where(weights != 0, weights, -inf)`):
   // still the scores, zero on the other side of the diagonal; `!= 0` of them reads the triangle (compare).
-  if (base.attn?.stage === 'scores' && !base.mask && (!kNode || k !== undefined)) return { ...base, triCut: { region, k: k ?? 0, node: c.node } };
+  if (base.attn?.stage === 'scores' && !base.mask && (!kNode || k !== undefined)) {
+    return markCut({ ...base, triCut: { region, k: k ?? 0, node: c.node, text: ev.text(c.node) } });
+  }
   const why = `\`${ev.text(c.node).length <= 60 ? ev.text(c.node) : fnName}\``;
   const sizes = baseNode ? creationSizes(ev, baseNode) : undefined;
   const align = triangleAlign(ev, region, k, kNode, sizes);
@@ -1314,16 +1316,92 @@ function offsetFromCaller(ev: Evaluator, node: PyNode, depth = 0): boolean {
   return found;
 }
 
-/** `torch.triu(scores) != 0` (or `== 0`, also with the cut scores under a name bound once): the triangle as a mask. */
-function triCutCompared(ev: Evaluator, op: string, sv: AValue, zv: AValue, sNode: PyNode, zNode: PyNode): MaskInfo | undefined {
+/**
+ * `torch.triu(scores) != 0` (or `== 0`, also with the cut scores under a name bound once): the triangle as a mask. Also
+ * the cut scores under a parameter a call passes them to as the cut itself (`def keep_nonzero(w, fill): return
+ * torch.where(w != 0, w, fill)` called with `w = torch.triu(w)`), or under a name bound once to a call of a function
+ * whose return is the cut (`w = cut_upper(w)` with `def cut_upper(w): return torch.triu(w)`), in this file or another
+ * (the crossing marks the copy, values.ts: markCut): what the code writes, not a name.
+ */
+function triCutCompared(ev: Evaluator, op: string, sv: AValue, zv: AValue, sNode: PyNode, zNode: PyNode, ctx: Ctx): MaskInfo | undefined {
   const cut = sv.triCut;
   if (!cut || (op !== '!=' && op !== '==') || zv.kind !== 'number' || zv.num !== 0 || intLiteral(ev.tree, unparen(zNode)) !== 0) return undefined;
   const u = unparen(sNode);
   const defs = u.type === 'identifier' ? (ev.resolve(u, ev.text(u)) ?? []) : [];
-  const at = u.type === 'identifier' ? (defs.length === 1 && defs[0]?.value ? unparen(defs[0].value) : undefined) : u;
-  if (at?.id !== cut.node.id) return undefined;
-  const m = triMask({ region: cut.region, k: cut.k }, 'bool', `\`${ev.text(cut.node)}\``);
+  const only = defs.length === 1 ? defs[0] : undefined;
+  const at = u.type === 'identifier' ? (only?.value ? unparen(only.value) : undefined) : u;
+  const written = !!cut.node && at?.id === cut.node.id;
+  if (!written && !(isUnchangedCut(sv) && (cutParameter(ev, only, cut, ctx) || cutReturned(ev, at, cut, ctx)))) return undefined;
+  const m = triMask({ region: cut.region, k: cut.k }, 'bool', `\`${cut.text}\``);
   return op === '!=' ? m : flipMask(m, `\`${ev.text(sNode)} == ${ev.text(zNode)}\``, 'bool');
+}
+
+/**
+ * A parameter the call of this context passes the cut to as the cut itself; a context of another file's call (the cut
+ * crossed without its node) counts when the crossing showed it (importer-calls.ts marks the copy).
+ */
+function cutParameter(ev: Evaluator, def: Def | undefined, cut: NonNullable<AValue['triCut']>, ctx: Ctx): boolean {
+  if (def?.kind !== 'param' || ctx.bindings === undefined) return false;
+  if (!cut.node) return true;
+  const call = ctx.callSite;
+  if (call?.type !== 'call') return false;
+  const param = ctx.scope.params.find((p) => p.name === def.name);
+  if (!param) return false;
+  const args = ev.argsOf(call);
+  const self = ctx.scope.params.some((p) => p.kind === 'positional' && p.index === 0 && p.name === 'self') ? 1 : 0;
+  const arg =
+    args.keywords.get(param.name)?.value ?? (param.kind === 'positional' && param.index !== undefined ? args.positional[param.index - self] : undefined);
+  // The argument as the caller's context reads it (a name it bound to a helper's result is read there).
+  const callerScope = enclosingFunction(call, true);
+  const callerCtx = callerScope ? ev.defaultCtx(ev.sr.scopeOfNode.get(callerScope.id) ?? ev.sr.module) : ev.defaultCtx(ev.sr.module);
+  return !!arg && writesCut(ev, arg, cut.node.id, callerCtx);
+}
+
+/** A call of a function of this file whose return is the cut as written (`return torch.triu(w)`), or of another file's (marked). */
+function cutReturned(ev: Evaluator, at: PyNode | undefined, cut: NonNullable<AValue['triCut']>, ctx: Ctx): boolean {
+  const fn = at?.type === 'call' ? childByField(at, 'function') : undefined;
+  if (fn?.type !== 'identifier') return false;
+  if (!cut.node) return true;
+  const callee = ev.eval(fn, ctx);
+  const scope = callee.kind === 'function' ? callee.fn?.scope : undefined;
+  return !!scope && scope.returns.some((r) => unparen(r).id === cut.node?.id);
+}
+
+/**
+ * `node` is the tri call `cutId` itself, or a name bound once to it or to a call of a function of this file whose return
+ * is it (`w = cut_upper(w)`, then `keep_nonzero(w, fill)`).
+ */
+function writesCut(ev: Evaluator, node: PyNode, cutId: number, ctx?: Ctx): boolean {
+  const u = unparen(node);
+  if (u.id === cutId) return true;
+  if (u.type !== 'identifier') return false;
+  const defs = ev.resolve(u, ev.text(u)) ?? [];
+  const value = defs.length === 1 ? defs[0]?.value : undefined;
+  if (!value) return false;
+  const v = unparen(value);
+  if (v.id === cutId) return true;
+  const fn = v.type === 'call' ? childByField(v, 'function') : undefined;
+  if (!ctx || fn?.type !== 'identifier') return false;
+  const callee = ev.eval(fn, ctx);
+  const scope = callee.kind === 'function' ? callee.fn?.scope : undefined;
+  return !!scope && ev.owns(scope) && scope.returns.some((r) => unparen(r).id === cutId);
+}
+
+/** An argument passing scores cut to a triangle as the cut itself (the value the cut made, written there or named once). */
+export function passesCut(ev: Evaluator, node: PyNode, v: AValue, ctx: Ctx): boolean {
+  if (!v.triCut || !isUnchangedCut(v)) return false;
+  if (v.triCut.node) return writesCut(ev, node, v.triCut.node.id, ctx);
+  // A cut another file handed back (its return showed the cut itself, cross-file.ts): passed on as that call's result.
+  const u = unparen(node);
+  const defs = u.type === 'identifier' ? (ev.resolve(u, ev.text(u)) ?? []) : [];
+  const value = u.type === 'identifier' ? (defs.length === 1 && defs[0]?.value ? unparen(defs[0].value) : undefined) : u;
+  return value?.type === 'call' && childByField(value, 'function')?.type === 'identifier';
+}
+
+/** A function of another file handing back scores cut to a triangle as the cut itself (`return torch.triu(w)`). */
+export function returnsCut(scope: Scope, v: AValue): boolean {
+  const id = v.triCut?.node?.id;
+  return id !== undefined && isUnchangedCut(v) && scope.returns.some((r) => unparen(r).id === id);
 }
 
 /**

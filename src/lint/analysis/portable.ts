@@ -44,7 +44,7 @@ export function portable(v: AValue, origin?: ValueOrigin, depth = 0, at?: PyNode
       return portableTensor(v, origin, depth, at);
     case 'number': {
       const out: { -readonly [K in keyof AValue]: AValue[K] } = { kind: 'number' };
-      copy(out, v, ['maybeNone', 'num', 'scaleName', 'headCount', 'finfo', 'finfoMax']);
+      copy(out, v, ['maybeNone', 'num', 'scaleName', 'headCount', 'finfo', 'finfoMax', 'maskingFill']);
       if (v.dimPow) out.dimPow = { dim: portableDim(v.dimPow.dim), power: v.dimPow.power };
       return out;
     }
@@ -140,6 +140,14 @@ function portableTensor(v: AValue, origin: ValueOrigin | undefined, depth: numbe
       ...(a.keyText !== undefined ? { keyText: a.keyText } : {}),
       ...(a.keyIsKey ? { keyIsKey: true } : {}),
       ...(a.queryAxes ? { queryAxes: a.queryAxes } : {}),
+      // What the code there shows of the scores' axes, in no node of that file: the query axis, heads paired with heads
+      // (q and k laid out (…, T, H, hd)), a local window (no query axis), a learned pooling query, pairs merged into one
+      // axis. The same facts a helper of this file would hand back.
+      ...(a.queryAxis !== undefined ? { queryAxis: a.queryAxis } : {}),
+      ...(a.headsPaired !== undefined ? { headsPaired: a.headsPaired, ...(a.headsPairedBySwap ? { headsPairedBySwap: true } : {}) } : {}),
+      ...(a.local ? { local: true as const } : {}),
+      ...(a.learnedPoolingQuery ? { learnedPoolingQuery: true as const } : {}),
+      ...(a.pairsMerged ? { pairsMerged: true as const } : {}),
     };
     // Their steps there cross as other values' do (portableOp): a scale by a known power of a dimension and a mask
     // step (a fill, a where, an additive mask) as applied at the call, anything else (an unknown function, a
@@ -161,6 +169,9 @@ function portableTensor(v: AValue, origin: ValueOrigin | undefined, depth: numbe
     };
   // A dict with known keys (a collate function's `{"feats": x, "padding_mask": m}`): its entries cross as values do.
   if (v.kwargs) out.kwargs = v.kwargs.map(([k, x]) => [k, portable(x, origin, depth + 1, at)] as const);
+  // Scores cut to a triangle there (`torch.triu(scores)`): the cut crosses with its text, the call that made it stays
+  // there. Whether the value is still that cut unchanged is for the crossing to show (cross-file.ts, importer-calls.ts).
+  if (v.triCut) out.triCut = { region: v.triCut.region, k: v.triCut.k, text: v.triCut.text };
   return out;
 }
 

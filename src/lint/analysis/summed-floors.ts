@@ -99,17 +99,19 @@ function keyword(ev: Evaluator, args: readonly PyNode[], name: string): PyNode |
 }
 
 /** `torch.finfo(D).min` (through names, and either arm of a conditional whose other arm is a literal): D's text. */
-function floorOf(ev: Evaluator, node: PyNode, ctx: Ctx, depth: number): string | undefined {
+function floorOf(ev: Evaluator, node: PyNode, ctx: Ctx, depth: number, bound?: Bound): string | undefined {
   const n = unparen(node);
   if (depth > MAX_DEPTH) return undefined;
   if (n.type === 'identifier') {
+    const arg = boundArgument(ev, n, ctx, bound);
+    if (arg) return floorOf(ev, arg.node, arg.ctx, depth + 1, arg.bound);
     const values = assignedValues(ev, n, ctx);
-    return values ? agree(values.map((v) => floorOf(ev, v, ctx, depth + 1))) : undefined;
+    return values ? agree(values.map((v) => floorOf(ev, v, ctx, depth + 1, bound))) : undefined;
   }
   if (n.type === 'conditional_expression') {
     const [a, , b] = namedChildren(n);
-    const fa = a && floorOf(ev, a, ctx, depth + 1);
-    const fb = b && floorOf(ev, b, ctx, depth + 1);
+    const fa = a && floorOf(ev, a, ctx, depth + 1, bound);
+    const fb = b && floorOf(ev, b, ctx, depth + 1, bound);
     const literal = (x: PyNode | undefined): boolean => !!x && /^-?\s*[\d.e+]+$/.test(text(ev.tree, unparen(x)).trim());
     return fa && (fb === fa || literal(b)) ? fa : fb && literal(a) ? fb : undefined;
   }
@@ -124,7 +126,7 @@ function floorOf(ev: Evaluator, node: PyNode, ctx: Ctx, depth: number): string |
 }
 
 /** A scalar or tensor holding the floor in D: the floor itself, `torch.tensor(floor, dtype=D)`, `torch.full((), floor, dtype=D)`. */
-function floorValue(ev: Evaluator, node: PyNode, ctx: Ctx, depth: number): string | undefined {
+function floorValue(ev: Evaluator, node: PyNode, ctx: Ctx, depth: number, bound?: Bound): string | undefined {
   const n = unparen(node);
   if (n.type === 'call') {
     const fn = text(ev.tree, childByField(n, 'function') ?? n);
@@ -132,57 +134,62 @@ function floorValue(ev: Evaluator, node: PyNode, ctx: Ctx, depth: number): strin
     const positional = args.filter((a) => a.type !== 'keyword_argument');
     const value = /(^|\.)tensor$/.test(fn) ? positional[0] : /(^|\.)full$/.test(fn) ? positional[1] : undefined;
     const dtype = keyword(ev, args, 'dtype');
-    const d = value && dtype ? floorOf(ev, value, ctx, depth + 1) : undefined;
+    const d = value && dtype ? floorOf(ev, value, ctx, depth + 1, bound) : undefined;
     return d && d === text(ev.tree, dtype!).replace(/\s+/g, '') ? d : undefined;
   }
-  return floorOf(ev, n, ctx, depth + 1);
+  return floorOf(ev, n, ctx, depth + 1, bound);
 }
 
 /** A tensor whose masked entries are `finfo(D).min` and whose dtype is D: D's text. */
-export function planeOf(ev: Evaluator, node: PyNode, ctx: Ctx, depth: number): string | undefined {
+export function planeOf(ev: Evaluator, node: PyNode, ctx: Ctx, depth: number, bound?: Bound): string | undefined {
   const n = unparen(node);
   if (depth > MAX_DEPTH) return undefined;
   if (n.type === 'identifier') {
+    const arg = boundArgument(ev, n, ctx, bound);
+    if (arg) return planeOf(ev, arg.node, arg.ctx, depth + 1, arg.bound);
     const values = assignedValues(ev, n, ctx);
-    return values ? agree(values.map((v) => planeOf(ev, v, ctx, depth + 1))) : undefined;
+    return values ? agree(values.map((v) => planeOf(ev, v, ctx, depth + 1, bound))) : undefined;
   }
   // A method of the tensor, not a function of the library (`torch.triu(x, 1)`, read below).
   const m0 = methodCall(ev, n);
   const m = m0 && !/^(torch|np|numpy)$/.test(text(ev.tree, m0.recv)) ? m0 : undefined;
   if (m && SAME_VALUES.has(m.name)) {
     // `.to(torch.float32)` and the like change the dtype; `.to(D)` of the plane's own D, or a device, do not.
-    const d = planeOf(ev, m.recv, ctx, depth + 1);
+    const d = planeOf(ev, m.recv, ctx, depth + 1, bound);
     if (m.name === 'to' && d && m.args.some((a) => /(float|half|bfloat|double)/.test(text(ev.tree, a)) && text(ev.tree, a).replace(/\s+/g, '') !== d))
       return undefined;
     return d;
   }
   if (m && m.name === 'masked_fill') {
-    const d = planeOf(ev, m.recv, ctx, depth + 1);
+    const d = planeOf(ev, m.recv, ctx, depth + 1, bound);
     const fill = m.args[1];
-    return d && fill && floorValue(ev, fill, ctx, 0) === d ? d : undefined;
+    return d && fill && floorValue(ev, fill, ctx, 0, bound) === d ? d : undefined;
   }
   if (n.type === 'call') {
     const fn = text(ev.tree, childByField(n, 'function') ?? n);
     const args = namedChildren(childByField(n, 'arguments') ?? n);
     const positional = args.filter((a) => a.type !== 'keyword_argument');
-    if (/^torch\.(triu|tril)$/.test(fn) && positional[0]) return planeOf(ev, positional[0], ctx, depth + 1);
+    if (/^torch\.(triu|tril)$/.test(fn) && positional[0]) return planeOf(ev, positional[0], ctx, depth + 1, bound);
     if (/^torch\.full$/.test(fn) && positional[1]) {
       const dtype = keyword(ev, args, 'dtype');
-      const d = dtype ? floorOf(ev, positional[1], ctx, 0) : undefined;
+      const d = dtype ? floorOf(ev, positional[1], ctx, 0, bound) : undefined;
       return d && d === text(ev.tree, dtype!).replace(/\s+/g, '') ? d : undefined;
     }
     const [, chosen, other] = positional;
     if (/^torch\.where$/.test(fn) && positional.length === 3 && chosen && other) {
-      return floorValue(ev, chosen, ctx, 0) ?? floorValue(ev, other, ctx, 0);
+      return floorValue(ev, chosen, ctx, 0, bound) ?? floorValue(ev, other, ctx, 0, bound);
     }
-    return undefined;
+    // A function of this file handing back a plane (`causal = cut_future(causal)` with `def cut_future(m): return
+    // torch.triu(m, diagonal=1)`): its return read with its parameters bound to this call's arguments, as if written here.
+    const helper = helperReturn(ev, n, ctx, bound);
+    return helper ? planeOf(ev, helper.ret, helper.ctx, depth + 1, helper.bound) : undefined;
   }
   // `plane[None, None]`, `plane[:, None, :]`: new length-1 axes and whole slices keep the values.
   if (n.type === 'subscript') {
     const subs = namedChildren(n).filter((c) => c.field === 'subscript');
     const whole = (c: PyNode): boolean => c.type === 'none' || c.type === 'ellipsis' || (c.type === 'slice' && namedChildren(c).length === 0);
     const value = childByField(n, 'value');
-    return value && subs.length > 0 && subs.every(whole) ? planeOf(ev, value, ctx, depth + 1) : undefined;
+    return value && subs.length > 0 && subs.every(whole) ? planeOf(ev, value, ctx, depth + 1, bound) : undefined;
   }
   if (n.type === 'binary_operator' && opOf(ev, n) === '*') {
     // `(1.0 - keep.to(D)) * floor`: a 0/1 mask made in D times D's minimum.
@@ -193,11 +200,45 @@ export function planeOf(ev: Evaluator, node: PyNode, ctx: Ctx, depth: number): s
       [l, r],
       [r, l],
     ] as const) {
-      const d = floorOf(ev, floor, ctx, 0);
+      const d = floorOf(ev, floor, ctx, 0, bound);
       if (d && castTo(ev, mask) === d) return d;
     }
   }
   return undefined;
+}
+
+/** A helper's parameters bound to the arguments of the call being read (their nodes and the caller's context). */
+type Bound = ReadonlyMap<string, { readonly node: PyNode; readonly ctx: Ctx; readonly bound?: Bound }>;
+
+/** The argument bound to `name` when it is a parameter of the helper being read (its only definition). */
+function boundArgument(ev: Evaluator, name: PyNode, ctx: Ctx, bound: Bound | undefined): { node: PyNode; ctx: Ctx; bound?: Bound } | undefined {
+  if (!bound) return undefined;
+  const defs = liveInCtx(ev, ev.resolve(name, text(ev.tree, name)) ?? [], ctx);
+  return defs.length === 1 && defs[0]?.kind === 'param' ? bound.get(defs[0].name) : undefined;
+}
+
+/**
+ * `helper(a, b=c)` of a module-level function of this file with one return statement and plain parameters: its return
+ * expression, in its own context, with each parameter bound to the argument passed (undefined when any is missing).
+ */
+function helperReturn(ev: Evaluator, call: PyNode, ctx: Ctx, bound?: Bound): { ret: PyNode; ctx: Ctx; bound: Bound } | undefined {
+  const fn = childByField(call, 'function');
+  if (fn?.type !== 'identifier') return undefined;
+  const f = ev.eval(fn, ctx);
+  const scope = f.kind === 'function' ? f.fn?.scope : undefined;
+  if (!scope || !ev.owns(scope) || scope.parent !== ev.sr.module || scope.returns.length !== 1) return undefined;
+  const ret = scope.returns[0];
+  if (!ret) return undefined;
+  const args = ev.argsOf(call);
+  if (args.hasSplat) return undefined;
+  const out = new Map<string, { node: PyNode; ctx: Ctx; bound?: Bound }>();
+  for (const p of scope.params) {
+    if (p.kind !== 'positional') return undefined;
+    const a = args.keywords.get(p.name)?.value ?? (p.index !== undefined ? args.positional[p.index] : undefined);
+    if (!a) return undefined;
+    out.set(p.name, { node: a, ctx, ...(bound ? { bound } : {}) });
+  }
+  return { ret, ctx: ev.defaultCtx(scope), bound: out };
 }
 
 /** The dtype a 0/1 mask expression is cast to (`keep.to(D)`, `(1.0 - keep.to(D))`), by its text. */

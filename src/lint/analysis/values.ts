@@ -477,9 +477,10 @@ export interface AValue {
   readonly identity?: boolean;
   /**
    * Attention scores cut to a triangle (`torch.triu(scores)`): zero on the other side, so `!= 0` of them (at the call
-   * that cut them) is that triangle as a mask. `node` is the tril/triu call.
+   * that cut them) is that triangle as a mask. `node` is the tril/triu call (absent once the value crossed from another
+   * file), `text` its text.
    */
-  readonly triCut?: { readonly region: 'upper' | 'lower'; readonly k: number; readonly node: PyNode };
+  readonly triCut?: { readonly region: 'upper' | 'lower'; readonly k: number; readonly node?: PyNode; readonly text: string };
   /** A fresh random draw (torch.randn, np.random.randn, np.random.normal, ...): a factor on it sets its spread. */
   readonly randomDraw?: boolean;
   /**
@@ -1080,4 +1081,22 @@ export function mappedSlice(v: AValue): AValue {
   if (!m) return kept;
   const { tri: _tri, align: _align, sizes: _sizes, padAxes: _padAxes, cachedColumns: _cached, spread: _spread, ...rest } = m;
   return { ...kept, mask: rest };
+}
+
+/**
+ * Values that are attention scores just cut to a triangle (`torch.triu(scores)`), by identity, when the code shows it:
+ * the value the cut made, and a copy crossing a call or a file boundary where the code passes or returns the cut itself
+ * (mask-ops.ts: passesCut, returnsCut).
+ */
+const unchangedCuts = new WeakSet<AValue>();
+
+/** Marks `v` as scores cut to a triangle and not changed since. */
+export function markCut(v: AValue): AValue {
+  unchangedCuts.add(v);
+  return v;
+}
+
+/** Whether `v` is scores cut to a triangle and not changed since (markCut). */
+export function isUnchangedCut(v: AValue): boolean {
+  return unchangedCuts.has(v);
 }
