@@ -133,10 +133,12 @@ export const RECURRENT_LAYERS: Readonly<Record<string, { framework: 'torch' | 'k
   'keras.layers.SimpleRNN': { framework: 'keras', cellState: false },
 };
 
-export const CONV_LAYERS: Readonly<Record<string, { outParam: string; outPos: number }>> = {
+export const CONV_LAYERS: Readonly<Record<string, { outParam: string; outPos: number; channelsLast?: true }>> = {
   'torch.nn.Conv1d': { outParam: 'out_channels', outPos: 1 },
   'torch.nn.Conv2d': { outParam: 'out_channels', outPos: 1 },
   'torch.nn.Conv3d': { outParam: 'out_channels', outPos: 1 },
+  // Flax's convolution keeps the features on the last axis (NWC, NHWC).
+  'flax.linen.Conv': { outParam: 'features', outPos: 0, channelsLast: true },
 };
 
 /**

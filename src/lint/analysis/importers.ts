@@ -76,7 +76,7 @@ export function readFacts(source: string): ImporterFacts {
 
 function readPrecisionFacts(source: string): ImporterPrecisionFacts {
   const precision = sourcePrecision(source);
-  const at = precision.fp16 || precision.bf16 ? precisionEvidenceAt(source) : undefined;
+  const at = precision.fp16 || precision.bf16 ? precisionEvidenceAt(source, precision.fp16 ? 'fp16' : 'bf16') : undefined;
   const autocastOff = AUTOCAST_OFF.test(source);
   const fullAt = fullPrecisionAt(source);
   return {

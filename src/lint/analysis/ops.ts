@@ -1709,16 +1709,18 @@ export function applyLayer(ev: Evaluator, layerValue: AValue, c: Call, inputOver
     if (!layer.softmaxActivation) return out;
     return softmax(ev, c, DENSE_SOFTMAX_ACTIVATION, out, undefined, { dimNode: layer.softmaxActivation, ownerNode: layer.ctor, layer, dimValue: -1 });
   }
-  if (CONV_LAYERS[api]) {
+  const conv = CONV_LAYERS[api];
+  if (conv) {
+    // Convolution features (a non-local block's, a point cloud's): channels first for torch, last for flax.
     const out = mutable(
       tensor({
         ndim: input.ndim,
-        channelFirst: true,
+        ...(conv.channelsLast ? {} : { channelFirst: true }),
         fromConv: true,
         ...(projectionRole(calleeName(ev, c)) ? { role: projectionRole(calleeName(ev, c)) } : {}),
       }),
     );
-    if (input.ndim !== undefined) {
+    if (input.ndim !== undefined && !conv.channelsLast) {
       out.axes = Array.from({ length: input.ndim }, (_, i) => (i === 1 ? { label: 'chan' as const, ...(layer.outIsOne ? { size1: true } : {}) } : {}));
     }
     return out;

@@ -68,17 +68,34 @@ const FLOAT16_LIMIT =
  * (`GradScaler()`, `autocast(...)`, `amp.initialize`). Blanked as the dtype tests are.
  */
 const IMPORT_STATEMENT = /^[ \t]*(?:from[ \t]+[\w.]+[ \t]+)?import[ \t]+(?:\([^)]*\)|[^\n]*)/gm;
+/**
+ * `.half()` of a parameter's storage (`m.weight.data = m.weight.data.half()`, `l.w.data.half()`, `p.bias.half()`), or
+ * on a line that handles a state dict (`torch.save({k: v.half() for k, v in model.state_dict().items()}, path)`):
+ * chosen weights stored in float16 (to save memory or a checkpoint), not a model or its inputs run in it; what the
+ * forward computes in is what it casts the weights to (`self.w.type_as(x)`). Blanked as the dtype tests are.
+ */
+const STORED_HALF = /\.(?:data|weight|bias)\.half\(\)|^[^\n]*\bstate_dict\b[^\n]*$/gm;
 function withoutDtypeTests(code: string): string {
   const blank = (m: string): string => m.replace(/[^\n]/g, ' ');
-  return code.replace(IMPORT_STATEMENT, blank).replace(DTYPE_MEMBERSHIP, blank).replace(DTYPE_TEST, blank).replace(FLOAT16_LIMIT, blank);
+  const storedHalf = (m: string): string => m.replace(/\.half\(\)/g, blank);
+  return code
+    .replace(IMPORT_STATEMENT, blank)
+    .replace(DTYPE_MEMBERSHIP, blank)
+    .replace(DTYPE_TEST, blank)
+    .replace(FLOAT16_LIMIT, blank)
+    .replace(STORED_HALF, storedHalf);
 }
 
-/** 1-based line and column of the first evidence of half precision in a source's code, if any. */
-export function precisionEvidenceAt(src: string): { line: number; column: number } | undefined {
+/**
+ * 1-based line and column of the first evidence of half precision in a source's code, if any: of float16 for a file
+ * that runs in it (the range fills are judged against first), so that a dtype choice `"bfloat16" if bf16_ok else
+ * "float16"` is shown at its float16 arm, not at the bfloat16 one; of bfloat16 for a file that runs only in that.
+ */
+export function precisionEvidenceAt(src: string, which: 'fp16' | 'bf16' = 'fp16'): { line: number; column: number } | undefined {
   // Docstrings and comments blanked (same offsets), so positions stay those of the source.
   const code = withoutDtypeTests(src.replace(/("""|''')[\s\S]*?\1|#[^\n]*/g, (m) => m.replace(/[^\n]/g, ' ')));
   let best: number | undefined;
-  for (const re of [FP16_CODE, BF16_CODE, HALF_FLAG_CODE, AUTOCAST_ON]) {
+  for (const re of which === 'fp16' ? [FP16_CODE, HALF_FLAG_CODE, AUTOCAST_ON] : [BF16_CODE, HALF_FLAG_CODE, AUTOCAST_ON]) {
     const m = re.exec(code);
     if (m && (best === undefined || m.index < best)) best = m.index;
   }

@@ -1502,7 +1502,8 @@ export function einsum(ev: Evaluator, c: Call, spec: string | undefined, style: 
   };
   const multiHead = a.multiHead || b.multiHead || out.some((x) => labelOfAxisName(x) === 'head') || undefined;
   return record(
-    tensor({ ...shape, attn, ops: crossOps(a, b), multiHead }),
+    // Convolution features stay so through an einsum as through a matmul (a non-local block's, a point cloud's).
+    tensor({ ...shape, attn, ops: crossOps(a, b), multiHead, ...(a.fromConv || b.fromConv ? { fromConv: true } : {}) }),
     summedOver !== undefined ? negIndexInTerm(ta, summedOver) : undefined,
     summedOver !== undefined ? negIndexInTerm(tb, summedOver) : undefined,
   );
