@@ -30,7 +30,7 @@ const T = defineTemplates({
 /** Importing files read, at most, calls taken from each, and calls whose callee is evaluated to find them. */
 const MAX_IMPORTERS = 8;
 const MAX_CALLS_PER_FILE = 8;
-const MAX_CALLEES_PER_FILE = 64;
+export const MAX_CALLEES_PER_FILE = 64;
 
 /** The methods a call of an instance runs (`model(x, mask)` runs forward; a Keras layer's, call). */
 const MODULE_CALL: ReadonlySet<string> = new Set(['forward', '__call__', 'call']);
@@ -495,7 +495,7 @@ const CALL_OF_CALL = '()';
  * Calls `name(...)` or `mod.name(...)` in a module whose name `wanted` accepts, in source order (at most `max`); a call
  * of a call's result (`Attention(dim)(x, mask)`: a module built and called in one expression) is named `CALL_OF_CALL`.
  */
-function callsNamed(ev: Evaluator, wanted: (name: string) => boolean, max: number): PyNode[] {
+export function callsNamed(ev: Evaluator, wanted: (name: string) => boolean, max: number): PyNode[] {
   const calls: PyNode[] = [];
   walk(ev.tree.root, (n) => {
     if (calls.length >= max) return false;

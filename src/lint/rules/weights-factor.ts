@@ -10,9 +10,9 @@ import type { Evaluator } from '../analysis/evaluator';
 import type { Ctx, ScaleSite } from '../analysis/facts';
 import { heldValue } from '../analysis/call';
 import { importingFiles } from '../analysis/importers';
-import { balancedFrom, splitArguments } from '../analysis/name-evidence';
+import { callsNamed, MAX_CALLEES_PER_FILE } from '../analysis/importer-calls';
 import type { ParamInfo } from '../analysis/scopes';
-import { childByField, unparen, type PyNode } from '../syntax/tree';
+import { childByField, namedChildren, unparen, type PyNode } from '../syntax/tree';
 
 /**
  * The names a factor reads as values: identifiers that are neither a call's function, an attribute's field, a
@@ -65,20 +65,23 @@ function onlyUnboundParameters(ev: Evaluator, factor: PyNode, ctx: Ctx): boolean
  */
 function passedByACall(ev: Evaluator, fn: string, param: ParamInfo, method: boolean): boolean {
   const at = param.index === undefined ? undefined : param.index - (method ? 1 : 0);
-  const call = new RegExp(`(?<![\\w])${fn}\\s*\\(`, 'g');
-  const keyword = new RegExp(`^\\s*${param.name}\\s*=(?!=)`);
-  const passes = (src: string): boolean =>
-    [...src.matchAll(call)]
-      .filter((m) => !/\bdef\s+$/.test(src.slice(Math.max(0, m.index - 8), m.index)))
-      .some((m) => {
-        const args = splitArguments(balancedFrom(src, m.index + m[0].length));
-        const positional = args.filter((a) => a.trim().length > 0 && !/^\s*\*|^\s*[A-Za-z_]\w*\s*=(?!=)/.test(a));
-        return args.some((a) => keyword.test(a)) || (at !== undefined && positional.length > at);
-      });
-  if (passes(ev.tree.source)) return true;
+  const passes = (cev: Evaluator): boolean =>
+    callsNamed(cev, (name) => name === fn, MAX_CALLEES_PER_FILE).some((call) => {
+      const args = namedChildren(childByField(call, 'arguments') ?? call).filter((a) => a.type !== 'comment');
+      const byKeyword = args.some((a) => a.type === 'keyword_argument' && cev.text(childByField(a, 'name') ?? a) === param.name);
+      const positional = args.filter((a) => !['keyword_argument', 'list_splat', 'dictionary_splat'].includes(a.type));
+      return byKeyword || (at !== undefined && positional.length > at);
+    });
+  if (passes(ev)) return true;
   const link = ev.link;
   /* c8 ignore next -- importingFiles lists files the workspace read, each with its analysis; the type allows none */
-  return !!link && importingFiles(link, 8, true).some((path) => passes(link.workspace.module(path)?.tree.source ?? ''));
+  return (
+    !!link &&
+    importingFiles(link, 8, true).some((path) => {
+      const m = link.workspace.module(path);
+      return !!m && passes(m.ev);
+    })
+  );
 }
 
 /**
