@@ -67,21 +67,25 @@ function passedByACall(ev: Evaluator, fn: string, param: ParamInfo, method: bool
   const at = param.index === undefined ? undefined : param.index - (method ? 1 : 0);
   const passes = (cev: Evaluator): boolean =>
     callsNamed(cev, (name) => name === fn, MAX_CALLEES_PER_FILE).some((call) => {
+      /* c8 ignore next -- the grammar gives every call its arguments; the type makes the field optional */
       const args = namedChildren(childByField(call, 'arguments') ?? call).filter((a) => a.type !== 'comment');
-      const byKeyword = args.some((a) => a.type === 'keyword_argument' && cev.text(childByField(a, 'name') ?? a) === param.name);
+      const keywordName = (a: PyNode): string | undefined => {
+        const name = childByField(a, 'name');
+        /* c8 ignore next -- the grammar gives every keyword_argument a name; the type makes the field optional */
+        return name ? cev.text(name) : undefined;
+      };
+      const byKeyword = args.some((a) => a.type === 'keyword_argument' && keywordName(a) === param.name);
       const positional = args.filter((a) => !['keyword_argument', 'list_splat', 'dictionary_splat'].includes(a.type));
       return byKeyword || (at !== undefined && positional.length > at);
     });
   if (passes(ev)) return true;
   const link = ev.link;
-  /* c8 ignore next -- importingFiles lists files the workspace read, each with its analysis; the type allows none */
-  return (
-    !!link &&
-    importingFiles(link, 8, true).some((path) => {
-      const m = link.workspace.module(path);
-      return !!m && passes(m.ev);
-    })
-  );
+  if (!link) return false;
+  return importingFiles(link, 8, true).some((path) => {
+    const m = link.workspace.module(path);
+    /* c8 ignore next -- importingFiles lists files the workspace read, each with its analysis; the type allows none */
+    return m !== undefined && passes(m.ev);
+  });
 }
 
 /**
