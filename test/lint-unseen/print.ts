@@ -4,9 +4,9 @@
 // unseen group after its last batch (overall
 // precision, recall and F1; per-rule precision and recall; counts by class). It never prints which cases were
 // missed: a batch stays unseen only as long as nobody tuning the rules reads its misses.
-// A batch marked `alone` (today batches 35 and 36, gathered in parallel in session 39; batch 30 was, in session 37, and
-// batches 32 and 33 in session 38) is printed on its own, after the combined lines, until it joins the measure or goes to
-// the regression group.
+// A batch marked `alone` (today batches 35 and 36, gathered in parallel in session 39, and batch 37, gathered after them;
+// batch 30 was, in session 37, and batches 32 and 33 in session 38) is printed on its own, after the combined lines, until
+// it joins the measure or goes to the regression group.
 import { createLinter } from '../../src/lint';
 import { readGrammarWasm } from '../lint-corpus/load';
 import { CaseWorkspace, formatUnseenBatchesReport, loadUnseenBatches, runUnseenBatches } from './unseen';

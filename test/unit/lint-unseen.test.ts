@@ -129,9 +129,15 @@
 //     studied list as it was at its final check (batch-36/lintrules-studied-repos.txt), held to its own floors
 //     (batch-36/floors.json); in the unseen group but marked `alone` (printed on its own, decided before any result);
 //     counts only.
+// 9z. The thirty-seventh batch (batch-37/, gathered in session 39 by curator-s39u37 after batches 35 and 36, from the
+//     unseen side of the coin, aimed at real bugs, a fresh unseen batch measured with today's linter, its cases checked
+//     for repeated code against every other case under test/): the same checks, against every list including the shared
+//     studied list as it was at its final check (batch-37/lintrules-studied-repos.txt), held to its own floors
+//     (batch-37/floors.json); in the unseen group but marked `alone` (printed on its own, decided before any result);
+//     counts only.
 // 10. The linter run: prints the aggregates only (never a per-case miss), the regression batches (1, 2, 13-15, 17, 18,
 //     20-22, 24-29, 31-33) together, the unseen batches (3-12, 16, 19, 23, 30) each on its own and after each the
-//     unseen batches so far together, then any batch marked alone (today batches 35 and 36) on its own, and asserts no
+//     unseen batches so far together, then any batch marked alone (today batches 35, 36 and 37) on its own, and asserts no
 //     threshold; it fails only if the linter throws.
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -485,7 +491,7 @@ describe('lint unseen: loader and scorer', () => {
     );
   });
 
-  it('puts batches 1, 2, 13-15, 17, 18, 20-22 and 24-29 and 31-33 in the regression group and batches 3-12, 16, 19, 23, 30, 35 (alone) and 36 (alone) in the unseen group', () => {
+  it('puts batches 1, 2, 13-15, 17, 18, 20-22 and 24-29 and 31-33 in the regression group and batches 3-12, 16, 19, 23, 30, 35 (alone), 36 (alone) and 37 (alone) in the unseen group', () => {
     assert.deepEqual(
       UNSEEN_BATCHES.map((b) => [b.id, b.group, b.alone === true]),
       [
@@ -524,6 +530,7 @@ describe('lint unseen: loader and scorer', () => {
         ['batch-33', 'regression', false],
         ['batch-35', 'unseen', true],
         ['batch-36', 'unseen', true],
+        ['batch-37', 'unseen', true],
       ],
     );
   });
@@ -893,7 +900,8 @@ interface GatheredBatchFloors {
     | 'batch-32'
     | 'batch-33'
     | 'batch-35'
-    | 'batch-36';
+    | 'batch-36'
+    | 'batch-37';
   session: number;
   /** How the batch came about, in its describe title; absent: the unseen measure of its session. */
   title?: string;
@@ -1687,6 +1695,24 @@ describeGatheredBatch({
   title: 'gathered in session 39 by curator-s39u36, in the unseen group, printed alone this session',
 });
 
+// Batch 37 (session 39, brief curator-s39u37) was gathered after batches 35 and 36, from the coin's unseen side (first
+// hex digit 0-7; 8-f is the training set), with real bugs as its aim, every case checked to share no run of six code
+// lines with any other case under test/: a fresh unseen batch measured with today's linter. The integrator decided
+// before any result existed that it is in the unseen group but marked `alone` this session (a later session adds it to
+// the measure). Its floors are kept in its own folder, batch-37/floors.json, so that its make-up stays inside
+// test/lint-unseen (batch-37/README.md explains them).
+const BATCH37 = UNSEEN_BATCHES.find((b) => b.id === 'batch-37')!;
+/** The shared studied list (/work/wt/studied-repos.txt) as it was at batch 37's final check. */
+const STUDIED_LIST_37 = join(BATCH37.dir, '..', 'lintrules-studied-repos.txt');
+const FLOORS_37 = JSON.parse(readFileSync(join(BATCH37.dir, '..', 'floors.json'), 'utf8')) as Omit<GatheredBatchFloors, 'id' | 'session' | 'title'>;
+
+describeGatheredBatch({
+  ...FLOORS_37,
+  id: 'batch-37',
+  session: 39,
+  title: 'gathered in session 39 by curator-s39u37, in the unseen group, printed alone this session',
+});
+
 function describeGatheredBatch(floors: GatheredBatchFloors): void {
   const batch = UNSEEN_BATCHES.find((b) => b.id === floors.id)!;
   const n = floors.id.slice('batch-'.length);
@@ -1794,6 +1820,7 @@ function describeGatheredBatch(floors: GatheredBatchFloors): void {
         STUDIED_LIST_33,
         STUDIED_LIST_35,
         STUDIED_LIST_36,
+        STUDIED_LIST_37,
       ])
         for (const repo of listedRepos(list)) excluded.add(repo);
       // The training set is read case by case by rule engineers: its repositories are spent for the unseen measure.
