@@ -225,6 +225,20 @@ function classUnparsed(ev: Evaluator, node: PyNode): boolean {
   return first?.type === 'identifier' && ev.text(first) === 'self';
 }
 
+/**
+ * `nan_to_num(m)` of an additive mask (NaN → 0 by default, or the `nan=` given): where that is a finite number, the NaN
+ * a product `0 × -inf` left in the mask is gone (and -inf becomes the dtype's most negative finite value).
+ */
+function noteNanReplaced(ev: Evaluator, c: Call, m: AValue, nanPositional: PyNode | undefined): void {
+  if (!m.mask?.additive) return;
+  const nanNode = arg(c, 'nan') ?? nanPositional;
+  if (nanNode) {
+    const v = val(ev, c, nanNode);
+    if (v.kind !== 'number' || v.num === undefined || !Number.isFinite(v.num)) return;
+  }
+  ev.facts.nanReplaced.add(m.mask);
+}
+
 /** -v of a number (`finfo(dtype).min` and `.max` swap), undefined for anything else. */
 function negateNumber(v: AValue): AValue | undefined {
   if (v.kind !== 'number') return undefined;
@@ -383,20 +397,7 @@ function scaleTensor(ev: Evaluator, t: AValue, factor: AValue, factorNode: PyNod
   // A mask times a large negative constant is an additive mask built from it.
   if (t.mask && !t.mask.additive && !divide && isMaskingFill(factor)) {
     const m = t.mask;
-    ev.facts.fill.push({
-      node: opNode,
-      ctx,
-      how: 'add',
-      target: t,
-      targetNode: tNode,
-      fillNode: factorNode,
-      fill: factor,
-      mask: t,
-      maskNode: tNode,
-      maskSelectsFill: true,
-    });
-    if (tNode) pushAdditiveMaskFact(ev, { node: opNode, ctx, maskNode: tNode, mask: t });
-    return tensor({
+    const product = tensor({
       ndim: t.ndim,
       axes: t.axes,
       // An integer or boolean mask times a Python float is float32 (PyTorch's default dtype), as is a float32 one.
@@ -411,6 +412,21 @@ function scaleTensor(ev: Evaluator, t: AValue, factor: AValue, factorNode: PyNod
         ...(m.tri && tNode ? { triangleSiteAt: opNode } : {}),
       },
     });
+    ev.facts.fill.push({
+      node: opNode,
+      ctx,
+      how: 'add',
+      target: t,
+      targetNode: tNode,
+      fillNode: factorNode,
+      fill: factor,
+      mask: t,
+      maskNode: tNode,
+      maskSelectsFill: true,
+      ...(product.mask ? { productMask: product.mask } : {}),
+    });
+    if (tNode) pushAdditiveMaskFact(ev, { node: opNode, ctx, maskNode: tNode, mask: t });
+    return product;
   }
   // A mask times a large positive constant, to be subtracted from the scores (`scores - 1e30 * mask`).
   if (t.mask && !t.mask.additive && !divide && factor.kind === 'number' && factor.num !== undefined && factor.num >= 1e4) {
@@ -602,7 +618,13 @@ function multiply(ev: Evaluator, lv: AValue, rv: AValue, l: PyNode | undefined, 
     // Scores times a tensor-valued scale (logit_scale.exp(), a temperature tensor).
     const name = rootName(ev, otherNode);
     if (other.kind === 'number' || (name && isScaleName(name)) || other.scaleName) return scaleTensor(ev, t, other, otherNode, node, false, ctx);
-    return { ...scaledBy(t, other), attn: t.attn!.stage === 'weights' ? t.attn : undefined, ops: t.ops };
+    // Scores times a tensor whose meaning the code does not show leave the scores' stage (an elementwise gate, a bias
+    // map). Where those "scores" were only an unnamed product (`x @ W` in a helper, which may go on to be a query or
+    // keys, `Q = self.heads(x, Wq, d)`), the factor is an unknown step on the way, as it is on a named query
+    // (`q * gamma` below): `1 / np.sqrt(d) * Q` with d read from a config dict is a scale whose value is not shown,
+    // not no scale.
+    if (t.attn!.stage === 'scores') return { ...scaledBy(t, other), attn: undefined, ops: addOp(t, { kind: 'opaque', node }).ops };
+    return { ...scaledBy(t, other), attn: t.attn, ops: t.ops };
   }
   // q or k times a 0/1 token mask (`Q * mask[:, None, :, None]`, Nyströmformer): the padded tokens' vectors are zeroed
   // before the product, which leaves their scores at 0, not -inf; it masks nothing by itself and is no mask of the
@@ -2178,7 +2200,10 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
     case 'nan_to_num':
     case 'nan_to_num_':
     case 'fill_diagonal_':
-      if (m.startsWith('nan_to_num')) noteNanGuard(ev.facts, c.ctx.scope.id, t);
+      if (m.startsWith('nan_to_num')) {
+        noteNanGuard(ev.facts, c.ctx.scope.id, t);
+        noteNanReplaced(ev, c, t, a0);
+      }
       return t;
     case 'new_ones':
     case 'new_zeros':
@@ -2908,8 +2933,10 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
     const dt = x.kind === 'tensor' ? dtypeOfTensor(x) : undefined;
     return dt ? { kind: 'bool', truth: dt !== 'bool' && dt !== 'int', setAt: c.node } : { kind: 'bool' };
   }
-  if (qname === 'torch.nan_to_num' || qname === 'numpy.nan_to_num' || qname === 'torch.isnan' || qname === 'numpy.isnan') {
+  if (qname === 'torch.nan_to_num' || qname === 'numpy.nan_to_num' || qname === 'jax.numpy.nan_to_num' || qname === 'torch.isnan' || qname === 'numpy.isnan') {
     noteNanGuard(ev.facts, c.ctx.scope.id, tensorish(val(ev, c, c.args.positional[0])));
+    // torch.nan_to_num(input, nan, ...); numpy's second positional is `copy`, its nan only a keyword.
+    if (last === 'nan_to_num') noteNanReplaced(ev, c, tensorish(val(ev, c, c.args.positional[0])), qname.startsWith('torch.') ? c.args.positional[1] : undefined);
     return last === 'isnan' ? tensor({ dtype: 'bool' }) : tensorish(val(ev, c, c.args.positional[0]));
   }
   if (matches(/^(tensorflow)\.(transpose)$/, qname)) {
