@@ -10,6 +10,7 @@
 //    `torch.nan_to_num(...)`, `.nan_to_num()`): NaN becomes 0 where the mask keeps and -inf the most negative finite
 //    value where it hides, so the product is a correct additive mask. The replacement must be of that product (a
 //    `nan=` that is finite); one of the weights, or of another mask, clears nothing.
+// 3. See below (the feature-map reshape of session 38's notes and its axial-attention probe).
 import { strict as assert } from 'node:assert';
 import { findingLines, workspaceFindingLines } from './helpers';
 
@@ -250,5 +251,136 @@ describe('engreg39 (2): -inf times a 0/1 mask whose NaN nan_to_num replaces (ATT
   it('still reports when only the weights are cleaned, or another mask is', async () => {
     assert.deepEqual(await findingLines(WEIGHTS_CLEANED, 'ATT007'), [7]);
     assert.deepEqual(await findingLines(OTHER_CLEANED, 'ATT007'), [7]);
+  });
+});
+
+// 3. ATT005 / ATT001: a feature map (B, C, H, W) reshaped into heads along one spatial axis (axial attention, row or
+//    column attention): `reshape(B * W, heads, dh, H)` read the image height `H` (a name that also says head count) as a
+//    second heads axis, so the keys looked laid out with the heads after the tokens. One reshape splits the width into
+//    heads once; where the code shows which size does (another size of the reshape is the width over it, `dh = C //
+//    heads`), the other head-named sizes are not heads.
+const ROW_FN = `import torch
+
+
+def height_attention(q, k, v, heads):
+    # q, k, v: (B, C, H, W) feature maps; each column attends along its height
+    B, C, H, W = q.shape
+    dh = C // heads
+    # (B, C, H, W) -> (B*W, heads, H, dh)
+    q = q.permute(0, 3, 1, 2).reshape(B * W, heads, dh, H).transpose(-1, -2)
+    k = k.permute(0, 3, 1, 2).reshape(B * W, heads, dh, H).transpose(-1, -2)
+    v = v.permute(0, 3, 1, 2).reshape(B * W, heads, dh, H).transpose(-1, -2)
+    attn = torch.softmax(q @ k.transpose(-1, -2) / dh ** 0.5, dim=-1)
+    return attn @ v
+`;
+const AXIAL_MODULE = `import torch
+import torch.nn as nn
+
+
+class AxialBlock(nn.Module):
+    def __init__(self, dim, n_heads=8):
+        super().__init__()
+        self.n_heads = n_heads
+        self.head_dim = dim // n_heads
+        self.to_qkv = nn.Conv2d(dim, dim * 3, kernel_size=1)
+
+    def forward(self, x):
+        b, c, h, w = x.shape
+        q, k, v = self.to_qkv(x).chunk(3, dim=1)
+        # (b, c, h, w) -> (b*w, n_heads, h, head_dim): attention along the height
+        q, k, v = (t.permute(0, 3, 1, 2).reshape(b * w, self.n_heads, self.head_dim, h).transpose(2, 3) for t in (q, k, v))
+        attn = (q @ k.transpose(2, 3) * self.head_dim ** -0.5).softmax(dim=-1)
+        return (attn @ v).transpose(2, 3).reshape(b, w, c, h).permute(0, 2, 3, 1)
+`;
+const COLUMN_INLINE = `import torch
+
+
+def column_attention(q, k, v, heads):
+    # q, k, v: (B, C, H, W); attention along H in each column
+    B, C, H, W = q.shape
+    q, k, v = (t.permute(0, 3, 1, 2).reshape(-1, heads, C // heads, H) for t in (q, k, v))  # (B*W, heads, dh, H)
+    scores = q.transpose(-1, -2) @ k / (C // heads) ** 0.5  # (B*W, heads, H, H)
+    return torch.softmax(scores, dim=-1) @ v.transpose(-1, -2)
+`;
+const SCORES_FEATURES_FIRST = `import torch
+
+
+def height_scores(q, k, heads):
+    # q, k: (B, C, H, W); keys laid out (B*W, heads, dh, H), features before the positions
+    B, C, H, W = q.shape
+    nh = heads
+    q = q.permute(0, 3, 1, 2).reshape(B * W, nh, C // nh, H)
+    k = k.permute(0, 3, 1, 2).reshape(B * W, nh, C // nh, H)
+    return torch.softmax(q.transpose(-1, -2) @ k / (C // nh) ** 0.5, dim=-1)
+`;
+const ROWS_HELPER = `def to_rows(t, heads):
+    # (B, C, H, W) -> (B*W, heads, H, dh)
+    B, C, H, W = t.shape
+    return t.permute(0, 3, 1, 2).reshape(B * W, heads, C // heads, H).transpose(-1, -2)
+`;
+const ROWS_USER = `import torch
+import torch.nn as nn
+from layers import to_rows
+
+
+class HeightAttention(nn.Module):
+    def __init__(self, dim, heads=4):
+        super().__init__()
+        self.heads = heads
+        self.qkv = nn.Conv2d(dim, 3 * dim, 1)
+
+    def forward(self, x):
+        q, k, v = (to_rows(t, self.heads) for t in self.qkv(x).chunk(3, dim=1))
+        attn = torch.softmax(q @ k.transpose(-1, -2) / q.shape[-1] ** 0.5, dim=-1)
+        return attn @ v
+`;
+const TOKENS_THEN_HEADS = `import torch
+import torch.nn as nn
+
+
+class SpatialAttention(nn.Module):
+    def __init__(self, channels, heads=4):
+        super().__init__()
+        self.heads = heads
+        self.dh = channels // heads
+        self.qkv = nn.Conv2d(channels, 3 * channels, 1)
+
+    def forward(self, x):
+        B, C, H, W = x.shape
+        q, k, v = self.qkv(x).chunk(3, dim=1)
+        # (B, C, H, W) -> (B, H*W, heads, dh): heads left after the tokens
+        q, k, v = (t.flatten(2).transpose(1, 2).reshape(B, H * W, self.heads, self.dh) for t in (q, k, v))
+        attn = torch.softmax(q @ k.transpose(-1, -2) / self.dh ** 0.5, dim=-1)
+        return attn @ v
+`;
+const VIEW_HEADS_LAST = `import torch
+
+
+def attend(x, wq, wk, H):
+    # x: (B, T, C); H heads
+    B, T, C = x.shape
+    q = (x @ wq).view(B, T, H, C // H)
+    k = (x @ wk).view(B, T, H, C // H)
+    return torch.softmax(q @ k.transpose(-1, -2) / (C // H) ** 0.5, dim=-1)
+`;
+
+describe('engreg39 (3): a feature map split into heads along one spatial axis (ATT005, ATT001)', () => {
+  it('is silent on B, C, H, W = q.shape then reshape(B * W, heads, C // heads, H).transpose(-1, -2)', async () => {
+    assert.deepEqual(await findingLines(ROW_FN, 'ATT005'), []);
+  });
+  it('is silent on a module with a 1x1 conv projection and lower-case sizes', async () => {
+    assert.deepEqual(await findingLines(AXIAL_MODULE, 'ATT005'), []);
+  });
+  it('is silent on the softmax of such scores (ATT001), the split written inline or under another name', async () => {
+    assert.deepEqual(await findingLines(COLUMN_INLINE, 'ATT001'), []);
+    assert.deepEqual(await findingLines(SCORES_FEATURES_FIRST, 'ATT001'), []);
+  });
+  it('is silent when the reshape sits in a helper of another file', async () => {
+    const files = { 'layers.py': ROWS_HELPER, 'model.py': ROWS_USER };
+    assert.deepEqual(await workspaceFindingLines(files, 'model.py', 'ATT005'), []);
+  });
+  it('still reports heads left after the tokens of a flattened feature map, and a view with the heads after T', async () => {
+    assert.deepEqual(await findingLines(TOKENS_THEN_HEADS, 'ATT005'), [17]);
+    assert.deepEqual(await findingLines(VIEW_HEADS_LAST, 'ATT005'), [9]);
   });
 });
