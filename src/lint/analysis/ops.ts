@@ -623,7 +623,12 @@ function multiply(ev: Evaluator, lv: AValue, rv: AValue, l: PyNode | undefined, 
     // keys, `Q = self.heads(x, Wq, d)`), the factor is an unknown step on the way, as it is on a named query
     // (`q * gamma` below): `1 / np.sqrt(d) * Q` with d read from a config dict is a scale whose value is not shown,
     // not no scale.
-    if (t.attn!.stage === 'scores') return { ...scaledBy(t, other), attn: undefined, ops: addOp(t, { kind: 'opaque', node }).ops };
+    if (t.attn!.stage === 'scores') {
+      // Scores of a named query and keys (q·kᵀ) modulated elementwise by a tensor the code does not explain (a distance
+      // decay, a gate): still those scores, by an unknown factor; whatever masks or normalises them next acts on them.
+      const named = !!t.attn!.queryText && !!t.attn!.keyText && !!t.attn!.keyIsKey;
+      return { ...scaledBy(t, other), attn: named ? t.attn : undefined, ops: addOp(t, { kind: 'opaque', node }).ops };
+    }
     return { ...scaledBy(t, other), attn: t.attn, ops: t.ops };
   }
   // q or k times a 0/1 token mask (`Q * mask[:, None, :, None]`, Nyströmformer): the padded tokens' vectors are zeroed
