@@ -10,7 +10,7 @@
 //    `torch.nan_to_num(...)`, `.nan_to_num()`): NaN becomes 0 where the mask keeps and -inf the most negative finite
 //    value where it hides, so the product is a correct additive mask. The replacement must be of that product (a
 //    `nan=` that is finite); one of the weights, or of another mask, clears nothing.
-// 3. See below (the feature-map reshape of session 38's notes and its axial-attention probe).
+// 3. and 4. See below (the feature-map reshape of session 38's notes and its axial-attention probe; decayed scores).
 import { strict as assert } from 'node:assert';
 import { findingLines, workspaceFindingLines } from './helpers';
 
@@ -382,5 +382,79 @@ describe('engreg39 (3): a feature map split into heads along one spatial axis (A
   it('still reports heads left after the tokens of a flattened feature map, and a view with the heads after T', async () => {
     assert.deepEqual(await findingLines(TOKENS_THEN_HEADS, 'ATT005'), [17]);
     assert.deepEqual(await findingLines(VIEW_HEADS_LAST, 'ATT005'), [9]);
+  });
+});
+
+// 4. Core: q·kᵀ scores multiplied elementwise by a tensor the code does not explain (a distance decay, a learned gate)
+//    are still those scores (by an unknown factor), so a mask op on them is judged: a discarded `scores.masked_fill(...)`
+//    after `scores = scores * decay` left them unmasked into the softmax (regression b25-05). An unnamed product
+//    (`x @ w`) times such a tensor is not claimed to be scores.
+const DECAYED = `import math
+import torch
+import torch.nn.functional as F
+
+
+def decayed_attention(q, k, v, keep, gamma):
+    # q, k, v: (B, H, T, d); keep: (1, 1, T, T), 1 where a query may look
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))  # (B, H, T, T)
+    pos = torch.arange(scores.size(-1), device=q.device)
+    dist = (pos[None, :] - pos[:, None]).abs().float()  # (T, T)
+    decay = torch.exp(-F.softplus(gamma) * dist)  # (H, T, T)
+    scores = scores * decay
+    scores.masked_fill(keep == 0, -1e9)
+    return F.softmax(scores, dim=-1) @ v
+`;
+const GATED_POOL = `import torch
+import torch.nn.functional as F
+
+
+def gated_pool(x, w, gate):
+    # x: (B, T, D), w: (D, 1); an unnamed product times a gate, then a softmax over the tokens
+    logits = (x @ w) * gate  # (B, T, 1)
+    logits.masked_fill(gate == 0, -1e9)
+    return F.softmax(logits, dim=1)
+`;
+const DECAY_PY = `import torch
+import torch.nn.functional as F
+
+
+def distance_decay(n, gamma):
+    # (H, n, n): exp(-softplus(gamma) * |i - j|)
+    pos = torch.arange(n)
+    return torch.exp(-F.softplus(gamma) * (pos[None, :] - pos[:, None]).abs().float())
+`;
+const DECAY_USER = `import math
+import torch.nn.functional as F
+from decay import distance_decay
+
+
+def attend(q, k, v, keep, gamma):
+    # q, k, v: (B, H, T, d)
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+    scores = scores * distance_decay(q.size(-2), gamma)
+    scores.masked_fill(keep == 0, -1e9)
+    return F.softmax(scores, dim=-1) @ v
+`;
+
+describe('engreg39 (4): scores times an unexplained tensor stay scores (core; ATT007 discarded mask)', () => {
+  it('reports a discarded masked_fill after scores = scores * decay', async () => {
+    assert.deepEqual(await findingLines(DECAYED, 'ATT007'), [13]);
+  });
+  it('reports it when the decay comes from a helper of another file', async () => {
+    const files = { 'decay.py': DECAY_PY, 'attn.py': DECAY_USER };
+    assert.deepEqual(await workspaceFindingLines(files, 'attn.py', 'ATT007'), [10]);
+  });
+  it('is silent when the fill is kept (assigned, or in place)', async () => {
+    const kept = DECAYED.replace('    scores.masked_fill(keep == 0, -1e9)', '    scores = scores.masked_fill(keep == 0, -1e9)');
+    assert.deepEqual(await findingLines(kept, 'ATT007'), []);
+    const inPlace = DECAYED.replace('scores.masked_fill(keep == 0', 'scores.masked_fill_(keep == 0');
+    assert.deepEqual(await findingLines(inPlace, 'ATT007'), []);
+  });
+  it('is silent on an unnamed product times a gate (no query or keys in view)', async () => {
+    assert.deepEqual(await findingLines(GATED_POOL, 'ATT007'), []);
+  });
+  it('claims no missing scale on decayed scores (the factor is an unknown step)', async () => {
+    const unscaled = DECAYED.replace(' / math.sqrt(q.size(-1))  # (B, H, T, T)', '  # (B, H, T, T)');
+    assert.deepEqual(await findingLines(unscaled, 'ATT003'), []);
   });
 });
