@@ -2941,7 +2941,8 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
   if (qname === 'torch.nan_to_num' || qname === 'numpy.nan_to_num' || qname === 'jax.numpy.nan_to_num' || qname === 'torch.isnan' || qname === 'numpy.isnan') {
     noteNanGuard(ev.facts, c.ctx.scope.id, tensorish(val(ev, c, c.args.positional[0])));
     // torch.nan_to_num(input, nan, ...); numpy's second positional is `copy`, its nan only a keyword.
-    if (last === 'nan_to_num') noteNanReplaced(ev, c, tensorish(val(ev, c, c.args.positional[0])), qname.startsWith('torch.') ? c.args.positional[1] : undefined);
+    if (last === 'nan_to_num')
+      noteNanReplaced(ev, c, tensorish(val(ev, c, c.args.positional[0])), qname.startsWith('torch.') ? c.args.positional[1] : undefined);
     return last === 'isnan' ? tensor({ dtype: 'bool' }) : tensorish(val(ev, c, c.args.positional[0]));
   }
   if (matches(/^(tensorflow)\.(transpose)$/, qname)) {

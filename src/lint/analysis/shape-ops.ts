@@ -915,7 +915,10 @@ function oneHeadAxis(axes: AxisInfo[]): AxisInfo[] {
   const quotients = axes.filter((a) => a.label === 'feat').map((a) => (a.sizeValue ?? a.sizeText ?? '').replace(/\s+/g, ''));
   const splits = (i: number): boolean => {
     const name = bare(axes[i]?.sizeText ?? '');
-    return /^\w+$/.test(name) && quotients.some((q) => q.endsWith(`//${name}`) || q.endsWith(`//self.${name}`) || q.endsWith(`/${name}`) || q.endsWith(`/self.${name}`));
+    return (
+      /^\w+$/.test(name) &&
+      quotients.some((q) => q.endsWith(`//${name}`) || q.endsWith(`//self.${name}`) || q.endsWith(`/${name}`) || q.endsWith(`/self.${name}`))
+    );
   };
   const shown = heads.filter(splits);
   if (shown.length !== 1) return axes;

@@ -241,7 +241,13 @@ describe('engreg39 (2): -inf times a 0/1 mask whose NaN nan_to_num replaces (ATT
     assert.deepEqual(await workspaceFindingLines(files, 'masks.py', 'ATT007'), []);
   });
   it('still reports the product with no replacement, here and in a helper of another file', async () => {
-    assert.deepEqual(await findingLines(MODULE_MASK.replace('np.nan_to_num(-np.inf * np.triu(np.ones((T, T)), k=1), nan=0.0)', '-np.inf * np.triu(np.ones((T, T)), k=1)'), 'ATT007'), [5]);
+    assert.deepEqual(
+      await findingLines(
+        MODULE_MASK.replace('np.nan_to_num(-np.inf * np.triu(np.ones((T, T)), k=1), nan=0.0)', '-np.inf * np.triu(np.ones((T, T)), k=1)'),
+        'ATT007',
+      ),
+      [5],
+    );
     const files = { 'masks.py': MASKS_PY('upper * -np.inf'), 'model.py': USER_PY };
     assert.deepEqual(await workspaceFindingLines(files, 'masks.py', 'ATT007'), [7]);
   });
