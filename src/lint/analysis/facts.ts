@@ -4,7 +4,7 @@
 import type { PyNode } from '../syntax/tree';
 import type { Framework, Polarity } from './apis';
 import type { Scope } from './scopes';
-import { axisAt, type AValue, type LayerInfo, type MaskInfo, type ScaleOp } from './values';
+import { axisAt, type AValue, type LayerInfo, type ScaleOp } from './values';
 
 /** An evaluation context: a function evaluated with unknown parameters (default) or for one call site. */
 export interface Ctx {
@@ -136,8 +136,6 @@ export interface FillSite {
   readonly maskSelectsFill: boolean;
   /** A large positive factor of a mask that is subtracted from the scores (`scores - 1e9 * (1 - mask)`); `fill` is its negation. */
   readonly subtracted?: boolean;
-  /** For a mask times a constant ('add'): the additive mask the product is, which a NaN replacement may clear (`nanReplaced`). */
-  readonly productMask?: MaskInfo;
 }
 
 /**
@@ -221,10 +219,11 @@ export class Facts {
    */
   readonly nanGuards = new Map<number, AValue[]>();
   /**
-   * Additive masks whose NaN a replacement clears before any use (`np.nan_to_num(-np.inf * tri, nan=0.0)`,
-   * `m.nan_to_num()`: NaN becomes 0, or the finite number given, and -inf the dtype's most negative finite value).
+   * Products of a 0/1 mask and -inf whose NaN the code replaces before using them (`np.nan_to_num(-np.inf * tri,
+   * nan=0.0)`, `m = np.nan_to_num(m)`, `m[np.isnan(m)] = 0.0`): NaN becomes 0, or the finite number given, and -inf the
+   * dtype's most negative finite value (mask-ops.ts: `noteNanCleared`). The product's node.
    */
-  readonly nanReplaced = new Set<MaskInfo>();
+  readonly nanReplaced = new Set<PyNode>();
   /** Node ids of score products whose output is gated by an elementwise sigmoid (sigmoid attention) instead of a softmax. */
   readonly sigmoidScores = new Set<number>();
   /**

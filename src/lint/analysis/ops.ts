@@ -42,6 +42,7 @@ import {
   subscriptSpread,
   tokenizerAttentionMask,
   isUnshownScalar,
+  noteNanCleared,
   returnedUnreadAt,
 } from './mask-ops';
 import { combineMasks, flipMask, infOfAdditive, withMaskDtype } from './masks';
@@ -226,17 +227,17 @@ function classUnparsed(ev: Evaluator, node: PyNode): boolean {
 }
 
 /**
- * `nan_to_num(m)` of an additive mask (NaN → 0 by default, or the `nan=` given): where that is a finite number, the NaN
- * a product `0 × -inf` left in the mask is gone (and -inf becomes the dtype's most negative finite value).
+ * `nan_to_num(x)` (NaN → 0 by default, or the `nan=` given): where that is a finite number, a product `0/1 mask × -inf`
+ * written as x, or held by x and rebound to the result (`m = np.nan_to_num(m)`), or cleaned in place, is NaN-free.
  */
-function noteNanReplaced(ev: Evaluator, c: Call, m: AValue, nanPositional: PyNode | undefined): void {
-  if (!m.mask?.additive) return;
+function noteNanReplaced(ev: Evaluator, c: Call, x: PyNode | undefined, nanPositional: PyNode | undefined, inPlace: boolean): void {
+  if (!x) return;
   const nanNode = arg(c, 'nan') ?? nanPositional;
   if (nanNode) {
     const v = val(ev, c, nanNode);
     if (v.kind !== 'number' || v.num === undefined || !Number.isFinite(v.num)) return;
   }
-  ev.facts.nanReplaced.add(m.mask);
+  noteNanCleared(ev, x, c.node, inPlace);
 }
 
 /** -v of a number (`finfo(dtype).min` and `.max` swap), undefined for anything else. */
@@ -397,7 +398,20 @@ function scaleTensor(ev: Evaluator, t: AValue, factor: AValue, factorNode: PyNod
   // A mask times a large negative constant is an additive mask built from it.
   if (t.mask && !t.mask.additive && !divide && isMaskingFill(factor)) {
     const m = t.mask;
-    const product = tensor({
+    ev.facts.fill.push({
+      node: opNode,
+      ctx,
+      how: 'add',
+      target: t,
+      targetNode: tNode,
+      fillNode: factorNode,
+      fill: factor,
+      mask: t,
+      maskNode: tNode,
+      maskSelectsFill: true,
+    });
+    if (tNode) pushAdditiveMaskFact(ev, { node: opNode, ctx, maskNode: tNode, mask: t });
+    return tensor({
       ndim: t.ndim,
       axes: t.axes,
       // An integer or boolean mask times a Python float is float32 (PyTorch's default dtype), as is a float32 one.
@@ -412,21 +426,6 @@ function scaleTensor(ev: Evaluator, t: AValue, factor: AValue, factorNode: PyNod
         ...(m.tri && tNode ? { triangleSiteAt: opNode } : {}),
       },
     });
-    ev.facts.fill.push({
-      node: opNode,
-      ctx,
-      how: 'add',
-      target: t,
-      targetNode: tNode,
-      fillNode: factorNode,
-      fill: factor,
-      mask: t,
-      maskNode: tNode,
-      maskSelectsFill: true,
-      ...(product.mask ? { productMask: product.mask } : {}),
-    });
-    if (tNode) pushAdditiveMaskFact(ev, { node: opNode, ctx, maskNode: tNode, mask: t });
-    return product;
   }
   // A mask times a large positive constant, to be subtracted from the scores (`scores - 1e30 * mask`).
   if (t.mask && !t.mask.additive && !divide && factor.kind === 'number' && factor.num !== undefined && factor.num >= 1e4) {
@@ -618,14 +617,13 @@ function multiply(ev: Evaluator, lv: AValue, rv: AValue, l: PyNode | undefined, 
     // Scores times a tensor-valued scale (logit_scale.exp(), a temperature tensor).
     const name = rootName(ev, otherNode);
     if (other.kind === 'number' || (name && isScaleName(name)) || other.scaleName) return scaleTensor(ev, t, other, otherNode, node, false, ctx);
-    // Scores times a tensor whose meaning the code does not show leave the scores' stage (an elementwise gate, a bias
-    // map). Where those "scores" were only an unnamed product (`x @ W` in a helper, which may go on to be a query or
-    // keys, `Q = self.heads(x, Wq, d)`), the factor is an unknown step on the way, as it is on a named query
-    // (`q * gamma` below): `1 / np.sqrt(d) * Q` with d read from a config dict is a scale whose value is not shown,
-    // not no scale.
+    // Scores times a tensor whose meaning the code does not show: the factor is an unknown step on the way (as on a
+    // named query, `q * gamma` below). Scores of a named query and keys (q·kᵀ) modulated elementwise so (a distance
+    // decay, a gate) are still those scores, and whatever masks or normalises them next acts on them. An unnamed
+    // product (`x @ W` in a helper, read as possible scores) leaves that stage, and may go on to be a query or keys
+    // (`Q = self.heads(x, Wq, d)`): `1 / np.sqrt(d) * Q` with d read from a config dict is then a scale whose value is
+    // not shown, not no scale.
     if (t.attn!.stage === 'scores') {
-      // Scores of a named query and keys (q·kᵀ) modulated elementwise by a tensor the code does not explain (a distance
-      // decay, a gate): still those scores, by an unknown factor; whatever masks or normalises them next acts on them.
       const named = !!t.attn!.queryText && !!t.attn!.keyText && !!t.attn!.keyIsKey;
       return { ...scaledBy(t, other), attn: named ? t.attn : undefined, ops: addOp(t, { kind: 'opaque', node }).ops };
     }
@@ -2207,7 +2205,8 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
     case 'fill_diagonal_':
       if (m.startsWith('nan_to_num')) {
         noteNanGuard(ev.facts, c.ctx.scope.id, t);
-        noteNanReplaced(ev, c, t, a0);
+        const recv = childByField(childByField(c.node, 'function') ?? c.node, 'object');
+        noteNanReplaced(ev, c, recv, a0, m === 'nan_to_num_');
       }
       return t;
     case 'new_ones':
@@ -2941,8 +2940,7 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
   if (qname === 'torch.nan_to_num' || qname === 'numpy.nan_to_num' || qname === 'jax.numpy.nan_to_num' || qname === 'torch.isnan' || qname === 'numpy.isnan') {
     noteNanGuard(ev.facts, c.ctx.scope.id, tensorish(val(ev, c, c.args.positional[0])));
     // torch.nan_to_num(input, nan, ...); numpy's second positional is `copy`, its nan only a keyword.
-    if (last === 'nan_to_num')
-      noteNanReplaced(ev, c, tensorish(val(ev, c, c.args.positional[0])), qname.startsWith('torch.') ? c.args.positional[1] : undefined);
+    if (last === 'nan_to_num') noteNanReplaced(ev, c, c.args.positional[0], qname.startsWith('torch.') ? c.args.positional[1] : undefined, false);
     return last === 'isnan' ? tensor({ dtype: 'bool' }) : tensorish(val(ev, c, c.args.positional[0]));
   }
   if (matches(/^(tensorflow)\.(transpose)$/, qname)) {

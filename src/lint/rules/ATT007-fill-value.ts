@@ -820,7 +820,7 @@ weights = scores.softmax(dim=-1)`,
         // Not when the code replaces the product's NaN before using it (`np.nan_to_num(-np.inf * np.triu(ones, k=1),
         // nan=0.0)`): the NaN becomes 0 where the mask keeps, and -inf the most negative finite value where it hides.
         // Nor then of -inf emptying a row: nan_to_num has made the hidden positions finite.
-        if (site.how === 'add' && fill.num === -Infinity && site.productMask !== undefined && ev.facts.nanReplaced.has(site.productMask)) return;
+        if (site.how === 'add' && fill.num === -Infinity && ev.facts.nanReplaced.has(site.node)) return;
         if (site.how === 'add' && fill.num === -Infinity && site.maskNode) {
           reported.add(site.fillNode.id);
           ctx.report({

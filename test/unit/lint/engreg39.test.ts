@@ -7,7 +7,7 @@
 //    and kept the query's operations without it, so the scores were claimed unscaled. The factor is now an unknown
 //    step on the way, as it is on a named query (`q * gamma`): no claim that no scale was applied.
 // 2. ATT007: a 0/1 mask times -inf whose NaN the code replaces before using it (`np.nan_to_num(-np.inf * tri, nan=0.0)`,
-//    `torch.nan_to_num(...)`, `.nan_to_num()`): NaN becomes 0 where the mask keeps and -inf the most negative finite
+//    `torch.nan_to_num(...)`, `.nan_to_num()`, `m[np.isnan(m)] = 0.0`): NaN becomes 0 where the mask keeps and -inf the most negative finite
 //    value where it hides, so the product is a correct additive mask. The replacement must be of that product (a
 //    `nan=` that is finite); one of the weights, or of another mask, clears nothing.
 // 3. and 4. See below (the feature-map reshape of session 38's notes and its axial-attention probe; decayed scores).
@@ -219,6 +219,31 @@ def attend(q, k, v):
     return (e / e.sum(axis=-1, keepdims=True)) @ v
 `;
 
+const ISNAN_INDEX = `import numpy as np
+
+
+def attend(q, k, v):
+    # q, k, v: (T, d)
+    T = q.shape[0]
+    bias = -np.inf * np.triu(np.ones((T, T)), k=1)
+    bias[np.isnan(bias)] = 0.0
+    s = q @ k.T / np.sqrt(q.shape[-1]) + bias
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    return (e / e.sum(axis=-1, keepdims=True)) @ v
+`;
+const ISNAN_METHOD_INDEX = `import math
+import torch
+
+
+def attend(q, k, v):
+    # q, k, v: (B, H, T, d)
+    T = q.size(-2)
+    bias = float("-inf") * torch.triu(torch.ones(T, T, device=q.device), diagonal=1)
+    bias[bias.isnan()] = 0.0
+    s = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1)) + bias
+    return torch.softmax(s, dim=-1) @ v
+`;
+
 describe('engreg39 (2): -inf times a 0/1 mask whose NaN nan_to_num replaces (ATT007)', () => {
   it('is silent on np.nan_to_num of the product at module level, nan=0.0', async () => {
     assert.deepEqual(await findingLines(MODULE_MASK, 'ATT007'), []);
@@ -250,6 +275,16 @@ describe('engreg39 (2): -inf times a 0/1 mask whose NaN nan_to_num replaces (ATT
     );
     const files = { 'masks.py': MASKS_PY('upper * -np.inf'), 'model.py': USER_PY };
     assert.deepEqual(await workspaceFindingLines(files, 'masks.py', 'ATT007'), [7]);
+  });
+  it('is silent on the NaN written over by index (m[np.isnan(m)] = 0.0, m[m.isnan()] = 0.0)', async () => {
+    assert.deepEqual(await findingLines(ISNAN_INDEX, 'ATT007'), []);
+    assert.deepEqual(await findingLines(ISNAN_METHOD_INDEX, 'ATT007'), []);
+  });
+  it('still reports a copy cleaned under another name while the product itself is added', async () => {
+    assert.deepEqual(await findingLines(RENAMED_CLEAN.replace('    bias = np.nan_to_num(bias)', '    clean = np.nan_to_num(bias)'), 'ATT007'), [7]);
+    const copy = ISNAN_INDEX.replace('    bias[np.isnan(bias)] = 0.0', '    other = bias.copy()\n    other[np.isnan(other)] = 0.0');
+    assert.deepEqual(await findingLines(copy, 'ATT007'), [7]);
+    assert.deepEqual(await findingLines(ISNAN_INDEX.replace('bias[np.isnan(bias)] = 0.0', 'bias[np.isnan(bias)] = np.nan'), 'ATT007'), [7]);
   });
   it('still reports a replacement that writes NaN back (nan=np.nan)', async () => {
     assert.deepEqual(await findingLines(MODULE_MASK.replace('nan=0.0', 'nan=np.nan'), 'ATT007'), [5]);
