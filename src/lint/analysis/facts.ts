@@ -218,6 +218,12 @@ export class Facts {
    * handles (a loss checked for NaN, an assert on the input).
    */
   readonly nanGuards = new Map<number, AValue[]>();
+  /**
+   * Products of a 0/1 mask and -inf whose NaN the code replaces before using them (`np.nan_to_num(-np.inf * tri,
+   * nan=0.0)`, `m = np.nan_to_num(m)`, `m[np.isnan(m)] = 0.0`): NaN becomes 0, or the finite number given, and -inf the
+   * dtype's most negative finite value (mask-ops.ts: `noteNanCleared`). The product's node.
+   */
+  readonly nanReplaced = new Set<PyNode>();
   /** Node ids of score products whose output is gated by an elementwise sigmoid (sigmoid attention) instead of a softmax. */
   readonly sigmoidScores = new Set<number>();
   /**

@@ -1106,6 +1106,11 @@ export function setItemFill(ev: Evaluator, prev: AValue, target: PyNode, fillNod
   const subs = childrenByField(target, 'subscript');
   const maskNode = subs[0];
   if (subs.length !== 1 || !maskNode) return prev;
+  // `m[np.isnan(m)] = 0.0` on an additive mask: its NaN (0 × -inf where a 0/1 mask was multiplied by -inf) replaced
+  // by a finite number, as `nan_to_num` does.
+  const written = base ?? childByField(target, 'value');
+  if (prev.mask?.additive && written && fill.kind === 'number' && fill.num !== undefined && Number.isFinite(fill.num) && nanTestOf(ev, maskNode, written))
+    noteNanCleared(ev, written, target, true);
   if (!isMaskingFill(fill)) {
     // Scores written with a constant that does not mask, where a boolean index selects (`scores[pad] = 0.0`,
     // `scores.at[pad].set(0.0)`): recorded as a fill of the scores, as masked_fill's is (ATT007 says the positions
@@ -1774,4 +1779,46 @@ function isParameter(ev: Evaluator, node: PyNode, ctx: Ctx): boolean {
   const name = ev.text(u);
   const defs = ev.resolve(u, name) ?? [];
   return defs.length > 0 && defs.every((d) => d.kind === 'param') && ctx.scope.params.some((p) => p.name === name);
+}
+
+/** `torch.isnan(x)`, `np.isnan(x)` or `x.isnan()` of the very expression `x` written (same text). */
+function nanTestOf(ev: Evaluator, node: PyNode, x: PyNode): boolean {
+  const u = unparen(node);
+  if (u.type !== 'call') return false;
+  const fn = childByField(u, 'function');
+  if (fn?.type !== 'attribute') return false;
+  const method = ev.text(childByField(fn, 'attribute') ?? fn);
+  if (method !== 'isnan') return false;
+  const receiver = childByField(fn, 'object');
+  const first = namedChildren(childByField(u, 'arguments') ?? u)[0];
+  const tested = receiver && /^(?:torch|np|numpy|jnp|cp)$/.test(ev.text(receiver)) ? first : receiver;
+  return !!tested && ev.text(unparen(tested)) === ev.text(unparen(x));
+}
+
+/**
+ * A NaN replacement (`replacement`: a `nan_to_num` call, an index assignment under `isnan`) of `x`: the products
+ * `0/1 mask × -inf` it clears, recorded by node (`Facts.nanReplaced`, read by ATT007). x is the product itself, or a
+ * name bound to it that the replacement cleans in place or whose name the result is bound to again (`m =
+ * np.nan_to_num(m)`); a copy cleaned under another name leaves the name that holds the NaN as it was.
+ */
+export function noteNanCleared(ev: Evaluator, x: PyNode, replacement: PyNode, inPlace: boolean): void {
+  const u = unparen(x);
+  if (u.type === 'binary_operator') {
+    ev.facts.nanReplaced.add(u);
+    return;
+  }
+  if (u.type !== 'identifier') return;
+  const name = ev.text(u);
+  if (!inPlace) {
+    let r = replacement;
+    while (r.parent?.type === 'parenthesized_expression') r = r.parent;
+    const assign = r.parent;
+    const left = assign?.type === 'assignment' && childByField(assign, 'right')?.id === r.id ? childByField(assign, 'left') : undefined;
+    if (!left || left.type !== 'identifier' || ev.text(left) !== name) return;
+  }
+  const defs = ev.resolve(u, name) ?? [];
+  for (const d of defs) {
+    const v = d.kind === 'assign' && d.value ? unparen(d.value) : undefined;
+    if (v?.type === 'binary_operator') ev.facts.nanReplaced.add(v);
+  }
 }

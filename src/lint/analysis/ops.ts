@@ -42,6 +42,7 @@ import {
   subscriptSpread,
   tokenizerAttentionMask,
   isUnshownScalar,
+  noteNanCleared,
   returnedUnreadAt,
 } from './mask-ops';
 import { combineMasks, flipMask, infOfAdditive, withMaskDtype } from './masks';
@@ -223,6 +224,20 @@ function classUnparsed(ev: Evaluator, node: PyNode): boolean {
   const params = childByField(fn, 'parameters');
   const first = params ? namedChildren(params)[0] : undefined;
   return first?.type === 'identifier' && ev.text(first) === 'self';
+}
+
+/**
+ * `nan_to_num(x)` (NaN → 0 by default, or the `nan=` given): where that is a finite number, a product `0/1 mask × -inf`
+ * written as x, or held by x and rebound to the result (`m = np.nan_to_num(m)`), or cleaned in place, is NaN-free.
+ */
+function noteNanReplaced(ev: Evaluator, c: Call, x: PyNode | undefined, nanPositional: PyNode | undefined, inPlace: boolean): void {
+  if (!x) return;
+  const nanNode = arg(c, 'nan') ?? nanPositional;
+  if (nanNode) {
+    const v = val(ev, c, nanNode);
+    if (v.kind !== 'number' || v.num === undefined || !Number.isFinite(v.num)) return;
+  }
+  noteNanCleared(ev, x, c.node, inPlace);
 }
 
 /** -v of a number (`finfo(dtype).min` and `.max` swap), undefined for anything else. */
@@ -602,7 +617,17 @@ function multiply(ev: Evaluator, lv: AValue, rv: AValue, l: PyNode | undefined, 
     // Scores times a tensor-valued scale (logit_scale.exp(), a temperature tensor).
     const name = rootName(ev, otherNode);
     if (other.kind === 'number' || (name && isScaleName(name)) || other.scaleName) return scaleTensor(ev, t, other, otherNode, node, false, ctx);
-    return { ...scaledBy(t, other), attn: t.attn!.stage === 'weights' ? t.attn : undefined, ops: t.ops };
+    // Scores times a tensor whose meaning the code does not show: the factor is an unknown step on the way (as on a
+    // named query, `q * gamma` below). Scores of a named query and keys (q·kᵀ) modulated elementwise so (a distance
+    // decay, a gate) are still those scores, and whatever masks or normalises them next acts on them. An unnamed
+    // product (`x @ W` in a helper, read as possible scores) leaves that stage, and may go on to be a query or keys
+    // (`Q = self.heads(x, Wq, d)`): `1 / np.sqrt(d) * Q` with d read from a config dict is then a scale whose value is
+    // not shown, not no scale.
+    if (t.attn!.stage === 'scores') {
+      const named = !!t.attn!.queryText && !!t.attn!.keyText && !!t.attn!.keyIsKey;
+      return { ...scaledBy(t, other), attn: named ? t.attn : undefined, ops: addOp(t, { kind: 'opaque', node }).ops };
+    }
+    return { ...scaledBy(t, other), attn: t.attn, ops: t.ops };
   }
   // q or k times a 0/1 token mask (`Q * mask[:, None, :, None]`, Nyströmformer): the padded tokens' vectors are zeroed
   // before the product, which leaves their scores at 0, not -inf; it masks nothing by itself and is no mask of the
@@ -2178,7 +2203,11 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
     case 'nan_to_num':
     case 'nan_to_num_':
     case 'fill_diagonal_':
-      if (m.startsWith('nan_to_num')) noteNanGuard(ev.facts, c.ctx.scope.id, t);
+      if (m.startsWith('nan_to_num')) {
+        noteNanGuard(ev.facts, c.ctx.scope.id, t);
+        const recv = childByField(childByField(c.node, 'function') ?? c.node, 'object');
+        noteNanReplaced(ev, c, recv, a0, m === 'nan_to_num_');
+      }
       return t;
     case 'new_ones':
     case 'new_zeros':
@@ -2908,8 +2937,10 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
     const dt = x.kind === 'tensor' ? dtypeOfTensor(x) : undefined;
     return dt ? { kind: 'bool', truth: dt !== 'bool' && dt !== 'int', setAt: c.node } : { kind: 'bool' };
   }
-  if (qname === 'torch.nan_to_num' || qname === 'numpy.nan_to_num' || qname === 'torch.isnan' || qname === 'numpy.isnan') {
+  if (qname === 'torch.nan_to_num' || qname === 'numpy.nan_to_num' || qname === 'jax.numpy.nan_to_num' || qname === 'torch.isnan' || qname === 'numpy.isnan') {
     noteNanGuard(ev.facts, c.ctx.scope.id, tensorish(val(ev, c, c.args.positional[0])));
+    // torch.nan_to_num(input, nan, ...); numpy's second positional is `copy`, its nan only a keyword.
+    if (last === 'nan_to_num') noteNanReplaced(ev, c, c.args.positional[0], qname.startsWith('torch.') ? c.args.positional[1] : undefined, false);
     return last === 'isnan' ? tensor({ dtype: 'bool' }) : tensorish(val(ev, c, c.args.positional[0]));
   }
   if (matches(/^(tensorflow)\.(transpose)$/, qname)) {

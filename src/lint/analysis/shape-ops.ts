@@ -776,7 +776,7 @@ export function reshapeValue(ev: Evaluator, c: Call, t0: AValue, sizeNodes: PyNo
   const last = nodes.at(-1);
   if (nodes.length === 0 || !last) return stripRank(t);
   if (!splatAxes && nodes.some((n) => n.type === 'list_splat')) return stripRank(t);
-  const axes: AxisInfo[] = splatAxes ?? nodes.map((node, i) => reshapeAxis(ev, c, node, i, nodes));
+  const axes: AxisInfo[] = splatAxes ?? oneHeadAxis(nodes.map((node, i) => reshapeAxis(ev, c, node, i, nodes)));
   const n = axes.length;
   const out = mutable(t);
   delete out.pairwise;
@@ -899,6 +899,34 @@ export function stripRank(t: AValue): AValue {
   if (out.attn)
     out.attn = { ...out.attn, keyAxis: undefined, queryAxis: undefined, softmax: out.attn.softmax ? { ...out.attn.softmax, axis: undefined } : undefined };
   return out;
+}
+
+/**
+ * One reshape splits a width into heads once. When several of its sizes are named like a head count (`reshape(B * W,
+ * heads, dh, H)` of a `(B, C, H, W)` feature map, H its height) and the code shows which one splits the width (another
+ * size of the same reshape is the width over it, `dh = C // heads`), that one is the heads axis and the others are
+ * sizes of unknown meaning: a name does not outrank the split the code writes. Unchanged when the code shows no such
+ * split, or shows several.
+ */
+function oneHeadAxis(axes: AxisInfo[]): AxisInfo[] {
+  const heads = axes.flatMap((a, i) => (a.label === 'head' ? [i] : []));
+  if (heads.length < 2) return axes;
+  const bare = (t: string): string => t.replace(/^self\./, '');
+  const quotients = axes.filter((a) => a.label === 'feat').map((a) => (a.sizeValue ?? a.sizeText ?? '').replace(/\s+/g, ''));
+  const splits = (i: number): boolean => {
+    const name = bare(axes[i]?.sizeText ?? '');
+    return (
+      /^\w+$/.test(name) &&
+      quotients.some((q) => q.endsWith(`//${name}`) || q.endsWith(`//self.${name}`) || q.endsWith(`/${name}`) || q.endsWith(`/self.${name}`))
+    );
+  };
+  const shown = heads.filter(splits);
+  if (shown.length !== 1) return axes;
+  return axes.map((a, i) => {
+    if (a.label !== 'head' || i === shown[0]) return a;
+    const { label: _label, ...rest } = a;
+    return rest;
+  });
 }
 
 /** The axes a list of creation sizes gives (`torch.randn(d, 1)`): length 1 where the size is the literal 1. */
