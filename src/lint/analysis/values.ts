@@ -446,6 +446,12 @@ export interface AValue {
   readonly fromConv?: boolean;
   readonly multiHead?: boolean;
   readonly normalized?: boolean;
+  /**
+   * Divided by its own sum (`w / w.sum(-1, keepdim=True)`), along this axis (negative index) when known: a helper of
+   * another file that renormalises the weights a caller passes it (cross-file.ts reads it back as that caller's
+   * renormalisation; weights cross files as plain tensors).
+   */
+  readonly sumNormalised?: { readonly axis?: number };
   /** Alternatives (one per path) of the operations applied so far. */
   readonly ops?: readonly (readonly PathOp[])[];
   readonly mask?: MaskInfo;
@@ -959,6 +965,7 @@ export function join(a: AValue, b: AValue): AValue {
       out.proj = same(a.proj, b.proj);
       out.multiHead = a.multiHead && b.multiHead ? true : undefined;
       out.normalized = a.normalized || b.normalized ? true : undefined;
+      out.sumNormalised = a.sumNormalised && b.sumNormalised && a.sumNormalised.axis === b.sumNormalised.axis ? a.sumNormalised : undefined;
       out.ops = joinOps(a, b);
       out.mask = joinMask(a.mask, b.mask);
       out.attn = joinAttn(a.attn, b.attn);
