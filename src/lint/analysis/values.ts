@@ -35,6 +35,12 @@ export interface AxisInfo {
    * size compared by what it holds, not by the name written at the view.
    */
   readonly sizeValue?: string;
+  /**
+   * A view's size that is the last axis of the input of the projection whose output it reshapes, a projection that
+   * keeps its width (`q = self.wq(x).view(B, n, L, D)` after `B, T, D = x.shape`, `self.wq = nn.Linear(d, d)`): that
+   * projection's whole output width, written so (its `outText`). The features are not split there.
+   */
+  readonly wholeWidth?: string;
 }
 
 export type Role = 'query' | 'key' | 'value';

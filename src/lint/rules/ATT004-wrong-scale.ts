@@ -235,7 +235,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       if (bare(proj.inText) === bare(proj.outText)) return keptWidthSplit(dim, proj, target) ? proj.inText : undefined;
       // A fused projection (`nn.Linear(dim, 3 * dim)` split into q, k, v) gives each part the input's width: on one head
       // that width is the head width, and a split into heads is judged as the model width below.
-      if (fusedWidthOf(bare(proj.outText)) === bare(proj.inText) && oneHead(target)) return undefined;
+      if (fusedWidthOf(bare(proj.outText)) === bare(proj.inText) && (oneHead(target) || featuresNeverRestated(target))) return undefined;
       // The input's width times a count the code does not show (`nn.Linear(d, d * n_parts)`, `d * self.cfg.k`): each of
       // the parts the output is cut into may be as wide as the input; nothing says the projection narrows it.
       if (timesUnshownCount(bare(proj.outText), bare(proj.inText))) return undefined;
@@ -528,6 +528,17 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       if (axes?.some((a) => a.label === 'head')) return false;
       if (axes?.length === 4 && axes[1]?.size1) return true;
       return !target.multiHead && (target.ndim === undefined || target.ndim < 4);
+    };
+
+    /**
+     * The queries' features as the projection made them: no axis of heads, nothing marks them split, and no view or
+     * reshape states their size since (`self.qkv(x).chunk(3, dim=-1)` of a 4-D `x`, frames by tokens: the extra axis is
+     * the input's, not heads). A rank of 4 alone is no split of the features.
+     */
+    const featuresNeverRestated = (target: ScaleSite['target']): boolean => {
+      const axes = target.attn?.queryAxes;
+      const last = axes?.at(-1);
+      return !target.multiHead && !!axes && !!last && last.label === 'feat' && last.sizeText === undefined && !axes.some((a) => a.label === 'head');
     };
 
     /**
@@ -1002,6 +1013,9 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
           // The queries are their projection's whole output, never split into heads: a fourth axis (a stack of decoder
           // layers, `proj(hs)` of `hs: [L, B, Q, C]`) is no head axis, so nothing shows per-head scores.
           if (queriesUnsplit(target)) return;
+          // Nor are features as the projection made them, restated by no view since (a rank of 4 from the input's own
+          // axes, frames by tokens, is no head axis).
+          if (featuresNeverRestated(target)) return;
           if (contracted()) return;
           if (headAsWide(constructorParamOf(site, dim.text), target, site) || timesHeadCount(dim, target, site)) {
             headWidthSomewhere.add(op.factorNode.id);
