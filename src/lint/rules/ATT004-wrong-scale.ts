@@ -897,6 +897,9 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
         }
         if (power > 0 && knownDim) {
           if (power === 0.5 && which === 'head' && (op.on === 'query' || op.on === 'key') && (compensatesKernelDefault(op) || deliberateUnitKernel(op))) return;
+          // Scores of unit-normalised queries and keys (cosine logits in [-1, 1], nGPT's `justnorm(q)`): a positive power
+          // of the width restores their spread on purpose, a temperature, not a misplaced 1/sqrt(d).
+          if (unitOperands(op.on === 'scores' ? site.target.attn?.formedAt : scoresReached(op))) return;
           reportTimesDim(site, op, dim, power);
           return;
         }
@@ -1062,7 +1065,8 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
             report(site.scaleNode, msg(T.kernelOneOverDim, apiName(site.display), f, dp.dim.text, param), undefined, given());
             return;
           }
-          if ((which === 'head' || which === 'model') && dp.power > 0) {
+          // Unit-normalised queries and keys (nGPT): the kernel's scale sqrt(d) is their temperature (see unitOperands).
+          if ((which === 'head' || which === 'model') && dp.power > 0 && !(site.q.normalized && site.k.normalized)) {
             report(site.scaleNode, msg(T.kernelTimesDim, apiName(site.display), f, dp.power), undefined, given());
             return;
           }
@@ -1291,6 +1295,12 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       return dim.ofTensor
         ? dim.ofTensor === product.a && product.contractA === -1
         : [...ev.facts.contractedSizes(product.node)].some((size) => bare(size) === bare(dim.text));
+    }
+
+    /** The scores formed at `formedAt` are products of queries and keys both divided by their norm (cosine logits). */
+    function unitOperands(formedAt: PyNode | undefined): boolean {
+      const products = formedAt ? ev.facts.matmul.filter((m) => m.node === formedAt) : [];
+      return products.length > 0 && products.every((m) => m.a.normalized === true && m.b.normalized === true);
     }
 
     /** Scores formed by a pairwise product summed over the features, not by a matmul (`formedAt` is the product `q_ * k_`). */
