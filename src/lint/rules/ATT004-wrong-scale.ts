@@ -58,6 +58,9 @@ const T = defineTemplates({
   passScaleFix: 'Pass {0}={1} (changes the weights)',
   scaleNeverPassed: 'the scale {0} is computed here and never passed to {1}',
   twiceOnPath: 'The scores are scaled by 1/sqrt(d) twice on this path ({0} and {1}): the logits end up divided by d.',
+  sameScaleTwice:
+    'The same scale {0} is applied to the {1} and again to the scores they form ({2}): the logits are scaled by its square, 1/d where it is 1/sqrt(d) (its default here). Apply it once.',
+  sameScaleFirst: 'the {0} are scaled by {1} here',
   firstFactor: 'the first 1/sqrt(d) factor {0} is applied here',
   calleeScalesAgain: 'the called function scales by {0} again here',
   eachOperand:
@@ -1169,6 +1172,18 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
               const sqrt = distinctScalings(
                 scaleOps(alt).filter((o) => o.on !== 'weights' && !o.init && isInverseSqrtDim(o) && !o.dim?.otherAxis && !unplacedLiteral(o, formedAt)),
               );
+              if (sqrt.length < 2) {
+                const twice = sameScaleTwice(alt, site.ctx);
+                if (twice) {
+                  const [a, b] = twice;
+                  const who = a.on === 'key' ? 'keys' : 'queries';
+                  report(b.factorNode, msg(T.sameScaleTwice, quote(ctx.text(b.factorNode), 30), who, quote(ctx.text(b.node), 40)), undefined, [
+                    { node: a.node, message: msg(T.sameScaleFirst, who, quote(ctx.text(a.factorNode), 30)) },
+                    ...factorDefinitions(ev, b.factorNode, site.ctx, 1),
+                  ]);
+                  continue;
+                }
+              }
               const [first] = sqrt;
               const second = sqrt.at(-1);
               // `first && second` hold whenever there are two or more
@@ -1295,6 +1310,35 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       return dim.ofTensor
         ? dim.ofTensor === product.a && product.contractA === -1
         : [...ev.facts.contractedSizes(product.node)].some((size) => bare(size) === bare(dim.text));
+    }
+
+    /**
+     * One name, read with the same reaching definitions, scales the queries (or the keys) and then the scores they form,
+     * with the same operator (`query = query / scale`, later `softmax(similarity / scale)`), where one of those definitions
+     * is 1/sqrt or sqrt of the width (`scale = query.size(-1) ** 0.5` when no scale is passed): whatever a caller passes,
+     * the scores carry its square. Two distinct statements; the operand's op comes first. Undefined otherwise.
+     */
+    function sameScaleTwice(alt: readonly import('../analysis/values').PathOp[], at: ScaleSite['ctx']): [ScaleOp, ScaleOp] | undefined {
+      const ops = scaleOps(alt).filter((o) => !o.init && o.on !== 'weights' && unparen(o.factorNode).type === 'identifier');
+      const onScores = ops.filter((o) => o.on === 'scores');
+      for (const a of ops.filter((o) => o.on === 'query' || o.on === 'key')) {
+        const name = ctx.text(unparen(a.factorNode));
+        const defsA = ev.resolve(unparen(a.factorNode), name);
+        if (!defsA || defsA.length === 0) continue;
+        for (const b of onScores) {
+          if (b.node === a.node || b.node.start <= a.node.start || ctx.text(unparen(b.factorNode)) !== name) continue;
+          if (divides(a) !== divides(b) || multiplies(a) !== multiplies(b)) continue;
+          const defsB = ev.resolve(unparen(b.factorNode), name);
+          if (!defsB || defsB.length !== defsA.length || !defsB.every((d) => defsA.includes(d))) continue;
+          const rooted = defsA.some((d) => {
+            if (d.kind !== 'assign' || !d.value) return false;
+            const v = ev.eval(d.value, at);
+            return v.kind === 'number' && (v.dimPow?.power === 0.5 || v.dimPow?.power === -0.5) && v.dimPow.dim.which !== 'heads';
+          });
+          if (rooted) return [a, b];
+        }
+      }
+      return undefined;
     }
 
     /** The scores formed at `formedAt` are products of queries and keys both divided by their norm (cosine logits). */
