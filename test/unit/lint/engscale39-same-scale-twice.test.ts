@@ -39,10 +39,7 @@ describe('engscale39: one scale variable applied to q and to the scores (ATT004)
     assert.deepEqual(await findingLines(GQA('similarity * scale'), 'ATT004'), []);
   });
   it('is silent when the name is rebound in between (another value)', async () => {
-    const src = GQA('similarity / scale').replace(
-      '    similarity = torch.einsum',
-      '    scale = 1.0\n    similarity = torch.einsum',
-    );
+    const src = GQA('similarity / scale').replace('    similarity = torch.einsum', '    scale = 1.0\n    similarity = torch.einsum');
     assert.deepEqual(await findingLines(src, 'ATT004'), []);
   });
   it('is silent when no definition shows a root of the width (a temperature both times)', async () => {
