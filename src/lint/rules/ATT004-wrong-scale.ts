@@ -1320,23 +1320,18 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
      */
     function sameScaleTwice(alt: readonly import('../analysis/values').PathOp[], at: ScaleSite['ctx']): [ScaleOp, ScaleOp] | undefined {
       const ops = scaleOps(alt).filter((o) => !o.init && o.on !== 'weights' && unparen(o.factorNode).type === 'identifier');
-      const onScores = ops.filter((o) => o.on === 'scores');
-      for (const a of ops.filter((o) => o.on === 'query' || o.on === 'key')) {
-        const name = ctx.text(unparen(a.factorNode));
-        const defsA = ev.resolve(unparen(a.factorNode), name);
-        if (!defsA || defsA.length === 0) continue;
-        for (const b of onScores) {
-          if (b.node === a.node || b.node.start <= a.node.start || ctx.text(unparen(b.factorNode)) !== name) continue;
-          if (divides(a) !== divides(b) || multiplies(a) !== multiplies(b)) continue;
-          const defsB = ev.resolve(unparen(b.factorNode), name);
-          if (!defsB || defsB.length !== defsA.length || !defsB.every((d) => defsA.includes(d))) continue;
-          const rooted = defsA.some((d) => {
-            if (d.kind !== 'assign' || !d.value) return false;
-            const v = ev.eval(d.value, at);
-            return v.kind === 'number' && (v.dimPow?.power === 0.5 || v.dimPow?.power === -0.5) && v.dimPow.dim.which !== 'heads';
-          });
-          if (rooted) return [a, b];
-        }
+      // The definitions reaching a factor, as one key (the same name read with the same definitions has the same key).
+      const defsOf = (o: ScaleOp): Def[] => ev.resolve(unparen(o.factorNode), ctx.text(unparen(o.factorNode))) ?? [];
+      const key = (o: ScaleOp): string => `${ctx.text(unparen(o.factorNode))}@${defsOf(o).map((d) => d.target.start).join(',')}`;
+      // A root of the width (either sign of the power), not of a head count.
+      const rooted = (d: Def): boolean => {
+        const p = ev.evalDef(d, at).dimPow;
+        return Math.abs(p?.power ?? 0) === 0.5 && p?.dim.which !== 'heads';
+      };
+      const operands = ops.filter((o) => o.on !== 'scores');
+      for (const b of ops.filter((o) => o.on === 'scores')) {
+        const a = operands.find((o) => key(o) === key(b) && divides(o) === divides(b));
+        if (a && defsOf(a).some(rooted)) return [a, b];
       }
       return undefined;
     }
