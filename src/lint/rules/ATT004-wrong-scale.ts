@@ -1322,7 +1322,10 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       const ops = scaleOps(alt).filter((o) => !o.init && o.on !== 'weights' && unparen(o.factorNode).type === 'identifier');
       // The definitions reaching a factor, as one key (the same name read with the same definitions has the same key).
       const defsOf = (o: ScaleOp): Def[] => ev.resolve(unparen(o.factorNode), ctx.text(unparen(o.factorNode))) ?? [];
-      const key = (o: ScaleOp): string => `${ctx.text(unparen(o.factorNode))}@${defsOf(o).map((d) => d.target.start).join(',')}`;
+      const key = (o: ScaleOp): string =>
+        `${ctx.text(unparen(o.factorNode))}@${defsOf(o)
+          .map((d) => d.target.start)
+          .join(',')}`;
       // A root of the width (either sign of the power), not of a head count.
       const rooted = (d: Def): boolean => {
         const p = ev.evalDef(d, at).dimPow;
