@@ -102,3 +102,41 @@ class Model:
     assert.deepEqual(await workspaceFindingLines({ 'attn.py': attn, 'model.py': model }, 'attn.py', 'ATT004'), []);
   });
 });
+
+// x: (B, T, dim); q: (B, 1, T, dim) (one head) or (B, H, T, dim // H); the kernel's scores (B, ·, T, S).
+const KERNEL = (q: string): string => `import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Attend(nn.Module):
+    def __init__(self, dim, heads):
+        super().__init__()
+        self.dim = dim
+        self.heads = heads
+        self.to_q = nn.Linear(dim, dim)
+        self.to_kv = nn.Linear(dim, 2 * dim)
+
+    def forward(self, x):
+        B, T, C = x.shape
+        q = ${q}
+        k, v = self.to_kv(x).chunk(2, dim=-1)
+        k, v = k.view(q.shape), v.view(q.shape)
+        return F.scaled_dot_product_attention(q, k, v, scale=self.dim ** -0.5)
+
+
+class Elsewhere(nn.Module):
+    def __init__(self, dim, heads):
+        super().__init__()
+        self.dh = dim // heads
+`;
+
+describe('engscale39: a kernel of rank 4 without heads (ATT004)', () => {
+  it('is silent on scale=1/sqrt(dim) for one head added as a unit axis', async () => {
+    assert.deepEqual(await findingLines(KERNEL('self.to_q(x).unsqueeze(1)'), 'ATT004'), []);
+  });
+  it('still reports scale=1/sqrt(dim) on queries split into heads (the bug)', async () => {
+    const split = 'self.to_q(x).view(B, T, self.heads, C // self.heads).transpose(1, 2)';
+    assert.deepEqual(await findingLines(KERNEL(split), 'ATT004'), [19]);
+  });
+});
