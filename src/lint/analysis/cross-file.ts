@@ -14,6 +14,7 @@ import { argumentShowsLength } from './bound-counts';
 import type { ClassInfo, Def, Scope } from './scopes';
 import { joinAll, markCut, UNKNOWN, type AValue, type PathOp } from './values';
 import { passesCut, returnsCut } from './mask-ops';
+import { renormalise } from './ops';
 import { lineOf, moduleBases, moduleDefs, moduleFile, MAX_FILE_DEPTH, type ModuleLink } from './workspace';
 
 /** Marks a module value that is a workspace module: `\u0001ws:<base dir>\u0001<dotted name>`. */
@@ -302,6 +303,12 @@ export function callAcrossFiles(
   else if (out.kind === 'tuple' && out.elements?.some((e) => e.passedArg !== undefined))
     out = { ...out, elements: out.elements.map((e) => passed(e) ?? withoutStandIn(e)) };
   out = withoutStandIn(out);
+  // Weights passed in and handed back divided by their own sum, with no other step there (`return w / (w.sum(-1,
+  // keepdim=True) + eps)`): this file's weights renormalised, as a helper of the file would leave them, so a mask this
+  // file applied to them before the call no longer leaves rows summing to less than 1 (ATT006).
+  const renormalisedArg = weightsIn.find((i) => handsBackRenormalised(r, i));
+  const renormalisedWeights = renormalisedArg === undefined ? undefined : given[renormalisedArg];
+  if (renormalisedWeights?.attn && r.sumNormalised) out = renormalise(ev, renormalisedWeights, r.sumNormalised.axis, ctx);
   // Scores cut to a triangle there and handed back as the cut itself (`return torch.triu(scores)`): still that cut here.
   if (out.kind === 'tensor' && out.triCut && returnsCut(scope, r)) out = markCut(out);
   if (r.elements && out.elements && r.elements.some((e) => e.mask)) {
@@ -381,6 +388,12 @@ function resumed(out: AValue, given: readonly AValue[], keysKept = false): AValu
   // The same scores handed back with their key axis where it was (a helper that masks them, `s.masked_fill(m, -inf)`):
   // still the attention scores this file formed, as a helper of the file would leave them (keysKept, callAcrossFiles).
   return keysKept ? { ...out, attn: arg.attn, ops: steps } : { ...out, ops: steps };
+}
+
+/** `r` is the stand-in of argument `i` divided by its own sum there, and nothing else on any path. */
+function handsBackRenormalised(r: AValue, i: number): boolean {
+  if (r.kind !== 'tensor' || !r.sumNormalised || !r.ops || r.ops.length === 0) return false;
+  return r.ops.every((alt) => alt.length === 1 && alt[0]?.kind === 'opaque' && alt[0].passed === i);
 }
 
 /** `v` without what is known of it as attention scores or weights. */

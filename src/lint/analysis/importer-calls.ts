@@ -647,11 +647,28 @@ export function constructionsPassSame(ev: Evaluator, cls: ClassInfo, a: string, 
       const y = argument(ev, args, pb);
       if (x === undefined || y === undefined) return false;
       if (x === y) continue;
+      // None for `b`, which the constructor replaces by `a` (`head_size = head_size or n_embd`): `a` itself.
+      if (y === 'None' && fallsBackTo(ev, init.node, b, a)) continue;
       const nx = /^\d+$/.test(x) ? Number(x) : NaN;
       if (!(nx === (/^\d+$/.test(y) ? Number(y) : NaN))) return false;
     }
   }
   return found > 0;
+}
+
+/**
+ * The constructor rebinds parameter `b` to parameter `a` when it is None, before anything else reads it: `b = b or a`,
+ * `b = a if b is None else b`, `b = b if b is not None else a`, or `if b is None:` then `b = a`.
+ */
+function fallsBackTo(ev: Evaluator, init: PyNode, b: string, a: string): boolean {
+  const body = ev.text(init);
+  const [eb, ea] = [b, a].map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return [
+    `^\\s*${eb}\\s*=\\s*${eb}\\s+or\\s+${ea}\\s*$`,
+    `^\\s*${eb}\\s*=\\s*${ea}\\s+if\\s+${eb}\\s+is\\s+None\\s+else\\s+${eb}\\s*$`,
+    `^\\s*${eb}\\s*=\\s*${eb}\\s+if\\s+${eb}\\s+is\\s+not\\s+None\\s+else\\s+${ea}\\s*$`,
+    `^\\s*if\\s+${eb}\\s+is\\s+None\\s*:\\s*\\n\\s*${eb}\\s*=\\s*${ea}\\s*$`,
+  ].some((re) => new RegExp(re, 'm').test(body));
 }
 
 /** This file's source and those of the files importing it that name the class. */

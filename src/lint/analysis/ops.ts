@@ -730,7 +730,11 @@ function divide(ev: Evaluator, lv: AValue, rv: AValue, _l: PyNode | undefined, r
     if (lv.attn && lv.attn.stage === 'weights' && of.attn?.softmax?.site === lv.attn.softmax?.site) {
       return renormalise(ev, lv, typeof rv.reduced.axis === 'number' ? negAxis(rv.reduced.axis, lv.ndim) : undefined, ctx);
     }
-    if (of === lv || (of.role && of.role === lv.role)) return { ...lv, normalized: true };
+    if (of === lv) {
+      const axis = typeof rv.reduced.axis === 'number' ? negAxis(rv.reduced.axis, lv.ndim) : undefined;
+      return { ...lv, normalized: true, sumNormalised: axis === undefined ? {} : { axis } };
+    }
+    if (of.role && of.role === lv.role) return { ...lv, normalized: true };
   }
   if (rv.reduced && rv.reduced.kind === 'norm') return { ...lv, normalized: true };
   // Scores divided by a tensor-valued scale (torch.sqrt(torch.tensor(d)), a temperature parameter).
@@ -741,7 +745,7 @@ function divide(ev: Evaluator, lv: AValue, rv: AValue, _l: PyNode | undefined, r
 }
 
 /** Weights divided by their own sum along `axis` (negative index): they now sum to 1 along that axis. */
-function renormalise(ev: Evaluator, w: AValue, axis: number | undefined, ctx: Ctx): AValue {
+export function renormalise(ev: Evaluator, w: AValue, axis: number | undefined, ctx: Ctx): AValue {
   const attn = w.attn!;
   const site = attn.softmax?.site;
   if (site) {

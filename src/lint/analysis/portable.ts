@@ -100,6 +100,7 @@ function portableTensor(v: AValue, origin: ValueOrigin | undefined, depth: numbe
     'fromConv',
     'multiHead',
     'normalized',
+    'sumNormalised',
     'fromCache',
     'cacheIn',
     'tokenIds',

@@ -500,7 +500,7 @@ function unsplitWidth(v: AValue): string | undefined {
   if (axes) {
     if (axes.some((a) => a.label === 'head')) return undefined;
     const feat = axes.find((a) => a.label === 'feat') ?? axisAt(v, v.featAt ?? -1);
-    if (feat?.sizeText !== undefined && feat.sizeText.replace(/^self\./, '') !== out.replace(/^self\./, '')) return undefined;
+    if (feat?.sizeText !== undefined && feat.sizeText.replace(/^self\./, '') !== out.replace(/^self\./, '') && feat.wholeWidth !== out) return undefined;
   }
   return out;
 }
@@ -778,6 +778,7 @@ export function reshapeValue(ev: Evaluator, c: Call, t0: AValue, sizeNodes: PyNo
   if (!splatAxes && nodes.some((n) => n.type === 'list_splat')) return stripRank(t);
   const axes: AxisInfo[] = splatAxes ?? oneHeadAxis(nodes.map((node, i) => reshapeAxis(ev, c, node, i, nodes)));
   const n = axes.length;
+  if (!splatAxes) markWholeWidth(ev, c, t, axes, last);
   const out = mutable(t);
   delete out.pairwise;
   out.ndim = n;
@@ -950,6 +951,24 @@ function reshapeAxis(ev: Evaluator, c: Call, node: PyNode, i: number, all: PyNod
       return withValue(reshapeAxisOf(ev, c, u, i, all, sizeText, lit), held);
   }
   return reshapeAxisOf(ev, c, u, i, all, sizeText, lit);
+}
+
+/**
+ * The last size of a view of a projection's output is the last axis of that projection's input, read off the tensor
+ * (`B, T, D = x.shape` then `self.wq(x).view(B, n, L, D)`), and the projection keeps the width (`nn.Linear(d, d)`): the
+ * features are that projection's whole output, not a head's part of it (AxisInfo.wholeWidth).
+ */
+function markWholeWidth(ev: Evaluator, c: Call, t: AValue, axes: AxisInfo[], last: PyNode): void {
+  const proj = t.proj;
+  const lastAxis = axes.at(-1);
+  if (!proj?.inText || !proj.outText || !t.projectedWidth || t.widthCut || t.multiHead || !lastAxis) return;
+  if (proj.inText.replace(/^self\./, '') !== proj.outText.replace(/^self\./, '')) return;
+  const u = unparen(last);
+  if (u.type !== 'identifier' && u.type !== 'attribute' && u.type !== 'subscript' && u.type !== 'call') return;
+  const v = ev.eval(u, c.ctx);
+  const dim = v.kind === 'number' && v.dimPow?.power === 1 ? v.dimPow.dim : undefined;
+  if (!dim?.lastAxisOf || !dim.ofTensor || dim.ofTensor !== proj.input) return;
+  axes[axes.length - 1] = { ...lastAxis, wholeWidth: proj.outText };
 }
 
 function withValue(a: AxisInfo, sizeValue: string): AxisInfo {
@@ -1527,6 +1546,10 @@ export function einsum(ev: Evaluator, c: Call, spec: string | undefined, style: 
     ...(qTerm && kTerm && learnedQueryContracted(qTerm === ta ? a : b, qTerm, kTerm, out) ? { learnedPoolingQuery: true } : {}),
     queryProj: qTerm ? (qTerm === ta ? a : b).proj : undefined,
     queryNode: qTerm === ta && unparen(aNode).type === 'identifier' ? unparen(aNode) : undefined,
+    // The queries' own axes, as a matmul's scores keep them, where the einsum sums over their last axis (features last).
+    ...(qTerm && summedOver !== undefined && qTerm.at(-1) === summedOver && !qTerm.includes('...')
+      ? { queryAxes: axesOf(qTerm === ta ? a : b), queryUnsplit: unsplitWidth(qTerm === ta ? a : b) }
+      : {}),
   };
   const multiHead = a.multiHead || b.multiHead || out.some((x) => labelOfAxisName(x) === 'head') || undefined;
   return record(

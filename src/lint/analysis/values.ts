@@ -35,6 +35,12 @@ export interface AxisInfo {
    * size compared by what it holds, not by the name written at the view.
    */
   readonly sizeValue?: string;
+  /**
+   * A view's size that is the last axis of the input of the projection whose output it reshapes, a projection that
+   * keeps its width (`q = self.wq(x).view(B, n, L, D)` after `B, T, D = x.shape`, `self.wq = nn.Linear(d, d)`): that
+   * projection's whole output width, written so (its `outText`). The features are not split there.
+   */
+  readonly wholeWidth?: string;
 }
 
 export type Role = 'query' | 'key' | 'value';
@@ -446,6 +452,12 @@ export interface AValue {
   readonly fromConv?: boolean;
   readonly multiHead?: boolean;
   readonly normalized?: boolean;
+  /**
+   * Divided by its own sum (`w / w.sum(-1, keepdim=True)`), along this axis (negative index) when known: a helper of
+   * another file that renormalises the weights a caller passes it (cross-file.ts reads it back as that caller's
+   * renormalisation; weights cross files as plain tensors).
+   */
+  readonly sumNormalised?: { readonly axis?: number };
   /** Alternatives (one per path) of the operations applied so far. */
   readonly ops?: readonly (readonly PathOp[])[];
   readonly mask?: MaskInfo;
@@ -959,6 +971,7 @@ export function join(a: AValue, b: AValue): AValue {
       out.proj = same(a.proj, b.proj);
       out.multiHead = a.multiHead && b.multiHead ? true : undefined;
       out.normalized = a.normalized || b.normalized ? true : undefined;
+      out.sumNormalised = a.sumNormalised && b.sumNormalised && a.sumNormalised.axis === b.sumNormalised.axis ? a.sumNormalised : undefined;
       out.ops = joinOps(a, b);
       out.mask = joinMask(a.mask, b.mask);
       out.attn = joinAttn(a.attn, b.attn);

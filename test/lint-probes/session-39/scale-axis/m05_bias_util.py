@@ -1,0 +1,5 @@
+import torch
+
+
+def causal_bias(n):
+    return torch.full((n, n), float("-inf")).triu(1)
