@@ -58,9 +58,12 @@ const T = defineTemplates({
   passScaleFix: 'Pass {0}={1} (changes the weights)',
   scaleNeverPassed: 'the scale {0} is computed here and never passed to {1}',
   twiceOnPath: 'The scores are scaled by 1/sqrt(d) twice on this path ({0} and {1}): the logits end up divided by d.',
-  sameScaleTwice:
-    'The same scale {0} is applied to the {1} and again to the scores they form ({2}): the logits are scaled by its square, 1/d where it is 1/sqrt(d) (its default here). Apply it once.',
-  sameScaleFirst: 'the {0} are scaled by {1} here',
+  sameScaleTwiceQueries:
+    'The same scale {0} is applied to the queries and again to the scores they form ({1}): the logits are scaled by its square, 1/d where it is 1/sqrt(d) (its default here). Apply it once.',
+  sameScaleTwiceKeys:
+    'The same scale {0} is applied to the keys and again to the scores they form ({1}): the logits are scaled by its square, 1/d where it is 1/sqrt(d) (its default here). Apply it once.',
+  sameScaleFirstQueries: 'the queries are scaled by {0} here',
+  sameScaleFirstKeys: 'the keys are scaled by {0} here',
   firstFactor: 'the first 1/sqrt(d) factor {0} is applied here',
   calleeScalesAgain: 'the called function scales by {0} again here',
   eachOperand:
@@ -1178,11 +1181,16 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
                 const twice = sameScaleTwice(alt, site.ctx);
                 if (twice) {
                   const [a, b] = twice;
-                  const who = a.on === 'key' ? 'keys' : 'queries';
-                  report(b.factorNode, msg(T.sameScaleTwice, quote(ctx.text(b.factorNode), 30), who, quote(ctx.text(b.node), 40)), undefined, [
-                    { node: a.node, message: msg(T.sameScaleFirst, who, quote(ctx.text(a.factorNode), 30)) },
-                    ...factorDefinitions(ev, b.factorNode, site.ctx, 1),
-                  ]);
+                  const keys = a.on === 'key';
+                  report(
+                    b.factorNode,
+                    msg(keys ? T.sameScaleTwiceKeys : T.sameScaleTwiceQueries, quote(ctx.text(b.factorNode), 30), quote(ctx.text(b.node), 40)),
+                    undefined,
+                    [
+                      { node: a.node, message: msg(keys ? T.sameScaleFirstKeys : T.sameScaleFirstQueries, quote(ctx.text(a.factorNode), 30)) },
+                      ...factorDefinitions(ev, b.factorNode, site.ctx, 1),
+                    ],
+                  );
                   continue;
                 }
               }
