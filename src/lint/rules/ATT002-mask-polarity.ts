@@ -220,6 +220,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
         sites.push(site);
       },
       end() {
+        moveTrianglesToUses();
         // A fill of logits the code shows nothing of, or a product of the scores with a mask, counts only where a softmax
         // reads what it produced (or, handed back unread by its function, where an importing file's softmax may).
         const unread = sites.filter((s) => s.softmaxOf !== undefined && !softmaxReads(s.softmaxOf) && !(s.returnedFrom && importerSoftmaxes(s.returnedFrom)));
@@ -228,6 +229,33 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
         for (const site of sites) check(site);
       },
     };
+
+    /**
+     * An additive triangle made additive in one expression (`bias = np.tril(ones, k=-1) * -np.inf`) and added to the
+     * scores in another (`q @ k.T + bias`, `k @ q.T + bias`, `s + bias.T`): which side of the diagonal is each query's
+     * past depends on the axes of the scores it meets, so it is judged there, as the addition reads it (after any
+     * transpose), with the scores' layout that the softmax reading them shows (scoresLayout), instead of where it was
+     * built, where a query-first layout could only be assumed. With no addition in view it is judged where it was built.
+     */
+    function moveTrianglesToUses(): void {
+      const uses = ctx.analysis.facts.additiveTriangleUse;
+      if (uses.length === 0) return;
+      const moved: MaskSite[] = [];
+      for (const b of [...sites]) {
+        const m = b.mask.mask;
+        if (b.display !== 'additive mask' || b.subtracted || !m?.tri || !m.polarity || m.padding || m.join) continue;
+        const at = uses.filter((u) => u.builtAt === b.node);
+        if (at.length === 0) continue;
+        sites.splice(sites.indexOf(b), 1);
+        for (const u of at) {
+          if (moved.some((s) => s.node === u.node && s.ctx === u.ctx)) continue;
+          const polarity = u.tri.region === m.tri.region ? m.polarity : FLIPPED[m.polarity]!;
+          const mask = { ...m, tri: u.tri, polarity };
+          moved.push({ ...b, node: u.node, ctx: u.ctx, maskNode: u.maskNode, mask: { ...b.mask, mask }, triangleBuiltAt: b.node });
+        }
+      }
+      sites.push(...moved);
+    }
 
     /**
      * Scores a function fills and returns unread are normalised by an importing file that calls the function (or, for a
@@ -656,8 +684,9 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
     function fixFor(site: MaskSite): FixSpec | undefined {
       const m = site.mask.mask!;
       const node = site.maskNode;
-      // No edit inverts one keyword inside `**kwargs`, nor a function (a FlexAttention mask_mod) by its name.
-      if (node.parent?.type === 'dictionary_splat' || site.param === 'mask_mod') return undefined;
+      // No edit inverts one keyword inside `**kwargs`, nor a function (a FlexAttention mask_mod) by its name, nor an
+      // additive triangle where it is added (its 0/1 triangle is elsewhere).
+      if (node.parent?.type === 'dictionary_splat' || site.param === 'mask_mod' || site.triangleBuiltAt) return undefined;
       const t = ctx.text(node);
       const dtype = m.dtype ?? site.mask.dtype;
       if (dtype === 'bool')
