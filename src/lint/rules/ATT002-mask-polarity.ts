@@ -8,7 +8,7 @@ import { maskOfName } from '../analysis/names';
 import { importingFiles } from '../analysis/importers';
 import type { MaskInfo, MaskJoin, PathOp } from '../analysis/values';
 import { defineTemplates, msg, type MessageParts, type Template } from '../message';
-import { childByField, unparen, walk, type PyNode } from '../syntax/tree';
+import { childByField, namedChildren, unparen, walk, type PyNode } from '../syntax/tree';
 import { apiName, parenthesize, quote, type FixSpec, type RelatedSpec, type Rule, type RuleContext } from './rule';
 import { maskBuilt } from './related';
 import { alternatives, testReference } from './evidence';
@@ -236,6 +236,9 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
      * past depends on the axes of the scores it meets, so it is judged there, as the addition reads it (after any
      * transpose), with the scores' layout that the softmax reading them shows (scoresLayout), instead of where it was
      * built, where a query-first layout could only be assumed. With no addition in view it is judged where it was built.
+     * A triangle that reaches the addition through a parameter (`def attend(q, k, v, bias): logits += bias`, called with
+     * several biases) is still reported at its builder, the place that chose it; one the addition reads directly (a
+     * module constant, a local) is reported where it is added.
      */
     function moveTrianglesToUses(): void {
       const uses = ctx.analysis.facts.additiveTriangleUse;
@@ -251,10 +254,24 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
           if (moved.some((s) => s.node === u.node && s.ctx === u.ctx)) continue;
           const polarity = u.tri.region === m.tri.region ? m.polarity : FLIPPED[m.polarity]!;
           const mask = { ...m, tri: u.tri, polarity };
-          moved.push({ ...b, node: u.node, ctx: u.ctx, maskNode: u.maskNode, mask: { ...b.mask, mask }, triangleBuiltAt: b.node });
+          const at = throughParameter(u.node, u.maskNode) ? { maskNode: b.maskNode } : { maskNode: u.maskNode, triangleBuiltAt: b.node };
+          moved.push({ ...b, node: u.node, ctx: u.ctx, mask: { ...b.mask, mask }, ...at });
         }
       }
       sites.push(...moved);
+    }
+
+    /** The operand's root name (`bias` of `bias.T`, `bias[None]`) is a parameter of the function holding the addition. */
+    function throughParameter(addition: PyNode, operand: PyNode): boolean {
+      const name = rootName(ctx.analysis, operand);
+      let fn: PyNode | null = addition.parent;
+      while (fn && fn.type !== 'function_definition') fn = fn.parent;
+      const params = fn ? childByField(fn, 'parameters') : undefined;
+      if (!name || !params) return false;
+      return namedChildren(params).some((p) => {
+        const id = p.type === 'identifier' ? p : (childByField(p, 'name') ?? namedChildren(p).find((c) => c.type === 'identifier'));
+        return !!id && ctx.text(id) === name;
+      });
     }
 
     /**
