@@ -139,6 +139,11 @@ export interface AdditiveTriangleUse {
   readonly maskNode: PyNode;
   readonly builtAt: PyNode;
   readonly tri: TriRegion;
+  /**
+   * The operand's root name is a parameter of the function holding the addition (`def attend(q, k, v, bias): ... +
+   * bias`, called with several biases): reported at the builder, the place that chose the triangle.
+   */
+  readonly viaParameter: boolean;
 }
 
 export interface FillSite {

@@ -802,7 +802,21 @@ function noteTriangleUse(ev: Evaluator, mv: AValue, maskNode: PyNode, node: PyNo
   const at = m?.triangleSiteAt;
   if (!m?.additive || !at || !m.tri) return;
   for (let n: PyNode | null = at; n; n = n.parent) if (n === node) return;
-  ev.facts.additiveTriangleUse.push({ node, ctx, maskNode, builtAt: at, tri: m.tri });
+  if (ev.facts.additiveTriangleUse.some((u) => u.node === node && u.ctx === ctx && u.builtAt === at)) return;
+  ev.facts.additiveTriangleUse.push({ node, ctx, maskNode, builtAt: at, tri: m.tri, viaParameter: rootIsParameter(ev, node, maskNode) });
+}
+
+/** The operand's root name (`bias` of `bias.T`, `bias[None]`) is a parameter of the function holding `node`. */
+function rootIsParameter(ev: Evaluator, node: PyNode, operand: PyNode): boolean {
+  const name = rootName(ev, operand);
+  let fn: PyNode | null = node.parent;
+  while (fn && fn.type !== 'function_definition') fn = fn.parent;
+  const params = fn ? childByField(fn, 'parameters') : undefined;
+  if (!name || !params) return false;
+  return namedChildren(params).some((p) => {
+    const id = p.type === 'identifier' ? p : (childByField(p, 'name') ?? namedChildren(p).find((c) => c.type === 'identifier'));
+    return !!id && ev.text(id) === name;
+  });
 }
 
 function dropProductSite(ev: Evaluator, product: PyNode): void {

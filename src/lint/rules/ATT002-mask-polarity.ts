@@ -8,7 +8,7 @@ import { maskOfName } from '../analysis/names';
 import { importingFiles } from '../analysis/importers';
 import type { MaskInfo, MaskJoin, PathOp } from '../analysis/values';
 import { defineTemplates, msg, type MessageParts, type Template } from '../message';
-import { childByField, namedChildren, unparen, walk, type PyNode } from '../syntax/tree';
+import { childByField, unparen, walk, type PyNode } from '../syntax/tree';
 import { apiName, parenthesize, quote, type FixSpec, type RelatedSpec, type Rule, type RuleContext } from './rule';
 import { maskBuilt } from './related';
 import { alternatives, testReference } from './evidence';
@@ -242,36 +242,21 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
      */
     function moveTrianglesToUses(): void {
       const uses = ctx.analysis.facts.additiveTriangleUse;
-      if (uses.length === 0) return;
       const moved: MaskSite[] = [];
       for (const b of [...sites]) {
-        const m = b.mask.mask;
-        if (b.display !== 'additive mask' || b.subtracted || !m?.tri || !m.polarity || m.padding || m.join) continue;
         const at = uses.filter((u) => u.builtAt === b.node);
-        if (at.length === 0) continue;
+        // Only the product that made a triangle additive is a use's builder (ops.ts: noteTriangleUse); a triangle whose
+        // diagonal is a band's edge has no polarity to judge anywhere.
+        const m = b.mask.mask!;
+        if (at.length === 0 || !m.polarity) continue;
         sites.splice(sites.indexOf(b), 1);
         for (const u of at) {
-          if (moved.some((s) => s.node === u.node && s.ctx === u.ctx)) continue;
-          const polarity = u.tri.region === m.tri.region ? m.polarity : FLIPPED[m.polarity]!;
-          const mask = { ...m, tri: u.tri, polarity };
-          const at = throughParameter(u.node, u.maskNode) ? { maskNode: b.maskNode } : { maskNode: u.maskNode, triangleBuiltAt: b.node };
-          moved.push({ ...b, node: u.node, ctx: u.ctx, mask: { ...b.mask, mask }, ...at });
+          const polarity = u.tri.region === m.tri!.region ? m.polarity : FLIPPED[m.polarity]!;
+          const place = u.viaParameter ? { maskNode: b.maskNode } : { maskNode: u.maskNode, triangleBuiltAt: b.node };
+          moved.push({ ...b, node: u.node, ctx: u.ctx, mask: { ...b.mask, mask: { ...m, tri: u.tri, polarity } }, ...place });
         }
       }
       sites.push(...moved);
-    }
-
-    /** The operand's root name (`bias` of `bias.T`, `bias[None]`) is a parameter of the function holding the addition. */
-    function throughParameter(addition: PyNode, operand: PyNode): boolean {
-      const name = rootName(ctx.analysis, operand);
-      let fn: PyNode | null = addition.parent;
-      while (fn && fn.type !== 'function_definition') fn = fn.parent;
-      const params = fn ? childByField(fn, 'parameters') : undefined;
-      if (!name || !params) return false;
-      return namedChildren(params).some((p) => {
-        const id = p.type === 'identifier' ? p : (childByField(p, 'name') ?? namedChildren(p).find((c) => c.type === 'identifier'));
-        return !!id && ctx.text(id) === name;
-      });
     }
 
     /**

@@ -82,8 +82,11 @@ def attend(q, k, v):
     const l = await createLinter(grammar());
     const f = l.lintPython(src).filter((x) => x.code === 'ATT002');
     assert.equal(f.length, 1);
-    assert.equal(f[0]!.fix, undefined);
-    assert.ok(f[0]!.related?.some((r) => r.line === 5), 'the builder is a related location');
+    assert.equal(f[0].fix, undefined);
+    assert.ok(
+      f[0].related?.some((r) => r.line === 5),
+      'the builder is a related location',
+    );
   });
 
   it('a triangle that reaches the addition through a parameter is reported at its builder, read with the scores there', async () => {
