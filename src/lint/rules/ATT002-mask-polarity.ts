@@ -245,13 +245,14 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
       const moved: MaskSite[] = [];
       for (const b of [...sites]) {
         const at = uses.filter((u) => u.builtAt === b.node);
-        // Only the product that made a triangle additive is a use's builder (ops.ts: noteTriangleUse); a triangle whose
-        // diagonal is a band's edge has no polarity to judge anywhere.
+        // Only the product that made a triangle additive is a use's builder (ops.ts: noteTriangleUse), though in another
+        // context it may make another mask additive (a helper given a triangle by one caller, a padding mask by another:
+        // that one is judged where it is built); a triangle whose diagonal is a band's edge has no polarity to judge.
         const m = b.mask.mask!;
-        if (at.length === 0 || !m.polarity) continue;
+        if (at.length === 0 || !m.tri || !m.polarity) continue;
         sites.splice(sites.indexOf(b), 1);
         for (const u of at) {
-          const polarity = u.tri.region === m.tri!.region ? m.polarity : FLIPPED[m.polarity]!;
+          const polarity = u.tri.region === m.tri.region ? m.polarity : FLIPPED[m.polarity]!;
           const place = u.viaParameter ? { maskNode: b.maskNode } : { maskNode: u.maskNode, triangleBuiltAt: b.node };
           moved.push({ ...b, node: u.node, ctx: u.ctx, mask: { ...b.mask, mask: { ...m, tri: u.tri, polarity } }, ...place });
         }
