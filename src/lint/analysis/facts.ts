@@ -4,7 +4,7 @@
 import type { PyNode } from '../syntax/tree';
 import type { Framework, Polarity } from './apis';
 import type { Scope } from './scopes';
-import { axisAt, type AValue, type LayerInfo, type ScaleOp } from './values';
+import { axisAt, type AValue, type LayerInfo, type ScaleOp, type TriRegion } from './values';
 
 /** An evaluation context: a function evaluated with unknown parameters (default) or for one call site. */
 export interface Ctx {
@@ -120,6 +120,30 @@ export interface MaskSite {
   readonly softmaxOf?: PyNode;
   /** A mask times a large positive number subtracted from the scores (`e -= keep * 1e9`): named so in the message. */
   readonly subtracted?: true;
+  /**
+   * An additive triangle judged where it is added to the scores, not where it was made additive (ATT002): the
+   * product that made it (`tri * -1e9`, elsewhere). No fix is offered at the addition (the operand is additive).
+   */
+  readonly triangleBuiltAt?: PyNode;
+}
+
+/**
+ * An additive triangle (`np.tril(ones, -1) * -inf`, made additive at `builtAt`) added to attention scores at `node`
+ * (`scores + bias`, `q @ k.T + bias.T`) in another expression: `tri` is its triangle as the addition reads it, after any
+ * transpose on the way, and `maskNode` the operand there. Which side of the diagonal is each query's past depends on
+ * the scores' axes, known only here.
+ */
+export interface AdditiveTriangleUse {
+  readonly node: PyNode;
+  readonly ctx: Ctx;
+  readonly maskNode: PyNode;
+  readonly builtAt: PyNode;
+  readonly tri: TriRegion;
+  /**
+   * The operand's root name is a parameter of the function holding the addition (`def attend(q, k, v, bias): ... +
+   * bias`, called with several biases): reported at the builder, the place that chose the triangle.
+   */
+  readonly viaParameter: boolean;
 }
 
 export interface FillSite {
@@ -237,6 +261,8 @@ export class Facts {
    * queries' own keys, in any context.
    */
   readonly windowTriangles = new Set<number>();
+  /** Additive triangles added to the scores away from where they were made additive (ops.ts: noteTriangleUse). */
+  readonly additiveTriangleUse: AdditiveTriangleUse[] = [];
   /**
    * Functions (read with no caller) choosing between two of their parameters under a condition (`torch.where(keep, scores,
    * big_neg)` in `def fill(keep, scores, big_neg)`): which one is a fill, and what it fills, is what the callers pass.

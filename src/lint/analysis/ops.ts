@@ -820,6 +820,34 @@ function firstColumns(ev: Evaluator, node: PyNode): boolean {
   return /^:[^:]+$/.test(text);
 }
 
+/**
+ * An additive triangle made additive in another expression (`bias = np.tril(ones, -1) * -np.inf` at module level, a
+ * helper's return) and added to the scores here: recorded with the triangle as this addition reads it, after any
+ * transpose on the way (`bias.T`), so that ATT002 judges it against these scores' axes (masks.ts: transposeMask).
+ * Written in the addition itself (`s + tri * -1e9`), it is judged where it was built, as before.
+ */
+function noteTriangleUse(ev: Evaluator, mv: AValue, maskNode: PyNode, node: PyNode, ctx: Ctx): void {
+  const m = mv.mask;
+  const at = m?.triangleSiteAt;
+  if (!m?.additive || !at || !m.tri) return;
+  for (let n: PyNode | null = at; n; n = n.parent) if (n === node) return;
+  if (ev.facts.additiveTriangleUse.some((u) => u.node === node && u.ctx === ctx && u.builtAt === at)) return;
+  ev.facts.additiveTriangleUse.push({ node, ctx, maskNode, builtAt: at, tri: m.tri, viaParameter: rootIsParameter(ev, node, maskNode) });
+}
+
+/** The operand's root name (`bias` of `bias.T`, `bias[None]`) is a parameter of the function holding `node`. */
+function rootIsParameter(ev: Evaluator, node: PyNode, operand: PyNode): boolean {
+  const name = rootName(ev, operand);
+  let fn: PyNode | null = node.parent;
+  while (fn && fn.type !== 'function_definition') fn = fn.parent;
+  const params = fn ? childByField(fn, 'parameters') : undefined;
+  if (!name || !params) return false;
+  return namedChildren(params).some((p) => {
+    const id = p.type === 'identifier' ? p : (childByField(p, 'name') ?? namedChildren(p).find((c) => c.type === 'identifier'));
+    return !!id && ev.text(id) === name;
+  });
+}
+
 function dropProductSite(ev: Evaluator, product: PyNode): void {
   const u = unparen(product);
   const own = ev.facts.mask.findIndex((m) => m.node === u && m.display === 'scores × mask');
@@ -1060,6 +1088,7 @@ function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | u
       return addOp(lv, { kind: 'mask', node, how: 'add01', maskNode: r });
     }
     if (isMaskLike(ev, rv, r) || rv.mask?.additive) {
+      noteTriangleUse(ev, rv, r, node, _ctx);
       return addOp(lv, { kind: 'mask', node, how: 'add', maskNode: r });
     }
     // A bias parameter that no caller in view passes (`scores + attn_bias`): what it holds is not shown, and callers
@@ -1074,7 +1103,10 @@ function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | u
     return stretchedBy(lv, rv);
   }
   if (rv.attn && rv.attn.stage === 'scores' && l && op === '+') {
-    if (isMaskLike(ev, lv, l) || lv.mask?.additive) return addOp(rv, { kind: 'mask', node, how: 'add', maskNode: l });
+    if (isMaskLike(ev, lv, l) || lv.mask?.additive) {
+      noteTriangleUse(ev, lv, l, node, _ctx);
+      return addOp(rv, { kind: 'mask', node, how: 'add', maskNode: l });
+    }
     return stretchedBy(rv, lv);
   }
   // Weights + an additive mask (`w + (1.0 - m) * -10000.0`, `w += bias` with bias zeros filled with -inf): the mask acts
