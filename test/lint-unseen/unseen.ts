@@ -502,6 +502,12 @@ export const UNSEEN_BATCHES: readonly UnseenBatch[] = [
   // is printed on its own this session (`alone`), after batch 36; a later session adds it. A regression batch since the
   // start of session 40: its integrator opened batch-37/README.md (the case table) before it joined the measure.
   { id: 'batch-37', dir: join(__dirname, 'batch-37', 'cases'), group: 'regression' },
+  // Session 40 (brief curator-s40u38), gathered by one curator from the coin's unseen side (first hex digit 0-7), with
+  // real bugs as its first aim, every case written for the set, labelled before any linter ran on it and checked to share
+  // no run of six code lines with any other case under test/: a fresh unseen batch measured with today's linter. The
+  // integrator decided before any result existed that it is printed on its own this session (`alone`); a later session
+  // adds it to the unseen measure.
+  { id: 'batch-38', dir: join(__dirname, 'batch-38', 'cases'), group: 'unseen', alone: true },
 ];
 
 const GROUP_TITLES: Record<UnseenGroup, string> = {
