@@ -199,20 +199,20 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
     };
 
     /**
-     * The scaled scores reach a product with the values as scores (no softmax made weights of them: SimA's softmax-free
-     * attention, `wei = q @ k.T * c` then `wei @ v`), and no softmax of these scores is taken anywhere in the context.
+     * The scaled scores are the left operand of a product with the values, as scores (no softmax made weights of them:
+     * SimA's softmax-free attention, `wei = q @ k.T * c` then `wei @ v`), and no softmax of these scores is taken
+     * anywhere in the context.
      */
     const rawByFormed = new Map<number, boolean>();
     const usedRawAsWeights = (site: ScaleSite): boolean => {
       const formedAt = site.target.attn?.formedAt;
-      if (!formedAt || site.target.attn?.stage !== 'scores') return false;
+      /* c8 ignore next -- a factor recorded on the scores is recorded with the scores it scales, which say where they were formed; the type keeps it optional */
+      if (!formedAt) return false;
       const known = rawByFormed.get(formedAt.id);
       if (known !== undefined) return known;
       const raw =
         !ev.facts.softmax.some((s) => s.input.attn?.formedAt === formedAt) &&
-        ev.facts.matmul.some((m) =>
-          [m.a, m.b].some((o, i) => o.attn?.stage === 'scores' && o.attn.formedAt === formedAt && (i === 0 ? m.b : m.a).role === 'value'),
-        );
+        ev.facts.matmul.some((m) => m.a.attn?.stage === 'scores' && m.a.attn.formedAt === formedAt && m.b.role === 'value');
       rawByFormed.set(formedAt.id, raw);
       return raw;
     };
