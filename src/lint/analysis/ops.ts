@@ -639,6 +639,19 @@ function multiply(ev: Evaluator, lv: AValue, rv: AValue, l: PyNode | undefined, 
     return addOp(lv, { kind: 'mask', node, how: 'mul', maskNode: r });
   if (rv.kind === 'tensor' && !rv.mask && l && lv.kind === 'tensor' && isMaskLike(ev, lv, l) && !isHeadMask(ev, l))
     return addOp(rv, { kind: 'mask', node, how: 'mul', maskNode: l });
+  // q * k broadcast pairwise, then times a tensor of unknown meaning before the features are summed (edge features
+  // of a graph transformer, `(Q[:, :, :, None, :] * K[:, :, None, :, :] * E) .sum(-1)`, a gate): each pair's product
+  // modulated elementwise, still the scores' precursor, as named scores modulated so stay scores (above). The factor
+  // is an unknown step on the way (opaque), unless its name or value says it is a scale.
+  {
+    const [pw, other, otherNode] = lv.pairwise ? [lv, rv, r] : rv.pairwise ? [rv, lv, l] : [undefined, undefined, undefined];
+    if (pw && otherNode && other.kind === 'tensor' && !pw.pairwise!.additive && !pw.mask && !other.mask && !other.pairwise && !other.attn) {
+      if (other.role !== 'query' && other.role !== 'key' && other.role !== 'value' && !isMaskLike(ev, other, otherNode)) {
+        if (other.dimPow || other.scaleName || isScaleName(rootName(ev, otherNode) ?? '')) return scaleTensor(ev, pw, other, otherNode, node, false, ctx);
+        return { ...addOp(scaledBy(pw, other), { kind: 'opaque', node }), pairwise: pw.pairwise };
+      }
+    }
+  }
   // q * scale where scale is a tensor (e.g. torch.tensor(d).rsqrt())
   if ((lv.role === 'query' || lv.role === 'key') && r && (rv.dimPow || rv.scaleName || isScaleName(rootName(ev, r) ?? '')))
     return scaleTensor(ev, lv, rv, r, node, false, ctx);
