@@ -7,7 +7,7 @@
 // Likewise a helper such as `def attention(q, k, v, mask=None)` often leaves the 1/sqrt(d) scale to its callers
 // (`attention(q * self.scale, k, v)` in `layers.py`): `importerCallPassing` finds such a call.
 import { defineTemplates, msg } from '../message';
-import { childByField, namedChildren, unparen, walk, type PyNode } from '../syntax/tree';
+import { childByField, namedChildren, text, unparen, walk, type PyNode, type PyTree } from '../syntax/tree';
 import type { Evaluator } from './evaluator';
 import { noteMaskPlaces } from './cross-file';
 import { truthOf } from './flags';
@@ -181,6 +181,16 @@ function readsParameter(ev: Evaluator, node: PyNode, scope: Scope): boolean {
   const names = new Set(scope.params.map((p) => p.name));
   let found = false;
   walk(stmt, (n) => {
+    if (found) return false;
+    if (n.type === 'identifier' && names.has(ev.text(n))) found = true;
+  });
+  return found;
+}
+
+/** Whether an identifier under `node` (a name, an attribute's or a keyword's name) is one of `names`; strings and comments are not read. */
+function readsNameOf(ev: Evaluator, node: PyNode, names: ReadonlySet<string>): boolean {
+  let found = false;
+  walk(node, (n) => {
     if (found) return false;
     if (n.type === 'identifier' && names.has(ev.text(n))) found = true;
   });
@@ -464,7 +474,7 @@ function constructorArguments(ev: Evaluator, init: { readonly call: PyNode; read
   };
   const scope = init.ctx.scope;
   const outer = scope.name === '__init__' ? scope.ownerClass : undefined;
-  const passesParams = scope.params.some((p) => new RegExp(`\\b${p.name}\\b`).test(ev.text(childByField(init.call, 'arguments') ?? init.call)));
+  const passesParams = readsNameOf(ev, childByField(init.call, 'arguments') ?? init.call, new Set(scope.params.map((p) => p.name)));
   if (!outer || init.ctx.bindings !== undefined || !passesParams) {
     const direct = evaluate(init.ctx);
     return direct ? [direct] : [];
@@ -583,39 +593,96 @@ function innermostScope(scopes: readonly Scope[], node: PyNode): Scope | undefin
 /** Constructions of one class read, at most, in this file and in each importing file. */
 const MAX_CONSTRUCTIONS_READ = 8;
 
+/** One argument of a construction: its keyword (none for a positional one) and its value's text, as argumentText reads it. */
+interface ConstructionArg {
+  readonly keyword?: string;
+  readonly text: string;
+}
+
+/** A file whose constructions of a class are read: its path (none for the linted file) and its tree, parsed whole. */
+interface ConstructionFile {
+  readonly path?: string;
+  readonly tree: PyTree;
+}
+
 /**
- * The argument lists of the calls `Name(...)` written in `source` (not `class Name(...)`, not `obj.Name(...)`), each
- * split at its top-level commas; undefined for a call whose arguments are unpacked (`*args`, `**kw`) or cut short.
- * Read from the text, since a block with no attention site (the model that builds the head) is not parsed.
+ * The linted file's tree parsed whole: the tree the analysis reads leaves out the bodies and blocks with no attention
+ * text (syntax/tree.ts, `skipped`; syntax/blocks.ts, selectBlocks), where a model that builds the class often sits.
  */
-function constructionArgLists(source: string, name: string): string[][] | undefined {
-  const out: string[][] = [];
-  const re = new RegExp(`(?<![\\w.])${name}\\s*\\(`, 'g');
-  for (let m = re.exec(source); m; m = re.exec(source)) {
-    const lineStart = source.lastIndexOf('\n', m.index - 1) + 1;
-    const before = source.slice(lineStart, m.index);
-    if (/\bclass\s+$/.test(before) || before.includes('#')) continue;
-    const args: string[] = [];
-    let depth = 0;
-    let cur = '';
-    let i = m.index + m[0].length;
-    for (; i < source.length; i++) {
-      const ch = source[i];
-      if (ch === '(' || ch === '[' || ch === '{') depth++;
-      else if (ch === ')' || ch === ']' || ch === '}') {
-        if (depth === 0) break;
-        depth--;
-      } else if (ch === ',' && depth === 0) {
-        args.push(cur.trim());
-        cur = '';
-        continue;
-      } else if (ch === '#' || ch === '"' || ch === "'") return undefined;
-      cur += ch;
+function wholeTree(tree: PyTree): PyTree {
+  return tree.whole?.() ?? tree;
+}
+
+/**
+ * This file (parsed whole) and the files importing it whose text names the class (their trees as the workspace parsed
+ * them, whole).
+ */
+function constructionFiles(ev: Evaluator, cls: ClassInfo): ConstructionFile[] {
+  const files: ConstructionFile[] = [{ tree: wholeTree(ev.tree) }];
+  if (ev.link) {
+    for (const path of importingFiles(ev.link, MAX_IMPORTERS, true)) {
+      const m = ev.link.workspace.module(path);
+      if (m && m.tree.source.includes(cls.name)) files.push({ path, tree: m.tree });
     }
-    if (i >= source.length) return undefined;
-    if (cur.trim()) args.push(cur.trim());
-    if (args.some((a) => a.startsWith('*'))) return undefined;
-    out.push(args.map((a) => a.replace(/\s+/g, '')));
+  }
+  return files;
+}
+
+/**
+ * The calls `Name(...)` of a file, in source order: `call` nodes whose function is the identifier `name` (not an
+ * attribute `obj.Name(...)`; `class Name(...)` and text in strings or comments are no calls).
+ */
+function constructionCalls(tree: PyTree, name: string): PyNode[] {
+  const out: PyNode[] = [];
+  walk(tree.root, (n) => {
+    if (n.type !== 'call') return;
+    const fn = childByField(n, 'function');
+    if (fn?.type === 'identifier' && fn.end - fn.start === name.length && tree.source.startsWith(name, fn.start)) out.push(n);
+  });
+  return out;
+}
+
+/**
+ * A node's text as constructions are compared: without the comments and line continuations inside it, and without
+ * whitespace (`n_embd // n_head` and `n_embd//n_head` are the same argument).
+ */
+function argumentText(tree: PyTree, node: PyNode): string {
+  let cut = '';
+  let at = node.start;
+  walk(node, (n) => {
+    if (n.type !== 'comment' && n.type !== 'line_continuation') return;
+    cut += tree.source.slice(at, n.start);
+    at = n.end;
+    return false;
+  });
+  cut += tree.source.slice(at, node.end);
+  return cut.replace(/\\\r?\n/g, '').replace(/\s+/g, '');
+}
+
+/**
+ * The arguments of each construction `Name(...)` in a file's tree: positional ones in order, keyword arguments by
+ * name. Undefined when a construction unpacks arguments (`*args`, `**cfg`: any parameter may be passed), passes a
+ * generator, is cut short by a syntax error, or when the file holds more than MAX_CONSTRUCTIONS_READ of them.
+ */
+function constructionArgLists(file: ConstructionFile, name: string): ConstructionArg[][] | undefined {
+  const out: ConstructionArg[][] = [];
+  for (const call of constructionCalls(file.tree, name)) {
+    const list = childByField(call, 'arguments');
+    if (list?.type !== 'argument_list' || list.missing) return undefined;
+    const args: ConstructionArg[] = [];
+    for (const a of namedChildren(list)) {
+      if (a.type === 'list_splat' || a.type === 'dictionary_splat' || a.type === 'ERROR' || a.missing) return undefined;
+      if (a.type === 'line_continuation') continue;
+      if (a.type === 'keyword_argument') {
+        const k = childByField(a, 'name');
+        const v = childByField(a, 'value');
+        if (!k || !v) return undefined;
+        args.push({ keyword: text(file.tree, k), text: argumentText(file.tree, v) });
+      } else args.push({ text: argumentText(file.tree, a) });
+    }
+    // An argument list the parser closed itself (`Head(n_embd,` at the end of the text) is cut short.
+    if (list.children.some((c) => c.type === 'ERROR' || c.missing) || file.tree.source[list.end - 1] !== ')') return undefined;
+    out.push(args);
     if (out.length > MAX_CONSTRUCTIONS_READ) return undefined;
   }
   return out;
@@ -636,10 +703,9 @@ export function constructionsPassSame(ev: Evaluator, cls: ClassInfo, a: string, 
   // `a` not a parameter: a width the module fixes (`n_embd = 32` at module level, `nn.Linear(n_embd, head_size)`).
   if (!pa) return constructionsPassConstant(ev, cls, a, pb);
   if (!plain(pa)) return false;
-  const sources = constructionSources(ev, cls);
   let found = 0;
-  for (const source of sources) {
-    const lists = constructionArgLists(source, cls.name);
+  for (const file of constructionFiles(ev, cls)) {
+    const lists = constructionArgLists(file, cls.name);
     if (!lists) return false;
     for (const args of lists) {
       found++;
@@ -657,30 +723,46 @@ export function constructionsPassSame(ev: Evaluator, cls: ClassInfo, a: string, 
 }
 
 /**
- * The constructor rebinds parameter `b` to parameter `a` when it is None, before anything else reads it: `b = b or a`,
- * `b = a if b is None else b`, `b = b if b is not None else a`, or `if b is None:` then `b = a`.
+ * The constructor rebinds parameter `b` to parameter `a` when it is None, by a statement of its body (not of a function
+ * nested in it): `b = b or a`, `b = a if b is None else b`, `b = b if b is not None else a` (an `assignment` whose right
+ * side is a `boolean_operator` `or` or a `conditional_expression`), or `if b is None:` whose block starts with `b = a`.
  */
 function fallsBackTo(ev: Evaluator, init: PyNode, b: string, a: string): boolean {
-  const body = ev.text(init);
-  const [eb, ea] = [b, a].map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  return [
-    `^\\s*${eb}\\s*=\\s*${eb}\\s+or\\s+${ea}\\s*$`,
-    `^\\s*${eb}\\s*=\\s*${ea}\\s+if\\s+${eb}\\s+is\\s+None\\s+else\\s+${eb}\\s*$`,
-    `^\\s*${eb}\\s*=\\s*${eb}\\s+if\\s+${eb}\\s+is\\s+not\\s+None\\s+else\\s+${ea}\\s*$`,
-    `^\\s*if\\s+${eb}\\s+is\\s+None\\s*:\\s*\\n\\s*${eb}\\s*=\\s*${ea}\\s*$`,
-  ].some((re) => new RegExp(re, 'm').test(body));
-}
-
-/** This file's source and those of the files importing it that name the class. */
-function constructionSources(ev: Evaluator, cls: ClassInfo): string[] {
-  const sources = [ev.tree.source];
-  if (ev.link) {
-    for (const path of importingFiles(ev.link, MAX_IMPORTERS, true)) {
-      const m = ev.link.workspace.module(path);
-      if (m && m.tree.source.includes(cls.name)) sources.push(m.tree.source);
+  const named = (n: PyNode | undefined, name: string): boolean => !!n && unparen(n).type === 'identifier' && ev.text(unparen(n)) === name;
+  // `b is None` (`negated`: `b is not None`).
+  const isNone = (n: PyNode | undefined, negated: boolean): boolean => {
+    const c = n ? unparen(n) : undefined;
+    if (c?.type !== 'comparison_operator') return false;
+    const operands = namedChildren(c);
+    const ops = c.children.filter((x) => !x.named).map((x) => x.type);
+    return operands.length === 2 && named(operands[0], b) && operands[1]?.type === 'none' && ops.join(' ') === (negated ? 'is not' : 'is');
+  };
+  // `b = <value>` with `value` accepted.
+  const assigns = (stmt: PyNode | undefined, value: (v: PyNode) => boolean): boolean => {
+    const e = stmt?.type === 'expression_statement' ? namedChildren(stmt) : [];
+    const asg = e.length === 1 ? e[0] : undefined;
+    const right = asg?.type === 'assignment' ? childByField(asg, 'right') : undefined;
+    return !!asg && !!right && named(childByField(asg, 'left'), b) && value(unparen(right));
+  };
+  const fallback = (v: PyNode): boolean => {
+    if (v.type === 'boolean_operator') {
+      const op = childByField(v, 'operator');
+      return (op ? op.type : '') === 'or' && named(childByField(v, 'left'), b) && named(childByField(v, 'right'), a);
     }
-  }
-  return sources;
+    if (v.type !== 'conditional_expression') return false;
+    const [then, cond, otherwise] = namedChildren(v);
+    return (named(then, a) && isNone(cond, false) && named(otherwise, b)) || (named(then, b) && isNone(cond, true) && named(otherwise, a));
+  };
+  let found = false;
+  walk(childByField(init, 'body') ?? init, (n) => {
+    if (found || n.type === 'function_definition' || n.type === 'class_definition' || n.type === 'lambda') return false;
+    if (assigns(n, fallback)) found = true;
+    else if (n.type === 'if_statement' && isNone(childByField(n, 'condition'), false)) {
+      const block = childByField(n, 'consequence');
+      if (block && assigns(namedChildren(block)[0], (v) => named(v, a))) found = true;
+    }
+  });
+  return found;
 }
 
 /**
@@ -688,45 +770,21 @@ function constructionSources(ev: Evaluator, cls: ClassInfo): string[] {
  * or, failing that, in a file importing it: for a finding that rests on how the class is built.
  */
 export function firstConstruction(ev: Evaluator, cls: ClassInfo): { path?: string; source: string; start: number; end: number } | undefined {
-  const files: { path?: string; source: string }[] = [{ source: ev.tree.source }];
-  if (ev.link) {
-    for (const path of importingFiles(ev.link, MAX_IMPORTERS, true)) {
-      const m = ev.link.workspace.module(path);
-      if (m && m.tree.source.includes(cls.name)) files.push({ path, source: m.tree.source });
-    }
-  }
-  const re = new RegExp(`(?<![\\w.])${cls.name}\\s*\\(`, 'g');
-  for (const f of files) {
-    re.lastIndex = 0;
-    for (let m = re.exec(f.source); m; m = re.exec(f.source)) {
-      const lineStart = f.source.lastIndexOf('\n', m.index - 1) + 1;
-      const before = f.source.slice(lineStart, m.index);
-      if (/\bclass\s+$/.test(before) || before.includes('#')) continue;
-      let depth = 0;
-      let i = m.index + m[0].length;
-      for (; i < f.source.length; i++) {
-        const ch = f.source[i];
-        if (ch === '(') depth++;
-        else if (ch === ')') {
-          if (depth === 0) break;
-          depth--;
-        }
-      }
-      if (i >= f.source.length) continue;
-      return { ...(f.path !== undefined ? { path: f.path } : {}), source: f.source, start: m.index, end: i + 1 };
-    }
+  for (const f of constructionFiles(ev, cls)) {
+    const call = constructionCalls(f.tree, cls.name)[0];
+    if (call) return { ...(f.path !== undefined ? { path: f.path } : {}), source: f.tree.source, start: call.start, end: call.end };
   }
   return undefined;
 }
 
-/** The argument a construction's text passes for parameter `p` (its default when left out). */
-function argument(ev: Evaluator, args: readonly string[], p: ParamInfo): string | undefined {
-  const kw = args.find((x) => x.startsWith(`${p.name}=`) && !x.startsWith(`${p.name}==`));
-  if (kw) return kw.slice(p.name.length + 1);
-  const positional = args.filter((x) => !/^\w+=(?!=)/.test(x));
-  const pos = p.kind === 'positional' && p.index !== undefined ? positional[p.index - 1] : undefined;
+/** The argument a construction passes for parameter `p` (its default when left out), as argumentText reads it. */
+function argument(ev: Evaluator, args: readonly ConstructionArg[], p: ParamInfo): string | undefined {
+  const kw = args.find((x) => x.keyword === p.name);
+  if (kw) return kw.text;
+  const positional = args.filter((x) => x.keyword === undefined);
+  const pos = p.kind === 'positional' && p.index !== undefined ? positional[p.index - 1]?.text : undefined;
   if (pos !== undefined) return pos;
-  return p.default ? ev.text(p.default).replace(/\s+/g, '') : undefined;
+  return p.default ? argumentText(ev.tree, p.default) : undefined;
 }
 
 /**
@@ -764,10 +822,10 @@ function constructionsPassConstant(ev: Evaluator, cls: ClassInfo, name: string, 
   const own = stmt ? ev.tree.source.slice(0, stmt.start) + ev.tree.source.slice(stmt.end) : ev.tree.source;
   if (rebinds.test(own)) return false;
   let found = 0;
-  for (const [i, source] of constructionSources(ev, cls).entries()) {
-    const lists = constructionArgLists(source, cls.name);
+  for (const [i, file] of constructionFiles(ev, cls).entries()) {
+    const lists = constructionArgLists(file, cls.name);
     if (!lists) return false;
-    const nameIsConstant = i === 0 || (!!imports?.test(source) && !rebinds.test(source));
+    const nameIsConstant = i === 0 || (!!imports?.test(file.tree.source) && !rebinds.test(file.tree.source));
     for (const args of lists) {
       found++;
       const y = argument(ev, args, pb);
@@ -814,8 +872,8 @@ export function constructionsPassSameWithHeads(ev: Evaluator, cls: ClassInfo | u
   const ph = heads.length === 1 ? heads[0] : undefined;
   if (!plain(pa) || !plain(pb) || !plain(ph)) return false;
   let found = 0;
-  for (const [i, source] of constructionSources(ev, cls).entries()) {
-    const lists = constructionArgLists(source, cls.name);
+  for (const [i, file] of constructionFiles(ev, cls).entries()) {
+    const lists = constructionArgLists(file, cls.name);
     if (!lists) return false;
     for (const args of lists) {
       found++;
@@ -884,14 +942,13 @@ export function constructedField(ev: Evaluator, cls: ClassInfo, field: string, i
   if (!/^\w+$/.test(cls.name)) return undefined;
   let found = 0;
   let out: 'default' | number | undefined;
-  for (const source of constructionSources(ev, cls)) {
-    const lists = constructionArgLists(source, cls.name);
+  for (const file of constructionFiles(ev, cls)) {
+    const lists = constructionArgLists(file, cls.name);
     if (!lists) return null;
     for (const args of lists) {
       found++;
-      const kw = args.find((x) => x.startsWith(`${field}=`) && !x.startsWith(`${field}==`));
-      const positional = args.filter((x) => !/^\w+=(?!=)/.test(x));
-      const text = kw ? kw.slice(field.length + 1) : positional[index];
+      const kw = args.find((x) => x.keyword === field);
+      const text = kw ? kw.text : args.filter((x) => x.keyword === undefined)[index]?.text;
       const value = text === undefined ? 'default' : literalNumber(text);
       if (value === undefined || (out !== undefined && out !== value)) return null;
       out = value;
@@ -909,13 +966,13 @@ export function constructionArguments(ev: Evaluator, cls: ClassInfo, param: stri
   const p = cls.methods.get('__init__')?.params.find((x) => x.name === param);
   if (!p || (p.kind !== 'positional' && p.kind !== 'keyword-only') || !/^\w+$/.test(cls.name)) return undefined;
   const out: { text: string; source: string }[] = [];
-  for (const source of constructionSources(ev, cls)) {
-    const lists = constructionArgLists(source, cls.name);
+  for (const file of constructionFiles(ev, cls)) {
+    const lists = constructionArgLists(file, cls.name);
     if (!lists) return undefined;
     for (const args of lists) {
       const text = argument(ev, args, p);
       if (text === undefined) return undefined;
-      out.push({ text, source });
+      out.push({ text, source: file.tree.source });
     }
   }
   return out.length > 0 ? out : undefined;
