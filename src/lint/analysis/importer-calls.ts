@@ -6,6 +6,32 @@
 // and the function is evaluated again with them, so the site is judged as the program really calls it.
 // Likewise a helper such as `def attention(q, k, v, mask=None)` often leaves the 1/sqrt(d) scale to its callers
 // (`attention(q * self.scale, k, v)` in `layers.py`): `importerCallPassing` finds such a call.
+//
+// The constructions of a class (ATT004's widths, a config's fields) are read from syntax trees, never from the text:
+//   - constructionFiles: the linted file's tree parsed whole (`PyTree.whole`: the analysed tree leaves out bodies and
+//     blocks with no attention text, where the model that builds a head often sits) and the trees of the files importing
+//     it that name the class (the workspace parses those whole and caches them per version: not parsed again here);
+//   - constructionCalls: `call` nodes whose `function` is the identifier naming the class, in source order
+//     (`class Name(...)`, `obj.Name(...)` and text in strings or comments are no construction);
+//   - constructionArgLists: each call's `argument_list` children, a `keyword_argument` by its name, the others by
+//     position, each value's text without comments, line continuations or whitespace (argumentText); a `list_splat` or
+//     `dictionary_splat` (`*args`, `**cfg`), a generator argument or a call the parser cut short makes the file's
+//     constructions unknown (undefined), and so do more than MAX_CONSTRUCTIONS_READ of them;
+//   - argument: what one construction passes for one `__init__` parameter (its keyword, else its position, else the
+//     parameter's default);
+//   - fallsBackTo: a statement of the constructor's own body (not of a function nested in it) rebinding a parameter to
+//     another when it is None: an `assignment` whose right side is a `boolean_operator` `or` (`b = b or a`) or a
+//     `conditional_expression` testing `b is None` / `b is not None` by a `comparison_operator`, or an `if_statement`
+//     testing `b is None` whose block starts with `b = a`;
+//   - what the exported functions decide from these: constructionsPassSame (every construction passes the same
+//     argument text, or equal whole numbers, for two parameters, or for a parameter and a module-level width,
+//     constructionsPassConstant), constructionsPassSameWithHeads (the same, with a head count above 1, numbers read
+//     through module-level constants by argumentNumber), firstConstruction (the first call, for a finding's message and
+//     related location), constructedField (a config field's value, a number written out or the default) and
+//     constructionArguments (each construction's argument for one parameter, with its file's source).
+//   - bindingsOf and importsName: where a file binds a name (assignment targets; parameters, `for` targets and `as`
+//     aliases) and whether it imports it from a module, for the names constructionsPassConstant and argumentNumber
+//     read as module-level constants.
 import { defineTemplates, msg } from '../message';
 import { childByField, namedChildren, text, unparen, walk, type PyNode, type PyTree } from '../syntax/tree';
 import type { Evaluator } from './evaluator';
@@ -787,6 +813,90 @@ function argument(ev: Evaluator, args: readonly ConstructionArg[], p: ParamInfo)
   return p.default ? argumentText(ev.tree, p.default) : undefined;
 }
 
+/** Targets holding several targets (`a, b = ...`, `[a, *rest] = ...`, `for (i, x) in ...`). */
+const TARGET_LISTS: ReadonlySet<string> = new Set([
+  'pattern_list',
+  'tuple_pattern',
+  'list_pattern',
+  'tuple',
+  'list',
+  'parenthesized_expression',
+  'list_splat_pattern',
+  'list_splat',
+  'expression_list',
+]);
+
+/**
+ * Where a tree binds `name`, outside the range of `skip`: `assigned` counts the targets of assignments (`name = ...`,
+ * `name: int = ...`, `a, name = ...`, `name += ...`, `(name := ...)`); `other` counts the other bindings: parameters
+ * of functions and lambdas, `for name in` (statements and comprehensions), `as name` (imports, `with`, `except`). A
+ * keyword argument `f(name=...)` binds nothing; nor does `from m import name` (the import the caller looks for).
+ */
+function bindingsOf(tree: PyTree, name: string, skip?: { readonly start: number; readonly end: number }): { assigned: number; other: number } {
+  const out = { assigned: 0, other: 0 };
+  const is = (n: PyNode | undefined): boolean => n?.type === 'identifier' && n.end - n.start === name.length && tree.source.startsWith(name, n.start);
+  // The names a target binds: an identifier, or those of a tuple or list of targets (not an attribute's or a subscript's).
+  const targets = (n: PyNode | undefined, into: 'assigned' | 'other'): void => {
+    if (!n) return;
+    if (is(n)) out[into]++;
+    else if (TARGET_LISTS.has(n.type)) for (const c of namedChildren(n)) targets(c, into);
+  };
+  walk(tree.root, (n) => {
+    if (skip && n.start >= skip.start && n.end <= skip.end) return false;
+    switch (n.type) {
+      case 'assignment':
+        if (childByField(n, 'right')) targets(childByField(n, 'left'), 'assigned');
+        break;
+      case 'augmented_assignment':
+        targets(childByField(n, 'left'), 'assigned');
+        break;
+      case 'named_expression':
+        targets(childByField(n, 'name'), 'assigned');
+        break;
+      case 'for_statement':
+      case 'for_in_clause':
+        targets(childByField(n, 'left'), 'other');
+        break;
+      case 'parameters':
+      case 'lambda_parameters':
+        for (const p of namedChildren(n)) {
+          const id = is(p) ? p : (childByField(p, 'name') ?? namedChildren(p).find((c) => c.type === 'identifier'));
+          if (is(id)) out.other++;
+        }
+        break;
+      case 'aliased_import':
+        if (is(childByField(n, 'alias'))) out.other++;
+        break;
+      case 'as_pattern': {
+        const alias = childByField(n, 'alias');
+        targets(alias?.type === 'as_pattern_target' ? namedChildren(alias)[0] : alias, 'other');
+        break;
+      }
+      default:
+    }
+  });
+  return out;
+}
+
+/**
+ * A statement of the tree importing `name` itself, not renamed, from a module whose last dotted part is `module`
+ * (`from model import Head, n_embd`, `from .config import (n_embd, ...)`).
+ */
+function importsName(tree: PyTree, module: string, name: string): boolean {
+  let found = false;
+  walk(tree.root, (n) => {
+    if (found) return false;
+    if (n.type !== 'import_from_statement') return;
+    const from = childByField(n, 'module_name');
+    const dotted = from?.type === 'relative_import' ? namedChildren(from).find((c) => c.type === 'dotted_name') : from;
+    const last = dotted?.type === 'dotted_name' ? namedChildren(dotted).at(-1) : undefined;
+    if (!last || text(tree, last) !== module) return false;
+    found = n.children.some((c) => c.field === 'name' && c.type === 'dotted_name' && text(tree, c) === name);
+    return false;
+  });
+  return found;
+}
+
 /**
  * Whether every construction of `cls` the workspace shows passes, for parameter `pb`, the width `name` that this
  * module fixes by one module-level assignment (`n_embedding = 32`, the projection `nn.Linear(n_embedding,
@@ -811,21 +921,19 @@ function constructionsPassConstant(ev: Evaluator, cls: ClassInfo, name: string, 
   if (def.kind !== 'import' && !(def.kind === 'assign' && def.value)) return false;
   const valueText = def.kind === 'assign' && def.value ? ev.text(def.value).replace(/\s+/g, '') : '';
   const number = /^\d+$/.test(valueText) ? Number(valueText) : undefined;
-  const imports =
-    fromModule && /^\w+$/.test(fromModule)
-      ? new RegExp(`^\\s*from\\s+(?:\\.*|[\\w.]*\\.)${fromModule}\\s+import\\s+[^\\n#]*\\b${name}\\b(?!\\s+as\\b)`, 'm')
-      : undefined;
-  const rebinds = new RegExp(`(?:^|[^\\w.])${name}\\s*(?:=(?!=)|:[^\\n]*=)|\\bdef\\s+\\w+\\s*\\([^)]*\\b${name}\\b|\\bas\\s+${name}\\b`);
-  // This file without the constant's own statement: read as text, since a class with no attention site (the model
-  // that builds the head) is not walked for its scopes.
+  // This file without the constant's own statement, parsed whole: a class with no attention site (the model that
+  // builds the head) is left out of the analysed tree.
   const stmt = def.kind === 'assign' ? (def.target.parent ?? def.target) : undefined;
-  const own = stmt ? ev.tree.source.slice(0, stmt.start) + ev.tree.source.slice(stmt.end) : ev.tree.source;
-  if (rebinds.test(own)) return false;
+  const rebound = (tree: PyTree, skip?: PyNode): boolean => {
+    const b = bindingsOf(tree, name, skip);
+    return b.assigned > 0 || b.other > 0;
+  };
+  if (rebound(wholeTree(ev.tree), stmt)) return false;
   let found = 0;
   for (const [i, file] of constructionFiles(ev, cls).entries()) {
     const lists = constructionArgLists(file, cls.name);
     if (!lists) return false;
-    const nameIsConstant = i === 0 || (!!imports?.test(file.tree.source) && !rebinds.test(file.tree.source));
+    const nameIsConstant = i === 0 || (!!fromModule && importsName(file.tree, fromModule, name) && !rebound(file.tree));
     for (const args of lists) {
       found++;
       const y = argument(ev, args, pb);
@@ -849,10 +957,9 @@ function argumentNumber(ev: Evaluator, cls: ClassInfo, text: string, own: boolea
   const defs = ev.sr.module.envAtEnd.get(text);
   const def = defs?.length === 1 ? defs[0] : undefined;
   if (!def || def.kind !== 'assign' || !def.value || def.path.length > 0 || def.scope !== ev.sr.module) return undefined;
-  // The file without the class itself (its own constructor's parameters bear the same names).
-  const src = ev.tree.source.slice(0, cls.node.start) + ev.tree.source.slice(cls.node.end);
-  const binds = src.match(new RegExp(`(?:^|[^\\w.])${text}\\s*(?:=(?!=)|:[^\\n]*=)`, 'gm'))?.length ?? 0;
-  if (binds !== 1 || new RegExp(`\\bdef\\s+\\w+\\s*\\([^)]*\\b${text}\\b|\\bas\\s+${text}\\b|\\bfor\\s+${text}\\b`).test(src)) return undefined;
+  // Bound once in the file without the class itself (its own constructor's parameters bear the same names).
+  const b = bindingsOf(wholeTree(ev.tree), text, cls.node);
+  if (b.assigned !== 1 || b.other > 0) return undefined;
   return argumentNumber(ev, cls, ev.text(def.value).replace(/\s+/g, ''), own, depth + 1);
 }
 

@@ -194,3 +194,108 @@ class MultiHeadAttention(Layer):
     });
   });
 });
+
+// The names a construction passes are module-level constants only where nothing else binds them: read from the trees
+// too (assignment targets, parameters, `for` targets, `as` aliases; `from model import n_embd` in an importing file).
+// The text's regular expressions took a comment (`# n_embd = 32`) or a keyword argument (`build(n_embd=n_embd)`) for
+// a binding, and missed an import spelt over several lines.
+const ONE_HEAD = (extra: string): string => `import torch
+import torch.nn as nn
+from torch.nn import functional as F
+
+# sizes: n_embd = 32 (the embedding), block_size = 8
+block_size = 8
+n_embd = 32
+
+
+class Head(nn.Module):
+    def __init__(self, head_size):
+        super().__init__()
+        self.key = nn.Linear(n_embd, head_size, bias=False)
+        self.query = nn.Linear(n_embd, head_size, bias=False)
+        self.value = nn.Linear(n_embd, head_size, bias=False)
+
+    def forward(self, x):
+        B, T, C = x.shape
+        k, q = self.key(x), self.query(x)
+        wei = q @ k.transpose(-2, -1) * C**-0.5
+        return F.softmax(wei, dim=-1) @ self.value(x)
+${extra}`;
+
+describe('importer-calls: module-level widths bound nowhere else, read from the tree (ATT004)', () => {
+  const model = '\n\nclass Model(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.sa_head = Head(n_embd)\n';
+  it('`Head(n_embd)` with n_embd a module constant: silent, whatever the comments say', async () => {
+    assert.deepEqual(await findingLines(ONE_HEAD(model), 'ATT004'), []);
+  });
+  it('a keyword argument of that name binds nothing: silent', async () => {
+    assert.deepEqual(await findingLines(ONE_HEAD(`${model}\n\ndef build():\n    return Model(n_embd=n_embd)\n`), 'ATT004'), []);
+  });
+  it('a function taking n_embd, or a loop or an assignment rebinding it, makes the name no constant: reported', async () => {
+    for (const extra of [
+      '\n\ndef build(n_embd):\n    return Head(n_embd)\n',
+      '\n\nheads = [Head(n_embd) for n_embd in (8, 16)]\n',
+      `${model}\n\nn_embd += 32\n`,
+      `${model}\n\nwith open("cfg") as n_embd:\n    pass\n`,
+    ])
+      assert.deepEqual(await findingLines(ONE_HEAD(extra), 'ATT004'), [20], extra);
+  });
+  it('cross-file: an importing file that takes the name from the module (over several lines) passes the constant: silent', async () => {
+    const head = ONE_HEAD('');
+    const train = (imports: string, body = ''): string => `${imports}\n\n${body}model = Head(n_embd)\n`;
+    // (importers.ts finds the importing files by their first import line: `(Head,` must be on it.)
+    const multiLine = 'from model import (Head,\n                   n_embd)';
+    assert.deepEqual(await workspaceFindingLines({ 'model.py': head, 'train.py': train(multiLine) }, 'model.py', 'ATT004'), []);
+    assert.deepEqual(await workspaceFindingLines({ 'model.py': head, 'train.py': train('from model import Head, n_embd') }, 'model.py', 'ATT004'), []);
+    // Its own n_embd, or the name taken under another name: not the constant.
+    assert.deepEqual(
+      await workspaceFindingLines({ 'model.py': head, 'train.py': train('from model import Head', 'n_embd = 64\n') }, 'model.py', 'ATT004'),
+      [20],
+    );
+    assert.deepEqual(
+      await workspaceFindingLines({ 'model.py': head, 'train.py': train('from model import Head, n_embd as width', 'n_embd = width\n') }, 'model.py', 'ATT004'),
+      [20],
+    );
+  });
+});
+
+// argumentNumber: a construction's argument named by a module-level constant bound once (`d_k = 512`), read from the
+// tree: a construction passing the constants by keyword (`MultiHeadAttention(h=h, d_k=d_k, d_model=d_model)`) binds
+// nothing, so the head width bound to the whole width split into heads is reported as it is for positional arguments.
+describe('importer-calls: constants passed by keyword are still bound once (ATT004)', () => {
+  const KERAS = `import tensorflow as tf
+from tensorflow.keras.layers import Dense, Layer
+
+
+class MultiHeadAttention(Layer):
+    def __init__(self, h, d_k, d_model):
+        super().__init__()
+        self.heads = h
+        self.d_k = d_k
+        self.W_q = Dense(d_model)
+        self.W_k = Dense(d_model)
+        self.W_v = Dense(d_model)
+
+    def split(self, x):
+        x = tf.reshape(x, shape=(tf.shape(x)[0], tf.shape(x)[1], self.heads, -1))
+        return tf.transpose(x, perm=(0, 2, 1, 3))
+
+    def call(self, queries, keys, values):
+        q = self.split(self.W_q(queries))
+        k = self.split(self.W_k(keys))
+        v = self.split(self.W_v(values))
+        scores = tf.matmul(q, k, transpose_b=True) / tf.math.sqrt(tf.cast(self.d_k, tf.float32))
+        return tf.matmul(tf.nn.softmax(scores), v)
+
+
+d_model = 512
+h = 8
+`;
+  it('d_k = 512 by keyword: reported; d_k = 64 by keyword: silent', async () => {
+    assert.deepEqual(await findingLines(`${KERAS}d_k = 512\nlayer = MultiHeadAttention(h=h, d_k=d_k, d_model=d_model)\n`, 'ATT004'), [22]);
+    assert.deepEqual(await findingLines(`${KERAS}d_k = 64\nlayer = MultiHeadAttention(h=h, d_k=d_k, d_model=d_model)\n`, 'ATT004'), []);
+  });
+  it('d_k bound twice, or a parameter of a function of the file: not a constant, silent', async () => {
+    assert.deepEqual(await findingLines(`${KERAS}d_k = 512\nd_k = 64\nlayer = MultiHeadAttention(h, d_k, d_model)\n`, 'ATT004'), []);
+    assert.deepEqual(await findingLines(`${KERAS}d_k = 512\nlayer = MultiHeadAttention(h, d_k, d_model)\n\n\ndef make(d_k):\n    return d_k\n`, 'ATT004'), []);
+  });
+});
