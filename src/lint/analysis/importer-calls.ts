@@ -654,12 +654,20 @@ function constructionFiles(ev: Evaluator, cls: ClassInfo): ConstructionFile[] {
   return files;
 }
 
+/** The calls constructionCalls found in a tree, by the name called (a file's trees are read for several sites). */
+const callsByTree = new WeakMap<PyTree, Map<string, readonly PyNode[]>>();
+
 /**
  * The calls `Name(...)` of a file, in source order: `call` nodes whose function is the identifier `name` (not an
  * attribute `obj.Name(...)`; `class Name(...)` and text in strings or comments are no calls).
  */
-function constructionCalls(tree: PyTree, name: string): PyNode[] {
+function constructionCalls(tree: PyTree, name: string): readonly PyNode[] {
+  let byName = callsByTree.get(tree);
+  if (!byName) callsByTree.set(tree, (byName = new Map()));
+  const known = byName.get(name);
+  if (known) return known;
   const out: PyNode[] = [];
+  byName.set(name, out);
   walk(tree.root, (n) => {
     if (n.type !== 'call') return;
     const fn = childByField(n, 'function');
