@@ -625,10 +625,14 @@ interface ConstructionArg {
   readonly text: string;
 }
 
-/** A file whose constructions of a class are read: its path (none for the linted file) and its tree, parsed whole. */
+/**
+ * A file whose constructions of a class are read: its path (none for the linted file), its tree, parsed whole, and its
+ * evaluator (for its module-level names).
+ */
 interface ConstructionFile {
   readonly path?: string;
   readonly tree: PyTree;
+  readonly ev: Evaluator;
 }
 
 /**
@@ -644,11 +648,11 @@ function wholeTree(tree: PyTree): PyTree {
  * them, whole).
  */
 function constructionFiles(ev: Evaluator, cls: ClassInfo): ConstructionFile[] {
-  const files: ConstructionFile[] = [{ tree: wholeTree(ev.tree) }];
+  const files: ConstructionFile[] = [{ tree: wholeTree(ev.tree), ev }];
   if (ev.link) {
     for (const path of importingFiles(ev.link, MAX_IMPORTERS, true)) {
       const m = ev.link.workspace.module(path);
-      if (m && m.tree.source.includes(cls.name)) files.push({ path, tree: m.tree });
+      if (m && m.tree.source.includes(cls.name)) files.push({ path, tree: m.tree, ev: m.ev });
     }
   }
   return files;
@@ -1075,19 +1079,20 @@ export function constructedField(ev: Evaluator, cls: ClassInfo, field: string, i
 /**
  * What every construction of `cls` the workspace shows (this file and the files importing it) passes for its
  * `__init__` parameter `param` (`STAttBlock`'s `SpatialAttention(K, d, bn_decay)`: `d`), each with the source of its
- * file. Undefined when no construction is found, or one unpacks its arguments or leaves the parameter out.
+ * file and that file's evaluator (its module-level constants). Undefined when no construction is found, or one unpacks
+ * its arguments or leaves the parameter out.
  */
-export function constructionArguments(ev: Evaluator, cls: ClassInfo, param: string): { text: string; source: string }[] | undefined {
+export function constructionArguments(ev: Evaluator, cls: ClassInfo, param: string): { text: string; source: string; ev: Evaluator }[] | undefined {
   const p = cls.methods.get('__init__')?.params.find((x) => x.name === param);
   if (!p || (p.kind !== 'positional' && p.kind !== 'keyword-only') || !/^\w+$/.test(cls.name)) return undefined;
-  const out: { text: string; source: string }[] = [];
+  const out: { text: string; source: string; ev: Evaluator }[] = [];
   for (const file of constructionFiles(ev, cls)) {
     const lists = constructionArgLists(file, cls.name);
     if (!lists) return undefined;
     for (const args of lists) {
       const text = argument(ev, args, p);
       if (text === undefined) return undefined;
-      out.push({ text, source: file.tree.source });
+      out.push({ text, source: file.tree.source, ev: file.ev });
     }
   }
   return out.length > 0 ? out : undefined;

@@ -299,3 +299,61 @@ h = 8
     assert.deepEqual(await findingLines(`${KERAS}d_k = 512\nlayer = MultiHeadAttention(h, d_k, d_model)\n\n\ndef make(d_k):\n    return d_k\n`, 'ATT004'), []);
   });
 });
+
+// width-products.ts: a constructor parameter (`n_embd`) that every construction fills with a name the building file
+// multiplies into a wider width (`Linear(n_embd, groups * n_embd)`) is one piece of that width, not the model width.
+// With constructions read from the tree, a construction passing a string (`f"{name}-MHSA"`) is read like any other
+// (the text's reading gave up on it), and a factor that is a module constant bound to a number (`N_QKV * n_embd`,
+// `N_QKV = 3`: a fused projection's width) is that number in the building file too, as it is in the class's own
+// (the metamorphic `const` rewrite of t29v-06 keeps its true finding).
+const NP_MHSA = `import math
+
+import numpy as np
+
+from .tensor import Linear, Model, Softmax
+
+
+class MultiHeadSelfAttention(Model):
+    def __init__(self, n_embd, block_size, n_heads=8, name=""):
+        self.n_embd = n_embd
+        self.n_heads = n_heads
+        self.attn = Linear(n_embd, 3 * n_embd, use_bias=False, name=f"{name}-attn")
+        self.bias = np.tril(np.ones(shape=(1, 1, block_size, block_size)))
+
+    def forward(self, x):
+        B, T, C = x.shape
+        k0, q0, v0 = self.attn(x).split(3, axis=2)
+        k = k0.reshape(B, T, self.n_heads, C // self.n_heads).transpose(0, 2, 1, 3)
+        q = q0.reshape(B, T, self.n_heads, C // self.n_heads).transpose(0, 2, 1, 3)
+        v = v0.reshape(B, T, self.n_heads, C // self.n_heads).transpose(0, 2, 1, 3)
+        att = (q @ k.transpose(0, 1, 3, 2)) / math.sqrt(self.n_embd)
+        att.data *= self.bias[:, :, :T, :T]
+        att.data[att.data == 0.0] = -np.inf
+        out = Softmax(att) @ v
+        return out.transpose(0, 2, 1, 3).reshape(B, T, C)
+`;
+const NP_BLOCK = (factor: string, label: string): string => `
+
+N_QKV = 3
+
+
+class Block(Model):
+    def __init__(self, n_embd, block_size, n_heads=8, name="", groups=2):
+        self.attn = MultiHeadSelfAttention(n_embd, block_size, n_heads, ${label})
+        self.mlp0 = Linear(n_embd, ${factor} * n_embd, name=f"{name}-mlp0")
+`;
+
+describe('importer-calls: the constructions width-products reads, strings and module constants included (ATT004)', () => {
+  for (const label of ['f"{name}-MHSA"', 'name'])
+    it(`built with ${label}: a constant factor (N_QKV * n_embd) is a number, reported; a name (groups * n_embd), silent`, async () => {
+      assert.deepEqual(await findingLines(NP_MHSA + NP_BLOCK('N_QKV', label), 'ATT004'), [21]);
+      assert.deepEqual(await findingLines(NP_MHSA + NP_BLOCK('groups', label), 'ATT004'), []);
+    });
+  it('cross-file: the block built in model.py, its product there', async () => {
+    const model = (factor: string): string =>
+      `from .attn import MultiHeadSelfAttention\nfrom .tensor import Linear, Model${NP_BLOCK(factor, 'f"{name}-MHSA"')}`;
+    const files = (factor: string): Record<string, string> => ({ 'pkg/__init__.py': '', 'pkg/attn.py': NP_MHSA, 'pkg/model.py': model(factor) });
+    assert.deepEqual(await workspaceFindingLines(files('N_QKV'), 'pkg/attn.py', 'ATT004'), [21]);
+    assert.deepEqual(await workspaceFindingLines(files('groups'), 'pkg/attn.py', 'ATT004'), []);
+  });
+});
