@@ -236,7 +236,17 @@ export async function createPythonParser(grammar: GrammarBytes, parserOptions: P
           if (stored === key) cache!.set(stored, { block, at: b.start });
         }
       }
-      return assembleTree(source, copied, shifts);
+      const tree = assembleTree(source, copied, shifts);
+      if (full) return tree;
+      // Parsed whole on demand, with no block cache (its blocks must not be moved into, nor taken from, this tree's).
+      let whole: PyTree | undefined;
+      const parseWhole = (): PyTree =>
+        (whole ??= assembleTree(
+          source,
+          blocks.map((b) => (b.tooDeep ? opaqueBlock(b.start, b.end) : parseBlock(source, b.start, b.end, true))),
+          blocks.map(() => 0),
+        ));
+      return { ...tree, whole: parseWhole };
     },
   };
 }

@@ -6,8 +6,34 @@
 // and the function is evaluated again with them, so the site is judged as the program really calls it.
 // Likewise a helper such as `def attention(q, k, v, mask=None)` often leaves the 1/sqrt(d) scale to its callers
 // (`attention(q * self.scale, k, v)` in `layers.py`): `importerCallPassing` finds such a call.
+//
+// The constructions of a class (ATT004's widths, a config's fields) are read from syntax trees, never from the text:
+//   - constructionFiles: the linted file's tree parsed whole (`PyTree.whole`: the analysed tree leaves out bodies and
+//     blocks with no attention text, where the model that builds a head often sits) and the trees of the files importing
+//     it that name the class (the workspace parses those whole and caches them per version: not parsed again here);
+//   - constructionCalls: `call` nodes whose `function` is the identifier naming the class, in source order
+//     (`class Name(...)`, `obj.Name(...)` and text in strings or comments are no construction);
+//   - constructionArgLists: each call's `argument_list` children, a `keyword_argument` by its name, the others by
+//     position, each value's text without comments, line continuations or whitespace (argumentText); a `list_splat` or
+//     `dictionary_splat` (`*args`, `**cfg`), a generator argument or a call the parser cut short makes the file's
+//     constructions unknown (undefined), and so do more than MAX_CONSTRUCTIONS_READ of them;
+//   - argument: what one construction passes for one `__init__` parameter (its keyword, else its position, else the
+//     parameter's default);
+//   - fallsBackTo: a statement of the constructor's own body (not of a function nested in it) rebinding a parameter to
+//     another when it is None: an `assignment` whose right side is a `boolean_operator` `or` (`b = b or a`) or a
+//     `conditional_expression` testing `b is None` / `b is not None` by a `comparison_operator`, or an `if_statement`
+//     testing `b is None` whose block starts with `b = a`;
+//   - what the exported functions decide from these: constructionsPassSame (every construction passes the same
+//     argument text, or equal whole numbers, for two parameters, or for a parameter and a module-level width,
+//     constructionsPassConstant), constructionsPassSameWithHeads (the same, with a head count above 1, numbers read
+//     through module-level constants by argumentNumber), firstConstruction (the first call, for a finding's message and
+//     related location), constructedField (a config field's value, a number written out or the default) and
+//     constructionArguments (each construction's argument for one parameter, with its file's source).
+//   - bindingsOf and importsName: where a file binds a name (assignment targets; parameters, `for` targets and `as`
+//     aliases) and whether it imports it from a module, for the names constructionsPassConstant and argumentNumber
+//     read as module-level constants.
 import { defineTemplates, msg } from '../message';
-import { childByField, namedChildren, unparen, walk, type PyNode } from '../syntax/tree';
+import { childByField, namedChildren, text, unparen, walk, type PyNode, type PyTree } from '../syntax/tree';
 import type { Evaluator } from './evaluator';
 import { noteMaskPlaces } from './cross-file';
 import { truthOf } from './flags';
@@ -181,6 +207,16 @@ function readsParameter(ev: Evaluator, node: PyNode, scope: Scope): boolean {
   const names = new Set(scope.params.map((p) => p.name));
   let found = false;
   walk(stmt, (n) => {
+    if (found) return false;
+    if (n.type === 'identifier' && names.has(ev.text(n))) found = true;
+  });
+  return found;
+}
+
+/** Whether an identifier under `node` (a name, an attribute's or a keyword's name) is one of `names`; strings and comments are not read. */
+function readsNameOf(ev: Evaluator, node: PyNode, names: ReadonlySet<string>): boolean {
+  let found = false;
+  walk(node, (n) => {
     if (found) return false;
     if (n.type === 'identifier' && names.has(ev.text(n))) found = true;
   });
@@ -464,7 +500,7 @@ function constructorArguments(ev: Evaluator, init: { readonly call: PyNode; read
   };
   const scope = init.ctx.scope;
   const outer = scope.name === '__init__' ? scope.ownerClass : undefined;
-  const passesParams = scope.params.some((p) => new RegExp(`\\b${p.name}\\b`).test(ev.text(childByField(init.call, 'arguments') ?? init.call)));
+  const passesParams = readsNameOf(ev, childByField(init.call, 'arguments') ?? init.call, new Set(scope.params.map((p) => p.name)));
   if (!outer || init.ctx.bindings !== undefined || !passesParams) {
     const direct = evaluate(init.ctx);
     return direct ? [direct] : [];
@@ -583,39 +619,108 @@ function innermostScope(scopes: readonly Scope[], node: PyNode): Scope | undefin
 /** Constructions of one class read, at most, in this file and in each importing file. */
 const MAX_CONSTRUCTIONS_READ = 8;
 
+/** One argument of a construction: its keyword (none for a positional one) and its value's text, as argumentText reads it. */
+interface ConstructionArg {
+  readonly keyword?: string;
+  readonly text: string;
+}
+
 /**
- * The argument lists of the calls `Name(...)` written in `source` (not `class Name(...)`, not `obj.Name(...)`), each
- * split at its top-level commas; undefined for a call whose arguments are unpacked (`*args`, `**kw`) or cut short.
- * Read from the text, since a block with no attention site (the model that builds the head) is not parsed.
+ * A file whose constructions of a class are read: its path (none for the linted file), its tree, parsed whole, and its
+ * evaluator (for its module-level names).
  */
-function constructionArgLists(source: string, name: string): string[][] | undefined {
-  const out: string[][] = [];
-  const re = new RegExp(`(?<![\\w.])${name}\\s*\\(`, 'g');
-  for (let m = re.exec(source); m; m = re.exec(source)) {
-    const lineStart = source.lastIndexOf('\n', m.index - 1) + 1;
-    const before = source.slice(lineStart, m.index);
-    if (/\bclass\s+$/.test(before) || before.includes('#')) continue;
-    const args: string[] = [];
-    let depth = 0;
-    let cur = '';
-    let i = m.index + m[0].length;
-    for (; i < source.length; i++) {
-      const ch = source[i];
-      if (ch === '(' || ch === '[' || ch === '{') depth++;
-      else if (ch === ')' || ch === ']' || ch === '}') {
-        if (depth === 0) break;
-        depth--;
-      } else if (ch === ',' && depth === 0) {
-        args.push(cur.trim());
-        cur = '';
-        continue;
-      } else if (ch === '#' || ch === '"' || ch === "'") return undefined;
-      cur += ch;
+interface ConstructionFile {
+  readonly path?: string;
+  readonly tree: PyTree;
+  readonly ev: Evaluator;
+}
+
+/**
+ * The linted file's tree parsed whole: the tree the analysis reads leaves out the bodies and blocks with no attention
+ * text (syntax/tree.ts, `skipped`; syntax/blocks.ts, selectBlocks), where a model that builds the class often sits.
+ */
+function wholeTree(tree: PyTree): PyTree {
+  return tree.whole?.() ?? tree;
+}
+
+/**
+ * This file (parsed whole) and the files importing it whose text names the class (their trees as the workspace parsed
+ * them, whole).
+ */
+function constructionFiles(ev: Evaluator, cls: ClassInfo): ConstructionFile[] {
+  const files: ConstructionFile[] = [{ tree: wholeTree(ev.tree), ev }];
+  if (ev.link) {
+    for (const path of importingFiles(ev.link, MAX_IMPORTERS, true)) {
+      const m = ev.link.workspace.module(path);
+      if (m && m.tree.source.includes(cls.name)) files.push({ path, tree: m.tree, ev: m.ev });
     }
-    if (i >= source.length) return undefined;
-    if (cur.trim()) args.push(cur.trim());
-    if (args.some((a) => a.startsWith('*'))) return undefined;
-    out.push(args.map((a) => a.replace(/\s+/g, '')));
+  }
+  return files;
+}
+
+/** The calls constructionCalls found in a tree, by the name called (a file's trees are read for several sites). */
+const callsByTree = new WeakMap<PyTree, Map<string, readonly PyNode[]>>();
+
+/**
+ * The calls `Name(...)` of a file, in source order: `call` nodes whose function is the identifier `name` (not an
+ * attribute `obj.Name(...)`; `class Name(...)` and text in strings or comments are no calls).
+ */
+function constructionCalls(tree: PyTree, name: string): readonly PyNode[] {
+  let byName = callsByTree.get(tree);
+  if (!byName) callsByTree.set(tree, (byName = new Map()));
+  const known = byName.get(name);
+  if (known) return known;
+  const out: PyNode[] = [];
+  byName.set(name, out);
+  walk(tree.root, (n) => {
+    if (n.type !== 'call') return;
+    const fn = childByField(n, 'function');
+    if (fn?.type === 'identifier' && fn.end - fn.start === name.length && tree.source.startsWith(name, fn.start)) out.push(n);
+  });
+  return out;
+}
+
+/**
+ * A node's text as constructions are compared: without the comments and line continuations inside it, and without
+ * whitespace (`n_embd // n_head` and `n_embd//n_head` are the same argument).
+ */
+function argumentText(tree: PyTree, node: PyNode): string {
+  let cut = '';
+  let at = node.start;
+  walk(node, (n) => {
+    if (n.type !== 'comment' && n.type !== 'line_continuation') return;
+    cut += tree.source.slice(at, n.start);
+    at = n.end;
+    return false;
+  });
+  cut += tree.source.slice(at, node.end);
+  return cut.replace(/\\\r?\n/g, '').replace(/\s+/g, '');
+}
+
+/**
+ * The arguments of each construction `Name(...)` in a file's tree: positional ones in order, keyword arguments by
+ * name. Undefined when a construction unpacks arguments (`*args`, `**cfg`: any parameter may be passed), passes a
+ * generator, is cut short by a syntax error, or when the file holds more than MAX_CONSTRUCTIONS_READ of them.
+ */
+function constructionArgLists(file: ConstructionFile, name: string): ConstructionArg[][] | undefined {
+  const out: ConstructionArg[][] = [];
+  for (const call of constructionCalls(file.tree, name)) {
+    const list = childByField(call, 'arguments');
+    if (list?.type !== 'argument_list' || list.missing) return undefined;
+    const args: ConstructionArg[] = [];
+    for (const a of namedChildren(list)) {
+      if (a.type === 'list_splat' || a.type === 'dictionary_splat' || a.type === 'ERROR' || a.missing) return undefined;
+      if (a.type === 'line_continuation') continue;
+      if (a.type === 'keyword_argument') {
+        const k = childByField(a, 'name');
+        const v = childByField(a, 'value');
+        if (!k || !v) return undefined;
+        args.push({ keyword: text(file.tree, k), text: argumentText(file.tree, v) });
+      } else args.push({ text: argumentText(file.tree, a) });
+    }
+    // An argument list the parser closed itself (`Head(n_embd,` at the end of the text) is cut short.
+    if (list.children.some((c) => c.type === 'ERROR' || c.missing) || file.tree.source[list.end - 1] !== ')') return undefined;
+    out.push(args);
     if (out.length > MAX_CONSTRUCTIONS_READ) return undefined;
   }
   return out;
@@ -636,10 +741,9 @@ export function constructionsPassSame(ev: Evaluator, cls: ClassInfo, a: string, 
   // `a` not a parameter: a width the module fixes (`n_embd = 32` at module level, `nn.Linear(n_embd, head_size)`).
   if (!pa) return constructionsPassConstant(ev, cls, a, pb);
   if (!plain(pa)) return false;
-  const sources = constructionSources(ev, cls);
   let found = 0;
-  for (const source of sources) {
-    const lists = constructionArgLists(source, cls.name);
+  for (const file of constructionFiles(ev, cls)) {
+    const lists = constructionArgLists(file, cls.name);
     if (!lists) return false;
     for (const args of lists) {
       found++;
@@ -657,30 +761,46 @@ export function constructionsPassSame(ev: Evaluator, cls: ClassInfo, a: string, 
 }
 
 /**
- * The constructor rebinds parameter `b` to parameter `a` when it is None, before anything else reads it: `b = b or a`,
- * `b = a if b is None else b`, `b = b if b is not None else a`, or `if b is None:` then `b = a`.
+ * The constructor rebinds parameter `b` to parameter `a` when it is None, by a statement of its body (not of a function
+ * nested in it): `b = b or a`, `b = a if b is None else b`, `b = b if b is not None else a` (an `assignment` whose right
+ * side is a `boolean_operator` `or` or a `conditional_expression`), or `if b is None:` whose block starts with `b = a`.
  */
 function fallsBackTo(ev: Evaluator, init: PyNode, b: string, a: string): boolean {
-  const body = ev.text(init);
-  const [eb, ea] = [b, a].map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  return [
-    `^\\s*${eb}\\s*=\\s*${eb}\\s+or\\s+${ea}\\s*$`,
-    `^\\s*${eb}\\s*=\\s*${ea}\\s+if\\s+${eb}\\s+is\\s+None\\s+else\\s+${eb}\\s*$`,
-    `^\\s*${eb}\\s*=\\s*${eb}\\s+if\\s+${eb}\\s+is\\s+not\\s+None\\s+else\\s+${ea}\\s*$`,
-    `^\\s*if\\s+${eb}\\s+is\\s+None\\s*:\\s*\\n\\s*${eb}\\s*=\\s*${ea}\\s*$`,
-  ].some((re) => new RegExp(re, 'm').test(body));
-}
-
-/** This file's source and those of the files importing it that name the class. */
-function constructionSources(ev: Evaluator, cls: ClassInfo): string[] {
-  const sources = [ev.tree.source];
-  if (ev.link) {
-    for (const path of importingFiles(ev.link, MAX_IMPORTERS, true)) {
-      const m = ev.link.workspace.module(path);
-      if (m && m.tree.source.includes(cls.name)) sources.push(m.tree.source);
+  const named = (n: PyNode | undefined, name: string): boolean => !!n && unparen(n).type === 'identifier' && ev.text(unparen(n)) === name;
+  // `b is None` (`negated`: `b is not None`).
+  const isNone = (n: PyNode | undefined, negated: boolean): boolean => {
+    const c = n ? unparen(n) : undefined;
+    if (c?.type !== 'comparison_operator') return false;
+    const operands = namedChildren(c);
+    const ops = c.children.filter((x) => !x.named).map((x) => x.type);
+    return operands.length === 2 && named(operands[0], b) && operands[1]?.type === 'none' && ops.join(' ') === (negated ? 'is not' : 'is');
+  };
+  // `b = <value>` with `value` accepted.
+  const assigns = (stmt: PyNode | undefined, value: (v: PyNode) => boolean): boolean => {
+    const e = stmt?.type === 'expression_statement' ? namedChildren(stmt) : [];
+    const asg = e.length === 1 ? e[0] : undefined;
+    const right = asg?.type === 'assignment' ? childByField(asg, 'right') : undefined;
+    return !!asg && !!right && named(childByField(asg, 'left'), b) && value(unparen(right));
+  };
+  const fallback = (v: PyNode): boolean => {
+    if (v.type === 'boolean_operator') {
+      const op = childByField(v, 'operator');
+      return (op ? op.type : '') === 'or' && named(childByField(v, 'left'), b) && named(childByField(v, 'right'), a);
     }
-  }
-  return sources;
+    if (v.type !== 'conditional_expression') return false;
+    const [then, cond, otherwise] = namedChildren(v);
+    return (named(then, a) && isNone(cond, false) && named(otherwise, b)) || (named(then, b) && isNone(cond, true) && named(otherwise, a));
+  };
+  let found = false;
+  walk(childByField(init, 'body') ?? init, (n) => {
+    if (found || n.type === 'function_definition' || n.type === 'class_definition' || n.type === 'lambda') return false;
+    if (assigns(n, fallback)) found = true;
+    else if (n.type === 'if_statement' && isNone(childByField(n, 'condition'), false)) {
+      const block = childByField(n, 'consequence');
+      if (block && assigns(namedChildren(block)[0], (v) => named(v, a))) found = true;
+    }
+  });
+  return found;
 }
 
 /**
@@ -688,45 +808,105 @@ function constructionSources(ev: Evaluator, cls: ClassInfo): string[] {
  * or, failing that, in a file importing it: for a finding that rests on how the class is built.
  */
 export function firstConstruction(ev: Evaluator, cls: ClassInfo): { path?: string; source: string; start: number; end: number } | undefined {
-  const files: { path?: string; source: string }[] = [{ source: ev.tree.source }];
-  if (ev.link) {
-    for (const path of importingFiles(ev.link, MAX_IMPORTERS, true)) {
-      const m = ev.link.workspace.module(path);
-      if (m && m.tree.source.includes(cls.name)) files.push({ path, source: m.tree.source });
-    }
-  }
-  const re = new RegExp(`(?<![\\w.])${cls.name}\\s*\\(`, 'g');
-  for (const f of files) {
-    re.lastIndex = 0;
-    for (let m = re.exec(f.source); m; m = re.exec(f.source)) {
-      const lineStart = f.source.lastIndexOf('\n', m.index - 1) + 1;
-      const before = f.source.slice(lineStart, m.index);
-      if (/\bclass\s+$/.test(before) || before.includes('#')) continue;
-      let depth = 0;
-      let i = m.index + m[0].length;
-      for (; i < f.source.length; i++) {
-        const ch = f.source[i];
-        if (ch === '(') depth++;
-        else if (ch === ')') {
-          if (depth === 0) break;
-          depth--;
-        }
-      }
-      if (i >= f.source.length) continue;
-      return { ...(f.path !== undefined ? { path: f.path } : {}), source: f.source, start: m.index, end: i + 1 };
-    }
+  for (const f of constructionFiles(ev, cls)) {
+    const call = constructionCalls(f.tree, cls.name)[0];
+    if (call) return { ...(f.path !== undefined ? { path: f.path } : {}), source: f.tree.source, start: call.start, end: call.end };
   }
   return undefined;
 }
 
-/** The argument a construction's text passes for parameter `p` (its default when left out). */
-function argument(ev: Evaluator, args: readonly string[], p: ParamInfo): string | undefined {
-  const kw = args.find((x) => x.startsWith(`${p.name}=`) && !x.startsWith(`${p.name}==`));
-  if (kw) return kw.slice(p.name.length + 1);
-  const positional = args.filter((x) => !/^\w+=(?!=)/.test(x));
-  const pos = p.kind === 'positional' && p.index !== undefined ? positional[p.index - 1] : undefined;
+/** The argument a construction passes for parameter `p` (its default when left out), as argumentText reads it. */
+function argument(ev: Evaluator, args: readonly ConstructionArg[], p: ParamInfo): string | undefined {
+  const kw = args.find((x) => x.keyword === p.name);
+  if (kw) return kw.text;
+  const positional = args.filter((x) => x.keyword === undefined);
+  const pos = p.kind === 'positional' && p.index !== undefined ? positional[p.index - 1]?.text : undefined;
   if (pos !== undefined) return pos;
-  return p.default ? ev.text(p.default).replace(/\s+/g, '') : undefined;
+  return p.default ? argumentText(ev.tree, p.default) : undefined;
+}
+
+/** Targets holding several targets (`a, b = ...`, `[a, *rest] = ...`, `for (i, x) in ...`). */
+const TARGET_LISTS: ReadonlySet<string> = new Set([
+  'pattern_list',
+  'tuple_pattern',
+  'list_pattern',
+  'tuple',
+  'list',
+  'parenthesized_expression',
+  'list_splat_pattern',
+  'list_splat',
+  'expression_list',
+]);
+
+/**
+ * Where a tree binds `name`, outside the range of `skip`: `assigned` counts the targets of assignments (`name = ...`,
+ * `name: int = ...`, `a, name = ...`, `name += ...`, `(name := ...)`); `other` counts the other bindings: parameters
+ * of functions and lambdas, `for name in` (statements and comprehensions), `as name` (imports, `with`, `except`). A
+ * keyword argument `f(name=...)` binds nothing; nor does `from m import name` (the import the caller looks for).
+ */
+function bindingsOf(tree: PyTree, name: string, skip?: { readonly start: number; readonly end: number }): { assigned: number; other: number } {
+  const out = { assigned: 0, other: 0 };
+  const is = (n: PyNode | undefined): boolean => n?.type === 'identifier' && n.end - n.start === name.length && tree.source.startsWith(name, n.start);
+  // The names a target binds: an identifier, or those of a tuple or list of targets (not an attribute's or a subscript's).
+  const targets = (n: PyNode | undefined, into: 'assigned' | 'other'): void => {
+    if (!n) return;
+    if (is(n)) out[into]++;
+    else if (TARGET_LISTS.has(n.type)) for (const c of namedChildren(n)) targets(c, into);
+  };
+  walk(tree.root, (n) => {
+    if (skip && n.start >= skip.start && n.end <= skip.end) return false;
+    switch (n.type) {
+      case 'assignment':
+        if (childByField(n, 'right')) targets(childByField(n, 'left'), 'assigned');
+        break;
+      case 'augmented_assignment':
+        targets(childByField(n, 'left'), 'assigned');
+        break;
+      case 'named_expression':
+        targets(childByField(n, 'name'), 'assigned');
+        break;
+      case 'for_statement':
+      case 'for_in_clause':
+        targets(childByField(n, 'left'), 'other');
+        break;
+      case 'parameters':
+      case 'lambda_parameters':
+        for (const p of namedChildren(n)) {
+          const id = is(p) ? p : (childByField(p, 'name') ?? namedChildren(p).find((c) => c.type === 'identifier'));
+          if (is(id)) out.other++;
+        }
+        break;
+      case 'aliased_import':
+        if (is(childByField(n, 'alias'))) out.other++;
+        break;
+      case 'as_pattern': {
+        const alias = childByField(n, 'alias');
+        targets(alias?.type === 'as_pattern_target' ? namedChildren(alias)[0] : alias, 'other');
+        break;
+      }
+      default:
+    }
+  });
+  return out;
+}
+
+/**
+ * A statement of the tree importing `name` itself, not renamed, from a module whose last dotted part is `module`
+ * (`from model import Head, n_embd`, `from .config import (n_embd, ...)`).
+ */
+function importsName(tree: PyTree, module: string, name: string): boolean {
+  let found = false;
+  walk(tree.root, (n) => {
+    if (found) return false;
+    if (n.type !== 'import_from_statement') return;
+    const from = childByField(n, 'module_name');
+    const dotted = from?.type === 'relative_import' ? namedChildren(from).find((c) => c.type === 'dotted_name') : from;
+    const last = dotted?.type === 'dotted_name' ? namedChildren(dotted).at(-1) : undefined;
+    if (!last || text(tree, last) !== module) return false;
+    found = n.children.some((c) => c.field === 'name' && c.type === 'dotted_name' && text(tree, c) === name);
+    return false;
+  });
+  return found;
 }
 
 /**
@@ -753,21 +933,19 @@ function constructionsPassConstant(ev: Evaluator, cls: ClassInfo, name: string, 
   if (def.kind !== 'import' && !(def.kind === 'assign' && def.value)) return false;
   const valueText = def.kind === 'assign' && def.value ? ev.text(def.value).replace(/\s+/g, '') : '';
   const number = /^\d+$/.test(valueText) ? Number(valueText) : undefined;
-  const imports =
-    fromModule && /^\w+$/.test(fromModule)
-      ? new RegExp(`^\\s*from\\s+(?:\\.*|[\\w.]*\\.)${fromModule}\\s+import\\s+[^\\n#]*\\b${name}\\b(?!\\s+as\\b)`, 'm')
-      : undefined;
-  const rebinds = new RegExp(`(?:^|[^\\w.])${name}\\s*(?:=(?!=)|:[^\\n]*=)|\\bdef\\s+\\w+\\s*\\([^)]*\\b${name}\\b|\\bas\\s+${name}\\b`);
-  // This file without the constant's own statement: read as text, since a class with no attention site (the model
-  // that builds the head) is not walked for its scopes.
+  // This file without the constant's own statement, parsed whole: a class with no attention site (the model that
+  // builds the head) is left out of the analysed tree.
   const stmt = def.kind === 'assign' ? (def.target.parent ?? def.target) : undefined;
-  const own = stmt ? ev.tree.source.slice(0, stmt.start) + ev.tree.source.slice(stmt.end) : ev.tree.source;
-  if (rebinds.test(own)) return false;
+  const rebound = (tree: PyTree, skip?: PyNode): boolean => {
+    const b = bindingsOf(tree, name, skip);
+    return b.assigned > 0 || b.other > 0;
+  };
+  if (rebound(wholeTree(ev.tree), stmt)) return false;
   let found = 0;
-  for (const [i, source] of constructionSources(ev, cls).entries()) {
-    const lists = constructionArgLists(source, cls.name);
+  for (const [i, file] of constructionFiles(ev, cls).entries()) {
+    const lists = constructionArgLists(file, cls.name);
     if (!lists) return false;
-    const nameIsConstant = i === 0 || (!!imports?.test(source) && !rebinds.test(source));
+    const nameIsConstant = i === 0 || (!!fromModule && importsName(file.tree, fromModule, name) && !rebound(file.tree));
     for (const args of lists) {
       found++;
       const y = argument(ev, args, pb);
@@ -791,10 +969,9 @@ function argumentNumber(ev: Evaluator, cls: ClassInfo, text: string, own: boolea
   const defs = ev.sr.module.envAtEnd.get(text);
   const def = defs?.length === 1 ? defs[0] : undefined;
   if (!def || def.kind !== 'assign' || !def.value || def.path.length > 0 || def.scope !== ev.sr.module) return undefined;
-  // The file without the class itself (its own constructor's parameters bear the same names).
-  const src = ev.tree.source.slice(0, cls.node.start) + ev.tree.source.slice(cls.node.end);
-  const binds = src.match(new RegExp(`(?:^|[^\\w.])${text}\\s*(?:=(?!=)|:[^\\n]*=)`, 'gm'))?.length ?? 0;
-  if (binds !== 1 || new RegExp(`\\bdef\\s+\\w+\\s*\\([^)]*\\b${text}\\b|\\bas\\s+${text}\\b|\\bfor\\s+${text}\\b`).test(src)) return undefined;
+  // Bound once in the file without the class itself (its own constructor's parameters bear the same names).
+  const b = bindingsOf(wholeTree(ev.tree), text, cls.node);
+  if (b.assigned !== 1 || b.other > 0) return undefined;
   return argumentNumber(ev, cls, ev.text(def.value).replace(/\s+/g, ''), own, depth + 1);
 }
 
@@ -814,8 +991,8 @@ export function constructionsPassSameWithHeads(ev: Evaluator, cls: ClassInfo | u
   const ph = heads.length === 1 ? heads[0] : undefined;
   if (!plain(pa) || !plain(pb) || !plain(ph)) return false;
   let found = 0;
-  for (const [i, source] of constructionSources(ev, cls).entries()) {
-    const lists = constructionArgLists(source, cls.name);
+  for (const [i, file] of constructionFiles(ev, cls).entries()) {
+    const lists = constructionArgLists(file, cls.name);
     if (!lists) return false;
     for (const args of lists) {
       found++;
@@ -884,14 +1061,13 @@ export function constructedField(ev: Evaluator, cls: ClassInfo, field: string, i
   if (!/^\w+$/.test(cls.name)) return undefined;
   let found = 0;
   let out: 'default' | number | undefined;
-  for (const source of constructionSources(ev, cls)) {
-    const lists = constructionArgLists(source, cls.name);
+  for (const file of constructionFiles(ev, cls)) {
+    const lists = constructionArgLists(file, cls.name);
     if (!lists) return null;
     for (const args of lists) {
       found++;
-      const kw = args.find((x) => x.startsWith(`${field}=`) && !x.startsWith(`${field}==`));
-      const positional = args.filter((x) => !/^\w+=(?!=)/.test(x));
-      const text = kw ? kw.slice(field.length + 1) : positional[index];
+      const kw = args.find((x) => x.keyword === field);
+      const text = kw ? kw.text : args.filter((x) => x.keyword === undefined)[index]?.text;
       const value = text === undefined ? 'default' : literalNumber(text);
       if (value === undefined || (out !== undefined && out !== value)) return null;
       out = value;
@@ -903,19 +1079,20 @@ export function constructedField(ev: Evaluator, cls: ClassInfo, field: string, i
 /**
  * What every construction of `cls` the workspace shows (this file and the files importing it) passes for its
  * `__init__` parameter `param` (`STAttBlock`'s `SpatialAttention(K, d, bn_decay)`: `d`), each with the source of its
- * file. Undefined when no construction is found, or one unpacks its arguments or leaves the parameter out.
+ * file and that file's evaluator (its module-level constants). Undefined when no construction is found, or one unpacks
+ * its arguments or leaves the parameter out.
  */
-export function constructionArguments(ev: Evaluator, cls: ClassInfo, param: string): { text: string; source: string }[] | undefined {
+export function constructionArguments(ev: Evaluator, cls: ClassInfo, param: string): { text: string; source: string; ev: Evaluator }[] | undefined {
   const p = cls.methods.get('__init__')?.params.find((x) => x.name === param);
   if (!p || (p.kind !== 'positional' && p.kind !== 'keyword-only') || !/^\w+$/.test(cls.name)) return undefined;
-  const out: { text: string; source: string }[] = [];
-  for (const source of constructionSources(ev, cls)) {
-    const lists = constructionArgLists(source, cls.name);
+  const out: { text: string; source: string; ev: Evaluator }[] = [];
+  for (const file of constructionFiles(ev, cls)) {
+    const lists = constructionArgLists(file, cls.name);
     if (!lists) return undefined;
     for (const args of lists) {
       const text = argument(ev, args, p);
       if (text === undefined) return undefined;
-      out.push({ text, source });
+      out.push({ text, source: file.tree.source, ev: file.ev });
     }
   }
   return out.length > 0 ? out : undefined;

@@ -40,14 +40,17 @@ function otherFactor(ev: Evaluator, value: PyNode, name: string): string | undef
 
 /**
  * `X = K * d` or `K * d` as a call's argument, in a file's text (an importing file that builds the class, not parsed
- * here): the same product, read with the same exclusions.
+ * here): the same product, read with the same exclusions (a module constant of that file bound to a number, `VAL * d`
+ * with `VAL = 3`, is that number, no name).
  */
-function productInText(source: string, name: string): boolean {
+function productInText(ev: Evaluator, source: string, name: string): boolean {
   const re = new RegExp(`(?:^|[=(,]\\s*)((?:self\\.)?[A-Za-z_]\\w*)\\s*\\*\\s*((?:self\\.)?[A-Za-z_]\\w*)\\s*(?=$|[),#\\n])`, 'gm');
   for (let m = re.exec(source); m; m = re.exec(source)) {
     const [a, b] = [bare(String(m[1])), bare(String(m[2]))];
     const other = a === name ? b : b === name ? a : undefined;
-    if (other !== undefined && other !== name && !NOT_A_PIECE_COUNT.test(other)) return true;
+    const written = String(a === name ? m[2] : m[1]);
+    const constant = !written.startsWith('self.') && constantNumber(ev, written) !== undefined;
+    if (other !== undefined && other !== name && !NOT_A_PIECE_COUNT.test(other) && !constant) return true;
   }
   return false;
 }
@@ -86,7 +89,7 @@ export function widerWidthProduct(ev: Evaluator, cls: ClassInfo | undefined, nam
     // A constructor parameter every construction of the class fills with a name its file multiplies into a wider width
     // (GMAN's `STAttBlock(K, d, ...)` beside `GatedFusion(K * d, ...)`, in model.py).
     const passed = cls ? constructionArguments(ev, cls, raw) : undefined;
-    if (passed?.every((p) => /^(?:self\.)?[A-Za-z_]\w*$/.test(p.text) && productInText(p.source, bare(p.text)))) return true;
+    if (passed?.every((p) => /^(?:self\.)?[A-Za-z_]\w*$/.test(p.text) && productInText(p.ev, p.source, bare(p.text)))) return true;
   }
   return false;
 }

@@ -57,6 +57,12 @@ export interface PyTree {
   readonly hasErrors: boolean;
   /** Every comment node that was copied, in source order. */
   readonly comments: readonly PyNode[];
+  /**
+   * The same source parsed whole (every block, every body), for the few analyses that read code the relevance filter
+   * leaves out (importer-calls.ts: the constructions of a class, which may sit in a model class with no attention
+   * text, or in a long script block). Parsed on first call, at most once per tree; absent on trees parsed whole.
+   */
+  readonly whole?: () => PyTree;
 }
 
 /** Text that makes a function or class worth analysing (built from the API table). Anything without it cannot produce a finding. */
