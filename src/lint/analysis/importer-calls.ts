@@ -33,6 +33,7 @@
 //     aliases) and whether it imports it from a module, for the names constructionsPassConstant and argumentNumber
 //     read as module-level constants.
 import { defineTemplates, msg } from '../message';
+import { targetNames } from '../syntax/python';
 import { childByField, namedChildren, text, unparen, walk, type PyNode, type PyTree } from '../syntax/tree';
 import type { Evaluator } from './evaluator';
 import { noteMaskPlaces } from './cross-file';
@@ -825,19 +826,6 @@ function argument(ev: Evaluator, args: readonly ConstructionArg[], p: ParamInfo)
   return p.default ? argumentText(ev.tree, p.default) : undefined;
 }
 
-/** Targets holding several targets (`a, b = ...`, `[a, *rest] = ...`, `for (i, x) in ...`). */
-const TARGET_LISTS: ReadonlySet<string> = new Set([
-  'pattern_list',
-  'tuple_pattern',
-  'list_pattern',
-  'tuple',
-  'list',
-  'parenthesized_expression',
-  'list_splat_pattern',
-  'list_splat',
-  'expression_list',
-]);
-
 /**
  * Where a tree binds `name`, outside the range of `skip`: `assigned` counts the targets of assignments (`name = ...`,
  * `name: int = ...`, `a, name = ...`, `name += ...`, `(name := ...)`); `other` counts the other bindings: parameters
@@ -848,10 +836,9 @@ function bindingsOf(tree: PyTree, name: string, skip?: { readonly start: number;
   const out = { assigned: 0, other: 0 };
   const is = (n: PyNode | undefined): boolean => n?.type === 'identifier' && n.end - n.start === name.length && tree.source.startsWith(name, n.start);
   // The names a target binds: an identifier, or those of a tuple or list of targets (not an attribute's or a subscript's).
+  // Each name a target binds, through tuple and list unpacking, parentheses and `*rest` (syntax/python.ts).
   const targets = (n: PyNode | undefined, into: 'assigned' | 'other'): void => {
-    if (!n) return;
-    if (is(n)) out[into]++;
-    else if (TARGET_LISTS.has(n.type)) for (const c of namedChildren(n)) targets(c, into);
+    if (n) for (const t of targetNames(n)) if (is(t.node)) out[into]++;
   };
   walk(tree.root, (n) => {
     if (skip && n.start >= skip.start && n.end <= skip.end) return false;
