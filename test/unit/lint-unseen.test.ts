@@ -141,9 +141,15 @@
 //     shared studied list as it was at its final check (batch-38/lintrules-studied-repos.txt), held to its own floors
 //     (batch-38/floors.json); in the unseen group, printed alone in session 40 (decided before any result), in the
 //     unseen measure since session 41; counts only.
+// 9zb. The thirty-ninth batch (batch-39/, gathered in session 41 by curator-s41u39 from its half of the unseen side of
+//     the coin (0-3), aimed at real bugs, a fresh unseen batch measured with today's linter, its cases written for the
+//     set and checked for repeated code against every other case under test/): the same checks, against every list
+//     including the shared studied list as it was at its final check (batch-39/lintrules-studied-repos.txt), held to its
+//     own floors (batch-39/floors.json); in the unseen group, printed alone in session 41 (decided before any result),
+//     joins the unseen measure at the start of session 42; counts only.
 // 10. The linter run: prints the aggregates only (never a per-case miss), the regression batches (1, 2, 13-15, 17, 18,
 //     20-22, 24-29, 31-33, 37) together, the unseen batches (3-12, 16, 19, 23, 30, 35, 36, 38) each on its own and after each
-//     the unseen batches so far together, then any batch marked alone (none today) on its own, and asserts no
+//     the unseen batches so far together, then any batch marked alone (batch 39 today) on its own, and asserts no
 //     threshold; it fails only if the linter throws.
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -497,7 +503,7 @@ describe('lint unseen: loader and scorer', () => {
     );
   });
 
-  it('puts batches 1, 2, 13-15, 17, 18, 20-22, 24-29, 31-33 and 37 in the regression group and batches 3-12, 16, 19, 23, 30, 35, 36 and 38 in the unseen group', () => {
+  it('puts batches 1, 2, 13-15, 17, 18, 20-22, 24-29, 31-33 and 37 in the regression group and batches 3-12, 16, 19, 23, 30, 35, 36, 38 and 39 in the unseen group (39 alone)', () => {
     assert.deepEqual(
       UNSEEN_BATCHES.map((b) => [b.id, b.group, b.alone === true]),
       [
@@ -538,6 +544,7 @@ describe('lint unseen: loader and scorer', () => {
         ['batch-36', 'unseen', false],
         ['batch-37', 'regression', false],
         ['batch-38', 'unseen', false],
+        ['batch-39', 'unseen', true],
       ],
     );
   });
@@ -909,7 +916,8 @@ interface GatheredBatchFloors {
     | 'batch-35'
     | 'batch-36'
     | 'batch-37'
-    | 'batch-38';
+    | 'batch-38'
+    | 'batch-39';
   session: number;
   /** How the batch came about, in its describe title; absent: the unseen measure of its session. */
   title?: string;
@@ -1744,6 +1752,25 @@ describeGatheredBatch({
   title: 'gathered in session 40 by curator-s40u38, printed alone then, in the unseen measure since session 41',
 });
 
+// Batch 39 (session 41, brief curator-s41u39) was gathered by one curator from its half of the coin's unseen side (first
+// hex digit 0-3; 4-7 went to batch 40, 8-f is the training set), with real bugs as its first aim, every case written for
+// the set, labelled before any linter ran on it and checked to share no run of six code lines with any other case under
+// test/: a fresh unseen batch measured with today's linter. The integrator decided before any result existed that it is
+// in the unseen group but marked `alone` this session; at the start of session 42 it joins the unseen measure, as
+// session 41 decided before any batch existed. Its floors are kept in its own folder, batch-39/floors.json, so that its
+// make-up stays inside test/lint-unseen (batch-39/README.md explains them).
+const BATCH39 = UNSEEN_BATCHES.find((b) => b.id === 'batch-39')!;
+/** The shared studied list (/work/wt/studied-repos.txt) as it was at batch 39's final check. */
+const STUDIED_LIST_39 = join(BATCH39.dir, '..', 'lintrules-studied-repos.txt');
+const FLOORS_39 = JSON.parse(readFileSync(join(BATCH39.dir, '..', 'floors.json'), 'utf8')) as Omit<GatheredBatchFloors, 'id' | 'session' | 'title'>;
+
+describeGatheredBatch({
+  ...FLOORS_39,
+  id: 'batch-39',
+  session: 41,
+  title: 'gathered in session 41 by curator-s41u39, printed alone this session',
+});
+
 function describeGatheredBatch(floors: GatheredBatchFloors): void {
   const batch = UNSEEN_BATCHES.find((b) => b.id === floors.id)!;
   const n = floors.id.slice('batch-'.length);
@@ -1853,6 +1880,7 @@ function describeGatheredBatch(floors: GatheredBatchFloors): void {
         STUDIED_LIST_36,
         STUDIED_LIST_37,
         STUDIED_LIST_38,
+        STUDIED_LIST_39,
       ])
         for (const repo of listedRepos(list)) excluded.add(repo);
       // The training set is read case by case by rule engineers: its repositories are spent for the unseen measure.
