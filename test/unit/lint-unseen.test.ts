@@ -147,9 +147,16 @@
 //     including the shared studied list as it was at its final check (batch-39/lintrules-studied-repos.txt), held to its
 //     own floors (batch-39/floors.json); in the unseen group, printed alone in session 41 (decided before any result),
 //     joins the unseen measure at the start of session 42; counts only.
+// 9zc. The fortieth batch (batch-40/, gathered in session 41 by curator-s41u40 in parallel with the curator of batch 39,
+//     from its quarter of the coin (first hex digit 4-7), aimed at real bugs, a fresh unseen batch measured with today's
+//     linter, its cases written for the set and checked for repeated code against every other case under test/): the
+//     same checks, against every list including the shared studied list as it was at its final check
+//     (batch-40/lintrules-studied-repos.txt), held to its own floors (batch-40/floors.json); in the unseen group,
+//     printed alone in session 41 (decided before any result), a regression batch from the start of session 42 (decided
+//     in session 41 before any batch existed); counts only.
 // 10. The linter run: prints the aggregates only (never a per-case miss), the regression batches (1, 2, 13-15, 17, 18,
 //     20-22, 24-29, 31-33, 37) together, the unseen batches (3-12, 16, 19, 23, 30, 35, 36, 38) each on its own and after each
-//     the unseen batches so far together, then any batch marked alone (batch 39 today) on its own, and asserts no
+//     the unseen batches so far together, then any batch marked alone (batches 39 and 40 this session) on its own, and asserts no
 //     threshold; it fails only if the linter throws.
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -503,7 +510,7 @@ describe('lint unseen: loader and scorer', () => {
     );
   });
 
-  it('puts batches 1, 2, 13-15, 17, 18, 20-22, 24-29, 31-33 and 37 in the regression group and batches 3-12, 16, 19, 23, 30, 35, 36, 38 and 39 in the unseen group (39 alone)', () => {
+  it('puts batches 1, 2, 13-15, 17, 18, 20-22, 24-29, 31-33 and 37 in the regression group and batches 3-12, 16, 19, 23, 30, 35, 36 and 38-40 in the unseen group (39 and 40 alone)', () => {
     assert.deepEqual(
       UNSEEN_BATCHES.map((b) => [b.id, b.group, b.alone === true]),
       [
@@ -545,6 +552,7 @@ describe('lint unseen: loader and scorer', () => {
         ['batch-37', 'regression', false],
         ['batch-38', 'unseen', false],
         ['batch-39', 'unseen', true],
+        ['batch-40', 'unseen', true],
       ],
     );
   });
@@ -917,7 +925,8 @@ interface GatheredBatchFloors {
     | 'batch-36'
     | 'batch-37'
     | 'batch-38'
-    | 'batch-39';
+    | 'batch-39'
+    | 'batch-40';
   session: number;
   /** How the batch came about, in its describe title; absent: the unseen measure of its session. */
   title?: string;
@@ -1771,6 +1780,26 @@ describeGatheredBatch({
   title: 'gathered in session 41 by curator-s41u39, printed alone this session',
 });
 
+// Batch 40 (session 41, brief curator-s41u40) was gathered by one curator in parallel with the curator of batch 39,
+// each from its quarter of the coin (first hex digit 4-7 here, 0-3 there; 8-f is the training set), with real bugs as
+// its first aim, every case written for the set, labelled before any linter ran on it and checked to share no run of
+// six code lines with any other case under test/: a fresh unseen batch measured with today's linter. The integrator
+// decided before any result existed that it is in the unseen group but marked `alone` this session; session 41 decided,
+// before any batch existed, that it becomes a regression batch given to the rule engineers at the start of session 42.
+// Its floors are kept in its own folder, batch-40/floors.json, so that its make-up stays inside test/lint-unseen
+// (batch-40/README.md explains them).
+const BATCH40 = UNSEEN_BATCHES.find((b) => b.id === 'batch-40')!;
+/** The shared studied list (/work/wt/studied-repos.txt) as it was at batch 40's final check. */
+const STUDIED_LIST_40 = join(BATCH40.dir, '..', 'lintrules-studied-repos.txt');
+const FLOORS_40 = JSON.parse(readFileSync(join(BATCH40.dir, '..', 'floors.json'), 'utf8')) as Omit<GatheredBatchFloors, 'id' | 'session' | 'title'>;
+
+describeGatheredBatch({
+  ...FLOORS_40,
+  id: 'batch-40',
+  session: 41,
+  title: 'gathered in session 41 by curator-s41u40, printed alone this session, a regression batch from session 42',
+});
+
 function describeGatheredBatch(floors: GatheredBatchFloors): void {
   const batch = UNSEEN_BATCHES.find((b) => b.id === floors.id)!;
   const n = floors.id.slice('batch-'.length);
@@ -1881,6 +1910,7 @@ function describeGatheredBatch(floors: GatheredBatchFloors): void {
         STUDIED_LIST_37,
         STUDIED_LIST_38,
         STUDIED_LIST_39,
+        STUDIED_LIST_40,
       ])
         for (const repo of listedRepos(list)) excluded.add(repo);
       // The training set is read case by case by rule engineers: its repositories are spent for the unseen measure.
