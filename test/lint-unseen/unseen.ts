@@ -522,6 +522,14 @@ export const UNSEEN_BATCHES: readonly UnseenBatch[] = [
   // decided before any result existed that it is printed on its own this session (`alone`); at the start of session 42
   // it becomes a regression batch given to the rule engineers, as session 41 decided before any batch existed.
   { id: 'batch-40', dir: join(__dirname, 'batch-40', 'cases'), group: 'unseen', alone: true },
+  // Session 41 (brief curator-s41u41), the second pair of the session: gathered by one curator from its half of the
+  // coin's unseen side (first hex digit 0-3; batch 42 draws from 4-7), after batches 39 and 40 and from none of their
+  // repositories, with real bugs as its first aim, every case written for the set, labelled before any linter ran on it
+  // and checked to share no run of six code lines with any other case under test/ (batches 39 and 40 included): a
+  // fresh unseen batch measured with today's linter. The integrator decided before any result existed that it is
+  // printed on its own this session (`alone`); at the start of session 42 it joins the unseen measure, as session 41
+  // decided before it existed.
+  { id: 'batch-41', dir: join(__dirname, 'batch-41', 'cases'), group: 'unseen', alone: true },
   // Session 41 (brief curator-s41u42), gathered by one curator in parallel with the curator of batch 41, each from its
   // quarter of the coin (first hex digit 4-7 here, 0-3 for batch 41; 8-f is the training set), after batches 39 and 40
   // and from none of their repositories, with real bugs as its first aim, every case written for the set, labelled
