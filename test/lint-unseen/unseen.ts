@@ -546,6 +546,14 @@ export const UNSEEN_BATCHES: readonly UnseenBatch[] = [
   // its own this session (`alone`); at the start of session 42 it joins the unseen measure, as session 41 decided before
   // it existed.
   { id: 'batch-43', dir: join(__dirname, 'batch-43', 'cases'), group: 'unseen', alone: true },
+  // Session 41 (brief curator-s41u44), the third pair of the session: gathered by one curator in parallel with the
+  // curator of batch 43, each from its quarter of the coin (first hex digit 4-7 here, 0-3 for batch 43; 8-f is the
+  // training set), after batches 39 to 42 and from none of their repositories, with real bugs as its first aim, every
+  // case written for the set, labelled before any linter ran on it and checked to share no run of six code lines with
+  // any other case under test/ (batches 39 to 42 included): a fresh unseen batch measured with today's linter. The
+  // integrator decided before any result existed that it is printed on its own this session (`alone`); at the start of
+  // session 42 it joins the unseen measure, as session 41 decided before it existed.
+  { id: 'batch-44', dir: join(__dirname, 'batch-44', 'cases'), group: 'unseen', alone: true },
 ];
 
 const GROUP_TITLES: Record<UnseenGroup, string> = {
