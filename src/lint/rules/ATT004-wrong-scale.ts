@@ -1,7 +1,7 @@
 // ATT004: a scale that is there but wrong: d instead of sqrt(d), sqrt(d_model) on per-head scores,
 // scaling twice, or scaling after softmax.
 import { widthPower, type ScaleSite, type SdpaSite, type SoftmaxSite } from '../analysis/facts';
-import { axisAt, type DimInfo, type ScaleOp } from '../analysis/values';
+import { axisAt, type AValue, type DimInfo, type ScaleOp } from '../analysis/values';
 import { callerClass, heldValue } from '../analysis/call';
 import { alternatives, byNode, consumersOf, hasRoles, isInverseSqrtDim, isT5Family, scaleOps, testOracle } from './evidence';
 import { defineTemplates, msg, type MessageParts } from '../message';
@@ -359,6 +359,22 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       const formedAt = op.on === 'scores' ? site.target.attn?.formedAt : scoresReached(op);
       const sizes = [...contractedSizes(formedAt), ...contractedValues(op, site)];
       return sizes.some((t) => typeof t === 'string' && fieldOf(t) === want) || lastReshapeSizes(ev.tree.source).has(want);
+    };
+
+    /**
+     * A count read off the last axis of a tensor that the code's letters label heads (`jnp.einsum("td,ndh->nth", x, w)`
+     * then `k.shape[-1]`, where `n` is the heads and `h` each head's width), while the scores' product sums over an axis
+     * of its operands carrying that same label: a product of queries and keys sums over their features, so that axis is
+     * each head's width, whatever the letter says. The count is then judged as a head width.
+     */
+    const headLabelSummed = (dim: DimInfo, op: ScaleOp, site: ScaleSite): boolean => {
+      const read = dim.which === 'heads' && dim.lastAxisOf ? dim.ofTensor : undefined;
+      if (!read) return false;
+      const formedAt = op.on === 'scores' ? site.target.attn?.formedAt : scoresReached(op);
+      if (!formedAt) return false;
+      const summedHead = (v: AValue, axis: number | undefined): boolean =>
+        axis !== undefined && axisAt(v, axis)?.label === 'head' && (v.ndim === undefined || read.ndim === undefined || v.ndim === read.ndim);
+      return ev.facts.matmul.some((m) => m.node === formedAt && (summedHead(m.a, m.contractA) || summedHead(m.b, m.contractB)));
     };
 
     /** A root of a whole number (`math.sqrt(2)`) that is not the size the scores formed at `formedAt` sum over as stated. */
@@ -893,7 +909,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
         const power = literal?.power ?? op.power;
         if (power === undefined || !dim || ev.mup) return;
         // A bare number (a float parameter, a shape we cannot place) is not known to be the head or model width.
-        const which = dimWhich(dim);
+        const which = headLabelSummed(dim, op, site) ? 'head' : dimWhich(dim);
         if (site.ctx.callSite) for (const t of boundTexts(op, site)) boundByNode.set(op.factorNode.id, (boundByNode.get(op.factorNode.id) ?? new Set()).add(t));
         const knownDim = which === 'head' || which === 'model';
         // `B, N, C = x.shape` then `q = self.q(x)`: C is the feature width of the projection's input, a width whatever
