@@ -371,9 +371,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       const read = dim.which === 'heads' && dim.lastAxisOf ? dim.ofTensor : undefined;
       if (!read) return false;
       const formedAt = op.on === 'scores' ? site.target.attn?.formedAt : scoresReached(op);
-      if (!formedAt) return false;
-      const summedHead = (v: AValue, axis: number | undefined): boolean =>
-        axis !== undefined && axisAt(v, axis)?.label === 'head' && (v.ndim === undefined || read.ndim === undefined || v.ndim === read.ndim);
+      const summedHead = (v: AValue, axis: number | undefined): boolean => axis !== undefined && axisAt(v, axis)?.label === 'head' && v.ndim === read.ndim;
       return ev.facts.matmul.some((m) => m.node === formedAt && (summedHead(m.a, m.contractA) || summedHead(m.b, m.contractB)));
     };
 
