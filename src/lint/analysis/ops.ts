@@ -787,6 +787,11 @@ function literalWidthRoot(n: number, p: number): { dim: DimInfo; power: number }
   return { dim: { which: 'unknown', text: String(n), literal: n }, power: p };
 }
 
+/** A head count read off a tensor's last axis keeps that tensor (DimInfo.ofTensor), for a rule to place the axis. */
+function headCountAxis(v: AValue): Pick<DimInfo, 'ofTensor' | 'lastAxisOf'> {
+  return v.headCountOf ? { ofTensor: v.headCountOf, lastAxisOf: true } : {};
+}
+
 function power(ev: Evaluator, lv: AValue, rv: AValue, l?: PyNode): AValue {
   if (lv.kind !== 'number' && lv.kind !== 'tensor') return UNKNOWN;
   const p = rv.num;
@@ -799,7 +804,7 @@ function power(ev: Evaluator, lv: AValue, rv: AValue, l?: PyNode): AValue {
   if (rootOfCount) out.dimPow = literalWidthRoot(lv.num, p);
   else if (lv.dimPow) out.dimPow = { dim: lv.dimPow.dim, power: lv.dimPow.power * p };
   // The count keeps the name it was read from (`self.n_heads ** -0.5`): a rule may check what else the code does with it.
-  else if (lv.headCount) out.dimPow = { dim: { which: 'heads', text: l ? ev.text(l) : 'num_heads' }, power: p };
+  else if (lv.headCount) out.dimPow = { dim: { which: 'heads', text: l ? ev.text(l) : 'num_heads', ...headCountAxis(lv) }, power: p };
   if (lv.scaleName) out.scaleName = lv.scaleName;
   return out;
 }
@@ -2826,7 +2831,8 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
     const a = val(ev, c, c.args.positional[0] ?? arg(c, 'x'));
     const p = last === 'rsqrt' ? -0.5 : 0.5;
     if (a.kind === 'tensor' && !a.dimPow) return tensor({ ndim: a.ndim, axes: a.axes });
-    if (a.headCount && !a.dimPow) return number({ dimPow: { dim: { which: 'heads', text: ev.text(c.args.positional[0] ?? c.node) }, power: p } });
+    if (a.headCount && !a.dimPow)
+      return number({ dimPow: { dim: { which: 'heads', text: ev.text(c.args.positional[0] ?? c.node), ...headCountAxis(a) }, power: p } });
     if (!a.dimPow && !a.scaleName && a.kind === 'number' && a.num !== undefined && Number.isInteger(a.num) && a.num > 1)
       return number({ dimPow: literalWidthRoot(a.num, p) });
     return a.dimPow ? number({ dimPow: { dim: a.dimPow.dim, power: a.dimPow.power * p } }) : number();

@@ -576,6 +576,11 @@ export interface AValue {
   readonly scaleName?: string;
   /** A count of heads. */
   readonly headCount?: boolean;
+  /**
+   * The tensor a head count was read off as its last axis (`k.shape[-1]` of an axis labelled heads, by an einsum letter
+   * `h` or a view's last size): a rule can then check whether the scores' product sums over that axis.
+   */
+  readonly headCountOf?: AValue;
   /** Fill value is torch.finfo(x.dtype).min / finfo(float32).min etc. */
   readonly finfo?: 'of-tensor' | 'float32' | 'float16' | 'bfloat16' | 'float64';
   /** The finfo value is `.max` (positive) rather than `.min`. */
@@ -998,6 +1003,7 @@ export function join(a: AValue, b: AValue): AValue {
       }
       out.scaleName = a.scaleName ?? b.scaleName;
       out.headCount = a.headCount && b.headCount ? true : undefined;
+      out.headCountOf = out.headCount && a.headCountOf === b.headCountOf ? a.headCountOf : undefined;
       out.finfo = same(a.finfo, b.finfo);
       if (out.num === undefined && out.finfo === undefined && masksOnItsPath(a) && masksOnItsPath(b)) out.maskingFill = true;
       break;
