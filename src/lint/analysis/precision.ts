@@ -75,10 +75,26 @@ const IMPORT_STATEMENT = /^[ \t]*(?:from[ \t]+[\w.]+[ \t]+)?import[ \t]+(?:\([^)
  * forward computes in is what it casts the weights to (`self.w.type_as(x)`). Blanked as the dtype tests are.
  */
 const STORED_HALF = /\.(?:data|weight|bias)\.half\(\)|^[^\n]*\bstate_dict\b[^\n]*$/gm;
+/**
+ * Apex amp's optimisation level "O0" is pure float32 training (O1 and O2 are mixed precision, O3 float16): code whose
+ * every `opt_level` is the literal "O0" (`amp.initialize(model, optimizer, opt_level="O0")`) calls apex amp and runs
+ * in float32, and its `amp.scale_loss` scales by 1. Then the apex calls (`amp.initialize`, `amp.scale_loss`, any
+ * `amp.<name>` of the module imported bare, not `torch.cuda.amp.…`) and the `opt_level` keywords are no evidence of
+ * half precision, and are blanked as the dtype tests are. An `opt_level` taken from elsewhere (`opt_level=args.opt_level`,
+ * `--opt_level` with a default of "O1") keeps them as evidence: which level runs is then not written here.
+ */
+const OPT_LEVEL = /\bopt_level\b/g;
+const OPT_LEVEL_O0 = /\bopt_level\s*=\s*["']O0["']/g;
+const APEX_AMP_USE = /(?<![\w.])amp\.(?!autocast\b|GradScaler\b)\w+|\bopt_level\s*=\s*["']O0["']/g;
+function withoutApexO0(code: string, blank: (m: string) => string): string {
+  const levels = code.match(OPT_LEVEL)?.length ?? 0;
+  if (levels === 0 || (code.match(OPT_LEVEL_O0)?.length ?? 0) !== levels) return code;
+  return code.replace(APEX_AMP_USE, blank);
+}
 function withoutDtypeTests(code: string): string {
   const blank = (m: string): string => m.replace(/[^\n]/g, ' ');
   const storedHalf = (m: string): string => m.replace(/\.half\(\)/g, blank);
-  return code
+  return withoutApexO0(code, blank)
     .replace(IMPORT_STATEMENT, blank)
     .replace(DTYPE_MEMBERSHIP, blank)
     .replace(DTYPE_TEST, blank)
@@ -145,6 +161,19 @@ const FP16_PROSE = /--fp16\b|\bfp16\b|half[- ]precision|mixed[- ]precision|autoc
  */
 const FP16_COMPATIBILITY =
   /\b(?:fp16|float16|f16|half[- ]precision)[- ](?:compatib\w*|compat\b|safe\b|friendly\b|stab\w*|overflow\w*|underflow\w*|robust\w*|support\w*)|\b(?:fits?|fitting|safe|safer|representable|finite|range|stab\w*|overflow\w*|underflow\w*|robust\w*)\s+(?:(?:in|into|for|with|under|of|on)\s+)?(?:fp16|float16|f16|half(?:[- ]precision)?)\b/gi;
+
+/**
+ * Prose that names half precision as one of several dtypes the code handles, full precision among them (`# cast to
+ * fp32/fp16 then replace 1's with -inf`, "works with fp16 or fp32", "fp32, fp16 and bf16"): it says which dtypes the
+ * code is written for, as a docstring listing the dtypes a module accepts does, not that this file runs in half
+ * precision. A list of half dtypes only (`fp16/bf16`) still says the code runs in half precision. Blanked where the
+ * compatibility phrases are.
+ */
+const DTYPE_WORD = String.raw`(?:fp|float|f)(?:16|32|64)\b|bf16\b|bfloat16\b|half\b`;
+const DTYPE_ALTERNATIVES = new RegExp(String.raw`\b(?:${DTYPE_WORD})(?:\s*(?:\/|,|\bor\b|\band\b)\s*(?:${DTYPE_WORD}))+`, 'gi');
+function withoutDtypeLists(prose: string, blank: (m: string) => string): string {
+  return prose.replace(DTYPE_ALTERNATIVES, (m) => (/(?:32|64)\b/.test(m) ? blank(m) : m));
+}
 
 /**
  * Code that sets full precision on purpose: a half-precision flag passed or set False (`Trainer(model, fp16=False)`,
@@ -236,7 +265,8 @@ export function precisionEvidence(code: string, prose: string): PrecisionEvidenc
     } else if (/\benabled\s*=\s*False\b/.test(args)) continue;
     else fp16 = true;
   }
-  if (!fp16 && !bf16 && FP16_PROSE.test(withoutOptions(prose.replace(FP16_COMPATIBILITY, '')))) return { fp16: true, bf16, fromProse: true };
+  if (!fp16 && !bf16 && FP16_PROSE.test(withoutOptions(withoutDtypeLists(prose.replace(FP16_COMPATIBILITY, ''), () => ''))))
+    return { fp16: true, bf16, fromProse: true };
   return { fp16, bf16 };
 }
 
@@ -258,7 +288,8 @@ export function precisionSource(source: string, which: 'fp16' | 'bf16'): { start
   const prose = new RegExp(FP16_PROSE.source, 'gi');
   // Option sentences are read in the prose alone (code blanked), so no sentence runs into code (`Optional`).
   const prosePart = source.replace(/("""|''')[\s\S]*?\1|#[^\n]*|[^\n]/g, (m) => (m.length > 1 || m === '#' ? m : ' '));
-  const options = withoutOptions(prosePart.replace(FP16_COMPATIBILITY, (m) => m.replace(/[^\n]/g, ' ')));
+  const spaces = (m: string): string => m.replace(/[^\n]/g, ' ');
+  const options = withoutOptions(withoutDtypeLists(prosePart.replace(FP16_COMPATIBILITY, spaces), spaces));
   const stated = options;
   for (let m = prose.exec(stated); m; m = prose.exec(stated)) {
     if (blanked.charCodeAt(m.index) === 32 && source.charCodeAt(m.index) !== 32) return { start: m.index, end: m.index + m[0].length };
