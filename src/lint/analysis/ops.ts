@@ -2385,6 +2385,7 @@ const SHAPE_ARGUMENT: Readonly<Record<string, { param: string; pos: number }>> =
   'tensorflow.compat.v1.get_variable': { param: 'shape', pos: 1 },
   'numpy.random.normal': { param: 'size', pos: 2 },
   'numpy.random.uniform': { param: 'size', pos: 2 },
+  'numpy.random.standard_normal': { param: 'size', pos: 0 },
   'jax.random.normal': { param: 'shape', pos: 1 },
   'jax.random.uniform': { param: 'shape', pos: 1 },
   'jax.random.truncated_normal': { param: 'shape', pos: 3 },
@@ -2888,6 +2889,11 @@ export function callQualified(ev: Evaluator, qname: string, c0: Call): AValue {
   if (qname === 'tensorflow.fill') return creation(ev, c, 'fill', c.args.positional);
   // Random and variable initialisers whose shape is one argument: tf.random.normal(shape), np.random.normal(loc,
   // scale, size), jax.random.normal(key, shape), tf.get_variable(name, shape); np.random.randn(d0, d1, ...).
+  // NumPy's random generators (`rng = np.random.default_rng(seed)`, the legacy `np.random.RandomState(seed)`): their
+  // methods draw as the module's functions of the same name do (`rng.normal(size=(B, T, d))`, `rng.standard_normal(n)`),
+  // so the generator is read as the `numpy.random` module.
+  if (qname === 'numpy.random.default_rng' || qname === 'numpy.random.RandomState' || qname === 'numpy.random.Generator')
+    return { kind: 'module', qname: 'numpy.random' };
   const shapeArg = SHAPE_ARGUMENT[qname];
   if (shapeArg) {
     const node = arg(c, shapeArg.param, shapeArg.pos);
