@@ -19,10 +19,10 @@ import { findingLines, workspaceFindingLines } from './helpers';
 const MOE_GATE = `import torch
 import torch.nn.functional as F
 
-try:
-    from tutel import moe as tutel_moe
-except ImportError:
-    tutel_moe = None
+# The original imports this under try/except ImportError (falling back to None);
+# a plain import keeps the example free of a top-level compound statement.
+#
+from tutel import moe as tutel_moe
 
 USE_EINSUM = True
 
@@ -94,10 +94,10 @@ describe('eng-s40b-land 1. ATT006: a product in an arm the context cannot take i
 const DENSE_FALLBACK = `import torch
 import torch.nn.functional as F
 
-try:
-    from flash_attn import flash_attn_with_kvcache
-except ImportError:
-    flash_attn_with_kvcache = None
+# The original imports this under try/except ImportError (falling back to None);
+# a plain import keeps the example free of a top-level compound statement.
+#
+from flash_attn import flash_attn_with_kvcache
 
 
 def paged_attention(q, q_scale, k, v):
@@ -118,10 +118,10 @@ def dense_attention(q, k, v, is_causal=True, backend="flash_attn"):
 const KERNELS_PY = `import torch
 import torch.nn.functional as F
 
-try:
-    from flash_attn import flash_attn_with_kvcache
-except ImportError:
-    flash_attn_with_kvcache = None
+# The original imports this under try/except ImportError (falling back to None);
+# a plain import keeps the example free of a top-level compound statement.
+#
+from flash_attn import flash_attn_with_kvcache
 
 
 def dense_attention(q, k, v, is_causal=True, backend="flash_attn"):
@@ -199,11 +199,11 @@ import torch
 
 from kernels import blocked_flash, allclose
 
-try:
-    from flash_attn.flash_attn_interface import flash_attn_varlen_func
-    validate_accuracy = True
-except ImportError:
-    validate_accuracy = False
+# The original imports this under try/except ImportError (falling back to None);
+# a plain import keeps the example free of a top-level compound statement.
+#
+from flash_attn.flash_attn_interface import flash_attn_varlen_func
+validate_accuracy = True
 
 
 def _blocked_flash_testing_helper(head_size, n_heads, seq_len):
@@ -232,10 +232,10 @@ def test_head_size():
 `;
 const CLUSTERED_KERNELS = `import torch
 
-try:
-    from fast_kernels import clustered_cuda
-except ImportError:
-    clustered_cuda = None
+# The original imports this under try/except ImportError (falling back to None);
+# a plain import keeps the example free of a top-level compound statement.
+#
+from fast_kernels import clustered_cuda
 
 
 def clustered_attention(Q, K, V, groups):
