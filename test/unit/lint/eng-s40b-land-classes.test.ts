@@ -14,39 +14,14 @@
 //  4. ATT004: NumPy's generators (`rng = np.random.default_rng(seed)`, `rng.normal(size=...)`) draw as `np.random`
 //     does: a factor on such a draw sets its spread, not a second 1/sqrt(d) on the logits.
 import { strict as assert } from 'node:assert';
-import { findingLines, workspaceFindingLines } from './helpers';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, findingLines, workspaceFindingLines } from './helpers';
 
-const MOE_GATE = `import torch
-import torch.nn.functional as F
+const fixture = (path: string): string => readFileSync(join(ROOT, 'test/unit/lint/fixtures', path), 'utf8');
 
-# The original imports this under try/except ImportError (falling back to None);
-# a plain import keeps the example free of a top-level compound statement.
-#
-from tutel import moe as tutel_moe
-
-USE_EINSUM = True
-
-
-def einsum(rule, a, b):
-    if USE_EINSUM:
-        return torch.einsum(rule, a, b)
-    elif rule == "se,sc->sec":
-        return a.unsqueeze(2) * b.unsqueeze(1)
-    elif rule == "se,se->s":
-        return torch.bmm(a.unsqueeze(1), b.unsqueeze(2)).reshape(-1)
-    else:
-        return torch.einsum(rule, a, b)
-
-
-def top1gating(logits, capacity):
-    gates = F.softmax(logits, dim=1)
-    mask1 = F.one_hot(torch.argmax(gates, dim=1), num_classes=gates.shape[1])
-    locations1 = torch.cumsum(mask1, dim=0) - 1
-    locations1_s = torch.sum(locations1 * mask1, dim=1)
-    gates = gates * mask1.float()
-    locations1_sc = F.one_hot(locations1_s, num_classes=capacity).float()
-    return einsum("se,sc->sec", gates, locations1_sc)
-`;
+/** The natural example is the rule-coverage fixture `ATT006/moe_gate_einsum_helper_arms_ok.py` (one copy). */
+const MOE_GATE = fixture('ATT006/moe_gate_einsum_helper_arms_ok.py');
 const HELPER_ATTENTION = `import torch
 import torch.nn.functional as F
 
@@ -91,30 +66,8 @@ describe('eng-s40b-land 1. ATT006: a product in an arm the context cannot take i
   });
 });
 
-const DENSE_FALLBACK = `import torch
-import torch.nn.functional as F
-
-# The original imports this under try/except ImportError (falling back to None);
-# a plain import keeps the example free of a top-level compound statement.
-#
-from flash_attn import flash_attn_with_kvcache
-
-
-def paged_attention(q, q_scale, k, v):
-    q = q * q_scale
-    out, _ = dense_attention(q, k, v)
-    return out
-
-
-def dense_attention(q, k, v, is_causal=True, backend="flash_attn"):
-    if backend == "sdpa":
-        context = F.scaled_dot_product_attention(q, k, v, is_causal=is_causal)
-        return context, None
-    elif backend == "flash_attn":
-        return flash_attn_with_kvcache(q, k, v, causal=is_causal, softmax_scale=1.0), None
-    else:
-        raise ValueError(backend)
-`;
+/** The natural example is the rule-coverage fixture `ATT004/kernel_arm_callers_skip_ok.py` (one copy). */
+const DENSE_FALLBACK = fixture('ATT004/kernel_arm_callers_skip_ok.py');
 const KERNELS_PY = `import torch
 import torch.nn.functional as F
 
@@ -194,42 +147,8 @@ class TestClustered(unittest.TestCase):
             1e-4
         )
 `;
-const FLASH_TEST = `import pytest
-import torch
-
-from kernels import blocked_flash, allclose
-
-# The original imports this under try/except ImportError (falling back to None);
-# a plain import keeps the example free of a top-level compound statement.
-#
-from flash_attn.flash_attn_interface import flash_attn_varlen_func
-validate_accuracy = True
-
-
-def _blocked_flash_testing_helper(head_size, n_heads, seq_len):
-    q = torch.randn(seq_len, n_heads * head_size, dtype=torch.float16, device="cuda")
-    k = torch.randn(seq_len, n_heads * head_size, dtype=torch.float16, device="cuda")
-    v = torch.randn(seq_len, n_heads * head_size, dtype=torch.float16, device="cuda")
-    out = blocked_flash(q, k, v, 1.0)
-    if validate_accuracy:
-        cu_seqlens = torch.tensor([0, seq_len], dtype=torch.int32, device="cuda")
-        q_ref = q.reshape((seq_len, n_heads, head_size))
-        k_ref = k.reshape((seq_len, n_heads, head_size))
-        v_ref = v.reshape((seq_len, n_heads, head_size))
-        ref_o = flash_attn_varlen_func(q_ref, k_ref, v_ref, cu_seqlens, cu_seqlens, seq_len, seq_len, softmax_scale=1.0, causal=True)
-        ref_o = ref_o.reshape(seq_len, n_heads * head_size)
-        assert allclose(out, ref_o)
-
-
-@pytest.mark.parametrize("seq_len", [1, 33, 256])
-def test_single_prompt(seq_len):
-    _blocked_flash_testing_helper(64, 8, seq_len)
-
-
-def test_head_size():
-    _blocked_flash_testing_helper(128, 4, 77)
-
-`;
+/** The natural example is the rule-coverage fixture `ATT003/test_helper_compares_unit_scale_ok.py` (one copy). */
+const FLASH_TEST = fixture('ATT003/test_helper_compares_unit_scale_ok.py');
 const CLUSTERED_KERNELS = `import torch
 
 # The original imports this under try/except ImportError (falling back to None);
@@ -292,28 +211,8 @@ def run_attention_sim(d_model=512, d_head=64, seq_len=128, batch=16):
     attn = softmax(logits, axis=-1)
     return attn @ V
 `;
-const SIM_PY = `import numpy as np
-from common import rng
-
-
-def softmax(x, axis=-1):
-    x = x - x.max(axis=axis, keepdims=True)
-    e = np.exp(x)
-    return e / e.sum(axis=axis, keepdims=True)
-
-
-def run_attention_sim(d_model=512, d_head=64, seq_len=128, batch=16):
-    X = rng.normal(size=(batch, seq_len, d_model)) / np.sqrt(d_model)
-    Wq = rng.normal(size=(d_model, d_head)) / np.sqrt(d_model)
-    Wk = rng.normal(size=(d_model, d_head)) / np.sqrt(d_model)
-    Wv = rng.normal(size=(d_model, d_head)) / np.sqrt(d_model)
-    Q = X @ Wq
-    K = X @ Wk
-    V = X @ Wv
-    logits = Q @ np.swapaxes(K, -1, -2) / np.sqrt(d_head)
-    attn = softmax(logits, axis=-1)
-    return attn @ V
-`;
+/** The same simulation with its generator imported from `common.py`. */
+const SIM_PY = SIM_ONE_FILE.replace('\n\nrng = np.random.default_rng(2026)\n', '\nfrom common import rng\n');
 const COMMON_PY = `import numpy as np
 
 rng = np.random.default_rng(2026)
@@ -329,6 +228,7 @@ describe('eng-s40b-land 4. ATT004: a NumPy generator draws as np.random does', (
     assert.deepEqual(await findingLines(twice, 'ATT004'), [20]);
   });
   it('cross-file: the generator made in common.py and imported: silent', async () => {
+    assert.ok(SIM_PY.includes('from common import rng') && !SIM_PY.includes('default_rng'));
     assert.deepEqual(await workspaceFindingLines({ 'common.py': COMMON_PY, 'sim.py': SIM_PY }, 'sim.py', 'ATT004'), []);
   });
   it('cross-file, the queries scaled twice: reported', async () => {
