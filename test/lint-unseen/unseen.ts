@@ -569,6 +569,13 @@ export const UNSEEN_BATCHES: readonly UnseenBatch[] = [
   // its own this session (`alone`); at the start of session 43 it joins the unseen measure, as session 42 decided before
   // it existed.
   { id: 'batch-46', dir: join(__dirname, 'batch-46', 'cases'), group: 'unseen', alone: true },
+  // Session 42 (brief curator-s42u47), gathered by one curator of the session's second pair from its quarter of the
+  // coin's unseen side (first hex digit 0-3; batch 48 draws from 4-7), after batches 39-46 and from none of their
+  // repositories, with real bugs as its first aim, every case written for the set, labelled before any linter ran on it
+  // and checked to share no run of six code lines with any other case under test/: a fresh unseen batch measured with
+  // today's linter. The integrator decided before any result existed that it is printed on its own this session
+  // (`alone`); at the start of session 43 it joins the unseen measure, as session 42 decided before it existed.
+  { id: 'batch-47', dir: join(__dirname, 'batch-47', 'cases'), group: 'unseen', alone: true },
 ];
 
 const GROUP_TITLES: Record<UnseenGroup, string> = {

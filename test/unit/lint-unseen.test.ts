@@ -199,6 +199,14 @@
 //     (batch-46/floors.json); in the unseen group, printed alone in session 42 after the combined lines (decided before
 //     any result), joins the unseen measure at the start of session 43 (decided in session 42 before it existed);
 //     counts only.
+// 9zk. The forty-seventh batch (batch-47/, gathered in session 42 by curator-s42u47, the session's second pair, from the
+//     unseen coin's quarter 0-3 in parallel with the curator of batch 48, after batches 39-46 and from none of their
+//     repositories, aimed at real bugs, a fresh unseen batch measured with today's linter, its cases written for the set
+//     and checked for repeated code against every other case under test/ and the test folders of the session's other
+//     branches): the same checks, against every list including the shared studied list as it was at its final check
+//     (batch-47/lintrules-studied-repos.txt), held to its own floors (batch-47/floors.json); in the unseen group,
+//     printed alone in session 42 (decided before any result), joins the unseen measure at the start of session 43
+//     (decided in session 42 before it existed); counts only.
 // 10. The linter run: prints the aggregates only (never a per-case miss), the regression batches (1, 2, 13-15, 17, 18,
 //     20-22, 24-29, 31-33, 37, 40) together, the unseen batches (3-12, 16, 19, 23, 30, 35, 36, 38, 39, 41-44) each on its own and after each
 //     the unseen batches so far together, then any batch marked alone (batches 45-48 this session) on its own, and asserts no
@@ -604,6 +612,7 @@ describe('lint unseen: loader and scorer', () => {
         ['batch-44', 'unseen', false],
         ['batch-45', 'unseen', true],
         ['batch-46', 'unseen', true],
+        ['batch-47', 'unseen', true],
       ],
     );
   });
@@ -983,7 +992,8 @@ interface GatheredBatchFloors {
     | 'batch-43'
     | 'batch-44'
     | 'batch-45'
-    | 'batch-46';
+    | 'batch-46'
+    | 'batch-47';
   session: number;
   /** How the batch came about, in its describe title; absent: the unseen measure of its session. */
   title?: string;
@@ -1977,6 +1987,26 @@ describeGatheredBatch({
   title: 'gathered in session 42 by curator-s42u46, printed alone this session, in the unseen measure from session 43',
 });
 
+// Batch 47 (session 42, brief curator-s42u47) was gathered by one curator of the session's second pair from its quarter
+// of the coin's unseen side (first hex digit 0-3; batch 48 draws from 4-7; 8-f is the training set), after batches
+// 39-46 and from none of their repositories, with real bugs as its first aim, every case written for the set, labelled
+// before any linter ran on it and checked to share no run of six code lines with any other case under test/ (and the
+// test folders of the session's other branches): a fresh unseen batch measured with today's linter. The integrator
+// decided before any result existed that it is in the unseen group but marked `alone` this session; at the start of
+// session 43 it joins the unseen measure, as session 42 decided before it existed. Its floors are kept in its own
+// folder, batch-47/floors.json, so that its make-up stays inside test/lint-unseen (batch-47/README.md explains them).
+const BATCH47 = UNSEEN_BATCHES.find((b) => b.id === 'batch-47')!;
+/** The shared studied list (/work/wt/studied-repos.txt) as it was at batch 47's final check. */
+const STUDIED_LIST_47 = join(BATCH47.dir, '..', 'lintrules-studied-repos.txt');
+const FLOORS_47 = JSON.parse(readFileSync(join(BATCH47.dir, '..', 'floors.json'), 'utf8')) as Omit<GatheredBatchFloors, 'id' | 'session' | 'title'>;
+
+describeGatheredBatch({
+  ...FLOORS_47,
+  id: 'batch-47',
+  session: 42,
+  title: 'gathered in session 42 by curator-s42u47, printed alone this session, joins the unseen measure at the start of session 43',
+});
+
 function describeGatheredBatch(floors: GatheredBatchFloors): void {
   const batch = UNSEEN_BATCHES.find((b) => b.id === floors.id)!;
   const n = floors.id.slice('batch-'.length);
@@ -2094,6 +2124,7 @@ function describeGatheredBatch(floors: GatheredBatchFloors): void {
         STUDIED_LIST_44,
         STUDIED_LIST_45,
         STUDIED_LIST_46,
+        STUDIED_LIST_47,
       ])
         for (const repo of listedRepos(list)) excluded.add(repo);
       // The training set is read case by case by rule engineers: its repositories are spent for the unseen measure.
