@@ -207,6 +207,14 @@
 //     (batch-47/lintrules-studied-repos.txt), held to its own floors (batch-47/floors.json); in the unseen group,
 //     printed alone in session 42 (decided before any result), joins the unseen measure at the start of session 43
 //     (decided in session 42 before it existed); counts only.
+// 9zl. The forty-eighth batch (batch-48/, gathered in session 42 by curator-s42u48 from the unseen coin's quarter 4-7,
+//     in parallel with the curator of batch 47 (quarter 0-3), after batches 45 and 46 and from none of their
+//     repositories, aimed at real bugs, a fresh unseen batch measured with today's linter, its cases written for the set
+//     and checked for repeated code against every other case under test/ and those of batches 45 and 46): the same
+//     checks, against every list including the shared studied list as it was at its final check
+//     (batch-48/lintrules-studied-repos.txt), held to its own floors (batch-48/floors.json); in the unseen group,
+//     printed alone in session 42 after the combined lines (decided before any result), joins the unseen measure at the
+//     start of session 43 (decided in session 42 before it existed); counts only.
 // 10. The linter run: prints the aggregates only (never a per-case miss), the regression batches (1, 2, 13-15, 17, 18,
 //     20-22, 24-29, 31-33, 37, 40) together, the unseen batches (3-12, 16, 19, 23, 30, 35, 36, 38, 39, 41-44) each on its own and after each
 //     the unseen batches so far together, then any batch marked alone (batches 45-48 this session) on its own, and asserts no
@@ -563,7 +571,7 @@ describe('lint unseen: loader and scorer', () => {
     );
   });
 
-  it('puts batches 1, 2, 13-15, 17, 18, 20-22, 24-29, 31-33, 37 and 40 in the regression group and batches 3-12, 16, 19, 23, 30, 35, 36, 38, 39 and 41-44 in the unseen group (none alone)', () => {
+  it('puts batches 1, 2, 13-15, 17, 18, 20-22, 24-29, 31-33, 37 and 40 in the regression group and batches 3-12, 16, 19, 23, 30, 35, 36, 38, 39, 41-44 and 45-48 in the unseen group (45-48 alone)', () => {
     assert.deepEqual(
       UNSEEN_BATCHES.map((b) => [b.id, b.group, b.alone === true]),
       [
@@ -613,6 +621,7 @@ describe('lint unseen: loader and scorer', () => {
         ['batch-45', 'unseen', true],
         ['batch-46', 'unseen', true],
         ['batch-47', 'unseen', true],
+        ['batch-48', 'unseen', true],
       ],
     );
   });
@@ -993,7 +1002,8 @@ interface GatheredBatchFloors {
     | 'batch-44'
     | 'batch-45'
     | 'batch-46'
-    | 'batch-47';
+    | 'batch-47'
+    | 'batch-48';
   session: number;
   /** How the batch came about, in its describe title; absent: the unseen measure of its session. */
   title?: string;
@@ -1969,6 +1979,10 @@ describeGatheredBatch({
 
 // Batch 46 (session 42, brief curator-s42u46) was gathered by one curator in parallel with the curator of batch 45, each
 // from its quarter of the coin (first hex digit 4-7 here, 0-3 there; 8-f is the training set), after batches 39 to 44
+});
+
+// Batch 48 (session 42, brief curator-s42u48) was gathered by one curator in parallel with the curator of batch 47, each
+// from its quarter of the coin (first hex digit 4-7 here, 0-3 there; 8-f is the training set), after batches 45 and 46
 // and from none of their repositories, with real bugs as its first aim, every case written for the set, labelled before
 // any linter ran on it and checked to share no run of six code lines with any other case under test/: a fresh unseen
 // batch measured with today's linter. The integrator decided before any result existed that it is in the unseen group
@@ -2005,6 +2019,18 @@ describeGatheredBatch({
   id: 'batch-47',
   session: 42,
   title: 'gathered in session 42 by curator-s42u47, printed alone this session, joins the unseen measure at the start of session 43',
+// of session 43. Its floors are kept in its own folder, batch-48/floors.json, so that its make-up stays inside
+// test/lint-unseen (batch-48/README.md explains them).
+const BATCH48 = UNSEEN_BATCHES.find((b) => b.id === 'batch-48')!;
+/** The shared studied list (/work/wt/studied-repos.txt) as it was at batch 48's final check. */
+const STUDIED_LIST_48 = join(BATCH48.dir, '..', 'lintrules-studied-repos.txt');
+const FLOORS_48 = JSON.parse(readFileSync(join(BATCH48.dir, '..', 'floors.json'), 'utf8')) as Omit<GatheredBatchFloors, 'id' | 'session' | 'title'>;
+
+describeGatheredBatch({
+  ...FLOORS_48,
+  id: 'batch-48',
+  session: 42,
+  title: 'gathered in session 42 by curator-s42u48, printed alone this session, in the unseen measure from session 43',
 });
 
 function describeGatheredBatch(floors: GatheredBatchFloors): void {
@@ -2125,6 +2151,7 @@ function describeGatheredBatch(floors: GatheredBatchFloors): void {
         STUDIED_LIST_45,
         STUDIED_LIST_46,
         STUDIED_LIST_47,
+        STUDIED_LIST_48,
       ])
         for (const repo of listedRepos(list)) excluded.add(repo);
       // The training set is read case by case by rule engineers: its repositories are spent for the unseen measure.
