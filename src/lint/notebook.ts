@@ -14,7 +14,8 @@ export type NotebookParse = { ok: true; cells: NotebookCell[] } | { ok: false; e
 export function parseNotebook(json: string): NotebookParse {
   let doc: unknown;
   try {
-    doc = JSON.parse(json);
+    // A UTF-8 byte-order mark (some Windows editors write one) is not JSON, but Jupyter reads such files: skip it.
+    doc = JSON.parse(json.charCodeAt(0) === 0xfeff ? json.slice(1) : json);
   } catch (e) {
     return { ok: false, error: `not valid JSON (${(e as Error).message})` };
   }

@@ -24,7 +24,8 @@ grep -v '^#' "$here/repos.txt" | while read -r repo commit; do
   if [ ! -d "$dest" ]; then
     mkdir -p "$dest"
     # Blob by blob: a snapshot may lack its largest files, which must not stop the rest.
-    git -C "$git_dir" ls-tree -r "$commit" | grep -E $'\t.*\\.(py|ipynb)$' | while IFS=$'\t' read -r meta path; do
+    # A repository without a .py/.ipynb file gives grep nothing to print: not a failure (set -e with pipefail).
+    git -C "$git_dir" ls-tree -r "$commit" | { grep -E $'\t.*\\.(py|ipynb)$' || true; } | while IFS=$'\t' read -r meta path; do
       sha="${meta##* }"
       mkdir -p "$dest/$(dirname "$path")"
       git -C "$git_dir" cat-file blob "$sha" > "$dest/$path" 2>/dev/null || rm -f "$dest/$path"

@@ -155,6 +155,19 @@ describe('lint API', () => {
       assert.match(l.lintNotebookFile('[1, 2]').error ?? '', /cells/);
       assert.deepEqual(l.lintNotebook(nb([{ cell_type: 'code', source: 'w = F.softmax(q @ k.T, dim=-2)' }], 'R')), []);
     });
+
+    it('reads a notebook saved with a UTF-8 byte-order mark, as Jupyter does', async () => {
+      const source = 'import torch.nn.functional as F\nw = F.softmax(q @ k.transpose(-2, -1) / 8.0, dim=-2)\n';
+      const json = nb([{ cell_type: 'code', source }]);
+      const l = await linter();
+      const withMark = l.lintNotebookFile('\ufeff' + json);
+      assert.equal(withMark.error, undefined);
+      assert.deepEqual(
+        withMark.cells.map((c) => codesAt(c.findings)),
+        l.lintNotebookFile(json).cells.map((c) => codesAt(c.findings)),
+      );
+      assert.deepEqual(codesAt(withMark.cells[0].findings), [`${at(source, 'dim=-2')} ATT001`]);
+    });
   });
 
   describe('never throws', () => {
