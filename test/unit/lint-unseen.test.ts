@@ -1979,10 +1979,6 @@ describeGatheredBatch({
 
 // Batch 46 (session 42, brief curator-s42u46) was gathered by one curator in parallel with the curator of batch 45, each
 // from its quarter of the coin (first hex digit 4-7 here, 0-3 there; 8-f is the training set), after batches 39 to 44
-});
-
-// Batch 48 (session 42, brief curator-s42u48) was gathered by one curator in parallel with the curator of batch 47, each
-// from its quarter of the coin (first hex digit 4-7 here, 0-3 there; 8-f is the training set), after batches 45 and 46
 // and from none of their repositories, with real bugs as its first aim, every case written for the set, labelled before
 // any linter ran on it and checked to share no run of six code lines with any other case under test/: a fresh unseen
 // batch measured with today's linter. The integrator decided before any result existed that it is in the unseen group
@@ -2019,6 +2015,14 @@ describeGatheredBatch({
   id: 'batch-47',
   session: 42,
   title: 'gathered in session 42 by curator-s42u47, printed alone this session, joins the unseen measure at the start of session 43',
+});
+
+// Batch 48 (session 42, brief curator-s42u48) was gathered by one curator in parallel with the curator of batch 47, each
+// from its quarter of the coin (first hex digit 4-7 here, 0-3 there; 8-f is the training set), after batches 45 and 46
+// and from none of their repositories, with real bugs as its first aim, every case written for the set, labelled before
+// any linter ran on it and checked to share no run of six code lines with any other case under test/: a fresh unseen
+// batch measured with today's linter. The integrator decided before any result existed that it is in the unseen group
+// but marked `alone` this session; session 42 decided, before it existed, that it joins the unseen measure at the start
 // of session 43. Its floors are kept in its own folder, batch-48/floors.json, so that its make-up stays inside
 // test/lint-unseen (batch-48/README.md explains them).
 const BATCH48 = UNSEEN_BATCHES.find((b) => b.id === 'batch-48')!;
