@@ -3,9 +3,12 @@
 import type { FillSite, SoftmaxSite, WeightsMaskSite } from '../analysis/facts';
 import { axisAt, type MaskOp } from '../analysis/values';
 import { alternatives, byNode, consumersOf, hasRoles, type Consumer } from './evidence';
-import { defineTemplates, msg } from '../message';
+import { defineTemplates, msg, type MessageArg, type MessageParts } from '../message';
 import { apiName, quote, type Rule, type RuleContext } from './rule';
-import { enclosingFunction } from '../syntax/tree';
+import { childByField, enclosingFunction, unparen, type PyNode } from '../syntax/tree';
+import { callArgs, numberLiteral } from '../syntax/python';
+import type { Evaluator } from '../analysis/evaluator';
+import type { Ctx } from '../analysis/facts';
 import { asCalledAt, maskBuilt } from './related';
 import { discardedSite } from '../analysis/discarded';
 import { isDropoutMask, maskedAfterItsSoftmax, rescaledAsDropout, selectsWholeRows } from '../analysis/post-softmax-masks';
@@ -19,6 +22,8 @@ const T = defineTemplates({
   weightsUsedHere: 'the weights, rows no longer summing to 1, are used here',
   multipliesByMask:
     '{0} multiplies the scores by a 0/1 mask before softmax: exp(0) = 1, so masked keys keep a large share of the weight. Fill the masked scores with -inf (masked_fill) instead.',
+  multipliesByFilled:
+    '{0} multiplies the scores by a mask that holds {1} where it masks ({2} is built by {3}), not 0: the masked scores are scaled by it, not removed (a negative score times a large negative number becomes a large positive one). Add it to the scores as an additive mask (0 where kept), or fill the masked scores with -inf (masked_fill), instead.',
   addsBooleanMask:
     '{0} adds a boolean mask to the scores: True becomes +1, not -inf, so masked keys are not removed (they are even favoured). Fill the masked scores with -inf (masked_fill) instead.',
   addsZeroOneMask:
@@ -146,6 +151,14 @@ out = weights @ v`,
           alt.some((o) => o.kind === 'mask' && o.node === op.node && !!o.maskNode && ev.eval(o.maskNode, r.ctx).kind !== 'none'),
         );
       return deeper.length > 0 && !deeper.some(takes);
+    };
+    /**
+     * The message for scores times a mask: a mask the function fills with a negative number
+     * (`m = torch.full((N, N), fill_value=-1e6)`, then `m[block] = 1`) is named with that number, not called 0/1.
+     */
+    const multipliedMessage = (op: MaskOp, site: SoftmaxSite, quoted: MessageArg): MessageParts => {
+      const filled = op.maskNode && filledWith(ev, op.maskNode, site.ctx);
+      return filled ? msg(T.multipliesByFilled, quoted, filled.value, filled.name, filled.built) : msg(T.multipliesByMask, quoted);
     };
     const softmaxSites: SoftmaxSite[] = [];
     const post: WeightsMaskSite[] = [];
@@ -277,7 +290,7 @@ out = weights @ v`,
                 // file, where it was built) is named.
                 message:
                   op.how === 'mul'
-                    ? msg(T.multipliesByMask, quoted)
+                    ? multipliedMessage(op, site, quoted)
                     : added && added.dtype !== 'bool'
                       ? msg(T.addsZeroOneMask, quoted, added.why)
                       : msg(T.addsBooleanMask, quoted),
@@ -290,3 +303,42 @@ out = weights @ v`,
     };
   },
 };
+
+/** `torch.full(size, v)` / `torch.full(size, fill_value=v)`, `np.full`, `full_like(x, v)`: their fill argument. */
+function fillOf(ev: Evaluator, call: PyNode): PyNode | undefined {
+  const fn = childByField(call, 'function');
+  const name = fn?.type === 'attribute' ? ev.text(childByField(fn, 'attribute') ?? fn) : fn ? ev.text(fn) : '';
+  if (name !== 'full' && name !== 'full_like') return undefined;
+  const args = callArgs(ev.tree, call);
+  return args.keywords.get('fill_value')?.value ?? args.positional[1];
+}
+
+/**
+ * A mask name bound in its function to a tensor filled with a negative literal number (`torch.full(...,
+ * fill_value=-1e6)`), on at least one path: that number and the construction, quoted. Only the name's own
+ * assignments are read; anything else says nothing.
+ */
+function filledWith(ev: Evaluator, node: PyNode, ctx: Ctx): { value: string; name: string; built: string } | undefined {
+  const u = unparen(node);
+  if (u.type !== 'identifier') return undefined;
+  const defs = (ev.resolve(u, ev.text(u)) ?? []).filter((d) => d.value && d.path.length === 0 && d.kind === 'assign' && d.scope === ctx.scope);
+  for (const d of defs) {
+    let v = unparen(d.value!);
+    // `torch.full(...).to(device)`: the fill survives a move.
+    while (v.type === 'call') {
+      const fn = childByField(v, 'function');
+      if (fn?.type === 'attribute' && /^(?:to|cuda|float|detach)$/.test(ev.text(childByField(fn, 'attribute') ?? fn))) {
+        const obj = childByField(fn, 'object');
+        if (!obj) break;
+        v = unparen(obj);
+        continue;
+      }
+      break;
+    }
+    if (v.type !== 'call') continue;
+    const fill = fillOf(ev, v);
+    const n = numberLiteral(ev.tree, fill);
+    if (fill && n !== undefined && n < 0) return { value: ev.text(fill), name: quote(ev.text(u)), built: quote(ev.text(v), 50) };
+  }
+  return undefined;
+}
