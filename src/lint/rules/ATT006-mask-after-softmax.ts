@@ -5,13 +5,10 @@ import { axisAt, type MaskOp } from '../analysis/values';
 import { alternatives, byNode, consumersOf, hasRoles, type Consumer } from './evidence';
 import { defineTemplates, msg, type MessageArg, type MessageParts } from '../message';
 import { apiName, quote, type Rule, type RuleContext } from './rule';
-import { childByField, enclosingFunction, unparen, type PyNode } from '../syntax/tree';
-import { callArgs, numberLiteral } from '../syntax/python';
-import type { Evaluator } from '../analysis/evaluator';
-import type { Ctx } from '../analysis/facts';
+import { enclosingFunction } from '../syntax/tree';
 import { asCalledAt, maskBuilt } from './related';
 import { discardedSite } from '../analysis/discarded';
-import { isDropoutMask, maskedAfterItsSoftmax, rescaledAsDropout, selectsWholeRows } from '../analysis/post-softmax-masks';
+import { filledWith, isDropoutMask, maskedAfterItsSoftmax, rescaledAsDropout, selectsWholeRows } from '../analysis/post-softmax-masks';
 
 const T = defineTemplates({
   maskedAfterSoftmax:
@@ -157,7 +154,7 @@ out = weights @ v`,
      * (`m = torch.full((N, N), fill_value=-1e6)`, then `m[block] = 1`) is named with that number, not called 0/1.
      */
     const multipliedMessage = (op: MaskOp, site: SoftmaxSite, quoted: MessageArg): MessageParts => {
-      const filled = op.maskNode && filledWith(ev, op.maskNode, site.ctx);
+      const filled = filledWith(ev, op.maskNode, site.ctx);
       return filled ? msg(T.multipliesByFilled, quoted, filled.value, filled.name, filled.built) : msg(T.multipliesByMask, quoted);
     };
     const softmaxSites: SoftmaxSite[] = [];
@@ -303,42 +300,3 @@ out = weights @ v`,
     };
   },
 };
-
-/** `torch.full(size, v)` / `torch.full(size, fill_value=v)`, `np.full`, `full_like(x, v)`: their fill argument. */
-function fillOf(ev: Evaluator, call: PyNode): PyNode | undefined {
-  const fn = childByField(call, 'function');
-  const name = fn?.type === 'attribute' ? ev.text(childByField(fn, 'attribute') ?? fn) : fn ? ev.text(fn) : '';
-  if (name !== 'full' && name !== 'full_like') return undefined;
-  const args = callArgs(ev.tree, call);
-  return args.keywords.get('fill_value')?.value ?? args.positional[1];
-}
-
-/**
- * A mask name bound in its function to a tensor filled with a negative literal number (`torch.full(...,
- * fill_value=-1e6)`), on at least one path: that number and the construction, quoted. Only the name's own
- * assignments are read; anything else says nothing.
- */
-function filledWith(ev: Evaluator, node: PyNode, ctx: Ctx): { value: string; name: string; built: string } | undefined {
-  const u = unparen(node);
-  if (u.type !== 'identifier') return undefined;
-  const defs = (ev.resolve(u, ev.text(u)) ?? []).filter((d) => d.value && d.path.length === 0 && d.kind === 'assign' && d.scope === ctx.scope);
-  for (const d of defs) {
-    let v = unparen(d.value!);
-    // `torch.full(...).to(device)`: the fill survives a move.
-    while (v.type === 'call') {
-      const fn = childByField(v, 'function');
-      if (fn?.type === 'attribute' && /^(?:to|cuda|float|detach)$/.test(ev.text(childByField(fn, 'attribute') ?? fn))) {
-        const obj = childByField(fn, 'object');
-        if (!obj) break;
-        v = unparen(obj);
-        continue;
-      }
-      break;
-    }
-    if (v.type !== 'call') continue;
-    const fill = fillOf(ev, v);
-    const n = numberLiteral(ev.tree, fill);
-    if (fill && n !== undefined && n < 0) return { value: ev.text(fill), name: quote(ev.text(u)), built: quote(ev.text(v), 50) };
-  }
-  return undefined;
-}
