@@ -3,7 +3,7 @@
 // `~keep.any(-1)` or a query mask broadcast with a trailing `None`), which zeroes rows that had no key to attend to
 // or came out NaN and leaves every other row summing to 1; and hand-written dropout (`torch.bernoulli(...)`,
 // `torch.rand_like(w) > p`), a random mask with its 1/(1-p) rescale that is right in expectation.
-import { dottedName, intLiteral } from '../syntax/python';
+import { callArgs, dottedName, intLiteral, numberLiteral } from '../syntax/python';
 import { childByField, namedChildren, unparen, walk, type PyNode } from '../syntax/tree';
 import type { Evaluator } from './evaluator';
 import type { Ctx, FillSite, SoftmaxSite } from './facts';
@@ -245,4 +245,49 @@ function innermostLoop(node: PyNode, until: PyNode): PyNode | undefined {
 function insideLoop(node: PyNode, until: PyNode): boolean {
   for (let p = node.parent; p && p !== until; p = p.parent) if (p.type === 'for_statement' || p.type === 'while_statement') return true;
   return false;
+}
+
+/** `torch.full(size, v)` / `torch.full(size, fill_value=v)`, `np.full`, `full_like(x, v)`: their fill argument. */
+function fillOf(ev: Evaluator, call: PyNode): PyNode | undefined {
+  const fn = childByField(call, 'function');
+  const name = fn?.type === 'attribute' ? ev.text(childByField(fn, 'attribute') ?? fn) : fn ? ev.text(fn) : '';
+  if (name !== 'full' && name !== 'full_like') return undefined;
+  const args = callArgs(ev.tree, call);
+  return args.keywords.get('fill_value')?.value ?? args.positional[1];
+}
+
+/**
+ * A mask name bound in its function to a tensor filled with a negative literal number (`torch.full(...,
+ * fill_value=-1e6)`), on at least one path: that number and the construction, quoted. Only the name's own
+ * assignments are read; anything else says nothing.
+ */
+export function filledWith(ev: Evaluator, node: PyNode | undefined, ctx: Ctx): { value: string; name: string; built: string } | undefined {
+  const u = node && unparen(node);
+  if (u?.type !== 'identifier') return undefined;
+  const defs = (ev.resolve(u, ev.text(u)) ?? []).filter((d) => d.value && d.path.length === 0 && d.kind === 'assign' && d.scope === ctx.scope);
+  for (const d of defs) {
+    let v = unparen(d.value!);
+    // `torch.full(...).to(device)`: the fill survives a move.
+    while (v.type === 'call') {
+      const fn = childByField(v, 'function');
+      if (fn?.type === 'attribute' && /^(?:to|cuda|float|detach)$/.test(ev.text(childByField(fn, 'attribute') ?? fn))) {
+        const obj = childByField(fn, 'object');
+        if (!obj) break;
+        v = unparen(obj);
+        continue;
+      }
+      break;
+    }
+    if (v.type !== 'call') continue;
+    const fill = fillOf(ev, v);
+    const n = numberLiteral(ev.tree, fill);
+    if (fill && n !== undefined && n < 0) return { value: ev.text(fill), name: quoteCode(ev.text(u)), built: quoteCode(ev.text(v), 50) };
+  }
+  return undefined;
+}
+
+/** `code` quoted for a message, shortened when long (rules/rule.ts quote, which analysis files do not import). */
+function quoteCode(s: string, max = 60): string {
+  const one = s.replace(/\s+/g, ' ').trim();
+  return `\`${one.length > max ? one.slice(0, max - 1) + '…' : one}\``;
 }

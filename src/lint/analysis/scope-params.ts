@@ -64,6 +64,17 @@ export function decoratorsOf(fn: PyNode): PyNode[] {
     .filter((x): x is PyNode => !!x);
 }
 
+/**
+ * A class method's first parameter is the class, never passed at a call (`self.m(x, mask)`, `cls.m(...)`,
+ * `Cls.m(...)` all bind `x` first): it keeps no position, and the parameters after it count from 0, as a static
+ * method's do.
+ */
+export function withImplicitClassParam(src: PyTree, fn: PyNode, params: ParamInfo[]): ParamInfo[] {
+  const first = params[0];
+  if (!decoratorsOf(fn).some((d) => text(src, d) === 'classmethod') || first?.kind !== 'positional') return params;
+  return params.map((p) => (p === first ? { ...p, index: undefined } : p.index !== undefined ? { ...p, index: p.index - 1 } : p));
+}
+
 export function isStaticMethod(src: PyTree, fn: PyNode): boolean {
   return decoratorsOf(fn).some((d) => {
     const t = text(src, d);

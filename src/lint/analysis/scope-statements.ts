@@ -7,7 +7,7 @@ import type { ClassInfo, Scope } from './scopes';
 import { bindTargets, visitExpressionStatementPart } from './scope-assignments';
 import { visitExpr } from './scope-expressions';
 import { bindImports } from './scope-imports';
-import { decoratorsOf, isStaticMethod, readParams } from './scope-params';
+import { decoratorsOf, isStaticMethod, readParams, withImplicitClassParam } from './scope-params';
 import { fork, join, type Env, type ScopeWalk } from './scope-walk';
 
 const TERMINATORS = new Set(['return_statement', 'raise_statement', 'continue_statement', 'break_statement']);
@@ -205,7 +205,8 @@ function visitFunction(w: ScopeWalk, n: PyNode, env: Env, scope: Scope, cls: Cla
   const nameNode = childByField(n, 'name');
   const name = nameNode ? text(w.src, nameNode) : '<function>';
   const paramsNode = childByField(n, 'parameters');
-  const params = paramsNode && !n.skipped ? readParams(w.src, paramsNode) : [];
+  const read = paramsNode && !n.skipped ? readParams(w.src, paramsNode) : [];
+  const params = cls ? withImplicitClassParam(w.src, n, read) : read;
   for (const p of params) if (p.default) visitExpr(w, p.default, env, scope);
   for (const dec of decoratorsOf(n)) visitExpr(w, dec, env, scope);
   const isMethod = cls !== undefined && !isStaticMethod(w.src, n);

@@ -23,7 +23,7 @@ export type DefKind =
 
 export interface ParamInfo {
   name: string;
-  /** Position among positional parameters (self included); undefined for keyword-only and splats. */
+  /** Position among positional parameters (self included); undefined for keyword-only and splats, and for a class method's `cls`. */
   index: number | undefined;
   kind: 'positional' | 'keyword-only' | 'star' | 'kwstar';
   default?: PyNode;

@@ -3,12 +3,12 @@
 import type { FillSite, SoftmaxSite, WeightsMaskSite } from '../analysis/facts';
 import { axisAt, type MaskOp } from '../analysis/values';
 import { alternatives, byNode, consumersOf, hasRoles, type Consumer } from './evidence';
-import { defineTemplates, msg } from '../message';
+import { defineTemplates, msg, type MessageArg, type MessageParts } from '../message';
 import { apiName, quote, type Rule, type RuleContext } from './rule';
 import { enclosingFunction } from '../syntax/tree';
 import { asCalledAt, maskBuilt } from './related';
 import { discardedSite } from '../analysis/discarded';
-import { isDropoutMask, maskedAfterItsSoftmax, rescaledAsDropout, selectsWholeRows } from '../analysis/post-softmax-masks';
+import { filledWith, isDropoutMask, maskedAfterItsSoftmax, rescaledAsDropout, selectsWholeRows } from '../analysis/post-softmax-masks';
 
 const T = defineTemplates({
   maskedAfterSoftmax:
@@ -19,6 +19,8 @@ const T = defineTemplates({
   weightsUsedHere: 'the weights, rows no longer summing to 1, are used here',
   multipliesByMask:
     '{0} multiplies the scores by a 0/1 mask before softmax: exp(0) = 1, so masked keys keep a large share of the weight. Fill the masked scores with -inf (masked_fill) instead.',
+  multipliesByFilled:
+    '{0} multiplies the scores by a mask that holds {1} where it masks ({2} is built by {3}), not 0: the masked scores are scaled by it, not removed (a negative score times a large negative number becomes a large positive one). Add it to the scores as an additive mask (0 where kept), or fill the masked scores with -inf (masked_fill), instead.',
   addsBooleanMask:
     '{0} adds a boolean mask to the scores: True becomes +1, not -inf, so masked keys are not removed (they are even favoured). Fill the masked scores with -inf (masked_fill) instead.',
   addsZeroOneMask:
@@ -146,6 +148,14 @@ out = weights @ v`,
           alt.some((o) => o.kind === 'mask' && o.node === op.node && !!o.maskNode && ev.eval(o.maskNode, r.ctx).kind !== 'none'),
         );
       return deeper.length > 0 && !deeper.some(takes);
+    };
+    /**
+     * The message for scores times a mask: a mask the function fills with a negative number
+     * (`m = torch.full((N, N), fill_value=-1e6)`, then `m[block] = 1`) is named with that number, not called 0/1.
+     */
+    const multipliedMessage = (op: MaskOp, site: SoftmaxSite, quoted: MessageArg): MessageParts => {
+      const filled = filledWith(ev, op.maskNode, site.ctx);
+      return filled ? msg(T.multipliesByFilled, quoted, filled.value, filled.name, filled.built) : msg(T.multipliesByMask, quoted);
     };
     const softmaxSites: SoftmaxSite[] = [];
     const post: WeightsMaskSite[] = [];
@@ -277,7 +287,7 @@ out = weights @ v`,
                 // file, where it was built) is named.
                 message:
                   op.how === 'mul'
-                    ? msg(T.multipliesByMask, quoted)
+                    ? multipliedMessage(op, site, quoted)
                     : added && added.dtype !== 'bool'
                       ? msg(T.addsZeroOneMask, quoted, added.why)
                       : msg(T.addsBooleanMask, quoted),
