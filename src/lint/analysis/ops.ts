@@ -3200,8 +3200,10 @@ function builtin(ev: Evaluator, c: Call, name: string): AValue {
     }
     case 'tuple':
     case 'list': {
+      // `tuple(t)` of a tensor holds its slices along the first axis, as unpacking the tensor itself does:
+      // `q, k, v = tuple(rearrange(qkv, 'b t (d k h) -> k b h t d', k=3, h=heads))` gives each name one slice.
       const v = val(ev, c, a0);
-      return v.kind === 'tuple' ? v : UNKNOWN;
+      return v.kind === 'tuple' || (v.kind === 'tensor' && c.args.positional.length === 1 && !c.args.hasSplat) ? v : UNKNOWN;
     }
     case 'iter': {
       // `iter(loader)`: the same items, one at a time (`next(iter(loader))` is one batch).
