@@ -10,7 +10,7 @@ import { summedFloors, type SummedFloors } from '../analysis/summed-floors';
 import { filledAfterEverySoftmax } from '../analysis/post-softmax-masks';
 import type { AValue, MaskInfo } from '../analysis/values';
 import { fillNumberOf, integerValued, rootName } from '../analysis/ops';
-import { childByField, namedChildren, unparen, type PyNode } from '../syntax/tree';
+import { childByField, enclosingFunction, namedChildren, unparen, type PyNode } from '../syntax/tree';
 import type { Def } from '../analysis/scopes';
 import { defineTemplates, msg, type MessageArg } from '../message';
 import { apiName, quote, type FixSpec, type RelatedSpec, type Rule, type RuleContext } from './rule';
@@ -585,110 +585,46 @@ weights = scores.softmax(dim=-1)`,
      */
     function exponentiatedNotNormalised(site: FillSite): boolean {
       if (ev.facts.softmax.length > 0 || ev.file.namesRowNormaliser) return false;
-      // The name the mask being built is bound to: the target of an index assignment, or the name a fill op's result
-      // is assigned to (`mask = mask.masked_fill(mask == 0, float('-inf'))`).
-      let maskName: string | undefined;
-      if (site.how === 'setitem' && site.targetNode?.type === 'identifier') maskName = ctx.text(site.targetNode);
-      else {
-        let n = site.node;
-        while (n.parent?.type === 'parenthesized_expression') n = n.parent;
-        const p = n.parent;
-        const left = p?.type === 'assignment' ? childByField(p, 'left') : undefined;
-        if (p && left?.type === 'identifier' && childByField(p, 'right')?.id === n.id) maskName = ctx.text(left);
-      }
-      if (!maskName) return false;
-      let fn: PyNode | null = site.node;
-      while (fn && fn.type !== 'function_definition') fn = fn.parent;
-      if (!fn) return false;
-      const after = site.node.end;
-      const isName = (n: PyNode | undefined, names: ReadonlySet<string>): boolean => !!n && n.type === 'identifier' && names.has(ctx.text(n));
-      const statements: PyNode[] = [];
-      const calls: PyNode[] = [];
-      const returns: PyNode[] = [];
+      // The mask being built: the target of an index assignment (`mask[mask == 0] = float('-inf')`), or the name a fill
+      // op's result is assigned to (`mask = mask.masked_fill(mask == 0, float('-inf'))`), in a function.
+      // A fill op always sits inside a statement (the type allows a root node).
+      const stmt = site.node.parent!;
+      const bound = site.how === 'setitem' ? site.targetNode : stmt.type === 'assignment' ? childByField(stmt, 'left') : undefined;
+      const fn = enclosingFunction(site.node);
+      if (bound?.type !== 'identifier' || !fn) return false;
+      // The mask's name, then the names the masked tensor is bound to (`s = s + mask`, `s += mask`, an alias `x = s`).
+      const names = new Set([ctx.text(bound)]);
+      const named = (n: PyNode | undefined): boolean => n?.type === 'identifier' && names.has(ctx.text(n));
+      const opOf = (n: PyNode): string => ctx.text(childByField(n, 'operator') ?? n);
+      let added = false;
+      let exponentiated = false;
+      let leaves = false;
+      let divides = false;
       const visit = (n: PyNode): void => {
-        if (n.start >= after) {
-          if (n.type === 'assignment' || n.type === 'augmented_assignment') statements.push(n);
-          else if (n.type === 'call') calls.push(n);
-          else if (n.type === 'return_statement') returns.push(n);
-        }
         // Nested functions and classes are other scopes.
-        if (n.id !== fn!.id && (n.type === 'function_definition' || n.type === 'class_definition')) return;
+        if (n.id !== fn.id && /^(?:function|class)_definition$/.test(n.type)) return;
+        const left = childByField(n, 'left');
+        const right = childByField(n, 'right');
+        const r = right && unparen(right);
+        if (n.start > site.node.end && left?.type === 'identifier' && r) {
+          const sum = r.type === 'binary_operator' && opOf(r) === '+' && [childByField(r, 'left'), childByField(r, 'right')].some(named);
+          if ((n.type === 'augmented_assignment' && opOf(n) === '+=' && named(r)) || (n.type === 'assignment' && (sum || (added && named(r))))) {
+            names.add(ctx.text(left));
+            added = true;
+          }
+        }
+        // Exponentiated: `s.exp()`, or a module's exp of it (`torch.exp(s)`, `np.exp(s)`).
+        const f = childByField(n, 'function');
+        if (added && f?.type === 'attribute' && ctx.text(childByField(f, 'attribute')!) === 'exp')
+          exponentiated ||= named(childByField(f, 'object')) || named(namedChildren(childByField(n, 'arguments')!)[0]);
+        // Returned as it is (a caller may normalise with it).
+        if (n.type === 'return_statement') leaves ||= namedChildren(n).some((e) => named(e) || namedChildren(e).some(named));
+        // A hand-written normalisation of the exponentials (`e / e.sum(-1, keepdim=True)`, `/=`): 0 / 0 on a masked row.
+        if (right && /^\/=?$/.test(opOf(n)) && /\bsum\s*\(/.test(ctx.text(right))) divides = true;
         for (const ch of namedChildren(n)) visit(ch);
       };
       visit(fn);
-      // Where the mask is added to something: `s = s + mask` or `s += mask`; the sum's name and its plain aliases.
-      const mask = new Set([maskName]);
-      const sums = new Set<string>();
-      for (const st of statements) {
-        const left = childByField(st, 'left');
-        const right = childByField(st, 'right');
-        if (!left || left.type !== 'identifier' || !right) continue;
-        const r = unparen(right);
-        const op =
-          st.type === 'augmented_assignment'
-            ? ctx
-                .text(st)
-                .slice(left.end - st.start, right.start - st.start)
-                .trim()
-            : '';
-        if (st.type === 'augmented_assignment' && op === '+=' && isName(r, mask)) sums.add(ctx.text(left));
-        else if (st.type === 'assignment' && r.type === 'binary_operator') {
-          const a = childByField(r, 'left');
-          const b = childByField(r, 'right');
-          const sign =
-            a && b
-              ? ctx
-                  .text(r)
-                  .slice(a.end - r.start, b.start - r.start)
-                  .trim()
-              : '';
-          if (sign === '+' && (isName(a && unparen(a), mask) || isName(b && unparen(b), mask))) sums.add(ctx.text(left));
-        } else if (st.type === 'assignment' && sums.size > 0 && isName(r, sums)) sums.add(ctx.text(left));
-      }
-      if (sums.size === 0) return false;
-      // Exponentiated in the function.
-      const exponentiated = calls.some((c) => {
-        const f = childByField(c, 'function');
-        if (!f) return false;
-        if (f.type === 'attribute' && ctx.text(childByField(f, 'attribute') ?? f) === 'exp') {
-          const obj = childByField(f, 'object');
-          if (isName(obj && unparen(obj), sums)) return true;
-          // `torch.exp(x)`, `np.exp(x)`, `tf.math.exp(x)`: a module's exp of the sum.
-          const args = childByField(c, 'arguments');
-          const first = args ? namedChildren(args)[0] : undefined;
-          return !!obj && /^(torch|np|numpy|jnp|tf|tf\.math|math)$/.test(ctx.text(obj)) && isName(first && unparen(first), sums);
-        }
-        return false;
-      });
-      if (!exponentiated) return false;
-      // A hand-written normalisation of the exponentials (`e / e.sum(-1, keepdim=True)`, also `/=`): a row of zeros
-      // divided by its own sum is 0 / 0.
-      const dividesBySum = (n: PyNode): boolean => {
-        if (n.id !== fn!.id && (n.type === 'function_definition' || n.type === 'class_definition')) return false;
-        if (n.type === 'binary_operator' || n.type === 'augmented_assignment') {
-          const a = childByField(n, 'left');
-          const b = childByField(n, 'right');
-          const op =
-            a && b
-              ? ctx
-                  .text(n)
-                  .slice(a.end - n.start, b.start - n.start)
-                  .trim()
-              : '';
-          if ((op === '/' || op === '/=') && b && /\bsum\s*\(/.test(ctx.text(b))) return true;
-        }
-        return namedChildren(n).some(dividesBySum);
-      };
-      if (dividesBySum(fn)) return false;
-      // Neither the mask nor the masked tensor leaves the function as it is (a caller may normalise with it).
-      const leaving = new Set([...mask, ...sums]);
-      for (const r of returns) {
-        const e = namedChildren(r)[0];
-        if (!e) continue;
-        const items = unparen(e).type === 'expression_list' || unparen(e).type === 'tuple' ? namedChildren(unparen(e)) : [e];
-        if (items.some((i) => isName(unparen(i), leaving))) return false;
-      }
-      return true;
+      return exponentiated && !leaves && !divides;
     }
 
     /**
