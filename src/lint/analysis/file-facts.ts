@@ -34,6 +34,14 @@ export class FileFacts {
     return this.flag('math module', /^[ \t]*import[ \t]+math\b/m);
   }
 
+  /**
+   * The file names a normalisation of a row: a softmax or log-softmax of any framework, or a logsumexp (the word, in
+   * code or prose). A -inf entry becomes NaN only through one of these.
+   */
+  get namesRowNormaliser(): boolean {
+    return this.flag('row normaliser', /softmax|logsumexp|log_sum_exp/i);
+  }
+
   /** The file imports torch (or something from it). */
   get importsTorch(): boolean {
     return this.flag('torch', /^[ \t]*(import|from)[ \t]+torch/m);

@@ -91,10 +91,27 @@ function withoutApexO0(code: string, blank: (m: string) => string): string {
   if (levels === 0 || (code.match(OPT_LEVEL_O0)?.length ?? 0) !== levels) return code;
   return code.replace(APEX_AMP_USE, blank);
 }
+/**
+ * A command-line option for half precision declared off (`parser.add_argument('--use_amp', action='store_true',
+ * default=False)`, `'--fp16'`, `'--mixed_precision'`; `store_true` without `default=True`, or a default of False, None
+ * or 0) says the script offers half precision, not that it runs in it: argument lists copied from a library keep
+ * options nothing reads. What runs it is the code acting on the option (`autocast(enabled=args.use_amp)`,
+ * `Trainer(fp16=args.fp16)`, a `GradScaler`), which stays evidence. Blanked whole (the call, its help text included).
+ */
+const OPTION_DECLARATION = /\badd_argument\s*\((?:[^()]|\([^()]*\))*\)/g;
+const HALF_OPTION_NAME = /["']--?(?:use_amp\w*|amp|fp16|half|mixed_precision|half_precision\w*|mixed-precision|half-precision)["']/;
+function withoutOffOptions(code: string, blank: (m: string) => string): string {
+  return code.replace(OPTION_DECLARATION, (m) => {
+    if (!HALF_OPTION_NAME.test(m)) return m;
+    const storeTrue = /\baction\s*=\s*["']store_true["']/.test(m) && !/\bdefault\s*=\s*True\b/.test(m);
+    const defaultOff = /\bdefault\s*=\s*(?:False|None|0)\b/.test(m) && !/store_false/.test(m);
+    return storeTrue || defaultOff ? blank(m) : m;
+  });
+}
 function withoutDtypeTests(code: string): string {
   const blank = (m: string): string => m.replace(/[^\n]/g, ' ');
   const storedHalf = (m: string): string => m.replace(/\.half\(\)/g, blank);
-  return withoutApexO0(code, blank)
+  return withoutOffOptions(withoutApexO0(code, blank), blank)
     .replace(IMPORT_STATEMENT, blank)
     .replace(DTYPE_MEMBERSHIP, blank)
     .replace(DTYPE_TEST, blank)
