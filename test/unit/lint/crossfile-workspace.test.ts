@@ -368,11 +368,13 @@ model = Attention(AttnConfig()).half()
 });
 
 describe('cross-file: precision flags set to False', () => {
-  it('fp16=False, fp16: bool = False and bf16 = False are no evidence of half precision; fp16=True and --fp16 are', () => {
+  it('fp16=False, fp16: bool = False and bf16 = False are no evidence of half precision; fp16=True and --fp16 on by default are', () => {
     for (const off of ['args = TrainingArguments("out", fp16=False)', 'class C:\n    fp16: bool = False', 'bf16 = False', 'fp16 = None'])
       assert.deepEqual(sourcePrecision(off), { fp16: false, bf16: false }, off);
     assert.equal(sourcePrecision('args = TrainingArguments("out", fp16=True)').fp16, true);
-    assert.equal(sourcePrecision('p.add_argument("--fp16", action="store_true")').fp16, true);
+    // Declared off (store_true, no default=True) is an offer, not a use, since session 42 (att007-amp-option-declared42.test.ts).
+    assert.equal(sourcePrecision('p.add_argument("--fp16", action="store_true")').fp16, false);
+    assert.equal(sourcePrecision('p.add_argument("--fp16", action="store_true", default=True)').fp16, true);
     assert.equal(sourcePrecision('TrainingArguments("out", bf16=True)').bf16, true);
   });
 
