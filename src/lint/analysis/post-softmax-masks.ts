@@ -258,8 +258,8 @@ function fillOf(ev: Evaluator, call: PyNode): PyNode | undefined {
 
 /**
  * A mask name bound in its function to a tensor filled with a negative literal number (`torch.full(...,
- * fill_value=-1e6)`), on at least one path: that number and the construction, quoted. Only the name's own
- * assignments are read; anything else says nothing.
+ * fill_value=-1e6)`), on at least one path: the source text of that number, of the name and of the construction (the
+ * rule quotes them). Only the name's own assignments are read; anything else says nothing.
  */
 export function filledWith(ev: Evaluator, node: PyNode | undefined, ctx: Ctx): { value: string; name: string; built: string } | undefined {
   const u = node && unparen(node);
@@ -281,13 +281,7 @@ export function filledWith(ev: Evaluator, node: PyNode | undefined, ctx: Ctx): {
     if (v.type !== 'call') continue;
     const fill = fillOf(ev, v);
     const n = numberLiteral(ev.tree, fill);
-    if (fill && n !== undefined && n < 0) return { value: ev.text(fill), name: quoteCode(ev.text(u)), built: quoteCode(ev.text(v), 50) };
+    if (fill && n !== undefined && n < 0) return { value: ev.text(fill), name: ev.text(u), built: ev.text(v) };
   }
   return undefined;
-}
-
-/** `code` quoted for a message, shortened when long (rules/rule.ts quote, which analysis files do not import). */
-function quoteCode(s: string, max = 60): string {
-  const one = s.replace(/\s+/g, ' ').trim();
-  return `\`${one.length > max ? one.slice(0, max - 1) + '…' : one}\``;
 }

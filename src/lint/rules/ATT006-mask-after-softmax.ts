@@ -155,7 +155,7 @@ out = weights @ v`,
      */
     const multipliedMessage = (op: MaskOp, site: SoftmaxSite, quoted: MessageArg): MessageParts => {
       const filled = filledWith(ev, op.maskNode, site.ctx);
-      return filled ? msg(T.multipliesByFilled, quoted, filled.value, filled.name, filled.built) : msg(T.multipliesByMask, quoted);
+      return filled ? msg(T.multipliesByFilled, quoted, filled.value, quote(filled.name), quote(filled.built, 50)) : msg(T.multipliesByMask, quoted);
     };
     const softmaxSites: SoftmaxSite[] = [];
     const post: WeightsMaskSite[] = [];
