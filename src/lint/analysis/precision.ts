@@ -104,7 +104,7 @@ function withoutOffOptions(code: string, blank: (m: string) => string): string {
   return code.replace(OPTION_DECLARATION, (m) => {
     if (!HALF_OPTION_NAME.test(m)) return m;
     const storeTrue = /\baction\s*=\s*["']store_true["']/.test(m) && !/\bdefault\s*=\s*True\b/.test(m);
-    const defaultOff = /\bdefault\s*=\s*(?:False|None|0)\b/.test(m) && !/store_false/.test(m);
+    const defaultOff = /\bdefault\s*=\s*(?:False\b|None\b|0(?![\w.]))/.test(m) && !/store_false/.test(m);
     return storeTrue || defaultOff ? blank(m) : m;
   });
 }

@@ -9,6 +9,7 @@
 // what runs it is the code acting on the option (`autocast(enabled=args.use_amp)`, `Trainer(fp16=args.fp16)`, a
 // `GradScaler`, `.half()`), which stays evidence, as does an option on by default (`store_false`, `default=True`).
 import { strict as assert } from 'node:assert';
+import { sourcePrecision } from '../../../src/lint/analysis/precision';
 import { findingLines, workspaceFindingLines } from './helpers';
 
 // A knowledge-tracing attention (pykt's), padded keys filled with -1e32 by masked_fill.
@@ -84,5 +85,11 @@ if __name__ == "__main__":
     const acts = `    with torch.autocast("cuda", enabled=args.use_amp):
         return attention(q, k, v, mask)`;
     assert.deepEqual(await workspaceFindingLines({ 'model.py': fixed, 'train.py': train(OFF, acts) }, 'model.py', 'ATT007'), []);
+  });
+
+  it('reads a default of 0 as off, and no other number (0.5, 1) as off', () => {
+    assert.equal(sourcePrecision("p.add_argument('--use_amp', type=int, default=0)").fp16, false);
+    assert.equal(sourcePrecision("p.add_argument('--use_amp', type=float, default=0.5)").fp16, true);
+    assert.equal(sourcePrecision("p.add_argument('--use_amp', type=int, default=1)").fp16, true);
   });
 });
