@@ -559,31 +559,31 @@ export const UNSEEN_BATCHES: readonly UnseenBatch[] = [
   // as its first aim, every case written for the set, labelled before any linter ran on it and checked to share no run
   // of six code lines with any other case under test/: a fresh unseen batch measured with today's linter. The
   // integrator decided before any result existed that it is printed on its own this session (`alone`); at the start of
-  // session 43 it joins the unseen measure, as session 42 decided before it existed.
-  { id: 'batch-45', dir: join(__dirname, 'batch-45', 'cases'), group: 'unseen', alone: true },
+  // session 43 it joins the unseen measure, as session 42 decided before it existed. Session 43 added it, as decided.
+  { id: 'batch-45', dir: join(__dirname, 'batch-45', 'cases'), group: 'unseen' },
   // Session 42 (brief curator-s42u46): gathered by one curator in parallel with the curator of batch 45, each from its
   // quarter of the coin (first hex digit 4-7 here, 0-3 for batch 45; 8-f is the training set), after batches 39 to 44
   // and from none of their repositories, with real bugs as its first aim, every case written for the set, labelled
   // before any linter ran on it and checked to share no run of six code lines with any other case under test/: a fresh
   // unseen batch measured with today's linter. The integrator decided before any result existed that it is printed on
   // its own this session (`alone`); at the start of session 43 it joins the unseen measure, as session 42 decided before
-  // it existed.
-  { id: 'batch-46', dir: join(__dirname, 'batch-46', 'cases'), group: 'unseen', alone: true },
+  // it existed. Session 43 added it, as decided.
+  { id: 'batch-46', dir: join(__dirname, 'batch-46', 'cases'), group: 'unseen' },
   // Session 42 (brief curator-s42u47), gathered by one curator of the session's second pair from its quarter of the
   // coin's unseen side (first hex digit 0-3; batch 48 draws from 4-7), after batches 39-46 and from none of their
   // repositories, with real bugs as its first aim, every case written for the set, labelled before any linter ran on it
   // and checked to share no run of six code lines with any other case under test/: a fresh unseen batch measured with
   // today's linter. The integrator decided before any result existed that it is printed on its own this session
-  // (`alone`); at the start of session 43 it joins the unseen measure, as session 42 decided before it existed.
-  { id: 'batch-47', dir: join(__dirname, 'batch-47', 'cases'), group: 'unseen', alone: true },
+  // (`alone`); at the start of session 43 it joins the unseen measure, as session 42 decided before it existed. Session 43 added it, as decided.
+  { id: 'batch-47', dir: join(__dirname, 'batch-47', 'cases'), group: 'unseen' },
   // Session 42 (brief curator-s42u48), the second pair of the session: gathered by one curator in parallel with the
   // curator of batch 47, each from its quarter of the coin (first hex digit 4-7 here, 0-3 for batch 47; 8-f is the
   // training set), after batches 45 and 46 and from none of their repositories, with real bugs as its first aim, every
   // case written for the set, labelled before any linter ran on it and checked to share no run of six code lines with
   // any other case under test/ (batches 45 and 46 included): a fresh unseen batch measured with today's linter. The
   // integrator decided before any result existed that it is printed on its own this session (`alone`); at the start of
-  // session 43 it joins the unseen measure, as session 42 decided before it existed.
-  { id: 'batch-48', dir: join(__dirname, 'batch-48', 'cases'), group: 'unseen', alone: true },
+  // session 43 it joins the unseen measure, as session 42 decided before it existed. Session 43 added it, as decided.
+  { id: 'batch-48', dir: join(__dirname, 'batch-48', 'cases'), group: 'unseen' },
 ];
 
 const GROUP_TITLES: Record<UnseenGroup, string> = {
