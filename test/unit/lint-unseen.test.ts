@@ -223,9 +223,17 @@
 //     (batch-49/lintrules-studied-repos.txt), held to its own floors (batch-49/floors.json); in the unseen group,
 //     printed alone in session 43 after the combined lines (decided before any result), joins the unseen measure at the
 //     start of session 44 (decided in session 43 before it existed); counts only.
+// 9zn. The fiftieth batch (batch-50/, gathered in session 43 by curator-s43u50 from the unseen coin's quarter 4-7, in
+//     parallel with the curator of batch 49 (quarter 0-3), after batches 45-48 and from none of their repositories,
+//     aimed at real bugs, a fresh unseen batch measured with today's linter, its cases written for the set and checked
+//     for repeated code against every other case under test/ and batch 49's cases): the same checks, against every list
+//     including the shared studied list as it was at its final check (batch-50/lintrules-studied-repos.txt), held to
+//     its own floors (batch-50/floors.json); in the unseen group, printed alone in session 43 after the combined lines
+//     (decided before any result), joins the unseen measure at the start of session 44 (decided in session 43 before
+//     it existed); counts only.
 // 10. The linter run: prints the aggregates only (never a per-case miss), the regression batches (1, 2, 13-15, 17, 18,
 //     20-22, 24-29, 31-33, 37, 40) together, the unseen batches (3-12, 16, 19, 23, 30, 35, 36, 38, 39, 41-48) each on its own and after each
-//     the unseen batches so far together, then any batch marked alone (batch 49 this session) on its own, and asserts no
+//     the unseen batches so far together, then any batch marked alone (batches 49 and 50 this session) on its own, and asserts no
 //     threshold; it fails only if the linter throws.
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -579,7 +587,7 @@ describe('lint unseen: loader and scorer', () => {
     );
   });
 
-  it('puts batches 1, 2, 13-15, 17, 18, 20-22, 24-29, 31-33, 37 and 40 in the regression group and batches 3-12, 16, 19, 23, 30, 35, 36, 38, 39 and 41-48 in the unseen group, and batch 49 in the unseen group marked alone', () => {
+  it('puts batches 1, 2, 13-15, 17, 18, 20-22, 24-29, 31-33, 37 and 40 in the regression group and batches 3-12, 16, 19, 23, 30, 35, 36, 38, 39 and 41-48 in the unseen group, and batches 49 and 50 in the unseen group marked alone', () => {
     assert.deepEqual(
       UNSEEN_BATCHES.map((b) => [b.id, b.group, b.alone === true]),
       [
@@ -631,6 +639,7 @@ describe('lint unseen: loader and scorer', () => {
         ['batch-47', 'unseen', false],
         ['batch-48', 'unseen', false],
         ['batch-49', 'unseen', true],
+        ['batch-50', 'unseen', true],
       ],
     );
   });
@@ -1013,7 +1022,8 @@ interface GatheredBatchFloors {
     | 'batch-46'
     | 'batch-47'
     | 'batch-48'
-    | 'batch-49';
+    | 'batch-49'
+    | 'batch-50';
   session: number;
   /** How the batch came about, in its describe title; absent: the unseen measure of its session. */
   title?: string;
@@ -2067,6 +2077,26 @@ describeGatheredBatch({
   title: 'gathered in session 43 by curator-s43u49, printed alone this session, joins the unseen measure at the start of session 44',
 });
 
+// Batch 50 (session 43, brief curator-s43u50) was gathered by one curator in parallel with the curator of batch 49, each
+// from its quarter of the coin (first hex digit 4-7 here, 0-3 there; 8-f is the training set), after batches 45-48 and
+// from none of their repositories, with real bugs as its first aim, every case written for the set, labelled before any
+// linter ran on it and checked to share no run of six code lines with any other case under test/ (and batch 49's cases):
+// a fresh unseen batch measured with today's linter. The integrator decided before any result existed that it is in the
+// unseen group but marked `alone` this session; session 43 decided, before it existed, that it joins the unseen measure
+// at the start of session 44. Its floors are kept in its own folder, batch-50/floors.json, so that its make-up stays
+// inside test/lint-unseen (batch-50/README.md explains them).
+const BATCH50 = UNSEEN_BATCHES.find((b) => b.id === 'batch-50')!;
+/** The shared studied list (/work/wt/studied-repos.txt) as it was at batch 50's final check. */
+const STUDIED_LIST_50 = join(BATCH50.dir, '..', 'lintrules-studied-repos.txt');
+const FLOORS_50 = JSON.parse(readFileSync(join(BATCH50.dir, '..', 'floors.json'), 'utf8')) as Omit<GatheredBatchFloors, 'id' | 'session' | 'title'>;
+
+describeGatheredBatch({
+  ...FLOORS_50,
+  id: 'batch-50',
+  session: 43,
+  title: 'gathered in session 43 by curator-s43u50, printed alone this session, joins the unseen measure at the start of session 44',
+});
+
 function describeGatheredBatch(floors: GatheredBatchFloors): void {
   const batch = UNSEEN_BATCHES.find((b) => b.id === floors.id)!;
   const n = floors.id.slice('batch-'.length);
@@ -2187,6 +2217,7 @@ function describeGatheredBatch(floors: GatheredBatchFloors): void {
         STUDIED_LIST_47,
         STUDIED_LIST_48,
         STUDIED_LIST_49,
+        STUDIED_LIST_50,
       ])
         for (const repo of listedRepos(list)) excluded.add(repo);
       // The training set is read case by case by rule engineers: its repositories are spent for the unseen measure.
