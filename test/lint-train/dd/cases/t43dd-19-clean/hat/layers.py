@@ -12,22 +12,19 @@ from .masks import decoder_masks
 
 
 def attend(q, k, v, mask):
-    logits = tf.matmul(q, k, transpose_b=True)
-    depth = tf.cast(tf.shape(k)[-1], tf.float32)
-    logits = logits / tf.math.sqrt(depth)
+    scaled = tf.matmul(q, k, transpose_b=True) / tf.math.sqrt(tf.cast(tf.shape(k)[-1], tf.float32))
     if mask is not None:
-        logits += mask * -1e9
-    weights = tf.nn.softmax(logits, axis=-1)
-    return tf.matmul(weights, v), weights
+        scaled += mask * -1e9
+    probs = tf.nn.softmax(scaled, axis=-1)
+    return tf.matmul(probs, v), probs
 
 
 class HeadedAttention(tf.keras.layers.Layer):
     def __init__(self, d_model, num_heads):
         super().__init__()
         assert d_model % num_heads == 0
-        self.num_heads = num_heads
-        self.d_model = d_model
         self.depth = d_model // num_heads
+        self.num_heads, self.d_model = num_heads, d_model
         self.wq = tf.keras.layers.Dense(d_model)
         self.wk = tf.keras.layers.Dense(d_model)
         self.wv = tf.keras.layers.Dense(d_model)
