@@ -2,7 +2,7 @@
 # modelled-on: Elliot-Sones/miniGPT https://github.com/Elliot-Sones/miniGPT/commit/3b8f898f265014ac398eb128932d0f5938ad7c72
 # label: correct
 # class: clean
-# pattern: a masked-language-model encoder whose self-attention takes a parameter NAMED `key_padding_mask` but documents it as a keep mask ("True for tokens to keep OR 1/0"); the attention turns it into `keep_mask = key_padding_mask != 0` (or uses it as is when boolean), adds two axes and fills `~keep_mask` with -inf before the softmax over the keys; the encoder passes `key_padding_mask=keep_mask` with `keep_mask = src_attention_mask.bool()`, and the training step in another module builds that mask as `(input_ids != 0).float()` (1 = token, 0 = PAD)
+# pattern: a masked-language-model encoder whose self-attention takes a parameter NAMED `key_padding_mask` but documents it as a keep mask ("True for tokens to keep OR 1/0"); the attention turns it into `keep_mask = key_padding_mask != 0` (or uses it as is when boolean), adds two axes and fills `~keep_mask` with -inf before the softmax over the keys; the encoder passes `key_padding_mask=keep_mask` with `keep_mask` returned by a small no-grad helper method (`mask.bool()` unless already boolean), and the training step in another module builds that mask as `(input_ids != 0).float()` (1 = token, 0 = PAD)
 # why: correct: despite PyTorch's naming convention (key_padding_mask True = padding), this code's `key_padding_mask` is True/1 on real tokens everywhere it comes from, and the code says so by binding it to `keep_mask`; `~keep_mask` therefore selects the padding that gets -inf; every sequence has at least one token, so no row is all -inf; scale 1/sqrt(head_dim)
 # looks-like: ATT002, ATT007
 # source: https://github.com/Elliot-Sones/miniGPT https://github.com/Elliot-Sones/miniGPT/commit/3b8f898f265014ac398eb128932d0f5938ad7c72 encoder_transformer/encode.py
@@ -66,10 +66,15 @@ class TextEncoder(nn.Module):
         self.layers = nn.ModuleList(EncoderLayer(embed_dim, num_heads, hidden, dropout) for _ in range(layers))
         self.norm = nn.LayerNorm(embed_dim)
 
-    def forward(self, input_ids, attention_mask):
-        # attention_mask: [B, S], 1/True = token, 0/False = PAD
-        keep_mask = attention_mask.bool() if attention_mask.dtype != torch.bool else attention_mask
-        x = self.tok(input_ids) + self.pos(torch.arange(input_ids.shape[1], device=input_ids.device))
+    @torch.no_grad()
+    def _as_keep_mask(self, mask):
+        # bool or 0/1 in, bool out: True means "keep"
+        return mask.bool() if mask.dtype != torch.bool else mask
+
+    def forward(self, src_input_ids, src_attention_mask):
+        # src_attention_mask: [B, S], 1/True = token, 0/False = PAD
+        keep_mask = self._as_keep_mask(src_attention_mask)
+        x = self.tok(src_input_ids) + self.pos(torch.arange(src_input_ids.shape[1], device=src_input_ids.device))
         for layer in self.layers:
             x = layer(x, key_padding_mask=keep_mask)
         return self.norm(x) * keep_mask.unsqueeze(-1)
