@@ -29,7 +29,7 @@ class HeadwiseAttention(nn.Module):
         self.register_buffer("IGNORE", torch.tensor(-1e5, dtype=torch.float32))
 
     def causal(self, pattern):
-        # pattern: (batch, n_heads, query_position, key_position)
+        # the attention pattern is (batch, n_heads, query_position, key_position)
         ahead = torch.triu(torch.ones(pattern.size(-2), pattern.size(-1), device=pattern.device), diagonal=1).bool()
         pattern.masked_fill_(ahead, self.IGNORE)
         return pattern
