@@ -83,6 +83,8 @@ export const TRAIN_BATCHES: readonly TrainBatch[] = [
   { id: 'aa', dir: join(__dirname, 'aa'), namePrefix: 't34aa' },
   // Session 36, curator s36bb (a training batch on its own after batches z and aa: the 8-f half of the coin, no unseen twin).
   { id: 'bb', dir: join(__dirname, 'bb'), namePrefix: 't35bb' },
+  // Session 43, eng-cut-s43c (a training batch cut the way the unseen cases are cut: the 8-f half of the coin, c-f).
+  { id: 'dd', dir: join(__dirname, 'dd'), namePrefix: 't43dd' },
 ];
 
 /** Entries of a batch folder that are not cases when the cases sit next to the README. */

@@ -941,10 +941,11 @@ function reshapeAxis(ev: Evaluator, c: Call, node: PyNode, i: number, all: PyNod
   const lit = intLiteral(ev.tree, u);
   if (lit === 1) return { size1: true, sizeText: ev.text(u) };
   const sizeText = ev.text(u);
-  // `x.size(2)` of an axis known to have length 1; a name this context binds to 1 (`num_heads` a caller passes as 1).
+  // `x.size(2)` of an axis known to have length 1; a name this context binds to 1 (`num_heads` a caller passes as 1),
+  // not a parameter's default that no call in view settles (`self.kernel_size` of `kernel_size=1`: callers set it).
   if (lit === undefined && (u.type === 'call' || u.type === 'subscript' || u.type === 'identifier' || u.type === 'attribute')) {
     const v = ev.eval(u, c.ctx);
-    if (v.kind === 'number' && v.num === 1) return { size1: true, sizeText };
+    if (v.kind === 'number' && v.num === 1 && !v.unbound) return { size1: true, sizeText };
     // A name or attribute holding one width (a caller's `dim` bound to `self.dim_key`): kept beside the text written here.
     const held = v.kind === 'number' && v.dimPow?.power === 1 && v.dimPow.dim.which !== 'heads' ? v.dimPow.dim.text : undefined;
     if (held !== undefined && held !== sizeText && (u.type === 'identifier' || u.type === 'attribute'))
