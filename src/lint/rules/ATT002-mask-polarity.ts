@@ -712,8 +712,9 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
       if (n.type === 'comparison_operator') {
         const parts = n.children.filter((c) => c.named);
         const ops = n.children.filter((c) => !c.named).map((c) => c.type);
-        if (parts.length !== 2 || ops.length !== 1) return false;
-        const other = parts[0].id === child.id ? parts[1] : parts[0];
+        const [a, b] = parts;
+        if (!a || !b || parts.length !== 2 || ops.length !== 1) return false;
+        const other = a.id === child.id ? b : a;
         return (ops[0] === '==' && lit(other, ['0', '0.0', 'False'])) || (ops[0] === '!=' && lit(other, ['1', '1.0', 'True']));
       }
       if (n.type === 'binary_operator') {
@@ -726,7 +727,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
         const name = f?.type === 'attribute' ? ctx.text(childByField(f, 'attribute')!) : f ? ctx.text(f) : '';
         return name === 'logical_not' && namedArgs(n)[0]?.id === child.id;
       }
-      if (n.type === 'attribute' && child.field === 'object' && n.parent?.type === 'call' && childByField(n.parent, 'function')?.id === n) {
+      if (n.type === 'attribute' && child.field === 'object' && n.parent?.type === 'call' && childByField(n.parent, 'function')?.id === n.id) {
         const name = ctx.text(childByField(n, 'attribute')!);
         const args = namedArgs(childByField(n.parent, 'arguments'));
         return (name === 'logical_not' && args.length === 0) || (name === 'eq' && args.length === 1 && lit(args[0], ['0', '0.0', 'False']));

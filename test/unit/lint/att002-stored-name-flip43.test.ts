@@ -48,6 +48,20 @@ def by_logical_not(q, k, v, key_padding_mask):
     return torch.softmax(scores, dim=-1) @ v
 
 
+def by_method(q, k, v, key_padding_mask):
+    scores = q @ k.transpose(-2, -1) / q.size(-1) ** 0.5
+    keep = key_padding_mask.bool()[:, None, None, :]
+    scores = scores.masked_fill(keep.logical_not(), float("-inf"))
+    return torch.softmax(scores, dim=-1) @ v
+
+
+def by_eq_method(q, k, v, key_padding_mask):
+    scores = q @ k.transpose(-2, -1) / q.size(-1) ** 0.5
+    keep = key_padding_mask[:, None, None, :]
+    scores = scores.masked_fill(keep.eq(0), float("-inf"))
+    return torch.softmax(scores, dim=-1) @ v
+
+
 def by_equals_zero(q, k, v, key_padding_mask):
     scores = q @ k.transpose(-2, -1) / q.size(-1) ** 0.5
     keep = key_padding_mask[:, None, None, :]
@@ -64,7 +78,7 @@ describe('ATT002: a stored name read through the flip between it and the use (se
     assert.deepEqual(await findingLines(KEEP_MASK_BRANCHES, 'ATT002'), []);
   });
 
-  it('is silent on `logical_not(valid)` and `keep == 0` of a key_padding_mask stored as a keep mask', async () => {
+  it('is silent on `logical_not(valid)`, `keep.logical_not()`, `keep.eq(0)` and `keep == 0` of a key_padding_mask stored as a keep mask', async () => {
     assert.deepEqual(await findingLines(OTHER_FLIPS, 'ATT002'), []);
   });
 
