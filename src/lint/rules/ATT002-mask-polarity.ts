@@ -77,11 +77,6 @@ const FLOAT_DTYPES: ReadonlySet<string> = new Set(['float', 'float16', 'bfloat16
 /** The fields where an identifier names no value of its own (a call's function, a keyword, an attribute's name). */
 const NOT_VALUE_FIELDS: ReadonlySet<string | null> = new Set(['function', 'name', 'attribute']);
 
-/** The positional arguments of an argument list (no keywords, no comments). */
-function namedArgs(list: PyNode | undefined): PyNode[] {
-  return list ? list.children.filter((c) => c.named && c.type !== 'comment' && c.type !== 'keyword_argument') : [];
-}
-
 function polarityOfOwnName(name: string): 'keep' | 'ignore' | undefined {
   const remove = REMOVE_WORDS.test(name);
   const keep = KEEP_WORDS.test(name);
@@ -688,51 +683,13 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
         out = polarityOfOwnName(ctx.text(n));
         if (out) named = n;
       });
-      // The name states what its own value means; the use reads that value after the operations between them, and a
-      // flip there (`~keep`, `keep == 0`, `1 - keep`, `logical_not(keep)`) swaps the meaning the use sees.
-      return out && named && flipsBetween(named, site.maskNode) % 2 === 1 ? FLIPPED[out] : out;
-    }
-
-    /** How many flips (`~`, `not`, `== 0`, `== False`, `!= 1`, `1 - x`, `logical_not`, `.eq(0)`) lie between a node and an enclosing one. */
-    function flipsBetween(node: PyNode, top: PyNode): number {
-      let flips = 0;
-      let child = node;
-      for (let n = node.parent; n && child.id !== top.id; child = n, n = n.parent) {
-        if (isFlipOf(n, child)) flips++;
-        if (n.id === top.id) break;
-      }
-      return flips;
-    }
-
-    /** Whether `n` flips the mask its operand `child` holds. */
-    function isFlipOf(n: PyNode, child: PyNode): boolean {
-      const lit = (x: PyNode | undefined, values: readonly string[]): boolean => x !== undefined && values.includes(ctx.text(unparen(x)).trim());
-      if (n.type === 'not_operator') return true;
-      if (n.type === 'unary_operator') return n.children[0]?.type === '~';
-      if (n.type === 'comparison_operator') {
-        const parts = n.children.filter((c) => c.named);
-        const ops = n.children.filter((c) => !c.named).map((c) => c.type);
-        const [a, b] = parts;
-        if (!a || !b || parts.length !== 2 || ops.length !== 1) return false;
-        const other = a.id === child.id ? b : a;
-        return (ops[0] === '==' && lit(other, ['0', '0.0', 'False'])) || (ops[0] === '!=' && lit(other, ['1', '1.0', 'True']));
-      }
-      if (n.type === 'binary_operator') {
-        const left = childByField(n, 'left');
-        return n.children.some((c) => c.type === '-') && childByField(n, 'right')?.id === child.id && lit(left, ['1', '1.0']);
-      }
-      // `logical_not(keep)` (torch, numpy, jax, tf) or `keep.logical_not()`; `keep.eq(0)`.
-      if (n.type === 'argument_list' && n.parent?.type === 'call') {
-        const f = childByField(n.parent, 'function');
-        const name = f?.type === 'attribute' ? ctx.text(childByField(f, 'attribute')!) : f ? ctx.text(f) : '';
-        return name === 'logical_not' && namedArgs(n)[0]?.id === child.id;
-      }
-      if (n.type === 'attribute' && child.field === 'object' && n.parent?.type === 'call' && childByField(n.parent, 'function')?.id === n.id) {
-        const name = ctx.text(childByField(n, 'attribute')!);
-        const args = namedArgs(childByField(n.parent, 'arguments'));
-        return (name === 'logical_not' && args.length === 0) || (name === 'eq' && args.length === 1 && lit(args[0], ['0', '0.0', 'False']));
-      }
-      return false;
+      if (!out || !named) return out;
+      // The name states what its own value means; the use reads that value after whatever the expression does to it
+      // (`~keep`, `keep == 0`, `logical_not(keep)`): where the value and the mask at the use differ in polarity, a flip
+      // lies between them, and the name's meaning at the use is flipped too.
+      const value = ctx.analysis.eval(named, site.ctx).mask?.polarity;
+      const atUse = site.mask.mask?.polarity;
+      return value === undefined || atUse === undefined || value === atUse ? out : FLIPPED[out];
     }
 
     function fixFor(site: MaskSite): FixSpec | undefined {
