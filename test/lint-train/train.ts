@@ -83,6 +83,9 @@ export const TRAIN_BATCHES: readonly TrainBatch[] = [
   { id: 'aa', dir: join(__dirname, 'aa'), namePrefix: 't34aa' },
   // Session 36, curator s36bb (a training batch on its own after batches z and aa: the 8-f half of the coin, no unseen twin).
   { id: 'bb', dir: join(__dirname, 'bb'), namePrefix: 't35bb' },
+  // Session 43, rule engineer eng-cut-s43b (hand cuts of fresh repositories shaped like the unseen measure's cases:
+  // the 8-b quarter of the coin; in parallel with eng-cut-s43c's batch dd).
+  { id: 'cc', dir: join(__dirname, 'cc'), namePrefix: 't43cc' },
   // Session 43, eng-cut-s43c (a training batch cut the way the unseen cases are cut: the 8-f half of the coin, c-f).
   { id: 'dd', dir: join(__dirname, 'dd'), namePrefix: 't43dd' },
 ];

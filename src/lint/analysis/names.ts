@@ -164,11 +164,33 @@ export const isProjectionName = memo((name: string): boolean => isProjectionName
 function isProjectionNameUncached(attr: string): boolean {
   const t = nameTokens(attr);
   return (
-    t.some((x) => ['proj', 'projection', 'linear', 'lin', 'fc', 'dense', 'w', 'to'].includes(x)) ||
+    t.some((x) => ['proj', 'projection', 'linear', 'lin', 'fc', 'dense', 'w'].includes(x)) ||
+    (t.includes('to') && !t.some((x) => RESHAPE_TOKENS.has(x))) ||
     projectionRole(attr) !== undefined ||
     isPackedProjection(attr)
   );
 }
+
+/**
+ * Words that make a `to` name a change of layout, not a projection (`split_to_heads`, `shape_to_per_head`,
+ * `reshape_to_batches`, `to_multihead`): such a helper, when it is not in view, gives tensors of a rank nothing shows.
+ */
+const RESHAPE_TOKENS: ReadonlySet<string> = new Set([
+  'split',
+  'shape',
+  'reshape',
+  'view',
+  'heads',
+  'head',
+  'multihead',
+  'merge',
+  'transpose',
+  'permute',
+  'batch',
+  'batches',
+  'flat',
+  'flatten',
+]);
 
 // ------------------------------------------------------------------------------------------------ sizes
 
