@@ -11,6 +11,8 @@
 //   classes    for each top-level class or function of F holding attention code: F's import statements and
 //              module-level assignments plus that definition only (cut with tree-sitter), linted alone; findings
 //              mapped back to F's lines
+//   methods    for each such class and each of its methods holding attention code: the class cut without the
+//              class's other methods (header, class-level statements and `__init__` kept), linted alone
 //
 // Each finding is keyed (repo, path, line, rule) and compared with the whole-repository baselines (workspace and
 // alone TSVs of the rescan tools). Prints per mode: files, cuts, findings per rule, and the findings in neither
@@ -103,7 +105,8 @@ class CutWorkspace {
 
 const SOFTMAX = /softmax/;
 const PRODUCT = /matmul|einsum|\bbmm\b|\s@\s|\)@|\]@/;
-const API = /scaled_dot_product_attention|MultiheadAttention|multi_head_attention_forward|flash_attn_func|memory_efficient_attention|dot_product_attention|MultiHeadAttention\(/;
+const API =
+  /scaled_dot_product_attention|MultiheadAttention|multi_head_attention_forward|flash_attn_func|memory_efficient_attention|dot_product_attention|MultiHeadAttention\(/;
 
 /** Attention code: a softmax plus a product, or an attention API call. */
 function hasAttention(text: string): boolean {
@@ -212,8 +215,14 @@ function resolveImport(from: string, ref: ImportRef, files: ReadonlySet<string>)
 }
 
 function distance(a: string, b: string): number {
-  const da = posix.dirname(a).split('/').filter((s) => s !== '.');
-  const db = posix.dirname(b).split('/').filter((s) => s !== '.');
+  const da = posix
+    .dirname(a)
+    .split('/')
+    .filter((s) => s !== '.');
+  const db = posix
+    .dirname(b)
+    .split('/')
+    .filter((s) => s !== '.');
   let common = 0;
   while (common < da.length && common < db.length && da[common] === db[common]) common++;
   return da.length + db.length - 2 * common;
@@ -274,6 +283,56 @@ function classCuts(source: string, root: Node): Cut[] {
   });
 }
 
+/**
+ * Method cuts: for each class holding attention code and each of its methods that holds it, the class cut without
+ * the class's other methods (its header, class-level statements and `__init__` stay): a curator's cut of a
+ * module to the attention method and how its scale and mask arrive. Only classes with a method to drop.
+ */
+function methodCuts(source: string, root: Node): Cut[] {
+  const srcLines = source.split('\n');
+  const preamble: Array<[number, number]> = [];
+  const classes: Node[] = [];
+  for (const n of root.namedChildren) {
+    if (!n) continue;
+    if (isPreamble(n)) preamble.push([n.startPosition.row, n.endPosition.row]);
+    else {
+      const d = definitionOf(n);
+      if (d && d.type === 'class_definition' && hasAttention(n.text)) classes.push(n);
+    }
+  }
+  const out: Cut[] = [];
+  for (const n of classes) {
+    const cls = definitionOf(n)!;
+    const body = cls.childForFieldName('body');
+    if (!body) continue;
+    const header: [number, number] = [n.startPosition.row, Math.max(n.startPosition.row, body.startPosition.row - 1)];
+    const keep: Array<[number, number]> = [];
+    const methods: Array<{ name: string; range: [number, number]; attention: boolean }> = [];
+    for (const s of body.namedChildren) {
+      if (!s) continue;
+      const range: [number, number] = [s.startPosition.row, s.endPosition.row];
+      const d = definitionOf(s);
+      if (d && d.type === 'function_definition') {
+        methods.push({ name: d.childForFieldName('name')?.text ?? '?', range, attention: hasAttention(s.text) || /softmax/.test(s.text) });
+      } else if (s.type !== 'comment') keep.push(range);
+    }
+    const init = methods.find((m) => m.name === '__init__');
+    const targets = methods.filter((m) => m.attention && m.name !== '__init__');
+    if (methods.length <= (init ? 2 : 1)) continue; // nothing to drop
+    for (const t of targets) {
+      const rows = new Set<number>();
+      for (const [a, b] of [...preamble, header, ...keep, ...(init ? [init.range] : []), t.range]) for (let r = a; r <= b; r++) rows.add(r);
+      const sorted = [...rows].sort((x, y) => x - y);
+      out.push({
+        name: `${cls.childForFieldName('name')?.text ?? '?'}.${t.name}`,
+        text: sorted.map((r) => srcLines[r] ?? '').join('\n') + '\n',
+        lines: sorted.map((r) => r + 1),
+      });
+    }
+  }
+  return out;
+}
+
 interface FindingLike {
   code: string;
   line: number;
@@ -294,7 +353,7 @@ function loadBaseline(path: string): Set<string> {
   return keys;
 }
 
-const MODES = ['imports', 'importers', 'classes'] as const;
+const MODES = ['imports', 'importers', 'classes', 'methods'] as const;
 type Mode = (typeof MODES)[number];
 
 async function main(): Promise<void> {
@@ -326,10 +385,9 @@ async function main(): Promise<void> {
     return existsSync(join(args.src, r.replace('/', '+')));
   });
 
-  const stats = Object.fromEntries(MODES.map((m) => [m, { files: 0, cuts: 0, perRule: new Map<string, number>(), findings: new Map<string, string>() }])) as Record<
-    Mode,
-    { files: number; cuts: number; perRule: Map<string, number>; findings: Map<string, string> }
-  >;
+  const stats = Object.fromEntries(
+    MODES.map((m) => [m, { files: 0, cuts: 0, perRule: new Map<string, number>(), findings: new Map<string, string>() }]),
+  ) as Record<Mode, { files: number; cuts: number; perRule: Map<string, number>; findings: Map<string, string> }>;
   const record = (mode: Mode, repo: string, path: string, f: FindingLike, line: number) => {
     const key = `${repo}\t${path}\t${line}\t${f.code}`;
     const s = stats[mode];
@@ -398,7 +456,17 @@ async function main(): Promise<void> {
       const tree = parser.parse(text);
       if (!tree) continue;
       const cuts = classCuts(text, tree.rootNode);
+      const mcuts = methodCuts(text, tree.rootNode);
       tree.delete();
+      if (mcuts.length > 0) stats.methods.files++;
+      for (const cut of mcuts) {
+        stats.methods.cuts++;
+        try {
+          for (const f of alone.lintPython(cut.text)) record('methods', repo, p, f, cut.lines[f.line - 1] ?? -1);
+        } catch {
+          errors++;
+        }
+      }
       if (cuts.length > 0) stats.classes.files++;
       for (const cut of cuts) {
         stats.classes.cuts++;
@@ -416,7 +484,10 @@ async function main(): Promise<void> {
   const all: string[] = [];
   for (const mode of MODES) {
     const s = stats[mode];
-    const rules = [...s.perRule.entries()].sort().map(([r, n]) => `${r} ${n}`).join(', ');
+    const rules = [...s.perRule.entries()]
+      .sort()
+      .map(([r, n]) => `${r} ${n}`)
+      .join(', ');
     const fresh = [...s.findings.entries()].filter(([k]) => !ws.has(k) && !al.has(k));
     console.log(`## ${mode}: ${s.files} files, ${s.cuts} cuts, ${s.findings.size} findings (${rules || 'none'}); ${fresh.length} in neither baseline`);
     for (const [k, m] of [...s.findings.entries()].sort()) {
@@ -432,5 +503,3 @@ main().catch((e: unknown) => {
   console.error(e instanceof Error ? (e.stack ?? e.message) : String(e));
   process.exit(2);
 });
-
-

@@ -754,6 +754,11 @@ function divide(ev: Evaluator, lv: AValue, rv: AValue, _l: PyNode | undefined, r
   if ((lv.attn || lv.role === 'query' || lv.role === 'key') && r && (rv.dimPow || rv.scaleName || (rootName(ev, r) && isScaleName(rootName(ev, r)!))))
     return scaleTensor(ev, lv, rv, r, node, true, ctx);
   if (lv.attn && r) return scaleTensor(ev, lv, rv, r, node, true, ctx);
+  // q or k divided by a value whose meaning the code does not show (`global_q /= self.s_d_k`, an attribute a base
+  // class outside the file sets, whose name may even read as keys): an unknown step on the way, as `q * gamma` is in
+  // multiply, not nothing.
+  if ((lv.role === 'query' || lv.role === 'key') && r && (rv.kind === 'unknown' || rv.kind === 'tensor') && !rv.mask && !rv.attn && !rv.reduced)
+    return addOp(scaledBy(lv, rv), { kind: 'opaque', node });
   return broadcastResult(lv, rv);
 }
 
