@@ -27,6 +27,7 @@
 //   --sample N/M    only repositories whose index in repos.txt is N modulo M (deterministic)
 //   --repo    only this repository (repeatable)
 //   --out     also write every finding of every mode (not only new ones) to this TSV
+//   CUT_DUMP=DIR (environment) writes each class or method cut with a finding into DIR, to read
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, posix, resolve } from 'node:path';
 import TreeSitter = require('web-tree-sitter');
@@ -353,6 +354,14 @@ function loadBaseline(path: string): Set<string> {
   return keys;
 }
 
+/** CUT_DUMP=DIR writes every class or method cut that has a finding there (its text, then the findings), to read. */
+const DUMP = process.env.CUT_DUMP;
+function dump(where: string, cut: Cut, found: readonly FindingLike[]): void {
+  const name = `${where}#${cut.name}`.replace(/[^\w.#-]+/g, '_');
+  const notes = found.map((f) => `# ${f.code} cut line ${f.line} (file line ${cut.lines[f.line - 1]}): ${f.message}`).join('\n');
+  writeFileSync(join(DUMP!, `${name}.py`), `${cut.text}\n${notes}\n`);
+}
+
 const MODES = ['imports', 'importers', 'classes', 'methods'] as const;
 type Mode = (typeof MODES)[number];
 
@@ -462,7 +471,9 @@ async function main(): Promise<void> {
       for (const cut of mcuts) {
         stats.methods.cuts++;
         try {
-          for (const f of alone.lintPython(cut.text)) record('methods', repo, p, f, cut.lines[f.line - 1] ?? -1);
+          const found = alone.lintPython(cut.text);
+          for (const f of found) record('methods', repo, p, f, cut.lines[f.line - 1] ?? -1);
+          if (DUMP && found.length > 0) dump(`${repo}/${p}`, cut, found);
         } catch {
           errors++;
         }
@@ -471,7 +482,9 @@ async function main(): Promise<void> {
       for (const cut of cuts) {
         stats.classes.cuts++;
         try {
-          for (const f of alone.lintPython(cut.text)) record('classes', repo, p, f, cut.lines[f.line - 1] ?? -1);
+          const found = alone.lintPython(cut.text);
+          for (const f of found) record('classes', repo, p, f, cut.lines[f.line - 1] ?? -1);
+          if (DUMP && found.length > 0) dump(`${repo}/${p}`, cut, found);
         } catch {
           errors++;
         }
