@@ -68,14 +68,6 @@ export class FileFacts {
     return this.flag('t5 relative bias', /^[^#\n]*[.\w]relative_attention_num_buckets\b/m);
   }
 
-  /**
-   * The file reads T5Config's per-head width field from a config object (`config.d_kv`, `cfg.d_kv`): the field only
-   * the T5 family's configurations (T5, mT5, LongT5, UMT5, Switch, Pix2Struct) declare.
-   */
-  get readsT5HeadWidth(): boolean {
-    return this.flag('t5 d_kv', /^[^#\n]*\b(?:config|cfg|\w+_config)\.d_kv\b/m);
-  }
-
   /** Every definition of `name` in the file, any scope, in source order (of their targets). */
   defsNamed(name: string): readonly Def[] {
     if (!this.defsByName) {

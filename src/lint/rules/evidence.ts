@@ -476,9 +476,8 @@ export function isT5Family(ev: Evaluator, node: PyNode): boolean {
   if (definingNames(ev, node).some((name) => T5_NAME.test(name))) return true;
   // The class's other methods' annotations (`def __init__(self, config: T5Config)` of the class whose `__call__`
   // forms the scores), and a file that builds T5's bucketed relative position bias (MLX's `RelativePositionBias`
-  // reading `config.relative_attention_num_buckets`), or reads T5Config's per-head width, `config.d_kv` (MLX's
-  // `MultiHeadAttention(config)` cut out of its file without the bias).
-  return ev.file.buildsT5RelativeBias || ev.file.readsT5HeadWidth || classAnnotations(ev, node).some((name) => T5_NAME.test(name));
+  // reading `config.relative_attention_num_buckets`).
+  return ev.file.buildsT5RelativeBias || classAnnotations(ev, node).some((name) => T5_NAME.test(name));
 }
 
 /** The parameter annotations of every method of the class that encloses `node`. */
