@@ -60,6 +60,7 @@ import {
   isHeadCountName,
   isPackedProjection,
   isProjectionName,
+  nameTokens,
   isScaleName,
   projectionRole,
 } from './names';
@@ -754,6 +755,11 @@ function divide(ev: Evaluator, lv: AValue, rv: AValue, _l: PyNode | undefined, r
   if ((lv.attn || lv.role === 'query' || lv.role === 'key') && r && (rv.dimPow || rv.scaleName || (rootName(ev, r) && isScaleName(rootName(ev, r)!))))
     return scaleTensor(ev, lv, rv, r, node, true, ctx);
   if (lv.attn && r) return scaleTensor(ev, lv, rv, r, node, true, ctx);
+  // q or k divided by a value whose meaning the code does not show (`global_q /= self.s_d_k`, an attribute a base
+  // class outside the file sets, whose name may even read as keys): an unknown step on the way, as `q * gamma` is in
+  // multiply, not nothing.
+  if ((lv.role === 'query' || lv.role === 'key') && r && (rv.kind === 'unknown' || rv.kind === 'tensor') && !rv.mask && !rv.attn && !rv.reduced)
+    return addOp(scaledBy(lv, rv), { kind: 'opaque', node });
   return broadcastResult(lv, rv);
 }
 
@@ -1897,6 +1903,9 @@ export function callUnknownLayer(ev: Evaluator, c: Call): AValue {
   if (/drop/i.test(name)) return input;
   if (/rotary|rope|rotate|\brot_|_rot_|apply_rot|apply_pos|pos_emb/i.test(name)) return rotated(ev, c);
   if (/norm/i.test(name) && !/normalize/i.test(name)) return keepShape(input);
+  // Grouped-query heads repeated by a method not in view (`self._expand_kv(k)`, `self.repeat_kv(v, n_rep)`): the same
+  // queries, keys or values, more heads; not a packed key/value projection of the model width.
+  if (input.role && nameTokens(name).some((t) => t === 'repeat' || t === 'expand' || t === 'tile')) return input;
   if (isProjectionName(name)) {
     const role = projectionRole(name);
     return projectionOf(input, role, undefined, isPackedProjection(name));
@@ -1936,6 +1945,10 @@ function rotated(ev: Evaluator, c: Call): AValue {
   const first = tensorish(val(ev, c, a0));
   const second = a1 ? val(ev, c, a1) : undefined;
   if (first.role === 'query' && second?.kind === 'tensor' && second.role === 'key') return { kind: 'tuple', elements: [first, second] };
+  // The positions first and the tensor to rotate after them (`apply_rotary_pos_emb(positions, t)`,
+  // `apply_rotary_emb(freqs, t)`, lucidrains' helpers, cut away or imported): the rotated queries or keys, not the
+  // positions, whatever scale the code then applies to them.
+  if (!first.role && !first.attn && second && (second.role === 'query' || second.role === 'key')) return tensorish(second);
   return first;
 }
 
