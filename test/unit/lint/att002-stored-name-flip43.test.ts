@@ -29,12 +29,9 @@ import torch.nn.functional as F
 
 def encoder_attention(q, k, v, key_padding_mask):
     scores = torch.matmul(q, k.transpose(-2, -1)) / q.size(-1) ** 0.5
-    if key_padding_mask.dtype != torch.bool:
-        keep_mask = key_padding_mask != 0
-    else:
-        keep_mask = key_padding_mask
-    keep_mask = keep_mask.unsqueeze(1).unsqueeze(1)
-    scores = scores.masked_fill(~keep_mask, float("-inf"))
+    # an integer 0/1 mask or a bool one, True/1 = a real token
+    keep = key_padding_mask if key_padding_mask.dtype == torch.bool else key_padding_mask != 0
+    scores = scores.masked_fill(~keep[:, None, None, :], float("-inf"))
     return F.softmax(scores, dim=-1) @ v
 `;
 
@@ -74,7 +71,7 @@ describe('ATT002: a stored name read through the flip between it and the use (se
     assert.deepEqual(await findingLines(KEEP_FLIPPED, 'ATT002'), []);
   });
 
-  it('is silent on `keep_mask = key_padding_mask != 0` (or the bool mask itself) filled where `~keep_mask`', async () => {
+  it('is silent on `keep = key_padding_mask != 0` (or the bool mask itself, by a conditional expression) filled where `~keep`', async () => {
     assert.deepEqual(await findingLines(KEEP_MASK_BRANCHES, 'ATT002'), []);
   });
 
