@@ -467,26 +467,20 @@ async function main(): Promise<void> {
       const cuts = classCuts(text, tree.rootNode);
       const mcuts = methodCuts(text, tree.rootNode);
       tree.delete();
-      if (mcuts.length > 0) stats.methods.files++;
-      for (const cut of mcuts) {
-        stats.methods.cuts++;
-        try {
-          const found = alone.lintPython(cut.text);
-          for (const f of found) record('methods', repo, p, f, cut.lines[f.line - 1] ?? -1);
-          if (DUMP && found.length > 0) dump(`${repo}/${p}`, cut, found);
-        } catch {
-          errors++;
-        }
-      }
-      if (cuts.length > 0) stats.classes.files++;
-      for (const cut of cuts) {
-        stats.classes.cuts++;
-        try {
-          const found = alone.lintPython(cut.text);
-          for (const f of found) record('classes', repo, p, f, cut.lines[f.line - 1] ?? -1);
-          if (DUMP && found.length > 0) dump(`${repo}/${p}`, cut, found);
-        } catch {
-          errors++;
+      for (const [mode, list] of [
+        ['methods', mcuts],
+        ['classes', cuts],
+      ] as const) {
+        if (list.length > 0) stats[mode].files++;
+        for (const cut of list) {
+          stats[mode].cuts++;
+          try {
+            const found = alone.lintPython(cut.text);
+            for (const f of found) record(mode, repo, p, f, cut.lines[f.line - 1] ?? -1);
+            if (DUMP && found.length > 0) dump(`${repo}/${p}`, cut, found);
+          } catch {
+            errors++;
+          }
         }
       }
     }
