@@ -31,6 +31,9 @@
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, posix, resolve } from 'node:path';
 import TreeSitter = require('web-tree-sitter');
+// The labelled sets' in-memory workspace (the training and regression reports use it too): a folder cut is linted as a
+// folder case is.
+import { CaseWorkspace } from '../lint-unseen/unseen';
 
 const ROOT = resolve(__dirname, '../..');
 const MAX_FILE_CHARS = 300_000;
@@ -71,37 +74,6 @@ function parseArgs(argv: string[]): Args {
     } else throw new Error(`unknown argument ${k}`);
   }
   return a;
-}
-
-/** The workspace the linter is created with, switched to each cut's files (versions name the cut). */
-class CutWorkspace {
-  private files = new Map<string, string>();
-  private id = '';
-  use(id: string, files: ReadonlyMap<string, string>): void {
-    this.id = id;
-    this.files = new Map(files);
-  }
-  read(p: string): string | undefined {
-    return this.files.get(p);
-  }
-  version(p: string): string | undefined {
-    return this.files.has(p) ? `${this.id}/${p}` : undefined;
-  }
-  listPython(dir: string): string[] {
-    const prefix = dir === '' ? '' : `${dir}/`;
-    return [...this.files.keys()].filter((p) => p.startsWith(prefix) && !p.slice(prefix.length).includes('/') && p.endsWith('.py'));
-  }
-  listDirs(dir: string): string[] {
-    const prefix = dir === '' ? '' : `${dir}/`;
-    const dirs = new Set<string>();
-    for (const p of this.files.keys()) {
-      if (!p.startsWith(prefix)) continue;
-      const rest = p.slice(prefix.length);
-      const slash = rest.indexOf('/');
-      if (slash > 0) dirs.add(prefix + rest.slice(0, slash));
-    }
-    return [...dirs].sort();
-  }
 }
 
 const SOFTMAX = /softmax/;
@@ -368,13 +340,13 @@ type Mode = (typeof MODES)[number];
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const lint = (await import(join(args.tree, 'src/lint/index.ts'))) as {
-    createLinter(w: { treeSitter: Uint8Array; python: Uint8Array }, o: { workspace?: CutWorkspace }): Promise<LinterLike>;
+    createLinter(w: { treeSitter: Uint8Array; python: Uint8Array }, o: { workspace?: CaseWorkspace }): Promise<LinterLike>;
   };
   const wasm = {
     treeSitter: new Uint8Array(readFileSync(join(args.tree, 'node_modules/web-tree-sitter/web-tree-sitter.wasm'))),
     python: new Uint8Array(readFileSync(join(args.tree, 'node_modules/tree-sitter-python/tree-sitter-python.wasm'))),
   };
-  const workspace = new CutWorkspace();
+  const workspace = new CaseWorkspace();
   const linter = await lint.createLinter(wasm, { workspace });
   const alone = await lint.createLinter(wasm, {});
   // A parser of our own for imports and cuts (the linter's parser keeps its trees private).
@@ -450,8 +422,7 @@ async function main(): Promise<void> {
       const folder = (mode: Mode, others: string[]) => {
         if (others.length === 0) return;
         const chosen = nearest(p, others, MAX_FOLDER_FILES - 1);
-        const map = new Map<string, string>([[p, text], ...chosen.map((q): [string, string] => [q, read(q)])]);
-        workspace.use(`${repo}:${mode}:${p}`, map);
+        workspace.use(`${repo}:${mode}:${p}`, [{ path: p, text }, ...chosen.map((q) => ({ path: q, text: read(q) }))]);
         stats[mode].files++;
         stats[mode].cuts++;
         try {
