@@ -421,7 +421,9 @@ export interface UnseenBatch {
 export const UNSEEN_BATCHES: readonly UnseenBatch[] = [
   { id: 'batch-1', dir: UNSEEN_DIR, group: 'regression' },
   { id: 'batch-2', dir: join(__dirname, 'batch-2', 'cases'), group: 'regression' },
-  { id: 'batch-3', dir: join(__dirname, 'batch-3', 'cases'), group: 'unseen' },
+  // A regression batch since the end of session 43: the repeated-code report of the session's final review, shown to
+  // the integrator, named one case file of this batch (with its kind) as a same-shape neighbour of a training case.
+  { id: 'batch-3', dir: join(__dirname, 'batch-3', 'cases'), group: 'regression' },
   { id: 'batch-4', dir: join(__dirname, 'batch-4', 'cases'), group: 'unseen' },
   { id: 'batch-5', dir: join(__dirname, 'batch-5', 'cases'), group: 'unseen' },
   { id: 'batch-6', dir: join(__dirname, 'batch-6', 'cases'), group: 'unseen' },
@@ -439,7 +441,9 @@ export const UNSEEN_BATCHES: readonly UnseenBatch[] = [
   // Session 30, curator A (curator B's batch 19 follows).
   { id: 'batch-18', dir: join(__dirname, 'batch-18', 'cases'), group: 'regression' },
   // Session 30, curator B (gathered in parallel with curator A's batch 18; added to the measure after it by the integrator).
-  { id: 'batch-19', dir: join(__dirname, 'batch-19', 'cases'), group: 'unseen' },
+  // A regression batch since the end of session 43: the repeated-code report of the session's final review, shown to
+  // the integrator, named two case files of this batch (with their kind) as same-shape neighbours of a training case.
+  { id: 'batch-19', dir: join(__dirname, 'batch-19', 'cases'), group: 'regression' },
   // Session 31, curator A (curator B's batch 21 follows).
   { id: 'batch-20', dir: join(__dirname, 'batch-20', 'cases'), group: 'regression' },
   // Session 31, curator B (gathered in parallel with curator A's batch 20), in the measure after it.
