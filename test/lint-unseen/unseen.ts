@@ -594,8 +594,8 @@ export const UNSEEN_BATCHES: readonly UnseenBatch[] = [
   // labelled before any linter ran on it and checked to share no run of six code lines with any other case under test/:
   // a fresh unseen batch measured with today's linter. The integrator decided before any result existed that it is
   // printed on its own this session (`alone`); at the start of session 44 it joins the unseen measure, as session 43
-  // decided before it existed.
-  { id: 'batch-49', dir: join(__dirname, 'batch-49', 'cases'), group: 'unseen', alone: true },
+  // decided before it existed. Session 44 added it, as decided.
+  { id: 'batch-49', dir: join(__dirname, 'batch-49', 'cases'), group: 'unseen' },
   // Session 43 (brief curator-s43u50), gathered by one curator in parallel with the curator of batch 49, each from its
   // quarter of the coin (first hex digit 4-7 here, 0-3 for batch 49; 8-f is the training set), after batches 45-48 and
   // from none of their repositories, with real bugs as its first aim, every case written for the set, labelled before any
