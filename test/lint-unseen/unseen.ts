@@ -624,6 +624,15 @@ export const UNSEEN_BATCHES: readonly UnseenBatch[] = [
   // integrator decided before any result existed that it is printed on its own this session (`alone`); at the start of
   // session 45 it joins the unseen measure, as session 44 decided before it existed.
   { id: 'batch-52', dir: join(__dirname, 'batch-52', 'cases'), group: 'unseen', alone: true },
+  // Session 44 (brief curator-s44u53), gathered by one curator of the session's second pair in parallel with the curator
+  // of batch 54, each from its quarter of the coin's unseen side (first hex digit 0-3 here, 4-7 for batch 54; 8-f is the
+  // training set), after batches 51 and 52 of the first pair and from none of their repositories, with real bugs as its
+  // first aim, every case written for the set, labelled before any linter ran on it and checked to share no run of six
+  // code lines with any other case under test/ (and the case files of batches 51, 52 and 54 on their branches): a fresh
+  // unseen batch measured with today's linter. The integrator decided before any result existed that it is printed on
+  // its own this session (`alone`); at the start of session 45 it joins the unseen measure, as session 44 decided before
+  // it existed.
+  { id: 'batch-53', dir: join(__dirname, 'batch-53', 'cases'), group: 'unseen', alone: true },
 ];
 
 const GROUP_TITLES: Record<UnseenGroup, string> = {
