@@ -633,6 +633,14 @@ export const UNSEEN_BATCHES: readonly UnseenBatch[] = [
   // its own this session (`alone`); at the start of session 45 it joins the unseen measure, as session 44 decided before
   // it existed.
   { id: 'batch-53', dir: join(__dirname, 'batch-53', 'cases'), group: 'unseen', alone: true },
+  // Session 44 (brief curator-s44u54), gathered by one curator of the session's second pair, in parallel with the curator
+  // of batch 53, each from its quarter of the coin (first hex digit 4-7 here, 0-3 for batch 53; 8-f is the training set),
+  // after batches 51 and 52 and from none of their repositories, with real bugs as its first aim and then correct
+  // look-alikes of the rules' bugs, every case written for the set, labelled before any linter ran on it and checked to
+  // share no run of six code lines with any other case under test/ (and batches 51-53's cases): a fresh unseen batch
+  // measured with today's linter. The integrator decided before any result existed that it is printed on its own this
+  // session (`alone`); at the start of session 45 it joins the unseen measure, as session 44 decided before it existed.
+  { id: 'batch-54', dir: join(__dirname, 'batch-54', 'cases'), group: 'unseen', alone: true },
 ];
 
 const GROUP_TITLES: Record<UnseenGroup, string> = {
