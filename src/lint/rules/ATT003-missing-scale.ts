@@ -2,7 +2,7 @@
 import { isWidthConstant, type SdpaSite, type SoftmaxSite } from '../analysis/facts';
 import type { AttnInfo, AValue, ScaleOp } from '../analysis/values';
 import { callArgs } from '../syntax/python';
-import { unparen, type PyNode } from '../syntax/tree';
+import { childByField, namedChildren, unparen, type PyNode } from '../syntax/tree';
 import {
   alternatives,
   byNode,
@@ -36,6 +36,33 @@ const T = defineTemplates({
   normalisesUnscaled: '{0} normalises them here, unscaled',
   divideFix: 'Divide the scores by sqrt({0}.shape[-1]) (changes the weights)',
 });
+
+/** Methods and attributes that only rearrange a tensor (its values are unchanged). */
+const SHAPE_METHODS = new Set([
+  'transpose',
+  'permute',
+  'view',
+  'reshape',
+  'contiguous',
+  'float',
+  'half',
+  'to',
+  'type_as',
+  'unsqueeze',
+  'squeeze',
+  'flatten',
+  'unflatten',
+  'swapaxes',
+  'swapdims',
+  'movedim',
+  'expand',
+  'expand_dims',
+  't',
+  'detach',
+]);
+const SHAPE_ATTRIBUTES = new Set(['T', 'mT']);
+const SHAPE_FUNCTIONS = new Set(['rearrange', 'transpose', 'swapaxes']);
+const MODULE_NAMES = new Set(['torch', 'np', 'numpy', 'jnp', 'tf', 'mx', 'einops']);
 
 /** A fused kernel told scale=1.0, with the nodes its report quotes. */
 interface UnitScaleCall {
@@ -183,6 +210,8 @@ weights = scores.softmax(dim=-1)`,
         if (qkNormalised(ev, a.formedAt, a.queryText, a.keyText)) continue;
         // A helper whose callers in the files that import it pass a pre-scaled q (or k).
         if (scaledByImporters(site)) continue;
+        // A helper handed its queries and keys, with no caller in view: how the scale arrives is not shown.
+        if (helperWithoutCaller(group, a)) continue;
         // The logits as they enter the softmax (its input argument); the product itself when it is inline.
         const target = site.inputNode ?? scoresArgumentAtCall(site, a.formedAt) ?? a.formedAt;
         if (reported.has(target.id)) continue;
@@ -253,6 +282,73 @@ weights = scores.softmax(dim=-1)`,
         return alts.length > 0 && alts.every((alt) => scaleOps(alt).length > 0);
       };
       return importerCallPassing(ev, fn.name, params, scaled) !== undefined;
+    }
+
+    /**
+     * A function or method handed its queries and its keys as parameters (`def attend(q, k, v, mask=None)`, a module's
+     * `forward(self, query, key, value)`) that no call in view reaches: every context is the function's own unbound
+     * reading, with no caller in the file nor in a workspace file importing it. Its caller may scale q first or pass a
+     * pre-scaled tensor (T5-style models fold the scale into the query projection's initialisation), and that caller
+     * is not in view, so the missing factor is no evidence. The queries and keys must be the parameters themselves, or
+     * shape steps of them (`q.transpose(1, 2)`, `k.view(B, T, H, D)`, `rearrange(k, ...)`); a projection inside the
+     * function (`q = self.to_q(x)`) makes them the function's own, and it is judged. With a caller in view, the caller's
+     * context decides, as before (a caller that scales q clears it; one that does not is reported).
+     */
+    function helperWithoutCaller(group: readonly SoftmaxSite[], a: DotProductScores): boolean {
+      if (group.some((s) => s.ctx.callSite !== undefined || s.ctx.calledAt !== undefined || s.ctx.bindings !== undefined)) return false;
+      const [site] = group;
+      const fn = site?.ctx.scope;
+      if (!site || !fn || fn.kind !== 'function') return false;
+      const params = new Set(fn.params.filter((p) => p.name !== fn.selfName && p.kind !== 'star' && p.kind !== 'kwstar').map((p) => p.name));
+      const product = ev.facts.matmulAt(a.formedAt)[0];
+      if (!product?.aNode || !product.bNode) return false;
+      return fromParameter(product.aNode, params, 0) && fromParameter(product.bNode, params, 0);
+    }
+
+    /** `node` is a parameter of the function, or shape steps of one, through local reassignments (`q = q.view(...)`). */
+    function fromParameter(node: PyNode, params: ReadonlySet<string>, depth: number): boolean {
+      const base = shapeStepBase(unparen(node));
+      if (!base || depth > 6) return false;
+      const name = ctx.text(base);
+      const defs = ev.resolve(base, name);
+      if (!defs || defs.length === 0) return false;
+      return defs.every((d) => {
+        if (d.kind === 'param') return params.has(name);
+        if (d.kind !== 'assign' || !d.value || d.path.length > 0) return false;
+        return fromParameter(d.value, params, depth + 1);
+      });
+    }
+
+    /**
+     * The identifier under shape steps: `k.transpose(-2, -1)`, `q[:, :, -n:]`, `k.mT`, `torch.transpose(k, 1, 2)`,
+     * `rearrange(q, 'b n (h d) -> b h n d', h=h)`; undefined for anything else (a projection, arithmetic, a call).
+     */
+    function shapeStepBase(n: PyNode): PyNode | undefined {
+      if (n.type === 'identifier') return n;
+      if (n.type === 'subscript') {
+        const v = childByField(n, 'value');
+        return v ? shapeStepBase(unparen(v)) : undefined;
+      }
+      if (n.type === 'attribute') {
+        const attr = childByField(n, 'attribute');
+        const obj = childByField(n, 'object');
+        return obj && attr && SHAPE_ATTRIBUTES.has(ctx.text(attr)) ? shapeStepBase(unparen(obj)) : undefined;
+      }
+      if (n.type !== 'call') return undefined;
+      const f = childByField(n, 'function');
+      const args = namedChildren(childByField(n, 'arguments') ?? n).filter((x) => x.type !== 'keyword_argument');
+      if (f?.type === 'attribute') {
+        const attr = childByField(f, 'attribute');
+        const obj = childByField(f, 'object');
+        const method = attr ? ctx.text(attr) : '';
+        if (!obj || !SHAPE_METHODS.has(method)) return undefined;
+        // `torch.transpose(k, 1, 2)`, `np.swapaxes(k, -1, -2)`: a module's function, the tensor first.
+        const first = args[0];
+        if (obj.type === 'identifier' && MODULE_NAMES.has(ctx.text(obj)) && first) return shapeStepBase(unparen(first));
+        return shapeStepBase(unparen(obj));
+      }
+      if (f?.type === 'identifier' && SHAPE_FUNCTIONS.has(ctx.text(f)) && args[0]) return shapeStepBase(unparen(args[0]));
+      return undefined;
     }
 
     /**

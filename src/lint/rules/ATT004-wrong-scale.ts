@@ -9,6 +9,8 @@ import { defineTemplates, msg, type MessageParts } from '../message';
 import { apiName, insertKeyword, quote, type FixSpec, type RelatedSpec, type Rule, type RuleContext } from './rule';
 import { factorDefinitions } from './related';
 import { childByField, namedChildren, unparen } from '../syntax/tree';
+import { parseEinsum } from '../analysis/layout';
+import { constantString } from '../analysis/shape-ops';
 
 const T = defineTemplates({
   softmaxBeforeScaling: 'the softmax is applied here, before this scaling',
@@ -1261,6 +1263,10 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
               const second = sqrt.at(-1);
               // `first && second` hold whenever there are two or more
               if (sqrt.length >= 2 && first && second) {
+                // Scores an einsum forms by summing over more than the features (tied row attention, 'b r h i d, b r h j
+                // d -> b h i j': the rows r and the features d): their variance grows with each summed size, so one
+                // 1/sqrt per summed axis (`* self.scale * num_rows ** -0.5`) is one normalisation, not two.
+                if (sqrt.length <= einsumSummedAxes(formedAt)) continue;
                 if (sqrt.length === 2 && eachOperandOnce(first, second)) {
                   // q and k each divided by sqrt(C): the same as the scores divided by C. Followed by a temperature
                   // (LoFTR-style matching: each feature set normalised, then `einsum(...) / temperature`), the 1/C is a
@@ -1410,6 +1416,28 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
         if (a && defsOf(a).some(rooted)) return [a, b];
       }
       return undefined;
+    }
+
+    /**
+     * How many axes the einsum forming the scores at `formedAt` sums over (letters in both operands and not in the
+     * output: 'brhid,brhjd->bhij' sums over r and d, 2); 0 when the product is no einsum or its equation is not known.
+     */
+    function einsumSummedAxes(formedAt: PyNode | undefined): number {
+      if (!formedAt || formedAt.type !== 'call') return 0;
+      const sites = ev.facts.matmulAt(formedAt).filter((m) => m.display === 'einsum');
+      if (sites.length === 0) return 0;
+      const args = namedChildren(childByField(formedAt, 'arguments') ?? formedAt).filter((a) => a.type !== 'keyword_argument');
+      // torch/np/jnp einsum take the equation first; einops.einsum takes it last.
+      for (const [arg, style] of [
+        [args[0], 'letters'],
+        [args.at(-1), 'words'],
+      ] as const) {
+        const spec = constantString(ev, arg);
+        const parsed = spec === undefined ? undefined : parseEinsum(spec, style);
+        const [ta, tb] = parsed?.inputs ?? [];
+        if (parsed && parsed.inputs.length === 2 && ta && tb) return ta.filter((x) => x !== '...' && tb.includes(x) && !parsed.output.includes(x)).length;
+      }
+      return 0;
     }
 
     /** The scores formed at `formedAt` are products of queries and keys both divided by their norm (cosine logits). */

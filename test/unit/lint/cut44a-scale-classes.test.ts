@@ -1,0 +1,153 @@
+// Session 44 (eng-s44a): two scale classes found in code cut the way the labelled sets cut it.
+//
+// Class 1 (ATT003): a function or method handed its queries and keys as parameters (`def attend(q, k, v, mask)`, a
+// module's `forward(self, query, key, value)`) that multiplies them with no scale, and that no call in view reaches
+// (no caller in the file, none in a workspace file importing it). Its caller may scale q first or pass a pre-scaled
+// tensor, and it is cut away: the missing factor is no evidence, and the rule is silent. With a caller in view the
+// caller decides, as before: a caller passing unscaled projections is reported, one that scales q is not. Queries or
+// keys the function projects itself (`q = self.to_q(x)`) are its own and stay judged.
+//
+// Class 2 (ATT004): scores an einsum forms by summing over more axes than the features (tied row attention,
+// 'brhid,brhjd->bhij' sums over the rows r and the features d), scaled by one 1/sqrt per summed axis
+// (`* self.scale * num_rows ** -0.5`): one normalisation, not 1/sqrt(d) twice. Two such factors on an einsum that
+// sums over the features alone stay reported.
+import { strict as assert } from 'node:assert';
+import { findingLines, workspaceFindingLines } from './helpers';
+
+const ATTEND = (body: string): string => `import torch
+
+
+def attend(q, k, v, mask=None):
+    q = q.transpose(1, 2)
+    k = k.transpose(1, 2)
+    ${body}
+    if mask is not None:
+        logits = logits.masked_fill(~mask, float("-inf"))
+    weights = torch.softmax(logits, dim=-1)
+    return (weights @ v.transpose(1, 2)).transpose(1, 2)
+`;
+
+const CALLER = (qArg: string): string => `import torch
+from torch import nn
+
+from .ops import attend
+
+
+class Block(nn.Module):
+    def __init__(self, dim, heads=8):
+        super().__init__()
+        self.heads = heads
+        self.scale = (dim // heads) ** -0.5
+        self.qkv = nn.Linear(dim, 3 * dim)
+
+    def forward(self, x, mask=None):
+        B, T, C = x.shape
+        q, k, v = self.qkv(x).view(B, T, 3, self.heads, C // self.heads).unbind(2)
+        return attend(${qArg}, k, v, mask).reshape(B, T, C)
+`;
+
+const MODULE = (forward: string): string => `import torch
+from torch import nn
+
+
+class Attention(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.to_q = nn.Linear(dim, dim)
+        self.to_k = nn.Linear(dim, dim)
+
+${forward}
+`;
+
+describe('cut44a class 1 (ATT003): a helper handed q and k, with no caller in view', () => {
+  it('is silent on a helper whose caller is cut away', async () => {
+    assert.deepEqual(await findingLines(ATTEND('logits = q @ k.transpose(-2, -1)'), 'ATT003'), []);
+  });
+
+  it('is silent on a module forward handed query and key', async () => {
+    const fwd = `    def forward(self, query, key, value):
+        scores = torch.matmul(query, key.transpose(-2, -1))
+        return torch.softmax(scores, dim=-1) @ value`;
+    assert.deepEqual(await findingLines(MODULE(fwd), 'ATT003'), []);
+  });
+
+  it('still reports queries and keys the function projects itself', async () => {
+    const fwd = `    def forward(self, x):
+        q, k = self.to_q(x), self.to_k(x)
+        scores = torch.matmul(q, k.transpose(-2, -1))
+        return torch.softmax(scores, dim=-1) @ x`;
+    assert.deepEqual(await findingLines(MODULE(fwd), 'ATT003'), [14]);
+  });
+
+  it('still reports the helper when a caller in the file passes unscaled projections, not when it scales q', async () => {
+    const withCaller = (qArg: string): string =>
+      ATTEND('logits = q @ k.transpose(-2, -1)') +
+      `
+
+def block(x, w_q, w_k, w_v, scale):
+    return attend(${qArg}, x @ w_k, x @ w_v)
+`;
+    assert.deepEqual(await findingLines(withCaller('x @ w_q'), 'ATT003'), [10]);
+    assert.deepEqual(await findingLines(withCaller('(x @ w_q) * scale'), 'ATT003'), []);
+  });
+
+  it('the scaled form of the helper stays silent', async () => {
+    assert.deepEqual(await findingLines(ATTEND('logits = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5'), 'ATT003'), []);
+  });
+
+  it('across files: the importing caller decides', async () => {
+    const ops = ATTEND('logits = q @ k.transpose(-2, -1)');
+    assert.deepEqual(await workspaceFindingLines({ 'pkg/ops.py': ops }, 'pkg/ops.py', 'ATT003'), []);
+    assert.deepEqual(await workspaceFindingLines({ 'pkg/ops.py': ops, 'pkg/block.py': CALLER('q * self.scale') }, 'pkg/ops.py', 'ATT003'), []);
+    assert.deepEqual(await workspaceFindingLines({ 'pkg/ops.py': ops, 'pkg/block.py': CALLER('q') }, 'pkg/ops.py', 'ATT003'), [10]);
+  });
+});
+
+const TIED = (logits: string): string => `import torch
+from torch import einsum, nn
+
+
+class TiedRowAttention(nn.Module):
+    def __init__(self, dim, heads=4, dim_head=32):
+        super().__init__()
+        self.heads = heads
+        self.scale = dim_head ** -0.5
+        self.qkv = nn.Linear(dim, dim_head * heads * 3, bias=False)
+
+    def forward(self, x, rows):
+        q, k, v = self.qkv(x).chunk(3, dim=-1)
+        b = x.shape[0] // rows
+        q, k, v = (t.reshape(b, rows, t.shape[1], self.heads, -1).transpose(2, 3) for t in (q, k, v))
+        logits = ${logits}
+        attn = logits.softmax(dim=-1)
+        return attn
+`;
+
+describe('cut44a class 2 (ATT004): one 1/sqrt per axis an einsum sums over', () => {
+  it('is silent on tied row attention scaled by the head width and the row count', async () => {
+    assert.deepEqual(await findingLines(TIED('einsum("brhid,brhjd->bhij", q, k) * self.scale * rows ** -0.5'), 'ATT004'), []);
+  });
+
+  it('the single-scale form is silent too', async () => {
+    assert.deepEqual(await findingLines(TIED('einsum("brhid,brhjd->bhij", q, k) * self.scale'), 'ATT004'), []);
+  });
+
+  it('still reports two factors on an einsum that sums over the features alone', async () => {
+    assert.deepEqual(await findingLines(TIED('einsum("brhid,brhjd->brhij", q, k) * self.scale * rows ** -0.5'), 'ATT004'), [16]);
+  });
+
+  it('across files: the script that builds the model and passes the row count', async () => {
+    const train = `import torch
+
+from model import TiedRowAttention
+
+net = TiedRowAttention(128)
+msa = torch.randn(2 * 16, 50, 128)
+out = net(msa, rows=16)
+`;
+    const right = TIED('einsum("brhid,brhjd->bhij", q, k) * self.scale * rows ** -0.5');
+    assert.deepEqual(await workspaceFindingLines({ 'model.py': right, 'train.py': train }, 'model.py', 'ATT004'), []);
+    const wrong = TIED('einsum("brhid,brhjd->brhij", q, k) * self.scale * rows ** -0.5');
+    assert.deepEqual(await workspaceFindingLines({ 'model.py': wrong, 'train.py': train }, 'model.py', 'ATT004'), [16]);
+  });
+});
