@@ -786,7 +786,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
             const scales = scaleOps(alt);
             for (const o of scales) {
               if (!cancelsKernelScale(o)) continue;
-              if (defaultScale && scales.some((other) => other !== o && !cancelsKernelScale(other))) found.add(o);
+              if (defaultScale && (scales.some((other) => other !== o && !cancelsKernelScale(other)) || carriesCoefficient(o))) found.add(o);
               else alone.add(o);
             }
           }
@@ -797,6 +797,18 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
         unitKernel = new Set([...alone].filter((o) => !handMade.has(o)));
       }
       return compensating.has(op);
+    };
+    /**
+     * The module's own scale written in the same factor as the sqrt(E) that cancels the kernel's default
+     * (`q * (self.scale / (dim_head ** -0.5))`, the scale a caller binds, `Attend(scale=qk_norm_scale)`): one product or
+     * quotient whose other operand is not the number 1.
+     */
+    const carriesCoefficient = (o: ScaleOp): boolean => {
+      const f = unparen(o.factorNode);
+      if (f.type !== 'binary_operator') return false;
+      const op = ctx.text(childByField(f, 'operator') ?? f);
+      if (op !== '*' && op !== '/') return false;
+      return [childByField(f, 'left'), childByField(f, 'right')].every((side) => !!side && !/^1(\.0*)?$/.test(ctx.text(unparen(side))));
     };
     /**
      * Alone on its path to a fused kernel with its default 1/sqrt(E) (`sdpa(q * math.sqrt(dk), k, v)`): the two cancel, so

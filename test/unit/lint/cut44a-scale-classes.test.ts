@@ -151,3 +151,64 @@ out = net(msa, rows=16)
     assert.deepEqual(await workspaceFindingLines({ 'model.py': wrong, 'train.py': train }, 'model.py', 'ATT004'), [16]);
   });
 });
+
+// Class 3 (ATT004, found by the folder cuts): a module's own scale handed to a fused kernel through q, divided by the
+// kernel's default in one factor (`q = q * (self.scale / (dim_head ** -0.5))` before `F.scaled_dot_product_attention`
+// without `scale=`), with a caller in view that binds the scale to a number (`Attend(scale=qk_norm_scale)` with
+// `qk_norm_scale=10`). Read in that caller's context the factor is 10 * sqrt(dim_head), a positive power of the head
+// width, and was reported; the sqrt cancels the kernel's 1/sqrt(dim_head), so the net scale is the module's 10. The
+// factor `1 / (dim_head ** -0.5)` alone (the kernel then runs unscaled) stays reported.
+const ATTEND_KERNEL = (factor: string): string => `import torch.nn.functional as F
+from torch import nn
+
+
+class Attend(nn.Module):
+    def __init__(self, dropout=0.0, scale=None):
+        super().__init__()
+        self.dropout = dropout
+        self.scale = scale
+
+    def forward(self, q, k, v, mask=None):
+        dim_head = q.shape[-1]
+        if self.scale is not None:
+            q = q * ${factor}
+        return F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
+`;
+
+const QK_NORM_BLOCK = `from torch import nn
+from einops import rearrange
+
+from attend import Attend
+
+
+class Attention(nn.Module):
+    def __init__(self, dim, dim_head=64, heads=8, qk_norm=False, qk_norm_scale=10):
+        super().__init__()
+        self.heads = heads
+        scale = qk_norm_scale if qk_norm else None
+        self.attend = Attend(scale=scale)
+        self.to_qkv = nn.Linear(dim, dim_head * heads * 3, bias=False)
+
+    def forward(self, x, mask=None):
+        q, k, v = self.to_qkv(x).chunk(3, dim=-1)
+        q, k, v = (rearrange(t, "b n (h d) -> b h n d", h=self.heads) for t in (q, k, v))
+        return self.attend(q, k, v, mask=mask)
+`;
+
+describe('cut44a class 3 (ATT004): a custom scale divided by the kernel default in one factor', () => {
+  it('is silent alone and with the caller that binds the scale to a number', async () => {
+    const attend = ATTEND_KERNEL('(self.scale / (dim_head ** -0.5))');
+    assert.deepEqual(await findingLines(attend, 'ATT004'), []);
+    assert.deepEqual(await workspaceFindingLines({ 'attend.py': attend, 'block.py': QK_NORM_BLOCK }, 'attend.py', 'ATT004'), []);
+  });
+
+  it('the scale passed to the kernel is silent too', async () => {
+    const attend = ATTEND_KERNEL('1').replace('attn_mask=mask)', 'attn_mask=mask, scale=self.scale)');
+    assert.deepEqual(await workspaceFindingLines({ 'attend.py': attend, 'block.py': QK_NORM_BLOCK }, 'attend.py', 'ATT004'), []);
+  });
+
+  it('still reports the sqrt alone, which leaves the kernel unscaled', async () => {
+    const attend = ATTEND_KERNEL('(1 / (dim_head ** -0.5))');
+    assert.deepEqual(await workspaceFindingLines({ 'attend.py': attend, 'block.py': QK_NORM_BLOCK }, 'attend.py', 'ATT004'), [14]);
+  });
+});
