@@ -212,3 +212,26 @@ describe('cut44a class 3 (ATT004): a custom scale divided by the kernel default 
     assert.deepEqual(await workspaceFindingLines({ 'attend.py': attend, 'block.py': QK_NORM_BLOCK }, 'attend.py', 'ATT004'), [14]);
   });
 });
+
+describe('cut44a class 1 (ATT003): keys joined from parameters', () => {
+  const GLOBAL = (keys: string): string => `import torch
+from torch import nn
+
+
+class GlobalLocalAttention(nn.Module):
+    def global_attention(self, global_q, global_k, local_k, global_v, local_v):
+        keys = ${keys}
+        values = torch.cat([global_v, local_v], dim=2)
+        weights = torch.einsum("bhgf,bhxf->bhgx", global_q, keys)
+        probs = nn.functional.softmax(weights, dim=-1)
+        return torch.einsum("bhgx,bhxf->bhgf", probs, values)
+`;
+
+  it('is silent when the keys are parameters joined along the sequence', async () => {
+    assert.deepEqual(await findingLines(GLOBAL('torch.cat([global_k, local_k], dim=2)'), 'ATT003'), []);
+  });
+
+  it('still reports keys joined with a projection the method makes itself', async () => {
+    assert.deepEqual(await findingLines(GLOBAL('torch.cat([global_k, self.to_k(local_k)], dim=2)'), 'ATT003'), [10]);
+  });
+});
