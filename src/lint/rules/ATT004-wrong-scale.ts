@@ -1278,7 +1278,7 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
                 // Scores an einsum forms by summing over more than the features (tied row attention, 'b r h i d, b r h j
                 // d -> b h i j': the rows r and the features d): their variance grows with each summed size, so one
                 // 1/sqrt per summed axis (`* self.scale * num_rows ** -0.5`) is one normalisation, not two.
-                if (sqrt.length <= einsumSummedAxes(formedAt)) continue;
+                if (sqrt.length <= einsumSummedAxes(formedAt) && distinctSizes(sqrt)) continue;
                 if (sqrt.length === 2 && eachOperandOnce(first, second)) {
                   // q and k each divided by sqrt(C): the same as the scores divided by C. Followed by a temperature
                   // (LoFTR-style matching: each feature set normalised, then `einsum(...) / temperature`), the 1/C is a
@@ -1450,6 +1450,17 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
         if (parsed && parsed.inputs.length === 2 && ta && tb) return ta.filter((x) => x !== '...' && tb.includes(x) && !parsed.output.includes(x)).length;
       }
       return 0;
+    }
+
+    /**
+     * Factors of different sizes: no two hold the same dimension (`self.head_dim ** -0.5 / math.sqrt(self.head_dim)` is
+     * the head width twice), and at most one is the head width however written (`self.scale` of `dim_head ** -0.5`
+     * beside `num_rows ** -0.5`).
+     */
+    function distinctSizes(ops: readonly ScaleOp[]): boolean {
+      const texts = ops.map((o) => (o.dim ? bare(o.dim.text) : undefined));
+      if (texts.some((t) => t === undefined) || new Set(texts).size < texts.length) return false;
+      return ops.filter((o) => o.dim && dimWhich(o.dim) === 'head').length <= 1;
     }
 
     /** The scores formed at `formedAt` are products of queries and keys both divided by their norm (cosine logits). */

@@ -235,3 +235,13 @@ class GlobalLocalAttention(nn.Module):
     assert.deepEqual(await findingLines(GLOBAL('torch.cat([global_k, self.to_k(local_k)], dim=2)'), 'ATT003'), [10]);
   });
 });
+
+describe('cut44a class 1 (ATT003): a helper the file hands on is not unreached', () => {
+  it('still reports a helper the file passes to another function (a caller the contexts do not show)', async () => {
+    const src = `${ATTEND('logits = q @ k.transpose(-2, -1)')}
+
+batched_attend = torch.vmap(attend)
+`;
+    assert.deepEqual(await findingLines(src, 'ATT003'), [10]);
+  });
+});
