@@ -62,7 +62,7 @@ const SHAPE_METHODS = new Set([
 ]);
 const SHAPE_ATTRIBUTES = new Set(['T', 'mT']);
 const SHAPE_FUNCTIONS = new Set(['rearrange', 'transpose', 'swapaxes']);
-const MODULE_NAMES = new Set(['torch', 'np', 'numpy', 'jnp', 'tf', 'mx', 'einops']);
+const MODULE_NAMES = new Set(['torch', 'np', 'numpy', 'jnp', 'tf', 'mx']);
 
 /** A fused kernel told scale=1.0, with the nodes its report quotes. */
 interface UnitScaleCall {
@@ -211,7 +211,7 @@ weights = scores.softmax(dim=-1)`,
         // A helper whose callers in the files that import it pass a pre-scaled q (or k).
         if (scaledByImporters(site)) continue;
         // A helper handed its queries and keys, with no caller in view: how the scale arrives is not shown.
-        if (helperWithoutCaller(group, a)) continue;
+        if (helperWithoutCaller(group, site, a)) continue;
         // The logits as they enter the softmax (its input argument); the product itself when it is inline.
         const target = site.inputNode ?? scoresArgumentAtCall(site, a.formedAt) ?? a.formedAt;
         if (reported.has(target.id)) continue;
@@ -294,50 +294,50 @@ weights = scores.softmax(dim=-1)`,
      * function (`q = self.to_q(x)`) makes them the function's own, and it is judged. With a caller in view, the caller's
      * context decides, as before (a caller that scales q clears it; one that does not is reported).
      */
-    function helperWithoutCaller(group: readonly SoftmaxSite[], a: DotProductScores): boolean {
-      if (group.some((s) => s.ctx.callSite !== undefined || s.ctx.calledAt !== undefined || s.ctx.bindings !== undefined)) return false;
-      const [site] = group;
-      const fn = site?.ctx.scope;
-      if (!site || !fn || fn.kind !== 'function' || !fn.name) return false;
+    function helperWithoutCaller(group: readonly SoftmaxSite[], site: SoftmaxSite, a: DotProductScores): boolean {
+      // A call in view, of this file or of an importing one, binds the parameters in a context of its own.
+      if (group.some((s) => s.ctx.bindings !== undefined)) return false;
+      const fn = site.ctx.scope;
+      if (fn.kind !== 'function') return false;
       // A function the file names anywhere but its own definition is handed on or called in a way the contexts do not
       // show (`replace_pattern(gm, pattern, replacement)`, `jax.vmap(attend)`, `partial(attend, ...)`): not unreached.
       const source = ctx.text(ev.tree.root);
-      const mentions = source.match(new RegExp(`\\b${fn.name}\\b`, 'g'))?.length ?? 0;
-      const definitions = source.match(new RegExp(`\\bdef\\s+${fn.name}\\b`, 'g'))?.length ?? 0;
+      const mentions = source.split(new RegExp(`\\b${fn.name}\\b`)).length;
+      const definitions = source.split(new RegExp(`\\bdef\\s+${fn.name}\\b`)).length;
       if (mentions > definitions) return false;
-      const params = new Set(fn.params.filter((p) => p.name !== fn.selfName && p.kind !== 'star' && p.kind !== 'kwstar').map((p) => p.name));
-      const product = ev.facts.matmulAt(a.formedAt)[0];
-      if (!product?.aNode || !product.bNode) return false;
-      return fromParameter(product.aNode, params, 0) && fromParameter(product.bNode, params, 0);
+      const params = new Set(fn.params.map((p) => p.name));
+      return ev.facts.matmulAt(a.formedAt).some((m) => [m.aNode, m.bNode].every((n) => fromParameter(n, params, 0)));
     }
 
     /** `node` is a parameter of the function, or shape steps of one, through local reassignments (`q = q.view(...)`). */
-    function fromParameter(node: PyNode, params: ReadonlySet<string>, depth: number): boolean {
-      if (depth > 6) return false;
+    function fromParameter(node: PyNode | undefined, params: ReadonlySet<string>, depth: number): boolean {
+      // A few steps at most: a longer chain (or one carried around a loop) is not read as the parameter.
+      if (!node || depth > 4) return false;
+      const n = unparen(node);
       // Parameters joined along an axis (`torch.cat([global_k, local_k], dim=2)`, `jnp.concatenate((k_cache, k))`).
-      const joined = joinedParts(unparen(node));
-      if (joined) return joined.length > 0 && joined.every((part) => fromParameter(part, params, depth + 1));
-      const base = shapeStepBase(unparen(node));
+      const joined = joinedParts(n);
+      if (joined) return joined.every((part) => fromParameter(part, params, depth + 1));
+      const base = shapeStepBase(n);
       if (!base) return false;
       const name = ctx.text(base);
-      const defs = ev.resolve(base, name);
-      if (!defs || defs.length === 0) return false;
-      return defs.every((d) => {
-        if (d.kind === 'param') return params.has(name);
-        if (d.kind !== 'assign' || !d.value || d.path.length > 0) return false;
-        return fromParameter(d.value, params, depth + 1);
-      });
+      const defs = ev.resolve(base, name) ?? [];
+      return (
+        defs.length > 0 &&
+        defs.every((d) => (d.kind === 'param' ? params.has(name) : d.kind === 'assign' && d.path.length === 0 && fromParameter(d.value, params, depth + 1)))
+      );
     }
 
     /** The parts of `torch.cat([a, b], dim)` (also `concat`, `concatenate`, a tuple of parts), or undefined. */
     function joinedParts(n: PyNode): PyNode[] | undefined {
       if (n.type !== 'call') return undefined;
       const f = childByField(n, 'function');
-      const name = f?.type === 'attribute' ? ctx.text(childByField(f, 'attribute') ?? f) : f?.type === 'identifier' ? ctx.text(f) : '';
-      if (!/^(cat|concat|concatenate)$/.test(name)) return undefined;
-      const first = namedChildren(childByField(n, 'arguments') ?? n)[0];
-      const list = first ? unparen(first) : undefined;
-      return list && (list.type === 'list' || list.type === 'tuple') ? namedChildren(list) : undefined;
+      // `torch.cat(`, `jnp.concatenate(`, `cat(`: the name after the last dot.
+      /* c8 ignore next -- a call node always has its function */
+      const name = /(\w+)$/.exec(ctx.text(f ?? n))?.[1];
+      if (name !== 'cat' && name !== 'concat' && name !== 'concatenate') return undefined;
+      /* c8 ignore next -- a call node always has its argument list */
+      const list = namedChildren(childByField(n, 'arguments') ?? n).map(unparen)[0];
+      return list?.type === 'list' || list?.type === 'tuple' ? namedChildren(list) : undefined;
     }
 
     /**
@@ -346,30 +346,31 @@ weights = scores.softmax(dim=-1)`,
      */
     function shapeStepBase(n: PyNode): PyNode | undefined {
       if (n.type === 'identifier') return n;
-      if (n.type === 'subscript') {
-        const v = childByField(n, 'value');
-        return v ? shapeStepBase(unparen(v)) : undefined;
-      }
-      if (n.type === 'attribute') {
-        const attr = childByField(n, 'attribute');
-        const obj = childByField(n, 'object');
-        return obj && attr && SHAPE_ATTRIBUTES.has(ctx.text(attr)) ? shapeStepBase(unparen(obj)) : undefined;
-      }
+      // `q[:, :, -n:]`, `k.mT`, `k.transpose(-2, -1)`, `torch.transpose(k, 1, 2)`, `rearrange(q, ...)`.
+      const inner = n.type === 'subscript' ? childByField(n, 'value') : n.type === 'attribute' ? shapeAttributeObject(n) : shapeCallOperand(n);
+      return inner ? shapeStepBase(unparen(inner)) : undefined;
+    }
+
+    /** `k.T`, `k.mT`: the tensor. */
+    function shapeAttributeObject(n: PyNode): PyNode | undefined {
+      const [obj, attr] = namedChildren(n);
+      return attr && SHAPE_ATTRIBUTES.has(ctx.text(attr)) ? obj : undefined;
+    }
+
+    /** The tensor a shape call rearranges: `k.view(...)`'s receiver, `torch.transpose(k, ...)`'s or `rearrange(q, ...)`'s first argument. */
+    function shapeCallOperand(n: PyNode): PyNode | undefined {
       if (n.type !== 'call') return undefined;
-      const f = childByField(n, 'function');
-      const args = namedChildren(childByField(n, 'arguments') ?? n).filter((x) => x.type !== 'keyword_argument');
-      if (f?.type === 'attribute') {
-        const attr = childByField(f, 'attribute');
-        const obj = childByField(f, 'object');
-        const method = attr ? ctx.text(attr) : '';
-        if (!obj || !SHAPE_METHODS.has(method)) return undefined;
-        // `torch.transpose(k, 1, 2)`, `np.swapaxes(k, -1, -2)`: a module's function, the tensor first.
-        const first = args[0];
-        if (obj.type === 'identifier' && MODULE_NAMES.has(ctx.text(obj)) && first) return shapeStepBase(unparen(first));
-        return shapeStepBase(unparen(obj));
-      }
-      if (f?.type === 'identifier' && SHAPE_FUNCTIONS.has(ctx.text(f)) && args[0]) return shapeStepBase(unparen(args[0]));
-      return undefined;
+      const [f, args] = namedChildren(n);
+      /* c8 ignore next -- a call node always has its argument list */
+      const first = args ? namedChildren(args)[0] : undefined;
+      // A bare function takes the tensor first (`rearrange(q, ...)`).
+      if (f?.type === 'identifier') return SHAPE_FUNCTIONS.has(ctx.text(f)) ? first : undefined;
+      if (f?.type !== 'attribute') return undefined;
+      const [obj, attr] = namedChildren(f);
+      /* c8 ignore next -- an attribute node always has its object and its attribute name */
+      if (!obj || !attr || !SHAPE_METHODS.has(ctx.text(attr))) return undefined;
+      // A module's function takes the tensor first (`torch.transpose(k, 1, 2)`); a method's receiver is the tensor.
+      return MODULE_NAMES.has(ctx.text(obj)) ? first : obj;
     }
 
     /**

@@ -245,3 +245,51 @@ batched_attend = torch.vmap(attend)
     assert.deepEqual(await findingLines(src, 'ATT003'), [10]);
   });
 });
+
+// Class 4 (ATT004, recorded by eng-s44c in /work/wt/s44-classes.md): an FP8 KV cache dequantised by its quantisation
+// scale before a fused kernel that is given its softmax scale (`k = k_fp8.to(torch.float16) * k_scale`, then
+// `flash_attn_with_kvcache(..., softmax_scale=head_dim ** -0.5)`). A factor known only by its name was read as a
+// manual softmax scale, and the kernel's softmax_scale= as a second one. A name that says it is a tensor's
+// quantisation scale (`k_scale`, `v_scale`, `kv_scale`, `k_descale`, `fp8_scale`) is no softmax scale; a factor
+// named `scale` on the keys still is.
+const DEQUANT = (kScale: string, defs = ''): string => `import torch
+from flash_attn import flash_attn_with_kvcache
+${defs}
+
+def reference(q, k_fp8, v_fp8, ${kScale}, v_scale, lens, head_dim):
+    k = k_fp8.to(torch.float16) * ${kScale}
+    v = v_fp8.to(torch.float16) * v_scale
+    return flash_attn_with_kvcache(q, k, v, cache_seqlens=lens, softmax_scale=head_dim ** -0.5, causal=True)
+`;
+
+describe('cut44a class 4 (ATT004): keys dequantised by their quantisation scale before a kernel', () => {
+  it('is silent on k_scale', async () => {
+    assert.deepEqual(await findingLines(DEQUANT('k_scale'), 'ATT004'), []);
+  });
+
+  it('still reports keys multiplied by a factor named as the softmax scale', async () => {
+    assert.deepEqual(await findingLines(DEQUANT('scale'), 'ATT004'), [8]);
+  });
+
+  it('across files: the cache quantised by a helper of another file', async () => {
+    const quant = `import torch
+
+
+def quantise(t):
+    t_scale = t.abs().max() / 448.0
+    return (t / t_scale).to(torch.float8_e4m3fn), t_scale
+`;
+    const model =
+      DEQUANT('k_scale', '\nfrom quant import quantise\n') +
+      `
+
+def step(q, keys, values, lens, head_dim):
+    k_fp8, k_scale = quantise(keys)
+    v_fp8, v_scale = quantise(values)
+    return reference(q, k_fp8, v_fp8, k_scale, v_scale, lens, head_dim)
+`;
+    assert.deepEqual(await workspaceFindingLines({ 'quant.py': quant, 'model.py': model }, 'model.py', 'ATT004'), []);
+    const wrong = DEQUANT('scale', '\nfrom quant import quantise\n');
+    assert.deepEqual(await workspaceFindingLines({ 'quant.py': quant, 'model.py': wrong }, 'model.py', 'ATT004'), [10]);
+  });
+});
