@@ -13,6 +13,12 @@
 //              mapped back to F's lines
 //   methods    for each such class and each of its methods holding attention code: the class cut without the
 //              class's other methods (header, class-level statements and `__init__` kept), linted alone
+//   folders    (session 44) both files of a small folder cut: F's class cut (as `classes`) together with each direct
+//              neighbour (a local module F imports, or a local file importing F; at most 3, nearest first), each cut
+//              to its imports and module-level assignments plus the top-level classes and functions that F's cut
+//              names (a config class, a collate function, a mask helper) or that name F's cut definition (the caller
+//              that builds the mask or passes `scale=`); neighbours with no such definition are left out, and a cut
+//              with no neighbour left is not linted. Linted as one small workspace; findings in F mapped to F's lines
 //
 // Each finding is keyed (repo, path, line, rule) and compared with the whole-repository baselines (workspace and
 // alone TSVs of the rescan tools). Prints per mode: files, cuts, findings per rule, and the findings in neither
@@ -27,6 +33,7 @@
 //   --sample N/M    only repositories whose index in repos.txt is N modulo M (deterministic)
 //   --repo    only this repository (repeatable)
 //   --out     also write every finding of every mode (not only new ones) to this TSV
+//   --modes   only these modes (comma-separated, e.g. `folders`; default all)
 //   CUT_DUMP=DIR (environment) writes each class or method cut with a finding into DIR, to read
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, posix, resolve } from 'node:path';
@@ -47,6 +54,7 @@ interface Args {
   sample?: [number, number];
   repos: string[];
   out?: string;
+  modes?: string[];
 }
 
 function parseArgs(argv: string[]): Args {
@@ -67,6 +75,7 @@ function parseArgs(argv: string[]): Args {
     else if (k === '--alone') a.alone = v;
     else if (k === '--repo') a.repos.push(v);
     else if (k === '--out') a.out = v;
+    else if (k === '--modes') a.modes = v.split(',');
     else if (k === '--sample') {
       const m = /^(\d+)\/(\d+)$/.exec(v);
       if (!m) throw new Error('--sample N/M');
@@ -306,6 +315,47 @@ function methodCuts(source: string, root: Node): Cut[] {
   return out;
 }
 
+/** The identifiers a text names (a cheap reading: every word that could be a name). */
+function namesIn(text: string): Set<string> {
+  return new Set(text.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []);
+}
+
+/**
+ * A neighbour of F cut the way a folder case's second file is: its preamble (imports, module-level assignments) plus
+ * the top-level classes and functions that F's cut names (`used`) or whose text names F's cut definition (`defName`).
+ * Undefined when no definition is kept (the preamble alone is no evidence a curator would keep).
+ */
+function neighbourCut(source: string, root: Node, used: ReadonlySet<string>, defName: string): string | undefined {
+  const srcLines = source.split('\n');
+  const rows = new Set<number>();
+  let kept = 0;
+  const word = new RegExp(`\\b${defName.replace(/[^A-Za-z0-9_]/g, '')}\\b`);
+  for (const n of root.namedChildren) {
+    if (!n) continue;
+    let keep = isPreamble(n);
+    if (!keep) {
+      const d = definitionOf(n);
+      const name = d?.childForFieldName('name')?.text;
+      if (d && name && (used.has(name) || word.test(n.text))) {
+        keep = true;
+        kept++;
+      } else if (!d && n.type === 'if_statement' && /__name__/.test(n.text) && word.test(n.text)) {
+        // `if __name__ == "__main__":` of a script that builds F's module: the caller.
+        keep = true;
+        kept++;
+      }
+    }
+    if (keep) for (let r = n.startPosition.row; r <= n.endPosition.row; r++) rows.add(r);
+  }
+  if (kept === 0) return undefined;
+  return (
+    [...rows]
+      .sort((x, y) => x - y)
+      .map((r) => srcLines[r] ?? '')
+      .join('\n') + '\n'
+  );
+}
+
 interface FindingLike {
   code: string;
   line: number;
@@ -334,7 +384,12 @@ function dump(where: string, cut: Cut, found: readonly FindingLike[]): void {
   writeFileSync(join(DUMP!, `${name}.py`), `${cut.text}\n${notes}\n`);
 }
 
-const MODES = ['imports', 'importers', 'classes', 'methods'] as const;
+function dumpFolder(where: string, cut: Cut, others: ReadonlyArray<{ path: string; text: string }>, found: readonly FindingLike[]): void {
+  const rest = others.map((o) => `\n# ---- neighbour ${o.path} (cut)\n${o.text}`).join('');
+  dump(`folder#${where}`, { ...cut, text: cut.text + rest }, found);
+}
+
+const MODES = ['imports', 'importers', 'classes', 'methods', 'folders'] as const;
 type Mode = (typeof MODES)[number];
 
 async function main(): Promise<void> {
@@ -354,6 +409,7 @@ async function main(): Promise<void> {
   const parser = new TreeSitter.Parser();
   parser.setLanguage(await TreeSitter.Language.load(wasm.python));
 
+  const on = (m: Mode): boolean => !args.modes || args.modes.includes(m);
   const ws = loadBaseline(args.ws);
   const al = loadBaseline(args.alone);
   const repoLines = readFileSync(join(ROOT, 'test/lint-scan/repos.txt'), 'utf8')
@@ -431,17 +487,42 @@ async function main(): Promise<void> {
           errors++;
         }
       };
-      folder('imports', importsFrom.get(p) ?? []);
-      folder('importers', importers.get(p) ?? []);
+      if (on('imports')) folder('imports', importsFrom.get(p) ?? []);
+      if (on('importers')) folder('importers', importers.get(p) ?? []);
       const tree = parser.parse(text);
       if (!tree) continue;
       const cuts = classCuts(text, tree.rootNode);
       const mcuts = methodCuts(text, tree.rootNode);
       tree.delete();
-      for (const [mode, list] of [
-        ['methods', mcuts],
-        ['classes', cuts],
-      ] as const) {
+      if (on('folders')) {
+        const neighbours = nearest(p, [...(importsFrom.get(p) ?? []), ...(importers.get(p) ?? [])], MAX_FOLDER_FILES - 1);
+        let any = false;
+        for (const cut of cuts) {
+          const used = namesIn(cut.text);
+          const others: Array<{ path: string; text: string }> = [];
+          for (const q of neighbours) {
+            const qt = read(q);
+            const qtree = parser.parse(qt);
+            if (!qtree) continue;
+            const c = neighbourCut(qt, qtree.rootNode, used, cut.name);
+            qtree.delete();
+            if (c !== undefined) others.push({ path: q, text: c });
+          }
+          if (others.length === 0) continue;
+          any = true;
+          stats.folders.cuts++;
+          workspace.use(`${repo}:folders:${p}#${cut.name}`, [{ path: p, text: cut.text }, ...others]);
+          try {
+            const found = linter.lintPython(cut.text, { path: p });
+            for (const f of found) record('folders', repo, p, f, cut.lines[f.line - 1] ?? -1);
+            if (DUMP && found.length > 0) dumpFolder(`${repo}/${p}`, cut, others, found);
+          } catch {
+            errors++;
+          }
+        }
+        if (any) stats.folders.files++;
+      }
+      for (const [mode, list] of [...(on('methods') ? [['methods', mcuts] as const] : []), ...(on('classes') ? [['classes', cuts] as const] : [])]) {
         if (list.length > 0) stats[mode].files++;
         for (const cut of list) {
           stats[mode].cuts++;
@@ -461,6 +542,7 @@ async function main(): Promise<void> {
   console.log(`# cut scan: tree ${args.tree}, ${repos.length} repositories, ${nAttention} files with attention code, ${secs} s, ${errors} lint errors`);
   const all: string[] = [];
   for (const mode of MODES) {
+    if (!on(mode)) continue;
     const s = stats[mode];
     const rules = [...s.perRule.entries()]
       .sort()

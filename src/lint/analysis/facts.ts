@@ -79,6 +79,8 @@ export interface MatmulSite {
    */
   readonly keptA?: readonly number[];
   readonly keptB?: readonly number[];
+  /** An einsum's count of summed axes: letters in both operands and not in the output ('brhid,brhjd->bhij': r and d, 2). */
+  readonly summedAxes?: number;
   readonly result: AValue;
   /**
    * The call transposes that operand's last two axes itself (`tf.matmul(q, k, transpose_b=True)`): `a` / `b` and the

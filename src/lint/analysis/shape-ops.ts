@@ -1500,6 +1500,7 @@ export function einsum(ev: Evaluator, c: Call, spec: string | undefined, style: 
       contractB,
       keptA: kept(ta),
       keptB: kept(tb),
+      summedAxes: ta.filter((x) => x !== '...' && tb.includes(x) && !out.includes(x)).length,
       result: r,
     });
     return r;

@@ -2,7 +2,7 @@
 import { isWidthConstant, type SdpaSite, type SoftmaxSite } from '../analysis/facts';
 import type { AttnInfo, AValue, ScaleOp } from '../analysis/values';
 import { callArgs } from '../syntax/python';
-import { unparen, type PyNode } from '../syntax/tree';
+import { childByField, namedChildren, unparen, type PyNode } from '../syntax/tree';
 import {
   alternatives,
   byNode,
@@ -37,6 +37,33 @@ const T = defineTemplates({
   divideFix: 'Divide the scores by sqrt({0}.shape[-1]) (changes the weights)',
 });
 
+/** Methods and attributes that only rearrange a tensor (its values are unchanged). */
+const SHAPE_METHODS = new Set([
+  'transpose',
+  'permute',
+  'view',
+  'reshape',
+  'contiguous',
+  'float',
+  'half',
+  'to',
+  'type_as',
+  'unsqueeze',
+  'squeeze',
+  'flatten',
+  'unflatten',
+  'swapaxes',
+  'swapdims',
+  'movedim',
+  'expand',
+  'expand_dims',
+  't',
+  'detach',
+]);
+const SHAPE_ATTRIBUTES = new Set(['T', 'mT']);
+const SHAPE_FUNCTIONS = new Set(['rearrange', 'transpose', 'swapaxes']);
+const MODULE_NAMES = new Set(['torch', 'np', 'numpy', 'jnp', 'tf', 'mx']);
+
 /** A fused kernel told scale=1.0, with the nodes its report quotes. */
 interface UnitScaleCall {
   readonly site: SdpaSite;
@@ -57,7 +84,7 @@ export const ATT003: Rule = {
     docs: {
       summary: 'Dot-product scores go into softmax with no 1/sqrt(d) scale.',
       whatItDoes:
-        "Follows the scores `q @ k.transpose(-2, -1)` (also `matmul`, `bmm`, `einsum`) to the softmax and reports when no scaling happens anywhere on the way: not on the scores, not folded into `q` or `k`, not through `scale=` or `baddbmm(alpha=...)`. The queries and keys may be written inline as data times a weight whose name says it is a projection's (`torch.matmul((x_t @ W_q), K.transpose(-2, -1))`, as `Q = x_t @ W_q` then `torch.matmul(Q, ...)`, or `self.q_proj(x)`); a role word alone (`h @ query`) or a name that says nothing (`x_t @ A`) gives no role. A model unscaled by design and stated so by code is left alone: a class of the file tied to the scores' class by inheritance (the class itself, one derived from it or its base) that hands a kernel `softmax_scale=1.0`, or `scale=1.0` to a call named for attention (the eager attention of GPT-Neo beside its flash class calling `_flash_attention_forward(..., softmax_scale=1.0)`); an unrelated class doing so says nothing. Attention pooling against one learned query, a parameter of shape (d,), (d, 1) on the right of the keys or (1, d) on their left (`keys @ self.query`, or an einsum that sums every index of the parameter away: `\"bsd,d->bs\"`; also broadcast over the batch, `self.query.unsqueeze(0).expand(B, -1, -1)` of shape (B, 1, d), or one query per head, a (heads, head_dim) parameter: `einsum(\"bhsd,hd->bhs\", k, self.query)`, `k @ self.query.unsqueeze(-1)`), is not scaled dot-product attention between two sequences: the parameter learns its own norm, and pooling layers do not scale it, so it is not reported (additive `v(tanh(W k))` scores are no dot product at all); nor is local attention over a window of keys unfolded around each query (stand-alone self-attention, `(q * k).sum(dim=2)` with q `(B, G, d, H, W, 1)` and the keys `(B, G, d, H, W, k*k)`), whose logits the paper leaves unscaled. A learned matrix of several queries against the keys (the Set Transformer PMA, per head too, Perceiver latents: `self.queries @ k.transpose(-2, -1)`) is scaled dot-product attention and is reported unscaled. A temperature written as the square root of a whole number (`self.temperature = 64 ** 0.5`, as `math.sqrt(64)`) is the 1/sqrt(d) scale with d written out, not a fixed temperature, and so is a constant temperature that is the root of the width the scores' product sums over as the code states it (`self.temperature = 8` over heads `view(B, T, 8, 64)`), or that width itself (ATT004's finding then). A factor the code writes whose value it does not show (`1 / np.sqrt(d_key) * Q @ K.T` with `d_key` read from a config dict, also on q that a helper returns as an unnamed product `x @ w` split into heads) is a scale of unknown value, not none. Scores that pass through a function it cannot see into, q and k returned by one (a loader imported from a module it cannot read, `q, k, v, out = load_checkouts(...)`, which may return q already scaled; in a workspace whose file defines it, that function's code decides), and code that says the scale is omitted on purpose (T5 folds it into the initialisation), are left alone, as is the T5 family by its code: a class or function named for it or annotated with its config (`def __init__(self, config: T5Config)` of the class whose `__call__` forms the scores), or a file that builds T5's bucketed relative position bias (`config.relative_attention_num_buckets`, as MLX's `RelativePositionBias` does). Scores of q and k that each pass through a normalisation layer first (qk-norm: `q, k = self.q_norm(q), self.k_norm(k)` with LayerNorm or RMSNorm, a GroupNorm on the fused `qkv` they are split from, as in Axial-DeepLab) are not reported: the norm's learned gain sets the scale of the logits (a norm on the layer's input, `x = nn.LayerNorm()(x)` before the projections, is no such thing); so are scores a helper forms from q and k that every call of it in the file passes normalised (`self._attend(self.q_norm(q), self.k_norm(k), v)`, followed through up to three callers; a rotary embedding applied after the norm keeps it). Neither is a test's reference computation (a `test_…` function, or a method of a `Test…` class, that compares results with `assert_allclose`, `assertAllClose`, `assert_close` or `allclose`, or asserts a difference under a tolerance, `assert error < 1e-3`, unittest's `self.assertLess(max_diff, 5e-5)`, also with its arguments over several lines, or `assertAlmostEqual`; also `assert(abs(a - b).max() < 1e-4)`), or a helper whose every caller in the file is such a test, or a helper that does the comparison itself and only tests call (`_flash_testing_helper` asserting `allclose(out, ref_o)`, called by `test_single_prompt`): it must reproduce the convention of the code under test, and the test fails if the two differ; a kernel told `scale=1.0` in such a reference (checked against a kernel run at the same scale) is not reported either. Nor is a graph pattern to be matched (a function handed as the pattern to torch.fx's `replace_pattern(gm, pattern, replacement)` or `replace_pattern_with_filters`, or as the `search_fn` of Inductor's `register_replacement`): it must reproduce the traced graph, which has no scale when the model applied it earlier, and does not run; the replacement does, and is checked. A helper function whose q or k is a parameter is cleared by a caller that passes them scaled, in the same file or, in a workspace, in a file that imports it (`attention(q * self.scale, k, v)` in `layers.py`). A fused kernel told `scale=1.0` (which switches its own 1/sqrt(E) off) is reported when q and k reach it unscaled in every context that reaches it: a helper whose caller passes a pre-scaled q is right, and a scale chosen by a flag with SDPA's default on one path (`scale=None if self.scale else 1.0`) is a deliberate option, not reported. A projection built with the scale folded into its weights (`self.in_proj = ScaledLinear(d, 2 * h * hd, initial_scale=hd ** -0.25)`: a keyword named for a scale whose value is a negative power of a width) scales its outputs, q and k alike, and so does a projection whose weights the code scales in place by a negative power of a width (`with torch.no_grad(): self.q_proj.weight.mul_(head_dim ** -0.5)`, `.weight.data *= s`, `.weight.copy_(self.q_proj.weight * s)`, Keras `self.wq.kernel.assign(self.wq.kernel * s)`), or whose state-dict entry a conversion function or a load hook of the same file scales so (`state_dict[prefix + \"q_proj.weight\"] *= 1 / math.sqrt(head_dim)`, or under `if name.endswith(\"q_proj.weight\"):`); an in-place initialisation (`normal_`, `zero_`) or a factor that is no width (`mul_(0.5)`) scales nothing. One row of a learned table of queries picked by an integer (`self.queries[destination]` with `destination: int`, a pseudo-query per layer) is such a learned query; a learned projection picked so (`x @ self.w_q[layer]`) is not, and its unscaled scores are reported. Weights read only through argmax (`one_hot(w.argmax(-1))`, a hard choice of one rule or expert) use no weight, and the argmax is the same whatever scales the logits: not reported. Single-head attention over convolution features (torch's `nn.Conv1d`/`nn.Conv2d`/`nn.Conv3d`, flax's `nn.Conv`: a SAGAN or non-local block, a point cloud's offset attention), its scores formed by a matmul or an einsum, is unscaled by design and not reported; split into several heads, it is.",
+        "Follows the scores `q @ k.transpose(-2, -1)` (also `matmul`, `bmm`, `einsum`) to the softmax and reports when no scaling happens anywhere on the way: not on the scores, not folded into `q` or `k`, not through `scale=` or `baddbmm(alpha=...)`. The queries and keys may be written inline as data times a weight whose name says it is a projection's (`torch.matmul((x_t @ W_q), K.transpose(-2, -1))`, as `Q = x_t @ W_q` then `torch.matmul(Q, ...)`, or `self.q_proj(x)`); a role word alone (`h @ query`) or a name that says nothing (`x_t @ A`) gives no role. A model unscaled by design and stated so by code is left alone: a class of the file tied to the scores' class by inheritance (the class itself, one derived from it or its base) that hands a kernel `softmax_scale=1.0`, or `scale=1.0` to a call named for attention (the eager attention of GPT-Neo beside its flash class calling `_flash_attention_forward(..., softmax_scale=1.0)`); an unrelated class doing so says nothing. Attention pooling against one learned query, a parameter of shape (d,), (d, 1) on the right of the keys or (1, d) on their left (`keys @ self.query`, or an einsum that sums every index of the parameter away: `\"bsd,d->bs\"`; also broadcast over the batch, `self.query.unsqueeze(0).expand(B, -1, -1)` of shape (B, 1, d), or one query per head, a (heads, head_dim) parameter: `einsum(\"bhsd,hd->bhs\", k, self.query)`, `k @ self.query.unsqueeze(-1)`), is not scaled dot-product attention between two sequences: the parameter learns its own norm, and pooling layers do not scale it, so it is not reported (additive `v(tanh(W k))` scores are no dot product at all); nor is local attention over a window of keys unfolded around each query (stand-alone self-attention, `(q * k).sum(dim=2)` with q `(B, G, d, H, W, 1)` and the keys `(B, G, d, H, W, k*k)`), whose logits the paper leaves unscaled. A learned matrix of several queries against the keys (the Set Transformer PMA, per head too, Perceiver latents: `self.queries @ k.transpose(-2, -1)`) is scaled dot-product attention and is reported unscaled. A temperature written as the square root of a whole number (`self.temperature = 64 ** 0.5`, as `math.sqrt(64)`) is the 1/sqrt(d) scale with d written out, not a fixed temperature, and so is a constant temperature that is the root of the width the scores' product sums over as the code states it (`self.temperature = 8` over heads `view(B, T, 8, 64)`), or that width itself (ATT004's finding then). A factor the code writes whose value it does not show (`1 / np.sqrt(d_key) * Q @ K.T` with `d_key` read from a config dict, also on q that a helper returns as an unnamed product `x @ w` split into heads) is a scale of unknown value, not none. Scores that pass through a function it cannot see into, q and k returned by one (a loader imported from a module it cannot read, `q, k, v, out = load_checkouts(...)`, which may return q already scaled; in a workspace whose file defines it, that function's code decides), and code that says the scale is omitted on purpose (T5 folds it into the initialisation), are left alone, as is the T5 family by its code: a class or function named for it or annotated with its config (`def __init__(self, config: T5Config)` of the class whose `__call__` forms the scores), or a file that builds T5's bucketed relative position bias (`config.relative_attention_num_buckets`, as MLX's `RelativePositionBias` does). Scores of q and k that each pass through a normalisation layer first (qk-norm: `q, k = self.q_norm(q), self.k_norm(k)` with LayerNorm or RMSNorm, a GroupNorm on the fused `qkv` they are split from, as in Axial-DeepLab) are not reported: the norm's learned gain sets the scale of the logits (a norm on the layer's input, `x = nn.LayerNorm()(x)` before the projections, is no such thing); so are scores a helper forms from q and k that every call of it in the file passes normalised (`self._attend(self.q_norm(q), self.k_norm(k), v)`, followed through up to three callers; a rotary embedding applied after the norm keeps it). Neither is a test's reference computation (a `test_…` function, or a method of a `Test…` class, that compares results with `assert_allclose`, `assertAllClose`, `assert_close` or `allclose`, or asserts a difference under a tolerance, `assert error < 1e-3`, unittest's `self.assertLess(max_diff, 5e-5)`, also with its arguments over several lines, or `assertAlmostEqual`; also `assert(abs(a - b).max() < 1e-4)`), or a helper whose every caller in the file is such a test, or a helper that does the comparison itself and only tests call (`_flash_testing_helper` asserting `allclose(out, ref_o)`, called by `test_single_prompt`): it must reproduce the convention of the code under test, and the test fails if the two differ; a kernel told `scale=1.0` in such a reference (checked against a kernel run at the same scale) is not reported either. Nor is a graph pattern to be matched (a function handed as the pattern to torch.fx's `replace_pattern(gm, pattern, replacement)` or `replace_pattern_with_filters`, or as the `search_fn` of Inductor's `register_replacement`): it must reproduce the traced graph, which has no scale when the model applied it earlier, and does not run; the replacement does, and is checked. A helper function whose q or k is a parameter is cleared by a caller that passes them scaled, in the same file or, in a workspace, in a file that imports it (`attention(q * self.scale, k, v)` in `layers.py`). A function or method handed both its queries and its keys as parameters (`def attend(q, k, v, mask=None)`, a module's `forward(self, query, key, value)`; the parameters themselves or shape steps of them, `k.transpose(-2, -1)`, `rearrange(q, ...)`, `q[:, :, -n:]`) that no call in view reaches (no caller in the file, none in a workspace file importing it, and no mention of its name in the file but its definition: a function handed on, `torch.vmap(attend)` or `replace_pattern(gm, pattern, replacement)`, is still judged; keys joined from parameters, `torch.cat([global_k, local_k], dim=2)`, count as parameters) is not reported: its caller may scale q first or pass a pre-scaled tensor (T5-style code folds the scale into the query projection's initialiser), and that caller is not in view. With a caller in view, the caller's context decides (one passing unscaled projections is reported); queries or keys the function projects itself (`q = self.to_q(x)`) are judged as before. (Measured in session 44: of the 16 true ATT003 findings of the readable sets, none is such a helper with no caller in view (10 project q and k inside, 5 have a caller in the file, 1 projects a data parameter); the pinned repositories cut as the labelled sets cut them gave 10 places of that shape, none true: 7 false, 2 undecided, 1 listed false.) A fused kernel told `scale=1.0` (which switches its own 1/sqrt(E) off) is reported when q and k reach it unscaled in every context that reaches it: a helper whose caller passes a pre-scaled q is right, and a scale chosen by a flag with SDPA's default on one path (`scale=None if self.scale else 1.0`) is a deliberate option, not reported. A projection built with the scale folded into its weights (`self.in_proj = ScaledLinear(d, 2 * h * hd, initial_scale=hd ** -0.25)`: a keyword named for a scale whose value is a negative power of a width) scales its outputs, q and k alike, and so does a projection whose weights the code scales in place by a negative power of a width (`with torch.no_grad(): self.q_proj.weight.mul_(head_dim ** -0.5)`, `.weight.data *= s`, `.weight.copy_(self.q_proj.weight * s)`, Keras `self.wq.kernel.assign(self.wq.kernel * s)`), or whose state-dict entry a conversion function or a load hook of the same file scales so (`state_dict[prefix + \"q_proj.weight\"] *= 1 / math.sqrt(head_dim)`, or under `if name.endswith(\"q_proj.weight\"):`); an in-place initialisation (`normal_`, `zero_`) or a factor that is no width (`mul_(0.5)`) scales nothing. One row of a learned table of queries picked by an integer (`self.queries[destination]` with `destination: int`, a pseudo-query per layer) is such a learned query; a learned projection picked so (`x @ self.w_q[layer]`) is not, and its unscaled scores are reported. Weights read only through argmax (`one_hot(w.argmax(-1))`, a hard choice of one rule or expert) use no weight, and the argmax is the same whatever scales the logits: not reported. Single-head attention over convolution features (torch's `nn.Conv1d`/`nn.Conv2d`/`nn.Conv3d`, flax's `nn.Conv`: a SAGAN or non-local block, a point cloud's offset attention), its scores formed by a matmul or an einsum, is unscaled by design and not reported; split into several heads, it is.",
       whyIsThisBad:
         'The dot product of two d-dimensional vectors with unit-variance entries has variance d. Without dividing by sqrt(d), the logits grow with the head size, the softmax saturates to one-hot rows, and its gradients vanish: training becomes slow or unstable, and larger heads make it worse.',
       example: `scores = q @ k.transpose(-2, -1)
@@ -183,6 +210,8 @@ weights = scores.softmax(dim=-1)`,
         if (qkNormalised(ev, a.formedAt, a.queryText, a.keyText)) continue;
         // A helper whose callers in the files that import it pass a pre-scaled q (or k).
         if (scaledByImporters(site)) continue;
+        // A helper handed its queries and keys, with no caller in view: how the scale arrives is not shown.
+        if (helperWithoutCaller(group, site, a)) continue;
         // The logits as they enter the softmax (its input argument); the product itself when it is inline.
         const target = site.inputNode ?? scoresArgumentAtCall(site, a.formedAt) ?? a.formedAt;
         if (reported.has(target.id)) continue;
@@ -253,6 +282,95 @@ weights = scores.softmax(dim=-1)`,
         return alts.length > 0 && alts.every((alt) => scaleOps(alt).length > 0);
       };
       return importerCallPassing(ev, fn.name, params, scaled) !== undefined;
+    }
+
+    /**
+     * A function or method handed its queries and its keys as parameters (`def attend(q, k, v, mask=None)`, a module's
+     * `forward(self, query, key, value)`) that no call in view reaches: every context is the function's own unbound
+     * reading, with no caller in the file nor in a workspace file importing it. Its caller may scale q first or pass a
+     * pre-scaled tensor (T5-style models fold the scale into the query projection's initialisation), and that caller
+     * is not in view, so the missing factor is no evidence. The queries and keys must be the parameters themselves, or
+     * shape steps of them (`q.transpose(1, 2)`, `k.view(B, T, H, D)`, `rearrange(k, ...)`); a projection inside the
+     * function (`q = self.to_q(x)`) makes them the function's own, and it is judged. With a caller in view, the caller's
+     * context decides, as before (a caller that scales q clears it; one that does not is reported).
+     */
+    function helperWithoutCaller(group: readonly SoftmaxSite[], site: SoftmaxSite, a: DotProductScores): boolean {
+      // A call in view, of this file or of an importing one, binds the parameters in a context of its own.
+      if (group.some((s) => s.ctx.bindings !== undefined)) return false;
+      const fn = site.ctx.scope;
+      if (fn.kind !== 'function') return false;
+      // A function the file names anywhere but its own definition is handed on or called in a way the contexts do not
+      // show (`replace_pattern(gm, pattern, replacement)`, `jax.vmap(attend)`, `partial(attend, ...)`): not unreached.
+      const source = ctx.text(ev.tree.root);
+      const mentions = source.split(new RegExp(`\\b${fn.name}\\b`)).length;
+      const definitions = source.split(new RegExp(`\\bdef\\s+${fn.name}\\b`)).length;
+      if (mentions > definitions) return false;
+      const params = new Set(fn.params.map((p) => p.name));
+      return ev.facts.matmulAt(a.formedAt).some((m) => [m.aNode, m.bNode].every((n) => fromParameter(n, params, 0)));
+    }
+
+    /** `node` is a parameter of the function, or shape steps of one, through local reassignments (`q = q.view(...)`). */
+    function fromParameter(node: PyNode | undefined, params: ReadonlySet<string>, depth: number): boolean {
+      // A few steps at most: a longer chain (or one carried around a loop) is not read as the parameter.
+      if (!node || depth > 4) return false;
+      const n = unparen(node);
+      // Parameters joined along an axis (`torch.cat([global_k, local_k], dim=2)`, `jnp.concatenate((k_cache, k))`).
+      const joined = joinedParts(n);
+      if (joined) return joined.every((part) => fromParameter(part, params, depth + 1));
+      const base = shapeStepBase(n);
+      if (!base) return false;
+      const name = ctx.text(base);
+      const defs = ev.resolve(base, name) ?? [];
+      return (
+        defs.length > 0 &&
+        defs.every((d) => (d.kind === 'param' ? params.has(name) : d.kind === 'assign' && d.path.length === 0 && fromParameter(d.value, params, depth + 1)))
+      );
+    }
+
+    /** The parts of `torch.cat([a, b], dim)` (also `concat`, `concatenate`, a tuple of parts), or undefined. */
+    function joinedParts(n: PyNode): PyNode[] | undefined {
+      if (n.type !== 'call') return undefined;
+      const f = childByField(n, 'function');
+      // `torch.cat(`, `jnp.concatenate(`, `cat(`: the name after the last dot.
+      /* c8 ignore next -- a call node always has its function */
+      const name = /(\w+)$/.exec(ctx.text(f ?? n))?.[1];
+      if (name !== 'cat' && name !== 'concat' && name !== 'concatenate') return undefined;
+      /* c8 ignore next -- a call node always has its argument list */
+      const list = namedChildren(childByField(n, 'arguments') ?? n).map(unparen)[0];
+      return list?.type === 'list' || list?.type === 'tuple' ? namedChildren(list) : undefined;
+    }
+
+    /**
+     * The identifier under shape steps: `k.transpose(-2, -1)`, `q[:, :, -n:]`, `k.mT`, `torch.transpose(k, 1, 2)`,
+     * `rearrange(q, 'b n (h d) -> b h n d', h=h)`; undefined for anything else (a projection, arithmetic, a call).
+     */
+    function shapeStepBase(n: PyNode): PyNode | undefined {
+      if (n.type === 'identifier') return n;
+      // `q[:, :, -n:]`, `k.mT`, `k.transpose(-2, -1)`, `torch.transpose(k, 1, 2)`, `rearrange(q, ...)`.
+      const inner = n.type === 'subscript' ? childByField(n, 'value') : n.type === 'attribute' ? shapeAttributeObject(n) : shapeCallOperand(n);
+      return inner ? shapeStepBase(unparen(inner)) : undefined;
+    }
+
+    /** `k.T`, `k.mT`: the tensor. */
+    function shapeAttributeObject(n: PyNode): PyNode | undefined {
+      const [obj, attr] = namedChildren(n);
+      return attr && SHAPE_ATTRIBUTES.has(ctx.text(attr)) ? obj : undefined;
+    }
+
+    /** The tensor a shape call rearranges: `k.view(...)`'s receiver, `torch.transpose(k, ...)`'s or `rearrange(q, ...)`'s first argument. */
+    function shapeCallOperand(n: PyNode): PyNode | undefined {
+      if (n.type !== 'call') return undefined;
+      const [f, args] = namedChildren(n);
+      /* c8 ignore next -- a call node always has its argument list */
+      const first = args ? namedChildren(args)[0] : undefined;
+      // A bare function takes the tensor first (`rearrange(q, ...)`).
+      if (f?.type === 'identifier') return SHAPE_FUNCTIONS.has(ctx.text(f)) ? first : undefined;
+      if (f?.type !== 'attribute') return undefined;
+      const [obj, attr] = namedChildren(f);
+      /* c8 ignore next -- an attribute node always has its object and its attribute name */
+      if (!obj || !attr || !SHAPE_METHODS.has(ctx.text(attr))) return undefined;
+      // A module's function takes the tensor first (`torch.transpose(k, 1, 2)`); a method's receiver is the tensor.
+      return MODULE_NAMES.has(ctx.text(obj)) ? first : obj;
     }
 
     /**

@@ -57,9 +57,14 @@ describe('engscale37: q and k returned by code not in view carry an unknown step
     const src = LOADED_INLINE.replace('from mypkg.data import load_data', 'from mypkg.data import *');
     assert.deepEqual(await findingLines(src, 'ATT003'), []);
   });
-  it('still reports a helper no code calls (its q and k are the parameters it is given)', async () => {
+  it('a helper no code calls is not reported since session 44 (its caller, which may scale q, is not in view)', async () => {
     const helperOnly = REFERENCE_HELPER.slice(0, REFERENCE_HELPER.indexOf('\n\n\ndef main'));
-    assert.deepEqual(await findingLines(helperOnly, 'ATT003'), [8]);
+    assert.deepEqual(await findingLines(helperOnly, 'ATT003'), []);
+  });
+  it('still reports the helper called with unscaled projections', async () => {
+    const helperOnly = REFERENCE_HELPER.slice(0, REFERENCE_HELPER.indexOf('\n\n\ndef main'));
+    const called = `${helperOnly}\n\n\ndef block(x, w_q, w_k, w_v):\n    return torch_attention(x @ w_q, x @ w_k, x @ w_v)\n`;
+    assert.deepEqual(await findingLines(called, 'ATT003'), [8]);
   });
   it('still reports q and k projected here from data the loader returns (the projections are in view)', async () => {
     const src = `import torch

@@ -13,6 +13,9 @@ describe('lint: index reads of user code', () => {
       '    extra = torch.cat([], dim=-1)',
       '    return torch.softmax(scores + extra, dim=-1)',
       '',
+      'def block(x, w_q, w_k):',
+      '    return attend(x @ w_q, x @ w_k)',
+      '',
     ].join('\n');
     const findings = (await linter()).lintPython(source);
     assert.deepEqual(

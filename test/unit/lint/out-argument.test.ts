@@ -25,6 +25,10 @@ def attention(q, k, v, ids, pad_id):
     weights = torch.softmax(scores, dim=-1)
     ${after}
     return weights @ v
+
+
+def block(x, w_q, w_k, w_v, ids):
+    return attention(x @ w_q, x @ w_k, x @ w_v, ids, 0)
 `;
 
 // [what, the out= statement, its assigned twin, where it goes, the findings both must give]

@@ -195,6 +195,10 @@ def attention(Q, K, V):
     s = Q @ K.T
     e = np.exp(s - s.max(axis=-1, keepdims=True))
     return (e / e.sum(axis=-1, keepdims=True)) @ V
+
+
+def head(x, Wq, Wk, Wv):
+    return attention(x @ Wq, x @ Wk, x @ Wv)
 `;
     assert.deepEqual(await findingLines(src, 'ATT003'), [5]);
   });
