@@ -128,7 +128,7 @@ export function combineMasks(a: MaskInfo, b: MaskInfo, op: 'and' | 'or'): MaskIn
   if (!a.polarity || a.polarity !== b.polarity)
     return bound.causalBound ? { why: msg(PHRASES.combined, a.why, op === 'and' ? '&' : '|', b.why), ...bound } : undefined;
   const join = wrongJoin(a, b, op) ?? furtherJoined(a, b);
-  const padAxes = [...new Set([...(a.padAxes ?? []), ...(b.padAxes ?? [])])];
+  const padAxes = joinedPadAxes(a, b, op);
   return {
     polarity: a.polarity,
     dtype: a.dtype === b.dtype ? a.dtype : a.dtype === 'bool' || b.dtype === 'bool' ? 'bool' : undefined,
@@ -187,6 +187,22 @@ function wrongJoin(a: MaskInfo, b: MaskInfo, op: 'and' | 'or'): MaskJoin | undef
   if (causal.polarity === 'keep' && op === 'or') return { kind: 'keepUnion', causal, pad };
   if (causal.polarity === 'ignore' && op === 'and') return { kind: 'ignoreIntersection', causal, pad };
   return undefined;
+}
+
+/**
+ * The axes along which two padding masks of one polarity, combined, vary. Combined so that a position is hidden only
+ * where both parts hide it (masks with True at padding and-ed, `pad_q & pad_k`, True where both positions are padding;
+ * keep masks or-ed), a query row is emptied only where both parts empty it: an axis other than the keys' (the last)
+ * stays a padded axis only when both parts are padded along it. Otherwise (the union of what they hide, `keep_q &
+ * keep_k`, `pad_q | pad_k`) every axis either is padded along.
+ */
+function joinedPadAxes(a: MaskInfo, b: MaskInfo, op: 'and' | 'or'): number[] {
+  const union = [...new Set([...(a.padAxes ?? []), ...(b.padAxes ?? [])])];
+  const hidesWhereBoth = (a.polarity === 'ignore' && op === 'and') || (a.polarity === 'keep' && op === 'or');
+  const pa = a.padAxes ?? [];
+  const pb = b.padAxes ?? [];
+  if (!hidesWhereBoth || pa.length === 0 || pb.length === 0) return union;
+  return union.filter((x) => x === -1 || (pa.includes(x) && pb.includes(x)));
 }
 
 /**
