@@ -88,6 +88,9 @@ export const TRAIN_BATCHES: readonly TrainBatch[] = [
   { id: 'cc', dir: join(__dirname, 'cc'), namePrefix: 't43cc' },
   // Session 43, eng-cut-s43c (a training batch cut the way the unseen cases are cut: the 8-f half of the coin, c-f).
   { id: 'dd', dir: join(__dirname, 'dd'), namePrefix: 't43dd' },
+  // Session 44, rule engineer eng-s44b (hand-cut folder cases of fresh repositories, the 8-b quarter of the coin; in
+  // parallel with eng-s44c's batch ff).
+  { id: 'ee', dir: join(__dirname, 'ee'), namePrefix: 't44ee' },
 ];
 
 /** Entries of a batch folder that are not cases when the cases sit next to the README. */

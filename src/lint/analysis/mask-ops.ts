@@ -355,6 +355,7 @@ export function pairProduct(lv: AValue, rv: AValue): AValue | undefined {
       polarity: 'keep',
       padding: true,
       padAxes: [-2, -1],
+      pairJoin: 'and',
       ...(dtype ? { dtype } : {}),
       why:
         a.source === b.source

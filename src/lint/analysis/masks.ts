@@ -42,12 +42,15 @@ export function flipMask(m0: MaskInfo, how: MessageArg, dtype?: DType): MaskInfo
   const m = m1.additive ? additiveAsZeroOne(m1) : m1;
   if (!m) return undefined;
   // A mask of unknown polarity flipped is still a mask of unknown polarity.
-  if (!m.polarity) return { ...m, ...flippedBound(m), dtype: dtype ?? m.dtype, why: msg(PHRASES.flippedOf, how, m.why) };
+  const pairJoin = m.pairJoin ? { pairJoin: m.pairJoin === 'and' ? ('or' as const) : ('and' as const) } : {};
+  if (!m.polarity) return { ...m, ...flippedBound(m), ...pairJoin, dtype: dtype ?? m.dtype, why: msg(PHRASES.flippedOf, how, m.why) };
   const tri: TriRegion | undefined = m.tri ? (m.tri.region === 'upper' ? { region: 'lower', k: m.tri.k - 1 } : { region: 'upper', k: m.tri.k + 1 }) : undefined;
   return {
     ...m,
     polarity: m.polarity === 'keep' ? 'ignore' : 'keep',
     ...flippedBound(m),
+    // True and False swap: the complement of an and of two terms is the or of their complements.
+    ...pairJoin,
     tri,
     dtype: dtype ?? m.dtype,
     why: msg(PHRASES.flippedOf, how, m.why),
@@ -129,7 +132,9 @@ export function combineMasks(a: MaskInfo, b: MaskInfo, op: 'and' | 'or'): MaskIn
     return bound.causalBound ? { why: msg(PHRASES.combined, a.why, op === 'and' ? '&' : '|', b.why), ...bound } : undefined;
   const join = wrongJoin(a, b, op) ?? furtherJoined(a, b);
   const padAxes = [...new Set([...(a.padAxes ?? []), ...(b.padAxes ?? [])])];
+  const pairJoin = queryKeyPair(a, b) ? { pairJoin: op } : {};
   return {
+    ...pairJoin,
     polarity: a.polarity,
     dtype: a.dtype === b.dtype ? a.dtype : a.dtype === 'bool' || b.dtype === 'bool' ? 'bool' : undefined,
     padding: a.padding || b.padding ? true : undefined,
@@ -187,6 +192,16 @@ function wrongJoin(a: MaskInfo, b: MaskInfo, op: 'and' | 'or'): MaskJoin | undef
   if (causal.polarity === 'keep' && op === 'or') return { kind: 'keepUnion', causal, pad };
   if (causal.polarity === 'ignore' && op === 'and') return { kind: 'ignoreIntersection', causal, pad };
   return undefined;
+}
+
+/**
+ * One mask is padding spread over the query axis only and the other padding spread over the key axis only
+ * (`pad.unsqueeze(2)` and its transpose, `mask_d.eq(0).unsqueeze(2)` and `mask_e.eq(0).unsqueeze(1)`): their
+ * elementwise combination is a pair mask (MaskInfo.pairJoin).
+ */
+function queryKeyPair(a: MaskInfo, b: MaskInfo): boolean {
+  const only = (m: MaskInfo, axis: number): boolean => !m.tri && !m.causal && m.padAxes?.length === 1 && m.padAxes[0] === axis;
+  return (only(a, -2) && only(b, -1)) || (only(a, -1) && only(b, -2));
 }
 
 /**
@@ -268,7 +283,11 @@ export function emptyRowReason(
   }
   const key = axes?.keyAxis;
   const queryAxis = axes?.queryAxis ?? (key === undefined || key === -1 ? -2 : undefined);
-  if (queryAxis !== undefined && queryAxis !== key && m.padAxes?.includes(queryAxis)) return msg(PHRASES.padsQueryAxis);
+  // A pair mask whose filled region is where both its query-side and key-side terms hold (`pad_q & pad_k` filled where
+  // True, `where(keep_q | keep_k, s, -inf)`) hides a key of a padded query row only where the key term does too: the
+  // query side alone empties no row (the row of a padded query keeps every real key).
+  const filledWhereBoth = !m.additive && queryAxis === -2 && !!m.pairJoin && (m.pairJoin === 'and') === (fills === 'true');
+  if (queryAxis !== undefined && queryAxis !== key && m.padAxes?.includes(queryAxis) && !filledWhereBoth) return msg(PHRASES.padsQueryAxis);
   if (causalWithPaddingOnly(m)) return msg(PHRASES.causalWithPadding);
   return undefined;
 }

@@ -99,6 +99,12 @@ export interface MaskInfo {
   readonly padding?: boolean;
   /** Negative axis indices along which the padding varies: -1 = key side, -2 = query side. */
   readonly padAxes?: readonly number[];
+  /**
+   * A padding term spread over the query axis combined elementwise with one spread over the key axis (`pad_q & pad_k`,
+   * `q_keep[:, :, None] * k_keep[:, None, :]`): True where both terms are ('and') or where either is ('or'). Which
+   * rows a fill can empty depends on it (masks.ts: emptyRowReason); a further combination drops it.
+   */
+  readonly pairJoin?: 'and' | 'or';
   /** Short description for messages, e.g. "`input_ids == pad_id` (True at padding)": code, or a phrase with its parts. */
   readonly why: MessageArg;
   /** Polarity inferred from a parameter's name only (PyTorch/HF naming conventions). */
