@@ -88,6 +88,9 @@ export const TRAIN_BATCHES: readonly TrainBatch[] = [
   { id: 'cc', dir: join(__dirname, 'cc'), namePrefix: 't43cc' },
   // Session 43, eng-cut-s43c (a training batch cut the way the unseen cases are cut: the 8-f half of the coin, c-f).
   { id: 'dd', dir: join(__dirname, 'dd'), namePrefix: 't43dd' },
+  // Session 44, rule engineer eng-s44c (hand-cut folder cases from fresh repositories, the c-f quarter of the coin;
+  // batch ee of eng-s44b goes before it).
+  { id: 'ff', dir: join(__dirname, 'ff'), namePrefix: 't44ff' },
 ];
 
 /** Entries of a batch folder that are not cases when the cases sit next to the README. */
