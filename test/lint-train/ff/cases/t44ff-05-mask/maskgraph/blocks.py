@@ -4,7 +4,6 @@
 # class: real-bug
 # pattern: Set-Transformer blocks restricted to a graph: the heads are split into the batch (`cat(Q.split(d, 2), 0)`), the node mask repeated per head and applied as `masked_fill(M == 0, -inf)` (M read as a keep mask); the mask comes from another module, which marks the edges True and then returns `(~mask).to(uint8)` (1 on NON-edges); the training loop (a third module) hands that mask straight to the model. The scores are divided by sqrt(dim_V), the full width, while each head's dot product runs over dim_V / num_heads features
 # why: buggy: the helper's mask is 1 where there is no edge and 0 on the graph's edges, and the attention fills the 0 entries with -inf, so every node attends to exactly the nodes it is NOT connected to (and to itself) and never to its neighbours, the opposite of the masked graph attention the model is named for; and the per-head scores are scaled by 1/sqrt(dim_V) instead of 1/sqrt(dim_V / num_heads), sqrt(num_heads) too small (the Set Transformer's reference code does the same; the project counts a full-width scale on per-head scores as ATT004)
-# looks-like: ATT001, ATT007
 # source: https://github.com/stevanna98/Masked-Graph-Attention https://github.com/stevanna98/Masked-Graph-Attention/commit/8f666e176484606a374f511fc35ad67e5168c45a modules_masked.py
 import math
 
