@@ -91,6 +91,9 @@ export const TRAIN_BATCHES: readonly TrainBatch[] = [
   // Session 44, rule engineer eng-s44b (hand-cut folder cases of fresh repositories, the 8-b quarter of the coin; in
   // parallel with eng-s44c's batch ff).
   { id: 'ee', dir: join(__dirname, 'ee'), namePrefix: 't44ee' },
+  // Session 44, rule engineer eng-s44c (hand-cut folder cases from fresh repositories, the c-f quarter of the coin;
+  // batch ee of eng-s44b goes before it).
+  { id: 'ff', dir: join(__dirname, 'ff'), namePrefix: 't44ff' },
 ];
 
 /** Entries of a batch folder that are not cases when the cases sit next to the README. */

@@ -165,7 +165,7 @@ describe('lint train: the set', () => {
     }
   });
 
-  it('reads the batches a to ee (session 27: c from curator A, d from curator B, named t10c-/t10d-NN-<kind>; e from curator C, named t12e-NN-<kind>; session 28: f from curator A, g from curator B, h from curator C, named t13f-/t14g-/t15h-NN-<kind>; session 29: i from curator A, j from curator B, named t16i-/t17j-NN-<kind>; session 30: k from curator A, l from curator B, named t18k-/t19l-NN-<kind>; session 31: m from curator A, n from curator B, named t20m-/t21n-NN-<kind>; session 32: o from curator A, p from curator B, q from curator C, r from curator D, s from curator E, named t22o-/t23p-/t24q-/t25r-/t26s-NN-<kind>; session 34: t from curator T, u from curator U, v from curator V, w from curator W, named t27t-/t28u-/t29v-/t30w-NN-<kind>; session 35: x from the curator of unseen batch 27, named t31x-NN-<kind>; y from the curator of unseen batch 28, named t32y-NN-<kind>; session 36: z from curator s36z, named t33z-NN-<kind>; aa from curator s36aa, named t34aa-NN-<kind>; bb from curator s36bb, named t35bb-NN-<kind>; session 43: cc from rule engineer eng-cut-s43b, named t43cc-NN-<kind>; dd from eng-cut-s43c, named t43dd-NN-<kind>; session 44: ee from rule engineer eng-s44b, named t44ee-NN-<kind>)', () => {
+  it('reads the batches a to ff (session 27: c from curator A, d from curator B, named t10c-/t10d-NN-<kind>; e from curator C, named t12e-NN-<kind>; session 28: f from curator A, g from curator B, h from curator C, named t13f-/t14g-/t15h-NN-<kind>; session 29: i from curator A, j from curator B, named t16i-/t17j-NN-<kind>; session 30: k from curator A, l from curator B, named t18k-/t19l-NN-<kind>; session 31: m from curator A, n from curator B, named t20m-/t21n-NN-<kind>; session 32: o from curator A, p from curator B, q from curator C, r from curator D, s from curator E, named t22o-/t23p-/t24q-/t25r-/t26s-NN-<kind>; session 34: t from curator T, u from curator U, v from curator V, w from curator W, named t27t-/t28u-/t29v-/t30w-NN-<kind>; session 35: x from the curator of unseen batch 27, named t31x-NN-<kind>; y from the curator of unseen batch 28, named t32y-NN-<kind>; session 36: z from curator s36z, named t33z-NN-<kind>; aa from curator s36aa, named t34aa-NN-<kind>; bb from curator s36bb, named t35bb-NN-<kind>; session 43: cc from rule engineer eng-cut-s43b, named t43cc-NN-<kind>; dd from eng-cut-s43c, named t43dd-NN-<kind>; session 44: ee from rule engineer eng-s44b, named t44ee-NN-<kind>; ff from eng-s44c, named t44ff-NN-<kind>)', () => {
     assert.deepEqual(
       TRAIN_BATCHES.map((b) => [b.id, b.namePrefix ?? `t8${b.id}`]),
       [
@@ -200,6 +200,7 @@ describe('lint train: the set', () => {
         ['cc', 't43cc'],
         ['dd', 't43dd'],
         ['ee', 't44ee'],
+        ['ff', 't44ff'],
       ],
     );
     assert.ok(trainCaseNamePattern('c', 't10c').test('t10c-01-mask'));
