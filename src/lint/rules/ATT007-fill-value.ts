@@ -851,24 +851,26 @@ weights = scores.softmax(dim=-1)`,
         if (!explicitlyFloat32(target) && !float32AdditiveMask(site) && !float32Branch(site.node) && !defaultDtypeFactory(site)) {
           // The narrowest precision the file runs in whose range the fill is below.
           const which = belowFp16 && ev.precision.fp16 ? 'fp16' : belowFp32 && ev.precision.bf16 ? 'bf16' : undefined;
-          const report = (): void => {
-            reported.add(site.fillNode.id);
-            ctx.report({
-              node: location(site),
-              message: belowRangeMessage(which!, fillText, runsIn(ev.precision, which!), site),
-              fix: finfoFix(site),
-              related: [precisionShown(ev, which!), ...fillDefinition(site), ...maskBuilt(ev, site.target.mask, msg(T.theMaskFilled))],
-            });
-          };
-          // A fill that turns -inf (no error raised) into a mask the code does not show here (a parameter): the callers
-          // in view decide. Judged at the end, once every context of the fill is seen: not reported when every caller
-          // that shows its mask passes one that cannot empty a row (a causal triangle keeping the diagonal), and at
-          // least one does.
-          if (which && belowRangeHarms(site) && maskShownElsewhereMayDecide(site)) {
-            deferredBelowRange.push({ fillNode: site.fillNode.id, report });
-          } else if (which && belowRangeHarms(site)) {
-            report();
-            return;
+          if (which && belowRangeHarms(site)) {
+            const report = (): void => {
+              reported.add(site.fillNode.id);
+              ctx.report({
+                node: location(site),
+                message: belowRangeMessage(which, fillText, runsIn(ev.precision, which), site),
+                fix: finfoFix(site),
+                related: [precisionShown(ev, which), ...fillDefinition(site), ...maskBuilt(ev, site.target.mask, msg(T.theMaskFilled))],
+              });
+            };
+            // A fill that turns -inf (no error raised) into a mask the code does not show here (a parameter): the callers
+            // in view decide. Judged at the end, once every context of the fill is seen: not reported when every caller
+            // that shows its mask passes one that cannot empty a row (a causal triangle keeping the diagonal), and at
+            // least one does.
+            if (maskShownElsewhereMayDecide(site)) {
+              deferredBelowRange.push({ fillNode: site.fillNode.id, report });
+            } else {
+              report();
+              return;
+            }
           } else if (which && maskShown(site)) {
             rowsKeptElsewhere.add(site.fillNode.id);
           }
