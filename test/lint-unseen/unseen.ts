@@ -430,7 +430,9 @@ export const UNSEEN_BATCHES: readonly UnseenBatch[] = [
   { id: 'batch-7', dir: join(__dirname, 'batch-7', 'cases'), group: 'unseen' },
   { id: 'batch-8', dir: join(__dirname, 'batch-8', 'cases'), group: 'unseen' },
   { id: 'batch-9', dir: join(__dirname, 'batch-9', 'cases'), group: 'unseen' },
-  { id: 'batch-10', dir: join(__dirname, 'batch-10', 'cases'), group: 'unseen' },
+  // A regression batch since the end of session 44: the repeated-code report of the session's final review, run on
+  // the whole tree and shown to the integrator, named one case file of this batch (with its kind).
+  { id: 'batch-10', dir: join(__dirname, 'batch-10', 'cases'), group: 'regression' },
   { id: 'batch-11', dir: join(__dirname, 'batch-11', 'cases'), group: 'unseen' },
   { id: 'batch-12', dir: join(__dirname, 'batch-12', 'cases'), group: 'unseen' },
   { id: 'batch-13', dir: join(__dirname, 'batch-13', 'cases'), group: 'regression' },
@@ -623,7 +625,10 @@ export const UNSEEN_BATCHES: readonly UnseenBatch[] = [
   // with any other case under test/ (and batch 51's cases): a fresh unseen batch measured with today's linter. The
   // integrator decided before any result existed that it is printed on its own this session (`alone`); at the start of
   // session 45 it joins the unseen measure, as session 44 decided before it existed.
-  { id: 'batch-52', dir: join(__dirname, 'batch-52', 'cases'), group: 'unseen', alone: true },
+  // A regression batch since the end of session 44 (before it joined the measure): the repeated-code report of the
+  // session's final review, run on the whole tree and shown to the integrator, named case files of this batch (with
+  // their kind).
+  { id: 'batch-52', dir: join(__dirname, 'batch-52', 'cases'), group: 'regression' },
   // Session 44 (brief curator-s44u53), gathered by one curator of the session's second pair in parallel with the curator
   // of batch 54, each from its quarter of the coin's unseen side (first hex digit 0-3 here, 4-7 for batch 54; 8-f is the
   // training set), after batches 51 and 52 of the first pair and from none of their repositories, with real bugs as its
@@ -640,7 +645,10 @@ export const UNSEEN_BATCHES: readonly UnseenBatch[] = [
   // share no run of six code lines with any other case under test/ (and batches 51-53's cases): a fresh unseen batch
   // measured with today's linter. The integrator decided before any result existed that it is printed on its own this
   // session (`alone`); at the start of session 45 it joins the unseen measure, as session 44 decided before it existed.
-  { id: 'batch-54', dir: join(__dirname, 'batch-54', 'cases'), group: 'unseen', alone: true },
+  // A regression batch since the end of session 44 (before it joined the measure): the repeated-code report of the
+  // session's final review, run on the whole tree and shown to the integrator, named case files of this batch (with
+  // their kind).
+  { id: 'batch-54', dir: join(__dirname, 'batch-54', 'cases'), group: 'regression' },
 ];
 
 const GROUP_TITLES: Record<UnseenGroup, string> = {
