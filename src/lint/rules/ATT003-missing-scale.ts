@@ -109,6 +109,8 @@ weights = scores.softmax(dim=-1)`,
     /** Softmax sites whose weights are scaled afterwards (ATT004 reports those): indexed once per file. */
     let scaledAfter: Set<PyNode> | undefined;
     const ev = ctx.analysis;
+    /** Per name: whether the file names it anywhere but in its own `def` lines (namedOutsideDefinition). */
+    const namedElsewhere = new Map<string, boolean>();
     const sites: SoftmaxSite[] = [];
     const sdpaSites: SdpaSite[] = [];
     const reported = new Set<number>();
@@ -284,6 +286,19 @@ weights = scores.softmax(dim=-1)`,
       return importerCallPassing(ev, fn.name, params, scaled) !== undefined;
     }
 
+    /** Whether the file names `name` anywhere but in its own `def` lines; once per name and file. */
+    function namedOutsideDefinition(name: string): boolean {
+      let named = namedElsewhere.get(name);
+      if (named === undefined) {
+        const source = ctx.text(ev.tree.root);
+        const mentions = source.split(new RegExp(`\\b${name}\\b`)).length;
+        const definitions = source.split(new RegExp(`\\bdef\\s+${name}\\b`)).length;
+        named = mentions > definitions;
+        namedElsewhere.set(name, named);
+      }
+      return named;
+    }
+
     /**
      * A function or method handed its queries and its keys as parameters (`def attend(q, k, v, mask=None)`, a module's
      * `forward(self, query, key, value)`) that no call in view reaches: every context is the function's own unbound
@@ -301,10 +316,7 @@ weights = scores.softmax(dim=-1)`,
       if (fn.kind !== 'function') return false;
       // A function the file names anywhere but its own definition is handed on or called in a way the contexts do not
       // show (`replace_pattern(gm, pattern, replacement)`, `jax.vmap(attend)`, `partial(attend, ...)`): not unreached.
-      const source = ctx.text(ev.tree.root);
-      const mentions = source.split(new RegExp(`\\b${fn.name}\\b`)).length;
-      const definitions = source.split(new RegExp(`\\bdef\\s+${fn.name}\\b`)).length;
-      if (mentions > definitions) return false;
+      if (namedOutsideDefinition(fn.name)) return false;
       const params = new Set(fn.params.map((p) => p.name));
       return ev.facts.matmulAt(a.formedAt).some((m) => [m.aNode, m.bNode].every((n) => fromParameter(n, params, 0)));
     }
