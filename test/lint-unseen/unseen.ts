@@ -617,7 +617,8 @@ export const UNSEEN_BATCHES: readonly UnseenBatch[] = [
   // test/ (and the test folders of the session's other branches): a fresh unseen batch measured with today's linter.
   // The integrator decided before any result existed that it is printed on its own this session (`alone`); at the
   // start of session 45 it joins the unseen measure, as session 44 decided before it existed.
-  { id: 'batch-51', dir: join(__dirname, 'batch-51', 'cases'), group: 'unseen', alone: true },
+  // Session 45 added it to the unseen measure at its start, as decided.
+  { id: 'batch-51', dir: join(__dirname, 'batch-51', 'cases'), group: 'unseen' },
   // Session 44 (brief curator-s44u52), gathered by one curator in parallel with the curator of batch 51, each from its
   // quarter of the coin (first hex digit 4-7 here, 0-3 for batch 51; 8-f is the training set), after batches 49 and 50 and
   // from none of their repositories, with real bugs as its first aim and then correct look-alikes of the rules' bugs,
@@ -637,7 +638,8 @@ export const UNSEEN_BATCHES: readonly UnseenBatch[] = [
   // unseen batch measured with today's linter. The integrator decided before any result existed that it is printed on
   // its own this session (`alone`); at the start of session 45 it joins the unseen measure, as session 44 decided before
   // it existed.
-  { id: 'batch-53', dir: join(__dirname, 'batch-53', 'cases'), group: 'unseen', alone: true },
+  // Session 45 added it to the unseen measure at its start, as decided.
+  { id: 'batch-53', dir: join(__dirname, 'batch-53', 'cases'), group: 'unseen' },
   // Session 44 (brief curator-s44u54), gathered by one curator of the session's second pair, in parallel with the curator
   // of batch 53, each from its quarter of the coin (first hex digit 4-7 here, 0-3 for batch 53; 8-f is the training set),
   // after batches 51 and 52 and from none of their repositories, with real bugs as its first aim and then correct
