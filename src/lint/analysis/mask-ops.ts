@@ -347,6 +347,10 @@ export function pairProduct(lv: AValue, rv: AValue): AValue | undefined {
   // A query mask times a key mask (`q_mask[:, :, None] * k_mask[:, None, :]`, the key side permuted or flipped
   // first) is read the same way: with True at padding the product would select pairs of two padding positions.
   if ((m.polarity === 'ignore' && !m.byName) || (rv.mask.polarity === 'ignore' && !rv.mask.byName)) return undefined;
+  // Both terms flipped to True at padding from a name (`mask_d.eq(0)`, `~src_mask`): read as the pair of keep masks the
+  // product only makes sense of, but what the code wrote is True where both positions are padding (MaskInfo.paddingPair).
+  const zeros = (t: MaskInfo): boolean => (t.polarity === 'ignore' && !!t.byName) || (!t.polarity && !!t.zerosOf);
+  const paddingPair = zeros(m) && zeros(rv.mask);
   const dtype = lv.dtype ?? m.dtype;
   return tensor({
     ...(lv.ndim !== undefined && rv.ndim !== undefined ? { ndim: Math.max(lv.ndim, rv.ndim) } : {}),
@@ -357,10 +361,15 @@ export function pairProduct(lv: AValue, rv: AValue): AValue | undefined {
       padAxes: [-2, -1],
       pairJoin: 'and',
       ...(dtype ? { dtype } : {}),
+      ...(paddingPair ? { paddingPair: true as const } : {}),
       why:
         a.source === b.source
-          ? msg(PHRASES.pairOfMask, `\`${a.source}\``)
-          : msg(PHRASES.pairOfMasks, `\`${a.axis === -2 ? a.source : b.source}\``, `\`${a.axis === -2 ? b.source : a.source}\``),
+          ? msg(paddingPair ? PHRASES.pairOfPaddingMask : PHRASES.pairOfMask, `\`${a.source}\``)
+          : msg(
+              paddingPair ? PHRASES.pairOfPaddingMasks : PHRASES.pairOfMasks,
+              `\`${a.axis === -2 ? a.source : b.source}\``,
+              `\`${a.axis === -2 ? b.source : a.source}\``,
+            ),
     },
   });
 }

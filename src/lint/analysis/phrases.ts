@@ -38,6 +38,8 @@ export const PHRASES = defineTemplates({
   timesLargeNegative: '{0} times a large negative number',
   pairOfMask: '{0} spread over the query axis times itself spread over the key axis (a pair is kept only where both positions are, so True/1 = keep)',
   pairOfMasks: '{0} spread over the query axis times {1} spread over the key axis (a pair is kept only where both positions are, so True/1 = keep)',
+  pairOfPaddingMask: '{0} spread over the query axis times itself spread over the key axis, True/1 where the mask it flips is 0: at its padding',
+  pairOfPaddingMasks: '{0} spread over the query axis times {1} spread over the key axis, each True/1 where the mask it flips is 0: at its padding',
   additiveReadAsZeroOne: '{0}, an additive mask read as a 0/1 mask (nonzero, so True/1, where it masks)',
   timesLargePositive: '{0} times a large positive number',
   addedLargePositive:
