@@ -614,6 +614,27 @@ function compare(ev: Evaluator, op: string, av: AValue, bv: AValue, a: PyNode, b
     void idsNode;
     return tensor({ ...(ids.ndim !== undefined ? { ndim: ids.ndim, axes: ids.axes } : {}), dtype: 'bool', mask: m });
   };
+  // Token ids against a negative padding id (`x < 0`, `ids >= 0`, `phoneme_ids != -1`): an embedding has no row for a
+  // negative id, so the negative entries are the padding (or a mask token the code clears before the lookup) and the
+  // others the tokens. With padding id 0 instead, `ids < 0` is all False and `ids >= 0` all True: read in the meaning
+  // below, a use that gets it the wrong way round still hides every token (filled where `~(ids < 0)` or `ids >= 0`).
+  const negativeIds = (ids: AValue, idsNode: PyNode, other: AValue, o: string): AValue | undefined => {
+    if (other.kind !== 'number' || other.num === undefined || ids.mask || !Number.isInteger(other.num)) return undefined;
+    const n = other.num;
+    const keep =
+      (o === '>=' && n === 0) || (o === '>' && n === -1) || (o === '!=' && n < 0)
+        ? true
+        : (o === '<' && n === 0) || (o === '<=' && n === -1) || (o === '==' && n < 0)
+          ? false
+          : undefined;
+    if (keep === undefined || !tokenIdsNamed(ids, rootName(ev, idsNode) ?? '') || picksFromLastAxis(ev, idsNode)) return undefined;
+    const why = msg(keep ? PHRASES.trueAtRealTokensNegativePad : PHRASES.trueAtPaddingNegativePad, `\`${ev.text(a)} ${op} ${ev.text(b)}\``);
+    return tensor({
+      ...(ids.ndim !== undefined ? { ndim: ids.ndim, axes: ids.axes } : {}),
+      dtype: 'bool',
+      mask: { polarity: keep ? 'keep' : 'ignore', dtype: 'bool', padding: true, padAxes: [-1], why },
+    });
+  };
   // Token ids against the padding id 0 by order: `input_ids > 0` is True at real tokens, `input_ids < 1` at padding.
   const orderedIds = (ids: AValue, idsNode: PyNode, other: AValue, o: string): AValue | undefined => {
     if (other.kind !== 'number' || ids.mask) return undefined;
@@ -633,6 +654,8 @@ function compare(ev: Evaluator, op: string, av: AValue, bv: AValue, a: PyNode, b
   };
   const byOrder = orderedIds(av, a, bv, op) ?? orderedIds(bv, b, av, mirror(op));
   if (byOrder) return byOrder;
+  const negative = negativeIds(av, a, bv, op) ?? negativeIds(bv, b, av, mirror(op));
+  if (negative) return negative;
   if ((op === '==' || op === '!=') && padAgainst(av, a, bv, b)) return fromIds(av, a);
   if ((op === '==' || op === '!=') && padAgainst(bv, b, av, a)) return fromIds(bv, b);
   // Comparisons of a mask with a constant keep or flip it.

@@ -22,6 +22,8 @@ export const PHRASES = defineTemplates({
   trueAtPadding: '{0} (True at padding)',
   trueAtRealTokensPadZero: '{0} (True at real tokens, with padding id 0)',
   trueAtPaddingPadZero: '{0} (True at padding, with padding id 0)',
+  trueAtRealTokensNegativePad: '{0} (True at real tokens: a negative id marks padding, no embedding row)',
+  trueAtPaddingNegativePad: '{0} (True at padding: a negative id marks padding, no embedding row)',
   sameAs: '{0} (same as {1})',
   tokenizerMask: "the tokenizer's attention_mask {0} (1 at real tokens, 0 at padding)",
   filledLargeNegative: '{0} filled with a large negative value',
