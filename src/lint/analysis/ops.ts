@@ -3260,7 +3260,10 @@ function concat(ev: Evaluator, c: Call): AValue {
     const pieces = ev.eval(u, c.ctx);
     const isStack = c.name.endsWith('.stack');
     const onBatch = headsOnBatch(ev, c, pieces);
-    if (onBatch) return isStack ? stacked(ev, c, onBatch) : onBatch;
+    // A projection's heads stacked on a new axis: (H, B, T, d), of a rank the concatenation's reading would get wrong.
+    // The rank is not claimed (the head width's relation to the widths the module is built with is for the callers
+    // that build it, which the cut may not show), so nothing is judged on these keys and queries.
+    if (onBatch) return isStack ? tensor() : onBatch;
     const rejoined = rejoinedPieces(ev, c, u, pieces);
     const piece = pieces.kind === 'tuple' ? pieces.elements?.[0] : undefined;
     if (rejoined && isStack && piece) return stacked(ev, c, piece);
