@@ -37,12 +37,12 @@ describe('ATT002: a product of two padding pair terms filled where True (session
       found.map((f) => f.line),
       [7],
     );
-    const m = text(found[0]!);
+    const m = text(found[0]);
     assert.match(m, /only where both positions of a pair are padding/);
     assert.match(m, /padded keys/);
     assert.doesNotMatch(m, /positions to keep are masked out/);
     assert.doesNotMatch(m, /a pair is kept only where both positions are/);
-    assert.equal(found[0]!.fix, undefined);
+    assert.equal(found[0].fix, undefined);
   });
 
   it('is silent on the or of the two terms (the fix) and on the key padding alone', async () => {
@@ -67,8 +67,8 @@ def attend(q, k, v, ids, pad_id=0):
       found.map((f) => f.line),
       [9],
     );
-    assert.match(text(found[0]!), /positions to keep are masked out/);
-    assert.match(text(found[0]!), /a pair is kept only where both positions are/);
+    assert.match(text(found[0]), /positions to keep are masked out/);
+    assert.match(text(found[0]), /a pair is kept only where both positions are/);
   });
 
   it('says the same where the padding terms are built by a helper of another file', async () => {
@@ -92,6 +92,6 @@ def pointer_loss(scores, mask_e, mask_d):
       found.map((f) => f.line),
       [7],
     );
-    assert.match(text(found[0]!), /only where both positions of a pair are padding/);
+    assert.match(text(found[0]), /only where both positions of a pair are padding/);
   });
 });
