@@ -401,6 +401,7 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
           node: site.display === 'masked_fill' ? site.node : site.maskNode,
           message: msg(T.paddingPairFilled, maskText, m.why, receiver, expectation),
           // Where the product is made, without the keep reading the lattice gives it.
+          /* c8 ignore next: a pair product is made at a node, so origins.ts always gives it an origin */
           related: maskBuilt(ctx.analysis, m.origin ? { ...m, origin: { node: m.origin.node } } : m),
         });
         return;

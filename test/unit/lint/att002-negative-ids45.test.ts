@@ -15,41 +15,41 @@ const BLOCK = `import torch
 from torch import nn
 
 
-class Block(nn.Module):
-    def __init__(self, dim, heads=8):
+class ParallelMixer(nn.Module):
+    def __init__(self, width, n_heads=4):
         super().__init__()
-        self.heads = heads
-        self.scale = (dim // heads) ** -0.5
-        self.to_qkv = nn.Linear(dim, dim * 3, bias=False)
-        self.to_out = nn.Linear(dim, dim)
+        self.n_heads = n_heads
+        self.inv_root = (width // n_heads) ** -0.5
+        self.fused = nn.Linear(width, width * 3, bias=False)
+        self.merge = nn.Linear(width, width)
 
-    def forward(self, x, mask=None):
-        b, n, _ = x.shape
-        q, k, v = self.to_qkv(x).view(b, n, 3, self.heads, -1).permute(2, 0, 3, 1, 4)
-        sim = (q @ k.transpose(-2, -1)) * self.scale
+    def forward(self, h, mask=None):
+        b, n, _ = h.shape
+        q, k, v = self.fused(h).view(b, n, 3, self.n_heads, -1).permute(2, 0, 3, 1, 4)
+        sim = (q @ k.transpose(-2, -1)) * self.inv_root
         if mask is not None:
             sim = sim.masked_fill(KEEP_FILL, -torch.finfo(sim.dtype).max)
         attn = sim.softmax(dim=-1)
-        return self.to_out((attn @ v).transpose(1, 2).reshape(b, n, -1))
+        return self.merge((attn @ v).transpose(1, 2).reshape(b, n, -1))
 `;
 
 const ENCODER = (build: string): string => `
 
-class Encoder(nn.Module):
-    def __init__(self, num_tokens, dim, depth, causal=False):
+class IdEncoder(nn.Module):
+    def __init__(self, vocab, width, depth, causal=False):
         super().__init__()
         self.causal = causal
-        self.token_emb = nn.Embedding(num_tokens, dim)
-        self.layers = nn.ModuleList([Block(dim) for _ in range(depth)])
+        self.lookup = nn.Embedding(vocab, width)
+        self.mixers = nn.ModuleList([ParallelMixer(width) for _ in range(depth)])
 
     def forward(self, x):
         # as an encoder, token ids below zero are padding
         mask = (${build}) if not self.causal else None
         if mask is not None:
             x = x.clamp(min=0)
-        x = self.token_emb(x)
-        for layer in self.layers:
-            x = x + layer(x, mask=mask)
+        x = self.lookup(x)
+        for mixer in self.mixers:
+            x = x + mixer(x, mask=mask)
         return x
 `;
 
@@ -90,20 +90,20 @@ def attend(q, k, v, offsets):
       'palm/model.py': `import torch
 from torch import nn
 
-from palm.block import Block
+from palm.block import ParallelMixer
 
 
-class Encoder(nn.Module):
-    def __init__(self, num_tokens, dim, depth):
+class IdEncoder(nn.Module):
+    def __init__(self, vocab, width, depth):
         super().__init__()
-        self.token_emb = nn.Embedding(num_tokens, dim)
-        self.layers = nn.ModuleList([Block(dim) for _ in range(depth)])
+        self.lookup = nn.Embedding(vocab, width)
+        self.mixers = nn.ModuleList([ParallelMixer(width) for _ in range(depth)])
 
     def forward(self, token_ids):
         mask = ${build}
-        x = self.token_emb(token_ids.clamp(min=0))
-        for layer in self.layers:
-            x = x + layer(x, mask=mask)
+        x = self.lookup(token_ids.clamp(min=0))
+        for mixer in self.mixers:
+            x = x + mixer(x, mask=mask)
         return x
 `,
     });
