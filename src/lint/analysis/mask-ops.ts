@@ -347,6 +347,10 @@ export function pairProduct(lv: AValue, rv: AValue): AValue | undefined {
   // A query mask times a key mask (`q_mask[:, :, None] * k_mask[:, None, :]`, the key side permuted or flipped
   // first) is read the same way: with True at padding the product would select pairs of two padding positions.
   if ((m.polarity === 'ignore' && !m.byName) || (rv.mask.polarity === 'ignore' && !rv.mask.byName)) return undefined;
+  // Both terms flipped to True at padding from a name (`mask_d.eq(0)`, `~src_mask`): read as the pair of keep masks the
+  // product only makes sense of, but what the code wrote is True where both positions are padding (MaskInfo.paddingPair).
+  const zeros = (t: MaskInfo): boolean => (t.polarity === 'ignore' && !!t.byName) || (!t.polarity && !!t.zerosOf);
+  const paddingPair = zeros(m) && zeros(rv.mask);
   const dtype = lv.dtype ?? m.dtype;
   return tensor({
     ...(lv.ndim !== undefined && rv.ndim !== undefined ? { ndim: Math.max(lv.ndim, rv.ndim) } : {}),
@@ -357,10 +361,15 @@ export function pairProduct(lv: AValue, rv: AValue): AValue | undefined {
       padAxes: [-2, -1],
       pairJoin: 'and',
       ...(dtype ? { dtype } : {}),
+      ...(paddingPair ? { paddingPair: true as const } : {}),
       why:
         a.source === b.source
-          ? msg(PHRASES.pairOfMask, `\`${a.source}\``)
-          : msg(PHRASES.pairOfMasks, `\`${a.axis === -2 ? a.source : b.source}\``, `\`${a.axis === -2 ? b.source : a.source}\``),
+          ? msg(paddingPair ? PHRASES.pairOfPaddingMask : PHRASES.pairOfMask, `\`${a.source}\``)
+          : msg(
+              paddingPair ? PHRASES.pairOfPaddingMasks : PHRASES.pairOfMasks,
+              `\`${a.axis === -2 ? a.source : b.source}\``,
+              `\`${a.axis === -2 ? b.source : a.source}\``,
+            ),
     },
   });
 }
@@ -605,6 +614,27 @@ function compare(ev: Evaluator, op: string, av: AValue, bv: AValue, a: PyNode, b
     void idsNode;
     return tensor({ ...(ids.ndim !== undefined ? { ndim: ids.ndim, axes: ids.axes } : {}), dtype: 'bool', mask: m });
   };
+  // Token ids against a negative padding id (`x < 0`, `ids >= 0`, `phoneme_ids != -1`): an embedding has no row for a
+  // negative id, so the negative entries are the padding (or a mask token the code clears before the lookup) and the
+  // others the tokens. With padding id 0 instead, `ids < 0` is all False and `ids >= 0` all True: read in the meaning
+  // below, a use that gets it the wrong way round still hides every token (filled where `~(ids < 0)` or `ids >= 0`).
+  const negativeIds = (ids: AValue, idsNode: PyNode, other: AValue, o: string): AValue | undefined => {
+    if (other.kind !== 'number' || other.num === undefined || ids.mask || !Number.isInteger(other.num)) return undefined;
+    const n = other.num;
+    const keep =
+      (o === '>=' && n === 0) || (o === '>' && n === -1) || (o === '!=' && n < 0)
+        ? true
+        : (o === '<' && n === 0) || (o === '<=' && n === -1) || (o === '==' && n < 0)
+          ? false
+          : undefined;
+    if (keep === undefined || !tokenIdsNamed(ids, rootName(ev, idsNode) ?? '') || picksFromLastAxis(ev, idsNode)) return undefined;
+    const why = msg(keep ? PHRASES.trueAtRealTokensNegativePad : PHRASES.trueAtPaddingNegativePad, `\`${ev.text(a)} ${op} ${ev.text(b)}\``);
+    return tensor({
+      ...(ids.ndim !== undefined ? { ndim: ids.ndim, axes: ids.axes } : {}),
+      dtype: 'bool',
+      mask: { polarity: keep ? 'keep' : 'ignore', dtype: 'bool', padding: true, padAxes: [-1], why },
+    });
+  };
   // Token ids against the padding id 0 by order: `input_ids > 0` is True at real tokens, `input_ids < 1` at padding.
   const orderedIds = (ids: AValue, idsNode: PyNode, other: AValue, o: string): AValue | undefined => {
     if (other.kind !== 'number' || ids.mask) return undefined;
@@ -624,6 +654,8 @@ function compare(ev: Evaluator, op: string, av: AValue, bv: AValue, a: PyNode, b
   };
   const byOrder = orderedIds(av, a, bv, op) ?? orderedIds(bv, b, av, mirror(op));
   if (byOrder) return byOrder;
+  const negative = negativeIds(av, a, bv, op) ?? negativeIds(bv, b, av, mirror(op));
+  if (negative) return negative;
   if ((op === '==' || op === '!=') && padAgainst(av, a, bv, b)) return fromIds(av, a);
   if ((op === '==' || op === '!=') && padAgainst(bv, b, av, a)) return fromIds(bv, b);
   // Comparisons of a mask with a constant keep or flip it.

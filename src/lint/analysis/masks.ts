@@ -38,12 +38,20 @@ export function flipMask(m0: MaskInfo, how: MessageArg, dtype?: DType): MaskInfo
   if (m0.count && !m0.additive) return undefined;
   // A negated mask (`keep - 1`, -1 where True) compared with 0 or negated logically (`== 0`, `logical_not`) is a 0/1
   // (boolean) mask again; `1 - m` of it is no mask at all (ops.ts: addSub).
-  const { negated: _negated, ...m1 } = m0;
+  const { negated: _negated, paddingPair: _paddingPair, zerosOf: _zerosOf, ...m1 } = m0;
   const m = m1.additive ? additiveAsZeroOne(m1) : m1;
   if (!m) return undefined;
   // A mask of unknown polarity flipped is still a mask of unknown polarity.
   const pairJoin = m.pairJoin ? { pairJoin: m.pairJoin === 'and' ? ('or' as const) : ('and' as const) } : {};
-  if (!m.polarity) return { ...m, ...flippedBound(m), ...pairJoin, dtype: dtype ?? m.dtype, why: msg(PHRASES.flippedOf, how, m.why) };
+  if (!m.polarity)
+    return {
+      ...m,
+      ...flippedBound(m),
+      ...pairJoin,
+      ...(m0.zerosOf ? {} : { zerosOf: true as const }),
+      dtype: dtype ?? m.dtype,
+      why: msg(PHRASES.flippedOf, how, m.why),
+    };
   const tri: TriRegion | undefined = m.tri ? (m.tri.region === 'upper' ? { region: 'lower', k: m.tri.k - 1 } : { region: 'upper', k: m.tri.k + 1 }) : undefined;
   return {
     ...m,

@@ -3254,11 +3254,19 @@ function concat(ev: Evaluator, c: Call): AValue {
   // The pieces of a projection's width split by a head count joined back along the batch axis
   // (`tf.concat(tf.split(q, num_heads, axis=2), axis=0)`, TF1 multi-head code): the heads stacked on the batch axis,
   // each piece a head's width, so the projection's width is all heads' (ProjectionInfo.splitIntoHeads).
+  // Stacked instead (`torch.stack(torch.split(k, size, dim=2), dim=0)`, coqui's GST attention): the pieces keep their
+  // axes and the heads get a new axis of their own, so the result has one axis more than each piece.
   if (u?.type === 'call') {
     const pieces = ev.eval(u, c.ctx);
-    const stacked = headsOnBatch(ev, c, pieces);
-    if (stacked) return stacked;
+    const isStack = c.name.endsWith('.stack');
+    const onBatch = headsOnBatch(ev, c, pieces);
+    // A projection's heads stacked on a new axis: (H, B, T, d), of a rank the concatenation's reading would get wrong.
+    // The rank is not claimed (the head width's relation to the widths the module is built with is for the callers
+    // that build it, which the cut may not show), so nothing is judged on these keys and queries.
+    if (onBatch) return isStack ? tensor() : onBatch;
     const rejoined = rejoinedPieces(ev, c, u, pieces);
+    const piece = pieces.kind === 'tuple' ? pieces.elements?.[0] : undefined;
+    if (rejoined && isStack && piece) return stacked(ev, c, piece);
     if (rejoined) return rejoined;
   }
   // A list of masks of unknown length bound to a name (`masks = [make_pad_mask(r, pad) for r in ids]`).

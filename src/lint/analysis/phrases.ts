@@ -22,6 +22,8 @@ export const PHRASES = defineTemplates({
   trueAtPadding: '{0} (True at padding)',
   trueAtRealTokensPadZero: '{0} (True at real tokens, with padding id 0)',
   trueAtPaddingPadZero: '{0} (True at padding, with padding id 0)',
+  trueAtRealTokensNegativePad: '{0} (True at real tokens: a negative id marks padding, no embedding row)',
+  trueAtPaddingNegativePad: '{0} (True at padding: a negative id marks padding, no embedding row)',
   sameAs: '{0} (same as {1})',
   tokenizerMask: "the tokenizer's attention_mask {0} (1 at real tokens, 0 at padding)",
   filledLargeNegative: '{0} filled with a large negative value',
@@ -38,6 +40,8 @@ export const PHRASES = defineTemplates({
   timesLargeNegative: '{0} times a large negative number',
   pairOfMask: '{0} spread over the query axis times itself spread over the key axis (a pair is kept only where both positions are, so True/1 = keep)',
   pairOfMasks: '{0} spread over the query axis times {1} spread over the key axis (a pair is kept only where both positions are, so True/1 = keep)',
+  pairOfPaddingMask: '{0} spread over the query axis times itself spread over the key axis, True/1 where the mask it flips is 0: at its padding',
+  pairOfPaddingMasks: '{0} spread over the query axis times {1} spread over the key axis, each True/1 where the mask it flips is 0: at its padding',
   additiveReadAsZeroOne: '{0}, an additive mask read as a 0/1 mask (nonzero, so True/1, where it masks)',
   timesLargePositive: '{0} times a large positive number',
   addedLargePositive:

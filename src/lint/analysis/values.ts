@@ -105,6 +105,18 @@ export interface MaskInfo {
    * rows a fill can empty depends on it (masks.ts: emptyRowReason); a further combination drops it.
    */
   readonly pairJoin?: 'and' | 'or';
+  /**
+   * A pair product (mask-ops.ts: pairProduct) read as a keep mask although both of its terms are masks the code flips
+   * to True at padding from a name (`mask_d.eq(0).unsqueeze(2) * mask_e.eq(0).unsqueeze(1)`): by those terms it is True
+   * only where both positions of a pair are padding. ATT002 words its finding so (a fill there hides only pairs of
+   * padding positions); a flip or a further combination drops it.
+   */
+  readonly paddingPair?: true;
+  /**
+   * A mask of unknown meaning flipped (`mask_d.eq(0)`, `~m`, `m == 0`): True where the mask is 0 or False, its padding
+   * if it is 1 at the tokens. Read only by pairProduct (a pair of two such terms is a paddingPair); a further flip drops it.
+   */
+  readonly zerosOf?: true;
   /** Short description for messages, e.g. "`input_ids == pad_id` (True at padding)": code, or a phrase with its parts. */
   readonly why: MessageArg;
   /** Polarity inferred from a parameter's name only (PyTorch/HF naming conventions). */
