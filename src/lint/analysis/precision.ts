@@ -32,6 +32,11 @@ export interface PrecisionEvidence {
      * (importers.ts: packageTrainerPrecision).
      */
     readonly package?: true;
+    /**
+     * The file does not import the linted one: it is the project's only training loop, in a folder beside the linted
+     * file's, running the model it is given (importers.ts: projectTrainerPrecision).
+     */
+    readonly project?: true;
   };
 }
 
@@ -319,6 +324,7 @@ export function runsIn(p: PrecisionEvidence, which: 'fp16' | 'bf16'): MessagePar
   if (!p.from) return msg(which === 'fp16' ? PHRASES.fileRunsInHalf : PHRASES.fileRunsInBfloat16);
   const at = `${p.from.path}:${p.from.line}`;
   if (p.from.package) return msg(which === 'fp16' ? PHRASES.packageRunsInHalf : PHRASES.packageRunsInBfloat16, p.from.path, at);
+  if (p.from.project) return msg(which === 'fp16' ? PHRASES.projectRunsInHalf : PHRASES.projectRunsInBfloat16, p.from.path, at);
   if (p.from.via && p.from.via.length > 0)
     return msg(which === 'fp16' ? PHRASES.importerRunsInHalfVia : PHRASES.importerRunsInBfloat16Via, p.from.path, at, p.from.via.join(', '));
   return msg(which === 'fp16' ? PHRASES.importerRunsInHalf : PHRASES.importerRunsInBfloat16, p.from.path, at);
