@@ -113,6 +113,12 @@ function withoutOffOptions(code: string, blank: (m: string) => string): string {
     return storeTrue || defaultOff ? blank(m) : m;
   });
 }
+/**
+ * A dtype of Triton's kernel language (`q.to(tl.float16)` before `tl.dot`, `tl.bfloat16`): how a `@triton.jit` kernel
+ * computes one step, not what the torch code of the file runs in (a reference function beside the kernel, called
+ * with float32 tensors). Blanked as the dtype tests are.
+ */
+const TRITON_DTYPE = /\b(?:tl|triton\.language)\.b?float16\b/g;
 function withoutDtypeTests(code: string): string {
   const blank = (m: string): string => m.replace(/[^\n]/g, ' ');
   const storedHalf = (m: string): string => m.replace(/\.half\(\)/g, blank);
@@ -121,6 +127,7 @@ function withoutDtypeTests(code: string): string {
     .replace(DTYPE_MEMBERSHIP, blank)
     .replace(DTYPE_TEST, blank)
     .replace(FLOAT16_LIMIT, blank)
+    .replace(TRITON_DTYPE, blank)
     .replace(STORED_HALF, storedHalf);
 }
 
