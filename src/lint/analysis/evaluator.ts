@@ -367,9 +367,13 @@ export class Evaluator {
         ? known.fp16
           ? PHRASES.halfPrecisionSetInPackage
           : PHRASES.bfloat16SetInPackage
-        : known.fp16
-          ? PHRASES.halfPrecisionSetInImporter
-          : PHRASES.bfloat16SetInImporter;
+        : known.from.project
+          ? known.fp16
+            ? PHRASES.halfPrecisionSetInProject
+            : PHRASES.bfloat16SetInProject
+          : known.fp16
+            ? PHRASES.halfPrecisionSetInImporter
+            : PHRASES.bfloat16SetInImporter;
       this.foreignEvidence.push({ path: known.from.path, line: known.from.line, column: known.from.column, message: msg(message) });
     }
     return known;

@@ -299,7 +299,7 @@ export function packageTrainerPrecision(link: ModuleLink, source: string): Preci
   const lintedFrameworks = frameworksOf(source);
   const beside = files.listPython(dirOf(link.path));
   // A package (its `__init__.py` beside the file), not a folder of standalone scripts each running its own code.
-  if (!beside.some(isPackageInit)) return undefined;
+  if (!beside.some(isPackageInit)) return projectTrainerPrecision(link, lintedFrameworks);
   for (const candidate of beside) {
     if (candidate === link.path || isPackageInit(candidate)) continue;
     const facts = factsOf(link, candidate);
@@ -312,7 +312,56 @@ export function packageTrainerPrecision(link: ModuleLink, source: string): Preci
     if (link.workspace.textFacts(candidate, (src) => OWN_MODULE_CLASS.test(src))) continue;
     return { fp16: p.fp16, bf16: p.bf16, from: { path: candidate, line: prec.at.line, column: prec.at.column, package: true } };
   }
-  return undefined;
+  return projectTrainerPrecision(link, lintedFrameworks);
+}
+
+/** A training loop: a gradient step written in the file (`loss.backward()`, `scaler.scale(loss).backward()`). */
+const TRAINING_STEP = /\.backward[ \t]*\(/;
+/** Past these many directories beside the linted file's, or files read, the project is too large to have one loop. */
+const MAX_PROJECT_DIRS = 12;
+const MAX_PROJECT_FILES = 60;
+
+/**
+ * Half-precision evidence from the project's only training loop, in a folder beside the linted file's
+ * (`transformer/attention.py` with `training/trainer.py`, `modelling/attention.py` with `run/train_model.py`) or in
+ * their parent: among the Python files of the linted file's directory, of its parent and of the parent's other
+ * directories, exactly one takes a gradient step (`.backward(`), and that one runs in float16 or bfloat16 in its
+ * code the model it is given, as packageTrainerPrecision requires of a trainer beside the file (it imports no
+ * workspace module, defines no torch module of its own, never turns autocast off, is no file of another framework).
+ * The project then trains only through that loop, and the only model it can run is the project's. Not when a second
+ * file takes a gradient step (a float32 loop, another model's trainer: which runs this file is not shown), when the
+ * linted file is at the workspace root, or when the parent holds more than MAX_PROJECT_DIRS directories or the files
+ * read exceed MAX_PROJECT_FILES (a repository of many projects). Every file read is noted as a dependency.
+ */
+function projectTrainerPrecision(link: ModuleLink, lintedFrameworks: ReturnType<typeof frameworksOf>): PrecisionEvidence | undefined {
+  const files = link.workspace.files;
+  const own = dirOf(link.path);
+  if (!files.listPython || !files.listDirs || own === '') return undefined;
+  const parent = dirOf(own);
+  const dirs = files.listDirs(parent);
+  if (dirs.length > MAX_PROJECT_DIRS + 1) return undefined;
+  const candidates = [...files.listPython(parent)];
+  for (const d of dirs) {
+    candidates.push(...files.listPython(d));
+    if (candidates.length > MAX_PROJECT_FILES) return undefined;
+  }
+  let trainer: string | undefined;
+  for (const candidate of candidates) {
+    if (candidate === link.path) continue;
+    link.deps.set(candidate, files.version(candidate));
+    if (!link.workspace.textFacts(candidate, (src) => TRAINING_STEP.test(src))) continue;
+    if (trainer !== undefined || dirOf(candidate) === own) return undefined;
+    trainer = candidate;
+  }
+  if (trainer === undefined) return undefined;
+  const facts = factsOf(link, trainer);
+  const prec = link.workspace.textFacts(trainer, readPrecisionFacts);
+  if (!facts || !prec) return undefined;
+  const p = prec.precision;
+  if (!(p.fp16 || p.bf16) || p.fromProse || !prec.at || prec.autocastOff || otherFramework(lintedFrameworks, prec.frameworks)) return undefined;
+  if (importsWorkspaceModule(files, trainer, facts)) return undefined;
+  if (link.workspace.textFacts(trainer, (src) => OWN_MODULE_CLASS.test(src))) return undefined;
+  return { fp16: p.fp16, bf16: p.bf16, from: { path: trainer, line: prec.at.line, column: prec.at.column, project: true } };
 }
 
 /**

@@ -532,6 +532,26 @@ function lengthsName(ev: Evaluator, node: PyNode): string {
   return rootName(ev, n) ?? ev.text(n);
 }
 
+/**
+ * Lengths written as a column: `lens[:, None]`, `lens[:, np.newaxis]`, `lens.unsqueeze(1)` / `unsqueeze(-1)`,
+ * `lens.view(-1, 1)` / `reshape(-1, 1)` (a vector of one length per sequence given a trailing axis of length 1).
+ */
+function lengthsColumn(ev: Evaluator, n0: PyNode): boolean {
+  const n = unparen(n0);
+  if (n.type === 'subscript') {
+    const items = childrenByField(n, 'subscript').map((x) => ev.text(x).replace(/\s+/g, ''));
+    return items.length === 2 && items[0] === ':' && /^(?:None|np\.newaxis|numpy\.newaxis)$/.test(items[1] ?? '');
+  }
+  if (n.type !== 'call') return false;
+  const fn = childByField(n, 'function');
+  if (fn?.type !== 'attribute') return false;
+  const method = ev.text(childByField(fn, 'attribute') ?? fn);
+  const args = namedChildren(childByField(n, 'arguments') ?? n).map((x) => ev.text(x).replace(/\s+/g, ''));
+  if (method === 'unsqueeze') return args.length === 1 && (args[0] === '1' || args[0] === '-1');
+  if (method === 'view' || method === 'reshape') return args.length === 2 && args[0] === '-1' && args[1] === '1';
+  return false;
+}
+
 function compare(ev: Evaluator, op: string, av: AValue, bv: AValue, a: PyNode, b: PyNode, ctx: Ctx): AValue {
   if (av.kind !== 'tensor' && bv.kind !== 'tensor' && av.kind !== 'unknown' && bv.kind !== 'unknown') return { kind: 'bool' };
   const ndim = av.ndim !== undefined && bv.ndim !== undefined ? Math.max(av.ndim, bv.ndim) : av.kind === 'tensor' && bv.kind !== 'tensor' ? av.ndim : undefined;
@@ -587,7 +607,11 @@ function compare(ev: Evaluator, op: string, av: AValue, bv: AValue, a: PyNode, b
       ...(padCount ? {} : { lengthBound: lenName }),
       why,
     };
-    return tensor({ ...shape, dtype: 'bool', mask: m });
+    // A row of positions (`arange(T)[None, :]`, `arange(T).expand(B, T)`: two axes) against the lengths made a column
+    // (`lens[:, None]`, `lens.unsqueeze(1)`): the lengths are one per sequence, so the mask is (B, T) even where their
+    // own rank is not shown, and a later `unsqueeze(2)` appends an axis after the positions' (a (B, T, 1) mask).
+    const rank = shape.ndim === undefined && pos.ndim === 2 && lengthsColumn(ev, lenNode) ? { ndim: 2, axes: [{}, {}] } : shape;
+    return tensor({ ...rank, dtype: 'bool', mask: m });
   };
   const fromLengths = lengthMask(true) ?? lengthMask(false);
   if (fromLengths) return fromLengths;

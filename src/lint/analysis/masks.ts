@@ -140,7 +140,7 @@ export function combineMasks(a: MaskInfo, b: MaskInfo, op: 'and' | 'or'): MaskIn
     return bound.causalBound ? { why: msg(PHRASES.combined, a.why, op === 'and' ? '&' : '|', b.why), ...bound } : undefined;
   const join = wrongJoin(a, b, op) ?? furtherJoined(a, b);
   const padAxes = [...new Set([...(a.padAxes ?? []), ...(b.padAxes ?? [])])];
-  const pairJoin = queryKeyPair(a, b) ? { pairJoin: op } : {};
+  const pairJoin = queryKeyPair(a, b) ? { pairJoin: op } : carriedPair(a, b);
   return {
     ...pairJoin,
     polarity: a.polarity,
@@ -210,6 +210,33 @@ function wrongJoin(a: MaskInfo, b: MaskInfo, op: 'and' | 'or'): MaskJoin | undef
 function queryKeyPair(a: MaskInfo, b: MaskInfo): boolean {
   const only = (m: MaskInfo, axis: number): boolean => !m.tri && !m.causal && m.padAxes?.length === 1 && m.padAxes[0] === axis;
   return (only(a, -2) && only(b, -1)) || (only(a, -1) && only(b, -2));
+}
+
+/**
+ * A pair mask combined with a mask that pads no query (a causal triangle, `(pad & pad.T) | future`, or key padding)
+ * keeps the pair's record: the query side of the result is still the pair's query term joined with its key term, so
+ * whether a fill of it can empty a padded query's row is still read from how the pair was joined (emptyRowReason); the
+ * other part adds its own reasons (a triangle hiding the diagonal, causal with left padding). Dropped when both parts
+ * are pairs or the other part pads the queries or has padding on axes the code does not show.
+ */
+function carriedPair(a: MaskInfo, b: MaskInfo): { pairJoin?: 'and' | 'or' } {
+  const padsNoQuery = (m: MaskInfo): boolean =>
+    !m.pairJoin && !hidesDiagonal(m) && (m.padding ? m.padAxes?.length === 1 && m.padAxes[0] === -1 : !!m.tri || !!m.causal);
+  if (a.pairJoin && padsNoQuery(b)) return { pairJoin: a.pairJoin };
+  if (b.pairJoin && padsNoQuery(a)) return { pairJoin: b.pairJoin };
+  return {};
+}
+
+/**
+ * A triangle whose region a fill of its polarity covers includes the diagonal (`triu(ones)` used as "ignore",
+ * `tril(ones, -1)` as "keep"): the first row is emptied whatever it is combined with. The combination drops the
+ * triangle, so a pair's record is not carried past it (the row is then reported as padding of the queries, as before).
+ */
+function hidesDiagonal(m: MaskInfo): boolean {
+  if (!m.tri || !m.polarity) return false;
+  const filled: TriRegion =
+    m.polarity === 'ignore' ? m.tri : m.tri.region === 'upper' ? { region: 'lower', k: m.tri.k - 1 } : { region: 'upper', k: m.tri.k + 1 };
+  return filled.region === 'upper' && filled.k <= 0;
 }
 
 /**

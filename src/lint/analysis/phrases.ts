@@ -89,6 +89,8 @@ export const PHRASES = defineTemplates({
   importerRunsInBfloat16Via: 'this file runs in bfloat16 (set at {1}, in a file that imports it through {2})',
   packageRunsInHalf: 'this file runs in half precision (set at {1}, in the training loop of its package, which runs the model it is given)',
   packageRunsInBfloat16: 'this file runs in bfloat16 (set at {1}, in the training loop of its package, which runs the model it is given)',
+  projectRunsInHalf: "this file runs in half precision (set at {1}, in the project's only training loop, which runs the model it is given)",
+  projectRunsInBfloat16: "this file runs in bfloat16 (set at {1}, in the project's only training loop, which runs the model it is given)",
   // Evidence in another file.
   scoresFormedIn: 'the scores are formed in {0} ({1})',
   maskBuiltIn: 'the mask is built in {0} ({1})',
@@ -96,4 +98,6 @@ export const PHRASES = defineTemplates({
   bfloat16SetInImporter: 'bfloat16 is set here, in a file that imports this one',
   halfPrecisionSetInPackage: "half precision is set here, in the training loop of this file's package, which runs the model it is given",
   bfloat16SetInPackage: "bfloat16 is set here, in the training loop of this file's package, which runs the model it is given",
+  halfPrecisionSetInProject: "half precision is set here, in the project's only training loop, which runs the model it is given",
+  bfloat16SetInProject: "bfloat16 is set here, in the project's only training loop, which runs the model it is given",
 });

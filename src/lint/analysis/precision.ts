@@ -32,6 +32,11 @@ export interface PrecisionEvidence {
      * (importers.ts: packageTrainerPrecision).
      */
     readonly package?: true;
+    /**
+     * The file does not import the linted one: it is the project's only training loop, in a folder beside the linted
+     * file's, running the model it is given (importers.ts: projectTrainerPrecision).
+     */
+    readonly project?: true;
   };
 }
 
@@ -108,6 +113,12 @@ function withoutOffOptions(code: string, blank: (m: string) => string): string {
     return storeTrue || defaultOff ? blank(m) : m;
   });
 }
+/**
+ * A dtype of Triton's kernel language (`q.to(tl.float16)` before `tl.dot`, `tl.bfloat16`): how a `@triton.jit` kernel
+ * computes one step, not what the torch code of the file runs in (a reference function beside the kernel, called
+ * with float32 tensors). Blanked as the dtype tests are.
+ */
+const TRITON_DTYPE = /\b(?:tl|triton\.language)\.b?float16\b/g;
 function withoutDtypeTests(code: string): string {
   const blank = (m: string): string => m.replace(/[^\n]/g, ' ');
   const storedHalf = (m: string): string => m.replace(/\.half\(\)/g, blank);
@@ -116,6 +127,7 @@ function withoutDtypeTests(code: string): string {
     .replace(DTYPE_MEMBERSHIP, blank)
     .replace(DTYPE_TEST, blank)
     .replace(FLOAT16_LIMIT, blank)
+    .replace(TRITON_DTYPE, blank)
     .replace(STORED_HALF, storedHalf);
 }
 
@@ -319,6 +331,7 @@ export function runsIn(p: PrecisionEvidence, which: 'fp16' | 'bf16'): MessagePar
   if (!p.from) return msg(which === 'fp16' ? PHRASES.fileRunsInHalf : PHRASES.fileRunsInBfloat16);
   const at = `${p.from.path}:${p.from.line}`;
   if (p.from.package) return msg(which === 'fp16' ? PHRASES.packageRunsInHalf : PHRASES.packageRunsInBfloat16, p.from.path, at);
+  if (p.from.project) return msg(which === 'fp16' ? PHRASES.projectRunsInHalf : PHRASES.projectRunsInBfloat16, p.from.path, at);
   if (p.from.via && p.from.via.length > 0)
     return msg(which === 'fp16' ? PHRASES.importerRunsInHalfVia : PHRASES.importerRunsInBfloat16Via, p.from.path, at, p.from.via.join(', '));
   return msg(which === 'fp16' ? PHRASES.importerRunsInHalf : PHRASES.importerRunsInBfloat16, p.from.path, at);

@@ -111,7 +111,13 @@ describe('trainop32b class 1: ATT007, the training loop of the package runs the 
     assert.deepEqual(await att007({ ...PKG, 'pkg/attention.py': attention('-1e9'), 'pkg/probe.py': builds }), []);
     const builds2 = `import torch.nn as nn\n${trainFunction('autocast()')}\n\nclass Head(nn.Module):\n    pass\n`;
     assert.deepEqual(await att007({ ...PKG, 'pkg/attention.py': attention('-1e9'), 'pkg/probe.py': builds2 }), []);
-    assert.deepEqual(await att007({ ...PKG, 'pkg/attention.py': attention('-1e9'), 'scripts/train.py': trainFunction('autocast()') }), []);
+    // In another directory with a second training loop beside it (session 45: the project's only loop in a folder
+    // beside the file's is evidence, att007-project-trainer45.test.ts; with two, which one runs this file is not shown).
+    const fp32Loop = trainFunction('torch.enable_grad()').replace('def train(', 'def train_fp32(');
+    assert.deepEqual(
+      await att007({ ...PKG, 'pkg/attention.py': attention('-1e9'), 'scripts/train.py': trainFunction('autocast()'), 'scripts/train_fp32.py': fp32Loop }),
+      [],
+    );
   });
   it('naive misreadings stay silent: autocast turned off, a flag shown False, only a comment, another framework', async () => {
     assert.deepEqual(await att007({ ...PKG, 'pkg/attention.py': attention('-1e9'), 'pkg/loop.py': trainFunction('autocast(enabled=False)') }), []);
