@@ -312,10 +312,22 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
     /**
      * `dim` is the last axis read off the input of a projection that keeps its width (`B, T, C = x.shape` beside
      * `nn.Linear(C, C)`), and the queries of these scores carry an axis of several heads with a per-head feature axis of
-     * another size (`view(B, T, n_heads, head_size)`): C is the model width, not each head's.
+     * another size (`view(B, T, n_heads, head_size)`): C is the model width, not each head's. Heads the code then folds
+     * into the batch axis (`view(b, t, h, s)`, then `.transpose(1, 2).contiguous().view(b * h, t, s)` before `torch.bmm`)
+     * are still several heads: queries split into heads (multiHead) whose first axis is stated as the batch times a head
+     * count. The queries (or keys) scaled themselves (`queries / (e ** (1 / 4))` before the product) carry their own axes.
      */
-    const keptWidthSplit = (dim: DimInfo, proj: NonNullable<ScaleSite['target']['proj']>, target: ScaleSite['target']): boolean =>
-      !!dim.lastAxisOf && dim.ofTensor === proj.input && !!target.attn?.queryAxes?.some((a) => a.label === 'head');
+    const keptWidthSplit = (dim: DimInfo, proj: NonNullable<ScaleSite['target']['proj']>, target: ScaleSite['target']): boolean => {
+      if (!dim.lastAxisOf || dim.ofTensor !== proj.input) return false;
+      const axes = target.attn?.queryAxes ?? (target.role === 'query' || target.role === 'key' ? target.axes : undefined);
+      if (axes?.some((a) => a.label === 'head')) return true;
+      return !!target.multiHead && headsFoldedIntoBatch(axes?.[0]);
+    };
+    /** A batch axis stated as the batch size times a head count (`b * h`, `bsz * self.num_heads`). */
+    const headsFoldedIntoBatch = (axis: { label?: string; sizeText?: string } | undefined): boolean => {
+      const m = axis?.label === 'batch' ? /^\s*([\w.]+)\s*\*\s*([\w.]+)\s*$/.exec(axis.sizeText ?? '') : null;
+      return !!m && [m[1], m[2]].some((n) => isHeadCountName(String(n)));
+    };
 
     /**
      * The factor is, under a square root, `float()`/`int()` or parentheses, `heads // width` where `heads` is a head
