@@ -286,6 +286,10 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
       // The input's width times a count the code does not show (`nn.Linear(d, d * n_parts)`, `d * self.cfg.k`): each of
       // the parts the output is cut into may be as wide as the input; nothing says the projection narrows it.
       if (timesUnshownCount(bare(proj.outText), bare(proj.inText))) return undefined;
+      // Heads that are pieces of the output stacked on the batch or a new leading axis (`torch.stack(torch.split(keys,
+      // split, dim=2), dim=0)`) of a projection from another width (GST's `nn.Linear(key_dim, num_units)` with
+      // `key_dim = E // num_heads`, bound by a caller): the input may be one head wide, no evidence.
+      if (proj.stackedOnBatch) return undefined;
       // The width as a number when the factor is one (`math.sqrt(D_MODEL)` evaluates to 512) and the projection states
       // it with module-level constants (`nn.Linear(D_MODEL, 3 * D_MODEL)`).
       const inputWidth =

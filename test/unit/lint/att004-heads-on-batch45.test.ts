@@ -165,4 +165,39 @@ class Encoder(nn.Module):
     assert.deepEqual(await findingLines(bad['blocks.py'], 'ATT004'), [22]);
     assert.deepEqual(await findingLines(good['blocks.py'], 'ATT004'), []);
   });
+
+  it('stays silent on the input width of a widening projection whose pieces are stacked on a new axis (GST style)', async () => {
+    // `key_dim` is bound by the caller to `E // num_heads`, one head's width: the input width says nothing here.
+    const gst = `import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class TokenAttention(nn.Module):
+    def __init__(self, query_dim, key_dim, num_units, num_heads):
+        super().__init__()
+        self.num_units = num_units
+        self.num_heads = num_heads
+        self.key_dim = key_dim
+        self.W_query = nn.Linear(query_dim, num_units, bias=False)
+        self.W_key = nn.Linear(key_dim, num_units, bias=False)
+        self.W_value = nn.Linear(key_dim, num_units, bias=False)
+
+    def forward(self, query, key):
+        q = self.W_query(query)
+        k = self.W_key(key)
+        v = self.W_value(key)
+        split = self.num_units // self.num_heads
+        q = torch.stack(torch.split(q, split, dim=2), dim=0)
+        k = torch.stack(torch.split(k, split, dim=2), dim=0)
+        v = torch.stack(torch.split(v, split, dim=2), dim=0)
+        scores = torch.matmul(q, k.transpose(2, 3)) / (SCALE ** 0.5)
+        scores = F.softmax(scores, dim=3)
+        return torch.cat(torch.split(torch.matmul(scores, v), 1, dim=0), dim=3).squeeze(0)
+`;
+    assert.deepEqual(await findingLines(gst.replace('SCALE', 'self.key_dim'), 'ATT004'), []);
+    assert.deepEqual(await findingLines(gst.replace('SCALE', 'split'), 'ATT004'), []);
+    // Its output width on the same scores is all heads' width, reported.
+    assert.deepEqual(await findingLines(gst.replace('SCALE', 'self.num_units'), 'ATT004'), [24]);
+  });
 });
