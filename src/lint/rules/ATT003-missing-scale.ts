@@ -48,6 +48,7 @@ const SHAPE_METHODS = new Set([
   'half',
   'to',
   'type_as',
+  'astype',
   'unsqueeze',
   'squeeze',
   'flatten',
@@ -310,8 +311,11 @@ weights = scores.softmax(dim=-1)`,
      * context decides, as before (a caller that scales q clears it; one that does not is reported).
      */
     function helperWithoutCaller(group: readonly SoftmaxSite[], site: SoftmaxSite, a: DotProductScores): boolean {
-      // A call in view, of this file or of an importing one, binds the parameters in a context of its own.
-      if (group.some((s) => s.ctx.bindings !== undefined)) return false;
+      // A call in view, of this file or of an importing one, binds the parameters in a context of its own. A call from a
+      // test file (`layers_test.py`, `tests/test_layers.py`) is no such caller: it feeds the helper made-up tensors
+      // (`jnp.ones(...)`, `np.random.randn(...)`) to check shapes or compare with a reference written the same way, and
+      // says nothing of how the model's own caller scales q (t5x's `dot_product_attention`, scaled by its module).
+      if (group.some((s) => s.ctx.bindings !== undefined && !calledFromTestFile(s.ctx.calledAt?.path))) return false;
       const fn = site.ctx.scope;
       if (fn.kind !== 'function') return false;
       // A function the file names anywhere but its own definition is handed on or called in a way the contexts do not
@@ -319,6 +323,14 @@ weights = scores.softmax(dim=-1)`,
       if (namedOutsideDefinition(fn.name)) return false;
       const params = new Set(fn.params.map((p) => p.name));
       return ev.facts.matmulAt(a.formedAt).some((m) => [m.aNode, m.bNode].every((n) => fromParameter(n, params, 0)));
+    }
+
+    /** A path of a test module: `test_*.py`, `*_test.py`, `conftest.py`, or a file under a `test` or `tests` folder. */
+    function calledFromTestFile(path: string | undefined): boolean {
+      if (path === undefined) return false;
+      const parts = path.split(/[\\/]/);
+      const base = parts[parts.length - 1] ?? '';
+      return /^test_\w*\.py$|_test\.py$|^conftest\.py$/.test(base) || parts.slice(0, -1).some((d) => d === 'test' || d === 'tests');
     }
 
     /** `node` is a parameter of the function, or shape steps of one, through local reassignments (`q = q.view(...)`). */
