@@ -328,9 +328,9 @@ weights = scores.softmax(dim=-1)`,
     /** A path of a test module: `test_*.py`, `*_test.py`, `conftest.py`, or a file under a `test` or `tests` folder. */
     function calledFromTestFile(path: string | undefined): boolean {
       if (path === undefined) return false;
-      const parts = path.split(/[\\/]/);
-      const base = parts[parts.length - 1] ?? '';
-      return /^test_\w*\.py$|_test\.py$|^conftest\.py$/.test(base) || parts.slice(0, -1).some((d) => d === 'test' || d === 'tests');
+      const dirs = path.split(/[\\/]/);
+      const base = String(dirs.pop());
+      return /^test_\w*\.py$|_test\.py$|^conftest\.py$/.test(base) || dirs.some((d) => d === 'test' || d === 'tests');
     }
 
     /** `node` is a parameter of the function, or shape steps of one, through local reassignments (`q = q.view(...)`). */

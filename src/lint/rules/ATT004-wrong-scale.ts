@@ -323,13 +323,14 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
      */
     const keptWidthSplit = (dim: DimInfo, proj: NonNullable<ScaleSite['target']['proj']>, target: ScaleSite['target']): boolean => {
       if (!dim.lastAxisOf || dim.ofTensor !== proj.input) return false;
-      const axes = target.attn?.queryAxes ?? (target.role === 'query' || target.role === 'key' ? target.axes : undefined);
+      // The queries of the scores, or the scaled queries or keys themselves (a target without scores is one of them here).
+      const axes = target.attn ? target.attn.queryAxes : target.axes;
       if (axes?.some((a) => a.label === 'head')) return true;
       return !!target.multiHead && headsFoldedIntoBatch(axes?.[0]);
     };
     /** A batch axis stated as the batch size times a head count (`b * h`, `bsz * self.num_heads`). */
     const headsFoldedIntoBatch = (axis: { label?: string; sizeText?: string } | undefined): boolean => {
-      const m = axis?.label === 'batch' ? /^\s*([\w.]+)\s*\*\s*([\w.]+)\s*$/.exec(axis.sizeText ?? '') : null;
+      const m = /^batch:\s*([\w.]+)\s*\*\s*([\w.]+)\s*$/.exec(`${axis?.label}:${axis?.sizeText}`);
       return !!m && [m[1], m[2]].some((n) => isHeadCountName(String(n)));
     };
 
