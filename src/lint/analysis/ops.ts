@@ -3372,7 +3372,7 @@ function headsOnBatch(ev: Evaluator, c: Call, pieces: AValue): AValue | undefine
   const axisNode = c.args.positional[1] ?? arg(c, 'axis') ?? arg(c, 'dim');
   if (!piece?.widthPiece || !piece.proj || !axisNode || intOf(ev, c, axisNode) !== 0) return undefined;
   const { widthPiece: _widthPiece, ...rest } = piece;
-  return { ...rest, multiHead: true, proj: { ...piece.proj, splitIntoHeads: true } };
+  return { ...rest, multiHead: true, proj: { ...piece.proj, splitIntoHeads: true, stackedOnBatch: true } };
 }
 
 /** The extent along the joined axis written in a ones/zeros call (`np.zeros(K - n)`, `np.ones((1, n))` joined on axis 1). */

@@ -166,6 +166,7 @@ function portableTensor(v: AValue, origin: ValueOrigin | undefined, depth: numbe
       outText: v.proj.outText,
       ...(v.proj.inText ? { inText: v.proj.inText } : {}),
       splitIntoHeads: true,
+      ...(v.proj.stackedOnBatch ? { stackedOnBatch: true } : {}),
       ...(origin ? { splitIn: { path: origin.path, line: origin.line } } : v.proj.splitIn ? { splitIn: v.proj.splitIn } : {}),
     };
   // A dict with known keys (a collate function's `{"feats": x, "padding_mask": m}`): its entries cross as values do.

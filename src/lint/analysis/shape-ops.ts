@@ -1088,7 +1088,14 @@ export function splitValue(
   if (t.projectedWidth && (dim === undefined || dim === -1 || (t.ndim !== undefined && dim === t.ndim - 1) || t.ndim === undefined)) elem.widthCut = true;
   // Equal pieces of the whole width (`tf.split(q, num_heads, axis=2)`, `torch.split(q, d_head, dim=-1)`; not a list of
   // sizes, nor a literal 1): joined back along the batch axis, the heads (ops.ts: headsOnBatch).
-  const lastAxis = dim === -1 || (t.ndim !== undefined && dim === t.ndim - 1);
+  // A positive axis of a tensor whose rank is not known (`Q.split(self.d_head, dim=2)`, `tf.split(Q, num_heads, axis=2)`
+  // of a projection applied to a parameter) is the features when the pieces are one head's width (torch's split size)
+  // or as many as the heads (a count of sections): the size, not the axis number, says which axis is cut.
+  const byHeads =
+    t.ndim === undefined && dim !== undefined && dim > 0 && countNode !== undefined && !listed
+      ? labelOfSize(ev, c, countNode) === (mode === 'split' ? 'feat' : mode === 'sections' ? 'head' : undefined)
+      : false;
+  const lastAxis = dim === -1 || (t.ndim !== undefined && dim === t.ndim - 1) || byHeads;
   const equal =
     (mode === 'split' || mode === 'sections') &&
     countNode !== undefined &&

@@ -387,6 +387,11 @@ export interface ProjectionInfo {
    * size `out // heads`): each head's features are a part of `outText`, so `outText` is the model width there.
    */
   readonly splitIntoHeads?: true;
+  /**
+   * The heads are pieces of the output joined back along the batch or a new leading axis (`torch.cat(q.split(d_head,
+   * dim=2), dim=0)`, `tf.concat(tf.split(q, heads, axis=2), axis=0)`): nothing relates the input width to a head's.
+   */
+  readonly stackedOnBatch?: true;
   /** Split so in another workspace file, whose call passed the projected values here: that call's place. */
   readonly splitIn?: { readonly path: string; readonly line: number };
 }
