@@ -11,7 +11,7 @@ import type { Ctx } from './facts';
 import type { Def, Scope } from './scopes';
 import { causalBoundOf, combineMasks, flipMask, infOfAdditive, triMask, withMaskDtype } from './masks';
 import { isPadIdName, isTokenIdsName, maskOfName } from './names';
-import { msg } from '../message';
+import { msg, type Template } from '../message';
 import { PHRASES } from './phrases';
 import { arg, intOf, rootName, tensorish, val, type Call } from './call';
 import { broadcastResult, stripFacts } from './shape-ops';
@@ -638,6 +638,17 @@ function compare(ev: Evaluator, op: string, av: AValue, bv: AValue, a: PyNode, b
     void idsNode;
     return tensor({ ...(ids.ndim !== undefined ? { ndim: ids.ndim, axes: ids.axes } : {}), dtype: 'bool', mask: m });
   };
+  // A comparison of token ids read as a padding mask over their last axis: `keep` is its polarity (undefined: no
+  // padding comparison), the two phrases say why, at real tokens or at padding.
+  const idsPaddingMask = (ids: AValue, idsNode: PyNode, keep: boolean | undefined, atTokens: Template, atPadding: Template): AValue | undefined => {
+    if (keep === undefined || !tokenIdsNamed(ids, rootName(ev, idsNode) ?? '') || picksFromLastAxis(ev, idsNode)) return undefined;
+    const why = msg(keep ? atTokens : atPadding, `\`${ev.text(a)} ${op} ${ev.text(b)}\``);
+    return tensor({
+      ...(ids.ndim !== undefined ? { ndim: ids.ndim, axes: ids.axes } : {}),
+      dtype: 'bool',
+      mask: { polarity: keep ? 'keep' : 'ignore', dtype: 'bool', padding: true, padAxes: [-1], why },
+    });
+  };
   // Token ids against a negative padding id (`x < 0`, `ids >= 0`, `phoneme_ids != -1`): an embedding has no row for a
   // negative id, so the negative entries are the padding (or a mask token the code clears before the lookup) and the
   // others the tokens. With padding id 0 instead, `ids < 0` is all False and `ids >= 0` all True: read in the meaning
@@ -651,13 +662,7 @@ function compare(ev: Evaluator, op: string, av: AValue, bv: AValue, a: PyNode, b
         : (o === '<' && n === 0) || (o === '<=' && n === -1) || (o === '==' && n < 0)
           ? false
           : undefined;
-    if (keep === undefined || !tokenIdsNamed(ids, rootName(ev, idsNode) ?? '') || picksFromLastAxis(ev, idsNode)) return undefined;
-    const why = msg(keep ? PHRASES.trueAtRealTokensNegativePad : PHRASES.trueAtPaddingNegativePad, `\`${ev.text(a)} ${op} ${ev.text(b)}\``);
-    return tensor({
-      ...(ids.ndim !== undefined ? { ndim: ids.ndim, axes: ids.axes } : {}),
-      dtype: 'bool',
-      mask: { polarity: keep ? 'keep' : 'ignore', dtype: 'bool', padding: true, padAxes: [-1], why },
-    });
+    return idsPaddingMask(ids, idsNode, keep, PHRASES.trueAtRealTokensNegativePad, PHRASES.trueAtPaddingNegativePad);
   };
   // Token ids against the padding id 0 by order: `input_ids > 0` is True at real tokens, `input_ids < 1` at padding.
   const orderedIds = (ids: AValue, idsNode: PyNode, other: AValue, o: string): AValue | undefined => {
@@ -668,13 +673,7 @@ function compare(ev: Evaluator, op: string, av: AValue, bv: AValue, a: PyNode, b
         : (o === '<' && other.num === 1) || (o === '<=' && other.num === 0)
           ? false
           : undefined;
-    if (keep === undefined || !tokenIdsNamed(ids, rootName(ev, idsNode) ?? '') || picksFromLastAxis(ev, idsNode)) return undefined;
-    const why = msg(keep ? PHRASES.trueAtRealTokensPadZero : PHRASES.trueAtPaddingPadZero, `\`${ev.text(a)} ${op} ${ev.text(b)}\``);
-    return tensor({
-      ...(ids.ndim !== undefined ? { ndim: ids.ndim, axes: ids.axes } : {}),
-      dtype: 'bool',
-      mask: { polarity: keep ? 'keep' : 'ignore', dtype: 'bool', padding: true, padAxes: [-1], why },
-    });
+    return idsPaddingMask(ids, idsNode, keep, PHRASES.trueAtRealTokensPadZero, PHRASES.trueAtPaddingPadZero);
   };
   const byOrder = orderedIds(av, a, bv, op) ?? orderedIds(bv, b, av, mirror(op));
   if (byOrder) return byOrder;
