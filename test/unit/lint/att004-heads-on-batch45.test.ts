@@ -167,7 +167,9 @@ class Encoder(nn.Module):
   });
 
   it('stays silent on the input width of a widening projection whose pieces are stacked on a new axis (GST style)', async () => {
-    // `key_dim` is bound by the caller to `E // num_heads`, one head's width: the input width says nothing here.
+    // `key_dim` is bound by the caller to `E // num_heads`, one head's width: the input width says nothing here. Since
+    // session 45 a stack of split pieces claims no rank (ATT005's class), so this guards GST's silence as a whole; the
+    // concatenated form, which reaches the stacked-on-batch check, is fixture catted_pieces_input_width_ok.py.
     const gst = `import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -197,7 +199,6 @@ class TokenAttention(nn.Module):
 `;
     assert.deepEqual(await findingLines(gst.replace('SCALE', 'self.key_dim'), 'ATT004'), []);
     assert.deepEqual(await findingLines(gst.replace('SCALE', 'split'), 'ATT004'), []);
-    // Its output width on the same scores is all heads' width, reported.
     assert.deepEqual(await findingLines(gst.replace('SCALE', 'self.num_units'), 'ATT004'), [24]);
   });
 });
