@@ -659,7 +659,10 @@ export const UNSEEN_BATCHES: readonly UnseenBatch[] = [
   // 56's case files): a fresh unseen batch measured with today's linter. The integrator decided before any result
   // existed that it is printed on its own this session (`alone`); at the start of session 46 it joins the unseen
   // measure, as session 45 decided before it existed.
-  { id: 'batch-55', dir: join(__dirname, 'batch-55', 'cases'), group: 'unseen', alone: true },
+  // A regression batch since the end of session 45 (before it joined the measure): the repeated-code report of the
+  // session's final review, run on the whole tree and shown to the integrator, named a case file of this batch (with
+  // its kind).
+  { id: 'batch-55', dir: join(__dirname, 'batch-55', 'cases'), group: 'regression' },
   // Session 45 (brief curator-s45u56), gathered by one curator in parallel with the curator of batch 55, each from its
   // quarter of the coin (first hex digit 4-7 here, 0-3 for batch 55; 8-f is the training set), after batches 51-54 and
   // from none of their repositories, with real bugs as its first aim and then correct look-alikes of the rules' bugs,
@@ -667,7 +670,10 @@ export const UNSEEN_BATCHES: readonly UnseenBatch[] = [
   // with any other case under test/ (and the test folders of the session's other branches): a fresh unseen batch
   // measured with today's linter. The integrator decided before any result existed that it is printed on its own this
   // session (`alone`); at the start of session 46 it joins the unseen measure, as session 45 decided before it existed.
-  { id: 'batch-56', dir: join(__dirname, 'batch-56', 'cases'), group: 'unseen', alone: true },
+  // A regression batch since the end of session 45 (before it joined the measure): the repeated-code report of the
+  // session's final review, run on the whole tree and shown to the integrator, named a case file of this batch (with
+  // its kind).
+  { id: 'batch-56', dir: join(__dirname, 'batch-56', 'cases'), group: 'regression' },
 ];
 
 const GROUP_TITLES: Record<UnseenGroup, string> = {
