@@ -21,8 +21,7 @@ export function renderRulePage(rule: Rule): string {
     '',
     '## What it does',
     '',
-    docs.whatItDoes,
-    '',
+    ...whatItDoesSection(docs.whatItDoes),
     '## Why is this bad?',
     '',
     docs.whyIsThisBad,
@@ -60,6 +59,73 @@ export function renderRulePage(rule: Rule): string {
     ...docs.references.map((r) => `- [${r.title}](${r.url})`),
     '',
   ].join('\n');
+}
+
+/**
+ * Splits prose into its sentences: a sentence ends at a `. ` followed by a capital letter, a
+ * backtick or a quote, outside backtick code spans and outside brackets (`(e.g. x. Y)` stays whole). Joining the
+ * result with single spaces gives the text back with its whitespace runs collapsed.
+ */
+export function splitSentences(text: string): string[] {
+  const sentences: string[] = [];
+  let depth = 0;
+  let inCode = false;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '`') inCode = !inCode;
+    else if (inCode) continue;
+    else if (c === '(' || c === '[') depth++;
+    else if ((c === ')' || c === ']') && depth > 0) depth--;
+    else if (c === '.' && depth === 0 && /^\s+[A-Z`"']/.test(text.slice(i + 1, i + 12))) {
+      sentences.push(text.slice(start, i + 1).trim());
+      start = i + 1;
+    }
+  }
+  const rest = text.slice(start).trim();
+  if (rest) sentences.push(rest);
+  return sentences.map((t) => t.replace(/\s+/g, ' '));
+}
+
+/** A sentence without its bracketed asides (outside code spans): the claim it makes, without its qualifications. */
+export function withoutAsides(sentence: string): string {
+  let out = '';
+  let depth = 0;
+  let inCode = false;
+  for (const c of sentence) {
+    if (c === '`' && depth === 0) inCode = !inCode;
+    if (!inCode && c === '(') depth++;
+    else if (!inCode && c === ')' && depth > 0) depth--;
+    else if (depth === 0) out += c;
+  }
+  return out
+    .replace(/\s+/g, ' ')
+    .replace(/ ([,.:;])/g, '$1')
+    .trim();
+}
+
+/**
+ * "What it does" of a text in one paragraph: the first sentence without its asides as the lead, then the whole text, one sentence a bullet (one
+ * handled form of code or one exception each, in the rule's own order), in a collapsed list: a page whose rule knows
+ * many forms still opens on one readable sentence, and nothing of the text is left out.
+ */
+function whatItDoesSection(text: string): string[] {
+  // Text already laid out in paragraphs and lists (ATT002's): its first paragraph leads, the rest is collapsed as written.
+  const [first, ...paragraphs] = text.split(/\n\s*\n/);
+  if (paragraphs.length > 0) return [first, '', '<details>', '<summary>In full</summary>', '', paragraphs.join('\n\n'), '', '</details>', ''];
+  const sentences = splitSentences(text);
+  if (sentences.length === 1 && !sentences[0].includes('(')) return [sentences[0], ''];
+  return [
+    withoutAsides(sentences[0]),
+    '',
+    '<details>',
+    `<summary>In full: ${sentences.length === 1 ? 'the sentence' : `${sentences.length} sentences`} on the forms it reads and where it stays silent</summary>`,
+    '',
+    ...sentences.map((d) => `- ${d}`),
+    '',
+    '</details>',
+    '',
+  ];
 }
 
 /** Short hover text: summary and the "why" paragraph, each through `translate` (the editor's display language). */

@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { RULES, renderRulePage, rulePageFileName } from '../../../src/lint';
-import { renderRuleIndex } from '../../../src/lint/docs';
+import { renderRuleIndex, splitSentences, withoutAsides } from '../../../src/lint/docs';
 import { linter, ROOT } from './helpers';
 
 const DOCS = join(ROOT, 'docs', 'rules');
@@ -32,6 +32,40 @@ describe('rule pages', () => {
       assert.ok(rule.meta.docs.references.length > 0, `${rule.meta.code}: references`);
       assert.match(rule.meta.code, /^ATT00[1-8]$/);
       assert.match(rule.meta.name, /^[a-z]+(-[a-z0-9]+)*$/);
+    }
+  });
+
+  it('splits prose into sentences outside code spans and brackets, and drops asides outside code spans', () => {
+    assert.deepEqual(splitSentences('Reports a (e.g. x. Y) thing. Also `a. B` here.  Then "quoted". Done'), [
+      'Reports a (e.g. x. Y) thing.',
+      'Also `a. B` here.',
+      'Then "quoted".',
+      'Done',
+    ]);
+    assert.deepEqual(splitSentences('one sentence, e.g. this. not split before lowercase'), ['one sentence, e.g. this. not split before lowercase']);
+    assert.equal(withoutAsides('Reports `f(x)` (not `g(y)`, nor (nested)) here (always).'), 'Reports `f(x)` here.');
+  });
+
+  it("opens every page's 'What it does' on a short lead and keeps the rule's whole text below it", () => {
+    const squash = (t: string) => t.replace(/\s+/g, ' ').trim();
+    for (const rule of RULES) {
+      const page = renderRulePage(rule);
+      const section = page.slice(page.indexOf('## What it does') + '## What it does'.length, page.indexOf('## Why is this bad?'));
+      const lead = section.trim().split('\n')[0];
+      assert.ok(lead.length <= 600, `${rule.meta.code}: a lead of ${lead.length} characters`);
+      const text = rule.meta.docs.whatItDoes;
+      if (text.includes('\n'))
+        assert.ok(
+          section.includes(
+            text
+              .split(/\n\s*\n/)
+              .slice(1)
+              .join('\n\n'),
+          ),
+          `${rule.meta.code}: text left out`,
+        );
+      else assert.equal(squash(splitSentences(text).join(' ')), squash(text), `${rule.meta.code}: sentences lose text`);
+      for (const s of text.includes('\n') ? [] : splitSentences(text)) assert.ok(section.includes(`- ${s}`), `${rule.meta.code}: missing "${s.slice(0, 40)}"`);
     }
   });
 
