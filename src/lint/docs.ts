@@ -105,18 +105,19 @@ export function withoutAsides(sentence: string): string {
 }
 
 /**
- * "What it does" of a text in one paragraph: the first sentence without its asides as the lead, then the whole text, one sentence a bullet (one
- * handled form of code or one exception each, in the rule's own order), in a collapsed list: a page whose rule knows
+ * "What it does" of a text in one paragraph: the first sentence without its asides as the lead, then the whole text,
+ * one sentence a bullet (one handled form of code or one exception each, in the rule's own order), in a collapsed list: a page whose rule knows
  * many forms still opens on one readable sentence, and nothing of the text is left out.
  */
 function whatItDoesSection(text: string): string[] {
   // Text already laid out in paragraphs and lists (ATT002's): its first paragraph leads, the rest is collapsed as written.
-  const [first, ...paragraphs] = text.split(/\n\s*\n/);
+  const [first = '', ...paragraphs] = text.split(/\n\s*\n/);
   if (paragraphs.length > 0) return [first, '', '<details>', '<summary>In full</summary>', '', paragraphs.join('\n\n'), '', '</details>', ''];
   const sentences = splitSentences(text);
-  if (sentences.length === 1 && !sentences[0].includes('(')) return [sentences[0], ''];
+  const lead = sentences[0] ?? '';
+  if (sentences.length === 1 && !lead.includes('(')) return [lead, ''];
   return [
-    withoutAsides(sentences[0]),
+    withoutAsides(lead),
     '',
     '<details>',
     `<summary>In full: ${sentences.length === 1 ? 'the sentence' : `${sentences.length} sentences`} on the forms it reads and where it stays silent</summary>`,
