@@ -683,6 +683,15 @@ export const UNSEEN_BATCHES: readonly UnseenBatch[] = [
   // existed that it is printed on its own this session (`alone`); at the start of session 47 it joins the unseen
   // measure, as session 46 decided before it existed.
   { id: 'batch-57', dir: join(__dirname, 'batch-57', 'cases'), group: 'unseen', alone: true },
+  // Session 46 (brief curator-s46u58), gathered by one curator in parallel with the curator of batch 57, each from its
+  // quarter of the coin (first hex digit 4-7 here, 0-3 for batch 57; 8-f is the training set), after batches 55 and 56
+  // and from none of their repositories, with real bugs as its first aim and then correct look-alikes of the rules' bugs,
+  // every case written for the set, labelled before any linter ran on it and checked to share no run of six code lines
+  // with any other case under test/ (and the test folders of the session's other branches and batch 57's case files): a
+  // fresh unseen batch measured with today's linter. The integrator decided before any result existed that it is printed
+  // on its own this session (`alone`); at the start of session 47 it joins the unseen measure, as session 46 decided
+  // before it existed.
+  { id: 'batch-58', dir: join(__dirname, 'batch-58', 'cases'), group: 'unseen', alone: true },
 ];
 
 const GROUP_TITLES: Record<UnseenGroup, string> = {
