@@ -6,13 +6,14 @@
 # of the labelled sets is linted; compared with a workspace run it shows the findings the rest of a repository
 # silences and the ones only its other files make.
 # Needs each repository's git directory at $MIRROR/<owner>+<name>/repo (MIRROR defaults to /work/.mirror).
+# REPOS=FILE scans another list in the same format (default repos.txt beside this script), e.g. repos-fresh-s46.txt.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 mirror="${MIRROR:-/work/.mirror}"
 out="${1:-${TMPDIR:-/tmp}/lint-scan}"
 mkdir -p "$out/src" "$out/json"
-grep -v '^#' "$here/repos.txt" | while read -r repo commit; do
+grep -v '^#' "${REPOS:-$here/repos.txt}" | while read -r repo commit; do
   [ -n "$repo" ] || continue
   key="${repo/\//+}"
   git_dir="$mirror/$key/repo"
