@@ -1678,6 +1678,10 @@ function layerFromCtor(ev: Evaluator, c: Call, qname: string): AValue | undefine
   if (qname === 'torch.nn.ModuleList') {
     const first = c.args.positional[0];
     const v = first ? ev.eval(first, c.ctx) : UNKNOWN;
+    // `self.layers = nn.ModuleList([])`, then `self.layers.append(nn.ModuleList([norm, Attention(d), ff]))` in a loop
+    // of the same function: a list of unknown length whose every item is what the appends build.
+    const empty = !first || (unparen(first).type === 'list' && namedChildren(unparen(first)).length === 0);
+    if (empty && c.args.keywords.size === 0 && !c.args.hasSplat) return appendedModules(ev, c) ?? (v.kind === 'tuple' ? v : UNKNOWN);
     return v.kind === 'tuple' ? v : UNKNOWN;
   }
   // TimeDistributed(Dense(...)) applies the Dense layer to every time step: on (batch, T, d) it is that Dense layer.
@@ -3651,6 +3655,52 @@ function paddedOnes(ev: Evaluator, c: Call): AValue | undefined {
       why: msg(PHRASES.onesZeroPadded, `\`${ev.text(c.node).slice(0, 50)}\``, 'pad_sequence'),
     },
   });
+}
+
+/**
+ * The items of an empty module list bound to a name or attribute (`self.layers = nn.ModuleList([])`) that the same
+ * function fills only by `self.layers.append(module)` after the binding: a list of unknown length whose every item is
+ * the appended module (a layer, an instance of a class, or a module list of them, `nn.ModuleList([norm, Attention(d)])`).
+ * Undefined when the function binds the name again, adds to it any other way, appends at more than one place, or
+ * appends anything else.
+ */
+function appendedModules(ev: Evaluator, c: Call): AValue | undefined {
+  const assign = c.node.parent;
+  const left = assign?.type === 'assignment' && childByField(assign, 'right') === c.node ? childByField(assign, 'left') : undefined;
+  if (!assign || !left || (left.type !== 'identifier' && left.type !== 'attribute')) return undefined;
+  const fn = enclosingFunction(assign);
+  if (!fn) return undefined;
+  const target = ev.text(left);
+  const items: PyNode[] = [];
+  let other = false;
+  walk(fn, (n) => {
+    if (other) return false;
+    if (n !== fn && (n.type === 'function_definition' || n.type === 'class_definition')) return false;
+    if (n.type === 'assignment' || n.type === 'augmented_assignment') {
+      const l = childByField(n, 'left');
+      if (n !== assign && l && ev.text(l) === target) other = true;
+    } else if (n.type === 'call' && n.start >= assign.end) {
+      const f = childByField(n, 'function');
+      const obj = f?.type === 'attribute' ? childByField(f, 'object') : undefined;
+      if (obj && ev.text(obj) === target) {
+        const method = ev.text(childByField(f!, 'attribute') ?? f!);
+        const args = namedChildren(childByField(n, 'arguments') ?? n);
+        if (method === 'append' && args.length === 1 && args[0] && args[0].type !== 'keyword_argument') items.push(args[0]);
+        else other = true;
+      }
+    }
+    return true;
+  });
+  const only = items.length === 1 ? items[0] : undefined;
+  if (other || !only) return undefined;
+  const item = ev.eval(only, c.ctx);
+  return isModuleValue(item) ? { kind: 'tuple', items: item } : undefined;
+}
+
+/** A module (a layer, an instance of a class) or a module list of known modules (`nn.ModuleList([norm, Attention(d)])`). */
+export function isModuleValue(v: AValue): boolean {
+  if (v.kind === 'object' || v.kind === 'layer') return true;
+  return v.kind === 'tuple' && !!v.elements && v.elements.length > 0 && v.elements.every((e) => e.kind === 'object' || e.kind === 'layer');
 }
 
 function appendedItems(ev: Evaluator, name: PyNode, at: PyNode): PyNode[] | undefined {
