@@ -1673,6 +1673,9 @@ export class Evaluator {
     // A fixed row (`mask[-1, :M] = True`, the summary query barred from the memory keys) marks one region, not each
     // example's lengths: what its 1s mean is not known from the construction.
     if (subs.some((s) => s.type === 'integer' || (s.type === 'unary_operator' && namedChildren(s)[0]?.type === 'integer'))) return undefined;
+    // A range with both ends on any axis (`m[r0:r1, :c] = True`, a block of rows barred from the first keys: DN-DETR's
+    // denoising-group mask) marks a block, not each example's positions up to its length.
+    if (subs.some((s) => s.type === 'slice' && interiorRange(text(this.tree, s)))) return undefined;
     // `before`: the slice covers each example's tokens (`:n`, or `W - len(s):` right-aligned); `past`: its padding.
     const before: number[] = [];
     const past: number[] = [];
@@ -2642,4 +2645,11 @@ function bracketed(t: string, open: number): string {
     }
   }
   return t.slice(open);
+}
+
+/** A slice with a start other than 0 and a stop (`r0:r1`, `2 * i * n:2 * (i + 1) * n`): a range inside the axis. */
+function interiorRange(slice: string): boolean {
+  const parts = slice.replace(/\s+/g, '').split(':');
+  const [start, stop] = parts;
+  return parts.length >= 2 && !!start && start !== '0' && !!stop;
 }

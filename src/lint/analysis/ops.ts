@@ -1259,7 +1259,12 @@ export function evalSubscript(ev: Evaluator, node: PyNode, ctx: Ctx): AValue {
   });
   const blocks = subs[0] !== undefined && unparen(subs[0]).type === 'ellipsis' && !v.mask?.tri && !v.mask?.causal;
   const spread = v.mask && (v.ndim === undefined || v.ndim === 2 || blocks) ? subscriptSpread(ev, subs) : undefined;
-  const out = sliceCausalMask(ev, spread ? spreadMask(ev, withSpreadPadding(v, indexed, spread), valueNode, spread.rank, spread.axis) : indexed, subs);
+  const sliced = sliceCausalMask(ev, spread ? spreadMask(ev, withSpreadPadding(v, indexed, spread), valueNode, spread.rank, spread.axis) : indexed, subs);
+  // `m[:, ::-1]`: the mask reversed along that axis.
+  const out =
+    sliced.mask && subs.some((sub) => unparen(sub).type === 'slice' && ev.text(sub).replace(/\s+/g, '') === '::-1')
+      ? { ...sliced, mask: reverseMask(sliced.mask) }
+      : sliced;
   // A slice of keys that include a cache (`torch.cat([self.keys, k], dim=-2)[..., -window:, :]`) still includes it.
   if (v.kind === 'tensor' && v.fromCache && !out.fromCache) return { ...out, fromCache: true, ...(v.cacheAt ? { cacheAt: v.cacheAt } : {}) };
   return cacheRead ? { ...out, fromCache: true } : out;
@@ -2166,7 +2171,7 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
       if (!t.mask) return t.role || t.attn ? addOp(tensor(), { kind: 'opaque', node: c.node }) : tensor();
       const { spread: _spread, ...m } = t.mask;
       if (m.tri || m.causal) return stripFacts(t);
-      return { ...t, mask: m };
+      return { ...t, mask: c.name === 'flip' ? reverseMask(m) : m };
     }
     case 'flatten': {
       // torch: flatten(start_dim=0, end_dim=-1); NumPy's a.flatten() is 1-D (its argument is the order).
@@ -3782,4 +3787,11 @@ function expandDimsValue(ev: Evaluator, c: Call, x: AValue, axisNode: PyNode | u
   let out = x;
   for (const p of (positions as number[]).sort((a, b) => a - b)) out = unsqueezeValue(out, p);
   return out;
+}
+
+/** A mask reversed along an axis (`flip`, `[::-1]`): reversed again, it is back in order. */
+function reverseMask(m: MaskInfo): MaskInfo {
+  if (!m.reversed) return { ...m, reversed: true };
+  const { reversed: _reversed, ...rest } = m;
+  return rest;
 }
