@@ -3664,8 +3664,8 @@ function paddedOnes(ev: Evaluator, c: Call): AValue | undefined {
 
 /**
  * The items of an empty module list bound to a name or attribute (`self.layers = nn.ModuleList([])`) that the same
- * function fills only by `self.layers.append(module)` after the binding: a list of unknown length whose every item is
- * the appended module (a layer, an instance of a class, or a module list of them, `nn.ModuleList([norm, Attention(d)])`).
+ * function fills only by `self.layers.append(modules)` after the binding: a list of unknown length whose every item is
+ * the appended module list (`nn.ModuleList([norm, Attention(d)])`).
  * Undefined when the function binds the name again, adds to it any other way, appends at more than one place, or
  * appends anything else.
  */
@@ -3699,7 +3699,10 @@ function appendedModules(ev: Evaluator, c: Call): AValue | undefined {
   const only = items.length === 1 ? items[0] : undefined;
   if (other || !only) return undefined;
   const item = ev.eval(only, c.ctx);
-  return isModuleValue(item) ? { kind: 'tuple', items: item } : undefined;
+  // Only module lists (`nn.ModuleList([norm, Attention(d), ff])`), unpacked by the loop: a list of single modules filled
+  // so stays unknown, as before (Llama-style `self.layers.append(TransformerBlock(i, args))` blocks called with a mask
+  // their model builds only for several queries, which ATT008 does not read through the call).
+  return item.kind === 'tuple' && isModuleValue(item) ? { kind: 'tuple', items: item } : undefined;
 }
 
 /** A module (a layer, an instance of a class) or a module list of known modules (`nn.ModuleList([norm, Attention(d)])`). */

@@ -96,6 +96,26 @@ describe('ATT002: module lists of module lists, unpacked by the loop that runs t
     assert.deepEqual(await findingLines(file('mask[:, None, None, :]', twoKinds), 'ATT002'), []);
   });
 
+  it('leaves a list of single modules filled by append unknown, as before (not a module list of module lists)', async () => {
+    const flat = `
+class FlatStack(nn.Module):
+    def __init__(self, vocab, width, depth):
+        super().__init__()
+        self.embed = nn.Embedding(vocab, width)
+        self.blocks = nn.ModuleList()
+        for _ in range(depth):
+            self.blocks.append(PooledHeadAttention(width))
+
+    def forward(self, tokens):
+        keep = tokens != 0
+        h = self.embed(tokens)
+        for block in self.blocks:
+            h = block(h, mask=keep) + h
+        return h
+`;
+    assert.deepEqual(await findingLines(POOLING('mask[:, None, None, :]') + flat, 'ATT002'), []);
+  });
+
   it('judges the block of another file as the importing file builds and runs its module lists', async () => {
     const files = (fill: string): Record<string, string> => ({
       'pool/attention.py': POOLING(fill),
