@@ -176,6 +176,18 @@ export function maskFromDoc(description: string): { dtype?: 'bool' | 'int' | 'fl
   // values of an additive mask: a 0/1 mask holds no -inf, and the 0 is the bias of the kept positions, wherever the
   // -inf is written. A True/1 statement ("1 for real tokens, 0 for padding, -inf after the conversion below") still
   // states a 0/1 mask's meaning first.
+  // "positions with 0 are set to -inf", "entries equal to 0 are filled with -1e9": what the code does with the 0 (or
+  // True/1) entries of a 0/1 mask, not the values of an additive one; as the first statement it states which entries
+  // are hidden (0 set to -inf: a keep mask).
+  const becomes =
+    '\\s+(?:are|is|get|gets|will\\s+be)?\\s*(?:set|filled|replaced|turned|changed)\\s+(?:to|with|by|into)\\s+(?:-\\s*inf\\b|a\\s+large\\s+negative|-\\s*1e\\d|-\\s*10{3,}\\b)';
+  const zeroHidden = first(new RegExp(`${zero}${becomes}`, 'i'));
+  const oneHidden = first(new RegExp(`${one}${becomes}`, 'i'));
+  const hiddenAt = Math.min(zeroHidden, oneHidden);
+  if (hiddenAt !== Infinity && hiddenAt <= Math.min(ignoreAt, keepAt)) {
+    out.polarity = zeroHidden < oneHidden ? 'keep' : 'ignore';
+    return out;
+  }
   const oneAt = first(new RegExp(`${one}${sep}(?:${not})?(?:${keepWords}|${ignoreWords})`, 'i'));
   const zeroOnly = additiveAt !== Infinity && oneAt === Infinity && /-\s*inf\b|large negative|-\s*1e\d|-\s*10{3,}\b/i.test(doc);
   if (additiveAt !== Infinity && (alternative || zeroOnly || additiveAt <= Math.min(ignoreAt, keepAt))) {

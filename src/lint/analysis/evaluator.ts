@@ -37,7 +37,7 @@ import { dimOfName, isCacheName, isConfigName, isHeadCountName, isScaleName, isT
 import type { ClassInfo, Def, Scope, ScopeResult } from './scopes';
 import * as opsImpl from './ops';
 import { invertsParam, polarityByFill } from './mask-ops';
-import { callOperator, evalAttributeOf, evalBinary, evalComparison, evalSubscript, evalUnary, setItemFill, type Call } from './ops';
+import { callOperator, evalAttributeOf, evalBinary, evalComparison, evalSubscript, evalUnary, isModuleValue, setItemFill, type Call } from './ops';
 import { portable } from './portable';
 import { valueKey } from './summaries';
 import {
@@ -507,20 +507,26 @@ export class Evaluator {
   private activateLayerLoops(fns: readonly Scope[], text: ReadonlyMap<Scope, string>, active: Set<Scope>, moduleNames: readonly string[]): void {
     const ctor = moduleNames.map((n) => n.replace(/\W/g, '')).join('|');
     const listAttr = new RegExp(`self\\.(\\w+)\\s*=\\s*(?:nn\\.ModuleList\\s*\\(\\s*)?\\[\\s*(?:${ctor})\\s*\\(`, 'g');
+    // Module lists holding such modules (`self.layers = nn.ModuleList([nn.ModuleList([norm, Attention(d), ff]) ...])`,
+    // or filled by `self.layers.append(...)`), unpacked by the loop that runs them (`for norm, attn, ff in self.layers`).
+    const nestedAttr = /self\.(\w+)(?:\s*=\s*(?:nn\.)?ModuleList\s*\(|\.append\s*\()/g;
+    const ctorCall = new RegExp(`\\b(?:${ctor})\\s*\\(`);
     const attrs = new Set<string>();
     for (const f of fns) {
       const t = text.get(f)!;
       listAttr.lastIndex = 0;
       for (let m = listAttr.exec(t); m; m = listAttr.exec(t)) if (m[1]) attrs.add(m[1]);
+      nestedAttr.lastIndex = 0;
+      for (let m = nestedAttr.exec(t); m; m = nestedAttr.exec(t)) if (m[1] && ctorCall.test(bracketed(t, m.index + m[0].length - 1))) attrs.add(m[1]);
     }
     if (attrs.size === 0) return;
-    const loop = new RegExp(`for\\s+(\\w+)(?:\\s*,\\s*\\w+)*\\s+in\\s+(?:zip\\s*\\(\\s*)?self\\.(?:${[...attrs].join('|')})\\b`, 'g');
+    const loop = new RegExp(`for\\s+\\(?\\s*(\\w+(?:\\s*,\\s*\\w+)*)\\s*,?\\s*\\)?\\s+in\\s+(?:zip\\s*\\(\\s*)?self\\.(?:${[...attrs].join('|')})\\b`, 'g');
     for (const f of fns) {
       const t = text.get(f)!;
       loop.lastIndex = 0;
       for (let m = loop.exec(t); m; m = loop.exec(t)) {
         if (!m[1]) continue;
-        this.activeNames.add(m[1]);
+        for (const name of m[1].split(',')) this.activeNames.add(name.trim());
         active.add(f);
       }
     }
@@ -874,7 +880,9 @@ export class Evaluator {
       const item = this.eval(body, ctx);
       // So are masks of one meaning built per example (`[pad_mask(ids[i]) for i in range(B)]`).
       const masks = item.kind === 'tensor' && !!item.mask?.polarity;
-      return item.kind === 'object' || item.kind === 'layer' || item.passedArg !== undefined || masks ? { kind: 'tuple', items: item } : UNKNOWN;
+      // (also module lists of such layers, `[nn.ModuleList([norm, Attention(d), ff]) for _ in range(depth)]`, unpacked
+      // by the loop that runs them: `for norm, attn, ff in self.layers`)
+      return isModuleValue(item) || item.passedArg !== undefined || masks ? { kind: 'tuple', items: item } : UNKNOWN;
     }
     if (iter.kind !== 'tuple' || !iter.elements) {
       // `[make_pad_mask(row, pad_id) for row in ids]`: how many items is not known, but each is a mask of one
@@ -1665,6 +1673,9 @@ export class Evaluator {
     // A fixed row (`mask[-1, :M] = True`, the summary query barred from the memory keys) marks one region, not each
     // example's lengths: what its 1s mean is not known from the construction.
     if (subs.some((s) => s.type === 'integer' || (s.type === 'unary_operator' && namedChildren(s)[0]?.type === 'integer'))) return undefined;
+    // A range with both ends on any axis (`m[r0:r1, :c] = True`, a block of rows barred from the first keys: DN-DETR's
+    // denoising-group mask) marks a block, not each example's positions up to its length.
+    if (subs.some((s) => s.type === 'slice' && interiorRange(text(this.tree, s)))) return undefined;
     // `before`: the slice covers each example's tokens (`:n`, or `W - len(s):` right-aligned); `past`: its padding.
     const before: number[] = [];
     const past: number[] = [];
@@ -2620,4 +2631,25 @@ function writtenSizesAtCall(ev: Evaluator, ret: AValue, scope: Scope, args: Call
       return t === undefined ? rest : { ...rest, sizeText: t };
     }),
   };
+}
+
+/** The text of `t` from the bracket at `open` to the bracket that closes it (to the end of `t` when none does). */
+function bracketed(t: string, open: number): string {
+  let depth = 0;
+  for (let i = open; i < t.length; i++) {
+    const ch = t[i];
+    if (ch === '(' || ch === '[' || ch === '{') depth++;
+    else if (ch === ')' || ch === ']' || ch === '}') {
+      depth--;
+      if (depth === 0) return t.slice(open, i + 1);
+    }
+  }
+  return t.slice(open);
+}
+
+/** A slice with a start other than 0 and a stop (`r0:r1`, `2 * i * n:2 * (i + 1) * n`): a range inside the axis. */
+function interiorRange(slice: string): boolean {
+  const parts = slice.replace(/\s+/g, '').split(':');
+  const [start, stop] = parts;
+  return parts.length >= 2 && !!start && start !== '0' && !!stop;
 }

@@ -470,11 +470,13 @@ function callerContexts(ev: Evaluator, scope: Scope, hops: number, levels = MAX_
     }
   }
   // Not called in its own file (a model's forward that a training script calls): as the files importing that file
-  // call it, one more hop (`layers.py` ← `model.py`'s `Encoder.forward` ← `train.py`'s loop over a DataLoader).
+  // call it, one more hop (`layers.py` ← `model.py`'s `Encoder.forward` ← `train.py`'s loop over a DataLoader). Those
+  // calls pass every argument known (callsFromImporters leaves out `*args` and unknown `**kwargs`), so a parameter they
+  // leave out takes its default, as in the first hop (`attention_mask=None` passed on to the kernel: no mask there).
   if (out.length === 0 && hops < MAX_IMPORTER_HOPS)
     for (const c of callsFromImporters(ev, [scope], hops + 1)) {
       if (out.length >= MAX_CALLER_CONTEXTS) break;
-      out.push(ev.importerContext(c));
+      out.push(ev.importerCallContext(c));
     }
   return out;
 }

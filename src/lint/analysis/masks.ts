@@ -136,7 +136,7 @@ export function combineMasks(a: MaskInfo, b: MaskInfo, op: 'and' | 'or'): MaskIn
   // still garbled.
   if (!a.polarity && a.join?.kind === 'mixed') return { why: msg(PHRASES.combined, a.why, op === 'and' ? '&' : '|', b.why), join: carriedJoin(a) };
   if (!b.polarity && b.join?.kind === 'mixed') return { why: msg(PHRASES.combined, a.why, op === 'and' ? '&' : '|', b.why), join: carriedJoin(b) };
-  if (!a.polarity || a.polarity !== b.polarity)
+  if (!a.polarity || a.polarity !== b.polarity || windowEdges(a, b))
     return bound.causalBound ? { why: msg(PHRASES.combined, a.why, op === 'and' ? '&' : '|', b.why), ...bound } : undefined;
   const join = wrongJoin(a, b, op) ?? furtherJoined(a, b);
   const padAxes = [...new Set([...(a.padAxes ?? []), ...(b.padAxes ?? [])])];
@@ -157,6 +157,16 @@ export function combineMasks(a: MaskInfo, b: MaskInfo, op: 'and' | 'or'): MaskIn
     ...(join ? { join } : {}),
     ...bound,
   };
+}
+
+/**
+ * Two masks from lengths over the same axis, one of them reversed along it (`sequence_mask(start, T) |
+ * sequence_mask(T - width - start, T)[:, ::-1]`, True before a window and after it): no batch is padded at both ends, so
+ * the join marks a window's edges (Tacotron's windowed attention), not padding, and its meaning is not known.
+ */
+function windowEdges(a: MaskInfo, b: MaskInfo): boolean {
+  if (!a.reversed === !b.reversed || !a.padding || !b.padding || a.tri || b.tri || a.causal || b.causal) return false;
+  return (a.padAxes ?? []).join() === (b.padAxes ?? []).join();
 }
 
 /**

@@ -1259,7 +1259,12 @@ export function evalSubscript(ev: Evaluator, node: PyNode, ctx: Ctx): AValue {
   });
   const blocks = subs[0] !== undefined && unparen(subs[0]).type === 'ellipsis' && !v.mask?.tri && !v.mask?.causal;
   const spread = v.mask && (v.ndim === undefined || v.ndim === 2 || blocks) ? subscriptSpread(ev, subs) : undefined;
-  const out = sliceCausalMask(ev, spread ? spreadMask(ev, withSpreadPadding(v, indexed, spread), valueNode, spread.rank, spread.axis) : indexed, subs);
+  const sliced = sliceCausalMask(ev, spread ? spreadMask(ev, withSpreadPadding(v, indexed, spread), valueNode, spread.rank, spread.axis) : indexed, subs);
+  // `m[:, ::-1]`: the mask reversed along that axis.
+  const out =
+    sliced.mask && subs.some((sub) => unparen(sub).type === 'slice' && ev.text(sub).replace(/\s+/g, '') === '::-1')
+      ? { ...sliced, mask: reverseMask(sliced.mask) }
+      : sliced;
   // A slice of keys that include a cache (`torch.cat([self.keys, k], dim=-2)[..., -window:, :]`) still includes it.
   if (v.kind === 'tensor' && v.fromCache && !out.fromCache) return { ...out, fromCache: true, ...(v.cacheAt ? { cacheAt: v.cacheAt } : {}) };
   return cacheRead ? { ...out, fromCache: true } : out;
@@ -1678,6 +1683,10 @@ function layerFromCtor(ev: Evaluator, c: Call, qname: string): AValue | undefine
   if (qname === 'torch.nn.ModuleList') {
     const first = c.args.positional[0];
     const v = first ? ev.eval(first, c.ctx) : UNKNOWN;
+    // `self.layers = nn.ModuleList([])`, then `self.layers.append(nn.ModuleList([norm, Attention(d), ff]))` in a loop
+    // of the same function: a list of unknown length whose every item is what the appends build.
+    const empty = !first || (unparen(first).type === 'list' && namedChildren(unparen(first)).length === 0);
+    if (empty && c.args.keywords.size === 0 && !c.args.hasSplat) return appendedModules(ev, c) ?? (v.kind === 'tuple' ? v : UNKNOWN);
     return v.kind === 'tuple' ? v : UNKNOWN;
   }
   // TimeDistributed(Dense(...)) applies the Dense layer to every time step: on (batch, T, d) it is that Dense layer.
@@ -2162,7 +2171,7 @@ export function callMethod(ev: Evaluator, c: Call): AValue {
       if (!t.mask) return t.role || t.attn ? addOp(tensor(), { kind: 'opaque', node: c.node }) : tensor();
       const { spread: _spread, ...m } = t.mask;
       if (m.tri || m.causal) return stripFacts(t);
-      return { ...t, mask: m };
+      return { ...t, mask: c.name === 'flip' ? reverseMask(m) : m };
     }
     case 'flatten': {
       // torch: flatten(start_dim=0, end_dim=-1); NumPy's a.flatten() is 1-D (its argument is the order).
@@ -3653,6 +3662,55 @@ function paddedOnes(ev: Evaluator, c: Call): AValue | undefined {
   });
 }
 
+/**
+ * The items of an empty module list bound to a name or attribute (`self.layers = nn.ModuleList([])`) that the same
+ * function fills only by `self.layers.append(modules)` after the binding: a list of unknown length whose every item is
+ * the appended module list (`nn.ModuleList([norm, Attention(d)])`).
+ * Undefined when the function binds the name again, adds to it any other way, appends at more than one place, or
+ * appends anything else.
+ */
+function appendedModules(ev: Evaluator, c: Call): AValue | undefined {
+  const assign = c.node.parent;
+  const left = assign?.type === 'assignment' && childByField(assign, 'right') === c.node ? childByField(assign, 'left') : undefined;
+  if (!assign || !left || (left.type !== 'identifier' && left.type !== 'attribute')) return undefined;
+  const fn = enclosingFunction(assign);
+  if (!fn) return undefined;
+  const target = ev.text(left);
+  const items: PyNode[] = [];
+  let other = false;
+  walk(fn, (n) => {
+    if (other) return false;
+    if (n !== fn && (n.type === 'function_definition' || n.type === 'class_definition')) return false;
+    if (n.type === 'assignment' || n.type === 'augmented_assignment') {
+      const l = childByField(n, 'left');
+      if (n !== assign && l && ev.text(l) === target) other = true;
+    } else if (n.type === 'call' && n.start >= assign.end) {
+      const f = childByField(n, 'function');
+      const obj = f?.type === 'attribute' ? childByField(f, 'object') : undefined;
+      if (obj && ev.text(obj) === target) {
+        const method = ev.text(childByField(f!, 'attribute') ?? f!);
+        const args = namedChildren(childByField(n, 'arguments') ?? n);
+        if (method === 'append' && args.length === 1 && args[0] && args[0].type !== 'keyword_argument') items.push(args[0]);
+        else other = true;
+      }
+    }
+    return true;
+  });
+  const only = items.length === 1 ? items[0] : undefined;
+  if (other || !only) return undefined;
+  const item = ev.eval(only, c.ctx);
+  // Only module lists (`nn.ModuleList([norm, Attention(d), ff])`), unpacked by the loop: a list of single modules filled
+  // so stays unknown, as before (Llama-style `self.layers.append(TransformerBlock(i, args))` blocks called with a mask
+  // their model builds only for several queries, which ATT008 does not read through the call).
+  return item.kind === 'tuple' && isModuleValue(item) ? { kind: 'tuple', items: item } : undefined;
+}
+
+/** A module (a layer, an instance of a class) or a module list of known modules (`nn.ModuleList([norm, Attention(d)])`). */
+export function isModuleValue(v: AValue): boolean {
+  if (v.kind === 'object' || v.kind === 'layer') return true;
+  return v.kind === 'tuple' && !!v.elements && v.elements.length > 0 && v.elements.every((e) => e.kind === 'object' || e.kind === 'layer');
+}
+
 function appendedItems(ev: Evaluator, name: PyNode, at: PyNode): PyNode[] | undefined {
   let fn: PyNode | null | undefined = at.parent;
   while (fn && fn.type !== 'function_definition') fn = fn.parent;
@@ -3732,4 +3790,11 @@ function expandDimsValue(ev: Evaluator, c: Call, x: AValue, axisNode: PyNode | u
   let out = x;
   for (const p of (positions as number[]).sort((a, b) => a - b)) out = unsqueezeValue(out, p);
   return out;
+}
+
+/** A mask reversed along an axis (`flip`, `[::-1]`): reversed again, it is back in order. */
+function reverseMask(m: MaskInfo): MaskInfo {
+  if (!m.reversed) return { ...m, reversed: true };
+  const { reversed: _reversed, ...rest } = m;
+  return rest;
 }

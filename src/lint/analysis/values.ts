@@ -100,6 +100,11 @@ export interface MaskInfo {
   /** Negative axis indices along which the padding varies: -1 = key side, -2 = query side. */
   readonly padAxes?: readonly number[];
   /**
+   * Reversed along an axis (`m.flip(-1)`, `m[:, ::-1]`): a mask from lengths so reordered is True at the end of that
+   * axis, not its start. Joined with one not reversed (masks.ts: combineMasks) it is a window's edges, no padding.
+   */
+  readonly reversed?: true;
+  /**
    * A padding term spread over the query axis combined elementwise with one spread over the key axis (`pad_q & pad_k`,
    * `q_keep[:, :, None] * k_keep[:, None, :]`): True where both terms are ('and') or where either is ('or'). Which
    * rows a fill can empty depends on it (masks.ts: emptyRowReason); a further combination drops it.
@@ -840,6 +845,7 @@ function joinMask(a: MaskInfo | undefined, b: MaskInfo | undefined): MaskInfo | 
     origin: a.origin ?? b.origin,
     flippedAt: a.flippedAt === b.flippedAt ? a.flippedAt : undefined,
     fromAdditive: a.fromAdditive || b.fromAdditive ? true : undefined,
+    ...(a.reversed && b.reversed ? { reversed: true as const } : {}),
     ...bound,
   };
 }
