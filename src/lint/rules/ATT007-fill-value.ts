@@ -680,7 +680,7 @@ weights = scores.softmax(dim=-1)`,
     }
 
     /**
-     * The filled tensor is the mask a caller hands the function (a parameter of the fill's function, reached through
+     * The filled tensor is the mask a caller hands the function (a parameter of the fill's function known as a mask, reached through
      * shape-only ops: `attention_mask_l.unsqueeze(1).unsqueeze(1)`, then `.expand(B, 1, T, S)`), not the scores nor a
      * tensor made like them, and the only float16 the code shows is CUDA autocast's (precision.ts: autocastOnly).
      * Autocast computes the ops it lists in float16 and leaves a tensor it did not compute in the dtype its caller made
@@ -691,6 +691,10 @@ weights = scores.softmax(dim=-1)`,
       if (!ev.precision.autocastOnly || ev.precision.bf16) return false;
       const t = site.target;
       if (t.kind !== 'tensor' || t.attn || t.zeros || t.fillValue !== undefined || t.dtype === 'float16') return false;
+      // A mask, by what the code knows of it or by its name: a helper filling whatever tensor it is given
+      // (`replace_masked_values(tensor, mask, -1e7)`) may be handed the scores, which autocast computes in float16.
+      const name = site.targetNode && rootName(ev, site.targetNode);
+      if (!t.mask && !(name && MASK_OR_BIAS_NAME.test(name))) return false;
       return !!site.targetNode && handedInByCaller(site.targetNode, site, 0);
     }
 

@@ -90,6 +90,29 @@ describe("ATT007: a caller's mask filled under autocast (session 46)", () => {
     assert.deepEqual(await findingLines(fusion(LIKE_SCORES) + trainStep(AUTOCAST), 'ATT007'), [24]);
   });
 
+  it('still reports under autocast a helper that fills the tensor it is handed (the scores), not a mask', async () => {
+    const src = `import torch
+import torch.nn as nn
+
+
+def replace_masked_values(tensor, mask, replace_with):
+    return tensor.masked_fill(~mask, replace_with)
+
+
+class PassageAttention(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.proj = nn.Linear(dim, dim)
+
+    def forward(self, passage, question, question_mask):
+        similarity = torch.bmm(self.proj(passage), question.transpose(1, 2))
+        masked = replace_masked_values(similarity, question_mask.unsqueeze(1), -1e7)
+        weights = torch.softmax(masked, dim=-1)
+        return torch.bmm(weights, question)
+${trainStep(AUTOCAST).replace(/images, text_feats, text_mask/g, 'passage, question, question_mask')}`;
+    assert.deepEqual(await findingLines(src, 'ATT007'), [6]);
+  });
+
   it('cross-file: the package trainer runs the model under autocast and GradScaler only', async () => {
     const files = { 'pkg/__init__.py': '', 'pkg/train.py': trainer, 'pkg/fusion.py': fusion(CALLERS_MASK) };
     assert.deepEqual(await workspaceFindingLines(files, 'pkg/fusion.py', 'ATT007'), []);
