@@ -271,8 +271,11 @@ function deviceUnknown(args: string, callee: string): boolean {
  * an option's wording next to it ("This can be used to enable mixed-precision training or half-precision inference on
  * GPUs or TPUs", the docstring of every Flax model of Hugging Face, whose `dtype` field defaults to float32; "fp16 may
  * be passed", "optionally in half precision", "if you want fp16"). What code may do is no evidence of what it does.
+ * Likewise a sentence that says what the code avoids or guards against there, hedged ("Using -1e9 avoids potential NaN
+ * issues on some GPUs or mixed precision setups", on the fill it justifies): the setups it is written to survive, not
+ * the one it runs in.
  */
-const OPTION_WORDING = /\b(?:can|could|may|might|optional(?:ly)?|if\s+you)\b/i;
+const OPTION_WORDING = /\b(?:can|could|may|might|optional(?:ly)?|if\s+you|avoid(?:s|ed|ing)?|prevent(?:s|ed|ing)?|potential(?:ly)?)\b/i;
 /** A sentence: up to a full stop, question or exclamation mark followed by a space or the end (not `jax.numpy.float16`), or a blank line. */
 const SENTENCE = /(?:[^.!?\n]|[.!?](?!\s|$)|\n(?![ \t#]*\n))+[.!?]?/g;
 
