@@ -310,8 +310,11 @@ export function precisionEvidence(code: string, prose: string): PrecisionEvidenc
   return { fp16, bf16, ...(fp16 && autocastOnlyCode(code) ? { autocastOnly: true } : {}) };
 }
 
-/** `GradScaler` (torch.cuda.amp's, or `torch.amp.GradScaler("cuda")`): the loss scaler of autocast training. */
-const GRAD_SCALER = /\bGradScaler\b/g;
+/**
+ * `GradScaler` (torch.cuda.amp's, or `torch.amp.GradScaler("cuda")`), with the `amp.` it is reached through: the loss
+ * scaler of autocast training.
+ */
+const GRAD_SCALER = /(?:\bamp\.)?\bGradScaler\b/g;
 
 /**
  * Whether every float16 evidence of `code` (comments and docstrings stripped) is an `autocast(...)` call or a

@@ -79,6 +79,11 @@ def train(model, loader, optimizer):
 describe("ATT007: a caller's mask filled under autocast (session 46)", () => {
   it("is silent on a fill of the caller's mask when the file's only float16 is autocast", async () => {
     assert.deepEqual(await findingLines(fusion(CALLERS_MASK) + trainStep(AUTOCAST), 'ATT007'), []);
+    // The scaler spelled through its module (`torch.cuda.amp.GradScaler()`): `amp.` is no apex amp here.
+    const scaler = trainStep(AUTOCAST)
+      .replace('def train_step(model, optimizer, scaler,', 'def train_step(model, optimizer,')
+      .replace('        loss =', '        scaler = torch.cuda.amp.GradScaler()\n        loss =');
+    assert.deepEqual(await findingLines(fusion(CALLERS_MASK) + scaler, 'ATT007'), []);
   });
 
   it('still reports the fill when .half() runs the model in float16', async () => {
