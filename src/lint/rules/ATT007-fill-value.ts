@@ -691,47 +691,53 @@ weights = scores.softmax(dim=-1)`,
       if (!ev.precision.autocastOnly || ev.precision.bf16) return false;
       const t = site.target;
       if (t.kind !== 'tensor' || t.attn || t.zeros || t.fillValue !== undefined || t.dtype === 'float16') return false;
-      // A mask, by what the code knows of it or by its name: a helper filling whatever tensor it is given
-      // (`replace_masked_values(tensor, mask, -1e7)`) may be handed the scores, which autocast computes in float16.
-      const name = site.targetNode && rootName(ev, site.targetNode);
-      if (!t.mask && !(name && MASK_OR_BIAS_NAME.test(name))) return false;
-      return !!site.targetNode && handedInByCaller(site.targetNode, site, 0);
+      // Not the scores: a helper filling whatever tensor it is given (`replace_masked_values(tensor, mask, -1e7)`) is
+      // judged where a call hands it the scores (`t.attn` above), which autocast computes in float16; with no caller
+      // in view such a target is no fill ATT007 judges (relevantTarget: a mask or a bias by its value or name).
+      return !!site.targetNode && handedInByCaller(site.targetNode, site, new Set());
     }
 
     /** Shape-only methods: the result holds the tensor's own values in its own dtype. */
     const SHAPE_ONLY = /^(?:unsqueeze|expand|expand_as|view|reshape|repeat|squeeze|transpose|permute|contiguous|flatten|clone|detach)$/;
 
-    /** `node` is, through shape-only ops and assignments of the fill's function, one of that function's parameters. */
-    function handedInByCaller(node: PyNode, site: FillSite, depth: number): boolean {
-      if (depth > 8) return false;
+    /**
+     * `node` is, through shape-only ops and assignments of the fill's function, one of that function's parameters. A
+     * definition met again (`pad = pad.unsqueeze(1)` in a loop) adds no other source.
+     */
+    function handedInByCaller(node: PyNode, site: FillSite, seen: Set<number>): boolean {
       const u = unparen(node);
       if (u.type === 'identifier') {
         const defs = liveDefinitions(ev, u, site.ctx);
         return (
           defs.length > 0 &&
-          defs.every(
-            (d) =>
+          defs.every((d) => {
+            if (seen.has(d.id)) return true;
+            seen.add(d.id);
+            return (
               d.scope === site.ctx.scope &&
-              ((d.kind === 'param' && d.name !== 'self') ||
-                (d.kind === 'assign' && d.path.length === 0 && !!d.value && handedInByCaller(d.value, site, depth + 1))),
-          )
+              ((d.kind === 'param' && d.name !== 'self') || (d.kind === 'assign' && d.path.length === 0 && !!d.value && handedInByCaller(d.value, site, seen)))
+            );
+          })
         );
       }
       if (u.type === 'call') {
         const fn = childByField(u, 'function');
-        const method = fn?.type === 'attribute' ? childByField(fn, 'attribute') : undefined;
+        // An attribute's name (`m.unsqueeze`); a bare function (`f(m)`) has none.
+        const method = fn && childByField(fn, 'attribute');
         const object = fn && childByField(fn, 'object');
-        return !!method && !!object && SHAPE_ONLY.test(ctx.text(method)) && handedInByCaller(object, site, depth + 1);
+        return !!method && !!object && SHAPE_ONLY.test(ctx.text(method)) && handedInByCaller(object, site, seen);
       }
       if (u.type === 'subscript') {
         // `m[:, None, None, :]`, `m[..., None]`: slices, None and the ellipsis only.
         const value = childByField(u, 'value');
         const index = u.children.filter((c) => c.named && c !== value);
-        const plain = index.every((c) => c.type === 'slice' || c.type === 'none' || c.type === 'ellipsis' || c.type === 'comment');
-        return !!value && plain && handedInByCaller(value, site, depth + 1);
+        return !!value && index.every((c) => PLAIN_INDEX.test(c.type)) && handedInByCaller(value, site, seen);
       }
       return false;
     }
+
+    /** Index items that keep every value of the indexed tensor (a view): slices, None, the ellipsis. */
+    const PLAIN_INDEX = /^(?:slice|none|ellipsis|comment)$/;
 
     function finfoFix(site: FillSite): FixSpec | undefined {
       // `scores - mask * 1e9`: the written number is subtracted, so finfo's minimum there would add a huge value.
