@@ -260,7 +260,7 @@ export function importerPrecision(link: ModuleLink, source: string): PrecisionEv
       const via: string[] = [];
       for (let f = target; f !== link.path; f = imports.get(f) ?? link.path) via.unshift(f);
       const from = { path: candidate, line: facts.at.line, column: facts.at.column, ...(via.length > 0 ? { via } : {}) };
-      found = { fp16: facts.precision.fp16, bf16: facts.precision.bf16, from };
+      found = { fp16: facts.precision.fp16, bf16: facts.precision.bf16, ...autocastOnly(facts.precision), from };
       return 'stop';
     }
     return facts.autocastOff ? 'leaf' : 'follow';
@@ -310,9 +310,14 @@ export function packageTrainerPrecision(link: ModuleLink, source: string): Preci
     if (!(p.fp16 || p.bf16) || p.fromProse || !prec.at || prec.autocastOff || otherFramework(lintedFrameworks, prec.frameworks)) continue;
     if (importsWorkspaceModule(files, candidate, facts)) continue;
     if (link.workspace.textFacts(candidate, (src) => OWN_MODULE_CLASS.test(src))) continue;
-    return { fp16: p.fp16, bf16: p.bf16, from: { path: candidate, line: prec.at.line, column: prec.at.column, package: true } };
+    return { fp16: p.fp16, bf16: p.bf16, ...autocastOnly(p), from: { path: candidate, line: prec.at.line, column: prec.at.column, package: true } };
   }
   return projectTrainerPrecision(link, lintedFrameworks);
+}
+
+/** The importing file's evidence is CUDA autocast's only (precision.ts): carried with it. */
+function autocastOnly(p: PrecisionEvidence): { autocastOnly?: true } {
+  return p.autocastOnly ? { autocastOnly: true } : {};
 }
 
 /** A training loop: a gradient step written in the file (`loss.backward()`, `scaler.scale(loss).backward()`). */
@@ -361,7 +366,7 @@ function projectTrainerPrecision(link: ModuleLink, lintedFrameworks: ReturnType<
   if (!(p.fp16 || p.bf16) || p.fromProse || !prec.at || prec.autocastOff || otherFramework(lintedFrameworks, prec.frameworks)) return undefined;
   if (importsWorkspaceModule(files, trainer, facts)) return undefined;
   if (link.workspace.textFacts(trainer, (src) => OWN_MODULE_CLASS.test(src))) return undefined;
-  return { fp16: p.fp16, bf16: p.bf16, from: { path: trainer, line: prec.at.line, column: prec.at.column, project: true } };
+  return { fp16: p.fp16, bf16: p.bf16, ...autocastOnly(p), from: { path: trainer, line: prec.at.line, column: prec.at.column, project: true } };
 }
 
 /**

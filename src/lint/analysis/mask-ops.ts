@@ -462,6 +462,11 @@ export function evalComparison(ev: Evaluator, node: PyNode, ctx: Ctx): AValue {
  */
 function stringSwitch(op: string, av: AValue, bv: AValue, node: PyNode): AValue | undefined {
   if (op !== '==' && op !== '!=') return undefined;
+  // `mask_mode == "tril"` where this call passed None (or left out a None default, `mask_mode=None`): None equals no
+  // string. A parameter with no caller in view is not known (`unbound`).
+  const noneVsString = (n: AValue, s: AValue): boolean =>
+    n.kind === 'none' && !n.unbound && s.kind === 'string' && s.str !== undefined && !s.unbound && !s.maybeNone;
+  if (noneVsString(av, bv) || noneVsString(bv, av)) return { kind: 'bool', truth: op === '!=', setAt: node };
   if (av.kind !== 'string' || bv.kind !== 'string' || av.str === undefined || bv.str === undefined) return undefined;
   if (av.unbound || bv.unbound || av.maybeNone || bv.maybeNone) return undefined;
   return { kind: 'bool', truth: (av.str === bv.str) === (op === '=='), setAt: node };

@@ -13,6 +13,14 @@ export interface PrecisionEvidence {
   /** Only comments or docstrings say so (no code does): corroboration, which code evidence elsewhere outranks. */
   readonly fromProse?: boolean;
   /**
+   * The code's only evidence of float16 is CUDA autocast (`autocast(...)` calls, torch.cuda.amp's `GradScaler`, which
+   * scales the losses of autocast training): autocast runs the ops it lists (products, linear layers, convolutions) in
+   * float16 and leaves every other tensor in the dtype it was made in, so a mask a caller hands in (an integer token
+   * mask, a float32 one) stays as it was. Not `.half()`, a float16 dtype, an fp16 flag, apex or Lightning precision,
+   * which may run whole models and their inputs in float16.
+   */
+  readonly autocastOnly?: boolean;
+  /**
    * A workspace file importing this one sets full precision in its code (`fp16=False`, `dtype=torch.float32`) and
    * none runs it in half: where (fp16 and bf16 are then false, whatever this file's prose says).
    */
@@ -263,8 +271,11 @@ function deviceUnknown(args: string, callee: string): boolean {
  * an option's wording next to it ("This can be used to enable mixed-precision training or half-precision inference on
  * GPUs or TPUs", the docstring of every Flax model of Hugging Face, whose `dtype` field defaults to float32; "fp16 may
  * be passed", "optionally in half precision", "if you want fp16"). What code may do is no evidence of what it does.
+ * Likewise a sentence that says what the code avoids or guards against there, hedged ("Using -1e9 avoids potential NaN
+ * issues on some GPUs or mixed precision setups", on the fill it justifies): the setups it is written to survive, not
+ * the one it runs in.
  */
-const OPTION_WORDING = /\b(?:can|could|may|might|optional(?:ly)?|if\s+you)\b/i;
+const OPTION_WORDING = /\b(?:can|could|may|might|optional(?:ly)?|if\s+you|avoid(?:s|ed|ing)?|prevent(?:s|ed|ing)?|potential(?:ly)?)\b/i;
 /** A sentence: up to a full stop, question or exclamation mark followed by a space or the end (not `jax.numpy.float16`), or a blank line. */
 const SENTENCE = /(?:[^.!?\n]|[.!?](?!\s|$)|\n(?![ \t#]*\n))+[.!?]?/g;
 
@@ -296,7 +307,24 @@ export function precisionEvidence(code: string, prose: string): PrecisionEvidenc
   }
   if (!fp16 && !bf16 && FP16_PROSE.test(withoutOptions(withoutDtypeLists(prose.replace(FP16_COMPATIBILITY, ''), () => ''))))
     return { fp16: true, bf16, fromProse: true };
-  return { fp16, bf16 };
+  return { fp16, bf16, ...(fp16 && autocastOnlyCode(code) ? { autocastOnly: true } : {}) };
+}
+
+/**
+ * `GradScaler` (torch.cuda.amp's, or `torch.amp.GradScaler("cuda")`), with the `amp.` it is reached through: the loss
+ * scaler of autocast training.
+ */
+const GRAD_SCALER = /(?:\bamp\.)?\bGradScaler\b/g;
+
+/**
+ * Whether every float16 evidence of `code` (comments and docstrings stripped) is an `autocast(...)` call or a
+ * `GradScaler`: blanked, nothing else says float16 (no `.half()`, dtype, fp16 flag, apex, Lightning precision).
+ */
+function autocastOnlyCode(code: string): boolean {
+  let rest = code.replace(GRAD_SCALER, (m) => ' '.repeat(m.length));
+  // Each autocast call with its arguments (a dtype named there is autocast's).
+  for (const { args } of autocastArgs(rest)) rest = rest.replace(args, ' '.repeat(args.length));
+  return !FP16_CODE.test(rest) && !HALF_FLAG_CODE.test(rest);
 }
 
 /**
