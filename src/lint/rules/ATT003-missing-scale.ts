@@ -15,6 +15,7 @@ import {
   scaleOps,
   testReference,
   graphPattern,
+  isTestModulePath,
 } from './evidence';
 import { defineTemplates, msg } from '../message';
 import { apiName, parenthesize, quote, type FixSpec, type Rule, type RuleContext } from './rule';
@@ -315,7 +316,7 @@ weights = scores.softmax(dim=-1)`,
       // test file (`layers_test.py`, `tests/test_layers.py`) is no such caller: it feeds the helper made-up tensors
       // (`jnp.ones(...)`, `np.random.randn(...)`) to check shapes or compare with a reference written the same way, and
       // says nothing of how the model's own caller scales q (t5x's `dot_product_attention`, scaled by its module).
-      if (group.some((s) => s.ctx.bindings !== undefined && !calledFromTestFile(s.ctx.calledAt?.path))) return false;
+      if (group.some((s) => s.ctx.bindings !== undefined && !isTestModulePath(s.ctx.calledAt?.path))) return false;
       const fn = site.ctx.scope;
       if (fn.kind !== 'function') return false;
       // A function the file names anywhere but its own definition is handed on or called in a way the contexts do not
@@ -323,14 +324,6 @@ weights = scores.softmax(dim=-1)`,
       if (namedOutsideDefinition(fn.name)) return false;
       const params = new Set(fn.params.map((p) => p.name));
       return ev.facts.matmulAt(a.formedAt).some((m) => [m.aNode, m.bNode].every((n) => fromParameter(n, params, 0)));
-    }
-
-    /** A path of a test module: `test_*.py`, `*_test.py`, `conftest.py`, or a file under a `test` or `tests` folder. */
-    function calledFromTestFile(path: string | undefined): boolean {
-      if (path === undefined) return false;
-      const dirs = path.split(/[\\/]/);
-      const base = String(dirs.pop());
-      return /^test_\w*\.py$|_test\.py$|^conftest\.py$/.test(base) || dirs.some((d) => d === 'test' || d === 'tests');
     }
 
     /** `node` is a parameter of the function, or shape steps of one, through local reassignments (`q = q.view(...)`). */
