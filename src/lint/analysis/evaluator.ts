@@ -57,6 +57,7 @@ import {
   type ObjectInfo,
 } from './values';
 import { viewBase } from './scope-assignments';
+import { decoratorsOf } from './scope-params';
 import type { ModuleLink } from './workspace';
 
 const MAX_CALL_DEPTH = 3;
@@ -384,6 +385,7 @@ export class Evaluator {
   /** Evaluates every scope (default contexts), then every call context discovered on the way. */
   run(deadline?: number): void {
     const active = this.activeFunctions();
+    this.activeMemo = active;
     for (const scope of this.sr.scopes) {
       if (scope.kind === 'comprehension' || scope.kind === 'lambda') continue;
       if (scope.node.skipped) continue;
@@ -1020,7 +1022,7 @@ export class Evaluator {
     let s: Scope | undefined = scope;
     while (s && s.parent) {
       const parent: Scope = s.parent;
-      if (parent.kind === 'module') return this.sr.module.envAtEnd.get(name);
+      if (parent.kind === 'module') return this.sr.module.envAtEnd.get(name) ?? this.lateFunction(name, s);
       if (parent.kind !== 'class') {
         const defs = s.outerEnv?.get(name);
         if (defs) return defs;
@@ -1028,6 +1030,48 @@ export class Evaluator {
       s = parent;
     }
     return undefined;
+  }
+
+  /**
+   * A module-level function defined after the module's first top-level compound statement (scopes.ts moduleExitEnv),
+   * which the module's environment does not hold: visible to the file's functions when the function can hold a site or
+   * calls one (activeFunctions), so a helper's callers defined after a top-level `try:` / `if not hasattr(...):` reach
+   * it and make its call contexts. Other names bound after such a statement stay unresolved: following every one of
+   * them costs a helper-rich file what evaluating all of its code costs (two to three times the time).
+   */
+  private lateFunction(name: string, from: Scope): Def[] | undefined {
+    const defs = this.sr.moduleExitEnv?.get(name);
+    if (!defs || defs.length === 0) return undefined;
+    const active = this.activeScopes();
+    // A function calling itself (`hip_masking(...)` inside hip_masking) stays unresolved: each call would make a
+    // context of its own, down to the depth limit. So does a decorated one: what the decorator returns is called
+    // (`@triton.jit` kernels launched as `kernel[grid](...)`, `@numba.njit`), not always the function as written.
+    if (
+      !defs.every(
+        (d) => d.kind === 'funcdef' && d.defines !== undefined && d.defines !== from && active.has(d.defines) && decoratorsOf(d.defines.node).length === 0,
+      )
+    )
+      return undefined;
+    for (const d of defs) this.lateFunctions.add(d.defines!);
+    return defs;
+  }
+
+  /** The functions lateFunction resolved: a call of one makes its context, and its value stays unknown (callFunction). */
+  private readonly lateFunctions = new Set<Scope>();
+  private activeMemo: Set<Scope> | undefined;
+  /**
+   * activeFunctions, computed once (empty while it is being computed); asked before `run` (a module of the workspace
+   * read for another file), it leaves the names `run` judges statements by (activeNames) as they were.
+   */
+  private activeScopes(): Set<Scope> {
+    if (!this.activeMemo) {
+      this.activeMemo = new Set();
+      const names = this.activeNames;
+      const active = this.activeFunctions();
+      this.activeNames = names;
+      this.activeMemo = active;
+    }
+    return this.activeMemo;
   }
 
   private unresolvedName(name: string): AValue {
@@ -2153,6 +2197,12 @@ export class Evaluator {
   callFunction(scope: Scope, call: PyNode, args: CallArgs, ctx: Ctx, self?: AValue): AValue {
     if (!this.owns(scope)) return writtenSizesAtCall(this, callAcrossFiles(this, scope, call, args, ctx, self), scope, args);
     if (scope.node.skipped) return UNKNOWN;
+    if (this.lateFunctions.has(scope)) {
+      // A function defined after the module's first top-level compound statement: called here, its sites are judged
+      // with this call's arguments (the context is evaluated with the others); what it returns stays unknown here.
+      this.callContext(scope, call, args, ctx, self);
+      return UNKNOWN;
+    }
     const c = this.callContext(scope, call, args, ctx, self) ?? this.defaultCtx(scope);
     return writtenSizesAtCall(this, this.returnValue(scope, c), scope, args);
   }

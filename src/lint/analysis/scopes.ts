@@ -112,13 +112,20 @@ export interface ScopeResult {
   defsOfScope: Map<number, Def[]>;
   /** Statement-level expressions of each scope that are not definitions (calls, returns, conditions). */
   exprsOfScope: Map<number, PyNode[]>;
+  /**
+   * The names bound when the module has run (the environment its walk ends with). `module.envAtEnd` holds only the
+   * names bound before the module's first top-level compound statement (`try: import flash_attn`, `if not
+   * hasattr(tl, "sort"):`), which joins its arms into a new environment; the evaluator reads this one for the
+   * functions defined after such a statement that can hold a site (evaluator.ts lateFunction).
+   */
+  moduleExitEnv?: Map<string, Def[]>;
 }
 
 export function analyseScopes(tree: PyTree): ScopeResult {
   const w = new ScopeWalk(tree);
   const moduleScope = w.newScope({ kind: 'module', node: tree.root, parent: undefined, name: '<module>', params: [], outerEnv: undefined });
   const moduleEnv: Env = new Map();
-  walkBlock(w, tree.root, moduleEnv, moduleScope);
+  const atExit = walkBlock(w, tree.root, moduleEnv, moduleScope);
   moduleScope.envAtEnd = moduleEnv;
-  return w.result(moduleScope);
+  return { ...w.result(moduleScope), moduleExitEnv: atExit ?? moduleEnv };
 }

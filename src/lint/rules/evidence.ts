@@ -145,6 +145,25 @@ export function testOracle(ev: Evaluator, node: PyNode): boolean {
   });
 }
 
+/** A path of a test module: `test_*.py`, `*_test.py`, `conftest.py`, or a file under a `test` or `tests` folder. */
+export function isTestModulePath(path: string | undefined): boolean {
+  if (path === undefined) return false;
+  const dirs = path.split(/[\\/]/);
+  const base = String(dirs.pop());
+  return /^test_\w*\.py$|_test\.py$|^conftest\.py$/.test(base) || dirs.some((d) => d === 'test' || d === 'tests');
+}
+
+/**
+ * A context made by a test's call: a call from a test module that imports this file (`tests/test_attention.py`
+ * calling `attend(q, k, v)`), or a call written in a test function of this file. A test feeds made-up tensors of
+ * whatever shape checks what it checks (one key, to see it get all the weight), not the shapes the model runs with.
+ */
+export function calledByTest(ev: Evaluator, ctx: Ctx): boolean {
+  if (ctx.calledAt) return isTestModulePath(ctx.calledAt.path);
+  const fn = ctx.callSite ? enclosingFunction(ctx.callSite) : undefined;
+  return fn !== undefined && isTestFunction(ev, fn);
+}
+
 /** A test by its name: a `test…` function, or a method of a `Test…` (or `…Test`) class. */
 function isTestFunction(ev: Evaluator, f: PyNode): boolean {
   const name = f.children.find((c) => c.field === 'name');
