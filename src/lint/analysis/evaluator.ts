@@ -5,6 +5,7 @@
 //
 // The evaluator never throws on odd code: anything it does not understand evaluates to UNKNOWN, and
 // UNKNOWN makes every rule stay silent.
+import { balancedFrom } from './name-evidence';
 import {
   attributeAcrossFiles,
   callAcrossFiles,
@@ -519,7 +520,7 @@ export class Evaluator {
       listAttr.lastIndex = 0;
       for (let m = listAttr.exec(t); m; m = listAttr.exec(t)) if (m[1]) attrs.add(m[1]);
       nestedAttr.lastIndex = 0;
-      for (let m = nestedAttr.exec(t); m; m = nestedAttr.exec(t)) if (m[1] && ctorCall.test(bracketed(t, m.index + m[0].length - 1))) attrs.add(m[1]);
+      for (let m = nestedAttr.exec(t); m; m = nestedAttr.exec(t)) if (m[1] && ctorCall.test(balancedFrom(t, m.index + m[0].length))) attrs.add(m[1]);
     }
     if (attrs.size === 0) return;
     const loop = new RegExp(`for\\s+\\(?\\s*(\\w+(?:\\s*,\\s*\\w+)*)\\s*,?\\s*\\)?\\s+in\\s+(?:zip\\s*\\(\\s*)?self\\.(?:${[...attrs].join('|')})\\b`, 'g');
@@ -2681,20 +2682,6 @@ function writtenSizesAtCall(ev: Evaluator, ret: AValue, scope: Scope, args: Call
       return t === undefined ? rest : { ...rest, sizeText: t };
     }),
   };
-}
-
-/** The text of `t` from the bracket at `open` to the bracket that closes it (to the end of `t` when none does). */
-function bracketed(t: string, open: number): string {
-  let depth = 0;
-  for (let i = open; i < t.length; i++) {
-    const ch = t[i];
-    if (ch === '(' || ch === '[' || ch === '{') depth++;
-    else if (ch === ')' || ch === ']' || ch === '}') {
-      depth--;
-      if (depth === 0) return t.slice(open, i + 1);
-    }
-  }
-  return t.slice(open);
 }
 
 /** A slice with a start other than 0 and a stop (`r0:r1`, `2 * i * n:2 * (i + 1) * n`): a range inside the axis. */

@@ -36,7 +36,7 @@ export function splitArguments(args: string): string[] {
 }
 
 /** The text from `start` (just after an opening parenthesis) to its matching closing parenthesis, or to the end. */
-function balancedFrom(src: string, start: number): string {
+export function balancedFrom(src: string, start: number): string {
   let depth = 0;
   for (let i = start; i < src.length; i++) {
     const ch = src.charAt(i);
